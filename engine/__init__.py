@@ -1,0 +1,41 @@
+"""backprop-animator's engine: a scalar autograd `Value`, a safe interpreter, a tracer.
+
+Standard library only. `trace_source` is the whole pipeline (text -> graph -> frames);
+`trace_value` traces a graph built in Python with `engine.Value`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import EngineError
+from engine.limits import Limits
+from engine.parse import build_graph
+from engine.trace import trace_graph
+from engine.value import Value
+
+__all__ = ["EngineError", "Limits", "Value", "trace_source", "trace_value"]
+
+
+def trace_source(
+    source: str, granularity: str = "packed", limits: Limits | None = None
+) -> dict[str, Any]:
+    """Trace a program of the input language (SPEC §2) -> the trace dict (SPEC §3).
+
+    Raises `EngineError` with a line and column for anything that is not a valid
+    program within `limits` (default: `Limits()`; the server passes `Limits.from_env()`).
+    """
+    program = build_graph(source, granularity, limits)
+    return trace_graph(
+        program.output, source=source, granularity=granularity, positions=program.positions
+    )
+
+
+def trace_value(output: Value, source: str = "", granularity: str = "packed") -> dict[str, Any]:
+    """Trace a graph built in Python; its gradients are reset and recomputed.
+
+    Example: `a = Value(3.0); trace_value(a + a)["nodes"][0]["grad"] == 2.0`.
+    """
+    if not isinstance(output, Value):
+        raise EngineError(f"trace_value needs an engine.Value, not {type(output).__name__}")
+    return trace_graph(output, source=source, granularity=granularity)

@@ -1,0 +1,25 @@
+"""The one error type the engine raises for anything wrong with a user's program."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """A problem with the program, said as a sentence, with where it is (1-based).
+
+    Example: `EngineError("name 'w3' is not defined", line=2, column=9)`.
+    """
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.message
+        return f"line {self.line}, column {self.column}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        """The body of the API's error response: `{"message", "line", "column"}`."""
+        return {"message": self.message, "line": self.line, "column": self.column}

@@ -1,0 +1,107 @@
+"""Programs that teach: the article's neuron (packed and expanded) and a few more.
+
+Each is a plain source string the interpreter runs; `tests/engine/test_examples.py`
+traces every one, and the golden traces in `tests/engine/golden/` pin the article's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    title: str
+    description: str
+    source: str
+    granularity: str = "packed"
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+NEURON = """\
+# One tanh neuron with two inputs, as in the article.
+x1 = 2.0
+x2 = 0.0
+w1 = -3.0
+w2 = 1.0
+b = 6.8813735870195432  # chosen so that n = 0.8814 and o = sqrt(2)/2
+o = tanh(x1*w1 + x2*w2 + b)
+"""
+
+EXAMPLES = [
+    Example(
+        "neuron",
+        "A tanh neuron",
+        "Five leaves, four operations, one tanh: 16 frames. "
+        "The gradient of w2 is 0 because its input x2 is 0.",
+        NEURON,
+    ),
+    Example(
+        "neuron-expanded",
+        "The same neuron, tanh taken apart",
+        "tanh built from exp, +, * and **-1. The node e feeds both num and den, "
+        "so two rules add into e.grad; the leaf gradients do not change.",
+        NEURON,
+        "expanded",
+    ),
+    Example(
+        "a-plus-a",
+        "Why gradients accumulate",
+        "b = a + a uses a twice, so the + rule adds into a.grad twice: 1 + 1 = 2.",
+        "a = Value(3.0)\nb = a + a\nb.backward()\n",
+    ),
+    Example(
+        "micrograd-style",
+        "Pasted micrograd code",
+        "Value(...), labels, .tanh() and .backward() written the micrograd way; "
+        "imports and draw_dot are accepted and do nothing.",
+        """\
+from micrograd.engine import Value
+
+a = Value(1.5, label='a')
+w = Value(-0.5, label='w')
+c = Value(0.25, label='c')
+aw = a * w; aw.label = 'a*w'
+z = aw + c; z.label = 'z'
+y = z.tanh(); y.label = 'y'
+y.backward()
+draw_dot(y)
+""",
+    ),
+    Example(
+        "fork",
+        "One input, three paths",
+        "x is used three times, so three contributions add up in x.grad: "
+        "the multivariable chain rule, one += at a time.",
+        "x = 3.0\ny = x*x + x\n",
+    ),
+    Example(
+        "relu",
+        "A ReLU that is off",
+        "The pre-activation is negative, so relu passes back a gradient of 0 "
+        "and nothing below it learns from this example.",
+        "x = 1.0\nw = -2.0\nb = 0.5\nh = relu(w*x + b)\n",
+    ),
+    Example(
+        "division",
+        "Division is a power and a product",
+        "a / b builds b**-1 and a product; there is no division node.",
+        "a = 6.0\nb = 4.0\nq = a / b\n",
+    ),
+    Example(
+        "logistic-loss",
+        "Logistic regression loss",
+        "The loss -log(sigmoid(w*x + b)) for one positive example.",
+        "x = 2.0\nw = 0.5\nb = -1.5\nloss = -log(sigmoid(w*x + b))\n",
+    ),
+    Example(
+        "sigmoid-expanded",
+        "sigmoid from primitives",
+        "1 / (1 + exp(-x)) built from primitives; at x = -1000 the exp would overflow.",
+        "x = 0.5\ny = sigmoid(x)\n",
+        "expanded",
+    ),
+]

@@ -1,0 +1,155 @@
+"""The one-sentence `text` of each frame: which rule ran, with the numbers.
+
+Pure string work over nodes and numbers; it decides nothing about the trace itself.
+Numbers are shown to 4 significant digits (the trace keeps full precision).
+
+Example: a `*` node's backward text reads
+`x1*w1 (*, grad 0.5): multiply by the other factor. x1.grad += -3 × 0.5 → -1.5; ...`.
+"""
+
+from __future__ import annotations
+
+from engine.value import Value
+
+MAX_DERIVED_NAME = 24
+
+RULES = {
+    "+": "pass the gradient on unchanged",
+    "*": "multiply by the other factor",
+    "**": "local derivative k·x^(k−1)",
+    "tanh": "local derivative 1 − tanh²",
+    "exp": "local derivative eˣ, the node's own data",
+    "relu": "local derivative 1 if x > 0, else 0",
+    "log": "local derivative 1/x",
+    "sigmoid": "local derivative s·(1 − s)",
+}
+
+ORDINALS = {2: "2nd", 3: "3rd"}
+
+
+def fmt(x: float) -> str:
+    """Short display of a number: `fmt(0.04289321881345) -> '0.04289'`, `fmt(2.0) -> '2'`."""
+    text = f"{x:.4g}"
+    return "0" if text == "-0" else text
+
+
+def ordinal(n: int) -> str:
+    """`ordinal(2) -> '2nd'`, `ordinal(11) -> '11th'`."""
+    return ORDINALS.get(n, f"{n}th")
+
+
+class Names:
+    """How each node is called in the text: its label, else its number or its expression.
+
+    Unlabelled op nodes get a name derived from their operands (`n*2`, `den**-1`) while
+    that stays short, and otherwise `the * node`. Names and data are formatted once.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[Value, str] = {}
+        self._data: dict[Value, str] = {}
+
+    def __call__(self, node: Value) -> str:
+        name = self._names.get(node)
+        if name is None:
+            name = self._names[node] = self._derive(node)
+        return name
+
+    def data(self, node: Value) -> str:
+        text = self._data.get(node)
+        if text is None:
+            text = self._data[node] = fmt(node.data)
+        return text
+
+    def _derive(self, node: Value) -> str:
+        if node.label:
+            return node.label
+        if not node._prev:
+            return self.data(node)
+        derived = self.symbolic(node)
+        if derived is None or len(derived) > MAX_DERIVED_NAME:
+            return f"the {node._op} node"
+        return derived
+
+    def symbolic(self, node: Value) -> str | None:
+        """The op over its operands' names (`(a+b)*c`), or None if an operand has no short
+        name. Operands are bracketed only where precedence needs it."""
+        outer = _op_precedence(node._op)
+        operands = []
+        for i, child in enumerate(node._prev):
+            text = self(child)
+            if text.startswith("the "):
+                return None
+            inner = _precedence(child)
+            if inner < outer or (i > 0 and inner == outer):
+                text = f"({text})"
+            operands.append(text)
+        return _apply(node._op, operands, "+", "*")
+
+    def numeric(self, node: Value) -> str:
+        """The op over its operands' data: `2 × -3`, `tanh(0.8814)`."""
+        return _apply(node._op, [self.data(child) for child in node._prev], " + ", " × ")
+
+
+def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
+    if op == "+":
+        return plus.join(operands)
+    if op == "*":
+        return times.join(operands)
+    if op.startswith("**"):
+        return f"{operands[0]}{op}"
+    return f"{op}({operands[0].removeprefix('(').removesuffix(')')})"
+
+
+def _precedence(node: Value) -> int:
+    """Binding strength of how a node is written: labels and leaves bind tightest."""
+    if node.label or not node._prev:
+        return 5
+    return _op_precedence(node._op)
+
+
+def _op_precedence(op: str) -> int:
+    return _PRECEDENCE.get(op) or (3 if op.startswith("**") else 4)
+
+
+_PRECEDENCE = {"+": 1, "*": 2}
+
+
+def build_text(node: Value, name: Names) -> str:
+    parts = [name(node)]
+    symbolic = name.symbolic(node)
+    if symbolic is not None and symbolic != parts[0]:
+        parts.append(symbolic)
+    parts += [name.numeric(node), name.data(node)]
+    return " = ".join(parts)
+
+
+def sort_text(output: Value, count: int, name: Names) -> str:
+    return (
+        f"Depth-first sort: {count} nodes, each after its children. "
+        f"Seed {name(output)}.grad = 1, then walk the order backwards."
+    )
+
+
+def backward_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    received: dict[Value, int],
+) -> str:
+    """Say what one `_backward` did; `received` counts the `+=`s each child got so far."""
+    if not node._prev:
+        what = "constant" if node._const else "leaf"
+        return f"{name(node)} is a {what}: its rule does nothing. grad = {fmt(node.grad)}."
+    rule = RULES["**" if node._op.startswith("**") else node._op]
+    steps = []
+    for child, local, delta, before in contributions:
+        received[child] = count = received.get(child, 0) + 1
+        step = f"{name(child)}.grad += {fmt(local)} × {fmt(node.grad)}"
+        if count == 1:
+            step += f" → {fmt(before + delta)}"
+        else:
+            total = f"{fmt(before)} + {fmt(delta)} = {fmt(before + delta)}"
+            step += f"; {ordinal(count)} +=, sum {total}"
+        steps.append(step)
+    return f"{name(node)} ({node._op}, grad {fmt(node.grad)}): {rule}. " + "; ".join(steps) + "."

@@ -1,0 +1,38 @@
+"""The engine's own source for each rule, so the page shows real code that cannot drift.
+
+`rule_sources()` maps each primitive's op (`+ * ** tanh exp relu log sigmoid`) to the
+source of the `Value` method that defines it, and `backward` / `topological_order` to
+the loop and the sort.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from engine.value import Value, topological_order
+
+RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "+": Value.__add__,
+    "*": Value.__mul__,
+    "**": Value.__pow__,
+    "tanh": Value.tanh,
+    "exp": Value.exp,
+    "relu": Value.relu,
+    "log": Value.log,
+    "sigmoid": Value.sigmoid,
+    "accumulate": Value._accumulate,
+    "backward": Value.backward,
+    "topological_order": topological_order,
+}
+
+
+@cache
+def rule_sources() -> dict[str, str]:
+    """`{"*": "def __mul__(self, other): ...", ...}`, dedented."""
+    return {
+        op: textwrap.dedent(inspect.getsource(function)) for op, function in RULE_FUNCTIONS.items()
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import EngineError
+from engine.foreign import copy_grads_back, mirror_graph
 from engine.limits import Limits
 from engine.parse import build_graph
 from engine.trace import trace_graph
@@ -31,11 +32,20 @@ def trace_source(
     )
 
 
-def trace_value(output: Value, source: str = "", granularity: str = "packed") -> dict[str, Any]:
+def trace_value(
+    output: Any, source: str = "", granularity: str = "packed", limits: Limits | None = None
+) -> dict[str, Any]:
     """Trace a graph built in Python; its gradients are reset and recomputed.
+
+    `output` is an `engine.Value`, or a node of another micrograd-compatible engine
+    (see `engine.foreign` for what can and cannot be seen of its rules).
 
     Example: `a = Value(3.0); trace_value(a + a)["nodes"][0]["grad"] == 2.0`.
     """
-    if not isinstance(output, Value):
-        raise EngineError(f"trace_value needs an engine.Value, not {type(output).__name__}")
-    return trace_graph(output, source=source, granularity=granularity)
+    if isinstance(output, Value):
+        return trace_graph(output, source=source, granularity=granularity)
+    limits = limits or Limits()
+    mirror, originals = mirror_graph(output, limits.max_nodes)
+    trace = trace_graph(mirror, source=source, granularity=granularity)
+    copy_grads_back(originals)
+    return trace

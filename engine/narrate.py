@@ -92,6 +92,8 @@ class Names:
 
 
 def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
+    if len(operands) == 1 and op in ("+", "*"):  # a foreign graph's `a + a`, deduplicated
+        return f"{op}({operands[0]})"
     if op == "+":
         return plus.join(operands)
     if op == "*":

@@ -48,6 +48,7 @@ class Names:
     def __init__(self) -> None:
         self._names: dict[Value, str] = {}
         self._data: dict[Value, str] = {}
+        self._symbolic: dict[Value, str | None] = {}
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -74,6 +75,11 @@ class Names:
     def symbolic(self, node: Value) -> str | None:
         """The op over its operands' names (`(a+b)*c`), or None if an operand has no short
         name. Operands are bracketed only where precedence needs it."""
+        if node not in self._symbolic:
+            self._symbolic[node] = self._symbolic_uncached(node)
+        return self._symbolic[node]
+
+    def _symbolic_uncached(self, node: Value) -> str | None:
         outer = _op_precedence(node._op)
         operands = []
         for i, child in enumerate(node._prev):
@@ -144,14 +150,15 @@ def backward_text(
         what = "constant" if node._const else "leaf"
         return f"{name(node)} is a {what}: its rule does nothing. grad = {fmt(node.grad)}."
     rule = RULES["**" if node._op.startswith("**") else node._op]
+    upstream = fmt(node.grad)
     steps = []
     for child, local, delta, before in contributions:
         received[child] = count = received.get(child, 0) + 1
-        step = f"{name(child)}.grad += {fmt(local)} × {fmt(node.grad)}"
+        step = f"{name(child)}.grad += {fmt(local)} × {upstream}"
         if count == 1:
             step += f" → {fmt(before + delta)}"
         else:
             total = f"{fmt(before)} + {fmt(delta)} = {fmt(before + delta)}"
             step += f"; {ordinal(count)} +=, sum {total}"
         steps.append(step)
-    return f"{name(node)} ({node._op}, grad {fmt(node.grad)}): {rule}. " + "; ".join(steps) + "."
+    return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."

@@ -16,11 +16,9 @@ labelled "a" used twice.
 from __future__ import annotations
 
 import ast
-import io
 import math
 import operator
 import re
-import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -111,6 +109,7 @@ def build_graph(source: str, granularity: str = "packed", limits: Limits | None 
         raise EngineError(f"granularity must be 'packed' or 'expanded', not {granularity!r}")
     if len(source) > limits.max_source_chars:
         raise limits.exceeded("max_source_chars", f"the program is {len(source):,} characters long")
+    _check_no_nul(source)
     _check_statement_sizes(source, limits)
     tree = _parse(source, limits)
     try:
@@ -124,42 +123,56 @@ def _parse(source: str, limits: Limits) -> ast.Module:
     try:
         return ast.parse(source, mode="exec")
     except SyntaxError as error:
-        raise EngineError(f"syntax error: {error.msg}", error.lineno, error.offset) from None
-    except ValueError as error:  # e.g. a NUL byte in the source
+        # CPython reports some errors (e.g. an over-long integer literal) at offset 0.
+        column = None if error.offset is None else max(error.offset, 1)
+        raise EngineError(f"syntax error: {error.msg}", error.lineno, column) from None
+    except ValueError as error:  # e.g. a lone surrogate, which UTF-8 cannot encode
         raise EngineError(f"the program cannot be read: {error}") from None
     except (RecursionError, MemoryError):
         # CPython's parser gives up on very deep nesting this way, before any AST exists.
         raise limits.exceeded("max_depth", "the program is nested too deeply") from None
 
 
+def _check_no_nul(source: str) -> None:
+    """Refuse a NUL character where it is; the parser would refuse it without a position."""
+    index = source.find("\0")
+    if index >= 0:
+        before = SourceLines(source[:index]).lines
+        raise EngineError(
+            "the program contains a NUL character (\\0); remove it",
+            len(before),
+            len(before[-1]) + 1,
+        )
+
+
 def _check_statement_sizes(source: str, limits: Limits) -> None:
-    """Refuse statements with so many operators that the parser itself could fail.
+    """Refuse lines with so many operators that the parser itself could fail.
 
     `ast.parse` raises MemoryError or RecursionError long before our own depth check
-    could run (`"-" * 100_000 + "x"`), so count operator tokens per statement first.
-    A statement whose nesting is within `max_depth` always passes this bound.
+    could run (`"-" * 100_000 + "x"`), so count operator characters in each
+    `;`-separated piece of each line first; a piece nested within `max_depth` always
+    passes. It is a cheap first line of defence: a statement spread over many lines
+    still reaches the parser, whose own failure `_parse` turns into the same error.
     """
     budget = 4 * limits.max_depth + 100
-    count, start = 0, (1, 0)
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or token.string == ";":
-                count = 0
-                continue
-            if token.type == tokenize.OP or token.string in ("not", "lambda", "await"):
-                if count == 0:
-                    start = token.start
-                count += 1
-                if count > budget:
-                    raise limits.exceeded(
-                        "max_depth",
-                        f"this statement has more than {budget:,} operators, "
-                        "too many to nest; split it into several statements",
-                        start[0],
-                        start[1] + 1,
-                    )
-    except (tokenize.TokenError, SyntaxError):
-        pass  # the parser reports these better, with the right position
+    for number, line in enumerate(SourceLines(source).lines, start=1):
+        if len(line) <= budget:
+            continue  # fewer characters than the budget means fewer operators too
+        offset = 0
+        for piece in line.split(";"):
+            operators = sum(map(piece.count, _OPERATOR_CHARACTERS)) + piece.count("not ")
+            if operators > budget:
+                raise limits.exceeded(
+                    "max_depth",
+                    f"this statement has more than {budget:,} operators, too many to nest; "
+                    "split it into several statements",
+                    number,
+                    offset + len(piece) - len(piece.lstrip()) + 1,
+                )
+            offset += len(piece) + 1
+
+
+_OPERATOR_CHARACTERS = "+-*/~%@&|^<>("
 
 
 class SourceLines:

@@ -38,6 +38,13 @@ def trace_graph(
     ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
     name = narrate.Names()
     for node in topo:
+        if not math.isfinite(node.data):
+            # Programs are checked as they run; a graph built in Python may not have been.
+            raise _error(
+                node,
+                positions,
+                f"{name(node)} is not a finite number ({node.data}); strict JSON has no inf or nan",
+            )
         node.grad = 0.0
 
     frames: list[dict[str, Any]] = []
@@ -61,7 +68,7 @@ def trace_graph(
         contributions = []
         for child, local, delta, before in tape:
             after = before + delta
-            if not all(map(math.isfinite, (local, delta, after))):
+            if not (math.isfinite(local) and math.isfinite(after)):  # delta is then finite too
                 raise _error(
                     node,
                     positions,

@@ -1,0 +1,129 @@
+"""Small readers of a trace dict, shared by the engine tests.
+
+They only look things up; every expected number is computed in the tests themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+
+REPO = Path(__file__).resolve().parents[2]
+SEED_ARTICLE = REPO.parent / "shared" / "seed" / "000_49d6e919cbaaa8c6.txt"
+
+# Deterministic in CI: the same examples on every run, nothing written to disk.
+HYPOTHESIS = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+NEURON = """\
+x1 = 2.0
+x2 = 0.0
+w1 = -3.0
+w2 = 1.0
+b = 6.8813735870195432
+o = tanh(x1*w1 + x2*w2 + b)
+"""
+
+
+def nodes_by_id(trace: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {node["id"]: node for node in trace["nodes"]}
+
+
+def node_labelled(trace: dict[str, Any], label: str) -> dict[str, Any]:
+    """The one node with this label (fails if there are none or several)."""
+    matches = [node for node in trace["nodes"] if node["label"] == label]
+    assert len(matches) == 1, f"expected one node labelled {label!r}, found {len(matches)}"
+    return matches[0]
+
+
+def leaf_grads(trace: dict[str, Any]) -> dict[str, float]:
+    """`{label: grad}` of the leaves (not constants)."""
+    return {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+
+
+def output_node(trace: dict[str, Any]) -> dict[str, Any]:
+    return nodes_by_id(trace)[trace["output"]]
+
+
+def phases(trace: dict[str, Any]) -> list[str]:
+    return [frame["phase"] for frame in trace["frames"]]
+
+
+def contributions_to(trace: dict[str, Any], node_id: str) -> list[dict[str, Any]]:
+    """Every `+=` into `node_id`, in the order the backward pass made them."""
+    return [
+        contribution
+        for frame in trace["frames"]
+        if frame["phase"] == "backward"
+        for contribution in frame["contributions"]
+        if contribution["to"] == node_id
+    ]
+
+
+def ops(trace: dict[str, Any]) -> list[str]:
+    """The ops of the op nodes in creation order, e.g. `['*', '+']`."""
+    return [node["op"] for node in trace["nodes"] if node["kind"] == "op"]
+
+
+def constants(trace: dict[str, Any]) -> list[float]:
+    return [node["data"] for node in trace["nodes"] if node["kind"] == "const"]
+
+
+def assert_trace_invariants(trace: dict[str, Any]) -> None:
+    """Everything SPEC §3 says must hold of any trace."""
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    frames = trace["frames"]
+    op_ids = [node["id"] for node in trace["nodes"] if node["kind"] == "op"]
+
+    assert len(nodes) == len(trace["nodes"]), "node ids are unique"
+    assert trace["output"] in nodes
+    assert len(frames) == len(op_ids) + 1 + len(nodes)
+
+    builds = [frame for frame in frames if frame["phase"] == "build"]
+    assert [frame["node"] for frame in builds] == op_ids, "one build frame per op, in order"
+    assert [frame["phase"] for frame in frames] == (
+        ["build"] * len(op_ids) + ["sort"] + ["backward"] * len(nodes)
+    )
+
+    assert sorted(trace["topo"]) == sorted(nodes), "topo is a permutation of the nodes"
+    position = {node_id: i for i, node_id in enumerate(trace["topo"])}
+    for edge in trace["edges"]:
+        assert position[edge["source"]] < position[edge["target"]], "children before parents"
+    assert trace["topo"][-1] == trace["output"]
+
+    backwards = [frame for frame in frames if frame["phase"] == "backward"]
+    assert [frame["node"] for frame in backwards] == trace["topo"][::-1]
+
+    for node in trace["nodes"]:
+        kind_is_op = node["kind"] == "op"
+        assert kind_is_op == (node["op"] != ""), "only op nodes have an op"
+        assert node["kind"] in ("leaf", "const", "op")
+        has_children = any(edge["target"] == node["id"] for edge in trace["edges"])
+        assert has_children == kind_is_op
+
+    last_after: dict[str, float] = {}
+    for frame in backwards:
+        upstream = nodes[frame["node"]]["grad"]
+        children = Counter(e["source"] for e in trace["edges"] if e["target"] == frame["node"])
+        assert Counter(c["to"] for c in frame["contributions"]) == children
+        for c in frame["contributions"]:
+            assert c["upstream"] == upstream
+            assert c["delta"] == c["local"] * c["upstream"]
+            assert c["before"] == last_after.get(c["to"], 0.0), "+= starts from the running sum"
+            assert c["after"] == c["before"] + c["delta"]
+            last_after[c["to"]] = c["after"]
+        assert isinstance(frame["text"], str) and frame["text"]
+
+    for node_id, node in nodes.items():
+        expected = 1.0 if node_id == trace["output"] else last_after[node_id]
+        assert node["grad"] == expected, "final grads are the last `after` of each node"
+
+    json.dumps(trace, allow_nan=False)

@@ -1,0 +1,30 @@
+"""The article's examples trace exactly as the reviewed files in `golden/` say.
+
+After a deliberate change to the trace, regenerate them with
+`.venv/bin/python -m tests.engine.regenerate_golden` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.engine.regenerate_golden import GOLDEN, GOLDEN_IDS, golden_text, golden_trace
+
+
+@pytest.mark.parametrize("example_id", GOLDEN_IDS)
+def test_trace_equals_the_golden_file(example_id: str) -> None:
+    path = GOLDEN / f"{example_id}.json"
+    expected = json.loads(path.read_text(encoding="utf-8"))
+    assert golden_trace(example_id) == expected, (
+        f"the trace of {example_id!r} changed; if that is intended, run "
+        "`python -m tests.engine.regenerate_golden` and review the diff"
+    )
+
+
+@pytest.mark.parametrize("example_id", GOLDEN_IDS)
+def test_golden_file_is_in_its_canonical_form(example_id: str) -> None:
+    path = GOLDEN / f"{example_id}.json"
+    text = path.read_text(encoding="utf-8")
+    assert text == golden_text(json.loads(text))

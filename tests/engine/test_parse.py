@@ -1,0 +1,508 @@
+"""The input language (SPEC §2) and its errors and limits (SPEC §4)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from engine import EngineError, Limits, trace_source
+from tests.engine.helpers import (
+    constants,
+    leaf_grads,
+    node_labelled,
+    nodes_by_id,
+    ops,
+    output_node,
+)
+
+# Numbers
+
+
+@pytest.mark.parametrize(
+    ("literal", "value"),
+    [("2", 2.0), ("2.5", 2.5), ("1.5e3", 1500.0), ("2E-3", 0.002), ("1_000", 1000.0), (".5", 0.5)],
+)
+def test_numbers_of_every_spelling_become_leaves(literal: str, value: float) -> None:
+    trace = trace_source(f"x = {literal}\ny = x * 1.0\n")
+    assert node_labelled(trace, "x")["data"] == value
+
+
+def test_integers_are_floats_in_the_trace() -> None:
+    trace = trace_source("x = 2\ny = x * 3\n")
+    assert all(isinstance(node["data"], float) for node in trace["nodes"])
+    assert output_node(trace)["data"] == 6.0
+
+
+def test_unary_plus_builds_nothing() -> None:
+    trace = trace_source("x = 2.0\ny = +x * 3\n")
+    assert ops(trace) == ["*"]
+    assert len(trace["nodes"]) == 3
+
+
+def test_unary_minus_of_a_value_is_times_minus_one() -> None:
+    trace = trace_source("x = 2.0\ny = -x\n")
+    assert ops(trace) == ["*"]
+    assert constants(trace) == [-1.0]
+    assert output_node(trace)["data"] == -2.0
+
+
+@pytest.mark.parametrize(
+    ("expression", "constant"),
+    [("-1", -1.0), ("2.0**-1", 0.5), ("2*3", 6.0), ("(1 + 2) / 4", 0.75), ("-(-2)", 2.0)],
+)
+def test_arithmetic_between_numbers_folds_to_one_constant(expression: str, constant: float) -> None:
+    trace = trace_source(f"x = 2.0\ny = x * ({expression})\n")
+    assert ops(trace) == ["*"]
+    assert constants(trace) == [constant]
+
+
+def test_numbers_assigned_to_names_are_labelled_leaves() -> None:
+    trace = trace_source("rate = 0.5\nscale = 2 * 2\ny = rate * scale\n")
+    rate, scale = node_labelled(trace, "rate"), node_labelled(trace, "scale")
+    assert (rate["kind"], rate["data"]) == ("leaf", 0.5)
+    assert (scale["kind"], scale["data"]) == ("leaf", 4.0)
+
+
+def test_numbers_met_inside_an_expression_are_unlabelled_constants() -> None:
+    trace = trace_source("x = 2.0\ny = x * 3 + 1\n")
+    consts = [node for node in trace["nodes"] if node["kind"] == "const"]
+    assert [(node["label"], node["op"], node["data"]) for node in consts] == [
+        ("", "", 3.0),
+        ("", "", 1.0),
+    ]
+
+
+# Reflected forms and composites, as micrograd builds them
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected_ops", "expected_constants", "data"),
+    [
+        ("2 * x", ["*"], [2.0], 8.0),
+        ("2 + x", ["+"], [2.0], 6.0),
+        ("1 - x", ["*", "+"], [-1.0, 1.0], -3.0),
+        ("1 / x", ["**-1", "*"], [1.0], 0.25),
+        ("x - 1", ["+"], [-1.0], 3.0),
+        ("x / 2", ["*"], [0.5], 2.0),
+        ("x / x", ["**-1", "*"], [], 1.0),
+        ("x - x", ["*", "+"], [-1.0], 0.0),
+        ("x ** 2", ["**2"], [], 16.0),
+        ("x ** -0.5", ["**-0.5"], [], 0.5),
+    ],
+)
+def test_operators_build_the_primitives_micrograd_builds(
+    expression: str, expected_ops: list[str], expected_constants: list[float], data: float
+) -> None:
+    trace = trace_source(f"x = 4.0\ny = {expression}\n")
+    assert ops(trace) == expected_ops
+    assert constants(trace) == expected_constants
+    assert output_node(trace)["data"] == data
+
+
+# Functions and methods
+
+
+@pytest.mark.parametrize(
+    ("name", "reference"),
+    [
+        ("tanh", math.tanh),
+        ("exp", math.exp),
+        ("relu", lambda x: max(x, 0.0)),
+        ("log", math.log),
+        ("sigmoid", lambda x: 1 / (1 + math.exp(-x))),
+    ],
+)
+def test_functions_and_methods_build_the_same_single_node(name: str, reference) -> None:
+    as_function = trace_source(f"x = 0.75\ny = {name}(x)\n")
+    as_method = trace_source(f"x = 0.75\ny = x.{name}()\n")
+    assert ops(as_function) == ops(as_method) == [name]
+    assert output_node(as_function)["data"] == output_node(as_method)["data"]
+    assert output_node(as_function)["data"] == pytest.approx(reference(0.75), rel=1e-14)
+
+
+def test_methods_apply_to_parenthesised_expressions() -> None:
+    trace = trace_source("n = 0.5\ne = (n*2).exp()\n")
+    assert ops(trace) == ["*", "exp"]
+    assert output_node(trace)["data"] == pytest.approx(math.e)
+
+
+def test_functions_of_plain_numbers_are_plain_numbers() -> None:
+    trace = trace_source("x = 1.0\ny = x * exp(0.0) + tanh(0.0)\n")
+    assert ops(trace) == ["*", "+"]
+    assert constants(trace) == [1.0, 0.0]
+
+
+# Values, labels and assignments
+
+
+def test_value_calls_with_a_label_keep_that_label() -> None:
+    trace = trace_source("a = Value(2.0, label='x1')\nb = a * 2\n")
+    assert node_labelled(trace, "x1")["kind"] == "leaf"
+
+
+def test_value_calls_without_a_label_take_the_assigned_name() -> None:
+    trace = trace_source("a = Value(2.0)\nb = a * 2\n")
+    assert node_labelled(trace, "a")["kind"] == "leaf"
+
+
+def test_unassigned_value_calls_are_unlabelled_leaves() -> None:
+    trace = trace_source("a = Value(2.0)\nb = a * Value(3.0)\n")
+    leaves = [(node["label"], node["data"]) for node in trace["nodes"] if node["kind"] == "leaf"]
+    assert leaves == [("a", 2.0), ("", 3.0)]
+
+
+def test_label_assignment_sets_the_label() -> None:
+    trace = trace_source("x = 2.0\ny = x * x\ny.label = 'square'\n")
+    assert output_node(trace)["label"] == "square"
+
+
+def test_assigned_new_nodes_take_the_name_but_keep_an_existing_label() -> None:
+    trace = trace_source("x = 2.0\ny = x * x\nz = y\n")
+    assert output_node(trace)["label"] == "y"
+
+
+@pytest.mark.parametrize(
+    ("statement", "op", "constant", "data"),
+    [
+        ("c += 2.0", "+", 2.0, 5.0),
+        ("c -= 2.0", "+", -2.0, 1.0),
+        ("c *= 2.0", "*", 2.0, 6.0),
+        ("c /= 2.0", "*", 0.5, 1.5),
+    ],
+)
+def test_augmented_assignment_builds_a_new_node_and_rebinds_the_name(
+    statement: str, op: str, constant: float, data: float
+) -> None:
+    trace = trace_source(f"c = 3.0\nd = c * 1.0\n{statement}\n")
+    new = output_node(trace)
+    assert (new["label"], new["op"], new["data"]) == ("c", op, data)
+    old = [node for node in trace["nodes"] if node["label"] == "c" and node["kind"] == "leaf"]
+    assert [node["data"] for node in old] == [3.0]
+    assert constants(trace) == [constant]
+
+
+def test_augmented_assignment_with_a_value_accumulates_like_the_article() -> None:
+    trace = trace_source("x = 3.0\nc = x * 1.0\nc += x\nc.backward()\n")
+    assert leaf_grads(trace) == {"x": 2.0}
+
+
+def test_statements_separate_by_semicolons_newlines_and_ignore_comments() -> None:
+    source = "a = 1.5; b = 2.0  # two inputs\n# a whole-line comment\n\nc = a * b; c.label = 'c'\n"
+    assert output_node(trace_source(source))["data"] == 3.0
+
+
+def test_tuple_assignment_binds_each_name() -> None:
+    trace = trace_source("a, b = 1.0, 2.0\nc = a + b\n")
+    assert leaf_grads(trace) == {"a": 1.0, "b": 1.0}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from micrograd.engine import Value",
+        "from micrograd import Value",
+        "from engine import Value",
+        "from micrograd.engine import Value, draw_dot",
+    ],
+)
+def test_imports_of_value_are_accepted_and_do_nothing(line: str) -> None:
+    trace = trace_source(f"{line}\nx = 2.0\ny = x * x\n")
+    assert output_node(trace)["data"] == 4.0
+
+
+def test_print_and_draw_dot_have_no_effect_on_the_output() -> None:
+    trace = trace_source("x = 2.0\ny = x * x\nz = x + 1\nprint(z)\ndraw_dot(z)\n")
+    assert output_node(trace)["label"] == "z"
+    with_calls = trace_source("x = 2.0\ny = x * x\ny.backward()\nprint(x)\ndraw_dot(y)\n")
+    assert output_node(with_calls)["label"] == "y"
+
+
+def test_pass_is_accepted() -> None:
+    assert output_node(trace_source("x = 2.0\npass\ny = x * x\n"))["data"] == 4.0
+
+
+# The output and what is drawn
+
+
+def test_the_output_is_the_value_backward_was_called_on() -> None:
+    trace = trace_source("a = 1.0\nb = a * 2\nb.backward()\nc = a * 3\n")
+    assert output_node(trace)["label"] == "b"
+    assert [node["label"] for node in trace["nodes"]] == ["a", "", "b"]
+
+
+def test_without_backward_the_output_is_the_last_statement() -> None:
+    trace = trace_source("a = 1.0\nb = a * 2\nc = a * 3\n")
+    assert output_node(trace)["label"] == "c"
+
+
+def test_an_expression_statement_can_be_the_output() -> None:
+    trace = trace_source("a = 1.0\nb = a * 2\na + b\n")
+    assert output_node(trace)["op"] == "+"
+    assert leaf_grads(trace) == {"a": 3.0}
+
+
+def test_a_named_value_the_output_does_not_use_is_not_drawn() -> None:
+    trace = trace_source("a = 1.0\nunused = a * 5\nb = a + 1\n")
+    assert "unused" not in [node["label"] for node in trace["nodes"]]
+    assert 5.0 not in constants(trace)
+    assert len(trace["nodes"]) == 3
+
+
+def test_build_frames_carry_the_line_of_their_statement() -> None:
+    trace = trace_source("a = 1.0\n\nb = a * 2\nc = b + a\n")
+    builds = [frame for frame in trace["frames"] if frame["phase"] == "build"]
+    assert [frame["line"] for frame in builds] == [3, 4]
+
+
+def test_the_source_and_granularity_are_echoed() -> None:
+    source = "a = 1.0\nb = tanh(a)\n"
+    trace = trace_source(source, "expanded")
+    assert (trace["source"], trace["granularity"], trace["schema"]) == (source, "expanded", 1)
+
+
+def test_expanded_granularity_takes_sigmoid_apart_like_the_article() -> None:
+    trace = trace_source("x = 0.5\ny = sigmoid(x)\n", "expanded")
+    # 1 / (1 + (-x).exp()): x*-1, exp, + 1, **-1, * 1
+    assert ops(trace) == ["*", "exp", "+", "**-1", "*"]
+    assert output_node(trace)["data"] == pytest.approx(1 / (1 + math.exp(-0.5)), rel=1e-14)
+
+
+# Errors: each is an EngineError that says what and where, answered fast.
+
+ERRORS = [
+    # (source, words the message must contain, line, column)
+    ("x = 1.0\ny = x +* 2\n", "syntax", 2, 8),
+    ("x = (1.0\n", "syntax", 1, 5),
+    ("x = 1.0\ny = x * w3\n", "'w3' is not defined", 2, 9),
+    ("x = 1.0\ny = x.data * 2\n", "`.data`", 2, 5),
+    ("x = 1.0\nx.grad = 2.0\n", "`.grad`", 2, 1),
+    ("x = 1.0\ny = x.__class__\n", "`.__class__`", 2, 5),
+    ("import math\nx = 1.0\n", "import", 1, 1),
+    ("x = 1.0\nfrom os import path\n", "import", 2, 1),
+    ("from micrograd import Value as V\n", "import", 1, 1),
+    ("x = 1.0\nf = lambda: x\n", "lambda", 2, 5),
+    ("x = 1.0\ny = [x for _ in range(3)]\n", "comprehension", 2, 5),
+    ("x = 1.0\ny = sum(x for _ in range(3))\n", "unknown function 'sum'", 2, 5),
+    ("x = 1.0\ny = x[0]\n", "subscript", 2, 5),
+    ("x = 1.0\ny = x + 'a'\n", "string", 2, 9),
+    ("x = 'a'\n", "string", 1, 5),
+    ("x = 2.0\nk = 2.0\ny = x ** k\n", "exponent", 3, 5),
+    ("x = 2.0\ny = 2 ** x\n", "exponent", 2, 5),
+    ("x = -1.0\ny = log(x)\n", "domain", 2, 5),
+    ("x = 0.0\ny = x.log()\n", "domain", 2, 5),
+    ("x = 1000.0\ny = exp(x)\n", "too large", 2, 5),
+    ("x = 2.0\ny = x ** 10000000000\n", "too large", 2, 5),
+    ("x = 2.0\ny = x * 10**10**10\n", "too large", 2, 9),
+    ("x = 1.0\ny = x * 0.0**-1\n", "division by zero", 2, 9),
+    ("x = 0.0\ny = 1 / x\n", "division by zero", 2, 5),
+    ("x = 1.0\ny = x / 0\n", "division by zero", 2, 5),
+    ("x = -8.0\ny = x ** 0.5\n", "complex", 2, 5),
+    ("x = 1e308\ny = x * 10\n", "not a finite number", 2, 5),
+    ("x = 1.0\ny = x * 1e400\n", "too large", 2, 9),
+    ("x = 1.0\ny = x * 10**400\n", "too large", 2, 9),
+    ("x = 1.0\ny = x // 2\n", "//", 2, 5),
+    ("x = 1.0\ny = x % 2\n", "%", 2, 5),
+    ("x = 1.0\ny = x @ x\n", "@", 2, 5),
+    ("x = 1.0\ny = not x\n", "not", 2, 5),
+    ("x = 1.0\ny = x if x else x\n", "conditional", 2, 5),
+    ("x = 1.0\ny = x < 2\n", "comparison", 2, 5),
+    ("x = 1.0\ny = x and x\n", "and/or", 2, 5),
+    ("x = 1.0\ny = f'{x}'\n", "f-string", 2, 5),
+    ("x = 1.0\ny = (x := 2.0)\n", "walrus", 2, 6),
+    ("x = 1.0\nwhile x:\n    pass\n", "while", 2, 1),
+    ("for i in range(3):\n    pass\n", "for", 1, 1),
+    ("def f():\n    pass\n", "function definition", 1, 1),
+    ("class A:\n    pass\n", "class", 1, 1),
+    ("x = 1.0\nif x:\n    pass\n", "if", 2, 1),
+    ("x = 1.0\ndel x\n", "del", 2, 1),
+    ("x = 1.0\ny = foo(x)\n", "unknown function 'foo'", 2, 5),
+    ("x = 1.0\ny = x.foo()\n", "unknown method", 2, 5),
+    ("x = 1.0\ny = tanh(x, x)\n", "exactly one argument", 2, 5),
+    ("x = 1.0\ny = x.tanh(2)\n", "no arguments", 2, 5),
+    ("x = 1.0\ny = __import__('os')\n", "unknown function '__import__'", 2, 5),
+    ("x = 1.0\ny = open('f')\n", "unknown function 'open'", 2, 5),
+    ("x = 1.0\ny = print(x)\n", "no value", 2, 5),
+    ("x = 1.0\nx.backward(1)\n", "no arguments", 2, 1),
+    ("x = 1.0\nx.backward()\nx.backward()\n", "already called", 3, 1),
+    ("y = Value('a')\n", "string", 1, 11),
+    ("y = Value(2.0, grad=1.0)\n", "label", 1, 5),
+    ("x = Value(1.0)\ny = Value(x)\n", "plain number", 2, 5),
+    ("tanh = 3.0\n", "built-in", 1, 1),
+    ("x = True\n", "not a number", 1, 5),
+    ("x = None\n", "not a number", 1, 5),
+    ("a, b = 1.0\n", "unpacking", 1, 1),
+    ("x = 1.0\nx[0] = 2.0\n", "only names", 2, 1),
+    ("3 + 4\n", "plain number", None, None),
+    ("", "no result", None, None),
+    ("# only a comment\n", "no result", None, None),
+    ("x = 1.0\ny = x.tanh\n", "`.tanh`", 2, 5),
+    ("x = 1.0\ny = tanh\n", "is a function", 2, 5),
+    ("é = 1.0\ny = é * ü\n", "'ü' is not defined", 2, 9),
+]
+
+
+@pytest.mark.parametrize(("source", "words", "line", "column"), ERRORS)
+def test_bad_programs_raise_an_engine_error_at_the_right_place(
+    source: str, words: str, line: int | None, column: int | None
+) -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    error = caught.value
+    assert words.lower() in error.message.lower()
+    assert (error.line, error.column) == (line, column)
+    assert error.to_dict() == {"message": error.message, "line": line, "column": column}
+
+
+def test_an_unexpected_indent_is_a_syntax_error_on_its_line() -> None:
+    with pytest.raises(EngineError, match="indent") as caught:
+        trace_source("x = 1.0\n  y = 2.0\n")
+    assert caught.value.line == 2
+    assert caught.value.column is not None
+
+
+def test_the_error_text_includes_its_position() -> None:
+    with pytest.raises(EngineError, match=r"^line 2, column 9: name 'w3' is not defined"):
+        trace_source("x = 1.0\ny = x * w3\n")
+
+
+def test_unknown_granularity_is_refused() -> None:
+    with pytest.raises(EngineError, match="granularity"):
+        trace_source("x = 1.0\ny = x * 2\n", "fused")
+
+
+def test_a_nul_byte_is_refused_at_its_position() -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source("x = 1.0\ny = x\0 * 2\n")
+    assert "null" in caught.value.message.lower() or "nul" in caught.value.message.lower()
+    assert (caught.value.line, caught.value.column) == (2, 6)
+
+
+def test_a_huge_integer_literal_is_refused_with_a_column() -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source("x = 1" + "0" * 5000 + "\n")
+    assert caught.value.line == 1
+    assert caught.value.column is not None and caught.value.column >= 1
+
+
+def test_a_gradient_that_overflows_is_refused() -> None:
+    # Every value is 1, but the gradient doubles at each of 1,100 steps: 2**1100 is inf.
+    source = "x = 1.0\n" + "x = x * x\n" * 1100
+    with pytest.raises(EngineError, match="not a finite number"):
+        trace_source(source)
+
+
+def test_a_derivative_that_cannot_be_computed_is_refused() -> None:
+    with pytest.raises(EngineError, match="local derivative") as caught:
+        trace_source("x = 0.0\ny = x ** 0.5\n")
+    assert caught.value.line == 2
+
+
+# Limits
+
+
+def test_too_long_sources_are_refused_naming_the_variable() -> None:
+    source = "x = 1.0\n" + "#" * 100
+    with pytest.raises(EngineError, match="BACKPROP_MAX_SOURCE_CHARS"):
+        trace_source(source, limits=Limits(max_source_chars=50))
+
+
+def test_sources_over_the_default_length_are_refused() -> None:
+    with pytest.raises(EngineError, match="BACKPROP_MAX_SOURCE_CHARS"):
+        trace_source("x = 1.0  #" + "a" * 100_000)
+
+
+def test_too_many_nodes_are_refused_naming_the_variable_and_the_line() -> None:
+    source = "x = 1.0\ny = x * 2\nz = y * 3\nw = z * 4\n"  # 1 + 2 + 2 + 2 nodes
+    trace_source(source, limits=Limits(max_nodes=7))
+    with pytest.raises(EngineError, match="BACKPROP_MAX_NODES") as caught:
+        trace_source(source, limits=Limits(max_nodes=6))
+    assert caught.value.line == 4
+
+
+def test_deep_nesting_is_refused_naming_the_variable() -> None:
+    source = "x = 1.0\ny = " + "-(" * 6 + "x" + ")" * 6 + "\n"
+    trace_source(source, limits=Limits(max_depth=10))
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH") as caught:
+        trace_source(source, limits=Limits(max_depth=5))
+    assert caught.value.line == 2
+
+
+def test_default_depth_limit_refuses_three_hundred_nested_negations() -> None:
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH") as caught:
+        trace_source("x = 1.0\ny = " + "-" * 300 + "x\n")
+    assert caught.value.line == 2
+    assert caught.value.column is not None and 5 <= caught.value.column <= 305
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "-" * 100_000 + "x",
+        "x = 1.0\n" + "-" * 99_990 + "x",
+        "x = 1.0\ny = " + " + ".join(["x"] * 10_000),
+        "x = 1.0\ny = " + "(" * 5_000 + "x" + ")" * 5_000,
+        "x = 1.0\ny = " + "tanh(" * 300 + "x" + ")" * 300,
+        "x = 1.0\ny = x" + " if x else x" * 8_000,
+        "x = 1.0\ny = x" + "**2" * 5_000,
+        "x = 1.0\ny = " + "[" * 20_000,
+        "x = 1.0\n" + "x = x * 1.0\n" * 10_050,
+    ],
+    ids=[
+        "100k-minus",
+        "minus-under-length-limit",
+        "10k-term-sum",
+        "5k-parens",
+        "300-nested-calls",
+        "8k-conditionals",
+        "5k-powers",
+        "20k-brackets",
+        "20k-nodes-plus",
+    ],
+)
+def test_inputs_that_strain_the_parser_are_refused_fast(source: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert time.perf_counter() - start < 2.0
+    assert "BACKPROP_MAX" in caught.value.message or "syntax" in caught.value.message
+
+
+def test_limits_read_from_the_environment() -> None:
+    limits = Limits.from_env(
+        {
+            "BACKPROP_MAX_SOURCE_CHARS": "500",
+            "BACKPROP_MAX_NODES": "40",
+            "BACKPROP_MAX_DEPTH": "12",
+        }
+    )
+    assert limits == Limits(max_source_chars=500, max_nodes=40, max_depth=12)
+
+
+def test_unset_or_blank_environment_keeps_the_defaults() -> None:
+    assert Limits.from_env({}) == Limits()
+    assert Limits.from_env({"BACKPROP_MAX_NODES": " "}) == Limits()
+    assert Limits() == Limits(max_source_chars=100_000, max_nodes=20_000, max_depth=200)
+
+
+@pytest.mark.parametrize("raw", ["many", "1.5", "0", "-3"])
+def test_a_bad_environment_value_names_its_variable(raw: str) -> None:
+    with pytest.raises(ValueError, match="BACKPROP_MAX_NODES"):
+        Limits.from_env({"BACKPROP_MAX_NODES": raw})
+
+
+def test_a_limit_from_the_environment_is_named_when_hit() -> None:
+    limits = Limits.from_env({"BACKPROP_MAX_NODES": "3"})
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_NODES.*|limit is 3"):
+        trace_source("x = 1.0\ny = x * 2\nz = y * 2\n", limits=limits)
+
+
+def test_a_program_at_the_default_node_limit_is_traced_within_two_seconds() -> None:
+    # 1 leaf + 9,999 steps of (* node + constant) = 19,999 nodes, just under 20,000.
+    source = "x = 1.0\n" + "x=x*1.0\n" * 9_999
+    start = time.perf_counter()
+    trace = trace_source(source)
+    assert time.perf_counter() - start < 2.0
+    assert len(trace["nodes"]) == 19_999
+    assert nodes_by_id(trace)[trace["output"]]["data"] == 1.0

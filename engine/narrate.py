@@ -134,7 +134,7 @@ def build_text(node: Value, name: Names) -> str:
 
 def sort_text(output: Value, count: int, name: Names) -> str:
     return (
-        f"Depth-first sort: {count} nodes, each after its children. "
+        f"Depth-first sort: {count} {'node' if count == 1 else 'nodes'}, each after its children. "
         f"Seed {name(output)}.grad = 1, then walk the order backwards."
     )
 

@@ -538,7 +538,7 @@ class _Interpreter:
 
     def unsupported(self, node: ast.AST) -> EngineError:
         name = CONSTRUCT_NAMES.get(type(node), type(node).__name__)
-        return self.error(node, f"{name} are not supported in this language")
+        return self.error(node, f"not supported in this language: {name}")
 
 
 def _relu(x: float) -> float:

@@ -1,0 +1,7 @@
+"""`python -m app ...` is the `backprop-animator` command."""
+
+import sys
+
+from app.cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""One error shape for every client: `{"error": {"message", "line", "column"}}`.
+
+Engine errors, FastAPI's validation errors and Starlette's HTTP errors (404, 405...)
+all leave in this shape, so the page and API users handle one thing. Only the
+engine's errors carry a line and column; they point into the program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from app.schemas import ErrorBody
+from engine import EngineError
+
+
+class ServiceError(Exception):
+    """A refusal decided by the service itself (busy, too slow), with its HTTP status."""
+
+    def __init__(
+        self, status_code: int, message: str, headers: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
+        self.headers = dict(headers or {})
+
+
+def error_response(
+    status_code: int,
+    message: str,
+    line: int | None = None,
+    column: int | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    body = {"error": {"message": message, "line": line, "column": column}}
+    return JSONResponse(body, status_code=status_code, headers=headers)
+
+
+def error_responses(descriptions: Mapping[int, str]) -> dict[int | str, dict[str, Any]]:
+    """A route's `responses=` for OpenAPI: each status answers with an `ErrorBody`."""
+    return {code: {"model": ErrorBody, "description": text} for code, text in descriptions.items()}
+
+
+def describe_validation_error(errors: Sequence[Any]) -> tuple[int, str]:
+    """The status and sentence for a request FastAPI could not validate.
+
+    Example: `[{"type": "missing", "loc": ("query", "source"), "msg": "Field required"}]`
+    -> `(422, "'source' in the query: Field required.")`.
+    """
+    first = errors[0]
+    if first["type"] == "json_invalid":
+        reason = first.get("ctx", {}).get("error", "it cannot be parsed")
+        return 400, f"The request body is not valid JSON: {reason}."
+    where, *path = first["loc"]
+    place = f"'{'.'.join(map(str, path))}' in the {where}" if path else f"The request {where}"
+    return 422, f"{place}: {first['msg']}."
+
+
+async def handle_engine_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, EngineError)
+    return error_response(400, error.message, error.line, error.column)
+
+
+async def handle_service_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, ServiceError)
+    return error_response(error.status_code, error.message, headers=error.headers)
+
+
+async def handle_validation_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    status_code, message = describe_validation_error(error.errors())
+    return error_response(status_code, message)
+
+
+async def handle_http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, HTTPException)
+    message = error.detail
+    if error.status_code == 404:
+        message = f"There is nothing at {request.url.path}."
+    elif error.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path}."
+    return error_response(error.status_code, message, headers=error.headers)
+
+
+async def handle_unexpected_error(request: Request, error: Exception) -> JSONResponse:
+    # Starlette re-raises the error after sending this, so the server logs it.
+    return error_response(500, "Something went wrong on the server; the error was logged.")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(EngineError, handle_engine_error)
+    app.add_exception_handler(ServiceError, handle_service_error)
+    app.add_exception_handler(RequestValidationError, handle_validation_error)
+    app.add_exception_handler(HTTPException, handle_http_error)
+    app.add_exception_handler(Exception, handle_unexpected_error)

@@ -1,0 +1,80 @@
+"""The FastAPI app: routes, error shape, security headers, compression, limits.
+
+`create_app(settings)` builds one; the module-level `app` is what
+`backprop-animator serve` and `uvicorn app.main:app` run, with settings from the
+environment. The app keeps no state between requests, so it scales out as uvicorn
+workers or replicas behind a load balancer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.staticfiles import StaticFiles
+
+from app import __version__
+from app.errors import install_error_handlers
+from app.paths import find_asset_dir
+from app.request_limits import RequestLimitsMiddleware
+from app.routes import docs, examples, health, pages, traces
+from app.security import SecurityHeadersMiddleware
+from app.settings import Settings
+from app.tracing import Tracer
+
+DESCRIPTION = """\
+Reverse-mode automatic differentiation, one step at a time. Send a small program
+(a subset of Python over scalar `Value`s) and get back its **trace**: the graph, the
+topological order and one frame per step of build, sort and backward.
+
+Every error, whatever its cause, is `{"error": {"message", "line", "column"}}`.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        tracer = Tracer(settings)
+        app.state.tracer = tracer
+        try:
+            await tracer.start()
+            yield
+        finally:
+            await tracer.close()
+
+    app = FastAPI(
+        title="backprop-animator",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    for module in (traces, examples, health, pages, docs):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=find_asset_dir("static")), name="static")
+
+    # The last added runs first: limits see the raw request, headers go on everything.
+    app.add_middleware(
+        RequestLimitsMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        max_query_bytes=settings.max_query_bytes,
+    )
+    # No cookies or credentials anywhere, so any site may call the API and load the
+    # player's modules (the script-tag embed needs both).
+    app.add_middleware(
+        CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["*"]
+    )
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(SecurityHeadersMiddleware)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,70 @@
+"""Refuse oversized requests before they reach a route: long query strings (414) and
+large bodies (413), with or without a `Content-Length`.
+
+The limits follow the engine's source limit, so any program the engine would accept
+fits; anything bigger is refused here without being read to the end.
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.errors import error_response
+
+
+class RequestLimitsMiddleware:
+    def __init__(self, app: ASGIApp, max_body_bytes: int, max_query_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.max_query_bytes = max_query_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if len(scope["query_string"]) > self.max_query_bytes:
+            response = error_response(
+                414,
+                f"The query string is longer than {self.max_query_bytes:,} bytes; "
+                "send long programs with POST /api/trace.",
+            )
+            await response(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length", "0")
+        if not declared.isdigit():
+            await error_response(400, "The Content-Length header is not a number.")(
+                scope, receive, send
+            )
+            return
+        if int(declared) > self.max_body_bytes:
+            await self._refuse_body(scope, receive, send)
+            return
+        body = b""
+        more_body = True
+        while more_body:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more_body = message.get("more_body", False)
+            if len(body) > self.max_body_bytes:
+                await self._refuse_body(scope, receive, send)
+                return
+
+        replayed = False
+
+        async def replay_body() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay_body, send)
+
+    async def _refuse_body(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(
+            413, f"The request body is larger than {self.max_body_bytes:,} bytes."
+        )
+        await response(scope, receive, send)

@@ -1,0 +1,1 @@
+"""One router per resource: traces, examples and rules, pages, health, API docs."""

@@ -1,0 +1,61 @@
+"""`GET /docs`: Swagger UI for the OpenAPI document at `/openapi.json`.
+
+Swagger UI's files come from its CDN (FastAPI's default) and its page has one inline
+script, so this route sets its own Content-Security-Policy: the CDN plus the hash of
+that exact script. Offline, `/docs` still answers but stays blank; `/openapi.json`
+is the reference either way.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+
+from app.security import content_security_policy
+
+router = APIRouter(include_in_schema=False)
+
+SWAGGER_JS = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"
+SWAGGER_CSS = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css"
+FAVICON = "https://fastapi.tiangolo.com/img/favicon.png"
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def inline_script_hashes(html: str) -> list[str]:
+    """CSP sources for the inline `<script>` elements of `html`.
+
+    Example: `<script>go()</script>` -> `["'sha256-…'"]` of the bytes `go()`.
+    """
+    scripts = re.findall(r"<script>(.*?)</script>", html, flags=re.DOTALL)
+    digests = (hashlib.sha256(script.encode()).digest() for script in scripts)
+    return [f"'sha256-{base64.b64encode(digest).decode()}'" for digest in digests]
+
+
+@router.get("/docs", response_class=HTMLResponse)
+async def read_docs(request: Request) -> HTMLResponse:
+    page = get_swagger_ui_html(
+        openapi_url=request.app.openapi_url,
+        title=f"{request.app.title} — API",
+        swagger_js_url=SWAGGER_JS,
+        swagger_css_url=SWAGGER_CSS,
+        swagger_favicon_url=FAVICON,
+    )
+    html = bytes(page.body).decode()
+    cdn = origin(SWAGGER_JS)
+    page.headers["Content-Security-Policy"] = content_security_policy(
+        script_src=" ".join(["'self'", cdn, *inline_script_hashes(html)]),
+        # Swagger UI sets style attributes as it renders.
+        style_src=f"'self' {cdn} 'unsafe-inline'",
+        img_src=f"'self' data: {origin(FAVICON)}",
+    )
+    return page

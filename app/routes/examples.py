@@ -1,0 +1,28 @@
+"""`GET /api/examples` and `GET /api/rules`: what the page offers besides the editor.
+
+Examples are programs that teach (the article's neuron, a fork, `a + a`...); rules
+are the engine's own source of each primitive, which the page's code panel shows
+next to the backward step that runs it.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.schemas import Example
+from engine.examples import EXAMPLES
+from engine.rules import rule_sources
+
+router = APIRouter(prefix="/api", tags=["examples"])
+
+
+@router.get("/examples", response_model=list[Example])
+async def read_examples() -> list[Example]:
+    """Programs to start from, in the order the page lists them."""
+    return [Example.model_validate(example, from_attributes=True) for example in EXAMPLES]
+
+
+@router.get("/rules", response_model=dict[str, str])
+async def read_rules() -> dict[str, str]:
+    """Op (`+`, `*`, `tanh`, `**`...) -> the engine's source of that primitive."""
+    return rule_sources()

@@ -1,0 +1,15 @@
+"""`GET /healthz`: the process is up and answering; for load balancers and probes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app import __version__
+from app.schemas import Health
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health)
+async def read_health() -> Health:
+    return Health(status="ok", version=__version__)

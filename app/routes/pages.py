@@ -1,0 +1,33 @@
+"""The player page (`/`) and the embeddable player (`/embed`), rendered from Jinja templates.
+
+Both read `?source=...&frame=...` themselves in the browser; the server passes only
+the version. `/embed` is the one place another site may frame.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from app import __version__
+from app.paths import find_asset_dir
+from app.security import EMBED_POLICY
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+templates = Jinja2Templates(directory=find_asset_dir("templates"))
+
+
+@router.get("/", response_class=HTMLResponse)
+async def read_player(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "index.html", {"version": __version__})
+
+
+@router.get("/embed", response_class=HTMLResponse)
+async def read_embed(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request,
+        "embed.html",
+        {"version": __version__},
+        headers={"Content-Security-Policy": EMBED_POLICY},
+    )

@@ -1,0 +1,91 @@
+"""`POST /api/trace` and `GET /api/trace`: a program in, its trace (SPEC §3) out.
+
+Both send the bytes the tracer encoded. GET is for permalinks and caches: a trace
+depends only on its source, granularity and the server's version, so it carries an
+ETag and answers `If-None-Match` with 304.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from app.errors import error_responses
+from app.schemas import Granularity, Trace, TraceRequest
+from app.tracing import Tracer
+from app.worker import EncodedTrace
+
+router = APIRouter(prefix="/api", tags=["traces"])
+
+CACHE_CONTROL = "public, max-age=3600"
+
+TRACE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The trace: every frame of the animation."},
+    **error_responses(
+        {
+            400: "The program is not valid or breaks a limit; or the body is not JSON.",
+            413: "The request body is too large.",
+            414: "The query string is too long: use POST.",
+            422: "A field is missing or has a wrong value.",
+            503: "The server is busy, or the trace took too long.",
+        }
+    ),
+}
+
+
+def get_tracer(request: Request) -> Tracer:
+    tracer: Tracer = request.app.state.tracer
+    return tracer
+
+
+TracerDep = Annotated[Tracer, Depends(get_tracer)]
+
+
+def accepts_gzip(request: Request) -> bool:
+    # The same test as Starlette's GZipMiddleware, which compresses everything else.
+    return "gzip" in request.headers.get("accept-encoding", "")
+
+
+def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:
+    response = Response(encoded.body, media_type="application/json", headers=headers)
+    if encoded.gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+        response.headers["Vary"] = "Accept-Encoding"
+    return response
+
+
+@router.post("/trace", response_model=Trace, responses=TRACE_RESPONSES)
+async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
+    """Trace a program: build the graph, sort it, run backward, one frame per step."""
+    encoded = await tracer.trace(body.source, body.granularity, accepts_gzip(request))
+    return trace_response(encoded)
+
+
+@router.get(
+    "/trace",
+    response_model=Trace,
+    responses={**TRACE_RESPONSES, 304: {"description": "Not modified (If-None-Match)."}},
+)
+async def read_trace(
+    request: Request,
+    tracer: TracerDep,
+    source: Annotated[str, Query(description="The program, URL-encoded.")],
+    granularity: Annotated[Granularity, Query()] = "packed",
+) -> Response:
+    """The same trace as `POST /api/trace`, cacheable."""
+    encoded = await tracer.trace(source, granularity, accepts_gzip(request))
+    headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
+    if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):
+        return Response(status_code=304, headers=headers)
+    return trace_response(encoded, headers)
+
+
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    """Weak comparison, as `If-None-Match` asks for (RFC 9110 §13.1.2).
+
+    Example: `etag_matches('"x", W/"abc"', 'W/"abc"') is True`.
+    """
+    opaque = etag.removeprefix("W/")
+    candidates = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+    return "*" in candidates or opaque in candidates

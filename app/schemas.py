@@ -1,0 +1,123 @@
+"""The API's JSON shapes as pydantic models: the trace of SPEC §3, requests, errors.
+
+These models are the reference of the trace format: FastAPI turns them into the
+OpenAPI document at `/docs`. Routes declare them as `response_model` but send the
+engine's JSON as bytes (encoded in a worker), so a trace is not re-validated per
+request; the tests validate real traces against these models instead.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Granularity = Literal["packed", "expanded"]
+
+
+class Strict(BaseModel):
+    # An unknown field means the format drifted from this reference: fail loudly.
+    model_config = ConfigDict(extra="forbid")
+
+
+class Node(Strict):
+    id: str = Field(description="Unique id of the node.")
+    label: str = Field(description='The name the program gave it, or `""`.')
+    op: str = Field(
+        description='`""` for a leaf or constant, else `+ * tanh exp relu log sigmoid` or `**k`.'
+    )
+    kind: Literal["leaf", "const", "op"]
+    data: float = Field(description="The value computed by the forward pass.")
+    grad: float = Field(description="The final gradient of the output with respect to it.")
+
+
+class Edge(Strict):
+    source: str = Field(description="Child id: data flows from here...")
+    target: str = Field(description="...to this parent id.")
+
+
+class Contribution(Strict):
+    """One `+=` into a child's gradient during a backward step."""
+
+    to: str = Field(description="The child whose gradient grows.")
+    local: float = Field(description="Local derivative of the parent with respect to the child.")
+    upstream: float = Field(description="The parent's gradient.")
+    delta: float = Field(description="`local * upstream`, the amount added.")
+    before: float
+    after: float
+
+
+class BuildFrame(Strict):
+    phase: Literal["build"]
+    text: str
+    node: str = Field(description="The op node this step creates.")
+    line: int | None = Field(
+        default=None, description="1-based source line of the statement that created the node."
+    )
+
+
+class SortFrame(Strict):
+    phase: Literal["sort"]
+    text: str
+    node: str | None = Field(default=None, description="The output node, seeded with grad 1.0.")
+
+
+class BackwardFrame(Strict):
+    phase: Literal["backward"]
+    text: str
+    node: str = Field(description="The node whose `_backward` rule runs.")
+    contributions: list[Contribution]
+
+
+Frame = Annotated[BuildFrame | SortFrame | BackwardFrame, Field(discriminator="phase")]
+
+
+class Trace(Strict):
+    """Everything the player needs to animate one program (SPEC §3)."""
+
+    schema_version: Literal[1] = Field(alias="schema")
+    source: str
+    granularity: Granularity
+    nodes: list[Node] = Field(description="Exactly the nodes reachable from the output.")
+    edges: list[Edge] = Field(description="One per use of a child: `a + a` gives two.")
+    topo: list[str] = Field(description="Node ids in depth-first topological order.")
+    output: str = Field(description="Id of the output node.")
+    frames: list[Frame] = Field(
+        description="Build frames (one per op node), one sort frame, backward frames."
+    )
+
+
+class TraceRequest(BaseModel):
+    source: str = Field(description="The program: a small subset of Python (SPEC §2).")
+    granularity: Granularity = Field(
+        default="packed", description="`expanded` builds tanh and sigmoid from primitives."
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"source": "a = Value(3.0)\nb = a * a + a\nb.backward()"}]}
+    )
+
+
+class Example(BaseModel):
+    id: str
+    title: str
+    description: str
+    source: str
+    granularity: Granularity
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+
+
+class ErrorDetail(BaseModel):
+    message: str = Field(description="What is wrong, as a sentence.")
+    line: int | None = Field(description="1-based line in the source, when it is about the source.")
+    column: int | None = Field(description="1-based column (in characters), with `line`.")
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx and 5xx response."""
+
+    error: ErrorDetail

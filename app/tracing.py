@@ -1,0 +1,163 @@
+"""Tracing without blocking the event loop: small programs in a thread, large ones in
+worker processes, each trace within a time limit.
+
+Parsing and JSON-encoding a 20,000-node trace hold the GIL for hundreds of
+milliseconds, so in a thread they would stall every other request; in a worker
+process they do not. Workers are plain `multiprocessing` processes rather than a
+`ProcessPoolExecutor` because a trace that overruns its limit has to be stopped:
+that one worker is killed and replaced, which `ProcessPoolExecutor` (Python 3.11)
+cannot do without breaking the pool and every trace running in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from multiprocessing.context import SpawnContext, SpawnProcess
+
+from app.errors import ServiceError
+from app.settings import Settings
+from app.worker import READY, EncodedTrace, Reply, encode_trace, serve_traces
+from engine import EngineError, Limits
+
+logger = logging.getLogger(__name__)
+
+
+class Worker:
+    """One worker process and our end of its pipe; it traces one program at a time.
+
+    Its methods block: call them in a thread.
+    """
+
+    def __init__(self, context: SpawnContext, limits: Limits) -> None:
+        self.connection, child_end = context.Pipe()
+        self.process: SpawnProcess = context.Process(
+            target=serve_traces,
+            args=(child_end, limits),
+            name="backprop-trace-worker",
+            daemon=True,
+        )
+        self.process.start()
+        child_end.close()
+
+    def wait_ready(self) -> None:
+        """Returns once the new process has imported the engine."""
+        greeting = self.connection.recv()
+        if greeting != READY:
+            raise RuntimeError(f"a trace worker started with {greeting!r}")
+
+    def call(self, source: str, granularity: str, gzip_large: bool) -> Reply:
+        self.connection.send((source, granularity, gzip_large))
+        reply: Reply = self.connection.recv()
+        return reply
+
+    def kill(self) -> None:
+        # A blocked `call` then sees the pipe close and ends; the garbage collector
+        # closes our end once that thread lets go of it.
+        self.process.kill()
+        self.process.join()
+
+
+class Tracer:
+    """Traces programs for the routes; one per app, started and closed by its lifespan."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        # Spawn, not fork: the server has threads, and forking a threaded process
+        # can copy a lock another thread holds.
+        self._context = multiprocessing.get_context("spawn")
+        self._idle: asyncio.Queue[Worker] = asyncio.Queue()
+        self._workers: set[Worker] = set()
+        self._starting: set[asyncio.Task[None]] = set()
+
+    @property
+    def worker_pids(self) -> set[int | None]:
+        return {worker.process.pid for worker in self._workers}
+
+    async def start(self) -> None:
+        """Starts the workers and returns once they can take traces."""
+        await asyncio.gather(*(self._add_worker() for _ in range(self.settings.trace_workers)))
+
+    async def close(self) -> None:
+        for task in self._starting:
+            task.cancel()
+        for worker in self._workers:
+            worker.kill()
+        self._workers.clear()
+
+    async def trace(
+        self, source: str, granularity: str, accepts_gzip: bool = False
+    ) -> EncodedTrace:
+        """The encoded trace, or raises `EngineError` / `ServiceError` (busy, too slow).
+
+        Large traces come back gzipped when `accepts_gzip`; small ones are left to the
+        app's GZip middleware.
+        """
+        if len(source) <= self.settings.inline_max_chars:
+            return await asyncio.to_thread(encode_trace, source, granularity, self.settings.limits)
+        return await self._trace_in_worker(source, granularity, accepts_gzip)
+
+    async def _trace_in_worker(
+        self, source: str, granularity: str, accepts_gzip: bool
+    ) -> EncodedTrace:
+        limit = self.settings.trace_time_limit
+        deadline = asyncio.get_running_loop().time() + limit
+        try:
+            async with asyncio.timeout_at(deadline):
+                worker = await self._idle.get()
+        except TimeoutError:
+            raise ServiceError(
+                503,
+                "The server is busy tracing other programs; try again in a moment.",
+                {"Retry-After": "1"},
+            ) from None
+        try:
+            async with asyncio.timeout_at(deadline):
+                reply = await asyncio.to_thread(worker.call, source, granularity, accepts_gzip)
+        except TimeoutError:
+            self._replace(worker)
+            raise ServiceError(
+                503,
+                f"Tracing did not finish within the {limit:g} s time limit "
+                "(BACKPROP_TRACE_TIME_LIMIT); try a smaller program.",
+            ) from None
+        except (EOFError, OSError):
+            self._replace(worker)
+            raise ServiceError(503, "A trace worker stopped unexpectedly; try again.") from None
+        except BaseException:
+            # Cancelled mid-trace: the pipe may still receive this trace's reply.
+            self._replace(worker)
+            raise
+        self._idle.put_nowait(worker)
+        return unpack_reply(reply)
+
+    async def _add_worker(self) -> None:
+        worker = Worker(self._context, self.settings.limits)
+        self._workers.add(worker)
+        await asyncio.to_thread(worker.wait_ready)
+        self._idle.put_nowait(worker)
+
+    def _replace(self, worker: Worker) -> None:
+        worker.kill()
+        self._workers.discard(worker)
+        # The newcomer joins the idle queue once ready, so no request waits on its start.
+        task = asyncio.create_task(self._add_worker())
+        self._starting.add(task)
+        task.add_done_callback(self._forget_start)
+
+    def _forget_start(self, task: asyncio.Task[None]) -> None:
+        self._starting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("a replacement trace worker failed to start", exc_info=task.exception())
+
+
+def unpack_reply(reply: Reply) -> EncodedTrace:
+    """A worker's reply as a result, or the error it stands for."""
+    match reply:
+        case ("ok", EncodedTrace() as encoded):
+            return encoded
+        case ("error", (str() as message, line, column)):
+            raise EngineError(message, line, column)
+        case _:
+            raise RuntimeError(f"a trace worker failed:\n{reply[1]}")

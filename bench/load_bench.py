@@ -1,0 +1,202 @@
+"""Load on loopback: do small traces stay fast while a 20,000-node trace runs?
+
+Starts `python -m app serve` on a free port, then for a few seconds 32 clients keep
+posting the article's neuron while one more keeps posting a ~19,200-node network.
+Prints the request and error counts, the neuron's latency percentiles and the large
+trace's latency. The clients speak minimal HTTP/1.1 over asyncio streams: on the same
+two cores, a full client library's own CPU time would dominate the figures.
+
+Run from the repo root: `python -m bench.load_bench [--seconds 5]`. The target on a
+2-core machine: no errors and a neuron p99 of at most 300 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+
+import httpx
+
+from bench.programs import mlp_program
+
+NEURON_CLIENTS = 32
+# About 19,200 nodes and 98,000 characters: just under both default limits.
+BIG_PROGRAM_NODES = 19_900
+NEURON = """\
+x1 = 2.0
+x2 = 0.0
+w1 = -3.0
+w2 = 1.0
+b = 6.8813735870195432
+o = tanh(x1*w1 + x2*w2 + b)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def running_server(port: int) -> Iterator[str]:
+    base_url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_until_up(base_url, server)
+            yield base_url
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+            if server.returncode not in (0, -15):
+                log.seek(0)
+                print(log.read().decode(errors="replace"), file=sys.stderr)
+
+
+def wait_until_up(base_url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with status {server.returncode}")
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(f"{base_url}/healthz").status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError("the server did not answer /healthz within 30 s")
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection that posts JSON and reads whole responses."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> Connection:
+        return cls(*await asyncio.open_connection("127.0.0.1", port))
+
+    async def post_json(self, path: str, payload: object) -> tuple[int, bytes]:
+        body = json.dumps(payload).encode()
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Accept-Encoding: gzip\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + body)
+        status_line, *header_lines = (
+            (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        )
+        headers = dict(line.lower().split(": ", 1) for line in header_lines if line)
+        content = await self.reader.readexactly(int(headers["content-length"]))
+        return int(status_line.split()[1]), content
+
+    async def close(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
+async def keep_posting(
+    port: int, source: str, until: float, latencies: list[float], errors: list[str]
+) -> None:
+    loop = asyncio.get_running_loop()
+    connection = await Connection.open(port)
+    try:
+        while loop.time() < until:
+            started = loop.time()
+            try:
+                status, content = await connection.post_json("/api/trace", {"source": source})
+            except (OSError, asyncio.IncompleteReadError) as error:
+                errors.append(repr(error))
+                connection = await Connection.open(port)
+                continue
+            if status != 200:
+                errors.append(f"{status} {content[:200]!r}")
+                continue
+            latencies.append(loop.time() - started)
+    finally:
+        await connection.close()
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def time_alone(port: int, source: str, repeats: int = 3) -> list[float]:
+    """Latencies of `source` posted on its own, one request at a time."""
+    loop = asyncio.get_running_loop()
+    connection = await Connection.open(port)
+    latencies: list[float] = []
+    try:
+        for _ in range(repeats):
+            started = loop.time()
+            status, content = await connection.post_json("/api/trace", {"source": source})
+            if status != 200:
+                raise RuntimeError(f"the large program alone failed: {status} {content[:200]!r}")
+            latencies.append(loop.time() - started)
+    finally:
+        await connection.close()
+    return latencies
+
+
+async def run_load(port: int, seconds: float) -> None:
+    big = mlp_program(BIG_PROGRAM_NODES)
+    alone = await time_alone(port, big)
+    neuron_latencies: list[float] = []
+    big_latencies: list[float] = []
+    errors: list[str] = []
+    until = asyncio.get_running_loop().time() + seconds
+    await asyncio.gather(
+        keep_posting(port, big, until, big_latencies, errors),
+        *(
+            keep_posting(port, NEURON, until, neuron_latencies, errors)
+            for _ in range(NEURON_CLIENTS)
+        ),
+    )
+    requests = len(neuron_latencies) + len(big_latencies) + len(errors)
+    print(f"seconds: {seconds:g}, neuron clients: {NEURON_CLIENTS}, large-trace clients: 1")
+    print(f"large program: {len(big):,} characters")
+    print(f"requests: {requests}, errors: {len(errors)}")
+    for error in errors[:5]:
+        print(f"  error: {error}")
+    if neuron_latencies:
+        p50, p95, p99 = (percentile(neuron_latencies, f) * 1000 for f in (0.5, 0.95, 0.99))
+        print(
+            f"neuron: {len(neuron_latencies)} traces, "
+            f"p50 {p50:.0f} ms, p95 {p95:.0f} ms, p99 {p99:.0f} ms"
+        )
+    print(f"large trace alone: median {statistics.median(alone) * 1000:.0f} ms of {len(alone)}")
+    if big_latencies:
+        print(
+            f"large trace under load: {len(big_latencies)} traces, "
+            f"mean {statistics.mean(big_latencies) * 1000:.0f} ms, "
+            f"max {max(big_latencies) * 1000:.0f} ms"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    port = free_port()
+    with running_server(port):
+        asyncio.run(run_load(port, args.seconds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The wheel on its own: build it, install it into a fresh venv, serve the page from it.
+
+Run away from the source tree, so only what the wheel carries is there: the page,
+every static file it reaches (following the JS modules' imports) and a trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+import pytest
+from service_helpers import NEURON
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+HTML_LINKS = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']""")
+JS_IMPORTS = re.compile(
+    r"""(?:\bimport|\bexport)\s*(?:[^"'();]*?\bfrom\s*)?\(?\s*["']([^"']+)["']"""
+    r"""|new\s+(?:URL|Worker)\(\s*["']([^"']+)["']"""
+)
+CSS_URLS = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def installed_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", work, REPO],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = work.glob("backprop_animator-*.whl")
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run(
+        [venv / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", wheel],
+        check=True,
+        capture_output=True,
+    )
+    return venv
+
+
+@contextlib.contextmanager
+def serving(venv: Path, cwd: Path) -> Iterator[str]:
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [venv / "bin" / "backprop-animator", "serve", "--port", str(port)],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.communicate()[1].decode()
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{base_url}/healthz").status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "the server did not start within 30 s"
+            time.sleep(0.1)
+        yield base_url
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+
+
+def linked_assets(url: str, text: str) -> set[str]:
+    """Same-site URLs an HTML page, JS module or stylesheet at `url` refers to."""
+    if url.endswith(".css"):
+        found = CSS_URLS.findall(text)
+    elif url.endswith((".js", ".mjs")):
+        found = [a or b for a, b in JS_IMPORTS.findall(text)]
+    else:
+        found = HTML_LINKS.findall(text)
+    links = {urljoin(url, link).split("#")[0] for link in found if not link.startswith("data:")}
+    return {link for link in links if urlsplit(link).netloc == urlsplit(url).netloc}
+
+
+def test_installed_wheel_serves_the_page_its_assets_and_traces(
+    installed_venv: Path, tmp_path: Path
+) -> None:
+    where = subprocess.run(
+        [installed_venv / "bin" / "python", "-c", "import app; print(app.__file__)"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "site-packages" in where
+
+    with serving(installed_venv, tmp_path) as base_url, httpx.Client() as client:
+        fetched: set[str] = set()
+        pending = {f"{base_url}/", f"{base_url}/embed"}
+        while pending:
+            url = pending.pop()
+            fetched.add(url)
+            response = client.get(url)
+            assert response.status_code == 200, url
+            pending |= linked_assets(url, response.text) - fetched
+        assets = {url for url in fetched if "/static/" in url}
+
+        trace = client.post(f"{base_url}/api/trace", json={"source": NEURON})
+        docs = client.get(f"{base_url}/openapi.json")
+
+    assert assets, "the page links no static files"
+    assert trace.status_code == 200
+    assert len(trace.json()["frames"]) == 16
+    assert docs.status_code == 200

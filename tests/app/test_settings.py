@@ -1,0 +1,53 @@
+"""Settings from the environment: defaults, overrides, and loud errors for bad values."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.settings import Settings
+from engine import Limits
+
+
+def test_defaults_follow_the_spec() -> None:
+    settings = Settings.from_env({})
+
+    assert settings.limits == Limits()
+    assert settings.limits.max_source_chars == 100_000
+    assert settings.trace_time_limit < 2
+    assert settings.trace_workers >= 1
+
+
+def test_environment_overrides_limits_and_tracing() -> None:
+    settings = Settings.from_env(
+        {
+            "BACKPROP_MAX_NODES": "500",
+            "BACKPROP_TRACE_WORKERS": "3",
+            "BACKPROP_TRACE_TIME_LIMIT": "0.75",
+        }
+    )
+
+    assert settings.limits.max_nodes == 500
+    assert settings.trace_workers == 3
+    assert settings.trace_time_limit == 0.75
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BACKPROP_TRACE_WORKERS", "two"),
+        ("BACKPROP_TRACE_WORKERS", "0"),
+        ("BACKPROP_TRACE_WORKERS", "1.5"),
+        ("BACKPROP_TRACE_TIME_LIMIT", "-1"),
+        ("BACKPROP_TRACE_TIME_LIMIT", "nan"),
+    ],
+)
+def test_bad_values_are_errors_naming_the_variable(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Settings.from_env({name: value})
+
+
+def test_body_limit_fits_any_source_the_engine_accepts() -> None:
+    settings = Settings(limits=Limits(max_source_chars=1_000))
+
+    # Every character escaped as \uXXXX, plus the JSON around it.
+    assert settings.max_body_bytes >= 6 * 1_000 + len('{"source": "", "granularity": "expanded"}')

@@ -1,0 +1,122 @@
+"""The tracer: threads for small sources, worker processes for large ones, time limits."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.errors import ServiceError
+from app.settings import Settings
+from app.tracing import Tracer
+from app.worker import encode_trace
+from engine import EngineError, Limits
+
+pytestmark = pytest.mark.anyio
+
+GENEROUS = Limits(max_source_chars=2_000_000, max_nodes=1_000_000)
+SMALL = "a = Value(3.0)\nb = a + a\nb.backward()\n"
+
+
+def slow_program(statements: int = 40_000) -> str:
+    """About three nodes a statement: seconds of work for a worker."""
+    return "x = 0.5\ny = x\n" + "y = y + 2*x\n" * statements
+
+
+@pytest.fixture
+async def tracer() -> AsyncIterator[Tracer]:
+    """One worker, every source goes to it, and only 0.3 s per trace."""
+    tracer = Tracer(
+        Settings(limits=GENEROUS, trace_workers=1, inline_max_chars=0, trace_time_limit=0.3)
+    )
+    await tracer.start()
+    try:
+        yield tracer
+    finally:
+        await tracer.close()
+
+
+async def trace_when_ready(tracer: Tracer, source: str, seconds: float = 10) -> bytes:
+    """Retries while the tracer says it is busy, for at most `seconds`."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        try:
+            return (await tracer.trace(source, "packed")).body
+        except ServiceError:
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.05)
+
+
+async def test_worker_gives_the_bytes_the_engine_encodes(tracer: Tracer) -> None:
+    encoded = await tracer.trace(SMALL, "expanded")
+
+    assert encoded == encode_trace(SMALL, "expanded", GENEROUS)
+
+
+async def test_worker_passes_engine_errors_on_with_their_position(tracer: Tracer) -> None:
+    with pytest.raises(EngineError) as raised:
+        await tracer.trace("a = Value(1.0)\nb = a * w3\n", "packed")
+
+    assert (raised.value.line, raised.value.column) == (2, 9)
+    assert "w3" in raised.value.message
+
+
+async def test_trace_over_the_time_limit_is_refused_and_its_worker_replaced(
+    tracer: Tracer,
+) -> None:
+    (stuck_pid,) = tracer.worker_pids
+
+    with pytest.raises(ServiceError) as raised:
+        await tracer.trace(slow_program(), "packed")
+
+    assert raised.value.status_code == 503
+    assert "BACKPROP_TRACE_TIME_LIMIT" in raised.value.message
+    assert stuck_pid not in tracer.worker_pids
+    assert stuck_pid is not None and not pid_alive(stuck_pid)
+    assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
+
+
+async def test_trace_waiting_too_long_for_a_worker_is_told_to_retry(tracer: Tracer) -> None:
+    slow = asyncio.create_task(tracer.trace(slow_program(), "packed"))
+    await asyncio.sleep(0.01)
+
+    with pytest.raises(ServiceError) as raised:
+        await tracer.trace(SMALL, "packed")
+
+    assert raised.value.status_code == 503
+    assert raised.value.headers == {"Retry-After": "1"}
+    with pytest.raises(ServiceError):
+        await slow
+
+
+async def test_worker_that_dies_is_replaced(tracer: Tracer) -> None:
+    (pid,) = tracer.worker_pids
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+
+    with pytest.raises(ServiceError) as raised:
+        await tracer.trace(SMALL, "packed")
+
+    assert "stopped unexpectedly" in raised.value.message
+    assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
+    assert pid not in tracer.worker_pids
+
+
+async def test_small_sources_are_traced_without_a_worker() -> None:
+    tracer = Tracer(Settings(trace_workers=1, inline_max_chars=100))
+    # Never started: a small source must not need a worker.
+    encoded = await tracer.trace(SMALL, "packed")
+
+    assert encoded == encode_trace(SMALL, "packed", Limits())
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

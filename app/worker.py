@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import signal
 import traceback
 from multiprocessing.connection import Connection
 from typing import Literal, NamedTuple
+
+import orjson
 
 from engine import EngineError, Limits, trace_source
 
@@ -55,7 +56,10 @@ def encode_trace(
     starts with `b'{"schema":1,'`.
     """
     trace = trace_source(source, granularity, limits)
-    body = json.dumps(trace, separators=(",", ":"), allow_nan=False).encode()
+    # orjson: the same compact JSON as the standard library, about ten times faster,
+    # which is most of a large trace's time in this process. The engine guarantees
+    # finite numbers, so strict JSON needs no further check.
+    body = orjson.dumps(trace)
     # Weak: the same trace may travel gzipped or not.
     etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
     if gzip_large and len(body) >= GZIP_MIN_BYTES:

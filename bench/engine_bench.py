@@ -12,14 +12,16 @@ Run from the repository root: `.venv/bin/python -m bench.engine_bench`.
 from __future__ import annotations
 
 import gc
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import orjson
+
+from app.worker import encode_trace
 from bench.programs import mlp_program
 from bench.reference import compile_program
-from engine import trace_source
+from engine import Limits, trace_source
 
 SIZES = {"~2k": 2_000, "~20k": 20_000}  # label -> target nodes for `mlp_program`
 MAX_RATIO = 10.0
@@ -64,8 +66,9 @@ def measure(label: str, target_nodes: int, repeats: int) -> Row:
     source = mlp_program(target_nodes)
     build_reference = compile_program(source)
 
-    def trace_to_json() -> str:
-        return json.dumps(trace_source(source), separators=(",", ":"), allow_nan=False)
+    def trace_to_json() -> bytes:
+        # What the server does for a request: the engine, then the JSON encoding.
+        return encode_trace(source, "packed", Limits()).body
 
     def reference_forward_backward() -> None:
         build_reference().backward()
@@ -74,10 +77,8 @@ def measure(label: str, target_nodes: int, repeats: int) -> Row:
     reference_seconds = best_of(repeats, reference_forward_backward)
     trace_seconds = best_of(repeats, trace_to_json)
     trace = trace_source(source)
-    json_seconds = best_of(
-        repeats, lambda: json.dumps(trace, separators=(",", ":"), allow_nan=False)
-    )
-    json_bytes = len(json.dumps(trace, separators=(",", ":"), allow_nan=False).encode("utf-8"))
+    json_seconds = best_of(repeats, lambda: orjson.dumps(trace))
+    json_bytes = len(orjson.dumps(trace))
     return Row(
         label, len(trace["nodes"]), trace_seconds, reference_seconds, json_seconds, json_bytes
     )

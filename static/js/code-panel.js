@@ -1,0 +1,116 @@
+/**
+ * The code panel: what code is running at this frame. Build frames show the
+ * program line being run and the primitive it calls; the sort frame shows the
+ * depth-first sort; backward frames show the `for node in reversed(topo)` loop
+ * at the current iteration, the node's rule from the engine's own source (from
+ * /api/rules, passed in), and each `+=` with the numbers put in.
+ */
+import { formatCode } from "./format.js";
+import { backwardLines, ruleKey, substitutions } from "./rule-text.js";
+import { html } from "./svg.js";
+
+/** Shown when the host has no engine source for the sort (e.g. an old export). */
+const SORT_SKETCH = [
+  "topo, seen = [], set()",
+  "def visit(v):            # depth first",
+  "    if v not in seen:",
+  "        seen.add(v)",
+  "        for child in v._prev:",
+  "            visit(child)",
+  "        topo.append(v)   # only after its children",
+  "visit(output)",
+  "output.grad = 1.0        # d output / d output",
+];
+const SORT_MARKED = new Set([6, 8]);
+
+/**
+ * @param {string[]} lines
+ * @param {Set<number>} marked
+ * @param {{first?: number, label?: string}} [options]  first: number of the first line, to show numbers
+ */
+function codeBlock(lines, marked, { first, label } = {}) {
+  const code = html("code");
+  lines.forEach((line, i) => {
+    const row = html("span", { class: marked.has(i) ? "code-line is-marked" : "code-line" });
+    if (first !== undefined) row.append(html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }));
+    row.append(line === "" ? " " : line);
+    code.append(row);
+  });
+  return html("figure", { class: "code-figure" }, [
+    ...(label ? [html("figcaption", { text: label })] : []),
+    // Focusable because it may scroll sideways (keyboard users must reach it).
+    html("pre", { class: "code", tabindex: 0 }, [code]),
+  ]);
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {{timeline: import("./timeline.js").Timeline, names: string[], rules: Record<string, string>}} options
+ */
+export function mountCodePanel(container, { timeline, names, rules }) {
+  const { trace } = timeline;
+  const sourceLines = trace.source.split("\n");
+  const body = html("div", { class: "code-panel-body" });
+  container.replaceChildren(html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
+    html("h2", { class: "panel-title", text: "Code" }), body,
+  ]));
+  const nameOf = (/** @type {string} */ id) => names[/** @type {number} */ (timeline.indexOf.get(id))];
+  let shownFrame = -1;
+
+  /** @param {string} op */
+  function rule(op, marked) {
+    const source = rules[ruleKey(op)];
+    if (!source) return [];
+    const lines = source.replace(/\s+$/, "").split("\n");
+    return [codeBlock(lines, marked(lines), { label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}` })];
+  }
+
+  /** @param {import("./timeline.js").FrameState} state */
+  function update(state) {
+    if (state.index === shownFrame) return;
+    shownFrame = state.index;
+    const parts = [];
+    if (state.phase === "build") {
+      const node = trace.nodes[state.current];
+      if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
+        const from = Math.max(1, state.line - 1);
+        const to = Math.min(sourceLines.length, state.line + 1);
+        parts.push(codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), { first: from, label: "Your program" }));
+      }
+      parts.push(html("p", { class: "code-note" }, [
+        "Creates ", html("strong", { text: names[state.current] }),
+        ` = ${formatCode(node.data)} and stores its backward rule (not run yet):`,
+      ]));
+      parts.push(...rule(node.op, (lines) => new Set(lines.map((line, i) => (/out\s*=\s*Value\(/.test(line) ? i : -1)).filter((i) => i >= 0))));
+    } else if (state.phase === "sort") {
+      const engineSort = rules.backward;
+      if (engineSort) {
+        const lines = engineSort.replace(/\s+$/, "").split("\n");
+        const marked = new Set(lines.map((line, i) => (/topo\.append|grad\s*=\s*1/.test(line) ? i : -1)).filter((i) => i >= 0));
+        parts.push(codeBlock(lines, marked, { label: "engine/value.py \u00B7 backward" }));
+      } else {
+        parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
+      }
+    } else {
+      const node = trace.nodes[state.current];
+      const position = timeline.trace.topo.length - timeline.topoIndex[state.current];
+      parts.push(codeBlock([
+        "for node in reversed(topo):",
+        `    node._backward()        # step ${position} of ${trace.topo.length}: node = ${names[state.current]}`,
+      ], new Set([1]), { label: "The backward loop" }));
+      if (node.kind !== "op") {
+        parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
+      } else {
+        parts.push(...rule(node.op, backwardLines));
+        const rows = substitutions({ op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf });
+        parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
+          html("div", { class: "substitution", tabindex: 0 }, [
+            html("code", { class: "symbolic", text: row.symbolic }),
+            html("code", { class: "numeric", text: row.numeric }),
+          ]))));
+      }
+    }
+    body.replaceChildren(...parts);
+  }
+  return { update };
+}

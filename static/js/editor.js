@@ -1,0 +1,112 @@
+/**
+ * The editor around the player on `/`: the source textarea, examples menu,
+ * granularity switch, Run (also Ctrl/Cmd+Enter) and the error box that points at
+ * the line and column. It wires markup the template already rendered, so typing
+ * and `fill` work before any request finishes.
+ */
+import { html } from "./svg.js";
+
+/**
+ * @typedef {{id: string, title: string, description: string, source: string, granularity: "packed" | "expanded"}} Example
+ */
+
+/**
+ * @param {HTMLElement} root  the element holding the editor markup
+ * @param {{onRun: (request: {source: string, granularity: "packed" | "expanded", fromButton: boolean}) => void}} options
+ */
+export function mountEditor(root, { onRun }) {
+  const textarea = /** @type {HTMLTextAreaElement} */ (root.querySelector("[data-testid=source]"));
+  const runButton = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=run]"));
+  const errorBox = /** @type {HTMLElement} */ (root.querySelector("[data-testid=error]"));
+  const examplesMenu = /** @type {HTMLSelectElement | null} */ (root.querySelector("select[name=example]"));
+  const radios = /** @type {NodeListOf<HTMLInputElement>} */ (root.querySelectorAll("input[name=granularity]"));
+  /** @type {Example[]} */
+  let examples = [];
+
+  const granularity = () => /** @type {"packed" | "expanded"} */ (
+    [...radios].find((radio) => radio.checked)?.value === "expanded" ? "expanded" : "packed");
+  const run = (fromButton = false) => onRun({ source: textarea.value, granularity: granularity(), fromButton });
+
+  runButton.addEventListener("click", () => run(true));
+  textarea.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      run();
+    }
+  });
+  for (const radio of radios) radio.addEventListener("change", () => run());
+  examplesMenu?.addEventListener("change", () => {
+    const example = examples.find((e) => e.id === examplesMenu.value);
+    if (!example) return;
+    setProgram(example.source, example.granularity);
+    run();
+  });
+
+  /**
+   * @param {string} source
+   * @param {"packed" | "expanded"} value
+   */
+  function setProgram(source, value) {
+    textarea.value = source;
+    for (const radio of radios) radio.checked = radio.value === value;
+  }
+
+  /** @param {Example[]} list */
+  function setExamples(list) {
+    examples = list;
+    if (!examplesMenu) return;
+    examplesMenu.replaceChildren(
+      html("option", { value: "", text: "Choose an example…" }),
+      ...list.map((example) => html("option", { value: example.id, text: example.title, title: example.description })),
+    );
+  }
+
+  /**
+   * Show an error under the editor, pointing at its place in the source; null clears it.
+   * @param {{message: string, line: number | null, column: number | null} | null} error
+   * @param {string} [source]  the text the error is about
+   */
+  function showError(error, source = textarea.value) {
+    textarea.toggleAttribute("aria-invalid", Boolean(error));
+    if (!error) {
+      errorBox.hidden = true;
+      errorBox.replaceChildren();
+      return;
+    }
+    const parts = [html("p", { class: "error-message", text: error.message })];
+    if (error.line !== null) {
+      const where = error.column !== null ? `Line ${error.line}, column ${error.column}` : `Line ${error.line}`;
+      parts.unshift(html("p", { class: "error-where", text: where }));
+      const lineText = source.split("\n")[error.line - 1];
+      if (lineText !== undefined) {
+        const gutter = `${error.line} | `;
+        const caret = error.column !== null ? `\n${" ".repeat(gutter.length + Math.max(0, error.column - 1))}^` : "";
+        parts.push(html("pre", { class: "error-excerpt", tabindex: 0, "aria-label": `Line ${error.line} of the program` }, [gutter + lineText + caret]));
+        const offset = source.split("\n").slice(0, error.line - 1).reduce((sum, text) => sum + text.length + 1, 0)
+          + Math.max(0, (error.column ?? 1) - 1);
+        if (source === textarea.value) textarea.setSelectionRange(offset, Math.min(offset + 1, source.length));
+      }
+    }
+    errorBox.replaceChildren(...parts);
+    errorBox.hidden = false;
+  }
+
+  /** @param {boolean} busy */
+  function setBusy(busy) {
+    runButton.toggleAttribute("aria-busy", busy);
+    runButton.classList.toggle("is-busy", busy);
+  }
+
+  return {
+    setProgram,
+    setExamples,
+    showError,
+    setBusy,
+    get source() {
+      return textarea.value;
+    },
+    get granularity() {
+      return granularity();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Where everything goes, computed once per trace so nodes never jump between frames.
+ * Left to right like the article's figures: each value is a record
+ * `label | data | grad`; each operation is a small circle just left of its result;
+ * edges run operand -> op circle -> result, one per operand use (so `a + a` has two).
+ *
+ * Small graphs use dagre (the best-looking layered layout we could vendor); big
+ * ones use layered-layout.js, because dagre needs seconds there (bench/page_bench.py
+ * prints both). Pure: dagre is passed in, so this runs the same in a Worker, on
+ * the main thread and in Node.
+ */
+import { SIZES, recordCells } from "./layout-sizes.js";
+import { layeredLayout } from "./layered-layout.js";
+
+/** Above this many values, dagre is too slow to keep Run under a second. */
+export const DAGRE_MAX_NODES = 150;
+
+/**
+ * @typedef {{x: number, y: number}} Point
+ * @typedef {{
+ *   width: number, height: number,
+ *   records: Array<{x: number, y: number, width: number, labelWidth: number, valueWidth: number}>,
+ *   ops: Array<Point | null>,
+ *   edges: Array<{child: number, parent: number, points: Point[], repeat: number}>,
+ *   results: Array<{node: number, points: Point[]}>,
+ *   millis: number, engine?: string
+ * }} Layout
+ * @typedef {{nodes: Array<{label: string, op: string}>, edges: Array<{child: number, parent: number}>,
+ *   order: number[], output: number}} LayoutInput
+ */
+
+/**
+ * The plain, index-based graph a layout needs, from a trace.
+ * @param {import("./trace.js").Trace} trace
+ * @returns {LayoutInput}
+ */
+export function layoutInput(trace) {
+  const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
+  const at = (/** @type {string} */ id) => /** @type {number} */ (indexOf.get(id));
+  return {
+    nodes: trace.nodes.map((node) => ({ label: recordLabel(node), op: node.op })),
+    edges: trace.edges.map((edge) => ({ child: at(edge.source), parent: at(edge.target) })),
+    order: trace.topo.map(at),
+    output: at(trace.output),
+  };
+}
+
+/**
+ * The text in a record's label cell: the label, or a constant's value.
+ * Example: {label: "", kind: "const", data: 2} -> "2"; {label: "", kind: "op"} -> ""
+ * @param {import("./trace.js").TraceNode} node
+ */
+export function recordLabel(node) {
+  return node.label || (node.kind === "const" ? String(node.data) : "");
+}
+
+/**
+ * @param {LayoutInput} graph
+ * @param {any} [dagre]  the dagre module; without it every graph uses the fast layout
+ * @returns {Layout}
+ */
+export function layoutGraph(graph, dagre) {
+  if (dagre && graph.nodes.length <= DAGRE_MAX_NODES) return { ...dagreLayout(dagre, graph), engine: "dagre" };
+  return { ...layeredLayout(graph, { nodesep: 14, ranksep: 34, margin: 24 }), engine: "layered" };
+}
+
+/**
+ * @param {any} dagre
+ * @param {LayoutInput} graph
+ * @returns {Layout}
+ */
+export function dagreLayout(dagre, graph) {
+  const started = Date.now();
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: "LR", nodesep: 24, ranksep: 24, edgesep: 10, marginx: 20, marginy: 28 });
+  g.setDefaultEdgeLabel(() => ({}));
+  const diameter = 2 * SIZES.opRadius;
+  graph.nodes.forEach((node, i) => {
+    g.setNode(`r${i}`, { width: recordCells(node.label).width, height: SIZES.recordHeight });
+    if (node.op) {
+      g.setNode(`o${i}`, { width: diameter, height: diameter });
+      g.setEdge(`o${i}`, `r${i}`, { weight: 8, minlen: 1 }, "result");
+    }
+  });
+  graph.edges.forEach((edge, k) => {
+    g.setEdge(`r${edge.child}`, `o${edge.parent}`, { weight: 1, minlen: 1 }, `e${k}`);
+  });
+  dagre.layout(g);
+
+  const records = graph.nodes.map((node, i) => {
+    const { x, y } = g.node(`r${i}`);
+    const cells = recordCells(node.label);
+    return { x, y, width: cells.width, labelWidth: cells.label, valueWidth: cells.value };
+  });
+  const ops = graph.nodes.map((node, i) => (node.op ? pick(g.node(`o${i}`)) : null));
+  const seen = new Map();
+  const edges = graph.edges.map((edge, k) => {
+    const pair = `${edge.child}>${edge.parent}`;
+    const repeat = seen.get(pair) ?? 0;
+    seen.set(pair, repeat + 1);
+    const points = g.edge({ v: `r${edge.child}`, w: `o${edge.parent}`, name: `e${k}` }).points.map(pick);
+    return { child: edge.child, parent: edge.parent, points, repeat };
+  });
+  const results = [];
+  graph.nodes.forEach((node, i) => {
+    if (node.op) results.push({ node: i, points: g.edge({ v: `o${i}`, w: `r${i}`, name: "result" }).points.map(pick) });
+  });
+  const { width, height } = g.graph();
+  return { width, height, records, ops, edges, results, millis: Date.now() - started };
+}
+
+/** @param {Point} p */
+const pick = (p) => ({ x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 });

@@ -1,0 +1,182 @@
+/**
+ * Pan and zoom for an SVG viewport group: drag to pan, wheel or buttons to zoom,
+ * fit to screen, and glide to a point (instantly when the user prefers reduced
+ * motion). Knows nothing about graphs.
+ */
+
+const MIN_SCALE = 0.02;
+const MAX_SCALE = 3;
+
+/**
+ * @param {SVGSVGElement} svgElement
+ * @param {SVGGElement} viewport
+ * @param {{width: number, height: number}} content  size of what the viewport holds
+ * @param {() => void} [onChange]  called after every change of the view
+ */
+export function attachPanZoom(svgElement, viewport, content, onChange) {
+  let view = { x: 0, y: 0, k: 1 };
+  let glide = 0;
+  /** @type {{width: number, height: number} | null} */
+  let size = null;
+  // Reading the size once (and on resize) keeps per-frame work free of forced layouts.
+  const resizeObserver = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    size = null;
+    onChange?.();
+  });
+  resizeObserver?.observe(svgElement);
+  const reducedMotion = () => globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+
+  function apply() {
+    viewport.setAttribute("transform", `translate(${view.x.toFixed(1)},${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`);
+    onChange?.();
+  }
+  function box() {
+    if (!size) {
+      const rect = svgElement.getBoundingClientRect();
+      if (!rect.width) return { width: 800, height: 400 };
+      size = { width: rect.width, height: rect.height };
+    }
+    return size;
+  }
+  /** @param {number} k */
+  const clampScale = (k) => Math.max(MIN_SCALE, Math.min(MAX_SCALE, k));
+
+  /**
+   * @param {number} factor
+   * @param {{x: number, y: number}} [around]  screen point inside the svg that stays put
+   */
+  function zoomBy(factor, around) {
+    const { width, height } = box();
+    const p = around ?? { x: width / 2, y: height / 2 };
+    const k = clampScale(view.k * factor);
+    view = { k, x: p.x - ((p.x - view.x) * k) / view.k, y: p.y - ((p.y - view.y) * k) / view.k };
+    apply();
+  }
+
+  /** The scale that shows everything. */
+  function fitScale() {
+    const { width, height } = box();
+    return Math.min(width / content.width, height / content.height, 1.25);
+  }
+
+  function fit() {
+    cancelAnimationFrame(glide);
+    const { width, height } = box();
+    const k = clampScale(fitScale());
+    view = { k, x: (width - content.width * k) / 2, y: (height - content.height * k) / 2 };
+    apply();
+  }
+
+  /**
+   * Centre a content point, optionally at a new scale.
+   * @param {number} cx
+   * @param {number} cy
+   * @param {number} [k]
+   * @param {boolean} [instant]
+   */
+  function centerOn(cx, cy, k = view.k, instant = false) {
+    const { width, height } = box();
+    const target = { k, x: width / 2 - cx * k, y: height / 2 - cy * k };
+    cancelAnimationFrame(glide);
+    if (instant || reducedMotion()) {
+      view = target;
+      apply();
+      return;
+    }
+    const from = { ...view };
+    const started = performance.now();
+    const step = (/** @type {number} */ now) => {
+      const t = Math.min(1, (now - started) / 280);
+      const ease = t * (2 - t);
+      view = {
+        k: from.k + (target.k - from.k) * ease,
+        x: from.x + (target.x - from.x) * ease,
+        y: from.y + (target.y - from.y) * ease,
+      };
+      apply();
+      if (t < 1) glide = requestAnimationFrame(step);
+    };
+    glide = requestAnimationFrame(step);
+  }
+
+  /**
+   * Whether a content rectangle is comfortably on screen.
+   * @param {{x: number, y: number, width: number, height: number}} rect  centre and size
+   */
+  function isInView(rect) {
+    const { width, height } = box();
+    const margin = 24;
+    const left = view.x + (rect.x - rect.width / 2) * view.k;
+    const right = view.x + (rect.x + rect.width / 2) * view.k;
+    const top = view.y + (rect.y - rect.height / 2) * view.k;
+    const bottom = view.y + (rect.y + rect.height / 2) * view.k;
+    return left >= margin && top >= margin && right <= width - margin && bottom <= height - margin;
+  }
+
+  /** @type {{x: number, y: number, id: number} | null} */
+  let drag = null;
+  /** @param {PointerEvent} event */
+  function onPointerDown(event) {
+    if (event.button !== 0) return;
+    drag = { x: event.clientX - view.x, y: event.clientY - view.y, id: event.pointerId };
+    svgElement.setPointerCapture(event.pointerId);
+    svgElement.classList.add("is-panning");
+    cancelAnimationFrame(glide);
+  }
+  /** @param {PointerEvent} event */
+  function onPointerMove(event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    view = { ...view, x: event.clientX - drag.x, y: event.clientY - drag.y };
+    apply();
+  }
+  function onPointerUp() {
+    drag = null;
+    svgElement.classList.remove("is-panning");
+  }
+  /** @param {WheelEvent} event */
+  function onWheel(event) {
+    event.preventDefault();
+    const { left, top } = svgElement.getBoundingClientRect();
+    zoomBy(Math.exp(-event.deltaY * 0.0015), { x: event.clientX - left, y: event.clientY - top });
+  }
+
+  svgElement.addEventListener("pointerdown", onPointerDown);
+  svgElement.addEventListener("pointermove", onPointerMove);
+  svgElement.addEventListener("pointerup", onPointerUp);
+  svgElement.addEventListener("pointercancel", onPointerUp);
+  svgElement.addEventListener("wheel", onWheel, { passive: false });
+
+  return {
+    fit,
+    fitScale,
+    zoomBy,
+    centerOn,
+    isInView,
+    get scale() {
+      return view.k;
+    },
+    /** Forget the measured size (call after changing the svg's size). */
+    invalidate() {
+      size = null;
+    },
+    /** The content rectangle on screen, grown by `margin` screen pixels each side. */
+    visibleRect(margin = 0) {
+      const { width, height } = box();
+      return {
+        left: (-margin - view.x) / view.k,
+        top: (-margin - view.y) / view.k,
+        right: (width + margin - view.x) / view.k,
+        bottom: (height + margin - view.y) / view.k,
+      };
+    },
+    destroy() {
+      resizeObserver?.disconnect();
+      cancelAnimationFrame(glide);
+      svgElement.removeEventListener("pointerdown", onPointerDown);
+      svgElement.removeEventListener("pointermove", onPointerMove);
+      svgElement.removeEventListener("pointerup", onPointerUp);
+      svgElement.removeEventListener("pointercancel", onPointerUp);
+      svgElement.removeEventListener("wheel", onWheel);
+    },
+  };
+}

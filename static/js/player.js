@@ -1,0 +1,148 @@
+/**
+ * mountPlayer: the whole player as one component, for the page, /embed, exported
+ * files and notebooks. It takes a trace object (fetching is the host's job), lays
+ * the graph out once, and owns playback through one controller; every view is a
+ * mount function with an idempotent update(state).
+ *
+ * Example:
+ *   const player = await mountPlayer(document.querySelector("#player"), {trace, frame: 15});
+ *   player.seek(5);  // the sort frame
+ */
+import { mountCodePanel } from "./code-panel.js";
+import { mountGraph } from "./graph-view.js";
+import { layoutInput, recordLabel } from "./layout.js";
+import { computeLayout } from "./layout-runner.js";
+import { mountNarration } from "./narration.js";
+import { mountNodeTable } from "./node-table.js";
+import { createPlayback } from "./playback.js";
+import { html } from "./svg.js";
+import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
+import { mountTopoStrip } from "./topo-strip.js";
+import { nodeNames } from "./trace.js";
+import { mountTransport } from "./transport.js";
+
+/**
+ * @typedef {{
+ *   trace: unknown,
+ *   frame?: number,
+ *   rules?: Record<string, string>,
+ *   onFrame?: (frame: number) => void,
+ *   keyboard?: "document" | "root" | "none",
+ *   signal?: AbortSignal,
+ * }} PlayerOptions
+ * keyboard: where ←/→, Home/End and Space listen; "root" suits several players on one page.
+ * signal: abort while the layout runs and the player rejects without touching root.
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {PlayerOptions} options
+ */
+export async function mountPlayer(root, { trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal }) {
+  const timeline = createTimeline(rawTrace);
+  const { trace } = timeline;
+  const layout = await computeLayout(layoutInput(trace));
+  signal?.throwIfAborted();
+  const names = nodeNames(trace);
+  const labels = trace.nodes.map(recordLabel);
+
+  const stage = html("div", { class: "player-stage" });
+  const transportSlot = html("div", { class: "player-transport" });
+  const narrationSlot = html("div", { class: "player-narration" });
+  const stripSlot = html("div", { class: "player-strip" });
+  const codeSlot = html("div", { class: "player-code" });
+  const tableSlot = html("div", { class: "player-table" });
+  const shell = html("div", { class: "player", "data-phase": "build" }, [
+    stage,
+    transportSlot,
+    html("div", { class: "player-panels" }, [
+      html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
+      codeSlot,
+    ]),
+    tableSlot,
+  ]);
+
+  const graph = mountGraph(stage, { timeline, layout, names, labels });
+  const narration = mountNarration(narrationSlot);
+  const strip = mountTopoStrip(stripSlot, { timeline, names });
+  const code = mountCodePanel(codeSlot, { timeline, names, rules });
+  const table = mountNodeTable(tableSlot, { timeline, names });
+
+  const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render });
+  const transport = mountTransport(transportSlot, {
+    frameCount: timeline.frameCount,
+    spans: phaseSpans(timeline),
+    onSeek: (k) => playback.seek(k),
+    onStep: (delta) => playback.step(delta),
+    onToggle: () => playback.toggle(),
+    onSpeed: (speed) => playback.setSpeed(speed),
+  });
+
+  let shownFrame = -1;
+  /** @param {import("./playback.js").PlaybackState} playState */
+  function render(playState) {
+    transport.update(playState);
+    if (playState.frame === shownFrame) return;
+    shownFrame = playState.frame;
+    const state = stateAt(timeline, playState.frame);
+    shell.dataset.phase = state.phase;
+    graph.update(state);
+    narration.update(state);
+    strip.update(state);
+    code.update(state);
+    table.update(state);
+    onFrame?.(state.index);
+  }
+
+  /** @param {KeyboardEvent} event */
+  function onKey(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = /** @type {HTMLElement} */ (event.target);
+    // Leave keys to whatever the learner is typing into or choosing with.
+    if (target.closest?.("textarea, select, [contenteditable]")) return;
+    if (target instanceof HTMLInputElement && target.type !== "range") {
+      const choosing = target.type === "radio" || target.type === "checkbox";
+      if (!choosing || event.key.startsWith("Arrow") || event.key === " ") return;
+    }
+    const isButton = Boolean(target.closest?.("button, a, summary"));
+    const actions = {
+      ArrowLeft: () => playback.step(-1),
+      ArrowRight: () => playback.step(1),
+      Home: () => playback.seek(0),
+      End: () => playback.seek(timeline.frameCount - 1),
+      " ": isButton ? null : () => playback.toggle(),
+    };
+    const action = actions[/** @type {keyof typeof actions} */ (event.key)];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  }
+  const keyTarget = keyboard === "document" ? root.ownerDocument : keyboard === "root" ? root : null;
+  keyTarget?.addEventListener("keydown", /** @type {EventListener} */ (onKey));
+
+  root.replaceChildren(shell);
+  render(playback.state);
+  root.dataset.ready = "true";
+
+  return {
+    timeline,
+    layout,
+    /** @param {number} k */
+    seek: (k) => playback.seek(k),
+    get frame() {
+      return playback.state.frame;
+    },
+    play: () => playback.play(),
+    pause: () => playback.pause(),
+    fit: () => graph.fit(),
+    /** Focus the picture, so Space and arrows drive the player. */
+    focus: () => /** @type {HTMLElement | null} */ (stage.querySelector(".graph-frame"))?.focus(),
+    destroy() {
+      playback.destroy();
+      keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));
+      graph.destroy();
+      if (shell.parentNode === root) delete root.dataset.ready;
+      shell.remove();
+    },
+  };
+}

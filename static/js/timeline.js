@@ -1,0 +1,189 @@
+/**
+ * State at frame k, computed from the trace alone, so any frame is reachable
+ * instantly and in any order (scrubbing never replays an animation).
+ *
+ * Gradients only change in backward frames, and every `+=` in the trace carries the
+ * child's gradient `after` it, so the gradients at frame k are the latest `after`
+ * per child. Snapshots every KEYFRAME_INTERVAL frames bound the replay to a few
+ * frames. Leaves out: anything about pixels, layout or timing.
+ *
+ * Example (the article's neuron, 16 frames): stateAt(timeline, 5) is the sort frame,
+ * every node visible, o's grad 1 and all others 0; stateAt(timeline, 15) has the
+ * leaf grads x1 -1.5, w1 1, x2 0.5, w2 0, b 0.5.
+ */
+import { validateTrace } from "./trace.js";
+
+export const KEYFRAME_INTERVAL = 64;
+
+/**
+ * @typedef {import("./trace.js").Trace} Trace
+ * @typedef {{
+ *   trace: Trace, size: number, frameCount: number, sortFrame: number,
+ *   indexOf: Map<string, number>, operands: number[][], parents: number[][],
+ *   appearFrame: Int32Array, backwardFrame: Int32Array, topoIndex: Int32Array,
+ *   frameNode: Int32Array, phaseBounds: {build: number, sort: number, backward: number},
+ *   keyframes: Map<number, Float64Array>
+ * }} Timeline
+ */
+
+/**
+ * Index a trace for fast stateAt calls.
+ * @param {unknown} rawTrace
+ * @returns {Timeline}
+ */
+export function createTimeline(rawTrace) {
+  const trace = validateTrace(rawTrace);
+  const size = trace.nodes.length;
+  const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
+  /** @type {number[][]} */ const operands = trace.nodes.map(() => []);
+  /** @type {number[][]} */ const parents = trace.nodes.map(() => []);
+  for (const edge of trace.edges) {
+    const child = /** @type {number} */ (indexOf.get(edge.source));
+    const parent = /** @type {number} */ (indexOf.get(edge.target));
+    operands[parent].push(child);
+    parents[child].push(parent);
+  }
+  const frameCount = trace.frames.length;
+  const sortFrame = trace.frames.findIndex((frame) => frame.phase === "sort");
+  const appearFrame = new Int32Array(size).fill(sortFrame);
+  const backwardFrame = new Int32Array(size).fill(-1);
+  const frameNode = new Int32Array(frameCount).fill(-1);
+  trace.frames.forEach((frame, k) => {
+    if (frame.phase === "sort") return;
+    const node = /** @type {number} */ (indexOf.get(frame.node));
+    frameNode[k] = node;
+    if (frame.phase === "build") {
+      appearFrame[node] = Math.min(appearFrame[node], k);
+      for (const child of operands[node]) appearFrame[child] = Math.min(appearFrame[child], k);
+    } else {
+      backwardFrame[node] = k;
+    }
+  });
+  const topoIndex = new Int32Array(size).fill(-1);
+  trace.topo.forEach((id, position) => {
+    const node = indexOf.get(id);
+    if (node !== undefined) topoIndex[node] = position;
+  });
+  const phaseBounds = { build: sortFrame, sort: 1, backward: frameCount - sortFrame - 1 };
+  /** @type {Timeline} */
+  const timeline = {
+    trace, size, frameCount, sortFrame, indexOf, operands, parents,
+    appearFrame, backwardFrame, topoIndex, frameNode, phaseBounds, keyframes: new Map(),
+  };
+  buildKeyframes(timeline);
+  return timeline;
+}
+
+/** @param {Timeline} timeline */
+function buildKeyframes(timeline) {
+  const grads = new Float64Array(timeline.size);
+  grads[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))] = 1;
+  for (let k = timeline.sortFrame; k < timeline.frameCount; k++) {
+    applyFrame(timeline, grads, k);
+    if ((k - timeline.sortFrame) % KEYFRAME_INTERVAL === 0) timeline.keyframes.set(k, grads.slice());
+  }
+}
+
+/**
+ * @param {Timeline} timeline
+ * @param {Float64Array} grads
+ * @param {number} k
+ */
+function applyFrame(timeline, grads, k) {
+  const frame = timeline.trace.frames[k];
+  if (frame.phase !== "backward") return;
+  for (const c of frame.contributions) grads[/** @type {number} */ (timeline.indexOf.get(c.to))] = c.after;
+}
+
+/**
+ * Gradients of every node (by node index) as they stand after frame k ran.
+ * @param {Timeline} timeline
+ * @param {number} k
+ */
+export function gradsAt(timeline, k) {
+  if (k < timeline.sortFrame) return new Float64Array(timeline.size);
+  const base = k - ((k - timeline.sortFrame) % KEYFRAME_INTERVAL);
+  const grads = /** @type {Float64Array} */ (timeline.keyframes.get(base)).slice();
+  for (let j = base + 1; j <= k; j++) applyFrame(timeline, grads, j);
+  return grads;
+}
+
+/**
+ * Clamp any number (or junk) to a valid frame index.
+ * Example: clampFrame(t16, 99) -> 15; clampFrame(t16, -3) -> 0; clampFrame(t16, NaN) -> 0.
+ * @param {Timeline} timeline
+ * @param {number} k
+ */
+export function clampFrame(timeline, k) {
+  if (!Number.isFinite(k)) return 0;
+  return Math.max(0, Math.min(timeline.frameCount - 1, Math.trunc(k)));
+}
+
+/**
+ * @typedef {"hidden" | "new" | "operand" | "active" | "receiving" | "done" | "idle"} NodeRole
+ * @typedef {{
+ *   index: number, frameCount: number, phase: "build" | "sort" | "backward", text: string,
+ *   current: number, visible: Uint8Array, grads: Float64Array, roles: NodeRole[],
+ *   contributions: Array<import("./trace.js").Contribution & {child: number}>,
+ *   sorted: boolean, line: number | null
+ * }} FrameState
+ */
+
+/**
+ * Everything a view needs to draw frame k.
+ * @param {Timeline} timeline
+ * @param {number} k  0-based frame index; clamped
+ * @returns {FrameState}
+ */
+export function stateAt(timeline, k) {
+  const index = clampFrame(timeline, k);
+  const frame = timeline.trace.frames[index];
+  const current = timeline.frameNode[index];
+  const visible = new Uint8Array(timeline.size);
+  for (let i = 0; i < timeline.size; i++) visible[i] = timeline.appearFrame[i] <= index ? 1 : 0;
+  const contributions = frame.phase === "backward"
+    ? frame.contributions.map((c) => ({ ...c, child: /** @type {number} */ (timeline.indexOf.get(c.to)) }))
+    : [];
+  /** @type {NodeRole[]} */
+  const roles = new Array(timeline.size);
+  for (let i = 0; i < timeline.size; i++) {
+    if (!visible[i]) roles[i] = "hidden";
+    else if (timeline.backwardFrame[i] >= 0 && timeline.backwardFrame[i] < index) roles[i] = "done";
+    else roles[i] = "idle";
+  }
+  if (frame.phase === "build") {
+    for (const child of timeline.operands[current]) roles[child] = "operand";
+    roles[current] = "new";
+  } else if (frame.phase === "backward") {
+    for (const c of contributions) roles[c.child] = "receiving";
+    roles[current] = "active";
+  }
+  return {
+    index,
+    frameCount: timeline.frameCount,
+    phase: frame.phase,
+    text: frame.text,
+    current,
+    visible,
+    grads: gradsAt(timeline, index),
+    roles,
+    contributions,
+    sorted: index >= timeline.sortFrame,
+    line: frame.phase === "build" && typeof frame.line === "number" ? frame.line : null,
+  };
+}
+
+/**
+ * The first frame of each phase, for markers on the scrubber.
+ * Example (neuron): [{phase: "build", start: 0, length: 5}, {phase: "sort", start: 5, length: 1},
+ * {phase: "backward", start: 6, length: 10}]
+ * @param {Timeline} timeline
+ */
+export function phaseSpans(timeline) {
+  const { build, sort, backward } = timeline.phaseBounds;
+  return [
+    { phase: "build", start: 0, length: build },
+    { phase: "sort", start: build, length: sort },
+    { phase: "backward", start: build + sort, length: backward },
+  ].filter((span) => span.length > 0);
+}

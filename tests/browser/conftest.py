@@ -1,0 +1,172 @@
+"""Fixtures for the browser tests: a live uvicorn server and Debian's Chromium.
+
+Small fixtures of our own rather than pytest-playwright's (named so they cannot
+clash with its fixtures if it is installed): one server and one browser per
+session, a fresh context per test, and every console error or page error
+collected so each test can end by asserting there were none.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+NEURON = (
+    "x1 = 2.0\nx2 = 0.0\nw1 = -3.0\nw2 = 1.0\nb = 6.8813735870195432\no = tanh(x1*w1 + x2*w2 + b)\n"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """The app under uvicorn on a free loopback port; yields its base URL."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                stderr = process.stderr.read().decode() if process.stderr else ""
+                pytest.fail(f"uvicorn did not become healthy on {base}:\n{stderr}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr:
+            process.stderr.close()
+
+
+@pytest.fixture(scope="session")
+def playwright_session() -> Iterator[Playwright]:
+    with sync_playwright() as instance:
+        yield instance
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_session: Playwright) -> Iterator[Browser]:
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.fail(
+            "Debian's chromium is not installed (apt-get install chromium); "
+            "scripts/test installs it"
+        )
+    instance = playwright_session.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    yield instance
+    instance.close()
+
+
+@dataclass
+class Problems:
+    """Console errors and uncaught page errors seen during one test."""
+
+    messages: list[str] = field(default_factory=list)
+    allowed: list[str] = field(default_factory=list)
+
+    def unexpected(self) -> list[str]:
+        return [m for m in self.messages if not any(a in m for a in self.allowed)]
+
+
+@pytest.fixture
+def problems() -> Problems:
+    return Problems()
+
+
+def open_page(chromium: Browser, problems: Problems, *, bypass_csp: bool) -> Iterator[Page]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=bypass_csp)
+    instance = context.new_page()
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning"):
+            problems.messages.append(f"console {message.type}: {message.text}")
+
+    def on_page_error(error: Error) -> None:
+        problems.messages.append(f"page error: {error}")
+
+    instance.on("console", on_console)
+    instance.on("pageerror", on_page_error)
+    yield instance
+    context.close()
+    assert problems.unexpected() == [], "the page logged errors"
+
+
+@pytest.fixture
+def player_page(chromium: Browser, problems: Problems) -> Iterator[Page]:
+    """A fresh page under the app's real Content-Security-Policy."""
+    yield from open_page(chromium, problems, bypass_csp=False)
+
+
+@pytest.fixture
+def axe_page(chromium: Browser, problems: Problems) -> Iterator[Page]:
+    """A fresh page that may inject axe-core (an inline script the CSP would refuse)."""
+    yield from open_page(chromium, problems, bypass_csp=True)
+
+
+def player_url(
+    base: str, source: str, frame: int | None = None, granularity: str = "packed", path: str = "/"
+) -> str:
+    query = {"source": source, "granularity": granularity}
+    if frame is not None:
+        query["frame"] = str(frame)
+    return f"{base}{path}?{urllib.parse.urlencode(query)}"
+
+
+def open_player(page: Page, url: str) -> None:
+    """Go to a player URL and wait until its trace is drawn."""
+    page.goto(url)
+    page.wait_for_selector("#player[data-ready=true]")

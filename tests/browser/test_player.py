@@ -1,0 +1,229 @@
+"""The player page in a real browser: permalinks, frames, typing, errors, keys, safety."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NEURON, Problems, open_player, player_url
+
+pytestmark = pytest.mark.browser
+
+ARTICLE_LEAF_GRADS = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
+
+
+def node_values(page: Page) -> dict[str, dict[str, str]]:
+    """data-* hooks of every visible node, by label (unlabelled ones by id)."""
+    rows = page.eval_on_selector_all(
+        "[data-testid=node]",
+        "nodes => nodes.map(n => ({id: n.dataset.nodeId, label: n.dataset.label,"
+        " data: n.dataset.data, grad: n.dataset.grad}))",
+    )
+    return {row["label"] or row["id"]: row for row in rows}
+
+
+def test_neuron_permalink_at_frame_15_shows_the_article_leaf_grads(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=15))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("16 / 16")
+    expect(player_page.get_by_test_id("scrubber")).to_have_value("15")
+    nodes = node_values(player_page)
+    assert len(nodes) == 10
+    for label, grad in ARTICLE_LEAF_GRADS.items():
+        assert math.isclose(float(nodes[label]["grad"]), grad, abs_tol=1e-9), label
+    assert nodes["x1"]["data"] == "2"
+    assert nodes["b"]["data"] == "6.881373587019543"
+
+
+def test_sort_frame_shows_output_one_and_leaves_zero(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=5))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("6 / 16")
+    nodes = node_values(player_page)
+    assert len(nodes) == 10
+    assert nodes["o"]["grad"] == "1"
+    for label in ARTICLE_LEAF_GRADS:
+        assert nodes[label]["grad"] == "0", label
+    expect(player_page.locator(".topo-chip")).to_have_count(10)
+
+
+def test_build_frames_reveal_only_what_is_built(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    expect(player_page.get_by_test_id("node")).to_have_count(3)
+    assert set(node_values(player_page)) >= {"x1", "w1"}
+    player_page.keyboard.press("ArrowRight")
+    expect(player_page.get_by_test_id("node")).to_have_count(6)
+
+
+def test_typing_a_program_and_pressing_run_shows_its_trace(player_page: Page, server: str) -> None:
+    open_player(player_page, f"{server}/")
+    player_page.get_by_test_id("source").fill("a = Value(3.0)\nb = a + a\nb.backward()")
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 4")
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("4 / 4")
+    expect(player_page.locator("[data-testid=node][data-label=a]")).to_have_attribute(
+        "data-grad", "2"
+    )
+    expect(player_page.locator(".edge:not([data-state=hidden])")).to_have_count(3)
+    expect(player_page).to_have_url(re.compile(r"source=a\+%3D\+Value.*frame=3"))
+
+
+def test_ctrl_enter_runs_from_the_editor(player_page: Page, server: str) -> None:
+    open_player(player_page, f"{server}/")
+    editor = player_page.get_by_test_id("source")
+    editor.fill("x = 2.0\ny = x * x * x")
+    editor.press("Control+Enter")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 6")
+
+
+def test_expanded_granularity_has_29_frames_and_the_same_leaf_grads(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    player_page.get_by_label("expanded").check()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 29")
+    assert "granularity=expanded" in player_page.url
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("29 / 29")
+    nodes = node_values(player_page)
+    assert len(nodes) == 18
+    for label, grad in ARTICLE_LEAF_GRADS.items():
+        assert math.isclose(float(nodes[label]["grad"]), grad, abs_tol=1e-9), label
+
+
+def test_fork_shows_the_running_sum_on_e(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0, granularity="expanded"))
+    sums = []
+    for frame in range(11, 29):
+        player_page.get_by_test_id("scrubber").fill(str(frame))
+        text = player_page.locator(".deltas").text_content() or ""
+        e_grad = player_page.locator("[data-testid=node][data-label=e]").get_attribute("data-grad")
+        sums.append((text, float(e_grad or "nan")))
+    grads = [grad for _, grad in sums]
+    assert any(math.isclose(g, -0.1036, abs_tol=1e-4) for g in grads)
+    assert math.isclose(grads[-1], 0.0429, abs_tol=1e-4)
+    assert any("\u22120.1036 + 0.1464 \u2192 0.0429" in text for text, _ in sums)
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        ("x = 2.0\ny = x +* 3", "Line 2"),
+        ("x = 2.0\ny = tanh(q) * x", "Line 2, column 10"),
+        ("import os", "Line 1"),
+    ],
+)
+def test_bad_source_shows_the_message_and_its_place(
+    player_page: Page, server: str, problems: Problems, source: str, where: str
+) -> None:
+    problems.allowed.append("status of 4")
+    open_player(player_page, f"{server}/")
+    player_page.get_by_test_id("source").fill(source)
+    player_page.get_by_test_id("run").click()
+    error = player_page.get_by_test_id("error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text(where)
+    assert len((error.text_content() or "").strip()) > len(where) + 5
+    expect(player_page.get_by_test_id("source")).to_have_attribute("aria-invalid", "")
+    player_page.get_by_test_id("source").fill("z = 1.0\nw = z * z")
+    player_page.get_by_test_id("run").click()
+    expect(error).to_be_hidden()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 4")
+
+
+def test_bad_source_in_the_url_shows_an_error_not_a_crash(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 4")
+    player_page.goto(player_url(server, "y = exp(1000)", frame=3))
+    expect(player_page.get_by_test_id("error")).to_be_visible()
+    expect(player_page.get_by_test_id("source")).to_have_value("y = exp(1000)")
+
+
+def test_keys_step_jump_and_play(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    counter = player_page.get_by_test_id("frame-counter")
+    player_page.keyboard.press("ArrowRight")
+    expect(counter).to_have_text("2 / 16")
+    player_page.keyboard.press("End")
+    expect(counter).to_have_text("16 / 16")
+    player_page.keyboard.press("ArrowLeft")
+    expect(counter).to_have_text("15 / 16")
+    player_page.keyboard.press("Home")
+    expect(counter).to_have_text("1 / 16")
+    player_page.keyboard.press("Space")
+    expect(counter).not_to_have_text("1 / 16", timeout=5000)
+    player_page.keyboard.press("Space")
+    stopped = counter.text_content()
+    player_page.wait_for_timeout(1200)
+    expect(counter).to_have_text(stopped or "")
+
+
+def test_keys_typed_in_the_editor_do_not_move_the_player(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=4))
+    player_page.get_by_test_id("source").click()
+    for key in ("ArrowRight", "End", "Home", "Space"):
+        player_page.keyboard.press(key)
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("5 / 16")
+
+
+def test_keys_work_after_clicking_run(player_page: Page, server: str) -> None:
+    open_player(player_page, f"{server}/")
+    player_page.get_by_test_id("source").fill(NEURON)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 16")
+    player_page.keyboard.press("ArrowRight")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("2 / 16")
+
+
+def test_url_follows_the_frame_so_every_state_is_a_permalink(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=2))
+    player_page.keyboard.press("ArrowRight")
+    expect(player_page).to_have_url(re.compile(r"frame=3"))
+    player_page.reload()
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("4 / 16")
+
+
+def test_a_label_containing_html_stays_text(player_page: Page, server: str) -> None:
+    label = "<img src=x onerror=alert(1)><b>bold</b>"
+    dialogs: list[str] = []
+    player_page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    source = f"x = Value(2.0, label='{label}')\ny = x * 3\ny.backward()"
+    open_player(player_page, player_url(server, source, frame=2))
+    assert label in {row["label"] for row in node_values(player_page).values()}
+    expect(player_page.locator(".node-label").first).to_contain_text("<img")
+    player_page.get_by_text("Table of values").click()
+    expect(player_page.locator(".node-table tbody")).to_contain_text(label)
+    assert player_page.locator("#player img, #player b").count() == 0
+    assert dialogs == []
+
+
+def test_narration_and_scrubber_follow_the_frame(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    narration = player_page.get_by_test_id("narration")
+    first = narration.text_content()
+    player_page.get_by_test_id("scrubber").fill("10")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("11 / 16")
+    assert narration.text_content() != first
+    expect(narration).to_have_attribute("aria-live", "polite")
+
+
+def test_embed_opens_the_permalinked_frame(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=15, path="/embed"))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("16 / 16")
+    assert math.isclose(float(node_values(player_page)["x1"]["grad"]), -1.5, abs_tol=1e-9)
+    expect(player_page.get_by_test_id("source")).to_have_count(0)
+
+
+def test_the_table_view_lists_every_visible_value(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=15))
+    player_page.get_by_text("Table of values").click()
+    expect(player_page.locator(".node-table tbody tr")).to_have_count(10)
+    expect(player_page.locator(".node-table tbody")).to_contain_text("\u22121.5000")

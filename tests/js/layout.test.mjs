@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import dagre from "../../static/vendor/dagre/dagre.esm.js";
+import { SIZES } from "../../static/js/layout-sizes.js";
+import { DAGRE_MAX_NODES, layoutGraph, layoutInput } from "../../static/js/layout.js";
+import { place } from "../../static/js/layered-layout.js";
+import { chainTrace, fixture } from "./helpers.mjs";
+
+/** Children left of parents, and no two records overlapping. */
+function assertReadable(layout, input) {
+  for (const edge of input.edges) {
+    assert.ok(layout.records[edge.child].x < layout.records[edge.parent].x, `edge ${edge.child} -> ${edge.parent} runs left to right`);
+  }
+  const boxes = layout.records;
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const apartX = Math.abs(boxes[i].x - boxes[j].x) >= (boxes[i].width + boxes[j].width) / 2;
+      const apartY = Math.abs(boxes[i].y - boxes[j].y) >= SIZES.recordHeight;
+      assert.ok(apartX || apartY, `records ${i} and ${j} overlap`);
+    }
+  }
+}
+
+describe("layout", () => {
+  it("uses dagre for the neuron, left to right, without overlaps", () => {
+    const input = layoutInput(fixture("neuron-expanded.json"));
+    const layout = layoutGraph(input, dagre);
+    assert.equal(layout.engine, "dagre");
+    assertReadable(layout, input);
+  });
+
+  it("draws a + a as two edges, the second bowed", () => {
+    const input = layoutInput(fixture("a-plus-a.json"));
+    const layout = layoutGraph(input, dagre);
+    assert.deepEqual(layout.edges.map((e) => e.repeat).sort(), [0, 1]);
+  });
+
+  it("uses the fast layered layout for big graphs, left to right, without overlaps", () => {
+    const input = layoutInput(chainTrace(DAGRE_MAX_NODES));
+    const layout = layoutGraph(input, dagre);
+    assert.equal(layout.engine, "layered");
+    assertReadable(layout, input);
+  });
+
+  it("is deterministic", () => {
+    const input = layoutInput(fixture("neuron.json"));
+    assert.deepEqual(layoutGraph(input, dagre).records, layoutGraph(input, dagre).records);
+  });
+});
+
+describe("place", () => {
+  it("keeps order and spacing while staying near the targets", () => {
+    const y = new Float64Array(3);
+    place([0, 1, 2], new Float64Array([0, 0, 100]), y, 40);
+    assert.deepEqual([...y], [-20, 20, 100]);
+  });
+});

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { backwardLines, localSymbol, ruleKey, substitutions } from "../../static/js/rule-text.js";
+import { fixture } from "./helpers.mjs";
+
+describe("backwardLines", () => {
+  it("marks exactly the _backward closure of each engine primitive", () => {
+    const rules = fixture("rules.json");
+    for (const [op, source] of Object.entries(rules)) {
+      const lines = source.split("\n");
+      const marked = [...backwardLines(lines)];
+      if (!source.includes("def _backward")) continue;
+      assert.match(lines[marked[0]], /def _backward/, op);
+      assert.ok(marked.every((i) => !/out\._backward\s*=/.test(lines[i])), `${op} marks the line that stores the rule`);
+      assert.notEqual(lines[marked.at(-1)].trim(), "", `${op} ends on a blank line`);
+    }
+  });
+});
+
+describe("substitutions", () => {
+  it("writes the multiply rule with the other factor's data", () => {
+    const names = { a: "x1", b: "w1" };
+    const rows = substitutions({
+      op: "*", name: "x1*w1", nameOf: (id) => names[id],
+      contributions: [
+        { to: "a", local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 },
+        { to: "b", local: 2, upstream: 0.5, delta: 1, before: 0, after: 1 },
+      ],
+    });
+    assert.equal(rows[0].symbolic, "x1.grad += w1.data \u00D7 x1*w1.grad");
+    assert.equal(rows[1].numeric, "= 2.0 \u00D7 0.5 = 1.0   \u2192 w1.grad = 1.0");
+  });
+
+  it("shows the running sum when the child already had a gradient", () => {
+    const [row] = substitutions({
+      op: "+", name: "den", nameOf: () => "e",
+      contributions: [{ to: "e", local: 1, upstream: 0.1464, delta: 0.1464, before: -0.1036, after: 0.0428 }],
+    });
+    assert.match(row.numeric, /e\.grad = \u22120\.1036 \+ 0\.1464 = 0\.0428$/);
+  });
+});
+
+describe("names of rules", () => {
+  it("maps every power to the ** rule", () => assert.equal(ruleKey("**-1.0"), "**"));
+  it("writes the power rule's local derivative", () => assert.equal(localSymbol("**-1.0", "o", "den", "den"), "\u22121.0 \u00D7 den.data**\u22122.0"));
+});

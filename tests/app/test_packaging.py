@@ -42,20 +42,24 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def installed_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", work, REPO],
-        check=True,
-        capture_output=True,
+    run_or_fail(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", work, REPO]
     )
     (wheel,) = work.glob("backprop_animator-*.whl")
     venv = work / "venv"
-    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    subprocess.run(
-        [venv / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", wheel],
-        check=True,
-        capture_output=True,
-    )
+    run_or_fail([sys.executable, "-m", "venv", venv])
+    run_or_fail([venv / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", wheel])
     return venv
+
+
+def run_or_fail(command: list[str | Path]) -> None:
+    """Run a setup command; on failure, fail with what it printed."""
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        pytest.fail(
+            f"{' '.join(map(str, command))} exited {result.returncode}:\n"
+            f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        )
 
 
 @contextlib.contextmanager

@@ -1,9 +1,9 @@
 """`GET /docs`: Swagger UI for the OpenAPI document at `/openapi.json`.
 
-Swagger UI's files come from its CDN (FastAPI's default) and its page has one inline
-script, so this route sets its own Content-Security-Policy: the CDN plus the hash of
-that exact script. Offline, `/docs` still answers but stays blank; `/openapi.json`
-is the reference either way.
+Swagger UI's files are vendored from the npm registry (`static/vendor/swagger-ui/`),
+so the docs work offline and load nothing from another origin. Its page has one
+inline script, so this route sets its own Content-Security-Policy: this origin plus
+the hash of that exact script.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -21,14 +20,9 @@ from app.security import content_security_policy
 
 router = APIRouter(include_in_schema=False)
 
-SWAGGER_JS = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"
-SWAGGER_CSS = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css"
-FAVICON = "https://fastapi.tiangolo.com/img/favicon.png"
-
-
-def origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+SWAGGER_JS = "/static/vendor/swagger-ui/swagger-ui-bundle.js"
+SWAGGER_CSS = "/static/vendor/swagger-ui/swagger-ui.css"
+FAVICON = "/static/favicon.svg"
 
 
 def inline_script_hashes(html: str) -> list[str]:
@@ -51,11 +45,9 @@ async def read_docs(request: Request) -> HTMLResponse:
         swagger_favicon_url=FAVICON,
     )
     html = bytes(page.body).decode()
-    cdn = origin(SWAGGER_JS)
     page.headers["Content-Security-Policy"] = content_security_policy(
-        script_src=" ".join(["'self'", cdn, *inline_script_hashes(html)]),
+        script_src=" ".join(["'self'", *inline_script_hashes(html)]),
         # Swagger UI sets style attributes as it renders.
-        style_src=f"'self' {cdn} 'unsafe-inline'",
-        img_src=f"'self' data: {origin(FAVICON)}",
+        style_src="'self' 'unsafe-inline'",
     )
     return page

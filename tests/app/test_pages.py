@@ -64,3 +64,15 @@ async def test_docs_page_allows_exactly_its_own_inline_script(client: httpx.Asyn
     assert f"'sha256-{digest}'" in policy
     assert "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
     assert "frame-ancestors 'none'" in policy
+
+
+async def test_docs_page_loads_swagger_ui_from_this_server_only(
+    client: httpx.AsyncClient,
+) -> None:
+    response = await client.get("/docs")
+
+    assets = re.findall(r'(?:src|href)="([^"]+)"', response.text)
+    assert assets, "the docs page links no assets"
+    for url in assets:
+        assert url.startswith("/static/vendor/swagger-ui/") or url == "/static/favicon.svg", url
+        assert (await client.get(url)).status_code == 200, url

@@ -88,7 +88,13 @@ def serving(venv: Path, cwd: Path) -> Iterator[str]:
 
 
 def linked_assets(url: str, text: str) -> set[str]:
-    """Same-site URLs an HTML page, JS module or stylesheet at `url` refers to."""
+    """Same-site URLs an HTML page, JS module or stylesheet at `url` refers to.
+
+    Vendored files are fetched but not read: they are self-contained, and minified
+    code is no place to look for import statements.
+    """
+    if "/static/vendor/" in url:
+        return set()
     if url.endswith(".css"):
         found = CSS_URLS.findall(text)
     elif url.endswith((".js", ".mjs")):

@@ -81,20 +81,26 @@ class Names:
 
     def _symbolic_uncached(self, node: Value) -> str | None:
         outer = _op_precedence(node._op)
+        # `**` groups from the right, so an equal-precedence base needs brackets too.
+        power = node._op.startswith("**")
         operands = []
         for i, child in enumerate(node._prev):
             text = self(child)
             if text.startswith("the "):
                 return None
             inner = _precedence(child)
-            if inner < outer or (i > 0 and inner == outer):
+            tie_needs_brackets = i > 0 or power
+            if outer < 4 and (inner < outer or (inner == outer and tie_needs_brackets)):
                 text = f"({text})"
             operands.append(text)
         return _apply(node._op, operands, "+", "*")
 
     def numeric(self, node: Value) -> str:
-        """The op over its operands' data: `2 × -3`, `tanh(0.8814)`."""
-        return _apply(node._op, [self.data(child) for child in node._prev], " + ", " × ")
+        """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""
+        operands = [self.data(child) for child in node._prev]
+        if node._op.startswith("**") and operands[0].startswith("-"):
+            operands[0] = f"({operands[0]})"
+        return _apply(node._op, operands, " + ", " × ")
 
 
 def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
@@ -106,7 +112,7 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
         return times.join(operands)
     if op.startswith("**"):
         return f"{operands[0]}{op}"
-    return f"{op}({operands[0].removeprefix('(').removesuffix(')')})"
+    return f"{op}({operands[0]})"
 
 
 def _precedence(node: Value) -> int:

@@ -6,7 +6,7 @@
  * /api/rules, passed in), and each `+=` with the numbers put in.
  */
 import { formatCode } from "./format.js";
-import { backwardLines, ruleKey, substitutions } from "./rule-text.js";
+import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
 import { html } from "./svg.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
@@ -44,6 +44,13 @@ function codeBlock(lines, marked, { first, label } = {}) {
 }
 
 /**
+ * Indices of the lines that match `pattern`.
+ * @param {string[]} lines
+ * @param {RegExp} pattern
+ */
+const markWhere = (lines, pattern) => new Set(lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
+
+/**
  * @param {HTMLElement} container
  * @param {{timeline: import("./timeline.js").Timeline, names: string[], rules: Record<string, string>}} options
  */
@@ -61,7 +68,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
   function rule(op, marked) {
     const source = rules[ruleKey(op)];
     if (!source) return [];
-    const lines = source.replace(/\s+$/, "").split("\n");
+    const lines = withoutDocstring(source.trimEnd().split("\n"));
     return [codeBlock(lines, marked(lines), { label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}` })];
   }
 
@@ -81,13 +88,15 @@ export function mountCodePanel(container, { timeline, names, rules }) {
         "Creates ", html("strong", { text: names[state.current] }),
         ` = ${formatCode(node.data)} and stores its backward rule (not run yet):`,
       ]));
-      parts.push(...rule(node.op, (lines) => new Set(lines.map((line, i) => (/out\s*=\s*Value\(/.test(line) ? i : -1)).filter((i) => i >= 0))));
+      parts.push(...rule(node.op, (lines) => markWhere(lines, /out\s*=\s*Value\(/)));
     } else if (state.phase === "sort") {
-      const engineSort = rules.backward;
-      if (engineSort) {
-        const lines = engineSort.replace(/\s+$/, "").split("\n");
-        const marked = new Set(lines.map((line, i) => (/topo\.append|grad\s*=\s*1/.test(line) ? i : -1)).filter((i) => i >= 0));
-        parts.push(codeBlock(lines, marked, { label: "engine/value.py \u00B7 backward" }));
+      const engineBackward = rules.backward;
+      const engineSort = rules.topological_order;
+      if (engineBackward && engineSort) {
+        const loop = withoutDocstring(engineBackward.trimEnd().split("\n"));
+        parts.push(codeBlock(loop, markWhere(loop, /topological_order\(|grad\s*=\s*1/), { label: "engine/value.py \u00B7 backward" }));
+        const dfs = withoutDocstring(engineSort.trimEnd().split("\n"));
+        parts.push(codeBlock(dfs, markWhere(dfs, /topo\.append/), { label: "engine/value.py \u00B7 topological_order (the depth-first sort)" }));
       } else {
         parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
       }
@@ -107,6 +116,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),
             html("code", { class: "numeric", text: row.numeric }),
+            html("code", { class: "result", text: row.result }),
           ]))));
       }
     }

@@ -12,8 +12,14 @@ import { edgePath, html, svg } from "./svg.js";
 
 /** Above this many values, off-screen parts are hidden and records drawn lazily. */
 const CULL_ABOVE_NODES = 300;
-/** Below this fit scale, text is unreadable: start zoomed in and follow the action. */
-const READABLE_SCALE = 0.5;
+/** At or above this fit scale text stays readable, so any graph opens fitted. */
+const READABLE_SCALE = 0.55;
+/**
+ * Small graphs open fitted down to this scale: seeing the whole of a neuron beats
+ * reading one box of it. Below it (a phone), they follow the action like big ones.
+ */
+const SMALL_GRAPH_NODES = 60;
+const SMALL_GRAPH_MIN_SCALE = 0.4;
 /** The zoom used to follow the action on graphs too big to read whole. */
 const FOLLOW_SCALE = 0.75;
 const FOLLOW_AFTER_JUMP_MS = 160;
@@ -55,8 +61,15 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   const opElements = layout.ops.map((op, i) => {
     if (!op) return null;
     const group = svg("g", { class: "op", transform: `translate(${op.x},${op.y})` }, opLayer);
-    svg("circle", { r: SIZES.opRadius }, group);
     const glyph = opGlyph(trace.nodes[i].op);
+    const r = SIZES.opRadius;
+    // Named ops (tanh, exp, …) get a pill wide enough to read; symbols a circle.
+    if (glyph.length > 2) {
+      const width = Math.max(2 * r, glyph.length * 6.6 + 10);
+      svg("rect", { class: "op-shape", x: -width / 2, y: -r, width, height: 2 * r, rx: r }, group);
+    } else {
+      svg("circle", { class: "op-shape", r }, group);
+    }
     svg("text", { class: glyph.length > 2 ? "op-text op-text-long" : "op-text", dy: "0.35em" }, group).textContent = glyph;
     return group;
   });
@@ -69,7 +82,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       "data-kind": node.kind,
       transform: `translate(${box.x - box.width / 2},${box.y - h / 2})`,
     }, recordLayer);
-    return { group, /** @type {SVGElement | null} */ gradText: null };
+    return { group, /** @type {SVGElement | null} */ gradText: null, /** @type {SVGElement | null} */ gradCaption: null };
   });
 
   /** Draw a record's inside; big graphs do it only when the record first comes into view. */
@@ -91,7 +104,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     svg("line", { class: "node-divider", x1: lw + vw, x2: lw + vw, y1: 0, y2: h }, group);
     svg("text", { class: "node-caption", x: lw + vw / 2, y: 11 }, group).textContent = "data";
     svg("text", { class: "node-value", x: lw + vw / 2, y: 27 }, group).textContent = formatValue(node.data);
-    svg("text", { class: "node-caption", x: lw + vw * 1.5, y: 11 }, group).textContent = "grad";
+    element.gradCaption = svg("text", { class: "node-caption node-caption-grad", x: lw + vw * 1.5, y: 11 }, group);
+    element.gradCaption.textContent = "grad";
     element.gradText = svg("text", { class: "node-value node-grad", x: lw + vw * 1.5, y: 27 }, group);
     const position = String(timeline.topoIndex[i] + 1);
     const badgeWidth = Math.max(18, position.length * 6.5 + 8);
@@ -99,6 +113,16 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     svg("rect", { x: -badgeWidth / 2, y: -9, width: badgeWidth, height: 18, rx: 9 }, badge);
     svg("text", { dy: "0.35em" }, badge).textContent = position;
     writeGrad(i);
+    writeFinal(i);
+  }
+
+  /** A check as well as the colour: the finished look must not rely on colour alone. */
+  function writeFinal(/** @type {number} */ i) {
+    const caption = nodeElements[i].gradCaption;
+    if (!caption) return;
+    shownFinal[i] = wantedFinal[i];
+    caption.textContent = wantedFinal[i] ? "grad \u2713" : "grad";
+    nodeElements[i].group.toggleAttribute("data-final", wantedFinal[i] === 1);
   }
 
   function writeGrad(/** @type {number} */ i) {
@@ -110,7 +134,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     text.setAttribute("data-sign", grad > 0 ? "+" : grad < 0 ? "-" : "0");
   }
 
-  const frame = /** @type {HTMLElement} */ (html("div", { class: "graph-frame", tabindex: 0, "aria-label": "Graph: drag to pan, scroll to zoom" }));
+  const frame = /** @type {HTMLElement} */ (html("div", { class: "graph-frame", tabindex: 0, "aria-label": "Graph: drag to pan, scroll or double-click to zoom" }));
   const tools = html("div", { class: "graph-tools" }, [
     html("button", { type: "button", class: "icon-button", "data-zoom": "in", "aria-label": "Zoom in", text: "+" }),
     html("button", { type: "button", class: "icon-button", "data-zoom": "out", "aria-label": "Zoom out", text: "\u2212" }),
@@ -123,14 +147,24 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   let cullQueued = 0;
   const panZoom = attachPanZoom(svgElement, viewport, layout, () => {
     if (culling && !cullQueued) cullQueued = requestAnimationFrame(cull);
+  }, () => {
+    // A new size re-frames the graph, unless the learner has moved it by hand.
+    if (latest && !panZoom.handMoved) frameView(latest);
   });
+  /** The learner pressed Fit: keep fitting on resize even where we would follow. */
+  let fitChosen = false;
+  /** @type {import("./timeline.js").FrameState | null} */
+  let latest = null;
   tools.addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("button");
     if (!button) return;
     const action = button.dataset.zoom;
-    if (action === "in") panZoom.zoomBy(1.25);
-    else if (action === "out") panZoom.zoomBy(0.8);
-    else panZoom.fit();
+    if (action === "in") panZoom.zoomByHand(1.25);
+    else if (action === "out") panZoom.zoomByHand(0.8);
+    else {
+      fitChosen = true;
+      panZoom.fit();
+    }
   });
 
   const size = trace.nodes.length;
@@ -174,6 +208,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   // while on screen: restyling thousands of hidden elements is what made big
   // graphs slow to scrub).
   /** @type {string[]} */ const wantedRole = new Array(size).fill("");
+  const wantedFinal = new Uint8Array(size);
+  const shownFinal = new Uint8Array(size);
   /** @type {string[]} */ const shownRole = new Array(size).fill("");
   const paintedGrad = new Float64Array(size).fill(NaN);
   /** @type {string[]} */ const wantedEdge = new Array(edgeElements.length).fill("");
@@ -192,6 +228,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       nodeElements[i].group.setAttribute("data-role", wantedRole[i]);
       opElements[i]?.setAttribute("data-role", wantedRole[i]);
     }
+    if (shownFinal[i] !== wantedFinal[i]) writeFinal(i);
     if (!Object.is(paintedGrad[i], shownGrad[i]) && nodeElements[i].gradText) {
       paintedGrad[i] = shownGrad[i];
       writeGrad(i);
@@ -234,6 +271,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
         group.setAttribute("data-grad", String(state.grads[i]));
       }
       wantedRole[i] = state.roles[i];
+      wantedFinal[i] = state.final[i];
       wantedResult[i] = !visible ? "hidden" : i === state.current ? flow : "shown";
       if (!culled[i]) applyNode(i);
     }
@@ -245,11 +283,16 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       wantedEdge[k] = !state.visible[edge.parent] ? "hidden" : edge.parent === state.current ? flow : "shown";
       if (!edgeCulled[k]) applyEdge(k);
     });
+    latest = state;
     drawDeltas(state);
     follow(state);
   }
 
-  /** Each `+=` of this frame, written under the child that receives it. */
+  /**
+   * Each `+=` of this frame, written next to the child that receives it (a fork
+   * shows the running sum: `−0.1036 + 0.1464 → 0.0429`), and at the sort frame the
+   * output's seed. Labels are opaque and go where they cover the fewest boxes.
+   */
   function drawDeltas(/** @type {import("./timeline.js").FrameState} */ state) {
     deltaLayer.replaceChildren();
     /** @type {Map<number, string[]>} */
@@ -260,18 +303,86 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
         : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
       lines.set(c.child, [...(lines.get(c.child) ?? []), text]);
     }
-    for (const [child, texts] of lines) {
-      const box = layout.records[child];
+    /** @type {Array<{x: number, y: number, width: number, height: number}>} */
+    const placed = [];
+    const label = (/** @type {number} */ child, /** @type {string[]} */ texts, /** @type {string} */ className) => {
       const width = Math.max(...texts.map((t) => t.length)) * 7 + 16;
-      const group = svg("g", {
-        class: "delta",
-        transform: `translate(${box.x + box.width / 2 - width},${box.y + h / 2 + 3})`,
-      }, deltaLayer);
-      svg("rect", { width, height: texts.length * 16 + 4, rx: 4 }, group);
+      const height = texts.length * 16 + 4;
+      const spot = labelSpot(child, width, height, placed, state.visible);
+      placed.push({ ...spot, width, height });
+      const group = svg("g", { class: className, transform: `translate(${spot.x},${spot.y})` }, deltaLayer);
+      svg("rect", { width, height, rx: 4 }, group);
       texts.forEach((text, line) => {
         svg("text", { x: width / 2, y: 14 + line * 16 }, group).textContent = text;
       });
+    };
+    if (state.phase === "sort") {
+      const output = timeline.indexOf.get(trace.output);
+      if (output !== undefined) label(output, ["seed: grad = 1"], "delta delta-seed");
     }
+    for (const [child, texts] of lines) label(child, texts, "delta");
+  }
+
+  /**
+   * Where a label of this size goes beside a record: under it, over it, or to its
+   * right, whichever covers least of the other visible boxes and labels.
+   * @param {number} child
+   * @param {number} width
+   * @param {number} height
+   * @param {Array<{x: number, y: number, width: number, height: number}>} placed
+   * @param {Uint8Array} visible
+   */
+  function labelSpot(child, width, height, placed, visible) {
+    const box = layout.records[child];
+    const right = box.x + box.width / 2;
+    const candidates = [
+      { x: right - width, y: box.y + h / 2 + 4 },
+      { x: right - width, y: box.y - h / 2 - 4 - height },
+      { x: right + 8, y: box.y - height / 2 },
+      { x: box.x - box.width / 2, y: box.y + h / 2 + 4 },
+    ];
+    let best = candidates[0];
+    let bestCover = Infinity;
+    for (const spot of candidates) {
+      let cover = 0;
+      const add = (/** @type {number} */ left, /** @type {number} */ top, /** @type {number} */ w, /** @type {number} */ hh) => {
+        const dx = Math.min(spot.x + width, left + w) - Math.max(spot.x, left);
+        const dy = Math.min(spot.y + height, top + hh) - Math.max(spot.y, top);
+        if (dx > 0 && dy > 0) cover += dx * dy;
+      };
+      for (let i = 0; i < size; i++) {
+        if (i === child || !visible[i]) continue;
+        const other = layout.records[i];
+        add(other.x - other.width / 2 - 2, other.y - h / 2 - 2, other.width + 4, h + 4);
+        const op = layout.ops[i];
+        if (op) add(op.x - SIZES.opRadius, op.y - SIZES.opRadius, 2 * SIZES.opRadius, 2 * SIZES.opRadius);
+      }
+      for (const other of placed) add(other.x - 2, other.y - 2, other.width + 4, other.height + 4);
+      if (cover === 0) return spot;
+      if (cover < bestCover) {
+        bestCover = cover;
+        best = spot;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Whether the graph should be shown whole at this scale rather than followed.
+   * @param {number} scale
+   */
+  const fitsAt = (scale) => scale >= READABLE_SCALE || (size <= SMALL_GRAPH_NODES && scale >= SMALL_GRAPH_MIN_SCALE);
+
+  /** Size the frame, then fit the graph or centre the action at a readable zoom. */
+  function frameView(/** @type {import("./timeline.js").FrameState} */ state) {
+    sizeFrame();
+    if (fitChosen || fitsAt(panZoom.fitScale())) {
+      panZoom.fit();
+      return;
+    }
+    const focus = state.current >= 0 ? state.current : timeline.indexOf.get(trace.output) ?? 0;
+    const box = layout.records[focus];
+    panZoom.centerOn(box.x, box.y, FOLLOW_SCALE, true);
   }
 
   /** Keep the node being built or run on screen when the view does not show it. */
@@ -279,13 +390,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     if (!started) {
       started = true;
       lastIndex = state.index;
-      sizeFrame();
-      if (panZoom.fitScale() >= READABLE_SCALE) panZoom.fit();
-      else {
-        const focus = state.current >= 0 ? state.current : timeline.indexOf.get(trace.output) ?? 0;
-        const box = layout.records[focus];
-        panZoom.centerOn(box.x, box.y, FOLLOW_SCALE, true);
-      }
+      frameView(state);
       return;
     }
     const jumped = Math.abs(state.index - lastIndex) > 1;
@@ -301,15 +406,21 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     else followTimer = setTimeout(() => panZoom.centerOn(box.x, box.y, undefined, true), FOLLOW_AFTER_JUMP_MS);
   }
 
-  /** A flat graph gets a short frame, a tall or big one most of the screen. */
+  /**
+   * A flat graph gets a short frame, a tall or big one most of the screen. Depends
+   * only on the frame's width and the window's height, so re-running it on resize
+   * settles at once.
+   */
   function sizeFrame() {
     const width = frame.clientWidth;
     if (!width) return;
     const tallest = Math.max(280, 0.62 * (globalThis.innerHeight || 800));
-    const fits = panZoom.fitScale() >= READABLE_SCALE;
-    const scale = fits ? Math.min(1.1, (width - 24) / layout.width) : FOLLOW_SCALE;
+    const widthScale = Math.min(1.1, (width - 24) / layout.width);
+    const scale = fitsAt(widthScale) ? widthScale : FOLLOW_SCALE;
     const wanted = layout.height * scale + 72;
-    frame.style.height = `${Math.round(Math.max(260, Math.min(tallest, wanted)))}px`;
+    const height = `${Math.round(Math.max(260, Math.min(tallest, wanted)))}px`;
+    if (frame.style.height === height) return;
+    frame.style.height = height;
     panZoom.invalidate();
   }
 

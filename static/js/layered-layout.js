@@ -16,7 +16,7 @@ const SWEEPS = 8;
 
 /**
  * @param {{nodes: Array<{label: string, op: string}>, edges: Array<{child: number, parent: number}>,
- *   order: number[], output: number}} graph  order: node indices children-first (the topo order)
+ *   order: number[], output: number, valueChars?: number}} graph  order: node indices children-first (the topo order)
  * @param {{nodesep: number, ranksep: number, margin: number}} spacing
  * @returns {import("./layout.js").Layout}
  */
@@ -68,7 +68,7 @@ export function layeredLayout(graph, spacing) {
 
   let top = Infinity;
   for (let v = 0; v < size; v++) top = Math.min(top, y[v]);
-  const cells = graph.nodes.map((node) => recordCells(node.label));
+  const cells = graph.nodes.map((node) => recordCells(node.label, graph.valueChars));
   const columnWidth = layers.map((layer) => Math.max(...layer.map((v) => cells[v].width)));
   const opSpace = 2 * SIZES.opRadius + spacing.ranksep;
   const columnRight = new Float64Array(maxRank + 1);

@@ -24,12 +24,16 @@ export function visibleLabel(label) {
 
 /**
  * Widths of a record's cells `label | data | grad` for a given label; an empty
- * label gets no cell. Example: recordCells("x1") -> {label: 28.6, value: 79.7, width: 188}
+ * label gets no cell. Value cells fit `valueChars` characters (the widest number
+ * the graph will show; 9 when unknown).
+ * Example: recordCells("x1") -> {label: 28.6, value: 79.7, width: 188};
+ * recordCells("x1", 7) -> {label: 28.6, value: 65.1, width: 158.8}
  * @param {string} label
+ * @param {number} [valueChars]
  */
-export function recordCells(label) {
+export function recordCells(label, valueChars = SIZES.valueCellChars) {
   const chars = visibleLabel(label).length;
   const labelWidth = chars === 0 ? 0 : Math.max(2, chars) * SIZES.charWidth + 2 * SIZES.cellPadding;
-  const valueWidth = SIZES.valueCellChars * SIZES.charWidth + 2 * SIZES.cellPadding;
+  const valueWidth = valueChars * SIZES.charWidth + 2 * SIZES.cellPadding;
   return { label: labelWidth, value: valueWidth, width: labelWidth + 2 * valueWidth };
 }

@@ -9,6 +9,7 @@
  * prints both). Pure: dagre is passed in, so this runs the same in a Worker, on
  * the main thread and in Node.
  */
+import { formatValue } from "./format.js";
 import { SIZES, recordCells } from "./layout-sizes.js";
 import { layeredLayout } from "./layered-layout.js";
 
@@ -26,7 +27,8 @@ export const DAGRE_MAX_NODES = 150;
  *   millis: number, engine?: string
  * }} Layout
  * @typedef {{nodes: Array<{label: string, op: string}>, edges: Array<{child: number, parent: number}>,
- *   order: number[], output: number}} LayoutInput
+ *   order: number[], output: number, valueChars?: number}} LayoutInput
+ * valueChars: the widest data or grad any frame shows, so value cells are no wider than needed
  */
 
 /**
@@ -42,7 +44,26 @@ export function layoutInput(trace) {
     edges: trace.edges.map((edge) => ({ child: at(edge.source), parent: at(edge.target) })),
     order: trace.topo.map(at),
     output: at(trace.output),
+    valueChars: valueChars(trace),
   };
+}
+
+/** Value cells never get narrower than this: room for `0.0000` and the `grad ✓` caption. */
+const MIN_VALUE_CHARS = 6;
+
+/**
+ * The widest number a record will show at any frame: its data, and every gradient
+ * a `+=` leaves behind. Example: the article's neuron -> 7 ("−6.0000", "−1.5000").
+ * @param {import("./trace.js").Trace} trace
+ */
+export function valueChars(trace) {
+  let widest = MIN_VALUE_CHARS;
+  for (const node of trace.nodes) widest = Math.max(widest, formatValue(node.data).length, formatValue(node.grad).length);
+  for (const frame of trace.frames) {
+    if (frame.phase !== "backward") continue;
+    for (const c of frame.contributions) widest = Math.max(widest, formatValue(c.after).length);
+  }
+  return widest;
 }
 
 /**
@@ -76,7 +97,7 @@ export function dagreLayout(dagre, graph) {
   g.setDefaultEdgeLabel(() => ({}));
   const diameter = 2 * SIZES.opRadius;
   graph.nodes.forEach((node, i) => {
-    g.setNode(`r${i}`, { width: recordCells(node.label).width, height: SIZES.recordHeight });
+    g.setNode(`r${i}`, { width: recordCells(node.label, graph.valueChars).width, height: SIZES.recordHeight });
     if (node.op) {
       g.setNode(`o${i}`, { width: diameter, height: diameter });
       g.setEdge(`o${i}`, `r${i}`, { weight: 8, minlen: 1 }, "result");
@@ -89,7 +110,7 @@ export function dagreLayout(dagre, graph) {
 
   const records = graph.nodes.map((node, i) => {
     const { x, y } = g.node(`r${i}`);
-    const cells = recordCells(node.label);
+    const cells = recordCells(node.label, graph.valueChars);
     return { x, y, width: cells.width, labelWidth: cells.label, valueWidth: cells.value };
   });
   const ops = graph.nodes.map((node, i) => (node.op ? pick(g.node(`o${i}`)) : null));

@@ -1,7 +1,9 @@
 /**
- * Pan and zoom for an SVG viewport group: drag to pan, wheel or buttons to zoom,
+ * Pan and zoom for an SVG viewport group: drag to pan, wheel, double-click or buttons to zoom,
  * fit to screen, and glide to a point (instantly when the user prefers reduced
- * motion). Knows nothing about graphs.
+ * motion). Remembers whether the learner has moved the view by hand, so the host
+ * can re-fit on resize only when that would not undo their choice. Knows nothing
+ * about graphs.
  */
 
 const MIN_SCALE = 0.02;
@@ -12,15 +14,18 @@ const MAX_SCALE = 3;
  * @param {SVGGElement} viewport
  * @param {{width: number, height: number}} content  size of what the viewport holds
  * @param {() => void} [onChange]  called after every change of the view
+ * @param {() => void} [onResize]  called when the svg's size changes
  */
-export function attachPanZoom(svgElement, viewport, content, onChange) {
+export function attachPanZoom(svgElement, viewport, content, onChange, onResize) {
   let view = { x: 0, y: 0, k: 1 };
   let glide = 0;
+  let handMoved = false;
   /** @type {{width: number, height: number} | null} */
   let size = null;
   // Reading the size once (and on resize) keeps per-frame work free of forced layouts.
   const resizeObserver = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
     size = null;
+    onResize?.();
     onChange?.();
   });
   resizeObserver?.observe(svgElement);
@@ -60,6 +65,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange) {
   }
 
   function fit() {
+    handMoved = false;
     cancelAnimationFrame(glide);
     const { width, height } = box();
     const k = clampScale(fitScale());
@@ -126,6 +132,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange) {
   /** @param {PointerEvent} event */
   function onPointerMove(event) {
     if (!drag || event.pointerId !== drag.id) return;
+    handMoved = true;
     view = { ...view, x: event.clientX - drag.x, y: event.clientY - drag.y };
     apply();
   }
@@ -137,7 +144,15 @@ export function attachPanZoom(svgElement, viewport, content, onChange) {
   function onWheel(event) {
     event.preventDefault();
     const { left, top } = svgElement.getBoundingClientRect();
+    handMoved = true;
     zoomBy(Math.exp(-event.deltaY * 0.0015), { x: event.clientX - left, y: event.clientY - top });
+  }
+
+  /** Double-click zooms in where it points (shift: out), like most map viewers. @param {MouseEvent} event */
+  function onDoubleClick(event) {
+    const { left, top } = svgElement.getBoundingClientRect();
+    handMoved = true;
+    zoomBy(event.shiftKey ? 0.5 : 2, { x: event.clientX - left, y: event.clientY - top });
   }
 
   svgElement.addEventListener("pointerdown", onPointerDown);
@@ -145,6 +160,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange) {
   svgElement.addEventListener("pointerup", onPointerUp);
   svgElement.addEventListener("pointercancel", onPointerUp);
   svgElement.addEventListener("wheel", onWheel, { passive: false });
+  svgElement.addEventListener("dblclick", onDoubleClick);
 
   return {
     fit,
@@ -152,8 +168,17 @@ export function attachPanZoom(svgElement, viewport, content, onChange) {
     zoomBy,
     centerOn,
     isInView,
+    /** Zoom from the buttons: a choice by hand, like dragging or the wheel. */
+    zoomByHand(/** @type {number} */ factor) {
+      handMoved = true;
+      zoomBy(factor);
+    },
     get scale() {
       return view.k;
+    },
+    /** Whether the learner has panned or zoomed since the last fit. */
+    get handMoved() {
+      return handMoved;
     },
     /** Forget the measured size (call after changing the svg's size). */
     invalidate() {
@@ -177,6 +202,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange) {
       svgElement.removeEventListener("pointerup", onPointerUp);
       svgElement.removeEventListener("pointercancel", onPointerUp);
       svgElement.removeEventListener("wheel", onWheel);
+      svgElement.removeEventListener("dblclick", onDoubleClick);
     },
   };
 }

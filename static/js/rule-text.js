@@ -3,8 +3,9 @@
  * are its `_backward` rule, and each `+=` of a backward frame written out with
  * names and then with numbers.
  *
- * Example (the neuron's w1*x1 node, grad 0.5):
- *   substitutions -> [{symbolic: "x1.grad += w1.data × n.grad", numeric: "= −3.0 × 0.5 = −1.5 → −1.5"}, …]
+ * Example (the neuron's x1*w1 node, grad 0.5):
+ *   substitutions -> [{symbolic: "x1.grad += w1.data × (x1*w1).grad", numeric: "= −3.0 × 0.5 = −1.5",
+ *   result: "→ x1.grad = −1.5"}, …]
  */
 import { formatCode } from "./format.js";
 
@@ -28,10 +29,36 @@ export function backwardLines(lines) {
 }
 
 /**
+ * A function's source without its docstring, which the code panel has no room for.
+ * Example: ["def f():", '    """Say it."""', "    return 1"] -> ["def f():", "    return 1"]
+ * @param {string[]} lines
+ */
+export function withoutDocstring(lines) {
+  const start = lines.findIndex((line) => /^\s*def\b/.test(line)) + 1;
+  const quote = start > 0 ? /^\s*("""|''')/.exec(lines[start] ?? "") : null;
+  if (!quote) return lines;
+  let end = start;
+  if (!lines[start].trim().slice(3).includes(quote[1])) {
+    end = lines.findIndex((line, i) => i > start && line.includes(quote[1]));
+    if (end < 0) return lines;
+  }
+  return [...lines.slice(0, start), ...lines.slice(end + 1)];
+}
+
+/**
  * The key of /api/rules for a node's op (`**-1.0` -> `**`).
  * @param {string} op
  */
 export const ruleKey = (op) => (op.startsWith("**") ? "**" : op);
+
+/**
+ * A node's attribute as Python would need it written: names that are not plain
+ * identifiers are bracketed. Example: attribute("x1*w1", "grad") -> "(x1*w1).grad";
+ * attribute("-1", "grad") -> "(-1).grad"; attribute("e", "data") -> "e.data".
+ * @param {string} name
+ * @param {string} attr
+ */
+export const attribute = (name, attr) => (/^[A-Za-z_]\w*$/.test(name) ? `${name}.${attr}` : `(${name}).${attr}`);
 
 /**
  * The local derivative of a child, in words the rule would use.
@@ -42,21 +69,22 @@ export const ruleKey = (op) => (op.startsWith("**") ? "**" : op);
  */
 export function localSymbol(op, out, child, other) {
   if (op === "+") return "1.0";
-  if (op === "*") return `${other}.data`;
-  if (op === "tanh") return `(1 \u2212 ${out}.data\u00B2)`;
-  if (op === "exp") return `${out}.data`;
-  if (op === "relu") return `(${out}.data > 0)`;
-  if (op === "log") return `(1 / ${child}.data)`;
-  if (op === "sigmoid") return `${out}.data \u00D7 (1 \u2212 ${out}.data)`;
+  if (op === "*") return attribute(other, "data");
+  if (op === "tanh") return `(1 \u2212 ${attribute(out, "data")}\u00B2)`;
+  if (op === "exp") return attribute(out, "data");
+  if (op === "relu") return `(${attribute(out, "data")} > 0)`;
+  if (op === "log") return `(1 / ${attribute(child, "data")})`;
+  if (op === "sigmoid") return `${attribute(out, "data")} \u00D7 (1 \u2212 ${attribute(out, "data")})`;
   if (op.startsWith("**")) {
     const k = Number(op.slice(2));
-    return `${formatCode(k)} \u00D7 ${child}.data**${formatCode(k - 1)}`;
+    return `${formatCode(k)} \u00D7 ${attribute(child, "data")}**${formatCode(k - 1)}`;
   }
   return "local";
 }
 
 /**
- * Each `+=` of a backward frame, twice: with names, then with numbers.
+ * Each `+=` of a backward frame, three ways: with names, with numbers, and where
+ * the child's gradient ends up (with the running sum when it already had one).
  * @param {{op: string, name: string, contributions: Array<{to: string, local: number, upstream: number,
  *   delta: number, before: number, after: number}>, nameOf: (id: string) => string}} frame
  */
@@ -64,9 +92,10 @@ export function substitutions({ op, name, contributions, nameOf }) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
-    const symbolic = `${child}.grad += ${localSymbol(op, name, child, other)} \u00D7 ${name}.grad`;
+    const symbolic = `${attribute(child, "grad")} += ${localSymbol(op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum = c.before === 0 ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
-    const numeric = `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(c.delta)}   \u2192 ${child}.grad = ${sum}${formatCode(c.after)}`;
-    return { symbolic, numeric };
+    const numeric = `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(c.delta)}`;
+    const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}`;
+    return { symbolic, numeric, result };
   });
 }

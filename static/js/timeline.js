@@ -9,7 +9,9 @@
  *
  * Example (the article's neuron, 16 frames): stateAt(timeline, 5) is the sort frame,
  * every node visible, o's grad 1 and all others 0; stateAt(timeline, 15) has the
- * leaf grads x1 -1.5, w1 1, x2 0.5, w2 0, b 0.5.
+ * leaf grads x1 -1.5, w1 1, x2 0.5, w2 0, b 0.5. A gradient is `final` from the
+ * frame its last parent runs (o's from the sort frame, x1's from frame 13, when
+ * x1*w1 runs) to the end.
  */
 import { validateTrace } from "./trace.js";
 
@@ -20,7 +22,7 @@ export const KEYFRAME_INTERVAL = 64;
  * @typedef {{
  *   trace: Trace, size: number, frameCount: number, sortFrame: number,
  *   indexOf: Map<string, number>, operands: number[][], parents: number[][],
- *   appearFrame: Int32Array, backwardFrame: Int32Array, topoIndex: Int32Array,
+ *   appearFrame: Int32Array, backwardFrame: Int32Array, finalFrame: Int32Array, topoIndex: Int32Array,
  *   frameNode: Int32Array, phaseBounds: {build: number, sort: number, backward: number},
  *   keyframes: Map<number, Float64Array>
  * }} Timeline
@@ -64,11 +66,22 @@ export function createTimeline(rawTrace) {
     const node = indexOf.get(id);
     if (node !== undefined) topoIndex[node] = position;
   });
+  // A gradient is final once every parent has run its rule (the sort guarantees
+  // that happens before the node's own turn); the output's, once it is seeded.
+  const finalFrame = new Int32Array(size).fill(frameCount);
+  for (let i = 0; i < size; i++) {
+    if (parents[i].length === 0) continue;
+    let last = -1;
+    for (const parent of parents[i]) last = Math.max(last, backwardFrame[parent]);
+    if (last >= 0) finalFrame[i] = last;
+  }
+  const output = indexOf.get(trace.output);
+  if (output !== undefined && sortFrame >= 0) finalFrame[output] = sortFrame;
   const phaseBounds = { build: sortFrame, sort: 1, backward: frameCount - sortFrame - 1 };
   /** @type {Timeline} */
   const timeline = {
     trace, size, frameCount, sortFrame, indexOf, operands, parents,
-    appearFrame, backwardFrame, topoIndex, frameNode, phaseBounds, keyframes: new Map(),
+    appearFrame, backwardFrame, finalFrame, topoIndex, frameNode, phaseBounds, keyframes: new Map(),
   };
   buildKeyframes(timeline);
   return timeline;
@@ -123,7 +136,7 @@ export function clampFrame(timeline, k) {
  * @typedef {"hidden" | "new" | "operand" | "active" | "receiving" | "done" | "idle"} NodeRole
  * @typedef {{
  *   index: number, frameCount: number, phase: "build" | "sort" | "backward", text: string,
- *   current: number, visible: Uint8Array, grads: Float64Array, roles: NodeRole[],
+ *   current: number, visible: Uint8Array, final: Uint8Array, grads: Float64Array, roles: NodeRole[],
  *   contributions: Array<import("./trace.js").Contribution & {child: number}>,
  *   sorted: boolean, line: number | null
  * }} FrameState
@@ -140,7 +153,11 @@ export function stateAt(timeline, k) {
   const frame = timeline.trace.frames[index];
   const current = timeline.frameNode[index];
   const visible = new Uint8Array(timeline.size);
-  for (let i = 0; i < timeline.size; i++) visible[i] = timeline.appearFrame[i] <= index ? 1 : 0;
+  const final = new Uint8Array(timeline.size);
+  for (let i = 0; i < timeline.size; i++) {
+    visible[i] = timeline.appearFrame[i] <= index ? 1 : 0;
+    final[i] = timeline.finalFrame[i] <= index ? 1 : 0;
+  }
   const contributions = frame.phase === "backward"
     ? frame.contributions.map((c) => ({ ...c, child: /** @type {number} */ (timeline.indexOf.get(c.to)) }))
     : [];
@@ -148,7 +165,7 @@ export function stateAt(timeline, k) {
   const roles = new Array(timeline.size);
   for (let i = 0; i < timeline.size; i++) {
     if (!visible[i]) roles[i] = "hidden";
-    else if (timeline.backwardFrame[i] >= 0 && timeline.backwardFrame[i] < index) roles[i] = "done";
+    else if (final[i]) roles[i] = "done";
     else roles[i] = "idle";
   }
   if (frame.phase === "build") {
@@ -165,6 +182,7 @@ export function stateAt(timeline, k) {
     text: frame.text,
     current,
     visible,
+    final,
     grads: gradsAt(timeline, index),
     roles,
     contributions,

@@ -6,7 +6,7 @@
  */
 import { html } from "./svg.js";
 
-const WINDOW = 24;
+const WINDOW = 12;
 
 /**
  * @param {HTMLElement} container
@@ -30,7 +30,11 @@ export function mountTopoStrip(container, { timeline, names }) {
       shownKey = "";
       return;
     }
-    hint.hidden = true;
+    const output = names[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))];
+    hint.textContent = state.phase === "sort"
+      ? `Each value comes after everything it was made from. The backward loop walks this order from the right, starting at ${output} with grad 1.`
+      : "";
+    hint.hidden = state.phase !== "sort";
     const at = state.phase === "backward" ? timeline.topoIndex[state.current] : order.length - 1;
     const from = Math.max(0, Math.min(at - WINDOW, order.length - 2 * WINDOW - 1));
     const to = Math.min(order.length, from + 2 * WINDOW + 1);

@@ -55,38 +55,97 @@ export function validateTrace(trace) {
   return t;
 }
 
+/** Longest derived name before a node is called "the + node" instead (engine/narrate.py). */
+export const MAX_DERIVED_NAME = 24;
+
 /**
- * What to call each node in text: its label; else a constant's value; else the
- * expression that made it from its operands' names, cut at `maxChars`.
- * Example (the article's neuron with only leaves and o named):
- *   x1 * w1 -> "x1*w1", then "x1*w1+x2*w2", tanh(n) -> "tanh(…)" once too long.
+ * What to call each node in text, exactly as the engine's frame texts do
+ * (engine/narrate.py `Names`; only `(a**2)**2` differs, where Python's grouping
+ * needs the brackets the engine leaves out): its label; else a constant's value to 4 significant
+ * digits; else the expression that made it from its operands' names, bracketed
+ * only where precedence needs it (+ 1, * 2, **k 3, functions 4, names 5; an
+ * operand is bracketed when it binds looser, or equally on the right). A derived
+ * name longer than `maxChars`, or one whose operand has no short name, becomes
+ * "the + node".
+ * Example (the expanded neuron): "x1*w1", "x1*w1+x2*w2+b", "(x1*w1+x2*w2+b)*2",
+ *   "e+-1", "den**-1", "num*den**-1"; the 2,000-node MLP's long sums -> "the + node".
  * @param {Trace} trace
  * @param {number} [maxChars]
  * @returns {string[]} names by node index
  */
-export function nodeNames(trace, maxChars = 24) {
+export function nodeNames(trace, maxChars = MAX_DERIVED_NAME) {
   const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
   /** @type {number[][]} */ const operands = trace.nodes.map(() => []);
   for (const edge of trace.edges) {
     operands[/** @type {number} */ (indexOf.get(edge.target))].push(/** @type {number} */ (indexOf.get(edge.source)));
   }
   /** @type {string[]} */ const names = new Array(trace.nodes.length);
-  const topo = trace.topo.map((id) => /** @type {number} */ (indexOf.get(id)));
-  const order = topo.length === trace.nodes.length ? topo : trace.nodes.map((_, i) => i);
-  for (const i of order) {
+  /** @type {boolean[]} */ const derived = new Array(trace.nodes.length).fill(false);
+  /** @param {number} i */
+  const nameOf = (i) => {
+    if (names[i] !== undefined) return names[i];
     const node = trace.nodes[i];
-    const args = operands[i].map((j) => names[j] ?? `#${trace.nodes[j].id}`);
-    let name;
-    if (node.label) name = node.label;
-    else if (node.kind === "const") name = String(node.data);
-    else if (node.kind !== "op") name = `#${node.id}`;
-    else if (node.op === "+" || node.op === "*") name = args.join(node.op);
-    else if (node.op.startsWith("**")) name = `${wrap(args[0])}${node.op}`;
-    else name = `${node.op}(${args.join(", ")})`;
-    names[i] = !node.label && name.length > maxChars ? `${node.op}#${node.id}` : name;
-  }
+    if (node.label) return (names[i] = node.label);
+    if (node.kind !== "op") return (names[i] = formatShort(node.data));
+    const symbolic = symbolicName(node.op, operands[i].map((j) => {
+      const name = nameOf(j);
+      return { name, precedence: fellBack(j) ? -1 : precedenceOf(trace.nodes[j]) };
+    }));
+    derived[i] = symbolic !== null && symbolic.length <= maxChars;
+    return (names[i] = derived[i] ? /** @type {string} */ (symbolic) : `the ${node.op} node`);
+  };
+  const fellBack = (/** @type {number} */ j) => trace.nodes[j].kind === "op" && !trace.nodes[j].label && !derived[j];
+  // Children first (the topo order), so the recursion above stays one level deep.
+  const topo = trace.topo.map((id) => indexOf.get(id)).filter((i) => i !== undefined);
+  for (const i of topo) nameOf(/** @type {number} */ (i));
+  for (let i = 0; i < names.length; i++) nameOf(i);
   return names;
 }
 
-/** @param {string} text */
-const wrap = (text) => (/^[\w.]+$/.test(text) ? text : `(${text})`);
+/**
+ * How tightly a node's name binds: + 1, * 2, **k 3, functions 4, labels and leaves 5.
+ * @param {TraceNode} node
+ */
+export function precedenceOf(node) {
+  if (node.label || node.kind !== "op") return 5;
+  return opPrecedence(node.op);
+}
+
+/** @param {string} op */
+const opPrecedence = (op) => (op === "+" ? 1 : op === "*" ? 2 : op.startsWith("**") ? 3 : 4);
+
+/**
+ * An op written over its operands' names, or null when an operand has no short name
+ * (precedence -1). Example: symbolicName("*", [{name: "a+b", precedence: 1},
+ * {name: "c", precedence: 5}]) -> "(a+b)*c"; symbolicName("tanh", [{name: "a+b", precedence: 1}]) -> "tanh(a+b)".
+ * @param {string} op
+ * @param {Array<{name: string, precedence: number}>} args
+ */
+export function symbolicName(op, args) {
+  if (args.some((arg) => arg.precedence < 0)) return null;
+  const outer = opPrecedence(op);
+  if (outer === 4) return `${op}(${args.map((arg) => arg.name).join(", ")})`;
+  const parts = args.map(({ name, precedence }, i) => (precedence < outer || (i > 0 && precedence === outer) ? `(${name})` : name));
+  // `**` groups to the right in Python, so a power's base is bracketed at equal precedence too.
+  if (op.startsWith("**")) return args[0].precedence === outer ? `(${args[0].name})${op}` : `${parts[0]}${op}`;
+  // A deduplicated `a + a` from a foreign graph has one operand.
+  if (parts.length === 1) return `${op}(${args[0].name})`;
+  return parts.join(op);
+}
+
+/**
+ * A number as the engine's texts write it: Python's `f"{x:.4g}"`.
+ * Example: 6.8813735870195432 -> "6.881"; 2 -> "2"; -1 -> "-1"; 0.0001234 -> "0.0001234";
+ * 1.5e-5 -> "1.5e-05"; 22026.47 -> "2.203e+04".
+ * @param {number} x
+ */
+export function formatShort(x) {
+  if (x === 0 || !Number.isFinite(x)) return x === 0 ? "0" : String(x);
+  const [mantissa, exponentText] = x.toExponential(3).split("e");
+  const exponent = Number(exponentText);
+  const trim = (/** @type {string} */ text) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+  if (exponent < -4 || exponent >= 4) {
+    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
+  return trim(x.toFixed(3 - exponent));
+}

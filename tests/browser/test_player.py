@@ -227,3 +227,37 @@ def test_the_table_view_lists_every_visible_value(player_page: Page, server: str
     player_page.get_by_text("Table of values").click()
     expect(player_page.locator(".node-table tbody tr")).to_have_count(10)
     expect(player_page.locator(".node-table tbody")).to_contain_text("\u22121.5000")
+
+
+def test_the_expanded_neuron_opens_fitted_with_every_node_in_view(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=15, granularity="expanded"))
+    frame = player_page.locator(".graph-frame").bounding_box()
+    assert frame is not None
+    for node in player_page.get_by_test_id("node").all():
+        box = node.bounding_box()
+        assert box is not None
+        assert frame["x"] <= box["x"] and box["x"] + box["width"] <= frame["x"] + frame["width"]
+        assert frame["y"] <= box["y"] and box["y"] + box["height"] <= frame["y"] + frame["height"]
+
+
+def test_names_in_the_page_bracket_by_precedence(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=15, granularity="expanded"))
+    chips = player_page.locator(".topo-chip").all_text_contents()
+    assert any(chip.endswith("(x1*w1+x2*w2+b)*2") for chip in chips), chips
+    assert not any(chip.endswith("x1*w1+x2*w2+b*2") for chip in chips), chips
+
+
+def test_the_table_follows_scrubbing_while_open(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    player_page.get_by_text("Table of values").click()
+    rows = player_page.locator(".node-table tbody tr:not([hidden])")
+    expect(rows).to_have_count(3)
+    player_page.get_by_test_id("scrubber").fill("15")
+    expect(rows).to_have_count(10)
+    expect(player_page.locator(".node-table tbody")).to_contain_text("\u22121.5000")
+    player_page.get_by_test_id("scrubber").fill("5")
+    expect(player_page.locator(".node-table tbody")).not_to_contain_text("\u22121.5000")
+    player_page.get_by_test_id("scrubber").fill("1")
+    expect(rows).to_have_count(6)

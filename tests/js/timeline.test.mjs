@@ -29,6 +29,19 @@ describe("the article's tanh neuron", () => {
     trace.nodes.forEach((node, i) => assert.equal(state.grads[i], node.label === "o" ? 1 : 0, node.label));
   });
 
+  it("marks a gradient final once its last parent has run", () => {
+    assert.equal(stateAt(timeline, 4).final[byLabel(trace, "o")], 0);
+    assert.equal(stateAt(timeline, 5).final[byLabel(trace, "o")], 1);
+    assert.equal(stateAt(timeline, 7).final[byLabel(trace, "b")], 1);
+    assert.equal(stateAt(timeline, 12).final[byLabel(trace, "x1")], 0);
+    assert.equal(stateAt(timeline, 13).final[byLabel(trace, "x1")], 1);
+    assert.ok(stateAt(timeline, 15).final.every((f) => f === 1));
+  });
+
+  it("has each node's gradient final before its own rule runs", () => {
+    trace.nodes.forEach((_, i) => assert.ok(timeline.finalFrame[i] < timeline.backwardFrame[i], trace.nodes[i].label));
+  });
+
   it("ends with the article's leaf gradients", () => {
     const state = stateAt(timeline, 15);
     const expected = { x1: -1.5, w1: 1.0, x2: 0.5, w2: 0.0, b: 0.5 };
@@ -40,9 +53,11 @@ describe("the article's tanh neuron", () => {
     trace.nodes.forEach((node, i) => assert.equal(state.grads[i], node.grad, node.label));
   });
 
-  it("marks nodes whose rule already ran as done", () => {
-    const state = stateAt(timeline, 7);
+  it("marks nodes whose gradient is final as done", () => {
+    const state = stateAt(timeline, 9);
     assert.equal(state.roles[byLabel(trace, "o")], "done");
+    assert.equal(state.roles[byLabel(trace, "b")], "done", "b is final before its own (empty) rule runs");
+    assert.equal(state.roles[byLabel(trace, "x1")], "idle");
     assert.equal(state.roles[state.current], "active");
   });
 });

@@ -1,6 +1,8 @@
-"""The `backprop-animator` command: `serve` the app, `trace` a program to JSON.
+"""The `backprop-animator` command: `serve` the app, `trace` a program to JSON,
+`export` it as one standalone HTML file.
 
-`trace` prints exactly the bytes `POST /api/trace` answers. Bad input exits with
+`trace` prints exactly the bytes `POST /api/trace` answers; `export` writes the
+same file `GET /export` downloads. Bad input exits with
 status 2 and the error on stderr, like a usage error. SOURCE is the program text
 itself, or `-` to read it from standard input. Each command imports what it needs
 when it runs, so `trace` and `--version` do not load the web stack.
@@ -61,6 +63,38 @@ def trace(args: argparse.Namespace) -> int:
     return 0
 
 
+def export(args: argparse.Namespace) -> int:
+    from app.export import render_standalone, standalone_title
+    from engine import EngineError, Limits, trace_source
+    from engine.rules import rule_sources
+
+    try:
+        limits = Limits.from_env()
+    except ValueError as error:
+        return fail(error)
+    source = sys.stdin.read() if args.source == "-" else args.source
+    try:
+        trace = trace_source(source, args.granularity, limits)
+    except EngineError as error:
+        return fail(error)
+    document = render_standalone(
+        trace,
+        rule_sources(),
+        title=args.title or standalone_title(source),
+        frame=args.frame,
+        theme=args.theme,
+    )
+    if args.output == "-":
+        sys.stdout.write(document)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(document)
+    except OSError as error:
+        return fail(error)
+    return 0
+
+
 def fail(error: Exception) -> int:
     print(f"backprop-animator: {error}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -84,6 +118,25 @@ def build_parser() -> argparse.ArgumentParser:
     trace_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
     trace_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
     trace_parser.set_defaults(run=trace)
+
+    export_parser = commands.add_parser(
+        "export", help="write a standalone HTML page that plays the program offline"
+    )
+    export_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
+    export_parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE.html",
+        help="where to write the page (- for stdout)",
+    )
+    export_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    export_parser.add_argument(
+        "--frame", type=non_negative_int, default=0, metavar="K", help="open at frame K (0-based)"
+    )
+    export_parser.add_argument("--theme", choices=["auto", "light", "dark"], default="auto")
+    export_parser.add_argument("--title", help="the page title (default: from the program)")
+    export_parser.set_defaults(run=export)
     return parser
 
 
@@ -91,6 +144,13 @@ def positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value
 
 

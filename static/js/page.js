@@ -2,11 +2,15 @@
  * The page controller for `/` and `/embed`: reads the URL, fetches traces,
  * examples and rules, mounts the player, shows errors and keeps the URL a
  * permalink of what is on screen (SPEC.md §5). The player itself knows nothing
- * of servers or URLs.
+ * of servers or URLs. `/embed` also reads its options (embed-options.js) and
+ * reports its height to the page that frames it; `/` offers the share dialog.
  */
 import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
+import { reportHeight } from "./embed-height.js";
+import { readEmbedOptions } from "./embed-options.js";
 import { mountPlayer } from "./player.js";
+import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
 import { readUrlState, writeUrlState } from "./url-state.js";
 
@@ -15,10 +19,13 @@ const LONG_URL_UPDATE_MS = 400;
 const LONG_SOURCE_CHARS = 2000;
 
 const embed = document.body.dataset.mode === "embed";
+const embedOptions = readEmbedOptions(embed ? location.search : "");
 const playerRoot = /** @type {HTMLElement} */ (document.getElementById("player"));
 const errorBox = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
 const openLink = /** @type {HTMLAnchorElement | null} */ (document.getElementById("open-full"));
-initTheme(document.querySelector(".theme-toggle"));
+const editorRoot = embed ? embedEditor() : /** @type {HTMLElement | null} */ (document.querySelector(".editor-panel"));
+if (!embed) initTheme(document.querySelector(".theme-toggle"));
+else if (embedOptions.theme !== "auto") document.documentElement.dataset.theme = embedOptions.theme;
 
 /** @type {Awaited<ReturnType<typeof mountPlayer>> | null} */
 let player = null;
@@ -28,9 +35,17 @@ let inFlight = null;
 /** @type {{source: string, granularity: "packed" | "expanded"}} */
 let shown = { source: "", granularity: "packed" };
 
-const editor = embed ? null : mountEditor(/** @type {HTMLElement} */ (document.querySelector(".editor-panel")), {
+// The embed's error box sits outside its editor, so it still shows when the editor is hidden.
+const editor = editorRoot && mountEditor(editorRoot, {
   onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, fromButton),
 });
+if (embed) {
+  reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+} else {
+  mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
+    () => ({ ...shown, frame: player?.frame ?? 0 }));
+}
+let autoplay = embedOptions.autoplay;
 const rulesReady = fetchOptional("api/rules", {});
 
 let urlTimer = 0;
@@ -59,8 +74,33 @@ function syncUrl() {
 }
 function writeUrl() {
   const search = writeUrlState({ ...shown, frame: player?.frame ?? 0 });
-  if (location.search !== search) history.replaceState(null, "", search);
+  const address = embed ? withEmbedOptions(search) : search;
+  if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
+}
+
+/**
+ * The embed's editor, when its options ask for one: the template's markup is put in
+ * before the error box, and the editor is mounted on the whole page so it uses that box.
+ * @returns {HTMLElement | null}
+ */
+function embedEditor() {
+  const template = /** @type {HTMLTemplateElement | null} */ (document.getElementById("embed-editor"));
+  if (!template || embedOptions.hide.includes("editor")) return null;
+  errorBox.before(template.content.cloneNode(true));
+  return document.querySelector("main");
+}
+
+/**
+ * The embed keeps its own options (controls, theme…) in its address, after the state.
+ * @param {string} search
+ */
+function withEmbedOptions(search) {
+  const params = new URLSearchParams(search);
+  for (const [name, value] of new URLSearchParams(location.search)) {
+    if (!params.has(name)) params.append(name, value);
+  }
+  return `?${params}`;
 }
 
 /**
@@ -80,8 +120,12 @@ async function run(source, granularity, frame, focusPlayer = false) {
     const [trace, rules] = await Promise.all([fetchTrace(source, granularity, { signal: controller.signal }), rulesReady]);
     if (id !== runId) return;
     const previous = player;
-    player = await mountPlayer(playerRoot, { trace, rules, frame, onFrame: syncUrl, signal: controller.signal });
+    player = await mountPlayer(playerRoot, {
+      trace, rules, frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
+    });
     previous?.destroy();
+    if (autoplay) player.play();
+    autoplay = false;
     showError(null);
     shown = { source, granularity };
     writeUrl();
@@ -113,10 +157,20 @@ function showError(error, source) {
     : "";
 }
 
+/**
+ * The embed's editor is as tall as the program, within reason, so the frame stays compact.
+ * @param {string} source
+ */
+function fitEditorRows(source) {
+  const textarea = /** @type {HTMLTextAreaElement | null} */ (document.querySelector("[data-testid=source]"));
+  if (textarea) textarea.rows = Math.min(12, Math.max(3, source.split("\n").length));
+}
+
 async function start() {
   const fromUrl = readUrlState(location.search);
   if (fromUrl.source !== null) {
     editor?.setProgram(fromUrl.source, fromUrl.granularity);
+    if (embed) fitEditorRows(fromUrl.source);
     const examples = fetchOptional("api/examples", []);
     examples.then((list) => editor?.setExamples(list));
     await run(fromUrl.source, fromUrl.granularity, fromUrl.frame ?? 0);
@@ -131,6 +185,7 @@ async function start() {
     return;
   }
   editor?.setProgram(first.source, first.granularity);
+  if (embed) fitEditorRows(first.source);
   await run(first.source, first.granularity, 0);
 }
 

@@ -29,8 +29,12 @@ import { mountTransport } from "./transport.js";
  *   onFrame?: (frame: number) => void,
  *   keyboard?: "document" | "root" | "none",
  *   signal?: AbortSignal,
+ *   hide?: string[],
+ *   speed?: number | null,
  * }} PlayerOptions
  * keyboard: where ←/→, Home/End and Space listen; "root" suits several players on one page.
+ * hide: parts left out ("code", "narration"), for embeds.
+ * speed: the starting playback speed, one of playback.js's SPEEDS.
  * signal: abort while the layout runs and the player rejects without touching root.
  */
 
@@ -38,7 +42,9 @@ import { mountTransport } from "./transport.js";
  * @param {HTMLElement} root
  * @param {PlayerOptions} options
  */
-export async function mountPlayer(root, { trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal }) {
+export async function mountPlayer(root, {
+  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null,
+}) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
   const layout = await computeLayout(layoutInput(trace));
@@ -61,6 +67,8 @@ export async function mountPlayer(root, { trace: rawTrace, frame = 0, rules = {}
     ]),
     tableSlot,
   ]);
+  codeSlot.hidden = hide.includes("code");
+  narrationSlot.hidden = hide.includes("narration");
 
   const graph = mountGraph(stage, { timeline, layout, names, labels });
   const narration = mountNarration(narrationSlot);
@@ -120,6 +128,7 @@ export async function mountPlayer(root, { trace: rawTrace, frame = 0, rules = {}
   const keyTarget = keyboard === "document" ? root.ownerDocument : keyboard === "root" ? root : null;
   keyTarget?.addEventListener("keydown", /** @type {EventListener} */ (onKey));
 
+  if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
   root.dataset.ready = "true";
@@ -133,6 +142,8 @@ export async function mountPlayer(root, { trace: rawTrace, frame = 0, rules = {}
       return playback.state.frame;
     },
     play: () => playback.play(),
+    /** @param {number} value  one of playback.js's SPEEDS */
+    setSpeed: (value) => playback.setSpeed(value),
     pause: () => playback.pause(),
     fit: () => graph.fit(),
     /** Focus the picture, so Space and arrows drive the player. */

@@ -1,0 +1,199 @@
+"""One self-contained HTML file that plays a trace with no server and no network.
+
+`render_standalone(trace, rules, title=...)` inlines everything the player needs:
+the trace and the engine's rule sources as JSON data blocks, the CSS in one
+`<style>`, and every ES module the entry (`static/js/standalone.js`) reaches as a
+`data:` URL in an import map. Browsers refuse to load modules from `file://`, and a
+module loaded from a `data:` URL cannot resolve `./svg.js` against its own URL, so
+each relative import is rewritten to a bare name (`backprop-animator/js/svg.js`)
+that the import map resolves. The page's own Content-Security-Policy allows exactly
+those inline blocks (by hash) and `data:` scripts, and no connections at all.
+
+Used by `backprop-animator export`, `GET /export` and notebooks (`app.notebook`).
+Not here: tracing (the caller passes a finished trace).
+
+Example: `rewrite_imports('import { html } from "./svg.js";', "js/player.js")`
+-> `'import { html } from "backprop-animator/js/svg.js";'`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import posixpath
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader
+
+from app import __version__
+from app.paths import find_asset_dir
+
+ENTRY = "js/standalone.js"
+STYLESHEETS = ("css/player.css", "css/standalone.css")
+BARE_PREFIX = "backprop-animator/"
+# Third-party modules and the licence files that travel with them.
+LICENCES = {"vendor/dagre/dagre.esm.js": ("vendor/dagre/LICENSE", "vendor/dagre/LICENSE.graphlib")}
+
+# `from "./x.js"`, `import "./x.js"` and `import("./x.js")`: the forms our modules use.
+RELATIVE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}/[^"'\s]+)\2""")
+ENTRY_SCRIPT = f'import "{BARE_PREFIX}{ENTRY}";'
+
+
+def rewrite_imports(text: str, path: str) -> str:
+    """The module at `path` (relative to static/) with its relative imports made bare."""
+
+    def bare(match: re.Match[str]) -> str:
+        keyword, quote, specifier = match.groups()
+        return f"{keyword}{quote}{BARE_PREFIX}{resolve(path, specifier)}{quote}"
+
+    return RELATIVE_IMPORT.sub(bare, text)
+
+
+def resolve(path: str, specifier: str) -> str:
+    """A module's import as a path in static/.
+
+    Example: `resolve("js/layout-runner.js", "../vendor/dagre/dagre.esm.js")`
+    -> `"vendor/dagre/dagre.esm.js"`.
+    """
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), specifier))
+    if resolved.startswith("../"):
+        raise ValueError(f"{path} imports {specifier!r}, which is outside static/")
+    return resolved
+
+
+def collect_modules(static_dir: Path, entry: str = ENTRY) -> dict[str, str]:
+    """Every module `entry` reaches, statically or by `import()`, as {path: rewritten text}.
+
+    JSDoc type imports (`import("./timeline.js").Timeline`) count too: they name real
+    modules, and carrying one more is cheaper than parsing comments.
+    """
+    modules: dict[str, str] = {}
+    pending = [entry]
+    while pending:
+        path = pending.pop()
+        if path in modules:
+            continue
+        file = static_dir / path
+        if not file.is_file():
+            raise FileNotFoundError(f"the player's module {path} is missing from {static_dir}")
+        text = file.read_text(encoding="utf-8")
+        modules[path] = rewrite_imports(text, path)
+        pending.extend(resolve(path, match[3]) for match in RELATIVE_IMPORT.finditer(text))
+    return dict(sorted(modules.items()))
+
+
+def data_url(text: str) -> str:
+    return "data:text/javascript;base64," + base64.b64encode(text.encode()).decode()
+
+
+def csp_hash(text: str) -> str:
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    return f"'sha256-{digest}'"
+
+
+def json_block(value: Any) -> str:
+    """JSON that is safe inside `<script type="application/json">`: no `<`, `>` or `&`.
+
+    Example: `json_block({"s": "</script>"}) == '{"s":"\\\\u003c/script\\\\u003e"}'`.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def licence_notice(static_dir: Path, modules: Mapping[str, str]) -> str:
+    """The third-party licences of the inlined modules, for an HTML comment."""
+    parts = []
+    for module, files in LICENCES.items():
+        if module in modules:
+            texts = "\n".join((static_dir / file).read_text(encoding="utf-8") for file in files)
+            parts.append(f"{module} is inlined below under these terms:\n{texts}")
+    return "\n".join(parts).replace("--", "- -")
+
+
+class Bundle:
+    """What every export shares: styles, import map, entry, their hashes, the policy."""
+
+    def __init__(self, static_dir: Path) -> None:
+        modules = collect_modules(static_dir)
+        self.styles = "\n".join(
+            (static_dir / path).read_text(encoding="utf-8") for path in STYLESHEETS
+        )
+        if "</style" in self.styles.lower():
+            raise ValueError("a stylesheet contains </style, which would end the inline block")
+        imports = {BARE_PREFIX + path: data_url(text) for path, text in modules.items()}
+        self.import_map = json.dumps({"imports": imports}, indent=1)
+        self.entry = ENTRY_SCRIPT
+        self.licences = licence_notice(static_dir, modules)
+        self.policy = "; ".join(
+            [
+                "default-src 'none'",
+                f"script-src data: {csp_hash(self.import_map)} {csp_hash(self.entry)}",
+                f"style-src {csp_hash(self.styles)}",
+                "img-src data:",
+                "connect-src 'none'",
+                "worker-src 'none'",
+                "object-src 'none'",
+                "base-uri 'none'",
+                "form-action 'none'",
+            ]
+        )
+
+
+@cache
+def bundle(static_dir: Path | None = None) -> Bundle:
+    return Bundle(static_dir or find_asset_dir("static"))
+
+
+@cache
+def environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(find_asset_dir("templates")),
+        autoescape=True,
+        keep_trailing_newline=True,
+    )
+
+
+def standalone_title(source: str) -> str:
+    """A page title from the program's first line of code.
+
+    Example: `standalone_title("# neuron\\no = tanh(x)")
+    == "backprop-animator: o = tanh(x)"`.
+    """
+    lines = (line.strip() for line in source.splitlines())
+    first = next((line for line in lines if line and not line.startswith("#")), "")
+    if len(first) > 60:
+        first = first[:59] + "…"
+    return f"backprop-animator: {first}" if first else "backprop-animator"
+
+
+def render_standalone(
+    trace: Mapping[str, Any],
+    rules: Mapping[str, str],
+    *,
+    title: str,
+    frame: int = 0,
+    theme: str = "auto",
+) -> str:
+    """The whole HTML document. `frame` is where it opens (past the end: the last frame);
+    `theme` is `auto` (the reader's system setting), `light` or `dark`."""
+    if theme not in ("auto", "light", "dark"):
+        raise ValueError(f"theme must be auto, light or dark, not {theme!r}")
+    shared = bundle()
+    template = environment().get_template("export.html")
+    return template.render(
+        title=title,
+        version=__version__,
+        policy=shared.policy,
+        styles=shared.styles,
+        import_map=shared.import_map,
+        entry=shared.entry,
+        licences=shared.licences,
+        trace_json=json_block(trace),
+        rules_json=json_block(dict(rules)),
+        options_json=json_block({"frame": max(0, frame), "theme": theme}),
+    )

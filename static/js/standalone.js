@@ -1,0 +1,26 @@
+/**
+ * The entry of a standalone export (`backprop-animator export`, `GET /export`,
+ * notebooks): everything the player needs is in the page itself. The trace, the
+ * engine's rule sources and the options sit in JSON data blocks that
+ * app/export.py wrote; this module mounts the player on them. No network.
+ */
+import { reportHeight } from "./embed-height.js";
+import { mountPlayer } from "./player.js";
+
+/** @param {string} id */
+function readData(id) {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`the export has no #${id} data block`);
+  return JSON.parse(/** @type {string} */ (element.textContent));
+}
+
+const root = /** @type {HTMLElement} */ (document.getElementById("player"));
+const options = readData("backprop-options");
+if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
+reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+mountPlayer(root, { trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0 })
+  .catch((error) => {
+    const box = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
+    box.textContent = `The player could not start: ${error}`;
+    box.hidden = false;
+  });

@@ -14,8 +14,12 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from app import __version__
+
+if TYPE_CHECKING:
+    from engine import Limits
 
 EXIT_BAD_INPUT = 2
 # h11 (uvicorn's default HTTP parser) drops connections whose request line and headers
@@ -48,16 +52,12 @@ def serve(args: argparse.Namespace) -> int:
 
 def trace(args: argparse.Namespace) -> int:
     from app.worker import encode_trace
-    from engine import EngineError, Limits
+    from engine import EngineError
 
     try:
-        limits = Limits.from_env()
-    except ValueError as error:
-        return fail(error)
-    source = sys.stdin.read() if args.source == "-" else args.source
-    try:
+        source, limits = read_program(args)
         encoded = encode_trace(source, args.granularity, limits)
-    except EngineError as error:
+    except (ValueError, EngineError) as error:
         return fail(error)
     sys.stdout.buffer.write(encoded.body + b"\n")
     return 0
@@ -65,17 +65,13 @@ def trace(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     from app.export import render_standalone, standalone_title
-    from engine import EngineError, Limits, trace_source
+    from engine import EngineError, trace_source
     from engine.rules import rule_sources
 
     try:
-        limits = Limits.from_env()
-    except ValueError as error:
-        return fail(error)
-    source = sys.stdin.read() if args.source == "-" else args.source
-    try:
+        source, limits = read_program(args)
         trace = trace_source(source, args.granularity, limits)
-    except EngineError as error:
+    except (ValueError, EngineError) as error:
         return fail(error)
     document = render_standalone(
         trace,
@@ -93,6 +89,15 @@ def export(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(error)
     return 0
+
+
+def read_program(args: argparse.Namespace) -> tuple[str, Limits]:
+    """The program (`-` reads standard input) and the limits; ValueError for a bad limit."""
+    from engine import Limits
+
+    limits = Limits.from_env()
+    source = sys.stdin.read() if args.source == "-" else args.source
+    return source, limits
 
 
 def fail(error: Exception) -> int:

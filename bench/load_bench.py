@@ -27,18 +27,11 @@ from collections.abc import Iterator
 import httpx
 
 from bench.programs import mlp_program
+from engine.examples import NEURON
 
 NEURON_CLIENTS = 32
 # About 19,200 nodes and 98,000 characters: just under both default limits.
 BIG_PROGRAM_NODES = 19_900
-NEURON = """\
-x1 = 2.0
-x2 = 0.0
-w1 = -3.0
-w2 = 1.0
-b = 6.8813735870195432
-o = tanh(x1*w1 + x2*w2 + b)
-"""
 
 
 def free_port() -> int:

@@ -5,14 +5,7 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
-NEURON = """\
-x1 = 2.0
-x2 = 0.0
-w1 = -3.0
-w2 = 1.0
-b = 6.8813735870195432
-o = tanh(x1*w1 + x2*w2 + b)
-"""
+from engine.examples import NEURON as NEURON  # the article's neuron, shared by these tests
 
 
 def client_for(app: FastAPI) -> httpx.AsyncClient:

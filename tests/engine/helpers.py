@@ -12,6 +12,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, settings
 
+from engine.examples import NEURON as NEURON  # the article's neuron, as a program
+
 REPO = Path(__file__).resolve().parents[2]
 SEED_ARTICLE = REPO.parent / "shared" / "seed" / "000_49d6e919cbaaa8c6.txt"
 
@@ -22,15 +24,6 @@ HYPOTHESIS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-
-NEURON = """\
-x1 = 2.0
-x2 = 0.0
-w1 = -3.0
-w2 = 1.0
-b = 6.8813735870195432
-o = tanh(x1*w1 + x2*w2 + b)
-"""
 
 
 def nodes_by_id(trace: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -10,6 +10,6 @@ from app.schemas import Health
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", response_model=Health)
+@router.api_route("/healthz", methods=["GET", "HEAD"], response_model=Health)
 async def read_health() -> Health:
     return Health(status="ok", version=__version__)

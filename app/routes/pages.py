@@ -18,12 +18,12 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 templates = Jinja2Templates(directory=find_asset_dir("templates"))
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
 async def read_player(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(request, "index.html", {"version": __version__})
 
 
-@router.get("/embed", response_class=HTMLResponse)
+@router.api_route("/embed", methods=["GET", "HEAD"], response_class=HTMLResponse)
 async def read_embed(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(
         request,

@@ -76,3 +76,13 @@ async def test_docs_page_loads_swagger_ui_from_this_server_only(
     for url in assets:
         assert url.startswith("/static/vendor/swagger-ui/") or url == "/static/favicon.svg", url
         assert (await client.get(url)).status_code == 200, url
+
+
+@pytest.mark.parametrize("path", ["/", "/embed"])
+async def test_pages_answer_head_requests_like_get(client: httpx.AsyncClient, path: str) -> None:
+    head = await client.head(path)
+    get = await client.get(path)
+
+    assert head.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-security-policy"] == get.headers["content-security-policy"]

@@ -10,6 +10,11 @@ from app.schemas import Health
 router = APIRouter(tags=["health"])
 
 
-@router.api_route("/healthz", methods=["GET", "HEAD"], response_model=Health)
+@router.get("/healthz", response_model=Health)
 async def read_health() -> Health:
     return Health(status="ok", version=__version__)
+
+
+@router.head("/healthz", include_in_schema=False)
+async def check_health() -> None:
+    """The same check for load balancers that probe with HEAD."""

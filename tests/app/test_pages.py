@@ -86,3 +86,7 @@ async def test_pages_answer_head_requests_like_get(client: httpx.AsyncClient, pa
     assert head.status_code == 200
     assert head.content == b""
     assert head.headers["content-security-policy"] == get.headers["content-security-policy"]
+
+
+async def test_health_check_answers_head(client: httpx.AsyncClient) -> None:
+    assert (await client.head("/healthz")).status_code == 200

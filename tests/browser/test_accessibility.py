@@ -1,4 +1,5 @@
-"""axe-core in the page: no serious or critical violations at a build, sort and backward frame."""
+"""axe-core in the page: no serious or critical violations at a build, sort and backward
+frame, in the embed, and with the share dialog open."""
 
 from __future__ import annotations
 
@@ -18,11 +19,29 @@ def test_axe_finds_no_serious_violations(
     axe_page.emulate_media(color_scheme=theme)
     open_player(axe_page, player_url(server, NEURON, frame=frame))
     assert axe_page.locator(".player").get_attribute("data-phase") == phase
-    axe_page.add_script_tag(path=str(AXE))
-    result = axe_page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    serious = [
+    assert serious_violations(axe_page) == []
+
+
+def test_axe_finds_no_serious_violations_in_the_embed(axe_page: Page, server: str) -> None:
+    open_player(axe_page, player_url(server, NEURON, frame=9, path="/embed"))
+    assert serious_violations(axe_page) == []
+
+
+def test_axe_finds_no_serious_violations_in_the_open_share_dialog(
+    axe_page: Page, server: str
+) -> None:
+    open_player(axe_page, player_url(server, NEURON, frame=9))
+    axe_page.locator("[data-testid=share]").click()
+    axe_page.get_by_role("dialog", name="Share this player").wait_for()
+    assert serious_violations(axe_page) == []
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [
         f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']][:5]}"
         for v in result["violations"]
         if v["impact"] in ("serious", "critical")
     ]
-    assert serious == []

@@ -12,6 +12,10 @@ from __future__ import annotations
 from engine.value import Value
 
 MAX_DERIVED_NAME = 24
+# Longer labels are cut in the text (the node keeps its full label): every frame that
+# mentions a node repeats its name, so a long label used by many nodes would otherwise
+# turn a 100 kB program into hundreds of megabytes of narration.
+MAX_LABEL_IN_TEXT = 40
 
 RULES = {
     "+": "pass the gradient on unchanged",
@@ -31,6 +35,13 @@ def fmt(x: float) -> str:
     """Short display of a number: `fmt(0.04289321881345) -> '0.04289'`, `fmt(2.0) -> '2'`."""
     text = f"{x:.4g}"
     return "0" if text == "-0" else text
+
+
+def shorten(label: str) -> str:
+    """A label as the text shows it: `shorten("x" * 50) -> "xxx…"` (40 characters)."""
+    if len(label) <= MAX_LABEL_IN_TEXT:
+        return label
+    return label[: MAX_LABEL_IN_TEXT - 1] + "…"
 
 
 def ordinal(n: int) -> str:
@@ -64,7 +75,7 @@ class Names:
 
     def _derive(self, node: Value) -> str:
         if node.label:
-            return node.label
+            return shorten(node.label)
         if not node._prev:
             return self.data(node)
         derived = self.symbolic(node)

@@ -80,6 +80,7 @@ CONSTRUCT_NAMES: dict[type[ast.AST], str] = {
     ast.NamedExpr: "the walrus operator (:=)",
     ast.Starred: "starred expressions",
     ast.Slice: "slices",
+    ast.Match: "match statements",
 }
 
 BINARY_OPERATORS: dict[type[ast.operator], tuple[str, Callable[[Operand, Operand], Operand]]] = {
@@ -125,6 +126,14 @@ def _parse(source: str, limits: Limits) -> ast.Module:
     except SyntaxError as error:
         # CPython reports some errors (e.g. an over-long integer literal) at offset 0.
         column = None if error.offset is None else max(error.offset, 1)
+        if error.msg == "too many nested parentheses":
+            # Python's parser stops at 200 open brackets, before our own depth check.
+            raise limits.exceeded(
+                "max_depth",
+                "brackets are nested too deeply (Python's parser stops at 200 levels)",
+                error.lineno,
+                column,
+            ) from None
         raise EngineError(f"syntax error: {error.msg}", error.lineno, column) from None
     except ValueError as error:  # e.g. a lone surrogate, which UTF-8 cannot encode
         raise EngineError(f"the program cannot be read: {error}") from None
@@ -258,6 +267,8 @@ class _Interpreter:
 
     def expression_statement(self, node: ast.Expr) -> None:
         call = node.value
+        if isinstance(call, ast.Constant) and isinstance(call.value, str):
+            return  # a docstring or a string on its own line: a comment, in effect
         if isinstance(call, ast.Call):
             if isinstance(call.func, ast.Name) and call.func.id in NO_EFFECT_FUNCTIONS:
                 return  # accepted so the article's code pastes as it is; nothing runs

@@ -439,6 +439,22 @@ def test_default_depth_limit_refuses_three_hundred_nested_negations() -> None:
 @pytest.mark.parametrize(
     "source",
     [
+        "x = 1.0\ny = " + "(" * 250 + "x" + ")" * 250,
+        "x = 1.0\ny = " + "tanh(" * 250 + "x" + ")" * 250,
+    ],
+    ids=["250-parens", "250-nested-calls"],
+)
+def test_brackets_nested_past_the_parser_limit_are_refused_naming_the_depth_variable(
+    source: str,
+) -> None:
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH") as caught:
+        trace_source(source)
+    assert caught.value.line == 2
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
         "-" * 100_000 + "x",
         "x = 1.0\n" + "-" * 99_990 + "x",
         "x = 1.0\ny = " + " + ".join(["x"] * 10_000),
@@ -506,3 +522,14 @@ def test_a_program_at_the_default_node_limit_is_traced_within_two_seconds() -> N
     assert time.perf_counter() - start < 2.0
     assert len(trace["nodes"]) == 19_999
     assert nodes_by_id(trace)[trace["output"]]["data"] == 1.0
+
+
+def test_a_string_on_its_own_line_is_ignored_like_a_comment() -> None:
+    trace = trace_source('"""A neuron, pasted with its docstring."""\nx = 2.0\ny = x * x\n')
+
+    assert [node["label"] for node in trace["nodes"]] == ["x", "y"]
+
+
+def test_match_statements_are_refused_by_name() -> None:
+    with pytest.raises(EngineError, match="match statements"):
+        trace_source("x = 1.0\nmatch x:\n    case _:\n        pass\n")

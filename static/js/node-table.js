@@ -1,14 +1,31 @@
 /**
  * The node table: the same numbers as the picture, as an accessible table
- * (topo position, name, op, data, grad at this frame). Rows are made once, the
- * first time the table opens; after that a frame repaints only the rows in view
- * (the rest catch up as they scroll in) and only the cells that changed; values
- * not yet built are hidden rows; and the columns have fixed widths, so a changed
- * number never re-measures the whole table. That keeps scrubbing a 2,000-value
- * graph with the table open cheap.
+ * (topo position, name, op, data, grad at this frame). It lists the values built by
+ * this frame, in topo order, but only the rows in the scroll box's view (plus a few
+ * either side) exist: the table is pushed down by its first row's offset and a
+ * spacer below it stands in for the rest, so the scrollbar is the full list's.
+ * aria-rowcount and aria-rowindex tell assistive tech where the rows sit in it.
+ * Row elements are reused as the window moves, and a repaint writes only the
+ * cells whose text changed, so scrubbing a 2,000-value graph with the table open
+ * touches a few dozen rows. Leaves out: rows of more than one line (long names are
+ * cut with an ellipsis; the full name is the cell's title).
  */
 import { formatValue } from "./format.js";
+import { visibleRange } from "./row-window.js";
 import { html } from "./svg.js";
+
+/** Rows built beyond each edge of the view, so a small scroll never shows a gap. */
+const OVERSCAN = 8;
+/** Used until the first rows are laid out and measured. */
+const GUESSED_ROW_HEIGHT = 28;
+
+/**
+ * @typedef {{
+ *   row: HTMLTableRowElement, position: HTMLElement, name: HTMLElement, op: HTMLElement,
+ *   data: HTMLElement, grad: HTMLElement,
+ *   node: number, rowIndex: number, positionText: string, role: string, gradText: string,
+ * }} Slot
+ */
 
 /**
  * @param {HTMLElement} container
@@ -16,110 +33,168 @@ import { html } from "./svg.js";
  */
 export function mountNodeTable(container, { timeline, names }) {
   const { trace } = timeline;
+  const size = trace.nodes.length;
+  const head = html("thead", {}, [
+    html("tr", { "aria-rowindex": 1 }, ["#", "value", "op", "data", "grad"].map((title) => html("th", { scope: "col", text: title }))),
+  ]);
   const body = html("tbody");
+  const table = html("table", { "aria-rowcount": 1 }, [
+    html("caption", { class: "visually-hidden", text: "Every value drawn in the graph at this frame; \u2713 marks a gradient that is final" }),
+    head,
+    body,
+  ]);
+  const spacer = html("div", { class: "table-spacer", "aria-hidden": "true" });
+  const scrollBox = html("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" }, [table, spacer]);
   const details = html("details", { class: "node-table" }, [
-    html("summary", { text: `Table of values (${trace.nodes.length})` }),
-    html("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" }, [
-      html("table", {}, [
-        html("caption", { class: "visually-hidden", text: "Every value drawn in the graph at this frame; \u2713 marks a gradient that is final" }),
-        html("thead", {}, [html("tr", {}, ["#", "value", "op", "data", "grad"].map((title) => html("th", { scope: "col", text: title })))]),
-        body,
-      ]),
-    ]),
+    html("summary", { text: `Table of values (${size})` }),
+    scrollBox,
   ]);
   container.replaceChildren(details);
-  const scrollBox = /** @type {HTMLElement} */ (details.querySelector(".table-scroll"));
-  const size = trace.nodes.length;
+
   const order = trace.topo.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
   const positionOf = new Int32Array(size);
   order.forEach((i, position) => (positionOf[i] = position + 1));
-  /** @type {Array<{row: HTMLTableRowElement, position: HTMLElement, grad: HTMLElement}> | null} */
-  let rows = null;
-  const shownGrad = new Float64Array(size).fill(NaN);
-  /** @type {string[]} */ const shownRole = new Array(size).fill("");
-  const shownFinal = new Uint8Array(size);
-  const shownSorted = new Int8Array(size).fill(-1);
-  const shownVisible = new Int8Array(size).fill(-1);
-  // Rows in (or near) the scroll box's view: only they are repainted per frame; the
-  // others catch up when they scroll into view.
-  const onScreen = new Uint8Array(size);
-  /** @type {IntersectionObserver | null} */
-  let observer = null;
+  // The values built by the shown frame, in topo order: the table's rows.
+  const listed = new Int32Array(size);
+  let listedCount = 0;
+  let listedFrame = -1;
+  /** @type {Slot[]} */
+  const slots = [];
+  let shownOffset = -1;
+  let shownRest = -1;
+  let rowHeight = GUESSED_ROW_HEIGHT;
+  let headerHeight = 0;
+  let measured = false;
+  // Kept from scroll and resize events, so a frame's repaint never reads layout.
+  let scrollTop = 0;
+  let viewportHeight = 0;
+  // The box's max-height, not its height: a short list makes a short box, and sizing
+  // the window by that would grow the box one step per repaint.
+  const boxHeight = () => {
+    const cap = getComputedStyle(scrollBox).maxHeight;
+    return cap.endsWith("px") ? parseFloat(cap) : scrollBox.clientHeight;
+  };
   /** @type {import("./timeline.js").FrameState | null} */
   let latest = null;
-  let shownFrame = -1;
 
-  function makeRows() {
-    return trace.nodes.map((node, i) => {
-      const position = html("td", { class: "number" });
-      const grad = html("td", { class: "number" });
-      const row = html("tr", { hidden: true, "data-index": i }, [
-        position,
-        html("th", { scope: "row", text: names[i] }),
-        html("td", { text: node.op || node.kind }),
-        html("td", { class: "number", text: formatValue(node.data) }),
-        grad,
-      ]);
-      return { row, position, grad };
-    });
+  /** @returns {Slot} */
+  function makeSlot() {
+    const cells = {
+      position: html("td", { class: "number" }),
+      name: html("th", { scope: "row" }),
+      op: html("td"),
+      data: html("td", { class: "number" }),
+      grad: html("td", { class: "number" }),
+    };
+    const row = html("tr", {}, [cells.position, cells.name, cells.op, cells.data, cells.grad]);
+    return { row, ...cells, node: -1, rowIndex: -1, positionText: "", role: "", gradText: "" };
   }
 
   /**
+   * Show node i as row `place` (0-based) of the list, writing only what differs.
+   * @param {Slot} slot
    * @param {number} i
+   * @param {number} place
    * @param {import("./timeline.js").FrameState} state
    */
-  function paintRow(i, state) {
-    const cells = /** @type {NonNullable<typeof rows>} */ (rows)[i];
-    const sorted = state.sorted ? 1 : 0;
-    if (shownSorted[i] !== sorted) {
-      shownSorted[i] = sorted;
-      cells.position.textContent = sorted ? String(positionOf[i]) : "";
+  function paintSlot(slot, i, place, state) {
+    if (slot.node !== i) {
+      slot.node = i;
+      const node = trace.nodes[i];
+      slot.name.textContent = names[i];
+      slot.name.title = names[i];
+      slot.op.textContent = node.op || node.kind;
+      slot.data.textContent = formatValue(node.data);
     }
-    if (shownRole[i] !== state.roles[i]) {
-      shownRole[i] = state.roles[i];
-      cells.row.dataset.role = state.roles[i];
+    // After the header row, 1-based.
+    if (slot.rowIndex !== place + 2) {
+      slot.rowIndex = place + 2;
+      slot.row.setAttribute("aria-rowindex", String(slot.rowIndex));
     }
-    if (!Object.is(shownGrad[i], state.grads[i]) || shownFinal[i] !== state.final[i]) {
-      shownGrad[i] = state.grads[i];
-      shownFinal[i] = state.final[i];
-      cells.grad.textContent = `${formatValue(state.grads[i])}${state.final[i] ? " \u2713" : ""}`;
+    const positionText = state.sorted ? String(positionOf[i]) : "";
+    if (slot.positionText !== positionText) {
+      slot.positionText = positionText;
+      slot.position.textContent = positionText;
+    }
+    if (slot.role !== state.roles[i]) {
+      slot.role = state.roles[i];
+      slot.row.dataset.role = slot.role;
+    }
+    const gradText = `${formatValue(state.grads[i])}${state.final[i] ? " \u2713" : ""}`;
+    if (slot.gradText !== gradText) {
+      slot.gradText = gradText;
+      slot.grad.textContent = gradText;
     }
   }
 
-  function render() {
-    if (!latest || !details.open || latest.index === shownFrame) return;
-    const state = latest;
-    shownFrame = state.index;
-    if (!rows) {
-      const made = makeRows();
-      body.replaceChildren(...order.map((i) => made[i].row));
-      rows = made;
-      if (typeof IntersectionObserver === "undefined") onScreen.fill(1);
-      else {
-        observer = new IntersectionObserver((entries) => {
-          for (const entry of entries) {
-            const i = Number(/** @type {HTMLElement} */ (entry.target).dataset.index);
-            onScreen[i] = entry.isIntersecting ? 1 : 0;
-            if (entry.isIntersecting && latest && latest.visible[i]) paintRow(i, latest);
-          }
-        }, { root: scrollBox, rootMargin: "240px 0px" });
-        for (const { row } of made) observer.observe(row);
-      }
-    }
-    for (let i = 0; i < size; i++) {
-      if (shownVisible[i] !== state.visible[i]) {
-        shownVisible[i] = state.visible[i];
-        rows[i].row.hidden = !state.visible[i];
-      }
-      if (state.visible[i] && onScreen[i]) paintRow(i, state);
-    }
+  /** @param {import("./timeline.js").FrameState} state */
+  function listRows(state) {
+    listedFrame = state.index;
+    listedCount = 0;
+    for (const i of order) if (state.visible[i]) listed[listedCount++] = i;
+    table.setAttribute("aria-rowcount", String(listedCount + 1));
   }
-  details.addEventListener("toggle", render);
+
+  function render() {
+    if (!latest || !details.open) return;
+    const state = latest;
+    if (state.index !== listedFrame) listRows(state);
+    // The sticky header covers the top of the box, so rows show below it.
+    const { start, end } = visibleRange(scrollTop, viewportHeight - headerHeight, rowHeight, listedCount, OVERSCAN);
+    const shown = end - start;
+    while (slots.length < shown) slots.push(makeSlot());
+    while (body.rows.length > shown) body.lastElementChild?.remove();
+    for (let place = start; place < end; place++) paintSlot(slots[place - start], listed[place], place, state);
+    if (body.rows.length < shown) body.append(...slots.slice(body.rows.length, shown).map((slot) => slot.row));
+    const offset = start * rowHeight;
+    const rest = (listedCount - end) * rowHeight;
+    if (offset !== shownOffset) {
+      shownOffset = offset;
+      table.style.marginTop = `${offset}px`;
+    }
+    if (rest !== shownRest) {
+      shownRest = rest;
+      spacer.style.height = `${rest}px`;
+    }
+    if (!measured && shown > 1) measure();
+  }
+
+  // Once, when two rows are on screen: the real row pitch (top to top, so collapsed
+  // borders count once), the header's height and the box's, then a repaint with them.
+  function measure() {
+    const first = body.rows[0].getBoundingClientRect();
+    const last = /** @type {HTMLTableRowElement} */ (body.lastElementChild).getBoundingClientRect();
+    if (last.top <= first.top) return;
+    measured = true;
+    rowHeight = (last.top - first.top) / (body.rows.length - 1);
+    headerHeight = head.getBoundingClientRect().height;
+    viewportHeight = boxHeight();
+    scrollTop = scrollBox.scrollTop;
+    render();
+  }
+
+  scrollBox.addEventListener("scroll", () => {
+    scrollTop = scrollBox.scrollTop;
+    render();
+  }, { passive: true });
+  /** @type {ResizeObserver | null} */
+  const resizeObserver = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    if (!details.open || viewportHeight === boxHeight()) return;
+    viewportHeight = boxHeight();
+    render();
+  });
+  resizeObserver?.observe(scrollBox);
+  details.addEventListener("toggle", () => {
+    if (!details.open) return;
+    scrollTop = scrollBox.scrollTop;
+    viewportHeight = boxHeight();
+    render();
+  });
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
     latest = state;
     render();
   }
-  return { update, destroy: () => observer?.disconnect() };
+  return { update, destroy: () => resizeObserver?.disconnect() };
 }

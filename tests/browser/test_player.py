@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from bench.programs import mlp_program
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
 
 pytestmark = pytest.mark.browser
@@ -261,3 +263,94 @@ def test_the_table_follows_scrubbing_while_open(player_page: Page, server: str) 
     expect(player_page.locator(".node-table tbody")).not_to_contain_text("\u22121.5000")
     player_page.get_by_test_id("scrubber").fill("1")
     expect(rows).to_have_count(6)
+
+
+# Scroll the table box (fraction of its range, or None to stay), let it repaint, and
+# read its rows and which row sits just under the sticky header and at the bottom.
+READ_TABLE = """async (fraction) => {
+  const box = document.querySelector('.node-table .table-scroll');
+  box.scrollIntoView({block: 'center'});
+  if (fraction !== null) box.scrollTop = fraction * (box.scrollHeight - box.clientHeight);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const frame = box.getBoundingClientRect();
+  const header = box.querySelector('thead th').getBoundingClientRect();
+  const rowAt = (y) => document.elementFromPoint(frame.left + frame.width / 2, y)
+    ?.closest('tbody tr')?.getAttribute('aria-rowindex') ?? null;
+  return {
+    rowCount: Number(box.querySelector('table').getAttribute('aria-rowcount')),
+    top: rowAt(header.bottom + 2),
+    bottom: rowAt(frame.bottom - 3),
+    rows: [...box.querySelectorAll('tbody tr')].map((row) => ({
+      index: Number(row.getAttribute('aria-rowindex')),
+      cells: [...row.cells].map((cell) => cell.textContent),
+    })),
+  };
+}"""
+
+
+def shown_number(text: str) -> float:
+    """A table cell's number as formatValue wrote it (minus sign, optional final tick)."""
+    return float(text.removesuffix(" \u2713").replace("\u2212", "-"))
+
+
+def table_rows_at(trace: dict[str, Any], frame: int) -> list[tuple[dict[str, Any], float]]:
+    """The values built by `frame`, in topo order, each with its gradient then."""
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    operands: dict[str, list[str]] = {}
+    for edge in trace["edges"]:
+        operands.setdefault(edge["target"], []).append(edge["source"])
+    frames = trace["frames"]
+    sort = next(k for k, f in enumerate(frames) if f["phase"] == "sort")
+    built: set[str] = set(nodes) if frame >= sort else set()
+    grads = {trace["output"]: 1.0} if frame >= sort else {}
+    for step in frames[: frame + 1]:
+        if step["phase"] == "build":
+            built |= {step["node"], *operands.get(step["node"], [])}
+        elif step["phase"] == "backward":
+            grads |= {c["to"]: c["after"] for c in step["contributions"]}
+    return [(nodes[i], grads.get(i, 0.0)) for i in trace["topo"] if i in built]
+
+
+def test_the_table_of_a_2000_node_graph_shows_each_frames_grads_while_scrubbed(
+    player_page: Page, server: str
+) -> None:
+    source = mlp_program(2000)
+    response = player_page.request.post(
+        f"{server}/api/trace", data={"source": source, "granularity": "packed"}
+    )
+    assert response.ok
+    trace = response.json()
+    count = len(trace["frames"])
+    open_player(player_page, f"{server}/")
+    player_page.get_by_test_id("source").fill(source)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"1 / {count}")
+    player_page.locator(".node-table summary").click()
+    sort = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "sort")
+    frames = [sort - 300, sort, sort + 1, sort + 700, count // 2 + 900, count - 1, sort - 40]
+    for step, frame in enumerate(frames):
+        player_page.get_by_test_id("scrubber").fill(str(frame))
+        for fraction in (None, [0.0, 0.5, 1.0][step % 3]):
+            table = player_page.evaluate(READ_TABLE, fraction)
+            expected = table_rows_at(trace, frame)
+            where = f"frame {frame}, scroll {fraction}"
+            assert table["rowCount"] == len(expected) + 1, where
+            indices = [row["index"] for row in table["rows"]]
+            assert 10 <= len(indices) < 80, where
+            assert indices == list(range(indices[0], indices[0] + len(indices))), where
+            assert table["top"] is not None and table["bottom"] is not None, where
+            if fraction == 0.0:
+                assert indices[0] == 2, where
+            if fraction == 1.0:
+                assert indices[-1] == len(expected) + 1, where
+            for row in table["rows"]:
+                node, grad = expected[row["index"] - 2]
+                _, name, op, data, shown_grad = row["cells"]
+                assert op == (node["op"] or node["kind"]), where
+                if node["label"]:
+                    assert name == node["label"], where
+                assert math.isclose(shown_number(data), node["data"], rel_tol=1e-3, abs_tol=1e-4)
+                assert math.isclose(shown_number(shown_grad), grad, rel_tol=1e-3, abs_tol=1e-4), (
+                    f"{where}: {name} shows grad {shown_grad}, the trace has {grad}"
+                )
+    expect(player_page.locator(".node-table [data-testid]")).to_have_count(0)

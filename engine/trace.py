@@ -122,11 +122,20 @@ def _run_rule(
             node,
             positions,
             f"the local derivative of {name(node)} ({node._op}) cannot be computed here "
-            f"({error}); differentiation is exact, floating point is not",
+            f"({_reason(error)}); differentiation is exact, floating point is not",
         ) from None
     finally:
         tape, node._tape = node._tape, None
     return tape
+
+
+def _reason(error: Exception) -> str:
+    """Why a rule failed, in words: `OverflowError(34, '...')` -> 'too large for a float'."""
+    if isinstance(error, OverflowError):
+        return "the number is too large for a float"
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    return str(error)
 
 
 def _error(node: Value, positions: dict[Value, tuple[int, int]], message: str) -> EngineError:

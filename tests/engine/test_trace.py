@@ -282,3 +282,12 @@ def test_trace_value_of_a_foreign_a_plus_a_gives_two() -> None:
     trace = trace_value(b)
     assert a.grad == 2.0
     assert [node["grad"] for node in trace["nodes"]] == [2.0, 1.0]
+
+
+def test_a_local_derivative_that_overflows_is_explained_in_words_at_its_line() -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source("x = Value(1e-200)\ny = x ** -1.5\n")
+
+    assert "too large for a float" in caught.value.message
+    assert "34" not in caught.value.message  # no errno leaking from the C library
+    assert (caught.value.line, caught.value.column) == (2, 5)

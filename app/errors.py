@@ -75,6 +75,14 @@ async def handle_service_error(request: Request, error: Exception) -> JSONRespon
 async def handle_validation_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     status_code, message = describe_validation_error(error.errors())
+    content_type = request.headers.get("content-type", "")
+    if request.method == "POST" and "json" not in content_type:
+        # FastAPI reads a body as JSON only when it says it is; say that, not the symptom.
+        message = (
+            f"The request body must be JSON sent with Content-Type: application/json "
+            f"(this request said {content_type or 'nothing'!r}), "
+            'like {"source": "a = Value(3.0)\\nb = a + a", "granularity": "packed"}.'
+        )
     return error_response(status_code, message)
 
 

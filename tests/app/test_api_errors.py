@@ -199,3 +199,16 @@ async def test_unknown_static_file_is_a_404_in_the_error_shape(
     client: httpx.AsyncClient,
 ) -> None:
     assert_error_shape(await client.get("/static/no-such-file.js"), 404)
+
+
+async def test_a_body_sent_without_a_json_content_type_is_told_to_send_json(
+    client: httpx.AsyncClient,
+) -> None:
+    response = await client.post(
+        "/api/trace",
+        content=b'{"source": "x = 1.0"}',
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+
+    error = assert_error_shape(response, 422)
+    assert "Content-Type: application/json" in str(error["message"])

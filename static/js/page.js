@@ -116,6 +116,7 @@ async function run(source, granularity, frame, focusPlayer = false) {
   const controller = new AbortController();
   inFlight = controller;
   editor?.setBusy(true);
+  player?.setWaiting(true);
   try {
     const [trace, rules] = await Promise.all([fetchTrace(source, granularity, { signal: controller.signal }), rulesReady]);
     if (id !== runId) return;
@@ -133,6 +134,7 @@ async function run(source, granularity, frame, focusPlayer = false) {
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
     const problem = error instanceof SourceError ? error : new SourceError(`The trace could not be shown: ${error}`);
+    player?.setWaiting(false);
     showError(problem, source);
     shown = { source, granularity };
     writeUrl();

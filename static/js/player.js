@@ -102,9 +102,11 @@ export async function mountPlayer(root, {
     onFrame?.(state.index);
   }
 
+  let waiting = false;
+
   /** @param {KeyboardEvent} event */
   function onKey(event) {
-    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (waiting || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = /** @type {HTMLElement} */ (event.target);
     // Leave keys to whatever the learner is typing into or choosing with.
     if (target.closest?.("textarea, select, [contenteditable]")) return;
@@ -146,6 +148,19 @@ export async function mountPlayer(root, {
     setSpeed: (value) => playback.setSpeed(value),
     pause: () => playback.pause(),
     fit: () => graph.fit(),
+    /**
+     * While the host loads a new trace to replace this one: keys wait, and the counter
+     * says so, so nobody (learner or test) mistakes this player for the new one.
+     * @param {boolean} value
+     */
+    setWaiting(value) {
+      waiting = value;
+      shell.setAttribute("aria-busy", String(value));
+      if (!value) return render(playback.state);
+      playback.pause();
+      const counter = shell.querySelector("[data-testid=frame-counter]");
+      if (counter) counter.textContent = "… / …";
+    },
     /** Focus the picture, so Space and arrows drive the player. */
     focus: () => /** @type {HTMLElement | null} */ (stage.querySelector(".graph-frame"))?.focus(),
     destroy() {

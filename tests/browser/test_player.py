@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from bench.programs import mlp_program
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
@@ -354,3 +354,25 @@ def test_the_table_of_a_2000_node_graph_shows_each_frames_grads_while_scrubbed(
                     f"{where}: {name} shows grad {shown_grad}, the trace has {grad}"
                 )
     expect(player_page.locator(".node-table [data-testid]")).to_have_count(0)
+
+
+def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=3))
+    held: list[Route] = []
+    player_page.route("**/api/trace", lambda route: held.append(route))
+    player_page.get_by_test_id("source").fill("a = Value(3.0)\nb = a + a\nb.backward()")
+    player_page.get_by_test_id("run").click()
+    counter = player_page.get_by_test_id("frame-counter")
+
+    expect(counter).to_have_text("… / …")
+    player_page.locator(".graph-frame").focus()
+    player_page.keyboard.press("End")
+    expect(counter).to_have_text("… / …")
+
+    held[0].continue_()
+    player_page.unroute("**/api/trace")
+    expect(counter).to_have_text("1 / 4")
+    player_page.keyboard.press("ArrowRight")
+    expect(counter).to_have_text("2 / 4")

@@ -14,63 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from collections.abc import Iterator
 
-import httpx
-
+from bench.harness import live_server
 from bench.programs import mlp_program
 from engine.examples import NEURON
 
 NEURON_CLIENTS = 32
 # About 19,200 nodes and 98,000 characters: just under both default limits.
 BIG_PROGRAM_NODES = 19_900
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextlib.contextmanager
-def running_server(port: int) -> Iterator[str]:
-    base_url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryFile() as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--port", str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            wait_until_up(base_url, server)
-            yield base_url
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-            if server.returncode not in (0, -15):
-                log.seek(0)
-                print(log.read().decode(errors="replace"), file=sys.stderr)
-
-
-def wait_until_up(base_url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited with status {server.returncode}")
-        with contextlib.suppress(httpx.TransportError):
-            if httpx.get(f"{base_url}/healthz").status_code == 200:
-                return
-        time.sleep(0.1)
-    raise RuntimeError("the server did not answer /healthz within 30 s")
 
 
 class Connection:
@@ -186,9 +139,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
-    port = free_port()
-    with running_server(port):
-        asyncio.run(run_load(port, args.seconds))
+    with live_server() as base:
+        asyncio.run(run_load(int(base.rsplit(":", 1)[1]), args.seconds))
 
 
 if __name__ == "__main__":

@@ -14,29 +14,15 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.harness import CHROMIUM_ARGS, live_server
 from bench.programs import mlp_program
-
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 RUN_AND_WAIT = """async (source) => {
   const editor = document.querySelector('[data-testid=source]');
@@ -107,41 +93,6 @@ TRACE_ONLY = """async (source) => {
 }"""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_server() -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "app.main:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=1):
-                return process, base
-        except OSError:
-            time.sleep(0.1)
-    process.terminate()
-    raise SystemExit(f"the server did not start on {base}")
-
-
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -160,56 +111,49 @@ def main() -> None:
     executable = shutil.which("chromium")
     if executable is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
-    process, base = start_server()
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1440, "height": 900})
-            page.goto(f"{base}/")
-            page.wait_for_selector("#player[data-ready=true]")
-            trace = page.evaluate(TRACE_ONLY, source)
-            print(f"program: {args.nodes}-node target, {len(source.splitlines())} lines")
+    with live_server() as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(f"{base}/")
+        page.wait_for_selector("#player[data-ready=true]")
+        trace = page.evaluate(TRACE_ONLY, source)
+        print(f"program: {args.nodes}-node target, {len(source.splitlines())} lines")
+        print(f"trace request alone: {trace['millis']:.0f} ms, {trace['bytes'] / 1e6:.2f} MB JSON")
+        runs = []
+        for _ in range(args.runs):
+            result = page.evaluate(RUN_AND_WAIT, source)
+            runs.append(result["millis"])
+        print(f"graph: {result['nodes']} values, {result['counter'].split(' / ')[1]} frames")
+        print(
+            f"Run -> graph drawn: median {statistics.median(runs):.0f} ms, "
+            f"worst {max(runs):.0f} ms, "
+            f"first (cold) {runs[0]:.0f} ms  [target <= 1500 ms]"
+        )
+        scrub = page.evaluate(SCRUB, args.scrubs)
+        print(
+            f"scrub to random frames ({args.scrubs}): "
+            f"update p50 {percentile(scrub['update'], 0.5):.1f} ms, "
+            f"p95 {percentile(scrub['update'], 0.95):.1f} ms; to next paint p50 "
+            f"{percentile(scrub['paint'], 0.5):.1f} ms, "
+            f"p95 {percentile(scrub['paint'], 0.95):.1f} ms  "
+            "[target p95 <= 50 ms]"
+        )
+        page.locator(".node-table summary").click()
+        table = page.evaluate(SCRUB, args.scrubs)
+        print(
+            f"scrub with the table of values open: "
+            f"update p50 {percentile(table['update'], 0.5):.1f} ms, "
+            f"p95 {percentile(table['update'], 0.95):.1f} ms; to next paint p95 "
+            f"{percentile(table['paint'], 0.95):.1f} ms"
+        )
+        if not args.skip_dagre:
+            layouts = page.evaluate(LAYOUTS)
             print(
-                f"trace request alone: {trace['millis']:.0f} ms, {trace['bytes'] / 1e6:.2f} MB JSON"
+                f"layout of this graph: layered {layouts['layered']:.0f} ms, "
+                f"dagre {layouts['dagre']:.0f} ms "
+                "(dagre is used up to 150 values only)"
             )
-            runs = []
-            for _ in range(args.runs):
-                result = page.evaluate(RUN_AND_WAIT, source)
-                runs.append(result["millis"])
-            print(f"graph: {result['nodes']} values, {result['counter'].split(' / ')[1]} frames")
-            print(
-                f"Run -> graph drawn: median {statistics.median(runs):.0f} ms, "
-                f"worst {max(runs):.0f} ms, "
-                f"first (cold) {runs[0]:.0f} ms  [target <= 1500 ms]"
-            )
-            scrub = page.evaluate(SCRUB, args.scrubs)
-            print(
-                f"scrub to random frames ({args.scrubs}): "
-                f"update p50 {percentile(scrub['update'], 0.5):.1f} ms, "
-                f"p95 {percentile(scrub['update'], 0.95):.1f} ms; to next paint p50 "
-                f"{percentile(scrub['paint'], 0.5):.1f} ms, "
-                f"p95 {percentile(scrub['paint'], 0.95):.1f} ms  "
-                "[target p95 <= 50 ms]"
-            )
-            page.locator(".node-table summary").click()
-            table = page.evaluate(SCRUB, args.scrubs)
-            print(
-                f"scrub with the table of values open: "
-                f"update p50 {percentile(table['update'], 0.5):.1f} ms, "
-                f"p95 {percentile(table['update'], 0.95):.1f} ms; to next paint p95 "
-                f"{percentile(table['paint'], 0.95):.1f} ms"
-            )
-            if not args.skip_dagre:
-                layouts = page.evaluate(LAYOUTS)
-                print(
-                    f"layout of this graph: layered {layouts['layered']:.0f} ms, "
-                    f"dagre {layouts['dagre']:.0f} ms "
-                    "(dagre is used up to 150 values only)"
-                )
-            browser.close()
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+        browser.close()
 
 
 if __name__ == "__main__":

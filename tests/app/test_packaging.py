@@ -6,19 +6,17 @@ every static file it reaches (following the JS modules' imports) and a trace.
 
 from __future__ import annotations
 
-import contextlib
 import re
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 import pytest
 from service_helpers import NEURON
+
+from bench.harness import live_server
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,13 +28,6 @@ JS_IMPORTS = re.compile(
     r"""|new\s+(?:URL|Worker)\(\s*["']([^"']+)["']"""
 )
 CSS_URLS = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
@@ -60,31 +51,6 @@ def run_or_fail(command: list[str | Path]) -> None:
             f"{' '.join(map(str, command))} exited {result.returncode}:\n"
             f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
         )
-
-
-@contextlib.contextmanager
-def serving(venv: Path, cwd: Path) -> Iterator[str]:
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [venv / "bin" / "backprop-animator", "serve", "--port", str(port)],
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert server.poll() is None, server.communicate()[1].decode()
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{base_url}/healthz").status_code == 200:
-                    break
-            assert time.monotonic() < deadline, "the server did not start within 30 s"
-            time.sleep(0.1)
-        yield base_url
-    finally:
-        server.terminate()
-        server.communicate(timeout=10)
 
 
 def linked_assets(url: str, text: str) -> set[str]:
@@ -117,7 +83,10 @@ def test_installed_wheel_serves_the_page_its_assets_and_traces(
     ).stdout
     assert "site-packages" in where
 
-    with serving(installed_venv, tmp_path) as base_url, httpx.Client() as client:
+    with (
+        live_server([installed_venv / "bin" / "backprop-animator", "serve"], tmp_path) as base_url,
+        httpx.Client() as client,
+    ):
         fetched: set[str] = set()
         pending = {f"{base_url}/", f"{base_url}/embed"}
         while pending:

@@ -8,12 +8,7 @@ collected so each test can end by asserting there were none.
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,72 +19,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[2]
+from bench.harness import CHROMIUM_ARGS, live_server
+from engine.examples import NEURON as NEURON  # the article's neuron, for every browser test
+
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-NEURON = (
-    "x1 = 2.0\nx2 = 0.0\nw1 = -3.0\nw2 = 1.0\nb = 6.8813735870195432\no = tanh(x1*w1 + x2*w2 + b)\n"
-)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
-    """The app under uvicorn on a free loopback port; yields its base URL."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "app.main:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                stderr = process.stderr.read().decode() if process.stderr else ""
-                pytest.fail(f"uvicorn did not become healthy on {base}:\n{stderr}")
-            time.sleep(0.1)
+    """The app on a free loopback port; yields its base URL."""
+    with live_server() as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr:
-            process.stderr.close()
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@
  * /api/rules, passed in), and each `+=` with the numbers put in.
  */
 import { formatCode } from "./format.js";
+import { mistakeCode, sortStepCode } from "./lab-code.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
 import { html } from "./svg.js";
 
@@ -26,9 +27,10 @@ const SORT_MARKED = new Set([6, 8]);
 /**
  * @param {string[]} lines
  * @param {Set<number>} marked
- * @param {{first?: number, label?: string}} [options]  first: number of the first line, to show numbers
+ * @param {{first?: number, label?: string, tone?: string}} [options]  first: number of the first line, to show
+ *   numbers; tone: "mistake" or "right" for the bug lab's two versions of a line
  */
-function codeBlock(lines, marked, { first, label } = {}) {
+function codeBlock(lines, marked, { first, label, tone } = {}) {
   const code = html("code");
   lines.forEach((line, i) => {
     const row = html("span", { class: marked.has(i) ? "code-line is-marked" : "code-line" });
@@ -36,7 +38,7 @@ function codeBlock(lines, marked, { first, label } = {}) {
     row.append(line === "" ? " " : line);
     code.append(row);
   });
-  return html("figure", { class: "code-figure" }, [
+  return html("figure", { class: tone ? `code-figure is-${tone}` : "code-figure" }, [
     ...(label ? [html("figcaption", { text: label })] : []),
     // Focusable because it may scroll sideways (keyboard users must reach it).
     html("pre", { class: "code", tabindex: 0 }, [code]),
@@ -77,7 +79,16 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     if (state.index === shownFrame) return;
     shownFrame = state.index;
     const parts = [];
-    if (state.phase === "build") {
+    const frame = trace.frames[state.index];
+    const step = frame.phase === "sort" && "step" in frame ? frame.step : undefined;
+    // The bug lab: the mistaken line against the right one, wherever the mistake acts.
+    if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
+      for (const block of mistakeCode(trace.mistake, rules)) parts.push(codeBlock(block.lines, block.marked, block));
+    }
+    if (step) {
+      const blocks = sortStepCode(step, { rules, appendFirst: trace.mistake === "append-first", depth: frame.depth });
+      for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
+    } else if (state.phase === "build") {
       const node = trace.nodes[state.current];
       if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
         const from = Math.max(1, state.line - 1);
@@ -111,7 +122,10 @@ export function mountCodePanel(container, { timeline, names, rules }) {
         parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
       } else {
         parts.push(...rule(node.op, backwardLines));
-        const rows = substitutions({ op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf });
+        const rows = substitutions({
+          op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf,
+          assign: trace.mistake === "assign",
+        });
         parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),

@@ -316,7 +316,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
         svg("text", { x: width / 2, y: 14 + line * 16 }, group).textContent = text;
       });
     };
-    if (state.phase === "sort") {
+    if (state.phase === "sort" && state.sorted) {
       const output = timeline.indexOf.get(trace.output);
       if (output !== undefined) label(output, ["seed: grad = 1"], "delta delta-seed");
     }

@@ -5,10 +5,13 @@
  * of servers or URLs. `/embed` also reads its options (embed-options.js) and
  * reports its height to the page that frames it; `/` offers the share dialog.
  */
-import { SourceError, fetchOptional, fetchTrace } from "./api.js";
+import { SourceError, fetchGradcheck, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
 import { reportHeight } from "./embed-height.js";
 import { readEmbedOptions } from "./embed-options.js";
+import { mountGradcheckPanel } from "./gradcheck-panel.js";
+import { mountLabControls } from "./lab-controls.js";
+import { LAB_PARAM_NAMES, readLabState, withLabParams } from "./lab-url.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
@@ -43,9 +46,52 @@ if (embed) {
   reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 } else {
   mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
-    () => ({ ...shown, frame: player?.frame ?? 0 }));
+    () => ({ ...shown, frame: player?.frame ?? 0, lab }));
 }
 let autoplay = embedOptions.autoplay;
+
+// The bug lab (SPEC §7–9): a mistake and sort steps change the trace; the gradient
+// check is a panel under the player. All three live in the URL.
+let lab = readLabState(location.search);
+const labSlot = document.createElement("div");
+editorRoot?.querySelector(".editor-actions")?.after(labSlot);
+const labControls = editorRoot ? mountLabControls(labSlot, { onChange: changeLab }) : null;
+labControls?.set(lab);
+const gradcheckRoot = document.createElement("div");
+gradcheckRoot.className = "gradcheck-host";
+playerRoot.after(gradcheckRoot);
+const gradcheck = mountGradcheckPanel(gradcheckRoot);
+/** @type {AbortController | null} */
+let gradcheckInFlight = null;
+/** @type {import("./trace.js").Trace | null} */
+let shownTrace = null;
+
+/** @param {import("./lab-url.js").LabState} next */
+function changeLab(next) {
+  const retrace = next.mistake !== lab.mistake || next.sortSteps !== lab.sortSteps;
+  lab = next;
+  if (retrace && shown.source) run(shown.source, shown.granularity, player?.frame ?? 0);
+  else refreshGradcheck();
+  writeUrl();
+}
+
+/** Open, close or refresh the gradient-check panel for what is on screen. */
+async function refreshGradcheck() {
+  gradcheck.setOpen(lab.gradcheck);
+  gradcheckInFlight?.abort();
+  if (!lab.gradcheck || !shownTrace) return;
+  const controller = new AbortController();
+  gradcheckInFlight = controller;
+  const trace = shownTrace;
+  gradcheck.loading();
+  try {
+    const result = await fetchGradcheck(trace.source, trace.granularity, { signal: controller.signal });
+    if (!controller.signal.aborted) gradcheck.show(result, trace);
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    gradcheck.showError(error instanceof Error ? error.message : String(error));
+  }
+}
 const rulesReady = fetchOptional("api/rules", {});
 
 let urlTimer = 0;
@@ -73,7 +119,7 @@ function syncUrl() {
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
 function writeUrl() {
-  const search = writeUrlState({ ...shown, frame: player?.frame ?? 0 });
+  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0 }), lab);
   const address = embed ? withEmbedOptions(search) : search;
   if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
@@ -98,7 +144,7 @@ function embedEditor() {
 function withEmbedOptions(search) {
   const params = new URLSearchParams(search);
   for (const [name, value] of new URLSearchParams(location.search)) {
-    if (!params.has(name)) params.append(name, value);
+    if (!params.has(name) && !LAB_PARAM_NAMES.includes(name)) params.append(name, value);
   }
   return `?${params}`;
 }
@@ -118,7 +164,8 @@ async function run(source, granularity, frame, focusPlayer = false) {
   editor?.setBusy(true);
   player?.setWaiting(true);
   try {
-    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, { signal: controller.signal }), rulesReady]);
+    const options = { signal: controller.signal, mistake: lab.mistake, sortSteps: lab.sortSteps };
+    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, options), rulesReady]);
     if (id !== runId) return;
     const previous = player;
     player = await mountPlayer(playerRoot, {
@@ -129,13 +176,17 @@ async function run(source, granularity, frame, focusPlayer = false) {
     autoplay = false;
     showError(null);
     shown = { source, granularity };
+    shownTrace = trace;
     writeUrl();
+    refreshGradcheck();
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
     const problem = error instanceof SourceError ? error : new SourceError(`The trace could not be shown: ${error}`);
     player?.setWaiting(false);
     showError(problem, source);
+    shownTrace = null;
+    if (lab.gradcheck) gradcheck.showError("the program has an error (see above).");
     shown = { source, granularity };
     writeUrl();
   } finally {

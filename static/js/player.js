@@ -8,13 +8,17 @@
  *   const player = await mountPlayer(document.querySelector("#player"), {trace, frame: 15});
  *   player.seek(5);  // the sort frame
  */
+import { mountBugLabView } from "./bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
 import { mountGraph } from "./graph-view.js";
 import { layoutInput, recordLabel } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
+import { mountPartedMarks } from "./parted-marks.js";
 import { createPlayback } from "./playback.js";
+import { hasSortSteps } from "./sort-steps.js";
+import { mountSortStepsView } from "./sort-steps-view.js";
 import { html } from "./svg.js";
 import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
 import { mountTopoStrip } from "./topo-strip.js";
@@ -55,6 +59,8 @@ export async function mountPlayer(root, {
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });
   const narrationSlot = html("div", { class: "player-narration" });
+  const labSlot = html("div", { class: "player-lab" });
+  const sortStepsSlot = html("div", { class: "player-sort-steps" });
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
@@ -62,7 +68,7 @@ export async function mountPlayer(root, {
     stage,
     transportSlot,
     html("div", { class: "player-panels" }, [
-      html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
+      html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, stripSlot]),
       codeSlot,
     ]),
     tableSlot,
@@ -75,6 +81,10 @@ export async function mountPlayer(root, {
   const strip = mountTopoStrip(stripSlot, { timeline, names });
   const code = mountCodePanel(codeSlot, { timeline, names, rules });
   const table = mountNodeTable(tableSlot, { timeline, names });
+  // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them.
+  const lab = [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })];
+  sortStepsSlot.hidden = true;
+  if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }));
 
   const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render });
   const transport = mountTransport(transportSlot, {
@@ -99,6 +109,7 @@ export async function mountPlayer(root, {
     strip.update(state);
     code.update(state);
     table.update(state);
+    for (const view of lab) view.update(state);
     onFrame?.(state.index);
   }
 

@@ -1,0 +1,134 @@
+/**
+ * The gradient-check panel (SPEC.md §7): one row per leaf with backprop's gradient,
+ * the difference quotient at the h with the smallest error (gradcheck.js says why)
+ * and whether they agree, then the log–log plot of the whole sweep. Fetching is the
+ * host's job; this module draws what it is given.
+ *
+ * With a bug-lab trace (SPEC §8) "backprop" is what that mistaken engine computed,
+ * taken from the trace, so the check shows the disagreement the learner is hunting.
+ *
+ * Test hooks: [data-testid=gradcheck] (data-state: loading | ready | error), rows
+ * [data-testid=gradcheck-row] with data-label, data-node-id, data-analytic,
+ * data-numeric, data-h, data-agrees; the plot is [data-testid=gradcheck-plot].
+ */
+import { formatValue } from "./format.js";
+import { summarizeCheck, validateGradCheck } from "./gradcheck.js";
+import { drawGradcheckPlot } from "./gradcheck-plot.js";
+import { mistakeInfo } from "./mistakes.js";
+import { html } from "./svg.js";
+
+/**
+ * @param {HTMLElement} container  emptied and filled with the panel (hidden until opened)
+ */
+export function mountGradcheckPanel(container) {
+  const status = html("p", { class: "gradcheck-status", role: "status" });
+  const body = html("tbody");
+  const backpropHead = html("th", { scope: "col", text: "backprop" });
+  const table = html("table", { class: "gradcheck-table" }, [
+    html("caption", { class: "visually-hidden", text: "Backprop's gradient of each leaf against the difference quotient" }),
+    html("thead", {}, [html("tr", {}, [
+      html("th", { scope: "col", text: "leaf" }),
+      backpropHead,
+      html("th", { scope: "col", text: "numeric" }),
+      html("th", { scope: "col", text: "at h" }),
+      html("th", { scope: "col", text: "agree?" }),
+    ])]),
+    body,
+  ]);
+  const plot = html("div", { class: "gradcheck-plot" });
+  const panel = html("section", { class: "gradcheck", "data-testid": "gradcheck", "aria-labelledby": "gradcheck-title" }, [
+    html("h2", { class: "panel-title", id: "gradcheck-title", text: "Gradient check" }),
+    html("p", { class: "gradcheck-intro" }, [
+      "Nudge one leaf by h, run the forward pass again, and divide the change of the output by h: ",
+      html("code", { text: "(f(x+h) \u2212 f(x)) / h" }),
+      ". Too big an h measures the curve, too small an h measures rounding; the table shows the h where the error is smallest.",
+    ]),
+    status,
+    html("div", { class: "gradcheck-table-wrap", tabindex: 0, role: "region", "aria-label": "Gradient check table" }, [table]),
+    plot,
+  ]);
+  container.replaceChildren(panel);
+  container.hidden = true;
+  /** @type {import("./gradcheck.js").CheckSummary[]} */
+  let summaries = [];
+  let scheme = "forward";
+
+  const redraw = () => {
+    if (!container.hidden && summaries.length) drawGradcheckPlot(plot, summaries, { scheme });
+  };
+  const resize = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+    const width = plot.clientWidth;
+    const drawn = Number(plot.querySelector("svg")?.getAttribute("width") ?? 0);
+    if (width && Math.abs(Math.min(720, width) - drawn) > 8) redraw();
+  }) : null;
+  resize?.observe(plot);
+
+  return {
+    get open() {
+      return !container.hidden;
+    },
+    /** @param {boolean} value */
+    setOpen(value) {
+      container.hidden = !value;
+      redraw();
+    },
+    loading() {
+      panel.dataset.state = "loading";
+      status.textContent = "Checking every leaf over the sweep of h\u2026";
+    },
+    /** @param {string} message */
+    showError(message) {
+      panel.dataset.state = "error";
+      status.textContent = `The gradient check could not run: ${message}`;
+      body.replaceChildren();
+      plot.replaceChildren();
+      summaries = [];
+    },
+    /**
+     * @param {unknown} response  the body of POST /api/gradcheck
+     * @param {import("./trace.js").Trace} trace  the trace on screen (for a mistaken engine's gradients)
+     */
+    show(response, trace) {
+      const check = validateGradCheck(response);
+      const mistake = mistakeInfo(trace.mistake);
+      const gradOf = new Map(trace.nodes.map((node) => [node.id, node.grad]));
+      summaries = check.checks.map((c) => summarizeCheck(c, mistake ? gradOf.get(c.node) ?? c.analytic : c.analytic));
+      scheme = typeof (/** @type {any} */ (response).scheme) === "string" ? /** @type {any} */ (response).scheme : "forward";
+      backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
+      const wrong = summaries.filter((s) => !s.agrees).length;
+      panel.dataset.state = "ready";
+      status.textContent = summaries.length === 0
+        ? "This program has no leaves to check (only constants)."
+        : wrong === 0
+          ? `All ${summaries.length} ${summaries.length === 1 ? "leaf agrees" : "leaves agree"}: backprop and the difference quotient give the same gradients.`
+          : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
+      body.replaceChildren(...summaries.map((s, i) => {
+        const right = check.checks[i].analytic;
+        return html("tr", {
+          "data-testid": "gradcheck-row",
+          "data-node-id": s.node,
+          "data-label": s.label,
+          "data-analytic": String(s.analytic),
+          "data-numeric": String(s.best ? s.best.numeric : NaN),
+          "data-h": String(s.best ? s.best.h : NaN),
+          "data-agrees": String(s.agrees),
+          ...(mistake ? { "data-right-analytic": String(right) } : {}),
+          class: s.agrees ? "agrees" : "differs",
+        }, [
+          html("th", { scope: "row", text: s.label || s.node }),
+          html("td", { class: "number", text: formatValue(s.analytic) }),
+          html("td", { class: "number", text: s.best ? formatValue(s.best.numeric) : "\u2014" }),
+          html("td", { class: "number", text: s.best ? String(s.best.h) : "\u2014" }),
+          html("td", { class: "verdict" }, [
+            html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
+            s.agrees ? "agree" : `differ${mistake ? ` (right: ${formatValue(right)})` : ""}`,
+          ]),
+        ]);
+      }));
+      redraw();
+    },
+    destroy() {
+      resize?.disconnect();
+    },
+  };
+}

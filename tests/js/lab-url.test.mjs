@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { LAB_DEFAULTS, labParams, readLabState, withLabParams } from "../../static/js/lab-url.js";
+import { readUrlState } from "../../static/js/url-state.js";
+
+describe("readLabState", () => {
+  it("reads a mistake, sort steps and the gradient check", () => {
+    assert.deepEqual(readLabState("?source=a&mistake=append-first&sort_steps=1&gradcheck=true"), {
+      mistake: "append-first", sortSteps: true, gradcheck: true,
+    });
+  });
+
+  it("treats junk and hostile values as off", () => {
+    for (const search of ["", "?mistake=ASSIGN", "?mistake=__proto__", "?mistake=<script>", "?sort_steps=0&gradcheck=no", "?sort_steps=2"]) {
+      assert.deepEqual(readLabState(search), LAB_DEFAULTS, search);
+    }
+  });
+});
+
+describe("labParams and withLabParams", () => {
+  it("write only what is on, and round-trip", () => {
+    assert.deepEqual(labParams({}), []);
+    const state = { mistake: "no-sort", sortSteps: true, gradcheck: true };
+    assert.deepEqual(readLabState(withLabParams("?source=x", state)), state);
+  });
+
+  it("keep the player's own state and drop stale lab parameters", () => {
+    const search = withLabParams("?source=a+%2B+a&granularity=packed&frame=2&mistake=assign&gradcheck=1", { sortSteps: true });
+    assert.deepEqual(readUrlState(search), { source: "a + a", granularity: "packed", frame: 2 });
+    assert.deepEqual(readLabState(search), { mistake: null, sortSteps: true, gradcheck: false });
+  });
+
+  it("refuse to write a mistake the engine does not have", () => {
+    assert.deepEqual(labParams({ mistake: /** @type {any} */ ("drop-table") }), []);
+  });
+});

@@ -65,16 +65,35 @@ def gradcheck_source(
     limit, or a difference quotient that is not a finite number.
     """
     limits = limits or Limits()
-    steps = _check_options(scheme, h, mistake)
+    _check_options(scheme, h, mistake)
     program = build_graph(source, granularity, limits)
-    output = program.output
-    trace = trace_graph(
-        output,
-        source=source,
-        granularity=granularity,
+    return gradcheck_graph(
+        program.output,
+        limits,
         positions=program.positions,
+        scheme=scheme,
+        h=h,
+        leaves=leaves,
         mistake=mistake,
     )
+
+
+def gradcheck_graph(
+    output: Value,
+    limits: Limits | None = None,
+    *,
+    positions: dict[Value, tuple[int, int]] | None = None,
+    scheme: str = "forward",
+    h: Sequence[float] | None = None,
+    leaves: Sequence[str] | None = None,
+    mistake: str | None = None,
+) -> dict[str, Any]:
+    """The same check for a graph built in Python with `engine.Value` (its gradients are
+    reset and recomputed, as `trace_value` does); `positions` as in `trace_graph`."""
+    limits = limits or Limits()
+    positions = positions or {}
+    steps = _check_options(scheme, h, mistake)
+    trace = trace_graph(output, positions=positions, mistake=mistake)
     by_creation = sorted(topological_order(output), key=lambda node: node._seq)
     checked = _leaves_to_check(trace["nodes"], leaves)
     work = len(checked) * len(steps) * len(by_creation)
@@ -85,7 +104,7 @@ def gradcheck_source(
             f"{len(steps)} h values × {len(by_creation):,} nodes); check fewer leaves "
             "or h values",
         )
-    forward = _Forward(output, program.positions)
+    forward = _Forward(output, positions)
     checks = []
     for index in checked:
         node, leaf = trace["nodes"][index], by_creation[index]

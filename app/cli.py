@@ -1,8 +1,8 @@
 """The `backprop-animator` command: `serve` the app, `trace` a program to JSON,
-`export` it as one standalone HTML file.
+`gradcheck` its gradients, `export` it as one standalone HTML file.
 
-`trace` prints exactly the bytes `POST /api/trace` answers; `export` writes the
-same file `GET /export` downloads. Bad input exits with
+`trace` prints exactly the bytes `POST /api/trace` answers (`gradcheck`: those of
+`POST /api/gradcheck`); `export` writes the same file `GET /export` downloads. Bad input exits with
 status 2 and the error on stderr, like a usage error. SOURCE is the program text
 itself, or `-` to read it from standard input. Each command imports what it needs
 when it runs, so `trace` and `--version` do not load the web stack.
@@ -56,7 +56,30 @@ def trace(args: argparse.Namespace) -> int:
 
     try:
         source, limits = read_program(args)
-        encoded = encode_trace(source, args.granularity, limits)
+        encoded = encode_trace(
+            source, args.granularity, limits, mistake=args.mistake, sort_steps=args.sort_steps
+        )
+    except (ValueError, EngineError) as error:
+        return fail(error)
+    sys.stdout.buffer.write(encoded.body + b"\n")
+    return 0
+
+
+def gradcheck(args: argparse.Namespace) -> int:
+    from app.worker import Job, run_job
+    from engine import EngineError
+
+    try:
+        source, limits = read_program(args)
+        options = {
+            "scheme": args.scheme,
+            "h": args.h,
+            "leaves": args.leaves,
+            "mistake": args.mistake,
+        }
+        encoded = run_job(
+            Job("gradcheck", source, args.granularity, tuple(options.items())), limits
+        )
     except (ValueError, EngineError) as error:
         return fail(error)
     sys.stdout.buffer.write(encoded.body + b"\n")
@@ -65,12 +88,17 @@ def trace(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     from app.export import render_standalone, standalone_title
-    from engine import EngineError, trace_source
+    from engine import EngineError, gradcheck_source, trace_source
     from engine.rules import rule_sources
 
     try:
         source, limits = read_program(args)
-        trace = trace_source(source, args.granularity, limits)
+        trace = trace_source(
+            source, args.granularity, limits, mistake=args.mistake, sort_steps=args.sort_steps
+        )
+        check = None
+        if args.gradcheck:
+            check = gradcheck_source(source, args.granularity, limits, mistake=args.mistake)
     except (ValueError, EngineError) as error:
         return fail(error)
     document = render_standalone(
@@ -79,6 +107,9 @@ def export(args: argparse.Namespace) -> int:
         title=args.title or standalone_title(source),
         frame=args.frame,
         theme=args.theme,
+        mistake=args.mistake,
+        sort_steps=args.sort_steps,
+        gradcheck=check,
     )
     if args.output == "-":
         sys.stdout.write(document)
@@ -122,7 +153,28 @@ def build_parser() -> argparse.ArgumentParser:
     trace_parser = commands.add_parser("trace", help="print the trace of a program as JSON")
     trace_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
     trace_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    add_lab_options(trace_parser)
     trace_parser.set_defaults(run=trace)
+
+    check_parser = commands.add_parser(
+        "gradcheck", help="print each leaf's gradient against difference quotients, as JSON"
+    )
+    check_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
+    check_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    check_parser.add_argument(
+        "--scheme",
+        choices=["forward", "central"],
+        default="forward",
+        help="forward: (f(x+h) - f(x))/h; central: (f(x+h) - f(x-h))/2h",
+    )
+    check_parser.add_argument(
+        "--h", type=float, nargs="+", metavar="H", help="step sizes (default 1e-1 ... 1e-14)"
+    )
+    check_parser.add_argument(
+        "--leaves", nargs="+", metavar="LABEL", help="check only these leaves (default: all)"
+    )
+    check_parser.add_argument("--mistake", choices=MISTAKE_CHOICES, help=MISTAKE_HELP)
+    check_parser.set_defaults(run=gradcheck)
 
     export_parser = commands.add_parser(
         "export", help="write a standalone HTML page that plays the program offline"
@@ -141,8 +193,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export_parser.add_argument("--theme", choices=["auto", "light", "dark"], default="auto")
     export_parser.add_argument("--title", help="the page title (default: from the program)")
+    add_lab_options(export_parser)
+    export_parser.add_argument(
+        "--gradcheck", action="store_true", help="embed the gradient check and open its panel"
+    )
     export_parser.set_defaults(run=export)
     return parser
+
+
+# The bug lab's mistakes (engine.mistakes.MISTAKES, spelled out so --help needs no engine).
+MISTAKE_CHOICES = ["assign", "append-first", "no-sort"]
+MISTAKE_HELP = "run the engine made wrong: = for +=, append before the children, or no sort"
+
+
+def add_lab_options(parser: argparse.ArgumentParser) -> None:
+    """`--mistake` and `--sort-steps`, shared by `trace` and `export`."""
+    parser.add_argument("--mistake", choices=MISTAKE_CHOICES, help=MISTAKE_HELP)
+    parser.add_argument(
+        "--sort-steps", action="store_true", help="show the sort call by call (visit/skip/append)"
+    )
 
 
 def positive_int(text: str) -> int:

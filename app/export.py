@@ -178,11 +178,27 @@ def render_standalone(
     title: str,
     frame: int = 0,
     theme: str = "auto",
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: Mapping[str, Any] | None = None,
 ) -> str:
     """The whole HTML document. `frame` is where it opens (past the end: the last frame);
-    `theme` is `auto` (the reader's system setting), `light` or `dark`."""
+    `theme` is `auto` (the reader's system setting), `light` or `dark`.
+
+    `mistake` and `sort_steps` say which options the trace was made with, and
+    `gradcheck` is a finished gradient check (`engine.gradcheck_source`) to show in the
+    panel; each goes into the options block only when set, as
+    `{"mistake": …, "sort_steps": true, "gradcheck": {"output", "checks"}}`.
+    """
     if theme not in ("auto", "light", "dark"):
         raise ValueError(f"theme must be auto, light or dark, not {theme!r}")
+    options: dict[str, Any] = {"frame": max(0, frame), "theme": theme}
+    if mistake is not None:
+        options["mistake"] = mistake
+    if sort_steps:
+        options["sort_steps"] = True
+    if gradcheck is not None:
+        options["gradcheck"] = dict(gradcheck)
     shared = bundle()
     template = environment().get_template("export.html")
     return template.render(
@@ -195,5 +211,5 @@ def render_standalone(
         licences=shared.licences,
         trace_json=json_block(trace),
         rules_json=json_block(dict(rules)),
-        options_json=json_block({"frame": max(0, frame), "theme": theme}),
+        options_json=json_block(options),
     )

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from app.export import render_standalone, standalone_title
-from engine import trace_source, trace_value
+from engine import gradcheck_source, trace_source, trace_value
+from engine.gradcheck import gradcheck_graph
 from engine.rules import rule_sources
 from engine.value import Value
 
@@ -46,16 +47,31 @@ class Animation:
     """A traced program, ready to show: `_repr_html_` for Jupyter, `save` for a file."""
 
     def __init__(
-        self, trace: dict[str, Any], *, title: str, frame: int = 0, height: int = DEFAULT_HEIGHT
+        self,
+        trace: dict[str, Any],
+        *,
+        title: str,
+        frame: int = 0,
+        height: int = DEFAULT_HEIGHT,
+        gradcheck: dict[str, Any] | None = None,
     ) -> None:
         self.trace = trace
         self.title = title
         self.frame = frame
         self.height = height
+        self.gradcheck = gradcheck  # the gradient check shown in the panel, if asked for
 
     def to_html(self) -> str:
         """The standalone page (the same file `backprop-animator export` writes)."""
-        return render_standalone(self.trace, rule_sources(), title=self.title, frame=self.frame)
+        return render_standalone(
+            self.trace,
+            rule_sources(),
+            title=self.title,
+            frame=self.frame,
+            mistake=self.trace.get("mistake"),
+            sort_steps=any("step" in frame for frame in self.trace["frames"]),
+            gradcheck=self.gradcheck,
+        )
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the standalone page to `path`; returns the path."""
@@ -86,20 +102,36 @@ def animate(
     frame: int = 0,
     title: str | None = None,
     height: int = DEFAULT_HEIGHT,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: bool = False,
 ) -> Animation:
     """Trace `program` and return an `Animation` of it.
 
     `program` is source text (SPEC §2), or a `Value` output built in Python, with
     `engine.Value` or a micrograd-compatible engine: its gradients are reset and
     recomputed, and hold the final ones afterwards. `granularity` applies to source
-    text only (a graph from Python is shown as it was built). Raises
-    `engine.EngineError` for a bad program and `TypeError` for anything else.
+    text only (a graph from Python is shown as it was built). `mistake` runs a
+    bug-lab engine (`"assign"`, `"append-first"`, `"no-sort"`), `sort_steps=True` shows
+    the sort call by call, `gradcheck=True` adds the gradient-check panel (programs and
+    `engine.Value` graphs). Raises `engine.EngineError` for a bad program or option and
+    `TypeError` for anything else.
     """
+    check = None
     if isinstance(program, str):
-        trace = trace_source(program, granularity)
+        trace = trace_source(program, granularity, mistake=mistake, sort_steps=sort_steps)
         default_title = standalone_title(program)
+        if gradcheck:
+            check = gradcheck_source(program, granularity, mistake=mistake)
     elif isinstance(program, Value) or _looks_like_a_value(program):
-        trace = trace_value(program)
+        if gradcheck and not isinstance(program, Value):
+            raise TypeError(
+                "gradcheck=True needs a program or an engine.Value graph: another engine's "
+                "forward pass cannot be recomputed here"
+            )
+        trace = trace_value(program, mistake=mistake, sort_steps=sort_steps)
+        if gradcheck:
+            check = gradcheck_graph(program, mistake=mistake)
         output = next(node for node in trace["nodes"] if node["id"] == trace["output"])
         default_title = f"backprop-animator: {output['label'] or 'a graph from Python'}"
     else:
@@ -107,7 +139,9 @@ def animate(
             "animate() takes a program (str) or a Value-like output "
             f"(with data, grad, _prev, _op, _backward), not {type(program).__name__}"
         )
-    return Animation(trace, title=title or default_title, frame=frame, height=height)
+    return Animation(
+        trace, title=title or default_title, frame=frame, height=height, gradcheck=check
+    )
 
 
 def _looks_like_a_value(candidate: Any) -> bool:

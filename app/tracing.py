@@ -18,7 +18,7 @@ from multiprocessing.context import SpawnContext, SpawnProcess
 
 from app.errors import ServiceError
 from app.settings import Settings
-from app.worker import READY, EncodedTrace, Reply, encode_trace, serve_traces
+from app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
 from engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
@@ -47,8 +47,8 @@ class Worker:
         if greeting != READY:
             raise RuntimeError(f"a trace worker started with {greeting!r}")
 
-    def call(self, source: str, granularity: str, gzip_large: bool) -> Reply:
-        self.connection.send((source, granularity, gzip_large))
+    def call(self, job: Job, gzip_large: bool) -> Reply:
+        self.connection.send((job, gzip_large))
         reply: Reply = self.connection.recv()
         return reply
 
@@ -87,20 +87,31 @@ class Tracer:
         self._workers.clear()
 
     async def trace(
-        self, source: str, granularity: str, accepts_gzip: bool = False
+        self,
+        source: str,
+        granularity: str,
+        accepts_gzip: bool = False,
+        *,
+        mistake: str | None = None,
+        sort_steps: bool = False,
     ) -> EncodedTrace:
         """The encoded trace, or raises `EngineError` / `ServiceError` (busy, too slow).
 
         Large traces come back gzipped when `accepts_gzip`; small ones are left to the
         app's GZip middleware.
         """
-        if len(source) <= self.settings.inline_max_chars:
-            return await asyncio.to_thread(encode_trace, source, granularity, self.settings.limits)
-        return await self._trace_in_worker(source, granularity, accepts_gzip)
+        options = {"mistake": mistake, "sort_steps": sort_steps}
+        return await self.run(
+            Job("trace", source, granularity, tuple(options.items())), accepts_gzip
+        )
 
-    async def _trace_in_worker(
-        self, source: str, granularity: str, accepts_gzip: bool
-    ) -> EncodedTrace:
+    async def run(self, job: Job, accepts_gzip: bool = False) -> EncodedTrace:
+        """Do a job (a trace or a gradient check) in a thread or a worker, as its size asks."""
+        if len(job.source) <= self.settings.inline_max_chars:
+            return await asyncio.to_thread(run_job, job, self.settings.limits)
+        return await self._trace_in_worker(job, accepts_gzip)
+
+    async def _trace_in_worker(self, job: Job, accepts_gzip: bool) -> EncodedTrace:
         limit = self.settings.trace_time_limit
         deadline = asyncio.get_running_loop().time() + limit
         try:
@@ -114,7 +125,7 @@ class Tracer:
             ) from None
         try:
             async with asyncio.timeout_at(deadline):
-                reply = await asyncio.to_thread(worker.call, source, granularity, accepts_gzip)
+                reply = await asyncio.to_thread(worker.call, job, accepts_gzip)
         except TimeoutError:
             self._replace(worker)
             raise ServiceError(

@@ -16,7 +16,8 @@ from fastapi import APIRouter, Query, Response
 from app.errors import error_responses
 from app.export import bundle, render_standalone, standalone_title
 from app.routes.traces import TracerDep
-from app.schemas import Granularity
+from app.schemas import Granularity, Mistake
+from app.worker import Job
 from engine.rules import rule_sources
 
 router = APIRouter(tags=["export"])
@@ -44,12 +45,28 @@ async def read_export(
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
     frame: Annotated[int, Query(ge=0, description="Where it opens (0-based).")] = 0,
+    mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
+    sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
+    gradcheck: Annotated[
+        bool, Query(description="`1`: embed the gradient check (SPEC §7) for its panel.")
+    ] = False,
 ) -> Response:
     """Download the player for one program as a single HTML file that works offline."""
-    encoded = await tracer.trace(source, granularity)
+    encoded = await tracer.trace(source, granularity, mistake=mistake, sort_steps=sort_steps)
     trace = orjson.loads(encoded.body)
+    check = None
+    if gradcheck:
+        job = Job("gradcheck", source, granularity, (("mistake", mistake),))
+        check = orjson.loads((await tracer.run(job)).body)
     document = await asyncio.to_thread(
-        render_standalone, trace, rule_sources(), title=standalone_title(source), frame=frame
+        render_standalone,
+        trace,
+        rule_sources(),
+        title=standalone_title(source),
+        frame=frame,
+        mistake=mistake,
+        sort_steps=sort_steps,
+        gradcheck=check,
     )
     headers = {
         "Content-Disposition": f'attachment; filename="{FILENAME}"',

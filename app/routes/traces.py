@@ -1,7 +1,7 @@
 """`POST /api/trace` and `GET /api/trace`: a program in, its trace (SPEC §3) out.
 
 Both send the bytes the tracer encoded. GET is for permalinks and caches: a trace
-depends only on its source, granularity and the server's version, so it carries an
+depends only on its source, its options and the server's version, so it carries an
 ETag and answers `If-None-Match` with 304.
 """
 
@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from app.errors import error_responses
-from app.schemas import Granularity, Trace, TraceRequest
+from app.schemas import Granularity, Mistake, Trace, TraceRequest
 from app.tracing import Tracer
 from app.worker import EncodedTrace
 
@@ -58,7 +58,13 @@ def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None)
 @router.post("/trace", response_model=Trace, responses=TRACE_RESPONSES)
 async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
     """Trace a program: build the graph, sort it, run backward, one frame per step."""
-    encoded = await tracer.trace(body.source, body.granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        body.source,
+        body.granularity,
+        accepts_gzip(request),
+        mistake=body.mistake,
+        sort_steps=body.sort_steps,
+    )
     return trace_response(encoded)
 
 
@@ -72,9 +78,13 @@ async def read_trace(
     tracer: TracerDep,
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
+    mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
+    sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
-    encoded = await tracer.trace(source, granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        source, granularity, accepts_gzip(request), mistake=mistake, sort_steps=sort_steps
+    )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):
         return Response(status_code=304, headers=headers)

@@ -12,7 +12,7 @@ import { countParted, mistakeInfo, partedNodes } from "./mistakes.js";
 import { html } from "./svg.js";
 
 /** Past this many, the list says how many more. */
-const MOST_LISTED = 8;
+const MOST_LISTED = 5;
 
 /**
  * @param {HTMLElement} container
@@ -41,13 +41,18 @@ export function mountBugLabView(container, { timeline, names }) {
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    const parted = partedNodes(trace, state.grads, state.final).filter((entry) => state.visible[entry.node]);
+    // Leaves first: their gradients are what training would use.
+    const parted = partedNodes(trace, state.grads, state.final).filter((entry) => state.visible[entry.node])
+      .sort((a, b) => Number(trace.nodes[b.node].kind === "leaf") - Number(trace.nodes[a.node].kind === "leaf") || a.node - b.node);
+    const atEnd = state.index === state.frameCount - 1;
     const key = parted.map((p) => `${p.node}:${p.grad}`).join(",");
     status.textContent = total === 0
       ? "On this program it computes the right gradients: the mistake needs a value used twice to show."
       : parted.length === 0
         ? `By the end, ${total} ${total === 1 ? "gradient differs" : "gradients differ"} from the right engine's.`
-        : `${parted.length} of ${total} wrong ${total === 1 ? "gradient is" : "gradients are"} final so far:`;
+        : atEnd
+          ? `${total} ${total === 1 ? "gradient ends" : "gradients end"} wrong:`
+          : `${parted.length} of ${total} wrong ${total === 1 ? "gradient is" : "gradients are"} final so far:`;
     if (key === shownKey) return;
     shownKey = key;
     const items = parted.slice(0, MOST_LISTED).map(({ node, grad, correct }) => html("li", {

@@ -1,11 +1,12 @@
 /**
  * The gradient-check panel (SPEC.md §7): one row per leaf with backprop's gradient,
- * the difference quotient at the h with the smallest error (gradcheck.js says why)
+ * the difference quotient at the h where it is steadiest (gradcheck.js says why)
  * and whether they agree, then the log–log plot of the whole sweep. Fetching is the
  * host's job; this module draws what it is given.
  *
- * With a bug-lab trace (SPEC §8) "backprop" is what that mistaken engine computed,
- * taken from the trace, so the check shows the disagreement the learner is hunting.
+ * With a bug-lab mistake (SPEC §8) the host asks for the check of that mistaken
+ * engine, so "backprop" is what it computed and the check shows the disagreement;
+ * the right engine's gradient (the trace's `correct_grad`) is named beside it.
  *
  * Test hooks: [data-testid=gradcheck] (data-state: loading | ready | error), rows
  * [data-testid=gradcheck-row] with data-label, data-node-id, data-analytic,
@@ -41,7 +42,7 @@ export function mountGradcheckPanel(container) {
     html("p", { class: "gradcheck-intro" }, [
       "Nudge one leaf by h, run the forward pass again, and divide the change of the output by h: ",
       html("code", { text: "(f(x+h) \u2212 f(x)) / h" }),
-      ". Too big an h measures the curve, too small an h measures rounding; the table shows the h where the error is smallest.",
+      ". Too big an h measures the curve, too small an h measures rounding; the table shows the h where the quotient is steadiest.",
     ]),
     status,
     html("div", { class: "gradcheck-table-wrap", tabindex: 0, role: "region", "aria-label": "Gradient check table" }, [table]),
@@ -91,8 +92,8 @@ export function mountGradcheckPanel(container) {
     show(response, trace) {
       const check = validateGradCheck(response);
       const mistake = mistakeInfo(trace.mistake);
-      const gradOf = new Map(trace.nodes.map((node) => [node.id, node.grad]));
-      summaries = check.checks.map((c) => summarizeCheck(c, mistake ? gradOf.get(c.node) ?? c.analytic : c.analytic));
+      const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
+      summaries = check.checks.map((c) => summarizeCheck(c));
       scheme = typeof (/** @type {any} */ (response).scheme) === "string" ? /** @type {any} */ (response).scheme : "forward";
       backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
       const wrong = summaries.filter((s) => !s.agrees).length;
@@ -103,7 +104,7 @@ export function mountGradcheckPanel(container) {
           ? `All ${summaries.length} ${summaries.length === 1 ? "leaf agrees" : "leaves agree"}: backprop and the difference quotient give the same gradients.`
           : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
       body.replaceChildren(...summaries.map((s, i) => {
-        const right = check.checks[i].analytic;
+        const right = rightOf.get(s.node) ?? s.analytic;
         return html("tr", {
           "data-testid": "gradcheck-row",
           "data-node-id": s.node,

@@ -3,19 +3,22 @@
  * which h to show, whether backprop and the difference quotient agree, and the
  * points of the log–log plot of error against h.
  *
- * The row shows the numeric gradient at the h with the smallest error: the sweep
- * exists to find where truncation error (large h) and rounding error (small h)
- * balance, and that h moves with the function and the value of x, so a fixed h
- * would sometimes show rounding noise as disagreement. When backprop is wrong,
- * even the best h stays far off, which is what the check is for.
+ * Which h the row shows: where the difference quotient is steadiest, i.e. the
+ * larger h of the two neighbouring h values (in the sweep sorted from large to
+ * small) whose quotients differ least. Truncation error shrinks with h and
+ * rounding error grows, so the quotient settles where the two balance, and that
+ * place moves with the function and the size of x, so no fixed h fits every
+ * program. The choice looks at the quotients only, never at backprop's answer: a
+ * checker that picked the h closest to the gradient it checks would flatter a
+ * wrong engine.
  *
  * Errors of exactly 0 (a linear function, a lucky rounding) have no logarithm:
  * the plot puts them on a floor one decade below the smallest non-zero error and
  * marks them as exact.
  *
  * Example (f = 3x² − 4x + 5 at x = 3, forward): rows h 0.1 … 1e-14; the row at
- * h = 0.001 has numeric 14.003 and error 0.003; the smallest error is near
- * h = 1e-8; summarizeCheck(check).agrees -> true.
+ * h = 0.001 has numeric 14.003 and error 0.003; the quotient is steadiest near
+ * h = 1e-8, where it agrees with 14: summarizeCheck(check).agrees -> true.
  */
 
 /** Relative agreement asked of backprop and the best difference quotient. */
@@ -47,9 +50,29 @@ export function agrees(numeric, analytic) {
  */
 export function summarizeCheck(check, analytic = check.analytic) {
   const rows = check.rows.map((row) => ({ h: row.h, numeric: row.numeric, error: Math.abs(row.numeric - analytic) }));
-  let best = null;
-  for (const row of rows) if (Number.isFinite(row.error) && (best === null || row.error < best.error)) best = row;
+  const best = steadiestRow(rows);
   return { node: check.node, label: check.label, analytic, rows, best, agrees: best !== null && agrees(best.numeric, analytic) };
+}
+
+/**
+ * The row whose quotient is steadiest (see the module's note); null for no rows.
+ * Example: numerics 14.3 (h 0.1), 14.03, 14.003, 14.0003 -> the h = 0.001 row.
+ * @param {CheckRow[]} rows
+ * @returns {CheckRow | null}
+ */
+export function steadiestRow(rows) {
+  const sorted = rows.filter((row) => Number.isFinite(row.numeric)).sort((a, b) => b.h - a.h);
+  if (sorted.length < 2) return sorted[0] ?? null;
+  let at = 0;
+  let least = Infinity;
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const change = Math.abs(sorted[i].numeric - sorted[i + 1].numeric);
+    if (change < least) {
+      least = change;
+      at = i;
+    }
+  }
+  return sorted[at];
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * What the code panel shows for the bug lab and the step-by-step sort, as plain
  * data (lines, which are marked, a caption); code-panel.js draws it. The texts
- * come from the server's /api/rules when it has them (`build`, `build:append-first`,
- * `mistake:<id>`), else from the short sketches here, so an old export still reads.
+ * come from the server's /api/rules when it has them (`build`, and `mistake:<id>`,
+ * where `mistake:append-first` is the sort with its append moved up), else from the
+ * short sketches here, so an old export still reads.
  *
  * Example: sortStepCode("append", {rules: {}}) -> {label: "The recursive sort",
  *   lines: ["def build(v):", …, "        topo.append(v)      # children first", …], marked: Set {6}}
@@ -62,7 +63,7 @@ const linesOf = (text, fallback) => (text ? withoutDocstring(text.trimEnd().spli
  */
 export function sortStepCode(step, { rules, appendFirst = false, depth = 0 }) {
   const lines = appendFirst
-    ? linesOf(rules["build:append-first"], BUILD_APPEND_FIRST_SKETCH)
+    ? linesOf(rules["mistake:append-first"], BUILD_APPEND_FIRST_SKETCH)
     : linesOf(rules.build, BUILD_SKETCH);
   const pattern = step === "seed" ? null : STEP_LINES[step];
   const marked = new Set(pattern ? lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])) : []);

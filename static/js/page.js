@@ -5,13 +5,12 @@
  * of servers or URLs. `/embed` also reads its options (embed-options.js) and
  * reports its height to the page that frames it; `/` offers the share dialog.
  */
-import { SourceError, fetchGradcheck, fetchOptional, fetchTrace } from "./api.js";
+import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
 import { reportHeight } from "./embed-height.js";
 import { readEmbedOptions } from "./embed-options.js";
-import { mountGradcheckPanel } from "./gradcheck-panel.js";
-import { mountLabControls } from "./lab-controls.js";
-import { LAB_PARAM_NAMES, readLabState, withLabParams } from "./lab-url.js";
+import { LAB_PARAM_NAMES, withLabParams } from "./lab-url.js";
+import { mountPageLab } from "./page-lab.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
@@ -46,52 +45,17 @@ if (embed) {
   reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 } else {
   mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
-    () => ({ ...shown, frame: player?.frame ?? 0, lab }));
+    () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }));
 }
 let autoplay = embedOptions.autoplay;
-
-// The bug lab (SPEC §7–9): a mistake and sort steps change the trace; the gradient
-// check is a panel under the player. All three live in the URL.
-let lab = readLabState(location.search);
-const labSlot = document.createElement("div");
-editorRoot?.querySelector(".editor-actions")?.after(labSlot);
-const labControls = editorRoot ? mountLabControls(labSlot, { onChange: changeLab }) : null;
-labControls?.set(lab);
-const gradcheckRoot = document.createElement("div");
-gradcheckRoot.className = "gradcheck-host";
-playerRoot.after(gradcheckRoot);
-const gradcheck = mountGradcheckPanel(gradcheckRoot);
-/** @type {AbortController | null} */
-let gradcheckInFlight = null;
-/** @type {import("./trace.js").Trace | null} */
-let shownTrace = null;
-
-/** @param {import("./lab-url.js").LabState} next */
-function changeLab(next) {
-  const retrace = next.mistake !== lab.mistake || next.sortSteps !== lab.sortSteps;
-  lab = next;
-  if (retrace && shown.source) run(shown.source, shown.granularity, player?.frame ?? 0);
-  else refreshGradcheck();
-  writeUrl();
-}
-
-/** Open, close or refresh the gradient-check panel for what is on screen. */
-async function refreshGradcheck() {
-  gradcheck.setOpen(lab.gradcheck);
-  gradcheckInFlight?.abort();
-  if (!lab.gradcheck || !shownTrace) return;
-  const controller = new AbortController();
-  gradcheckInFlight = controller;
-  const trace = shownTrace;
-  gradcheck.loading();
-  try {
-    const result = await fetchGradcheck(trace.source, trace.granularity, { signal: controller.signal });
-    if (!controller.signal.aborted) gradcheck.show(result, trace);
-  } catch (error) {
-    if (controller.signal.aborted) return;
-    gradcheck.showError(error instanceof Error ? error.message : String(error));
-  }
-}
+// The bug lab: a mistake and sort steps change the trace, the gradient check adds a panel.
+const lab = mountPageLab({
+  editorRoot, playerRoot, search: location.search,
+  onChange: (retrace) => {
+    if (retrace && shown.source) run(shown.source, shown.granularity, player?.frame ?? 0);
+    writeUrl();
+  },
+});
 const rulesReady = fetchOptional("api/rules", {});
 
 let urlTimer = 0;
@@ -119,7 +83,7 @@ function syncUrl() {
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
 function writeUrl() {
-  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0 }), lab);
+  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0 }), lab.state);
   const address = embed ? withEmbedOptions(search) : search;
   if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
@@ -164,7 +128,7 @@ async function run(source, granularity, frame, focusPlayer = false) {
   editor?.setBusy(true);
   player?.setWaiting(true);
   try {
-    const options = { signal: controller.signal, mistake: lab.mistake, sortSteps: lab.sortSteps };
+    const options = { signal: controller.signal, ...lab.traceOptions() };
     const [trace, rules] = await Promise.all([fetchTrace(source, granularity, options), rulesReady]);
     if (id !== runId) return;
     const previous = player;
@@ -176,17 +140,15 @@ async function run(source, granularity, frame, focusPlayer = false) {
     autoplay = false;
     showError(null);
     shown = { source, granularity };
-    shownTrace = trace;
     writeUrl();
-    refreshGradcheck();
+    lab.shown(trace);
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
     const problem = error instanceof SourceError ? error : new SourceError(`The trace could not be shown: ${error}`);
     player?.setWaiting(false);
     showError(problem, source);
-    shownTrace = null;
-    if (lab.gradcheck) gradcheck.showError("the program has an error (see above).");
+    lab.failed();
     shown = { source, granularity };
     writeUrl();
   } finally {
@@ -225,11 +187,15 @@ async function start() {
     editor?.setProgram(fromUrl.source, fromUrl.granularity);
     if (embed) fitEditorRows(fromUrl.source);
     const examples = fetchOptional("api/examples", []);
-    examples.then((list) => editor?.setExamples(list));
+    examples.then((list) => {
+      lab.setExamples(list);
+      editor?.setExamples(list);
+    });
     await run(fromUrl.source, fromUrl.granularity, fromUrl.frame ?? 0);
     return;
   }
   const examples = await fetchOptional("api/examples", []);
+  lab.setExamples(examples);
   editor?.setExamples(examples);
   if (runId > 0) return; // the learner already pressed Run
   const first = examples[0];

@@ -43,7 +43,8 @@ export function mountPartedMarks(stage, { timeline, layout }) {
       const width = text.length * 6.6 + 14;
       const tag = svg("g", {
         class: "parted-tag",
-        transform: `translate(${box.x + box.width / 2 - width},${box.y - SIZES.recordHeight / 2 - 19})`,
+        // Above the record, clear of its topo badge on the top-left corner.
+        transform: `translate(${box.x - box.width / 2 + 12},${box.y - SIZES.recordHeight / 2 - 19})`,
       }, layer);
       svg("rect", { width, height: 17, rx: 4 }, tag);
       svg("text", { x: width / 2, y: 12.5 }, tag).textContent = text;

@@ -73,12 +73,16 @@ export function mountSortStepsView(container, { timeline, names }) {
     counter.textContent = `step ${at.position + 1} of ${at.count}`;
     caption.textContent = at.step === "append" && appendFirst ? APPEND_FIRST_WORDS : STEP_WORDS[at.step];
     const top = at.stack.length - 1;
-    stack.replaceChildren(...at.stack.map((entry, depth) => html("li", {
-      class: `sort-call${depth === top ? " is-current" : ""}${entry.skip ? " is-skip" : ""}`,
-      "data-node-id": trace.nodes[entry.node].id,
-      style: `--depth: ${depth}`,
-      ...(depth === top ? { "aria-current": "step" } : {}),
-    }, [html("code", { text: `build(${names[entry.node]})` }), ...(entry.skip ? [html("span", { class: "sort-note", text: "already visited: returns" })] : [])])));
+    stack.replaceChildren(...at.stack.map((entry, depth) => {
+      const call = html("li", {
+        class: `sort-call${depth === top ? " is-current" : ""}${entry.skip ? " is-skip" : ""}`,
+        "data-node-id": trace.nodes[entry.node].id,
+        "data-depth": depth,
+        ...(depth === top ? { "aria-current": "step" } : {}),
+      }, [html("code", { text: `build(${names[entry.node]})` }), ...(entry.skip ? [html("span", { class: "sort-note", text: "already visited: returns" })] : [])]);
+      call.style.setProperty("--depth", String(depth)); // CSSOM: the page's CSP refuses style attributes
+      return call;
+    }));
     if (!at.stack.length) stack.append(html("li", { class: "sort-call is-empty", text: "(empty: build(output) returned)" }));
     visitedCount.textContent = `(${at.visited.length})`;
     topoCount.textContent = `(${at.topo.length})`;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { agrees, decadeLabel, decades, plotData, summarizeCheck, validateGradCheck } from "../../static/js/gradcheck.js";
+import { agrees, decadeLabel, decades, plotData, steadiestRow, summarizeCheck, validateGradCheck } from "../../static/js/gradcheck.js";
 
 const H = Array.from({ length: 14 }, (_, i) => 10 ** -(i + 1));
 const f = (x) => 3 * x * x - 4 * x + 5;
@@ -32,11 +32,27 @@ describe("summarizeCheck", () => {
     assert.ok(summary.rows.every((row) => row.error > 1));
   });
 
-  it("picks the smallest error, the larger h on a tie", () => {
+  it("shows the h where the quotient is steadiest, the larger h on a tie", () => {
     const summary = summarizeCheck({ node: "n0", label: "a", analytic: 2, rows: [
-      { h: 0.1, numeric: 2, error: 0 }, { h: 0.01, numeric: 2, error: 0 }, { h: 1e-3, numeric: 2.5, error: 0.5 },
+      { h: 1e-3, numeric: 2.5, error: 0.5 }, { h: 0.1, numeric: 2, error: 0 }, { h: 0.01, numeric: 2, error: 0 },
     ] });
     assert.equal(summary.best.h, 0.1);
+    assert.equal(steadiestRow([]), null);
+    assert.equal(steadiestRow([{ h: 0.5, numeric: 1, error: 0 }]).h, 0.5);
+  });
+
+  it("chooses h without looking at the gradient it checks", () => {
+    // a + a with `=`: the engine says 1, the quotients say 2 with rounding noise at small h.
+    const rows = H.map((h) => {
+      const numeric = (2 * (3 + h) - 6) / h;
+      return { h, numeric, error: Math.abs(numeric - 1) };
+    });
+    const wrong = summarizeCheck({ node: "n0", label: "a", analytic: 1, rows });
+    const right = summarizeCheck({ node: "n0", label: "a", analytic: 2, rows });
+    assert.equal(wrong.best.h, right.best.h);
+    assert.ok(Math.abs(wrong.best.numeric - 2) < 1e-6);
+    assert.equal(wrong.agrees, false);
+    assert.equal(right.agrees, true);
   });
 });
 

@@ -5,10 +5,11 @@
  *
  * Test hooks: [data-testid=bug-lab] with data-mistake; inside it one
  * [data-testid=bug-lab-parted] per parted node (data-node-id, data-grad,
- * data-correct-grad).
+ * data-correct-grad), and [data-testid=bug-lab-early] while a rule runs with a
+ * gradient the right engine would not have given it (no-sort's fork at e).
  */
 import { formatValue } from "./format.js";
-import { countParted, mistakeInfo, partedNodes } from "./mistakes.js";
+import { countParted, differs, mistakeInfo, partedNodes } from "./mistakes.js";
 import { html } from "./svg.js";
 
 /** Past this many, the list says how many more. */
@@ -29,11 +30,13 @@ export function mountBugLabView(container, { timeline, names }) {
   const total = countParted(trace);
   const list = html("ul", { class: "bug-lab-parted" });
   const status = html("p", { class: "bug-lab-status" });
+  const early = html("p", { class: "bug-lab-early", "data-testid": "bug-lab-early" });
   container.replaceChildren(html("section", { class: "bug-lab", "data-testid": "bug-lab", "data-mistake": info.id, "aria-label": "Bug lab" }, [
     html("p", { class: "bug-lab-title" }, [
       html("span", { class: "bug-lab-badge", text: "Bug lab" }), " This engine has a mistake: ", html("strong", { text: info.title }), ".",
     ]),
     html("p", { class: "bug-lab-lesson", text: info.lesson }),
+    early,
     status,
     list,
   ]));
@@ -41,6 +44,15 @@ export function mountBugLabView(container, { timeline, names }) {
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
+    // A rule that runs with a gradient the right engine would not have given it yet.
+    const upstream = state.phase === "backward" ? state.contributions[0]?.upstream : undefined;
+    const right = state.current >= 0 ? trace.nodes[state.current].correct_grad : undefined;
+    const wrongNow = upstream !== undefined && typeof right === "number" && differs(upstream, right);
+    early.hidden = !wrongNow;
+    early.textContent = wrongNow
+      ? `${names[state.current]}'s rule runs with grad ${formatValue(/** @type {number} */ (upstream))}; `
+        + `the right engine runs it with ${formatValue(/** @type {number} */ (right))}.`
+      : "";
     // Leaves first: their gradients are what training would use.
     const parted = partedNodes(trace, state.grads, state.final).filter((entry) => state.visible[entry.node])
       .sort((a, b) => Number(trace.nodes[b.node].kind === "leaf") - Number(trace.nodes[a.node].kind === "leaf") || a.node - b.node);

@@ -101,7 +101,7 @@ export function mountGradcheckPanel(container) {
       status.textContent = summaries.length === 0
         ? "This program has no leaves to check (only constants)."
         : wrong === 0
-          ? `All ${summaries.length} ${summaries.length === 1 ? "leaf agrees" : "leaves agree"}: backprop and the difference quotient give the same gradients.`
+          ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
           : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
       body.replaceChildren(...summaries.map((s, i) => {
         const right = rightOf.get(s.node) ?? s.analytic;
@@ -122,7 +122,8 @@ export function mountGradcheckPanel(container) {
           html("td", { class: "number", text: s.best ? String(s.best.h) : "\u2014" }),
           html("td", { class: "verdict" }, [
             html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
-            s.agrees ? "agree" : `differ${mistake ? ` (right: ${formatValue(right)})` : ""}`,
+            s.agrees ? "agree" : "differ",
+            ...(mistake && !s.agrees ? [html("span", { class: "verdict-right", text: ` (right: ${formatValue(right)})` })] : []),
           ]),
         ]);
       }));

@@ -130,8 +130,13 @@ class Story:
                 f"{name(node)} was appended first, so its rule runs last: the rules below "
                 "it have already run, and what it passes on goes no further."
             )
-        if run.upstream == right or self.mistake == "assign":
+        if run.upstream == right:
             return ""
+        if self.mistake == "assign":
+            return (
+                f"{name(node)} passes on {fmt(run.upstream)}, not the right engine's "
+                f"{fmt(right)}: a write into {name(node)}.grad overwrote part of it."
+            )
         if self.mistake == "append-first":
             return (
                 f"Too early: the right engine's {name(node)}.grad is {fmt(right)} here, but "

@@ -35,6 +35,7 @@ from engine.value import Value, _sigmoid, topological_order
 SCHEMES = ("forward", "central")
 DEFAULT_H = tuple(10.0**-k for k in range(1, 15))  # 0.1, 0.01, ..., 1e-14
 MAX_H_VALUES = 64
+COMPLEX = "a negative number to a fractional power is complex"
 
 PLAIN_FUNCTIONS: dict[str, Callable[..., float]] = {
     "+": operator.add,
@@ -210,13 +211,13 @@ class _Forward:
             except (ArithmeticError, ValueError) as error:
                 raise self._failure(leaf, moved_by, self.topo[i], error) from None
             if not isinstance(result, float):  # a negative base to a fractional power
-                raise self._failure(leaf, moved_by, self.topo[i], ValueError("a complex result"))
+                raise self._failure(leaf, moved_by, self.topo[i], ValueError(COMPLEX))
             values[i] = result
         return values[-1]
 
     def _failure(self, leaf: Value, moved_by: float, node: Value, error: Exception) -> EngineError:
         line, column = self.positions.get(node, (None, None))
-        reason = "too large for a float" if isinstance(error, OverflowError) else str(error)
+        reason = _reason(error)
         how = f"moving {self._leaf_name(leaf)} by {fmt(moved_by)}"
         return EngineError(
             f"{how} makes {self.names(node)} ({node._op}) fail ({reason}); "
@@ -227,6 +228,17 @@ class _Forward:
 
     def _leaf_name(self, leaf: Value) -> str:
         return repr(leaf.label) if leaf.label else "an unnamed leaf"
+
+
+def _reason(error: Exception) -> str:
+    """Why a plain-number function failed, in words rather than the C library's."""
+    if isinstance(error, OverflowError):
+        return "the number is too large for a float"
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if str(error) == COMPLEX:
+        return COMPLEX
+    return "the number is outside the function's domain"
 
 
 def _plain_function(node: Value) -> Callable[..., float]:

@@ -67,6 +67,12 @@ class Story:
         self.name = name
         self.output = output
         self.ran_at = {run.node: i for i, run in enumerate(runs)}
+        # For `no-sort`: the contributions each node got after its own rule had run.
+        self.late: dict[Value, list[tuple[float, Value]]] = {}
+        for i, run in enumerate(runs):
+            for child, _, delta, _ in run.tape:
+                if self.ran_at.get(child, len(runs)) < i:
+                    self.late.setdefault(child, []).append((delta, run.node))
 
     def texts(self) -> list[str]:
         """One text per run, in order."""
@@ -124,19 +130,19 @@ class Story:
                 f"{name(node)} was appended first, so its rule runs last: the rules below "
                 "it have already run, and what it passes on goes no further."
             )
-        if run.upstream == right or self.mistake == "assign":
+        if run.upstream == right:
             return ""
+        if self.mistake == "assign":
+            return (
+                f"{name(node)} passes on {fmt(run.upstream)}, not the right engine's "
+                f"{fmt(right)}: a write into {name(node)}.grad overwrote part of it."
+            )
         if self.mistake == "append-first":
             return (
                 f"Too early: the right engine's {name(node)}.grad is {fmt(right)} here, but "
                 "its parents come after it in reversed(topo), so their rules have not run."
             )
-        late = [
-            f"{fmt(delta)} from {name(later.node)}"
-            for later in self.runs[index + 1 :]
-            for child, _, delta, _ in later.tape
-            if child is node
-        ]
+        late = [f"{fmt(delta)} from {name(parent)}" for delta, parent in self.late.get(node, [])]
         if not late:
             return (
                 f"{name(node)} passes on {fmt(run.upstream)}, which came from a rule that ran "

@@ -36,6 +36,12 @@ const MISTAKE_LINES = {
   "append-first": /topo\.append\(/,
   "no-sort": /_backward\(\)/,
 };
+/** The right engine's code each mistake replaces (its /api/rules key) and the lines to mark there. */
+const RIGHT_CODE = {
+  assign: { key: "accumulate", lines: /\.grad \+=/ },
+  "append-first": { key: "build", lines: /topo\.append\(/ },
+  "no-sort": { key: "backward", lines: /topological_order\(|build\(|reversed\(topo\)|_backward\(\)/ },
+};
 const CALLER = ["topo, visited = [], set()", "build(output)", "output.grad = 1.0"];
 
 const STEP_LINES = {
@@ -78,7 +84,7 @@ export function sortStepCode(step, { rules, appendFirst = false, depth = 0 }) {
 }
 
 /**
- * The mistaken code next to the right code, for a trace with a mistake.
+ * The mistaken code next to the right code it replaces, for a trace with a mistake.
  * @param {unknown} mistake
  * @param {Record<string, string>} rules
  * @returns {CodeBlock[]}
@@ -90,9 +96,14 @@ export function mistakeCode(mistake, rules) {
   const wrong = linesOf(fromServer, info.wrong);
   const pattern = MISTAKE_LINES[info.id];
   const marked = new Set(wrong.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
+  const rightSource = rules[RIGHT_CODE[info.id].key];
+  const right = linesOf(rightSource, info.right);
+  const rightMarked = new Set(rightSource
+    ? right.flatMap((line, i) => (RIGHT_CODE[info.id].lines.test(line) ? [i] : []))
+    : right.map((_, i) => i));
   return [
     { lines: wrong, marked, label: `The mistake: ${info.title}`, tone: "mistake" },
-    { lines: info.right, marked: new Set(info.right.map((_, i) => i)), label: "The right engine", tone: "right" },
+    { lines: right, marked: rightMarked, label: "The right engine", tone: "right" },
   ];
 }
 

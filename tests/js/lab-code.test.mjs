@@ -41,6 +41,16 @@ describe("mistakeCode", () => {
     assert.deepEqual(marked(mistakeCode("assign", assign)[0]), ["self.grad = local * out.grad"]);
   });
 
+  it("sets the server's mistaken code against the engine code it replaces", () => {
+    const rules = {
+      "mistake:assign": "def _accumulate(self, local, out):\n    self.grad = local * out.grad\n",
+      accumulate: "def _accumulate(self, local, out):\n    delta = local * out.grad\n    self.grad += delta\n",
+    };
+    const [wrong, right] = mistakeCode("assign", rules);
+    assert.deepEqual(marked(wrong), ["self.grad = local * out.grad"]);
+    assert.deepEqual(marked(right), ["self.grad += delta"]);
+  });
+
   it("shows nothing for the right engine", () => {
     assert.deepEqual(mistakeCode(null, {}), []);
     assert.deepEqual(mistakeCode("typo", {}), []);

@@ -308,3 +308,16 @@ def test_axe_finds_no_serious_violations_in_the_lab(
     assert serious_violations(axe_page) == []
     axe_page.keyboard.press("End")
     assert serious_violations(axe_page) == []
+
+
+def test_the_embed_runs_a_mistake_with_sort_steps_from_its_address(
+    player_page: Page, server: str
+) -> None:
+    url = lab_url(server, A_PLUS_A, path="/embed", mistake="assign", sort_steps=1, frame=6)
+    open_player(player_page, url)
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("7 / 9")
+    expect(player_page.get_by_test_id("sort-steps")).to_have_attribute("data-step", "seed")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    assert "mistake=assign" in player_page.url and "sort_steps=1" in player_page.url
+    href = player_page.locator("#open-full").get_attribute("href") or ""
+    assert "mistake=assign" in href and "sort_steps=1" in href

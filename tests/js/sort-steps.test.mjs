@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { createSortSteps, hasSortSteps } from "../../static/js/sort-steps.js";
+import { createTimeline, phaseSpans, stateAt } from "../../static/js/timeline.js";
+import { validateTrace } from "../../static/js/trace.js";
 import { fixture } from "./helpers.mjs";
 import { withMistake, withSortSteps } from "./lab-helpers.mjs";
 
@@ -77,5 +79,55 @@ describe("createSortSteps", () => {
     const nowhere = structuredClone(aPlusA);
     nowhere.frames[first].node = "missing";
     assert.throws(() => createSortSteps(nowhere), /must name a node/);
+  });
+});
+
+describe("the timeline of a trace with sort steps", () => {
+  const neuron = fixture("neuron.json");
+  const stepped = withSortSteps(neuron);
+  const timeline = createTimeline(stepped);
+
+  it("spans 21 sort frames and seeds the gradient at the last of them", () => {
+    assert.equal(timeline.frameCount, 36);
+    assert.equal(timeline.sortFrame, 25);
+    assert.deepEqual(phaseSpans(timeline).map((span) => [span.phase, span.start, span.length]), [
+      ["build", 0, 5], ["sort", 5, 21], ["backward", 26, 10],
+    ]);
+  });
+
+  it("keeps every gradient at 0 until the seed, and ends with the article's", () => {
+    const output = stepped.nodes.findIndex((node) => node.id === stepped.output);
+    assert.equal(stateAt(timeline, 24).grads[output], 0);
+    assert.equal(stateAt(timeline, 24).sorted, false);
+    assert.equal(stateAt(timeline, 25).grads[output], 1);
+    const end = stateAt(timeline, 35);
+    const plain = createTimeline(neuron);
+    assert.deepEqual([...end.grads], [...stateAt(plain, 15).grads]);
+  });
+
+  it("makes the node of each step the current one", () => {
+    const first = stateAt(timeline, 5);
+    assert.equal(stepped.nodes[first.current].id, stepped.output);
+    assert.equal(first.roles[first.current], "active");
+    assert.equal(stateAt(timeline, 25).current, -1);
+  });
+});
+
+describe("validateTrace with sort steps", () => {
+  it("accepts one seed among the steps and refuses none or two", () => {
+    const stepped = withSortSteps(fixture("a-plus-a.json"));
+    assert.equal(validateTrace(stepped), stepped);
+    const seedless = structuredClone(stepped);
+    seedless.frames = seedless.frames.filter((frame) => frame.step !== "seed");
+    assert.throws(() => validateTrace(seedless), /one seed among the sort steps, got 0/);
+    const twice = structuredClone(stepped);
+    twice.frames.splice(3, 0, { phase: "sort", step: "seed", text: "again" });
+    assert.throws(() => validateTrace(twice), /got 2/);
+  });
+
+  it("refuses a step that names no node of the trace", () => {
+    const stepped = withSortSteps(fixture("a-plus-a.json"));
+    stepped.frames[1].node = "<img src=x>";
+    assert.throws(() => validateTrace(stepped), /frames\[1\]\.node must name a node/);
   });
 });

@@ -9,12 +9,17 @@ import math
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from app.export import render_standalone
+from engine import gradcheck_source, trace_source
+from engine.rules import rule_sources
 from tests.browser.conftest import NEURON, Problems, open_player
 from tests.browser.test_accessibility import serious_violations
+from tests.browser.test_export import offline_page as offline_page
 
 pytestmark = pytest.mark.browser
 
@@ -321,3 +326,33 @@ def test_the_embed_runs_a_mistake_with_sort_steps_from_its_address(
     assert "mistake=assign" in player_page.url and "sort_steps=1" in player_page.url
     href = player_page.locator("#open-full").get_attribute("href") or ""
     assert "mistake=assign" in href and "sort_steps=1" in href
+
+
+def test_an_export_made_with_the_check_shows_its_panel_offline(
+    offline_page: tuple[Page, list[str]], tmp_path: Path
+) -> None:
+    page, blocked = offline_page
+    path = tmp_path / "lab.html"
+    trace = trace_source(A_PLUS_A, mistake="assign", sort_steps=True)
+    check = gradcheck_source(A_PLUS_A, mistake="assign")
+    document = render_standalone(
+        trace,
+        rule_sources(),
+        title="a + a",
+        frame=8,
+        mistake="assign",
+        sort_steps=True,
+        gradcheck=check,
+    )
+    path.write_text(document, encoding="utf-8")
+    page.goto(path.as_uri())
+    page.wait_for_selector("#player[data-ready=true]")
+    expect(page.get_by_test_id("frame-counter")).to_have_text("9 / 9")
+    expect(page.locator("[data-testid=node][data-label=a]")).to_have_attribute(
+        "data-parted", "true"
+    )
+    row = page.get_by_test_id("gradcheck-row")
+    expect(row).to_have_attribute("data-agrees", "false")
+    expect(row).to_have_attribute("data-right-analytic", "2")
+    expect(page.get_by_test_id("gradcheck-plot").locator(".plot-point")).to_have_count(14)
+    assert blocked == []

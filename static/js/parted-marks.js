@@ -19,25 +19,22 @@ export function mountPartedMarks(stage, { timeline, layout }) {
   const { trace } = timeline;
   const active = trace.nodes.some((node) => typeof node.correct_grad === "number");
   const viewport = stage.querySelector(".graph-viewport");
-  const groups = /** @type {SVGElement[]} */ ([...stage.querySelectorAll(".records > .node")]);
-  if (!active || !viewport || groups.length !== trace.nodes.length) return { update: () => {} };
+  if (!active || !viewport) return { update: () => {} };
   const layer = svg("g", { class: "parted-marks" }, /** @type {SVGElement} */ (viewport));
-  /** @type {Set<number>} */ let marked = new Set();
+  // Records are found by id at each update: a big graph mounts only those in view.
+  const recordOf = (/** @type {number} */ i) => stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
     const parted = partedNodes(trace, state.grads, state.final).filter((entry) => state.visible[entry.node]);
-    const now = new Set(parted.map((entry) => entry.node));
-    for (const i of marked) {
-      if (!now.has(i)) {
-        groups[i].removeAttribute("data-parted");
-        groups[i].removeAttribute("data-correct-grad");
-      }
+    for (const record of stage.querySelectorAll(".node[data-parted]")) {
+      record.removeAttribute("data-parted");
+      record.removeAttribute("data-correct-grad");
     }
     layer.replaceChildren();
     for (const { node, correct } of parted) {
-      groups[node].setAttribute("data-parted", "true");
-      groups[node].setAttribute("data-correct-grad", String(correct));
+      recordOf(node)?.setAttribute("data-parted", "true");
+      recordOf(node)?.setAttribute("data-correct-grad", String(correct));
       const box = layout.records[node];
       const text = `\u2260 right engine ${formatValue(correct)}`;
       const width = text.length * 6.6 + 14;
@@ -49,7 +46,6 @@ export function mountPartedMarks(stage, { timeline, layout }) {
       svg("rect", { width, height: 17, rx: 4 }, tag);
       svg("text", { x: width / 2, y: 12.5 }, tag).textContent = text;
     }
-    marked = now;
   }
   return { update };
 }

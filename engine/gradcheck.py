@@ -172,8 +172,9 @@ def _name(node: dict[str, Any]) -> str:
 class _Forward:
     """The forward pass as plain numbers, re-run with one leaf moved.
 
-    Nodes are evaluated in topological order from a flat list of (function, operand
-    indices), so one evaluation is a single loop over the graph.
+    Nodes are evaluated in topological order from a flat list of (index, function,
+    operand indices), so one evaluation is a single loop over the graph; the unmoved
+    output f(x), which every forward difference needs, is computed once.
     """
 
     def __init__(self, output: Value, positions: dict[Value, tuple[int, int]]) -> None:
@@ -181,19 +182,23 @@ class _Forward:
         self.positions = positions
         self.index = {node: i for i, node in enumerate(self.topo)}
         self.base = [float(node.data) for node in self.topo]
-        self.program = [
-            (i, _plain_function(node), [self.index[child] for child in node._prev])
-            for i, node in enumerate(self.topo)
-            if node._prev
-        ]
+        self.program: list[tuple[int, Callable[..., float], int, int]] = []
+        for i, node in enumerate(self.topo):
+            if node._prev:
+                operands = [self.index[child] for child in node._prev]
+                second = operands[1] if len(operands) > 1 else -1
+                self.program.append((i, _plain_function(node), operands[0], second))
         self.names = Names()
+        self._unmoved: float | None = None
 
     def difference(self, leaf: Value, h: float, scheme: str) -> float:
         x = float(leaf.data)
         if scheme == "central":
             numeric = (self.value(leaf, x + h, h) - self.value(leaf, x - h, -h)) / (2 * h)
         else:
-            numeric = (self.value(leaf, x + h, h) - self.value(leaf, x, 0.0)) / h
+            if self._unmoved is None:
+                self._unmoved = self.value(leaf, x, 0.0)
+            numeric = (self.value(leaf, x + h, h) - self._unmoved) / h
         if not math.isfinite(numeric):
             raise EngineError(
                 f"at h = {h!r} the difference quotient for {self._leaf_name(leaf)} is not a "
@@ -205,14 +210,12 @@ class _Forward:
         """The output's data when `leaf` holds `data` and everything is recomputed."""
         values = self.base.copy()
         values[self.index[leaf]] = data
-        for i, function, operands in self.program:
-            try:
-                result = function(*(values[j] for j in operands))
-            except (ArithmeticError, ValueError) as error:
-                raise self._failure(leaf, moved_by, self.topo[i], error) from None
-            if not isinstance(result, float):  # a negative base to a fractional power
-                raise self._failure(leaf, moved_by, self.topo[i], ValueError(COMPLEX))
-            values[i] = result
+        i = 0
+        try:
+            for i, function, a, b in self.program:
+                values[i] = function(values[a]) if b < 0 else function(values[a], values[b])
+        except (ArithmeticError, ValueError) as error:
+            raise self._failure(leaf, moved_by, self.topo[i], error) from None
         return values[-1]
 
     def _failure(self, leaf: Value, moved_by: float, node: Value, error: Exception) -> EngineError:
@@ -244,7 +247,14 @@ def _reason(error: Exception) -> str:
 def _plain_function(node: Value) -> Callable[..., float]:
     if node._op.startswith("**"):
         k = float(node._op[2:])
-        return lambda x: x**k
+
+        def power(x: float) -> float:
+            result = x**k
+            if isinstance(result, complex):  # a negative base to a fractional power
+                raise ValueError(COMPLEX)
+            return float(result)
+
+        return power
     function = PLAIN_FUNCTIONS.get(node._op)
     if function is None:
         raise EngineError(f"the gradient check cannot recompute a {node._op!r} node")

@@ -101,7 +101,8 @@ def trace_graph(
         tape = _run_rule(node, positions, name)
         if mistake == "assign":
             tape = mistakes.overwrite(tape)
-        runs.append(mistake_text.Run(node, upstream, tape))
+        if mistake is not None:
+            runs.append(mistake_text.Run(node, upstream, tape))
         contributions = []
         for child, local, delta, before in tape:
             after = delta if mistake == "assign" else before + delta

@@ -17,6 +17,7 @@ import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { mountPartedMarks } from "./parted-marks.js";
 import { createPlayback } from "./playback.js";
+import { mountSortMarks } from "./sort-marks.js";
 import { hasSortSteps } from "./sort-steps.js";
 import { mountSortStepsView } from "./sort-steps-view.js";
 import { html } from "./svg.js";
@@ -84,7 +85,7 @@ export async function mountPlayer(root, {
   // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them.
   const lab = [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })];
   sortStepsSlot.hidden = true;
-  if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }));
+  if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
 
   const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render });
   const transport = mountTransport(transportSlot, {

@@ -356,3 +356,21 @@ def test_an_export_made_with_the_check_shows_its_panel_offline(
     expect(row).to_have_attribute("data-right-analytic", "2")
     expect(page.get_by_test_id("gradcheck-plot").locator(".plot-point")).to_have_count(14)
     assert blocked == []
+
+
+def test_the_graph_shows_where_each_node_stands_in_the_recursion(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, lab_url(server, NEURON, sort_steps=1, frame=13))
+    states = player_page.eval_on_selector_all(
+        "[data-testid=node][data-sort-state]",
+        "nodes => Object.fromEntries(nodes.map(n => [n.dataset.label || n.dataset.nodeId,"
+        " n.dataset.sortState]))",
+    )
+    assert states["o"] == "stack"
+    assert states["x1"] == "appended" and states["w1"] == "appended"
+    assert "x2" not in states
+    badges = player_page.locator("[data-in-topo] .topo-badge")
+    expect(badges).to_have_count(3)
+    player_page.keyboard.press("End")
+    expect(player_page.locator("[data-sort-state]")).to_have_count(0)

@@ -374,3 +374,18 @@ def test_the_graph_shows_where_each_node_stands_in_the_recursion(
     expect(badges).to_have_count(3)
     player_page.keyboard.press("End")
     expect(player_page.locator("[data-sort-state]")).to_have_count(0)
+
+
+def test_a_check_over_the_work_limit_says_so_and_the_player_still_plays(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 400")
+    lines = [f"x{i} = {i}.0" for i in range(300)] + ["s = x0"]
+    lines += [f"s = s + x{i}" for i in range(1, 300)]
+    open_player(player_page, lab_url(server, "\n".join(lines), gradcheck=1))
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-state", "error")
+    expect(panel).to_contain_text("BACKPROP_MAX_GRADCHECK_WORK")
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(0)
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("899 / 899")  # 299 + 1 + 599

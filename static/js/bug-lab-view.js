@@ -59,7 +59,7 @@ export function mountBugLabView(container, { timeline, names }) {
     const atEnd = state.index === state.frameCount - 1;
     const key = parted.map((p) => `${p.node}:${p.grad}`).join(",");
     status.textContent = total === 0
-      ? "On this program it computes the right gradients: the mistake needs a value used twice to show."
+      ? info.harmless
       : parted.length === 0
         ? `By the end, ${total} ${total === 1 ? "gradient differs" : "gradients differ"} from the right engine's.`
         : atEnd

@@ -10,8 +10,9 @@
 
 /**
  * @typedef {"assign" | "append-first" | "no-sort"} Mistake
- * @typedef {{id: Mistake, title: string, wrong: string[], right: string[], lesson: string}} MistakeInfo
- * wrong/right: the lines that differ, as the code panel shows them when the server sends none.
+ * @typedef {{id: Mistake, title: string, wrong: string[], right: string[], lesson: string, harmless: string}} MistakeInfo
+ * wrong/right: the lines that differ, as the code panel shows them when the server sends none;
+ * harmless: what to say when a program's gradients come out right all the same.
  */
 
 /** @type {MistakeInfo[]} */
@@ -22,6 +23,7 @@ export const MISTAKES = [
     wrong: ["child.grad = local * out.grad"],
     right: ["child.grad += local * out.grad"],
     lesson: "Each rule overwrites its child's gradient, so a value used twice keeps only its last contribution.",
+    harmless: "On this program it gets every gradient right: the mistake shows only where a value is used twice.",
   },
   {
     id: "append-first",
@@ -29,6 +31,7 @@ export const MISTAKES = [
     wrong: ["visited.add(v)", "topo.append(v)", "for child in v._prev:", "    build(child)"],
     right: ["visited.add(v)", "for child in v._prev:", "    build(child)", "topo.append(v)"],
     lesson: "A node lands in topo before its children, so walking topo backwards runs children before the gradient reaches them.",
+    harmless: "On this program it gets every gradient right: with a single operation there is no order to get wrong.",
   },
   {
     id: "no-sort",
@@ -36,6 +39,7 @@ export const MISTAKES = [
     wrong: ["visit(output)  # run _backward on first visit, depth first"],
     right: ["build(output)", "for node in reversed(topo):", "    node._backward()"],
     lesson: "A node reached by two paths runs its rule after the first path, before the second one's gradient arrives.",
+    harmless: "On this program it gets every gradient right: it goes wrong only where a computed value (not a leaf) is used twice, like the expanded neuron's e.",
   },
 ];
 

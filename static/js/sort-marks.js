@@ -17,25 +17,33 @@ export function mountSortMarks(stage, { timeline }) {
   const steps = createSortSteps(trace);
   const svgElement = stage.querySelector("svg");
 
+  let marking = false;
+
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    for (const record of stage.querySelectorAll(".node[data-sort-state]")) {
-      record.removeAttribute("data-sort-state");
-      record.removeAttribute("data-in-topo");
-    }
     const at = steps.at(state.index);
     svgElement?.classList.toggle("is-sorting", at !== null);
-    if (!at) return;
+    if (!at && !marking) return;
+    marking = at !== null;
     /** @type {Map<number, string>} */
     const marks = new Map();
-    for (const node of at.visited) marks.set(node, "visited");
-    for (const node of at.topo) marks.set(node, "appended");
-    for (const entry of at.stack) if (!entry.skip) marks.set(entry.node, "stack");
-    const inTopo = new Set(at.topo);
-    for (const [node, mark] of marks) {
-      const record = stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[node].id)}"]`);
-      record?.setAttribute("data-sort-state", mark);
-      record?.toggleAttribute("data-in-topo", inTopo.has(node));
+    if (at) {
+      for (const node of at.visited) marks.set(node, "visited");
+      for (const node of at.topo) marks.set(node, "appended");
+      for (const entry of at.stack) if (!entry.skip) marks.set(entry.node, "stack");
+    }
+    const inTopo = new Set(at?.topo ?? []);
+    // One pass over the records on the page (a big graph mounts only those in view).
+    for (const record of stage.querySelectorAll(".node[data-node-id]")) {
+      const node = timeline.indexOf.get(/** @type {string} */ (record.getAttribute("data-node-id")));
+      const mark = node === undefined ? undefined : marks.get(node);
+      if (mark === undefined) {
+        if (record.hasAttribute("data-sort-state")) record.removeAttribute("data-sort-state");
+      } else if (record.getAttribute("data-sort-state") !== mark) {
+        record.setAttribute("data-sort-state", mark);
+      }
+      const appended = node !== undefined && inTopo.has(node);
+      if (record.hasAttribute("data-in-topo") !== appended) record.toggleAttribute("data-in-topo", appended);
     }
   }
   return { update };

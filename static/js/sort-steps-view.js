@@ -18,6 +18,7 @@ const STEP_WORDS = {
   seed: "seed: topo is complete, and the output's gradient becomes 1.0",
 };
 const APPEND_FIRST_WORDS = "append: the node goes into topo before any of its children (the mistake)";
+const NO_SORT_WORDS = "no sort: this engine never calls build, so topo stays empty; backward walks depth-first from the output instead";
 /** Long lists show their last items; the counts stay exact. */
 const MOST_CHIPS = 40;
 
@@ -71,7 +72,9 @@ export function mountSortStepsView(container, { timeline, names }) {
     if (at === null) return;
     panel.dataset.step = at.step;
     counter.textContent = `step ${at.position + 1} of ${at.count}`;
-    caption.textContent = at.step === "append" && appendFirst ? APPEND_FIRST_WORDS : STEP_WORDS[at.step];
+    caption.textContent = trace.mistake === "no-sort"
+      ? NO_SORT_WORDS
+      : at.step === "append" && appendFirst ? APPEND_FIRST_WORDS : STEP_WORDS[at.step];
     const top = at.stack.length - 1;
     stack.replaceChildren(...at.stack.map((entry, depth) => {
       const call = html("li", {
@@ -83,7 +86,10 @@ export function mountSortStepsView(container, { timeline, names }) {
       call.style.setProperty("--depth", String(depth)); // CSSOM: the page's CSP refuses style attributes
       return call;
     }));
-    if (!at.stack.length) stack.append(html("li", { class: "sort-call is-empty", text: "(empty: build(output) returned)" }));
+    if (!at.stack.length) {
+      const why = trace.mistake === "no-sort" ? "(empty: build is never called)" : "(empty: build(output) returned)";
+      stack.append(html("li", { class: "sort-call is-empty", text: why }));
+    }
     visitedCount.textContent = `(${at.visited.length})`;
     topoCount.textContent = `(${at.topo.length})`;
     visited.replaceChildren(...chips(at.visited, at.step === "visit" ? at.node : -1));

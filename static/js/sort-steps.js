@@ -10,9 +10,9 @@
  *
  * Example (`a + a`, output o): visit o 0, visit a 1, append a 1, skip a 1,
  * append o 0, seed ->
- *   frame 2 (append a): stack [o, a], visited [o, a], topo [a]
- *   frame 3 (skip a):   stack [o, a (skip)], visited [o, a], topo [a]
- *   frame 5 (seed):     stack [], visited [o, a], topo [a, o]
+ *   step 3 (append a): stack [o, a], visited [o, a], topo [a]
+ *   step 4 (skip a):   stack [o, a (skip)], visited [o, a], topo [a]
+ *   step 6 (seed):     stack [], visited [o, a], topo [a, o]
  */
 
 export const SORT_STEPS = /** @type {const} */ (["visit", "skip", "append", "seed"]);

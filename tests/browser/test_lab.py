@@ -389,3 +389,17 @@ def test_a_check_over_the_work_limit_says_so_and_the_player_still_plays(
     expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(0)
     player_page.keyboard.press("End")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("899 / 899")  # 299 + 1 + 599
+
+
+def test_no_sort_on_a_tree_says_the_gradients_come_out_right(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, lab_url(server, NEURON, mistake="no-sort", sort_steps=1, frame=15))
+    expect(player_page.get_by_test_id("bug-lab")).to_contain_text("gets every gradient right")
+    expect(player_page.locator("[data-parted]")).to_have_count(0)
+    values = grads(player_page)
+    assert math.isclose(float(values["x1"]), -1.5) and math.isclose(float(values["w1"]), 1.0)
+    player_page.get_by_test_id("scrubber").fill("5")
+    expect(player_page.get_by_test_id("sort-stack")).to_have_text(
+        ["(empty: build is never called)"]
+    )

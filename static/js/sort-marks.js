@@ -17,34 +17,52 @@ export function mountSortMarks(stage, { timeline }) {
   const steps = createSortSteps(trace);
   const svgElement = stage.querySelector("svg");
 
-  let marking = false;
+  /** What each node shows now, as "state" or "state+topo"; absent: unmarked. */
+  /** @type {Map<number, string>} */ let shown = new Map();
+  /** @type {Map<number, Element>} */ const records = new Map();
+  // A big graph mounts only the records in view, so a cached record is checked before use.
+  const recordOf = (/** @type {number} */ i) => {
+    const cached = records.get(i);
+    if (cached?.isConnected && cached.getAttribute("data-node-id") === trace.nodes[i].id) return cached;
+    const found = stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
+    if (found) records.set(i, found);
+    return found;
+  };
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
     const at = steps.at(state.index);
     svgElement?.classList.toggle("is-sorting", at !== null);
-    if (!at && !marking) return;
-    marking = at !== null;
+    if (!at && shown.size === 0) return;
     /** @type {Map<number, string>} */
-    const marks = new Map();
+    const wanted = new Map();
     if (at) {
-      for (const node of at.visited) marks.set(node, "visited");
-      for (const node of at.topo) marks.set(node, "appended");
-      for (const entry of at.stack) if (!entry.skip) marks.set(entry.node, "stack");
+      for (const node of at.visited) wanted.set(node, "visited");
+      for (const node of at.topo) wanted.set(node, "appended");
+      for (const entry of at.stack) if (!entry.skip) wanted.set(entry.node, "stack");
+      for (const node of at.topo) wanted.set(node, `${wanted.get(node)}+topo`);
     }
-    const inTopo = new Set(at?.topo ?? []);
-    // One pass over the records on the page (a big graph mounts only those in view).
-    for (const record of stage.querySelectorAll(".node[data-node-id]")) {
-      const node = timeline.indexOf.get(/** @type {string} */ (record.getAttribute("data-node-id")));
-      const mark = node === undefined ? undefined : marks.get(node);
-      if (mark === undefined) {
-        if (record.hasAttribute("data-sort-state")) record.removeAttribute("data-sort-state");
-      } else if (record.getAttribute("data-sort-state") !== mark) {
-        record.setAttribute("data-sort-state", mark);
-      }
-      const appended = node !== undefined && inTopo.has(node);
-      if (record.hasAttribute("data-in-topo") !== appended) record.toggleAttribute("data-in-topo", appended);
+    // Only the nodes whose mark changed are touched: one or two per step.
+    for (const [node, mark] of wanted) if (shown.get(node) !== mark) paint(node, mark);
+    for (const node of shown.keys()) if (!wanted.has(node)) paint(node, null);
+    shown = wanted;
+  }
+
+  /**
+   * @param {number} node
+   * @param {string | null} mark
+   */
+  function paint(node, mark) {
+    const record = recordOf(node);
+    if (!record) return;
+    if (mark === null) {
+      record.removeAttribute("data-sort-state");
+      record.removeAttribute("data-in-topo");
+      return;
     }
+    const [state, topo] = mark.split("+");
+    record.setAttribute("data-sort-state", state);
+    record.toggleAttribute("data-in-topo", topo === "topo");
   }
   return { update };
 }

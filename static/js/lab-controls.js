@@ -17,8 +17,8 @@ import { html } from "./svg.js";
  */
 export function mountLabControls(container, { onChange }) {
   const select = html("select", { "data-testid": "mistake", name: "mistake" }, [
-    html("option", { value: "", text: "the right one" }),
-    ...MISTAKE_CHOICES.map(({ id, title }) => html("option", { value: id, text: `mistake: ${title}` })),
+    html("option", { value: "", text: "right (no mistake)" }),
+    html("optgroup", { label: "with a mistake" }, MISTAKE_CHOICES.map(({ id, title }) => html("option", { value: id, text: title }))),
   ]);
   const steps = html("input", { type: "checkbox", name: "sort-steps", "data-testid": "sort-steps-toggle" });
   const check = html("button", { type: "button", class: "text-button", "data-testid": "gradcheck-toggle", "aria-pressed": "false" }, ["Gradient check"]);

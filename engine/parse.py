@@ -16,10 +16,12 @@ labelled "a" used twice.
 from __future__ import annotations
 
 import ast
+import io
 import math
 import operator
 import re
-from collections.abc import Callable
+import tokenize
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
@@ -155,30 +157,63 @@ def _check_no_nul(source: str) -> None:
 
 
 def _check_statement_sizes(source: str, limits: Limits) -> None:
-    """Refuse lines with so many operators that the parser itself could fail.
+    """Refuse statements with so many operators that the parser itself could fail.
 
     `ast.parse` raises MemoryError or RecursionError long before our own depth check
-    could run (`"-" * 100_000 + "x"`), so count operator characters in each
-    `;`-separated piece of each line first; a piece nested within `max_depth` always
-    passes. It is a cheap first line of defence: a statement spread over many lines
-    still reaches the parser, whose own failure `_parse` turns into the same error.
+    could run (`"-" * 100_000 + "x"`), so count the operators of each `;`-separated
+    piece of each line first; a piece nested within `max_depth` always passes. Only
+    code counts: the tokenizer skips comments and strings, so a comment of dashes or a
+    label full of brackets is no statement's operators. It is a cheap first line of
+    defence: a statement spread over many lines still reaches the parser, whose own
+    failure `_parse` turns into the same error.
     """
     budget = 4 * limits.max_depth + 100
-    for number, line in enumerate(SourceLines(source).lines, start=1):
-        if len(line) <= budget:
-            continue  # fewer characters than the budget means fewer operators too
-        offset = 0
-        for piece in line.split(";"):
-            operators = sum(map(piece.count, _OPERATOR_CHARACTERS)) + piece.count("not ")
-            if operators > budget:
-                raise limits.exceeded(
-                    "max_depth",
-                    f"this statement has more than {budget:,} operators, too many to nest; "
-                    "split it into several statements",
-                    number,
-                    offset + len(piece) - len(piece.lstrip()) + 1,
-                )
-            offset += len(piece) + 1
+    lines = SourceLines(source).lines
+    if all(len(line) <= budget for line in lines):
+        return  # fewer characters than the budget means fewer operators too
+    for number, column, operators in _operators_per_piece(source):
+        if operators > budget:
+            raise limits.exceeded(
+                "max_depth",
+                f"this statement has more than {budget:,} operators, too many to nest; "
+                "split it into several statements",
+                number,
+                column,
+            )
+
+
+def _operators_per_piece(source: str) -> Iterator[tuple[int, int, int]]:
+    """(line, 1-based column where it starts, operator count) for each `;`-separated
+    piece of code on each line, from Python's tokenizer.
+
+    Example: `"a = -b  # ---"` -> `[(1, 1, 2)]` (`=` and `-`; the comment is not code).
+    Where the tokenizer gives up (an unclosed bracket or string), the rest of that
+    line and every later one are counted character by character instead, which can
+    only count too many, never too few.
+    """
+    counts: dict[tuple[int, int], int] = {}
+    piece = (0, 0)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            line, column = token.start
+            if token.string == ";" and token.type == tokenize.OP:
+                piece = (line, -1)  # the next piece starts at the next token
+            elif line != piece[0] or piece[1] < 0:
+                piece = (line, column + 1)
+            if token.type == tokenize.OP or (token.type == tokenize.NAME and token.string == "not"):
+                counts[piece] = counts.get(piece, 0) + _token_operators(token.string)
+    except (tokenize.TokenError, SyntaxError):
+        first = max(piece[0], 1)
+        for number, text in enumerate(SourceLines(source).lines[first - 1 :], start=first):
+            operators = sum(map(text.count, _OPERATOR_CHARACTERS)) + text.count("not ")
+            counts[(number, 1)] = max(counts.get((number, 1), 0), operators)
+    for (line, column), operators in counts.items():
+        yield line, column, operators
+
+
+def _token_operators(text: str) -> int:
+    """How many operators one OP token stands for: `**=` is one, `(` is one, `,` none."""
+    return 1 if text == "not" or any(char in _OPERATOR_CHARACTERS for char in text) else 0
 
 
 _OPERATOR_CHARACTERS = "+-*/~%@&|^<>("

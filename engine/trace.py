@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import narrate
 from engine.errors import EngineError
+from engine.text import clean_text
 from engine.value import Value, topological_order
 
 SCHEMA = 1
@@ -96,7 +97,7 @@ def trace_graph(
 
     return {
         "schema": SCHEMA,
-        "source": source,
+        "source": clean_text(source),
         "granularity": granularity,
         "nodes": [_node_dict(node, ids[node]) for node in by_creation],
         "edges": [
@@ -147,7 +148,7 @@ def _node_dict(node: Value, node_id: str) -> dict[str, Any]:
     kind = "op" if node._prev else ("const" if node._const else "leaf")
     return {
         "id": node_id,
-        "label": node.label,
+        "label": clean_text(node.label),
         "op": node._op,
         "kind": kind,
         "data": float(node.data),

@@ -52,6 +52,8 @@ class RequestLimitsMiddleware:
                 await self._refuse_body(scope, receive, send)
                 return
 
+        # Kept for the error handlers, which explain a body FastAPI could not parse.
+        scope.setdefault("state", {})["body"] = body
         replayed = False
 
         async def replay_body() -> Message:

@@ -19,6 +19,7 @@ from typing import Literal, NamedTuple
 import orjson
 
 from engine import EngineError, Limits, trace_source
+from engine.text import clean_strings
 
 
 class EncodedTrace(NamedTuple):
@@ -59,7 +60,11 @@ def encode_trace(
     # orjson: the same compact JSON as the standard library, about ten times faster,
     # which is most of a large trace's time in this process. The engine guarantees
     # finite numbers, so strict JSON needs no further check.
-    body = orjson.dumps(trace)
+    try:
+        body = orjson.dumps(trace)
+    except orjson.JSONEncodeError:
+        # A string the engine did not clean (orjson refuses lone surrogates): clean all.
+        body = orjson.dumps(clean_strings(trace))
     # Weak: the same trace may travel gzipped or not.
     etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
     if gzip_large and len(body) >= GZIP_MIN_BYTES:

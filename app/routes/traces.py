@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from app.content_coding import accepts_gzip as accepts_gzip_coding
 from app.errors import error_responses
 from app.schemas import Granularity, Trace, TraceRequest
 from app.tracing import Tracer
@@ -43,8 +44,8 @@ TracerDep = Annotated[Tracer, Depends(get_tracer)]
 
 
 def accepts_gzip(request: Request) -> bool:
-    # The same test as Starlette's GZipMiddleware, which compresses everything else.
-    return "gzip" in request.headers.get("accept-encoding", "")
+    # The same test as the app's GZip middleware, which compresses everything else.
+    return accepts_gzip_coding(request.headers.get("accept-encoding", ""))
 
 
 def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:

@@ -1,10 +1,13 @@
-"""Trace a program and encode it as JSON bytes, in this process or a worker process.
+"""Trace a program and encode it as JSON bytes, or render its standalone page, in this
+process or a worker process.
 
 `encode_trace` is shared by the server's threads and worker processes and by the
-CLI, so all three give the same bytes for the same program. `serve_traces` is a
-worker process's main loop. This module imports only the engine and the standard
-library, so worker processes start quickly. Not here: scheduling and time limits
-(`app.tracing`).
+CLI, so all three give the same bytes for the same program. `encode_export` renders
+the page `GET /export` downloads, so that heavy work (tracing, rendering, gzip) never
+happens in the server's process. `serve_traces` is a worker process's main loop. This
+module imports only the engine, orjson and the standard library, so worker processes
+start quickly; the page's templates are loaded on the first export. Not here:
+scheduling and time limits (`app.tracing`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,27 @@ class EncodedTrace(NamedTuple):
     body: bytes
     etag: str
     gzipped: bool = False
+
+
+class TraceJob(NamedTuple):
+    """`POST /api/trace`: the trace's JSON, gzipped if asked and large."""
+
+    source: str
+    granularity: str
+    gzip_large: bool = False
+
+
+class ExportJob(NamedTuple):
+    """`GET /export`: the standalone page opening at `frame`, gzipped if asked."""
+
+    source: str
+    granularity: str
+    frame: int
+    gzip: bool
+    max_trace_bytes: int
+
+
+Job = TraceJob | ExportJob
 
 
 # What a worker sends back: the trace, an engine error (message, line, column), or
@@ -72,19 +96,51 @@ def encode_trace(
     return EncodedTrace(body, etag)
 
 
+def encode_export(job: ExportJob, limits: Limits) -> EncodedTrace:
+    """The standalone page of `job.source` as UTF-8 bytes (gzipped if `job.gzip`).
+
+    A trace whose JSON passes `job.max_trace_bytes` is refused before the page is
+    rendered: the page is that JSON plus about 230 kB of player.
+    """
+    from app.export import render_standalone, standalone_title
+    from engine.rules import rule_sources
+
+    trace = trace_source(job.source, job.granularity, limits)
+    size = len(orjson.dumps(trace))
+    if size > job.max_trace_bytes:
+        raise EngineError(
+            f"the exported page would hold {size:,} bytes of trace (the limit is "
+            f"{job.max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
+            "export a smaller program"
+        )
+    document = render_standalone(
+        trace, rule_sources(), title=standalone_title(job.source), frame=job.frame
+    ).encode("utf-8")
+    etag = f'W/"{hashlib.sha256(document).hexdigest()[:32]}"'
+    if job.gzip:
+        return EncodedTrace(gzip.compress(document, GZIP_LEVEL, mtime=0), etag, gzipped=True)
+    return EncodedTrace(document, etag)
+
+
+def run_job(job: Job, limits: Limits) -> EncodedTrace:
+    if isinstance(job, ExportJob):
+        return encode_export(job, limits)
+    return encode_trace(job.source, job.granularity, limits, job.gzip_large)
+
+
 def serve_traces(connection: Connection, limits: Limits) -> None:
-    """Answer `(source, granularity, gzip_large)` requests on `connection` until it closes."""
+    """Answer `TraceJob`s and `ExportJob`s on `connection` until it closes."""
     # Ctrl-C in a terminal reaches the whole process group; the server stops workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     connection.send(READY)
     while True:
         try:
-            source, granularity, gzip_large = connection.recv()
+            job: Job = connection.recv()
         except EOFError:
             return
         reply: Reply
         try:
-            reply = ("ok", encode_trace(source, granularity, limits, gzip_large))
+            reply = ("ok", run_job(job, limits))
         except EngineError as error:
             reply = ("error", (error.message, error.line, error.column))
         except Exception:

@@ -59,7 +59,9 @@ def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None)
 @router.post("/trace", response_model=Trace, responses=TRACE_RESPONSES)
 async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
     """Trace a program: build the graph, sort it, run backward, one frame per step."""
-    encoded = await tracer.trace(body.source, body.granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        body.source, body.granularity, accepts_gzip(request), request.is_disconnected
+    )
     return trace_response(encoded)
 
 
@@ -75,7 +77,9 @@ async def read_trace(
     granularity: Annotated[Granularity, Query()] = "packed",
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
-    encoded = await tracer.trace(source, granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        source, granularity, accepts_gzip(request), request.is_disconnected
+    )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):
         return Response(status_code=304, headers=headers)

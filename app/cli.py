@@ -32,6 +32,7 @@ MAX_REQUEST_HEAD_BYTES = 1024 * 1024
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.http_timeouts import HeadTimeoutH11Protocol
     from app.settings import Settings
 
     # Each uvicorn worker has its own trace workers: share the cores between them.
@@ -47,6 +48,8 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+        # A request's head must arrive within a few seconds (slow clients are closed).
+        http=HeadTimeoutH11Protocol,
     )
     return 0
 

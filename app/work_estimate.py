@@ -51,8 +51,10 @@ def estimate_nodes(source: str, granularity: str) -> int | None:
     """At most how many nodes `source` builds, or None when that cannot be bounded here."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None  # the worker reports the error properly
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
+        # The worker reports the error properly. (CPython 3.11 can raise SystemError,
+        # "AST constructor recursion depth mismatch", after a deep nesting error.)
+        return None
     per_call = NODES_PER_EXPANDED_CALL if granularity == "expanded" else NODES_PER_OPERATION
     total = 0
     for node in ast.walk(tree):

@@ -199,3 +199,16 @@ def backward_text(
             step += f"; {ordinal(count)} +=, sum {total}"
         steps.append(step)
     return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."
+
+
+def underflow_text(children: list[Value], name: Names) -> str:
+    """The note on a backward step whose `+=` lost a number to underflow.
+
+    Example: `" Underflow: the amount for den is too small for a float and became 0 (or
+    lost digits); the maths is exact, floating point is not."`
+    """
+    names = ", ".join(dict.fromkeys(name(child) for child in children))
+    return (
+        f" Underflow: the amount for {names} is too small for a float and became 0 "
+        "(or lost digits); the maths is exact, floating point is not."
+    )

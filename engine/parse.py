@@ -21,7 +21,7 @@ import math
 import operator
 import re
 import tokenize
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
@@ -162,53 +162,64 @@ def _check_statement_sizes(source: str, limits: Limits) -> None:
     `ast.parse` raises MemoryError or RecursionError long before our own depth check
     could run (`"-" * 100_000 + "x"`), so count the operators of each `;`-separated
     piece of each line first; a piece nested within `max_depth` always passes. Only
-    code counts: the tokenizer skips comments and strings, so a comment of dashes or a
-    label full of brackets is no statement's operators. It is a cheap first line of
-    defence: a statement spread over many lines still reaches the parser, whose own
-    failure `_parse` turns into the same error.
+    code counts: a comment of dashes or a label full of brackets is no statement's
+    operators. Counting characters is fast and can only count too many, so the
+    tokenizer (slow) is asked only about lines whose characters pass the budget. It
+    is a cheap first line of defence: a statement spread over many lines still
+    reaches the parser, whose own failure `_parse` turns into the same error.
     """
     budget = 4 * limits.max_depth + 100
-    lines = SourceLines(source).lines
-    if all(len(line) <= budget for line in lines):
-        return  # fewer characters than the budget means fewer operators too
-    for number, column, operators in _operators_per_piece(source):
-        if operators > budget:
-            raise limits.exceeded(
-                "max_depth",
-                f"this statement has more than {budget:,} operators, too many to nest; "
-                "split it into several statements",
-                number,
-                column,
-            )
+    suspects = [
+        number
+        for number, line in enumerate(SourceLines(source).lines, start=1)
+        if len(line) > budget and _operator_characters(line) > budget
+    ]
+    if not suspects:
+        return
+    over = _first_piece_over(source, budget, last_line=suspects[-1])
+    if over is not None:
+        raise limits.exceeded(
+            "max_depth",
+            f"this statement has more than {budget:,} operators, too many to nest; "
+            "split it into several statements",
+            *over,
+        )
 
 
-def _operators_per_piece(source: str) -> Iterator[tuple[int, int, int]]:
-    """(line, 1-based column where it starts, operator count) for each `;`-separated
-    piece of code on each line, from Python's tokenizer.
+def _first_piece_over(source: str, budget: int, last_line: int) -> tuple[int, int] | None:
+    """(line, 1-based column) of the first `;`-separated piece of code on a line with
+    more than `budget` operators, reading tokens up to `last_line`; None if none has.
 
-    Example: `"a = -b  # ---"` -> `[(1, 1, 2)]` (`=` and `-`; the comment is not code).
-    Where the tokenizer gives up (an unclosed bracket or string), the rest of that
-    line and every later one are counted character by character instead, which can
+    Example: `_first_piece_over("a = -b  # ---", 1, 1) == (1, 1)` (`=` and `-`; the
+    comment is not code). Where the tokenizer gives up (an unclosed bracket or
+    string), the rest of the source is judged by its characters instead, which can
     only count too many, never too few.
     """
-    counts: dict[tuple[int, int], int] = {}
     piece = (0, 0)
+    count = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             line, column = token.start
+            if line > last_line:
+                return None
             if token.string == ";" and token.type == tokenize.OP:
-                piece = (line, -1)  # the next piece starts at the next token
+                piece, count = (line, -1), 0  # the next piece starts at the next token
             elif line != piece[0] or piece[1] < 0:
-                piece = (line, column + 1)
+                piece, count = (line, column + 1), 0
             if token.type == tokenize.OP or (token.type == tokenize.NAME and token.string == "not"):
-                counts[piece] = counts.get(piece, 0) + _token_operators(token.string)
+                count += _token_operators(token.string)
+                if count > budget:
+                    return piece
     except (tokenize.TokenError, SyntaxError):
         first = max(piece[0], 1)
         for number, text in enumerate(SourceLines(source).lines[first - 1 :], start=first):
-            operators = sum(map(text.count, _OPERATOR_CHARACTERS)) + text.count("not ")
-            counts[(number, 1)] = max(counts.get((number, 1), 0), operators)
-    for (line, column), operators in counts.items():
-        yield line, column, operators
+            if _operator_characters(text) > budget:
+                return number, 1
+    return None
+
+
+def _operator_characters(text: str) -> int:
+    return sum(map(text.count, _OPERATOR_CHARACTERS)) + text.count("not ")
 
 
 def _token_operators(text: str) -> int:

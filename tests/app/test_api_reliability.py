@@ -9,6 +9,8 @@ import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
 
+from app.schemas import Trace
+
 pytestmark = pytest.mark.anyio
 
 SURROGATE_LABEL = "x = Value(1.0, label='\\ud800')\ny = x * 2\ny.backward()"
@@ -114,3 +116,13 @@ async def test_a_client_that_accepts_gzip_gets_it(
 
     assert response.headers["content-encoding"] == "gzip"
     assert len(response.json()["frames"]) == 16
+
+
+async def test_a_trace_with_an_underflow_matches_the_published_schema(
+    client: httpx.AsyncClient,
+) -> None:
+    source = "x = Value(200.0)\no = tanh(x)\no.backward()"
+    response = await client.post("/api/trace", json={"source": source, "granularity": "expanded"})
+
+    trace = Trace.model_validate_json(response.content)
+    assert [node.op for node in trace.nodes if node.underflow] == ["**-1"]

@@ -204,10 +204,12 @@ class Tracer:
 
     @staticmethod
     def _too_slow(limit: float) -> ServiceError:
+        # Retry-After: the program may fit once the server is less busy.
         return ServiceError(
             503,
             f"Tracing did not finish within the {limit:g} s time limit "
             "(BACKPROP_TRACE_TIME_LIMIT); try a smaller program.",
+            {"Retry-After": "1"},
         )
 
     async def _add_worker(self) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import signal
 import traceback
 from multiprocessing.connection import Connection
@@ -63,6 +64,8 @@ Reply = (
 
 # A worker's first message, once its imports are done.
 READY = "ready"
+# How much lower a worker's scheduling priority is than the server's (POSIX nice).
+WORKER_NICENESS = 5
 
 
 # Large traces are compressed where they are encoded, off the server's process; level 1
@@ -132,6 +135,10 @@ def serve_traces(connection: Connection, limits: Limits) -> None:
     """Answer `TraceJob`s and `ExportJob`s on `connection` until it closes."""
     # Ctrl-C in a terminal reaches the whole process group; the server stops workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Heavy traces yield the cores to the server process, which answers small traces
+    # and every other request: they get slower, the small ones stay fast.
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     connection.send(READY)
     while True:
         try:

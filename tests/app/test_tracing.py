@@ -12,7 +12,7 @@ import pytest
 from app.errors import ServiceError
 from app.settings import Settings
 from app.tracing import ClientGone, Tracer
-from app.worker import encode_trace
+from app.worker import WORKER_NICENESS, encode_trace
 from engine import EngineError, Limits
 
 pytestmark = pytest.mark.anyio
@@ -75,6 +75,7 @@ async def test_trace_over_the_time_limit_is_refused_and_its_worker_replaced(
 
     assert raised.value.status_code == 503
     assert "BACKPROP_TRACE_TIME_LIMIT" in raised.value.message
+    assert raised.value.headers == {"Retry-After": "1"}
     assert stuck_pid not in tracer.worker_pids
     assert stuck_pid is not None and not pid_alive(stuck_pid)
     assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
@@ -195,3 +196,12 @@ async def test_a_client_that_has_gone_costs_no_trace(
     assert calls == []
     monkeypatch.undo()
     assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX scheduling priorities")
+async def test_workers_run_at_a_lower_priority_than_the_server(tracer: Tracer) -> None:
+    (pid,) = tracer.worker_pids
+    assert pid is not None
+    server = os.getpriority(os.PRIO_PROCESS, 0)
+
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(server + WORKER_NICENESS, 19)

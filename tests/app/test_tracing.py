@@ -151,13 +151,18 @@ def test_programs_whose_work_the_syntax_cannot_bound_go_to_a_worker(source: str)
     assert not Tracer(Settings(trace_workers=1)).is_cheap(source, "packed")
 
 
-async def test_a_dense_program_is_traced_in_a_worker(tracer: Tracer) -> None:
+async def test_a_dense_program_is_traced_in_a_worker() -> None:
     unstarted = Tracer(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=0.3))
-    # Never started: the dense program must reach `tracer`'s worker, not a thread.
+    # Never started: the dense program must wait for a worker, not run in a thread.
     with pytest.raises(ServiceError, match="busy"):
         await unstarted.trace(DENSE, "expanded")
 
-    encoded = await tracer.trace(DENSE, "expanded")
+    patient = Tracer(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=60))
+    await patient.start()
+    try:
+        encoded = await patient.trace(DENSE, "expanded")
+    finally:
+        await patient.close()
     assert encoded == encode_trace(DENSE, "expanded", GENEROUS)
 
 

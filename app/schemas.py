@@ -31,6 +31,11 @@ class Node(Strict):
     kind: Literal["leaf", "const", "op"]
     data: float = Field(description="The value computed by the forward pass.")
     grad: float = Field(description="The final gradient of the output with respect to it.")
+    underflow: Literal[True] | None = Field(
+        default=None,
+        description="Present (true) when a float underflowed at this node: its data, or an "
+        "amount its rule passed on, became 0 or lost digits though the exact value is not 0.",
+    )
     correct_grad: float | None = Field(
         default=None,
         description="Only in a mistaken engine's trace (`mistake`): the gradient the right "
@@ -52,6 +57,9 @@ class Contribution(Strict):
     delta: float = Field(description="`local * upstream`, the amount added.")
     before: float
     after: float
+    underflow: Literal[True] | None = Field(
+        default=None, description="Present (true) when `delta` or `local` underflowed."
+    )
 
 
 class BuildFrame(Strict):

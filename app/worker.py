@@ -1,17 +1,20 @@
-"""Trace a program (or check its gradients) and encode the answer as JSON bytes, in this
-process or a worker process.
+"""Trace a program and encode it as JSON bytes, check its gradients, or render its
+standalone page, in this process or a worker process.
 
 `encode_trace` is shared by the server's threads and worker processes and by the
-CLI, so all three give the same bytes for the same program. `serve_traces` is a
-worker process's main loop. This module imports only the engine and the standard
-library, so worker processes start quickly. Not here: scheduling and time limits
-(`app.tracing`).
+CLI, so all three give the same bytes for the same program. `encode_export` renders
+the page `GET /export` downloads, so that heavy work (tracing, rendering, gzip) never
+happens in the server's process. `serve_traces` is a worker process's main loop. This
+module imports only the engine, orjson and the standard library, so worker processes
+start quickly; the page's templates are loaded on the first export. Not here:
+scheduling and time limits (`app.tracing`).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import signal
 import traceback
 from multiprocessing.connection import Connection
@@ -20,6 +23,7 @@ from typing import Any, Literal, NamedTuple
 import orjson
 
 from engine import EngineError, Limits, gradcheck_source, trace_source
+from engine.text import clean_strings
 
 
 class EncodedTrace(NamedTuple):
@@ -28,19 +32,42 @@ class EncodedTrace(NamedTuple):
     gzipped: bool = False
 
 
-class Job(NamedTuple):
-    """What a thread or worker process is asked to do: trace a program, or check its
-    gradients (`kind="gradcheck"`); `options` are that call's keyword arguments
-    (`mistake`, `sort_steps`; `scheme`, `h`, `leaves`), as sorted pairs so a job pickles
-    and compares by value.
+class TraceJob(NamedTuple):
+    """`POST /api/trace`: the trace's JSON, gzipped if asked and large; `mistake` and
+    `sort_steps` are the lab's options (docs/LAB.md)."""
 
-    Example: `Job("trace", "a = Value(3.0); a + a", "packed", (("mistake", "assign"),))`.
-    """
-
-    kind: Literal["trace", "gradcheck"]
     source: str
-    granularity: str = "packed"
-    options: tuple[tuple[str, Any], ...] = ()
+    granularity: str
+    gzip_large: bool = False
+    mistake: str | None = None
+    sort_steps: bool = False
+
+
+class GradcheckJob(NamedTuple):
+    """`POST /api/gradcheck`: the gradient check's JSON (`engine.gradcheck_source`)."""
+
+    source: str
+    granularity: str
+    scheme: str = "forward"
+    h: tuple[float, ...] | None = None
+    leaves: tuple[str, ...] | None = None
+    mistake: str | None = None
+
+
+class ExportJob(NamedTuple):
+    """`GET /export`: the standalone page opening at `frame`, gzipped if asked."""
+
+    source: str
+    granularity: str
+    frame: int
+    gzip: bool
+    max_trace_bytes: int
+    mistake: str | None = None
+    sort_steps: bool = False
+    gradcheck: bool = False
+
+
+Job = TraceJob | ExportJob | GradcheckJob
 
 
 # What a worker sends back: the trace, an engine error (message, line, column), or
@@ -54,20 +81,14 @@ Reply = (
 
 # A worker's first message, once its imports are done.
 READY = "ready"
+# How much lower a worker's scheduling priority is than the server's (POSIX nice).
+WORKER_NICENESS = 5
 
 
 # Large traces are compressed where they are encoded, off the server's process; level 1
 # is five times faster than 9 on trace JSON and only a quarter bigger.
 GZIP_MIN_BYTES = 64 * 1024
 GZIP_LEVEL = 1
-
-
-def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
-    """Do `job` and encode its answer (see `encode_trace`)."""
-    options = dict(job.options)
-    if job.kind == "gradcheck":
-        return encode_json(gradcheck_source(job.source, job.granularity, limits, **options))
-    return encode_trace(job.source, job.granularity, limits, gzip_large, **options)
 
 
 def encode_trace(
@@ -89,12 +110,30 @@ def encode_trace(
     return encode_json(trace, gzip_large)
 
 
-def encode_json(answer: dict[str, Any], gzip_large: bool = False) -> EncodedTrace:
+def encode_gradcheck(job: GradcheckJob, limits: Limits) -> EncodedTrace:
+    """The gradient check as JSON bytes, like a trace."""
+    check = gradcheck_source(
+        job.source,
+        job.granularity,
+        limits,
+        scheme=job.scheme,
+        h=job.h,
+        leaves=job.leaves,
+        mistake=job.mistake,
+    )
+    return encode_json(check)
+
+
+def encode_json(trace: dict[str, Any], gzip_large: bool = False) -> EncodedTrace:
     """An engine answer as compact JSON bytes with their ETag, gzipped if asked and large."""
     # orjson: the same compact JSON as the standard library, about ten times faster,
     # which is most of a large trace's time in this process. The engine guarantees
     # finite numbers, so strict JSON needs no further check.
-    body = orjson.dumps(answer)
+    try:
+        body = orjson.dumps(trace)
+    except orjson.JSONEncodeError:
+        # A string the engine did not clean (orjson refuses lone surrogates): clean all.
+        body = orjson.dumps(clean_strings(trace))
     # Weak: the same trace may travel gzipped or not.
     etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
     if gzip_large and len(body) >= GZIP_MIN_BYTES:
@@ -102,19 +141,75 @@ def encode_json(answer: dict[str, Any], gzip_large: bool = False) -> EncodedTrac
     return EncodedTrace(body, etag)
 
 
+def encode_export(job: ExportJob, limits: Limits) -> EncodedTrace:
+    """The standalone page of `job.source` as UTF-8 bytes (gzipped if `job.gzip`).
+
+    A trace whose JSON passes `job.max_trace_bytes` is refused before the page is
+    rendered: the page is that JSON plus about 230 kB of player.
+    """
+    from app.export import render_standalone, standalone_title
+    from engine.rules import rule_sources
+
+    trace = trace_source(
+        job.source, job.granularity, limits, mistake=job.mistake, sort_steps=job.sort_steps
+    )
+    check = None
+    if job.gradcheck:
+        check = gradcheck_source(job.source, job.granularity, limits, mistake=job.mistake)
+    size = len(orjson.dumps(trace))
+    if size > job.max_trace_bytes:
+        raise EngineError(
+            f"the exported page would hold {size:,} bytes of trace (the limit is "
+            f"{job.max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
+            "export a smaller program"
+        )
+    document = render_standalone(
+        trace,
+        rule_sources(),
+        title=standalone_title(job.source),
+        frame=job.frame,
+        mistake=job.mistake,
+        sort_steps=job.sort_steps,
+        gradcheck=check,
+    ).encode("utf-8")
+    etag = f'W/"{hashlib.sha256(document).hexdigest()[:32]}"'
+    if job.gzip:
+        return EncodedTrace(gzip.compress(document, GZIP_LEVEL, mtime=0), etag, gzipped=True)
+    return EncodedTrace(document, etag)
+
+
+def run_job(job: Job, limits: Limits) -> EncodedTrace:
+    if isinstance(job, ExportJob):
+        return encode_export(job, limits)
+    if isinstance(job, GradcheckJob):
+        return encode_gradcheck(job, limits)
+    return encode_trace(
+        job.source,
+        job.granularity,
+        limits,
+        job.gzip_large,
+        mistake=job.mistake,
+        sort_steps=job.sort_steps,
+    )
+
+
 def serve_traces(connection: Connection, limits: Limits) -> None:
-    """Answer `(job, gzip_large)` requests on `connection` until it closes."""
+    """Answer `TraceJob`s, `GradcheckJob`s and `ExportJob`s on `connection` until it closes."""
     # Ctrl-C in a terminal reaches the whole process group; the server stops workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Heavy traces yield the cores to the server process, which answers small traces
+    # and every other request: they get slower, the small ones stay fast.
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     connection.send(READY)
     while True:
         try:
-            job, gzip_large = connection.recv()
+            job: Job = connection.recv()
         except EOFError:
             return
         reply: Reply
         try:
-            reply = ("ok", run_job(job, limits, gzip_large))
+            reply = ("ok", run_job(job, limits))
         except EngineError as error:
             reply = ("error", (error.message, error.line, error.column))
         except Exception:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from app.worker import Job, run_job
+from app.worker import GradcheckJob, TraceJob, run_job
 from bench.programs import mlp_program
 from engine import Limits
 
@@ -41,15 +41,15 @@ def main() -> None:
     large = mlp_program(20_000)
     print(f"default BACKPROP_MAX_GRADCHECK_WORK = {limits.max_gradcheck_work:,}")
     print("trace of the ~20k-node program (encoded JSON):")
-    for label, options in [
-        ("plain", ()),
-        ("sort_steps", (("sort_steps", True),)),
-        ("assign", (("mistake", "assign"),)),
-        ("append-first", (("mistake", "append-first"),)),
-        ("no-sort + sort_steps", (("mistake", "no-sort"), ("sort_steps", True))),
-        ("append-first + sort_steps", (("mistake", "append-first"), ("sort_steps", True))),
+    for label, mistake, sort_steps in [
+        ("plain", None, False),
+        ("sort_steps", None, True),
+        ("assign", "assign", False),
+        ("append-first", "append-first", False),
+        ("no-sort + sort_steps", "no-sort", True),
+        ("append-first + sort_steps", "append-first", True),
     ]:
-        job = Job("trace", large, "packed", options)
+        job = TraceJob(large, "packed", False, mistake, sort_steps)
         size = len(run_job(job, limits).body)
         seconds = best_of(lambda job=job: run_job(job, limits))
         print(f"  {label:28} {seconds * 1000:7.0f} ms  {size / 1e6:5.1f} MB")
@@ -57,15 +57,14 @@ def main() -> None:
     deep_steps = limits.max_gradcheck_work // 19_242  # h values for one leaf of 19,242 nodes
     wide_leaves = int((limits.max_gradcheck_work / 28) ** 0.5)  # ~ leaves × 14 × 2·leaves
     cases = [
-        ("deep: 1 leaf of the ~20k program", large, deep_steps, ["x0"]),
+        ("deep: 1 leaf of the ~20k program", large, deep_steps, ("x0",)),
         (f"wide: {wide_leaves} leaves, 14 h", wide_program(wide_leaves), 14, None),
     ]
     print("gradient checks just under the work limit:")
     for label, source, steps, leaves in cases:
         h = tuple(10.0 ** -(1 + i % 14) for i in range(steps))
         for scheme in ("forward", "central"):
-            options = (("scheme", scheme), ("h", h), ("leaves", leaves))
-            job = Job("gradcheck", source, "packed", options)
+            job = GradcheckJob(source, "packed", scheme, h, leaves)
             seconds = best_of(lambda job=job: run_job(job, limits))
             print(f"  {label:34} {scheme:8} {len(h):3} h  {seconds * 1000:7.0f} ms")
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import mistake_text, mistakes, narrate
+from engine import mistake_text, mistakes, narrate, underflow
 from engine.errors import EngineError
 from engine.sort_steps import sort_steps as sort_steps_of
 from engine.sort_steps import step_frames
+from engine.text import clean_text
 from engine.value import Value, topological_order
 
 SCHEMA = 1
@@ -95,6 +96,11 @@ def trace_graph(
         frames.append({"phase": "sort", "step": "seed", "text": sort_text})
 
     received: dict[Value, int] = {}
+    underflowed = {
+        node
+        for node in topo
+        if abs(node.data) < underflow.SMALLEST_NORMAL and underflow.data_underflowed(node)
+    }
     runs: list[mistake_text.Run] = []
     for node in order:
         upstream = node.grad
@@ -104,6 +110,7 @@ def trace_graph(
         if mistake is not None:
             runs.append(mistake_text.Run(node, upstream, tape))
         contributions = []
+        lost: list[Value] = []
         for child, local, delta, before in tape:
             after = delta if mistake == "assign" else before + delta
             if not (math.isfinite(local) and math.isfinite(after)):  # delta is then finite too
@@ -113,35 +120,41 @@ def trace_graph(
                     f"the gradient flowing from {name(node)} into {name(child)} is not a "
                     "finite number; differentiation is exact, floating point is not",
                 )
-            contributions.append(
-                {
-                    "to": ids[child],
-                    "local": float(local),
-                    "upstream": float(upstream),
-                    "delta": float(delta),
-                    "before": float(before),
-                    "after": float(after),
-                }
-            )
-        frames.append(
-            {
-                "phase": "backward",
-                "node": ids[node],
-                "text": "" if mistake else narrate.backward_text(node, name, tape, received),
-                "contributions": contributions,
+            contribution: dict[str, Any] = {
+                "to": ids[child],
+                "local": float(local),
+                "upstream": float(upstream),
+                "delta": float(delta),
+                "before": float(before),
+                "after": float(after),
             }
+            if (
+                abs(delta) < underflow.SMALLEST_NORMAL or abs(local) < underflow.SMALLEST_NORMAL
+            ) and underflow.contribution_underflowed(node, child, local, upstream, delta):
+                contribution["underflow"] = True
+                lost.append(child)
+            contributions.append(contribution)
+        # A mistaken engine's words come from its story, once the whole pass is known.
+        text = "" if mistake else narrate.backward_text(node, name, tape, received)
+        if lost:
+            underflowed.add(node)
+            text += narrate.underflow_text(lost, name)
+        frames.append(
+            {"phase": "backward", "node": ids[node], "text": text, "contributions": contributions}
         )
     if mistake is not None and correct is not None:
         story = mistake_text.Story(mistake, runs, correct, name, output)
         backward_frames = frames[len(frames) - len(runs) :]
         for frame, text in zip(backward_frames, story.texts(), strict=True):
-            frame["text"] = text
+            frame["text"] = text + frame["text"]  # the underflow note, if any
 
     trace: dict[str, Any] = {
         "schema": SCHEMA,
-        "source": source,
+        "source": clean_text(source),
         "granularity": granularity,
-        "nodes": [_node_dict(node, ids[node], correct) for node in by_creation],
+        "nodes": [
+            _node_dict(node, ids[node], node in underflowed, correct) for node in by_creation
+        ],
         "edges": [
             {"source": ids[child], "target": ids[node]}
             for node in by_creation
@@ -190,17 +203,22 @@ def _error(node: Value, positions: dict[Value, tuple[int, int]], message: str) -
 
 
 def _node_dict(
-    node: Value, node_id: str, correct: dict[Value, float] | None = None
+    node: Value,
+    node_id: str,
+    underflowed: bool = False,
+    correct: dict[Value, float] | None = None,
 ) -> dict[str, Any]:
     kind = "op" if node._prev else ("const" if node._const else "leaf")
-    fields = {
+    fields: dict[str, Any] = {
         "id": node_id,
-        "label": node.label,
+        "label": clean_text(node.label),
         "op": node._op,
         "kind": kind,
         "data": float(node.data),
         "grad": float(node.grad),
     }
+    if underflowed:  # only then, so traces without underflow keep SPEC §3's fields
+        fields["underflow"] = True
     if correct is not None:
         # A mistaken engine's trace: the gradient the right engine gives, to compare.
         fields["correct_grad"] = float(correct[node])

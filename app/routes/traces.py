@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from app.content_coding import accepts_gzip as accepts_gzip_coding
 from app.errors import error_responses
 from app.schemas import Granularity, Mistake, Trace, TraceRequest
 from app.tracing import Tracer
@@ -43,8 +44,8 @@ TracerDep = Annotated[Tracer, Depends(get_tracer)]
 
 
 def accepts_gzip(request: Request) -> bool:
-    # The same test as Starlette's GZipMiddleware, which compresses everything else.
-    return "gzip" in request.headers.get("accept-encoding", "")
+    # The same test as the app's GZip middleware, which compresses everything else.
+    return accepts_gzip_coding(request.headers.get("accept-encoding", ""))
 
 
 def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:
@@ -62,6 +63,7 @@ async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) 
         body.source,
         body.granularity,
         accepts_gzip(request),
+        request.is_disconnected,
         mistake=body.mistake,
         sort_steps=body.sort_steps,
     )
@@ -83,7 +85,12 @@ async def read_trace(
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
     encoded = await tracer.trace(
-        source, granularity, accepts_gzip(request), mistake=mistake, sort_steps=sort_steps
+        source,
+        granularity,
+        accepts_gzip(request),
+        request.is_disconnected,
+        mistake=mistake,
+        sort_steps=sort_steps,
     )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):

@@ -4,10 +4,11 @@
  * and names nodes for people. It does no drawing and no fetching.
  *
  * @typedef {"leaf" | "const" | "op"} NodeKind
- * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number, correct_grad?: number}} TraceNode
+ * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number, underflow?: true,
+ *   correct_grad?: number}} TraceNode  underflow: a float underflowed here (engine/underflow.py);
  *   correct_grad: with a `mistake` (SPEC §8), the gradient the correct engine gives
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
- * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number}} Contribution
+ * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number, underflow?: true}} Contribution
  * @typedef {{phase: "build", node: string, text: string, line?: number}} BuildFrame
  * @typedef {{phase: "sort", text: string, step?: "visit" | "skip" | "append" | "seed", node?: string, depth?: number}} SortFrame
  *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js)

@@ -9,6 +9,7 @@ import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
 import { reportHeight } from "./embed-height.js";
 import { readEmbedOptions } from "./embed-options.js";
+import { carryFrame } from "./frame-carry.js";
 import { LAB_PARAM_NAMES, withLabParams } from "./lab-url.js";
 import { mountPageLab } from "./page-lab.js";
 import { mountPlayer } from "./player.js";
@@ -52,7 +53,8 @@ let autoplay = embedOptions.autoplay;
 const lab = mountPageLab({
   editorRoot, playerRoot, search: location.search,
   onChange: (retrace) => {
-    if (retrace && shown.source) run(shown.source, shown.granularity, player?.frame ?? 0);
+    const from = player && { trace: player.timeline.trace, frame: player.frame };
+    if (retrace && shown.source) run(shown.source, shown.granularity, (trace) => (from ? carryFrame(from.trace, from.frame, trace) : 0));
     writeUrl();
   },
 });
@@ -117,7 +119,7 @@ function withEmbedOptions(search) {
  * Trace a program and show it; the newest request wins.
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
- * @param {number} frame
+ * @param {number | ((trace: import("./trace.js").Trace) => number)} frame  or where to open, given the trace
  * @param {boolean} [focusPlayer]
  */
 async function run(source, granularity, frame, focusPlayer = false) {
@@ -133,7 +135,7 @@ async function run(source, granularity, frame, focusPlayer = false) {
     if (id !== runId) return;
     const previous = player;
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
+      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
     });
     previous?.destroy();
     if (autoplay) player.play();

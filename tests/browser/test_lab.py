@@ -403,3 +403,13 @@ def test_no_sort_on_a_tree_says_the_gradients_come_out_right(
     expect(player_page.get_by_test_id("sort-stack")).to_have_text(
         ["(empty: build is never called)"]
     )
+
+
+def test_turning_sort_steps_on_keeps_the_learner_at_the_same_backward_step(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, lab_url(server, NEURON, frame=12))
+    player_page.get_by_test_id("sort-steps-toggle").check()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("33 / 36")
+    player_page.get_by_test_id("sort-steps-toggle").uncheck()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("13 / 16")

@@ -19,7 +19,6 @@ export const SORT_STEPS = /** @type {const} */ (["visit", "skip", "append", "see
 
 /**
  * @typedef {"visit" | "skip" | "append" | "seed"} SortStep
- * @typedef {{phase: "sort", step: SortStep, node?: string, depth?: number, text: string}} SortStepFrame
  * @typedef {{
  *   step: SortStep, node: number, depth: number,
  *   stack: Array<{node: number, skip: boolean}>, visited: number[], topo: number[], position: number, count: number

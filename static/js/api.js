@@ -36,12 +36,12 @@ export async function fetchTrace(source, granularity, { base = "/", signal, mist
  * quotients over a sweep of h.
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
- * @param {{base?: string, signal?: AbortSignal, mistake?: string | null}} [options]
+ * @param {{base?: string, signal?: AbortSignal, mistake?: string | null, scheme?: "forward" | "central"}} [options]
  *   mistake: check that mistaken engine's gradients (SPEC §8)
  * @returns {Promise<import("./gradcheck.js").GradCheck>}
  */
-export async function fetchGradcheck(source, granularity, { base = "/", signal, mistake = null } = {}) {
-  return postJson("api/gradcheck", { source, granularity, ...(mistake ? { mistake } : {}) }, { base, signal });
+export async function fetchGradcheck(source, granularity, { base = "/", signal, mistake = null, scheme = "forward" } = {}) {
+  return postJson("api/gradcheck", { source, granularity, scheme, ...(mistake ? { mistake } : {}) }, { base, signal });
 }
 
 /**

@@ -3,22 +3,22 @@
  * which h to show, whether backprop and the difference quotient agree, and the
  * points of the log–log plot of error against h.
  *
- * Which h the row shows: where the difference quotient is steadiest, i.e. the
- * larger h of the two neighbouring h values (in the sweep sorted from large to
- * small) whose quotients differ least. Truncation error shrinks with h and
- * rounding error grows, so the quotient settles where the two balance, and that
- * place moves with the function and the size of x, so no fixed h fits every
- * program. The choice looks at the quotients only, never at backprop's answer: a
- * checker that picked the h closest to the gradient it checks would flatter a
- * wrong engine.
+ * Which h the row shows: the one of the sweep nearest (on the log scale) to where
+ * truncation error and rounding error balance, the textbook step
+ * h ≈ √ε·max(1, |x|) for the forward difference and h ≈ ∛ε·max(1, |x|) for the
+ * central one (ε = 2.2e-16, x = the leaf's value): about 1.5e-8 and 6e-6 at x = 1.
+ * The choice looks at the scheme and x only, never at the quotients or at
+ * backprop's answer: a checker that picked the h closest to the gradient it checks
+ * would flatter a wrong engine, and one that picked the steadiest quotients is
+ * fooled by rounding, which repeats the same wrong quotient over several tiny h.
  *
  * Errors of exactly 0 (a linear function, a lucky rounding) have no logarithm:
  * the plot puts them on a floor one decade below the smallest non-zero error and
  * marks them as exact.
  *
  * Example (f = 3x² − 4x + 5 at x = 3, forward): rows h 0.1 … 1e-14; the row at
- * h = 0.001 has numeric 14.003 and error 0.003; the quotient is steadiest near
- * h = 1e-8, where it agrees with 14: summarizeCheck(check).agrees -> true.
+ * h = 0.001 has numeric 14.003 and error 0.003; √ε·3 ≈ 4.5e-8 is nearest 1e-7,
+ * where the quotient agrees with 14: summarizeCheck(check, {x: 3}).agrees -> true.
  */
 
 /** Relative agreement asked of backprop and the best difference quotient. */
@@ -42,37 +42,48 @@ export function agrees(numeric, analytic) {
 }
 
 /**
- * One leaf's check, optionally against another analytic gradient (a mistaken
- * engine's, from its trace): the errors are recomputed against it.
+ * One leaf's check; `analytic` (default: the check's own) is what the errors are
+ * measured against.
  * @param {Check} check
- * @param {number} [analytic]
+ * @param {{scheme?: "forward" | "central", x?: number, analytic?: number}} [options]  x: the leaf's value
  * @returns {CheckSummary}
  */
-export function summarizeCheck(check, analytic = check.analytic) {
+export function summarizeCheck(check, { scheme = "forward", x = 1, analytic = check.analytic } = {}) {
   const rows = check.rows.map((row) => ({ h: row.h, numeric: row.numeric, error: Math.abs(row.numeric - analytic) }));
-  const best = steadiestRow(rows);
+  const best = rowNearest(rows, sensibleH(scheme, x));
   return { node: check.node, label: check.label, analytic, rows, best, agrees: best !== null && agrees(best.numeric, analytic) };
 }
 
 /**
- * The row whose quotient is steadiest (see the module's note); null for no rows.
- * Example: numerics 14.3 (h 0.1), 14.03, 14.003, 14.0003 -> the h = 0.001 row.
+ * The step where a difference quotient's truncation and rounding errors balance.
+ * Example: sensibleH("forward", 3) -> 4.47e-8; sensibleH("central", 0.5) -> 6.06e-6.
+ * @param {"forward" | "central"} scheme
+ * @param {number} x  the value being nudged
+ */
+export function sensibleH(scheme, x) {
+  const scale = Number.isFinite(x) ? Math.max(1, Math.abs(x)) : 1;
+  return (scheme === "central" ? Math.cbrt(Number.EPSILON) : Math.sqrt(Number.EPSILON)) * scale;
+}
+
+/**
+ * The row whose h is nearest `h` on the log scale (the larger h on a tie); null for no rows.
+ * Example: h of 1e-7 and 1e-8, target 4.47e-8 -> the 1e-7 row.
  * @param {CheckRow[]} rows
+ * @param {number} h
  * @returns {CheckRow | null}
  */
-export function steadiestRow(rows) {
-  const sorted = rows.filter((row) => Number.isFinite(row.numeric)).sort((a, b) => b.h - a.h);
-  if (sorted.length < 2) return sorted[0] ?? null;
-  let at = 0;
-  let least = Infinity;
-  for (let i = 0; i + 1 < sorted.length; i++) {
-    const change = Math.abs(sorted[i].numeric - sorted[i + 1].numeric);
-    if (change < least) {
-      least = change;
-      at = i;
+export function rowNearest(rows, h) {
+  let best = null;
+  let distance = Infinity;
+  for (const row of rows) {
+    if (!(row.h > 0) || !Number.isFinite(row.numeric)) continue;
+    const d = Math.abs(Math.log10(row.h) - Math.log10(h));
+    if (d < distance - 1e-12 || (Math.abs(d - distance) <= 1e-12 && best !== null && row.h > best.h)) {
+      best = row;
+      distance = d;
     }
   }
-  return sorted[at];
+  return best;
 }
 
 /**
@@ -149,6 +160,17 @@ export function decades([from, to], most = 8) {
   const ticks = [];
   for (let t = from; t <= to; t += every) ticks.push(t);
   return ticks;
+}
+
+/**
+ * A step h for a table: whole decades as decadeLabel writes them, others as numbers.
+ * Example: hLabel(1e-5) -> "1e−5"; hLabel(0.1) -> "0.1"; hLabel(0.003) -> "0.003".
+ * @param {number} h
+ */
+export function hLabel(h) {
+  const exponent = Math.round(Math.log10(h));
+  if (Math.abs(h - 10 ** exponent) <= 1e-12 * h && exponent < -1) return decadeLabel(exponent);
+  return String(h);
 }
 
 /**

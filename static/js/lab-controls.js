@@ -9,6 +9,7 @@
  * (button, aria-pressed).
  */
 import { MISTAKE_CHOICES } from "./lab-code.js";
+import { LAB_DEFAULTS } from "./lab-url.js";
 import { html } from "./svg.js";
 
 /**
@@ -28,7 +29,10 @@ export function mountLabControls(container, { onChange }) {
     check,
   ]));
 
+  /** The state last set, for what these controls do not show (the check's scheme). */
+  let current = LAB_DEFAULTS;
   const read = () => ({
+    ...current,
     mistake: /** @type {import("./lab-url.js").LabState["mistake"]} */ (select.value || null),
     sortSteps: steps.checked,
     gradcheck: check.getAttribute("aria-pressed") === "true",
@@ -42,6 +46,7 @@ export function mountLabControls(container, { onChange }) {
   return {
     /** @param {import("./lab-url.js").LabState} state */
     set(state) {
+      current = state;
       select.value = state.mistake ?? "";
       steps.checked = state.sortSteps;
       check.setAttribute("aria-pressed", String(state.gradcheck));

@@ -28,7 +28,14 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   const panelRoot = document.createElement("div");
   panelRoot.className = "gradcheck-host";
   playerRoot.after(panelRoot);
-  const panel = mountGradcheckPanel(panelRoot);
+  const panel = mountGradcheckPanel(panelRoot, {
+    onScheme: (scheme) => {
+      state = { ...state, scheme };
+      controls?.set(state);
+      refresh();
+      onChange(false);
+    },
+  });
   /** @type {AbortController | null} */
   let inFlight = null;
   /** @type {import("./trace.js").Trace | null} */
@@ -53,7 +60,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
     state = readLabState(new URLSearchParams([
       ["mistake", example.mistake ?? ""],
       ["sort_steps", example.sort_steps ? "1" : ""],
-      ["gradcheck", example.gradcheck || state.gradcheck ? "1" : ""],
+      ["gradcheck", example.gradcheck || state.gradcheck ? (state.scheme === "central" ? "central" : "1") : ""],
     ]));
     controls?.set(state);
   }, { capture: true });
@@ -61,6 +68,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   /** Open, close or refresh the gradient-check panel for the trace on screen. */
   async function refresh() {
     panel.setOpen(state.gradcheck);
+    panel.setScheme(state.scheme);
     inFlight?.abort();
     if (!state.gradcheck || !trace) return;
     const controller = new AbortController();
@@ -68,8 +76,10 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
     const shown = trace;
     panel.loading();
     try {
-      const result = await fetchGradcheck(shown.source, shown.granularity, { signal: controller.signal, mistake: shown.mistake ?? null });
-      if (!controller.signal.aborted) panel.show(result, shown);
+      const { scheme } = state;
+      const options = { signal: controller.signal, mistake: shown.mistake ?? null, scheme };
+      const result = await fetchGradcheck(shown.source, shown.granularity, options);
+      if (!controller.signal.aborted) panel.show(result, shown, scheme);
     } catch (error) {
       if (!controller.signal.aborted) panel.showError(error instanceof Error ? error.message : String(error));
     }

@@ -413,3 +413,21 @@ def test_turning_sort_steps_on_keeps_the_learner_at_the_same_backward_step(
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("33 / 36")
     player_page.get_by_test_id("sort-steps-toggle").uncheck()
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("13 / 16")
+
+
+def test_the_central_difference_is_a_choice_in_the_panel_and_the_url(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, lab_url(server, ARTICLE_F, gradcheck=1))
+    row = player_page.get_by_test_id("gradcheck-row")
+    expect(row).to_have_attribute("data-agrees", "true")
+    expect(row).to_have_attribute("data-h", "1e-7")  # √ε·3 ≈ 4.5e-8
+    player_page.get_by_test_id("gradcheck-scheme").select_option("central")
+    expect(player_page.get_by_test_id("gradcheck")).to_contain_text("f(x−h)")
+    expect(row).to_have_attribute("data-h", "0.00001")  # ∛ε·3 ≈ 1.8e-5
+    expect(row).to_have_attribute("data-agrees", "true")
+    assert abs(float(row.get_attribute("data-numeric") or "nan") - 14) < 1e-8
+    assert "gradcheck=central" in player_page.url
+    player_page.reload()
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("gradcheck-scheme")).to_have_value("central")

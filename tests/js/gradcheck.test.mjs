@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { agrees, decadeLabel, decades, plotData, steadiestRow, summarizeCheck, validateGradCheck } from "../../static/js/gradcheck.js";
+import { agrees, decadeLabel, decades, hLabel, plotData, rowNearest, sensibleH, summarizeCheck, validateGradCheck } from "../../static/js/gradcheck.js";
 
-const H = Array.from({ length: 14 }, (_, i) => 10 ** -(i + 1));
+const H = Array.from({ length: 14 }, (_, i) => Number(`1e-${i + 1}`)); // as JSON writes them
 const f = (x) => 3 * x * x - 4 * x + 5;
 /** The article's f at x = 3 with the forward difference, as POST /api/gradcheck answers it. */
 const articleCheck = {
@@ -17,28 +17,30 @@ const articleCheck = {
 };
 
 describe("summarizeCheck", () => {
-  it("shows the article's 14.003 at h = 0.001 and agrees at the best h", () => {
-    const summary = summarizeCheck(articleCheck);
+  it("shows the article's 14.003 at h = 0.001 and agrees at the sensible h", () => {
+    const summary = summarizeCheck(articleCheck, { x: 3 });
     assert.ok(Math.abs(summary.rows[2].numeric - 14.003) < 1e-9);
     assert.equal(summary.agrees, true);
-    assert.ok(summary.best.h < 1e-3 && summary.best.h > 1e-12, `best h ${summary.best.h}`);
+    assert.equal(summary.best.h, 1e-7);
     assert.ok(summary.best.error < 1e-5);
   });
 
   it("disagrees with a wrong analytic gradient at every h", () => {
-    const summary = summarizeCheck(articleCheck, 7);
+    const summary = summarizeCheck(articleCheck, { x: 3, analytic: 7 });
     assert.equal(summary.agrees, false);
     assert.equal(summary.analytic, 7);
     assert.ok(summary.rows.every((row) => row.error > 1));
   });
 
-  it("shows the h where the quotient is steadiest, the larger h on a tie", () => {
-    const summary = summarizeCheck({ node: "n0", label: "a", analytic: 2, rows: [
-      { h: 1e-3, numeric: 2.5, error: 0.5 }, { h: 0.1, numeric: 2, error: 0 }, { h: 0.01, numeric: 2, error: 0 },
-    ] });
-    assert.equal(summary.best.h, 0.1);
-    assert.equal(steadiestRow([]), null);
-    assert.equal(steadiestRow([{ h: 0.5, numeric: 1, error: 0 }]).h, 0.5);
+  it("takes the h nearest the balance of truncation and rounding, for the scheme and x", () => {
+    assert.ok(Math.abs(sensibleH("forward", 1) - 1.49e-8) < 1e-10);
+    assert.ok(Math.abs(sensibleH("central", -100) - 6.06e-4) < 1e-6);
+    assert.equal(sensibleH("forward", 0.001), sensibleH("forward", 1));
+    const rows = H.map((h) => ({ h, numeric: 1, error: 0 }));
+    assert.equal(rowNearest(rows, sensibleH("forward", 1)).h, 1e-8);
+    assert.equal(rowNearest(rows, sensibleH("central", 1)).h, 1e-5);
+    assert.equal(rowNearest([{ h: 1e-2, numeric: 1, error: 0 }, { h: 1e-4, numeric: 1, error: 0 }], 1e-3).h, 1e-2);
+    assert.equal(rowNearest([], 1e-3), null);
   });
 
   it("chooses h without looking at the gradient it checks", () => {
@@ -47,8 +49,8 @@ describe("summarizeCheck", () => {
       const numeric = (2 * (3 + h) - 6) / h;
       return { h, numeric, error: Math.abs(numeric - 1) };
     });
-    const wrong = summarizeCheck({ node: "n0", label: "a", analytic: 1, rows });
-    const right = summarizeCheck({ node: "n0", label: "a", analytic: 2, rows });
+    const wrong = summarizeCheck({ node: "n0", label: "a", analytic: 1, rows }, { x: 3 });
+    const right = summarizeCheck({ node: "n0", label: "a", analytic: 2, rows }, { x: 3 });
     assert.equal(wrong.best.h, right.best.h);
     assert.ok(Math.abs(wrong.best.numeric - 2) < 1e-6);
     assert.equal(wrong.agrees, false);
@@ -95,6 +97,7 @@ describe("decades", () => {
     assert.deepEqual(decades([-14, -1]), [-14, -12, -10, -8, -6, -4, -2]);
     assert.deepEqual(decades([-2, 0]), [-2, -1, 0]);
     assert.deepEqual([0, 1, -3].map(decadeLabel), ["1", "10", "1e\u22123"]);
+    assert.deepEqual([1e-5, 1e-14, 0.1, 0.003, 2].map(hLabel), ["1e\u22125", "1e\u221214", "0.1", "0.003", "2"]);
   });
 });
 

@@ -7,8 +7,9 @@ import { readUrlState } from "../../static/js/url-state.js";
 describe("readLabState", () => {
   it("reads a mistake, sort steps and the gradient check", () => {
     assert.deepEqual(readLabState("?source=a&mistake=append-first&sort_steps=1&gradcheck=true"), {
-      mistake: "append-first", sortSteps: true, gradcheck: true,
+      mistake: "append-first", sortSteps: true, gradcheck: true, scheme: "forward",
     });
+    assert.deepEqual(readLabState("?gradcheck=central"), { mistake: null, sortSteps: false, gradcheck: true, scheme: "central" });
   });
 
   it("treats junk and hostile values as off", () => {
@@ -21,14 +22,17 @@ describe("readLabState", () => {
 describe("labParams and withLabParams", () => {
   it("write only what is on, and round-trip", () => {
     assert.deepEqual(labParams({}), []);
-    const state = { mistake: "no-sort", sortSteps: true, gradcheck: true };
-    assert.deepEqual(readLabState(withLabParams("?source=x", state)), state);
+    for (const scheme of ["forward", "central"]) {
+      const state = { mistake: "no-sort", sortSteps: true, gradcheck: true, scheme };
+      assert.deepEqual(readLabState(withLabParams("?source=x", state)), state);
+    }
+    assert.deepEqual(labParams({ gradcheck: false, scheme: "central" }), []);
   });
 
   it("keep the player's own state and drop stale lab parameters", () => {
     const search = withLabParams("?source=a+%2B+a&granularity=packed&frame=2&mistake=assign&gradcheck=1", { sortSteps: true });
     assert.deepEqual(readUrlState(search), { source: "a + a", granularity: "packed", frame: 2 });
-    assert.deepEqual(readLabState(search), { mistake: null, sortSteps: true, gradcheck: false });
+    assert.deepEqual(readLabState(search), { mistake: null, sortSteps: true, gradcheck: false, scheme: "forward" });
   });
 
   it("refuse to write a mistake the engine does not have", () => {

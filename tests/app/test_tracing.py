@@ -144,8 +144,9 @@ def test_a_short_but_dense_program_is_not_unstarted_for_a_thread() -> None:
         "x = [Value(1.0)] * 1000\nsum(x)",
         "x = Value(1.0)\nx.data",
         "x = Value(1.0\n",
+        "s = 'ab' * 5000\nx = Value(1.0)",
     ],
-    ids=["loop", "number-power", "lambda", "list", "attribute", "syntax-error"],
+    ids=["loop", "number-power", "lambda", "list", "attribute", "syntax-error", "string-repeat"],
 )
 def test_programs_whose_work_the_syntax_cannot_bound_go_to_a_worker(source: str) -> None:
     assert not Tracer(Settings(trace_workers=1)).is_cheap(source, "packed")

@@ -25,16 +25,7 @@ from multiprocessing.context import SpawnContext, SpawnProcess
 from app.errors import ServiceError
 from app.settings import Settings
 from app.work_estimate import estimate_nodes
-from app.worker import (
-    READY,
-    EncodedTrace,
-    ExportJob,
-    Job,
-    Reply,
-    TraceJob,
-    encode_trace,
-    serve_traces,
-)
+from app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
 from engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
@@ -73,8 +64,8 @@ class Worker:
         if greeting != READY:
             raise RuntimeError(f"a trace worker started with {greeting!r}")
 
-    def call(self, job: Job) -> Reply:
-        self.connection.send(job)
+    def call(self, job: Job, gzip_large: bool) -> Reply:
+        self.connection.send((job, gzip_large))
         reply: Reply = self.connection.recv()
         return reply
 
@@ -117,6 +108,7 @@ class Tracer:
         source: str,
         granularity: str,
         accepts_gzip: bool = False,
+        *,
         is_disconnected: DisconnectCheck | None = None,
     ) -> EncodedTrace:
         """The encoded trace, or raises `EngineError` / `ServiceError` (busy, too slow).
@@ -125,10 +117,8 @@ class Tracer:
         app's GZip middleware. `is_disconnected` is asked before a worker starts, so a
         client that has gone costs no trace.
         """
-        if self.is_cheap(source, granularity):
-            return await self._trace_in_thread(source, granularity)
-        job = TraceJob(source, granularity, accepts_gzip)
-        return await self._run_in_worker(job, is_disconnected)
+        job = Job("trace", source, granularity)
+        return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
 
     async def export(
         self,
@@ -136,14 +126,29 @@ class Tracer:
         granularity: str,
         frame: int,
         accepts_gzip: bool = False,
+        *,
         is_disconnected: DisconnectCheck | None = None,
     ) -> EncodedTrace:
-        """The standalone page as bytes, always made in a worker: even a small program's
-        page is a quarter of a megabyte of templates, JSON and gzip."""
-        job = ExportJob(
-            source, granularity, frame, accepts_gzip, self.settings.max_export_trace_bytes
-        )
-        return await self._run_in_worker(job, is_disconnected)
+        """The standalone page as bytes, made in a worker (see `run`)."""
+        options = {"frame": frame, "max_trace_bytes": self.settings.max_export_trace_bytes}
+        job = Job("export", source, granularity, tuple(options.items()))
+        return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
+
+    async def run(
+        self,
+        job: Job,
+        accepts_gzip: bool = False,
+        *,
+        is_disconnected: DisconnectCheck | None = None,
+    ) -> EncodedTrace:
+        """Do a job in a thread if it is a cheap trace, else in a worker process.
+
+        An export always goes to a worker: even a small program's page is a quarter of
+        a megabyte of templates, JSON and gzip.
+        """
+        if job.kind == "trace" and self.is_cheap(job.source, job.granularity):
+            return await self._run_in_thread(job)
+        return await self._run_in_worker(job, accepts_gzip, is_disconnected)
 
     def is_cheap(self, source: str, granularity: str) -> bool:
         """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate."""
@@ -152,19 +157,17 @@ class Tracer:
         estimate = estimate_nodes(source, granularity)
         return estimate is not None and estimate <= self.settings.inline_max_nodes
 
-    async def _trace_in_thread(self, source: str, granularity: str) -> EncodedTrace:
+    async def _run_in_thread(self, job: Job) -> EncodedTrace:
         limit = self.settings.trace_time_limit
         try:
             async with asyncio.timeout(limit):
-                return await asyncio.to_thread(
-                    encode_trace, source, granularity, self.settings.limits
-                )
+                return await asyncio.to_thread(run_job, job, self.settings.limits)
         except TimeoutError:
             # The thread finishes on its own (its work is bounded); the client is told now.
             raise self._too_slow(limit) from None
 
     async def _run_in_worker(
-        self, job: Job, is_disconnected: DisconnectCheck | None
+        self, job: Job, accepts_gzip: bool, is_disconnected: DisconnectCheck | None
     ) -> EncodedTrace:
         limit = self.settings.trace_time_limit
         deadline = asyncio.get_running_loop().time() + limit
@@ -188,7 +191,7 @@ class Tracer:
                 raise ClientGone()
         try:
             async with asyncio.timeout_at(deadline):
-                reply = await asyncio.to_thread(worker.call, job)
+                reply = await asyncio.to_thread(worker.call, job, accepts_gzip)
         except TimeoutError:
             self._replace(worker)
             raise self._too_slow(limit) from None

@@ -18,7 +18,7 @@ import os
 import signal
 import traceback
 from multiprocessing.connection import Connection
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import orjson
 
@@ -32,25 +32,19 @@ class EncodedTrace(NamedTuple):
     gzipped: bool = False
 
 
-class TraceJob(NamedTuple):
-    """`POST /api/trace`: the trace's JSON, gzipped if asked and large."""
+class Job(NamedTuple):
+    """What a thread or worker process is asked to do: trace a program, or render its
+    standalone page (`kind="export"`); `options` are that call's keyword arguments
+    (`frame` and `max_trace_bytes` for an export), as pairs so a job pickles and
+    compares by value.
 
+    Example: `Job("export", "a = Value(3.0); a + a", "packed", (("frame", 2),))`.
+    """
+
+    kind: Literal["trace", "export"]
     source: str
-    granularity: str
-    gzip_large: bool = False
-
-
-class ExportJob(NamedTuple):
-    """`GET /export`: the standalone page opening at `frame`, gzipped if asked."""
-
-    source: str
-    granularity: str
-    frame: int
-    gzip: bool
-    max_trace_bytes: int
-
-
-Job = TraceJob | ExportJob
+    granularity: str = "packed"
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 # What a worker sends back: the trace, an engine error (message, line, column), or
@@ -99,40 +93,50 @@ def encode_trace(
     return EncodedTrace(body, etag)
 
 
-def encode_export(job: ExportJob, limits: Limits) -> EncodedTrace:
-    """The standalone page of `job.source` as UTF-8 bytes (gzipped if `job.gzip`).
+def encode_export(
+    source: str,
+    granularity: str,
+    limits: Limits,
+    gzip_page: bool = False,
+    *,
+    frame: int = 0,
+    max_trace_bytes: int | None = None,
+) -> EncodedTrace:
+    """The standalone page of `source` as UTF-8 bytes (gzipped if `gzip_page`).
 
-    A trace whose JSON passes `job.max_trace_bytes` is refused before the page is
+    A trace whose JSON passes `max_trace_bytes` is refused before the page is
     rendered: the page is that JSON plus about 230 kB of player.
     """
     from app.export import render_standalone, standalone_title
     from engine.rules import rule_sources
 
-    trace = trace_source(job.source, job.granularity, limits)
+    trace = trace_source(source, granularity, limits)
     size = len(orjson.dumps(trace))
-    if size > job.max_trace_bytes:
+    if max_trace_bytes is not None and size > max_trace_bytes:
         raise EngineError(
             f"the exported page would hold {size:,} bytes of trace (the limit is "
-            f"{job.max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
+            f"{max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
             "export a smaller program"
         )
     document = render_standalone(
-        trace, rule_sources(), title=standalone_title(job.source), frame=job.frame
+        trace, rule_sources(), title=standalone_title(source), frame=frame
     ).encode("utf-8")
     etag = f'W/"{hashlib.sha256(document).hexdigest()[:32]}"'
-    if job.gzip:
+    if gzip_page:
         return EncodedTrace(gzip.compress(document, GZIP_LEVEL, mtime=0), etag, gzipped=True)
     return EncodedTrace(document, etag)
 
 
-def run_job(job: Job, limits: Limits) -> EncodedTrace:
-    if isinstance(job, ExportJob):
-        return encode_export(job, limits)
-    return encode_trace(job.source, job.granularity, limits, job.gzip_large)
+def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
+    """Do `job` and encode its answer (see `encode_trace`, `encode_export`)."""
+    options = dict(job.options)
+    if job.kind == "export":
+        return encode_export(job.source, job.granularity, limits, gzip_large, **options)
+    return encode_trace(job.source, job.granularity, limits, gzip_large)
 
 
 def serve_traces(connection: Connection, limits: Limits) -> None:
-    """Answer `TraceJob`s and `ExportJob`s on `connection` until it closes."""
+    """Answer `(job, gzip_large)` requests on `connection` until it closes."""
     # Ctrl-C in a terminal reaches the whole process group; the server stops workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Heavy traces yield the cores to the server process, which answers small traces
@@ -142,12 +146,12 @@ def serve_traces(connection: Connection, limits: Limits) -> None:
     connection.send(READY)
     while True:
         try:
-            job: Job = connection.recv()
+            job, gzip_large = connection.recv()
         except EOFError:
             return
         reply: Reply
         try:
-            reply = ("ok", run_job(job, limits))
+            reply = ("ok", run_job(job, limits, gzip_large))
         except EngineError as error:
             reply = ("error", (error.message, error.line, error.column))
         except Exception:

@@ -46,7 +46,7 @@ async def read_export(
     """Download the player for one program as a single HTML file that works offline."""
     # Tracing, rendering and gzip all happen in a worker process (`app.worker`).
     page = await tracer.export(
-        source, granularity, frame, accepts_gzip(request), request.is_disconnected
+        source, granularity, frame, accepts_gzip(request), is_disconnected=request.is_disconnected
     )
     headers = {
         "Content-Disposition": f'attachment; filename="{FILENAME}"',

@@ -60,7 +60,10 @@ def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None)
 async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
     """Trace a program: build the graph, sort it, run backward, one frame per step."""
     encoded = await tracer.trace(
-        body.source, body.granularity, accepts_gzip(request), request.is_disconnected
+        body.source,
+        body.granularity,
+        accepts_gzip(request),
+        is_disconnected=request.is_disconnected,
     )
     return trace_response(encoded)
 
@@ -78,7 +81,7 @@ async def read_trace(
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
     encoded = await tracer.trace(
-        source, granularity, accepts_gzip(request), request.is_disconnected
+        source, granularity, accepts_gzip(request), is_disconnected=request.is_disconnected
     )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):

@@ -175,7 +175,7 @@ async def test_a_trace_in_a_thread_still_answers_within_the_time_limit(
 
         time.sleep(0.5)
 
-    monkeypatch.setattr("app.tracing.encode_trace", stuck)
+    monkeypatch.setattr("app.tracing.run_job", stuck)
     tracer = Tracer(Settings(trace_workers=1, trace_time_limit=0.1))
 
     with pytest.raises(ServiceError) as raised:
@@ -189,7 +189,9 @@ async def test_a_client_that_has_gone_costs_no_trace(
     tracer: Tracer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    monkeypatch.setattr("app.tracing.Worker.call", lambda worker, job: calls.append(job))
+    monkeypatch.setattr(
+        "app.tracing.Worker.call", lambda worker, job, gzip_large: calls.append(job)
+    )
 
     async def gone() -> bool:
         return True

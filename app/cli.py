@@ -69,15 +69,20 @@ def trace(args: argparse.Namespace) -> int:
 
 
 def gradcheck(args: argparse.Namespace) -> int:
-    from app.worker import GradcheckJob, encode_gradcheck
+    from app.worker import encode_gradcheck
     from engine import EngineError
 
     try:
         source, limits = read_program(args)
-        h = None if args.h is None else tuple(args.h)
-        leaves = None if args.leaves is None else tuple(args.leaves)
-        job = GradcheckJob(source, args.granularity, args.scheme, h, leaves, args.mistake)
-        encoded = encode_gradcheck(job, limits)
+        encoded = encode_gradcheck(
+            source,
+            args.granularity,
+            limits,
+            scheme=args.scheme,
+            h=None if args.h is None else tuple(args.h),
+            leaves=None if args.leaves is None else tuple(args.leaves),
+            mistake=args.mistake,
+        )
     except (ValueError, EngineError) as error:
         return fail(error)
     return write_stdout(encoded.body + b"\n")

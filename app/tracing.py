@@ -20,24 +20,12 @@ import asyncio
 import logging
 import multiprocessing
 from collections.abc import Awaitable, Callable
-from functools import partial
 from multiprocessing.context import SpawnContext, SpawnProcess
 
 from app.errors import ServiceError
 from app.settings import Settings
 from app.work_estimate import estimate_nodes
-from app.worker import (
-    READY,
-    EncodedTrace,
-    ExportJob,
-    GradcheckJob,
-    Job,
-    Reply,
-    TraceJob,
-    encode_gradcheck,
-    encode_trace,
-    serve_traces,
-)
+from app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
 from engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
@@ -76,8 +64,8 @@ class Worker:
         if greeting != READY:
             raise RuntimeError(f"a trace worker started with {greeting!r}")
 
-    def call(self, job: Job) -> Reply:
-        self.connection.send(job)
+    def call(self, job: Job, gzip_large: bool) -> Reply:
+        self.connection.send((job, gzip_large))
         reply: Reply = self.connection.recv()
         return reply
 
@@ -120,8 +108,8 @@ class Tracer:
         source: str,
         granularity: str,
         accepts_gzip: bool = False,
-        is_disconnected: DisconnectCheck | None = None,
         *,
+        is_disconnected: DisconnectCheck | None = None,
         mistake: str | None = None,
         sort_steps: bool = False,
     ) -> EncodedTrace:
@@ -131,17 +119,9 @@ class Tracer:
         app's GZip middleware. `is_disconnected` is asked before a worker starts, so a
         client that has gone costs no trace. `mistake` and `sort_steps`: docs/LAB.md.
         """
-        job = TraceJob(source, granularity, accepts_gzip, mistake, sort_steps)
-        return await self.run(job, is_disconnected)
-
-    async def run(
-        self, job: TraceJob | GradcheckJob, is_disconnected: DisconnectCheck | None = None
-    ) -> EncodedTrace:
-        """A trace or a gradient check: in a thread when the program is cheap, else in a
-        worker. A gradient check's own work is bounded by BACKPROP_MAX_GRADCHECK_WORK."""
-        if self.is_cheap(job.source, job.granularity):
-            return await self._run_in_thread(job)
-        return await self._run_in_worker(job, is_disconnected)
+        options = {"mistake": mistake, "sort_steps": sort_steps}
+        job = Job("trace", source, granularity, tuple(options.items()))
+        return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
 
     async def export(
         self,
@@ -149,26 +129,41 @@ class Tracer:
         granularity: str,
         frame: int,
         accepts_gzip: bool = False,
-        is_disconnected: DisconnectCheck | None = None,
         *,
+        is_disconnected: DisconnectCheck | None = None,
         mistake: str | None = None,
         sort_steps: bool = False,
         gradcheck: bool = False,
     ) -> EncodedTrace:
-        """The standalone page as bytes, always made in a worker: even a small program's
-        page is a quarter of a megabyte of templates, JSON and gzip. `gradcheck` embeds
+        """The standalone page as bytes, made in a worker (see `run`); `gradcheck` embeds
         the program's gradient check for the page's panel."""
-        job = ExportJob(
-            source,
-            granularity,
-            frame,
-            accepts_gzip,
-            self.settings.max_export_trace_bytes,
-            mistake,
-            sort_steps,
-            gradcheck,
-        )
-        return await self._run_in_worker(job, is_disconnected)
+        options = {
+            "frame": frame,
+            "max_trace_bytes": self.settings.max_export_trace_bytes,
+            "mistake": mistake,
+            "sort_steps": sort_steps,
+            "gradcheck": gradcheck,
+        }
+        job = Job("export", source, granularity, tuple(options.items()))
+        return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
+
+    async def run(
+        self,
+        job: Job,
+        accepts_gzip: bool = False,
+        *,
+        is_disconnected: DisconnectCheck | None = None,
+    ) -> EncodedTrace:
+        """Do a job in a thread if it is a cheap trace or gradient check, else in a worker
+        process. A gradient check's own work is bounded by BACKPROP_MAX_GRADCHECK_WORK.
+
+        An export always goes to a worker: even a small program's page is a quarter of
+        a megabyte of templates, JSON and gzip.
+        """
+        cheap_kind = job.kind in ("trace", "gradcheck")
+        if cheap_kind and self.is_cheap(job.source, job.granularity):
+            return await self._run_in_thread(job)
+        return await self._run_in_worker(job, accepts_gzip, is_disconnected)
 
     def is_cheap(self, source: str, granularity: str) -> bool:
         """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate."""
@@ -177,26 +172,17 @@ class Tracer:
         estimate = estimate_nodes(source, granularity)
         return estimate is not None and estimate <= self.settings.inline_max_nodes
 
-    async def _run_in_thread(self, job: TraceJob | GradcheckJob) -> EncodedTrace:
+    async def _run_in_thread(self, job: Job) -> EncodedTrace:
         limit = self.settings.trace_time_limit
-        limits = self.settings.limits
         try:
             async with asyncio.timeout(limit):
-                if isinstance(job, GradcheckJob):
-                    return await asyncio.to_thread(encode_gradcheck, job, limits)
-                # Not gzipped here: the app's GZip middleware does it.
-                return await asyncio.to_thread(
-                    partial(encode_trace, mistake=job.mistake, sort_steps=job.sort_steps),
-                    job.source,
-                    job.granularity,
-                    limits,
-                )
+                return await asyncio.to_thread(run_job, job, self.settings.limits)
         except TimeoutError:
             # The thread finishes on its own (its work is bounded); the client is told now.
             raise self._too_slow(limit) from None
 
     async def _run_in_worker(
-        self, job: Job, is_disconnected: DisconnectCheck | None
+        self, job: Job, accepts_gzip: bool, is_disconnected: DisconnectCheck | None
     ) -> EncodedTrace:
         limit = self.settings.trace_time_limit
         deadline = asyncio.get_running_loop().time() + limit
@@ -220,7 +206,7 @@ class Tracer:
                 raise ClientGone()
         try:
             async with asyncio.timeout_at(deadline):
-                reply = await asyncio.to_thread(worker.call, job)
+                reply = await asyncio.to_thread(worker.call, job, accepts_gzip)
         except TimeoutError:
             self._replace(worker)
             raise self._too_slow(limit) from None

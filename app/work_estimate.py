@@ -59,11 +59,12 @@ def estimate_nodes(source: str, granularity: str) -> int | None:
     total = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp | ast.AugAssign):
-            operator = node.op
-            if isinstance(operator, ast.Pow) and _is_plain_number(
-                node.left if isinstance(node, ast.BinOp) else node.target
-            ):
+            left = node.left if isinstance(node, ast.BinOp) else node.target
+            right = node.right if isinstance(node, ast.BinOp) else node.value
+            if isinstance(node.op, ast.Pow) and _is_plain_number(left):
                 return None  # number ** number: the work is in the number itself
+            if _is_string(left) or _is_string(right):
+                return None  # 'a' * n: the work is in the string
             total += NODES_PER_OPERATION
         elif isinstance(node, ast.UnaryOp):
             total += NODES_PER_OPERATION
@@ -87,6 +88,10 @@ def _called_name(call: ast.Call) -> str | None:
     if isinstance(call.func, ast.Attribute) and call.func.attr in METHODS:
         return call.func.attr
     return None
+
+
+def _is_string(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
 
 
 def _is_plain_number(node: ast.expr) -> bool:

@@ -1,5 +1,5 @@
-"""Trace a program and encode it as JSON bytes, check its gradients, or render its
-standalone page, in this process or a worker process.
+"""Trace a program and encode it as JSON bytes, or render its standalone page, in this
+process or a worker process.
 
 `encode_trace` is shared by the server's threads and worker processes and by the
 CLI, so all three give the same bytes for the same program. `encode_export` renders
@@ -32,42 +32,21 @@ class EncodedTrace(NamedTuple):
     gzipped: bool = False
 
 
-class TraceJob(NamedTuple):
-    """`POST /api/trace`: the trace's JSON, gzipped if asked and large; `mistake` and
-    `sort_steps` are the lab's options (docs/LAB.md)."""
+class Job(NamedTuple):
+    """What a thread or worker process is asked to do: trace a program, render its
+    standalone page (`kind="export"`) or check its gradients (`kind="gradcheck"`);
+    `options` are that call's keyword arguments (`mistake`, `sort_steps` for a trace;
+    those, `gradcheck`, `frame` and `max_trace_bytes` for an export; `scheme`, `h`,
+    `leaves`, `mistake` for a gradient check), as pairs so a job pickles and compares
+    by value.
 
+    Example: `Job("export", "a = Value(3.0); a + a", "packed", (("frame", 2),))`.
+    """
+
+    kind: Literal["trace", "export", "gradcheck"]
     source: str
-    granularity: str
-    gzip_large: bool = False
-    mistake: str | None = None
-    sort_steps: bool = False
-
-
-class GradcheckJob(NamedTuple):
-    """`POST /api/gradcheck`: the gradient check's JSON (`engine.gradcheck_source`)."""
-
-    source: str
-    granularity: str
-    scheme: str = "forward"
-    h: tuple[float, ...] | None = None
-    leaves: tuple[str, ...] | None = None
-    mistake: str | None = None
-
-
-class ExportJob(NamedTuple):
-    """`GET /export`: the standalone page opening at `frame`, gzipped if asked."""
-
-    source: str
-    granularity: str
-    frame: int
-    gzip: bool
-    max_trace_bytes: int
-    mistake: str | None = None
-    sort_steps: bool = False
-    gradcheck: bool = False
-
-
-Job = TraceJob | ExportJob | GradcheckJob
+    granularity: str = "packed"
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 # What a worker sends back: the trace, an engine error (message, line, column), or
@@ -101,7 +80,7 @@ def encode_trace(
     sort_steps: bool = False,
 ) -> EncodedTrace:
     """The trace as compact, strict JSON (no NaN), and an ETag that hashes those bytes;
-    gzipped if asked and large.
+    gzipped if asked and large. `mistake` and `sort_steps`: docs/LAB.md.
 
     Example: `encode_trace("a = Value(3.0); a + a", "packed", Limits()).body`
     starts with `b'{"schema":1,'`.
@@ -110,18 +89,22 @@ def encode_trace(
     return encode_json(trace, gzip_large)
 
 
-def encode_gradcheck(job: GradcheckJob, limits: Limits) -> EncodedTrace:
-    """The gradient check as JSON bytes, like a trace."""
+def encode_gradcheck(
+    source: str,
+    granularity: str,
+    limits: Limits,
+    gzip_large: bool = False,
+    *,
+    scheme: str = "forward",
+    h: tuple[float, ...] | None = None,
+    leaves: tuple[str, ...] | None = None,
+    mistake: str | None = None,
+) -> EncodedTrace:
+    """The gradient check (`engine.gradcheck_source`) as JSON bytes, like a trace."""
     check = gradcheck_source(
-        job.source,
-        job.granularity,
-        limits,
-        scheme=job.scheme,
-        h=job.h,
-        leaves=job.leaves,
-        mistake=job.mistake,
+        source, granularity, limits, scheme=scheme, h=h, leaves=leaves, mistake=mistake
     )
-    return encode_json(check)
+    return encode_json(check, gzip_large)
 
 
 def encode_json(trace: dict[str, Any], gzip_large: bool = False) -> EncodedTrace:
@@ -141,60 +124,64 @@ def encode_json(trace: dict[str, Any], gzip_large: bool = False) -> EncodedTrace
     return EncodedTrace(body, etag)
 
 
-def encode_export(job: ExportJob, limits: Limits) -> EncodedTrace:
-    """The standalone page of `job.source` as UTF-8 bytes (gzipped if `job.gzip`).
+def encode_export(
+    source: str,
+    granularity: str,
+    limits: Limits,
+    gzip_page: bool = False,
+    *,
+    frame: int = 0,
+    max_trace_bytes: int | None = None,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: bool = False,
+) -> EncodedTrace:
+    """The standalone page of `source` as UTF-8 bytes (gzipped if `gzip_page`).
 
-    A trace whose JSON passes `job.max_trace_bytes` is refused before the page is
-    rendered: the page is that JSON plus about 230 kB of player.
+    A trace whose JSON passes `max_trace_bytes` is refused before the page is
+    rendered: the page is that JSON plus about 230 kB of player. `gradcheck` embeds
+    the program's gradient check for the page's panel.
     """
     from app.export import render_standalone, standalone_title
     from engine.rules import rule_sources
 
-    trace = trace_source(
-        job.source, job.granularity, limits, mistake=job.mistake, sort_steps=job.sort_steps
-    )
-    check = None
-    if job.gradcheck:
-        check = gradcheck_source(job.source, job.granularity, limits, mistake=job.mistake)
+    trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+    check = gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None
     size = len(orjson.dumps(trace))
-    if size > job.max_trace_bytes:
+    if max_trace_bytes is not None and size > max_trace_bytes:
         raise EngineError(
             f"the exported page would hold {size:,} bytes of trace (the limit is "
-            f"{job.max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
+            f"{max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
             "export a smaller program"
         )
     document = render_standalone(
         trace,
         rule_sources(),
-        title=standalone_title(job.source),
-        frame=job.frame,
-        mistake=job.mistake,
-        sort_steps=job.sort_steps,
+        title=standalone_title(source),
+        frame=frame,
+        mistake=mistake,
+        sort_steps=sort_steps,
         gradcheck=check,
     ).encode("utf-8")
     etag = f'W/"{hashlib.sha256(document).hexdigest()[:32]}"'
-    if job.gzip:
+    if gzip_page:
         return EncodedTrace(gzip.compress(document, GZIP_LEVEL, mtime=0), etag, gzipped=True)
     return EncodedTrace(document, etag)
 
 
-def run_job(job: Job, limits: Limits) -> EncodedTrace:
-    if isinstance(job, ExportJob):
-        return encode_export(job, limits)
-    if isinstance(job, GradcheckJob):
-        return encode_gradcheck(job, limits)
-    return encode_trace(
-        job.source,
-        job.granularity,
-        limits,
-        job.gzip_large,
-        mistake=job.mistake,
-        sort_steps=job.sort_steps,
-    )
+def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
+    """Do `job` and encode its answer (see `encode_trace`, `encode_export`,
+    `encode_gradcheck`)."""
+    options = dict(job.options)
+    if job.kind == "export":
+        return encode_export(job.source, job.granularity, limits, gzip_large, **options)
+    if job.kind == "gradcheck":
+        return encode_gradcheck(job.source, job.granularity, limits, gzip_large, **options)
+    return encode_trace(job.source, job.granularity, limits, gzip_large, **options)
 
 
 def serve_traces(connection: Connection, limits: Limits) -> None:
-    """Answer `TraceJob`s, `GradcheckJob`s and `ExportJob`s on `connection` until it closes."""
+    """Answer `(job, gzip_large)` requests on `connection` until it closes."""
     # Ctrl-C in a terminal reaches the whole process group; the server stops workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Heavy traces yield the cores to the server process, which answers small traces
@@ -204,12 +191,12 @@ def serve_traces(connection: Connection, limits: Limits) -> None:
     connection.send(READY)
     while True:
         try:
-            job: Job = connection.recv()
+            job, gzip_large = connection.recv()
         except EOFError:
             return
         reply: Reply
         try:
-            reply = ("ok", run_job(job, limits))
+            reply = ("ok", run_job(job, limits, gzip_large))
         except EngineError as error:
             reply = ("error", (error.message, error.line, error.column))
         except Exception:

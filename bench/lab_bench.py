@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from app.worker import GradcheckJob, TraceJob, run_job
+from app.worker import Job, run_job
 from bench.programs import mlp_program
 from engine import Limits
 
@@ -49,7 +49,7 @@ def main() -> None:
         ("no-sort + sort_steps", "no-sort", True),
         ("append-first + sort_steps", "append-first", True),
     ]:
-        job = TraceJob(large, "packed", False, mistake, sort_steps)
+        job = Job("trace", large, "packed", (("mistake", mistake), ("sort_steps", sort_steps)))
         size = len(run_job(job, limits).body)
         seconds = best_of(lambda job=job: run_job(job, limits))
         print(f"  {label:28} {seconds * 1000:7.0f} ms  {size / 1e6:5.1f} MB")
@@ -64,7 +64,8 @@ def main() -> None:
     for label, source, steps, leaves in cases:
         h = tuple(10.0 ** -(1 + i % 14) for i in range(steps))
         for scheme in ("forward", "central"):
-            job = GradcheckJob(source, "packed", scheme, h, leaves)
+            options = (("scheme", scheme), ("h", h), ("leaves", leaves))
+            job = Job("gradcheck", source, "packed", options)
             seconds = best_of(lambda job=job: run_job(job, limits))
             print(f"  {label:34} {scheme:8} {len(h):3} h  {seconds * 1000:7.0f} ms")
 

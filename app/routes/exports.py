@@ -55,7 +55,7 @@ async def read_export(
         granularity,
         frame,
         accepts_gzip(request),
-        request.is_disconnected,
+        is_disconnected=request.is_disconnected,
         mistake=mistake,
         sort_steps=sort_steps,
         gradcheck=gradcheck,

@@ -12,9 +12,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.errors import error_responses
-from app.routes.traces import TracerDep, trace_response
+from app.routes.traces import TracerDep, accepts_gzip, trace_response
 from app.schemas import Gradcheck, GradcheckRequest
-from app.worker import GradcheckJob
+from app.worker import Job
 
 router = APIRouter(prefix="/api", tags=["gradcheck"])
 
@@ -35,12 +35,12 @@ GRADCHECK_RESPONSES: dict[int | str, dict[str, Any]] = {
 @router.post("/gradcheck", response_model=Gradcheck, responses=GRADCHECK_RESPONSES)
 async def create_gradcheck(request: Request, body: GradcheckRequest, tracer: TracerDep) -> Response:
     """Check every leaf's gradient against forward or central differences over a sweep of h."""
-    job = GradcheckJob(
-        body.source,
-        body.granularity,
-        body.scheme,
-        None if body.h is None else tuple(body.h),
-        None if body.leaves is None else tuple(body.leaves),
-        body.mistake,
-    )
-    return trace_response(await tracer.run(job, request.is_disconnected))
+    options = {
+        "scheme": body.scheme,
+        "h": None if body.h is None else tuple(body.h),
+        "leaves": None if body.leaves is None else tuple(body.leaves),
+        "mistake": body.mistake,
+    }
+    job = Job("gradcheck", body.source, body.granularity, tuple(options.items()))
+    encoded = await tracer.run(job, accepts_gzip(request), is_disconnected=request.is_disconnected)
+    return trace_response(encoded)

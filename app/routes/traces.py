@@ -63,7 +63,7 @@ async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) 
         body.source,
         body.granularity,
         accepts_gzip(request),
-        request.is_disconnected,
+        is_disconnected=request.is_disconnected,
         mistake=body.mistake,
         sort_steps=body.sort_steps,
     )
@@ -88,7 +88,7 @@ async def read_trace(
         source,
         granularity,
         accepts_gzip(request),
-        request.is_disconnected,
+        is_disconnected=request.is_disconnected,
         mistake=mistake,
         sort_steps=sort_steps,
     )

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from service_helpers import NEURON
 
 from app.export import render_standalone
 from app.notebook import animate
-from engine import Value, gradcheck_source, trace_source
+from engine import EngineError, Value, gradcheck_source, trace_source
 from engine.rules import rule_sources
 
 REPO = Path(__file__).resolve().parents[2]
@@ -131,3 +132,24 @@ def test_animate_without_lab_options_shows_no_gradient_check() -> None:
 
     assert animation.gradcheck is None
     assert set(options_block(animation.to_html())) == {"frame", "theme"}
+
+
+def test_animate_refuses_a_gradient_check_of_another_engines_graph() -> None:
+    class Foreign:
+        def __init__(self, data: float, children: tuple[Foreign, ...] = ()) -> None:
+            self.data, self.grad, self._prev, self._op = (
+                data,
+                0.0,
+                children,
+                "+" if children else "",
+            )
+            self._backward = lambda: None
+
+    leaf = Foreign(1.0)
+    with pytest.raises(TypeError, match=r"gradcheck=True needs a program or an engine\.Value"):
+        animate(Foreign(2.0, (leaf, leaf)), gradcheck=True)
+
+
+def test_animate_refuses_an_unknown_mistake() -> None:
+    with pytest.raises(EngineError, match="mistake must be one of"):
+        animate(A_PLUS_A, mistake="sometimes")

@@ -144,8 +144,9 @@ def test_a_short_but_dense_program_is_not_unstarted_for_a_thread() -> None:
         "x = [Value(1.0)] * 1000\nsum(x)",
         "x = Value(1.0)\nx.data",
         "x = Value(1.0\n",
+        "s = 'ab' * 5000\nx = Value(1.0)",
     ],
-    ids=["loop", "number-power", "lambda", "list", "attribute", "syntax-error"],
+    ids=["loop", "number-power", "lambda", "list", "attribute", "syntax-error", "string-repeat"],
 )
 def test_programs_whose_work_the_syntax_cannot_bound_go_to_a_worker(source: str) -> None:
     assert not Tracer(Settings(trace_workers=1)).is_cheap(source, "packed")
@@ -169,12 +170,12 @@ async def test_a_dense_program_is_traced_in_a_worker() -> None:
 async def test_a_trace_in_a_thread_still_answers_within_the_time_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def stuck(*args: object, **options: object) -> None:
+    def stuck(*args: object) -> None:
         import time
 
         time.sleep(0.5)
 
-    monkeypatch.setattr("app.tracing.encode_trace", stuck)
+    monkeypatch.setattr("app.tracing.run_job", stuck)
     tracer = Tracer(Settings(trace_workers=1, trace_time_limit=0.1))
 
     with pytest.raises(ServiceError) as raised:
@@ -188,7 +189,9 @@ async def test_a_client_that_has_gone_costs_no_trace(
     tracer: Tracer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    monkeypatch.setattr("app.tracing.Worker.call", lambda worker, job: calls.append(job))
+    monkeypatch.setattr(
+        "app.tracing.Worker.call", lambda worker, job, gzip_large: calls.append(job)
+    )
 
     async def gone() -> bool:
         return True

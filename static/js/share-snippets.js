@@ -43,8 +43,8 @@ export function embedUrl({ origin, source, granularity, frame, embed = {}, lab }
 /** @param {ShareState} state */
 export function exportUrl({ origin, source, granularity, frame, lab }) {
   const params = new URLSearchParams(writeUrlState({ source, granularity, frame }));
-  // The export plays a trace; the gradient check needs a server, so it stays behind.
-  for (const [name, value] of labParams({ ...lab, gradcheck: false })) params.set(name, value);
+  // The export embeds a forward-difference check (`gradcheck=1`); it has no central one.
+  for (const [name, value] of labParams({ ...lab, scheme: "forward" })) params.set(name, value);
   return `${origin}/export?${params}`;
 }
 

@@ -267,7 +267,7 @@ def test_share_link_carries_the_lab_and_reopens_it(player_page: Page, server: st
     assert params["gradcheck"] == ["1"]
     assert "mistake=assign" in player_page.get_by_test_id("share-iframe").input_value()
     export = player_page.get_by_test_id("share-export").get_attribute("href") or ""
-    assert "mistake=assign" in export and "gradcheck" not in export
+    assert "mistake=assign" in export and "sort_steps=1" in export and "gradcheck=1" in export
 
 
 def test_a_bug_lab_example_brings_its_mistake(player_page: Page, server: str) -> None:

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { LAB_DEFAULTS, labParams, readLabState, withLabParams } from "../../static/js/lab-url.js";
+import { embedUrl, exportUrl, permalink } from "../../static/js/share-snippets.js";
 import { readUrlState } from "../../static/js/url-state.js";
 
 describe("readLabState", () => {
@@ -37,5 +38,24 @@ describe("labParams and withLabParams", () => {
 
   it("refuse to write a mistake the engine does not have", () => {
     assert.deepEqual(labParams({ mistake: /** @type {any} */ ("drop-table") }), []);
+  });
+});
+
+describe("share links with the lab", () => {
+  const state = { origin: "https://ba.example", source: "a + a", granularity: "packed", frame: 3 };
+  const lab = { mistake: "assign", sortSteps: true, gradcheck: true, scheme: "central" };
+
+  it("carry the mistake, the sort steps and the check in the permalink and the embed", () => {
+    for (const url of [permalink({ ...state, lab }), embedUrl({ ...state, lab })]) {
+      assert.deepEqual(readLabState(new URL(url).search), lab);
+    }
+    assert.equal(permalink(state), "https://ba.example/?source=a+%2B+a&granularity=packed&frame=3");
+  });
+
+  it("ask the export for the forward check it can embed", () => {
+    const params = new URL(exportUrl({ ...state, lab })).searchParams;
+    assert.equal(params.get("gradcheck"), "1");
+    assert.equal(params.get("mistake"), "assign");
+    assert.equal(params.get("sort_steps"), "1");
   });
 });

@@ -114,11 +114,15 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       }
     } else {
       const node = trace.nodes[state.current];
-      const position = timeline.trace.topo.length - timeline.topoIndex[state.current];
-      parts.push(codeBlock([
-        "for node in reversed(topo):",
-        `    node._backward()        # step ${position} of ${trace.topo.length}: node = ${names[state.current]}`,
-      ], new Set([1]), { label: "The backward loop" }));
+      // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
+      const noSort = trace.mistake === "no-sort";
+      const position = noSort ? timeline.topoIndex[state.current] + 1 : timeline.trace.topo.length - timeline.topoIndex[state.current];
+      const step = `step ${position} of ${trace.topo.length}`;
+      parts.push(noSort
+        ? codeBlock(["walk(output)                # depth first, no sort", `    v._backward()           # ${step}: v = ${names[state.current]}`],
+          new Set([1]), { label: "The backward walk" })
+        : codeBlock(["for node in reversed(topo):", `    node._backward()        # ${step}: node = ${names[state.current]}`],
+          new Set([1]), { label: "The backward loop" }));
       if (node.kind !== "op") {
         parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
       } else {

@@ -10,9 +10,11 @@
 
 /**
  * @typedef {"assign" | "append-first" | "no-sort"} Mistake
- * @typedef {{id: Mistake, title: string, wrong: string[], right: string[], lesson: string, harmless: string}} MistakeInfo
+ * @typedef {{id: Mistake, title: string, wrong: string[], right: string[], lesson: string, harmless: string,
+ *   topoHint?: (output: string) => string}} MistakeInfo
  * wrong/right: the lines that differ, as the code panel shows them when the server sends none;
- * harmless: what to say when a program's gradients come out right all the same.
+ * harmless: what to say when a program's gradients come out right all the same;
+ * topoHint: what the topo strip says of the order this engine made, given the output's name.
  */
 
 /** @type {MistakeInfo[]} */
@@ -32,6 +34,8 @@ export const MISTAKES = [
     right: ["visited.add(v)", "for child in v._prev:", "    build(child)", "topo.append(v)"],
     lesson: "A node lands in topo before its children, so walking topo backwards runs children before the gradient reaches them.",
     harmless: "On this program it gets every gradient right: with a single operation there is no order to get wrong.",
+    topoHint: (output) => `The mistake shows here: ${output} comes first and each value before what it was made from. `
+      + "The backward loop still walks this order from the right, so the rules run children first.",
   },
   {
     id: "no-sort",
@@ -40,6 +44,8 @@ export const MISTAKES = [
     right: ["build(output)", "for node in reversed(topo):", "    node._backward()"],
     lesson: "A node reached by two paths runs its rule after the first path, before the second one's gradient arrives.",
     harmless: "On this program it gets every gradient right: it goes wrong only where a computed value (not a leaf) is used twice, like the expanded neuron's e.",
+    topoHint: (output) => `No sort ran. This is the order of the depth-first walk from ${output}, `
+      + "which runs each rule the first time it reaches the node, left to right.",
   },
 ];
 

@@ -431,3 +431,12 @@ def test_the_central_difference_is_a_choice_in_the_panel_and_the_url(
     player_page.reload()
     player_page.wait_for_selector("#player[data-ready=true]")
     expect(player_page.get_by_test_id("gradcheck-scheme")).to_have_value("central")
+
+
+def test_without_a_sort_the_code_panel_counts_the_walk_from_the_output(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, lab_url(server, NEURON, mistake="no-sort", frame=8))
+    code = player_page.locator(".code-panel")
+    expect(code).to_contain_text("The backward walk")
+    expect(code).to_contain_text("step 3 of 10")

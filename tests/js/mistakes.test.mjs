@@ -64,6 +64,12 @@ describe("mistakeInfo", () => {
     for (const junk of [null, "", "ASSIGN", "__proto__", "constructor", 3]) assert.equal(mistakeInfo(junk), null);
   });
 
+  it("says what the topo strip shows where the order itself is the mistake", () => {
+    assert.equal(mistakeInfo("assign").topoHint, undefined);
+    assert.match(mistakeInfo("append-first").topoHint("o"), /o comes first/);
+    assert.match(mistakeInfo("no-sort").topoHint("o"), /No sort ran/);
+  });
+
   it("ignores rounding in the last bits", () => {
     assert.equal(differs(0.1 + 0.2, 0.3), false);
     assert.equal(differs(1, 2), true);

@@ -79,6 +79,7 @@ def export(args: argparse.Namespace) -> int:
         title=args.title or standalone_title(source),
         frame=args.frame,
         theme=args.theme,
+        quiz=args.quiz,
     )
     if args.output == "-":
         sys.stdout.write(document)
@@ -141,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export_parser.add_argument("--theme", choices=["auto", "light", "dark"], default="auto")
     export_parser.add_argument("--title", help="the page title (default: from the program)")
+    export_parser.add_argument(
+        "--quiz", action="store_true", help="ask the learner for each gradient before showing it"
+    )
     export_parser.set_defaults(run=export)
     return parser
 

@@ -46,16 +46,25 @@ class Animation:
     """A traced program, ready to show: `_repr_html_` for Jupyter, `save` for a file."""
 
     def __init__(
-        self, trace: dict[str, Any], *, title: str, frame: int = 0, height: int = DEFAULT_HEIGHT
+        self,
+        trace: dict[str, Any],
+        *,
+        title: str,
+        frame: int = 0,
+        height: int = DEFAULT_HEIGHT,
+        quiz: bool = False,
     ) -> None:
         self.trace = trace
         self.title = title
         self.frame = frame
         self.height = height
+        self.quiz = quiz
 
     def to_html(self) -> str:
         """The standalone page (the same file `backprop-animator export` writes)."""
-        return render_standalone(self.trace, rule_sources(), title=self.title, frame=self.frame)
+        return render_standalone(
+            self.trace, rule_sources(), title=self.title, frame=self.frame, quiz=self.quiz
+        )
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the standalone page to `path`; returns the path."""
@@ -86,6 +95,7 @@ def animate(
     frame: int = 0,
     title: str | None = None,
     height: int = DEFAULT_HEIGHT,
+    quiz: bool = False,
 ) -> Animation:
     """Trace `program` and return an `Animation` of it.
 
@@ -94,6 +104,9 @@ def animate(
     recomputed, and hold the final ones afterwards. `granularity` applies to source
     text only (a graph from Python is shown as it was built). Raises
     `engine.EngineError` for a bad program and `TypeError` for anything else.
+    `quiz=True` asks the learner for each gradient before showing it (SPEC §10); in
+    Jupyter its scores are posted to the notebook page as `backprop-animator:quiz`
+    messages.
     """
     if isinstance(program, str):
         trace = trace_source(program, granularity)
@@ -107,7 +120,9 @@ def animate(
             "animate() takes a program (str) or a Value-like output "
             f"(with data, grad, _prev, _op, _backward), not {type(program).__name__}"
         )
-    return Animation(trace, title=title or default_title, frame=frame, height=height)
+    return Animation(
+        trace, title=title or default_title, frame=frame, height=height, quiz=bool(quiz)
+    )
 
 
 def _looks_like_a_value(candidate: Any) -> bool:

@@ -44,12 +44,20 @@ async def read_export(
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
     frame: Annotated[int, Query(ge=0, description="Where it opens (0-based).")] = 0,
+    quiz: Annotated[
+        bool, Query(description="Ask the learner for each gradient first (SPEC §10).")
+    ] = False,
 ) -> Response:
     """Download the player for one program as a single HTML file that works offline."""
     encoded = await tracer.trace(source, granularity)
     trace = orjson.loads(encoded.body)
     document = await asyncio.to_thread(
-        render_standalone, trace, rule_sources(), title=standalone_title(source), frame=frame
+        render_standalone,
+        trace,
+        rule_sources(),
+        title=standalone_title(source),
+        frame=frame,
+        quiz=quiz,
     )
     headers = {
         "Content-Disposition": f'attachment; filename="{FILENAME}"',

@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { isClose, judgeAnswer, parseAnswer } from "../../static/js/answer-parse.js";
+
+const value = (text) => {
+  const parsed = parseAnswer(text);
+  assert.equal(parsed.ok, true, `${JSON.stringify(text)} should parse: ${parsed.message}`);
+  return parsed.value;
+};
+const refusal = (text) => {
+  const parsed = parseAnswer(text);
+  assert.equal(parsed.ok, false, `${JSON.stringify(text)} should be refused, got ${parsed.value}`);
+  return parsed.message;
+};
+
+describe("parseAnswer", () => {
+  it("reads the notations a learner types", () => {
+    const cases = {
+      "-1.5": -1.5, "\u22121.5": -1.5, ".5": 0.5, "-.5": -0.5, "+2": 2, "3.": 3, "1/2": 0.5, "-3/4": -0.75,
+      "1e-3": 0.001, "2.5E+2": 250, "1e-3/2": 0.0005, " - 1 / 2 ": -0.5, "0": 0, "-0": 0, "1\u00A0000": 1000,
+      "\u20131.5": -1.5, "3/-4": -0.75,
+    };
+    for (const [text, expected] of Object.entries(cases)) assert.equal(value(text), expected, text);
+  });
+  it("never returns minus zero", () => {
+    assert.ok(Object.is(value("-0"), 0));
+    assert.ok(Object.is(value("-0/5"), 0));
+  });
+  it("refuses what is not one number, saying what to type", () => {
+    assert.match(refusal(""), /Type a number/);
+    assert.match(refusal("   "), /Type a number/);
+    assert.match(refusal("abc"), /not a number this quiz reads/);
+    for (const text of ["1/2/3", "0.5*3", "1e", "--1", ".", "-", "e5", "0x10", "Infinity", "NaN", "1_000", "2**3", "1/", "/2"]) refusal(text);
+  });
+  it("runs nothing: code is only ever text to it", () => {
+    globalThis.__quizRan = false;
+    for (const text of ["globalThis.__quizRan = true", "(() => { globalThis.__quizRan = true })()", "alert(1)", "${1}", "1;2"]) refusal(text);
+    assert.equal(globalThis.__quizRan, false);
+  });
+  it("refuses a zero denominator and numbers too large to be gradients", () => {
+    assert.match(refusal("1/0"), /0 below the line/);
+    assert.match(refusal("0/0"), /0 below the line/);
+    assert.match(refusal("1e999"), /too large/);
+    assert.match(refusal("1e308/1e-308"), /too large/);
+  });
+  it("asks for a decimal point instead of a comma", () => {
+    assert.match(refusal("0,5"), /point/);
+  });
+  it("refuses very long input without working on it", () => {
+    assert.match(refusal("1".repeat(101)), /at most 100/);
+    assert.match(refusal("1".repeat(1_000_000)), /at most 100/);
+  });
+  it("refuses things that are not strings", () => {
+    for (const junk of [undefined, null, 5, {}, []]) assert.equal(parseAnswer(/** @type {any} */ (junk)).ok, false);
+  });
+});
+
+describe("isClose", () => {
+  it("accepts 5e-3 absolute or 1e-2 relative and no more", () => {
+    assert.ok(isClose(0.504, 0.5));
+    assert.ok(isClose(0.4951, 0.5));
+    assert.ok(!isClose(0.51, 0.5));
+    assert.ok(isClose(-1.51, -1.5));
+    assert.ok(!isClose(-1.52, -1.5));
+    assert.ok(isClose(100.9, 100));
+    assert.ok(!isClose(101.1, 100));
+    assert.ok(isClose(0.004, 0));
+    assert.ok(!isClose(0.006, 0));
+    assert.ok(!isClose(1.5, -1.5));
+  });
+});
+
+describe("judgeAnswer", () => {
+  // The expanded neuron's fork: e gets -0.1036 first, then +0.1464, ending at 0.0429.
+  const fork = { local: 0.29289, upstream: 0.5, delta: 0.146446, before: -0.103553, after: 0.042893 };
+  // The neuron's x1 (x1*w1's rule): local w1 = -3, upstream 0.5.
+  const x1 = { local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 };
+  // The neuron's b (the + rule): local 1, upstream 0.5.
+  const b = { local: 1, upstream: 0.5, delta: 0.5, before: 0, after: 0.5 };
+
+  it("calls an answer within tolerance right", () => {
+    assert.equal(judgeAnswer(-1.5, x1).verdict, "right");
+    assert.equal(judgeAnswer(0.0429, fork).verdict, "right");
+    assert.equal(judgeAnswer(0.043, fork).verdict, "right");
+  });
+  it("names the earlier contribution left out of the +=", () => {
+    assert.equal(judgeAnswer(0.1464, fork).verdict, "forgot-before");
+  });
+  it("names the upstream gradient left out", () => {
+    assert.equal(judgeAnswer(-3, x1).verdict, "forgot-upstream");
+    assert.equal(judgeAnswer(0.29289 - 0.103553, fork).verdict, "forgot-upstream");
+  });
+  it("names a local derivative left out", () => {
+    assert.equal(judgeAnswer(0.5, x1).verdict, "forgot-local");
+  });
+  it("names a flipped sign", () => {
+    assert.equal(judgeAnswer(1.5, x1).verdict, "sign");
+    assert.equal(judgeAnswer(-0.0429, fork).verdict, "sign");
+  });
+  it("names a wrong factor among the ones offered", () => {
+    // x1's own data (2) instead of w1's (-3): the classic mix-up of the * rule.
+    assert.deepEqual(judgeAnswer(1, x1, [-6, 2, -3]), { verdict: "wrong-factor", factor: 2 });
+  });
+  it("names an answer that did not move the gradient", () => {
+    assert.equal(judgeAnswer(-0.1036, fork).verdict, "unchanged");
+  });
+  it("says nothing specific when it cannot tell", () => {
+    assert.equal(judgeAnswer(42, x1, [-6, 2, -3]).verdict, "other");
+  });
+  it("never names a mistake whose number is the right one", () => {
+    // For b, before + local = 1 is wrong, but local × 1 = 0.5 equals the truth: right wins.
+    assert.equal(judgeAnswer(0.5, b).verdict, "right");
+    // before is 0, so "forgot the earlier contribution" cannot apply to x1.
+    assert.notEqual(judgeAnswer(-1.5, x1).verdict, "forgot-before");
+    // A factor equal to the local derivative is no mistake.
+    assert.equal(judgeAnswer(-1.5, x1, [-3]).verdict, "right");
+  });
+});

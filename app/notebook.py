@@ -108,6 +108,8 @@ def animate(
     Jupyter its scores are posted to the notebook page as `backprop-animator:quiz`
     messages.
     """
+    if not isinstance(quiz, bool):
+        raise TypeError(f"quiz must be True or False, not {quiz!r}")
     if isinstance(program, str):
         trace = trace_source(program, granularity)
         default_title = standalone_title(program)
@@ -120,9 +122,7 @@ def animate(
             "animate() takes a program (str) or a Value-like output "
             f"(with data, grad, _prev, _op, _backward), not {type(program).__name__}"
         )
-    return Animation(
-        trace, title=title or default_title, frame=frame, height=height, quiz=bool(quiz)
-    )
+    return Animation(trace, title=title or default_title, frame=frame, height=height, quiz=quiz)
 
 
 def _looks_like_a_value(candidate: Any) -> bool:

@@ -114,7 +114,8 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       } else {
         parts.push(...rule(node.op, backwardLines));
         const rows = substitutions({ op: node.op, name: names[state.current], contributions: state.contributions, nameOf });
-        parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
+        // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
+        if (rows.length) parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),
             html("code", { class: "numeric", text: row.numeric }),

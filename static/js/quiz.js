@@ -111,7 +111,7 @@ export function mountQuiz(container, {
       html("h2", { class: "panel-title", id: `${id}-title`, text: "Predict, then see" }),
       html("p", { class: "quiz-tally" }, ["Right ", score, outOf]),
     ]),
-    prompt, feedback, review, summary,
+    feedback, prompt, review, summary,
   ]);
   container.replaceChildren(section);
 
@@ -357,7 +357,9 @@ export function mountQuiz(container, {
         }
       } else {
         delete prompt.dataset.nodeId;
-        if (hadQuestion && section.contains(document.activeElement ?? null)) feedback.focus();
+        // Focus was on the prompt, now hidden: keep it in the quiz (a shadow root has its own).
+        const active = /** @type {Document | ShadowRoot} */ (section.getRootNode()).activeElement;
+        if (hadQuestion && (active === null || active === document.body || section.contains(active))) feedback.focus();
       }
       point(open);
       drawReview(frameState.index);

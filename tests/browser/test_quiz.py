@@ -87,9 +87,10 @@ def test_the_neuron_quiz_asks_nine_questions_one_child_at_a_time(
         assert float(node.get_attribute("data-grad") or "nan") == step["before"]
         narration = player_page.get_by_test_id("narration").inner_text()
         assert narration != TRACE["frames"][frame]["text"]
-        assert player_page.locator(".code-panel .substitution").count() == len(
-            [q for q in asked if q[0] == frame]
-        ) - 1
+        assert (
+            player_page.locator(".code-panel .substitution").count()
+            == len([q for q in asked if q[0] == frame]) - 1
+        )
         expect(player_page.get_by_test_id("quiz-answer")).to_be_focused()
 
         player_page.keyboard.type(str(step["after"]))
@@ -350,7 +351,8 @@ def parent_page(site: tuple[str, Path], name: str, body: str) -> str:
 def test_each_answer_is_posted_to_a_parent_page_on_another_origin(
     player_page: Page, server: str, parent_site: tuple[str, Path]
 ) -> None:
-    frame = f'<iframe src="{quiz_url(server, path="/embed")}" title="Quiz" width="900" height="900"></iframe>'
+    src = quiz_url(server, path="/embed")
+    frame = f'<iframe src="{src}" title="Quiz" width="900" height="900"></iframe>'
     player_page.goto(parent_page(parent_site, "lms.html", frame))
     assert urllib.parse.urlparse(player_page.url).hostname == "localhost"
     embed = player_page.frame_locator("iframe")

@@ -83,7 +83,8 @@ export function mountQuiz(container, {
   const answer = html("input", {
     id: `${id}-answer`, type: "text", class: "quiz-answer", "data-testid": "quiz-answer",
     autocomplete: "off", spellcheck: "false", autocapitalize: "off", enterkeyhint: "done",
-    "aria-describedby": `${id}-error ${id}-hint`, placeholder: "e.g. -1.5, .5 or 1/2",
+    // The question, and any complaint about the input; never the hint, which would give it away.
+    "aria-describedby": `${id}-question ${id}-error`, placeholder: "e.g. -1.5, .5 or 1/2",
   });
   const submit = html("button", { type: "submit", class: "text-button quiz-submit", "data-testid": "quiz-submit", text: "Check" });
   const hintButton = html("button", {

@@ -5,6 +5,7 @@ import {
   limitFrame, maskFrame, missedQuestions, openQuestionAt, pendingQuestion, questionsOf, recordAnswer, restoreState,
   scoreOf, startQuiz, storageKey,
 } from "../../static/js/quiz-state.js";
+import { judgeAnswer } from "../../static/js/answer-parse.js";
 import { stateAt, createTimeline } from "../../static/js/timeline.js";
 import { fixture } from "./helpers.mjs";
 
@@ -32,6 +33,20 @@ describe("questionsOf", () => {
     assert.equal(questionsOf(fixture("neuron-expanded.json")).length, 18);
     const twice = questionsOf(fixture("a-plus-a.json"));
     assert.deepEqual(twice.map((q) => [q.to, q.step.after]), [["n0", 1], ["n0", 2]]);
+  });
+});
+
+describe("a quiz on a mistaken engine (the bug lab)", () => {
+  it("asks for what that engine computed: with assign, a + a ends at 1, not 2", () => {
+    const trace = structuredClone(fixture("a-plus-a.json"));
+    // SPEC §8: under `assign` every rule writes local × upstream, so after = delta.
+    for (const frame of trace.frames) for (const c of frame.contributions ?? []) c.after = c.delta;
+    trace.mistake = "assign";
+    const [, second] = questionsOf(trace);
+    assert.equal(second.step.after, 1);
+    assert.equal(judgeAnswer(1, second.step).verdict, "right");
+    assert.notEqual(judgeAnswer(2, second.step).verdict, "right");
+    assert.notEqual(storageKey(trace, questionsOf(trace)), storageKey(fixture("a-plus-a.json"), questionsOf(trace)));
   });
 });
 

@@ -61,7 +61,7 @@ export function isClose(answer, truth) {
 /**
  * @typedef {{local: number, upstream: number, delta: number, before: number, after: number}} Step
  * @typedef {"right" | "forgot-before" | "forgot-upstream" | "forgot-local" | "sign" | "wrong-factor"
- *   | "unchanged" | "other"} Verdict
+ *   | "unchanged" | "added" | "other"} Verdict
  */
 
 /**
@@ -69,7 +69,8 @@ export function isClose(answer, truth) {
  * other numbers the learner might have multiplied by instead of the local
  * derivative (the data of the node and of its operands), for the wrong-factor case.
  * A mistake is only named when its number differs from the truth, so an answer is
- * never called both right and wrong.
+ * never called both right and wrong. "added" is for engines that do not add (the bug
+ * lab's `assign`: after = local × upstream): the learner added as a correct engine would.
  *
  * Example: the neuron's b (before 0, local 1, upstream 0.5, after 0.5): 0.5 -> "right";
  * the expanded neuron's second += into e (before −0.1036, delta 0.1464, after 0.0429):
@@ -92,5 +93,6 @@ export function judgeAnswer(answer, step, factors = []) {
     if (factor !== local && matches(before + factor * upstream)) return { verdict: "wrong-factor", factor };
   }
   if (matches(before)) return { verdict: "unchanged" };
+  if (before !== 0 && matches(before + delta)) return { verdict: "added" };
   return { verdict: "other" };
 }

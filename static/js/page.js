@@ -106,14 +106,14 @@ function withEmbedOptions(search) {
 }
 
 /**
- * A permalink of one frame of the quiz, for its summary.
- * @param {string} source
- * @param {"packed" | "expanded"} granularity
+ * A permalink of one frame of the quiz, for its summary: the address as it stands
+ * (program, quiz and every other option) at another frame.
  * @param {number} frame
  */
-function frameLink(source, granularity, frame) {
-  const search = writeUrlState({ source, granularity, frame, quiz });
-  return embed ? withEmbedOptions(search) : search;
+function frameLink(frame) {
+  const params = new URLSearchParams(location.search);
+  params.set("frame", String(frame));
+  return `?${params}`;
 }
 
 /**
@@ -136,7 +136,7 @@ async function run(source, granularity, frame, focusPlayer = false) {
     const previous = player;
     player = await mountPlayer(playerRoot, {
       trace, rules, frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
-      quiz: quiz ? { frameLink: (k) => frameLink(source, granularity, k) } : null,
+      quiz: quiz ? { frameLink } : null,
     });
     previous?.destroy();
     if (autoplay) player.play();

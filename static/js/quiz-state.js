@@ -182,7 +182,9 @@ export function storageKey(trace, questions) {
   return `${STORAGE_PREFIX}${hash.toString(16).padStart(8, "0")}`;
 }
 
-const VERDICTS = new Set(["right", "forgot-before", "forgot-upstream", "forgot-local", "sign", "wrong-factor", "unchanged", "other", "revealed"]);
+const VERDICTS = new Set([
+  "right", "forgot-before", "forgot-upstream", "forgot-local", "sign", "wrong-factor", "unchanged", "added", "other", "revealed",
+]);
 
 /**
  * A stored state read back, or null when it is missing, damaged or for another quiz

@@ -12,7 +12,7 @@
  * `{type: "backprop-animator:quiz", right, asked, total}` through `report`.
  * State is kept in session storage per program and options, so a reload resumes.
  */
-import { judgeAnswer, parseAnswer } from "./answer-parse.js";
+import { isClose, judgeAnswer, parseAnswer } from "./answer-parse.js";
 import { formatCode } from "./format.js";
 import {
   limitFrame, maskFrame, missedQuestions, openQuestionAt, questionsOf, recordAnswer, restoreState,
@@ -179,9 +179,11 @@ export function mountQuiz(container, {
     const { local, upstream, delta, before, after } = q.step;
     const child = attribute(nameOf(q.to), "grad");
     const parent = attribute(nameOf(q.node), "grad");
-    const sum = before === 0
-      ? `${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}`
-      : `${formatCode(before)} + ${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}`;
+    // An engine that overwrites instead of adding (the bug lab's assign) drops `before`.
+    const adds = isClose(before + delta, after) || before === 0;
+    const sum = adds && before !== 0
+      ? `${formatCode(before)} + ${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}`
+      : `${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}${adds ? "" : ` (this engine writes = instead of +=, so the ${formatCode(before)} it held is lost)`}`;
     if (given.revealed) return `Shown: ${child} becomes ${sum}. This one counts as not right.`;
     if (given.right) return `Right: ${child} becomes ${sum}.`;
     const why = {
@@ -191,6 +193,7 @@ export function mountQuiz(container, {
       sign: "The sign is flipped.",
       "wrong-factor": `That multiplies by ${formatCode(factor ?? 0)}; the local derivative here is ${formatCode(local)}.`,
       unchanged: `That is ${child} before this +=, which adds ${formatCode(delta)} to it.`,
+      added: "That adds to what was there, as a correct engine would; this one does not.",
       other: "",
     }[/** @type {string} */ (given.verdict)] ?? "";
     return `Not quite: you said ${given.text}, and ${child} becomes ${sum}. ${why}`.trim();

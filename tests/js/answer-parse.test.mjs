@@ -105,6 +105,11 @@ describe("judgeAnswer", () => {
   it("names an answer that did not move the gradient", () => {
     assert.equal(judgeAnswer(-0.1036, fork).verdict, "unchanged");
   });
+  it("names an answer that added where the engine overwrites (the bug lab's assign)", () => {
+    const assigned = { local: 1, upstream: 1, delta: 1, before: 1, after: 1 };
+    assert.equal(judgeAnswer(2, assigned).verdict, "added");
+    assert.equal(judgeAnswer(1, assigned).verdict, "right");
+  });
   it("says nothing specific when it cannot tell", () => {
     assert.equal(judgeAnswer(42, x1, [-6, 2, -3]).verdict, "other");
   });

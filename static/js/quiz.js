@@ -193,7 +193,7 @@ export function mountQuiz(container, {
       sign: "The sign is flipped.",
       "wrong-factor": `That multiplies by ${formatCode(factor ?? 0)}; the local derivative here is ${formatCode(local)}.`,
       unchanged: `That is ${child} before this +=, which adds ${formatCode(delta)} to it.`,
-      added: "That adds to what was there, as a correct engine would; this one does not.",
+      added: "You added, as a correct engine would.",
       other: "",
     }[/** @type {string} */ (given.verdict)] ?? "";
     return `Not quite: you said ${given.text}, and ${child} becomes ${sum}. ${why}`.trim();

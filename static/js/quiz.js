@@ -270,7 +270,7 @@ export function mountQuiz(container, {
       const said = given.revealed ? "you pressed Show me" : `you said ${given.text}`;
       return html("p", { class: given.right ? "quiz-review-item is-right" : "quiz-review-item is-wrong" }, [
         html("span", { class: "quiz-mark", "aria-hidden": "true", text: given.right ? "✓" : "✗" }),
-        `${child}: ${said}; it is ${formatCode(q.step.after)}${given.right ? " (right)" : ""}.`,
+        `${child}: ${said}; it is ${formatCode(q.step.after)}${given.right ? " (right)" : ""}${given.hinted ? ", with the hint" : ""}.`,
       ]);
     }));
   }
@@ -357,7 +357,7 @@ export function mountQuiz(container, {
           hintButton.setAttribute("aria-expanded", "false");
           inputError.textContent = "";
           answer.removeAttribute("aria-invalid");
-          if (focus || hadQuestion) answer.focus({ preventScroll: !focus && !hadQuestion });
+          if (focus || hadQuestion) answer.focus();
         }
       } else {
         delete prompt.dataset.nodeId;

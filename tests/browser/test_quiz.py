@@ -312,6 +312,36 @@ def test_a_permalink_opens_the_quiz_at_its_frame_and_the_summary_links_back(
     expect(counter).to_have_text("14 / 16")
 
 
+def test_hostile_labels_and_answers_stay_text_in_the_quiz(player_page: Page, server: str) -> None:
+    payload = "<img src=x onerror=window.pwned=1>"
+    source = f"a = Value(3.0, label='{payload}')\nb = a * 2\nb.backward()"
+    open_player(player_page, quiz_url(server, source))
+    go_to_next_question(player_page)
+    expect(player_page.get_by_test_id("quiz-prompt")).to_contain_text(payload)
+
+    answer(player_page, payload)
+    expect(player_page.locator(".quiz-input-error")).to_contain_text(payload)
+    player_page.get_by_test_id("quiz-reveal").click()  # a
+    player_page.get_by_test_id("quiz-reveal").click()  # the constant 2
+
+    expect(player_page.get_by_test_id("quiz-summary")).to_contain_text(payload)
+    assert player_page.locator(".quiz img").count() == 0
+    assert player_page.evaluate("() => window.pwned") is None
+
+
+def test_a_program_with_nothing_to_add_says_so_and_never_stops_the_player(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, quiz_url(server, "x = Value(2.0)"))
+
+    expect(player_page.get_by_test_id("quiz-summary")).to_contain_text("Nothing to predict")
+    expect(player_page.get_by_test_id("quiz-score")).to_have_text("0 / 0")
+    player_page.locator(".graph-frame").focus()
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("2 / 2")
+    expect(player_page.get_by_test_id("quiz-prompt")).to_be_hidden()
+
+
 @pytest.fixture(scope="module")
 def parent_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A course page on another origin: `localhost` on a port of its own, while the app

@@ -5,6 +5,7 @@ to a parent on another origin, the script tag, the export, axe-core and a phone.
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 import threading
 import urllib.parse
@@ -340,6 +341,28 @@ def test_a_program_with_nothing_to_add_says_so_and_never_stops_the_player(
     player_page.keyboard.press("End")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("2 / 2")
     expect(player_page.get_by_test_id("quiz-prompt")).to_be_hidden()
+
+
+@pytest.mark.skipif(
+    "mistake" not in inspect.signature(trace_source).parameters,
+    reason="needs the bug lab (SPEC §8) in the engine and the page",
+)
+def test_a_quiz_on_a_mistaken_engine_asks_for_what_that_engine_computes(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, quiz_url(server, A_PLUS_A, mistake="assign"))
+    go_to_next_question(player_page)
+    answer(player_page, "1")
+
+    # With `assign`, the second += overwrites: a.grad stays 1 instead of becoming 2.
+    answer(player_page, "2")
+
+    feedback = player_page.get_by_test_id("quiz-feedback")
+    expect(feedback).to_have_attribute("data-correct", "false")
+    expect(feedback).to_contain_text("writes = instead of +=")
+    expect(player_page.get_by_test_id("quiz-score")).to_have_text("1 / 2")
+    link = player_page.get_by_test_id("quiz-summary").locator("a")
+    expect(link).to_have_attribute("href", re.compile(r"mistake=assign"))
 
 
 @pytest.fixture(scope="module")

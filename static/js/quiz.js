@@ -12,7 +12,7 @@
  * `{type: "backprop-animator:quiz", right, asked, total}` through `report`.
  * State is kept in session storage per program and options, so a reload resumes.
  */
-import { isClose, judgeAnswer, parseAnswer } from "./answer-parse.js";
+import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "./answer-parse.js";
 import { formatCode } from "./format.js";
 import {
   limitFrame, maskFrame, missedQuestions, openQuestionAt, questionsOf, recordAnswer, restoreState,
@@ -126,11 +126,12 @@ export function mountQuiz(container, {
       answer.focus();
       return;
     }
-    const judged = judgeAnswer(parsed.value, shownQuestion.step, factorsOf(shownQuestion));
+    const factors = factorsOf(shownQuestion);
+    const judged = judgeAnswer(parsed.value, shownQuestion.step, factors.map((f) => f.value));
     close(shownQuestion, {
       text: answer.value.trim().slice(0, 100), value: parsed.value, right: judged.verdict === "right", revealed: false, hinted,
       verdict: judged.verdict,
-    }, judged.factor);
+    }, factors.find((f) => f.value === judged.factor));
   });
   reveal.addEventListener("click", () => {
     if (shownQuestion) close(shownQuestion, { text: "", value: null, right: false, revealed: true, hinted, verdict: "revealed" });
@@ -148,7 +149,7 @@ export function mountQuiz(container, {
   /**
    * @param {Question} q
    * @param {import("./quiz-state.js").Answer} given
-   * @param {number} [factor]
+   * @param {{value: number, what: string}} [factor]
    */
   function close(q, given, factor) {
     state = recordAnswer(questions, state, q.index, given);
@@ -164,16 +165,19 @@ export function mountQuiz(container, {
     report({ type: MESSAGE_TYPE, right: tally.right, asked: tally.asked, total: tally.total });
   }
 
-  /** The numbers a learner may have multiplied by instead: the data of the node and its operands. */
+  /** The numbers a learner may have multiplied by instead of the local derivative. */
   function factorsOf(/** @type {Question} */ q) {
     const node = /** @type {number} */ (timeline.indexOf.get(q.node));
-    return [node, ...timeline.operands[node]].map((i) => trace.nodes[i].data);
+    const value = (/** @type {number} */ i) => ({ name: names[i], data: trace.nodes[i].data });
+    const child = /** @type {number} */ (timeline.indexOf.get(q.to));
+    const other = timeline.operands[node].find((i) => i !== child);
+    return wrongFactors(trace.nodes[node].op, value(child), value(node), other === undefined ? null : value(other));
   }
 
   /**
    * @param {Question} q
    * @param {import("./quiz-state.js").Answer} given
-   * @param {number} [factor]
+   * @param {{value: number, what: string}} [factor]
    */
   function feedbackText(q, given, factor) {
     const { local, upstream, delta, before, after } = q.step;
@@ -191,7 +195,7 @@ export function mountQuiz(container, {
       "forgot-upstream": `That leaves out the upstream gradient: the chain rule multiplies the local derivative by ${parent} = ${formatCode(upstream)}.`,
       "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by the local derivative ${formatCode(local)}.`,
       sign: "The sign is flipped.",
-      "wrong-factor": `That multiplies by ${formatCode(factor ?? 0)}; the local derivative here is ${formatCode(local)}.`,
+      "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatCode(factor.value)}` : "another number"}; the local derivative here is ${formatCode(local)}.`,
       unchanged: `That is ${child} before this +=, which adds ${formatCode(delta)} to it.`,
       added: "You added, as a correct engine would.",
       other: "",

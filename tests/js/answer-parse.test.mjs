@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { isClose, judgeAnswer, parseAnswer } from "../../static/js/answer-parse.js";
+import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "../../static/js/answer-parse.js";
 
 const value = (text) => {
   const parsed = parseAnswer(text);
@@ -120,5 +120,29 @@ describe("judgeAnswer", () => {
     assert.notEqual(judgeAnswer(-1.5, x1).verdict, "forgot-before");
     // A factor equal to the local derivative is no mistake.
     assert.equal(judgeAnswer(-1.5, x1, [-3]).verdict, "right");
+  });
+});
+
+describe("wrongFactors", () => {
+  const what = (factors, value) => factors.find((f) => Math.abs(f.value - value) < 1e-12)?.what;
+  it("offers the child's own factor in a * rule, named as code", () => {
+    const factors = wrongFactors("*", { name: "x1", data: 2 }, { name: "x1*w1", data: -6 }, { name: "w1", data: -3 });
+    assert.equal(what(factors, 2), "x1.data");
+    assert.equal(what(factors, -6), "(x1*w1).data");
+    // x1's gradient with its own data: 0 + 2 × 0.5 = 1, judged as that wrong factor.
+    const judged = judgeAnswer(1, { local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 }, factors.map((f) => f.value));
+    assert.deepEqual(judged, { verdict: "wrong-factor", factor: 2 });
+  });
+  it("offers 1 − input² for tanh, and the forgotten k or − 1 for powers", () => {
+    const n = { name: "n", data: 0.8814 };
+    assert.equal(what(wrongFactors("tanh", n, { name: "o", data: 0.7071 }), 1 - 0.8814 ** 2), "1 \u2212 n.data\u00B2");
+    const x = { name: "x", data: 2 };
+    const power = wrongFactors("**-1", x, { name: "q", data: 0.5 });
+    assert.equal(what(power, -1 * 2 ** -1), "-1 \u00D7 x.data**-1");
+    assert.equal(what(power, 2 ** -2), "x.data**-2");
+  });
+  it("leaves out factors that are not finite", () => {
+    const factors = wrongFactors("**-1", { name: "x", data: 0 }, { name: "q", data: 1 });
+    assert.ok(factors.every((f) => Number.isFinite(f.value)));
   });
 });

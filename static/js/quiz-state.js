@@ -147,9 +147,10 @@ export function missedQuestions(questions, state) {
 /**
  * What frame k shows while some of its questions wait: the gradients the waiting
  * `+=`s would write keep their value from before, their numbers are left out of the
- * contributions (so the graph, the table and the code panel cannot tell), and the
- * narration gives way to `text`. Any other frame comes back unchanged.
- * @template {{index: number, grads: Float64Array, contributions: Array<{child: number}>, text: string}} S
+ * contributions (so the graph, the table and the code panel cannot tell), they are
+ * not marked final yet, and the narration gives way to `text`. Any other frame comes
+ * back unchanged.
+ * @template {{index: number, grads: Float64Array, final: Uint8Array, contributions: Array<{child: number}>, text: string}} S
  * @param {S} frameState
  * @param {Question[]} questions
  * @param {QuizState} state
@@ -162,8 +163,12 @@ export function maskFrame(frameState, questions, state, indexOf, text) {
   if (!open) return frameState;
   const waiting = questions.filter((q) => q.frame === open.frame && q.position >= open.position);
   const grads = frameState.grads.slice();
-  for (let j = waiting.length - 1; j >= 0; j--) grads[indexOf(waiting[j].to)] = waiting[j].step.before;
-  return { ...frameState, grads, contributions: frameState.contributions.slice(0, open.position), text };
+  const final = frameState.final.slice();
+  for (let j = waiting.length - 1; j >= 0; j--) {
+    grads[indexOf(waiting[j].to)] = waiting[j].step.before;
+    final[indexOf(waiting[j].to)] = 0;
+  }
+  return { ...frameState, grads, final, contributions: frameState.contributions.slice(0, open.position), text };
 }
 
 /**

@@ -111,6 +111,8 @@ describe("maskFrame", () => {
     assert.equal(masked.grads[indexOf("n8")], 0.4999999999999998, "the upstream gradient stays shown");
     assert.deepEqual(masked.contributions, []);
     assert.equal(masked.text, "your turn");
+    assert.equal(frame.final[indexOf("n4")], 1, "b's grad is final at frame 7…");
+    assert.equal(masked.final[indexOf("n4")], 0, "…but not shown as final while asked about");
     assert.equal(frame.grads[indexOf("n7")], 0.4999999999999998, "the frame's own state is left alone");
   });
   it("shows each += as soon as its question is closed", () => {

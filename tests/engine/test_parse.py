@@ -352,7 +352,6 @@ def test_bad_programs_raise_an_engine_error_at_the_right_place(
     error = caught.value
     assert words.lower() in error.message.lower()
     assert (error.line, error.column) == (line, column)
-    assert error.to_dict() == {"message": error.message, "line": line, "column": column}
 
 
 def test_an_unexpected_indent_is_a_syntax_error_on_its_line() -> None:

@@ -120,7 +120,7 @@ export function mountQuiz(container, {
     event.preventDefault();
     if (!shownQuestion) return;
     const parsed = parseAnswer(answer.value);
-    if (!parsed.ok) {
+    if ("message" in parsed) {
       answer.setAttribute("aria-invalid", "true");
       inputError.textContent = parsed.message;
       answer.focus();
@@ -284,6 +284,7 @@ export function mountQuiz(container, {
     summary.hidden = !tally.done;
     if (!tally.done) return;
     const missed = missedQuestions(questions, state);
+    /** @type {HTMLElement[]} */
     const parts = [html("h3", { text: questions.length === 0 ? "Nothing to predict" : "Quiz done" })];
     if (questions.length === 0) {
       parts.push(html("p", { text: "No rule in this program adds to a gradient, so there is nothing to ask." }));

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app import __version__
+from app.atomic_file import write_text_atomically
 
 if TYPE_CHECKING:
     from engine import Limits
@@ -31,6 +32,7 @@ MAX_REQUEST_HEAD_BYTES = 1024 * 1024
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.http_timeouts import HeadTimeoutH11Protocol
     from app.settings import Settings
 
     # Each uvicorn worker has its own trace workers: share the cores between them.
@@ -46,6 +48,8 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+        # A request's head must arrive within a few seconds (slow clients are closed).
+        http=HeadTimeoutH11Protocol,
     )
     return 0
 
@@ -59,8 +63,7 @@ def trace(args: argparse.Namespace) -> int:
         encoded = encode_trace(source, args.granularity, limits)
     except (ValueError, EngineError) as error:
         return fail(error)
-    sys.stdout.buffer.write(encoded.body + b"\n")
-    return 0
+    return write_stdout(encoded.body + b"\n")
 
 
 def export(args: argparse.Namespace) -> int:
@@ -82,23 +85,50 @@ def export(args: argparse.Namespace) -> int:
         quiz=args.quiz,
     )
     if args.output == "-":
-        sys.stdout.write(document)
-        return 0
+        return write_stdout(document.encode("utf-8"))
     try:
-        with open(args.output, "w", encoding="utf-8") as file:
-            file.write(document)
-    except OSError as error:
+        write_text_atomically(args.output, document)
+    except (OSError, ValueError) as error:
         return fail(error)
     return 0
 
 
 def read_program(args: argparse.Namespace) -> tuple[str, Limits]:
-    """The program (`-` reads standard input) and the limits; ValueError for a bad limit."""
+    """The program (`-` reads standard input) and the limits; ValueError for a bad limit,
+    `EngineError` for a program past the source limit.
+
+    Standard input is read only up to one character past the limit, so a huge input
+    is refused without being held in memory.
+    """
     from engine import Limits
 
     limits = Limits.from_env()
-    source = sys.stdin.read() if args.source == "-" else args.source
+    if args.source != "-":
+        return args.source, limits
+    if sys.stdin is None:
+        raise ValueError("standard input is closed; pass the program as SOURCE instead of -")
+    source = sys.stdin.read(limits.max_source_chars + 1)
+    if len(source) > limits.max_source_chars:
+        raise limits.exceeded(
+            "max_source_chars",
+            f"the program on standard input is longer than {limits.max_source_chars:,} characters",
+        )
     return source, limits
+
+
+def write_stdout(data: bytes) -> int:
+    """Write to standard output; a closed or broken one is an error (status 2), not a crash."""
+    if sys.stdout is None:
+        return fail(OSError("standard output is closed; use -o FILE or redirect it"))
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError) as error:
+        # The reader went away (`| head`): point stdout at /dev/null so the
+        # interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return fail(OSError(f"standard output was closed while writing ({error})"))
+    return 0
 
 
 def fail(error: Exception) -> int:

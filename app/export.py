@@ -32,6 +32,7 @@ from jinja2 import Environment, FileSystemLoader
 
 from app import __version__
 from app.paths import find_asset_dir
+from engine.text import clean_text
 
 ENTRY = "js/standalone.js"
 STYLESHEETS = ("css/player.css", "css/quiz.css", "css/document.css", "css/standalone.css")
@@ -102,6 +103,9 @@ def json_block(value: Any) -> str:
     Example: `json_block({"s": "</script>"}) == '{"s":"\\\\u003c/script\\\\u003e"}'`.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if not text.isascii():
+        # A lone surrogate (`"\ud800"`) cannot be written as UTF-8; see engine.text.
+        text = clean_text(text)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -200,7 +204,7 @@ def render_standalone(
     shared = bundle()
     template = environment().get_template("export.html")
     return template.render(
-        title=title,
+        title=clean_text(title),
         version=__version__,
         policy=shared.policy,
         styles=shared.styles,

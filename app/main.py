@@ -13,10 +13,10 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
+from app.content_coding import NegotiatedGZipMiddleware
 from app.errors import install_error_handlers
 from app.paths import find_asset_dir
 from app.request_limits import RequestLimitsMiddleware
@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["*"]
     )
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(SecurityHeadersMiddleware)
     return app
 

@@ -23,6 +23,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from app.atomic_file import write_text_atomically
 from app.export import render_standalone, standalone_title
 from engine import trace_source, trace_value
 from engine.rules import rule_sources
@@ -67,10 +68,9 @@ class Animation:
         )
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the standalone page to `path`; returns the path."""
-        target = Path(path)
-        target.write_text(self.to_html(), encoding="utf-8")
-        return target
+        """Write the standalone page to `path`; returns the path. A write that fails
+        leaves any file already there as it was."""
+        return write_text_atomically(path, self.to_html())
 
     def _repr_html_(self) -> str:
         frame_id = f"backprop-animator-{uuid.uuid4().hex}"

@@ -29,6 +29,11 @@ class Node(Strict):
     kind: Literal["leaf", "const", "op"]
     data: float = Field(description="The value computed by the forward pass.")
     grad: float = Field(description="The final gradient of the output with respect to it.")
+    underflow: Literal[True] | None = Field(
+        default=None,
+        description="Present (true) when a float underflowed at this node: its data, or an "
+        "amount its rule passed on, became 0 or lost digits though the exact value is not 0.",
+    )
 
 
 class Edge(Strict):
@@ -45,6 +50,9 @@ class Contribution(Strict):
     delta: float = Field(description="`local * upstream`, the amount added.")
     before: float
     after: float
+    underflow: Literal[True] | None = Field(
+        default=None, description="Present (true) when `delta` or `local` underflowed."
+    )
 
 
 class BuildFrame(Strict):

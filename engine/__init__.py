@@ -50,9 +50,18 @@ def trace_value(
         if isinstance(output, Value):
             return trace_graph(output, source=source, granularity=granularity)
         limits = limits or Limits()
-        mirror, originals = mirror_graph(output, limits.max_nodes)
-        trace = trace_graph(mirror, source=source, granularity=granularity)
-        copy_grads_back(originals)
+        try:
+            mirror, originals = mirror_graph(output, limits.max_nodes)
+            trace = trace_graph(mirror, source=source, granularity=granularity)
+            copy_grads_back(originals)
+        except EngineError:
+            raise
+        except Exception as error:
+            # Foreign objects run their own code (properties, rules): whatever it raises
+            # is the graph's problem, said as one.
+            raise EngineError(
+                f"the graph could not be traced: {type(error).__name__}: {str(error)[:200]}"
+            ) from None
         return trace
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import narrate
+from engine import narrate, underflow
 from engine.errors import EngineError
+from engine.text import clean_text
 from engine.value import Value, topological_order
 
 SCHEMA = 1
@@ -63,9 +64,15 @@ def trace_graph(
     frames.append({"phase": "sort", "text": narrate.sort_text(output, len(topo), name)})
 
     received: dict[Value, int] = {}
+    underflowed = {
+        node
+        for node in topo
+        if abs(node.data) < underflow.SMALLEST_NORMAL and underflow.data_underflowed(node)
+    }
     for node in reversed(topo):
         tape = _run_rule(node, positions, name)
         contributions = []
+        lost: list[Value] = []
         for child, local, delta, before in tape:
             after = before + delta
             if not (math.isfinite(local) and math.isfinite(after)):  # delta is then finite too
@@ -75,30 +82,33 @@ def trace_graph(
                     f"the gradient flowing from {name(node)} into {name(child)} is not a "
                     "finite number; differentiation is exact, floating point is not",
                 )
-            contributions.append(
-                {
-                    "to": ids[child],
-                    "local": float(local),
-                    "upstream": float(node.grad),
-                    "delta": float(delta),
-                    "before": float(before),
-                    "after": float(after),
-                }
-            )
-        frames.append(
-            {
-                "phase": "backward",
-                "node": ids[node],
-                "text": narrate.backward_text(node, name, tape, received),
-                "contributions": contributions,
+            contribution: dict[str, Any] = {
+                "to": ids[child],
+                "local": float(local),
+                "upstream": float(node.grad),
+                "delta": float(delta),
+                "before": float(before),
+                "after": float(after),
             }
+            if (
+                abs(delta) < underflow.SMALLEST_NORMAL or abs(local) < underflow.SMALLEST_NORMAL
+            ) and underflow.contribution_underflowed(node, child, local, node.grad, delta):
+                contribution["underflow"] = True
+                lost.append(child)
+            contributions.append(contribution)
+        text = narrate.backward_text(node, name, tape, received)
+        if lost:
+            underflowed.add(node)
+            text += narrate.underflow_text(lost, name)
+        frames.append(
+            {"phase": "backward", "node": ids[node], "text": text, "contributions": contributions}
         )
 
     return {
         "schema": SCHEMA,
-        "source": source,
+        "source": clean_text(source),
         "granularity": granularity,
-        "nodes": [_node_dict(node, ids[node]) for node in by_creation],
+        "nodes": [_node_dict(node, ids[node], node in underflowed) for node in by_creation],
         "edges": [
             {"source": ids[child], "target": ids[node]}
             for node in by_creation
@@ -143,13 +153,16 @@ def _error(node: Value, positions: dict[Value, tuple[int, int]], message: str) -
     return EngineError(message, line, column)
 
 
-def _node_dict(node: Value, node_id: str) -> dict[str, Any]:
+def _node_dict(node: Value, node_id: str, underflowed: bool = False) -> dict[str, Any]:
     kind = "op" if node._prev else ("const" if node._const else "leaf")
-    return {
+    fields: dict[str, Any] = {
         "id": node_id,
-        "label": node.label,
+        "label": clean_text(node.label),
         "op": node._op,
         "kind": kind,
         "data": float(node.data),
         "grad": float(node.grad),
     }
+    if underflowed:  # only then, so traces without underflow keep SPEC §3's fields
+        fields["underflow"] = True
+    return fields

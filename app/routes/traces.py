@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from app.content_coding import accepts_gzip as accepts_gzip_coding
 from app.errors import error_responses
 from app.schemas import Granularity, Trace, TraceRequest
 from app.tracing import Tracer
@@ -43,8 +44,8 @@ TracerDep = Annotated[Tracer, Depends(get_tracer)]
 
 
 def accepts_gzip(request: Request) -> bool:
-    # The same test as Starlette's GZipMiddleware, which compresses everything else.
-    return "gzip" in request.headers.get("accept-encoding", "")
+    # The same test as the app's GZip middleware, which compresses everything else.
+    return accepts_gzip_coding(request.headers.get("accept-encoding", ""))
 
 
 def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:
@@ -58,7 +59,12 @@ def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None)
 @router.post("/trace", response_model=Trace, responses=TRACE_RESPONSES)
 async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
     """Trace a program: build the graph, sort it, run backward, one frame per step."""
-    encoded = await tracer.trace(body.source, body.granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        body.source,
+        body.granularity,
+        accepts_gzip(request),
+        is_disconnected=request.is_disconnected,
+    )
     return trace_response(encoded)
 
 
@@ -74,7 +80,9 @@ async def read_trace(
     granularity: Annotated[Granularity, Query()] = "packed",
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
-    encoded = await tracer.trace(source, granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        source, granularity, accepts_gzip(request), is_disconnected=request.is_disconnected
+    )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):
         return Response(status_code=304, headers=headers)

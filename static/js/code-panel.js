@@ -7,6 +7,7 @@
  */
 import { formatCode } from "./format.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
+import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
@@ -56,7 +57,7 @@ const markWhere = (lines, pattern) => new Set(lines.flatMap((line, i) => (patter
  */
 export function mountCodePanel(container, { timeline, names, rules }) {
   const { trace } = timeline;
-  const sourceLines = trace.source.split("\n");
+  const sourceLines = splitSourceLines(trace.source);
   const body = html("div", { class: "code-panel-body" });
   container.replaceChildren(html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
     html("h2", { class: "panel-title", text: "Code" }), body,

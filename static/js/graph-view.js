@@ -82,6 +82,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       "data-kind": node.kind,
       transform: `translate(${box.x - box.width / 2},${box.y - h / 2})`,
     }, recordLayer);
+    // A float underflowed here: the box is drawn dashed and its tooltip says why.
+    if (node.underflow) group.setAttribute("data-underflow", "true");
     return { group, /** @type {SVGElement | null} */ gradText: null, /** @type {SVGElement | null} */ gradCaption: null };
   });
 
@@ -92,7 +94,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     const { group } = element;
     const node = trace.nodes[i];
     const box = layout.records[i];
-    svg("title", {}, group).textContent = names[i];
+    svg("title", {}, group).textContent = node.underflow ? `${names[i]} (a float underflowed here)` : names[i];
     svg("rect", { class: "node-box", width: box.width, height: h, rx: 6 }, group);
     const lw = box.labelWidth;
     const vw = box.valueWidth;

@@ -4,9 +4,9 @@
  * and names nodes for people. It does no drawing and no fetching.
  *
  * @typedef {"leaf" | "const" | "op"} NodeKind
- * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number}} TraceNode
+ * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number, underflow?: true}} TraceNode  underflow: a float underflowed here (engine/underflow.py)
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
- * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number}} Contribution
+ * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number, underflow?: true}} Contribution
  * @typedef {{phase: "build", node: string, text: string, line?: number}} BuildFrame
  * @typedef {{phase: "sort", text: string}} SortFrame
  * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[]}} BackwardFrame

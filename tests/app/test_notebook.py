@@ -207,3 +207,22 @@ def test_animate_reports_a_bad_program_with_its_position() -> None:
 def test_the_package_re_exports_animate() -> None:
     assert backprop_animator.animate is animate
     assert backprop_animator.Animation is Animation
+
+
+def test_a_save_that_fails_leaves_the_existing_file_as_it_was(tmp_path: Path) -> None:
+    target = tmp_path / "neuron.html"
+    target.write_text("kept", encoding="utf-8")
+    animation = animate(NEURON)
+    animation.title = "\ud800"  # cleaned in the page: the save itself must fail
+    animation.to_html = lambda: "<p>\ud800"  # type: ignore[method-assign]
+
+    with pytest.raises(UnicodeEncodeError):
+        animation.save(target)
+
+    assert target.read_text(encoding="utf-8") == "kept"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_a_title_with_a_lone_surrogate_is_saved_replaced(tmp_path: Path) -> None:
+    path = animate(NEURON, title="neuron \udcff").save(tmp_path / "neuron.html")
+    assert "<title>neuron \ufffd</title>" in path.read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -530,3 +531,50 @@ def test_a_string_on_its_own_line_is_ignored_like_a_comment() -> None:
 def test_match_statements_are_refused_by_name() -> None:
     with pytest.raises(EngineError, match="match statements"):
         trace_source("x = 1.0\nmatch x:\n    case _:\n        pass\n")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = Value(1.0)  # " + "-" * 1_000 + "\nx",
+        "x = Value(1.0, label='" + "(" * 950 + "')\nx",
+        'x = Value(1.0)\n"""' + "+" * 2_000 + '"""\nx',
+    ],
+    ids=["comment-of-dashes", "label-of-brackets", "docstring-of-pluses"],
+)
+def test_operator_characters_in_comments_and_strings_are_not_counted_as_operators(
+    source: str,
+) -> None:
+    trace = trace_source(source)
+    assert trace["nodes"][0]["data"] == 1.0
+
+
+def test_too_many_operators_after_a_semicolon_point_at_that_statement() -> None:
+    with pytest.raises(EngineError, match="more than 900 operators") as caught:
+        trace_source("x = Value(1.0); y = " + "-" * 1_000 + "x")
+    assert (caught.value.line, caught.value.column) == (1, 17)
+
+
+@pytest.mark.parametrize("exponent", ["0", "0.0", "-0.0"])
+def test_zero_to_the_power_zero_is_traced_with_derivative_zero(exponent: str) -> None:
+    trace = trace_source(f"x = Value(0.0)\ny = x**{exponent}")
+    assert [(node["data"], node["grad"]) for node in trace["nodes"]] == [(0.0, 0.0), (1.0, 1.0)]
+
+
+def test_a_label_with_a_lone_surrogate_is_traced_with_a_replacement_character() -> None:
+    trace = trace_source("x = Value(1.0, label='a\\ud800')\ny = x * 2")
+    assert trace["nodes"][0]["label"] == "a\ufffd"
+    assert "a\ufffd*2" in trace["frames"][0]["text"]
+    json.dumps(trace, ensure_ascii=False).encode("utf-8")
+
+
+def test_an_error_quoting_a_label_with_a_lone_surrogate_is_valid_text() -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source("x = Value(1e-200, label='\\udcff')\nx ** -1.5")
+    assert "\ufffd**-1.5" in caught.value.message
+    assert caught.value.line == 2
+
+
+def test_a_label_with_a_valid_surrogate_pair_written_as_escapes_is_that_character() -> None:
+    trace = trace_source("x = Value(1.0, label='\\ud83d\\ude00')\nx * 2")
+    assert trace["nodes"][0]["label"] == "😀"

@@ -63,7 +63,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     html("h2", { class: "panel-title", text: "Code" }), body,
   ]));
   const nameOf = (/** @type {string} */ id) => names[/** @type {number} */ (timeline.indexOf.get(id))];
-  let shownFrame = -1;
+  let shownKey = "";
 
   /** @param {string} op */
   function rule(op, marked) {
@@ -75,8 +75,10 @@ export function mountCodePanel(container, { timeline, names, rules }) {
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    if (state.index === shownFrame) return;
-    shownFrame = state.index;
+    // The quiz shows a frame with its `+=`s still hidden, then again with them.
+    const key = `${state.index}:${state.contributions.length}`;
+    if (key === shownKey) return;
+    shownKey = key;
     const parts = [];
     if (state.phase === "build") {
       const node = trace.nodes[state.current];
@@ -112,8 +114,9 @@ export function mountCodePanel(container, { timeline, names, rules }) {
         parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
       } else {
         parts.push(...rule(node.op, backwardLines));
-        const rows = substitutions({ op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf });
-        parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
+        const rows = substitutions({ op: node.op, name: names[state.current], contributions: state.contributions, nameOf });
+        // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
+        if (rows.length) parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),
             html("code", { class: "numeric", text: row.numeric }),

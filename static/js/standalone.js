@@ -3,6 +3,8 @@
  * notebooks): everything the player needs is in the page itself. The trace, the
  * engine's rule sources and the options sit in JSON data blocks that
  * app/export.py wrote; this module mounts the player on them. No network.
+ * `quiz: true` in the options turns the player into the quiz (scores go to the
+ * parent window when the file is framed, as in a notebook).
  */
 import { reportHeight } from "./embed-height.js";
 import { mountPlayer } from "./player.js";
@@ -18,7 +20,9 @@ const root = /** @type {HTMLElement} */ (document.getElementById("player"));
 const options = readData("backprop-options");
 if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
 reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
-mountPlayer(root, { trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0 })
+mountPlayer(root, {
+  trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0, quiz: options.quiz === true ? {} : null,
+})
   .catch((error) => {
     const box = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
     box.textContent = `The player could not start: ${error}`;

@@ -109,6 +109,7 @@ def export(args: argparse.Namespace) -> int:
         title=args.title or standalone_title(source),
         frame=args.frame,
         theme=args.theme,
+        quiz=args.quiz,
         mistake=args.mistake,
         sort_steps=args.sort_steps,
         gradcheck=check,
@@ -222,6 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export_parser.add_argument("--theme", choices=["auto", "light", "dark"], default="auto")
     export_parser.add_argument("--title", help="the page title (default: from the program)")
+    export_parser.add_argument(
+        "--quiz", action="store_true", help="ask the learner for each gradient before showing it"
+    )
     add_lab_options(export_parser)
     export_parser.add_argument(
         "--gradcheck", action="store_true", help="embed the gradient check and open its panel"

@@ -35,7 +35,13 @@ from app.paths import find_asset_dir
 from engine.text import clean_text
 
 ENTRY = "js/standalone.js"
-STYLESHEETS = ("css/player.css", "css/lab.css", "css/document.css", "css/standalone.css")
+STYLESHEETS = (
+    "css/player.css",
+    "css/quiz.css",
+    "css/lab.css",
+    "css/document.css",
+    "css/standalone.css",
+)
 BARE_PREFIX = "backprop-animator/"
 # Third-party modules and the licence files that travel with them.
 LICENCES = {"vendor/dagre/dagre.esm.js": ("vendor/dagre/LICENSE", "vendor/dagre/LICENSE.graphlib")}
@@ -175,6 +181,18 @@ def standalone_title(source: str) -> str:
     return f"backprop-animator: {first}" if first else "backprop-animator"
 
 
+def export_options(frame: int, theme: str, quiz: bool) -> dict[str, Any]:
+    """The player's options as the page reads them; `quiz` only when on, so files
+    exported without it stay as they were.
+
+    Example: `export_options(3, "dark", True) == {"frame": 3, "theme": "dark", "quiz": True}`.
+    """
+    options: dict[str, Any] = {"frame": max(0, frame), "theme": theme}
+    if quiz:
+        options["quiz"] = True
+    return options
+
+
 def render_standalone(
     trace: Mapping[str, Any],
     rules: Mapping[str, str],
@@ -182,12 +200,14 @@ def render_standalone(
     title: str,
     frame: int = 0,
     theme: str = "auto",
+    quiz: bool = False,
     mistake: str | None = None,
     sort_steps: bool = False,
     gradcheck: Mapping[str, Any] | None = None,
 ) -> str:
     """The whole HTML document. `frame` is where it opens (past the end: the last frame);
-    `theme` is `auto` (the reader's system setting), `light` or `dark`.
+    `theme` is `auto` (the reader's system setting), `light` or `dark`; `quiz` turns the
+    player into the quiz of SPEC §10.
 
     `mistake` and `sort_steps` say which options the trace was made with, and
     `gradcheck` is a finished gradient check (`engine.gradcheck_source`) to show in the
@@ -196,7 +216,7 @@ def render_standalone(
     """
     if theme not in ("auto", "light", "dark"):
         raise ValueError(f"theme must be auto, light or dark, not {theme!r}")
-    options: dict[str, Any] = {"frame": max(0, frame), "theme": theme}
+    options = export_options(frame, theme, quiz)
     if mistake is not None:
         options["mistake"] = mistake
     if sort_steps:

@@ -54,12 +54,14 @@ class Animation:
         title: str,
         frame: int = 0,
         height: int = DEFAULT_HEIGHT,
+        quiz: bool = False,
         gradcheck: dict[str, Any] | None = None,
     ) -> None:
         self.trace = trace
         self.title = title
         self.frame = frame
         self.height = height
+        self.quiz = quiz
         self.gradcheck = gradcheck  # the gradient check shown in the panel, if asked for
 
     def to_html(self) -> str:
@@ -69,6 +71,7 @@ class Animation:
             rule_sources(),
             title=self.title,
             frame=self.frame,
+            quiz=self.quiz,
             mistake=self.trace.get("mistake"),
             sort_steps=any("step" in frame for frame in self.trace["frames"]),
             gradcheck=self.gradcheck,
@@ -102,6 +105,7 @@ def animate(
     frame: int = 0,
     title: str | None = None,
     height: int = DEFAULT_HEIGHT,
+    quiz: bool = False,
     mistake: str | None = None,
     sort_steps: bool = False,
     gradcheck: bool = False,
@@ -111,12 +115,16 @@ def animate(
     `program` is source text (SPEC §2), or a `Value` output built in Python, with
     `engine.Value` or a micrograd-compatible engine: its gradients are reset and
     recomputed, and hold the final ones afterwards. `granularity` applies to source
-    text only (a graph from Python is shown as it was built). `mistake` runs a
-    bug-lab engine (`"assign"`, `"append-first"`, `"no-sort"`), `sort_steps=True` shows
-    the sort call by call, `gradcheck=True` adds the gradient-check panel (programs and
-    `engine.Value` graphs). Raises `engine.EngineError` for a bad program or option and
-    `TypeError` for anything else.
+    text only (a graph from Python is shown as it was built). Raises
+    `engine.EngineError` for a bad program or option and `TypeError` for anything else.
+    `quiz=True` asks the learner for each gradient before showing it (SPEC §10); in
+    Jupyter its scores are posted to the notebook page as `backprop-animator:quiz`
+    messages. `mistake` runs a bug-lab engine (`"assign"`, `"append-first"`,
+    `"no-sort"`), `sort_steps=True` shows the sort call by call, `gradcheck=True` adds
+    the gradient-check panel (programs and `engine.Value` graphs).
     """
+    if not isinstance(quiz, bool):
+        raise TypeError(f"quiz must be True or False, not {quiz!r}")
     check = None
     if isinstance(program, str):
         trace = trace_source(program, granularity, mistake=mistake, sort_steps=sort_steps)
@@ -140,7 +148,12 @@ def animate(
             f"(with data, grad, _prev, _op, _backward), not {type(program).__name__}"
         )
     return Animation(
-        trace, title=title or default_title, frame=frame, height=height, gradcheck=check
+        trace,
+        title=title or default_title,
+        frame=frame,
+        height=height,
+        quiz=quiz,
+        gradcheck=check,
     )
 
 

@@ -130,6 +130,7 @@ class Tracer:
         frame: int,
         accepts_gzip: bool = False,
         *,
+        quiz: bool = False,
         is_disconnected: DisconnectCheck | None = None,
         mistake: str | None = None,
         sort_steps: bool = False,
@@ -139,6 +140,7 @@ class Tracer:
         the program's gradient check for the page's panel."""
         options = {
             "frame": frame,
+            "quiz": quiz,
             "max_trace_bytes": self.settings.max_export_trace_bytes,
             "mistake": mistake,
             "sort_steps": sort_steps,

@@ -6,7 +6,7 @@ traces every one, and the golden traces in `tests/engine/golden/` pin the articl
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -21,9 +21,6 @@ class Example:
     mistake: str | None = None
     sort_steps: bool | None = None
     gradcheck: bool | None = None
-
-    def to_dict(self) -> dict[str, str | bool]:
-        return {key: value for key, value in asdict(self).items() if value is not None}
 
 
 NEURON = """\

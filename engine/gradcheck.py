@@ -200,9 +200,10 @@ class _Forward:
                 self._unmoved = self.value(leaf, x, 0.0)
             numeric = (self.value(leaf, x + h, h) - self._unmoved) / h
         if not math.isfinite(numeric):
+            advice = "smaller" if h >= 1 else "larger"
             raise EngineError(
                 f"at h = {h!r} the difference quotient for {self._leaf_name(leaf)} is not a "
-                "finite number; floating point cannot hold it (try larger h values)"
+                f"finite number; floating point cannot hold it (try {advice} h values)"
             )
         return numeric
 

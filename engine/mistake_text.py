@@ -90,7 +90,7 @@ class Story:
             return text + "."
         rule = RULES["**" if node._op.startswith("**") else node._op]
         upstream = fmt(run.upstream)
-        steps = [self._write(index, run, entry, writes) for entry in run.tape]
+        steps = [self._write(index, upstream, entry, writes) for entry in run.tape]
         text = f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."
         warning = self._warning(index, run, right)
         return f"{text} {warning}" if warning else text
@@ -98,14 +98,14 @@ class Story:
     def _write(
         self,
         index: int,
-        run: Run,
+        upstream: str,
         entry: tuple[Value, float, float, float],
         writes: dict[Value, int],
     ) -> str:
+        """One write of a rule, `upstream` being the rule's node's grad as the text shows it."""
         child, local, delta, before = entry
         name = self.name
         writes[child] = count = writes.get(child, 0) + 1
-        upstream = fmt(run.upstream)
         if self.mistake == "assign":
             text = f"{name(child)}.grad = {fmt(local)} × {upstream} → {fmt(delta)}"
             if count > 1:

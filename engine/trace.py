@@ -59,7 +59,7 @@ def trace_graph(
     if mistake is not None:
         right_order = topo if mistake == "assign" else topological_order(output)
         correct = mistakes.correct_grads(
-            output, right_order, lambda node: _run_rule(node, positions, name)
+            output, right_order, lambda node: _call_rule(node, positions, name)
         )
         for node, grad in correct.items():
             if not math.isfinite(grad):
@@ -175,6 +175,15 @@ def _run_rule(
     """Call the node's own `_backward`, collecting each `+=` it makes."""
     node._tape = []
     try:
+        _call_rule(node, positions, name)
+    finally:
+        tape, node._tape = node._tape, None
+    return tape
+
+
+def _call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names) -> None:
+    """Call the node's own `_backward`; a failure is the user's error, with its place."""
+    try:
         node._backward()
     except (ArithmeticError, ValueError, TypeError) as error:
         raise _error(
@@ -183,9 +192,6 @@ def _run_rule(
             f"the local derivative of {name(node)} ({node._op}) cannot be computed here "
             f"({_reason(error)}); differentiation is exact, floating point is not",
         ) from None
-    finally:
-        tape, node._tape = node._tape, None
-    return tape
 
 
 def _reason(error: Exception) -> str:

@@ -42,6 +42,9 @@ async def read_export(
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
     frame: Annotated[int, Query(ge=0, description="Where it opens (0-based).")] = 0,
+    quiz: Annotated[
+        bool, Query(description="Ask the learner for each gradient first (SPEC §10).")
+    ] = False,
     mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
     sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
     gradcheck: Annotated[
@@ -55,6 +58,7 @@ async def read_export(
         granularity,
         frame,
         accepts_gzip(request),
+        quiz=quiz,
         is_disconnected=request.is_disconnected,
         mistake=mistake,
         sort_steps=sort_steps,

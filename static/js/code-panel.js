@@ -65,7 +65,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     html("h2", { class: "panel-title", text: "Code" }), body,
   ]));
   const nameOf = (/** @type {string} */ id) => names[/** @type {number} */ (timeline.indexOf.get(id))];
-  let shownFrame = -1;
+  let shownKey = "";
 
   /** @param {string} op */
   function rule(op, marked) {
@@ -77,17 +77,20 @@ export function mountCodePanel(container, { timeline, names, rules }) {
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    if (state.index === shownFrame) return;
-    shownFrame = state.index;
+    // The quiz shows a frame with its `+=`s still hidden, then again with them.
+    const key = `${state.index}:${state.contributions.length}`;
+    if (key === shownKey) return;
+    shownKey = key;
     const parts = [];
     const frame = trace.frames[state.index];
-    const step = frame.phase === "sort" && "step" in frame ? frame.step : undefined;
+    const sortFrame = frame.phase === "sort" ? frame : null;
+    const step = sortFrame?.step;
     // The bug lab: the mistaken line against the right one, wherever the mistake acts.
     if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
       for (const block of mistakeCode(trace.mistake, rules)) parts.push(codeBlock(block.lines, block.marked, block));
     }
     if (step) {
-      const blocks = sortStepCode(step, { rules, appendFirst: trace.mistake === "append-first", depth: frame.depth });
+      const blocks = sortStepCode(step, { rules, appendFirst: trace.mistake === "append-first", depth: sortFrame?.depth });
       for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
     } else if (state.phase === "build") {
       const node = trace.nodes[state.current];
@@ -128,10 +131,10 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       } else {
         parts.push(...rule(node.op, backwardLines));
         const rows = substitutions({
-          op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf,
-          assign: trace.mistake === "assign",
+          op: node.op, name: names[state.current], contributions: state.contributions, nameOf, assign: trace.mistake === "assign",
         });
-        parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
+        // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
+        if (rows.length) parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),
             html("code", { class: "numeric", text: row.numeric }),

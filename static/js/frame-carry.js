@@ -26,6 +26,6 @@ export function carryFrame(from, frame, to) {
   if (phase === undefined || last < 0) return 0;
   const sortStart = to.frames.findIndex((f) => f.phase === "sort");
   if (phase === "build") return Math.min(frame, sortStart < 0 ? last : sortStart);
-  if (phase === "sort") return sortStart < 0 ? 0 : sortStart;
+  if (phase === "sort") return Math.max(0, sortStart);
   return Math.max(0, last - (from.frames.length - 1 - frame));
 }

@@ -132,7 +132,7 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
         : wrong === 0
           ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
           : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
-      body.replaceChildren(...summaries.map((s, i) => {
+      body.replaceChildren(...summaries.map((s) => {
         const right = rightOf.get(s.node) ?? s.analytic;
         return html("tr", {
           "data-testid": "gradcheck-row",

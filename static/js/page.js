@@ -4,6 +4,7 @@
  * permalink of what is on screen (SPEC.md §5). The player itself knows nothing
  * of servers or URLs. `/embed` also reads its options (embed-options.js) and
  * reports its height to the page that frames it; `/` offers the share dialog.
+ * `?quiz=1` on either turns the player into the quiz (quiz.js).
  */
 import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
@@ -15,7 +16,7 @@ import { mountPageLab } from "./page-lab.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
-import { readUrlState, writeUrlState } from "./url-state.js";
+import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
 
 const URL_UPDATE_MS = 120;
 const LONG_URL_UPDATE_MS = 400;
@@ -23,6 +24,7 @@ const LONG_SOURCE_CHARS = 2000;
 
 const embed = document.body.dataset.mode === "embed";
 const embedOptions = readEmbedOptions(embed ? location.search : "");
+const quiz = readQuiz(location.search);
 const playerRoot = /** @type {HTMLElement} */ (document.getElementById("player"));
 const errorBox = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
 const openLink = /** @type {HTMLAnchorElement | null} */ (document.getElementById("open-full"));
@@ -85,7 +87,7 @@ function syncUrl() {
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
 function writeUrl() {
-  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0 }), lab.state);
+  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }), lab.state);
   const address = embed ? withEmbedOptions(search) : search;
   if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
@@ -116,6 +118,17 @@ function withEmbedOptions(search) {
 }
 
 /**
+ * A permalink of one frame of the quiz, for its summary: the address as it stands
+ * (program, quiz and every other option) at another frame.
+ * @param {number} frame
+ */
+function frameLink(frame) {
+  const params = new URLSearchParams(location.search);
+  params.set("frame", String(frame));
+  return `?${params}`;
+}
+
+/**
  * Trace a program and show it; the newest request wins.
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
@@ -135,7 +148,8 @@ async function run(source, granularity, frame, focusPlayer = false) {
     if (id !== runId) return;
     const previous = player;
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
+      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: syncUrl, signal: controller.signal,
+      hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
     });
     previous?.destroy();
     if (autoplay) player.play();

@@ -17,6 +17,7 @@ import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { mountPartedMarks } from "./parted-marks.js";
 import { createPlayback } from "./playback.js";
+import { mountQuiz } from "./quiz.js";
 import { mountSortMarks } from "./sort-marks.js";
 import { hasSortSteps } from "./sort-steps.js";
 import { mountSortStepsView } from "./sort-steps-view.js";
@@ -36,11 +37,13 @@ import { mountTransport } from "./transport.js";
  *   signal?: AbortSignal,
  *   hide?: string[],
  *   speed?: number | null,
+ *   quiz?: import("./quiz.js").QuizOptions | null,
  * }} PlayerOptions
  * keyboard: where ←/→, Home/End and Space listen; "root" suits several players on one page.
  * hide: parts left out ("code", "narration"), for embeds.
  * speed: the starting playback speed, one of playback.js's SPEEDS.
  * signal: abort while the layout runs and the player rejects without touching root.
+ * quiz: ask the learner for each `+=` before showing it (quiz.js, SPEC.md §10); null: no quiz.
  */
 
 /**
@@ -48,7 +51,7 @@ import { mountTransport } from "./transport.js";
  * @param {PlayerOptions} options
  */
 export async function mountPlayer(root, {
-  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null,
+  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null, quiz: quizOptions = null,
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
@@ -65,9 +68,11 @@ export async function mountPlayer(root, {
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
+  const quizSlot = html("div", { class: "player-quiz", hidden: !quizOptions });
   const shell = html("div", { class: "player", "data-phase": "build" }, [
     stage,
     transportSlot,
+    quizSlot,
     html("div", { class: "player-panels" }, [
       html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, stripSlot]),
       codeSlot,
@@ -87,23 +92,40 @@ export async function mountPlayer(root, {
   sortStepsSlot.hidden = true;
   if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
 
-  const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render });
+  const quiz = quizOptions && mountQuiz(quizSlot, {
+    ...quizOptions, timeline, names, frame, stage, seek: (k) => playback.seek(k), onChange: () => render(playback.state),
+  });
+  /** The quiz's open question is as far as the player goes. */
+  const limit = (/** @type {number} */ k) => {
+    const allowed = quiz ? quiz.limit(k) : k;
+    if (allowed < k) quiz?.nudge();
+    return allowed;
+  };
+  const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render, limit });
   const transport = mountTransport(transportSlot, {
     frameCount: timeline.frameCount,
     spans: phaseSpans(timeline),
-    onSeek: (k) => playback.seek(k),
+    // A seek the quiz refuses changes nothing, so the scrubber is put back by hand.
+    onSeek: (k) => {
+      playback.seek(k);
+      transport.update(playback.state);
+    },
     onStep: (delta) => playback.step(delta),
     onToggle: () => playback.toggle(),
     onSpeed: (speed) => playback.setSpeed(speed),
   });
 
   let shownFrame = -1;
+  let shownKey = "";
   /** @param {import("./playback.js").PlaybackState} playState */
   function render(playState) {
     transport.update(playState);
-    if (playState.frame === shownFrame) return;
+    const key = `${playState.frame}:${quiz ? quiz.revision : 0}`;
+    if (key === shownKey) return;
+    const moved = shownFrame !== -1 && playState.frame !== shownFrame;
+    shownKey = key;
     shownFrame = playState.frame;
-    const state = stateAt(timeline, playState.frame);
+    const state = quiz ? quiz.mask(stateAt(timeline, playState.frame)) : stateAt(timeline, playState.frame);
     shell.dataset.phase = state.phase;
     graph.update(state);
     narration.update(state);
@@ -111,6 +133,10 @@ export async function mountPlayer(root, {
     code.update(state);
     table.update(state);
     for (const view of lab) view.update(state);
+    if (quiz) {
+      quiz.update(state, { focus: moved });
+      if (playState.playing && quiz.isOpenAt(state.index)) playback.pause();
+    }
     onFrame?.(state.index);
   }
 
@@ -150,6 +176,7 @@ export async function mountPlayer(root, {
   return {
     timeline,
     layout,
+    quiz,
     /** @param {number} k */
     seek: (k) => playback.seek(k),
     get frame() {
@@ -170,8 +197,7 @@ export async function mountPlayer(root, {
       shell.setAttribute("aria-busy", String(value));
       if (!value) return render(playback.state);
       playback.pause();
-      const counter = shell.querySelector("[data-testid=frame-counter]");
-      if (counter) counter.textContent = "… / …";
+      transport.showWaiting();
     },
     /** Focus the picture, so Space and arrows drive the player. */
     focus: () => /** @type {HTMLElement | null} */ (stage.querySelector(".graph-frame"))?.focus(),
@@ -179,6 +205,8 @@ export async function mountPlayer(root, {
       playback.destroy();
       keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));
       graph.destroy();
+      table.destroy();
+      transport.destroy();
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();
     },

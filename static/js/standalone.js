@@ -3,6 +3,8 @@
  * notebooks): everything the player needs is in the page itself. The trace, the
  * engine's rule sources and the options sit in JSON data blocks that
  * app/export.py wrote; this module mounts the player on them. No network.
+ * `quiz: true` in the options turns the player into the quiz (scores go to the
+ * parent window when the file is framed, as in a notebook).
  */
 import { reportHeight } from "./embed-height.js";
 import { mountGradcheckPanel } from "./gradcheck-panel.js";
@@ -20,7 +22,9 @@ const options = readData("backprop-options");
 if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
 reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 const trace = readData("backprop-trace");
-mountPlayer(root, { trace, rules: readData("backprop-rules"), frame: options.frame ?? 0 })
+mountPlayer(root, {
+  trace, rules: readData("backprop-rules"), frame: options.frame ?? 0, quiz: options.quiz === true ? {} : null,
+})
   .then(() => {
     // An export made with the gradient check carries its result (SPEC §7): show the panel.
     if (!options.gradcheck) return;

@@ -145,6 +145,11 @@ def test_moving_a_leaf_out_of_a_functions_domain_says_which_leaf_and_node() -> N
     assert (caught.value.line, caught.value.column) == (2, 5)
 
 
+def test_a_huge_h_whose_quotient_is_not_finite_is_an_error_that_says_so() -> None:
+    with pytest.raises(EngineError, match=r"not a finite number.*try smaller h values"):
+        gradcheck_source("x = 3.0\ny = x * x\n", h=[1e308], scheme="central")
+
+
 def test_a_negative_base_to_a_fractional_power_is_an_error_not_a_complex_number() -> None:
     with pytest.raises(EngineError, match="complex"):
         gradcheck_source("x = 0.05\ny = x ** 0.5\n", h=[0.1], scheme="central")

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.schemas import Trace
-from engine import trace_source
+from engine import EngineError, trace_source
 from engine.rules import rule_sources
 from tests.engine.helpers import HYPOTHESIS, NEURON, assert_trace_invariants
 from tests.engine.test_properties import Program, programs, traced
@@ -180,3 +180,24 @@ def test_the_code_panel_gets_the_recursive_sort_and_each_mistaken_line() -> None
     assert "self.grad = local * out.grad" in rules["mistake:assign"]
     assert "self.grad += delta" in rules["accumulate"]
     assert "topological_order" not in rules["mistake:no-sort"]
+
+
+@settings(HYPOTHESIS, max_examples=40)
+@given(programs(), st.sampled_from(["assign", "append-first", "no-sort"]))
+def test_sort_steps_change_only_the_sort_of_a_mistaken_trace(
+    program: Program, mistake: str
+) -> None:
+    traced(program)
+    try:
+        plain = trace_source(program.source(), mistake=mistake)
+    except EngineError:
+        return  # a mistaken pass may overflow where the right one does not
+    stepped = trace_source(program.source(), mistake=mistake, sort_steps=True)
+
+    assert [f for f in stepped["frames"] if f["phase"] != "sort"] == [
+        f for f in plain["frames"] if f["phase"] != "sort"
+    ]
+    assert {k: v for k, v in stepped.items() if k != "frames"} == {
+        k: v for k, v in plain.items() if k != "frames"
+    }
+    assert sort_frames(stepped)[-1]["text"] == sort_frames(plain)[0]["text"]

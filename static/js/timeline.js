@@ -13,6 +13,7 @@
  * frame its last parent runs (o's from the sort frame, x1's from frame 13, when
  * x1*w1 runs) to the end.
  */
+import { createPassTimeline, isMultiPass, passSpans, passStateAt } from "./passes.js";
 import { validateTrace } from "./trace.js";
 
 export const KEYFRAME_INTERVAL = 64;
@@ -24,8 +25,11 @@ export const KEYFRAME_INTERVAL = 64;
  *   indexOf: Map<string, number>, operands: number[][], parents: number[][],
  *   appearFrame: Int32Array, backwardFrame: Int32Array, finalFrame: Int32Array, topoIndex: Int32Array,
  *   frameNode: Int32Array, phaseBounds: {build: number, sort: number, backward: number},
- *   keyframes: Map<number, Float64Array>
+ *   keyframes: Map<number, Float64Array>,
+ *   passes?: import("./passes.js").PassInfo[], framePass?: Int32Array, initialData?: Float64Array,
+ *   valueKeyframes?: Map<number, {data: Float64Array, grads: Float64Array}>
  * }} Timeline
+ * passes…valueKeyframes: only for traces with several passes or updates (passes.js)
  */
 
 /**
@@ -35,6 +39,7 @@ export const KEYFRAME_INTERVAL = 64;
  */
 export function createTimeline(rawTrace) {
   const trace = validateTrace(rawTrace);
+  if (isMultiPass(trace)) return createPassTimeline(trace);
   const size = trace.nodes.length;
   const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
   /** @type {number[][]} */ const operands = trace.nodes.map(() => []);
@@ -133,13 +138,16 @@ export function clampFrame(timeline, k) {
 }
 
 /**
- * @typedef {"hidden" | "new" | "operand" | "active" | "receiving" | "done" | "idle"} NodeRole
+ * @typedef {"hidden" | "new" | "operand" | "active" | "receiving" | "done" | "idle" | "updated"} NodeRole
  * @typedef {{
- *   index: number, frameCount: number, phase: "build" | "sort" | "backward", text: string,
+ *   index: number, frameCount: number, phase: "build" | "sort" | "backward" | "update", text: string,
  *   current: number, visible: Uint8Array, final: Uint8Array, grads: Float64Array, roles: NodeRole[],
  *   contributions: Array<import("./trace.js").Contribution & {child: number}>,
- *   sorted: boolean, line: number | null
+ *   sorted: boolean, line: number | null,
+ *   pass?: number, passCount?: number, data?: Float64Array,
+ *   changes?: Array<{node: string, field: "data" | "grad", before: number, after: number, child: number}>
  * }} FrameState
+ * pass…changes: set for traces with several passes (passes.js); data = every node's data now
  */
 
 /**
@@ -149,6 +157,7 @@ export function clampFrame(timeline, k) {
  * @returns {FrameState}
  */
 export function stateAt(timeline, k) {
+  if (timeline.passes) return passStateAt(timeline, k);
   const index = clampFrame(timeline, k);
   const frame = timeline.trace.frames[index];
   const current = timeline.frameNode[index];
@@ -198,6 +207,7 @@ export function stateAt(timeline, k) {
  * @param {Timeline} timeline
  */
 export function phaseSpans(timeline) {
+  if (timeline.passes) return passSpans(timeline).flatMap((pass) => pass.phases);
   const { build, sort, backward } = timeline.phaseBounds;
   return [
     { phase: "build", start: 0, length: build },

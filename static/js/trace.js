@@ -10,18 +10,23 @@
  * @typedef {{phase: "build", node: string, text: string, line?: number}} BuildFrame
  * @typedef {{phase: "sort", text: string}} SortFrame
  * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[]}} BackwardFrame
- * @typedef {BuildFrame | SortFrame | BackwardFrame} Frame
+ * @typedef {{phase: "update", node?: undefined, text: string, line?: number,
+ *   changes: Array<{node: string, field: "data" | "grad", before: number, after: number}>}} UpdateFrame
+ * @typedef {BuildFrame | SortFrame | BackwardFrame | UpdateFrame} Frame
  * @typedef {{
- *   schema: 1, source: string, granularity: "packed" | "expanded",
+ *   schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[]
  * }} Trace
+ * schema 2 (SPEC §11) adds passes[], frames[].pass, update frames and nodes[].group: passes.js
  */
 
-const PHASES = new Set(["build", "sort", "backward"]);
+import { validatePasses } from "./passes.js";
+
+const PHASES = new Set(["build", "sort", "backward", "update"]);
 
 /**
  * Throw a TypeError naming the first thing in `trace` the player cannot use.
- * Example: validateTrace({schema: 2}) throws "trace.schema must be 1, got 2".
+ * Example: validateTrace({schema: 3}) throws "trace.schema must be 1 or 2, got 3".
  * @param {unknown} trace
  * @returns {Trace}
  */
@@ -31,7 +36,7 @@ export function validateTrace(trace) {
   };
   if (trace === null || typeof trace !== "object") fail(" must be an object", trace);
   const t = /** @type {Trace} */ (trace);
-  if (t.schema !== 1) fail(".schema must be 1", t.schema);
+  if (t.schema !== 1 && t.schema !== 2) fail(".schema must be 1 or 2", t.schema);
   for (const key of ["nodes", "edges", "topo", "frames"]) {
     if (!Array.isArray(t[key])) fail(`.${key} must be an array`, t[key]);
   }
@@ -46,10 +51,13 @@ export function validateTrace(trace) {
     if (!ids.has(edge.source) || !ids.has(edge.target)) fail(`.edges[${i}] must join two nodes`, edge);
   });
   t.frames.forEach((frame, i) => {
-    if (!PHASES.has(frame.phase)) fail(`.frames[${i}].phase must be build, sort or backward`, frame.phase);
-    if (frame.phase !== "sort" && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
+    if (!PHASES.has(frame.phase) || (t.schema === 1 && frame.phase === "update")) {
+      fail(`.frames[${i}].phase must be build, sort, backward${t.schema === 2 ? " or update" : ""}`, frame.phase);
+    }
+    if ((frame.phase === "build" || frame.phase === "backward") && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
   });
-  if (t.frames.filter((f) => f.phase === "sort").length !== 1) {
+  if (t.schema === 2) validatePasses(t, ids, fail);
+  else if (t.frames.filter((f) => f.phase === "sort").length !== 1) {
     fail(".frames must hold exactly one sort frame", t.frames.length);
   }
   return t;

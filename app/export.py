@@ -34,7 +34,7 @@ from app import __version__
 from app.paths import find_asset_dir
 
 ENTRY = "js/standalone.js"
-STYLESHEETS = ("css/player.css", "css/document.css", "css/standalone.css")
+STYLESHEETS = ("css/player.css", "css/passes.css", "css/document.css", "css/standalone.css")
 BARE_PREFIX = "backprop-animator/"
 # Third-party modules and the licence files that travel with them.
 LICENCES = {"vendor/dagre/dagre.esm.js": ("vendor/dagre/LICENSE", "vendor/dagre/LICENSE.graphlib")}

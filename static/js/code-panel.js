@@ -8,6 +8,7 @@
 import { formatCode } from "./format.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
 import { html } from "./svg.js";
+import { updateParts } from "./update-code.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
 const SORT_SKETCH = [
@@ -100,6 +101,8 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       } else {
         parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
       }
+    } else if (state.phase === "update") {
+      parts.push(...updateParts(state, { sourceLines, names, codeBlock }));
     } else {
       const node = trace.nodes[state.current];
       const position = timeline.trace.topo.length - timeline.topoIndex[state.current];

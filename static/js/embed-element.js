@@ -15,7 +15,7 @@ import { html } from "./svg.js";
 import { readUrlState, writeUrlState } from "./url-state.js";
 
 export const SELECTOR = "[data-backprop-source]";
-const STYLESHEETS = ["static/css/player.css", "static/css/embed-shadow.css"];
+const STYLESHEETS = ["static/css/player.css", "static/css/passes.css", "static/css/embed-shadow.css"];
 const OPTIONS = ["source", "granularity", "frame", "controls", "hide", "autoplay", "speed", "theme"];
 
 /** @type {WeakSet<Element>} */

@@ -82,7 +82,10 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       "data-kind": node.kind,
       transform: `translate(${box.x - box.width / 2},${box.y - h / 2})`,
     }, recordLayer);
-    return { group, /** @type {SVGElement | null} */ gradText: null, /** @type {SVGElement | null} */ gradCaption: null };
+    return {
+      group, /** @type {SVGElement | null} */ gradText: null, /** @type {SVGElement | null} */ gradCaption: null,
+      /** @type {SVGElement | null} */ dataText: null,
+    };
   });
 
   /** Draw a record's inside; big graphs do it only when the record first comes into view. */
@@ -103,7 +106,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     }
     svg("line", { class: "node-divider", x1: lw + vw, x2: lw + vw, y1: 0, y2: h }, group);
     svg("text", { class: "node-caption", x: lw + vw / 2, y: 11 }, group).textContent = "data";
-    svg("text", { class: "node-value", x: lw + vw / 2, y: 27 }, group).textContent = formatValue(node.data);
+    element.dataText = svg("text", { class: "node-value", x: lw + vw / 2, y: 27 }, group);
+    element.dataText.textContent = formatValue(Number.isNaN(shownData[i]) ? node.data : shownData[i]);
     element.gradCaption = svg("text", { class: "node-caption node-caption-grad", x: lw + vw * 1.5, y: 11 }, group);
     element.gradCaption.textContent = "grad";
     element.gradText = svg("text", { class: "node-value node-grad", x: lw + vw * 1.5, y: 27 }, group);
@@ -170,6 +174,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   const size = trace.nodes.length;
   const shown = new Int8Array(size).fill(-1);
   const shownGrad = new Float64Array(size).fill(NaN);
+  // Data changes only between passes (update frames, SPEC §11); state.data has it then.
+  const shownData = new Float64Array(size).fill(NaN);
   const culled = new Uint8Array(size);
   const edgeCulled = new Uint8Array(layout.edges.length);
   const edgeBoxes = layout.edges.map((edge) => boundsOf(edge.points));
@@ -257,14 +263,21 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
         shown[i] = visible;
         if (visible) {
           const node = trace.nodes[i];
-          group.setAttribute("data-testid", "node");
+          // A closed group (pass-graph.js) is not a value: it has its own test id.
+          group.setAttribute("data-testid", node.kind === "group" ? "group" : "node");
           group.setAttribute("data-node-id", node.id);
           group.setAttribute("data-label", node.label);
-          group.setAttribute("data-data", String(node.data));
         } else {
           for (const name of ["data-testid", "data-node-id", "data-label", "data-data", "data-grad"]) group.removeAttribute(name);
           shownGrad[i] = NaN;
+          shownData[i] = NaN;
         }
+      }
+      const data = state.data ? state.data[i] : trace.nodes[i].data;
+      if (visible && !Object.is(shownData[i], data)) {
+        shownData[i] = data;
+        group.setAttribute("data-data", String(data));
+        if (nodeElements[i].dataText) /** @type {SVGElement} */ (nodeElements[i].dataText).textContent = formatValue(data);
       }
       if (visible && !Object.is(shownGrad[i], state.grads[i])) {
         shownGrad[i] = state.grads[i];
@@ -302,6 +315,10 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
         ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
         : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
       lines.set(c.child, [...(lines.get(c.child) ?? []), text]);
+    }
+    // Update frames (SPEC §11): what an optimizer step or zero_grad did to each value.
+    for (const c of state.changes ?? []) {
+      lines.set(c.child, [...(lines.get(c.child) ?? []), `${c.field} ${formatValue(c.before)} \u2192 ${formatValue(c.after)}`]);
     }
     /** @type {Array<{x: number, y: number, width: number, height: number}>} */
     const placed = [];

@@ -11,6 +11,7 @@ import { reportHeight } from "./embed-height.js";
 import { readEmbedOptions } from "./embed-options.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
+import { lineOfFrame, mountSourceLine } from "./source-line.js";
 import { initTheme } from "./theme.js";
 import { readUrlState, writeUrlState } from "./url-state.js";
 
@@ -39,6 +40,8 @@ let shown = { source: "", granularity: "packed" };
 const editor = editorRoot && mountEditor(editorRoot, {
   onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, fromButton),
 });
+const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (editorRoot?.querySelector("[data-testid=source]") ?? null);
+const sourceLine = sourceTextarea && mountSourceLine(sourceTextarea);
 if (embed) {
   reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 } else {
@@ -121,8 +124,13 @@ async function run(source, granularity, frame, focusPlayer = false) {
     const [trace, rules] = await Promise.all([fetchTrace(source, granularity, { signal: controller.signal }), rulesReady]);
     if (id !== runId) return;
     const previous = player;
+    // The editor marks the frame's line while it still holds the traced program.
+    const onFrame = (/** @type {number} */ k) => {
+      syncUrl();
+      sourceLine?.show(editor?.source === source ? lineOfFrame(trace, k) : null);
+    };
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
+      trace, rules, frame, onFrame, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
     });
     previous?.destroy();
     if (autoplay) player.play();

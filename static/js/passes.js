@@ -325,12 +325,12 @@ export function passStateAt(timeline, k) {
 export function passSpans(timeline) {
   const frames = timeline.trace.frames;
   return /** @type {PassInfo[]} */ (timeline.passes).map((pass, p) => {
-    /** @type {Array<{phase: string, start: number, length: number}>} */
+    /** @type {Array<{phase: string, start: number, length: number, pass: number, passStart: boolean}>} */
     const phases = [];
     for (let k = pass.start; k < pass.end; k++) {
       const run = phases[phases.length - 1];
       if (run && run.phase === frames[k].phase) run.length += 1;
-      else phases.push({ phase: frames[k].phase, start: k, length: 1 });
+      else phases.push({ phase: frames[k].phase, start: k, length: 1, pass: p, passStart: k === pass.start });
     }
     return { pass: p, start: pass.start, length: pass.end - pass.start, phases };
   });

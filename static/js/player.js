@@ -14,7 +14,11 @@ import { layoutInput, recordLabel } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
+import { mountPassGraph } from "./pass-graph.js";
+import { mountPassPanel } from "./pass-panel.js";
+import { perPass } from "./pass-views.js";
 import { createPlayback } from "./playback.js";
+import { mountPrintPanel } from "./print-panel.js";
 import { html } from "./svg.js";
 import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
 import { mountTopoStrip } from "./topo-strip.js";
@@ -47,13 +51,17 @@ export async function mountPlayer(root, {
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
-  const layout = await computeLayout(layoutInput(trace));
+  // Several passes (SPEC §11): pass-graph.js lays out each pass's own graph.
+  const multiPass = Boolean(timeline.passes);
+  const layout = multiPass ? null : await computeLayout(layoutInput(trace));
   signal?.throwIfAborted();
   const names = nodeNames(trace);
   const labels = trace.nodes.map(recordLabel);
 
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });
+  const passSlot = html("div", { class: "player-passes" });
+  const printSlot = html("div", { class: "player-prints" });
   const narrationSlot = html("div", { class: "player-narration" });
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
@@ -61,8 +69,9 @@ export async function mountPlayer(root, {
   const shell = html("div", { class: "player", "data-phase": "build" }, [
     stage,
     transportSlot,
+    passSlot,
     html("div", { class: "player-panels" }, [
-      html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
+      html("div", { class: "player-explain" }, [narrationSlot, printSlot, stripSlot]),
       codeSlot,
     ]),
     tableSlot,
@@ -70,11 +79,15 @@ export async function mountPlayer(root, {
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
 
-  const graph = mountGraph(stage, { timeline, layout, names, labels });
+  const graph = layout
+    ? mountGraph(stage, { timeline, layout, names, labels })
+    : await mountPassGraph(stage, { timeline, names, startPass: timeline.framePass?.[Math.max(0, Math.min(timeline.frameCount - 1, frame))] ?? 0, signal });
   const narration = mountNarration(narrationSlot);
-  const strip = mountTopoStrip(stripSlot, { timeline, names });
-  const code = mountCodePanel(codeSlot, { timeline, names, rules });
-  const table = mountNodeTable(tableSlot, { timeline, names });
+  const strip = perPass(stripSlot, timeline, (t) => mountTopoStrip(stripSlot, { timeline: t, names }));
+  const code = perPass(codeSlot, timeline, (t) => mountCodePanel(codeSlot, { timeline: t, names, rules }));
+  const table = perPass(tableSlot, timeline, (t) => mountNodeTable(tableSlot, { timeline: t, names }));
+  const prints = mountPrintPanel(printSlot, { frames: trace.frames });
+  const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });
 
   const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render });
   const transport = mountTransport(transportSlot, {
@@ -99,6 +112,8 @@ export async function mountPlayer(root, {
     strip.update(state);
     code.update(state);
     table.update(state);
+    prints.update(state);
+    passPanel?.update(state);
     onFrame?.(state.index);
   }
 
@@ -121,6 +136,8 @@ export async function mountPlayer(root, {
       Home: () => playback.seek(0),
       End: () => playback.seek(timeline.frameCount - 1),
       " ": isButton ? null : () => playback.toggle(),
+      PageUp: passPanel?.previous,
+      PageDown: passPanel?.next,
     };
     const action = actions[/** @type {keyof typeof actions} */ (event.key)];
     if (!action) return;

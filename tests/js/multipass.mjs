@@ -42,6 +42,7 @@ export function recorder(source = "") {
   };
   const self = {
     leaf: (label, data) => node(label, "", "leaf", data),
+    constant: (data) => node("", "", "const", data),
     mul: (a, b, options) => op("*", [a, b], a.data * b.data, () => [b.data, a.data], options),
     add: (a, b, options) => op("+", [a, b], a.data + b.data, () => [1, 1], options),
     tanh: (a, options) => op("tanh", [a], Math.tanh(a.data), (out) => [1 - out.data ** 2], options),
@@ -149,6 +150,70 @@ export function tinyLayer(steps = 2) {
     r.update(params.flat().map((p) => [p, "grad", 0]), 9);
     r.backward(loss);
     r.update(params.flat().map((p) => [p, "data", p.data - 0.1 * p.grad]), 11);
+  }
+  return r.trace();
+}
+
+/**
+ * micrograd's MLP(3, [4, 4, 1]) on four samples, trained `steps` passes with
+ * zero_grad and a 0.05 step: groups MLP.layers[i].neurons[j], weights made in
+ * them, inputs as constants inside the neurons (as micrograd's numbers become).
+ */
+export function mlpTraining(steps = 3) {
+  const source = [
+    "model = MLP(3, [4, 4, 1])",
+    "xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]",
+    "ys = [1.0, -1.0, -1.0, 1.0]",
+    "for k in range(3):",
+    "    ypred = [model(x) for x in xs]",
+    "    loss = sum((yout - ygt)**2 for ygt, yout in zip(ys, ypred))",
+    "    for p in model.parameters():",
+    "        p.grad = 0.0",
+    "    loss.backward()",
+    "    for p in model.parameters():",
+    "        p.data += -0.05 * p.grad",
+    "    print(k, loss.data)",
+  ].join("\n");
+  const r = recorder(source);
+  const sizes = [3, 4, 4, 1];
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return (seed / 2147483648) * 2 - 1;
+  };
+  const layers = sizes.slice(1).map((size, l) => Array.from({ length: size }, (_, n) => r.inGroup(`MLP.layers[${l}].neurons[${n}]`, () => ({
+    w: Array.from({ length: sizes[l] }, () => r.leaf("", random())),
+    b: r.leaf("", random()),
+  }))));
+  const params = layers.flatMap((layer) => layer.flatMap((neuron) => [...neuron.w, neuron.b]));
+  const xs = [[2, 3, -1], [3, -1, 0.5], [0.5, 1, 1], [1, 1, -1]];
+  const ys = [1, -1, -1, 1];
+  for (let step = 0; step < steps; step++) {
+    const ypred = xs.map((x) => {
+      let inputs = x.map((v) => ({ value: v }));
+      layers.forEach((layer, l) => {
+        inputs = layer.map((neuron, n) => r.inGroup(`MLP.layers[${l}].neurons[${n}]`, () => {
+          let act = neuron.b;
+          neuron.w.forEach((w, i) => {
+            const xi = inputs[i].value !== undefined ? r.constant(inputs[i].value) : inputs[i];
+            act = r.add(act, r.mul(w, xi), { line: 5 });
+          });
+          return r.tanh(act, { line: 5 });
+        }));
+      });
+      return inputs[0];
+    });
+    let loss = null;
+    ypred.forEach((yout, i) => {
+      const diff = r.add(yout, r.constant(-ys[i]), { line: 6 });
+      const square = r.mul(diff, diff, { line: 6 });
+      loss = loss === null ? square : r.add(loss, square, { line: 6 });
+    });
+    loss.label = "loss";
+    r.update(params.map((p) => [p, "grad", 0]), 8);
+    r.backward(loss);
+    r.update(params.map((p) => [p, "data", p.data - 0.05 * p.grad]), 11);
+    r.print(`${step} ${loss.data}`);
   }
   return r.trace();
 }

@@ -19,7 +19,3 @@ class EngineError(Exception):
         if self.line is None:
             return self.message
         return f"line {self.line}, column {self.column}: {self.message}"
-
-    def to_dict(self) -> dict[str, object]:
-        """The body of the API's error response: `{"message", "line", "column"}`."""
-        return {"message": self.message, "line": self.line, "column": self.column}

@@ -6,7 +6,7 @@ traces every one, and the golden traces in `tests/engine/golden/` pin the articl
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -16,9 +16,6 @@ class Example:
     description: str
     source: str
     granularity: str = "packed"
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
 
 
 NEURON = """\

@@ -114,7 +114,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
         parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
       } else {
         parts.push(...rule(node.op, backwardLines));
-        const rows = substitutions({ op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf });
+        const rows = substitutions({ op: node.op, name: names[state.current], contributions: /** @type {import("./trace.js").BackwardFrame} */ (trace.frames[state.index]).contributions ?? [], nameOf });
         parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),

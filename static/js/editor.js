@@ -73,7 +73,7 @@ export function mountEditor(root, { onRun }) {
       errorBox.replaceChildren();
       return;
     }
-    const parts = [html("p", { class: "error-message", text: error.message })];
+    const parts = /** @type {HTMLElement[]} */ ([html("p", { class: "error-message", text: error.message })]);
     if (error.line !== null) {
       const where = error.column !== null ? `Line ${error.line}, column ${error.column}` : `Line ${error.line}`;
       parts.unshift(html("p", { class: "error-where", text: where }));

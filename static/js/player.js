@@ -175,8 +175,7 @@ export async function mountPlayer(root, {
       shell.setAttribute("aria-busy", String(value));
       if (!value) return render(playback.state);
       playback.pause();
-      const counter = shell.querySelector("[data-testid=frame-counter]");
-      if (counter) counter.textContent = "… / …";
+      transport.showWaiting();
     },
     /** Focus the picture, so Space and arrows drive the player. */
     focus: () => /** @type {HTMLElement | null} */ (stage.querySelector(".graph-frame"))?.focus(),
@@ -184,6 +183,8 @@ export async function mountPlayer(root, {
       playback.destroy();
       keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));
       graph.destroy();
+      table.destroy();
+      transport.destroy();
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();
     },

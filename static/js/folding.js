@@ -290,7 +290,12 @@ export function foldState(view, fold, state) {
     data[v] = state.data ? state.data[shown] : Number.NaN;
     roles[v] = !visible[v] ? "hidden" : role !== "hidden" ? role : final[v] ? "done" : "idle";
   });
-  const mapChild = (/** @type {{child: number}} */ c) => ({ ...c, child: view.viewOf[c.child] });
+  /**
+   * @template {{child: number}} T
+   * @param {T} c
+   * @returns {T}
+   */
+  const mapChild = (c) => ({ ...c, child: view.viewOf[c.child] });
   return {
     ...state,
     current: state.current >= 0 ? view.viewOf[state.current] : -1,

@@ -71,10 +71,12 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
     const pass = passes[p];
     const fold = foldGraph(nodes, edges, shut, { member: pass.member, output: pass.output });
     const view = foldedView(fold, edges, orders[p], pass.member);
-    const viewNodes = view.items.map((item, v) => {
+    const viewNodes = view.items.map((item) => {
       if ("node" in item) return nodes[item.node];
       const group = fold.boxes[item.box].group;
-      return { id: `group:${group}`, label: groupStep(group), op: BOX_OP, kind: "group", data: 0, grad: 0, group, index: v };
+      /** @type {import("./trace.js").TraceNode & {group: string}} */
+      const box = { id: `group:${group}`, label: groupStep(group), op: BOX_OP, kind: "group", data: 0, grad: 0, group };
+      return box;
     });
     const viewNames = view.items.map((item) => ("node" in item ? names[item.node] : fold.boxes[item.box].group));
     const output = view.viewOf[pass.output];
@@ -93,7 +95,9 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
       layouts.set(shape, layout);
     }
     const topoIndex = new Int32Array(view.items.length).fill(-1);
-    view.order.forEach((v, position) => (topoIndex[v] = position));
+    view.order.forEach((v, position) => {
+      topoIndex[v] = position;
+    });
     const viewTimeline = {
       ...timeline,
       trace: { ...trace, nodes: viewNodes, edges: view.edges.map((e) => ({ source: viewNodes[e.child].id, target: viewNodes[e.parent].id })), output: viewNodes[output]?.id ?? "" },

@@ -11,7 +11,7 @@ import { passTimeline } from "./passes.js";
  * @param {HTMLElement} container
  * @param {import("./timeline.js").Timeline} timeline
  * @param {(timeline: import("./timeline.js").Timeline) => View} mount
- * @returns {{update: (state: import("./timeline.js").FrameState) => void}}
+ * @returns {{update: (state: import("./timeline.js").FrameState) => void, destroy?: () => void}}
  */
 export function perPass(container, timeline, mount) {
   if (!timeline.passes) return mount(timeline);
@@ -23,12 +23,16 @@ export function perPass(container, timeline, mount) {
       if (pass !== shown || !view) {
         const open = [...container.querySelectorAll("details")].map((details) => details.open);
         shown = pass;
+        /** @type {{destroy?: () => void} | null} */ (view)?.destroy?.();
         view = mount(passTimeline(timeline, pass));
         container.querySelectorAll("details").forEach((details, i) => {
           if (open[i]) details.open = true;
         });
       }
       view.update(state);
+    },
+    destroy() {
+      /** @type {{destroy?: () => void} | null} */ (view)?.destroy?.();
     },
   };
 }

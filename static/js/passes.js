@@ -78,7 +78,7 @@ export function validatePasses(trace, ids, fail) {
       if (!ok) fail(`.frames[${k}].changes[${j}] must be {node, field: "data"|"grad", before, after}`, change);
     });
   });
-  const missing = sorts.findIndex((count) => count === 0);
+  const missing = sorts.indexOf(0);
   if (missing >= 0) fail(`.frames must hold a sort frame in every pass; pass ${missing} has none`, passes.length);
 }
 

@@ -9,13 +9,14 @@ import { html } from "./svg.js";
  * For each frame, how many printed lines exist once it is shown, and the lines.
  * Example: frames [{prints: ["a"]}, {}, {prints: ["b", "c"]}] ->
  *   {lines: ["a", "b", "c"], upTo: [1, 1, 3]}
- * @param {Array<{prints?: unknown}>} frames
+ * @param {ReadonlyArray<object>} frames
  */
 export function printIndex(frames) {
   /** @type {string[]} */ const lines = [];
   const upTo = new Int32Array(frames.length);
   frames.forEach((frame, k) => {
-    if (Array.isArray(frame.prints)) for (const line of frame.prints) lines.push(String(line));
+    const { prints } = /** @type {{prints?: unknown}} */ (frame);
+    if (Array.isArray(prints)) for (const line of prints) lines.push(String(line));
     upTo[k] = lines.length;
   });
   return { lines, upTo };
@@ -23,7 +24,7 @@ export function printIndex(frames) {
 
 /**
  * @param {HTMLElement} container
- * @param {{frames: Array<{prints?: unknown}>}} options
+ * @param {{frames: ReadonlyArray<object>}} options
  */
 export function mountPrintPanel(container, { frames }) {
   const { lines, upTo } = printIndex(frames);

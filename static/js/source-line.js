@@ -11,11 +11,11 @@ import { html } from "./svg.js";
 /**
  * The 1-based line the frame points at, or null.
  * Example: lineOfFrame({frames: [{phase: "build", line: 3}]}, 0) -> 3; a sort frame -> null.
- * @param {{frames: Array<{line?: unknown}>}} trace
+ * @param {{frames: ReadonlyArray<object>}} trace
  * @param {number} k
  */
 export function lineOfFrame(trace, k) {
-  const line = trace.frames[k]?.line;
+  const line = /** @type {{line?: unknown} | undefined} */ (trace.frames[k])?.line;
   return typeof line === "number" && Number.isInteger(line) && line >= 1 ? line : null;
 }
 

@@ -3,7 +3,7 @@
  * This module describes its shape once, checks a trace before the player uses it,
  * and names nodes for people. It does no drawing and no fetching.
  *
- * @typedef {"leaf" | "const" | "op"} NodeKind
+ * @typedef {"leaf" | "const" | "op" | "group"} NodeKind  "group": a closed call the page draws (pass-graph.js), never in a trace
  * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number}} TraceNode
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
  * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number}} Contribution

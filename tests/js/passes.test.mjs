@@ -142,7 +142,7 @@ describe("values across many frames", () => {
 describe("traces that stay on the one-pass path", () => {
   it("plays a schema-2 trace with one pass and no updates exactly like schema 1", () => {
     const one = fixture("neuron.json");
-    const two = { ...one, schema: 2, passes: [{ output: one.output, topo: one.topo, data: 0.7071 }], frames: one.frames.map((f) => ({ ...f, pass: 0 })) };
+    const two = { ...one, schema: 2, passes: [{ output: one.output, topo: one.topo, data: one.nodes.find((n) => n.id === one.output).data }], frames: one.frames.map((f) => ({ ...f, pass: 0 })) };
     assert.equal(isMultiPass(two), false);
     const t1 = createTimeline(one);
     const t2 = createTimeline(two);

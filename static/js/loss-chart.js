@@ -64,7 +64,8 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
       class: "loss-point", tabindex: 0, role: "button", "data-pass": p,
       "aria-label": `Pass ${p + 1}: ${outputName} = ${formatCode(point.value)}. Go to this pass.`,
     }, chart);
-    svg("title", {}, mark).textContent = `pass ${p + 1}: ${outputName} = ${String(point.value)}`;
+    // The tooltip repeats the accessible name, so what is shown and what is read agree.
+    svg("title", {}, mark).textContent = /** @type {string} */ (mark.getAttribute("aria-label"));
     svg("circle", { class: "loss-hit", cx: point.x, cy: point.y, r: 10 }, mark);
     svg("circle", { class: "loss-dot", cx: point.x, cy: point.y, r: 3.5 }, mark);
     const go = () => onSeek(starts[p]);

@@ -4,7 +4,7 @@
  * not fit, with graph-view.js doing the drawing. Passes with the same shape (a
  * training loop runs the same forward each step) share one layout, so a parameter
  * keeps its place from pass to pass and the learner watches the same `w` move.
- * A closed group is one box: click it, or focus it and press Enter, to open it;
+ * A closed group is one box: click it, or focus it (Tab) and press Enter, to open it;
  * the buttons above the graph open all or fold back to what fits.
  */
 import { foldGraph, foldState, foldedView, groupStep, groupsThatFit, openGroup } from "./folding.js";
@@ -133,20 +133,14 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
       graph?.destroy();
       graph = mountGraph(graphSlot, { timeline: view.timeline, layout: view.layout, names: view.names, labels: view.labels });
       shownView = view;
-      for (const element of graphSlot.querySelectorAll(".node[data-kind=group]")) {
-        element.setAttribute("tabindex", "0");
-        element.setAttribute("role", "button");
-      }
+      // Focusable so Enter opens a box; the picture is an image to assistive tech,
+      // which gets the same control from "Open all" and the same numbers from the table.
+      for (const element of graphSlot.querySelectorAll(".node[data-kind=group]")) element.setAttribute("tabindex", "0");
       foldNote.textContent = view.boxes > 0
         ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
         : "Every call is open.";
     }
     graph?.update(foldState(view.view, view.fold, state));
-    for (const element of graphSlot.querySelectorAll(".node[data-kind=group][data-testid=group]")) {
-      const group = /** @type {string} */ (element.getAttribute("data-node-id")).slice("group:".length);
-      if (element.getAttribute("aria-label")) continue;
-      element.setAttribute("aria-label", `Closed call ${group}: open it`);
-    }
   }
 
   /** @param {Set<string>} next */
@@ -158,13 +152,26 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
 
   /** @param {Event} event */
   function openFrom(event) {
-    const box = /** @type {Element} */ (event.target).closest?.(".node[data-kind=group]");
+    let box = /** @type {Element} */ (event.target).closest?.(".node[data-kind=group]");
+    // The picture captures the pointer to pan, so a click's target is the picture itself.
+    if (!box && event instanceof MouseEvent) {
+      const root = /** @type {Document | ShadowRoot} */ (graphSlot.getRootNode());
+      box = root.elementFromPoint?.(event.clientX, event.clientY)?.closest(".node[data-kind=group]") ?? null;
+    }
     const id = box?.getAttribute("data-node-id");
     if (!id) return false;
     refold(openGroup(closed, id.slice("group:".length), nodes));
     return true;
   }
-  graphSlot.addEventListener("click", openFrom);
+  /** @type {{x: number, y: number} | null} */ let pressedAt = null;
+  graphSlot.addEventListener("pointerdown", (event) => {
+    pressedAt = { x: event.clientX, y: event.clientY };
+  }, true);
+  graphSlot.addEventListener("click", (event) => {
+    // A drag that pans the picture ends in a click too: that one opens nothing.
+    if (pressedAt && Math.hypot(event.clientX - pressedAt.x, event.clientY - pressedAt.y) > 4) return;
+    openFrom(event);
+  });
   graphSlot.addEventListener("keydown", (event) => {
     if ((event.key === "Enter" || event.key === " ") && openFrom(event)) {
       event.preventDefault();

@@ -97,6 +97,9 @@ export function recorder(source = "") {
     trace() {
       // Update frames after the last backward belong to the last pass.
       for (const frame of frames) frame.pass = Math.min(frame.pass, passes.length - 1);
+      // Lines printed after the last frame belong to it.
+      if (pending.length) frames[frames.length - 1].prints = [...(frames[frames.length - 1].prints ?? []), ...pending];
+      pending = [];
       const last = passes[passes.length - 1];
       return {
         schema: 2, source, granularity: "packed",

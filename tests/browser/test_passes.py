@@ -19,7 +19,6 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_accessibility import serious_violations
-from tests.browser.conftest import Problems
 
 pytestmark = pytest.mark.browser
 
@@ -194,7 +193,9 @@ def test_loss_chart_plots_each_pass_marks_the_current_one_and_jumps_on_click(
     expect(points.nth(2)).to_have_attribute("aria-current", "step")
     labels = points.evaluate_all("ps => ps.map(p => p.getAttribute('aria-label'))")
     assert [label.split(" = ")[0] for label in labels] == [f"Pass {p}: loss" for p in (1, 2, 3)]
-    heights = points.evaluate_all("ps => ps.map(p => p.querySelector('.loss-dot').cy.baseVal.value)")
+    heights = points.evaluate_all(
+        "ps => ps.map(p => p.querySelector('.loss-dot').cy.baseVal.value)"
+    )
     # The loss falls, so each point sits lower than the one before.
     assert heights == sorted(heights)
     points.nth(0).click()
@@ -306,7 +307,7 @@ def test_group_names_and_prints_are_shown_as_text(
 
 
 def test_a_trace_with_a_bad_pass_is_refused_with_a_message(
-    player_page: Page, server: str, traces: dict[str, Any], problems: Problems
+    player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:
     trace = json.loads(json.dumps(traces["forgot-zero-grad"]))
     trace["frames"][9]["pass"] = 0

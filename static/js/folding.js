@@ -249,8 +249,9 @@ export function foldedView(fold, edges, order, member) {
  * A frame's state (timeline.js FrameState, by node index) as the folded view draws
  * it (by view index). A box is visible when any member is; it is `active` while a
  * member runs its rule, `new` while one is built, `receiving` or `updated` while a
- * member is, `done` when all its visible members' gradients are final. It shows its
- * first output's data and grad, and the `+=` of its members are written beside it,
+ * member is, `done` when all its visible members' gradients are final. It shows the
+ * data and grad of the member the frame is about (else of its first output), and
+ * the `+=` of its members are written beside it,
  * so the backward animation still runs through a closed box.
  * @param {ReturnType<typeof foldedView>} view
  * @param {Fold} fold
@@ -277,14 +278,18 @@ export function foldState(view, fold, state) {
     const box = fold.boxes[item.box];
     let allFinal = true;
     /** @type {import("./timeline.js").NodeRole} */ let role = "hidden";
+    // The box shows the member the frame is about, else its first output.
+    let shown = box.outputs[0] ?? box.members[box.members.length - 1];
     for (const m of box.members) {
       if (!state.visible[m]) continue;
       visible[v] = 1;
       if (!state.final[m]) allFinal = false;
       const r = state.roles[m];
-      if (rank[r] > rank[role] && r !== "done" && r !== "idle") role = r;
+      if (rank[r] > rank[role] && r !== "done" && r !== "idle") {
+        role = r;
+        shown = m;
+      }
     }
-    const shown = box.outputs[0] ?? box.members[box.members.length - 1];
     final[v] = visible[v] && allFinal ? 1 : 0;
     grads[v] = state.grads[shown];
     data[v] = state.data ? state.data[shown] : Number.NaN;

@@ -9,12 +9,12 @@ import { svg } from "./svg.js";
 
 const WIDTH = 320;
 const HEIGHT = 120;
-const PAD = { left: 44, right: 12, top: 12, bottom: 22 };
+const PAD = { left: 50, right: 12, top: 12, bottom: 22 };
 
 /**
  * Where each pass's value goes in a width × height box with the chart's padding,
  * plus the value range drawn. A flat series sits in the middle.
- * Example: chartGeometry([1, 0.64], 320, 120) -> points at x 44 and 308, the first
+ * Example: chartGeometry([1, 0.64], 320, 120) -> points at x 50 and 308, the first
  *   at the top (y 12), the second at the bottom (y 98); range {low: 0.64, high: 1}.
  * @param {number[]} values
  * @param {number} [width]
@@ -52,8 +52,8 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
   const label = (/** @type {string} */ text, /** @type {Record<string, number | string>} */ at) => {
     svg("text", at, axis).textContent = text;
   };
-  label(formatCode(geometry.high), { x: pad.left - 4, y: pad.top + 4, "text-anchor": "end" });
-  if (geometry.high !== geometry.low) label(formatCode(geometry.low), { x: pad.left - 4, y: geometry.height - pad.bottom, "text-anchor": "end" });
+  label(formatCode(geometry.high), { x: pad.left - 8, y: pad.top + 4, "text-anchor": "end" });
+  if (geometry.high !== geometry.low) label(formatCode(geometry.low), { x: pad.left - 8, y: geometry.height - pad.bottom, "text-anchor": "end" });
   label("pass 1", { x: pad.left, y: geometry.height - 6, "text-anchor": "start" });
   if (values.length > 1) label(String(values.length), { x: geometry.width - pad.right, y: geometry.height - 6, "text-anchor": "end" });
   svg("polyline", {

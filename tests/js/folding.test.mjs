@@ -120,6 +120,9 @@ describe("a frame seen through closed boxes", () => {
     assert.equal(state.roles[boxView(box)], "active");
     assert.ok(state.contributions.length > 0);
     assert.ok(state.contributions.every((c) => c.child === boxView(box)));
+    // The box shows the running member's numbers while its rule runs.
+    const running = at.get(trace.frames[k].node);
+    assert.equal(state.grads[boxView(box)], stateAt(timeline, k).grads[running]);
   });
 
   it("shows the box's output gradient and its inputs' own numbers", () => {

@@ -140,7 +140,8 @@ def is_straight_line(tree: ast.Module) -> bool:
     imports of math/random, reading `.data`, several `backward()` calls...) is run by
     `engine.interpreter` with Python's own semantics instead.
     """
-    allowed: set[int] = set()  # attributes that are method calls or `.label` targets
+    # Attributes that are method calls or `.label` targets; strings that are labels.
+    allowed: set[int] = set()
     for statement in tree.body:
         if isinstance(statement, ast.Import):
             return False
@@ -148,11 +149,12 @@ def is_straight_line(tree: ast.Module) -> bool:
             if not {alias.name for alias in statement.names} <= IMPORTABLE:
                 return False
         elif isinstance(statement, ast.Assign):
-            allowed.update(
-                id(t)
-                for t in statement.targets
-                if isinstance(t, ast.Attribute) and t.attr == "label"
-            )
+            labels = [t for t in statement.targets if isinstance(t, ast.Attribute)]
+            allowed.update(id(t) for t in labels if t.attr == "label")
+            if labels:
+                allowed.add(id(statement.value))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            allowed.add(id(statement.value))  # a docstring
         elif not isinstance(statement, ast.Expr | ast.AugAssign | ast.Pass):
             return False
     backward_calls = 0
@@ -167,15 +169,19 @@ def is_straight_line(tree: ast.Module) -> bool:
                 elif func.attr not in UNARY_FUNCTIONS:
                     return False
                 allowed.add(id(func))
-            elif type(func) is not ast.Name:
+            elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
                 return False
+            allowed.update(id(k.value) for k in node.keywords)  # type: ignore[attr-defined]
         elif kind is ast.Attribute:
             attributes.append(node)
+        elif kind is ast.Constant and type(node.value) is str:  # type: ignore[attr-defined]
+            attributes.append(node)  # a string is §2's only as a label
         elif kind not in _STRAIGHT_LINE_NODES:
             return False
     return backward_calls <= 1 and all(id(node) in allowed for node in attributes)
 
 
+_STRAIGHT_LINE_FUNCTIONS = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
 _STRAIGHT_LINE_NODES = frozenset(
     {
         ast.Module,

@@ -20,6 +20,7 @@ MAX_STR = 10_000  # characters in one string
 MAX_ITEMS = 1_000_000  # items in one list, tuple, dict or set
 MAX_PRINTED = 200_000  # characters a program may print in all
 STRING_CHARS_PER_STEP = 10  # making a string charges a step per ten characters
+MAX_CHAIN_SHOWN = 6  # calls an error's message names
 
 
 class ProgramError(EngineError):
@@ -42,9 +43,27 @@ class ProgramError(EngineError):
         """The plain `EngineError` the API returns, its chain said in words."""
         message = self.message
         if self.chain:
-            calls = ", ".join(f"in {name}(), called from line {line}" for name, line in self.chain)
-            message = f"{message} ({calls})"
+            message = f"{message} ({describe_chain(self.chain)})"
         return EngineError(message, self.line, self.column)
+
+
+def describe_chain(chain: list[tuple[str, int | None]]) -> str:
+    """`in f(), called from line 3, in g(), called from line 9`; repeats are counted,
+    and a deep chain keeps its innermost and outermost calls."""
+    runs: list[tuple[str, int | None, int]] = []
+    for name, line in chain:
+        if runs and runs[-1][:2] == (name, line):
+            runs[-1] = (name, line, runs[-1][2] + 1)
+        else:
+            runs.append((name, line, 1))
+    parts = [
+        f"in {name}(), called from line {line}" + (f" ({count} times)" if count > 1 else "")
+        for name, line, count in runs
+    ]
+    if len(parts) > MAX_CHAIN_SHOWN:
+        hidden = len(parts) - MAX_CHAIN_SHOWN + 1
+        parts = [*parts[: MAX_CHAIN_SHOWN // 2], f"{hidden} more calls", *parts[-2:]]
+    return ", ".join(parts)
 
 
 class State:

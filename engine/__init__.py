@@ -13,8 +13,10 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.foreign import copy_grads_back, mirror_graph
+from engine.interpreter import trace_program
 from engine.limits import Limits
-from engine.parse import build_graph
+from engine.parse import is_straight_line, parse_program, run_straight_line
+from engine.passes import with_one_pass
 from engine.trace import trace_graph
 from engine.value import Value
 
@@ -24,16 +26,24 @@ __all__ = ["EngineError", "Limits", "Value", "trace_source", "trace_value"]
 def trace_source(
     source: str, granularity: str = "packed", limits: Limits | None = None
 ) -> dict[str, Any]:
-    """Trace a program of the input language (SPEC §2) -> the trace dict (SPEC §3).
+    """Trace a program of the input language (SPEC §2, §11) -> the trace dict (SPEC §3, §11).
+
+    Straight-line programs keep SPEC §2's semantics and schema 1's trace; programs with
+    functions, loops, classes or several passes run in `engine.interpreter`.
 
     Raises `EngineError` with a line and column for anything that is not a valid
     program within `limits` (default: `Limits()`; the server passes `Limits.from_env()`).
     """
+    limits = limits or Limits()
     with _collector_paused():
-        program = build_graph(source, granularity, limits)
-        return trace_graph(
+        tree = parse_program(source, granularity, limits)
+        if not is_straight_line(tree):
+            return trace_program(tree, source, granularity, limits)
+        program = run_straight_line(tree, source, granularity, limits)
+        trace = trace_graph(
             program.output, source=source, granularity=granularity, positions=program.positions
         )
+        return with_one_pass(trace, program.output)
 
 
 def trace_value(

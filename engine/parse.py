@@ -7,7 +7,8 @@ is refused with an `EngineError` that says where. Nothing is passed to `eval` or
 
 What it leaves out on purpose: control flow, function definitions, strings other
 than labels, reading `.data`/`.grad`. Plain-number arithmetic stays plain numbers,
-always in floats, so no input can make a huge integer.
+always in floats, so no input can make a huge integer. Programs that use more (SPEC
+§11) are told apart by `is_straight_line` and run by `engine.interpreter` instead.
 
 Example: `build_graph("a = 3\\nb = a + a").output` is the `+` node, with `a` a leaf
 labelled "a" used twice.
@@ -106,18 +107,103 @@ def build_graph(source: str, granularity: str = "packed", limits: Limits | None 
     Raises `EngineError` for anything that is not a valid program within `limits`.
     """
     limits = limits or Limits()
+    return run_straight_line(
+        parse_program(source, granularity, limits), source, granularity, limits
+    )
+
+
+def parse_program(source: str, granularity: str, limits: Limits) -> ast.Module:
+    """Check the source's size and characters, then parse it (nothing runs yet)."""
     if granularity not in GRANULARITIES:
         raise EngineError(f"granularity must be 'packed' or 'expanded', not {granularity!r}")
     if len(source) > limits.max_source_chars:
         raise limits.exceeded("max_source_chars", f"the program is {len(source):,} characters long")
     _check_no_nul(source)
     _check_statement_sizes(source, limits)
-    tree = _parse(source, limits)
+    return _parse(source, limits)
+
+
+def run_straight_line(tree: ast.Module, source: str, granularity: str, limits: Limits) -> Program:
+    """Run a program of the straight-line language (SPEC §2) with its own semantics."""
     try:
         return _Interpreter(SourceLines(source), granularity, limits).run(tree)
     except RecursionError:
         # Only reachable when BACKPROP_MAX_DEPTH is set above what Python's stack allows.
         raise limits.exceeded("max_depth", "the program is nested too deeply") from None
+
+
+def is_straight_line(tree: ast.Module) -> bool:
+    """True when the program stays within SPEC §2's language, which keeps its semantics.
+
+    That language makes a number assigned to a name a labelled leaf and shows one
+    backward pass; a program that uses anything of SPEC §11 (functions, loops, classes,
+    imports of math/random, reading `.data`, several `backward()` calls...) is run by
+    `engine.interpreter` with Python's own semantics instead.
+    """
+    # Attributes that are method calls or `.label` targets; strings that are labels.
+    allowed: set[int] = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Import):
+            return False
+        if isinstance(statement, ast.ImportFrom):
+            if not {alias.name for alias in statement.names} <= IMPORTABLE:
+                return False
+        elif isinstance(statement, ast.Assign):
+            labels = [t for t in statement.targets if isinstance(t, ast.Attribute)]
+            allowed.update(id(t) for t in labels if t.attr == "label")
+            if labels:
+                allowed.add(id(statement.value))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            allowed.add(id(statement.value))  # a docstring
+        elif not isinstance(statement, ast.Expr | ast.AugAssign | ast.Pass):
+            return False
+    backward_calls = 0
+    attributes: list[ast.AST] = []
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute:
+                if func.attr == "backward":
+                    backward_calls += 1
+                elif func.attr not in UNARY_FUNCTIONS:
+                    return False
+                allowed.add(id(func))
+            elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
+                return False
+            allowed.update(id(k.value) for k in node.keywords)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            attributes.append(node)
+        elif kind is ast.Constant and type(node.value) is str:  # type: ignore[attr-defined]
+            attributes.append(node)  # a string is §2's only as a label
+        elif kind not in _STRAIGHT_LINE_NODES:
+            return False
+    return backward_calls <= 1 and all(id(node) in allowed for node in attributes)
+
+
+_STRAIGHT_LINE_FUNCTIONS = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
+_STRAIGHT_LINE_NODES = frozenset(
+    {
+        ast.Module,
+        ast.Expr,
+        ast.Assign,
+        ast.AugAssign,
+        ast.Pass,
+        ast.ImportFrom,
+        ast.alias,
+        ast.Constant,
+        ast.Name,
+        ast.BinOp,
+        ast.UnaryOp,
+        ast.Tuple,
+        ast.keyword,
+        ast.Load,
+        ast.Store,
+        *(getattr(ast, name) for name in ("Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod")),
+        *(getattr(ast, name) for name in ("MatMult", "LShift", "RShift", "BitOr", "BitAnd")),
+        *(getattr(ast, name) for name in ("BitXor", "USub", "UAdd", "Not", "Invert")),
+    }
+)
 
 
 def _parse(source: str, limits: Limits) -> ast.Module:
@@ -196,6 +282,14 @@ class SourceLines:
     def __init__(self, source: str) -> None:
         self.lines = self._BREAK.split(source)
         self._char_at_byte: dict[int, list[int] | None] = {}
+
+    def text(self, node: ast.AST, limit: int = 100) -> str:
+        """The first line of a statement's source, stripped and cut to `limit` characters."""
+        line = getattr(node, "lineno", None)
+        if line is None or not 0 < line <= len(self.lines):
+            return ""
+        text: str = self.lines[line - 1].strip()
+        return text if len(text) <= limit else text[: limit - 1] + "…"
 
     def position(self, node: ast.AST) -> tuple[int | None, int | None]:
         line = getattr(node, "lineno", None)

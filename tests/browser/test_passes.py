@@ -330,3 +330,49 @@ def test_axe_finds_no_serious_violations_with_several_passes(
     axe_page.emulate_media(color_scheme=theme)
     open_trace(axe_page, server, traces[name], frame=frame)
     assert serious_violations(axe_page) == []
+
+
+# The same player on the engine's own multi-pass traces (engine/passes.py).
+
+FORGOT_ZERO_GRAD = """a = Value(2.0)
+b = Value(-3.0)
+c = a*b + a
+c.backward()
+c.backward()
+print(a.grad)"""
+
+
+def test_the_engines_two_pass_trace_shows_a_grad_minus_7(player_page: Page, server: str) -> None:
+    query = urllib.parse.urlencode({"source": FORGOT_ZERO_GRAD, "frame": 999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    expect_hook(player_page, "a", "grad", "-7")
+    expect(player_page.get_by_test_id("prints")).to_have_text("-7.0")
+    player_page.get_by_test_id("pass-previous").click()
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    player_page.get_by_test_id("pass-previous").click()
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 2")
+    expect_hook(player_page, "a", "grad", "0")
+    expect(player_page.get_by_test_id("source-line")).to_have_attribute("data-line", "3")
+
+
+def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
+    player_page: Page, server: str
+) -> None:
+    from tests.engine.test_micrograd_programs import TRAINING, nn_source
+
+    source = nn_source() + TRAINING
+    # Past the end clamps to the last frame, as for one-pass programs.
+    player_page.goto(f"{server}/?{urllib.parse.urlencode({'source': source, 'frame': 99999})}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 6 of 6")
+    expect(player_page.get_by_test_id("loss-chart").locator(".loss-point")).to_have_count(6)
+    groups = player_page.get_by_test_id("group")
+    expect(groups).to_have_count(9)
+    ids = set(groups.evaluate_all("gs => gs.map(g => g.dataset.nodeId)"))
+    assert "group:MLP.layers[0].neurons[3]" in ids
+    assert "group:MLP.layers[2].neurons[0]" in ids
+    expect(player_page.get_by_test_id("prints")).to_contain_text("5 3.8394")
+    player_page.keyboard.press("Home")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 6")

@@ -8,14 +8,14 @@ import { formatCode } from "./format.js";
 import { svg } from "./svg.js";
 
 const WIDTH = 320;
-const HEIGHT = 120;
+const HEIGHT = 100;
 const PAD = { left: 50, right: 12, top: 12, bottom: 22 };
 
 /**
  * Where each pass's value goes in a width × height box with the chart's padding,
  * plus the value range drawn. A flat series sits in the middle.
  * Example: chartGeometry([1, 0.64], 320, 120) -> points at x 50 and 308, the first
- *   at the top (y 12), the second at the bottom (y 98); range {low: 0.64, high: 1}.
+ *   at the top (y 12), the second at the bottom (y 78); range {low: 0.64, high: 1}.
  * @param {number[]} values
  * @param {number} [width]
  * @param {number} [height]

@@ -46,7 +46,7 @@ export function mountNodeTable(container, { timeline, names }) {
   const spacer = html("div", { class: "table-spacer", "aria-hidden": "true" });
   const scrollBox = html("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" }, [table, spacer]);
   const details = html("details", { class: "node-table" }, [
-    html("summary", { text: `Table of values (${size})` }),
+    html("summary", { text: `Table of values (${trace.topo.length})` }),
     scrollBox,
   ]);
   container.replaceChildren(details);

@@ -19,7 +19,7 @@ export function changeText(change, name, grad) {
   const delta = change.after - change.before;
   if (delta === 0) return `${moved} (unchanged)`;
   const rate = grad !== 0 ? -delta / grad : null;
-  const step = rate !== null && Number.isFinite(rate) ? ` = \u2212${formatCode(rate)} \u00D7 grad ${formatCode(grad)}` : "";
+  const step = rate !== null && Number.isFinite(rate) ? ` = ${formatCode(-rate)} \u00D7 grad ${formatCode(grad)}` : "";
   return `${moved} (moved by ${formatCode(delta)}${step})`;
 }
 

@@ -47,10 +47,12 @@ export async function mountPlayer(root, {
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
-  const layout = await computeLayout(layoutInput(trace));
-  signal?.throwIfAborted();
+  // The layout runs in a worker (or comes from the cache) while names are made here.
+  const pendingLayout = computeLayout(layoutInput(trace));
   const names = nodeNames(trace);
   const labels = trace.nodes.map(recordLabel);
+  const layout = await pendingLayout;
+  signal?.throwIfAborted();
 
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });

@@ -133,14 +133,15 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
       graph?.destroy();
       graph = mountGraph(graphSlot, { timeline: view.timeline, layout: view.layout, names: view.names, labels: view.labels });
       shownView = view;
-      // Focusable so Enter opens a box; the picture is an image to assistive tech,
-      // which gets the same control from "Open all" and the same numbers from the table.
-      for (const element of graphSlot.querySelectorAll(".node[data-kind=group]")) element.setAttribute("tabindex", "0");
       foldNote.textContent = view.boxes > 0
         ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
         : "Every call is open.";
     }
     graph?.update(foldState(view.view, view.fold, state));
+    // Focusable so Enter opens a box (graph-view mounts records as they come into
+    // view); the picture is an image to assistive tech, which gets the same control
+    // from "Open all" and the same numbers from the table.
+    for (const element of graphSlot.querySelectorAll(".node[data-kind=group]:not([tabindex])")) element.setAttribute("tabindex", "0");
   }
 
   /** @param {Set<string>} next */

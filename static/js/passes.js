@@ -162,12 +162,27 @@ export function createPassTimeline(trace) {
   }
   let sortCount = 0;
   for (const frame of trace.frames) if (frame.phase === "sort") sortCount++;
+  // The `+=` index timeline.js keeps, for any view that reads it; values replay from valueKeyframes here.
+  const contributionStart = new Int32Array(frameCount + 1);
+  trace.frames.forEach((frame, k) => {
+    contributionStart[k + 1] = contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
+  });
+  const contributionChild = new Int32Array(contributionStart[frameCount]);
+  const contributionAfter = new Float64Array(contributionStart[frameCount]);
+  trace.frames.forEach((frame, k) => {
+    if (frame.phase !== "backward") return;
+    frame.contributions.forEach((c, j) => {
+      contributionChild[contributionStart[k] + j] = at(c.to);
+      contributionAfter[contributionStart[k] + j] = c.after;
+    });
+  });
   /** @type {Timeline} */
   const timeline = {
     trace, size, frameCount, sortFrame: last.sortFrame, indexOf, operands, parents,
     appearFrame, backwardFrame: last.backwardFrame, finalFrame: last.finalFrame, topoIndex: last.topoIndex, frameNode,
     phaseBounds: { build: last.sortFrame, sort: sortCount, backward: frameCount - last.sortFrame - 1 },
-    keyframes: new Map(),
+    keyframes: new Map(), keyframeInterval: PASS_KEYFRAME_INTERVAL,
+    contributionStart, contributionChild, contributionAfter,
     passes, framePass, initialData, valueKeyframes: new Map(),
   };
   buildValueKeyframes(timeline);

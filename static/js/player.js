@@ -51,12 +51,14 @@ export async function mountPlayer(root, {
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
-  // Several passes (SPEC §11): pass-graph.js lays out each pass's own graph.
+  // The layout runs in a worker (or comes from the cache) while names are made here.
+  // Several passes (SPEC §11): pass-graph.js lays out each pass's own graph instead.
   const multiPass = Boolean(timeline.passes);
-  const layout = multiPass ? null : await computeLayout(layoutInput(trace));
-  signal?.throwIfAborted();
+  const pendingLayout = multiPass ? null : computeLayout(layoutInput(trace));
   const names = nodeNames(trace);
   const labels = trace.nodes.map(recordLabel);
+  const layout = await pendingLayout;
+  signal?.throwIfAborted();
 
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });

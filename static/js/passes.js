@@ -107,6 +107,11 @@ export function createPassTimeline(trace) {
     framePass[k] = /** @type {any} */ (frame).pass ?? 0;
     if (frame.phase === "build" || frame.phase === "backward") frameNode[k] = at(frame.node);
     else if (frame.phase === "update") frameNode[k] = firstChanged(frame, indexOf);
+    // A value an update changes exists by then, even if no build frame has shown it yet
+    // (the engine emits a pass's build frames when backward() runs, after a zero_grad).
+    if (frame.phase === "update") {
+      for (const change of /** @type {any} */ (frame).changes) appearFrame[at(change.node)] = Math.min(appearFrame[at(change.node)], k);
+    }
     if (frame.phase !== "build") return;
     const node = at(frame.node);
     appearFrame[node] = Math.min(appearFrame[node], k);

@@ -93,6 +93,19 @@ describe("an optimizer loop with zero_grad", () => {
     assert.equal(stateAt(timeline, timeline.frameCount - 1).grads[w], 1.6);
   });
 
+  it("shows w at a zero_grad that comes before any build frame", () => {
+    const r = recorder("w.grad = 0.0 first");
+    const w = r.leaf("w", 1);
+    r.update([[w, "grad", 0]], 1);
+    const loss = r.mul(w, w, { label: "loss" });
+    r.backward(loss);
+    const t = createTimeline(r.trace());
+    const state = stateAt(t, 0);
+    assert.equal(state.phase, "update");
+    assert.equal(state.visible[0], 1);
+    assert.equal(state.visible[1], 0);
+  });
+
   it("draws in each pass only that pass's loss, and w in both", () => {
     const first = stateAt(timeline, 0);
     const second = stateAt(timeline, timeline.frameCount - 1);

@@ -402,6 +402,8 @@ class Recorder:
                     carried.extend(frame.get("prints", ()))
                     continue
                 frame["changes"] = changes
+                if phase == "update":
+                    frame["text"] = update_text(frame["text"], changes)
             if phase == "sort":
                 output = frame["changes"][0]["node"] if frame["changes"] else None
                 if output is not None:
@@ -482,6 +484,23 @@ class GroupNames:
             prefix = self.name(parent)
             return f"{prefix}.{function}()" if prefix else f"{function}()"
         return self.paths.get(id(owner)) or owner.cls.name
+
+
+def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
+    """`p.data += -0.05 * p.grad: 41 data values change`, `zero_grad(): 41 gradients set to 0`."""
+    parts = []
+    for field, noun in (("grad", "gradient"), ("data", "data value")):
+        mine = [c for c in changes if c["field"] == field]
+        if not mine:
+            continue
+        plural = noun if len(mine) == 1 else noun + "s"
+        if all(c["after"] == 0.0 for c in mine):
+            parts.append(f"{len(mine)} {plural} set to 0")
+        else:
+            parts.append(f"{len(mine)} {plural} change")
+    summary = " and ".join(parts)
+    statement = statement.rstrip(":")
+    return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
 
 
 def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:

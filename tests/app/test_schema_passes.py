@@ -16,8 +16,9 @@ PROGRAMS = {
         "    loss.backward()\n    w.data -= 0.1 * w.grad\n    print(k, loss.data)\n"
     ),
     "own value class": (
-        "class V:\n    def __init__(self, d, ch=()):\n        self.data = d\n        self.grad = 0.0\n"
-        "        self._prev = set(ch)\n        self._op = ''\n        self._backward = lambda: None\n"
+        "class V:\n    def __init__(self, d, ch=()):\n        self.data = d\n"
+        "        self.grad = 0.0\n        self._prev = set(ch)\n        self._op = ''\n"
+        "        self._backward = lambda: None\n"
         "    def backward(self):\n        self.grad = 1.0\n        for c in self._prev:\n"
         "            c._backward()\nx = V(1.0)\ny = V(2.0, (x,))\ny.backward()\n"
     ),

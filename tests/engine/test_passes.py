@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from engine import program_examples as programs
 from engine import trace_source
+from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import nodes_by_id
 
 TWICE = """a = Value(2.0, label='a')
@@ -161,3 +163,32 @@ for k in range(6):
     assert len(updates) == 12  # one zero_grad and one optimizer step per pass
     assert all(len(f["changes"]) == 41 for f in updates)
     assert {f["text"].split(":")[0] for f in updates} >= {"model.zero_grad()"}
+
+
+def test_the_forgot_zero_grad_example_ends_at_minus_seven() -> None:
+    trace = trace_source(programs.FORGOT_ZERO_GRAD)
+    assert printed_lines(trace) == [
+        "after one pass, a.grad = -2.0",
+        "after two passes, a.grad = -7.0",
+    ]
+
+
+def test_the_zero_grad_example_clears_every_gradient_in_one_update_frame() -> None:
+    trace = trace_source(programs.WITH_ZERO_GRAD)
+    updates = [f for f in trace["frames"] if f["phase"] == "update"]
+    assert len(updates) == 1 and len(updates[0]["changes"]) == 4
+    assert printed_lines(trace) == ["a.grad = -2.0"]
+
+
+def test_the_mlp_training_example_prints_cpythons_losses() -> None:
+    source = programs.MLP_TRAINING
+    reference = run_in_cpython(
+        source.replace("from micrograd.engine import Value", "from engine.value import Value")
+    )
+    assert_same_output(printed_lines(trace_source(source)), reference)
+
+
+def test_the_own_engine_example_is_traced_with_its_own_rules() -> None:
+    trace = trace_source(programs.OWN_ENGINE)
+    assert len(trace["frames"]) == 16
+    assert printed_lines(trace)[1] == "Value(x1: data=2.0000, grad=-1.5000)"

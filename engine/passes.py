@@ -288,6 +288,7 @@ class Recorder:
             self.sort_frame = None
             self.in_rule = None
         topo = list(reversed(self.rule_order))
+        self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         self.sync(output)
         self.passes.append((output, topo, output.data))
         return result
@@ -334,11 +335,7 @@ class Recorder:
         if self.partial:
             self.pending.append((next(creation_order), self.partial))
             self.partial = ""
-        included: set[Value] = set()
-        for _, topo, _ in self.passes:
-            included.update(topo)
-        for output, _, _ in self.passes:
-            included.update(topological_order(output))
+        included: set[Value] = set(self.shown)  # every node some pass's output reached
         by_creation = sorted(included, key=lambda n: n._seq)
         for node in by_creation:
             self.sync(node)

@@ -25,7 +25,7 @@ from engine.interpreter.objects import (
     TypeObject,
 )
 from engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
-from engine.interpreter.text import type_name
+from engine.interpreter.text import NO_METHOD, type_name
 from engine.value import Value
 from engine.value import _creation_order as creation_order
 
@@ -176,7 +176,7 @@ class Library:
             return abs(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__abs__")
-            if type(result) is not type(self):
+            if result is not NO_METHOD:
                 return result
         raise ProgramError(f"abs() needs a number, not a {type_name(value)}")
 

@@ -92,6 +92,7 @@ class Recorder:
             elif data - data != 0.0:
                 raise not_finite(node._op or "Value", data)
             owners[node] = owner
+            node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
             if node._prev:
                 self.positions[node] = position
                 stack.extend(node._prev)
@@ -223,7 +224,7 @@ class Recorder:
         topo = topological_order(output)
         sort = self.begin_pass(output, topo)
         sort["changes"].append((output, "grad", output.grad, 1.0))
-        output.grad = 1.0
+        output.grad = 1  # micrograd seeds with the int 1
         index = len(self.passes)
         for node in reversed(topo):
             node._tape = []

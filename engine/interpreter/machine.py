@@ -297,6 +297,9 @@ class Machine:
                 result = sigmoid_from_primitives(value)
             else:
                 result = getattr(value, name)()  # name is one of VALUE_METHODS
+                if name == "relu":
+                    # micrograd's relu keeps x itself unless x < 0 (so 0 stays an int 0).
+                    result.data = 0 if value.data < 0 else value.data
         except (ArithmeticError, ValueError, TypeError) as error:
             raise number_error(name, error) from None
         self.recorder.adopt(result, mark)

@@ -381,7 +381,9 @@ class Recorder:
                 "on the output"
             )
         raise ProgramError(
-            "the program's result is not a Value; call .backward() on the Value to trace"
+            "the program's result is not a Value. In a program with functions, loops, "
+            "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
+            "inputs with Value(2.0) and call .backward() on the output"
         )
 
     def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:

@@ -139,3 +139,10 @@ def test_a_program_may_not_overwrite_a_builtin_for_everyone() -> None:
 def test_labels_longer_than_100_characters_are_cut_in_the_trace() -> None:
     trace = trace_source("v = Value(1.0, label='x' * 500)\nv.backward()\n")
     assert len(trace["nodes"][0]["label"]) == 100
+
+
+def test_a_container_of_a_million_items_is_allowed_and_one_more_is_not() -> None:
+    trace = trace_source("xs = [0] * 10**6\nprint(len(xs))" + END)
+    assert trace["frames"][0]["prints"] == ["1000000"]
+    with pytest.raises(EngineError, match="1,000,001 items"):
+        trace_source("xs = [0] * (10**6 + 1)" + END)

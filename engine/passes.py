@@ -194,8 +194,9 @@ class Recorder:
     def begin_pass(self, output: Value, reachable: list[Value]) -> dict[str, Any]:
         index = len(self.passes)
         self.names = names = narrate.Names()
-        for node in reachable:
-            self.sync(node)
+        if self.instance_of:
+            for node in reachable:
+                self.sync(node)
         fresh = sorted((n for n in reachable if n not in self.shown), key=lambda n: n._seq)
         for node in fresh:
             if node._prev:
@@ -338,8 +339,9 @@ class Recorder:
             self.partial = ""
         included: set[Value] = set(self.shown)  # every node some pass's output reached
         by_creation = sorted(included, key=lambda n: n._seq)
-        for node in by_creation:
-            self.sync(node)
+        if self.instance_of:
+            for node in by_creation:
+                self.sync(node)
         ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)

@@ -213,6 +213,7 @@ class Recorder:
             "phase": "sort",
             "text": narrate.sort_text(output, len(reachable), names),
             "changes": [],
+            "node": output,
         }
         self.emit(sort, index)
         self.received = {}
@@ -407,9 +408,7 @@ class Recorder:
                 if phase == "update":
                     frame["text"] = update_text(frame["text"], changes)
             if phase == "sort":
-                output = frame["changes"][0]["node"] if frame["changes"] else None
-                if output is not None:
-                    frame["node"] = output
+                frame["node"] = ids[frame["node"]]
                 if len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames):
                     del frame["changes"]  # a one-pass trace keeps schema 1's shape
             elif phase == "build" or phase == "backward":

@@ -248,6 +248,12 @@ class Machine:
             return table[name](obj)
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
+        if kind in NUMBERS and name in ("backward", "data", "grad", *VALUE_METHODS):
+            raise ProgramError(
+                f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
+                "number. In a program with functions, loops, several backward() calls or "
+                "other Python, numbers stay numbers; make inputs with Value(2.0)"
+            )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:

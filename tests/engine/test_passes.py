@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from engine import EngineError, trace_source
 from engine import program_examples as programs
-from engine import trace_source
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import nodes_by_id
 
@@ -192,3 +192,15 @@ def test_the_own_engine_example_is_traced_with_its_own_rules() -> None:
     trace = trace_source(programs.OWN_ENGINE)
     assert len(trace["frames"]) == 16
     assert printed_lines(trace)[1] == "Value(x1: data=2.0000, grad=-1.5000)"
+
+
+def test_numbers_with_several_passes_are_told_to_become_values() -> None:
+    with pytest.raises(EngineError, match="numbers stay numbers") as caught:
+        trace_source("a = 2.0\nb = -3.0\nc = a * b + a\nc.backward()\nc.backward()\n")
+    assert (caught.value.line, caught.value.column) == (4, 1)
+
+
+def test_every_sort_frame_names_its_pass_output() -> None:
+    trace = trace_source(TWICE)
+    sorts = [f for f in trace["frames"] if f["phase"] == "sort"]
+    assert [f["node"] for f in sorts] == [p["output"] for p in trace["passes"]]

@@ -434,7 +434,7 @@ class Recorder:
             kind = "op" if node._prev else "leaf"
         else:
             kind = "op" if node._prev else ("const" if node._const else "leaf")
-        label = node.label if len(node.label) <= MAX_LABEL else node.label[: MAX_LABEL - 1] + "…"
+        label = cut_label(node.label)
         return {
             "id": node_id,
             "label": label,
@@ -505,11 +505,19 @@ def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
 
 
 def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:
-    """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11)."""
+    """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11), with
+    labels cut to 100 characters."""
     trace["passes"] = [
         {"output": trace["output"], "topo": trace["topo"], "data": float(output.data)}
     ]
+    for node in trace["nodes"]:
+        if len(node["label"]) > MAX_LABEL:
+            node["label"] = cut_label(node["label"])
     return trace
+
+
+def cut_label(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
 def check_number(data: Any, what: str) -> None:

@@ -146,3 +146,8 @@ def test_a_container_of_a_million_items_is_allowed_and_one_more_is_not() -> None
     assert trace["frames"][0]["prints"] == ["1000000"]
     with pytest.raises(EngineError, match="1,000,001 items"):
         trace_source("xs = [0] * (10**6 + 1)" + END)
+
+
+def test_labels_are_cut_in_straight_line_traces_too() -> None:
+    trace = trace_source("v = Value(1.0, label='" + "y" * 300 + "')\nw = v * 2\n")
+    assert [len(n["label"]) for n in trace["nodes"]] == [100, 0, 1]

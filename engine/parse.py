@@ -22,6 +22,7 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import EngineError
 from engine.limits import Limits
@@ -140,70 +141,78 @@ def is_straight_line(tree: ast.Module) -> bool:
     imports of math/random, reading `.data`, several `backward()` calls...) is run by
     `engine.interpreter` with Python's own semantics instead.
     """
-    # Attributes that are method calls or `.label` targets; strings that are labels.
-    allowed: set[int] = set()
-    for statement in tree.body:
-        if isinstance(statement, ast.Import):
-            return False
-        if isinstance(statement, ast.ImportFrom):
-            if not {alias.name for alias in statement.names} <= IMPORTABLE:
-                return False
-        elif isinstance(statement, ast.Assign):
-            labels = [t for t in statement.targets if isinstance(t, ast.Attribute)]
-            allowed.update(id(t) for t in labels if t.attr == "label")
-            if labels:
-                allowed.add(id(statement.value))
-        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
-            allowed.add(id(statement.value))  # a docstring
-        elif not isinstance(statement, ast.Expr | ast.AugAssign | ast.Pass):
-            return False
+    # One pass over each statement's expressions with an explicit stack; any node type
+    # not listed here means the program is more than a straight line.
     backward_calls = 0
-    attributes: list[ast.AST] = []
-    for node in ast.walk(tree):
-        kind = type(node)
-        if kind is ast.Call:
-            func = node.func  # type: ignore[attr-defined]
-            if type(func) is ast.Attribute:
-                if func.attr == "backward":
-                    backward_calls += 1
-                elif func.attr not in UNARY_FUNCTIONS:
+    stack: list[ast.expr] = []
+    for statement in tree.body:
+        kind = type(statement)
+        if kind is ast.Assign:
+            assert isinstance(statement, ast.Assign)
+            for target in statement.targets:
+                if type(target) is ast.Attribute:
+                    if target.attr != "label":
+                        return False
+                    stack.append(target.value)
+                elif type(target) is ast.Tuple:
+                    stack.extend(target.elts)
+                elif type(target) is not ast.Name:
                     return False
-                allowed.add(id(func))
-            elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
+            if not _is_label_text(statement):
+                stack.append(statement.value)
+        elif kind is ast.Expr:
+            value = statement.value  # type: ignore[attr-defined]
+            if not (type(value) is ast.Constant and type(value.value) is str):  # a docstring
+                stack.append(value)
+        elif kind is ast.AugAssign:
+            if type(statement.target) is not ast.Name:  # type: ignore[attr-defined]
                 return False
-            allowed.update(id(k.value) for k in node.keywords)  # type: ignore[attr-defined]
-        elif kind is ast.Attribute:
-            attributes.append(node)
-        elif kind is ast.Constant and type(node.value) is str:  # type: ignore[attr-defined]
-            attributes.append(node)  # a string is §2's only as a label
-        elif kind not in _STRAIGHT_LINE_NODES:
+            stack.append(statement.value)  # type: ignore[attr-defined]
+        elif kind is ast.ImportFrom:
+            if not {alias.name for alias in statement.names} <= IMPORTABLE:  # type: ignore[attr-defined]
+                return False
+        elif kind is not ast.Pass:
             return False
-    return backward_calls <= 1 and all(id(node) in allowed for node in attributes)
+        while stack:
+            node: Any = stack.pop()
+            kind = type(node)
+            if kind is ast.BinOp:
+                stack.append(node.left)
+                stack.append(node.right)
+            elif kind is ast.Constant:
+                if type(node.value) is str:
+                    return False  # a string is §2's only as a label
+            elif kind is ast.UnaryOp:
+                stack.append(node.operand)
+            elif kind is ast.Call:
+                func = node.func
+                if type(func) is ast.Attribute:
+                    if func.attr == "backward":
+                        backward_calls += 1
+                    elif func.attr not in UNARY_FUNCTIONS:
+                        return False
+                    stack.append(func.value)
+                elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
+                    return False
+                stack.extend(node.args)
+                for keyword in node.keywords:
+                    if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
+                        stack.append(keyword.value)
+            elif kind is ast.Tuple:
+                stack.extend(node.elts)
+            elif kind is not ast.Name:
+                return False
+    return backward_calls <= 1
+
+
+def _is_label_text(statement: ast.Assign) -> bool:
+    """`x.label = '...'`: the string is a label, not an operand."""
+    return any(type(t) is ast.Attribute for t in statement.targets) and isinstance(
+        statement.value, ast.Constant
+    )
 
 
 _STRAIGHT_LINE_FUNCTIONS = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
-_STRAIGHT_LINE_NODES = frozenset(
-    {
-        ast.Module,
-        ast.Expr,
-        ast.Assign,
-        ast.AugAssign,
-        ast.Pass,
-        ast.ImportFrom,
-        ast.alias,
-        ast.Constant,
-        ast.Name,
-        ast.BinOp,
-        ast.UnaryOp,
-        ast.Tuple,
-        ast.keyword,
-        ast.Load,
-        ast.Store,
-        *(getattr(ast, name) for name in ("Add", "Sub", "Mult", "Div", "Pow", "FloorDiv", "Mod")),
-        *(getattr(ast, name) for name in ("MatMult", "LShift", "RShift", "BitOr", "BitAnd")),
-        *(getattr(ast, name) for name in ("BitXor", "USub", "UAdd", "Not", "Invert")),
-    }
-)
 
 
 def _parse(source: str, limits: Limits) -> ast.Module:

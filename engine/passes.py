@@ -92,6 +92,7 @@ class Recorder:
             elif data - data != 0.0:
                 raise not_finite(node._op or "Value", data)
             owners[node] = owner
+            node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
             if node._prev:
                 self.positions[node] = position
                 stack.extend(node._prev)
@@ -193,8 +194,9 @@ class Recorder:
     def begin_pass(self, output: Value, reachable: list[Value]) -> dict[str, Any]:
         index = len(self.passes)
         self.names = names = narrate.Names()
-        for node in reachable:
-            self.sync(node)
+        if self.instance_of:
+            for node in reachable:
+                self.sync(node)
         fresh = sorted((n for n in reachable if n not in self.shown), key=lambda n: n._seq)
         for node in fresh:
             if node._prev:
@@ -211,6 +213,7 @@ class Recorder:
             "phase": "sort",
             "text": narrate.sort_text(output, len(reachable), names),
             "changes": [],
+            "node": output,
         }
         self.emit(sort, index)
         self.received = {}
@@ -223,7 +226,7 @@ class Recorder:
         topo = topological_order(output)
         sort = self.begin_pass(output, topo)
         sort["changes"].append((output, "grad", output.grad, 1.0))
-        output.grad = 1.0
+        output.grad = 1  # micrograd seeds with the int 1
         index = len(self.passes)
         for node in reversed(topo):
             node._tape = []
@@ -288,6 +291,7 @@ class Recorder:
             self.sort_frame = None
             self.in_rule = None
         topo = list(reversed(self.rule_order))
+        self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         self.sync(output)
         self.passes.append((output, topo, output.data))
         return result
@@ -334,14 +338,11 @@ class Recorder:
         if self.partial:
             self.pending.append((next(creation_order), self.partial))
             self.partial = ""
-        included: set[Value] = set()
-        for _, topo, _ in self.passes:
-            included.update(topo)
-        for output, _, _ in self.passes:
-            included.update(topological_order(output))
+        included: set[Value] = set(self.shown)  # every node some pass's output reached
         by_creation = sorted(included, key=lambda n: n._seq)
-        for node in by_creation:
-            self.sync(node)
+        if self.instance_of:
+            for node in by_creation:
+                self.sync(node)
         ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
@@ -383,7 +384,9 @@ class Recorder:
                 "on the output"
             )
         raise ProgramError(
-            "the program's result is not a Value; call .backward() on the Value to trace"
+            "the program's result is not a Value. In a program with functions, loops, "
+            "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
+            "inputs with Value(2.0) and call .backward() on the output"
         )
 
     def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
@@ -402,10 +405,10 @@ class Recorder:
                     carried.extend(frame.get("prints", ()))
                     continue
                 frame["changes"] = changes
+                if phase == "update":
+                    frame["text"] = update_text(frame["text"], changes)
             if phase == "sort":
-                output = frame["changes"][0]["node"] if frame["changes"] else None
-                if output is not None:
-                    frame["node"] = output
+                frame["node"] = ids[frame["node"]]
                 if len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames):
                     del frame["changes"]  # a one-pass trace keeps schema 1's shape
             elif phase == "build" or phase == "backward":
@@ -431,7 +434,7 @@ class Recorder:
             kind = "op" if node._prev else "leaf"
         else:
             kind = "op" if node._prev else ("const" if node._const else "leaf")
-        label = node.label if len(node.label) <= MAX_LABEL else node.label[: MAX_LABEL - 1] + "…"
+        label = cut_label(node.label)
         return {
             "id": node_id,
             "label": label,
@@ -484,12 +487,37 @@ class GroupNames:
         return self.paths.get(id(owner)) or owner.cls.name
 
 
+def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
+    """`p.data += -0.05 * p.grad: 41 data values change`, `zero_grad(): 41 gradients set to 0`."""
+    parts = []
+    for field, noun in (("grad", "gradient"), ("data", "data value")):
+        mine = [c for c in changes if c["field"] == field]
+        if not mine:
+            continue
+        plural = noun if len(mine) == 1 else noun + "s"
+        if all(c["after"] == 0.0 for c in mine):
+            parts.append(f"{len(mine)} {plural} set to 0")
+        else:
+            parts.append(f"{len(mine)} {plural} change")
+    summary = " and ".join(parts)
+    statement = statement.rstrip(":")
+    return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
+
+
 def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:
-    """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11)."""
+    """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11), with
+    labels cut to 100 characters."""
     trace["passes"] = [
         {"output": trace["output"], "topo": trace["topo"], "data": float(output.data)}
     ]
+    for node in trace["nodes"]:
+        if len(node["label"]) > MAX_LABEL:
+            node["label"] = cut_label(node["label"])
     return trace
+
+
+def cut_label(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
 def check_number(data: Any, what: str) -> None:

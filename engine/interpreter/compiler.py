@@ -258,6 +258,9 @@ class Compiler:
     def assign(self, node: ast.Assign, scope: scopes.Scope) -> Stmt:
         value = self.expr(node.value, scope)
         stores = [self.store(target, scope, label=True) for target in node.targets]
+        if scope.kind == "module":
+            # A top-level assignment is a result too, as in the straight-line language.
+            stores.append(self.remember_result)
         if len(stores) == 1:
             store = stores[0]
 
@@ -272,6 +275,9 @@ class Compiler:
                 store(f, result)
 
         return run
+
+    def remember_result(self, f: Frame, value: Any) -> None:
+        self.rec.last = value
 
     def store(
         self, target: ast.expr, scope: scopes.Scope, label: bool = False
@@ -408,9 +414,14 @@ class Compiler:
         if isinstance(target, ast.Name):
             load = self.name(target, scope)
             store = self.store_name(target.id, scope, label=True)
+            rec = self.rec
+            top_level = scope.kind == "module"
 
             def run_name(f: Frame) -> None:
-                store(f, binary(op, load(f), value(f)))
+                result = binary(op, load(f), value(f))
+                store(f, result)
+                if top_level:
+                    rec.last = result
 
             return run_name
         if isinstance(target, ast.Attribute):

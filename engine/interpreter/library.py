@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.interpreter.machine import NUMBERS, Machine, number_error
+from engine.interpreter.machine import NUMBERS, VALUE_METHODS, Machine, number_error
 from engine.interpreter.objects import (
     Builtin,
     Inert,
@@ -25,9 +25,10 @@ from engine.interpreter.objects import (
     TypeObject,
 )
 from engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
-from engine.interpreter.text import type_name
+from engine.interpreter.text import NO_METHOD, type_name
 from engine.value import Value
 from engine.value import _creation_order as creation_order
+from engine.value import _sigmoid as sigmoid_number
 
 Call = Callable[[list[Any], dict[str, Any]], Any]
 
@@ -99,10 +100,29 @@ class Library:
             "set": TypeObject("set", lambda a, k: PSet(self.collect(a[0]) if a else ()), (PSet,)),
             "dict": TypeObject("dict", self.dict_, (dict,)),
             "Value": TypeObject("Value", self.value_, (Value,)),
+            **{name: Builtin(name, self.unary_function(name)) for name in VALUE_METHODS},
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
         }
         return names
+
+    def unary_function(self, name: str) -> Call:
+        """`tanh(x)` and friends of the straight-line language: a Value's method, or the
+        function of a plain number."""
+        number_function = _NUMBER_FUNCTIONS[name]
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            value = one(args, kwargs, name)
+            if type(value) is Value:
+                return self.machine.value_method(value, name, [])
+            if type(value) not in NUMBERS:
+                raise ProgramError(f"{name}() takes a Value or a number, not a {type_name(value)}")
+            try:
+                return number_function(value)
+            except (ArithmeticError, ValueError) as error:
+                raise number_error(name, error) from None
+
+        return call
 
     def modules(self) -> dict[str, PModule]:
         return {"math": self.math_module(), "random": self.random_module()}
@@ -176,7 +196,7 @@ class Library:
             return abs(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__abs__")
-            if type(result) is not type(self):
+            if result is not NO_METHOD:
                 return result
         raise ProgramError(f"abs() needs a number, not a {type_name(value)}")
 
@@ -729,6 +749,13 @@ _MATH_FUNCTIONS = (
 )
 
 
+_NUMBER_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
+    "tanh": math.tanh,
+    "exp": math.exp,
+    "relu": lambda x: x if x > 0 else 0.0,
+    "log": math.log,
+    "sigmoid": sigmoid_number,
+}
 _STR_METHODS: dict[str, Callable[..., Any]] = {
     "upper": str.upper,
     "lower": str.lower,

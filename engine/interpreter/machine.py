@@ -248,6 +248,12 @@ class Machine:
             return table[name](obj)
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
+        if kind in NUMBERS and name in ("backward", "data", "grad", *VALUE_METHODS):
+            raise ProgramError(
+                f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
+                "number. In a program with functions, loops, several backward() calls or "
+                "other Python, numbers stay numbers; make inputs with Value(2.0)"
+            )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
@@ -297,6 +303,9 @@ class Machine:
                 result = sigmoid_from_primitives(value)
             else:
                 result = getattr(value, name)()  # name is one of VALUE_METHODS
+                if name == "relu":
+                    # micrograd's relu keeps x itself unless x < 0 (so 0 stays an int 0).
+                    result.data = 0 if value.data < 0 else value.data
         except (ArithmeticError, ValueError, TypeError) as error:
             raise number_error(name, error) from None
         self.recorder.adopt(result, mark)

@@ -20,6 +20,7 @@ MAX_STR = 10_000  # characters in one string
 MAX_ITEMS = 1_000_000  # items in one list, tuple, dict or set
 MAX_PRINTED = 200_000  # characters a program may print in all
 STRING_CHARS_PER_STEP = 10  # making a string charges a step per ten characters
+ITEMS_PER_STEP = 10  # a container made in one go (`[0] * n`, `a + b`) charges per ten items
 MAX_CHAIN_SHOWN = 6  # calls an error's message names
 
 
@@ -110,7 +111,7 @@ class State:
                 f"this container would hold {count:,} items; containers here stay within "
                 f"{MAX_ITEMS:,}"
             )
-        self.charge(count)
+        self.charge(count // ITEMS_PER_STEP)
 
     def enter(self) -> None:
         self.depth += 1

@@ -222,3 +222,35 @@ def test_a_name_assigned_inside_a_function_labels_its_node() -> None:
 def test_a_program_without_a_value_is_refused() -> None:
     with pytest.raises(EngineError, match="not a Value"):
         trace_source("x = [1, 2]\nx\n")
+
+
+@pytest.mark.parametrize("granularity", ["packed", "expanded"])
+def test_the_straight_line_functions_work_inside_real_programs(granularity: str) -> None:
+    source = (
+        "def neuron(x, w, b):\n    return tanh(x * w + b)\n"
+        "o = neuron(Value(2.0), Value(-3.0), Value(6.8813735870195432))\n"
+        "o.backward()\nprint(tanh(0.0), exp(0.0), relu(-1.0), log(1.0), sigmoid(0.0))\n"
+    )
+    trace = trace_source(source, granularity)
+    assert printed_lines(trace) == ["0.0 1.0 0.0 0.0 0.5"]
+    leaves = [n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"]
+    assert leaves == pytest.approx([-1.5, 1.0, 0.5])
+    assert len(trace["nodes"]) == (6 if granularity == "packed" else 14)
+
+
+def test_printing_a_value_matches_micrograds_repr() -> None:
+    # Gradients start as the int 0 and the seed is the int 1, as in micrograd; relu keeps
+    # an int 0. (After backward the engine's rules add floats where micrograd may add ints,
+    # so only the numbers are compared there.)
+    source = (
+        "a = Value(2.0)\nb = Value(0)\nc = (a * b).relu() + (a * -1).relu()\nprint(c, a, b)\n"
+        "c.backward()\nprint(c.grad, a.grad, b.grad, c.data)\n"
+    )
+    ours = printed_lines(trace_source(source))
+    theirs = run_in_cpython(source)
+    assert (
+        ours[0]
+        == theirs[0]
+        == "Value(data=0.0, grad=0) Value(data=2.0, grad=0) Value(data=0, grad=0)"
+    )
+    assert_same_output(ours[1:], theirs[1:])

@@ -4,7 +4,8 @@
  * group is drawn as one box: the operations and constants made inside it are
  * hidden, the values coming in are its inputs and the values used outside (or the
  * pass's output) its outputs. Leaves made inside (a neuron's `w` and `b`) stay
- * drawn, as inputs of the box, so the parameters a learner follows never vanish.
+ * drawn, as inputs of the box, so the parameters a learner follows stay in sight;
+ * only when that cannot fit the screen are they folded away too (`hideLeaves`).
  * Pure: which nodes a box hides, the folded graph, the level that fits, and the
  * folded view of a frame's state. Leaves out drawing and layout.
  *
@@ -60,16 +61,17 @@ const ALWAYS_DRAWN = new Set(["leaf"]);
  * @param {FoldNode[]} nodes
  * @param {FoldEdge[]} edges
  * @param {Set<string>} closed
- * @param {{member?: Uint8Array, output?: number}} [options]  member: the nodes in play (all by default)
+ * @param {{member?: Uint8Array, output?: number, hideLeaves?: boolean}} [options]
+ *   member: the nodes in play (all by default); hideLeaves: leaves made inside a closed group fold too
  * @returns {Fold}
  */
-export function foldGraph(nodes, edges, closed, { member, output = -1 } = {}) {
+export function foldGraph(nodes, edges, closed, { member, output = -1, hideLeaves = false } = {}) {
   const boxOf = new Int32Array(nodes.length).fill(-1);
   /** @type {FoldBox[]} */ const boxes = [];
   /** @type {Map<string, number>} */ const boxIndex = new Map();
   if (closed.size === 0) return { boxOf, boxes };
   nodes.forEach((node, i) => {
-    if ((member && !member[i]) || ALWAYS_DRAWN.has(node.kind) || !node.group) return;
+    if ((member && !member[i]) || (!hideLeaves && ALWAYS_DRAWN.has(node.kind)) || !node.group) return;
     const shut = groupPrefixes(node.group).find((prefix) => closed.has(prefix));
     if (shut === undefined) return;
     let b = boxIndex.get(shut);
@@ -156,6 +158,34 @@ export function groupsThatFit(nodes, edges, maxItems, options = {}) {
     if (foldedCount(foldGraph(nodes, edges, closed, options), member) <= maxItems) return closed;
   }
   return groupsAtDepth(nodes, 1, member);
+}
+
+/**
+ * groupsThatFit, and when no level fits with the leaves drawn (a big network has
+ * more parameters than a screen has room for), the level that fits with the leaves
+ * folded into their boxes as well.
+ * Example: one layer of two neurons, maxItems 4 -> {closed: the two neurons, hideLeaves: true}
+ * @param {FoldNode[]} nodes
+ * @param {FoldEdge[]} edges
+ * @param {number} maxItems
+ * @param {{member?: Uint8Array, output?: number}} [options]
+ * @returns {{closed: Set<string>, hideLeaves: boolean}}
+ */
+export function foldThatFits(nodes, edges, maxItems, options = {}) {
+  const closed = groupsThatFit(nodes, edges, maxItems, options);
+  if (closed.size === 0 || foldedCount(foldGraph(nodes, edges, closed, options), options.member) <= maxItems) {
+    return { closed, hideLeaves: false };
+  }
+  const hidden = { ...options, hideLeaves: true };
+  let deepest = 0;
+  nodes.forEach((node, i) => {
+    if (!options.member || options.member[i]) deepest = Math.max(deepest, groupPrefixes(node.group ?? "").length);
+  });
+  for (let depth = deepest; depth >= 1; depth--) {
+    const shut = groupsAtDepth(nodes, depth, options.member);
+    if (foldedCount(foldGraph(nodes, edges, shut, hidden), options.member) <= maxItems) return { closed: shut, hideLeaves: true };
+  }
+  return { closed: groupsAtDepth(nodes, 1, options.member), hideLeaves: true };
 }
 
 /**

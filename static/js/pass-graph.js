@@ -7,7 +7,7 @@
  * A closed group is one box: click it, or focus it (Tab) and press Enter, to open it;
  * the buttons above the graph open all or fold back to what fits.
  */
-import { foldGraph, foldState, foldedView, groupStep, groupsThatFit, openGroup } from "./folding.js";
+import { foldGraph, foldState, foldThatFits, foldedView, groupStep, openGroup } from "./folding.js";
 import { mountGraph } from "./graph-view.js";
 import { recordLabel, valueChars } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
@@ -37,8 +37,11 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
   const widest = valueChars(trace);
   const orders = passes.map((pass) => passOrder(pass, timeline));
   const first = passes[Math.max(0, Math.min(passes.length - 1, startPass))];
-  let closed = groupsThatFit(nodes, edges, maxItems, { member: first.member, output: first.output });
-  let closedKey = keyOf(closed);
+  const fit = foldThatFits(nodes, edges, maxItems, { member: first.member, output: first.output });
+  let closed = fit.closed;
+  // A network too big to show its parameters folds them into their boxes as well.
+  let hideLeaves = fit.hideLeaves;
+  let closedKey = keyOf(closed, hideLeaves);
   const anyGroups = nodes.some((node) => /** @type {any} */ (node).group);
 
   const graphSlot = html("div", { class: "pass-graph" });
@@ -57,7 +60,7 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
     const key = `${p}|${closedKey}`;
     let view = views.get(key);
     if (!view) {
-      view = buildView(p, closed);
+      view = buildView(p, closed, hideLeaves);
       views.set(key, view);
     }
     return view;
@@ -66,10 +69,11 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
   /**
    * @param {number} p
    * @param {Set<string>} shut
+   * @param {boolean} leavesFolded
    */
-  async function buildView(p, shut) {
+  async function buildView(p, shut, leavesFolded) {
     const pass = passes[p];
-    const fold = foldGraph(nodes, edges, shut, { member: pass.member, output: pass.output });
+    const fold = foldGraph(nodes, edges, shut, { member: pass.member, output: pass.output, hideLeaves: leavesFolded });
     const view = foldedView(fold, edges, orders[p], pass.member);
     const viewNodes = view.items.map((item) => {
       if ("node" in item) return nodes[item.node];
@@ -147,7 +151,7 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
   /** @param {Set<string>} next */
   function refold(next) {
     closed = next;
-    closedKey = keyOf(next);
+    closedKey = keyOf(next, hideLeaves);
     if (latest) update(latest);
   }
 
@@ -182,7 +186,9 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
   openAll.addEventListener("click", () => refold(new Set()));
   foldFit.addEventListener("click", () => {
     const pass = passes[latest?.pass ?? 0];
-    refold(groupsThatFit(nodes, edges, maxItems, { member: pass.member, output: pass.output }));
+    const again = foldThatFits(nodes, edges, maxItems, { member: pass.member, output: pass.output });
+    hideLeaves = again.hideLeaves;
+    refold(again.closed);
   });
 
   // Lay out every pass before the first frame shows, so scrubbing across passes never waits.
@@ -221,5 +227,8 @@ function passOrder(pass, timeline) {
   return [...order, ...extra];
 }
 
-/** @param {Set<string>} groups */
-const keyOf = (groups) => [...groups].sort().join("\n");
+/**
+ * @param {Set<string>} groups
+ * @param {boolean} leavesFolded
+ */
+const keyOf = (groups, leavesFolded) => `${leavesFolded ? "leaves folded" : "leaves drawn"}\n${[...groups].sort().join("\n")}`;

@@ -12,7 +12,8 @@ import { html } from "./svg.js";
  */
 export function mountPassPanel(container, { timeline, names, onSeek }) {
   const passes = timeline.passes;
-  if (!passes) {
+  // One pass (a program folded by its calls) has nothing to navigate or chart.
+  if (!passes || passes.length < 2) {
     container.hidden = true;
     return null;
   }

@@ -35,14 +35,24 @@ export const PASS_KEYFRAME_INTERVAL = 64;
  */
 
 /**
- * Whether a trace needs this module: several passes, or values changed between them.
- * A one-pass `schema: 2` trace without updates plays exactly like `schema: 1`.
+ * Whether a trace needs this module: several passes, values changed between them,
+ * or one pass of a program whose nodes carry call groups (so pass-graph.js can fold
+ * them). A one-pass trace without updates or groups plays exactly like `schema: 1`.
  * @param {Trace} trace
  */
 export function isMultiPass(trace) {
   const passes = /** @type {any} */ (trace).passes;
-  if (trace.schema !== 2 || !Array.isArray(passes)) return false;
-  return passes.length > 1 || trace.frames.some((frame) => frame.phase === "update");
+  if (!Array.isArray(passes)) return false;
+  if (trace.schema === 2 && (passes.length > 1 || trace.frames.some((frame) => frame.phase === "update"))) return true;
+  return passes.length === 1 && hasGroups(trace);
+}
+
+/**
+ * Whether any node was made inside a call (SPEC §11 `group`).
+ * @param {Trace} trace
+ */
+export function hasGroups(trace) {
+  return trace.nodes.some((node) => typeof (/** @type {any} */ (node).group) === "string" && /** @type {any} */ (node).group !== "");
 }
 
 /**

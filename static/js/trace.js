@@ -20,7 +20,7 @@
  * schema 2 (SPEC §11) adds passes[], frames[].pass, update frames and nodes[].group: passes.js
  */
 
-import { validatePasses } from "./passes.js";
+import { isMultiPass, validatePasses } from "./passes.js";
 
 const PHASES = new Set(["build", "sort", "backward", "update"]);
 
@@ -59,6 +59,8 @@ export function validateTrace(trace) {
   if (t.schema === 2) validatePasses(t, ids, fail);
   else if (t.frames.filter((f) => f.phase === "sort").length !== 1) {
     fail(".frames must hold exactly one sort frame", t.frames.length);
+  } else if (isMultiPass(t)) {
+    validatePasses(t, ids, fail); // one pass with call groups: folded by pass-graph.js
   }
   return t;
 }

@@ -376,3 +376,41 @@ def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
     expect(player_page.get_by_test_id("prints")).to_contain_text("5 3.8394")
     player_page.keyboard.press("Home")
     expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 6")
+
+
+def one_pass(sizes: str) -> str:
+    """One forward and backward of an nn.py MLP with these layer sizes."""
+    return (
+        f"random.seed(1)\nmodel = MLP(3, [{sizes}])\n"
+        "out = model([2.0, 3.0, -1.0])\nout.backward()\n"
+    )
+
+
+def test_one_pass_of_a_big_network_opens_folded_with_its_parameters_inside(
+    player_page: Page, server: str
+) -> None:
+    from tests.engine.test_micrograd_programs import nn_source
+
+    query = urllib.parse.urlencode({"source": nn_source() + one_pass("16, 16, 1"), "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.locator(".player-passes")).to_be_hidden()
+    # 353 parameters cannot all be drawn at 1280 x 900: each neuron is one box.
+    expect(player_page.get_by_test_id("group")).to_have_count(33)
+    assert player_page.get_by_test_id("node").count() < 10
+    player_page.get_by_test_id("open-all-groups").click()
+    expect(player_page.get_by_test_id("group")).to_have_count(0)
+    expect(player_page.locator(".fold-note")).to_have_text("Every call is open.")
+
+
+def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: str) -> None:
+    from tests.engine.test_micrograd_programs import nn_source
+
+    program = (
+        "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
+    )
+    query = urllib.parse.urlencode({"source": nn_source() + program, "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("group")).to_have_count(0)
+    expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)

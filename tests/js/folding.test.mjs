@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  foldGraph, foldState, foldedCount, foldedView, groupPrefixes, groupStep, groupsAtDepth, groupsThatFit, openGroup,
+  foldGraph, foldState, foldThatFits, foldedCount, foldedView, groupPrefixes, groupStep, groupsAtDepth, groupsThatFit,
+  openGroup,
 } from "../../static/js/folding.js";
 import { createTimeline, stateAt } from "../../static/js/timeline.js";
 import { tinyLayer } from "./multipass.mjs";
@@ -91,6 +92,23 @@ describe("the level that fits", () => {
   });
   it("closes the outermost groups when nothing fits", () => {
     assert.deepEqual([...groupsThatFit(nodes, edges, 3)], ["Layer"]);
+  });
+  it("keeps the leaves drawn whenever some level fits with them", () => {
+    const fit = foldThatFits(nodes, edges, 8);
+    assert.equal(fit.hideLeaves, false);
+    assert.deepEqual([...fit.closed].sort(), ["Layer.neurons[0]", "Layer.neurons[1]"]);
+    assert.deepEqual(foldThatFits(nodes, edges, nodes.length), { closed: new Set(), hideLeaves: false });
+  });
+  it("folds the leaves into their boxes when nothing fits with them drawn", () => {
+    const fit = foldThatFits(nodes, edges, 4);
+    assert.equal(fit.hideLeaves, true);
+    assert.deepEqual([...fit.closed].sort(), ["Layer.neurons[0]", "Layer.neurons[1]"]);
+    const fold = foldGraph(nodes, edges, fit.closed, { hideLeaves: true });
+    assert.equal(foldedCount(fold), 4);
+    const w = nodes.findIndex((node) => node.label === "w");
+    assert.equal(fold.boxOf[w], 0);
+    assert.equal(fold.boxOf[nodes.findIndex((node) => node.label === "x")], -1);
+    assert.deepEqual(fold.boxes[0].inputs.map((i) => nodes[i].label), ["x"]);
   });
   it("counts only the nodes of the pass in play", () => {
     const two = tinyLayer(2);

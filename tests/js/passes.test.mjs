@@ -164,6 +164,30 @@ describe("traces that stay on the one-pass path", () => {
   });
 });
 
+describe("one pass of a program with call groups", () => {
+  const layer = tinyLayer(1);
+  const one = { ...layer, schema: 1, frames: layer.frames.filter((f) => f.phase !== "update") };
+
+  it("takes the passes path so its calls can fold", () => {
+    assert.ok(isMultiPass(one));
+    const timeline = createTimeline(one);
+    assert.equal(timeline.passes.length, 1);
+    const last = stateAt(timeline, timeline.frameCount - 1);
+    one.nodes.forEach((node, i) => assert.equal(last.grads[i], node.grad, node.id));
+  });
+
+  it("stays on the one-pass path without groups", () => {
+    const flat = { ...one, nodes: one.nodes.map((node) => ({ ...node, group: "" })) };
+    assert.equal(isMultiPass(flat), false);
+    assert.equal(createTimeline(flat).passes, undefined);
+  });
+
+  it("still needs exactly one sort frame", () => {
+    const twice = { ...one, frames: [...one.frames, { phase: "sort", text: "again", pass: 0 }] };
+    assert.throws(() => validateTrace(twice), /exactly one sort frame/);
+  });
+});
+
 describe("validating passes", () => {
   const base = () => forgotZeroGrad();
   it("names a frame whose pass goes back", () => {

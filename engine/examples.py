@@ -30,30 +30,6 @@ b = 6.8813735870195432  # chosen so that n = 0.8814 and o = sqrt(2)/2
 o = tanh(x1*w1 + x2*w2 + b)
 """
 
-# The article's warning, run: gradients accumulate across backward() calls (SPEC §11).
-FORGOT_ZERO_GRAD = """\
-a = Value(2.0, label='a')
-b = Value(-3.0, label='b')
-c = a*b + a
-c.label = 'c'
-c.backward()
-print('after one pass:', a.grad)
-c.backward()  # nothing cleared the gradients
-print('after two passes:', a.grad)
-"""
-
-ZERO_GRAD = """\
-a = Value(2.0, label='a')
-b = Value(-3.0, label='b')
-for k in range(2):
-    c = a*b + a  # a fresh graph each pass, as a training loop builds
-    c.label = 'c'
-    a.grad = 0.0  # zero_grad: the parameters start from nothing
-    b.grad = 0.0
-    c.backward()
-    print(k, a.grad)
-"""
-
 TRAIN_STEP = """\
 w = Value(0.5, label='w')
 x, y = 2.0, 3.0
@@ -88,20 +64,6 @@ EXAMPLES = [
         "Why gradients accumulate",
         "b = a + a uses a twice, so the + rule adds into a.grad twice: 1 + 1 = 2.",
         "a = Value(3.0)\nb = a + a\nb.backward()\n",
-    ),
-    Example(
-        "forgot-zero-grad",
-        "Two backward passes, no zero_grad",
-        "Calling backward() again adds to every gradient, the inner a*b's included: "
-        "a.grad ends at -7, not twice -2.",
-        FORGOT_ZERO_GRAD,
-    ),
-    Example(
-        "zero-grad",
-        "Two backward passes with zero_grad",
-        "A fresh graph each pass and a.grad, b.grad set back to 0 before backward(): "
-        "a.grad is -2 both times.",
-        ZERO_GRAD,
     ),
     Example(
         "train-step",

@@ -24,21 +24,6 @@ def check_neuron(trace: dict[str, Any]) -> None:
     assert output_node(trace)["data"] == pytest.approx(math.sqrt(0.5), rel=1e-12)
 
 
-def check_forgot_zero_grad(trace: dict[str, Any]) -> None:
-    # Pass 1: a.grad = 1 + b = -2. Pass 2: c's += gives -1, a*b's grad is now 2: -1 + 2b = -7.
-    assert [p["data"] for p in trace["passes"]] == [-4.0, -4.0]
-    assert leaf_grads(trace) == {"a": -7.0, "b": 6.0}
-    prints = [line for frame in trace["frames"] for line in frame.get("prints", [])]
-    assert prints == ["after one pass: -2.0", "after two passes: -7.0"]
-
-
-def check_zero_grad(trace: dict[str, Any]) -> None:
-    assert len(trace["passes"]) == 2
-    assert leaf_grads(trace) == {"a": -2.0, "b": 2.0}
-    zeroed = [f for f in trace["frames"] if f["phase"] == "update"]
-    assert [c["field"] for f in zeroed for c in f["changes"]] == ["grad"] * 4
-
-
 def check_train_step(trace: dict[str, Any]) -> None:
     # loss = (2w - 3)**2, dloss/dw = 4(2w - 3); w moves by -0.05 * grad each step.
     w, losses = 0.5, []
@@ -105,8 +90,6 @@ HAND_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "fork": check_fork,
     "relu": check_relu,
     "division": check_division,
-    "forgot-zero-grad": check_forgot_zero_grad,
-    "zero-grad": check_zero_grad,
     "train-step": check_train_step,
     "logistic-loss": check_logistic_loss,
     "sigmoid-expanded": check_sigmoid_expanded,

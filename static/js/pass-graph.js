@@ -11,6 +11,7 @@ import { foldGraph, foldState, foldThatFits, foldedView, groupStep, openGroup } 
 import { mountGraph } from "./graph-view.js";
 import { recordLabel, valueChars } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
+import { passNames } from "./pass-views.js";
 import { html } from "./svg.js";
 
 /** The glyph in a box's operation circle: "this opens". */
@@ -23,10 +24,10 @@ export function itemsThatFit(width = globalThis.innerWidth || 1280, height = glo
 
 /**
  * @param {HTMLElement} container
- * @param {{timeline: import("./timeline.js").Timeline, names: string[], maxItems?: number, startPass?: number,
+ * @param {{timeline: import("./timeline.js").Timeline, maxItems?: number, startPass?: number,
  *   signal?: AbortSignal}} options
  */
-export async function mountPassGraph(container, { timeline, names, maxItems = itemsThatFit(), startPass = 0, signal }) {
+export async function mountPassGraph(container, { timeline, maxItems = itemsThatFit(), startPass = 0, signal }) {
   const { trace } = timeline;
   const passes = /** @type {import("./passes.js").PassInfo[]} */ (timeline.passes);
   const nodes = trace.nodes;
@@ -82,6 +83,7 @@ export async function mountPassGraph(container, { timeline, names, maxItems = it
       const box = { id: `group:${group}`, label: groupStep(group), op: BOX_OP, kind: "group", data: 0, grad: 0, group };
       return box;
     });
+    const names = passNames(timeline, p);
     const viewNames = view.items.map((item) => ("node" in item ? names[item.node] : fold.boxes[item.box].group));
     const output = view.viewOf[pass.output];
     const input = {

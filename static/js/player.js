@@ -83,11 +83,11 @@ export async function mountPlayer(root, {
 
   const graph = layout
     ? mountGraph(stage, { timeline, layout, names, labels })
-    : await mountPassGraph(stage, { timeline, names, startPass: timeline.framePass?.[Math.max(0, Math.min(timeline.frameCount - 1, frame))] ?? 0, signal });
+    : await mountPassGraph(stage, { timeline, startPass: timeline.framePass?.[Math.max(0, Math.min(timeline.frameCount - 1, frame))] ?? 0, signal });
   const narration = mountNarration(narrationSlot);
-  const strip = perPass(stripSlot, timeline, (t) => mountTopoStrip(stripSlot, { timeline: t, names }));
-  const code = perPass(codeSlot, timeline, (t) => mountCodePanel(codeSlot, { timeline: t, names, rules }));
-  const table = perPass(tableSlot, timeline, (t) => mountNodeTable(tableSlot, { timeline: t, names }));
+  const strip = perPass(stripSlot, timeline, (t, n = names) => mountTopoStrip(stripSlot, { timeline: t, names: n }));
+  const code = perPass(codeSlot, timeline, (t, n = names) => mountCodePanel(codeSlot, { timeline: t, names: n, rules }));
+  const table = perPass(tableSlot, timeline, (t, n = names) => mountNodeTable(tableSlot, { timeline: t, names: n }));
   const prints = mountPrintPanel(printSlot, { frames: trace.frames });
   const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });
 

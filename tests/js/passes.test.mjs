@@ -173,7 +173,9 @@ describe("one pass of a program with call groups", () => {
     const timeline = createTimeline(one);
     assert.equal(timeline.passes.length, 1);
     const last = stateAt(timeline, timeline.frameCount - 1);
-    one.nodes.forEach((node, i) => assert.equal(last.grads[i], node.grad, node.id));
+    one.nodes.forEach((node, i) => {
+      assert.equal(last.grads[i], node.grad, node.id);
+    });
   });
 
   it("stays on the one-pass path without groups", () => {
@@ -236,5 +238,20 @@ describe("the recorder the fixtures come from", () => {
     const timeline = createTimeline(r.trace());
     assert.equal(stateAt(timeline, 0).visible[0], 1);
     assert.equal(stateAt(timeline, 3).grads[0], 1);
+  });
+});
+
+describe("names pass by pass", () => {
+  it("names an unlabelled parameter by its data in that pass", async () => {
+    const { passNames } = await import("../../static/js/pass-views.js");
+    const { formatShort } = await import("../../static/js/trace.js");
+    const { mlpTraining } = await import("./multipass.mjs");
+    const trace = mlpTraining(2);
+    const timeline = createTimeline(trace);
+    const first = trace.frames.find((f) => f.phase === "update" && f.changes[0].field === "data").changes[0];
+    const i = trace.nodes.findIndex((node) => node.id === first.node);
+    assert.equal(trace.nodes[i].label, "");
+    assert.equal(passNames(timeline, 0)[i], formatShort(first.before));
+    assert.equal(passNames(timeline, 1)[i], formatShort(first.after));
   });
 });

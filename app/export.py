@@ -39,6 +39,7 @@ STYLESHEETS = (
     "css/player.css",
     "css/quiz.css",
     "css/lab.css",
+    "css/passes.css",
     "css/document.css",
     "css/standalone.css",
 )

@@ -1,4 +1,4 @@
-"""The API's JSON shapes as pydantic models: the trace of SPEC §3, requests, errors.
+"""The API's JSON shapes as pydantic models: the trace of SPEC §3 and §11, requests, errors.
 
 These models are the reference of the trace format: FastAPI turns them into the
 OpenAPI document at `/docs`. Routes declare them as `response_model` but send the
@@ -29,7 +29,7 @@ class Node(Strict):
         description='`""` for a leaf or constant, else `+ * tanh exp relu log sigmoid` or `**k`.'
     )
     kind: Literal["leaf", "const", "op"]
-    data: float = Field(description="The value computed by the forward pass.")
+    data: float = Field(description="The value computed by the forward pass (at the end).")
     grad: float = Field(description="The final gradient of the output with respect to it.")
     underflow: Literal[True] | None = Field(
         default=None,
@@ -40,6 +40,11 @@ class Node(Strict):
         default=None,
         description="Only in a mistaken engine's trace (`mistake`): the gradient the right "
         "engine gives, to compare with `grad`.",
+    )
+    group: str | None = Field(
+        default=None,
+        description="Schema 2 (§11) programs: the call path the node was made in, "
+        '`MLP.layers[1].neurons[0]`, `neuron()`, or `""` at the top level.',
     )
 
 
@@ -62,7 +67,30 @@ class Contribution(Strict):
     )
 
 
-class BuildFrame(Strict):
+class Change(Strict):
+    """One write to a node's `.data` or `.grad` (an update frame; a pass's seed)."""
+
+    node: str
+    field: Literal["data", "grad"]
+    before: float
+    after: float
+
+
+class FrameBase(Strict):
+    pass_index: int | None = Field(
+        default=None,
+        alias="pass",
+        description="Programs of §11: the 0-based pass (backward() call) the frame belongs to; "
+        "build and update frames belong to the pass they precede.",
+    )
+    prints: list[str] | None = Field(
+        default=None,
+        description="Lines the program printed after the previous frame and up to this one "
+        "(lines printed after the last frame go on it).",
+    )
+
+
+class BuildFrame(FrameBase):
     phase: Literal["build"]
     text: str
     node: str = Field(description="The op node this step creates.")
@@ -71,13 +99,17 @@ class BuildFrame(Strict):
     )
 
 
-class SortFrame(Strict):
+class SortFrame(FrameBase):
     """The sort: one frame, or with `sort_steps` one per call of the recursive `build(v)`
     (`visit`, `skip`, `append`, with `node` and `depth`) and then the `seed`."""
 
     phase: Literal["sort"]
     text: str
-    node: str | None = Field(default=None, description="The node `build` was called on.")
+    node: str | None = Field(
+        default=None,
+        description="With `sort_steps`: the node `build` was called on; in a multi-pass "
+        "trace's one sort frame: the output, seeded with grad 1.0.",
+    )
     step: Literal["visit", "skip", "append", "seed"] | None = Field(
         default=None,
         description="Only with `sort_steps`: `visit` (first call on a node), `skip` (already "
@@ -86,30 +118,60 @@ class SortFrame(Strict):
     depth: int | None = Field(
         default=None, description="With `sort_steps`: the recursion depth; the output is 0."
     )
+    changes: list[Change] | None = Field(
+        default=None,
+        description="Schema 2: the seed as a change of the output's grad (before -> 1.0).",
+    )
 
 
-class BackwardFrame(Strict):
+class UpdateFrame(FrameBase):
+    """Schema 2: every write one statement made to `.data`/`.grad` between passes."""
+
+    phase: Literal["update"]
+    text: str
+    line: int = Field(description="1-based line of the statement that made the changes.")
+    changes: list[Change]
+
+
+class BackwardFrame(FrameBase):
     phase: Literal["backward"]
     text: str
     node: str = Field(description="The node whose `_backward` rule runs.")
     contributions: list[Contribution]
 
 
-Frame = Annotated[BuildFrame | SortFrame | BackwardFrame, Field(discriminator="phase")]
+Frame = Annotated[
+    BuildFrame | SortFrame | BackwardFrame | UpdateFrame, Field(discriminator="phase")
+]
+
+
+class Pass(Strict):
+    """One `backward()` call (§11)."""
+
+    output: str = Field(description="Id of the node backward() was called on.")
+    topo: list[str] = Field(description="Ids in the order that pass's sort produced.")
+    data: float = Field(description="The output's value in that pass (a loss curve's point).")
 
 
 class Trace(Strict):
     """Everything the player needs to animate one program (SPEC §3)."""
 
-    schema_version: Literal[1] = Field(alias="schema")
+    schema_version: Literal[1, 2] = Field(
+        alias="schema",
+        description="1 for one pass with no update frames, 2 for several passes or updates.",
+    )
     source: str
     granularity: Granularity
-    nodes: list[Node] = Field(description="Exactly the nodes reachable from the output.")
+    nodes: list[Node] = Field(description="Exactly the nodes reachable from any pass's output.")
     edges: list[Edge] = Field(description="One per use of a child: `a + a` gives two.")
-    topo: list[str] = Field(description="Node ids in depth-first topological order.")
-    output: str = Field(description="Id of the output node.")
+    topo: list[str] = Field(description="Node ids in depth-first topological order (last pass).")
+    output: str = Field(description="Id of the output node (of the last pass).")
     frames: list[Frame] = Field(
-        description="Build frames (one per op node), one sort frame, backward frames."
+        description="Build frames (one per op node), one sort frame, backward frames; "
+        "per pass, with update frames between passes."
+    )
+    passes: list[Pass] | None = Field(
+        default=None, description="One per backward() call, in order (SPEC §11)."
     )
     mistake: Mistake | None = Field(
         default=None,

@@ -1,28 +1,36 @@
-"""How fast the player page is in headless Chromium, on a ~2,000-node MLP-like program.
+"""How fast the player page is in headless Chromium, on MLP-like programs of any size.
 
+The default program fans ten inputs out to every neuron of a wide first layer, as real
+networks do (`--program mlp`: the narrower layers of fan-in 10 the engine bench uses).
 Prints: the trace request alone; Run -> graph drawn (median and worst of several
 runs, the first one cold); scrubbing to random frames (p50/p95 of the update
 itself and of the time to the next painted frame), then again with the table of
 values open; and the two layouts on the same
-graph (dagre vs the fast layered one), which is why big graphs do not use dagre.
-Targets from issue 4: Run -> drawn <= 1.5 s, scrubbing p95 <= 50 ms.
+graph (dagre vs the fast layered one), which is why big graphs do not use dagre; and
+the page's JS heap after garbage collection. With `--baseline DIR` the same figures
+for another checkout (a previous build), measured in the same run, and the ratios.
+Targets (SPEC §12): Run -> drawn <= 1.5 s, scrubbing p95 <= 50 ms, heap < 300 MB at
+20,000 nodes.
 
-Usage: .venv/bin/python bench/page_bench.py [--nodes 2000] [--runs 5] [--scrubs 200]
+Usage: .venv/bin/python bench/page_bench.py [--nodes 2000] [--program fanout|mlp]
+       [--runs 5] [--scrubs 200] [--skip-dagre] [--baseline DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.harness import CHROMIUM_ARGS, live_server
-from bench.programs import mlp_program
+from bench.harness import CHROMIUM_ARGS, ROOT, live_server
+from bench.programs import fanout_program, mlp_program
 
 RUN_AND_WAIT = """async (source) => {
   const editor = document.querySelector('[data-testid=source]');
@@ -93,67 +101,127 @@ TRACE_ONLY = """async (source) => {
 }"""
 
 
+HEAP = """async () => {
+  const player = document.querySelector('.player');
+  return {nodes: document.querySelectorAll('[data-testid=node]').length,
+          elements: player ? player.getElementsByTagName('*').length : 0};
+}"""
+
+PROGRAMS = {"mlp": mlp_program, "fanout": fanout_program}
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+def measure(base: str, source: str, args: argparse.Namespace, executable: str) -> dict[str, Any]:
+    """Every figure for one server: a fresh browser, so builds never share a cache."""
+    figures: dict[str, Any] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(f"{base}/")
+        page.wait_for_selector("#player[data-ready=true]")
+        figures["trace"] = page.evaluate(TRACE_ONLY, source)
+        runs = []
+        for _ in range(args.runs):
+            result = page.evaluate(RUN_AND_WAIT, source)
+            runs.append(result["millis"])
+        figures["runs"] = runs
+        figures["frames"] = result["counter"].split(" / ")[1]
+        scrub = page.evaluate(SCRUB, args.scrubs)
+        figures["scrub"] = scrub
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("HeapProfiler.enable")
+        cdp.send("HeapProfiler.collectGarbage")
+        cdp.send("Performance.enable")
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        figures["heap_mb"] = metrics["JSHeapUsedSize"] / 1e6
+        figures["dom"] = page.evaluate(HEAP)
+        page.locator(".node-table summary").click()
+        figures["table"] = page.evaluate(SCRUB, args.scrubs)
+        if not args.skip_dagre:
+            figures["layouts"] = page.evaluate(LAYOUTS)
+        browser.close()
+    return figures
+
+
+def report(name: str, figures: dict[str, Any], args: argparse.Namespace) -> None:
+    runs, scrub, table = figures["runs"], figures["scrub"], figures["table"]
+    print(f"-- {name}")
+    print(
+        f"Run -> graph drawn: median {statistics.median(runs):.0f} ms, "
+        f"worst {max(runs):.0f} ms, first (cold) {runs[0]:.0f} ms  [target <= 1500 ms]"
+    )
+    print(
+        f"scrub to random frames ({args.scrubs}): "
+        f"update p50 {percentile(scrub['update'], 0.5):.1f} ms, "
+        f"p95 {percentile(scrub['update'], 0.95):.1f} ms; to next paint p50 "
+        f"{percentile(scrub['paint'], 0.5):.1f} ms, "
+        f"p95 {percentile(scrub['paint'], 0.95):.1f} ms  [target p95 <= 50 ms]"
+    )
+    print(
+        f"scrub with the table of values open: "
+        f"update p50 {percentile(table['update'], 0.5):.1f} ms, "
+        f"p95 {percentile(table['update'], 0.95):.1f} ms; to next paint p95 "
+        f"{percentile(table['paint'], 0.95):.1f} ms"
+    )
+    dom = figures["dom"]
+    print(
+        f"JS heap after GC: {figures['heap_mb']:.0f} MB [target < 300 MB]; "
+        f"{dom['elements']} elements in the player, {dom['nodes']} [data-testid=node]"
+    )
+    if "layouts" in figures:
+        layouts = figures["layouts"]
+        print(
+            f"layout of this graph: layered {layouts['layered']:.0f} ms, "
+            f"dagre {layouts['dagre']:.0f} ms (dagre is used up to 150 values only)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=2000)
+    parser.add_argument("--program", choices=sorted(PROGRAMS), default="fanout")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scrubs", type=int, default=200)
     parser.add_argument(
         "--skip-dagre", action="store_true", help="do not time dagre on the big graph"
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout (e.g. `git worktree add /tmp/base main`) measured the same run",
+    )
     args = parser.parse_args()
-    source = mlp_program(args.nodes)
+    source = PROGRAMS[args.program](args.nodes)
     executable = shutil.which("chromium")
     if executable is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
-    with live_server() as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
-        page.goto(f"{base}/")
-        page.wait_for_selector("#player[data-ready=true]")
-        trace = page.evaluate(TRACE_ONLY, source)
-        print(f"program: {args.nodes}-node target, {len(source.splitlines())} lines")
-        print(f"trace request alone: {trace['millis']:.0f} ms, {trace['bytes'] / 1e6:.2f} MB JSON")
-        runs = []
-        for _ in range(args.runs):
-            result = page.evaluate(RUN_AND_WAIT, source)
-            runs.append(result["millis"])
-        print(f"graph: {result['nodes']} values, {result['counter'].split(' / ')[1]} frames")
+    builds = [("this build", ROOT)]
+    if args.baseline:
+        builds.append((f"baseline {args.baseline}", args.baseline.resolve()))
+    results = []
+    for name, checkout in builds:
+        with live_server(cwd=checkout) as base:
+            results.append((name, measure(base, source, args, executable)))
+    trace = results[0][1]["trace"]
+    print(
+        f"program: {args.program}, {args.nodes}-node target, {len(source.splitlines())} lines, "
+        f"{results[0][1]['frames']} frames; load average {os.getloadavg()[0]:.2f}"
+    )
+    print(f"trace request alone: {trace['millis']:.0f} ms, {trace['bytes'] / 1e6:.2f} MB JSON")
+    for name, figures in results:
+        report(name, figures, args)
+    if len(results) == 2:
+        new, old = results[0][1], results[1][1]
+        drawn = statistics.median(old["runs"]) / statistics.median(new["runs"])
+        paint = percentile(old["scrub"]["paint"], 0.95) / percentile(new["scrub"]["paint"], 0.95)
         print(
-            f"Run -> graph drawn: median {statistics.median(runs):.0f} ms, "
-            f"worst {max(runs):.0f} ms, "
-            f"first (cold) {runs[0]:.0f} ms  [target <= 1500 ms]"
+            f"baseline / this build: Run -> drawn {drawn:.1f}x, scrub paint p95 {paint:.1f}x, "
+            f"heap {old['heap_mb'] / new['heap_mb']:.1f}x"
         )
-        scrub = page.evaluate(SCRUB, args.scrubs)
-        print(
-            f"scrub to random frames ({args.scrubs}): "
-            f"update p50 {percentile(scrub['update'], 0.5):.1f} ms, "
-            f"p95 {percentile(scrub['update'], 0.95):.1f} ms; to next paint p50 "
-            f"{percentile(scrub['paint'], 0.5):.1f} ms, "
-            f"p95 {percentile(scrub['paint'], 0.95):.1f} ms  "
-            "[target p95 <= 50 ms]"
-        )
-        page.locator(".node-table summary").click()
-        table = page.evaluate(SCRUB, args.scrubs)
-        print(
-            f"scrub with the table of values open: "
-            f"update p50 {percentile(table['update'], 0.5):.1f} ms, "
-            f"p95 {percentile(table['update'], 0.95):.1f} ms; to next paint p95 "
-            f"{percentile(table['paint'], 0.95):.1f} ms"
-        )
-        if not args.skip_dagre:
-            layouts = page.evaluate(LAYOUTS)
-            print(
-                f"layout of this graph: layered {layouts['layered']:.0f} ms, "
-                f"dagre {layouts['dagre']:.0f} ms "
-                "(dagre is used up to 150 values only)"
-            )
-        browser.close()
 
 
 if __name__ == "__main__":

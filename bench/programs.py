@@ -44,3 +44,55 @@ def dense_program(depth: int = 160, repeats: int = 2) -> str:
     """
     line = "b = " + "tanh(" * depth + "b" + ")" * depth
     return "b = Value(0.1)\n" + "\n".join([line] * repeats) + "\n"
+
+
+def fanout_nodes(width: int, fan_in: int = FAN_IN) -> int:
+    """The node count of `fanout_program` with `width` first-layer neurons: each neuron
+    is `fan_in` weights, products and sums, a bias and a tanh (at most: a last, smaller
+    group of a layer makes a neuron with fewer inputs).
+
+    Example: fanout_nodes(55) -> 10 + 32 * (55 + 6 + 1) = 1,994; the program has 1,967.
+    """
+    neurons, layer = 0, width
+    while True:
+        neurons += layer
+        if layer == 1:
+            break
+        layer = -(-layer // fan_in)
+    return fan_in + (3 * fan_in + 2) * neurons
+
+
+def fanout_width(target_nodes: int, fan_in: int = FAN_IN) -> int:
+    """The widest first layer whose `fanout_program` stays within `target_nodes` nodes."""
+    width = fan_in
+    while fanout_nodes(width + 1, fan_in) <= target_nodes:
+        width += 1
+    return width
+
+
+def fanout_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> str:
+    """A network as wide as real ones: `fan_in` inputs feed every neuron of a wide
+    first layer (each input has hundreds of parents at ~20,000 nodes), then layers
+    of neurons with fan-in `fan_in` narrow it down to one output.
+
+    Example: fanout_program(2000) has 10 inputs, 55 first-layer neurons, then 6, then 1
+    (1,967 nodes).
+    """
+    rng = random.Random(seed)
+    lines = [f"x{i} = {rng.uniform(-1, 1):.3f}" for i in range(fan_in)]
+    inputs = [f"x{i}" for i in range(fan_in)]
+
+    def neuron(name: str, sources: list[str]) -> str:
+        terms = " + ".join(f"{rng.uniform(-1, 1):.3f}*{s}" for s in sources)
+        return f"{name} = tanh({terms} + {rng.uniform(-0.5, 0.5):.3f})"
+
+    width = fanout_width(target_nodes, fan_in)
+    layer = 0
+    names = [f"h0_{j}" for j in range(width)]
+    lines += [neuron(name, inputs) for name in names]
+    while len(names) > 1:
+        layer += 1
+        groups = [names[i : i + fan_in] for i in range(0, len(names), fan_in)]
+        names = [f"h{layer}_{j}" if len(groups) > 1 else "out" for j in range(len(groups))]
+        lines += [neuron(name, group) for name, group in zip(names, groups, strict=True)]
+    return "\n".join(lines) + "\n"

@@ -14,9 +14,11 @@ from typing import Any
 from engine.errors import EngineError
 from engine.foreign import copy_grads_back, mirror_graph
 from engine.gradcheck import gradcheck_source
+from engine.interpreter import trace_program
 from engine.limits import Limits
 from engine.mistakes import MISTAKES, check_mistake
-from engine.parse import build_graph
+from engine.parse import is_straight_line, parse_program, run_straight_line
+from engine.passes import with_one_pass
 from engine.trace import trace_graph
 from engine.value import Value
 
@@ -39,7 +41,10 @@ def trace_source(
     mistake: str | None = None,
     sort_steps: bool = False,
 ) -> dict[str, Any]:
-    """Trace a program of the input language (SPEC §2) -> the trace dict (SPEC §3).
+    """Trace a program of the input language (SPEC §2, §11) -> the trace dict (SPEC §3, §11).
+
+    Straight-line programs keep SPEC §2's semantics and schema 1's trace; programs with
+    functions, loops, classes or several passes run in `engine.interpreter`.
 
     Raises `EngineError` with a line and column for anything that is not a valid
     program within `limits` (default: `Limits()`; the server passes `Limits.from_env()`).
@@ -47,9 +52,21 @@ def trace_source(
     `sort_steps` shows the sort call by call (SPEC §9).
     """
     check_mistake(mistake)
+    limits = limits or Limits()
+    tree = parse_program(source, granularity, limits)
+    if not is_straight_line(tree):
+        if mistake is not None or sort_steps:
+            raise EngineError(
+                "the bug lab and the sort step by step work on straight-line programs "
+                "(no functions, loops or classes, one backward pass); write this one out "
+                "statement by statement to use them"
+            )
+        # The collector stays on: a real program can make reference cycles (closures in
+        # loops) far faster than it makes nodes, and only the collector frees them.
+        return trace_program(tree, source, granularity, limits)
     with _collector_paused():
-        program = build_graph(source, granularity, limits)
-        return trace_graph(
+        program = run_straight_line(tree, source, granularity, limits)
+        trace = trace_graph(
             program.output,
             source=source,
             granularity=granularity,
@@ -57,6 +74,7 @@ def trace_source(
             mistake=mistake,
             sort_steps=sort_steps,
         )
+        return with_one_pass(trace, program.output)
 
 
 def trace_value(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import program_examples as programs
+
 
 @dataclass(frozen=True)
 class Example:
@@ -33,6 +35,19 @@ b = 6.8813735870195432  # chosen so that n = 0.8814 and o = sqrt(2)/2
 o = tanh(x1*w1 + x2*w2 + b)
 """
 
+TRAIN_STEP = """\
+w = Value(0.5, label='w')
+x, y = 2.0, 3.0
+lr = 0.05
+for step in range(4):
+    loss = (w * x - y) ** 2
+    loss.label = 'loss'
+    w.grad = 0.0  # zero_grad
+    loss.backward()
+    w.data -= lr * w.grad
+    print(step, loss.data)
+"""
+
 EXAMPLES = [
     Example(
         "neuron",
@@ -54,6 +69,12 @@ EXAMPLES = [
         "Why gradients accumulate",
         "b = a + a uses a twice, so the + rule adds into a.grad twice: 1 + 1 = 2.",
         "a = Value(3.0)\nb = a + a\nb.backward()\n",
+    ),
+    Example(
+        "train-step",
+        "Training: forward, zero_grad, backward, update",
+        "Four steps of gradient descent on one weight; the loss chart shows the loss falling.",
+        TRAIN_STEP,
     ),
     Example(
         "micrograd-style",
@@ -148,5 +169,38 @@ draw_dot(y)
         "1 / (1 + exp(-x)) built from primitives; at x = -1000 the exp would overflow.",
         "x = 0.5\ny = sigmoid(x)\n",
         "expanded",
+    ),
+]
+
+# Real programs (SPEC §11): several passes, training, a learner's own engine.
+EXAMPLES += [
+    Example(
+        "forgot-zero-grad",
+        "Two backward() calls, no zero_grad",
+        "Gradients are never cleared: the second pass adds on top of the first, and the "
+        "intermediate a*b accumulates too, so a.grad ends at -7, not -4.",
+        programs.FORGOT_ZERO_GRAD,
+    ),
+    Example(
+        "zero-grad",
+        "The same two passes, with zero_grad",
+        "Every gradient is set to 0 between the passes (one update frame), so the second "
+        "pass gives a.grad = -2 again.",
+        programs.WITH_ZERO_GRAD,
+    ),
+    Example(
+        "mlp-training",
+        "An MLP learning, nn.py style",
+        "Neuron, Layer and MLP classes as in micrograd's nn.py, trained for 5 steps: "
+        "forward, zero_grad, backward, update. Each neuron's nodes share a group.",
+        programs.MLP_TRAINING,
+    ),
+    Example(
+        "own-engine",
+        "A complete engine as a program",
+        "The article's whole approach as code you can edit: a Value class with a set of "
+        "children, _backward closures and a recursive topological sort. The player "
+        "watches this class's own rules run.",
+        programs.OWN_ENGINE,
     ),
 ]

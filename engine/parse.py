@@ -7,7 +7,8 @@ is refused with an `EngineError` that says where. Nothing is passed to `eval` or
 
 What it leaves out on purpose: control flow, function definitions, strings other
 than labels, reading `.data`/`.grad`. Plain-number arithmetic stays plain numbers,
-always in floats, so no input can make a huge integer.
+always in floats, so no input can make a huge integer. Programs that use more (SPEC
+§11) are told apart by `is_straight_line` and run by `engine.interpreter` instead.
 
 Example: `build_graph("a = 3\\nb = a + a").output` is the `+` node, with `a` a leaf
 labelled "a" used twice.
@@ -23,6 +24,7 @@ import re
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import EngineError
 from engine.limits import Limits
@@ -108,18 +110,111 @@ def build_graph(source: str, granularity: str = "packed", limits: Limits | None 
     Raises `EngineError` for anything that is not a valid program within `limits`.
     """
     limits = limits or Limits()
+    return run_straight_line(
+        parse_program(source, granularity, limits), source, granularity, limits
+    )
+
+
+def parse_program(source: str, granularity: str, limits: Limits) -> ast.Module:
+    """Check the source's size and characters, then parse it (nothing runs yet)."""
     if granularity not in GRANULARITIES:
         raise EngineError(f"granularity must be 'packed' or 'expanded', not {granularity!r}")
     if len(source) > limits.max_source_chars:
         raise limits.exceeded("max_source_chars", f"the program is {len(source):,} characters long")
     _check_no_nul(source)
     _check_statement_sizes(source, limits)
-    tree = _parse(source, limits)
+    return _parse(source, limits)
+
+
+def run_straight_line(tree: ast.Module, source: str, granularity: str, limits: Limits) -> Program:
+    """Run a program of the straight-line language (SPEC §2) with its own semantics."""
     try:
         return _Interpreter(SourceLines(source), granularity, limits).run(tree)
     except RecursionError:
         # Only reachable when BACKPROP_MAX_DEPTH is set above what Python's stack allows.
         raise limits.exceeded("max_depth", "the program is nested too deeply") from None
+
+
+def is_straight_line(tree: ast.Module) -> bool:
+    """True when the program stays within SPEC §2's language, which keeps its semantics.
+
+    That language makes a number assigned to a name a labelled leaf and shows one
+    backward pass; a program that uses anything of SPEC §11 (functions, loops, classes,
+    imports of math/random, reading `.data`, several `backward()` calls...) is run by
+    `engine.interpreter` with Python's own semantics instead.
+    """
+    # One pass over each statement's expressions with an explicit stack; any node type
+    # not listed here means the program is more than a straight line.
+    backward_calls = 0
+    stack: list[ast.expr] = []
+    for statement in tree.body:
+        kind = type(statement)
+        if kind is ast.Assign:
+            assert isinstance(statement, ast.Assign)
+            for target in statement.targets:
+                if type(target) is ast.Attribute:
+                    if target.attr != "label":
+                        return False
+                    stack.append(target.value)
+                elif type(target) is ast.Tuple:
+                    stack.extend(target.elts)
+                elif type(target) is not ast.Name:
+                    return False
+            if not _is_label_text(statement):
+                stack.append(statement.value)
+        elif kind is ast.Expr:
+            value = statement.value  # type: ignore[attr-defined]
+            if not (type(value) is ast.Constant and type(value.value) is str):  # a docstring
+                stack.append(value)
+        elif kind is ast.AugAssign:
+            if type(statement.target) is not ast.Name:  # type: ignore[attr-defined]
+                return False
+            stack.append(statement.value)  # type: ignore[attr-defined]
+        elif kind is ast.ImportFrom:
+            if not {alias.name for alias in statement.names} <= IMPORTABLE:  # type: ignore[attr-defined]
+                return False
+        elif kind is not ast.Pass:
+            return False
+        while stack:
+            node: Any = stack.pop()
+            kind = type(node)
+            if kind is ast.BinOp:
+                stack.append(node.left)
+                stack.append(node.right)
+            elif kind is ast.Constant:
+                if type(node.value) is str:
+                    return False  # a string is §2's only as a label
+            elif kind is ast.UnaryOp:
+                stack.append(node.operand)
+            elif kind is ast.Call:
+                func = node.func
+                if type(func) is ast.Attribute:
+                    if func.attr == "backward":
+                        backward_calls += 1
+                    elif func.attr not in UNARY_FUNCTIONS:
+                        return False
+                    stack.append(func.value)
+                elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
+                    return False
+                stack.extend(node.args)
+                for keyword in node.keywords:
+                    if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
+                        stack.append(keyword.value)
+            elif kind is ast.Tuple:
+                stack.extend(node.elts)
+            elif kind is not ast.Name:
+                return False
+    return backward_calls <= 1
+
+
+def _is_label_text(statement: ast.Assign) -> bool:
+    """`x.label = '...'`: the string is a label, not an operand."""
+    return any(type(t) is ast.Attribute for t in statement.targets) and isinstance(
+        statement.value, ast.Constant
+    )
+
+
+_STRAIGHT_LINE_FUNCTIONS = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
 
 
 def _parse(source: str, limits: Limits) -> ast.Module:
@@ -242,6 +337,14 @@ class SourceLines:
     def __init__(self, source: str) -> None:
         self.lines = self._BREAK.split(source)
         self._char_at_byte: dict[int, list[int] | None] = {}
+
+    def text(self, node: ast.AST, limit: int = 100) -> str:
+        """The first line of a statement's source, stripped and cut to `limit` characters."""
+        line = getattr(node, "lineno", None)
+        if line is None or not 0 < line <= len(self.lines):
+            return ""
+        text: str = self.lines[line - 1].strip()
+        return text if len(text) <= limit else text[: limit - 1] + "…"
 
     def position(self, node: ast.AST) -> tuple[int | None, int | None]:
         line = getattr(node, "lineno", None)

@@ -10,6 +10,7 @@ import { mistakeCode, sortStepCode } from "./lab-code.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
 import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
+import { updateParts } from "./update-code.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
 const SORT_SKETCH = [
@@ -115,6 +116,8 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       } else {
         parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
       }
+    } else if (state.phase === "update") {
+      parts.push(...updateParts(state, { sourceLines, names, codeBlock }));
     } else {
       const node = trace.nodes[state.current];
       // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.

@@ -18,7 +18,13 @@ import { html } from "./svg.js";
 import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
 
 export const SELECTOR = "[data-backprop-source]";
-const STYLESHEETS = ["static/css/player.css", "static/css/quiz.css", "static/css/embed-shadow.css"];
+const STYLESHEETS = [
+  "static/css/player.css",
+  "static/css/quiz.css",
+  "static/css/lab.css",
+  "static/css/passes.css",
+  "static/css/embed-shadow.css",
+];
 const OPTIONS = ["source", "granularity", "frame", "controls", "hide", "autoplay", "speed", "theme", "quiz"];
 
 /** @type {WeakSet<Element>} */

@@ -92,7 +92,7 @@ export function layeredLayout(graph, spacing) {
   });
   const seen = new Map();
   const edges = graph.edges.map(({ child, parent }) => {
-    const pair = `${child}>${parent}`;
+    const pair = child * size + parent;
     const repeat = seen.get(pair) ?? 0;
     seen.set(pair, repeat + 1);
     const from = records[child];

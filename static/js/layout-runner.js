@@ -1,14 +1,24 @@
 /**
- * Gets a layout without freezing the page: dagre runs in a module Worker for
- * mid-sized graphs, tiny graphs lay out inline (a worker's start-up would cost
- * more), big graphs use the fast layered layout inline (tens of milliseconds).
- * Where Workers are unavailable (old hosts), or this module was not loaded from the
- * page's own origin (the script-tag embed on another site, exported files whose
- * modules are data: URLs), dagre runs inline: browsers refuse such workers.
+ * Gets a layout without freezing the page: any graph past a few dozen values is laid
+ * out in a module Worker (dagre up to DAGRE_MAX_NODES, the fast layered layout above),
+ * so input keeps flowing while a 20,000-value graph is placed; tiny graphs lay out
+ * inline (a worker's start-up would cost more). Where Workers are unavailable (old
+ * hosts), or this module was not loaded from the page's own origin (the script-tag
+ * embed on another site, exported files whose modules are data: URLs), layout runs
+ * inline: browsers refuse such workers.
+ *
+ * Layouts are cached by structure (layout-pack.js's structureKey), so another pass
+ * of the same network, or the same program with new numbers, is placed at once.
  */
 import { DAGRE_MAX_NODES, layoutGraph } from "./layout.js";
+import { structureKey, unpackLayout } from "./layout-pack.js";
 
-const INLINE_DAGRE_MAX_NODES = 30;
+const INLINE_MAX_NODES = 30;
+/** Layouts kept: enough for a few programs and passes, a few megabytes each at most. */
+const CACHE_SIZE = 4;
+
+/** @type {Map<string, import("./layout.js").Layout>} */
+const cache = new Map();
 
 /** @returns {Promise<any>} */
 const loadDagre = () => import("../vendor/dagre/dagre.esm.js").then((module) => module.default);
@@ -18,17 +28,31 @@ const loadDagre = () => import("../vendor/dagre/dagre.esm.js").then((module) => 
  * @returns {Promise<import("./layout.js").Layout>}
  */
 export async function computeLayout(input) {
+  const key = structureKey(input);
+  const cached = cache.get(key);
+  if (cached) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  const layout = await freshLayout(input);
+  cache.set(key, layout);
+  if (cache.size > CACHE_SIZE) cache.delete(/** @type {string} */ (cache.keys().next().value));
+  return layout;
+}
+
+/** @param {import("./layout.js").LayoutInput} input */
+async function freshLayout(input) {
   const size = input.nodes.length;
-  if (size > DAGRE_MAX_NODES) return layoutGraph(input);
-  const workerUrl = size > INLINE_DAGRE_MAX_NODES ? sameOriginWorkerUrl() : null;
+  const workerUrl = size > INLINE_MAX_NODES ? sameOriginWorkerUrl() : null;
   if (workerUrl) {
     try {
       return await inWorker(input, workerUrl);
     } catch {
-      // Fall through: an inline layout is slower to show but always works.
+      // Fall through: an inline layout blocks the page for a moment but always works.
     }
   }
-  return layoutGraph(input, await loadDagre());
+  return layoutGraph(input, size <= DAGRE_MAX_NODES ? await loadDagre() : undefined);
 }
 
 /** The worker's URL when this page may start it, else null. */
@@ -45,6 +69,7 @@ function sameOriginWorkerUrl() {
 /**
  * @param {import("./layout.js").LayoutInput} input
  * @param {URL} url
+ * @returns {Promise<import("./layout.js").Layout>}
  */
 function inWorker(input, url) {
   return new Promise((resolve, reject) => {
@@ -52,7 +77,7 @@ function inWorker(input, url) {
     worker.addEventListener("message", (event) => {
       worker.terminate();
       if (event.data.error) reject(new Error(event.data.error));
-      else resolve(event.data.layout);
+      else resolve(unpackLayout(event.data.packed));
     });
     worker.addEventListener("error", (event) => {
       worker.terminate();

@@ -1,12 +1,18 @@
 /**
- * Runs dagre off the main thread: receives a layout input, posts the layout back.
+ * Lays a graph out off the main thread: receives a layout input, posts the layout
+ * back packed into typed arrays (transferred, not copied). Loads dagre only for the
+ * small graphs that use it.
  */
-import dagre from "../vendor/dagre/dagre.esm.js";
-import { layoutGraph } from "./layout.js";
+import { DAGRE_MAX_NODES, layoutGraph } from "./layout.js";
+import { packLayout, transferables } from "./layout-pack.js";
 
-self.addEventListener("message", (event) => {
+self.addEventListener("message", async (event) => {
   try {
-    self.postMessage({ layout: layoutGraph(event.data, dagre) });
+    const dagre = event.data.nodes.length <= DAGRE_MAX_NODES
+      ? (await import("../vendor/dagre/dagre.esm.js")).default
+      : undefined;
+    const packed = packLayout(layoutGraph(event.data, dagre));
+    self.postMessage({ packed }, { transfer: transferables(packed) });
   } catch (error) {
     self.postMessage({ error: String(error) });
   }

@@ -44,7 +44,9 @@ export function layoutInput(trace) {
     edges: trace.edges.map((edge) => ({ child: at(edge.source), parent: at(edge.target) })),
     order: trace.topo.map(at),
     output: at(trace.output),
-    valueChars: valueChars(trace),
+    // Big graphs keep the default cell width unless a number needs more, so another
+    // pass with other numbers has the same structure key and reuses the layout.
+    valueChars: trace.nodes.length > DAGRE_MAX_NODES ? Math.max(SIZES.valueCellChars, valueChars(trace)) : valueChars(trace),
   };
 }
 

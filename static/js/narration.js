@@ -5,7 +5,7 @@
 import { html } from "./svg.js";
 import { mountUnderflowNote } from "./underflow-note.js";
 
-const PHASE_TITLES = { build: "Build", sort: "Topological sort", backward: "Backward" };
+const PHASE_TITLES = { build: "Build", sort: "Topological sort", backward: "Backward", update: "Update" };
 
 /** @param {HTMLElement} container */
 export function mountNarration(container) {

@@ -23,7 +23,7 @@ const GUESSED_ROW_HEIGHT = 28;
  * @typedef {{
  *   row: HTMLTableRowElement, position: HTMLElement, name: HTMLElement, op: HTMLElement,
  *   data: HTMLElement, grad: HTMLElement,
- *   node: number, rowIndex: number, positionText: string, role: string, gradText: string,
+ *   node: number, rowIndex: number, positionText: string, role: string, gradText: string, dataText: string,
  * }} Slot
  */
 
@@ -46,7 +46,7 @@ export function mountNodeTable(container, { timeline, names }) {
   const spacer = html("div", { class: "table-spacer", "aria-hidden": "true" });
   const scrollBox = html("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" }, [table, spacer]);
   const details = html("details", { class: "node-table" }, [
-    html("summary", { text: `Table of values (${size})` }),
+    html("summary", { text: `Table of values (${trace.topo.length})` }),
     scrollBox,
   ]);
   container.replaceChildren(details);
@@ -87,7 +87,7 @@ export function mountNodeTable(container, { timeline, names }) {
       grad: html("td", { class: "number" }),
     };
     const row = html("tr", {}, [cells.position, cells.name, cells.op, cells.data, cells.grad]);
-    return { row, ...cells, node: -1, rowIndex: -1, positionText: "", role: "", gradText: "" };
+    return { row, ...cells, node: -1, rowIndex: -1, positionText: "", role: "", gradText: "", dataText: "" };
   }
 
   /**
@@ -104,7 +104,12 @@ export function mountNodeTable(container, { timeline, names }) {
       slot.name.textContent = names[i];
       slot.name.title = names[i];
       slot.op.textContent = node.op || node.kind;
-      slot.data.textContent = formatValue(node.data);
+    }
+    // Data moves between passes (SPEC §11 update frames); state.data has it then.
+    const dataText = formatValue(state.data ? state.data[i] : trace.nodes[i].data);
+    if (slot.dataText !== dataText) {
+      slot.dataText = dataText;
+      slot.data.textContent = dataText;
     }
     // After the header row, 1-based.
     if (slot.rowIndex !== place + 2) {

@@ -15,6 +15,7 @@ import { LAB_PARAM_NAMES, withLabParams } from "./lab-url.js";
 import { mountPageLab } from "./page-lab.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
+import { lineOfFrame, mountSourceLine } from "./source-line.js";
 import { initTheme } from "./theme.js";
 import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
 
@@ -44,6 +45,8 @@ let shown = { source: "", granularity: "packed" };
 const editor = editorRoot && mountEditor(editorRoot, {
   onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, fromButton),
 });
+const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (editorRoot?.querySelector("[data-testid=source]") ?? null);
+const sourceLine = sourceTextarea && mountSourceLine(sourceTextarea);
 if (embed) {
   reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 } else {
@@ -147,8 +150,13 @@ async function run(source, granularity, frame, focusPlayer = false) {
     const [trace, rules] = await Promise.all([fetchTrace(source, granularity, options), rulesReady]);
     if (id !== runId) return;
     const previous = player;
+    // The editor marks the frame's line while it still holds the traced program.
+    const onFrame = (/** @type {number} */ k) => {
+      syncUrl();
+      sourceLine?.show(editor?.source === source ? lineOfFrame(trace, k) : null);
+    };
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: syncUrl, signal: controller.signal,
+      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame, signal: controller.signal,
       hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
     });
     previous?.destroy();

@@ -3,11 +3,13 @@
  * fit to screen, and glide to a point (instantly when the user prefers reduced
  * motion). Remembers whether the learner has moved the view by hand, so the host
  * can re-fit on resize only when that would not undo their choice. Knows nothing
- * about graphs.
+ * about graphs; the maths lives in view-transform.js, this module only listens to
+ * events and writes the transform.
  */
-
-const MIN_SCALE = 0.02;
-const MAX_SCALE = 3;
+import {
+  centerView, clampScale, clampToContent, fitScale as fitScaleOf, fitView, glideStep, isInView as rectInView,
+  transformAttribute, visibleRect as rectOnScreen, zoomAround,
+} from "./view-transform.js";
 
 /**
  * @param {SVGSVGElement} svgElement
@@ -32,7 +34,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
   const reducedMotion = () => globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
   function apply() {
-    viewport.setAttribute("transform", `translate(${view.x.toFixed(1)},${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`);
+    viewport.setAttribute("transform", transformAttribute(view));
     onChange?.();
   }
   function box() {
@@ -43,46 +45,38 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     }
     return size;
   }
-  /** @param {number} k */
-  const clampScale = (k) => Math.max(MIN_SCALE, Math.min(MAX_SCALE, k));
-
   /**
    * @param {number} factor
    * @param {{x: number, y: number}} [around]  screen point inside the svg that stays put
    */
   function zoomBy(factor, around) {
     const { width, height } = box();
-    const p = around ?? { x: width / 2, y: height / 2 };
-    const k = clampScale(view.k * factor);
-    view = { k, x: p.x - ((p.x - view.x) * k) / view.k, y: p.y - ((p.y - view.y) * k) / view.k };
+    view = zoomAround(view, factor, around ?? { x: width / 2, y: height / 2 });
     apply();
   }
 
   /** The scale that shows everything. */
   function fitScale() {
-    const { width, height } = box();
-    return Math.min(width / content.width, height / content.height, 1.25);
+    return fitScaleOf(content, box());
   }
 
   function fit() {
     handMoved = false;
     cancelAnimationFrame(glide);
-    const { width, height } = box();
-    const k = clampScale(fitScale());
-    view = { k, x: (width - content.width * k) / 2, y: (height - content.height * k) / 2 };
+    view = fitView(content, box());
     apply();
   }
 
   /**
-   * Centre a content point, optionally at a new scale.
+   * Centre a content point, optionally at a new scale, but never so far that the
+   * view shows blank space the content could fill (view-transform's clampToContent).
    * @param {number} cx
    * @param {number} cy
    * @param {number} [k]
    * @param {boolean} [instant]
    */
   function centerOn(cx, cy, k = view.k, instant = false) {
-    const { width, height } = box();
-    const target = { k, x: width / 2 - cx * k, y: height / 2 - cy * k };
+    const target = clampToContent(centerView(cx, cy, clampScale(k), box()), content, box());
     cancelAnimationFrame(glide);
     if (instant || reducedMotion()) {
       view = target;
@@ -93,12 +87,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     const started = performance.now();
     const step = (/** @type {number} */ now) => {
       const t = Math.min(1, (now - started) / 280);
-      const ease = t * (2 - t);
-      view = {
-        k: from.k + (target.k - from.k) * ease,
-        x: from.x + (target.x - from.x) * ease,
-        y: from.y + (target.y - from.y) * ease,
-      };
+      view = glideStep(from, target, t);
       apply();
       if (t < 1) glide = requestAnimationFrame(step);
     };
@@ -110,13 +99,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
    * @param {{x: number, y: number, width: number, height: number}} rect  centre and size
    */
   function isInView(rect) {
-    const { width, height } = box();
-    const margin = 24;
-    const left = view.x + (rect.x - rect.width / 2) * view.k;
-    const right = view.x + (rect.x + rect.width / 2) * view.k;
-    const top = view.y + (rect.y - rect.height / 2) * view.k;
-    const bottom = view.y + (rect.y + rect.height / 2) * view.k;
-    return left >= margin && top >= margin && right <= width - margin && bottom <= height - margin;
+    return rectInView(view, box(), rect);
   }
 
   /** @type {{x: number, y: number, id: number} | null} */
@@ -176,6 +159,14 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     get scale() {
       return view.k;
     },
+    /** The current view {x, y, k} (view-transform.js), for drawing on a canvas. */
+    get view() {
+      return view;
+    },
+    /** The svg's size in screen pixels. */
+    get size() {
+      return box();
+    },
     /** Whether the learner has panned or zoomed since the last fit. */
     get handMoved() {
       return handMoved;
@@ -186,13 +177,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     },
     /** The content rectangle on screen, grown by `margin` screen pixels each side. */
     visibleRect(margin = 0) {
-      const { width, height } = box();
-      return {
-        left: (-margin - view.x) / view.k,
-        top: (-margin - view.y) / view.k,
-        right: (width + margin - view.x) / view.k,
-        bottom: (height + margin - view.y) / view.k,
-      };
+      return rectOnScreen(view, box(), margin);
     },
     destroy() {
       resizeObserver?.disconnect();

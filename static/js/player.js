@@ -16,7 +16,11 @@ import { computeLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { mountPartedMarks } from "./parted-marks.js";
+import { mountPassGraph } from "./pass-graph.js";
+import { mountPassPanel } from "./pass-panel.js";
+import { perPass } from "./pass-views.js";
 import { createPlayback } from "./playback.js";
+import { mountPrintPanel } from "./print-panel.js";
 import { mountQuiz } from "./quiz.js";
 import { mountSortMarks } from "./sort-marks.js";
 import { hasSortSteps } from "./sort-steps.js";
@@ -55,13 +59,19 @@ export async function mountPlayer(root, {
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
-  const layout = await computeLayout(layoutInput(trace));
-  signal?.throwIfAborted();
+  // The layout runs in a worker (or comes from the cache) while names are made here.
+  // Several passes (SPEC §11): pass-graph.js lays out each pass's own graph instead.
+  const multiPass = Boolean(timeline.passes);
+  const pendingLayout = multiPass ? null : computeLayout(layoutInput(trace));
   const names = nodeNames(trace);
   const labels = trace.nodes.map(recordLabel);
+  const layout = await pendingLayout;
+  signal?.throwIfAborted();
 
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });
+  const passSlot = html("div", { class: "player-passes" });
+  const printSlot = html("div", { class: "player-prints" });
   const narrationSlot = html("div", { class: "player-narration" });
   const labSlot = html("div", { class: "player-lab" });
   const sortStepsSlot = html("div", { class: "player-sort-steps" });
@@ -73,8 +83,9 @@ export async function mountPlayer(root, {
     stage,
     transportSlot,
     quizSlot,
+    passSlot,
     html("div", { class: "player-panels" }, [
-      html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, stripSlot]),
+      html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, printSlot, stripSlot]),
       codeSlot,
     ]),
     tableSlot,
@@ -82,15 +93,20 @@ export async function mountPlayer(root, {
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
 
-  const graph = mountGraph(stage, { timeline, layout, names, labels });
+  const graph = layout
+    ? mountGraph(stage, { timeline, layout, names, labels })
+    : await mountPassGraph(stage, { timeline, startPass: timeline.framePass?.[Math.max(0, Math.min(timeline.frameCount - 1, frame))] ?? 0, signal });
   const narration = mountNarration(narrationSlot);
-  const strip = mountTopoStrip(stripSlot, { timeline, names });
-  const code = mountCodePanel(codeSlot, { timeline, names, rules });
-  const table = mountNodeTable(tableSlot, { timeline, names });
-  // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them.
-  const lab = [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })];
+  const strip = perPass(stripSlot, timeline, (t, n = names) => mountTopoStrip(stripSlot, { timeline: t, names: n }));
+  const code = perPass(codeSlot, timeline, (t, n = names) => mountCodePanel(codeSlot, { timeline: t, names: n, rules }));
+  const table = perPass(tableSlot, timeline, (t, n = names) => mountNodeTable(tableSlot, { timeline: t, names: n }));
+  const prints = mountPrintPanel(printSlot, { frames: trace.frames });
+  const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });
+  // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them,
+  // which are one-pass traces (the engine refuses them for real programs).
+  const lab = layout ? [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })] : [];
   sortStepsSlot.hidden = true;
-  if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
+  if (layout && hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
 
   const quiz = quizOptions && mountQuiz(quizSlot, {
     ...quizOptions, timeline, names, frame, stage, seek: (k) => playback.seek(k), onChange: () => render(playback.state),
@@ -132,6 +148,8 @@ export async function mountPlayer(root, {
     strip.update(state);
     code.update(state);
     table.update(state);
+    prints.update(state);
+    passPanel?.update(state);
     for (const view of lab) view.update(state);
     if (quiz) {
       quiz.update(state, { focus: moved });
@@ -159,6 +177,8 @@ export async function mountPlayer(root, {
       Home: () => playback.seek(0),
       End: () => playback.seek(timeline.frameCount - 1),
       " ": isButton ? null : () => playback.toggle(),
+      PageUp: passPanel?.previous,
+      PageDown: passPanel?.next,
     };
     const action = actions[/** @type {keyof typeof actions} */ (event.key)];
     if (!action) return;

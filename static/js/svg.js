@@ -57,3 +57,35 @@ export function edgePath(points, bow = 0) {
   }
   return d;
 }
+
+/**
+ * The curve edgePath draws, as straight pieces (`steps` per bend), for tests of what
+ * is on screen. Example: edgePolyline([{x: 0, y: 0}, {x: 10, y: 10}], 0, 2) ->
+ * [{x: 0, y: 0}, {x: 5, y: 5}, {x: 10, y: 10}]
+ * @param {Array<{x: number, y: number}>} points
+ * @param {number} [bow]
+ * @param {number} [steps]
+ */
+export function edgePolyline(points, bow = 0, steps = 6) {
+  const first = points[0];
+  const last = points[points.length - 1];
+  const bends = points.length <= 2 || bow !== 0
+    ? [[first, { x: (first.x + last.x) / 2, y: first.y + bow }, { x: (first.x + last.x) / 2, y: last.y + bow }, last]]
+    : points.slice(1).map((b, i) => {
+      const a = points[i];
+      const mx = (a.x + b.x) / 2;
+      return [a, { x: mx, y: a.y }, { x: mx, y: b.y }, b];
+    });
+  const out = [first];
+  for (const [p0, p1, p2, p3] of bends) {
+    for (let s = 1; s <= steps; s++) {
+      const t = s / steps;
+      const u = 1 - t;
+      out.push({
+        x: u * u * u * p0.x + 3 * u * u * t * p1.x + 3 * u * t * t * p2.x + t * t * t * p3.x,
+        y: u * u * u * p0.y + 3 * u * u * t * p1.y + 3 * u * t * t * p2.y + t * t * t * p3.y,
+      });
+    }
+  }
+  return out;
+}

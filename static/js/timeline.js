@@ -4,8 +4,12 @@
  *
  * Gradients only change in backward frames, and every `+=` in the trace carries the
  * child's gradient `after` it, so the gradients at frame k are the latest `after`
- * per child. Snapshots every KEYFRAME_INTERVAL frames bound the replay to a few
- * frames. Leaves out: anything about pixels, layout or timing.
+ * per child. Every `+=` is indexed once into typed arrays (frame -> first
+ * contribution, child, after), and snapshots every `keyframeInterval` frames bound
+ * the replay: at least KEYFRAME_INTERVAL, wider on big graphs so the snapshots stay
+ * a few megabytes (20,000 values: 2,048 frames apart, 16 snapshots, a scrub replays
+ * at most a few thousand array writes). Leaves out: anything about pixels, layout
+ * or timing.
  *
  * Example (the article's neuron, 16 frames): stateAt(timeline, 5) is the sort frame,
  * every node visible, o's grad 1 and all others 0; stateAt(timeline, 15) has the
@@ -13,6 +17,7 @@
  * frame its last parent runs (o's from the sort frame, x1's from frame 13, when
  * x1*w1 runs) to the end.
  */
+import { createPassTimeline, isMultiPass, passSpans, passStateAt } from "./passes.js";
 import { validateTrace } from "./trace.js";
 
 export const KEYFRAME_INTERVAL = 64;
@@ -24,8 +29,13 @@ export const KEYFRAME_INTERVAL = 64;
  *   indexOf: Map<string, number>, operands: number[][], parents: number[][],
  *   appearFrame: Int32Array, backwardFrame: Int32Array, finalFrame: Int32Array, topoIndex: Int32Array,
  *   frameNode: Int32Array, phaseBounds: {build: number, sort: number, backward: number},
- *   keyframes: Map<number, Float64Array>
+ *   keyframes: Map<number, Float64Array>, keyframeInterval: number,
+ *   contributionStart: Int32Array, contributionChild: Int32Array, contributionAfter: Float64Array,
+ *   passes?: import("./passes.js").PassInfo[], framePass?: Int32Array, initialData?: Float64Array,
+ *   valueKeyframes?: Map<number, {data: Float64Array, grads: Float64Array}>
  * }} Timeline
+ * contributionStart[k]..contributionStart[k + 1]: frame k's `+=`s in contributionChild/After
+ * passes…valueKeyframes: only for traces with several passes or updates (passes.js)
  */
 
 /**
@@ -35,6 +45,7 @@ export const KEYFRAME_INTERVAL = 64;
  */
 export function createTimeline(rawTrace) {
   const trace = validateTrace(rawTrace);
+  if (isMultiPass(trace)) return createPassTimeline(trace);
   const size = trace.nodes.length;
   const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
   /** @type {number[][]} */ const operands = trace.nodes.map(() => []);
@@ -84,10 +95,25 @@ export function createTimeline(rawTrace) {
   const output = indexOf.get(trace.output);
   if (output !== undefined && sortFrame >= 0) finalFrame[output] = sortFrame;
   const phaseBounds = { build: sortStart, sort: sortFrame - sortStart + 1, backward: frameCount - sortFrame - 1 };
+  const contributionStart = new Int32Array(frameCount + 1);
+  trace.frames.forEach((frame, k) => {
+    contributionStart[k + 1] = contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
+  });
+  const contributionChild = new Int32Array(contributionStart[frameCount]);
+  const contributionAfter = new Float64Array(contributionStart[frameCount]);
+  trace.frames.forEach((frame, k) => {
+    if (frame.phase !== "backward") return;
+    frame.contributions.forEach((c, j) => {
+      contributionChild[contributionStart[k] + j] = /** @type {number} */ (indexOf.get(c.to));
+      contributionAfter[contributionStart[k] + j] = c.after;
+    });
+  });
   /** @type {Timeline} */
   const timeline = {
     trace, size, frameCount, sortFrame, indexOf, operands, parents,
     appearFrame, backwardFrame, finalFrame, topoIndex, frameNode, phaseBounds, keyframes: new Map(),
+    keyframeInterval: Math.max(KEYFRAME_INTERVAL, 2 ** Math.ceil(Math.log2(Math.max(1, size / 10)))),
+    contributionStart, contributionChild, contributionAfter,
   };
   buildKeyframes(timeline);
   return timeline;
@@ -99,7 +125,7 @@ function buildKeyframes(timeline) {
   grads[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))] = 1;
   for (let k = timeline.sortFrame; k < timeline.frameCount; k++) {
     applyFrame(timeline, grads, k);
-    if ((k - timeline.sortFrame) % KEYFRAME_INTERVAL === 0) timeline.keyframes.set(k, grads.slice());
+    if ((k - timeline.sortFrame) % timeline.keyframeInterval === 0) timeline.keyframes.set(k, grads.slice());
   }
 }
 
@@ -109,9 +135,8 @@ function buildKeyframes(timeline) {
  * @param {number} k
  */
 function applyFrame(timeline, grads, k) {
-  const frame = timeline.trace.frames[k];
-  if (frame.phase !== "backward") return;
-  for (const c of frame.contributions) grads[/** @type {number} */ (timeline.indexOf.get(c.to))] = c.after;
+  const { contributionStart, contributionChild, contributionAfter } = timeline;
+  for (let j = contributionStart[k]; j < contributionStart[k + 1]; j++) grads[contributionChild[j]] = contributionAfter[j];
 }
 
 /**
@@ -121,7 +146,7 @@ function applyFrame(timeline, grads, k) {
  */
 export function gradsAt(timeline, k) {
   if (k < timeline.sortFrame) return new Float64Array(timeline.size);
-  const base = k - ((k - timeline.sortFrame) % KEYFRAME_INTERVAL);
+  const base = k - ((k - timeline.sortFrame) % timeline.keyframeInterval);
   const grads = /** @type {Float64Array} */ (timeline.keyframes.get(base)).slice();
   for (let j = base + 1; j <= k; j++) applyFrame(timeline, grads, j);
   return grads;
@@ -139,13 +164,16 @@ export function clampFrame(timeline, k) {
 }
 
 /**
- * @typedef {"hidden" | "new" | "operand" | "active" | "receiving" | "done" | "idle"} NodeRole
+ * @typedef {"hidden" | "new" | "operand" | "active" | "receiving" | "done" | "idle" | "updated"} NodeRole
  * @typedef {{
- *   index: number, frameCount: number, phase: "build" | "sort" | "backward", text: string,
+ *   index: number, frameCount: number, phase: "build" | "sort" | "backward" | "update", text: string,
  *   current: number, visible: Uint8Array, final: Uint8Array, grads: Float64Array, roles: NodeRole[],
  *   contributions: Array<import("./trace.js").Contribution & {child: number}>,
- *   sorted: boolean, line: number | null
+ *   sorted: boolean, line: number | null,
+ *   pass?: number, passCount?: number, data?: Float64Array,
+ *   changes?: Array<{node: string, field: "data" | "grad", before: number, after: number, child: number}>
  * }} FrameState
+ * pass…changes: set for traces with several passes (passes.js); data = every node's data now
  */
 
 /**
@@ -155,6 +183,7 @@ export function clampFrame(timeline, k) {
  * @returns {FrameState}
  */
 export function stateAt(timeline, k) {
+  if (timeline.passes) return passStateAt(timeline, k);
   const index = clampFrame(timeline, k);
   const frame = timeline.trace.frames[index];
   const current = timeline.frameNode[index];
@@ -206,6 +235,7 @@ export function stateAt(timeline, k) {
  * @param {Timeline} timeline
  */
 export function phaseSpans(timeline) {
+  if (timeline.passes) return passSpans(timeline).flatMap((pass) => pass.phases);
   const { build, sort, backward } = timeline.phaseBounds;
   return [
     { phase: "build", start: 0, length: build },

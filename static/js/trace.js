@@ -3,9 +3,9 @@
  * This module describes its shape once, checks a trace before the player uses it,
  * and names nodes for people. It does no drawing and no fetching.
  *
- * @typedef {"leaf" | "const" | "op"} NodeKind
+ * @typedef {"leaf" | "const" | "op" | "group"} NodeKind  "group": a closed call the page draws (pass-graph.js), never in a trace
  * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number, underflow?: true,
- *   correct_grad?: number}} TraceNode  underflow: a float underflowed here (engine/underflow.py);
+ *   correct_grad?: number, group?: string}} TraceNode  underflow: a float underflowed here (engine/underflow.py);
  *   correct_grad: with a `mistake` (SPEC §8), the gradient the correct engine gives
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
  * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number, underflow?: true}} Contribution
@@ -13,19 +13,24 @@
  * @typedef {{phase: "sort", text: string, step?: "visit" | "skip" | "append" | "seed", node?: string, depth?: number}} SortFrame
  *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js)
  * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[]}} BackwardFrame
- * @typedef {BuildFrame | SortFrame | BackwardFrame} Frame
+ * @typedef {{phase: "update", node?: undefined, text: string, line?: number,
+ *   changes: Array<{node: string, field: "data" | "grad", before: number, after: number}>}} UpdateFrame
+ * @typedef {BuildFrame | SortFrame | BackwardFrame | UpdateFrame} Frame
  * @typedef {{
- *   schema: 1, source: string, granularity: "packed" | "expanded",
+ *   schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[],
  *   mistake?: "assign" | "append-first" | "no-sort" | null
  * }} Trace
+ * schema 2 (SPEC §11) adds passes[], frames[].pass, update frames and nodes[].group: passes.js
  */
 
-const PHASES = new Set(["build", "sort", "backward"]);
+import { isMultiPass, validatePasses } from "./passes.js";
+
+const PHASES = new Set(["build", "sort", "backward", "update"]);
 
 /**
  * Throw a TypeError naming the first thing in `trace` the player cannot use.
- * Example: validateTrace({schema: 2}) throws "trace.schema must be 1, got 2".
+ * Example: validateTrace({schema: 3}) throws "trace.schema must be 1 or 2, got 3".
  * @param {unknown} trace
  * @returns {Trace}
  */
@@ -35,7 +40,7 @@ export function validateTrace(trace) {
   };
   if (trace === null || typeof trace !== "object") fail(" must be an object", trace);
   const t = /** @type {Trace} */ (trace);
-  if (t.schema !== 1) fail(".schema must be 1", t.schema);
+  if (t.schema !== 1 && t.schema !== 2) fail(".schema must be 1 or 2", t.schema);
   for (const key of ["nodes", "edges", "topo", "frames"]) {
     if (!Array.isArray(t[key])) fail(`.${key} must be an array`, t[key]);
   }
@@ -50,13 +55,21 @@ export function validateTrace(trace) {
     if (!ids.has(edge.source) || !ids.has(edge.target)) fail(`.edges[${i}] must join two nodes`, edge);
   });
   t.frames.forEach((frame, i) => {
-    if (!PHASES.has(frame.phase)) fail(`.frames[${i}].phase must be build, sort or backward`, frame.phase);
-    if ((frame.phase !== "sort" || "node" in frame) && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
+    if (!PHASES.has(frame.phase) || (t.schema === 1 && frame.phase === "update")) {
+      fail(`.frames[${i}].phase must be build, sort, backward${t.schema === 2 ? " or update" : ""}`, frame.phase);
+    }
+    const named = frame.phase === "build" || frame.phase === "backward" || (frame.phase === "sort" && "node" in frame);
+    if (named && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
   });
+  if (t.schema === 2) {
+    validatePasses(t, ids, fail);
+    return t;
+  }
   // With `sort_steps` (SPEC §9) the sort is many frames, the last of them the seed.
   const sorts = t.frames.filter((f) => f.phase === "sort");
   const seeds = sorts.some((f) => "step" in f) ? sorts.filter((f) => "step" in f && f.step === "seed").length : sorts.length;
   if (seeds !== 1) fail(".frames must hold exactly one sort frame, or one seed among the sort steps", seeds);
+  if (isMultiPass(t)) validatePasses(t, ids, fail); // one pass with call groups: folded by pass-graph.js
   return t;
 }
 

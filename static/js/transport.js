@@ -7,11 +7,11 @@ import { SPEEDS } from "./playback.js";
 import { icon } from "./icons.js";
 import { html } from "./svg.js";
 
-const PHASE_NAMES = { build: "Build", sort: "Sort", backward: "Backward" };
+const PHASE_NAMES = { build: "Build", sort: "Sort", backward: "Backward", update: "Update" };
 
 /**
  * @param {HTMLElement} container
- * @param {{frameCount: number, spans: Array<{phase: string, start: number, length: number}>,
+ * @param {{frameCount: number, spans: Array<{phase: string, start: number, length: number, pass?: number, passStart?: boolean}>,
  *   onSeek: (k: number) => void, onStep: (delta: number) => void, onToggle: () => void,
  *   onSpeed: (speed: number) => void}} options
  */
@@ -25,11 +25,12 @@ export function mountTransport(container, { frameCount, spans, onSeek, onStep, o
   });
   const markers = html("div", { class: "phase-markers", "aria-hidden": "true" });
   for (const span of spans) {
-    const marker = html("div", { class: `phase-marker phase-${span.phase}` }, [
+    // Several passes (SPEC §11): each pass's first run starts with a pass mark.
+    const marker = html("div", { class: `phase-marker phase-${span.phase}${span.passStart ? " pass-start" : ""}` }, [
       html("span", { text: PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)] }),
     ]);
     marker.style.flexGrow = String(span.length);
-    marker.title = `${PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)]}: frames ${span.start + 1}–${span.start + span.length}`;
+    marker.title = `${span.pass !== undefined ? `Pass ${span.pass + 1} \u00B7 ` : ""}${PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)]}: frames ${span.start + 1}–${span.start + span.length}`;
     markers.append(marker);
   }
   const counter = html("output", { class: "frame-counter", "data-testid": "frame-counter", "aria-label": "Frame number" });

@@ -71,7 +71,10 @@ def constants(trace: dict[str, Any]) -> list[float]:
 
 
 def assert_trace_invariants(trace: dict[str, Any]) -> None:
-    """Everything SPEC §3 says must hold of any trace."""
+    """Everything SPEC §3 says must hold of any trace (§11's for a schema 2 trace)."""
+    if trace["schema"] == 2:
+        assert_multi_pass_invariants(trace)
+        return
     nodes = {node["id"]: node for node in trace["nodes"]}
     frames = trace["frames"]
     op_ids = [node["id"] for node in trace["nodes"] if node["kind"] == "op"]
@@ -119,4 +122,34 @@ def assert_trace_invariants(trace: dict[str, Any]) -> None:
         expected = 1.0 if node_id == trace["output"] else last_after[node_id]
         assert node["grad"] == expected, "final grads are the last `after` of each node"
 
+    json.dumps(trace, allow_nan=False)
+
+
+def assert_multi_pass_invariants(trace: dict[str, Any]) -> None:
+    """What SPEC §11 says must hold of a trace with several passes or update frames."""
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    assert len(nodes) == len(trace["nodes"]), "node ids are unique"
+    passes = trace["passes"]
+    assert passes, "a trace has at least one pass"
+    assert trace["output"] == passes[-1]["output"] and trace["topo"] == passes[-1]["topo"]
+    frames = trace["frames"]
+    assert [f["pass"] for f in frames] == sorted(f["pass"] for f in frames)
+    assert {f["pass"] for f in frames} <= set(range(len(passes)))
+    built = [f["node"] for f in frames if f["phase"] == "build"]
+    assert len(built) == len(set(built)), "no node is built twice"
+    assert set(built) == {n["id"] for n in trace["nodes"] if n["kind"] == "op"}
+    for index, run in enumerate(passes):
+        assert run["output"] in nodes
+        assert sorted(run["topo"]) == sorted(set(run["topo"]))
+        mine = [f for f in frames if f["pass"] == index]
+        assert [f["phase"] for f in mine].count("sort") == 1
+        backwards = [f["node"] for f in mine if f["phase"] == "backward"]
+        assert backwards == run["topo"][::-1]
+    for frame in frames:
+        assert isinstance(frame["text"], str) and frame["text"]
+        for change in frame.get("changes", []):
+            assert change["node"] in nodes and change["field"] in ("data", "grad")
+        for contribution in frame.get("contributions", []):
+            assert contribution["to"] in nodes
+            assert contribution["after"] == contribution["before"] + contribution["delta"]
     json.dumps(trace, allow_nan=False)

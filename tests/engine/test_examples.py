@@ -24,6 +24,17 @@ def check_neuron(trace: dict[str, Any]) -> None:
     assert output_node(trace)["data"] == pytest.approx(math.sqrt(0.5), rel=1e-12)
 
 
+def check_train_step(trace: dict[str, Any]) -> None:
+    # loss = (2w - 3)**2, dloss/dw = 4(2w - 3); w moves by -0.05 * grad each step.
+    w, losses = 0.5, []
+    for _ in range(4):
+        losses.append((2 * w - 3) ** 2)
+        w -= 0.05 * 4 * (2 * w - 3)
+    assert [p["data"] for p in trace["passes"]] == pytest.approx(losses, rel=1e-12)
+    assert trace["nodes"][0]["label"] == "w"
+    assert trace["nodes"][0]["data"] == pytest.approx(w, rel=1e-12)
+
+
 def check_a_plus_a(trace: dict[str, Any]) -> None:
     assert leaf_grads(trace) == {"a": 2.0}
     assert output_node(trace)["data"] == 6.0
@@ -79,6 +90,7 @@ HAND_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "fork": check_fork,
     "relu": check_relu,
     "division": check_division,
+    "train-step": check_train_step,
     "logistic-loss": check_logistic_loss,
     "sigmoid-expanded": check_sigmoid_expanded,
 }

@@ -99,29 +99,36 @@ describe("a + a", () => {
   });
 });
 
-describe("keyframes", () => {
-  const trace = chainTrace(3 * KEYFRAME_INTERVAL + 5);
-  const timeline = createTimeline(trace);
+for (const length of [3 * KEYFRAME_INTERVAL + 5, 600]) {
+  describe(`keyframes of a ${length}-step chain`, () => {
+    const trace = chainTrace(length);
+    const timeline = createTimeline(trace);
 
-  it("agree with replaying every frame from the start, at every frame", () => {
-    const replay = new Map();
-    for (let k = 0; k < timeline.frameCount; k++) {
-      const frame = trace.frames[k];
-      if (frame.phase === "sort") replay.set(trace.output, 1);
-      if (frame.phase === "backward") for (const c of frame.contributions) replay.set(c.to, c.after);
-      const grads = gradsAt(timeline, k);
-      trace.nodes.forEach((node, i) => assert.equal(grads[i], replay.get(node.id) ?? 0, `frame ${k} node ${node.id}`));
-    }
-  });
+    it("are spaced wider on bigger graphs, never closer than KEYFRAME_INTERVAL", () => {
+      assert.ok(timeline.keyframeInterval >= KEYFRAME_INTERVAL);
+      if (length === 600) assert.ok(timeline.keyframeInterval > KEYFRAME_INTERVAL);
+    });
 
-  it("give the same state in any order of visits", () => {
-    const forward = [...Array(timeline.frameCount).keys()].map((k) => stateAt(timeline, k).grads);
-    for (const k of [400, 3, 199, 0, 250, 64, 65, 130]) {
-      const k2 = clampFrame(timeline, k);
-      assert.deepEqual(stateAt(timeline, k2).grads, forward[k2]);
-    }
+    it("agree with replaying every frame from the start, at every frame", () => {
+      const replay = new Map();
+      for (let k = 0; k < timeline.frameCount; k++) {
+        const frame = trace.frames[k];
+        if (frame.phase === "sort") replay.set(trace.output, 1);
+        if (frame.phase === "backward") for (const c of frame.contributions) replay.set(c.to, c.after);
+        const grads = gradsAt(timeline, k);
+        trace.nodes.forEach((node, i) => assert.equal(grads[i], replay.get(node.id) ?? 0, `frame ${k} node ${node.id}`));
+      }
+    });
+
+    it("give the same state in any order of visits", () => {
+      const forward = [...Array(timeline.frameCount).keys()].map((k) => stateAt(timeline, k).grads);
+      for (const k of [400, 3, 199, 0, 250, 64, 65, 130, 1500, 1203, 1790]) {
+        const k2 = clampFrame(timeline, k);
+        assert.deepEqual(stateAt(timeline, k2).grads, forward[k2]);
+      }
+    });
   });
-});
+}
 
 describe("clampFrame", () => {
   const timeline = createTimeline(fixture("neuron.json"));

@@ -9,7 +9,7 @@ describe("validateTrace", () => {
     for (const name of ["neuron.json", "neuron-expanded.json", "a-plus-a.json"]) validateTrace(fixture(name));
   });
   it("names the bad value", () => {
-    assert.throws(() => validateTrace({ schema: 2 }), /trace\.schema must be 1, got 2/);
+    assert.throws(() => validateTrace({ schema: 3 }), /trace\.schema must be 1 or 2, got 3/);
     const trace = fixture("neuron.json");
     trace.edges.push({ source: "n0", target: "nope" });
     assert.throws(() => validateTrace(trace), /edges\[9\] must join two nodes/);

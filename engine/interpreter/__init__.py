@@ -1,0 +1,62 @@
+"""The interpreter for real programs (SPEC §11): functions, loops, classes, several passes.
+
+`trace_program` compiles a parsed program into closures (`compiler`), runs it over the
+program's own objects (`objects`, `machine`, `library`) within its budgets (`runtime`),
+and returns the multi-pass trace the recorder (`engine.passes`) kept while it ran.
+Straight-line programs (SPEC §2) never come here; `engine.trace_source` sends them to
+`engine.parse` so their traces stay byte for byte what they were.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Any
+
+from engine.interpreter.compiler import Compiler
+from engine.interpreter.library import Library
+from engine.interpreter.machine import Machine
+from engine.interpreter.objects import Frame
+from engine.interpreter.runtime import ProgramError, State
+from engine.limits import Limits
+from engine.parse import SourceLines
+from engine.passes import Recorder
+
+# Python frames one program call may take (call -> body -> statement -> expression ...).
+_PYTHON_FRAMES_PER_CALL = 40
+_MAX_RECURSION_LIMIT = 20_000
+
+
+def trace_program(
+    tree: ast.Module, source: str, granularity: str, limits: Limits
+) -> dict[str, Any]:
+    """Run a parsed program and return its trace; any problem is an `EngineError`."""
+    state = State(limits)
+    recorder = Recorder(state, limits)
+    machine = Machine(state, recorder, expanded=granularity == "expanded")
+    library = Library(machine, recorder.print)
+    globals_: dict[str, Any] = {}
+    compiler = Compiler(
+        machine,
+        recorder,
+        SourceLines(source),
+        globals_,
+        library.builtins(),
+        library.modules(),
+        limits.max_depth,
+    )
+    code = compiler.module(tree)
+    previous_limit = sys.getrecursionlimit()
+    wanted = min(limits.max_depth * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
+    sys.setrecursionlimit(max(previous_limit, wanted))
+    try:
+        code(Frame(globals_, None))
+        return recorder.finish(source, granularity, globals_)
+    except ProgramError as error:
+        raise error.finished() from None
+    except RecursionError:
+        raise limits.exceeded("max_depth", "the program nests too deeply") from None
+    except MemoryError:
+        raise limits.exceeded("max_nodes", "the program ran out of memory") from None
+    finally:
+        sys.setrecursionlimit(previous_limit)

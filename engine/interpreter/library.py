@@ -1,0 +1,789 @@
+"""The built-in functions, the methods of lists, dicts, sets and strings, `math` and
+`random`: everything a program can call that it did not write.
+
+Each one checks its arguments, measures what it will make before making it, and
+charges a step for every item it touches, so no call can do unbounded work outside the
+step count (`sum(range(10**9))` stops like a loop would). `random` is an instance of
+CPython's own `random.Random`, seeded with 0 unless the program seeds it, so a seeded
+program draws exactly CPython's numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from engine.interpreter.machine import NUMBERS, VALUE_METHODS, Machine, number_error
+from engine.interpreter.objects import (
+    Builtin,
+    Inert,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+    TypeObject,
+)
+from engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
+from engine.interpreter.text import NO_METHOD, type_name
+from engine.value import Value
+from engine.value import _creation_order as creation_order
+from engine.value import _sigmoid as sigmoid_number
+
+Call = Callable[[list[Any], dict[str, Any]], Any]
+
+
+class Library:
+    """Builds the built-in names and the method tables for one running program."""
+
+    def __init__(self, machine: Machine, printed: Callable[[str], None]) -> None:
+        self.machine = machine
+        self.state: State = machine.state
+        self.printed = printed
+        machine.methods.update(
+            {
+                list: self.list_methods(),
+                dict: self.dict_methods(),
+                PSet: self.set_methods(),
+                str: self.str_methods(),
+            }
+        )
+
+    # Helpers
+
+    def items(self, iterable: Any) -> Iterator[Any]:
+        """Iterate a program value, charging a step per item."""
+        state = self.state
+        for item in self.machine.iterate(iterable):
+            state.steps += 1
+            if state.steps > state.max_steps:
+                raise state.out_of_steps()
+            yield item
+
+    def collect(self, iterable: Any) -> list[Any]:
+        out: list[Any] = []
+        for item in self.items(iterable):
+            out.append(item)
+            if len(out) > MAX_ITEMS:
+                self.state.check_items(len(out))
+        return out
+
+    def builtins(self) -> dict[str, Any]:
+        m = self.machine
+        names: dict[str, Any] = {
+            "print": Builtin("print", self.print_),
+            "len": Builtin("len", self.len_),
+            "range": Builtin("range", self.range_),
+            "sum": Builtin("sum", self.sum_),
+            "min": Builtin("min", lambda a, k: self.extreme(a, k, "min")),
+            "max": Builtin("max", lambda a, k: self.extreme(a, k, "max")),
+            "abs": Builtin("abs", self.abs_),
+            "round": Builtin("round", self.round_),
+            "zip": Builtin("zip", self.zip_),
+            "enumerate": Builtin("enumerate", self.enumerate_),
+            "reversed": Builtin("reversed", self.reversed_),
+            "sorted": Builtin("sorted", self.sorted_),
+            "any": Builtin("any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k)))),
+            "all": Builtin("all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k)))),
+            "map": Builtin("map", self.map_),
+            "filter": Builtin("filter", self.filter_),
+            "isinstance": Builtin("isinstance", self.isinstance_),
+            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
+            "str": TypeObject("str", self.str_, (str,)),
+            "int": TypeObject("int", self.int_, (int,)),
+            "float": TypeObject("float", self.float_, (float,)),
+            "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
+            "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
+            "tuple": TypeObject(
+                "tuple", lambda a, k: tuple(self.collect(a[0])) if a else (), (tuple,)
+            ),
+            "set": TypeObject("set", lambda a, k: PSet(self.collect(a[0]) if a else ()), (PSet,)),
+            "dict": TypeObject("dict", self.dict_, (dict,)),
+            "Value": TypeObject("Value", self.value_, (Value,)),
+            **{name: Builtin(name, self.unary_function(name)) for name in VALUE_METHODS},
+            "NotImplemented": NotImplemented,
+            "draw_dot": Inert("draw_dot"),
+        }
+        return names
+
+    def unary_function(self, name: str) -> Call:
+        """`tanh(x)` and friends of the straight-line language: a Value's method, or the
+        function of a plain number."""
+        number_function = _NUMBER_FUNCTIONS[name]
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            value = one(args, kwargs, name)
+            if type(value) is Value:
+                return self.machine.value_method(value, name, [])
+            if type(value) not in NUMBERS:
+                raise ProgramError(f"{name}() takes a Value or a number, not a {type_name(value)}")
+            try:
+                return number_function(value)
+            except (ArithmeticError, ValueError) as error:
+                raise number_error(name, error) from None
+
+        return call
+
+    def modules(self) -> dict[str, PModule]:
+        return {"math": self.math_module(), "random": self.random_module()}
+
+    # Built-in functions
+
+    def print_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        sep = kwargs.pop("sep", " ")
+        end = kwargs.pop("end", "\n")
+        if kwargs:
+            raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if not (type(sep) is str and type(end) is str):
+            raise ProgramError("print()'s sep and end must be strings")
+        text = sep.join(self.machine.texts.to_str(arg) for arg in args) + end
+        self.state.printed += len(text)
+        if self.state.printed > MAX_PRINTED:
+            raise ProgramError(f"the program printed more than {MAX_PRINTED:,} characters")
+        self.printed(text)
+
+    def len_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        value = one(args, kwargs, "len")
+        if type(value) in (list, tuple, dict, str, range) or type(value) is PSet:
+            return len(value)
+        if type(value) is PInstance:
+            result = self.machine.call_dunder(value, "__len__")
+            if type(result) is int:
+                return result
+        raise ProgramError(f"a {type_name(value)} has no len()")
+
+    def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
+        if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
+            raise ProgramError("range() takes one to three integers")
+        try:
+            return range(*args)
+        except ValueError as error:
+            raise ProgramError(f"range(): {error}") from None
+
+    def sum_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        start = kwargs.pop("start", 0)
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ProgramError("sum() takes an iterable and an optional start")
+        total = args[1] if len(args) == 2 else start
+        binary = self.machine.binary
+        for item in self.items(args[0]):
+            total = binary("+", total, item)
+        return total
+
+    def extreme(self, args: list[Any], kwargs: dict[str, Any], which: str) -> Any:
+        key = kwargs.pop("key", None)
+        has_default = "default" in kwargs
+        default = kwargs.pop("default", None)
+        if kwargs:
+            raise ProgramError(f"{which}() takes only key= and default= keywords")
+        candidates = self.collect(args[0]) if len(args) == 1 else list(args)
+        if not candidates:
+            if has_default:
+                return default
+            raise ProgramError(f"{which}() of an empty sequence")
+        best = candidates[0]
+        best_key = best if key is None else self.machine.call(key, [best])
+        op = "<" if which == "min" else ">"
+        for item in candidates[1:]:
+            item_key = item if key is None else self.machine.call(key, [item])
+            if self.machine.compare(op, item_key, best_key):
+                best, best_key = item, item_key
+        return best
+
+    def abs_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        value = one(args, kwargs, "abs")
+        if type(value) in NUMBERS:
+            return abs(value)
+        if type(value) is PInstance:
+            result = self.machine.call_dunder(value, "__abs__")
+            if result is not NO_METHOD:
+                return result
+        raise ProgramError(f"abs() needs a number, not a {type_name(value)}")
+
+    def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
+            raise ProgramError("round() takes a number and an optional number of digits")
+        if len(args) == 2 and (type(args[1]) not in (int, bool) or abs(args[1]) > 400):
+            raise ProgramError("round()'s digits must be a small integer")
+        try:
+            return self.state.check_int(round(*args)) if len(args) == 1 else round(*args)
+        except (OverflowError, ValueError) as error:
+            raise number_error("round", error) from None
+
+    def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs:
+            raise ProgramError("zip() takes no keywords here")
+        return zip(*(self.machine.iterate(arg) for arg in args), strict=False)
+
+    def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
+            raise ProgramError("enumerate() takes an iterable and an optional integer start")
+        return enumerate(self.machine.iterate(args[0]), start)
+
+    def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        value = one(args, kwargs, "reversed")
+        if type(value) in (list, tuple, str, range):
+            return reversed(value)
+        if type(value) is dict:
+            return reversed(list(value))
+        raise ProgramError(f"a {type_name(value)} cannot be reversed")
+
+    def sorted_(self, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        key = kwargs.pop("key", None)
+        reverse = kwargs.pop("reverse", False)
+        if kwargs or len(args) != 1:
+            raise ProgramError("sorted() takes an iterable and key=, reverse= keywords")
+        items = self.collect(args[0])
+        self.sort(items, key, reverse)
+        return items
+
+    def sort(self, items: list[Any], key: Any, reverse: Any) -> None:
+        keys = items if key is None else [self.machine.call(key, [item]) for item in items]
+        self.state.charge(len(items) * max(1, len(items).bit_length()))
+        for k in keys:
+            if type(k) not in NUMBERS and type(k) not in (str, tuple):
+                raise ProgramError(f"sorting compares numbers and strings, not a {type_name(k)}")
+        order = list(range(len(items)))
+        try:
+            order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
+        except TypeError:
+            raise ProgramError("these items cannot be compared with each other") from None
+        items[:] = [items[i] for i in order]
+
+    def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
+        if kwargs or len(args) < 2:
+            raise ProgramError("map() takes a function and at least one iterable")
+        function = args[0]
+        iterables = [self.machine.iterate(arg) for arg in args[1:]]
+        return (self.machine.call(function, list(group)) for group in zip(*iterables, strict=False))
+
+    def filter_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
+        if kwargs or len(args) != 2:
+            raise ProgramError("filter() takes a function (or None) and an iterable")
+        function = args[0]
+        truthy = self.machine.truthy
+        call = self.machine.call
+        return (
+            item
+            for item in self.machine.iterate(args[1])
+            if truthy(item if function is None else call(function, [item]))
+        )
+
+    def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if kwargs or len(args) != 2:
+            raise ProgramError("isinstance() takes an object and a class (or a tuple of them)")
+        value, classes = args
+        options = classes if type(classes) is tuple else (classes,)
+        for cls in options:
+            if type(cls) is PClass:
+                if type(value) is PInstance and cls in value.cls.mro:
+                    return True
+            elif isinstance(cls, TypeObject):
+                if type(value) in cls.types or (cls.types == (int,) and type(value) is bool):
+                    return True
+            else:
+                raise ProgramError("isinstance()'s second argument must be a class")
+        return False
+
+    def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
+        if kwargs or len(args) > 1:
+            raise ProgramError("str() takes one value here")
+        return self.machine.texts.to_str(args[0]) if args else ""
+
+    def int_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        if kwargs or len(args) != 1:
+            raise ProgramError("int() takes one number or string here")
+        value = args[0]
+        if type(value) is str and len(value) > 30:
+            raise ProgramError("int(): this string is too long to be a bounded integer")
+        try:
+            return self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no()
+        except (ValueError, OverflowError) as error:
+            raise ProgramError(f"int(): {error}") from None
+
+    def float_(self, args: list[Any], kwargs: dict[str, Any]) -> float:
+        if kwargs or len(args) > 1:
+            raise ProgramError("float() takes one number or string")
+        if not args:
+            return 0.0
+        value = args[0]
+        if type(value) not in (*NUMBERS, str):
+            raise ProgramError(f"float() needs a number or a string, not a {type_name(value)}")
+        try:
+            return float(value)
+        except ValueError as error:
+            raise ProgramError(f"float(): {error}") from None
+
+    def dict_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        if len(args) > 1:
+            raise ProgramError("dict() takes at most one positional argument")
+        if args:
+            source = args[0]
+            pairs = list(source.items()) if type(source) is dict else self.collect(source)
+            for pair in pairs:
+                if type(pair) not in (tuple, list) or len(pair) != 2:
+                    raise ProgramError("dict() needs pairs of (key, value)")
+                self.machine.set_item(out, pair[0], pair[1])
+        for name, value in kwargs.items():
+            out[name] = value
+        return out
+
+    def value_(self, args: list[Any], kwargs: dict[str, Any]) -> Value:
+        label = kwargs.pop("label", "")
+        if kwargs or len(args) != 1:
+            raise ProgramError("Value() takes one number, like Value(2.0, label='x1')")
+        if type(label) is not str:
+            raise ProgramError("a label must be a string, like Value(2.0, label='x1')")
+        data = args[0]
+        if type(data) not in NUMBERS:
+            raise ProgramError(f"Value() takes a plain number, not a {type_name(data)}")
+        mark = next(creation_order)
+        leaf = Value(data, label=label)
+        self.machine.recorder.adopt(leaf, mark)
+        return leaf
+
+    # Methods of built-in types
+
+    def bound(self, call: Callable[[Any, list[Any], dict[str, Any]], Any], name: str) -> Any:
+        return lambda obj: Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+
+    def list_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        state = self.state
+        m = self.machine
+
+        def append(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
+            obj.append(one(args, kwargs, "append"))
+
+        def extend(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            items = self.collect(one(args, kwargs, "extend"))
+            state.check_items(len(obj) + len(items))
+            obj.extend(items)
+
+        def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not obj:
+                raise ProgramError("pop from an empty list")
+            try:
+                return obj.pop(*args)
+            except (IndexError, TypeError):
+                raise ProgramError("pop(): bad index") from None
+
+        def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) != 2 or type(args[0]) is not int:
+                raise ProgramError("insert() takes an index and a value")
+            state.check_items(len(obj) + 1)
+            obj.insert(args[0], args[1])
+
+        def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = one(args, kwargs, "index")
+            state.charge(len(obj))
+            for i, candidate in enumerate(obj):
+                if m.compare("==", candidate, item):
+                    return i
+            raise ProgramError("index(): the value is not in the list")
+
+        def count(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = one(args, kwargs, "count")
+            state.charge(len(obj))
+            return sum(1 for candidate in obj if m.compare("==", candidate, item))
+
+        def remove(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            del obj[index(obj, args, kwargs)]
+
+        def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            key = kwargs.pop("key", None)
+            reverse = kwargs.pop("reverse", False)
+            if args or kwargs:
+                raise ProgramError("sort() takes only key= and reverse= keywords")
+            self.sort(obj, key, reverse)
+
+        def reverse(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            state.charge(len(obj))
+            obj.reverse()
+
+        def copy(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            state.charge(len(obj))
+            return obj.copy()
+
+        def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            obj.clear()
+
+        table = {
+            "append": append,
+            "extend": extend,
+            "pop": pop,
+            "insert": insert,
+            "index": index,
+            "count": count,
+            "remove": remove,
+            "sort": sort,
+            "reverse": reverse,
+            "copy": copy,
+            "clear": clear,
+        }
+        return {name: self.bound(call, name) for name, call in table.items()}
+
+    def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        state = self.state
+
+        def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            state.charge(len(obj))
+            return list(obj.keys())
+
+        def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            state.charge(len(obj))
+            return list(obj.values())
+
+        def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            state.charge(len(obj))
+            return list(obj.items())
+
+        def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not 1 <= len(args) <= 2:
+                raise ProgramError("get() takes a key and an optional default")
+            try:
+                return obj.get(*args)
+            except TypeError:
+                raise ProgramError("this key cannot be a dict key") from None
+
+        def pop(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not 1 <= len(args) <= 2:
+                raise ProgramError("pop() takes a key and an optional default")
+            try:
+                return obj.pop(*args)
+            except (KeyError, TypeError):
+                raise ProgramError("pop(): the key is not in the dict") from None
+
+        def setdefault(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not 1 <= len(args) <= 2:
+                raise ProgramError("setdefault() takes a key and an optional default")
+            if args[0] not in obj:
+                self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
+            return obj[args[0]]
+
+        def update(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            for key, value in self.dict_(args, kwargs).items():
+                self.machine.set_item(obj, key, value)
+
+        def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            state.charge(len(obj))
+            return dict(obj)
+
+        def clear(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            obj.clear()
+
+        table = {
+            "keys": keys,
+            "values": values,
+            "items": items,
+            "get": get,
+            "pop": pop,
+            "setdefault": setdefault,
+            "update": update,
+            "copy": copy,
+            "clear": clear,
+        }
+        return {name: self.bound(call, name) for name, call in table.items()}
+
+    def set_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        state = self.state
+
+        def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            item = one(args, kwargs, "add")
+            if item not in obj.items:
+                state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
+                hashable(item)
+                obj.items[item] = None
+
+        def update(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            for item in self.collect(one(args, kwargs, "update")):
+                add(obj, [item], {})
+
+        def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            obj.items.pop(one(args, kwargs, "discard"), None)
+
+        def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            item = one(args, kwargs, "remove")
+            if item not in obj.items:
+                raise ProgramError("remove(): the item is not in the set")
+            del obj.items[item]
+
+        def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
+            state.charge(len(obj))
+            return PSet(obj.items)
+
+        def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            obj.items.clear()
+
+        table = {
+            "add": add,
+            "update": update,
+            "discard": discard,
+            "remove": remove,
+            "copy": copy,
+            "clear": clear,
+        }
+        return {name: self.bound(call, name) for name, call in table.items()}
+
+    def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        state = self.state
+        texts = self.machine.texts
+
+        def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            parts = self.collect(one(args, kwargs, "join"))
+            total = 0
+            for part in parts:
+                if type(part) is not str:
+                    raise ProgramError(f"join() needs strings, found a {type_name(part)}")
+                total += len(part) + len(obj)
+                state.check_str(total)
+            return obj.join(parts)
+
+        def simple(name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:
+            def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if kwargs or any(type(a) is not str for a in args) or len(args) > 1:
+                    raise ProgramError(f"{name}() takes at most one string here")
+                state.charge(len(obj) // 10)
+                result = _STR_METHODS[name](obj, *args)
+                if type(result) is list:
+                    state.check_items(len(result))
+                return result
+
+            return method
+
+        def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            if kwargs or len(args) != 2 or any(type(a) is not str for a in args):
+                raise ProgramError("replace() takes two strings here")
+            old, new = args
+            state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
+            return obj.replace(old, new)
+
+        def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            return texts.format(obj, "<" + str(_width(args)))
+
+        def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            return texts.format(obj, ">" + str(_width(args)))
+
+        table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
+            name: simple(name)
+            for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
+        }
+        table.update(
+            endswith=simple("endswith"),
+            split=simple("split"),
+            join=join,
+            replace=replace,
+            ljust=ljust,
+            rjust=rjust,
+        )
+        return {name: self.bound(call, name) for name, call in table.items()}
+
+    # Modules
+
+    def math_module(self) -> PModule:
+        members: dict[str, Any] = {
+            "pi": math.pi,
+            "e": math.e,
+            "tau": math.tau,
+            "inf": math.inf,
+            "nan": math.nan,
+        }
+        for name in _MATH_FUNCTIONS:
+            members[name] = Builtin(f"math.{name}", self.math_function(name))
+        members["factorial"] = Builtin("math.factorial", self.factorial)
+        members["fsum"] = Builtin("math.fsum", lambda a, k: math.fsum(self.numbers(one(a, k))))
+        return PModule("math", members)
+
+    def math_function(self, name: str) -> Call:
+        function = getattr(math, name)  # name is one of _MATH_FUNCTIONS, fixed here
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs:
+                raise ProgramError(f"math.{name}() takes no keywords here")
+            for arg in args:
+                if type(arg) not in NUMBERS:
+                    hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
+                    raise ProgramError(
+                        f"math.{name}() takes plain numbers, not a {type_name(arg)}{hint}"
+                    )
+            try:
+                result = function(*args)
+            except TypeError as error:
+                raise ProgramError(f"math.{name}(): {error}") from None
+            except (ArithmeticError, ValueError) as error:
+                raise number_error(f"math.{name}", error) from None
+            if type(result) is int:
+                self.state.check_int(result)
+            return result
+
+        return call
+
+    def factorial(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        n = one(args, kwargs, "math.factorial")
+        if type(n) not in (int, bool) or n < 0:
+            raise ProgramError("math.factorial() takes a non-negative integer")
+        if n > 20:
+            raise ProgramError("math.factorial(n) for n > 20 is larger than 2**63")
+        return math.factorial(n)
+
+    def numbers(self, iterable: Any) -> list[Any]:
+        values = self.collect(iterable)
+        if any(type(v) not in NUMBERS for v in values):
+            raise ProgramError("this function takes plain numbers")
+        return values
+
+    def random_module(self) -> PModule:
+        rng = self.state.rng
+        state = self.state
+
+        def seed(args: list[Any], kwargs: dict[str, Any]) -> None:
+            if kwargs or len(args) > 1:
+                raise ProgramError("random.seed() takes one number or string")
+            value = args[0] if args else 0
+            if value is None:
+                value = 0
+            if type(value) not in (*NUMBERS, str):
+                raise ProgramError("random.seed() takes a number or a string")
+            rng.seed(value)
+
+        def numeric(name: str, count: int) -> Call:
+            functions: dict[str, Callable[..., Any]] = {
+                "uniform": rng.uniform,
+                "gauss": rng.gauss,
+                "random": rng.random,
+            }
+            function = functions[name]
+
+            def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if kwargs or len(args) != count or any(type(a) not in NUMBERS for a in args):
+                    raise ProgramError(f"random.{name}() takes {count} numbers")
+                return function(*args)
+
+            return call
+
+        def integers(name: str) -> Call:
+            def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if kwargs or not 1 <= len(args) <= 3 or any(type(a) is not int for a in args):
+                    raise ProgramError(f"random.{name}() takes integers")
+                try:
+                    return rng.randint(*args) if name == "randint" else rng.randrange(*args)
+                except (ValueError, TypeError) as error:
+                    raise ProgramError(f"random.{name}(): {error}") from None
+
+            return call
+
+        def choice(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            population = one(args, kwargs, "random.choice")
+            if type(population) not in (list, tuple, str, range):
+                raise ProgramError("random.choice() takes a list, tuple, string or range")
+            if not population:
+                raise ProgramError("random.choice() of an empty sequence")
+            return rng.choice(population)
+
+        def shuffle(args: list[Any], kwargs: dict[str, Any]) -> None:
+            items = one(args, kwargs, "random.shuffle")
+            if type(items) is not list:
+                raise ProgramError("random.shuffle() takes a list")
+            state.charge(len(items))
+            rng.shuffle(items)
+
+        def sample(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            if kwargs or len(args) != 2 or type(args[1]) is not int:
+                raise ProgramError("random.sample() takes a sequence and a count")
+            population, k = args
+            if type(population) not in (list, tuple, str, range):
+                raise ProgramError("random.sample() takes a list, tuple, string or range")
+            state.charge(min(k, MAX_ITEMS + 1))
+            try:
+                return rng.sample(population, k)
+            except ValueError as error:
+                raise ProgramError(f"random.sample(): {error}") from None
+
+        members: dict[str, Any] = {
+            "seed": Builtin("random.seed", seed),
+            "random": Builtin("random.random", numeric("random", 0)),
+            "uniform": Builtin("random.uniform", numeric("uniform", 2)),
+            "gauss": Builtin("random.gauss", numeric("gauss", 2)),
+            "randint": Builtin("random.randint", integers("randint")),
+            "randrange": Builtin("random.randrange", integers("randrange")),
+            "choice": Builtin("random.choice", choice),
+            "shuffle": Builtin("random.shuffle", shuffle),
+            "sample": Builtin("random.sample", sample),
+        }
+        return PModule("random", members)
+
+
+_MATH_FUNCTIONS = (
+    "exp",
+    "log",
+    "log2",
+    "log10",
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "pow",
+    "fabs",
+    "floor",
+    "ceil",
+    "trunc",
+    "isclose",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "hypot",
+    "copysign",
+    "degrees",
+    "radians",
+    "erf",
+    "fmod",
+)
+
+
+_NUMBER_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
+    "tanh": math.tanh,
+    "exp": math.exp,
+    "relu": lambda x: x if x > 0 else 0.0,
+    "log": math.log,
+    "sigmoid": sigmoid_number,
+}
+_STR_METHODS: dict[str, Callable[..., Any]] = {
+    "upper": str.upper,
+    "lower": str.lower,
+    "strip": str.strip,
+    "lstrip": str.lstrip,
+    "rstrip": str.rstrip,
+    "startswith": str.startswith,
+    "endswith": str.endswith,
+    "split": str.split,
+}
+
+
+def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") -> Any:
+    if kwargs or len(args) != 1:
+        raise ProgramError(f"{name}() takes exactly one argument")
+    return args[0]
+
+
+def hashable(item: Any) -> None:
+    if type(item) in (list, dict) or type(item) is PSet:
+        raise ProgramError(f"a {type_name(item)} cannot be put in a set or used as a key")
+
+
+def _width(args: list[Any]) -> int:
+    if len(args) != 1 or type(args[0]) is not int:
+        raise ProgramError("this method takes one integer width")
+    return max(0, int(args[0]))
+
+
+def _no() -> int:
+    raise ProgramError("int() takes a number or a string")

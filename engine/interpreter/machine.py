@@ -1,0 +1,650 @@
+"""The object model: calling, attributes, operators and truth, for every program value.
+
+Each operation looks at the types of its operands and does only what this table says:
+plain numbers are computed by Python (integers kept within ±2**63, powers and shifts
+measured first), strings and containers are measured before they are made, engine
+`Value`s build graph nodes that the recorder adopts, and the program's own instances
+get their class's methods (`__add__`, `__radd__`...). Anything else is a clean error.
+Attributes come from allow-lists only; Python's `getattr` is never used on a value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from types import GeneratorType
+from typing import TYPE_CHECKING, Any
+
+from engine.interpreter.objects import (
+    MISSING,
+    BoundMethod,
+    Builtin,
+    Frame,
+    Function,
+    Inert,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+    PSuper,
+)
+from engine.interpreter.runtime import MAX_INT, ProgramError, State
+from engine.interpreter.text import NO_METHOD, Texts, type_name
+from engine.value import Value, sigmoid_from_primitives, tanh_from_primitives
+from engine.value import _creation_order as creation_order
+
+if TYPE_CHECKING:
+    from engine.passes import Recorder
+
+NUMBERS = frozenset({int, float, bool})
+SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range})
+RETURN: Any = object()  # the signal a `return` statement hands up to its function
+
+_FORWARD = {
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+}
+_REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
+_COMPARE = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__"}
+_SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+_NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    ">>": lambda a, b: a >> b,
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+}
+_VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "**": lambda a, b: a**b,
+}
+VALUE_METHODS = ("tanh", "exp", "relu", "log", "sigmoid")
+
+
+class Machine:
+    """Calls, attributes and operators over the program's values."""
+
+    def __init__(self, state: State, recorder: Recorder, expanded: bool) -> None:
+        self.state = state
+        self.recorder = recorder
+        self.expanded = expanded
+        self.texts = Texts(state, self.call_dunder)
+        self.methods: dict[type, dict[str, Callable[[Any], Builtin]]] = {}
+        self.super_classes: dict[int, PClass] = {}
+
+    # Calls
+
+    def call(self, func: Any, args: list[Any], kwargs: dict[str, Any] | None = None) -> Any:
+        kind = type(func)
+        if kind is BoundMethod:
+            return self.call_function(func.function, [func.self, *args], kwargs)
+        if kind is Function:
+            return self.call_function(func, args, kwargs)
+        if isinstance(func, Builtin):
+            return func.call(args, kwargs or {})
+        if kind is PClass:
+            return self.instantiate(func, args, kwargs)
+        if kind is PInstance:
+            method = func.cls.lookup("__call__")
+            if type(method) is Function:
+                return self.call_function(method, [func, *args], kwargs)
+        if kind is Inert:
+            raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
+        raise ProgramError(f"a {type_name(func)} cannot be called")
+
+    def call_function(
+        self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None
+    ) -> Any:
+        state = self.state
+        state.depth += 1
+        if state.depth > state.limits.max_depth:
+            state.depth -= 1
+            error = state.limits.exceeded("max_depth", "calls are nested too deeply (recursion)")
+            raise ProgramError(error.message)
+        if kwargs or fn.vararg or fn.kwarg or fn.kwonly or len(args) != len(fn.params):
+            variables = self.bind(fn, args, kwargs or {})
+        else:
+            variables = dict(zip(fn.params, args, strict=True))
+        if fn.uses_super:
+            variables[" class"] = fn.owner
+        owner = state.owner
+        if args and fn.owner is not None:
+            self_ = args[0]
+            if type(self_) is PInstance and not self_.cls.is_node_class:
+                state.owner = self_
+        elif fn.owner is None and fn.name != "<lambda>":
+            state.owner = (owner, fn.name)
+        position = state.position
+        frame = Frame(variables, fn.closure)
+        try:
+            signal = fn.body(frame)
+        except ProgramError as error:
+            if error.pending is None:
+                error.pending = fn.name
+            raise
+        finally:
+            state.depth -= 1
+            state.owner = owner
+            state.position = position
+        return frame.ret if signal is RETURN else None
+
+    def bind(self, fn: Function, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        params = fn.params
+        variables: dict[str, Any] = {}
+        if len(args) > len(params) and fn.vararg is None:
+            raise ProgramError(
+                f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given"
+            )
+        variables.update(zip(params, args, strict=False))
+        if fn.vararg is not None:
+            variables[fn.vararg] = tuple(args[len(params) :])
+        extra: dict[str, Any] = {}
+        for name, value in kwargs.items():
+            if name in variables:
+                raise ProgramError(f"{fn.name}() got multiple values for argument '{name}'")
+            if name in params or name in fn.kwonly:
+                variables[name] = value
+            elif fn.kwarg is not None:
+                extra[name] = value
+            else:
+                raise ProgramError(f"{fn.name}() got an unexpected keyword argument '{name}'")
+        first_default = len(params) - len(fn.defaults)
+        for i, name in enumerate(params):
+            if name not in variables:
+                if i >= first_default:
+                    variables[name] = fn.defaults[i - first_default]
+                else:
+                    raise ProgramError(f"{fn.name}() is missing the argument '{name}'")
+        for name in fn.kwonly:
+            if name not in variables:
+                if name not in fn.kwdefaults:
+                    raise ProgramError(f"{fn.name}() is missing the keyword argument '{name}'")
+                variables[name] = fn.kwdefaults[name]
+        if fn.kwarg is not None:
+            variables[fn.kwarg] = extra
+        return variables
+
+    def instantiate(self, cls: PClass, args: list[Any], kwargs: dict[str, Any] | None) -> Any:
+        self.state.charge(1)
+        instance = PInstance(cls)
+        init = cls.lookup("__init__")
+        if type(init) is Function:
+            self.call_function(init, [instance, *args], kwargs)
+        elif args or kwargs:
+            raise ProgramError(f"{cls.name}() takes no arguments")
+        attrs = instance.attrs
+        if "_backward" in attrs and "_prev" in attrs and "data" in attrs and "grad" in attrs:
+            self.recorder.register_instance(instance)
+        return instance
+
+    def call_dunder(self, instance: PInstance, name: str, *args: Any) -> Any:
+        method = instance.cls.lookup(name)
+        if type(method) is not Function:
+            return NO_METHOD
+        return self.call_function(method, [instance, *args])
+
+    # Attributes
+
+    def get_attr(self, obj: Any, name: str) -> Any:
+        kind = type(obj)
+        if kind is PInstance:
+            attrs = obj.attrs
+            if name in attrs:
+                return attrs[name]
+            found = obj.cls.lookup(name)
+            if type(found) is Function:
+                return BoundMethod(found, obj)
+            if found is not MISSING:
+                return found
+            raise ProgramError(f"'{obj.cls.name}' object has no attribute '{name}'")
+        if kind is Value:
+            if name == "data":
+                return obj.data
+            if name == "grad":
+                return obj.grad
+            if name == "label":
+                return obj.label
+            if name == "_op":
+                return obj._op
+            if name == "_prev":
+                return obj._prev
+            if name in VALUE_METHODS:
+                return Builtin(name, lambda args, kwargs: self.value_method(obj, name, args))
+            if name == "backward":
+                return Builtin(name, lambda args, kwargs: self.value_backward(obj, args, kwargs))
+            raise ProgramError(f"a Value has no attribute '{name}' that programs can use")
+        if kind is PModule:
+            if name.startswith("_") or name not in obj.members:
+                raise ProgramError(f"module '{obj.name}' has no attribute '{name}' here")
+            return obj.members[name]
+        if kind is PClass:
+            found = obj.lookup(name)
+            if found is MISSING:
+                raise ProgramError(f"class '{obj.name}' has no attribute '{name}'")
+            return found
+        if kind is PSuper:
+            mro = obj.self.cls.mro
+            start = mro.index(obj.owner) + 1 if obj.owner in mro else len(mro)
+            for cls in mro[start:]:
+                if name in cls.namespace:
+                    found = cls.namespace[name]
+                    return BoundMethod(found, obj.self) if type(found) is Function else found
+            raise ProgramError(f"super() has no attribute '{name}'")
+        table = self.methods.get(kind)
+        if table is not None and name in table:
+            return table[name](obj)
+        if kind is str and name == "format":
+            raise ProgramError("str.format is not available here; use an f-string")
+        if kind in NUMBERS and name in ("backward", "data", "grad", *VALUE_METHODS):
+            raise ProgramError(
+                f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
+                "number. In a program with functions, loops, several backward() calls or "
+                "other Python, numbers stay numbers; make inputs with Value(2.0)"
+            )
+        raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
+
+    def set_attr(self, obj: Any, name: str, value: Any) -> None:
+        kind = type(obj)
+        if kind is PInstance:
+            attrs = obj.attrs
+            if obj.mirror is not None and (name == "data" or name == "grad"):
+                self.recorder.write(obj, name, attrs.get(name), value)
+            attrs[name] = value
+            return
+        if kind is Value:
+            if name == "data" or name == "grad":
+                if type(value) not in NUMBERS:
+                    raise ProgramError(
+                        f"a Value's .{name} must be a number, not {type_name(value)}"
+                    )
+                if type(value) is float and not math.isfinite(value):
+                    raise ProgramError(f"a Value's .{name} must be a finite number, not {value}")
+                before = obj.data if name == "data" else obj.grad
+                self.recorder.write(obj, name, before, value)
+                if name == "data":
+                    obj.data = value
+                else:
+                    obj.grad = value
+                return
+            if name == "label":
+                if type(value) is not str:
+                    raise ProgramError("a label must be a string, like x.label = 'x1'")
+                obj.label = value
+                return
+            raise ProgramError(f"only .data, .grad and .label of a Value can be set, not .{name}")
+        if kind is PClass:
+            obj.namespace[name] = value
+            return
+        raise ProgramError(f"cannot set attributes on a {type_name(obj)}")
+
+    # Engine Values
+
+    def value_method(self, value: Value, name: str, args: list[Any]) -> Any:
+        if args:
+            raise ProgramError(f".{name}() takes no arguments")
+        mark = next(creation_order)
+        try:
+            if self.expanded and name == "tanh":
+                result = tanh_from_primitives(value)
+            elif self.expanded and name == "sigmoid":
+                result = sigmoid_from_primitives(value)
+            else:
+                result = getattr(value, name)()  # name is one of VALUE_METHODS
+                if name == "relu":
+                    # micrograd's relu keeps x itself unless x < 0 (so 0 stays an int 0).
+                    result.data = 0 if value.data < 0 else value.data
+        except (ArithmeticError, ValueError, TypeError) as error:
+            raise number_error(name, error) from None
+        self.recorder.adopt(result, mark)
+        return result
+
+    def value_backward(self, value: Value, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if args or kwargs:
+            raise ProgramError("backward() takes no arguments")
+        self.recorder.engine_pass(value)
+
+    # Operators
+
+    def binary(self, op: str, left: Any, right: Any) -> Any:
+        lt = type(left)
+        rt = type(right)
+        if lt in NUMBERS and rt in NUMBERS:
+            return self.numbers(op, left, right)
+        if (lt is Value or rt is Value) and (
+            (lt is Value or lt in NUMBERS) and (rt is Value or rt in NUMBERS)
+        ):
+            return self.values(op, left, right)
+        if lt is PInstance or rt is PInstance:
+            return self.dunder_binary(op, left, right)
+        return self.sequences(op, left, right)
+
+    def numbers(self, op: str, left: Any, right: Any) -> Any:
+        try:
+            if op == "**":
+                result = self.power(left, right)
+            elif op == "<<":
+                if right > 64 and left != 0:
+                    raise ProgramError("this shift makes an integer larger than 2**63")
+                result = left << right
+            else:
+                result = _NUMBER_OPS[op](left, right)
+        except ZeroDivisionError:
+            raise ProgramError(f"{op}: division by zero") from None
+        except OverflowError:
+            raise ProgramError(f"{op}: the result is too large for a float") from None
+        except TypeError:
+            raise ProgramError(
+                f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'"
+            ) from None
+        except ValueError as error:
+            raise ProgramError(f"{op}: {error}") from None
+        if type(result) is int and not -MAX_INT <= result <= MAX_INT:
+            self.state.check_int(result)
+        return result
+
+    def power(self, base: Any, exponent: Any) -> Any:
+        if type(base) is not float and type(exponent) is not float and exponent > 0:
+            bits = abs(int(base)).bit_length()
+            if bits > 1 and (bits - 1) * exponent > 64:
+                raise ProgramError(
+                    "this power makes an integer larger than 2**63 (use a float base, like 10.0)"
+                )
+        result = base**exponent
+        if type(result) is complex:
+            raise ProgramError("**: math domain error (the result is complex)")
+        return result
+
+    def values(self, op: str, left: Any, right: Any) -> Any:
+        apply = _VALUE_OPS.get(op)
+        if apply is None:
+            raise ProgramError(f"the operator {op} is not defined for Values")
+        if op == "**":
+            if type(right) is Value:
+                raise ProgramError("the exponent of ** must be a plain number, not a Value")
+            if type(left) is Value and type(left.data) is int and type(right) is not float:
+                self.power(left.data, right)  # only measures: refuses a huge integer
+        mark = next(creation_order)
+        try:
+            result = apply(left, right)
+        except (ArithmeticError, ValueError, TypeError) as error:
+            raise number_error(op, error) from None
+        self.recorder.adopt(result, mark)
+        return result
+
+    def dunder_binary(self, op: str, left: Any, right: Any) -> Any:
+        if type(left) is PInstance and op in _FORWARD:
+            result = self.call_dunder(left, _FORWARD[op], right)
+            if result is not NO_METHOD and result is not NotImplemented:
+                return result
+        if type(right) is PInstance and op in _REFLECTED:
+            result = self.call_dunder(right, _REFLECTED[op], left)
+            if result is not NO_METHOD and result is not NotImplemented:
+                return result
+        raise ProgramError(
+            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'"
+        )
+
+    def sequences(self, op: str, left: Any, right: Any) -> Any:
+        lt = type(left)
+        rt = type(right)
+        state = self.state
+        if op == "+" and lt is rt and lt in (str, list, tuple):
+            if lt is str:
+                state.check_str(len(left) + len(right))
+            else:
+                state.check_items(len(left) + len(right))
+            return left + right
+        if op == "*" and (lt in (str, list, tuple) and rt in (int, bool)):
+            return self.repeat(left, right)
+        if op == "*" and (rt in (str, list, tuple) and lt in (int, bool)):
+            return self.repeat(right, left)
+        if op == "%" and lt is str:
+            return self.texts.percent(left, right)
+        raise ProgramError(
+            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'"
+        )
+
+    def repeat(self, sequence: Any, times: int) -> Any:
+        count = len(sequence) * max(times, 0)
+        if type(sequence) is str:
+            self.state.check_str(count)
+        else:
+            self.state.check_items(count)
+        return sequence * times
+
+    def unary(self, op: str, operand: Any) -> Any:
+        kind = type(operand)
+        if op == "not":
+            return not self.truthy(operand)
+        if kind in NUMBERS:
+            if op == "-":
+                return -operand
+            if op == "+":
+                return +operand
+            if kind is not float:
+                return ~operand
+        if kind is Value and op in "-+":
+            if op == "+":
+                return operand
+            mark = next(creation_order)
+            result = -operand
+            self.recorder.adopt(result, mark)
+            return result
+        if kind is PInstance:
+            name = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}[op]
+            result = self.call_dunder(operand, name)
+            if result is not NO_METHOD:
+                return result
+        raise ProgramError(f"bad operand type for unary {op}: '{type_name(operand)}'")
+
+    def truthy(self, value: Any) -> bool:
+        kind = type(value)
+        if kind is bool:
+            return bool(value)
+        if kind is PInstance:
+            result = self.call_dunder(value, "__bool__")
+            if result is NO_METHOD:
+                result = self.call_dunder(value, "__len__")
+                return True if result is NO_METHOD else bool(result)
+            return bool(result)
+        if kind in NUMBERS or kind in SIZED or value is None:
+            return bool(value)
+        return True
+
+    def compare(self, op: str, left: Any, right: Any) -> bool:
+        if op == "is":
+            return left is right
+        if op == "is not":
+            return left is not right
+        if op == "in" or op == "not in":
+            found = self.contains(right, left)
+            return found if op == "in" else not found
+        if op == "!=":
+            return not self.compare("==", left, right)
+        lt = type(left)
+        rt = type(right)
+        if lt is PInstance or rt is PInstance:
+            if lt is PInstance:
+                result = self.call_dunder(left, _COMPARE[op], right)
+                if result is not NO_METHOD and result is not NotImplemented:
+                    return self.truthy(result)
+            if rt is PInstance:
+                result = self.call_dunder(right, _COMPARE[_SWAPPED[op]], left)
+                if result is not NO_METHOD and result is not NotImplemented:
+                    return self.truthy(result)
+            if op == "==":
+                return left is right
+        elif op == "==":
+            self.charge_size(left)
+            return bool(left == right)
+        elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple)):
+            self.charge_size(left)
+            try:
+                return bool(_ORDER[op](left, right))
+            except TypeError:
+                pass
+        hint = "; compare their .data" if lt is Value or rt is Value else ""
+        raise ProgramError(
+            f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}"
+        )
+
+    def contains(self, container: Any, item: Any) -> bool:
+        kind = type(container)
+        if kind is PInstance:
+            result = self.call_dunder(container, "__contains__", item)
+            if result is not NO_METHOD:
+                return self.truthy(result)
+        if kind in SIZED:
+            self.charge_size(container)
+            if kind is str and type(item) is not str:
+                raise ProgramError("'in <string>' needs a string on its left")
+            try:
+                return item in container
+            except TypeError:
+                raise ProgramError(f"a {type_name(item)} cannot be a key") from None
+        raise ProgramError(f"'in' needs a container, not a {type_name(container)}")
+
+    def charge_size(self, value: Any) -> None:
+        """Charge for the work Python does comparing or searching a container."""
+        kind = type(value)
+        if kind is str:
+            self.state.charge(len(value) // 10)
+        elif kind in (list, tuple, dict) or kind is PSet:
+            self.state.charge(len(value))
+
+    # Iteration, items
+
+    def iterate(self, value: Any) -> Iterator[Any]:
+        kind = type(value)
+        if kind is dict:
+            return iter(list(value))
+        if kind in SIZED or kind in _ITERATORS:
+            return iter(value)
+        if kind is PInstance:
+            result = self.call_dunder(value, "__iter__")
+            if result is not NO_METHOD:
+                return self.iterate(result)
+        raise ProgramError(f"a {type_name(value)} cannot be iterated over")
+
+    def get_item(self, obj: Any, key: Any) -> Any:
+        kind = type(obj)
+        if kind is PInstance:
+            result = self.call_dunder(obj, "__getitem__", key)
+            if result is not NO_METHOD:
+                return result
+        elif kind is dict:
+            try:
+                return obj[key]
+            except KeyError:
+                raise ProgramError(
+                    f"key {self.texts.to_repr(key)[:80]} is not in the dict"
+                ) from None
+            except TypeError:
+                raise ProgramError(f"a {type_name(key)} cannot be a dict key") from None
+        elif kind in (list, tuple, str, range):
+            if type(key) is slice:
+                size = len(range(*key.indices(len(obj))))
+                if kind is str:
+                    self.state.check_str(size)
+                else:
+                    self.state.check_items(size)
+                return obj[key]
+            if type(key) in (int, bool):
+                try:
+                    return obj[key]
+                except IndexError:
+                    raise ProgramError(f"index {key} is out of range") from None
+            raise ProgramError(f"indices must be integers, not {type_name(key)}")
+        raise ProgramError(f"a {type_name(obj)} cannot be indexed")
+
+    def set_item(self, obj: Any, key: Any, value: Any) -> None:
+        kind = type(obj)
+        if kind is dict:
+            if key not in obj:
+                self.state.check_items(len(obj) + 1)
+            try:
+                obj[key] = value
+            except TypeError:
+                raise ProgramError(f"a {type_name(key)} cannot be a dict key") from None
+            return
+        if kind is list:
+            if type(key) in (int, bool):
+                try:
+                    obj[key] = value
+                except IndexError:
+                    raise ProgramError(f"index {key} is out of range") from None
+                return
+            if type(key) is slice:
+                items = list(self.iterate(value))
+                self.state.check_items(len(obj) + len(items))
+                try:
+                    obj[key] = items
+                except ValueError as error:
+                    raise ProgramError(str(error)) from None
+                return
+            raise ProgramError(f"list indices must be integers, not {type_name(key)}")
+        if kind is PInstance:
+            result = self.call_dunder(obj, "__setitem__", key, value)
+            if result is not NO_METHOD:
+                return
+        raise ProgramError(f"a {type_name(obj)} does not support item assignment")
+
+    def del_item(self, obj: Any, key: Any) -> None:
+        kind = type(obj)
+        try:
+            if kind is dict or (kind is list and type(key) in (int, bool, slice)):
+                del obj[key]
+                return
+        except (KeyError, IndexError):
+            raise ProgramError("del: no such key or index") from None
+        raise ProgramError(f"a {type_name(obj)} does not support item deletion")
+
+
+_ITERATORS = frozenset(
+    {
+        GeneratorType,
+        type(iter([])),
+        type(iter(())),
+        type(iter("")),
+        type(iter(range(0))),
+        type(iter({}.keys())),
+        type(reversed([])),
+        type(reversed(range(0))),
+        type(reversed("")),
+        zip,
+        enumerate,
+        reversed,
+        map,
+        filter,
+    }
+)
+_ORDER: dict[str, Callable[[Any, Any], Any]] = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def number_error(what: str, error: BaseException) -> ProgramError:
+    """Floating-point trouble in an operation, said the way the straight-line language says it."""
+    if isinstance(error, ZeroDivisionError):
+        return ProgramError(f"{what}: division by zero")
+    if isinstance(error, OverflowError):
+        return ProgramError(f"{what}: the result is too large for a float")
+    if isinstance(error, ValueError):
+        return ProgramError(f"{what}: math domain error (no real result)")
+    return ProgramError(f"{what}: {error}")

@@ -1,0 +1,208 @@
+"""The program's own objects: functions, classes, instances, sets, modules, built-ins.
+
+None of them is a Python object the program could walk from: they have no Python
+attributes a program can name (attribute access goes through `attributes.py`, an
+allow-list), and Python's own operators are not defined on them, so Python never calls
+back into a program behind the interpreter's back. Numbers, strings, lists, tuples and
+dicts are Python's, reached only through the same allow-list.
+
+Instances hash and compare by identity inside containers (sets, dict keys, `in`); a
+class's `__eq__` is used by `==` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+
+class Frame:
+    """One activation: its variables and the frame its function was defined in."""
+
+    __slots__ = ("parent", "ret", "vars")
+
+    def __init__(self, variables: dict[str, Any], parent: Frame | None) -> None:
+        self.vars = variables
+        self.parent = parent
+        self.ret: Any = None  # the value a `return` hands back
+
+
+class Function:
+    """A `def` or `lambda` of the program, closed over the frame it was made in."""
+
+    __slots__ = (
+        "body",
+        "closure",
+        "defaults",
+        "kwarg",
+        "kwdefaults",
+        "kwonly",
+        "name",
+        "owner",
+        "params",
+        "uses_super",
+        "vararg",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        params: tuple[str, ...],
+        defaults: tuple[Any, ...],
+        vararg: str | None,
+        kwonly: tuple[str, ...],
+        kwdefaults: dict[str, Any],
+        kwarg: str | None,
+        body: Callable[[Frame], Any],
+        closure: Frame | None,
+    ) -> None:
+        self.name = name
+        self.params = params
+        self.defaults = defaults
+        self.vararg = vararg
+        self.kwonly = kwonly
+        self.kwdefaults = kwdefaults
+        self.kwarg = kwarg
+        self.body = body
+        self.closure = closure
+        self.owner: PClass | None = None  # the class whose body defined it (for super())
+        self.uses_super = False
+
+
+class PClass:
+    """A class of the program: a name, its bases' method resolution order, its namespace."""
+
+    __slots__ = ("is_node_class", "mro", "name", "namespace")
+
+    def __init__(self, name: str, bases: tuple[PClass, ...], namespace: dict[str, Any]) -> None:
+        self.name = name
+        self.namespace = namespace
+        self.mro: tuple[PClass, ...] = (self, *_linearize(name, bases))
+        # Instances of a Value-like class are graph nodes: calling their methods does
+        # not start a new `group` (see `engine.interpreter.calls`).
+        self.is_node_class = any("backward" in c.namespace for c in self.mro)
+
+    def lookup(self, name: str) -> Any:
+        for cls in self.mro:
+            if name in cls.namespace:
+                return cls.namespace[name]
+        return MISSING
+
+
+class PInstance:
+    """An object of a program's class: its class and its own attributes."""
+
+    __slots__ = ("attrs", "cls", "mirror")
+
+    def __init__(self, cls: PClass) -> None:
+        self.cls = cls
+        self.attrs: dict[str, Any] = {}
+        self.mirror: Any = None  # its engine Value when it is a traced graph node
+
+
+class BoundMethod:
+    __slots__ = ("function", "self")
+
+    def __init__(self, function: Function, self_: Any) -> None:
+        self.function = function
+        self.self = self_
+
+
+class PSuper:
+    """What `super()` returns: attribute lookup that starts after `owner` in self's MRO."""
+
+    __slots__ = ("owner", "self")
+
+    def __init__(self, owner: PClass, self_: PInstance) -> None:
+        self.owner = owner
+        self.self = self_
+
+
+class Builtin:
+    """A built-in function; `call(args, kwargs)` does the work and charges its steps."""
+
+    __slots__ = ("call", "name")
+
+    def __init__(self, name: str, call: Callable[[list[Any], dict[str, Any]], Any]) -> None:
+        self.name = name
+        self.call = call
+
+
+class TypeObject(Builtin):
+    """A built-in type name (`int`, `list`...): callable, and usable in `isinstance`."""
+
+    __slots__ = ("types",)
+
+    def __init__(
+        self, name: str, call: Callable[[list[Any], dict[str, Any]], Any], types: tuple[type, ...]
+    ) -> None:
+        super().__init__(name, call)
+        self.types = types
+
+
+class PModule:
+    """`math` or `random`: a fixed table of what the program may use."""
+
+    __slots__ = ("members", "name")
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        self.name = name
+        self.members = members
+
+
+class Inert:
+    """A name imported only so pasted code runs (`Digraph`); using it is an error."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class PSet:
+    """A set that iterates in insertion order, so a program's run does not depend on ids.
+
+    CPython orders a set of objects by their addresses, which change from run to run;
+    here `for child in v._prev` always visits children in the order they were added.
+    """
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self.items: dict[Any, None] = dict.fromkeys(items)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self.items))
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self.items
+
+
+class _Missing:
+    __slots__ = ()
+
+
+MISSING: Any = _Missing()
+
+
+def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
+    """C3 linearization of the bases, as Python computes a class's `__mro__`."""
+    sequences = [list(base.mro) for base in bases] + [list(bases)]
+    result: list[PClass] = []
+    while True:
+        sequences = [seq for seq in sequences if seq]
+        if not sequences:
+            return result
+        for seq in sequences:
+            head = seq[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:
+            raise TypeError(f"class {name}: its bases have no consistent order")
+        result.append(head)
+        for seq in sequences:
+            if seq[0] is head:
+                del seq[0]

@@ -1,0 +1,115 @@
+"""Which name is whose: Python's scoping rules, worked out once before a program runs.
+
+Each function, lambda, comprehension and class body is a scope; a name assigned in a
+scope is local to it unless declared `global`/`nonlocal`. A name read in a function
+that it does not assign is found, as in Python, in the nearest enclosing function that
+does (class bodies are skipped), else among the globals, else among the built-ins.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass
+class Scope:
+    kind: str  # "module", "function", "class" or "comprehension"
+    parent: Scope | None
+    locals: set[str] = field(default_factory=set)
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
+    in_class: bool = False  # a class body or a function defined in one: dunders allowed
+
+    def resolve(self, name: str) -> tuple[str, int]:
+        """("local", 0), ("free", hops to the defining frame), ("global", 0) or ("class", 0)."""
+        if self.kind == "module" or name in self.globals:
+            return ("global", 0)
+        if name in self.locals and name not in self.nonlocals:
+            return ("class", 0) if self.kind == "class" else ("local", 0)
+        hops = 1
+        scope = self.parent
+        while scope is not None:
+            if scope.kind == "class":
+                scope = scope.parent
+                continue
+            if scope.kind == "module" or name in scope.globals:
+                return ("global", 0)
+            if name in scope.locals and name not in scope.nonlocals:
+                return ("free", hops)
+            scope = scope.parent
+            hops += 1
+        return ("global", 0)
+
+
+def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
+    scope = Scope("function", parent, in_class=parent.in_class)
+    args = node.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        scope.locals.add(arg.arg)
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            scope.locals.add(extra.arg)
+    body = node.body if isinstance(node.body, list) else [node.body]
+    _collect(body, scope)
+    return scope
+
+
+def class_scope(node: ast.ClassDef, parent: Scope) -> Scope:
+    scope = Scope("class", parent, in_class=True)
+    _collect(node.body, scope)
+    return scope
+
+
+def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
+    scope = Scope("comprehension", parent, in_class=parent.in_class)
+    assert isinstance(node, _COMPREHENSIONS)
+    for generator in node.generators:
+        _targets(generator.target, scope.locals)
+    return scope
+
+
+def module_scope(body: list[ast.stmt]) -> Scope:
+    scope = Scope("module", None)
+    _collect(body, scope)
+    return scope
+
+
+def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
+    """Add every name `body` binds to `scope`, without entering nested scopes."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Global):
+            scope.globals.update(node.names)
+        elif isinstance(node, ast.Nonlocal):
+            scope.nonlocals.update(node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            scope.locals.add(node.name)
+            stack.extend(node.decorator_list)
+            if isinstance(node, ast.ClassDef):
+                stack.extend(node.bases)
+            else:
+                stack.extend(d for d in node.args.defaults)
+                stack.extend(d for d in node.args.kw_defaults if d is not None)
+            continue
+        elif isinstance(node, ast.Lambda):
+            stack.extend(node.args.defaults)
+            continue
+        elif isinstance(node, _COMPREHENSIONS):
+            stack.append(node.generators[0].iter)  # evaluated in the enclosing scope
+            continue
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            scope.locals.add(node.id)
+        elif isinstance(node, ast.alias):
+            scope.locals.add((node.asname or node.name).split(".")[0])
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _targets(target: ast.expr, names: set[str]) -> None:
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            names.add(node.id)

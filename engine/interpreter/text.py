@@ -1,0 +1,225 @@
+"""Turning values into text: `str`, `repr`, f-string fields, format specs and `%`.
+
+All formatting is ours: a format spec is parsed here and its width and precision are
+bounded before anything is made, and only plain numbers and strings are ever handed to
+Python's `format` — never an object with attributes, so no field can walk anywhere
+(`'{0.__class__}'.format(x)` has no way in: there is no `str.format`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from engine.interpreter.objects import (
+    BoundMethod,
+    Builtin,
+    Function,
+    Inert,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+)
+from engine.interpreter.runtime import MAX_STR, ProgramError, State
+from engine.value import Value
+
+# [[fill]align][sign][z][#][0][width][grouping][.precision][type]
+_SPEC = re.compile(
+    r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?z?#?0?(?P<width>\d+)?[_,]?"
+    r"(?:\.(?P<precision>\d+))?(?P<type>[bcdeEfFgGnosxX%])?",
+    re.DOTALL,
+)
+_MAX_PRECISION = 100
+
+# Calls a method of the program's own class: (instance, method name) -> result or MISSING.
+DunderCaller = Callable[[PInstance, str], Any]
+
+
+class Texts:
+    """str() and repr() of any program value, with the class methods they may call."""
+
+    def __init__(self, state: State, call_dunder: DunderCaller) -> None:
+        self.state = state
+        self.call_dunder = call_dunder
+
+    def to_str(self, value: Any) -> str:
+        if type(value) is str:
+            return value
+        if isinstance(value, PInstance):
+            text = self.call_dunder(value, "__str__")
+            if text is not _NO_METHOD:
+                return self._must_be_str(text, "__str__")
+        return self.to_repr(value)
+
+    def to_repr(self, value: Any, seen: set[int] | None = None) -> str:
+        self.state.charge(1)
+        kind = type(value)
+        if kind is float or kind is int or kind is bool or value is None:
+            return repr(value)
+        if kind is str:
+            self.state.check_str(len(value) + 2)
+            return repr(value)
+        if kind is Value:
+            return f"Value(data={value.data!r}, grad={value.grad!r})"
+        if kind is PInstance:
+            text = self.call_dunder(value, "__repr__")
+            if text is _NO_METHOD:
+                return f"<{value.cls.name} object>"
+            return self._must_be_str(text, "__repr__")
+        if kind in (list, tuple, dict) or kind is PSet:
+            seen = set() if seen is None else seen
+            if id(value) in seen:
+                return "[...]" if kind is list else ("(...)" if kind is tuple else "{...}")
+            seen.add(id(value))
+            try:
+                return self._container(value, seen)
+            finally:
+                seen.discard(id(value))
+        if kind is Function:
+            return f"<function {value.name}>"
+        if kind is BoundMethod:
+            return f"<bound method {value.function.name}>"
+        if kind is PClass:
+            return f"<class '{value.name}'>"
+        if isinstance(value, Builtin):
+            return f"<built-in function {value.name}>"
+        if kind is PModule:
+            return f"<module '{value.name}'>"
+        if kind is Inert:
+            return f"<{value.name}, not available here>"
+        if kind is range:
+            return repr(value)
+        return "<object>"
+
+    def _container(self, value: Any, seen: set[int]) -> str:
+        parts: list[str] = []
+        total = 0
+        if type(value) is dict:
+            items: Any = (
+                f"{self.to_repr(k, seen)}: {self.to_repr(v, seen)}" for k, v in value.items()
+            )
+        else:
+            items = (self.to_repr(item, seen) for item in value)
+        for part in items:
+            total += len(part) + 2
+            self.state.check_str(total)
+            parts.append(part)
+        inner = ", ".join(parts)
+        if type(value) is list:
+            return f"[{inner}]"
+        if type(value) is tuple:
+            return f"({inner},)" if len(parts) == 1 else f"({inner})"
+        if type(value) is dict:
+            return "{" + inner + "}"
+        return "{" + inner + "}" if parts else "set()"
+
+    def _must_be_str(self, text: Any, method: str) -> str:
+        if type(text) is not str:
+            raise ProgramError(f"{method} returned a {type_name(text)}, not a string")
+        return text
+
+    def format(self, value: Any, spec: str, conversion: int = -1) -> str:
+        """One f-string field: `{value!r:>10}` -> text."""
+        if conversion == ord("r"):
+            value = self.to_repr(value)
+        elif conversion == ord("s"):
+            value = self.to_str(value)
+        elif conversion == ord("a"):
+            value = self.to_repr(value).encode("ascii", "backslashreplace").decode("ascii")
+        if not spec:
+            return self.to_str(value)
+        match = _SPEC.fullmatch(spec)
+        if match is None:
+            raise ProgramError(f"invalid format spec {spec[:40]!r}")
+        width = int(match["width"] or 0)
+        precision = int(match["precision"] or 0)
+        if width > MAX_STR:
+            raise ProgramError(
+                f"the format width {width:,} would make a string longer than {MAX_STR:,} characters"
+            )
+        if precision > _MAX_PRECISION:
+            raise ProgramError(f"the format precision {precision:,} is above {_MAX_PRECISION}")
+        kind = type(value)
+        if kind is Value:
+            raise ProgramError("a Value has no format; format its .data or .grad")
+        if kind not in (int, float, bool, str):
+            raise ProgramError(f"a {type_name(value)} cannot be formatted with a spec")
+        if kind is float and match["type"] in (None, "f", "F", "%") and abs(value) > 1e100:
+            raise ProgramError("this number is too large to format with a precision")
+        try:
+            text = format(value, spec)
+        except ValueError as error:
+            raise ProgramError(f"cannot format this {type_name(value)}: {error}") from None
+        self.state.check_str(len(text))
+        return text
+
+    def percent(self, template: str, values: Any) -> str:
+        """`'%.3f' % x` and `'%s and %d' % (a, b)`, each conversion through `format`."""
+        args = list(values) if type(values) is tuple else [values]
+        out: list[str] = []
+        position = 0
+        for match in _PERCENT.finditer(template):
+            out.append(template[position : match.start()])
+            position = match.end()
+            flags, width, precision, kind = match.groups()
+            if kind == "%":
+                out.append("%")
+                continue
+            if not args:
+                raise ProgramError("not enough values for the % format")
+            value = args.pop(0)
+            if kind in "sr":
+                text = self.to_str(value) if kind == "s" else self.to_repr(value)
+                spec = ("<" if "-" in flags else ">") + (width or "")
+                if precision is not None:
+                    text = text[: int(precision)]
+                out.append(self.format(text, spec if width else ""))
+                continue
+            if kind in "di":
+                kind = "d"
+                if type(value) is float:
+                    value = int(value)
+            align = "<" if "-" in flags else ""
+            sign = "+" if "+" in flags else (" " if " " in flags else "")
+            zero = "0" if "0" in flags and not align else ""
+            dot = f".{precision}" if precision is not None else ""
+            out.append(self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}"))
+        if args:
+            raise ProgramError("not all values were used by the % format")
+        out.append(template[position:])
+        text = "".join(out)
+        self.state.check_str(len(text))
+        return text
+
+
+_PERCENT = re.compile(r"%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrs%])")
+
+
+class _NoMethod:
+    __slots__ = ()
+
+
+_NO_METHOD: Any = _NoMethod()
+NO_METHOD = _NO_METHOD
+
+
+def type_name(value: Any) -> str:
+    """The name a learner knows a value's type by: 'float', 'list', 'Neuron', 'Value'."""
+    if isinstance(value, PInstance):
+        return value.cls.name
+    if isinstance(value, PSet):
+        return "set"
+    if isinstance(value, Function | BoundMethod | Builtin):
+        return "function"
+    if isinstance(value, PClass):
+        return "class"
+    if isinstance(value, PModule):
+        return "module"
+    if value is None:
+        return "None"
+    return type(value).__name__ if type(value) in _PLAIN else "object"
+
+
+_PLAIN = {int, float, bool, str, list, tuple, dict, range, Value}

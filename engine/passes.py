@@ -1,0 +1,547 @@
+"""The multi-pass trace (SPEC §11): every `backward()` a program calls, and every
+statement that changes `.data` or `.grad` in between, recorded while the program runs.
+
+The recorder adopts each graph node as it is made (an engine `Value`, or an instance of
+the program's own Value-like class, mirrored by an engine `Value` for the trace), and
+at each `backward()`:
+
+- build frames for the op nodes this pass's output reaches that no earlier pass showed
+  (in creation order, with the line that made them);
+- one sort frame (the output's gradient is seeded with 1; `changes` says from what);
+- one backward frame per rule that runs, with each `+=` it makes. An engine `Value`'s
+  rules are watched through its tape; a program's own class is watched where its
+  `_backward` closures write `.grad`, so its contributions are its own numbers.
+
+Between passes, writes to `.data` and `.grad` become `update` frames: all the writes one
+statement makes (counting from the outermost running statement that does not itself
+call `backward()`) form one frame, so a whole `for p in params: p.data -= lr * p.grad`
+loop or one `zero_grad()` call is a single frame.
+
+Printed lines are kept with the frame that follows them (`frames[k].prints`): a line
+printed before a node was made goes with that node's build frame even though build
+frames are emitted when their pass starts; lines printed after the last frame go on it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from engine import narrate
+from engine.interpreter.objects import PInstance, PSet
+from engine.interpreter.runtime import MAX_INT, ProgramError, State
+from engine.limits import Limits
+from engine.trace import SCHEMA as SCHEMA_ONE
+from engine.trace import _reason
+from engine.value import Value, topological_order
+from engine.value import _creation_order as creation_order
+
+SCHEMA_TWO = 2
+MAX_LABEL = 100  # labels longer than this are cut in the trace
+
+
+class Recorder:
+    """Watches one running program and turns what it did into the trace."""
+
+    def __init__(self, state: State, limits: Limits) -> None:
+        self.state = state
+        self.limits = limits
+        self.owner_of: dict[Value, Any] = {}
+        self.positions: dict[Value, tuple[int, int]] = {}
+        self.instance_of: dict[Value, PInstance] = {}
+        self.count = 0
+        self.shown: set[Value] = set()
+        self.frames: list[dict[str, Any]] = []
+        self.passes: list[tuple[Value, list[Value], float]] = []
+        self.pending: list[tuple[int, str]] = []
+        self.partial = ""
+        self.last: Any = None
+        # Update frames: the statement that is grouping writes, and its open frame.
+        self.anchor: Any = None
+        self._anchor_count = 0
+        self._update: dict[str, Any] | None = None
+        self._update_anchor: Any = None
+        # A program-class pass in progress: its sort frame, rule order, open rule.
+        self.pass_output: Value | None = None
+        self.sort_frame: dict[str, Any] | None = None
+        self.rule_order: list[Value] = []
+        self.in_rule: dict[str, Any] | None = None
+        self.received: dict[Value, int] = {}
+        self.names = narrate.Names()
+
+    # Adopting nodes
+
+    def adopt(self, result: Any, mark: int) -> None:
+        """Adopt the engine nodes an operation made (those numbered after `mark`)."""
+        if type(result) is not Value:
+            return
+        owner = self.state.owner
+        position = self.state.position
+        owners = self.owner_of
+        stack = [result]
+        while stack:
+            node = stack.pop()
+            if node._seq <= mark or node in owners:
+                continue
+            self.count += 1
+            data = node.data
+            if type(data) is not float:
+                check_number(data, node._op or "Value")
+            elif data - data != 0.0:
+                raise not_finite(node._op or "Value", data)
+            owners[node] = owner
+            node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
+            if node._prev:
+                self.positions[node] = position
+                stack.extend(node._prev)
+        if self.count > self.limits.max_nodes:
+            raise ProgramError(
+                self.limits.exceeded("max_nodes", "the graph has too many nodes").message
+            )
+
+    def register_instance(self, instance: PInstance) -> None:
+        """Adopt a new object of the program's own Value-like class as a graph node."""
+        attrs = instance.attrs
+        children: Any = attrs.get("_prev")
+        mirrors: list[Value] = []
+        if type(children) in (list, tuple) or type(children) is PSet:
+            for child in children:
+                if type(child) is PInstance and child.mirror is not None:
+                    mirrors.append(child.mirror)
+        op = attrs.get("_op")
+        mirror = Value(0.0, tuple(mirrors), op if type(op) is str else "", "")
+        instance.mirror = mirror
+        self.instance_of[mirror] = instance
+        self.count += 1
+        self.owner_of[mirror] = self.state.owner
+        if mirrors:
+            self.positions[mirror] = self.state.position
+        if self.count > self.limits.max_nodes:
+            raise ProgramError(
+                self.limits.exceeded("max_nodes", "the graph has too many nodes").message
+            )
+
+    def sync(self, node: Value) -> None:
+        """Copy a program-class node's data, grad and label onto its mirror."""
+        instance = self.instance_of.get(node)
+        if instance is None:
+            return
+        attrs = instance.attrs
+        node.data = as_number(attrs.get("data"), "data")
+        node.grad = as_number(attrs.get("grad"), "grad")
+        label = attrs.get("label", "")
+        node.label = label if type(label) is str else ""
+
+    # Prints and update frames
+
+    def print(self, text: str) -> None:
+        lines = (self.partial + text).split("\n")
+        self.partial = lines.pop()
+        mark = next(creation_order)
+        self.pending.extend((mark, line) for line in lines)
+
+    def open_anchor(self, line: int, text: str) -> None:
+        self._anchor_count += 1
+        self.anchor = (self._anchor_count, line, text)
+
+    def write(self, obj: Any, field: str, before: Any, after: Any) -> None:
+        """A program statement set `.data` or `.grad` of a graph node."""
+        node = obj if type(obj) is Value else obj.mirror
+        if self.pass_output is not None:
+            if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
+                self.contribution(obj, None, None, before, after)
+                return
+            if self.sort_frame is not None and field == "grad":
+                self.sort_frame["changes"].append(
+                    (node, field, as_number(before, field), as_number(after, field))
+                )
+                return
+        if type(before) not in (int, float, bool) or type(after) not in (int, float, bool):
+            return
+        anchor = self.anchor
+        frame = self._update
+        if frame is None or self._update_anchor is not anchor or self.frames[-1] is not frame:
+            line, text = (anchor[1], anchor[2]) if anchor is not None else self.position_text()
+            frame = {"phase": "update", "changes": [], "line": line, "text": text}
+            self.emit(frame, len(self.passes))
+            self._update = frame
+            self._update_anchor = anchor
+        frame["changes"].append((node, field, before, after))
+
+    def position_text(self) -> tuple[int, str]:
+        return self.state.position[0], ""
+
+    def emit(self, frame: dict[str, Any], pass_index: int, before_seq: int | None = None) -> None:
+        frame["pass"] = pass_index
+        pending = self.pending
+        if pending:
+            if before_seq is None:
+                frame["prints"] = [text for _, text in pending]
+                pending.clear()
+            else:
+                count = 0
+                while count < len(pending) and pending[count][0] < before_seq:
+                    count += 1
+                if count:
+                    frame["prints"] = [text for _, text in pending[:count]]
+                    del pending[:count]
+        self.frames.append(frame)
+
+    # Passes
+
+    def begin_pass(self, output: Value, reachable: list[Value]) -> dict[str, Any]:
+        index = len(self.passes)
+        self.names = names = narrate.Names()
+        if self.instance_of:
+            for node in reachable:
+                self.sync(node)
+        fresh = sorted((n for n in reachable if n not in self.shown), key=lambda n: n._seq)
+        for node in fresh:
+            if node._prev:
+                frame: dict[str, Any] = {
+                    "phase": "build",
+                    "node": node,
+                    "text": narrate.build_text(node, names),
+                }
+                if node in self.positions:
+                    frame["line"] = self.positions[node][0]
+                self.emit(frame, index, before_seq=node._seq)
+        self.shown.update(reachable)
+        sort: dict[str, Any] = {
+            "phase": "sort",
+            "text": narrate.sort_text(output, len(reachable), names),
+            "changes": [],
+            "node": output,
+        }
+        self.emit(sort, index)
+        self.received = {}
+        return sort
+
+    def engine_pass(self, output: Value) -> None:
+        """`v.backward()` on an engine Value: sort, seed, run every rule, watching."""
+        if self.pass_output is not None:
+            raise ProgramError("backward() cannot be called inside another backward()")
+        topo = topological_order(output)
+        sort = self.begin_pass(output, topo)
+        sort["changes"].append((output, "grad", output.grad, 1.0))
+        output.grad = 1  # micrograd seeds with the int 1
+        index = len(self.passes)
+        for node in reversed(topo):
+            node._tape = []
+            try:
+                node._backward()
+            except (ArithmeticError, ValueError, TypeError) as error:
+                raise ProgramError(
+                    f"the local derivative of {self.names(node)} ({node._op}) cannot be computed "
+                    f"here ({_reason(error)}); differentiation is exact, floating point is not"
+                ) from None
+            finally:
+                tape, node._tape = node._tape, None
+            self.backward_frame(node, tape or [], index)
+        self.passes.append((output, topo, output.data))
+
+    def backward_frame(
+        self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
+    ) -> None:
+        contributions = []
+        for child, local, delta, before in tape:
+            after = before + delta
+            if not (math.isfinite(local) and math.isfinite(after)):
+                raise ProgramError(
+                    f"the gradient flowing from {self.names(node)} into {self.names(child)} is "
+                    "not a finite number; differentiation is exact, floating point is not"
+                )
+            contributions.append(
+                {
+                    "to": child,
+                    "local": float(local),
+                    "upstream": float(node.grad),
+                    "delta": float(delta),
+                    "before": float(before),
+                    "after": float(after),
+                }
+            )
+        try:
+            text = narrate.backward_text(node, self.names, tape, self.received)
+        except KeyError:  # an op of the program's own class that the narration has no rule for
+            text = (
+                f"{self.names(node)} ({node._op}, grad {narrate.fmt(node.grad)}): its own rule ran."
+            )
+        self.emit(
+            {"phase": "backward", "node": node, "text": text, "contributions": contributions},
+            index,
+        )
+
+    def user_pass(self, instance: PInstance, run: Callable[[], Any]) -> Any:
+        """`o.backward()` where o is an object of the program's own Value class."""
+        if self.pass_output is not None:
+            return run()
+        output = instance.mirror
+        assert output is not None
+        reachable = topological_order(output)
+        self.pass_output = output
+        self.rule_order = []
+        self.sort_frame = self.begin_pass(output, reachable)
+        try:
+            result = run()
+        finally:
+            self.pass_output = None
+            self.sort_frame = None
+            self.in_rule = None
+        topo = list(reversed(self.rule_order))
+        self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
+        self.sync(output)
+        self.passes.append((output, topo, output.data))
+        return result
+
+    def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
+        """One `node._backward()` call inside a program-class pass: one backward frame."""
+        if self.pass_output is None or self.in_rule is not None:
+            return run()
+        node = instance.mirror
+        assert node is not None
+        self.sync(node)
+        rule: dict[str, Any] = {"node": node, "tape": []}
+        self.in_rule = rule
+        self.sort_frame = None  # the seed is done once the first rule runs
+        try:
+            result = run()
+        finally:
+            self.in_rule = None
+        self.sync(node)
+        self.rule_order.append(node)
+        self.backward_frame(node, rule["tape"], len(self.passes))
+        return result
+
+    def contribution(
+        self, child: PInstance, local: Any, delta: Any, before: Any, after: Any
+    ) -> None:
+        rule = self.in_rule
+        assert rule is not None and child.mirror is not None
+        node: Value = rule["node"]
+        upstream = as_number(self.instance_of[node].attrs.get("grad"), "grad")
+        node.grad = upstream
+        before_number = as_number(before, "grad")
+        after_number = as_number(after, "grad")
+        delta_number = after_number - before_number if delta is None else as_number(delta, "grad")
+        if local is None or type(local) not in (int, float, bool):
+            local = delta_number / upstream if upstream else 0.0
+        rule["tape"].append((child.mirror, float(local), delta_number, before_number))
+
+    # The trace
+
+    def finish(self, source: str, granularity: str, globals_: dict[str, Any]) -> dict[str, Any]:
+        if not self.passes:
+            self.implicit_pass()
+        if self.partial:
+            self.pending.append((next(creation_order), self.partial))
+            self.partial = ""
+        included: set[Value] = set(self.shown)  # every node some pass's output reached
+        by_creation = sorted(included, key=lambda n: n._seq)
+        if self.instance_of:
+            for node in by_creation:
+                self.sync(node)
+        ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
+        groups = GroupNames(globals_)
+        frames = self.frames_with_ids(ids)
+        last_output, last_topo, _ = self.passes[-1]
+        several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
+        trace: dict[str, Any] = {
+            "schema": SCHEMA_TWO if several else SCHEMA_ONE,
+            "source": source,
+            "granularity": granularity,
+            "nodes": [
+                self.node_dict(node, ids[node], groups.name(self.owner_of.get(node)))
+                for node in by_creation
+            ],
+            "edges": [
+                {"source": ids[child], "target": ids[node]}
+                for node in by_creation
+                for child in node._prev
+            ],
+            "topo": [ids[node] for node in last_topo],
+            "output": ids[last_output],
+            "frames": frames,
+            "passes": [
+                {"output": ids[output], "topo": [ids[n] for n in topo], "data": float(data)}
+                for output, topo, data in self.passes
+            ],
+        }
+        return trace
+
+    def implicit_pass(self) -> None:
+        last = self.last
+        if type(last) is Value:
+            self.engine_pass(last)
+            return
+        if type(last) is PInstance and last.mirror is not None:
+            raise ProgramError("the program's result is a node of its own class: call .backward()")
+        if last is None:
+            raise ProgramError(
+                "the program has no result: end it with an expression, or call .backward() "
+                "on the output"
+            )
+        raise ProgramError(
+            "the program's result is not a Value. In a program with functions, loops, "
+            "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
+            "inputs with Value(2.0) and call .backward() on the output"
+        )
+
+    def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        carried: list[str] = []
+        last_pass = len(self.passes) - 1
+        for frame in self.frames:
+            phase = frame["phase"]
+            if phase == "update" or phase == "sort":
+                changes = [
+                    {"node": ids[node], "field": field, "before": float(b), "after": float(a)}
+                    for node, field, b, a in frame["changes"]
+                    if node in ids
+                ]
+                if phase == "update" and not changes:
+                    carried.extend(frame.get("prints", ()))
+                    continue
+                frame["changes"] = changes
+                if phase == "update":
+                    frame["text"] = update_text(frame["text"], changes)
+            if phase == "sort":
+                frame["node"] = ids[frame["node"]]
+                if len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames):
+                    del frame["changes"]  # a one-pass trace keeps schema 1's shape
+            elif phase == "build" or phase == "backward":
+                frame["node"] = ids[frame["node"]]
+                if phase == "backward":
+                    for contribution in frame["contributions"]:
+                        contribution["to"] = ids[contribution["to"]]
+            frame["pass"] = min(frame["pass"], last_pass)
+            if carried:
+                frame["prints"] = carried + frame.get("prints", [])
+                carried = []
+            out.append(frame)
+        leftover = carried + [text for _, text in self.pending]
+        if leftover and out:
+            out[-1]["prints"] = out[-1].get("prints", []) + leftover
+        for frame in out:
+            if "prints" in frame:
+                frame["prints"] = frame.pop("prints")  # keep it the frame's last field
+        return out
+
+    def node_dict(self, node: Value, node_id: str, group: str) -> dict[str, Any]:
+        if node in self.instance_of:
+            kind = "op" if node._prev else "leaf"
+        else:
+            kind = "op" if node._prev else ("const" if node._const else "leaf")
+        label = cut_label(node.label)
+        return {
+            "id": node_id,
+            "label": label,
+            "op": node._op,
+            "kind": kind,
+            "data": float(node.data),
+            "grad": float(node.grad),
+            "group": group,
+        }
+
+
+class GroupNames:
+    """The call path a node was made in: `MLP.layers[1].neurons[0]`, `neuron()`, or ``.
+
+    An object's path is found from the program's global variables through attributes
+    and list items, the root named by its class (the shortest path wins); an object not
+    reachable that way is named by its class alone. A plain function call adds
+    `name()` to the path of whatever called it.
+    """
+
+    def __init__(self, globals_: dict[str, Any]) -> None:
+        paths: dict[int, str] = {}
+        queue: deque[tuple[PInstance, str]] = deque()
+        for value in globals_.values():
+            if type(value) is PInstance and value.mirror is None and id(value) not in paths:
+                paths[id(value)] = value.cls.name
+                queue.append((value, value.cls.name))
+        while queue:
+            obj, path = queue.popleft()
+            for attr, value in obj.attrs.items():
+                if type(value) is PInstance:
+                    children = [(f"{path}.{attr}", value)]
+                elif type(value) in (list, tuple):
+                    children = [(f"{path}.{attr}[{i}]", v) for i, v in enumerate(value)]
+                else:
+                    continue
+                for child_path, child in children:
+                    if type(child) is PInstance and child.mirror is None and id(child) not in paths:
+                        paths[id(child)] = child_path
+                        queue.append((child, child_path))
+        self.paths = paths
+
+    def name(self, owner: Any) -> str:
+        if owner is None:
+            return ""
+        if type(owner) is tuple:
+            parent, function = owner
+            prefix = self.name(parent)
+            return f"{prefix}.{function}()" if prefix else f"{function}()"
+        return self.paths.get(id(owner)) or owner.cls.name
+
+
+def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
+    """`p.data += -0.05 * p.grad: 41 data values change`, `zero_grad(): 41 gradients set to 0`."""
+    parts = []
+    for field, noun in (("grad", "gradient"), ("data", "data value")):
+        mine = [c for c in changes if c["field"] == field]
+        if not mine:
+            continue
+        plural = noun if len(mine) == 1 else noun + "s"
+        if all(c["after"] == 0.0 for c in mine):
+            parts.append(f"{len(mine)} {plural} set to 0")
+        else:
+            parts.append(f"{len(mine)} {plural} change")
+    summary = " and ".join(parts)
+    statement = statement.rstrip(":")
+    return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
+
+
+def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:
+    """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11), with
+    labels cut to 100 characters."""
+    trace["passes"] = [
+        {"output": trace["output"], "topo": trace["topo"], "data": float(output.data)}
+    ]
+    for node in trace["nodes"]:
+        if len(node["label"]) > MAX_LABEL:
+            node["label"] = cut_label(node["label"])
+    return trace
+
+
+def cut_label(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def check_number(data: Any, what: str) -> None:
+    if type(data) not in (int, float, bool):
+        raise ProgramError(f"{what}: a node's data must be a number")
+    if type(data) is int and not -MAX_INT <= data <= MAX_INT:
+        raise ProgramError(f"{what}: this integer is larger than 2**63")
+    if type(data) is float and not math.isfinite(data):
+        raise not_finite(what, data)
+
+
+def not_finite(what: str, data: float) -> ProgramError:
+    return ProgramError(
+        f"{what}: the result is not a finite number ({data}); the maths is exact, "
+        "but floating point has a range"
+    )
+
+
+def as_number(value: Any, field: str) -> float:
+    if type(value) not in (int, float, bool):
+        raise ProgramError(f"a node's .{field} must be a number to be traced")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ProgramError(
+            f"a node's .{field} is not a finite number ({number}); strict JSON has no inf or nan"
+        )
+    return number

@@ -1,0 +1,75 @@
+/**
+ * The program's own line for the current frame, marked in the editor like Python
+ * Tutor's arrow: build frames carry the line that made their node, update frames
+ * the line that changed values (SPEC §11). The mark is a band laid over the
+ * textarea at that line (the textarea stays a plain textarea: typing, `fill` and
+ * selection are untouched). It hides when the frame has no line, or when the text
+ * in the editor is no longer the program that was traced.
+ */
+import { html } from "./svg.js";
+
+/**
+ * The 1-based line the frame points at, or null.
+ * Example: lineOfFrame({frames: [{phase: "build", line: 3}]}, 0) -> 3; a sort frame -> null.
+ * @param {{frames: ReadonlyArray<object>}} trace
+ * @param {number} k
+ */
+export function lineOfFrame(trace, k) {
+  const line = /** @type {{line?: unknown} | undefined} */ (trace.frames[k])?.line;
+  return typeof line === "number" && Number.isInteger(line) && line >= 1 ? line : null;
+}
+
+/** @param {HTMLTextAreaElement} textarea */
+export function mountSourceLine(textarea) {
+  const wrap = html("div", { class: "source-wrap" });
+  textarea.before(wrap);
+  wrap.append(textarea);
+  // Long lines scroll sideways instead of wrapping, so line n is always row n.
+  textarea.wrap = "off";
+  const mark = html("div", { class: "source-line-mark", "data-testid": "source-line", "aria-hidden": "true" });
+  mark.hidden = true;
+  wrap.append(mark);
+  /** @type {number | null} */ let line = null;
+
+  function place() {
+    if (line === null) {
+      mark.hidden = true;
+      return;
+    }
+    const style = getComputedStyle(textarea);
+    const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
+    const top = textarea.offsetTop + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop)
+      + (line - 1) * lineHeight - textarea.scrollTop;
+    const inside = top >= textarea.offsetTop && top + lineHeight <= textarea.offsetTop + textarea.offsetHeight;
+    mark.hidden = !inside;
+    mark.style.top = `${top}px`;
+    mark.style.height = `${lineHeight}px`;
+    mark.style.left = `${textarea.offsetLeft + parseFloat(style.borderLeftWidth)}px`;
+    mark.style.width = `${textarea.clientWidth}px`;
+  }
+
+  /**
+   * Mark `next` (1-based) or nothing; scroll it into the editor's view unless the
+   * learner is typing there.
+   * @param {number | null} next
+   */
+  function show(next) {
+    line = next;
+    mark.dataset.line = next === null ? "" : String(next);
+    if (next !== null && document.activeElement !== textarea) {
+      const style = getComputedStyle(textarea);
+      const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
+      const y = (next - 1) * lineHeight;
+      if (y < textarea.scrollTop || y + lineHeight > textarea.scrollTop + textarea.clientHeight - parseFloat(style.paddingTop)) {
+        textarea.scrollTop = Math.max(0, y - textarea.clientHeight / 2);
+      }
+    }
+    place();
+  }
+
+  textarea.addEventListener("scroll", place);
+  // Typing changes which text is on which line: the mark waits for the next Run.
+  textarea.addEventListener("input", () => show(null));
+  new ResizeObserver(place).observe(textarea);
+  return { show };
+}

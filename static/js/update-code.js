@@ -1,0 +1,50 @@
+/**
+ * The code panel's part for an update frame (SPEC.md §11): the program's own line
+ * that changed values between passes (an optimizer's `p.data -= lr * p.grad`, a
+ * `zero_grad()`), then each value's change with the numbers put in.
+ * Example: w.data 1 -> 0.8 while w.grad is 2 reads "w.data: 1.0 → 0.8 (−0.2 = −0.1 × grad 2.0)".
+ */
+import { formatCode } from "./format.js";
+import { html } from "./svg.js";
+
+/**
+ * One sentence per change.
+ * @param {{child: number, field: string, before: number, after: number}} change
+ * @param {string} name
+ * @param {number} grad  the value's gradient at this frame
+ */
+export function changeText(change, name, grad) {
+  const moved = `${name}.${change.field}: ${formatCode(change.before)} \u2192 ${formatCode(change.after)}`;
+  if (change.field === "grad") return change.after === 0 ? `${moved} (emptied for the next pass)` : moved;
+  const delta = change.after - change.before;
+  if (delta === 0) return `${moved} (unchanged)`;
+  const rate = grad !== 0 ? -delta / grad : null;
+  const step = rate !== null && Number.isFinite(rate) ? ` = ${formatCode(-rate)} \u00D7 grad ${formatCode(grad)}` : "";
+  return `${moved} (moved by ${formatCode(delta)}${step})`;
+}
+
+/**
+ * @param {import("./timeline.js").FrameState} state
+ * @param {{sourceLines: string[], names: string[],
+ *   codeBlock: (lines: string[], marked: Set<number>, options?: {first?: number, label?: string}) => HTMLElement}} options
+ */
+export function updateParts(state, { sourceLines, names, codeBlock }) {
+  const parts = [];
+  if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
+    const from = Math.max(1, state.line - 1);
+    const to = Math.min(sourceLines.length, state.line + 1);
+    parts.push(codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), { first: from, label: "Your program" }));
+  }
+  const changes = state.changes ?? [];
+  const grads = changes.some((c) => c.field === "grad");
+  parts.push(html("p", {
+    class: "code-note",
+    text: grads && changes.every((c) => c.field === "grad" && c.after === 0)
+      ? "Gradients set back to zero, so the next backward pass starts from nothing instead of adding to these."
+      : `Between passes, the program changes ${changes.length === 1 ? "a value" : `${changes.length} values`}:`,
+  }));
+  parts.push(html("ul", { class: "update-changes" }, changes.slice(0, 12).map((c) =>
+    html("li", { text: changeText(c, names[c.child], state.grads[c.child]) }))));
+  if (changes.length > 12) parts.push(html("p", { class: "code-note", text: `\u2026 and ${changes.length - 12} more.` }));
+  return parts;
+}

@@ -1,0 +1,190 @@
+"""The graph view as a learner sees it: readable text on small graphs at desktop and
+phone widths, a view that shows the graph rather than blank space, only what is in
+view on big graphs (near in SVG, far on a canvas), and folding without a new layout.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from bench.programs import fanout_program
+from tests.browser.conftest import NEURON, open_player, player_url
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+# Rendered size of the numbers and labels of every record on screen: the font size
+# times the view's scale.
+TEXT_SIZES = """() => {
+  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const sizes = [];
+  const texts = '[data-testid=node] .node-value, [data-testid=node] .node-label';
+  for (const text of document.querySelectorAll(texts)) {
+    const r = text.getBoundingClientRect();
+    if (r.right < frame.left || r.left > frame.right) continue;
+    if (r.bottom < frame.top || r.top > frame.bottom) continue;
+    sizes.push(parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a);
+  }
+  return sizes;
+}"""
+
+CURRENT_IN_FRAME = """() => {
+  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const node = document.querySelector(
+    '[data-testid=node][data-role=new], [data-testid=node][data-role=active]');
+  if (!node) return null;
+  const r = node.getBoundingClientRect();
+  return r.left >= frame.left && r.right <= frame.right
+    && r.top >= frame.top && r.bottom <= frame.bottom;
+}"""
+
+GRAPH_AND_FRAME = """() => {
+  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const graph = document.querySelector('.graph-viewport').getBoundingClientRect();
+  return {frame: {left: frame.left, right: frame.right, top: frame.top, bottom: frame.bottom},
+          graph: {left: graph.left, right: graph.right, top: graph.top, bottom: graph.bottom}};
+}"""
+
+
+def examples(server: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{server}/api/examples") as response:
+        result: list[dict[str, Any]] = json.load(response)
+    return result
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "phone"])
+def test_every_example_opens_with_node_text_of_at_least_11_pixels(
+    player_page: Page, server: str, viewport: dict[str, int]
+) -> None:
+    player_page.set_viewport_size(viewport)
+    for example in examples(server):
+        url = player_url(server, example["source"], frame=0, granularity=example["granularity"])
+        open_player(player_page, url)
+        for frame in ("0", "end"):
+            if frame == "end":
+                player_page.locator(".graph-frame").focus()
+                player_page.keyboard.press("End")
+            sizes = player_page.evaluate(TEXT_SIZES)
+            where = f"{example['id']} at {viewport['width']} px, frame {frame}"
+            assert sizes, f"{where}: no record text on screen"
+            assert min(sizes) >= 11 - 1e-6, f"{where}: text drawn at {min(sizes):.1f} px"
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "phone"])
+def test_fit_never_shrinks_text_below_11_pixels_and_keeps_the_current_node_in_view(
+    player_page: Page, server: str, viewport: dict[str, int]
+) -> None:
+    player_page.set_viewport_size(viewport)
+    open_player(player_page, player_url(server, NEURON, frame=12, granularity="expanded"))
+    player_page.get_by_role("button", name="Fit").click()
+    assert min(player_page.evaluate(TEXT_SIZES)) >= 11 - 1e-6
+    assert player_page.evaluate(CURRENT_IN_FRAME) is True
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "phone"])
+def test_a_graph_too_big_for_the_frame_fills_it_instead_of_showing_blank_space(
+    player_page: Page, server: str, viewport: dict[str, int]
+) -> None:
+    player_page.set_viewport_size(viewport)
+    open_player(player_page, player_url(server, NEURON, frame=28, granularity="expanded"))
+    player_page.wait_for_timeout(400)  # a glide to the last node may be under way
+    box = player_page.evaluate(GRAPH_AND_FRAME)
+    frame, graph = box["frame"], box["graph"]
+    assert graph["right"] - graph["left"] > frame["right"] - frame["left"], "the graph is wider"
+    # At most the view's margin and the layout's own margin blank on either side (the
+    # last node is a leaf at the far left: centring it would blank half the frame).
+    assert graph["left"] <= frame["left"] + 48 and graph["right"] >= frame["right"] - 48, box
+
+
+def test_a_big_graph_has_node_hooks_only_for_what_is_in_view(
+    player_page: Page, server: str
+) -> None:
+    source = fanout_program(2000)
+    response = player_page.request.post(f"{server}/api/trace", data={"source": source})
+    assert response.ok
+    total = len(response.json()["frames"])
+    open_player(player_page, f"{server}/")
+    player_page.get_by_test_id("source").fill(source)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"1 / {total}")
+    player_page.get_by_test_id("scrubber").fill(str(total - 1))  # every value visible
+    player_page.wait_for_timeout(400)
+    nodes = player_page.get_by_test_id("node")
+    count = nodes.count()
+    assert 0 < count < 400, f"{count} node hooks for a 1,967-value graph"
+    frame = player_page.locator(".graph-frame").bounding_box()
+    assert frame is not None
+    for node in nodes.all()[:50]:
+        box = node.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] >= frame["x"] - 200
+        assert box["x"] <= frame["x"] + frame["width"] + 200
+        assert box["y"] + box["height"] >= frame["y"] - 200
+        assert box["y"] <= frame["y"] + frame["height"] + 200
+        assert node.get_attribute("data-grad") is not None
+    assert player_page.locator(".graph-canvas").is_hidden()
+
+    player_page.get_by_role("button", name="Fit").click()  # the whole graph: far
+    expect(player_page.locator(".graph-canvas")).to_be_visible()
+    expect(nodes).to_have_count(0)
+    player_page.locator(".node-table summary").click()
+    expect(player_page.locator(".node-table tbody tr").first).to_be_visible()
+
+    for _ in range(12):  # 1.25 ** 12: from the whole graph (scale ~0.07) to reading zoom
+        player_page.get_by_role("button", name="Zoom in").click()
+    expect(player_page.locator(".graph-canvas")).to_be_hidden()
+    expect(nodes.first).to_be_attached()
+
+
+FOLD = """async ({source, fold}) => {
+  const {createTimeline, stateAt} = await import('/static/js/timeline.js');
+  const {layoutInput, recordLabel} = await import('/static/js/layout.js');
+  const {computeLayout} = await import('/static/js/layout-runner.js');
+  const {mountGraph} = await import('/static/js/graph-view.js');
+  const response = await fetch('/api/trace', {method: 'POST',
+    headers: {'Content-Type': 'application/json'}, body: JSON.stringify({source})});
+  const timeline = createTimeline(await response.json());
+  const layout = await computeLayout(layoutInput(timeline.trace));
+  const host = document.createElement('div');
+  host.style.width = '900px';
+  document.body.prepend(host);
+  const names = timeline.trace.nodes.map((node) => node.id);
+  const labels = timeline.trace.nodes.map(recordLabel);
+  const graph = mountGraph(host, {timeline, layout, names, labels});
+  graph.update(stateAt(timeline, timeline.frameCount - 1));
+  const ids = () => [...host.querySelectorAll('[data-testid=node]')]
+    .map((n) => n.dataset.label || n.dataset.nodeId);
+  const before = ids();
+  const members = fold.map(
+    (label) => timeline.trace.nodes.findIndex((node) => node.label === label));
+  const positions = JSON.stringify(layout.records);
+  graph.setFolds([{nodes: members, label: 'inputs'}]);
+  const folded = ids();
+  const boxes = [...host.querySelectorAll('.fold')].map((g) => g.textContent);
+  graph.setFolds([]);
+  const after = ids();
+  const samePositions = JSON.stringify(layout.records) === positions;
+  graph.destroy();
+  host.remove();
+  return {before, folded, boxes, after, samePositions};
+}"""
+
+
+def test_folding_a_group_hides_its_values_behind_one_box_and_unfolding_restores_them(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON))
+    result = player_page.evaluate(FOLD, {"source": NEURON, "fold": ["x1", "w1"]})
+    assert {"x1", "w1"} <= set(result["before"])
+    assert not {"x1", "w1"} & set(result["folded"])
+    assert len(result["folded"]) == len(result["before"]) - 2
+    assert result["boxes"] == ["inputs"]
+    assert sorted(result["after"]) == sorted(result["before"])
+    assert result["samePositions"]

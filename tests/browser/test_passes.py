@@ -1,0 +1,416 @@
+"""Several backward passes in the player (SPEC §11): the pass navigator, update frames,
+the loss chart, the print panel, folded calls and the editor's line mark.
+
+The traces are the hand-built schema-2 ones of tests/js/multipass.mjs (micrograd's
+rules, recorded by a tiny JS recorder), served in place of /api/trace, so these
+tests pin the page's side of the contract whatever the engine emits."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.test_accessibility import serious_violations
+
+pytestmark = pytest.mark.browser
+
+TRACES_SCRIPT = Path(__file__).parents[1] / "js" / "multipass-traces.mjs"
+
+
+@pytest.fixture(scope="module")
+def traces() -> dict[str, Any]:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed to build the multi-pass traces (tests/js/multipass-traces.mjs)")
+    result = subprocess.run(
+        [node, str(TRACES_SCRIPT)], capture_output=True, check=True, text=True, timeout=60
+    )
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    return loaded
+
+
+def open_trace(page: Page, server: str, trace: dict[str, Any], frame: int) -> None:
+    """Open the player on `trace`, served for any /api/trace request, at `frame`."""
+    body = json.dumps(trace)
+
+    def fulfill(route: Route) -> None:
+        route.fulfill(status=200, content_type="application/json", body=body)
+
+    page.route("**/api/trace*", fulfill)
+    query = urllib.parse.urlencode({"source": trace["source"], "frame": frame})
+    page.goto(f"{server}/?{query}")
+    page.wait_for_selector("#player[data-ready=true]")
+
+
+def node_hooks(page: Page) -> dict[str, dict[str, str]]:
+    rows = page.eval_on_selector_all(
+        "[data-testid=node]",
+        "nodes => nodes.map(n => ({id: n.dataset.nodeId, label: n.dataset.label,"
+        " data: n.dataset.data, grad: n.dataset.grad}))",
+    )
+    return {row["label"] or row["id"]: row for row in rows}
+
+
+def expect_hook(page: Page, label: str, name: str, value: str) -> None:
+    expect(page.locator(f"[data-testid=node][data-label={label}]")).to_have_attribute(
+        f"data-{name}", value
+    )
+
+
+def test_second_backward_without_zero_grad_leaves_a_grad_at_minus_7(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["forgot-zero-grad"]
+    open_trace(player_page, server, trace, frame=len(trace["frames"]) - 1)
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    expect_hook(player_page, "a", "grad", "-7")
+    expect_hook(player_page, "b", "grad", "6")
+    expect_hook(player_page, "c", "grad", "1")
+    assert len(node_hooks(player_page)) == 4
+
+
+def test_pass_navigator_jumps_to_the_start_of_each_pass_and_keeps_the_permalink(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["forgot-zero-grad"]
+    open_trace(player_page, server, trace, frame=6)
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 2")
+    expect_hook(player_page, "a", "grad", "-2")
+    player_page.get_by_test_id("pass-next").click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("8 / 12")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    expect(player_page.get_by_test_id("pass-next")).to_be_disabled()
+    # The second pass starts from the first pass's gradients: nothing was cleared.
+    expect_hook(player_page, "a", "grad", "-2")
+    expect(player_page).to_have_url(re.compile(r"[?&]frame=7(&|$)"))
+    player_page.keyboard.press("End")
+    player_page.keyboard.press("PageUp")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("8 / 12")
+    player_page.keyboard.press("PageUp")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 12")
+    player_page.keyboard.press("PageDown")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("8 / 12")
+
+
+def test_scrubber_bar_marks_each_pass_and_its_phases(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    open_trace(player_page, server, traces["optimizer-steps"], frame=0)
+    markers = player_page.locator(".phase-marker")
+    phases = markers.evaluate_all(
+        "ms => ms.map(m => m.className.match(/phase-(build|sort|backward|update)/)[1])"
+    )
+    first = ["build", "update", "sort", "backward"]
+    assert phases == [*first, "update", *first, "update"]
+    expect(player_page.locator(".phase-marker.pass-start")).to_have_count(2)
+    expect(markers.nth(4)).to_have_attribute("title", re.compile(r"^Pass 2 · Update"))
+
+
+def test_update_frame_moves_w_data_with_its_line_and_zero_grad_empties_the_grad(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["optimizer-steps"]
+    step = next(
+        k
+        for k, f in enumerate(trace["frames"])
+        if f["phase"] == "update" and f["changes"][0]["field"] == "data"
+    )
+    open_trace(player_page, server, trace, frame=step - 1)
+    expect_hook(player_page, "w", "data", "1")
+    expect_hook(player_page, "w", "grad", "2")
+    player_page.keyboard.press("ArrowRight")
+    expect_hook(player_page, "w", "data", "0.8")
+    expect(player_page.locator(".player")).to_have_attribute("data-phase", "update")
+    expect(player_page.locator(".node[data-label=w]")).to_have_attribute("data-role", "updated")
+    expect(player_page.locator(".delta")).to_contain_text("data 1.0000 → 0.8000")
+    code = player_page.locator(".code-panel")
+    expect(code.locator(".code-line.is-marked")).to_contain_text("w.data -= 0.1 * w.grad")
+    expect(code).to_contain_text("w.data: 1.0 → 0.8")
+    # The next pass builds its loss, then zero_grad empties w.grad (line 4).
+    player_page.keyboard.press("ArrowRight")
+    player_page.keyboard.press("ArrowRight")
+    expect(player_page.locator(".code-line.is-marked")).to_contain_text("w.grad = 0.0")
+    expect_hook(player_page, "w", "grad", "0")
+    expect(player_page.get_by_test_id("narration")).to_have_text(trace["frames"][step + 2]["text"])
+
+
+def test_editor_marks_the_line_of_build_and_update_frames(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["optimizer-steps"]
+    open_trace(player_page, server, trace, frame=0)
+    mark = player_page.get_by_test_id("source-line")
+    expect(mark).to_have_attribute("data-line", "3")
+    expect(mark).to_be_visible()
+    player_page.keyboard.press("ArrowRight")
+    expect(mark).to_have_attribute("data-line", "4")
+    # A sort frame has no line of its own.
+    player_page.keyboard.press("ArrowRight")
+    expect(mark).to_be_hidden()
+    # Typing changes the program: the mark waits for the next Run.
+    player_page.keyboard.press("ArrowLeft")
+    expect(mark).to_be_visible()
+    player_page.get_by_test_id("source").press("End")
+    player_page.get_by_test_id("source").type(" ")
+    expect(mark).to_be_hidden()
+
+
+def test_editor_mark_sits_on_the_line_it_names(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    open_trace(player_page, server, traces["optimizer-steps"], frame=1)
+    geometry = player_page.evaluate(
+        """() => {
+          const ta = document.querySelector('[data-testid=source]');
+          const mark = document.querySelector('[data-testid=source-line]');
+          const style = getComputedStyle(ta);
+          const line = parseFloat(style.lineHeight);
+          const top = ta.getBoundingClientRect().top + parseFloat(style.borderTopWidth)
+            + parseFloat(style.paddingTop) - ta.scrollTop;
+          return {line, expected: top + 3 * line, actual: mark.getBoundingClientRect().top};
+        }"""
+    )
+    assert abs(geometry["actual"] - geometry["expected"]) < 1, geometry
+
+
+def test_loss_chart_plots_each_pass_marks_the_current_one_and_jumps_on_click(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["mlp-training"]
+    open_trace(player_page, server, trace, frame=len(trace["frames"]) - 1)
+    chart = player_page.get_by_test_id("loss-chart")
+    expect(chart).to_be_visible()
+    points = chart.locator(".loss-point")
+    expect(points).to_have_count(3)
+    expect(points.nth(2)).to_have_attribute("aria-current", "step")
+    labels = points.evaluate_all("ps => ps.map(p => p.getAttribute('aria-label'))")
+    assert [label.split(" = ")[0] for label in labels] == [f"Pass {p}: loss" for p in (1, 2, 3)]
+    heights = points.evaluate_all(
+        "ps => ps.map(p => p.querySelector('.loss-dot').cy.baseVal.value)"
+    )
+    # The loss falls, so each point sits lower than the one before.
+    assert heights == sorted(heights)
+    points.nth(0).click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"1 / {len(trace['frames'])}")
+    expect(points.nth(0)).to_have_attribute("aria-current", "step")
+    points.nth(1).focus()
+    player_page.keyboard.press("Enter")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 3")
+
+
+def test_print_panel_shows_what_was_printed_up_to_the_frame(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["mlp-training"]
+    open_trace(player_page, server, trace, frame=0)
+    prints = player_page.get_by_test_id("prints")
+    expect(prints).to_be_hidden()
+    player_page.keyboard.press("End")
+    losses = [p["data"] for p in trace["passes"]]
+    expect(prints).to_have_text("\n".join(f"{k} {loss}" for k, loss in enumerate(losses)))
+    start = next(k for k, f in enumerate(trace["frames"]) if f["pass"] == 2)
+    player_page.get_by_test_id("scrubber").fill(str(start - 1))
+    expect(prints).to_have_attribute("data-lines", "1")
+
+
+def test_a_big_program_opens_folded_and_a_box_opens_on_click_and_on_enter(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["mlp-training"]
+    open_trace(player_page, server, trace, frame=0)
+    boxes = player_page.get_by_test_id("group")
+    expect(boxes).to_have_count(1)  # the first neuron being built is the only call so far
+    sort = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "sort")
+    player_page.get_by_test_id("scrubber").fill(str(sort))
+    expect(boxes).to_have_count(9)
+    # Parameters stay drawn outside the boxes: 41 of them, plus the loss arithmetic.
+    labels = {g.get_attribute("data-label") for g in boxes.all()}
+    assert labels == {"neurons[0]", "neurons[1]", "neurons[2]", "neurons[3]"}
+    before = player_page.get_by_test_id("node").count()
+    boxes.first.click()
+    expect(boxes).to_have_count(8)
+    assert player_page.get_by_test_id("node").count() > before
+    boxes.first.focus()
+    player_page.keyboard.press("Enter")
+    expect(boxes).to_have_count(7)
+    player_page.get_by_test_id("open-all-groups").click()
+    expect(boxes).to_have_count(0)
+    player_page.get_by_test_id("fold-groups").click()
+    expect(boxes).to_have_count(9)
+
+
+def test_backward_runs_through_a_closed_box(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["mlp-training"]
+    ids = {node["id"]: node for node in trace["nodes"]}
+    frame = next(
+        k
+        for k, f in enumerate(trace["frames"])
+        if f["phase"] == "backward" and ids[f["node"]]["op"] == "tanh"
+    )
+    open_trace(player_page, server, trace, frame=frame)
+    group = ids[trace["frames"][frame]["node"]]["group"]
+    box = player_page.locator(f'[data-testid=group][data-node-id="group:{group}"]')
+    expect(box).to_have_attribute("data-role", "active")
+    expect(player_page.locator(".delta")).not_to_have_count(0)
+
+
+def test_parameters_keep_their_place_from_pass_to_pass(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = traces["mlp-training"]
+    open_trace(player_page, server, trace, frame=0)
+    weight = trace["nodes"][0]["id"]
+    locator = player_page.locator(f"[data-testid=node][data-node-id={weight}]")
+    sort = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "sort")
+    player_page.get_by_test_id("scrubber").fill(str(sort + 3))
+    first = locator.get_attribute("transform")
+    grad = locator.get_attribute("data-grad")
+    player_page.get_by_test_id("pass-next").click()
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 3")
+    expect(locator).to_have_attribute("transform", first or "")
+    player_page.keyboard.press("End")
+    expect(locator).not_to_have_attribute("data-grad", grad or "")
+
+
+def test_one_pass_programs_show_no_pass_panel(player_page: Page, server: str) -> None:
+    player_page.goto(f"{server}/")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.locator(".player-passes")).to_be_hidden()
+    expect(player_page.get_by_test_id("loss-chart")).to_have_count(0)
+    expect(player_page.get_by_test_id("prints")).to_be_hidden()
+
+
+def test_group_names_and_prints_are_shown_as_text(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = json.loads(json.dumps(traces["mlp-training"]))
+    hostile = '<img src=x onerror="window.pwned=1">'
+    for node in trace["nodes"]:
+        if node["group"]:
+            node["group"] = node["group"].replace("MLP", hostile)
+    trace["frames"][0]["prints"] = [hostile]
+    open_trace(player_page, server, trace, frame=300)
+    expect(player_page.get_by_test_id("group").first).to_be_visible()
+    expect(player_page.get_by_test_id("prints")).to_contain_text(hostile)
+    assert player_page.evaluate("() => window.pwned") is None
+    assert player_page.locator("img[src=x]").count() == 0
+
+
+def test_a_trace_with_a_bad_pass_is_refused_with_a_message(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    trace = json.loads(json.dumps(traces["forgot-zero-grad"]))
+    trace["frames"][9]["pass"] = 0
+    body = json.dumps(trace)
+    player_page.route(
+        "**/api/trace*",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    player_page.goto(f"{server}/?{urllib.parse.urlencode({'source': trace['source']})}")
+    error = player_page.get_by_test_id("error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("frames[9].pass must be a pass index")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("name", "frame"), [("optimizer-steps", 5), ("mlp-training", 1500)])
+def test_axe_finds_no_serious_violations_with_several_passes(
+    axe_page: Page, server: str, traces: dict[str, Any], name: str, frame: int, theme: str
+) -> None:
+    axe_page.emulate_media(color_scheme=theme)
+    open_trace(axe_page, server, traces[name], frame=frame)
+    assert serious_violations(axe_page) == []
+
+
+# The same player on the engine's own multi-pass traces (engine/passes.py).
+
+FORGOT_ZERO_GRAD = """a = Value(2.0)
+b = Value(-3.0)
+c = a*b + a
+c.backward()
+c.backward()
+print(a.grad)"""
+
+
+def test_the_engines_two_pass_trace_shows_a_grad_minus_7(player_page: Page, server: str) -> None:
+    query = urllib.parse.urlencode({"source": FORGOT_ZERO_GRAD, "frame": 999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    expect_hook(player_page, "a", "grad", "-7")
+    expect(player_page.get_by_test_id("prints")).to_have_text("-7.0")
+    player_page.get_by_test_id("pass-previous").click()
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    player_page.get_by_test_id("pass-previous").click()
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 2")
+    expect_hook(player_page, "a", "grad", "0")
+    expect(player_page.get_by_test_id("source-line")).to_have_attribute("data-line", "3")
+
+
+def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
+    player_page: Page, server: str
+) -> None:
+    from tests.engine.test_micrograd_programs import TRAINING, nn_source
+
+    source = nn_source() + TRAINING
+    # Past the end clamps to the last frame, as for one-pass programs.
+    player_page.goto(f"{server}/?{urllib.parse.urlencode({'source': source, 'frame': 99999})}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 6 of 6")
+    expect(player_page.get_by_test_id("loss-chart").locator(".loss-point")).to_have_count(6)
+    groups = player_page.get_by_test_id("group")
+    expect(groups).to_have_count(9)
+    ids = set(groups.evaluate_all("gs => gs.map(g => g.dataset.nodeId)"))
+    assert "group:MLP.layers[0].neurons[3]" in ids
+    assert "group:MLP.layers[2].neurons[0]" in ids
+    expect(player_page.get_by_test_id("prints")).to_contain_text("5 3.8394")
+    player_page.keyboard.press("Home")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 6")
+
+
+def one_pass(sizes: str) -> str:
+    """One forward and backward of an nn.py MLP with these layer sizes."""
+    return (
+        f"random.seed(1)\nmodel = MLP(3, [{sizes}])\n"
+        "out = model([2.0, 3.0, -1.0])\nout.backward()\n"
+    )
+
+
+def test_one_pass_of_a_big_network_opens_folded_with_its_parameters_inside(
+    player_page: Page, server: str
+) -> None:
+    from tests.engine.test_micrograd_programs import nn_source
+
+    query = urllib.parse.urlencode({"source": nn_source() + one_pass("16, 16, 1"), "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.locator(".player-passes")).to_be_hidden()
+    # 353 parameters cannot all be drawn at 1280 x 900: each neuron is one box.
+    expect(player_page.get_by_test_id("group")).to_have_count(33)
+    assert player_page.get_by_test_id("node").count() < 10
+    player_page.get_by_test_id("open-all-groups").click()
+    expect(player_page.get_by_test_id("group")).to_have_count(0)
+    expect(player_page.locator(".fold-note")).to_have_text("Every call is open.")
+
+
+def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: str) -> None:
+    from tests.engine.test_micrograd_programs import nn_source
+
+    program = (
+        "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
+    )
+    query = urllib.parse.urlencode({"source": nn_source() + program, "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("group")).to_have_count(0)
+    expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)

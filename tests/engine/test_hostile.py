@@ -1,0 +1,153 @@
+"""Programs that try to escape the interpreter or exhaust the machine get a clean error.
+
+Escapes: nothing a program holds leads to a Python object it did not make (no dunder
+attribute outside its own class bodies, no `getattr`/`type`/`str.format`, no private
+module attributes, no generators or frames). Exhaustion and amplification: every
+bound (steps, depth, integer, string and container sizes, nodes, printed text) stops
+the program before the work, with an error that names the bound and the line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import EngineError, Limits, trace_source
+
+SMALL = Limits(max_steps=20_000)
+# Reading `.grad` puts every program in the language of SPEC §11, not §2's straight line.
+END = "\nv = Value(1.0)\nv.backward()\nprint(v.grad)\n"
+
+ESCAPES = [
+    ("x = Value(1.0)\ny = x.__class__\n", "dunder"),
+    ("def f():\n    pass\ny = f.__globals__\n", "dunder"),
+    ("y = ().__class__.__bases__[0].__subclasses__()\n", "dunder"),
+    ("a = Value(1.0)\ns = f'{a.__class__}'\n", "dunder"),
+    ("s = f'{print.__self__}'\n", "dunder"),
+    ("y = print.__reduce__()\n", "dunder"),
+    ("f = lambda: 0\ny = f.__code__\n", "dunder"),
+    ("class A:\n    pass\ny = A().__dict__\n", "dunder"),
+    ("s = '{0.__class__}'.format(1)\n", "str.format"),
+    ("f = 'x'.format\n", "str.format"),
+    ("s = f'{1:{\"0.__class__\"}}'\n", "format spec"),
+    ("y = getattr(1, 'real')\n", "'getattr' is not defined"),
+    ("y = type(1)\n", "'type' is not defined"),
+    ("y = __import__('os')\n", "'__import__' is not defined"),
+    ("y = open('/etc/passwd')\n", "'open' is not defined"),
+    ("y = eval('1')\n", "'eval' is not defined"),
+    ("y = globals()\n", "'globals' is not defined"),
+    ("y = vars()\n", "'vars' is not defined"),
+    ("y = __builtins__\n", "'__builtins__' is not defined"),
+    ("import os\n", "import os"),
+    ("import random as r\ny = r._inst\n", "no attribute '_inst'"),
+    ("import math\ny = math.__dict__\n", "dunder"),
+    ("from random import _inst\n", "no '_inst'"),
+    ("from os import path\n", "not available"),
+    ("def g():\n    yield 1\n", "generators"),
+    ("try:\n    pass\nexcept Exception as e:\n    pass\n", "try"),
+    ("raise ValueError('x')\n", "raise"),
+    ("with open('f') as f:\n    pass\n", "with"),
+    ("x = Value(1.0)\ny = x._backward\n", "no attribute '_backward'"),
+    ("x = Value(1.0)\nx._op = '+'\n", "only .data, .grad and .label"),
+    ("x = Value(1.0)\nx.data = 'a'\n", "must be a number"),
+    ("y = [].append\ny.__self__\n", "dunder"),
+    ("class A:\n    def f(self):\n        return self.__class__\nA().f()\n", "no attribute"),
+    ("class A:\n    def f(self):\n        return print.__self__\nA().f()\n", "no attribute"),
+    ("class M(type):\n    pass\n", "'type' is not defined"),
+    ("class A(metaclass=1):\n    pass\n", "metaclass"),
+    ("@staticmethod\ndef f():\n    pass\n", "decorators"),
+    ("x = (y := 1)\n", "walrus"),
+    ("s = b'bytes'\n", "bytes literals"),
+    ("s = 1j\n", "complex literals"),
+]
+
+
+@pytest.mark.parametrize(("source", "words"), ESCAPES)
+def test_an_escape_attempt_is_a_clean_error(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words.replace("(", r"\(").replace(")", r"\)")) as caught:
+        trace_source(source + END)
+    assert caught.value.line is not None
+
+
+EXHAUSTION = [
+    ("s = sum(range(10**9))\n", "BACKPROP_MAX_STEPS", 1),
+    ("s = list(range(10**7))\n", "BACKPROP_MAX_STEPS", 1),
+    ("while True:\n    pass\n", "BACKPROP_MAX_STEPS", 2),
+    ("x = 0\nwhile True:\n    x += 1\n", "BACKPROP_MAX_STEPS", 2),
+    ("s = sorted(range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
+    ("d = {i: i for i in range(10**7)}\n", "BACKPROP_MAX_STEPS", 1),
+    ("s = ','.join(str(i) for i in range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
+    ("a = [0] * 1000\nfor i in range(10**6):\n    a == a[:]\n", "BACKPROP_MAX_STEPS", 3),
+    ("s = [0] * 10**8\n", "containers here stay within 1,000,000", 1),
+    ("s = [[0]] * 10**7\n", "containers here stay within 1,000,000", 1),
+    ("s = 'a' * 10**7\n", "strings here stay within 10,000", 1),
+    ("s = 'ab'\nwhile True:\n    s = s + s\n", "strings here stay within 10,000", 3),
+    ("s = f'{1:>1000000000}'\n", "format width 1,000,000,000", 1),
+    ("s = f'{1.5:.1000000f}'\n", "precision", 1),
+    ("s = '%1000000000d' % 1\n", "format width", 1),
+    ("import math\ns = math.factorial(10**6)\n", "larger than 2**63", 2),
+    ("s = 10**10**10\n", "larger than 2**63", 1),
+    ("s = 2**62 * 4\nprint(s)\n", "within ±2**63", 1),
+    ("s = 1 << 100\n", "larger than 2**63", 1),
+    ("s = 9223372036854775807 + 9223372036854775807\n", "within ±2**63", 1),
+    ("s = 99999999999999999999\n", "larger than 2**63", 1),
+    ("v = Value(2)\nw = v ** (10**18)\n", "larger than 2**63", 2),
+    ("def f(n):\n    return f(n + 1)\nf(0)\n", "BACKPROP_MAX_DEPTH", 2),
+    ("x = []\nfor i in range(10**5):\n    x = [x]\nprint(x)\n", "BACKPROP_MAX_DEPTH", 4),
+    ("for i in range(10**5):\n    print('x' * 1000)\n", "printed more than", 2),
+    ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),
+    ("x = 'a' * 100\nprint(int(x))\n", "too long", 2),
+]
+
+
+@pytest.mark.parametrize(("source", "words", "line"), EXHAUSTION)
+def test_exhaustion_stops_before_the_work_and_names_its_bound(
+    source: str, words: str, line: int
+) -> None:
+    limits = SMALL if "BACKPROP_MAX_STEPS" in words else Limits()
+    with pytest.raises(EngineError, match=words.replace("*", r"\*").replace("(", r"\(")) as caught:
+        trace_source(source + END, limits=limits)
+    assert caught.value.line == line
+
+
+def test_the_step_limit_names_its_variable_its_default_and_the_line() -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source("x = 1\nfor i in range(10**9):\n    x = x + 1\n")
+    assert "BACKPROP_MAX_STEPS" in caught.value.message
+    assert "1,000,000" in caught.value.message
+    assert caught.value.line in (2, 3)
+
+
+def test_the_node_limit_counts_nodes_made_in_loops() -> None:
+    source = "x = Value(1.0)\nfor i in range(100):\n    x = x * 1.0\nx.backward()\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_NODES") as caught:
+        trace_source(source, limits=Limits(max_nodes=50))
+    assert caught.value.line == 3
+
+
+def test_a_class_instance_is_not_a_value_for_the_engine() -> None:
+    source = "class A:\n    pass\nv = Value(1.0) + A()\n"
+    with pytest.raises(EngineError, match="unsupported operand types for \\+: 'Value' and 'A'"):
+        trace_source(source)
+
+
+def test_a_program_may_not_overwrite_a_builtin_for_everyone() -> None:
+    trace_source("def print(*a):\n    pass\nprint(1)" + END)
+    trace = trace_source("print('still here')" + END)
+    assert trace["frames"][0]["prints"] == ["still here"]
+
+
+def test_labels_longer_than_100_characters_are_cut_in_the_trace() -> None:
+    trace = trace_source("v = Value(1.0, label='x' * 500)\nv.backward()\n")
+    assert len(trace["nodes"][0]["label"]) == 100
+
+
+def test_a_container_of_a_million_items_is_allowed_and_one_more_is_not() -> None:
+    trace = trace_source("xs = [0] * 10**6\nprint(len(xs))" + END)
+    assert trace["frames"][0]["prints"] == ["1000000"]
+    with pytest.raises(EngineError, match="1,000,001 items"):
+        trace_source("xs = [0] * (10**6 + 1)" + END)
+
+
+def test_labels_are_cut_in_straight_line_traces_too() -> None:
+    trace = trace_source("v = Value(1.0, label='" + "y" * 300 + "')\nw = v * 2\n")
+    assert [len(n["label"]) for n in trace["nodes"]] == [100, 0, 1]

@@ -1,0 +1,206 @@
+"""The multi-pass trace (SPEC §11): passes, update frames, groups, prints, and its size."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from engine import EngineError, trace_source
+from engine import program_examples as programs
+from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+from tests.engine.helpers import nodes_by_id
+
+TWICE = """a = Value(2.0, label='a')
+b = Value(-3.0, label='b')
+c = a * b + a
+c.backward()
+c.backward()
+"""
+
+
+def by_label(trace: dict[str, Any], label: str) -> dict[str, Any]:
+    return next(node for node in trace["nodes"] if node["label"] == label)
+
+
+def test_two_backward_calls_accumulate_to_minus_seven() -> None:
+    trace = trace_source(TWICE)
+
+    assert trace["schema"] == 2
+    assert by_label(trace, "a")["grad"] == -7.0
+    assert by_label(trace, "b")["grad"] == 6.0
+    assert [p["data"] for p in trace["passes"]] == [-4.0, -4.0]
+    assert trace["passes"][0]["topo"] == trace["passes"][1]["topo"] == trace["topo"]
+
+
+def test_the_second_pass_shows_the_intermediate_node_accumulating_too() -> None:
+    trace = trace_source(TWICE)
+    second = [f for f in trace["frames"] if f["pass"] == 1]
+    product = next(n["id"] for n in trace["nodes"] if n["op"] == "*")
+
+    assert [f["phase"] for f in second] == ["sort"] + ["backward"] * 4  # nothing rebuilt
+    into_product = [
+        c
+        for f in second
+        if f["phase"] == "backward"
+        for c in f["contributions"]
+        if c["to"] == product
+    ]
+    assert [(c["before"], c["after"]) for c in into_product] == [(1.0, 2.0)]
+    assert second[0]["changes"] == [
+        {"node": trace["output"], "field": "grad", "before": 1.0, "after": 1.0}
+    ]
+
+
+def test_zero_grad_between_passes_is_one_update_frame() -> None:
+    source = TWICE.replace(
+        "c.backward()\nc.backward()",
+        ("c.backward()\nfor p in [a, b, c]:\n    p.grad = 0.0\nc.backward()"),
+    )
+    trace = trace_source(source)
+    updates = [f for f in trace["frames"] if f["phase"] == "update"]
+
+    assert len(updates) == 1
+    assert updates[0]["line"] == 5
+    assert updates[0]["pass"] == 1
+    assert {c["field"] for c in updates[0]["changes"]} == {"grad"}
+    assert len(updates[0]["changes"]) == 3
+    # The unnamed product a*b was not cleared, so it still accumulates: -2 + -3 = -5.
+    assert by_label(trace, "a")["grad"] == -5.0
+    assert updates[0]["text"] == "for p in [a, b, c]: 3 gradients set to 0"
+
+
+def test_each_frame_belongs_to_a_pass_and_frames_come_in_pass_order() -> None:
+    trace = trace_source(TWICE)
+    passes = [frame["pass"] for frame in trace["frames"]]
+    assert passes == sorted(passes)
+    assert set(passes) == {0, 1}
+
+
+def test_a_program_with_one_pass_keeps_schema_one_plus_its_pass() -> None:
+    trace = trace_source("def f(x):\n    return x * x\na = Value(3.0)\no = f(a)\no.backward()\n")
+    assert trace["schema"] == 1
+    assert trace["passes"] == [{"output": trace["output"], "topo": trace["topo"], "data": 9.0}]
+    assert not any(f["phase"] == "update" for f in trace["frames"])
+    assert "changes" not in next(f for f in trace["frames"] if f["phase"] == "sort")
+
+
+def test_a_straight_line_program_gets_its_one_pass_too() -> None:
+    trace = trace_source("a = Value(3.0)\nb = a + a\nb.backward()\n")
+    assert trace["passes"] == [{"output": "n1", "topo": ["n0", "n1"], "data": 6.0}]
+
+
+def test_build_frames_carry_the_line_that_made_their_node() -> None:
+    source = "def f(x):\n    y = x * 2\n    return y + 1\no = f(Value(1.0))\no.backward()\n"
+    trace = trace_source(source)
+    assert [f["line"] for f in trace["frames"] if f["phase"] == "build"] == [2, 3]
+
+
+def test_printed_lines_go_with_the_frame_they_precede() -> None:
+    source = (
+        "a = Value(1.0)\nprint('before b')\nb = a * 2\nprint('before c')\nc = b + 1\n"
+        "c.backward()\nprint('after', a.grad)\n"
+    )
+    trace = trace_source(source)
+    frames = trace["frames"]
+    b = by_label(trace, "b")["id"]
+    c = by_label(trace, "c")["id"]
+    build_b = next(f for f in frames if f["phase"] == "build" and f["node"] == b)
+    build_c = next(f for f in frames if f["phase"] == "build" and f["node"] == c)
+
+    assert build_b["prints"] == ["before b"]
+    assert build_c["prints"] == ["before c"]
+    assert frames[-1]["prints"] == ["after 2.0"]
+
+
+def test_nodes_are_every_node_any_pass_reached_once_with_final_values() -> None:
+    source = (
+        "w = Value(1.0, label='w')\nfor k in range(3):\n    loss = w * w\n    w.grad = 0.0\n"
+        "    loss.backward()\n    w.data -= 0.25 * w.grad\n"
+    )
+    trace = trace_source(source)
+    labels = [n["label"] for n in trace["nodes"]]
+
+    assert labels.count("w") == 1
+    assert labels.count("loss") == 3
+    assert by_label(trace, "w")["data"] == pytest.approx(0.125)
+    assert [p["data"] for p in trace["passes"]] == [1.0, 0.25, 0.0625]
+    steps = [f for f in trace["frames"] if f["phase"] == "update" and f["line"] == 6]
+    assert [(c["before"], c["after"]) for f in steps for c in f["changes"]] == [
+        (1.0, 0.5),
+        (0.5, 0.25),
+        (0.25, 0.125),
+    ]
+    ids = nodes_by_id(trace)
+    assert all(c["node"] in ids for f in steps for c in f["changes"])
+
+
+def test_a_six_step_mlp_training_stays_under_a_kilobyte_per_node() -> None:
+    nn = resources.files("micrograd").joinpath("nn.py").read_text(encoding="utf-8")
+    source = (
+        nn
+        + """
+random.seed(7)
+model = MLP(3, [4, 4, 1])
+xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+for k in range(6):
+    ypred = [model(x) for x in xs]
+    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
+    model.zero_grad()
+    loss.backward()
+    for p in model.parameters():
+        p.data += -0.05 * p.grad
+"""
+    )
+    trace = trace_source(source)
+    size = len(json.dumps(trace, separators=(",", ":")))
+
+    assert size / len(trace["nodes"]) < 1024
+    updates = [f for f in trace["frames"] if f["phase"] == "update"]
+    assert len(updates) == 12  # one zero_grad and one optimizer step per pass
+    assert all(len(f["changes"]) == 41 for f in updates)
+    assert {f["text"].split(":")[0] for f in updates} >= {"model.zero_grad()"}
+
+
+def test_the_forgot_zero_grad_example_ends_at_minus_seven() -> None:
+    trace = trace_source(programs.FORGOT_ZERO_GRAD)
+    assert printed_lines(trace) == [
+        "after one pass, a.grad = -2.0",
+        "after two passes, a.grad = -7.0",
+    ]
+
+
+def test_the_zero_grad_example_clears_every_gradient_in_one_update_frame() -> None:
+    trace = trace_source(programs.WITH_ZERO_GRAD)
+    updates = [f for f in trace["frames"] if f["phase"] == "update"]
+    assert len(updates) == 1 and len(updates[0]["changes"]) == 4
+    assert printed_lines(trace) == ["a.grad = -2.0"]
+
+
+def test_the_mlp_training_example_prints_cpythons_losses() -> None:
+    source = programs.MLP_TRAINING
+    reference = run_in_cpython(
+        source.replace("from micrograd.engine import Value", "from engine.value import Value")
+    )
+    assert_same_output(printed_lines(trace_source(source)), reference)
+
+
+def test_the_own_engine_example_is_traced_with_its_own_rules() -> None:
+    trace = trace_source(programs.OWN_ENGINE)
+    assert len(trace["frames"]) == 16
+    assert printed_lines(trace)[1] == "Value(x1: data=2.0000, grad=-1.5000)"
+
+
+def test_numbers_with_several_passes_are_told_to_become_values() -> None:
+    with pytest.raises(EngineError, match="numbers stay numbers") as caught:
+        trace_source("a = 2.0\nb = -3.0\nc = a * b + a\nc.backward()\nc.backward()\n")
+    assert (caught.value.line, caught.value.column) == (4, 1)
+
+
+def test_every_sort_frame_names_its_pass_output() -> None:
+    trace = trace_source(TWICE)
+    sorts = [f for f in trace["frames"] if f["phase"] == "sort"]
+    assert [f["node"] for f in sorts] == [p["output"] for p in trace["passes"]]

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import dagre from "../../static/vendor/dagre/dagre.esm.js";
+import { layoutGraph, layoutInput } from "../../static/js/layout.js";
+import { packLayout, structureKey, transferables, unpackLayout } from "../../static/js/layout-pack.js";
+import { chainTrace, fixture } from "./helpers.mjs";
+
+describe("packLayout", () => {
+  for (const [name, input, withDagre] of [
+    ["the neuron laid out by dagre (bent edges, leaves without ops)", layoutInput(fixture("neuron-expanded.json")), true],
+    ["a + a (a repeated edge)", layoutInput(fixture("a-plus-a.json")), true],
+    ["a 400-step chain laid out by the layered layout", layoutInput(chainTrace(400)), false],
+  ]) {
+    it(`round-trips ${name}`, () => {
+      const layout = layoutGraph(input, withDagre ? dagre : undefined);
+      assert.deepEqual(unpackLayout(packLayout(layout)), layout);
+    });
+  }
+
+  it("hands over buffers that can be transferred, one per array", () => {
+    const packed = packLayout(layoutGraph(layoutInput(chainTrace(20))));
+    const buffers = transferables(packed);
+    assert.equal(new Set(buffers).size, buffers.length);
+    assert.ok(buffers.every((buffer) => buffer instanceof ArrayBuffer));
+  });
+});
+
+describe("structureKey", () => {
+  const neuron = layoutInput(fixture("neuron.json"));
+
+  it("is the same for the same structure with other numbers", () => {
+    const trace = fixture("neuron.json");
+    for (const node of trace.nodes) node.data *= 1.0001;
+    assert.equal(structureKey(layoutInput(trace)), structureKey(neuron));
+  });
+
+  it("changes with a label, an op, an edge, the order or the output", () => {
+    const key = structureKey(neuron);
+    const changed = [
+      { ...neuron, nodes: neuron.nodes.map((n, i) => (i === 0 ? { ...n, label: `${n.label}'` } : n)) },
+      { ...neuron, nodes: neuron.nodes.map((n) => (n.op === "+" ? { ...n, op: "*" } : n)) },
+      { ...neuron, edges: neuron.edges.map((e, k) => (k === 0 ? { ...e, child: e.child + 1 } : e)) },
+      { ...neuron, order: [...neuron.order].reverse() },
+      { ...neuron, output: neuron.output - 1 },
+      { ...neuron, valueChars: 30 },
+    ];
+    for (const input of changed) assert.notEqual(structureKey(input), key);
+  });
+
+  it("does not confuse label boundaries: ab|c differs from a|bc", () => {
+    const two = (/** @type {string} */ a, /** @type {string} */ b) => ({
+      nodes: [{ label: a, op: "" }, { label: b, op: "" }], edges: [], order: [0, 1], output: 1,
+    });
+    assert.notEqual(structureKey(two("ab", "c")), structureKey(two("a", "bc")));
+  });
+});

@@ -1,0 +1,257 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { PASS_KEYFRAME_INTERVAL, isMultiPass, passSpans, passTimeline, valuesAt } from "../../static/js/passes.js";
+import { createTimeline, phaseSpans, stateAt } from "../../static/js/timeline.js";
+import { validateTrace } from "../../static/js/trace.js";
+import { fixture } from "./helpers.mjs";
+import { forgotZeroGrad, optimizerSteps, recorder, tinyLayer } from "./multipass.mjs";
+
+const idOf = (trace, label) => trace.nodes.find((node) => node.label === label).id;
+const indexOf = (trace, label) => trace.nodes.findIndex((node) => node.label === label);
+
+describe("two backward() calls without zero_grad (c = a*b + a)", () => {
+  const trace = forgotZeroGrad();
+  const timeline = createTimeline(trace);
+  const a = indexOf(trace, "a");
+  const b = indexOf(trace, "b");
+  const c = indexOf(trace, "c");
+
+  it("is a multi-pass trace of 7 + 5 frames", () => {
+    assert.ok(isMultiPass(trace));
+    assert.equal(timeline.frameCount, 12);
+    assert.deepEqual(passSpans(timeline).map((s) => [s.pass, s.start, s.length]), [[0, 0, 7], [1, 7, 5]]);
+    assert.deepEqual(phaseSpans(timeline).map((s) => `${s.phase}:${s.length}`), ["build:2", "sort:1", "backward:4", "sort:1", "backward:4"]);
+  });
+
+  it("gives a.grad -2 after the first pass and -7 after the second, not -4", () => {
+    assert.equal(stateAt(timeline, 6).grads[a], -2);
+    assert.equal(stateAt(timeline, 11).grads[a], -7);
+    assert.equal(stateAt(timeline, 11).grads[b], 6);
+  });
+
+  it("keeps the first pass's gradients when the second pass starts", () => {
+    const seed = stateAt(timeline, 7);
+    assert.equal(seed.pass, 1);
+    assert.equal(seed.phase, "sort");
+    assert.equal(seed.grads[a], -2);
+    assert.equal(seed.grads[b], 2);
+    assert.equal(seed.grads[c], 1);
+  });
+
+  it("shows the intermediate node accumulating to 2 in the second pass", () => {
+    const ab = trace.nodes.findIndex((node) => node.op === "*");
+    assert.equal(stateAt(timeline, 8).grads[ab], 2);
+    assert.equal(stateAt(timeline, 8).roles[ab], "receiving");
+  });
+
+  it("shows every node of the second pass from its first frame, as that graph was built before", () => {
+    const state = stateAt(timeline, 7);
+    assert.ok(state.visible.every((v) => v === 1));
+    assert.equal(state.sorted, true);
+  });
+
+  it("marks gradients final pass by pass", () => {
+    assert.equal(stateAt(timeline, 6).final[a], 1);
+    assert.equal(stateAt(timeline, 7).final[a], 0);
+    assert.equal(stateAt(timeline, 10).final[a], 1);
+  });
+
+  it("numbers each pass's frames with its pass", () => {
+    assert.deepEqual([0, 6, 7, 11].map((k) => stateAt(timeline, k).pass), [0, 0, 1, 1]);
+    assert.equal(stateAt(timeline, 0).passCount, 2);
+  });
+});
+
+describe("an optimizer loop with zero_grad", () => {
+  const trace = optimizerSteps();
+  const timeline = createTimeline(trace);
+  const w = indexOf(trace, "w");
+  const losses = trace.nodes.flatMap((node, i) => (node.label === "loss" ? [i] : []));
+
+  it("starts w at its first data, not the data it ends with", () => {
+    assert.equal(trace.nodes[w].data, 0.64);
+    assert.equal(stateAt(timeline, 0).data[w], 1);
+  });
+
+  it("moves w.data by -0.1 * grad in the update frame, before -> after", () => {
+    const k = trace.frames.findIndex((f) => f.phase === "update" && f.changes[0].field === "data");
+    const state = stateAt(timeline, k);
+    assert.equal(state.phase, "update");
+    assert.equal(state.line, 6);
+    assert.deepEqual(state.changes.map((c) => [c.child, c.field, c.before, c.after]), [[w, "data", 1, 0.8]]);
+    assert.equal(state.roles[w], "updated");
+    assert.equal(stateAt(timeline, k - 1).data[w], 1);
+    assert.equal(state.data[w], 0.8);
+  });
+
+  it("empties w.grad at zero_grad, so the second pass starts from 0", () => {
+    const zeroes = trace.frames.flatMap((f, k) => (f.phase === "update" && f.changes[0].field === "grad" ? [k] : []));
+    assert.equal(zeroes.length, 2);
+    assert.equal(stateAt(timeline, zeroes[1] - 1).grads[w], 2);
+    assert.equal(stateAt(timeline, zeroes[1]).grads[w], 0);
+    assert.equal(stateAt(timeline, timeline.frameCount - 1).grads[w], 1.6);
+  });
+
+  it("shows w at a zero_grad that comes before any build frame", () => {
+    const r = recorder("w.grad = 0.0 first");
+    const w = r.leaf("w", 1);
+    r.update([[w, "grad", 0]], 1);
+    const loss = r.mul(w, w, { label: "loss" });
+    r.backward(loss);
+    const t = createTimeline(r.trace());
+    const state = stateAt(t, 0);
+    assert.equal(state.phase, "update");
+    assert.equal(state.visible[0], 1);
+    assert.equal(state.visible[1], 0);
+  });
+
+  it("draws in each pass only that pass's loss, and w in both", () => {
+    const first = stateAt(timeline, 0);
+    const second = stateAt(timeline, timeline.frameCount - 1);
+    assert.deepEqual([first.visible[losses[0]], first.visible[losses[1]], first.visible[w]], [1, 0, 1]);
+    assert.deepEqual([second.visible[losses[0]], second.visible[losses[1]], second.visible[w]], [0, 1, 1]);
+  });
+
+  it("gives the per-pass views that pass's topo and output", () => {
+    const view = passTimeline(timeline, 0);
+    assert.equal(view.trace.output, trace.passes[0].output);
+    assert.deepEqual(view.trace.topo, trace.passes[0].topo);
+    assert.equal(passTimeline(timeline, 1).trace.output, trace.passes[1].output);
+  });
+});
+
+describe("values across many frames", () => {
+  it("replays from keyframes to the same numbers as from the start", () => {
+    const trace = tinyLayer(12);
+    const timeline = createTimeline(trace);
+    assert.ok(timeline.frameCount > 3 * PASS_KEYFRAME_INTERVAL);
+    const data = new Float64Array(trace.nodes.length);
+    const grads = new Float64Array(trace.nodes.length);
+    for (const [i, node] of trace.nodes.entries()) data[i] = node.data;
+    // Replay by hand: the last value each frame leaves, field by field.
+    const firstData = new Map();
+    for (const f of trace.frames) {
+      if (f.phase !== "update") continue;
+      for (const c of f.changes) if (c.field === "data" && !firstData.has(c.node)) firstData.set(c.node, c.before);
+    }
+    for (const [i, node] of trace.nodes.entries()) if (firstData.has(node.id)) data[i] = firstData.get(node.id);
+    const at = new Map(trace.nodes.map((node, i) => [node.id, i]));
+    trace.frames.forEach((f, k) => {
+      if (f.phase === "sort") grads[at.get(trace.passes[f.pass].output)] = 1;
+      if (f.phase === "backward") for (const c of f.contributions) grads[at.get(c.to)] = c.after;
+      if (f.phase === "update") for (const c of f.changes) (c.field === "data" ? data : grads)[at.get(c.node)] = c.after;
+      const values = valuesAt(timeline, k);
+      assert.deepEqual([...values.data], [...data], `data at ${k}`);
+      assert.deepEqual([...values.grads], [...grads], `grads at ${k}`);
+    });
+    trace.nodes.forEach((node, i) => {
+      assert.equal(data[i], node.data, `final data of ${node.id}`);
+      assert.equal(grads[i], node.grad, `final grad of ${node.id}`);
+    });
+  });
+});
+
+describe("traces that stay on the one-pass path", () => {
+  it("plays a schema-2 trace with one pass and no updates exactly like schema 1", () => {
+    const one = fixture("neuron.json");
+    const two = { ...one, schema: 2, passes: [{ output: one.output, topo: one.topo, data: one.nodes.find((n) => n.id === one.output).data }], frames: one.frames.map((f) => ({ ...f, pass: 0 })) };
+    assert.equal(isMultiPass(two), false);
+    const t1 = createTimeline(one);
+    const t2 = createTimeline(two);
+    for (const k of [0, 5, 10, 15]) assert.deepEqual([...stateAt(t2, k).grads], [...stateAt(t1, k).grads]);
+    assert.equal(t2.passes, undefined);
+  });
+});
+
+describe("one pass of a program with call groups", () => {
+  const layer = tinyLayer(1);
+  const one = { ...layer, schema: 1, frames: layer.frames.filter((f) => f.phase !== "update") };
+
+  it("takes the passes path so its calls can fold", () => {
+    assert.ok(isMultiPass(one));
+    const timeline = createTimeline(one);
+    assert.equal(timeline.passes.length, 1);
+    const last = stateAt(timeline, timeline.frameCount - 1);
+    one.nodes.forEach((node, i) => {
+      assert.equal(last.grads[i], node.grad, node.id);
+    });
+  });
+
+  it("stays on the one-pass path without groups", () => {
+    const flat = { ...one, nodes: one.nodes.map((node) => ({ ...node, group: "" })) };
+    assert.equal(isMultiPass(flat), false);
+    assert.equal(createTimeline(flat).passes, undefined);
+  });
+
+  it("still needs exactly one sort frame", () => {
+    const twice = { ...one, frames: [...one.frames, { phase: "sort", text: "again", pass: 0 }] };
+    assert.throws(() => validateTrace(twice), /exactly one sort frame/);
+  });
+});
+
+describe("validating passes", () => {
+  const base = () => forgotZeroGrad();
+  it("names a frame whose pass goes back", () => {
+    const trace = base();
+    trace.frames[9].pass = 0;
+    assert.throws(() => validateTrace(trace), /frames\[9\]\.pass must be a pass index/);
+  });
+  it("names a pass that is out of range", () => {
+    const trace = base();
+    trace.frames[11].pass = 2;
+    assert.throws(() => validateTrace(trace), /frames\[11\]\.pass/);
+  });
+  it("names a pass without a sort frame", () => {
+    const trace = base();
+    trace.passes.push({ output: trace.output, topo: trace.topo, data: 0 });
+    assert.throws(() => validateTrace(trace), /pass 2 has none/);
+  });
+  it("names a pass whose output is not a node", () => {
+    const trace = base();
+    trace.passes[0].output = "nope";
+    assert.throws(() => validateTrace(trace), /passes\[0\]\.output must name a node/);
+  });
+  it("names a bad change in an update frame", () => {
+    const trace = optimizerSteps();
+    const k = trace.frames.findIndex((f) => f.phase === "update");
+    for (const bad of [{ node: "zz", field: "data", before: 1, after: 2 }, { node: idOf(trace, "w"), field: "label", before: 1, after: 2 },
+      { node: idOf(trace, "w"), field: "data", before: 1, after: "2" }, null]) {
+      const copy = structuredClone(trace);
+      copy.frames[k].changes = [bad];
+      assert.throws(() => validateTrace(copy), /changes\[0\] must be/);
+    }
+  });
+  it("refuses update frames in a schema-1 trace", () => {
+    const trace = fixture("neuron.json");
+    trace.frames.push({ phase: "update", changes: [], text: "" });
+    assert.throws(() => validateTrace(trace), /phase must be build, sort, backward, got "update"/);
+  });
+});
+
+describe("the recorder the fixtures come from", () => {
+  it("gives a lone leaf as output a place in its pass", () => {
+    const r = recorder("x");
+    const x = r.leaf("x", 3);
+    r.backward(x);
+    r.backward(x);
+    const timeline = createTimeline(r.trace());
+    assert.equal(stateAt(timeline, 0).visible[0], 1);
+    assert.equal(stateAt(timeline, 3).grads[0], 1);
+  });
+});
+
+describe("names pass by pass", () => {
+  it("names an unlabelled parameter by its data in that pass", async () => {
+    const { passNames } = await import("../../static/js/pass-views.js");
+    const { formatShort } = await import("../../static/js/trace.js");
+    const { mlpTraining } = await import("./multipass.mjs");
+    const trace = mlpTraining(2);
+    const timeline = createTimeline(trace);
+    const first = trace.frames.find((f) => f.phase === "update" && f.changes[0].field === "data").changes[0];
+    const i = trace.nodes.findIndex((node) => node.id === first.node);
+    assert.equal(trace.nodes[i].label, "");
+    assert.equal(passNames(timeline, 0)[i], formatShort(first.before));
+    assert.equal(passNames(timeline, 1)[i], formatShort(first.after));
+  });
+});

@@ -28,7 +28,7 @@ from engine.errors import EngineError
 from engine.limits import Limits
 from engine.mistakes import check_mistake
 from engine.narrate import Names, fmt
-from engine.parse import build_graph
+from engine.parse import is_straight_line, parse_program, run_straight_line
 from engine.trace import trace_graph
 from engine.value import Value, _sigmoid, topological_order
 
@@ -67,7 +67,13 @@ def gradcheck_source(
     """
     limits = limits or Limits()
     _check_options(scheme, h, mistake)
-    program = build_graph(source, granularity, limits)
+    tree = parse_program(source, granularity, limits)
+    if not is_straight_line(tree):
+        raise EngineError(
+            "the gradient check works on straight-line programs (no functions, loops or "
+            "classes, one backward pass): it moves each leaf and runs the graph again"
+        )
+    program = run_straight_line(tree, source, granularity, limits)
     return gradcheck_graph(
         program.output,
         limits,

@@ -107,6 +107,8 @@ class Compiler(ExpressionCompiler):
             except RecursionError:
                 limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                 raise ProgramError(limit.message).located(line, column) from None
+            except Exception as error:  # a built-in's own refusal we did not word ourselves
+                raise ProgramError(failure(error)).located(line, column) from None
 
         return run
 
@@ -501,6 +503,11 @@ class Compiler(ExpressionCompiler):
             store(f, cls)
 
         return run
+
+
+def failure(error: Exception) -> str:
+    """`OverflowError('...')` -> 'this operation failed: ... (OverflowError)'."""
+    return f"this operation failed: {str(error)[:200]} ({type(error).__name__})"
 
 
 def _delete_local(name: str) -> Callable[[Frame], None]:

@@ -853,7 +853,10 @@ def _constant_text(text: str) -> Expr:
 
 
 def _field(texts: Texts, inner: Expr, spec: Expr | None, conversion: int) -> Expr:
+    state = texts.state
+
     def run(f: Frame) -> str:
+        state.charge(1)
         return texts.format(inner(f), spec(f) if spec is not None else "", conversion)
 
     return run

@@ -72,6 +72,9 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "**": lambda a, b: a**b,
 }
 VALUE_METHODS = ("tanh", "exp", "relu", "log", "sigmoid")
+# A call of a program's function costs several steps: binding its arguments and making
+# its frame is several statements' worth of work.
+CALL_STEPS = 5
 
 
 class Machine:
@@ -93,6 +96,7 @@ class Machine:
         if kind is Function:
             return self.call_function(func, args, kwargs)
         if isinstance(func, Builtin):
+            self.state.charge(1)
             return func.call(args, kwargs or {})
         if kind is PClass:
             return self.instantiate(func, args, kwargs)
@@ -108,6 +112,9 @@ class Machine:
         self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None
     ) -> Any:
         state = self.state
+        state.steps += CALL_STEPS
+        if state.steps > state.max_steps:
+            raise state.out_of_steps()
         state.depth += 1
         if state.depth > state.limits.max_depth:
             state.depth -= 1

@@ -166,3 +166,10 @@ def test_a_builtins_own_refusal_is_still_a_clean_error_with_its_line(source: str
     with pytest.raises(EngineError) as caught:
         trace_source(source + END)
     assert caught.value.line == 1
+
+
+def test_the_step_limit_is_read_from_the_environment() -> None:
+    limits = Limits.from_env({"BACKPROP_MAX_STEPS": "500"})
+    assert limits.max_steps == 500
+    with pytest.raises(EngineError, match="the limit is 500; set BACKPROP_MAX_STEPS"):
+        trace_source("for i in range(1000):\n    pass" + END, limits=limits)

@@ -49,6 +49,7 @@ class Compiler(ExpressionCompiler):
     # Module
 
     def module(self, tree: ast.Module) -> Stmt:
+        self.calls_backward = statements_calling_backward(tree)
         scope = scopes.module_scope(tree.body)
         return self.block(tree.body, scope)
 
@@ -86,7 +87,7 @@ class Compiler(ExpressionCompiler):
         rec = self.rec
         position = self.pos(node)
         line, column = position
-        anchors = not _calls_backward(node)
+        anchors = id(node) not in self.calls_backward
         text = self.lines.text(node)
 
         def run(f: Frame) -> Any:
@@ -526,8 +527,19 @@ def _delete_global(name: str, globals_: dict[str, Any]) -> Callable[[Frame], Non
     return run
 
 
-def _calls_backward(node: ast.stmt) -> bool:
-    return any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
-        for n in ast.walk(node)
-    )
+def statements_calling_backward(tree: ast.Module) -> set[int]:
+    """Ids of the statements whose text contains a `.backward()` call, found in one walk."""
+    found: set[int] = set()
+    stack: list[tuple[ast.AST, tuple[int, ...]]] = [(tree, ())]
+    while stack:
+        node, enclosing = stack.pop()
+        if isinstance(node, ast.stmt):
+            enclosing = (*enclosing, id(node))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "backward"
+        ):
+            found.update(enclosing)
+        stack.extend((child, enclosing) for child in ast.iter_child_nodes(node))
+    return found

@@ -105,6 +105,7 @@ class ExpressionCompiler:
         self.modules = modules
         self.max_depth = max_depth
         self.depth = 0
+        self.calls_backward: set[int] = set()  # statements that call .backward(), by id
 
     # Errors and positions
 

@@ -35,17 +35,17 @@ def trace_source(
     program within `limits` (default: `Limits()`; the server passes `Limits.from_env()`).
     """
     limits = limits or Limits()
-    tree = parse_program(source, granularity, limits)
-    if not is_straight_line(tree):
-        # The collector stays on: a real program can make reference cycles (closures in
-        # loops) far faster than it makes nodes, and only the collector frees them.
-        return trace_program(tree, source, granularity, limits)
     with _collector_paused():
-        program = run_straight_line(tree, source, granularity, limits)
-        trace = trace_graph(
-            program.output, source=source, granularity=granularity, positions=program.positions
-        )
-        return with_one_pass(trace, program.output)
+        tree = parse_program(source, granularity, limits)
+        if is_straight_line(tree):
+            program = run_straight_line(tree, source, granularity, limits)
+            trace = trace_graph(
+                program.output, source=source, granularity=granularity, positions=program.positions
+            )
+            return with_one_pass(trace, program.output)
+    # The collector is back on: a real program can make reference cycles (closures in
+    # loops) far faster than it makes nodes, and only the collector frees them.
+    return trace_program(tree, source, granularity, limits)
 
 
 def trace_value(

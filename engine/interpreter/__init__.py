@@ -13,7 +13,8 @@ import ast
 import sys
 from typing import Any
 
-from engine.interpreter.compiler import Compiler
+from engine.errors import EngineError
+from engine.interpreter.compiler import Compiler, failure
 from engine.interpreter.library import Library
 from engine.interpreter.machine import Machine
 from engine.interpreter.objects import Frame
@@ -58,5 +59,7 @@ def trace_program(
         raise limits.exceeded("max_depth", "the program nests too deeply") from None
     except MemoryError:
         raise limits.exceeded("max_nodes", "the program ran out of memory") from None
+    except Exception as error:  # outside any statement (e.g. while writing the trace)
+        raise EngineError(failure(error)) from None
     finally:
         sys.setrecursionlimit(previous_limit)

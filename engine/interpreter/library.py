@@ -25,7 +25,7 @@ from engine.interpreter.objects import (
     TypeObject,
 )
 from engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
-from engine.interpreter.text import NO_METHOD, type_name
+from engine.interpreter.text import NO_METHOD, a_type
 from engine.value import Value
 from engine.value import _creation_order as creation_order
 from engine.value import _sigmoid as sigmoid_number
@@ -116,7 +116,7 @@ class Library:
             if type(value) is Value:
                 return self.machine.value_method(value, name, [])
             if type(value) not in NUMBERS:
-                raise ProgramError(f"{name}() takes a Value or a number, not a {type_name(value)}")
+                raise ProgramError(f"{name}() takes a Value or a number, not {a_type(value)}")
             try:
                 return number_function(value)
             except (ArithmeticError, ValueError) as error:
@@ -150,7 +150,7 @@ class Library:
             result = self.machine.call_dunder(value, "__len__")
             if type(result) is int:
                 return result
-        raise ProgramError(f"a {type_name(value)} has no len()")
+        raise ProgramError(f"{a_type(value)} has no len()")
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
@@ -198,7 +198,7 @@ class Library:
             result = self.machine.call_dunder(value, "__abs__")
             if result is not NO_METHOD:
                 return result
-        raise ProgramError(f"abs() needs a number, not a {type_name(value)}")
+        raise ProgramError(f"abs() needs a number, not {a_type(value)}")
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
@@ -227,7 +227,7 @@ class Library:
             return reversed(value)
         if type(value) is dict:
             return reversed(list(value))
-        raise ProgramError(f"a {type_name(value)} cannot be reversed")
+        raise ProgramError(f"{a_type(value)} cannot be reversed")
 
     def sorted_(self, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
         key = kwargs.pop("key", None)
@@ -243,7 +243,7 @@ class Library:
         self.state.charge(len(items) * max(1, len(items).bit_length()))
         for k in keys:
             if type(k) not in NUMBERS and type(k) not in (str, tuple):
-                raise ProgramError(f"sorting compares numbers and strings, not a {type_name(k)}")
+                raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
         order = list(range(len(items)))
         try:
             order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
@@ -309,7 +309,7 @@ class Library:
             return 0.0
         value = args[0]
         if type(value) not in (*NUMBERS, str):
-            raise ProgramError(f"float() needs a number or a string, not a {type_name(value)}")
+            raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
         try:
             return float(value)
         except ValueError as error:
@@ -338,7 +338,7 @@ class Library:
             raise ProgramError("a label must be a string, like Value(2.0, label='x1')")
         data = args[0]
         if type(data) not in NUMBERS:
-            raise ProgramError(f"Value() takes a plain number, not a {type_name(data)}")
+            raise ProgramError(f"Value() takes a plain number, not {a_type(data)}")
         mark = next(creation_order)
         leaf = Value(data, label=label)
         self.machine.recorder.adopt(leaf, mark)
@@ -536,7 +536,7 @@ class Library:
             total = 0
             for part in parts:
                 if type(part) is not str:
-                    raise ProgramError(f"join() needs strings, found a {type_name(part)}")
+                    raise ProgramError(f"join() needs strings, found {a_type(part)}")
                 total += len(part) + len(obj)
                 state.check_str(total)
             return obj.join(parts)
@@ -606,7 +606,7 @@ class Library:
                 if type(arg) not in NUMBERS:
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
                     raise ProgramError(
-                        f"math.{name}() takes plain numbers, not a {type_name(arg)}{hint}"
+                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}"
                     )
             try:
                 result = function(*args)
@@ -776,7 +776,7 @@ def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") ->
 
 def hashable(item: Any) -> None:
     if type(item) in (list, dict) or type(item) is PSet:
-        raise ProgramError(f"a {type_name(item)} cannot be put in a set or used as a key")
+        raise ProgramError(f"{a_type(item)} cannot be put in a set or used as a key")
 
 
 def _width(args: list[Any]) -> int:

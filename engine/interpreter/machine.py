@@ -29,7 +29,7 @@ from engine.interpreter.objects import (
     PSuper,
 )
 from engine.interpreter.runtime import MAX_INT, ProgramError, State
-from engine.interpreter.text import NO_METHOD, Texts, type_name
+from engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
 from engine.value import Value, sigmoid_from_primitives, tanh_from_primitives
 from engine.value import _creation_order as creation_order
 
@@ -72,6 +72,9 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "**": lambda a, b: a**b,
 }
 VALUE_METHODS = ("tanh", "exp", "relu", "log", "sigmoid")
+# A call of a program's function costs several steps: binding its arguments and making
+# its frame is several statements' worth of work.
+CALL_STEPS = 5
 
 
 class Machine:
@@ -83,7 +86,6 @@ class Machine:
         self.expanded = expanded
         self.texts = Texts(state, self.call_dunder)
         self.methods: dict[type, dict[str, Callable[[Any], Builtin]]] = {}
-        self.super_classes: dict[int, PClass] = {}
 
     # Calls
 
@@ -94,6 +96,7 @@ class Machine:
         if kind is Function:
             return self.call_function(func, args, kwargs)
         if isinstance(func, Builtin):
+            self.state.charge(1)
             return func.call(args, kwargs or {})
         if kind is PClass:
             return self.instantiate(func, args, kwargs)
@@ -103,12 +106,15 @@ class Machine:
                 return self.call_function(method, [func, *args], kwargs)
         if kind is Inert:
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
-        raise ProgramError(f"a {type_name(func)} cannot be called")
+        raise ProgramError(f"{a_type(func)} cannot be called")
 
     def call_function(
         self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None
     ) -> Any:
         state = self.state
+        state.steps += CALL_STEPS
+        if state.steps > state.max_steps:
+            raise state.out_of_steps()
         state.depth += 1
         if state.depth > state.limits.max_depth:
             state.depth -= 1
@@ -288,7 +294,7 @@ class Machine:
         if kind is PClass:
             obj.namespace[name] = value
             return
-        raise ProgramError(f"cannot set attributes on a {type_name(obj)}")
+        raise ProgramError(f"cannot set attributes on {a_type(obj)}")
 
     # Engine Values
 
@@ -514,8 +520,8 @@ class Machine:
             try:
                 return item in container
             except TypeError:
-                raise ProgramError(f"a {type_name(item)} cannot be a key") from None
-        raise ProgramError(f"'in' needs a container, not a {type_name(container)}")
+                raise ProgramError(f"{a_type(item)} cannot be a key") from None
+        raise ProgramError(f"'in' needs a container, not {a_type(container)}")
 
     def charge_size(self, value: Any) -> None:
         """Charge for the work Python does comparing or searching a container."""
@@ -537,7 +543,7 @@ class Machine:
             result = self.call_dunder(value, "__iter__")
             if result is not NO_METHOD:
                 return self.iterate(result)
-        raise ProgramError(f"a {type_name(value)} cannot be iterated over")
+        raise ProgramError(f"{a_type(value)} cannot be iterated over")
 
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
@@ -553,7 +559,7 @@ class Machine:
                     f"key {self.texts.to_repr(key)[:80]} is not in the dict"
                 ) from None
             except TypeError:
-                raise ProgramError(f"a {type_name(key)} cannot be a dict key") from None
+                raise ProgramError(f"{a_type(key)} cannot be a dict key") from None
         elif kind in (list, tuple, str, range):
             if type(key) is slice:
                 size = len(range(*key.indices(len(obj))))
@@ -568,7 +574,7 @@ class Machine:
                 except IndexError:
                     raise ProgramError(f"index {key} is out of range") from None
             raise ProgramError(f"indices must be integers, not {type_name(key)}")
-        raise ProgramError(f"a {type_name(obj)} cannot be indexed")
+        raise ProgramError(f"{a_type(obj)} cannot be indexed")
 
     def set_item(self, obj: Any, key: Any, value: Any) -> None:
         kind = type(obj)
@@ -578,7 +584,7 @@ class Machine:
             try:
                 obj[key] = value
             except TypeError:
-                raise ProgramError(f"a {type_name(key)} cannot be a dict key") from None
+                raise ProgramError(f"{a_type(key)} cannot be a dict key") from None
             return
         if kind is list:
             if type(key) in (int, bool):
@@ -600,7 +606,7 @@ class Machine:
             result = self.call_dunder(obj, "__setitem__", key, value)
             if result is not NO_METHOD:
                 return
-        raise ProgramError(f"a {type_name(obj)} does not support item assignment")
+        raise ProgramError(f"{a_type(obj)} does not support item assignment")
 
     def del_item(self, obj: Any, key: Any) -> None:
         kind = type(obj)
@@ -610,7 +616,7 @@ class Machine:
                 return
         except (KeyError, IndexError):
             raise ProgramError("del: no such key or index") from None
-        raise ProgramError(f"a {type_name(obj)} does not support item deletion")
+        raise ProgramError(f"{a_type(obj)} does not support item deletion")
 
 
 _ITERATORS = frozenset(

@@ -112,9 +112,3 @@ class State:
                 f"{MAX_ITEMS:,}"
             )
         self.charge(count // ITEMS_PER_STEP)
-
-    def enter(self) -> None:
-        self.depth += 1
-        if self.depth > self.limits.max_depth:
-            error = self.limits.exceeded("max_depth", "calls are nested too deeply (recursion)")
-            raise ProgramError(error.message)

@@ -117,7 +117,7 @@ class Texts:
 
     def _must_be_str(self, text: Any, method: str) -> str:
         if type(text) is not str:
-            raise ProgramError(f"{method} returned a {type_name(text)}, not a string")
+            raise ProgramError(f"{method} returned {a_type(text)}, not a string")
         return text
 
     def format(self, value: Any, spec: str, conversion: int = -1) -> str:
@@ -145,12 +145,12 @@ class Texts:
         if kind is Value:
             raise ProgramError("a Value has no format; format its .data or .grad")
         if kind not in (int, float, bool, str):
-            raise ProgramError(f"a {type_name(value)} cannot be formatted with a spec")
+            raise ProgramError(f"{a_type(value)} cannot be formatted with a spec")
         if kind is float and match["type"] in (None, "f", "F", "%") and abs(value) > 1e100:
             raise ProgramError("this number is too large to format with a precision")
         try:
             text = format(value, spec)
-        except ValueError as error:
+        except (ValueError, OverflowError) as error:
             raise ProgramError(f"cannot format this {type_name(value)}: {error}") from None
         self.state.check_str(len(text))
         return text
@@ -223,3 +223,9 @@ def type_name(value: Any) -> str:
 
 
 _PLAIN = {int, float, bool, str, list, tuple, dict, range, Value}
+
+
+def a_type(value: Any) -> str:
+    """'an int', 'a float', 'a Neuron': a value's type with its article."""
+    name = type_name(value)
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name

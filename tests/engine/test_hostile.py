@@ -151,3 +151,25 @@ def test_a_container_of_a_million_items_is_allowed_and_one_more_is_not() -> None
 def test_labels_are_cut_in_straight_line_traces_too() -> None:
     trace = trace_source("v = Value(1.0, label='" + "y" * 300 + "')\nw = v * 2\n")
     assert [len(n["label"]) for n in trace["nodes"]] == [100, 0, 1]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = len(range(-2**63, 2**63))\n",
+        "x = '%c' % 10**9\n",
+        "x = f'{10**18:c}'\n",
+        "x = 'a'.split('')\n",
+    ],
+)
+def test_a_builtins_own_refusal_is_still_a_clean_error_with_its_line(source: str) -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source(source + END)
+    assert caught.value.line == 1
+
+
+def test_the_step_limit_is_read_from_the_environment() -> None:
+    limits = Limits.from_env({"BACKPROP_MAX_STEPS": "500"})
+    assert limits.max_steps == 500
+    with pytest.raises(EngineError, match="the limit is 500; set BACKPROP_MAX_STEPS"):
+        trace_source("for i in range(1000):\n    pass" + END, limits=limits)

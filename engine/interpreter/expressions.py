@@ -1,0 +1,870 @@
+"""Expressions, binding targets and function objects, compiled into closures.
+
+Each expression node becomes a function of the running frame that returns its value.
+Operators, attribute access, items and calls go through `engine.interpreter.machine`,
+so the allow-lists there decide what any value can do; here each closure adds its own
+position to an error that passes through it, and calls add the call chain. A dunder
+attribute outside a class body is refused before the program runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import EngineError
+from engine.interpreter import scope as scopes
+from engine.interpreter.library import hashable
+from engine.interpreter.machine import RETURN, Machine
+from engine.interpreter.objects import (
+    Frame,
+    Function,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+    PSuper,
+)
+from engine.interpreter.runtime import MAX_INT, MAX_STR, ProgramError
+from engine.interpreter.text import Texts
+from engine.value import Value
+
+if TYPE_CHECKING:
+    from engine.parse import SourceLines
+    from engine.passes import Recorder
+
+Expr = Callable[[Frame], Any]
+Stmt = Callable[[Frame], Any]
+
+BINARY_OPERATORS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+}
+_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not", ast.Invert: "~"}
+_COMPARE = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
+_REFUSED: dict[type[ast.AST], str] = {
+    ast.AsyncFunctionDef: "async functions",
+    ast.AsyncFor: "async for",
+    ast.AsyncWith: "async with",
+    ast.With: "with statements",
+    ast.Try: "try statements",
+    ast.Raise: "raise",
+    ast.Await: "await",
+    ast.Yield: "yield (generators)",
+    ast.YieldFrom: "yield (generators)",
+    ast.NamedExpr: "the walrus operator (:=)",
+    ast.Match: "match statements",
+}
+
+
+def is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+class ExpressionCompiler:
+    """Expressions, binding targets and function objects; statements are compiled by
+    `engine.interpreter.compiler.Compiler`, which extends this class."""
+
+    def __init__(
+        self,
+        machine: Machine,
+        recorder: Recorder,
+        lines: SourceLines,
+        globals_: dict[str, Any],
+        builtins: dict[str, Any],
+        modules: dict[str, PModule],
+        max_depth: int,
+    ) -> None:
+        self.m = machine
+        self.rec = recorder
+        self.lines = lines
+        self.globals = globals_
+        self.builtins = builtins
+        self.modules = modules
+        self.max_depth = max_depth
+        self.depth = 0
+        self.calls_backward: set[int] = set()  # statements that call .backward(), by id
+
+    # Errors and positions
+
+    def pos(self, node: ast.AST) -> tuple[int, int]:
+        line, column = self.lines.position(node)
+        return (line or 1, column or 1)
+
+    def error(self, node: ast.AST, message: str) -> EngineError:
+        line, column = self.pos(node)
+        return EngineError(message, line, column)
+
+    def unsupported(self, node: ast.AST) -> EngineError:
+        name = _REFUSED.get(type(node), type(node).__name__)
+        return self.error(node, f"not supported in this language: {name}")
+
+    def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
+        """A function's body: compiled by the statement compiler."""
+        raise NotImplementedError
+
+    # Binding
+
+    def store(
+        self, target: ast.expr, scope: scopes.Scope, label: bool = False
+    ) -> Callable[[Frame, Any], None]:
+        """A function that binds a value to the target: a name, attribute, item or tuple."""
+        if isinstance(target, ast.Name):
+            return self.store_name(target.id, scope, label)
+        if isinstance(target, ast.Attribute):
+            self.check_attribute(target, scope)
+            obj = self.expr(target.value, scope)
+            name = target.attr
+            set_attr = self.m.set_attr
+
+            def store_attribute(f: Frame, value: Any) -> None:
+                set_attr(obj(f), name, value)
+
+            return store_attribute
+        if isinstance(target, ast.Subscript):
+            container = self.expr(target.value, scope)
+            key = self.expr(target.slice, scope)
+            set_item = self.m.set_item
+
+            def store_item(f: Frame, value: Any) -> None:
+                set_item(container(f), key(f), value)
+
+            return store_item
+        if isinstance(target, ast.Tuple | ast.List):
+            return self.unpack(target, scope, label)
+        raise self.error(target, "this cannot be assigned to")
+
+    def unpack(
+        self, target: ast.Tuple | ast.List, scope: scopes.Scope, label: bool
+    ) -> Callable[[Frame, Any], None]:
+        starred = [i for i, t in enumerate(target.elts) if isinstance(t, ast.Starred)]
+        if len(starred) > 1:
+            raise self.error(target, "only one starred target is allowed")
+        stores = [
+            self.store(t.value if isinstance(t, ast.Starred) else t, scope, label)
+            for t in target.elts
+        ]
+        star = starred[0] if starred else None
+        count = len(stores)
+        m = self.m
+        state = m.state
+
+        def run(f: Frame, value: Any) -> None:
+            if type(value) in (list, tuple):
+                items = value
+            else:
+                items = []
+                for item in m.iterate(value):
+                    state.charge(1)
+                    items.append(item)
+                    if len(items) > count and star is None:
+                        break
+            if star is None:
+                if len(items) != count:
+                    raise ProgramError(
+                        f"cannot unpack {len(items)} values into {count} names"
+                        if len(items) < count
+                        else f"too many values to unpack (expected {count})"
+                    )
+                for store, item in zip(stores, items, strict=True):
+                    store(f, item)
+                return
+            after = count - star - 1
+            if len(items) < count - 1:
+                raise ProgramError(f"not enough values to unpack (expected at least {count - 1})")
+            for i in range(star):
+                stores[i](f, items[i])
+            stores[star](f, list(items[star : len(items) - after]))
+            for i in range(after):
+                stores[star + 1 + i](f, items[len(items) - after + i])
+
+        return run
+
+    def store_name(
+        self, name: str, scope: scopes.Scope, label: bool
+    ) -> Callable[[Frame, Any], None]:
+        how, hops = scope.resolve(name)
+        globals_ = self.globals
+
+        def name_it(value: Any) -> None:
+            if type(value) is Value and not value.label:
+                value.label = name
+
+        if how == "global":
+            if label:
+
+                def store_global_label(f: Frame, value: Any) -> None:
+                    if type(value) is Value and not value.label:
+                        value.label = name
+                    globals_[name] = value
+
+                return store_global_label
+
+            def store_global(f: Frame, value: Any) -> None:
+                globals_[name] = value
+
+            return store_global
+        if how in ("local", "class"):
+            if label:
+
+                def store_local_label(f: Frame, value: Any) -> None:
+                    if type(value) is Value and not value.label:
+                        value.label = name
+                    f.vars[name] = value
+
+                return store_local_label
+
+            def store_local(f: Frame, value: Any) -> None:
+                f.vars[name] = value
+
+            return store_local
+
+        def store_free(f: Frame, value: Any) -> None:
+            if label:
+                name_it(value)
+            frame = f
+            for _ in range(hops):
+                assert frame.parent is not None
+                frame = frame.parent
+            frame.vars[name] = value
+
+        return store_free
+
+    # Functions
+
+    def function(
+        self,
+        node: ast.FunctionDef | ast.Lambda,
+        name: str,
+        scope: scopes.Scope,
+        body: list[ast.stmt] | ast.expr,
+    ) -> Callable[[Frame], Function]:
+        args = node.args
+        if args.posonlyargs:
+            raise self.error(node, "positional-only parameters (/) are not supported")
+        inner = scopes.function_scope(node, scope)
+        params = tuple(a.arg for a in args.args)
+        kwonly = tuple(a.arg for a in args.kwonlyargs)
+        vararg = args.vararg.arg if args.vararg else None
+        kwarg = args.kwarg.arg if args.kwarg else None
+        defaults = [self.expr(d, scope) for d in args.defaults]
+        kwdefaults = [
+            (a.arg, self.expr(d, scope))
+            for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+            if d is not None
+        ]
+        uses_super = _uses_super(body)
+        if isinstance(body, list):
+            compiled = self.block(body, inner)
+        else:
+            value = self.expr(body, inner)
+
+            def compiled(f: Frame) -> Any:
+                f.ret = value(f)
+                return RETURN
+
+        in_class = scope.kind == "class"
+
+        def make(f: Frame) -> Function:
+            closure = f.parent if in_class else f
+            fn = Function(
+                name,
+                params,
+                tuple(d(f) for d in defaults),
+                vararg,
+                kwonly,
+                {k: d(f) for k, d in kwdefaults},
+                kwarg,
+                compiled,
+                closure,
+            )
+            fn.uses_super = uses_super
+            return fn
+
+        return make
+
+    # Expressions
+
+    def expr(self, node: ast.expr, scope: scopes.Scope) -> Expr:
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise self.m.state.limits.exceeded(
+                "max_depth", "expressions are nested too deeply here", *self.pos(node)
+            )
+        try:
+            return self.expr_node(node, scope)
+        finally:
+            self.depth -= 1
+
+    def expr_node(self, node: ast.expr, scope: scopes.Scope) -> Expr:
+        kind = type(node)
+        if kind is ast.Constant:
+            return self.constant(node)  # type: ignore[arg-type]
+        if kind is ast.Name:
+            return self.name(node, scope)  # type: ignore[arg-type]
+        if kind is ast.BinOp:
+            return self.binary(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Call:
+            return self.call(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Attribute:
+            return self.attribute(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Subscript:
+            return self.subscript(node, scope)  # type: ignore[arg-type]
+        if kind is ast.UnaryOp:
+            return self.unary(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Compare:
+            return self.compare(node, scope)  # type: ignore[arg-type]
+        if kind is ast.BoolOp:
+            return self.bool_op(node, scope)  # type: ignore[arg-type]
+        if kind is ast.IfExp:
+            return self.if_expression(node, scope)  # type: ignore[arg-type]
+        if kind in (ast.List, ast.Tuple, ast.Set):
+            return self.display(node, scope)
+        if kind is ast.Dict:
+            return self.dict_display(node, scope)  # type: ignore[arg-type]
+        if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            return self.comprehension(node, scope)
+        if kind is ast.JoinedStr:
+            return self.f_string(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Lambda:
+            assert isinstance(node, ast.Lambda)
+            return self.function(node, "<lambda>", scope, node.body)
+        if kind is ast.Slice:
+            return self.slice(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Starred:
+            raise self.error(node, "a starred expression belongs in a call or a list")
+        raise self.unsupported(node)
+
+    def constant(self, node: ast.Constant) -> Expr:
+        value: Any = node.value
+        kind = type(value)
+        if kind is str:
+            if len(value) > MAX_STR:
+                raise self.error(node, f"this string is longer than {MAX_STR:,} characters")
+        elif kind is int:
+            if not -MAX_INT <= value <= MAX_INT:
+                raise self.error(node, "this integer is larger than 2**63; write it as a float")
+        elif kind not in (float, bool) and value is not None:
+            raise self.error(node, f"{type(value).__name__} literals are not supported")
+        return lambda f: value
+
+    def name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
+        name = node.id
+        if name == "super":
+            return self.super_name(node, scope)
+        how, hops = scope.resolve(name)
+        globals_ = self.globals
+        builtins = self.builtins
+        line, column = self.pos(node)
+
+        def missing() -> ProgramError:
+            return ProgramError(f"name '{name}' is not defined", line, column)
+
+        if how == "global":
+
+            def load_global(f: Frame) -> Any:
+                try:
+                    return globals_[name]
+                except KeyError:
+                    if name in builtins:
+                        return builtins[name]
+                    raise missing() from None
+
+            return load_global
+        if how == "local":
+
+            def load_local(f: Frame) -> Any:
+                try:
+                    return f.vars[name]
+                except KeyError:
+                    raise ProgramError(
+                        f"local variable '{name}' is used before it is given a value", line, column
+                    ) from None
+
+            return load_local
+        if how == "class":
+
+            def load_class(f: Frame) -> Any:
+                if name in f.vars:
+                    return f.vars[name]
+                return load_global(f)
+
+            return load_class
+
+        def load_free(f: Frame) -> Any:
+            frame = f
+            for _ in range(hops):
+                assert frame.parent is not None
+                frame = frame.parent
+            try:
+                return frame.vars[name]
+            except KeyError:
+                raise missing() from None
+
+        return load_free
+
+    def super_name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
+        if not scope.in_class or scope.kind != "function":
+            raise self.error(node, "super() works only inside a method")
+
+        def make(f: Frame) -> Any:
+            return _SuperMaker(f)
+
+        return make
+
+    def binary(self, node: ast.BinOp, scope: scopes.Scope) -> Expr:
+        op = BINARY_OPERATORS.get(type(node.op))
+        if op is None:
+            raise self.error(node, "the operator @ is not supported")
+        left = self.expr(node.left, scope)
+        right = self.expr(node.right, scope)
+        binary = self.m.binary
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> Any:
+            a = left(f)
+            b = right(f)
+            if type(a) is float and type(b) is float and op in "+-*":
+                return a + b if op == "+" else (a - b if op == "-" else a * b)
+            try:
+                return binary(op, a, b)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def unary(self, node: ast.UnaryOp, scope: scopes.Scope) -> Expr:
+        op = _UNARY[type(node.op)]
+        operand = self.expr(node.operand, scope)
+        if op == "-" and isinstance(node.operand, ast.Constant):
+            value = node.operand.value
+            if type(value) in (int, float):
+                return lambda f: -value  # type: ignore[operator]
+        unary = self.m.unary
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> Any:
+            try:
+                return unary(op, operand(f))
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def compare(self, node: ast.Compare, scope: scopes.Scope) -> Expr:
+        left = self.expr(node.left, scope)
+        ops = [_COMPARE[type(op)] for op in node.ops]
+        rights = [self.expr(c, scope) for c in node.comparators]
+        compare = self.m.compare
+        line, column = self.pos(node)
+        if len(ops) == 1:
+            op = ops[0]
+            right = rights[0]
+
+            def run_one(f: Frame) -> Any:
+                a = left(f)
+                b = right(f)
+                if type(a) is float and type(b) is float:
+                    if op == "<":
+                        return a < b
+                    if op == ">":
+                        return a > b
+                try:
+                    return compare(op, a, b)
+                except ProgramError as error:
+                    raise error.located(line, column) from None
+
+            return run_one
+
+        def run(f: Frame) -> Any:
+            a = left(f)
+            try:
+                for op, right in zip(ops, rights, strict=True):
+                    b = right(f)
+                    if not compare(op, a, b):
+                        return False
+                    a = b
+            except ProgramError as error:
+                raise error.located(line, column) from None
+            return True
+
+        return run
+
+    def bool_op(self, node: ast.BoolOp, scope: scopes.Scope) -> Expr:
+        values = [self.expr(v, scope) for v in node.values]
+        truthy = self.m.truthy
+        is_and = isinstance(node.op, ast.And)
+
+        def run(f: Frame) -> Any:
+            result = None
+            for value in values:
+                result = value(f)
+                if truthy(result) is not is_and:
+                    return result
+            return result
+
+        return run
+
+    def if_expression(self, node: ast.IfExp, scope: scopes.Scope) -> Expr:
+        test = self.expr(node.test, scope)
+        body = self.expr(node.body, scope)
+        orelse = self.expr(node.orelse, scope)
+        truthy = self.m.truthy
+        return lambda f: body(f) if truthy(test(f)) else orelse(f)
+
+    def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
+        if is_dunder(node.attr) and not scope.in_class:
+            raise self.error(
+                node, f"`.{node.attr}` is not available: dunder attributes belong to class bodies"
+            )
+
+    def attribute(self, node: ast.Attribute, scope: scopes.Scope) -> Expr:
+        self.check_attribute(node, scope)
+        obj = self.expr(node.value, scope)
+        name = node.attr
+        get_attr = self.m.get_attr
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> Any:
+            value = obj(f)
+            if type(value) is PInstance:
+                attrs = value.attrs
+                if name in attrs:
+                    return attrs[name]
+            try:
+                return get_attr(value, name)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def subscript(self, node: ast.Subscript, scope: scopes.Scope) -> Expr:
+        container = self.expr(node.value, scope)
+        key = self.expr(node.slice, scope)
+        get_item = self.m.get_item
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> Any:
+            c = container(f)
+            k = key(f)
+            if type(c) is list and type(k) is int:
+                try:
+                    return c[k]
+                except IndexError:
+                    pass
+            try:
+                return get_item(c, k)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def slice(self, node: ast.Slice, scope: scopes.Scope) -> Expr:
+        parts = [
+            self.expr(part, scope) if part is not None else None
+            for part in (node.lower, node.upper, node.step)
+        ]
+
+        def run(f: Frame) -> slice:
+            values = [p(f) if p is not None else None for p in parts]
+            for v in values:
+                if v is not None and type(v) not in (int, bool):
+                    raise ProgramError("slice indices must be integers or None")
+            if values[2] == 0:
+                raise ProgramError("slice step cannot be zero")
+            return slice(*values)
+
+        return run
+
+    def call(self, node: ast.Call, scope: scopes.Scope) -> Expr:
+        m = self.m
+        rec = self.rec
+        call = m.call
+        call_function = m.call_function
+        line, column = self.pos(node)
+        args = [self.expr(a.value if isinstance(a, ast.Starred) else a, scope) for a in node.args]
+        starred = [isinstance(a, ast.Starred) for a in node.args]
+        keywords = [(k.arg, self.expr(k.value, scope)) for k in node.keywords]
+        simple_args = not any(starred) and not keywords
+        state = m.state
+
+        def arguments(f: Frame) -> tuple[list[Any], dict[str, Any] | None]:
+            if simple_args:
+                return [a(f) for a in args], None
+            values: list[Any] = []
+            for a, star in zip(args, starred, strict=True):
+                if star:
+                    for item in m.iterate(a(f)):
+                        state.charge(1)
+                        values.append(item)
+                else:
+                    values.append(a(f))
+            kwargs: dict[str, Any] = {}
+            for name, k in keywords:
+                if name is None:
+                    mapping = k(f)
+                    if type(mapping) is not dict:
+                        raise ProgramError("** needs a dict")
+                    for key, value in mapping.items():
+                        if type(key) is not str:
+                            raise ProgramError("keyword names must be strings")
+                        kwargs[key] = value
+                else:
+                    kwargs[name] = k(f)
+            return values, kwargs
+
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            self.check_attribute(func, scope)
+            obj_expr = self.expr(func.value, scope)
+            method = func.attr
+            get_attr = m.get_attr
+            watch_rule = method == "_backward"
+            watch_pass = method == "backward"
+
+            def run_method(f: Frame) -> Any:
+                obj = obj_expr(f)
+                values, kwargs = arguments(f)
+                position = state.position
+                try:
+                    if type(obj) is PInstance and method not in obj.attrs:
+                        fn = obj.cls.lookup(method)
+                        if type(fn) is Function:
+                            if watch_pass and obj.mirror is not None:
+                                return rec.user_pass(
+                                    obj, lambda: call_function(fn, [obj, *values], kwargs)
+                                )
+                            return call_function(fn, [obj, *values], kwargs)
+                    target = get_attr(obj, method)
+                    if watch_rule and type(obj) is PInstance and obj.mirror is not None:
+                        return rec.user_rule(obj, lambda: call(target, values, kwargs))
+                    return call(target, values, kwargs)
+                except ProgramError as error:
+                    raise error.located(line, column) from None
+                finally:
+                    state.position = position
+
+            return run_method
+
+        func_expr = self.expr(func, scope)
+
+        def run(f: Frame) -> Any:
+            target = func_expr(f)
+            values, kwargs = arguments(f)
+            try:
+                if type(target) is _SuperMaker:
+                    return target.make(values)
+                return call(target, values, kwargs)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def display(self, node: ast.expr, scope: scopes.Scope) -> Expr:
+        assert isinstance(node, ast.List | ast.Tuple | ast.Set)
+        items = [self.expr(e.value if isinstance(e, ast.Starred) else e, scope) for e in node.elts]
+        starred = [isinstance(e, ast.Starred) for e in node.elts]
+        kind = type(node)
+        m = self.m
+        state = m.state
+
+        def values(f: Frame) -> list[Any]:
+            if not any(starred):
+                return [item(f) for item in items]
+            out: list[Any] = []
+            for item, star in zip(items, starred, strict=True):
+                if star:
+                    for value in m.iterate(item(f)):
+                        state.charge(1)
+                        out.append(value)
+                    state.check_items(len(out))
+                else:
+                    out.append(item(f))
+            return out
+
+        if kind is ast.List:
+            return values
+        if kind is ast.Tuple:
+            return lambda f: tuple(values(f))
+
+        def make_set(f: Frame) -> PSet:
+            content = values(f)
+            for item in content:
+                hashable(item)
+            return PSet(content)
+
+        return make_set
+
+    def dict_display(self, node: ast.Dict, scope: scopes.Scope) -> Expr:
+        pairs = [
+            (self.expr(k, scope) if k is not None else None, self.expr(v, scope))
+            for k, v in zip(node.keys, node.values, strict=True)
+        ]
+        set_item = self.m.set_item
+
+        def run(f: Frame) -> dict[Any, Any]:
+            out: dict[Any, Any] = {}
+            for key, value in pairs:
+                if key is None:
+                    mapping = value(f)
+                    if type(mapping) is not dict:
+                        raise ProgramError("** in a dict needs a dict")
+                    for k, v in mapping.items():
+                        set_item(out, k, v)
+                else:
+                    set_item(out, key(f), value(f))
+            return out
+
+        return run
+
+    def comprehension(self, node: ast.expr, scope: scopes.Scope) -> Expr:
+        assert isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp)
+        inner = scopes.comprehension_scope(node, scope)
+        generators = node.generators
+        if any(g.is_async for g in generators):
+            raise self.unsupported(node)
+        first_iter = self.expr(generators[0].iter, scope)
+        loops = []
+        for i, generator in enumerate(generators):
+            iterable = first_iter if i == 0 else self.expr(generator.iter, inner)
+            store = self.store(generator.target, inner)
+            conditions = [self.expr(c, inner) for c in generator.ifs]
+            loops.append((iterable, store, conditions))
+        if isinstance(node, ast.DictComp):
+            key_expr = self.expr(node.key, inner)
+            value_expr = self.expr(node.value, inner)
+        else:
+            element = self.expr(node.elt, inner)
+        m = self.m
+        state = m.state
+        truthy = m.truthy
+        iterate = m.iterate
+        in_class = scope.kind == "class"
+        kind = type(node)
+        set_item = m.set_item
+
+        def run(f: Frame) -> Any:
+            frame = Frame({}, f.parent if in_class else f)
+            results: list[Any] = []
+            mapping: dict[Any, Any] = {}
+            first = first_iter(f)
+
+            def loop(level: int, source: Any) -> None:
+                _, store, conditions = loops[level]
+                for item in iterate(source):
+                    state.steps += 1
+                    if state.steps > state.max_steps:
+                        raise state.out_of_steps()
+                    store(frame, item)
+                    if conditions and not all(truthy(c(frame)) for c in conditions):
+                        continue
+                    if level + 1 < len(loops):
+                        loop(level + 1, loops[level + 1][0](frame))
+                    elif kind is ast.DictComp:
+                        set_item(mapping, key_expr(frame), value_expr(frame))
+                    else:
+                        results.append(element(frame))
+
+            loop(0, first)
+            if kind is ast.DictComp:
+                return mapping
+            state.check_items(len(results))
+            if kind is ast.ListComp:
+                return results
+            if kind is ast.SetComp:
+                for item in results:
+                    hashable(item)
+                return PSet(results)
+            return iter(results)
+
+        return run
+
+    def f_string(self, node: ast.JoinedStr, scope: scopes.Scope) -> Expr:
+        parts: list[Expr] = []
+        texts = self.m.texts
+        state = self.m.state
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(_constant_text(str(value.value)))
+            elif isinstance(value, ast.FormattedValue):
+                spec = value.format_spec
+                if spec is not None and not isinstance(spec, ast.JoinedStr):
+                    raise self.unsupported(spec)
+                parts.append(
+                    _field(
+                        texts,
+                        self.expr(value.value, scope),
+                        self.f_string(spec, scope) if spec is not None else None,
+                        value.conversion,
+                    )
+                )
+            else:
+                raise self.unsupported(value)
+
+        def run(f: Frame) -> str:
+            pieces = [part(f) for part in parts]
+            state.check_str(sum(len(p) for p in pieces))
+            return "".join(pieces)
+
+        return run
+
+
+class _SuperMaker:
+    """`super` as a name; calling it with no arguments gives the method's `super()`."""
+
+    __slots__ = ("frame",)
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame = frame
+
+    def make(self, args: list[Any]) -> PSuper:
+        if args:
+            raise ProgramError("super() takes no arguments here")
+        owner = self.frame.vars.get(" class")
+        instance = next(iter(self.frame.vars.values()), None)
+        if type(owner) is not PClass or type(instance) is not PInstance:
+            raise ProgramError("super() works only inside a method, with self as first argument")
+        return PSuper(owner, instance)
+
+
+def _constant_text(text: str) -> Expr:
+    return lambda f: text
+
+
+def _field(texts: Texts, inner: Expr, spec: Expr | None, conversion: int) -> Expr:
+    state = texts.state
+
+    def run(f: Frame) -> str:
+        state.charge(1)
+        return texts.format(inner(f), spec(f) if spec is not None else "", conversion)
+
+    return run
+
+
+def _uses_super(body: list[ast.stmt] | ast.expr) -> bool:
+    nodes = body if isinstance(body, list) else [body]
+    return any(
+        isinstance(n, ast.Name) and n.id == "super" for node in nodes for n in ast.walk(node)
+    )

@@ -1,14 +1,14 @@
-"""Whatever text arrives, the engine answers with a trace or an `EngineError`, quickly.
+"""Whatever text arrives, the engine answers with a trace or an `EngineError`.
 
 Three sources of input: arbitrary text, valid programs with random edits, and random
 Python syntax trees (any statement or expression, not only the language's) written
-back as source with `ast.unparse`. The time bound is SPEC §4's two seconds.
+back as source with `ast.unparse`. How long that takes is measured in `bench/`, not
+asserted here; pytest-timeout stops a hang.
 """
 
 from __future__ import annotations
 
 import ast
-import time
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -17,13 +17,11 @@ from engine import EngineError, trace_source
 from engine.examples import EXAMPLES
 from tests.engine.helpers import HYPOTHESIS, assert_trace_invariants
 
-SECONDS = 2.0
 SOURCES = [example.source for example in EXAMPLES]
 
 
-def answers_fast(source: str, granularity: str = "packed") -> None:
-    """Trace `source`; only an EngineError may escape, and it must all take < 2 s."""
-    start = time.perf_counter()
+def answers_cleanly(source: str, granularity: str = "packed") -> None:
+    """Trace `source`; only an EngineError may escape."""
     try:
         trace = trace_source(source, granularity)
     except EngineError as error:
@@ -32,7 +30,6 @@ def answers_fast(source: str, granularity: str = "packed") -> None:
         assert error.column is None or error.column >= 1
     else:
         assert_trace_invariants(trace)
-    assert time.perf_counter() - start < SECONDS
 
 
 # Text
@@ -46,7 +43,7 @@ def answers_fast(source: str, granularity: str = "packed") -> None:
 @example("\ufeffx = 1.0\ny = x * 2")
 @example("x = 1.0\ny = x *\\\n 2")
 def test_arbitrary_text_gives_a_trace_or_an_engine_error(source: str) -> None:
-    answers_fast(source)
+    answers_cleanly(source)
 
 
 PROGRAM_ALPHABET = "xyab0123456789.eE_+-*/()=,;:[]{}'\"#@%<>!~ \n\t\\"
@@ -87,7 +84,7 @@ PROGRAM_WORDS = [
 def test_programs_made_of_language_fragments_give_a_trace_or_an_engine_error(
     parts: list[str],
 ) -> None:
-    answers_fast("x = 1.5\n" + "".join(parts))
+    answers_cleanly("x = 1.5\n" + "".join(parts))
 
 
 @st.composite
@@ -110,7 +107,7 @@ def mutated_programs(draw: st.DrawFn) -> str:
 @settings(HYPOTHESIS, max_examples=300)
 @given(mutated_programs(), st.sampled_from(["packed", "expanded"]))
 def test_mutated_examples_give_a_trace_or_an_engine_error(source: str, granularity: str) -> None:
-    answers_fast(source, granularity)
+    answers_cleanly(source, granularity)
 
 
 # Syntax trees: any Python, with the language's own constructs drawn most often so that
@@ -294,4 +291,4 @@ def python_sources(draw: st.DrawFn) -> str:
 def test_random_python_syntax_trees_give_a_trace_or_an_engine_error(
     source: str, granularity: str
 ) -> None:
-    answers_fast(source, granularity)
+    answers_cleanly(source, granularity)

@@ -3,6 +3,8 @@ program it calls cheap is cheap."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,8 +13,12 @@ from app.work_estimate import estimate_nodes
 from bench.programs import dense_program, mlp_program
 from engine import EngineError, trace_source
 from engine.examples import EXAMPLES
+from engine.parse import is_straight_line
 
-PROGRAMS = [example.source for example in EXAMPLES] + [
+STRAIGHT_EXAMPLES = [e.source for e in EXAMPLES if is_straight_line(ast.parse(e.source))]
+REAL_EXAMPLES = [e.source for e in EXAMPLES if not is_straight_line(ast.parse(e.source))]
+PROGRAMS = [
+    *STRAIGHT_EXAMPLES,
     dense_program(20),
     mlp_program(300),
     "x = Value(2.0)\ny = 1 - x / 3 + (-x) ** 2\nz = sigmoid(y) * tanh(x).exp()\nz.backward()",
@@ -27,6 +33,12 @@ def test_the_estimate_bounds_the_nodes_built(source: str, granularity: str) -> N
 
     assert estimate is not None
     assert estimate >= len(trace_source(source, granularity)["nodes"])
+
+
+@pytest.mark.parametrize("source", REAL_EXAMPLES)
+def test_real_programs_are_never_called_cheap(source: str) -> None:
+    # Loops, functions and classes can do unbounded work in few characters.
+    assert estimate_nodes(source, "packed") is None
 
 
 OPERANDS = st.sampled_from(["x", "y", "2.0", "-1", "0.5"])

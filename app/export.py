@@ -35,7 +35,13 @@ from app.paths import find_asset_dir
 from engine.text import clean_text
 
 ENTRY = "js/standalone.js"
-STYLESHEETS = ("css/player.css", "css/quiz.css", "css/document.css", "css/standalone.css")
+STYLESHEETS = (
+    "css/player.css",
+    "css/quiz.css",
+    "css/lab.css",
+    "css/document.css",
+    "css/standalone.css",
+)
 BARE_PREFIX = "backprop-animator/"
 # Third-party modules and the licence files that travel with them.
 LICENCES = {"vendor/dagre/dagre.esm.js": ("vendor/dagre/LICENSE", "vendor/dagre/LICENSE.graphlib")}

@@ -10,6 +10,9 @@ import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
 import { reportHeight } from "./embed-height.js";
 import { readEmbedOptions } from "./embed-options.js";
+import { carryFrame } from "./frame-carry.js";
+import { LAB_PARAM_NAMES, withLabParams } from "./lab-url.js";
+import { mountPageLab } from "./page-lab.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
@@ -45,9 +48,18 @@ if (embed) {
   reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 } else {
   mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
-    () => ({ ...shown, frame: player?.frame ?? 0 }));
+    () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }));
 }
 let autoplay = embedOptions.autoplay;
+// The bug lab: a mistake and sort steps change the trace, the gradient check adds a panel.
+const lab = mountPageLab({
+  editorRoot, playerRoot, search: location.search,
+  onChange: (retrace) => {
+    const from = player && { trace: player.timeline.trace, frame: player.frame };
+    if (retrace && shown.source) run(shown.source, shown.granularity, (trace) => (from ? carryFrame(from.trace, from.frame, trace) : 0));
+    writeUrl();
+  },
+});
 const rulesReady = fetchOptional("api/rules", {});
 
 let urlTimer = 0;
@@ -75,7 +87,7 @@ function syncUrl() {
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
 function writeUrl() {
-  const search = writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz });
+  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }), lab.state);
   const address = embed ? withEmbedOptions(search) : search;
   if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
@@ -100,7 +112,7 @@ function embedEditor() {
 function withEmbedOptions(search) {
   const params = new URLSearchParams(search);
   for (const [name, value] of new URLSearchParams(location.search)) {
-    if (!params.has(name)) params.append(name, value);
+    if (!params.has(name) && !LAB_PARAM_NAMES.includes(name)) params.append(name, value);
   }
   return `?${params}`;
 }
@@ -120,7 +132,7 @@ function frameLink(frame) {
  * Trace a program and show it; the newest request wins.
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
- * @param {number} frame
+ * @param {number | ((trace: import("./trace.js").Trace) => number)} frame  or where to open, given the trace
  * @param {boolean} [focusPlayer]
  */
 async function run(source, granularity, frame, focusPlayer = false) {
@@ -131,12 +143,13 @@ async function run(source, granularity, frame, focusPlayer = false) {
   editor?.setBusy(true);
   player?.setWaiting(true);
   try {
-    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, { signal: controller.signal }), rulesReady]);
+    const options = { signal: controller.signal, ...lab.traceOptions() };
+    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, options), rulesReady]);
     if (id !== runId) return;
     const previous = player;
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
-      quiz: quiz ? { frameLink } : null,
+      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: syncUrl, signal: controller.signal,
+      hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
     });
     previous?.destroy();
     if (autoplay) player.play();
@@ -144,12 +157,14 @@ async function run(source, granularity, frame, focusPlayer = false) {
     showError(null);
     shown = { source, granularity };
     writeUrl();
+    lab.shown(trace);
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
     const problem = error instanceof SourceError ? error : new SourceError(`The trace could not be shown: ${error}`);
     player?.setWaiting(false);
     showError(problem, source);
+    lab.failed();
     shown = { source, granularity };
     writeUrl();
   } finally {
@@ -188,11 +203,15 @@ async function start() {
     editor?.setProgram(fromUrl.source, fromUrl.granularity);
     if (embed) fitEditorRows(fromUrl.source);
     const examples = fetchOptional("api/examples", []);
-    examples.then((list) => editor?.setExamples(list));
+    examples.then((list) => {
+      lab.setExamples(list);
+      editor?.setExamples(list);
+    });
     await run(fromUrl.source, fromUrl.granularity, fromUrl.frame ?? 0);
     return;
   }
   const examples = await fetchOptional("api/examples", []);
+  lab.setExamples(examples);
   editor?.setExamples(examples);
   if (runId > 0) return; // the learner already pressed Run
   const first = examples[0];

@@ -8,14 +8,19 @@
  *   const player = await mountPlayer(document.querySelector("#player"), {trace, frame: 15});
  *   player.seek(5);  // the sort frame
  */
+import { mountBugLabView } from "./bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
 import { mountGraph } from "./graph-view.js";
 import { layoutInput, recordLabel } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
+import { mountPartedMarks } from "./parted-marks.js";
 import { createPlayback } from "./playback.js";
 import { mountQuiz } from "./quiz.js";
+import { mountSortMarks } from "./sort-marks.js";
+import { hasSortSteps } from "./sort-steps.js";
+import { mountSortStepsView } from "./sort-steps-view.js";
 import { html } from "./svg.js";
 import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
 import { mountTopoStrip } from "./topo-strip.js";
@@ -58,6 +63,8 @@ export async function mountPlayer(root, {
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });
   const narrationSlot = html("div", { class: "player-narration" });
+  const labSlot = html("div", { class: "player-lab" });
+  const sortStepsSlot = html("div", { class: "player-sort-steps" });
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
@@ -67,7 +74,7 @@ export async function mountPlayer(root, {
     transportSlot,
     quizSlot,
     html("div", { class: "player-panels" }, [
-      html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
+      html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, stripSlot]),
       codeSlot,
     ]),
     tableSlot,
@@ -80,6 +87,10 @@ export async function mountPlayer(root, {
   const strip = mountTopoStrip(stripSlot, { timeline, names });
   const code = mountCodePanel(codeSlot, { timeline, names, rules });
   const table = mountNodeTable(tableSlot, { timeline, names });
+  // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them.
+  const lab = [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })];
+  sortStepsSlot.hidden = true;
+  if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
 
   const quiz = quizOptions && mountQuiz(quizSlot, {
     ...quizOptions, timeline, names, frame, stage, seek: (k) => playback.seek(k), onChange: () => render(playback.state),
@@ -121,6 +132,7 @@ export async function mountPlayer(root, {
     strip.update(state);
     code.update(state);
     table.update(state);
+    for (const view of lab) view.update(state);
     if (quiz) {
       quiz.update(state, { focus: moved });
       if (playState.playing && quiz.isOpenAt(state.index)) playback.pause();

@@ -7,6 +7,7 @@
  * parent window when the file is framed, as in a notebook).
  */
 import { reportHeight } from "./embed-height.js";
+import { mountGradcheckPanel } from "./gradcheck-panel.js";
 import { mountPlayer } from "./player.js";
 
 /** @param {string} id */
@@ -20,9 +21,20 @@ const root = /** @type {HTMLElement} */ (document.getElementById("player"));
 const options = readData("backprop-options");
 if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
 reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+const trace = readData("backprop-trace");
 mountPlayer(root, {
-  trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0, quiz: options.quiz === true ? {} : null,
+  trace, rules: readData("backprop-rules"), frame: options.frame ?? 0, quiz: options.quiz === true ? {} : null,
 })
+  .then(() => {
+    // An export made with the gradient check carries its result (SPEC §7): show the panel.
+    if (!options.gradcheck) return;
+    const host = document.createElement("div");
+    host.className = "gradcheck-host";
+    root.after(host);
+    const panel = mountGradcheckPanel(host);
+    panel.setOpen(true);
+    panel.show(options.gradcheck, trace);
+  })
   .catch((error) => {
     const box = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
     box.textContent = `The player could not start: ${error}`;

@@ -26,10 +26,12 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.limits import Limits
-from engine.mistakes import check_mistake
+from engine.mistakes import backward_order, check_mistake, overwrite
 from engine.narrate import Names, fmt
 from engine.parse import is_straight_line, parse_program, run_straight_line
-from engine.trace import trace_graph
+from engine.trace import _call_rule as call_rule
+from engine.trace import _node_dict as node_dict
+from engine.trace import _run_rule as run_rule
 from engine.value import Value, _sigmoid, topological_order
 
 SCHEMES = ("forward", "central")
@@ -100,9 +102,11 @@ def gradcheck_graph(
     limits = limits or Limits()
     positions = positions or {}
     steps = _check_options(scheme, h, mistake)
-    trace = trace_graph(output, positions=positions, mistake=mistake)
-    by_creation = sorted(topological_order(output), key=lambda node: node._seq)
-    checked = _leaves_to_check(trace["nodes"], leaves)
+    topo, order = backward_order(output, mistake)
+    by_creation = sorted(topo, key=lambda node: node._seq)
+    # The trace's ids, labels and kinds (its gradients are filled in below).
+    nodes = [node_dict(node, f"n{i}") for i, node in enumerate(by_creation)]
+    checked = _leaves_to_check(nodes, leaves)
     work = len(checked) * len(steps) * len(by_creation)
     if work > limits.max_gradcheck_work:
         raise limits.exceeded(
@@ -111,11 +115,12 @@ def gradcheck_graph(
             f"{len(steps)} h values × {len(by_creation):,} nodes); check fewer leaves "
             "or h values",
         )
+    _run_backward(output, topo, order, positions, mistake)
     forward = _Forward(output, positions)
     checks = []
     for index in checked:
-        node, leaf = trace["nodes"][index], by_creation[index]
-        analytic = node["grad"]
+        node, leaf = nodes[index], by_creation[index]
+        analytic = float(leaf.grad)
         rows = []
         for step in steps:
             numeric = forward.difference(leaf, step, scheme)
@@ -128,7 +133,48 @@ def gradcheck_graph(
         checks.append(
             {"node": node["id"], "label": node["label"], "analytic": analytic, "rows": rows}
         )
-    return {"output": trace["output"], "checks": checks}
+    return {"output": nodes[by_creation.index(output)]["id"], "checks": checks}
+
+
+def _run_backward(
+    output: Value,
+    topo: list[Value],
+    order: list[Value],
+    positions: dict[Value, tuple[int, int]],
+    mistake: str | None,
+) -> None:
+    """The backward pass of the right engine or a mistaken one, as `trace_graph` runs it
+    but without its frames and words: the check needs only the gradients.
+
+    Refuses what the trace refuses: data or a gradient that is not a finite number.
+    """
+    names = Names()
+    for node in topo:
+        if not math.isfinite(node.data):
+            raise EngineError(f"{names(node)} is not a finite number ({node.data})")
+        node.grad = 0.0
+    output.grad = 1.0
+    for node in order:
+        if mistake == "assign":
+            for child, _, delta, _ in overwrite(run_rule(node, positions, names)):
+                if not math.isfinite(delta):
+                    raise _not_finite(names(node), names(child), positions.get(node))
+        else:
+            call_rule(node, positions, names)
+    for node in topo:
+        if not math.isfinite(node.grad):
+            raise _not_finite(None, names(node), positions.get(node))
+
+
+def _not_finite(parent: str | None, child: str, position: tuple[int, int] | None) -> EngineError:
+    line, column = position or (None, None)
+    where = f"flowing from {parent} into {child}" if parent else f"of {child}"
+    return EngineError(
+        f"the gradient {where} is not a finite number; differentiation is exact, "
+        "floating point is not",
+        line,
+        column,
+    )
 
 
 def _check_options(

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from app.schemas import Gradcheck
 from engine import EngineError, Limits, gradcheck_source, trace_source
@@ -205,3 +206,26 @@ def test_the_right_engine_agrees_with_the_central_difference_on_random_programs(
     for check in result["checks"]:
         numeric = check["rows"][0]["numeric"]
         assert check["analytic"] == pytest.approx(numeric, rel=1e-4, abs=1e-4), check["label"]
+
+
+@settings(HYPOTHESIS, max_examples=60)
+@given(programs(), st.sampled_from([None, "assign", "append-first", "no-sort"]))
+def test_the_analytic_gradients_are_the_traces_own(program: Program, mistake: str | None) -> None:
+    traced(program)
+    try:
+        trace = trace_source(program.source(), mistake=mistake)
+    except EngineError:
+        return  # a mistaken pass may overflow where the right one does not
+    try:
+        result = gradcheck_source(program.source(), h=[1e-9], mistake=mistake)
+    except EngineError as error:
+        # Only moving a leaf may fail here; the gradients themselves are the trace's.
+        assert error.message.startswith(("moving", "at h = ")), error.message
+        return
+
+    leaves = {node["id"]: node for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert result["output"] == trace["output"]
+    assert [check["node"] for check in result["checks"]] == list(leaves)
+    for check in result["checks"]:
+        node = leaves[check["node"]]
+        assert (check["label"], check["analytic"]) == (node["label"], node["grad"])

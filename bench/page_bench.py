@@ -2,8 +2,9 @@
 
 The default program fans ten inputs out to every neuron of a wide first layer, as real
 networks do (`--program mlp`: the narrower layers of fan-in 10 the engine bench uses).
-Prints: the trace request alone; Run -> graph drawn (median and worst of several
-runs, the first one cold); scrubbing to random frames (p50/p95 of the update
+Prints: the trace request alone; Run -> graph drawn (the first run cold, then
+medians of programs with a new structure each, and of the first one's structure with
+new numbers, as another training pass makes); scrubbing to random frames (p50/p95 of the update
 itself and of the time to the next painted frame), then again with the table of
 values open; and the two layouts on the same
 graph (dagre vs the fast layered one), which is why big graphs do not use dagre; and
@@ -124,11 +125,18 @@ def measure(base: str, source: str, args: argparse.Namespace, executable: str) -
         page.goto(f"{base}/")
         page.wait_for_selector("#player[data-ready=true]")
         figures["trace"] = page.evaluate(TRACE_ONLY, source)
-        runs = []
-        for _ in range(args.runs):
-            result = page.evaluate(RUN_AND_WAIT, source)
-            runs.append(result["millis"])
-        figures["runs"] = runs
+        program = PROGRAMS[args.program]
+        # The first run is cold; then programs of a slightly different structure (a new
+        # layout each time) alternate with the first program's structure with new
+        # numbers (another pass: a layout cache may answer).
+        runs, fresh, same = [], [], []
+        result = page.evaluate(RUN_AND_WAIT, source)
+        runs.append(result["millis"])
+        for j in range(1, args.runs):
+            fresh.append(page.evaluate(RUN_AND_WAIT, program(args.nodes - 340 * j))["millis"])
+            result = page.evaluate(RUN_AND_WAIT, program(args.nodes, seed=j))
+            same.append(result["millis"])
+        figures["runs"], figures["fresh"], figures["same"] = runs, fresh, same
         figures["frames"] = result["counter"].split(" / ")[1]
         scrub = page.evaluate(SCRUB, args.scrubs)
         figures["scrub"] = scrub
@@ -150,9 +158,12 @@ def measure(base: str, source: str, args: argparse.Namespace, executable: str) -
 def report(name: str, figures: dict[str, Any], args: argparse.Namespace) -> None:
     runs, scrub, table = figures["runs"], figures["scrub"], figures["table"]
     print(f"-- {name}")
+    fresh, same = figures["fresh"], figures["same"]
     print(
-        f"Run -> graph drawn: median {statistics.median(runs):.0f} ms, "
-        f"worst {max(runs):.0f} ms, first (cold) {runs[0]:.0f} ms  [target <= 1500 ms]"
+        f"Run -> graph drawn [target <= 1500 ms]: first (cold) {runs[0]:.0f} ms; "
+        f"new structure median {statistics.median(fresh):.0f} ms (worst {max(fresh):.0f}); "
+        f"same structure, new numbers median {statistics.median(same):.0f} ms "
+        f"(worst {max(same):.0f})"
     )
     print(
         f"scrub to random frames ({args.scrubs}): "
@@ -199,6 +210,8 @@ def main() -> None:
     executable = shutil.which("chromium")
     if executable is None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
+    # A loaded machine should measure a slow trace, not have it refused with 503.
+    os.environ.setdefault("BACKPROP_TRACE_TIME_LIMIT", "60")
     builds = [("this build", ROOT)]
     if args.baseline:
         builds.append((f"baseline {args.baseline}", args.baseline.resolve()))
@@ -216,10 +229,12 @@ def main() -> None:
         report(name, figures, args)
     if len(results) == 2:
         new, old = results[0][1], results[1][1]
-        drawn = statistics.median(old["runs"]) / statistics.median(new["runs"])
+        drawn = statistics.median(old["fresh"]) / statistics.median(new["fresh"])
+        again = statistics.median(old["same"]) / statistics.median(new["same"])
         paint = percentile(old["scrub"]["paint"], 0.95) / percentile(new["scrub"]["paint"], 0.95)
         print(
-            f"baseline / this build: Run -> drawn {drawn:.1f}x, scrub paint p95 {paint:.1f}x, "
+            f"baseline / this build: Run -> drawn {drawn:.1f}x (new structure), "
+            f"{again:.1f}x (same structure), scrub paint p95 {paint:.1f}x, "
             f"heap {old['heap_mb'] / new['heap_mb']:.1f}x"
         )
 

@@ -96,3 +96,19 @@ def fanout_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> st
         names = [f"h{layer}_{j}" if len(groups) > 1 else "out" for j in range(len(groups))]
         lines += [neuron(name, group) for name, group in zip(names, groups, strict=True)]
     return "\n".join(lines) + "\n"
+
+
+def with_new_inputs(source: str, seed: int) -> str:
+    """The same program with new values for its inputs `x0`, `x1`, ...: the same graph
+    structure and labels (its weights are literals, drawn as their values, so new
+    weights would change the labels), new numbers everywhere downstream.
+
+    Example: with_new_inputs("x0 = 0.100\\nh = tanh(2*x0)\\n", 1)
+    -> "x0 = -0.731\\nh = tanh(2*x0)\\n"
+    """
+    rng = random.Random(seed)
+    lines = [
+        f"{line.split(' = ')[0]} = {rng.uniform(-1, 1):.3f}" if line.startswith("x") else line
+        for line in source.splitlines()
+    ]
+    return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@
  * bottom: 100}, marks) -> how many values touch that square, marks[i] = 1 for each.
  */
 import { SIZES } from "./layout-sizes.js";
+import { edgeBow, edgePolyline } from "./svg.js";
 
 /**
  * @typedef {import("./view-transform.js").Rect} Rect
@@ -30,6 +31,23 @@ export function nodeBounds(layout) {
     bounds[4 * i + 3] = box.y + h;
   });
   return bounds;
+}
+
+/**
+ * Every edge as the curve the view draws, in straight pieces, for markLinesInView.
+ * @param {import("./layout.js").Layout} layout
+ * @returns {{start: Int32Array, points: Float64Array}}
+ */
+export function edgeCurves(layout) {
+  const curves = layout.edges.map((edge) => edgePolyline(edge.points, edgeBow(edge.repeat), 4));
+  const start = new Int32Array(curves.length + 1);
+  curves.forEach((curve, k) => (start[k + 1] = start[k] + curve.length));
+  const points = new Float64Array(2 * start[curves.length]);
+  curves.forEach((curve, k) => curve.forEach((p, j) => {
+    points[2 * (start[k] + j)] = p.x;
+    points[2 * (start[k] + j) + 1] = p.y;
+  }));
+  return { start, points };
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { formatValue } from "./format.js";
 import { SIZES, visibleLabel } from "./layout-sizes.js";
-import { edgePath, svg } from "./svg.js";
+import { edgeBow, edgePath, svg } from "./svg.js";
 
 const OP_GLYPHS = /** @type {Record<string, string>} */ ({ "*": "×", sigmoid: "σ" });
 
@@ -19,13 +19,6 @@ export function opGlyph(op) {
   if (op.startsWith("**")) return `^${Number(op.slice(2))}`;
   return OP_GLYPHS[op] ?? op;
 }
-
-/**
- * The sideways bulge of the n-th repeat of an edge (`a + a` draws two).
- * Example: edgeBow(0) -> 0, edgeBow(1) -> 14, edgeBow(2) -> -14, edgeBow(3) -> 28
- * @param {number} repeat
- */
-export const edgeBow = (repeat) => (repeat === 0 ? 0 : (repeat % 2 ? 1 : -1) * 14 * Math.ceil(repeat / 2));
 
 /**
  * @typedef {{

@@ -10,22 +10,20 @@
  * (data-testid="node", data-node-id, data-label, data-data, data-grad) while it is
  * visible; the far view has none (the table of values lists the numbers).
  *
- * Where the camera looks is graph-camera.js's choice; the `+=` labels are placed by
- * label-placement.js. setFolds() hides groups of values behind one box each without
- * a new layout (for multi-pass traces).
+ * Where the camera looks is graph-follow.js's job, the `+=` labels delta-labels.js's.
+ * setFolds() hides groups of values behind one box each without a new layout (for
+ * multi-pass traces).
  */
-import { FOLLOW_AFTER_JUMP_MS, SMALL_GRAPH_NODES, frameHeight, framing, levelOfDetail } from "./graph-camera.js";
+import { SMALL_GRAPH_NODES, levelOfDetail } from "./graph-camera.js";
 import { drawFar, farScene } from "./graph-canvas.js";
-import { markInView, markLinesInView, nodeBounds } from "./graph-culling.js";
+import { edgeCurves, markInView, markLinesInView, nodeBounds } from "./graph-culling.js";
+import { createFollower } from "./graph-follow.js";
 import {
-  createEdgeElements, createNodeElements, edgeBow, edgeLook, nodeLook, paintEdge, paintNode,
-  removeNodeElements, resultIndex,
+  createEdgeElements, createNodeElements, edgeLook, nodeLook, paintEdge, paintNode, removeNodeElements, resultIndex,
 } from "./graph-scene.js";
-import { formatValue } from "./format.js";
-import { deltaTexts, obstaclesOf, placeLabels } from "./label-placement.js";
-import { SIZES } from "./layout-sizes.js";
+import { drawDeltaLabels } from "./delta-labels.js";
 import { attachPanZoom } from "./pan-zoom.js";
-import { edgePolyline, html, svg } from "./svg.js";
+import { html, svg } from "./svg.js";
 
 /** Screen pixels around the view that are mounted too, so small pans show no gaps. */
 const MOUNT_MARGIN = 160;
@@ -68,11 +66,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   const bounds = nodeBounds(layout);
   const far = farScene(layout, bounds);
   const hidden = far.hidden;
-  const curves = layout.edges.map((edge) => edgePolyline(edge.points, edgeBow(edge.repeat), 4));
-  const curveStart = new Int32Array(curves.length + 1);
-  curves.forEach((curve, k) => (curveStart[k + 1] = curveStart[k] + curve.length));
-  const curvePoints = new Float64Array(2 * curveStart[curves.length]);
-  curves.forEach((curve, k) => curve.forEach((p, j) => curvePoints.set([p.x, p.y], 2 * (curveStart[k] + j))));
+  const curves = edgeCurves(layout);
 
   /** @type {Map<number, import("./graph-scene.js").NodeElements>} */
   const mounted = new Map();
@@ -88,25 +82,26 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   let folds = [];
   let viewQueued = 0;
   let farQueued = 0;
-  /** The learner pressed Fit: keep fitting on resize even where we would follow. */
-  let fitChosen = false;
-  let started = false;
-  let lastIndex = 0;
-  let followTimer = 0;
 
   const panZoom = attachPanZoom(svgElement, viewport, layout, () => {
     if (!viewQueued) viewQueued = requestAnimationFrame(refreshView);
   }, () => {
     // A new size re-frames the graph, unless the learner has moved it by hand.
-    if (latest && !panZoom.handMoved) frameView(latest);
+    if (latest && !panZoom.handMoved) follower.frameView(latest);
   });
+  const follower = createFollower({ panZoom, layout, timeline, frame, small });
+  // The far view paints theme colours into pixels: repaint when the theme changes.
+  const themeWatch = typeof MutationObserver === "undefined" ? null : new MutationObserver(() => {
+    if (detail === "far") queueFar();
+  });
+  themeWatch?.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
   tools.addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("button");
     if (!button) return;
     const action = button.dataset.zoom;
     if (action === "in") panZoom.zoomByHand(1.25);
     else if (action === "out") panZoom.zoomByHand(0.8);
-    else fit();
+    else follower.fit(latest);
   });
 
   /** @param {number} i */
@@ -123,11 +118,25 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     if (latest) paintEdge(elements, edgeLook(latest, layout.edges[k].parent));
   }
 
-  function unmountAll() {
-    for (const elements of mounted.values()) removeNodeElements(elements);
-    for (const elements of mountedEdges.values()) elements.path.remove();
-    mounted.clear();
-    mountedEdges.clear();
+  /** @param {number} k */
+  const isEdgeHidden = (k) => hidden[layout.edges[k].child] === 1 || hidden[layout.edges[k].parent] === 1;
+
+  /** Mount what nodeInView and edgeInView mark (and is not folded); unmount the rest. */
+  function syncMounted() {
+    for (const [i, elements] of mounted) {
+      if (!nodeInView[i] || hidden[i]) {
+        removeNodeElements(elements);
+        mounted.delete(i);
+      }
+    }
+    for (const [k, elements] of mountedEdges) {
+      if (!edgeInView[k] || isEdgeHidden(k)) {
+        elements.path.remove();
+        mountedEdges.delete(k);
+      }
+    }
+    for (let i = 0; i < size; i++) if (nodeInView[i] && !hidden[i] && !mounted.has(i)) mountNode(i);
+    for (let k = 0; k < edgeInView.length; k++) if (edgeInView[k] && !isEdgeHidden(k) && !mountedEdges.has(k)) mountEdge(k);
   }
 
   /**
@@ -146,12 +155,13 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       return;
     }
     const rect = panZoom.visibleRect(MOUNT_MARGIN);
-    const count = markInView(bounds, rect, nodeInView);
-    const wanted = levelOfDetail(panZoom.scale, count);
+    const wanted = levelOfDetail(panZoom.scale, markInView(bounds, rect, nodeInView));
     if (wanted === "far") {
       if (detail !== "far") {
         detail = "far";
-        unmountAll();
+        nodeInView.fill(0);
+        edgeInView.fill(0);
+        syncMounted();
         deltaLayer.replaceChildren();
         canvas.hidden = false;
       }
@@ -162,48 +172,33 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       detail = "near";
       canvas.hidden = true;
     }
-    markLinesInView(curveStart, curvePoints, rect, edgeInView);
+    markLinesInView(curves.start, curves.points, rect, edgeInView);
     const before = mounted.size;
     syncMounted();
     if (latest && mounted.size !== before) drawDeltas(latest);
   }
 
-  function syncMounted() {
-    for (const [i, elements] of mounted) {
-      if (!nodeInView[i] || hidden[i]) {
-        removeNodeElements(elements);
-        mounted.delete(i);
-      }
-    }
-    for (const [k, elements] of mountedEdges) {
-      if (!edgeInView[k] || isEdgeHidden(k)) {
-        elements.path.remove();
-        mountedEdges.delete(k);
-      }
-    }
-    for (let i = 0; i < size; i++) if (nodeInView[i] && !hidden[i] && !mounted.has(i)) mountNode(i);
-    for (let k = 0; k < edgeInView.length; k++) if (edgeInView[k] && !isEdgeHidden(k) && !mountedEdges.has(k)) mountEdge(k);
+  function queueFar() {
+    if (farQueued) return;
+    farQueued = requestAnimationFrame(() => {
+      farQueued = 0;
+      if (detail === "far" && latest) drawFar(canvas, far, latest, panZoom.view, panZoom.size, folds);
+    });
   }
 
-  /** @param {number} k */
-  const isEdgeHidden = (k) => hidden[layout.edges[k].child] === 1 || hidden[layout.edges[k].parent] === 1;
-
-  function queueFar() {
-    if (!farQueued) {
-      farQueued = requestAnimationFrame(() => {
-        farQueued = 0;
-        if (detail === "far" && latest) drawFar(canvas, far, latest, panZoom.view, panZoom.size, folds);
-      });
-    }
+  /** @param {import("./timeline.js").FrameState} state */
+  function drawDeltas(state) {
+    if (detail === "far") deltaLayer.replaceChildren();
+    else drawDeltaLabels(deltaLayer, state, { timeline, layout, drawn: mounted.keys(), isDrawn: (i) => mounted.has(i) });
   }
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
     latest = state;
-    const first = !started;
+    const first = !follower.started;
     if (first) {
       // Frame the view first, then mount what it shows, all before the first paint.
-      follow(state);
+      follower.follow(state, false);
       cancelAnimationFrame(viewQueued);
       refreshView();
     }
@@ -212,83 +207,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     svgElement.classList.toggle("is-sorted", state.sorted);
     if (detail === "far") queueFar();
     drawDeltas(state);
-    if (!first) follow(state);
-  }
-
-  /** Each `+=` of this frame beside the child that receives it; at the sort frame, the seed. */
-  function drawDeltas(/** @type {import("./timeline.js").FrameState} */ state) {
-    deltaLayer.replaceChildren();
-    if (detail === "far") return;
-    /** @type {Array<{child: number, texts: string[], className: string}>} */
-    const labels = [];
-    if (state.phase === "sort" && state.sorted) {
-      const output = timeline.indexOf.get(trace.output);
-      if (output !== undefined) labels.push({ child: output, texts: ["seed: grad = 1"], className: "delta delta-seed" });
-    }
-    for (const [child, texts] of deltaTexts(state.contributions, trace.mistake === "assign")) labels.push({ child, texts, className: "delta" });
-    // Update frames (SPEC §11): what an optimizer step or zero_grad did to each value.
-    for (const c of state.changes ?? []) {
-      labels.push({ child: c.child, texts: [`${c.field} ${formatValue(c.before)} \u2192 ${formatValue(c.after)}`], className: "delta" });
-    }
-    if (labels.length === 0) return;
-    const obstacles = [];
-    for (const i of mounted.keys()) if (state.visible[i]) obstacles.push(...obstaclesOf(layout, i));
-    const shown = labels.filter((label) => mounted.has(label.child));
-    placeLabels(shown, layout, obstacles).forEach((spot, n) => {
-      const group = svg("g", { class: shown[n].className, transform: `translate(${spot.x},${spot.y})` }, deltaLayer);
-      svg("rect", { width: spot.width, height: spot.height, rx: 4 }, group);
-      spot.texts.forEach((text, line) => {
-        svg("text", { x: spot.width / 2, y: 14 + line * 16 }, group).textContent = text;
-      });
-    });
-  }
-
-  /** Size the frame, then fit the graph or centre the action at a readable zoom. */
-  function frameView(/** @type {import("./timeline.js").FrameState} */ state) {
-    sizeFrame();
-    const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
-    if (choice.mode === "fit") {
-      panZoom.fit();
-      return;
-    }
-    const focus = state.current >= 0 ? state.current : timeline.indexOf.get(trace.output) ?? 0;
-    const box = layout.records[focus];
-    panZoom.centerOn(box.x, box.y, choice.scale, true);
-  }
-
-  function fit() {
-    fitChosen = true;
-    if (latest) frameView(latest);
-    else panZoom.fit();
-  }
-
-  /** Keep the node being built or run on screen when the view does not show it. */
-  function follow(/** @type {import("./timeline.js").FrameState} */ state) {
-    if (!started) {
-      started = true;
-      lastIndex = state.index;
-      frameView(state);
-      return;
-    }
-    const jumped = Math.abs(state.index - lastIndex) > 1;
-    lastIndex = state.index;
-    if (state.current < 0 || detail === "far") return;
-    const box = layout.records[state.current];
-    if (panZoom.isInView({ x: box.x, y: box.y, width: box.width, height: SIZES.recordHeight })) return;
-    // Glide while stepping or playing. While the scrubber jumps around, keep still
-    // (drawing a new region per jump is what costs on big graphs) and move once it rests.
-    clearTimeout(followTimer);
-    if (!jumped) panZoom.centerOn(box.x, box.y);
-    else followTimer = setTimeout(() => panZoom.centerOn(box.x, box.y, undefined, true), FOLLOW_AFTER_JUMP_MS);
-  }
-
-  function sizeFrame() {
-    const width = frame.clientWidth;
-    if (!width) return;
-    const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
-    if (frame.style.height === height) return;
-    frame.style.height = height;
-    panZoom.invalidate();
+    if (!first) follower.follow(state, detail === "far");
   }
 
   /**
@@ -319,22 +238,22 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       svg("rect", { width: fold.right - fold.left, height: fold.bottom - fold.top, rx: 8 }, group);
       svg("text", { x: 10, y: 20 }, group).textContent = fold.label;
     }
-    if (small) {
-      syncMounted();
-      if (latest) update(latest);
-    } else refreshView();
+    if (small) syncMounted();
+    else refreshView();
+    if (latest) update(latest);
   }
 
   return {
     update,
-    fit,
+    fit: () => follower.fit(latest),
     setFolds,
     /** "near" (SVG records) or "far" (canvas), for tests and hosts. */
     get detail() {
       return detail;
     },
     destroy() {
-      clearTimeout(followTimer);
+      follower.destroy();
+      themeWatch?.disconnect();
       cancelAnimationFrame(viewQueued);
       cancelAnimationFrame(farQueued);
       panZoom.destroy();

@@ -9,6 +9,8 @@
  * with other numbers.
  */
 
+import { visibleLabel } from "./layout-sizes.js";
+
 /**
  * @typedef {{
  *   width: number, height: number, millis: number, engine?: string,
@@ -73,9 +75,10 @@ export function transferables(packed) {
 }
 
 /**
- * A short key for everything a layout depends on: labels, ops, edges, the topo order,
- * the output and the widest number. Numbers themselves do not count, so another pass
- * or the same program with new inputs reuses the layout. (53-bit hash, cyrb53.)
+ * A short key for everything a layout depends on: the length of each label as drawn
+ * (the layout sees widths, not text), ops, edges, the topo order, the output and the
+ * widest number. Numbers themselves do not count, so another pass or the same program
+ * with new inputs reuses the layout. (53-bit hash, cyrb53.)
  * @param {import("./layout.js").LayoutInput} input
  */
 export function structureKey(input) {
@@ -90,7 +93,7 @@ export function structureKey(input) {
     for (let i = 0; i < s.length; i++) mix(s.charCodeAt(i));
   };
   for (const node of input.nodes) {
-    text(node.label);
+    mix(visibleLabel(node.label).length);
     text(node.op);
   }
   for (const edge of input.edges) {

@@ -1,19 +1,20 @@
 /**
- * Lays a graph out off the main thread: receives a layout input, posts the layout
- * back packed into typed arrays (transferred, not copied). Loads dagre only for the
- * small graphs that use it.
+ * Lays graphs out off the main thread: receives `{id, input}`, posts `{id, packed}`
+ * back, the layout packed into typed arrays (transferred, not copied), or `{id, error}`.
+ * Loads dagre only for the small graphs that use it. One worker serves a page.
  */
 import { DAGRE_MAX_NODES, layoutGraph } from "./layout.js";
 import { packLayout, transferables } from "./layout-pack.js";
 
 self.addEventListener("message", async (event) => {
+  const { id, input } = event.data;
   try {
-    const dagre = event.data.nodes.length <= DAGRE_MAX_NODES
+    const dagre = input.nodes.length <= DAGRE_MAX_NODES
       ? (await import("../vendor/dagre/dagre.esm.js")).default
       : undefined;
-    const packed = packLayout(layoutGraph(event.data, dagre));
-    self.postMessage({ packed }, { transfer: transferables(packed) });
+    const packed = packLayout(layoutGraph(input, dagre));
+    self.postMessage({ id, packed }, { transfer: transferables(packed) });
   } catch (error) {
-    self.postMessage({ error: String(error) });
+    self.postMessage({ id, error: String(error) });
   }
 });

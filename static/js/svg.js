@@ -59,6 +59,13 @@ export function edgePath(points, bow = 0) {
 }
 
 /**
+ * The sideways bulge of the n-th repeat of an edge (`a + a` draws two).
+ * Example: edgeBow(0) -> 0, edgeBow(1) -> 14, edgeBow(2) -> -14, edgeBow(3) -> 28
+ * @param {number} repeat
+ */
+export const edgeBow = (repeat) => (repeat === 0 ? 0 : (repeat % 2 ? 1 : -1) * 14 * Math.ceil(repeat / 2));
+
+/**
  * The curve edgePath draws, as straight pieces (`steps` per bend), for tests of what
  * is on screen. Example: edgePolyline([{x: 0, y: 0}, {x: 10, y: 10}], 0, 2) ->
  * [{x: 0, y: 0}, {x: 5, y: 5}, {x: 10, y: 10}]

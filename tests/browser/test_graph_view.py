@@ -188,3 +188,36 @@ def test_folding_a_group_hides_its_values_behind_one_box_and_unfolding_restores_
     assert result["boxes"] == ["inputs"]
     assert sorted(result["after"]) == sorted(result["before"])
     assert result["samePositions"]
+
+
+CACHED_LAYOUTS = """async (sources) => {
+  const {createTimeline} = await import('/static/js/timeline.js');
+  const {layoutInput} = await import('/static/js/layout.js');
+  const {computeLayout} = await import('/static/js/layout-runner.js');
+  const layouts = [];
+  for (const source of sources) {
+    const response = await fetch('/api/trace', {method: 'POST',
+      headers: {'Content-Type': 'application/json'}, body: JSON.stringify({source})});
+    const timeline = createTimeline(await response.json());
+    layouts.push(await computeLayout(layoutInput(timeline.trace)));
+  }
+  return {sameAsFirst: layouts.map((layout) => layout === layouts[0]),
+          engines: layouts.map((layout) => layout.engine)};
+}"""
+
+
+def test_a_new_trace_of_the_same_structure_reuses_the_layout_from_the_worker(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON))
+    first = fanout_program(400)
+    # The same network with new inputs: x0 = 0.5, x1 = 0.5, ...
+    new_numbers = "\n".join(
+        f"{line.split(' = ')[0]} = 0.5" if line.startswith("x") else line
+        for line in first.splitlines()
+    )
+    other_structure = fanout_program(800)
+    assert first != new_numbers
+    result = player_page.evaluate(CACHED_LAYOUTS, [first, new_numbers, other_structure])
+    assert result["sameAsFirst"] == [True, True, False]
+    assert result["engines"] == ["layered", "layered", "layered"]

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { markInView, markLinesInView, nodeBounds, segmentCrossesRect } from "../../static/js/graph-culling.js";
+import { edgeCurves, markInView, markLinesInView, nodeBounds, segmentCrossesRect } from "../../static/js/graph-culling.js";
 import { SIZES } from "../../static/js/layout-sizes.js";
 
 const rect = { left: 0, top: 0, right: 100, bottom: 100 };
@@ -70,5 +70,31 @@ describe("markLinesInView", () => {
     const marks = new Uint8Array(2);
     assert.equal(markLinesInView(pointStart, points, rect, marks), 1);
     assert.deepEqual([...marks], [0, 1]);
+  });
+});
+
+describe("edgeCurves", () => {
+  const layout = /** @type {any} */ ({
+    edges: [
+      { points: [{ x: 0, y: 0 }, { x: 400, y: 400 }], repeat: 0 },
+      { points: [{ x: 0, y: 0 }, { x: 400, y: 0 }], repeat: 1 },
+    ],
+  });
+
+  it("follows the drawn S-curve, not the straight line between the ends", () => {
+    const { start, points } = edgeCurves(layout);
+    const marks = new Uint8Array(2);
+    // The curve leaves horizontally: near the start it runs right, where the straight
+    // diagonal would not pass.
+    markLinesInView(start, points, { left: 80, top: 20, right: 125, bottom: 70 }, marks);
+    assert.equal(marks[0], 1);
+    assert.equal(segmentCrossesRect(0, 0, 400, 400, { left: 80, top: 20, right: 125, bottom: 70 }), false);
+  });
+
+  it("bows a repeated edge (a + a) sideways, as drawn", () => {
+    const { start, points } = edgeCurves(layout);
+    const ys = [];
+    for (let j = start[1]; j < start[2]; j++) ys.push(points[2 * j + 1]);
+    assert.ok(Math.max(...ys) > 5, "the second a -> + edge bulges down");
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * The graph's camera operator: frames the graph when it opens, on resize and on Fit
+ * (fit it, or follow the action at a readable zoom: graph-camera.js decides), sizes
+ * the frame, and keeps the node being built or run on screen while the learner plays,
+ * steps or scrubs.
+ */
+import { FOLLOW_AFTER_JUMP_MS, frameHeight, framing } from "./graph-camera.js";
+import { SIZES } from "./layout-sizes.js";
+
+/**
+ * @param {{panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
+ *   layout: import("./layout.js").Layout, timeline: import("./timeline.js").Timeline,
+ *   frame: HTMLElement, small: boolean}} options
+ */
+export function createFollower({ panZoom, layout, timeline, frame, small }) {
+  /** The learner pressed Fit: keep fitting on resize even where we would follow. */
+  let fitChosen = false;
+  let started = false;
+  let lastIndex = 0;
+  let followTimer = 0;
+
+  /** Size the frame, then fit the graph or centre the action at a readable zoom. */
+  function frameView(/** @type {import("./timeline.js").FrameState} */ state) {
+    sizeFrame();
+    const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
+    if (choice.mode === "fit") {
+      panZoom.fit();
+      return;
+    }
+    const focus = state.current >= 0 ? state.current : timeline.indexOf.get(timeline.trace.output) ?? 0;
+    const box = layout.records[focus];
+    panZoom.centerOn(box.x, box.y, choice.scale, true);
+  }
+
+  /**
+   * Keep the node being built or run on screen when the view does not show it; the
+   * first frame frames the view.
+   * @param {import("./timeline.js").FrameState} state
+   * @param {boolean} overview  the view shows the graph far: leave it where it is
+   */
+  function follow(state, overview) {
+    if (!started) {
+      started = true;
+      lastIndex = state.index;
+      frameView(state);
+      return;
+    }
+    const jumped = Math.abs(state.index - lastIndex) > 1;
+    lastIndex = state.index;
+    if (state.current < 0 || overview) return;
+    const box = layout.records[state.current];
+    if (panZoom.isInView({ x: box.x, y: box.y, width: box.width, height: SIZES.recordHeight })) return;
+    // Glide while stepping or playing. While the scrubber jumps around, keep still
+    // (drawing a new region per jump is what costs on big graphs) and move once it rests.
+    clearTimeout(followTimer);
+    if (!jumped) panZoom.centerOn(box.x, box.y);
+    else followTimer = setTimeout(() => panZoom.centerOn(box.x, box.y, undefined, true), FOLLOW_AFTER_JUMP_MS);
+  }
+
+  function sizeFrame() {
+    const width = frame.clientWidth;
+    if (!width) return;
+    const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
+    if (frame.style.height === height) return;
+    frame.style.height = height;
+    panZoom.invalidate();
+  }
+
+  return {
+    follow,
+    frameView,
+    /** Fit pressed: the whole graph, or (small graphs too big to read whole) the action. */
+    fit(/** @type {import("./timeline.js").FrameState | null} */ state) {
+      fitChosen = true;
+      if (state) frameView(state);
+      else panZoom.fit();
+    },
+    get started() {
+      return started;
+    },
+    destroy() {
+      clearTimeout(followTimer);
+    },
+  };
+}

@@ -27,7 +27,8 @@ export class SourceError extends Error {
 export async function fetchTrace(source, granularity, { base = "/", signal } = {}) {
   let response;
   try {
-    response = await fetch(new URL("api/trace", new URL(base, location.href)), {
+    // A refused program comes back as 200 with an `error`, so the browser logs no failed request.
+    response = await fetch(new URL("api/trace?refusal_status=200", new URL(base, location.href)), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ source, granularity }),
@@ -38,7 +39,7 @@ export async function fetchTrace(source, granularity, { base = "/", signal } = {
     throw new SourceError("The server could not be reached. Check the connection and run again.");
   }
   const body = await response.json().catch(() => null);
-  if (!response.ok) {
+  if (!response.ok || body?.error) {
     const error = body?.error;
     if (error && typeof error.message === "string") throw new SourceError(error.message, error.line ?? null, error.column ?? null);
     throw new SourceError(`The server answered ${response.status} without an explanation.`);

@@ -35,6 +35,8 @@ export function mountEditor(root, { onRun }) {
     }
   });
   for (const radio of radios) radio.addEventListener("change", () => run());
+  // The menu names the example on screen, and nothing once the learner's own program is there.
+  textarea.addEventListener("input", showMatchingExample);
   examplesMenu?.addEventListener("change", () => {
     const example = examples.find((e) => e.id === examplesMenu.value);
     if (!example) return;
@@ -49,6 +51,12 @@ export function mountEditor(root, { onRun }) {
   function setProgram(source, value) {
     textarea.value = source;
     for (const radio of radios) radio.checked = radio.value === value;
+    showMatchingExample();
+  }
+
+  function showMatchingExample() {
+    if (!examplesMenu) return;
+    examplesMenu.value = examples.find((example) => example.source === textarea.value)?.id ?? "";
   }
 
   /** @param {Example[]} list */
@@ -59,6 +67,7 @@ export function mountEditor(root, { onRun }) {
       html("option", { value: "", text: "Choose an example…" }),
       ...list.map((example) => html("option", { value: example.id, text: example.title, title: example.description })),
     );
+    showMatchingExample();
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
-import { reportHeight } from "./embed-height.js";
+import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
 import { readEmbedOptions } from "./embed-options.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
@@ -37,11 +37,14 @@ let shown = { source: "", granularity: "packed" };
 
 // The embed's error box sits outside its editor, so it still shows when the editor is hidden.
 const editor = editorRoot && mountEditor(editorRoot, {
-  onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, fromButton),
+  onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, { focusPlayer: fromButton, remember: !embed }),
 });
 if (embed) {
   reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+  listenForSeek((frame) => player?.seek(frame));
 } else {
+  // Examples and Run push history entries (run's `remember`); Back reopens the one before.
+  addEventListener("popstate", () => restore());
   mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
     () => ({ ...shown, frame: player?.frame ?? 0 }));
 }
@@ -72,10 +75,11 @@ function syncUrl() {
     }
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
-function writeUrl() {
+function writeUrl(remember = false) {
   const search = writeUrlState({ ...shown, frame: player?.frame ?? 0 });
   const address = embed ? withEmbedOptions(search) : search;
-  if (location.search !== address) history.replaceState(null, "", address);
+  if (remember && location.search !== address) history.pushState(null, "", address);
+  else if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
 }
 
@@ -108,9 +112,10 @@ function withEmbedOptions(search) {
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
  * @param {number} frame
- * @param {boolean} [focusPlayer]
+ * @param {{focusPlayer?: boolean, remember?: boolean}} [how]
+ *   remember: a new history entry for this program (a Run or an example, not a restore)
  */
-async function run(source, granularity, frame, focusPlayer = false) {
+async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
   const id = ++runId;
   inFlight?.abort();
   const controller = new AbortController();
@@ -122,14 +127,14 @@ async function run(source, granularity, frame, focusPlayer = false) {
     if (id !== runId) return;
     const previous = player;
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame, onFrame: syncUrl, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
+      trace, rules, frame, onFrame, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
     });
     previous?.destroy();
     if (autoplay) player.play();
     autoplay = false;
     showError(null);
     shown = { source, granularity };
-    writeUrl();
+    writeUrl(remember);
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
@@ -137,7 +142,7 @@ async function run(source, granularity, frame, focusPlayer = false) {
     player?.setWaiting(false);
     showError(problem, source);
     shown = { source, granularity };
-    writeUrl();
+    writeUrl(remember);
   } finally {
     if (id === runId) editor?.setBusy(false);
   }
@@ -166,6 +171,24 @@ function showError(error, source) {
 function fitEditorRows(source) {
   const textarea = /** @type {HTMLTextAreaElement | null} */ (document.querySelector("[data-testid=source]"));
   if (textarea) textarea.rows = Math.min(12, Math.max(3, source.split("\n").length));
+}
+
+/** @param {number} frame */
+function onFrame(frame) {
+  syncUrl();
+  if (embed) reportFrame(frame);
+}
+
+/** Back or Forward: show the program and frame of the address the browser went to. */
+async function restore() {
+  const state = readUrlState(location.search);
+  const source = state.source ?? editor?.source ?? "";
+  editor?.setProgram(source, state.granularity);
+  if (source === shown.source && state.granularity === shown.granularity && player) {
+    player.seek(state.frame ?? 0);
+    return;
+  }
+  await run(source, state.granularity, state.frame ?? 0);
 }
 
 async function start() {

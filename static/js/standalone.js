@@ -2,9 +2,11 @@
  * The entry of a standalone export (`backprop-animator export`, `GET /export`,
  * notebooks): everything the player needs is in the page itself. The trace, the
  * engine's rule sources and the options sit in JSON data blocks that
- * app/export.py wrote; this module mounts the player on them. No network.
+ * app/export.py wrote; this module mounts the player on them. No network. In a
+ * frame (a notebook), it reports its height and frame and takes seeks from the
+ * page around it (frame-messages.js).
  */
-import { reportHeight } from "./embed-height.js";
+import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
 import { mountPlayer } from "./player.js";
 
 /** @param {string} id */
@@ -18,7 +20,10 @@ const root = /** @type {HTMLElement} */ (document.getElementById("player"));
 const options = readData("backprop-options");
 if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
 reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
-mountPlayer(root, { trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0 })
+mountPlayer(root, {
+  trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0, onFrame: reportFrame,
+})
+  .then((player) => listenForSeek((frame) => player.seek(frame)))
   .catch((error) => {
     const box = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
     box.textContent = `The player could not start: ${error}`;

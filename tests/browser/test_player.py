@@ -361,7 +361,7 @@ def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
 ) -> None:
     open_player(player_page, player_url(server, NEURON, frame=3))
     held: list[Route] = []
-    player_page.route("**/api/trace", lambda route: held.append(route))
+    player_page.route("**/api/trace*", lambda route: held.append(route))
     player_page.get_by_test_id("source").fill("a = Value(3.0)\nb = a + a\nb.backward()")
     player_page.get_by_test_id("run").click()
     counter = player_page.get_by_test_id("frame-counter")
@@ -372,7 +372,7 @@ def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
     expect(counter).to_have_text("… / …")
 
     held[0].continue_()
-    player_page.unroute("**/api/trace")
+    player_page.unroute("**/api/trace*")
     expect(counter).to_have_text("1 / 4")
     player_page.keyboard.press("ArrowRight")
     expect(counter).to_have_text("2 / 4")

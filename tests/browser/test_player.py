@@ -122,7 +122,6 @@ def test_fork_shows_the_running_sum_on_e(player_page: Page, server: str) -> None
 def test_bad_source_shows_the_message_and_its_place(
     player_page: Page, server: str, problems: Problems, source: str, where: str
 ) -> None:
-    problems.allowed.append("status of 4")
     open_player(player_page, f"{server}/")
     player_page.get_by_test_id("source").fill(source)
     player_page.get_by_test_id("run").click()
@@ -140,7 +139,6 @@ def test_bad_source_shows_the_message_and_its_place(
 def test_bad_source_in_the_url_shows_an_error_not_a_crash(
     player_page: Page, server: str, problems: Problems
 ) -> None:
-    problems.allowed.append("status of 4")
     player_page.goto(player_url(server, "y = exp(1000)", frame=3))
     expect(player_page.get_by_test_id("error")).to_be_visible()
     expect(player_page.get_by_test_id("source")).to_have_value("y = exp(1000)")

@@ -34,7 +34,12 @@ export function mountEditor(root, { onRun }) {
       run();
     }
   });
-  for (const radio of radios) radio.addEventListener("change", () => run());
+  for (const radio of radios) {
+    radio.addEventListener("change", () => {
+      showMatchingExample();
+      run();
+    });
+  }
   // The menu names the example on screen, and nothing once the learner's own program is there.
   textarea.addEventListener("input", showMatchingExample);
   examplesMenu?.addEventListener("change", () => {
@@ -56,7 +61,8 @@ export function mountEditor(root, { onRun }) {
 
   function showMatchingExample() {
     if (!examplesMenu) return;
-    examplesMenu.value = examples.find((example) => example.source === textarea.value)?.id ?? "";
+    const shown = examples.find((example) => example.source === textarea.value && example.granularity === granularity());
+    examplesMenu.value = shown?.id ?? "";
   }
 
   /** @param {Example[]} list */

@@ -30,6 +30,7 @@ else if (embedOptions.theme !== "auto") document.documentElement.dataset.theme =
 /** @type {Awaited<ReturnType<typeof mountPlayer>> | null} */
 let player = null;
 let runId = 0;
+let settledRunId = 0;
 /** @type {AbortController | null} */
 let inFlight = null;
 /** @type {{source: string, granularity: "packed" | "expanded"}} */
@@ -75,11 +76,10 @@ function syncUrl() {
     }
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
-function writeUrl(remember = false) {
+function writeUrl() {
   const search = writeUrlState({ ...shown, frame: player?.frame ?? 0 });
   const address = embed ? withEmbedOptions(search) : search;
-  if (remember && location.search !== address) history.pushState(null, "", address);
-  else if (location.search !== address) history.replaceState(null, "", address);
+  if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
 }
 
@@ -117,6 +117,9 @@ function withEmbedOptions(search) {
  */
 async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
   const id = ++runId;
+  // The new entry is made at once, so Back during a slow trace returns to what was shown.
+  const address = writeUrlState({ source, granularity, frame });
+  if (remember && location.search !== address) history.pushState(null, "", address);
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
@@ -134,7 +137,7 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
     autoplay = false;
     showError(null);
     shown = { source, granularity };
-    writeUrl(remember);
+    writeUrl();
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
@@ -142,9 +145,12 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
     player?.setWaiting(false);
     showError(problem, source);
     shown = { source, granularity };
-    writeUrl(remember);
+    writeUrl();
   } finally {
-    if (id === runId) editor?.setBusy(false);
+    if (id === runId) {
+      editor?.setBusy(false);
+      settledRunId = id;
+    }
   }
 }
 
@@ -184,7 +190,7 @@ async function restore() {
   const state = readUrlState(location.search);
   const source = state.source ?? editor?.source ?? "";
   editor?.setProgram(source, state.granularity);
-  if (source === shown.source && state.granularity === shown.granularity && player) {
+  if (runId === settledRunId && source === shown.source && state.granularity === shown.granularity && player) {
     player.seek(state.frame ?? 0);
     return;
   }

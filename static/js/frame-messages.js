@@ -5,7 +5,8 @@
  * number, nothing private.
  *
  * - `{type: HEIGHT_MESSAGE, height}`: the player's height in CSS pixels, posted
- *   whenever it really changes, and again when the frame comes into view
+ *   once the player is there, then whenever it really changes, checked again when
+ *   the frame comes into view
  *   (Chromium throttles frames that are off screen, so a height measured there may
  *   be stale). static/height-listener.js is the parent's side: it sizes the iframe.
  * - `{type: FRAME_MESSAGE, frame}`: the frame the learner is on (0-based), for a
@@ -20,14 +21,20 @@ export const SEEK_MESSAGE = "backprop-animator:seek";
 export const DEFAULT_FRAME_HEIGHT = 760;
 
 /**
+ * Report the page's height to the parent, once the host says its player (or its error)
+ * is there: a height posted before would be the empty page's, and an off-screen frame,
+ * throttled, might not correct it until scrolled to. `ready()` posts at once, since
+ * measuring works even while the frame's rendering is throttled.
  * @param {HTMLElement} content  the element whose height is the page's height
  * @param {Window} [target]  where to post; nothing is posted when the page is not framed
- * @returns {() => void}  stops reporting
+ * @returns {{ready: () => void, stop: () => void}}
  */
 export function reportHeight(content, target = window.parent) {
-  if (target === window || typeof ResizeObserver === "undefined") return () => {};
+  if (target === window || typeof ResizeObserver === "undefined") return { ready() {}, stop() {} };
   let sent = -1;
+  let started = false;
   const post = () => {
+    if (!started) return;
     const style = getComputedStyle(content);
     const margins = parseFloat(style.marginTop) + parseFloat(style.marginBottom);
     const height = Math.ceil(content.getBoundingClientRect().height + margins);
@@ -42,12 +49,17 @@ export function reportHeight(content, target = window.parent) {
     if (entries.some((entry) => entry.isIntersecting)) post();
   });
   shown?.observe(content);
-  addEventListener("pageshow", post);
-  post();
-  return () => {
-    resized.disconnect();
-    shown?.disconnect();
-    removeEventListener("pageshow", post);
+  addEventListener("resize", post);
+  return {
+    ready() {
+      started = true;
+      post();
+    },
+    stop() {
+      resized.disconnect();
+      shown?.disconnect();
+      removeEventListener("resize", post);
+    },
   };
 }
 

@@ -40,8 +40,8 @@ let shown = { source: "", granularity: "packed" };
 const editor = editorRoot && mountEditor(editorRoot, {
   onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, { focusPlayer: fromButton, remember: !embed }),
 });
+const heights = embed ? reportHeight(/** @type {HTMLElement} */ (document.querySelector("main"))) : null;
 if (embed) {
-  reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
   listenForSeek((frame) => player?.seek(frame));
 } else {
   // Examples and Run push history entries (run's `remember`); Back reopens the one before.
@@ -150,6 +150,7 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
     if (id === runId) {
       editor?.setBusy(false);
       settledRunId = id;
+      heights?.ready();
     }
   }
 }

@@ -15,6 +15,7 @@ import { computeLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { createPlayback } from "./playback.js";
+import { reserveTallestFrame, tallestCandidates } from "./stable-height.js";
 import { html } from "./svg.js";
 import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
 import { mountTopoStrip } from "./topo-strip.js";
@@ -58,15 +59,12 @@ export async function mountPlayer(root, {
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
-  const shell = html("div", { class: "player", "data-phase": "build" }, [
-    stage,
-    transportSlot,
-    html("div", { class: "player-panels" }, [
-      html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
-      codeSlot,
-    ]),
-    tableSlot,
+  const panels = (/** @type {HTMLElement[]} */ [narration, strip, code]) => html("div", { class: "player-panels" }, [
+    html("div", { class: "player-explain" }, [narration, strip]),
+    code,
   ]);
+  const panelsSlot = panels([narrationSlot, stripSlot, codeSlot]);
+  const shell = html("div", { class: "player", "data-phase": "build" }, [stage, transportSlot, panelsSlot, tableSlot]);
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
 
@@ -133,7 +131,27 @@ export async function mountPlayer(root, {
   if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
+  const steadyHeight = reserveTallestFrame(panelsSlot, probePanels());
   root.dataset.ready = "true";
+
+  /** A hidden copy of the panels, for stable-height.js to measure every kind of frame in. */
+  function probePanels() {
+    const [narrationCopy, stripCopy, codeCopy] = ["player-narration", "player-strip", "player-code"]
+      .map((name) => html("div", { class: name }));
+    narrationCopy.hidden = narrationSlot.hidden;
+    codeCopy.hidden = codeSlot.hidden;
+    const views = [
+      mountNarration(narrationCopy), mountTopoStrip(stripCopy, { timeline, names }), mountCodePanel(codeCopy, { timeline, names, rules }),
+    ];
+    return {
+      frames: tallestCandidates(trace),
+      probe: panels([narrationCopy, stripCopy, codeCopy]),
+      show: (/** @type {number} */ k) => {
+        const state = stateAt(timeline, k);
+        for (const view of views) view.update(state);
+      },
+    };
+  }
 
   return {
     timeline,
@@ -167,6 +185,7 @@ export async function mountPlayer(root, {
       playback.destroy();
       keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));
       graph.destroy();
+      steadyHeight.destroy();
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();
     },

@@ -19,7 +19,7 @@ function readData(id) {
 const root = /** @type {HTMLElement} */ (document.getElementById("player"));
 const options = readData("backprop-options");
 if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
-reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+const heights = reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 mountPlayer(root, {
   trace: readData("backprop-trace"), rules: readData("backprop-rules"), frame: options.frame ?? 0, onFrame: reportFrame,
 })
@@ -28,4 +28,5 @@ mountPlayer(root, {
     const box = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
     box.textContent = `The player could not start: ${error}`;
     box.hidden = false;
-  });
+  })
+  .finally(() => heights.ready());

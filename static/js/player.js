@@ -59,11 +59,10 @@ export async function mountPlayer(root, {
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
-  const panels = (/** @type {HTMLElement[]} */ [narration, strip, code]) => html("div", { class: "player-panels" }, [
-    html("div", { class: "player-explain" }, [narration, strip]),
-    code,
+  const panelsSlot = html("div", { class: "player-panels" }, [
+    html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
+    codeSlot,
   ]);
-  const panelsSlot = panels([narrationSlot, stripSlot, codeSlot]);
   const shell = html("div", { class: "player", "data-phase": "build" }, [stage, transportSlot, panelsSlot, tableSlot]);
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
@@ -131,27 +130,19 @@ export async function mountPlayer(root, {
   if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
-  const steadyHeight = reserveTallestFrame(panelsSlot, probePanels());
+  const panelViews = [narration, strip, code];
+  const steadyHeight = reserveTallestFrame(panelsSlot, {
+    frames: tallestCandidates(trace),
+    show: (k) => {
+      const state = stateAt(timeline, k);
+      for (const view of panelViews) view.update(state);
+    },
+    restore: () => {
+      const state = stateAt(timeline, playback.state.frame);
+      for (const view of panelViews) view.update(state);
+    },
+  });
   root.dataset.ready = "true";
-
-  /** A hidden copy of the panels, for stable-height.js to measure every kind of frame in. */
-  function probePanels() {
-    const [narrationCopy, stripCopy, codeCopy] = ["player-narration", "player-strip", "player-code"]
-      .map((name) => html("div", { class: name }));
-    narrationCopy.hidden = narrationSlot.hidden;
-    codeCopy.hidden = codeSlot.hidden;
-    const views = [
-      mountNarration(narrationCopy), mountTopoStrip(stripCopy, { timeline, names }), mountCodePanel(codeCopy, { timeline, names, rules }),
-    ];
-    return {
-      frames: tallestCandidates(trace),
-      probe: panels([narrationCopy, stripCopy, codeCopy]),
-      show: (/** @type {number} */ k) => {
-        const state = stateAt(timeline, k);
-        for (const view of views) view.update(state);
-      },
-    };
-  }
 
   return {
     timeline,

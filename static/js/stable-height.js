@@ -3,10 +3,8 @@
  * tallest frame of the trace, so a course page's text below a player does not jump
  * at every step, and an embed's frame keeps one height while the learner scrubs.
  *
- * The frames are measured in a probe: a hidden copy of the panels, of the same width,
- * that nobody sees or hears (aria-hidden, inert, so the live narration never speaks
- * a frame that is not shown). It is measured again when the width changes, since
- * text wraps differently.
+ * The panels are measured at those frames when the player mounts, and again when
+ * their width changes, since text wraps differently.
  *
  * Example: tallestCandidates({frames: [{phase: "build", text: "a"}, …]}) -> [0, 1, …]
  */
@@ -38,33 +36,29 @@ export function tallestCandidates(trace, limit = MEASURE_EVERY_FRAME_UP_TO) {
 }
 
 /**
- * @param {HTMLElement} element  the live part whose height changes with the frame
- * @param {{frames: number[], probe: HTMLElement, show: (frame: number) => void}} options
- *   probe: a copy of `element`'s content, not in the page yet; show renders a frame in it
+ * @param {HTMLElement} element  the part whose height changes with the frame
+ * @param {{frames: number[], show: (frame: number) => void, restore: () => void}} options
+ *   show renders a frame in that part; restore renders the current frame again
  * @returns {{destroy: () => void}}
  */
-export function reserveTallestFrame(element, { frames, probe, show }) {
-  const holder = document.createElement("div");
-  holder.setAttribute("aria-hidden", "true");
-  holder.inert = true;
-  // No height of its own, so the probe never makes the page scroll; the probe still lays out.
-  holder.style.cssText = "position: absolute; left: 0; top: 0; height: 0; overflow: hidden; visibility: hidden;";
-  holder.append(probe);
-  element.after(holder);
+export function reserveTallestFrame(element, { frames, show, restore }) {
   let width = -1;
   let pending = 0;
 
+  // Every frame is shown and measured, then the current one is back, in one task: the
+  // browser paints none of them, and the narration's live region ends where it was.
   const measure = () => {
     pending = 0;
     const now = Math.round(element.getBoundingClientRect().width);
     if (now === width || now === 0) return;
     width = now;
-    holder.style.width = `${now}px`;
+    element.style.minHeight = "";
     let tallest = 0;
     for (const frame of frames) {
       show(frame);
-      tallest = Math.max(tallest, probe.getBoundingClientRect().height);
+      tallest = Math.max(tallest, element.getBoundingClientRect().height);
     }
+    restore();
     element.style.minHeight = `${Math.ceil(tallest)}px`;
   };
   element.style.alignContent = "start"; // the room left over at short frames goes below
@@ -78,7 +72,6 @@ export function reserveTallestFrame(element, { frames, probe, show }) {
     destroy() {
       observer.disconnect();
       cancelAnimationFrame(pending);
-      holder.remove();
     },
   };
 }

@@ -33,9 +33,11 @@ import { DEFAULT_FRAME_HEIGHT, FRAME_MESSAGE, HEIGHT_MESSAGE, SEEK_MESSAGE } fro
  * @param {WidgetModel} model
  */
 export function embedAddress(model) {
+  const given = model.get("server");
+  if (typeof given !== "string" || !given.trim()) return null;
   let server;
   try {
-    server = new URL(String(model.get("server") ?? ""), location.href);
+    server = new URL(given, location.href);
   } catch {
     return null;
   }

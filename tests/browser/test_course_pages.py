@@ -3,11 +3,13 @@ off-screen frames included; the notebook widget's module driven with a stand-in 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Frame, Page, expect
 
+from app.notebook import animate
 from tests.browser.conftest import NEURON, open_player, player_url
 from tests.browser.test_embed import course_page, course_site, embed_url
 
@@ -95,3 +97,82 @@ def test_a_player_off_screen_reports_its_real_height_and_follows_a_resize(
     player_page.set_viewport_size({"width": 500, "height": 900})
     player_page.wait_for_function(f"() => document.querySelector('iframe').offsetHeight > {wide}")
     frame_fits(player_page, 0, first_inner)
+
+
+def widget_page(site: tuple[str, Path], server: str, name: str, values: dict[str, object]) -> str:
+    """A page that renders static/js/widget.js with a stand-in for anywidget's model."""
+    model = json.dumps(values).replace("</", "<\\/")
+    script = f"""<script type="module">
+import widget from "{server}/static/js/widget.js";
+const values = {model};
+const handlers = {{}};
+window.saved = 0;
+window.model = {{
+  get: (name) => values[name],
+  set: (name, value) => {{
+    values[name] = value;
+    for (const f of handlers["change:" + name] ?? []) f();
+  }},
+  save_changes: () => {{ window.saved += 1; }},
+  on: (event, callback) => (handlers[event] ??= []).push(callback),
+  off: () => {{}},
+}};
+widget.render({{ model: window.model, el: document.getElementById("widget") }});
+</script>"""
+    still = f'<div data-backprop-still="{values.get("_still_id", "")}">still picture</div>'
+    return course_page(site, name, f'{still}<div id="widget"></div>{script}')
+
+
+def test_the_widget_plays_the_page_from_python_with_frame_synced_both_ways(
+    player_page: Page, server: str, course_site: tuple[str, Path]
+) -> None:
+    animation = animate(NEURON, frame=3)
+    values = {"_html": animation.to_html(), "frame": 3, "title": "Neuron", "_still_id": "s-1"}
+    player_page.goto(widget_page(course_site, server, "widget.html", values))
+    player = player_page.frame_locator("iframe.backprop-animator")
+    expect(player.get_by_test_id("frame-counter")).to_have_text("4 / 16")
+    expect(player_page.get_by_text("still picture")).to_be_hidden()
+
+    player_page.evaluate("() => window.model.set('frame', 9)")  # Python moves the player
+    expect(player.get_by_test_id("frame-counter")).to_have_text("10 / 16")
+    player.get_by_role("button", name="Next frame").click()  # the learner moves it
+    player_page.wait_for_function("() => window.model.get('frame') === 10 && window.saved > 0")
+    player_page.wait_for_function(
+        "() => document.querySelector('iframe.backprop-animator').offsetHeight > 600"
+    )
+
+
+def test_the_widget_moves_to_a_frame_python_set_while_the_player_was_loading(
+    player_page: Page, server: str, course_site: tuple[str, Path]
+) -> None:
+    values = {"_html": animate(NEURON, frame=0).to_html(), "frame": 12}
+    player_page.goto(widget_page(course_site, server, "widget-late.html", values))
+    player = player_page.frame_locator("iframe.backprop-animator")
+    expect(player.get_by_test_id("frame-counter")).to_have_text("13 / 16")
+
+
+def test_the_widget_in_a_course_book_frames_the_servers_embed_with_its_options(
+    player_page: Page, server: str, course_site: tuple[str, Path]
+) -> None:
+    values = {
+        "server": server,
+        "source": A_PLUS_A,
+        "frame": 2,
+        "embed": {"controls": "-code", "theme": "dark"},
+    }
+    player_page.goto(widget_page(course_site, server, "book.html", values))
+    player = player_page.frame_locator("iframe.backprop-animator")
+    expect(player.get_by_test_id("frame-counter")).to_have_text("3 / 4")
+    expect(player.locator("html[data-theme=dark]")).to_have_count(1)
+    player.get_by_role("button", name="Next frame").click()
+    player_page.wait_for_function("() => window.model.get('frame') === 3")
+
+
+@pytest.mark.parametrize("bad_server", ["javascript:alert(1)", "data:text/html,x", ""])
+def test_the_widget_refuses_a_server_that_is_not_http(
+    player_page: Page, server: str, course_site: tuple[str, Path], bad_server: str
+) -> None:
+    values = {"server": bad_server, "source": A_PLUS_A}
+    player_page.goto(widget_page(course_site, server, "bad-book.html", values))
+    expect(player_page.locator("#widget")).to_contain_text("needs a `server`")
+    assert player_page.locator("iframe").count() == 0

@@ -44,6 +44,7 @@ WIDGET_HINT = (
     "A still picture of the graph after backpropagation. The player is a widget: "
     "run this cell to play it."
 )
+STILL_CAPTION = "The graph after backpropagation, as a still picture."
 RESTORE_HINT = (
     "This is a backprop-animator player. It is not shown here because this notebook "
     "is not trusted or its widgets are not running: trust the notebook or run its cells "
@@ -162,7 +163,7 @@ class Animation:
             f"{html.escape(RESTORE_HINT)}</iframe>"
         )
         script = FALLBACK_SCRIPT % {"id": frame_id, "listener": height_listener()}
-        return f"<div>{iframe}{self.still_html(frame_id, RESTORE_HINT)}{script}</div>"
+        return f"<div>{iframe}{self.still_html(frame_id, STILL_CAPTION)}{script}</div>"
 
     def __repr__(self) -> str:
         frames = len(self.trace["frames"])

@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from app.notebook import RESTORE_HINT, WIDGET_HINT
+from app.notebook import STILL_CAPTION, WIDGET_HINT
 
 pytestmark = pytest.mark.slow
 
@@ -86,5 +86,5 @@ def test_without_anywidget_nbconvert_html_holds_the_player_the_hint_and_the_stil
     assert re.search(r"<iframe [^>]*srcdoc=", document)
     inside = re.search(r"<iframe\b[^>]*>(.*?)</iframe>", document, re.S)
     assert inside and "trust the notebook or run its cells" in inside.group(1)
-    assert RESTORE_HINT.split(".")[0] in document
+    assert STILL_CAPTION in document
     assert "grad -1.5" in still_texts(document)

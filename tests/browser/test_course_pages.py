@@ -4,7 +4,9 @@ off-screen frames included; the notebook widget's module driven with a stand-in 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Frame, Page, expect
@@ -18,6 +20,13 @@ pytestmark = pytest.mark.browser
 __all__ = ["course_site"]  # a fixture, shared with test_embed.py
 
 A_PLUS_A = "a = Value(3.0)\nb = a + a\nb.backward()"
+# `BACKPROP_SCREENSHOTS=docs/screenshots pytest …` refreshes the README's pictures.
+SCREENSHOTS = os.environ.get("BACKPROP_SCREENSHOTS")
+
+
+def shoot(page: Page, name: str, **options: Any) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=str(Path(SCREENSHOTS) / name), **options)
 
 
 def listener(server: str) -> str:
@@ -176,3 +185,33 @@ def test_the_widget_refuses_a_server_that_is_not_http(
     player_page.goto(widget_page(course_site, server, "bad-book.html", values))
     expect(player_page.locator("#widget")).to_contain_text("needs a `server`")
     assert player_page.locator("iframe").count() == 0
+
+
+def test_a_course_page_holds_several_players_each_fitted_and_independent(
+    player_page: Page, server: str, course_site: tuple[str, Path]
+) -> None:
+    lesson = (
+        "<p>The neuron from the lesson, stopped where the sort seeds the output:</p>"
+        + frame_tag(embed_url(server, frame="5"), "The neuron")
+        + "<p>Why gradients add up when a value is used twice:</p>"
+        + frame_tag(embed_url(server, A_PLUS_A, controls="-code"), "a + a")
+        + "<p>And without an iframe:</p>"
+        + '<div data-backprop-source="x = Value(2.0)&#10;y = tanh(x * 3)" data-backprop-frame="6"'
+        ' data-backprop-controls="-code"></div>'
+        + f'<script src="{server}/static/embed.js" async></script>'
+        + listener(server)
+    )
+    style = "body { max-width: 860px; margin: 0 auto; font: 17px/1.5 Georgia, serif; }"
+    player_page.goto(course_page(course_site, "lesson.html", lesson, style))
+    first, second = (player_page.frame_locator("iframe").nth(i) for i in (0, 1))
+    expect(first.get_by_test_id("frame-counter")).to_have_text("6 / 16")
+    expect(second.get_by_test_id("frame-counter")).to_have_text("1 / 4")
+    scripted = player_page.locator("[data-backprop-source]")
+    expect(scripted.get_by_test_id("frame-counter")).to_have_text("7 / 7")
+    second.get_by_role("button", name="Next frame").click()
+    expect(second.get_by_test_id("frame-counter")).to_have_text("2 / 4")
+    expect(first.get_by_test_id("frame-counter")).to_have_text("6 / 16")
+    for index, source in enumerate(["x1", "a+%2B+a"]):
+        inner = next(f for f in player_page.frames if "/embed" in f.url and source in f.url)
+        frame_fits(player_page, index, inner)
+    shoot(player_page, "course-page.png", full_page=True)

@@ -25,11 +25,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.notebook import RESTORE_HINT, WIDGET_HINT
 from bench.harness import free_port
+from tests.browser.test_course_pages import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 NEURON = (
     "x1 = 2.0; x2 = 0.0; w1 = -3.0; w2 = 1.0; b = 6.8813735870195432\\no = tanh(x1*w1 + x2*w2 + b)"
 )
@@ -128,7 +128,6 @@ def test_the_author_plays_the_widget_and_python_follows_the_learner(
     expect(lab_page.locator(".backprop-animator-still")).to_be_hidden()
     frame = "document.querySelector('.jp-OutputArea iframe.backprop-animator')"
     lab_page.wait_for_function(f"() => {frame}.offsetHeight > 600")  # sized: the layout holds
-    lab_page.screenshot(path=str(SHOTS / "notebook-widget.png"))
 
     lab_page.keyboard.press("Shift+Enter")  # the next cell, selected since the first ran
     # Python moves the player
@@ -139,7 +138,7 @@ def test_the_author_plays_the_widget_and_python_follows_the_learner(
     expect(
         lab_page.locator(".jp-Notebook .jp-CodeCell").nth(2).locator(".jp-OutputArea")
     ).to_contain_text("at 10")
-    lab_page.screenshot(path=str(SHOTS / "notebook-widget.png"))
+    shoot(lab_page, "notebook-widget.png")
 
 
 def test_the_next_reader_of_a_saved_notebook_sees_the_still_and_how_to_play_it(
@@ -159,7 +158,7 @@ def test_the_next_reader_of_a_saved_notebook_sees_the_still_and_how_to_play_it(
     expect(still).to_be_visible()
     assert lab_page.evaluate("(img) => img.naturalWidth", still.element_handle()) > 300
     expect(lab_page.get_by_text(WIDGET_HINT)).to_be_visible()
-    lab_page.screenshot(path=str(SHOTS / "notebook-next-reader.png"))
+    shoot(lab_page, "notebook-next-reader.png")
 
 
 def test_without_anywidget_an_untrusted_notebook_shows_the_hint_and_a_trusted_one_plays(
@@ -180,7 +179,7 @@ def test_without_anywidget_an_untrusted_notebook_shows_the_hint_and_a_trusted_on
     expect(lab_page.get_by_text(RESTORE_HINT)).to_be_visible()
     expect(lab_page.locator("img.backprop-animator-still")).to_be_visible()
     assert lab_page.locator(".jp-OutputArea iframe").count() == 0
-    lab_page.screenshot(path=str(SHOTS / "notebook-untrusted.png"))
+    shoot(lab_page, "notebook-untrusted.png")
 
     trusted = subprocess.run(
         [sys.executable, "-m", "jupyter", "trust", str(folder / "plain.ipynb")],
@@ -192,4 +191,4 @@ def test_without_anywidget_an_untrusted_notebook_shows_the_hint_and_a_trusted_on
     player = lab_page.frame_locator(".jp-OutputArea iframe.backprop-animator")
     expect(player.get_by_test_id("frame-counter")).to_have_text("5 / 16")
     expect(lab_page.locator("img.backprop-animator-still")).to_be_hidden()
-    lab_page.screenshot(path=str(SHOTS / "notebook-trusted.png"))
+    shoot(lab_page, "notebook-trusted.png")

@@ -32,10 +32,13 @@ import { mountTransport } from "./transport.js";
  *   signal?: AbortSignal,
  *   hide?: string[],
  *   speed?: number | null,
+ *   steady?: boolean,
  * }} PlayerOptions
  * keyboard: where ←/→, Home/End and Space listen; "root" suits several players on one page.
  * hide: parts left out ("code", "narration"), for embeds.
  * speed: the starting playback speed, one of playback.js's SPEEDS.
+ * steady: keep the height of the tallest frame (stable-height.js), so what follows the
+ *   player on a course page holds still; on by default.
  * signal: abort while the layout runs and the player rejects without touching root.
  */
 
@@ -44,7 +47,7 @@ import { mountTransport } from "./transport.js";
  * @param {PlayerOptions} options
  */
 export async function mountPlayer(root, {
-  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null,
+  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null, steady = true,
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
@@ -132,7 +135,7 @@ export async function mountPlayer(root, {
   render(playback.state);
   const panelViews = [narration, strip, code];
   const steadyHeight = reserveTallestFrame(panelsSlot, {
-    frames: tallestCandidates(trace),
+    frames: steady ? tallestCandidates(trace) : [],
     show: (k) => {
       const state = stateAt(timeline, k);
       for (const view of panelViews) view.update(state);

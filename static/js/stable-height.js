@@ -42,6 +42,7 @@ export function tallestCandidates(trace, limit = MEASURE_EVERY_FRAME_UP_TO) {
  * @returns {{destroy: () => void}}
  */
 export function reserveTallestFrame(element, { frames, show, restore }) {
+  if (frames.length === 0) return { destroy() {} };
   let width = -1;
   let pending = 0;
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import inspect
 import os
 import uuid
 from pathlib import Path
@@ -211,7 +212,23 @@ def animate(
             "animate() takes a program (str) or a Value-like output "
             f"(with data, grad, _prev, _op, _backward), not {type(program).__name__}"
         )
+    check_player_options(options)
     return Animation(trace, title=title or default_title, frame=frame, height=height, **options)
+
+
+def check_player_options(options: dict[str, Any]) -> None:
+    """Refuse, at once, an option the export does not take (rather than at display time)."""
+    accepted = {
+        name
+        for name, parameter in inspect.signature(render_standalone).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and name not in ("title", "frame")
+    }
+    unknown = sorted(set(options) - accepted)
+    if unknown:
+        raise TypeError(
+            f"animate() got an unknown option {unknown[0]!r}; "
+            f"it takes granularity, frame, title, height and {', '.join(sorted(accepted))}"
+        )
 
 
 def _looks_like_a_value(candidate: Any) -> bool:

@@ -312,3 +312,13 @@ def displayed(animation: Animation) -> list[dict[str, Any]]:
     finally:
         IPython.display.display = original
     return shown
+
+
+def test_animate_names_an_option_it_does_not_take_at_once() -> None:
+    with pytest.raises(TypeError, match=r"unknown option 'colour'.*theme"):
+        animate(NEURON, colour="red")
+
+
+def test_a_bad_theme_is_refused_by_the_export_with_its_value() -> None:
+    with pytest.raises(ValueError, match="'neon'"):
+        animate(NEURON, theme="neon").to_html()

@@ -157,6 +157,7 @@ class Animation:
         frame_id = new_id()
         # A sandboxed frame of its own: an opaque origin, so it reaches neither the
         # notebook's cookies nor its DOM; scripts still run, and postMessage sizes it.
+        # Not loading="lazy": JupyterLab's output area never starts a lazy srcdoc frame.
         iframe = (
             f'<iframe id="{frame_id}" class="backprop-animator" sandbox="allow-scripts" '
             f'title="{html.escape(self.title)}" srcdoc="{srcdoc_attribute(self.to_html())}" '

@@ -225,9 +225,10 @@ def still_svg_in(fragment: str) -> str:
 def test_the_next_reader_without_the_frame_sees_what_it_is_and_how_to_get_it_back() -> None:
     fragment = animate(NEURON)._repr_html_()
 
-    inside = re.search(r"<iframe\b[^>]*>(.*?)</iframe>", fragment, re.S)
-    assert inside and RESTORE_HINT in html.unescape(inside.group(1))
-    assert "trust the notebook or run its cells" in inside.group(1)
+    inside = re.search(r"<iframe\b([^>]*)>(.*?)</iframe>", fragment, re.S)
+    assert inside and RESTORE_HINT in html.unescape(inside.group(2))
+    assert 'title="' in inside.group(1)
+    assert "trust the notebook or run its cells" in inside.group(2)
 
 
 def test_the_output_carries_a_still_picture_of_the_last_frame() -> None:

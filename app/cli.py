@@ -1,8 +1,8 @@
 """The `backprop-animator` command: `serve` the app, `trace` a program to JSON,
-`export` it as one standalone HTML file.
+`gradcheck` its gradients, `export` it as one standalone HTML file.
 
-`trace` prints exactly the bytes `POST /api/trace` answers; `export` writes the
-same file `GET /export` downloads. Bad input exits with
+`trace` prints exactly the bytes `POST /api/trace` answers (`gradcheck`: those of
+`POST /api/gradcheck`); `export` writes the same file `GET /export` downloads. Bad input exits with
 status 2 and the error on stderr, like a usage error. SOURCE is the program text
 itself, or `-` to read it from standard input. Each command imports what it needs
 when it runs, so `trace` and `--version` do not load the web stack.
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app import __version__
+from app.atomic_file import write_text_atomically
 
 if TYPE_CHECKING:
     from engine import Limits
@@ -31,6 +32,7 @@ MAX_REQUEST_HEAD_BYTES = 1024 * 1024
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.http_timeouts import HeadTimeoutH11Protocol
     from app.settings import Settings
 
     # Each uvicorn worker has its own trace workers: share the cores between them.
@@ -46,6 +48,8 @@ def serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+        # A request's head must arrive within a few seconds (slow clients are closed).
+        http=HeadTimeoutH11Protocol,
     )
     return 0
 
@@ -56,21 +60,47 @@ def trace(args: argparse.Namespace) -> int:
 
     try:
         source, limits = read_program(args)
-        encoded = encode_trace(source, args.granularity, limits)
+        encoded = encode_trace(
+            source, args.granularity, limits, mistake=args.mistake, sort_steps=args.sort_steps
+        )
     except (ValueError, EngineError) as error:
         return fail(error)
-    sys.stdout.buffer.write(encoded.body + b"\n")
-    return 0
+    return write_stdout(encoded.body + b"\n")
+
+
+def gradcheck(args: argparse.Namespace) -> int:
+    from app.worker import encode_gradcheck
+    from engine import EngineError
+
+    try:
+        source, limits = read_program(args)
+        encoded = encode_gradcheck(
+            source,
+            args.granularity,
+            limits,
+            scheme=args.scheme,
+            h=None if args.h is None else tuple(args.h),
+            leaves=None if args.leaves is None else tuple(args.leaves),
+            mistake=args.mistake,
+        )
+    except (ValueError, EngineError) as error:
+        return fail(error)
+    return write_stdout(encoded.body + b"\n")
 
 
 def export(args: argparse.Namespace) -> int:
     from app.export import render_standalone, standalone_title
-    from engine import EngineError, trace_source
+    from engine import EngineError, gradcheck_source, trace_source
     from engine.rules import rule_sources
 
     try:
         source, limits = read_program(args)
-        trace = trace_source(source, args.granularity, limits)
+        trace = trace_source(
+            source, args.granularity, limits, mistake=args.mistake, sort_steps=args.sort_steps
+        )
+        check = None
+        if args.gradcheck:
+            check = gradcheck_source(source, args.granularity, limits, mistake=args.mistake)
     except (ValueError, EngineError) as error:
         return fail(error)
     document = render_standalone(
@@ -79,25 +109,56 @@ def export(args: argparse.Namespace) -> int:
         title=args.title or standalone_title(source),
         frame=args.frame,
         theme=args.theme,
+        quiz=args.quiz,
+        mistake=args.mistake,
+        sort_steps=args.sort_steps,
+        gradcheck=check,
     )
     if args.output == "-":
-        sys.stdout.write(document)
-        return 0
+        return write_stdout(document.encode("utf-8"))
     try:
-        with open(args.output, "w", encoding="utf-8") as file:
-            file.write(document)
-    except OSError as error:
+        write_text_atomically(args.output, document)
+    except (OSError, ValueError) as error:
         return fail(error)
     return 0
 
 
 def read_program(args: argparse.Namespace) -> tuple[str, Limits]:
-    """The program (`-` reads standard input) and the limits; ValueError for a bad limit."""
+    """The program (`-` reads standard input) and the limits; ValueError for a bad limit,
+    `EngineError` for a program past the source limit.
+
+    Standard input is read only up to one character past the limit, so a huge input
+    is refused without being held in memory.
+    """
     from engine import Limits
 
     limits = Limits.from_env()
-    source = sys.stdin.read() if args.source == "-" else args.source
+    if args.source != "-":
+        return args.source, limits
+    if sys.stdin is None:
+        raise ValueError("standard input is closed; pass the program as SOURCE instead of -")
+    source = sys.stdin.read(limits.max_source_chars + 1)
+    if len(source) > limits.max_source_chars:
+        raise limits.exceeded(
+            "max_source_chars",
+            f"the program on standard input is longer than {limits.max_source_chars:,} characters",
+        )
     return source, limits
+
+
+def write_stdout(data: bytes) -> int:
+    """Write to standard output; a closed or broken one is an error (status 2), not a crash."""
+    if sys.stdout is None:
+        return fail(OSError("standard output is closed; use -o FILE or redirect it"))
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError) as error:
+        # The reader went away (`| head`): point stdout at /dev/null so the
+        # interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return fail(OSError(f"standard output was closed while writing ({error})"))
+    return 0
 
 
 def fail(error: Exception) -> int:
@@ -122,7 +183,28 @@ def build_parser() -> argparse.ArgumentParser:
     trace_parser = commands.add_parser("trace", help="print the trace of a program as JSON")
     trace_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
     trace_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    add_lab_options(trace_parser)
     trace_parser.set_defaults(run=trace)
+
+    check_parser = commands.add_parser(
+        "gradcheck", help="print each leaf's gradient against difference quotients, as JSON"
+    )
+    check_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
+    check_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    check_parser.add_argument(
+        "--scheme",
+        choices=["forward", "central"],
+        default="forward",
+        help="forward: (f(x+h) - f(x))/h; central: (f(x+h) - f(x-h))/2h",
+    )
+    check_parser.add_argument(
+        "--h", type=float, nargs="+", metavar="H", help="step sizes (default 1e-1 ... 1e-14)"
+    )
+    check_parser.add_argument(
+        "--leaves", nargs="+", metavar="LABEL", help="check only these leaves (default: all)"
+    )
+    check_parser.add_argument("--mistake", choices=MISTAKE_CHOICES, help=MISTAKE_HELP)
+    check_parser.set_defaults(run=gradcheck)
 
     export_parser = commands.add_parser(
         "export", help="write a standalone HTML page that plays the program offline"
@@ -141,8 +223,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export_parser.add_argument("--theme", choices=["auto", "light", "dark"], default="auto")
     export_parser.add_argument("--title", help="the page title (default: from the program)")
+    export_parser.add_argument(
+        "--quiz", action="store_true", help="ask the learner for each gradient before showing it"
+    )
+    add_lab_options(export_parser)
+    export_parser.add_argument(
+        "--gradcheck", action="store_true", help="embed the gradient check and open its panel"
+    )
     export_parser.set_defaults(run=export)
     return parser
+
+
+# The bug lab's mistakes (engine.mistakes.MISTAKES, spelled out so --help needs no engine).
+MISTAKE_CHOICES = ["assign", "append-first", "no-sort"]
+MISTAKE_HELP = "run the engine made wrong: = for +=, append before the children, or no sort"
+
+
+def add_lab_options(parser: argparse.ArgumentParser) -> None:
+    """`--mistake` and `--sort-steps`, shared by `trace` and `export`."""
+    parser.add_argument("--mistake", choices=MISTAKE_CHOICES, help=MISTAKE_HELP)
+    parser.add_argument(
+        "--sort-steps", action="store_true", help="show the sort call by call (visit/skip/append)"
+    )
 
 
 def positive_int(text: str) -> int:

@@ -7,6 +7,8 @@ engine's errors carry a line and column; they point into the program.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +19,10 @@ from starlette.exceptions import HTTPException
 
 from app.schemas import ErrorBody
 from engine import EngineError
+from engine.text import clean_text
+
+# FastAPI's own words for a body it could not decode for a reason other than syntax.
+FASTAPI_BODY_ERROR = "There was an error parsing the body"
 
 
 class ServiceError(Exception):
@@ -38,7 +44,7 @@ def error_response(
     column: int | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
-    body = {"error": {"message": message, "line": line, "column": column}}
+    body = {"error": {"message": clean_text(message), "line": line, "column": column}}
     return JSONResponse(body, status_code=status_code, headers=headers)
 
 
@@ -92,10 +98,44 @@ async def handle_validation_error(request: Request, error: Exception) -> JSONRes
     return error_response(status_code, message)
 
 
+def describe_unreadable_body(body: bytes) -> str:
+    """Why a body FastAPI could not parse is not JSON it can read, as a sentence.
+
+    FastAPI reports only "There was an error parsing the body" when decoding fails
+    with something other than a JSON syntax error: invalid UTF-8, a number with more
+    digits than Python converts, nesting deeper than its recursion limit.
+
+    Example: `describe_unreadable_body(b'{"source": "\\xff"}')` (with a raw 0xff byte)
+    -> "The request body is not UTF-8: byte 13 is 0xff; ...".
+    """
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        return (
+            f"The request body is not UTF-8: byte {problem.start + 1} is "
+            f"{body[problem.start]:#04x}; send JSON encoded as UTF-8."
+        )
+    try:
+        json.loads(text)
+    except RecursionError:
+        return "The request body is JSON nested too deeply to read; send a flat JSON object."
+    except ValueError as problem:
+        if "digits" in str(problem):
+            return (
+                "The request body holds an integer with more than "
+                f"{sys.get_int_max_str_digits():,} digits, more than can be read; "
+                "programs go in the source string."
+            )
+        return f"The request body is not valid JSON: {problem}."
+    return "The request body could not be read as JSON."
+
+
 async def handle_http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
     message = error.detail
-    if error.status_code == 404:
+    if error.status_code == 400 and message == FASTAPI_BODY_ERROR:
+        message = describe_unreadable_body(request.scope.get("state", {}).get("body", b""))
+    elif error.status_code == 404:
         message = f"There is nothing at {request.url.path}."
     elif error.status_code == 405:
         message = f"{request.method} is not allowed on {request.url.path}."

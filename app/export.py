@@ -33,9 +33,16 @@ from jinja2 import Environment, FileSystemLoader
 from app import __version__
 from app.page_constants import js_constant
 from app.paths import find_asset_dir
+from engine.text import clean_text
 
 ENTRY = "js/standalone.js"
-STYLESHEETS = ("css/player.css", "css/document.css", "css/standalone.css")
+STYLESHEETS = (
+    "css/player.css",
+    "css/quiz.css",
+    "css/lab.css",
+    "css/document.css",
+    "css/standalone.css",
+)
 BARE_PREFIX = "backprop-animator/"
 # Third-party modules and the licence files that travel with them.
 LICENCES = {"vendor/dagre/dagre.esm.js": ("vendor/dagre/LICENSE", "vendor/dagre/LICENSE.graphlib")}
@@ -151,6 +158,9 @@ def json_block(value: Any) -> str:
     Example: `json_block({"s": "</script>"}) == '{"s":"\\\\u003c/script\\\\u003e"}'`.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if not text.isascii():
+        # A lone surrogate (`"\ud800"`) cannot be written as UTF-8; see engine.text.
+        text = clean_text(text)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -223,6 +233,18 @@ def standalone_title(source: str) -> str:
     return f"{prefix}: {first}" if first else str(prefix)
 
 
+def export_options(frame: int, theme: str, quiz: bool) -> dict[str, Any]:
+    """The player's options as the page reads them; `quiz` only when on, so files
+    exported without it stay as they were.
+
+    Example: `export_options(3, "dark", True) == {"frame": 3, "theme": "dark", "quiz": True}`.
+    """
+    options: dict[str, Any] = {"frame": max(0, frame), "theme": theme}
+    if quiz:
+        options["quiz"] = True
+    return options
+
+
 def render_standalone(
     trace: Mapping[str, Any],
     rules: Mapping[str, str],
@@ -230,15 +252,33 @@ def render_standalone(
     title: str,
     frame: int = 0,
     theme: str = "auto",
+    quiz: bool = False,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: Mapping[str, Any] | None = None,
 ) -> str:
     """The whole HTML document. `frame` is where it opens (past the end: the last frame);
-    `theme` is `auto` (the reader's system setting), `light` or `dark`."""
+    `theme` is `auto` (the reader's system setting), `light` or `dark`; `quiz` turns the
+    player into the quiz of SPEC §10.
+
+    `mistake` and `sort_steps` say which options the trace was made with, and
+    `gradcheck` is a finished gradient check (`engine.gradcheck_source`) to show in the
+    panel; each goes into the options block only when set, as
+    `{"mistake": …, "sort_steps": true, "gradcheck": {"output", "checks"}}`.
+    """
     if theme not in ("auto", "light", "dark"):
         raise ValueError(f"theme must be auto, light or dark, not {theme!r}")
+    options = export_options(frame, theme, quiz)
+    if mistake is not None:
+        options["mistake"] = mistake
+    if sort_steps:
+        options["sort_steps"] = True
+    if gradcheck is not None:
+        options["gradcheck"] = dict(gradcheck)
     shared = bundle()
     template = environment().get_template("export.html")
     return template.render(
-        title=title,
+        title=clean_text(title),
         version=__version__,
         policy=shared.policy,
         styles=shared.styles,
@@ -247,5 +287,5 @@ def render_standalone(
         licences=shared.licences,
         trace_json=json_block(trace),
         rules_json=json_block(dict(rules)),
-        options_json=json_block({"frame": max(0, frame), "theme": theme}),
+        options_json=json_block(options),
     )

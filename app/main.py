@@ -13,14 +13,14 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
+from app.content_coding import NegotiatedGZipMiddleware
 from app.errors import install_error_handlers
 from app.paths import find_asset_dir
 from app.request_limits import RequestLimitsMiddleware
-from app.routes import docs, examples, exports, health, pages, traces
+from app.routes import docs, examples, exports, gradcheck, health, pages, traces
 from app.security import SecurityHeadersMiddleware
 from app.settings import Settings
 from app.tracing import Tracer
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for module in (traces, examples, exports, health, pages, docs):
+    for module in (traces, gradcheck, examples, exports, health, pages, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=find_asset_dir("static")), name="static")
 
@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["*"]
     )
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(NegotiatedGZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(SecurityHeadersMiddleware)
     return app
 

@@ -33,11 +33,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from app.atomic_file import write_text_atomically
 from app.export import render_standalone, standalone_title
 from app.page_constants import height_listener, js_constant
 from app.still import still_image
 from app.widget import player_widget
-from engine import trace_source, trace_value
+from engine import gradcheck_source, trace_source, trace_value
+from engine.gradcheck import gradcheck_graph
 from engine.rules import rule_sources
 from engine.value import Value
 
@@ -103,20 +105,36 @@ class Animation:
         if self._widget is not None:
             self._widget.frame = self._frame
 
+    @property
+    def quiz(self) -> bool:
+        """Whether the player asks for each gradient before showing it (SPEC §10)."""
+        return bool(self.options.get("quiz", False))
+
+    @property
+    def gradcheck(self) -> dict[str, Any] | None:
+        """The gradient check the player's panel shows, if one was asked for (SPEC §7)."""
+        check: dict[str, Any] | None = self.options.get("gradcheck")
+        return check
+
     def _clamp(self, frame: int) -> int:
         return min(max(0, int(frame)), len(self.trace["frames"]) - 1)
 
     def to_html(self) -> str:
         """The standalone page (the same file `backprop-animator export` writes)."""
         return render_standalone(
-            self.trace, rule_sources(), title=self.title, frame=self.frame, **self.options
+            self.trace,
+            rule_sources(),
+            title=self.title,
+            frame=self.frame,
+            mistake=self.trace.get("mistake"),
+            sort_steps=any("step" in frame for frame in self.trace["frames"]),
+            **self.options,
         )
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the standalone page to `path`; returns the path."""
-        target = Path(path)
-        target.write_text(self.to_html(), encoding="utf-8")
-        return target
+        """Write the standalone page to `path`; returns the path. A write that fails
+        leaves any file already there as it was."""
+        return write_text_atomically(path, self.to_html())
 
     def widget(self) -> Any | None:
         """The anywidget of this player (one per Animation), or None without anywidget.
@@ -189,6 +207,10 @@ def animate(
     frame: int = 0,
     title: str | None = None,
     height: int | None = None,
+    quiz: bool = False,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: bool = False,
     **options: Any,
 ) -> Animation:
     """Trace `program` and return an `Animation` of it.
@@ -196,15 +218,32 @@ def animate(
     `program` is source text (SPEC §2), or a `Value` output built in Python, with
     `engine.Value` or a micrograd-compatible engine: its gradients are reset and
     recomputed, and hold the final ones afterwards. `granularity` applies to source
-    text only (a graph from Python is shown as it was built). `options` go to the
-    player as the export takes them (`theme="dark"`). Raises `engine.EngineError` for
-    a bad program and `TypeError` for anything else.
+    text only (a graph from Python is shown as it was built). Raises
+    `engine.EngineError` for a bad program or option and `TypeError` for anything else.
+    `quiz=True` asks the learner for each gradient before showing it (SPEC §10); in
+    Jupyter its scores are posted to the notebook page as `backprop-animator:quiz`
+    messages. `mistake` runs a bug-lab engine (`"assign"`, `"append-first"`,
+    `"no-sort"`), `sort_steps=True` shows the sort call by call, `gradcheck=True` adds
+    the gradient-check panel (programs and `engine.Value` graphs). Other `options` go to
+    the player as the export takes them (`theme="dark"`).
     """
+    if not isinstance(quiz, bool):
+        raise TypeError(f"quiz must be True or False, not {quiz!r}")
+    check = None
     if isinstance(program, str):
-        trace = trace_source(program, granularity)
+        trace = trace_source(program, granularity, mistake=mistake, sort_steps=sort_steps)
         default_title = standalone_title(program)
+        if gradcheck:
+            check = gradcheck_source(program, granularity, mistake=mistake)
     elif isinstance(program, Value) or _looks_like_a_value(program):
-        trace = trace_value(program)
+        if gradcheck and not isinstance(program, Value):
+            raise TypeError(
+                "gradcheck=True needs a program or an engine.Value graph: another engine's "
+                "forward pass cannot be recomputed here"
+            )
+        trace = trace_value(program, mistake=mistake, sort_steps=sort_steps)
+        if gradcheck:
+            check = gradcheck_graph(program, mistake=mistake)
         output = next(node for node in trace["nodes"] if node["id"] == trace["output"])
         prefix = js_constant("program-title.js", "TITLE_PREFIX")
         default_title = f"{prefix}: {output['label'] or 'a graph from Python'}"
@@ -214,21 +253,30 @@ def animate(
             f"(with data, grad, _prev, _op, _backward), not {type(program).__name__}"
         )
     check_player_options(options)
-    return Animation(trace, title=title or default_title, frame=frame, height=height, **options)
+    return Animation(
+        trace,
+        title=title or default_title,
+        frame=frame,
+        height=height,
+        quiz=quiz,
+        gradcheck=check,
+        **options,
+    )
 
 
 def check_player_options(options: dict[str, Any]) -> None:
     """Refuse, at once, an option the export does not take (rather than at display time)."""
+    named = ("title", "frame", "quiz", "mistake", "sort_steps", "gradcheck")  # animate's own
     accepted = {
         name
         for name, parameter in inspect.signature(render_standalone).parameters.items()
-        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and name not in ("title", "frame")
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and name not in named
     }
     unknown = sorted(set(options) - accepted)
     if unknown:
         raise TypeError(
-            f"animate() got an unknown option {unknown[0]!r}; "
-            f"it takes granularity, frame, title, height and {', '.join(sorted(accepted))}"
+            f"animate() got an unknown option {unknown[0]!r}; it takes granularity, frame, "
+            f"title, height, quiz, mistake, sort_steps, gradcheck and {', '.join(sorted(accepted))}"
         )
 
 

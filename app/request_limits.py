@@ -1,5 +1,6 @@
 """Refuse oversized requests before they reach a route: long query strings (414) and
-large bodies (413), with or without a `Content-Length`.
+large bodies (413), with or without a `Content-Length`; and slow ones (408), whose
+body does not arrive within `body_timeout` seconds.
 
 The limits follow the engine's source limit, so any program the engine would accept
 fits; anything bigger is refused here without being read to the end.
@@ -7,17 +8,29 @@ fits; anything bigger is refused here without being read to the end.
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import error_response
 
+# Seconds a request's body may take to arrive, from the end of its headers.
+BODY_TIMEOUT = 10.0
+
 
 class RequestLimitsMiddleware:
-    def __init__(self, app: ASGIApp, max_body_bytes: int, max_query_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body_bytes: int,
+        max_query_bytes: int,
+        body_timeout: float = BODY_TIMEOUT,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.max_query_bytes = max_query_bytes
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -42,16 +55,28 @@ class RequestLimitsMiddleware:
             return
         body = b""
         more_body = True
-        while more_body:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            more_body = message.get("more_body", False)
-            if len(body) > self.max_body_bytes:
-                await self._refuse_body(scope, receive, send)
-                return
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                while more_body:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    body += message.get("body", b"")
+                    more_body = message.get("more_body", False)
+                    if len(body) > self.max_body_bytes:
+                        await self._refuse_body(scope, receive, send)
+                        return
+        except TimeoutError:
+            response = error_response(
+                408,
+                f"The request body did not arrive within {self.body_timeout:g} seconds.",
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
+            return
 
+        # Kept for the error handlers, which explain a body FastAPI could not parse.
+        scope.setdefault("state", {})["body"] = body
         replayed = False
 
         async def replay_body() -> Message:

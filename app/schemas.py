@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Granularity = Literal["packed", "expanded"]
+# The bug lab's mistaken engines (SPEC §8, engine/mistakes.py).
+Mistake = Literal["assign", "append-first", "no-sort"]
 
 
 class Strict(BaseModel):
@@ -29,6 +31,16 @@ class Node(Strict):
     kind: Literal["leaf", "const", "op"]
     data: float = Field(description="The value computed by the forward pass.")
     grad: float = Field(description="The final gradient of the output with respect to it.")
+    underflow: Literal[True] | None = Field(
+        default=None,
+        description="Present (true) when a float underflowed at this node: its data, or an "
+        "amount its rule passed on, became 0 or lost digits though the exact value is not 0.",
+    )
+    correct_grad: float | None = Field(
+        default=None,
+        description="Only in a mistaken engine's trace (`mistake`): the gradient the right "
+        "engine gives, to compare with `grad`.",
+    )
 
 
 class Edge(Strict):
@@ -45,6 +57,9 @@ class Contribution(Strict):
     delta: float = Field(description="`local * upstream`, the amount added.")
     before: float
     after: float
+    underflow: Literal[True] | None = Field(
+        default=None, description="Present (true) when `delta` or `local` underflowed."
+    )
 
 
 class BuildFrame(Strict):
@@ -57,9 +72,20 @@ class BuildFrame(Strict):
 
 
 class SortFrame(Strict):
+    """The sort: one frame, or with `sort_steps` one per call of the recursive `build(v)`
+    (`visit`, `skip`, `append`, with `node` and `depth`) and then the `seed`."""
+
     phase: Literal["sort"]
     text: str
-    node: str | None = Field(default=None, description="The output node, seeded with grad 1.0.")
+    node: str | None = Field(default=None, description="The node `build` was called on.")
+    step: Literal["visit", "skip", "append", "seed"] | None = Field(
+        default=None,
+        description="Only with `sort_steps`: `visit` (first call on a node), `skip` (already "
+        "visited), `append` (`topo.append`), `seed` (the output's grad becomes 1.0).",
+    )
+    depth: int | None = Field(
+        default=None, description="With `sort_steps`: the recursion depth; the output is 0."
+    )
 
 
 class BackwardFrame(Strict):
@@ -85,6 +111,11 @@ class Trace(Strict):
     frames: list[Frame] = Field(
         description="Build frames (one per op node), one sort frame, backward frames."
     )
+    mistake: Mistake | None = Field(
+        default=None,
+        description="Echo of the request's mistake; absent for the right engine. With "
+        "`no-sort`, `topo` is the order the rules ran and backward frames follow it.",
+    )
 
 
 class TraceRequest(BaseModel):
@@ -92,10 +123,66 @@ class TraceRequest(BaseModel):
     granularity: Granularity = Field(
         default="packed", description="`expanded` builds tanh and sigmoid from primitives."
     )
+    mistake: Mistake | None = Field(
+        default=None,
+        description="Run the engine made wrong: `assign` (`=` for `+=`), `append-first` "
+        "(append before the children), `no-sort` (no topological sort).",
+    )
+    sort_steps: bool = Field(
+        default=False,
+        description="Replace the sort frame by the recursive sort's visit/skip/append frames.",
+    )
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"source": "a = Value(3.0)\nb = a * a + a\nb.backward()"}]}
     )
+
+
+class GradcheckRequest(BaseModel):
+    """A gradient check (SPEC §7): every leaf's gradient against difference quotients."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"source": "x = Value(3.0)\nf = 3*x**2 - 4*x + 5"}]}
+    )
+
+    source: str = Field(description="The program: a small subset of Python (SPEC §2).")
+    granularity: Granularity = "packed"
+    scheme: Literal["forward", "central"] = Field(
+        default="forward",
+        description="`forward`: (f(x+h) − f(x))/h; `central`: (f(x+h) − f(x−h))/2h.",
+    )
+    h: list[Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="Step sizes, each positive and finite (default 1e-1, 1e-2, …, 1e-14).",
+    )
+    leaves: list[str] | None = Field(
+        default=None,
+        max_length=20_000,
+        description="Check only the leaves with these labels (default: every leaf).",
+    )
+    mistake: Mistake | None = Field(
+        default=None, description="Check a mistaken engine's gradients instead (SPEC §8)."
+    )
+
+
+class GradcheckRow(Strict):
+    h: float
+    numeric: float = Field(description="The difference quotient at this h.")
+    error: float = Field(description="`|numeric − analytic|`.")
+
+
+class GradcheckLeaf(Strict):
+    node: str = Field(description="The leaf's id, as in the trace.")
+    label: str
+    analytic: float = Field(description="The engine's gradient (or the mistaken engine's).")
+    rows: list[GradcheckRow] = Field(description="One per h, in the order asked.")
+
+
+class Gradcheck(Strict):
+    output: str = Field(description="Id of the output node, as in the trace.")
+    checks: list[GradcheckLeaf] = Field(description="One per leaf, in node-id order.")
 
 
 class Example(BaseModel):
@@ -104,6 +191,15 @@ class Example(BaseModel):
     description: str
     source: str
     granularity: Granularity
+    mistake: Mistake | None = Field(
+        default=None, description="Present on bug-lab examples: the mistake to run it with."
+    )
+    sort_steps: bool | None = Field(
+        default=None, description="Present when the example is meant with the sort step by step."
+    )
+    gradcheck: bool | None = Field(
+        default=None, description="Present when the example is meant with the gradient check."
+    )
 
 
 class Health(BaseModel):

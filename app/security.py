@@ -3,7 +3,8 @@
 Pages run only our own scripts and styles (no inline script, no inline style
 attribute), may not be framed, and talk only to this origin. A route that needs
 another policy sets its own `Content-Security-Policy` and then owns its framing
-too: `/embed` allows any site to frame it, `/docs` loads Swagger UI from its CDN.
+too: `/embed` allows any site to frame it, `/docs` adds the hash of Swagger UI's one
+inline script (its files are vendored under `static/vendor/swagger-ui/`).
 """
 
 from __future__ import annotations

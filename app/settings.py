@@ -31,9 +31,14 @@ class Settings:
     # Seconds one trace may take, waiting for a worker included
     # (BACKPROP_TRACE_TIME_LIMIT); SPEC §4 promises an answer within 2 s.
     trace_time_limit: float = 1.8
-    # Sources up to this many characters are traced in a thread: they take a few
+    # Sources up to this many characters, and estimated to build at most this many
+    # nodes (`app.work_estimate`), are traced in a thread: they take a few
     # milliseconds, less than handing them to a process would.
     inline_max_chars: int = 2_000
+    inline_max_nodes: int = 400
+    # An export's trace JSON may weigh this much (BACKPROP_MAX_EXPORT_BYTES): the
+    # default fits a 20,000-node graph, whose page takes about 1.2 s to make.
+    max_export_trace_bytes: int = 12_000_000
     # GET /api/trace?source=... and page permalinks; long programs go by POST.
     max_query_bytes: int = 16_384
 
@@ -50,10 +55,14 @@ class Settings:
         environ = os.environ if environ is None else environ
         workers = _read_number(environ, "BACKPROP_TRACE_WORKERS", int, minimum=1)
         time_limit = _read_number(environ, "BACKPROP_TRACE_TIME_LIMIT", float, minimum=0.1)
+        export_bytes = _read_number(environ, "BACKPROP_MAX_EXPORT_BYTES", int, minimum=1)
         return cls(
             limits=Limits.from_env(environ),
             trace_workers=default_trace_workers() if workers is None else int(workers),
             trace_time_limit=cls.trace_time_limit if time_limit is None else time_limit,
+            max_export_trace_bytes=(
+                cls.max_export_trace_bytes if export_bytes is None else int(export_bytes)
+            ),
         )
 
 

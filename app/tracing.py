@@ -1,9 +1,14 @@
-"""Tracing without blocking the event loop: small programs in a thread, large ones in
-worker processes, each trace within a time limit.
+"""Tracing without blocking the event loop: cheap programs in a thread, the rest (and
+every export) in worker processes, each trace within a time limit.
 
 Parsing and JSON-encoding a 20,000-node trace hold the GIL for hundreds of
 milliseconds, so in a thread they would stall every other request; in a worker
-process they do not. Workers are plain `multiprocessing` processes rather than a
+process they do not. Which programs are cheap is judged from their syntax tree
+(`app.work_estimate`), not their length: a short program can nest a hundred
+expanded `tanh`s. A thread cannot be stopped, so only programs whose work is
+bounded that way run in one; the time limit still holds for them, as an answer.
+
+Workers are plain `multiprocessing` processes rather than a
 `ProcessPoolExecutor` because a trace that overruns its limit has to be stopped:
 that one worker is killed and replaced, which `ProcessPoolExecutor` (Python 3.11)
 cannot do without breaking the pool and every trace running in it.
@@ -14,14 +19,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Awaitable, Callable
 from multiprocessing.context import SpawnContext, SpawnProcess
 
 from app.errors import ServiceError
 from app.settings import Settings
-from app.worker import READY, EncodedTrace, Reply, encode_trace, serve_traces
+from app.work_estimate import estimate_nodes
+from app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
 from engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
+
+# Answers `await request.is_disconnected()`: True once the client has gone.
+DisconnectCheck = Callable[[], Awaitable[bool]]
+
+
+class ClientGone(ServiceError):
+    """The client left before its trace started; nobody will read this answer."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "The client disconnected before its trace started.")
 
 
 class Worker:
@@ -47,8 +64,8 @@ class Worker:
         if greeting != READY:
             raise RuntimeError(f"a trace worker started with {greeting!r}")
 
-    def call(self, source: str, granularity: str, gzip_large: bool) -> Reply:
-        self.connection.send((source, granularity, gzip_large))
+    def call(self, job: Job, gzip_large: bool) -> Reply:
+        self.connection.send((job, gzip_large))
         reply: Reply = self.connection.recv()
         return reply
 
@@ -87,19 +104,87 @@ class Tracer:
         self._workers.clear()
 
     async def trace(
-        self, source: str, granularity: str, accepts_gzip: bool = False
+        self,
+        source: str,
+        granularity: str,
+        accepts_gzip: bool = False,
+        *,
+        is_disconnected: DisconnectCheck | None = None,
+        mistake: str | None = None,
+        sort_steps: bool = False,
     ) -> EncodedTrace:
         """The encoded trace, or raises `EngineError` / `ServiceError` (busy, too slow).
 
         Large traces come back gzipped when `accepts_gzip`; small ones are left to the
-        app's GZip middleware.
+        app's GZip middleware. `is_disconnected` is asked before a worker starts, so a
+        client that has gone costs no trace. `mistake` and `sort_steps`: docs/LAB.md.
         """
-        if len(source) <= self.settings.inline_max_chars:
-            return await asyncio.to_thread(encode_trace, source, granularity, self.settings.limits)
-        return await self._trace_in_worker(source, granularity, accepts_gzip)
+        options = {"mistake": mistake, "sort_steps": sort_steps}
+        job = Job("trace", source, granularity, tuple(options.items()))
+        return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
 
-    async def _trace_in_worker(
-        self, source: str, granularity: str, accepts_gzip: bool
+    async def export(
+        self,
+        source: str,
+        granularity: str,
+        frame: int,
+        accepts_gzip: bool = False,
+        *,
+        quiz: bool = False,
+        is_disconnected: DisconnectCheck | None = None,
+        mistake: str | None = None,
+        sort_steps: bool = False,
+        gradcheck: bool = False,
+    ) -> EncodedTrace:
+        """The standalone page as bytes, made in a worker (see `run`); `gradcheck` embeds
+        the program's gradient check for the page's panel."""
+        options = {
+            "frame": frame,
+            "quiz": quiz,
+            "max_trace_bytes": self.settings.max_export_trace_bytes,
+            "mistake": mistake,
+            "sort_steps": sort_steps,
+            "gradcheck": gradcheck,
+        }
+        job = Job("export", source, granularity, tuple(options.items()))
+        return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
+
+    async def run(
+        self,
+        job: Job,
+        accepts_gzip: bool = False,
+        *,
+        is_disconnected: DisconnectCheck | None = None,
+    ) -> EncodedTrace:
+        """Do a job in a thread if it is a cheap trace or gradient check, else in a worker
+        process. A gradient check's own work is bounded by BACKPROP_MAX_GRADCHECK_WORK.
+
+        An export always goes to a worker: even a small program's page is a quarter of
+        a megabyte of templates, JSON and gzip.
+        """
+        cheap_kind = job.kind in ("trace", "gradcheck")
+        if cheap_kind and self.is_cheap(job.source, job.granularity):
+            return await self._run_in_thread(job)
+        return await self._run_in_worker(job, accepts_gzip, is_disconnected)
+
+    def is_cheap(self, source: str, granularity: str) -> bool:
+        """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate."""
+        if len(source) > self.settings.inline_max_chars:
+            return False
+        estimate = estimate_nodes(source, granularity)
+        return estimate is not None and estimate <= self.settings.inline_max_nodes
+
+    async def _run_in_thread(self, job: Job) -> EncodedTrace:
+        limit = self.settings.trace_time_limit
+        try:
+            async with asyncio.timeout(limit):
+                return await asyncio.to_thread(run_job, job, self.settings.limits)
+        except TimeoutError:
+            # The thread finishes on its own (its work is bounded); the client is told now.
+            raise self._too_slow(limit) from None
+
+    async def _run_in_worker(
+        self, job: Job, accepts_gzip: bool, is_disconnected: DisconnectCheck | None
     ) -> EncodedTrace:
         limit = self.settings.trace_time_limit
         deadline = asyncio.get_running_loop().time() + limit
@@ -112,16 +197,21 @@ class Tracer:
                 "The server is busy tracing other programs; try again in a moment.",
                 {"Retry-After": "1"},
             ) from None
+        if is_disconnected is not None:
+            try:
+                gone = await is_disconnected()
+            except BaseException:
+                self._idle.put_nowait(worker)
+                raise
+            if gone:
+                self._idle.put_nowait(worker)
+                raise ClientGone()
         try:
             async with asyncio.timeout_at(deadline):
-                reply = await asyncio.to_thread(worker.call, source, granularity, accepts_gzip)
+                reply = await asyncio.to_thread(worker.call, job, accepts_gzip)
         except TimeoutError:
             self._replace(worker)
-            raise ServiceError(
-                503,
-                f"Tracing did not finish within the {limit:g} s time limit "
-                "(BACKPROP_TRACE_TIME_LIMIT); try a smaller program.",
-            ) from None
+            raise self._too_slow(limit) from None
         except (EOFError, OSError):
             self._replace(worker)
             raise ServiceError(503, "A trace worker stopped unexpectedly; try again.") from None
@@ -131,6 +221,16 @@ class Tracer:
             raise
         self._idle.put_nowait(worker)
         return unpack_reply(reply)
+
+    @staticmethod
+    def _too_slow(limit: float) -> ServiceError:
+        # Retry-After: the program may fit once the server is less busy.
+        return ServiceError(
+            503,
+            f"Tracing did not finish within the {limit:g} s time limit "
+            "(BACKPROP_TRACE_TIME_LIMIT); try a smaller program.",
+            {"Retry-After": "1"},
+        )
 
     async def _add_worker(self) -> None:
         worker = Worker(self._context, self.settings.limits)

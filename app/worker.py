@@ -1,30 +1,52 @@
-"""Trace a program and encode it as JSON bytes, in this process or a worker process.
+"""Trace a program and encode it as JSON bytes, or render its standalone page, in this
+process or a worker process.
 
 `encode_trace` is shared by the server's threads and worker processes and by the
-CLI, so all three give the same bytes for the same program. `serve_traces` is a
-worker process's main loop. This module imports only the engine and the standard
-library, so worker processes start quickly. Not here: scheduling and time limits
-(`app.tracing`).
+CLI, so all three give the same bytes for the same program. `encode_export` renders
+the page `GET /export` downloads, so that heavy work (tracing, rendering, gzip) never
+happens in the server's process. `serve_traces` is a worker process's main loop. This
+module imports only the engine, orjson and the standard library, so worker processes
+start quickly; the page's templates are loaded on the first export. Not here:
+scheduling and time limits (`app.tracing`).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import signal
 import traceback
 from multiprocessing.connection import Connection
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import orjson
 
-from engine import EngineError, Limits, trace_source
+from engine import EngineError, Limits, gradcheck_source, trace_source
+from engine.text import clean_strings
 
 
 class EncodedTrace(NamedTuple):
     body: bytes
     etag: str
     gzipped: bool = False
+
+
+class Job(NamedTuple):
+    """What a thread or worker process is asked to do: trace a program, render its
+    standalone page (`kind="export"`) or check its gradients (`kind="gradcheck"`);
+    `options` are that call's keyword arguments (`mistake`, `sort_steps` for a trace;
+    those, `gradcheck`, `frame` and `max_trace_bytes` for an export; `scheme`, `h`,
+    `leaves`, `mistake` for a gradient check), as pairs so a job pickles and compares
+    by value.
+
+    Example: `Job("export", "a = Value(3.0); a + a", "packed", (("frame", 2),))`.
+    """
+
+    kind: Literal["trace", "export", "gradcheck"]
+    source: str
+    granularity: str = "packed"
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 # What a worker sends back: the trace, an engine error (message, line, column), or
@@ -38,6 +60,8 @@ Reply = (
 
 # A worker's first message, once its imports are done.
 READY = "ready"
+# How much lower a worker's scheduling priority is than the server's (POSIX nice).
+WORKER_NICENESS = 5
 
 
 # Large traces are compressed where they are encoded, off the server's process; level 1
@@ -47,19 +71,52 @@ GZIP_LEVEL = 1
 
 
 def encode_trace(
-    source: str, granularity: str, limits: Limits, gzip_large: bool = False
+    source: str,
+    granularity: str,
+    limits: Limits,
+    gzip_large: bool = False,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
 ) -> EncodedTrace:
     """The trace as compact, strict JSON (no NaN), and an ETag that hashes those bytes;
-    gzipped if asked and large.
+    gzipped if asked and large. `mistake` and `sort_steps`: docs/LAB.md.
 
     Example: `encode_trace("a = Value(3.0); a + a", "packed", Limits()).body`
     starts with `b'{"schema":1,'`.
     """
-    trace = trace_source(source, granularity, limits)
+    trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+    return encode_json(trace, gzip_large)
+
+
+def encode_gradcheck(
+    source: str,
+    granularity: str,
+    limits: Limits,
+    gzip_large: bool = False,
+    *,
+    scheme: str = "forward",
+    h: tuple[float, ...] | None = None,
+    leaves: tuple[str, ...] | None = None,
+    mistake: str | None = None,
+) -> EncodedTrace:
+    """The gradient check (`engine.gradcheck_source`) as JSON bytes, like a trace."""
+    check = gradcheck_source(
+        source, granularity, limits, scheme=scheme, h=h, leaves=leaves, mistake=mistake
+    )
+    return encode_json(check, gzip_large)
+
+
+def encode_json(trace: dict[str, Any], gzip_large: bool = False) -> EncodedTrace:
+    """An engine answer as compact JSON bytes with their ETag, gzipped if asked and large."""
     # orjson: the same compact JSON as the standard library, about ten times faster,
     # which is most of a large trace's time in this process. The engine guarantees
     # finite numbers, so strict JSON needs no further check.
-    body = orjson.dumps(trace)
+    try:
+        body = orjson.dumps(trace)
+    except orjson.JSONEncodeError:
+        # A string the engine did not clean (orjson refuses lone surrogates): clean all.
+        body = orjson.dumps(clean_strings(trace))
     # Weak: the same trace may travel gzipped or not.
     etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
     if gzip_large and len(body) >= GZIP_MIN_BYTES:
@@ -67,19 +124,81 @@ def encode_trace(
     return EncodedTrace(body, etag)
 
 
+def encode_export(
+    source: str,
+    granularity: str,
+    limits: Limits,
+    gzip_page: bool = False,
+    *,
+    frame: int = 0,
+    quiz: bool = False,
+    max_trace_bytes: int | None = None,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: bool = False,
+) -> EncodedTrace:
+    """The standalone page of `source` as UTF-8 bytes (gzipped if `gzip_page`).
+
+    A trace whose JSON passes `max_trace_bytes` is refused before the page is
+    rendered: the page is that JSON plus about 230 kB of player. `gradcheck` embeds
+    the program's gradient check for the page's panel.
+    """
+    from app.export import render_standalone, standalone_title
+    from engine.rules import rule_sources
+
+    trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+    check = gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None
+    size = len(orjson.dumps(trace))
+    if max_trace_bytes is not None and size > max_trace_bytes:
+        raise EngineError(
+            f"the exported page would hold {size:,} bytes of trace (the limit is "
+            f"{max_trace_bytes:,}; set BACKPROP_MAX_EXPORT_BYTES to change it); "
+            "export a smaller program"
+        )
+    document = render_standalone(
+        trace,
+        rule_sources(),
+        title=standalone_title(source),
+        frame=frame,
+        quiz=quiz,
+        mistake=mistake,
+        sort_steps=sort_steps,
+        gradcheck=check,
+    ).encode("utf-8")
+    etag = f'W/"{hashlib.sha256(document).hexdigest()[:32]}"'
+    if gzip_page:
+        return EncodedTrace(gzip.compress(document, GZIP_LEVEL, mtime=0), etag, gzipped=True)
+    return EncodedTrace(document, etag)
+
+
+def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
+    """Do `job` and encode its answer (see `encode_trace`, `encode_export`,
+    `encode_gradcheck`)."""
+    options = dict(job.options)
+    if job.kind == "export":
+        return encode_export(job.source, job.granularity, limits, gzip_large, **options)
+    if job.kind == "gradcheck":
+        return encode_gradcheck(job.source, job.granularity, limits, gzip_large, **options)
+    return encode_trace(job.source, job.granularity, limits, gzip_large, **options)
+
+
 def serve_traces(connection: Connection, limits: Limits) -> None:
-    """Answer `(source, granularity, gzip_large)` requests on `connection` until it closes."""
+    """Answer `(job, gzip_large)` requests on `connection` until it closes."""
     # Ctrl-C in a terminal reaches the whole process group; the server stops workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Heavy traces yield the cores to the server process, which answers small traces
+    # and every other request: they get slower, the small ones stay fast.
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     connection.send(READY)
     while True:
         try:
-            source, granularity, gzip_large = connection.recv()
+            job, gzip_large = connection.recv()
         except EOFError:
             return
         reply: Reply
         try:
-            reply = ("ok", encode_trace(source, granularity, limits, gzip_large))
+            reply = ("ok", run_job(job, limits, gzip_large))
         except EngineError as error:
             reply = ("error", (error.message, error.line, error.column))
         except Exception:

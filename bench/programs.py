@@ -34,3 +34,13 @@ def mlp_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> str:
         inputs = names
     lines.append(neuron("out", inputs))
     return "\n".join(lines) + "\n"
+
+
+def dense_program(depth: int = 160, repeats: int = 2) -> str:
+    """A short program that is a lot of work: `tanh` nested `depth` deep, `repeats` times.
+
+    Under 2,000 characters; expanded, `dense_program()` builds about 2,900 nodes, which
+    is why the server routes traces by estimated work, not by length.
+    """
+    line = "b = " + "tanh(" * depth + "b" + ")" * depth
+    return "b = Value(0.1)\n" + "\n".join([line] * repeats) + "\n"

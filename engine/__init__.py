@@ -13,31 +13,60 @@ from typing import Any
 
 from engine.errors import EngineError
 from engine.foreign import copy_grads_back, mirror_graph
+from engine.gradcheck import gradcheck_source
 from engine.limits import Limits
+from engine.mistakes import MISTAKES, check_mistake
 from engine.parse import build_graph
 from engine.trace import trace_graph
 from engine.value import Value
 
-__all__ = ["EngineError", "Limits", "Value", "trace_source", "trace_value"]
+__all__ = [
+    "MISTAKES",
+    "EngineError",
+    "Limits",
+    "Value",
+    "gradcheck_source",
+    "trace_source",
+    "trace_value",
+]
 
 
 def trace_source(
-    source: str, granularity: str = "packed", limits: Limits | None = None
+    source: str,
+    granularity: str = "packed",
+    limits: Limits | None = None,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
 ) -> dict[str, Any]:
     """Trace a program of the input language (SPEC §2) -> the trace dict (SPEC §3).
 
     Raises `EngineError` with a line and column for anything that is not a valid
     program within `limits` (default: `Limits()`; the server passes `Limits.from_env()`).
+    `mistake` (`assign`, `append-first`, `no-sort`) runs a mistaken engine (SPEC §8);
+    `sort_steps` shows the sort call by call (SPEC §9).
     """
+    check_mistake(mistake)
     with _collector_paused():
         program = build_graph(source, granularity, limits)
         return trace_graph(
-            program.output, source=source, granularity=granularity, positions=program.positions
+            program.output,
+            source=source,
+            granularity=granularity,
+            positions=program.positions,
+            mistake=mistake,
+            sort_steps=sort_steps,
         )
 
 
 def trace_value(
-    output: Any, source: str = "", granularity: str = "packed", limits: Limits | None = None
+    output: Any,
+    source: str = "",
+    granularity: str = "packed",
+    limits: Limits | None = None,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
 ) -> dict[str, Any]:
     """Trace a graph built in Python; its gradients are reset and recomputed.
 
@@ -46,13 +75,24 @@ def trace_value(
 
     Example: `a = Value(3.0); trace_value(a + a)["nodes"][0]["grad"] == 2.0`.
     """
+    check_mistake(mistake)
+    options: dict[str, Any] = {"mistake": mistake, "sort_steps": sort_steps}
     with _collector_paused():
         if isinstance(output, Value):
-            return trace_graph(output, source=source, granularity=granularity)
+            return trace_graph(output, source=source, granularity=granularity, **options)
         limits = limits or Limits()
-        mirror, originals = mirror_graph(output, limits.max_nodes)
-        trace = trace_graph(mirror, source=source, granularity=granularity)
-        copy_grads_back(originals)
+        try:
+            mirror, originals = mirror_graph(output, limits.max_nodes)
+            trace = trace_graph(mirror, source=source, granularity=granularity, **options)
+            copy_grads_back(originals)
+        except EngineError:
+            raise
+        except Exception as error:
+            # Foreign objects run their own code (properties, rules): whatever it raises
+            # is the graph's problem, said as one.
+            raise EngineError(
+                f"the graph could not be traced: {type(error).__name__}: {str(error)[:200]}"
+            ) from None
         return trace
 
 

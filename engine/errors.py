@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.text import clean_text
+
 
 class EngineError(Exception):
     """A problem with the program, said as a sentence, with where it is (1-based).
@@ -10,6 +12,8 @@ class EngineError(Exception):
     """
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        # Messages quote labels and names, which may hold lone surrogates.
+        message = clean_text(message)
         super().__init__(message)
         self.message = message
         self.line = line
@@ -19,7 +23,3 @@ class EngineError(Exception):
         if self.line is None:
             return self.message
         return f"line {self.line}, column {self.column}: {self.message}"
-
-    def to_dict(self) -> dict[str, object]:
-        """The body of the API's error response: `{"message", "line", "column"}`."""
-        return {"message": self.message, "line": self.line, "column": self.column}

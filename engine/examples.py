@@ -6,7 +6,7 @@ traces every one, and the golden traces in `tests/engine/golden/` pin the articl
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -16,9 +16,11 @@ class Example:
     description: str
     source: str
     granularity: str = "packed"
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+    # Options the example is meant with (the bug lab, the sort step by step, the
+    # gradient check); None means off, and the API leaves them out.
+    mistake: str | None = None
+    sort_steps: bool | None = None
+    gradcheck: bool | None = None
 
 
 NEURON = """\
@@ -96,6 +98,49 @@ draw_dot(y)
         "Logistic regression loss",
         "The loss -log(sigmoid(w*x + b)) for one positive example.",
         "x = 2.0\nw = 0.5\nb = -1.5\nloss = -log(sigmoid(w*x + b))\n",
+    ),
+    Example(
+        "gradcheck",
+        "Checking a gradient with differences",
+        "f(x) = 3x² − 4x + 5 at x = 3: the analytic slope is 14, the forward difference "
+        "with h = 0.001 gives 14.003. Sweep h down to 1e-14 and the error falls, then "
+        "rises again as floating point eats the digits.",
+        "x = Value(3.0)\nf = 3*x**2 - 4*x + 5\n",
+        gradcheck=True,
+    ),
+    Example(
+        "sort-steps",
+        "The sort, one call at a time",
+        "The depth-first sort as the recursive build(v) makes its calls: x is reached "
+        "three times, visited once and skipped twice; each node is appended after its "
+        "children.",
+        "x = 3.0\ny = x*x + x\n",
+        sort_steps=True,
+    ),
+    Example(
+        "mistake-assign",
+        "Bug lab: = instead of +=",
+        "Every rule writes child.grad = … instead of adding. a + a then gives a.grad = 1, "
+        "not 2: the second write overwrote the first.",
+        "a = Value(3.0)\nb = a + a\nb.backward()\n",
+        mistake="assign",
+    ),
+    Example(
+        "mistake-append-first",
+        "Bug lab: append before the children",
+        "The sort appends each node before visiting its children, so backward runs every "
+        "rule before its gradient has arrived: all the neuron's leaf gradients stay 0.",
+        NEURON,
+        mistake="append-first",
+    ),
+    Example(
+        "mistake-no-sort",
+        "Bug lab: no sort at all",
+        "Backward walks depth-first from the output, running each rule when it first gets "
+        "there. The fork at e passes on 0.1464 before the −0.1036 from den arrives.",
+        NEURON,
+        "expanded",
+        mistake="no-sort",
     ),
     Example(
         "sigmoid-expanded",

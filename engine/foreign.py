@@ -11,6 +11,12 @@ its local derivative; so `a + a` shows one contribution of 2, not two of 1, and
 `_prev` being a set means one edge. Sibling order follows the set's iteration order,
 which Python does not fix between runs.
 
+Ops we do not have (micrograd's `ReLU`, a learner's `sin`) are narrated as rules that
+were watched; an op node whose `_op` is empty or None is shown as `?`. Anything the
+foreign code does wrong (a rule that raises, data that is not a float, a `_prev`
+that is not iterable) becomes an `EngineError`, and a failed rule leaves the
+foreign gradients as they were.
+
 Example: for micrograd's `c = a * b` with a=2, b=-3, the mirror's rule reports
 locals -3 (into a) and 2 (into b), exactly the numbers `c._backward` adds in.
 """
@@ -21,9 +27,13 @@ import math
 from typing import Any
 
 from engine.errors import EngineError
+from engine.text import clean_text
 from engine.value import Value
 
 REQUIRED = ("data", "grad", "_prev", "_op", "_backward")
+# Foreign ops and labels are cut to this many characters (SPEC §11 cuts labels at 100).
+MAX_TEXT = 100
+UNNAMED_OP = "?"
 
 
 def mirror_graph(output: Any, max_nodes: int) -> tuple[Value, dict[Value, Any]]:
@@ -51,8 +61,8 @@ def mirror_graph(output: Any, max_nodes: int) -> tuple[Value, dict[Value, Any]]:
         mirror = Value(
             _data(node),
             tuple(mirrors[id(child)] for child in children),
-            str(node._op),
-            str(getattr(node, "label", "") or ""),
+            _op_text(node) if children else "",
+            _label_text(node),
         )
         if children:
             mirror._backward = _watch(node, mirror, children, [mirrors[id(c)] for c in children])
@@ -68,11 +78,27 @@ def _watch(node: Any, mirror: Value, children: list[Any], child_mirrors: list[Va
 
     def _backward() -> None:
         saved = [child.grad for child in children]
-        node.grad = 1.0
-        node._backward()
-        locals_ = [child.grad - before for child, before in zip(children, saved, strict=True)]
-        for child, before in zip(children, saved, strict=True):
-            child.grad = before
+        saved_own = node.grad
+        try:
+            node.grad = 1.0
+            node._backward()
+            locals_ = [
+                _number(child.grad) - _number(before)
+                for child, before in zip(children, saved, strict=True)
+            ]
+        except EngineError as error:
+            raise EngineError(
+                f"after the {_op_text(node)} node's own _backward, a child's grad {error.message}"
+            ) from None
+        except Exception as error:
+            raise EngineError(
+                f"the {_op_text(node)} node's own _backward failed: "
+                f"{type(error).__name__}: {_cut(str(error))}"
+            ) from None
+        finally:
+            node.grad = saved_own
+            for child, before in zip(children, saved, strict=True):
+                child.grad = before
         for child_mirror, local in zip(child_mirrors, locals_, strict=True):
             child_mirror._accumulate(local, mirror)
 
@@ -92,16 +118,59 @@ def _children(node: Any) -> list[Any]:
             f"{type(node).__name__} is not a micrograd-style node: it has no " + ", ".join(missing)
         )
     unique: dict[int, Any] = {}
-    for child in node._prev:
-        unique.setdefault(id(child), child)
+    try:
+        for child in node._prev:
+            unique.setdefault(id(child), child)
+    except Exception as error:
+        raise EngineError(
+            f"a node's _prev is not a collection of nodes ({type(error).__name__}: "
+            f"{_cut(str(error))})"
+        ) from None
     return list(unique.values())
 
 
 def _data(node: Any) -> float:
     try:
-        value = float(node.data)
-    except (TypeError, ValueError):
-        raise EngineError(f"a node's data is not a number: {node.data!r}") from None
+        value = _number(node.data)
+    except EngineError as error:
+        raise EngineError(f"a node's data {error.message}") from None
     if not math.isfinite(value):
         raise EngineError(f"a node's data is not a finite number: {value}")
     return value
+
+
+def _number(value: Any) -> float:
+    """`value` as a float, or an EngineError saying why not (`10**400` is too large)."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise EngineError(f"is too large for a float: {_cut(repr(value))}") from None
+    except Exception:
+        raise EngineError(f"is not a number: {_cut(_safe_repr(value))}") from None
+
+
+def _op_text(node: Any) -> str:
+    """The op as the trace shows it: a string of at most 100 characters, `?` if none."""
+    op = node._op
+    if op is None or op == "":
+        return UNNAMED_OP
+    return _cut(op if isinstance(op, str) else _safe_repr(op))
+
+
+def _label_text(node: Any) -> str:
+    label = getattr(node, "label", "")
+    if not label:
+        return ""
+    return _cut(label if isinstance(label, str) else _safe_repr(label))
+
+
+def _safe_repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception:
+        return f"<a {type(value).__name__}>"
+
+
+def _cut(text: str) -> str:
+    text = clean_text(text)
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"

@@ -1,8 +1,10 @@
-"""How big a program may be: source length, graph size and nesting depth.
+"""How big a program may be: source length, graph size and nesting depth, and how much
+work a gradient check may do.
 
 The defaults keep every request under two seconds on a 2-core machine; each can be
 changed from the environment (`BACKPROP_MAX_SOURCE_CHARS`, `BACKPROP_MAX_NODES`,
-`BACKPROP_MAX_DEPTH`), and every error that hits one names its variable.
+`BACKPROP_MAX_DEPTH`, `BACKPROP_MAX_GRADCHECK_WORK`), and every error that hits one
+names its variable.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ ENV_NAMES = {
     "max_source_chars": "BACKPROP_MAX_SOURCE_CHARS",
     "max_nodes": "BACKPROP_MAX_NODES",
     "max_depth": "BACKPROP_MAX_DEPTH",
+    "max_gradcheck_work": "BACKPROP_MAX_GRADCHECK_WORK",
 }
 
 
@@ -25,6 +28,8 @@ class Limits:
     max_source_chars: int = 100_000
     max_nodes: int = 20_000
     max_depth: int = 200
+    # Leaves checked × h values × nodes re-evaluated by engine.gradcheck.
+    max_gradcheck_work: int = 500_000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:

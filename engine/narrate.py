@@ -9,6 +9,7 @@ Example: a `*` node's backward text reads
 
 from __future__ import annotations
 
+from engine.text import clean_text
 from engine.value import Value
 
 MAX_DERIVED_NAME = 24
@@ -28,7 +29,9 @@ RULES = {
     "sigmoid": "local derivative s·(1 − s)",
 }
 
-ORDINALS = {2: "2nd", 3: "3rd"}
+ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+# What a rule from another engine (`engine.foreign`) did, when its op is not ours.
+MEASURED_RULE = "a rule of its own engine; its effect on each child was measured"
 
 
 def fmt(x: float) -> str:
@@ -39,14 +42,27 @@ def fmt(x: float) -> str:
 
 def shorten(label: str) -> str:
     """A label as the text shows it: `shorten("x" * 50) -> "xxx…"` (40 characters)."""
+    label = clean_text(label)
     if len(label) <= MAX_LABEL_IN_TEXT:
         return label
     return label[: MAX_LABEL_IN_TEXT - 1] + "…"
 
 
 def ordinal(n: int) -> str:
-    """`ordinal(2) -> '2nd'`, `ordinal(11) -> '11th'`."""
-    return ORDINALS.get(n, f"{n}th")
+    """`ordinal(2) -> '2nd'`, `ordinal(11) -> '11th'`, `ordinal(22) -> '22nd'`."""
+    suffix = "th" if n % 100 in (11, 12, 13) else ORDINAL_SUFFIXES.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def rule_text(op: str) -> str:
+    """What a node's rule does, in words: `rule_text("**-1") -> 'local derivative k·x^(k−1)'`.
+
+    Ops from other engines are matched case-insensitively (micrograd's `ReLU`); any
+    other op gets a sentence that says its rule was watched, not known.
+    """
+    if op.startswith("**"):
+        return RULES["**"]
+    return RULES.get(op) or RULES.get(op.lower()) or MEASURED_RULE
 
 
 class Names:
@@ -60,6 +76,9 @@ class Names:
         self._names: dict[Value, str] = {}
         self._data: dict[Value, str] = {}
         self._symbolic: dict[Value, str | None] = {}
+        # Nodes called `the * node` for want of a short name; a label may start with
+        # "the " too, so this is remembered rather than read back from the text.
+        self._unnamed: set[Value] = set()
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -80,6 +99,7 @@ class Names:
             return self.data(node)
         derived = self.symbolic(node)
         if derived is None or len(derived) > MAX_DERIVED_NAME:
+            self._unnamed.add(node)
             return f"the {node._op} node"
         return derived
 
@@ -97,7 +117,7 @@ class Names:
         operands = []
         for i, child in enumerate(node._prev):
             text = self(child)
-            if text.startswith("the "):
+            if child in self._unnamed:
                 return None
             inner = _precedence(child)
             tie_needs_brackets = i > 0 or power
@@ -123,7 +143,7 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
         return times.join(operands)
     if op.startswith("**"):
         return f"{operands[0]}{op}"
-    return f"{op}({operands[0]})"
+    return f"{op}({', '.join(operands)})"
 
 
 def _precedence(node: Value) -> int:
@@ -166,7 +186,7 @@ def backward_text(
     if not node._prev:
         what = "constant" if node._const else "leaf"
         return f"{name(node)} is a {what}: its rule does nothing. grad = {fmt(node.grad)}."
-    rule = RULES["**" if node._op.startswith("**") else node._op]
+    rule = rule_text(node._op)
     upstream = fmt(node.grad)
     steps = []
     for child, local, delta, before in contributions:
@@ -179,3 +199,16 @@ def backward_text(
             step += f"; {ordinal(count)} +=, sum {total}"
         steps.append(step)
     return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."
+
+
+def underflow_text(children: list[Value], name: Names) -> str:
+    """The note on a backward step whose `+=` lost a number to underflow.
+
+    Example: `" Underflow: the amount for den is too small for a float and became 0 (or
+    lost digits); the maths is exact, floating point is not."`
+    """
+    names = ", ".join(dict.fromkeys(name(child) for child in children))
+    return (
+        f" Underflow: the amount for {names} is too small for a float and became 0 "
+        "(or lost digits); the maths is exact, floating point is not."
+    )

@@ -16,9 +16,11 @@ labelled "a" used twice.
 from __future__ import annotations
 
 import ast
+import io
 import math
 import operator
 import re
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -155,30 +157,74 @@ def _check_no_nul(source: str) -> None:
 
 
 def _check_statement_sizes(source: str, limits: Limits) -> None:
-    """Refuse lines with so many operators that the parser itself could fail.
+    """Refuse statements with so many operators that the parser itself could fail.
 
     `ast.parse` raises MemoryError or RecursionError long before our own depth check
-    could run (`"-" * 100_000 + "x"`), so count operator characters in each
-    `;`-separated piece of each line first; a piece nested within `max_depth` always
-    passes. It is a cheap first line of defence: a statement spread over many lines
-    still reaches the parser, whose own failure `_parse` turns into the same error.
+    could run (`"-" * 100_000 + "x"`), so count the operators of each `;`-separated
+    piece of each line first; a piece nested within `max_depth` always passes. Only
+    code counts: a comment of dashes or a label full of brackets is no statement's
+    operators. Counting characters is fast and can only count too many, so the
+    tokenizer (slow) is asked only about lines whose characters pass the budget. It
+    is a cheap first line of defence: a statement spread over many lines still
+    reaches the parser, whose own failure `_parse` turns into the same error.
     """
     budget = 4 * limits.max_depth + 100
-    for number, line in enumerate(SourceLines(source).lines, start=1):
-        if len(line) <= budget:
-            continue  # fewer characters than the budget means fewer operators too
-        offset = 0
-        for piece in line.split(";"):
-            operators = sum(map(piece.count, _OPERATOR_CHARACTERS)) + piece.count("not ")
-            if operators > budget:
-                raise limits.exceeded(
-                    "max_depth",
-                    f"this statement has more than {budget:,} operators, too many to nest; "
-                    "split it into several statements",
-                    number,
-                    offset + len(piece) - len(piece.lstrip()) + 1,
-                )
-            offset += len(piece) + 1
+    suspects = [
+        number
+        for number, line in enumerate(SourceLines(source).lines, start=1)
+        if len(line) > budget and _operator_characters(line) > budget
+    ]
+    if not suspects:
+        return
+    over = _first_piece_over(source, budget, last_line=suspects[-1])
+    if over is not None:
+        raise limits.exceeded(
+            "max_depth",
+            f"this statement has more than {budget:,} operators, too many to nest; "
+            "split it into several statements",
+            *over,
+        )
+
+
+def _first_piece_over(source: str, budget: int, last_line: int) -> tuple[int, int] | None:
+    """(line, 1-based column) of the first `;`-separated piece of code on a line with
+    more than `budget` operators, reading tokens up to `last_line`; None if none has.
+
+    Example: `_first_piece_over("a = -b  # ---", 1, 1) == (1, 1)` (`=` and `-`; the
+    comment is not code). Where the tokenizer gives up (an unclosed bracket or
+    string), the rest of the source is judged by its characters instead, which can
+    only count too many, never too few.
+    """
+    piece = (0, 0)
+    count = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            line, column = token.start
+            if line > last_line:
+                return None
+            if token.string == ";" and token.type == tokenize.OP:
+                piece, count = (line, -1), 0  # the next piece starts at the next token
+            elif line != piece[0] or piece[1] < 0:
+                piece, count = (line, column + 1), 0
+            if token.type == tokenize.OP or (token.type == tokenize.NAME and token.string == "not"):
+                count += _token_operators(token.string)
+                if count > budget:
+                    return piece
+    except (tokenize.TokenError, SyntaxError):
+        first = max(piece[0], 1)
+        for number, text in enumerate(SourceLines(source).lines[first - 1 :], start=first):
+            if _operator_characters(text) > budget:
+                return number, 1
+    return None
+
+
+def _operator_characters(text: str) -> int:
+    return sum(map(text.count, _OPERATOR_CHARACTERS)) + text.count("not ")
+
+
+def _token_operators(text: str) -> int:
+    """How many operators one OP token stands for: `**=` is one, `(` is one, `,` none."""
+    return 1 if text == "not" or any(char in _OPERATOR_CHARACTERS for char in text) else 0
 
 
 _OPERATOR_CHARACTERS = "+-*/~%@&|^<>("

@@ -2,7 +2,10 @@
 
 `rule_sources()` maps each primitive's op (`+ * ** tanh exp relu log sigmoid`) to the
 source of the `Value` method that defines it, and `backward` / `topological_order` to
-the loop and the sort.
+the loop and the sort. For the sort step by step (SPEC §9) and the bug lab (SPEC §8) it
+adds `build` (the recursive sort the sort-step frames follow) and `mistake:assign`,
+`mistake:append-first`, `mistake:no-sort` (what each mistaken engine runs in place of
+`accumulate`, `build` and `backward` respectively).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from engine.mistakes import MISTAKE_SOURCES
+from engine.sort_steps import RECURSIVE_SORT
 from engine.value import Value, topological_order
 
 RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -33,6 +38,10 @@ RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {
 @cache
 def rule_sources() -> dict[str, str]:
     """`{"*": "def __mul__(self, other): ...", ...}`, dedented."""
-    return {
+    sources = {
         op: textwrap.dedent(inspect.getsource(function)) for op, function in RULE_FUNCTIONS.items()
     }
+    sources["build"] = RECURSIVE_SORT
+    for mistake, text in MISTAKE_SOURCES.items():
+        sources[f"mistake:{mistake}"] = text
+    return sources

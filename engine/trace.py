@@ -17,8 +17,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import narrate
+from engine import mistake_text, mistakes, narrate, underflow
 from engine.errors import EngineError
+from engine.sort_steps import sort_steps as sort_steps_of
+from engine.sort_steps import step_frames
+from engine.text import clean_text
 from engine.value import Value, topological_order
 
 SCHEMA = 1
@@ -30,10 +33,16 @@ def trace_graph(
     source: str = "",
     granularity: str = "packed",
     positions: dict[Value, tuple[int, int]] | None = None,
+    mistake: str | None = None,
+    sort_steps: bool = False,
 ) -> dict[str, Any]:
-    """Trace the backward pass from `output`; `positions` maps op nodes to (line, column)."""
+    """Trace the backward pass from `output`; `positions` maps op nodes to (line, column).
+
+    `mistake` runs one of the bug lab's mistaken engines instead (`engine.mistakes`);
+    `sort_steps` replaces the sort frame by the recursive sort's calls (`engine.sort_steps`).
+    """
     positions = positions or {}
-    topo = topological_order(output)
+    topo, order = mistakes.backward_order(output, mistake)
     by_creation = sorted(topo, key=lambda node: node._seq)
     ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
     name = narrate.Names()
@@ -46,6 +55,20 @@ def trace_graph(
                 f"{name(node)} is not a finite number ({node.data}); strict JSON has no inf or nan",
             )
         node.grad = 0.0
+    correct = None
+    if mistake is not None:
+        right_order = topo if mistake == "assign" else topological_order(output)
+        correct = mistakes.correct_grads(
+            output, right_order, lambda node: _call_rule(node, positions, name)
+        )
+        for node, grad in correct.items():
+            if not math.isfinite(grad):
+                raise _error(
+                    node,
+                    positions,
+                    f"the right engine's gradient of {name(node)} is not a finite number; "
+                    "differentiation is exact, floating point is not",
+                )
 
     frames: list[dict[str, Any]] = []
     for node in by_creation:
@@ -60,14 +83,36 @@ def trace_graph(
             frames.append(frame)
 
     output.grad = 1.0
-    frames.append({"phase": "sort", "text": narrate.sort_text(output, len(topo), name)})
+    if mistake is None:
+        sort_text = narrate.sort_text(output, len(topo), name)
+    else:
+        sort_text = mistake_text.sort_text(output, len(topo), name, mistake)
+    if not sort_steps:
+        frames.append({"phase": "sort", "text": sort_text})
+    else:
+        if mistake != "no-sort":
+            steps = sort_steps_of(output, append_first=mistake == "append-first")
+            frames += step_frames(steps, ids, name, append_first=mistake == "append-first")
+        frames.append({"phase": "sort", "step": "seed", "text": sort_text})
 
     received: dict[Value, int] = {}
-    for node in reversed(topo):
+    underflowed = {
+        node
+        for node in topo
+        if abs(node.data) < underflow.SMALLEST_NORMAL and underflow.data_underflowed(node)
+    }
+    runs: list[mistake_text.Run] = []
+    for node in order:
+        upstream = node.grad
         tape = _run_rule(node, positions, name)
+        if mistake == "assign":
+            tape = mistakes.overwrite(tape)
+        if mistake is not None:
+            runs.append(mistake_text.Run(node, upstream, tape))
         contributions = []
+        lost: list[Value] = []
         for child, local, delta, before in tape:
-            after = before + delta
+            after = delta if mistake == "assign" else before + delta
             if not (math.isfinite(local) and math.isfinite(after)):  # delta is then finite too
                 raise _error(
                     node,
@@ -75,30 +120,41 @@ def trace_graph(
                     f"the gradient flowing from {name(node)} into {name(child)} is not a "
                     "finite number; differentiation is exact, floating point is not",
                 )
-            contributions.append(
-                {
-                    "to": ids[child],
-                    "local": float(local),
-                    "upstream": float(node.grad),
-                    "delta": float(delta),
-                    "before": float(before),
-                    "after": float(after),
-                }
-            )
-        frames.append(
-            {
-                "phase": "backward",
-                "node": ids[node],
-                "text": narrate.backward_text(node, name, tape, received),
-                "contributions": contributions,
+            contribution: dict[str, Any] = {
+                "to": ids[child],
+                "local": float(local),
+                "upstream": float(upstream),
+                "delta": float(delta),
+                "before": float(before),
+                "after": float(after),
             }
+            if (
+                abs(delta) < underflow.SMALLEST_NORMAL or abs(local) < underflow.SMALLEST_NORMAL
+            ) and underflow.contribution_underflowed(node, child, local, upstream, delta):
+                contribution["underflow"] = True
+                lost.append(child)
+            contributions.append(contribution)
+        # A mistaken engine's words come from its story, once the whole pass is known.
+        text = "" if mistake else narrate.backward_text(node, name, tape, received)
+        if lost:
+            underflowed.add(node)
+            text += narrate.underflow_text(lost, name)
+        frames.append(
+            {"phase": "backward", "node": ids[node], "text": text, "contributions": contributions}
         )
+    if mistake is not None and correct is not None:
+        story = mistake_text.Story(mistake, runs, correct, name, output)
+        backward_frames = frames[len(frames) - len(runs) :]
+        for frame, text in zip(backward_frames, story.texts(), strict=True):
+            frame["text"] = text + frame["text"]  # the underflow note, if any
 
-    return {
+    trace: dict[str, Any] = {
         "schema": SCHEMA,
-        "source": source,
+        "source": clean_text(source),
         "granularity": granularity,
-        "nodes": [_node_dict(node, ids[node]) for node in by_creation],
+        "nodes": [
+            _node_dict(node, ids[node], node in underflowed, correct) for node in by_creation
+        ],
         "edges": [
             {"source": ids[child], "target": ids[node]}
             for node in by_creation
@@ -108,6 +164,9 @@ def trace_graph(
         "output": ids[output],
         "frames": frames,
     }
+    if mistake is not None:
+        trace["mistake"] = mistake
+    return trace
 
 
 def _run_rule(
@@ -115,6 +174,15 @@ def _run_rule(
 ) -> list[tuple[Value, float, float, float]]:
     """Call the node's own `_backward`, collecting each `+=` it makes."""
     node._tape = []
+    try:
+        _call_rule(node, positions, name)
+    finally:
+        tape, node._tape = node._tape, None
+    return tape
+
+
+def _call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names) -> None:
+    """Call the node's own `_backward`; a failure is the user's error, with its place."""
     try:
         node._backward()
     except (ArithmeticError, ValueError, TypeError) as error:
@@ -124,9 +192,6 @@ def _run_rule(
             f"the local derivative of {name(node)} ({node._op}) cannot be computed here "
             f"({_reason(error)}); differentiation is exact, floating point is not",
         ) from None
-    finally:
-        tape, node._tape = node._tape, None
-    return tape
 
 
 def _reason(error: Exception) -> str:
@@ -143,13 +208,24 @@ def _error(node: Value, positions: dict[Value, tuple[int, int]], message: str) -
     return EngineError(message, line, column)
 
 
-def _node_dict(node: Value, node_id: str) -> dict[str, Any]:
+def _node_dict(
+    node: Value,
+    node_id: str,
+    underflowed: bool = False,
+    correct: dict[Value, float] | None = None,
+) -> dict[str, Any]:
     kind = "op" if node._prev else ("const" if node._const else "leaf")
-    return {
+    fields: dict[str, Any] = {
         "id": node_id,
-        "label": node.label,
+        "label": clean_text(node.label),
         "op": node._op,
         "kind": kind,
         "data": float(node.data),
         "grad": float(node.grad),
     }
+    if underflowed:  # only then, so traces without underflow keep SPEC §3's fields
+        fields["underflow"] = True
+    if correct is not None:
+        # A mistaken engine's trace: the gradient the right engine gives, to compare.
+        fields["correct_grad"] = float(correct[node])
+    return fields

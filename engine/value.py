@@ -90,7 +90,8 @@ class Value:
         out = Value(self.data**k, (self,), f"**{_exponent_text(k)}")
 
         def _backward() -> None:
-            self._accumulate(k * self.data ** (k - 1), out)
+            # x**0 is constant: its derivative is 0, even at x = 0 where 0**-1 has no value.
+            self._accumulate(k * self.data ** (k - 1) if k != 0 else 0.0, out)
 
         out._backward = _backward
         return out

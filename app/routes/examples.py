@@ -16,9 +16,12 @@ from engine.rules import rule_sources
 router = APIRouter(prefix="/api", tags=["examples"])
 
 
-@router.get("/examples", response_model=list[Example])
+@router.get("/examples", response_model=list[Example], response_model_exclude_none=True)
 async def read_examples() -> list[Example]:
-    """Programs to start from, in the order the page lists them."""
+    """Programs to start from, in the order the page lists them.
+
+    Bug-lab examples carry `mistake`, others `sort_steps` or `gradcheck`: the options
+    they are meant with (a page link adds them as `?mistake=…` and so on)."""
     return [Example.model_validate(example, from_attributes=True) for example in EXAMPLES]
 
 

@@ -7,17 +7,14 @@ Errors are the API's: the same 4xx body as `/api/trace`.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
-import orjson
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from app.errors import error_responses
-from app.export import bundle, render_standalone, standalone_title
-from app.routes.traces import TracerDep
-from app.schemas import Granularity
-from engine.rules import rule_sources
+from app.export import bundle
+from app.routes.traces import TracerDep, accepts_gzip
+from app.schemas import Granularity, Mistake
 
 router = APIRouter(tags=["export"])
 
@@ -40,16 +37,32 @@ FILENAME = "backprop-animator.html"
     },
 )
 async def read_export(
+    request: Request,
     tracer: TracerDep,
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
     frame: Annotated[int, Query(ge=0, description="Where it opens (0-based).")] = 0,
+    quiz: Annotated[
+        bool, Query(description="Ask the learner for each gradient first (SPEC §10).")
+    ] = False,
+    mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
+    sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
+    gradcheck: Annotated[
+        bool, Query(description="`1`: embed the gradient check (SPEC §7) for its panel.")
+    ] = False,
 ) -> Response:
     """Download the player for one program as a single HTML file that works offline."""
-    encoded = await tracer.trace(source, granularity)
-    trace = orjson.loads(encoded.body)
-    document = await asyncio.to_thread(
-        render_standalone, trace, rule_sources(), title=standalone_title(source), frame=frame
+    # Tracing, rendering and gzip all happen in a worker process (`app.worker`).
+    page = await tracer.export(
+        source,
+        granularity,
+        frame,
+        accepts_gzip(request),
+        quiz=quiz,
+        is_disconnected=request.is_disconnected,
+        mistake=mistake,
+        sort_steps=sort_steps,
+        gradcheck=gradcheck,
     )
     headers = {
         "Content-Disposition": f'attachment; filename="{FILENAME}"',
@@ -57,4 +70,6 @@ async def read_export(
         "Content-Security-Policy": f"{bundle().policy}; frame-ancestors 'none'",
         "X-Frame-Options": "DENY",
     }
-    return Response(document, media_type="text/html; charset=utf-8", headers=headers)
+    if page.gzipped:
+        headers |= {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+    return Response(page.body, media_type="text/html; charset=utf-8", headers=headers)

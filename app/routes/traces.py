@@ -1,7 +1,7 @@
 """`POST /api/trace` and `GET /api/trace`: a program in, its trace (SPEC §3) out.
 
 Both send the bytes the tracer encoded. GET is for permalinks and caches: a trace
-depends only on its source, granularity and the server's version, so it carries an
+depends only on its source, its options and the server's version, so it carries an
 ETag and answers `If-None-Match` with 304.
 """
 
@@ -11,8 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from app.content_coding import accepts_gzip as accepts_gzip_coding
 from app.errors import error_responses
-from app.schemas import Granularity, Trace, TraceRequest
+from app.schemas import Granularity, Mistake, Trace, TraceRequest
 from app.tracing import Tracer
 from app.worker import EncodedTrace
 
@@ -43,8 +44,8 @@ TracerDep = Annotated[Tracer, Depends(get_tracer)]
 
 
 def accepts_gzip(request: Request) -> bool:
-    # The same test as Starlette's GZipMiddleware, which compresses everything else.
-    return "gzip" in request.headers.get("accept-encoding", "")
+    # The same test as the app's GZip middleware, which compresses everything else.
+    return accepts_gzip_coding(request.headers.get("accept-encoding", ""))
 
 
 def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:
@@ -58,7 +59,14 @@ def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None)
 @router.post("/trace", response_model=Trace, responses=TRACE_RESPONSES)
 async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
     """Trace a program: build the graph, sort it, run backward, one frame per step."""
-    encoded = await tracer.trace(body.source, body.granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        body.source,
+        body.granularity,
+        accepts_gzip(request),
+        is_disconnected=request.is_disconnected,
+        mistake=body.mistake,
+        sort_steps=body.sort_steps,
+    )
     return trace_response(encoded)
 
 
@@ -72,9 +80,18 @@ async def read_trace(
     tracer: TracerDep,
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
+    mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
+    sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
-    encoded = await tracer.trace(source, granularity, accepts_gzip(request))
+    encoded = await tracer.trace(
+        source,
+        granularity,
+        accepts_gzip(request),
+        is_disconnected=request.is_disconnected,
+        mistake=mistake,
+        sort_steps=sort_steps,
+    )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):
         return Response(status_code=304, headers=headers)

@@ -6,7 +6,9 @@
  * /api/rules, passed in), and each `+=` with the numbers put in.
  */
 import { formatCode } from "./format.js";
+import { mistakeCode, sortStepCode } from "./lab-code.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
+import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
@@ -26,9 +28,10 @@ const SORT_MARKED = new Set([6, 8]);
 /**
  * @param {string[]} lines
  * @param {Set<number>} marked
- * @param {{first?: number, label?: string}} [options]  first: number of the first line, to show numbers
+ * @param {{first?: number, label?: string, tone?: string}} [options]  first: number of the first line, to show
+ *   numbers; tone: "mistake" or "right" for the bug lab's two versions of a line
  */
-function codeBlock(lines, marked, { first, label } = {}) {
+function codeBlock(lines, marked, { first, label, tone } = {}) {
   const code = html("code");
   lines.forEach((line, i) => {
     const row = html("span", { class: marked.has(i) ? "code-line is-marked" : "code-line" });
@@ -36,7 +39,7 @@ function codeBlock(lines, marked, { first, label } = {}) {
     row.append(line === "" ? " " : line);
     code.append(row);
   });
-  return html("figure", { class: "code-figure" }, [
+  return html("figure", { class: tone ? `code-figure is-${tone}` : "code-figure" }, [
     ...(label ? [html("figcaption", { text: label })] : []),
     // Focusable because it may scroll sideways (keyboard users must reach it).
     html("pre", { class: "code", tabindex: 0 }, [code]),
@@ -56,13 +59,13 @@ const markWhere = (lines, pattern) => new Set(lines.flatMap((line, i) => (patter
  */
 export function mountCodePanel(container, { timeline, names, rules }) {
   const { trace } = timeline;
-  const sourceLines = trace.source.split("\n");
+  const sourceLines = splitSourceLines(trace.source);
   const body = html("div", { class: "code-panel-body" });
   container.replaceChildren(html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
     html("h2", { class: "panel-title", text: "Code" }), body,
   ]));
   const nameOf = (/** @type {string} */ id) => names[/** @type {number} */ (timeline.indexOf.get(id))];
-  let shownFrame = -1;
+  let shownKey = "";
 
   /** @param {string} op */
   function rule(op, marked) {
@@ -74,10 +77,22 @@ export function mountCodePanel(container, { timeline, names, rules }) {
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    if (state.index === shownFrame) return;
-    shownFrame = state.index;
+    // The quiz shows a frame with its `+=`s still hidden, then again with them.
+    const key = `${state.index}:${state.contributions.length}`;
+    if (key === shownKey) return;
+    shownKey = key;
     const parts = [];
-    if (state.phase === "build") {
+    const frame = trace.frames[state.index];
+    const sortFrame = frame.phase === "sort" ? frame : null;
+    const step = sortFrame?.step;
+    // The bug lab: the mistaken line against the right one, wherever the mistake acts.
+    if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
+      for (const block of mistakeCode(trace.mistake, rules)) parts.push(codeBlock(block.lines, block.marked, block));
+    }
+    if (step) {
+      const blocks = sortStepCode(step, { rules, appendFirst: trace.mistake === "append-first", depth: sortFrame?.depth });
+      for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
+    } else if (state.phase === "build") {
       const node = trace.nodes[state.current];
       if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
         const from = Math.max(1, state.line - 1);
@@ -102,17 +117,24 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       }
     } else {
       const node = trace.nodes[state.current];
-      const position = timeline.trace.topo.length - timeline.topoIndex[state.current];
-      parts.push(codeBlock([
-        "for node in reversed(topo):",
-        `    node._backward()        # step ${position} of ${trace.topo.length}: node = ${names[state.current]}`,
-      ], new Set([1]), { label: "The backward loop" }));
+      // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
+      const noSort = trace.mistake === "no-sort";
+      const position = noSort ? timeline.topoIndex[state.current] + 1 : timeline.trace.topo.length - timeline.topoIndex[state.current];
+      const step = `step ${position} of ${trace.topo.length}`;
+      parts.push(noSort
+        ? codeBlock(["walk(output)                # depth first, no sort", `    v._backward()           # ${step}: v = ${names[state.current]}`],
+          new Set([1]), { label: "The backward walk" })
+        : codeBlock(["for node in reversed(topo):", `    node._backward()        # ${step}: node = ${names[state.current]}`],
+          new Set([1]), { label: "The backward loop" }));
       if (node.kind !== "op") {
         parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
       } else {
         parts.push(...rule(node.op, backwardLines));
-        const rows = substitutions({ op: node.op, name: names[state.current], contributions: trace.frames[state.index].contributions ?? [], nameOf });
-        parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
+        const rows = substitutions({
+          op: node.op, name: names[state.current], contributions: state.contributions, nameOf, assign: trace.mistake === "assign",
+        });
+        // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
+        if (rows.length) parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
           html("div", { class: "substitution", tabindex: 0 }, [
             html("code", { class: "symbolic", text: row.symbolic }),
             html("code", { class: "numeric", text: row.numeric }),

@@ -4,6 +4,7 @@
  * the line and column. It wires markup the template already rendered, so typing
  * and `fill` work before any request finishes.
  */
+import { sourceLines, sourceOffset } from "./source-position.js";
 import { html } from "./svg.js";
 
 /**
@@ -88,17 +89,16 @@ export function mountEditor(root, { onRun }) {
       errorBox.replaceChildren();
       return;
     }
-    const parts = [html("p", { class: "error-message", text: error.message })];
+    const parts = /** @type {HTMLElement[]} */ ([html("p", { class: "error-message", text: error.message })]);
     if (error.line !== null) {
       const where = error.column !== null ? `Line ${error.line}, column ${error.column}` : `Line ${error.line}`;
       parts.unshift(html("p", { class: "error-where", text: where }));
-      const lineText = source.split("\n")[error.line - 1];
+      const lineText = sourceLines(source)[error.line - 1];
       if (lineText !== undefined) {
         const gutter = `${error.line} | `;
         const caret = error.column !== null ? `\n${" ".repeat(gutter.length + Math.max(0, error.column - 1))}^` : "";
         parts.push(html("pre", { class: "error-excerpt", tabindex: 0, "aria-label": `Line ${error.line} of the program` }, [gutter + lineText + caret]));
-        const offset = source.split("\n").slice(0, error.line - 1).reduce((sum, text) => sum + text.length + 1, 0)
-          + Math.max(0, (error.column ?? 1) - 1);
+        const offset = sourceOffset(source, error.line, error.column);
         if (source === textarea.value) textarea.setSelectionRange(offset, Math.min(offset + 1, source.length));
       }
     }

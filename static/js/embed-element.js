@@ -4,19 +4,22 @@
  * player's stylesheets linked inside it, so the page's CSS and the player's cannot
  * touch each other. Options are `data-backprop-*` attributes with the names and
  * values of `/embed`'s query string: source, granularity, frame, controls (or
- * hide), autoplay, speed, theme. Keys act on the player that has focus only, so
+ * hide), autoplay, speed, theme, quiz. Keys act on the player that has focus only, so
  * several players can share a page. Divs added later (pages rendered by script)
- * are found too.
+ * are found too. A quiz's scores go to the element as a bubbling
+ * `backprop-animator:quiz` event (`detail` = the message the iframe posts) and, when
+ * the page is itself framed, to its parent.
  */
 import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { readEmbedOptions } from "./embed-options.js";
 import { mountPlayer } from "./player.js";
+import { MESSAGE_TYPE, reportToParent } from "./quiz.js";
 import { html } from "./svg.js";
-import { readUrlState, writeUrlState } from "./url-state.js";
+import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
 
 export const SELECTOR = "[data-backprop-source]";
-const STYLESHEETS = ["static/css/player.css", "static/css/embed-shadow.css"];
-const OPTIONS = ["source", "granularity", "frame", "controls", "hide", "autoplay", "speed", "theme"];
+const STYLESHEETS = ["static/css/player.css", "static/css/quiz.css", "static/css/embed-shadow.css"];
+const OPTIONS = ["source", "granularity", "frame", "controls", "hide", "autoplay", "speed", "theme", "quiz"];
 
 /** @type {WeakSet<Element>} */
 const claimed = new WeakSet();
@@ -71,6 +74,7 @@ export async function mountElement(host, server) {
   const params = elementParams(host);
   const state = readUrlState(params.toString());
   const options = readEmbedOptions(params);
+  const quiz = readQuiz(params);
   const source = state.source ?? "";
   if (options.theme !== "auto") host.setAttribute("data-theme", options.theme);
 
@@ -78,7 +82,7 @@ export async function mountElement(host, server) {
   const links = STYLESHEETS.map((path) => html("link", { rel: "stylesheet", href: new URL(path, server).href }));
   const errorBox = html("div", { class: "bpa-error", "data-testid": "error", role: "alert", hidden: true });
   const playerRoot = html("div", { class: "bpa-player", role: "region", "aria-label": "backprop-animator player", tabindex: -1 });
-  const full = new URL(writeUrlState({ source, granularity: state.granularity, frame: state.frame ?? 0 }), server);
+  const full = new URL(writeUrlState({ source, granularity: state.granularity, frame: state.frame ?? 0, quiz }), server);
   const credit = html("p", { class: "bpa-credit" }, [
     html("a", { href: full.href, target: "_blank", rel: "noopener", text: "Open in backprop-animator ↗" }),
   ]);
@@ -94,6 +98,13 @@ export async function mountElement(host, server) {
     root.hidden = false;
     const player = await mountPlayer(playerRoot, {
       trace, rules, frame: state.frame ?? 0, keyboard: "root", hide: options.hide, speed: options.speed,
+      quiz: quiz ? {
+        frameLink: (k) => new URL(writeUrlState({ source, granularity: state.granularity, frame: k, quiz }), server).href,
+        report: (message) => {
+          host.dispatchEvent(new CustomEvent(MESSAGE_TYPE, { detail: message, bubbles: true, composed: true }));
+          reportToParent(message);
+        },
+      } : null,
     });
     if (options.autoplay) player.play();
   } catch (error) {

@@ -82,6 +82,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       "data-kind": node.kind,
       transform: `translate(${box.x - box.width / 2},${box.y - h / 2})`,
     }, recordLayer);
+    // A float underflowed here: the box is drawn dashed and its tooltip says why.
+    if (node.underflow) group.setAttribute("data-underflow", "true");
     return { group, /** @type {SVGElement | null} */ gradText: null, /** @type {SVGElement | null} */ gradCaption: null };
   });
 
@@ -92,7 +94,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     const { group } = element;
     const node = trace.nodes[i];
     const box = layout.records[i];
-    svg("title", {}, group).textContent = names[i];
+    svg("title", {}, group).textContent = node.underflow ? `${names[i]} (a float underflowed here)` : names[i];
     svg("rect", { class: "node-box", width: box.width, height: h, rx: 6 }, group);
     const lw = box.labelWidth;
     const vw = box.valueWidth;
@@ -298,7 +300,10 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     /** @type {Map<number, string[]>} */
     const lines = new Map();
     for (const c of state.contributions) {
-      const text = c.before === 0
+      // The bug lab's `assign` engine writes `=`: the old value is replaced, not added to.
+      const text = trace.mistake === "assign"
+        ? `= ${formatValue(c.after)}${c.before === 0 ? "" : ` (${formatValue(c.before)} lost)`}`
+        : c.before === 0
         ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
         : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
       lines.set(c.child, [...(lines.get(c.child) ?? []), text]);
@@ -316,7 +321,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
         svg("text", { x: width / 2, y: 14 + line * 16 }, group).textContent = text;
       });
     };
-    if (state.phase === "sort") {
+    if (state.phase === "sort" && state.sorted) {
       const output = timeline.indexOf.get(trace.output);
       if (output !== undefined) label(output, ["seed: grad = 1"], "delta delta-seed");
     }

@@ -3,6 +3,7 @@
  * as a small heading. Polite, so screen readers finish a sentence before the next.
  */
 import { html } from "./svg.js";
+import { mountUnderflowNote } from "./underflow-note.js";
 
 const PHASE_TITLES = { build: "Build", sort: "Topological sort", backward: "Backward" };
 
@@ -10,12 +11,15 @@ const PHASE_TITLES = { build: "Build", sort: "Topological sort", backward: "Back
 export function mountNarration(container) {
   const phase = html("span", { class: "phase-pill" });
   const text = html("p", { class: "narration-text", "data-testid": "narration", "aria-live": "polite" });
-  container.replaceChildren(html("div", { class: "narration" }, [phase, text]));
+  const box = html("div", { class: "narration" }, [phase, text]);
+  container.replaceChildren(box);
+  const underflow = mountUnderflowNote(box);
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
     phase.textContent = PHASE_TITLES[state.phase];
     phase.dataset.phase = state.phase;
     if (text.textContent !== state.text) text.textContent = state.text;
+    underflow.update(state);
   }
   return { update };
 }

@@ -4,15 +4,19 @@
  * permalink of what is on screen (SPEC.md §5). The player itself knows nothing
  * of servers or URLs. `/embed` also reads its options (embed-options.js) and
  * reports its height to the page that frames it; `/` offers the share dialog.
+ * `?quiz=1` on either turns the player into the quiz (quiz.js).
  */
 import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
 import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
 import { readEmbedOptions } from "./embed-options.js";
+import { carryFrame } from "./frame-carry.js";
+import { LAB_PARAM_NAMES, withLabParams } from "./lab-url.js";
+import { mountPageLab } from "./page-lab.js";
 import { mountPlayer } from "./player.js";
 import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
-import { readUrlState, writeUrlState } from "./url-state.js";
+import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
 
 const URL_UPDATE_MS = 120;
 const LONG_URL_UPDATE_MS = 400;
@@ -20,6 +24,7 @@ const LONG_SOURCE_CHARS = 2000;
 
 const embed = document.body.dataset.mode === "embed";
 const embedOptions = readEmbedOptions(embed ? location.search : "");
+const quiz = readQuiz(location.search);
 const playerRoot = /** @type {HTMLElement} */ (document.getElementById("player"));
 const errorBox = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
 const openLink = /** @type {HTMLAnchorElement | null} */ (document.getElementById("open-full"));
@@ -47,9 +52,18 @@ if (embed) {
   // Examples and Run push history entries (run's `remember`); Back reopens the one before.
   addEventListener("popstate", () => restore());
   mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
-    () => ({ ...shown, frame: player?.frame ?? 0 }));
+    () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }));
 }
 let autoplay = embedOptions.autoplay;
+// The bug lab: a mistake and sort steps change the trace, the gradient check adds a panel.
+const lab = mountPageLab({
+  editorRoot, playerRoot, search: location.search,
+  onChange: (retrace) => {
+    const from = player && { trace: player.timeline.trace, frame: player.frame };
+    if (retrace && shown.source) run(shown.source, shown.granularity, (trace) => (from ? carryFrame(from.trace, from.frame, trace) : 0));
+    writeUrl();
+  },
+});
 const rulesReady = fetchOptional("api/rules", {});
 
 let urlTimer = 0;
@@ -77,7 +91,7 @@ function syncUrl() {
   }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
 }
 function writeUrl() {
-  const search = writeUrlState({ ...shown, frame: player?.frame ?? 0 });
+  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }), lab.state);
   const address = embed ? withEmbedOptions(search) : search;
   if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
@@ -102,8 +116,19 @@ function embedEditor() {
 function withEmbedOptions(search) {
   const params = new URLSearchParams(search);
   for (const [name, value] of new URLSearchParams(location.search)) {
-    if (!params.has(name)) params.append(name, value);
+    if (!params.has(name) && !LAB_PARAM_NAMES.includes(name)) params.append(name, value);
   }
+  return `?${params}`;
+}
+
+/**
+ * A permalink of one frame of the quiz, for its summary: the address as it stands
+ * (program, quiz and every other option) at another frame.
+ * @param {number} frame
+ */
+function frameLink(frame) {
+  const params = new URLSearchParams(location.search);
+  params.set("frame", String(frame));
   return `?${params}`;
 }
 
@@ -111,14 +136,14 @@ function withEmbedOptions(search) {
  * Trace a program and show it; the newest request wins.
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
- * @param {number} frame
+ * @param {number | ((trace: import("./trace.js").Trace) => number)} frame  or where to open, given the trace
  * @param {{focusPlayer?: boolean, remember?: boolean}} [how]
  *   remember: a new history entry for this program (a Run or an example, not a restore)
  */
 async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
   const id = ++runId;
   // The new entry is made at once, so Back during a slow trace returns to what was shown.
-  const address = writeUrlState({ source, granularity, frame });
+  const address = writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame });
   if (remember && location.search !== address) history.pushState(null, "", address);
   inFlight?.abort();
   const controller = new AbortController();
@@ -126,11 +151,15 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
   editor?.setBusy(true);
   player?.setWaiting(true);
   try {
-    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, { signal: controller.signal }), rulesReady]);
+    const options = { signal: controller.signal, ...lab.traceOptions() };
+    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, options), rulesReady]);
     if (id !== runId) return;
     const previous = player;
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame, onFrame, signal: controller.signal, hide: embedOptions.hide, speed: embedOptions.speed,
+      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame, signal: controller.signal,
+      hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
+      // On `/` nothing but the table follows the player; a course page's text follows /embed.
+      steady: embed,
     });
     previous?.destroy();
     if (autoplay) player.play();
@@ -138,12 +167,14 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
     showError(null);
     shown = { source, granularity };
     writeUrl();
+    lab.shown(trace);
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
     const problem = error instanceof SourceError ? error : new SourceError(`The trace could not be shown: ${error}`);
     player?.setWaiting(false);
     showError(problem, source);
+    lab.failed();
     shown = { source, granularity };
     writeUrl();
   } finally {
@@ -204,11 +235,15 @@ async function start() {
     editor?.setProgram(fromUrl.source, fromUrl.granularity);
     if (embed) fitEditorRows(fromUrl.source);
     const examples = fetchOptional("api/examples", []);
-    examples.then((list) => editor?.setExamples(list));
+    examples.then((list) => {
+      lab.setExamples(list);
+      editor?.setExamples(list);
+    });
     await run(fromUrl.source, fromUrl.granularity, fromUrl.frame ?? 0);
     return;
   }
   const examples = await fetchOptional("api/examples", []);
+  lab.setExamples(examples);
   editor?.setExamples(examples);
   if (runId > 0) return; // the learner already pressed Run
   const first = examples[0];

@@ -6,6 +6,8 @@
  *
  * Example: const p = createPlayback({frameCount: 16, onChange}); p.seek(99) -> frame 15;
  * p.step(-1) -> frame 14; p.play() at the last frame starts again from frame 0.
+ * An optional `limit(k)` caps where the player may go (the quiz's open question):
+ * seeks stop at it and playing pauses there.
  */
 
 export const SPEEDS = [0.5, 1, 2, 4];
@@ -15,7 +17,8 @@ const BASE_INTERVAL_MS = 900;
  * @typedef {{frame: number, playing: boolean, speed: number, frameCount: number}} PlaybackState
  * @param {{
  *   frameCount: number, frame?: number, onChange: (state: PlaybackState) => void,
- *   schedule?: (fn: () => void, ms: number) => unknown, cancel?: (handle: unknown) => void
+ *   schedule?: (fn: () => void, ms: number) => unknown, cancel?: (handle: unknown) => void,
+ *   limit?: (k: number) => number
  * }} options
  */
 export function createPlayback({
@@ -24,10 +27,11 @@ export function createPlayback({
   onChange,
   schedule = (fn, ms) => setTimeout(fn, ms),
   cancel = (handle) => clearTimeout(/** @type {number} */ (handle)),
+  limit = (k) => k,
 }) {
   /** @type {PlaybackState} */
   let state = { frame: 0, playing: false, speed: 1, frameCount: Math.max(1, frameCount) };
-  state.frame = clamp(frame);
+  state.frame = limit(clamp(frame));
   /** @type {unknown} */
   let timer = null;
 
@@ -52,8 +56,13 @@ export function createPlayback({
       set({ playing: false });
       return;
     }
-    set({ frame: state.frame + 1 });
-    if (state.frame >= state.frameCount - 1) set({ playing: false });
+    const next = limit(state.frame + 1);
+    if (next === state.frame) {
+      set({ playing: false });
+      return;
+    }
+    set({ frame: next });
+    if (state.frame >= state.frameCount - 1 || limit(state.frame + 1) === state.frame) set({ playing: false });
     else timer = schedule(tick, BASE_INTERVAL_MS / state.speed);
   }
 
@@ -69,7 +78,7 @@ export function createPlayback({
     /** @param {number} k */
     seek(k) {
       stopTimer();
-      set({ frame: clamp(k), playing: false });
+      set({ frame: limit(clamp(k)), playing: false });
     },
     /** @param {number} delta */
     step(delta) {
@@ -78,6 +87,7 @@ export function createPlayback({
     play() {
       if (state.playing) return;
       const frame = state.frame >= state.frameCount - 1 ? 0 : state.frame;
+      if (limit(frame + 1) === frame && frame < state.frameCount - 1) return;
       set({ frame, playing: true });
       stopTimer();
       timer = schedule(tick, BASE_INTERVAL_MS / state.speed);

@@ -8,13 +8,19 @@
  *   const player = await mountPlayer(document.querySelector("#player"), {trace, frame: 15});
  *   player.seek(5);  // the sort frame
  */
+import { mountBugLabView } from "./bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
 import { mountGraph } from "./graph-view.js";
 import { layoutInput, recordLabel } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
+import { mountPartedMarks } from "./parted-marks.js";
 import { createPlayback } from "./playback.js";
+import { mountQuiz } from "./quiz.js";
+import { mountSortMarks } from "./sort-marks.js";
+import { hasSortSteps } from "./sort-steps.js";
+import { mountSortStepsView } from "./sort-steps-view.js";
 import { reserveTallestFrame, tallestCandidates } from "./stable-height.js";
 import { html } from "./svg.js";
 import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
@@ -33,6 +39,7 @@ import { mountTransport } from "./transport.js";
  *   hide?: string[],
  *   speed?: number | null,
  *   steady?: boolean,
+ *   quiz?: import("./quiz.js").QuizOptions | null,
  * }} PlayerOptions
  * keyboard: where ←/→, Home/End and Space listen; "root" suits several players on one page.
  * hide: parts left out ("code", "narration"), for embeds.
@@ -40,6 +47,7 @@ import { mountTransport } from "./transport.js";
  * steady: keep the height of the tallest frame (stable-height.js), so what follows the
  *   player on a course page holds still; on by default.
  * signal: abort while the layout runs and the player rejects without touching root.
+ * quiz: ask the learner for each `+=` before showing it (quiz.js, SPEC.md §10); null: no quiz.
  */
 
 /**
@@ -48,6 +56,7 @@ import { mountTransport } from "./transport.js";
  */
 export async function mountPlayer(root, {
   trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null, steady = true,
+  quiz: quizOptions = null,
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
@@ -59,14 +68,17 @@ export async function mountPlayer(root, {
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });
   const narrationSlot = html("div", { class: "player-narration" });
+  const labSlot = html("div", { class: "player-lab" });
+  const sortStepsSlot = html("div", { class: "player-sort-steps" });
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
+  const quizSlot = html("div", { class: "player-quiz", hidden: !quizOptions });
   const panelsSlot = html("div", { class: "player-panels" }, [
-    html("div", { class: "player-explain" }, [narrationSlot, stripSlot]),
+    html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, stripSlot]),
     codeSlot,
   ]);
-  const shell = html("div", { class: "player", "data-phase": "build" }, [stage, transportSlot, panelsSlot, tableSlot]);
+  const shell = html("div", { class: "player", "data-phase": "build" }, [stage, transportSlot, quizSlot, panelsSlot, tableSlot]);
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
 
@@ -75,30 +87,56 @@ export async function mountPlayer(root, {
   const strip = mountTopoStrip(stripSlot, { timeline, names });
   const code = mountCodePanel(codeSlot, { timeline, names, rules });
   const table = mountNodeTable(tableSlot, { timeline, names });
+  // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them.
+  const lab = [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })];
+  sortStepsSlot.hidden = true;
+  if (hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
 
-  const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render });
+  const quiz = quizOptions && mountQuiz(quizSlot, {
+    ...quizOptions, timeline, names, frame, stage, seek: (k) => playback.seek(k), onChange: () => render(playback.state),
+  });
+  /** The quiz's open question is as far as the player goes. */
+  const limit = (/** @type {number} */ k) => {
+    const allowed = quiz ? quiz.limit(k) : k;
+    if (allowed < k) quiz?.nudge();
+    return allowed;
+  };
+  const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render, limit });
   const transport = mountTransport(transportSlot, {
     frameCount: timeline.frameCount,
     spans: phaseSpans(timeline),
-    onSeek: (k) => playback.seek(k),
+    // A seek the quiz refuses changes nothing, so the scrubber is put back by hand.
+    onSeek: (k) => {
+      playback.seek(k);
+      transport.update(playback.state);
+    },
     onStep: (delta) => playback.step(delta),
     onToggle: () => playback.toggle(),
     onSpeed: (speed) => playback.setSpeed(speed),
   });
 
   let shownFrame = -1;
+  let shownKey = "";
   /** @param {import("./playback.js").PlaybackState} playState */
   function render(playState) {
     transport.update(playState);
-    if (playState.frame === shownFrame) return;
+    const key = `${playState.frame}:${quiz ? quiz.revision : 0}`;
+    if (key === shownKey) return;
+    const moved = shownFrame !== -1 && playState.frame !== shownFrame;
+    shownKey = key;
     shownFrame = playState.frame;
-    const state = stateAt(timeline, playState.frame);
+    const state = quiz ? quiz.mask(stateAt(timeline, playState.frame)) : stateAt(timeline, playState.frame);
     shell.dataset.phase = state.phase;
     graph.update(state);
     narration.update(state);
     strip.update(state);
     code.update(state);
     table.update(state);
+    for (const view of lab) view.update(state);
+    if (quiz) {
+      quiz.update(state, { focus: moved });
+      if (playState.playing && quiz.isOpenAt(state.index)) playback.pause();
+    }
     onFrame?.(state.index);
   }
 
@@ -133,7 +171,7 @@ export async function mountPlayer(root, {
   if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
-  const panelViews = [narration, strip, code];
+  const panelViews = [narration, strip, code, ...lab];
   const steadyHeight = reserveTallestFrame(panelsSlot, {
     frames: steady ? tallestCandidates(trace) : [],
     show: (k) => {
@@ -142,7 +180,7 @@ export async function mountPlayer(root, {
     },
     restore: () => {
       const state = stateAt(timeline, playback.state.frame);
-      for (const view of panelViews) view.update(state);
+      for (const view of panelViews) view.update(quiz ? quiz.mask(state) : state);
     },
   });
   root.dataset.ready = "true";
@@ -150,6 +188,7 @@ export async function mountPlayer(root, {
   return {
     timeline,
     layout,
+    quiz,
     /** @param {number} k */
     seek: (k) => playback.seek(k),
     get frame() {
@@ -170,8 +209,7 @@ export async function mountPlayer(root, {
       shell.setAttribute("aria-busy", String(value));
       if (!value) return render(playback.state);
       playback.pause();
-      const counter = shell.querySelector("[data-testid=frame-counter]");
-      if (counter) counter.textContent = "… / …";
+      transport.showWaiting();
     },
     /** Focus the picture, so Space and arrows drive the player. */
     focus: () => /** @type {HTMLElement | null} */ (stage.querySelector(".graph-frame"))?.focus(),
@@ -179,6 +217,8 @@ export async function mountPlayer(root, {
       playback.destroy();
       keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));
       graph.destroy();
+      table.destroy();
+      transport.destroy();
       steadyHeight.destroy();
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();

@@ -85,17 +85,19 @@ export function localSymbol(op, out, child, other) {
 /**
  * Each `+=` of a backward frame, three ways: with names, with numbers, and where
  * the child's gradient ends up (with the running sum when it already had one).
+ * With the bug lab's `assign` mistake (SPEC §8) the rule writes `=`: no running sum.
  * @param {{op: string, name: string, contributions: Array<{to: string, local: number, upstream: number,
- *   delta: number, before: number, after: number}>, nameOf: (id: string) => string}} frame
+ *   delta: number, before: number, after: number}>, nameOf: (id: string) => string, assign?: boolean}} frame
  */
-export function substitutions({ op, name, contributions, nameOf }) {
+export function substitutions({ op, name, contributions, nameOf, assign = false }) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
-    const symbolic = `${attribute(child, "grad")} += ${localSymbol(op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
-    const sum = c.before === 0 ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
+    const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
+    const sum = c.before === 0 || assign ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
     const numeric = `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(c.delta)}`;
-    const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}`;
+    const lost = assign && c.before !== 0 ? `, overwriting ${formatCode(c.before)}` : "";
+    const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}${lost}`;
     return { symbolic, numeric, result };
   });
 }

@@ -8,6 +8,7 @@
  */
 import { HIDDEN_BY_DEFAULT, PARTS, embedParams } from "./embed-options.js";
 import { DEFAULT_FRAME_HEIGHT } from "./frame-messages.js";
+import { labParams, withLabParams } from "./lab-url.js";
 import { programTitle } from "./program-title.js";
 import { writeUrlState } from "./url-state.js";
 
@@ -16,7 +17,8 @@ const PART_HEIGHTS = /** @type {Record<string, number>} */ ({ editor: 250, code:
 
 /**
  * @typedef {{origin: string, source: string, granularity: "packed" | "expanded", frame: number,
- *   embed?: Partial<import("./embed-options.js").EmbedOptions>}} ShareState
+ *   embed?: Partial<import("./embed-options.js").EmbedOptions>, lab?: Partial<import("./lab-url.js").LabState>}} ShareState
+ * lab: the bug lab's mistake, sort steps and gradient check, carried by every link
  * origin: where the app is served, e.g. "https://ba.example" (no trailing slash)
  */
 
@@ -27,20 +29,23 @@ export function escapeAttribute(text) {
 }
 
 /** @param {ShareState} state */
-export function permalink({ origin, source, granularity, frame }) {
-  return `${origin}/${writeUrlState({ source, granularity, frame })}`;
+export function permalink({ origin, source, granularity, frame, lab }) {
+  return `${origin}/${withLabParams(writeUrlState({ source, granularity, frame }), lab)}`;
 }
 
 /** @param {ShareState} state */
-export function embedUrl({ origin, source, granularity, frame, embed = {} }) {
-  const params = new URLSearchParams(writeUrlState({ source, granularity, frame }));
+export function embedUrl({ origin, source, granularity, frame, embed = {}, lab }) {
+  const params = new URLSearchParams(withLabParams(writeUrlState({ source, granularity, frame }), lab));
   for (const [name, value] of embedParams(embed)) params.set(name, value);
   return `${origin}/embed?${params}`;
 }
 
 /** @param {ShareState} state */
-export function exportUrl({ origin, source, granularity, frame }) {
-  return `${origin}/export?${new URLSearchParams(writeUrlState({ source, granularity, frame }))}`;
+export function exportUrl({ origin, source, granularity, frame, lab }) {
+  const params = new URLSearchParams(writeUrlState({ source, granularity, frame }));
+  // The export embeds a forward-difference check (`gradcheck=1`); it has no central one.
+  for (const [name, value] of labParams({ ...lab, scheme: "forward" })) params.set(name, value);
+  return `${origin}/export?${params}`;
 }
 
 /**

@@ -46,12 +46,18 @@ export function createTimeline(rawTrace) {
     parents[child].push(parent);
   }
   const frameCount = trace.frames.length;
-  const sortFrame = trace.frames.findIndex((frame) => frame.phase === "sort");
-  const appearFrame = new Int32Array(size).fill(sortFrame);
+  // With sort steps (SPEC §9) the sort spans many frames; gradients start at its seed.
+  const sortStart = trace.frames.findIndex((frame) => frame.phase === "sort");
+  const seedFrame = trace.frames.findIndex((frame) => frame.phase === "sort" && "step" in frame && frame.step === "seed");
+  const sortFrame = seedFrame >= 0 ? seedFrame : sortStart;
+  const appearFrame = new Int32Array(size).fill(sortStart);
   const backwardFrame = new Int32Array(size).fill(-1);
   const frameNode = new Int32Array(frameCount).fill(-1);
   trace.frames.forEach((frame, k) => {
-    if (frame.phase === "sort") return;
+    if (frame.phase === "sort") {
+      if (frame.node !== undefined) frameNode[k] = /** @type {number} */ (indexOf.get(frame.node));
+      return;
+    }
     const node = /** @type {number} */ (indexOf.get(frame.node));
     frameNode[k] = node;
     if (frame.phase === "build") {
@@ -77,7 +83,7 @@ export function createTimeline(rawTrace) {
   }
   const output = indexOf.get(trace.output);
   if (output !== undefined && sortFrame >= 0) finalFrame[output] = sortFrame;
-  const phaseBounds = { build: sortFrame, sort: 1, backward: frameCount - sortFrame - 1 };
+  const phaseBounds = { build: sortStart, sort: sortFrame - sortStart + 1, backward: frameCount - sortFrame - 1 };
   /** @type {Timeline} */
   const timeline = {
     trace, size, frameCount, sortFrame, indexOf, operands, parents,
@@ -174,6 +180,8 @@ export function stateAt(timeline, k) {
   } else if (frame.phase === "backward") {
     for (const c of contributions) roles[c.child] = "receiving";
     roles[current] = "active";
+  } else if (current >= 0) {
+    roles[current] = "active"; // the node a sort step calls build on
   }
   return {
     index,

@@ -4,6 +4,7 @@
  * being run is marked and the ones already run look finished. Long orders show
  * a window around the current chip.
  */
+import { mistakeInfo } from "./mistakes.js";
 import { html } from "./svg.js";
 
 const WINDOW = 12;
@@ -32,7 +33,8 @@ export function mountTopoStrip(container, { timeline, names }) {
     }
     const output = names[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))];
     hint.textContent = state.phase === "sort"
-      ? `Each value comes after everything it was made from. The backward loop walks this order from the right, starting at ${output} with grad 1.`
+      ? mistakeInfo(timeline.trace.mistake)?.topoHint?.(output)
+        ?? `Each value comes after everything it was made from. The backward loop walks this order from the right, starting at ${output} with grad 1.`
       : "";
     hint.hidden = state.phase !== "sort";
     const at = state.phase === "backward" ? timeline.topoIndex[state.current] : order.length - 1;

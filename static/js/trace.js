@@ -4,16 +4,20 @@
  * and names nodes for people. It does no drawing and no fetching.
  *
  * @typedef {"leaf" | "const" | "op"} NodeKind
- * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number}} TraceNode
+ * @typedef {{id: string, label: string, op: string, kind: NodeKind, data: number, grad: number, underflow?: true,
+ *   correct_grad?: number}} TraceNode  underflow: a float underflowed here (engine/underflow.py);
+ *   correct_grad: with a `mistake` (SPEC §8), the gradient the correct engine gives
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
- * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number}} Contribution
+ * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number, underflow?: true}} Contribution
  * @typedef {{phase: "build", node: string, text: string, line?: number}} BuildFrame
- * @typedef {{phase: "sort", text: string}} SortFrame
+ * @typedef {{phase: "sort", text: string, step?: "visit" | "skip" | "append" | "seed", node?: string, depth?: number}} SortFrame
+ *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js)
  * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[]}} BackwardFrame
  * @typedef {BuildFrame | SortFrame | BackwardFrame} Frame
  * @typedef {{
  *   schema: 1, source: string, granularity: "packed" | "expanded",
- *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[]
+ *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[],
+ *   mistake?: "assign" | "append-first" | "no-sort" | null
  * }} Trace
  */
 
@@ -47,11 +51,12 @@ export function validateTrace(trace) {
   });
   t.frames.forEach((frame, i) => {
     if (!PHASES.has(frame.phase)) fail(`.frames[${i}].phase must be build, sort or backward`, frame.phase);
-    if (frame.phase !== "sort" && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
+    if ((frame.phase !== "sort" || "node" in frame) && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
   });
-  if (t.frames.filter((f) => f.phase === "sort").length !== 1) {
-    fail(".frames must hold exactly one sort frame", t.frames.length);
-  }
+  // With `sort_steps` (SPEC §9) the sort is many frames, the last of them the seed.
+  const sorts = t.frames.filter((f) => f.phase === "sort");
+  const seeds = sorts.some((f) => "step" in f) ? sorts.filter((f) => "step" in f && f.step === "seed").length : sorts.length;
+  if (seeds !== 1) fail(".frames must hold exactly one sort frame, or one seed among the sort steps", seeds);
   return t;
 }
 

@@ -68,5 +68,10 @@ export function mountTransport(container, { frameCount, spans, onSeek, onStep, o
     if (speed.value !== String(state.speed)) speed.value = String(state.speed);
   }
 
-  return { update, scrubber, destroy: () => bar.remove() };
+  /** While the host loads a new trace: the counter says so, until the next update. */
+  function showWaiting() {
+    counter.textContent = "… / …";
+  }
+
+  return { update, showWaiting, scrubber, destroy: () => bar.remove() };
 }

@@ -11,10 +11,14 @@ import pytest
 from service_helpers import NEURON
 
 from app import __version__
+from app.cli import main
 from app.worker import encode_trace
 from engine import Limits
 
 SCRIPT = Path(sys.executable).parent / "backprop-animator"
+# `python -m app` from the checkout: this tree's code, whichever one is installed.
+MODULE = [sys.executable, "-m", "app"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -97,3 +101,82 @@ def test_bad_settings_in_the_environment_exit_2_naming_the_variable(
 
     assert result.returncode == 2
     assert "BACKPROP_MAX_NODES" in result.stderr
+
+
+def test_trace_of_a_label_with_a_lone_surrogate_prints_it_replaced_and_exits_0() -> None:
+    result = subprocess.run(
+        [*MODULE, "trace", "x = Value(1.0, label='\\ud800')\nx * 2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["nodes"][0]["label"] == "\ufffd"
+
+
+def test_a_program_argument_that_is_not_utf8_exits_2_with_a_sentence() -> None:
+    result = subprocess.run(
+        [*MODULE, "trace", b"x = \xff"], capture_output=True, timeout=60, cwd=ROOT
+    )
+
+    assert result.returncode == 2
+    assert b"Traceback" not in result.stderr
+    assert b"cannot be read" in result.stderr
+
+
+def test_trace_with_standard_output_closed_exits_2_saying_so() -> None:
+    result = subprocess.run(
+        ["bash", "-c", '"$0" -m app trace "$1" >&-', sys.executable, NEURON],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+
+    assert result.returncode == 2
+    assert "standard output" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+class EndlessInput:
+    """A standard input that never ends; reading all of it fails the test."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def read(self, size: int = -1) -> str:
+        assert size >= 0, "the whole of standard input was read"
+        self.asked.append(size)
+        return "#" * size
+
+
+def test_stdin_is_read_only_one_character_past_the_source_limit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endless = EndlessInput()
+    monkeypatch.setattr(sys, "stdin", endless)
+    monkeypatch.setenv("BACKPROP_MAX_SOURCE_CHARS", "50")
+
+    status = main(["trace", "-"])
+
+    assert status == 2
+    assert endless.asked == [51]
+    assert "longer than 50 characters" in capsys.readouterr().err
+
+
+def test_a_failed_export_leaves_the_existing_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "page.html"
+    target.write_text("the page from yesterday", encoding="utf-8")
+    # A document UTF-8 cannot encode fails half-way through writing it.
+    monkeypatch.setattr("app.export.render_standalone", lambda *args, **kwargs: "<p>\ud800")
+
+    status = main(["export", NEURON, "-o", str(target)])
+
+    assert status == 2
+    assert target.read_text(encoding="utf-8") == "the page from yesterday"
+    assert list(tmp_path.iterdir()) == [target]
+    assert "surrogates not allowed" in capsys.readouterr().err

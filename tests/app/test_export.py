@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import html
 import json
@@ -16,7 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
-from service_helpers import NEURON, assert_error_shape
+from conftest import running
+from service_helpers import NEURON, assert_error_shape, client_for
 
 from app.export import (
     BARE_PREFIX,
@@ -31,7 +33,9 @@ from app.export import (
     standalone_title,
     strip_comment_lines,
 )
+from app.main import create_app
 from app.paths import find_asset_dir
+from app.settings import Settings
 from engine import trace_source
 from engine.rules import rule_sources
 
@@ -280,3 +284,48 @@ async def test_only_the_embed_page_may_be_framed(
     assert ("frame-ancestors *" in policy) is frameable
     assert ("x-frame-options" not in response.headers) is frameable
     assert "<img" not in response.text  # the page never echoes the program
+
+
+@pytest.mark.anyio
+async def test_export_route_renders_the_page_in_a_worker_not_in_the_server(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def not_here(*args: Any, **kwargs: Any) -> str:
+        raise AssertionError("the server process rendered an export")
+
+    monkeypatch.setattr("app.export.render_standalone", not_here)
+
+    response = await client.get("/export", params={"source": NEURON, "frame": 3})
+
+    assert response.status_code == 200, response.text
+    assert data_block(response.text, "backprop-options") == {"frame": 3, "theme": "auto"}
+    assert response.text == render_standalone(
+        trace_source(NEURON), rule_sources(), title=standalone_title(NEURON), frame=3
+    )
+
+
+@pytest.mark.anyio
+async def test_export_route_sends_the_page_gzipped_from_the_worker(
+    client: httpx.AsyncClient,
+) -> None:
+    request = client.build_request("GET", "/export", params={"source": NEURON})
+    request.headers["Accept-Encoding"] = "gzip"
+
+    response = await client.send(request, stream=True)
+    raw = b"".join([chunk async for chunk in response.aiter_raw()])
+
+    assert response.headers["content-encoding"] == "gzip"
+    assert gzip.decompress(raw).startswith(b"<!doctype html>")
+
+
+@pytest.mark.anyio
+async def test_an_export_heavier_than_its_limit_is_refused_naming_the_variable() -> None:
+    settings = Settings(trace_workers=1, max_export_trace_bytes=2_500)
+    async for app in running(create_app(settings)):
+        async with client_for(app) as client:
+            small = await client.get("/export", params={"source": "a = Value(1.0)\na + a"})
+            large = await client.get("/export", params={"source": NEURON})
+
+    assert small.status_code == 200
+    error = assert_error_shape(large, 400)
+    assert "BACKPROP_MAX_EXPORT_BYTES" in str(error["message"])

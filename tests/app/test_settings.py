@@ -23,12 +23,14 @@ def test_environment_overrides_limits_and_tracing() -> None:
             "BACKPROP_MAX_NODES": "500",
             "BACKPROP_TRACE_WORKERS": "3",
             "BACKPROP_TRACE_TIME_LIMIT": "0.75",
+            "BACKPROP_MAX_EXPORT_BYTES": "250000",
         }
     )
 
     assert settings.limits.max_nodes == 500
     assert settings.trace_workers == 3
     assert settings.trace_time_limit == 0.75
+    assert settings.max_export_trace_bytes == 250_000
 
 
 @pytest.mark.parametrize(
@@ -39,6 +41,8 @@ def test_environment_overrides_limits_and_tracing() -> None:
         ("BACKPROP_TRACE_WORKERS", "1.5"),
         ("BACKPROP_TRACE_TIME_LIMIT", "-1"),
         ("BACKPROP_TRACE_TIME_LIMIT", "nan"),
+        ("BACKPROP_MAX_EXPORT_BYTES", "0"),
+        ("BACKPROP_MAX_EXPORT_BYTES", "ten"),
     ],
 )
 def test_bad_values_are_errors_naming_the_variable(name: str, value: str) -> None:

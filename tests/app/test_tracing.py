@@ -11,8 +11,8 @@ import pytest
 
 from app.errors import ServiceError
 from app.settings import Settings
-from app.tracing import Tracer
-from app.worker import encode_trace
+from app.tracing import ClientGone, Tracer
+from app.worker import WORKER_NICENESS, encode_trace
 from engine import EngineError, Limits
 
 pytestmark = pytest.mark.anyio
@@ -75,6 +75,7 @@ async def test_trace_over_the_time_limit_is_refused_and_its_worker_replaced(
 
     assert raised.value.status_code == 503
     assert "BACKPROP_TRACE_TIME_LIMIT" in raised.value.message
+    assert raised.value.headers == {"Retry-After": "1"}
     assert stuck_pid not in tracer.worker_pids
     assert stuck_pid is not None and not pid_alive(stuck_pid)
     assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
@@ -120,3 +121,95 @@ def pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+DENSE = "b = Value(0.1)\n" + ("b = " + "tanh(" * 160 + "b" + ")" * 160 + "\n") * 2
+
+
+def test_a_short_but_dense_program_is_not_unstarted_for_a_thread() -> None:
+    tracer = Tracer(Settings(trace_workers=1))
+
+    assert len(DENSE) < tracer.settings.inline_max_chars
+    assert not tracer.is_cheap(DENSE, "expanded")
+    assert not tracer.is_cheap(DENSE, "packed")
+    assert tracer.is_cheap(SMALL, "expanded")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "for i in range(10**9):\n    pass",
+        "x = Value(1.0)\ny = 10**10**10 * x",
+        "f = lambda x: x\nf(Value(1.0))",
+        "x = [Value(1.0)] * 1000\nsum(x)",
+        "x = Value(1.0)\nx.data",
+        "x = Value(1.0\n",
+        "s = 'ab' * 5000\nx = Value(1.0)",
+    ],
+    ids=["loop", "number-power", "lambda", "list", "attribute", "syntax-error", "string-repeat"],
+)
+def test_programs_whose_work_the_syntax_cannot_bound_go_to_a_worker(source: str) -> None:
+    assert not Tracer(Settings(trace_workers=1)).is_cheap(source, "packed")
+
+
+async def test_a_dense_program_is_traced_in_a_worker() -> None:
+    unstarted = Tracer(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=0.3))
+    # Never started: the dense program must wait for a worker, not run in a thread.
+    with pytest.raises(ServiceError, match="busy"):
+        await unstarted.trace(DENSE, "expanded")
+
+    patient = Tracer(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=60))
+    await patient.start()
+    try:
+        encoded = await patient.trace(DENSE, "expanded")
+    finally:
+        await patient.close()
+    assert encoded == encode_trace(DENSE, "expanded", GENEROUS)
+
+
+async def test_a_trace_in_a_thread_still_answers_within_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def stuck(*args: object) -> None:
+        import time
+
+        time.sleep(0.5)
+
+    monkeypatch.setattr("app.tracing.run_job", stuck)
+    tracer = Tracer(Settings(trace_workers=1, trace_time_limit=0.1))
+
+    with pytest.raises(ServiceError) as raised:
+        await tracer.trace(SMALL, "packed")
+
+    assert raised.value.status_code == 503
+    assert "BACKPROP_TRACE_TIME_LIMIT" in raised.value.message
+
+
+async def test_a_client_that_has_gone_costs_no_trace(
+    tracer: Tracer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[object] = []
+    monkeypatch.setattr(
+        "app.tracing.Worker.call", lambda worker, job, gzip_large: calls.append(job)
+    )
+
+    async def gone() -> bool:
+        return True
+
+    with pytest.raises(ClientGone):
+        await tracer.trace(slow_program(), "packed", is_disconnected=gone)
+    with pytest.raises(ClientGone):
+        await tracer.export(SMALL, "packed", 0, is_disconnected=gone)
+
+    assert calls == []
+    monkeypatch.undo()
+    assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX scheduling priorities")
+async def test_workers_run_at_a_lower_priority_than_the_server(tracer: Tracer) -> None:
+    (pid,) = tracer.worker_pids
+    assert pid is not None
+    server = os.getpriority(os.PRIO_PROCESS, 0)
+
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(server + WORKER_NICENESS, 19)

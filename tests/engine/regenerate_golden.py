@@ -1,4 +1,8 @@
-"""Rewrite the golden traces in `tests/engine/golden/` from the current engine.
+"""Rewrite the golden files in `tests/engine/golden/` from the current engine.
+
+They are the traces of the article's examples and the rule sources the code panel
+shows; the engine tests (`test_golden.py`) and the page's unit tests (`tests/js/`)
+read the same files, so there is one copy to review.
 
 Run from the repository root after a deliberate change to the trace, then review
 the diff by eye: `.venv/bin/python -m tests.engine.regenerate_golden`.
@@ -12,9 +16,11 @@ from typing import Any
 
 from engine import trace_source
 from engine.examples import EXAMPLES
+from engine.rules import rule_sources
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_IDS = ("neuron", "neuron-expanded", "a-plus-a")
+RULES_FILE = GOLDEN / "rules.json"
 
 
 def golden_trace(example_id: str) -> dict[str, Any]:
@@ -32,7 +38,9 @@ def main() -> None:
     for example_id in GOLDEN_IDS:
         path = GOLDEN / f"{example_id}.json"
         path.write_text(golden_text(golden_trace(example_id)), encoding="utf-8")
-        print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
+        print(f"wrote {path}")
+    RULES_FILE.write_text(golden_text(rule_sources()), encoding="utf-8")
+    print(f"wrote {RULES_FILE}")
 
 
 if __name__ == "__main__":

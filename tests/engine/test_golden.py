@@ -10,7 +10,14 @@ import json
 
 import pytest
 
-from tests.engine.regenerate_golden import GOLDEN, GOLDEN_IDS, golden_text, golden_trace
+from engine.rules import rule_sources
+from tests.engine.regenerate_golden import (
+    GOLDEN,
+    GOLDEN_IDS,
+    RULES_FILE,
+    golden_text,
+    golden_trace,
+)
 
 
 @pytest.mark.parametrize("example_id", GOLDEN_IDS)
@@ -28,3 +35,9 @@ def test_golden_file_is_in_its_canonical_form(example_id: str) -> None:
     path = GOLDEN / f"{example_id}.json"
     text = path.read_text(encoding="utf-8")
     assert text == golden_text(json.loads(text))
+
+
+def test_rules_file_matches_the_engine_source() -> None:
+    assert json.loads(RULES_FILE.read_text(encoding="utf-8")) == rule_sources(), (
+        "the engine's rule sources changed; run `python -m tests.engine.regenerate_golden`"
+    )

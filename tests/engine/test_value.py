@@ -288,3 +288,11 @@ def test_a_hundred_thousand_deep_chain_sorts_and_runs_backward() -> None:
     y.backward()
     assert x.grad == 1.0
     assert y.data == 0.5
+
+
+@pytest.mark.parametrize("k", [0, 0.0, -0.0])
+def test_the_zeroth_power_of_zero_has_derivative_zero(k: float) -> None:
+    x = Value(0.0)
+    y = x**k
+    y.backward()
+    assert (y.data, x.grad) == (1.0, 0.0)

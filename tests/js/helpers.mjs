@@ -1,9 +1,10 @@
-// Shared by the unit tests: golden traces from the engine (fixtures/regenerate.py).
+// Shared by the unit tests: the engine's golden traces, the same files the Python tests
+// check (tests/engine/golden/, written by `python -m tests.engine.regenerate_golden`).
 import { readFileSync } from "node:fs";
 
 /** @param {string} name */
 export function fixture(name) {
-  return JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
+  return JSON.parse(readFileSync(new URL(`../engine/golden/${name}`, import.meta.url), "utf8"));
 }
 
 /** Node index by label, for readable assertions. */

@@ -68,4 +68,25 @@ describe("playback", () => {
     assert.ok(seen[0] < 900);
     assert.throws(() => p.setSpeed(3), /speed must be one of/);
   });
+
+  it("goes no further than its limit by seeking, stepping or playing", () => {
+    const clock = fakeClock();
+    let gate = 6;
+    const p = createPlayback({ frameCount: 16, frame: 12, onChange: () => {}, limit: (k) => Math.min(k, gate), ...clock });
+    assert.equal(p.state.frame, 6, "a start past the limit stops at it");
+    p.seek(15);
+    p.step(1);
+    assert.equal(p.state.frame, 6);
+    p.play();
+    assert.deepEqual([p.state.playing, clock.pending], [false, 0], "nothing to play past the limit");
+    p.seek(4);
+    p.play();
+    clock.flush();
+    assert.deepEqual([p.state.frame, p.state.playing], [5, true]);
+    clock.flush();
+    assert.deepEqual([p.state.frame, p.state.playing], [6, false], "pauses on reaching the limit");
+    gate = 16;
+    p.step(1);
+    assert.equal(p.state.frame, 7, "a lifted limit lets it on");
+  });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { readUrlState, writeUrlState } from "../../static/js/url-state.js";
+import { readQuiz, readUrlState, writeUrlState } from "../../static/js/url-state.js";
 
 describe("readUrlState", () => {
   it("reads source, granularity and a 0-based frame", () => {
@@ -22,5 +22,18 @@ describe("writeUrlState", () => {
   });
   it("names a bad granularity", () => {
     assert.throws(() => writeUrlState({ source: "", granularity: "fused", frame: 0 }), /"fused"/);
+  });
+});
+
+describe("the quiz option", () => {
+  it("is on for 1, true, yes and on, and off for anything else", () => {
+    for (const on of ["?quiz=1", "?quiz=true", "?quiz=YES", "quiz=on", "?quiz=%201%20"]) assert.equal(readQuiz(on), true, on);
+    for (const off of ["", "?quiz=0", "?quiz=", "?quiz=no", "?quiz=1;alert(1)", "?Quiz=1"]) assert.equal(readQuiz(off), false, off);
+  });
+  it("is written only when on, and read back", () => {
+    const state = { source: "a = Value(3.0)", granularity: "packed", frame: 2 };
+    assert.equal(new URLSearchParams(writeUrlState(state)).has("quiz"), false);
+    assert.equal(readQuiz(writeUrlState({ ...state, quiz: true })), true);
+    assert.deepEqual(readUrlState(writeUrlState({ ...state, quiz: true })), state);
   });
 });

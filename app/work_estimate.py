@@ -1,0 +1,100 @@
+"""How much work a program will be, judged from its syntax tree before it runs.
+
+The server traces cheap programs in a thread (a process hand-off would cost more
+than the trace) and everything else in a worker process, where a trace can be
+stopped at its time limit and does not hold the server's GIL. Counting characters
+is not enough: `tanh(tanh(...(b)...))` nested 160 deep, twice, expanded, is under
+2,000 characters and ~2,900 nodes. So this walks the tree and bounds the nodes it
+can build: each operation builds at most a few nodes (`a - b` is `a + (b * -1)`),
+an expanded `tanh` or `sigmoid` about ten.
+
+Only straight-line code of the article's language can be bounded this way. A loop,
+a function definition, a call of anything but the primitives, a container, a power
+of a plain number: any of them can do unbounded work in few characters, so the
+estimate is None ("unknown") and the program goes to a worker.
+
+Example: `estimate_nodes("a = Value(2.0)\\nb = a * a", "packed") == 8`;
+`estimate_nodes("for i in range(9): pass", "packed") is None`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+# Upper bounds on the nodes one piece of syntax can create.
+NODES_PER_OPERATION = 4
+NODES_PER_EXPANDED_CALL = 12
+EXPANDED_FUNCTIONS = frozenset({"tanh", "sigmoid"})
+PRIMITIVES = frozenset({"tanh", "exp", "relu", "log", "sigmoid"})
+CALLABLE_NAMES = PRIMITIVES | {"Value", "print", "draw_dot"}
+METHODS = PRIMITIVES | {"backward"}
+
+# Syntax that only names, groups or labels things: it creates no node by itself.
+INERT = (
+    ast.Module,
+    ast.Expr,
+    ast.Assign,
+    ast.Name,
+    ast.Constant,
+    ast.Load,
+    ast.Store,
+    ast.keyword,
+    ast.ImportFrom,
+    ast.alias,
+    ast.Pass,
+    ast.operator,
+    ast.unaryop,
+)
+
+
+def estimate_nodes(source: str, granularity: str) -> int | None:
+    """At most how many nodes `source` builds, or None when that cannot be bounded here."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
+        # The worker reports the error properly. (CPython 3.11 can raise SystemError,
+        # "AST constructor recursion depth mismatch", after a deep nesting error.)
+        return None
+    per_call = NODES_PER_EXPANDED_CALL if granularity == "expanded" else NODES_PER_OPERATION
+    total = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp | ast.AugAssign):
+            left = node.left if isinstance(node, ast.BinOp) else node.target
+            right = node.right if isinstance(node, ast.BinOp) else node.value
+            if isinstance(node.op, ast.Pow) and _is_plain_number(left):
+                return None  # number ** number: the work is in the number itself
+            if _is_string(left) or _is_string(right):
+                return None  # 'a' * n: the work is in the string
+            total += NODES_PER_OPERATION
+        elif isinstance(node, ast.UnaryOp):
+            total += NODES_PER_OPERATION
+        elif isinstance(node, ast.Call):
+            name = _called_name(node)
+            if name is None:
+                return None
+            total += per_call if name in EXPANDED_FUNCTIONS else NODES_PER_OPERATION
+        elif isinstance(node, ast.Attribute):
+            if node.attr not in METHODS and node.attr != "label":
+                return None
+        elif not isinstance(node, INERT):
+            return None
+    return total
+
+
+def _called_name(call: ast.Call) -> str | None:
+    """The primitive a call runs (`tanh(x)`, `x.tanh()`), or None for anything else."""
+    if isinstance(call.func, ast.Name) and call.func.id in CALLABLE_NAMES:
+        return call.func.id
+    if isinstance(call.func, ast.Attribute) and call.func.attr in METHODS:
+        return call.func.attr
+    return None
+
+
+def _is_string(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
+
+
+def _is_plain_number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
+    )

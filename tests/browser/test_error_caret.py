@@ -1,0 +1,34 @@
+"""The editor puts the caret on the character an error is about, whatever comes
+before it: emoji (two UTF-16 units, one column) and lone `\\r` line breaks."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Problems, open_player, player_url
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = Value(1.0, label='😀😀') * w3",
+        "a = Value(1.0)\rb = a * w3",
+        "a = Value(1.0, label='😀')\r\n\rb = a * w3",
+    ],
+    ids=["emoji-before", "lone-cr", "emoji-crlf-and-cr"],
+)
+def test_the_error_caret_selects_the_name_that_is_not_defined(
+    player_page: Page, server: str, problems: Problems, source: str
+) -> None:
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    editor = player_page.get_by_test_id("source")
+    editor.fill(source)
+    player_page.get_by_test_id("run").click()
+
+    expect(player_page.get_by_test_id("error")).to_contain_text("w3")
+    selected = editor.evaluate("(area) => area.value.slice(area.selectionStart, area.selectionEnd)")
+    assert selected == "w"

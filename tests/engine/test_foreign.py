@@ -1,0 +1,136 @@
+"""Foreign graphs whose code misbehaves: every failure is an `EngineError`, and a rule
+that fails leaves the foreign gradients as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine import EngineError, trace_value
+from tests.engine.helpers import assert_trace_invariants
+
+
+class Node:
+    """The least a micrograd-style node has; rules and ops are set by each test."""
+
+    def __init__(
+        self, data: Any, children: tuple[Node, ...] = (), op: Any = "", label: Any = ""
+    ) -> None:
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(children)
+        self._op = op
+        self.label = label
+        self._backward: Callable[[], None] = lambda: None
+
+
+def unary(child: Node, op: Any, local: float) -> Node:
+    out = Node(child.data * local, (child,), op)
+
+    def _backward() -> None:
+        child.grad += local * out.grad
+
+    out._backward = _backward
+    return out
+
+
+@pytest.mark.parametrize("op", ["", "sin", None, "ReLU", 3, "x" * 5_000])
+def test_an_op_we_do_not_know_is_narrated_as_a_rule_that_was_watched(op: Any) -> None:
+    x = Node(2.0, label="x")
+    trace = trace_value(unary(x, op, 0.5))
+
+    backward = next(frame for frame in trace["frames"] if frame["phase"] == "backward")
+    assert "x.grad += 0.5 × 1 → 0.5" in backward["text"]
+    assert x.grad == 0.5
+    op_node = next(node for node in trace["nodes"] if node["kind"] == "op")
+    assert op_node["op"] and len(op_node["op"]) <= 100
+    assert_trace_invariants(trace)
+
+
+def test_an_unnamed_op_is_shown_as_a_question_mark() -> None:
+    trace = trace_value(unary(Node(2.0), None, 3.0))
+    assert [node["op"] for node in trace["nodes"]] == ["", "?"]
+
+
+def test_a_binary_op_we_do_not_know_names_both_operands() -> None:
+    a, b = Node(2.0, label="a"), Node(3.0, label="a")
+    out = Node(6.0, (a, b), "hypot")
+    trace = trace_value(out)
+    build = trace["frames"][0]["text"]
+    assert "hypot(a, a)" in build
+
+
+@pytest.mark.parametrize(
+    "error", [RuntimeError("boom"), KeyError("w"), AttributeError("no"), RecursionError()]
+)
+def test_a_foreign_rule_that_raises_is_an_engine_error_and_leaves_grads_alone(
+    error: BaseException,
+) -> None:
+    x = Node(2.0, label="x")
+    out = Node(4.0, (x,), "sq")
+    out.grad = 7.0
+    x.grad = 5.0
+
+    def _backward() -> None:
+        x.grad += 1.0
+        raise error
+
+    out._backward = _backward
+
+    with pytest.raises(EngineError) as caught:
+        trace_value(out)
+
+    assert type(error).__name__ in caught.value.message
+    assert (out.grad, x.grad) == (7.0, 5.0)
+
+
+def test_a_foreign_rule_that_leaves_a_grad_that_is_not_a_number_is_an_engine_error() -> None:
+    x = Node(2.0)
+    out = Node(2.0, (x,), "bad")
+
+    def _backward() -> None:
+        x.grad = "two"
+
+    out._backward = _backward
+    with pytest.raises(EngineError, match="is not a number"):
+        trace_value(out)
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [(10**400, "too large for a float"), (1j, "not a number"), (object(), "not a number")],
+    ids=["big-int", "complex", "object"],
+)
+def test_foreign_data_that_is_not_a_float_is_an_engine_error(data: Any, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_value(Node(1.0, (Node(data),), "*"))
+
+
+def test_a_prev_that_is_not_iterable_is_an_engine_error() -> None:
+    out = Node(1.0)
+    out._prev = 3  # type: ignore[assignment]
+    with pytest.raises(EngineError, match="_prev"):
+        trace_value(out)
+
+
+def test_a_property_that_raises_is_an_engine_error() -> None:
+    class Exploding(Node):
+        @property
+        def label(self) -> str:
+            raise LookupError("no label today")
+
+        @label.setter
+        def label(self, value: str) -> None:
+            pass
+
+    with pytest.raises(EngineError, match="LookupError"):
+        trace_value(unary(Exploding(1.0), "*", 2.0))
+
+
+def test_a_foreign_label_with_a_lone_surrogate_is_replaced_in_the_trace() -> None:
+    x = Node(2.0, label="x\ud800")
+    trace = trace_value(unary(x, "*", 2.0))
+    assert trace["nodes"][0]["label"] == "x\ufffd"
+    assert all("\ud800" not in frame["text"] for frame in trace["frames"])

@@ -1,0 +1,61 @@
+"""Underflow is kept but marked (engine.underflow): the article's expanded tanh of a
+large input, where den**-2 becomes 0 and x.grad comes out 2 instead of 0."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import trace_source
+from engine.examples import NEURON
+from engine.underflow import tiny
+from tests.engine.helpers import assert_trace_invariants, node_labelled
+
+
+def large_tanh(x: float) -> str:
+    return f"x = Value({x})\no = tanh(x)\no.backward()"
+
+
+@pytest.mark.parametrize("x", [190.0, 250.0, 350.0])
+def test_expanded_tanh_of_a_large_input_keeps_the_float_numbers_and_marks_the_underflow(
+    x: float,
+) -> None:
+    expanded = trace_source(large_tanh(x), "expanded")
+    packed = trace_source(large_tanh(x), "packed")
+
+    assert node_labelled(expanded, "x")["grad"] == pytest.approx(2.0)
+    assert node_labelled(packed, "x")["grad"] == 0.0
+    marked = [node for node in expanded["nodes"] if node.get("underflow")]
+    assert [node["op"] for node in marked] == ["**-1"]
+    frame = next(
+        f for f in expanded["frames"] if f["phase"] == "backward" and f["node"] == marked[0]["id"]
+    )
+    assert "Underflow" in frame["text"] and "den" in frame["text"]
+    lost = [c for c in frame["contributions"] if c.get("underflow")]
+    assert [c["to"] for c in lost] == [node_labelled(expanded, "den")["id"]]
+    assert_trace_invariants(expanded)
+
+
+@pytest.mark.parametrize("granularity", ["packed", "expanded"])
+def test_traces_without_underflow_have_no_underflow_fields(granularity: str) -> None:
+    text = json.dumps(trace_source(NEURON, granularity))
+    assert "underflow" not in text and "Underflow" not in text
+
+
+def test_a_product_that_underflows_marks_its_node() -> None:
+    trace = trace_source("a = Value(1e-200)\nb = Value(1e-200)\nc = a * b")
+    assert node_labelled(trace, "c").get("underflow") is True
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["a = Value(0.0)\nb = Value(5.0)\nc = a * b", "a = Value(1e-200)\nc = a**0"],
+    ids=["true-zero-product", "zeroth-power"],
+)
+def test_a_result_that_is_really_zero_is_not_an_underflow(source: str) -> None:
+    assert "underflow" not in json.dumps(trace_source(source))
+
+
+def test_tiny_means_zero_or_subnormal() -> None:
+    assert (tiny(0.0), tiny(-1e-320), tiny(1e-300), tiny(2.0)) == (True, True, False, False)

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { MISTAKE_IDS, countParted, differs, mistakeInfo, partedNodes } from "../../static/js/mistakes.js";
+import { createTimeline, stateAt } from "../../static/js/timeline.js";
+import { byLabel, fixture } from "./helpers.mjs";
+import { withMistake, withSortSteps } from "./lab-helpers.mjs";
+
+const lastState = (trace) => {
+  const timeline = createTimeline(trace);
+  return stateAt(timeline, timeline.frameCount - 1);
+};
+
+describe("partedNodes", () => {
+  it("marks a + a with = : a.grad 1.0 where the right engine gives 2.0", () => {
+    const trace = withMistake(fixture("a-plus-a.json"), "assign");
+    const state = lastState(trace);
+    assert.deepEqual(partedNodes(trace, state.grads, state.final), [{ node: byLabel(trace, "a"), grad: 1, correct: 2 }]);
+    assert.equal(countParted(trace), 1);
+  });
+
+  it("marks every leaf of the neuron with append-first: each stays 0", () => {
+    const trace = withMistake(fixture("neuron.json"), "append-first");
+    const state = lastState(trace);
+    const parted = partedNodes(trace, state.grads, state.final);
+    for (const label of ["x1", "w1", "x2", "b"]) {
+      const entry = parted.find((p) => p.node === byLabel(trace, label));
+      assert.ok(entry, `${label} parts`);
+      assert.equal(entry.grad, 0);
+    }
+    // w2's right gradient is 0 too, so it does not part.
+    assert.equal(parted.some((p) => p.node === byLabel(trace, "w2")), false);
+  });
+
+  it("marks nothing for the right engine or before a gradient is final", () => {
+    const right = fixture("neuron.json");
+    const state = lastState(right);
+    assert.deepEqual(partedNodes(right, state.grads, state.final), []);
+    const trace = withMistake(fixture("a-plus-a.json"), "assign");
+    const timeline = createTimeline(trace);
+    const seed = stateAt(timeline, timeline.sortFrame);
+    assert.deepEqual(partedNodes(trace, seed.grads, seed.final), []);
+  });
+
+  it("finds the expanded neuron's no-sort damage below e, not at e", () => {
+    const trace = withMistake(fixture("neuron-expanded.json"), "no-sort");
+    const state = lastState(trace);
+    const parted = partedNodes(trace, state.grads, state.final).map((p) => trace.nodes[p.node].label);
+    assert.ok(parted.includes("x1") && parted.includes("w1"), `parted: ${parted}`);
+    assert.equal(parted.includes("e"), false);
+  });
+
+  it("works with sort steps, whose seed starts the gradients", () => {
+    const trace = withSortSteps(withMistake(fixture("a-plus-a.json"), "assign"));
+    const state = lastState(trace);
+    assert.equal(partedNodes(trace, state.grads, state.final).length, 1);
+  });
+});
+
+describe("mistakeInfo", () => {
+  it("knows the three mistakes and treats anything else as the right engine", () => {
+    assert.deepEqual(MISTAKE_IDS, ["assign", "append-first", "no-sort"]);
+    assert.match(mistakeInfo("assign").wrong[0], /grad = /);
+    for (const junk of [null, "", "ASSIGN", "__proto__", "constructor", 3]) assert.equal(mistakeInfo(junk), null);
+  });
+
+  it("says what the topo strip shows where the order itself is the mistake", () => {
+    assert.equal(mistakeInfo("assign").topoHint, undefined);
+    assert.match(mistakeInfo("append-first").topoHint("o"), /o comes first/);
+    assert.match(mistakeInfo("no-sort").topoHint("o"), /No sort ran/);
+  });
+
+  it("ignores rounding in the last bits", () => {
+    assert.equal(differs(0.1 + 0.2, 0.3), false);
+    assert.equal(differs(1, 2), true);
+  });
+});

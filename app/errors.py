@@ -68,9 +68,15 @@ def describe_validation_error(errors: Sequence[Any]) -> tuple[int, str]:
     return 422, f"{place}: {first['msg']}."
 
 
+# `?refusal_status=200`: a refused program is an answer, not a failure. Browsers log every
+# 4xx response in the console as an error; the page asks for 200 so a typo logs nothing.
+REFUSAL_STATUS_PARAMETER = "refusal_status"
+
+
 async def handle_engine_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, EngineError)
-    return error_response(400, error.message, error.line, error.column)
+    status_code = 200 if request.query_params.get(REFUSAL_STATUS_PARAMETER) == "200" else 400
+    return error_response(status_code, error.message, error.line, error.column)
 
 
 async def handle_service_error(request: Request, error: Exception) -> JSONResponse:

@@ -53,7 +53,8 @@ export async function fetchGradcheck(source, granularity, { base = "/", signal, 
 async function postJson(path, body, { base, signal }) {
   let response;
   try {
-    response = await fetch(new URL(path, new URL(base, location.href)), {
+    // A refused program comes back as 200 with an `error`, so the browser logs no failed request.
+    response = await fetch(new URL(`${path}?refusal_status=200`, new URL(base, location.href)), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
@@ -64,7 +65,7 @@ async function postJson(path, body, { base, signal }) {
     throw new SourceError("The server could not be reached. Check the connection and run again.");
   }
   const answer = await response.json().catch(() => null);
-  if (!response.ok) {
+  if (!response.ok || answer?.error) {
     const error = answer?.error;
     if (error && typeof error.message === "string") throw new SourceError(error.message, error.line ?? null, error.column ?? null);
     throw new SourceError(`The server answered ${response.status} without an explanation.`);

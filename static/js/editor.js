@@ -35,7 +35,14 @@ export function mountEditor(root, { onRun }) {
       run();
     }
   });
-  for (const radio of radios) radio.addEventListener("change", () => run());
+  for (const radio of radios) {
+    radio.addEventListener("change", () => {
+      showMatchingExample();
+      run();
+    });
+  }
+  // The menu names the example on screen, and nothing once the learner's own program is there.
+  textarea.addEventListener("input", showMatchingExample);
   examplesMenu?.addEventListener("change", () => {
     const example = examples.find((e) => e.id === examplesMenu.value);
     if (!example) return;
@@ -50,6 +57,13 @@ export function mountEditor(root, { onRun }) {
   function setProgram(source, value) {
     textarea.value = source;
     for (const radio of radios) radio.checked = radio.value === value;
+    showMatchingExample();
+  }
+
+  function showMatchingExample() {
+    if (!examplesMenu) return;
+    const shown = examples.find((example) => example.source === textarea.value && example.granularity === granularity());
+    examplesMenu.value = shown?.id ?? "";
   }
 
   /** @param {Example[]} list */
@@ -60,6 +74,7 @@ export function mountEditor(root, { onRun }) {
       html("option", { value: "", text: "Choose an example…" }),
       ...list.map((example) => html("option", { value: example.id, text: example.title, title: example.description })),
     );
+    showMatchingExample();
   }
 
   /**

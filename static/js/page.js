@@ -8,7 +8,7 @@
  */
 import { SourceError, fetchOptional, fetchTrace } from "./api.js";
 import { mountEditor } from "./editor.js";
-import { reportHeight } from "./embed-height.js";
+import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
 import { readEmbedOptions } from "./embed-options.js";
 import { carryFrame } from "./frame-carry.js";
 import { LAB_PARAM_NAMES, withLabParams } from "./lab-url.js";
@@ -36,6 +36,7 @@ else if (embedOptions.theme !== "auto") document.documentElement.dataset.theme =
 /** @type {Awaited<ReturnType<typeof mountPlayer>> | null} */
 let player = null;
 let runId = 0;
+let settledRunId = 0;
 /** @type {AbortController | null} */
 let inFlight = null;
 /** @type {{source: string, granularity: "packed" | "expanded"}} */
@@ -43,13 +44,16 @@ let shown = { source: "", granularity: "packed" };
 
 // The embed's error box sits outside its editor, so it still shows when the editor is hidden.
 const editor = editorRoot && mountEditor(editorRoot, {
-  onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, fromButton),
+  onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, { focusPlayer: fromButton, remember: !embed }),
 });
 const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (editorRoot?.querySelector("[data-testid=source]") ?? null);
 const sourceLine = sourceTextarea && mountSourceLine(sourceTextarea);
+const heights = embed ? reportHeight(/** @type {HTMLElement} */ (document.querySelector("main"))) : null;
 if (embed) {
-  reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+  listenForSeek((frame) => player?.seek(frame));
 } else {
+  // Examples and Run push history entries (run's `remember`); Back reopens the one before.
+  addEventListener("popstate", () => restore());
   mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
     () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }));
 }
@@ -136,10 +140,14 @@ function frameLink(frame) {
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
  * @param {number | ((trace: import("./trace.js").Trace) => number)} frame  or where to open, given the trace
- * @param {boolean} [focusPlayer]
+ * @param {{focusPlayer?: boolean, remember?: boolean}} [how]
+ *   remember: a new history entry for this program (a Run or an example, not a restore)
  */
-async function run(source, granularity, frame, focusPlayer = false) {
+async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
   const id = ++runId;
+  // The new entry is made at once, so Back during a slow trace returns to what was shown.
+  const address = writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame });
+  if (remember && location.search !== address) history.pushState(null, "", address);
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
@@ -158,6 +166,8 @@ async function run(source, granularity, frame, focusPlayer = false) {
     player = await mountPlayer(playerRoot, {
       trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame, signal: controller.signal,
       hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
+      // On `/` nothing but the table follows the player; a course page's text follows /embed.
+      steady: embed,
     });
     previous?.destroy();
     if (autoplay) player.play();
@@ -176,7 +186,11 @@ async function run(source, granularity, frame, focusPlayer = false) {
     shown = { source, granularity };
     writeUrl();
   } finally {
-    if (id === runId) editor?.setBusy(false);
+    if (id === runId) {
+      editor?.setBusy(false);
+      settledRunId = id;
+      heights?.ready();
+    }
   }
 }
 
@@ -203,6 +217,24 @@ function showError(error, source) {
 function fitEditorRows(source) {
   const textarea = /** @type {HTMLTextAreaElement | null} */ (document.querySelector("[data-testid=source]"));
   if (textarea) textarea.rows = Math.min(12, Math.max(3, source.split("\n").length));
+}
+
+/** @param {number} frame */
+function onFrame(frame) {
+  syncUrl();
+  if (embed) reportFrame(frame);
+}
+
+/** Back or Forward: show the program and frame of the address the browser went to. */
+async function restore() {
+  const state = readUrlState(location.search);
+  const source = state.source ?? editor?.source ?? "";
+  editor?.setProgram(source, state.granularity);
+  if (runId === settledRunId && source === shown.source && state.granularity === shown.granularity && player) {
+    player.seek(state.frame ?? 0);
+    return;
+  }
+  await run(source, state.granularity, state.frame ?? 0);
 }
 
 async function start() {

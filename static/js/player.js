@@ -25,6 +25,7 @@ import { mountQuiz } from "./quiz.js";
 import { mountSortMarks } from "./sort-marks.js";
 import { hasSortSteps } from "./sort-steps.js";
 import { mountSortStepsView } from "./sort-steps-view.js";
+import { reserveTallestFrame, tallestCandidates } from "./stable-height.js";
 import { html } from "./svg.js";
 import { createTimeline, phaseSpans, stateAt } from "./timeline.js";
 import { mountTopoStrip } from "./topo-strip.js";
@@ -41,11 +42,14 @@ import { mountTransport } from "./transport.js";
  *   signal?: AbortSignal,
  *   hide?: string[],
  *   speed?: number | null,
+ *   steady?: boolean,
  *   quiz?: import("./quiz.js").QuizOptions | null,
  * }} PlayerOptions
  * keyboard: where ←/→, Home/End and Space listen; "root" suits several players on one page.
  * hide: parts left out ("code", "narration"), for embeds.
  * speed: the starting playback speed, one of playback.js's SPEEDS.
+ * steady: keep the height of the tallest frame (stable-height.js), so what follows the
+ *   player on a course page holds still; on by default.
  * signal: abort while the layout runs and the player rejects without touching root.
  * quiz: ask the learner for each `+=` before showing it (quiz.js, SPEC.md §10); null: no quiz.
  */
@@ -55,7 +59,8 @@ import { mountTransport } from "./transport.js";
  * @param {PlayerOptions} options
  */
 export async function mountPlayer(root, {
-  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null, quiz: quizOptions = null,
+  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null, steady = true,
+  quiz: quizOptions = null,
 }) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
@@ -79,17 +84,11 @@ export async function mountPlayer(root, {
   const codeSlot = html("div", { class: "player-code" });
   const tableSlot = html("div", { class: "player-table" });
   const quizSlot = html("div", { class: "player-quiz", hidden: !quizOptions });
-  const shell = html("div", { class: "player", "data-phase": "build" }, [
-    stage,
-    transportSlot,
-    quizSlot,
-    passSlot,
-    html("div", { class: "player-panels" }, [
-      html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, printSlot, stripSlot]),
-      codeSlot,
-    ]),
-    tableSlot,
+  const panelsSlot = html("div", { class: "player-panels" }, [
+    html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, printSlot, stripSlot]),
+    codeSlot,
   ]);
+  const shell = html("div", { class: "player", "data-phase": "build" }, [stage, transportSlot, quizSlot, passSlot, panelsSlot, tableSlot]);
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
 
@@ -191,6 +190,18 @@ export async function mountPlayer(root, {
   if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
+  const panelViews = [narration, strip, code, ...lab];
+  const steadyHeight = reserveTallestFrame(panelsSlot, {
+    frames: steady ? tallestCandidates(trace) : [],
+    show: (k) => {
+      const state = stateAt(timeline, k);
+      for (const view of panelViews) view.update(state);
+    },
+    restore: () => {
+      const state = stateAt(timeline, playback.state.frame);
+      for (const view of panelViews) view.update(quiz ? quiz.mask(state) : state);
+    },
+  });
   root.dataset.ready = "true";
 
   return {
@@ -227,6 +238,7 @@ export async function mountPlayer(root, {
       graph.destroy();
       table.destroy();
       transport.destroy();
+      steadyHeight.destroy();
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();
     },

@@ -7,11 +7,11 @@
  *   -> '<iframe src="https://ba.example/embed?source=a+%2B+a&amp;granularity=packed&amp;frame=0" title=…'
  */
 import { HIDDEN_BY_DEFAULT, PARTS, embedParams } from "./embed-options.js";
+import { DEFAULT_FRAME_HEIGHT } from "./frame-messages.js";
 import { labParams, withLabParams } from "./lab-url.js";
+import { programTitle } from "./program-title.js";
 import { writeUrlState } from "./url-state.js";
 
-/** The embed's height with its default parts, measured on the neuron at 700–1000px wide. */
-export const IFRAME_HEIGHT = 760;
 /** What each part adds to that height. */
 const PART_HEIGHTS = /** @type {Record<string, number>} */ ({ editor: 250, code: 120, narration: 100 });
 
@@ -49,39 +49,40 @@ export function exportUrl({ origin, source, granularity, frame, lab }) {
 }
 
 /**
- * A title that says what the frame holds, as accessibility reviews ask of iframes.
- * @param {string} source
+ * The `<script>` that sizes every embed's iframe to its content (static/height-listener.js).
+ * @param {string} origin
  */
-export function describeProgram(source) {
-  const line = source.split("\n").map((text) => text.trim()).find((text) => text && !text.startsWith("#")) ?? "";
-  const short = line.length > 48 ? `${line.slice(0, 47)}…` : line;
-  return short ? `backprop-animator: backpropagation through ${short}` : "backprop-animator player";
+export function heightListenerSnippet(origin) {
+  return `<script src="${escapeAttribute(origin)}/static/height-listener.js" async></script>`;
 }
 
-/** @param {ShareState} state */
+/**
+ * An iframe of `/embed` with a title that says what it holds (accessibility reviews ask
+ * for one), lazy loading, and the height listener on the line after it.
+ * @param {ShareState} state
+ */
 export function iframeSnippet(state) {
   const hidden = state.embed?.hide ?? HIDDEN_BY_DEFAULT;
   const height = PARTS.reduce((sum, part) => {
     const change = Number(HIDDEN_BY_DEFAULT.includes(part)) - Number(hidden.includes(part));
     return sum + change * PART_HEIGHTS[part];
-  }, IFRAME_HEIGHT);
-  return `<iframe src="${escapeAttribute(embedUrl(state))}" title="${escapeAttribute(describeProgram(state.source))}"`
-    + ` width="100%" height="${height}" loading="lazy" style="border:0;max-width:1000px"></iframe>`;
+  }, DEFAULT_FRAME_HEIGHT);
+  return `<iframe src="${escapeAttribute(embedUrl(state))}" title="${escapeAttribute(programTitle(state.source))}"`
+    + ` width="100%" height="${height}" loading="lazy" style="border:0;max-width:1000px"></iframe>\n`
+    + heightListenerSnippet(state.origin);
 }
 
-/** @param {ShareState} state */
-export function scriptSnippet({ origin, source, granularity, frame }) {
+/**
+ * A div the script-tag embed turns into a player, with the same options as the iframe
+ * (parts shown, autoplay, speed, theme) as `data-backprop-*` attributes. The script tag
+ * has no editor, so that option is left out.
+ * @param {ShareState} state
+ */
+export function scriptSnippet({ origin, source, granularity, frame, embed = {} }) {
   const attributes = [`data-backprop-source="${escapeAttribute(source)}"`];
   if (granularity !== "packed") attributes.push(`data-backprop-granularity="${granularity}"`);
   if (frame > 0) attributes.push(`data-backprop-frame="${Math.trunc(frame)}"`);
+  const options = { ...embed, hide: [...(embed.hide ?? HIDDEN_BY_DEFAULT), "editor"] };
+  for (const [name, value] of embedParams(options)) attributes.push(`data-backprop-${name}="${escapeAttribute(value)}"`);
   return `<div ${attributes.join(" ")}></div>\n<script src="${escapeAttribute(origin)}/static/embed.js" async></script>`;
 }
-
-/** The parent-page listener that sizes every embed iframe to its content (README "Embed"). */
-export const HEIGHT_LISTENER = `<script>
-addEventListener("message", (event) => {
-  if (event.data?.type !== "backprop-animator:height") return;
-  for (const frame of document.querySelectorAll("iframe"))
-    if (frame.contentWindow === event.source) frame.style.height = event.data.height + "px";
-});
-</script>`;

@@ -6,7 +6,7 @@
  * Ctrl+C finishes the job. The texts come from share-snippets.js.
  */
 import { PARTS } from "./embed-options.js";
-import { HEIGHT_LISTENER, exportUrl, iframeSnippet, permalink, scriptSnippet } from "./share-snippets.js";
+import { exportUrl, heightListenerSnippet, iframeSnippet, permalink, scriptSnippet } from "./share-snippets.js";
 
 /**
  * @param {Element | null} button  opens the dialog
@@ -34,7 +34,7 @@ export function mountShare(button, dialog, currentState) {
     const state = { origin: location.origin, ...currentState(), embed: embedOptions() };
     field("link").value = permalink(state);
     field("iframe").value = iframeSnippet(state);
-    field("listener").value = HEIGHT_LISTENER;
+    field("listener").value = heightListenerSnippet(state.origin);
     field("script").value = scriptSnippet(state);
     exportLink.href = exportUrl(state);
     status.textContent = "";

@@ -4,9 +4,11 @@
  * engine's rule sources and the options sit in JSON data blocks that
  * app/export.py wrote; this module mounts the player on them. No network.
  * `quiz: true` in the options turns the player into the quiz (scores go to the
- * parent window when the file is framed, as in a notebook).
+ * parent window when the file is framed, as in a notebook). In a frame (a
+ * notebook), it reports its height and frame and takes seeks from the page
+ * around it (frame-messages.js).
  */
-import { reportHeight } from "./embed-height.js";
+import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
 import { mountGradcheckPanel } from "./gradcheck-panel.js";
 import { mountPlayer } from "./player.js";
 
@@ -20,12 +22,14 @@ function readData(id) {
 const root = /** @type {HTMLElement} */ (document.getElementById("player"));
 const options = readData("backprop-options");
 if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
-reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
+const heights = reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 const trace = readData("backprop-trace");
 mountPlayer(root, {
-  trace, rules: readData("backprop-rules"), frame: options.frame ?? 0, quiz: options.quiz === true ? {} : null,
+  trace, rules: readData("backprop-rules"), frame: options.frame ?? 0, onFrame: reportFrame,
+  quiz: options.quiz === true ? {} : null,
 })
-  .then(() => {
+  .then((player) => {
+    listenForSeek((frame) => player.seek(frame));
     // An export made with the gradient check carries its result (SPEC §7): show the panel.
     if (!options.gradcheck) return;
     const host = document.createElement("div");
@@ -39,4 +43,5 @@ mountPlayer(root, {
     const box = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
     box.textContent = `The player could not start: ${error}`;
     box.hidden = false;
-  });
+  })
+  .finally(() => heights.ready());

@@ -213,3 +213,30 @@ async def test_a_body_sent_without_a_json_content_type_is_told_to_send_json(
 
     error = assert_error_shape(response, 422)
     assert "Content-Type: application/json" in str(error["message"])
+
+
+async def test_a_page_may_ask_for_a_refused_program_as_an_answer_not_a_failed_request(
+    client: httpx.AsyncClient,
+) -> None:
+    source = "a = Value(1.0)\nb = a * w3\n"
+    refused = await client.post("/api/trace", json={"source": source})
+    answered = await client.post("/api/trace?refusal_status=200", json={"source": source})
+
+    assert refused.status_code == 400
+    assert answered.status_code == 200
+    assert answered.json() == refused.json()
+
+
+@pytest.mark.parametrize("value", ["201", "500", "", "200 ", "yes"])
+async def test_only_refusal_status_200_changes_the_status_of_a_refusal(
+    client: httpx.AsyncClient, value: str
+) -> None:
+    response = await client.post(f"/api/trace?refusal_status={value}", json={"source": "1 +"})
+    assert_error_shape(response, 400)
+
+
+async def test_refusal_status_leaves_requests_the_api_cannot_read_as_they_were(
+    client: httpx.AsyncClient,
+) -> None:
+    unreadable = await client.post("/api/trace?refusal_status=200", json={"granularity": "x"})
+    assert_error_shape(unreadable, 422)

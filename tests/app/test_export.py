@@ -8,8 +8,10 @@ import hashlib
 import html
 import json
 import re
+import shutil
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +24,17 @@ from app.export import (
     BARE_PREFIX,
     RELATIVE_IMPORT,
     bundle,
+    collect_modules,
+    data_url,
     json_block,
     render_standalone,
     resolve,
     rewrite_imports,
     standalone_title,
+    strip_comment_lines,
 )
 from app.main import create_app
+from app.paths import find_asset_dir
 from app.settings import Settings
 from engine import trace_source
 from engine.rules import rule_sources
@@ -94,7 +100,7 @@ def test_import_map_holds_every_module_with_no_relative_import_left() -> None:
     document = neuron_page()
     imports = json.loads(inline_block(document, "script", ' type="importmap"'))["imports"]
     modules = {
-        name.removeprefix(BARE_PREFIX): base64.b64decode(url.split(",", 1)[1]).decode()
+        name.removeprefix(BARE_PREFIX): urllib.parse.unquote(url.split(",", 1)[1])
         for name, url in imports.items()
     }
 
@@ -103,6 +109,37 @@ def test_import_map_holds_every_module_with_no_relative_import_left() -> None:
         assert RELATIVE_IMPORT.search(text) is None, name
         for specifier in re.findall(rf"""["']({BARE_PREFIX}[^"']+)["']""", text):
             assert specifier in imports, f"{name} imports {specifier}, which is not in the map"
+
+
+def test_data_urls_carry_each_module_unchanged_and_nothing_that_ends_a_block_or_attribute() -> None:
+    text = 'const a = "%#&<\\/script>";\n\t// ü → `x`\r\n'
+    url = data_url(text)
+    assert urllib.parse.unquote(url.removeprefix("data:text/javascript,")) == text
+    assert not set('"\\<>&#\n\r\t') & set(url.removeprefix("data:"))
+
+
+def test_comment_lines_leave_the_module_but_code_and_template_text_stay() -> None:
+    module = (
+        "/**\n * The doc.\n */\nconst a = 1; // why\n  // a note\n"
+        "/** @type {X} */ (b).c = 2;\n/* one */\nconst t = `\n// text, not a comment\n`;\n"
+    )
+    assert strip_comment_lines(module) == (
+        "const a = 1; // why\n/** @type {X} */ (b).c = 2;\n"
+        "const t = `\n// text, not a comment\n`;\n"
+    )
+
+
+def test_every_module_of_the_export_still_parses_without_its_comment_lines(
+    tmp_path: Path,
+) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed for this test (the JS unit tests need it too)")
+    for path, text in collect_modules(find_asset_dir("static")).items():
+        module = tmp_path / (path.replace("/", "_").removesuffix(".js") + ".mjs")
+        module.write_text(text, encoding="utf-8")
+        checked = subprocess.run([node, "--check", str(module)], capture_output=True, text=True)
+        assert checked.returncode == 0, f"{path}: {checked.stderr}"
 
 
 def test_rewrite_imports_makes_every_relative_form_bare() -> None:

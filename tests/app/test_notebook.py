@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import math
@@ -9,12 +10,16 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from service_helpers import NEURON
 
 import backprop_animator
-from app.notebook import Animation, animate
+from app.export import bundle, collect_modules
+from app.notebook import RESTORE_HINT, WIDGET_HINT, Animation, animate
+from app.page_constants import js_constant
+from app.paths import find_asset_dir
 from engine import EngineError, Value
 
 ARTICLE_LEAF_GRADS = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
@@ -187,7 +192,11 @@ def test_a_foreign_a_plus_a_shows_one_contribution_of_two() -> None:
 def test_hostile_labels_cannot_escape_the_notebook_output() -> None:
     fragment = animate(f"a = Value(1.0, label='{PAYLOAD}')\nb = a * 2")._repr_html_()
 
-    assert "<img" not in fragment
+    # The one image is the still picture, a data: URL; the label never becomes markup.
+    assert re.findall(r"<img\b[^>]*>", fragment) == [
+        tag for tag in re.findall(r"<img\b[^>]*>", fragment) if 'src="data:image/svg+xml' in tag
+    ]
+    assert len(re.findall(r"<img\b", fragment)) == 1
     assert "<img" not in inner_document(fragment)
     assert PAYLOAD in {node["label"] for node in trace_in(inner_document(fragment))["nodes"]}
 
@@ -207,6 +216,118 @@ def test_animate_reports_a_bad_program_with_its_position() -> None:
 def test_the_package_re_exports_animate() -> None:
     assert backprop_animator.animate is animate
     assert backprop_animator.Animation is Animation
+
+
+def still_svg_in(fragment: str) -> str:
+    match = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', fragment)
+    assert match, "no still picture"
+    return base64.b64decode(match.group(1)).decode()
+
+
+def test_the_next_reader_without_the_frame_sees_what_it_is_and_how_to_get_it_back() -> None:
+    fragment = animate(NEURON)._repr_html_()
+
+    inside = re.search(r"<iframe\b([^>]*)>(.*?)</iframe>", fragment, re.S)
+    assert inside and RESTORE_HINT in html.unescape(inside.group(2))
+    assert 'title="' in inside.group(1)
+    assert "trust the notebook or run its cells" in inside.group(2)
+
+
+def test_the_output_carries_a_still_picture_of_the_last_frame() -> None:
+    svg = ElementTree.fromstring(still_svg_in(animate(NEURON)._repr_html_()))
+    texts = [text.text for text in svg.iter("{http://www.w3.org/2000/svg}text")]
+
+    assert "x1" in texts and "o  (tanh)" in texts
+    assert "data 2  grad -1.5" in texts and "data 0.7071  grad 1" in texts
+
+
+def test_the_still_is_hidden_by_the_outputs_script_when_the_frame_can_run() -> None:
+    fragment = animate(NEURON)._repr_html_()
+    frame_id = re.search(r'<iframe id="([\w-]+)"', fragment)
+    assert frame_id
+    assert f'data-backprop-still="{frame_id.group(1)}"' in fragment
+    assert f'document.getElementById("{frame_id.group(1)}")' in fragment
+
+
+def test_a_player_without_the_widget_weighs_a_third_less_than_base64_modules_made_it() -> None:
+    static = find_asset_dir("static")
+    as_base64 = sum(len((static / path).read_bytes()) for path in collect_modules(static)) * 4 / 3
+    # Measured on the neuron: 386 KB with base64 modules and their comments, 267 KB now.
+    assert len(bundle().import_map.encode()) < 0.75 * as_base64
+    assert len(animate(NEURON)._repr_html_().encode()) < 0.75 * 386_000
+
+
+def test_with_the_widget_a_saved_notebook_keeps_only_the_still_a_few_kilobytes() -> None:
+    shown = displayed(animate(NEURON))
+
+    assert [list(bundle) for bundle in shown] == [
+        ["text/html", "text/plain"],
+        ["text/plain", "application/vnd.jupyter.widget-view+json"],
+    ]
+    assert len(shown[0]["text/html"].encode()) < 10_000
+    assert WIDGET_HINT in shown[0]["text/html"] and "<iframe" not in shown[0]["text/html"]
+
+
+def test_without_anywidget_the_notebook_shows_the_html_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("app.notebook.player_widget", lambda *args, **kwargs: None)
+    (bundle,) = displayed(animate(NEURON))
+
+    assert "<iframe" in bundle["text/html"] and "srcdoc=" in bundle["text/html"]
+
+
+def test_frame_moves_the_widget_and_reads_where_the_learner_is() -> None:
+    animation = animate(NEURON, frame=3)
+    widget = animation.widget()
+    assert widget is not None and widget.frame == 3 and widget.frame_count == 16
+
+    animation.frame = 9
+    assert widget.frame == 9
+    widget.frame = 12  # what the page sends when the learner scrubs
+    assert animation.frame == 12
+    animation.frame = 99
+    assert widget.frame == 15 and animation.frame == 15
+
+
+def test_the_widget_carries_the_standalone_page_at_its_frame() -> None:
+    widget = animate(NEURON, frame=5, theme="dark").widget()
+    assert widget is not None
+    options = re.search(r'id="backprop-options">(.*?)</script>', widget._html)
+    assert options and json.loads(options.group(1)) == {"frame": 5, "theme": "dark"}
+
+
+def test_the_default_height_is_the_pages_own() -> None:
+    assert animate(NEURON).height == js_constant("frame-messages.js", "DEFAULT_FRAME_HEIGHT")
+
+
+def displayed(animation: Animation) -> list[dict[str, Any]]:
+    """What `_ipython_display_` shows, as IPython's display() receives it."""
+    import IPython.display
+
+    shown: list[dict[str, Any]] = []
+
+    def record(value: Any, raw: bool = False) -> None:
+        bundle = value if raw else value._repr_mimebundle_()
+        shown.append(bundle[0] if isinstance(bundle, tuple) else bundle)  # (data, metadata)
+
+    original = IPython.display.display
+    IPython.display.display = record
+    try:
+        animation._ipython_display_()
+    finally:
+        IPython.display.display = original
+    return shown
+
+
+def test_animate_names_an_option_it_does_not_take_at_once() -> None:
+    with pytest.raises(TypeError, match=r"unknown option 'colour'.*theme"):
+        animate(NEURON, colour="red")
+
+
+def test_a_bad_theme_is_refused_by_the_export_with_its_value() -> None:
+    with pytest.raises(ValueError, match="'neon'"):
+        animate(NEURON, theme="neon").to_html()
 
 
 def test_a_save_that_fails_leaves_the_existing_file_as_it_was(tmp_path: Path) -> None:

@@ -152,7 +152,6 @@ def test_embed_theme_overrides_or_follows_the_system(
 def test_embed_shows_a_hostile_program_as_text_and_runs_nothing(
     player_page: Page, server: str, problems: Problems
 ) -> None:
-    problems.allowed.append("status of 400")
     source = f"a = Value(1.0, label='{PAYLOAD}')\nb = a * 2 {PAYLOAD}"
     dialogs: list[str] = []
     player_page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
@@ -235,7 +234,6 @@ def test_script_tag_embed_renders_two_working_players_despite_hostile_css(
 def test_script_tag_embed_shows_a_bad_program_error_inside_its_own_player(
     player_page: Page, server: str, course_site: tuple[str, Path], problems: Problems
 ) -> None:
-    problems.allowed.append("status of 400")
     body = (
         f'<div data-backprop-source="b = w * 2  # {PAYLOAD.replace("<", "&lt;")}"></div>'
         f'<script src="{server}/static/embed.js" async></script>'
@@ -271,9 +269,11 @@ def test_share_dialog_gives_a_permalink_and_snippets_that_work(
     dialog.get_by_label("the code panel").uncheck()
     iframe = player_page.get_by_test_id("share-iframe").input_value()
     script = player_page.get_by_test_id("share-script").input_value()
-    assert 'title="backprop-animator: backpropagation through x1 = 2.0"' in iframe
+    assert 'title="backprop-animator: x1 = 2.0"' in iframe
     assert 'loading="lazy"' in iframe and "controls=-code" in iframe
+    assert f'<script src="{server}/static/height-listener.js" async></script>' in iframe
     assert f'src="{server}/static/embed.js"' in script
+    assert 'data-backprop-controls="-code"' in script
 
     dialog.get_by_role("button", name="Copy").nth(1).click()
     expect(dialog.locator(".share-status")).to_have_text("Copied to the clipboard.")
@@ -286,9 +286,13 @@ def test_share_dialog_gives_a_permalink_and_snippets_that_work(
         "9 / 16"
     )
     expect(player_page.frame_locator("iframe").locator(".code-panel")).to_be_hidden()
-    expect(
-        player_page.locator("[data-backprop-source]").get_by_test_id("frame-counter")
-    ).to_have_text("9 / 16")
+    scripted = player_page.locator("[data-backprop-source]")
+    expect(scripted.get_by_test_id("frame-counter")).to_have_text("9 / 16")
+    # The dialog's options reach the script-tag player too.
+    expect(scripted.locator(".code-panel")).to_be_hidden()
+    expect(scripted.get_by_test_id("narration")).to_be_visible()
+    # The iframe snippet sized its frame: no longer the height it was written with.
+    player_page.wait_for_function("() => document.querySelector('iframe').style.height !== ''")
 
 
 def test_share_copy_selects_the_text_when_the_clipboard_is_refused(

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { readUrlState } from "../../static/js/url-state.js";
+import { readEmbedOptions } from "../../static/js/embed-options.js";
 import {
-  HEIGHT_LISTENER, describeProgram, embedUrl, escapeAttribute, iframeSnippet, permalink, scriptSnippet,
+  embedUrl, escapeAttribute, heightListenerSnippet, iframeSnippet, permalink, scriptSnippet,
 } from "../../static/js/share-snippets.js";
 
 const state = { origin: "https://ba.example", source: 'x = 2.0  # "a" & <b>\ny = x * 3', granularity: "expanded", frame: 4 };
@@ -17,9 +18,10 @@ describe("share snippets", () => {
   it("the iframe points at /embed with a title, lazy loading and the embed's options", () => {
     const snippet = iframeSnippet({ ...state, embed: { hide: ["editor", "code"], autoplay: true } });
     assert.match(snippet, /^<iframe src="https:\/\/ba\.example\/embed\?source=/);
-    assert.match(snippet, /title="backprop-animator: backpropagation through x = 2.0 {2}# &quot;a&quot; &amp; &lt;b&gt;"/);
+    assert.match(snippet, /title="backprop-animator: x = 2.0 {2}# &quot;a&quot; &amp; &lt;b&gt;"/);
     assert.match(snippet, /loading="lazy"/);
     assert.match(snippet, /&amp;controls=-code&amp;autoplay=1"/);
+    assert.ok(snippet.endsWith(`\n${heightListenerSnippet(state.origin)}`), "every iframe snippet carries the listener");
     const src = snippet.match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&");
     assert.equal(src, embedUrl({ ...state, embed: { hide: ["editor", "code"], autoplay: true } }));
   });
@@ -32,19 +34,32 @@ describe("share snippets", () => {
   it("the script snippet escapes the program into one attribute", () => {
     const snippet = scriptSnippet(state);
     assert.equal(snippet.split("\n").length, 2);
+    assert.doesNotMatch(snippet, /data-backprop-(controls|autoplay|theme)/);
     assert.match(snippet, /data-backprop-source="x = 2.0 {2}# &quot;a&quot; &amp; &lt;b&gt;&#10;y = x \* 3"/);
     assert.match(snippet, /data-backprop-granularity="expanded" data-backprop-frame="4"/);
     assert.match(snippet, /<script src="https:\/\/ba\.example\/static\/embed\.js" async><\/script>$/);
   });
+  it("the script snippet carries the dialog's options, which the script-tag embed reads back", () => {
+    const embed = { hide: ["editor", "code"], autoplay: true, theme: /** @type {const} */ ("dark") };
+    const snippet = scriptSnippet({ ...state, embed });
+    const div = snippet.split("\n")[0];
+    assert.match(div, / data-backprop-controls="-code"/);
+    assert.match(div, / data-backprop-autoplay="1"/);
+    assert.match(div, / data-backprop-theme="dark"/);
+    const params = new URLSearchParams();
+    for (const [, name, value] of div.matchAll(/data-backprop-(\w+)="([^"]*)"/g)) params.set(name, value);
+    assert.deepEqual(readEmbedOptions(params), { hide: ["editor", "code"], autoplay: true, speed: null, theme: "dark" });
+  });
+  it("the script snippet leaves out the editor, which the script-tag embed does not have", () => {
+    const snippet = scriptSnippet({ ...state, embed: { hide: ["narration"] } });
+    assert.match(snippet, /data-backprop-controls="-narration"/);
+    assert.doesNotMatch(snippet, /editor/);
+  });
   it("escapeAttribute leaves nothing that ends an attribute or opens a tag", () => {
     assert.equal(escapeAttribute(`"><script>&`), "&quot;&gt;&lt;script&gt;&amp;");
   });
-  it("describeProgram skips comments and shortens long lines", () => {
-    assert.equal(describeProgram("# hi\n\n"), "backprop-animator player");
-    assert.ok(describeProgram(`y = ${"x + ".repeat(40)}x`).endsWith("…"));
-  });
-  it("the height listener is the five lines the README shows", () => {
-    assert.equal(HEIGHT_LISTENER.split("\n").length, 7);
-    assert.match(HEIGHT_LISTENER, /backprop-animator:height/);
+  it("the height listener is one script tag from the app's origin", () => {
+    assert.equal(heightListenerSnippet("https://ba.example"),
+      '<script src="https://ba.example/static/height-listener.js" async></script>');
   });
 });

@@ -1,7 +1,7 @@
-"""`python -m app ...` is the `backprop-animator` command."""
+"""`python -m backprop_animator.app ...` is the `backprop-animator` command too."""
 
 import sys
 
-from app.cli import main
+from backprop_animator.app.cli import main
 
 sys.exit(main())

@@ -16,11 +16,11 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from app import __version__
-from app.atomic_file import write_text_atomically
+from backprop_animator.app import __version__
+from backprop_animator.app.atomic_file import write_text_atomically
 
 if TYPE_CHECKING:
-    from engine import Limits
+    from backprop_animator.engine import Limits
 
 EXIT_BAD_INPUT = 2
 # h11 (uvicorn's default HTTP parser) drops connections whose request line and headers
@@ -32,8 +32,8 @@ MAX_REQUEST_HEAD_BYTES = 1024 * 1024
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.http_timeouts import HeadTimeoutH11Protocol
-    from app.settings import Settings
+    from backprop_animator.app.http_timeouts import HeadTimeoutH11Protocol
+    from backprop_animator.app.settings import Settings
 
     # Each uvicorn worker has its own trace workers: share the cores between them.
     cores = os.cpu_count() or 1
@@ -43,7 +43,7 @@ def serve(args: argparse.Namespace) -> int:
     except ValueError as error:
         return fail(error)
     uvicorn.run(
-        "app.main:app",
+        "backprop_animator.app.main:app",
         host=args.host,
         port=args.port,
         workers=args.workers,
@@ -55,8 +55,8 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def trace(args: argparse.Namespace) -> int:
-    from app.worker import encode_trace
-    from engine import EngineError
+    from backprop_animator.app.worker import encode_trace
+    from backprop_animator.engine import EngineError
 
     try:
         source, limits = read_program(args)
@@ -69,8 +69,8 @@ def trace(args: argparse.Namespace) -> int:
 
 
 def gradcheck(args: argparse.Namespace) -> int:
-    from app.worker import encode_gradcheck
-    from engine import EngineError
+    from backprop_animator.app.worker import encode_gradcheck
+    from backprop_animator.engine import EngineError
 
     try:
         source, limits = read_program(args)
@@ -89,9 +89,9 @@ def gradcheck(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    from app.export import render_standalone, standalone_title
-    from engine import EngineError, gradcheck_source, trace_source
-    from engine.rules import rule_sources
+    from backprop_animator.app.export import render_standalone, standalone_title
+    from backprop_animator.engine import EngineError, gradcheck_source, trace_source
+    from backprop_animator.engine.rules import rule_sources
 
     try:
         source, limits = read_program(args)
@@ -130,7 +130,7 @@ def read_program(args: argparse.Namespace) -> tuple[str, Limits]:
     Standard input is read only up to one character past the limit, so a huge input
     is refused without being held in memory.
     """
-    from engine import Limits
+    from backprop_animator.engine import Limits
 
     limits = Limits.from_env()
     if args.source != "-":

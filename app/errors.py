@@ -17,9 +17,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from app.schemas import ErrorBody
-from engine import EngineError
-from engine.text import clean_text
+from backprop_animator.app.schemas import ErrorBody
+from backprop_animator.engine import EngineError
+from backprop_animator.engine.text import clean_text
 
 # FastAPI's own words for a body it could not decode for a reason other than syntax.
 FASTAPI_BODY_ERROR = "There was an error parsing the body"

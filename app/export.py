@@ -30,10 +30,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
 
-from app import __version__
-from app.page_constants import js_constant
-from app.paths import find_asset_dir
-from engine.text import clean_text
+from backprop_animator.app import __version__
+from backprop_animator.app.page_constants import js_constant
+from backprop_animator.app.paths import find_asset_dir
+from backprop_animator.engine.text import clean_text
 
 ENTRY = "js/standalone.js"
 STYLESHEETS = (

@@ -15,15 +15,15 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
-from app import __version__
-from app.content_coding import NegotiatedGZipMiddleware
-from app.errors import install_error_handlers
-from app.paths import find_asset_dir
-from app.request_limits import RequestLimitsMiddleware
-from app.routes import docs, examples, exports, gradcheck, health, pages, traces
-from app.security import SecurityHeadersMiddleware
-from app.settings import Settings
-from app.tracing import Tracer
+from backprop_animator.app import __version__
+from backprop_animator.app.content_coding import NegotiatedGZipMiddleware
+from backprop_animator.app.errors import install_error_handlers
+from backprop_animator.app.paths import find_asset_dir
+from backprop_animator.app.request_limits import RequestLimitsMiddleware
+from backprop_animator.app.routes import docs, examples, exports, gradcheck, health, pages, traces
+from backprop_animator.app.security import SecurityHeadersMiddleware
+from backprop_animator.app.settings import Settings
+from backprop_animator.app.tracing import Tracer
 
 DESCRIPTION = """\
 Reverse-mode automatic differentiation, one step at a time. Send a small program

@@ -33,15 +33,15 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from app.atomic_file import write_text_atomically
-from app.export import render_standalone, standalone_title
-from app.page_constants import height_listener, js_constant
-from app.still import still_image
-from app.widget import player_widget
-from engine import gradcheck_source, trace_source, trace_value
-from engine.gradcheck import gradcheck_graph
-from engine.rules import rule_sources
-from engine.value import Value
+from backprop_animator.app.atomic_file import write_text_atomically
+from backprop_animator.app.export import render_standalone, standalone_title
+from backprop_animator.app.page_constants import height_listener, js_constant
+from backprop_animator.app.still import still_image
+from backprop_animator.app.widget import player_widget
+from backprop_animator.engine import gradcheck_source, trace_source, trace_value
+from backprop_animator.engine.gradcheck import gradcheck_graph
+from backprop_animator.engine.rules import rule_sources
+from backprop_animator.engine.value import Value
 
 WIDGET_HINT = (
     "A still picture of the graph after backpropagation. The player is a widget: "

@@ -14,7 +14,7 @@ import re
 from functools import cache
 from typing import Any
 
-from app.paths import find_asset_dir
+from backprop_animator.app.paths import find_asset_dir
 
 
 @cache

@@ -13,7 +13,7 @@ import asyncio
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import error_response
+from backprop_animator.app.errors import error_response
 
 # Seconds a request's body may take to arrive, from the end of its headers.
 BODY_TIMEOUT = 10.0

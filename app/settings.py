@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engine import Limits
+from backprop_animator.engine import Limits
 
 # A JSON string can spend six bytes on one character (`\u00e9`); the rest is the
 # envelope around the source.

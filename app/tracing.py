@@ -22,11 +22,11 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from multiprocessing.context import SpawnContext, SpawnProcess
 
-from app.errors import ServiceError
-from app.settings import Settings
-from app.work_estimate import estimate_nodes
-from app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
-from engine import EngineError, Limits
+from backprop_animator.app.errors import ServiceError
+from backprop_animator.app.settings import Settings
+from backprop_animator.app.work_estimate import estimate_nodes
+from backprop_animator.app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
+from backprop_animator.engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import re
 from functools import cache
 from typing import Any
 
-from app.paths import find_asset_dir
+from backprop_animator.app.paths import find_asset_dir
 
 WIDGET_MODULE = "widget.js"
 RELATIVE_IMPORT = re.compile(r"""from\s*(["'])\./([\w.-]+\.js)\1""")

@@ -22,8 +22,8 @@ from typing import Any, Literal, NamedTuple
 
 import orjson
 
-from engine import EngineError, Limits, gradcheck_source, trace_source
-from engine.text import clean_strings
+from backprop_animator.engine import EngineError, Limits, gradcheck_source, trace_source
+from backprop_animator.engine.text import clean_strings
 
 
 class EncodedTrace(NamedTuple):
@@ -143,8 +143,8 @@ def encode_export(
     rendered: the page is that JSON plus about 230 kB of player. `gradcheck` embeds
     the program's gradient check for the page's panel.
     """
-    from app.export import render_standalone, standalone_title
-    from engine.rules import rule_sources
+    from backprop_animator.app.export import render_standalone, standalone_title
+    from backprop_animator.engine.rules import rule_sources
 
     trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
     check = gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None

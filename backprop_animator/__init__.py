@@ -6,7 +6,7 @@ Jupyter and saves it as a standalone HTML file (see `app.notebook`).
     animate(o).save("neuron.html")               # o: a Value built in Python (micrograd too)
 """
 
-from app import __version__
-from app.notebook import Animation, animate
+from backprop_animator.app import __version__
+from backprop_animator.app.notebook import Animation, animate
 
 __all__ = ["Animation", "__version__", "animate"]

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import orjson
 
-from app.worker import encode_trace
+from backprop_animator.app.worker import encode_trace
+from backprop_animator.engine import Limits, trace_source
 from bench.programs import mlp_program
 from bench.reference import compile_program
-from engine import Limits, trace_source
 
 SIZES = {"~2k": 2_000, "~20k": 20_000}  # label -> target nodes for `mlp_program`
 MAX_RATIO = 10.0

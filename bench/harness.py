@@ -42,7 +42,7 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def live_server(
-    command: Sequence[str | Path] = (sys.executable, "-m", "app", "serve"),
+    command: Sequence[str | Path] = (sys.executable, "-m", "backprop_animator", "serve"),
     cwd: Path = ROOT,
 ) -> Iterator[str]:
     """Run `command --port N` and yield its base URL once `/healthz` answers.

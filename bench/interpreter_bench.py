@@ -21,10 +21,10 @@ from collections.abc import Callable
 
 import orjson
 
-from app.worker import encode_trace
+from backprop_animator.app.worker import encode_trace
+from backprop_animator.engine import Limits, trace_source
+from backprop_animator.engine.program_examples import MLP_TRAINING
 from bench.micrograd_style import Value as PlainValue
-from engine import Limits, trace_source
-from engine.program_examples import MLP_TRAINING
 
 MAX_RATIO = 10.0
 IMPORT_LINE = "from micrograd.engine import Value\n"

@@ -14,9 +14,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from app.worker import Job, run_job
+from backprop_animator.app.worker import Job, run_job
+from backprop_animator.engine import Limits
 from bench.programs import mlp_program
-from engine import Limits
 
 REPEATS = 3
 

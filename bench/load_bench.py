@@ -1,6 +1,6 @@
 """Load on loopback: do small traces stay fast while heavy traces run?
 
-Starts `python -m app serve` on a free port, then for a few seconds 32 clients keep
+Starts `python -m backprop_animator serve` on a free port, then for a few seconds 32 clients keep
 posting the article's neuron while heavy clients keep posting too: one a ~19,200-node
 network, four a short but dense program (`tanh` nested 160 deep, twice, expanded:
 under 2,000 characters, ~2,900 nodes). Prints the request and error counts, the
@@ -20,9 +20,9 @@ import asyncio
 import json
 import statistics
 
+from backprop_animator.engine.examples import NEURON
 from bench.harness import live_server
 from bench.programs import dense_program, mlp_program
-from engine.examples import NEURON
 
 NEURON_CLIENTS = 32
 DENSE_CLIENTS = 4

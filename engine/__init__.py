@@ -11,16 +11,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from engine.errors import EngineError
-from engine.foreign import copy_grads_back, mirror_graph
-from engine.gradcheck import gradcheck_source
-from engine.interpreter import trace_program
-from engine.limits import Limits
-from engine.mistakes import MISTAKES, check_mistake
-from engine.parse import is_straight_line, parse_program, run_straight_line
-from engine.passes import with_one_pass
-from engine.trace import trace_graph
-from engine.value import Value
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
+from backprop_animator.engine.gradcheck import gradcheck_source
+from backprop_animator.engine.interpreter import trace_program
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.mistakes import MISTAKES, check_mistake
+from backprop_animator.engine.parse import is_straight_line, parse_program, run_straight_line
+from backprop_animator.engine.passes import with_one_pass
+from backprop_animator.engine.trace import trace_graph
+from backprop_animator.engine.value import Value
 
 __all__ = [
     "MISTAKES",

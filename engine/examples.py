@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import program_examples as programs
+from backprop_animator.engine import program_examples as programs
 
 
 @dataclass(frozen=True)

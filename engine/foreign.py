@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.errors import EngineError
-from engine.text import clean_text
-from engine.value import Value
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.value import Value
 
 REQUIRED = ("data", "grad", "_prev", "_op", "_backward")
 # Foreign ops and labels are cut to this many characters (SPEC §11 cuts labels at 100).

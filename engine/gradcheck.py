@@ -24,15 +24,15 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.errors import EngineError
-from engine.limits import Limits
-from engine.mistakes import backward_order, check_mistake, overwrite
-from engine.narrate import Names, fmt
-from engine.parse import is_straight_line, parse_program, run_straight_line
-from engine.trace import _call_rule as call_rule
-from engine.trace import _node_dict as node_dict
-from engine.trace import _run_rule as run_rule
-from engine.value import Value, _sigmoid, topological_order
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
+from backprop_animator.engine.narrate import Names, fmt
+from backprop_animator.engine.parse import is_straight_line, parse_program, run_straight_line
+from backprop_animator.engine.trace import _call_rule as call_rule
+from backprop_animator.engine.trace import _node_dict as node_dict
+from backprop_animator.engine.trace import _run_rule as run_rule
+from backprop_animator.engine.value import Value, _sigmoid, topological_order
 
 SCHEMES = ("forward", "central")
 DEFAULT_H = tuple(10.0**-k for k in range(1, 15))  # 0.1, 0.01, ..., 1e-14

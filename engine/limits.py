@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.errors import EngineError
+from backprop_animator.engine.errors import EngineError
 
 ENV_NAMES = {
     "max_source_chars": "BACKPROP_MAX_SOURCE_CHARS",

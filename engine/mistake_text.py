@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.mistakes import Tape
-from engine.narrate import RULES, Names, fmt, ordinal
-from engine.value import Value
+from backprop_animator.engine.mistakes import Tape
+from backprop_animator.engine.narrate import RULES, Names, fmt, ordinal
+from backprop_animator.engine.value import Value
 
 SORT_TEXTS = {
     "assign": (

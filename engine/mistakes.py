@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.errors import EngineError
-from engine.sort_steps import RECURSIVE_SORT_APPEND_FIRST, appended, sort_steps
-from engine.value import Value, topological_order
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.sort_steps import RECURSIVE_SORT_APPEND_FIRST, appended, sort_steps
+from backprop_animator.engine.value import Value, topological_order
 
 MISTAKES = ("assign", "append-first", "no-sort")
 

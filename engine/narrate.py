@@ -9,8 +9,8 @@ Example: a `*` node's backward text reads
 
 from __future__ import annotations
 
-from engine.text import clean_text
-from engine.value import Value
+from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.value import Value
 
 MAX_DERIVED_NAME = 24
 # Longer labels are cut in the text (the node keeps its full label): every frame that

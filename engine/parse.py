@@ -26,15 +26,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import EngineError
-from engine.limits import Limits
-from engine.value import (
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.value import (
     Value,
     sigmoid_from_primitives,
     tanh_from_primitives,
 )
-from engine.value import _creation_order as creation_order
-from engine.value import _sigmoid as sigmoid_number
+from backprop_animator.engine.value import _creation_order as creation_order
+from backprop_animator.engine.value import _sigmoid as sigmoid_number
 
 Operand = Value | float
 GRANULARITIES = ("packed", "expanded")

@@ -29,14 +29,14 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from engine import narrate
-from engine.interpreter.objects import PInstance, PSet
-from engine.interpreter.runtime import MAX_INT, ProgramError, State
-from engine.limits import Limits
-from engine.trace import SCHEMA as SCHEMA_ONE
-from engine.trace import _reason
-from engine.value import Value, topological_order
-from engine.value import _creation_order as creation_order
+from backprop_animator.engine import narrate
+from backprop_animator.engine.interpreter.objects import PInstance, PSet
+from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
+from backprop_animator.engine.trace import _reason
+from backprop_animator.engine.value import Value, topological_order
+from backprop_animator.engine.value import _creation_order as creation_order
 
 SCHEMA_TWO = 2
 MAX_LABEL = 100  # labels longer than this are cut in the trace

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from engine.mistakes import MISTAKE_SOURCES
-from engine.sort_steps import RECURSIVE_SORT
-from engine.value import Value, topological_order
+from backprop_animator.engine.mistakes import MISTAKE_SOURCES
+from backprop_animator.engine.sort_steps import RECURSIVE_SORT
+from backprop_animator.engine.value import Value, topological_order
 
 RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "+": Value.__add__,

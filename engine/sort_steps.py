@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine.narrate import Names
-from engine.value import Value
+from backprop_animator.engine.narrate import Names
+from backprop_animator.engine.value import Value
 
 Step = tuple[Literal["visit", "skip", "append"], Value, int]
 

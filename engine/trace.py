@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import mistake_text, mistakes, narrate, underflow
-from engine.errors import EngineError
-from engine.sort_steps import sort_steps as sort_steps_of
-from engine.sort_steps import step_frames
-from engine.text import clean_text
-from engine.value import Value, topological_order
+from backprop_animator.engine import mistake_text, mistakes, narrate, underflow
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
+from backprop_animator.engine.sort_steps import step_frames
+from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.value import Value, topological_order
 
 SCHEMA = 1
 

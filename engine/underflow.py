@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sys
 
-from engine.value import Value
+from backprop_animator.engine.value import Value
 
 SMALLEST_NORMAL = sys.float_info.min
 

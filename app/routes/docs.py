@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 
-from app.security import content_security_policy
+from backprop_animator.app.security import content_security_policy
 
 router = APIRouter(include_in_schema=False)
 

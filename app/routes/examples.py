@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.schemas import Example
-from engine.examples import EXAMPLES
-from engine.rules import rule_sources
+from backprop_animator.app.schemas import Example
+from backprop_animator.engine.examples import EXAMPLES
+from backprop_animator.engine.rules import rule_sources
 
 router = APIRouter(prefix="/api", tags=["examples"])
 

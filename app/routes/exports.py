@@ -11,10 +11,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from app.errors import error_responses
-from app.export import bundle
-from app.routes.traces import TracerDep, accepts_gzip
-from app.schemas import Granularity, Mistake
+from backprop_animator.app.errors import error_responses
+from backprop_animator.app.export import bundle
+from backprop_animator.app.routes.traces import TracerDep, accepts_gzip
+from backprop_animator.app.schemas import Granularity, Mistake
 
 router = APIRouter(tags=["export"])
 

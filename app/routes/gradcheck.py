@@ -11,10 +11,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.errors import error_responses
-from app.routes.traces import TracerDep, accepts_gzip, trace_response
-from app.schemas import Gradcheck, GradcheckRequest
-from app.worker import Job
+from backprop_animator.app.errors import error_responses
+from backprop_animator.app.routes.traces import TracerDep, accepts_gzip, trace_response
+from backprop_animator.app.schemas import Gradcheck, GradcheckRequest
+from backprop_animator.app.worker import Job
 
 router = APIRouter(prefix="/api", tags=["gradcheck"])
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app import __version__
-from app.schemas import Health
+from backprop_animator.app import __version__
+from backprop_animator.app.schemas import Health
 
 router = APIRouter(tags=["health"])
 

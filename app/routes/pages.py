@@ -10,9 +10,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from app import __version__
-from app.paths import find_asset_dir
-from app.security import EMBED_POLICY
+from backprop_animator.app import __version__
+from backprop_animator.app.paths import find_asset_dir
+from backprop_animator.app.security import EMBED_POLICY
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 templates = Jinja2Templates(directory=find_asset_dir("templates"))

@@ -11,11 +11,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from app.content_coding import accepts_gzip as accepts_gzip_coding
-from app.errors import error_responses
-from app.schemas import Granularity, Mistake, Trace, TraceRequest
-from app.tracing import Tracer
-from app.worker import EncodedTrace
+from backprop_animator.app.content_coding import accepts_gzip as accepts_gzip_coding
+from backprop_animator.app.errors import error_responses
+from backprop_animator.app.schemas import Granularity, Mistake, Trace, TraceRequest
+from backprop_animator.app.tracing import Tracer
+from backprop_animator.app.worker import EncodedTrace
 
 router = APIRouter(prefix="/api", tags=["traces"])
 

@@ -13,15 +13,15 @@ import ast
 import sys
 from typing import Any
 
-from engine.errors import EngineError
-from engine.interpreter.compiler import Compiler, failure
-from engine.interpreter.library import Library
-from engine.interpreter.machine import Machine
-from engine.interpreter.objects import Frame
-from engine.interpreter.runtime import ProgramError, State
-from engine.limits import Limits
-from engine.parse import SourceLines
-from engine.passes import Recorder
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.interpreter.compiler import Compiler, failure
+from backprop_animator.engine.interpreter.library import Library
+from backprop_animator.engine.interpreter.machine import Machine
+from backprop_animator.engine.interpreter.objects import Frame
+from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.parse import SourceLines
+from backprop_animator.engine.passes import Recorder
 
 # Python frames one program call may take (call -> body -> statement -> expression ...).
 _PYTHON_FRAMES_PER_CALL = 40

@@ -20,10 +20,15 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.interpreter import scope as scopes
-from engine.interpreter.expressions import BINARY_OPERATORS, Expr, ExpressionCompiler, Stmt
-from engine.interpreter.machine import RETURN
-from engine.interpreter.objects import (
+from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.expressions import (
+    BINARY_OPERATORS,
+    Expr,
+    ExpressionCompiler,
+    Stmt,
+)
+from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Frame,
     Function,
@@ -31,7 +36,7 @@ from engine.interpreter.objects import (
     PClass,
     PInstance,
 )
-from engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import ProgramError
 
 if TYPE_CHECKING:
     pass

@@ -13,11 +13,11 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EngineError
-from engine.interpreter import scope as scopes
-from engine.interpreter.library import hashable
-from engine.interpreter.machine import RETURN, Machine
-from engine.interpreter.objects import (
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.library import hashable
+from backprop_animator.engine.interpreter.machine import RETURN, Machine
+from backprop_animator.engine.interpreter.objects import (
     Frame,
     Function,
     PClass,
@@ -26,13 +26,13 @@ from engine.interpreter.objects import (
     PSet,
     PSuper,
 )
-from engine.interpreter.runtime import MAX_INT, MAX_STR, ProgramError
-from engine.interpreter.text import Texts
-from engine.value import Value
+from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_STR, ProgramError
+from backprop_animator.engine.interpreter.text import Texts
+from backprop_animator.engine.value import Value
 
 if TYPE_CHECKING:
-    from engine.parse import SourceLines
-    from engine.passes import Recorder
+    from backprop_animator.engine.parse import SourceLines
+    from backprop_animator.engine.passes import Recorder
 
 Expr = Callable[[Frame], Any]
 Stmt = Callable[[Frame], Any]

@@ -14,8 +14,13 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.interpreter.machine import NUMBERS, VALUE_METHODS, Machine, number_error
-from engine.interpreter.objects import (
+from backprop_animator.engine.interpreter.machine import (
+    NUMBERS,
+    VALUE_METHODS,
+    Machine,
+    number_error,
+)
+from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Inert,
     PClass,
@@ -24,11 +29,11 @@ from engine.interpreter.objects import (
     PSet,
     TypeObject,
 )
-from engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
-from engine.interpreter.text import NO_METHOD, a_type
-from engine.value import Value
-from engine.value import _creation_order as creation_order
-from engine.value import _sigmoid as sigmoid_number
+from backprop_animator.engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
+from backprop_animator.engine.interpreter.text import NO_METHOD, a_type
+from backprop_animator.engine.value import Value
+from backprop_animator.engine.value import _creation_order as creation_order
+from backprop_animator.engine.value import _sigmoid as sigmoid_number
 
 Call = Callable[[list[Any], dict[str, Any]], Any]
 

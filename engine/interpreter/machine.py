@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
-from engine.interpreter.objects import (
+from backprop_animator.engine.interpreter.objects import (
     MISSING,
     BoundMethod,
     Builtin,
@@ -28,13 +28,13 @@ from engine.interpreter.objects import (
     PSet,
     PSuper,
 )
-from engine.interpreter.runtime import MAX_INT, ProgramError, State
-from engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
-from engine.value import Value, sigmoid_from_primitives, tanh_from_primitives
-from engine.value import _creation_order as creation_order
+from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
+from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
+from backprop_animator.engine.value import Value, sigmoid_from_primitives, tanh_from_primitives
+from backprop_animator.engine.value import _creation_order as creation_order
 
 if TYPE_CHECKING:
-    from engine.passes import Recorder
+    from backprop_animator.engine.passes import Recorder
 
 NUMBERS = frozenset({int, float, bool})
 SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range})

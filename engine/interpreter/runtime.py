@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.errors import EngineError
-from engine.limits import Limits
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.limits import Limits
 
 MAX_INT = 2**63  # integers stay within ±2**63
 MAX_STR = 10_000  # characters in one string

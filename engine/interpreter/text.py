@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.interpreter.objects import (
+from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Builtin,
     Function,
@@ -22,8 +22,8 @@ from engine.interpreter.objects import (
     PModule,
     PSet,
 )
-from engine.interpreter.runtime import MAX_STR, ProgramError, State
-from engine.value import Value
+from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, State
+from backprop_animator.engine.value import Value
 
 # [[fill]align][sign][z][#][0][width][grouping][.precision][type]
 _SPEC = re.compile(

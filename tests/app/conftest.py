@@ -14,9 +14,9 @@ import pytest
 from fastapi import FastAPI
 from service_helpers import client_for
 
-from app.main import create_app
-from app.settings import Settings
-from engine import Limits
+from backprop_animator.app.main import create_app
+from backprop_animator.app.settings import Settings
+from backprop_animator.engine import Limits
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import httpx
 from fastapi import FastAPI
 
-from engine.examples import NEURON as NEURON  # the article's neuron, shared by these tests
+from backprop_animator.engine.examples import (
+    NEURON as NEURON,  # the article's neuron, shared by these tests
+)
 
 
 def client_for(app: FastAPI) -> httpx.AsyncClient:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app import __version__
-from engine.examples import EXAMPLES
-from engine.rules import rule_sources
+from backprop_animator.app import __version__
+from backprop_animator.engine.examples import EXAMPLES
+from backprop_animator.engine.rules import rule_sources
 
 pytestmark = pytest.mark.anyio
 

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from service_helpers import client_for
 
-from app.main import create_app
-from app.settings import Settings
+from backprop_animator.app.main import create_app
+from backprop_animator.app.settings import Settings
 
 # Every code point, surrogates (category Cs) included.
 ANY_CHARACTER = st.characters(codec=None, exclude_categories=())

@@ -6,9 +6,9 @@ import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
 
-from app.schemas import Gradcheck, Trace
-from engine import trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.schemas import Gradcheck, Trace
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.rules import rule_sources
 
 pytestmark = pytest.mark.anyio
 

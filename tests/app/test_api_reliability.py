@@ -9,7 +9,7 @@ import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
 
-from app.schemas import Trace
+from backprop_animator.app.schemas import Trace
 
 pytestmark = pytest.mark.anyio
 

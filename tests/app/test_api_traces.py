@@ -9,8 +9,8 @@ import httpx
 import pytest
 from service_helpers import NEURON
 
-from app.schemas import Trace
-from engine.examples import EXAMPLES, Example
+from backprop_animator.app.schemas import Trace
+from backprop_animator.engine.examples import EXAMPLES, Example
 
 pytestmark = pytest.mark.anyio
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from service_helpers import NEURON
 
-from app import __version__
-from app.cli import main
-from app.worker import encode_trace
-from engine import Limits
+from backprop_animator.app import __version__
+from backprop_animator.app.cli import main
+from backprop_animator.app.worker import encode_trace
+from backprop_animator.engine import Limits
 
 SCRIPT = Path(sys.executable).parent / "backprop-animator"
-# `python -m app` from the checkout: this tree's code, whichever one is installed.
-MODULE = [sys.executable, "-m", "app"]
+# `python -m backprop_animator` from the checkout: this tree's code, whichever one is installed.
+MODULE = [sys.executable, "-m", "backprop_animator"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -128,7 +128,7 @@ def test_a_program_argument_that_is_not_utf8_exits_2_with_a_sentence() -> None:
 
 def test_trace_with_standard_output_closed_exits_2_saying_so() -> None:
     result = subprocess.run(
-        ["bash", "-c", '"$0" -m app trace "$1" >&-', sys.executable, NEURON],
+        ["bash", "-c", '"$0" -m backprop_animator trace "$1" >&-', sys.executable, NEURON],
         capture_output=True,
         text=True,
         timeout=60,
@@ -172,7 +172,9 @@ def test_a_failed_export_leaves_the_existing_file_as_it_was(
     target = tmp_path / "page.html"
     target.write_text("the page from yesterday", encoding="utf-8")
     # A document UTF-8 cannot encode fails half-way through writing it.
-    monkeypatch.setattr("app.export.render_standalone", lambda *args, **kwargs: "<p>\ud800")
+    monkeypatch.setattr(
+        "backprop_animator.app.export.render_standalone", lambda *args, **kwargs: "<p>\ud800"
+    )
 
     status = main(["export", NEURON, "-o", str(target)])
 

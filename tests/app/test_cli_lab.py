@@ -1,7 +1,7 @@
 """`backprop-animator gradcheck`, `trace --mistake/--sort-steps` and the export's lab options.
 
-Run as `python -m app` from this checkout, so they test this code whichever copy of the
-project the environment has installed.
+Run as `python -m backprop_animator` from this checkout, so they test this code whichever
+copy of the project the environment has installed.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from service_helpers import NEURON
 
-from app.export import render_standalone
-from app.notebook import animate
-from engine import EngineError, Value, gradcheck_source, trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.export import render_standalone
+from backprop_animator.app.notebook import animate
+from backprop_animator.engine import EngineError, Value, gradcheck_source, trace_source
+from backprop_animator.engine.rules import rule_sources
 
 REPO = Path(__file__).resolve().parents[2]
 A_PLUS_A = "a = Value(3.0)\nb = a + a\nb.backward()\n"
@@ -28,7 +28,7 @@ PARABOLA = "x = Value(3.0)\nf = 3*x**2 - 4*x + 5\n"
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app", *args],
+        [sys.executable, "-m", "backprop_animator", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -20,7 +20,7 @@ import pytest
 from conftest import running
 from service_helpers import NEURON, assert_error_shape, client_for
 
-from app.export import (
+from backprop_animator.app.export import (
     BARE_PREFIX,
     RELATIVE_IMPORT,
     bundle,
@@ -33,11 +33,11 @@ from app.export import (
     standalone_title,
     strip_comment_lines,
 )
-from app.main import create_app
-from app.paths import find_asset_dir
-from app.settings import Settings
-from engine import trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.main import create_app
+from backprop_animator.app.paths import find_asset_dir
+from backprop_animator.app.settings import Settings
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.rules import rule_sources
 
 SCRIPT = Path(sys.executable).parent / "backprop-animator"
 PAYLOAD = "</script><img src=x onerror=alert(1)>"
@@ -293,7 +293,7 @@ async def test_export_route_renders_the_page_in_a_worker_not_in_the_server(
     def not_here(*args: Any, **kwargs: Any) -> str:
         raise AssertionError("the server process rendered an export")
 
-    monkeypatch.setattr("app.export.render_standalone", not_here)
+    monkeypatch.setattr("backprop_animator.app.export.render_standalone", not_here)
 
     response = await client.get("/export", params={"source": NEURON, "frame": 3})
 

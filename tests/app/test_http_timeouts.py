@@ -10,8 +10,8 @@ import pytest
 import uvicorn
 from starlette.types import Message, Receive, Scope, Send
 
-from app.http_timeouts import HeadTimeoutH11Protocol
-from app.request_limits import RequestLimitsMiddleware
+from backprop_animator.app.http_timeouts import HeadTimeoutH11Protocol
+from backprop_animator.app.request_limits import RequestLimitsMiddleware
 
 pytestmark = pytest.mark.anyio
 

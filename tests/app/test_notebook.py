@@ -16,11 +16,11 @@ import pytest
 from service_helpers import NEURON
 
 import backprop_animator
-from app.export import bundle, collect_modules
-from app.notebook import RESTORE_HINT, WIDGET_HINT, Animation, animate
-from app.page_constants import js_constant
-from app.paths import find_asset_dir
-from engine import EngineError, Value
+from backprop_animator.app.export import bundle, collect_modules
+from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT, Animation, animate
+from backprop_animator.app.page_constants import js_constant
+from backprop_animator.app.paths import find_asset_dir
+from backprop_animator.engine import EngineError, Value
 
 ARTICLE_LEAF_GRADS = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
 PAYLOAD = "</script><img src=x onerror=alert(1)>"
@@ -271,7 +271,9 @@ def test_with_the_widget_a_saved_notebook_keeps_only_the_still_a_few_kilobytes()
 def test_without_anywidget_the_notebook_shows_the_html_player(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("app.notebook.player_widget", lambda *args, **kwargs: None)
+    monkeypatch.setattr(
+        "backprop_animator.app.notebook.player_widget", lambda *args, **kwargs: None
+    )
     (bundle,) = displayed(animate(NEURON))
 
     assert "<iframe" in bundle["text/html"] and "srcdoc=" in bundle["text/html"]

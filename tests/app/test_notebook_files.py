@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from app.notebook import STILL_CAPTION, WIDGET_HINT
+from backprop_animator.app.notebook import STILL_CAPTION, WIDGET_HINT
 
 pytestmark = pytest.mark.slow
 

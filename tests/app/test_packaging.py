@@ -75,7 +75,11 @@ def test_installed_wheel_serves_the_page_its_assets_and_traces(
     installed_venv: Path, tmp_path: Path
 ) -> None:
     where = subprocess.run(
-        [installed_venv / "bin" / "python", "-c", "import app; print(app.__file__)"],
+        [
+            installed_venv / "bin" / "python",
+            "-c",
+            "import backprop_animator.app as app; print(app.__file__)",
+        ],
         cwd=tmp_path,
         check=True,
         capture_output=True,
@@ -104,3 +108,45 @@ def test_installed_wheel_serves_the_page_its_assets_and_traces(
     assert trace.status_code == 200
     assert len(trace.json()["frames"]) == 16
     assert docs.status_code == 200
+
+
+LEARNER_CHECK = """
+import engine, app  # the learner's own files, imported first
+assert engine.MINE and app.MINE
+from backprop_animator import animate
+html = animate("a = Value(3.0)\\nb = a + a\\nb.backward()").to_html()
+assert "backprop" in html.lower()
+print("ok")
+"""
+
+
+def learner_directory(tmp_path: Path) -> Path:
+    """A notebook's folder with its own engine.py and app.py, as the article's readers write."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    (folder / "engine.py").write_text("MINE = True\n", encoding="utf-8")
+    (folder / "app.py").write_text("MINE = True\n", encoding="utf-8")
+    return folder
+
+
+def test_a_learners_engine_py_and_app_py_do_not_break_the_installed_wheel(
+    installed_venv: Path, tmp_path: Path
+) -> None:
+    result = subprocess.run(
+        [installed_venv / "bin" / "python", "-c", LEARNER_CHECK],
+        cwd=learner_directory(tmp_path),
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_a_learners_engine_py_and_app_py_do_not_break_this_install(tmp_path: Path) -> None:
+    # The interpreter running the tests has the project installed editable (scripts/test).
+    result = subprocess.run(
+        [sys.executable, "-c", LEARNER_CHECK],
+        cwd=learner_directory(tmp_path),
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.strip() == "ok", result.stderr

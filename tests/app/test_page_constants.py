@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app import page_constants
+from backprop_animator.app import page_constants
 
 
 def test_the_constants_python_needs_are_read_from_the_modules() -> None:

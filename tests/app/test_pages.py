@@ -9,7 +9,7 @@ import re
 import httpx
 import pytest
 
-from app.paths import find_asset_dir
+from backprop_animator.app.paths import find_asset_dir
 
 pytestmark = pytest.mark.anyio
 

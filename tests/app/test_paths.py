@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.paths import find_asset_dir
+from backprop_animator.app.paths import find_asset_dir
 
 
 def test_installed_package_copy_wins(tmp_path: Path) -> None:

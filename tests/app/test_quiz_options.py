@@ -14,11 +14,11 @@ import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape
 
-from app.cli import main
-from app.export import export_options, render_standalone
-from app.notebook import animate
-from engine import trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.cli import main
+from backprop_animator.app.export import export_options, render_standalone
+from backprop_animator.app.notebook import animate
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.rules import rule_sources
 
 
 def options_in(document: str) -> Any:

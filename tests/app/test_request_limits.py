@@ -8,7 +8,7 @@ import httpx
 import pytest
 from service_helpers import assert_error_shape, assert_still_serving
 
-from app.settings import Settings
+from backprop_animator.app.settings import Settings
 
 pytestmark = pytest.mark.anyio
 

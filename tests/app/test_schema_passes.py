@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.schemas import Trace
-from engine import trace_source
-from engine.examples import EXAMPLES
+from backprop_animator.app.schemas import Trace
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.examples import EXAMPLES
 
 PROGRAMS = {
     "two passes": "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + a\nc.backward()\nc.backward()\n",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from app.security import content_security_policy
+from backprop_animator.app.security import content_security_policy
 
 pytestmark = pytest.mark.anyio
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.settings import Settings
-from engine import Limits
+from backprop_animator.app.settings import Settings
+from backprop_animator.engine import Limits
 
 
 def test_defaults_follow_the_spec() -> None:

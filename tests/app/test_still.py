@@ -8,8 +8,8 @@ from xml.etree import ElementTree
 
 from service_helpers import NEURON
 
-from app.still import MAX_STILL_NODES, depth_columns, still_image, still_svg
-from engine import trace_source
+from backprop_animator.app.still import MAX_STILL_NODES, depth_columns, still_image, still_svg
+from backprop_animator.engine import trace_source
 
 SVG = "{http://www.w3.org/2000/svg}"
 PAYLOAD = "</text><script>alert(1)</script><foreignObject>"

@@ -9,11 +9,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.errors import ServiceError
-from app.settings import Settings
-from app.tracing import ClientGone, Tracer
-from app.worker import WORKER_NICENESS, encode_trace
-from engine import EngineError, Limits
+from backprop_animator.app.errors import ServiceError
+from backprop_animator.app.settings import Settings
+from backprop_animator.app.tracing import ClientGone, Tracer
+from backprop_animator.app.worker import WORKER_NICENESS, encode_trace
+from backprop_animator.engine import EngineError, Limits
 
 pytestmark = pytest.mark.anyio
 
@@ -175,7 +175,7 @@ async def test_a_trace_in_a_thread_still_answers_within_the_time_limit(
 
         time.sleep(0.5)
 
-    monkeypatch.setattr("app.tracing.run_job", stuck)
+    monkeypatch.setattr("backprop_animator.app.tracing.run_job", stuck)
     tracer = Tracer(Settings(trace_workers=1, trace_time_limit=0.1))
 
     with pytest.raises(ServiceError) as raised:
@@ -190,7 +190,8 @@ async def test_a_client_that_has_gone_costs_no_trace(
 ) -> None:
     calls: list[object] = []
     monkeypatch.setattr(
-        "app.tracing.Worker.call", lambda worker, job, gzip_large: calls.append(job)
+        "backprop_animator.app.tracing.Worker.call",
+        lambda worker, job, gzip_large: calls.append(job),
     )
 
     async def gone() -> bool:

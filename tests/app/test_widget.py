@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from app import widget
-from app.paths import find_asset_dir
+from backprop_animator.app import widget
+from backprop_animator.app.paths import find_asset_dir
 
 
 def test_the_widget_module_inlines_its_one_import_as_a_data_url() -> None:

@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright, sync_playwright
 
+from backprop_animator.engine.examples import (
+    NEURON as NEURON,  # the article's neuron, for every browser test
+)
 from bench.harness import CHROMIUM_ARGS, live_server
-from engine.examples import NEURON as NEURON  # the article's neuron, for every browser test
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Frame, Page, expect
 
-from app.notebook import animate
+from backprop_animator.app.notebook import animate
 from tests.browser.conftest import NEURON, open_player, player_url
 from tests.browser.test_embed import course_page, course_site, embed_url
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from app.export import render_standalone, standalone_title
-from app.notebook import animate
-from engine import trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.export import render_standalone, standalone_title
+from backprop_animator.app.notebook import animate
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.rules import rule_sources
 from tests.browser.conftest import NEURON, Problems
 
 pytestmark = pytest.mark.browser

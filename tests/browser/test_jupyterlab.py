@@ -23,7 +23,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 from playwright.sync_api import Browser, Page, expect
 
-from app.notebook import RESTORE_HINT, WIDGET_HINT
+from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT
 from bench.harness import free_port
 from tests.browser.test_course_pages import shoot
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from app.export import render_standalone
-from engine import gradcheck_source, trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.export import render_standalone
+from backprop_animator.engine import gradcheck_source, trace_source
+from backprop_animator.engine.rules import rule_sources
 from tests.browser.conftest import NEURON, Problems, open_player
 from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_export import offline_page as offline_page

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from engine.examples import EXAMPLES
+from backprop_animator.engine.examples import EXAMPLES
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
 
 pytestmark = pytest.mark.browser

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from app.export import render_standalone
-from engine import trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.export import render_standalone
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.rules import rule_sources
 from tests.browser.conftest import NEURON, Problems, open_page, open_player
 from tests.browser.test_accessibility import serious_violations
 

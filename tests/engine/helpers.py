@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, settings
 
-from engine.examples import NEURON as NEURON  # the article's neuron, as a program
+from backprop_animator.engine.examples import NEURON as NEURON  # the article's neuron, as a program
 
 REPO = Path(__file__).resolve().parents[2]
 SEED_ARTICLE = REPO.parent / "shared" / "seed" / "000_49d6e919cbaaa8c6.txt"

@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine import trace_source
-from engine.examples import EXAMPLES
-from engine.rules import rule_sources
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.examples import EXAMPLES
+from backprop_animator.engine.rules import rule_sources
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_IDS = ("neuron", "neuron-expanded", "a-plus-a")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine import Value, trace_source, trace_value
+from backprop_animator.engine import Value, trace_source, trace_value
 from tests.engine.helpers import (
     NEURON,
     SEED_ARTICLE,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine import trace_source
-from engine.examples import EXAMPLES, Example
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.examples import EXAMPLES, Example
 from tests.engine.helpers import leaf_grads, output_node
 
 

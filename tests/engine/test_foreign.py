@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine import EngineError, trace_value
+from backprop_animator.engine import EngineError, trace_value
 from tests.engine.helpers import assert_trace_invariants
 
 

@@ -13,8 +13,8 @@ import ast
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineError, trace_source
-from engine.examples import EXAMPLES
+from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine.examples import EXAMPLES
 from tests.engine.helpers import HYPOTHESIS, assert_trace_invariants
 
 SOURCES = [example.source for example in EXAMPLES]

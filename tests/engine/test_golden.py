@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from engine.rules import rule_sources
+from backprop_animator.engine.rules import rule_sources
 from tests.engine.regenerate_golden import (
     GOLDEN,
     GOLDEN_IDS,

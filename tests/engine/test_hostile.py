@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 
 SMALL = Limits(max_steps=20_000)
 # Reading `.grad` puts every program in the language of SPEC §11, not §2's straight line.

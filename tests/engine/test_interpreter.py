@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EngineError, trace_source
+from backprop_animator.engine import EngineError, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"  # every trace needs a Value to end with

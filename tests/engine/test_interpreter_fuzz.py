@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.helpers import HYPOTHESIS
 
 LIMITS = Limits(max_steps=3_000, max_nodes=300, max_depth=30)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EngineError, gradcheck_source, trace_source
+from backprop_animator.engine import EngineError, gradcheck_source, trace_source
 
 LOOP = "a = Value(2.0)\nfor i in range(3):\n    a = a * 2\na.backward()\n"
 TWO_PASSES = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b + a\nc.backward()\nc.backward()\n"

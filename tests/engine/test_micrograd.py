@@ -10,8 +10,8 @@ import pytest
 from micrograd.engine import Value as MicrogradValue
 from micrograd.nn import MLP
 
-from app.notebook import animate
-from engine import trace_value
+from backprop_animator.app.notebook import animate
+from backprop_animator.engine import trace_value
 from tests.engine.helpers import assert_trace_invariants
 
 

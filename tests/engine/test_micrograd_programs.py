@@ -11,7 +11,7 @@ from importlib import resources
 
 import pytest
 
-from engine import trace_source
+from backprop_animator.engine import trace_source
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.test_article import article_expanded_code, article_packed_code, article_text
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.schemas import Trace
-from engine import MISTAKES, EngineError, trace_source
+from backprop_animator.app.schemas import Trace
+from backprop_animator.engine import MISTAKES, EngineError, trace_source
 from tests.engine.helpers import (
     HYPOTHESIS,
     NEURON,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine import trace_source
-from engine.narrate import MAX_LABEL_IN_TEXT
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.narrate import MAX_LABEL_IN_TEXT
 
 
 def test_a_long_label_is_cut_in_the_text_and_to_100_characters_on_its_node() -> None:
@@ -22,7 +22,7 @@ def test_a_long_label_is_cut_in_the_text_and_to_100_characters_on_its_node() -> 
 
 
 def test_ordinals_past_twenty_read_21st_22nd_23rd_and_the_teens_th() -> None:
-    from engine.narrate import ordinal
+    from backprop_animator.engine.narrate import ordinal
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",

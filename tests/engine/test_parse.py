@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.helpers import (
     constants,
     leaf_grads,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine import EngineError, trace_source
-from engine import program_examples as programs
+from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine import program_examples as programs
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import nodes_by_id
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine import EngineError, trace_source
+from backprop_animator.engine import EngineError, trace_source
 from tests.engine.helpers import HYPOTHESIS, assert_trace_invariants, leaf_grads, output_node
 
 LEAF_NAMES = ("a", "b", "c")

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.schemas import Trace
-from engine import EngineError, trace_source
-from engine.rules import rule_sources
+from backprop_animator.app.schemas import Trace
+from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine.rules import rule_sources
 from tests.engine.helpers import HYPOTHESIS, NEURON, assert_trace_invariants
 from tests.engine.test_properties import Program, programs, traced
 

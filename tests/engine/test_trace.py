@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from engine import EngineError, Value, trace_source, trace_value
-from engine.examples import EXAMPLES
+from backprop_animator.engine import EngineError, Value, trace_source, trace_value
+from backprop_animator.engine.examples import EXAMPLES
 from tests.engine.helpers import (
     NEURON,
     REPO,

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from engine import trace_source
-from engine.examples import NEURON
-from engine.underflow import tiny
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.examples import NEURON
+from backprop_animator.engine.underflow import tiny
 from tests.engine.helpers import assert_trace_invariants, node_labelled
 
 

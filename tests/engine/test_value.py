@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.value import Value, topological_order
+from backprop_animator.engine.value import Value, topological_order
 
 
 def is_constant(node: Value, data: float) -> bool:
@@ -191,7 +191,7 @@ def test_a_second_backward_accumulates_like_micrograd() -> None:
 
 
 def test_tanh_from_primitives_matches_packed_tanh() -> None:
-    from engine.value import tanh_from_primitives
+    from backprop_animator.engine.value import tanh_from_primitives
 
     packed, expanded = Value(0.7), Value(0.7)
     out_packed, out_expanded = packed.tanh(), tanh_from_primitives(expanded)
@@ -202,7 +202,7 @@ def test_tanh_from_primitives_matches_packed_tanh() -> None:
 
 
 def test_sigmoid_from_primitives_matches_packed_sigmoid() -> None:
-    from engine.value import sigmoid_from_primitives
+    from backprop_animator.engine.value import sigmoid_from_primitives
 
     packed, expanded = Value(-1.3), Value(-1.3)
     out_packed, out_expanded = packed.sigmoid(), sigmoid_from_primitives(expanded)

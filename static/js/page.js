@@ -159,12 +159,12 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
     if (id !== runId) return;
     const previous = player;
     // The editor marks the frame's line while it still holds the traced program.
-    const onFrame = (/** @type {number} */ k) => {
-      syncUrl();
+    const onPlayerFrame = (/** @type {number} */ k) => {
+      onFrame(k);
       sourceLine?.show(editor?.source === source ? lineOfFrame(trace, k) : null);
     };
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame, signal: controller.signal,
+      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: onPlayerFrame, signal: controller.signal,
       hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
       // On `/` nothing but the table follows the player; a course page's text follows /embed.
       steady: embed,

@@ -25,7 +25,10 @@ NEURON_CELL = (
     "animate('x1 = 2.0; x2 = 0.0; w1 = -3.0; w2 = 1.0; b = 6.8813735870195432\\n"
     "o = tanh(x1*w1 + x2*w2 + b)', frame=4)"
 )
-WITHOUT_ANYWIDGET = "import app.notebook\napp.notebook.player_widget = lambda *args, **kw: None"
+WITHOUT_ANYWIDGET = (
+    "import backprop_animator.app.notebook as notebook\n"
+    "notebook.player_widget = lambda *args, **kw: None"
+)
 
 
 def execute(folder: Path, *cells: str, to: str) -> Path:

@@ -34,7 +34,10 @@ NEURON = (
     "x1 = 2.0; x2 = 0.0; w1 = -3.0; w2 = 1.0; b = 6.8813735870195432\\no = tanh(x1*w1 + x2*w2 + b)"
 )
 MAKE = f"from backprop_animator import animate\na = animate('{NEURON}', frame=4)\na"
-WITHOUT_ANYWIDGET = "import app.notebook\napp.notebook.player_widget = lambda *args, **kw: None"
+WITHOUT_ANYWIDGET = (
+    "import backprop_animator.app.notebook as notebook\n"
+    "notebook.player_widget = lambda *args, **kw: None"
+)
 
 
 @pytest.fixture(scope="module")

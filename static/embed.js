@@ -16,5 +16,7 @@
   const server = new URL("../", script.src).href;
   import(new URL("static/js/embed-element.js", server).href)
     .then((module) => module.watchPage(document, server))
-    .catch((error) => console.error(`backprop-animator: the embed could not load from ${server}: ${error}`));
+    .catch((error) =>
+      console.error(`backprop-animator: the embed could not load from ${server}: ${error}`),
+    );
 })();

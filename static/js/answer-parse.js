@@ -36,17 +36,28 @@ const SPACES = /[\s\u00A0\u202F]+/g;
  */
 export function parseAnswer(text) {
   if (typeof text !== "string") return { ok: false, message: "Type a number." };
-  if (text.length > MAX_ANSWER_CHARS) return { ok: false, message: `An answer is at most ${MAX_ANSWER_CHARS} characters.` };
-  const compact = text.replace(SPACES, "").replace(MINUS_LIKE, "-").replace(/\u2044|\u2215/g, "/");
-  if (compact === "") return { ok: false, message: "Type a number first, such as -1.5, .5 or 1/2." };
-  if (/^[+-]?\d*,\d+$/.test(compact)) return { ok: false, message: "Write the decimals after a point: 0.5, not 0,5." };
+  if (text.length > MAX_ANSWER_CHARS)
+    return { ok: false, message: `An answer is at most ${MAX_ANSWER_CHARS} characters.` };
+  const compact = text
+    .replace(SPACES, "")
+    .replace(MINUS_LIKE, "-")
+    .replace(/\u2044|\u2215/g, "/");
+  if (compact === "")
+    return { ok: false, message: "Type a number first, such as -1.5, .5 or 1/2." };
+  if (/^[+-]?\d*,\d+$/.test(compact))
+    return { ok: false, message: "Write the decimals after a point: 0.5, not 0,5." };
   const match = ANSWER.exec(compact);
-  if (!match) return { ok: false, message: `"${text.trim()}" is not a number this quiz reads: try -1.5, .5, 1e-3 or 1/2.` };
+  if (!match)
+    return {
+      ok: false,
+      message: `"${text.trim()}" is not a number this quiz reads: try -1.5, .5, 1e-3 or 1/2.`,
+    };
   const numerator = Number(match[1]);
   const denominator = match[2] === undefined ? 1 : Number(match[2]);
   if (denominator === 0) return { ok: false, message: "A fraction cannot have 0 below the line." };
   const value = numerator / denominator;
-  if (!Number.isFinite(value)) return { ok: false, message: "That number is too large to be a gradient here." };
+  if (!Number.isFinite(value))
+    return { ok: false, message: "That number is too large to be a gradient here." };
   return { ok: true, value: value === 0 ? 0 : value };
 }
 
@@ -86,13 +97,16 @@ export function judgeAnswer(answer, step, factors = []) {
   const { local, upstream, delta, before, after } = step;
   if (isClose(answer, after)) return { verdict: "right" };
   /** @param {number} candidate */
-  const matches = (candidate) => Number.isFinite(candidate) && !isClose(candidate, after) && isClose(answer, candidate);
+  const matches = (candidate) =>
+    Number.isFinite(candidate) && !isClose(candidate, after) && isClose(answer, candidate);
   if (before !== 0 && matches(delta)) return { verdict: "forgot-before" };
-  if (upstream !== 1 && (matches(before + local) || (before !== 0 && matches(local)))) return { verdict: "forgot-upstream" };
+  if (upstream !== 1 && (matches(before + local) || (before !== 0 && matches(local))))
+    return { verdict: "forgot-upstream" };
   if (local !== 1 && matches(before + upstream)) return { verdict: "forgot-local" };
   if (matches(-after) || matches(before - delta)) return { verdict: "sign" };
   for (const factor of factors) {
-    if (factor !== local && matches(before + factor * upstream)) return { verdict: "wrong-factor", factor };
+    if (factor !== local && matches(before + factor * upstream))
+      return { verdict: "wrong-factor", factor };
   }
   if (matches(before)) return { verdict: "unchanged" };
   if (before !== 0 && matches(before + delta)) return { verdict: "added" };
@@ -116,9 +130,13 @@ export function judgeAnswer(answer, step, factors = []) {
  */
 export function wrongFactors(op, child, out, other = null) {
   const data = (/** @type {{name: string}} */ v) => attribute(v.name, "data");
-  const factors = [{ value: child.data, what: data(child) }, { value: out.data, what: data(out) }];
+  const factors = [
+    { value: child.data, what: data(child) },
+    { value: out.data, what: data(out) },
+  ];
   if (other && other.name !== child.name) factors.push({ value: other.data, what: data(other) });
-  if (op === "tanh") factors.push({ value: 1 - child.data ** 2, what: `1 \u2212 ${data(child)}\u00B2` });
+  if (op === "tanh")
+    factors.push({ value: 1 - child.data ** 2, what: `1 \u2212 ${data(child)}\u00B2` });
   if (op === "sigmoid") factors.push({ value: 1 - out.data, what: `1 \u2212 ${data(out)}` });
   if (op.startsWith("**")) {
     const k = Number(op.slice(2));

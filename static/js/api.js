@@ -25,10 +25,21 @@ export class SourceError extends Error {
  *   mistake, sortSteps: the bug lab (SPEC §8, §9), sent only when set
  * @returns {Promise<import("./trace.js").Trace>}
  */
-export async function fetchTrace(source, granularity, { base = "/", signal, mistake = null, sortSteps = false } = {}) {
-  return postJson("api/trace", {
-    source, granularity, ...(mistake ? { mistake } : {}), ...(sortSteps ? { sort_steps: true } : {}),
-  }, { base, signal });
+export async function fetchTrace(
+  source,
+  granularity,
+  { base = "/", signal, mistake = null, sortSteps = false } = {},
+) {
+  return postJson(
+    "api/trace",
+    {
+      source,
+      granularity,
+      ...(mistake ? { mistake } : {}),
+      ...(sortSteps ? { sort_steps: true } : {}),
+    },
+    { base, signal },
+  );
 }
 
 /**
@@ -40,8 +51,16 @@ export async function fetchTrace(source, granularity, { base = "/", signal, mist
  *   mistake: check that mistaken engine's gradients (SPEC §8)
  * @returns {Promise<import("./gradcheck.js").GradCheck>}
  */
-export async function fetchGradcheck(source, granularity, { base = "/", signal, mistake = null, scheme = "forward" } = {}) {
-  return postJson("api/gradcheck", { source, granularity, scheme, ...(mistake ? { mistake } : {}) }, { base, signal });
+export async function fetchGradcheck(
+  source,
+  granularity,
+  { base = "/", signal, mistake = null, scheme = "forward" } = {},
+) {
+  return postJson(
+    "api/gradcheck",
+    { source, granularity, scheme, ...(mistake ? { mistake } : {}) },
+    { base, signal },
+  );
 }
 
 /**
@@ -67,7 +86,8 @@ async function postJson(path, body, { base, signal }) {
   const answer = await response.json().catch(() => null);
   if (!response.ok || answer?.error) {
     const error = answer?.error;
-    if (error && typeof error.message === "string") throw new SourceError(error.message, error.line ?? null, error.column ?? null);
+    if (error && typeof error.message === "string")
+      throw new SourceError(error.message, error.line ?? null, error.column ?? null);
     throw new SourceError(`The server answered ${response.status} without an explanation.`);
   }
   return answer;

@@ -36,7 +36,10 @@ function codeBlock(lines, marked, { first, label, tone } = {}) {
   const code = html("code");
   lines.forEach((line, i) => {
     const row = html("span", { class: marked.has(i) ? "code-line is-marked" : "code-line" });
-    if (first !== undefined) row.append(html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }));
+    if (first !== undefined)
+      row.append(
+        html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }),
+      );
     row.append(line === "" ? " " : line);
     code.append(row);
   });
@@ -52,7 +55,8 @@ function codeBlock(lines, marked, { first, label, tone } = {}) {
  * @param {string[]} lines
  * @param {RegExp} pattern
  */
-const markWhere = (lines, pattern) => new Set(lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
+const markWhere = (lines, pattern) =>
+  new Set(lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
 
 /**
  * @param {HTMLElement} container
@@ -62,10 +66,14 @@ export function mountCodePanel(container, { timeline, names, rules }) {
   const { trace } = timeline;
   const sourceLines = splitSourceLines(trace.source);
   const body = html("div", { class: "code-panel-body" });
-  container.replaceChildren(html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
-    html("h2", { class: "panel-title", text: "Code" }), body,
-  ]));
-  const nameOf = (/** @type {string} */ id) => names[/** @type {number} */ (timeline.indexOf.get(id))];
+  container.replaceChildren(
+    html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
+      html("h2", { class: "panel-title", text: "Code" }),
+      body,
+    ]),
+  );
+  const nameOf = (/** @type {string} */ id) =>
+    names[/** @type {number} */ (timeline.indexOf.get(id))];
   let shownKey = "";
 
   /** @param {string} op */
@@ -73,7 +81,11 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     const source = rules[ruleKey(op)];
     if (!source) return [];
     const lines = withoutDocstring(source.trimEnd().split("\n"));
-    return [codeBlock(lines, marked(lines), { label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}` })];
+    return [
+      codeBlock(lines, marked(lines), {
+        label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}`,
+      }),
+    ];
   }
 
   /** @param {import("./timeline.js").FrameState} state */
@@ -88,31 +100,52 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     const step = sortFrame?.step;
     // The bug lab: the mistaken line against the right one, wherever the mistake acts.
     if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
-      for (const block of mistakeCode(trace.mistake, rules)) parts.push(codeBlock(block.lines, block.marked, block));
+      for (const block of mistakeCode(trace.mistake, rules))
+        parts.push(codeBlock(block.lines, block.marked, block));
     }
     if (step) {
-      const blocks = sortStepCode(step, { rules, appendFirst: trace.mistake === "append-first", depth: sortFrame?.depth });
+      const blocks = sortStepCode(step, {
+        rules,
+        appendFirst: trace.mistake === "append-first",
+        depth: sortFrame?.depth,
+      });
       for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
     } else if (state.phase === "build") {
       const node = trace.nodes[state.current];
       if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
         const from = Math.max(1, state.line - 1);
         const to = Math.min(sourceLines.length, state.line + 1);
-        parts.push(codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), { first: from, label: "Your program" }));
+        parts.push(
+          codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), {
+            first: from,
+            label: "Your program",
+          }),
+        );
       }
-      parts.push(html("p", { class: "code-note" }, [
-        "Creates ", html("strong", { text: names[state.current] }),
-        ` = ${formatCode(node.data)} and stores its backward rule (not run yet):`,
-      ]));
+      parts.push(
+        html("p", { class: "code-note" }, [
+          "Creates ",
+          html("strong", { text: names[state.current] }),
+          ` = ${formatCode(node.data)} and stores its backward rule (not run yet):`,
+        ]),
+      );
       parts.push(...rule(node.op, (lines) => markWhere(lines, /out\s*=\s*Value\(/)));
     } else if (state.phase === "sort") {
       const engineBackward = rules.backward;
       const engineSort = rules.topological_order;
       if (engineBackward && engineSort) {
         const loop = withoutDocstring(engineBackward.trimEnd().split("\n"));
-        parts.push(codeBlock(loop, markWhere(loop, /topological_order\(|grad\s*=\s*1/), { label: "engine/value.py \u00B7 backward" }));
+        parts.push(
+          codeBlock(loop, markWhere(loop, /topological_order\(|grad\s*=\s*1/), {
+            label: "engine/value.py \u00B7 backward",
+          }),
+        );
         const dfs = withoutDocstring(engineSort.trimEnd().split("\n"));
-        parts.push(codeBlock(dfs, markWhere(dfs, /topo\.append/), { label: "engine/value.py \u00B7 topological_order (the depth-first sort)" }));
+        parts.push(
+          codeBlock(dfs, markWhere(dfs, /topo\.append/), {
+            label: "engine/value.py \u00B7 topological_order (the depth-first sort)",
+          }),
+        );
       } else {
         parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
       }
@@ -122,27 +155,60 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       const node = trace.nodes[state.current];
       // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
       const noSort = trace.mistake === "no-sort";
-      const position = noSort ? timeline.topoIndex[state.current] + 1 : timeline.trace.topo.length - timeline.topoIndex[state.current];
+      const position = noSort
+        ? timeline.topoIndex[state.current] + 1
+        : timeline.trace.topo.length - timeline.topoIndex[state.current];
       const step = `step ${position} of ${trace.topo.length}`;
-      parts.push(noSort
-        ? codeBlock(["walk(output)                # depth first, no sort", `    v._backward()           # ${step}: v = ${names[state.current]}`],
-          new Set([1]), { label: "The backward walk" })
-        : codeBlock(["for node in reversed(topo):", `    node._backward()        # ${step}: node = ${names[state.current]}`],
-          new Set([1]), { label: "The backward loop" }));
+      parts.push(
+        noSort
+          ? codeBlock(
+              [
+                "walk(output)                # depth first, no sort",
+                `    v._backward()           # ${step}: v = ${names[state.current]}`,
+              ],
+              new Set([1]),
+              { label: "The backward walk" },
+            )
+          : codeBlock(
+              [
+                "for node in reversed(topo):",
+                `    node._backward()        # ${step}: node = ${names[state.current]}`,
+              ],
+              new Set([1]),
+              { label: "The backward loop" },
+            ),
+      );
       if (node.kind !== "op") {
-        parts.push(html("p", { class: "code-note", text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.` }));
+        parts.push(
+          html("p", {
+            class: "code-note",
+            text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.`,
+          }),
+        );
       } else {
         parts.push(...rule(node.op, backwardLines));
         const rows = substitutions({
-          op: node.op, name: names[state.current], contributions: state.contributions, nameOf, assign: trace.mistake === "assign",
+          op: node.op,
+          name: names[state.current],
+          contributions: state.contributions,
+          nameOf,
+          assign: trace.mistake === "assign",
         });
         // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
-        if (rows.length) parts.push(html("div", { class: "substitutions", "aria-label": "The rule with numbers" }, rows.map((row) =>
-          html("div", { class: "substitution", tabindex: 0 }, [
-            html("code", { class: "symbolic", text: row.symbolic }),
-            html("code", { class: "numeric", text: row.numeric }),
-            html("code", { class: "result", text: row.result }),
-          ]))));
+        if (rows.length)
+          parts.push(
+            html(
+              "div",
+              { class: "substitutions", "aria-label": "The rule with numbers" },
+              rows.map((row) =>
+                html("div", { class: "substitution", tabindex: 0 }, [
+                  html("code", { class: "symbolic", text: row.symbolic }),
+                  html("code", { class: "numeric", text: row.numeric }),
+                  html("code", { class: "result", text: row.result }),
+                ]),
+              ),
+            ),
+          );
       }
     }
     body.replaceChildren(...parts);

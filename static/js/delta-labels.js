@@ -21,20 +21,30 @@ export function drawDeltaLabels(layer, state, { timeline, layout, drawn, isDrawn
   // With sort steps the sort spans many frames; the seed label waits for the seed.
   if (state.phase === "sort" && state.sorted) {
     const output = timeline.indexOf.get(timeline.trace.output);
-    if (output !== undefined) labels.push({ child: output, texts: ["seed: grad = 1"], className: "delta delta-seed" });
+    if (output !== undefined)
+      labels.push({ child: output, texts: ["seed: grad = 1"], className: "delta delta-seed" });
   }
   const overwrite = timeline.trace.mistake === "assign"; // the bug lab's `=` engine
-  for (const [child, texts] of deltaTexts(state.contributions, overwrite)) labels.push({ child, texts, className: "delta" });
+  for (const [child, texts] of deltaTexts(state.contributions, overwrite))
+    labels.push({ child, texts, className: "delta" });
   // Update frames (SPEC §11): what an optimizer step or zero_grad did to each value.
   for (const c of state.changes ?? []) {
-    labels.push({ child: c.child, texts: [`${c.field} ${formatValue(c.before)} \u2192 ${formatValue(c.after)}`], className: "delta" });
+    labels.push({
+      child: c.child,
+      texts: [`${c.field} ${formatValue(c.before)} \u2192 ${formatValue(c.after)}`],
+      className: "delta",
+    });
   }
   const shown = labels.filter((label) => isDrawn(label.child));
   if (shown.length === 0) return;
   const obstacles = [];
   for (const i of drawn) if (state.visible[i]) obstacles.push(...obstaclesOf(layout, i));
   placeLabels(shown, layout, obstacles).forEach((spot, n) => {
-    const group = svg("g", { class: shown[n].className, transform: `translate(${spot.x},${spot.y})` }, layer);
+    const group = svg(
+      "g",
+      { class: shown[n].className, transform: `translate(${spot.x},${spot.y})` },
+      layer,
+    );
     svg("rect", { width: spot.width, height: spot.height, rx: 4 }, group);
     spot.texts.forEach((text, line) => {
       svg("text", { x: spot.width / 2, y: 14 + line * 16 }, group).textContent = text;

@@ -19,14 +19,21 @@ export function mountEditor(root, { onRun }) {
   const textarea = /** @type {HTMLTextAreaElement} */ (root.querySelector("[data-testid=source]"));
   const runButton = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=run]"));
   const errorBox = /** @type {HTMLElement} */ (root.querySelector("[data-testid=error]"));
-  const examplesMenu = /** @type {HTMLSelectElement | null} */ (root.querySelector("select[name=example]"));
-  const radios = /** @type {NodeListOf<HTMLInputElement>} */ (root.querySelectorAll("input[name=granularity]"));
+  const examplesMenu = /** @type {HTMLSelectElement | null} */ (
+    root.querySelector("select[name=example]")
+  );
+  const radios = /** @type {NodeListOf<HTMLInputElement>} */ (
+    root.querySelectorAll("input[name=granularity]")
+  );
   /** @type {Example[]} */
   let examples = [];
 
-  const granularity = () => /** @type {"packed" | "expanded"} */ (
-    [...radios].find((radio) => radio.checked)?.value === "expanded" ? "expanded" : "packed");
-  const run = (fromButton = false) => onRun({ source: textarea.value, granularity: granularity(), fromButton });
+  const granularity = () =>
+    /** @type {"packed" | "expanded"} */ (
+      [...radios].find((radio) => radio.checked)?.value === "expanded" ? "expanded" : "packed"
+    );
+  const run = (fromButton = false) =>
+    onRun({ source: textarea.value, granularity: granularity(), fromButton });
 
   runButton.addEventListener("click", () => run(true));
   textarea.addEventListener("keydown", (event) => {
@@ -62,7 +69,9 @@ export function mountEditor(root, { onRun }) {
 
   function showMatchingExample() {
     if (!examplesMenu) return;
-    const shown = examples.find((example) => example.source === textarea.value && example.granularity === granularity());
+    const shown = examples.find(
+      (example) => example.source === textarea.value && example.granularity === granularity(),
+    );
     examplesMenu.value = shown?.id ?? "";
   }
 
@@ -72,7 +81,9 @@ export function mountEditor(root, { onRun }) {
     if (!examplesMenu) return;
     examplesMenu.replaceChildren(
       html("option", { value: "", text: "Choose an example…" }),
-      ...list.map((example) => html("option", { value: example.id, text: example.title, title: example.description })),
+      ...list.map((example) =>
+        html("option", { value: example.id, text: example.title, title: example.description }),
+      ),
     );
     showMatchingExample();
   }
@@ -89,17 +100,34 @@ export function mountEditor(root, { onRun }) {
       errorBox.replaceChildren();
       return;
     }
-    const parts = /** @type {HTMLElement[]} */ ([html("p", { class: "error-message", text: error.message })]);
+    const parts = /** @type {HTMLElement[]} */ ([
+      html("p", { class: "error-message", text: error.message }),
+    ]);
     if (error.line !== null) {
-      const where = error.column !== null ? `Line ${error.line}, column ${error.column}` : `Line ${error.line}`;
+      const where =
+        error.column !== null ? `Line ${error.line}, column ${error.column}` : `Line ${error.line}`;
       parts.unshift(html("p", { class: "error-where", text: where }));
       const lineText = sourceLines(source)[error.line - 1];
       if (lineText !== undefined) {
         const gutter = `${error.line} | `;
-        const caret = error.column !== null ? `\n${" ".repeat(gutter.length + Math.max(0, error.column - 1))}^` : "";
-        parts.push(html("pre", { class: "error-excerpt", tabindex: 0, "aria-label": `Line ${error.line} of the program` }, [gutter + lineText + caret]));
+        const caret =
+          error.column !== null
+            ? `\n${" ".repeat(gutter.length + Math.max(0, error.column - 1))}^`
+            : "";
+        parts.push(
+          html(
+            "pre",
+            {
+              class: "error-excerpt",
+              tabindex: 0,
+              "aria-label": `Line ${error.line} of the program`,
+            },
+            [gutter + lineText + caret],
+          ),
+        );
         const offset = sourceOffset(source, error.line, error.column);
-        if (source === textarea.value) textarea.setSelectionRange(offset, Math.min(offset + 1, source.length));
+        if (source === textarea.value)
+          textarea.setSelectionRange(offset, Math.min(offset + 1, source.length));
       }
     }
     errorBox.replaceChildren(...parts);

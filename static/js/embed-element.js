@@ -25,7 +25,17 @@ const STYLESHEETS = [
   "static/css/passes.css",
   "static/css/embed-shadow.css",
 ];
-const OPTIONS = ["source", "granularity", "frame", "controls", "hide", "autoplay", "speed", "theme", "quiz"];
+const OPTIONS = [
+  "source",
+  "granularity",
+  "frame",
+  "controls",
+  "hide",
+  "autoplay",
+  "speed",
+  "theme",
+  "quiz",
+];
 
 /** @type {WeakSet<Element>} */
 const claimed = new WeakSet();
@@ -54,7 +64,8 @@ export function watchPage(page, server) {
  */
 export function mountAll(scope, server) {
   for (const element of scope.querySelectorAll(SELECTOR)) {
-    if (element instanceof HTMLElement && !claimed.has(element) && !element.shadowRoot) mountElement(element, server);
+    if (element instanceof HTMLElement && !claimed.has(element) && !element.shadowRoot)
+      mountElement(element, server);
   }
 }
 
@@ -85,12 +96,32 @@ export async function mountElement(host, server) {
   if (options.theme !== "auto") host.setAttribute("data-theme", options.theme);
 
   const shadow = host.attachShadow({ mode: "open" });
-  const links = STYLESHEETS.map((path) => html("link", { rel: "stylesheet", href: new URL(path, server).href }));
-  const errorBox = html("div", { class: "bpa-error", "data-testid": "error", role: "alert", hidden: true });
-  const playerRoot = html("div", { class: "bpa-player", role: "region", "aria-label": "backprop-animator player", tabindex: -1 });
-  const full = new URL(writeUrlState({ source, granularity: state.granularity, frame: state.frame ?? 0, quiz }), server);
+  const links = STYLESHEETS.map((path) =>
+    html("link", { rel: "stylesheet", href: new URL(path, server).href }),
+  );
+  const errorBox = html("div", {
+    class: "bpa-error",
+    "data-testid": "error",
+    role: "alert",
+    hidden: true,
+  });
+  const playerRoot = html("div", {
+    class: "bpa-player",
+    role: "region",
+    "aria-label": "backprop-animator player",
+    tabindex: -1,
+  });
+  const full = new URL(
+    writeUrlState({ source, granularity: state.granularity, frame: state.frame ?? 0, quiz }),
+    server,
+  );
   const credit = html("p", { class: "bpa-credit" }, [
-    html("a", { href: full.href, target: "_blank", rel: "noopener", text: "Open in backprop-animator ↗" }),
+    html("a", {
+      href: full.href,
+      target: "_blank",
+      rel: "noopener",
+      text: "Open in backprop-animator ↗",
+    }),
   ]);
   const root = html("div", { class: "bpa-root", hidden: true }, [errorBox, playerRoot, credit]);
   shadow.append(...links, root);
@@ -103,20 +134,36 @@ export async function mountElement(host, server) {
     ]);
     root.hidden = false;
     const player = await mountPlayer(playerRoot, {
-      trace, rules, frame: state.frame ?? 0, keyboard: "root", hide: options.hide, speed: options.speed,
-      quiz: quiz ? {
-        frameLink: (k) => new URL(writeUrlState({ source, granularity: state.granularity, frame: k, quiz }), server).href,
-        report: (message) => {
-          host.dispatchEvent(new CustomEvent(MESSAGE_TYPE, { detail: message, bubbles: true, composed: true }));
-          reportToParent(message);
-        },
-      } : null,
+      trace,
+      rules,
+      frame: state.frame ?? 0,
+      keyboard: "root",
+      hide: options.hide,
+      speed: options.speed,
+      quiz: quiz
+        ? {
+            frameLink: (k) =>
+              new URL(
+                writeUrlState({ source, granularity: state.granularity, frame: k, quiz }),
+                server,
+              ).href,
+            report: (message) => {
+              host.dispatchEvent(
+                new CustomEvent(MESSAGE_TYPE, { detail: message, bubbles: true, composed: true }),
+              );
+              reportToParent(message);
+            },
+          }
+        : null,
     });
     if (options.autoplay) player.play();
   } catch (error) {
     root.hidden = false;
     const problem = error instanceof SourceError ? error : new SourceError(String(error));
-    const where = problem.line !== null ? `Line ${problem.line}${problem.column !== null ? `, column ${problem.column}` : ""}: ` : "";
+    const where =
+      problem.line !== null
+        ? `Line ${problem.line}${problem.column !== null ? `, column ${problem.column}` : ""}: `
+        : "";
     errorBox.textContent = `backprop-animator: ${where}${problem.message}`;
     errorBox.hidden = false;
   }

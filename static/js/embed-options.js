@@ -50,7 +50,9 @@ export function readEmbedOptions(search) {
     hide: PARTS.filter((part) => hidden.has(part)),
     autoplay: autoplay !== null && YES.has(autoplay.trim().toLowerCase()),
     speed: SPEEDS.includes(speed) ? speed : null,
-    theme: THEMES.includes(/** @type {any} */ (theme)) ? /** @type {EmbedOptions["theme"]} */ (theme) : "auto",
+    theme: THEMES.includes(/** @type {any} */ (theme))
+      ? /** @type {EmbedOptions["theme"]} */ (theme)
+      : "auto",
   };
 }
 
@@ -62,8 +64,9 @@ export function readEmbedOptions(search) {
 export function embedParams({ hide = [], autoplay = false, speed = null, theme = "auto" }) {
   /** @type {Array<[string, string]>} */
   const params = [];
-  const changes = PARTS.filter((part) => hide.includes(part) !== HIDDEN_BY_DEFAULT.includes(part))
-    .map((part) => (hide.includes(part) ? `-${part}` : part));
+  const changes = PARTS.filter(
+    (part) => hide.includes(part) !== HIDDEN_BY_DEFAULT.includes(part),
+  ).map((part) => (hide.includes(part) ? `-${part}` : part));
   if (changes.length) params.push(["controls", changes.join(",")]);
   if (autoplay) params.push(["autoplay", "1"]);
   if (speed !== null && speed !== 1) params.push(["speed", String(speed)]);
@@ -74,7 +77,10 @@ export function embedParams({ hide = [], autoplay = false, speed = null, theme =
 /** @param {string | null} text */
 function listOf(text) {
   if (!text) return [];
-  return text.split(/[\s,]+/).map((item) => item.trim().toLowerCase()).filter(Boolean)
+  return text
+    .split(/[\s,]+/)
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean)
     .map((item) => {
       const sign = /^[-+]/.test(item) ? item[0] : "";
       const name = item.slice(sign.length);

@@ -71,7 +71,8 @@ export function foldGraph(nodes, edges, closed, { member, output = -1, hideLeave
   /** @type {Map<string, number>} */ const boxIndex = new Map();
   if (closed.size === 0) return { boxOf, boxes };
   nodes.forEach((node, i) => {
-    if ((member && !member[i]) || (!hideLeaves && ALWAYS_DRAWN.has(node.kind)) || !node.group) return;
+    if ((member && !member[i]) || (!hideLeaves && ALWAYS_DRAWN.has(node.kind)) || !node.group)
+      return;
     const shut = groupPrefixes(node.group).find((prefix) => closed.has(prefix));
     if (shut === undefined) return;
     let b = boxIndex.get(shut);
@@ -99,7 +100,8 @@ export function foldGraph(nodes, edges, closed, { member, output = -1, hideLeave
       boxes[from].outputs.push(child);
     }
   }
-  if (output >= 0 && boxOf[output] >= 0 && !outputSeen[boxOf[output]].has(output)) boxes[boxOf[output]].outputs.push(output);
+  if (output >= 0 && boxOf[output] >= 0 && !outputSeen[boxOf[output]].has(output))
+    boxes[boxOf[output]].outputs.push(output);
   return { boxOf, boxes };
 }
 
@@ -128,7 +130,8 @@ export function groupsAtDepth(nodes, depth, member) {
  */
 export function foldedCount(fold, member) {
   let count = fold.boxes.length;
-  for (let i = 0; i < fold.boxOf.length; i++) if (fold.boxOf[i] < 0 && (!member || member[i])) count++;
+  for (let i = 0; i < fold.boxOf.length; i++)
+    if (fold.boxOf[i] < 0 && (!member || member[i])) count++;
   return count;
 }
 
@@ -173,17 +176,22 @@ export function groupsThatFit(nodes, edges, maxItems, options = {}) {
  */
 export function foldThatFits(nodes, edges, maxItems, options = {}) {
   const closed = groupsThatFit(nodes, edges, maxItems, options);
-  if (closed.size === 0 || foldedCount(foldGraph(nodes, edges, closed, options), options.member) <= maxItems) {
+  if (
+    closed.size === 0 ||
+    foldedCount(foldGraph(nodes, edges, closed, options), options.member) <= maxItems
+  ) {
     return { closed, hideLeaves: false };
   }
   const hidden = { ...options, hideLeaves: true };
   let deepest = 0;
   nodes.forEach((node, i) => {
-    if (!options.member || options.member[i]) deepest = Math.max(deepest, groupPrefixes(node.group ?? "").length);
+    if (!options.member || options.member[i])
+      deepest = Math.max(deepest, groupPrefixes(node.group ?? "").length);
   });
   for (let depth = deepest; depth >= 1; depth--) {
     const shut = groupsAtDepth(nodes, depth, options.member);
-    if (foldedCount(foldGraph(nodes, edges, shut, hidden), options.member) <= maxItems) return { closed: shut, hideLeaves: true };
+    if (foldedCount(foldGraph(nodes, edges, shut, hidden), options.member) <= maxItems)
+      return { closed: shut, hideLeaves: true };
   }
   return { closed: groupsAtDepth(nodes, 1, options.member), hideLeaves: true };
 }
@@ -203,7 +211,8 @@ export function openGroup(closed, group, nodes) {
   const depth = groupPrefixes(group).length + 1;
   for (const node of nodes) {
     const prefixes = groupPrefixes(node.group ?? "");
-    if (prefixes[depth - 2] === group && prefixes[depth - 1] !== undefined) next.add(prefixes[depth - 1]);
+    if (prefixes[depth - 2] === group && prefixes[depth - 1] !== undefined)
+      next.add(prefixes[depth - 1]);
   }
   return next;
 }
@@ -294,7 +303,16 @@ export function foldState(view, fold, state) {
   const grads = new Float64Array(size);
   const data = new Float64Array(size);
   /** @type {import("./timeline.js").NodeRole[]} */ const roles = new Array(size);
-  const rank = { hidden: 0, idle: 1, done: 1, operand: 2, receiving: 3, updated: 3, new: 4, active: 5 };
+  const rank = {
+    hidden: 0,
+    idle: 1,
+    done: 1,
+    operand: 2,
+    receiving: 3,
+    updated: 3,
+    new: 4,
+    active: 5,
+  };
   view.items.forEach((item, v) => {
     if ("node" in item) {
       const i = item.node;

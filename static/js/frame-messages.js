@@ -45,9 +45,12 @@ export function reportHeight(content, target = window.parent) {
   const resized = new ResizeObserver(post);
   resized.observe(content);
   // Coming into view is when a throttled frame catches up: measure again then.
-  const shown = typeof IntersectionObserver === "undefined" ? null : new IntersectionObserver((entries) => {
-    if (entries.some((entry) => entry.isIntersecting)) post();
-  });
+  const shown =
+    typeof IntersectionObserver === "undefined"
+      ? null
+      : new IntersectionObserver((entries) => {
+          if (entries.some((entry) => entry.isIntersecting)) post();
+        });
   shown?.observe(content);
   addEventListener("resize", post);
   return {

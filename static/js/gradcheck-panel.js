@@ -18,7 +18,10 @@ import { drawGradcheckPlot } from "./gradcheck-plot.js";
 import { mistakeInfo } from "./mistakes.js";
 import { html } from "./svg.js";
 
-const FORMULAS = { forward: "(f(x+h) \u2212 f(x)) / h", central: "(f(x+h) \u2212 f(x\u2212h)) / 2h" };
+const FORMULAS = {
+  forward: "(f(x+h) \u2212 f(x)) / h",
+  central: "(f(x+h) \u2212 f(x\u2212h)) / 2h",
+};
 const NUDGES = { forward: "Nudge one leaf by h", central: "Nudge one leaf by +h and by \u2212h" };
 
 /**
@@ -31,14 +34,19 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
   const body = html("tbody");
   const backpropHead = html("th", { scope: "col", text: "backprop" });
   const table = html("table", { class: "gradcheck-table" }, [
-    html("caption", { class: "visually-hidden", text: "Backprop's gradient of each leaf against the difference quotient" }),
-    html("thead", {}, [html("tr", {}, [
-      html("th", { scope: "col", text: "leaf" }),
-      backpropHead,
-      html("th", { scope: "col", text: "numeric" }),
-      html("th", { scope: "col", text: "at h" }),
-      html("th", { scope: "col", text: "agree?" }),
-    ])]),
+    html("caption", {
+      class: "visually-hidden",
+      text: "Backprop's gradient of each leaf against the difference quotient",
+    }),
+    html("thead", {}, [
+      html("tr", {}, [
+        html("th", { scope: "col", text: "leaf" }),
+        backpropHead,
+        html("th", { scope: "col", text: "numeric" }),
+        html("th", { scope: "col", text: "at h" }),
+        html("th", { scope: "col", text: "agree?" }),
+      ]),
+    ]),
     body,
   ]);
   const plot = html("div", { class: "gradcheck-plot" });
@@ -48,21 +56,45 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
     html("option", { value: "forward", text: "forward difference" }),
     html("option", { value: "central", text: "central difference" }),
   ]);
-  schemeMenu.addEventListener("change", () => onScheme?.(schemeMenu.value === "central" ? "central" : "forward"));
-  const panel = html("section", { class: "gradcheck", "data-testid": "gradcheck", "aria-labelledby": "gradcheck-title" }, [
-    html("div", { class: "gradcheck-head" }, [
-      html("h2", { class: "panel-title", id: "gradcheck-title", text: "Gradient check" }),
-      ...(onScheme ? [html("label", { class: "gradcheck-scheme" }, [html("span", { class: "visually-hidden", text: "Difference" }), schemeMenu])] : []),
-    ]),
-    html("p", { class: "gradcheck-intro" }, [
-      nudge, ", run the forward pass again, and take the difference quotient ", formula,
-      ". Too big an h measures the curve, too small an h measures rounding; the table uses the h where the two balance"
-        + " (about \u221A\u03B5\u00B7|x| forward, \u221B\u03B5\u00B7|x| central), the plot every h.",
-    ]),
-    status,
-    html("div", { class: "gradcheck-table-wrap", tabindex: 0, role: "region", "aria-label": "Gradient check table" }, [table]),
-    plot,
-  ]);
+  schemeMenu.addEventListener("change", () =>
+    onScheme?.(schemeMenu.value === "central" ? "central" : "forward"),
+  );
+  const panel = html(
+    "section",
+    { class: "gradcheck", "data-testid": "gradcheck", "aria-labelledby": "gradcheck-title" },
+    [
+      html("div", { class: "gradcheck-head" }, [
+        html("h2", { class: "panel-title", id: "gradcheck-title", text: "Gradient check" }),
+        ...(onScheme
+          ? [
+              html("label", { class: "gradcheck-scheme" }, [
+                html("span", { class: "visually-hidden", text: "Difference" }),
+                schemeMenu,
+              ]),
+            ]
+          : []),
+      ]),
+      html("p", { class: "gradcheck-intro" }, [
+        nudge,
+        ", run the forward pass again, and take the difference quotient ",
+        formula,
+        ". Too big an h measures the curve, too small an h measures rounding; the table uses the h where the two balance" +
+          " (about \u221A\u03B5\u00B7|x| forward, \u221B\u03B5\u00B7|x| central), the plot every h.",
+      ]),
+      status,
+      html(
+        "div",
+        {
+          class: "gradcheck-table-wrap",
+          tabindex: 0,
+          role: "region",
+          "aria-label": "Gradient check table",
+        },
+        [table],
+      ),
+      plot,
+    ],
+  );
   container.replaceChildren(panel);
   container.hidden = true;
   /** @type {import("./gradcheck.js").CheckSummary[]} */
@@ -80,11 +112,14 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
   const redraw = () => {
     if (!container.hidden && summaries.length) drawGradcheckPlot(plot, summaries, { scheme });
   };
-  const resize = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
-    const width = plot.clientWidth;
-    const drawn = Number(plot.querySelector("svg")?.getAttribute("width") ?? 0);
-    if (width && Math.abs(Math.min(720, width) - drawn) > 8) redraw();
-  }) : null;
+  const resize =
+    typeof ResizeObserver === "function"
+      ? new ResizeObserver(() => {
+          const width = plot.clientWidth;
+          const drawn = Number(plot.querySelector("svg")?.getAttribute("width") ?? 0);
+          if (width && Math.abs(Math.min(720, width) - drawn) > 8) redraw();
+        })
+      : null;
   resize?.observe(plot);
 
   return {
@@ -123,39 +158,58 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
       const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
       showScheme(checkedScheme);
       const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
-      summaries = check.checks.map((c) => summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }));
+      summaries = check.checks.map((c) =>
+        summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
+      );
       backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
       const wrong = summaries.filter((s) => !s.agrees).length;
       panel.dataset.state = "ready";
-      status.textContent = summaries.length === 0
-        ? "This program has no leaves to check (only constants)."
-        : wrong === 0
-          ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
-          : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
-      body.replaceChildren(...summaries.map((s) => {
-        const right = rightOf.get(s.node) ?? s.analytic;
-        return html("tr", {
-          "data-testid": "gradcheck-row",
-          "data-node-id": s.node,
-          "data-label": s.label,
-          "data-analytic": String(s.analytic),
-          "data-numeric": String(s.best ? s.best.numeric : NaN),
-          "data-h": String(s.best ? s.best.h : NaN),
-          "data-agrees": String(s.agrees),
-          ...(mistake ? { "data-right-analytic": String(right) } : {}),
-          class: s.agrees ? "agrees" : "differs",
-        }, [
-          html("th", { scope: "row", text: s.label || s.node }),
-          html("td", { class: "number", text: formatValue(s.analytic) }),
-          html("td", { class: "number", text: s.best ? formatValue(s.best.numeric) : "\u2014" }),
-          html("td", { class: "number", text: s.best ? hLabel(s.best.h) : "\u2014" }),
-          html("td", { class: "verdict" }, [
-            html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
-            s.agrees ? "agree" : "differ",
-            ...(mistake && !s.agrees ? [html("span", { class: "verdict-right", text: ` (right: ${formatValue(right)})` })] : []),
-          ]),
-        ]);
-      }));
+      status.textContent =
+        summaries.length === 0
+          ? "This program has no leaves to check (only constants)."
+          : wrong === 0
+            ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
+            : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
+      body.replaceChildren(
+        ...summaries.map((s) => {
+          const right = rightOf.get(s.node) ?? s.analytic;
+          return html(
+            "tr",
+            {
+              "data-testid": "gradcheck-row",
+              "data-node-id": s.node,
+              "data-label": s.label,
+              "data-analytic": String(s.analytic),
+              "data-numeric": String(s.best ? s.best.numeric : NaN),
+              "data-h": String(s.best ? s.best.h : NaN),
+              "data-agrees": String(s.agrees),
+              ...(mistake ? { "data-right-analytic": String(right) } : {}),
+              class: s.agrees ? "agrees" : "differs",
+            },
+            [
+              html("th", { scope: "row", text: s.label || s.node }),
+              html("td", { class: "number", text: formatValue(s.analytic) }),
+              html("td", {
+                class: "number",
+                text: s.best ? formatValue(s.best.numeric) : "\u2014",
+              }),
+              html("td", { class: "number", text: s.best ? hLabel(s.best.h) : "\u2014" }),
+              html("td", { class: "verdict" }, [
+                html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
+                s.agrees ? "agree" : "differ",
+                ...(mistake && !s.agrees
+                  ? [
+                      html("span", {
+                        class: "verdict-right",
+                        text: ` (right: ${formatValue(right)})`,
+                      }),
+                    ]
+                  : []),
+              ]),
+            ],
+          );
+        }),
+      );
       redraw();
     },
     destroy() {

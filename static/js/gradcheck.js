@@ -48,10 +48,24 @@ export function agrees(numeric, analytic) {
  * @param {{scheme?: "forward" | "central", x?: number, analytic?: number}} [options]  x: the leaf's value
  * @returns {CheckSummary}
  */
-export function summarizeCheck(check, { scheme = "forward", x = 1, analytic = check.analytic } = {}) {
-  const rows = check.rows.map((row) => ({ h: row.h, numeric: row.numeric, error: Math.abs(row.numeric - analytic) }));
+export function summarizeCheck(
+  check,
+  { scheme = "forward", x = 1, analytic = check.analytic } = {},
+) {
+  const rows = check.rows.map((row) => ({
+    h: row.h,
+    numeric: row.numeric,
+    error: Math.abs(row.numeric - analytic),
+  }));
   const best = rowNearest(rows, sensibleH(scheme, x));
-  return { node: check.node, label: check.label, analytic, rows, best, agrees: best !== null && agrees(best.numeric, analytic) };
+  return {
+    node: check.node,
+    label: check.label,
+    analytic,
+    rows,
+    best,
+    agrees: best !== null && agrees(best.numeric, analytic),
+  };
 }
 
 /**
@@ -78,7 +92,10 @@ export function rowNearest(rows, h) {
   for (const row of rows) {
     if (!(row.h > 0) || !Number.isFinite(row.numeric)) continue;
     const d = Math.abs(Math.log10(row.h) - Math.log10(h));
-    if (d < distance - 1e-12 || (Math.abs(d - distance) <= 1e-12 && best !== null && row.h > best.h)) {
+    if (
+      d < distance - 1e-12 ||
+      (Math.abs(d - distance) <= 1e-12 && best !== null && row.h > best.h)
+    ) {
       best = row;
       distance = d;
     }
@@ -101,10 +118,12 @@ export function validateGradCheck(value) {
   if (!Array.isArray(g.checks)) fail(".checks must be an array", g.checks);
   g.checks.forEach((check, i) => {
     if (typeof check.node !== "string") fail(`.checks[${i}].node must be a string`, check.node);
-    if (!Number.isFinite(check.analytic)) fail(`.checks[${i}].analytic must be a finite number`, check.analytic);
+    if (!Number.isFinite(check.analytic))
+      fail(`.checks[${i}].analytic must be a finite number`, check.analytic);
     if (!Array.isArray(check.rows)) fail(`.checks[${i}].rows must be an array`, check.rows);
     check.rows.forEach((row, j) => {
-      if (!(row.h > 0) || !Number.isFinite(row.numeric)) fail(`.checks[${i}].rows[${j}] must have h > 0 and a finite numeric`, row);
+      if (!(row.h > 0) || !Number.isFinite(row.numeric))
+        fail(`.checks[${i}].rows[${j}] must have h > 0 and a finite numeric`, row);
     });
   });
   return g;
@@ -128,22 +147,29 @@ export function validateGradCheck(value) {
 export function plotData(summaries) {
   const rows = summaries.flatMap((summary) => summary.rows);
   const hs = rows.map((row) => Math.log10(row.h)).filter(Number.isFinite);
-  const errors = rows.map((row) => row.error).filter((error) => error > 0 && Number.isFinite(error)).map(Math.log10);
+  const errors = rows
+    .map((row) => row.error)
+    .filter((error) => error > 0 && Number.isFinite(error))
+    .map(Math.log10);
   const hasZero = rows.some((row) => row.error === 0);
   const low = errors.length ? Math.floor(Math.min(...errors)) : 0;
   const high = errors.length ? Math.ceil(Math.max(...errors)) : 0;
   const floor = hasZero ? low - 1 : null;
   const y = /** @type {[number, number]} */ ([floor ?? low, Math.max(high, (floor ?? low) + 1)]);
-  const x = /** @type {[number, number]} */ (hs.length ? [Math.floor(Math.min(...hs)), Math.ceil(Math.max(...hs))] : [-1, 0]);
+  const x = /** @type {[number, number]} */ (
+    hs.length ? [Math.floor(Math.min(...hs)), Math.ceil(Math.max(...hs))] : [-1, 0]
+  );
   if (x[0] === x[1]) x[0] -= 1;
   const series = summaries.map((summary) => ({
     label: summary.label || summary.node,
-    points: summary.rows.filter((row) => row.h > 0 && Number.isFinite(row.error)).map((row) => ({
-      x: Math.log10(row.h),
-      y: row.error === 0 ? /** @type {number} */ (floor) : Math.log10(row.error),
-      zero: row.error === 0,
-      row,
-    })),
+    points: summary.rows
+      .filter((row) => row.h > 0 && Number.isFinite(row.error))
+      .map((row) => ({
+        x: Math.log10(row.h),
+        y: row.error === 0 ? /** @type {number} */ (floor) : Math.log10(row.error),
+        zero: row.error === 0,
+        row,
+      })),
   }));
   return { series, x, y, xTicks: decades(x), yTicks: decades(y), floor };
 }

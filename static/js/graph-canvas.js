@@ -42,7 +42,14 @@ export function farScene(layout, bounds) {
     edgeParent[k] = edge.parent;
     edgeChild[k] = edge.child;
   });
-  return { layout, bounds, edgeEnds, edgeParent, edgeChild, hidden: new Uint8Array(layout.records.length) };
+  return {
+    layout,
+    bounds,
+    edgeEnds,
+    edgeParent,
+    edgeChild,
+    hidden: new Uint8Array(layout.records.length),
+  };
 }
 
 /**
@@ -83,7 +90,13 @@ export function drawFar(canvas, scene, state, view, size, folds = []) {
     const y1 = edgeEnds[4 * k + 1];
     const x2 = edgeEnds[4 * k + 2];
     const y2 = edgeEnds[4 * k + 3];
-    if (Math.max(x1, x2) < left || Math.min(x1, x2) > right || Math.max(y1, y2) < top || Math.min(y1, y2) > bottom) continue;
+    if (
+      Math.max(x1, x2) < left ||
+      Math.min(x1, x2) > right ||
+      Math.max(y1, y2) < top ||
+      Math.min(y1, y2) > bottom
+    )
+      continue;
     context.moveTo(x1, y1);
     context.lineTo(x2, y2);
   }
@@ -97,7 +110,13 @@ export function drawFar(canvas, scene, state, view, size, folds = []) {
   const byColour = new Map();
   for (let i = 0; i < hidden.length; i++) {
     if (!state.visible[i] || hidden[i]) continue;
-    if (bounds[4 * i + 2] < left || bounds[4 * i] > right || bounds[4 * i + 3] < top || bounds[4 * i + 1] > bottom) continue;
+    if (
+      bounds[4 * i + 2] < left ||
+      bounds[4 * i] > right ||
+      bounds[4 * i + 3] < top ||
+      bounds[4 * i + 1] > bottom
+    )
+      continue;
     const name = ROLE_COLOURS[state.roles[i]] ?? "--edge";
     const list = byColour.get(name);
     if (list) list.push(i);
@@ -118,7 +137,8 @@ export function drawFar(canvas, scene, state, view, size, folds = []) {
 
   context.lineWidth = 1.5 / view.k;
   context.strokeStyle = colour("--sort");
-  for (const fold of folds) context.strokeRect(fold.left, fold.top, fold.right - fold.left, fold.bottom - fold.top);
+  for (const fold of folds)
+    context.strokeRect(fold.left, fold.top, fold.right - fold.left, fold.bottom - fold.top);
 
   // The current value gets a ring of a fixed screen size: findable at any zoom.
   if (state.current >= 0 && !hidden[state.current]) {
@@ -126,7 +146,13 @@ export function drawFar(canvas, scene, state, view, size, folds = []) {
     const cx = (bounds[4 * i] + bounds[4 * i + 2]) / 2;
     const cy = (bounds[4 * i + 1] + bounds[4 * i + 3]) / 2;
     context.beginPath();
-    context.arc(cx, cy, Math.max(12 / view.k, (bounds[4 * i + 2] - bounds[4 * i]) / 2 + 6 / view.k), 0, 2 * Math.PI);
+    context.arc(
+      cx,
+      cy,
+      Math.max(12 / view.k, (bounds[4 * i + 2] - bounds[4 * i]) / 2 + 6 / view.k),
+      0,
+      2 * Math.PI,
+    );
     context.lineWidth = 3 / view.k;
     context.strokeStyle = colour(state.phase === "backward" ? "--active" : "--build");
     context.stroke();

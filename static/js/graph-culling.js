@@ -41,12 +41,16 @@ export function nodeBounds(layout) {
 export function edgeCurves(layout) {
   const curves = layout.edges.map((edge) => edgePolyline(edge.points, edgeBow(edge.repeat), 4));
   const start = new Int32Array(curves.length + 1);
-  curves.forEach((curve, k) => (start[k + 1] = start[k] + curve.length));
+  curves.forEach((curve, k) => {
+    start[k + 1] = start[k] + curve.length;
+  });
   const points = new Float64Array(2 * start[curves.length]);
-  curves.forEach((curve, k) => curve.forEach((p, j) => {
-    points[2 * (start[k] + j)] = p.x;
-    points[2 * (start[k] + j) + 1] = p.y;
-  }));
+  curves.forEach((curve, k) => {
+    curve.forEach((p, j) => {
+      points[2 * (start[k] + j)] = p.x;
+      points[2 * (start[k] + j) + 1] = p.y;
+    });
+  });
   return { start, points };
 }
 
@@ -60,8 +64,13 @@ export function edgeCurves(layout) {
 export function markInView(bounds, rect, marks) {
   let count = 0;
   for (let i = 0; i < marks.length; i++) {
-    const inside = bounds[4 * i + 2] >= rect.left && bounds[4 * i] <= rect.right
-      && bounds[4 * i + 3] >= rect.top && bounds[4 * i + 1] <= rect.bottom ? 1 : 0;
+    const inside =
+      bounds[4 * i + 2] >= rect.left &&
+      bounds[4 * i] <= rect.right &&
+      bounds[4 * i + 3] >= rect.top &&
+      bounds[4 * i + 1] <= rect.bottom
+        ? 1
+        : 0;
     marks[i] = inside;
     count += inside;
   }
@@ -81,7 +90,15 @@ export function markLinesInView(pointStart, points, rect, marks) {
   for (let k = 0; k < marks.length; k++) {
     let inside = 0;
     for (let j = pointStart[k]; j + 1 < pointStart[k + 1] && !inside; j++) {
-      inside = segmentCrossesRect(points[2 * j], points[2 * j + 1], points[2 * j + 2], points[2 * j + 3], rect) ? 1 : 0;
+      inside = segmentCrossesRect(
+        points[2 * j],
+        points[2 * j + 1],
+        points[2 * j + 2],
+        points[2 * j + 3],
+        rect,
+      )
+        ? 1
+        : 0;
     }
     marks[k] = inside;
     count += inside;
@@ -103,7 +120,12 @@ export function segmentCrossesRect(x1, y1, x2, y2, rect) {
   let t1 = 1;
   const dx = x2 - x1;
   const dy = y2 - y1;
-  const sides = [[-dx, x1 - rect.left], [dx, rect.right - x1], [-dy, y1 - rect.top], [dy, rect.bottom - y1]];
+  const sides = [
+    [-dx, x1 - rect.left],
+    [dx, rect.right - x1],
+    [-dy, y1 - rect.top],
+    [dy, rect.bottom - y1],
+  ];
   for (const [p, q] of sides) {
     if (p === 0) {
       if (q < 0) return false;

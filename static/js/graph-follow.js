@@ -27,7 +27,8 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
       panZoom.fit();
       return;
     }
-    const focus = state.current >= 0 ? state.current : timeline.indexOf.get(timeline.trace.output) ?? 0;
+    const focus =
+      state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
     const box = layout.records[focus];
     panZoom.centerOn(box.x, box.y, choice.scale, true);
   }
@@ -49,12 +50,17 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     lastIndex = state.index;
     if (state.current < 0 || overview) return;
     const box = layout.records[state.current];
-    if (panZoom.isInView({ x: box.x, y: box.y, width: box.width, height: SIZES.recordHeight })) return;
+    if (panZoom.isInView({ x: box.x, y: box.y, width: box.width, height: SIZES.recordHeight }))
+      return;
     // Glide while stepping or playing. While the scrubber jumps around, keep still
     // (drawing a new region per jump is what costs on big graphs) and move once it rests.
     clearTimeout(followTimer);
     if (!jumped) panZoom.centerOn(box.x, box.y);
-    else followTimer = setTimeout(() => panZoom.centerOn(box.x, box.y, undefined, true), FOLLOW_AFTER_JUMP_MS);
+    else
+      followTimer = setTimeout(
+        () => panZoom.centerOn(box.x, box.y, undefined, true),
+        FOLLOW_AFTER_JUMP_MS,
+      );
   }
 
   function sizeFrame() {

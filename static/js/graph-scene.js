@@ -79,7 +79,9 @@ export function edgeLook(state, parent) {
  */
 export function resultIndex(layout) {
   const resultOf = new Int32Array(layout.records.length).fill(-1);
-  layout.results.forEach((result, k) => (resultOf[result.node] = k));
+  layout.results.forEach((result, k) => {
+    resultOf[result.node] = k;
+  });
   return resultOf;
 }
 
@@ -90,35 +92,63 @@ export function resultIndex(layout) {
  * @param {number} i
  * @returns {NodeElements}
  */
-export function createNodeElements(layers, { trace, layout, names, labels, topoIndex, resultOf }, i) {
+export function createNodeElements(
+  layers,
+  { trace, layout, names, labels, topoIndex, resultOf },
+  i,
+) {
   const node = trace.nodes[i];
   const box = layout.records[i];
   const h = SIZES.recordHeight;
   const op = layout.ops[i];
-  const result = resultOf[i] < 0 ? null
-    : svg("path", { class: "edge edge-result", d: edgePath(layout.results[resultOf[i]].points) }, layers.edges);
+  const result =
+    resultOf[i] < 0
+      ? null
+      : svg(
+          "path",
+          { class: "edge edge-result", d: edgePath(layout.results[resultOf[i]].points) },
+          layers.edges,
+        );
   const opGroup = op ? createOp(layers.ops, op, node.op) : null;
-  const group = svg("g", {
-    class: "node",
-    "data-kind": node.kind,
-    transform: `translate(${box.x - box.width / 2},${box.y - h / 2})`,
-  }, layers.records);
+  const group = svg(
+    "g",
+    {
+      class: "node",
+      "data-kind": node.kind,
+      transform: `translate(${box.x - box.width / 2},${box.y - h / 2})`,
+    },
+    layers.records,
+  );
   // A float underflowed here: the box is drawn dashed and its tooltip says why.
   if (node.underflow) group.setAttribute("data-underflow", "true");
-  svg("title", {}, group).textContent = node.underflow ? `${names[i]} (a float underflowed here)` : names[i];
+  svg("title", {}, group).textContent = node.underflow
+    ? `${names[i]} (a float underflowed here)`
+    : names[i];
   svg("rect", { class: "node-box", width: box.width, height: h, rx: 6 }, group);
   const lw = box.labelWidth;
   const vw = box.valueWidth;
   if (lw > 0) {
     svg("line", { class: "node-divider", x1: lw, x2: lw, y1: 0, y2: h }, group);
-    svg("text", { class: node.kind === "const" ? "node-label is-const" : "node-label", x: lw / 2, y: h / 2, dy: "0.35em" }, group)
-      .textContent = visibleLabel(labels[i]);
+    svg(
+      "text",
+      {
+        class: node.kind === "const" ? "node-label is-const" : "node-label",
+        x: lw / 2,
+        y: h / 2,
+        dy: "0.35em",
+      },
+      group,
+    ).textContent = visibleLabel(labels[i]);
   }
   svg("line", { class: "node-divider", x1: lw + vw, x2: lw + vw, y1: 0, y2: h }, group);
   svg("text", { class: "node-caption", x: lw + vw / 2, y: 11 }, group).textContent = "data";
   const dataText = svg("text", { class: "node-value", x: lw + vw / 2, y: 27 }, group);
   dataText.textContent = formatValue(node.data);
-  const gradCaption = svg("text", { class: "node-caption node-caption-grad", x: lw + vw * 1.5, y: 11 }, group);
+  const gradCaption = svg(
+    "text",
+    { class: "node-caption node-caption-grad", x: lw + vw * 1.5, y: 11 },
+    group,
+  );
   gradCaption.textContent = "grad";
   const gradText = svg("text", { class: "node-value node-grad", x: lw + vw * 1.5, y: 27 }, group);
   const position = String(topoIndex[i] + 1);
@@ -127,7 +157,13 @@ export function createNodeElements(layers, { trace, layout, names, labels, topoI
   svg("rect", { x: -badgeWidth / 2, y: -9, width: badgeWidth, height: 18, rx: 9 }, badge);
   svg("text", { dy: "0.35em" }, badge).textContent = position;
   return {
-    index: i, group, op: opGroup, result, gradText, gradCaption, dataText,
+    index: i,
+    group,
+    op: opGroup,
+    result,
+    gradText,
+    gradCaption,
+    dataText,
     shown: { visible: null, role: "", final: null, grad: NaN, result: "", data: node.data },
   };
 }
@@ -148,7 +184,11 @@ function createOp(layer, at, op) {
   } else {
     svg("circle", { class: "op-shape", r }, group);
   }
-  svg("text", { class: glyph.length > 2 ? "op-text op-text-long" : "op-text", dy: "0.35em" }, group).textContent = glyph;
+  svg(
+    "text",
+    { class: glyph.length > 2 ? "op-text op-text-long" : "op-text", dy: "0.35em" },
+    group,
+  ).textContent = glyph;
   return group;
 }
 
@@ -226,7 +266,11 @@ export function paintNode(elements, look, node) {
  * @returns {EdgeElements}
  */
 export function createEdgeElements(layer, edge, index) {
-  const path = svg("path", { class: "edge", d: edgePath(edge.points, edgeBow(edge.repeat)) }, layer);
+  const path = svg(
+    "path",
+    { class: "edge", d: edgePath(edge.points, edgeBow(edge.repeat)) },
+    layer,
+  );
   return { index, path, shown: "" };
 }
 

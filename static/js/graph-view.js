@@ -19,7 +19,14 @@ import { drawFar, farScene } from "./graph-canvas.js";
 import { edgeCurves, markInView, markLinesInView, nodeBounds } from "./graph-culling.js";
 import { createFollower } from "./graph-follow.js";
 import {
-  createEdgeElements, createNodeElements, edgeLook, nodeLook, paintEdge, paintNode, removeNodeElements, resultIndex,
+  createEdgeElements,
+  createNodeElements,
+  edgeLook,
+  nodeLook,
+  paintEdge,
+  paintNode,
+  removeNodeElements,
+  resultIndex,
 } from "./graph-scene.js";
 import { drawDeltaLabels } from "./delta-labels.js";
 import { attachPanZoom } from "./pan-zoom.js";
@@ -37,11 +44,13 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   const { trace } = timeline;
   const size = trace.nodes.length;
   const small = size <= SMALL_GRAPH_NODES;
-  const svgElement = /** @type {SVGSVGElement} */ (svg("svg", {
-    class: "graph-svg",
-    role: "img",
-    "aria-label": `Computation graph of ${size} values. The node table below lists the same numbers.`,
-  }));
+  const svgElement = /** @type {SVGSVGElement} */ (
+    svg("svg", {
+      class: "graph-svg",
+      role: "img",
+      "aria-label": `Computation graph of ${size} values. The node table below lists the same numbers.`,
+    })
+  );
   const viewport = /** @type {SVGGElement} */ (svg("g", { class: "graph-viewport" }, svgElement));
   const layers = {
     edges: svg("g", { class: "edges" }, viewport),
@@ -53,16 +62,41 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   const canvas = html("canvas", { class: "graph-canvas", "aria-hidden": "true" });
   canvas.hidden = true;
 
-  const frame = /** @type {HTMLElement} */ (html("div", { class: "graph-frame", tabindex: 0, "aria-label": "Graph: drag to pan, scroll or double-click to zoom" }));
+  const frame = /** @type {HTMLElement} */ (
+    html("div", {
+      class: "graph-frame",
+      tabindex: 0,
+      "aria-label": "Graph: drag to pan, scroll or double-click to zoom",
+    })
+  );
   const tools = html("div", { class: "graph-tools" }, [
-    html("button", { type: "button", class: "icon-button", "data-zoom": "in", "aria-label": "Zoom in", text: "+" }),
-    html("button", { type: "button", class: "icon-button", "data-zoom": "out", "aria-label": "Zoom out", text: "\u2212" }),
+    html("button", {
+      type: "button",
+      class: "icon-button",
+      "data-zoom": "in",
+      "aria-label": "Zoom in",
+      text: "+",
+    }),
+    html("button", {
+      type: "button",
+      class: "icon-button",
+      "data-zoom": "out",
+      "aria-label": "Zoom out",
+      text: "\u2212",
+    }),
     html("button", { type: "button", class: "text-button", "data-zoom": "fit", text: "Fit" }),
   ]);
   frame.append(canvas, svgElement, tools);
   container.replaceChildren(frame);
 
-  const scene = { trace, layout, names, labels, topoIndex: timeline.topoIndex, resultOf: resultIndex(layout) };
+  const scene = {
+    trace,
+    layout,
+    names,
+    labels,
+    topoIndex: timeline.topoIndex,
+    resultOf: resultIndex(layout),
+  };
   const bounds = nodeBounds(layout);
   const far = farScene(layout, bounds);
   const hidden = far.hidden;
@@ -83,18 +117,30 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   let viewQueued = 0;
   let farQueued = 0;
 
-  const panZoom = attachPanZoom(svgElement, viewport, layout, () => {
-    if (!viewQueued) viewQueued = requestAnimationFrame(refreshView);
-  }, () => {
-    // A new size re-frames the graph, unless the learner has moved it by hand.
-    if (latest && !panZoom.handMoved) follower.frameView(latest);
-  });
+  const panZoom = attachPanZoom(
+    svgElement,
+    viewport,
+    layout,
+    () => {
+      if (!viewQueued) viewQueued = requestAnimationFrame(refreshView);
+    },
+    () => {
+      // A new size re-frames the graph, unless the learner has moved it by hand.
+      if (latest && !panZoom.handMoved) follower.frameView(latest);
+    },
+  );
   const follower = createFollower({ panZoom, layout, timeline, frame, small });
   // The far view paints theme colours into pixels: repaint when the theme changes.
-  const themeWatch = typeof MutationObserver === "undefined" ? null : new MutationObserver(() => {
-    if (detail === "far") queueFar();
+  const themeWatch =
+    typeof MutationObserver === "undefined"
+      ? null
+      : new MutationObserver(() => {
+          if (detail === "far") queueFar();
+        });
+  themeWatch?.observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ["data-theme"],
   });
-  themeWatch?.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
   tools.addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("button");
     if (!button) return;
@@ -119,7 +165,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   }
 
   /** @param {number} k */
-  const isEdgeHidden = (k) => hidden[layout.edges[k].child] === 1 || hidden[layout.edges[k].parent] === 1;
+  const isEdgeHidden = (k) =>
+    hidden[layout.edges[k].child] === 1 || hidden[layout.edges[k].parent] === 1;
 
   /** Mount what nodeInView and edgeInView mark (and is not folded); unmount the rest. */
   function syncMounted() {
@@ -136,7 +183,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       }
     }
     for (let i = 0; i < size; i++) if (nodeInView[i] && !hidden[i] && !mounted.has(i)) mountNode(i);
-    for (let k = 0; k < edgeInView.length; k++) if (edgeInView[k] && !isEdgeHidden(k) && !mountedEdges.has(k)) mountEdge(k);
+    for (let k = 0; k < edgeInView.length; k++)
+      if (edgeInView[k] && !isEdgeHidden(k) && !mountedEdges.has(k)) mountEdge(k);
   }
 
   /**
@@ -182,14 +230,21 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     if (farQueued) return;
     farQueued = requestAnimationFrame(() => {
       farQueued = 0;
-      if (detail === "far" && latest) drawFar(canvas, far, latest, panZoom.view, panZoom.size, folds);
+      if (detail === "far" && latest)
+        drawFar(canvas, far, latest, panZoom.view, panZoom.size, folds);
     });
   }
 
   /** @param {import("./timeline.js").FrameState} state */
   function drawDeltas(state) {
     if (detail === "far") deltaLayer.replaceChildren();
-    else drawDeltaLabels(deltaLayer, state, { timeline, layout, drawn: mounted.keys(), isDrawn: (i) => mounted.has(i) });
+    else
+      drawDeltaLabels(deltaLayer, state, {
+        timeline,
+        layout,
+        drawn: mounted.keys(),
+        isDrawn: (i) => mounted.has(i),
+      });
   }
 
   /** @param {import("./timeline.js").FrameState} state */
@@ -203,7 +258,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       refreshView();
     }
     for (const [i, elements] of mounted) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
-    for (const [k, elements] of mountedEdges) paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+    for (const [k, elements] of mountedEdges)
+      paintEdge(elements, edgeLook(state, layout.edges[k].parent));
     svgElement.classList.toggle("is-sorted", state.sorted);
     if (detail === "far") queueFar();
     drawDeltas(state);
@@ -218,23 +274,29 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
    */
   function setFolds(groups) {
     hidden.fill(0);
-    folds = groups.filter((group) => group.nodes.length > 0).map((group) => {
-      let left = Infinity;
-      let top = Infinity;
-      let right = -Infinity;
-      let bottom = -Infinity;
-      for (const i of group.nodes) {
-        hidden[i] = 1;
-        left = Math.min(left, bounds[4 * i]);
-        top = Math.min(top, bounds[4 * i + 1]);
-        right = Math.max(right, bounds[4 * i + 2]);
-        bottom = Math.max(bottom, bounds[4 * i + 3]);
-      }
-      return { left, top, right, bottom, label: group.label };
-    });
+    folds = groups
+      .filter((group) => group.nodes.length > 0)
+      .map((group) => {
+        let left = Infinity;
+        let top = Infinity;
+        let right = -Infinity;
+        let bottom = -Infinity;
+        for (const i of group.nodes) {
+          hidden[i] = 1;
+          left = Math.min(left, bounds[4 * i]);
+          top = Math.min(top, bounds[4 * i + 1]);
+          right = Math.max(right, bounds[4 * i + 2]);
+          bottom = Math.max(bottom, bounds[4 * i + 3]);
+        }
+        return { left, top, right, bottom, label: group.label };
+      });
     foldLayer.replaceChildren();
     for (const fold of folds) {
-      const group = svg("g", { class: "fold", transform: `translate(${fold.left},${fold.top})` }, foldLayer);
+      const group = svg(
+        "g",
+        { class: "fold", transform: `translate(${fold.left},${fold.top})` },
+        foldLayer,
+      );
       svg("rect", { width: fold.right - fold.left, height: fold.bottom - fold.top, rx: 8 }, group);
       svg("text", { x: 10, y: 20 }, group).textContent = fold.label;
     }

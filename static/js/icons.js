@@ -12,7 +12,13 @@ const PATHS = {
 
 /** @param {keyof typeof PATHS} name */
 export function icon(name) {
-  const element = svg("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true", class: "icon" });
+  const element = svg("svg", {
+    viewBox: "0 0 24 24",
+    width: 18,
+    height: 18,
+    "aria-hidden": "true",
+    class: "icon",
+  });
   svg("path", { d: PATHS[name], fill: "currentColor" }, element);
   return element;
 }

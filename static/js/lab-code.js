@@ -40,7 +40,10 @@ const MISTAKE_LINES = {
 const RIGHT_CODE = {
   assign: { key: "accumulate", lines: /\.grad \+=/ },
   "append-first": { key: "build", lines: /topo\.append\(/ },
-  "no-sort": { key: "backward", lines: /topological_order\(|build\(|reversed\(topo\)|_backward\(\)/ },
+  "no-sort": {
+    key: "backward",
+    lines: /topological_order\(|build\(|reversed\(topo\)|_backward\(\)/,
+  },
 };
 const CALLER = ["topo, visited = [], set()", "build(output)", "output.grad = 1.0"];
 
@@ -58,7 +61,8 @@ const STEP_LINES = {
  * @param {string | undefined} text
  * @param {string[]} fallback
  */
-const linesOf = (text, fallback) => (text ? withoutDocstring(text.trimEnd().split("\n")) : fallback);
+const linesOf = (text, fallback) =>
+  text ? withoutDocstring(text.trimEnd().split("\n")) : fallback;
 
 /**
  * The recursive `build(v)` with the line this step runs marked, and the call that
@@ -72,11 +76,17 @@ export function sortStepCode(step, { rules, appendFirst = false, depth = 0 }) {
     ? linesOf(rules["mistake:append-first"], BUILD_APPEND_FIRST_SKETCH)
     : linesOf(rules.build, BUILD_SKETCH);
   const pattern = step === "seed" ? null : STEP_LINES[step];
-  const marked = new Set(pattern ? lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])) : []);
+  const marked = new Set(
+    pattern ? lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])) : [],
+  );
   const caller = new Set(step === "seed" ? [2] : depth === 0 && step === "visit" ? [1] : []);
   return [
     {
-      lines, marked, label: appendFirst ? "The recursive sort, with the append moved up (the mistake)" : "The recursive sort",
+      lines,
+      marked,
+      label: appendFirst
+        ? "The recursive sort, with the append moved up (the mistake)"
+        : "The recursive sort",
       ...(appendFirst ? { tone: /** @type {const} */ ("mistake") } : {}),
     },
     { lines: CALLER, marked: caller, label: "backward() starts it" },
@@ -98,9 +108,11 @@ export function mistakeCode(mistake, rules) {
   const marked = new Set(wrong.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
   const rightSource = rules[RIGHT_CODE[info.id].key];
   const right = linesOf(rightSource, info.right);
-  const rightMarked = new Set(rightSource
-    ? right.flatMap((line, i) => (RIGHT_CODE[info.id].lines.test(line) ? [i] : []))
-    : right.map((_, i) => i));
+  const rightMarked = new Set(
+    rightSource
+      ? right.flatMap((line, i) => (RIGHT_CODE[info.id].lines.test(line) ? [i] : []))
+      : right.map((_, i) => i),
+  );
   return [
     { lines: wrong, marked, label: `The mistake: ${info.title}`, tone: "mistake" },
     { lines: right, marked: rightMarked, label: "The right engine", tone: "right" },

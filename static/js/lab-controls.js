@@ -19,15 +19,34 @@ import { html } from "./svg.js";
 export function mountLabControls(container, { onChange }) {
   const select = html("select", { "data-testid": "mistake", name: "mistake" }, [
     html("option", { value: "", text: "right (no mistake)" }),
-    html("optgroup", { label: "with a mistake" }, MISTAKE_CHOICES.map(({ id, title }) => html("option", { value: id, text: title }))),
+    html(
+      "optgroup",
+      { label: "with a mistake" },
+      MISTAKE_CHOICES.map(({ id, title }) => html("option", { value: id, text: title })),
+    ),
   ]);
-  const steps = html("input", { type: "checkbox", name: "sort-steps", "data-testid": "sort-steps-toggle" });
-  const check = html("button", { type: "button", class: "text-button", "data-testid": "gradcheck-toggle", "aria-pressed": "false" }, ["Gradient check"]);
-  container.replaceChildren(html("div", { class: "lab-controls", role: "group", "aria-label": "Lab" }, [
-    html("label", { class: "lab-engine" }, ["Engine ", select]),
-    html("label", { class: "lab-steps" }, [steps, " sort step by step"]),
-    check,
-  ]));
+  const steps = html("input", {
+    type: "checkbox",
+    name: "sort-steps",
+    "data-testid": "sort-steps-toggle",
+  });
+  const check = html(
+    "button",
+    {
+      type: "button",
+      class: "text-button",
+      "data-testid": "gradcheck-toggle",
+      "aria-pressed": "false",
+    },
+    ["Gradient check"],
+  );
+  container.replaceChildren(
+    html("div", { class: "lab-controls", role: "group", "aria-label": "Lab" }, [
+      html("label", { class: "lab-engine" }, ["Engine ", select]),
+      html("label", { class: "lab-steps" }, [steps, " sort step by step"]),
+      check,
+    ]),
+  );
 
   /** The state last set, for what these controls do not show (the check's scheme). */
   let current = LAB_DEFAULTS;

@@ -21,7 +21,12 @@ const YES = new Set(["1", "true", "yes", "on"]);
  */
 
 /** @type {LabState} */
-export const LAB_DEFAULTS = Object.freeze({ mistake: null, sortSteps: false, gradcheck: false, scheme: "forward" });
+export const LAB_DEFAULTS = Object.freeze({
+  mistake: null,
+  sortSteps: false,
+  gradcheck: false,
+  scheme: "forward",
+});
 
 /**
  * @param {string | URLSearchParams} search
@@ -30,10 +35,13 @@ export const LAB_DEFAULTS = Object.freeze({ mistake: null, sortSteps: false, gra
 export function readLabState(search) {
   const params = typeof search === "string" ? new URLSearchParams(search) : search;
   const mistake = params.get("mistake");
-  const yes = (/** @type {string} */ name) => YES.has((params.get(name) ?? "").trim().toLowerCase());
+  const yes = (/** @type {string} */ name) =>
+    YES.has((params.get(name) ?? "").trim().toLowerCase());
   const central = (params.get("gradcheck") ?? "").trim().toLowerCase() === "central";
   return {
-    mistake: MISTAKE_IDS.includes(/** @type {any} */ (mistake)) ? /** @type {LabState["mistake"]} */ (mistake) : null,
+    mistake: MISTAKE_IDS.includes(/** @type {any} */ (mistake))
+      ? /** @type {LabState["mistake"]} */ (mistake)
+      : null,
     sortSteps: yes("sort_steps"),
     gradcheck: central || yes("gradcheck"),
     scheme: central ? "central" : "forward",
@@ -45,7 +53,12 @@ export function readLabState(search) {
  * @param {Partial<LabState>} [state]
  * @returns {Array<[string, string]>}
  */
-export function labParams({ mistake = null, sortSteps = false, gradcheck = false, scheme = "forward" } = {}) {
+export function labParams({
+  mistake = null,
+  sortSteps = false,
+  gradcheck = false,
+  scheme = "forward",
+} = {}) {
   /** @type {Array<[string, string]>} */
   const params = [];
   if (mistake !== null && MISTAKE_IDS.includes(mistake)) params.push(["mistake", mistake]);

@@ -29,8 +29,8 @@ export function deltaTexts(contributions, overwrite = false) {
     const text = overwrite
       ? `= ${formatValue(c.after)}${c.before === 0 ? "" : ` (${formatValue(c.before)} lost)`}`
       : c.before === 0
-      ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
-      : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
+        ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
+        : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
     lines.set(c.child, [...(lines.get(c.child) ?? []), text]);
   }
   return lines;
@@ -95,7 +95,10 @@ export function placeLabels(labels, layout, obstacles) {
     const record = layout.records[child];
     const others = obstacles.filter((o) => o.node !== child);
     const size = labelSize(texts);
-    const spot = labelSpot(record, size, [...others, ...placed.map((p) => ({ x: p.x - 2, y: p.y - 2, width: p.width + 4, height: p.height + 4 }))]);
+    const spot = labelSpot(record, size, [
+      ...others,
+      ...placed.map((p) => ({ x: p.x - 2, y: p.y - 2, width: p.width + 4, height: p.height + 4 })),
+    ]);
     placed.push({ child, texts, ...spot, ...size });
   }
   return placed;
@@ -112,7 +115,15 @@ export function obstaclesOf(layout, i) {
   const record = layout.records[i];
   const h = SIZES.recordHeight;
   const r = SIZES.opRadius;
-  const boxes = [{ node: i, x: record.x - record.width / 2 - 2, y: record.y - h / 2 - 2, width: record.width + 4, height: h + 4 }];
+  const boxes = [
+    {
+      node: i,
+      x: record.x - record.width / 2 - 2,
+      y: record.y - h / 2 - 2,
+      width: record.width + 4,
+      height: h + 4,
+    },
+  ];
   const op = layout.ops[i];
   if (op) boxes.push({ node: i, x: op.x - r, y: op.y - r, width: 2 * r, height: 2 * r });
   return boxes;

@@ -45,7 +45,10 @@ export function layeredLayout(graph, spacing) {
 
   const step = SIZES.recordHeight + spacing.nodesep;
   const y = new Float64Array(size);
-  for (const layer of layers) layer.forEach((v, i) => (y[v] = i * step));
+  for (const layer of layers)
+    layer.forEach((v, i) => {
+      y[v] = i * step;
+    });
   const target = new Float64Array(size);
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     const towardLeaves = sweep % 2 === 0;
@@ -78,7 +81,7 @@ export function layeredLayout(graph, spacing) {
     columnRight[r] = x;
     x += spacing.ranksep;
   }
-  const records = graph.nodes.map((node, v) => ({
+  const records = graph.nodes.map((_node, v) => ({
     x: columnRight[rank[v]] - cells[v].width / 2,
     y: y[v] - top + spacing.margin + SIZES.recordHeight / 2,
     width: cells[v].width,
@@ -98,19 +101,35 @@ export function layeredLayout(graph, spacing) {
     const from = records[child];
     const to = /** @type {{x: number, y: number}} */ (ops[parent]);
     return {
-      child, parent, repeat,
-      points: [{ x: from.x + from.width / 2, y: from.y }, { x: to.x - SIZES.opRadius, y: to.y }],
+      child,
+      parent,
+      repeat,
+      points: [
+        { x: from.x + from.width / 2, y: from.y },
+        { x: to.x - SIZES.opRadius, y: to.y },
+      ],
     };
   });
   const results = [];
-  graph.nodes.forEach((node, v) => {
+  graph.nodes.forEach((_node, v) => {
     const op = ops[v];
-    if (op) results.push({ node: v, points: [{ x: op.x + SIZES.opRadius, y: op.y }, { x: records[v].x - records[v].width / 2, y: op.y }] });
+    if (op)
+      results.push({
+        node: v,
+        points: [
+          { x: op.x + SIZES.opRadius, y: op.y },
+          { x: records[v].x - records[v].width / 2, y: op.y },
+        ],
+      });
   });
   return {
     width: x + spacing.margin,
     height: Math.max(...records.map((r) => r.y)) + SIZES.recordHeight / 2 + spacing.margin,
-    records, ops, edges, results, millis: Date.now() - started,
+    records,
+    ops,
+    edges,
+    results,
+    millis: Date.now() - started,
   };
 }
 
@@ -127,7 +146,9 @@ export function place(layer, target, y, step) {
   if (n === 0) return;
   const down = new Float64Array(n);
   const up = new Float64Array(n);
-  for (let i = 0; i < n; i++) down[i] = i === 0 ? target[layer[0]] : Math.max(target[layer[i]], down[i - 1] + step);
-  for (let i = n - 1; i >= 0; i--) up[i] = i === n - 1 ? target[layer[n - 1]] : Math.min(target[layer[i]], up[i + 1] - step);
+  for (let i = 0; i < n; i++)
+    down[i] = i === 0 ? target[layer[0]] : Math.max(target[layer[i]], down[i - 1] + step);
+  for (let i = n - 1; i >= 0; i--)
+    up[i] = i === n - 1 ? target[layer[n - 1]] : Math.min(target[layer[i]], up[i + 1] - step);
   for (let i = 0; i < n; i++) y[layer[i]] = (down[i] + up[i]) / 2;
 }

@@ -31,18 +31,31 @@ export function packLayout(layout) {
   const n = layout.records.length;
   const records = new Float64Array(5 * n);
   const ops = new Float64Array(2 * n).fill(NaN);
-  layout.records.forEach((r, i) => records.set([r.x, r.y, r.width, r.labelWidth, r.valueWidth], 5 * i));
+  layout.records.forEach((r, i) => {
+    records.set([r.x, r.y, r.width, r.labelWidth, r.valueWidth], 5 * i);
+  });
   layout.ops.forEach((op, i) => {
     if (op) ops.set([op.x, op.y], 2 * i);
   });
   const edgeIndex = new Int32Array(3 * layout.edges.length);
-  layout.edges.forEach((e, k) => edgeIndex.set([e.child, e.parent, e.repeat], 3 * k));
+  layout.edges.forEach((e, k) => {
+    edgeIndex.set([e.child, e.parent, e.repeat], 3 * k);
+  });
   const [pointStart, points] = packPoints(layout.edges.map((e) => e.points));
   const [resultStart, resultPoints] = packPoints(layout.results.map((r) => r.points));
   return {
-    width: layout.width, height: layout.height, millis: layout.millis, engine: layout.engine,
-    records, ops, edgeIndex, pointStart, points,
-    resultNode: Int32Array.from(layout.results, (r) => r.node), resultStart, resultPoints,
+    width: layout.width,
+    height: layout.height,
+    millis: layout.millis,
+    engine: layout.engine,
+    records,
+    ops,
+    edgeIndex,
+    pointStart,
+    points,
+    resultNode: Int32Array.from(layout.results, (r) => r.node),
+    resultStart,
+    resultPoints,
   };
 }
 
@@ -54,24 +67,49 @@ export function unpackLayout(packed) {
   const n = packed.records.length / 5;
   const { records: r, ops: o, edgeIndex } = packed;
   const records = Array.from({ length: n }, (_, i) => ({
-    x: r[5 * i], y: r[5 * i + 1], width: r[5 * i + 2], labelWidth: r[5 * i + 3], valueWidth: r[5 * i + 4],
+    x: r[5 * i],
+    y: r[5 * i + 1],
+    width: r[5 * i + 2],
+    labelWidth: r[5 * i + 3],
+    valueWidth: r[5 * i + 4],
   }));
-  const ops = Array.from({ length: n }, (_, i) => (Number.isNaN(o[2 * i]) ? null : { x: o[2 * i], y: o[2 * i + 1] }));
+  const ops = Array.from({ length: n }, (_, i) =>
+    Number.isNaN(o[2 * i]) ? null : { x: o[2 * i], y: o[2 * i + 1] },
+  );
   const edges = Array.from({ length: edgeIndex.length / 3 }, (_, k) => ({
-    child: edgeIndex[3 * k], parent: edgeIndex[3 * k + 1], repeat: edgeIndex[3 * k + 2],
+    child: edgeIndex[3 * k],
+    parent: edgeIndex[3 * k + 1],
+    repeat: edgeIndex[3 * k + 2],
     points: unpackPoints(packed.pointStart, packed.points, k),
   }));
   const results = Array.from(packed.resultNode, (node, k) => ({
-    node, points: unpackPoints(packed.resultStart, packed.resultPoints, k),
+    node,
+    points: unpackPoints(packed.resultStart, packed.resultPoints, k),
   }));
-  const layout = { width: packed.width, height: packed.height, records, ops, edges, results, millis: packed.millis };
+  const layout = {
+    width: packed.width,
+    height: packed.height,
+    records,
+    ops,
+    edges,
+    results,
+    millis: packed.millis,
+  };
   return packed.engine === undefined ? layout : { ...layout, engine: packed.engine };
 }
 
 /** The buffers a packed layout can hand over to another thread. @param {PackedLayout} packed */
 export function transferables(packed) {
-  return [packed.records, packed.ops, packed.edgeIndex, packed.pointStart, packed.points,
-    packed.resultNode, packed.resultStart, packed.resultPoints].map((array) => array.buffer);
+  return [
+    packed.records,
+    packed.ops,
+    packed.edgeIndex,
+    packed.pointStart,
+    packed.points,
+    packed.resultNode,
+    packed.resultStart,
+    packed.resultPoints,
+  ].map((array) => array.buffer);
 }
 
 /**
@@ -114,9 +152,15 @@ export function structureKey(input) {
  */
 function packPoints(lists) {
   const start = new Int32Array(lists.length + 1);
-  lists.forEach((list, k) => (start[k + 1] = start[k] + list.length));
+  lists.forEach((list, k) => {
+    start[k + 1] = start[k] + list.length;
+  });
   const xy = new Float64Array(2 * start[lists.length]);
-  lists.forEach((list, k) => list.forEach((p, j) => xy.set([p.x, p.y], 2 * (start[k] + j))));
+  lists.forEach((list, k) => {
+    list.forEach((p, j) => {
+      xy.set([p.x, p.y], 2 * (start[k] + j));
+    });
+  });
   return [start, xy];
 }
 

@@ -90,7 +90,8 @@ function sharedWorker(url) {
   worker.addEventListener("error", (event) => {
     worker.terminate();
     if (shared === current) shared = null;
-    for (const request of current.pending.values()) request.reject(new Error(event.message || "layout worker failed"));
+    for (const request of current.pending.values())
+      request.reject(new Error(event.message || "layout worker failed"));
     current.pending.clear();
   });
   shared = current;

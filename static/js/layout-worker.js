@@ -9,9 +9,10 @@ import { packLayout, transferables } from "./layout-pack.js";
 self.addEventListener("message", async (event) => {
   const { id, input } = event.data;
   try {
-    const dagre = input.nodes.length <= DAGRE_MAX_NODES
-      ? (await import("../vendor/dagre/dagre.esm.js")).default
-      : undefined;
+    const dagre =
+      input.nodes.length <= DAGRE_MAX_NODES
+        ? (await import("../vendor/dagre/dagre.esm.js")).default
+        : undefined;
     const packed = packLayout(layoutGraph(input, dagre));
     self.postMessage({ id, packed }, { transfer: transferables(packed) });
   } catch (error) {

@@ -46,7 +46,10 @@ export function layoutInput(trace) {
     output: at(trace.output),
     // Big graphs keep the default cell width unless a number needs more, so another
     // pass with other numbers has the same structure key and reuses the layout.
-    valueChars: trace.nodes.length > DAGRE_MAX_NODES ? Math.max(SIZES.valueCellChars, valueChars(trace)) : valueChars(trace),
+    valueChars:
+      trace.nodes.length > DAGRE_MAX_NODES
+        ? Math.max(SIZES.valueCellChars, valueChars(trace))
+        : valueChars(trace),
   };
 }
 
@@ -60,7 +63,8 @@ const MIN_VALUE_CHARS = 6;
  */
 export function valueChars(trace) {
   let widest = MIN_VALUE_CHARS;
-  for (const node of trace.nodes) widest = Math.max(widest, formatValue(node.data).length, formatValue(node.grad).length);
+  for (const node of trace.nodes)
+    widest = Math.max(widest, formatValue(node.data).length, formatValue(node.grad).length);
   for (const frame of trace.frames) {
     if (frame.phase !== "backward") continue;
     for (const c of frame.contributions) widest = Math.max(widest, formatValue(c.after).length);
@@ -83,7 +87,8 @@ export function recordLabel(node) {
  * @returns {Layout}
  */
 export function layoutGraph(graph, dagre) {
-  if (dagre && graph.nodes.length <= DAGRE_MAX_NODES) return { ...dagreLayout(dagre, graph), engine: "dagre" };
+  if (dagre && graph.nodes.length <= DAGRE_MAX_NODES)
+    return { ...dagreLayout(dagre, graph), engine: "dagre" };
   return { ...layeredLayout(graph, { nodesep: 14, ranksep: 34, margin: 24 }), engine: "layered" };
 }
 
@@ -99,7 +104,10 @@ export function dagreLayout(dagre, graph) {
   g.setDefaultEdgeLabel(() => ({}));
   const diameter = 2 * SIZES.opRadius;
   graph.nodes.forEach((node, i) => {
-    g.setNode(`r${i}`, { width: recordCells(node.label, graph.valueChars).width, height: SIZES.recordHeight });
+    g.setNode(`r${i}`, {
+      width: recordCells(node.label, graph.valueChars).width,
+      height: SIZES.recordHeight,
+    });
     if (node.op) {
       g.setNode(`o${i}`, { width: diameter, height: diameter });
       g.setEdge(`o${i}`, `r${i}`, { weight: 8, minlen: 1 }, "result");
@@ -121,12 +129,18 @@ export function dagreLayout(dagre, graph) {
     const pair = `${edge.child}>${edge.parent}`;
     const repeat = seen.get(pair) ?? 0;
     seen.set(pair, repeat + 1);
-    const points = g.edge({ v: `r${edge.child}`, w: `o${edge.parent}`, name: `e${k}` }).points.map(pick);
+    const points = g
+      .edge({ v: `r${edge.child}`, w: `o${edge.parent}`, name: `e${k}` })
+      .points.map(pick);
     return { child: edge.child, parent: edge.parent, points, repeat };
   });
   const results = [];
   graph.nodes.forEach((node, i) => {
-    if (node.op) results.push({ node: i, points: g.edge({ v: `o${i}`, w: `r${i}`, name: "result" }).points.map(pick) });
+    if (node.op)
+      results.push({
+        node: i,
+        points: g.edge({ v: `o${i}`, w: `r${i}`, name: "result" }).points.map(pick),
+      });
   });
   const { width, height } = g.graph();
   return { width, height, records, ops, edges, results, millis: Date.now() - started };

@@ -41,29 +41,66 @@ export function chartGeometry(values, width = WIDTH, height = HEIGHT) {
 export function mountLossChart(container, { values, starts, outputName, onSeek }) {
   const geometry = chartGeometry(values);
   const title = `${outputName} after each forward pass`;
-  const chart = /** @type {SVGSVGElement} */ (svg("svg", {
-    class: "loss-chart", "data-testid": "loss-chart", viewBox: `0 0 ${geometry.width} ${geometry.height}`,
-    role: "group", "aria-label": `Chart: ${title}, pass 1 to ${values.length}`,
-  }));
+  const chart = /** @type {SVGSVGElement} */ (
+    svg("svg", {
+      class: "loss-chart",
+      "data-testid": "loss-chart",
+      viewBox: `0 0 ${geometry.width} ${geometry.height}`,
+      role: "group",
+      "aria-label": `Chart: ${title}, pass 1 to ${values.length}`,
+    })
+  );
   const { pad } = geometry;
   const axis = svg("g", { class: "loss-axis", "aria-hidden": "true" }, chart);
   svg("line", { x1: pad.left, x2: pad.left, y1: pad.top, y2: geometry.height - pad.bottom }, axis);
-  svg("line", { x1: pad.left, x2: geometry.width - pad.right, y1: geometry.height - pad.bottom, y2: geometry.height - pad.bottom }, axis);
+  svg(
+    "line",
+    {
+      x1: pad.left,
+      x2: geometry.width - pad.right,
+      y1: geometry.height - pad.bottom,
+      y2: geometry.height - pad.bottom,
+    },
+    axis,
+  );
   const label = (/** @type {string} */ text, /** @type {Record<string, number | string>} */ at) => {
     svg("text", at, axis).textContent = text;
   };
   label(formatCode(geometry.high), { x: pad.left - 8, y: pad.top + 4, "text-anchor": "end" });
-  if (geometry.high !== geometry.low) label(formatCode(geometry.low), { x: pad.left - 8, y: geometry.height - pad.bottom, "text-anchor": "end" });
+  if (geometry.high !== geometry.low)
+    label(formatCode(geometry.low), {
+      x: pad.left - 8,
+      y: geometry.height - pad.bottom,
+      "text-anchor": "end",
+    });
   label("pass 1", { x: pad.left, y: geometry.height - 6, "text-anchor": "start" });
-  if (values.length > 1) label(String(values.length), { x: geometry.width - pad.right, y: geometry.height - 6, "text-anchor": "end" });
-  svg("polyline", {
-    class: "loss-line", "aria-hidden": "true", points: geometry.points.map((p) => `${p.x},${p.y}`).join(" "),
-  }, chart);
+  if (values.length > 1)
+    label(String(values.length), {
+      x: geometry.width - pad.right,
+      y: geometry.height - 6,
+      "text-anchor": "end",
+    });
+  svg(
+    "polyline",
+    {
+      class: "loss-line",
+      "aria-hidden": "true",
+      points: geometry.points.map((p) => `${p.x},${p.y}`).join(" "),
+    },
+    chart,
+  );
   const marks = geometry.points.map((point, p) => {
-    const mark = svg("g", {
-      class: "loss-point", tabindex: 0, role: "button", "data-pass": p,
-      "aria-label": `Pass ${p + 1}: ${outputName} = ${formatCode(point.value)}. Go to this pass.`,
-    }, chart);
+    const mark = svg(
+      "g",
+      {
+        class: "loss-point",
+        tabindex: 0,
+        role: "button",
+        "data-pass": p,
+        "aria-label": `Pass ${p + 1}: ${outputName} = ${formatCode(point.value)}. Go to this pass.`,
+      },
+      chart,
+    );
     // The tooltip repeats the accessible name, so what is shown and what is read agree.
     svg("title", {}, mark).textContent = /** @type {string} */ (mark.getAttribute("aria-label"));
     svg("circle", { class: "loss-hit", cx: point.x, cy: point.y, r: 10 }, mark);

@@ -24,28 +24,36 @@ export const MISTAKES = [
     title: "= instead of +=",
     wrong: ["child.grad = local * out.grad"],
     right: ["child.grad += local * out.grad"],
-    lesson: "Each rule overwrites its child's gradient, so a value used twice keeps only its last contribution.",
-    harmless: "On this program it gets every gradient right: the mistake shows only where a value is used twice.",
+    lesson:
+      "Each rule overwrites its child's gradient, so a value used twice keeps only its last contribution.",
+    harmless:
+      "On this program it gets every gradient right: the mistake shows only where a value is used twice.",
   },
   {
     id: "append-first",
     title: "append before the children",
     wrong: ["visited.add(v)", "topo.append(v)", "for child in v._prev:", "    build(child)"],
     right: ["visited.add(v)", "for child in v._prev:", "    build(child)", "topo.append(v)"],
-    lesson: "A node lands in topo before its children, so walking topo backwards runs children before the gradient reaches them.",
-    harmless: "On this program it gets every gradient right: with a single operation there is no order to get wrong.",
-    topoHint: (output) => `The mistake shows here: ${output} comes first and each value before what it was made from. `
-      + "The backward loop still walks this order from the right, so the rules run children first.",
+    lesson:
+      "A node lands in topo before its children, so walking topo backwards runs children before the gradient reaches them.",
+    harmless:
+      "On this program it gets every gradient right: with a single operation there is no order to get wrong.",
+    topoHint: (output) =>
+      `The mistake shows here: ${output} comes first and each value before what it was made from. ` +
+      "The backward loop still walks this order from the right, so the rules run children first.",
   },
   {
     id: "no-sort",
     title: "no topological sort",
     wrong: ["visit(output)  # run _backward on first visit, depth first"],
     right: ["build(output)", "for node in reversed(topo):", "    node._backward()"],
-    lesson: "A node reached by two paths runs its rule after the first path, before the second one's gradient arrives.",
-    harmless: "On this program it gets every gradient right: it goes wrong only where a computed value (not a leaf) is used twice, like the expanded neuron's e.",
-    topoHint: (output) => `No sort ran. This is the order of the depth-first walk from ${output}, `
-      + "which runs each rule the first time it reaches the node, left to right.",
+    lesson:
+      "A node reached by two paths runs its rule after the first path, before the second one's gradient arrives.",
+    harmless:
+      "On this program it gets every gradient right: it goes wrong only where a computed value (not a leaf) is used twice, like the expanded neuron's e.",
+    topoHint: (output) =>
+      `No sort ran. This is the order of the depth-first walk from ${output}, ` +
+      "which runs each rule the first time it reaches the node, left to right.",
   },
 ];
 
@@ -94,5 +102,7 @@ export function partedNodes(trace, grads, final) {
  * @param {{nodes: Array<{grad: number, correct_grad?: number}>}} trace
  */
 export function countParted(trace) {
-  return trace.nodes.filter((node) => typeof node.correct_grad === "number" && differs(node.grad, node.correct_grad)).length;
+  return trace.nodes.filter(
+    (node) => typeof node.correct_grad === "number" && differs(node.grad, node.correct_grad),
+  ).length;
 }

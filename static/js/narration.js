@@ -5,12 +5,21 @@
 import { html } from "./svg.js";
 import { mountUnderflowNote } from "./underflow-note.js";
 
-const PHASE_TITLES = { build: "Build", sort: "Topological sort", backward: "Backward", update: "Update" };
+const PHASE_TITLES = {
+  build: "Build",
+  sort: "Topological sort",
+  backward: "Backward",
+  update: "Update",
+};
 
 /** @param {HTMLElement} container */
 export function mountNarration(container) {
   const phase = html("span", { class: "phase-pill" });
-  const text = html("p", { class: "narration-text", "data-testid": "narration", "aria-live": "polite" });
+  const text = html("p", {
+    class: "narration-text",
+    "data-testid": "narration",
+    "aria-live": "polite",
+  });
   const box = html("div", { class: "narration" }, [phase, text]);
   container.replaceChildren(box);
   const underflow = mountUnderflowNote(box);

@@ -35,16 +35,29 @@ export function mountNodeTable(container, { timeline, names }) {
   const { trace } = timeline;
   const size = trace.nodes.length;
   const head = html("thead", {}, [
-    html("tr", { "aria-rowindex": 1 }, ["#", "value", "op", "data", "grad"].map((title) => html("th", { scope: "col", text: title }))),
+    html(
+      "tr",
+      { "aria-rowindex": 1 },
+      ["#", "value", "op", "data", "grad"].map((title) =>
+        html("th", { scope: "col", text: title }),
+      ),
+    ),
   ]);
   const body = html("tbody");
   const table = html("table", { "aria-rowcount": 1 }, [
-    html("caption", { class: "visually-hidden", text: "Every value drawn in the graph at this frame; \u2713 marks a gradient that is final" }),
+    html("caption", {
+      class: "visually-hidden",
+      text: "Every value drawn in the graph at this frame; \u2713 marks a gradient that is final",
+    }),
     head,
     body,
   ]);
   const spacer = html("div", { class: "table-spacer", "aria-hidden": "true" });
-  const scrollBox = html("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" }, [table, spacer]);
+  const scrollBox = html(
+    "div",
+    { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" },
+    [table, spacer],
+  );
   const details = html("details", { class: "node-table" }, [
     html("summary", { text: `Table of values (${trace.topo.length})` }),
     scrollBox,
@@ -53,7 +66,9 @@ export function mountNodeTable(container, { timeline, names }) {
 
   const order = trace.topo.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
   const positionOf = new Int32Array(size);
-  order.forEach((i, position) => (positionOf[i] = position + 1));
+  order.forEach((i, position) => {
+    positionOf[i] = position + 1;
+  });
   // The values built by the shown frame, in topo order: the table's rows.
   const listed = new Int32Array(size);
   let listedCount = 0;
@@ -87,7 +102,16 @@ export function mountNodeTable(container, { timeline, names }) {
       grad: html("td", { class: "number" }),
     };
     const row = html("tr", {}, [cells.position, cells.name, cells.op, cells.data, cells.grad]);
-    return { row, ...cells, node: -1, rowIndex: -1, positionText: "", role: "", gradText: "", dataText: "" };
+    return {
+      row,
+      ...cells,
+      node: -1,
+      rowIndex: -1,
+      positionText: "",
+      role: "",
+      gradText: "",
+      dataText: "",
+    };
   }
 
   /**
@@ -145,12 +169,20 @@ export function mountNodeTable(container, { timeline, names }) {
     const state = latest;
     if (state.index !== listedFrame) listRows(state);
     // The sticky header covers the top of the box, so rows show below it.
-    const { start, end } = visibleRange(scrollTop, viewportHeight - headerHeight, rowHeight, listedCount, OVERSCAN);
+    const { start, end } = visibleRange(
+      scrollTop,
+      viewportHeight - headerHeight,
+      rowHeight,
+      listedCount,
+      OVERSCAN,
+    );
     const shown = end - start;
     while (slots.length < shown) slots.push(makeSlot());
     while (body.rows.length > shown) body.lastElementChild?.remove();
-    for (let place = start; place < end; place++) paintSlot(slots[place - start], listed[place], place, state);
-    if (body.rows.length < shown) body.append(...slots.slice(body.rows.length, shown).map((slot) => slot.row));
+    for (let place = start; place < end; place++)
+      paintSlot(slots[place - start], listed[place], place, state);
+    if (body.rows.length < shown)
+      body.append(...slots.slice(body.rows.length, shown).map((slot) => slot.row));
     const offset = start * rowHeight;
     const rest = (listedCount - end) * rowHeight;
     if (offset !== shownOffset) {
@@ -178,16 +210,23 @@ export function mountNodeTable(container, { timeline, names }) {
     render();
   }
 
-  scrollBox.addEventListener("scroll", () => {
-    scrollTop = scrollBox.scrollTop;
-    render();
-  }, { passive: true });
+  scrollBox.addEventListener(
+    "scroll",
+    () => {
+      scrollTop = scrollBox.scrollTop;
+      render();
+    },
+    { passive: true },
+  );
   /** @type {ResizeObserver | null} */
-  const resizeObserver = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
-    if (!details.open || viewportHeight === boxHeight()) return;
-    viewportHeight = boxHeight();
-    render();
-  });
+  const resizeObserver =
+    typeof ResizeObserver === "undefined"
+      ? null
+      : new ResizeObserver(() => {
+          if (!details.open || viewportHeight === boxHeight()) return;
+          viewportHeight = boxHeight();
+          render();
+        });
   resizeObserver?.observe(scrollBox);
   details.addEventListener("toggle", () => {
     if (!details.open) return;

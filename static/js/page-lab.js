@@ -52,18 +52,31 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   }
 
   // Heard in the capture phase, so the options are set before the editor runs the example.
-  editorRoot?.addEventListener("change", (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (!(target instanceof HTMLSelectElement) || target.name !== "example") return;
-    const example = examples.find((e) => e.id === target.value);
-    if (!example) return;
-    state = readLabState(new URLSearchParams([
-      ["mistake", example.mistake ?? ""],
-      ["sort_steps", example.sort_steps ? "1" : ""],
-      ["gradcheck", example.gradcheck || state.gradcheck ? (state.scheme === "central" ? "central" : "1") : ""],
-    ]));
-    controls?.set(state);
-  }, { capture: true });
+  editorRoot?.addEventListener(
+    "change",
+    (event) => {
+      const target = /** @type {HTMLElement} */ (event.target);
+      if (!(target instanceof HTMLSelectElement) || target.name !== "example") return;
+      const example = examples.find((e) => e.id === target.value);
+      if (!example) return;
+      state = readLabState(
+        new URLSearchParams([
+          ["mistake", example.mistake ?? ""],
+          ["sort_steps", example.sort_steps ? "1" : ""],
+          [
+            "gradcheck",
+            example.gradcheck || state.gradcheck
+              ? state.scheme === "central"
+                ? "central"
+                : "1"
+              : "",
+          ],
+        ]),
+      );
+      controls?.set(state);
+    },
+    { capture: true },
+  );
 
   /** Open, close or refresh the gradient-check panel for the trace on screen. */
   async function refresh() {
@@ -81,7 +94,8 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
       const result = await fetchGradcheck(shown.source, shown.granularity, options);
       if (!controller.signal.aborted) panel.show(result, shown, scheme);
     } catch (error) {
-      if (!controller.signal.aborted) panel.showError(error instanceof Error ? error.message : String(error));
+      if (!controller.signal.aborted)
+        panel.showError(error instanceof Error ? error.message : String(error));
     }
   }
 

@@ -29,7 +29,9 @@ const quiz = readQuiz(location.search);
 const playerRoot = /** @type {HTMLElement} */ (document.getElementById("player"));
 const errorBox = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
 const openLink = /** @type {HTMLAnchorElement | null} */ (document.getElementById("open-full"));
-const editorRoot = embed ? embedEditor() : /** @type {HTMLElement | null} */ (document.querySelector(".editor-panel"));
+const editorRoot = embed
+  ? embedEditor()
+  : /** @type {HTMLElement | null} */ (document.querySelector(".editor-panel"));
 if (!embed) initTheme(document.querySelector(".theme-toggle"));
 else if (embedOptions.theme !== "auto") document.documentElement.dataset.theme = embedOptions.theme;
 
@@ -43,27 +45,42 @@ let inFlight = null;
 let shown = { source: "", granularity: "packed" };
 
 // The embed's error box sits outside its editor, so it still shows when the editor is hidden.
-const editor = editorRoot && mountEditor(editorRoot, {
-  onRun: ({ source, granularity, fromButton }) => run(source, granularity, 0, { focusPlayer: fromButton, remember: !embed }),
-});
-const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (editorRoot?.querySelector("[data-testid=source]") ?? null);
+const editor =
+  editorRoot &&
+  mountEditor(editorRoot, {
+    onRun: ({ source, granularity, fromButton }) =>
+      run(source, granularity, 0, { focusPlayer: fromButton, remember: !embed }),
+  });
+const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (
+  editorRoot?.querySelector("[data-testid=source]") ?? null
+);
 const sourceLine = sourceTextarea && mountSourceLine(sourceTextarea);
-const heights = embed ? reportHeight(/** @type {HTMLElement} */ (document.querySelector("main"))) : null;
+const heights = embed
+  ? reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")))
+  : null;
 if (embed) {
   listenForSeek((frame) => player?.seek(frame));
 } else {
   // Examples and Run push history entries (run's `remember`); Back reopens the one before.
   addEventListener("popstate", () => restore());
-  mountShare(document.querySelector("[data-share]"), /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
-    () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }));
+  mountShare(
+    document.querySelector("[data-share]"),
+    /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
+    () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }),
+  );
 }
 let autoplay = embedOptions.autoplay;
 // The bug lab: a mistake and sort steps change the trace, the gradient check adds a panel.
 const lab = mountPageLab({
-  editorRoot, playerRoot, search: location.search,
+  editorRoot,
+  playerRoot,
+  search: location.search,
   onChange: (retrace) => {
     const from = player && { trace: player.timeline.trace, frame: player.frame };
-    if (retrace && shown.source) run(shown.source, shown.granularity, (trace) => (from ? carryFrame(from.trace, from.frame, trace) : 0));
+    if (retrace && shown.source)
+      run(shown.source, shown.granularity, (trace) =>
+        from ? carryFrame(from.trace, from.frame, trace) : 0,
+      );
     writeUrl();
   },
 });
@@ -85,16 +102,22 @@ function syncUrl() {
   } else {
     writeUrl();
   }
-  urlTimer = window.setTimeout(() => {
-    urlTimer = 0;
-    if (urlPending) {
-      urlPending = false;
-      writeUrl();
-    }
-  }, long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS);
+  urlTimer = window.setTimeout(
+    () => {
+      urlTimer = 0;
+      if (urlPending) {
+        urlPending = false;
+        writeUrl();
+      }
+    },
+    long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS,
+  );
 }
 function writeUrl() {
-  const search = withLabParams(writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }), lab.state);
+  const search = withLabParams(
+    writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }),
+    lab.state,
+  );
   const address = embed ? withEmbedOptions(search) : search;
   if (location.search !== address) history.replaceState(null, "", address);
   if (openLink) openLink.href = `/${search}`;
@@ -106,7 +129,9 @@ function writeUrl() {
  * @returns {HTMLElement | null}
  */
 function embedEditor() {
-  const template = /** @type {HTMLTemplateElement | null} */ (document.getElementById("embed-editor"));
+  const template = /** @type {HTMLTemplateElement | null} */ (
+    document.getElementById("embed-editor")
+  );
   if (!template || embedOptions.hide.includes("editor")) return null;
   errorBox.before(template.content.cloneNode(true));
   return document.querySelector("main");
@@ -146,7 +171,11 @@ function frameLink(frame) {
 async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
   const id = ++runId;
   // The new entry is made at once, so Back during a slow trace returns to what was shown.
-  const address = writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame });
+  const address = writeUrlState({
+    source,
+    granularity,
+    frame: typeof frame === "function" ? 0 : frame,
+  });
   if (remember && location.search !== address) history.pushState(null, "", address);
   inFlight?.abort();
   const controller = new AbortController();
@@ -155,7 +184,10 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
   player?.setWaiting(true);
   try {
     const options = { signal: controller.signal, ...lab.traceOptions() };
-    const [trace, rules] = await Promise.all([fetchTrace(source, granularity, options), rulesReady]);
+    const [trace, rules] = await Promise.all([
+      fetchTrace(source, granularity, options),
+      rulesReady,
+    ]);
     if (id !== runId) return;
     const previous = player;
     // The editor marks the frame's line while it still holds the traced program.
@@ -164,8 +196,14 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
       sourceLine?.show(editor?.source === source ? lineOfFrame(trace, k) : null);
     };
     player = await mountPlayer(playerRoot, {
-      trace, rules, frame: typeof frame === "function" ? frame(trace) : frame, onFrame: onPlayerFrame, signal: controller.signal,
-      hide: embedOptions.hide, speed: embedOptions.speed, quiz: quiz ? { frameLink } : null,
+      trace,
+      rules,
+      frame: typeof frame === "function" ? frame(trace) : frame,
+      onFrame: onPlayerFrame,
+      signal: controller.signal,
+      hide: embedOptions.hide,
+      speed: embedOptions.speed,
+      quiz: quiz ? { frameLink } : null,
       // On `/` nothing but the table follows the player; a course page's text follows /embed.
       steady: embed,
     });
@@ -179,7 +217,10 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
     if (focusPlayer) player.focus();
   } catch (error) {
     if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
-    const problem = error instanceof SourceError ? error : new SourceError(`The trace could not be shown: ${error}`);
+    const problem =
+      error instanceof SourceError
+        ? error
+        : new SourceError(`The trace could not be shown: ${error}`);
     player?.setWaiting(false);
     showError(problem, source);
     lab.failed();
@@ -201,7 +242,10 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
 function showError(error, source) {
   playerRoot.classList.toggle("is-stale", Boolean(error));
   if (editor) {
-    editor.showError(error && { message: error.message, line: error.line, column: error.column }, source);
+    editor.showError(
+      error && { message: error.message, line: error.line, column: error.column },
+      source,
+    );
     return;
   }
   errorBox.hidden = !error;
@@ -215,7 +259,9 @@ function showError(error, source) {
  * @param {string} source
  */
 function fitEditorRows(source) {
-  const textarea = /** @type {HTMLTextAreaElement | null} */ (document.querySelector("[data-testid=source]"));
+  const textarea = /** @type {HTMLTextAreaElement | null} */ (
+    document.querySelector("[data-testid=source]")
+  );
   if (textarea) textarea.rows = Math.min(12, Math.max(3, source.split("\n").length));
 }
 
@@ -230,7 +276,12 @@ async function restore() {
   const state = readUrlState(location.search);
   const source = state.source ?? editor?.source ?? "";
   editor?.setProgram(source, state.granularity);
-  if (runId === settledRunId && source === shown.source && state.granularity === shown.granularity && player) {
+  if (
+    runId === settledRunId &&
+    source === shown.source &&
+    state.granularity === shown.granularity &&
+    player
+  ) {
     player.seek(state.frame ?? 0);
     return;
   }

@@ -7,8 +7,16 @@
  * events and writes the transform.
  */
 import {
-  centerView, clampScale, clampToContent, fitScale as fitScaleOf, fitView, glideStep, isInView as rectInView,
-  transformAttribute, visibleRect as rectOnScreen, zoomAround,
+  centerView,
+  clampScale,
+  clampToContent,
+  fitScale as fitScaleOf,
+  fitView,
+  glideStep,
+  isInView as rectInView,
+  transformAttribute,
+  visibleRect as rectOnScreen,
+  zoomAround,
 } from "./view-transform.js";
 
 /**
@@ -25,13 +33,17 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
   /** @type {{width: number, height: number} | null} */
   let size = null;
   // Reading the size once (and on resize) keeps per-frame work free of forced layouts.
-  const resizeObserver = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
-    size = null;
-    onResize?.();
-    onChange?.();
-  });
+  const resizeObserver =
+    typeof ResizeObserver === "undefined"
+      ? null
+      : new ResizeObserver(() => {
+          size = null;
+          onResize?.();
+          onChange?.();
+        });
   resizeObserver?.observe(svgElement);
-  const reducedMotion = () => globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+  const reducedMotion = () =>
+    globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
   function apply() {
     viewport.setAttribute("transform", transformAttribute(view));

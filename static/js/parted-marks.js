@@ -22,11 +22,14 @@ export function mountPartedMarks(stage, { timeline, layout }) {
   if (!active || !viewport) return { update: () => {} };
   const layer = svg("g", { class: "parted-marks" }, /** @type {SVGElement} */ (viewport));
   // Records are found by id at each update: a big graph mounts only those in view.
-  const recordOf = (/** @type {number} */ i) => stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
+  const recordOf = (/** @type {number} */ i) =>
+    stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    const parted = partedNodes(trace, state.grads, state.final).filter((entry) => state.visible[entry.node]);
+    const parted = partedNodes(trace, state.grads, state.final).filter(
+      (entry) => state.visible[entry.node],
+    );
     for (const record of stage.querySelectorAll(".node[data-parted]")) {
       record.removeAttribute("data-parted");
       record.removeAttribute("data-correct-grad");
@@ -38,11 +41,15 @@ export function mountPartedMarks(stage, { timeline, layout }) {
       const box = layout.records[node];
       const text = `\u2260 right engine ${formatValue(correct)}`;
       const width = text.length * 6.6 + 14;
-      const tag = svg("g", {
-        class: "parted-tag",
-        // Above the record, clear of its topo badge on the top-left corner.
-        transform: `translate(${box.x - box.width / 2 + 12},${box.y - SIZES.recordHeight / 2 - 19})`,
-      }, layer);
+      const tag = svg(
+        "g",
+        {
+          class: "parted-tag",
+          // Above the record, clear of its topo badge on the top-left corner.
+          transform: `translate(${box.x - box.width / 2 + 12},${box.y - SIZES.recordHeight / 2 - 19})`,
+        },
+        layer,
+      );
       svg("rect", { width, height: 17, rx: 4 }, tag);
       svg("text", { x: width / 2, y: 12.5 }, tag).textContent = text;
     }

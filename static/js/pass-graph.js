@@ -18,7 +18,10 @@ import { html } from "./svg.js";
 export const BOX_OP = "\u229E";
 
 /** About how many records a screen of this size shows at a readable zoom. */
-export function itemsThatFit(width = globalThis.innerWidth || 1280, height = globalThis.innerHeight || 800) {
+export function itemsThatFit(
+  width = globalThis.innerWidth || 1280,
+  height = globalThis.innerHeight || 800,
+) {
   return Math.max(40, Math.round((width * height) / 4500));
 }
 
@@ -27,7 +30,10 @@ export function itemsThatFit(width = globalThis.innerWidth || 1280, height = glo
  * @param {{timeline: import("./timeline.js").Timeline, maxItems?: number, startPass?: number,
  *   signal?: AbortSignal}} options
  */
-export async function mountPassGraph(container, { timeline, maxItems = itemsThatFit(), startPass = 0, signal }) {
+export async function mountPassGraph(
+  container,
+  { timeline, maxItems = itemsThatFit(), startPass = 0, signal },
+) {
   const { trace } = timeline;
   const passes = /** @type {import("./passes.js").PassInfo[]} */ (timeline.passes);
   const nodes = trace.nodes;
@@ -46,8 +52,18 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
   const anyGroups = nodes.some((node) => /** @type {any} */ (node).group);
 
   const graphSlot = html("div", { class: "pass-graph" });
-  const openAll = html("button", { type: "button", class: "text-button", "data-testid": "open-all-groups", text: "Open all" });
-  const foldFit = html("button", { type: "button", class: "text-button", "data-testid": "fold-groups", text: "Fold to fit" });
+  const openAll = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "open-all-groups",
+    text: "Open all",
+  });
+  const foldFit = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "fold-groups",
+    text: "Fold to fit",
+  });
   const foldNote = html("span", { class: "fold-note" });
   const foldBar = html("div", { class: "fold-bar" }, [foldNote, openAll, foldFit]);
   foldBar.hidden = !anyGroups;
@@ -74,17 +90,31 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
    */
   async function buildView(p, shut, leavesFolded) {
     const pass = passes[p];
-    const fold = foldGraph(nodes, edges, shut, { member: pass.member, output: pass.output, hideLeaves: leavesFolded });
+    const fold = foldGraph(nodes, edges, shut, {
+      member: pass.member,
+      output: pass.output,
+      hideLeaves: leavesFolded,
+    });
     const view = foldedView(fold, edges, orders[p], pass.member);
     const viewNodes = view.items.map((item) => {
       if ("node" in item) return nodes[item.node];
       const group = fold.boxes[item.box].group;
       /** @type {import("./trace.js").TraceNode & {group: string}} */
-      const box = { id: `group:${group}`, label: groupStep(group), op: BOX_OP, kind: "group", data: 0, grad: 0, group };
+      const box = {
+        id: `group:${group}`,
+        label: groupStep(group),
+        op: BOX_OP,
+        kind: "group",
+        data: 0,
+        grad: 0,
+        group,
+      };
       return box;
     });
     const names = passNames(timeline, p);
-    const viewNames = view.items.map((item) => ("node" in item ? names[item.node] : fold.boxes[item.box].group));
+    const viewNames = view.items.map((item) =>
+      "node" in item ? names[item.node] : fold.boxes[item.box].group,
+    );
     const output = view.viewOf[pass.output];
     const input = {
       nodes: viewNodes.map((node) => ({ label: recordLabel(node), op: node.op })),
@@ -106,12 +136,28 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
     });
     const viewTimeline = {
       ...timeline,
-      trace: { ...trace, nodes: viewNodes, edges: view.edges.map((e) => ({ source: viewNodes[e.child].id, target: viewNodes[e.parent].id })), output: viewNodes[output]?.id ?? "" },
+      trace: {
+        ...trace,
+        nodes: viewNodes,
+        edges: view.edges.map((e) => ({
+          source: viewNodes[e.child].id,
+          target: viewNodes[e.parent].id,
+        })),
+        output: viewNodes[output]?.id ?? "",
+      },
       size: viewNodes.length,
       indexOf: new Map(viewNodes.map((node, v) => [node.id, v])),
       topoIndex,
     };
-    return { fold, view, timeline: viewTimeline, layout: await layout, names: viewNames, labels: viewNodes.map(recordLabel), boxes: fold.boxes.length };
+    return {
+      fold,
+      view,
+      timeline: viewTimeline,
+      layout: await layout,
+      names: viewNames,
+      labels: viewNodes.map(recordLabel),
+      boxes: fold.boxes.length,
+    };
   }
 
   /** @type {ReturnType<typeof mountGraph> | null} */ let graph = null;
@@ -137,17 +183,24 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
   function show(view, state) {
     if (view !== shownView) {
       graph?.destroy();
-      graph = mountGraph(graphSlot, { timeline: view.timeline, layout: view.layout, names: view.names, labels: view.labels });
+      graph = mountGraph(graphSlot, {
+        timeline: view.timeline,
+        layout: view.layout,
+        names: view.names,
+        labels: view.labels,
+      });
       shownView = view;
-      foldNote.textContent = view.boxes > 0
-        ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
-        : "Every call is open.";
+      foldNote.textContent =
+        view.boxes > 0
+          ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
+          : "Every call is open.";
     }
     graph?.update(foldState(view.view, view.fold, state));
     // Focusable so Enter opens a box (graph-view mounts records as they come into
     // view); the picture is an image to assistive tech, which gets the same control
     // from "Open all" and the same numbers from the table.
-    for (const element of graphSlot.querySelectorAll(".node[data-kind=group]:not([tabindex])")) element.setAttribute("tabindex", "0");
+    for (const element of graphSlot.querySelectorAll(".node[data-kind=group]:not([tabindex])"))
+      element.setAttribute("tabindex", "0");
   }
 
   /** @param {Set<string>} next */
@@ -163,7 +216,9 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
     // The picture captures the pointer to pan, so a click's target is the picture itself.
     if (!box && event instanceof MouseEvent) {
       const root = /** @type {Document | ShadowRoot} */ (graphSlot.getRootNode());
-      box = root.elementFromPoint?.(event.clientX, event.clientY)?.closest(".node[data-kind=group]") ?? null;
+      box =
+        root.elementFromPoint?.(event.clientX, event.clientY)?.closest(".node[data-kind=group]") ??
+        null;
     }
     const id = box?.getAttribute("data-node-id");
     if (!id) return false;
@@ -171,12 +226,17 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
     return true;
   }
   /** @type {{x: number, y: number} | null} */ let pressedAt = null;
-  graphSlot.addEventListener("pointerdown", (event) => {
-    pressedAt = { x: event.clientX, y: event.clientY };
-  }, true);
+  graphSlot.addEventListener(
+    "pointerdown",
+    (event) => {
+      pressedAt = { x: event.clientX, y: event.clientY };
+    },
+    true,
+  );
   graphSlot.addEventListener("click", (event) => {
     // A drag that pans the picture ends in a click too: that one opens nothing.
-    if (pressedAt && Math.hypot(event.clientX - pressedAt.x, event.clientY - pressedAt.y) > 4) return;
+    if (pressedAt && Math.hypot(event.clientX - pressedAt.x, event.clientY - pressedAt.y) > 4)
+      return;
     openFrom(event);
   });
   graphSlot.addEventListener("keydown", (event) => {
@@ -188,7 +248,10 @@ export async function mountPassGraph(container, { timeline, maxItems = itemsThat
   openAll.addEventListener("click", () => refold(new Set()));
   foldFit.addEventListener("click", () => {
     const pass = passes[latest?.pass ?? 0];
-    const again = foldThatFits(nodes, edges, maxItems, { member: pass.member, output: pass.output });
+    const again = foldThatFits(nodes, edges, maxItems, {
+      member: pass.member,
+      output: pass.output,
+    });
     hideLeaves = again.hideLeaves;
     refold(again.closed);
   });
@@ -233,4 +296,5 @@ function passOrder(pass, timeline) {
  * @param {Set<string>} groups
  * @param {boolean} leavesFolded
  */
-const keyOf = (groups, leavesFolded) => `${leavesFolded ? "leaves folded" : "leaves drawn"}\n${[...groups].sort().join("\n")}`;
+const keyOf = (groups, leavesFolded) =>
+  `${leavesFolded ? "leaves folded" : "leaves drawn"}\n${[...groups].sort().join("\n")}`;

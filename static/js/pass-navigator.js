@@ -34,10 +34,32 @@ export function nextPassStart(starts, frame) {
  * @param {{starts: number[], onSeek: (frame: number) => void}} options
  */
 export function mountPassNavigator(container, { starts, onSeek }) {
-  const previous = html("button", { type: "button", class: "text-button", "data-testid": "pass-previous", title: "Previous pass (Page Up)", text: "\u25C2 Pass" });
-  const next = html("button", { type: "button", class: "text-button", "data-testid": "pass-next", title: "Next pass (Page Down)", text: "Pass \u25B8" });
-  const counter = html("output", { class: "pass-counter", "data-testid": "pass-counter", "aria-live": "polite" });
-  container.replaceChildren(html("nav", { class: "pass-navigator", "aria-label": "Backward passes" }, [previous, counter, next]));
+  const previous = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "pass-previous",
+    title: "Previous pass (Page Up)",
+    text: "\u25C2 Pass",
+  });
+  const next = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "pass-next",
+    title: "Next pass (Page Down)",
+    text: "Pass \u25B8",
+  });
+  const counter = html("output", {
+    class: "pass-counter",
+    "data-testid": "pass-counter",
+    "aria-live": "polite",
+  });
+  container.replaceChildren(
+    html("nav", { class: "pass-navigator", "aria-label": "Backward passes" }, [
+      previous,
+      counter,
+      next,
+    ]),
+  );
   let frame = 0;
   previous.addEventListener("click", () => onSeek(previousPassStart(starts, frame)));
   next.addEventListener("click", () => {

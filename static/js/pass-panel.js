@@ -25,7 +25,12 @@ export function mountPassPanel(container, { timeline, names, onSeek }) {
   const caption = html("figcaption", { text: `${outputName} after each pass` });
   container.replaceChildren(navigatorSlot, chartSlot);
   const navigator = mountPassNavigator(navigatorSlot, { starts, onSeek });
-  const chart = mountLossChart(chartSlot, { values: passes.map((pass) => pass.data), starts, outputName, onSeek });
+  const chart = mountLossChart(chartSlot, {
+    values: passes.map((pass) => pass.data),
+    starts,
+    outputName,
+    onSeek,
+  });
   chartSlot.append(caption);
   return {
     /** @param {import("./timeline.js").FrameState} state */

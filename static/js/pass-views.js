@@ -19,7 +19,9 @@ export function passNames(timeline, p) {
   // By its sort frame a pass's forward has run with the data it used.
   const frame = Math.min(timeline.frameCount - 1, Math.max(pass.start, pass.sortFrame));
   const { data } = valuesAt(timeline, frame);
-  const nodes = timeline.trace.nodes.map((node, i) => (node.data === data[i] ? node : { ...node, data: data[i] }));
+  const nodes = timeline.trace.nodes.map((node, i) =>
+    node.data === data[i] ? node : { ...node, data: data[i] },
+  );
   return nodeNames({ ...timeline.trace, nodes, topo: pass.topoIds });
 }
 

@@ -43,7 +43,11 @@ export const PASS_KEYFRAME_INTERVAL = 64;
 export function isMultiPass(trace) {
   const passes = /** @type {any} */ (trace).passes;
   if (!Array.isArray(passes)) return false;
-  if (trace.schema === 2 && (passes.length > 1 || trace.frames.some((frame) => frame.phase === "update"))) return true;
+  if (
+    trace.schema === 2 &&
+    (passes.length > 1 || trace.frames.some((frame) => frame.phase === "update"))
+  )
+    return true;
   return passes.length === 1 && hasGroups(trace);
 }
 
@@ -52,7 +56,11 @@ export function isMultiPass(trace) {
  * @param {Trace} trace
  */
 export function hasGroups(trace) {
-  return trace.nodes.some((node) => typeof (/** @type {any} */ (node).group) === "string" && /** @type {any} */ (node).group !== "");
+  return trace.nodes.some(
+    (node) =>
+      typeof (/** @type {any} */ (node).group) === "string" &&
+      /** @type {any} */ (node).group !== "",
+  );
 }
 
 /**
@@ -64,10 +72,15 @@ export function hasGroups(trace) {
  */
 export function validatePasses(trace, ids, fail) {
   const { passes, frames } = trace;
-  if (!Array.isArray(passes) || passes.length === 0) fail(".passes must be a non-empty array", passes);
+  if (!Array.isArray(passes) || passes.length === 0)
+    fail(".passes must be a non-empty array", passes);
   passes.forEach((/** @type {any} */ pass, /** @type {number} */ p) => {
-    if (pass === null || typeof pass !== "object" || !ids.has(pass.output)) fail(`.passes[${p}].output must name a node`, pass?.output);
-    if (!Array.isArray(pass.topo) || !pass.topo.every((/** @type {unknown} */ id) => ids.has(/** @type {string} */ (id)))) {
+    if (pass === null || typeof pass !== "object" || !ids.has(pass.output))
+      fail(`.passes[${p}].output must name a node`, pass?.output);
+    if (
+      !Array.isArray(pass.topo) ||
+      !pass.topo.every((/** @type {unknown} */ id) => ids.has(/** @type {string} */ (id)))
+    ) {
       fail(`.passes[${p}].topo must list nodes`, pass.topo);
     }
   });
@@ -81,15 +94,25 @@ export function validatePasses(trace, ids, fail) {
     previous = pass;
     if (frame.phase === "sort") sorts[pass] += 1;
     if (frame.phase !== "update") return;
-    if (!Array.isArray(frame.changes)) fail(`.frames[${k}].changes must be an array`, frame.changes);
+    if (!Array.isArray(frame.changes))
+      fail(`.frames[${k}].changes must be an array`, frame.changes);
     frame.changes.forEach((/** @type {any} */ change, /** @type {number} */ j) => {
-      const ok = change && ids.has(change.node) && (change.field === "data" || change.field === "grad")
-        && Number.isFinite(change.before) && Number.isFinite(change.after);
-      if (!ok) fail(`.frames[${k}].changes[${j}] must be {node, field: "data"|"grad", before, after}`, change);
+      const ok =
+        change &&
+        ids.has(change.node) &&
+        (change.field === "data" || change.field === "grad") &&
+        Number.isFinite(change.before) &&
+        Number.isFinite(change.after);
+      if (!ok)
+        fail(
+          `.frames[${k}].changes[${j}] must be {node, field: "data"|"grad", before, after}`,
+          change,
+        );
     });
   });
   const missing = sorts.indexOf(0);
-  if (missing >= 0) fail(`.frames must hold a sort frame in every pass; pass ${missing} has none`, passes.length);
+  if (missing >= 0)
+    fail(`.frames must hold a sort frame in every pass; pass ${missing} has none`, passes.length);
 }
 
 /**
@@ -120,7 +143,8 @@ export function createPassTimeline(trace) {
     // A value an update changes exists by then, even if no build frame has shown it yet
     // (the engine emits a pass's build frames when backward() runs, after a zero_grad).
     if (frame.phase === "update") {
-      for (const change of /** @type {any} */ (frame).changes) appearFrame[at(change.node)] = Math.min(appearFrame[at(change.node)], k);
+      for (const change of /** @type {any} */ (frame).changes)
+        appearFrame[at(change.node)] = Math.min(appearFrame[at(change.node)], k);
     }
     if (frame.phase !== "build") return;
     const node = at(frame.node);
@@ -151,8 +175,23 @@ export function createPassTimeline(trace) {
       for (const child of operands[at(frame.node)]) member[child] = 1;
     }
     return {
-      start, end, sortFrame, output: at(pass.output), outputId: pass.output, topoIds: pass.topo,
-      member, topoIndex, backwardFrame, finalFrame: finalFrames(parents, member, backwardFrame, at(pass.output), sortFrame, frameCount),
+      start,
+      end,
+      sortFrame,
+      output: at(pass.output),
+      outputId: pass.output,
+      topoIds: pass.topo,
+      member,
+      topoIndex,
+      backwardFrame,
+      finalFrame: finalFrames(
+        parents,
+        member,
+        backwardFrame,
+        at(pass.output),
+        sortFrame,
+        frameCount,
+      ),
       data: Number.isFinite(pass.data) ? pass.data : trace.nodes[at(pass.output)].data,
     };
   });
@@ -180,7 +219,8 @@ export function createPassTimeline(trace) {
   // The `+=` index timeline.js keeps, for any view that reads it; values replay from valueKeyframes here.
   const contributionStart = new Int32Array(frameCount + 1);
   trace.frames.forEach((frame, k) => {
-    contributionStart[k + 1] = contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
+    contributionStart[k + 1] =
+      contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
   });
   const contributionChild = new Int32Array(contributionStart[frameCount]);
   const contributionAfter = new Float64Array(contributionStart[frameCount]);
@@ -193,12 +233,32 @@ export function createPassTimeline(trace) {
   });
   /** @type {Timeline} */
   const timeline = {
-    trace, size, frameCount, sortFrame: last.sortFrame, indexOf, operands, parents,
-    appearFrame, backwardFrame: last.backwardFrame, finalFrame: last.finalFrame, topoIndex: last.topoIndex, frameNode,
-    phaseBounds: { build: last.sortFrame, sort: sortCount, backward: frameCount - last.sortFrame - 1 },
-    keyframes: new Map(), keyframeInterval: PASS_KEYFRAME_INTERVAL,
-    contributionStart, contributionChild, contributionAfter,
-    passes, framePass, initialData, valueKeyframes: new Map(),
+    trace,
+    size,
+    frameCount,
+    sortFrame: last.sortFrame,
+    indexOf,
+    operands,
+    parents,
+    appearFrame,
+    backwardFrame: last.backwardFrame,
+    finalFrame: last.finalFrame,
+    topoIndex: last.topoIndex,
+    frameNode,
+    phaseBounds: {
+      build: last.sortFrame,
+      sort: sortCount,
+      backward: frameCount - last.sortFrame - 1,
+    },
+    keyframes: new Map(),
+    keyframeInterval: PASS_KEYFRAME_INTERVAL,
+    contributionStart,
+    contributionChild,
+    contributionAfter,
+    passes,
+    framePass,
+    initialData,
+    valueKeyframes: new Map(),
   };
   buildValueKeyframes(timeline);
   return timeline;
@@ -251,11 +311,16 @@ function applyFrame(timeline, data, grads, k) {
   const frame = /** @type {any} */ (timeline.trace.frames[k]);
   const at = (/** @type {string} */ id) => /** @type {number} */ (timeline.indexOf.get(id));
   if (frame.phase === "sort" && (frame.step === undefined || frame.step === "seed")) {
-    grads[/** @type {PassInfo[]} */ (timeline.passes)[/** @type {Int32Array} */ (timeline.framePass)[k]].output] = 1;
+    grads[
+      /** @type {PassInfo[]} */ (timeline.passes)[
+        /** @type {Int32Array} */ (timeline.framePass)[k]
+      ].output
+    ] = 1;
   } else if (frame.phase === "backward") {
     for (const c of frame.contributions) grads[at(c.to)] = c.after;
   } else if (frame.phase === "update") {
-    for (const change of frame.changes) (change.field === "data" ? data : grads)[at(change.node)] = change.after;
+    for (const change of frame.changes)
+      (change.field === "data" ? data : grads)[at(change.node)] = change.after;
   }
 }
 
@@ -265,7 +330,8 @@ function buildValueKeyframes(timeline) {
   const grads = new Float64Array(timeline.size);
   for (let k = 0; k < timeline.frameCount; k++) {
     applyFrame(timeline, data, grads, k);
-    if (k % PASS_KEYFRAME_INTERVAL === 0) timeline.valueKeyframes?.set(k, { data: data.slice(), grads: grads.slice() });
+    if (k % PASS_KEYFRAME_INTERVAL === 0)
+      timeline.valueKeyframes?.set(k, { data: data.slice(), grads: grads.slice() });
   }
 }
 
@@ -276,7 +342,9 @@ function buildValueKeyframes(timeline) {
  */
 export function valuesAt(timeline, k) {
   const base = k - (k % PASS_KEYFRAME_INTERVAL);
-  const stored = /** @type {{data: Float64Array, grads: Float64Array}} */ (timeline.valueKeyframes?.get(base));
+  const stored = /** @type {{data: Float64Array, grads: Float64Array}} */ (
+    timeline.valueKeyframes?.get(base)
+  );
   const data = stored.data.slice();
   const grads = stored.grads.slice();
   for (let j = base + 1; j <= k; j++) applyFrame(timeline, data, grads, j);
@@ -292,7 +360,9 @@ export function valuesAt(timeline, k) {
  * @returns {FrameState}
  */
 export function passStateAt(timeline, k) {
-  const index = Number.isFinite(k) ? Math.max(0, Math.min(timeline.frameCount - 1, Math.trunc(k))) : 0;
+  const index = Number.isFinite(k)
+    ? Math.max(0, Math.min(timeline.frameCount - 1, Math.trunc(k)))
+    : 0;
   const frame = /** @type {any} */ (timeline.trace.frames[index]);
   const passes = /** @type {PassInfo[]} */ (timeline.passes);
   const p = /** @type {Int32Array} */ (timeline.framePass)[index];
@@ -309,12 +379,14 @@ export function passStateAt(timeline, k) {
     roles[i] = !visible[i] ? "hidden" : final[i] ? "done" : "idle";
   }
   const at = (/** @type {string} */ id) => /** @type {number} */ (timeline.indexOf.get(id));
-  const contributions = frame.phase === "backward"
-    ? frame.contributions.map((/** @type {any} */ c) => ({ ...c, child: at(c.to) }))
-    : [];
-  const changes = frame.phase === "update"
-    ? frame.changes.map((/** @type {any} */ c) => ({ ...c, child: at(c.node) }))
-    : [];
+  const contributions =
+    frame.phase === "backward"
+      ? frame.contributions.map((/** @type {any} */ c) => ({ ...c, child: at(c.to) }))
+      : [];
+  const changes =
+    frame.phase === "update"
+      ? frame.changes.map((/** @type {any} */ c) => ({ ...c, child: at(c.node) }))
+      : [];
   if (frame.phase === "build") {
     for (const child of timeline.operands[current]) roles[child] = "operand";
     roles[current] = "new";
@@ -337,7 +409,10 @@ export function passStateAt(timeline, k) {
     roles,
     contributions,
     sorted: pass.sortFrame >= 0 && index >= pass.sortFrame,
-    line: (frame.phase === "build" || frame.phase === "update") && typeof frame.line === "number" ? frame.line : null,
+    line:
+      (frame.phase === "build" || frame.phase === "update") && typeof frame.line === "number"
+        ? frame.line
+        : null,
     pass: p,
     passCount: passes.length,
     data,
@@ -360,7 +435,14 @@ export function passSpans(timeline) {
     for (let k = pass.start; k < pass.end; k++) {
       const run = phases[phases.length - 1];
       if (run && run.phase === frames[k].phase) run.length += 1;
-      else phases.push({ phase: frames[k].phase, start: k, length: 1, pass: p, passStart: k === pass.start });
+      else
+        phases.push({
+          phase: frames[k].phase,
+          start: k,
+          length: 1,
+          pass: p,
+          passStart: k === pass.start,
+        });
     }
     return { pass: p, start: pass.start, length: pass.end - pass.start, phases };
   });

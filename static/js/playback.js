@@ -44,7 +44,8 @@ export function createPlayback({
   /** @param {Partial<PlaybackState>} change */
   function set(change) {
     const next = { ...state, ...change };
-    const changed = next.frame !== state.frame || next.playing !== state.playing || next.speed !== state.speed;
+    const changed =
+      next.frame !== state.frame || next.playing !== state.playing || next.speed !== state.speed;
     state = next;
     if (changed) onChange({ ...state });
   }
@@ -62,7 +63,8 @@ export function createPlayback({
       return;
     }
     set({ frame: next });
-    if (state.frame >= state.frameCount - 1 || limit(state.frame + 1) === state.frame) set({ playing: false });
+    if (state.frame >= state.frameCount - 1 || limit(state.frame + 1) === state.frame)
+      set({ playing: false });
     else timer = schedule(tick, BASE_INTERVAL_MS / state.speed);
   }
 
@@ -102,7 +104,8 @@ export function createPlayback({
     },
     /** @param {number} speed */
     setSpeed(speed) {
-      if (!SPEEDS.includes(speed)) throw new RangeError(`speed must be one of ${SPEEDS.join(", ")}, got ${speed}`);
+      if (!SPEEDS.includes(speed))
+        throw new RangeError(`speed must be one of ${SPEEDS.join(", ")}, got ${speed}`);
       set({ speed });
       if (state.playing) {
         stopTimer();

@@ -58,10 +58,21 @@ import { mountTransport } from "./transport.js";
  * @param {HTMLElement} root
  * @param {PlayerOptions} options
  */
-export async function mountPlayer(root, {
-  trace: rawTrace, frame = 0, rules = {}, onFrame, keyboard = "document", signal, hide = [], speed = null, steady = true,
-  quiz: quizOptions = null,
-}) {
+export async function mountPlayer(
+  root,
+  {
+    trace: rawTrace,
+    frame = 0,
+    rules = {},
+    onFrame,
+    keyboard = "document",
+    signal,
+    hide = [],
+    speed = null,
+    steady = true,
+    quiz: quizOptions = null,
+  },
+) {
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
   // The layout runs in a worker (or comes from the cache) while names are made here.
@@ -85,38 +96,80 @@ export async function mountPlayer(root, {
   const tableSlot = html("div", { class: "player-table" });
   const quizSlot = html("div", { class: "player-quiz", hidden: !quizOptions });
   const panelsSlot = html("div", { class: "player-panels" }, [
-    html("div", { class: "player-explain" }, [labSlot, narrationSlot, sortStepsSlot, printSlot, stripSlot]),
+    html("div", { class: "player-explain" }, [
+      labSlot,
+      narrationSlot,
+      sortStepsSlot,
+      printSlot,
+      stripSlot,
+    ]),
     codeSlot,
   ]);
-  const shell = html("div", { class: "player", "data-phase": "build" }, [stage, transportSlot, quizSlot, passSlot, panelsSlot, tableSlot]);
+  const shell = html("div", { class: "player", "data-phase": "build" }, [
+    stage,
+    transportSlot,
+    quizSlot,
+    passSlot,
+    panelsSlot,
+    tableSlot,
+  ]);
   codeSlot.hidden = hide.includes("code");
   narrationSlot.hidden = hide.includes("narration");
 
   const graph = layout
     ? mountGraph(stage, { timeline, layout, names, labels })
-    : await mountPassGraph(stage, { timeline, startPass: timeline.framePass?.[Math.max(0, Math.min(timeline.frameCount - 1, frame))] ?? 0, signal });
+    : await mountPassGraph(stage, {
+        timeline,
+        startPass: timeline.framePass?.[Math.max(0, Math.min(timeline.frameCount - 1, frame))] ?? 0,
+        signal,
+      });
   const narration = mountNarration(narrationSlot);
-  const strip = perPass(stripSlot, timeline, (t, n = names) => mountTopoStrip(stripSlot, { timeline: t, names: n }));
-  const code = perPass(codeSlot, timeline, (t, n = names) => mountCodePanel(codeSlot, { timeline: t, names: n, rules }));
-  const table = perPass(tableSlot, timeline, (t, n = names) => mountNodeTable(tableSlot, { timeline: t, names: n }));
+  const strip = perPass(stripSlot, timeline, (t, n = names) =>
+    mountTopoStrip(stripSlot, { timeline: t, names: n }),
+  );
+  const code = perPass(codeSlot, timeline, (t, n = names) =>
+    mountCodePanel(codeSlot, { timeline: t, names: n, rules }),
+  );
+  const table = perPass(tableSlot, timeline, (t, n = names) =>
+    mountNodeTable(tableSlot, { timeline: t, names: n }),
+  );
   const prints = mountPrintPanel(printSlot, { frames: trace.frames });
   const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });
   // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them,
   // which are one-pass traces (the engine refuses them for real programs).
-  const lab = layout ? [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })] : [];
+  const lab = layout
+    ? [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })]
+    : [];
   sortStepsSlot.hidden = true;
-  if (layout && hasSortSteps(trace)) lab.push(mountSortStepsView(sortStepsSlot, { timeline, names }), mountSortMarks(stage, { timeline }));
+  if (layout && hasSortSteps(trace))
+    lab.push(
+      mountSortStepsView(sortStepsSlot, { timeline, names }),
+      mountSortMarks(stage, { timeline }),
+    );
 
-  const quiz = quizOptions && mountQuiz(quizSlot, {
-    ...quizOptions, timeline, names, frame, stage, seek: (k) => playback.seek(k), onChange: () => render(playback.state),
-  });
+  const quiz =
+    quizOptions &&
+    mountQuiz(quizSlot, {
+      ...quizOptions,
+      timeline,
+      names,
+      frame,
+      stage,
+      seek: (k) => playback.seek(k),
+      onChange: () => render(playback.state),
+    });
   /** The quiz's open question is as far as the player goes. */
   const limit = (/** @type {number} */ k) => {
     const allowed = quiz ? quiz.limit(k) : k;
     if (allowed < k) quiz?.nudge();
     return allowed;
   };
-  const playback = createPlayback({ frameCount: timeline.frameCount, frame, onChange: render, limit });
+  const playback = createPlayback({
+    frameCount: timeline.frameCount,
+    frame,
+    onChange: render,
+    limit,
+  });
   const transport = mountTransport(transportSlot, {
     frameCount: timeline.frameCount,
     spans: phaseSpans(timeline),
@@ -140,7 +193,9 @@ export async function mountPlayer(root, {
     const moved = shownFrame !== -1 && playState.frame !== shownFrame;
     shownKey = key;
     shownFrame = playState.frame;
-    const state = quiz ? quiz.mask(stateAt(timeline, playState.frame)) : stateAt(timeline, playState.frame);
+    const state = quiz
+      ? quiz.mask(stateAt(timeline, playState.frame))
+      : stateAt(timeline, playState.frame);
     shell.dataset.phase = state.phase;
     graph.update(state);
     narration.update(state);
@@ -184,7 +239,8 @@ export async function mountPlayer(root, {
     event.preventDefault();
     action();
   }
-  const keyTarget = keyboard === "document" ? root.ownerDocument : keyboard === "root" ? root : null;
+  const keyTarget =
+    keyboard === "document" ? root.ownerDocument : keyboard === "root" ? root : null;
   keyTarget?.addEventListener("keydown", /** @type {EventListener} */ (onKey));
 
   if (speed !== null) playback.setSpeed(speed);

@@ -28,11 +28,20 @@ export function printIndex(frames) {
  */
 export function mountPrintPanel(container, { frames }) {
   const { lines, upTo } = printIndex(frames);
-  const output = html("pre", { class: "print-output", "data-testid": "prints", tabindex: 0, "aria-label": "Printed output" });
+  const output = html("pre", {
+    class: "print-output",
+    "data-testid": "prints",
+    tabindex: 0,
+    "aria-label": "Printed output",
+  });
   const note = html("p", { class: "print-note" });
-  container.replaceChildren(html("section", { class: "print-panel", "aria-label": "Printed" }, [
-    html("h2", { class: "panel-title", text: "Printed" }), note, output,
-  ]));
+  container.replaceChildren(
+    html("section", { class: "print-panel", "aria-label": "Printed" }, [
+      html("h2", { class: "panel-title", text: "Printed" }),
+      note,
+      output,
+    ]),
+  );
   container.hidden = lines.length === 0;
   let shown = -1;
 

@@ -12,7 +12,11 @@ export const TITLE_MAX_CHARS = 60;
 
 /** @param {string} source */
 export function programTitle(source) {
-  const line = source.split(/\r?\n/).map((text) => text.trim()).find((text) => text && !text.startsWith("#")) ?? "";
+  const line =
+    source
+      .split(/\r?\n/)
+      .map((text) => text.trim())
+      .find((text) => text && !text.startsWith("#")) ?? "";
   const short = line.length > TITLE_MAX_CHARS ? `${line.slice(0, TITLE_MAX_CHARS - 1)}…` : line;
   return short ? `${TITLE_PREFIX}: ${short}` : TITLE_PREFIX;
 }

@@ -41,7 +41,14 @@ export function questionsOf(trace) {
     if (frame.phase !== "backward" || !Array.isArray(frame.contributions)) return;
     frame.contributions.forEach((c, position) => {
       const { local, upstream, delta, before, after } = c;
-      questions.push({ index: questions.length, frame: k, node: frame.node, to: c.to, position, step: { local, upstream, delta, before, after } });
+      questions.push({
+        index: questions.length,
+        frame: k,
+        node: frame.node,
+        to: c.to,
+        position,
+        step: { local, upstream, delta, before, after },
+      });
     });
   });
   return questions;
@@ -54,7 +61,11 @@ export function questionsOf(trace) {
  * @returns {QuizState}
  */
 export function startQuiz(questions, startFrame) {
-  return { version: STATE_VERSION, startFrame: Math.max(0, Math.trunc(startFrame) || 0), answers: questions.map(() => null) };
+  return {
+    version: STATE_VERSION,
+    startFrame: Math.max(0, Math.trunc(startFrame) || 0),
+    answers: questions.map(() => null),
+  };
 }
 
 /**
@@ -105,7 +116,8 @@ export function openQuestionAt(questions, state, k) {
  */
 export function recordAnswer(questions, state, index, answer) {
   const pending = pendingQuestion(questions, state);
-  if (!pending || pending.index !== index) throw new Error(`question ${index} is not the one waiting for an answer`);
+  if (!pending || pending.index !== index)
+    throw new Error(`question ${index} is not the one waiting for an answer`);
   const answers = state.answers.slice();
   answers[index] = answer;
   return { ...state, answers };
@@ -129,7 +141,13 @@ export function scoreOf(questions, state) {
       leftOut += 1;
     }
   }
-  return { right, asked, total: questions.length, leftOut, done: pendingQuestion(questions, state) === null };
+  return {
+    right,
+    asked,
+    total: questions.length,
+    leftOut,
+    done: pendingQuestion(questions, state) === null,
+  };
 }
 
 /**
@@ -168,7 +186,13 @@ export function maskFrame(frameState, questions, state, indexOf, text) {
     grads[indexOf(waiting[j].to)] = waiting[j].step.before;
     final[indexOf(waiting[j].to)] = 0;
   }
-  return { ...frameState, grads, final, contributions: frameState.contributions.slice(0, open.position), text };
+  return {
+    ...frameState,
+    grads,
+    final,
+    contributions: frameState.contributions.slice(0, open.position),
+    text,
+  };
 }
 
 /**
@@ -178,7 +202,13 @@ export function maskFrame(frameState, questions, state, indexOf, text) {
  * @param {Question[]} questions
  */
 export function storageKey(trace, questions) {
-  const text = JSON.stringify([trace.source, trace.granularity, trace.mistake ?? null, trace.frames.length, questions.length]);
+  const text = JSON.stringify([
+    trace.source,
+    trace.granularity,
+    trace.mistake ?? null,
+    trace.frames.length,
+    questions.length,
+  ]);
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
@@ -188,7 +218,16 @@ export function storageKey(trace, questions) {
 }
 
 const VERDICTS = new Set([
-  "right", "forgot-before", "forgot-upstream", "forgot-local", "sign", "wrong-factor", "unchanged", "added", "other", "revealed",
+  "right",
+  "forgot-before",
+  "forgot-upstream",
+  "forgot-local",
+  "sign",
+  "wrong-factor",
+  "unchanged",
+  "added",
+  "other",
+  "revealed",
 ]);
 
 /**
@@ -207,7 +246,13 @@ export function restoreState(text, questions) {
   } catch {
     return null;
   }
-  if (!data || data.version !== STATE_VERSION || !Number.isInteger(data.startFrame) || data.startFrame < 0) return null;
+  if (
+    !data ||
+    data.version !== STATE_VERSION ||
+    !Number.isInteger(data.startFrame) ||
+    data.startFrame < 0
+  )
+    return null;
   if (!Array.isArray(data.answers) || data.answers.length !== questions.length) return null;
   /** @type {Array<Answer | null>} */
   const answers = [];
@@ -221,7 +266,12 @@ export function restoreState(text, questions) {
     // Questions close in order: an answer after a waiting one means the data was edited.
     if (closedAfterOpen || questions[i].frame < data.startFrame || !validAnswer(item)) return null;
     answers.push({
-      text: item.text, value: item.value, right: item.right, revealed: item.revealed, hinted: item.hinted, verdict: item.verdict,
+      text: item.text,
+      value: item.value,
+      right: item.right,
+      revealed: item.revealed,
+      hinted: item.hinted,
+      verdict: item.verdict,
     });
   }
   return { version: STATE_VERSION, startFrame: data.startFrame, answers };
@@ -229,10 +279,15 @@ export function restoreState(text, questions) {
 
 /** @param {any} item */
 function validAnswer(item) {
-  return typeof item === "object"
-    && typeof item.text === "string" && item.text.length <= 100
-    && (item.value === null || Number.isFinite(item.value))
-    && typeof item.right === "boolean" && typeof item.revealed === "boolean" && typeof item.hinted === "boolean"
-    && VERDICTS.has(item.verdict)
-    && !(item.revealed && item.right);
+  return (
+    typeof item === "object" &&
+    typeof item.text === "string" &&
+    item.text.length <= 100 &&
+    (item.value === null || Number.isFinite(item.value)) &&
+    typeof item.right === "boolean" &&
+    typeof item.revealed === "boolean" &&
+    typeof item.hinted === "boolean" &&
+    VERDICTS.has(item.verdict) &&
+    !(item.revealed && item.right)
+  );
 }

@@ -15,8 +15,16 @@
 import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "./answer-parse.js";
 import { formatCode } from "./format.js";
 import {
-  limitFrame, maskFrame, missedQuestions, openQuestionAt, questionsOf, recordAnswer, restoreState,
-  scoreOf, startQuiz, storageKey,
+  limitFrame,
+  maskFrame,
+  missedQuestions,
+  openQuestionAt,
+  questionsOf,
+  recordAnswer,
+  restoreState,
+  scoreOf,
+  startQuiz,
+  storageKey,
 } from "./quiz-state.js";
 import { attribute, localSymbol } from "./rule-text.js";
 import { html, svg } from "./svg.js";
@@ -40,7 +48,8 @@ let serial = 0;
 
 /** Post a score to the page that frames this one, if any (LMS wrappers listen). */
 export function reportToParent(/** @type {QuizReport} */ message) {
-  if (globalThis.parent && globalThis.parent !== globalThis.window) globalThis.parent.postMessage(message, "*");
+  if (globalThis.parent && globalThis.parent !== globalThis.window)
+    globalThis.parent.postMessage(message, "*");
 }
 
 /** sessionStorage, or null where the page may not use it (sandboxed frames, privacy modes). */
@@ -61,9 +70,20 @@ function sessionStore() {
  *   seek: (frame: number) => void, onChange: () => void,
  * }} options  frame: where the player opens; stage: the graph, for pointing at nodes
  */
-export function mountQuiz(container, {
-  timeline, names, frame, stage, seek, onChange, frameLink, report = reportToParent, storage = sessionStore(),
-}) {
+export function mountQuiz(
+  container,
+  {
+    timeline,
+    names,
+    frame,
+    stage,
+    seek,
+    onChange,
+    frameLink,
+    report = reportToParent,
+    storage = sessionStore(),
+  },
+) {
   const { trace } = timeline;
   const questions = questionsOf(trace);
   const key = storageKey(trace, questions);
@@ -74,45 +94,91 @@ export function mountQuiz(container, {
   /** @type {Question | null} */
   let shownQuestion = null;
   const id = `quiz-${++serial}`;
-  const nameOf = (/** @type {string} */ nodeId) => names[/** @type {number} */ (timeline.indexOf.get(nodeId))];
+  const nameOf = (/** @type {string} */ nodeId) =>
+    names[/** @type {number} */ (timeline.indexOf.get(nodeId))];
 
   const score = html("span", { class: "quiz-score", "data-testid": "quiz-score" });
   const outOf = html("span", { class: "quiz-total" });
   const question = html("p", { class: "quiz-question", id: `${id}-question` });
   const answerLabel = html("label", { for: `${id}-answer`, class: "quiz-answer-label" });
   const answer = html("input", {
-    id: `${id}-answer`, type: "text", class: "quiz-answer", "data-testid": "quiz-answer",
-    autocomplete: "off", spellcheck: "false", autocapitalize: "off", enterkeyhint: "done",
+    id: `${id}-answer`,
+    type: "text",
+    class: "quiz-answer",
+    "data-testid": "quiz-answer",
+    autocomplete: "off",
+    spellcheck: "false",
+    autocapitalize: "off",
+    enterkeyhint: "done",
     // The question, and any complaint about the input; never the hint, which would give it away.
-    "aria-describedby": `${id}-question ${id}-error`, placeholder: "e.g. -1.5, .5 or 1/2",
+    "aria-describedby": `${id}-question ${id}-error`,
+    placeholder: "e.g. -1.5, .5 or 1/2",
   });
-  const submit = html("button", { type: "submit", class: "text-button quiz-submit", "data-testid": "quiz-submit", text: "Check" });
+  const submit = html("button", {
+    type: "submit",
+    class: "text-button quiz-submit",
+    "data-testid": "quiz-submit",
+    text: "Check",
+  });
   const hintButton = html("button", {
-    type: "button", class: "text-button quiz-hint-button", "aria-expanded": "false", "aria-controls": `${id}-hint`, text: "Hint",
+    type: "button",
+    class: "text-button quiz-hint-button",
+    "aria-expanded": "false",
+    "aria-controls": `${id}-hint`,
+    text: "Hint",
   });
-  const reveal = html("button", { type: "button", class: "text-button quiz-reveal", "data-testid": "quiz-reveal", text: "Show me" });
+  const reveal = html("button", {
+    type: "button",
+    class: "text-button quiz-reveal",
+    "data-testid": "quiz-reveal",
+    text: "Show me",
+  });
   const inputError = html("p", { class: "quiz-input-error", id: `${id}-error`, role: "alert" });
   const hint = html("div", { class: "quiz-hint", id: `${id}-hint`, hidden: true });
-  const waitNote = html("p", { class: "quiz-wait", text: "The player waits here until you answer or press Show me." });
-  const prompt = html("form", {
-    class: "quiz-prompt", "data-testid": "quiz-prompt", "aria-labelledby": `${id}-question`, hidden: true, novalidate: true,
-  }, [
-    question,
-    html("div", { class: "quiz-row" }, [answerLabel, answer, submit]),
-    inputError,
-    html("div", { class: "quiz-row quiz-help" }, [hintButton, reveal]),
-    hint,
-    waitNote,
-  ]);
-  const feedback = html("div", { class: "quiz-feedback", "data-testid": "quiz-feedback", role: "status", tabindex: -1, hidden: true });
+  const waitNote = html("p", {
+    class: "quiz-wait",
+    text: "The player waits here until you answer or press Show me.",
+  });
+  const prompt = html(
+    "form",
+    {
+      class: "quiz-prompt",
+      "data-testid": "quiz-prompt",
+      "aria-labelledby": `${id}-question`,
+      hidden: true,
+      novalidate: true,
+    },
+    [
+      question,
+      html("div", { class: "quiz-row" }, [answerLabel, answer, submit]),
+      inputError,
+      html("div", { class: "quiz-row quiz-help" }, [hintButton, reveal]),
+      hint,
+      waitNote,
+    ],
+  );
+  const feedback = html("div", {
+    class: "quiz-feedback",
+    "data-testid": "quiz-feedback",
+    role: "status",
+    tabindex: -1,
+    hidden: true,
+  });
   const review = html("div", { class: "quiz-review", hidden: true });
-  const summary = html("div", { class: "quiz-summary", "data-testid": "quiz-summary", hidden: true });
+  const summary = html("div", {
+    class: "quiz-summary",
+    "data-testid": "quiz-summary",
+    hidden: true,
+  });
   const section = html("section", { class: "quiz", "aria-labelledby": `${id}-title` }, [
     html("div", { class: "quiz-head" }, [
       html("h2", { class: "panel-title", id: `${id}-title`, text: "Predict, then see" }),
       html("p", { class: "quiz-tally" }, ["Right ", score, outOf]),
     ]),
-    feedback, prompt, review, summary,
+    feedback,
+    prompt,
+    review,
+    summary,
   ]);
   container.replaceChildren(section);
 
@@ -127,14 +193,34 @@ export function mountQuiz(container, {
       return;
     }
     const factors = factorsOf(shownQuestion);
-    const judged = judgeAnswer(parsed.value, shownQuestion.step, factors.map((f) => f.value));
-    close(shownQuestion, {
-      text: answer.value.trim().slice(0, 100), value: parsed.value, right: judged.verdict === "right", revealed: false, hinted,
-      verdict: judged.verdict,
-    }, factors.find((f) => f.value === judged.factor));
+    const judged = judgeAnswer(
+      parsed.value,
+      shownQuestion.step,
+      factors.map((f) => f.value),
+    );
+    close(
+      shownQuestion,
+      {
+        text: answer.value.trim().slice(0, 100),
+        value: parsed.value,
+        right: judged.verdict === "right",
+        revealed: false,
+        hinted,
+        verdict: judged.verdict,
+      },
+      factors.find((f) => f.value === judged.factor),
+    );
   });
   reveal.addEventListener("click", () => {
-    if (shownQuestion) close(shownQuestion, { text: "", value: null, right: false, revealed: true, hinted, verdict: "revealed" });
+    if (shownQuestion)
+      close(shownQuestion, {
+        text: "",
+        value: null,
+        right: false,
+        revealed: true,
+        hinted,
+        verdict: "revealed",
+      });
   });
   hintButton.addEventListener("click", () => {
     hint.hidden = !hint.hidden;
@@ -171,7 +257,12 @@ export function mountQuiz(container, {
     const value = (/** @type {number} */ i) => ({ name: names[i], data: trace.nodes[i].data });
     const child = /** @type {number} */ (timeline.indexOf.get(q.to));
     const other = timeline.operands[node].find((i) => i !== child);
-    return wrongFactors(trace.nodes[node].op, value(child), value(node), other === undefined ? null : value(other));
+    return wrongFactors(
+      trace.nodes[node].op,
+      value(child),
+      value(node),
+      other === undefined ? null : value(other),
+    );
   }
 
   /**
@@ -185,21 +276,23 @@ export function mountQuiz(container, {
     const parent = attribute(nameOf(q.node), "grad");
     // An engine that overwrites instead of adding (the bug lab's assign) drops `before`.
     const adds = isClose(before + delta, after) || before === 0;
-    const sum = adds && before !== 0
-      ? `${formatCode(before)} + ${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}`
-      : `${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}${adds ? "" : ` (this engine writes = instead of +=, so the ${formatCode(before)} it held is lost)`}`;
+    const sum =
+      adds && before !== 0
+        ? `${formatCode(before)} + ${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}`
+        : `${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}${adds ? "" : ` (this engine writes = instead of +=, so the ${formatCode(before)} it held is lost)`}`;
     if (given.revealed) return `Shown: ${child} becomes ${sum}. This one counts as not right.`;
     if (given.right) return `Right: ${child} becomes ${sum}.`;
-    const why = {
-      "forgot-before": `That is this += alone (${formatCode(delta)}): ${child} already held ${formatCode(before)}, and += adds to it.`,
-      "forgot-upstream": `That leaves out the upstream gradient: the chain rule multiplies the local derivative by ${parent} = ${formatCode(upstream)}.`,
-      "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by the local derivative ${formatCode(local)}.`,
-      sign: "The sign is flipped.",
-      "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatCode(factor.value)}` : "another number"}; the local derivative here is ${formatCode(local)}.`,
-      unchanged: `That is ${child} before this +=, which adds ${formatCode(delta)} to it.`,
-      added: "You added, as a correct engine would.",
-      other: "",
-    }[/** @type {string} */ (given.verdict)] ?? "";
+    const why =
+      {
+        "forgot-before": `That is this += alone (${formatCode(delta)}): ${child} already held ${formatCode(before)}, and += adds to it.`,
+        "forgot-upstream": `That leaves out the upstream gradient: the chain rule multiplies the local derivative by ${parent} = ${formatCode(upstream)}.`,
+        "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by the local derivative ${formatCode(local)}.`,
+        sign: "The sign is flipped.",
+        "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatCode(factor.value)}` : "another number"}; the local derivative here is ${formatCode(local)}.`,
+        unchanged: `That is ${child} before this +=, which adds ${formatCode(delta)} to it.`,
+        added: "You added, as a correct engine would.",
+        other: "",
+      }[/** @type {string} */ (given.verdict)] ?? "";
     return `Not quite: you said ${given.text}, and ${child} becomes ${sum}. ${why}`.trim();
   }
 
@@ -233,7 +326,9 @@ export function mountQuiz(container, {
   /** @param {Question} q */
   function askText(q) {
     const node = trace.nodes[/** @type {number} */ (timeline.indexOf.get(q.node))];
-    const position = questions.filter((other) => other.index <= q.index && other.frame >= state.startFrame).length;
+    const position = questions.filter(
+      (other) => other.index <= q.index && other.frame >= state.startFrame,
+    ).length;
     const count = questions.filter((other) => other.frame >= state.startFrame).length;
     return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), "grad")} after its +=?`;
   }
@@ -245,8 +340,15 @@ export function mountQuiz(container, {
     const other = siblings.length === 2 ? nameOf(siblings[1 - q.position].to) : nameOf(q.to);
     const child = attribute(nameOf(q.to), "grad");
     return [
-      html("p", {}, ["The rule: ", html("code", { text: `${child} += ${localSymbol(node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}` })]),
-      html("p", { text: `Local derivative: ${formatCode(q.step.local)}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this +=: ${formatCode(q.step.before)}.` }),
+      html("p", {}, [
+        "The rule: ",
+        html("code", {
+          text: `${child} += ${localSymbol(node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
+        }),
+      ]),
+      html("p", {
+        text: `Local derivative: ${formatCode(q.step.local)}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this +=: ${formatCode(q.step.before)}.`,
+      }),
     ];
   }
 
@@ -259,7 +361,11 @@ export function mountQuiz(container, {
     if (!target) return;
     target.setAttribute("data-quiz", "asked");
     const width = Number(target.querySelector(".node-box")?.getAttribute("width") ?? 0);
-    const marker = svg("g", { class: "quiz-marker", transform: `translate(${width},0)`, "aria-hidden": "true" }, /** @type {SVGElement} */ (target));
+    const marker = svg(
+      "g",
+      { class: "quiz-marker", transform: `translate(${width},0)`, "aria-hidden": "true" },
+      /** @type {SVGElement} */ (target),
+    );
     svg("circle", { r: 10 }, marker);
     svg("text", { dy: "0.35em" }, marker).textContent = "?";
   }
@@ -268,15 +374,25 @@ export function mountQuiz(container, {
   function drawReview(k) {
     const closed = questions.filter((q) => q.frame === k && state.answers[q.index] !== null);
     review.hidden = closed.length === 0;
-    review.replaceChildren(...closed.map((q) => {
-      const given = /** @type {import("./quiz-state.js").Answer} */ (state.answers[q.index]);
-      const child = attribute(nameOf(q.to), "grad");
-      const said = given.revealed ? "you pressed Show me" : `you said ${given.text}`;
-      return html("p", { class: given.right ? "quiz-review-item is-right" : "quiz-review-item is-wrong" }, [
-        html("span", { class: "quiz-mark", "aria-hidden": "true", text: given.right ? "✓" : "✗" }),
-        `${child}: ${said}; it is ${formatCode(q.step.after)}${given.right ? " (right)" : ""}${given.hinted ? ", with the hint" : ""}.`,
-      ]);
-    }));
+    review.replaceChildren(
+      ...closed.map((q) => {
+        const given = /** @type {import("./quiz-state.js").Answer} */ (state.answers[q.index]);
+        const child = attribute(nameOf(q.to), "grad");
+        const said = given.revealed ? "you pressed Show me" : `you said ${given.text}`;
+        return html(
+          "p",
+          { class: given.right ? "quiz-review-item is-right" : "quiz-review-item is-wrong" },
+          [
+            html("span", {
+              class: "quiz-mark",
+              "aria-hidden": "true",
+              text: given.right ? "✓" : "✗",
+            }),
+            `${child}: ${said}; it is ${formatCode(q.step.after)}${given.right ? " (right)" : ""}${given.hinted ? ", with the hint" : ""}.`,
+          ],
+        );
+      }),
+    );
   }
 
   function drawSummary() {
@@ -285,29 +401,49 @@ export function mountQuiz(container, {
     if (!tally.done) return;
     const missed = missedQuestions(questions, state);
     /** @type {HTMLElement[]} */
-    const parts = [html("h3", { text: questions.length === 0 ? "Nothing to predict" : "Quiz done" })];
+    const parts = [
+      html("h3", { text: questions.length === 0 ? "Nothing to predict" : "Quiz done" }),
+    ];
     if (questions.length === 0) {
-      parts.push(html("p", { text: "No rule in this program adds to a gradient, so there is nothing to ask." }));
+      parts.push(
+        html("p", {
+          text: "No rule in this program adds to a gradient, so there is nothing to ask.",
+        }),
+      );
     } else {
-      const leftOut = tally.leftOut ? ` The ${tally.leftOut} question${tally.leftOut === 1 ? "" : "s"} before frame ${state.startFrame + 1}, where the quiz opened, were not asked.` : "";
+      const leftOut = tally.leftOut
+        ? ` The ${tally.leftOut} question${tally.leftOut === 1 ? "" : "s"} before frame ${state.startFrame + 1}, where the quiz opened, were not asked.`
+        : "";
       parts.push(html("p", { text: `You got ${tally.right} of ${tally.asked} right.${leftOut}` }));
       if (missed.length) {
         parts.push(html("p", { text: "Steps to revisit:" }));
-        parts.push(html("ul", { class: "quiz-missed" }, missed.map((q) => {
-          const given = /** @type {import("./quiz-state.js").Answer} */ (state.answers[q.index]);
-          const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), "grad")} after ${nameOf(q.node)}'s rule is ${formatCode(q.step.after)}`;
-          const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
-          const go = frameLink
-            ? html("a", { href: frameLink(q.frame), text: what })
-            : html("button", { type: "button", class: "link-button", text: what });
-          go.addEventListener("click", (event) => {
-            event.preventDefault();
-            seek(q.frame);
-          });
-          return html("li", {}, [go, said]);
-        })));
+        parts.push(
+          html(
+            "ul",
+            { class: "quiz-missed" },
+            missed.map((q) => {
+              const given = /** @type {import("./quiz-state.js").Answer} */ (
+                state.answers[q.index]
+              );
+              const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), "grad")} after ${nameOf(q.node)}'s rule is ${formatCode(q.step.after)}`;
+              const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
+              const go = frameLink
+                ? html("a", { href: frameLink(q.frame), text: what })
+                : html("button", { type: "button", class: "link-button", text: what });
+              go.addEventListener("click", (event) => {
+                event.preventDefault();
+                seek(q.frame);
+              });
+              return html("li", {}, [go, said]);
+            }),
+          ),
+        );
       }
-      const again = html("button", { type: "button", class: "text-button", text: "Start the quiz again" });
+      const again = html("button", {
+        type: "button",
+        class: "text-button",
+        text: "Start the quiz again",
+      });
       again.addEventListener("click", restart);
       parts.push(again);
     }
@@ -336,7 +472,13 @@ export function mountQuiz(container, {
       const open = openQuestionAt(questions, state, frameState.index);
       if (!open) return frameState;
       const text = `${nameOf(open.node)} runs its rule. Predict each gradient it adds to before the numbers show.`;
-      return maskFrame(frameState, questions, state, (to) => /** @type {number} */ (timeline.indexOf.get(to)), text);
+      return maskFrame(
+        frameState,
+        questions,
+        state,
+        (to) => /** @type {number} */ (timeline.indexOf.get(to)),
+        text,
+      );
     },
     /**
      * Draw the quiz for the frame on screen.
@@ -368,7 +510,11 @@ export function mountQuiz(container, {
         delete prompt.dataset.nodeId;
         // Focus was on the prompt, now hidden: keep it in the quiz (a shadow root has its own).
         const active = /** @type {Document | ShadowRoot} */ (section.getRootNode()).activeElement;
-        if (hadQuestion && (active === null || active === document.body || section.contains(active))) feedback.focus();
+        if (
+          hadQuestion &&
+          (active === null || active === document.body || section.contains(active))
+        )
+          feedback.focus();
       }
       point(open);
       drawReview(frameState.index);

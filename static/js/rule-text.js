@@ -24,7 +24,8 @@ export function backwardLines(lines) {
     if (i > start && lines[i].trim() !== "" && lines[i].search(/\S/) <= indent) break;
     marked.add(i);
   }
-  for (let i = Math.max(...marked); marked.size > 1 && lines[i].trim() === ""; i--) marked.delete(i);
+  for (let i = Math.max(...marked); marked.size > 1 && lines[i].trim() === ""; i--)
+    marked.delete(i);
   return marked;
 }
 
@@ -58,7 +59,8 @@ export const ruleKey = (op) => (op.startsWith("**") ? "**" : op);
  * @param {string} name
  * @param {string} attr
  */
-export const attribute = (name, attr) => (/^[A-Za-z_]\w*$/.test(name) ? `${name}.${attr}` : `(${name}).${attr}`);
+export const attribute = (name, attr) =>
+  /^[A-Za-z_]\w*$/.test(name) ? `${name}.${attr}` : `(${name}).${attr}`;
 
 /**
  * The local derivative of a child, in words the rule would use.
@@ -74,7 +76,8 @@ export function localSymbol(op, out, child, other) {
   if (op === "exp") return attribute(out, "data");
   if (op === "relu") return `(${attribute(out, "data")} > 0)`;
   if (op === "log") return `(1 / ${attribute(child, "data")})`;
-  if (op === "sigmoid") return `${attribute(out, "data")} \u00D7 (1 \u2212 ${attribute(out, "data")})`;
+  if (op === "sigmoid")
+    return `${attribute(out, "data")} \u00D7 (1 \u2212 ${attribute(out, "data")})`;
   if (op.startsWith("**")) {
     const k = Number(op.slice(2));
     return `${formatCode(k)} \u00D7 ${attribute(child, "data")}**${formatCode(k - 1)}`;
@@ -94,7 +97,8 @@ export function substitutions({ op, name, contributions, nameOf, assign = false 
     const child = nameOf(c.to);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
-    const sum = c.before === 0 || assign ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
+    const sum =
+      c.before === 0 || assign ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
     const numeric = `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(c.delta)}`;
     const lost = assign && c.before !== 0 ? `, overwriting ${formatCode(c.before)}` : "";
     const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}${lost}`;

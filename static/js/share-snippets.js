@@ -13,7 +13,11 @@ import { programTitle } from "./program-title.js";
 import { writeUrlState } from "./url-state.js";
 
 /** What each part adds to that height. */
-const PART_HEIGHTS = /** @type {Record<string, number>} */ ({ editor: 250, code: 120, narration: 100 });
+const PART_HEIGHTS = /** @type {Record<string, number>} */ ({
+  editor: 250,
+  code: 120,
+  narration: 100,
+});
 
 /**
  * @typedef {{origin: string, source: string, granularity: "packed" | "expanded", frame: number,
@@ -24,7 +28,11 @@ const PART_HEIGHTS = /** @type {Record<string, number>} */ ({ editor: 250, code:
 
 /** @param {string} text */
 export function escapeAttribute(text) {
-  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
     .replace(/\r?\n/g, "&#10;");
 }
 
@@ -35,7 +43,9 @@ export function permalink({ origin, source, granularity, frame, lab }) {
 
 /** @param {ShareState} state */
 export function embedUrl({ origin, source, granularity, frame, embed = {}, lab }) {
-  const params = new URLSearchParams(withLabParams(writeUrlState({ source, granularity, frame }), lab));
+  const params = new URLSearchParams(
+    withLabParams(writeUrlState({ source, granularity, frame }), lab),
+  );
   for (const [name, value] of embedParams(embed)) params.set(name, value);
   return `${origin}/embed?${params}`;
 }
@@ -67,9 +77,11 @@ export function iframeSnippet(state) {
     const change = Number(HIDDEN_BY_DEFAULT.includes(part)) - Number(hidden.includes(part));
     return sum + change * PART_HEIGHTS[part];
   }, DEFAULT_FRAME_HEIGHT);
-  return `<iframe src="${escapeAttribute(embedUrl(state))}" title="${escapeAttribute(programTitle(state.source))}"`
-    + ` width="100%" height="${height}" loading="lazy" style="border:0;max-width:1000px"></iframe>\n`
-    + heightListenerSnippet(state.origin);
+  return (
+    `<iframe src="${escapeAttribute(embedUrl(state))}" title="${escapeAttribute(programTitle(state.source))}"` +
+    ` width="100%" height="${height}" loading="lazy" style="border:0;max-width:1000px"></iframe>\n` +
+    heightListenerSnippet(state.origin)
+  );
 }
 
 /**
@@ -83,6 +95,7 @@ export function scriptSnippet({ origin, source, granularity, frame, embed = {} }
   if (granularity !== "packed") attributes.push(`data-backprop-granularity="${granularity}"`);
   if (frame > 0) attributes.push(`data-backprop-frame="${Math.trunc(frame)}"`);
   const options = { ...embed, hide: [...(embed.hide ?? HIDDEN_BY_DEFAULT), "editor"] };
-  for (const [name, value] of embedParams(options)) attributes.push(`data-backprop-${name}="${escapeAttribute(value)}"`);
+  for (const [name, value] of embedParams(options))
+    attributes.push(`data-backprop-${name}="${escapeAttribute(value)}"`);
   return `<div ${attributes.join(" ")}></div>\n<script src="${escapeAttribute(origin)}/static/embed.js" async></script>`;
 }

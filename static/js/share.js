@@ -6,7 +6,13 @@
  * Ctrl+C finishes the job. The texts come from share-snippets.js.
  */
 import { PARTS } from "./embed-options.js";
-import { exportUrl, heightListenerSnippet, iframeSnippet, permalink, scriptSnippet } from "./share-snippets.js";
+import {
+  exportUrl,
+  heightListenerSnippet,
+  iframeSnippet,
+  permalink,
+  scriptSnippet,
+} from "./share-snippets.js";
 
 /**
  * @param {Element | null} button  opens the dialog
@@ -16,10 +22,13 @@ import { exportUrl, heightListenerSnippet, iframeSnippet, permalink, scriptSnipp
 export function mountShare(button, dialog, currentState) {
   if (!button || !dialog) return;
   const field = (/** @type {string} */ name) =>
-    /** @type {HTMLInputElement | HTMLTextAreaElement} */ (dialog.querySelector(`[data-share-field="${name}"]`));
+    /** @type {HTMLInputElement | HTMLTextAreaElement} */ (
+      dialog.querySelector(`[data-share-field="${name}"]`)
+    );
   const exportLink = /** @type {HTMLAnchorElement} */ (dialog.querySelector("[data-share-export]"));
   const status = /** @type {HTMLElement} */ (dialog.querySelector(".share-status"));
-  const checkbox = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (dialog.querySelector(`input[name="${name}"]`));
+  const checkbox = (/** @type {string} */ name) =>
+    /** @type {HTMLInputElement} */ (dialog.querySelector(`input[name="${name}"]`));
   const themeMenu = /** @type {HTMLSelectElement} */ (dialog.querySelector("select[name=theme]"));
 
   function embedOptions() {
@@ -48,7 +57,8 @@ export function mountShare(button, dialog, currentState) {
     } catch {
       source.focus();
       source.select();
-      status.textContent = "Copying was refused here: the text is selected, press Ctrl+C (⌘C on a Mac).";
+      status.textContent =
+        "Copying was refused here: the text is selected, press Ctrl+C (⌘C on a Mac).";
     }
   }
 

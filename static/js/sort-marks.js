@@ -23,7 +23,8 @@ export function mountSortMarks(stage, { timeline }) {
   // A big graph mounts only the records in view, so a cached record is checked before use.
   const recordOf = (/** @type {number} */ i) => {
     const cached = records.get(i);
-    if (cached?.isConnected && cached.getAttribute("data-node-id") === trace.nodes[i].id) return cached;
+    if (cached?.isConnected && cached.getAttribute("data-node-id") === trace.nodes[i].id)
+      return cached;
     const found = stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
     if (found) records.set(i, found);
     return found;

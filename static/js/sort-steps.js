@@ -77,7 +77,8 @@ export function createSortSteps(trace) {
       stack = [];
       callOf.push(-1);
     } else if (step === "append") {
-      if (depth >= stack.length || nodes[stack[depth]] !== node) fail("must append the node of a call on the stack");
+      if (depth >= stack.length || nodes[stack[depth]] !== node)
+        fail("must append the node of a call on the stack");
       stack = stack.slice(0, depth + 1);
       appendOrder.push(node);
       callOf.push(stack[depth]);
@@ -114,12 +115,18 @@ export function createSortSteps(trace) {
       if (p === undefined) return null;
       /** @type {Array<{node: number, skip: boolean}>} */
       const stackNow = [];
-      for (let call = callOf[p]; call >= 0; call = callerOf[call]) stackNow.push({ node: nodes[call], skip: steps[call] === "skip" });
+      for (let call = callOf[p]; call >= 0; call = callerOf[call])
+        stackNow.push({ node: nodes[call], skip: steps[call] === "skip" });
       stackNow.reverse();
       return {
-        step: steps[p], node: nodes[p], depth: depths[p], stack: stackNow,
-        visited: visitOrder.slice(0, visitCount[p]), topo: appendOrder.slice(0, appendCount[p]),
-        position: p, count: steps.length,
+        step: steps[p],
+        node: nodes[p],
+        depth: depths[p],
+        stack: stackNow,
+        visited: visitOrder.slice(0, visitCount[p]),
+        topo: appendOrder.slice(0, appendCount[p]),
+        position: p,
+        count: steps.length,
       };
     },
   };

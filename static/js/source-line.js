@@ -26,7 +26,11 @@ export function mountSourceLine(textarea) {
   wrap.append(textarea);
   // Long lines scroll sideways instead of wrapping, so line n is always row n.
   textarea.wrap = "off";
-  const mark = html("div", { class: "source-line-mark", "data-testid": "source-line", "aria-hidden": "true" });
+  const mark = html("div", {
+    class: "source-line-mark",
+    "data-testid": "source-line",
+    "aria-hidden": "true",
+  });
   mark.hidden = true;
   wrap.append(mark);
   /** @type {number | null} */ let line = null;
@@ -38,9 +42,14 @@ export function mountSourceLine(textarea) {
     }
     const style = getComputedStyle(textarea);
     const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
-    const top = textarea.offsetTop + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop)
-      + (line - 1) * lineHeight - textarea.scrollTop;
-    const inside = top >= textarea.offsetTop && top + lineHeight <= textarea.offsetTop + textarea.offsetHeight;
+    const top =
+      textarea.offsetTop +
+      parseFloat(style.borderTopWidth) +
+      parseFloat(style.paddingTop) +
+      (line - 1) * lineHeight -
+      textarea.scrollTop;
+    const inside =
+      top >= textarea.offsetTop && top + lineHeight <= textarea.offsetTop + textarea.offsetHeight;
     mark.hidden = !inside;
     mark.style.top = `${top}px`;
     mark.style.height = `${lineHeight}px`;
@@ -60,7 +69,10 @@ export function mountSourceLine(textarea) {
       const style = getComputedStyle(textarea);
       const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
       const y = (next - 1) * lineHeight;
-      if (y < textarea.scrollTop || y + lineHeight > textarea.scrollTop + textarea.clientHeight - parseFloat(style.paddingTop)) {
+      if (
+        y < textarea.scrollTop ||
+        y + lineHeight > textarea.scrollTop + textarea.clientHeight - parseFloat(style.paddingTop)
+      ) {
         textarea.scrollTop = Math.max(0, y - textarea.clientHeight / 2);
       }
     }

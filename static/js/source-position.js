@@ -46,8 +46,9 @@ export function sourceOffset(source, line, column) {
   let offset = 0;
   let current = 1;
   const breaks = new RegExp(LINE_BREAK.source, "g");
-  let match;
-  while (current < line && (match = breaks.exec(source)) !== null) {
+  while (current < line) {
+    const match = breaks.exec(source);
+    if (match === null) break;
     offset = match.index + match[0].length;
     current += 1;
   }

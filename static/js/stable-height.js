@@ -27,7 +27,12 @@ export function tallestCandidates(trace, limit = MEASURE_EVERY_FRAME_UP_TO) {
   /** @type {Map<string, [number, number]>} */
   const longest = new Map();
   trace.frames.forEach((frame, index) => {
-    const kind = [frame.phase, opOf.get(frame.node ?? "") ?? "", frame.contributions?.length ?? 0, frame.step ?? ""].join("|");
+    const kind = [
+      frame.phase,
+      opOf.get(frame.node ?? "") ?? "",
+      frame.contributions?.length ?? 0,
+      frame.step ?? "",
+    ].join("|");
     const length = frame.text?.length ?? 0;
     const best = longest.get(kind);
     if (!best || length > best[1]) longest.set(kind, [index, length]);

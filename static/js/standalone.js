@@ -21,11 +21,15 @@ function readData(id) {
 
 const root = /** @type {HTMLElement} */ (document.getElementById("player"));
 const options = readData("backprop-options");
-if (options.theme === "light" || options.theme === "dark") document.documentElement.dataset.theme = options.theme;
+if (options.theme === "light" || options.theme === "dark")
+  document.documentElement.dataset.theme = options.theme;
 const heights = reportHeight(/** @type {HTMLElement} */ (document.querySelector("main")));
 const trace = readData("backprop-trace");
 mountPlayer(root, {
-  trace, rules: readData("backprop-rules"), frame: options.frame ?? 0, onFrame: reportFrame,
+  trace,
+  rules: readData("backprop-rules"),
+  frame: options.frame ?? 0,
+  onFrame: reportFrame,
   quiz: options.quiz === true ? {} : null,
 })
   .then((player) => {

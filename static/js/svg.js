@@ -63,7 +63,8 @@ export function edgePath(points, bow = 0) {
  * Example: edgeBow(0) -> 0, edgeBow(1) -> 14, edgeBow(2) -> -14, edgeBow(3) -> 28
  * @param {number} repeat
  */
-export const edgeBow = (repeat) => (repeat === 0 ? 0 : (repeat % 2 ? 1 : -1) * 14 * Math.ceil(repeat / 2));
+export const edgeBow = (repeat) =>
+  repeat === 0 ? 0 : (repeat % 2 ? 1 : -1) * 14 * Math.ceil(repeat / 2);
 
 /**
  * The curve edgePath draws, as straight pieces (`steps` per bend), for tests of what
@@ -76,13 +77,21 @@ export const edgeBow = (repeat) => (repeat === 0 ? 0 : (repeat % 2 ? 1 : -1) * 1
 export function edgePolyline(points, bow = 0, steps = 6) {
   const first = points[0];
   const last = points[points.length - 1];
-  const bends = points.length <= 2 || bow !== 0
-    ? [[first, { x: (first.x + last.x) / 2, y: first.y + bow }, { x: (first.x + last.x) / 2, y: last.y + bow }, last]]
-    : points.slice(1).map((b, i) => {
-      const a = points[i];
-      const mx = (a.x + b.x) / 2;
-      return [a, { x: mx, y: a.y }, { x: mx, y: b.y }, b];
-    });
+  const bends =
+    points.length <= 2 || bow !== 0
+      ? [
+          [
+            first,
+            { x: (first.x + last.x) / 2, y: first.y + bow },
+            { x: (first.x + last.x) / 2, y: last.y + bow },
+            last,
+          ],
+        ]
+      : points.slice(1).map((b, i) => {
+          const a = points[i];
+          const mx = (a.x + b.x) / 2;
+          return [a, { x: mx, y: a.y }, { x: mx, y: b.y }, b];
+        });
   const out = [first];
   for (const [p0, p1, p2, p3] of bends) {
     for (let s = 1; s <= steps; s++) {

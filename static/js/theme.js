@@ -10,8 +10,9 @@ export function initTheme(button) {
   const stored = readStored();
   if (stored) document.documentElement.dataset.theme = stored;
   if (!button) return;
-  const current = () => document.documentElement.dataset.theme
-    ?? (globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+  const current = () =>
+    document.documentElement.dataset.theme ??
+    (globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light");
   const label = () => {
     const next = current() === "dark" ? "light" : "dark";
     button.setAttribute("aria-label", `Switch to ${next} theme`);

@@ -59,7 +59,9 @@ export function createTimeline(rawTrace) {
   const frameCount = trace.frames.length;
   // With sort steps (SPEC §9) the sort spans many frames; gradients start at its seed.
   const sortStart = trace.frames.findIndex((frame) => frame.phase === "sort");
-  const seedFrame = trace.frames.findIndex((frame) => frame.phase === "sort" && "step" in frame && frame.step === "seed");
+  const seedFrame = trace.frames.findIndex(
+    (frame) => frame.phase === "sort" && "step" in frame && frame.step === "seed",
+  );
   const sortFrame = seedFrame >= 0 ? seedFrame : sortStart;
   const appearFrame = new Int32Array(size).fill(sortStart);
   const backwardFrame = new Int32Array(size).fill(-1);
@@ -94,10 +96,15 @@ export function createTimeline(rawTrace) {
   }
   const output = indexOf.get(trace.output);
   if (output !== undefined && sortFrame >= 0) finalFrame[output] = sortFrame;
-  const phaseBounds = { build: sortStart, sort: sortFrame - sortStart + 1, backward: frameCount - sortFrame - 1 };
+  const phaseBounds = {
+    build: sortStart,
+    sort: sortFrame - sortStart + 1,
+    backward: frameCount - sortFrame - 1,
+  };
   const contributionStart = new Int32Array(frameCount + 1);
   trace.frames.forEach((frame, k) => {
-    contributionStart[k + 1] = contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
+    contributionStart[k + 1] =
+      contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
   });
   const contributionChild = new Int32Array(contributionStart[frameCount]);
   const contributionAfter = new Float64Array(contributionStart[frameCount]);
@@ -110,10 +117,27 @@ export function createTimeline(rawTrace) {
   });
   /** @type {Timeline} */
   const timeline = {
-    trace, size, frameCount, sortFrame, indexOf, operands, parents,
-    appearFrame, backwardFrame, finalFrame, topoIndex, frameNode, phaseBounds, keyframes: new Map(),
-    keyframeInterval: Math.max(KEYFRAME_INTERVAL, 2 ** Math.ceil(Math.log2(Math.max(1, size / 10)))),
-    contributionStart, contributionChild, contributionAfter,
+    trace,
+    size,
+    frameCount,
+    sortFrame,
+    indexOf,
+    operands,
+    parents,
+    appearFrame,
+    backwardFrame,
+    finalFrame,
+    topoIndex,
+    frameNode,
+    phaseBounds,
+    keyframes: new Map(),
+    keyframeInterval: Math.max(
+      KEYFRAME_INTERVAL,
+      2 ** Math.ceil(Math.log2(Math.max(1, size / 10))),
+    ),
+    contributionStart,
+    contributionChild,
+    contributionAfter,
   };
   buildKeyframes(timeline);
   return timeline;
@@ -125,7 +149,8 @@ function buildKeyframes(timeline) {
   grads[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))] = 1;
   for (let k = timeline.sortFrame; k < timeline.frameCount; k++) {
     applyFrame(timeline, grads, k);
-    if ((k - timeline.sortFrame) % timeline.keyframeInterval === 0) timeline.keyframes.set(k, grads.slice());
+    if ((k - timeline.sortFrame) % timeline.keyframeInterval === 0)
+      timeline.keyframes.set(k, grads.slice());
   }
 }
 
@@ -136,7 +161,8 @@ function buildKeyframes(timeline) {
  */
 function applyFrame(timeline, grads, k) {
   const { contributionStart, contributionChild, contributionAfter } = timeline;
-  for (let j = contributionStart[k]; j < contributionStart[k + 1]; j++) grads[contributionChild[j]] = contributionAfter[j];
+  for (let j = contributionStart[k]; j < contributionStart[k + 1]; j++)
+    grads[contributionChild[j]] = contributionAfter[j];
 }
 
 /**
@@ -193,9 +219,13 @@ export function stateAt(timeline, k) {
     visible[i] = timeline.appearFrame[i] <= index ? 1 : 0;
     final[i] = timeline.finalFrame[i] <= index ? 1 : 0;
   }
-  const contributions = frame.phase === "backward"
-    ? frame.contributions.map((c) => ({ ...c, child: /** @type {number} */ (timeline.indexOf.get(c.to)) }))
-    : [];
+  const contributions =
+    frame.phase === "backward"
+      ? frame.contributions.map((c) => ({
+          ...c,
+          child: /** @type {number} */ (timeline.indexOf.get(c.to)),
+        }))
+      : [];
   /** @type {NodeRole[]} */
   const roles = new Array(timeline.size);
   for (let i = 0; i < timeline.size; i++) {

@@ -17,9 +17,13 @@ export function mountTopoStrip(container, { timeline, names }) {
   const order = timeline.trace.topo.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
   const list = html("ol", { class: "topo-chips" });
   const hint = html("p", { class: "topo-hint" });
-  container.replaceChildren(html("section", { class: "topo-strip", "aria-label": "Topological order" }, [
-    html("h2", { class: "panel-title", text: "topo" }), hint, list,
-  ]));
+  container.replaceChildren(
+    html("section", { class: "topo-strip", "aria-label": "Topological order" }, [
+      html("h2", { class: "panel-title", text: "topo" }),
+      hint,
+      list,
+    ]),
+  );
   let shownKey = "";
 
   /** @param {import("./timeline.js").FrameState} state */
@@ -32,10 +36,11 @@ export function mountTopoStrip(container, { timeline, names }) {
       return;
     }
     const output = names[/** @type {number} */ (timeline.indexOf.get(timeline.trace.output))];
-    hint.textContent = state.phase === "sort"
-      ? mistakeInfo(timeline.trace.mistake)?.topoHint?.(output)
-        ?? `Each value comes after everything it was made from. The backward loop walks this order from the right, starting at ${output} with grad 1.`
-      : "";
+    hint.textContent =
+      state.phase === "sort"
+        ? (mistakeInfo(timeline.trace.mistake)?.topoHint?.(output) ??
+          `Each value comes after everything it was made from. The backward loop walks this order from the right, starting at ${output} with grad 1.`)
+        : "";
     hint.hidden = state.phase !== "sort";
     const at = state.phase === "backward" ? timeline.topoIndex[state.current] : order.length - 1;
     const from = Math.max(0, Math.min(at - WINDOW, order.length - 2 * WINDOW - 1));
@@ -49,12 +54,19 @@ export function mountTopoStrip(container, { timeline, names }) {
       const node = order[position];
       const ran = state.phase === "backward" && timeline.backwardFrame[node] < state.index;
       const current = state.phase === "backward" && node === state.current;
-      chips.push(html("li", {
-        class: `topo-chip${current ? " is-current" : ""}${ran ? " is-done" : ""}`,
-        ...(current ? { "aria-current": "step" } : {}),
-      }, [html("span", { class: "topo-number", text: String(position + 1) }), names[node]]));
+      chips.push(
+        html(
+          "li",
+          {
+            class: `topo-chip${current ? " is-current" : ""}${ran ? " is-done" : ""}`,
+            ...(current ? { "aria-current": "step" } : {}),
+          },
+          [html("span", { class: "topo-number", text: String(position + 1) }), names[node]],
+        ),
+      );
     }
-    if (to < order.length) chips.push(html("li", { class: "topo-chip is-more", text: `${order.length - to} \u2026` }));
+    if (to < order.length)
+      chips.push(html("li", { class: "topo-chip is-more", text: `${order.length - to} \u2026` }));
     list.replaceChildren(...chips);
   }
   return { update };

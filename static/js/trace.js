@@ -46,19 +46,27 @@ export function validateTrace(trace) {
   }
   const ids = new Set();
   t.nodes.forEach((node, i) => {
-    if (typeof node.id !== "string" || ids.has(node.id)) fail(`.nodes[${i}].id must be a unique string`, node.id);
+    if (typeof node.id !== "string" || ids.has(node.id))
+      fail(`.nodes[${i}].id must be a unique string`, node.id);
     if (!Number.isFinite(node.data)) fail(`.nodes[${i}].data must be a finite number`, node.data);
     ids.add(node.id);
   });
   if (!ids.has(t.output)) fail(".output must name a node", t.output);
   t.edges.forEach((edge, i) => {
-    if (!ids.has(edge.source) || !ids.has(edge.target)) fail(`.edges[${i}] must join two nodes`, edge);
+    if (!ids.has(edge.source) || !ids.has(edge.target))
+      fail(`.edges[${i}] must join two nodes`, edge);
   });
   t.frames.forEach((frame, i) => {
     if (!PHASES.has(frame.phase) || (t.schema === 1 && frame.phase === "update")) {
-      fail(`.frames[${i}].phase must be build, sort, backward${t.schema === 2 ? " or update" : ""}`, frame.phase);
+      fail(
+        `.frames[${i}].phase must be build, sort, backward${t.schema === 2 ? " or update" : ""}`,
+        frame.phase,
+      );
     }
-    const named = frame.phase === "build" || frame.phase === "backward" || (frame.phase === "sort" && "node" in frame);
+    const named =
+      frame.phase === "build" ||
+      frame.phase === "backward" ||
+      (frame.phase === "sort" && "node" in frame);
     if (named && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
   });
   if (t.schema === 2) {
@@ -67,8 +75,11 @@ export function validateTrace(trace) {
   }
   // With `sort_steps` (SPEC §9) the sort is many frames, the last of them the seed.
   const sorts = t.frames.filter((f) => f.phase === "sort");
-  const seeds = sorts.some((f) => "step" in f) ? sorts.filter((f) => "step" in f && f.step === "seed").length : sorts.length;
-  if (seeds !== 1) fail(".frames must hold exactly one sort frame, or one seed among the sort steps", seeds);
+  const seeds = sorts.some((f) => "step" in f)
+    ? sorts.filter((f) => "step" in f && f.step === "seed").length
+    : sorts.length;
+  if (seeds !== 1)
+    fail(".frames must hold exactly one sort frame, or one seed among the sort steps", seeds);
   if (isMultiPass(t)) validatePasses(t, ids, fail); // one pass with call groups: folded by pass-graph.js
   return t;
 }
@@ -95,7 +106,9 @@ export function nodeNames(trace, maxChars = MAX_DERIVED_NAME) {
   const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
   /** @type {number[][]} */ const operands = trace.nodes.map(() => []);
   for (const edge of trace.edges) {
-    operands[/** @type {number} */ (indexOf.get(edge.target))].push(/** @type {number} */ (indexOf.get(edge.source)));
+    operands[/** @type {number} */ (indexOf.get(edge.target))].push(
+      /** @type {number} */ (indexOf.get(edge.source)),
+    );
   }
   /** @type {string[]} */ const names = new Array(trace.nodes.length);
   /** @type {boolean[]} */ const derived = new Array(trace.nodes.length).fill(false);
@@ -103,16 +116,27 @@ export function nodeNames(trace, maxChars = MAX_DERIVED_NAME) {
   const nameOf = (i) => {
     if (names[i] !== undefined) return names[i];
     const node = trace.nodes[i];
-    if (node.label) return (names[i] = node.label);
-    if (node.kind !== "op") return (names[i] = formatShort(node.data));
-    const symbolic = symbolicName(node.op, operands[i].map((j) => {
-      const name = nameOf(j);
-      return { name, precedence: fellBack(j) ? -1 : precedenceOf(trace.nodes[j]) };
-    }));
+    if (node.label) {
+      names[i] = node.label;
+      return names[i];
+    }
+    if (node.kind !== "op") {
+      names[i] = formatShort(node.data);
+      return names[i];
+    }
+    const symbolic = symbolicName(
+      node.op,
+      operands[i].map((j) => {
+        const name = nameOf(j);
+        return { name, precedence: fellBack(j) ? -1 : precedenceOf(trace.nodes[j]) };
+      }),
+    );
     derived[i] = symbolic !== null && symbolic.length <= maxChars;
-    return (names[i] = derived[i] ? /** @type {string} */ (symbolic) : `the ${node.op} node`);
+    names[i] = derived[i] ? /** @type {string} */ (symbolic) : `the ${node.op} node`;
+    return names[i];
   };
-  const fellBack = (/** @type {number} */ j) => trace.nodes[j].kind === "op" && !trace.nodes[j].label && !derived[j];
+  const fellBack = (/** @type {number} */ j) =>
+    trace.nodes[j].kind === "op" && !trace.nodes[j].label && !derived[j];
   // Children first (the topo order), so the recursion above stays one level deep.
   const topo = trace.topo.map((id) => indexOf.get(id)).filter((i) => i !== undefined);
   for (const i of topo) nameOf(/** @type {number} */ (i));
@@ -143,9 +167,12 @@ export function symbolicName(op, args) {
   if (args.some((arg) => arg.precedence < 0)) return null;
   const outer = opPrecedence(op);
   if (outer === 4) return `${op}(${args.map((arg) => arg.name).join(", ")})`;
-  const parts = args.map(({ name, precedence }, i) => (precedence < outer || (i > 0 && precedence === outer) ? `(${name})` : name));
+  const parts = args.map(({ name, precedence }, i) =>
+    precedence < outer || (i > 0 && precedence === outer) ? `(${name})` : name,
+  );
   // `**` groups to the right in Python, so a power's base is bracketed at equal precedence too.
-  if (op.startsWith("**")) return args[0].precedence === outer ? `(${args[0].name})${op}` : `${parts[0]}${op}`;
+  if (op.startsWith("**"))
+    return args[0].precedence === outer ? `(${args[0].name})${op}` : `${parts[0]}${op}`;
   // A deduplicated `a + a` from a foreign graph has one operand.
   if (parts.length === 1) return `${op}(${args[0].name})`;
   return parts.join(op);
@@ -161,7 +188,8 @@ export function formatShort(x) {
   if (x === 0 || !Number.isFinite(x)) return x === 0 ? "0" : String(x);
   const [mantissa, exponentText] = x.toExponential(3).split("e");
   const exponent = Number(exponentText);
-  const trim = (/** @type {string} */ text) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+  const trim = (/** @type {string} */ text) =>
+    text.includes(".") ? text.replace(/\.?0+$/, "") : text;
   if (exponent < -4 || exponent >= 4) {
     return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
   }

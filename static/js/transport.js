@@ -15,27 +15,63 @@ const PHASE_NAMES = { build: "Build", sort: "Sort", backward: "Backward", update
  *   onSeek: (k: number) => void, onStep: (delta: number) => void, onToggle: () => void,
  *   onSpeed: (speed: number) => void}} options
  */
-export function mountTransport(container, { frameCount, spans, onSeek, onStep, onToggle, onSpeed }) {
-  const back = html("button", { type: "button", class: "icon-button", "aria-label": "Previous frame", title: "Previous frame (←)" }, [icon("previous")]);
-  const play = html("button", { type: "button", class: "play-button", "aria-label": "Play", title: "Play / pause (Space)" });
-  const forward = html("button", { type: "button", class: "icon-button", "aria-label": "Next frame", title: "Next frame (→)" }, [icon("next")]);
+export function mountTransport(
+  container,
+  { frameCount, spans, onSeek, onStep, onToggle, onSpeed },
+) {
+  const back = html(
+    "button",
+    {
+      type: "button",
+      class: "icon-button",
+      "aria-label": "Previous frame",
+      title: "Previous frame (←)",
+    },
+    [icon("previous")],
+  );
+  const play = html("button", {
+    type: "button",
+    class: "play-button",
+    "aria-label": "Play",
+    title: "Play / pause (Space)",
+  });
+  const forward = html(
+    "button",
+    { type: "button", class: "icon-button", "aria-label": "Next frame", title: "Next frame (→)" },
+    [icon("next")],
+  );
   const scrubber = html("input", {
-    type: "range", min: 0, max: frameCount - 1, step: 1, value: 0,
-    class: "scrubber", "data-testid": "scrubber", "aria-label": "Frame",
+    type: "range",
+    min: 0,
+    max: frameCount - 1,
+    step: 1,
+    value: 0,
+    class: "scrubber",
+    "data-testid": "scrubber",
+    "aria-label": "Frame",
   });
   const markers = html("div", { class: "phase-markers", "aria-hidden": "true" });
   for (const span of spans) {
     // Several passes (SPEC §11): each pass's first run starts with a pass mark.
-    const marker = html("div", { class: `phase-marker phase-${span.phase}${span.passStart ? " pass-start" : ""}` }, [
-      html("span", { text: PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)] }),
-    ]);
+    const marker = html(
+      "div",
+      { class: `phase-marker phase-${span.phase}${span.passStart ? " pass-start" : ""}` },
+      [html("span", { text: PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)] })],
+    );
     marker.style.flexGrow = String(span.length);
     marker.title = `${span.pass !== undefined ? `Pass ${span.pass + 1} \u00B7 ` : ""}${PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)]}: frames ${span.start + 1}–${span.start + span.length}`;
     markers.append(marker);
   }
-  const counter = html("output", { class: "frame-counter", "data-testid": "frame-counter", "aria-label": "Frame number" });
-  const speed = html("select", { class: "speed", "aria-label": "Playback speed" }, SPEEDS.map((s) =>
-    html("option", { value: s, text: `${s}×` })));
+  const counter = html("output", {
+    class: "frame-counter",
+    "data-testid": "frame-counter",
+    "aria-label": "Frame number",
+  });
+  const speed = html(
+    "select",
+    { class: "speed", "aria-label": "Playback speed" },
+    SPEEDS.map((s) => html("option", { value: s, text: `${s}×` })),
+  );
   speed.value = "1";
   const track = html("div", { class: "scrub-track" }, [scrubber, markers]);
   const bar = html("div", { class: "transport" }, [

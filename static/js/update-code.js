@@ -15,11 +15,15 @@ import { html } from "./svg.js";
  */
 export function changeText(change, name, grad) {
   const moved = `${name}.${change.field}: ${formatCode(change.before)} \u2192 ${formatCode(change.after)}`;
-  if (change.field === "grad") return change.after === 0 ? `${moved} (emptied for the next pass)` : moved;
+  if (change.field === "grad")
+    return change.after === 0 ? `${moved} (emptied for the next pass)` : moved;
   const delta = change.after - change.before;
   if (delta === 0) return `${moved} (unchanged)`;
   const rate = grad !== 0 ? -delta / grad : null;
-  const step = rate !== null && Number.isFinite(rate) ? ` = ${formatCode(-rate)} \u00D7 grad ${formatCode(grad)}` : "";
+  const step =
+    rate !== null && Number.isFinite(rate)
+      ? ` = ${formatCode(-rate)} \u00D7 grad ${formatCode(grad)}`
+      : "";
   return `${moved} (moved by ${formatCode(delta)}${step})`;
 }
 
@@ -33,18 +37,34 @@ export function updateParts(state, { sourceLines, names, codeBlock }) {
   if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
     const from = Math.max(1, state.line - 1);
     const to = Math.min(sourceLines.length, state.line + 1);
-    parts.push(codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), { first: from, label: "Your program" }));
+    parts.push(
+      codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), {
+        first: from,
+        label: "Your program",
+      }),
+    );
   }
   const changes = state.changes ?? [];
   const grads = changes.some((c) => c.field === "grad");
-  parts.push(html("p", {
-    class: "code-note",
-    text: grads && changes.every((c) => c.field === "grad" && c.after === 0)
-      ? "Gradients set back to zero, so the next backward pass starts from nothing instead of adding to these."
-      : `Between passes, the program changes ${changes.length === 1 ? "a value" : `${changes.length} values`}:`,
-  }));
-  parts.push(html("ul", { class: "update-changes" }, changes.slice(0, 12).map((c) =>
-    html("li", { text: changeText(c, names[c.child], state.grads[c.child]) }))));
-  if (changes.length > 12) parts.push(html("p", { class: "code-note", text: `\u2026 and ${changes.length - 12} more.` }));
+  parts.push(
+    html("p", {
+      class: "code-note",
+      text:
+        grads && changes.every((c) => c.field === "grad" && c.after === 0)
+          ? "Gradients set back to zero, so the next backward pass starts from nothing instead of adding to these."
+          : `Between passes, the program changes ${changes.length === 1 ? "a value" : `${changes.length} values`}:`,
+    }),
+  );
+  parts.push(
+    html(
+      "ul",
+      { class: "update-changes" },
+      changes
+        .slice(0, 12)
+        .map((c) => html("li", { text: changeText(c, names[c.child], state.grads[c.child]) })),
+    ),
+  );
+  if (changes.length > 12)
+    parts.push(html("p", { class: "code-note", text: `\u2026 and ${changes.length - 12} more.` }));
   return parts;
 }

@@ -51,7 +51,9 @@ export const readQuiz = (search) => isOn(new URLSearchParams(search).get("quiz")
  */
 export function writeUrlState({ source, granularity, frame, quiz = false }) {
   if (!GRANULARITIES.includes(granularity)) {
-    throw new RangeError(`granularity must be "packed" or "expanded", got ${JSON.stringify(granularity)}`);
+    throw new RangeError(
+      `granularity must be "packed" or "expanded", got ${JSON.stringify(granularity)}`,
+    );
   }
   const params = new URLSearchParams();
   params.set("source", source);

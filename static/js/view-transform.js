@@ -31,7 +31,11 @@ export const clampScale = (k) => Math.max(MIN_SCALE, Math.min(MAX_SCALE, k));
  */
 export function zoomAround(view, factor, around) {
   const k = clampScale(view.k * factor);
-  return { k, x: around.x - ((around.x - view.x) * k) / view.k, y: around.y - ((around.y - view.y) * k) / view.k };
+  return {
+    k,
+    x: around.x - ((around.x - view.x) * k) / view.k,
+    y: around.y - ((around.y - view.y) * k) / view.k,
+  };
 }
 
 /**
@@ -78,12 +82,20 @@ export function centerView(cx, cy, k, box) {
  * @returns {View}
  */
 export function clampToContent(view, content, box, margin = 16) {
-  const axis = (/** @type {number} */ at, /** @type {number} */ length, /** @type {number} */ room) => {
+  const axis = (
+    /** @type {number} */ at,
+    /** @type {number} */ length,
+    /** @type {number} */ room,
+  ) => {
     const size = length * view.k;
     if (size + 2 * margin <= room) return (room - size) / 2;
     return Math.min(margin, Math.max(room - size - margin, at));
   };
-  return { k: view.k, x: axis(view.x, content.width, box.width), y: axis(view.y, content.height, box.height) };
+  return {
+    k: view.k,
+    x: axis(view.x, content.width, box.width),
+    y: axis(view.y, content.height, box.height),
+  };
 }
 
 /**
@@ -115,7 +127,9 @@ export function isInView(view, box, rect, margin = 24) {
   const right = view.x + (rect.x + rect.width / 2) * view.k;
   const top = view.y + (rect.y - rect.height / 2) * view.k;
   const bottom = view.y + (rect.y + rect.height / 2) * view.k;
-  return left >= margin && top >= margin && right <= box.width - margin && bottom <= box.height - margin;
+  return (
+    left >= margin && top >= margin && right <= box.width - margin && bottom <= box.height - margin
+  );
 }
 
 /**
@@ -127,8 +141,13 @@ export function isInView(view, box, rect, margin = 24) {
  */
 export function glideStep(from, to, t) {
   const ease = t * (2 - t);
-  return { k: from.k + (to.k - from.k) * ease, x: from.x + (to.x - from.x) * ease, y: from.y + (to.y - from.y) * ease };
+  return {
+    k: from.k + (to.k - from.k) * ease,
+    x: from.x + (to.x - from.x) * ease,
+    y: from.y + (to.y - from.y) * ease,
+  };
 }
 
 /** @param {View} view */
-export const transformAttribute = (view) => `translate(${view.x.toFixed(1)},${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`;
+export const transformAttribute = (view) =>
+  `translate(${view.x.toFixed(1)},${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`;

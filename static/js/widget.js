@@ -15,7 +15,12 @@
  * height follows the player (HEIGHT_MESSAGE). When it renders, the widget hides the
  * still picture `animate()` left for readers without a kernel (`_still_id`).
  */
-import { DEFAULT_FRAME_HEIGHT, FRAME_MESSAGE, HEIGHT_MESSAGE, SEEK_MESSAGE } from "./frame-messages.js";
+import {
+  DEFAULT_FRAME_HEIGHT,
+  FRAME_MESSAGE,
+  HEIGHT_MESSAGE,
+  SEEK_MESSAGE,
+} from "./frame-messages.js";
 
 /**
  * @typedef {{
@@ -46,13 +51,15 @@ export function embedAddress(model) {
   const params = address.searchParams;
   params.set("source", String(model.get("source") ?? ""));
   const granularity = model.get("granularity");
-  if (granularity === "packed" || granularity === "expanded") params.set("granularity", granularity);
+  if (granularity === "packed" || granularity === "expanded")
+    params.set("granularity", granularity);
   const frame = model.get("frame");
   if (Number.isInteger(frame) && frame > 0) params.set("frame", String(frame));
   const options = model.get("embed");
   if (options && typeof options === "object") {
     for (const [name, value] of Object.entries(options)) {
-      if (!params.has(name) && ["string", "number", "boolean"].includes(typeof value)) params.set(name, String(value));
+      if (!params.has(name) && ["string", "number", "boolean"].includes(typeof value))
+        params.set(name, String(value));
     }
   }
   return address.href;
@@ -66,7 +73,8 @@ export function render({ model, el }) {
   const frame = document.createElement("iframe");
   frame.className = "backprop-animator";
   frame.title = String(model.get("title") || "backprop-animator player");
-  const height = Number(model.get("height")) > 0 ? Number(model.get("height")) : DEFAULT_FRAME_HEIGHT;
+  const height =
+    Number(model.get("height")) > 0 ? Number(model.get("height")) : DEFAULT_FRAME_HEIGHT;
   frame.style.cssText = `display: block; width: 100%; height: ${height}px; border: 0;`;
   const page = model.get("_html");
   if (page) {
@@ -75,7 +83,8 @@ export function render({ model, el }) {
   } else {
     const address = embedAddress(model);
     if (!address) {
-      el.textContent = "backprop-animator: this widget needs a `server` (an http or https address) and a `source`.";
+      el.textContent =
+        "backprop-animator: this widget needs a `server` (an http or https address) and a `source`.";
       return () => {};
     }
     frame.src = address;
@@ -94,7 +103,8 @@ export function render({ model, el }) {
   const onMessage = (event) => {
     if (event.source !== frame.contentWindow || !event.data) return;
     const { type, height: reportedHeight, frame: at } = event.data;
-    if (type === HEIGHT_MESSAGE && reportedHeight > 0) frame.style.height = `${Math.ceil(reportedHeight)}px`;
+    if (type === HEIGHT_MESSAGE && reportedHeight > 0)
+      frame.style.height = `${Math.ceil(reportedHeight)}px`;
     if (type !== FRAME_MESSAGE || !Number.isInteger(at)) return;
     reported = at;
     if (!playerStarted) {

@@ -17,9 +17,23 @@ const refusal = (text) => {
 describe("parseAnswer", () => {
   it("reads the notations a learner types", () => {
     const cases = {
-      "-1.5": -1.5, "\u22121.5": -1.5, ".5": 0.5, "-.5": -0.5, "+2": 2, "3.": 3, "1/2": 0.5, "-3/4": -0.75,
-      "1e-3": 0.001, "2.5E+2": 250, "1e-3/2": 0.0005, " - 1 / 2 ": -0.5, "0": 0, "-0": 0, "1\u00A0000": 1000,
-      "\u20131.5": -1.5, "3/-4": -0.75,
+      "-1.5": -1.5,
+      "\u22121.5": -1.5,
+      ".5": 0.5,
+      "-.5": -0.5,
+      "+2": 2,
+      "3.": 3,
+      "1/2": 0.5,
+      "-3/4": -0.75,
+      "1e-3": 0.001,
+      "2.5E+2": 250,
+      "1e-3/2": 0.0005,
+      " - 1 / 2 ": -0.5,
+      0: 0,
+      "-0": 0,
+      "1\u00A0000": 1000,
+      "\u20131.5": -1.5,
+      "3/-4": -0.75,
     };
     for (const [text, expected] of Object.entries(cases)) assert.equal(value(text), expected, text);
   });
@@ -31,11 +45,34 @@ describe("parseAnswer", () => {
     assert.match(refusal(""), /Type a number/);
     assert.match(refusal("   "), /Type a number/);
     assert.match(refusal("abc"), /not a number this quiz reads/);
-    for (const text of ["1/2/3", "0.5*3", "1e", "--1", ".", "-", "e5", "0x10", "Infinity", "NaN", "1_000", "2**3", "1/", "/2"]) refusal(text);
+    for (const text of [
+      "1/2/3",
+      "0.5*3",
+      "1e",
+      "--1",
+      ".",
+      "-",
+      "e5",
+      "0x10",
+      "Infinity",
+      "NaN",
+      "1_000",
+      "2**3",
+      "1/",
+      "/2",
+    ])
+      refusal(text);
   });
   it("runs nothing: code is only ever text to it", () => {
     globalThis.__quizRan = false;
-    for (const text of ["globalThis.__quizRan = true", "(() => { globalThis.__quizRan = true })()", "alert(1)", "${1}", "1;2"]) refusal(text);
+    for (const text of [
+      "globalThis.__quizRan = true",
+      "(() => { globalThis.__quizRan = true })()",
+      "alert(1)",
+      "${1}",
+      "1;2",
+    ])
+      refusal(text);
     assert.equal(globalThis.__quizRan, false);
   });
   it("refuses a zero denominator and numbers too large to be gradients", () => {
@@ -52,7 +89,8 @@ describe("parseAnswer", () => {
     assert.match(refusal("1".repeat(1_000_000)), /at most 100/);
   });
   it("refuses things that are not strings", () => {
-    for (const junk of [undefined, null, 5, {}, []]) assert.equal(parseAnswer(/** @type {any} */ (junk)).ok, false);
+    for (const junk of [undefined, null, 5, {}, []])
+      assert.equal(parseAnswer(/** @type {any} */ (junk)).ok, false);
   });
 });
 
@@ -73,7 +111,13 @@ describe("isClose", () => {
 
 describe("judgeAnswer", () => {
   // The expanded neuron's fork: e gets -0.1036 first, then +0.1464, ending at 0.0429.
-  const fork = { local: 0.29289, upstream: 0.5, delta: 0.146446, before: -0.103553, after: 0.042893 };
+  const fork = {
+    local: 0.29289,
+    upstream: 0.5,
+    delta: 0.146446,
+    before: -0.103553,
+    after: 0.042893,
+  };
   // The neuron's x1 (x1*w1's rule): local w1 = -3, upstream 0.5.
   const x1 = { local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 };
   // The neuron's b (the + rule): local 1, upstream 0.5.
@@ -126,16 +170,28 @@ describe("judgeAnswer", () => {
 describe("wrongFactors", () => {
   const what = (factors, value) => factors.find((f) => Math.abs(f.value - value) < 1e-12)?.what;
   it("offers the child's own factor in a * rule, named as code", () => {
-    const factors = wrongFactors("*", { name: "x1", data: 2 }, { name: "x1*w1", data: -6 }, { name: "w1", data: -3 });
+    const factors = wrongFactors(
+      "*",
+      { name: "x1", data: 2 },
+      { name: "x1*w1", data: -6 },
+      { name: "w1", data: -3 },
+    );
     assert.equal(what(factors, 2), "x1.data");
     assert.equal(what(factors, -6), "(x1*w1).data");
     // x1's gradient with its own data: 0 + 2 × 0.5 = 1, judged as that wrong factor.
-    const judged = judgeAnswer(1, { local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 }, factors.map((f) => f.value));
+    const judged = judgeAnswer(
+      1,
+      { local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 },
+      factors.map((f) => f.value),
+    );
     assert.deepEqual(judged, { verdict: "wrong-factor", factor: 2 });
   });
   it("offers 1 − input² for tanh, and the forgotten k or − 1 for powers", () => {
     const n = { name: "n", data: 0.8814 };
-    assert.equal(what(wrongFactors("tanh", n, { name: "o", data: 0.7071 }), 1 - 0.8814 ** 2), "1 \u2212 n.data\u00B2");
+    assert.equal(
+      what(wrongFactors("tanh", n, { name: "o", data: 0.7071 }), 1 - 0.8814 ** 2),
+      "1 \u2212 n.data\u00B2",
+    );
     const x = { name: "x", data: 2 };
     const power = wrongFactors("**-1", x, { name: "q", data: 0.5 });
     assert.equal(what(power, -1 * 2 ** -1), "-1 \u00D7 x.data**-1");

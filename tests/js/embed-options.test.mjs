@@ -5,10 +5,19 @@ import { embedParams, readEmbedOptions } from "../../static/js/embed-options.js"
 
 describe("readEmbedOptions", () => {
   it("shows the code and narration but no editor, paused, at normal speed, in the system theme by default", () => {
-    assert.deepEqual(readEmbedOptions("?source=a"), { hide: ["editor"], autoplay: false, speed: null, theme: "auto" });
+    assert.deepEqual(readEmbedOptions("?source=a"), {
+      hide: ["editor"],
+      autoplay: false,
+      speed: null,
+      theme: "auto",
+    });
   });
   it("hides the parts controls names with a minus and shows the bare or plus ones", () => {
-    assert.deepEqual(readEmbedOptions("?controls=-code,-narration").hide, ["editor", "code", "narration"]);
+    assert.deepEqual(readEmbedOptions("?controls=-code,-narration").hide, [
+      "editor",
+      "code",
+      "narration",
+    ]);
     assert.deepEqual(readEmbedOptions("?controls=editor,-code").hide, ["code"]);
     assert.deepEqual(readEmbedOptions("?controls=%2Beditor").hide, []);
   });
@@ -17,11 +26,25 @@ describe("readEmbedOptions", () => {
     assert.deepEqual(readEmbedOptions("?controls=all,-narration").hide, ["narration"]);
   });
   it("takes hide= as the same as minus, with aliases and any case", () => {
-    assert.deepEqual(readEmbedOptions("?hide=Narration code-panel").hide, ["editor", "code", "narration"]);
+    assert.deepEqual(readEmbedOptions("?hide=Narration code-panel").hide, [
+      "editor",
+      "code",
+      "narration",
+    ]);
   });
   it("reads autoplay, speed and theme, ignoring junk", () => {
-    assert.deepEqual(readEmbedOptions("?autoplay=1&speed=2&theme=dark"), { hide: ["editor"], autoplay: true, speed: 2, theme: "dark" });
-    assert.deepEqual(readEmbedOptions("?autoplay=no&speed=3&theme=sepia&controls=-bogus"), { hide: ["editor"], autoplay: false, speed: null, theme: "auto" });
+    assert.deepEqual(readEmbedOptions("?autoplay=1&speed=2&theme=dark"), {
+      hide: ["editor"],
+      autoplay: true,
+      speed: 2,
+      theme: "dark",
+    });
+    assert.deepEqual(readEmbedOptions("?autoplay=no&speed=3&theme=sepia&controls=-bogus"), {
+      hide: ["editor"],
+      autoplay: false,
+      speed: null,
+      theme: "auto",
+    });
     assert.equal(readEmbedOptions("?autoplay").autoplay, true);
   });
 });
@@ -32,7 +55,10 @@ describe("embedParams", () => {
       const options = { hide, autoplay: true, speed: 0.5, theme: "light" };
       assert.deepEqual(readEmbedOptions(new URLSearchParams(embedParams(options))), options);
     }
-    assert.deepEqual(embedParams({ hide: ["editor"], autoplay: false, speed: 1, theme: "auto" }), []);
+    assert.deepEqual(
+      embedParams({ hide: ["editor"], autoplay: false, speed: 1, theme: "auto" }),
+      [],
+    );
     assert.deepEqual(embedParams({ hide: ["narration"] }), [["controls", "editor,-narration"]]);
   });
 });

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  foldGraph, foldState, foldThatFits, foldedCount, foldedView, groupPrefixes, groupStep, groupsAtDepth, groupsThatFit,
+  foldGraph,
+  foldState,
+  foldThatFits,
+  foldedCount,
+  foldedView,
+  groupPrefixes,
+  groupStep,
+  groupsAtDepth,
+  groupsThatFit,
   openGroup,
 } from "../../static/js/folding.js";
 import { createTimeline, stateAt } from "../../static/js/timeline.js";
@@ -20,7 +28,11 @@ function graphOf(trace) {
 
 describe("group paths", () => {
   it("steps through dots outside brackets only", () => {
-    assert.deepEqual(groupPrefixes("MLP.layers[1].neurons[0]"), ["MLP", "MLP.layers[1]", "MLP.layers[1].neurons[0]"]);
+    assert.deepEqual(groupPrefixes("MLP.layers[1].neurons[0]"), [
+      "MLP",
+      "MLP.layers[1]",
+      "MLP.layers[1].neurons[0]",
+    ]);
     assert.deepEqual(groupPrefixes("f(x.y).g"), ["f(x.y)", "f(x.y).g"]);
     assert.deepEqual(groupPrefixes(""), []);
     assert.deepEqual(groupPrefixes(".weird"), [".weird"]);
@@ -46,11 +58,18 @@ describe("one layer of two neurons, first pass", () => {
   it("hides a neuron's operations but keeps its w and b as inputs", () => {
     assert.equal(fold.boxes.length, 2);
     const box = fold.boxes[0];
-    assert.deepEqual(box.members.map((i) => nodes[i].op), ["*", "+", "tanh"]);
+    assert.deepEqual(
+      box.members.map((i) => nodes[i].op),
+      ["*", "+", "tanh"],
+    );
     assert.deepEqual(box.inputs.map((i) => nodes[i].label).sort(), ["b", "w", "x"]);
-    assert.deepEqual(box.outputs.map((i) => nodes[i].op), ["tanh"]);
+    assert.deepEqual(
+      box.outputs.map((i) => nodes[i].op),
+      ["tanh"],
+    );
     for (const label of ["w", "b", "x", "loss"]) {
-      for (const [i, node] of nodes.entries()) if (node.label === label) assert.equal(fold.boxOf[i], -1, label);
+      for (const [i, node] of nodes.entries())
+        if (node.label === label) assert.equal(fold.boxOf[i], -1, label);
     }
   });
 
@@ -60,7 +79,11 @@ describe("one layer of two neurons, first pass", () => {
   });
 
   it("draws edges into and out of a box once per pair", () => {
-    const view = foldedView(fold, edges, trace.passes[0].topo.map((id) => at.get(id)));
+    const view = foldedView(
+      fold,
+      edges,
+      trace.passes[0].topo.map((id) => at.get(id)),
+    );
     assert.equal(view.items.length, 8);
     const boxes = view.items.flatMap((item, v) => ("box" in item ? [v] : []));
     for (const b of boxes) {
@@ -76,7 +99,10 @@ describe("one layer of two neurons, first pass", () => {
 
   it("opens a layer into its neurons, not into every node", () => {
     const outer = groupsAtDepth(nodes, 1);
-    assert.deepEqual([...openGroup(outer, "Layer", nodes)].sort(), ["Layer.neurons[0]", "Layer.neurons[1]"]);
+    assert.deepEqual([...openGroup(outer, "Layer", nodes)].sort(), [
+      "Layer.neurons[0]",
+      "Layer.neurons[1]",
+    ]);
     assert.deepEqual([...openGroup(closed, "Layer.neurons[0]", nodes)], ["Layer.neurons[1]"]);
   });
 });
@@ -88,7 +114,10 @@ describe("the level that fits", () => {
     assert.equal(groupsThatFit(nodes, edges, nodes.length).size, 0);
   });
   it("closes the neurons when that fits and the whole graph does not", () => {
-    assert.deepEqual([...groupsThatFit(nodes, edges, 8)].sort(), ["Layer.neurons[0]", "Layer.neurons[1]"]);
+    assert.deepEqual([...groupsThatFit(nodes, edges, 8)].sort(), [
+      "Layer.neurons[0]",
+      "Layer.neurons[1]",
+    ]);
   });
   it("closes the outermost groups when nothing fits", () => {
     assert.deepEqual([...groupsThatFit(nodes, edges, 3)], ["Layer"]);
@@ -97,7 +126,10 @@ describe("the level that fits", () => {
     const fit = foldThatFits(nodes, edges, 8);
     assert.equal(fit.hideLeaves, false);
     assert.deepEqual([...fit.closed].sort(), ["Layer.neurons[0]", "Layer.neurons[1]"]);
-    assert.deepEqual(foldThatFits(nodes, edges, nodes.length), { closed: new Set(), hideLeaves: false });
+    assert.deepEqual(foldThatFits(nodes, edges, nodes.length), {
+      closed: new Set(),
+      hideLeaves: false,
+    });
   });
   it("folds the leaves into their boxes when nothing fits with them drawn", () => {
     const fit = foldThatFits(nodes, edges, 4);
@@ -108,7 +140,10 @@ describe("the level that fits", () => {
     const w = nodes.findIndex((node) => node.label === "w");
     assert.equal(fold.boxOf[w], 0);
     assert.equal(fold.boxOf[nodes.findIndex((node) => node.label === "x")], -1);
-    assert.deepEqual(fold.boxes[0].inputs.map((i) => nodes[i].label), ["x"]);
+    assert.deepEqual(
+      fold.boxes[0].inputs.map((i) => nodes[i].label),
+      ["x"],
+    );
   });
   it("counts only the nodes of the pass in play", () => {
     const two = tinyLayer(2);
@@ -127,11 +162,17 @@ describe("a frame seen through closed boxes", () => {
   const { nodes, edges, at } = graphOf(trace);
   const output = at.get(trace.passes[0].output);
   const fold = foldGraph(nodes, edges, groupsAtDepth(nodes, 2), { output });
-  const view = foldedView(fold, edges, trace.passes[0].topo.map((id) => at.get(id)));
+  const view = foldedView(
+    fold,
+    edges,
+    trace.passes[0].topo.map((id) => at.get(id)),
+  );
   const boxView = (b) => view.items.findIndex((item) => "box" in item && item.box === b);
 
   it("marks the box active while a hidden member runs its rule, with the member's += beside it", () => {
-    const k = trace.frames.findIndex((f) => f.phase === "backward" && nodes[at.get(f.node)].op === "tanh");
+    const k = trace.frames.findIndex(
+      (f) => f.phase === "backward" && nodes[at.get(f.node)].op === "tanh",
+    );
     const state = foldState(view, fold, stateAt(timeline, k));
     const box = fold.boxOf[at.get(trace.frames[k].node)];
     assert.equal(state.current, boxView(box));

@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { agrees, decadeLabel, decades, hLabel, plotData, rowNearest, sensibleH, summarizeCheck, validateGradCheck } from "../../static/js/gradcheck.js";
+import {
+  agrees,
+  decadeLabel,
+  decades,
+  hLabel,
+  plotData,
+  rowNearest,
+  sensibleH,
+  summarizeCheck,
+  validateGradCheck,
+} from "../../static/js/gradcheck.js";
 
 const H = Array.from({ length: 14 }, (_, i) => Number(`1e-${i + 1}`)); // as JSON writes them
 const f = (x) => 3 * x * x - 4 * x + 5;
@@ -39,7 +49,16 @@ describe("summarizeCheck", () => {
     const rows = H.map((h) => ({ h, numeric: 1, error: 0 }));
     assert.equal(rowNearest(rows, sensibleH("forward", 1)).h, 1e-8);
     assert.equal(rowNearest(rows, sensibleH("central", 1)).h, 1e-5);
-    assert.equal(rowNearest([{ h: 1e-2, numeric: 1, error: 0 }, { h: 1e-4, numeric: 1, error: 0 }], 1e-3).h, 1e-2);
+    assert.equal(
+      rowNearest(
+        [
+          { h: 1e-2, numeric: 1, error: 0 },
+          { h: 1e-4, numeric: 1, error: 0 },
+        ],
+        1e-3,
+      ).h,
+      1e-2,
+    );
     assert.equal(rowNearest([], 1e-3), null);
   });
 
@@ -78,15 +97,36 @@ describe("plotData", () => {
   });
 
   it("puts exact errors on a floor a decade below the rest, marked as zero", () => {
-    const data = plotData([summarizeCheck({ node: "n0", label: "a", analytic: 2, rows: [
-      { h: 0.1, numeric: 2, error: 0 }, { h: 0.01, numeric: 2.5, error: 0.5 },
-    ] })]);
+    const data = plotData([
+      summarizeCheck({
+        node: "n0",
+        label: "a",
+        analytic: 2,
+        rows: [
+          { h: 0.1, numeric: 2, error: 0 },
+          { h: 0.01, numeric: 2.5, error: 0.5 },
+        ],
+      }),
+    ]);
     assert.equal(data.floor, -2);
-    assert.deepEqual(data.series[0].points.map((p) => [p.y, p.zero]), [[-2, true], [Math.log10(0.5), false]]);
+    assert.deepEqual(
+      data.series[0].points.map((p) => [p.y, p.zero]),
+      [
+        [-2, true],
+        [Math.log10(0.5), false],
+      ],
+    );
   });
 
   it("still has axes when every error is zero", () => {
-    const data = plotData([summarizeCheck({ node: "n0", label: "a", analytic: 1, rows: [{ h: 0.1, numeric: 1, error: 0 }] })]);
+    const data = plotData([
+      summarizeCheck({
+        node: "n0",
+        label: "a",
+        analytic: 1,
+        rows: [{ h: 0.1, numeric: 1, error: 0 }],
+      }),
+    ]);
     assert.ok(data.y[1] > data.y[0] && data.x[1] > data.x[0]);
     assert.ok(data.series[0].points.every((p) => Number.isFinite(p.y)));
   });
@@ -97,15 +137,28 @@ describe("decades", () => {
     assert.deepEqual(decades([-14, -1]), [-14, -12, -10, -8, -6, -4, -2]);
     assert.deepEqual(decades([-2, 0]), [-2, -1, 0]);
     assert.deepEqual([0, 1, -3].map(decadeLabel), ["1", "10", "1e\u22123"]);
-    assert.deepEqual([1e-5, 1e-14, 0.1, 0.003, 2].map(hLabel), ["1e\u22125", "1e\u221214", "0.1", "0.003", "2"]);
+    assert.deepEqual([1e-5, 1e-14, 0.1, 0.003, 2].map(hLabel), [
+      "1e\u22125",
+      "1e\u221214",
+      "0.1",
+      "0.003",
+      "2",
+    ]);
   });
 });
 
 describe("validateGradCheck", () => {
   it("names what does not fit", () => {
     assert.throws(() => validateGradCheck(null), /gradcheck must be an object/);
-    assert.throws(() => validateGradCheck({ checks: [{ node: "n0", analytic: "1", rows: [] }] }), /checks\[0\]\.analytic/);
-    assert.throws(() => validateGradCheck({ checks: [{ node: "n0", analytic: 1, rows: [{ h: 0, numeric: 1 }] }] }), /rows\[0\]/);
+    assert.throws(
+      () => validateGradCheck({ checks: [{ node: "n0", analytic: "1", rows: [] }] }),
+      /checks\[0\]\.analytic/,
+    );
+    assert.throws(
+      () =>
+        validateGradCheck({ checks: [{ node: "n0", analytic: 1, rows: [{ h: 0, numeric: 1 }] }] }),
+      /rows\[0\]/,
+    );
     assert.equal(validateGradCheck({ output: "n1", checks: [articleCheck] }).checks.length, 1);
   });
 });

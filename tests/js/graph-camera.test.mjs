@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  FAR_BELOW_SCALE, MIN_TEXT_PX, NEAR_MAX_NODES, NODE_TEXT_PX, READABLE_SCALE, frameHeight, framing, levelOfDetail,
+  FAR_BELOW_SCALE,
+  MIN_TEXT_PX,
+  NEAR_MAX_NODES,
+  NODE_TEXT_PX,
+  READABLE_SCALE,
+  frameHeight,
+  framing,
+  levelOfDetail,
 } from "../../static/js/graph-camera.js";
 
 describe("framing", () => {
@@ -27,20 +34,33 @@ describe("framing", () => {
 
 describe("frameHeight", () => {
   it("gives a flat graph a short frame", () => {
-    assert.equal(frameHeight({ width: 1200, windowHeight: 900, content: { width: 800, height: 200 } }), 292);
+    assert.equal(
+      frameHeight({ width: 1200, windowHeight: 900, content: { width: 800, height: 200 } }),
+      292,
+    );
   });
 
   it("gives a tall graph most of the window, never more", () => {
-    assert.equal(frameHeight({ width: 1200, windowHeight: 900, content: { width: 800, height: 72000 } }), 558);
+    assert.equal(
+      frameHeight({ width: 1200, windowHeight: 900, content: { width: 800, height: 72000 } }),
+      558,
+    );
   });
 
   it("sizes a graph too wide for the frame as it will be shown: at a readable scale", () => {
-    const height = frameHeight({ width: 360, windowHeight: 800, content: { width: 900, height: 300 } });
+    const height = frameHeight({
+      width: 360,
+      windowHeight: 800,
+      content: { width: 900, height: 300 },
+    });
     assert.equal(height, Math.round(300 * READABLE_SCALE + 72));
   });
 
   it("never gives less than 260 pixels", () => {
-    assert.equal(frameHeight({ width: 1200, windowHeight: 900, content: { width: 100, height: 10 } }), 260);
+    assert.equal(
+      frameHeight({ width: 1200, windowHeight: 900, content: { width: 100, height: 10 } }),
+      260,
+    );
   });
 });
 

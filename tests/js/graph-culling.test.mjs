@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { edgeCurves, markInView, markLinesInView, nodeBounds, segmentCrossesRect } from "../../static/js/graph-culling.js";
+import {
+  edgeCurves,
+  markInView,
+  markLinesInView,
+  nodeBounds,
+  segmentCrossesRect,
+} from "../../static/js/graph-culling.js";
 import { SIZES } from "../../static/js/layout-sizes.js";
 
 const rect = { left: 0, top: 0, right: 100, bottom: 100 };
@@ -9,7 +15,10 @@ const rect = { left: 0, top: 0, right: 100, bottom: 100 };
 describe("nodeBounds", () => {
   it("covers a value's record and its op circle left of it", () => {
     const layout = {
-      records: [{ x: 200, y: 50, width: 100 }, { x: 400, y: 50, width: 60 }],
+      records: [
+        { x: 200, y: 50, width: 100 },
+        { x: 400, y: 50, width: 60 },
+      ],
       ops: [null, { x: 350, y: 50 }],
     };
     const bounds = nodeBounds(/** @type {any} */ (layout));
@@ -22,11 +31,26 @@ describe("nodeBounds", () => {
 describe("markInView", () => {
   it("marks boxes that overlap the view, touching ones included, and counts them", () => {
     const bounds = Float64Array.from([
-      10, 10, 20, 20, // inside
-      -50, -50, 0, 0, // touches the corner
-      90, 90, 200, 200, // overlaps
-      101, 0, 150, 50, // right of it
-      0, 120, 50, 150, // below it
+      10,
+      10,
+      20,
+      20, // inside
+      -50,
+      -50,
+      0,
+      0, // touches the corner
+      90,
+      90,
+      200,
+      200, // overlaps
+      101,
+      0,
+      150,
+      50, // right of it
+      0,
+      120,
+      50,
+      150, // below it
     ]);
     const marks = new Uint8Array(5).fill(7);
     assert.equal(markInView(bounds, rect, marks), 3);
@@ -64,8 +88,16 @@ describe("markLinesInView", () => {
   it("marks the polylines with a piece in view", () => {
     const pointStart = Int32Array.from([0, 2, 5]);
     const points = Float64Array.from([
-      -100, 50, 50, -100, // a diagonal beside the box
-      -50, 500, -50, 50, 50, 50, // a bend that ends inside
+      -100,
+      50,
+      50,
+      -100, // a diagonal beside the box
+      -50,
+      500,
+      -50,
+      50,
+      50,
+      50, // a bend that ends inside
     ]);
     const marks = new Uint8Array(2);
     assert.equal(markLinesInView(pointStart, points, rect, marks), 1);
@@ -76,8 +108,20 @@ describe("markLinesInView", () => {
 describe("edgeCurves", () => {
   const layout = /** @type {any} */ ({
     edges: [
-      { points: [{ x: 0, y: 0 }, { x: 400, y: 400 }], repeat: 0 },
-      { points: [{ x: 0, y: 0 }, { x: 400, y: 0 }], repeat: 1 },
+      {
+        points: [
+          { x: 0, y: 0 },
+          { x: 400, y: 400 },
+        ],
+        repeat: 0,
+      },
+      {
+        points: [
+          { x: 0, y: 0 },
+          { x: 400, y: 0 },
+        ],
+        repeat: 1,
+      },
     ],
   });
 
@@ -88,7 +132,10 @@ describe("edgeCurves", () => {
     // diagonal would not pass.
     markLinesInView(start, points, { left: 80, top: 20, right: 125, bottom: 70 }, marks);
     assert.equal(marks[0], 1);
-    assert.equal(segmentCrossesRect(0, 0, 400, 400, { left: 80, top: 20, right: 125, bottom: 70 }), false);
+    assert.equal(
+      segmentCrossesRect(0, 0, 400, 400, { left: 80, top: 20, right: 125, bottom: 70 }),
+      false,
+    );
   });
 
   it("bows a repeated edge (a + a) sideways, as drawn", () => {

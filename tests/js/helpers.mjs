@@ -25,7 +25,14 @@ export function chainTrace(length) {
   const frames = [];
   for (let i = 1; i <= length; i++) {
     nodes.push({ id: `c${i}`, label: "", op: "", kind: "const", data: 1.5, grad: 0 });
-    nodes.push({ id: `n${i}`, label: "", op: "*", kind: "op", data: nodes[nodes.length - 2].data * 1.5, grad: 0 });
+    nodes.push({
+      id: `n${i}`,
+      label: "",
+      op: "*",
+      kind: "op",
+      data: nodes[nodes.length - 2].data * 1.5,
+      grad: 0,
+    });
     edges.push({ source: `n${i - 1}`, target: `n${i}` }, { source: `c${i}`, target: `n${i}` });
     frames.push({ phase: "build", node: `n${i}`, text: `step ${i}` });
   }
@@ -39,7 +46,10 @@ export function chainTrace(length) {
     if (id.startsWith("n") && id !== "n0") {
       const i = Number(id.slice(1));
       const upstream = grad.get(id) ?? 0;
-      for (const [to, local] of [[`n${i - 1}`, 1.5], [`c${i}`, dataOf.get(`n${i - 1}`)]]) {
+      for (const [to, local] of [
+        [`n${i - 1}`, 1.5],
+        [`c${i}`, dataOf.get(`n${i - 1}`)],
+      ]) {
         const before = grad.get(to) ?? 0;
         const delta = local * upstream;
         grad.set(to, before + delta);
@@ -49,5 +59,14 @@ export function chainTrace(length) {
     frames.push({ phase: "backward", node: id, text: `run ${id}`, contributions });
   }
   for (const node of nodes) node.grad = grad.get(node.id) ?? 0;
-  return { schema: 1, source: "chain", granularity: "packed", nodes, edges, topo, output: `n${length}`, frames };
+  return {
+    schema: 1,
+    source: "chain",
+    granularity: "packed",
+    nodes,
+    edges,
+    topo,
+    output: `n${length}`,
+    frames,
+  };
 }

@@ -10,7 +10,11 @@ function graphOf(trace) {
   /** local derivative per (parent, operand position), from the correct trace's contributions */
   const locals = new Map();
   for (const frame of trace.frames) {
-    if (frame.phase === "backward") locals.set(frame.node, frame.contributions.map((c) => c.local));
+    if (frame.phase === "backward")
+      locals.set(
+        frame.node,
+        frame.contributions.map((c) => c.local),
+      );
   }
   return { operands, locals };
 }
@@ -52,7 +56,10 @@ export function sortStepFrames(trace, { appendFirst = false } = {}) {
 export function withSortSteps(trace) {
   const { frames } = sortStepFrames(trace, { appendFirst: trace.mistake === "append-first" });
   const at = trace.frames.findIndex((frame) => frame.phase === "sort");
-  return { ...trace, frames: [...trace.frames.slice(0, at), ...frames, ...trace.frames.slice(at + 1)] };
+  return {
+    ...trace,
+    frames: [...trace.frames.slice(0, at), ...frames, ...trace.frames.slice(at + 1)],
+  };
 }
 
 /**
@@ -99,7 +106,11 @@ export function withMistake(trace, mistake) {
     ...trace,
     mistake,
     topo: order,
-    nodes: trace.nodes.map((node) => ({ ...node, grad: grad.get(node.id), correct_grad: node.grad })),
+    nodes: trace.nodes.map((node) => ({
+      ...node,
+      grad: grad.get(node.id),
+      correct_grad: node.grad,
+    })),
     frames: [...trace.frames.slice(0, at + 1), ...backward],
   };
 }

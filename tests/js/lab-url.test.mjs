@@ -8,13 +8,28 @@ import { readUrlState } from "../../static/js/url-state.js";
 describe("readLabState", () => {
   it("reads a mistake, sort steps and the gradient check", () => {
     assert.deepEqual(readLabState("?source=a&mistake=append-first&sort_steps=1&gradcheck=true"), {
-      mistake: "append-first", sortSteps: true, gradcheck: true, scheme: "forward",
+      mistake: "append-first",
+      sortSteps: true,
+      gradcheck: true,
+      scheme: "forward",
     });
-    assert.deepEqual(readLabState("?gradcheck=central"), { mistake: null, sortSteps: false, gradcheck: true, scheme: "central" });
+    assert.deepEqual(readLabState("?gradcheck=central"), {
+      mistake: null,
+      sortSteps: false,
+      gradcheck: true,
+      scheme: "central",
+    });
   });
 
   it("treats junk and hostile values as off", () => {
-    for (const search of ["", "?mistake=ASSIGN", "?mistake=__proto__", "?mistake=<script>", "?sort_steps=0&gradcheck=no", "?sort_steps=2"]) {
+    for (const search of [
+      "",
+      "?mistake=ASSIGN",
+      "?mistake=__proto__",
+      "?mistake=<script>",
+      "?sort_steps=0&gradcheck=no",
+      "?sort_steps=2",
+    ]) {
       assert.deepEqual(readLabState(search), LAB_DEFAULTS, search);
     }
   });
@@ -31,9 +46,17 @@ describe("labParams and withLabParams", () => {
   });
 
   it("keep the player's own state and drop stale lab parameters", () => {
-    const search = withLabParams("?source=a+%2B+a&granularity=packed&frame=2&mistake=assign&gradcheck=1", { sortSteps: true });
+    const search = withLabParams(
+      "?source=a+%2B+a&granularity=packed&frame=2&mistake=assign&gradcheck=1",
+      { sortSteps: true },
+    );
     assert.deepEqual(readUrlState(search), { source: "a + a", granularity: "packed", frame: 2 });
-    assert.deepEqual(readLabState(search), { mistake: null, sortSteps: true, gradcheck: false, scheme: "forward" });
+    assert.deepEqual(readLabState(search), {
+      mistake: null,
+      sortSteps: true,
+      gradcheck: false,
+      scheme: "forward",
+    });
   });
 
   it("refuse to write a mistake the engine does not have", () => {

@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { deltaTexts, labelSize, labelSpot, obstaclesOf, placeLabels } from "../../static/js/label-placement.js";
+import {
+  deltaTexts,
+  labelSize,
+  labelSpot,
+  obstaclesOf,
+  placeLabels,
+} from "../../static/js/label-placement.js";
 import { SIZES } from "../../static/js/layout-sizes.js";
 
 const h = SIZES.recordHeight;
 
 /** Whether two top-left boxes overlap. */
-const overlap = (a, b) => Math.min(a.x + a.width, b.x + b.width) > Math.max(a.x, b.x)
-  && Math.min(a.y + a.height, b.y + b.height) > Math.max(a.y, b.y);
+const overlap = (a, b) =>
+  Math.min(a.x + a.width, b.x + b.width) > Math.max(a.x, b.x) &&
+  Math.min(a.y + a.height, b.y + b.height) > Math.max(a.y, b.y);
 
 describe("deltaTexts", () => {
   it("writes a first += with its result, and a later one as a running sum", () => {
@@ -17,12 +24,17 @@ describe("deltaTexts", () => {
       { child: 4, before: -0.1036, delta: 0.1464, after: 0.0428 },
       { child: 2, before: 0, delta: 1, after: 1 },
     ]);
-    assert.deepEqual(texts.get(4), ["+= \u22120.1036 \u2192 \u22120.1036", "\u22120.1036 + 0.1464 \u2192 0.0428"]);
+    assert.deepEqual(texts.get(4), [
+      "+= \u22120.1036 \u2192 \u22120.1036",
+      "\u22120.1036 + 0.1464 \u2192 0.0428",
+    ]);
     assert.deepEqual(texts.get(2), ["+= 1.0000 \u2192 1.0000"]);
   });
 
   it("writes a negative amount as a subtraction", () => {
-    const [text] = /** @type {string[]} */ (deltaTexts([{ child: 0, before: 0.5, delta: -0.25, after: 0.25 }]).get(0));
+    const [text] = /** @type {string[]} */ (
+      deltaTexts([{ child: 0, before: 0.5, delta: -0.25, after: 0.25 }]).get(0)
+    );
     assert.equal(text, "0.5000 \u2212 0.2500 \u2192 0.2500");
   });
 });
@@ -56,21 +68,40 @@ describe("labelSpot", () => {
 describe("placeLabels", () => {
   it("keeps two labels of one frame from covering each other or other records", () => {
     const layout = /** @type {any} */ ({
-      records: [{ x: 100, y: 100, width: 120 }, { x: 100, y: 160, width: 120 }, { x: 100, y: 40, width: 120 }],
+      records: [
+        { x: 100, y: 100, width: 120 },
+        { x: 100, y: 160, width: 120 },
+        { x: 100, y: 40, width: 120 },
+      ],
       ops: [null, null, null],
     });
     const obstacles = [0, 1, 2].flatMap((i) => obstaclesOf(layout, i));
-    const placed = placeLabels([{ child: 0, texts: ["+= 1.0000 \u2192 1.0000"] }, { child: 1, texts: ["+= 2.0000 \u2192 2.0000"] }], layout, obstacles);
+    const placed = placeLabels(
+      [
+        { child: 0, texts: ["+= 1.0000 \u2192 1.0000"] },
+        { child: 1, texts: ["+= 2.0000 \u2192 2.0000"] },
+      ],
+      layout,
+      obstacles,
+    );
     assert.equal(placed.length, 2);
     assert.equal(overlap(placed[0], placed[1]), false);
     for (const label of placed) {
-      for (const box of obstacles) assert.equal(overlap(label, box), false, `label of ${label.child} covers a record`);
+      for (const box of obstacles)
+        assert.equal(overlap(label, box), false, `label of ${label.child} covers a record`);
     }
   });
 
   it("does not count a label's own record against it", () => {
-    const layout = /** @type {any} */ ({ records: [{ x: 100, y: 100, width: 120 }], ops: [{ x: 20, y: 100 }] });
-    const [label] = placeLabels([{ child: 0, texts: ["+= 1.0000 \u2192 1.0000"] }], layout, obstaclesOf(layout, 0));
+    const layout = /** @type {any} */ ({
+      records: [{ x: 100, y: 100, width: 120 }],
+      ops: [{ x: 20, y: 100 }],
+    });
+    const [label] = placeLabels(
+      [{ child: 0, texts: ["+= 1.0000 \u2192 1.0000"] }],
+      layout,
+      obstaclesOf(layout, 0),
+    );
     assert.equal(label.y, 100 + h / 2 + 4);
   });
 });

@@ -3,12 +3,21 @@ import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
 import { layoutGraph, layoutInput } from "../../static/js/layout.js";
-import { packLayout, structureKey, transferables, unpackLayout } from "../../static/js/layout-pack.js";
+import {
+  packLayout,
+  structureKey,
+  transferables,
+  unpackLayout,
+} from "../../static/js/layout-pack.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
 describe("packLayout", () => {
   for (const [name, input, withDagre] of [
-    ["the neuron laid out by dagre (bent edges, leaves without ops)", layoutInput(fixture("neuron-expanded.json")), true],
+    [
+      "the neuron laid out by dagre (bent edges, leaves without ops)",
+      layoutInput(fixture("neuron-expanded.json")),
+      true,
+    ],
     ["a + a (a repeated edge)", layoutInput(fixture("a-plus-a.json")), true],
     ["a 400-step chain laid out by the layered layout", layoutInput(chainTrace(400)), false],
   ]) {
@@ -36,16 +45,25 @@ describe("structureKey", () => {
   });
 
   it("is the same for labels of the same drawn length, which lay out the same", () => {
-    const renamed = { ...neuron, nodes: neuron.nodes.map((n) => ({ ...n, label: n.label.replace(/[a-z]/g, "q") })) };
+    const renamed = {
+      ...neuron,
+      nodes: neuron.nodes.map((n) => ({ ...n, label: n.label.replace(/[a-z]/g, "q") })),
+    };
     assert.equal(structureKey(renamed), structureKey(neuron));
   });
 
   it("changes with a label's length, an op, an edge, the order or the output", () => {
     const key = structureKey(neuron);
     const changed = [
-      { ...neuron, nodes: neuron.nodes.map((n, i) => (i === 0 ? { ...n, label: `${n.label}'` } : n)) },
+      {
+        ...neuron,
+        nodes: neuron.nodes.map((n, i) => (i === 0 ? { ...n, label: `${n.label}'` } : n)),
+      },
       { ...neuron, nodes: neuron.nodes.map((n) => (n.op === "+" ? { ...n, op: "*" } : n)) },
-      { ...neuron, edges: neuron.edges.map((e, k) => (k === 0 ? { ...e, child: e.child + 1 } : e)) },
+      {
+        ...neuron,
+        edges: neuron.edges.map((e, k) => (k === 0 ? { ...e, child: e.child + 1 } : e)),
+      },
       { ...neuron, order: [...neuron.order].reverse() },
       { ...neuron, output: neuron.output - 1 },
       { ...neuron, valueChars: 30 },
@@ -55,7 +73,13 @@ describe("structureKey", () => {
 
   it("does not confuse label lengths: ab|c differs from a|bc", () => {
     const two = (/** @type {string} */ a, /** @type {string} */ b) => ({
-      nodes: [{ label: a, op: "" }, { label: b, op: "" }], edges: [], order: [0, 1], output: 1,
+      nodes: [
+        { label: a, op: "" },
+        { label: b, op: "" },
+      ],
+      edges: [],
+      order: [0, 1],
+      output: 1,
     });
     assert.notEqual(structureKey(two("ab", "c")), structureKey(two("a", "bc")));
   });

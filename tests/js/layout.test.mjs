@@ -10,7 +10,10 @@ import { chainTrace, fixture } from "./helpers.mjs";
 /** Children left of parents, and no two records overlapping. */
 function assertReadable(layout, input) {
   for (const edge of input.edges) {
-    assert.ok(layout.records[edge.child].x < layout.records[edge.parent].x, `edge ${edge.child} -> ${edge.parent} runs left to right`);
+    assert.ok(
+      layout.records[edge.child].x < layout.records[edge.parent].x,
+      `edge ${edge.child} -> ${edge.parent} runs left to right`,
+    );
   }
   const boxes = layout.records;
   for (let i = 0; i < boxes.length; i++) {

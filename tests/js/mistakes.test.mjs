@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { MISTAKE_IDS, countParted, differs, mistakeInfo, partedNodes } from "../../static/js/mistakes.js";
+import {
+  MISTAKE_IDS,
+  countParted,
+  differs,
+  mistakeInfo,
+  partedNodes,
+} from "../../static/js/mistakes.js";
 import { createTimeline, stateAt } from "../../static/js/timeline.js";
 import { byLabel, fixture } from "./helpers.mjs";
 import { withMistake, withSortSteps } from "./lab-helpers.mjs";
@@ -15,7 +21,9 @@ describe("partedNodes", () => {
   it("marks a + a with = : a.grad 1.0 where the right engine gives 2.0", () => {
     const trace = withMistake(fixture("a-plus-a.json"), "assign");
     const state = lastState(trace);
-    assert.deepEqual(partedNodes(trace, state.grads, state.final), [{ node: byLabel(trace, "a"), grad: 1, correct: 2 }]);
+    assert.deepEqual(partedNodes(trace, state.grads, state.final), [
+      { node: byLabel(trace, "a"), grad: 1, correct: 2 },
+    ]);
     assert.equal(countParted(trace), 1);
   });
 
@@ -29,7 +37,10 @@ describe("partedNodes", () => {
       assert.equal(entry.grad, 0);
     }
     // w2's right gradient is 0 too, so it does not part.
-    assert.equal(parted.some((p) => p.node === byLabel(trace, "w2")), false);
+    assert.equal(
+      parted.some((p) => p.node === byLabel(trace, "w2")),
+      false,
+    );
   });
 
   it("marks nothing for the right engine or before a gradient is final", () => {
@@ -45,7 +56,9 @@ describe("partedNodes", () => {
   it("finds the expanded neuron's no-sort damage below e, not at e", () => {
     const trace = withMistake(fixture("neuron-expanded.json"), "no-sort");
     const state = lastState(trace);
-    const parted = partedNodes(trace, state.grads, state.final).map((p) => trace.nodes[p.node].label);
+    const parted = partedNodes(trace, state.grads, state.final).map(
+      (p) => trace.nodes[p.node].label,
+    );
     assert.ok(parted.includes("x1") && parted.includes("w1"), `parted: ${parted}`);
     assert.equal(parted.includes("e"), false);
   });
@@ -61,7 +74,8 @@ describe("mistakeInfo", () => {
   it("knows the three mistakes and treats anything else as the right engine", () => {
     assert.deepEqual(MISTAKE_IDS, ["assign", "append-first", "no-sort"]);
     assert.match(mistakeInfo("assign").wrong[0], /grad = /);
-    for (const junk of [null, "", "ASSIGN", "__proto__", "constructor", 3]) assert.equal(mistakeInfo(junk), null);
+    for (const junk of [null, "", "ASSIGN", "__proto__", "constructor", 3])
+      assert.equal(mistakeInfo(junk), null);
   });
 
   it("says what the topo strip shows where the order itself is the mistake", () => {

@@ -4,5 +4,9 @@
 //   node tests/js/multipass-traces.mjs > traces.json
 import { forgotZeroGrad, mlpTraining, optimizerSteps } from "./multipass.mjs";
 
-const traces = { "forgot-zero-grad": forgotZeroGrad(), "optimizer-steps": optimizerSteps(), "mlp-training": mlpTraining(3) };
+const traces = {
+  "forgot-zero-grad": forgotZeroGrad(),
+  "optimizer-steps": optimizerSteps(),
+  "mlp-training": mlpTraining(3),
+};
 process.stdout.write(`${JSON.stringify(traces)}\n`);

@@ -78,7 +78,14 @@ export function recorder(source = "") {
             const before = child.grad;
             const delta = locals[i] * v.grad;
             child.grad = before + delta;
-            contributions.push({ to: child.id, local: locals[i], upstream: v.grad, delta, before, after: child.grad });
+            contributions.push({
+              to: child.id,
+              local: locals[i],
+              upstream: v.grad,
+              delta,
+              before,
+              after: child.grad,
+            });
           });
         }
         push({ phase: "backward", node: v.id, text: `run ${v.id}`, contributions });
@@ -92,19 +99,34 @@ export function recorder(source = "") {
         target[field] = after;
         return { node: target.id, field, before, after };
       });
-      push({ phase: "update", changes: list, text: `update ${list.length}`, ...(line ? { line } : {}) });
+      push({
+        phase: "update",
+        changes: list,
+        text: `update ${list.length}`,
+        ...(line ? { line } : {}),
+      });
     },
     trace() {
       // Update frames after the last backward belong to the last pass.
       for (const frame of frames) frame.pass = Math.min(frame.pass, passes.length - 1);
       // Lines printed after the last frame belong to it.
-      if (pending.length) frames[frames.length - 1].prints = [...(frames[frames.length - 1].prints ?? []), ...pending];
+      if (pending.length)
+        frames[frames.length - 1].prints = [
+          ...(frames[frames.length - 1].prints ?? []),
+          ...pending,
+        ];
       pending = [];
       const last = passes[passes.length - 1];
       return {
-        schema: 2, source, granularity: "packed",
+        schema: 2,
+        source,
+        granularity: "packed",
         nodes: nodes.map(({ locals, ...rest }) => ({ ...rest })),
-        edges, topo: last.topo, output: last.output, frames, passes,
+        edges,
+        topo: last.topo,
+        output: last.output,
+        frames,
+        passes,
       };
     },
   };
@@ -126,7 +148,8 @@ export function forgotZeroGrad() {
 
 /** loss = w*w twice, each time zeroing w.grad, then w.data -= 0.1 * w.grad. */
 export function optimizerSteps() {
-  const source = "w = Value(1.0)\nfor step in range(2):\n    loss = w*w\n    w.grad = 0.0\n    loss.backward()\n    w.data -= 0.1 * w.grad\n    print(loss.data)";
+  const source =
+    "w = Value(1.0)\nfor step in range(2):\n    loss = w*w\n    w.grad = 0.0\n    loss.backward()\n    w.data -= 0.1 * w.grad\n    print(loss.data)";
   const r = recorder(source);
   const w = r.leaf("w", 1);
   for (let step = 0; step < 2; step++) {
@@ -146,13 +169,23 @@ export function optimizerSteps() {
 export function tinyLayer(steps = 2) {
   const r = recorder("layer training");
   const x = r.leaf("x", 0.5);
-  const params = [0, 1].map((i) => r.inGroup(`Layer.neurons[${i}]`, () => [r.leaf("w", 0.3 + i), r.leaf("b", -0.1)]));
+  const params = [0, 1].map((i) =>
+    r.inGroup(`Layer.neurons[${i}]`, () => [r.leaf("w", 0.3 + i), r.leaf("b", -0.1)]),
+  );
   for (let step = 0; step < steps; step++) {
-    const outs = params.map(([w, b], i) => r.inGroup(`Layer.neurons[${i}]`, () => r.tanh(r.add(r.mul(w, x), b))));
+    const outs = params.map(([w, b], i) =>
+      r.inGroup(`Layer.neurons[${i}]`, () => r.tanh(r.add(r.mul(w, x), b))),
+    );
     const loss = r.add(outs[0], outs[1], { label: "loss" });
-    r.update(params.flat().map((p) => [p, "grad", 0]), 9);
+    r.update(
+      params.flat().map((p) => [p, "grad", 0]),
+      9,
+    );
     r.backward(loss);
-    r.update(params.flat().map((p) => [p, "data", p.data - 0.1 * p.grad]), 11);
+    r.update(
+      params.flat().map((p) => [p, "data", p.data - 0.1 * p.grad]),
+      11,
+    );
   }
   return r.trace();
 }
@@ -184,25 +217,36 @@ export function mlpTraining(steps = 3) {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return (seed / 2147483648) * 2 - 1;
   };
-  const layers = sizes.slice(1).map((size, l) => Array.from({ length: size }, (_, n) => r.inGroup(`MLP.layers[${l}].neurons[${n}]`, () => ({
-    w: Array.from({ length: sizes[l] }, () => r.leaf("", random())),
-    b: r.leaf("", random()),
-  }))));
+  const layers = sizes.slice(1).map((size, l) =>
+    Array.from({ length: size }, (_, n) =>
+      r.inGroup(`MLP.layers[${l}].neurons[${n}]`, () => ({
+        w: Array.from({ length: sizes[l] }, () => r.leaf("", random())),
+        b: r.leaf("", random()),
+      })),
+    ),
+  );
   const params = layers.flatMap((layer) => layer.flatMap((neuron) => [...neuron.w, neuron.b]));
-  const xs = [[2, 3, -1], [3, -1, 0.5], [0.5, 1, 1], [1, 1, -1]];
+  const xs = [
+    [2, 3, -1],
+    [3, -1, 0.5],
+    [0.5, 1, 1],
+    [1, 1, -1],
+  ];
   const ys = [1, -1, -1, 1];
   for (let step = 0; step < steps; step++) {
     const ypred = xs.map((x) => {
       let inputs = x.map((v) => ({ value: v }));
       layers.forEach((layer, l) => {
-        inputs = layer.map((neuron, n) => r.inGroup(`MLP.layers[${l}].neurons[${n}]`, () => {
-          let act = neuron.b;
-          neuron.w.forEach((w, i) => {
-            const xi = inputs[i].value !== undefined ? r.constant(inputs[i].value) : inputs[i];
-            act = r.add(act, r.mul(w, xi), { line: 5 });
-          });
-          return r.tanh(act, { line: 5 });
-        }));
+        inputs = layer.map((neuron, n) =>
+          r.inGroup(`MLP.layers[${l}].neurons[${n}]`, () => {
+            let act = neuron.b;
+            neuron.w.forEach((w, i) => {
+              const xi = inputs[i].value !== undefined ? r.constant(inputs[i].value) : inputs[i];
+              act = r.add(act, r.mul(w, xi), { line: 5 });
+            });
+            return r.tanh(act, { line: 5 });
+          }),
+        );
       });
       return inputs[0];
     });
@@ -213,9 +257,15 @@ export function mlpTraining(steps = 3) {
       loss = loss === null ? square : r.add(loss, square, { line: 6 });
     });
     loss.label = "loss";
-    r.update(params.map((p) => [p, "grad", 0]), 8);
+    r.update(
+      params.map((p) => [p, "grad", 0]),
+      8,
+    );
     r.backward(loss);
-    r.update(params.map((p) => [p, "data", p.data - 0.05 * p.grad]), 11);
+    r.update(
+      params.map((p) => [p, "data", p.data - 0.05 * p.grad]),
+      11,
+    );
     r.print(`${step} ${loss.data}`);
   }
   return r.trace();

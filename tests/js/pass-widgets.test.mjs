@@ -10,7 +10,13 @@ import { changeText } from "../../static/js/update-code.js";
 describe("the loss chart's geometry", () => {
   it("spreads passes across the width and puts the highest value at the top", () => {
     const { points, low, high } = chartGeometry([1, 0.64], 320, 100);
-    assert.deepEqual(points.map((p) => [p.x, p.y]), [[50, 12], [308, 78]]);
+    assert.deepEqual(
+      points.map((p) => [p.x, p.y]),
+      [
+        [50, 12],
+        [308, 78],
+      ],
+    );
     assert.deepEqual([low, high], [0.64, 1]);
   });
   it("keeps a flat series in the middle and one pass in the centre", () => {
@@ -51,21 +57,36 @@ describe("printed lines", () => {
 describe("the frame's line", () => {
   it("is a positive integer or nothing", () => {
     const trace = { frames: [{ line: 3 }, {}, { line: 0 }, { line: 2.5 }, { line: "4" }] };
-    assert.deepEqual([0, 1, 2, 3, 4, 9].map((k) => lineOfFrame(trace, k)), [3, null, null, null, null, null]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 9].map((k) => lineOfFrame(trace, k)),
+      [3, null, null, null, null, null],
+    );
   });
 });
 
 describe("an update frame's sentences", () => {
   it("works an optimizer step out from the gradient", () => {
-    assert.equal(changeText({ child: 0, field: "data", before: 1, after: 0.8 }, "w", 2), "w.data: 1.0 \u2192 0.8 (moved by \u22120.2 = \u22120.1 \u00D7 grad 2.0)");
+    assert.equal(
+      changeText({ child: 0, field: "data", before: 1, after: 0.8 }, "w", 2),
+      "w.data: 1.0 \u2192 0.8 (moved by \u22120.2 = \u22120.1 \u00D7 grad 2.0)",
+    );
   });
   it("says when zero_grad empties a gradient", () => {
-    assert.equal(changeText({ child: 0, field: "grad", before: 2, after: 0 }, "w", 0), "w.grad: 2.0 \u2192 0.0 (emptied for the next pass)");
+    assert.equal(
+      changeText({ child: 0, field: "grad", before: 2, after: 0 }, "w", 0),
+      "w.grad: 2.0 \u2192 0.0 (emptied for the next pass)",
+    );
   });
   it("writes a step up the gradient with its own sign", () => {
-    assert.equal(changeText({ child: 0, field: "data", before: 1, after: 1.2 }, "w", 2), "w.data: 1.0 \u2192 1.2 (moved by 0.2 = 0.1 \u00D7 grad 2.0)");
+    assert.equal(
+      changeText({ child: 0, field: "data", before: 1, after: 1.2 }, "w", 2),
+      "w.data: 1.0 \u2192 1.2 (moved by 0.2 = 0.1 \u00D7 grad 2.0)",
+    );
   });
   it("does not divide by a zero gradient", () => {
-    assert.equal(changeText({ child: 0, field: "data", before: 1, after: 3 }, "w", 0), "w.data: 1.0 \u2192 3.0 (moved by 2.0)");
+    assert.equal(
+      changeText({ child: 0, field: "data", before: 1, after: 3 }, "w", 0),
+      "w.data: 1.0 \u2192 3.0 (moved by 2.0)",
+    );
   });
 });

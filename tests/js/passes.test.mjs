@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { PASS_KEYFRAME_INTERVAL, isMultiPass, passSpans, passTimeline, valuesAt } from "../../static/js/passes.js";
+import {
+  PASS_KEYFRAME_INTERVAL,
+  isMultiPass,
+  passSpans,
+  passTimeline,
+  valuesAt,
+} from "../../static/js/passes.js";
 import { createTimeline, phaseSpans, stateAt } from "../../static/js/timeline.js";
 import { validateTrace } from "../../static/js/trace.js";
 import { fixture } from "./helpers.mjs";
@@ -20,8 +26,17 @@ describe("two backward() calls without zero_grad (c = a*b + a)", () => {
   it("is a multi-pass trace of 7 + 5 frames", () => {
     assert.ok(isMultiPass(trace));
     assert.equal(timeline.frameCount, 12);
-    assert.deepEqual(passSpans(timeline).map((s) => [s.pass, s.start, s.length]), [[0, 0, 7], [1, 7, 5]]);
-    assert.deepEqual(phaseSpans(timeline).map((s) => `${s.phase}:${s.length}`), ["build:2", "sort:1", "backward:4", "sort:1", "backward:4"]);
+    assert.deepEqual(
+      passSpans(timeline).map((s) => [s.pass, s.start, s.length]),
+      [
+        [0, 0, 7],
+        [1, 7, 5],
+      ],
+    );
+    assert.deepEqual(
+      phaseSpans(timeline).map((s) => `${s.phase}:${s.length}`),
+      ["build:2", "sort:1", "backward:4", "sort:1", "backward:4"],
+    );
   });
 
   it("gives a.grad -2 after the first pass and -7 after the second, not -4", () => {
@@ -58,7 +73,10 @@ describe("two backward() calls without zero_grad (c = a*b + a)", () => {
   });
 
   it("numbers each pass's frames with its pass", () => {
-    assert.deepEqual([0, 6, 7, 11].map((k) => stateAt(timeline, k).pass), [0, 0, 1, 1]);
+    assert.deepEqual(
+      [0, 6, 7, 11].map((k) => stateAt(timeline, k).pass),
+      [0, 0, 1, 1],
+    );
     assert.equal(stateAt(timeline, 0).passCount, 2);
   });
 });
@@ -79,14 +97,19 @@ describe("an optimizer loop with zero_grad", () => {
     const state = stateAt(timeline, k);
     assert.equal(state.phase, "update");
     assert.equal(state.line, 6);
-    assert.deepEqual(state.changes.map((c) => [c.child, c.field, c.before, c.after]), [[w, "data", 1, 0.8]]);
+    assert.deepEqual(
+      state.changes.map((c) => [c.child, c.field, c.before, c.after]),
+      [[w, "data", 1, 0.8]],
+    );
     assert.equal(state.roles[w], "updated");
     assert.equal(stateAt(timeline, k - 1).data[w], 1);
     assert.equal(state.data[w], 0.8);
   });
 
   it("empties w.grad at zero_grad, so the second pass starts from 0", () => {
-    const zeroes = trace.frames.flatMap((f, k) => (f.phase === "update" && f.changes[0].field === "grad" ? [k] : []));
+    const zeroes = trace.frames.flatMap((f, k) =>
+      f.phase === "update" && f.changes[0].field === "grad" ? [k] : [],
+    );
     assert.equal(zeroes.length, 2);
     assert.equal(stateAt(timeline, zeroes[1] - 1).grads[w], 2);
     assert.equal(stateAt(timeline, zeroes[1]).grads[w], 0);
@@ -109,8 +132,14 @@ describe("an optimizer loop with zero_grad", () => {
   it("draws in each pass only that pass's loss, and w in both", () => {
     const first = stateAt(timeline, 0);
     const second = stateAt(timeline, timeline.frameCount - 1);
-    assert.deepEqual([first.visible[losses[0]], first.visible[losses[1]], first.visible[w]], [1, 0, 1]);
-    assert.deepEqual([second.visible[losses[0]], second.visible[losses[1]], second.visible[w]], [0, 1, 1]);
+    assert.deepEqual(
+      [first.visible[losses[0]], first.visible[losses[1]], first.visible[w]],
+      [1, 0, 1],
+    );
+    assert.deepEqual(
+      [second.visible[losses[0]], second.visible[losses[1]], second.visible[w]],
+      [0, 1, 1],
+    );
   });
 
   it("gives the per-pass views that pass's topo and output", () => {
@@ -133,14 +162,17 @@ describe("values across many frames", () => {
     const firstData = new Map();
     for (const f of trace.frames) {
       if (f.phase !== "update") continue;
-      for (const c of f.changes) if (c.field === "data" && !firstData.has(c.node)) firstData.set(c.node, c.before);
+      for (const c of f.changes)
+        if (c.field === "data" && !firstData.has(c.node)) firstData.set(c.node, c.before);
     }
-    for (const [i, node] of trace.nodes.entries()) if (firstData.has(node.id)) data[i] = firstData.get(node.id);
+    for (const [i, node] of trace.nodes.entries())
+      if (firstData.has(node.id)) data[i] = firstData.get(node.id);
     const at = new Map(trace.nodes.map((node, i) => [node.id, i]));
     trace.frames.forEach((f, k) => {
       if (f.phase === "sort") grads[at.get(trace.passes[f.pass].output)] = 1;
       if (f.phase === "backward") for (const c of f.contributions) grads[at.get(c.to)] = c.after;
-      if (f.phase === "update") for (const c of f.changes) (c.field === "data" ? data : grads)[at.get(c.node)] = c.after;
+      if (f.phase === "update")
+        for (const c of f.changes) (c.field === "data" ? data : grads)[at.get(c.node)] = c.after;
       const values = valuesAt(timeline, k);
       assert.deepEqual([...values.data], [...data], `data at ${k}`);
       assert.deepEqual([...values.grads], [...grads], `grads at ${k}`);
@@ -155,11 +187,23 @@ describe("values across many frames", () => {
 describe("traces that stay on the one-pass path", () => {
   it("plays a schema-2 trace with one pass and no updates exactly like schema 1", () => {
     const one = fixture("neuron.json");
-    const two = { ...one, schema: 2, passes: [{ output: one.output, topo: one.topo, data: one.nodes.find((n) => n.id === one.output).data }], frames: one.frames.map((f) => ({ ...f, pass: 0 })) };
+    const two = {
+      ...one,
+      schema: 2,
+      passes: [
+        {
+          output: one.output,
+          topo: one.topo,
+          data: one.nodes.find((n) => n.id === one.output).data,
+        },
+      ],
+      frames: one.frames.map((f) => ({ ...f, pass: 0 })),
+    };
     assert.equal(isMultiPass(two), false);
     const t1 = createTimeline(one);
     const t2 = createTimeline(two);
-    for (const k of [0, 5, 10, 15]) assert.deepEqual([...stateAt(t2, k).grads], [...stateAt(t1, k).grads]);
+    for (const k of [0, 5, 10, 15])
+      assert.deepEqual([...stateAt(t2, k).grads], [...stateAt(t1, k).grads]);
     assert.equal(t2.passes, undefined);
   });
 });
@@ -215,8 +259,12 @@ describe("validating passes", () => {
   it("names a bad change in an update frame", () => {
     const trace = optimizerSteps();
     const k = trace.frames.findIndex((f) => f.phase === "update");
-    for (const bad of [{ node: "zz", field: "data", before: 1, after: 2 }, { node: idOf(trace, "w"), field: "label", before: 1, after: 2 },
-      { node: idOf(trace, "w"), field: "data", before: 1, after: "2" }, null]) {
+    for (const bad of [
+      { node: "zz", field: "data", before: 1, after: 2 },
+      { node: idOf(trace, "w"), field: "label", before: 1, after: 2 },
+      { node: idOf(trace, "w"), field: "data", before: 1, after: "2" },
+      null,
+    ]) {
       const copy = structuredClone(trace);
       copy.frames[k].changes = [bad];
       assert.throws(() => validateTrace(copy), /changes\[0\] must be/);
@@ -248,7 +296,8 @@ describe("names pass by pass", () => {
     const { mlpTraining } = await import("./multipass.mjs");
     const trace = mlpTraining(2);
     const timeline = createTimeline(trace);
-    const first = trace.frames.find((f) => f.phase === "update" && f.changes[0].field === "data").changes[0];
+    const first = trace.frames.find((f) => f.phase === "update" && f.changes[0].field === "data")
+      .changes[0];
     const i = trace.nodes.findIndex((node) => node.id === first.node);
     assert.equal(trace.nodes[i].label, "");
     assert.equal(passNames(timeline, 0)[i], formatShort(first.before));

@@ -23,7 +23,11 @@ function fakeClock() {
 describe("playback", () => {
   it("clamps seeks and steps to the frames that exist", () => {
     const changes = [];
-    const p = createPlayback({ frameCount: 16, onChange: (s) => changes.push(s.frame), ...fakeClock() });
+    const p = createPlayback({
+      frameCount: 16,
+      onChange: (s) => changes.push(s.frame),
+      ...fakeClock(),
+    });
     p.seek(99);
     p.step(-1);
     p.seek(-5);
@@ -61,7 +65,10 @@ describe("playback", () => {
     const p = createPlayback({ frameCount: 10, onChange: () => {}, ...clock });
     const seen = [];
     const schedule = clock.schedule;
-    clock.schedule = (fn, ms) => (seen.push(ms), schedule(fn, ms));
+    clock.schedule = (fn, ms) => {
+      seen.push(ms);
+      return schedule(fn, ms);
+    };
     const q = createPlayback({ frameCount: 10, onChange: () => {}, ...clock });
     q.setSpeed(2);
     q.play();
@@ -72,13 +79,23 @@ describe("playback", () => {
   it("goes no further than its limit by seeking, stepping or playing", () => {
     const clock = fakeClock();
     let gate = 6;
-    const p = createPlayback({ frameCount: 16, frame: 12, onChange: () => {}, limit: (k) => Math.min(k, gate), ...clock });
+    const p = createPlayback({
+      frameCount: 16,
+      frame: 12,
+      onChange: () => {},
+      limit: (k) => Math.min(k, gate),
+      ...clock,
+    });
     assert.equal(p.state.frame, 6, "a start past the limit stops at it");
     p.seek(15);
     p.step(1);
     assert.equal(p.state.frame, 6);
     p.play();
-    assert.deepEqual([p.state.playing, clock.pending], [false, 0], "nothing to play past the limit");
+    assert.deepEqual(
+      [p.state.playing, clock.pending],
+      [false, 0],
+      "nothing to play past the limit",
+    );
     p.seek(4);
     p.play();
     clock.flush();

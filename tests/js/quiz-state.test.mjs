@@ -2,21 +2,52 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  limitFrame, maskFrame, missedQuestions, openQuestionAt, pendingQuestion, questionsOf, recordAnswer, restoreState,
-  scoreOf, startQuiz, storageKey,
+  limitFrame,
+  maskFrame,
+  missedQuestions,
+  openQuestionAt,
+  pendingQuestion,
+  questionsOf,
+  recordAnswer,
+  restoreState,
+  scoreOf,
+  startQuiz,
+  storageKey,
 } from "../../static/js/quiz-state.js";
 import { judgeAnswer } from "../../static/js/answer-parse.js";
 import { stateAt, createTimeline } from "../../static/js/timeline.js";
 import { fixture } from "./helpers.mjs";
 
 const neuron = fixture("neuron.json");
-const right = { text: "1", value: 1, right: true, revealed: false, hinted: false, verdict: "right" };
-const wrong = { text: "7", value: 7, right: false, revealed: false, hinted: false, verdict: "other" };
-const shown = { text: "", value: null, right: false, revealed: true, hinted: false, verdict: "revealed" };
+const right = {
+  text: "1",
+  value: 1,
+  right: true,
+  revealed: false,
+  hinted: false,
+  verdict: "right",
+};
+const wrong = {
+  text: "7",
+  value: 7,
+  right: false,
+  revealed: false,
+  hinted: false,
+  verdict: "other",
+};
+const shown = {
+  text: "",
+  value: null,
+  right: false,
+  revealed: true,
+  hinted: false,
+  verdict: "revealed",
+};
 
 /** Answer the next `count` questions with `answer`. */
 function answerNext(questions, state, count, answer = right) {
-  for (let i = 0; i < count; i++) state = recordAnswer(questions, state, pendingQuestion(questions, state).index, answer);
+  for (let i = 0; i < count; i++)
+    state = recordAnswer(questions, state, pendingQuestion(questions, state).index, answer);
   return state;
 }
 
@@ -24,15 +55,27 @@ describe("questionsOf", () => {
   it("asks the article's neuron 9 questions, one per +=, for the contribution's after", () => {
     const questions = questionsOf(neuron);
     assert.equal(questions.length, 9);
-    assert.deepEqual(questions.map((q) => q.frame), [6, 7, 7, 9, 9, 10, 10, 13, 13]);
-    assert.deepEqual(questions.map((q) => q.to), ["n8", "n7", "n4", "n5", "n6", "n1", "n3", "n0", "n2"]);
+    assert.deepEqual(
+      questions.map((q) => q.frame),
+      [6, 7, 7, 9, 9, 10, 10, 13, 13],
+    );
+    assert.deepEqual(
+      questions.map((q) => q.to),
+      ["n8", "n7", "n4", "n5", "n6", "n1", "n3", "n0", "n2"],
+    );
     assert.equal(questions[7].step.after, -1.4999999999999993);
     assert.equal(questions[8].node, "n5");
   });
   it("asks the expanded neuron 18 questions and a + a two about the same child", () => {
     assert.equal(questionsOf(fixture("neuron-expanded.json")).length, 18);
     const twice = questionsOf(fixture("a-plus-a.json"));
-    assert.deepEqual(twice.map((q) => [q.to, q.step.after]), [["n0", 1], ["n0", 2]]);
+    assert.deepEqual(
+      twice.map((q) => [q.to, q.step.after]),
+      [
+        ["n0", 1],
+        ["n0", 2],
+      ],
+    );
   });
 });
 
@@ -46,7 +89,10 @@ describe("a quiz on a mistaken engine (the bug lab)", () => {
     assert.equal(second.step.after, 1);
     assert.equal(judgeAnswer(1, second.step).verdict, "right");
     assert.notEqual(judgeAnswer(2, second.step).verdict, "right");
-    assert.notEqual(storageKey(trace, questionsOf(trace)), storageKey(fixture("a-plus-a.json"), questionsOf(trace)));
+    assert.notEqual(
+      storageKey(trace, questionsOf(trace)),
+      storageKey(fixture("a-plus-a.json"), questionsOf(trace)),
+    );
   });
 });
 
@@ -71,7 +117,10 @@ describe("the gate", () => {
   });
   it("only takes the answer to the question that waits", () => {
     const state = startQuiz(questions, 0);
-    assert.throws(() => recordAnswer(questions, state, 3, right), /question 3 is not the one waiting/);
+    assert.throws(
+      () => recordAnswer(questions, state, 3, right),
+      /question 3 is not the one waiting/,
+    );
     const done = answerNext(questions, state, 9);
     assert.throws(() => recordAnswer(questions, done, 8, right), /not the one waiting/);
   });
@@ -79,7 +128,13 @@ describe("the gate", () => {
     const state = startQuiz(questions, 10);
     assert.equal(limitFrame(questions, state, 15), 10);
     assert.equal(openQuestionAt(questions, state, 10)?.to, "n1");
-    assert.deepEqual(scoreOf(questions, state), { right: 0, asked: 0, total: 9, leftOut: 5, done: false });
+    assert.deepEqual(scoreOf(questions, state), {
+      right: 0,
+      asked: 0,
+      total: 9,
+      leftOut: 5,
+      done: false,
+    });
   });
 });
 
@@ -87,14 +142,35 @@ describe("scoreOf and missedQuestions", () => {
   it("counts right over asked, with Show me counted as asked and not right", () => {
     const questions = questionsOf(neuron);
     let state = startQuiz(questions, 0);
-    assert.deepEqual(scoreOf(questions, state), { right: 0, asked: 0, total: 9, leftOut: 0, done: false });
+    assert.deepEqual(scoreOf(questions, state), {
+      right: 0,
+      asked: 0,
+      total: 9,
+      leftOut: 0,
+      done: false,
+    });
     state = answerNext(questions, state, 1, right);
     state = answerNext(questions, state, 1, wrong);
     state = answerNext(questions, state, 1, shown);
-    assert.deepEqual(scoreOf(questions, state), { right: 1, asked: 3, total: 9, leftOut: 0, done: false });
-    assert.deepEqual(missedQuestions(questions, state).map((q) => q.to), ["n7", "n4"]);
+    assert.deepEqual(scoreOf(questions, state), {
+      right: 1,
+      asked: 3,
+      total: 9,
+      leftOut: 0,
+      done: false,
+    });
+    assert.deepEqual(
+      missedQuestions(questions, state).map((q) => q.to),
+      ["n7", "n4"],
+    );
     state = answerNext(questions, state, 6);
-    assert.deepEqual(scoreOf(questions, state), { right: 7, asked: 9, total: 9, leftOut: 0, done: true });
+    assert.deepEqual(scoreOf(questions, state), {
+      right: 7,
+      asked: 9,
+      total: 9,
+      leftOut: 0,
+      done: true,
+    });
   });
 });
 
@@ -108,19 +184,30 @@ describe("maskFrame", () => {
     const masked = maskFrame(frame, questions, state, indexOf, "your turn");
     assert.equal(masked.grads[indexOf("n7")], 0);
     assert.equal(masked.grads[indexOf("n4")], 0);
-    assert.equal(masked.grads[indexOf("n8")], 0.4999999999999998, "the upstream gradient stays shown");
+    assert.equal(
+      masked.grads[indexOf("n8")],
+      0.4999999999999998,
+      "the upstream gradient stays shown",
+    );
     assert.deepEqual(masked.contributions, []);
     assert.equal(masked.text, "your turn");
     assert.equal(frame.final[indexOf("n4")], 1, "b's grad is final at frame 7…");
     assert.equal(masked.final[indexOf("n4")], 0, "…but not shown as final while asked about");
-    assert.equal(frame.grads[indexOf("n7")], 0.4999999999999998, "the frame's own state is left alone");
+    assert.equal(
+      frame.grads[indexOf("n7")],
+      0.4999999999999998,
+      "the frame's own state is left alone",
+    );
   });
   it("shows each += as soon as its question is closed", () => {
     let state = answerNext(questions, startQuiz(questions, 0), 2);
     const masked = maskFrame(stateAt(timeline, 7), questions, state, indexOf, "your turn");
     assert.equal(masked.grads[indexOf("n7")], 0.4999999999999998);
     assert.equal(masked.grads[indexOf("n4")], 0);
-    assert.deepEqual(masked.contributions.map((c) => c.to), ["n7"]);
+    assert.deepEqual(
+      masked.contributions.map((c) => c.to),
+      ["n7"],
+    );
     state = answerNext(questions, state, 1);
     const open = stateAt(timeline, 7);
     assert.equal(maskFrame(open, questions, state, indexOf, "your turn"), open);
@@ -153,25 +240,46 @@ describe("storage", () => {
     assert.notEqual(storageKey({ ...neuron, mistake: "assign" }, questions), key);
   });
   it("round-trips a state through JSON", () => {
-    const state = answerNext(questions, answerNext(questions, startQuiz(questions, 0), 2, wrong), 1, shown);
+    const state = answerNext(
+      questions,
+      answerNext(questions, startQuiz(questions, 0), 2, wrong),
+      1,
+      shown,
+    );
     assert.deepEqual(restoreState(JSON.stringify(state), questions), state);
   });
   it("starts afresh from missing, damaged or edited data", () => {
     const good = JSON.parse(JSON.stringify(answerNext(questions, startQuiz(questions, 0), 2)));
     const variants = [
-      null, "", "{", "null", "[]", "5", JSON.stringify({ ...good, version: 2 }),
+      null,
+      "",
+      "{",
+      "null",
+      "[]",
+      "5",
+      JSON.stringify({ ...good, version: 2 }),
       JSON.stringify({ ...good, answers: good.answers.slice(1) }),
       JSON.stringify({ ...good, startFrame: -1 }),
       JSON.stringify({ ...good, startFrame: "0" }),
-      JSON.stringify({ ...good, answers: [null, ...good.answers.slice(1, 2), null, right, ...good.answers.slice(4)] }),
+      JSON.stringify({
+        ...good,
+        answers: [null, ...good.answers.slice(1, 2), null, right, ...good.answers.slice(4)],
+      }),
       JSON.stringify({ ...good, answers: [{ ...right, right: "yes" }, ...good.answers.slice(1)] }),
-      JSON.stringify({ ...good, answers: [{ ...right, verdict: "<img>" }, ...good.answers.slice(1)] }),
-      JSON.stringify({ ...good, answers: [{ ...right, text: "x".repeat(101) }, ...good.answers.slice(1)] }),
+      JSON.stringify({
+        ...good,
+        answers: [{ ...right, verdict: "<img>" }, ...good.answers.slice(1)],
+      }),
+      JSON.stringify({
+        ...good,
+        answers: [{ ...right, text: "x".repeat(101) }, ...good.answers.slice(1)],
+      }),
       JSON.stringify({ ...good, answers: [{ ...shown, right: true }, ...good.answers.slice(1)] }),
       JSON.stringify({ ...good, startFrame: 7 }),
       "x".repeat(300_000),
     ];
-    for (const text of variants) assert.equal(restoreState(text, questions), null, String(text).slice(0, 80));
+    for (const text of variants)
+      assert.equal(restoreState(text, questions), null, String(text).slice(0, 80));
     assert.notEqual(restoreState(JSON.stringify(good), questions), null);
   });
 });

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { attribute, backwardLines, localSymbol, withoutDocstring, ruleKey, substitutions } from "../../static/js/rule-text.js";
+import {
+  attribute,
+  backwardLines,
+  localSymbol,
+  withoutDocstring,
+  ruleKey,
+  substitutions,
+} from "../../static/js/rule-text.js";
 import { fixture } from "./helpers.mjs";
 
 describe("backwardLines", () => {
@@ -12,7 +19,10 @@ describe("backwardLines", () => {
       const marked = [...backwardLines(lines)];
       if (!source.includes("def _backward")) continue;
       assert.match(lines[marked[0]], /def _backward/, op);
-      assert.ok(marked.every((i) => !/out\._backward\s*=/.test(lines[i])), `${op} marks the line that stores the rule`);
+      assert.ok(
+        marked.every((i) => !/out\._backward\s*=/.test(lines[i])),
+        `${op} marks the line that stores the rule`,
+      );
       assert.notEqual(lines[marked.at(-1)].trim(), "", `${op} ends on a blank line`);
     }
   });
@@ -22,7 +32,9 @@ describe("substitutions", () => {
   it("writes the multiply rule with the other factor's data", () => {
     const names = { a: "x1", b: "w1" };
     const rows = substitutions({
-      op: "*", name: "x1*w1", nameOf: (id) => names[id],
+      op: "*",
+      name: "x1*w1",
+      nameOf: (id) => names[id],
       contributions: [
         { to: "a", local: -3, upstream: 0.5, delta: -1.5, before: 0, after: -1.5 },
         { to: "b", local: 2, upstream: 0.5, delta: 1, before: 0, after: 1 },
@@ -35,16 +47,24 @@ describe("substitutions", () => {
 
   it("shows the running sum when the child already had a gradient", () => {
     const [row] = substitutions({
-      op: "+", name: "den", nameOf: () => "e",
-      contributions: [{ to: "e", local: 1, upstream: 0.1464, delta: 0.1464, before: -0.1036, after: 0.0428 }],
+      op: "+",
+      name: "den",
+      nameOf: () => "e",
+      contributions: [
+        { to: "e", local: 1, upstream: 0.1464, delta: 0.1464, before: -0.1036, after: 0.0428 },
+      ],
     });
     assert.equal(row.result, "\u2192 e.grad = \u22120.1036 + 0.1464 = 0.0428");
   });
 
   it("brackets names that are not plain identifiers", () => {
     const [row] = substitutions({
-      op: "+", name: "num", nameOf: () => "-1",
-      contributions: [{ to: "c", local: 1, upstream: 0.1464, delta: 0.1464, before: 0, after: 0.1464 }],
+      op: "+",
+      name: "num",
+      nameOf: () => "-1",
+      contributions: [
+        { to: "c", local: 1, upstream: 0.1464, delta: 0.1464, before: 0, after: 0.1464 },
+      ],
     });
     assert.equal(row.symbolic, "(-1).grad += 1.0 \u00D7 num.grad");
   });
@@ -52,18 +72,30 @@ describe("substitutions", () => {
 
 describe("names of rules", () => {
   it("maps every power to the ** rule", () => assert.equal(ruleKey("**-1.0"), "**"));
-  it("brackets operands in attributes", () => assert.equal(attribute("den**-1", "data"), "(den**-1).data"));
-  it("writes the power rule's local derivative", () => assert.equal(localSymbol("**-1.0", "o", "den", "den"), "\u22121.0 \u00D7 den.data**\u22122.0"));
+  it("brackets operands in attributes", () =>
+    assert.equal(attribute("den**-1", "data"), "(den**-1).data"));
+  it("writes the power rule's local derivative", () =>
+    assert.equal(localSymbol("**-1.0", "o", "den", "den"), "\u22121.0 \u00D7 den.data**\u22122.0"));
 });
 
 describe("withoutDocstring", () => {
   it("drops one-line and multi-line docstrings of the engine's sources", () => {
     const rules = fixture("rules.json");
     const backward = withoutDocstring(rules.backward.trimEnd().split("\n"));
-    assert.deepEqual(backward.map((line) => line.trim()), ["def backward(self) -> None:", "topo = topological_order(self)", "self.grad = 1.0", "for node in reversed(topo):", "node._backward()"]);
+    assert.deepEqual(
+      backward.map((line) => line.trim()),
+      [
+        "def backward(self) -> None:",
+        "topo = topological_order(self)",
+        "self.grad = 1.0",
+        "for node in reversed(topo):",
+        "node._backward()",
+      ],
+    );
     const sort = withoutDocstring(rules.topological_order.split("\n"));
     assert.match(sort[1], /topo: list\[Value\] = \[\]/);
     assert.ok(sort.every((line) => !line.includes('"""')));
   });
-  it("leaves code without a docstring alone", () => assert.deepEqual(withoutDocstring(["def f():", "    return 1"]), ["def f():", "    return 1"]));
+  it("leaves code without a docstring alone", () =>
+    assert.deepEqual(withoutDocstring(["def f():", "    return 1"]), ["def f():", "    return 1"]));
 });

@@ -16,7 +16,10 @@ describe("createSortSteps", () => {
   it("gives a + a six steps: visit b, visit a, append a, skip a, append b, seed", () => {
     const steps = createSortSteps(aPlusA);
     assert.equal(steps.count, 6);
-    assert.deepEqual(steps.frames.map((k) => steps.at(k)?.step), ["visit", "visit", "append", "skip", "append", "seed"]);
+    assert.deepEqual(
+      steps.frames.map((k) => steps.at(k)?.step),
+      ["visit", "visit", "append", "skip", "append", "seed"],
+    );
     assert.equal(hasSortSteps(aPlusA), true);
     assert.equal(hasSortSteps(fixture("a-plus-a.json")), false);
   });
@@ -24,10 +27,25 @@ describe("createSortSteps", () => {
   it("puts a skipped call on the stack for its own frame only", () => {
     const steps = createSortSteps(aPlusA);
     const skip = steps.at(first + 3);
-    assert.deepEqual(labels(aPlusA, skip.stack.map((entry) => entry.node)), ["b", "a"]);
-    assert.deepEqual(skip.stack.map((entry) => entry.skip), [false, true]);
+    assert.deepEqual(
+      labels(
+        aPlusA,
+        skip.stack.map((entry) => entry.node),
+      ),
+      ["b", "a"],
+    );
+    assert.deepEqual(
+      skip.stack.map((entry) => entry.skip),
+      [false, true],
+    );
     const appendB = steps.at(first + 4);
-    assert.deepEqual(labels(aPlusA, appendB.stack.map((entry) => entry.node)), ["b"]);
+    assert.deepEqual(
+      labels(
+        aPlusA,
+        appendB.stack.map((entry) => entry.node),
+      ),
+      ["b"],
+    );
     assert.deepEqual(labels(aPlusA, appendB.topo), ["a", "b"]);
   });
 
@@ -50,7 +68,10 @@ describe("createSortSteps", () => {
       assert.equal(neuron.nodes[state.stack.at(-1).node].id, frame.node);
     }
     const last = steps.at(steps.frames.at(-1));
-    assert.deepEqual(last.topo.map((i) => neuron.nodes[i].id), neuron.topo);
+    assert.deepEqual(
+      last.topo.map((i) => neuron.nodes[i].id),
+      neuron.topo,
+    );
   });
 
   it("shows append-first's wrong order: the output is appended first", () => {
@@ -68,10 +89,16 @@ describe("createSortSteps", () => {
   it("names a step that does not fit the recursion", () => {
     const bad = structuredClone(aPlusA);
     bad.frames[first + 1].depth = 5;
-    assert.throws(() => createSortSteps(bad), /frames\[2\] must be called from a call on the stack/);
+    assert.throws(
+      () => createSortSteps(bad),
+      /frames\[2\] must be called from a call on the stack/,
+    );
     const unknown = structuredClone(aPlusA);
     unknown.frames[first].step = "jump";
-    assert.throws(() => createSortSteps(unknown), /must have a step of visit, skip, append or seed.*"jump"/);
+    assert.throws(
+      () => createSortSteps(unknown),
+      /must have a step of visit, skip, append or seed.*"jump"/,
+    );
     const stray = structuredClone(aPlusA);
     stray.frames[first + 2].node = "n1";
     stray.frames[first + 2].depth = 1;
@@ -90,9 +117,14 @@ describe("the timeline of a trace with sort steps", () => {
   it("spans 21 sort frames and seeds the gradient at the last of them", () => {
     assert.equal(timeline.frameCount, 36);
     assert.equal(timeline.sortFrame, 25);
-    assert.deepEqual(phaseSpans(timeline).map((span) => [span.phase, span.start, span.length]), [
-      ["build", 0, 5], ["sort", 5, 21], ["backward", 26, 10],
-    ]);
+    assert.deepEqual(
+      phaseSpans(timeline).map((span) => [span.phase, span.start, span.length]),
+      [
+        ["build", 0, 5],
+        ["sort", 5, 21],
+        ["backward", 26, 10],
+      ],
+    );
   });
 
   it("keeps every gradient at 0 until the seed, and ends with the article's", () => {

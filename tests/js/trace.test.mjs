@@ -6,7 +6,8 @@ import { fixture } from "./helpers.mjs";
 
 describe("validateTrace", () => {
   it("accepts the engine's traces", () => {
-    for (const name of ["neuron.json", "neuron-expanded.json", "a-plus-a.json"]) validateTrace(fixture(name));
+    for (const name of ["neuron.json", "neuron-expanded.json", "a-plus-a.json"])
+      validateTrace(fixture(name));
   });
   it("names the bad value", () => {
     assert.throws(() => validateTrace({ schema: 3 }), /trace\.schema must be 1 or 2, got 3/);
@@ -19,7 +20,14 @@ describe("validateTrace", () => {
 /** A trace of one program's nodes and edges only, enough for naming. */
 function graph(nodes, edges) {
   return {
-    nodes: nodes.map(([id, op, label = "", data = 1]) => ({ id, op, label, data, kind: op ? "op" : label ? "leaf" : "const", grad: 0 })),
+    nodes: nodes.map(([id, op, label = "", data = 1]) => ({
+      id,
+      op,
+      label,
+      data,
+      kind: op ? "op" : label ? "leaf" : "const",
+      grad: 0,
+    })),
     edges: edges.flatMap(([target, ...sources]) => sources.map((source) => ({ source, target }))),
     topo: nodes.map(([id]) => id),
   };
@@ -45,10 +53,15 @@ describe("nodeNames", () => {
     for (const name of ["neuron.json", "neuron-expanded.json", "a-plus-a.json"]) {
       const trace = fixture(name);
       const names = nodeNames(trace);
-      trace.frames.filter((f) => f.phase === "build").forEach((frame) => {
-        const i = trace.nodes.findIndex((node) => node.id === frame.node);
-        assert.ok(frame.text.startsWith(`${names[i]} = `), `${name}: ${names[i]} vs ${frame.text}`);
-      });
+      trace.frames
+        .filter((f) => f.phase === "build")
+        .forEach((frame) => {
+          const i = trace.nodes.findIndex((node) => node.id === frame.node);
+          assert.ok(
+            frame.text.startsWith(`${names[i]} = `),
+            `${name}: ${names[i]} vs ${frame.text}`,
+          );
+        });
     }
   });
 
@@ -59,17 +72,52 @@ describe("nodeNames", () => {
 
   it("brackets by precedence, and on the right at equal precedence", () => {
     const trace = graph(
-      [["a", "", "a"], ["b", "", "b"], ["c", "", "c"], ["s", "+"], ["p", "*"], ["q", "*"], ["r", "+"], ["t", "**2"], ["u", "tanh"], ["v", "exp"], ["w", "tanh"]],
-      [["s", "a", "b"], ["p", "s", "c"], ["q", "c", "s"], ["r", "c", "s"], ["t", "p"], ["u", "s"], ["v", "a"], ["w", "v"]],
+      [
+        ["a", "", "a"],
+        ["b", "", "b"],
+        ["c", "", "c"],
+        ["s", "+"],
+        ["p", "*"],
+        ["q", "*"],
+        ["r", "+"],
+        ["t", "**2"],
+        ["u", "tanh"],
+        ["v", "exp"],
+        ["w", "tanh"],
+      ],
+      [
+        ["s", "a", "b"],
+        ["p", "s", "c"],
+        ["q", "c", "s"],
+        ["r", "c", "s"],
+        ["t", "p"],
+        ["u", "s"],
+        ["v", "a"],
+        ["w", "v"],
+      ],
     );
     const [, , , s, p, q, r, t, u, , w] = nodeNames(trace);
-    assert.deepEqual([s, p, q, r, t, u, w], ["a+b", "(a+b)*c", "c*(a+b)", "c+(a+b)", "((a+b)*c)**2", "tanh(a+b)", "tanh(exp(a))"]);
+    assert.deepEqual(
+      [s, p, q, r, t, u, w],
+      ["a+b", "(a+b)*c", "c*(a+b)", "c+(a+b)", "((a+b)*c)**2", "tanh(a+b)", "tanh(exp(a))"],
+    );
   });
 
   it("calls a node 'the + node' once its derived name is too long, and so its users too", () => {
     const trace = graph(
-      [["a", "", "alpha_long"], ["b", "", "beta_long"], ["c", "", "gamma_long"], ["s", "+"], ["t", "+"], ["u", "*"]],
-      [["s", "a", "b"], ["t", "s", "c"], ["u", "t", "a"]],
+      [
+        ["a", "", "alpha_long"],
+        ["b", "", "beta_long"],
+        ["c", "", "gamma_long"],
+        ["s", "+"],
+        ["t", "+"],
+        ["u", "*"],
+      ],
+      [
+        ["s", "a", "b"],
+        ["t", "s", "c"],
+        ["u", "t", "a"],
+      ],
     );
     const names = nodeNames(trace);
     assert.equal(names[3], "alpha_long+beta_long");
@@ -88,8 +136,19 @@ describe("symbolicName", () => {
 
 describe("formatShort", () => {
   it("writes numbers like Python's :.4g", () => {
-    const cases = [[6.8813735870195432, "6.881"], [2, "2"], [-1, "-1"], [0.5, "0.5"], [0.04289321881345, "0.04289"],
-      [0.0001234, "0.0001234"], [1.5e-5, "1.5e-05"], [22026.4658, "2.203e+04"], [9.99996, "10"], [-0.903, "-0.903"], [0, "0"]];
+    const cases = [
+      [6.8813735870195432, "6.881"],
+      [2, "2"],
+      [-1, "-1"],
+      [0.5, "0.5"],
+      [0.04289321881345, "0.04289"],
+      [0.0001234, "0.0001234"],
+      [1.5e-5, "1.5e-05"],
+      [22026.4658, "2.203e+04"],
+      [9.99996, "10"],
+      [-0.903, "-0.903"],
+      [0, "0"],
+    ];
     for (const [x, text] of cases) assert.equal(formatShort(x), text, String(x));
   });
 });

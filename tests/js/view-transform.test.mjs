@@ -2,8 +2,19 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  MAX_FIT_SCALE, MAX_SCALE, MIN_SCALE, centerView, clampScale, clampToContent, fitScale, fitView, glideStep,
-  isInView, transformAttribute, visibleRect, zoomAround,
+  MAX_FIT_SCALE,
+  MAX_SCALE,
+  MIN_SCALE,
+  centerView,
+  clampScale,
+  clampToContent,
+  fitScale,
+  fitView,
+  glideStep,
+  isInView,
+  transformAttribute,
+  visibleRect,
+  zoomAround,
 } from "../../static/js/view-transform.js";
 
 /** Where a content point lands on screen under a view. */
@@ -17,7 +28,10 @@ describe("zoomAround", () => {
     for (const factor of [2, 0.5, 1.25, 0.8]) {
       const zoomed = zoomAround(view, factor, pointer);
       const back = toScreen(zoomed, content);
-      assert.ok(Math.abs(back.x - pointer.x) < 1e-9 && Math.abs(back.y - pointer.y) < 1e-9, `factor ${factor}`);
+      assert.ok(
+        Math.abs(back.x - pointer.x) < 1e-9 && Math.abs(back.y - pointer.y) < 1e-9,
+        `factor ${factor}`,
+      );
       assert.equal(zoomed.k, view.k * factor);
     }
   });
@@ -115,6 +129,9 @@ describe("glideStep and transformAttribute", () => {
   });
 
   it("writes an SVG transform", () => {
-    assert.equal(transformAttribute({ x: 1.234, y: -5, k: 0.5 }), "translate(1.2,-5.0) scale(0.5000)");
+    assert.equal(
+      transformAttribute({ x: 1.234, y: -5, k: 0.5 }),
+      "translate(1.2,-5.0) scale(0.5000)",
+    );
   });
 });

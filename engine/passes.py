@@ -54,6 +54,13 @@ class Recorder:
         self.count = 0
         self.shown: set[Value] = set()
         self.frames: list[dict[str, Any]] = []
+        # Where the frames since the last pass begin (update frames waiting for the
+        # build frames that belong before them), and when each update frame opened.
+        self.pass_end = 0
+        self.update_seq: dict[int, int] = {}
+        # An op node's data and its operands' data when it was made, for its build text:
+        # a program may change `.data` before the pass that shows the node.
+        self.born: dict[Value, tuple[Any, tuple[Any, ...]]] = {}
         self.passes: list[tuple[Value, list[Value], float]] = []
         self.pending: list[tuple[int, str]] = []
         self.partial = ""
@@ -95,6 +102,7 @@ class Recorder:
             node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
             if node._prev:
                 self.positions[node] = position
+                self.born[node] = (data, tuple(child.data for child in node._prev))
                 stack.extend(node._prev)
         if self.count > self.limits.max_nodes:
             raise ProgramError(
@@ -165,6 +173,7 @@ class Recorder:
         if frame is None or self._update_anchor is not anchor or self.frames[-1] is not frame:
             line, text = (anchor[1], anchor[2]) if anchor is not None else self.position_text()
             frame = {"phase": "update", "changes": [], "line": line, "text": text}
+            self.update_seq[id(frame)] = next(creation_order)
             self.emit(frame, len(self.passes))
             self._update = frame
             self._update_anchor = anchor
@@ -198,16 +207,23 @@ class Recorder:
             for node in reachable:
                 self.sync(node)
         fresh = sorted((n for n in reachable if n not in self.shown), key=lambda n: n._seq)
+        # Update frames since the last pass wait here, so that each build frame goes
+        # before the updates the program made after it: frames in the program's order.
+        waiting = self.frames[self.pass_end :]
+        del self.frames[self.pass_end :]
         for node in fresh:
             if node._prev:
+                while waiting and self.update_seq.get(id(waiting[0]), -1) < node._seq:
+                    self.frames.append(waiting.pop(0))
                 frame: dict[str, Any] = {
                     "phase": "build",
                     "node": node,
-                    "text": narrate.build_text(node, names),
+                    "text": self.build_text(node, names),
                 }
                 if node in self.positions:
                     frame["line"] = self.positions[node][0]
                 self.emit(frame, index, before_seq=node._seq)
+        self.frames.extend(waiting)
         self.shown.update(reachable)
         sort: dict[str, Any] = {
             "phase": "sort",
@@ -218,6 +234,25 @@ class Recorder:
         self.emit(sort, index)
         self.received = {}
         return sort
+
+    def build_text(self, node: Value, names: narrate.Names) -> str:
+        """The build frame's sentence with the numbers as they were when `node` was made."""
+        born = self.born.get(node)
+        if born is None:
+            return narrate.build_text(node, names)
+        children = node._prev
+        now = (node.data, tuple(child.data for child in children))
+        if now == born:
+            return narrate.build_text(node, names)
+        node.data = born[0]
+        for child, data in zip(children, born[1], strict=True):
+            child.data = data
+        try:
+            return narrate.build_text(node, names)
+        finally:
+            for child, data in zip(children, now[1], strict=True):
+                child.data = data
+            node.data = now[0]
 
     def engine_pass(self, output: Value) -> None:
         """`v.backward()` on an engine Value: sort, seed, run every rule, watching."""
@@ -241,6 +276,7 @@ class Recorder:
                 tape, node._tape = node._tape, None
             self.backward_frame(node, tape or [], index)
         self.passes.append((output, topo, output.data))
+        self.pass_end = len(self.frames)
 
     def backward_frame(
         self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
@@ -294,6 +330,7 @@ class Recorder:
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         self.sync(output)
         self.passes.append((output, topo, output.data))
+        self.pass_end = len(self.frames)
         return result
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
@@ -396,10 +433,11 @@ class Recorder:
         for frame in self.frames:
             phase = frame["phase"]
             if phase == "update" or phase == "sort":
+                # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
                     {"node": ids[node], "field": field, "before": float(b), "after": float(a)}
                     for node, field, b, a in frame["changes"]
-                    if node in ids
+                    if node in ids and (phase == "sort" or float(b) != float(a))
                 ]
                 if phase == "update" and not changes:
                     carried.extend(frame.get("prints", ()))

@@ -52,6 +52,8 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   }
 
   // Heard in the capture phase, so the options are set before the editor runs the example.
+  // An example brings all its options, the gradient check's included: most examples are
+  // not straight-line programs the check can take.
   editorRoot?.addEventListener(
     "change",
     (event) => {
@@ -65,7 +67,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
           ["sort_steps", example.sort_steps ? "1" : ""],
           [
             "gradcheck",
-            example.gradcheck || state.gradcheck
+            example.gradcheck
               ? state.scheme === "central"
                 ? "central"
                 : "1"

@@ -65,14 +65,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
         new URLSearchParams([
           ["mistake", example.mistake ?? ""],
           ["sort_steps", example.sort_steps ? "1" : ""],
-          [
-            "gradcheck",
-            example.gradcheck
-              ? state.scheme === "central"
-                ? "central"
-                : "1"
-              : "",
-          ],
+          ["gradcheck", example.gradcheck ? (state.scheme === "central" ? "central" : "1") : ""],
         ]),
       );
       controls?.set(state);

@@ -25,7 +25,7 @@ DESKTOP = {"width": 1280, "height": 900}
 TEXT_SIZES = """() => {
   const frame = document.querySelector('.graph-frame').getBoundingClientRect();
   const sizes = [];
-  const texts = '[data-testid=node] .node-value, [data-testid=node] .node-label';
+  const texts = ':is([data-testid=node], [data-testid=group]) :is(.node-value, .node-label)';
   for (const text of document.querySelectorAll(texts)) {
     const r = text.getBoundingClientRect();
     if (r.right < frame.left || r.left > frame.right) continue;
@@ -71,6 +71,8 @@ def test_every_example_opens_with_node_text_of_at_least_11_pixels(
             if frame == "end":
                 player_page.locator(".graph-frame").focus()
                 player_page.keyboard.press("End")
+            # On a phone the graph is below the editor: look at it, as a learner scrolls to.
+            player_page.locator(".graph-frame").scroll_into_view_if_needed()
             sizes = player_page.evaluate(TEXT_SIZES)
             where = f"{example['id']} at {viewport['width']} px, frame {frame}"
             assert sizes, f"{where}: no record text on screen"

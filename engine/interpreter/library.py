@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from types import GeneratorType
 from typing import Any
 
 from backprop_animator.engine.interpreter.machine import (
@@ -29,11 +30,20 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import MAX_ITEMS, MAX_PRINTED, ProgramError, State
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    MAX_ITEMS,
+    MAX_PRINTED,
+    ProgramError,
+    State,
+)
 from backprop_animator.engine.interpreter.text import NO_METHOD, a_type
 from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
 from backprop_animator.engine.value import _sigmoid as sigmoid_number
+
+# Built-ins whose result reads its argument lazily (see `Library.flat`).
+_LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
 
 Call = Callable[[list[Any], dict[str, Any]], Any]
 
@@ -218,13 +228,13 @@ class Library:
     def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs:
             raise ProgramError("zip() takes no keywords here")
-        return zip(*(self.machine.iterate(arg) for arg in args), strict=False)
+        return zip(*(self.flat(arg) for arg in args), strict=False)
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
         if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
             raise ProgramError("enumerate() takes an iterable and an optional integer start")
-        return enumerate(self.machine.iterate(args[0]), start)
+        return enumerate(self.flat(args[0]), start)
 
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         value = one(args, kwargs, "reversed")
@@ -260,8 +270,28 @@ class Library:
         if kwargs or len(args) < 2:
             raise ProgramError("map() takes a function and at least one iterable")
         function = args[0]
-        iterables = [self.machine.iterate(arg) for arg in args[1:]]
+        iterables = [self.flat(arg) for arg in args[1:]]
         return (self.machine.call(function, list(group)) for group in zip(*iterables, strict=False))
+
+    def flat(self, value: Any) -> Iterator[Any]:
+        """An iterable for a lazy built-in (`zip`, `enumerate`, `map`, `filter`); another
+        lazy one is read into a list first, step by step within the limits.
+
+        So built-ins wrapped in built-ins never chain: CPython's own iterators recurse in
+        C when a chain tens of thousands deep is read or freed, past any limit of ours
+        (a crash, not an error). Example: `enumerate(zip(a, b))` reads the zip first.
+        """
+        iterator = self.machine.iterate(value)
+        if type(value) not in _LAZY:
+            return iterator
+        items: list[Any] = []
+        charge = self.state.charge
+        for item in iterator:
+            items.append(item)
+            charge(1)
+            if len(items) > MAX_ITEMS:
+                self.state.check_items(len(items))
+        return iter(items)
 
     def filter_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) != 2:
@@ -271,7 +301,7 @@ class Library:
         call = self.machine.call
         return (
             item
-            for item in self.machine.iterate(args[1])
+            for item in self.flat(args[1])
             if truthy(item if function is None else call(function, [item]))
         )
 
@@ -370,6 +400,10 @@ class Library:
         def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not obj:
                 raise ProgramError("pop from an empty list")
+            # Taking from the front shifts every item after it: that is work too.
+            if args and type(args[0]) is int:
+                at = args[0] if args[0] >= 0 else len(obj) + args[0]
+                state.charge(max(0, len(obj) - at) // ITEMS_PER_STEP)
             try:
                 return obj.pop(*args)
             except (IndexError, TypeError):
@@ -379,6 +413,8 @@ class Library:
             if len(args) != 2 or type(args[0]) is not int:
                 raise ProgramError("insert() takes an index and a value")
             state.check_items(len(obj) + 1)
+            at = args[0] if args[0] >= 0 else len(obj) + args[0]
+            state.charge(max(0, len(obj) - at) // ITEMS_PER_STEP)  # the items it shifts
             obj.insert(args[0], args[1])
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:

@@ -28,7 +28,12 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PSuper,
 )
-from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    MAX_INT,
+    ProgramError,
+    State,
+)
 from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
 from backprop_animator.engine.value import Value, sigmoid_from_primitives, tanh_from_primitives
 from backprop_animator.engine.value import _creation_order as creation_order
@@ -595,7 +600,8 @@ class Machine:
                 return
             if type(key) is slice:
                 items = list(self.iterate(value))
-                self.state.check_items(len(obj) + len(items))
+                removed = len(range(*key.indices(len(obj))))
+                self.state.check_items(len(obj) - removed + len(items))
                 try:
                     obj[key] = items
                 except ValueError as error:
@@ -612,6 +618,8 @@ class Machine:
         kind = type(obj)
         try:
             if kind is dict or (kind is list and type(key) in (int, bool, slice)):
+                if kind is list:  # deleting shifts every item after it: that is work too
+                    self.state.charge(len(obj) // ITEMS_PER_STEP)
                 del obj[key]
                 return
         except (KeyError, IndexError):

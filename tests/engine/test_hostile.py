@@ -173,3 +173,40 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
     assert limits.max_steps == 500
     with pytest.raises(EngineError, match="the limit is 500; set BACKPROP_MAX_STEPS"):
         trace_source("for i in range(1000):\n    pass" + END, limits=limits)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "z = [1]\nfor i in range(40000):\n    z = filter(None, z)\nx = list(z)\n",
+        "z = [1]\nfor i in range(200000):\n    z = zip(z)\nx = list(z)\n",
+        "z = [1]\nfor i in range(200000):\n    z = enumerate(z)\nx = list(z)\n",
+    ],
+    ids=["filter", "zip", "enumerate"],
+)
+def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
+    # CPython's own iterators recurse in C when a deep chain is read or freed: a segfault,
+    # not an error. Each built-in reads a lazy argument into a list, so nothing chains.
+    with pytest.raises(EngineError, match="not a Value"):
+        trace_source(source + "x\n")
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "    a.pop(0)\n",
+        "    del a[0]\n    a.append(0)\n",
+        "    del a[0:1]\n    a.append(0)\n",
+        "    a.insert(0, 1)\n    a.pop()\n",
+    ],
+    ids=["pop", "del", "del-slice", "insert"],
+)
+def test_shifting_a_big_list_costs_steps(loop: str) -> None:
+    source = "a = [0] * 999000\nfor i in range(300000):\n" + loop
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source)
+
+
+def test_slice_assignment_counts_what_it_removes() -> None:
+    source = "x = [0] * 1000000\nx[0:1] = [5]\nv = Value(float(x[0]))\nv.backward()\n"
+    assert trace_source(source)["nodes"][0]["data"] == 5.0

@@ -157,11 +157,16 @@ def is_straight_line(tree: ast.Module) -> bool:
                         return False
                     stack.append(target.value)
                 elif type(target) is ast.Tuple:
-                    stack.extend(target.elts)
+                    # §2 unpacks a flat tuple of names (`a, b = 2.0, 3.0`) and nothing more.
+                    if not all(type(name) is ast.Name for name in target.elts):
+                        return False
                 elif type(target) is not ast.Name:
                     return False
-            if not _is_label_text(statement):
-                stack.append(statement.value)
+            value = statement.value
+            if type(value) is ast.Tuple and any(type(t) is ast.Tuple for t in statement.targets):
+                stack.extend(value.elts)  # the tuple being unpacked; a tuple inside it is not §2
+            elif not _is_label_text(statement):
+                stack.append(value)
         elif kind is ast.Expr:
             value = statement.value  # type: ignore[attr-defined]
             if not (type(value) is ast.Constant and type(value.value) is str):  # a docstring
@@ -200,8 +205,6 @@ def is_straight_line(tree: ast.Module) -> bool:
                 for keyword in node.keywords:
                     if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
                         stack.append(keyword.value)
-            elif kind is ast.Tuple:
-                stack.extend(node.elts)
             elif kind is not ast.Name:
                 return False
     return backward_calls <= 1

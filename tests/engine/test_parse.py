@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 
@@ -565,3 +566,15 @@ def test_an_error_quoting_a_label_with_a_lone_surrogate_is_valid_text() -> None:
 def test_a_label_with_a_valid_surrogate_pair_written_as_escapes_is_that_character() -> None:
     trace = trace_source("x = Value(1.0, label='\\ud83d\\ude00')\nx * 2")
     assert trace["nodes"][0]["label"] == "😀"
+
+
+def test_nested_unpacking_is_a_real_program_not_a_refused_tuple() -> None:
+    # §2 unpacks a flat tuple of names; anything deeper runs with Python's semantics.
+    from backprop_animator.engine.parse import is_straight_line
+
+    assert is_straight_line(ast.parse("a, b = Value(2.0), Value(3.0)\nc = a * b\n"))
+    assert not is_straight_line(ast.parse("a, (b, c) = 2, (3, 4)\n"))
+    trace = trace_source(
+        "a, (b, c) = Value(2.0), (Value(3.0), Value(4.0))\nd = a * b * c\nd.backward()\n"
+    )
+    assert [node["grad"] for node in trace["nodes"][:3]] == [12.0, 8.0, 6.0]

@@ -217,20 +217,10 @@ export function createPassTimeline(trace) {
   let sortCount = 0;
   for (const frame of trace.frames) if (frame.phase === "sort") sortCount++;
   // The `+=` index timeline.js keeps, for any view that reads it; values replay from valueKeyframes here.
-  const contributionStart = new Int32Array(frameCount + 1);
-  trace.frames.forEach((frame, k) => {
-    contributionStart[k + 1] =
-      contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
-  });
-  const contributionChild = new Int32Array(contributionStart[frameCount]);
-  const contributionAfter = new Float64Array(contributionStart[frameCount]);
-  trace.frames.forEach((frame, k) => {
-    if (frame.phase !== "backward") return;
-    frame.contributions.forEach((c, j) => {
-      contributionChild[contributionStart[k] + j] = at(c.to);
-      contributionAfter[contributionStart[k] + j] = c.after;
-    });
-  });
+  const { contributionStart, contributionChild, contributionAfter } = indexContributions(
+    trace.frames,
+    indexOf,
+  );
   /** @type {Timeline} */
   const timeline = {
     trace,
@@ -467,4 +457,29 @@ export function passTimeline(timeline, p) {
     backwardFrame: pass.backwardFrame,
     finalFrame: pass.finalFrame,
   };
+}
+
+/**
+ * Every `+=` of a trace indexed once into typed arrays: frame k's contributions are
+ * entries contributionStart[k] .. contributionStart[k + 1] of contributionChild (the
+ * receiving node's index) and contributionAfter (its gradient after the `+=`).
+ * @param {import("./trace.js").Frame[]} frames
+ * @param {Map<string, number>} indexOf  node id -> index
+ */
+export function indexContributions(frames, indexOf) {
+  const contributionStart = new Int32Array(frames.length + 1);
+  frames.forEach((frame, k) => {
+    contributionStart[k + 1] =
+      contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
+  });
+  const contributionChild = new Int32Array(contributionStart[frames.length]);
+  const contributionAfter = new Float64Array(contributionStart[frames.length]);
+  frames.forEach((frame, k) => {
+    if (frame.phase !== "backward") return;
+    frame.contributions.forEach((c, j) => {
+      contributionChild[contributionStart[k] + j] = /** @type {number} */ (indexOf.get(c.to));
+      contributionAfter[contributionStart[k] + j] = c.after;
+    });
+  });
+  return { contributionStart, contributionChild, contributionAfter };
 }

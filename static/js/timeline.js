@@ -17,7 +17,13 @@
  * frame its last parent runs (o's from the sort frame, x1's from frame 13, when
  * x1*w1 runs) to the end.
  */
-import { createPassTimeline, isMultiPass, passSpans, passStateAt } from "./passes.js";
+import {
+  createPassTimeline,
+  indexContributions,
+  isMultiPass,
+  passSpans,
+  passStateAt,
+} from "./passes.js";
 import { validateTrace } from "./trace.js";
 
 export const KEYFRAME_INTERVAL = 64;
@@ -101,20 +107,10 @@ export function createTimeline(rawTrace) {
     sort: sortFrame - sortStart + 1,
     backward: frameCount - sortFrame - 1,
   };
-  const contributionStart = new Int32Array(frameCount + 1);
-  trace.frames.forEach((frame, k) => {
-    contributionStart[k + 1] =
-      contributionStart[k] + (frame.phase === "backward" ? frame.contributions.length : 0);
-  });
-  const contributionChild = new Int32Array(contributionStart[frameCount]);
-  const contributionAfter = new Float64Array(contributionStart[frameCount]);
-  trace.frames.forEach((frame, k) => {
-    if (frame.phase !== "backward") return;
-    frame.contributions.forEach((c, j) => {
-      contributionChild[contributionStart[k] + j] = /** @type {number} */ (indexOf.get(c.to));
-      contributionAfter[contributionStart[k] + j] = c.after;
-    });
-  });
+  const { contributionStart, contributionChild, contributionAfter } = indexContributions(
+    trace.frames,
+    indexOf,
+  );
   /** @type {Timeline} */
   const timeline = {
     trace,

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from bench.programs import fanout_program
 from tests.browser.conftest import NEURON, open_player, player_url
+from tests.support.programs import fanout_program
 
 pytestmark = pytest.mark.browser
 

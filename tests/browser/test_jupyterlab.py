@@ -24,8 +24,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 from playwright.sync_api import Browser, Page, expect
 
 from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT
-from bench.harness import free_port
 from tests.browser.test_course_pages import shoot
+from tests.support.harness import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

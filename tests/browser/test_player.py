@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from bench.programs import mlp_program
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
+from tests.support.programs import mlp_program
 
 pytestmark = pytest.mark.browser
 

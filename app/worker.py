@@ -7,7 +7,7 @@ the page `GET /export` downloads, so that heavy work (tracing, rendering, gzip) 
 happens in the server's process. `serve_traces` is a worker process's main loop. This
 module imports only the engine, orjson and the standard library, so worker processes
 start quickly; the page's templates are loaded on the first export. Not here:
-scheduling and time limits (`app.tracing`).
+scheduling and time limits (`app.worker_pool`).
 """
 
 from __future__ import annotations

@@ -28,7 +28,12 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
 from backprop_animator.engine.narrate import Names, fmt
-from backprop_animator.engine.parse import is_straight_line, parse_program, run_straight_line
+from backprop_animator.engine.parse import (
+    SourceLines,
+    first_real_statement,
+    parse_program,
+    run_straight_line,
+)
 from backprop_animator.engine.trace import _call_rule as call_rule
 from backprop_animator.engine.trace import _node_dict as node_dict
 from backprop_animator.engine.trace import _run_rule as run_rule
@@ -70,10 +75,12 @@ def gradcheck_source(
     limits = limits or Limits()
     _check_options(scheme, h, mistake)
     tree = parse_program(source, granularity, limits)
-    if not is_straight_line(tree):
+    real = first_real_statement(tree)
+    if real is not None:
         raise EngineError(
             "the gradient check works on straight-line programs (no functions, loops or "
-            "classes, one backward pass): it moves each leaf and runs the graph again"
+            "classes, one backward pass): it moves each leaf and runs the graph again",
+            *SourceLines(source).position(real),
         )
     program = run_straight_line(tree, source, granularity, limits)
     return gradcheck_graph(

@@ -143,6 +143,16 @@ def is_straight_line(tree: ast.Module) -> bool:
     imports of math/random, reading `.data`, several `backward()` calls...) is run by
     `engine.interpreter` with Python's own semantics instead.
     """
+    return first_real_statement(tree) is None
+
+
+def first_real_statement(tree: ast.Module) -> ast.stmt | None:
+    """The first top-level statement that takes the program past SPEC §2's language, or
+    None if there is none; the lab's refusals of a real program point at it.
+
+    Example: `a = Value(2.0)` then `for i in range(3): a = a * 2` -> the `for` statement;
+    with two `backward()` calls, the statement that makes the second.
+    """
     # One pass over each statement's expressions with an explicit stack; any node type
     # not listed here means the program is more than a straight line.
     backward_calls = 0
@@ -154,14 +164,14 @@ def is_straight_line(tree: ast.Module) -> bool:
             for target in statement.targets:
                 if type(target) is ast.Attribute:
                     if target.attr != "label":
-                        return False
+                        return statement
                     stack.append(target.value)
                 elif type(target) is ast.Tuple:
                     # §2 unpacks a flat tuple of names (`a, b = 2.0, 3.0`) and nothing more.
                     if not all(type(name) is ast.Name for name in target.elts):
-                        return False
+                        return statement
                 elif type(target) is not ast.Name:
-                    return False
+                    return statement
             value = statement.value
             if type(value) is ast.Tuple and any(type(t) is ast.Tuple for t in statement.targets):
                 stack.extend(value.elts)  # the tuple being unpacked; a tuple inside it is not §2
@@ -173,13 +183,13 @@ def is_straight_line(tree: ast.Module) -> bool:
                 stack.append(value)
         elif kind is ast.AugAssign:
             if type(statement.target) is not ast.Name:  # type: ignore[attr-defined]
-                return False
+                return statement
             stack.append(statement.value)  # type: ignore[attr-defined]
         elif kind is ast.ImportFrom:
             if not {alias.name for alias in statement.names} <= IMPORTABLE:  # type: ignore[attr-defined]
-                return False
+                return statement
         elif kind is not ast.Pass:
-            return False
+            return statement
         while stack:
             node: Any = stack.pop()
             kind = type(node)
@@ -188,7 +198,7 @@ def is_straight_line(tree: ast.Module) -> bool:
                 stack.append(node.right)
             elif kind is ast.Constant:
                 if type(node.value) is str:
-                    return False  # a string is §2's only as a label
+                    return statement  # a string is §2's only as a label
             elif kind is ast.UnaryOp:
                 stack.append(node.operand)
             elif kind is ast.Call:
@@ -197,17 +207,19 @@ def is_straight_line(tree: ast.Module) -> bool:
                     if func.attr == "backward":
                         backward_calls += 1
                     elif func.attr not in UNARY_FUNCTIONS:
-                        return False
+                        return statement
                     stack.append(func.value)
                 elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
-                    return False
+                    return statement
                 stack.extend(node.args)
                 for keyword in node.keywords:
                     if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
                         stack.append(keyword.value)
             elif kind is not ast.Name:
-                return False
-    return backward_calls <= 1
+                return statement
+        if backward_calls > 1:
+            return statement
+    return None
 
 
 def _is_label_text(statement: ast.Assign) -> bool:

@@ -126,7 +126,7 @@ def pid_alive(pid: int) -> bool:
 DENSE = "b = Value(0.1)\n" + ("b = " + "tanh(" * 160 + "b" + ")" * 160 + "\n") * 2
 
 
-def test_a_short_but_dense_program_is_not_unstarted_for_a_thread() -> None:
+def test_a_short_but_dense_program_is_not_cheap_enough_for_a_thread() -> None:
     pool = WorkerPool(Settings(trace_workers=1))
 
     assert len(DENSE) < pool.settings.inline_max_chars

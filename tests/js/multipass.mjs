@@ -25,7 +25,8 @@ export function recorder(source = "") {
     frames.push(frame);
   };
   const node = (label, op, kind, data) => {
-    const record = { id: `n${nodes.length}`, label, op, kind, data, grad: 0, group };
+    const id = `n${nodes.length}`;
+    const record = { id, label, name: label || id, op, kind, data, grad: 0, group };
     nodes.push(record);
     operandsOf.set(record.id, []);
     return record;
@@ -90,7 +91,7 @@ export function recorder(source = "") {
         }
         push({ phase: "backward", node: v.id, text: `run ${v.id}`, contributions });
       }
-      passes.push({ output: out.id, topo: topo.map((v) => v.id), data: out.data });
+      passes.push({ output: out.id, topo: topo.map((v) => v.id), data: out.data, names: {} });
       // Frames after this belong to the next pass until the program ends.
     },
     update(changes, line) {

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from backprop_animator.engine.ops import op_list
+from backprop_animator.engine.ops import EXPANDED, op_list
 
 Granularity = Literal["packed", "expanded"]
 # The bug lab's mistaken engines (SPEC §8, engine/mistakes.py).
@@ -211,7 +211,8 @@ class Trace(Strict):
 class TraceRequest(BaseModel):
     source: str = Field(description="The program: a small subset of Python (SPEC §2).")
     granularity: Granularity = Field(
-        default="packed", description="`expanded` builds tanh and sigmoid from primitives."
+        default="packed",
+        description=f"`expanded` builds {' and '.join(sorted(EXPANDED))} from primitives.",
     )
     mistake: Mistake | None = Field(
         default=None,

@@ -25,8 +25,7 @@ export function recorder(source = "") {
     frames.push(frame);
   };
   const node = (label, op, kind, data) => {
-    const id = `n${nodes.length}`;
-    const record = { id, label, name: label || id, op, kind, data, grad: 0, group };
+    const record = { id: `n${nodes.length}`, label, op, kind, data, grad: 0, group };
     nodes.push(record);
     operandsOf.set(record.id, []);
     return record;
@@ -122,7 +121,8 @@ export function recorder(source = "") {
         schema: 2,
         source,
         granularity: "packed",
-        nodes: nodes.map(({ locals, ...rest }) => ({ ...rest })),
+        // The engine names nodes; here a label (set at any time), else the id.
+        nodes: nodes.map(({ locals, ...rest }) => ({ ...rest, name: rest.label || rest.id })),
         edges,
         topo: last.topo,
         output: last.output,

@@ -28,17 +28,13 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.limits import Limits
-from backprop_animator.engine.value import (
-    Value,
-    sigmoid_from_primitives,
-    tanh_from_primitives,
-)
+from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
+from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
-from backprop_animator.engine.value import _sigmoid as sigmoid_number
 
 Operand = Value | float
 GRANULARITIES = ("packed", "expanded")
-UNARY_FUNCTIONS = ("tanh", "exp", "relu", "log", "sigmoid")
+UNARY_FUNCTIONS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
 NO_EFFECT_FUNCTIONS = ("print", "draw_dot")
 IMPORTABLE = frozenset({"Value", "draw_dot"})
 RESERVED = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
@@ -652,13 +648,12 @@ class _Interpreter:
     def function(self, node: ast.AST, name: str, argument: Operand) -> Operand:
         if isinstance(argument, Value):
             target = argument
-            if self.expanded and name == "tanh":
-                return self.apply(node, name, lambda: tanh_from_primitives(target))
-            if self.expanded and name == "sigmoid":
-                return self.apply(node, name, lambda: sigmoid_from_primitives(target))
+            expanded = OPS[name].expanded
+            if self.expanded and expanded is not None:
+                return self.apply(node, name, lambda: expanded(target))
             return self.apply(node, name, getattr(target, name))
         number = argument
-        return self.apply(node, name, lambda: _NUMBER_FUNCTIONS[name](number))
+        return self.apply(node, name, lambda: NUMBER_FUNCTIONS[name](number))
 
     def apply(self, node: ast.AST, what: str, compute: Callable[[], Operand]) -> Operand:
         """Run one operation, turning floating-point trouble into an error at `node`."""
@@ -715,18 +710,6 @@ class _Interpreter:
         name = CONSTRUCT_NAMES.get(type(node), type(node).__name__)
         return self.error(node, f"not supported in this language: {name}")
 
-
-def _relu(x: float) -> float:
-    return x if x > 0 else 0.0
-
-
-_NUMBER_FUNCTIONS: dict[str, Callable[[float], float]] = {
-    "tanh": math.tanh,
-    "exp": math.exp,
-    "relu": _relu,
-    "log": math.log,
-    "sigmoid": sigmoid_number,
-}
 
 _OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
     ast.FloorDiv: "//",

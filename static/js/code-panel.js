@@ -193,6 +193,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           contributions: state.contributions,
           nameOf,
           assign: trace.mistake === "assign",
+          ops: trace.ops,
         });
         // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
         if (rows.length)

@@ -10,15 +10,8 @@
  */
 import { formatValue } from "./format.js";
 import { SIZES, visibleLabel } from "./layout-sizes.js";
+import { opGlyph } from "./op-facts.js";
 import { edgeBow, edgePath, svg } from "./svg.js";
-
-const OP_GLYPHS = /** @type {Record<string, string>} */ ({ "*": "×", sigmoid: "σ" });
-
-/** @param {string} op */
-export function opGlyph(op) {
-  if (op.startsWith("**")) return `^${Number(op.slice(2))}`;
-  return OP_GLYPHS[op] ?? op;
-}
 
 /**
  * @typedef {{
@@ -109,7 +102,7 @@ export function createNodeElements(
           { class: "edge edge-result", d: edgePath(layout.results[resultOf[i]].points) },
           layers.edges,
         );
-  const opGroup = op ? createOp(layers.ops, op, node.op) : null;
+  const opGroup = op ? createOp(layers.ops, op, opGlyph(trace.ops, node.op)) : null;
   const group = svg(
     "g",
     {
@@ -171,11 +164,10 @@ export function createNodeElements(
 /**
  * @param {SVGElement} layer
  * @param {{x: number, y: number}} at
- * @param {string} op
+ * @param {string} glyph  what the engine says the op looks like (op-facts.js)
  */
-function createOp(layer, at, op) {
+function createOp(layer, at, glyph) {
   const group = svg("g", { class: "op", transform: `translate(${at.x},${at.y})` }, layer);
-  const glyph = opGlyph(op);
   const r = SIZES.opRadius;
   // Named ops (tanh, exp, …) get a pill wide enough to read; symbols a circle.
   if (glyph.length > 2) {

@@ -103,6 +103,7 @@ export async function mountPassGraph(
       const box = {
         id: `group:${group}`,
         label: groupStep(group),
+        name: group,
         op: BOX_OP,
         kind: "group",
         data: 0,

@@ -258,6 +258,7 @@ export function mountQuiz(
     const child = /** @type {number} */ (timeline.indexOf.get(q.to));
     const other = timeline.operands[node].find((i) => i !== child);
     return wrongFactors(
+      trace.ops,
       trace.nodes[node].op,
       value(child),
       value(node),
@@ -343,7 +344,7 @@ export function mountQuiz(
       html("p", {}, [
         "The rule: ",
         html("code", {
-          text: `${child} += ${localSymbol(node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
+          text: `${child} += ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
         }),
       ]),
       html("p", {

@@ -378,3 +378,46 @@ def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
     expect(counter).to_have_text("1 / 4")
     player_page.keyboard.press("ArrowRight")
     expect(counter).to_have_text("2 / 4")
+
+
+# Mount a second player on the page with every ResizeObserver it makes counted, destroy it,
+# and report what it left: observers still observing and elements still in its root.
+MOUNT_AND_DESTROY = """async (source) => {
+  const observing = new Set();
+  const Native = window.ResizeObserver;
+  window.ResizeObserver = class extends Native {
+    observe(target, options) { observing.add(this); super.observe(target, options); }
+    disconnect() { observing.delete(this); super.disconnect(); }
+  };
+  try {
+    const {mountPlayer} = await import('/static/js/player.js');
+    const response = await fetch('/api/trace', {
+      method: 'POST',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({source, granularity: 'packed'}),
+    });
+    const root = document.createElement('div');
+    document.body.append(root);
+    const player = await mountPlayer(root, {trace: await response.json(), keyboard: 'root'});
+    const mounted = {
+      observers: observing.size,
+      table: root.querySelector('[data-testid=node-table]') !== null,
+      transport: root.querySelector('[data-testid=scrubber]') !== null,
+    };
+    player.destroy();
+    return {mounted, observers: observing.size, left: root.childElementCount};
+  } finally {
+    window.ResizeObserver = Native;
+  }
+}"""
+
+
+def test_destroy_stops_the_players_observers_and_removes_its_transport(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    result = player_page.evaluate(MOUNT_AND_DESTROY, NEURON)
+    # The graph's pan-zoom, the table and the steady panels each watch a size.
+    assert result["mounted"] == {"observers": 3, "table": True, "transport": True}, result
+    assert result["observers"] == 0, result
+    assert result["left"] == 0, result

@@ -10,7 +10,7 @@ import { mistakeCode, sortStepCode } from "./lab-code.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
 import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
-import { updateParts } from "./update-code.js";
+import { programExcerpt, updateParts } from "./update-code.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
 const SORT_SKETCH = [
@@ -125,16 +125,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
     } else if (state.phase === "build") {
       const node = trace.nodes[state.current];
-      if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
-        const from = Math.max(1, state.line - 1);
-        const to = Math.min(sourceLines.length, state.line + 1);
-        parts.push(
-          codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), {
-            first: from,
-            label: "Your program",
-          }),
-        );
-      }
+      parts.push(...programExcerpt(state.line, sourceLines, codeBlock));
       parts.push(
         html("p", { class: "code-note" }, [
           "Creates ",

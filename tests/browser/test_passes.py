@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_accessibility import serious_violations
+from tests.support.programs import nn_source, nn_training
 
 pytestmark = pytest.mark.browser
 
@@ -364,9 +365,7 @@ def test_the_engines_two_pass_trace_shows_a_grad_minus_7(player_page: Page, serv
 def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
     player_page: Page, server: str
 ) -> None:
-    from tests.engine.test_micrograd_programs import TRAINING, nn_source
-
-    source = nn_source() + TRAINING
+    source = nn_source() + nn_training()
     # Past the end clamps to the last frame, as for one-pass programs.
     player_page.goto(f"{server}/?{urllib.parse.urlencode({'source': source, 'frame': 99999})}")
     player_page.wait_for_selector("#player[data-ready=true]")
@@ -395,8 +394,6 @@ def one_pass(sizes: str) -> str:
 def test_one_pass_of_a_big_network_opens_folded_with_its_parameters_inside(
     player_page: Page, server: str
 ) -> None:
-    from tests.engine.test_micrograd_programs import nn_source
-
     query = urllib.parse.urlencode({"source": nn_source() + one_pass("16, 16, 1"), "frame": 99999})
     player_page.goto(f"{server}/?{query}")
     player_page.wait_for_selector("#player[data-ready=true]")
@@ -410,8 +407,6 @@ def test_one_pass_of_a_big_network_opens_folded_with_its_parameters_inside(
 
 
 def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: str) -> None:
-    from tests.engine.test_micrograd_programs import nn_source
-
     program = (
         "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
     )

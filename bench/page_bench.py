@@ -52,7 +52,7 @@ RUN_AND_WAIT = """async (source) => {
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const millis = performance.now() - started;
   const traces = performance.getEntriesByType('resource')
-    .filter((entry) => entry.name.endsWith('/api/trace') && entry.startTime >= started);
+    .filter((entry) => new URL(entry.name).pathname === '/api/trace' && entry.startTime >= started);
   const arrived = traces.length ? traces[traces.length - 1].responseEnd - started : NaN;
   performance.clearResourceTimings();
   return {millis, page: millis - arrived, nodes: document.querySelectorAll('.node').length,

@@ -170,24 +170,14 @@ function frameLink(frame) {
  */
 async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
   const id = ++runId;
-  // The new entry is made at once, so Back during a slow trace returns to what was shown.
-  const address = writeUrlState({
-    source,
-    granularity,
-    frame: typeof frame === "function" ? 0 : frame,
-  });
-  if (remember && location.search !== address) history.pushState(null, "", address);
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
-  editor?.setBusy(true);
-  player?.setWaiting(true);
   try {
-    const options = { signal: controller.signal, ...lab.traceOptions() };
-    const [trace, rules] = await Promise.all([
-      fetchTrace(source, granularity, options),
-      rulesReady,
-    ]);
+    const tracing = startTrace(source, granularity, frame, remember, controller.signal);
+    editor?.setBusy(true);
+    player?.setWaiting(true);
+    const [trace, rules] = await Promise.all([tracing, rulesReady]);
     if (id !== runId) return;
     const previous = player;
     // The editor marks the frame's line while it still holds the traced program.
@@ -233,6 +223,28 @@ async function run(source, granularity, frame, { focusPlayer = false, remember =
       heights?.ready();
     }
   }
+}
+
+/**
+ * Sends the trace request, then makes the run's history entry: a big program's
+ * address takes the browser a while to write (tens of milliseconds, and a layout of
+ * the page), which the server's tracing now covers. The entry is still made at once,
+ * so Back during a slow trace returns to what was shown.
+ * @param {string} source
+ * @param {"packed" | "expanded"} granularity
+ * @param {number | ((trace: import("./trace.js").Trace) => number)} frame
+ * @param {boolean} remember  a new history entry for this program
+ * @param {AbortSignal} signal
+ */
+function startTrace(source, granularity, frame, remember, signal) {
+  const tracing = fetchTrace(source, granularity, { signal, ...lab.traceOptions() });
+  const address = writeUrlState({
+    source,
+    granularity,
+    frame: typeof frame === "function" ? 0 : frame,
+  });
+  if (remember && location.search !== address) history.pushState(null, "", address);
+  return tracing;
 }
 
 /**

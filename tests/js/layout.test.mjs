@@ -63,7 +63,10 @@ describe("place", () => {
 describe("sortByTarget", () => {
   it("sorts like a stable Array.prototype.sort by target, ties in their order", () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     for (const n of [0, 1, 2, 3, 17, 64, 1000]) {
       // Few distinct targets, so many ties.
       const target = Float64Array.from({ length: n }, () => Math.floor(random() * 7) - 3);

@@ -31,15 +31,24 @@ export function packLayout(layout) {
   const n = layout.records.length;
   const records = new Float64Array(5 * n);
   const ops = new Float64Array(2 * n).fill(NaN);
+  // Element by element: `set([...])` would make a small array per record and edge.
   layout.records.forEach((r, i) => {
-    records.set([r.x, r.y, r.width, r.labelWidth, r.valueWidth], 5 * i);
+    records[5 * i] = r.x;
+    records[5 * i + 1] = r.y;
+    records[5 * i + 2] = r.width;
+    records[5 * i + 3] = r.labelWidth;
+    records[5 * i + 4] = r.valueWidth;
   });
   layout.ops.forEach((op, i) => {
-    if (op) ops.set([op.x, op.y], 2 * i);
+    if (!op) return;
+    ops[2 * i] = op.x;
+    ops[2 * i + 1] = op.y;
   });
   const edgeIndex = new Int32Array(3 * layout.edges.length);
   layout.edges.forEach((e, k) => {
-    edgeIndex.set([e.child, e.parent, e.repeat], 3 * k);
+    edgeIndex[3 * k] = e.child;
+    edgeIndex[3 * k + 1] = e.parent;
+    edgeIndex[3 * k + 2] = e.repeat;
   });
   const [pointStart, points] = packPoints(layout.edges.map((e) => e.points));
   const [resultStart, resultPoints] = packPoints(layout.results.map((r) => r.points));
@@ -229,7 +238,8 @@ function packPoints(lists) {
   const xy = new Float64Array(2 * start[lists.length]);
   lists.forEach((list, k) => {
     list.forEach((p, j) => {
-      xy.set([p.x, p.y], 2 * (start[k] + j));
+      xy[2 * (start[k] + j)] = p.x;
+      xy[2 * (start[k] + j) + 1] = p.y;
     });
   });
   return [start, xy];

@@ -10,7 +10,8 @@ to random frames (p50/p95 of the update itself and of the time to the next paint
 frame), then again with the table of values open; the page's JS heap after garbage
 collection; and the two layouts on the same graph (dagre vs the fast layered one),
 which is why big graphs do not use dagre. With `--baseline DIR` the same figures for
-another checkout (a previous build), measured in the same run, and the ratios.
+another checkout (a previous build), measured in the same run, the two builds taking
+turns run by run, and the ratios.
 Targets (SPEC §12): Run -> drawn <= 1.5 s, scrubbing p95 <= 50 ms, heap < 300 MB at
 20,000 nodes.
 
@@ -21,6 +22,7 @@ Usage: .venv/bin/python bench/page_bench.py [--nodes 2000] [--program fanout|mlp
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -52,7 +54,7 @@ RUN_AND_WAIT = """async (source) => {
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const millis = performance.now() - started;
   const traces = performance.getEntriesByType('resource')
-    .filter((entry) => entry.name.endsWith('/api/trace') && entry.startTime >= started);
+    .filter((entry) => new URL(entry.name).pathname === '/api/trace' && entry.startTime >= started);
   const arrived = traces.length ? traces[traces.length - 1].responseEnd - started : NaN;
   performance.clearResourceTimings();
   return {millis, page: millis - arrived, nodes: document.querySelectorAll('.node').length,
@@ -122,43 +124,47 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def measure(base: str, source: str, args: argparse.Namespace, executable: str) -> dict[str, Any]:
-    """Every figure for one server: a fresh browser, so builds never share a cache."""
-    figures: dict[str, Any] = {}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 900})
-        page.goto(f"{base}/")
-        page.wait_for_selector("#player[data-ready=true]")
-        figures["trace"] = page.evaluate(TRACE_ONLY, source)
-        program = PROGRAMS[args.program]
-        # The first run is cold; then programs of a slightly different structure (a new
-        # layout each time) alternate with the first program's structure with new
-        # numbers (another pass: a layout cache may answer).
-        runs, fresh, same = [], [], []
-        result = page.evaluate(RUN_AND_WAIT, source)
-        runs.append(result)
-        for j in range(1, args.runs):
-            fresh.append(page.evaluate(RUN_AND_WAIT, program(args.nodes - 340 * j)))
-            result = page.evaluate(RUN_AND_WAIT, with_new_inputs(source, seed=j))
-            same.append(result)
-        figures["runs"], figures["fresh"], figures["same"] = runs, fresh, same
-        figures["frames"] = result["counter"].split(" / ")[1]
-        scrub = page.evaluate(SCRUB, args.scrubs)
-        figures["scrub"] = scrub
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("HeapProfiler.enable")
-        cdp.send("HeapProfiler.collectGarbage")
-        cdp.send("Performance.enable")
-        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-        figures["heap_mb"] = metrics["JSHeapUsedSize"] / 1e6
-        figures["dom"] = page.evaluate(HEAP)
-        page.locator(".node-table summary").click()
-        figures["table"] = page.evaluate(SCRUB, args.scrubs)
-        if not args.skip_dagre:
-            figures["layouts"] = page.evaluate(LAYOUTS)
-        browser.close()
-    return figures
+def open_page(browser: Any, base: str, source: str) -> tuple[Any, dict[str, Any]]:
+    """A page on `base` with the player ready, and its figures so far (the trace alone)."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(f"{base}/")
+    page.wait_for_selector("#player[data-ready=true]")
+    return page, {"trace": page.evaluate(TRACE_ONLY, source)}
+
+
+def run_rounds(
+    pages: list[tuple[Any, dict[str, Any]]], source: str, args: argparse.Namespace
+) -> None:
+    """Run -> drawn on every page, the builds taking turns (in alternating order) so
+    that a loaded machine's slow spells fall on both alike. The first run is cold; then
+    programs of a slightly different structure (a new layout each time) alternate with
+    the first program's structure with new numbers (another pass: a layout cache may
+    answer)."""
+    program = PROGRAMS[args.program]
+    for page, figures in pages:
+        figures["runs"], figures["fresh"], figures["same"] = [], [], []
+        figures["runs"].append(page.evaluate(RUN_AND_WAIT, source))
+        figures["frames"] = figures["runs"][0]["counter"].split(" / ")[1]
+    for j in range(1, args.runs):
+        for page, figures in pages if j % 2 else pages[::-1]:
+            figures["fresh"].append(page.evaluate(RUN_AND_WAIT, program(args.nodes - 340 * j)))
+            figures["same"].append(page.evaluate(RUN_AND_WAIT, with_new_inputs(source, seed=j)))
+
+
+def finish(page: Any, figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """Scrubbing, the heap, the table of values and the two layouts, on one page."""
+    figures["scrub"] = page.evaluate(SCRUB, args.scrubs)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("HeapProfiler.enable")
+    cdp.send("HeapProfiler.collectGarbage")
+    cdp.send("Performance.enable")
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    figures["heap_mb"] = metrics["JSHeapUsedSize"] / 1e6
+    figures["dom"] = page.evaluate(HEAP)
+    page.locator(".node-table summary").click()
+    figures["table"] = page.evaluate(SCRUB, args.scrubs)
+    if not args.skip_dagre:
+        figures["layouts"] = page.evaluate(LAYOUTS)
 
 
 def report(name: str, figures: dict[str, Any], args: argparse.Namespace) -> None:
@@ -226,10 +232,18 @@ def main() -> None:
     builds = [("this build", ROOT)]
     if args.baseline:
         builds.append((f"baseline {args.baseline}", args.baseline.resolve()))
-    results = []
-    for name, checkout in builds:
-        with live_server(cwd=checkout) as base:
-            results.append((name, measure(base, source, args, executable)))
+    with sync_playwright() as playwright, contextlib.ExitStack() as stack:
+        pages = []
+        for _name, checkout in builds:
+            base = stack.enter_context(live_server(cwd=checkout))
+            # A browser per build, so builds never share a cache.
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            stack.callback(browser.close)
+            pages.append(open_page(browser, base, source))
+        run_rounds(pages, source, args)
+        for page, figures in pages:
+            finish(page, figures, args)
+        results = [(name, figures) for (name, _), (_, figures) in zip(builds, pages, strict=True)]
     trace = results[0][1]["trace"]
     print(
         f"program: {args.program}, {args.nodes}-node target, {len(source.splitlines())} lines, "

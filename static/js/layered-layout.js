@@ -50,6 +50,7 @@ export function layeredLayout(graph, spacing) {
       y[v] = i * step;
     });
   const target = new Float64Array(size);
+  const scratch = new Int32Array(Math.max(0, ...layers.map((layer) => layer.length)));
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     const towardLeaves = sweep % 2 === 0;
     const neighbours = towardLeaves ? parents : operands;
@@ -64,7 +65,7 @@ export function layeredLayout(graph, spacing) {
           target[v] = sum / near.length;
         }
       }
-      layer.sort((a, b) => target[a] - target[b]);
+      sortByTarget(layer, target, scratch);
       place(layer, target, y, step);
     }
   }
@@ -131,6 +132,37 @@ export function layeredLayout(graph, spacing) {
     results,
     millis: Date.now() - started,
   };
+}
+
+/**
+ * Sort a column by target, stably (ties keep their order), as
+ * `layer.sort((a, b) => target[a] - target[b])` does but without a call per
+ * comparison: a bottom-up merge sort, several times faster on the 20,000-value
+ * graphs whose columns are sorted 8 times each. Example: layer [0, 1, 2] with
+ * targets [5, 1, 5] -> [1, 0, 2].
+ * @param {number[]} layer  node indices, sorted in place
+ * @param {Float64Array} target
+ * @param {Int32Array} scratch  at least as long as layer
+ */
+export function sortByTarget(layer, target, scratch) {
+  const n = layer.length;
+  /** @type {Int32Array} */ let from = Int32Array.from(layer);
+  let to = scratch.subarray(0, n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const middle = Math.min(left + width, n);
+      const right = Math.min(left + 2 * width, n);
+      let i = left;
+      let j = middle;
+      let k = left;
+      while (i < middle && j < right)
+        to[k++] = target[from[j]] < target[from[i]] ? from[j++] : from[i++];
+      while (i < middle) to[k++] = from[i++];
+      while (j < right) to[k++] = from[j++];
+    }
+    [from, to] = [to, from];
+  }
+  for (let i = 0; i < n; i++) layer[i] = from[i];
 }
 
 /**

@@ -31,15 +31,24 @@ export function packLayout(layout) {
   const n = layout.records.length;
   const records = new Float64Array(5 * n);
   const ops = new Float64Array(2 * n).fill(NaN);
+  // Element by element: `set([...])` would make a small array per record and edge.
   layout.records.forEach((r, i) => {
-    records.set([r.x, r.y, r.width, r.labelWidth, r.valueWidth], 5 * i);
+    records[5 * i] = r.x;
+    records[5 * i + 1] = r.y;
+    records[5 * i + 2] = r.width;
+    records[5 * i + 3] = r.labelWidth;
+    records[5 * i + 4] = r.valueWidth;
   });
   layout.ops.forEach((op, i) => {
-    if (op) ops.set([op.x, op.y], 2 * i);
+    if (!op) return;
+    ops[2 * i] = op.x;
+    ops[2 * i + 1] = op.y;
   });
   const edgeIndex = new Int32Array(3 * layout.edges.length);
   layout.edges.forEach((e, k) => {
-    edgeIndex.set([e.child, e.parent, e.repeat], 3 * k);
+    edgeIndex[3 * k] = e.child;
+    edgeIndex[3 * k + 1] = e.parent;
+    edgeIndex[3 * k + 2] = e.repeat;
   });
   const [pointStart, points] = packPoints(layout.edges.map((e) => e.points));
   const [resultStart, resultPoints] = packPoints(layout.results.map((r) => r.points));
@@ -113,6 +122,77 @@ export function transferables(packed) {
 }
 
 /**
+ * @typedef {{
+ *   labelChars: Uint8Array, hasOp: Uint8Array, edges: Int32Array, order: Int32Array,
+ *   output: number, valueChars?: number
+ * }} PackedInput
+ * labelChars: each label's length as drawn (visibleLabel); edges: child, parent per edge
+ */
+
+/**
+ * A layout input as typed arrays, for the trip to the layout worker: a layout sees
+ * label widths and whether a value has an op, not the text, so the lengths are
+ * enough, and typed arrays are transferred where 20,000 node objects would be
+ * structured-cloned (about a tenth of a second each way).
+ * @param {import("./layout.js").LayoutInput} input
+ * @returns {PackedInput}
+ */
+export function packInput(input) {
+  const n = input.nodes.length;
+  const labelChars = new Uint8Array(n);
+  const hasOp = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    labelChars[i] = visibleLabel(input.nodes[i].label).length;
+    hasOp[i] = input.nodes[i].op ? 1 : 0;
+  }
+  const edges = new Int32Array(2 * input.edges.length);
+  input.edges.forEach((edge, k) => {
+    edges[2 * k] = edge.child;
+    edges[2 * k + 1] = edge.parent;
+  });
+  return {
+    labelChars,
+    hasOp,
+    edges,
+    order: Int32Array.from(input.order),
+    output: input.output,
+    ...(input.valueChars === undefined ? {} : { valueChars: input.valueChars }),
+  };
+}
+
+/**
+ * The input a layout needs back from `packInput`: labels of the drawn length (the
+ * text is a placeholder), ops as "op" or "". Lays out exactly as the original input.
+ * @param {PackedInput} packed
+ * @returns {import("./layout.js").LayoutInput}
+ */
+export function unpackInput(packed) {
+  const nodes = Array.from(packed.labelChars, (chars, i) => ({
+    label: PLACEHOLDER.slice(0, chars),
+    op: packed.hasOp[i] ? "op" : "",
+  }));
+  const edges = Array.from({ length: packed.edges.length / 2 }, (_, k) => ({
+    child: packed.edges[2 * k],
+    parent: packed.edges[2 * k + 1],
+  }));
+  return {
+    nodes,
+    edges,
+    order: Array.from(packed.order),
+    output: packed.output,
+    ...(packed.valueChars === undefined ? {} : { valueChars: packed.valueChars }),
+  };
+}
+
+/** Long enough for any drawn label (visibleLabel cuts at SIZES.maxLabelChars). */
+const PLACEHOLDER = "x".repeat(64);
+
+/** The buffers a packed input can hand over to another thread. @param {PackedInput} packed */
+export function inputTransferables(packed) {
+  return [packed.labelChars, packed.hasOp, packed.edges, packed.order].map((array) => array.buffer);
+}
+
+/**
  * A short key for everything a layout depends on: the length of each label as drawn
  * (the layout sees widths, not text), ops, edges, the topo order, the output and the
  * widest number. Numbers themselves do not count, so another pass or the same program
@@ -158,7 +238,8 @@ function packPoints(lists) {
   const xy = new Float64Array(2 * start[lists.length]);
   lists.forEach((list, k) => {
     list.forEach((p, j) => {
-      xy.set([p.x, p.y], 2 * (start[k] + j));
+      xy[2 * (start[k] + j)] = p.x;
+      xy[2 * (start[k] + j) + 1] = p.y;
     });
   });
   return [start, xy];

@@ -10,8 +10,10 @@
  * Layouts are cached by structure (layout-pack.js's structureKey), so another pass
  * of the same network, or the same program with new numbers, is placed at once.
  */
-import { DAGRE_MAX_NODES, layoutGraph } from "./layout.js";
-import { structureKey, unpackLayout } from "./layout-pack.js";
+import { DAGRE_MAX_NODES, layoutGraph, layoutInput } from "./layout.js";
+import { isMultiPass } from "./passes.js";
+import { validateTrace } from "./trace.js";
+import { inputTransferables, packInput, structureKey, unpackLayout } from "./layout-pack.js";
 
 const INLINE_MAX_NODES = 30;
 /** Layouts kept: enough for a few programs and passes, a few megabytes each at most. */
@@ -22,6 +24,19 @@ const cache = new Map();
 
 /** @returns {Promise<any>} */
 const loadDagre = () => import("../vendor/dagre/dagre.esm.js").then((module) => module.default);
+
+/**
+ * Starts laying out a raw trace's graph as soon as it arrives, before the rest of the
+ * player indexes it (createTimeline), so that indexing runs while the worker lays
+ * out. Null for traces of several passes (pass-graph.js lays out each pass);
+ * throws what validateTrace throws for a trace the player cannot use.
+ * @param {unknown} rawTrace
+ * @returns {Promise<import("./layout.js").Layout> | null}
+ */
+export function startLayout(rawTrace) {
+  const trace = validateTrace(rawTrace);
+  return isMultiPass(trace) ? null : computeLayout(layoutInput(trace));
+}
 
 /**
  * @param {import("./layout.js").LayoutInput} input
@@ -108,6 +123,7 @@ function inWorker(input, url) {
   const id = nextRequest++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, input });
+    const packed = packInput(input);
+    worker.postMessage({ id, input: packed }, { transfer: inputTransferables(packed) });
   });
 }

@@ -1,14 +1,16 @@
 /**
- * Lays graphs out off the main thread: receives `{id, input}`, posts `{id, packed}`
+ * Lays graphs out off the main thread: receives `{id, input}` (packed by
+ * layout-pack.js's packInput), posts `{id, packed}`
  * back, the layout packed into typed arrays (transferred, not copied), or `{id, error}`.
  * Loads dagre only for the small graphs that use it. One worker serves a page.
  */
 import { DAGRE_MAX_NODES, layoutGraph } from "./layout.js";
-import { packLayout, transferables } from "./layout-pack.js";
+import { packLayout, transferables, unpackInput } from "./layout-pack.js";
 
 self.addEventListener("message", async (event) => {
-  const { id, input } = event.data;
+  const { id } = event.data;
   try {
+    const input = unpackInput(event.data.input);
     const dagre =
       input.nodes.length <= DAGRE_MAX_NODES
         ? (await import("../vendor/dagre/dagre.esm.js")).default

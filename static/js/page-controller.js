@@ -184,23 +184,27 @@ export function mountPageController({
    */
   async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
     const id = ++runId;
-    // The new entry is made at once, so Back during a slow trace returns to what was shown.
-    const entry = writeUrlState({
-      source,
-      granularity,
-      frame: typeof frame === "function" ? 0 : frame,
-    });
-    if (remember && location.search !== entry) history.pushState(null, "", entry);
     inFlight?.abort();
     const controller = new AbortController();
     inFlight = controller;
-    editor?.setBusy(true);
-    player?.setWaiting(true);
     try {
-      const { trace, rules } = await loadTrace(source, granularity, rulesReady, {
+      // The request leaves first: a big program's address takes the browser tens of
+      // milliseconds (and a layout) to write, which the server's tracing now covers.
+      const loading = loadTrace(source, granularity, rulesReady, {
         signal: controller.signal,
         ...lab.traceOptions(),
       });
+      // The new entry is still made at once, so Back during a slow trace returns to what
+      // was shown.
+      const entry = writeUrlState({
+        source,
+        granularity,
+        frame: typeof frame === "function" ? 0 : frame,
+      });
+      if (remember && location.search !== entry) history.pushState(null, "", entry);
+      editor?.setBusy(true);
+      player?.setWaiting(true);
+      const { trace, rules } = await loading;
       if (id !== runId) return;
       const previous = player;
       // The editor marks the frame's line while it still holds the traced program.

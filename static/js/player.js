@@ -11,8 +11,8 @@
 import { mountBugLabView } from "./bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
 import { mountGraph } from "./graph-view.js";
-import { layoutInput, recordLabel } from "./layout.js";
-import { computeLayout } from "./layout-runner.js";
+import { recordLabel } from "./layout.js";
+import { startLayout } from "./layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { mountPartedMarks } from "./parted-marks.js";
@@ -73,12 +73,12 @@ export async function mountPlayer(
     quiz: quizOptions = null,
   },
 ) {
+  // The layout runs in a worker (or comes from the cache) while the trace is indexed
+  // and names are made here. Several passes (SPEC §11): pass-graph.js lays out each
+  // pass's own graph instead (startLayout gives null).
+  const pendingLayout = startLayout(rawTrace);
   const timeline = createTimeline(rawTrace);
   const { trace } = timeline;
-  // The layout runs in a worker (or comes from the cache) while names are made here.
-  // Several passes (SPEC §11): pass-graph.js lays out each pass's own graph instead.
-  const multiPass = Boolean(timeline.passes);
-  const pendingLayout = multiPass ? null : computeLayout(layoutInput(trace));
   const names = nodeNames(trace);
   const labels = trace.nodes.map(recordLabel);
   const layout = await pendingLayout;

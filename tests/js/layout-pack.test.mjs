@@ -4,9 +4,12 @@ import { describe, it } from "node:test";
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
 import { layoutGraph, layoutInput } from "../../static/js/layout.js";
 import {
+  inputTransferables,
+  packInput,
   packLayout,
   structureKey,
   transferables,
+  unpackInput,
   unpackLayout,
 } from "../../static/js/layout-pack.js";
 import { chainTrace, fixture } from "./helpers.mjs";
@@ -30,6 +33,31 @@ describe("packLayout", () => {
   it("hands over buffers that can be transferred, one per array", () => {
     const packed = packLayout(layoutGraph(layoutInput(chainTrace(20))));
     const buffers = transferables(packed);
+    assert.equal(new Set(buffers).size, buffers.length);
+    assert.ok(buffers.every((buffer) => buffer instanceof ArrayBuffer));
+  });
+});
+
+describe("packInput", () => {
+  it("lays out exactly as the input it packs, long labels and repeated edges included", () => {
+    const trace = fixture("neuron-expanded.json");
+    trace.nodes[0].label = "a_label_longer_than_any_drawn_one";
+    for (const [input, withDagre] of [
+      [layoutInput(trace), true],
+      [layoutInput(fixture("a-plus-a.json")), true],
+      [layoutInput(chainTrace(400)), false],
+    ]) {
+      const unpacked = unpackInput(packInput(input));
+      const strip = (/** @type {any} */ layout) => ({ ...layout, millis: 0 });
+      assert.deepEqual(
+        strip(layoutGraph(unpacked, withDagre ? dagre : undefined)),
+        strip(layoutGraph(input, withDagre ? dagre : undefined)),
+      );
+    }
+  });
+
+  it("hands over buffers that can be transferred, one per array", () => {
+    const buffers = inputTransferables(packInput(layoutInput(chainTrace(20))));
     assert.equal(new Set(buffers).size, buffers.length);
     assert.ok(buffers.every((buffer) => buffer instanceof ArrayBuffer));
   });

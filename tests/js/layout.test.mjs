@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
 import { SIZES } from "../../static/js/layout-sizes.js";
 import { DAGRE_MAX_NODES, layoutGraph, layoutInput } from "../../static/js/layout.js";
-import { place } from "../../static/js/layered-layout.js";
+import { place, sortByTarget } from "../../static/js/layered-layout.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
 /** Children left of parents, and no two records overlapping. */
@@ -57,5 +57,23 @@ describe("place", () => {
     const y = new Float64Array(3);
     place([0, 1, 2], new Float64Array([0, 0, 100]), y, 40);
     assert.deepEqual([...y], [-20, 20, 100]);
+  });
+});
+
+describe("sortByTarget", () => {
+  it("sorts like a stable Array.prototype.sort by target, ties in their order", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (const n of [0, 1, 2, 3, 17, 64, 1000]) {
+      // Few distinct targets, so many ties.
+      const target = Float64Array.from({ length: n }, () => Math.floor(random() * 7) - 3);
+      const layer = Array.from({ length: n }, (_, i) => (i * 31) % Math.max(1, n));
+      const expected = [...layer].sort((a, b) => target[a] - target[b]);
+      sortByTarget(layer, target, new Int32Array(n));
+      assert.deepEqual(layer, expected);
+    }
   });
 });

@@ -69,7 +69,8 @@ class Names:
     """How each node is called in the text: its label, else its number or its expression.
 
     Unlabelled op nodes get a name derived from their operands (`n*2`, `den**-1`) while
-    that stays short, and otherwise `the * node`. Names and data are formatted once.
+    that stays short, and otherwise `the * node`. Names, data and numbers are formatted
+    once: every frame that mentions a node or repeats a number reuses the text.
     """
 
     def __init__(self) -> None:
@@ -79,6 +80,9 @@ class Names:
         # Nodes called `the * node` for want of a short name; a label may start with
         # "the " too, so this is remembered rather than read back from the text.
         self._unnamed: set[Value] = set()
+        # `fmt` of each number met so far: local derivatives, gradients and sums repeat.
+        # Equal numbers (1 == 1.0 == True, 0.0 == -0.0) have the same text.
+        self._numbers: dict[float, str] = {}
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -89,7 +93,14 @@ class Names:
     def data(self, node: Value) -> str:
         text = self._data.get(node)
         if text is None:
-            text = self._data[node] = fmt(node.data)
+            text = self._data[node] = self.number(node.data)
+        return text
+
+    def number(self, x: float) -> str:
+        """`fmt(x)`, remembered."""
+        text = self._numbers.get(x)
+        if text is None:
+            text = self._numbers[x] = fmt(x)
         return text
 
     def _derive(self, node: Value) -> str:
@@ -106,32 +117,48 @@ class Names:
     def symbolic(self, node: Value) -> str | None:
         """The op over its operands' names (`(a+b)*c`), or None if an operand has no short
         name. Operands are bracketed only where precedence needs it."""
-        if node not in self._symbolic:
-            self._symbolic[node] = self._symbolic_uncached(node)
-        return self._symbolic[node]
+        cache = self._symbolic
+        text = cache.get(node, _MISSING)
+        if text is _MISSING:
+            text = cache[node] = self._symbolic_uncached(node)
+        return text  # type: ignore[return-value]
 
     def _symbolic_uncached(self, node: Value) -> str | None:
-        outer = _op_precedence(node._op)
+        op = node._op
+        outer = _op_precedence(op)
         # `**` groups from the right, so an equal-precedence base needs brackets too.
-        power = node._op.startswith("**")
+        power = op.startswith("**")
+        names = self._names
+        unnamed = self._unnamed
         operands = []
         for i, child in enumerate(node._prev):
-            text = self(child)
-            if child in self._unnamed:
+            text = names.get(child)
+            if text is None:
+                text = self(child)
+            if child in unnamed:
                 return None
-            inner = _precedence(child)
-            tie_needs_brackets = i > 0 or power
-            if outer < 4 and (inner < outer or (inner == outer and tie_needs_brackets)):
-                text = f"({text})"
+            if outer < 4:
+                inner = _precedence(child)
+                if inner < outer or (inner == outer and (i > 0 or power)):
+                    text = f"({text})"
             operands.append(text)
-        return _apply(node._op, operands, "+", "*")
+        return _apply(op, operands, "+", "*")
 
     def numeric(self, node: Value) -> str:
         """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""
-        operands = [self.data(child) for child in node._prev]
+        cache = self._data
+        operands = []
+        for child in node._prev:
+            text = cache.get(child)
+            if text is None:
+                text = self.data(child)
+            operands.append(text)
         if node._op.startswith("**") and operands[0].startswith("-"):
             operands[0] = f"({operands[0]})"
         return _apply(node._op, operands, " + ", " × ")
+
+
+_MISSING = object()
 
 
 def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
@@ -161,12 +188,11 @@ _PRECEDENCE = {"+": 1, "*": 2}
 
 
 def build_text(node: Value, name: Names) -> str:
-    parts = [name(node)]
+    own = name(node)
     symbolic = name.symbolic(node)
-    if symbolic is not None and symbolic != parts[0]:
-        parts.append(symbolic)
-    parts += [name.numeric(node), name.data(node)]
-    return " = ".join(parts)
+    if symbolic is not None and symbolic != own:
+        return f"{own} = {symbolic} = {name.numeric(node)} = {name.data(node)}"
+    return f"{own} = {name.numeric(node)} = {name.data(node)}"
 
 
 def sort_text(output: Value, count: int, name: Names) -> str:
@@ -185,19 +211,26 @@ def backward_text(
     """Say what one `_backward` did; `received` counts the `+=`s each child got so far."""
     if not node._prev:
         what = "constant" if node._const else "leaf"
-        return f"{name(node)} is a {what}: its rule does nothing. grad = {fmt(node.grad)}."
+        return f"{name(node)} is a {what}: its rule does nothing. grad = {name.number(node.grad)}."
     rule = rule_text(node._op)
-    upstream = fmt(node.grad)
+    number = name.number
+    names = name._names
+    upstream = number(node.grad)
     steps = []
     for child, local, delta, before in contributions:
         received[child] = count = received.get(child, 0) + 1
-        step = f"{name(child)}.grad += {fmt(local)} × {upstream}"
+        child_name = names.get(child)
+        if child_name is None:
+            child_name = name(child)
         if count == 1:
-            step += f" → {fmt(before + delta)}"
+            steps.append(
+                f"{child_name}.grad += {number(local)} × {upstream} → {number(before + delta)}"
+            )
         else:
-            total = f"{fmt(before)} + {fmt(delta)} = {fmt(before + delta)}"
-            step += f"; {ordinal(count)} +=, sum {total}"
-        steps.append(step)
+            steps.append(
+                f"{child_name}.grad += {number(local)} × {upstream}; {ordinal(count)} +=, sum "
+                f"{number(before)} + {number(delta)} = {number(before + delta)}"
+            )
     return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."
 
 

@@ -138,7 +138,11 @@ class Names:
             if child in unnamed:
                 return None
             if outer < 4:
-                inner = _precedence(child)
+                # `_precedence(child)`, inlined: this runs for every node of a trace.
+                if child.label or not child._prev:
+                    inner = 5
+                else:
+                    inner = _PRECEDENCE.get(child._op) or (3 if child._op.startswith("**") else 4)
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
@@ -214,17 +218,18 @@ def backward_text(
         return f"{name(node)} is a {what}: its rule does nothing. grad = {name.number(node.grad)}."
     rule = rule_text(node._op)
     number = name.number
+    numbers = name._numbers
     names = name._names
     upstream = number(node.grad)
     steps = []
     for child, local, delta, before in contributions:
         received[child] = count = received.get(child, 0) + 1
-        child_name = names.get(child)
-        if child_name is None:
-            child_name = name(child)
+        child_name = names.get(child) or name(child)
         if count == 1:
+            after = before + delta
             steps.append(
-                f"{child_name}.grad += {number(local)} × {upstream} → {number(before + delta)}"
+                f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream} → "
+                f"{numbers.get(after) or number(after)}"
             )
         else:
             steps.append(

@@ -327,34 +327,24 @@ class Recorder:
     def backward_frame(
         self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
     ) -> None:
-        contributions = []
+        upstream = 0.0
         if tape:
             isfinite = math.isfinite
             upstream = float(node.grad)
             for child, local, delta, before in tape:
-                after = before + delta
-                if not (isfinite(local) and isfinite(after)):
+                if not (isfinite(local) and isfinite(before + delta)):
                     raise ProgramError(
                         f"the gradient flowing from {self.names(node)} into {self.names(child)} "
                         "is not a finite number; differentiation is exact, floating point is not"
                     )
-                contributions.append(
-                    {
-                        "to": child,
-                        "local": float(local),
-                        "upstream": upstream,
-                        "delta": float(delta),
-                        "before": float(before),
-                        "after": float(after),
-                    }
-                )
         try:
             text = narrate.backward_text(node, self.names, tape, self.received)
         except KeyError:  # an op of the program's own class that the narration has no rule for
             text = (
                 f"{self.names(node)} ({node._op}, grad {narrate.fmt(node.grad)}): its own rule ran."
             )
-        frame = {"phase": "backward", "node": node, "text": text, "contributions": contributions}
+        # The contributions become dicts once the nodes have their ids (`frames_with_ids`).
+        frame = {"phase": "backward", "node": node, "text": text, "contributions": (upstream, tape)}
         if self.pending:
             self.emit(frame, index)
         else:
@@ -489,8 +479,18 @@ class Recorder:
             phase = frame["phase"]
             if phase == "backward":
                 frame["node"] = ids[frame["node"]]
-                for contribution in frame["contributions"]:
-                    contribution["to"] = ids[contribution["to"]]
+                upstream, tape = frame["contributions"]
+                frame["contributions"] = [
+                    {
+                        "to": ids[child],
+                        "local": float(local),
+                        "upstream": upstream,
+                        "delta": float(delta),
+                        "before": float(before),
+                        "after": float(before + delta),
+                    }
+                    for child, local, delta, before in tape
+                ]
             elif phase == "build":
                 frame["node"] = ids[frame["node"]]
             elif phase == "update" or phase == "sort":

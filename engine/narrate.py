@@ -192,11 +192,15 @@ _PRECEDENCE = {"+": 1, "*": 2}
 
 
 def build_text(node: Value, name: Names) -> str:
-    own = name(node)
-    symbolic = name.symbolic(node)
+    # The caches are read directly: this runs once per op node of every trace.
+    own = name._names.get(node) or name(node)
+    symbolic = name._symbolic.get(node, _MISSING)
+    if symbolic is _MISSING:
+        symbolic = name.symbolic(node)
+    data = name._data.get(node) or name.data(node)
     if symbolic is not None and symbolic != own:
-        return f"{own} = {symbolic} = {name.numeric(node)} = {name.data(node)}"
-    return f"{own} = {name.numeric(node)} = {name.data(node)}"
+        return f"{own} = {symbolic} = {name.numeric(node)} = {data}"
+    return f"{own} = {name.numeric(node)} = {data}"
 
 
 def sort_text(output: Value, count: int, name: Names) -> str:

@@ -231,7 +231,8 @@ class Recorder:
         waiting = frames[self.pass_end :]
         del frames[self.pass_end :]
         positions = self.positions
-        build_text = self.build_text
+        # Nodes made after the last write to any `.data` show the numbers they have now.
+        last_write = self.last_data_write
         for node in fresh:
             if node._prev:
                 seq = node._seq
@@ -240,7 +241,9 @@ class Recorder:
                 frame: dict[str, Any] = {
                     "phase": "build",
                     "node": node,
-                    "text": build_text(node, names),
+                    "text": narrate.build_text(node, names)
+                    if last_write < seq
+                    else self.build_text(node, names),
                 }
                 position = positions.get(node)
                 if position is not None:
@@ -437,8 +440,10 @@ class Recorder:
             "granularity": granularity,
             "nodes": self.node_dicts(by_creation, ids, groups),
             "edges": [
-                {"source": ids[child], "target": ids[node]}
+                {"source": ids[child], "target": target}
                 for node in by_creation
+                if node._prev
+                for target in (ids[node],)
                 for child in node._prev
             ],
             "topo": [ids[node] for node in last_topo],

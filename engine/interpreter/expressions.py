@@ -441,14 +441,19 @@ class ExpressionCompiler:
         left = self.expr(node.left, scope)
         right = self.expr(node.right, scope)
         binary = self.m.binary
+        values = self.m.values
         line, column = self.pos(node)
 
         def run(f: Frame) -> Any:
             a = left(f)
             b = right(f)
-            if type(a) is float and type(b) is float and op in "+-*":
+            ta = type(a)
+            tb = type(b)
+            if ta is float and tb is float and op in "+-*":
                 return a + b if op == "+" else (a - b if op == "-" else a * b)
             try:
+                if ta is Value and (tb is Value or tb is float):
+                    return values(op, a, b)  # what `binary` does with these, one call sooner
                 return binary(op, a, b)
             except ProgramError as error:
                 raise error.located(line, column) from None

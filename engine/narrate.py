@@ -54,6 +54,9 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+_ORDINALS = tuple(ordinal(n) for n in range(100))  # the usual counts of `+=`, written once
+
+
 def rule_text(op: str) -> str:
     """What a node's rule does, in words: `rule_text("**-1") -> 'local derivative k·x^(k−1)'`.
 
@@ -236,8 +239,9 @@ def backward_text(
                 f"{numbers.get(after) or number(after)}"
             )
         else:
+            nth = _ORDINALS[count] if count < len(_ORDINALS) else ordinal(count)
             steps.append(
-                f"{child_name}.grad += {number(local)} × {upstream}; {ordinal(count)} +=, sum "
+                f"{child_name}.grad += {number(local)} × {upstream}; {nth} +=, sum "
                 f"{number(before)} + {number(delta)} = {number(before + delta)}"
             )
     return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."

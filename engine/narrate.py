@@ -223,17 +223,18 @@ def backward_text(
     if not node._prev:
         what = "constant" if node._const else "leaf"
         return f"{name(node)} is a {what}: its rule does nothing. grad = {name.number(node.grad)}."
-    rule = rule_text(node._op)
+    # The caches are read directly (`numbers.get(x) or number(x)` is `name.number(x)`):
+    # this runs once per node of every trace.
     number = name.number
     numbers = name._numbers
     names = name._names
-    upstream = number(node.grad)
+    upstream = numbers.get(node.grad) or number(node.grad)
     steps = []
     for child, local, delta, before in contributions:
         received[child] = count = received.get(child, 0) + 1
         child_name = names.get(child) or name(child)
+        after = before + delta
         if count == 1:
-            after = before + delta
             steps.append(
                 f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream} → "
                 f"{numbers.get(after) or number(after)}"
@@ -241,10 +242,12 @@ def backward_text(
         else:
             nth = _ORDINALS[count] if count < len(_ORDINALS) else ordinal(count)
             steps.append(
-                f"{child_name}.grad += {number(local)} × {upstream}; {nth} +=, sum "
-                f"{number(before)} + {number(delta)} = {number(before + delta)}"
+                f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream}; "
+                f"{nth} +=, sum {numbers.get(before) or number(before)} + "
+                f"{numbers.get(delta) or number(delta)} = {numbers.get(after) or number(after)}"
             )
-    return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."
+    own = names.get(node) or name(node)
+    return f"{own} ({node._op}, grad {upstream}): {rule_text(node._op)}. {'; '.join(steps)}."
 
 
 def underflow_text(children: list[Value], name: Names) -> str:

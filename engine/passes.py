@@ -94,15 +94,15 @@ class Recorder:
         owners = self.owner_of
         if result._seq <= mark or result in owners:
             return
-        owner = self.state.owner
-        position = self.state.position
+        state = self.state
+        owner = state.owner
+        position = state.position
         positions = self.positions
         count = self.count
-        stack = [result]
-        while stack:
-            node = stack.pop()
-            if node in owners:  # reached twice (`a + a` made inside one operation)
-                continue
+        # Usually the operation made one node (`a * b`), and the walk ends with it.
+        node = result
+        stack: list[Value] = []
+        while True:
             count += 1
             data = node.data
             if type(data) is not float:
@@ -117,6 +117,12 @@ class Recorder:
                 for child in children:
                     if child._seq > mark and child not in owners:
                         stack.append(child)
+            while stack:
+                node = stack.pop()
+                if node not in owners:  # else reached twice (`a + a` made in one operation)
+                    break
+            else:
+                break
         self.count = count
         if count > self.limits.max_nodes:
             raise ProgramError(
@@ -433,6 +439,7 @@ class Recorder:
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
         last_output, last_topo, _ = self.passes[-1]
+        last_topo_ids = [ids[node] for node in last_topo]
         several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
         trace: dict[str, Any] = {
             "schema": SCHEMA_TWO if several else SCHEMA_ONE,
@@ -446,11 +453,16 @@ class Recorder:
                 for target in (ids[node],)
                 for child in node._prev
             ],
-            "topo": [ids[node] for node in last_topo],
+            "topo": last_topo_ids,
             "output": ids[last_output],
             "frames": frames,
             "passes": [
-                {"output": ids[output], "topo": [ids[n] for n in topo], "data": float(data)}
+                {
+                    "output": ids[output],
+                    # The last pass's order is the trace's `topo`: a copy, not a second lookup.
+                    "topo": list(last_topo_ids) if topo is last_topo else [ids[n] for n in topo],
+                    "data": float(data),
+                }
                 for output, topo, data in self.passes
             ],
         }

@@ -70,6 +70,7 @@ class Recorder:
         self.last_data_write = -1
         self.passes: list[tuple[Value, list[Value], float]] = []
         self.pending: list[tuple[int, str]] = []
+        self.printed = False  # whether the program printed anything at all
         self.partial = ""
         self.last: Any = None
         # Update frames: the statement that is grouping writes, and its open frame.
@@ -165,6 +166,7 @@ class Recorder:
     # Prints and update frames
 
     def print(self, text: str) -> None:
+        self.printed = True
         lines = (self.partial + text).split("\n")
         self.partial = lines.pop()
         mark = next(creation_order)
@@ -536,9 +538,10 @@ class Recorder:
         leftover = carried + [text for _, text in self.pending]
         if leftover and out:
             out[-1]["prints"] = out[-1].get("prints", []) + leftover
-        for frame in out:
-            if "prints" in frame:
-                frame["prints"] = frame.pop("prints")  # keep it the frame's last field
+        if self.printed:
+            for frame in out:
+                if "prints" in frame:
+                    frame["prints"] = frame.pop("prints")  # keep it the frame's last field
         return out
 
     def node_dicts(

@@ -6,9 +6,11 @@ Standard library only. `trace_source` is the whole pipeline (text -> graph -> fr
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from backprop_animator.engine.collector import collector_paused as _collector_paused
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
 from backprop_animator.engine.gradcheck import gradcheck_source
@@ -59,7 +61,8 @@ def trace_source(
                 "(no functions, loops or classes, one backward pass); write this one out "
                 "statement by statement to use them"
             )
-        # The collector stays on while the program's own code runs (engine.collector).
+        # The collector stays on: a real program can make reference cycles (closures in
+        # loops) far faster than it makes nodes, and only the collector frees them.
         return trace_program(tree, source, granularity, limits)
     with _collector_paused():
         program = run_straight_line(tree, source, granularity, limits)
@@ -109,3 +112,21 @@ def trace_value(
                 f"the graph could not be traced: {type(error).__name__}: {str(error)[:200]}"
             ) from None
         return trace
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a trace is built.
+
+    A trace creates tens of thousands of objects that all stay alive until it is done,
+    so every collection in between walks them for nothing: pausing it takes a
+    20,000-node trace from ~590 ms to ~330 ms. The graph's cycles (closures that refer
+    to their node) are collected as usual afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

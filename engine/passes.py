@@ -32,7 +32,6 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from backprop_animator.engine import narrate
-from backprop_animator.engine.collector import collector_paused
 from backprop_animator.engine.interpreter.objects import PInstance, PSet
 from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
 from backprop_animator.engine.limits import Limits
@@ -303,16 +302,9 @@ class Recorder:
         return node.data
 
     def engine_pass(self, output: Value) -> None:
-        """`v.backward()` on an engine Value: sort, seed, run every rule, watching.
-
-        Only the engine's own rules run here, so the collector pauses (engine.collector).
-        """
+        """`v.backward()` on an engine Value: sort, seed, run every rule, watching."""
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
-        with collector_paused():
-            self._engine_pass(output)
-
-    def _engine_pass(self, output: Value) -> None:
         topo = topological_order(output)
         sort = self.begin_pass(output, topo)
         sort["changes"].append((output, "grad", output.grad, 1.0))
@@ -422,11 +414,6 @@ class Recorder:
     # The trace
 
     def finish(self, source: str, granularity: str, globals_: dict[str, Any]) -> dict[str, Any]:
-        """The trace, once the program has run (the collector pauses: engine.collector)."""
-        with collector_paused():
-            return self._finish(source, granularity, globals_)
-
-    def _finish(self, source: str, granularity: str, globals_: dict[str, Any]) -> dict[str, Any]:
         if not self.passes:
             self.implicit_pass()
         if self.partial:

@@ -200,6 +200,18 @@ class ExpressionCompiler:
             for i in range(after):
                 stores[star + 1 + i](f, items[len(items) - after + i])
 
+        if star is None and count == 2:
+            first, second = stores
+
+            def run_pair(f: Frame, value: Any) -> None:
+                # `for a, b in zip(...)`: a pair, the usual case, stored without a loop.
+                if type(value) is tuple and len(value) == 2:
+                    first(f, value[0])
+                    second(f, value[1])
+                else:
+                    run(f, value)
+
+            return run_pair
         return run
 
     def store_name(

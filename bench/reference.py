@@ -4,7 +4,7 @@ Forward values and one backward pass, nothing else: no labels, no tapes, no limi
 no frames. Children live in a set and the sort recurses, the plainest way to write
 it, so its cost is the floor any engine that does the same arithmetic must pay.
 
-`compile_program` turns a benchmark program (`bench.programs.mlp_program`) into a
+`compile_program` turns a benchmark program (`tests.support.programs.mlp_program`) into a
 function that builds its graph with this `Value`, so both engines run the very same
 network; it understands only what those programs use (names, numbers, `+`, `*`,
 `tanh(...)`).

@@ -9,6 +9,7 @@ Example: a `*` node's backward text reads
 
 from __future__ import annotations
 
+from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.value import Value
 
@@ -17,17 +18,6 @@ MAX_DERIVED_NAME = 24
 # mentions a node repeats its name, so a long label used by many nodes would otherwise
 # turn a 100 kB program into hundreds of megabytes of narration.
 MAX_LABEL_IN_TEXT = 40
-
-RULES = {
-    "+": "pass the gradient on unchanged",
-    "*": "multiply by the other factor",
-    "**": "local derivative k·x^(k−1)",
-    "tanh": "local derivative 1 − tanh²",
-    "exp": "local derivative eˣ, the node's own data",
-    "relu": "local derivative 1 if x > 0, else 0",
-    "log": "local derivative 1/x",
-    "sigmoid": "local derivative s·(1 − s)",
-}
 
 ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 # What a rule from another engine (`engine.foreign`) did, when its op is not ours.
@@ -63,9 +53,8 @@ def rule_text(op: str) -> str:
     Ops from other engines are matched case-insensitively (micrograd's `ReLU`); any
     other op gets a sentence that says its rule was watched, not known.
     """
-    if op.startswith("**"):
-        return RULES["**"]
-    return RULES.get(op) or RULES.get(op.lower()) or MEASURED_RULE
+    entry = lookup(op) or lookup(op.lower())
+    return entry.rule if entry is not None else MEASURED_RULE
 
 
 class Names:
@@ -140,12 +129,8 @@ class Names:
                 text = self(child)
             if child in unnamed:
                 return None
-            if outer < 4:
-                # `_precedence(child)`, inlined: this runs for every node of a trace.
-                if child.label or not child._prev:
-                    inner = 5
-                else:
-                    inner = _PRECEDENCE.get(child._op) or (3 if child._op.startswith("**") else 4)
+            if outer < CALL:  # a call's operands never need brackets
+                inner = _precedence(child)
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
@@ -188,10 +173,8 @@ def _precedence(node: Value) -> int:
 
 
 def _op_precedence(op: str) -> int:
-    return _PRECEDENCE.get(op) or (3 if op.startswith("**") else 4)
-
-
-_PRECEDENCE = {"+": 1, "*": 2}
+    entry = lookup(op)
+    return entry.precedence if entry is not None else CALL
 
 
 def build_text(node: Value, name: Names) -> str:

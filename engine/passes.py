@@ -31,7 +31,7 @@ from collections.abc import Callable
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from backprop_animator.engine import narrate
+from backprop_animator.engine import narrate, ops
 from backprop_animator.engine.interpreter.objects import PInstance, PSet
 from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
 from backprop_animator.engine.limits import Limits
@@ -84,6 +84,8 @@ class Recorder:
         self.in_rule: dict[str, Any] | None = None
         self.received: dict[Value, int] = {}
         self.names = narrate.Names()
+        # Each pass's names and the nodes its output reached (`passes[].names`).
+        self.pass_names: list[tuple[narrate.Names, list[Value]]] = []
 
     # Adopting nodes
 
@@ -227,6 +229,7 @@ class Recorder:
     def begin_pass(self, output: Value, reachable: list[Value]) -> dict[str, Any]:
         index = len(self.passes)
         self.names = names = narrate.Names()
+        self.pass_names.append((names, reachable))
         if self.instance_of:
             for node in reachable:
                 self.sync(node)
@@ -427,6 +430,7 @@ class Recorder:
         ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
+        names, renamed = self.node_names(ids)
         last_output, last_topo, _ = self.passes[-1]
         last_topo_ids = [ids[node] for node in last_topo]
         several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
@@ -434,7 +438,7 @@ class Recorder:
             "schema": SCHEMA_TWO if several else SCHEMA_ONE,
             "source": source,
             "granularity": granularity,
-            "nodes": self.node_dicts(by_creation, ids, groups),
+            "nodes": self.node_dicts(by_creation, ids, groups, names),
             "edges": [
                 {"source": ids[child], "target": target}
                 for node in by_creation
@@ -451,11 +455,28 @@ class Recorder:
                     # The last pass's order is the trace's `topo`: a copy, not a second lookup.
                     "topo": list(last_topo_ids) if topo is last_topo else [ids[n] for n in topo],
                     "data": float(data),
+                    "names": pass_renamed,
                 }
-                for output, topo, data in self.passes
+                for (output, topo, data), pass_renamed in zip(self.passes, renamed, strict=True)
             ],
+            "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }
         return trace
+
+    def node_names(self, ids: dict[Value, str]) -> tuple[dict[Value, str], list[dict[str, str]]]:
+        """Each node's name as the last pass that reaches it calls it, and per pass the
+        nodes that pass's texts call otherwise (by id): a parameter named by its data."""
+        final: dict[Value, str] = {}
+        per_pass: list[dict[Value, str]] = []
+        for (_, topo, _), (names, reachable) in zip(self.passes, self.pass_names, strict=True):
+            called = {node: names(node) for node in (*reachable, *topo)}
+            per_pass.append(called)
+            final.update(called)
+        renamed = [
+            {ids[node]: name for node, name in called.items() if name != final[node]}
+            for called in per_pass
+        ]
+        return final, renamed
 
     def implicit_pass(self) -> None:
         last = self.last
@@ -532,7 +553,11 @@ class Recorder:
         return out
 
     def node_dicts(
-        self, by_creation: list[Value], ids: dict[Value, str], groups: GroupNames
+        self,
+        by_creation: list[Value],
+        ids: dict[Value, str],
+        groups: GroupNames,
+        names: dict[Value, str],
     ) -> list[dict[str, Any]]:
         instance_of = self.instance_of
         owner_of = self.owner_of
@@ -554,6 +579,7 @@ class Recorder:
                 {
                     "id": ids[node],
                     "label": label if len(label) <= MAX_LABEL else cut_label(label),
+                    "name": names[node],
                     "op": node._op,
                     "kind": kind,
                     "data": float(node.data),
@@ -626,7 +652,7 @@ def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:
     """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11), with
     labels cut to 100 characters."""
     trace["passes"] = [
-        {"output": trace["output"], "topo": trace["topo"], "data": float(output.data)}
+        {"output": trace["output"], "topo": trace["topo"], "data": float(output.data), "names": {}}
     ]
     for node in trace["nodes"]:
         if len(node["label"]) > MAX_LABEL:

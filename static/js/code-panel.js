@@ -35,7 +35,11 @@ const SORT_MARKED = new Set([6, 8]);
 function codeBlock(lines, marked, { first, label, tone } = {}) {
   const code = html("code");
   lines.forEach((line, i) => {
-    const row = html("span", { class: marked.has(i) ? "code-line is-marked" : "code-line" });
+    const row = html("span", {
+      class: marked.has(i) ? "code-line is-marked" : "code-line",
+      "data-testid": "code-line",
+      "data-marked": marked.has(i),
+    });
     if (first !== undefined)
       row.append(
         html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }),
@@ -43,7 +47,11 @@ function codeBlock(lines, marked, { first, label, tone } = {}) {
     row.append(line === "" ? " " : line);
     code.append(row);
   });
-  return html("figure", { class: tone ? `code-figure is-${tone}` : "code-figure" }, [
+  const figure = {
+    class: tone ? `code-figure is-${tone}` : "code-figure",
+    "data-tone": tone ?? false,
+  };
+  return html("figure", figure, [
     ...(label ? [html("figcaption", { text: label })] : []),
     // Focusable because it may scroll sideways (keyboard users must reach it).
     html("pre", { class: "code", tabindex: 0 }, [code]),
@@ -67,10 +75,15 @@ export function mountCodePanel(container, { timeline, names, rules }) {
   const sourceLines = splitSourceLines(trace.source);
   const body = html("div", { class: "code-panel-body" });
   container.replaceChildren(
-    html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
-      html("h2", { class: "panel-title", text: "Code" }),
-      body,
-    ]),
+    html(
+      "section",
+      {
+        class: "code-panel",
+        "data-testid": "code-panel",
+        "aria-label": "Code that runs at this frame",
+      },
+      [html("h2", { class: "panel-title", text: "Code" }), body],
+    ),
   );
   const nameOf = (/** @type {string} */ id) =>
     names[/** @type {number} */ (timeline.indexOf.get(id))];
@@ -193,6 +206,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           contributions: state.contributions,
           nameOf,
           assign: trace.mistake === "assign",
+          ops: trace.ops,
         });
         // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
         if (rows.length)
@@ -201,7 +215,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
               "div",
               { class: "substitutions", "aria-label": "The rule with numbers" },
               rows.map((row) =>
-                html("div", { class: "substitution", tabindex: 0 }, [
+                html("div", { class: "substitution", "data-testid": "substitution", tabindex: 0 }, [
                   html("code", { class: "symbolic", text: row.symbolic }),
                   html("code", { class: "numeric", text: row.numeric }),
                   html("code", { class: "result", text: row.result }),

@@ -18,7 +18,7 @@ def test_axe_finds_no_serious_violations(
 ) -> None:
     axe_page.emulate_media(color_scheme=theme)
     open_player(axe_page, player_url(server, NEURON, frame=frame))
-    assert axe_page.locator(".player").get_attribute("data-phase") == phase
+    assert axe_page.locator("[data-testid=player]").get_attribute("data-phase") == phase
     assert serious_violations(axe_page) == []
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from bench.programs import fanout_program
 from tests.browser.conftest import NEURON, open_player, player_url
+from tests.support.programs import fanout_program
 
 pytestmark = pytest.mark.browser
 
@@ -23,9 +23,10 @@ DESKTOP = {"width": 1280, "height": 900}
 # Rendered size of the numbers and labels of every record on screen: the font size
 # times the view's scale.
 TEXT_SIZES = """() => {
-  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
   const sizes = [];
-  const texts = ':is([data-testid=node], [data-testid=group]) :is(.node-value, .node-label)';
+  const texts = ':is([data-testid=node], [data-testid=group])'
+    + ' :is([data-testid=node-value], [data-testid=node-label])';
   for (const text of document.querySelectorAll(texts)) {
     const r = text.getBoundingClientRect();
     if (r.right < frame.left || r.left > frame.right) continue;
@@ -36,7 +37,7 @@ TEXT_SIZES = """() => {
 }"""
 
 CURRENT_IN_FRAME = """() => {
-  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
   const node = document.querySelector(
     '[data-testid=node][data-role=new], [data-testid=node][data-role=active]');
   if (!node) return null;
@@ -46,8 +47,8 @@ CURRENT_IN_FRAME = """() => {
 }"""
 
 GRAPH_AND_FRAME = """() => {
-  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
-  const graph = document.querySelector('.graph-viewport').getBoundingClientRect();
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
+  const graph = document.querySelector('[data-testid=graph-viewport]').getBoundingClientRect();
   return {frame: {left: frame.left, right: frame.right, top: frame.top, bottom: frame.bottom},
           graph: {left: graph.left, right: graph.right, top: graph.top, bottom: graph.bottom}};
 }"""
@@ -69,10 +70,10 @@ def test_every_example_opens_with_node_text_of_at_least_11_pixels(
         open_player(player_page, url)
         for frame in ("0", "end"):
             if frame == "end":
-                player_page.locator(".graph-frame").focus()
+                player_page.locator("[data-testid=graph-frame]").focus()
                 player_page.keyboard.press("End")
             # On a phone the graph is below the editor: look at it, as a learner scrolls to.
-            player_page.locator(".graph-frame").scroll_into_view_if_needed()
+            player_page.locator("[data-testid=graph-frame]").scroll_into_view_if_needed()
             sizes = player_page.evaluate(TEXT_SIZES)
             where = f"{example['id']} at {viewport['width']} px, frame {frame}"
             assert sizes, f"{where}: no record text on screen"
@@ -121,7 +122,7 @@ def test_a_big_graph_has_node_hooks_only_for_what_is_in_view(
     nodes = player_page.get_by_test_id("node")
     count = nodes.count()
     assert 0 < count < 400, f"{count} node hooks for a 1,967-value graph"
-    frame = player_page.locator(".graph-frame").bounding_box()
+    frame = player_page.locator("[data-testid=graph-frame]").bounding_box()
     assert frame is not None
     for node in nodes.all()[:50]:
         box = node.bounding_box()
@@ -131,17 +132,17 @@ def test_a_big_graph_has_node_hooks_only_for_what_is_in_view(
         assert box["y"] + box["height"] >= frame["y"] - 200
         assert box["y"] <= frame["y"] + frame["height"] + 200
         assert node.get_attribute("data-grad") is not None
-    assert player_page.locator(".graph-canvas").is_hidden()
+    assert player_page.locator("[data-testid=graph-canvas]").is_hidden()
 
     player_page.get_by_role("button", name="Fit").click()  # the whole graph: far
-    expect(player_page.locator(".graph-canvas")).to_be_visible()
+    expect(player_page.locator("[data-testid=graph-canvas]")).to_be_visible()
     expect(nodes).to_have_count(0)
-    player_page.locator(".node-table summary").click()
-    expect(player_page.locator(".node-table tbody tr").first).to_be_visible()
+    player_page.locator("[data-testid=node-table] summary").click()
+    expect(player_page.locator("[data-testid=node-table] tbody tr").first).to_be_visible()
 
     for _ in range(12):  # 1.25 ** 12: from the whole graph (scale ~0.07) to reading zoom
         player_page.get_by_role("button", name="Zoom in").click()
-    expect(player_page.locator(".graph-canvas")).to_be_hidden()
+    expect(player_page.locator("[data-testid=graph-canvas]")).to_be_hidden()
     expect(nodes.first).to_be_attached()
 
 

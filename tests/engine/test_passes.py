@@ -82,14 +82,16 @@ def test_each_frame_belongs_to_a_pass_and_frames_come_in_pass_order() -> None:
 def test_a_program_with_one_pass_keeps_schema_one_plus_its_pass() -> None:
     trace = trace_source("def f(x):\n    return x * x\na = Value(3.0)\no = f(a)\no.backward()\n")
     assert trace["schema"] == 1
-    assert trace["passes"] == [{"output": trace["output"], "topo": trace["topo"], "data": 9.0}]
+    assert trace["passes"] == [
+        {"output": trace["output"], "topo": trace["topo"], "data": 9.0, "names": {}}
+    ]
     assert not any(f["phase"] == "update" for f in trace["frames"])
     assert "changes" not in next(f for f in trace["frames"] if f["phase"] == "sort")
 
 
 def test_a_straight_line_program_gets_its_one_pass_too() -> None:
     trace = trace_source("a = Value(3.0)\nb = a + a\nb.backward()\n")
-    assert trace["passes"] == [{"output": "n1", "topo": ["n0", "n1"], "data": 6.0}]
+    assert trace["passes"] == [{"output": "n1", "topo": ["n0", "n1"], "data": 6.0, "names": {}}]
 
 
 def test_build_frames_carry_the_line_that_made_their_node() -> None:

@@ -1,4 +1,4 @@
-"""Generated programs for benchmarks: MLP-like networks of tanh neurons.
+"""Generated programs for tests and benchmarks: MLP-like networks of tanh neurons.
 
 `mlp_program(2_000)` writes a program of about 2,000 nodes: layers of neurons with
 fan-in 10, each `h = tanh(w1*x1 + ... + w10*x10 + b)` with weights as number literals

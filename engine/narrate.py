@@ -75,6 +75,7 @@ class Names:
         # `fmt` of each number met so far: local derivatives, gradients and sums repeat.
         # Equal numbers (1 == 1.0 == True, 0.0 == -0.0) have the same text.
         self._numbers: dict[float, str] = {}
+        self._precedences: dict[str, int] = {}  # `_op_precedence` of each op met so far
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -115,9 +116,15 @@ class Names:
             text = cache[node] = self._symbolic_uncached(node)
         return text  # type: ignore[return-value]
 
+    def _precedence_of(self, op: str) -> int:
+        """`_op_precedence(op)`, remembered."""
+        precedence = self._precedences[op] = _op_precedence(op)
+        return precedence
+
     def _symbolic_uncached(self, node: Value) -> str | None:
         op = node._op
-        outer = _op_precedence(op)
+        precedences = self._precedences
+        outer = precedences.get(op) or self._precedence_of(op)
         # `**` groups from the right, so an equal-precedence base needs brackets too.
         power = op.startswith("**")
         names = self._names
@@ -130,7 +137,10 @@ class Names:
             if child in unnamed:
                 return None
             if outer < CALL:  # a call's operands never need brackets
-                inner = _precedence(child)
+                if child.label or not child._prev:
+                    inner = LEAF  # `_precedence(child)`, with the op's looked up once
+                else:
+                    inner = precedences.get(child._op) or self._precedence_of(child._op)
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
@@ -165,10 +175,13 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
     return f"{op}({', '.join(operands)})"
 
 
+LEAF = 5  # how labels and leaves bind: tighter than any op
+
+
 def _precedence(node: Value) -> int:
     """Binding strength of how a node is written: labels and leaves bind tightest."""
     if node.label or not node._prev:
-        return 5
+        return LEAF
     return _op_precedence(node._op)
 
 

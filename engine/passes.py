@@ -469,7 +469,9 @@ class Recorder:
         final: dict[Value, str] = {}
         per_pass: list[dict[Value, str]] = []
         for (_, topo, _), (names, reachable) in zip(self.passes, self.pass_names, strict=True):
-            called = {node: names(node) for node in (*reachable, *topo)}
+            # An engine pass reaches exactly the nodes it ran (the same list): one walk.
+            nodes = topo if reachable is topo else (*reachable, *topo)
+            called = {node: names(node) for node in nodes}
             per_pass.append(called)
             final.update(called)
         renamed = [

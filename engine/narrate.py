@@ -44,6 +44,9 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+_ORDINALS = tuple(ordinal(n) for n in range(100))  # the usual counts of `+=`, written once
+
+
 def rule_text(op: str) -> str:
     """What a node's rule does, in words: `rule_text("**-1") -> 'local derivative k·x^(k−1)'`.
 
@@ -58,7 +61,8 @@ class Names:
     """How each node is called in the text: its label, else its number or its expression.
 
     Unlabelled op nodes get a name derived from their operands (`n*2`, `den**-1`) while
-    that stays short, and otherwise `the * node`. Names and data are formatted once.
+    that stays short, and otherwise `the * node`. Names, data and numbers are formatted
+    once: every frame that mentions a node or repeats a number reuses the text.
     """
 
     def __init__(self) -> None:
@@ -68,6 +72,10 @@ class Names:
         # Nodes called `the * node` for want of a short name; a label may start with
         # "the " too, so this is remembered rather than read back from the text.
         self._unnamed: set[Value] = set()
+        # `fmt` of each number met so far: local derivatives, gradients and sums repeat.
+        # Equal numbers (1 == 1.0 == True, 0.0 == -0.0) have the same text.
+        self._numbers: dict[float, str] = {}
+        self._precedences: dict[str, int] = {}  # `_op_precedence` of each op met so far
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -78,7 +86,14 @@ class Names:
     def data(self, node: Value) -> str:
         text = self._data.get(node)
         if text is None:
-            text = self._data[node] = fmt(node.data)
+            text = self._data[node] = self.number(node.data)
+        return text
+
+    def number(self, x: float) -> str:
+        """`fmt(x)`, remembered."""
+        text = self._numbers.get(x)
+        if text is None:
+            text = self._numbers[x] = fmt(x)
         return text
 
     def _derive(self, node: Value) -> str:
@@ -95,32 +110,57 @@ class Names:
     def symbolic(self, node: Value) -> str | None:
         """The op over its operands' names (`(a+b)*c`), or None if an operand has no short
         name. Operands are bracketed only where precedence needs it."""
-        if node not in self._symbolic:
-            self._symbolic[node] = self._symbolic_uncached(node)
-        return self._symbolic[node]
+        cache = self._symbolic
+        text = cache.get(node, _MISSING)
+        if text is _MISSING:
+            text = cache[node] = self._symbolic_uncached(node)
+        return text  # type: ignore[return-value]
+
+    def _precedence_of(self, op: str) -> int:
+        """`_op_precedence(op)`, remembered."""
+        precedence = self._precedences[op] = _op_precedence(op)
+        return precedence
 
     def _symbolic_uncached(self, node: Value) -> str | None:
-        outer = _op_precedence(node._op)
+        op = node._op
+        precedences = self._precedences
+        outer = precedences.get(op) or self._precedence_of(op)
         # `**` groups from the right, so an equal-precedence base needs brackets too.
-        power = node._op.startswith("**")
+        power = op.startswith("**")
+        names = self._names
+        unnamed = self._unnamed
         operands = []
         for i, child in enumerate(node._prev):
-            text = self(child)
-            if child in self._unnamed:
+            text = names.get(child)
+            if text is None:
+                text = self(child)
+            if child in unnamed:
                 return None
-            inner = _precedence(child)
-            tie_needs_brackets = i > 0 or power
-            if outer < CALL and (inner < outer or (inner == outer and tie_needs_brackets)):
-                text = f"({text})"
+            if outer < CALL:  # a call's operands never need brackets
+                if child.label or not child._prev:
+                    inner = LEAF  # `_precedence(child)`, with the op's looked up once
+                else:
+                    inner = precedences.get(child._op) or self._precedence_of(child._op)
+                if inner < outer or (inner == outer and (i > 0 or power)):
+                    text = f"({text})"
             operands.append(text)
-        return _apply(node._op, operands, "+", "*")
+        return _apply(op, operands, "+", "*")
 
     def numeric(self, node: Value) -> str:
         """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""
-        operands = [self.data(child) for child in node._prev]
+        cache = self._data
+        operands = []
+        for child in node._prev:
+            text = cache.get(child)
+            if text is None:
+                text = self.data(child)
+            operands.append(text)
         if node._op.startswith("**") and operands[0].startswith("-"):
             operands[0] = f"({operands[0]})"
         return _apply(node._op, operands, " + ", " × ")
+
+
+_MISSING = object()
 
 
 def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
@@ -135,10 +175,13 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
     return f"{op}({', '.join(operands)})"
 
 
+LEAF = 5  # how labels and leaves bind: tighter than any op
+
+
 def _precedence(node: Value) -> int:
     """Binding strength of how a node is written: labels and leaves bind tightest."""
     if node.label or not node._prev:
-        return 5
+        return LEAF
     return _op_precedence(node._op)
 
 
@@ -148,12 +191,15 @@ def _op_precedence(op: str) -> int:
 
 
 def build_text(node: Value, name: Names) -> str:
-    parts = [name(node)]
-    symbolic = name.symbolic(node)
-    if symbolic is not None and symbolic != parts[0]:
-        parts.append(symbolic)
-    parts += [name.numeric(node), name.data(node)]
-    return " = ".join(parts)
+    # The caches are read directly: this runs once per op node of every trace.
+    own = name._names.get(node) or name(node)
+    symbolic = name._symbolic.get(node, _MISSING)
+    if symbolic is _MISSING:
+        symbolic = name.symbolic(node)
+    data = name._data.get(node) or name.data(node)
+    if symbolic is not None and symbolic != own:
+        return f"{own} = {symbolic} = {name.numeric(node)} = {data}"
+    return f"{own} = {name.numeric(node)} = {data}"
 
 
 def sort_text(output: Value, count: int, name: Names) -> str:
@@ -172,20 +218,32 @@ def backward_text(
     """Say what one `_backward` did; `received` counts the `+=`s each child got so far."""
     if not node._prev:
         what = "constant" if node._const else "leaf"
-        return f"{name(node)} is a {what}: its rule does nothing. grad = {fmt(node.grad)}."
-    rule = rule_text(node._op)
-    upstream = fmt(node.grad)
+        return f"{name(node)} is a {what}: its rule does nothing. grad = {name.number(node.grad)}."
+    # The caches are read directly (`numbers.get(x) or number(x)` is `name.number(x)`):
+    # this runs once per node of every trace.
+    number = name.number
+    numbers = name._numbers
+    names = name._names
+    upstream = numbers.get(node.grad) or number(node.grad)
     steps = []
     for child, local, delta, before in contributions:
         received[child] = count = received.get(child, 0) + 1
-        step = f"{name(child)}.grad += {fmt(local)} × {upstream}"
+        child_name = names.get(child) or name(child)
+        after = before + delta
         if count == 1:
-            step += f" → {fmt(before + delta)}"
+            steps.append(
+                f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream} → "
+                f"{numbers.get(after) or number(after)}"
+            )
         else:
-            total = f"{fmt(before)} + {fmt(delta)} = {fmt(before + delta)}"
-            step += f"; {ordinal(count)} +=, sum {total}"
-        steps.append(step)
-    return f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."
+            nth = _ORDINALS[count] if count < len(_ORDINALS) else ordinal(count)
+            steps.append(
+                f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream}; "
+                f"{nth} +=, sum {numbers.get(before) or number(before)} + "
+                f"{numbers.get(delta) or number(delta)} = {numbers.get(after) or number(after)}"
+            )
+    own = names.get(node) or name(node)
+    return f"{own} ({node._op}, grad {upstream}): {rule_text(node._op)}. {'; '.join(steps)}."
 
 
 def underflow_text(children: list[Value], name: Names) -> str:

@@ -25,8 +25,10 @@ frames are emitted when their pass starts; lines printed after the last frame go
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from backprop_animator.engine import narrate, ops
@@ -39,6 +41,7 @@ from backprop_animator.engine.value import Value, topological_order
 from backprop_animator.engine.value import _creation_order as creation_order
 
 SCHEMA_TWO = 2
+_SEQ = attrgetter("_seq")  # creation order
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 
 
@@ -58,11 +61,15 @@ class Recorder:
         # build frames that belong before them), and when each update frame opened.
         self.pass_end = 0
         self.update_seq: dict[int, int] = {}
-        # An op node's data and its operands' data when it was made, for its build text:
-        # a program may change `.data` before the pass that shows the node.
-        self.born: dict[Value, tuple[Any, tuple[Any, ...]]] = {}
+        # Every write to an engine Value's `.data` (when, and the number it replaced), for
+        # the build text of a node made before it: the text shows the numbers as they were
+        # when the node was made, and a program may change `.data` before the pass that
+        # shows the node. Most programs never do, so nothing is kept per node.
+        self.data_writes: dict[Value, list[tuple[int, Any]]] = {}
+        self.last_data_write = -1
         self.passes: list[tuple[Value, list[Value], float]] = []
         self.pending: list[tuple[int, str]] = []
+        self.printed = False  # whether the program printed anything at all
         self.partial = ""
         self.last: Any = None
         # Update frames: the statement that is grouping writes, and its open frame.
@@ -86,15 +93,19 @@ class Recorder:
         """Adopt the engine nodes an operation made (those numbered after `mark`)."""
         if type(result) is not Value:
             return
-        owner = self.state.owner
-        position = self.state.position
         owners = self.owner_of
-        stack = [result]
-        while stack:
-            node = stack.pop()
-            if node._seq <= mark or node in owners:
-                continue
-            self.count += 1
+        if result._seq <= mark or result in owners:
+            return
+        state = self.state
+        owner = state.owner
+        position = state.position
+        positions = self.positions
+        count = self.count
+        # Usually the operation made one node (`a * b`), and the walk ends with it.
+        node = result
+        stack: list[Value] = []
+        while True:
+            count += 1
             data = node.data
             if type(data) is not float:
                 check_number(data, node._op or "Value")
@@ -102,11 +113,20 @@ class Recorder:
                 raise not_finite(node._op or "Value", data)
             owners[node] = owner
             node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
-            if node._prev:
-                self.positions[node] = position
-                self.born[node] = (data, tuple(child.data for child in node._prev))
-                stack.extend(node._prev)
-        if self.count > self.limits.max_nodes:
+            children = node._prev
+            if children:
+                positions[node] = position
+                for child in children:
+                    if child._seq > mark and child not in owners:
+                        stack.append(child)
+            while stack:
+                node = stack.pop()
+                if node not in owners:  # else reached twice (`a + a` made in one operation)
+                    break
+            else:
+                break
+        self.count = count
+        if count > self.limits.max_nodes:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
@@ -147,6 +167,7 @@ class Recorder:
     # Prints and update frames
 
     def print(self, text: str) -> None:
+        self.printed = True
         lines = (self.partial + text).split("\n")
         self.partial = lines.pop()
         mark = next(creation_order)
@@ -158,6 +179,9 @@ class Recorder:
 
     def write(self, obj: Any, field: str, before: Any, after: Any) -> None:
         """A program statement set `.data` or `.grad` of a graph node."""
+        if field == "data" and type(obj) is Value:
+            self.last_data_write = seq = next(creation_order)
+            self.data_writes.setdefault(obj, []).append((seq, before))
         node = obj if type(obj) is Value else obj.mirror
         if self.pass_output is not None:
             if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
@@ -209,24 +233,37 @@ class Recorder:
         if self.instance_of:
             for node in reachable:
                 self.sync(node)
-        fresh = sorted((n for n in reachable if n not in self.shown), key=lambda n: n._seq)
+        shown = self.shown
+        fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
-        waiting = self.frames[self.pass_end :]
-        del self.frames[self.pass_end :]
+        frames = self.frames
+        waiting = frames[self.pass_end :]
+        del frames[self.pass_end :]
+        positions = self.positions
+        # Nodes made after the last write to any `.data` show the numbers they have now.
+        last_write = self.last_data_write
         for node in fresh:
             if node._prev:
-                while waiting and self.update_seq.get(id(waiting[0]), -1) < node._seq:
-                    self.frames.append(waiting.pop(0))
+                seq = node._seq
+                while waiting and self.update_seq.get(id(waiting[0]), -1) < seq:
+                    frames.append(waiting.pop(0))
                 frame: dict[str, Any] = {
                     "phase": "build",
                     "node": node,
-                    "text": self.build_text(node, names),
+                    "text": narrate.build_text(node, names)
+                    if last_write < seq
+                    else self.build_text(node, names),
                 }
-                if node in self.positions:
-                    frame["line"] = self.positions[node][0]
-                self.emit(frame, index, before_seq=node._seq)
-        self.frames.extend(waiting)
+                position = positions.get(node)
+                if position is not None:
+                    frame["line"] = position[0]
+                if self.pending:
+                    self.emit(frame, index, before_seq=seq)
+                else:
+                    frame["pass"] = index
+                    frames.append(frame)
+        frames.extend(waiting)
         self.shown.update(reachable)
         sort: dict[str, Any] = {
             "phase": "sort",
@@ -240,11 +277,12 @@ class Recorder:
 
     def build_text(self, node: Value, names: narrate.Names) -> str:
         """The build frame's sentence with the numbers as they were when `node` was made."""
-        born = self.born.get(node)
-        if born is None:
+        seq = node._seq
+        if self.last_data_write < seq or node in self.instance_of:
             return narrate.build_text(node, names)
         children = node._prev
-        now = (node.data, tuple(child.data for child in children))
+        now = (node.data, tuple([child.data for child in children]))
+        born = (self.data_then(node, seq), tuple([self.data_then(c, seq) for c in children]))
         if now == born:
             return narrate.build_text(node, names)
         node.data = born[0]
@@ -257,6 +295,15 @@ class Recorder:
                 child.data = data
             node.data = now[0]
 
+    def data_then(self, node: Value, seq: int) -> Any:
+        """`node.data` as it was when the node numbered `seq` was made."""
+        writes = self.data_writes.get(node)
+        if writes:
+            later = bisect_right(writes, seq, key=itemgetter(0))
+            if later < len(writes):
+                return writes[later][1]  # what the first later write replaced
+        return node.data
+
     def engine_pass(self, output: Value) -> None:
         """`v.backward()` on an engine Value: sort, seed, run every rule, watching."""
         if self.pass_output is not None:
@@ -266,8 +313,10 @@ class Recorder:
         sort["changes"].append((output, "grad", output.grad, 1.0))
         output.grad = 1  # micrograd seeds with the int 1
         index = len(self.passes)
+        backward_frame = self.backward_frame
         for node in reversed(topo):
-            node._tape = []
+            tape: list[tuple[Value, float, float, float]] = []
+            node._tape = tape
             try:
                 node._backward()
             except (ArithmeticError, ValueError, TypeError) as error:
@@ -276,42 +325,37 @@ class Recorder:
                     f"here ({_reason(error)}); differentiation is exact, floating point is not"
                 ) from None
             finally:
-                tape, node._tape = node._tape, None
-            self.backward_frame(node, tape or [], index)
+                node._tape = None
+            backward_frame(node, tape, index)
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)
 
     def backward_frame(
         self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
     ) -> None:
-        contributions = []
-        for child, local, delta, before in tape:
-            after = before + delta
-            if not (math.isfinite(local) and math.isfinite(after)):
-                raise ProgramError(
-                    f"the gradient flowing from {self.names(node)} into {self.names(child)} is "
-                    "not a finite number; differentiation is exact, floating point is not"
-                )
-            contributions.append(
-                {
-                    "to": child,
-                    "local": float(local),
-                    "upstream": float(node.grad),
-                    "delta": float(delta),
-                    "before": float(before),
-                    "after": float(after),
-                }
-            )
+        upstream = 0.0
+        if tape:
+            isfinite = math.isfinite
+            upstream = float(node.grad)
+            for child, local, delta, before in tape:
+                if not (isfinite(local) and isfinite(before + delta)):
+                    raise ProgramError(
+                        f"the gradient flowing from {self.names(node)} into {self.names(child)} "
+                        "is not a finite number; differentiation is exact, floating point is not"
+                    )
         try:
             text = narrate.backward_text(node, self.names, tape, self.received)
         except KeyError:  # an op of the program's own class that the narration has no rule for
             text = (
                 f"{self.names(node)} ({node._op}, grad {narrate.fmt(node.grad)}): its own rule ran."
             )
-        self.emit(
-            {"phase": "backward", "node": node, "text": text, "contributions": contributions},
-            index,
-        )
+        # The contributions become dicts once the nodes have their ids (`frames_with_ids`).
+        frame = {"phase": "backward", "node": node, "text": text, "contributions": (upstream, tape)}
+        if self.pending:
+            self.emit(frame, index)
+        else:
+            frame["pass"] = index
+            self.frames.append(frame)
 
     def user_pass(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """`o.backward()` where o is an object of the program's own Value class."""
@@ -379,7 +423,7 @@ class Recorder:
             self.pending.append((next(creation_order), self.partial))
             self.partial = ""
         included: set[Value] = set(self.shown)  # every node some pass's output reached
-        by_creation = sorted(included, key=lambda n: n._seq)
+        by_creation = sorted(included, key=_SEQ)
         if self.instance_of:
             for node in by_creation:
                 self.sync(node)
@@ -388,27 +432,28 @@ class Recorder:
         frames = self.frames_with_ids(ids)
         names, renamed = self.node_names(ids)
         last_output, last_topo, _ = self.passes[-1]
+        last_topo_ids = [ids[node] for node in last_topo]
         several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
         trace: dict[str, Any] = {
             "schema": SCHEMA_TWO if several else SCHEMA_ONE,
             "source": source,
             "granularity": granularity,
-            "nodes": [
-                self.node_dict(node, ids[node], groups.name(self.owner_of.get(node)), names[node])
-                for node in by_creation
-            ],
+            "nodes": self.node_dicts(by_creation, ids, groups, names),
             "edges": [
-                {"source": ids[child], "target": ids[node]}
+                {"source": ids[child], "target": target}
                 for node in by_creation
+                if node._prev
+                for target in (ids[node],)
                 for child in node._prev
             ],
-            "topo": [ids[node] for node in last_topo],
+            "topo": last_topo_ids,
             "output": ids[last_output],
             "frames": frames,
             "passes": [
                 {
                     "output": ids[output],
-                    "topo": [ids[n] for n in topo],
+                    # The last pass's order is the trace's `topo`: a copy, not a second lookup.
+                    "topo": list(last_topo_ids) if topo is last_topo else [ids[n] for n in topo],
                     "data": float(data),
                     "names": pass_renamed,
                 }
@@ -424,7 +469,9 @@ class Recorder:
         final: dict[Value, str] = {}
         per_pass: list[dict[Value, str]] = []
         for (_, topo, _), (names, reachable) in zip(self.passes, self.pass_names, strict=True):
-            called = {node: names(node) for node in (*reachable, *topo)}
+            # An engine pass reaches exactly the nodes it ran (the same list): one walk.
+            nodes = topo if reachable is topo else (*reachable, *topo)
+            called = {node: names(node) for node in nodes}
             per_pass.append(called)
             final.update(called)
         renamed = [
@@ -455,9 +502,27 @@ class Recorder:
         out: list[dict[str, Any]] = []
         carried: list[str] = []
         last_pass = len(self.passes) - 1
+        # A one-pass trace keeps schema 1's shape: its sort frame has no `changes`.
+        one_pass = len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames)
         for frame in self.frames:
             phase = frame["phase"]
-            if phase == "update" or phase == "sort":
+            if phase == "backward":
+                frame["node"] = ids[frame["node"]]
+                upstream, tape = frame["contributions"]
+                frame["contributions"] = [
+                    {
+                        "to": ids[child],
+                        "local": float(local),
+                        "upstream": upstream,
+                        "delta": float(delta),
+                        "before": float(before),
+                        "after": float(before + delta),
+                    }
+                    for child, local, delta, before in tape
+                ]
+            elif phase == "build":
+                frame["node"] = ids[frame["node"]]
+            elif phase == "update" or phase == "sort":
                 # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
                     {"node": ids[node], "field": field, "before": float(b), "after": float(a)}
@@ -470,16 +535,12 @@ class Recorder:
                 frame["changes"] = changes
                 if phase == "update":
                     frame["text"] = update_text(frame["text"], changes)
-            if phase == "sort":
-                frame["node"] = ids[frame["node"]]
-                if len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames):
-                    del frame["changes"]  # a one-pass trace keeps schema 1's shape
-            elif phase == "build" or phase == "backward":
-                frame["node"] = ids[frame["node"]]
-                if phase == "backward":
-                    for contribution in frame["contributions"]:
-                        contribution["to"] = ids[contribution["to"]]
-            frame["pass"] = min(frame["pass"], last_pass)
+                if phase == "sort":
+                    frame["node"] = ids[frame["node"]]
+                    if one_pass:
+                        del frame["changes"]
+            if frame["pass"] > last_pass:
+                frame["pass"] = last_pass
             if carried:
                 frame["prints"] = carried + frame.get("prints", [])
                 carried = []
@@ -487,27 +548,48 @@ class Recorder:
         leftover = carried + [text for _, text in self.pending]
         if leftover and out:
             out[-1]["prints"] = out[-1].get("prints", []) + leftover
-        for frame in out:
-            if "prints" in frame:
-                frame["prints"] = frame.pop("prints")  # keep it the frame's last field
+        if self.printed:
+            for frame in out:
+                if "prints" in frame:
+                    frame["prints"] = frame.pop("prints")  # keep it the frame's last field
         return out
 
-    def node_dict(self, node: Value, node_id: str, group: str, name: str) -> dict[str, Any]:
-        if node in self.instance_of:
-            kind = "op" if node._prev else "leaf"
-        else:
-            kind = "op" if node._prev else ("const" if node._const else "leaf")
-        label = cut_label(node.label)
-        return {
-            "id": node_id,
-            "label": label,
-            "name": name,
-            "op": node._op,
-            "kind": kind,
-            "data": float(node.data),
-            "grad": float(node.grad),
-            "group": group,
-        }
+    def node_dicts(
+        self,
+        by_creation: list[Value],
+        ids: dict[Value, str],
+        groups: GroupNames,
+        names: dict[Value, str],
+    ) -> list[dict[str, Any]]:
+        instance_of = self.instance_of
+        owner_of = self.owner_of
+        group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
+        out = []
+        for node in by_creation:
+            if node._prev:
+                kind = "op"
+            elif node._const and node not in instance_of:
+                kind = "const"
+            else:
+                kind = "leaf"
+            owner = owner_of.get(node)
+            group = group_of.get(id(owner))
+            if group is None:
+                group = group_of[id(owner)] = groups.name(owner)
+            label = node.label
+            out.append(
+                {
+                    "id": ids[node],
+                    "label": label if len(label) <= MAX_LABEL else cut_label(label),
+                    "name": names[node],
+                    "op": node._op,
+                    "kind": kind,
+                    "data": float(node.data),
+                    "grad": float(node.grad),
+                    "group": group,
+                }
+            )
+        return out
 
 
 class GroupNames:

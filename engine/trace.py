@@ -102,6 +102,8 @@ def trace_graph(
         if abs(node.data) < underflow.SMALLEST_NORMAL and underflow.data_underflowed(node)
     }
     runs: list[mistake_text.Run] = []
+    isfinite = math.isfinite
+    smallest = underflow.SMALLEST_NORMAL
     for node in order:
         upstream = node.grad
         tape = _run_rule(node, positions, name)
@@ -111,9 +113,10 @@ def trace_graph(
             runs.append(mistake_text.Run(node, upstream, tape))
         contributions = []
         lost: list[Value] = []
+        upstream_float = float(upstream) if tape else 0.0
         for child, local, delta, before in tape:
             after = delta if mistake == "assign" else before + delta
-            if not (math.isfinite(local) and math.isfinite(after)):  # delta is then finite too
+            if not (isfinite(local) and isfinite(after)):  # delta is then finite too
                 raise _error(
                     node,
                     positions,
@@ -123,14 +126,14 @@ def trace_graph(
             contribution: dict[str, Any] = {
                 "to": ids[child],
                 "local": float(local),
-                "upstream": float(upstream),
+                "upstream": upstream_float,
                 "delta": float(delta),
                 "before": float(before),
                 "after": float(after),
             }
-            if (
-                abs(delta) < underflow.SMALLEST_NORMAL or abs(local) < underflow.SMALLEST_NORMAL
-            ) and underflow.contribution_underflowed(node, child, local, upstream, delta):
+            if (abs(delta) < smallest or abs(local) < smallest) and (
+                underflow.contribution_underflowed(node, child, local, upstream, delta)
+            ):
                 contribution["underflow"] = True
                 lost.append(child)
             contributions.append(contribution)
@@ -220,9 +223,10 @@ def _node_dict(
 ) -> dict[str, Any]:
     """A node as the trace lists it; `name` (what the texts call it) when given."""
     kind = "op" if node._prev else ("const" if node._const else "leaf")
+    label = node.label
     fields: dict[str, Any] = {
         "id": node_id,
-        "label": clean_text(node.label),
+        "label": clean_text(label) if label else label,
         "name": name,
         "op": node._op,
         "kind": kind,

@@ -200,6 +200,18 @@ class ExpressionCompiler:
             for i in range(after):
                 stores[star + 1 + i](f, items[len(items) - after + i])
 
+        if star is None and count == 2:
+            first, second = stores
+
+            def run_pair(f: Frame, value: Any) -> None:
+                # `for a, b in zip(...)`: a pair, the usual case, stored without a loop.
+                if type(value) is tuple and len(value) == 2:
+                    first(f, value[0])
+                    second(f, value[1])
+                else:
+                    run(f, value)
+
+            return run_pair
         return run
 
     def store_name(
@@ -441,14 +453,19 @@ class ExpressionCompiler:
         left = self.expr(node.left, scope)
         right = self.expr(node.right, scope)
         binary = self.m.binary
+        values = self.m.values
         line, column = self.pos(node)
 
         def run(f: Frame) -> Any:
             a = left(f)
             b = right(f)
-            if type(a) is float and type(b) is float and op in "+-*":
+            ta = type(a)
+            tb = type(b)
+            if ta is float and tb is float and op in "+-*":
                 return a + b if op == "+" else (a - b if op == "-" else a * b)
             try:
+                if ta is Value and (tb is Value or tb is float):
+                    return values(op, a, b)  # what `binary` does with these, one call sooner
                 return binary(op, a, b)
             except ProgramError as error:
                 raise error.located(line, column) from None

@@ -11,6 +11,7 @@ Attributes come from allow-lists only; Python's `getattr` is never used on a val
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
@@ -58,24 +59,26 @@ _FORWARD = {
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
 _COMPARE = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__"}
 _SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+# The `operator` module's functions are Python's own operators (`operator.add(a, b)` is
+# `a + b`, reflected methods included), without a Python frame of their own.
 _NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "//": lambda a, b: a // b,
-    "%": lambda a, b: a % b,
-    ">>": lambda a, b: a >> b,
-    "&": lambda a, b: a & b,
-    "|": lambda a, b: a | b,
-    "^": lambda a, b: a ^ b,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    ">>": operator.rshift,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
 }
 _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "**": lambda a, b: a**b,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "**": operator.pow,
 }
 VALUE_METHODS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
 # A call of a program's function costs several steps: binding its arguments and making

@@ -347,12 +347,13 @@ def test_the_minimap_draws_in_the_theme_colours(
         """() => {
           const canvas = document.querySelector('.minimap-view');
           const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-          const ink = getComputedStyle(document.querySelector('.minimap')).getPropertyValue('--ink');
-          const hex = ink.trim().slice(1);
+          const minimap = document.querySelector('.minimap');
+          const hex = getComputedStyle(minimap).getPropertyValue('--ink').trim().slice(1);
           const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
           let near = 0;
           for (let i = 0; i < data.length; i += 4) {
-            const distance = Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b);
+            const distance =
+              Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b);
             if (data[i + 3] > 200 && distance < 60) near++;
           }
           return near;

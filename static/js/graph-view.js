@@ -148,6 +148,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
           const box = layout.records[focus];
           panZoom.centerOn(box.x, box.y);
         },
+        onHandMove: () => follower.cancel(),
       })
     : null;
   // The far view paints theme colours into pixels: repaint when the theme changes.

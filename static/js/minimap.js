@@ -35,6 +35,7 @@ const NARROW_FRAME = 560;
  *   bounds: Float64Array, edgeEnds: Float64Array, hidden: Uint8Array,
  *   panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
  *   showCurrent: (state: import("./timeline.js").FrameState) => void,
+ *   onHandMove: () => void,
  * }} options
  *   bounds: graph-culling.js's nodeBounds; edgeEnds: graph-canvas.js's farScene's
  *   hidden: values folded away (graph-view.js keeps it); showCurrent: bring the
@@ -49,6 +50,7 @@ export function mountMinimap({
   hidden,
   panZoom,
   showCurrent,
+  onHandMove,
 }) {
   const graphCanvas = html("canvas", { class: "minimap-graph", "aria-hidden": "true" });
   const viewCanvas = html("canvas", { class: "minimap-view", "aria-hidden": "true" });
@@ -214,6 +216,7 @@ export function mountMinimap({
   let dragging = -1;
   /** @param {PointerEvent} event */
   function moveTo(event) {
+    onHandMove();
     panZoom.setView(viewCenteredAt(panZoom.view, panZoom.size, layout, transform, pointAt(event)));
   }
   box.addEventListener("pointerdown", (event) => {
@@ -242,8 +245,10 @@ export function mountMinimap({
       ArrowDown: [0, step],
     });
     const move = moves[event.key];
-    if (move) panZoom.setView(panByStep(panZoom.view, panZoom.size, layout, ...move));
-    else if (event.key === "Enter" && latest) showCurrent(latest);
+    if (move) {
+      onHandMove();
+      panZoom.setView(panByStep(panZoom.view, panZoom.size, layout, ...move));
+    } else if (event.key === "Enter" && latest) showCurrent(latest);
     else return;
     // The player steps on arrows: this press was the minimap's.
     event.preventDefault();

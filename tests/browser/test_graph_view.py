@@ -283,7 +283,6 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
     before = minimap.get_attribute("data-current")
     player_page.get_by_test_id("scrubber").fill(str(total - 1))
     expect(minimap).not_to_have_attribute("data-current", before or "")
-    player_page.wait_for_timeout(400)  # the view glides to the current value after a jump
 
     # A click centres the main view there (the rectangle follows, unless the graph's
     # edge stops it), as a move by hand.

@@ -17,7 +17,7 @@ export const MINIMAP_MIN_NODES = 300;
 /** Room left around the graph inside the minimap, in minimap pixels. */
 export const MINIMAP_PADDING = 4;
 /** The smallest the view's rectangle is drawn, so a reading zoom on a huge graph shows. */
-export const MINIMAP_MIN_VIEW = 6;
+export const MINIMAP_MIN_VIEW = 8;
 /** The thinnest side a minimap gets, so a very tall or wide graph stays clickable. */
 export const MINIMAP_MIN_SIDE = 48;
 

@@ -177,6 +177,24 @@ export function mountMinimap({
     context.lineWidth = 1.5;
     context.strokeStyle = colour("--ink");
     context.strokeRect(rect.x + 0.75, rect.y + 0.75, rect.width - 1.5, rect.height - 1.5);
+    // A view that is a speck of the graph gets cross hairs, so the eye finds it.
+    if (rect.width < 16 || rect.height < 16) {
+      const cx = rect.x + rect.width / 2;
+      const cy = rect.y + rect.height / 2;
+      context.globalAlpha = 0.55;
+      context.lineWidth = 1;
+      context.beginPath();
+      context.moveTo(0, cy);
+      context.lineTo(rect.x, cy);
+      context.moveTo(rect.x + rect.width, cy);
+      context.lineTo(size.width, cy);
+      context.moveTo(cx, 0);
+      context.lineTo(cx, rect.y);
+      context.moveTo(cx, rect.y + rect.height);
+      context.lineTo(cx, size.height);
+      context.stroke();
+      context.globalAlpha = 1;
+    }
     const current = latest?.current ?? -1;
     if (current >= 0 && !hidden[current]) {
       const at = toMinimap(transform, {
@@ -184,7 +202,7 @@ export function mountMinimap({
         y: (bounds[4 * current + 1] + bounds[4 * current + 3]) / 2,
       });
       context.beginPath();
-      context.arc(at.x, at.y, 3.5, 0, 2 * Math.PI);
+      context.arc(at.x, at.y, 3, 0, 2 * Math.PI);
       context.fillStyle = colour(latest?.phase === "backward" ? "--active" : "--build");
       context.fill();
       context.lineWidth = 1;

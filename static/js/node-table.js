@@ -24,7 +24,7 @@ const GUESSED_ROW_HEIGHT = 28;
  *   row: HTMLTableRowElement, position: HTMLElement, name: HTMLElement, op: HTMLElement,
  *   dataCell: HTMLElement, gradCell: HTMLElement,
  *   node: number, rowIndex: number, positionText: string, role: string,
- *   data: number, grad: number, final: number,
+ *   data: number, grad: number, final: number, current: boolean,
  * }} Slot
  * data, grad, final: the numbers the row's text shows (NaN until it shows one), so a
  * repaint formats a number only when it changed.
@@ -122,6 +122,7 @@ export function mountNodeTable(container, { timeline, names }) {
       data: Number.NaN,
       grad: Number.NaN,
       final: -1,
+      current: false,
     };
   }
 
@@ -160,6 +161,13 @@ export function mountNodeTable(container, { timeline, names }) {
     if (slot.role !== state.roles[i]) {
       slot.role = state.roles[i];
       slot.row.dataset.role = slot.role;
+    }
+    // The value this frame builds or runs, for screen readers as well as by colour.
+    const current = state.current === i;
+    if (slot.current !== current) {
+      slot.current = current;
+      if (current) slot.row.setAttribute("aria-current", "true");
+      else slot.row.removeAttribute("aria-current");
     }
     const grad = state.grads[i];
     const final = state.final[i] ? 1 : 0;

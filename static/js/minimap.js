@@ -86,6 +86,18 @@ export function mountMinimap({
   let queued = 0;
   /** @type {import("./timeline.js").FrameState | null} */
   let latest = null;
+  // The theme's colours, read when the graph is drawn (a theme change draws it again),
+  // so a frame's redraw reads no style.
+  /** @type {Record<string, string>} */
+  const colours = {
+    "--edge": "#888",
+    "--muted": "#888",
+    "--focus": "#888",
+    "--ink": "#888",
+    "--build": "#888",
+    "--active": "#888",
+    "--surface": "#888",
+  };
   let shown = readStored() ?? true;
 
   function setShown(/** @type {boolean} */ value) {
@@ -132,7 +144,9 @@ export function mountMinimap({
     const context = context2d(graphCanvas);
     if (!context) return;
     const style = getComputedStyle(box);
-    const colour = (/** @type {string} */ name) => style.getPropertyValue(name).trim() || "#888";
+    const read = (/** @type {string} */ name) => style.getPropertyValue(name).trim() || "#888";
+    for (const name of Object.keys(colours)) colours[name] = read(name);
+    const colour = (/** @type {string} */ name) => colours[name];
     const { x, y, k } = transform;
     context.beginPath();
     for (let e = 0; e < edgeEnds.length; e += 4) {
@@ -166,8 +180,7 @@ export function mountMinimap({
   function drawView() {
     const context = context2d(viewCanvas);
     if (!context) return;
-    const style = getComputedStyle(box);
-    const colour = (/** @type {string} */ name) => style.getPropertyValue(name).trim() || "#888";
+    const colour = (/** @type {string} */ name) => colours[name];
     const rect = viewOnMinimap(panZoom.view, panZoom.size, transform, size);
     box.dataset.view = [rect.x, rect.y, rect.width, rect.height].map((v) => v.toFixed(1)).join(",");
     context.fillStyle = colour("--focus");

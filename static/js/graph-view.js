@@ -137,10 +137,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     ? mountMinimap({
         frame,
         tools,
-        layout,
-        bounds,
-        edgeEnds: far.edgeEnds,
-        hidden,
+        scene: far,
         panZoom,
         showCurrent: (state) => {
           const focus =

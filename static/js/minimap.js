@@ -31,27 +31,18 @@ const NARROW_FRAME = 560;
 
 /**
  * @param {{
- *   frame: HTMLElement, tools: HTMLElement, layout: import("./layout.js").Layout,
- *   bounds: Float64Array, edgeEnds: Float64Array, hidden: Uint8Array,
+ *   frame: HTMLElement, tools: HTMLElement,
+ *   scene: import("./graph-canvas.js").FarScene,
  *   panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
  *   showCurrent: (state: import("./timeline.js").FrameState) => void,
  *   onHandMove: () => void,
  * }} options
- *   bounds: graph-culling.js's nodeBounds; edgeEnds: graph-canvas.js's farScene's
- *   hidden: values folded away (graph-view.js keeps it); showCurrent: bring the
+ *   scene: graph-canvas.js's farScene (its hidden marks the values folded away, kept
+ *   by graph-view.js; they and their edges are left out); showCurrent: bring the
  *   current value into the main view
  */
-export function mountMinimap({
-  frame,
-  tools,
-  layout,
-  bounds,
-  edgeEnds,
-  hidden,
-  panZoom,
-  showCurrent,
-  onHandMove,
-}) {
+export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHandMove }) {
+  const { layout, bounds, edgeEnds, edgeParent, edgeChild, hidden } = scene;
   const graphCanvas = html("canvas", { class: "minimap-graph", "aria-hidden": "true" });
   const viewCanvas = html("canvas", { class: "minimap-view", "aria-hidden": "true" });
   const box = html(
@@ -149,7 +140,9 @@ export function mountMinimap({
     const colour = (/** @type {string} */ name) => colours[name];
     const { x, y, k } = transform;
     context.beginPath();
-    for (let e = 0; e < edgeEnds.length; e += 4) {
+    for (let j = 0; j < edgeParent.length; j++) {
+      if (hidden[edgeParent[j]] || hidden[edgeChild[j]]) continue;
+      const e = 4 * j;
       context.moveTo(x + edgeEnds[e] * k, y + edgeEnds[e + 1] * k);
       context.lineTo(x + edgeEnds[e + 2] * k, y + edgeEnds[e + 3] * k);
     }

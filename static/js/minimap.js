@@ -13,6 +13,7 @@
  * The maths (sizes, graph <-> minimap points) is minimap-math.js's.
  */
 import {
+  MINIMAP_MIN_SIDE,
   minimapSize,
   minimapTransform,
   panByStep,
@@ -23,11 +24,8 @@ import {
 import { html } from "./svg.js";
 
 const KEY = "backprop-animator.minimap";
-/** The largest minimap, in CSS pixels, on a wide screen and on a narrow one. */
-const WIDE_LIMIT = { width: 200, height: 150 };
-const NARROW_LIMIT = { width: 120, height: 90 };
-/** Below this frame width, the minimap takes NARROW_LIMIT. */
-const NARROW_FRAME = 560;
+/** The largest minimap, in CSS pixels, and the most of the frame's width and height it takes. */
+const MOST = { width: 200, height: 150, widthShare: 0.3, heightShare: 0.4 };
 
 /**
  * @param {{
@@ -101,9 +99,13 @@ export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHand
     }
   }
 
-  /** Size both canvases for the frame's width (a change means drawing the graph again). */
+  /** Size both canvases for the frame's size (a change means drawing the graph again). */
   function resize() {
-    const limit = panZoom.size.width < NARROW_FRAME ? NARROW_LIMIT : WIDE_LIMIT;
+    const view = panZoom.size;
+    const limit = {
+      width: Math.min(MOST.width, Math.max(MINIMAP_MIN_SIDE, view.width * MOST.widthShare)),
+      height: Math.min(MOST.height, Math.max(MINIMAP_MIN_SIDE, view.height * MOST.heightShare)),
+    };
     const next = minimapSize(layout, limit);
     if (next.width === size.width && next.height === size.height) return;
     size = next;

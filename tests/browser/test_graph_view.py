@@ -287,12 +287,13 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
     # A click centres the main view there (the rectangle follows, unless the graph's
     # edge stops it), as a move by hand.
     transform = player_page.locator(".graph-viewport").get_attribute("transform")
-    x, y, width, height = minimap_rect(player_page)
+    drawn = minimap.get_attribute("data-view") or ""
     target = (box["width"] * 0.5, box["height"] * 0.8)
     minimap.click(position={"x": target[0], "y": target[1]})
     expect(player_page.locator(".graph-viewport")).not_to_have_attribute(
         "transform", transform or ""
     )
+    expect(minimap).not_to_have_attribute("data-view", drawn)  # redrawn at the next frame
     x, y, width, height = minimap_rect(player_page)
     assert abs(x + width / 2 - target[0]) < 8 or width > box["width"] - 8, (x, width, target)
     assert abs(y + height / 2 - target[1]) < 8 or y + height >= box["height"] - 2, (y, height)
@@ -302,6 +303,9 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
     player_page.mouse.down()
     player_page.mouse.move(box["x"] + target[0], box["y"] + box["height"] * 0.3, steps=4)
     player_page.mouse.up()
+    expect(minimap).not_to_have_attribute(
+        "data-view", ",".join(f"{v:.1f}" for v in (x, y, width, height))
+    )
     dragged = minimap_rect(player_page)
     assert dragged[1] < y, (dragged, y)
 
@@ -309,15 +313,23 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
     counter = player_page.get_by_test_id("frame-counter").text_content()
     minimap.focus()
     player_page.keyboard.press("ArrowDown")
+    expect(minimap).not_to_have_attribute("data-view", ",".join(f"{v:.1f}" for v in dragged))
     moved = minimap_rect(player_page)
     assert moved[1] > dragged[1], (moved, dragged)
     player_page.keyboard.press("ArrowLeft")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text(counter or "")
     player_page.keyboard.press("Enter")
-    player_page.wait_for_timeout(500)  # the glide
-    cx, cy = (float(v) for v in (minimap.get_attribute("data-current") or "").split(","))
-    x, y, width, height = minimap_rect(player_page)
-    assert x - 1 <= cx <= x + width + 1 and y - 1 <= cy <= y + height + 1
+
+    def current_in_view() -> bool:
+        cx, cy = (float(v) for v in (minimap.get_attribute("data-current") or "").split(","))
+        x, y, width, height = minimap_rect(player_page)
+        return x - 1 <= cx <= x + width + 1 and y - 1 <= cy <= y + height + 1
+
+    for _ in range(30):  # the view glides there
+        if current_in_view():
+            break
+        player_page.wait_for_timeout(100)
+    assert current_in_view()
 
 
 def test_the_minimap_toggles_and_remembers(player_page: Page, server: str) -> None:

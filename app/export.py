@@ -18,8 +18,6 @@ Example: `rewrite_imports('import { html } from "./svg.js";', "js/player.js")`
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import posixpath
 import re
@@ -33,6 +31,7 @@ from jinja2 import Environment, FileSystemLoader
 from backprop_animator.app import __version__
 from backprop_animator.app.page_constants import js_constant
 from backprop_animator.app.paths import find_asset_dir
+from backprop_animator.app.security import csp_hash
 from backprop_animator.engine.text import clean_text
 
 ENTRY = "js/standalone.js"
@@ -146,11 +145,6 @@ def strip_comment_lines(text: str) -> str:
         if line.count("`") % 2:
             in_template = not in_template
     return "".join(kept)
-
-
-def csp_hash(text: str) -> str:
-    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
-    return f"'sha256-{digest}'"
 
 
 def json_block(value: Any) -> str:

@@ -23,7 +23,7 @@ from backprop_animator.app.request_limits import RequestLimitsMiddleware
 from backprop_animator.app.routes import docs, examples, exports, gradcheck, health, pages, traces
 from backprop_animator.app.security import SecurityHeadersMiddleware
 from backprop_animator.app.settings import Settings
-from backprop_animator.app.tracing import Tracer
+from backprop_animator.app.worker_pool import WorkerPool
 
 DESCRIPTION = """\
 Reverse-mode automatic differentiation, one step at a time. Send a small program
@@ -39,13 +39,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tracer = Tracer(settings)
-        app.state.tracer = tracer
+        pool = WorkerPool(settings)
+        app.state.worker_pool = pool
         try:
-            await tracer.start()
+            await pool.start()
             yield
         finally:
-            await tracer.close()
+            await pool.close()
 
     app = FastAPI(
         title="backprop-animator",

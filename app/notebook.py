@@ -177,7 +177,8 @@ class Animation:
         # notebook's cookies nor its DOM; scripts still run, and postMessage sizes it.
         # Not loading="lazy": JupyterLab's output area never starts a lazy srcdoc frame.
         iframe = (
-            f'<iframe id="{frame_id}" class="backprop-animator" sandbox="allow-scripts" '
+            f'<iframe id="{frame_id}" class="backprop-animator" data-testid="player-frame" '
+            f'sandbox="allow-scripts" '
             f'title="{html.escape(self.title)}" srcdoc="{srcdoc_attribute(self.to_html())}" '
             f'style="width: 100%; height: {int(self.height)}px; border: 0;">'
             f"{html.escape(RESTORE_HINT)}</iframe>"

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from backprop_animator.engine.ops import EXPANDED, op_list
+
 Granularity = Literal["packed", "expanded"]
 # The bug lab's mistaken engines (SPEC §8, engine/mistakes.py).
 Mistake = Literal["assign", "append-first", "no-sort"]
@@ -25,10 +27,14 @@ class Strict(BaseModel):
 class Node(Strict):
     id: str = Field(description="Unique id of the node.")
     label: str = Field(description='The name the program gave it, or `""`.')
-    op: str = Field(
-        description='`""` for a leaf or constant, else `+ * tanh exp relu log sigmoid` or `**k`.'
-    )
+    op: str = Field(description=f'`""` for a leaf or constant, else `{op_list()}` or `**k`.')
     kind: Literal["leaf", "const", "op"]
+    name: str = Field(
+        description="What the frames' texts call it: its label (cut at 40 characters), a "
+        "leaf's or constant's data to 4 significant digits, or the expression over its "
+        "operands' names (`(a+b)*c`, `tanh(n)`) while that is short, else `the * node`. "
+        "Schema 2: as the last pass that reaches it calls it (`passes[].names`)."
+    )
     data: float = Field(description="The value computed by the forward pass (at the end).")
     grad: float = Field(description="The final gradient of the output with respect to it.")
     underflow: Literal[True] | None = Field(
@@ -151,6 +157,24 @@ class Pass(Strict):
     output: str = Field(description="Id of the node backward() was called on.")
     topo: list[str] = Field(description="Ids in the order that pass's sort produced.")
     data: float = Field(description="The output's value in that pass (a loss curve's point).")
+    names: dict[str, str] = Field(
+        description="Node id -> name, for the nodes this pass's texts call otherwise than "
+        "`nodes[].name` (an unlabelled parameter is named by its data in that pass)."
+    )
+
+
+class OpFacts(Strict):
+    """What the page needs to know about one primitive (engine/ops.py)."""
+
+    glyph: str = Field(description="What the graph draws for the op; `{k}`: a power's exponent.")
+    local: str = Field(
+        description="The local derivative as the code panel writes it: `{out}`, `{child}`, "
+        "`{other}` stand for those nodes' `.data`; `{k}`, `{k-1}` for the exponent."
+    )
+    slips: list[dict[str, str]] = Field(
+        description="Numbers a learner may multiply by instead: `text` (as `local`) and "
+        "`value` (Python syntax over `out`, `child`, `other`, `k`)."
+    )
 
 
 class Trace(Strict):
@@ -173,6 +197,10 @@ class Trace(Strict):
     passes: list[Pass] | None = Field(
         default=None, description="One per backward() call, in order (SPEC §11)."
     )
+    ops: dict[str, OpFacts] = Field(
+        description="The facts about each primitive op the nodes use, by op (`**` for every "
+        "`**k`); an op of another engine has none."
+    )
     mistake: Mistake | None = Field(
         default=None,
         description="Echo of the request's mistake; absent for the right engine. With "
@@ -183,7 +211,8 @@ class Trace(Strict):
 class TraceRequest(BaseModel):
     source: str = Field(description="The program: a small subset of Python (SPEC §2).")
     granularity: Granularity = Field(
-        default="packed", description="`expanded` builds tanh and sigmoid from primitives."
+        default="packed",
+        description=f"`expanded` builds {' and '.join(sorted(EXPANDED))} from primitives.",
     )
     mistake: Mistake | None = Field(
         default=None,

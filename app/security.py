@@ -9,6 +9,9 @@ inline script (its files are vendored under `static/vendor/swagger-ui/`).
 
 from __future__ import annotations
 
+import base64
+import hashlib
+
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -31,6 +34,15 @@ def content_security_policy(**overrides: str) -> str:
     }
     directives.update({name.replace("_", "-"): value for name, value in overrides.items()})
     return "; ".join(f"{name} {value}" for name, value in directives.items())
+
+
+def csp_hash(text: str) -> str:
+    """A CSP source that allows exactly one inline block with this text (its UTF-8 SHA-256).
+
+    Example: `csp_hash("go()")` -> `"'sha256-…'"`, for `script-src` of `<script>go()</script>`.
+    """
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    return f"'sha256-{digest}'"
 
 
 PAGE_POLICY = content_security_policy()

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import ast
 
+from backprop_animator.engine.ops import EXPANDED, FUNCTIONS
+
 # Upper bounds on the nodes one piece of syntax can create.
 NODES_PER_OPERATION = 4
 NODES_PER_EXPANDED_CALL = 12
-EXPANDED_FUNCTIONS = frozenset({"tanh", "sigmoid"})
-PRIMITIVES = frozenset({"tanh", "exp", "relu", "log", "sigmoid"})
+EXPANDED_FUNCTIONS = EXPANDED  # tanh, sigmoid (engine.ops)
+PRIMITIVES = frozenset(FUNCTIONS)  # tanh exp relu log sigmoid
 CALLABLE_NAMES = PRIMITIVES | {"Value", "print", "draw_dot"}
 METHODS = PRIMITIVES | {"backward"}
 

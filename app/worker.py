@@ -1,13 +1,14 @@
-"""Trace a program and encode it as JSON bytes, or render its standalone page, in this
-process or a worker process.
+"""Trace a program or check its gradients and encode the answer as JSON bytes, or render
+its standalone page, in this process or a worker process.
 
 `encode_trace` is shared by the server's threads and worker processes and by the
 CLI, so all three give the same bytes for the same program. `encode_export` renders
 the page `GET /export` downloads, so that heavy work (tracing, rendering, gzip) never
-happens in the server's process. `serve_traces` is a worker process's main loop. This
-module imports only the engine, orjson and the standard library, so worker processes
-start quickly; the page's templates are loaded on the first export. Not here:
-scheduling and time limits (`app.tracing`).
+happens in the server's process. `serve_traces` is a worker process's main loop.
+This module's own imports are the engine, orjson and the standard library, but a
+worker process also imports the `backprop_animator` package around it, whose
+`animate` brings the notebook API, the export module and Jinja; the page's templates
+are read on the first export. Not here: scheduling and time limits (`app.worker_pool`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """How much tracing costs: the full pipeline against a bare engine, on the same network.
 
-For MLP-like programs of about 2,000 and 20,000 nodes (`bench.programs.mlp_program`)
+For MLP-like programs of about 2,000 and 20,000 nodes (`tests.support.programs.mlp_program`)
 it times `engine.trace_source` plus compact strict JSON, and the bare reference engine
 (`bench.reference`) doing forward and backward of the same program, in the same run;
 then prints the ratio, the growth from the small to the large program, and the JSON
@@ -20,8 +20,8 @@ import orjson
 
 from backprop_animator.app.worker import encode_trace
 from backprop_animator.engine import Limits, trace_source
-from bench.programs import mlp_program
 from bench.reference import compile_program
+from tests.support.programs import mlp_program
 
 SIZES = {"~2k": 2_000, "~20k": 20_000}  # label -> target nodes for `mlp_program`
 MAX_RATIO = 10.0

@@ -7,7 +7,7 @@ The program (`mlp_batch_program`) defines Module/Neuron/Layer/MLP classes as mic
 - traced: `engine.trace_source` (parse, compile, interpret, record every frame) plus
   the compact strict JSON the server sends;
 - CPython: the very same source executed by CPython itself, with a plain
-  micrograd-style `Value` (`bench.micrograd_style`), forward and backward.
+  micrograd-style `Value` (`bench.reference`), forward and backward.
 
 Target: the traced run within 10x of CPython. Run from the repository root:
 `.venv/bin/python -m bench.interpreter_bench`.
@@ -24,7 +24,7 @@ import orjson
 from backprop_animator.app.worker import encode_trace
 from backprop_animator.engine import Limits, trace_source
 from backprop_animator.engine.program_examples import MLP_TRAINING
-from bench.micrograd_style import Value as PlainValue
+from bench.reference import Value as PlainValue
 
 MAX_RATIO = 10.0
 IMPORT_LINE = "from micrograd.engine import Value\n"

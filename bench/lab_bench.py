@@ -1,6 +1,6 @@
 """How long the lab's options take at the edges of the default limits (SPEC §4, §7, §8, §9).
 
-Prints, for the ~20k-node MLP program (`bench/programs.py`): the trace as the server
+Prints, for the ~20k-node MLP program (`tests/support/programs.py`): the trace as the server
 encodes it, with `sort_steps` and with each mistake; and gradient checks whose work
 (leaves × h values × nodes) is just under `BACKPROP_MAX_GRADCHECK_WORK`, forward and
 central, on a deep graph (one leaf checked, every node recomputed) and a wide one
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from backprop_animator.app.worker import Job, run_job
 from backprop_animator.engine import Limits
-from bench.programs import mlp_program
+from tests.support.programs import mlp_program
 
 REPEATS = 3
 

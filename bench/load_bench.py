@@ -21,8 +21,8 @@ import json
 import statistics
 
 from backprop_animator.engine.examples import NEURON
-from bench.harness import live_server
-from bench.programs import dense_program, mlp_program
+from tests.support.harness import live_server
+from tests.support.programs import dense_program, mlp_program
 
 NEURON_CLIENTS = 32
 DENSE_CLIENTS = 4

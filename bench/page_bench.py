@@ -31,8 +31,8 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.harness import CHROMIUM_ARGS, ROOT, live_server
-from bench.programs import fanout_program, mlp_program, with_new_inputs
+from tests.support.harness import CHROMIUM_ARGS, ROOT, live_server
+from tests.support.programs import fanout_program, mlp_program, with_new_inputs
 
 RUN_AND_WAIT = """async (source) => {
   const editor = document.querySelector('[data-testid=source]');

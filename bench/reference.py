@@ -1,13 +1,17 @@
-"""A bare scalar autograd engine: the yardstick the tracer is measured against.
+"""The one reference engine the benches measure against: a plain micrograd-style `Value`.
 
-Forward values and one backward pass, nothing else: no labels, no tapes, no limits,
-no frames. Children live in a set and the sort recurses, the plainest way to write
-it, so its cost is the floor any engine that does the same arithmetic must pay.
+Written the way micrograd writes it: children in a set, a recursive sort, one closure
+per op, the op's name kept as `_op`; `+ * **`, `relu`, `tanh` and the composites
+(`- /`, negation, the reflected forms). Nothing is watched or recorded: no labels, no
+tapes, no limits, no frames, so its cost is the floor any engine that does the same
+arithmetic must pay.
 
-`compile_program` turns a benchmark program (`bench.programs.mlp_program`) into a
-function that builds its graph with this `Value`, so both engines run the very same
-network; it understands only what those programs use (names, numbers, `+`, `*`,
-`tanh(...)`).
+Two benches use it:
+- `bench.interpreter_bench` executes a real program with CPython, this `Value` standing
+  in for `micrograd.engine.Value`;
+- `bench.engine_bench` turns a straight-line benchmark program
+  (`tests.support.programs.mlp_program`) into a function that builds the same graph
+  with this `Value` (`compile_program`), so both engines run the very same network.
 
 Example: `a = Value(3.0); b = a * a + a; b.backward()` leaves `a.grad == 7.0`.
 """
@@ -20,15 +24,16 @@ from collections.abc import Callable
 
 
 class Value:
-    def __init__(self, data: float, children: tuple[Value, ...] = ()) -> None:
+    def __init__(self, data: float, children: tuple[Value, ...] = (), op: str = "") -> None:
         self.data = data
         self.grad = 0.0
-        self._prev = set(children)
         self._backward: Callable[[], None] = lambda: None
+        self._prev = set(children)
+        self._op = op
 
     def __add__(self, other: Value | float) -> Value:
         other = other if isinstance(other, Value) else Value(other)
-        out = Value(self.data + other.data, (self, other))
+        out = Value(self.data + other.data, (self, other), "+")
 
         def _backward() -> None:
             self.grad += out.grad
@@ -39,7 +44,7 @@ class Value:
 
     def __mul__(self, other: Value | float) -> Value:
         other = other if isinstance(other, Value) else Value(other)
-        out = Value(self.data * other.data, (self, other))
+        out = Value(self.data * other.data, (self, other), "*")
 
         def _backward() -> None:
             self.grad += other.data * out.grad
@@ -48,18 +53,30 @@ class Value:
         out._backward = _backward
         return out
 
-    def __radd__(self, other: float) -> Value:
-        return self + other
+    def __pow__(self, k: float) -> Value:
+        out = Value(self.data**k, (self,), f"**{k}")
 
-    def __rmul__(self, other: float) -> Value:
-        return self * other
+        def _backward() -> None:
+            self.grad += (k * self.data ** (k - 1)) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def relu(self) -> Value:
+        out = Value(0 if self.data < 0 else self.data, (self,), "relu")
+
+        def _backward() -> None:
+            self.grad += (out.data > 0) * out.grad
+
+        out._backward = _backward
+        return out
 
     def tanh(self) -> Value:
         t = math.tanh(self.data)
-        out = Value(t, (self,))
+        out = Value(t, (self,), "tanh")
 
         def _backward() -> None:
-            self.grad += (1 - t * t) * out.grad
+            self.grad += (1 - t**2) * out.grad
 
         out._backward = _backward
         return out
@@ -77,8 +94,29 @@ class Value:
 
         build(self)
         self.grad = 1.0
-        for node in reversed(topo):
-            node._backward()
+        for v in reversed(topo):
+            v._backward()
+
+    def __neg__(self) -> Value:
+        return self * -1
+
+    def __radd__(self, other: float) -> Value:
+        return self + other
+
+    def __sub__(self, other: Value | float) -> Value:
+        return self + (-other)
+
+    def __rsub__(self, other: float) -> Value:
+        return other + (-self)
+
+    def __rmul__(self, other: float) -> Value:
+        return self * other
+
+    def __truediv__(self, other: Value | float) -> Value:
+        return self * other**-1
+
+    def __rtruediv__(self, other: float) -> Value:
+        return other * self**-1
 
 
 Env = dict[str, Value]
@@ -87,7 +125,9 @@ Step = Callable[[Env], Value | float]
 
 def compile_program(source: str) -> Callable[[], Value]:
     """Parse once; return a function that builds the program's graph and returns its
-    last assignment. A number assigned to a name is a leaf, as in the product.
+    last assignment. A number assigned to a name is a leaf, as in the product. It
+    understands only what the straight-line benchmark programs use: assignments of
+    names, numbers, `+`, `*` and `tanh(...)`.
 
     Example: `compile_program("x = 2.0\\ny = x * x")().data == 4.0`.
     """

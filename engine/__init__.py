@@ -17,7 +17,12 @@ from backprop_animator.engine.gradcheck import gradcheck_source
 from backprop_animator.engine.interpreter import trace_program
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.mistakes import MISTAKES, check_mistake
-from backprop_animator.engine.parse import is_straight_line, parse_program, run_straight_line
+from backprop_animator.engine.parse import (
+    SourceLines,
+    first_real_statement,
+    parse_program,
+    run_straight_line,
+)
 from backprop_animator.engine.passes import with_one_pass
 from backprop_animator.engine.trace import trace_graph
 from backprop_animator.engine.value import Value
@@ -54,12 +59,15 @@ def trace_source(
     check_mistake(mistake)
     limits = limits or Limits()
     tree = parse_program(source, granularity, limits)
-    if not is_straight_line(tree):
+    real = first_real_statement(tree)
+    if real is not None:
         if mistake is not None or sort_steps:
+            # Where the program stops being a straight line: the statement to write out.
             raise EngineError(
                 "the bug lab and the sort step by step work on straight-line programs "
                 "(no functions, loops or classes, one backward pass); write this one out "
-                "statement by statement to use them"
+                "statement by statement to use them",
+                *SourceLines(source).position(real),
             )
         # The collector stays on: a real program can make reference cycles (closures in
         # loops) far faster than it makes nodes, and only the collector frees them.

@@ -20,7 +20,6 @@ Example: `gradcheck_source("x = Value(3.0); f = 3*x**2 - 4*x + 5", h=[0.001])` -
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,26 +27,25 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
 from backprop_animator.engine.narrate import Names, fmt
-from backprop_animator.engine.parse import is_straight_line, parse_program, run_straight_line
+from backprop_animator.engine.ops import NUMBER_FUNCTIONS
+from backprop_animator.engine.parse import (
+    SourceLines,
+    first_real_statement,
+    parse_program,
+    run_straight_line,
+)
 from backprop_animator.engine.trace import _call_rule as call_rule
 from backprop_animator.engine.trace import _node_dict as node_dict
 from backprop_animator.engine.trace import _run_rule as run_rule
-from backprop_animator.engine.value import Value, _sigmoid, topological_order
+from backprop_animator.engine.value import Value, topological_order
 
 SCHEMES = ("forward", "central")
 DEFAULT_H = tuple(10.0**-k for k in range(1, 15))  # 0.1, 0.01, ..., 1e-14
 MAX_H_VALUES = 64
 COMPLEX = "a negative number to a fractional power is complex"
 
-PLAIN_FUNCTIONS: dict[str, Callable[..., float]] = {
-    "+": operator.add,
-    "*": operator.mul,
-    "tanh": math.tanh,
-    "exp": math.exp,
-    "relu": lambda x: x if x > 0 else 0.0,
-    "log": math.log,
-    "sigmoid": _sigmoid,
-}
+# Each primitive's plain-number function (`engine.ops`); `**k` is made per node.
+PLAIN_FUNCTIONS: dict[str, Callable[..., float]] = NUMBER_FUNCTIONS
 
 
 def gradcheck_source(
@@ -70,10 +68,12 @@ def gradcheck_source(
     limits = limits or Limits()
     _check_options(scheme, h, mistake)
     tree = parse_program(source, granularity, limits)
-    if not is_straight_line(tree):
+    real = first_real_statement(tree)
+    if real is not None:
         raise EngineError(
             "the gradient check works on straight-line programs (no functions, loops or "
-            "classes, one backward pass): it moves each leaf and runs the graph again"
+            "classes, one backward pass): it moves each leaf and runs the graph again",
+            *SourceLines(source).position(real),
         )
     program = run_straight_line(tree, source, granularity, limits)
     return gradcheck_graph(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from backprop_animator.engine.mistakes import Tape
-from backprop_animator.engine.narrate import RULES, Names, fmt, ordinal
+from backprop_animator.engine.narrate import Names, fmt, ordinal, rule_text
 from backprop_animator.engine.value import Value
 
 SORT_TEXTS = {
@@ -88,7 +88,7 @@ class Story:
             if node.grad != right:  # the pass is over: node.grad is where it ends
                 text += f", where the right engine has {fmt(right)}"
             return text + "."
-        rule = RULES["**" if node._op.startswith("**") else node._op]
+        rule = rule_text(node._op)
         upstream = fmt(run.upstream)
         steps = [self._write(index, upstream, entry, writes) for entry in run.tape]
         text = f"{name(node)} ({node._op}, grad {upstream}): {rule}. " + "; ".join(steps) + "."

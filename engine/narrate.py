@@ -9,6 +9,7 @@ Example: a `*` node's backward text reads
 
 from __future__ import annotations
 
+from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.value import Value
 
@@ -17,17 +18,6 @@ MAX_DERIVED_NAME = 24
 # mentions a node repeats its name, so a long label used by many nodes would otherwise
 # turn a 100 kB program into hundreds of megabytes of narration.
 MAX_LABEL_IN_TEXT = 40
-
-RULES = {
-    "+": "pass the gradient on unchanged",
-    "*": "multiply by the other factor",
-    "**": "local derivative k·x^(k−1)",
-    "tanh": "local derivative 1 − tanh²",
-    "exp": "local derivative eˣ, the node's own data",
-    "relu": "local derivative 1 if x > 0, else 0",
-    "log": "local derivative 1/x",
-    "sigmoid": "local derivative s·(1 − s)",
-}
 
 ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 # What a rule from another engine (`engine.foreign`) did, when its op is not ours.
@@ -60,9 +50,8 @@ def rule_text(op: str) -> str:
     Ops from other engines are matched case-insensitively (micrograd's `ReLU`); any
     other op gets a sentence that says its rule was watched, not known.
     """
-    if op.startswith("**"):
-        return RULES["**"]
-    return RULES.get(op) or RULES.get(op.lower()) or MEASURED_RULE
+    entry = lookup(op) or lookup(op.lower())
+    return entry.rule if entry is not None else MEASURED_RULE
 
 
 class Names:
@@ -121,7 +110,7 @@ class Names:
                 return None
             inner = _precedence(child)
             tie_needs_brackets = i > 0 or power
-            if outer < 4 and (inner < outer or (inner == outer and tie_needs_brackets)):
+            if outer < CALL and (inner < outer or (inner == outer and tie_needs_brackets)):
                 text = f"({text})"
             operands.append(text)
         return _apply(node._op, operands, "+", "*")
@@ -154,10 +143,8 @@ def _precedence(node: Value) -> int:
 
 
 def _op_precedence(op: str) -> int:
-    return _PRECEDENCE.get(op) or (3 if op.startswith("**") else 4)
-
-
-_PRECEDENCE = {"+": 1, "*": 2}
+    entry = lookup(op)
+    return entry.precedence if entry is not None else CALL
 
 
 def build_text(node: Value, name: Names) -> str:

@@ -28,17 +28,13 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.limits import Limits
-from backprop_animator.engine.value import (
-    Value,
-    sigmoid_from_primitives,
-    tanh_from_primitives,
-)
+from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
+from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
-from backprop_animator.engine.value import _sigmoid as sigmoid_number
 
 Operand = Value | float
 GRANULARITIES = ("packed", "expanded")
-UNARY_FUNCTIONS = ("tanh", "exp", "relu", "log", "sigmoid")
+UNARY_FUNCTIONS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
 NO_EFFECT_FUNCTIONS = ("print", "draw_dot")
 IMPORTABLE = frozenset({"Value", "draw_dot"})
 RESERVED = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
@@ -143,6 +139,16 @@ def is_straight_line(tree: ast.Module) -> bool:
     imports of math/random, reading `.data`, several `backward()` calls...) is run by
     `engine.interpreter` with Python's own semantics instead.
     """
+    return first_real_statement(tree) is None
+
+
+def first_real_statement(tree: ast.Module) -> ast.stmt | None:
+    """The first top-level statement that takes the program past SPEC §2's language, or
+    None if there is none; the lab's refusals of a real program point at it.
+
+    Example: `a = Value(2.0)` then `for i in range(3): a = a * 2` -> the `for` statement;
+    with two `backward()` calls, the statement that makes the second.
+    """
     # One pass over each statement's expressions with an explicit stack; any node type
     # not listed here means the program is more than a straight line.
     backward_calls = 0
@@ -154,14 +160,14 @@ def is_straight_line(tree: ast.Module) -> bool:
             for target in statement.targets:
                 if type(target) is ast.Attribute:
                     if target.attr != "label":
-                        return False
+                        return statement
                     stack.append(target.value)
                 elif type(target) is ast.Tuple:
                     # §2 unpacks a flat tuple of names (`a, b = 2.0, 3.0`) and nothing more.
                     if not all(type(name) is ast.Name for name in target.elts):
-                        return False
+                        return statement
                 elif type(target) is not ast.Name:
-                    return False
+                    return statement
             value = statement.value
             if type(value) is ast.Tuple and any(type(t) is ast.Tuple for t in statement.targets):
                 stack.extend(value.elts)  # the tuple being unpacked; a tuple inside it is not §2
@@ -173,13 +179,13 @@ def is_straight_line(tree: ast.Module) -> bool:
                 stack.append(value)
         elif kind is ast.AugAssign:
             if type(statement.target) is not ast.Name:  # type: ignore[attr-defined]
-                return False
+                return statement
             stack.append(statement.value)  # type: ignore[attr-defined]
         elif kind is ast.ImportFrom:
             if not {alias.name for alias in statement.names} <= IMPORTABLE:  # type: ignore[attr-defined]
-                return False
+                return statement
         elif kind is not ast.Pass:
-            return False
+            return statement
         while stack:
             node: Any = stack.pop()
             kind = type(node)
@@ -188,7 +194,7 @@ def is_straight_line(tree: ast.Module) -> bool:
                 stack.append(node.right)
             elif kind is ast.Constant:
                 if type(node.value) is str:
-                    return False  # a string is §2's only as a label
+                    return statement  # a string is §2's only as a label
             elif kind is ast.UnaryOp:
                 stack.append(node.operand)
             elif kind is ast.Call:
@@ -197,17 +203,19 @@ def is_straight_line(tree: ast.Module) -> bool:
                     if func.attr == "backward":
                         backward_calls += 1
                     elif func.attr not in UNARY_FUNCTIONS:
-                        return False
+                        return statement
                     stack.append(func.value)
                 elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
-                    return False
+                    return statement
                 stack.extend(node.args)
                 for keyword in node.keywords:
                     if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
                         stack.append(keyword.value)
             elif kind is not ast.Name:
-                return False
-    return backward_calls <= 1
+                return statement
+        if backward_calls > 1:
+            return statement
+    return None
 
 
 def _is_label_text(statement: ast.Assign) -> bool:
@@ -640,13 +648,12 @@ class _Interpreter:
     def function(self, node: ast.AST, name: str, argument: Operand) -> Operand:
         if isinstance(argument, Value):
             target = argument
-            if self.expanded and name == "tanh":
-                return self.apply(node, name, lambda: tanh_from_primitives(target))
-            if self.expanded and name == "sigmoid":
-                return self.apply(node, name, lambda: sigmoid_from_primitives(target))
+            expanded = OPS[name].expanded
+            if self.expanded and expanded is not None:
+                return self.apply(node, name, lambda: expanded(target))
             return self.apply(node, name, getattr(target, name))
         number = argument
-        return self.apply(node, name, lambda: _NUMBER_FUNCTIONS[name](number))
+        return self.apply(node, name, lambda: NUMBER_FUNCTIONS[name](number))
 
     def apply(self, node: ast.AST, what: str, compute: Callable[[], Operand]) -> Operand:
         """Run one operation, turning floating-point trouble into an error at `node`."""
@@ -703,18 +710,6 @@ class _Interpreter:
         name = CONSTRUCT_NAMES.get(type(node), type(node).__name__)
         return self.error(node, f"not supported in this language: {name}")
 
-
-def _relu(x: float) -> float:
-    return x if x > 0 else 0.0
-
-
-_NUMBER_FUNCTIONS: dict[str, Callable[[float], float]] = {
-    "tanh": math.tanh,
-    "exp": math.exp,
-    "relu": _relu,
-    "log": math.log,
-    "sigmoid": sigmoid_number,
-}
 
 _OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
     ast.FloorDiv: "//",

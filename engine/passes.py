@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from backprop_animator.engine import narrate
+from backprop_animator.engine import narrate, ops
 from backprop_animator.engine.interpreter.objects import PInstance, PSet
 from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
 from backprop_animator.engine.limits import Limits
@@ -77,6 +77,8 @@ class Recorder:
         self.in_rule: dict[str, Any] | None = None
         self.received: dict[Value, int] = {}
         self.names = narrate.Names()
+        # Each pass's names and the nodes its output reached (`passes[].names`).
+        self.pass_names: list[tuple[narrate.Names, list[Value]]] = []
 
     # Adopting nodes
 
@@ -203,6 +205,7 @@ class Recorder:
     def begin_pass(self, output: Value, reachable: list[Value]) -> dict[str, Any]:
         index = len(self.passes)
         self.names = names = narrate.Names()
+        self.pass_names.append((names, reachable))
         if self.instance_of:
             for node in reachable:
                 self.sync(node)
@@ -383,6 +386,7 @@ class Recorder:
         ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
+        names, renamed = self.node_names(ids)
         last_output, last_topo, _ = self.passes[-1]
         several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
         trace: dict[str, Any] = {
@@ -390,7 +394,7 @@ class Recorder:
             "source": source,
             "granularity": granularity,
             "nodes": [
-                self.node_dict(node, ids[node], groups.name(self.owner_of.get(node)))
+                self.node_dict(node, ids[node], groups.name(self.owner_of.get(node)), names[node])
                 for node in by_creation
             ],
             "edges": [
@@ -402,11 +406,32 @@ class Recorder:
             "output": ids[last_output],
             "frames": frames,
             "passes": [
-                {"output": ids[output], "topo": [ids[n] for n in topo], "data": float(data)}
-                for output, topo, data in self.passes
+                {
+                    "output": ids[output],
+                    "topo": [ids[n] for n in topo],
+                    "data": float(data),
+                    "names": pass_renamed,
+                }
+                for (output, topo, data), pass_renamed in zip(self.passes, renamed, strict=True)
             ],
+            "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }
         return trace
+
+    def node_names(self, ids: dict[Value, str]) -> tuple[dict[Value, str], list[dict[str, str]]]:
+        """Each node's name as the last pass that reaches it calls it, and per pass the
+        nodes that pass's texts call otherwise (by id): a parameter named by its data."""
+        final: dict[Value, str] = {}
+        per_pass: list[dict[Value, str]] = []
+        for (_, topo, _), (names, reachable) in zip(self.passes, self.pass_names, strict=True):
+            called = {node: names(node) for node in (*reachable, *topo)}
+            per_pass.append(called)
+            final.update(called)
+        renamed = [
+            {ids[node]: name for node, name in called.items() if name != final[node]}
+            for called in per_pass
+        ]
+        return final, renamed
 
     def implicit_pass(self) -> None:
         last = self.last
@@ -467,7 +492,7 @@ class Recorder:
                 frame["prints"] = frame.pop("prints")  # keep it the frame's last field
         return out
 
-    def node_dict(self, node: Value, node_id: str, group: str) -> dict[str, Any]:
+    def node_dict(self, node: Value, node_id: str, group: str, name: str) -> dict[str, Any]:
         if node in self.instance_of:
             kind = "op" if node._prev else "leaf"
         else:
@@ -476,6 +501,7 @@ class Recorder:
         return {
             "id": node_id,
             "label": label,
+            "name": name,
             "op": node._op,
             "kind": kind,
             "data": float(node.data),
@@ -546,7 +572,7 @@ def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:
     """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11), with
     labels cut to 100 characters."""
     trace["passes"] = [
-        {"output": trace["output"], "topo": trace["topo"], "data": float(output.data)}
+        {"output": trace["output"], "topo": trace["topo"], "data": float(output.data), "names": {}}
     ]
     for node in trace["nodes"]:
         if len(node["label"]) > MAX_LABEL:

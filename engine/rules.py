@@ -1,11 +1,12 @@
 """The engine's own source for each rule, so the page shows real code that cannot drift.
 
-`rule_sources()` maps each primitive's op (`+ * ** tanh exp relu log sigmoid`) to the
-source of the `Value` method that defines it, and `backward` / `topological_order` to
-the loop and the sort. For the sort step by step (SPEC §9) and the bug lab (SPEC §8) it
-adds `build` (the recursive sort the sort-step frames follow) and `mistake:assign`,
-`mistake:append-first`, `mistake:no-sort` (what each mistaken engine runs in place of
-`accumulate`, `build` and `backward` respectively).
+`rule_sources()` maps each primitive's op (every key of `engine.ops.OPS`: `+ * **
+tanh exp relu log sigmoid`) to the source of the `Value` method that defines it, and
+`backward` / `topological_order` to the loop and the sort. For the sort step by step
+(SPEC §9) and the bug lab (SPEC §8) it adds `build` (the recursive sort the sort-step
+frames follow) and `mistake:assign`, `mistake:append-first`, `mistake:no-sort` (what
+each mistaken engine runs in place of `accumulate`, `build` and `backward`
+respectively).
 """
 
 from __future__ import annotations
@@ -17,18 +18,12 @@ from functools import cache
 from typing import Any
 
 from backprop_animator.engine.mistakes import MISTAKE_SOURCES
+from backprop_animator.engine.ops import OPS
 from backprop_animator.engine.sort_steps import RECURSIVE_SORT
 from backprop_animator.engine.value import Value, topological_order
 
 RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "+": Value.__add__,
-    "*": Value.__mul__,
-    "**": Value.__pow__,
-    "tanh": Value.tanh,
-    "exp": Value.exp,
-    "relu": Value.relu,
-    "log": Value.log,
-    "sigmoid": Value.sigmoid,
+    **{key: op.method for key, op in OPS.items()},
     "accumulate": Value._accumulate,
     "backward": Value.backward,
     "topological_order": topological_order,

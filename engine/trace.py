@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from backprop_animator.engine import mistake_text, mistakes, narrate, underflow
+from backprop_animator.engine import mistake_text, mistakes, narrate, ops, underflow
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.sort_steps import step_frames
@@ -153,7 +153,8 @@ def trace_graph(
         "source": clean_text(source),
         "granularity": granularity,
         "nodes": [
-            _node_dict(node, ids[node], node in underflowed, correct) for node in by_creation
+            _node_dict(node, ids[node], node in underflowed, correct, name=name(node))
+            for node in by_creation
         ],
         "edges": [
             {"source": ids[child], "target": ids[node]}
@@ -163,6 +164,7 @@ def trace_graph(
         "topo": [ids[node] for node in topo],
         "output": ids[output],
         "frames": frames,
+        "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
     }
     if mistake is not None:
         trace["mistake"] = mistake
@@ -213,16 +215,22 @@ def _node_dict(
     node_id: str,
     underflowed: bool = False,
     correct: dict[Value, float] | None = None,
+    *,
+    name: str | None = None,
 ) -> dict[str, Any]:
+    """A node as the trace lists it; `name` (what the texts call it) when given."""
     kind = "op" if node._prev else ("const" if node._const else "leaf")
     fields: dict[str, Any] = {
         "id": node_id,
         "label": clean_text(node.label),
+        "name": name,
         "op": node._op,
         "kind": kind,
         "data": float(node.data),
         "grad": float(node.grad),
     }
+    if name is None:
+        del fields["name"]
     if underflowed:  # only then, so traces without underflow keep SPEC §3's fields
         fields["underflow"] = True
     if correct is not None:

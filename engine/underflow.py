@@ -12,8 +12,10 @@ A number has underflowed when it is below the smallest normal float (about
 2.2e-308) in size, zero included, although the exact result cannot be zero:
 
 - a contribution's `delta = local * upstream` with both factors nonzero;
-- the local derivative of `**k` (k·x^(k−1), k ≠ 0, x ≠ 0), `exp` (eˣ) or `log` (1/x);
-- a node's data from `*` (both operands nonzero), `**k` (x ≠ 0) or `exp`.
+- the local derivative of `**k` (k·x^(k−1), k ≠ 0, x ≠ 0), or of an op whose registry
+  entry says it is never 0 (`engine.ops`: `exp`'s eˣ, `log`'s 1/x);
+- a node's data from `*` (both operands nonzero), `**k` (x ≠ 0) or an op whose entry
+  says its result is never 0 (`exp`).
 
 `tanh` and `sigmoid` saturate (1 − t² rounds to 0 when t rounds to ±1): that is
 rounding, not underflow, and is not marked.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import sys
 
+from backprop_animator.engine.ops import lookup
 from backprop_animator.engine.value import Value
 
 SMALLEST_NORMAL = sys.float_info.min
@@ -51,9 +54,10 @@ def data_underflowed(node: Value) -> bool:
     op = node._op
     if op == "*":
         return all(not tiny(child.data) for child in node._prev)
-    if op.startswith("**") or op == "exp":
-        return op == "exp" or node._prev[0].data != 0
-    return False
+    if op.startswith("**"):
+        return node._prev[0].data != 0
+    entry = lookup(op)
+    return entry is not None and entry.data_never_zero
 
 
 def _local_is_never_zero(node: Value, child: Value) -> bool:
@@ -61,7 +65,8 @@ def _local_is_never_zero(node: Value, child: Value) -> bool:
     if op.startswith("**"):
         exponent = _exponent(op)
         return exponent is not None and exponent != 0 and child.data != 0
-    return op in ("exp", "log")
+    entry = lookup(op)
+    return entry is not None and entry.local_never_zero
 
 
 def _exponent(op: str) -> float | None:

@@ -8,15 +8,13 @@ the hash of that exact script.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 
 from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 
-from backprop_animator.app.security import content_security_policy
+from backprop_animator.app.security import content_security_policy, csp_hash
 
 router = APIRouter(include_in_schema=False)
 
@@ -31,8 +29,7 @@ def inline_script_hashes(html: str) -> list[str]:
     Example: `<script>go()</script>` -> `["'sha256-…'"]` of the bytes `go()`.
     """
     scripts = re.findall(r"<script>(.*?)</script>", html, flags=re.DOTALL)
-    digests = (hashlib.sha256(script.encode()).digest() for script in scripts)
-    return [f"'sha256-{base64.b64encode(digest).decode()}'" for digest in digests]
+    return [csp_hash(script) for script in scripts]
 
 
 @router.get("/docs", response_class=HTMLResponse)

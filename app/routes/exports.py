@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from backprop_animator.app.errors import error_responses
 from backprop_animator.app.export import bundle
-from backprop_animator.app.routes.traces import TracerDep, accepts_gzip
+from backprop_animator.app.routes.traces import WorkerPoolDep, accepts_gzip
 from backprop_animator.app.schemas import Granularity, Mistake
 
 router = APIRouter(tags=["export"])
@@ -38,7 +38,7 @@ FILENAME = "backprop-animator.html"
 )
 async def read_export(
     request: Request,
-    tracer: TracerDep,
+    pool: WorkerPoolDep,
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
     frame: Annotated[int, Query(ge=0, description="Where it opens (0-based).")] = 0,
@@ -53,7 +53,7 @@ async def read_export(
 ) -> Response:
     """Download the player for one program as a single HTML file that works offline."""
     # Tracing, rendering and gzip all happen in a worker process (`app.worker`).
-    page = await tracer.export(
+    page = await pool.export(
         source,
         granularity,
         frame,

@@ -1,6 +1,6 @@
 """`POST /api/gradcheck`: a program in, its leaf gradients against difference quotients out.
 
-SPEC §7. The check runs where traces run (`app.tracing`: a thread for cheap programs,
+SPEC §7. The check runs where traces run (`app.worker_pool`: a thread for cheap programs,
 a worker process within the time limit for the rest); the engine bounds its work
 with `BACKPROP_MAX_GRADCHECK_WORK`.
 """
@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from backprop_animator.app.errors import error_responses
-from backprop_animator.app.routes.traces import TracerDep, accepts_gzip, trace_response
+from backprop_animator.app.routes.traces import WorkerPoolDep, accepts_gzip, json_response
 from backprop_animator.app.schemas import Gradcheck, GradcheckRequest
 from backprop_animator.app.worker import Job
 
@@ -33,7 +33,9 @@ GRADCHECK_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/gradcheck", response_model=Gradcheck, responses=GRADCHECK_RESPONSES)
-async def create_gradcheck(request: Request, body: GradcheckRequest, tracer: TracerDep) -> Response:
+async def create_gradcheck(
+    request: Request, body: GradcheckRequest, pool: WorkerPoolDep
+) -> Response:
     """Check every leaf's gradient against forward or central differences over a sweep of h."""
     options = {
         "scheme": body.scheme,
@@ -42,5 +44,5 @@ async def create_gradcheck(request: Request, body: GradcheckRequest, tracer: Tra
         "mistake": body.mistake,
     }
     job = Job("gradcheck", body.source, body.granularity, tuple(options.items()))
-    encoded = await tracer.run(job, accepts_gzip(request), is_disconnected=request.is_disconnected)
-    return trace_response(encoded)
+    encoded = await pool.run(job, accepts_gzip(request), is_disconnected=request.is_disconnected)
+    return json_response(encoded)

@@ -1,6 +1,6 @@
 """`POST /api/trace` and `GET /api/trace`: a program in, its trace (SPEC §3) out.
 
-Both send the bytes the tracer encoded. GET is for permalinks and caches: a trace
+Both send the bytes the worker pool encoded. GET is for permalinks and caches: a trace
 depends only on its source, its options and the server's version, so it carries an
 ETag and answers `If-None-Match` with 304.
 """
@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from backprop_animator.app.content_coding import accepts_gzip as accepts_gzip_coding
 from backprop_animator.app.errors import error_responses
 from backprop_animator.app.schemas import Granularity, Mistake, Trace, TraceRequest
-from backprop_animator.app.tracing import Tracer
 from backprop_animator.app.worker import EncodedTrace
+from backprop_animator.app.worker_pool import WorkerPool
 
 router = APIRouter(prefix="/api", tags=["traces"])
 
@@ -35,12 +35,12 @@ TRACE_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def get_tracer(request: Request) -> Tracer:
-    tracer: Tracer = request.app.state.tracer
-    return tracer
+def get_worker_pool(request: Request) -> WorkerPool:
+    pool: WorkerPool = request.app.state.worker_pool
+    return pool
 
 
-TracerDep = Annotated[Tracer, Depends(get_tracer)]
+WorkerPoolDep = Annotated[WorkerPool, Depends(get_worker_pool)]
 
 
 def accepts_gzip(request: Request) -> bool:
@@ -48,7 +48,8 @@ def accepts_gzip(request: Request) -> bool:
     return accepts_gzip_coding(request.headers.get("accept-encoding", ""))
 
 
-def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:
+def json_response(encoded: EncodedTrace, headers: dict[str, str] | None = None) -> Response:
+    """The encoded JSON (a trace or a gradient check) as a response, gzipped if it is."""
     response = Response(encoded.body, media_type="application/json", headers=headers)
     if encoded.gzipped:
         response.headers["Content-Encoding"] = "gzip"
@@ -57,9 +58,9 @@ def trace_response(encoded: EncodedTrace, headers: dict[str, str] | None = None)
 
 
 @router.post("/trace", response_model=Trace, responses=TRACE_RESPONSES)
-async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) -> Response:
+async def create_trace(request: Request, body: TraceRequest, pool: WorkerPoolDep) -> Response:
     """Trace a program: build the graph, sort it, run backward, one frame per step."""
-    encoded = await tracer.trace(
+    encoded = await pool.trace(
         body.source,
         body.granularity,
         accepts_gzip(request),
@@ -67,7 +68,7 @@ async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) 
         mistake=body.mistake,
         sort_steps=body.sort_steps,
     )
-    return trace_response(encoded)
+    return json_response(encoded)
 
 
 @router.get(
@@ -77,14 +78,14 @@ async def create_trace(request: Request, body: TraceRequest, tracer: TracerDep) 
 )
 async def read_trace(
     request: Request,
-    tracer: TracerDep,
+    pool: WorkerPoolDep,
     source: Annotated[str, Query(description="The program, URL-encoded.")],
     granularity: Annotated[Granularity, Query()] = "packed",
     mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
     sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
-    encoded = await tracer.trace(
+    encoded = await pool.trace(
         source,
         granularity,
         accepts_gzip(request),
@@ -95,7 +96,7 @@ async def read_trace(
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):
         return Response(status_code=304, headers=headers)
-    return trace_response(encoded, headers)
+    return json_response(encoded, headers)
 
 
 def etag_matches(if_none_match: str, etag: str) -> bool:

@@ -38,9 +38,9 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, a_type
+from backprop_animator.engine.ops import NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
-from backprop_animator.engine.value import _sigmoid as sigmoid_number
 
 # Built-ins whose result reads its argument lazily (see `Library.flat`).
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
@@ -124,7 +124,7 @@ class Library:
     def unary_function(self, name: str) -> Call:
         """`tanh(x)` and friends of the straight-line language: a Value's method, or the
         function of a plain number."""
-        number_function = _NUMBER_FUNCTIONS[name]
+        number_function = NUMBER_FUNCTIONS[name]
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
             value = one(args, kwargs, name)
@@ -790,13 +790,6 @@ _MATH_FUNCTIONS = (
 )
 
 
-_NUMBER_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
-    "tanh": math.tanh,
-    "exp": math.exp,
-    "relu": lambda x: x if x > 0 else 0.0,
-    "log": math.log,
-    "sigmoid": sigmoid_number,
-}
 _STR_METHODS: dict[str, Callable[..., Any]] = {
     "upper": str.upper,
     "lower": str.lower,

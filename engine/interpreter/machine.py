@@ -35,7 +35,8 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
-from backprop_animator.engine.value import Value, sigmoid_from_primitives, tanh_from_primitives
+from backprop_animator.engine.ops import FUNCTIONS, OPS
+from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "/": lambda a, b: a / b,
     "**": lambda a, b: a**b,
 }
-VALUE_METHODS = ("tanh", "exp", "relu", "log", "sigmoid")
+VALUE_METHODS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
 # A call of a program's function costs several steps: binding its arguments and making
 # its frame is several statements' worth of work.
 CALL_STEPS = 5
@@ -308,10 +309,9 @@ class Machine:
             raise ProgramError(f".{name}() takes no arguments")
         mark = next(creation_order)
         try:
-            if self.expanded and name == "tanh":
-                result = tanh_from_primitives(value)
-            elif self.expanded and name == "sigmoid":
-                result = sigmoid_from_primitives(value)
+            expanded = OPS[name].expanded
+            if self.expanded and expanded is not None:
+                result = expanded(value)
             else:
                 result = getattr(value, name)()  # name is one of VALUE_METHODS
                 if name == "relu":

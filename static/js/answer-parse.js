@@ -14,6 +14,7 @@
  * isClose(0.498, 0.5) -> true (within 5e-3); isClose(101, 100) -> true (1 %).
  */
 
+import { evaluate, exponentOf, factsOf, fill } from "./op-facts.js";
 import { attribute } from "./rule-text.js";
 
 export const RELATIVE_TOLERANCE = 1e-2;
@@ -116,32 +117,32 @@ export function judgeAnswer(answer, step, factors = []) {
 /**
  * Numbers a learner may multiply by instead of a rule's local derivative, each with
  * the words for it: any operand's or the output's `data` (in `*`, the child's own
- * factor instead of the other's), and for tanh, sigmoid and `**k` the slips their
- * formulas invite (the input where the output belongs, a forgotten `k` or `− 1`).
- * `judgeAnswer` only names one that differs from the true local derivative.
+ * factor instead of the other's), and the slips the engine lists for the op (the
+ * trace's `ops`: for tanh the input where the output belongs, for `**k` a forgotten
+ * `k` or `− 1`). `judgeAnswer` only names one that differs from the true local derivative.
  *
- * Example: wrongFactors("tanh", {name: "n", data: 0.8814}, {name: "o", data: 0.7071}) includes
- * {value: 1 − 0.8814², what: "1 − n.data²"}.
+ * Example: wrongFactors(trace.ops, "tanh", {name: "n", data: 0.8814}, {name: "o", data: 0.7071})
+ * includes {value: 1 − 0.8814², what: "1 − n.data²"}.
+ * @param {import("./op-facts.js").OpTable | undefined} ops
  * @param {string} op
  * @param {{name: string, data: number}} child
  * @param {{name: string, data: number}} out
  * @param {{name: string, data: number} | null} [other]  the other operand of a binary op
  * @returns {Array<{value: number, what: string}>}
  */
-export function wrongFactors(op, child, out, other = null) {
+export function wrongFactors(ops, op, child, out, other = null) {
   const data = (/** @type {{name: string}} */ v) => attribute(v.name, "data");
   const factors = [
     { value: child.data, what: data(child) },
     { value: out.data, what: data(out) },
   ];
   if (other && other.name !== child.name) factors.push({ value: other.data, what: data(other) });
-  if (op === "tanh")
-    factors.push({ value: 1 - child.data ** 2, what: `1 \u2212 ${data(child)}\u00B2` });
-  if (op === "sigmoid") factors.push({ value: 1 - out.data, what: `1 \u2212 ${data(out)}` });
-  if (op.startsWith("**")) {
-    const k = Number(op.slice(2));
-    factors.push({ value: k * child.data ** k, what: `${k} \u00D7 ${data(child)}**${k}` });
-    factors.push({ value: child.data ** (k - 1), what: `${data(child)}**${k - 1}` });
-  }
+  const k = exponentOf(op);
+  /** @type {Record<string, string>} */
+  const words = { out: data(out), child: data(child), k: String(k), "k-1": String(k - 1) };
+  if (other) words.other = data(other);
+  const vars = { out: out.data, child: child.data, other: other?.data ?? Number.NaN, k };
+  for (const slip of factsOf(ops, op)?.slips ?? [])
+    factors.push({ value: evaluate(slip.value, vars), what: fill(slip.text, words) });
   return factors.filter((factor) => Number.isFinite(factor.value));
 }

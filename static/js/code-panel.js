@@ -10,7 +10,7 @@ import { mistakeCode, sortStepCode } from "./lab-code.js";
 import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
 import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
-import { updateParts } from "./update-code.js";
+import { programExcerpt, updateParts } from "./update-code.js";
 
 /** Shown when the host has no engine source for the sort (e.g. an old export). */
 const SORT_SKETCH = [
@@ -35,7 +35,11 @@ const SORT_MARKED = new Set([6, 8]);
 function codeBlock(lines, marked, { first, label, tone } = {}) {
   const code = html("code");
   lines.forEach((line, i) => {
-    const row = html("span", { class: marked.has(i) ? "code-line is-marked" : "code-line" });
+    const row = html("span", {
+      class: marked.has(i) ? "code-line is-marked" : "code-line",
+      "data-testid": "code-line",
+      "data-marked": marked.has(i),
+    });
     if (first !== undefined)
       row.append(
         html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }),
@@ -43,7 +47,11 @@ function codeBlock(lines, marked, { first, label, tone } = {}) {
     row.append(line === "" ? " " : line);
     code.append(row);
   });
-  return html("figure", { class: tone ? `code-figure is-${tone}` : "code-figure" }, [
+  const figure = {
+    class: tone ? `code-figure is-${tone}` : "code-figure",
+    "data-tone": tone ?? false,
+  };
+  return html("figure", figure, [
     ...(label ? [html("figcaption", { text: label })] : []),
     // Focusable because it may scroll sideways (keyboard users must reach it).
     html("pre", { class: "code", tabindex: 0 }, [code]),
@@ -67,10 +75,15 @@ export function mountCodePanel(container, { timeline, names, rules }) {
   const sourceLines = splitSourceLines(trace.source);
   const body = html("div", { class: "code-panel-body" });
   container.replaceChildren(
-    html("section", { class: "code-panel", "aria-label": "Code that runs at this frame" }, [
-      html("h2", { class: "panel-title", text: "Code" }),
-      body,
-    ]),
+    html(
+      "section",
+      {
+        class: "code-panel",
+        "data-testid": "code-panel",
+        "aria-label": "Code that runs at this frame",
+      },
+      [html("h2", { class: "panel-title", text: "Code" }), body],
+    ),
   );
   const nameOf = (/** @type {string} */ id) =>
     names[/** @type {number} */ (timeline.indexOf.get(id))];
@@ -112,16 +125,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
       for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
     } else if (state.phase === "build") {
       const node = trace.nodes[state.current];
-      if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
-        const from = Math.max(1, state.line - 1);
-        const to = Math.min(sourceLines.length, state.line + 1);
-        parts.push(
-          codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), {
-            first: from,
-            label: "Your program",
-          }),
-        );
-      }
+      parts.push(...programExcerpt(state.line, sourceLines, codeBlock));
       parts.push(
         html("p", { class: "code-note" }, [
           "Creates ",
@@ -193,6 +197,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           contributions: state.contributions,
           nameOf,
           assign: trace.mistake === "assign",
+          ops: trace.ops,
         });
         // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
         if (rows.length)
@@ -201,7 +206,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
               "div",
               { class: "substitutions", "aria-label": "The rule with numbers" },
               rows.map((row) =>
-                html("div", { class: "substitution", tabindex: 0 }, [
+                html("div", { class: "substitution", "data-testid": "substitution", tabindex: 0 }, [
                   html("code", { class: "symbolic", text: row.symbolic }),
                   html("code", { class: "numeric", text: row.numeric }),
                   html("code", { class: "result", text: row.result }),

@@ -42,7 +42,11 @@ export function drawDeltaLabels(layer, state, { timeline, layout, drawn, isDrawn
   placeLabels(shown, layout, obstacles).forEach((spot, n) => {
     const group = svg(
       "g",
-      { class: shown[n].className, transform: `translate(${spot.x},${spot.y})` },
+      {
+        class: shown[n].className,
+        "data-testid": "delta",
+        transform: `translate(${spot.x},${spot.y})`,
+      },
       layer,
     );
     svg("rect", { width: spot.width, height: spot.height, rx: 4 }, group);

@@ -4,7 +4,7 @@
  * the line and column. It wires markup the template already rendered, so typing
  * and `fill` work before any request finishes.
  */
-import { sourceLines, sourceOffset } from "./source-position.js";
+import { placeText, sourceLines, sourceOffset } from "./source-position.js";
 import { html } from "./svg.js";
 
 /**
@@ -104,9 +104,7 @@ export function mountEditor(root, { onRun }) {
       html("p", { class: "error-message", text: error.message }),
     ]);
     if (error.line !== null) {
-      const where =
-        error.column !== null ? `Line ${error.line}, column ${error.column}` : `Line ${error.line}`;
-      parts.unshift(html("p", { class: "error-where", text: where }));
+      parts.unshift(html("p", { class: "error-where", text: placeText(error) }));
       const lineText = sourceLines(source)[error.line - 1];
       if (lineText !== undefined) {
         const gutter = `${error.line} | `;

@@ -10,9 +10,9 @@
  * `backprop-animator:quiz` event (`detail` = the message the iframe posts) and, when
  * the page is itself framed, to its parent.
  */
-import { SourceError, fetchOptional, fetchTrace } from "./api.js";
+import { fetchOptional, fetchTrace } from "./api.js";
 import { readEmbedOptions } from "./embed-options.js";
-import { mountPlayer } from "./player.js";
+import { applyTheme, showPlayer } from "./host.js";
 import { MESSAGE_TYPE, reportToParent } from "./quiz.js";
 import { html } from "./svg.js";
 import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
@@ -93,7 +93,7 @@ export async function mountElement(host, server) {
   const options = readEmbedOptions(params);
   const quiz = readQuiz(params);
   const source = state.source ?? "";
-  if (options.theme !== "auto") host.setAttribute("data-theme", options.theme);
+  applyTheme(options.theme, host);
 
   const shadow = host.attachShadow({ mode: "open" });
   const links = STYLESHEETS.map((path) =>
@@ -126,47 +126,41 @@ export async function mountElement(host, server) {
   const root = html("div", { class: "bpa-root", hidden: true }, [errorBox, playerRoot, credit]);
   shadow.append(...links, root);
 
-  try {
-    const [trace, rules] = await Promise.all([
-      fetchTrace(source, state.granularity, { base: server }),
-      rulesFrom(server),
-      ...links.map(loaded),
-    ]);
-    root.hidden = false;
-    const player = await mountPlayer(playerRoot, {
-      trace,
-      rules,
-      frame: state.frame ?? 0,
-      keyboard: "root",
-      hide: options.hide,
-      speed: options.speed,
-      quiz: quiz
-        ? {
-            frameLink: (k) =>
-              new URL(
-                writeUrlState({ source, granularity: state.granularity, frame: k, quiz }),
-                server,
-              ).href,
-            report: (message) => {
-              host.dispatchEvent(
-                new CustomEvent(MESSAGE_TYPE, { detail: message, bubbles: true, composed: true }),
-              );
-              reportToParent(message);
-            },
-          }
-        : null,
-    });
-    if (options.autoplay) player.play();
-  } catch (error) {
-    root.hidden = false;
-    const problem = error instanceof SourceError ? error : new SourceError(String(error));
-    const where =
-      problem.line !== null
-        ? `Line ${problem.line}${problem.column !== null ? `, column ${problem.column}` : ""}: `
-        : "";
-    errorBox.textContent = `backprop-animator: ${where}${problem.message}`;
-    errorBox.hidden = false;
-  }
+  await showPlayer(playerRoot, {
+    load: async () => {
+      const [trace, rules] = await Promise.all([
+        fetchTrace(source, state.granularity, { base: server }),
+        rulesFrom(server),
+        ...links.map(loaded),
+      ]);
+      // Shown before the player mounts (it measures itself), never before it is styled.
+      root.hidden = false;
+      return { trace, rules };
+    },
+    errorBox,
+    errorPrefix: "backprop-animator: ",
+    frame: state.frame ?? 0,
+    keyboard: "root",
+    hide: options.hide,
+    speed: options.speed,
+    autoplay: options.autoplay,
+    quiz: quiz
+      ? {
+          frameLink: (k) =>
+            new URL(
+              writeUrlState({ source, granularity: state.granularity, frame: k, quiz }),
+              server,
+            ).href,
+          report: (message) => {
+            host.dispatchEvent(
+              new CustomEvent(MESSAGE_TYPE, { detail: message, bubbles: true, composed: true }),
+            );
+            reportToParent(message);
+          },
+        }
+      : null,
+  });
+  root.hidden = false; // or with its error
 }
 
 /** @param {string} server */

@@ -12,6 +12,7 @@
  * Example: readEmbedOptions("?controls=-code&autoplay=1&speed=2&theme=dark") ->
  *   {hide: ["editor", "code"], autoplay: true, speed: 2, theme: "dark"}
  */
+import { LAB_PARAM_NAMES } from "./lab-url.js";
 import { SPEEDS } from "./playback.js";
 
 /** The parts an embed may hide: the program editor, the code panel, the narration. */
@@ -72,6 +73,24 @@ export function embedParams({ hide = [], autoplay = false, speed = null, theme =
   if (speed !== null && speed !== 1) params.push(["speed", String(speed)]);
   if (theme !== "auto") params.push(["theme", theme]);
   return params;
+}
+
+/**
+ * The embed's address for a state: the state's query, then the embed's own options
+ * (controls, theme…) from the address it has now. The lab's parameters come only
+ * from the state, so a lab option turned off does not come back.
+ *
+ * Example: keepEmbedOptions("?source=a&frame=2", "?source=b&frame=0&theme=dark&mistake=assign")
+ *   -> "?source=a&frame=2&theme=dark"
+ * @param {string} search  the state's query
+ * @param {string} current  the embed's address now (location.search)
+ */
+export function keepEmbedOptions(search, current) {
+  const params = new URLSearchParams(search);
+  for (const [name, value] of new URLSearchParams(current)) {
+    if (!params.has(name) && !LAB_PARAM_NAMES.includes(name)) params.append(name, value);
+  }
+  return `?${params}`;
 }
 
 /** @param {string | null} text */

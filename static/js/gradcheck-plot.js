@@ -161,6 +161,7 @@ export function drawGradcheckPlot(container, summaries, { scheme = "forward" } =
         "g",
         {
           class: p.zero ? "plot-point is-zero" : "plot-point",
+          "data-testid": "plot-point",
           transform: `translate(${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)})`,
         },
         group,

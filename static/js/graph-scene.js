@@ -10,15 +10,8 @@
  */
 import { formatValue } from "./format.js";
 import { SIZES, visibleLabel } from "./layout-sizes.js";
+import { opGlyph } from "./op-facts.js";
 import { edgeBow, edgePath, svg } from "./svg.js";
-
-const OP_GLYPHS = /** @type {Record<string, string>} */ ({ "*": "×", sigmoid: "σ" });
-
-/** @param {string} op */
-export function opGlyph(op) {
-  if (op.startsWith("**")) return `^${Number(op.slice(2))}`;
-  return OP_GLYPHS[op] ?? op;
-}
 
 /**
  * @typedef {{
@@ -106,10 +99,14 @@ export function createNodeElements(
       ? null
       : svg(
           "path",
-          { class: "edge edge-result", d: edgePath(layout.results[resultOf[i]].points) },
+          {
+            class: "edge edge-result",
+            "data-testid": "edge",
+            d: edgePath(layout.results[resultOf[i]].points),
+          },
           layers.edges,
         );
-  const opGroup = op ? createOp(layers.ops, op, node.op) : null;
+  const opGroup = op ? createOp(layers.ops, op, opGlyph(trace.ops, node.op)) : null;
   const group = svg(
     "g",
     {
@@ -133,6 +130,7 @@ export function createNodeElements(
       "text",
       {
         class: node.kind === "const" ? "node-label is-const" : "node-label",
+        "data-testid": "node-label",
         x: lw / 2,
         y: h / 2,
         dy: "0.35em",
@@ -142,7 +140,11 @@ export function createNodeElements(
   }
   svg("line", { class: "node-divider", x1: lw + vw, x2: lw + vw, y1: 0, y2: h }, group);
   svg("text", { class: "node-caption", x: lw + vw / 2, y: 11 }, group).textContent = "data";
-  const dataText = svg("text", { class: "node-value", x: lw + vw / 2, y: 27 }, group);
+  const dataText = svg(
+    "text",
+    { class: "node-value", "data-testid": "node-value", x: lw + vw / 2, y: 27 },
+    group,
+  );
   dataText.textContent = formatValue(node.data);
   const gradCaption = svg(
     "text",
@@ -150,10 +152,14 @@ export function createNodeElements(
     group,
   );
   gradCaption.textContent = "grad";
-  const gradText = svg("text", { class: "node-value node-grad", x: lw + vw * 1.5, y: 27 }, group);
+  const gradText = svg(
+    "text",
+    { class: "node-value node-grad", "data-testid": "node-value", x: lw + vw * 1.5, y: 27 },
+    group,
+  );
   const position = String(topoIndex[i] + 1);
   const badgeWidth = Math.max(18, position.length * 6.5 + 8);
-  const badge = svg("g", { class: "topo-badge" }, group);
+  const badge = svg("g", { class: "topo-badge", "data-testid": "topo-badge" }, group);
   svg("rect", { x: -badgeWidth / 2, y: -9, width: badgeWidth, height: 18, rx: 9 }, badge);
   svg("text", { dy: "0.35em" }, badge).textContent = position;
   return {
@@ -171,11 +177,10 @@ export function createNodeElements(
 /**
  * @param {SVGElement} layer
  * @param {{x: number, y: number}} at
- * @param {string} op
+ * @param {string} glyph  what the engine says the op looks like (op-facts.js)
  */
-function createOp(layer, at, op) {
+function createOp(layer, at, glyph) {
   const group = svg("g", { class: "op", transform: `translate(${at.x},${at.y})` }, layer);
-  const glyph = opGlyph(op);
   const r = SIZES.opRadius;
   // Named ops (tanh, exp, …) get a pill wide enough to read; symbols a circle.
   if (glyph.length > 2) {
@@ -268,7 +273,7 @@ export function paintNode(elements, look, node) {
 export function createEdgeElements(layer, edge, index) {
   const path = svg(
     "path",
-    { class: "edge", d: edgePath(edge.points, edgeBow(edge.repeat)) },
+    { class: "edge", "data-testid": "edge", d: edgePath(edge.points, edgeBow(edge.repeat)) },
     layer,
   );
   return { index, path, shown: "" };

@@ -53,20 +53,27 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       "aria-label": `Computation graph of ${size} values. The node table below lists the same numbers.`,
     })
   );
-  const viewport = /** @type {SVGGElement} */ (svg("g", { class: "graph-viewport" }, svgElement));
+  const viewport = /** @type {SVGGElement} */ (
+    svg("g", { class: "graph-viewport", "data-testid": "graph-viewport" }, svgElement)
+  );
   const layers = {
     edges: svg("g", { class: "edges" }, viewport),
     ops: svg("g", { class: "ops" }, viewport),
     records: svg("g", { class: "records" }, viewport),
   };
   const foldLayer = svg("g", { class: "folds" }, viewport);
-  const deltaLayer = svg("g", { class: "deltas" }, viewport);
-  const canvas = html("canvas", { class: "graph-canvas", "aria-hidden": "true" });
+  const deltaLayer = svg("g", { class: "deltas", "data-testid": "deltas" }, viewport);
+  const canvas = html("canvas", {
+    class: "graph-canvas",
+    "data-testid": "graph-canvas",
+    "aria-hidden": "true",
+  });
   canvas.hidden = true;
 
   const frame = /** @type {HTMLElement} */ (
     html("div", {
       class: "graph-frame",
+      "data-testid": "graph-frame",
       tabindex: 0,
       "aria-label": "Graph: drag to pan, scroll or double-click to zoom",
     })
@@ -329,6 +336,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   return {
     update,
     fit: () => follower.fit(latest),
+    /** Focus the picture, so Space and arrows drive the player. */
+    focus: () => frame.focus(),
     setFolds,
     /** "near" (SVG records) or "far" (canvas), for tests and hosts. */
     get detail() {

@@ -94,6 +94,7 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
       "g",
       {
         class: "loss-point",
+        "data-testid": "loss-point",
         tabindex: 0,
         role: "button",
         "data-pass": p,
@@ -104,7 +105,11 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
     // The tooltip repeats the accessible name, so what is shown and what is read agree.
     svg("title", {}, mark).textContent = /** @type {string} */ (mark.getAttribute("aria-label"));
     svg("circle", { class: "loss-hit", cx: point.x, cy: point.y, r: 10 }, mark);
-    svg("circle", { class: "loss-dot", cx: point.x, cy: point.y, r: 3.5 }, mark);
+    svg(
+      "circle",
+      { class: "loss-dot", "data-testid": "loss-dot", cx: point.x, cy: point.y, r: 3.5 },
+      mark,
+    );
     const go = () => onSeek(starts[p]);
     mark.addEventListener("click", go);
     mark.addEventListener("keydown", (/** @type {Event} */ event) => {

@@ -41,8 +41,16 @@ const MOST = { width: 200, height: 150, widthShare: 0.3, heightShare: 0.4 };
  */
 export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHandMove }) {
   const { layout, bounds, edgeEnds, edgeParent, edgeChild, hidden } = scene;
-  const graphCanvas = html("canvas", { class: "minimap-graph", "aria-hidden": "true" });
-  const viewCanvas = html("canvas", { class: "minimap-view", "aria-hidden": "true" });
+  const graphCanvas = html("canvas", {
+    class: "minimap-graph",
+    "data-testid": "minimap-graph",
+    "aria-hidden": "true",
+  });
+  const viewCanvas = html("canvas", {
+    class: "minimap-view",
+    "data-testid": "minimap-view",
+    "aria-hidden": "true",
+  });
   const box = html(
     "div",
     {

@@ -61,7 +61,7 @@ export function mountNodeTable(container, { timeline, names }) {
     { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Table of values" },
     [table, spacer],
   );
-  const details = html("details", { class: "node-table" }, [
+  const details = html("details", { class: "node-table", "data-testid": "node-table" }, [
     html("summary", { text: `Table of values (${trace.topo.length})` }),
     scrollBox,
   ]);

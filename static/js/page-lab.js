@@ -1,5 +1,5 @@
 /**
- * The bug lab on `/` and `/embed` (SPEC.md §7–9), for page.js: the controls under
+ * The bug lab on `/` and `/embed` (SPEC.md §7–9), for page-controller.js: the controls under
  * the editor, the state they and the URL share (`mistake`, `sort_steps`,
  * `gradcheck`), the options a trace is fetched with, and the gradient-check panel
  * under the player, fetched for whatever trace is on screen. A bug-lab example

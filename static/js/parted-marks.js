@@ -45,6 +45,7 @@ export function mountPartedMarks(stage, { timeline, layout }) {
         "g",
         {
           class: "parted-tag",
+          "data-testid": "parted-tag",
           // Above the record, clear of its topo badge on the top-left corner.
           transform: `translate(${box.x - box.width / 2 + 12},${box.y - SIZES.recordHeight / 2 - 19})`,
         },

@@ -64,7 +64,7 @@ export async function mountPassGraph(
     "data-testid": "fold-groups",
     text: "Fold to fit",
   });
-  const foldNote = html("span", { class: "fold-note" });
+  const foldNote = html("span", { class: "fold-note", "data-testid": "fold-note" });
   const foldBar = html("div", { class: "fold-bar" }, [foldNote, openAll, foldFit]);
   foldBar.hidden = !anyGroups;
   container.replaceChildren(foldBar, graphSlot);
@@ -103,6 +103,7 @@ export async function mountPassGraph(
       const box = {
         id: `group:${group}`,
         label: groupStep(group),
+        name: group,
         op: BOX_OP,
         kind: "group",
         data: 0,
@@ -267,6 +268,7 @@ export async function mountPassGraph(
       return new Set(closed);
     },
     fit: () => graph?.fit(),
+    focus: () => graph?.focus(),
     destroy() {
       drawing++;
       graph?.destroy();

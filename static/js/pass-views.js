@@ -4,25 +4,20 @@
  * that pass's Timeline (passes.js passTimeline) when the player crosses into
  * another pass, with that pass's names. A `<details>` the learner opened stays open.
  */
-import { passTimeline, valuesAt } from "./passes.js";
-import { nodeNames } from "./trace.js";
+import { passTimeline } from "./passes.js";
 
 /**
- * What to call each node in pass p, as the engine's frame texts of that pass do: an
- * unlabelled value (a parameter made by `Value(random.uniform(-1, 1))`) is named by
- * its data in that pass, not by the data it ends the program with.
+ * What to call each node in pass p, as the engine's frame texts of that pass do: the
+ * engine's name (`nodes[].name`) unless that pass calls the node otherwise
+ * (`passes[p].names`: an unlabelled parameter is named by its data in that pass).
  * @param {import("./timeline.js").Timeline} timeline  from passes.js createPassTimeline
  * @param {number} p
  */
 export function passNames(timeline, p) {
-  const pass = /** @type {import("./passes.js").PassInfo[]} */ (timeline.passes)[p];
-  // By its sort frame a pass's forward has run with the data it used.
-  const frame = Math.min(timeline.frameCount - 1, Math.max(pass.start, pass.sortFrame));
-  const { data } = valuesAt(timeline, frame);
-  const nodes = timeline.trace.nodes.map((node, i) =>
-    node.data === data[i] ? node : { ...node, data: data[i] },
-  );
-  return nodeNames({ ...timeline.trace, nodes, topo: pass.topoIds });
+  const passes = /** @type {{passes?: Array<{names?: Record<string, string>}>}} */ (timeline.trace)
+    .passes;
+  const renamed = passes?.[p]?.names ?? {};
+  return timeline.trace.nodes.map((node) => renamed[node.id] ?? node.name);
 }
 
 /**

@@ -86,7 +86,7 @@ export async function mountPlayer(
 
   const stage = html("div", { class: "player-stage" });
   const transportSlot = html("div", { class: "player-transport" });
-  const passSlot = html("div", { class: "player-passes" });
+  const passSlot = html("div", { class: "player-passes", "data-testid": "passes" });
   const printSlot = html("div", { class: "player-prints" });
   const narrationSlot = html("div", { class: "player-narration" });
   const labSlot = html("div", { class: "player-lab" });
@@ -105,7 +105,7 @@ export async function mountPlayer(
     ]),
     codeSlot,
   ]);
-  const shell = html("div", { class: "player", "data-phase": "build" }, [
+  const shell = html("div", { class: "player", "data-testid": "player", "data-phase": "build" }, [
     stage,
     transportSlot,
     quizSlot,
@@ -287,7 +287,7 @@ export async function mountPlayer(
       transport.showWaiting();
     },
     /** Focus the picture, so Space and arrows drive the player. */
-    focus: () => /** @type {HTMLElement | null} */ (stage.querySelector(".graph-frame"))?.focus(),
+    focus: () => graph.focus(),
     destroy() {
       playback.destroy();
       keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));

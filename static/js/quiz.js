@@ -133,8 +133,18 @@ export function mountQuiz(
     "data-testid": "quiz-reveal",
     text: "Show me",
   });
-  const inputError = html("p", { class: "quiz-input-error", id: `${id}-error`, role: "alert" });
-  const hint = html("div", { class: "quiz-hint", id: `${id}-hint`, hidden: true });
+  const inputError = html("p", {
+    class: "quiz-input-error",
+    "data-testid": "quiz-input-error",
+    id: `${id}-error`,
+    role: "alert",
+  });
+  const hint = html("div", {
+    class: "quiz-hint",
+    "data-testid": "quiz-hint",
+    id: `${id}-hint`,
+    hidden: true,
+  });
   const waitNote = html("p", {
     class: "quiz-wait",
     text: "The player waits here until you answer or press Show me.",
@@ -164,7 +174,7 @@ export function mountQuiz(
     tabindex: -1,
     hidden: true,
   });
-  const review = html("div", { class: "quiz-review", hidden: true });
+  const review = html("div", { class: "quiz-review", "data-testid": "quiz-review", hidden: true });
   const summary = html("div", {
     class: "quiz-summary",
     "data-testid": "quiz-summary",
@@ -180,6 +190,7 @@ export function mountQuiz(
     review,
     summary,
   ]);
+  section.dataset.testid = "quiz";
   container.replaceChildren(section);
 
   prompt.addEventListener("submit", (event) => {
@@ -258,6 +269,7 @@ export function mountQuiz(
     const child = /** @type {number} */ (timeline.indexOf.get(q.to));
     const other = timeline.operands[node].find((i) => i !== child);
     return wrongFactors(
+      trace.ops,
       trace.nodes[node].op,
       value(child),
       value(node),
@@ -343,7 +355,7 @@ export function mountQuiz(
       html("p", {}, [
         "The rule: ",
         html("code", {
-          text: `${child} += ${localSymbol(node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
+          text: `${child} += ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
         }),
       ]),
       html("p", {

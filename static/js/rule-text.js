@@ -8,6 +8,7 @@
  *   result: "→ x1.grad = −1.5"}, …]
  */
 import { formatCode } from "./format.js";
+import { exponentOf, factsOf, fill, opKey } from "./op-facts.js";
 
 /**
  * Indices of the lines that make up the `_backward` closure in a primitive's source:
@@ -46,11 +47,8 @@ export function withoutDocstring(lines) {
   return [...lines.slice(0, start), ...lines.slice(end + 1)];
 }
 
-/**
- * The key of /api/rules for a node's op (`**-1.0` -> `**`).
- * @param {string} op
- */
-export const ruleKey = (op) => (op.startsWith("**") ? "**" : op);
+/** The key of /api/rules for a node's op (`**-1.0` -> `**`): the same as the trace's `ops`. */
+export const ruleKey = opKey;
 
 /**
  * A node's attribute as Python would need it written: names that are not plain
@@ -63,26 +61,30 @@ export const attribute = (name, attr) =>
   /^[A-Za-z_]\w*$/.test(name) ? `${name}.${attr}` : `(${name}).${attr}`;
 
 /**
- * The local derivative of a child, in words the rule would use.
+ * The local derivative of a child as the rule computes it, from the engine's template
+ * for the op (the trace's `ops`, op-facts.js); `local` for an op with none.
+ * Example: localSymbol(trace.ops, "tanh", "o", "n", "n") -> "(1 − o.data²)".
+ * @param {import("./op-facts.js").OpTable | undefined} ops
  * @param {string} op
  * @param {string} out  the node's name
  * @param {string} child  the receiving child's name
  * @param {string} other  the other operand's name (binary ops)
  */
-export function localSymbol(op, out, child, other) {
-  if (op === "+") return "1.0";
-  if (op === "*") return attribute(other, "data");
-  if (op === "tanh") return `(1 \u2212 ${attribute(out, "data")}\u00B2)`;
-  if (op === "exp") return attribute(out, "data");
-  if (op === "relu") return `(${attribute(out, "data")} > 0)`;
-  if (op === "log") return `(1 / ${attribute(child, "data")})`;
-  if (op === "sigmoid")
-    return `${attribute(out, "data")} \u00D7 (1 \u2212 ${attribute(out, "data")})`;
+export function localSymbol(ops, op, out, child, other) {
+  const facts = factsOf(ops, op);
+  if (!facts) return "local";
+  /** @type {Record<string, string>} */
+  const values = {
+    out: attribute(out, "data"),
+    child: attribute(child, "data"),
+    other: attribute(other, "data"),
+  };
   if (op.startsWith("**")) {
-    const k = Number(op.slice(2));
-    return `${formatCode(k)} \u00D7 ${attribute(child, "data")}**${formatCode(k - 1)}`;
+    const k = exponentOf(op);
+    values.k = formatCode(k);
+    values["k-1"] = formatCode(k - 1);
   }
-  return "local";
+  return fill(facts.local, values);
 }
 
 /**
@@ -90,13 +92,14 @@ export function localSymbol(op, out, child, other) {
  * the child's gradient ends up (with the running sum when it already had one).
  * With the bug lab's `assign` mistake (SPEC §8) the rule writes `=`: no running sum.
  * @param {{op: string, name: string, contributions: Array<{to: string, local: number, upstream: number,
- *   delta: number, before: number, after: number}>, nameOf: (id: string) => string, assign?: boolean}} frame
+ *   delta: number, before: number, after: number}>, nameOf: (id: string) => string, assign?: boolean,
+ *   ops: import("./op-facts.js").OpTable | undefined}} frame  ops: the trace's
  */
-export function substitutions({ op, name, contributions, nameOf, assign = false }) {
+export function substitutions({ op, name, contributions, nameOf, assign = false, ops }) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
-    const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
+    const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
       c.before === 0 || assign ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
     const numeric = `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(c.delta)}`;

@@ -7,6 +7,7 @@
  * the caret lands on the character the error is about.
  *
  * Example: in "😀😀x = ?", column 7 (the `?`) is UTF-16 index 9.
+ * Every host words the place the same way: placeText({line: 3, column: 5}) -> "Line 3, column 5".
  */
 
 const LINE_BREAK = /\r\n|\r|\n/;
@@ -54,4 +55,14 @@ export function sourceOffset(source, line, column) {
   }
   const lineText = sourceLines(source.slice(offset))[0];
   return offset + utf16Index(lineText, column ?? 1);
+}
+
+/**
+ * Where a problem is in the program, in words: the editor, the embeds and the export say it so.
+ * @param {{line: number | null, column: number | null}} place
+ * @returns {string}  "Line 3, column 5", "Line 3", or "" when there is no line
+ */
+export function placeText({ line, column }) {
+  if (line === null) return "";
+  return column === null ? `Line ${line}` : `Line ${line}, column ${column}`;
 }

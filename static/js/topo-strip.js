@@ -49,7 +49,7 @@ export function mountTopoStrip(container, { timeline, names }) {
     if (key === shownKey) return;
     shownKey = key;
     const chips = [];
-    if (from > 0) chips.push(html("li", { class: "topo-chip is-more", text: `\u2026 ${from}` }));
+    if (from > 0) chips.push(moreChip(`\u2026 ${from}`));
     for (let position = from; position < to; position++) {
       const node = order[position];
       const ran = state.phase === "backward" && timeline.backwardFrame[node] < state.index;
@@ -59,15 +59,23 @@ export function mountTopoStrip(container, { timeline, names }) {
           "li",
           {
             class: `topo-chip${current ? " is-current" : ""}${ran ? " is-done" : ""}`,
+            "data-testid": "topo-chip",
             ...(current ? { "aria-current": "step" } : {}),
           },
           [html("span", { class: "topo-number", text: String(position + 1) }), names[node]],
         ),
       );
     }
-    if (to < order.length)
-      chips.push(html("li", { class: "topo-chip is-more", text: `${order.length - to} \u2026` }));
+    if (to < order.length) chips.push(moreChip(`${order.length - to} \u2026`));
     list.replaceChildren(...chips);
   }
   return { update };
+}
+
+/**
+ * The chip that stands for the values left out at one end of a long order.
+ * @param {string} text
+ */
+function moreChip(text) {
+  return html("li", { class: "topo-chip is-more", "data-testid": "topo-more", text });
 }

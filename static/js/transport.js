@@ -55,7 +55,12 @@ export function mountTransport(
     // Several passes (SPEC §11): each pass's first run starts with a pass mark.
     const marker = html(
       "div",
-      { class: `phase-marker phase-${span.phase}${span.passStart ? " pass-start" : ""}` },
+      {
+        class: `phase-marker phase-${span.phase}${span.passStart ? " pass-start" : ""}`,
+        "data-testid": "phase-marker",
+        "data-phase": span.phase,
+        "data-pass-start": Boolean(span.passStart),
+      },
       [html("span", { text: PHASE_NAMES[/** @type {keyof typeof PHASE_NAMES} */ (span.phase)] })],
     );
     marker.style.flexGrow = String(span.length);
@@ -69,7 +74,7 @@ export function mountTransport(
   });
   const speed = html(
     "select",
-    { class: "speed", "aria-label": "Playback speed" },
+    { class: "speed", "data-testid": "speed", "aria-label": "Playback speed" },
     SPEEDS.map((s) => html("option", { value: s, text: `${s}×` })),
   );
   speed.value = "1";

@@ -27,23 +27,36 @@ export function changeText(change, name, grad) {
   return `${moved} (moved by ${formatCode(delta)}${step})`;
 }
 
+/** @typedef {(lines: string[], marked: Set<number>, options?: {first?: number, label?: string}) => HTMLElement} CodeBlock */
+
+/**
+ * The program's own line `line` (1-based) with one line either side, marked and
+ * labelled "Your program": the code panel shows it for build and update frames.
+ * None when the frame has no line in the source.
+ * Example: line 3 of a 10-line program shows lines 2 to 4, the middle one marked.
+ * @param {number | null} line
+ * @param {string[]} sourceLines
+ * @param {CodeBlock} codeBlock
+ * @returns {HTMLElement[]}
+ */
+export function programExcerpt(line, sourceLines, codeBlock) {
+  if (line === null || sourceLines[line - 1] === undefined) return [];
+  const from = Math.max(1, line - 1);
+  const to = Math.min(sourceLines.length, line + 1);
+  return [
+    codeBlock(sourceLines.slice(from - 1, to), new Set([line - from]), {
+      first: from,
+      label: "Your program",
+    }),
+  ];
+}
+
 /**
  * @param {import("./timeline.js").FrameState} state
- * @param {{sourceLines: string[], names: string[],
- *   codeBlock: (lines: string[], marked: Set<number>, options?: {first?: number, label?: string}) => HTMLElement}} options
+ * @param {{sourceLines: string[], names: string[], codeBlock: CodeBlock}} options
  */
 export function updateParts(state, { sourceLines, names, codeBlock }) {
-  const parts = [];
-  if (state.line !== null && sourceLines[state.line - 1] !== undefined) {
-    const from = Math.max(1, state.line - 1);
-    const to = Math.min(sourceLines.length, state.line + 1);
-    parts.push(
-      codeBlock(sourceLines.slice(from - 1, to), new Set([state.line - from]), {
-        first: from,
-        label: "Your program",
-      }),
-    );
-  }
+  const parts = programExcerpt(state.line, sourceLines, codeBlock);
   const changes = state.changes ?? [];
   const grads = changes.some((c) => c.field === "grad");
   parts.push(

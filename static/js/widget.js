@@ -72,6 +72,7 @@ export function embedAddress(model) {
 export function render({ model, el }) {
   const frame = document.createElement("iframe");
   frame.className = "backprop-animator";
+  frame.dataset.testid = "player-frame";
   frame.title = String(model.get("title") || "backprop-animator player");
   const height =
     Number(model.get("height")) > 0 ? Number(model.get("height")) : DEFAULT_FRAME_HEIGHT;

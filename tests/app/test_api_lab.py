@@ -97,6 +97,26 @@ async def test_get_trace_refuses_bad_lab_options(
     assert_error_shape(response, 422)
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/trace", {"mistake": "assign"}),
+        ("/api/trace", {"sort_steps": True}),
+        ("/api/gradcheck", {}),
+    ],
+    ids=["mistake", "sort-steps", "gradcheck"],
+)
+async def test_lab_options_on_a_real_program_are_refused_at_its_first_real_statement(
+    client: httpx.AsyncClient, path: str, body: dict[str, object]
+) -> None:
+    source = "a = Value(2.0)\nfor i in range(3):\n    a = a * 2\na.backward()\n"
+    response = await client.post(path, json={"source": source, **body})
+
+    error = assert_error_shape(response, 400)
+    assert "straight-line programs" in str(error["message"])
+    assert (error["line"], error["column"]) == (2, 1)
+
+
 async def test_gradcheck_gives_the_article_numbers(client: httpx.AsyncClient) -> None:
     response = await client.post("/api/gradcheck", json={"source": PARABOLA, "h": [0.001]})
 

@@ -7,7 +7,6 @@ import html
 import json
 import math
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -21,65 +20,10 @@ from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT, Animation,
 from backprop_animator.app.page_constants import js_constant
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.engine import EngineError, Value
+from tests.support.foreign import ForeignValue, foreign_neuron
 
 ARTICLE_LEAF_GRADS = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
 PAYLOAD = "</script><img src=x onerror=alert(1)>"
-
-
-class Micro:
-    """A tiny micrograd-style engine, written here so the test owns the foreign side."""
-
-    def __init__(
-        self, data: float, _children: tuple[Micro, ...] = (), _op: str = "", label: str = ""
-    ) -> None:
-        self.data = data
-        self.grad = 0.0
-        self._backward: Callable[[], None] = lambda: None
-        self._prev = set(_children)
-        self._op = _op
-        self.label = label
-
-    def __add__(self, other: Micro) -> Micro:
-        out = Micro(self.data + other.data, (self, other), "+")
-
-        def _backward() -> None:
-            self.grad += out.grad
-            other.grad += out.grad
-
-        out._backward = _backward
-        return out
-
-    def __mul__(self, other: Micro) -> Micro:
-        out = Micro(self.data * other.data, (self, other), "*")
-
-        def _backward() -> None:
-            self.grad += other.data * out.grad
-            other.grad += self.data * out.grad
-
-        out._backward = _backward
-        return out
-
-    def tanh(self) -> Micro:
-        t = math.tanh(self.data)
-        out = Micro(t, (self,), "tanh")
-
-        def _backward() -> None:
-            self.grad += (1 - t**2) * out.grad
-
-        out._backward = _backward
-        return out
-
-
-def micro_neuron() -> tuple[Micro, dict[str, Micro]]:
-    leaves = {
-        name: Micro(value, label=name)
-        for name, value in [("x1", 2.0), ("x2", 0.0), ("w1", -3.0), ("w2", 1.0)]
-    }
-    leaves["b"] = Micro(6.8813735870195432, label="b")
-    n = leaves["x1"] * leaves["w1"] + leaves["x2"] * leaves["w2"] + leaves["b"]
-    o = n.tanh()
-    o.label = "o"
-    return o, leaves
 
 
 def inner_document(fragment: str) -> str:
@@ -141,7 +85,7 @@ def test_animate_takes_an_engine_value_built_in_python() -> None:
 
 
 def test_foreign_micrograd_graph_traces_with_the_article_gradients() -> None:
-    output, leaves = micro_neuron()
+    output, leaves = foreign_neuron()
 
     animation = animate(output)
 
@@ -154,7 +98,7 @@ def test_foreign_micrograd_graph_traces_with_the_article_gradients() -> None:
 
 
 def test_foreign_rules_show_their_local_derivatives_as_contributions() -> None:
-    output, _ = micro_neuron()
+    output, _ = foreign_neuron()
     trace = animate(output).trace
     label_of = {node["id"]: node["label"] for node in trace["nodes"]}
     tanh_id = next(node["id"] for node in trace["nodes"] if node["op"] == "tanh")
@@ -180,7 +124,7 @@ def test_foreign_rules_show_their_local_derivatives_as_contributions() -> None:
 
 
 def test_a_foreign_a_plus_a_shows_one_contribution_of_two() -> None:
-    a = Micro(3.0, label="a")
+    a = ForeignValue(3.0, label="a")
 
     trace = animate(a + a).trace
 

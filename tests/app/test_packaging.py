@@ -16,7 +16,7 @@ import httpx
 import pytest
 from service_helpers import NEURON
 
-from bench.harness import live_server
+from tests.support.harness import live_server
 
 REPO = Path(__file__).resolve().parents[2]
 

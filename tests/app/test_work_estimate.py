@@ -13,7 +13,7 @@ from backprop_animator.app.work_estimate import estimate_nodes
 from backprop_animator.engine import EngineError, trace_source
 from backprop_animator.engine.examples import EXAMPLES
 from backprop_animator.engine.parse import is_straight_line
-from bench.programs import dense_program, mlp_program
+from tests.support.programs import dense_program, mlp_program
 
 STRAIGHT_EXAMPLES = [e.source for e in EXAMPLES if is_straight_line(ast.parse(e.source))]
 REAL_EXAMPLES = [e.source for e in EXAMPLES if not is_straight_line(ast.parse(e.source))]

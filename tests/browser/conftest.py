@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright
 from backprop_animator.engine.examples import (
     NEURON as NEURON,  # the article's neuron, for every browser test
 )
-from bench.harness import CHROMIUM_ARGS, live_server
+from tests.support.harness import CHROMIUM_ARGS, live_server
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from bench.programs import fanout_program
 from tests.browser.conftest import AXE, NEURON, open_player, player_url
+from tests.support.programs import fanout_program
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ def test_axe_finds_no_serious_violations(
 ) -> None:
     axe_page.emulate_media(color_scheme=theme)
     open_player(axe_page, player_url(server, NEURON, frame=frame))
-    assert axe_page.locator(".player").get_attribute("data-phase") == phase
+    assert axe_page.locator("[data-testid=player]").get_attribute("data-phase") == phase
     assert serious_violations(axe_page) == []
 
 
@@ -45,8 +45,8 @@ def test_axe_finds_no_serious_violations_on_a_big_graph_with_minimap_and_table(
     axe_page.emulate_media(color_scheme=theme)
     open_player(axe_page, player_url(server, fanout_program(600), frame=900))
     axe_page.get_by_test_id("minimap").wait_for()
-    axe_page.locator(".node-table summary").click()
-    axe_page.locator(".node-table tbody tr").first.wait_for()
+    axe_page.locator("[data-testid=node-table] summary").click()
+    axe_page.locator("[data-testid=node-table] tbody tr").first.wait_for()
     assert serious_violations(axe_page) == []
 
 

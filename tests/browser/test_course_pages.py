@@ -138,7 +138,7 @@ def test_the_widget_plays_the_page_from_python_with_frame_synced_both_ways(
     animation = animate(NEURON, frame=3)
     values = {"_html": animation.to_html(), "frame": 3, "title": "Neuron", "_still_id": "s-1"}
     player_page.goto(widget_page(course_site, server, "widget.html", values))
-    player = player_page.frame_locator("iframe.backprop-animator")
+    player = player_page.frame_locator("iframe[data-testid=player-frame]")
     expect(player.get_by_test_id("frame-counter")).to_have_text("4 / 16")
     expect(player_page.get_by_text("still picture")).to_be_hidden()
 
@@ -147,7 +147,7 @@ def test_the_widget_plays_the_page_from_python_with_frame_synced_both_ways(
     player.get_by_role("button", name="Next frame").click()  # the learner moves it
     player_page.wait_for_function("() => window.model.get('frame') === 10 && window.saved > 0")
     player_page.wait_for_function(
-        "() => document.querySelector('iframe.backprop-animator').offsetHeight > 600"
+        "() => document.querySelector('iframe[data-testid=player-frame]').offsetHeight > 600"
     )
 
 
@@ -156,7 +156,7 @@ def test_the_widget_moves_to_a_frame_python_set_while_the_player_was_loading(
 ) -> None:
     values = {"_html": animate(NEURON, frame=0).to_html(), "frame": 12}
     player_page.goto(widget_page(course_site, server, "widget-late.html", values))
-    player = player_page.frame_locator("iframe.backprop-animator")
+    player = player_page.frame_locator("iframe[data-testid=player-frame]")
     expect(player.get_by_test_id("frame-counter")).to_have_text("13 / 16")
 
 
@@ -170,7 +170,7 @@ def test_the_widget_in_a_course_book_frames_the_servers_embed_with_its_options(
         "embed": {"controls": "-code", "theme": "dark"},
     }
     player_page.goto(widget_page(course_site, server, "book.html", values))
-    player = player_page.frame_locator("iframe.backprop-animator")
+    player = player_page.frame_locator("iframe[data-testid=player-frame]")
     expect(player.get_by_test_id("frame-counter")).to_have_text("3 / 4")
     expect(player.locator("html[data-theme=dark]")).to_have_count(1)
     player.get_by_role("button", name="Next frame").click()

@@ -73,6 +73,6 @@ def test_the_myst_recipe_renders_the_widget_module_with_its_model(
     head, body, _ = recipes()["myst"].replace(PLACEHOLDER, server).split("\n")
     assert head == f":::{{anywidget}} {server}/static/js/widget.js"
     player_page.goto(widget_page(course_site, server, "myst.html", json.loads(body)))
-    player = player_page.frame_locator("iframe.backprop-animator")
+    player = player_page.frame_locator("iframe[data-testid=player-frame]")
     expect(player.get_by_test_id("frame-counter")).to_have_text("2 / 4")
-    expect(player.locator(".code-panel")).to_be_hidden()
+    expect(player.locator("[data-testid=code-panel]")).to_be_hidden()

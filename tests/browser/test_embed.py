@@ -66,7 +66,8 @@ def embed_url(server: str, source: str = NEURON, **options: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("part", "selector"), [("code", ".code-panel"), ("narration", "[data-testid=narration]")]
+    ("part", "selector"),
+    [("code", "[data-testid=code-panel]"), ("narration", "[data-testid=narration]")],
 )
 def test_embed_controls_hide_each_part(
     player_page: Page, server: str, part: str, selector: str
@@ -89,7 +90,7 @@ def test_embed_controls_can_add_an_editor_that_runs_programs(
     open_player(player_page, embed_url(server, A_PLUS_A, controls="editor,-code"))
     editor = player_page.get_by_test_id("source")
     expect(editor).to_have_value(A_PLUS_A)
-    expect(player_page.locator(".code-panel")).to_be_hidden()
+    expect(player_page.locator("[data-testid=code-panel]")).to_be_hidden()
     editor.fill("x = Value(2.0)\ny = x * x * x")
     player_page.get_by_test_id("run").click()
 
@@ -101,7 +102,7 @@ def test_embed_hide_takes_a_list_and_keeps_it_in_its_address(
     player_page: Page, server: str
 ) -> None:
     open_player(player_page, embed_url(server, hide="code,narration"))
-    for selector in ("[data-testid=source]", ".code-panel", "[data-testid=narration]"):
+    for selector in ("[data-testid=source]", "[data-testid=code-panel]", "[data-testid=narration]"):
         expect(player_page.locator(selector)).to_be_hidden()
 
     player_page.get_by_test_id("scrubber").focus()
@@ -121,14 +122,14 @@ def test_embed_opens_at_the_frame_and_granularity_asked_for(player_page: Page, s
 def test_embed_autoplay_plays_at_the_speed_asked_for(player_page: Page, server: str) -> None:
     open_player(player_page, embed_url(server, autoplay="1", speed="4"))
 
-    expect(player_page.locator(".speed")).to_have_value("4")
+    expect(player_page.locator("[data-testid=speed]")).to_have_value("4")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("16 / 16", timeout=10_000)
 
 
 def test_embed_without_autoplay_stays_on_its_frame(player_page: Page, server: str) -> None:
     open_player(player_page, embed_url(server, speed="0.5"))
 
-    expect(player_page.locator(".speed")).to_have_value("0.5")
+    expect(player_page.locator("[data-testid=speed]")).to_have_value("0.5")
     player_page.wait_for_timeout(1200)
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 16")
 
@@ -214,14 +215,14 @@ def test_script_tag_embed_renders_two_working_players_despite_hostile_css(
     expect(first.locator("[data-testid=node][data-label=x1]")).to_have_attribute(
         "data-grad", "-1.4999999999999993"
     )
-    expect(second.locator(".code-panel")).to_be_hidden()
+    expect(second.locator("[data-testid=code-panel]")).to_be_hidden()
     narration = first.get_by_test_id("narration")
     style = narration.evaluate(
         "n => ({size: parseFloat(getComputedStyle(n).fontSize), color: getComputedStyle(n).color})"
     )
     assert style["size"] >= 14 and style["color"] != "rgb(255, 0, 0)", style
 
-    first.locator(".graph-frame").focus()
+    first.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("ArrowLeft")
     second.get_by_test_id("scrubber").focus()
     player_page.keyboard.press("End")
@@ -276,7 +277,7 @@ def test_share_dialog_gives_a_permalink_and_snippets_that_work(
     assert 'data-backprop-controls="-code"' in script
 
     dialog.get_by_role("button", name="Copy").nth(1).click()
-    expect(dialog.locator(".share-status")).to_have_text("Copied to the clipboard.")
+    expect(dialog.locator("[data-testid=share-status]")).to_have_text("Copied to the clipboard.")
     assert player_page.evaluate("() => navigator.clipboard.readText()") == iframe
     player_page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
@@ -285,11 +286,11 @@ def test_share_dialog_gives_a_permalink_and_snippets_that_work(
     expect(player_page.frame_locator("iframe").get_by_test_id("frame-counter")).to_have_text(
         "9 / 16"
     )
-    expect(player_page.frame_locator("iframe").locator(".code-panel")).to_be_hidden()
+    expect(player_page.frame_locator("iframe").locator("[data-testid=code-panel]")).to_be_hidden()
     scripted = player_page.locator("[data-backprop-source]")
     expect(scripted.get_by_test_id("frame-counter")).to_have_text("9 / 16")
     # The dialog's options reach the script-tag player too.
-    expect(scripted.locator(".code-panel")).to_be_hidden()
+    expect(scripted.locator("[data-testid=code-panel]")).to_be_hidden()
     expect(scripted.get_by_test_id("narration")).to_be_visible()
     # The iframe snippet sized its frame: no longer the height it was written with.
     player_page.wait_for_function("() => document.querySelector('iframe').style.height !== ''")
@@ -306,6 +307,6 @@ def test_share_copy_selects_the_text_when_the_clipboard_is_refused(
 
     player_page.get_by_role("dialog").get_by_role("button", name="Copy").first.click()
 
-    expect(player_page.locator(".share-status")).to_contain_text("press Ctrl+C")
+    expect(player_page.locator("[data-testid=share-status]")).to_contain_text("press Ctrl+C")
     selected = player_page.evaluate("() => document.activeElement.dataset.shareField")
     assert selected == "link"

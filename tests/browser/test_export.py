@@ -76,7 +76,7 @@ def test_export_plays_all_16_frames_of_the_neuron_from_file_offline(
         node = page.locator(f"[data-testid=node][data-label={label}]")
         assert math.isclose(float(node.get_attribute("data-grad") or "nan"), grad, abs_tol=1e-9)
     expect(page.locator("[data-testid=node][data-label=o]")).to_have_attribute("data-grad", "1")
-    expect(page.locator(".code-panel")).to_contain_text("reversed(topo)")
+    expect(page.locator("[data-testid=code-panel]")).to_contain_text("reversed(topo)")
     assert blocked == []
 
 
@@ -88,7 +88,7 @@ def test_export_play_button_runs_to_the_end(
     page.wait_for_selector("#player[data-ready=true]")
     expect(page.get_by_test_id("frame-counter")).to_have_text("11 / 16")
 
-    page.locator(".speed").select_option("4")
+    page.locator("[data-testid=speed]").select_option("4")
     page.get_by_role("button", name="Play").click()
 
     expect(page.get_by_test_id("frame-counter")).to_have_text("16 / 16", timeout=10_000)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from bench.programs import fanout_program
 from tests.browser.conftest import NEURON, open_player, player_url
+from tests.support.programs import fanout_program
 
 pytestmark = pytest.mark.browser
 
@@ -24,9 +24,10 @@ DESKTOP = {"width": 1280, "height": 900}
 # Rendered size of the numbers and labels of every record on screen: the font size
 # times the view's scale.
 TEXT_SIZES = """() => {
-  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
   const sizes = [];
-  const texts = ':is([data-testid=node], [data-testid=group]) :is(.node-value, .node-label)';
+  const texts = ':is([data-testid=node], [data-testid=group])'
+    + ' :is([data-testid=node-value], [data-testid=node-label])';
   for (const text of document.querySelectorAll(texts)) {
     const r = text.getBoundingClientRect();
     if (r.right < frame.left || r.left > frame.right) continue;
@@ -37,7 +38,7 @@ TEXT_SIZES = """() => {
 }"""
 
 CURRENT_IN_FRAME = """() => {
-  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
   const node = document.querySelector(
     '[data-testid=node][data-role=new], [data-testid=node][data-role=active]');
   if (!node) return null;
@@ -47,8 +48,8 @@ CURRENT_IN_FRAME = """() => {
 }"""
 
 GRAPH_AND_FRAME = """() => {
-  const frame = document.querySelector('.graph-frame').getBoundingClientRect();
-  const graph = document.querySelector('.graph-viewport').getBoundingClientRect();
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
+  const graph = document.querySelector('[data-testid=graph-viewport]').getBoundingClientRect();
   return {frame: {left: frame.left, right: frame.right, top: frame.top, bottom: frame.bottom},
           graph: {left: graph.left, right: graph.right, top: graph.top, bottom: graph.bottom}};
 }"""
@@ -70,10 +71,10 @@ def test_every_example_opens_with_node_text_of_at_least_11_pixels(
         open_player(player_page, url)
         for frame in ("0", "end"):
             if frame == "end":
-                player_page.locator(".graph-frame").focus()
+                player_page.locator("[data-testid=graph-frame]").focus()
                 player_page.keyboard.press("End")
             # On a phone the graph is below the editor: look at it, as a learner scrolls to.
-            player_page.locator(".graph-frame").scroll_into_view_if_needed()
+            player_page.locator("[data-testid=graph-frame]").scroll_into_view_if_needed()
             sizes = player_page.evaluate(TEXT_SIZES)
             where = f"{example['id']} at {viewport['width']} px, frame {frame}"
             assert sizes, f"{where}: no record text on screen"
@@ -122,7 +123,7 @@ def test_a_big_graph_has_node_hooks_only_for_what_is_in_view(
     nodes = player_page.get_by_test_id("node")
     count = nodes.count()
     assert 0 < count < 400, f"{count} node hooks for a 1,967-value graph"
-    frame = player_page.locator(".graph-frame").bounding_box()
+    frame = player_page.locator("[data-testid=graph-frame]").bounding_box()
     assert frame is not None
     for node in nodes.all()[:50]:
         box = node.bounding_box()
@@ -132,17 +133,17 @@ def test_a_big_graph_has_node_hooks_only_for_what_is_in_view(
         assert box["y"] + box["height"] >= frame["y"] - 200
         assert box["y"] <= frame["y"] + frame["height"] + 200
         assert node.get_attribute("data-grad") is not None
-    assert player_page.locator(".graph-canvas").is_hidden()
+    assert player_page.locator("[data-testid=graph-canvas]").is_hidden()
 
     player_page.get_by_role("button", name="Fit").click()  # the whole graph: far
-    expect(player_page.locator(".graph-canvas")).to_be_visible()
+    expect(player_page.locator("[data-testid=graph-canvas]")).to_be_visible()
     expect(nodes).to_have_count(0)
-    player_page.locator(".node-table summary").click()
-    expect(player_page.locator(".node-table tbody tr").first).to_be_visible()
+    player_page.locator("[data-testid=node-table] summary").click()
+    expect(player_page.locator("[data-testid=node-table] tbody tr").first).to_be_visible()
 
     for _ in range(12):  # 1.25 ** 12: from the whole graph (scale ~0.07) to reading zoom
         player_page.get_by_role("button", name="Zoom in").click()
-    expect(player_page.locator(".graph-canvas")).to_be_hidden()
+    expect(player_page.locator("[data-testid=graph-canvas]")).to_be_hidden()
     expect(nodes.first).to_be_attached()
 
 
@@ -249,7 +250,7 @@ def minimap_rect(page: Page) -> tuple[float, float, float, float]:
 
 # Pixels the minimap's graph canvas has painted (alpha > 0).
 MINIMAP_INK = """() => {
-  const canvas = document.querySelector('.minimap-graph');
+  const canvas = document.querySelector('[data-testid=minimap-graph]');
   const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
   let inked = 0;
   for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
@@ -259,7 +260,7 @@ MINIMAP_INK = """() => {
 
 def test_a_small_graph_has_no_minimap(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON))
-    expect(player_page.locator(".graph-frame")).to_be_visible()
+    expect(player_page.get_by_test_id("graph-frame")).to_be_visible()
     expect(player_page.get_by_test_id("minimap")).to_have_count(0)
     expect(player_page.get_by_test_id("minimap-toggle")).to_have_count(0)
 
@@ -274,7 +275,7 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
     assert player_page.evaluate(MINIMAP_INK) > 100, "the whole graph is drawn on it"
     box = minimap.bounding_box()
     assert box is not None and box["width"] <= 200 and box["height"] <= 150
-    frame = player_page.locator(".graph-frame").bounding_box()
+    frame = player_page.get_by_test_id("graph-frame").bounding_box()
     assert frame is not None
     assert box["x"] + box["width"] <= frame["x"] + frame["width"], "inside the frame"
 
@@ -286,11 +287,11 @@ def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
 
     # A click centres the main view there (the rectangle follows, unless the graph's
     # edge stops it), as a move by hand.
-    transform = player_page.locator(".graph-viewport").get_attribute("transform")
+    transform = player_page.get_by_test_id("graph-viewport").get_attribute("transform")
     drawn = minimap.get_attribute("data-view") or ""
     target = (box["width"] * 0.5, box["height"] * 0.8)
     minimap.click(position={"x": target[0], "y": target[1]})
-    expect(player_page.locator(".graph-viewport")).not_to_have_attribute(
+    expect(player_page.get_by_test_id("graph-viewport")).not_to_have_attribute(
         "transform", transform or ""
     )
     expect(minimap).not_to_have_attribute("data-view", drawn)  # redrawn at the next frame
@@ -356,9 +357,9 @@ def test_the_minimap_draws_in_the_theme_colours(
     expect(player_page.get_by_test_id("minimap")).to_have_attribute("data-view", re.compile(r"\d"))
     inked = player_page.evaluate(
         """() => {
-          const canvas = document.querySelector('.minimap-view');
+          const canvas = document.querySelector('[data-testid=minimap-view]');
           const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-          const minimap = document.querySelector('.minimap');
+          const minimap = document.querySelector('[data-testid=minimap]');
           const hex = getComputedStyle(minimap).getPropertyValue('--ink').trim().slice(1);
           const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
           let near = 0;

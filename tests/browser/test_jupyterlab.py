@@ -3,6 +3,10 @@ the author runs a cell and plays the widget, Python and the learner move it; the
 reader, without a kernel or trust, sees the still picture and how to get the player back.
 
 Slow: JupyterLab starts on loopback with a token for this module only.
+
+Found by class here, unlike elsewhere: JupyterLab's own markup (`.jp-*`) has no test ids,
+and the still is what an untrusted notebook's sanitizer leaves, which keeps `class` but
+strips `data-*` attributes, so the still's class is the hook a reader's notebook keeps.
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 from playwright.sync_api import Browser, Page, expect
 
 from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT
-from bench.harness import free_port
 from tests.browser.test_course_pages import shoot
+from tests.support.harness import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -126,10 +130,10 @@ def test_the_author_plays_the_widget_and_python_follows_the_learner(
     open_notebook(lab_page, lab, "author.ipynb")
     wait_for_kernel(lab_page)
     run_cell(lab_page, 0)
-    player = lab_page.frame_locator(".jp-OutputArea iframe.backprop-animator")
+    player = lab_page.frame_locator(".jp-OutputArea iframe[data-testid=player-frame]")
     expect(player.get_by_test_id("frame-counter")).to_have_text("5 / 16", timeout=90_000)
     expect(lab_page.locator(".backprop-animator-still")).to_be_hidden()
-    frame = "document.querySelector('.jp-OutputArea iframe.backprop-animator')"
+    frame = "document.querySelector('.jp-OutputArea iframe[data-testid=player-frame]')"
     lab_page.wait_for_function(f"() => {frame}.offsetHeight > 600")  # sized: the layout holds
 
     lab_page.keyboard.press("Shift+Enter")  # the next cell, selected since the first ran
@@ -191,7 +195,7 @@ def test_without_anywidget_an_untrusted_notebook_shows_the_hint_and_a_trusted_on
     )  # fmt: skip
     assert trusted.returncode == 0, trusted.stderr
     lab_page.reload()
-    player = lab_page.frame_locator(".jp-OutputArea iframe.backprop-animator")
+    player = lab_page.frame_locator(".jp-OutputArea iframe[data-testid=player-frame]")
     expect(player.get_by_test_id("frame-counter")).to_have_text("5 / 16")
     expect(lab_page.locator("img.backprop-animator-still")).to_be_hidden()
     shoot(lab_page, "notebook-trusted.png")

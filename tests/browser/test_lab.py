@@ -61,14 +61,18 @@ def test_switching_a_plus_a_to_assign_shows_one_against_two(player_page: Page, s
     expect(a).to_have_attribute("data-grad", "1")
     expect(a).to_have_attribute("data-parted", "true")
     expect(a).to_have_attribute("data-correct-grad", "2")
-    expect(player_page.locator(".parted-tag")).to_have_text("≠ right engine 2.0000")
+    expect(player_page.locator("[data-testid=parted-tag]")).to_have_text("≠ right engine 2.0000")
     parted = player_page.get_by_test_id("bug-lab-parted")
     expect(parted).to_have_count(1)
     expect(parted).to_have_attribute("data-grad", "1")
     expect(parted).to_have_attribute("data-correct-grad", "2")
-    code = player_page.locator(".code-panel")
-    expect(code.locator(".is-mistake .is-marked")).to_contain_text(".grad = local * out.grad")
-    expect(code.locator(".is-right .is-marked")).to_contain_text(".grad +=")
+    code = player_page.locator("[data-testid=code-panel]")
+    expect(
+        code.locator("[data-tone=mistake] [data-testid=code-line][data-marked]")
+    ).to_contain_text(".grad = local * out.grad")
+    expect(code.locator("[data-tone=right] [data-testid=code-line][data-marked]")).to_contain_text(
+        ".grad +="
+    )
     assert "mistake=assign" in player_page.url
 
     player_page.keyboard.press("ArrowLeft")
@@ -139,9 +143,9 @@ def test_gradient_check_opens_from_its_button_with_the_articles_fourteen(
     expect(row).to_have_attribute("data-agrees", "true")
     assert math.isclose(float(row.get_attribute("data-numeric") or "nan"), 14, rel_tol=1e-6)
     plot = player_page.get_by_test_id("gradcheck-plot")
-    expect(plot.locator(".plot-point")).to_have_count(14)
+    expect(plot.locator("[data-testid=plot-point]")).to_have_count(14)
     assert "gradcheck=1" in player_page.url
-    ys = plot.locator(".plot-point").evaluate_all(
+    ys = plot.locator("[data-testid=plot-point]").evaluate_all(
         "points => points.map(p => p.transform.baseVal[0].matrix.f)"
     )
     lowest = ys.index(max(ys))  # SVG y grows downwards: the smallest error is the largest y
@@ -212,14 +216,16 @@ def test_sort_steps_grow_and_shrink_the_call_stack_and_fill_topo(
         expect(player_page.get_by_test_id("sort-topo").locator("[data-node-id]")).to_have_count(
             appended
         )
-        marked = player_page.locator(".code-panel .is-marked").first
+        marked = player_page.locator(
+            "[data-testid=code-panel] [data-testid=code-line][data-marked]"
+        ).first
         expect(marked).to_contain_text(
             {"visit": "visited.add", "skip": "", "append": "topo.append"}[frame["step"]]
         )
     expect(player_page.get_by_test_id("sort-topo").locator("[data-node-id]")).to_have_count(10)
     player_page.get_by_test_id("scrubber").fill("26")  # the first backward frame
     expect(steps).to_be_hidden()
-    expect(player_page.locator(".topo-chip")).to_have_count(10)
+    expect(player_page.locator("[data-testid=topo-chip]")).to_have_count(10)
 
 
 def test_sort_steps_with_append_first_build_the_wrong_order(player_page: Page, server: str) -> None:
@@ -228,7 +234,9 @@ def test_sort_steps_with_append_first_build_the_wrong_order(player_page: Page, s
     topo = player_page.get_by_test_id("sort-topo").locator("[data-node-id]")
     expect(topo).to_have_count(1)
     expect(topo).to_have_text(["o"])
-    expect(player_page.locator(".code-panel .is-mistake").first).to_contain_text("MISTAKE")
+    expect(
+        player_page.locator("[data-testid=code-panel] [data-tone=mistake]").first
+    ).to_contain_text("MISTAKE")
 
 
 def test_hostile_lab_values_in_the_url_leave_the_right_engine_running(
@@ -254,7 +262,7 @@ def test_a_leaf_label_with_html_stays_text_in_the_gradient_check(
     row = player_page.get_by_test_id("gradcheck-row")
     expect(row).to_have_attribute("data-label", "<b>x</b>")
     expect(row.locator("th")).to_have_text("<b>x</b>")
-    assert player_page.locator(".gradcheck b").count() == 0
+    assert player_page.locator("[data-testid=gradcheck] b").count() == 0
 
 
 def test_share_link_carries_the_lab_and_reopens_it(player_page: Page, server: str) -> None:
@@ -354,7 +362,9 @@ def test_an_export_made_with_the_check_shows_its_panel_offline(
     row = page.get_by_test_id("gradcheck-row")
     expect(row).to_have_attribute("data-agrees", "false")
     expect(row).to_have_attribute("data-right-analytic", "2")
-    expect(page.get_by_test_id("gradcheck-plot").locator(".plot-point")).to_have_count(14)
+    expect(page.get_by_test_id("gradcheck-plot").locator("[data-testid=plot-point]")).to_have_count(
+        14
+    )
     assert blocked == []
 
 
@@ -370,7 +380,7 @@ def test_the_graph_shows_where_each_node_stands_in_the_recursion(
     assert states["o"] == "stack"
     assert states["x1"] == "appended" and states["w1"] == "appended"
     assert "x2" not in states
-    badges = player_page.locator("[data-in-topo] .topo-badge")
+    badges = player_page.locator("[data-in-topo] [data-testid=topo-badge]")
     expect(badges).to_have_count(3)
     player_page.keyboard.press("End")
     expect(player_page.locator("[data-sort-state]")).to_have_count(0)
@@ -437,6 +447,6 @@ def test_without_a_sort_the_code_panel_counts_the_walk_from_the_output(
     player_page: Page, server: str
 ) -> None:
     open_player(player_page, lab_url(server, NEURON, mistake="no-sort", frame=8))
-    code = player_page.locator(".code-panel")
+    code = player_page.locator("[data-testid=code-panel]")
     expect(code).to_contain_text("The backward walk")
     expect(code).to_contain_text("step 3 of 10")

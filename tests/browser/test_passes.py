@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_accessibility import serious_violations
+from tests.support.programs import nn_source, nn_training
 
 pytestmark = pytest.mark.browser
 
@@ -104,13 +105,11 @@ def test_scrubber_bar_marks_each_pass_and_its_phases(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:
     open_trace(player_page, server, traces["optimizer-steps"], frame=0)
-    markers = player_page.locator(".phase-marker")
-    phases = markers.evaluate_all(
-        "ms => ms.map(m => m.className.match(/phase-(build|sort|backward|update)/)[1])"
-    )
+    markers = player_page.locator("[data-testid=phase-marker]")
+    phases = markers.evaluate_all("ms => ms.map(m => m.dataset.phase)")
     first = ["build", "update", "sort", "backward"]
     assert phases == [*first, "update", *first, "update"]
-    expect(player_page.locator(".phase-marker.pass-start")).to_have_count(2)
+    expect(player_page.locator("[data-testid=phase-marker][data-pass-start]")).to_have_count(2)
     expect(markers.nth(4)).to_have_attribute("title", re.compile(r"^Pass 2 · Update"))
 
 
@@ -128,16 +127,22 @@ def test_update_frame_moves_w_data_with_its_line_and_zero_grad_empties_the_grad(
     expect_hook(player_page, "w", "grad", "2")
     player_page.keyboard.press("ArrowRight")
     expect_hook(player_page, "w", "data", "0.8")
-    expect(player_page.locator(".player")).to_have_attribute("data-phase", "update")
-    expect(player_page.locator(".node[data-label=w]")).to_have_attribute("data-role", "updated")
-    expect(player_page.locator(".delta")).to_contain_text("data 1.0000 → 0.8000")
-    code = player_page.locator(".code-panel")
-    expect(code.locator(".code-line.is-marked")).to_contain_text("w.data -= 0.1 * w.grad")
+    expect(player_page.locator("[data-testid=player]")).to_have_attribute("data-phase", "update")
+    expect(player_page.locator("[data-testid=node][data-label=w]")).to_have_attribute(
+        "data-role", "updated"
+    )
+    expect(player_page.locator("[data-testid=delta]")).to_contain_text("data 1.0000 → 0.8000")
+    code = player_page.locator("[data-testid=code-panel]")
+    expect(code.locator("[data-testid=code-line][data-marked]")).to_contain_text(
+        "w.data -= 0.1 * w.grad"
+    )
     expect(code).to_contain_text("w.data: 1.0 → 0.8")
     # The next pass builds its loss, then zero_grad empties w.grad (line 4).
     player_page.keyboard.press("ArrowRight")
     player_page.keyboard.press("ArrowRight")
-    expect(player_page.locator(".code-line.is-marked")).to_contain_text("w.grad = 0.0")
+    expect(player_page.locator("[data-testid=code-line][data-marked]")).to_contain_text(
+        "w.grad = 0.0"
+    )
     expect_hook(player_page, "w", "grad", "0")
     expect(player_page.get_by_test_id("narration")).to_have_text(trace["frames"][step + 2]["text"])
 
@@ -188,13 +193,13 @@ def test_loss_chart_plots_each_pass_marks_the_current_one_and_jumps_on_click(
     open_trace(player_page, server, trace, frame=len(trace["frames"]) - 1)
     chart = player_page.get_by_test_id("loss-chart")
     expect(chart).to_be_visible()
-    points = chart.locator(".loss-point")
+    points = chart.locator("[data-testid=loss-point]")
     expect(points).to_have_count(3)
     expect(points.nth(2)).to_have_attribute("aria-current", "step")
     labels = points.evaluate_all("ps => ps.map(p => p.getAttribute('aria-label'))")
     assert [label.split(" = ")[0] for label in labels] == [f"Pass {p}: loss" for p in (1, 2, 3)]
     heights = points.evaluate_all(
-        "ps => ps.map(p => p.querySelector('.loss-dot').cy.baseVal.value)"
+        "ps => ps.map(p => p.querySelector('[data-testid=loss-dot]').cy.baseVal.value)"
     )
     # The loss falls, so each point sits lower than the one before.
     assert heights == sorted(heights)
@@ -261,7 +266,7 @@ def test_backward_runs_through_a_closed_box(
     group = ids[trace["frames"][frame]["node"]]["group"]
     box = player_page.locator(f'[data-testid=group][data-node-id="group:{group}"]')
     expect(box).to_have_attribute("data-role", "active")
-    expect(player_page.locator(".delta")).not_to_have_count(0)
+    expect(player_page.locator("[data-testid=delta]")).not_to_have_count(0)
 
 
 def test_parameters_keep_their_place_from_pass_to_pass(
@@ -285,7 +290,7 @@ def test_parameters_keep_their_place_from_pass_to_pass(
 def test_one_pass_programs_show_no_pass_panel(player_page: Page, server: str) -> None:
     player_page.goto(f"{server}/")
     player_page.wait_for_selector("#player[data-ready=true]")
-    expect(player_page.locator(".player-passes")).to_be_hidden()
+    expect(player_page.locator("[data-testid=passes]")).to_be_hidden()
     expect(player_page.get_by_test_id("loss-chart")).to_have_count(0)
     expect(player_page.get_by_test_id("prints")).to_be_hidden()
 
@@ -360,14 +365,14 @@ def test_the_engines_two_pass_trace_shows_a_grad_minus_7(player_page: Page, serv
 def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
     player_page: Page, server: str
 ) -> None:
-    from tests.engine.test_micrograd_programs import TRAINING, nn_source
-
-    source = nn_source() + TRAINING
+    source = nn_source() + nn_training()
     # Past the end clamps to the last frame, as for one-pass programs.
     player_page.goto(f"{server}/?{urllib.parse.urlencode({'source': source, 'frame': 99999})}")
     player_page.wait_for_selector("#player[data-ready=true]")
     expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 6 of 6")
-    expect(player_page.get_by_test_id("loss-chart").locator(".loss-point")).to_have_count(6)
+    expect(
+        player_page.get_by_test_id("loss-chart").locator("[data-testid=loss-point]")
+    ).to_have_count(6)
     groups = player_page.get_by_test_id("group")
     expect(groups).to_have_count(9)
     ids = set(groups.evaluate_all("gs => gs.map(g => g.dataset.nodeId)"))
@@ -389,23 +394,19 @@ def one_pass(sizes: str) -> str:
 def test_one_pass_of_a_big_network_opens_folded_with_its_parameters_inside(
     player_page: Page, server: str
 ) -> None:
-    from tests.engine.test_micrograd_programs import nn_source
-
     query = urllib.parse.urlencode({"source": nn_source() + one_pass("16, 16, 1"), "frame": 99999})
     player_page.goto(f"{server}/?{query}")
     player_page.wait_for_selector("#player[data-ready=true]")
-    expect(player_page.locator(".player-passes")).to_be_hidden()
+    expect(player_page.locator("[data-testid=passes]")).to_be_hidden()
     # 353 parameters cannot all be drawn at 1280 x 900: each neuron is one box.
     expect(player_page.get_by_test_id("group")).to_have_count(33)
     assert player_page.get_by_test_id("node").count() < 10
     player_page.get_by_test_id("open-all-groups").click()
     expect(player_page.get_by_test_id("group")).to_have_count(0)
-    expect(player_page.locator(".fold-note")).to_have_text("Every call is open.")
+    expect(player_page.locator("[data-testid=fold-note]")).to_have_text("Every call is open.")
 
 
 def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: str) -> None:
-    from tests.engine.test_micrograd_programs import nn_source
-
     program = (
         "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
     )

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from bench.programs import mlp_program
 from tests.browser.conftest import NEURON, Problems, open_player, player_url
+from tests.support.programs import mlp_program
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,7 @@ def test_sort_frame_shows_output_one_and_leaves_zero(player_page: Page, server: 
     assert nodes["o"]["grad"] == "1"
     for label in ARTICLE_LEAF_GRADS:
         assert nodes[label]["grad"] == "0", label
-    expect(player_page.locator(".topo-chip")).to_have_count(10)
+    expect(player_page.locator("[data-testid=topo-chip]")).to_have_count(10)
 
 
 def test_build_frames_reveal_only_what_is_built(player_page: Page, server: str) -> None:
@@ -70,7 +70,7 @@ def test_typing_a_program_and_pressing_run_shows_its_trace(player_page: Page, se
     expect(player_page.locator("[data-testid=node][data-label=a]")).to_have_attribute(
         "data-grad", "2"
     )
-    expect(player_page.locator(".edge:not([data-state=hidden])")).to_have_count(3)
+    expect(player_page.locator("[data-testid=edge]:not([data-state=hidden])")).to_have_count(3)
     expect(player_page).to_have_url(re.compile(r"source=a\+%3D\+Value.*frame=3"))
 
 
@@ -102,7 +102,7 @@ def test_fork_shows_the_running_sum_on_e(player_page: Page, server: str) -> None
     sums = []
     for frame in range(11, 29):
         player_page.get_by_test_id("scrubber").fill(str(frame))
-        text = player_page.locator(".deltas").text_content() or ""
+        text = player_page.locator("[data-testid=deltas]").text_content() or ""
         e_grad = player_page.locator("[data-testid=node][data-label=e]").get_attribute("data-grad")
         sums.append((text, float(e_grad or "nan")))
     grads = [grad for _, grad in sums]
@@ -198,9 +198,9 @@ def test_a_label_containing_html_stays_text(player_page: Page, server: str) -> N
     source = f"x = Value(2.0, label='{label}')\ny = x * 3\ny.backward()"
     open_player(player_page, player_url(server, source, frame=2))
     assert label in {row["label"] for row in node_values(player_page).values()}
-    expect(player_page.locator(".node-label").first).to_contain_text("<img")
+    expect(player_page.locator("[data-testid=node-label]").first).to_contain_text("<img")
     player_page.get_by_text("Table of values").click()
-    expect(player_page.locator(".node-table tbody")).to_contain_text(label)
+    expect(player_page.locator("[data-testid=node-table] tbody")).to_contain_text(label)
     assert player_page.locator("#player img, #player b").count() == 0
     assert dialogs == []
 
@@ -225,8 +225,8 @@ def test_embed_opens_the_permalinked_frame(player_page: Page, server: str) -> No
 def test_the_table_view_lists_every_visible_value(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON, frame=15))
     player_page.get_by_text("Table of values").click()
-    expect(player_page.locator(".node-table tbody tr")).to_have_count(10)
-    expect(player_page.locator(".node-table tbody")).to_contain_text("\u22121.5000")
+    expect(player_page.locator("[data-testid=node-table] tbody tr")).to_have_count(10)
+    expect(player_page.locator("[data-testid=node-table] tbody")).to_contain_text("\u22121.5000")
 
 
 def test_the_expanded_neuron_opens_with_its_current_node_in_view(
@@ -235,7 +235,7 @@ def test_the_expanded_neuron_opens_with_its_current_node_in_view(
     # Too wide to fit at a readable size (tests/browser/test_graph_view.py), so the
     # view follows the action instead of shrinking the text.
     open_player(player_page, player_url(server, NEURON, frame=15, granularity="expanded"))
-    frame = player_page.locator(".graph-frame").bounding_box()
+    frame = player_page.locator("[data-testid=graph-frame]").bounding_box()
     active = player_page.locator("[data-testid=node][data-role=active]").bounding_box()
     assert frame is not None and active is not None
     assert frame["x"] <= active["x"]
@@ -246,7 +246,7 @@ def test_the_expanded_neuron_opens_with_its_current_node_in_view(
 
 def test_names_in_the_page_bracket_by_precedence(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON, frame=15, granularity="expanded"))
-    chips = player_page.locator(".topo-chip").all_text_contents()
+    chips = player_page.locator("[data-testid=topo-chip]").all_text_contents()
     assert any(chip.endswith("(x1*w1+x2*w2+b)*2") for chip in chips), chips
     assert not any(chip.endswith("x1*w1+x2*w2+b*2") for chip in chips), chips
 
@@ -254,17 +254,19 @@ def test_names_in_the_page_bracket_by_precedence(player_page: Page, server: str)
 def test_the_table_follows_scrubbing_while_open(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON, frame=0))
     player_page.get_by_text("Table of values").click()
-    rows = player_page.locator(".node-table tbody tr:not([hidden])")
+    rows = player_page.locator("[data-testid=node-table] tbody tr:not([hidden])")
     expect(rows).to_have_count(3)
     player_page.get_by_test_id("scrubber").fill("15")
     expect(rows).to_have_count(10)
     # The value this frame runs is the one row marked current, by colour and for screen readers.
-    current = player_page.locator(".node-table tbody tr[aria-current=true]")
+    current = player_page.locator("[data-testid=node-table] tbody tr[aria-current=true]")
     expect(current).to_have_count(1)
     expect(current).to_have_attribute("data-role", re.compile("^(active|new)$"))
-    expect(player_page.locator(".node-table tbody")).to_contain_text("\u22121.5000")
+    expect(player_page.locator("[data-testid=node-table] tbody")).to_contain_text("\u22121.5000")
     player_page.get_by_test_id("scrubber").fill("5")
-    expect(player_page.locator(".node-table tbody")).not_to_contain_text("\u22121.5000")
+    expect(player_page.locator("[data-testid=node-table] tbody")).not_to_contain_text(
+        "\u22121.5000"
+    )
     player_page.get_by_test_id("scrubber").fill("1")
     expect(rows).to_have_count(6)
 
@@ -272,7 +274,7 @@ def test_the_table_follows_scrubbing_while_open(player_page: Page, server: str) 
 # Scroll the table box (fraction of its range, or None to stay), let it repaint, and
 # read its rows and which row sits just under the sticky header and at the bottom.
 READ_TABLE = """async (fraction) => {
-  const box = document.querySelector('.node-table .table-scroll');
+  const box = document.querySelector('[data-testid=node-table] [role=region]');
   box.scrollIntoView({block: 'center'});
   if (fraction !== null) box.scrollTop = fraction * (box.scrollHeight - box.clientHeight);
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -329,7 +331,7 @@ def test_the_table_of_a_2000_node_graph_shows_each_frames_grads_while_scrubbed(
     player_page.get_by_test_id("source").fill(source)
     player_page.get_by_test_id("run").click()
     expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"1 / {count}")
-    player_page.locator(".node-table summary").click()
+    player_page.locator("[data-testid=node-table] summary").click()
     sort = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "sort")
     frames = [sort - 300, sort, sort + 1, sort + 700, count // 2 + 900, count - 1, sort - 40]
     for step, frame in enumerate(frames):
@@ -357,7 +359,7 @@ def test_the_table_of_a_2000_node_graph_shows_each_frames_grads_while_scrubbed(
                 assert math.isclose(shown_number(shown_grad), grad, rel_tol=1e-3, abs_tol=1e-4), (
                     f"{where}: {name} shows grad {shown_grad}, the trace has {grad}"
                 )
-    expect(player_page.locator(".node-table [data-testid]")).to_have_count(0)
+    expect(player_page.locator("[data-testid=node-table] [data-testid]")).to_have_count(0)
 
 
 def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
@@ -371,7 +373,7 @@ def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
     counter = player_page.get_by_test_id("frame-counter")
 
     expect(counter).to_have_text("… / …")
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("End")
     expect(counter).to_have_text("… / …")
 
@@ -380,3 +382,46 @@ def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
     expect(counter).to_have_text("1 / 4")
     player_page.keyboard.press("ArrowRight")
     expect(counter).to_have_text("2 / 4")
+
+
+# Mount a second player on the page with every ResizeObserver it makes counted, destroy it,
+# and report what it left: observers still observing and elements still in its root.
+MOUNT_AND_DESTROY = """async (source) => {
+  const observing = new Set();
+  const Native = window.ResizeObserver;
+  window.ResizeObserver = class extends Native {
+    observe(target, options) { observing.add(this); super.observe(target, options); }
+    disconnect() { observing.delete(this); super.disconnect(); }
+  };
+  try {
+    const {mountPlayer} = await import('/static/js/player.js');
+    const response = await fetch('/api/trace', {
+      method: 'POST',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({source, granularity: 'packed'}),
+    });
+    const root = document.createElement('div');
+    document.body.append(root);
+    const player = await mountPlayer(root, {trace: await response.json(), keyboard: 'root'});
+    const mounted = {
+      observers: observing.size,
+      table: root.querySelector('[data-testid=node-table]') !== null,
+      transport: root.querySelector('[data-testid=scrubber]') !== null,
+    };
+    player.destroy();
+    return {mounted, observers: observing.size, left: root.childElementCount};
+  } finally {
+    window.ResizeObserver = Native;
+  }
+}"""
+
+
+def test_destroy_stops_the_players_observers_and_removes_its_transport(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    result = player_page.evaluate(MOUNT_AND_DESTROY, NEURON)
+    # The graph's pan-zoom, the table and the steady panels each watch a size.
+    assert result["mounted"] == {"observers": 3, "table": True, "transport": True}, result
+    assert result["observers"] == 0, result
+    assert result["left"] == 0, result

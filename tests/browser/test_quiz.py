@@ -54,7 +54,7 @@ def go_to_next_question(page: Page) -> None:
     """Press End until the quiz stops the player at a question."""
     prompt = page.get_by_test_id("quiz-prompt")
     if not prompt.is_visible():
-        page.locator(".graph-frame").focus()
+        page.locator("[data-testid=graph-frame]").focus()
         page.keyboard.press("End")
     expect(prompt).to_be_visible()
 
@@ -89,7 +89,7 @@ def test_the_neuron_quiz_asks_nine_questions_one_child_at_a_time(
         narration = player_page.get_by_test_id("narration").inner_text()
         assert narration != TRACE["frames"][frame]["text"]
         assert (
-            player_page.locator(".code-panel .substitution").count()
+            player_page.locator("[data-testid=code-panel] [data-testid=substitution]").count()
             == len([q for q in asked if q[0] == frame]) - 1
         )
         expect(player_page.get_by_test_id("quiz-answer")).to_be_focused()
@@ -108,7 +108,7 @@ def test_the_neuron_quiz_asks_nine_questions_one_child_at_a_time(
     summary = player_page.get_by_test_id("quiz-summary")
     expect(summary).to_contain_text("You got 9 of 9 right.")
     expect(summary.locator("a")).to_have_count(0)
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("End")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("16 / 16")
     for label, grad in ARTICLE_LEAF_GRADS.items():
@@ -170,7 +170,7 @@ def test_an_answer_that_is_not_a_number_is_refused_and_not_counted(
         answer(player_page, text)
         expect(answer_box).to_have_attribute("aria-invalid", "true")
 
-    expect(player_page.locator(".quiz-input-error")).to_contain_text("not a number")
+    expect(player_page.locator("[data-testid=quiz-input-error]")).to_contain_text("not a number")
     expect(player_page.get_by_test_id("quiz-prompt")).to_be_visible()
     expect(player_page.get_by_test_id("quiz-feedback")).to_be_hidden()
     expect(player_page.get_by_test_id("quiz-score")).to_have_text("0 / 0")
@@ -199,7 +199,7 @@ def test_the_player_does_not_move_past_an_open_question(player_page: Page, serve
     prompt = player_page.get_by_test_id("quiz-prompt")
     expect(counter).to_have_text("7 / 16")
 
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     for key in ("ArrowRight", "End", " "):
         player_page.keyboard.press(key)
         expect(counter).to_have_text("7 / 16")
@@ -214,7 +214,7 @@ def test_the_player_does_not_move_past_an_open_question(player_page: Page, serve
     expect(prompt).to_have_attribute("data-node-id", "n8")
 
     # Going back is allowed; coming forward again finds the same question.
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("ArrowLeft")
     expect(counter).to_have_text("6 / 16")
     expect(prompt).to_be_hidden()
@@ -238,7 +238,7 @@ def test_show_me_reveals_the_step_counts_it_not_right_and_lets_the_player_on(
 ) -> None:
     open_player(player_page, quiz_url(server))
     go_to_next_question(player_page)
-    hint = player_page.locator(".quiz-hint")
+    hint = player_page.locator("[data-testid=quiz-hint]")
     expect(hint).to_be_hidden()
     player_page.get_by_role("button", name="Hint").click()
     expect(hint).to_contain_text("Local derivative: 0.5. Upstream gradient o.grad: 1.0.")
@@ -252,7 +252,7 @@ def test_show_me_reveals_the_step_counts_it_not_right_and_lets_the_player_on(
     expect(player_page.locator("[data-testid=node][data-node-id=n8]")).to_have_attribute(
         "data-grad", "0.4999999999999998"
     )
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("ArrowRight")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("8 / 16")
     expect(player_page.get_by_test_id("quiz-prompt")).to_have_attribute("data-node-id", "n7")
@@ -275,9 +275,9 @@ def test_a_reload_resumes_the_quiz_and_an_answered_frame_shows_the_answer_given(
     expect(player_page.get_by_test_id("quiz-score")).to_have_text("1 / 2")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("8 / 16")
     expect(player_page.get_by_test_id("quiz-prompt")).to_have_attribute("data-node-id", "n4")
-    review = player_page.locator(".quiz-review")
+    review = player_page.locator("[data-testid=quiz-review]")
     expect(review).to_contain_text("you said 7; it is 0.5")
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("ArrowLeft")
     player_page.keyboard.press("ArrowLeft")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("6 / 16")
@@ -293,7 +293,7 @@ def test_a_permalink_opens_the_quiz_at_its_frame_and_the_summary_links_back(
     expect(counter).to_have_text("11 / 16")
     expect(player_page.get_by_test_id("quiz-prompt")).to_have_attribute("data-node-id", "n1")
     # Frames before the one the quiz opened at are free to visit.
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("Home")
     expect(counter).to_have_text("1 / 16")
     expect(player_page.get_by_test_id("quiz-prompt")).to_be_hidden()
@@ -322,12 +322,12 @@ def test_hostile_labels_and_answers_stay_text_in_the_quiz(player_page: Page, ser
     expect(player_page.get_by_test_id("quiz-prompt")).to_contain_text(payload)
 
     answer(player_page, payload)
-    expect(player_page.locator(".quiz-input-error")).to_contain_text(payload)
+    expect(player_page.locator("[data-testid=quiz-input-error]")).to_contain_text(payload)
     player_page.get_by_test_id("quiz-reveal").click()  # a
     player_page.get_by_test_id("quiz-reveal").click()  # the constant 2
 
     expect(player_page.get_by_test_id("quiz-summary")).to_contain_text(payload)
-    assert player_page.locator(".quiz img").count() == 0
+    assert player_page.locator("[data-testid=quiz] img").count() == 0
     assert player_page.evaluate("() => window.pwned") is None
 
 
@@ -338,7 +338,7 @@ def test_a_program_with_nothing_to_add_says_so_and_never_stops_the_player(
 
     expect(player_page.get_by_test_id("quiz-summary")).to_contain_text("Nothing to predict")
     expect(player_page.get_by_test_id("quiz-score")).to_have_text("0 / 0")
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("End")
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("2 / 2")
     expect(player_page.get_by_test_id("quiz-prompt")).to_be_hidden()
@@ -412,11 +412,11 @@ def test_each_answer_is_posted_to_a_parent_page_on_another_origin(
     embed = player_page.frame_locator("iframe")
     expect(embed.get_by_test_id("frame-counter")).to_have_text("1 / 16")
 
-    embed.locator(".graph-frame").focus()
+    embed.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("End")
     embed.get_by_test_id("quiz-answer").fill("0.5")
     player_page.keyboard.press("Enter")
-    embed.locator(".graph-frame").focus()
+    embed.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("End")
     embed.get_by_test_id("quiz-reveal").click()
 
@@ -446,7 +446,7 @@ def test_the_script_tag_embed_runs_a_quiz_and_tells_its_page(
     player_page.goto(parent_page(parent_site, "script.html", body))
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 16")
 
-    player_page.locator(".graph-frame").focus()
+    player_page.locator("[data-testid=graph-frame]").focus()
     player_page.keyboard.press("End")
     expect(player_page.get_by_test_id("quiz-prompt")).to_have_attribute("data-node-id", "n8")
     player_page.get_by_test_id("quiz-answer").fill("1/2")

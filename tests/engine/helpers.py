@@ -117,6 +117,8 @@ def assert_trace_invariants(trace: dict[str, Any]) -> None:
             assert c["after"] == c["before"] + c["delta"]
             last_after[c["to"]] = c["after"]
         assert isinstance(frame["text"], str) and frame["text"]
+        if "mistake" not in trace:  # the text calls the node what the trace says it is
+            assert frame["text"].startswith(nodes[frame["node"]]["name"]), frame["text"]
 
     for node_id, node in nodes.items():
         expected = 1.0 if node_id == trace["output"] else last_after[node_id]
@@ -145,6 +147,10 @@ def assert_multi_pass_invariants(trace: dict[str, Any]) -> None:
         assert [f["phase"] for f in mine].count("sort") == 1
         backwards = [f["node"] for f in mine if f["phase"] == "backward"]
         assert backwards == run["topo"][::-1]
+        for frame in mine:  # the texts call each node what the trace says this pass does
+            if frame["phase"] == "backward":
+                name = run["names"].get(frame["node"], nodes[frame["node"]]["name"])
+                assert frame["text"].startswith(name), (name, frame["text"])
     for frame in frames:
         assert isinstance(frame["text"], str) and frame["text"]
         for change in frame.get("changes", []):

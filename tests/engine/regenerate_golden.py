@@ -1,8 +1,9 @@
 """Rewrite the golden files in `tests/engine/golden/` from the current engine.
 
-They are the traces of the article's examples and the rule sources the code panel
-shows; the engine tests (`test_golden.py`) and the page's unit tests (`tests/js/`)
-read the same files, so there is one copy to review.
+They are the traces of the article's examples, the rule sources the code panel shows
+and the facts the trace's `ops` gives about every op (`engine.ops.page_facts`); the
+engine tests (`test_golden.py`) and the page's unit tests (`tests/js/`) read the same
+files, so there is one copy to review.
 
 Run from the repository root after a deliberate change to the trace, then review
 the diff by eye: `.venv/bin/python -m tests.engine.regenerate_golden`.
@@ -16,11 +17,14 @@ from typing import Any
 
 from backprop_animator.engine import trace_source
 from backprop_animator.engine.examples import EXAMPLES
+from backprop_animator.engine.ops import OPS, page_facts
 from backprop_animator.engine.rules import rule_sources
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_IDS = ("neuron", "neuron-expanded", "a-plus-a")
 RULES_FILE = GOLDEN / "rules.json"
+# What the trace's `ops` says about every op, for the page's tests of every op.
+OPS_FILE = GOLDEN / "ops.json"
 
 
 def golden_trace(example_id: str) -> dict[str, Any]:
@@ -41,6 +45,8 @@ def main() -> None:
         print(f"wrote {path}")
     RULES_FILE.write_text(golden_text(rule_sources()), encoding="utf-8")
     print(f"wrote {RULES_FILE}")
+    OPS_FILE.write_text(golden_text(page_facts(OPS)), encoding="utf-8")
+    print(f"wrote {OPS_FILE}")
 
 
 if __name__ == "__main__":

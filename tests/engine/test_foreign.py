@@ -1,5 +1,7 @@
-"""Foreign graphs whose code misbehaves: every failure is an `EngineError`, and a rule
-that fails leaves the foreign gradients as they were."""
+"""Graphs of other micrograd-compatible engines (engine/foreign.py): mirrored children
+first, each rule watched once, the foreign gradients left as one clean backward pass
+leaves them; and foreign code that misbehaves, where every failure is an `EngineError`
+and a rule that fails leaves the foreign gradients as they were."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from backprop_animator.engine import EngineError, trace_value
+from backprop_animator.engine import EngineError, Limits, trace_value
+from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
 from tests.engine.helpers import assert_trace_invariants
 
 
@@ -34,6 +37,99 @@ def unary(child: Node, op: Any, local: float) -> Node:
 
     out._backward = _backward
     return out
+
+
+def times(a: Node, b: Node) -> Node:
+    out = Node(a.data * b.data, (a, b), "*")
+
+    def _backward() -> None:
+        a.grad += b.data * out.grad
+        b.grad += a.data * out.grad
+
+    out._backward = _backward
+    return out
+
+
+def test_the_mirror_is_made_children_first_with_the_foreign_data_ops_and_labels() -> None:
+    a, b = Node(2.0, label="a"), Node(-3.0, label="b")
+    c = times(a, b)
+    c.label = "c"
+
+    mirror, originals = mirror_graph(c, max_nodes=10)
+
+    assert (mirror.data, mirror._op, mirror.label) == (-6.0, "*", "c")
+    assert {child.label for child in mirror._prev} == {"a", "b"}
+    assert list(originals.values())[-1] is c  # the output last: children come first
+    assert set(originals.values()) == {a, b, c}
+
+
+def test_each_rule_is_watched_once_and_its_locals_are_the_gradients_it_adds() -> None:
+    a, b = Node(2.0, label="a"), Node(-3.0, label="b")
+    trace = trace_value(times(a, b))
+
+    backward = next(frame for frame in trace["frames"] if frame.get("contributions"))
+    locals_ = {step["local"] for step in backward["contributions"]}
+    assert locals_ == {-3.0, 2.0}
+    assert (a.grad, b.grad) == (-3.0, 2.0)
+
+
+def test_a_child_used_twice_is_one_edge_with_the_summed_local() -> None:
+    a = Node(3.0, label="a")
+    out = Node(6.0, (a, a), "+")
+
+    def _backward() -> None:
+        a.grad += out.grad
+        a.grad += out.grad
+
+    out._backward = _backward
+    trace = trace_value(out)
+
+    assert len(trace["edges"]) == 1
+    backward = next(frame for frame in trace["frames"] if frame.get("contributions"))
+    assert [step["local"] for step in backward["contributions"]] == [2.0]
+    assert a.grad == 2.0
+
+
+def test_stale_foreign_gradients_end_as_one_clean_backward_pass_leaves_them() -> None:
+    a, b = Node(2.0, label="a"), Node(-3.0, label="b")
+    c = times(a, b)
+    a.grad, b.grad, c.grad = 100.0, 100.0, 100.0
+
+    trace_value(c)
+
+    assert (a.grad, b.grad, c.grad) == (-3.0, 2.0, 1.0)
+
+
+def test_copy_grads_back_sets_each_foreign_node_to_its_mirror_s_grad() -> None:
+    a = Node(2.0)
+    mirror, originals = mirror_graph(a, max_nodes=1)
+    mirror.grad = 4.5
+
+    copy_grads_back(originals)
+
+    assert a.grad == 4.5
+
+
+def test_a_graph_over_the_node_limit_is_an_engine_error() -> None:
+    x = Node(1.0)
+    chain = unary(unary(x, "*", 2.0), "*", 2.0)  # three nodes
+
+    trace_value(chain, limits=Limits(max_nodes=3))
+    with pytest.raises(EngineError, match="more than 2 nodes"):
+        trace_value(chain, limits=Limits(max_nodes=2))
+
+
+def test_a_cycle_is_an_engine_error() -> None:
+    a = Node(1.0)
+    b = Node(1.0, (a,), "*")
+    a._prev = {b}
+    with pytest.raises(EngineError, match="cycle"):
+        trace_value(b)
+
+
+def test_an_object_that_is_no_node_is_named_with_what_it_lacks() -> None:
+    with pytest.raises(EngineError, match="float is not a micrograd-style node: it has no data"):
+        trace_value(Node(1.0, (2.0,), "*"))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("op", ["", "sin", None, "ReLU", 3, "x" * 5_000])

@@ -10,10 +10,12 @@ import json
 
 import pytest
 
+from backprop_animator.engine.ops import OPS, page_facts
 from backprop_animator.engine.rules import rule_sources
 from tests.engine.regenerate_golden import (
     GOLDEN,
     GOLDEN_IDS,
+    OPS_FILE,
     RULES_FILE,
     golden_text,
     golden_trace,
@@ -40,4 +42,10 @@ def test_golden_file_is_in_its_canonical_form(example_id: str) -> None:
 def test_rules_file_matches_the_engine_source() -> None:
     assert json.loads(RULES_FILE.read_text(encoding="utf-8")) == rule_sources(), (
         "the engine's rule sources changed; run `python -m tests.engine.regenerate_golden`"
+    )
+
+
+def test_ops_file_matches_the_registry() -> None:
+    assert json.loads(OPS_FILE.read_text(encoding="utf-8")) == page_facts(OPS), (
+        "the op registry changed; run `python -m tests.engine.regenerate_golden`"
     )

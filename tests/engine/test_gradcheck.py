@@ -126,12 +126,6 @@ def test_work_over_the_limit_is_refused_naming_its_variable() -> None:
     assert gradcheck_source(NEURON, limits=limits, leaves=["x1"])["checks"]
 
 
-def test_the_work_limit_is_read_from_the_environment() -> None:
-    limits = Limits.from_env({"BACKPROP_MAX_GRADCHECK_WORK": "123"})
-
-    assert limits.max_gradcheck_work == 123
-
-
 def test_a_quotient_that_overflows_is_an_error_not_infinity() -> None:
     with pytest.raises(EngineError, match="too large for a float") as caught:
         gradcheck_source("x = 700.0\ny = exp(x)\n", h=[100.0])

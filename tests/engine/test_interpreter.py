@@ -54,6 +54,22 @@ for i in range(3):
     pass
 else:
     print('done', i)
+k = 3
+while k > 0:
+    k -= 1
+else:
+    print('ran out', k)
+def first_over(xs, limit):
+    i = 0
+    while i < len(xs):
+        for x in xs[i:]:
+            if x > limit:
+                return x
+            break
+        i += 1
+    else:
+        return None
+print(first_over([1, 5, 9], 4), first_over([1, 2], 4))
 """,
     "lists, tuples, dicts, sets, slices and unpacking": """
 xs = [1, 2, 3, 4, 5, 6]

@@ -7,35 +7,14 @@ than copied here; the article's code is read from the article beside the reposit
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
 from backprop_animator.engine import trace_source
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.test_article import article_expanded_code, article_packed_code, article_text
+from tests.support.programs import nn_source, nn_training
 
-TRAINING = """
-random.seed(1337)
-model = MLP(3, [4, 4, 1])
-xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
-ys = [1.0, -1.0, -1.0, 1.0]
-for k in range(6):
-    ypred = [model(x) for x in xs]
-    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
-    model.zero_grad()
-    loss.backward()
-    for p in model.parameters():
-        p.data += -0.05 * p.grad
-    print(k, loss.data)
-print(model)
-print([p.data for p in model.parameters()])
-print([p.grad for p in model.parameters()])
-"""
-
-
-def nn_source() -> str:
-    return resources.files("micrograd").joinpath("nn.py").read_text(encoding="utf-8")
+TRAINING = nn_training()
 
 
 def test_nn_py_is_pasted_with_its_imports() -> None:

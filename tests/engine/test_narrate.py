@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from backprop_animator.engine import trace_source
+from backprop_animator.engine import trace_source, trace_value
 from backprop_animator.engine.narrate import MAX_LABEL_IN_TEXT
 
 
@@ -40,3 +40,75 @@ def test_the_22nd_contribution_into_a_node_is_called_22nd() -> None:
 def test_a_label_beginning_with_the_still_lets_parents_be_named_after_it() -> None:
     trace = trace_source("a = Value(2.0, label='the input')\nb = a * 3")
     assert trace["frames"][0]["text"].startswith("b = the input*3 = 2 × 3 = 6")
+
+
+# Names: the engine gives every node the name its texts use (`nodes[].name`); the page
+# has no naming of its own.
+
+
+def names_of(source: str) -> list[str]:
+    return [node["name"] for node in trace_source(source)["nodes"]]
+
+
+def test_unlabelled_nodes_are_named_by_the_expression_that_made_them() -> None:
+    trace = trace_source(
+        "x1 = 2.0\nx2 = 0.0\nw1 = -3.0\nw2 = 1.0\nb = 6.8813735870195432\n"
+        "o = tanh(x1*w1 + x2*w2 + b)\n",
+        "expanded",
+    )
+    names = [node["name"] for node in trace["nodes"]]
+    assert {"x1*w1", "x1*w1+x2*w2", "(x1*w1+x2*w2+b)*2", "e", "den**-1", "2", "-1"} <= set(names)
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    for frame in trace["frames"]:
+        if frame["phase"] == "build":
+            assert frame["text"].startswith(nodes[frame["node"]]["name"] + " = ")
+
+
+def test_names_bracket_by_precedence_and_a_powers_base_at_equal_precedence() -> None:
+    source = "a = Value(1.0)\nb = Value(2.0)\nc = Value(3.0)\n"
+    assert names_of(source + "(a + b) * c")[-1] == "(a+b)*c"
+    assert names_of(source + "c * (a + b)")[-1] == "c*(a+b)"
+    assert names_of(source + "c + (a + b)")[-1] == "c+(a+b)"
+    assert names_of(source + "((a + b) * c)**2")[-1] == "((a+b)*c)**2"
+    assert names_of(source + "(a**2)**2")[-2:] == ["a**2", "(a**2)**2"]
+    assert names_of(source + "tanh(exp(a))")[-1] == "tanh(exp(a))"
+
+
+def test_a_name_too_long_to_derive_becomes_the_op_node_and_so_do_its_users() -> None:
+    source = "alpha_long = 1.0\nbeta_long = 2.0\ngamma_long = 3.0\n"
+    names = names_of(source + "(alpha_long + beta_long + gamma_long) * alpha_long")
+    assert names[-3:] == ["alpha_long+beta_long", "the + node", "the * node"]
+
+
+def test_a_real_program_names_a_parameter_by_its_data_in_each_pass() -> None:
+    trace = trace_source(
+        "ps = [Value(0.5)]\nx = Value(3.0, label='x')\nfor i in range(2):\n"
+        "    loss = (ps[0]*x - 1)**2\n    ps[0].grad = 0.0\n    loss.backward()\n"
+        "    ps[0].data -= 0.1 * ps[0].grad\n"
+    )
+    assert trace["schema"] == 2
+    p = trace["nodes"][0]
+    assert (p["label"], p["name"]) == ("", "0.2")  # its data in the last pass
+    assert [run["names"] for run in trace["passes"]] == [{p["id"]: "0.5"}, {}]
+    first = next(f for f in trace["frames"] if f["phase"] == "build")
+    assert first["text"].startswith("0.5*x = ")
+
+
+def test_a_foreign_graph_gets_names_too() -> None:
+    class Node:
+        def __init__(self, data: float, children: tuple[Node, ...] = (), op: str = "") -> None:
+            self.data, self.grad, self._prev, self._op = data, 0.0, set(children), op
+            self.label = ""
+            self._backward = lambda: None
+
+    a = Node(2.0)
+    a.label = "a"
+    out = Node(4.0, (a,), "square")
+
+    def _backward() -> None:
+        a.grad += 2 * a.data * out.grad
+
+    out._backward = _backward
+    trace = trace_value(out)
+    assert [node["name"] for node in trace["nodes"]] == ["a", "square(a)"]
+    assert trace["ops"] == {}  # not one of ours: the page draws it by its own name

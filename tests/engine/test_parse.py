@@ -472,35 +472,6 @@ def test_inputs_that_strain_the_parser_are_refused_with_a_limit_or_syntax_error(
     assert "BACKPROP_MAX" in caught.value.message or "syntax" in caught.value.message
 
 
-def test_limits_read_from_the_environment() -> None:
-    limits = Limits.from_env(
-        {
-            "BACKPROP_MAX_SOURCE_CHARS": "500",
-            "BACKPROP_MAX_NODES": "40",
-            "BACKPROP_MAX_DEPTH": "12",
-        }
-    )
-    assert limits == Limits(max_source_chars=500, max_nodes=40, max_depth=12)
-
-
-def test_unset_or_blank_environment_keeps_the_defaults() -> None:
-    assert Limits.from_env({}) == Limits()
-    assert Limits.from_env({"BACKPROP_MAX_NODES": " "}) == Limits()
-    assert Limits() == Limits(max_source_chars=100_000, max_nodes=20_000, max_depth=200)
-
-
-@pytest.mark.parametrize("raw", ["many", "1.5", "0", "-3"])
-def test_a_bad_environment_value_names_its_variable(raw: str) -> None:
-    with pytest.raises(ValueError, match="BACKPROP_MAX_NODES"):
-        Limits.from_env({"BACKPROP_MAX_NODES": raw})
-
-
-def test_a_limit_from_the_environment_is_named_when_hit() -> None:
-    limits = Limits.from_env({"BACKPROP_MAX_NODES": "3"})
-    with pytest.raises(EngineError, match=r"BACKPROP_MAX_NODES.*|limit is 3"):
-        trace_source("x = 1.0\ny = x * 2\nz = y * 2\n", limits=limits)
-
-
 def test_a_program_just_under_the_default_node_limit_is_traced() -> None:
     # 1 leaf + 9,999 steps of (* node + constant) = 19,999 nodes, just under 20,000.
     # (How long it takes is measured by bench/engine_bench.py, not asserted here.)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from backprop_animator.engine import EngineError, trace_source
 from backprop_animator.engine import program_examples as programs
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import nodes_by_id
+from tests.support.programs import nn_source, nn_training
 
 TWICE = """a = Value(2.0, label='a')
 b = Value(-3.0, label='b')
@@ -82,14 +82,16 @@ def test_each_frame_belongs_to_a_pass_and_frames_come_in_pass_order() -> None:
 def test_a_program_with_one_pass_keeps_schema_one_plus_its_pass() -> None:
     trace = trace_source("def f(x):\n    return x * x\na = Value(3.0)\no = f(a)\no.backward()\n")
     assert trace["schema"] == 1
-    assert trace["passes"] == [{"output": trace["output"], "topo": trace["topo"], "data": 9.0}]
+    assert trace["passes"] == [
+        {"output": trace["output"], "topo": trace["topo"], "data": 9.0, "names": {}}
+    ]
     assert not any(f["phase"] == "update" for f in trace["frames"])
     assert "changes" not in next(f for f in trace["frames"] if f["phase"] == "sort")
 
 
 def test_a_straight_line_program_gets_its_one_pass_too() -> None:
     trace = trace_source("a = Value(3.0)\nb = a + a\nb.backward()\n")
-    assert trace["passes"] == [{"output": "n1", "topo": ["n0", "n1"], "data": 6.0}]
+    assert trace["passes"] == [{"output": "n1", "topo": ["n0", "n1"], "data": 6.0, "names": {}}]
 
 
 def test_build_frames_carry_the_line_that_made_their_node() -> None:
@@ -138,23 +140,7 @@ def test_nodes_are_every_node_any_pass_reached_once_with_final_values() -> None:
 
 
 def test_a_six_step_mlp_training_stays_under_a_kilobyte_per_node() -> None:
-    nn = resources.files("micrograd").joinpath("nn.py").read_text(encoding="utf-8")
-    source = (
-        nn
-        + """
-random.seed(7)
-model = MLP(3, [4, 4, 1])
-xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
-ys = [1.0, -1.0, -1.0, 1.0]
-for k in range(6):
-    ypred = [model(x) for x in xs]
-    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
-    model.zero_grad()
-    loss.backward()
-    for p in model.parameters():
-        p.data += -0.05 * p.grad
-"""
-    )
+    source = nn_source() + nn_training(7, prints=False)
     trace = trace_source(source)
     size = len(json.dumps(trace, separators=(",", ":")))
 

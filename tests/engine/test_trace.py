@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from tests.engine.helpers import (
     assert_trace_invariants,
     node_labelled,
 )
+from tests.support.foreign import ForeignValue, foreign_neuron
 
 PROGRAMS = {
     "neuron": (NEURON, "packed"),
@@ -219,65 +219,21 @@ def test_a_deep_python_chain_traces() -> None:
     assert node_labelled(trace, "x")["grad"] == 1.0
 
 
-class MicrogradValue:
-    """A micrograd-style node from another engine: `_prev` is a set, as in the article."""
-
-    def __init__(self, data: float, children: tuple[Any, ...] = (), op: str = "") -> None:
-        self.data = data
-        self.grad = 0.0
-        self._prev = set(children)
-        self._op = op
-        self._backward = lambda: None
-
-    def __add__(self, other: MicrogradValue) -> MicrogradValue:
-        out = MicrogradValue(self.data + other.data, (self, other), "+")
-
-        def _backward() -> None:
-            self.grad += out.grad
-            other.grad += out.grad
-
-        out._backward = _backward
-        return out
-
-    def __mul__(self, other: MicrogradValue) -> MicrogradValue:
-        out = MicrogradValue(self.data * other.data, (self, other), "*")
-
-        def _backward() -> None:
-            self.grad += other.data * out.grad
-            other.grad += self.data * out.grad
-
-        out._backward = _backward
-        return out
-
-    def tanh(self) -> MicrogradValue:
-        t = math.tanh(self.data)
-        out = MicrogradValue(t, (self,), "tanh")
-
-        def _backward() -> None:
-            self.grad += (1 - t**2) * out.grad
-
-        out._backward = _backward
-        return out
-
-
 def test_trace_value_of_a_foreign_micrograd_graph_gives_the_article_gradients() -> None:
-    x1, x2 = MicrogradValue(2.0), MicrogradValue(0.0)
-    w1, w2 = MicrogradValue(-3.0), MicrogradValue(1.0)
-    b = MicrogradValue(6.8813735870195432)
-    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o, leaves = foreign_neuron()
 
     trace = trace_value(o)
 
     assert len(trace["nodes"]) == 10
     assert len(trace["frames"]) == 16
-    assert (x1.grad, w1.grad, x2.grad, w2.grad, b.grad) == pytest.approx(
-        (-1.5, 1.0, 0.5, 0.0, 0.5), abs=1e-12
+    assert [leaves[name].grad for name in ("x1", "w1", "x2", "w2", "b")] == pytest.approx(
+        [-1.5, 1.0, 0.5, 0.0, 0.5], abs=1e-12
     )
     assert_trace_invariants(trace)
 
 
 def test_trace_value_of_a_foreign_a_plus_a_gives_two() -> None:
-    a = MicrogradValue(3.0)
+    a = ForeignValue(3.0)
     b = a + a
     trace = trace_value(b)
     assert a.grad == 2.0

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "../../static/js/answer-parse.js";
+import { fixture } from "./helpers.mjs";
 
 const value = (text) => {
   const parsed = parseAnswer(text);
@@ -168,9 +169,11 @@ describe("judgeAnswer", () => {
 });
 
 describe("wrongFactors", () => {
+  const OPS = fixture("ops.json"); // the engine's facts about every op (engine/ops.py)
   const what = (factors, value) => factors.find((f) => Math.abs(f.value - value) < 1e-12)?.what;
   it("offers the child's own factor in a * rule, named as code", () => {
     const factors = wrongFactors(
+      OPS,
       "*",
       { name: "x1", data: 2 },
       { name: "x1*w1", data: -6 },
@@ -189,16 +192,25 @@ describe("wrongFactors", () => {
   it("offers 1 − input² for tanh, and the forgotten k or − 1 for powers", () => {
     const n = { name: "n", data: 0.8814 };
     assert.equal(
-      what(wrongFactors("tanh", n, { name: "o", data: 0.7071 }), 1 - 0.8814 ** 2),
+      what(wrongFactors(OPS, "tanh", n, { name: "o", data: 0.7071 }), 1 - 0.8814 ** 2),
       "1 \u2212 n.data\u00B2",
     );
     const x = { name: "x", data: 2 };
-    const power = wrongFactors("**-1", x, { name: "q", data: 0.5 });
+    const power = wrongFactors(OPS, "**-1", x, { name: "q", data: 0.5 });
     assert.equal(what(power, -1 * 2 ** -1), "-1 \u00D7 x.data**-1");
     assert.equal(what(power, 2 ** -2), "x.data**-2");
   });
+  it("offers 1 − s for sigmoid, and nothing beyond the data for an op the engine did not describe", () => {
+    const x = { name: "x", data: 0.5 };
+    const s = { name: "s", data: 0.6225 };
+    assert.equal(what(wrongFactors(OPS, "sigmoid", x, s), 1 - 0.6225), "1 \u2212 s.data");
+    assert.deepEqual(
+      wrongFactors(OPS, "ReLU", x, s).map((f) => f.what),
+      ["x.data", "s.data"],
+    );
+  });
   it("leaves out factors that are not finite", () => {
-    const factors = wrongFactors("**-1", { name: "x", data: 0 }, { name: "q", data: 1 });
+    const factors = wrongFactors(OPS, "**-1", { name: "x", data: 0 }, { name: "q", data: 1 });
     assert.ok(factors.every((f) => Number.isFinite(f.value)));
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { embedParams, readEmbedOptions } from "../../static/js/embed-options.js";
+import { embedParams, keepEmbedOptions, readEmbedOptions } from "../../static/js/embed-options.js";
 
 describe("readEmbedOptions", () => {
   it("shows the code and narration but no editor, paused, at normal speed, in the system theme by default", () => {
@@ -60,5 +60,24 @@ describe("embedParams", () => {
       [],
     );
     assert.deepEqual(embedParams({ hide: ["narration"] }), [["controls", "editor,-narration"]]);
+  });
+});
+
+describe("keepEmbedOptions", () => {
+  it("writes the state, then the embed's own options from the address it has", () => {
+    assert.equal(
+      keepEmbedOptions("?source=a&frame=2", "?source=b&frame=0&controls=-code&theme=dark"),
+      "?source=a&frame=2&controls=-code&theme=dark",
+    );
+  });
+  it("takes the lab's options from the state only, so one turned off stays off", () => {
+    assert.equal(
+      keepEmbedOptions("?source=a&frame=0", "?source=a&mistake=assign&sort_steps=1&gradcheck=1"),
+      "?source=a&frame=0",
+    );
+    assert.equal(
+      keepEmbedOptions("?source=a&mistake=assign", "?source=a"),
+      "?source=a&mistake=assign",
+    );
   });
 });

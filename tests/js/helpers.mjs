@@ -20,14 +20,15 @@ export function byLabel(trace, label) {
  * @param {number} length
  */
 export function chainTrace(length) {
-  const nodes = [{ id: "n0", label: "x", op: "", kind: "leaf", data: 1, grad: 0 }];
+  const nodes = [{ id: "n0", label: "x", name: "x", op: "", kind: "leaf", data: 1, grad: 0 }];
   const edges = [];
   const frames = [];
   for (let i = 1; i <= length; i++) {
-    nodes.push({ id: `c${i}`, label: "", op: "", kind: "const", data: 1.5, grad: 0 });
+    nodes.push({ id: `c${i}`, label: "", name: "1.5", op: "", kind: "const", data: 1.5, grad: 0 });
     nodes.push({
       id: `n${i}`,
       label: "",
+      name: "the * node",
       op: "*",
       kind: "op",
       data: nodes[nodes.length - 2].data * 1.5,

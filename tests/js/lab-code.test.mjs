@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 
 import { mistakeCode, sortStepCode } from "../../static/js/lab-code.js";
 import { substitutions } from "../../static/js/rule-text.js";
+import { fixture } from "./helpers.mjs";
 
 const marked = (block) => [...block.marked].map((i) => block.lines[i].trim());
 
@@ -76,6 +77,7 @@ describe("substitutions with the assign mistake", () => {
       { to: "n0", local: 1, upstream: 1, delta: 1, before: 1, after: 1 },
     ];
     const rows = substitutions({
+      ops: fixture("a-plus-a.json").ops,
       op: "+",
       name: "b",
       contributions,

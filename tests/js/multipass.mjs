@@ -90,7 +90,7 @@ export function recorder(source = "") {
         }
         push({ phase: "backward", node: v.id, text: `run ${v.id}`, contributions });
       }
-      passes.push({ output: out.id, topo: topo.map((v) => v.id), data: out.data });
+      passes.push({ output: out.id, topo: topo.map((v) => v.id), data: out.data, names: {} });
       // Frames after this belong to the next pass until the program ends.
     },
     update(changes, line) {
@@ -121,7 +121,8 @@ export function recorder(source = "") {
         schema: 2,
         source,
         granularity: "packed",
-        nodes: nodes.map(({ locals, ...rest }) => ({ ...rest })),
+        // The engine names nodes; here a label (set at any time), else the id.
+        nodes: nodes.map(({ locals, ...rest }) => ({ ...rest, name: rest.label || rest.id })),
         edges,
         topo: last.topo,
         output: last.output,

@@ -5,7 +5,7 @@ import { chartGeometry } from "../../static/js/loss-chart.js";
 import { nextPassStart, previousPassStart } from "../../static/js/pass-navigator.js";
 import { printIndex } from "../../static/js/print-panel.js";
 import { lineOfFrame } from "../../static/js/source-line.js";
-import { changeText } from "../../static/js/update-code.js";
+import { changeText, programExcerpt } from "../../static/js/update-code.js";
 
 describe("the loss chart's geometry", () => {
   it("spreads passes across the width and puts the highest value at the top", () => {
@@ -88,5 +88,31 @@ describe("an update frame's sentences", () => {
       changeText({ child: 0, field: "data", before: 1, after: 3 }, "w", 0),
       "w.data: 1.0 \u2192 3.0 (moved by 2.0)",
     );
+  });
+});
+
+describe("the program's own line in the code panel", () => {
+  /** @type {(lines: string[], marked: Set<number>, options?: object) => any} */
+  const block = (lines, marked, options) => ({ lines, marked: [...marked], ...options });
+  const source = ["a = Value(1.0)", "b = a * a", "c = b + a", "c.backward()"];
+
+  it("shows the line with one line either side, the line itself marked", () => {
+    assert.deepEqual(programExcerpt(3, source, block), [
+      {
+        lines: ["b = a * a", "c = b + a", "c.backward()"],
+        marked: [1],
+        first: 2,
+        label: "Your program",
+      },
+    ]);
+  });
+  it("stops at the program's first and last lines", () => {
+    assert.deepEqual(programExcerpt(1, source, block)[0].lines, source.slice(0, 2));
+    assert.deepEqual(programExcerpt(1, source, block)[0].marked, [0]);
+    assert.deepEqual(programExcerpt(4, source, block)[0].lines, source.slice(2));
+  });
+  it("shows nothing for a frame without a line in the source", () => {
+    assert.deepEqual(programExcerpt(null, source, block), []);
+    assert.deepEqual(programExcerpt(9, source, block), []);
   });
 });

@@ -290,17 +290,15 @@ describe("the recorder the fixtures come from", () => {
 });
 
 describe("names pass by pass", () => {
-  it("names an unlabelled parameter by its data in that pass", async () => {
+  it("reads the engine's name, or the one a pass gives it (passes[p].names)", async () => {
     const { passNames } = await import("../../static/js/pass-views.js");
-    const { formatShort } = await import("../../static/js/trace.js");
     const { mlpTraining } = await import("./multipass.mjs");
     const trace = mlpTraining(2);
+    const i = trace.nodes.findIndex((node) => node.label === "");
+    const id = trace.nodes[i].id;
+    trace.passes[0].names = { [id]: "0.4215" };
     const timeline = createTimeline(trace);
-    const first = trace.frames.find((f) => f.phase === "update" && f.changes[0].field === "data")
-      .changes[0];
-    const i = trace.nodes.findIndex((node) => node.id === first.node);
-    assert.equal(trace.nodes[i].label, "");
-    assert.equal(passNames(timeline, 0)[i], formatShort(first.before));
-    assert.equal(passNames(timeline, 1)[i], formatShort(first.after));
+    assert.equal(passNames(timeline, 0)[i], "0.4215");
+    assert.equal(passNames(timeline, 1)[i], trace.nodes[i].name);
   });
 });

@@ -11,6 +11,8 @@ import {
 } from "../../static/js/rule-text.js";
 import { fixture } from "./helpers.mjs";
 
+const OPS = fixture("ops.json"); // the engine's facts about every op (engine/ops.py)
+
 describe("backwardLines", () => {
   it("marks exactly the _backward closure of each engine primitive", () => {
     const rules = fixture("rules.json");
@@ -32,6 +34,7 @@ describe("substitutions", () => {
   it("writes the multiply rule with the other factor's data", () => {
     const names = { a: "x1", b: "w1" };
     const rows = substitutions({
+      ops: OPS,
       op: "*",
       name: "x1*w1",
       nameOf: (id) => names[id],
@@ -47,6 +50,7 @@ describe("substitutions", () => {
 
   it("shows the running sum when the child already had a gradient", () => {
     const [row] = substitutions({
+      ops: OPS,
       op: "+",
       name: "den",
       nameOf: () => "e",
@@ -59,6 +63,7 @@ describe("substitutions", () => {
 
   it("brackets names that are not plain identifiers", () => {
     const [row] = substitutions({
+      ops: OPS,
       op: "+",
       name: "num",
       nameOf: () => "-1",
@@ -75,7 +80,31 @@ describe("names of rules", () => {
   it("brackets operands in attributes", () =>
     assert.equal(attribute("den**-1", "data"), "(den**-1).data"));
   it("writes the power rule's local derivative", () =>
-    assert.equal(localSymbol("**-1.0", "o", "den", "den"), "\u22121.0 \u00D7 den.data**\u22122.0"));
+    assert.equal(
+      localSymbol(OPS, "**-1.0", "o", "den", "den"),
+      "\u22121.0 \u00D7 den.data**\u22122.0",
+    ));
+  it("writes each op's local derivative from the engine's template", () => {
+    const written = Object.fromEntries(
+      ["+", "*", "tanh", "exp", "relu", "log", "sigmoid"].map((op) => [
+        op,
+        localSymbol(OPS, op, "o", "n", "m"),
+      ]),
+    );
+    assert.deepEqual(written, {
+      "+": "1.0",
+      "*": "m.data",
+      tanh: "(1 \u2212 o.data\u00B2)",
+      exp: "o.data",
+      relu: "(o.data > 0)",
+      log: "(1 / n.data)",
+      sigmoid: "o.data \u00D7 (1 \u2212 o.data)",
+    });
+  });
+  it("writes 'local' for an op the engine sent nothing about", () => {
+    assert.equal(localSymbol(OPS, "ReLU", "o", "n", "n"), "local");
+    assert.equal(localSymbol(undefined, "tanh", "o", "n", "n"), "local");
+  });
 });
 
 describe("withoutDocstring", () => {

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { sourceLines, sourceOffset, utf16Index } from "../../static/js/source-position.js";
+import {
+  placeText,
+  sourceLines,
+  sourceOffset,
+  utf16Index,
+} from "../../static/js/source-position.js";
 
 test("lines end at \\r\\n, a lone \\r and \\n, as the server counts them", () => {
   assert.deepEqual(sourceLines("a = 1\rb = 2\r\nc\nd"), ["a = 1", "b = 2", "c", "d"]);
@@ -18,4 +23,10 @@ test("an error's line and column become the editor offset of that character", ()
   assert.equal(source[sourceOffset(source, 2, 5)], "=");
   assert.equal(source[sourceOffset(source, 3, null)], "c");
   assert.equal(sourceOffset(source, 1, 1), 0);
+});
+
+test("a place is worded with its line and column, its line alone, or not at all", () => {
+  assert.equal(placeText({ line: 3, column: 5 }), "Line 3, column 5");
+  assert.equal(placeText({ line: 3, column: null }), "Line 3");
+  assert.equal(placeText({ line: null, column: null }), "");
 });

@@ -1,4 +1,4 @@
-"""The tracer: threads for small sources, worker processes for large ones, time limits."""
+"""The worker pool: threads for small sources, worker processes for large ones, time limits."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 from backprop_animator.app.errors import ServiceError
 from backprop_animator.app.settings import Settings
-from backprop_animator.app.tracing import ClientGone, Tracer
 from backprop_animator.app.worker import WORKER_NICENESS, encode_trace
+from backprop_animator.app.worker_pool import ClientGone, WorkerPool
 from backprop_animator.engine import EngineError, Limits
 
 pytestmark = pytest.mark.anyio
@@ -27,66 +27,66 @@ def slow_program(statements: int = 40_000) -> str:
 
 
 @pytest.fixture
-async def tracer() -> AsyncIterator[Tracer]:
+async def pool() -> AsyncIterator[WorkerPool]:
     """One worker, every source goes to it, and only 0.3 s per trace."""
-    tracer = Tracer(
+    pool = WorkerPool(
         Settings(limits=GENEROUS, trace_workers=1, inline_max_chars=0, trace_time_limit=0.3)
     )
-    await tracer.start()
+    await pool.start()
     try:
-        yield tracer
+        yield pool
     finally:
-        await tracer.close()
+        await pool.close()
 
 
-async def trace_when_ready(tracer: Tracer, source: str, seconds: float = 10) -> bytes:
-    """Retries while the tracer says it is busy, for at most `seconds`."""
+async def trace_when_ready(pool: WorkerPool, source: str, seconds: float = 10) -> bytes:
+    """Retries while the pool says it is busy, for at most `seconds`."""
     deadline = asyncio.get_running_loop().time() + seconds
     while True:
         try:
-            return (await tracer.trace(source, "packed")).body
+            return (await pool.trace(source, "packed")).body
         except ServiceError:
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(0.05)
 
 
-async def test_worker_gives_the_bytes_the_engine_encodes(tracer: Tracer) -> None:
-    encoded = await tracer.trace(SMALL, "expanded")
+async def test_worker_gives_the_bytes_the_engine_encodes(pool: WorkerPool) -> None:
+    encoded = await pool.trace(SMALL, "expanded")
 
     assert encoded == encode_trace(SMALL, "expanded", GENEROUS)
 
 
-async def test_worker_passes_engine_errors_on_with_their_position(tracer: Tracer) -> None:
+async def test_worker_passes_engine_errors_on_with_their_position(pool: WorkerPool) -> None:
     with pytest.raises(EngineError) as raised:
-        await tracer.trace("a = Value(1.0)\nb = a * w3\n", "packed")
+        await pool.trace("a = Value(1.0)\nb = a * w3\n", "packed")
 
     assert (raised.value.line, raised.value.column) == (2, 9)
     assert "w3" in raised.value.message
 
 
 async def test_trace_over_the_time_limit_is_refused_and_its_worker_replaced(
-    tracer: Tracer,
+    pool: WorkerPool,
 ) -> None:
-    (stuck_pid,) = tracer.worker_pids
+    (stuck_pid,) = pool.worker_pids
 
     with pytest.raises(ServiceError) as raised:
-        await tracer.trace(slow_program(), "packed")
+        await pool.trace(slow_program(), "packed")
 
     assert raised.value.status_code == 503
     assert "BACKPROP_TRACE_TIME_LIMIT" in raised.value.message
     assert raised.value.headers == {"Retry-After": "1"}
-    assert stuck_pid not in tracer.worker_pids
+    assert stuck_pid not in pool.worker_pids
     assert stuck_pid is not None and not pid_alive(stuck_pid)
-    assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
+    assert b'"schema":1' in await trace_when_ready(pool, SMALL)
 
 
-async def test_trace_waiting_too_long_for_a_worker_is_told_to_retry(tracer: Tracer) -> None:
-    slow = asyncio.create_task(tracer.trace(slow_program(), "packed"))
+async def test_trace_waiting_too_long_for_a_worker_is_told_to_retry(pool: WorkerPool) -> None:
+    slow = asyncio.create_task(pool.trace(slow_program(), "packed"))
     await asyncio.sleep(0.01)
 
     with pytest.raises(ServiceError) as raised:
-        await tracer.trace(SMALL, "packed")
+        await pool.trace(SMALL, "packed")
 
     assert raised.value.status_code == 503
     assert raised.value.headers == {"Retry-After": "1"}
@@ -94,23 +94,23 @@ async def test_trace_waiting_too_long_for_a_worker_is_told_to_retry(tracer: Trac
         await slow
 
 
-async def test_worker_that_dies_is_replaced(tracer: Tracer) -> None:
-    (pid,) = tracer.worker_pids
+async def test_worker_that_dies_is_replaced(pool: WorkerPool) -> None:
+    (pid,) = pool.worker_pids
     assert pid is not None
     os.kill(pid, signal.SIGKILL)
 
     with pytest.raises(ServiceError) as raised:
-        await tracer.trace(SMALL, "packed")
+        await pool.trace(SMALL, "packed")
 
     assert "stopped unexpectedly" in raised.value.message
-    assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
-    assert pid not in tracer.worker_pids
+    assert b'"schema":1' in await trace_when_ready(pool, SMALL)
+    assert pid not in pool.worker_pids
 
 
 async def test_small_sources_are_traced_without_a_worker() -> None:
-    tracer = Tracer(Settings(trace_workers=1, inline_max_chars=100))
+    pool = WorkerPool(Settings(trace_workers=1, inline_max_chars=100))
     # Never started: a small source must not need a worker.
-    encoded = await tracer.trace(SMALL, "packed")
+    encoded = await pool.trace(SMALL, "packed")
 
     assert encoded == encode_trace(SMALL, "packed", Limits())
 
@@ -126,13 +126,13 @@ def pid_alive(pid: int) -> bool:
 DENSE = "b = Value(0.1)\n" + ("b = " + "tanh(" * 160 + "b" + ")" * 160 + "\n") * 2
 
 
-def test_a_short_but_dense_program_is_not_unstarted_for_a_thread() -> None:
-    tracer = Tracer(Settings(trace_workers=1))
+def test_a_short_but_dense_program_is_not_cheap_enough_for_a_thread() -> None:
+    pool = WorkerPool(Settings(trace_workers=1))
 
-    assert len(DENSE) < tracer.settings.inline_max_chars
-    assert not tracer.is_cheap(DENSE, "expanded")
-    assert not tracer.is_cheap(DENSE, "packed")
-    assert tracer.is_cheap(SMALL, "expanded")
+    assert len(DENSE) < pool.settings.inline_max_chars
+    assert not pool.is_cheap(DENSE, "expanded")
+    assert not pool.is_cheap(DENSE, "packed")
+    assert pool.is_cheap(SMALL, "expanded")
 
 
 @pytest.mark.parametrize(
@@ -149,16 +149,16 @@ def test_a_short_but_dense_program_is_not_unstarted_for_a_thread() -> None:
     ids=["loop", "number-power", "lambda", "list", "attribute", "syntax-error", "string-repeat"],
 )
 def test_programs_whose_work_the_syntax_cannot_bound_go_to_a_worker(source: str) -> None:
-    assert not Tracer(Settings(trace_workers=1)).is_cheap(source, "packed")
+    assert not WorkerPool(Settings(trace_workers=1)).is_cheap(source, "packed")
 
 
 async def test_a_dense_program_is_traced_in_a_worker() -> None:
-    unstarted = Tracer(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=0.3))
+    unstarted = WorkerPool(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=0.3))
     # Never started: the dense program must wait for a worker, not run in a thread.
     with pytest.raises(ServiceError, match="busy"):
         await unstarted.trace(DENSE, "expanded")
 
-    patient = Tracer(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=60))
+    patient = WorkerPool(Settings(limits=GENEROUS, trace_workers=1, trace_time_limit=60))
     await patient.start()
     try:
         encoded = await patient.trace(DENSE, "expanded")
@@ -175,22 +175,22 @@ async def test_a_trace_in_a_thread_still_answers_within_the_time_limit(
 
         time.sleep(0.5)
 
-    monkeypatch.setattr("backprop_animator.app.tracing.run_job", stuck)
-    tracer = Tracer(Settings(trace_workers=1, trace_time_limit=0.1))
+    monkeypatch.setattr("backprop_animator.app.worker_pool.run_job", stuck)
+    pool = WorkerPool(Settings(trace_workers=1, trace_time_limit=0.1))
 
     with pytest.raises(ServiceError) as raised:
-        await tracer.trace(SMALL, "packed")
+        await pool.trace(SMALL, "packed")
 
     assert raised.value.status_code == 503
     assert "BACKPROP_TRACE_TIME_LIMIT" in raised.value.message
 
 
 async def test_a_client_that_has_gone_costs_no_trace(
-    tracer: Tracer, monkeypatch: pytest.MonkeyPatch
+    pool: WorkerPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
     monkeypatch.setattr(
-        "backprop_animator.app.tracing.Worker.call",
+        "backprop_animator.app.worker_pool.Worker.call",
         lambda worker, job, gzip_large: calls.append(job),
     )
 
@@ -198,18 +198,18 @@ async def test_a_client_that_has_gone_costs_no_trace(
         return True
 
     with pytest.raises(ClientGone):
-        await tracer.trace(slow_program(), "packed", is_disconnected=gone)
+        await pool.trace(slow_program(), "packed", is_disconnected=gone)
     with pytest.raises(ClientGone):
-        await tracer.export(SMALL, "packed", 0, is_disconnected=gone)
+        await pool.export(SMALL, "packed", 0, is_disconnected=gone)
 
     assert calls == []
     monkeypatch.undo()
-    assert b'"schema":1' in await trace_when_ready(tracer, SMALL)
+    assert b'"schema":1' in await trace_when_ready(pool, SMALL)
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX scheduling priorities")
-async def test_workers_run_at_a_lower_priority_than_the_server(tracer: Tracer) -> None:
-    (pid,) = tracer.worker_pids
+async def test_workers_run_at_a_lower_priority_than_the_server(pool: WorkerPool) -> None:
+    (pid,) = pool.worker_pids
     assert pid is not None
     server = os.getpriority(os.PRIO_PROCESS, 0)
 

@@ -1,13 +1,19 @@
-"""Generated programs for benchmarks: MLP-like networks of tanh neurons.
+"""Generated programs for tests and benchmarks: MLP-like networks of tanh neurons, and
+micrograd's own `nn.py` with training code to append to it.
 
 `mlp_program(2_000)` writes a program of about 2,000 nodes: layers of neurons with
 fan-in 10, each `h = tanh(w1*x1 + ... + w10*x10 + b)` with weights as number literals
 (so each weight is a constant leaf), ending in one output neuron.
+
+`nn_source() + nn_training()` is micrograd's `nn.py`, pasted as it is, training an
+`MLP(3, [4, 4, 1])` for six steps.
 """
 
 from __future__ import annotations
 
 import random
+from functools import partial
+from importlib import resources
 
 FAN_IN = 10
 NODES_PER_NEURON = 3 * FAN_IN + 3  # weights, products, sums, bias, tanh
@@ -19,15 +25,22 @@ def mlp_layers(target_nodes: int, fan_in: int = FAN_IN) -> int:
     return max(1, (target_nodes - fan_in - NODES_PER_NEURON) // per_layer)
 
 
+def _inputs(rng: random.Random, fan_in: int) -> tuple[list[str], list[str]]:
+    """The input lines `x0 = ...`, `x1 = ...` with random values, and their names."""
+    lines = [f"x{i} = {rng.uniform(-1, 1):.3f}" for i in range(fan_in)]
+    return lines, [f"x{i}" for i in range(fan_in)]
+
+
+def _neuron(rng: random.Random, name: str, sources: list[str]) -> str:
+    """One neuron's line: `name = tanh(w*s + ... + b)` with random weights and bias."""
+    terms = " + ".join(f"{rng.uniform(-1, 1):.3f}*{s}" for s in sources)
+    return f"{name} = tanh({terms} + {rng.uniform(-0.5, 0.5):.3f})"
+
+
 def mlp_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> str:
     rng = random.Random(seed)
-    lines = [f"x{i} = {rng.uniform(-1, 1):.3f}" for i in range(fan_in)]
-    inputs = [f"x{i}" for i in range(fan_in)]
-
-    def neuron(name: str, sources: list[str]) -> str:
-        terms = " + ".join(f"{rng.uniform(-1, 1):.3f}*{s}" for s in sources)
-        return f"{name} = tanh({terms} + {rng.uniform(-0.5, 0.5):.3f})"
-
+    lines, inputs = _inputs(rng, fan_in)
+    neuron = partial(_neuron, rng)
     for layer in range(mlp_layers(target_nodes, fan_in)):
         names = [f"h{layer}_{j}" for j in range(fan_in)]
         lines += [neuron(name, inputs) for name in names]
@@ -79,13 +92,8 @@ def fanout_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> st
     (1,967 nodes).
     """
     rng = random.Random(seed)
-    lines = [f"x{i} = {rng.uniform(-1, 1):.3f}" for i in range(fan_in)]
-    inputs = [f"x{i}" for i in range(fan_in)]
-
-    def neuron(name: str, sources: list[str]) -> str:
-        terms = " + ".join(f"{rng.uniform(-1, 1):.3f}*{s}" for s in sources)
-        return f"{name} = tanh({terms} + {rng.uniform(-0.5, 0.5):.3f})"
-
+    lines, inputs = _inputs(rng, fan_in)
+    neuron = partial(_neuron, rng)
     width = fanout_width(target_nodes, fan_in)
     layer = 0
     names = [f"h0_{j}" for j in range(width)]
@@ -112,3 +120,39 @@ def with_new_inputs(source: str, seed: int) -> str:
         for line in source.splitlines()
     ]
     return "\n".join(lines) + "\n"
+
+
+def nn_source() -> str:
+    """micrograd's `nn.py` as it is, read from the installed `micrograd` package (MIT
+    licence, test extra) rather than copied into the repository."""
+    return resources.files("micrograd").joinpath("nn.py").read_text(encoding="utf-8")
+
+
+def nn_training(seed: int = 1337, *, prints: bool = True) -> str:
+    """Code to append to `nn_source()`: an `MLP(3, [4, 4, 1])` seeded with `seed`, six
+    steps of gradient descent (learning rate 0.05) on four samples. With `prints`, each
+    step prints its loss, and the end prints the model, its parameters and gradients.
+
+    Example: `nn_source() + nn_training(7, prints=False)` trains silently.
+    """
+    lines = [
+        f"random.seed({seed})",
+        "model = MLP(3, [4, 4, 1])",
+        "xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]",
+        "ys = [1.0, -1.0, -1.0, 1.0]",
+        "for k in range(6):",
+        "    ypred = [model(x) for x in xs]",
+        "    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))",
+        "    model.zero_grad()",
+        "    loss.backward()",
+        "    for p in model.parameters():",
+        "        p.data += -0.05 * p.grad",
+    ]
+    if prints:
+        lines += [
+            "    print(k, loss.data)",
+            "print(model)",
+            "print([p.data for p in model.parameters()])",
+            "print([p.grad for p in model.parameters()])",
+        ]
+    return "\n" + "\n".join(lines) + "\n"

@@ -1,5 +1,6 @@
-"""Tracing without blocking the event loop: cheap programs in a thread, the rest (and
-every export) in worker processes, each trace within a time limit.
+"""The worker pool: traces, gradient checks and exports without blocking the event loop,
+cheap programs in a thread, the rest (and every export) in worker processes, each job
+within a time limit.
 
 Parsing and JSON-encoding a 20,000-node trace hold the GIL for hundreds of
 milliseconds, so in a thread they would stall every other request; in a worker
@@ -76,8 +77,9 @@ class Worker:
         self.process.join()
 
 
-class Tracer:
-    """Traces programs for the routes; one per app, started and closed by its lifespan."""
+class WorkerPool:
+    """Runs the routes' jobs (traces, gradient checks, exports) in a thread or a worker
+    process; one per app, started and closed by its lifespan."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

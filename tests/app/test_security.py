@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from backprop_animator.app.security import content_security_policy
+from backprop_animator.app.security import content_security_policy, csp_hash
 
 pytestmark = pytest.mark.anyio
 
@@ -81,3 +81,10 @@ def test_content_security_policy_replaces_only_the_named_directives() -> None:
     assert policy["frame-ancestors"] == "*"
     assert policy["img-src"] == "'self'"
     assert policy["default-src"] == "'self'"
+
+
+def test_csp_hash_is_the_base64_sha256_of_the_utf8_text() -> None:
+    # The SHA-256 of nothing, as CSP Level 3's examples write it.
+    assert csp_hash("") == "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
+    # UTF-8 bytes C3 A9, as `printf 'é' | openssl dgst -sha256 -binary | base64` gives.
+    assert csp_hash("é") == "'sha256-SplVfkAzw1Od4utlRyAXytX5VX96BiWgnxw/biumnEw='"

@@ -1,0 +1,223 @@
+"""The primitive ops, one entry each: every fact about an op that is not its `Value` method.
+
+The method in `engine/value.py` computes the op and its rule (and its source is what the
+code panel shows). Everything else anyone needs to know about the op lives in its `Op`
+entry below, and the rest of the product derives from `OPS`:
+
+- the languages (`engine.parse`, `engine.interpreter`): which functions and methods
+  exist (`FUNCTIONS`), their plain-number arithmetic, the expanded form;
+- the gradient check (`engine.gradcheck`): the plain-number function per node;
+- narration (`engine.narrate`): the rule in words, how an op's name binds;
+- the code panel's sources (`engine.rules`): the method;
+- the page (through the trace's `ops`, `page_facts`): the glyph the graph draws, the
+  local derivative the code panel and quiz write out, the quiz's likely slips;
+- underflow marks (`engine.underflow`): whether the exact local derivative or result
+  can be 0;
+- the work estimate (`app.work_estimate`) and the API's descriptions (`app.schemas`).
+
+How to add an op: docs/ADDING_AN_OP.md.
+
+Formulas are written twice on purpose, for two readers: `text` is how the page prints
+them (`{out}`, `{child}`, `{other}` stand for those nodes' `.data`, `{k}` and `{k-1}`
+for a power's exponent and the exponent less one), `value` is the same in Python syntax
+over `out`, `child`, `other`, `k` (numbers, `+ - * / **`, `>` as 1 or 0, brackets and
+the functions of `FORMULA_FUNCTIONS`), which the page evaluates for the quiz and the
+tests check against the method's own local derivative.
+
+Example: `OPS["tanh"].local.text == "(1 − {out}²)"`, `op_key("**-1") == "**"`.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from backprop_animator.engine.value import (
+    Value,
+    _sigmoid,
+    sigmoid_from_primitives,
+    tanh_from_primitives,
+)
+
+# The functions a formula's `value` may call (the page's op-facts.js knows the same).
+FORMULA_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh")
+
+# How an op's derived name binds (`engine.narrate.Names`): infix ops by their Python
+# precedence, a function call (`tanh(n)`) tighter than any of them.
+SUM, PRODUCT, POWER, CALL = 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula for the page: `text` to print, `value` to compute (see the module doc)."""
+
+    text: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Op:
+    """Everything about one primitive besides its `Value` method's body."""
+
+    key: str  # the trace's `op` (`**` stands for every `**k`)
+    method: Callable[..., Any]  # the Value method that makes the node and its rule
+    rule: str  # what the rule does, in the frames' words
+    local: Formula  # the local derivative of each child
+    glyph: str  # what the graph draws in the op's circle or pill
+    precedence: int = CALL  # CALL: a function of one Value, `name(x)` and `x.name()`
+    # Plain-number arithmetic, for functions called on numbers and the gradient check;
+    # None for `**`, whose exponent is part of the op (`**-1`).
+    number: Callable[..., float] | None = None
+    # `expanded` granularity builds the op from other primitives (SPEC §2).
+    expanded: Callable[[Value], Value] | None = None
+    # Numbers a learner may multiply by instead of `local`, besides the operands' and
+    # the output's data (the quiz names the slip).
+    slips: tuple[Formula, ...] = ()
+    # For `engine.underflow`: the exact local derivative / result is never 0, so a float
+    # 0 (or subnormal) there is an underflow. (`*` and `**k` are judged by their operands.)
+    local_never_zero: bool = False
+    data_never_zero: bool = False
+
+    @property
+    def is_function(self) -> bool:
+        return self.precedence == CALL
+
+
+def _relu(x: float) -> float:
+    return x if x > 0 else 0.0
+
+
+OPS: dict[str, Op] = {
+    op.key: op
+    for op in (
+        Op(
+            "+",
+            Value.__add__,
+            "pass the gradient on unchanged",
+            Formula("1.0", "1"),
+            "+",
+            SUM,
+            operator.add,
+        ),
+        Op(
+            "*",
+            Value.__mul__,
+            "multiply by the other factor",
+            Formula("{other}", "other"),
+            "×",
+            PRODUCT,
+            operator.mul,
+        ),
+        Op(
+            "**",
+            Value.__pow__,
+            "local derivative k·x^(k−1)",
+            Formula("{k} × {child}**{k-1}", "k * child**(k - 1)"),
+            "^{k}",
+            POWER,
+            slips=(
+                Formula("{k} × {child}**{k}", "k * child**k"),  # forgot the − 1
+                Formula("{child}**{k-1}", "child**(k - 1)"),  # forgot the k
+            ),
+        ),
+        Op(
+            "tanh",
+            Value.tanh,
+            "local derivative 1 − tanh²",
+            Formula("(1 − {out}²)", "1 - out**2"),
+            "tanh",
+            number=math.tanh,
+            expanded=tanh_from_primitives,
+            slips=(Formula("1 − {child}²", "1 - child**2"),),  # the input for the output
+        ),
+        Op(
+            "exp",
+            Value.exp,
+            "local derivative eˣ, the node's own data",
+            Formula("{out}", "out"),
+            "exp",
+            number=math.exp,
+            local_never_zero=True,
+            data_never_zero=True,
+        ),
+        Op(
+            "relu",
+            Value.relu,
+            "local derivative 1 if x > 0, else 0",
+            Formula("({out} > 0)", "child > 0"),
+            "relu",
+            number=_relu,
+        ),
+        Op(
+            "log",
+            Value.log,
+            "local derivative 1/x",
+            Formula("(1 / {child})", "1 / child"),
+            "log",
+            number=math.log,
+            local_never_zero=True,
+        ),
+        Op(
+            "sigmoid",
+            Value.sigmoid,
+            "local derivative s·(1 − s)",
+            Formula("{out} × (1 − {out})", "out * (1 - out)"),
+            "σ",  # noqa: RUF001 (the Greek letter is the point)
+            number=_sigmoid,
+            expanded=sigmoid_from_primitives,
+            slips=(Formula("1 − {out}", "1 - out"),),  # forgot the s
+        ),
+    )
+}
+
+# The functions of one Value (`tanh(x)`, `x.tanh()`), in the order errors list them.
+FUNCTIONS: tuple[str, ...] = tuple(key for key, op in OPS.items() if op.is_function)
+# Functions the `expanded` granularity builds from other primitives.
+EXPANDED: frozenset[str] = frozenset(key for key, op in OPS.items() if op.expanded)
+# Plain-number arithmetic by op, for every op that has one.
+NUMBER_FUNCTIONS: dict[str, Callable[..., float]] = {
+    key: op.number for key, op in OPS.items() if op.number is not None
+}
+
+
+def op_key(op: str) -> str:
+    """The registry key of a node's op: `op_key("**-1") == "**"`, `op_key("tanh") == "tanh"`."""
+    return "**" if op.startswith("**") else op
+
+
+def lookup(op: str) -> Op | None:
+    """The entry for a node's op, or None for an op we do not have (a foreign engine's)."""
+    return OPS.get("**" if op.startswith("**") else op)
+
+
+def op_list() -> str:
+    """`+ * tanh exp relu log sigmoid`: the ops a trace's `op` field names (with `**k`)."""
+    return " ".join(key for key in OPS if key != "**")
+
+
+def page_facts(ops: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """What the page needs about each op of a trace, by registry key (the trace's `ops`).
+
+    Example: `page_facts(["*"]) == {"*": {"glyph": "×", "local": "{other}", "slips": []}}`.
+    Ops we do not have are left out: the page draws and words them generically.
+    """
+    facts: dict[str, dict[str, Any]] = {}
+    for key in sorted({op_key(op) for op in ops}, key=_registry_order):
+        entry = OPS.get(key)
+        if entry is not None:
+            facts[key] = {
+                "glyph": entry.glyph,
+                "local": entry.local.text,
+                "slips": [{"text": slip.text, "value": slip.value} for slip in entry.slips],
+            }
+    return facts
+
+
+_ORDER = {key: i for i, key in enumerate(OPS)}
+
+
+def _registry_order(key: str) -> int:
+    return _ORDER.get(key, len(_ORDER))

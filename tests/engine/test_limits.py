@@ -1,0 +1,85 @@
+"""How big a program may be (engine/limits.py): defaults, the environment, and the
+error for going over a limit, which names the variable that raises it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine.limits import ENV_NAMES
+
+
+def test_limits_read_from_the_environment() -> None:
+    limits = Limits.from_env(
+        {
+            "BACKPROP_MAX_SOURCE_CHARS": "500",
+            "BACKPROP_MAX_NODES": "40",
+            "BACKPROP_MAX_DEPTH": "12",
+            "BACKPROP_MAX_STEPS": "1000",
+            "BACKPROP_MAX_GRADCHECK_WORK": "123",
+        }
+    )
+    assert limits == Limits(
+        max_source_chars=500, max_nodes=40, max_depth=12, max_steps=1000, max_gradcheck_work=123
+    )
+
+
+def test_every_limit_has_an_environment_variable() -> None:
+    assert set(ENV_NAMES) == {field.name for field in dataclasses.fields(Limits)}
+    assert all(name.startswith("BACKPROP_MAX_") for name in ENV_NAMES.values())
+
+
+def test_unset_or_blank_environment_keeps_the_defaults() -> None:
+    assert Limits.from_env({}) == Limits()
+    assert Limits.from_env({"BACKPROP_MAX_NODES": " "}) == Limits()
+    assert Limits() == Limits(
+        max_source_chars=100_000,
+        max_nodes=20_000,
+        max_depth=200,
+        max_steps=1_000_000,
+        max_gradcheck_work=500_000,
+    )
+
+
+def test_other_environment_variables_are_ignored() -> None:
+    assert Limits.from_env({"BACKPROP_MAX_NODE": "3", "PATH": "/usr/bin"}) == Limits()
+
+
+def test_whitespace_around_a_number_is_allowed() -> None:
+    assert Limits.from_env({"BACKPROP_MAX_DEPTH": " 12\n"}).max_depth == 12
+
+
+@pytest.mark.parametrize("raw", ["many", "1.5", "0", "-3", "1e3"])
+def test_a_bad_environment_value_names_its_variable_and_the_value(raw: str) -> None:
+    with pytest.raises(ValueError, match="BACKPROP_MAX_NODES") as caught:
+        Limits.from_env({"BACKPROP_MAX_NODES": raw})
+    assert raw.strip() in str(caught.value)
+
+
+def test_exceeded_names_the_limit_and_its_variable_at_a_position() -> None:
+    error = Limits(max_nodes=20_000).exceeded("max_nodes", "the graph is too big", 3, 7)
+
+    assert isinstance(error, EngineError)
+    assert error.message == (
+        "the graph is too big (the limit is 20,000; set BACKPROP_MAX_NODES to change it)"
+    )
+    assert (error.line, error.column) == (3, 7)
+
+
+def test_exceeded_without_a_position_has_none() -> None:
+    error = Limits().exceeded("max_steps", "the program ran too long")
+    assert (error.line, error.column) == (None, None)
+    assert "BACKPROP_MAX_STEPS" in error.message
+
+
+def test_a_limit_from_the_environment_is_named_when_hit() -> None:
+    limits = Limits.from_env({"BACKPROP_MAX_NODES": "3"})
+    with pytest.raises(EngineError, match=r"limit is 3; set BACKPROP_MAX_NODES"):
+        trace_source("x = 1.0\ny = x * 2\nz = y * 2\n", limits=limits)
+
+
+def test_limits_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Limits().max_nodes = 1  # type: ignore[misc]

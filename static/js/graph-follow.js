@@ -84,6 +84,10 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     get started() {
       return started;
     },
+    /** The learner moved the view by hand: drop a glide still waiting for the scrubber. */
+    cancel() {
+      clearTimeout(followTimer);
+    },
     destroy() {
       clearTimeout(followTimer);
     },

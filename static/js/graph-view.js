@@ -12,7 +12,7 @@
  *
  * Where the camera looks is graph-follow.js's job, the `+=` labels delta-labels.js's.
  * setFolds() hides groups of values behind one box each without a new layout (for
- * multi-pass traces).
+ * multi-pass traces). Big graphs get a minimap (minimap.js) in the frame's corner.
  */
 import { SMALL_GRAPH_NODES, levelOfDetail } from "./graph-camera.js";
 import { drawFar, farScene } from "./graph-canvas.js";
@@ -29,6 +29,8 @@ import {
   resultIndex,
 } from "./graph-scene.js";
 import { drawDeltaLabels } from "./delta-labels.js";
+import { wantsMinimap } from "./minimap-math.js";
+import { mountMinimap } from "./minimap.js";
 import { attachPanZoom } from "./pan-zoom.js";
 import { html, svg } from "./svg.js";
 
@@ -130,6 +132,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     layout,
     () => {
       if (!viewQueued) viewQueued = requestAnimationFrame(refreshView);
+      minimap?.viewChanged();
     },
     () => {
       // A new size re-frames the graph, unless the learner has moved it by hand.
@@ -137,12 +140,28 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     },
   );
   const follower = createFollower({ panZoom, layout, timeline, frame, small });
+  const minimap = wantsMinimap(size)
+    ? mountMinimap({
+        frame,
+        tools,
+        scene: far,
+        panZoom,
+        showCurrent: (state) => {
+          const focus =
+            state.current >= 0 ? state.current : (timeline.indexOf.get(trace.output) ?? 0);
+          const box = layout.records[focus];
+          panZoom.centerOn(box.x, box.y);
+        },
+        onHandMove: () => follower.cancel(),
+      })
+    : null;
   // The far view paints theme colours into pixels: repaint when the theme changes.
   const themeWatch =
     typeof MutationObserver === "undefined"
       ? null
       : new MutationObserver(() => {
           if (detail === "far") queueFar();
+          minimap?.redraw();
         });
   themeWatch?.observe(document.documentElement, {
     attributes: true,
@@ -271,6 +290,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     if (detail === "far") queueFar();
     drawDeltas(state);
     if (!first) follower.follow(state, detail === "far");
+    minimap?.update(state);
   }
 
   /**
@@ -309,6 +329,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     }
     if (small) syncMounted();
     else refreshView();
+    minimap?.redraw();
     if (latest) update(latest);
   }
 
@@ -324,6 +345,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     },
     destroy() {
       follower.destroy();
+      minimap?.destroy();
       themeWatch?.disconnect();
       cancelAnimationFrame(viewQueued);
       cancelAnimationFrame(farQueued);

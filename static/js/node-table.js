@@ -22,9 +22,12 @@ const GUESSED_ROW_HEIGHT = 28;
 /**
  * @typedef {{
  *   row: HTMLTableRowElement, position: HTMLElement, name: HTMLElement, op: HTMLElement,
- *   data: HTMLElement, grad: HTMLElement,
- *   node: number, rowIndex: number, positionText: string, role: string, gradText: string, dataText: string,
+ *   dataCell: HTMLElement, gradCell: HTMLElement,
+ *   node: number, rowIndex: number, positionText: string, role: string,
+ *   data: number, grad: number, final: number, current: boolean,
  * }} Slot
+ * data, grad, final: the numbers the row's text shows (NaN until it shows one), so a
+ * repaint formats a number only when it changed.
  */
 
 /**
@@ -77,6 +80,7 @@ export function mountNodeTable(container, { timeline, names }) {
   const slots = [];
   let shownOffset = -1;
   let shownRest = -1;
+  let isLong = false;
   let rowHeight = GUESSED_ROW_HEIGHT;
   let headerHeight = 0;
   let measured = false;
@@ -98,10 +102,16 @@ export function mountNodeTable(container, { timeline, names }) {
       position: html("td", { class: "number" }),
       name: html("th", { scope: "row" }),
       op: html("td"),
-      data: html("td", { class: "number" }),
-      grad: html("td", { class: "number" }),
+      dataCell: html("td", { class: "number" }),
+      gradCell: html("td", { class: "number" }),
     };
-    const row = html("tr", {}, [cells.position, cells.name, cells.op, cells.data, cells.grad]);
+    const row = html("tr", {}, [
+      cells.position,
+      cells.name,
+      cells.op,
+      cells.dataCell,
+      cells.gradCell,
+    ]);
     return {
       row,
       ...cells,
@@ -109,8 +119,10 @@ export function mountNodeTable(container, { timeline, names }) {
       rowIndex: -1,
       positionText: "",
       role: "",
-      gradText: "",
-      dataText: "",
+      data: Number.NaN,
+      grad: Number.NaN,
+      final: -1,
+      current: false,
     };
   }
 
@@ -130,10 +142,11 @@ export function mountNodeTable(container, { timeline, names }) {
       slot.op.textContent = node.op || node.kind;
     }
     // Data moves between passes (SPEC §11 update frames); state.data has it then.
-    const dataText = formatValue(state.data ? state.data[i] : trace.nodes[i].data);
-    if (slot.dataText !== dataText) {
-      slot.dataText = dataText;
-      slot.data.textContent = dataText;
+    // Object.is, so a NaN equals itself; an empty cell has shown nothing yet.
+    const data = state.data ? state.data[i] : trace.nodes[i].data;
+    if (!Object.is(slot.data, data) || slot.dataCell.firstChild === null) {
+      slot.data = data;
+      slot.dataCell.textContent = formatValue(data);
     }
     // After the header row, 1-based.
     if (slot.rowIndex !== place + 2) {
@@ -149,19 +162,29 @@ export function mountNodeTable(container, { timeline, names }) {
       slot.role = state.roles[i];
       slot.row.dataset.role = slot.role;
     }
-    const gradText = `${formatValue(state.grads[i])}${state.final[i] ? " \u2713" : ""}`;
-    if (slot.gradText !== gradText) {
-      slot.gradText = gradText;
-      slot.grad.textContent = gradText;
+    // The value this frame builds or runs, for screen readers as well as by colour.
+    const current = state.current === i;
+    if (slot.current !== current) {
+      slot.current = current;
+      if (current) slot.row.setAttribute("aria-current", "true");
+      else slot.row.removeAttribute("aria-current");
+    }
+    const grad = state.grads[i];
+    const final = state.final[i] ? 1 : 0;
+    if (!Object.is(slot.grad, grad) || slot.final !== final) {
+      slot.grad = grad;
+      slot.final = final;
+      slot.gradCell.textContent = `${formatValue(grad)}${final ? " \u2713" : ""}`;
     }
   }
 
   /** @param {import("./timeline.js").FrameState} state */
   function listRows(state) {
     listedFrame = state.index;
+    const before = listedCount;
     listedCount = 0;
     for (const i of order) if (state.visible[i]) listed[listedCount++] = i;
-    table.setAttribute("aria-rowcount", String(listedCount + 1));
+    if (listedCount !== before) table.setAttribute("aria-rowcount", String(listedCount + 1));
   }
 
   function render() {
@@ -192,6 +215,13 @@ export function mountNodeTable(container, { timeline, names }) {
     if (rest !== shownRest) {
       shownRest = rest;
       spacer.style.height = `${rest}px`;
+    }
+    // A list taller than the box fills it: then the box's size is fixed, and CSS
+    // containment keeps a repaint's new text from laying out anything outside it.
+    const long = headerHeight + listedCount * rowHeight > viewportHeight;
+    if (long !== isLong) {
+      isLong = long;
+      scrollBox.classList.toggle("is-long", long);
     }
     if (!measured && shown > 1) measure();
   }

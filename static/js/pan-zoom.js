@@ -163,6 +163,16 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     zoomBy,
     centerOn,
     isInView,
+    /**
+     * Show `next` at once (the minimap's click, drag or arrow keys): a move by hand.
+     * @param {import("./view-transform.js").View} next
+     */
+    setView(next) {
+      handMoved = true;
+      cancelAnimationFrame(glide);
+      view = next;
+      apply();
+    },
     /** Zoom from the buttons: a choice by hand, like dragging or the wheel. */
     zoomByHand(/** @type {number} */ factor) {
       handMoved = true;

@@ -1,5 +1,6 @@
 """axe-core in the page: no serious or critical violations at a build, sort and backward
-frame, in the embed, and with the share dialog open."""
+frame, in the embed, with the share dialog open, and on a big graph with its minimap and
+the table of values open."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.browser.conftest import AXE, NEURON, open_player, player_url
+from tests.support.programs import fanout_program
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +35,18 @@ def test_axe_finds_no_serious_violations_in_the_open_share_dialog(
     open_player(axe_page, player_url(server, NEURON, frame=9))
     axe_page.locator("[data-testid=share]").click()
     axe_page.get_by_role("dialog", name="Share this player").wait_for()
+    assert serious_violations(axe_page) == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_serious_violations_on_a_big_graph_with_minimap_and_table(
+    axe_page: Page, server: str, theme: str
+) -> None:
+    axe_page.emulate_media(color_scheme=theme)
+    open_player(axe_page, player_url(server, fanout_program(600), frame=900))
+    axe_page.get_by_test_id("minimap").wait_for()
+    axe_page.locator("[data-testid=node-table] summary").click()
+    axe_page.locator("[data-testid=node-table] tbody tr").first.wait_for()
     assert serious_violations(axe_page) == []
 
 

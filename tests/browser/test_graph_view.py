@@ -6,6 +6,7 @@ view on big graphs (near in SVG, far on a canvas), and folding without a new lay
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -224,3 +225,151 @@ def test_a_new_trace_of_the_same_structure_reuses_the_layout_from_the_worker(
     result = player_page.evaluate(CACHED_LAYOUTS, [first, new_numbers, other_structure])
     assert result["sameAsFirst"] == [True, True, False]
     assert result["engines"] == ["layered", "layered", "layered"]
+
+
+def open_big_graph(page: Page, server: str, nodes: int = 600) -> int:
+    """Run a fan-out program of about `nodes` values on `/`; returns its frame count."""
+    source = fanout_program(nodes)
+    response = page.request.post(f"{server}/api/trace", data={"source": source})
+    assert response.ok
+    total = len(response.json()["frames"])
+    open_player(page, f"{server}/")
+    page.get_by_test_id("source").fill(source)
+    page.get_by_test_id("run").click()
+    expect(page.get_by_test_id("frame-counter")).to_have_text(f"1 / {total}")
+    return total
+
+
+def minimap_rect(page: Page) -> tuple[float, float, float, float]:
+    """The main view's rectangle on the minimap: x, y, width, height in minimap pixels."""
+    value = page.get_by_test_id("minimap").get_attribute("data-view")
+    assert value, "the minimap has not drawn the view"
+    x, y, width, height = (float(part) for part in value.split(","))
+    return x, y, width, height
+
+
+# Pixels the minimap's graph canvas has painted (alpha > 0).
+MINIMAP_INK = """() => {
+  const canvas = document.querySelector('[data-testid=minimap-graph]');
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let inked = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked++;
+  return inked;
+}"""
+
+
+def test_a_small_graph_has_no_minimap(player_page: Page, server: str) -> None:
+    open_player(player_page, player_url(server, NEURON))
+    expect(player_page.get_by_test_id("graph-frame")).to_be_visible()
+    expect(player_page.get_by_test_id("minimap")).to_have_count(0)
+    expect(player_page.get_by_test_id("minimap-toggle")).to_have_count(0)
+
+
+def test_the_minimap_shows_the_view_and_moves_it_by_click_drag_and_keys(
+    player_page: Page, server: str
+) -> None:
+    total = open_big_graph(player_page, server)
+    minimap = player_page.get_by_test_id("minimap")
+    expect(minimap).to_be_visible()
+    expect(minimap).to_have_attribute("data-view", re.compile(r"\d"))
+    assert player_page.evaluate(MINIMAP_INK) > 100, "the whole graph is drawn on it"
+    box = minimap.bounding_box()
+    assert box is not None and box["width"] <= 200 and box["height"] <= 150
+    frame = player_page.get_by_test_id("graph-frame").bounding_box()
+    assert frame is not None
+    assert box["x"] + box["width"] <= frame["x"] + frame["width"], "inside the frame"
+
+    # The current value moves on the minimap as the learner scrubs.
+    expect(minimap).to_have_attribute("data-current", re.compile(r"\d"))
+    before = minimap.get_attribute("data-current")
+    player_page.get_by_test_id("scrubber").fill(str(total - 1))
+    expect(minimap).not_to_have_attribute("data-current", before or "")
+
+    # A click centres the main view there (the rectangle follows, unless the graph's
+    # edge stops it), as a move by hand.
+    transform = player_page.get_by_test_id("graph-viewport").get_attribute("transform")
+    drawn = minimap.get_attribute("data-view") or ""
+    target = (box["width"] * 0.5, box["height"] * 0.8)
+    minimap.click(position={"x": target[0], "y": target[1]})
+    expect(player_page.get_by_test_id("graph-viewport")).not_to_have_attribute(
+        "transform", transform or ""
+    )
+    expect(minimap).not_to_have_attribute("data-view", drawn)  # redrawn at the next frame
+    x, y, width, height = minimap_rect(player_page)
+    assert abs(x + width / 2 - target[0]) < 8 or width > box["width"] - 8, (x, width, target)
+    assert abs(y + height / 2 - target[1]) < 8 or y + height >= box["height"] - 2, (y, height)
+
+    # Dragging pans with the pointer.
+    player_page.mouse.move(box["x"] + target[0], box["y"] + target[1])
+    player_page.mouse.down()
+    player_page.mouse.move(box["x"] + target[0], box["y"] + box["height"] * 0.3, steps=4)
+    player_page.mouse.up()
+    expect(minimap).not_to_have_attribute(
+        "data-view", ",".join(f"{v:.1f}" for v in (x, y, width, height))
+    )
+    dragged = minimap_rect(player_page)
+    assert dragged[1] < y, (dragged, y)
+
+    # Keys: arrows pan the view (the player does not step), Enter shows the current value.
+    counter = player_page.get_by_test_id("frame-counter").text_content()
+    minimap.focus()
+    player_page.keyboard.press("ArrowDown")
+    expect(minimap).not_to_have_attribute("data-view", ",".join(f"{v:.1f}" for v in dragged))
+    moved = minimap_rect(player_page)
+    assert moved[1] > dragged[1], (moved, dragged)
+    player_page.keyboard.press("ArrowLeft")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(counter or "")
+    player_page.keyboard.press("Enter")
+
+    def current_in_view() -> bool:
+        cx, cy = (float(v) for v in (minimap.get_attribute("data-current") or "").split(","))
+        x, y, width, height = minimap_rect(player_page)
+        return x - 1 <= cx <= x + width + 1 and y - 1 <= cy <= y + height + 1
+
+    for _ in range(30):  # the view glides there
+        if current_in_view():
+            break
+        player_page.wait_for_timeout(100)
+    assert current_in_view()
+
+
+def test_the_minimap_toggles_and_remembers(player_page: Page, server: str) -> None:
+    open_big_graph(player_page, server)
+    toggle = player_page.get_by_test_id("minimap-toggle")
+    minimap = player_page.get_by_test_id("minimap")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(minimap).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    open_big_graph(player_page, server)  # a fresh page: the choice stays
+    expect(player_page.get_by_test_id("minimap")).to_be_hidden()
+    player_page.get_by_test_id("minimap-toggle").click()
+    expect(player_page.get_by_test_id("minimap")).to_be_visible()
+    assert player_page.evaluate(MINIMAP_INK) > 100
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_minimap_draws_in_the_theme_colours(
+    player_page: Page, server: str, scheme: str
+) -> None:
+    player_page.emulate_media(color_scheme=scheme)
+    open_big_graph(player_page, server)
+    expect(player_page.get_by_test_id("minimap")).to_have_attribute("data-view", re.compile(r"\d"))
+    inked = player_page.evaluate(
+        """() => {
+          const canvas = document.querySelector('[data-testid=minimap-view]');
+          const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+          const minimap = document.querySelector('[data-testid=minimap]');
+          const hex = getComputedStyle(minimap).getPropertyValue('--ink').trim().slice(1);
+          const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+          let near = 0;
+          for (let i = 0; i < data.length; i += 4) {
+            const distance =
+              Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b);
+            if (data[i + 3] > 200 && distance < 60) near++;
+          }
+          return near;
+        }"""
+    )
+    # The view's outline is drawn in the theme's ink: dark on light, light on dark.
+    assert inked > 20, inked

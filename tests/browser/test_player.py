@@ -258,6 +258,10 @@ def test_the_table_follows_scrubbing_while_open(player_page: Page, server: str) 
     expect(rows).to_have_count(3)
     player_page.get_by_test_id("scrubber").fill("15")
     expect(rows).to_have_count(10)
+    # The value this frame runs is the one row marked current, by colour and for screen readers.
+    current = player_page.locator("[data-testid=node-table] tbody tr[aria-current=true]")
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("data-role", re.compile("^(active|new)$"))
     expect(player_page.locator("[data-testid=node-table] tbody")).to_contain_text("\u22121.5000")
     player_page.get_by_test_id("scrubber").fill("5")
     expect(player_page.locator("[data-testid=node-table] tbody")).not_to_contain_text(

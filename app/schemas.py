@@ -199,7 +199,7 @@ class Trace(Strict):
     )
     ops: dict[str, OpFacts] = Field(
         description="The facts about each primitive op the nodes use, by op (`**` for every "
-        "`**k`); an op of another engine has none."
+        "`**k`); an op the registry does not have (another engine's `ReLU`) has none."
     )
     mistake: Mistake | None = Field(
         default=None,

@@ -141,7 +141,8 @@ class Recorder:
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         op = attrs.get("_op")
-        mirror = Value(0.0, tuple(mirrors), op if type(op) is str else "", "")
+        # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
+        mirror = Value(0.0, tuple(mirrors), cut_label(op) if type(op) is str else "", "")
         instance.mirror = mirror
         self.instance_of[mirror] = instance
         self.count += 1

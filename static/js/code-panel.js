@@ -7,7 +7,7 @@
  */
 import { formatCode } from "./format.js";
 import { mistakeCode, sortStepCode } from "./lab-code.js";
-import { backwardLines, ruleKey, substitutions, withoutDocstring } from "./rule-text.js";
+import { backwardLines, ruleSource, substitutions, withoutDocstring } from "./rule-text.js";
 import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
 import { programExcerpt, updateParts } from "./update-code.js";
@@ -91,7 +91,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
 
   /** @param {string} op */
   function rule(op, marked) {
-    const source = rules[ruleKey(op)];
+    const source = ruleSource(rules, trace.ops, op);
     if (!source) return [];
     const lines = withoutDocstring(source.trimEnd().split("\n"));
     return [

@@ -22,12 +22,16 @@
 export const opKey = (op) => (op.startsWith("**") ? "**" : op);
 
 /**
- * The facts for a node's op, or null when the engine sent none.
+ * The facts for a node's op, or null when the engine sent none. Only the table's own
+ * entries count: a program's own class may name its op `constructor` or `__proto__`.
  * @param {OpTable | undefined} ops
  * @param {string} op
  * @returns {OpFacts | null}
  */
-export const factsOf = (ops, op) => ops?.[opKey(op)] ?? null;
+export const factsOf = (ops, op) => {
+  const key = opKey(op);
+  return ops && Object.hasOwn(ops, key) ? ops[key] : null;
+};
 
 /**
  * A power's exponent (`**-1.0` -> -1), NaN for any other op.

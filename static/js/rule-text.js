@@ -51,6 +51,21 @@ export function withoutDocstring(lines) {
 export const ruleKey = opKey;
 
 /**
+ * The engine's source of a node's rule (/api/rules), or null: only for an op the engine
+ * has (one with facts in the trace's `ops`), so a program's own op named `backward` is
+ * not shown the engine's loop, nor one named `constructor` an Object method.
+ * Example: ruleSource(rules, trace.ops, "**2") -> rules["**"].
+ * @param {Record<string, string>} rules
+ * @param {import("./op-facts.js").OpTable | undefined} ops
+ * @param {string} op
+ * @returns {string | null}
+ */
+export function ruleSource(rules, ops, op) {
+  const key = ruleKey(op);
+  return factsOf(ops, op) && Object.hasOwn(rules, key) ? rules[key] : null;
+}
+
+/**
  * A node's attribute as Python would need it written: names that are not plain
  * identifiers are bracketed. Example: attribute("x1*w1", "grad") -> "(x1*w1).grad";
  * attribute("-1", "grad") -> "(-1).grad"; attribute("e", "data") -> "e.data".

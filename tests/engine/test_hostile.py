@@ -141,6 +141,44 @@ def test_labels_longer_than_100_characters_are_cut_in_the_trace() -> None:
     assert len(trace["nodes"][0]["label"]) == 100
 
 
+OWN_CLASS_WITH_A_LONG_OP = """\
+class V:
+    def __init__(self, data, children=(), op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(children)
+        self._op = op
+
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), 'x' * 10000)
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+
+
+c = V(2.0) * V(3.0)
+c.backward()
+"""
+
+
+def test_a_program_class_s_long_op_is_cut_in_the_trace_and_its_texts() -> None:
+    # Uncut, each node of a 10,000-character op cost some 70 kB of trace (op, name, texts).
+    trace = trace_source(OWN_CLASS_WITH_A_LONG_OP)
+    op_node = next(node for node in trace["nodes"] if node["op"])
+    assert op_node["op"] == "x" * 99 + "\u2026"
+    assert len(op_node["name"]) < 120
+    assert max(len(frame["text"]) for frame in trace["frames"]) < 1000
+
+
 def test_a_container_of_a_million_items_is_allowed_and_one_more_is_not() -> None:
     trace = trace_source("xs = [0] * 10**6\nprint(len(xs))" + END)
     assert trace["frames"][0]["prints"] == ["1000000"]

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { evaluate, exponentOf, fill, opGlyph, opKey } from "../../static/js/op-facts.js";
+import { evaluate, exponentOf, factsOf, fill, opGlyph, opKey } from "../../static/js/op-facts.js";
 import { fixture } from "./helpers.mjs";
 
 const OPS = fixture("ops.json"); // the engine's facts about every op (engine/ops.py)
@@ -17,6 +17,21 @@ describe("opGlyph", () => {
   it("draws an op the engine sent nothing about as itself", () => {
     assert.equal(opGlyph(OPS, "ReLU"), "ReLU");
     assert.equal(opGlyph(undefined, "*"), "*");
+  });
+  it("draws a program's own op named like an Object property as itself", () => {
+    // A program's own class sets `_op` to any string; the trace's `ops` is then `{}`.
+    for (const op of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+      assert.equal(opGlyph({}, op), op);
+  });
+});
+
+describe("factsOf", () => {
+  it("finds only the table's own entries", () => {
+    assert.equal(factsOf(OPS, "**3"), OPS["**"]);
+    for (const op of ["constructor", "__proto__", "valueOf"]) {
+      assert.equal(factsOf(OPS, op), null, op);
+      assert.equal(factsOf({}, op), null, op);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import {
   localSymbol,
   withoutDocstring,
   ruleKey,
+  ruleSource,
   substitutions,
 } from "../../static/js/rule-text.js";
 import { fixture } from "./helpers.mjs";
@@ -105,6 +106,23 @@ describe("names of rules", () => {
     assert.equal(localSymbol(OPS, "ReLU", "o", "n", "n"), "local");
     assert.equal(localSymbol(undefined, "tanh", "o", "n", "n"), "local");
   });
+  it("writes 'local' for a program's own op named like an Object property", () => {
+    for (const op of ["constructor", "__proto__", "toString"])
+      assert.equal(localSymbol({}, op, "o", "n", "n"), "local", op);
+  });
+});
+
+describe("ruleSource", () => {
+  const rules = { "**": "def __pow__(self, other): ...", backward: "def backward(self): ..." };
+  it("gives the engine's source of an op it has", () =>
+    assert.equal(ruleSource(rules, OPS, "**-1.0"), rules["**"]));
+  it("gives none for an op of a program's own class, whatever its name", () => {
+    for (const op of ["backward", "constructor", "__proto__", "ReLU"])
+      assert.equal(ruleSource(rules, {}, op), null, op);
+    assert.equal(ruleSource(rules, OPS, "backward"), null);
+  });
+  it("gives none when the host has no sources", () =>
+    assert.equal(ruleSource({}, OPS, "tanh"), null));
 });
 
 describe("withoutDocstring", () => {

@@ -130,8 +130,9 @@ def depth_columns(ids: Sequence[str], children: Mapping[str, Sequence[str]]) -> 
 
 
 def box_texts(node: Mapping[str, Any]) -> tuple[str, str]:
-    """The two lines of a node's box: its name and operation, then data and grad."""
-    name = node["label"] or ("constant" if node["kind"] == "const" else "")
+    """The two lines of a node's box: its name (the engine's, as the player shows it) and
+    operation, then data and grad."""
+    name = node.get("name") or node["label"] or ("constant" if node["kind"] == "const" else "")
     head = f"{name}  ({node['op']})" if name and node["op"] else name or node["op"]
     if len(head) > 40:
         head = head[:39] + "…"

@@ -190,7 +190,7 @@ def op_key(op: str) -> str:
 
 def lookup(op: str) -> Op | None:
     """The entry for a node's op, or None for an op we do not have (a foreign engine's)."""
-    return OPS.get("**" if op.startswith("**") else op)
+    return OPS.get(op_key(op))
 
 
 def op_list() -> str:

@@ -1,9 +1,10 @@
 /**
  * What every host of the player does the same way: mount it on a trace and its rules,
  * start it playing when asked, say what went wrong ("Line 3, column 5: …") in an error
- * box, and apply a fixed theme. The hosts themselves (entry modules) are page.js (`/`),
- * embed-page.js (`/embed`), embed-element.js (the script tag) and standalone.js (an
- * exported file); each only says where its trace comes from and what else it shows.
+ * box, and apply a fixed theme. The hosts are page.js (`/`), embed-page.js (`/embed`),
+ * embed-element.js (the script tag's element, loaded by the classic static/embed.js) and
+ * standalone.js (an exported file); each only says where its trace comes from and what
+ * else it shows.
  * Importing this module does nothing; it fetches nothing either (the hosts pass a
  * `load` function), so the offline export carries no network code for it.
  *

@@ -68,3 +68,10 @@ def test_the_image_is_a_data_url_with_a_description() -> None:
     assert match
     assert "10 values" in match.group(1)
     assert base64.b64decode(match.group(2)).startswith(b"<svg ")
+
+
+def test_an_unlabelled_value_is_named_as_the_player_names_it() -> None:
+    trace = trace_source("a = 2.0\nb = -3.0\no = (a*b).tanh()\no.backward()")
+    unnamed = next(node for node in trace["nodes"] if node["op"] == "*")
+    assert not unnamed["label"] and unnamed["name"]
+    assert f"{unnamed['name']}  (*)" in texts(still_svg(trace) or "")

@@ -199,7 +199,8 @@ class Trace(Strict):
     )
     ops: dict[str, OpFacts] = Field(
         description="The facts about each primitive op the nodes use, by op (`**` for every "
-        "`**k`); an op the registry does not have (another engine's `ReLU`) has none."
+        "`**k`); another engine's op matches ours ignoring case (`ReLU`); one the registry does "
+        "not have (`sin`) has none."
     )
     mistake: Mistake | None = Field(
         default=None,

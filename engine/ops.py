@@ -202,11 +202,13 @@ def page_facts(ops: Iterable[str]) -> dict[str, dict[str, Any]]:
     """What the page needs about each op of a trace, by registry key (the trace's `ops`).
 
     Example: `page_facts(["*"]) == {"*": {"glyph": "×", "local": "{other}", "slips": []}}`.
-    Ops we do not have are left out: the page draws and words them generically.
+    Another engine's op is matched case-insensitively, as the narration matches it
+    (micrograd's `ReLU` gets relu's facts under its own key); ops we do not have are
+    left out: the page draws and words them generically.
     """
     facts: dict[str, dict[str, Any]] = {}
-    for key in sorted({op_key(op) for op in ops}, key=_registry_order):
-        entry = OPS.get(key)
+    for key in sorted({op_key(op) for op in ops}, key=lambda key: _registry_order(key.lower())):
+        entry = OPS.get(key) or OPS.get(key.lower())
         if entry is not None:
             facts[key] = {
                 "glyph": entry.glyph,

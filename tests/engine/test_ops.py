@@ -146,6 +146,8 @@ def test_lookup_files_every_power_under_its_one_entry() -> None:
     assert op_key("**-1.5") == "**" and lookup("**2") is OPS["**"]
     assert lookup("ReLU") is None  # another engine's op: not ours
     assert narrate.rule_text("ReLU") == OPS["relu"].rule  # narration matches it loosely
+    # and the page gets the facts it words that rule with, under the op's own key
+    assert page_facts(["ReLU", "softplus"]) == {"ReLU": page_facts(["relu"])["relu"]}
 
 
 def test_a_trace_carries_the_facts_of_exactly_the_ops_it_uses() -> None:

@@ -34,46 +34,60 @@ export function mountSourceLine(textarea) {
   mark.hidden = true;
   wrap.append(mark);
   /** @type {number | null} */ let line = null;
+  /**
+   * The textarea's box and type, read once and again only when it resizes: reading
+   * styles while a frame is being drawn forces the browser to lay the page out.
+   * @type {{lineHeight: number, padTop: number, top: number, bottom: number,
+   *   rowTop: number, left: number, width: number, height: number} | null}
+   */
+  let box = null;
+  function measure() {
+    if (box) return box;
+    const style = getComputedStyle(textarea);
+    const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
+    const padTop = parseFloat(style.paddingTop);
+    box = {
+      lineHeight,
+      padTop,
+      top: textarea.offsetTop,
+      bottom: textarea.offsetTop + textarea.offsetHeight,
+      rowTop: textarea.offsetTop + parseFloat(style.borderTopWidth) + padTop,
+      left: textarea.offsetLeft + parseFloat(style.borderLeftWidth),
+      width: textarea.clientWidth,
+      height: textarea.clientHeight,
+    };
+    return box;
+  }
 
   function place() {
     if (line === null) {
       mark.hidden = true;
       return;
     }
-    const style = getComputedStyle(textarea);
-    const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
-    const top =
-      textarea.offsetTop +
-      parseFloat(style.borderTopWidth) +
-      parseFloat(style.paddingTop) +
-      (line - 1) * lineHeight -
-      textarea.scrollTop;
-    const inside =
-      top >= textarea.offsetTop && top + lineHeight <= textarea.offsetTop + textarea.offsetHeight;
-    mark.hidden = !inside;
+    const { lineHeight, top: boxTop, bottom, rowTop, left, width } = measure();
+    const top = rowTop + (line - 1) * lineHeight - textarea.scrollTop;
+    mark.hidden = !(top >= boxTop && top + lineHeight <= bottom);
     mark.style.top = `${top}px`;
     mark.style.height = `${lineHeight}px`;
-    mark.style.left = `${textarea.offsetLeft + parseFloat(style.borderLeftWidth)}px`;
-    mark.style.width = `${textarea.clientWidth}px`;
+    mark.style.left = `${left}px`;
+    mark.style.width = `${width}px`;
   }
 
   /**
    * Mark `next` (1-based) or nothing; scroll it into the editor's view unless the
-   * learner is typing there.
+   * learner is typing there. Frames of the same line (most of a scrub) change nothing.
    * @param {number | null} next
    */
   function show(next) {
+    if (next === line) return;
     line = next;
     mark.dataset.line = next === null ? "" : String(next);
     if (next !== null && document.activeElement !== textarea) {
-      const style = getComputedStyle(textarea);
-      const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
+      const { lineHeight, padTop, height } = measure();
       const y = (next - 1) * lineHeight;
-      if (
-        y < textarea.scrollTop ||
-        y + lineHeight > textarea.scrollTop + textarea.clientHeight - parseFloat(style.paddingTop)
-      ) {
-        textarea.scrollTop = Math.max(0, y - textarea.clientHeight / 2);
+      const scrollTop = textarea.scrollTop;
+      if (y < scrollTop || y + lineHeight > scrollTop + height - padTop) {
+        textarea.scrollTop = Math.max(0, y - height / 2);
       }
     }
     place();
@@ -82,6 +96,9 @@ export function mountSourceLine(textarea) {
   textarea.addEventListener("scroll", place);
   // Typing changes which text is on which line: the mark waits for the next Run.
   textarea.addEventListener("input", () => show(null));
-  new ResizeObserver(place).observe(textarea);
+  new ResizeObserver(() => {
+    box = null;
+    place();
+  }).observe(textarea);
   return { show };
 }

@@ -80,6 +80,17 @@ async function freshLayout(input) {
   return layoutGraph(unpackInput(input), size <= DAGRE_MAX_NODES ? await loadDagre() : undefined);
 }
 
+/**
+ * Start the layout worker ahead of need, so that the first big graph does not wait
+ * for the worker's modules to load (a few hundred milliseconds on a busy machine).
+ * `/` calls it once its first program is shown: a learner there may run a big
+ * program next. Does nothing where layout runs inline.
+ */
+export function warmLayoutWorker() {
+  const url = sameOriginWorkerUrl();
+  if (url) sharedWorker(url);
+}
+
 /** The worker's URL when this page may start it, else null. */
 function sameOriginWorkerUrl() {
   if (typeof Worker === "undefined") return null;

@@ -10,6 +10,7 @@
  * place each node as near that mean as the spacing allows (the average of a
  * top-down and a bottom-up packing keeps order and spacing).
  */
+import { unpackLayout, packInput } from "./layout-pack.js";
 import { SIZES, recordCells } from "./layout-sizes.js";
 
 const SWEEPS = 8;
@@ -21,59 +22,109 @@ const SWEEPS = 8;
  * @returns {import("./layout.js").Layout}
  */
 export function layeredLayout(graph, spacing) {
+  return unpackLayout(layeredLayoutPacked(packInput(graph), spacing));
+}
+
+/**
+ * The same layout from a packed input to a packed layout (layout-pack.js), all in typed
+ * arrays: the layout worker's path, which makes no object per node or edge (at 20,000
+ * values those objects and their garbage were most of the layout's time).
+ * @param {import("./layout-pack.js").PackedInput} input
+ * @param {{nodesep: number, ranksep: number, margin: number}} spacing
+ * @returns {import("./layout-pack.js").PackedLayout}
+ */
+export function layeredLayoutPacked(input, spacing) {
   const started = Date.now();
-  const size = graph.nodes.length;
-  /** @type {number[][]} */ const operands = graph.nodes.map(() => []);
-  /** @type {number[][]} */ const parents = graph.nodes.map(() => []);
-  for (const { child, parent } of graph.edges) {
-    operands[parent].push(child);
-    parents[child].push(parent);
+  const size = input.labelChars.length;
+  const edgeCount = input.edges.length / 2;
+  const { edges, order } = input;
+  // Each node's operands and parents, in edge order (compressed rows).
+  const operandStart = new Int32Array(size + 1);
+  const parentStart = new Int32Array(size + 1);
+  for (let k = 0; k < edgeCount; k++) {
+    operandStart[edges[2 * k + 1] + 1]++;
+    parentStart[edges[2 * k] + 1]++;
+  }
+  for (let v = 0; v < size; v++) {
+    operandStart[v + 1] += operandStart[v];
+    parentStart[v + 1] += parentStart[v];
+  }
+  const operands = new Int32Array(edgeCount);
+  const parents = new Int32Array(edgeCount);
+  const operandFill = operandStart.slice(0, size);
+  const parentFill = parentStart.slice(0, size);
+  for (let k = 0; k < edgeCount; k++) {
+    const child = edges[2 * k];
+    const parent = edges[2 * k + 1];
+    operands[operandFill[parent]++] = child;
+    parents[parentFill[child]++] = parent;
   }
   const rank = new Int32Array(size).fill(-1);
   // Parents come after children in `order`, so walking it backwards ranks every
   // parent before any of its children.
-  for (let i = graph.order.length - 1; i >= 0; i--) {
-    const v = graph.order[i];
+  for (let i = order.length - 1; i >= 0; i--) {
+    const v = order[i];
     let r = 0;
-    for (const p of parents[v]) r = Math.max(r, rank[p] + 1);
+    for (let j = parentStart[v]; j < parentStart[v + 1]; j++) r = Math.max(r, rank[parents[j]] + 1);
     rank[v] = r;
   }
   let maxRank = 0;
   for (let v = 0; v < size; v++) maxRank = Math.max(maxRank, rank[v]);
-  /** @type {number[][]} */ const layers = Array.from({ length: maxRank + 1 }, () => []);
-  for (const v of graph.order) layers[rank[v]].push(v);
+  // The columns, each in `order`'s order: layer r is layerNodes[layerStart[r]..layerStart[r + 1]].
+  const layerStart = new Int32Array(maxRank + 2);
+  for (const v of order) layerStart[rank[v] + 1]++;
+  for (let r = 0; r <= maxRank; r++) layerStart[r + 1] += layerStart[r];
+  const layerNodes = new Int32Array(layerStart[maxRank + 1]);
+  const layerFill = layerStart.slice(0, maxRank + 1);
+  for (const v of order) layerNodes[layerFill[rank[v]]++] = v;
 
   const step = SIZES.recordHeight + spacing.nodesep;
   const y = new Float64Array(size);
-  for (const layer of layers)
-    layer.forEach((v, i) => {
-      y[v] = i * step;
-    });
+  let widest = 0;
+  for (let r = 0; r <= maxRank; r++) {
+    widest = Math.max(widest, layerStart[r + 1] - layerStart[r]);
+    for (let i = layerStart[r]; i < layerStart[r + 1]; i++)
+      y[layerNodes[i]] = (i - layerStart[r]) * step;
+  }
   const target = new Float64Array(size);
-  const scratch = new Int32Array(Math.max(0, ...layers.map((layer) => layer.length)));
+  const scratch = new Int32Array(widest);
+  const down = new Float64Array(widest);
+  const up = new Float64Array(widest);
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     const towardLeaves = sweep % 2 === 0;
-    const neighbours = towardLeaves ? parents : operands;
+    const nearStart = towardLeaves ? parentStart : operandStart;
+    const near = towardLeaves ? parents : operands;
     for (let j = 0; j <= maxRank; j++) {
-      const layer = layers[towardLeaves ? j : maxRank - j];
+      const r = towardLeaves ? j : maxRank - j;
+      const layer = layerNodes.subarray(layerStart[r], layerStart[r + 1]);
       for (const v of layer) {
-        const near = neighbours[v];
-        if (near.length === 0) target[v] = y[v];
+        const from = nearStart[v];
+        const to = nearStart[v + 1];
+        if (from === to) target[v] = y[v];
         else {
           let sum = 0;
-          for (const u of near) sum += y[u];
-          target[v] = sum / near.length;
+          for (let k = from; k < to; k++) sum += y[near[k]];
+          target[v] = sum / (to - from);
         }
       }
       sortByTarget(layer, target, scratch);
-      place(layer, target, y, step);
+      placeInto(layer, target, y, step, down, up);
     }
   }
 
   let top = Infinity;
   for (let v = 0; v < size; v++) top = Math.min(top, y[v]);
-  const cells = graph.nodes.map((node) => recordCells(node.label, graph.valueChars));
-  const columnWidth = layers.map((layer) => Math.max(...layer.map((v) => cells[v].width)));
+  // Widths by label length (labels are at most SIZES.maxLabelChars when drawn).
+  const cellsByChars = Array.from({ length: 256 }, (_, chars) =>
+    recordCells("x".repeat(Math.min(chars, SIZES.maxLabelChars)), input.valueChars),
+  );
+  const columnWidth = new Float64Array(maxRank + 1).fill(-Infinity);
+  for (let v = 0; v < size; v++)
+    if (rank[v] >= 0)
+      columnWidth[rank[v]] = Math.max(
+        columnWidth[rank[v]],
+        cellsByChars[input.labelChars[v]].width,
+      );
   const opSpace = 2 * SIZES.opRadius + spacing.ranksep;
   const columnRight = new Float64Array(maxRank + 1);
   let x = spacing.margin;
@@ -82,55 +133,70 @@ export function layeredLayout(graph, spacing) {
     columnRight[r] = x;
     x += spacing.ranksep;
   }
-  const records = graph.nodes.map((_node, v) => ({
-    x: columnRight[rank[v]] - cells[v].width / 2,
-    y: y[v] - top + spacing.margin + SIZES.recordHeight / 2,
-    width: cells[v].width,
-    labelWidth: cells[v].label,
-    valueWidth: cells[v].value,
-  }));
-  const ops = graph.nodes.map((node, v) => {
-    if (!node.op) return null;
-    const record = records[v];
-    return { x: record.x - record.width / 2 - spacing.ranksep / 2 - SIZES.opRadius, y: record.y };
-  });
+  const records = new Float64Array(5 * size);
+  const ops = new Float64Array(2 * size).fill(NaN);
+  let bottom = -Infinity;
+  let opCount = 0;
+  for (let v = 0; v < size; v++) {
+    const cells = cellsByChars[input.labelChars[v]];
+    const rx = columnRight[rank[v]] - cells.width / 2;
+    const ry = y[v] - top + spacing.margin + SIZES.recordHeight / 2;
+    records[5 * v] = rx;
+    records[5 * v + 1] = ry;
+    records[5 * v + 2] = cells.width;
+    records[5 * v + 3] = cells.label;
+    records[5 * v + 4] = cells.value;
+    bottom = Math.max(bottom, ry);
+    if (!input.hasOp[v]) continue;
+    opCount++;
+    ops[2 * v] = rx - cells.width / 2 - spacing.ranksep / 2 - SIZES.opRadius;
+    ops[2 * v + 1] = ry;
+  }
+  const edgeIndex = new Int32Array(3 * edgeCount);
+  const pointStart = new Int32Array(edgeCount + 1);
+  const points = new Float64Array(4 * edgeCount);
   const seen = new Map();
-  const edges = graph.edges.map(({ child, parent }) => {
+  for (let k = 0; k < edgeCount; k++) {
+    const child = edges[2 * k];
+    const parent = edges[2 * k + 1];
     const pair = child * size + parent;
     const repeat = seen.get(pair) ?? 0;
     seen.set(pair, repeat + 1);
-    const from = records[child];
-    const to = /** @type {{x: number, y: number}} */ (ops[parent]);
-    return {
-      child,
-      parent,
-      repeat,
-      points: [
-        { x: from.x + from.width / 2, y: from.y },
-        { x: to.x - SIZES.opRadius, y: to.y },
-      ],
-    };
-  });
-  const results = [];
-  graph.nodes.forEach((_node, v) => {
-    const op = ops[v];
-    if (op)
-      results.push({
-        node: v,
-        points: [
-          { x: op.x + SIZES.opRadius, y: op.y },
-          { x: records[v].x - records[v].width / 2, y: op.y },
-        ],
-      });
-  });
+    edgeIndex[3 * k] = child;
+    edgeIndex[3 * k + 1] = parent;
+    edgeIndex[3 * k + 2] = repeat;
+    pointStart[k + 1] = 2 * (k + 1);
+    points[4 * k] = records[5 * child] + records[5 * child + 2] / 2;
+    points[4 * k + 1] = records[5 * child + 1];
+    points[4 * k + 2] = ops[2 * parent] - SIZES.opRadius;
+    points[4 * k + 3] = ops[2 * parent + 1];
+  }
+  const resultNode = new Int32Array(opCount);
+  const resultStart = new Int32Array(opCount + 1);
+  const resultPoints = new Float64Array(4 * opCount);
+  let k = 0;
+  for (let v = 0; v < size; v++) {
+    if (!input.hasOp[v]) continue;
+    resultNode[k] = v;
+    resultStart[k + 1] = 2 * (k + 1);
+    resultPoints[4 * k] = ops[2 * v] + SIZES.opRadius;
+    resultPoints[4 * k + 1] = ops[2 * v + 1];
+    resultPoints[4 * k + 2] = records[5 * v] - records[5 * v + 2] / 2;
+    resultPoints[4 * k + 3] = ops[2 * v + 1];
+    k++;
+  }
   return {
     width: x + spacing.margin,
-    height: Math.max(...records.map((r) => r.y)) + SIZES.recordHeight / 2 + spacing.margin,
+    height: bottom + SIZES.recordHeight / 2 + spacing.margin,
+    millis: Date.now() - started,
     records,
     ops,
-    edges,
-    results,
-    millis: Date.now() - started,
+    edgeIndex,
+    pointStart,
+    points,
+    resultNode,
+    resultStart,
+    resultPoints,
   };
 }
 
@@ -140,7 +206,7 @@ export function layeredLayout(graph, spacing) {
  * comparison: a bottom-up merge sort, several times faster on the 20,000-value
  * graphs whose columns are sorted 8 times each. Example: layer [0, 1, 2] with
  * targets [5, 1, 5] -> [1, 0, 2].
- * @param {number[]} layer  node indices, sorted in place
+ * @param {number[] | Int32Array} layer  node indices, sorted in place
  * @param {Float64Array} target
  * @param {Int32Array} scratch  at least as long as layer
  */
@@ -174,10 +240,22 @@ export function sortByTarget(layer, target, scratch) {
  * @param {number} step
  */
 export function place(layer, target, y, step) {
+  placeInto(layer, target, y, step, new Float64Array(layer.length), new Float64Array(layer.length));
+}
+
+/**
+ * `place` with its two work arrays given (at least as long as layer), so the sweeps
+ * allocate nothing per column.
+ * @param {number[] | Int32Array} layer
+ * @param {Float64Array} target
+ * @param {Float64Array} y
+ * @param {number} step
+ * @param {Float64Array} down
+ * @param {Float64Array} up
+ */
+function placeInto(layer, target, y, step, down, up) {
   const n = layer.length;
   if (n === 0) return;
-  const down = new Float64Array(n);
-  const up = new Float64Array(n);
   for (let i = 0; i < n; i++)
     down[i] = i === 0 ? target[layer[0]] : Math.max(target[layer[i]], down[i - 1] + step);
   for (let i = n - 1; i >= 0; i--)

@@ -193,37 +193,29 @@ export function inputTransferables(packed) {
 }
 
 /**
- * A short key for everything a layout depends on: the length of each label as drawn
- * (the layout sees widths, not text), ops, edges, the topo order, the output and the
- * widest number. Numbers themselves do not count, so another pass or the same program
- * with new inputs reuses the layout. (53-bit hash, cyrb53.)
- * @param {import("./layout.js").LayoutInput} input
+ * A short key for everything a layout depends on, from the packed input: the length
+ * of each label as drawn (the layout sees widths, not text), which values have an op,
+ * edges, the topo order, the output and the widest number. Numbers themselves do not
+ * count, so another pass or the same program with new inputs reuses the layout; nor
+ * do op names (`+` and `*` are drawn in the same circle). (53-bit hash, cyrb53.)
+ * @param {PackedInput} input
  */
 export function structureKey(input) {
-  let h1 = 0xdeadbeef ^ input.nodes.length;
-  let h2 = 0x41c6ce57 ^ input.edges.length;
+  const size = input.labelChars.length;
+  let h1 = 0xdeadbeef ^ size;
+  let h2 = 0x41c6ce57 ^ (input.edges.length / 2);
   const mix = (/** @type {number} */ value) => {
     h1 = Math.imul(h1 ^ value, 2654435761);
     h2 = Math.imul(h2 ^ value, 1597334677);
   };
-  const text = (/** @type {string} */ s) => {
-    mix(s.length + 0x9e3779b9);
-    for (let i = 0; i < s.length; i++) mix(s.charCodeAt(i));
-  };
-  for (const node of input.nodes) {
-    mix(visibleLabel(node.label).length);
-    text(node.op);
-  }
-  for (const edge of input.edges) {
-    mix(edge.child);
-    mix(edge.parent);
-  }
+  for (let i = 0; i < size; i++) mix(input.labelChars[i] + 256 * input.hasOp[i]);
+  for (const v of input.edges) mix(v);
   for (const v of input.order) mix(v);
   mix(input.output);
   mix(input.valueChars ?? -1);
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${input.nodes.length}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
+  return `${size}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
 }
 
 /**

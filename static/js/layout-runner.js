@@ -10,10 +10,10 @@
  * Layouts are cached by structure (layout-pack.js's structureKey), so another pass
  * of the same network, or the same program with new numbers, is placed at once.
  */
-import { DAGRE_MAX_NODES, layoutGraph, layoutInput } from "./layout.js";
+import { DAGRE_MAX_NODES, layoutGraph, packedLayoutInput } from "./layout.js";
 import { isMultiPass } from "./passes.js";
 import { validateTrace } from "./trace.js";
-import { inputTransferables, packInput, structureKey, unpackLayout } from "./layout-pack.js";
+import { packInput, structureKey, unpackInput, unpackLayout } from "./layout-pack.js";
 
 const INLINE_MAX_NODES = 30;
 /** Layouts kept: enough for a few programs and passes, a few megabytes each at most. */
@@ -35,14 +35,23 @@ const loadDagre = () => import("../vendor/dagre/dagre.esm.js").then((module) => 
  */
 export function startLayout(rawTrace) {
   const trace = validateTrace(rawTrace);
-  return isMultiPass(trace) ? null : computeLayout(layoutInput(trace));
+  return isMultiPass(trace) ? null : layoutPacked(packedLayoutInput(trace));
 }
 
 /**
  * @param {import("./layout.js").LayoutInput} input
  * @returns {Promise<import("./layout.js").Layout>}
  */
-export async function computeLayout(input) {
+export function computeLayout(input) {
+  return layoutPacked(packInput(input));
+}
+
+/**
+ * The layout of a packed input (layout-pack.js): from the cache, the worker, or inline.
+ * @param {import("./layout-pack.js").PackedInput} input
+ * @returns {Promise<import("./layout.js").Layout>}
+ */
+async function layoutPacked(input) {
   const key = structureKey(input);
   const cached = cache.get(key);
   if (cached) {
@@ -56,9 +65,9 @@ export async function computeLayout(input) {
   return layout;
 }
 
-/** @param {import("./layout.js").LayoutInput} input */
+/** @param {import("./layout-pack.js").PackedInput} input */
 async function freshLayout(input) {
-  const size = input.nodes.length;
+  const size = input.labelChars.length;
   const workerUrl = size > INLINE_MAX_NODES ? sameOriginWorkerUrl() : null;
   if (workerUrl) {
     try {
@@ -67,7 +76,19 @@ async function freshLayout(input) {
       // Fall through: an inline layout blocks the page for a moment but always works.
     }
   }
-  return layoutGraph(input, size <= DAGRE_MAX_NODES ? await loadDagre() : undefined);
+  // The packed input lays out exactly as the one it was made from.
+  return layoutGraph(unpackInput(input), size <= DAGRE_MAX_NODES ? await loadDagre() : undefined);
+}
+
+/**
+ * Start the layout worker ahead of need, so that the first big graph does not wait
+ * for the worker's modules to load (a few hundred milliseconds on a busy machine).
+ * `/` calls it once its first program is shown: a learner there may run a big
+ * program next. Does nothing where layout runs inline.
+ */
+export function warmLayoutWorker() {
+  const url = sameOriginWorkerUrl();
+  if (url) sharedWorker(url);
 }
 
 /** The worker's URL when this page may start it, else null. */
@@ -114,7 +135,9 @@ function sharedWorker(url) {
 }
 
 /**
- * @param {import("./layout.js").LayoutInput} input
+ * The input is copied to the worker (typed arrays: a copy of their bytes, about a
+ * megabyte at 20,000 values), not transferred: the inline fallback still needs it.
+ * @param {import("./layout-pack.js").PackedInput} input
  * @param {URL} url
  * @returns {Promise<import("./layout.js").Layout>}
  */
@@ -123,7 +146,6 @@ function inWorker(input, url) {
   const id = nextRequest++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    const packed = packInput(input);
-    worker.postMessage({ id, input: packed }, { transfer: inputTransferables(packed) });
+    worker.postMessage({ id, input });
   });
 }

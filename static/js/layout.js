@@ -10,7 +10,7 @@
  * the main thread and in Node.
  */
 import { formatValue } from "./format.js";
-import { SIZES, recordCells } from "./layout-sizes.js";
+import { SIZES, recordCells, visibleLabel } from "./layout-sizes.js";
 import { layeredLayout } from "./layered-layout.js";
 
 /** Above this many values, dagre is too slow to keep Run under a second. */
@@ -44,13 +44,51 @@ export function layoutInput(trace) {
     edges: trace.edges.map((edge) => ({ child: at(edge.source), parent: at(edge.target) })),
     order: trace.topo.map(at),
     output: at(trace.output),
-    // Big graphs keep the default cell width unless a number needs more, so another
-    // pass with other numbers has the same structure key and reuses the layout.
-    valueChars:
-      trace.nodes.length > DAGRE_MAX_NODES
-        ? Math.max(SIZES.valueCellChars, valueChars(trace))
-        : valueChars(trace),
+    valueChars: layoutValueChars(trace),
   };
+}
+
+/**
+ * layoutInput packed for the layout worker (layout-pack.js's packInput of it), made
+ * straight from the trace without an object per value and edge.
+ * @param {import("./trace.js").Trace} trace
+ * @returns {import("./layout-pack.js").PackedInput}
+ */
+export function packedLayoutInput(trace) {
+  const size = trace.nodes.length;
+  const indexOf = new Map();
+  const labelChars = new Uint8Array(size);
+  const hasOp = new Uint8Array(size);
+  trace.nodes.forEach((node, i) => {
+    indexOf.set(node.id, i);
+    labelChars[i] = visibleLabel(recordLabel(node)).length;
+    hasOp[i] = node.op ? 1 : 0;
+  });
+  const edges = new Int32Array(2 * trace.edges.length);
+  trace.edges.forEach((edge, k) => {
+    edges[2 * k] = indexOf.get(edge.source);
+    edges[2 * k + 1] = indexOf.get(edge.target);
+  });
+  return {
+    labelChars,
+    hasOp,
+    edges,
+    order: Int32Array.from(trace.topo, (id) => indexOf.get(id)),
+    output: indexOf.get(trace.output),
+    valueChars: layoutValueChars(trace),
+  };
+}
+
+/**
+ * The value cells' width in characters: big graphs keep the default width unless a
+ * number needs more, so another pass with other numbers has the same structure key
+ * and reuses the layout.
+ * @param {import("./trace.js").Trace} trace
+ */
+function layoutValueChars(trace) {
+  return trace.nodes.length > DAGRE_MAX_NODES
+    ? Math.max(SIZES.valueCellChars, valueChars(trace))
+    : valueChars(trace);
 }
 
 /** Value cells never get narrower than this: room for `0.0000` and the `grad ✓` caption. */
@@ -64,12 +102,24 @@ const MIN_VALUE_CHARS = 6;
 export function valueChars(trace) {
   let widest = MIN_VALUE_CHARS;
   for (const node of trace.nodes)
-    widest = Math.max(widest, formatValue(node.data).length, formatValue(node.grad).length);
+    widest = Math.max(widest, formattedLength(node.data), formattedLength(node.grad));
   for (const frame of trace.frames) {
     if (frame.phase !== "backward") continue;
-    for (const c of frame.contributions) widest = Math.max(widest, formatValue(c.after).length);
+    for (const c of frame.contributions) widest = Math.max(widest, formattedLength(c.after));
   }
   return widest;
+}
+
+/**
+ * formatValue(x).length without making the string for the common numbers: from 1e-4
+ * to below 9.9999, four decimals after one digit (and a minus sign if negative).
+ * Example: formattedLength(-0.5) -> 7; formattedLength(12.5) -> 7
+ * @param {number} x
+ */
+export function formattedLength(x) {
+  const size = Math.abs(x);
+  if (size >= 1e-4 && size < 9.9999) return x < 0 ? 7 : 6;
+  return formatValue(x).length;
 }
 
 /**
@@ -81,6 +131,9 @@ export function recordLabel(node) {
   return node.label || (node.kind === "const" ? String(node.data) : "");
 }
 
+/** The fast layered layout's spacing (the worker uses it too). */
+export const LAYERED_SPACING = Object.freeze({ nodesep: 14, ranksep: 34, margin: 24 });
+
 /**
  * @param {LayoutInput} graph
  * @param {any} [dagre]  the dagre module; without it every graph uses the fast layout
@@ -89,7 +142,7 @@ export function recordLabel(node) {
 export function layoutGraph(graph, dagre) {
   if (dagre && graph.nodes.length <= DAGRE_MAX_NODES)
     return { ...dagreLayout(dagre, graph), engine: "dagre" };
-  return { ...layeredLayout(graph, { nodesep: 14, ranksep: 34, margin: 24 }), engine: "layered" };
+  return { ...layeredLayout(graph, LAYERED_SPACING), engine: "layered" };
 }
 
 /**

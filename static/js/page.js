@@ -3,6 +3,7 @@
  * the share dialog (share.js) and Back and Forward between the programs run
  * (`history.pushState` on Run and examples, `popstate` restores).
  */
+import { warmLayoutWorker } from "./layout-runner.js";
 import { mountPageController } from "./page-controller.js";
 import { mountShare } from "./share.js";
 import { initTheme } from "./theme.js";
@@ -22,4 +23,5 @@ mountShare(
   /** @type {HTMLDialogElement | null} */ (document.querySelector(".share-dialog")),
   page.shareState,
 );
-page.start();
+// Once the first program is shown, the layout worker starts, ready for a big one.
+page.start().then(() => setTimeout(warmLayoutWorker, 0));

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
-import { layoutGraph, layoutInput } from "../../static/js/layout.js";
+import {
+  formattedLength,
+  layoutGraph,
+  layoutInput,
+  packedLayoutInput,
+} from "../../static/js/layout.js";
+import { formatValue } from "../../static/js/format.js";
 import {
   inputTransferables,
   packInput,
@@ -63,31 +69,56 @@ describe("packInput", () => {
   });
 });
 
+describe("packedLayoutInput", () => {
+  it("packs a trace as packInput packs its layoutInput", () => {
+    for (const trace of [
+      fixture("neuron-expanded.json"),
+      fixture("a-plus-a.json"),
+      chainTrace(400),
+    ]) {
+      const packed = packedLayoutInput(trace);
+      assert.deepEqual(packed, packInput(layoutInput(trace)));
+      assert.equal(structureKey(packed), structureKey(packInput(layoutInput(trace))));
+    }
+  });
+
+  it("measures numbers as formatValue writes them", () => {
+    const values = [0, -0, 1e-4, -1e-4, 9.99e-5, 0.5, -0.5, 9.9998, 9.99985, 9.9999, -9.99995];
+    values.push(10, 12.5, -999999.99999, 1e6, 5.2e21, -3e-7, Number.NaN, Infinity);
+    for (const x of values) assert.equal(formattedLength(x), formatValue(x).length, String(x));
+  });
+});
+
 describe("structureKey", () => {
+  /** @param {import("../../static/js/layout.js").LayoutInput} input */
+  const keyOf = (input) => structureKey(packInput(input));
   const neuron = layoutInput(fixture("neuron.json"));
 
   it("is the same for the same structure with other numbers", () => {
     const trace = fixture("neuron.json");
     for (const node of trace.nodes) node.data *= 1.0001;
-    assert.equal(structureKey(layoutInput(trace)), structureKey(neuron));
+    assert.equal(keyOf(layoutInput(trace)), keyOf(neuron));
   });
 
-  it("is the same for labels of the same drawn length, which lay out the same", () => {
+  it("is the same for labels of the same drawn length and other op names, which lay out the same", () => {
     const renamed = {
       ...neuron,
-      nodes: neuron.nodes.map((n) => ({ ...n, label: n.label.replace(/[a-z]/g, "q") })),
+      nodes: neuron.nodes.map((n) => ({
+        label: n.label.replace(/[a-z]/g, "q"),
+        op: n.op === "+" ? "*" : n.op,
+      })),
     };
-    assert.equal(structureKey(renamed), structureKey(neuron));
+    assert.equal(keyOf(renamed), keyOf(neuron));
   });
 
   it("changes with a label's length, an op, an edge, the order or the output", () => {
-    const key = structureKey(neuron);
+    const key = keyOf(neuron);
     const changed = [
       {
         ...neuron,
         nodes: neuron.nodes.map((n, i) => (i === 0 ? { ...n, label: `${n.label}'` } : n)),
       },
-      { ...neuron, nodes: neuron.nodes.map((n) => (n.op === "+" ? { ...n, op: "*" } : n)) },
+      { ...neuron, nodes: neuron.nodes.map((n) => (n.op === "+" ? { ...n, op: "" } : n)) },
       {
         ...neuron,
         edges: neuron.edges.map((e, k) => (k === 0 ? { ...e, child: e.child + 1 } : e)),
@@ -96,7 +127,7 @@ describe("structureKey", () => {
       { ...neuron, output: neuron.output - 1 },
       { ...neuron, valueChars: 30 },
     ];
-    for (const input of changed) assert.notEqual(structureKey(input), key);
+    for (const input of changed) assert.notEqual(keyOf(input), key);
   });
 
   it("does not confuse label lengths: ab|c differs from a|bc", () => {
@@ -109,6 +140,6 @@ describe("structureKey", () => {
       order: [0, 1],
       output: 1,
     });
-    assert.notEqual(structureKey(two("ab", "c")), structureKey(two("a", "bc")));
+    assert.notEqual(keyOf(two("ab", "c")), keyOf(two("a", "bc")));
   });
 });

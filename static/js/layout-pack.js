@@ -187,11 +187,6 @@ export function unpackInput(packed) {
 /** Long enough for any drawn label (visibleLabel cuts at SIZES.maxLabelChars). */
 const PLACEHOLDER = "x".repeat(64);
 
-/** The buffers a packed input can hand over to another thread. @param {PackedInput} packed */
-export function inputTransferables(packed) {
-  return [packed.labelChars, packed.hasOp, packed.edges, packed.order].map((array) => array.buffer);
-}
-
 /**
  * A short key for everything a layout depends on, from the packed input: the length
  * of each label as drawn (the layout sees widths, not text), which values have an op,

@@ -533,7 +533,13 @@ class _Interpreter:
         # The common cases first, by exact type (the parser makes no subclasses).
         kind = type(node)
         if kind is ast.BinOp:
-            result = self.binary(node, node.op, self.eval(node.left), self.eval(node.right))  # type: ignore[attr-defined]
+            left = self.eval(node.left)  # type: ignore[attr-defined]
+            right = self.eval(node.right)  # type: ignore[attr-defined]
+            entry = BINARY_OPERATORS.get(type(node.op))  # type: ignore[attr-defined]
+            if entry is not None and entry[0] != "**":
+                result = self.apply(node, entry[0], entry[1], left, right)  # `self.binary`
+            else:
+                result = self.binary(node, node.op, left, right)  # type: ignore[attr-defined]
         elif kind is ast.Name:
             result = self.lookup(node)  # type: ignore[arg-type]
         else:

@@ -103,7 +103,10 @@ def trace_graph(
     received: dict[Value, int] = {}
     smallest = underflow.SMALLEST_NORMAL
     data_underflowed = underflow.data_underflowed
-    underflowed = {node for node in topo if abs(node.data) < smallest and data_underflowed(node)}
+    # `-smallest < x < smallest` is `abs(x) < smallest` without a call, for every node.
+    underflowed = {
+        node for node in topo if -smallest < node.data < smallest and data_underflowed(node)
+    }
     runs: list[mistake_text.Run] = []
     isfinite = math.isfinite
     leaf_rule = _no_rule
@@ -152,7 +155,7 @@ def trace_graph(
                 "before": float(before),
                 "after": float(after),
             }
-            if (abs(delta) < smallest or abs(local) < smallest) and (
+            if (-smallest < delta < smallest or -smallest < local < smallest) and (
                 underflow.contribution_underflowed(node, child, local, upstream, delta)
             ):
                 contribution["underflow"] = True

@@ -128,10 +128,10 @@ def trace_value(
 # The youngest generation's threshold while a real program is traced (Python's default
 # is 700 allocations). A trace keeps almost everything it allocates alive until it is
 # done, so each young collection walks objects that survive anyway: for a 2,000-node
-# nn.py program, the default threshold spends ~10% of the trace in the collector and
-# this one about a fifth of that. Cycles the program drops are still freed, after at
-# most this many allocations (a few MB at most; `max_steps` bounds the rest).
-RELAXED_THRESHOLD = 20_000
+# nn.py program the default threshold costs ~5% of the trace more than this one
+# (measured at 5,000-20,000 alike; 40,000 and more were slower again). Cycles the
+# program drops are still freed, after at most this many allocations.
+RELAXED_THRESHOLD = 10_000
 _relaxed_lock = threading.Lock()
 _relaxed_count = 0  # traces running with the relaxed threshold (threads of the server)
 _saved_threshold: tuple[int, ...] = gc.get_threshold()

@@ -86,22 +86,29 @@ class Names:
     def data(self, node: Value) -> str:
         text = self._data.get(node)
         if text is None:
-            text = self._data[node] = self.number(node.data)
+            x = node.data
+            text = self._data[node] = self._numbers.get(x) or self.number(x)
         return text
 
     def number(self, x: float) -> str:
         """`fmt(x)`, remembered."""
         text = self._numbers.get(x)
         if text is None:
-            text = self._numbers[x] = fmt(x)
+            text = f"{x:.4g}"  # `fmt(x)`, written out: most numbers of a trace come here once
+            text = self._numbers[x] = "0" if text == "-0" else text
         return text
 
     def _derive(self, node: Value) -> str:
         if node.label:
             return shorten(node.label)
         if not node._prev:
-            return self.data(node)
-        derived = self.symbolic(node)
+            return self._data.get(node) or self.data(node)
+        cache = self._symbolic
+        # `self.symbolic(node)`, one call fewer.
+        if node in cache:
+            derived = cache[node]
+        else:
+            derived = cache[node] = self._symbolic_uncached(node)
         if derived is None or len(derived) > MAX_DERIVED_NAME:
             self._unnamed.add(node)
             return f"the {node._op} node"
@@ -144,6 +151,8 @@ class Names:
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
+        if len(operands) == 2 and (op == "+" or op == "*"):  # `_apply`, for the usual case
+            return f"{operands[0]}{op}{operands[1]}"
         return _apply(op, operands, "+", "*")
 
     def numeric(self, node: Value) -> str:
@@ -196,10 +205,23 @@ def build_text(node: Value, name: Names) -> str:
     symbolic = name._symbolic.get(node, _MISSING)
     if symbolic is _MISSING:
         symbolic = name.symbolic(node)
-    data = name._data.get(node) or name.data(node)
+    cache = name._data
+    data = cache.get(node) or name.data(node)
+    # `name.numeric(node)`, written out for the usual two operands of `+` and `*`.
+    children = node._prev
+    op = node._op
+    if len(children) == 2 and (op == "+" or op == "*"):
+        left, right = children
+        numeric = (
+            f"{cache.get(left) or name.data(left)}"
+            f"{' + ' if op == '+' else ' × '}"
+            f"{cache.get(right) or name.data(right)}"
+        )
+    else:
+        numeric = name.numeric(node)
     if symbolic is not None and symbolic != own:
-        return f"{own} = {symbolic} = {name.numeric(node)} = {data}"
-    return f"{own} = {name.numeric(node)} = {data}"
+        return f"{own} = {symbolic} = {numeric} = {data}"
+    return f"{own} = {numeric} = {data}"
 
 
 def sort_text(output: Value, count: int, name: Names) -> str:
@@ -217,33 +239,54 @@ def backward_text(
 ) -> str:
     """Say what one `_backward` did; `received` counts the `+=`s each child got so far."""
     if not node._prev:
-        what = "constant" if node._const else "leaf"
-        return f"{name(node)} is a {what}: its rule does nothing. grad = {name.number(node.grad)}."
+        return leaf_text(node, name)
     # The caches are read directly (`numbers.get(x) or number(x)` is `name.number(x)`):
     # this runs once per node of every trace.
     number = name.number
-    numbers = name._numbers
-    names = name._names
-    upstream = numbers.get(node.grad) or number(node.grad)
-    steps = []
+    text_of = name._numbers.get
+    name_of = name._names.get
+    count_of = received.get
+    upstream = text_of(node.grad) or number(node.grad)
+    steps: list[str] = []
+    step = steps.append
     for child, local, delta, before in contributions:
-        received[child] = count = received.get(child, 0) + 1
-        child_name = names.get(child) or name(child)
+        received[child] = count = count_of(child, 0) + 1
+        child_name = name_of(child) or name(child)
         after = before + delta
         if count == 1:
-            steps.append(
-                f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream} → "
-                f"{numbers.get(after) or number(after)}"
+            step(
+                f"{child_name}.grad += {text_of(local) or number(local)} × {upstream} → "
+                f"{text_of(after) or number(after)}"
             )
         else:
             nth = _ORDINALS[count] if count < len(_ORDINALS) else ordinal(count)
-            steps.append(
-                f"{child_name}.grad += {numbers.get(local) or number(local)} × {upstream}; "
-                f"{nth} +=, sum {numbers.get(before) or number(before)} + "
-                f"{numbers.get(delta) or number(delta)} = {numbers.get(after) or number(after)}"
+            step(
+                f"{child_name}.grad += {text_of(local) or number(local)} × {upstream}; "
+                f"{nth} +=, sum {text_of(before) or number(before)} + "
+                f"{text_of(delta) or number(delta)} = {text_of(after) or number(after)}"
             )
-    own = names.get(node) or name(node)
-    return f"{own} ({node._op}, grad {upstream}): {rule_text(node._op)}. {'; '.join(steps)}."
+    own = name_of(node) or name(node)
+    op = node._op
+    rule = _RULE_TEXTS.get(op)
+    if rule is None:
+        rule = rule_text(op)
+        if len(_RULE_TEXTS) < MAX_RULE_TEXTS:
+            _RULE_TEXTS[op] = rule
+    return f"{own} ({op}, grad {upstream}): {rule}. {'; '.join(steps)}."
+
+
+def leaf_text(node: Value, name: Names) -> str:
+    """A leaf's backward text: `x1 is a leaf: its rule does nothing. grad = -1.5.`"""
+    what = "constant" if node._const else "leaf"
+    own = name._names.get(node) or name(node)
+    grad = name._numbers.get(node.grad) or name.number(node.grad)
+    return f"{own} is a {what}: its rule does nothing. grad = {grad}."
+
+
+# `rule_text` of each op met so far, in every trace of this process: the ops are few,
+# but a foreign engine may name its own, hence the bound.
+_RULE_TEXTS: dict[str, str] = {}
+MAX_RULE_TEXTS = 256
 
 
 def underflow_text(children: list[Value], name: Names) -> str:

@@ -32,6 +32,8 @@ from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
 from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
 
+isfinite = math.isfinite
+
 Operand = Value | float
 GRANULARITIES = ("packed", "expanded")
 UNARY_FUNCTIONS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
@@ -521,16 +523,29 @@ class _Interpreter:
     # Expressions
 
     def eval(self, node: ast.expr) -> Operand:
-        self.depth += 1
-        try:
-            if self.depth > self.limits.max_depth:
-                line, column = self.lines.position(node)
-                raise self.limits.exceeded(
-                    "max_depth", "expressions are nested too deeply here", line, column
-                )
-            return self.eval_node(node)
-        finally:
-            self.depth -= 1
+        # No `finally`: an error ends the whole run, so the depth need not be restored.
+        depth = self.depth = self.depth + 1
+        if depth > self.limits.max_depth:
+            line, column = self.lines.position(node)
+            raise self.limits.exceeded(
+                "max_depth", "expressions are nested too deeply here", line, column
+            )
+        # The common cases first, by exact type (the parser makes no subclasses).
+        kind = type(node)
+        if kind is ast.BinOp:
+            left = self.eval(node.left)  # type: ignore[attr-defined]
+            right = self.eval(node.right)  # type: ignore[attr-defined]
+            entry = BINARY_OPERATORS.get(type(node.op))  # type: ignore[attr-defined]
+            if entry is not None and entry[0] != "**":
+                result = self.apply(node, entry[0], entry[1], left, right)  # `self.binary`
+            else:
+                result = self.binary(node, node.op, left, right)  # type: ignore[attr-defined]
+        elif kind is ast.Name:
+            result = self.lookup(node)  # type: ignore[arg-type]
+        else:
+            result = self.eval_node(node)
+        self.depth = depth - 1
+        return result
 
     def eval_node(self, node: ast.expr) -> Operand:
         if isinstance(node, ast.Constant):
@@ -582,14 +597,14 @@ class _Interpreter:
                 "the exponent of ** must be a plain number like 2 or -1; "
                 "a name assigned a number is a Value leaf, so write the number itself",
             )
-        return self.apply(node, symbol, lambda: apply(left, right))
+        return self.apply(node, symbol, apply, left, right)
 
     def unary(self, node: ast.UnaryOp) -> Operand:
         operand = self.eval(node.operand)
         if isinstance(node.op, ast.UAdd):
             return operand
         if isinstance(node.op, ast.USub):
-            return self.apply(node, "-", lambda: -operand)
+            return self.apply(node, "-", operator.neg, operand)
         symbol = "not" if isinstance(node.op, ast.Not) else "~"
         raise self.error(node, f"the operator {symbol} is not supported")
 
@@ -650,16 +665,17 @@ class _Interpreter:
             target = argument
             expanded = OPS[name].expanded
             if self.expanded and expanded is not None:
-                return self.apply(node, name, lambda: expanded(target))
+                return self.apply(node, name, expanded, target)
             return self.apply(node, name, getattr(target, name))
-        number = argument
-        return self.apply(node, name, lambda: NUMBER_FUNCTIONS[name](number))
+        return self.apply(node, name, NUMBER_FUNCTIONS[name], argument)
 
-    def apply(self, node: ast.AST, what: str, compute: Callable[[], Operand]) -> Operand:
-        """Run one operation, turning floating-point trouble into an error at `node`."""
+    def apply(
+        self, node: ast.AST, what: str, compute: Callable[..., Operand], *operands: Operand
+    ) -> Operand:
+        """Run `compute(*operands)`, turning floating-point trouble into an error at `node`."""
         mark = next(creation_order)
         try:
-            result = compute()
+            result = compute(*operands)
         except ZeroDivisionError:
             raise self.error(node, f"{what}: division by zero") from None
         except OverflowError:
@@ -668,25 +684,36 @@ class _Interpreter:
             raise self.error(node, f"{what}: math domain error (no real result)") from None
         except TypeError as error:
             raise self.error(node, f"{what}: {error}") from None
-        if isinstance(result, Value):
+        if type(result) is Value:
             self.count_nodes(node, result, mark)
-        else:
-            self.check_number(node, what, result)
+        elif type(result) is not float or not isfinite(result):
+            # `isinstance`, not `type`, for what follows: a subclass of Value never
+            # appears here, but the slow path stays exactly what it was.
+            if isinstance(result, Value):
+                self.count_nodes(node, result, mark)
+            else:
+                self.check_number(node, what, result)
         return result
 
     def count_nodes(self, node: ast.AST, out: Value, mark: int) -> None:
         """Check and remember the nodes one operation created (those made after `mark`)."""
         line, column = self.lines.position(node)
+        where = (line or 1, column or 1)
+        positions = self.positions
         stack = [out]
+        count = 0
         while stack:
             new = stack.pop()
-            if new._seq <= mark or new in self.positions:
+            if new._seq <= mark or new in positions:
                 continue
-            self.node_count += 1
-            self.check_number(node, new._op or "Value", new.data)
+            count += 1
+            data = new.data
+            if type(data) is not float or not isfinite(data):
+                self.check_number(node, new._op or "Value", data)
             if new._prev:
-                self.positions[new] = (line or 1, column or 1)
+                positions[new] = where
                 stack.extend(new._prev)
+        self.node_count += count
         if self.node_count > self.limits.max_nodes:
             raise self.limits.exceeded("max_nodes", "the graph has too many nodes", line, column)
 

@@ -15,6 +15,7 @@ frames build(b), sort, backward(b) with two contributions to a (0 -> 1 -> 2), ba
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import Any
 
 from backprop_animator.engine import mistake_text, mistakes, narrate, ops, underflow
@@ -22,9 +23,10 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.sort_steps import step_frames
 from backprop_animator.engine.text import clean_text
-from backprop_animator.engine.value import Value, topological_order
+from backprop_animator.engine.value import Value, _no_rule, topological_order
 
 SCHEMA = 1
+_SEQ = attrgetter("_seq")  # creation order
 
 
 def trace_graph(
@@ -43,7 +45,7 @@ def trace_graph(
     """
     positions = positions or {}
     topo, order = mistakes.backward_order(output, mistake)
-    by_creation = sorted(topo, key=lambda node: node._seq)
+    by_creation = sorted(topo, key=_SEQ)
     ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
     name = narrate.Names()
     for node in topo:
@@ -71,15 +73,18 @@ def trace_graph(
                 )
 
     frames: list[dict[str, Any]] = []
+    build_text = narrate.build_text
+    position_of = positions.get
     for node in by_creation:
         if node._prev:
             frame: dict[str, Any] = {
                 "phase": "build",
                 "node": ids[node],
-                "text": narrate.build_text(node, name),
+                "text": build_text(node, name),
             }
-            if node in positions:
-                frame["line"] = positions[node][0]
+            position = position_of(node)
+            if position is not None:
+                frame["line"] = position[0]
             frames.append(frame)
 
     output.grad = 1.0
@@ -96,17 +101,36 @@ def trace_graph(
         frames.append({"phase": "sort", "step": "seed", "text": sort_text})
 
     received: dict[Value, int] = {}
+    smallest = underflow.SMALLEST_NORMAL
+    data_underflowed = underflow.data_underflowed
+    # `-smallest < x < smallest` is `abs(x) < smallest` without a call, for every node.
     underflowed = {
-        node
-        for node in topo
-        if abs(node.data) < underflow.SMALLEST_NORMAL and underflow.data_underflowed(node)
+        node for node in topo if -smallest < node.data < smallest and data_underflowed(node)
     }
     runs: list[mistake_text.Run] = []
     isfinite = math.isfinite
-    smallest = underflow.SMALLEST_NORMAL
+    leaf_rule = _no_rule
     for node in order:
         upstream = node.grad
-        tape = _run_rule(node, positions, name)
+        if mistake is None and not node._prev and node._backward is leaf_rule:
+            # A leaf of this engine: its rule does nothing, so there is nothing to watch.
+            frames.append(
+                {
+                    "phase": "backward",
+                    "node": ids[node],
+                    "text": narrate.leaf_text(node, name),
+                    "contributions": [],
+                }
+            )
+            continue
+        # `_run_rule`, written out: this runs once per op node of every trace.
+        tape = node._tape = []
+        try:
+            node._backward()
+        except (ArithmeticError, ValueError, TypeError) as error:
+            raise _rule_error(node, positions, name, error) from None
+        finally:
+            node._tape = None
         if mistake == "assign":
             tape = mistakes.overwrite(tape)
         if mistake is not None:
@@ -131,7 +155,7 @@ def trace_graph(
                 "before": float(before),
                 "after": float(after),
             }
-            if (abs(delta) < smallest or abs(local) < smallest) and (
+            if (-smallest < delta < smallest or -smallest < local < smallest) and (
                 underflow.contribution_underflowed(node, child, local, upstream, delta)
             ):
                 contribution["underflow"] = True
@@ -155,10 +179,7 @@ def trace_graph(
         "schema": SCHEMA,
         "source": clean_text(source),
         "granularity": granularity,
-        "nodes": [
-            _node_dict(node, ids[node], node in underflowed, correct, name=name(node))
-            for node in by_creation
-        ],
+        "nodes": _node_dicts(by_creation, ids, underflowed, correct, name),
         "edges": [
             {"source": ids[child], "target": ids[node]}
             for node in by_creation
@@ -191,12 +212,18 @@ def _call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: narra
     try:
         node._backward()
     except (ArithmeticError, ValueError, TypeError) as error:
-        raise _error(
-            node,
-            positions,
-            f"the local derivative of {name(node)} ({node._op}) cannot be computed here "
-            f"({_reason(error)}); differentiation is exact, floating point is not",
-        ) from None
+        raise _rule_error(node, positions, name, error) from None
+
+
+def _rule_error(
+    node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names, error: Exception
+) -> EngineError:
+    return _error(
+        node,
+        positions,
+        f"the local derivative of {name(node)} ({node._op}) cannot be computed here "
+        f"({_reason(error)}); differentiation is exact, floating point is not",
+    )
 
 
 def _reason(error: Exception) -> str:
@@ -211,6 +238,35 @@ def _reason(error: Exception) -> str:
 def _error(node: Value, positions: dict[Value, tuple[int, int]], message: str) -> EngineError:
     line, column = positions.get(node, (None, None))
     return EngineError(message, line, column)
+
+
+def _node_dicts(
+    by_creation: list[Value],
+    ids: dict[Value, str],
+    underflowed: set[Value],
+    correct: dict[Value, float] | None,
+    name: narrate.Names,
+) -> list[dict[str, Any]]:
+    """`_node_dict` of every node, with what it calls each node; one loop, as this runs
+    once per node of every trace."""
+    if correct is not None or underflowed:
+        return [
+            _node_dict(node, ids[node], node in underflowed, correct, name=name(node))
+            for node in by_creation
+        ]
+    names = name._names
+    return [
+        {
+            "id": ids[node],
+            "label": clean_text(node.label) if node.label else node.label,
+            "name": names.get(node) or name(node),
+            "op": node._op,
+            "kind": "op" if node._prev else ("const" if node._const else "leaf"),
+            "data": float(node.data),
+            "grad": float(node.grad),
+        }
+        for node in by_creation
+    ]
 
 
 def _node_dict(

@@ -538,6 +538,7 @@ def statements_calling_backward(tree: ast.Module) -> set[int]:
     """Ids of the statements whose text contains a `.backward()` call, found in one walk."""
     found: set[int] = set()
     stack: list[tuple[ast.AST, tuple[int, ...]]] = [(tree, ())]
+    AST = ast.AST
     while stack:
         node, enclosing = stack.pop()
         if isinstance(node, ast.stmt):
@@ -548,5 +549,11 @@ def statements_calling_backward(tree: ast.Module) -> set[int]:
             and node.func.attr == "backward"
         ):
             found.update(enclosing)
-        stack.extend((child, enclosing) for child in ast.iter_child_nodes(node))
+        # `ast.iter_child_nodes(node)`, without its generator: this visits every node.
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if isinstance(child, AST):
+                stack.append((child, enclosing))
+            elif type(child) is list:
+                stack.extend((item, enclosing) for item in child if isinstance(item, AST))
     return found

@@ -59,33 +59,34 @@ def trace_source(
     """
     check_mistake(mistake)
     limits = limits or Limits()
-    tree = parse_program(source, granularity, limits)
-    real = first_real_statement(tree)
-    if real is not None:
-        if mistake is not None or sort_steps:
-            # Where the program stops being a straight line: the statement to write out.
-            raise EngineError(
-                "the bug lab and the sort step by step work on straight-line programs "
-                "(no functions, loops or classes, one backward pass); write this one out "
-                "statement by statement to use them",
-                *SourceLines(source).position(real),
-            )
-        # The collector stays on: a real program can make reference cycles (closures in
-        # loops) far faster than it makes nodes, and only the collector frees them. It
-        # runs less often, though (`_collector_relaxed`).
-        with _collector_relaxed():
-            return trace_program(tree, source, granularity, limits)
     with _collector_paused():
-        program = run_straight_line(tree, source, granularity, limits)
-        trace = trace_graph(
-            program.output,
-            source=source,
-            granularity=granularity,
-            positions=program.positions,
-            mistake=mistake,
-            sort_steps=sort_steps,
+        # Parsing makes only a tree (no cycles): the collector would walk it for nothing.
+        tree = parse_program(source, granularity, limits)
+        real = first_real_statement(tree)
+        if real is None:
+            program = run_straight_line(tree, source, granularity, limits)
+            trace = trace_graph(
+                program.output,
+                source=source,
+                granularity=granularity,
+                positions=program.positions,
+                mistake=mistake,
+                sort_steps=sort_steps,
+            )
+            return with_one_pass(trace, program.output)
+    if mistake is not None or sort_steps:
+        # Where the program stops being a straight line: the statement to write out.
+        raise EngineError(
+            "the bug lab and the sort step by step work on straight-line programs "
+            "(no functions, loops or classes, one backward pass); write this one out "
+            "statement by statement to use them",
+            *SourceLines(source).position(real),
         )
-        return with_one_pass(trace, program.output)
+    # The collector stays on: a real program can make reference cycles (closures in
+    # loops) far faster than it makes nodes, and only the collector frees them. It
+    # runs less often, though (`_collector_relaxed`).
+    with _collector_relaxed():
+        return trace_program(tree, source, granularity, limits)
 
 
 def trace_value(

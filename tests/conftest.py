@@ -5,6 +5,8 @@ from __future__ import annotations
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 import backprop_animator
 from tests.support.checkout import WHEEL
 
@@ -15,7 +17,7 @@ def pytest_configure() -> None:
     where = Path(backprop_animator.__file__).resolve()
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     if not where.is_relative_to(site):
-        raise RuntimeError(
+        raise pytest.UsageError(
             f"BACKPROP_TEST_WHEEL=1 but backprop_animator comes from {where}, "
             f"not from the installed wheel in {site}"
         )

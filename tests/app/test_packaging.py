@@ -16,9 +16,8 @@ import httpx
 import pytest
 from service_helpers import NEURON
 
+from tests.support.checkout import CHECKOUT
 from tests.support.harness import live_server
-
-REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +33,7 @@ CSS_URLS = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
 def installed_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
     run_or_fail(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", work, REPO]
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", work, CHECKOUT]
     )
     (wheel,) = work.glob("backprop_animator-*.whl")
     venv = work / "venv"

@@ -13,12 +13,13 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_course_pages import widget_page
 from tests.browser.test_embed import course_page, course_site
+from tests.support.checkout import CHECKOUT
 
 pytestmark = pytest.mark.browser
 
 __all__ = ["course_site"]  # a fixture, shared with test_embed.py
 
-COURSES = Path(__file__).resolve().parents[2] / "docs" / "COURSES.md"
+COURSES = CHECKOUT / "docs" / "COURSES.md"  # docs are not in the wheel
 PLACEHOLDER = "https://backprop.example.org"
 RECIPE = re.compile(r"<!-- recipe: ([\w-]+) -->\n(`{3,4})\w*\n(.*?)\n\2\n", re.S)
 

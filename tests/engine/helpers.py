@@ -13,9 +13,11 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 
 from backprop_animator.engine.examples import NEURON as NEURON  # the article's neuron, as a program
+from tests.support.checkout import CHECKOUT
 
 REPO = Path(__file__).resolve().parents[2]
-SEED_ARTICLE = REPO.parent / "shared" / "seed" / "000_49d6e919cbaaa8c6.txt"
+# The article sits beside the repository, not in the wheel: found from the checkout.
+SEED_ARTICLE = CHECKOUT.parent / "shared" / "seed" / "000_49d6e919cbaaa8c6.txt"
 
 # Deterministic in CI: the same examples on every run, nothing written to disk.
 HYPOTHESIS = settings(

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.app import schemas, work_estimate
+from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.engine import gradcheck, narrate, parse, trace_source
 from backprop_animator.engine.interpreter import machine
 from backprop_animator.engine.ops import (
@@ -31,8 +32,11 @@ from backprop_animator.engine.ops import (
 )
 from backprop_animator.engine.rules import rule_sources
 from backprop_animator.engine.value import Value
+from tests.support.checkout import PACKAGE
 
-ROOT = Path(__file__).resolve().parents[2]
+# The code under test: `engine/` and `app/` of the imported package (this checkout's
+# through its links, or the installed wheel's), and the page it serves.
+STATIC = find_asset_dir("static")
 SAMPLES = (-1.3, -0.4, 0.25, 0.7, 2.0)
 EXPONENTS = (2, 3, -1, 0.5, -2.5)
 
@@ -136,7 +140,7 @@ def test_the_tables_are_derived_from_the_registry() -> None:
 
 
 def test_the_page_computes_formulas_with_the_same_functions() -> None:
-    page = (ROOT / "static/js/op-facts.js").read_text(encoding="utf-8")
+    page = (STATIC / "js/op-facts.js").read_text(encoding="utf-8")
     match = re.search(r"const FORMULA_FUNCTIONS = \[([^\]]*)\]", page)
     assert match is not None
     assert tuple(re.findall(r'"(\w+)"', match.group(1))) == FORMULA_FUNCTIONS
@@ -174,8 +178,8 @@ def test_no_other_code_file_names_an_op() -> None:
     the registry and the Value methods may. Prose and comments do not count."""
     allowed = {"engine/ops.py", "engine/value.py"}
     found = []
-    for path in [*ROOT.glob("engine/**/*.py"), *ROOT.glob("app/**/*.py")]:
-        name = path.relative_to(ROOT).as_posix()
+    for path in [*PACKAGE.glob("engine/**/*.py"), *PACKAGE.glob("app/**/*.py")]:
+        name = path.relative_to(PACKAGE).as_posix()
         if name in allowed:
             continue
         with path.open("rb") as source:
@@ -187,7 +191,7 @@ def test_no_other_code_file_names_an_op() -> None:
     comments = re.compile(r"/\*.*?\*/|//[^\n]*|const FORMULA_FUNCTIONS = \[[^\]]*\]", re.DOTALL)
     names = "|".join(OP_NAMES)
     literal = re.compile(rf"""["'`]({names})["'`]|\b({names})\s*:""")
-    for path in ROOT.glob("static/js/*.js"):
+    for path in STATIC.glob("js/*.js"):
         code = comments.sub("", path.read_text(encoding="utf-8"))
         found += [f"{path.name}: {match.group(0)}" for match in literal.finditer(code)]
     assert found == []
@@ -258,8 +262,8 @@ def test_adding_an_op_takes_its_method_and_its_entry(tmp_path: Path) -> None:
     package.mkdir()
     (package / "__init__.py").write_text("")
     ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "engine", package / "engine", ignore=ignore)
-    shutil.copytree(ROOT / "app", package / "app", ignore=ignore)
+    shutil.copytree(PACKAGE / "engine", package / "engine", ignore=ignore)
+    shutil.copytree(PACKAGE / "app", package / "app", ignore=ignore)
     value = package / "engine" / "value.py"
     text = value.read_text(encoding="utf-8")
     marker = "\n    # Composites: they only build primitives.\n"

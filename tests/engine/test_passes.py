@@ -175,7 +175,10 @@ def test_the_zero_grad_example_clears_every_gradient_in_one_update_frame() -> No
 def test_the_mlp_training_example_prints_cpythons_losses() -> None:
     source = programs.MLP_TRAINING
     reference = run_in_cpython(
-        source.replace("from micrograd.engine import Value", "from engine.value import Value")
+        source.replace(
+            "from micrograd.engine import Value",
+            "from backprop_animator.engine.value import Value",
+        )
     )
     assert_same_output(printed_lines(trace_source(source)), reference)
 

@@ -103,7 +103,7 @@ def test_the_same_source_gives_the_same_bytes_twice() -> None:
 
 def test_the_same_source_gives_the_same_bytes_in_processes_with_different_hash_seeds() -> None:
     script = (
-        "import json, sys; from engine import trace_source; "
+        "import json, sys; from backprop_animator.engine import trace_source; "
         "sys.stdout.write(json.dumps(trace_source(sys.stdin.read(), 'expanded')))"
     )
     outputs = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.support.programs import own_value_program
 
 SMALL = Limits(max_steps=20_000)
 # Reading `.grad` puts every program in the language of SPEC §11, not §2's straight line.
@@ -141,38 +142,9 @@ def test_labels_longer_than_100_characters_are_cut_in_the_trace() -> None:
     assert len(trace["nodes"][0]["label"]) == 100
 
 
-OWN_CLASS_WITH_A_LONG_OP = """\
-class V:
-    def __init__(self, data, children=(), op=''):
-        self.data = data
-        self.grad = 0.0
-        self._backward = lambda: None
-        self._prev = set(children)
-        self._op = op
-
-    def __mul__(self, other):
-        out = V(self.data * other.data, (self, other), 'x' * 10000)
-
-        def _backward():
-            self.grad += other.data * out.grad
-            other.grad += self.data * out.grad
-
-        out._backward = _backward
-        return out
-
-    def backward(self):
-        self.grad = 1.0
-        self._backward()
-
-
-c = V(2.0) * V(3.0)
-c.backward()
-"""
-
-
 def test_a_program_class_s_long_op_is_cut_in_the_trace_and_its_texts() -> None:
     # Uncut, each node of a 10,000-character op cost some 70 kB of trace (op, name, texts).
-    trace = trace_source(OWN_CLASS_WITH_A_LONG_OP)
+    trace = trace_source(own_value_program("'x' * 10000"))
     op_node = next(node for node in trace["nodes"] if node["op"])
     assert op_node["op"] == "x" * 99 + "\u2026"
     assert len(op_node["name"]) < 120

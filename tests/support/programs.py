@@ -7,6 +7,9 @@ fan-in 10, each `h = tanh(w1*x1 + ... + w10*x10 + b)` with weights as number lit
 
 `nn_source() + nn_training()` is micrograd's `nn.py`, pasted as it is, training an
 `MLP(3, [4, 4, 1])` for six steps.
+
+`own_value_program("'sin'")` is a learner's own micrograd-style `class V` whose product
+node gets the op the given Python expression makes, traced for `c = a * b`.
 """
 
 from __future__ import annotations
@@ -156,3 +159,51 @@ def nn_training(seed: int = 1337, *, prints: bool = True) -> str:
             "print([p.grad for p in model.parameters()])",
         ]
     return "\n" + "\n".join(lines) + "\n"
+
+
+OWN_VALUE_PROGRAM = """\
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), OP)
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+a = V(2.0)
+b = V(3.0)
+c = a * b
+c.backward()
+"""
+
+
+def own_value_program(op: str) -> str:
+    """A learner's own engine whose product nodes get the op `op` (Python source) makes."""
+    return OWN_VALUE_PROGRAM.replace("OP)", f"{op})", 1)

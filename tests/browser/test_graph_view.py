@@ -344,7 +344,10 @@ def test_the_minimap_toggles_and_remembers(player_page: Page, server: str) -> No
     open_big_graph(player_page, server)  # a fresh page: the choice stays
     expect(player_page.get_by_test_id("minimap")).to_be_hidden()
     player_page.get_by_test_id("minimap-toggle").click()
-    expect(player_page.get_by_test_id("minimap")).to_be_visible()
+    minimap = player_page.get_by_test_id("minimap")
+    expect(minimap).to_be_visible()
+    # Shown at once, drawn at the next animation frame: the view's rectangle comes last.
+    expect(minimap).to_have_attribute("data-view", re.compile(r"\d"))
     assert player_page.evaluate(MINIMAP_INK) > 100
 
 

@@ -24,6 +24,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RuleLines(Strict):
+    """The lines of a program-class node's `_backward` (a `def`, a `lambda` or a method)."""
+
+    line: int = Field(ge=1, description="Its first line in `source` (1-based).")
+    end_line: int = Field(ge=1, description="Its last line.")
+
+
 class Node(Strict):
     id: str = Field(description="Unique id of the node.")
     label: str = Field(description='The name the program gave it, or `""`.')
@@ -51,6 +58,12 @@ class Node(Strict):
         default=None,
         description="Schema 2 (§11) programs: the call path the node was made in, "
         '`MLP.layers[1].neurons[0]`, `neuron()`, or `""` at the top level.',
+    )
+    rule: RuleLines | None = Field(
+        default=None,
+        description="Only for a node of the program's own Value-like class (§11): where in "
+        "`source` its own `_backward` is written, so the page shows the learner's rule "
+        "rather than the engine's. Absent for the engine's `Value`s.",
     )
 
 

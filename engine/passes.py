@@ -32,7 +32,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from backprop_animator.engine import narrate, ops
-from backprop_animator.engine.interpreter.objects import PInstance, PSet
+from backprop_animator.engine.interpreter.objects import BoundMethod, Function, PInstance, PSet
 from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
@@ -578,19 +578,38 @@ class Recorder:
             if group is None:
                 group = group_of[id(owner)] = groups.name(owner)
             label = node.label
-            out.append(
-                {
-                    "id": ids[node],
-                    "label": label if len(label) <= MAX_LABEL else cut_label(label),
-                    "name": names[node],
-                    "op": node._op,
-                    "kind": kind,
-                    "data": float(node.data),
-                    "grad": float(node.grad),
-                    "group": group,
-                }
-            )
+            entry = {
+                "id": ids[node],
+                "label": label if len(label) <= MAX_LABEL else cut_label(label),
+                "name": names[node],
+                "op": node._op,
+                "kind": kind,
+                "data": float(node.data),
+                "grad": float(node.grad),
+                "group": group,
+            }
+            instance = instance_of.get(node)
+            if instance is not None:
+                rule = rule_lines(instance)
+                if rule is not None:
+                    entry["rule"] = rule
+            out.append(entry)
         return out
+
+
+def rule_lines(instance: PInstance) -> dict[str, int] | None:
+    """Where a program-class node's own `_backward` is written: `{"line", "end_line"}`.
+
+    The function it holds when the program ends (a `def` or `lambda` of the program,
+    or a bound method of its class); None for anything else (`None`, a built-in).
+    """
+    rule = instance.attrs.get("_backward")
+    if type(rule) is BoundMethod:
+        rule = rule.function
+    if type(rule) is not Function or rule.span[0] <= 0:
+        return None
+    line, end_line = rule.span
+    return {"line": line, "end_line": end_line}
 
 
 class GroupNames:

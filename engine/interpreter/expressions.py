@@ -298,6 +298,7 @@ class ExpressionCompiler:
                 return RETURN
 
         in_class = scope.kind == "class"
+        span = (node.lineno, node.end_lineno or node.lineno)
 
         def make(f: Frame) -> Function:
             closure = f.parent if in_class else f
@@ -313,6 +314,7 @@ class ExpressionCompiler:
                 closure,
             )
             fn.uses_super = uses_super
+            fn.span = span
             return fn
 
         return make

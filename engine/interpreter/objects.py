@@ -40,6 +40,7 @@ class Function:
         "name",
         "owner",
         "params",
+        "span",
         "uses_super",
         "vararg",
     )
@@ -67,6 +68,8 @@ class Function:
         self.closure = closure
         self.owner: PClass | None = None  # the class whose body defined it (for super())
         self.uses_super = False
+        # Its first and last line in the source: a program-class node's rule is shown there.
+        self.span: tuple[int, int] = (0, 0)
 
 
 class PClass:

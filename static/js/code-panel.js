@@ -3,11 +3,18 @@
  * program line being run and the primitive it calls; the sort frame shows the
  * depth-first sort; backward frames show the `for node in reversed(topo)` loop
  * at the current iteration, the node's rule from the engine's own source (from
- * /api/rules, passed in), and each `+=` with the numbers put in.
+ * /api/rules, passed in) or, for a program with a Value class of its own, the
+ * program's own `_backward` (`nodes[].rule`), and each `+=` with the numbers put in.
  */
 import { formatCode } from "./format.js";
 import { mistakeCode, sortStepCode } from "./lab-code.js";
-import { backwardLines, ruleSource, substitutions, withoutDocstring } from "./rule-text.js";
+import {
+  backwardLines,
+  programRule,
+  ruleSource,
+  substitutions,
+  withoutDocstring,
+} from "./rule-text.js";
 import { sourceLines as splitSourceLines } from "./source-position.js";
 import { html } from "./svg.js";
 import { programExcerpt, updateParts } from "./update-code.js";
@@ -89,8 +96,28 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     names[/** @type {number} */ (timeline.indexOf.get(id))];
   let shownKey = "";
 
-  /** @param {string} op */
-  function rule(op, marked) {
+  /**
+   * The node's rule: the program's own (a class of its own), else the engine's.
+   * @param {import("./trace.js").TraceNode} node
+   * @param {(lines: string[]) => Set<number>} marked  which of the engine's lines to mark
+   * @param {boolean} running  a backward step: mark the program's lines that write a grad
+   */
+  function rule(node, marked, running) {
+    const own = node.rule ? programRule(sourceLines, node.rule) : null;
+    if (own) {
+      const { lines, first, writes } = own;
+      const span =
+        node.rule && node.rule.end_line > first
+          ? `lines ${first}\u2013${node.rule.end_line}`
+          : `line ${first}`;
+      return [
+        codeBlock(lines, running ? (writes.size ? writes : new Set(lines.keys())) : new Set(), {
+          first,
+          label: `Your program \u00B7 ${span} (its own _backward)`,
+        }),
+      ];
+    }
+    const { op } = node;
     const source = ruleSource(rules, trace.ops, op);
     if (!source) return [];
     const lines = withoutDocstring(source.trimEnd().split("\n"));
@@ -133,7 +160,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           ` = ${formatCode(node.data)} and stores its backward rule (not run yet):`,
         ]),
       );
-      parts.push(...rule(node.op, (lines) => markWhere(lines, /out\s*=\s*Value\(/)));
+      parts.push(...rule(node, (lines) => markWhere(lines, /out\s*=\s*Value\(/), false));
     } else if (state.phase === "sort") {
       const engineBackward = rules.backward;
       const engineSort = rules.topological_order;
@@ -190,7 +217,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           }),
         );
       } else {
-        parts.push(...rule(node.op, backwardLines));
+        parts.push(...rule(node, backwardLines, true));
         const rows = substitutions({
           op: node.op,
           name: names[state.current],

@@ -47,6 +47,38 @@ export function withoutDocstring(lines) {
   return [...lines.slice(0, start), ...lines.slice(end + 1)];
 }
 
+/** The most lines of a program's own rule the code panel shows. */
+export const MOST_RULE_LINES = 40;
+
+/**
+ * A program-class node's own `_backward`, as the program wrote it (`nodes[].rule`:
+ * its first and last line in the source): the lines without their common indent, the
+ * number of the first, and which of them write a `.grad` (what runs at a backward
+ * step); null when the lines are not in the source.
+ * Example: programRule(["class V:", "  def _backward():", "    a.grad += 1"],
+ *   {line: 2, end_line: 3}) -> {lines: ["def _backward():", "  a.grad += 1"], first: 2,
+ *   writes: Set {1}}
+ * @param {string[]} sourceLines
+ * @param {{line: number, end_line: number}} rule
+ * @returns {{lines: string[], first: number, writes: Set<number>} | null}
+ */
+export function programRule(sourceLines, rule) {
+  const { line, end_line: endLine } = rule;
+  if (!Number.isInteger(line) || !Number.isInteger(endLine)) return null;
+  if (line < 1 || endLine < line || endLine > sourceLines.length) return null;
+  const cut = endLine - line + 1 > MOST_RULE_LINES;
+  const raw = sourceLines.slice(line - 1, cut ? line - 1 + MOST_RULE_LINES : endLine);
+  const indents = raw.filter((text) => text.trim() !== "").map((text) => text.search(/\S/));
+  const indent = indents.length ? Math.min(...indents) : 0;
+  const lines = raw.map((text) => text.slice(Math.min(indent, text.length)));
+  if (cut) lines.push("\u2026");
+  const writes = new Set();
+  lines.forEach((text, i) => {
+    if (/\.grad\s*(?:\*\*|\/\/|[-+*/%@&|^]|<<|>>)?=(?!=)/.test(text)) writes.add(i);
+  });
+  return { lines, first: line, writes };
+}
+
 /** The key of /api/rules for a node's op (`**-1.0` -> `**`): the same as the trace's `ops`. */
 export const ruleKey = opKey;
 

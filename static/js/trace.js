@@ -5,8 +5,10 @@
  *
  * @typedef {"leaf" | "const" | "op" | "group"} NodeKind  "group": a closed call the page draws (pass-graph.js), never in a trace
  * @typedef {{id: string, label: string, name: string, op: string, kind: NodeKind, data: number, grad: number,
- *   underflow?: true, correct_grad?: number, group?: string}} TraceNode  name: what the engine's texts call it;
+ *   underflow?: true, correct_grad?: number, group?: string, rule?: {line: number, end_line: number}}} TraceNode
+ *   name: what the engine's texts call it;
  *   underflow: a float underflowed here (engine/underflow.py);
+ *   rule: a program's own Value class: the lines of this node's own `_backward`;
  *   correct_grad: with a `mistake` (SPEC §8), the gradient the correct engine gives
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
  * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number, underflow?: true}} Contribution

@@ -1,12 +1,14 @@
 """A real program's own Value class may give its nodes any `_op` (docs/TRACE.md): the page
 looks such an op up in the trace's `ops` and the engine's rule sources as data, never as
-an Object property, and shows no engine source for an op the engine does not have."""
+an Object property, and shows no engine source for an op the engine does not have. The
+code panel shows the program's own `_backward` (`nodes[].rule`) instead of the engine's."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from backprop_animator.engine.program_examples import OWN_ENGINE
 from tests.browser.conftest import open_player, player_url
 from tests.support.programs import own_value_program
 
@@ -28,3 +30,28 @@ def test_an_op_named_like_an_object_property_or_an_engine_function_plays(
     # No engine method is shown as this op's rule: it is the program's own.
     expect(code).not_to_contain_text("engine/value.py")
     expect(code.get_by_test_id("substitution").first).to_contain_text("local")
+
+
+def test_the_code_panel_shows_the_programs_own_rule_with_its_bug(
+    player_page: Page, server: str
+) -> None:
+    # The article's second trap, made in the learner's own class: `=` where `+=` belongs.
+    mistaken = "other.grad = 1.0 * out.grad"
+    source = OWN_ENGINE.replace("other.grad += 1.0 * out.grad", mistaken, 1)
+    line = source.split("\n").index(f"            {mistaken}") + 1
+    # Frame 10 of 16: the backward step of `x1*w1 + x2*w2`, a `+` node.
+    open_player(player_page, player_url(server, source, frame=9))
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text(f"Your program \u00b7 lines {line - 2}\u2013{line}")
+    expect(code).not_to_contain_text("engine/value.py")
+    marked = code.locator("[data-testid=code-line][data-marked]")
+    expect(marked).to_have_count(3)  # the loop's line and the rule's two grad writes
+    expect(marked.last).to_contain_text(mistaken)
+    expect(marked.last).to_contain_text(str(line))
+
+    # A build frame shows the same lines, nothing marked: the rule is stored, not run.
+    player_page.get_by_test_id("scrubber").fill("2")
+    expect(code).to_contain_text("stores its backward rule (not run yet)")
+    expect(code).to_contain_text(mistaken)
+    lines = code.locator("[data-testid=code-line][data-marked]")
+    expect(lines.filter(has_text=mistaken)).to_have_count(0)

@@ -189,6 +189,75 @@ def test_the_own_engine_example_is_traced_with_its_own_rules() -> None:
     assert printed_lines(trace)[1] == "Value(x1: data=2.0000, grad=-1.5000)"
 
 
+def test_a_program_class_node_points_at_the_lines_of_its_own_rule() -> None:
+    trace = trace_source(programs.OWN_ENGINE)
+    lines = programs.OWN_ENGINE.split("\n")
+
+    def written(node: dict[str, Any]) -> list[str]:
+        rule = node["rule"]
+        return [line.strip() for line in lines[rule["line"] - 1 : rule["end_line"]]]
+
+    by_op: dict[str, list[str]] = {}
+    for node in trace["nodes"]:
+        body = written(node)
+        if node["kind"] == "leaf":
+            assert body == ["self._backward = lambda: None"], node
+        else:
+            assert body[0] == "def _backward():", node
+            assert by_op.setdefault(node["op"], body) == body, "one rule per op"
+    assert set(by_op) == {"*", "+", "tanh"}
+    assert any("(1 - t**2)" in line for line in by_op["tanh"])
+    assert all(line.startswith(("def", "self.grad", "other.grad")) for line in by_op["*"])
+
+
+def test_a_rule_that_is_a_method_or_replaced_points_at_the_one_the_node_holds_at_the_end() -> None:
+    source = """\
+class V:
+    def __init__(self, data, prev=()):
+        self.data, self.grad, self._prev, self._op = data, 0.0, prev, ""
+        self._backward = self.nothing
+
+    def nothing(self):
+        pass
+
+    def add_grad(self, amount):
+        self.grad += amount
+
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other))
+        out._op = "*"
+        def first():
+            self.grad += other.data * out.grad
+        out._backward = first
+        out._backward = lambda: (
+            self.add_grad(other.data * out.grad),
+            other.add_grad(self.data * out.grad),
+        )
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+        for child in self._prev:
+            child._backward()
+
+a, b = V(2.0), V(-3.0)
+(a * b).backward()
+"""
+    nodes = trace_source(source)["nodes"]
+    assert [node.get("rule") for node in nodes] == [
+        {"line": 6, "end_line": 7},  # a bound method: where the method is written
+        {"line": 6, "end_line": 7},
+        {"line": 18, "end_line": 21},  # the lambda that replaced `first`
+    ]
+    assert [node["grad"] for node in nodes] == [-3.0, 2.0, 1.0]
+
+
+def test_the_engines_own_values_have_no_rule_lines() -> None:
+    for source in (programs.FORGOT_ZERO_GRAD, nn_source() + nn_training(prints=False)):
+        assert all("rule" not in node for node in trace_source(source)["nodes"])
+
+
 def test_numbers_with_several_passes_are_told_to_become_values() -> None:
     with pytest.raises(EngineError, match="numbers stay numbers") as caught:
         trace_source("a = 2.0\nb = -3.0\nc = a * b + a\nc.backward()\nc.backward()\n")

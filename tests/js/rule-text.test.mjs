@@ -5,6 +5,8 @@ import {
   attribute,
   backwardLines,
   localSymbol,
+  MOST_RULE_LINES,
+  programRule,
   withoutDocstring,
   ruleKey,
   ruleSource,
@@ -145,4 +147,51 @@ describe("withoutDocstring", () => {
   });
   it("leaves code without a docstring alone", () =>
     assert.deepEqual(withoutDocstring(["def f():", "    return 1"]), ["def f():", "    return 1"]));
+});
+
+describe("programRule", () => {
+  const source = [
+    "class V:",
+    "    def __mul__(self, other):",
+    "        def _backward():",
+    "            self.grad += other.data * out.grad",
+    "",
+    "            other.grad = self.data * out.grad  # the article's bug",
+    "        out._backward = _backward",
+  ];
+
+  it("shows the program's own lines, unindented, numbered from the first", () => {
+    const rule = programRule(source, { line: 3, end_line: 6 });
+    assert.deepEqual(rule?.lines, [
+      "def _backward():",
+      "    self.grad += other.data * out.grad",
+      "",
+      "    other.grad = self.data * out.grad  # the article's bug",
+    ]);
+    assert.equal(rule?.first, 3);
+  });
+
+  it("marks every line that writes a grad, with = as much as +=, and no comparison", () => {
+    assert.deepEqual([...(programRule(source, { line: 3, end_line: 6 })?.writes ?? [])], [1, 3]);
+    const lines = ["f = lambda: x.grad == 0", "g = lambda: x.grad -= 1", "y.grad *= 2"];
+    assert.deepEqual([...(programRule(lines, { line: 1, end_line: 3 })?.writes ?? [])], [1, 2]);
+  });
+
+  it("refuses lines the source does not have", () => {
+    for (const rule of [
+      { line: 0, end_line: 2 },
+      { line: 3, end_line: 2 },
+      { line: 6, end_line: 8 },
+      { line: 1.5, end_line: 2 },
+      { line: Number.NaN, end_line: 2 },
+    ])
+      assert.equal(programRule(source, rule), null, JSON.stringify(rule));
+  });
+
+  it("cuts a very long rule and says so", () => {
+    const long = ["def _backward():", ...Array.from({ length: 100 }, (_, i) => `  a.grad += ${i}`)];
+    const rule = programRule(long, { line: 1, end_line: long.length });
+    assert.equal(rule?.lines.length, MOST_RULE_LINES + 1);
+    assert.equal(rule?.lines.at(-1), "\u2026");
+  });
 });

@@ -133,7 +133,7 @@ class Names:
         precedences = self._precedences
         outer = precedences.get(op) or self._precedence_of(op)
         # `**` groups from the right, so an equal-precedence base needs brackets too.
-        power = op.startswith("**")
+        power = op.startswith("**") and len(node._prev) == 1
         names = self._names
         unnamed = self._unnamed
         operands = []
@@ -164,7 +164,7 @@ class Names:
             if text is None:
                 text = self.data(child)
             operands.append(text)
-        if node._op.startswith("**") and operands[0].startswith("-"):
+        if node._op.startswith("**") and len(operands) == 1 and operands[0].startswith("-"):
             operands[0] = f"({operands[0]})"
         return _apply(node._op, operands, " + ", " × ")
 
@@ -179,7 +179,7 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
         return plus.join(operands)
     if op == "*":
         return times.join(operands)
-    if op.startswith("**"):
+    if op.startswith("**") and len(operands) == 1:
         return f"{operands[0]}{op}"
     return f"{op}({', '.join(operands)})"
 

@@ -188,8 +188,25 @@ def op_key(op: str) -> str:
     return "**" if op.startswith("**") else op
 
 
+def is_other_power(op: str) -> bool:
+    """Another engine's `**` that is not ours: one whose exponent is not a number in its
+    op (`**` alone, `**x`), so an operand like any other (`a ** x` with two children).
+
+    Example: `is_other_power("**") is True`, `is_other_power("**-1.5") is False`.
+    """
+    if not op.startswith("**"):
+        return False
+    try:
+        float(op[2:])
+    except ValueError:
+        return True
+    return False
+
+
 def lookup(op: str) -> Op | None:
     """The entry for a node's op, or None for an op we do not have (a foreign engine's)."""
+    if is_other_power(op):
+        return None
     return OPS.get(op_key(op))
 
 
@@ -207,7 +224,8 @@ def page_facts(ops: Iterable[str]) -> dict[str, dict[str, Any]]:
     left out: the page draws and words them generically.
     """
     facts: dict[str, dict[str, Any]] = {}
-    for key in sorted({op_key(op) for op in ops}, key=lambda key: _registry_order(key.lower())):
+    keys = {op_key(op) for op in ops if not is_other_power(op)}
+    for key in sorted(keys, key=lambda key: _registry_order(key.lower())):
         entry = OPS.get(key) or OPS.get(key.lower())
         if entry is not None:
             facts[key] = {

@@ -5,6 +5,7 @@ and a rule that fails leaves the foreign gradients as they were."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -156,6 +157,29 @@ def test_a_binary_op_we_do_not_know_names_both_operands() -> None:
     trace = trace_value(out)
     build = trace["frames"][0]["text"]
     assert "hypot(a, a)" in build
+
+
+@pytest.mark.parametrize("op", ["**", "**x", "**(x)"])
+def test_a_power_with_the_exponent_as_an_operand_is_another_engines_op(op: str) -> None:
+    # Our `**k` has its exponent in the op; this `a ** x` has it as a second child, so
+    # neither the name `a**k` nor the rule k·a^(k−1) fits: it is watched like any op.
+    a, x = Node(2.0, label="a"), Node(3.0, label="x")
+    out = Node(8.0, (a, x), op)
+
+    def _backward() -> None:
+        a.grad += x.data * a.data ** (x.data - 1) * out.grad
+        x.grad += math.log(a.data) * out.data * out.grad
+
+    out._backward = _backward
+    trace = trace_value(out)
+    operands = ", ".join(n["name"] for n in trace["nodes"] if n["kind"] == "leaf")
+    assert trace["nodes"][-1]["name"] == f"{op}({operands})"
+    assert f"{op}({operands}) = {op}(" in trace["frames"][0]["text"]
+    backward = trace["frames"][2]["text"]
+    assert "a rule of its own engine" in backward and "k·x" not in backward
+    assert "a.grad += 12 × 1 → 12" in backward
+    assert trace["ops"] == {}
+    assert_trace_invariants(trace)
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from backprop_animator.engine.ops import (
     NUMBER_FUNCTIONS,
     OPS,
     Formula,
+    is_other_power,
     lookup,
     op_key,
     page_facts,
@@ -124,6 +125,15 @@ def test_every_slip_is_a_formula_the_page_can_compute() -> None:
             }
 
 
+def test_only_a_power_with_a_number_in_its_op_is_ours() -> None:
+    for op in ("**2", "**-1", "**0.5", "**1e-05", "**-1.0"):
+        assert not is_other_power(op) and lookup(op) is OPS["**"], op
+    for op in ("**", "**x", "**(x)", "**k"):
+        assert is_other_power(op) and lookup(op) is None, op
+    assert page_facts(["**", "**2"]) == page_facts(["**2"])
+    assert page_facts(["**x"]) == {}
+
+
 def test_the_tables_are_derived_from_the_registry() -> None:
     assert FUNCTIONS == ("tanh", "exp", "relu", "log", "sigmoid")
     assert parse.UNARY_FUNCTIONS == FUNCTIONS
@@ -133,7 +143,8 @@ def test_the_tables_are_derived_from_the_registry() -> None:
     assert gradcheck.PLAIN_FUNCTIONS is NUMBER_FUNCTIONS
     assert set(OPS) <= set(rule_sources())
     for key, entry in OPS.items():
-        assert narrate.rule_text(key) == entry.rule
+        # A power's key is `**`; its nodes' ops carry the exponent (`**2`).
+        assert narrate.rule_text("**2" if key == "**" else key) == entry.rule
         assert f"def {entry.method.__name__}(" in rule_sources()[key]
     description = schemas.Node.model_fields["op"].description or ""
     assert all(key in description for key in OPS)

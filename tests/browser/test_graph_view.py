@@ -240,8 +240,16 @@ def open_big_graph(page: Page, server: str, nodes: int = 600) -> int:
     return total
 
 
+# Resolves after two animation frames: whatever the previous one queued has run.
+NEXT_FRAMES = (
+    "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+)
+
+
 def minimap_rect(page: Page) -> tuple[float, float, float, float]:
-    """The main view's rectangle on the minimap: x, y, width, height in minimap pixels."""
+    """The main view's rectangle on the minimap: x, y, width, height in minimap pixels,
+    once any redraw the last input queued has landed (it draws at the next frame)."""
+    page.evaluate(NEXT_FRAMES)
     value = page.get_by_test_id("minimap").get_attribute("data-view")
     assert value, "the minimap has not drawn the view"
     x, y, width, height = (float(part) for part in value.split(","))

@@ -240,6 +240,27 @@ def test_a_program_without_a_value_is_refused() -> None:
         trace_source("x = [1, 2]\nx\n")
 
 
+@pytest.mark.parametrize(
+    "ending",
+    ["print(y.data)\n", "y.label = 'o'\n", "y.label = 'o'\nprint(f'{y.data:.1f}')\n"],
+    ids=["print", "label", "label-then-print"],
+)
+def test_a_final_print_or_label_is_not_the_result_as_in_straight_line_programs(
+    ending: str,
+) -> None:
+    # Reading .data makes these real programs; SPEC §2's output rule still holds.
+    trace = trace_source("x = Value(3.0)\ny = x * x\n" + ending)
+
+    output = next(n for n in trace["nodes"] if n["id"] == trace["output"])
+    assert output["data"] == 9.0
+    assert next(n for n in trace["nodes"] if n["label"] == "x")["grad"] == 6.0
+
+
+def test_a_program_that_only_prints_still_has_no_result() -> None:
+    with pytest.raises(EngineError, match="has no result"):
+        trace_source("print(Value(3.0).data)\nprint(Value(2.0).grad)\n")
+
+
 @pytest.mark.parametrize("granularity", ["packed", "expanded"])
 def test_the_straight_line_functions_work_inside_real_programs(granularity: str) -> None:
     source = (

@@ -191,8 +191,10 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
         "z = [1]\nfor i in range(40000):\n    z = filter(None, z)\nx = list(z)\n",
         "z = [1]\nfor i in range(200000):\n    z = zip(z)\nx = list(z)\n",
         "z = [1]\nfor i in range(200000):\n    z = enumerate(z)\nx = list(z)\n",
+        "z = [1]\nfor i in range(200000):\n    z = (a for a in z)\nx = list(z)\n",
+        "z = [1]\nfor i in range(100000):\n    z = (a for a in map(abs, z))\nx = list(z)\n",
     ],
-    ids=["filter", "zip", "enumerate"],
+    ids=["filter", "zip", "enumerate", "generator-expression", "generator-over-map"],
 )
 def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
     # CPython's own iterators recurse in C when a deep chain is read or freed: a segfault,

@@ -178,6 +178,31 @@ def test_a_builtins_own_refusal_is_still_a_clean_error_with_its_line(source: str
     assert caught.value.line == 1
 
 
+def test_repeated_backward_passes_count_the_nodes_they_visit_as_steps() -> None:
+    # Every node a pass visits is a frame of the trace: 100 passes over 2,001 nodes would
+    # be 200,000 frames, seconds of tracing, from a 6-line program within every limit.
+    source = (
+        "x = Value(0.5)\ny = x\nfor i in range(1000):\n    y = y * 1.0\n"
+        "for j in range(100):\n    y.backward()\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source)
+    assert "visits 2,001" in caught.value.message
+    assert (caught.value.line, caught.value.column) == (6, 5)
+
+
+@pytest.mark.parametrize(("passes", "refused"), [(8, False), (9, True)])
+def test_the_backward_step_cost_is_twenty_per_node_visited(passes: int, refused: bool) -> None:
+    # Three nodes, twenty steps each per pass, plus three of the loop's own: 63 a pass,
+    # so 8 passes fit in 540 steps and 9 do not.
+    source = f"a = Value(1.0)\nb = a * 2\nfor k in range({passes}):\n    b.backward()\n"
+    if refused:
+        with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+            trace_source(source, limits=Limits(max_steps=540))
+    else:
+        assert len(trace_source(source, limits=Limits(max_steps=540))["passes"]) == passes
+
+
 def test_the_step_limit_is_read_from_the_environment() -> None:
     limits = Limits.from_env({"BACKPROP_MAX_STEPS": "500"})
     assert limits.max_steps == 500

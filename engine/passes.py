@@ -49,6 +49,9 @@ MAX_LABEL = 100  # labels longer than this are cut in the trace
 # the frames, and the time to make them, within BACKPROP_MAX_STEPS (1,000,000 steps allow
 # 50,000 node visits, half a second of tracing on the 2-core machine).
 BACKWARD_STEPS_PER_NODE = 20
+# Likewise every write to a node's `.data` or `.grad` between passes is a change an update
+# frame lists: `for i in range(n): x.data = float(i)` may not list millions of them.
+STEPS_PER_WRITE = 4
 
 
 class Recorder:
@@ -201,6 +204,7 @@ class Recorder:
                 return
         if type(before) not in (int, float, bool) or type(after) not in (int, float, bool):
             return
+        self.state.charge(STEPS_PER_WRITE)
         anchor = self.anchor
         frame = self._update
         if frame is None or self._update_anchor is not anchor or self.frames[-1] is not frame:

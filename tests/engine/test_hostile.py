@@ -203,6 +203,23 @@ def test_the_backward_step_cost_is_twenty_per_node_visited(passes: int, refused:
         assert len(trace_source(source, limits=Limits(max_steps=540))["passes"]) == passes
 
 
+@pytest.mark.parametrize(("writes", "refused"), [(10, False), (11, True)])
+def test_each_write_an_update_frame_lists_costs_four_steps(writes: int, refused: bool) -> None:
+    # 67 steps before the loop (the pass: 3 nodes at 20), then 6 a turn: the turn, the
+    # statement and the write's 4. So 10 writes fit in 130 steps and 11 do not.
+    source = (
+        f"a = Value(1.0)\nb = a * 2\nb.backward()\nfor k in range({writes}):\n"
+        "    a.data = k + 0.5\n"
+    )
+    if refused:
+        with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+            trace_source(source, limits=Limits(max_steps=130))
+    else:
+        trace = trace_source(source, limits=Limits(max_steps=130))
+        changes = [c for f in trace["frames"] if f["phase"] == "update" for c in f["changes"]]
+        assert len(changes) == writes
+
+
 def test_the_step_limit_is_read_from_the_environment() -> None:
     limits = Limits.from_env({"BACKPROP_MAX_STEPS": "500"})
     assert limits.max_steps == 500

@@ -245,11 +245,35 @@ def _parse(source: str, limits: Limits) -> ast.Module:
                 column,
             ) from None
         raise EngineError(f"syntax error: {error.msg}", error.lineno, column) from None
-    except ValueError as error:  # e.g. a lone surrogate, which UTF-8 cannot encode
+    except UnicodeEncodeError as error:  # a lone surrogate, which UTF-8 cannot encode
+        raise _unreadable(source, error.start) from None
+    except ValueError as error:
         raise EngineError(f"the program cannot be read: {error}") from None
     except (RecursionError, MemoryError):
         # CPython's parser gives up on very deep nesting this way, before any AST exists.
         raise limits.exceeded("max_depth", "the program is nested too deeply") from None
+
+
+def _unreadable(source: str, index: int) -> EngineError:
+    """The error for a character UTF-8 cannot encode, at its line and column.
+
+    A lone surrogate U+DC80..U+DCFF is how Python decodes a byte that is not UTF-8 (a
+    command-line argument, standard input), so it is named as that byte.
+    Example: `"x = 1\\n\\udcff"` -> line 2, column 1, "the byte 0xFF, which is not UTF-8".
+    """
+    before = source[:index]
+    line = len(SourceLines._BREAK.findall(before)) + 1
+    column = index - max(before.rfind("\n"), before.rfind("\r"))
+    code = ord(source[index])
+    if 0xDC80 <= code <= 0xDCFF:
+        what = f"the byte 0x{code - 0xDC00:02X}, which is not UTF-8"
+    else:
+        what = f"a lone surrogate (U+{code:04X}), which UTF-8 cannot carry"
+    return EngineError(
+        f"the program cannot be read: it holds {what}; send the program as UTF-8 text",
+        line,
+        column,
+    )
 
 
 def _check_no_nul(source: str) -> None:

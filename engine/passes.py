@@ -43,6 +43,15 @@ from backprop_animator.engine.value import _creation_order as creation_order
 SCHEMA_TWO = 2
 _SEQ = attrgetter("_seq")  # creation order
 MAX_LABEL = 100  # labels longer than this are cut in the trace
+# What one node of a `backward()` pass on the engine's Value costs in interpreter steps.
+# Its rules run outside the interpreter, but every node a pass visits becomes a frame of
+# the trace, and `for _ in range(n): out.backward()` repeats them all: charging them keeps
+# the frames, and the time to make them, within BACKPROP_MAX_STEPS (1,000,000 steps allow
+# 50,000 node visits, half a second of tracing on the 2-core machine).
+BACKWARD_STEPS_PER_NODE = 20
+# Likewise every write to a node's `.data` or `.grad` between passes is a change an update
+# frame lists: `for i in range(n): x.data = float(i)` may not list millions of them.
+STEPS_PER_WRITE = 4
 
 
 class Recorder:
@@ -195,6 +204,7 @@ class Recorder:
                 return
         if type(before) not in (int, float, bool) or type(after) not in (int, float, bool):
             return
+        self.state.charge(STEPS_PER_WRITE)
         anchor = self.anchor
         frame = self._update
         if frame is None or self._update_anchor is not anchor or self.frames[-1] is not frame:
@@ -310,6 +320,16 @@ class Recorder:
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
         topo = topological_order(output)
+        state = self.state
+        state.steps += BACKWARD_STEPS_PER_NODE * len(topo)
+        if state.steps > state.max_steps:
+            error = self.limits.exceeded(
+                "max_steps",
+                f"the program ran too many steps (backward() counts {BACKWARD_STEPS_PER_NODE} "
+                f"for each node it visits, each a frame of the animation; this one visits "
+                f"{len(topo):,})",
+            )
+            raise ProgramError(error.message)
         sort = self.begin_pass(output, topo)
         sort["changes"].append((output, "grad", output.grad, 1.0))
         output.grad = 1  # micrograd seeds with the int 1

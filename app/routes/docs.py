@@ -47,4 +47,6 @@ async def read_docs(request: Request) -> HTMLResponse:
         # Swagger UI sets style attributes as it renders.
         style_src="'self' 'unsafe-inline'",
     )
+    # Owning its policy, the route owns its framing too: like every page but /embed, none.
+    page.headers["X-Frame-Options"] = "DENY"
     return page

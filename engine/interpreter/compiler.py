@@ -170,6 +170,19 @@ class Compiler(ExpressionCompiler):
         ):
             return lambda f: None  # pasted article code draws; here the player does
         expr = self.expr(value, scope)
+        if (
+            scope.kind == "module"
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "print"
+        ):
+            # As in the straight-line language, a print is not the program's result:
+            # `y = x * x` then `print(y.data)` still has `y` as its output.
+
+            def run_print(f: Frame) -> None:
+                expr(f)
+
+            return run_print
         rec = self.rec
 
         def run(f: Frame) -> None:
@@ -180,8 +193,12 @@ class Compiler(ExpressionCompiler):
     def assign(self, node: ast.Assign, scope: scopes.Scope) -> Stmt:
         value = self.expr(node.value, scope)
         stores = [self.store(target, scope, label=True) for target in node.targets]
-        if scope.kind == "module":
-            # A top-level assignment is a result too, as in the straight-line language.
+        labels_only = all(
+            isinstance(target, ast.Attribute) and target.attr == "label" for target in node.targets
+        )
+        if scope.kind == "module" and not labels_only:
+            # A top-level assignment is a result too, as in the straight-line language
+            # (where `x.label = 'o'` is not one).
             stores.append(self.remember_result)
         if len(stores) == 1:
             store = stores[0]

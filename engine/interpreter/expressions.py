@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
@@ -26,7 +27,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PSuper,
 )
-from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_STR, ProgramError
+from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_ITEMS, MAX_STR, ProgramError
 from backprop_animator.engine.interpreter.text import Texts
 from backprop_animator.engine.value import Value
 
@@ -784,6 +785,9 @@ class ExpressionCompiler:
         kind = type(node)
         set_item = m.set_item
 
+        if kind is ast.GeneratorExp:
+            return self.generator(loops, element, first_iter, in_class)
+
         def run(f: Frame) -> Any:
             frame = Frame({}, f.parent if in_class else f)
             results: list[Any] = []
@@ -812,11 +816,65 @@ class ExpressionCompiler:
             state.check_items(len(results))
             if kind is ast.ListComp:
                 return results
-            if kind is ast.SetComp:
-                for item in results:
-                    hashable(item)
-                return PSet(results)
-            return iter(results)
+            for item in results:
+                hashable(item)
+            return PSet(results)
+
+        return run
+
+    def generator(
+        self,
+        loops: list[tuple[Expr, Any, list[Expr]]],
+        element: Expr,
+        first_iter: Expr,
+        in_class: bool,
+    ) -> Expr:
+        """A generator expression, lazy as in CPython: each item is computed when the
+        consumer asks for it, so `sum(w * x for ...)` interleaves its products and sums
+        and `any(...)` stops at the first true item.
+
+        Its first iterable is evaluated (and `iter` taken) at once, as CPython does. A
+        source that is itself a generator (another generator expression, a `map` or
+        `filter`) is read into a list first, as the lazy built-ins do (`Library.flat`), so
+        generators never chain: a `zip` or `enumerate` is iterated as it is, since its
+        own arguments were read that way already.
+        """
+        m = self.m
+        state = m.state
+        truthy = m.truthy
+        iterate = m.iterate
+
+        def source(value: Any) -> Any:
+            iterator = iterate(value)
+            if type(value) is not GeneratorType:
+                return iterator
+            items: list[Any] = []
+            for item in iterator:
+                items.append(item)
+                state.charge(1)
+                if len(items) > MAX_ITEMS:
+                    state.check_items(len(items))
+            return iter(items)
+
+        def run(f: Frame) -> Any:
+            frame = Frame({}, f.parent if in_class else f)
+            first = source(first_iter(f))
+
+            def loop(level: int, items: Any) -> Any:
+                _, store, conditions = loops[level]
+                for item in items:
+                    state.steps += 1
+                    if state.steps > state.max_steps:
+                        raise state.out_of_steps()
+                    store(frame, item)
+                    if conditions and not all(truthy(c(frame)) for c in conditions):
+                        continue
+                    if level + 1 < len(loops):
+                        yield from loop(level + 1, source(loops[level + 1][0](frame)))
+                    else:
+                        yield element(frame)
+
+            return loop(0, first)
 
         return run
 

@@ -49,6 +49,18 @@ async def test_the_player_page_forbids_inline_scripts_and_styles(
     assert policy["img-src"] == "'self' data:"
 
 
+async def test_the_api_docs_page_sets_its_own_policy_and_still_may_not_be_framed(
+    client: httpx.AsyncClient,
+) -> None:
+    response = await client.get("/docs")
+
+    assert response.status_code == 200
+    assert response.headers["x-frame-options"] == "DENY"
+    policy = directives(response.headers["content-security-policy"])
+    assert policy["frame-ancestors"] == "'none'"
+    assert "'sha256-" in policy["script-src"]
+
+
 async def test_embed_page_may_be_framed_by_any_site(client: httpx.AsyncClient) -> None:
     response = await client.get("/embed")
 

@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from backprop_animator.engine.ops import OPS, page_facts
 from backprop_animator.engine.rules import rule_sources
 from tests.engine.regenerate_golden import (
     GOLDEN,
@@ -19,6 +18,7 @@ from tests.engine.regenerate_golden import (
     RULES_FILE,
     golden_text,
     golden_trace,
+    registry_facts,
 )
 
 
@@ -46,6 +46,6 @@ def test_rules_file_matches_the_engine_source() -> None:
 
 
 def test_ops_file_matches_the_registry() -> None:
-    assert json.loads(OPS_FILE.read_text(encoding="utf-8")) == page_facts(OPS), (
+    assert json.loads(OPS_FILE.read_text(encoding="utf-8")) == registry_facts(), (
         "the op registry changed; run `python -m tests.engine.regenerate_golden`"
     )

@@ -178,6 +178,48 @@ def test_a_builtins_own_refusal_is_still_a_clean_error_with_its_line(source: str
     assert caught.value.line == 1
 
 
+def test_repeated_backward_passes_count_the_nodes_they_visit_as_steps() -> None:
+    # Every node a pass visits is a frame of the trace: 100 passes over 2,001 nodes would
+    # be 200,000 frames, seconds of tracing, from a 6-line program within every limit.
+    source = (
+        "x = Value(0.5)\ny = x\nfor i in range(1000):\n    y = y * 1.0\n"
+        "for j in range(100):\n    y.backward()\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source)
+    assert "visits 2,001" in caught.value.message
+    assert (caught.value.line, caught.value.column) == (6, 5)
+
+
+@pytest.mark.parametrize(("passes", "refused"), [(8, False), (9, True)])
+def test_the_backward_step_cost_is_twenty_per_node_visited(passes: int, refused: bool) -> None:
+    # Three nodes, twenty steps each per pass, plus three of the loop's own: 63 a pass,
+    # so 8 passes fit in 540 steps and 9 do not.
+    source = f"a = Value(1.0)\nb = a * 2\nfor k in range({passes}):\n    b.backward()\n"
+    if refused:
+        with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+            trace_source(source, limits=Limits(max_steps=540))
+    else:
+        assert len(trace_source(source, limits=Limits(max_steps=540))["passes"]) == passes
+
+
+@pytest.mark.parametrize(("writes", "refused"), [(10, False), (11, True)])
+def test_each_write_an_update_frame_lists_costs_four_steps(writes: int, refused: bool) -> None:
+    # 67 steps before the loop (the pass: 3 nodes at 20), then 6 a turn: the turn, the
+    # statement and the write's 4. So 10 writes fit in 130 steps and 11 do not.
+    source = (
+        f"a = Value(1.0)\nb = a * 2\nb.backward()\nfor k in range({writes}):\n"
+        "    a.data = k + 0.5\n"
+    )
+    if refused:
+        with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+            trace_source(source, limits=Limits(max_steps=130))
+    else:
+        trace = trace_source(source, limits=Limits(max_steps=130))
+        changes = [c for f in trace["frames"] if f["phase"] == "update" for c in f["changes"]]
+        assert len(changes) == writes
+
+
 def test_the_step_limit_is_read_from_the_environment() -> None:
     limits = Limits.from_env({"BACKPROP_MAX_STEPS": "500"})
     assert limits.max_steps == 500
@@ -191,8 +233,10 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
         "z = [1]\nfor i in range(40000):\n    z = filter(None, z)\nx = list(z)\n",
         "z = [1]\nfor i in range(200000):\n    z = zip(z)\nx = list(z)\n",
         "z = [1]\nfor i in range(200000):\n    z = enumerate(z)\nx = list(z)\n",
+        "z = [1]\nfor i in range(200000):\n    z = (a for a in z)\nx = list(z)\n",
+        "z = [1]\nfor i in range(100000):\n    z = (a for a in map(abs, z))\nx = list(z)\n",
     ],
-    ids=["filter", "zip", "enumerate"],
+    ids=["filter", "zip", "enumerate", "generator-expression", "generator-over-map"],
 )
 def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
     # CPython's own iterators recurse in C when a deep chain is read or freed: a segfault,

@@ -34,6 +34,19 @@ def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
 print([fib(i) for i in range(15)])
 """,
+    "generator expressions are lazy": """
+def make(x):
+    print('make', x)
+    return x * 2
+for y in (make(x) for x in [1, 2]):
+    print('got', y)
+print(any(1 / x > 0 for x in [1, 0]), all(1 / x < 0 for x in [1, 0]))
+g = (x * k for x in [1, 2])
+k = 10
+print(sum(g), sum(g))
+pairs = (a * b for a in (x for x in range(3)) for b in map(abs, [-1, 2]))
+print(list(pairs))
+""",
     "lambdas, sorted, min and max with keys": """
 pairs = [(3, 'c'), (1, 'a'), (2, 'b')]
 print(sorted(pairs, key=lambda p: -p[0]), min(pairs), max(pairs, key=lambda p: p[1]))
@@ -240,6 +253,27 @@ def test_a_program_without_a_value_is_refused() -> None:
         trace_source("x = [1, 2]\nx\n")
 
 
+@pytest.mark.parametrize(
+    "ending",
+    ["print(y.data)\n", "y.label = 'o'\n", "y.label = 'o'\nprint(f'{y.data:.1f}')\n"],
+    ids=["print", "label", "label-then-print"],
+)
+def test_a_final_print_or_label_is_not_the_result_as_in_straight_line_programs(
+    ending: str,
+) -> None:
+    # Reading .data makes these real programs; SPEC §2's output rule still holds.
+    trace = trace_source("x = Value(3.0)\ny = x * x\n" + ending)
+
+    output = next(n for n in trace["nodes"] if n["id"] == trace["output"])
+    assert output["data"] == 9.0
+    assert next(n for n in trace["nodes"] if n["label"] == "x")["grad"] == 6.0
+
+
+def test_a_program_that_only_prints_still_has_no_result() -> None:
+    with pytest.raises(EngineError, match="has no result"):
+        trace_source("print(Value(3.0).data)\nprint(Value(2.0).grad)\n")
+
+
 @pytest.mark.parametrize("granularity", ["packed", "expanded"])
 def test_the_straight_line_functions_work_inside_real_programs(granularity: str) -> None:
     source = (
@@ -270,3 +304,14 @@ def test_printing_a_value_matches_micrograds_repr() -> None:
         == "Value(data=0.0, grad=0) Value(data=2.0, grad=0) Value(data=0, grad=0)"
     )
     assert_same_output(ours[1:], theirs[1:])
+
+
+def test_a_generator_expression_makes_its_nodes_as_the_consumer_asks_as_cpython_does() -> None:
+    # micrograd's Neuron: each product is made just before it is added to the sum.
+    trace = trace_source(
+        "w = [Value(0.5), Value(-2.0)]\nb = Value(1.0)\nx = [3.0, 4.0]\n"
+        "act = sum((wi * xi for wi, xi in zip(w, x)), b)\nact.backward()\n"
+    )
+    builds = [f["node"] for f in trace["frames"] if f["phase"] == "build"]
+    ops = {n["id"]: n["op"] for n in trace["nodes"]}
+    assert [ops[node] for node in builds] == ["*", "+", "*", "+"]

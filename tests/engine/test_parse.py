@@ -534,6 +534,24 @@ def test_an_error_quoting_a_label_with_a_lone_surrogate_is_valid_text() -> None:
     assert caught.value.line == 2
 
 
+@pytest.mark.parametrize(
+    ("source", "words", "position"),
+    [
+        ("x = Value(1.0)\nx.label = '\ud800'\n", "a lone surrogate (U+D800)", (2, 12)),
+        ("x = 1.0\r\ny = x  # \udcff\n", "the byte 0xFF, which is not UTF-8", (2, 10)),
+    ],
+    ids=["lone-surrogate", "undecodable-byte"],
+)
+def test_a_source_character_utf8_cannot_encode_is_refused_at_its_place(
+    source: str, words: str, position: tuple[int, int]
+) -> None:
+    # The character itself in the text, not an escape: `trace_source` cannot parse it.
+    with pytest.raises(EngineError, match="cannot be read") as caught:
+        trace_source(source)
+    assert words in caught.value.message
+    assert (caught.value.line, caught.value.column) == position
+
+
 def test_a_label_with_a_valid_surrogate_pair_written_as_escapes_is_that_character() -> None:
     trace = trace_source("x = Value(1.0, label='\\ud83d\\ude00')\nx * 2")
     assert trace["nodes"][0]["label"] == "😀"

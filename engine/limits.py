@@ -9,6 +9,7 @@ error that hits one names its variable.
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -62,3 +63,18 @@ class Limits:
         return EngineError(
             f"{what} (the limit is {limit:,}; set {ENV_NAMES[field]} to change it)", line, col
         )
+
+
+def too_deep(node: ast.expr) -> str:
+    """What to say where an expression passes the depth limit. A long chain of binary
+    operators is nested too, one level per operator (`a + b + c` is `(a + b) + c`),
+    which a learner who wrote it flat would not guess.
+
+    Example: `too_deep(ast.parse("a + b", mode="eval").body)` mentions the chain.
+    """
+    if type(node) is ast.BinOp:
+        return (
+            "expressions are nested too deeply here: a chain like `a + b + c + ...` nests "
+            "one level per operator; split it into several statements"
+        )
+    return "expressions are nested too deeply here"

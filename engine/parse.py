@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import Limits, too_deep
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
 from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
@@ -551,9 +551,7 @@ class _Interpreter:
         depth = self.depth = self.depth + 1
         if depth > self.limits.max_depth:
             line, column = self.lines.position(node)
-            raise self.limits.exceeded(
-                "max_depth", "expressions are nested too deeply here", line, column
-            )
+            raise self.limits.exceeded("max_depth", too_deep(node), line, column)
         # The common cases first, by exact type (the parser makes no subclasses).
         kind = type(node)
         if kind is ast.BinOp:

@@ -29,6 +29,7 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_ITEMS, MAX_STR, ProgramError
 from backprop_animator.engine.interpreter.text import Texts
+from backprop_animator.engine.limits import too_deep
 from backprop_animator.engine.value import Value
 
 if TYPE_CHECKING:
@@ -325,9 +326,7 @@ class ExpressionCompiler:
     def expr(self, node: ast.expr, scope: scopes.Scope) -> Expr:
         self.depth += 1
         if self.depth > self.max_depth:
-            raise self.m.state.limits.exceeded(
-                "max_depth", "expressions are nested too deeply here", *self.pos(node)
-            )
+            raise self.m.state.limits.exceeded("max_depth", too_deep(node), *self.pos(node))
         try:
             return self.expr_node(node, scope)
         finally:

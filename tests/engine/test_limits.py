@@ -83,3 +83,29 @@ def test_a_limit_from_the_environment_is_named_when_hit() -> None:
 def test_limits_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         Limits().max_nodes = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = Value(1.0)\ny = " + " + ".join(["x"] * 250),
+        "def f(x):\n    return " + " * ".join(["x"] * 250) + "\nf(Value(1.0))",
+    ],
+    ids=["straight-line", "real program"],
+)
+def test_a_long_flat_chain_of_operators_is_told_it_nests_one_level_per_operator(
+    source: str,
+) -> None:
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert "a chain like `a + b + c + ...` nests one level per operator" in str(caught.value)
+    assert "BACKPROP_MAX_DEPTH" in str(caught.value)
+    assert caught.value.line == 2
+
+
+def test_deep_calls_are_not_called_a_chain() -> None:
+    source = "x = Value(1.0)\ny = " + "-" * 250 + "x"
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert "nested too deeply here" in str(caught.value)
+    assert "chain" not in str(caught.value)

@@ -4,7 +4,7 @@
  * the line and column. It wires markup the template already rendered, so typing
  * and `fill` work before any request finishes.
  */
-import { placeText, sourceLines, sourceOffset } from "./source-position.js";
+import { caretPad, placeText, sourceLines, sourceOffset } from "./source-position.js";
 import { html } from "./svg.js";
 
 /**
@@ -110,7 +110,7 @@ export function mountEditor(root, { onRun }) {
         const gutter = `${error.line} | `;
         const caret =
           error.column !== null
-            ? `\n${" ".repeat(gutter.length + Math.max(0, error.column - 1))}^`
+            ? `\n${" ".repeat(gutter.length)}${caretPad(lineText, error.column)}^`
             : "";
         parts.push(
           html(

@@ -32,3 +32,30 @@ def test_the_error_caret_selects_the_name_that_is_not_defined(
     expect(player_page.get_by_test_id("error")).to_contain_text("w3")
     selected = editor.evaluate("(area) => area.value.slice(area.selectionStart, area.selectionEnd)")
     assert selected == "w"
+
+
+def test_the_excerpt_caret_sits_under_its_character_after_a_tab(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    """The `^` under the excerpt's line is padded with the line's own tabs, so it is drawn
+    under the character however wide the `<pre>` draws a tab."""
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    player_page.get_by_test_id("source").fill("def f(x):\n\treturn x * w3\ny = f(2.0)\n")
+    player_page.get_by_test_id("run").click()
+    excerpt = player_page.get_by_test_id("error").locator(".error-excerpt")
+    expect(excerpt).to_contain_text("^")
+    # The left edges of the `w` in the line and of the `^` below it, in pixels.
+    lefts = excerpt.evaluate(
+        """(pre) => {
+          const text = pre.firstChild;
+          const at = (index) => {
+            const range = document.createRange();
+            range.setStart(text, index);
+            range.setEnd(text, index + 1);
+            return range.getBoundingClientRect().left;
+          };
+          return [at(text.data.indexOf("w3")), at(text.data.lastIndexOf("^"))];
+        }"""
+    )
+    assert abs(lefts[0] - lefts[1]) < 1, lefts

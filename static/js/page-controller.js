@@ -116,6 +116,8 @@ export function mountPageController({
     mountEditor(editorRoot, {
       onRun: ({ source, granularity, fromButton }) =>
         run(source, granularity, 0, { focusPlayer: fromButton, remember }),
+      // Called only on events and after the examples arrive, once `lab` exists.
+      labState: () => lab.state,
     });
   const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (
     editorRoot?.querySelector("[data-testid=source]") ?? null
@@ -127,6 +129,7 @@ export function mountPageController({
     playerRoot,
     search: location.search,
     onChange: (retrace) => {
+      editor?.showMatchingExample();
       const from = player && { trace: player.timeline.trace, frame: player.frame };
       if (retrace && shown.source)
         run(shown.source, shown.granularity, (trace) =>

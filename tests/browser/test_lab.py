@@ -285,6 +285,25 @@ def test_a_bug_lab_example_brings_its_mistake(player_page: Page, server: str) ->
     expect(player_page.get_by_test_id("mistake")).to_have_value("assign")
 
 
+def test_the_examples_menu_names_the_bug_lab_example_on_screen(
+    player_page: Page, server: str
+) -> None:
+    """Bug-lab examples share their program with a plain one: the menu names the one
+    whose engine runs, from the menu, from the address and after the engine changes."""
+    menu = player_page.locator("select[name=example]")
+    open_player(player_page, lab_url(server, NEURON))
+    menu.select_option("mistake-append-first")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "append-first")
+    expect(menu).to_have_value("mistake-append-first")
+    player_page.get_by_test_id("mistake").select_option("")
+    expect(menu).to_have_value("neuron")
+
+    open_player(player_page, lab_url(server, A_PLUS_A, mistake="assign"))
+    expect(menu).to_have_value("mistake-assign")
+    player_page.get_by_test_id("mistake").select_option("append-first")
+    expect(menu).to_have_value("a-plus-a")
+
+
 @pytest.fixture
 def phone_page(chromium: Browser) -> Iterator[Page]:
     """A 390 px wide page, like a phone held upright."""

@@ -338,9 +338,14 @@ def test_the_minimap_toggles_and_remembers(player_page: Page, server: str) -> No
     toggle = player_page.get_by_test_id("minimap-toggle")
     minimap = player_page.get_by_test_id("minimap")
     expect(toggle).to_have_attribute("aria-pressed", "true")
+    viewport = player_page.get_by_test_id("graph-viewport")
+    before = viewport.get_attribute("transform")
     toggle.click()
     expect(minimap).to_be_hidden()
     expect(toggle).to_have_attribute("aria-pressed", "false")
+    # The toggle sits among the zoom buttons but is not one: the view stays where it was
+    # (it used to act as Fit and jump to the whole graph, drawn far).
+    assert viewport.get_attribute("transform") == before
     open_big_graph(player_page, server)  # a fresh page: the choice stays
     expect(player_page.get_by_test_id("minimap")).to_be_hidden()
     player_page.get_by_test_id("minimap-toggle").click()

@@ -59,3 +59,21 @@ def test_the_excerpt_caret_sits_under_its_character_after_a_tab(
         }"""
     )
     assert abs(lefts[0] - lefts[1]) < 1, lefts
+
+
+def test_a_long_error_line_stays_inside_a_phone_screen(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    """A long name in the message breaks, and the excerpt's long line scrolls inside the
+    excerpt: neither widens the editor (and the page) past a 390 px screen."""
+    problems.allowed.append("status of 4")
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    long_name = "an_undefined_name_far_too_long_for_a_phone"
+    player_page.get_by_test_id("source").fill(f"x = Value(2.0)\ny = x * {long_name} + x * x * x\n")
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("error")).to_contain_text(long_name)
+    widths = player_page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths

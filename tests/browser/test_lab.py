@@ -285,6 +285,25 @@ def test_a_bug_lab_example_brings_its_mistake(player_page: Page, server: str) ->
     expect(player_page.get_by_test_id("mistake")).to_have_value("assign")
 
 
+def test_back_and_forward_bring_back_the_engine_each_program_ran_on(
+    player_page: Page, server: str
+) -> None:
+    """Back from a bug-lab example returns to the program before it on the right engine
+    (it used to keep the mistake and write it into the earlier entry's address)."""
+    open_player(player_page, lab_url(server, NEURON))
+    player_page.locator("select[name=example]").select_option("mistake-assign")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    player_page.go_back()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 16")
+    expect(player_page.get_by_test_id("mistake")).to_have_value("")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_count(0)
+    assert "mistake" not in urllib.parse.parse_qs(urllib.parse.urlsplit(player_page.url).query)
+    player_page.go_forward()
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    expect(player_page.get_by_test_id("mistake")).to_have_value("assign")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 4")
+
+
 def test_the_examples_menu_names_the_bug_lab_example_on_screen(
     player_page: Page, server: str
 ) -> None:

@@ -353,6 +353,11 @@ def test_a_quiz_on_a_mistaken_engine_asks_for_what_that_engine_computes(
 ) -> None:
     open_player(player_page, quiz_url(server, A_PLUS_A, mistake="assign"))
     go_to_next_question(player_page)
+    # This engine writes with =, and the question and its hint say so.
+    expect(player_page.get_by_test_id("quiz-prompt")).to_contain_text("after its =?")
+    player_page.get_by_role("button", name="Hint").click()
+    expect(player_page.get_by_test_id("quiz-prompt")).to_contain_text("a.grad = 1")
+    expect(player_page.get_by_test_id("quiz-prompt")).not_to_contain_text("+=")
     answer(player_page, "1")
 
     # With `assign`, the second += overwrites: a.grad stays 1 instead of becoming 2.

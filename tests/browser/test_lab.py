@@ -189,6 +189,8 @@ def test_gradient_check_says_why_a_bad_program_cannot_be_checked(
     expect(player_page.get_by_test_id("error")).to_be_visible()
     expect(player_page.get_by_test_id("gradcheck")).to_have_attribute("data-state", "error")
     expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(0)
+    # The reason stands alone: no empty table of column headings under it.
+    expect(player_page.get_by_test_id("gradcheck").locator("table")).to_be_hidden()
 
 
 def test_sort_steps_grow_and_shrink_the_call_stack_and_fill_topo(

@@ -680,11 +680,12 @@ def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
         mine = [c for c in changes if c["field"] == field]
         if not mine:
             continue
-        plural = noun if len(mine) == 1 else noun + "s"
+        one = len(mine) == 1
+        plural = noun if one else noun + "s"
         if all(c["after"] == 0.0 for c in mine):
             parts.append(f"{len(mine)} {plural} set to 0")
         else:
-            parts.append(f"{len(mine)} {plural} change")
+            parts.append(f"{len(mine)} {plural} {'changes' if one else 'change'}")
     summary = " and ".join(parts)
     statement = statement.rstrip(":")
     return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]

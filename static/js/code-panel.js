@@ -181,7 +181,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
         parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
       }
     } else if (state.phase === "update") {
-      parts.push(...updateParts(state, { sourceLines, names, codeBlock }));
+      parts.push(...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes }));
     } else {
       const node = trace.nodes[state.current];
       // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.

@@ -4,7 +4,8 @@
  * the line and column. It wires markup the template already rendered, so typing
  * and `fill` work before any request finishes.
  */
-import { placeText, sourceLines, sourceOffset } from "./source-position.js";
+import { matchingExample } from "./example-match.js";
+import { caretPad, placeText, sourceLines, sourceOffset } from "./source-position.js";
 import { html } from "./svg.js";
 
 /**
@@ -13,9 +14,14 @@ import { html } from "./svg.js";
 
 /**
  * @param {HTMLElement} root  the element holding the editor markup
- * @param {{onRun: (request: {source: string, granularity: "packed" | "expanded", fromButton: boolean}) => void}} options
+ * @param {{onRun: (request: {source: string, granularity: "packed" | "expanded", fromButton: boolean}) => void,
+ *   labState?: () => {mistake: string | null, sortSteps: boolean}}} options
+ *   labState: the engine the program runs on, which tells apart examples sharing a program
  */
-export function mountEditor(root, { onRun }) {
+export function mountEditor(
+  root,
+  { onRun, labState = () => ({ mistake: null, sortSteps: false }) },
+) {
   const textarea = /** @type {HTMLTextAreaElement} */ (root.querySelector("[data-testid=source]"));
   const runButton = /** @type {HTMLButtonElement} */ (root.querySelector("[data-testid=run]"));
   const errorBox = /** @type {HTMLElement} */ (root.querySelector("[data-testid=error]"));
@@ -69,10 +75,12 @@ export function mountEditor(root, { onRun }) {
 
   function showMatchingExample() {
     if (!examplesMenu) return;
-    const shown = examples.find(
-      (example) => example.source === textarea.value && example.granularity === granularity(),
+    const { mistake, sortSteps } = labState();
+    examplesMenu.value = matchingExample(
+      examples,
+      { source: textarea.value, granularity: granularity(), mistake, sortSteps },
+      examplesMenu.value,
     );
-    examplesMenu.value = shown?.id ?? "";
   }
 
   /** @param {Example[]} list */
@@ -110,7 +118,7 @@ export function mountEditor(root, { onRun }) {
         const gutter = `${error.line} | `;
         const caret =
           error.column !== null
-            ? `\n${" ".repeat(gutter.length + Math.max(0, error.column - 1))}^`
+            ? `\n${" ".repeat(gutter.length)}${caretPad(lineText, error.column)}^`
             : "";
         parts.push(
           html(
@@ -141,6 +149,8 @@ export function mountEditor(root, { onRun }) {
   return {
     setProgram,
     setExamples,
+    /** The lab's options changed: name the example that now fits. */
+    showMatchingExample,
     showError,
     setBusy,
     get source() {

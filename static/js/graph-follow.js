@@ -29,8 +29,43 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     }
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
-    const box = layout.records[focus];
+    const box = focusBox(focus, state.index, choice.scale);
     panZoom.centerOn(box.x, box.y, choice.scale, true);
+  }
+
+  /**
+   * What to keep on screen for node `index`: the node with the operands its step reads
+   * (a build's inputs, a backward step's `+=` targets) when they all fit the view at
+   * scale `k`, else the node alone. Centre and size, in layout units.
+   * @param {number} index
+   * @param {number} frameIndex  operands not yet drawn at this frame are left out
+   * @param {number} k
+   */
+  function focusBox(index, frameIndex, k) {
+    const own = layout.records[index];
+    const half = SIZES.recordHeight / 2;
+    let left = own.x - own.width / 2;
+    let right = own.x + own.width / 2;
+    let top = own.y - half;
+    let bottom = own.y + half;
+    for (const child of timeline.operands[index] ?? []) {
+      const record = layout.records[child];
+      if (!record || timeline.appearFrame[child] > frameIndex) continue;
+      left = Math.min(left, record.x - record.width / 2);
+      right = Math.max(right, record.x + record.width / 2);
+      top = Math.min(top, record.y - half);
+      bottom = Math.max(bottom, record.y + half);
+    }
+    const view = panZoom.size;
+    // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
+    const fits = (right - left) * k <= view.width - 16 && (bottom - top) * k <= view.height - 16;
+    if (!fits) return { x: own.x, y: own.y, width: own.width, height: SIZES.recordHeight };
+    return {
+      x: (left + right) / 2,
+      y: (top + bottom) / 2,
+      width: right - left,
+      height: bottom - top,
+    };
   }
 
   /**
@@ -49,9 +84,8 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     const jumped = Math.abs(state.index - lastIndex) > 1;
     lastIndex = state.index;
     if (state.current < 0 || overview) return;
-    const box = layout.records[state.current];
-    if (panZoom.isInView({ x: box.x, y: box.y, width: box.width, height: SIZES.recordHeight }))
-      return;
+    const box = focusBox(state.current, state.index, panZoom.view.k);
+    if (panZoom.isInView(box)) return;
     // Glide while stepping or playing. While the scrubber jumps around, keep still
     // (drawing a new region per jump is what costs on big graphs) and move once it rests.
     clearTimeout(followTimer);

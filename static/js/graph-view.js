@@ -173,7 +173,8 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     const action = button.dataset.zoom;
     if (action === "in") panZoom.zoomByHand(1.25);
     else if (action === "out") panZoom.zoomByHand(0.8);
-    else follower.fit(latest);
+    else if (action === "fit") follower.fit(latest);
+    // Other buttons here (the minimap's toggle) are not the view's to act on.
   });
 
   /** @param {number} i */

@@ -116,6 +116,8 @@ export function mountPageController({
     mountEditor(editorRoot, {
       onRun: ({ source, granularity, fromButton }) =>
         run(source, granularity, 0, { focusPlayer: fromButton, remember }),
+      // Called only on events and after the examples arrive, once `lab` exists.
+      labState: () => lab.state,
     });
   const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (
     editorRoot?.querySelector("[data-testid=source]") ?? null
@@ -127,6 +129,7 @@ export function mountPageController({
     playerRoot,
     search: location.search,
     onChange: (retrace) => {
+      editor?.showMatchingExample();
       const from = player && { trace: player.timeline.trace, frame: player.frame };
       if (retrace && shown.source)
         run(shown.source, shown.granularity, (trace) =>
@@ -196,11 +199,10 @@ export function mountPageController({
       });
       // The new entry is still made at once, so Back during a slow trace returns to what
       // was shown.
-      const entry = writeUrlState({
-        source,
-        granularity,
-        frame: typeof frame === "function" ? 0 : frame,
-      });
+      const entry = withLabParams(
+        writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame }),
+        lab.state,
+      );
       if (remember && location.search !== entry) history.pushState(null, "", entry);
       editor?.setBusy(true);
       player?.setWaiting(true);
@@ -266,9 +268,12 @@ export function mountPageController({
   /** Back or Forward: show the program and frame of the address the browser went to. */
   async function restore() {
     const state = readUrlState(location.search);
+    // The lab's options first: the examples menu names the example by them.
+    const retrace = lab.restore(location.search);
     const source = state.source ?? editor?.source ?? "";
     editor?.setProgram(source, state.granularity);
     if (
+      !retrace &&
       runId === settledRunId &&
       source === shown.source &&
       state.granularity === shown.granularity &&

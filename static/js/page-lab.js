@@ -111,6 +111,19 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
       inFlight?.abort();
       if (state.gradcheck) panel.showError("the program has an error (see above).");
     },
+    /**
+     * Back or Forward: take the options of the address the browser went to.
+     * @param {string} search
+     * @returns {boolean}  whether the trace must be fetched again (a mistake or the sort steps changed)
+     */
+    restore(search) {
+      const next = readLabState(search);
+      const retrace = next.mistake !== state.mistake || next.sortSteps !== state.sortSteps;
+      state = next;
+      controls?.set(state);
+      if (!retrace) refresh();
+      return retrace;
+    },
     /** @param {LabExample[]} list */
     setExamples(list) {
       examples = list;

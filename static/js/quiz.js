@@ -85,6 +85,8 @@ export function mountQuiz(
   },
 ) {
   const { trace } = timeline;
+  // The bug lab's assign engine writes each gradient with = where += belongs: ask about that.
+  const write = trace.mistake === "assign" ? "=" : "+=";
   const questions = questionsOf(trace);
   const key = storageKey(trace, questions);
   /** @type {QuizState} */
@@ -342,7 +344,7 @@ export function mountQuiz(
       (other) => other.index <= q.index && other.frame >= state.startFrame,
     ).length;
     const count = questions.filter((other) => other.frame >= state.startFrame).length;
-    return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), "grad")} after its +=?`;
+    return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), "grad")} after its ${write}?`;
   }
 
   /** @param {Question} q */
@@ -355,11 +357,11 @@ export function mountQuiz(
       html("p", {}, [
         "The rule: ",
         html("code", {
-          text: `${child} += ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
+          text: `${child} ${write} ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
         }),
       ]),
       html("p", {
-        text: `Local derivative: ${formatCode(q.step.local)}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this +=: ${formatCode(q.step.before)}.`,
+        text: `Local derivative: ${formatCode(q.step.local)}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this ${write}: ${formatCode(q.step.before)}.`,
       }),
     ];
   }

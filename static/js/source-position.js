@@ -66,3 +66,19 @@ export function placeText({ line, column }) {
   if (line === null) return "";
   return column === null ? `Line ${line}` : `Line ${line}, column ${column}`;
 }
+
+/**
+ * What goes before the `^` under an error's character: a space for each character
+ * before the 1-based code-point `column`, but a tab for a tab, so the caret lines up
+ * however wide the `<pre>` draws tabs. Example: caretPad("\tx = q", 6) -> "\t    ".
+ * @param {string} lineText
+ * @param {number} column
+ */
+export function caretPad(lineText, column) {
+  let pad = "";
+  for (const character of lineText) {
+    if (pad.length >= column - 1) break;
+    pad += character === "\t" ? "\t" : " ";
+  }
+  return pad + " ".repeat(Math.max(0, column - 1 - pad.length));
+}

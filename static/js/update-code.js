@@ -3,6 +3,9 @@
  * that changed values between passes (an optimizer's `p.data -= lr * p.grad`, a
  * `zero_grad()`), then each value's change with the numbers put in.
  * Example: w.data 1 -> 0.8 while w.grad is 2 reads "w.data: 1.0 → 0.8 (−0.2 = −0.1 × grad 2.0)".
+ * A value without a label (nn.py's parameters) has only its number for a name, which the
+ * change itself replaces: it is called by the call that made it, "in MLP.layers[0].neurons[1]:
+ * data 0.6 → 0.57 (…)", rather than "0.6.data: 0.6 → 0.57".
  */
 import { formatCode } from "./format.js";
 import { html } from "./svg.js";
@@ -10,11 +13,16 @@ import { html } from "./svg.js";
 /**
  * One sentence per change.
  * @param {{child: number, field: string, before: number, after: number}} change
- * @param {string} name
+ * @param {string | null} name  null: the value has no label, its name is a number
  * @param {number} grad  the value's gradient at this frame
+ * @param {string} [group]  the call that made the value (nodes[].group), for a value without a name
  */
-export function changeText(change, name, grad) {
-  const moved = `${name}.${change.field}: ${formatCode(change.before)} \u2192 ${formatCode(change.after)}`;
+export function changeText(change, name, grad, group = "") {
+  const values = `${formatCode(change.before)} \u2192 ${formatCode(change.after)}`;
+  const moved =
+    name !== null
+      ? `${name}.${change.field}: ${values}`
+      : `${group ? `in ${group}: ` : ""}${change.field} ${values}`;
   if (change.field === "grad")
     return change.after === 0 ? `${moved} (emptied for the next pass)` : moved;
   const delta = change.after - change.before;
@@ -53,9 +61,10 @@ export function programExcerpt(line, sourceLines, codeBlock) {
 
 /**
  * @param {import("./timeline.js").FrameState} state
- * @param {{sourceLines: string[], names: string[], codeBlock: CodeBlock}} options
+ * @param {{sourceLines: string[], names: string[], codeBlock: CodeBlock,
+ *   nodes: import("./trace.js").TraceNode[]}} options
  */
-export function updateParts(state, { sourceLines, names, codeBlock }) {
+export function updateParts(state, { sourceLines, names, codeBlock, nodes }) {
   const parts = programExcerpt(state.line, sourceLines, codeBlock);
   const changes = state.changes ?? [];
   const grads = changes.some((c) => c.field === "grad");
@@ -72,9 +81,13 @@ export function updateParts(state, { sourceLines, names, codeBlock }) {
     html(
       "ul",
       { class: "update-changes" },
-      changes
-        .slice(0, 12)
-        .map((c) => html("li", { text: changeText(c, names[c.child], state.grads[c.child]) })),
+      changes.slice(0, 12).map((c) => {
+        const node = nodes[c.child];
+        const name = node?.kind === "leaf" && !node.label ? null : names[c.child];
+        return html("li", {
+          text: changeText(c, name, state.grads[c.child], node?.group ?? ""),
+        });
+      }),
     ),
   );
   if (changes.length > 12)

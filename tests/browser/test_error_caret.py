@@ -32,3 +32,48 @@ def test_the_error_caret_selects_the_name_that_is_not_defined(
     expect(player_page.get_by_test_id("error")).to_contain_text("w3")
     selected = editor.evaluate("(area) => area.value.slice(area.selectionStart, area.selectionEnd)")
     assert selected == "w"
+
+
+def test_the_excerpt_caret_sits_under_its_character_after_a_tab(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    """The `^` under the excerpt's line is padded with the line's own tabs, so it is drawn
+    under the character however wide the `<pre>` draws a tab."""
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    player_page.get_by_test_id("source").fill("def f(x):\n\treturn x * w3\ny = f(2.0)\n")
+    player_page.get_by_test_id("run").click()
+    excerpt = player_page.get_by_test_id("error").locator(".error-excerpt")
+    expect(excerpt).to_contain_text("^")
+    # The left edges of the `w` in the line and of the `^` below it, in pixels.
+    lefts = excerpt.evaluate(
+        """(pre) => {
+          const text = pre.firstChild;
+          const at = (index) => {
+            const range = document.createRange();
+            range.setStart(text, index);
+            range.setEnd(text, index + 1);
+            return range.getBoundingClientRect().left;
+          };
+          return [at(text.data.indexOf("w3")), at(text.data.lastIndexOf("^"))];
+        }"""
+    )
+    assert abs(lefts[0] - lefts[1]) < 1, lefts
+
+
+def test_a_long_error_line_stays_inside_a_phone_screen(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    """A long name in the message breaks, and the excerpt's long line scrolls inside the
+    excerpt: neither widens the editor (and the page) past a 390 px screen."""
+    problems.allowed.append("status of 4")
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    long_name = "an_undefined_name_far_too_long_for_a_phone"
+    player_page.get_by_test_id("source").fill(f"x = Value(2.0)\ny = x * {long_name} + x * x * x\n")
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("error")).to_contain_text(long_name)
+    widths = player_page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths

@@ -92,6 +92,39 @@ def test_fit_never_shrinks_text_below_11_pixels_and_keeps_the_current_node_in_vi
     assert player_page.evaluate(CURRENT_IN_FRAME) is True
 
 
+# Which nodes lie wholly inside the graph frame, by label (unlabelled ones by id).
+WHOLLY_IN_FRAME = """() => {
+  const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
+  return [...document.querySelectorAll('[data-testid=node]')].filter((node) => {
+    const r = node.getBoundingClientRect();
+    return r.left >= frame.left && r.right <= frame.right
+      && r.top >= frame.top && r.bottom <= frame.bottom;
+  }).map((node) => node.dataset.label || node.dataset.nodeId);
+}"""
+
+
+def test_a_phone_shows_each_step_with_the_values_it_reads(player_page: Page, server: str) -> None:
+    """The neuron is too wide for a phone, so the view follows the action; it frames the
+    new value with its operands, so "x1*w1 = 2 × -3" shows x1 and w1 too."""
+    player_page.set_viewport_size(PHONE)
+    open_player(player_page, player_url(server, NEURON, frame=0))
+    assert {"x1", "w1"} <= set(player_page.evaluate(WHOLLY_IN_FRAME))
+    assert player_page.evaluate(CURRENT_IN_FRAME) is True
+    player_page.keyboard.press("ArrowRight")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("2 / 16")
+    player_page.wait_for_function(
+        """() => {
+          const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
+          return ['x2', 'w2'].every((label) => {
+            const r = document.querySelector(`[data-testid=node][data-label=${label}]`)
+              .getBoundingClientRect();
+            return r.left >= frame.left && r.right <= frame.right;
+          });
+        }"""
+    )
+    assert player_page.evaluate(CURRENT_IN_FRAME) is True
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280px", "phone"])
 def test_a_graph_too_big_for_the_frame_fills_it_instead_of_showing_blank_space(
     player_page: Page, server: str, viewport: dict[str, int]
@@ -346,9 +379,14 @@ def test_the_minimap_toggles_and_remembers(player_page: Page, server: str) -> No
     toggle = player_page.get_by_test_id("minimap-toggle")
     minimap = player_page.get_by_test_id("minimap")
     expect(toggle).to_have_attribute("aria-pressed", "true")
+    viewport = player_page.get_by_test_id("graph-viewport")
+    before = viewport.get_attribute("transform")
     toggle.click()
     expect(minimap).to_be_hidden()
     expect(toggle).to_have_attribute("aria-pressed", "false")
+    # The toggle sits among the zoom buttons but is not one: the view stays where it was
+    # (it used to act as Fit and jump to the whole graph, drawn far).
+    assert viewport.get_attribute("transform") == before
     open_big_graph(player_page, server)  # a fresh page: the choice stays
     expect(player_page.get_by_test_id("minimap")).to_be_hidden()
     player_page.get_by_test_id("minimap-toggle").click()

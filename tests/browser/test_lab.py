@@ -189,6 +189,8 @@ def test_gradient_check_says_why_a_bad_program_cannot_be_checked(
     expect(player_page.get_by_test_id("error")).to_be_visible()
     expect(player_page.get_by_test_id("gradcheck")).to_have_attribute("data-state", "error")
     expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(0)
+    # The reason stands alone: no empty table of column headings under it.
+    expect(player_page.get_by_test_id("gradcheck").locator("table")).to_be_hidden()
 
 
 def test_sort_steps_grow_and_shrink_the_call_stack_and_fill_topo(
@@ -283,6 +285,44 @@ def test_a_bug_lab_example_brings_its_mistake(player_page: Page, server: str) ->
     player_page.locator("select[name=example]").select_option("mistake-assign")
     expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
     expect(player_page.get_by_test_id("mistake")).to_have_value("assign")
+
+
+def test_back_and_forward_bring_back_the_engine_each_program_ran_on(
+    player_page: Page, server: str
+) -> None:
+    """Back from a bug-lab example returns to the program before it on the right engine
+    (it used to keep the mistake and write it into the earlier entry's address)."""
+    open_player(player_page, lab_url(server, NEURON))
+    player_page.locator("select[name=example]").select_option("mistake-assign")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    player_page.go_back()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 16")
+    expect(player_page.get_by_test_id("mistake")).to_have_value("")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_count(0)
+    assert "mistake" not in urllib.parse.parse_qs(urllib.parse.urlsplit(player_page.url).query)
+    player_page.go_forward()
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    expect(player_page.get_by_test_id("mistake")).to_have_value("assign")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("1 / 4")
+
+
+def test_the_examples_menu_names_the_bug_lab_example_on_screen(
+    player_page: Page, server: str
+) -> None:
+    """Bug-lab examples share their program with a plain one: the menu names the one
+    whose engine runs, from the menu, from the address and after the engine changes."""
+    menu = player_page.locator("select[name=example]")
+    open_player(player_page, lab_url(server, NEURON))
+    menu.select_option("mistake-append-first")
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "append-first")
+    expect(menu).to_have_value("mistake-append-first")
+    player_page.get_by_test_id("mistake").select_option("")
+    expect(menu).to_have_value("neuron")
+
+    open_player(player_page, lab_url(server, A_PLUS_A, mistake="assign"))
+    expect(menu).to_have_value("mistake-assign")
+    player_page.get_by_test_id("mistake").select_option("append-first")
+    expect(menu).to_have_value("a-plus-a")
 
 
 @pytest.fixture

@@ -113,6 +113,40 @@ def test_scrubber_bar_marks_each_pass_and_its_phases(
     expect(markers.nth(4)).to_have_attribute("title", re.compile(r"^Pass 2 · Update"))
 
 
+# Each phase marker's word, and whether it shows and fits in its marker.
+MARKER_WORDS = """ms => ms.map(m => {
+  const word = m.firstElementChild;
+  const range = document.createRange();
+  range.selectNodeContents(word);
+  const style = getComputedStyle(word);
+  return {phase: m.dataset.phase, room: m.clientWidth,
+          needs: range.getBoundingClientRect().width + 2,
+          shown: style.visibility === "visible" && style.display !== "none"};
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280, 1920])
+def test_a_phase_word_shows_whole_or_not_at_all(
+    player_page: Page, server: str, traces: dict[str, Any], width: int
+) -> None:
+    """Narrow markers (several passes on a laptop or a phone) drop their word instead of
+    showing a clipped "BUI" or "BACKWA"; a single pass keeps its words."""
+    player_page.set_viewport_size({"width": width, "height": 900})
+    for trace in (traces["optimizer-steps"], traces["forgot-zero-grad"]):
+        open_trace(player_page, server, trace, frame=0)
+        words = player_page.locator("[data-testid=phase-marker]").evaluate_all(MARKER_WORDS)
+        assert len(words) > 4
+        clipped = [word for word in words if word["shown"] and word["needs"] > word["room"]]
+        assert clipped == []
+    query = urllib.parse.urlencode({"source": "a = Value(3.0)\nb = a + a\nb.backward()\n"})
+    player_page.unroute("**/api/trace*")
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    words = player_page.locator("[data-testid=phase-marker]").evaluate_all(MARKER_WORDS)
+    shown = [word["phase"] for word in words if word["shown"]]
+    assert shown == ["build", "backward"], words
+
+
 def test_update_frame_moves_w_data_with_its_line_and_zero_grad_empties_the_grad(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:
@@ -379,6 +413,10 @@ def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
     assert "group:MLP.layers[0].neurons[3]" in ids
     assert "group:MLP.layers[2].neurons[0]" in ids
     expect(player_page.get_by_test_id("prints")).to_contain_text("5 3.8394")
+    # The last frame is the optimizer's step. nn.py's parameters have no labels, so each
+    # change is named by its neuron, not by the number it is about to leave.
+    change = player_page.get_by_test_id("code-panel").locator(".update-changes li").first
+    expect(change).to_have_text(re.compile(r"^in MLP\.layers\[\d\]\.neurons\[\d\]: data \S+ → "))
     player_page.keyboard.press("Home")
     expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 6")
 

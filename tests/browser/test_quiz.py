@@ -353,6 +353,11 @@ def test_a_quiz_on_a_mistaken_engine_asks_for_what_that_engine_computes(
 ) -> None:
     open_player(player_page, quiz_url(server, A_PLUS_A, mistake="assign"))
     go_to_next_question(player_page)
+    # This engine writes with =, and the question and its hint say so.
+    expect(player_page.get_by_test_id("quiz-prompt")).to_contain_text("after its =?")
+    player_page.get_by_role("button", name="Hint").click()
+    expect(player_page.get_by_test_id("quiz-prompt")).to_contain_text("a.grad = 1")
+    expect(player_page.get_by_test_id("quiz-prompt")).not_to_contain_text("+=")
     answer(player_page, "1")
 
     # With `assign`, the second += overwrites: a.grad stays 1 instead of becoming 2.
@@ -510,5 +515,19 @@ def test_the_quiz_fits_a_phone(chromium: Browser, problems: Problems, server: st
             box = page.get_by_test_id(test_id).bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, test_id
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        # The answer box is wide enough for its whole placeholder ("e.g. -1.5, .5 or 1/2"),
+        # also at 390 px, where it used to squeeze in beside the label, 128 px wide.
+        page.set_viewport_size({"width": 390, "height": 740})
+        placeholder_fits = page.get_by_test_id("quiz-answer").evaluate(
+            """(input) => {
+              const style = getComputedStyle(input);
+              const context = document.createElement("canvas").getContext("2d");
+              context.font = `${style.fontSize} ${style.fontFamily}`;
+              const room = input.clientWidth - parseFloat(style.paddingLeft)
+                - parseFloat(style.paddingRight);
+              return context.measureText(input.placeholder).width <= room;
+            }"""
+        )
+        assert placeholder_fits
         answer(page, "0.5")
         expect(page.get_by_test_id("quiz-feedback")).to_be_visible()

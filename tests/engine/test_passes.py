@@ -72,6 +72,20 @@ def test_zero_grad_between_passes_is_one_update_frame() -> None:
     assert updates[0]["text"] == "for p in [a, b, c]: 3 gradients set to 0"
 
 
+def test_an_update_text_agrees_in_number_with_its_count() -> None:
+    source = (
+        "w = Value(0.5, label='w')\n"
+        "for step in range(2):\n"
+        "    loss = (w * 2.0 - 3.0) ** 2\n"
+        "    w.grad = 0.0\n"
+        "    loss.backward()\n"
+        "    w.data -= 0.05 * w.grad\n"
+    )
+    texts = [f["text"] for f in trace_source(source)["frames"] if f["phase"] == "update"]
+    assert "w.data -= 0.05 * w.grad: 1 data value changes" in texts
+    assert "w.grad = 0.0: 1 gradient set to 0" in texts
+
+
 def test_each_frame_belongs_to_a_pass_and_frames_come_in_pass_order() -> None:
     trace = trace_source(TWICE)
     passes = [frame["pass"] for frame in trace["frames"]]

@@ -83,6 +83,21 @@ describe("an update frame's sentences", () => {
       "w.data: 1.0 \u2192 1.2 (moved by 0.2 = 0.1 \u00D7 grad 2.0)",
     );
   });
+  it("calls a value without a label by the call that made it, not by its old number", () => {
+    assert.equal(
+      changeText(
+        { child: 0, field: "data", before: 0.5, after: 0.4 },
+        null,
+        2,
+        "MLP.layers[0].neurons[1]",
+      ),
+      "in MLP.layers[0].neurons[1]: data 0.5 \u2192 0.4 (moved by \u22120.1 = \u22120.05 \u00D7 grad 2.0)",
+    );
+    assert.equal(
+      changeText({ child: 0, field: "grad", before: 2, after: 0 }, null, 0),
+      "grad 2.0 \u2192 0.0 (emptied for the next pass)",
+    );
+  });
   it("does not divide by a zero gradient", () => {
     assert.equal(
       changeText({ child: 0, field: "data", before: 1, after: 3 }, "w", 0),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  caretPad,
   placeText,
   sourceLines,
   sourceOffset,
@@ -29,4 +30,13 @@ test("a place is worded with its line and column, its line alone, or not at all"
   assert.equal(placeText({ line: 3, column: 5 }), "Line 3, column 5");
   assert.equal(placeText({ line: 3, column: null }), "Line 3");
   assert.equal(placeText({ line: null, column: null }), "");
+});
+
+test("the caret's padding keeps the line's tabs, so it lines up under the character", () => {
+  assert.equal(caretPad("\treturn x * q", 13), "\t           ");
+  assert.equal(caretPad("\treturn x * q", 13).length, 12);
+  assert.equal(caretPad("y = x * z", 9), " ".repeat(8));
+  assert.equal(caretPad("😀 = ?", 5), "    ");
+  assert.equal(caretPad("ab", 6), "     ");
+  assert.equal(caretPad("ab", 1), "");
 });

@@ -1,4 +1,5 @@
-"""Read timeouts uvicorn does not have: a request's head must arrive in time.
+"""Timeouts uvicorn does not have: a request's head must arrive in time, and an answer
+must be read in time.
 
 Uvicorn closes idle keep-alive connections, but once a client has sent one byte of
 a request it waits for the rest for ever: a client trickling a header a byte at a
@@ -9,27 +10,49 @@ connection opens) to the end of its headers, at most `HEAD_TIMEOUT` seconds, aft
 which the connection is closed. A body's timeout is the app's
 (`app.request_limits`), which can still answer with an error.
 
+The other way round, a client that asks for a large answer and never reads it would
+hold that answer in memory for ever, since uvicorn waits for the socket to drain
+without a limit. The answer goes out in pieces (`app.chunked.ChunkedBodyMiddleware`),
+so only one piece at a time sits in the connection's buffer; once that buffer is full
+(the transport has paused writing), the client must read enough to resume it within
+`WRITE_TIMEOUT` seconds, or the connection is dropped with what it still held.
+
+A request uvicorn cannot parse is answered in the API's error shape (JSON), as every
+other error is, rather than uvicorn's plain text.
+
 Used by `backprop-animator serve` (`uvicorn.run(..., http=HeadTimeoutH11Protocol)`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 # Seconds from a connection's first byte (or the end of the previous response) to
 # the end of a request's headers; browsers send a whole head in one packet.
 HEAD_TIMEOUT = 10.0
+# Seconds a full send buffer may wait for the client to read some of it.
+WRITE_TIMEOUT = 15.0
+
+
+def error_body(message: str) -> bytes:
+    """The API's error shape as bytes: `{"error": {"message", "line", "column"}}`."""
+    error = {"message": message, "line": None, "column": None}
+    return json.dumps({"error": error}).encode("utf-8")
 
 
 class HeadTimeoutH11Protocol(H11Protocol):
     head_timeout = HEAD_TIMEOUT
+    write_timeout = WRITE_TIMEOUT
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._write_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -50,7 +73,42 @@ class HeadTimeoutH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
+        self._stop_write_timer()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_timer is None:
+            self._write_timer = self.loop.call_later(self.write_timeout, self._read_too_slow)
+
+    def resume_writing(self) -> None:
+        self._stop_write_timer()
+        super().resume_writing()
+
+    def _stop_write_timer(self) -> None:
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
+    def _read_too_slow(self) -> None:
+        # abort(), not close(): close() would wait to send the buffer it is dropping.
+        self._write_timer = None
+        self.transport.abort()
+
+    def send_400_response(self, msg: str) -> None:
+        body = error_body(f"{msg.rstrip('.')}: the request is not valid HTTP/1.1.")
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode("ascii")),
+            (b"connection", b"close"),
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
 
     def _start_head_timer(self) -> None:
         self._stop_head_timer()

@@ -14,10 +14,13 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
+from starlette.responses import Response
 
 from backprop_animator.app import __version__
+from backprop_animator.app.chunked import ChunkedBodyMiddleware
 from backprop_animator.app.content_coding import NegotiatedGZipMiddleware
-from backprop_animator.app.errors import install_error_handlers
+from backprop_animator.app.errors import error_response, install_error_handlers
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.app.request_limits import RequestLimitsMiddleware
 from backprop_animator.app.routes import docs, examples, exports, gradcheck, health, pages, traces
@@ -70,11 +73,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # No cookies or credentials anywhere, so any site may call the API and load the
     # player's modules (the script-tag embed needs both).
     app.add_middleware(
-        CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["*"]
+        JSONCORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"], allow_headers=["*"]
     )
     app.add_middleware(NegotiatedGZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(SecurityHeadersMiddleware)
+    # Outermost: every body, compressed or not, leaves in pieces a slow reader can hold.
+    app.add_middleware(ChunkedBodyMiddleware)
     return app
+
+
+class JSONCORSMiddleware(CORSMiddleware):
+    """Starlette's CORS middleware, with a refused preflight in the API's error shape."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code < 400:
+            return response
+        refused = bytes(response.body).decode("utf-8", "replace")
+        headers = {
+            name: value
+            for name, value in response.headers.items()
+            if name.lower() not in ("content-length", "content-type")
+        }
+        return error_response(
+            response.status_code,
+            f"{refused}: this cross-origin request is not allowed (the API takes GET and POST).",
+            headers=headers,
+        )
 
 
 app = create_app()

@@ -38,7 +38,7 @@ from backprop_animator.app.export import render_standalone, standalone_title
 from backprop_animator.app.page_constants import height_listener, js_constant
 from backprop_animator.app.still import still_image
 from backprop_animator.app.widget import player_widget
-from backprop_animator.engine import gradcheck_source, trace_source, trace_value
+from backprop_animator.engine import Limits, gradcheck_source, trace_source, trace_value
 from backprop_animator.engine.gradcheck import gradcheck_graph
 from backprop_animator.engine.rules import rule_sources
 from backprop_animator.engine.value import Value
@@ -232,10 +232,13 @@ def animate(
         raise TypeError(f"quiz must be True or False, not {quiz!r}")
     check = None
     if isinstance(program, str):
-        trace = trace_source(program, granularity, mistake=mistake, sort_steps=sort_steps)
+        # The kernel has no worker to kill: the engine's own bounds, time included, are
+        # what stop a program that never ends (BACKPROP_* variables, as everywhere).
+        limits = Limits.from_env()
+        trace = trace_source(program, granularity, limits, mistake=mistake, sort_steps=sort_steps)
         default_title = standalone_title(program)
         if gradcheck:
-            check = gradcheck_source(program, granularity, mistake=mistake)
+            check = gradcheck_source(program, granularity, limits, mistake=mistake)
     elif isinstance(program, Value) or _looks_like_a_value(program):
         if gradcheck and not isinstance(program, Value):
             raise TypeError(

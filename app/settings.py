@@ -36,6 +36,12 @@ class Settings:
     # milliseconds, less than handing them to a process would.
     inline_max_chars: int = 2_000
     inline_max_nodes: int = 400
+    # A gradient check re-runs its graph once per leaf and h, so only graphs this small
+    # are checked in a thread; the rest go to a worker like large traces.
+    inline_max_gradcheck_nodes: int = 60
+    # Threads that trace at once; the rest wait (within their time limit) rather than
+    # crowd the event loop out of the GIL.
+    inline_threads: int = 2
     # An export's trace JSON may weigh this much (BACKPROP_MAX_EXPORT_BYTES): the
     # default fits a 20,000-node graph, whose page takes about 1.2 s to make.
     max_export_trace_bytes: int = 12_000_000

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 
 from backprop_animator.engine.ops import EXPANDED, FUNCTIONS
+from backprop_animator.engine.parse import parse_python
 
 # Upper bounds on the nodes one piece of syntax can create.
 NODES_PER_OPERATION = 4
@@ -52,11 +53,9 @@ INERT = (
 def estimate_nodes(source: str, granularity: str) -> int | None:
     """At most how many nodes `source` builds, or None when that cannot be bounded here."""
     try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
-        # The worker reports the error properly. (CPython 3.11 can raise SystemError,
-        # "AST constructor recursion depth mismatch", after a deep nesting error.)
-        return None
+        tree = parse_python(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # the engine reports the error properly
     per_call = NODES_PER_EXPANDED_CALL if granularity == "expanded" else NODES_PER_OPERATION
     total = 0
     for node in ast.walk(tree):

@@ -13,6 +13,7 @@ are read on the first export. Not here: scheduling and time limits (`app.worker_
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import os
@@ -48,6 +49,9 @@ class Job(NamedTuple):
     source: str
     granularity: str = "packed"
     options: tuple[tuple[str, Any], ...] = ()
+    # Seconds the engine may run for this job (what is left of the request's time
+    # limit once it has waited for a thread or a worker); None: the limits' own.
+    time_limit: float | None = None
 
 
 # What a worker sends back: the trace, an engine error (message, line, column), or
@@ -108,16 +112,23 @@ def encode_gradcheck(
     return encode_json(check, gzip_large)
 
 
+def dump_json(answer: dict[str, Any]) -> bytes:
+    """An engine answer as compact, strict JSON bytes.
+
+    orjson: the same compact JSON as the standard library, about ten times faster,
+    which is most of a large trace's time in this process. The engine guarantees finite
+    numbers and valid UTF-8; should a string still hold a lone surrogate (which orjson
+    refuses), every string is cleaned rather than the request failing.
+    """
+    try:
+        return orjson.dumps(answer)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(clean_strings(answer))
+
+
 def encode_json(trace: dict[str, Any], gzip_large: bool = False) -> EncodedTrace:
     """An engine answer as compact JSON bytes with their ETag, gzipped if asked and large."""
-    # orjson: the same compact JSON as the standard library, about ten times faster,
-    # which is most of a large trace's time in this process. The engine guarantees
-    # finite numbers, so strict JSON needs no further check.
-    try:
-        body = orjson.dumps(trace)
-    except orjson.JSONEncodeError:
-        # A string the engine did not clean (orjson refuses lone surrogates): clean all.
-        body = orjson.dumps(clean_strings(trace))
+    body = dump_json(trace)
     # Weak: the same trace may travel gzipped or not.
     etag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
     if gzip_large and len(body) >= GZIP_MIN_BYTES:
@@ -149,7 +160,7 @@ def encode_export(
 
     trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
     check = gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None
-    size = len(orjson.dumps(trace))
+    size = len(dump_json(trace))
     if max_trace_bytes is not None and size > max_trace_bytes:
         raise EngineError(
             f"the exported page would hold {size:,} bytes of trace (the limit is "
@@ -176,6 +187,8 @@ def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
     """Do `job` and encode its answer (see `encode_trace`, `encode_export`,
     `encode_gradcheck`)."""
     options = dict(job.options)
+    if job.time_limit is not None:
+        limits = dataclasses.replace(limits, time_limit=job.time_limit)
     if job.kind == "export":
         return encode_export(job.source, job.granularity, limits, gzip_large, **options)
     if job.kind == "gradcheck":

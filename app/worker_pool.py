@@ -21,6 +21,7 @@ import asyncio
 import logging
 import multiprocessing
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.context import SpawnContext, SpawnProcess
 
 from backprop_animator.app.errors import ServiceError
@@ -89,6 +90,10 @@ class WorkerPool:
         self._idle: asyncio.Queue[Worker] = asyncio.Queue()
         self._workers: set[Worker] = set()
         self._starting: set[asyncio.Task[None]] = set()
+        # The threads that trace cheap programs, and a slot for each: a slot is given
+        # back when its thread is done, not when its request gave up on it.
+        self._threads = ThreadPoolExecutor(settings.inline_threads, "backprop-inline")
+        self._thread_slots = asyncio.Semaphore(settings.inline_threads)
 
     @property
     def worker_pids(self) -> set[int | None]:
@@ -104,6 +109,7 @@ class WorkerPool:
         for worker in self._workers:
             worker.kill()
         self._workers.clear()
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
     async def trace(
         self,
@@ -164,23 +170,42 @@ class WorkerPool:
         An export always goes to a worker: even a small program's page is a quarter of
         a megabyte of templates, JSON and gzip.
         """
-        cheap_kind = job.kind in ("trace", "gradcheck")
-        if cheap_kind and self.is_cheap(job.source, job.granularity):
+        if job.kind != "export" and self.is_cheap(job.source, job.granularity, job.kind):
             return await self._run_in_thread(job)
         return await self._run_in_worker(job, accepts_gzip, is_disconnected)
 
-    def is_cheap(self, source: str, granularity: str) -> bool:
-        """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate."""
+    def is_cheap(self, source: str, granularity: str, kind: str = "trace") -> bool:
+        """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate
+        (`inline_max_gradcheck_nodes` for a gradient check, which re-runs the graph)."""
         if len(source) > self.settings.inline_max_chars:
             return False
         estimate = estimate_nodes(source, granularity)
-        return estimate is not None and estimate <= self.settings.inline_max_nodes
+        most = self.settings.inline_max_nodes
+        if kind == "gradcheck":
+            most = self.settings.inline_max_gradcheck_nodes
+        return estimate is not None and estimate <= most
 
     async def _run_in_thread(self, job: Job) -> EncodedTrace:
+        """Wait for a thread slot and run the job in it, all within the time limit; the
+        engine is given what is left of it, so the thread stops on its own."""
         limit = self.settings.trace_time_limit
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
         try:
-            async with asyncio.timeout(limit):
-                return await asyncio.to_thread(run_job, job, self.settings.limits)
+            async with asyncio.timeout_at(deadline):
+                await self._thread_slots.acquire()
+        except TimeoutError:
+            raise self._busy() from None
+        job = job._replace(time_limit=engine_time(deadline - loop.time()))
+        try:
+            future = loop.run_in_executor(self._threads, run_job, job, self.settings.limits)
+        except BaseException:
+            self._thread_slots.release()
+            raise
+        future.add_done_callback(lambda _: self._thread_slots.release())
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await asyncio.shield(future)
         except TimeoutError:
             # The thread finishes on its own (its work is bounded); the client is told now.
             raise self._too_slow(limit) from None
@@ -194,11 +219,7 @@ class WorkerPool:
             async with asyncio.timeout_at(deadline):
                 worker = await self._idle.get()
         except TimeoutError:
-            raise ServiceError(
-                503,
-                "The server is busy tracing other programs; try again in a moment.",
-                {"Retry-After": "1"},
-            ) from None
+            raise self._busy() from None
         if is_disconnected is not None:
             try:
                 gone = await is_disconnected()
@@ -208,6 +229,7 @@ class WorkerPool:
             if gone:
                 self._idle.put_nowait(worker)
                 raise ClientGone()
+        job = job._replace(time_limit=engine_time(deadline - asyncio.get_running_loop().time()))
         try:
             async with asyncio.timeout_at(deadline):
                 reply = await asyncio.to_thread(worker.call, job, accepts_gzip)
@@ -223,6 +245,14 @@ class WorkerPool:
             raise
         self._idle.put_nowait(worker)
         return unpack_reply(reply)
+
+    @staticmethod
+    def _busy() -> ServiceError:
+        return ServiceError(
+            503,
+            "The server is busy tracing other programs; try again in a moment.",
+            {"Retry-After": "1"},
+        )
 
     @staticmethod
     def _too_slow(limit: float) -> ServiceError:
@@ -252,6 +282,17 @@ class WorkerPool:
         self._starting.discard(task)
         if not task.cancelled() and task.exception() is not None:
             logger.error("a replacement trace worker failed to start", exc_info=task.exception())
+
+
+# The engine stops this much before the request's deadline, so that its own answer
+# ("the program ran for too long", a 400 naming the limit) arrives before the pool's.
+ENGINE_TIME_MARGIN = 0.15
+MIN_ENGINE_TIME = 0.05
+
+
+def engine_time(remaining: float) -> float:
+    """Seconds the engine may run when `remaining` are left of a request's time limit."""
+    return max(MIN_ENGINE_TIME, remaining - ENGINE_TIME_MARGIN)
 
 
 def unpack_reply(reply: Reply) -> EncodedTrace:

@@ -16,7 +16,7 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
 from backprop_animator.engine.gradcheck import gradcheck_source
 from backprop_animator.engine.interpreter import trace_program
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import Limits, deadline
 from backprop_animator.engine.mistakes import MISTAKES, check_mistake
 from backprop_animator.engine.parse import (
     SourceLines,
@@ -59,6 +59,13 @@ def trace_source(
     """
     check_mistake(mistake)
     limits = limits or Limits()
+    with deadline(limits):
+        return _trace_source(source, granularity, limits, mistake, sort_steps)
+
+
+def _trace_source(
+    source: str, granularity: str, limits: Limits, mistake: str | None, sort_steps: bool
+) -> dict[str, Any]:
     with _collector_paused():
         # Parsing makes only a tree (no cycles): the collector would walk it for nothing.
         tree = parse_program(source, granularity, limits)

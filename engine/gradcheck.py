@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import Limits, deadline
 from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
 from backprop_animator.engine.narrate import Names, fmt
 from backprop_animator.engine.ops import NUMBER_FUNCTIONS
@@ -67,6 +67,19 @@ def gradcheck_source(
     """
     limits = limits or Limits()
     _check_options(scheme, h, mistake)
+    with deadline(limits):
+        return _gradcheck_source(source, granularity, limits, scheme, h, leaves, mistake)
+
+
+def _gradcheck_source(
+    source: str,
+    granularity: str,
+    limits: Limits,
+    scheme: str,
+    h: Sequence[float] | None,
+    leaves: Sequence[str] | None,
+    mistake: str | None,
+) -> dict[str, Any]:
     tree = parse_program(source, granularity, limits)
     real = first_real_statement(tree)
     if real is not None:

@@ -1,18 +1,27 @@
-"""How big a program may be: source length, graph size, nesting depth and steps run, and
-how much work a gradient check may do.
+"""How big a program may be: source length, graph size, nesting depth, steps run, how
+much work a gradient check may do, and how long it may all take.
 
 The defaults keep every request under two seconds on a 2-core machine; each can be
 changed from the environment (`BACKPROP_MAX_SOURCE_CHARS`, `BACKPROP_MAX_NODES`,
-`BACKPROP_MAX_DEPTH`, `BACKPROP_MAX_STEPS`, `BACKPROP_MAX_GRADCHECK_WORK`), and every
-error that hits one names its variable.
+`BACKPROP_MAX_DEPTH`, `BACKPROP_MAX_STEPS`, `BACKPROP_MAX_GRADCHECK_WORK`,
+`BACKPROP_TRACE_TIME_LIMIT`), and every error that hits one names its variable.
+
+The time limit holds in every host (SPEC §16): `deadline(limits)` starts the clock for
+one call of the engine's API (a trace, a gradient check with all its re-runs), and the
+interpreter looks at it every few thousand steps, so the CLI and a notebook kernel,
+which have no worker process to kill, stop on their own like the server does.
 """
 
 from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 
@@ -22,6 +31,7 @@ ENV_NAMES = {
     "max_depth": "BACKPROP_MAX_DEPTH",
     "max_steps": "BACKPROP_MAX_STEPS",
     "max_gradcheck_work": "BACKPROP_MAX_GRADCHECK_WORK",
+    "time_limit": "BACKPROP_TRACE_TIME_LIMIT",
 }
 
 
@@ -33,6 +43,8 @@ class Limits:
     max_steps: int = 1_000_000  # statements, loop turns, calls and built-ins' items
     # Leaves checked × h values × nodes re-evaluated by engine.gradcheck.
     max_gradcheck_work: int = 500_000
+    # Seconds one call of the engine may run (a trace, or a gradient check's re-runs).
+    time_limit: float = 1.8
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
@@ -41,10 +53,13 @@ class Limits:
         Example: `{"BACKPROP_MAX_NODES": "500"}` -> `Limits(max_nodes=500)`.
         """
         environ = os.environ if environ is None else environ
-        values: dict[str, int] = {}
+        values: dict[str, Any] = {}
         for field, name in ENV_NAMES.items():
             raw = environ.get(name)
             if raw is None or raw.strip() == "":
+                continue
+            if field == "time_limit":
+                values[field] = read_seconds(name, raw)
                 continue
             try:
                 value = int(raw)
@@ -60,9 +75,46 @@ class Limits:
     ) -> EngineError:
         """The error for going over one limit, naming the variable that raises it."""
         limit = getattr(self, field)
+        amount = f"{limit:g} s" if field == "time_limit" else f"{limit:,}"
         return EngineError(
-            f"{what} (the limit is {limit:,}; set {ENV_NAMES[field]} to change it)", line, col
+            f"{what} (the limit is {amount}; set {ENV_NAMES[field]} to change it)", line, col
         )
+
+
+MIN_TIME_LIMIT = 0.1
+
+
+def read_seconds(name: str, raw: str) -> float:
+    """A time limit from the environment: a number of seconds, at least 0.1."""
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not value >= MIN_TIME_LIMIT or value == float("inf"):
+        raise ValueError(f"{name} must be a finite number of seconds, at least {MIN_TIME_LIMIT}")
+    return value
+
+
+# When the current call of the engine must stop (time.monotonic()), or None outside one.
+_deadline: ContextVar[float | None] = ContextVar("backprop_deadline", default=None)
+
+
+@contextmanager
+def deadline(limits: Limits) -> Iterator[None]:
+    """Start the clock for one call of the engine, unless a call around it already did
+    (a gradient check's re-runs share their check's deadline)."""
+    if _deadline.get() is not None:
+        yield
+        return
+    token = _deadline.set(time.monotonic() + limits.time_limit)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def current_deadline() -> float | None:
+    return _deadline.get()
 
 
 def too_deep(node: ast.expr) -> str:

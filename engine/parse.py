@@ -21,6 +21,7 @@ import io
 import math
 import operator
 import re
+import threading
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -230,9 +231,22 @@ def _is_label_text(statement: ast.Assign) -> bool:
 _STRAIGHT_LINE_FUNCTIONS = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
 
 
+# CPython 3.11 keeps the counter its AST constructor uses to guard recursion in one
+# place for the whole process: two threads building trees at once (a server's threads
+# under load) can trip it, and `ast.parse` fails with "SystemError: AST constructor
+# recursion depth mismatch". Parsing takes a few milliseconds, so threads take turns.
+_PARSE_LOCK = threading.Lock()
+
+
+def parse_python(source: str) -> ast.Module:
+    """`ast.parse(source)`, one thread at a time (see `_PARSE_LOCK`)."""
+    with _PARSE_LOCK:
+        return ast.parse(source, mode="exec")
+
+
 def _parse(source: str, limits: Limits) -> ast.Module:
     try:
-        return ast.parse(source, mode="exec")
+        return parse_python(source)
     except SyntaxError as error:
         # CPython reports some errors (e.g. an over-long integer literal) at offset 0.
         column = None if error.offset is None else max(error.offset, 1)

@@ -33,8 +33,14 @@ from typing import Any
 
 from backprop_animator.engine import narrate, ops
 from backprop_animator.engine.interpreter.objects import BoundMethod, Function, PInstance, PSet
-from backprop_animator.engine.interpreter.runtime import MAX_INT, ProgramError, State
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    MAX_INT,
+    ProgramError,
+    State,
+)
 from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
 from backprop_animator.engine.trace import _reason
 from backprop_animator.engine.value import Value, topological_order
@@ -52,6 +58,8 @@ BACKWARD_STEPS_PER_NODE = 20
 # Likewise every write to a node's `.data` or `.grad` between passes is a change an update
 # frame lists: `for i in range(n): x.data = float(i)` may not list millions of them.
 STEPS_PER_WRITE = 4
+# Values the naming walk at the end of a run looks at, at most (`GroupNames`).
+NAMING_BUDGET = 200_000
 
 
 class Recorder:
@@ -146,12 +154,14 @@ class Recorder:
         children: Any = attrs.get("_prev")
         mirrors: list[Value] = []
         if type(children) in (list, tuple) or type(children) is PSet:
+            self.state.charge(len(children) // ITEMS_PER_STEP)  # the walk below
             for child in children:
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         op = attrs.get("_op")
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
-        mirror = Value(0.0, tuple(mirrors), cut_label(op) if type(op) is str else "", "")
+        name = clean_text(cut_label(op)) if type(op) is str else ""
+        mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         self.instance_of[mirror] = instance
         self.count += 1
@@ -178,7 +188,9 @@ class Recorder:
 
     def print(self, text: str) -> None:
         self.printed = True
-        lines = (self.partial + text).split("\n")
+        # A program's strings may hold lone surrogates ('\ud800'); what it prints leaves
+        # the engine in the trace, so it is made valid UTF-8 here (engine.text).
+        lines = (self.partial + clean_text(text)).split("\n")
         self.partial = lines.pop()
         mark = next(creation_order)
         self.pending.extend((mark, line) for line in lines)
@@ -322,7 +334,7 @@ class Recorder:
         topo = topological_order(output)
         state = self.state
         state.steps += BACKWARD_STEPS_PER_NODE * len(topo)
-        if state.steps > state.max_steps:
+        if state.steps > state.step_limit:
             error = self.limits.exceeded(
                 "max_steps",
                 f"the program ran too many steps (backward() counts {BACKWARD_STEPS_PER_NODE} "
@@ -597,7 +609,7 @@ class Recorder:
             group = group_of.get(id(owner))
             if group is None:
                 group = group_of[id(owner)] = groups.name(owner)
-            label = node.label
+            label = clean_text(node.label)
             entry = {
                 "id": ids[node],
                 "label": label if len(label) <= MAX_LABEL else cut_label(label),
@@ -641,26 +653,30 @@ class GroupNames:
     `name()` to the path of whatever called it.
     """
 
-    def __init__(self, globals_: dict[str, Any]) -> None:
+    def __init__(self, globals_: dict[str, Any], budget: int = NAMING_BUDGET) -> None:
         paths: dict[int, str] = {}
         queue: deque[tuple[PInstance, str]] = deque()
         for value in globals_.values():
             if type(value) is PInstance and value.mirror is None and id(value) not in paths:
                 paths[id(value)] = value.cls.name
                 queue.append((value, value.cls.name))
-        while queue:
+        # The walk looks at `budget` values at most: a program holding a million numbers
+        # in a list attribute is not walked a million times over to name its neurons.
+        while queue and budget > 0:
             obj, path = queue.popleft()
             for attr, value in obj.attrs.items():
+                budget -= 1
                 if type(value) is PInstance:
-                    children = [(f"{path}.{attr}", value)]
+                    if value.mirror is None and id(value) not in paths:
+                        paths[id(value)] = f"{path}.{attr}"
+                        queue.append((value, f"{path}.{attr}"))
                 elif type(value) in (list, tuple):
-                    children = [(f"{path}.{attr}[{i}]", v) for i, v in enumerate(value)]
-                else:
-                    continue
-                for child_path, child in children:
-                    if type(child) is PInstance and child.mirror is None and id(child) not in paths:
-                        paths[id(child)] = child_path
-                        queue.append((child, child_path))
+                    for i, child in enumerate(value[:budget]):
+                        known = type(child) is not PInstance or id(child) in paths
+                        if not known and child.mirror is None:
+                            paths[id(child)] = f"{path}.{attr}[{i}]"
+                            queue.append((child, f"{path}.{attr}[{i}]"))
+                    budget -= len(value)
         self.paths = paths
 
     def name(self, owner: Any) -> str:

@@ -97,8 +97,11 @@ class Compiler(ExpressionCompiler):
 
         def run(f: Frame) -> Any:
             state.steps += 1
-            if state.steps > state.max_steps:
-                raise state.out_of_steps().located(line, column)
+            if state.steps > state.next_check:
+                try:
+                    state.checkpoint()
+                except ProgramError as error:
+                    raise error.located(line, column) from None
             state.position = position
             try:
                 if anchors and rec.anchor is None:
@@ -322,8 +325,8 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> Any:
             for item in iterate(iterable(f)):
                 state.steps += 1
-                if state.steps > state.max_steps:
-                    raise state.out_of_steps()
+                if state.steps > state.next_check:
+                    state.checkpoint()
                 store(f, item)
                 signal = body(f)
                 if signal is not None:
@@ -347,8 +350,8 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> Any:
             while truthy(test(f)):
                 state.steps += 1
-                if state.steps > state.max_steps:
-                    raise state.out_of_steps()
+                if state.steps > state.next_check:
+                    state.checkpoint()
                 signal = body(f)
                 if signal is not None:
                     if signal is BREAK:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.library import hashable
 from backprop_animator.engine.interpreter.machine import RETURN, Machine
 from backprop_animator.engine.interpreter.objects import (
     Frame,
@@ -726,13 +725,22 @@ class ExpressionCompiler:
         if kind is ast.List:
             return values
         if kind is ast.Tuple:
-            return lambda f: tuple(values(f))
+
+            def make_tuple(f: Frame) -> tuple[Any, ...]:
+                content = values(f)
+                state.check_nesting(content)
+                return tuple(content)
+
+            return make_tuple
 
         def make_set(f: Frame) -> PSet:
             content = values(f)
             for item in content:
-                hashable(item)
-            return PSet(content)
+                m.key(item)
+            try:
+                return PSet(content)
+            except TypeError:
+                raise ProgramError("this item cannot be put in a set (it holds a list)") from None
 
         return make_set
 
@@ -797,8 +805,8 @@ class ExpressionCompiler:
                 _, store, conditions = loops[level]
                 for item in iterate(source):
                     state.steps += 1
-                    if state.steps > state.max_steps:
-                        raise state.out_of_steps()
+                    if state.steps > state.next_check:
+                        state.checkpoint()
                     store(frame, item)
                     if conditions and not all(truthy(c(frame)) for c in conditions):
                         continue
@@ -816,8 +824,11 @@ class ExpressionCompiler:
             if kind is ast.ListComp:
                 return results
             for item in results:
-                hashable(item)
-            return PSet(results)
+                m.key(item)
+            try:
+                return PSet(results)
+            except TypeError:
+                raise ProgramError("this item cannot be put in a set (it holds a list)") from None
 
         return run
 
@@ -863,8 +874,8 @@ class ExpressionCompiler:
                 _, store, conditions = loops[level]
                 for item in items:
                     state.steps += 1
-                    if state.steps > state.max_steps:
-                        raise state.out_of_steps()
+                    if state.steps > state.next_check:
+                        state.checkpoint()
                     store(frame, item)
                     if conditions and not all(truthy(c(frame)) for c in conditions):
                         continue

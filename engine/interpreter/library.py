@@ -34,6 +34,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_ITEMS,
     MAX_PRINTED,
+    MOVES_PER_STEP,
     ProgramError,
     State,
 )
@@ -71,8 +72,8 @@ class Library:
         state = self.state
         for item in self.machine.iterate(iterable):
             state.steps += 1
-            if state.steps > state.max_steps:
-                raise state.out_of_steps()
+            if state.steps > state.next_check:
+                state.checkpoint()
             yield item
 
     def collect(self, iterable: Any) -> list[Any]:
@@ -109,10 +110,10 @@ class Library:
             "float": TypeObject("float", self.float_, (float,)),
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
-            "tuple": TypeObject(
-                "tuple", lambda a, k: tuple(self.collect(a[0])) if a else (), (tuple,)
+            "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
+            "set": TypeObject(
+                "set", lambda a, k: self.make_set(self.collect(a[0]) if a else []), (PSet,)
             ),
-            "set": TypeObject("set", lambda a, k: PSet(self.collect(a[0]) if a else ()), (PSet,)),
             "dict": TypeObject("dict", self.dict_, (dict,)),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in VALUE_METHODS},
@@ -151,11 +152,19 @@ class Library:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if not (type(sep) is str and type(end) is str):
             raise ProgramError("print()'s sep and end must be strings")
-        text = sep.join(self.machine.texts.to_str(arg) for arg in args) + end
-        self.state.printed += len(text)
-        if self.state.printed > MAX_PRINTED:
-            raise ProgramError(f"the program printed more than {MAX_PRINTED:,} characters")
-        self.printed(text)
+        # Measured part by part: a line is refused before it is joined, not after.
+        room = MAX_PRINTED - self.state.printed
+        total = len(end)
+        parts: list[str] = []
+        for arg in args:
+            part = self.machine.texts.to_str(arg)
+            total += len(part) + (len(sep) if parts else 0)
+            if total > room:
+                raise ProgramError(f"the program printed more than {MAX_PRINTED:,} characters")
+            parts.append(part)
+        self.state.charge(total // ITEMS_PER_STEP)
+        self.state.printed += total
+        self.printed(sep.join(parts) + end)
 
     def len_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = one(args, kwargs, "len")
@@ -255,10 +264,13 @@ class Library:
 
     def sort(self, items: list[Any], key: Any, reverse: Any) -> None:
         keys = items if key is None else [self.machine.call(key, [item]) for item in items]
-        self.state.charge(len(items) * max(1, len(items).bit_length()))
+        size = 0
         for k in keys:
             if type(k) not in NUMBERS and type(k) not in (str, tuple):
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
+            size += 1 if type(k) is not tuple else 1 + self.state.measure(k)
+        # n log n comparisons, each walking its keys.
+        self.state.charge(size * max(1, len(items).bit_length()))
         order = list(range(len(items)))
         try:
             order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
@@ -350,12 +362,32 @@ class Library:
         except ValueError as error:
             raise ProgramError(f"float(): {error}") from None
 
+    def tuple_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if kwargs or len(args) > 1:
+            raise ProgramError("tuple() takes at most one iterable")
+        if not args:
+            return ()
+        items = self.collect(args[0])
+        self.state.check_nesting(items)
+        return tuple(items)
+
+    def make_set(self, items: list[Any]) -> PSet:
+        key = self.machine.key
+        for item in items:
+            key(item)
+        try:
+            return PSet(items)
+        except TypeError:
+            raise ProgramError("this item cannot be put in a set (it holds a list)") from None
+
     def dict_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         if len(args) > 1:
             raise ProgramError("dict() takes at most one positional argument")
         if args:
             source = args[0]
+            if type(source) is dict:
+                self.state.charge(len(source) // ITEMS_PER_STEP)
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
             for pair in pairs:
                 if type(pair) not in (tuple, list) or len(pair) != 2:
@@ -403,7 +435,7 @@ class Library:
             # Taking from the front shifts every item after it: that is work too.
             if args and type(args[0]) is int:
                 at = args[0] if args[0] >= 0 else len(obj) + args[0]
-                state.charge(max(0, len(obj) - at) // ITEMS_PER_STEP)
+                state.charge(max(0, len(obj) - at) // MOVES_PER_STEP)
             try:
                 return obj.pop(*args)
             except (IndexError, TypeError):
@@ -412,9 +444,10 @@ class Library:
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             if len(args) != 2 or type(args[0]) is not int:
                 raise ProgramError("insert() takes an index and a value")
-            state.check_items(len(obj) + 1)
+            if len(obj) >= MAX_ITEMS:
+                state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
-            state.charge(max(0, len(obj) - at) // ITEMS_PER_STEP)  # the items it shifts
+            state.charge(max(0, len(obj) - at) // MOVES_PER_STEP)  # the items it shifts
             obj.insert(args[0], args[1])
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
@@ -484,6 +517,7 @@ class Library:
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not 1 <= len(args) <= 2:
                 raise ProgramError("get() takes a key and an optional default")
+            self.machine.key(args[0])
             try:
                 return obj.get(*args)
             except TypeError:
@@ -492,6 +526,7 @@ class Library:
         def pop(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not 1 <= len(args) <= 2:
                 raise ProgramError("pop() takes a key and an optional default")
+            self.machine.key(args[0])
             try:
                 return obj.pop(*args)
             except (KeyError, TypeError):
@@ -532,21 +567,23 @@ class Library:
         state = self.state
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = one(args, kwargs, "add")
-            if item not in obj.items:
-                state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
-                hashable(item)
+            item = self.machine.key(one(args, kwargs, "add"))
+            if len(obj) >= MAX_ITEMS and item not in obj.items:
+                state.check_items(len(obj) + 1)
+            try:
                 obj.items[item] = None
+            except TypeError:
+                raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 
         def update(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             for item in self.collect(one(args, kwargs, "update")):
                 add(obj, [item], {})
 
         def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.items.pop(one(args, kwargs, "discard"), None)
+            obj.items.pop(self.machine.key(one(args, kwargs, "discard")), None)
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = one(args, kwargs, "remove")
+            item = self.machine.key(one(args, kwargs, "remove"))
             if item not in obj.items:
                 raise ProgramError("remove(): the item is not in the set")
             del obj.items[item]
@@ -806,11 +843,6 @@ def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") ->
     if kwargs or len(args) != 1:
         raise ProgramError(f"{name}() takes exactly one argument")
     return args[0]
-
-
-def hashable(item: Any) -> None:
-    if type(item) in (list, dict) or type(item) is PSet:
-        raise ProgramError(f"{a_type(item)} cannot be put in a set or used as a key")
 
 
 def _width(args: list[Any]) -> int:

@@ -32,6 +32,8 @@ from backprop_animator.engine.interpreter.objects import (
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_INT,
+    MAX_ITEMS,
+    MOVES_PER_STEP,
     ProgramError,
     State,
 )
@@ -45,6 +47,10 @@ if TYPE_CHECKING:
 
 NUMBERS = frozenset({int, float, bool})
 SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range})
+# Keys whose hash CPython computes in constant time (a string caches its hash; nodes and
+# the program's instances hash by identity).
+SIMPLE_KEYS: frozenset[type] = frozenset({int, float, bool, str, type(None), Value, PInstance})
+UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 
 _FORWARD = {
@@ -122,8 +128,8 @@ class Machine:
     ) -> Any:
         state = self.state
         state.steps += CALL_STEPS
-        if state.steps > state.max_steps:
-            raise state.out_of_steps()
+        if state.steps > state.next_check:
+            state.checkpoint()
         state.depth += 1
         if state.depth > state.limits.max_depth:
             state.depth -= 1
@@ -165,7 +171,9 @@ class Machine:
             )
         variables.update(zip(params, args, strict=False))
         if fn.vararg is not None:
-            variables[fn.vararg] = tuple(args[len(params) :])
+            rest = args[len(params) :]
+            self.state.check_nesting(rest)
+            variables[fn.vararg] = tuple(rest)
         extra: dict[str, Any] = {}
         for name, value in kwargs.items():
             if name in variables:
@@ -502,10 +510,10 @@ class Machine:
             if op == "==":
                 return left is right
         elif op == "==":
-            self.charge_size(left)
+            self.charge_compare(left, right)
             return bool(left == right)
         elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple)):
-            self.charge_size(left)
+            self.charge_compare(left, right)
             try:
                 return bool(_ORDER[op](left, right))
             except TypeError:
@@ -521,30 +529,59 @@ class Machine:
             result = self.call_dunder(container, "__contains__", item)
             if result is not NO_METHOD:
                 return self.truthy(result)
-        if kind in SIZED:
-            self.charge_size(container)
-            if kind is str and type(item) is not str:
-                raise ProgramError("'in <string>' needs a string on its left")
+        if kind is dict or kind is PSet:
+            # A hash table: the key's hash and one comparison, whatever the length.
+            self.key(item)
             try:
-                return item in container
+                return item in (container.items if kind is PSet else container)
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be a key") from None
+        if kind is range:
+            # An integer is answered by arithmetic; anything else is compared with every
+            # number of the range, as CPython does.
+            if type(item) is not int and type(item) is not bool:
+                self.state.charge(len(container))
+            return item in container
+        if kind in SIZED:
+            if kind is str:
+                if type(item) is not str:
+                    raise ProgramError("'in <string>' needs a string on its left")
+                self.state.charge(len(container) // 10)
+            else:
+                self.state.charge(len(container))
+                self.state.charge_walk(item)
+            return item in container
         raise ProgramError(f"'in' needs a container, not {a_type(container)}")
 
-    def charge_size(self, value: Any) -> None:
-        """Charge for the work Python does comparing or searching a container."""
-        kind = type(value)
+    def charge_compare(self, left: Any, right: Any) -> None:
+        """Charge for the work Python does comparing two values: the items it walks."""
+        kind = type(left)
         if kind is str:
-            self.state.charge(len(value) // 10)
-        elif kind in (list, tuple, dict) or kind is PSet:
-            self.state.charge(len(value))
+            if type(right) is str:
+                self.state.charge(min(len(left), len(right)) // 10)
+        elif type(right) is kind and kind in (list, tuple, dict, PSet):
+            state = self.state
+            state.charge(min(state.measure(left), state.measure(right)))
+
+    def key(self, key: Any) -> Any:
+        """`key` checked and charged as a set item or dict key: hashing a tuple walks it."""
+        kind = type(key)
+        if kind in SIMPLE_KEYS:
+            return key
+        if kind in UNHASHABLE:
+            raise ProgramError(f"{a_type(key)} cannot be put in a set or used as a key")
+        if kind is tuple:
+            self.state.charge_walk(key)
+        return key
 
     # Iteration, items
 
     def iterate(self, value: Any) -> Iterator[Any]:
         kind = type(value)
         if kind is dict:
-            return iter(list(value))
+            return _live(value, "dictionary")
+        if kind is PSet:
+            return _live(value.items, "Set")
         if kind in SIZED or kind in _ITERATORS:
             return iter(value)
         if kind is PInstance:
@@ -560,6 +597,7 @@ class Machine:
             if result is not NO_METHOD:
                 return result
         elif kind is dict:
+            self.key(key)
             try:
                 return obj[key]
             except KeyError:
@@ -587,7 +625,8 @@ class Machine:
     def set_item(self, obj: Any, key: Any, value: Any) -> None:
         kind = type(obj)
         if kind is dict:
-            if key not in obj:
+            self.key(key)
+            if len(obj) >= MAX_ITEMS and key not in obj:
                 self.state.check_items(len(obj) + 1)
             try:
                 obj[key] = value
@@ -602,9 +641,10 @@ class Machine:
                     raise ProgramError(f"index {key} is out of range") from None
                 return
             if type(key) is slice:
-                items = list(self.iterate(value))
                 removed = len(range(*key.indices(len(obj))))
+                items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
                 self.state.check_items(len(obj) - removed + len(items))
+                self.state.charge(len(obj) // MOVES_PER_STEP)
                 try:
                     obj[key] = items
                 except ValueError as error:
@@ -617,12 +657,32 @@ class Machine:
                 return
         raise ProgramError(f"{a_type(obj)} does not support item assignment")
 
+    def bounded_list(self, value: Any, room: int) -> list[Any]:
+        """The items of `value` as a list, a step per item, refused as soon as they pass
+        `room` (so `x[0:1] = range(10**8)` never builds the list it refuses)."""
+        if type(value) in SIZED and type(value) is not dict:
+            count = len(value)
+            if count > room:
+                self.state.check_items(count + MAX_ITEMS - room)
+            self.state.charge(count // ITEMS_PER_STEP)
+            return list(value.items if type(value) is PSet else value)
+        out: list[Any] = []
+        state = self.state
+        for item in self.iterate(value):
+            state.charge(1)
+            out.append(item)
+            if len(out) > room:
+                state.check_items(len(out) + MAX_ITEMS - room)
+        return out
+
     def del_item(self, obj: Any, key: Any) -> None:
         kind = type(obj)
         try:
             if kind is dict or (kind is list and type(key) in (int, bool, slice)):
                 if kind is list:  # deleting shifts every item after it: that is work too
-                    self.state.charge(len(obj) // ITEMS_PER_STEP)
+                    self.state.charge(len(obj) // MOVES_PER_STEP)
+                else:
+                    self.key(key)
                 del obj[key]
                 return
         except (KeyError, IndexError):
@@ -648,6 +708,17 @@ _ITERATORS = frozenset(
         filter,
     }
 )
+
+
+def _live(table: dict[Any, Any], what: str) -> Iterator[Any]:
+    """Iterate a dict's keys (or a set's items) without copying them, as CPython does:
+    changing its size meanwhile is the error CPython raises, not a copy per loop."""
+    try:
+        yield from table
+    except RuntimeError:
+        raise ProgramError(f"{what} changed size during iteration") from None
+
+
 _ORDER: dict[str, Callable[[Any, Any], Any]] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,

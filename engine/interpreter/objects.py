@@ -175,7 +175,7 @@ class PSet:
         self.items: dict[Any, None] = dict.fromkeys(items)
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(list(self.items))
+        return iter(self.items)
 
     def __len__(self) -> int:
         return len(self.items)

@@ -1,19 +1,33 @@
-"""The interpreter's running state: its budgets (steps, depth, sizes) and its errors.
+"""The interpreter's running state: its budgets (steps, time, depth, sizes) and its errors.
 
 Every bound is checked before the work it guards: a step is charged before a statement,
 a loop turn, a call or each item a built-in touches; a string, container or integer is
 measured before it is made. Hitting a bound raises `ProgramError`, which the statement
 or expression that was running gives a line and column, and each call it passes through
 adds to its call chain ("in neuron(), called from line 12").
+
+The cost model (SPEC §15): a built-in is charged in proportion to the work CPython does
+for it. Looking a key up in a set or dict, or adding one, costs the key's size (a
+number or a node: nothing beyond the statement's step; a tuple: every item its hash
+walks), not the container's length; comparing or searching containers costs the items
+walked. `measure` is that walk, and it is also where nesting deeper than
+`BACKPROP_MAX_DEPTH` is refused, so CPython's own hashing, which recurses in C with no
+guard, never sees a structure deep enough to exhaust the C stack.
+
+The clock: `State.checkpoint` runs when the step count passes `next_check`, which is the
+next checkpoint rather than the step limit itself, so the hot paths keep one comparison
+(`steps > next_check`) and the time limit is looked at every `TIME_CHECK_STEPS` steps.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.interpreter.objects import PSet
+from backprop_animator.engine.limits import Limits, current_deadline
 
 MAX_INT = 2**63  # integers stay within ±2**63
 MAX_STR = 10_000  # characters in one string
@@ -21,6 +35,9 @@ MAX_ITEMS = 1_000_000  # items in one list, tuple, dict or set
 MAX_PRINTED = 200_000  # characters a program may print in all
 STRING_CHARS_PER_STEP = 10  # making a string charges a step per ten characters
 ITEMS_PER_STEP = 10  # a container made in one go (`[0] * n`, `a + b`) charges per ten items
+MOVES_PER_STEP = 100  # items a list shifts (`insert(0, x)`, `pop(0)`) in one memmove step
+TIME_CHECK_STEPS = 2_000  # steps between two looks at the clock
+CONTAINERS: frozenset[type] = frozenset({list, tuple, dict, PSet})
 MAX_CHAIN_SHOWN = 6  # calls an error's message names
 
 
@@ -73,7 +90,12 @@ class State:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.steps = 0
-        self.max_steps = limits.max_steps
+        self.step_limit = limits.max_steps
+        self.deadline = current_deadline()
+        # The next checkpoint: hot paths compare `steps > next_check`, then call checkpoint().
+        self.next_check = self.step_limit
+        if self.deadline is not None:
+            self.next_check = min(self.step_limit, TIME_CHECK_STEPS)
         self.depth = 0
         self.printed = 0
         self.rng = random.Random(0)  # an unseeded program is seeded with 0
@@ -82,12 +104,105 @@ class State:
 
     def charge(self, steps: int) -> None:
         self.steps += steps
-        if self.steps > self.max_steps:
+        if self.steps > self.next_check:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """The step count passed the next checkpoint: raise if a limit is reached (steps
+        or time), else set the next checkpoint."""
+        if self.steps > self.step_limit:
             raise self.out_of_steps()
+        if self.deadline is not None:
+            if time.monotonic() > self.deadline:
+                raise self.out_of_time()
+            self.next_check = min(self.step_limit, self.steps + TIME_CHECK_STEPS)
 
     def out_of_steps(self) -> ProgramError:
         error = self.limits.exceeded("max_steps", "the program ran too many steps")
         return ProgramError(error.message)
+
+    def out_of_time(self) -> ProgramError:
+        error = self.limits.exceeded(
+            "time_limit", "the program ran for too long (does a loop never end?)"
+        )
+        return ProgramError(error.message)
+
+    def remaining(self) -> int:
+        """Steps left before the step limit."""
+        return max(0, self.step_limit - self.steps)
+
+    def measure(self, value: Any) -> int:
+        """The work of a walk of `value` as CPython's hashing and comparing walk it, in
+        steps: a step per container reached (shared parts count each time they are
+        reached) and per `ITEMS_PER_STEP` items in them. Refuses nesting deeper than
+        `BACKPROP_MAX_DEPTH`, and stops (out of steps) once the walk passes what is left
+        of the step budget, so even a structure that shares itself exponentially is
+        measured in bounded time.
+
+        Example: `measure(((1, 2), 3))` is 2: two tuples, five items.
+        """
+        if type(value) not in CONTAINERS:
+            return 0
+        budget = self.remaining() + 1
+        max_depth = self.limits.max_depth
+        containers = 0
+        items = 0
+        stack: list[tuple[Any, int]] = [(value, 1)]
+        while stack:
+            item, depth = stack.pop()
+            if depth > max_depth:
+                raise self.too_nested()
+            kind = type(item)
+            if kind is dict:
+                children: Any = [*item.keys(), *item.values()] if item else ()
+            elif kind is PSet:
+                children = item.items.keys()
+            else:
+                children = item
+            containers += 1
+            items += len(children)
+            if containers + items // ITEMS_PER_STEP > budget:
+                self.charge(containers + items // ITEMS_PER_STEP)
+            # Only containers are walked on; a flat one is looked at in C.
+            if children and not CONTAINERS.isdisjoint(set(map(type, children))):
+                stack.extend((child, depth + 1) for child in children if type(child) in CONTAINERS)
+        return containers + items // ITEMS_PER_STEP
+
+    def too_nested(self) -> ProgramError:
+        error = self.limits.exceeded(
+            "max_depth", "containers are nested too deeply (a list in a list in a list ...)"
+        )
+        return ProgramError(error.message)
+
+    def charge_walk(self, value: Any) -> None:
+        """Charge for CPython walking `value` (hashing it as a key, comparing it)."""
+        if type(value) in CONTAINERS:
+            self.charge(self.measure(value))
+
+    def check_nesting(self, items: Any) -> None:
+        """Refuse a new container whose items nest `BACKPROP_MAX_DEPTH` deep already.
+
+        Only tuples are walked: a tuple cannot change once made, so its depth is known
+        for good, and hashing is the one walk CPython does in C without a guard (lists,
+        dicts and sets cannot be hashed; comparing and printing them is guarded).
+        """
+        max_depth = self.limits.max_depth
+        walked = 0
+        level: list[Any] = [item for item in items if type(item) is tuple]
+        depth = 1
+        while level:
+            depth += 1
+            if depth > max_depth:
+                raise self.too_nested()
+            walked += sum(len(t) for t in level)
+            seen: dict[int, Any] = {}
+            for t in level:
+                for child in t:
+                    if type(child) is tuple:
+                        seen[id(child)] = child
+            level = list(seen.values())
+        if walked >= ITEMS_PER_STEP:
+            self.charge(walked // ITEMS_PER_STEP)
 
     def check_int(self, value: int) -> int:
         if -MAX_INT <= value <= MAX_INT:

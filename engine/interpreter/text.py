@@ -72,6 +72,8 @@ class Texts:
             seen = set() if seen is None else seen
             if id(value) in seen:
                 return "[...]" if kind is list else ("(...)" if kind is tuple else "{...}")
+            if len(seen) >= self.state.limits.max_depth:
+                raise self.state.too_nested()
             seen.add(id(value))
             try:
                 return self._container(value, seen)

@@ -296,3 +296,29 @@ def test_a_save_that_fails_leaves_the_existing_file_as_it_was(tmp_path: Path) ->
 def test_a_title_with_a_lone_surrogate_is_saved_replaced(tmp_path: Path) -> None:
     path = animate(NEURON, title="neuron \udcff").save(tmp_path / "neuron.html")
     assert "<title>neuron \ufffd</title>" in path.read_text(encoding="utf-8")
+
+
+def test_a_program_that_never_ends_stops_the_kernel_at_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A kernel has no worker to kill: the engine's deadline is what gives it back.
+    monkeypatch.setenv("BACKPROP_MAX_STEPS", str(10**12))
+    monkeypatch.setenv("BACKPROP_TRACE_TIME_LIMIT", "0.3")
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT"):
+        animate("x = 0\nwhile True:\n    x = x + 1\n")
+
+
+def test_a_hostile_program_is_refused_in_the_kernel_not_crashed() -> None:
+    deep = "t = ()\nfor i in range(150000):\n    t = (t,)\ns = {t}\nv = Value(1.0)\nv.backward()\n"
+    with pytest.raises(EngineError, match="nested too deeply"):
+        animate(deep)
+
+
+def test_lone_surrogates_in_a_program_make_valid_notebook_html() -> None:
+    source = (
+        "print('\\ud800')\nfor i in range(2):\n    pass\n"
+        "v = Value(1.0, label='\\udc80')\nv.backward()\n"
+    )
+    animation = animate(source)
+    for page in (animation._repr_html_(), animation.still_html("s1", "hint")):
+        page.encode("utf-8")  # raises on a lone surrogate

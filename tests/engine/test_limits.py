@@ -19,16 +19,24 @@ def test_limits_read_from_the_environment() -> None:
             "BACKPROP_MAX_DEPTH": "12",
             "BACKPROP_MAX_STEPS": "1000",
             "BACKPROP_MAX_GRADCHECK_WORK": "123",
+            "BACKPROP_TRACE_TIME_LIMIT": "0.75",
         }
     )
     assert limits == Limits(
-        max_source_chars=500, max_nodes=40, max_depth=12, max_steps=1000, max_gradcheck_work=123
+        max_source_chars=500,
+        max_nodes=40,
+        max_depth=12,
+        max_steps=1000,
+        max_gradcheck_work=123,
+        time_limit=0.75,
     )
 
 
 def test_every_limit_has_an_environment_variable() -> None:
     assert set(ENV_NAMES) == {field.name for field in dataclasses.fields(Limits)}
-    assert all(name.startswith("BACKPROP_MAX_") for name in ENV_NAMES.values())
+    sizes = {name for field, name in ENV_NAMES.items() if field != "time_limit"}
+    assert all(name.startswith("BACKPROP_MAX_") for name in sizes)
+    assert ENV_NAMES["time_limit"] == "BACKPROP_TRACE_TIME_LIMIT"  # the server's name for it
 
 
 def test_unset_or_blank_environment_keeps_the_defaults() -> None:
@@ -40,6 +48,7 @@ def test_unset_or_blank_environment_keeps_the_defaults() -> None:
         max_depth=200,
         max_steps=1_000_000,
         max_gradcheck_work=500_000,
+        time_limit=1.8,
     )
 
 
@@ -56,6 +65,12 @@ def test_a_bad_environment_value_names_its_variable_and_the_value(raw: str) -> N
     with pytest.raises(ValueError, match="BACKPROP_MAX_NODES") as caught:
         Limits.from_env({"BACKPROP_MAX_NODES": raw})
     assert raw.strip() in str(caught.value)
+
+
+@pytest.mark.parametrize("raw", ["soon", "0", "0.01", "-1", "inf", "nan"])
+def test_a_bad_time_limit_names_its_variable(raw: str) -> None:
+    with pytest.raises(ValueError, match="BACKPROP_TRACE_TIME_LIMIT"):
+        Limits.from_env({"BACKPROP_TRACE_TIME_LIMIT": raw})
 
 
 def test_exceeded_names_the_limit_and_its_variable_at_a_position() -> None:

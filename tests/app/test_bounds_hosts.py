@@ -1,0 +1,112 @@
+"""Bounded in every host (SPEC §16), outside the engine: the CLI, which has no worker
+to kill, and the HTTP API, whose threads and workers must answer 200 or 400, never
+500 or a hang. The hostile programs are those of `tests.support.bounds`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from service_helpers import NEURON, assert_error_shape, assert_still_serving
+
+from tests.support.bounds import CASES, MEMORY_BYTES, NEVER_ENDS, SECONDS, Case
+
+SCRIPT = Path(sys.executable).parent / "backprop-animator"
+
+
+def limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_the_cli_ends_with_a_trace_or_exit_status_2(case: Case) -> None:
+    started = time.monotonic()
+    done = subprocess.run(
+        [str(SCRIPT), "trace", "-"],
+        input=case.source,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS + 10,
+        preexec_fn=limit_memory,
+    )
+    assert time.monotonic() - started < SECONDS + 5
+    if case.refusal is None:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith('{"schema":')
+    else:
+        assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+        assert case.refusal in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_the_cli_stops_a_loop_that_never_ends_at_the_time_limit() -> None:
+    environment = {"BACKPROP_MAX_STEPS": str(10**12), "BACKPROP_TRACE_TIME_LIMIT": "0.5"}
+    done = subprocess.run(
+        [str(SCRIPT), "trace", NEVER_ENDS],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, **environment},
+    )
+    assert done.returncode == 2, done.stderr
+    assert "BACKPROP_TRACE_TIME_LIMIT" in done.stderr
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+async def test_the_api_answers_a_trace_or_a_400(client: httpx.AsyncClient, case: Case) -> None:
+    response = await client.post("/api/trace", json={"source": case.source})
+    if case.refusal is None:
+        assert response.status_code == 200, response.text
+    else:
+        error = assert_error_shape(response, 400)
+        assert case.refusal in str(error["message"])
+
+
+@pytest.mark.anyio
+async def test_an_export_of_a_program_printing_a_lone_surrogate_is_a_page(
+    client: httpx.AsyncClient,
+) -> None:
+    source = "print('\\ud800')\nfor i in range(2):\n    pass\nv = Value(1.0)\nv.backward()\n"
+    response = await client.get("/export", params={"source": source})
+    assert response.status_code == 200, response.text
+    assert "\ufffd" in response.text
+
+
+@pytest.mark.anyio
+async def test_a_flood_of_gradient_checks_gets_answers_not_500s(
+    client: httpx.AsyncClient,
+) -> None:
+    # Many threads parsing at once tripped CPython 3.11's shared AST state (a 500).
+    sources = [NEURON.replace("-3.0", f"-{3 + i / 100}") for i in range(150)]
+    responses = await asyncio.gather(
+        *(client.post("/api/gradcheck", json={"source": s}) for s in sources),
+        client.get("/healthz"),
+    )
+    codes = {response.status_code for response in responses}
+    assert codes <= {200, 503}, [r.text for r in responses if r.status_code not in (200, 503)]
+    assert sum(response.status_code == 200 for response in responses) > 0
+    await assert_still_serving(client)
+
+
+@pytest.mark.anyio
+async def test_a_refused_cors_preflight_is_in_the_error_shape(client: httpx.AsyncClient) -> None:
+    response = await client.options(
+        "/api/trace",
+        headers={"Origin": "https://course.example", "Access-Control-Request-Method": "DELETE"},
+    )
+    error = assert_error_shape(response, 400)
+    assert "method" in str(error["message"])
+    allowed = await client.options(
+        "/api/trace",
+        headers={"Origin": "https://course.example", "Access-Control-Request-Method": "POST"},
+    )
+    assert allowed.status_code == 200
+    assert allowed.headers["access-control-allow-origin"] == "*"

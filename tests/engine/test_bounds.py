@@ -1,0 +1,140 @@
+"""Bounded in every host (SPEC §16), in process: the engine called as a notebook kernel
+or a script calls it, with no worker around it to kill.
+
+Each hostile program runs in a Python process of its own, under a 700 MB address-space
+limit, so a crash (a segfault in C) or a flood fails the test rather than the suite;
+it must come back within seconds with a trace or a refusal naming its bound. The cost
+model is tried directly: a linear algorithm's step count grows linearly.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import orjson
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine.interpreter import runtime
+from tests.support.bounds import CASES, MEMORY_BYTES, NEVER_ENDS, SECONDS, Case
+
+# Run by a fresh interpreter: the program on standard input, one JSON line out.
+IN_PROCESS = f"""
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_BYTES}, {MEMORY_BYTES}))
+from backprop_animator.engine import EngineError, trace_source
+import orjson
+try:
+    trace = trace_source(sys.stdin.read())
+    orjson.dumps(trace)  # valid UTF-8 all through, or this raises
+    print(json.dumps({{"nodes": len(trace["nodes"])}}))
+except EngineError as error:
+    print(json.dumps({{"error": error.message, "line": error.line}}))
+"""
+
+
+def run_alone(case: Case) -> dict[str, object]:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PROCESS],
+        input=case.source,
+        capture_output=True,
+        text=True,
+        timeout=SECONDS + 10,  # the interpreter's own start-up on top
+    )
+    took = time.monotonic() - started
+    assert done.returncode == 0, f"{case.name}: exit {done.returncode}\n{done.stderr[-2000:]}"
+    assert took < SECONDS + 5, f"{case.name}: {took:.1f} s"
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_a_hostile_program_ends_cleanly_in_process(case: Case) -> None:
+    answer = run_alone(case)
+    if case.refusal is None:
+        assert "nodes" in answer, answer
+    else:
+        assert case.refusal in str(answer.get("error")), answer
+        assert answer["line"] is not None  # pointed at the statement that hit the bound
+
+
+def test_a_loop_that_never_ends_stops_at_the_time_limit() -> None:
+    limits = Limits(max_steps=10**12, time_limit=0.3)
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT") as caught:
+        trace_source(NEVER_ENDS, limits=limits)
+    assert time.monotonic() - started < 2.0
+    assert "never end" in caught.value.message
+    assert (caught.value.line, caught.value.column) == (2, 1)
+
+
+def test_the_time_limit_is_the_whole_call_not_each_statement() -> None:
+    # Many cheap statements, each far under the limit: the sum is what is bounded.
+    source = "total = 0\nfor i in range(10**9):\n    total += i\n"
+    with pytest.raises(EngineError, match=r"0\.2 s"):
+        trace_source(source, limits=Limits(max_steps=10**12, time_limit=0.2))
+
+
+def steps_taken(source: str) -> int:
+    """How many steps a program took: the interpreter's own count, read off its state."""
+    states: list[runtime.State] = []
+    original = runtime.State.__init__
+
+    def recording(self: runtime.State, limits: Limits) -> None:
+        original(self, limits)
+        states.append(self)
+
+    runtime.State.__init__ = recording  # type: ignore[method-assign]
+    try:
+        trace_source(source, limits=Limits(max_steps=10**8, time_limit=60))
+    finally:
+        runtime.State.__init__ = original  # type: ignore[method-assign]
+    return states[-1].steps
+
+
+LEARNERS_SORT = """
+class Node:
+    def __init__(self, prev):
+        self.prev = prev
+chain = [Node([])]
+for i in range({n}):
+    chain.append(Node([chain[-1]]))
+topo = []
+visited = set()
+def build(v):
+    if v not in visited:
+        visited.add(v)
+        for child in v.prev:
+            build(child)
+        topo.append(v)
+for node in chain:
+    build(node)
+seen = {{}}
+for i in range({n}):
+    seen[i] = i in seen
+v = Value(1.0)
+v.backward()
+"""
+
+
+def test_a_linear_algorithm_takes_linear_steps() -> None:
+    # A learner's `if v not in visited` sort and a dict filled key by key: twice the
+    # input, twice the steps (a set's or dict's length no longer counts per lookup).
+    small = steps_taken(LEARNERS_SORT.format(n=150))
+    large = steps_taken(LEARNERS_SORT.format(n=1500))
+    assert 9.0 < large / small < 11.0
+
+
+def test_printed_lone_surrogates_leave_the_engine_as_valid_utf8() -> None:
+    source = (
+        "print('a\\ud800b')\nfor i in range(2):\n    pass\n"
+        "v = Value(1.0, label='\\udc80')\nv.backward()\n"
+    )
+    trace = trace_source(source)
+    text = orjson.dumps(trace).decode("utf-8")
+    assert "\ud800" not in text
+    assert "a\ufffdb" in text

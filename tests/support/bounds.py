@@ -1,0 +1,225 @@
+"""Programs that try to crash, hang or flood the process they run in (SPEC §16), each
+with what it must come to: a trace, or a refusal naming the bound it hit.
+
+Shared by the in-process, CLI and HTTP tests, so every host is tried with the same
+inputs. Each must end within `SECONDS` under `MEMORY_BYTES` (checked where the host
+runs in a process of its own).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import NamedTuple
+
+SECONDS = 3.0
+MEMORY_BYTES = 700 * 1024 * 1024
+
+# A backward pass at the end, so that a program that gets that far is a valid trace.
+PASS = "\nv = Value(1.0)\nw = v * 2\nw.backward()\n"
+
+
+class Case(NamedTuple):
+    name: str
+    source: str
+    # None: the program must be traced; else a phrase its refusal must contain.
+    refusal: str | None
+
+
+def case(name: str, body: str, refusal: str | None) -> Case:
+    return Case(name, textwrap.dedent(body).lstrip("\n") + PASS, refusal)
+
+
+NESTED = "nested too deeply"
+STEPS = "BACKPROP_MAX_STEPS"
+
+CASES = [
+    # Hashing a deep tuple recursed in C with no guard: a segfault.
+    case(
+        "a 150,000-deep tuple put in a set",
+        """
+        t = ()
+        for i in range(150000):
+            t = (t,)
+        s = {t}
+        """,
+        NESTED,
+    ),
+    case(
+        "a deep tuple made through zip, then hashed",
+        """
+        t = ()
+        for i in range(5000):
+            t = list(zip([t]))[0]
+        d = {t: 1}
+        """,
+        NESTED,
+    ),
+    case(
+        "a tuple that shares itself, hashed (2**60 visits for CPython)",
+        """
+        t = ()
+        for i in range(60):
+            t = (t, t)
+        s = {t}
+        """,
+        STEPS,
+    ),
+    case(
+        "a list nested 100,000 deep from the top down, printed",
+        """
+        lists = [[] for i in range(100000)]
+        for i in range(99999):
+            lists[i].append(lists[i + 1])
+        print(lists[0])
+        """,
+        NESTED,
+    ),
+    case("a float looked for in a huge range", "x = 0.5 in range(2**62)\n", STEPS),
+    case(
+        "two 8,000-deep tuples compared 20,000 times",
+        """
+        a = ()
+        b = ()
+        for i in range(8000):
+            a = (a,)
+            b = (b,)
+        for i in range(20000):
+            c = a == b
+        """,
+        NESTED,
+    ),
+    case(
+        "wide tuples hashed over and over",
+        """
+        t = tuple(range(100000))
+        s = set()
+        for i in range(3000):
+            s.add((t, i))
+        """,
+        STEPS,
+    ),
+    case(
+        "wide lists compared over and over",
+        """
+        a = [0] * 1000000
+        b = [0] * 1000000
+        for i in range(1000):
+            c = a == b
+        """,
+        STEPS,
+    ),
+    case(
+        "wide lists of tuples sorted over and over",
+        """
+        rows = [(i % 7, (i, i)) for i in range(20000)]
+        for i in range(100):
+            rows.sort()
+        """,
+        STEPS,
+    ),
+    case(
+        "objects holding a million-item list, named at the end of the run",
+        """
+        big = [0] * 1000000
+        class Holder:
+            def __init__(self, kids):
+                self.items = big
+                self.kids = kids
+        root = Holder([Holder([]) for i in range(20)])
+        """,
+        None,
+    ),
+    case(
+        "a node class whose operands are a million-item list",
+        """
+        class V:
+            def __init__(self, data, prev):
+                self.data = data
+                self.grad = 0.0
+                self._prev = prev
+                self._backward = lambda: None
+        many = [0] * 1000000
+        for i in range(200):
+            n = V(1.0, many)
+        """,
+        STEPS,
+    ),
+    case(
+        "any() over a 500,000-item set, 2,000 times",
+        """
+        s = set(range(500000))
+        for i in range(2000):
+            any(s)
+        """,
+        None,
+    ),
+    case(
+        "a set changed while it is iterated",
+        """
+        s = {1, 2, 3}
+        for x in s:
+            s.add(x + 10)
+        """,
+        "changed size during iteration",
+    ),
+    case(
+        "print of 50,000 strings of 10,000 characters",
+        """
+        s = 'x' * 10000
+        print(*([s] * 50000), sep=s)
+        """,
+        "printed more than",
+    ),
+    case("a slice given 10**8 items", "x = [1]\nx[0:1] = range(10**8)\n", "1,000,000"),
+    case(
+        "a string joined into a huge one",
+        """
+        parts = ['y' * 10000] * 1000
+        s = ''.join(parts)
+        """,
+        "10,000",
+    ),
+    case(
+        "a lone surrogate printed and used as a label",
+        """
+        print('\\ud800')
+        for i in range(2):
+            pass
+        u = Value(2.0, label='\\udc80')
+        """,
+        None,
+    ),
+    # Valid programs the old cost model refused (n**2 / 20 steps for a dict of n keys).
+    case(
+        "a dict of 4,500 keys",
+        """
+        d = {}
+        for i in range(4500):
+            d[i] = i
+        """,
+        None,
+    ),
+    case("dict(zip(...)) of 20,000 pairs", "d = dict(zip(range(20000), range(20000)))\n", None),
+    case(
+        "list.insert at the front, 5,000 times",
+        """
+        x = []
+        for i in range(5000):
+            x.insert(0, i)
+        """,
+        None,
+    ),
+    case(
+        "set membership 20,000 times in a 20,000-item set",
+        """
+        s = set(range(20000))
+        c = 0
+        for i in range(20000):
+            if i in s:
+                c += 1
+        """,
+        None,
+    ),
+]
+
+NEVER_ENDS = "x = 0\nwhile True:\n    x = x + 1\n"

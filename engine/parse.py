@@ -185,6 +185,8 @@ def first_real_statement(tree: ast.Module) -> ast.stmt | None:
                 return statement
             stack.append(statement.value)  # type: ignore[attr-defined]
         elif kind is ast.ImportFrom:
+            if statement.module == "__future__":  # type: ignore[attr-defined]
+                continue  # annotations are never evaluated in either language
             if not {alias.name for alias in statement.names} <= IMPORTABLE:  # type: ignore[attr-defined]
                 return statement
         elif kind is not ast.Pass:
@@ -538,6 +540,8 @@ class _Interpreter:
         self.last = self.bind(node.target, new)
 
     def import_from(self, node: ast.ImportFrom) -> None:
+        if node.module == "__future__":
+            return  # `from __future__ import annotations`: nothing to do
         names = {alias.name for alias in node.names}
         renamed = any(alias.asname for alias in node.names)
         if not names <= IMPORTABLE or renamed:

@@ -18,9 +18,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.exceptions import (
+    ProgramRaise,
+    error_matches,
+    instance_of_error,
+    is_exception_class,
+)
 from backprop_animator.engine.interpreter.expressions import (
     BINARY_OPERATORS,
     Expr,
@@ -34,17 +40,19 @@ from backprop_animator.engine.interpreter.objects import (
     Function,
     Inert,
     PClass,
+    PClassMethod,
     PInstance,
+    PProperty,
+    PStaticMethod,
 )
 from backprop_animator.engine.interpreter.runtime import ProgramError
-
-if TYPE_CHECKING:
-    pass
+from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
 
 BREAK: Any = object()
 CONTINUE: Any = object()
 
-IMPORTABLE_MODULES = ("math", "random")
+# Array libraries: refused with a sentence of their own.
+SCALAR_ONLY = frozenset({"numpy", "torch", "jax", "tensorflow", "pandas", "scipy"})
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
 
 
@@ -130,10 +138,7 @@ class Compiler(ExpressionCompiler):
         if kind is ast.AugAssign:
             return self.augmented(node, scope)  # type: ignore[arg-type]
         if kind is ast.AnnAssign:
-            assert isinstance(node, ast.AnnAssign)
-            if node.value is None:
-                return lambda f: None
-            return self.assign(ast.Assign([node.target], node.value, lineno=node.lineno), scope)
+            return self.annotated(node, scope)  # type: ignore[arg-type]
         if kind is ast.For:
             return self.for_loop(node, scope)  # type: ignore[arg-type]
         if kind is ast.While:
@@ -160,6 +165,10 @@ class Compiler(ExpressionCompiler):
             return self.import_from(node, scope)  # type: ignore[arg-type]
         if kind is ast.Delete:
             return self.delete(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Raise:
+            return self.raise_statement(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Try:
+            return self.try_statement(node, scope)  # type: ignore[arg-type]
         raise self.unsupported(node)
 
     def expression_statement(self, node: ast.Expr, scope: scopes.Scope) -> Stmt:
@@ -215,6 +224,23 @@ class Compiler(ExpressionCompiler):
             result = value(f)
             for store in stores:
                 store(f, result)
+
+        return run
+
+    def annotated(self, node: ast.AnnAssign, scope: scopes.Scope) -> Stmt:
+        """`x: float = 0.0`: an assignment; the annotation is not evaluated (as with
+        `from __future__ import annotations`), but a class body records the name, in
+        order, for `@dataclass` (`engine.interpreter.stdlib.ANNOTATIONS`)."""
+        assign: Stmt = lambda f: None  # noqa: E731
+        if node.value is not None:
+            assign = self.assign(ast.Assign([node.target], node.value, lineno=node.lineno), scope)
+        if scope.kind != "class" or not isinstance(node.target, ast.Name):
+            return assign
+        name = node.target.id
+
+        def run(f: Frame) -> Any:
+            f.vars.setdefault(ANNOTATIONS, []).append(name)
+            return assign(f)
 
         return run
 
@@ -405,20 +431,124 @@ class Compiler(ExpressionCompiler):
 
         def run(f: Frame) -> None:
             if not truthy(test(f)):
-                detail = f": {texts.to_str(message(f))[:200]}" if message is not None else ""
-                raise ProgramError(f"assertion failed{detail}")
+                shown = message(f) if message is not None else None
+                detail = f": {texts.to_str(shown)[:200]}" if message is not None else ""
+                failed = ProgramError(f"assertion failed{detail}", kind="AssertionError")
+                failed.args_seen = (shown,) if message is not None else ()
+                raise failed
+
+        return run
+
+    # Exceptions (engine.interpreter.exceptions)
+
+    def raise_statement(self, node: ast.Raise, scope: scopes.Scope) -> Stmt:
+        exc = self.expr(node.exc, scope) if node.exc is not None else None
+        cause = self.expr(node.cause, scope) if node.cause is not None else None
+        m = self.m
+        state = m.state
+
+        def run(f: Frame) -> None:
+            if exc is None:
+                if state.handling is None:
+                    raise ProgramError("No active exception to reraise", kind="RuntimeError")
+                raise state.handling
+            if cause is not None:
+                cause(f)  # evaluated, as CPython does; the chain is not shown
+            raise self.raised(exc(f))
+
+        return run
+
+    def raised(self, value: Any) -> ProgramRaise:
+        """The error for `raise value`: an exception instance, or a class to instantiate."""
+        classes = self.m.exceptions
+        if is_exception_class(value, classes):
+            value = self.m.instantiate(value, [], None)
+        if type(value) is not PInstance or classes["BaseException"] not in value.cls.mro:
+            raise ProgramError("exceptions must derive from BaseException", kind="TypeError")
+        text = self.m.texts.to_str(value)
+        message = f"{value.cls.name}: {text}" if text else value.cls.name
+        return ProgramRaise(value, message[:500])
+
+    def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
+        body = self.block(node.body, scope)
+        handlers = [
+            (
+                self.expr(handler.type, scope) if handler.type is not None else None,
+                self.store_name(handler.name, scope, False) if handler.name else None,
+                handler.name,
+                self.block(handler.body, scope),
+            )
+            for handler in node.handlers
+        ]
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+        final = self.block(node.finalbody, scope) if node.finalbody else None
+        m = self.m
+        state = m.state
+        classes = m.exceptions
+
+        def caught(f: Frame, error: ProgramError) -> Any:
+            """Run the first handler that catches `error`; re-raise it if none does."""
+            for kind, store, name, handler in handlers:
+                if kind is not None and not catches(kind(f), error):
+                    continue
+                if store is not None:
+                    store(f, instance_of_error(error, classes))
+                outer = state.handling
+                state.handling = error
+                try:
+                    return handler(f)
+                finally:
+                    state.handling = outer
+                    if name is not None:
+                        f.vars.pop(name, None)  # CPython deletes the name after the handler
+            raise error
+
+        def catches(wanted: Any, error: ProgramError) -> bool:
+            options = wanted if type(wanted) is tuple else (wanted,)
+            for option in options:
+                if not is_exception_class(option, classes):
+                    raise ProgramError(
+                        "catching classes that do not inherit from BaseException is not allowed",
+                        kind="TypeError",
+                    )
+                if error_matches(error, option, classes):
+                    return True
+            return False
+
+        def protected(f: Frame) -> Any:
+            try:
+                signal = body(f)
+            except ProgramError as error:
+                if error.kind is None:
+                    raise  # a bound: nothing may catch it
+                return caught(f, error)
+            if orelse is not None:
+                return orelse(f)
+            return signal
+
+        if final is None:
+            return protected
+
+        def run(f: Frame) -> Any:
+            try:
+                signal = protected(f)
+            except ProgramError as error:
+                if error.kind is None:
+                    raise  # a bound: the program stops here, no more of it runs
+                ending = final(f)
+                if ending is not None:
+                    return ending  # a return or break in `finally` drops the exception
+                raise
+            ending = final(f)
+            return ending if ending is not None else signal
 
         return run
 
     def import_statement(self, node: ast.Import, scope: scopes.Scope) -> Stmt:
         stores = []
         for alias in node.names:
-            if alias.name not in IMPORTABLE_MODULES:
-                raise self.error(
-                    node,
-                    f"`import {alias.name}` is not available; only math and random can be "
-                    "imported (and Value from anywhere)",
-                )
+            if alias.name not in self.modules or alias.name == "__future__":
+                raise self.error(node, self.not_importable(f"import {alias.name}", alias.name))
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules
 
@@ -428,13 +558,25 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def not_importable(self, statement: str, module: str) -> str:
+        if module.split(".")[0] in SCALAR_ONLY:
+            return (
+                f"`{statement}` is not available: this is a scalar engine, every number is one "
+                "Value (write the arrays as lists of Values)"
+            )
+        names = ", ".join(sorted(name for name in self.modules if name != "__future__"))
+        return (
+            f"`{statement}` is not available; the modules here are {names} "
+            "(and Value from anywhere)"
+        )
+
     def import_from(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         module = node.module or ""
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if alias.name == "*":
                 raise self.error(node, "`import *` is not available here")
-            if module in IMPORTABLE_MODULES:
+            if module in self.modules:
                 members = self.modules[module].members
                 if alias.name.startswith("_") or alias.name not in members:
                     raise self.error(node, f"{module} has no '{alias.name}' here")
@@ -445,9 +587,7 @@ class Compiler(ExpressionCompiler):
                 value = Inert(alias.name)
             else:
                 raise self.error(
-                    node,
-                    f"`from {module} import {alias.name}` is not available; only math, random "
-                    "and Value can be imported",
+                    node, self.not_importable(f"from {module} import {alias.name}", module)
                 )
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
@@ -488,19 +628,35 @@ class Compiler(ExpressionCompiler):
     # Definitions
 
     def function_def(self, node: ast.FunctionDef, scope: scopes.Scope) -> Stmt:
-        if node.decorator_list:
-            raise self.error(node.decorator_list[0], "decorators are not supported")
+        decorate = self.decorators(node, scope)
         make = self.function(node, node.name, scope, node.body)
         store = self.store_name(node.name, scope, False)
 
         def run(f: Frame) -> None:
-            store(f, make(f))
+            store(f, decorate(f, make(f)))
 
         return run
 
+    def decorators(
+        self, node: ast.FunctionDef | ast.ClassDef, scope: scopes.Scope
+    ) -> Callable[[Frame, Any], Any]:
+        """Apply `@d1 @d2 def f` as CPython does: `d1(d2(f))`, the decorators' expressions
+        evaluated first, top to bottom, before the function or class is made."""
+        found = [self.expr(d, scope) for d in node.decorator_list]
+        call = self.m.call
+        if not found:
+            return lambda f, value: value
+
+        def apply(f: Frame, value: Any) -> Any:
+            decorators = [d(f) for d in found]
+            for decorator in reversed(decorators):
+                value = call(decorator, [value])
+            return value
+
+        return apply
+
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
-        if node.decorator_list:
-            raise self.error(node.decorator_list[0], "decorators are not supported")
+        decorate = self.decorators(node, scope)
         if node.keywords:
             raise self.error(node, "class keywords (metaclass=...) are not supported")
         bases = [self.expr(base, scope) for base in node.bases]
@@ -526,11 +682,21 @@ class Compiler(ExpressionCompiler):
             except TypeError as error:
                 raise ProgramError(str(error)) from None
             for value in namespace.values():
-                if type(value) is Function and value.owner is None:
-                    value.owner = cls
-            store(f, cls)
+                for function in (value, *wrapped_functions(value)):
+                    if type(function) is Function and function.owner is None:
+                        function.owner = cls
+            store(f, decorate(f, cls))
 
         return run
+
+
+def wrapped_functions(value: Any) -> tuple[Any, ...]:
+    """The functions inside a property, static or class method."""
+    if type(value) is PProperty:
+        return (value.fget, value.fset)
+    if type(value) is PStaticMethod or type(value) is PClassMethod:
+        return (value.function,)
+    return ()
 
 
 def failure(error: Exception) -> str:

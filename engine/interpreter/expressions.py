@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.objects import (
     PModule,
     PSet,
     PSuper,
+    is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_ITEMS, MAX_STR, ProgramError
 from backprop_animator.engine.interpreter.text import Texts
@@ -70,8 +71,7 @@ _REFUSED: dict[type[ast.AST], str] = {
     ast.AsyncFor: "async for",
     ast.AsyncWith: "async with",
     ast.With: "with statements",
-    ast.Try: "try statements",
-    ast.Raise: "raise",
+    ast.TryStar: "except* (exception groups)",
     ast.Await: "await",
     ast.Yield: "yield (generators)",
     ast.YieldFrom: "yield (generators)",
@@ -80,8 +80,8 @@ _REFUSED: dict[type[ast.AST], str] = {
 }
 
 
-def is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+# Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
+READABLE_DUNDERS = frozenset({"__name__"})
 
 
 class ExpressionCompiler:
@@ -379,7 +379,7 @@ class ExpressionCompiler:
         elif kind is int:
             if not -MAX_INT <= value <= MAX_INT:
                 raise self.error(node, "this integer is larger than 2**63; write it as a float")
-        elif kind not in (float, bool) and value is not None:
+        elif kind not in (float, bool) and value is not None and value is not Ellipsis:
             raise self.error(node, f"{type(value).__name__} literals are not supported")
         return lambda f: value
 
@@ -393,7 +393,7 @@ class ExpressionCompiler:
         line, column = self.pos(node)
 
         def missing() -> ProgramError:
-            return ProgramError(f"name '{name}' is not defined", line, column)
+            return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
         if how == "global":
 
@@ -553,7 +553,7 @@ class ExpressionCompiler:
         return lambda f: body(f) if truthy(test(f)) else orelse(f)
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
-        if is_dunder(node.attr) and not scope.in_class:
+        if is_dunder(node.attr) and node.attr not in READABLE_DUNDERS and not scope.in_class:
             raise self.error(
                 node, f"`.{node.attr}` is not available: dunder attributes belong to class bodies"
             )

@@ -11,24 +11,34 @@ program draws exactly CPython's numbers.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
+from backprop_animator.engine.interpreter.exceptions import exception_classes
 from backprop_animator.engine.interpreter.machine import (
+    ITERATOR_TYPES,
     NUMBERS,
     VALUE_METHODS,
     Machine,
     number_error,
 )
 from backprop_animator.engine.interpreter.objects import (
+    MISSING,
+    BoundMethod,
     Builtin,
+    Function,
     Inert,
     PClass,
+    PClassMethod,
     PInstance,
     PModule,
+    PProperty,
     PSet,
+    PStaticMethod,
     TypeObject,
+    is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -38,7 +48,8 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
 )
-from backprop_animator.engine.interpreter.text import NO_METHOD, a_type
+from backprop_animator.engine.interpreter.stdlib import stdlib_modules
+from backprop_animator.engine.interpreter.text import NO_METHOD, a_type, type_name
 from backprop_animator.engine.ops import NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value
 from backprop_animator.engine.value import _creation_order as creation_order
@@ -56,6 +67,7 @@ class Library:
         self.machine = machine
         self.state: State = machine.state
         self.printed = printed
+        machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         machine.methods.update(
             {
                 list: self.list_methods(),
@@ -119,8 +131,138 @@ class Library:
             **{name: Builtin(name, self.unary_function(name)) for name in VALUE_METHODS},
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
+            "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
+            **m.exceptions,
+            "property": Builtin("property", self.property_),
+            "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
+            "classmethod": Builtin("classmethod", lambda a, k: PClassMethod(one(a, k))),
+            "getattr": Builtin("getattr", self.getattr_),
+            "setattr": Builtin("setattr", self.setattr_),
+            "hasattr": Builtin("hasattr", self.hasattr_),
+            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k))),
+            "pow": Builtin("pow", self.pow_),
+            "divmod": Builtin("divmod", self.divmod_),
+            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k))),
+            "next": Builtin("next", self.next_),
+            # An object's identity, as CPython gives it (its address): a number, no handle.
+            "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),
+            "hash": Builtin("hash", self.hash_),
         }
+        names["type"] = Builtin("type", self.type_of(names))
         return names
+
+    # Classes and attributes, by name
+
+    def property_(self, args: list[Any], kwargs: dict[str, Any]) -> PProperty:
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ProgramError("property() takes a getter and an optional setter", kind="TypeError")
+        return PProperty(args[0], args[1] if len(args) == 2 else None)
+
+    def attribute_name(self, name: Any, function: str) -> str:
+        if type(name) is not str:
+            raise ProgramError(f"{function}(): attribute name must be a string", kind="TypeError")
+        if is_dunder(name):
+            raise ProgramError(f"{function}(): dunder attributes are not available here")
+        return name
+
+    def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or not 2 <= len(args) <= 3:
+            raise ProgramError("getattr() takes an object, a name and a default", kind="TypeError")
+        name = self.attribute_name(args[1], "getattr")
+        try:
+            return self.machine.get_attr(args[0], name)
+        except ProgramError as error:
+            if len(args) == 3 and error.kind == "AttributeError":
+                return args[2]
+            raise
+
+    def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if kwargs or len(args) != 2:
+            raise ProgramError("hasattr() takes an object and a name", kind="TypeError")
+        try:
+            self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
+        except ProgramError as error:
+            if error.kind == "AttributeError":
+                return False
+            raise
+        return True
+
+    def setattr_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if kwargs or len(args) != 3:
+            raise ProgramError("setattr() takes an object, a name and a value", kind="TypeError")
+        self.machine.set_attr(args[0], self.attribute_name(args[1], "setattr"), args[2])
+
+    def type_of(self, names: dict[str, Any]) -> Call:
+        """`type(x)`: the program's class, or the built-in type by which it was made
+        (`type(1.0) is float`); only ever the program's own objects."""
+        by_type: dict[type, Any] = {}
+        for value in names.values():
+            if isinstance(value, TypeObject):
+                for kind in value.types:
+                    by_type.setdefault(kind, value)
+        others: dict[str, TypeObject] = {}
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            value = one(args, kwargs, "type")
+            if type(value) is PInstance:
+                return value.cls
+            found = by_type.get(type(value))
+            if found is not None:
+                return found
+            name = type_name(value)
+            if name not in others:
+                others[name] = TypeObject(name, _not_constructible(name), ())
+            return others[name]
+
+        return call
+
+    def hash_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        value = self.machine.key(one(args, kwargs, "hash"))
+        if type(value) is PInstance:
+            result = self.machine.call_dunder(value, "__hash__")
+            if result is not NO_METHOD:
+                if type(result) is not int:
+                    raise ProgramError("__hash__ method should return an integer", kind="TypeError")
+                return result
+            return id(value) >> 4
+        try:
+            return hash(value)
+        except TypeError:
+            raise ProgramError(f"{a_type(value)} cannot be hashed", kind="TypeError") from None
+
+    def pow_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or not 2 <= len(args) <= 3:
+            raise ProgramError("pow() takes two or three arguments", kind="TypeError")
+        if len(args) == 2:
+            return self.machine.binary("**", args[0], args[1])
+        base, exponent, modulus = args
+        if not all(type(a) in (int, bool) for a in args):
+            raise ProgramError("pow() with a modulus takes integers", kind="TypeError")
+        self.state.charge(max(1, int(exponent).bit_length()))
+        try:
+            return self.state.check_int(pow(base, exponent, modulus))
+        except (ValueError, ZeroDivisionError) as error:
+            raise ProgramError(f"pow(): {error}", kind="ValueError") from None
+
+    def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+        if kwargs or len(args) != 2:
+            raise ProgramError("divmod() takes two numbers", kind="TypeError")
+        binary = self.machine.binary
+        return (binary("//", args[0], args[1]), binary("%", args[0], args[1]))
+
+    def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ProgramError("next() takes an iterator and a default", kind="TypeError")
+        iterator = args[0]
+        if type(iterator) not in ITERATOR_TYPES:
+            raise ProgramError(f"{a_type(iterator)} is not an iterator", kind="TypeError")
+        self.state.charge(1)
+        try:
+            return next(iterator)
+        except StopIteration:
+            if len(args) == 2:
+                return args[1]
+            raise ProgramError("StopIteration", kind="StopIteration") from None
 
     def unary_function(self, name: str) -> Call:
         """`tanh(x)` and friends of the straight-line language: a Value's method, or the
@@ -141,7 +283,11 @@ class Library:
         return call
 
     def modules(self) -> dict[str, PModule]:
-        return {"math": self.math_module(), "random": self.random_module()}
+        return {
+            "math": self.math_module(),
+            "random": self.random_module(self.state.rng),
+            **stdlib_modules(self),
+        }
 
     # Built-in functions
 
@@ -672,6 +818,7 @@ class Library:
             members[name] = Builtin(f"math.{name}", self.math_function(name))
         members["factorial"] = Builtin("math.factorial", self.factorial)
         members["fsum"] = Builtin("math.fsum", lambda a, k: math.fsum(self.numbers(one(a, k))))
+        members["prod"] = Builtin("math.prod", self.prod)
         return PModule("math", members)
 
     def math_function(self, name: str) -> Call:
@@ -706,14 +853,25 @@ class Library:
             raise ProgramError("math.factorial(n) for n > 20 is larger than 2**63")
         return math.factorial(n)
 
+    def prod(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`math.prod`: a product through the machine, so Values make traced nodes."""
+        start = kwargs.pop("start", 1)
+        if kwargs or len(args) != 1:
+            raise ProgramError("math.prod() takes an iterable and start=", kind="TypeError")
+        total = start
+        for item in self.items(args[0]):
+            total = self.machine.binary("*", total, item)
+        return total
+
     def numbers(self, iterable: Any) -> list[Any]:
         values = self.collect(iterable)
         if any(type(v) not in NUMBERS for v in values):
             raise ProgramError("this function takes plain numbers")
         return values
 
-    def random_module(self) -> PModule:
-        rng = self.state.rng
+    def random_module(self, rng: random.Random) -> PModule:
+        """`random`'s functions over `rng`: the module's (seeded with 0 unless the program
+        seeds it), or a `random.Random(seed)` instance's own."""
         state = self.state
 
         def seed(args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -789,8 +947,20 @@ class Library:
             "choice": Builtin("random.choice", choice),
             "shuffle": Builtin("random.shuffle", shuffle),
             "sample": Builtin("random.sample", sample),
+            "Random": Builtin("random.Random", self.random_instance),
         }
         return PModule("random", members)
+
+    def random_instance(self, args: list[Any], kwargs: dict[str, Any]) -> PModule:
+        """`random.Random(seed)`: a generator of its own, CPython's numbers for the seed."""
+        if kwargs or len(args) > 1:
+            raise ProgramError("random.Random() takes one seed", kind="TypeError")
+        seed = args[0] if args else None
+        if seed is not None and type(seed) not in (*NUMBERS, str):
+            raise ProgramError("random.Random() takes a number or a string", kind="TypeError")
+        members = dict(self.random_module(random.Random(seed)).members)
+        del members["Random"]
+        return PModule("Random", members)
 
 
 _MATH_FUNCTIONS = (
@@ -837,6 +1007,19 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "endswith": str.endswith,
     "split": str.split,
 }
+
+
+def callable_value(value: Any) -> bool:
+    if type(value) is PInstance:
+        return type(value.cls.lookup("__call__")) is not type(MISSING)
+    return isinstance(value, Builtin | Function | BoundMethod | PClass)
+
+
+def _not_constructible(name: str) -> Call:
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        raise ProgramError(f"cannot create '{name}' instances here", kind="TypeError")
+
+    return call
 
 
 def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") -> Any:

@@ -18,15 +18,20 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
+    Annotation,
     BoundMethod,
     Builtin,
     Frame,
     Function,
     Inert,
+    NativeMethod,
     PClass,
+    PClassMethod,
     PInstance,
     PModule,
+    PProperty,
     PSet,
+    PStaticMethod,
     PSuper,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -52,6 +57,7 @@ SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range})
 SIMPLE_KEYS: frozenset[type] = frozenset({int, float, bool, str, type(None), Value, PInstance})
 UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
+GENERIC_BASES = frozenset({"Generic", "Protocol"})  # typing's classes a program subscripts
 
 _FORWARD = {
     "+": "__add__",
@@ -101,6 +107,8 @@ class Machine:
         self.expanded = expanded
         self.texts = Texts(state, self.call_dunder)
         self.methods: dict[type, dict[str, Callable[[Any], Builtin]]] = {}
+        # The built-in exception classes by name (`engine.interpreter.exceptions`).
+        self.exceptions: dict[str, PClass] = {}
 
     # Calls
 
@@ -202,10 +210,18 @@ class Machine:
 
     def instantiate(self, cls: PClass, args: list[Any], kwargs: dict[str, Any] | None) -> Any:
         self.state.charge(1)
+        if cls.abstract:
+            raise ProgramError(
+                f"Can't instantiate abstract class {cls.name} with abstract method"
+                f"{'s' if len(cls.abstract) > 1 else ''} {', '.join(cls.abstract)}",
+                kind="TypeError",
+            )
         instance = PInstance(cls)
         init = cls.lookup("__init__")
         if type(init) is Function:
             self.call_function(init, [instance, *args], kwargs)
+        elif type(init) is NativeMethod:
+            init.call([instance, *args], kwargs or {})
         elif args or kwargs:
             raise ProgramError(f"{cls.name}() takes no arguments")
         attrs = instance.attrs
@@ -215,9 +231,11 @@ class Machine:
 
     def call_dunder(self, instance: PInstance, name: str, *args: Any) -> Any:
         method = instance.cls.lookup(name)
-        if type(method) is not Function:
-            return NO_METHOD
-        return self.call_function(method, [instance, *args])
+        if type(method) is Function:
+            return self.call_function(method, [instance, *args])
+        if type(method) is NativeMethod:
+            return method.call([instance, *args], {})
+        return NO_METHOD
 
     # Attributes
 
@@ -228,11 +246,22 @@ class Machine:
             if name in attrs:
                 return attrs[name]
             found = obj.cls.lookup(name)
-            if type(found) is Function:
+            kind = type(found)
+            if kind is Function:
                 return BoundMethod(found, obj)
+            if kind is PProperty:
+                return self.call(found.fget, [obj])
+            if kind is NativeMethod:
+                return bind_native(found, obj)
+            if kind is PStaticMethod:
+                return found.function
+            if kind is PClassMethod:
+                return BoundMethod(found.function, obj.cls)
             if found is not MISSING:
                 return found
-            raise ProgramError(f"'{obj.cls.name}' object has no attribute '{name}'")
+            raise ProgramError(
+                f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
+            )
         if kind is Value:
             if name == "data":
                 return obj.data
@@ -256,14 +285,40 @@ class Machine:
         if kind is PClass:
             found = obj.lookup(name)
             if found is MISSING:
-                raise ProgramError(f"class '{obj.name}' has no attribute '{name}'")
+                if name == "__name__":
+                    return obj.name
+                raise ProgramError(
+                    f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
+                )
+            if type(found) is PStaticMethod:
+                return found.function
+            if type(found) is PClassMethod:
+                return BoundMethod(found.function, obj)
             return found
+        if kind is PProperty:
+            if name in ("setter", "getter"):
+                prop = obj
+                return Builtin(
+                    name,
+                    lambda args, kwargs: (
+                        PProperty(prop.fget, args[0])
+                        if name == "setter"
+                        else PProperty(args[0], prop.fset)
+                    ),
+                )
+            raise ProgramError(f"a property has no attribute '{name}' here")
+        if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
+            return obj.name
+        if name == "__name__" and kind is BoundMethod:
+            return obj.function.name
         if kind is PSuper:
             mro = obj.self.cls.mro
             start = mro.index(obj.owner) + 1 if obj.owner in mro else len(mro)
             for cls in mro[start:]:
                 if name in cls.namespace:
                     found = cls.namespace[name]
+                    if type(found) is NativeMethod:
+                        return bind_native(found, obj.self)
                     return BoundMethod(found, obj.self) if type(found) is Function else found
             raise ProgramError(f"super() has no attribute '{name}'")
         table = self.methods.get(kind)
@@ -283,6 +338,16 @@ class Machine:
         kind = type(obj)
         if kind is PInstance:
             attrs = obj.attrs
+            if obj.cls.has_properties:
+                prop = obj.cls.lookup(name)
+                if type(prop) is PProperty:
+                    if prop.fset is None:
+                        raise ProgramError(
+                            f"property '{name}' of '{obj.cls.name}' object has no setter",
+                            kind="AttributeError",
+                        )
+                    self.call(prop.fset, [obj, value])
+                    return
             if obj.mirror is not None and (name == "data" or name == "grad"):
                 self.recorder.write(obj, name, attrs.get(name), value)
             attrs[name] = value
@@ -363,13 +428,18 @@ class Machine:
                 result = left << right
             else:
                 result = _NUMBER_OPS[op](left, right)
-        except ZeroDivisionError:
-            raise ProgramError(f"{op}: division by zero") from None
+        except ZeroDivisionError as error:
+            failed = ProgramError(f"{op}: division by zero", kind="ZeroDivisionError")
+            failed.args_seen = (str(error),)  # CPython's words, for `except ... as e`
+            raise failed from None
         except OverflowError:
-            raise ProgramError(f"{op}: the result is too large for a float") from None
+            raise ProgramError(
+                f"{op}: the result is too large for a float", kind="OverflowError"
+            ) from None
         except TypeError:
             raise ProgramError(
-                f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'"
+                f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
+                kind="TypeError",
             ) from None
         except ValueError as error:
             raise ProgramError(f"{op}: {error}") from None
@@ -416,7 +486,8 @@ class Machine:
             if result is not NO_METHOD and result is not NotImplemented:
                 return result
         raise ProgramError(
-            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'"
+            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
+            kind="TypeError",
         )
 
     def sequences(self, op: str, left: Any, right: Any) -> Any:
@@ -436,7 +507,8 @@ class Machine:
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
         raise ProgramError(
-            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'"
+            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
+            kind="TypeError",
         )
 
     def repeat(self, sequence: Any, times: int) -> Any:
@@ -520,7 +592,8 @@ class Machine:
                 pass
         hint = "; compare their .data" if lt is Value or rt is Value else ""
         raise ProgramError(
-            f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}"
+            f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
+            kind="TypeError",
         )
 
     def contains(self, container: Any, item: Any) -> bool:
@@ -582,7 +655,7 @@ class Machine:
             return _live(value, "dictionary")
         if kind is PSet:
             return _live(value.items, "Set")
-        if kind in SIZED or kind in _ITERATORS:
+        if kind in SIZED or kind in ITERATOR_TYPES:
             return iter(value)
         if kind is PInstance:
             result = self.call_dunder(value, "__iter__")
@@ -592,6 +665,10 @@ class Machine:
 
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
+        if kind is Annotation:
+            return obj  # `Optional[float]`, `List[Value]`: still just an annotation
+        if kind is PClass and any(c.name in GENERIC_BASES and not c.mro[1:] for c in obj.mro):
+            return obj  # `class Stack(Generic[T])`, `Stack[int]`
         if kind is PInstance:
             result = self.call_dunder(obj, "__getitem__", key)
             if result is not NO_METHOD:
@@ -601,9 +678,11 @@ class Machine:
             try:
                 return obj[key]
             except KeyError:
-                raise ProgramError(
-                    f"key {self.texts.to_repr(key)[:80]} is not in the dict"
-                ) from None
+                failed = ProgramError(
+                    f"key {self.texts.to_repr(key)[:80]} is not in the dict", kind="KeyError"
+                )
+                failed.args_seen = (key,)
+                raise failed from None
             except TypeError:
                 raise ProgramError(f"{a_type(key)} cannot be a dict key") from None
         elif kind in (list, tuple, str, range):
@@ -618,9 +697,9 @@ class Machine:
                 try:
                     return obj[key]
                 except IndexError:
-                    raise ProgramError(f"index {key} is out of range") from None
+                    raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
             raise ProgramError(f"indices must be integers, not {type_name(key)}")
-        raise ProgramError(f"{a_type(obj)} cannot be indexed")
+        raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
 
     def set_item(self, obj: Any, key: Any, value: Any) -> None:
         kind = type(obj)
@@ -638,7 +717,7 @@ class Machine:
                 try:
                     obj[key] = value
                 except IndexError:
-                    raise ProgramError(f"index {key} is out of range") from None
+                    raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
                 return
             if type(key) is slice:
                 removed = len(range(*key.indices(len(obj))))
@@ -690,7 +769,7 @@ class Machine:
         raise ProgramError(f"{a_type(obj)} does not support item deletion")
 
 
-_ITERATORS = frozenset(
+ITERATOR_TYPES = frozenset(
     {
         GeneratorType,
         type(iter([])),
@@ -727,12 +806,16 @@ _ORDER: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+def bind_native(method: NativeMethod, self_: Any) -> Builtin:
+    return Builtin(method.name, lambda args, kwargs: method.call([self_, *args], kwargs))
+
+
 def number_error(what: str, error: BaseException) -> ProgramError:
     """Floating-point trouble in an operation, said the way the straight-line language says it."""
     if isinstance(error, ZeroDivisionError):
-        return ProgramError(f"{what}: division by zero")
+        return ProgramError(f"{what}: division by zero", kind="ZeroDivisionError")
     if isinstance(error, OverflowError):
-        return ProgramError(f"{what}: the result is too large for a float")
+        return ProgramError(f"{what}: the result is too large for a float", kind="OverflowError")
     if isinstance(error, ValueError):
-        return ProgramError(f"{what}: math domain error (no real result)")
-    return ProgramError(f"{what}: {error}")
+        return ProgramError(f"{what}: math domain error (no real result)", kind="ValueError")
+    return ProgramError(f"{what}: {error}", kind="TypeError")

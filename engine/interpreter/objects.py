@@ -16,6 +16,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
+def is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
 class Frame:
     """One activation: its variables and the frame its function was defined in."""
 
@@ -31,6 +35,7 @@ class Function:
     """A `def` or `lambda` of the program, closed over the frame it was made in."""
 
     __slots__ = (
+        "abstract",
         "body",
         "closure",
         "defaults",
@@ -68,6 +73,7 @@ class Function:
         self.closure = closure
         self.owner: PClass | None = None  # the class whose body defined it (for super())
         self.uses_super = False
+        self.abstract = False  # marked by @abstractmethod
         # Its first and last line in the source: a program-class node's rule is shown there.
         self.span: tuple[int, int] = (0, 0)
 
@@ -75,7 +81,7 @@ class Function:
 class PClass:
     """A class of the program: a name, its bases' method resolution order, its namespace."""
 
-    __slots__ = ("is_node_class", "mro", "name", "namespace")
+    __slots__ = ("abstract", "has_properties", "is_node_class", "mro", "name", "namespace")
 
     def __init__(self, name: str, bases: tuple[PClass, ...], namespace: dict[str, Any]) -> None:
         self.name = name
@@ -84,6 +90,19 @@ class PClass:
         # Instances of a Value-like class are graph nodes: calling their methods does
         # not start a new `group` (see `engine.interpreter.calls`).
         self.is_node_class = any("backward" in c.namespace for c in self.mro)
+        # Setting an attribute looks for a property first only where there is one.
+        self.has_properties = any(
+            type(v) is PProperty for c in self.mro for v in c.namespace.values()
+        )
+        # Methods still abstract here (`@abstractmethod` not overridden): no instances.
+        self.abstract = sorted(
+            {
+                key
+                for c in self.mro
+                for key in c.namespace
+                if type(self.lookup(key)) is Function and self.lookup(key).abstract
+            }
+        )
 
     def lookup(self, name: str) -> Any:
         for cls in self.mro:
@@ -101,6 +120,30 @@ class PInstance:
         self.cls = cls
         self.attrs: dict[str, Any] = {}
         self.mirror: Any = None  # its engine Value when it is a traced graph node
+
+
+class PProperty:
+    """`@property` (and its `.setter`): a getter, and a setter or None."""
+
+    __slots__ = ("fget", "fset")
+
+    def __init__(self, fget: Any, fset: Any = None) -> None:
+        self.fget = fget
+        self.fset = fset
+
+
+class PStaticMethod:
+    __slots__ = ("function",)
+
+    def __init__(self, function: Any) -> None:
+        self.function = function
+
+
+class PClassMethod:
+    __slots__ = ("function",)
+
+    def __init__(self, function: Any) -> None:
+        self.function = function
 
 
 class BoundMethod:
@@ -129,6 +172,13 @@ class Builtin:
     def __init__(self, name: str, call: Callable[[list[Any], dict[str, Any]], Any]) -> None:
         self.name = name
         self.call = call
+
+
+class NativeMethod(Builtin):
+    """A method of a built-in class (an exception's `__init__`, `__str__`): found on an
+    instance, it is bound to it like a program's method; `call` takes `self` first."""
+
+    __slots__ = ()
 
 
 class TypeObject(Builtin):
@@ -182,6 +232,16 @@ class PSet:
 
     def __contains__(self, item: Any) -> bool:
         return item in self.items
+
+
+class Annotation:
+    """A `typing` name (`List`, `Optional[float]`): usable in annotations and aliases,
+    subscriptable, and nothing else."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 class _Missing:

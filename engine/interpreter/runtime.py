@@ -44,8 +44,21 @@ MAX_CHAIN_SHOWN = 6  # calls an error's message names
 class ProgramError(EngineError):
     """An `EngineError` that learns its position and call chain on its way out."""
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        kind: str | None = None,
+    ) -> None:
         super().__init__(message, line, column)
+        # The built-in exception class a program's `except` sees this as (`TypeError`,
+        # `ZeroDivisionError`...); None for a bound (steps, time, depth, sizes), which no
+        # `except` may catch, or the program could run on past it.
+        self.kind = kind
+        # The arguments of the instance an `except ... as e` sees (CPython's: the missing
+        # key of a KeyError); None: the message.
+        self.args_seen: tuple[Any, ...] | None = None
         self.chain: list[tuple[str, int | None]] = []
         self.pending: str | None = None  # a function left, waiting for its call site's line
 
@@ -101,6 +114,7 @@ class State:
         self.rng = random.Random(0)  # an unseeded program is seeded with 0
         self.position: tuple[int, int] = (1, 1)  # the statement running now
         self.owner: Any = None  # the instance or function call new nodes belong to
+        self.handling: ProgramError | None = None  # the exception an `except` is handling
 
     def charge(self, steps: int) -> None:
         self.steps += steps

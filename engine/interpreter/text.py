@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
+    Annotation,
     BoundMethod,
     Builtin,
     Function,
@@ -56,7 +57,7 @@ class Texts:
     def to_repr(self, value: Any, seen: set[int] | None = None) -> str:
         self.state.charge(1)
         kind = type(value)
-        if kind is float or kind is int or kind is bool or value is None:
+        if kind is float or kind is int or kind is bool or value is None or value is Ellipsis:
             return repr(value)
         if kind is str:
             self.state.check_str(len(value) + 2)
@@ -93,6 +94,8 @@ class Texts:
             return f"<{value.name}, not available here>"
         if kind is range:
             return repr(value)
+        if kind is Annotation:
+            return f"typing.{value.name}"
         return "<object>"
 
     def _container(self, value: Any, seen: set[int]) -> str:

@@ -19,7 +19,7 @@ def run_in_cpython(source: str) -> list[str]:
     """The lines the program prints when CPython runs it (random seeded with 0 first)."""
     random.seed(0)
     out = io.StringIO()
-    namespace: dict[str, Any] = {"Value": MicrogradValue, "__name__": "program"}
+    namespace: dict[str, Any] = {"Value": MicrogradValue, "__name__": "__main__"}
     with contextlib.redirect_stdout(out):
         exec(compile(source, "<program>", "exec"), namespace)  # the tests' own programs
     return out.getvalue().splitlines()

@@ -1,0 +1,122 @@
+"""Exceptions as programs see them (SPEC §15): the built-in exception classes, `raise`
+and what `except` catches.
+
+The built-in classes are the program's own kind of class (`PClass`), so a program's
+`class ShapeError(ValueError)` inherits from them as from any class and `isinstance`
+and `except` walk one method resolution order. An exception a program raises is a
+`ProgramRaise`: a `ProgramError` carrying the instance, which finds its line and call
+chain on its way out like every error; uncaught, it is CPython's message
+("ValueError: bad shape"). An error the interpreter raises itself (a division by zero,
+a missing key) has a `kind`, the name of the class an `except` sees it as; the
+instance is made when a handler asks for it (`except ZeroDivisionError as e`). A bound
+(steps, time, depth, sizes) has no kind and no handler can catch it.
+
+No Python exception object ever reaches a program: only these instances, whose only
+attribute is `args`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance
+from backprop_animator.engine.interpreter.runtime import ProgramError
+
+# (name, base): each class after its base; the classes CPython programs raise and catch.
+HIERARCHY: tuple[tuple[str, str | None], ...] = (
+    ("BaseException", None),
+    ("Exception", "BaseException"),
+    ("ArithmeticError", "Exception"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("OverflowError", "ArithmeticError"),
+    ("LookupError", "Exception"),
+    ("KeyError", "LookupError"),
+    ("IndexError", "LookupError"),
+    ("ValueError", "Exception"),
+    ("TypeError", "Exception"),
+    ("AttributeError", "Exception"),
+    ("NameError", "Exception"),
+    ("AssertionError", "Exception"),
+    ("RuntimeError", "Exception"),
+    ("NotImplementedError", "RuntimeError"),
+    ("RecursionError", "RuntimeError"),
+    ("StopIteration", "Exception"),
+    ("ImportError", "Exception"),
+    ("ModuleNotFoundError", "ImportError"),
+)
+
+# Repr and str of one of an exception's arguments, given by the running program.
+Show = Callable[[Any], str]
+
+
+class ProgramRaise(ProgramError):
+    """A program's `raise`: the instance it raised, and CPython's words for it."""
+
+    def __init__(self, instance: PInstance, message: str) -> None:
+        super().__init__(message, kind=instance.cls.name)
+        self.instance = instance
+
+
+def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
+    """The built-in exception classes, with `__init__`, `__str__` and `__repr__` of their
+    own (an instance keeps its arguments as `args`, as in CPython)."""
+
+    def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if kwargs:
+            raise ProgramError("exceptions take no keyword arguments here", kind="TypeError")
+        args[0].attrs["args"] = tuple(args[1:])
+
+    def text(args: list[Any], kwargs: dict[str, Any]) -> str:
+        values = arguments_of(args[0])
+        if not values:
+            return ""
+        if len(values) == 1:
+            return show_str(values[0])
+        return show_repr(values)
+
+    def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
+        instance = args[0]
+        values = arguments_of(instance)
+        inner = show_repr(values[0]) if len(values) == 1 else show_repr(values)[1:-1]
+        return f"{instance.cls.name}({inner})"
+
+    classes: dict[str, PClass] = {}
+    for name, base in HIERARCHY:
+        namespace: dict[str, Any] = {}
+        if base is None:
+            namespace = {
+                "__init__": NativeMethod("__init__", init),
+                "__str__": NativeMethod("__str__", text),
+                "__repr__": NativeMethod("__repr__", representation),
+            }
+        bases = (classes[base],) if base is not None else ()
+        classes[name] = PClass(name, bases, namespace)
+    return classes
+
+
+def arguments_of(instance: PInstance) -> tuple[Any, ...]:
+    values = instance.attrs.get("args", ())
+    return values if type(values) is tuple else (values,)
+
+
+def is_exception_class(value: Any, classes: dict[str, PClass]) -> bool:
+    return type(value) is PClass and classes["BaseException"] in value.mro
+
+
+def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInstance:
+    """The instance an `except ... as e` binds: the raised one, or one made for an
+    interpreter error of its kind, holding its message."""
+    if isinstance(error, ProgramRaise):
+        return error.instance
+    instance = PInstance(classes.get(error.kind or "", classes["Exception"]))
+    instance.attrs["args"] = (error.message,) if error.args_seen is None else error.args_seen
+    return instance
+
+
+def error_matches(error: ProgramError, wanted: PClass, classes: dict[str, PClass]) -> bool:
+    """Whether `except wanted` catches `error`."""
+    if isinstance(error, ProgramRaise):
+        return wanted in error.instance.cls.mro
+    cls = classes.get(error.kind or "")
+    return cls is not None and wanted in cls.mro

@@ -1,0 +1,468 @@
+"""The standard-library modules real code imports (SPEC §15): `__future__`, `typing`,
+`abc`, `functools`, `operator`, `itertools` and `dataclasses`, each a fixed table of
+what a program may use, written over the machine's own operations.
+
+Nothing here hands a program a Python object: `operator.add` is the machine's `+`
+(a Value operand makes a traced node), `functools.reduce` calls through the machine, an
+`itertools` iterator reads its inputs step by step within the limits and yields the
+program's own values, and `typing`'s names are inert annotations.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from backprop_animator.engine.interpreter.objects import (
+    Annotation,
+    Builtin,
+    Function,
+    Inert,
+    NativeMethod,
+    PClass,
+    PClassMethod,
+    PInstance,
+    PModule,
+    PProperty,
+    PStaticMethod,
+)
+from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.text import a_type
+
+if TYPE_CHECKING:
+    from backprop_animator.engine.interpreter.library import Library
+
+Call = Callable[[list[Any], dict[str, Any]], Any]
+# Where a class body keeps the names it annotated, in order (`x: float = 0.0`): the
+# fields of a dataclass. A key with a space no program can name.
+ANNOTATIONS = " annotations"
+FIELDS = " fields"  # a dataclass's fields with their defaults, as `@dataclass` found them
+
+TYPING_NAMES = (
+    "Any", "AnyStr", "Callable", "ClassVar", "Deque", "DefaultDict", "Dict", "Final",
+    "FrozenSet", "Iterable", "Iterator", "Generator", "List", "Literal", "Mapping",
+    "MutableMapping", "MutableSequence", "NoReturn", "Optional", "Sequence", "Set",
+    "Self", "SupportsFloat", "SupportsInt", "Tuple", "Type", "Union", "Hashable",
+    "Sized", "Collection", "Container", "Reversible", "Awaitable", "Counter",
+    "OrderedDict", "TypeAlias", "Never", "Annotated",
+)  # fmt: skip
+
+
+class Field:
+    """What `dataclasses.field(...)` returns: a field's default or default factory."""
+
+    __slots__ = ("compare", "default", "factory", "repr")
+
+    def __init__(self, default: Any, factory: Any, repr: bool = True, compare: bool = True) -> None:
+        self.default = default
+        self.factory = factory
+        self.repr = repr
+        self.compare = compare
+
+
+NO_DEFAULT: Any = Inert("no default")
+
+
+def stdlib_modules(library: Library) -> dict[str, PModule]:
+    return {
+        "__future__": PModule(
+            "__future__", {"annotations": Inert("annotations"), "division": Inert("division")}
+        ),
+        "typing": typing_module(library),
+        "abc": abc_module(),
+        "functools": functools_module(library),
+        "operator": operator_module(library),
+        "itertools": itertools_module(library),
+        "dataclasses": dataclasses_module(library),
+    }
+
+
+def typing_module(library: Library) -> PModule:
+    members: dict[str, Any] = {name: Annotation(name) for name in TYPING_NAMES}
+    members["TYPE_CHECKING"] = False
+    members["cast"] = Builtin("cast", lambda a, k: a[1] if len(a) == 2 and not k else _two())
+    members["TypeVar"] = Builtin("TypeVar", lambda a, k: Annotation(str(a[0]) if a else "T"))
+    members["NewType"] = Builtin("NewType", lambda a, k: a[1] if len(a) == 2 else _two())
+    members["overload"] = Builtin("overload", lambda a, k: a[0])
+    members["final"] = Builtin("final", lambda a, k: a[0])
+    members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    members["Generic"] = PClass("Generic", (), {})
+    members["Protocol"] = PClass("Protocol", (), {})
+    return PModule("typing", members)
+
+
+def _two() -> Any:
+    raise ProgramError("this function takes two arguments", kind="TypeError")
+
+
+def abc_module() -> PModule:
+    def abstractmethod(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        function = args[0] if len(args) == 1 and not kwargs else None
+        inner = function
+        if type(function) is PProperty:
+            inner = function.fget
+        elif type(function) is PStaticMethod or type(function) is PClassMethod:
+            inner = function.function
+        if type(inner) is not Function:
+            raise ProgramError("@abstractmethod decorates a function", kind="TypeError")
+        inner.abstract = True
+        return function
+
+    return PModule(
+        "abc",
+        {
+            "ABC": PClass("ABC", (), {}),
+            "ABCMeta": Inert("ABCMeta"),
+            "abstractmethod": Builtin("abstractmethod", abstractmethod),
+        },
+    )
+
+
+def functools_module(library: Library) -> PModule:
+    m = library.machine
+
+    def reduce(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or not 2 <= len(args) <= 3:
+            raise ProgramError("reduce() takes a function, an iterable and an initial value")
+        function = args[0]
+        items = library.items(args[1])
+        if len(args) == 3:
+            total = args[2]
+        else:
+            total = next(items, NO_DEFAULT)
+            if total is NO_DEFAULT:
+                raise ProgramError(
+                    "reduce() of empty iterable with no initial value", kind="TypeError"
+                )
+        for item in items:
+            total = m.call(function, [total, item])
+        return total
+
+    def partial(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        if not args:
+            raise ProgramError("partial() takes a function", kind="TypeError")
+        function, *bound = args
+        return Builtin("partial", lambda a, k: m.call(function, [*bound, *a], {**kwargs, **k}))
+
+    def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        return Builtin("wraps", lambda a, k: a[0])
+
+    def cache_of(function: Any) -> Builtin:
+        seen: dict[Any, Any] = {}
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            key = (tuple(args), tuple(sorted(kwargs.items())))
+            m.key(key)
+            try:
+                if key in seen:
+                    return seen[key]
+            except TypeError:
+                raise ProgramError("a cached function's arguments must be hashable") from None
+            result = seen[key] = m.call(function, args, kwargs)
+            return result
+
+        return Builtin(getattr_name(function), call)
+
+    def lru_cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        # `@lru_cache` and `@lru_cache(maxsize=None)` alike; every result is kept.
+        if len(args) == 1 and (type(args[0]) is Function or isinstance(args[0], Builtin)):
+            return cache_of(args[0])
+        return Builtin("lru_cache", lambda a, k: cache_of(a[0]))
+
+    return PModule(
+        "functools",
+        {
+            "reduce": Builtin("reduce", reduce),
+            "partial": Builtin("partial", partial),
+            "wraps": Builtin("wraps", wraps),
+            "lru_cache": Builtin("lru_cache", lru_cache),
+            "cache": Builtin("cache", lambda a, k: cache_of(a[0])),
+        },
+    )
+
+
+def getattr_name(function: Any) -> str:
+    return str(getattr(function, "name", "function"))
+
+
+def operator_module(library: Library) -> PModule:
+    m = library.machine
+    members: dict[str, Any] = {}
+    for name, op in (
+        ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
+        ("mod", "%"), ("pow", "**"),
+    ):  # fmt: skip
+        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op))
+    for name, op in (
+        ("eq", "=="),
+        ("ne", "!="),
+        ("lt", "<"),
+        ("le", "<="),
+        ("gt", ">"),
+        ("ge", ">="),
+    ):
+        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op))
+    members["neg"] = Builtin("operator.neg", lambda a, k: m.unary("-", a[0]))
+    members["pos"] = Builtin("operator.pos", lambda a, k: m.unary("+", a[0]))
+
+    def itemgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        keys = list(args)
+        if len(keys) == 1:
+            return Builtin("itemgetter", lambda a, k: m.get_item(a[0], keys[0]))
+        return Builtin("itemgetter", lambda a, k: tuple(m.get_item(a[0], key) for key in keys))
+
+    def attrgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        names = [str(name) for name in args]
+        for name in names:
+            if name.startswith("__"):
+                raise ProgramError("attrgetter() takes no dunder names here")
+        if len(names) == 1:
+            return Builtin("attrgetter", lambda a, k: m.get_attr(a[0], names[0]))
+        return Builtin("attrgetter", lambda a, k: tuple(m.get_attr(a[0], n) for n in names))
+
+    members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
+    members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
+    return PModule("operator", members)
+
+
+def _binary(apply: Callable[[str, Any, Any], Any], op: str) -> Call:
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or len(args) != 2:
+            raise ProgramError(f"this operator takes two arguments ({op})", kind="TypeError")
+        return apply(op, args[0], args[1])
+
+    return call
+
+
+def itertools_module(library: Library) -> PModule:
+    """The finite iterators: their inputs read into lists (a step per item), their
+    outputs made lazily, a step per item the program takes."""
+    m = library.machine
+
+    def lazy(make: Callable[..., Iterator[Any]]) -> Call:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            return _generator(make(*args, **kwargs))
+
+        return call
+
+    def pools(iterables: tuple[Any, ...]) -> list[list[Any]]:
+        return [library.collect(iterable) for iterable in iterables]
+
+    def product(*iterables: Any, repeat: int = 1) -> Iterator[Any]:
+        if type(repeat) is not int or not 0 <= repeat <= 64:
+            raise ProgramError("product()'s repeat must be a small integer")
+        return itertools.product(*pools(iterables), repeat=repeat)
+
+    def accumulate(iterable: Any, func: Any = None, *, initial: Any = None) -> Iterator[Any]:
+        items = library.collect(iterable)
+
+        def run() -> Iterator[Any]:
+            total = initial
+            first = initial is None
+            if not first:
+                yield total
+            for item in items:
+                if first:
+                    total, first = item, False
+                elif func is None:
+                    total = m.binary("+", total, item)
+                else:
+                    total = m.call(func, [total, item])
+                yield total
+
+        return run()
+
+    def starmap(function: Any, iterable: Any) -> Iterator[Any]:
+        return (m.call(function, list(m.iterate(args))) for args in library.collect(iterable))
+
+    def repeat(value: Any, times: Any = None) -> Iterator[Any]:
+        if type(times) is not int:
+            raise ProgramError("repeat() here needs a count: repeat(x, n)")
+        return itertools.repeat(value, times)
+
+    def islice(iterable: Any, *bounds: Any) -> Iterator[Any]:
+        if not all(b is None or type(b) is int for b in bounds):
+            raise ProgramError("islice() takes integer bounds", kind="ValueError")
+        return itertools.islice(library.items(iterable), *bounds)
+
+    def zip_longest(*iterables: Any, fillvalue: Any = None) -> Iterator[Any]:
+        return itertools.zip_longest(*pools(iterables), fillvalue=fillvalue)
+
+    def chain(*iterables: Any) -> Iterator[Any]:
+        return itertools.chain.from_iterable(pools(iterables))
+
+    members: dict[str, Any] = {
+        "product": Builtin("itertools.product", lazy(product)),
+        "accumulate": Builtin("itertools.accumulate", lazy(accumulate)),
+        "starmap": Builtin("itertools.starmap", lazy(starmap)),
+        "repeat": Builtin("itertools.repeat", lazy(repeat)),
+        "islice": Builtin("itertools.islice", lazy(islice)),
+        "zip_longest": Builtin("itertools.zip_longest", lazy(zip_longest)),
+        "chain": Builtin("itertools.chain", lazy(chain)),
+        "combinations": Builtin(
+            "itertools.combinations",
+            lazy(lambda it, r: itertools.combinations(library.collect(it), _small(r))),
+        ),
+        "combinations_with_replacement": Builtin(
+            "itertools.combinations_with_replacement",
+            lazy(
+                lambda it, r: itertools.combinations_with_replacement(
+                    library.collect(it), _small(r)
+                )
+            ),
+        ),
+        "permutations": Builtin(
+            "itertools.permutations",
+            lazy(
+                lambda it, r=None: itertools.permutations(
+                    library.collect(it), None if r is None else _small(r)
+                )
+            ),
+        ),
+        "pairwise": Builtin(
+            "itertools.pairwise", lazy(lambda it: itertools.pairwise(library.collect(it)))
+        ),
+    }
+    return PModule("itertools", members)
+
+
+def _small(r: Any) -> int:
+    if type(r) is not int or not 0 <= r <= 64:
+        raise ProgramError("this length must be a small non-negative integer", kind="ValueError")
+    return r
+
+
+def _generator(iterator: Iterator[Any]) -> Iterator[Any]:
+    """A Python iterator as a generator the machine iterates (never a chain of C ones)."""
+    yield from iterator
+
+
+def dataclasses_module(library: Library) -> PModule:
+    m = library.machine
+
+    def field(args: list[Any], kwargs: dict[str, Any]) -> Field:
+        if args:
+            raise ProgramError("field() takes keyword arguments only", kind="TypeError")
+        default = kwargs.pop("default", NO_DEFAULT)
+        factory = kwargs.pop("default_factory", None)
+        shown = m.truthy(kwargs.pop("repr", True))
+        compared = m.truthy(kwargs.pop("compare", True))
+        for name in kwargs:
+            if name not in ("init", "hash", "metadata", "kw_only"):
+                raise ProgramError(f"field() got an unexpected keyword argument '{name}'")
+        return Field(default, factory, shown, compared)
+
+    def dataclass(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if len(args) == 1 and type(args[0]) is PClass and not kwargs:
+            return make_dataclass(m, args[0], {})
+        options = dict(kwargs)
+        return Builtin("dataclass", lambda a, k: make_dataclass(m, a[0], options))
+
+    def asdict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        instance = args[0] if len(args) == 1 else None
+        if type(instance) is not PInstance:
+            raise ProgramError("asdict() takes a dataclass instance", kind="TypeError")
+        return {name: instance.attrs.get(name) for name, _ in fields_of(instance.cls)}
+
+    return PModule(
+        "dataclasses",
+        {
+            "dataclass": Builtin("dataclass", dataclass),
+            "field": Builtin("field", field),
+            "asdict": Builtin("asdict", asdict),
+        },
+    )
+
+
+def fields_of(cls: PClass) -> list[tuple[str, Any]]:
+    """A dataclass's fields, bases' first, each with its default (or `NO_DEFAULT`)."""
+    out: dict[str, Any] = {}
+    for klass in reversed(cls.mro):
+        if FIELDS in klass.namespace:
+            out.update(klass.namespace[FIELDS])
+            continue
+        for name in klass.namespace.get(ANNOTATIONS, ()):
+            out[name] = klass.namespace.get(name, NO_DEFAULT)
+    return list(out.items())
+
+
+def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
+    """`@dataclass`: `__init__`, `__repr__` and `__eq__` from the annotated fields, each
+    only where the class does not define its own (as CPython does)."""
+    if type(cls) is not PClass:
+        raise ProgramError(f"@dataclass decorates a class, not {a_type(cls)}", kind="TypeError")
+    fields = fields_of(cls)
+    shown = [name for name, d in fields if type(d) is not Field or d.repr]
+    compared = [name for name, d in fields if type(d) is not Field or d.compare]
+    namespace = cls.namespace
+    namespace[FIELDS] = fields
+    for name, default in fields:
+        if type(default) is Field:
+            if default.default is NO_DEFAULT:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = default.default
+    texts = m.texts
+
+    def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        self_, *values = args
+        if len(values) > len(fields):
+            raise ProgramError(
+                f"{cls.name}.__init__() takes {len(fields) + 1} positional arguments but "
+                f"{len(values) + 1} were given",
+                kind="TypeError",
+            )
+        for i, (name, default) in enumerate(fields):
+            if i < len(values):
+                value = values[i]
+                if name in kwargs:
+                    raise ProgramError(
+                        f"{cls.name}.__init__() got multiple values for argument '{name}'",
+                        kind="TypeError",
+                    )
+            elif name in kwargs:
+                value = kwargs.pop(name)
+            elif type(default) is Field and default.factory is not None:
+                value = m.call(default.factory, [])
+            elif type(default) is Field and default.default is not NO_DEFAULT:
+                value = default.default
+            elif default is not NO_DEFAULT and type(default) is not Field:
+                value = default
+            else:
+                raise ProgramError(
+                    f"{cls.name}.__init__() missing 1 required positional argument: '{name}'",
+                    kind="TypeError",
+                )
+            m.set_attr(self_, name, value)
+        if len(kwargs) > 0 and len(values) <= len(fields):
+            unknown = next(iter(kwargs))
+            if unknown not in dict(fields):
+                raise ProgramError(
+                    f"{cls.name}.__init__() got an unexpected keyword argument '{unknown}'",
+                    kind="TypeError",
+                )
+        post = cls.lookup("__post_init__")
+        if type(post) is Function:
+            m.call_function(post, [self_])
+
+    def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
+        self_ = args[0]
+        parts = [f"{name}={texts.to_repr(self_.attrs.get(name))}" for name in shown]
+        return f"{self_.cls.name}({', '.join(parts)})"
+
+    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        self_, other = args
+        if type(other) is not PInstance or other.cls is not self_.cls:
+            return NotImplemented
+        mine = tuple(self_.attrs.get(name) for name in compared)
+        theirs = tuple(other.attrs.get(name) for name in compared)
+        return m.compare("==", mine, theirs)
+
+    generated = {"__init__": init, "__repr__": representation}
+    if options.get("eq", True):
+        generated["__eq__"] = equal
+    for name, call in generated.items():
+        if name not in namespace:
+            namespace[name] = NativeMethod(name, call)
+    return cls

@@ -1,0 +1,116 @@
+"""Real code as people write it (SPEC §15): programs in tests/engine/real_code/, written
+the way public courses and repositories write them (typing, abc, dataclasses,
+functools, itertools, exceptions, decorators, properties, `if __name__ ==
+"__main__":`), run verbatim and compared line by line with CPython running them.
+
+And the new constructs' bounds: nothing a handler does catches a limit, exceptions
+carry no Python object, decorators stay within the program's own objects.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+
+PROGRAMS = sorted((Path(__file__).parent / "real_code").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[path.stem for path in PROGRAMS])
+def test_a_real_program_prints_what_cpython_prints(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    ours = printed_lines(trace_source(source))
+    assert ours, "the program printed nothing"
+    assert_same_output(ours, run_in_cpython(source))
+
+
+def run(body: str, limits: Limits | None = None) -> list[str]:
+    return printed_lines(trace_source(body + "\nv = Value(1.0)\nv.backward()\n", limits=limits))
+
+
+def test_an_uncaught_exception_is_cpythons_message_with_its_line_and_call_chain() -> None:
+    source = "def f(x):\n    if x < 0:\n        raise ValueError(f'bad {x}')\n\nf(-1)\n"
+    with pytest.raises(EngineError) as caught:
+        run(source)
+    assert caught.value.message == "ValueError: bad -1 (in f(), called from line 5)"
+    assert caught.value.line == 3
+
+
+def test_interpreter_errors_are_caught_as_their_cpython_class() -> None:
+    source = """
+out = []
+try:
+    1 / 0
+except ArithmeticError as e:
+    out.append(type(e).__name__)
+try:
+    [][3]
+except LookupError as e:
+    out.append(type(e).__name__)
+try:
+    undefined_name
+except NameError:
+    out.append("NameError")
+try:
+    'a' + 1
+except TypeError:
+    out.append("TypeError")
+try:
+    assert 1 == 2, "no"
+except AssertionError as e:
+    out.append(str(e))
+print(out)
+"""
+    assert run(source) == run_in_cpython(source + "\nv = Value(1.0)\nv.backward()\n")
+
+
+def test_no_handler_catches_a_limit() -> None:
+    # `except Exception` around a loop that never ends: the time limit still stops it,
+    # and neither the handler nor the `finally` runs past it.
+    source = (
+        "try:\n    while True:\n        pass\nexcept Exception:\n    print('caught')\n"
+        "finally:\n    print('finally')\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT"):
+        run(source, Limits(max_steps=10**12, time_limit=0.3))
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(source.replace("while True", "for i in range(10**9)"), Limits(max_steps=5_000))
+    recursion = "def f():\n    f()\ntry:\n    f()\nexcept BaseException:\n    print('no')\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH"):
+        run(recursion)
+
+
+def test_the_name_of_an_except_clause_is_gone_after_it() -> None:
+    source = "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    pass\nprint(e)\n"
+    with pytest.raises(EngineError, match="name 'e' is not defined"):
+        run(source)
+
+
+def test_return_in_finally_wins_and_bare_raise_reraises() -> None:
+    source = """
+def f():
+    try:
+        raise KeyError('k')
+    finally:
+        return 'finally'
+def g():
+    try:
+        {}['missing']
+    except KeyError:
+        raise
+try:
+    g()
+except KeyError as e:
+    print(f(), repr(e))
+"""
+    assert run(source) == ["finally KeyError('missing')"]
+
+
+def test_a_cached_function_stays_within_the_step_limit() -> None:
+    source = "import functools\n@functools.cache\ndef f(n):\n    return f(n - 1) + 1 if n else 0\n"
+    assert run(source + "print(f(150))\n") == ["150"]
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run("import itertools\nfor p in itertools.product(range(100), repeat=5):\n    pass\n")

@@ -378,7 +378,7 @@ class ExpressionCompiler:
                 raise self.error(node, f"this string is longer than {MAX_STR:,} characters")
         elif kind is int:
             if not -MAX_INT <= value <= MAX_INT:
-                raise self.error(node, "this integer is larger than 2**63; write it as a float")
+                raise self.error(node, "this integer has more than 4,096 bits; write it as a float")
         elif kind not in (float, bool) and value is not None and value is not Ellipsis:
             raise self.error(node, f"{type(value).__name__} literals are not supported")
         return lambda f: value

@@ -147,6 +147,10 @@ class Library:
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),
             "hash": Builtin("hash", self.hash_),
+            "ord": Builtin("ord", lambda a, k: ord(self.character(one(a, k, "ord")))),
+            "chr": Builtin("chr", self.chr_),
+            "bin": Builtin("bin", lambda a, k: bin(self.integer(one(a, k, "bin")))),
+            "hex": Builtin("hex", lambda a, k: hex(self.integer(one(a, k, "hex")))),
         }
         names["type"] = Builtin("type", self.type_of(names))
         return names
@@ -229,6 +233,23 @@ class Library:
             return hash(value)
         except TypeError:
             raise ProgramError(f"{a_type(value)} cannot be hashed", kind="TypeError") from None
+
+    def character(self, value: Any) -> str:
+        if type(value) is not str or len(value) != 1:
+            raise ProgramError("ord() expected a character", kind="TypeError")
+        return value
+
+    def integer(self, value: Any) -> int:
+        if type(value) not in (int, bool):
+            raise ProgramError(f"an integer is required, not {a_type(value)}", kind="TypeError")
+        self.state.charge(int(value).bit_length() // 64)
+        return int(value)
+
+    def chr_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
+        code = self.integer(one(args, kwargs, "chr"))
+        if not 0 <= code <= 0x10FFFF:
+            raise ProgramError("chr() arg not in range(0x110000)", kind="ValueError")
+        return chr(code)
 
     def pow_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
@@ -488,7 +509,7 @@ class Library:
         if kwargs or len(args) != 1:
             raise ProgramError("int() takes one number or string here")
         value = args[0]
-        if type(value) is str and len(value) > 30:
+        if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
             return self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no()
@@ -849,9 +870,10 @@ class Library:
         n = one(args, kwargs, "math.factorial")
         if type(n) not in (int, bool) or n < 0:
             raise ProgramError("math.factorial() takes a non-negative integer")
-        if n > 20:
-            raise ProgramError("math.factorial(n) for n > 20 is larger than 2**63")
-        return math.factorial(n)
+        if n > 1_000:
+            raise ProgramError("math.factorial(n) for n > 1000 has more than 4,096 bits")
+        self.state.charge(n)
+        return self.state.check_int(math.factorial(n))
 
     def prod(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`math.prod`: a product through the machine, so Values make traced nodes."""

@@ -1,10 +1,11 @@
 """The object model: calling, attributes, operators and truth, for every program value.
 
 Each operation looks at the types of its operands and does only what this table says:
-plain numbers are computed by Python (integers kept within ±2**63, powers and shifts
-measured first), strings and containers are measured before they are made, engine
-`Value`s build graph nodes that the recorder adopts, and the program's own instances
-get their class's methods (`__add__`, `__radd__`...). Anything else is a clean error.
+plain numbers are computed by Python (integers kept within 4,096 bits and charged by
+their size, powers and shifts measured first), strings and containers are measured
+before they are made, engine `Value`s build graph nodes that the recorder adopts, and
+the program's own instances get their class's methods (`__add__`, `__radd__`...).
+Anything else is a clean error.
 Attributes come from allow-lists only; Python's `getattr` is never used on a value.
 """
 
@@ -36,9 +37,10 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
-    MAX_INT,
+    MAX_INT_BITS,
     MAX_ITEMS,
     MOVES_PER_STEP,
+    SMALL_INT,
     ProgramError,
     State,
 )
@@ -423,8 +425,11 @@ class Machine:
             if op == "**":
                 result = self.power(left, right)
             elif op == "<<":
-                if right > 64 and left != 0:
-                    raise ProgramError("this shift makes an integer larger than 2**63")
+                if left != 0 and right > 0 and abs(left).bit_length() + right > MAX_INT_BITS:
+                    raise ProgramError(
+                        f"this shift makes an integer of more than {MAX_INT_BITS:,} bits",
+                        kind="OverflowError",
+                    )
                 result = left << right
             else:
                 result = _NUMBER_OPS[op](left, right)
@@ -443,16 +448,18 @@ class Machine:
             ) from None
         except ValueError as error:
             raise ProgramError(f"{op}: {error}") from None
-        if type(result) is int and not -MAX_INT <= result <= MAX_INT:
+        if type(result) is int and not -SMALL_INT <= result <= SMALL_INT:
             self.state.check_int(result)
         return result
 
     def power(self, base: Any, exponent: Any) -> Any:
         if type(base) is not float and type(exponent) is not float and exponent > 0:
             bits = abs(int(base)).bit_length()
-            if bits > 1 and (bits - 1) * exponent > 64:
+            if bits > 1 and (bits - 1) * exponent > MAX_INT_BITS:
                 raise ProgramError(
-                    "this power makes an integer larger than 2**63 (use a float base, like 10.0)"
+                    f"this power makes an integer of more than {MAX_INT_BITS:,} bits (use a "
+                    "float base, like 10.0)",
+                    kind="OverflowError",
                 )
         result = base**exponent
         if type(result) is complex:

@@ -29,7 +29,10 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter.objects import PSet
 from backprop_animator.engine.limits import Limits, current_deadline
 
-MAX_INT = 2**63  # integers stay within ±2**63
+MAX_INT_BITS = 4_096  # integers are bounded by their size (a 64-bit hash with masks runs)
+MAX_INT = 2**MAX_INT_BITS
+SMALL_INT = 2**63  # within it, integer arithmetic costs nothing beyond its step
+BITS_PER_STEP = 64  # a bigger integer costs a step per 64 bits it has
 MAX_STR = 10_000  # characters in one string
 MAX_ITEMS = 1_000_000  # items in one list, tuple, dict or set
 MAX_PRINTED = 200_000  # characters a program may print in all
@@ -219,12 +222,18 @@ class State:
             self.charge(walked // ITEMS_PER_STEP)
 
     def check_int(self, value: int) -> int:
-        if -MAX_INT <= value <= MAX_INT:
+        """A new integer, refused past `MAX_INT_BITS` and charged by its size."""
+        if -SMALL_INT <= value <= SMALL_INT:
             return value
-        raise ProgramError(
-            "this integer is too large: integers here stay within ±2**63 "
-            "(use a float for larger numbers)"
-        )
+        bits = value.bit_length()
+        if bits > MAX_INT_BITS:
+            raise ProgramError(
+                f"this integer would have {bits:,} bits; integers here stay within "
+                f"{MAX_INT_BITS:,} bits (use a float for larger numbers)",
+                kind="OverflowError",
+            )
+        self.charge(bits // BITS_PER_STEP)
+        return value
 
     def check_str(self, length: int) -> None:
         if length > MAX_STR:

@@ -32,7 +32,13 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from backprop_animator.engine import narrate, ops
-from backprop_animator.engine.interpreter.objects import BoundMethod, Function, PInstance, PSet
+from backprop_animator.engine.interpreter.objects import (
+    BoundMethod,
+    Function,
+    PInstance,
+    PSet,
+    missing_part,
+)
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_INT,
@@ -89,6 +95,9 @@ class Recorder:
         self.printed = False  # whether the program printed anything at all
         self.partial = ""
         self.last: Any = None
+        # An object of the program's own class whose `.backward()` ran although it is
+        # no graph node (its class lacks a part): the error then says which.
+        self.unshaped: PInstance | None = None
         # Update frames: the statement that is grouping writes, and its open frame.
         self.anchor: Any = None
         self._anchor_count = 0
@@ -151,14 +160,10 @@ class Recorder:
     def register_instance(self, instance: PInstance) -> None:
         """Adopt a new object of the program's own Value-like class as a graph node."""
         attrs = instance.attrs
-        children: Any = attrs.get("_prev")
-        mirrors: list[Value] = []
-        if type(children) in (list, tuple) or type(children) is PSet:
-            self.state.charge(len(children) // ITEMS_PER_STEP)  # the walk below
-            for child in children:
-                if type(child) is PInstance and child.mirror is not None:
-                    mirrors.append(child.mirror)
-        op = attrs.get("_op")
+        shape = instance.cls.shape
+        assert shape is not None
+        mirrors = self.operand_mirrors(attrs.get(shape.operands))
+        op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
         name = clean_text(cut_label(op)) if type(op) is str else ""
         mirror = Value(0.0, tuple(mirrors), name, "")
@@ -173,13 +178,34 @@ class Recorder:
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
 
+    def operand_mirrors(self, children: Any) -> list[Value]:
+        mirrors: list[Value] = []
+        if type(children) in (list, tuple) or type(children) is PSet:
+            self.state.charge(len(children) // ITEMS_PER_STEP)  # the walk below
+            for child in children:
+                if type(child) is PInstance and child.mirror is not None:
+                    mirrors.append(child.mirror)
+        return mirrors
+
+    def relink(self, instance: PInstance) -> None:
+        """A node's operands were set after it was made: its mirror's edges follow."""
+        shape = instance.cls.shape
+        mirror = instance.mirror
+        assert shape is not None and mirror is not None
+        mirrors = self.operand_mirrors(instance.attrs.get(shape.operands))
+        mirror._prev = tuple(mirrors)
+        if mirrors:
+            self.positions[mirror] = self.state.position
+
     def sync(self, node: Value) -> None:
         """Copy a program-class node's data, grad and label onto its mirror."""
         instance = self.instance_of.get(node)
         if instance is None:
             return
         attrs = instance.attrs
-        node.data = as_number(attrs.get("data"), "data")
+        shape = instance.cls.shape
+        assert shape is not None
+        node.data = as_number(attrs.get(shape.number), "data")
         node.grad = as_number(attrs.get("grad"), "grad")
         label = attrs.get("label", "")
         node.label = label if type(label) is str else ""
@@ -520,6 +546,11 @@ class Recorder:
             return
         if type(last) is PInstance and last.mirror is not None:
             raise ProgramError("the program's result is a node of its own class: call .backward()")
+        if self.unshaped is not None:
+            raise ProgramError(
+                f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
+                f"node here: {missing_part(self.unshaped.attrs)}"
+            )
         if last is None:
             raise ProgramError(
                 "the program has no result: end it with an expression, or call .backward() "
@@ -635,7 +666,8 @@ def rule_lines(instance: PInstance) -> dict[str, int] | None:
     The function it holds when the program ends (a `def` or `lambda` of the program,
     or a bound method of its class); None for anything else (`None`, a built-in).
     """
-    rule = instance.attrs.get("_backward")
+    shape = instance.cls.shape
+    rule = instance.attrs.get(shape.rule if shape is not None else "_backward")
     if type(rule) is BoundMethod:
         rule = rule.function
     if type(rule) is not Function or rule.span[0] <= 0:

@@ -18,6 +18,7 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.machine import RETURN, Machine
 from backprop_animator.engine.interpreter.objects import (
+    RULE_NAMES,
     Frame,
     Function,
     PClass,
@@ -659,7 +660,7 @@ class ExpressionCompiler:
             obj_expr = self.expr(func.value, scope)
             method = func.attr
             get_attr = m.get_attr
-            watch_rule = method == "_backward"
+            watch_rule = method in RULE_NAMES
             watch_pass = method == "backward"
 
             def run_method(f: Frame) -> Any:
@@ -674,9 +675,17 @@ class ExpressionCompiler:
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs)
                                 )
+                            if watch_pass and rec.unshaped is None:
+                                rec.unshaped = obj
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
-                    if watch_rule and type(obj) is PInstance and obj.mirror is not None:
+                    if (
+                        watch_rule
+                        and type(obj) is PInstance
+                        and obj.mirror is not None
+                        and obj.cls.shape is not None
+                        and obj.cls.shape.rule == method
+                    ):
                         return rec.user_rule(obj, lambda: call(target, values, kwargs))
                     return call(target, values, kwargs)
                 except ProgramError as error:

@@ -34,6 +34,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     PSuper,
+    find_shape,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -226,8 +227,9 @@ class Machine:
             init.call([instance, *args], kwargs or {})
         elif args or kwargs:
             raise ProgramError(f"{cls.name}() takes no arguments")
-        attrs = instance.attrs
-        if "_backward" in attrs and "_prev" in attrs and "data" in attrs and "grad" in attrs:
+        shape = cls.shape or find_shape(cls, instance.attrs)
+        if shape is not None:
+            cls.shape = shape
             self.recorder.register_instance(instance)
         return instance
 
@@ -350,8 +352,16 @@ class Machine:
                         )
                     self.call(prop.fset, [obj, value])
                     return
-            if obj.mirror is not None and (name == "data" or name == "grad"):
-                self.recorder.write(obj, name, attrs.get(name), value)
+            if obj.mirror is not None:
+                shape = obj.cls.shape
+                assert shape is not None
+                if name == "grad" or name == shape.number:
+                    field = "grad" if name == "grad" else "data"
+                    self.recorder.write(obj, field, attrs.get(name), value)
+                elif name == shape.operands:
+                    attrs[name] = value
+                    self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
+                    return
             attrs[name] = value
             return
         if kind is Value:

@@ -81,7 +81,15 @@ class Function:
 class PClass:
     """A class of the program: a name, its bases' method resolution order, its namespace."""
 
-    __slots__ = ("abstract", "has_properties", "is_node_class", "mro", "name", "namespace")
+    __slots__ = (
+        "abstract",
+        "has_properties",
+        "is_node_class",
+        "mro",
+        "name",
+        "namespace",
+        "shape",
+    )
 
     def __init__(self, name: str, bases: tuple[PClass, ...], namespace: dict[str, Any]) -> None:
         self.name = name
@@ -90,6 +98,8 @@ class PClass:
         # Instances of a Value-like class are graph nodes: calling their methods does
         # not start a new `group` (see `engine.interpreter.calls`).
         self.is_node_class = any("backward" in c.namespace for c in self.mro)
+        # Which attributes make its instances graph nodes, once one is recognised.
+        self.shape: Shape | None = None
         # Setting an attribute looks for a property first only where there is one.
         self.has_properties = any(
             type(v) is PProperty for c in self.mro for v in c.namespace.values()
@@ -109,6 +119,58 @@ class PClass:
             if name in cls.namespace:
                 return cls.namespace[name]
         return MISSING
+
+
+# The names a Value-like class gives its parts (SPEC §15), in the order they are tried.
+OPERAND_NAMES = (
+    "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
+    "operands", "_operands",
+)  # fmt: skip
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value")
+RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn")
+OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
+
+
+class Shape:
+    """The attribute names of one Value-like class: its operands, its number, its rule
+    and its op (`grad` is always `grad`)."""
+
+    __slots__ = ("number", "op", "operands", "rule")
+
+    def __init__(self, operands: str, number: str, rule: str, op: str) -> None:
+        self.operands = operands
+        self.number = number
+        self.rule = rule
+        self.op = op
+
+
+def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
+    """The shape of an instance just made, or None if it is not a graph node: it must
+    hold `grad` and a number, and have a rule or operands (its own, or its class's)."""
+    if "grad" not in attrs:
+        return None
+    number = next((name for name in NUMBER_NAMES if name in attrs), None)
+    if number is None:
+        return None
+
+    def first(names: tuple[str, ...]) -> str | None:
+        return next(
+            (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
+        )
+
+    rule, operands = first(RULE_NAMES), first(OPERAND_NAMES)
+    if rule is None and operands is None:
+        return None
+    return Shape(operands or "_prev", number, rule or "_backward", first(OP_NAMES) or "_op")
+
+
+def missing_part(attrs: dict[str, Any]) -> str:
+    """What keeps an object from being a graph node, said for the learner."""
+    if "grad" not in attrs:
+        return "it has no `grad` attribute"
+    if not any(name in attrs for name in NUMBER_NAMES):
+        return f"it has no number attribute (one of {', '.join(NUMBER_NAMES)})"
+    return f"it has neither operands ({', '.join(OPERAND_NAMES[:4])}…) nor a rule (_backward…)"
 
 
 class PInstance:

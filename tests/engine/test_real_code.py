@@ -114,3 +114,24 @@ def test_a_cached_function_stays_within_the_step_limit() -> None:
     assert run(source + "print(f(150))\n") == ["150"]
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         run("import itertools\nfor p in itertools.product(range(100), repeat=5):\n    pass\n")
+
+
+def test_a_node_class_with_other_names_and_late_operands_is_drawn_as_a_graph() -> None:
+    source = (Path(__file__).parent / "real_code" / "other_names_engine.py").read_text()
+    trace = trace_source(source)
+    kinds = {node["kind"] for node in trace["nodes"]}
+    assert kinds == {"leaf", "op"}
+    # `out.children = [self, other]` after the node was made: its edges are there.
+    assert len(trace["edges"]) == 6
+    backward = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
+    assert len(backward) == 3
+    assert all("a leaf" not in frame["text"] for frame in backward)
+
+
+def test_backward_on_an_object_that_is_not_a_node_says_what_it_lacks() -> None:
+    source = (
+        "class Box:\n    def __init__(self, v):\n        self.v = v\n        self.grad = 0\n"
+        "    def backward(self):\n        self.grad = 1\nBox(2.0).backward()\n"
+    )
+    with pytest.raises(EngineError, match="Box, which is not a graph node here: it has no number"):
+        trace_source(source)

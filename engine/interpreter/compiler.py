@@ -34,6 +34,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Stmt,
 )
 from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.micrograd_nn import NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Frame,
@@ -47,6 +48,7 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
+from backprop_animator.engine.parse import SourceLines, parse_python
 
 BREAK: Any = object()
 CONTINUE: Any = object()
@@ -97,6 +99,8 @@ class Compiler(ExpressionCompiler):
     def wrap(self, node: ast.stmt, inner: Stmt) -> Stmt:
         """Charge a step, remember the position, locate errors, group updates."""
         state = self.m.state
+        if self.library:
+            return self.wrap_library(inner)
         rec = self.rec
         position = self.pos(node)
         line, column = position
@@ -128,6 +132,53 @@ class Compiler(ExpressionCompiler):
                 raise ProgramError(failure(error)).located(line, column) from None
 
         return run
+
+    def wrap_library(self, inner: Stmt) -> Stmt:
+        """A library statement: charged like any, but the position stays the caller's."""
+        state = self.m.state
+
+        def run(f: Frame) -> Any:
+            state.steps += 1
+            if state.steps > state.next_check:
+                state.checkpoint()
+            try:
+                return inner(f)
+            except ProgramError:
+                raise
+            except RecursionError:
+                limit = state.limits.exceeded("max_depth", "the program nests too deeply")
+                raise ProgramError(limit.message) from None
+            except Exception as error:
+                raise ProgramError(failure(error)) from None
+
+        return run
+
+    def library_module(self, name: str) -> Callable[[], dict[str, Any]]:
+        """`micrograd.nn`, compiled now in library mode and run once, on first import."""
+        if name not in self.loaded:
+            tree = parse_python(NN_SOURCE)
+            namespace: dict[str, Any] = {}
+            compiler = Compiler(
+                self.m,
+                self.rec,
+                SourceLines(NN_SOURCE),
+                namespace,
+                self.builtins,
+                self.modules,
+                self.max_depth,
+                library=True,
+            )
+            code = compiler.module(tree)
+            ran: list[bool] = []
+
+            def load() -> dict[str, Any]:
+                if not ran:
+                    ran.append(True)
+                    code(Frame(namespace, None))
+                return namespace
+
+            self.loaded[name] = load
+        return self.loaded[name]
 
     def stmt_node(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
         kind = type(node)
@@ -572,6 +623,8 @@ class Compiler(ExpressionCompiler):
 
     def import_from(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         module = node.module or ""
+        if module == "micrograd.nn":
+            return self.import_nn(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if alias.name == "*":
@@ -594,6 +647,22 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             for store, value in bindings:
                 store(f, value)
+
+        return run
+
+    def import_nn(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
+        """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter."""
+        stores = []
+        for alias in node.names:
+            if alias.name not in NN_NAMES:
+                raise self.error(node, f"micrograd.nn has no '{alias.name}' here")
+            stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
+        load = self.library_module("micrograd.nn")
+
+        def run(f: Frame) -> None:
+            namespace = load()
+            for store, name in stores:
+                store(f, namespace[name])
 
         return run
 

@@ -98,7 +98,12 @@ class ExpressionCompiler:
         builtins: dict[str, Any],
         modules: dict[str, PModule],
         max_depth: int,
+        *,
+        library: bool = False,
     ) -> None:
+        # Library code (`micrograd.nn`): its statements keep the caller's position, and
+        # its errors are located at the caller's statement, never at its own lines.
+        self.library = library
         self.m = machine
         self.rec = recorder
         self.lines = lines
@@ -108,10 +113,14 @@ class ExpressionCompiler:
         self.max_depth = max_depth
         self.depth = 0
         self.calls_backward: set[int] = set()  # statements that call .backward(), by id
+        # Library modules compiled for this program, by name (`Compiler.library_module`).
+        self.loaded: dict[str, Callable[[], dict[str, Any]]] = {}
 
     # Errors and positions
 
     def pos(self, node: ast.AST) -> tuple[int, int]:
+        if self.library:
+            return (0, 0)  # no position: `ProgramError.located` leaves it to the caller
         line, column = self.lines.position(node)
         return (line or 1, column or 1)
 

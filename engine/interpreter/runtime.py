@@ -66,9 +66,9 @@ class ProgramError(EngineError):
         self.pending: str | None = None  # a function left, waiting for its call site's line
 
     def located(self, line: int | None, column: int | None) -> ProgramError:
-        if self.line is None:
+        if not self.line:  # None, or 0 from library code (the caller's line comes next)
             self.line, self.column = line, column
-        if self.pending is not None:
+        if self.pending is not None and line:
             self.chain.append((self.pending, line))
             self.pending = None
         return self

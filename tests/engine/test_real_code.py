@@ -135,3 +135,18 @@ def test_backward_on_an_object_that_is_not_a_node_says_what_it_lacks() -> None:
     )
     with pytest.raises(EngineError, match="Box, which is not a graph node here: it has no number"):
         trace_source(source)
+
+
+def test_an_error_inside_micrograd_nn_points_at_the_learners_line() -> None:
+    source = "from micrograd.nn import Neuron\nn = Neuron(2)\n\nout = n(3.0)\n"
+    with pytest.raises(EngineError, match="cannot be iterated") as caught:
+        trace_source(source)
+    assert caught.value.line == 4
+
+
+def test_micrograd_nn_nodes_carry_the_learners_lines_and_paths() -> None:
+    source = (Path(__file__).parent / "real_code" / "micrograd_nn_import.py").read_text()
+    trace = trace_source(source)
+    program_lines = len(source.splitlines())
+    assert all(frame.get("line", 1) <= program_lines for frame in trace["frames"])
+    assert "MLP.layers[2].neurons[0]" in {node["group"] for node in trace["nodes"]}

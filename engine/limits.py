@@ -29,6 +29,7 @@ ENV_NAMES = {
     "max_source_chars": "BACKPROP_MAX_SOURCE_CHARS",
     "max_nodes": "BACKPROP_MAX_NODES",
     "max_depth": "BACKPROP_MAX_DEPTH",
+    "max_call_depth": "BACKPROP_MAX_CALL_DEPTH",
     "max_steps": "BACKPROP_MAX_STEPS",
     "max_gradcheck_work": "BACKPROP_MAX_GRADCHECK_WORK",
     "time_limit": "BACKPROP_TRACE_TIME_LIMIT",
@@ -39,7 +40,8 @@ ENV_NAMES = {
 class Limits:
     max_source_chars: int = 100_000
     max_nodes: int = 20_000
-    max_depth: int = 200
+    max_depth: int = 200  # expressions, statements and containers nested in each other
+    max_call_depth: int = 1_000  # calls of the program's functions, as CPython's default
     max_steps: int = 1_000_000  # statements, loop turns, calls and built-ins' items
     # Leaves checked × h values × nodes re-evaluated by engine.gradcheck.
     max_gradcheck_work: int = 500_000

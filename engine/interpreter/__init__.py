@@ -48,7 +48,8 @@ def trace_program(
     )
     code = compiler.module(tree)
     previous_limit = sys.getrecursionlimit()
-    wanted = min(limits.max_depth * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
+    deepest = max(limits.max_depth, limits.max_call_depth)
+    wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
     sys.setrecursionlimit(max(previous_limit, wanted))
     try:
         code(Frame(globals_, None))

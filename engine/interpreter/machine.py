@@ -142,9 +142,11 @@ class Machine:
         if state.steps > state.next_check:
             state.checkpoint()
         state.depth += 1
-        if state.depth > state.limits.max_depth:
+        if state.depth > state.limits.max_call_depth:
             state.depth -= 1
-            error = state.limits.exceeded("max_depth", "calls are nested too deeply (recursion)")
+            error = state.limits.exceeded(
+                "max_call_depth", "calls are nested too deeply (recursion)"
+            )
             raise ProgramError(error.message)
         if kwargs or fn.vararg or fn.kwarg or fn.kwonly or len(args) != len(fn.params):
             variables = self.bind(fn, args, kwargs or {})

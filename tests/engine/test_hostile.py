@@ -110,7 +110,7 @@ EXHAUSTION = [
     ("s = 1" + "0" * 1300 + "\n", "more than 4,096 bits", 1),
     ("v = Value(2)\nw = v ** (10**18)\n", "more than 4,096 bits", 2),
     ("x = 1\nfor i in range(10**6):\n    x = x * 3 | 1\n", "BACKPROP_MAX_STEPS", 3),
-    ("def f(n):\n    return f(n + 1)\nf(0)\n", "BACKPROP_MAX_DEPTH", 2),
+    ("def f(n):\n    return f(n + 1)\nf(0)\n", "BACKPROP_MAX_CALL_DEPTH", 2),
     ("x = []\nfor i in range(10**5):\n    x = [x]\nprint(x)\n", "BACKPROP_MAX_DEPTH", 4),
     ("for i in range(10**5):\n    print('x' * 1000)\n", "printed more than", 2),
     ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),

@@ -79,7 +79,7 @@ def test_no_handler_catches_a_limit() -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         run(source.replace("while True", "for i in range(10**9)"), Limits(max_steps=5_000))
     recursion = "def f():\n    f()\ntry:\n    f()\nexcept BaseException:\n    print('no')\n"
-    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH"):
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
         run(recursion)
 
 
@@ -150,3 +150,14 @@ def test_micrograd_nn_nodes_carry_the_learners_lines_and_paths() -> None:
     program_lines = len(source.splitlines())
     assert all(frame.get("line", 1) <= program_lines for frame in trace["frames"])
     assert "MLP.layers[2].neurons[0]" in {node["group"] for node in trace["nodes"]}
+
+
+def test_calls_nest_as_deep_as_cpythons_default() -> None:
+    # A learner's recursive sort over a 900-deep chain, as CPython runs it.
+    source = (
+        "class N:\n    def __init__(self, p):\n        self.p = p\n"
+        "def build(v, out):\n    if v is not None:\n        build(v.p, out)\n"
+        "        out.append(v)\n"
+        "v = None\nfor i in range(900):\n    v = N(v)\nout = []\nbuild(v, out)\nprint(len(out))\n"
+    )
+    assert run(source) == ["900"]

@@ -506,6 +506,8 @@ class Library:
         return self.machine.texts.to_str(args[0]) if args else ""
 
     def int_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        if not args and not kwargs:
+            return 0  # `int()`, as `defaultdict(int)` calls it
         if kwargs or len(args) != 1:
             raise ProgramError("int() takes one number or string here")
         value = args[0]
@@ -664,7 +666,55 @@ class Library:
             "copy": copy,
             "clear": clear,
         }
-        return {name: self.bound(call, name) for name, call in table.items()}
+
+        def appendleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            insert(obj, [0, one(args, kwargs, "appendleft")], {})
+
+        def popleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not obj:
+                raise ProgramError("pop from an empty deque", kind="IndexError")
+            return pop(obj, [0], {})
+
+        def extendleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            for item in self.collect(one(args, kwargs, "extendleft")):
+                insert(obj, [0, item], {})
+
+        def rotate(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            steps = args[0] if args else 1
+            if kwargs or type(steps) is not int:
+                raise ProgramError("rotate() takes an integer", kind="TypeError")
+            state.charge(len(obj) // ITEMS_PER_STEP)
+            if obj:
+                steps %= len(obj)
+                obj[:] = obj[-steps:] + obj[:-steps]
+
+        methods = {name: self.bound(call, name) for name, call in table.items()}
+        deque_only = {
+            "appendleft": appendleft,
+            "popleft": popleft,
+            "extendleft": extendleft,
+            "rotate": rotate,
+        }
+        for name, call in deque_only.items():
+            methods[name] = self.only("deque", call, name, "list")
+        return methods
+
+    def only(
+        self, kind: str, call: Callable[[Any, list[Any], dict[str, Any]], Any], name: str, of: str
+    ) -> Callable[[Any], Builtin]:
+        """A method of a `collections` kind only (a deque's `popleft` on a plain list is
+        CPython's AttributeError)."""
+        registry = self.machine.collections
+
+        def method(obj: Any) -> Builtin:
+            special = registry.get(id(obj))
+            if special is None or special[0] is not obj or special[1] != kind:
+                raise ProgramError(
+                    f"'{of}' object has no attribute '{name}'", kind="AttributeError"
+                )
+            return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+
+        return method
 
     def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
@@ -728,7 +778,22 @@ class Library:
             "copy": copy,
             "clear": clear,
         }
-        return {name: self.bound(call, name) for name, call in table.items()}
+
+        def most_common(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            count = args[0] if args else None
+            if kwargs or (count is not None and type(count) is not int):
+                raise ProgramError("most_common() takes an optional count", kind="TypeError")
+            pairs = list(obj.items())
+            state.charge(len(pairs) * max(1, len(pairs).bit_length()))
+            for _, value in pairs:
+                if type(value) not in NUMBERS:
+                    raise ProgramError("most_common() compares numbers", kind="TypeError")
+            pairs.sort(key=lambda pair: pair[1], reverse=True)
+            return pairs if count is None else pairs[: max(0, count)]
+
+        methods = {name: self.bound(call, name) for name, call in table.items()}
+        methods["most_common"] = self.only("Counter", most_common, "most_common", "dict")
+        return methods
 
     def set_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state

@@ -112,6 +112,11 @@ class Machine:
         self.methods: dict[type, dict[str, Callable[[Any], Builtin]]] = {}
         # The built-in exception classes by name (`engine.interpreter.exceptions`).
         self.exceptions: dict[str, PClass] = {}
+        # Dicts and lists that `collections` made (by id, with the object kept alive so
+        # the id stays its own): what a missing key gives, and which deque methods apply.
+        # `(obj, kind, factory)`, kind "defaultdict", "Counter" or "deque".
+        self.collections: dict[int, tuple[Any, str, Any]] = {}
+        self.texts.collections = self.collections
 
     # Calls
 
@@ -697,6 +702,9 @@ class Machine:
             try:
                 return obj[key]
             except KeyError:
+                special = self.collections.get(id(obj))
+                if special is not None and special[0] is obj:
+                    return self.missing_key(obj, key, special[1], special[2])
                 failed = ProgramError(
                     f"key {self.texts.to_repr(key)[:80]} is not in the dict", kind="KeyError"
                 )
@@ -719,6 +727,19 @@ class Machine:
                     raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
             raise ProgramError(f"indices must be integers, not {type_name(key)}")
         raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
+
+    def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
+        """A missing key of a `defaultdict` (made by its factory, and kept) or of a
+        `Counter` (0, not kept), as CPython's `__missing__` gives it."""
+        if kind == "Counter":
+            return 0
+        if factory is None:
+            failed = ProgramError(f"key {self.texts.to_repr(key)[:80]} is not in the dict")
+            failed.kind, failed.args_seen = "KeyError", (key,)
+            raise failed
+        value = self.call(factory, [])
+        self.set_item(obj, key, value)
+        return value
 
     def set_item(self, obj: Any, key: Any, value: Any) -> None:
         kind = type(obj)

@@ -11,6 +11,7 @@ program's own values, and `typing`'s names are inert annotations.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from backprop_animator.engine.interpreter.objects import (
     PModule,
     PProperty,
     PStaticMethod,
+    TypeObject,
 )
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.interpreter.text import a_type
@@ -62,6 +64,10 @@ class Field:
 
 
 NO_DEFAULT: Any = Inert("no default")
+# The registry of `collections` objects is pruned when it reaches this size; an object
+# referred to only by its registry entry (and the pruning loop) has this refcount.
+PRUNE_AT = 10_000
+UNUSED_REFCOUNT = 3
 
 
 def stdlib_modules(library: Library) -> dict[str, PModule]:
@@ -75,6 +81,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "operator": operator_module(library),
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
+        "collections": collections_module(library),
     }
 
 
@@ -465,4 +472,145 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     for name, call in generated.items():
         if name not in namespace:
             namespace[name] = NativeMethod(name, call)
+    return cls
+
+
+def collections_module(library: Library) -> PModule:
+    """`defaultdict`, `Counter` and `OrderedDict` are the program's dicts, `deque` its
+    lists, each registered with the machine (`Machine.collections`) for what it adds: a
+    missing key's value, `most_common`, `appendleft`/`popleft`. `namedtuple` makes a
+    class of the program's kind. They print as the dicts and lists they are."""
+    m = library.machine
+
+    registry = m.collections
+
+    def register(obj: Any, kind: str, factory: Any = None) -> None:
+        if len(registry) >= PRUNE_AT:
+            # Forget the ones only the registry still holds (a loop's temporary deques).
+            for key, (held, _, _) in list(registry.items()):
+                if sys.getrefcount(held) <= UNUSED_REFCOUNT:
+                    del registry[key]
+        registry[id(obj)] = (obj, kind, factory)
+
+    def defaultdict(args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        factory = args[0] if args else None
+        if factory is not None and not callable_object(factory):
+            raise ProgramError("first argument must be callable or None", kind="TypeError")
+        made = library.dict_(args[1:], kwargs)
+        register(made, "defaultdict", factory)
+        return made
+
+    def counter(args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        counts: dict[Any, Any] = {}
+        register(counts, "Counter")
+        if len(args) > 1:
+            raise ProgramError("Counter() takes one iterable", kind="TypeError")
+        if args and type(args[0]) is dict:
+            for key, value in args[0].items():
+                m.set_item(counts, key, value)
+        elif args:
+            for item in library.items(args[0]):
+                m.key(item)
+                m.set_item(counts, item, counts.get(item, 0) + 1)
+        for key, value in kwargs.items():
+            counts[key] = value
+        return counts
+
+    def ordered_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        made = library.dict_(args, kwargs)
+        register(made, "OrderedDict")
+        return made
+
+    def deque(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        if kwargs or len(args) > 1:
+            raise ProgramError("deque() takes one iterable here", kind="TypeError")
+        made = library.collect(args[0]) if args else []
+        register(made, "deque")
+        return made
+
+    def namedtuple(args: list[Any], kwargs: dict[str, Any]) -> PClass:
+        if len(args) != 2 or type(args[0]) is not str:
+            raise ProgramError("namedtuple() takes a name and its fields", kind="TypeError")
+        names = args[1].replace(",", " ").split() if type(args[1]) is str else list(args[1])
+        if not all(type(n) is str and n.isidentifier() and not n.startswith("_") for n in names):
+            raise ProgramError("namedtuple() fields must be identifiers", kind="ValueError")
+        return make_namedtuple(m, args[0], names, kwargs.get("defaults"))
+
+    return PModule(
+        "collections",
+        {
+            "defaultdict": TypeObject("defaultdict", defaultdict, (dict,)),
+            "Counter": TypeObject("Counter", counter, (dict,)),
+            "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,)),
+            "deque": TypeObject("deque", deque, (list,)),
+            "namedtuple": Builtin("namedtuple", namedtuple),
+        },
+    )
+
+
+def callable_object(value: Any) -> bool:
+    return isinstance(value, Builtin | Function | PClass) or type(value) is PInstance
+
+
+def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClass:
+    """A class whose instances hold `names` in order and unpack, index and compare as
+    the tuple of them."""
+    given = list(defaults) if type(defaults) in (list, tuple) else []
+    fallback = dict(zip(names[len(names) - len(given) :], given, strict=True)) if given else {}
+    texts = m.texts
+
+    def values(self_: PInstance) -> tuple[Any, ...]:
+        return tuple(self_.attrs[n] for n in names)
+
+    def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        self_, *positional = args
+        if len(positional) > len(names):
+            raise ProgramError(
+                f"{name}() takes {len(names)} arguments, {len(positional)} given", kind="TypeError"
+            )
+        for i, field_name in enumerate(names):
+            if i < len(positional):
+                self_.attrs[field_name] = positional[i]
+            elif field_name in kwargs:
+                self_.attrs[field_name] = kwargs.pop(field_name)
+            elif field_name in fallback:
+                self_.attrs[field_name] = fallback[field_name]
+            else:
+                raise ProgramError(
+                    f"{name}() missing 1 required positional argument: '{field_name}'",
+                    kind="TypeError",
+                )
+        if kwargs:
+            raise ProgramError(
+                f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'",
+                kind="TypeError",
+            )
+
+    def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
+        parts = [f"{n}={texts.to_repr(args[0].attrs[n])}" for n in names]
+        return f"{name}({', '.join(parts)})"
+
+    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        other = args[1]
+        theirs = values(other) if type(other) is PInstance and other.cls is cls else other
+        return m.compare("==", values(args[0]), theirs)
+
+    def item(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        return m.get_item(values(args[0]), args[1])
+
+    def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {n: args[0].attrs[n] for n in names}
+
+    methods: dict[str, Call] = {
+        "__init__": init,
+        "__repr__": representation,
+        "__eq__": equal,
+        "__iter__": lambda a, k: values(a[0]),
+        "__getitem__": item,
+        "__len__": lambda a, k: len(names),
+        "_asdict": as_dict,
+    }
+    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in methods.items()}
+    namespace["_fields"] = tuple(names)
+    cls = PClass(name, (), namespace)
     return cls

@@ -22,6 +22,7 @@ from backprop_animator.engine.interpreter.objects import (
     PInstance,
     PModule,
     PSet,
+    TypeObject,
 )
 from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, State
 from backprop_animator.engine.value import Value
@@ -44,6 +45,8 @@ class Texts:
     def __init__(self, state: State, call_dunder: DunderCaller) -> None:
         self.state = state
         self.call_dunder = call_dunder
+        # The machine's `collections` registry: a deque or Counter prints as CPython's.
+        self.collections: dict[int, tuple[Any, str, Any]] = {}
 
     def to_str(self, value: Any) -> str:
         if type(value) is str:
@@ -86,6 +89,8 @@ class Texts:
             return f"<bound method {value.function.name}>"
         if kind is PClass:
             return f"<class '{value.name}'>"
+        if isinstance(value, TypeObject):
+            return f"<class '{value.name}'>"
         if isinstance(value, Builtin):
             return f"<built-in function {value.name}>"
         if kind is PModule:
@@ -112,6 +117,9 @@ class Texts:
             self.state.check_str(total)
             parts.append(part)
         inner = ", ".join(parts)
+        special = self.collections.get(id(value))
+        if special is not None and special[0] is value:
+            return self.collection(value, inner, special[1], special[2], seen)
         if type(value) is list:
             return f"[{inner}]"
         if type(value) is tuple:
@@ -119,6 +127,21 @@ class Texts:
         if type(value) is dict:
             return "{" + inner + "}"
         return "{" + inner + "}" if parts else "set()"
+
+    def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
+        if kind == "deque":
+            return f"deque([{inner}])"
+        if kind == "defaultdict":
+            shown = "None" if factory is None else self.to_repr(factory, seen)
+            return f"defaultdict({shown}, {{{inner}}})"
+        if kind == "OrderedDict":
+            pairs = ", ".join(
+                f"({self.to_repr(k, seen)}, {self.to_repr(v, seen)})" for k, v in value.items()
+            )
+            return f"OrderedDict([{pairs}])" if value else "OrderedDict()"
+        ordered = sorted(value.items(), key=lambda pair: pair[1], reverse=True)  # Counter
+        pairs = ", ".join(f"{self.to_repr(k, seen)}: {self.to_repr(v, seen)}" for k, v in ordered)
+        return f"Counter({{{pairs}}})" if value else "Counter()"
 
     def _must_be_str(self, text: Any, method: str) -> str:
         if type(text) is not str:

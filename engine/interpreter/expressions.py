@@ -76,7 +76,6 @@ _REFUSED: dict[type[ast.AST], str] = {
     ast.Await: "await",
     ast.Yield: "yield (generators)",
     ast.YieldFrom: "yield (generators)",
-    ast.NamedExpr: "the walrus operator (:=)",
     ast.Match: "match statements",
 }
 
@@ -363,6 +362,8 @@ class ExpressionCompiler:
             return self.bool_op(node, scope)  # type: ignore[arg-type]
         if kind is ast.IfExp:
             return self.if_expression(node, scope)  # type: ignore[arg-type]
+        if kind is ast.NamedExpr:
+            return self.walrus(node, scope)  # type: ignore[arg-type]
         if kind in (ast.List, ast.Tuple, ast.Set):
             return self.display(node, scope)
         if kind is ast.Dict:
@@ -551,6 +552,22 @@ class ExpressionCompiler:
                 result = value(f)
                 if truthy(result) is not is_and:
                     return result
+            return result
+
+        return run
+
+    def walrus(self, node: ast.NamedExpr, scope: scopes.Scope) -> Expr:
+        """`(y := value)`: bind and give the value; in a comprehension, y belongs to the
+        enclosing scope, as in CPython."""
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node, "the walrus operator binds a name")
+        value = self.expr(node.value, scope)
+        # A comprehension does not bind it: `resolve` finds the enclosing scope's name.
+        store = self.store_name(node.target.id, scope, False)
+
+        def run(f: Frame) -> Any:
+            result = value(f)
+            store(f, result)
             return result
 
         return run

@@ -101,12 +101,29 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
             continue
         elif isinstance(node, _COMPREHENSIONS):
             stack.append(node.generators[0].iter)  # evaluated in the enclosing scope
+            # `[y := f(x) for x in xs]` binds y here, in the enclosing scope.
+            scope.locals.update(_walrus_targets(node))
             continue
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             scope.locals.add(node.id)
         elif isinstance(node, ast.alias):
             scope.locals.add((node.asname or node.name).split(".")[0])
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _walrus_targets(node: ast.AST) -> set[str]:
+    """Names `:=` binds inside a comprehension (nested comprehensions included, nested
+    functions not)."""
+    found: set[str] = set()
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        child = stack.pop()
+        if isinstance(child, _NESTED):
+            continue
+        if isinstance(child, ast.NamedExpr) and isinstance(child.target, ast.Name):
+            found.add(child.target.id)
+        stack.extend(ast.iter_child_nodes(child))
+    return found
 
 
 def _targets(target: ast.expr, names: set[str]) -> None:

@@ -77,7 +77,7 @@ ESCAPES = [
     ("from collections import defaultdict\nd = defaultdict(3)\n", "must be callable"),
     ("import collections\ny = collections.abc\n", "no attribute 'abc'"),
     ("import os\n", "the modules here are"),
-    ("x = (y := 1)\n", "walrus"),
+    ("x = (y := print)\nz = y.__self__\n", "dunder"),
     ("s = b'bytes'\n", "bytes literals"),
     ("s = 1j\n", "complex literals"),
 ]

@@ -304,7 +304,6 @@ ERRORS = [
     ("x = 1.0\ny = x % 2\n", "%", 2, 5),
     ("x = 1.0\ny = x @ x\n", "@", 2, 5),
     ("x = 1.0\ny = not x\n", "not", 2, 5),
-    ("x = 1.0\ny = (x := 2.0)\n", "walrus", 2, 6),
     ("x = 1.0\ny = foo(x)\n", "name 'foo' is not defined", 2, 5),
     ("x = 1.0\ny = x.foo()\n", "'float' object has no attribute 'foo'", 2, 5),
     ("x = 1.0\ny = tanh(x, x)\n", "exactly one argument", 2, 5),

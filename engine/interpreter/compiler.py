@@ -17,7 +17,7 @@ statement running that does not call `backward()`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from backprop_animator.engine.interpreter import scope as scopes
@@ -32,6 +32,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Expr,
     ExpressionCompiler,
     Stmt,
+    contains_yield,
 )
 from backprop_animator.engine.interpreter.machine import RETURN
 from backprop_animator.engine.interpreter.micrograd_nn import NN_NAMES, NN_SOURCE
@@ -130,6 +131,155 @@ class Compiler(ExpressionCompiler):
                 raise ProgramError(limit.message).located(line, column) from None
             except Exception as error:  # a built-in's own refusal we did not word ourselves
                 raise ProgramError(failure(error)).located(line, column) from None
+
+        return run
+
+    # Generators: a function whose body holds `yield` returns a Python generator that
+    # runs its body lazily, statement by statement, as the consumer asks for items.
+
+    def generator_function(self, body: list[ast.stmt], scope: scopes.Scope, name: str) -> Stmt:
+        run_body = self.gen_block(body, scope)
+        state = self.m.state
+
+        def start(f: Frame) -> Any:
+            f.ret = _resumed(run_body(f), state, name)
+            return RETURN
+
+        return start
+
+    def gen_block(self, body: list[ast.stmt], scope: scopes.Scope) -> GenStmt:
+        statements = [self.gen_stmt(node, scope) for node in body]
+
+        def run(f: Frame) -> Generator[Any, None, Any]:
+            for statement in statements:
+                signal = yield from statement(f)
+                if signal is not None:
+                    return signal
+            return None
+
+        return run
+
+    def gen_stmt(self, node: ast.stmt, scope: scopes.Scope) -> GenStmt:
+        """One statement of a generator's body; those without `yield` as compiled
+        anywhere else, the others as generators of their own."""
+        if not contains_yield(node):
+            plain = self.stmt(node, scope)
+
+            def lifted(f: Frame) -> Generator[Any, None, Any]:
+                return plain(f)
+                yield  # a generator that yields nothing
+
+            return lifted
+        kind = type(node)
+        if kind is ast.Expr and type(node.value) in (ast.Yield, ast.YieldFrom):  # type: ignore[attr-defined]
+            inner = self.gen_yield(node.value, scope)  # type: ignore[attr-defined]
+        elif kind is ast.If:
+            inner = self.gen_if(node, scope)  # type: ignore[arg-type]
+        elif kind is ast.For:
+            inner = self.gen_for(node, scope)  # type: ignore[arg-type]
+        elif kind is ast.While:
+            inner = self.gen_while(node, scope)  # type: ignore[arg-type]
+        else:
+            raise self.error(
+                node,
+                "yield is supported as a statement of its own, in if, for and while; not "
+                "inside try, with or an expression",
+            )
+        return self.gen_wrap(node, inner)
+
+    def gen_wrap(self, node: ast.stmt, inner: GenStmt) -> GenStmt:
+        state = self.m.state
+        position = self.pos(node)
+        line, column = position
+
+        def run(f: Frame) -> Generator[Any, None, Any]:
+            state.charge(1)
+            state.position = position
+            try:
+                return (yield from inner(f))
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def gen_yield(self, node: ast.Yield | ast.YieldFrom, scope: scopes.Scope) -> GenStmt:
+        value = self.expr(node.value, scope) if node.value is not None else None
+        iterate = self.m.iterate
+        state = self.m.state
+        if isinstance(node, ast.YieldFrom):
+            assert value is not None
+            source = value
+
+            def run_from(f: Frame) -> Generator[Any, None, Any]:
+                for item in iterate(source(f)):
+                    state.charge(1)
+                    yield item
+                return None
+
+            return run_from
+
+        def run(f: Frame) -> Generator[Any, None, Any]:
+            yield None if value is None else value(f)
+            return None
+
+        return run
+
+    def gen_if(self, node: ast.If, scope: scopes.Scope) -> GenStmt:
+        test = self.expr(node.test, scope)
+        body = self.gen_block(node.body, scope)
+        orelse = self.gen_block(node.orelse, scope) if node.orelse else None
+        truthy = self.m.truthy
+
+        def run(f: Frame) -> Generator[Any, None, Any]:
+            if truthy(test(f)):
+                return (yield from body(f))
+            if orelse is not None:
+                return (yield from orelse(f))
+            return None
+
+        return run
+
+    def gen_for(self, node: ast.For, scope: scopes.Scope) -> GenStmt:
+        iterable = self.expr(node.iter, scope)
+        store = self.store(node.target, scope)
+        body = self.gen_block(node.body, scope)
+        orelse = self.gen_block(node.orelse, scope) if node.orelse else None
+        iterate = self.m.iterate
+        state = self.m.state
+
+        def run(f: Frame) -> Generator[Any, None, Any]:
+            for item in iterate(iterable(f)):
+                state.charge(1)
+                store(f, item)
+                signal = yield from body(f)
+                if signal is BREAK:
+                    return None
+                if signal is not None and signal is not CONTINUE:
+                    return signal
+            if orelse is not None:
+                return (yield from orelse(f))
+            return None
+
+        return run
+
+    def gen_while(self, node: ast.While, scope: scopes.Scope) -> GenStmt:
+        test = self.expr(node.test, scope)
+        body = self.gen_block(node.body, scope)
+        orelse = self.gen_block(node.orelse, scope) if node.orelse else None
+        truthy = self.m.truthy
+        state = self.m.state
+
+        def run(f: Frame) -> Generator[Any, None, Any]:
+            while truthy(test(f)):
+                state.charge(1)
+                signal = yield from body(f)
+                if signal is BREAK:
+                    return None
+                if signal is not None and signal is not CONTINUE:
+                    return signal
+            if orelse is not None:
+                return (yield from orelse(f))
+            return None
 
         return run
 
@@ -757,6 +907,34 @@ class Compiler(ExpressionCompiler):
             store(f, decorate(f, cls))
 
         return run
+
+
+GenStmt = Callable[[Frame], Generator[Any, None, Any]]
+
+
+def _resumed(body: Iterator[Any], state: Any, name: str) -> Iterator[Any]:
+    """A generator of the program: its body run one item at a time. Each resumption
+    counts as a call (`BACKPROP_MAX_CALL_DEPTH`), since generators that resume each other
+    (`yield from child.walk()`) nest on Python's C stack as calls do."""
+    limit = state.limits.max_call_depth
+    while True:
+        state.depth += 1
+        try:
+            if state.depth > limit:
+                error = state.limits.exceeded(
+                    "max_call_depth", "generators are nested too deeply (recursion)"
+                )
+                raise ProgramError(error.message)
+            item = next(body)
+        except StopIteration:
+            return
+        except ProgramError as error:
+            if error.pending is None:
+                error.pending = name
+            raise
+        finally:
+            state.depth -= 1
+        yield item
 
 
 def wrapped_functions(value: Any) -> tuple[Any, ...]:

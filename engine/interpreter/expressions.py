@@ -74,10 +74,27 @@ _REFUSED: dict[type[ast.AST], str] = {
     ast.With: "with statements",
     ast.TryStar: "except* (exception groups)",
     ast.Await: "await",
-    ast.Yield: "yield (generators)",
-    ast.YieldFrom: "yield (generators)",
+    ast.Yield: "yield as a value (x = yield ...); yield is a statement here",
+    ast.YieldFrom: "yield from as a value; yield from is a statement here",
     ast.Match: "match statements",
 }
+
+
+def is_generator(body: list[ast.stmt]) -> bool:
+    """Whether a function body holds `yield` (outside functions and classes in it)."""
+    return any(contains_yield(statement) for statement in body)
+
+
+def contains_yield(node: ast.AST) -> bool:
+    stack = [node]
+    while stack:
+        child = stack.pop()
+        if isinstance(child, ast.Yield | ast.YieldFrom):
+            return True
+        for grandchild in ast.iter_child_nodes(child):
+            if not isinstance(grandchild, ast.FunctionDef | ast.Lambda | ast.ClassDef):
+                stack.append(grandchild)
+    return False
 
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
@@ -133,6 +150,10 @@ class ExpressionCompiler:
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
         """A function's body: compiled by the statement compiler."""
+        raise NotImplementedError
+
+    def generator_function(self, body: list[ast.stmt], scope: scopes.Scope, name: str) -> Stmt:
+        """A generator function's body: compiled by the statement compiler."""
         raise NotImplementedError
 
     # Binding
@@ -298,7 +319,9 @@ class ExpressionCompiler:
             if d is not None
         ]
         uses_super = _uses_super(body)
-        if isinstance(body, list):
+        if isinstance(body, list) and is_generator(body):
+            compiled = self.generator_function(body, inner, name)
+        elif isinstance(body, list):
             compiled = self.block(body, inner)
         else:
             value = self.expr(body, inner)

@@ -161,3 +161,17 @@ def test_calls_nest_as_deep_as_cpythons_default() -> None:
         "v = None\nfor i in range(900):\n    v = N(v)\nout = []\nbuild(v, out)\nprint(len(out))\n"
     )
     assert run(source) == ["900"]
+
+
+def test_generators_are_bounded_like_calls_and_loops() -> None:
+    recursive = (
+        "def walk(n):\n    yield n\n    yield from walk(n + 1)\nfor x in walk(0):\n    pass\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
+        run(recursive)
+    endless = "def forever():\n    while True:\n        yield 1\nxs = list(forever())\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(endless, Limits(max_steps=20_000))
+    # A generator is lazy: one that never ends is fine while nobody asks for it all.
+    lazy = "def forever():\n    while True:\n        yield 1\ng = forever()\nprint(next(g))\n"
+    assert run(lazy) == ["1"]

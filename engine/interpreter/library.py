@@ -139,6 +139,7 @@ class Library:
             "getattr": Builtin("getattr", self.getattr_),
             "setattr": Builtin("setattr", self.setattr_),
             "hasattr": Builtin("hasattr", self.hasattr_),
+            "vars": Builtin("vars", self.vars_),
             "callable": Builtin("callable", lambda a, k: callable_value(one(a, k))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
@@ -190,6 +191,19 @@ class Library:
                 return False
             raise
         return True
+
+    def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """`vars(obj)`: an instance's own attributes, the live dict as in CPython; only
+        for the program's own objects (no argument: refused, there is no frame to see)."""
+        if kwargs or len(args) != 1:
+            raise ProgramError("vars() takes one of the program's objects here", kind="TypeError")
+        value = args[0]
+        if type(value) is PInstance:
+            return value.attrs
+        raise ProgramError(
+            f"vars() argument must be one of the program's objects, not {a_type(value)}",
+            kind="TypeError",
+        )
 
     def setattr_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs or len(args) != 3:

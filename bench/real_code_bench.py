@@ -1,0 +1,146 @@
+"""Real code, side by side with CPython (SPEC §15): every program of
+`tests/engine/real_code/` (written the way public courses and repositories write them:
+own engines with classes and a recursive sort, comprehensions, training loops,
+dataclasses, generators, collections, `micrograd.nn`) and a learner's recursive sort
+over a long chain, each timed in the same run
+
+- traced: `encode_trace` as the server does it (parse, compile, interpret, record every
+  frame, compact JSON);
+- CPython: the same source executed by CPython itself, micrograd 0.1.0's `Value`
+  standing in for the engine's where the program uses it.
+
+Best of `REPEATS` runs each, wall time. The goal is at most `GOAL`x CPython on every
+program of `LARGE` nodes or more. Run from the repository root:
+`.venv/bin/python -m bench.real_code_bench`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from micrograd.engine import Value as MicrogradValue
+
+from backprop_animator.app.worker import encode_trace
+from backprop_animator.engine import Limits, trace_source
+
+REPEATS = 3
+GOAL = 10.0
+LARGE = 2_000
+PROGRAMS = Path(__file__).resolve().parents[1] / "tests" / "engine" / "real_code"
+LIMITS = Limits(max_steps=10**8, max_nodes=200_000, time_limit=120.0)
+
+
+def chain_sort(chains: int = 30, length: int = 40) -> str:
+    """A learner's engine: `chains` chains of `length` products summed (about 2,500
+    nodes, nested less deep than CPython's recursion limit), sorted by a recursive
+    `build_topo` with a `visited` set, then backward."""
+    return f"""
+class V:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(children)
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other))
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+
+
+x = V(1.0001)
+total = V(0.0)
+for j in range({chains}):
+    y = x
+    for i in range({length}):
+        y = y * V(1.0)
+    total = total + y
+total.backward()
+print(x.grad)
+"""
+
+
+def best(run: Callable[[], Any]) -> float:
+    times = []
+    for _ in range(REPEATS):
+        gc.collect()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def in_cpython(source: str) -> Callable[[], None]:
+    code = compile(source, "<program>", "exec")
+
+    def run() -> None:
+        random.seed(0)
+        namespace = {"Value": MicrogradValue, "__name__": "__main__"}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(code, namespace)  # the bench's own programs, never a user's
+
+    return run
+
+
+def main() -> None:
+    programs = {
+        path.stem: path.read_text(encoding="utf-8") for path in sorted(PROGRAMS.glob("*.py"))
+    }
+    programs["learner's recursive sort (chains)"] = chain_sort()
+    print(f"{'program':40} {'nodes':>7} {'traced ms':>10} {'CPython ms':>11} {'ratio':>7}")
+    worst = 0.0
+    for name, source in programs.items():
+        nodes = len(trace_source(source, limits=LIMITS)["nodes"])
+        traced = best(lambda source=source: encode_trace(source, "packed", LIMITS))
+        reference = best(in_cpython(source))
+        ratio = traced / reference
+        if nodes >= LARGE:
+            worst = max(worst, ratio)
+        mark = " *" if nodes >= LARGE else ""
+        print(
+            f"{name:40} {nodes:7,} {traced * 1000:10.1f} {reference * 1000:11.1f} "
+            f"{ratio:6.1f}x{mark}"
+        )
+    verdict = "meets" if worst <= GOAL else "misses"
+    print(f"* {LARGE:,} nodes or more: worst {worst:.1f}x CPython, {verdict} the {GOAL:g}x goal")
+
+
+if __name__ == "__main__":
+    main()

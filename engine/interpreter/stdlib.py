@@ -169,7 +169,7 @@ def functools_module(library: Library) -> PModule:
             result = seen[key] = m.call(function, args, kwargs)
             return result
 
-        return Builtin(getattr_name(function), call)
+        return Builtin(function_name(function), call)
 
     def lru_cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         # `@lru_cache` and `@lru_cache(maxsize=None)` alike; every result is kept.
@@ -189,8 +189,9 @@ def functools_module(library: Library) -> PModule:
     )
 
 
-def getattr_name(function: Any) -> str:
-    return str(getattr(function, "name", "function"))
+def function_name(function: Any) -> str:
+    """A cached function's name, read from the interpreter's own objects only."""
+    return function.name if isinstance(function, Builtin | Function) else "function"
 
 
 def operator_module(library: Library) -> PModule:

@@ -1,9 +1,11 @@
 """The `backprop-animator` command: `serve` the app, `trace` a program to JSON,
-`gradcheck` its gradients, `export` it as one standalone HTML file.
+`gradcheck` its gradients, `enginecheck` its own Value class, `export` it as one
+standalone HTML file.
 
 `trace` prints exactly the bytes `POST /api/trace` answers (`gradcheck`: those of
-`POST /api/gradcheck`); `export` writes the same file `GET /export` downloads. Bad input exits with
-status 2 and the error on stderr, like a usage error. SOURCE is the program text
+`POST /api/gradcheck`, `enginecheck`: those of `POST /api/enginecheck`); `export` writes
+the same file `GET /export` downloads. Bad input exits with status 2 and the error on
+stderr, like a usage error. SOURCE is the program text
 itself, or `-` to read it from standard input. Each command imports what it needs
 when it runs, so `trace` and `--version` do not load the web stack.
 """
@@ -83,6 +85,18 @@ def gradcheck(args: argparse.Namespace) -> int:
             leaves=None if args.leaves is None else tuple(args.leaves),
             mistake=args.mistake,
         )
+    except (ValueError, EngineError) as error:
+        return fail(error)
+    return write_stdout(encoded.body + b"\n")
+
+
+def enginecheck(args: argparse.Namespace) -> int:
+    from backprop_animator.app.worker import Job, run_job
+    from backprop_animator.engine import EngineError
+
+    try:
+        source, limits = read_program(args)
+        encoded = run_job(Job("enginecheck", source, args.granularity), limits)
     except (ValueError, EngineError) as error:
         return fail(error)
     return write_stdout(encoded.body + b"\n")
@@ -205,6 +219,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check_parser.add_argument("--mistake", choices=MISTAKE_CHOICES, help=MISTAKE_HELP)
     check_parser.set_defaults(run=gradcheck)
+
+    engine_parser = commands.add_parser(
+        "enginecheck",
+        help="check the program's own Value class against a right engine, as JSON",
+    )
+    engine_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
+    engine_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    engine_parser.set_defaults(run=enginecheck)
 
     export_parser = commands.add_parser(
         "export", help="write a standalone HTML page that plays the program offline"

@@ -23,7 +23,16 @@ from backprop_animator.app.content_coding import NegotiatedGZipMiddleware
 from backprop_animator.app.errors import error_response, install_error_handlers
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.app.request_limits import RequestLimitsMiddleware
-from backprop_animator.app.routes import docs, examples, exports, gradcheck, health, pages, traces
+from backprop_animator.app.routes import (
+    docs,
+    enginecheck,
+    examples,
+    exports,
+    gradcheck,
+    health,
+    pages,
+    traces,
+)
 from backprop_animator.app.security import SecurityHeadersMiddleware
 from backprop_animator.app.settings import Settings
 from backprop_animator.app.worker_pool import WorkerPool
@@ -60,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for module in (traces, gradcheck, examples, exports, health, pages, docs):
+    for module in (traces, gradcheck, enginecheck, examples, exports, health, pages, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=find_asset_dir("static")), name="static")
 

@@ -51,8 +51,15 @@ class Node(Strict):
     )
     correct_grad: float | None = Field(
         default=None,
-        description="Only in a mistaken engine's trace (`mistake`): the gradient the right "
-        "engine gives, to compare with `grad`.",
+        description="In a mistaken engine's trace (`mistake`), and on the nodes of a "
+        "program's own Value class (§14): the gradient the right engine gives the same "
+        "graph, to compare with `grad`. Absent where no right local derivative is known "
+        "on the way from the output.",
+    )
+    reference: Literal["numeric"] | None = Field(
+        default=None,
+        description="Present where the right engine differentiated the node's op "
+        "numerically (an op the registry does not have: `-`, `/`, `sin`…).",
     )
     group: str | None = Field(
         default=None,
@@ -73,14 +80,27 @@ class Edge(Strict):
 
 
 class Contribution(Strict):
-    """One `+=` into a child's gradient during a backward step."""
+    """One `+=` into a child's gradient during a backward step (or, in a program's own
+    Value class, one write its rule made, §14)."""
 
     to: str = Field(description="The child whose gradient grows.")
-    local: float = Field(description="Local derivative of the parent with respect to the child.")
+    local: float | None = Field(
+        description="Local derivative of the parent with respect to the child. For a "
+        "program's own class: the factor read off the learner's write, or null where it "
+        "cannot be read off it."
+    )
     upstream: float = Field(description="The parent's gradient.")
-    delta: float = Field(description="`local * upstream`, the amount added.")
+    delta: float = Field(description="`after − before`, the amount added.")
     before: float
     after: float
+    write: Literal["+=", "="] | None = Field(
+        default=None,
+        description="A program's own class (§14): what the learner's statement did to "
+        "the child's `.grad`; `=` overwrites what was there.",
+    )
+    line: int | None = Field(
+        default=None, description="A program's own class: the line of the learner's write."
+    )
     underflow: Literal[True] | None = Field(
         default=None, description="Present (true) when `delta` or `local` underflowed."
     )
@@ -220,6 +240,66 @@ class Trace(Strict):
         description="Echo of the request's mistake; absent for the right engine. With "
         "`no-sort`, `topo` is the order the rules ran and backward frames follow it.",
     )
+    engine_check: EngineCheck | None = Field(
+        default=None,
+        description="A program with its own Value class (§14): the answer of "
+        "`POST /api/enginecheck`, so every host (page, embed, export, notebook) shows it.",
+    )
+
+
+class RuleFirst(Strict):
+    """The first use where a rule's local derivative is not the right one."""
+
+    frame: int = Field(description="Index in `frames` of that backward frame.")
+    node: str = Field(description="The node whose rule ran.")
+    child: str = Field(description="The child it wrote.")
+    learner: float = Field(description="The factor the learner's rule used.")
+    correct: float = Field(description="The right local derivative.")
+
+
+class RuleVerdict(Strict):
+    op: str = Field(description="The op (`**` for every `**k`).")
+    line: int | None = Field(description="The line of its `_backward`; null: the built-in engine.")
+    verdict: Literal["right", "wrong", "unchecked"]
+    first: RuleFirst | None
+
+
+class SortFirst(Strict):
+    frame: int
+    node: str = Field(description="The node whose rule ran too early, twice or never.")
+    consumer: str | None = Field(description="A consumer whose rule had not run yet.")
+
+
+class SortVerdict(Strict):
+    verdict: Literal["right", "wrong"]
+    first: SortFirst | None
+
+
+class AccumulationFirst(Strict):
+    frame: int
+    node: str = Field(description="The node whose rule overwrote a gradient.")
+    child: str = Field(description="The child whose gradient was overwritten.")
+    lost: float = Field(description="The gradient that was there and is lost.")
+
+
+class AccumulationVerdict(Strict):
+    verdict: Literal["right", "wrong"]
+    first: AccumulationFirst | None
+
+
+class EngineCheck(Strict):
+    """Where a program's own engine parts from a right one (SPEC §14)."""
+
+    rules: list[RuleVerdict] = Field(description="One per op used in the graph.")
+    sort: SortVerdict
+    accumulation: AccumulationVerdict
+
+
+class EngineCheckRequest(BaseModel):
+    """Check a program's own Value class against a right engine (SPEC §14)."""
+
+    source: str = Field(description="The program, with its own Value class (or without).")
+    granularity: Granularity = "packed"
 
 
 class TraceRequest(BaseModel):

@@ -24,7 +24,13 @@ from typing import Any, Literal, NamedTuple
 
 import orjson
 
-from backprop_animator.engine import EngineError, Limits, gradcheck_source, trace_source
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    enginecheck_source,
+    gradcheck_source,
+    trace_source,
+)
 from backprop_animator.engine.text import clean_strings
 
 
@@ -36,7 +42,8 @@ class EncodedTrace(NamedTuple):
 
 class Job(NamedTuple):
     """What a thread or worker process is asked to do: trace a program, render its
-    standalone page (`kind="export"`) or check its gradients (`kind="gradcheck"`);
+    standalone page (`kind="export"`), check its gradients (`kind="gradcheck"`) or its
+    own engine (`kind="enginecheck"`);
     `options` are that call's keyword arguments (`mistake`, `sort_steps` for a trace;
     those, `gradcheck`, `frame` and `max_trace_bytes` for an export; `scheme`, `h`,
     `leaves`, `mistake` for a gradient check), as pairs so a job pickles and compares
@@ -45,7 +52,7 @@ class Job(NamedTuple):
     Example: `Job("export", "a = Value(3.0); a + a", "packed", (("frame", 2),))`.
     """
 
-    kind: Literal["trace", "export", "gradcheck"]
+    kind: Literal["trace", "export", "gradcheck", "enginecheck"]
     source: str
     granularity: str = "packed"
     options: tuple[tuple[str, Any], ...] = ()
@@ -193,6 +200,8 @@ def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
         return encode_export(job.source, job.granularity, limits, gzip_large, **options)
     if job.kind == "gradcheck":
         return encode_gradcheck(job.source, job.granularity, limits, gzip_large, **options)
+    if job.kind == "enginecheck":
+        return encode_json(enginecheck_source(job.source, job.granularity, limits), gzip_large)
     return encode_trace(job.source, job.granularity, limits, gzip_large, **options)
 
 

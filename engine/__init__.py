@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from backprop_animator.engine.engine_check import check_engine
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
 from backprop_animator.engine.gradcheck import gradcheck_source
@@ -33,6 +34,7 @@ __all__ = [
     "EngineError",
     "Limits",
     "Value",
+    "enginecheck_source",
     "gradcheck_source",
     "trace_source",
     "trace_value",
@@ -94,6 +96,21 @@ def _trace_source(
     # runs less often, though (`_collector_relaxed`).
     with _collector_relaxed():
         return trace_program(tree, source, granularity, limits)
+
+
+def enginecheck_source(
+    source: str, granularity: str = "packed", limits: Limits | None = None
+) -> dict[str, Any]:
+    """Check a program's own Value class against a right engine (SPEC §14): `{"rules",
+    "sort", "accumulation"}` (`engine.engine_check`). A program that runs the built-in
+    engine is answered for it: every op right.
+
+    Example: a class whose `__mul__` writes `=` on `d = a * b + a` answers
+    `accumulation == {"verdict": "wrong", "first": {...}}`.
+    """
+    trace = trace_source(source, granularity, limits)
+    check = trace.get("engine_check")
+    return check if check is not None else check_engine(trace, None)
 
 
 def trace_value(

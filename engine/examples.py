@@ -203,4 +203,33 @@ EXAMPLES += [
         "watches this class's own rules run.",
         programs.OWN_ENGINE,
     ),
+    Example(
+        "own-engine-bug-assign",
+        "Your engine: = instead of +=",
+        "The whole engine with every rule writing child.grad = … . a and c are used "
+        "twice, so each keeps only its last share; Check your engine finds the frame "
+        "where the first share is lost.",
+        programs.BUGGY_ASSIGN,
+    ),
+    Example(
+        "own-engine-bug-append-first",
+        "Your engine: append before the children",
+        "The sort appends a node before visiting its children, so the rules run from "
+        "the leaves up: every gradient below e stays 0.",
+        programs.BUGGY_APPEND_FIRST,
+    ),
+    Example(
+        "own-engine-bug-no-sort",
+        "Your engine: no topological sort",
+        "backward runs each rule as a depth-first walk reaches it: c's rule runs once "
+        "for each path to it, and a and b get its share twice.",
+        programs.BUGGY_NO_SORT,
+    ),
+    Example(
+        "own-engine-bug-derivative",
+        "Your engine: a wrong derivative",
+        "tanh's rule multiplies by 1 − x² of its input instead of 1 − t² of its output: "
+        "every gradient below o is off, and the check names the tanh rule.",
+        programs.BUGGY_DERIVATIVE,
+    ),
 ]

@@ -275,6 +275,114 @@ def backward_text(
     return f"{own} ({op}, grad {upstream}): {rule}. {'; '.join(steps)}."
 
 
+def own_rule_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    received: dict[Value, int],
+    right: list[tuple[Value, float]] | None,
+) -> str:
+    """What one rule of the learner's own class did (SPEC §14), said from their code.
+
+    `writes` say how each contribution was written (`"+="` or `"="`, the line, the
+    factor read off the code or None, the gradient after). Where every write is a `+=`
+    whose factor is the right engine's (`right`, per operand position), the text is the
+    built-in rule's (`backward_text`); otherwise it says what the code did: an `=` that
+    overwrites a gradient says which number is lost, and a factor that is not the right
+    one is named beside the right one.
+
+    Example (`=` in `__mul__`, `b = a * a`):
+    `a*a (*, grad 1): the rule on line 12 writes a.grad twice. a.grad = 3 × 1 → 3;
+    a.grad = 3 × 1: the 3 already there is lost.`
+    """
+    if not contributions and not node._prev:
+        return leaf_text(node, name)
+    if right is not None and _written_right(contributions, writes, right):
+        return backward_text(node, name, contributions, received)
+    number = name.number
+    upstream = number(node.grad)
+    steps: list[str] = []
+    for (child, _, delta, before), (write, _, local, after) in zip(
+        contributions, writes, strict=True
+    ):
+        received[child] = count = received.get(child, 0) + 1
+        child_name = name(child)
+        factor = f"{number(local)} × {upstream}" if local is not None else None
+        if write == "+=":
+            term = factor or number(delta)
+            if count == 1 or before == 0:
+                steps.append(f"{child_name}.grad += {term} → {number(after)}")
+            else:
+                nth = ordinal(count)
+                steps.append(
+                    f"{child_name}.grad += {term}; {nth} +=, sum {number(before)} + "
+                    f"{number(delta)} = {number(after)}"
+                )
+        elif before != 0:
+            lost = number(before)
+            steps.append(
+                f"{child_name}.grad = {factor or number(after)}: the {lost} already there is lost"
+            )
+        else:
+            steps.append(f"{child_name}.grad = {factor or number(after)} → {number(after)}")
+    own = name(node)
+    lines = sorted({line for _, line, _, _ in writes if line > 0})
+    where = f" on line {lines[0]}" if len(lines) == 1 else ""
+    head = f"{own} ({node._op}, grad {upstream}): "
+    if not steps:
+        return head + f"its rule{where} ran and wrote no gradient."
+    notes = _parted_factors(contributions, right, name) if right is not None else ""
+    return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
+
+
+def _written_right(
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]],
+) -> bool:
+    """Whether a rule wrote exactly what the right engine writes: a `+=` per operand,
+    each with the right factor, read off the code."""
+    if len(contributions) != len(right) or any(w[0] != "+=" or w[2] is None for w in writes):
+        return False
+    if all(
+        c[0] is r[0] and abs(c[1] - r[1]) <= 1e-9 * max(1.0, abs(r[1]))
+        for c, r in zip(contributions, right, strict=True)
+    ):
+        return True  # the usual case: one write per operand, in the operands' order
+    mine = _per_child([(c[0], c[1]) for c in contributions])
+    correct = _per_child(right)
+    return mine.keys() == correct.keys() and all(
+        abs(mine[k] - correct[k]) <= 1e-9 * max(1.0, abs(correct[k])) for k in correct
+    )
+
+
+def _per_child(pairs: list[tuple[Value, float]]) -> dict[Value, float]:
+    summed: dict[Value, float] = {}
+    for child, local in pairs:
+        summed[child] = summed.get(child, 0.0) + local
+    return summed
+
+
+def _parted_factors(
+    contributions: list[tuple[Value, float, float, float]],
+    right: list[tuple[Value, float]],
+    name: Names,
+) -> str:
+    """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
+    factor (all its writes together) is not the right one."""
+    mine = _per_child([(c[0], c[1]) for c in contributions])
+    notes = []
+    for child, correct in _per_child(right).items():
+        local = mine.get(child, 0.0)
+        if abs(local - correct) > 1e-6 * max(1.0, abs(local), abs(correct)):
+            notes.append(
+                f" The right local derivative for {name(child)} is {name.number(correct)}, "
+                f"not {name.number(local)}."
+            )
+    return "".join(notes)
+
+
 def leaf_text(node: Value, name: Names) -> str:
     """A leaf's backward text: `x1 is a leaf: its rule does nothing. grad = -1.5.`"""
     what = "constant" if node._const else "leaf"

@@ -32,6 +32,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from backprop_animator.engine import narrate, ops
+from backprop_animator.engine.engine_check import check_engine
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Function,
@@ -46,6 +47,7 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.right_engine import RightEngine, right_locals
 from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
 from backprop_animator.engine.trace import _reason
@@ -77,6 +79,13 @@ class Recorder:
         self.owner_of: dict[Value, Any] = {}
         self.positions: dict[Value, tuple[int, int]] = {}
         self.instance_of: dict[Value, PInstance] = {}
+        # The right engine beside the learner's own (SPEC §14), once a program-class
+        # pass runs.
+        self.right = RightEngine()
+        self.rule_locals: dict[Value, Any] = {}  # `right_locals` of the rules run this pass
+        # The right engine's locals by node id, once the trace is written (a program of
+        # its own class only): what `engine.engine_check` compares the rules with.
+        self.right_by_id: list[dict[str, Any]] | None = None
         self.count = 0
         self.shown: set[Value] = set()
         self.frames: list[dict[str, Any]] = []
@@ -157,8 +166,14 @@ class Recorder:
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
 
-    def register_instance(self, instance: PInstance) -> None:
-        """Adopt a new object of the program's own Value-like class as a graph node."""
+    def register_instance(
+        self,
+        instance: PInstance,
+        args: list[Any] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """Adopt a new object of the program's own Value-like class as a graph node;
+        `args` and `kwargs` are its constructor's (where its operands come in order)."""
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
@@ -166,6 +181,11 @@ class Recorder:
         op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
         name = clean_text(cut_label(op)) if type(op) is str else ""
+        if mirrors:
+            # In the order the op took them, repeats kept (`a * a` has `{a}` in a set):
+            # the mirror's edges and names are then the engine Value's for the same op.
+            given = [*(args or ()), *(kwargs or {}).values()]
+            mirrors = self.ordered_operands(mirrors, given) or mirrors
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         self.instance_of[mirror] = instance
@@ -187,6 +207,19 @@ class Recorder:
                     mirrors.append(child.mirror)
         return mirrors
 
+    def ordered_operands(self, mirrors: list[Value], args: list[Any]) -> list[Value] | None:
+        """The constructor's tuple or list of operands (`Value(x, (self, other))`) when it
+        holds exactly the nodes of `mirrors`, perhaps in another order or with repeats."""
+        wanted = set(mirrors)
+        for arg in args:
+            if type(arg) not in (tuple, list) or len(arg) > 8:
+                continue
+            if all(type(item) is PInstance and item.mirror is not None for item in arg):
+                ordered = tuple(item.mirror for item in arg)
+                if set(ordered) == wanted:
+                    return list(ordered)
+        return None
+
     def relink(self, instance: PInstance) -> None:
         """A node's operands were set after it was made: its mirror's edges follow."""
         shape = instance.cls.shape
@@ -207,8 +240,9 @@ class Recorder:
         assert shape is not None
         node.data = as_number(attrs.get(shape.number), "data")
         node.grad = as_number(attrs.get("grad"), "grad")
-        label = attrs.get("label", "")
-        node.label = label if type(label) is str else ""
+        label = attrs.get("label")
+        if type(label) is str and label:
+            node.label = label  # else the variable that holds it names it, if any
 
     # Prints and update frames
 
@@ -233,7 +267,7 @@ class Recorder:
         node = obj if type(obj) is Value else obj.mirror
         if self.pass_output is not None:
             if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
-                self.contribution(obj, None, None, before, after)
+                self.contribution(obj, None, before, after, "=")
                 return
             if self.sort_frame is not None and field == "grad":
                 self.sort_frame["changes"].append(
@@ -390,8 +424,14 @@ class Recorder:
         self.pass_end = len(self.frames)
 
     def backward_frame(
-        self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
+        self,
+        node: Value,
+        tape: list[tuple[Value, float, float, float]],
+        index: int,
+        writes: list[tuple[str, int, float | None, float]] | None = None,
     ) -> None:
+        """One rule's frame; `writes` (a program-class rule's) say how each `+=` of
+        `tape` was written: (`"+="` or `"="`, its line, the local read off it, after)."""
         upstream = 0.0
         if tape:
             isfinite = math.isfinite
@@ -402,14 +442,20 @@ class Recorder:
                         f"the gradient flowing from {self.names(node)} into {self.names(child)} "
                         "is not a finite number; differentiation is exact, floating point is not"
                     )
-        try:
-            text = narrate.backward_text(node, self.names, tape, self.received)
-        except KeyError:  # an op of the program's own class that the narration has no rule for
-            text = (
-                f"{self.names(node)} ({node._op}, grad {narrate.fmt(node.grad)}): its own rule ran."
+        if writes is not None:
+            found = self.rule_locals[node] = right_locals(node, node._prev)
+            text = narrate.own_rule_text(
+                node, self.names, tape, writes, self.received, found[0] if found else None
             )
+        else:
+            text = narrate.backward_text(node, self.names, tape, self.received)
         # The contributions become dicts once the nodes have their ids (`frames_with_ids`).
-        frame = {"phase": "backward", "node": node, "text": text, "contributions": (upstream, tape)}
+        frame = {
+            "phase": "backward",
+            "node": node,
+            "text": text,
+            "contributions": (upstream, tape, writes),
+        }
         if self.pending:
             self.emit(frame, index)
         else:
@@ -425,16 +471,25 @@ class Recorder:
         reachable = topological_order(output)
         self.pass_output = output
         self.rule_order = []
-        self.sort_frame = self.begin_pass(output, reachable)
+        self.sort_frame = sort = self.begin_pass(output, reachable)
+        start = {node: float(node.grad) for node in reachable}
+        self.rule_locals = {}
         try:
             result = run()
         finally:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
-        topo = list(reversed(self.rule_order))
+        # The order the rules ran, each node once (a learner's walk with no sort may run
+        # a rule twice: its frames show both runs).
+        topo = list(reversed(dict.fromkeys(self.rule_order)))
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
-        self.sync(output)
+        # The right engine starts where the learner's first rule found the gradients:
+        # after what their backward() wrote before it (a seed, gradients set to 0).
+        for node, field, _, after in sort["changes"]:
+            if field == "grad":
+                start[node] = after
+        self.right.run_pass(len(self.passes), output, reachable, start, self.rule_locals)
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)
         return result
@@ -446,32 +501,40 @@ class Recorder:
         node = instance.mirror
         assert node is not None
         self.sync(node)
-        rule: dict[str, Any] = {"node": node, "tape": []}
+        rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
         self.in_rule = rule
         self.sort_frame = None  # the seed is done once the first rule runs
         try:
             result = run()
         finally:
             self.in_rule = None
-        self.sync(node)
-        self.rule_order.append(node)
-        self.backward_frame(node, rule["tape"], len(self.passes))
+        self.rule_order.append(node)  # its mirror followed each write (`contribution`)
+        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
         return result
 
     def contribution(
-        self, child: PInstance, local: Any, delta: Any, before: Any, after: Any
+        self, child: PInstance, local: Any, before: Any, after: Any, write: str
     ) -> None:
+        """One write of a rule of the program's own class into a child's `.grad`, kept as
+        the learner wrote it (SPEC §14): `write` is `"+="` or `"="`, `local` the factor
+        read off the code or None, `delta` is after − before."""
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
         upstream = as_number(self.instance_of[node].attrs.get("grad"), "grad")
         node.grad = upstream
-        before_number = as_number(before, "grad")
-        after_number = as_number(after, "grad")
-        delta_number = after_number - before_number if delta is None else as_number(delta, "grad")
-        if local is None or type(local) not in (int, float, bool):
-            local = delta_number / upstream if upstream else 0.0
-        rule["tape"].append((child.mirror, float(local), delta_number, before_number))
+        before_number = float(as_number(before, "grad"))
+        after_number = float(as_number(after, "grad"))
+        delta = after_number - before_number
+        read = float(local) if type(local) in (int, float, bool) else None
+        if read is not None:
+            effective = read
+        else:  # what the write amounts to as a factor of the upstream gradient
+            added = delta if write == "+=" else after_number
+            effective = added / upstream if upstream else 0.0
+        child.mirror.grad = after_number  # the mirror follows at once: no sync needed
+        rule["tape"].append((child.mirror, effective, delta, before_number))
+        rule["writes"].append((write, self.state.position[0], read, after_number))
 
     # The trace
 
@@ -493,6 +556,8 @@ class Recorder:
         last_output, last_topo, _ = self.passes[-1]
         last_topo_ids = [ids[node] for node in last_topo]
         several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
+        if self.right.pass_locals:
+            self.right_by_id = self.right_locals_by_id(ids)
         trace: dict[str, Any] = {
             "schema": SCHEMA_TWO if several else SCHEMA_ONE,
             "source": source,
@@ -520,7 +585,23 @@ class Recorder:
             ],
             "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }
+        if self.right_by_id is not None:
+            # A program with its own Value class: where it parts from a right engine.
+            trace["engine_check"] = check_engine(trace, self.right_by_id)
         return trace
+
+    def right_locals_by_id(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
+        """The right engine's locals of each pass, by node id (`engine.engine_check`)."""
+        out: list[dict[str, Any]] = [{} for _ in self.passes]
+        for index, found in self.right.pass_locals.items():
+            out[index] = {
+                ids[node]: None
+                if locals_ is None
+                else [(ids[child], local) for child, local in locals_ if child in ids]
+                for node, locals_ in found.items()
+                if node in ids
+            }
+        return out
 
     def node_names(self, ids: dict[Value, str]) -> tuple[dict[Value, str], list[dict[str, str]]]:
         """Each node's name as the last pass that reaches it calls it, and per pass the
@@ -572,18 +653,35 @@ class Recorder:
             phase = frame["phase"]
             if phase == "backward":
                 frame["node"] = ids[frame["node"]]
-                upstream, tape = frame["contributions"]
-                frame["contributions"] = [
-                    {
-                        "to": ids[child],
-                        "local": float(local),
-                        "upstream": upstream,
-                        "delta": float(delta),
-                        "before": float(before),
-                        "after": float(before + delta),
-                    }
-                    for child, local, delta, before in tape
-                ]
+                upstream, tape, writes = frame["contributions"]
+                if writes is None:
+                    frame["contributions"] = [
+                        {
+                            "to": ids[child],
+                            "local": float(local),
+                            "upstream": upstream,
+                            "delta": float(delta),
+                            "before": float(before),
+                            "after": float(before + delta),
+                        }
+                        for child, local, delta, before in tape
+                    ]
+                else:  # a program-class rule: as the learner's code wrote it (SPEC §14)
+                    frame["contributions"] = [
+                        {
+                            "to": ids[child],
+                            "local": read,
+                            "upstream": upstream,
+                            "delta": delta,
+                            "before": before,
+                            "after": after,
+                            "write": write,
+                            "line": line,
+                        }
+                        for (child, _, delta, before), (write, line, read, after) in zip(
+                            tape, writes, strict=True
+                        )
+                    ]
             elif phase == "build":
                 frame["node"] = ids[frame["node"]]
             elif phase == "update" or phase == "sort":
@@ -627,6 +725,7 @@ class Recorder:
     ) -> list[dict[str, Any]]:
         instance_of = self.instance_of
         owner_of = self.owner_of
+        right = self.right
         group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
         out = []
         for node in by_creation:
@@ -656,6 +755,11 @@ class Recorder:
                 rule = rule_lines(instance)
                 if rule is not None:
                     entry["rule"] = rule
+                correct = right.grads.get(node)
+                if correct is not None and node not in right.unknown:
+                    entry["correct_grad"] = float(correct)
+                    if node in right.numeric:
+                        entry["reference"] = "numeric"
             out.append(entry)
         return out
 

@@ -180,3 +180,81 @@ o = n.tanh(); o.label = 'o'
 o.backward()
 print(x1, w1, x2, w2, b, sep='\\n')
 """
+
+# The same engine with each classic bug written into it (SPEC §14), on a graph where
+# each bug shows: `a` feeds `c` and `d`, and `c` (not a leaf) feeds `d` and `e`.
+_ENGINE_CLASS = OWN_ENGINE[: OWN_ENGINE.index("x1 = Value(")]
+_FORK = """\
+a = Value(1.0, label='a')
+b = Value(-1.5, label='b')
+c = a * b; c.label = 'c'
+d = c + a; d.label = 'd'  # a is used twice
+e = d * c; e.label = 'e'  # and so is c
+o = e.tanh(); o.label = 'o'
+o.backward()
+print(a, b, sep='\\n')
+"""
+
+
+def _with_bug(comment: str, *changes: tuple[str, str]) -> str:
+    # Without the print of the order: CPython orders a set of nodes by address.
+    source = _ENGINE_CLASS.replace("        print([node.label for node in order])\n", "")
+    for old, new in changes:
+        if old not in source:
+            raise ValueError(f"the engine has no {old!r} to change")  # an edit gone stale
+        source = source.replace(old, new)
+    return f"# {comment}\n" + source.split("\n", 1)[1] + _FORK
+
+
+OWN_ENGINE_FORK = _with_bug("The whole engine, right, on a graph that uses a and c twice.")
+BUGGY_ASSIGN = _with_bug(
+    "Bug: every rule writes child.grad = … instead of +=. Check your engine.",
+    ("self.grad += 1.0 * out.grad", "self.grad = 1.0 * out.grad"),
+    ("other.grad += 1.0 * out.grad", "other.grad = 1.0 * out.grad"),
+    ("self.grad += other.data * out.grad", "self.grad = other.data * out.grad"),
+    ("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"),
+    ("self.grad += (1 - t**2) * out.grad", "self.grad = (1 - t**2) * out.grad"),
+)
+BUGGY_APPEND_FIRST = _with_bug(
+    "Bug: the sort appends a node before visiting its children. Check your engine.",
+    (
+        "                for child in node._prev:\n"
+        "                    visit(child)\n"
+        "                order.append(node)  # after its children: that is the whole trick\n",
+        "                order.append(node)  # before its children: the bug\n"
+        "                for child in node._prev:\n"
+        "                    visit(child)\n",
+    ),
+)
+BUGGY_NO_SORT = _with_bug(
+    "Bug: backward runs each rule as a depth-first walk reaches it, with no sort.",
+    # Children in operand order: which path the walk takes first decides the numbers.
+    (
+        "self._prev = set(children)  # a set, as in the article: iterated in insertion order",
+        "self._prev = tuple(children)",
+    ),
+    (
+        "        order, seen = [], set()\n",
+        "        order = []\n",
+    ),
+    (
+        "            if node not in seen:\n"
+        "                seen.add(node)\n"
+        "                for child in node._prev:\n"
+        "                    visit(child)\n"
+        "                order.append(node)  # after its children: that is the whole trick\n",
+        "            node._backward()  # at once, before every consumer has added its share\n"
+        "            order.append(node)\n"
+        "            for child in node._prev:\n"
+        "                visit(child)\n",
+    ),
+    (
+        "        visit(self)\n        self.grad = 1.0\n        for node in reversed(order):\n"
+        "            node._backward()\n",
+        "        self.grad = 1.0\n        visit(self)\n",
+    ),
+)
+BUGGY_DERIVATIVE = _with_bug(
+    "Bug: tanh's rule uses the input where the output belongs. Check your engine.",
+    ("self.grad += (1 - t**2) * out.grad", "self.grad += (1 - self.data**2) * out.grad"),
+)

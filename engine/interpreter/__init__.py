@@ -29,11 +29,18 @@ _MAX_RECURSION_LIMIT = 20_000
 
 
 def trace_program(
-    tree: ast.Module, source: str, granularity: str, limits: Limits
+    tree: ast.Module,
+    source: str,
+    granularity: str,
+    limits: Limits,
+    recorded: list[Recorder] | None = None,
 ) -> dict[str, Any]:
-    """Run a parsed program and return its trace; any problem is an `EngineError`."""
+    """Run a parsed program and return its trace; any problem is an `EngineError`.
+    `recorded`, if given, receives the recorder (what `engine.engine_check` reads)."""
     state = State(limits)
     recorder = Recorder(state, limits)
+    if recorded is not None:
+        recorded.append(recorder)
     machine = Machine(state, recorder, expanded=granularity == "expanded")
     library = Library(machine, recorder.print)
     globals_: dict[str, Any] = {}

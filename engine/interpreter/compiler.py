@@ -404,6 +404,15 @@ class Compiler(ExpressionCompiler):
         return run
 
     def assign(self, node: ast.Assign, scope: scopes.Scope) -> Stmt:
+        target = node.targets[0]
+        if (
+            len(node.targets) == 1
+            and scope.kind != "module"
+            and isinstance(target, ast.Attribute)
+            and target.attr == "grad"
+        ):
+            self.check_attribute(target, scope)
+            return self.grad_write(target, None, node.value, scope)
         value = self.expr(node.value, scope)
         stores = [self.store(target, scope, label=True) for target in node.targets]
         labels_only = all(
@@ -453,8 +462,11 @@ class Compiler(ExpressionCompiler):
         if op is None:
             raise self.error(node, "this operator is not supported")
         binary = self.m.binary
-        value = self.expr(node.value, scope)
         target = node.target
+        if isinstance(target, ast.Attribute) and target.attr == "grad":
+            self.check_attribute(target, scope)
+            return self.grad_write(target, op, node.value, scope)
+        value = self.expr(node.value, scope)
         if isinstance(target, ast.Name):
             load = self.name(target, scope)
             store = self.store_name(target.id, scope, label=True)
@@ -470,12 +482,10 @@ class Compiler(ExpressionCompiler):
             return run_name
         if isinstance(target, ast.Attribute):
             self.check_attribute(target, scope)
-            obj_expr = self.expr(target.value, scope)
             name = target.attr
+            obj_expr = self.expr(target.value, scope)
             get_attr = self.m.get_attr
             set_attr = self.m.set_attr
-            if name == "grad" and op == "+":
-                return self.grad_accumulation(node, obj_expr, scope)
 
             def run_attribute(f: Frame) -> None:
                 obj = obj_expr(f)
@@ -496,48 +506,93 @@ class Compiler(ExpressionCompiler):
             return run_item
         raise self.error(target, "this cannot be updated")
 
-    def grad_accumulation(self, node: ast.AugAssign, obj_expr: Expr, scope: scopes.Scope) -> Stmt:
-        """`child.grad += local * out.grad`: the chain rule's move, watched exactly.
+    def grad_write(
+        self, target: ast.Attribute, op: str | None, right: ast.expr, scope: scopes.Scope
+    ) -> Stmt:
+        """A write to `<child>.grad`: `=`, `+=` or another update (SPEC §14).
 
-        When the right side is `<local> * <something>.grad` (or just `<something>.grad`),
-        the local derivative is the left factor's own value, not a quotient.
+        Inside a rule of the program's own Value class it is one contribution, kept as
+        the learner wrote it: `"+="` for `child.grad += …` and `child.grad = child.grad +
+        …` (and `-=`), `"="` for anything else. Where the term added or written is
+        `<local> * <node>.grad` (either way round) or `<node>.grad` alone, the local
+        derivative is read off the code (the left factor's own value, or 1); otherwise
+        it is None: the recorder never invents it. Operands are evaluated in CPython's
+        order, each once.
         """
         m = self.m
         rec = self.rec
         binary = m.binary
         get_attr = m.get_attr
         set_attr = m.set_attr
-        right = node.value
-        local_expr: Expr | None = None
-        upstream_expr: Expr
+        obj_expr = self.expr(target.value, scope)
+        read_first: Expr | None = None  # `child.grad` on the right of `child.grad = child.grad + …`
+        term = right
         if (
-            isinstance(right, ast.BinOp)
-            and isinstance(right.op, ast.Mult)
-            and isinstance(right.right, ast.Attribute)
-            and right.right.attr == "grad"
+            op is None
+            and isinstance(right, ast.BinOp)
+            and isinstance(right.op, ast.Add)
+            and ast.unparse(right.left) == ast.unparse(target)
         ):
-            local_expr = self.expr(right.left, scope)
-            upstream_expr = self.expr(right.right, scope)
-        else:
-            upstream_expr = self.expr(right, scope)
+            read_first, term = self.expr(right.left, scope), right.right
+        write = "+=" if op in ("+", "-") or read_first is not None else "="
+        combine = op if op is not None else "+"
+        term_of = self.local_term(term, scope, readable=op != "-")
 
         def run(f: Frame) -> None:
-            obj = obj_expr(f)
-            if local_expr is not None:
-                local = local_expr(f)
-                delta = binary("*", local, upstream_expr(f))
+            if op is not None:
+                obj = obj_expr(f)
+                before = get_attr(obj, "grad")
+                local, value = term_of(f)
+                after = binary(combine, before, value)
+            elif read_first is not None:
+                before = read_first(f)
+                local, value = term_of(f)
+                after = binary("+", before, value)
+                obj = obj_expr(f)
             else:
-                local = None
-                delta = upstream_expr(f)
-            before = get_attr(obj, "grad")
-            after = binary("+", before, delta)
+                local, after = term_of(f)
+                obj = obj_expr(f)
+                before = None
             if rec.in_rule is not None and type(obj) is PInstance and obj.mirror is not None:
-                rec.contribution(obj, local, delta, before, after)
-                obj.attrs["grad"] = after
+                attrs = obj.attrs
+                rec.contribution(
+                    obj, local, attrs.get("grad") if before is None else before, after, write
+                )
+                attrs["grad"] = after
                 return
             set_attr(obj, "grad", after)
 
         return run
+
+    def local_term(
+        self, term: ast.expr, scope: scopes.Scope, readable: bool
+    ) -> Callable[[Frame], tuple[Any, Any]]:
+        """The term a gradient write adds or writes, evaluated: (its local factor, or
+        None where it cannot be read off the code, and its value)."""
+        binary = self.m.binary
+        if readable and isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
+            left, right = term.left, term.right
+            if isinstance(right, ast.Attribute) and right.attr == "grad":
+                local_expr, upstream_expr = self.expr(left, scope), self.expr(right, scope)
+
+                def local_first(f: Frame) -> tuple[Any, Any]:
+                    local = local_expr(f)
+                    return local, binary("*", local, upstream_expr(f))
+
+                return local_first
+            if isinstance(left, ast.Attribute) and left.attr == "grad":
+                upstream_expr, local_expr = self.expr(left, scope), self.expr(right, scope)
+
+                def upstream_first(f: Frame) -> tuple[Any, Any]:
+                    upstream = upstream_expr(f)
+                    local = local_expr(f)
+                    return local, binary("*", upstream, local)
+
+                return upstream_first
+        value = self.expr(term, scope)
+        if readable and isinstance(term, ast.Attribute) and term.attr == "grad":
+            return lambda f: (1.0, value(f))
+        return lambda f: (None, value(f))
 
     # `for` and `while` are written out apart on purpose: one shared loop costs a call or
     # a generator step per round (about 5 % on a tight `while`, measured).

@@ -259,8 +259,16 @@ class ExpressionCompiler:
             if label:
 
                 def store_global_label(f: Frame, value: Any) -> None:
-                    if type(value) is Value and not value.label:
-                        value.label = name
+                    kind = type(value)
+                    if kind is Value:
+                        if not value.label:
+                            value.label = name
+                    elif kind is PInstance and value.mirror is not None:
+                        # A node of the program's own class is called by the variable
+                        # that holds it, where its class gives it no label (`b = a * a`).
+                        mirror = value.mirror
+                        if not mirror.label:
+                            mirror.label = name
                     globals_[name] = value
 
                 return store_global_label

@@ -237,7 +237,7 @@ class Machine:
         shape = cls.shape or find_shape(cls, instance.attrs)
         if shape is not None:
             cls.shape = shape
-            self.recorder.register_instance(instance)
+            self.recorder.register_instance(instance, args, kwargs)
         return instance
 
     def call_dunder(self, instance: PInstance, name: str, *args: Any) -> Any:

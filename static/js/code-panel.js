@@ -225,6 +225,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           nameOf,
           assign: trace.mistake === "assign",
           ops: trace.ops,
+          sourceLines,
         });
         // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
         if (rows.length)

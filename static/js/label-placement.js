@@ -18,7 +18,7 @@ import { SIZES } from "./layout-sizes.js";
  * The lines of text per receiving child, in the frame's order.
  * With the bug lab's `assign` engine (`overwrite`), a rule writes `=`: the old value is
  * replaced, not added to, and the label says what was lost.
- * @param {Array<{child: number, before: number, delta: number, after: number}>} contributions
+ * @param {Array<{child: number, before: number, delta: number, after: number, write?: "+=" | "="}>} contributions
  * @param {boolean} [overwrite]
  * @returns {Map<number, string[]>}
  */
@@ -26,7 +26,8 @@ export function deltaTexts(contributions, overwrite = false) {
   /** @type {Map<number, string[]>} */
   const lines = new Map();
   for (const c of contributions) {
-    const text = overwrite
+    // A learner's own rule (SPEC §14) says for each write whether it was `=` or `+=`.
+    const text = (c.write ? c.write === "=" : overwrite)
       ? `= ${formatValue(c.after)}${c.before === 0 ? "" : ` (${formatValue(c.before)} lost)`}`
       : c.before === 0
         ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`

@@ -10,6 +10,7 @@
  */
 import { mountBugLabView } from "./bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
+import { mountEngineCheckView } from "./engine-check-view.js";
 import { mountGraph } from "./graph-view.js";
 import { recordLabel } from "./layout.js";
 import { startLayout } from "./layout-runner.js";
@@ -90,6 +91,7 @@ export async function mountPlayer(
   const printSlot = html("div", { class: "player-prints" });
   const narrationSlot = html("div", { class: "player-narration" });
   const labSlot = html("div", { class: "player-lab" });
+  const engineSlot = html("div", { class: "player-engine-check" });
   const sortStepsSlot = html("div", { class: "player-sort-steps" });
   const stripSlot = html("div", { class: "player-strip" });
   const codeSlot = html("div", { class: "player-code" });
@@ -97,6 +99,7 @@ export async function mountPlayer(
   const quizSlot = html("div", { class: "player-quiz", hidden: !quizOptions });
   const panelsSlot = html("div", { class: "player-panels" }, [
     html("div", { class: "player-explain" }, [
+      engineSlot,
       labSlot,
       narrationSlot,
       sortStepsSlot,
@@ -140,6 +143,8 @@ export async function mountPlayer(
   const lab = layout
     ? [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })]
     : [];
+  // A program's own Value class (SPEC §14): checked against a right engine, every pass.
+  lab.push(mountEngineCheckView(engineSlot, { trace, names, onSeek: (k) => playback.seek(k) }));
   sortStepsSlot.hidden = true;
   if (layout && hasSortSteps(trace))
     lab.push(

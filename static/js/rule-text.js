@@ -138,13 +138,25 @@ export function localSymbol(ops, op, out, child, other) {
  * Each `+=` of a backward frame, three ways: with names, with numbers, and where
  * the child's gradient ends up (with the running sum when it already had one).
  * With the bug lab's `assign` mistake (SPEC §8) the rule writes `=`: no running sum.
- * @param {{op: string, name: string, contributions: Array<{to: string, local: number, upstream: number,
- *   delta: number, before: number, after: number}>, nameOf: (id: string) => string, assign?: boolean,
- *   ops: import("./op-facts.js").OpTable | undefined}} frame  ops: the trace's
+ * A rule of the program's own Value class (SPEC §14: contributions with `write`) is
+ * shown as the learner wrote it: their line, their factor, their `=` or `+=`.
+ * @param {{op: string, name: string, contributions: import("./trace.js").Contribution[],
+ *   nameOf: (id: string) => string, assign?: boolean,
+ *   ops: import("./op-facts.js").OpTable | undefined, sourceLines?: string[]}} frame
+ *   ops: the trace's; sourceLines: the program's, for a learner's writes
  */
-export function substitutions({ op, name, contributions, nameOf, assign = false, ops }) {
+export function substitutions({
+  op,
+  name,
+  contributions,
+  nameOf,
+  assign = false,
+  ops,
+  sourceLines = [],
+}) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
+    if (c.write) return learnerSubstitution(c, child, sourceLines);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
@@ -154,4 +166,30 @@ export function substitutions({ op, name, contributions, nameOf, assign = false,
     const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}${lost}`;
     return { symbolic, numeric, result };
   });
+}
+
+/**
+ * One write of a learner's own rule, from their code: the statement on its line, the
+ * numbers it multiplied (when the factor can be read off the code), and what the child's
+ * gradient became, saying what an `=` threw away.
+ * Example: {write: "=", line: 19, local: 3, upstream: 1, before: 3, after: 3} on
+ * `other.grad = self.data * out.grad` -> symbolic "other.grad = self.data * out.grad",
+ * numeric "= 3.0 × 1.0 = 3.0", result "→ a.grad = 3.0, overwriting 3.0".
+ * @param {import("./trace.js").Contribution} c
+ * @param {string} child  the child's name
+ * @param {string[]} sourceLines
+ */
+function learnerSubstitution(c, child, sourceLines) {
+  const written = c.line ? (sourceLines[c.line - 1] ?? "").trim() : "";
+  const symbolic = written || `${attribute(child, "grad")} ${c.write} …`;
+  const value = c.write === "+=" ? c.delta : c.after;
+  const numeric =
+    c.local === null || c.local === undefined
+      ? `= ${formatCode(value)}`
+      : `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(value)}`;
+  const sum =
+    c.write === "+=" && c.before !== 0 ? `${formatCode(c.before)} + ${formatCode(c.delta)} = ` : "";
+  const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatCode(c.before)}` : "";
+  const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}${lost}`;
+  return { symbolic, numeric, result };
 }

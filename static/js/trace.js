@@ -5,13 +5,24 @@
  *
  * @typedef {"leaf" | "const" | "op" | "group"} NodeKind  "group": a closed call the page draws (pass-graph.js), never in a trace
  * @typedef {{id: string, label: string, name: string, op: string, kind: NodeKind, data: number, grad: number,
- *   underflow?: true, correct_grad?: number, group?: string, rule?: {line: number, end_line: number}}} TraceNode
+ *   underflow?: true, correct_grad?: number, reference?: "numeric", group?: string,
+ *   rule?: {line: number, end_line: number}}} TraceNode
  *   name: what the engine's texts call it;
  *   underflow: a float underflowed here (engine/underflow.py);
  *   rule: a program's own Value class: the lines of this node's own `_backward`;
- *   correct_grad: with a `mistake` (SPEC §8), the gradient the correct engine gives
+ *   correct_grad: with a `mistake` (SPEC §8), and on a program's own Value class (§14),
+ *     the gradient the correct engine gives; reference "numeric": its op was differentiated
+ *     numerically
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
- * @typedef {{to: string, local: number, upstream: number, delta: number, before: number, after: number, underflow?: true}} Contribution
+ * @typedef {{to: string, local: number | null, upstream: number, delta: number, before: number, after: number,
+ *   underflow?: true, write?: "+=" | "=", line?: number}} Contribution
+ *   local: null only for a program's own class where the factor cannot be read off its code;
+ *   write, line: a program's own class (SPEC §14), what the learner's statement did and where
+ * @typedef {{op: string, line: number | null, verdict: "right" | "wrong" | "unchecked",
+ *   first: {frame: number, node: string, child: string, learner: number, correct: number} | null}} RuleVerdict
+ * @typedef {{rules: RuleVerdict[],
+ *   sort: {verdict: "right" | "wrong", first: {frame: number, node: string, consumer: string | null} | null},
+ *   accumulation: {verdict: "right" | "wrong", first: {frame: number, node: string, child: string, lost: number} | null}}} EngineCheck
  * @typedef {{phase: "build", node: string, text: string, line?: number}} BuildFrame
  * @typedef {{phase: "sort", text: string, step?: "visit" | "skip" | "append" | "seed", node?: string, depth?: number}} SortFrame
  *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js)
@@ -22,8 +33,10 @@
  * @typedef {{
  *   schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[],
- *   mistake?: "assign" | "append-first" | "no-sort" | null, ops?: import("./op-facts.js").OpTable
- * }} Trace  ops: the engine's facts about each primitive the nodes use (op-facts.js)
+ *   mistake?: "assign" | "append-first" | "no-sort" | null, ops?: import("./op-facts.js").OpTable,
+ *   engine_check?: EngineCheck
+ * }} Trace  ops: the engine's facts about each primitive the nodes use (op-facts.js);
+ *   engine_check: a program's own Value class checked against a right engine (SPEC §14)
  * schema 2 (SPEC §11) adds passes[], frames[].pass, update frames and nodes[].group: passes.js
  */
 

@@ -29,10 +29,10 @@ PROGRAMS = {
 def test_a_multi_pass_trace_matches_the_documented_models(name: str) -> None:
     trace = trace_source(PROGRAMS[name])
     model = Trace.model_validate(trace)
-    assert model.model_dump(by_alias=True, exclude_none=True) == trace
+    assert model.model_dump(by_alias=True, exclude_unset=True) == trace
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
 def test_every_example_matches_the_documented_models(example: object) -> None:
     trace = trace_source(example.source, example.granularity)  # type: ignore[attr-defined]
-    assert Trace.model_validate(trace).model_dump(by_alias=True, exclude_none=True) == trace
+    assert Trace.model_validate(trace).model_dump(by_alias=True, exclude_unset=True) == trace

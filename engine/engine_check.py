@@ -1,0 +1,199 @@
+"""Check your engine (SPEC §14): where a learner's own Value class parts from a right one.
+
+`check_engine` reads a finished trace (its frames as the learner's rules wrote them) and
+the right engine's local derivatives for each pass (`engine.right_engine`), and answers
+three questions, each with the first frame where the answer is no:
+
+- `rules`: for every op of the learner's class used in the graph, whether the factor
+  each rule multiplied the upstream gradient by (read off the code, or the write's
+  delta over the upstream gradient) is the right local derivative on every use, within
+  1e-6 relative. `unchecked` where no use could be checked (an op neither the registry
+  nor the numeric table knows, or an upstream gradient of 0 with a factor not read off
+  the code).
+- `sort`: whether every rule of an op node ran once, after the rules of all of its
+  consumers in the same pass (`consumer` names one still waiting; None where the
+  rule ran twice or never).
+- `accumulation`: whether a child written twice kept both contributions: an `=` that
+  found a gradient already there lost it.
+
+A trace of the built-in engine (no class of the program's own) is answered all right.
+
+Example (`=` in `__mul__`, `a = Value(2.0); b = Value(3.0); d = a * b + a`):
+`{"rules": [{"op": "*", "verdict": "right", …}, {"op": "+", …}], "sort": {"verdict":
+"right", "first": None}, "accumulation": {"verdict": "wrong", "first": {"frame": 4,
+"node": "n2", "child": "n0", "lost": 1.0}}}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backprop_animator.engine.ops import op_key
+from backprop_animator.engine.right_engine import agrees
+
+# Per pass: each node id's right locals by operand position, (child id, local), or None.
+RightLocals = list[dict[str, list[tuple[str, float]] | None]]
+
+
+def check_engine(trace: dict[str, Any], right: RightLocals | None) -> dict[str, Any]:
+    """The answer of `POST /api/enginecheck` for a finished trace; `right` is None for a
+    program that runs the built-in engine."""
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    if right is None:
+        ops = sorted({op_key(node["op"]) for node in trace["nodes"] if node["kind"] == "op"})
+        return {
+            "rules": [{"op": op, "line": None, "verdict": "right", "first": None} for op in ops],
+            "sort": {"verdict": "right", "first": None},
+            "accumulation": {"verdict": "right", "first": None},
+        }
+    return {
+        "rules": _rules(trace, nodes, right),
+        "sort": _sort(trace, nodes),
+        "accumulation": _accumulation(trace),
+    }
+
+
+def _backward_frames(trace: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, frame) for i, frame in enumerate(trace["frames"]) if frame["phase"] == "backward"]
+
+
+def _rules(
+    trace: dict[str, Any], nodes: dict[str, dict[str, Any]], right: RightLocals
+) -> list[dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    checked: dict[str, bool] = {}
+    for node in trace["nodes"]:  # every op of the graph, in the order its nodes were made
+        if node["kind"] == "op":
+            op = op_key(node["op"])
+            if op not in rows:
+                rule = node.get("rule")
+                rows[op] = {
+                    "op": op,
+                    "line": rule["line"] if rule else None,
+                    "verdict": "unchecked",
+                    "first": None,
+                }
+                checked[op] = False
+    for index, frame in _backward_frames(trace):
+        node = nodes[frame["node"]]
+        if node["kind"] != "op":
+            continue
+        row = rows[op_key(node["op"])]
+        if row["first"] is not None:
+            continue  # already wrong: the first frame is the one to show
+        pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
+        correct = pass_right.get(node["id"])
+        mine = _learner_locals(frame["contributions"])
+        if correct is None or mine is None:
+            continue
+        right_sum: dict[str, float] = {}
+        for child, local in correct:
+            right_sum[child] = right_sum.get(child, 0.0) + local
+        checked[row["op"]] = True
+        for child in [*right_sum, *(c for c in mine if c not in right_sum)]:
+            learner, want = mine.get(child, 0.0), right_sum.get(child, 0.0)
+            if not agrees(learner, want):
+                row["first"] = {
+                    "frame": index,
+                    "node": node["id"],
+                    "child": child,
+                    "learner": learner,
+                    "correct": want,
+                }
+                break
+    for op, row in rows.items():
+        if row["first"] is not None:
+            row["verdict"] = "wrong"
+        elif checked[op]:
+            row["verdict"] = "right"
+    return list(rows.values())
+
+
+def _learner_locals(contributions: list[dict[str, Any]]) -> dict[str, float] | None:
+    """Each child's factor in one rule, all its writes together: read off the code where
+    it could be, else what the write added (or wrote, for `=`) over the upstream
+    gradient; None when that cannot be known (an upstream gradient of 0)."""
+    mine: dict[str, float] = {}
+    for c in contributions:
+        local = c["local"]
+        if local is None:
+            if c["upstream"] == 0:
+                return None
+            local = (c["delta"] if c["write"] == "+=" else c["after"]) / c["upstream"]
+        mine[c["to"]] = mine.get(c["to"], 0.0) + local
+    return mine
+
+
+def _sort(trace: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    consumers: dict[str, set[str]] = {}
+    for edge in trace["edges"]:
+        consumers.setdefault(edge["source"], set()).add(edge["target"])
+    by_pass: dict[int, list[tuple[int, str]]] = {}
+    for index, frame in _backward_frames(trace):
+        by_pass.setdefault(frame["pass"], []).append((index, frame["node"]))
+    for pass_index, entry in enumerate(trace["passes"]):
+        reached = set(entry.get("reached") or _reached(entry["output"], nodes, trace))
+        ran: set[str] = set()
+        frames = by_pass.get(pass_index, [])
+        for index, node_id in frames:
+            if nodes[node_id]["kind"] == "op" and node_id in ran:
+                # A second run adds the node's share to its children once more.
+                return {
+                    "verdict": "wrong",
+                    "first": {"frame": index, "node": node_id, "consumer": None},
+                }
+            if nodes[node_id]["kind"] == "op" and node_id != entry["output"]:
+                waiting = sorted(
+                    c for c in consumers.get(node_id, ()) if c in reached and c not in ran
+                )
+                if waiting:
+                    first = {"frame": index, "node": node_id, "consumer": waiting[0]}
+                    return {"verdict": "wrong", "first": first}
+            ran.add(node_id)
+        never = sorted(
+            (n for n in reached if nodes[n]["kind"] == "op" and n not in ran),
+            key=lambda n: int(n[1:]),
+        )
+        if never:
+            last = frames[-1][0] if frames else _sort_frame(trace, pass_index)
+            return {
+                "verdict": "wrong",
+                "first": {"frame": last, "node": never[0], "consumer": None},
+            }
+    return {"verdict": "right", "first": None}
+
+
+def _reached(output: str, nodes: dict[str, dict[str, Any]], trace: dict[str, Any]) -> set[str]:
+    children: dict[str, list[str]] = {}
+    for edge in trace["edges"]:
+        children.setdefault(edge["target"], []).append(edge["source"])
+    seen = {output}
+    stack = [output]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return seen
+
+
+def _sort_frame(trace: dict[str, Any], pass_index: int) -> int:
+    return next(
+        i
+        for i, frame in enumerate(trace["frames"])
+        if frame["phase"] == "sort" and frame["pass"] == pass_index
+    )
+
+
+def _accumulation(trace: dict[str, Any]) -> dict[str, Any]:
+    for index, frame in _backward_frames(trace):
+        for c in frame["contributions"]:
+            if c.get("write") == "=" and c["before"] != 0:
+                first = {
+                    "frame": index,
+                    "node": frame["node"],
+                    "child": c["to"],
+                    "lost": c["before"],
+                }
+                return {"verdict": "wrong", "first": first}
+    return {"verdict": "right", "first": None}

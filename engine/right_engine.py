@@ -1,0 +1,195 @@
+"""The right engine beside a learner's own (SPEC §14).
+
+A program that defines its own Value-like class runs its own rules, and the trace shows
+what they did. Beside them this module runs a correct engine over the same graph: the
+same ops (by `_op`), the same data, the registry's local derivatives (`engine.ops`),
+`+=` into every child, the rules in a proper topological order, one seed of 1.0 per
+pass. What it gives each node is the node's `correct_grad`; where the learner's engine
+parts from it, the page marks the node and `engine_check` says which rule, sort or
+accumulation is to blame.
+
+An op the registry does not have (`-`, `/`, `sin`, …) is differentiated numerically: the
+central difference quotient of the op's output with respect to each input, h = 1e-6
+relative, from the op's plain-number function in `NUMERIC_OPS`. An op in neither table
+has no right local derivative: that node's children (and everything the gradient
+reaches through them) get no `correct_grad`.
+
+Example: for `a * a` with `a.data == 3` the right locals are [(a, 3.0), (a, 3.0)]: the
+rule adds twice, and a right engine's `a.grad` is 6.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from backprop_animator.engine.ops import FORMULA_FUNCTIONS, OPS, is_other_power, op_key
+from backprop_animator.engine.value import Value
+
+# Relative agreement of two local derivatives or gradients (SPEC §14).
+TOLERANCE = 1e-6
+# The central difference's step, relative to the input (1e-6 for an input of 0).
+NUMERIC_STEP = 1e-6
+
+
+def _minus(*xs: float) -> float:
+    return -xs[0] if len(xs) == 1 else xs[0] - xs[1]
+
+
+# Plain-number functions of ops the registry does not have, by op and operand count.
+NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
+    ("-", 1): _minus,
+    ("-", 2): _minus,
+    ("neg", 1): lambda x: -x,
+    ("/", 2): lambda x, y: x / y,
+    ("**", 2): lambda x, y: x**y,
+    ("sin", 1): math.sin,
+    ("cos", 1): math.cos,
+    ("sqrt", 1): math.sqrt,
+    ("abs", 1): abs,
+    ("square", 1): lambda x: x * x,
+    ("softplus", 1): lambda x: math.log1p(math.exp(x)),
+}
+
+Locals = list[tuple[Value, float]]
+
+
+def agrees(a: float, b: float) -> bool:
+    """Whether two numbers agree within `TOLERANCE`, relative (absolute near 0)."""
+    return abs(a - b) <= TOLERANCE * max(1.0, abs(a), abs(b))
+
+
+def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] | None:
+    """The right local derivative of `node` for each operand position, and where it
+    comes from (`"registry"` or `"numeric"`); None for an op in neither table or a
+    derivative that cannot be computed here (log of a negative number)."""
+    op = node._op
+    if not operands:
+        return [], "registry"
+    try:
+        found = _registry_locals(op, node.data, operands)
+        if found is not None:
+            return found, "registry"
+        found = _numeric_locals(op, operands)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    if found is None or not all(math.isfinite(local) for _, local in found):
+        return None
+    return found, "numeric"
+
+
+def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals | None:
+    if op == "+":
+        return [(child, 1.0) for child in operands]
+    data = [float(child.data) for child in operands]
+    if op == "*":
+        # A product of n factors: each child's local derivative is the others' product.
+        return [(child, math.prod(data[:i] + data[i + 1 :])) for i, child in enumerate(operands)]
+    if is_other_power(op):
+        return None
+    key = op_key(op)
+    entry = OPS.get(key) or OPS.get(key.lower())
+    if entry is None or len(operands) != 1:
+        return None
+    k = float(op[2:]) if key == "**" else 0.0
+    formula = _formula(entry.local.value)
+    return [(operands[0], formula(float(out), data[0], data[0], k))]
+
+
+def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
+    function = NUMERIC_OPS.get((op, len(operands))) or NUMERIC_OPS.get((op.lower(), len(operands)))
+    if function is None:
+        return None
+    data = [float(child.data) for child in operands]
+    found: Locals = []
+    for i, child in enumerate(operands):
+        h = NUMERIC_STEP * abs(data[i]) or NUMERIC_STEP
+        up, down = list(data), list(data)
+        up[i] += h
+        down[i] -= h
+        found.append((child, (function(*up) - function(*down)) / (2 * h)))
+    return found
+
+
+@cache
+def _formula(text: str) -> Callable[[float, float, float, float], float]:
+    """A registry formula's `value` as a function of (out, child, other, k).
+
+    The formulas are the registry's own constants (engine.ops), never a program's, and
+    each is checked here against the grammar the module doc of engine.ops gives
+    (numbers, those four names, + - * / **, `>`, brackets, `FORMULA_FUNCTIONS`) before
+    it is made a Python function once, so a right pass costs what a Value method costs.
+    """
+    names = {"out", "child", "other", "k", *FORMULA_FUNCTIONS}
+    allowed = (
+        ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Load,
+        ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.USub, ast.Gt,
+    )  # fmt: skip
+    for node in ast.walk(ast.parse(text, mode="eval")):
+        if not isinstance(node, allowed) or (isinstance(node, ast.Name) and node.id not in names):
+            raise ValueError(f"not a registry formula: {text}")
+    namespace: dict[str, object] = {"__builtins__": {}, "float": float}
+    namespace.update({name: getattr(math, name) for name in FORMULA_FUNCTIONS})
+    function = eval(f"lambda out, child, other, k: float({text})", namespace)
+    return function  # type: ignore[no-any-return]
+
+
+class RightEngine:
+    """Runs the right engine after each pass of a learner's engine, carrying its
+    gradients from pass to pass as the learner's program carries its own."""
+
+    def __init__(self) -> None:
+        self.grads: dict[Value, float] = {}  # the right engine's, after the last pass
+        self.learner_after: dict[Value, float] = {}  # the learner's, after the last pass
+        self.unknown: set[Value] = set()  # nodes with no right gradient
+        self.numeric: set[Value] = set()  # nodes whose op was differentiated numerically
+        # By pass index: each node's right locals, by operand position (`engine_check`).
+        self.pass_locals: dict[int, dict[Value, Locals | None]] = {}
+
+    def start(self, node: Value, learner: float) -> float:
+        """Where the right engine starts a node at a pass: where it left it, unless the
+        program changed the learner's gradient since (zero_grad): then there too."""
+        if node in self.grads and self.learner_after.get(node) == learner:
+            return self.grads[node]
+        self.unknown.discard(node)
+        return learner
+
+    def run_pass(
+        self,
+        index: int,
+        output: Value,
+        order: list[Value],
+        learner_start: dict[Value, float],
+        known: dict[Value, tuple[Locals, str] | None],
+    ) -> None:
+        """One right pass over `order` (children first, the output last), from the
+        learner's gradients as their first rule found them (`learner_start`); `known`
+        holds the `right_locals` already found for some nodes in this pass."""
+        grads = {node: self.start(node, learner_start.get(node, 0.0)) for node in order}
+        unknown = {node for node in order if node in self.unknown}
+        grads[output] = 1.0
+        unknown.discard(output)
+        pass_locals: dict[Value, Locals | None] = {}
+        for node in reversed(order):
+            found = known[node] if node in known else right_locals(node, node._prev)
+            if found is None:
+                pass_locals[node] = None
+                unknown.update(node._prev)
+                continue
+            locals_, reference = found
+            pass_locals[node] = locals_
+            if reference == "numeric":
+                self.numeric.add(node)
+            upstream = grads[node]
+            for child, local in locals_:
+                if child in grads:
+                    grads[child] += local * upstream
+                if node in unknown:
+                    unknown.add(child)
+        for node in order:
+            self.grads[node] = grads[node]
+            self.learner_after[node] = float(node.grad)
+        self.unknown = (self.unknown - set(order)) | unknown
+        self.pass_locals[index] = pass_locals

@@ -1,0 +1,66 @@
+"""`POST /api/enginecheck` and `backprop-animator enginecheck` (SPEC §14): a learner's own
+Value class against a right engine, the same answer over HTTP, in the CLI and in the
+trace's `engine_check`."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from service_helpers import assert_error_shape
+
+from backprop_animator.app.schemas import EngineCheck
+from backprop_animator.engine import enginecheck_source, program_examples, trace_source
+from tests.app.test_cli import run
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_check_finds_a_lost_share_and_matches_the_trace(
+    client: httpx.AsyncClient,
+) -> None:
+    source = program_examples.BUGGY_ASSIGN
+    response = await client.post("/api/enginecheck", json={"source": source})
+
+    assert response.status_code == 200, response.text
+    check = response.json()
+    EngineCheck.model_validate(check)
+    assert check == trace_source(source)["engine_check"] == enginecheck_source(source)
+    assert check["accumulation"]["verdict"] == "wrong"
+    assert [rule["verdict"] for rule in check["rules"]] == ["right", "right", "right"]
+
+
+async def test_a_program_on_the_built_in_engine_is_all_right(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/enginecheck", json={"source": "x = 2.0\ny = x * x + x\n"})
+
+    assert response.status_code == 200, response.text
+    check = response.json()
+    assert {rule["op"] for rule in check["rules"]} == {"*", "+"}
+    assert all(rule["verdict"] == "right" and rule["line"] is None for rule in check["rules"])
+    assert check["sort"] == check["accumulation"] == {"verdict": "right", "first": None}
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"source": "x = ("}, 400),
+        ({"source": "class V:\n    pass\nV().backward()\n"}, 400),
+        ({"source": 3}, 422),
+        ({}, 422),
+    ],
+)
+async def test_bad_input_is_a_clear_error(
+    client: httpx.AsyncClient, body: dict[str, object], status: int
+) -> None:
+    assert_error_shape(await client.post("/api/enginecheck", json=body), status)
+
+
+def test_the_cli_prints_the_same_check() -> None:
+    source = program_examples.BUGGY_DERIVATIVE
+    result = run("enginecheck", "-", stdin=source)
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == enginecheck_source(source)
+    bad = run("enginecheck", "x = (")
+    assert bad.returncode == 2 and "line 1" in bad.stderr

@@ -1,0 +1,271 @@
+"""A learner's own engine, shown as written and checked against a right one (SPEC §14):
+each write of its rules as the code made it (`+=` or `=`, before, after, the line),
+narration from the code, `correct_grad` from a right engine on the same graph, and
+`engine_check`'s verdicts. Every number is compared with CPython running the program."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from backprop_animator.engine import enginecheck_source, program_examples, trace_source
+from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+from tests.engine.helpers import assert_trace_invariants
+
+# The article's engine class, to write bugs into: `{mul}` is `__mul__`'s rule body.
+ENGINE = """\
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+
+        def _backward():
+{mul}
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+"""
+RIGHT_MUL = (
+    "            self.grad += other.data * out.grad\n            other.grad += self.data * out.grad"
+)
+ASSIGN_MUL = (
+    "            self.grad = other.data * out.grad\n            other.grad = self.data * out.grad"
+)
+
+
+def engine(mul: str, program: str) -> str:
+    return ENGINE.replace("{mul}", mul) + program
+
+
+def line_of(source: str, text: str) -> int:
+    return next(i for i, line in enumerate(source.splitlines(), 1) if line.strip() == text)
+
+
+def backward_frames(trace: dict[str, Any]) -> list[dict[str, Any]]:
+    return [frame for frame in trace["frames"] if frame["phase"] == "backward"]
+
+
+def by_label(trace: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {node["name"]: node for node in trace["nodes"]}
+
+
+def test_an_overwrite_is_shown_as_one_with_what_it_loses() -> None:
+    # The issue's program: `=` in __mul__, then `b = a * a`.
+    source = engine(ASSIGN_MUL, "a = Value(3.0)\nb = a * a\nb.backward()\nprint(a.grad)\n")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))  # 3.0, as CPython
+    frame = backward_frames(trace)[0]
+    first, second = frame["contributions"]
+    line = line_of(source, "self.grad = other.data * out.grad")
+    assert first == {
+        "to": "n0", "local": 3.0, "upstream": 1.0, "delta": 3.0, "before": 0.0, "after": 3.0,
+        "write": "=", "line": line,
+    }  # fmt: skip
+    assert (second["write"], second["before"], second["after"], second["delta"]) == ("=", 3, 3, 0)
+    assert second["line"] == line + 1
+    # Never a `+=` the code did not make, never a local derivative of 0 it never had.
+    assert "+=" not in frame["text"]
+    assert "a.grad = 3 × 1: the 3 already there is lost" in frame["text"]
+    nodes = by_label(trace)
+    assert (nodes["a"]["grad"], nodes["a"]["correct_grad"]) == (3.0, 6.0)
+    assert_trace_invariants(trace)
+
+
+def test_a_write_reads_the_factor_the_learner_multiplied_by() -> None:
+    # `c = a*b; d = c + a` with b.data 3: a's share from c is 3 × c.grad, never 2 × 1.
+    source = engine(
+        ASSIGN_MUL, "a = Value(2.0)\nb = Value(3.0)\nc = a * b\nd = c + a\nd.backward()\n"
+    )
+    trace = trace_source(source)
+    c_frame = next(f for f in backward_frames(trace) if f["node"] == by_label(trace)["c"]["id"])
+    shares = {c["to"]: c for c in c_frame["contributions"]}
+    a, b = by_label(trace)["a"], by_label(trace)["b"]
+    assert shares[a["id"]]["local"] == 3.0 and shares[b["id"]]["local"] == 2.0
+    assert "a.grad = 3 × 1: the 1 already there is lost" in c_frame["text"]
+    assert (a["grad"], a["correct_grad"]) == (3.0, 4.0)  # the 1 from d is lost
+    check = trace["engine_check"]
+    assert check["accumulation"]["verdict"] == "wrong"
+    assert check["accumulation"]["first"]["child"] == a["id"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+
+
+@pytest.mark.parametrize(
+    ("write", "local"),
+    [
+        ("self.grad += out.grad * other.data", -3.0),  # the factor on the right
+        ("self.grad = self.grad + other.data * out.grad", -3.0),  # `+=` written out
+        ("self.grad += out.grad", 1.0),
+        ("self.grad += (other.data * out.grad) + 0.0", None),  # not read off: null
+    ],
+)
+def test_the_local_is_what_the_code_shows_or_null(write: str, local: float | None) -> None:
+    mul = f"            {write}\n            other.grad += self.data * out.grad"
+    source = engine(
+        mul, "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.backward()\nprint(a.grad)\n"
+    )
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    share = backward_frames(trace)[0]["contributions"][0]
+    assert share["write"] == "+=" and share["local"] == local
+    assert share["line"] == line_of(source, write)
+
+
+@pytest.mark.parametrize(
+    ("name", "rules", "sort", "accumulation"),
+    [
+        ("OWN_ENGINE_FORK", {"*": "right", "+": "right", "tanh": "right"}, "right", "right"),
+        ("BUGGY_ASSIGN", {"*": "right", "+": "right", "tanh": "right"}, "right", "wrong"),
+        ("BUGGY_APPEND_FIRST", {"*": "right", "+": "right", "tanh": "right"}, "wrong", "right"),
+        ("BUGGY_NO_SORT", {"*": "right", "+": "right", "tanh": "right"}, "wrong", "right"),
+        ("BUGGY_DERIVATIVE", {"*": "right", "+": "right", "tanh": "wrong"}, "right", "right"),
+    ],
+)
+def test_each_classic_bug_is_found_where_it_is(
+    name: str, rules: dict[str, str], sort: str, accumulation: str
+) -> None:
+    source = getattr(program_examples, name)
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    check = trace["engine_check"]
+    assert check == enginecheck_source(source)
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == rules
+    assert (check["sort"]["verdict"], check["accumulation"]["verdict"]) == (sort, accumulation)
+    for part in (*check["rules"], check["sort"], check["accumulation"]):
+        if part["verdict"] == "wrong":  # its first frame is a backward frame of that node
+            first = part["first"]
+            assert trace["frames"][first["frame"]]["phase"] == "backward"
+    # The right engine on this graph is micrograd's: the right program's gradients.
+    right = trace_source(program_examples.OWN_ENGINE_FORK)
+    correct = {node["name"]: node["grad"] for node in right["nodes"]}
+    for node in trace["nodes"]:
+        assert math.isclose(node["correct_grad"], correct[node["name"]], rel_tol=1e-12)
+    wrong = any(part["verdict"] == "wrong" for part in (*check["rules"], check["sort"]))
+    parted = any(
+        not math.isclose(n["grad"], n["correct_grad"], rel_tol=1e-9) for n in trace["nodes"]
+    )
+    assert parted == (wrong or accumulation == "wrong")
+    assert_trace_invariants(trace)
+
+
+def test_the_wrong_derivative_names_the_right_one() -> None:
+    trace = trace_source(program_examples.BUGGY_DERIVATIVE)
+    rule = next(r for r in trace["engine_check"]["rules"] if r["op"] == "tanh")
+    first = rule["first"]
+    frame = trace["frames"][first["frame"]]
+    o = by_label(trace)["o"]
+    assert frame["node"] == o["id"] and first["correct"] == pytest.approx(1 - o["data"] ** 2)
+    assert first["learner"] == pytest.approx(1 - by_label(trace)["e"]["data"] ** 2)
+    assert "The right local derivative for e is" in frame["text"]
+    # The line of tanh's own `_backward`, two below the line that makes its node.
+    made = line_of(program_examples.BUGGY_DERIVATIVE, "out = Value(t, (self,), 'tanh')")
+    assert rule["line"] == made + 2
+
+
+def test_an_op_the_registry_lacks_is_checked_numerically() -> None:
+    sub = """
+    def __sub__(self, other):
+        out = Value(self.data - other.data, (self, other), '-')
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad  # the bug: the sign
+
+        out._backward = _backward
+        return out
+"""
+    source = engine(RIGHT_MUL, "").replace(
+        "    def backward(self):", sub + "\n    def backward(self):"
+    )
+    source += "a = Value(2.0)\nb = Value(5.0)\nc = a - b\nd = c * a\nd.backward()\n"
+    source += "print(a.grad, b.grad)\n"
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    nodes = by_label(trace)
+    minus = next(node for node in trace["nodes"] if node["op"] == "-")
+    assert minus["reference"] == "numeric"
+    assert nodes["b"]["correct_grad"] == pytest.approx(-2.0, rel=1e-6)  # −a
+    assert nodes["b"]["grad"] == 2.0
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"-": "wrong", "*": "right"}
+
+
+def test_an_op_nobody_knows_is_unchecked_and_has_no_right_gradient_below_it() -> None:
+    odd = """
+    def odd(self):
+        out = Value(self.data * 3 + 1, (self,), 'odd')
+
+        def _backward():
+            self.grad += 3 * out.grad
+
+        out._backward = _backward
+        return out
+"""
+    source = engine(RIGHT_MUL, "").replace(
+        "    def backward(self):", odd + "\n    def backward(self):"
+    )
+    source += "a = Value(2.0)\nb = a.odd()\nc = b * b\nc.backward()\n"
+    trace = trace_source(source)
+    nodes = by_label(trace)
+    assert "correct_grad" not in nodes["a"] and nodes["c"]["correct_grad"] == 1.0
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"odd": "unchecked", "*": "right"}
+
+
+def test_gradients_carried_between_passes_as_the_learner_carries_them() -> None:
+    # Two passes, zero_grad between them: the right engine starts each pass from 0 too;
+    # without it, both accumulate.
+    program = "a = Value(2.0)\nb = Value(3.0)\nc = a * b\nc.backward()\n"
+    program += "{zero}c.backward()\nprint(a.grad)\n"
+    for zero, expected in (("a.grad = 0.0\nb.grad = 0.0\nc.grad = 0.0\n", 3.0), ("", 6.0)):
+        source = engine(RIGHT_MUL, program.replace("{zero}", zero))
+        trace = trace_source(source)
+        assert_same_output(printed_lines(trace), run_in_cpython(source))
+        a = by_label(trace)["a"]
+        assert a["grad"] == a["correct_grad"] == expected
+        assert trace["engine_check"]["accumulation"]["verdict"] == "right"
+
+
+def test_the_built_in_engine_is_answered_all_right() -> None:
+    check = enginecheck_source("a = Value(3.0)\nb = a * a + a\nb.backward()\n")
+    assert check == {
+        "rules": [
+            {"op": "*", "line": None, "verdict": "right", "first": None},
+            {"op": "+", "line": None, "verdict": "right", "first": None},
+        ],
+        "sort": {"verdict": "right", "first": None},
+        "accumulation": {"verdict": "right", "first": None},
+    }
+    assert "engine_check" not in trace_source("x = 2.0\ny = x * x\n")

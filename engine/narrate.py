@@ -333,6 +333,13 @@ def own_rule_text(
     if not steps:
         return head + f"its rule{where} ran and wrote no gradient."
     notes = _parted_factors(contributions, right, name) if right is not None else ""
+    for child in dict.fromkeys(c[0] for c in contributions):
+        if child not in node._prev:
+            notes += (
+                f" {name(child)} is not among {own}'s operands (its _prev): the graph has "
+                "lost it (a set merged it with an equal node?), though this rule still "
+                "writes its gradient."
+            )
     return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
 
 

@@ -533,6 +533,11 @@ class Recorder:
             added = delta if write == "+=" else after_number
             effective = added / upstream if upstream else 0.0
         child.mirror.grad = after_number  # the mirror follows at once: no sync needed
+        # A rule may write a node its output does not reach (a class that hashes by value
+        # merged it away in a set): the trace shows it all the same.
+        if child.mirror not in self.shown:
+            self.sync(child.mirror)
+            self.shown.add(child.mirror)
         rule["tape"].append((child.mirror, effective, delta, before_number))
         rule["writes"].append((write, self.state.position[0], read, after_number))
 
@@ -614,6 +619,11 @@ class Recorder:
             called = {node: names(node) for node in nodes}
             per_pass.append(called)
             final.update(called)
+        if len(final) < len(ids):  # nodes a learner's rule wrote that no output reaches
+            names = self.names
+            for node in ids:
+                if node not in final:
+                    final[node] = names(node)
         renamed = [
             {ids[node]: name for node, name in called.items() if name != final[node]}
             for called in per_pass

@@ -81,6 +81,8 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
 
 
 def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals | None:
+    if (op == "+" or op == "*") and len(operands) < 2:
+        return None  # a sum or product of one: an operand went missing (a set merged two)
     if op == "+":
         return [(child, 1.0) for child in operands]
     data = [float(child.data) for child in operands]

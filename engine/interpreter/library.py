@@ -237,12 +237,9 @@ class Library:
     def hash_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = self.machine.key(one(args, kwargs, "hash"))
         if type(value) is PInstance:
-            result = self.machine.call_dunder(value, "__hash__")
-            if result is not NO_METHOD:
-                if type(result) is not int:
-                    raise ProgramError("__hash__ method should return an integer", kind="TypeError")
-                return result
-            return id(value) >> 4
+            if not value.cls.equipped:
+                self.machine.equip(value.cls)
+            return hash(value)  # its class's rule: identity, its `__hash__`, or a refusal
         try:
             return hash(value)
         except TypeError:

@@ -226,6 +226,8 @@ class Machine:
                 f"{'s' if len(cls.abstract) > 1 else ''} {', '.join(cls.abstract)}",
                 kind="TypeError",
             )
+        if not cls.equipped:
+            self.equip(cls)
         instance = PInstance(cls)
         init = cls.lookup("__init__")
         if type(init) is Function:
@@ -239,6 +241,52 @@ class Machine:
             cls.shape = shape
             self.recorder.register_instance(instance, args, kwargs)
         return instance
+
+    def equip(self, cls: PClass) -> None:
+        """How `cls`'s instances hash and compare in sets and dict keys, as in CPython:
+        by identity, unless a class of its MRO defines `__hash__` (its code runs) or
+        defines `__eq__` without `__hash__` (then the instances are unhashable)."""
+        cls.equipped = True
+        hash_method: Any = MISSING
+        for c in cls.mro:
+            if "__hash__" in c.namespace:
+                hash_method = c.namespace["__hash__"]
+                break
+            if "__eq__" in c.namespace:
+                hash_method = None  # CPython sets `__hash__ = None` in such a class
+                break
+        if hash_method is not MISSING:
+            cls.hash_rule = self.hash_rule(cls, hash_method)
+        eq = cls.lookup("__eq__")
+        if type(eq) is Function or type(eq) is NativeMethod:
+            truthy = self.truthy
+
+            def eq_rule(instance: PInstance, other: Any) -> Any:
+                result = self.call_method(eq, [instance, other])
+                return NotImplemented if result is NotImplemented else truthy(result)
+
+            cls.eq_rule = eq_rule
+
+    def hash_rule(self, cls: PClass, method: Any) -> Callable[[PInstance], int]:
+        if type(method) is not Function and type(method) is not NativeMethod:
+
+            def unhashable(instance: PInstance) -> int:
+                raise ProgramError(f"unhashable type: '{cls.name}'", kind="TypeError")
+
+            return unhashable
+
+        def hashed(instance: PInstance) -> int:
+            result = self.call_method(method, [instance])
+            if type(result) is not int and type(result) is not bool:
+                raise ProgramError("__hash__ method should return an integer", kind="TypeError")
+            return int(result)  # Python folds one past 64 bits as CPython's `hash` does
+
+        return hashed
+
+    def call_method(self, method: Function | NativeMethod, args: list[Any]) -> Any:
+        if isinstance(method, Function):
+            return self.call_function(method, args)
+        return method.call(args, {})
 
     def call_dunder(self, instance: PInstance, name: str, *args: Any) -> Any:
         method = instance.cls.lookup(name)
@@ -669,6 +717,8 @@ class Machine:
             raise ProgramError(f"{a_type(key)} cannot be put in a set or used as a key")
         if kind is tuple:
             self.state.charge_walk(key)
+        elif kind is PInstance and key.cls.hash_rule is not None:
+            hash(key)  # the class's own `__hash__` (or its refusal) runs now, as CPython's
         return key
 
     # Iteration, items

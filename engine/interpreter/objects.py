@@ -6,8 +6,13 @@ allow-list), and Python's own operators are not defined on them, so Python never
 back into a program behind the interpreter's back. Numbers, strings, lists, tuples and
 dicts are Python's, reached only through the same allow-list.
 
-Instances hash and compare by identity inside containers (sets, dict keys, `in`); a
-class's `__eq__` is used by `==` only.
+Instances hash and compare inside containers (sets, dict keys, `in`) as CPython's do:
+by identity, unless their class defines `__hash__` and `__eq__`, whose program code then
+runs through the interpreter, counted and bounded like any call (the one place Python
+calls back into a program: `PInstance.__hash__` and `__eq__`, set up per class by
+`Machine.equip`). A class that defines `__eq__` without `__hash__` is unhashable, as
+in CPython, so a learner's engine that hashes by value merges equal-valued nodes in a
+set exactly as it would there.
 """
 
 from __future__ import annotations
@@ -83,7 +88,10 @@ class PClass:
 
     __slots__ = (
         "abstract",
+        "eq_rule",
+        "equipped",
         "has_properties",
+        "hash_rule",
         "is_node_class",
         "mro",
         "name",
@@ -100,6 +108,11 @@ class PClass:
         self.is_node_class = any("backward" in c.namespace for c in self.mro)
         # Which attributes make its instances graph nodes, once one is recognised.
         self.shape: Shape | None = None
+        # How its instances hash and compare in containers (None: by identity), set by
+        # `Machine.equip` when the first one is made.
+        self.hash_rule: Callable[[PInstance], int] | None = None
+        self.eq_rule: Callable[[PInstance, Any], Any] | None = None
+        self.equipped = False
         # Setting an attribute looks for a property first only where there is one.
         self.has_properties = any(
             type(v) is PProperty for c in self.mro for v in c.namespace.values()
@@ -182,6 +195,16 @@ class PInstance:
         self.cls = cls
         self.attrs: dict[str, Any] = {}
         self.mirror: Any = None  # its engine Value when it is a traced graph node
+
+    def __hash__(self) -> int:
+        rule = self.cls.hash_rule
+        return id(self) >> 4 if rule is None else rule(self)
+
+    def __eq__(self, other: object) -> Any:
+        rule = self.cls.eq_rule
+        if rule is None:
+            return self is other or NotImplemented
+        return rule(self, other)
 
 
 class PProperty:

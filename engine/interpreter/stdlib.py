@@ -467,9 +467,21 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         theirs = tuple(other.attrs.get(name) for name in compared)
         return m.compare("==", mine, theirs)
 
-    generated = {"__init__": init, "__repr__": representation}
-    if options.get("eq", True):
+    def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
+        self_ = args[0]
+        return hash(m.key(tuple(self_.attrs.get(name) for name in compared)))
+
+    generated: dict[str, Any] = {"__init__": init, "__repr__": representation}
+    eq = options.get("eq", True)
+    if eq:
         generated["__eq__"] = equal
+    # `__hash__` as CPython's dataclass sets it: from the fields when asked or frozen,
+    # None (unhashable) for a mutable class that compares its fields.
+    if "__hash__" not in namespace:
+        if options.get("unsafe_hash") or (eq and options.get("frozen")):
+            namespace["__hash__"] = NativeMethod("__hash__", hashed)
+        elif eq:
+            namespace["__hash__"] = None
     for name, call in generated.items():
         if name not in namespace:
             namespace[name] = NativeMethod(name, call)

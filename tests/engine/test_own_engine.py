@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from backprop_animator.engine import enginecheck_source, program_examples, trace_source
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    enginecheck_source,
+    program_examples,
+    trace_source,
+)
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import assert_trace_invariants
 
@@ -269,3 +275,84 @@ def test_the_built_in_engine_is_answered_all_right() -> None:
         "accumulation": {"verdict": "right", "first": None},
     }
     assert "engine_check" not in trace_source("x = 2.0\ny = x * x\n")
+
+
+VALUE_HASHING = (
+    ENGINE.replace("{mul}", RIGHT_MUL).replace(
+        "    def __add__(self, other):",
+        "    def __hash__(self):\n        return hash(self.data)\n\n"
+        "    def __eq__(self, other):\n"
+        "        return isinstance(other, Value) and self.data == other.data\n\n"
+        "    def __add__(self, other):",
+    )
+    + "a = Value(2.0)\nb = Value(2.0)\nc = a * b\nd = c + Value(4.0)\nd.backward()\n"
+    + "print(a.grad, b.grad, c.grad, len(c._prev), len(d._prev))\n"
+    + "print(len({a, b}), a == b, a in [b], {a: 1}[b])\n"
+)
+
+
+def test_a_class_that_hashes_by_value_merges_nodes_as_cpython_does() -> None:
+    # a and b are equal, so `set((a, b))` keeps one: the learner's real bug, shown.
+    trace = trace_source(VALUE_HASHING)
+    assert_same_output(printed_lines(trace), run_in_cpython(VALUE_HASHING))
+    nodes = by_label(trace)
+    c = nodes["c"]
+    assert [e["source"] for e in trace["edges"] if e["target"] == c["id"]] == [nodes["a"]["id"]]
+    # b was written by c's rule though the graph lost it: it is in the trace, and said so.
+    assert nodes["b"]["grad"] == 2.0
+    c_frame = next(f for f in backward_frames(trace) if f["node"] == c["id"])
+    assert "b is not among c's operands" in c_frame["text"]
+    # A sum or product of one operand has no right rule: unchecked, not "wrong".
+    assert {r["op"]: r["verdict"] for r in trace["engine_check"]["rules"]} == {
+        "*": "unchecked",
+        "+": "unchecked",
+    }
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # `__eq__` without `__hash__`: unhashable, as in CPython.
+        "class V:\n    def __eq__(self, other):\n        return True\n"
+        "try:\n    s = {V()}\nexcept TypeError as e:\n    print('refused:', e)\n"
+        "print(V() == 3, V() in [1, 2])\n",
+        # A `__hash__` of the program's own, used by dict keys and by hash().
+        "class K:\n    def __init__(self, n):\n        self.n = n\n"
+        "    def __hash__(self):\n        return self.n % 3\n"
+        "    def __eq__(self, other):\n        return self.n == other.n\n"
+        "d = {K(1): 'one', K(4): 'four'}\nprint(d[K(1)], d[K(4)], len(d), hash(K(7)))\n"
+        "print(len({K(2), K(2), K(5)}), K(2) in {K(2)}, K(3) in [K(3)])\n",
+        # A `__hash__` that returns no integer.
+        "class H:\n    def __hash__(self):\n        return 'x'\n"
+        "try:\n    hash(H())\nexcept TypeError as e:\n    print('refused:', e)\n",
+        # Dataclasses hash as CPython's do: not at all, by their fields, or by identity.
+        "from dataclasses import dataclass\n"
+        "@dataclass\nclass P:\n    x: float\n"
+        "@dataclass(frozen=True)\nclass F:\n    x: float\n"
+        "@dataclass(eq=False)\nclass I:\n    x: float\n"
+        "try:\n    {P(1.0)}\nexcept TypeError as e:\n    print('refused:', e)\n"
+        "print(len({F(1.0), F(1.0)}), len({I(1.0), I(1.0)}), hash(F(2.0)) == hash((2.0,)))\n",
+    ],
+    ids=["eq-only", "own-hash", "hash-not-int", "dataclass"],
+)
+def test_hashing_and_equality_in_containers_are_cpythons(program: str) -> None:
+    trace = trace_source(program + "x = Value(1.0)\ny = x * x\ny.backward()\n")
+    reference = run_in_cpython(program)
+    assert printed_lines(trace) == reference
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        "    def __hash__(self):\n        while True:\n            pass\n",
+        "    def __hash__(self):\n        return hash(self)\n",
+        "    def __eq__(self, other):\n        return self == other\n"
+        "    def __hash__(self):\n        return 1\n",
+    ],
+    ids=["endless", "recursive", "recursive-eq"],
+)
+def test_a_hostile_hash_or_eq_is_bounded(method: str) -> None:
+    program = f"class V:\n{method}\ns = {{V(), V()}}\n"
+    with pytest.raises(EngineError) as caught:
+        trace_source(program, limits=Limits(time_limit=1.0))
+    assert caught.value.line is not None

@@ -59,12 +59,14 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
     if (rule.first) {
       const { child, learner, correct, frame, node } = rule.first;
       parts.push(
-        `. ${nameOf(node)}'s rule multiplies ${nameOf(child)}'s share by ${formatCode(learner)}; ` +
+        `. ${nameOf(node)}'s rule uses ${formatCode(learner)} as ${nameOf(child)}'s local derivative; ` +
           `the right local derivative is ${formatCode(correct)}. `,
         jump(frame),
       );
     } else if (rule.verdict === "unchecked") {
-      parts.push(": no right derivative is known for this op here.");
+      parts.push(
+        ": no right derivative is known for this op here (or an operand is missing from its _prev).",
+      );
     } else {
       parts.push(rule.line ? " on every use." : " (the built-in engine).");
     }
@@ -96,7 +98,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
           : `. ${who}'s rule never runs. `,
       jump(sortFirst.frame),
     );
-  } else sortParts.push(": every rule runs once, after all of its node's consumers.");
+  } else sortParts.push(". Every rule runs once, after all of its node's consumers.");
 
   const sumParts = /** @type {(Node | string)[]} */ ([
     html("code", { text: "+=" }),
@@ -110,7 +112,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
         `${formatCode(lost.lost)} already there is lost. `,
       jump(lost.frame),
     );
-  } else sumParts.push(": every child keeps each share it is given.");
+  } else sumParts.push(". Every child keeps each share it is given.");
 
   const wrong =
     check.rules.some((rule) => rule.verdict === "wrong") ||
@@ -121,11 +123,14 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
       typeof node.correct_grad === "number" &&
       Math.abs(node.grad - node.correct_grad) > 1e-9 * Math.max(1, Math.abs(node.correct_grad)),
   ).length;
+  const unchecked = check.rules.filter((rule) => rule.verdict === "unchecked").length;
   const summary = wrong
     ? `Your engine parts from a right one: ${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value.`
     : parted
       ? `Every rule, the sort and += agree with a right engine, yet ${parted} ${parted === 1 ? "gradient differs" : "gradients differ"}: look at the seed and at what runs between passes.`
-      : "Your engine agrees with a right one on this program: every gradient is right.";
+      : unchecked
+        ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
+        : "Your engine agrees with a right one on this program: every gradient is right.";
 
   container.replaceChildren(
     html(

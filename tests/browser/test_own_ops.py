@@ -24,7 +24,7 @@ def test_an_op_named_like_an_object_property_or_an_engine_function_plays(
 
     expect(player_page.get_by_test_id("error")).to_be_hidden()
     expect(player_page.get_by_test_id("node")).to_have_count(3)
-    expect(player_page.get_by_test_id("narration")).to_contain_text("a rule of its own engine")
+    expect(player_page.get_by_test_id("narration")).to_contain_text("its own rule")
     code = player_page.get_by_test_id("code-panel")
     expect(code).to_contain_text("node._backward()")
     # No engine method is shown as this op's rule: it is the program's own.

@@ -1,0 +1,200 @@
+"""Check your engine (SPEC §14): a program with its own `class Value` gets a panel that
+says, for each op's rule, the sort and `+=`, whether the learner's engine agrees with a
+right one, with a button to the first frame where it does not; the graph outlines each
+node whose final gradient parts from the right engine's (`data-parted`), and the code
+panel's worked substitution quotes the learner's own line. The expected verdicts and
+frames are the engine's own `engine_check` for the same program."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.program_examples import (
+    BUGGY_APPEND_FIRST,
+    BUGGY_ASSIGN,
+    BUGGY_DERIVATIVE,
+    BUGGY_NO_SORT,
+    OWN_ENGINE_FORK,
+)
+from tests.browser.conftest import open_player, player_url
+
+pytestmark = pytest.mark.browser
+
+BUGS = {
+    "assign": BUGGY_ASSIGN,
+    "append-first": BUGGY_APPEND_FIRST,
+    "no-sort": BUGGY_NO_SORT,
+    "derivative": BUGGY_DERIVATIVE,
+}
+
+
+def _parted(trace: dict[str, Any]) -> list[dict[str, Any]]:
+    """The nodes whose final gradient is not the right engine's (parted-marks.js's rule)."""
+    return [
+        node
+        for node in trace["nodes"]
+        if isinstance(node.get("correct_grad"), float | int)
+        and abs(node["grad"] - node["correct_grad"]) > 1e-9 * max(1.0, abs(node["correct_grad"]))
+    ]
+
+
+def _expect_rows_match(page: Page, check: dict[str, Any]) -> None:
+    """One row per op with the engine's verdict and line, and the sort and `+=` rows."""
+    panel = page.get_by_test_id("engine-check")
+    rows = panel.get_by_test_id("engine-check-row")
+    expect(rows).to_have_count(len(check["rules"]))
+    for i, rule in enumerate(check["rules"]):
+        row = rows.nth(i)
+        expect(row).to_have_attribute("data-op", rule["op"])
+        expect(row).to_have_attribute("data-verdict", rule["verdict"])
+        expect(row).to_have_attribute("data-line", str(rule["line"] or ""))
+        first = row.get_by_test_id("engine-check-first")
+        if rule["first"]:
+            expect(first).to_have_attribute("data-frame", str(rule["first"]["frame"]))
+        else:
+            expect(first).to_have_count(0)
+    for testid, part in (
+        ("engine-check-sort", check["sort"]),
+        ("engine-check-accumulation", check["accumulation"]),
+    ):
+        row = panel.get_by_test_id(testid)
+        expect(row).to_have_attribute("data-verdict", part["verdict"])
+        first = row.get_by_test_id("engine-check-first")
+        if part["first"]:
+            expect(first).to_have_attribute("data-frame", str(part["first"]["frame"]))
+            expect(first).to_have_text(f"Show frame {part['first']['frame'] + 1}")
+        else:
+            expect(first).to_have_count(0)
+
+
+@pytest.mark.parametrize("bug", BUGS)
+def test_each_classic_bug_gets_the_engines_verdicts(
+    player_page: Page, server: str, bug: str
+) -> None:
+    check = trace_source(BUGS[bug])["engine_check"]
+    open_player(player_page, player_url(server, BUGS[bug]))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-verdict", "wrong")
+    _expect_rows_match(player_page, check)
+    # Every bug here is exactly one thing wrong: one button, and one wrong verdict.
+    expect(panel.get_by_test_id("engine-check-first")).to_have_count(1)
+    expect(panel.locator("[data-verdict=wrong]")).to_have_count(1)  # the one row, inside the panel
+
+
+def test_assign_bug_points_at_the_share_an_equals_throws_away(
+    player_page: Page, server: str
+) -> None:
+    trace = trace_source(BUGGY_ASSIGN)
+    check = trace["engine_check"]
+    assert check["accumulation"]["verdict"] == "wrong"
+    frame = check["accumulation"]["first"]["frame"]
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, BUGGY_ASSIGN))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-verdict", "wrong")
+    _expect_rows_match(player_page, check)
+    assert [rule["verdict"] for rule in check["rules"]] == ["right"] * 3  # only `+=` is wrong
+    accumulation = panel.get_by_test_id("engine-check-accumulation")
+    expect(accumulation).to_have_attribute("data-verdict", "wrong")
+    expect(accumulation).to_contain_text("already there is lost")
+
+    scrubber = player_page.get_by_test_id("scrubber")
+    expect(scrubber).to_have_value("0")
+    button = accumulation.get_by_test_id("engine-check-first")
+    button.click()
+    expect(scrubber).to_have_value(str(frame))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
+    expect(player_page.get_by_test_id("narration")).to_contain_text("already there is lost")
+    expect(button).to_have_attribute("aria-current", "true")
+
+    # At the last frame the nodes whose gradient ends wrong are outlined, with the right value.
+    parted = _parted(trace)
+    assert parted, "BUGGY_ASSIGN should end with some gradient wrong"
+    scrubber.fill(str(count - 1))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{count} / {count}")
+    for node in trace["nodes"]:
+        record = player_page.locator(f"[data-testid=node][data-node-id={node['id']}]")
+        if node in parted:
+            expect(record).to_have_attribute("data-parted", "true")
+            expect(record).to_have_attribute("data-correct-grad", repr(node["correct_grad"]))
+        else:
+            expect(record).not_to_have_attribute("data-parted", "true")
+    expect(player_page.get_by_test_id("parted-tag")).to_have_count(len(parted))
+    expect(panel).to_contain_text(f"{len(parted)} gradients end wrong")
+
+
+def test_derivative_bug_points_at_the_wrong_local_derivative_in_the_learners_line(
+    player_page: Page, server: str
+) -> None:
+    trace = trace_source(BUGGY_DERIVATIVE)
+    check = trace["engine_check"]
+    tanh = next(rule for rule in check["rules"] if rule["op"] == "tanh")
+    assert tanh["verdict"] == "wrong"
+    frame = tanh["first"]["frame"]
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, BUGGY_DERIVATIVE))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_have_attribute("data-verdict", "wrong")
+    _expect_rows_match(player_page, check)
+    row = panel.locator("[data-testid=engine-check-row][data-op=tanh]")
+    expect(row).to_have_attribute("data-verdict", "wrong")
+    expect(row).to_contain_text("0.4375")  # what the learner's rule multiplied by
+    expect(row).to_contain_text("the right local derivative is 0.5966")
+    for op in ("*", "+"):
+        expect(panel.locator(f"[data-testid=engine-check-row][data-op='{op}']")).to_have_attribute(
+            "data-verdict", "right"
+        )
+
+    row.get_by_test_id("engine-check-first").click()
+    expect(player_page.get_by_test_id("scrubber")).to_have_value(str(frame))
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
+    expect(player_page.get_by_test_id("narration")).to_contain_text(
+        "The right local derivative for e is 0.5966"
+    )
+    substitution = player_page.get_by_test_id("code-panel").get_by_test_id("substitution")
+    expect(substitution).to_have_count(1)  # tanh has one child
+    expect(substitution).to_contain_text("self.grad += (1 - self.data**2) * out.grad")
+    expect(substitution).to_contain_text("0.4375")
+
+
+def test_a_right_engine_is_right_everywhere_and_nothing_is_parted(
+    player_page: Page, server: str
+) -> None:
+    trace = trace_source(OWN_ENGINE_FORK)
+    assert _parted(trace) == []
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, OWN_ENGINE_FORK, frame=count - 1))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-verdict", "right")
+    _expect_rows_match(player_page, trace["engine_check"])
+    expect(panel.locator("[data-verdict=wrong]")).to_have_count(0)
+    expect(panel.get_by_test_id("engine-check-first")).to_have_count(0)
+    expect(panel).to_contain_text("every gradient is right")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{count} / {count}")
+    expect(player_page.get_by_test_id("node")).to_have_count(len(trace["nodes"]))
+    expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(0)
+    expect(player_page.get_by_test_id("parted-tag")).to_have_count(0)
+
+
+def test_a_program_without_its_own_value_class_has_no_engine_check(
+    player_page: Page, server: str
+) -> None:
+    source = "x = 2.0\ny = x * x\n"
+    assert trace_source(source).get("engine_check") is None
+    open_player(player_page, player_url(server, source))
+
+    expect(player_page.get_by_test_id("node")).to_have_count(2)
+    expect(player_page.get_by_test_id("engine-check")).to_have_count(0)
+    expect(player_page.locator(".player-engine-check")).to_be_hidden()
+    expect(player_page.locator("[data-parted]")).to_have_count(0)

@@ -84,6 +84,7 @@ def gradcheck(args: argparse.Namespace) -> int:
             h=None if args.h is None else tuple(args.h),
             leaves=None if args.leaves is None else tuple(args.leaves),
             mistake=args.mistake,
+            pass_index=args.pass_index,
         )
     except (ValueError, EngineError) as error:
         return fail(error)
@@ -218,6 +219,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--leaves", nargs="+", metavar="LABEL", help="check only these leaves (default: all)"
     )
     check_parser.add_argument("--mistake", choices=MISTAKE_CHOICES, help=MISTAKE_HELP)
+    check_parser.add_argument(
+        "--pass",
+        dest="pass_index",
+        type=non_negative_int,
+        default=0,
+        metavar="K",
+        help="the backward pass to check (0-based; default 0)",
+    )
     check_parser.set_defaults(run=gradcheck)
 
     engine_parser = commands.add_parser(

@@ -350,6 +350,14 @@ class GradcheckRequest(BaseModel):
     mistake: Mistake | None = Field(
         default=None, description="Check a mistaken engine's gradients instead (SPEC §8)."
     )
+    pass_index: int = Field(
+        default=0,
+        ge=0,
+        alias="pass",
+        strict=True,
+        description="Which backward pass to check (0-based): its leaves, its output, the "
+        "gradients it leaves; the program is run again with each leaf moved (SPEC §13).",
+    )
 
 
 class GradcheckRow(Strict):

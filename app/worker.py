@@ -111,10 +111,18 @@ def encode_gradcheck(
     h: tuple[float, ...] | None = None,
     leaves: tuple[str, ...] | None = None,
     mistake: str | None = None,
+    pass_index: int = 0,
 ) -> EncodedTrace:
     """The gradient check (`engine.gradcheck_source`) as JSON bytes, like a trace."""
     check = gradcheck_source(
-        source, granularity, limits, scheme=scheme, h=h, leaves=leaves, mistake=mistake
+        source,
+        granularity,
+        limits,
+        scheme=scheme,
+        h=h,
+        leaves=leaves,
+        mistake=mistake,
+        pass_index=pass_index,
     )
     return encode_json(check, gzip_large)
 

@@ -95,7 +95,9 @@ def _trace_source(
     # loops) far faster than it makes nodes, and only the collector frees them. It
     # runs less often, though (`_collector_relaxed`).
     with _collector_relaxed():
-        return trace_program(tree, source, granularity, limits)
+        traced = trace_program(tree, source, granularity, limits)
+    assert traced is not None  # only a gradient check's re-run stops early
+    return traced
 
 
 def enginecheck_source(

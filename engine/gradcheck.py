@@ -19,6 +19,7 @@ Example: `gradcheck_source("x = Value(3.0); f = 3*x**2 - 4*x + 5", h=[0.001])` -
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,6 +35,7 @@ from backprop_animator.engine.parse import (
     parse_program,
     run_straight_line,
 )
+from backprop_animator.engine.program_gradcheck import gradcheck_program
 from backprop_animator.engine.trace import _call_rule as call_rule
 from backprop_animator.engine.trace import _node_dict as node_dict
 from backprop_animator.engine.trace import _run_rule as run_rule
@@ -57,21 +59,48 @@ def gradcheck_source(
     h: Sequence[float] | None = None,
     leaves: Sequence[str] | None = None,
     mistake: str | None = None,
+    pass_index: int = 0,
 ) -> dict[str, Any]:
-    """Check a program's leaf gradients against difference quotients (SPEC §7).
+    """Check a program's leaf gradients against difference quotients (SPEC §7, §13).
 
     `scheme` is `forward` ((f(x+h) − f(x))/h) or `central` ((f(x+h) − f(x−h))/2h);
     `h` defaults to `DEFAULT_H`; `leaves` restricts the check to leaves with these
-    labels (or ids). Raises `EngineError` for a bad program, bad options, work over the
-    limit, or a difference quotient that is not a finite number.
+    labels (or ids). A real program (functions, loops, classes, several passes, a
+    learner's own engine) is checked at its backward pass `pass_index` by running it
+    again with each leaf moved (`engine.program_gradcheck`). Raises `EngineError` for a
+    bad program, bad options, work over the limit, or a difference quotient that is not
+    a finite number.
     """
     limits = limits or Limits()
-    _check_options(scheme, h, mistake)
+    steps = _check_options(scheme, h, mistake)
+    if isinstance(pass_index, bool) or not isinstance(pass_index, int) or pass_index < 0:
+        raise EngineError(f"pass must be a backward pass's index (0, 1, …), not {pass_index!r}")
     with deadline(limits):
-        return _gradcheck_source(source, granularity, limits, scheme, h, leaves, mistake)
+        tree = parse_program(source, granularity, limits)
+        real = first_real_statement(tree)
+        if real is None and pass_index == 0:
+            return _gradcheck_source(tree, source, granularity, limits, scheme, h, leaves, mistake)
+        if mistake is not None:
+            raise EngineError(
+                "the bug lab's mistaken engines check straight-line programs (no functions, "
+                "loops or classes, one backward pass); write this one out statement by "
+                "statement to check a mistaken engine",
+                *SourceLines(source).position(real) if real is not None else (None, None),
+            )
+        return gradcheck_program(
+            tree,
+            source,
+            granularity,
+            limits,
+            scheme=scheme,
+            steps=steps,
+            leaves=leaves,
+            pass_index=pass_index,
+        )
 
 
 def _gradcheck_source(
+    tree: ast.Module,
     source: str,
     granularity: str,
     limits: Limits,
@@ -80,14 +109,6 @@ def _gradcheck_source(
     leaves: Sequence[str] | None,
     mistake: str | None,
 ) -> dict[str, Any]:
-    tree = parse_program(source, granularity, limits)
-    real = first_real_statement(tree)
-    if real is not None:
-        raise EngineError(
-            "the gradient check works on straight-line programs (no functions, loops or "
-            "classes, one backward pass): it moves each leaf and runs the graph again",
-            *SourceLines(source).position(real),
-        )
     program = run_straight_line(tree, source, granularity, limits)
     return gradcheck_graph(
         program.output,

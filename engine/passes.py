@@ -86,6 +86,11 @@ class Recorder:
         # The right engine's locals by node id, once the trace is written (a program of
         # its own class only): what `engine.engine_check` compares the rules with.
         self.right_by_id: list[dict[str, Any]] | None = None
+        # The gradient check's runs (`engine.program_gradcheck`), all off in a trace:
+        # `Rerun` numbers the nodes, keeps each pass's leaf gradients, moves one leaf
+        # and stops at the pass whose output it reads.
+        self.rerun: Rerun | None = None
+        self.ids: dict[Value, str] = {}
         self.count = 0
         self.shown: set[Value] = set()
         self.frames: list[dict[str, Any]] = []
@@ -148,6 +153,8 @@ class Recorder:
                 raise not_finite(node._op or "Value", data)
             owners[node] = owner
             node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
+            if self.rerun is not None:
+                self.rerun.made(node, count, self)
             children = node._prev
             if children:
                 positions[node] = position
@@ -191,6 +198,8 @@ class Recorder:
         self.instance_of[mirror] = instance
         self.count += 1
         self.owner_of[mirror] = self.state.owner
+        if self.rerun is not None:
+            self.rerun.made(mirror, self.count, self)
         if mirrors:
             self.positions[mirror] = self.state.position
         if self.count > self.limits.max_nodes:
@@ -206,6 +215,19 @@ class Recorder:
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors
+
+    def move(self, node: Value, by: float) -> None:
+        """Move a node's data by `by` (the gradient check's re-runs): an engine Value's
+        own, or the program's own object's number attribute, whose mirror follows."""
+        instance = self.instance_of.get(node)
+        if instance is None:
+            node.data = node.data + by
+            return
+        shape = instance.cls.shape
+        assert shape is not None
+        attrs = instance.attrs
+        attrs[shape.number] = as_number(attrs.get(shape.number), "data") + by
+        self.sync(node)
 
     def ordered_operands(self, mirrors: list[Value], args: list[Any]) -> list[Value] | None:
         """The constructor's tuple or list of operands (`Value(x, (self, other))`) when it
@@ -259,12 +281,19 @@ class Recorder:
         self._anchor_count += 1
         self.anchor = (self._anchor_count, line, text)
 
-    def write(self, obj: Any, field: str, before: Any, after: Any) -> None:
-        """A program statement set `.data` or `.grad` of a graph node."""
+    def write(self, obj: Any, field: str, before: Any, after: Any) -> Any:
+        """A program statement sets `.data` or `.grad` of a graph node to `after`: the
+        value to store (a gradient check's re-run may move it, `Rerun.wrote`)."""
         if field == "data" and type(obj) is Value:
             self.last_data_write = seq = next(creation_order)
             self.data_writes.setdefault(obj, []).append((seq, before))
         node = obj if type(obj) is Value else obj.mirror
+        if self.rerun is not None and field == "data":
+            after = self.rerun.wrote(node, after)
+        self.record_write(obj, node, field, before, after)
+        return after
+
+    def record_write(self, obj: Any, node: Value, field: str, before: Any, after: Any) -> None:
         if self.pass_output is not None:
             if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
                 self.contribution(obj, None, before, after, "=")
@@ -391,6 +420,8 @@ class Recorder:
         """`v.backward()` on an engine Value: sort, seed, run every rule, watching."""
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
+        if self.rerun is not None:
+            self.rerun.pass_starts(output, len(self.passes))
         topo = topological_order(output)
         state = self.state
         state.steps += BACKWARD_STEPS_PER_NODE * len(topo)
@@ -422,6 +453,8 @@ class Recorder:
             backward_frame(node, tape, index)
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)
+        if self.rerun is not None:
+            self.rerun.pass_ends(topo, len(self.passes) - 1, self)
 
     def backward_frame(
         self,
@@ -468,6 +501,9 @@ class Recorder:
             return run()
         output = instance.mirror
         assert output is not None
+        if self.rerun is not None:
+            self.sync(output)
+            self.rerun.pass_starts(output, len(self.passes))
         reachable = topological_order(output)
         self.pass_output = output
         self.rule_order = []
@@ -492,6 +528,8 @@ class Recorder:
         self.right.run_pass(len(self.passes), output, reachable, start, self.rule_locals)
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)
+        if self.rerun is not None:
+            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
         return result
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
@@ -554,7 +592,7 @@ class Recorder:
         if self.instance_of:
             for node in by_creation:
                 self.sync(node)
-        ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
+        self.ids = ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
         names, renamed = self.node_names(ids)
@@ -894,3 +932,74 @@ def as_number(value: Any, field: str) -> float:
             f"a node's .{field} is not a finite number ({number}); strict JSON has no inf or nan"
         )
     return number
+
+
+class PassReached(BaseException):
+    """A re-run reached the pass it was run for: it stops there (`Rerun.pass_starts`).
+    Not an `Exception`, so no statement or handler of the program can catch it."""
+
+
+class Rerun:
+    """What the gradient check asks of one run of a program (SPEC §13).
+
+    The first run numbers every node as it is made (`numbers`), keeps each pass's leaf
+    gradients (`grads`) and when each pass started, and when each write to a node's
+    data happened (`writes`, on the clock that numbers nodes, `_seq`). A re-run moves
+    the leaf numbered `target` by `by` at the point where pass `at_pass` first reads
+    it: when it is made, or as the `after_writes`-th write to its data stores (the
+    last write before that read), and stops as pass `at_pass` starts, keeping its
+    output's data (`reached`). Up to the move, a re-run is the first run again.
+    """
+
+    def __init__(
+        self, target: int = -1, by: float = 0.0, at_pass: int = -1, after_writes: int = 0
+    ) -> None:
+        self.first = target < 0
+        self.numbers: dict[Value, int] = {}
+        self.grads: list[dict[Value, float]] = []
+        self.starts: list[int] = []
+        self.writes: dict[Value, list[int]] = {}
+        self.target = target
+        self.by = by
+        self.at_pass = at_pass
+        self.after_writes = after_writes
+        self.node: Value | None = None
+        self.written = 0
+        self.reached: float | None = None
+
+    def made(self, node: Value, number: int, recorder: Recorder) -> None:
+        if self.first:
+            self.numbers[node] = number
+        elif number == self.target:
+            self.node = node
+            if self.after_writes == 0:
+                # A node of the program's own class is moved once its `__init__` is
+                # done (`register_instance` calls this then), through its attribute.
+                recorder.move(node, self.by)
+
+    def wrote(self, node: Value, after: Any) -> Any:
+        """A write of `after` to `node.data`: the value to store."""
+        if self.first:
+            self.writes.setdefault(node, []).append(next(creation_order))
+        elif node is self.node:
+            self.written += 1
+            if self.written == self.after_writes:
+                return as_number(after, "data") + self.by
+        return after
+
+    def pass_starts(self, output: Value, index: int) -> None:
+        if self.first:
+            self.starts.append(next(creation_order))
+        elif index == self.at_pass:
+            self.reached = float(output.data)
+            raise PassReached
+
+    def pass_ends(self, nodes: list[Value], index: int, recorder: Recorder) -> None:
+        if self.first:
+            self.grads.append({node: float(node.grad) for node in nodes if not node._prev})
+
+    def writes_before_read(self, leaf: Value, parents: list[Value], pass_index: int) -> int:
+        """How many writes to `leaf.data` come before pass `pass_index` first reads it:
+        when the first of its `parents` in that pass is made (or the pass starts)."""
+        first_read = min((parent._seq for parent in parents), default=self.starts[pass_index])
+        return bisect_right(self.writes.get(leaf, []), first_read)

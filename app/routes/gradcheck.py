@@ -42,6 +42,7 @@ async def create_gradcheck(
         "h": None if body.h is None else tuple(body.h),
         "leaves": None if body.leaves is None else tuple(body.leaves),
         "mistake": body.mistake,
+        "pass_index": body.pass_index,
     }
     job = Job("gradcheck", body.source, body.granularity, tuple(options.items()))
     encoded = await pool.run(job, accepts_gzip(request), is_disconnected=request.is_disconnected)

@@ -21,7 +21,7 @@ from backprop_animator.engine.interpreter.objects import Frame
 from backprop_animator.engine.interpreter.runtime import ProgramError, State
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
-from backprop_animator.engine.passes import Recorder
+from backprop_animator.engine.passes import PassReached, Recorder, Rerun
 
 # Python frames one program call may take (call -> body -> statement -> expression ...).
 _PYTHON_FRAMES_PER_CALL = 40
@@ -34,11 +34,14 @@ def trace_program(
     granularity: str,
     limits: Limits,
     recorded: list[Recorder] | None = None,
-) -> dict[str, Any]:
+    rerun: Rerun | None = None,
+) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
-    `recorded`, if given, receives the recorder (what `engine.engine_check` reads)."""
+    `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
+    of the run (`engine.passes.Rerun`): a run that stops at its pass returns None."""
     state = State(limits)
     recorder = Recorder(state, limits)
+    recorder.rerun = rerun
     if recorded is not None:
         recorded.append(recorder)
     machine = Machine(state, recorder, expanded=granularity == "expanded")
@@ -60,7 +63,11 @@ def trace_program(
     sys.setrecursionlimit(max(previous_limit, wanted))
     try:
         code(Frame(globals_, None))
+        if rerun is not None and not rerun.first:
+            return None  # it never reached the pass it was run for
         return recorder.finish(source, granularity, globals_)
+    except PassReached:
+        return None
     except ProgramError as error:
         raise error.finished() from None
     except RecursionError:

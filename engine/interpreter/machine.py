@@ -412,7 +412,7 @@ class Machine:
                 assert shape is not None
                 if name == "grad" or name == shape.number:
                     field = "grad" if name == "grad" else "data"
-                    self.recorder.write(obj, field, attrs.get(name), value)
+                    value = self.recorder.write(obj, field, attrs.get(name), value)
                 elif name == shape.operands:
                     attrs[name] = value
                     self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
@@ -428,7 +428,7 @@ class Machine:
                 if type(value) is float and not math.isfinite(value):
                     raise ProgramError(f"a Value's .{name} must be a finite number, not {value}")
                 before = obj.data if name == "data" else obj.grad
-                self.recorder.write(obj, name, before, value)
+                value = self.recorder.write(obj, name, before, value)
                 if name == "data":
                     obj.data = value
                 else:

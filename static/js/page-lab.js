@@ -52,8 +52,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   }
 
   // Heard in the capture phase, so the options are set before the editor runs the example.
-  // An example brings all its options, the gradient check's included: most examples are
-  // not straight-line programs the check can take.
+  // An example brings all its options, the gradient check's included.
   editorRoot?.addEventListener(
     "change",
     (event) => {

@@ -102,9 +102,9 @@ async def test_get_trace_refuses_bad_lab_options(
     [
         ("/api/trace", {"mistake": "assign"}),
         ("/api/trace", {"sort_steps": True}),
-        ("/api/gradcheck", {}),
+        ("/api/gradcheck", {"mistake": "assign"}),
     ],
-    ids=["mistake", "sort-steps", "gradcheck"],
+    ids=["mistake", "sort-steps", "gradcheck-mistake"],
 )
 async def test_lab_options_on_a_real_program_are_refused_at_its_first_real_statement(
     client: httpx.AsyncClient, path: str, body: dict[str, object]
@@ -308,3 +308,22 @@ async def test_export_refuses_a_bad_mistake(client: httpx.AsyncClient) -> None:
     response = await client.get("/export", params={"source": A_PLUS_A, "mistake": "oops"})
 
     assert_error_shape(response, 422)
+
+
+async def test_gradcheck_checks_a_real_programs_pass_by_running_it_again(
+    client: httpx.AsyncClient,
+) -> None:
+    source = "a = Value(2.0, label='a')\nfor i in range(3):\n    a = a * 2\n    a.backward()\n"
+    body = {"source": source, "scheme": "central", "h": [1e-6], "pass": 2}
+    response = await client.post("/api/gradcheck", json=body)
+
+    assert response.status_code == 200, response.text
+    check = Gradcheck.model_validate(response.json())
+    (leaf,) = check.checks
+    # Pass 2's output is the leaf times 2, three times over: d/da = 8. With no zero_grad
+    # the gradients of the three passes pile up (2, then 8, then 26): the check says so.
+    assert leaf.label == "a" and leaf.analytic == 26.0
+    assert leaf.rows[0].numeric == pytest.approx(8.0, rel=1e-8)
+    bad = await client.post("/api/gradcheck", json={**body, "pass": 3})
+    assert "pass must be 0 to 2" in str(assert_error_shape(bad, 400)["message"])
+    assert_error_shape(await client.post("/api/gradcheck", json={**body, "pass": -1}), 422)

@@ -34,9 +34,11 @@ def test_the_bug_lab_and_sort_steps_refuse_a_real_program(
 
 
 @pytest.mark.parametrize("source", [LOOP, TWO_PASSES])
-def test_the_gradient_check_refuses_a_real_program(source: str) -> None:
+def test_a_gradient_check_of_a_mistaken_engine_refuses_a_real_program(source: str) -> None:
+    # The check itself takes real programs (tests/engine/test_program_gradcheck.py).
     with pytest.raises(EngineError, match="straight-line programs"):
-        gradcheck_source(source)
+        gradcheck_source(source, mistake="assign")
+    assert gradcheck_source(source, h=[1e-3])["checks"]
 
 
 @pytest.mark.parametrize(("source", "position"), FIRST_REAL)
@@ -54,7 +56,7 @@ def test_the_gradient_check_s_refusal_points_at_the_same_statement(
     source: str, position: tuple[int, int]
 ) -> None:
     with pytest.raises(EngineError, match="straight-line programs") as caught:
-        gradcheck_source(source)
+        gradcheck_source(source, mistake="no-sort")
     assert (caught.value.line, caught.value.column) == position
 
 

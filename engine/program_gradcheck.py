@@ -1,0 +1,173 @@
+"""The gradient check on a real program (SPEC §13, §14): functions, loops, classes, a
+learner's own engine, several passes.
+
+Where a straight-line program's graph can be recomputed node by node (`engine.gradcheck`),
+a real program is its own function: the check runs it again with one leaf moved, in the
+interpreter itself, and reads pass k's output. So the numeric derivative is the true
+derivative of the program (its control flow may change with the move), and the analytic
+gradient is whatever the program's engine computed: the built-in one's, or a learner's
+own class's, which is where numerical differentiation earns its keep.
+
+- The leaves are pass k's (`kind: leaf`, in node-id order); `leaves` selects by label,
+  name or id.
+- A leaf is moved by ±h at the point where pass k first reads it: the first run notes
+  when each node is made and each write to a leaf's data happens, and the move is made
+  when the leaf is made or as the last write to its data before pass k's first node
+  that reads it stores its value (an optimizer step's, in a training loop).
+- The analytic gradient is the leaf's gradient as pass k leaves it.
+- The work is the interpreter steps of all re-runs, bounded by `max_gradcheck_work`.
+
+Example: for the article's engine with tanh's rule wrong (`BUGGY_DERIVATIVE`), leaf a's
+analytic gradient is 0.6562 while the central difference gives 0.8949.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.interpreter import trace_program
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.passes import Recorder, Rerun
+
+
+def gradcheck_program(
+    tree: ast.Module,
+    source: str,
+    granularity: str,
+    limits: Limits,
+    *,
+    scheme: str,
+    steps: Sequence[float],
+    leaves: Sequence[str] | None,
+    pass_index: int,
+) -> dict[str, Any]:
+    """The check's answer, `{"output", "checks": [{"node", "label", "analytic", "rows"}]}`,
+    as for a straight-line program (`engine.gradcheck`)."""
+    first = Rerun()
+    recorded: list[Recorder] = []
+    trace = trace_program(tree, source, granularity, limits, recorded, first)
+    assert trace is not None
+    recorder = recorded[0]
+    passes = trace["passes"]
+    if not 0 <= pass_index < len(passes):
+        raise EngineError(
+            f"the program has {len(passes)} backward pass{'es' if len(passes) != 1 else ''}: "
+            f"pass must be 0 to {len(passes) - 1}, not {pass_index}"
+        )
+    ids = recorder.ids
+    by_id = {node["id"]: node for node in trace["nodes"]}
+    grads = first.grads[pass_index]
+    pass_leaves = sorted(
+        (node for node in grads if node in ids and by_id[ids[node]]["kind"] == "leaf"),
+        key=lambda node: int(ids[node][1:]),
+    )
+    checked = _selected(pass_leaves, ids, by_id, leaves)
+    runs_per_leaf = len(steps) * (2 if scheme == "central" else 1)
+    budget = limits.max_gradcheck_work
+    spent = recorder.state.steps * (len(checked) * runs_per_leaf + (scheme == "forward"))
+    if spent > budget:
+        raise limits.exceeded(
+            "max_gradcheck_work",
+            f"this check would run about {spent:,} interpreter steps ({len(checked):,} "
+            f"leaves × {runs_per_leaf} runs × {recorder.state.steps:,} steps a run); check "
+            "fewer leaves or h values, or an earlier pass",
+        )
+    unmoved = float(passes[pass_index]["data"])
+    checks = []
+    reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
+    parents: dict[Any, list[Any]] = {}
+    for node in reached:
+        for child in node._prev:
+            parents.setdefault(child, []).append(node)
+    for leaf in checked:
+        number = first.numbers[leaf]
+        after_writes = first.writes_before_read(leaf, parents.get(leaf, []), pass_index)
+        analytic = grads[leaf]
+        rows = []
+        for h in steps:
+            move = (number, after_writes, pass_index)
+            up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]])
+            if scheme == "central":
+                down = _output(tree, source, granularity, limits, move, -h, by_id[ids[leaf]])
+                numeric = (up - down) / (2 * h)
+            else:
+                numeric = (up - unmoved) / h
+            error = abs(numeric - analytic)
+            if not (math.isfinite(numeric) and math.isfinite(error)):
+                advice = "smaller" if h >= 1 else "larger"
+                raise EngineError(
+                    f"at h = {h!r} the difference quotient for {_name(by_id[ids[leaf]])} is "
+                    f"not a finite number; floating point cannot hold it (try {advice} h values)"
+                )
+            rows.append({"h": h, "numeric": numeric, "error": error})
+        node = by_id[ids[leaf]]
+        checks.append(
+            {"node": node["id"], "label": node["label"], "analytic": analytic, "rows": rows}
+        )
+    return {"output": passes[pass_index]["output"], "checks": checks}
+
+
+def _output(
+    tree: ast.Module,
+    source: str,
+    granularity: str,
+    limits: Limits,
+    move: tuple[int, int, int],
+    by: float,
+    leaf: dict[str, Any],
+) -> float:
+    """Pass k's output data when the program runs with the leaf moved by `by`; `move`
+    is (the leaf's number, the writes to its data before pass k reads it, k)."""
+    number, after_writes, pass_index = move
+    rerun = Rerun(number, by, pass_index, after_writes)
+    try:
+        trace_program(tree, source, granularity, limits, None, rerun)
+    except EngineError as error:
+        raise EngineError(
+            f"moving {_name(leaf)} by {by:g}, the program fails: {error.message}",
+            error.line,
+            error.column,
+        ) from None
+    if rerun.reached is None:
+        raise EngineError(
+            f"moving {_name(leaf)} by {by:g}, the program no longer reaches backward pass "
+            f"{pass_index}; try smaller h values"
+        )
+    return rerun.reached
+
+
+def _selected(
+    pass_leaves: list[Any],
+    ids: dict[Any, str],
+    by_id: dict[str, dict[str, Any]],
+    wanted: Sequence[str] | None,
+) -> list[Any]:
+    if wanted is None:
+        return pass_leaves
+    names = set()
+    for name in wanted:
+        if not isinstance(name, str):
+            raise EngineError(f"leaves must be labels, not {name!r}")
+        names.add(name)
+
+    def keys(leaf: Any) -> set[str]:
+        node = by_id[ids[leaf]]
+        return {node["id"], node["label"], node["name"]} - {""}
+
+    known = set().union(*(keys(leaf) for leaf in pass_leaves)) if pass_leaves else set()
+    unknown = sorted(names - known)
+    if unknown:
+        listed = ", ".join(repr(name) for name in unknown[:5])
+        shown = ", ".join(repr(by_id[ids[leaf]]["name"]) for leaf in pass_leaves[:20])
+        raise EngineError(
+            f"no leaf of this pass is called {listed}; its leaves are {shown or 'none'}"
+        )
+    return [leaf for leaf in pass_leaves if keys(leaf) & names]
+
+
+def _name(node: dict[str, Any]) -> str:
+    return repr(node["label"] or node["name"]) if (node["label"] or node["name"]) else node["id"]

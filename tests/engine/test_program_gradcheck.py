@@ -1,0 +1,94 @@
+"""The gradient check on real programs (SPEC §13, §14): the program run again by the
+interpreter with one leaf moved, at the pass asked for; on a learner's own engine the
+difference quotient is the check of their backprop that the article asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, gradcheck_source, program_examples
+from backprop_animator.engine.examples import TRAIN_STEP
+
+CENTRAL = {"scheme": "central", "h": [1e-6]}
+
+
+def numeric(check: dict[str, object], leaf: int = 0) -> float:
+    return check["checks"][leaf]["rows"][0]["numeric"]  # type: ignore[index, no-any-return]
+
+
+def test_a_right_own_engine_agrees_with_its_difference_quotients() -> None:
+    check = gradcheck_source(program_examples.OWN_ENGINE_FORK, **CENTRAL)
+    assert [c["label"] for c in check["checks"]] == ["a", "b"]
+    for leaf in check["checks"]:
+        assert leaf["rows"][0]["numeric"] == pytest.approx(leaf["analytic"], rel=1e-7)
+
+
+@pytest.mark.parametrize("name", ["BUGGY_ASSIGN", "BUGGY_NO_SORT", "BUGGY_DERIVATIVE"])
+def test_a_buggy_own_engine_disagrees_with_the_true_derivative(name: str) -> None:
+    # The difference quotient is the program's true derivative: the right engine's.
+    right = gradcheck_source(program_examples.OWN_ENGINE_FORK, **CENTRAL)
+    check = gradcheck_source(getattr(program_examples, name), **CENTRAL)
+    for mine, reference in zip(check["checks"], right["checks"], strict=True):
+        assert mine["rows"][0]["numeric"] == pytest.approx(reference["analytic"], rel=1e-7)
+    assert any(
+        mine["analytic"] != pytest.approx(reference["analytic"], rel=1e-6)
+        for mine, reference in zip(check["checks"], right["checks"], strict=True)
+    )
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_each_training_pass_is_checked_where_it_reads_its_weight(k: int) -> None:
+    # loss_k = (w_k x − y)², w updated between passes: d loss_k / d w_k = 2 (w_k x − y) x.
+    w, x, y, lr = 0.5, 2.0, 3.0, 0.05
+    for _ in range(k):
+        w -= lr * 2 * (w * x - y) * x
+    check = gradcheck_source(TRAIN_STEP, pass_index=k, **CENTRAL)
+    (leaf,) = check["checks"]
+    assert leaf["analytic"] == pytest.approx(2 * (w * x - y) * x, rel=1e-12)
+    assert numeric(check) == pytest.approx(leaf["analytic"], rel=1e-7)
+
+
+def test_control_flow_may_change_with_the_move() -> None:
+    # relu written as a branch: the check measures the program as it really runs.
+    source = (
+        "def f(v):\n    return v * 3 if v.data > 1.0 else v * 1\n"
+        "x = Value(1.0, label='x')\ny = f(x)\ny.backward()\n"
+    )
+    forward = gradcheck_source(source, h=[1e-3])
+    assert forward["checks"][0]["analytic"] == 1.0
+    assert numeric(forward) == pytest.approx(3.0 + 2.0 / 1e-3 * 1.0, rel=1e-6)
+
+
+def test_leaves_are_selected_by_label_name_or_id() -> None:
+    check = gradcheck_source(program_examples.OWN_ENGINE_FORK, leaves=["b"], **CENTRAL)
+    assert [c["label"] for c in check["checks"]] == ["b"]
+    with pytest.raises(EngineError, match="no leaf of this pass is called 'zz'"):
+        gradcheck_source(program_examples.OWN_ENGINE_FORK, leaves=["zz"], **CENTRAL)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"pass_index": 4}, "pass must be 0 to 3"),
+        ({"pass_index": -1}, "pass must be a backward pass's index"),
+        ({"mistake": "assign"}, "mistaken engines check straight-line programs"),
+    ],
+)
+def test_bad_options_are_clear_errors(options: dict[str, object], message: str) -> None:
+    with pytest.raises(EngineError, match=message):
+        gradcheck_source(TRAIN_STEP, **options)  # type: ignore[arg-type]
+
+
+def test_the_work_of_the_re_runs_is_bounded() -> None:
+    with pytest.raises(EngineError, match="BACKPROP_MAX_GRADCHECK_WORK") as caught:
+        gradcheck_source(TRAIN_STEP, limits=Limits(max_gradcheck_work=1_000))
+    assert "fewer leaves or h values" in caught.value.message
+
+
+def test_a_move_that_breaks_the_program_is_said_so() -> None:
+    source = (
+        "import math\nx = Value(1.0, label='x')\n"
+        "if x.data > 1.0:\n    raise ValueError('too big')\ny = x * x\ny.backward()\n"
+    )
+    with pytest.raises(EngineError, match=r"moving 'x' by 0\.1, the program fails"):
+        gradcheck_source(source, h=[0.1])

@@ -64,3 +64,20 @@ def test_the_cli_prints_the_same_check() -> None:
     assert json.loads(result.stdout) == enginecheck_source(source)
     bad = run("enginecheck", "x = (")
     assert bad.returncode == 2 and "line 1" in bad.stderr
+
+
+def test_the_export_and_animate_carry_the_check() -> None:
+    # Every host plays the trace, and the check travels in it (`engine_check`).
+    from backprop_animator import animate
+    from backprop_animator.app.export import render_standalone
+    from backprop_animator.engine.rules import rule_sources
+    from tests.app.test_export import data_block
+    from tests.app.test_notebook import inner_document, trace_in
+
+    source = program_examples.BUGGY_NO_SORT
+    expected = enginecheck_source(source)
+    page = render_standalone(trace_source(source), rule_sources(), title="No sort")
+    assert data_block(page, "backprop-trace")["engine_check"] == expected
+    notebook = inner_document(animate(source)._repr_html_())
+    assert trace_in(notebook)["engine_check"] == expected
+    assert expected["sort"]["verdict"] == "wrong"

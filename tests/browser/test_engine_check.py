@@ -198,3 +198,15 @@ def test_a_program_without_its_own_value_class_has_no_engine_check(
     expect(player_page.get_by_test_id("engine-check")).to_have_count(0)
     expect(player_page.locator(".player-engine-check")).to_be_hidden()
     expect(player_page.locator("[data-parted]")).to_have_count(0)
+
+
+def test_an_embed_shows_the_check_too(player_page: Page, server: str) -> None:
+    # Teachers embed the same player: a learner's engine is checked there as well.
+    url = player_url(server, BUGGY_ASSIGN, frame=0, path="/embed")
+    open_player(player_page, url)
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-verdict", "wrong")
+    expect(panel.get_by_test_id("engine-check-accumulation")).to_have_attribute(
+        "data-verdict", "wrong"
+    )

@@ -46,19 +46,22 @@ def check_engine(trace: dict[str, Any], right: RightLocals | None) -> dict[str, 
             "sort": {"verdict": "right", "first": None},
             "accumulation": {"verdict": "right", "first": None},
         }
+    backwards = [(i, f) for i, f in enumerate(trace["frames"]) if f["phase"] == "backward"]
     return {
-        "rules": _rules(trace, nodes, right),
-        "sort": _sort(trace, nodes),
-        "accumulation": _accumulation(trace),
+        "rules": _rules(trace, nodes, right, backwards),
+        "sort": _sort(trace, nodes, backwards),
+        "accumulation": _accumulation(backwards),
     }
 
 
-def _backward_frames(trace: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    return [(i, frame) for i, frame in enumerate(trace["frames"]) if frame["phase"] == "backward"]
+Backwards = list[tuple[int, dict[str, Any]]]  # (index in `frames`, frame)
 
 
 def _rules(
-    trace: dict[str, Any], nodes: dict[str, dict[str, Any]], right: RightLocals
+    trace: dict[str, Any],
+    nodes: dict[str, dict[str, Any]],
+    right: RightLocals,
+    backwards: Backwards,
 ) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
@@ -74,7 +77,7 @@ def _rules(
                     "first": None,
                 }
                 checked[op] = False
-    for index, frame in _backward_frames(trace):
+    for index, frame in backwards:
         node = nodes[frame["node"]]
         if node["kind"] != "op":
             continue
@@ -124,35 +127,34 @@ def _learner_locals(contributions: list[dict[str, Any]]) -> dict[str, float] | N
     return mine
 
 
-def _sort(trace: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    consumers: dict[str, set[str]] = {}
+def _sort(
+    trace: dict[str, Any], nodes: dict[str, dict[str, Any]], backwards: Backwards
+) -> dict[str, Any]:
+    consumers: dict[str, list[str]] = {}
+    children: dict[str, list[str]] = {}
     for edge in trace["edges"]:
-        consumers.setdefault(edge["source"], set()).add(edge["target"])
+        consumers.setdefault(edge["source"], []).append(edge["target"])
+        children.setdefault(edge["target"], []).append(edge["source"])
     by_pass: dict[int, list[tuple[int, str]]] = {}
-    for index, frame in _backward_frames(trace):
+    for index, frame in backwards:
         by_pass.setdefault(frame["pass"], []).append((index, frame["node"]))
     for pass_index, entry in enumerate(trace["passes"]):
-        reached = set(entry.get("reached") or _reached(entry["output"], nodes, trace))
+        reached = _reached(entry["output"], children)
         ran: set[str] = set()
         frames = by_pass.get(pass_index, [])
         for index, node_id in frames:
-            if nodes[node_id]["kind"] == "op" and node_id in ran:
-                # A second run adds the node's share to its children once more.
-                return {
-                    "verdict": "wrong",
-                    "first": {"frame": index, "node": node_id, "consumer": None},
-                }
-            if nodes[node_id]["kind"] == "op" and node_id != entry["output"]:
-                waiting = sorted(
-                    c for c in consumers.get(node_id, ()) if c in reached and c not in ran
-                )
-                if waiting:
-                    first = {"frame": index, "node": node_id, "consumer": waiting[0]}
+            if nodes[node_id]["kind"] == "op":
+                if node_id in ran:
+                    # A second run adds the node's share to its children once more.
+                    first = {"frame": index, "node": node_id, "consumer": None}
+                    return {"verdict": "wrong", "first": first}
+                waiting = [c for c in consumers.get(node_id, ()) if c in reached and c not in ran]
+                if waiting and node_id != entry["output"]:
+                    first = {"frame": index, "node": node_id, "consumer": min(waiting, key=_order)}
                     return {"verdict": "wrong", "first": first}
             ran.add(node_id)
         never = sorted(
-            (n for n in reached if nodes[n]["kind"] == "op" and n not in ran),
-            key=lambda n: int(n[1:]),
+            (n for n in reached if nodes[n]["kind"] == "op" and n not in ran), key=_order
         )
         if never:
             last = frames[-1][0] if frames else _sort_frame(trace, pass_index)
@@ -163,10 +165,11 @@ def _sort(trace: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> dict[str, 
     return {"verdict": "right", "first": None}
 
 
-def _reached(output: str, nodes: dict[str, dict[str, Any]], trace: dict[str, Any]) -> set[str]:
-    children: dict[str, list[str]] = {}
-    for edge in trace["edges"]:
-        children.setdefault(edge["target"], []).append(edge["source"])
+def _order(node_id: str) -> int:
+    return int(node_id[1:])  # ids are n0, n1, … in creation order
+
+
+def _reached(output: str, children: dict[str, list[str]]) -> set[str]:
     seen = {output}
     stack = [output]
     while stack:
@@ -185,8 +188,8 @@ def _sort_frame(trace: dict[str, Any], pass_index: int) -> int:
     )
 
 
-def _accumulation(trace: dict[str, Any]) -> dict[str, Any]:
-    for index, frame in _backward_frames(trace):
+def _accumulation(backwards: Backwards) -> dict[str, Any]:
+    for index, frame in backwards:
         for c in frame["contributions"]:
             if c.get("write") == "=" and c["before"] != 0:
                 first = {

@@ -9,6 +9,7 @@ model is tried directly: a linear algorithm's step count grows linearly.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -147,7 +148,10 @@ COURSE_LOOP = (Path(__file__).parent / "real_code" / "course_training_loop.py").
 
 
 def test_a_course_training_loop_runs_at_the_default_limits_with_cpythons_numbers() -> None:
-    trace = trace_source(COURSE_LOOP)  # the default limits: steps, time, nodes
+    # The default step, node, size and depth limits; the time limit is made roomy, since
+    # this 2-core machine's speed varies threefold under load and what is asserted here
+    # is that the work fits the bounds (its time is bench/real_code_bench.py's to report).
+    trace = trace_source(COURSE_LOOP, limits=dataclasses.replace(Limits(), time_limit=30.0))
     ours = printed_lines(trace)
     assert len(ours) == 20
     # The order of a set of nodes is their addresses' in CPython: the last bits may differ.

@@ -6,6 +6,7 @@ Standard library only. `trace_source` is the whole pipeline (text -> graph -> fr
 
 from __future__ import annotations
 
+import ast
 import gc
 import threading
 from collections.abc import Iterator
@@ -83,6 +84,15 @@ def _trace_source(
                 sort_steps=sort_steps,
             )
             return with_one_pass(trace, program.output)
+    own = _own_value_class(tree)
+    if mistake is not None and own is not None:
+        raise EngineError(
+            f"this program defines its own Value class ({own.name}), so it runs its own "
+            "rules and sort: the bug lab's mistakes change the built-in engine's. Write the "
+            "bug into your class instead; Check your engine shows where it parts from a "
+            "right one",
+            *SourceLines(source).position(own),
+        )
     if mistake is not None or sort_steps:
         # Where the program stops being a straight line: the statement to write out.
         raise EngineError(
@@ -113,6 +123,18 @@ def enginecheck_source(
     trace = trace_source(source, granularity, limits)
     check = trace.get("engine_check")
     return check if check is not None else check_engine(trace, None)
+
+
+def _own_value_class(tree: ast.Module) -> ast.ClassDef | None:
+    """The program's own Value-like class, as far as its text tells: a top-level class
+    with a `backward` method."""
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef) and any(
+            isinstance(item, ast.FunctionDef) and item.name == "backward"
+            for item in statement.body
+        ):
+            return statement
+    return None
 
 
 def trace_value(

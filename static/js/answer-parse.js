@@ -73,7 +73,8 @@ export function isClose(answer, truth) {
 }
 
 /**
- * @typedef {{local: number, upstream: number, delta: number, before: number, after: number}} Step
+ * @typedef {{local: number | null, upstream: number, delta: number, before: number, after: number}} Step
+ *   local: null where a learner's own rule's factor cannot be read off their code (SPEC §14)
  * @typedef {"right" | "forgot-before" | "forgot-upstream" | "forgot-local" | "sign" | "wrong-factor"
  *   | "unchanged" | "added" | "other"} Verdict
  */
@@ -95,7 +96,8 @@ export function isClose(answer, truth) {
  * @returns {{verdict: Verdict, factor?: number}}
  */
 export function judgeAnswer(answer, step, factors = []) {
-  const { local, upstream, delta, before, after } = step;
+  const { upstream, delta, before, after } = step;
+  const local = step.local ?? Number.NaN; // unknown: no slip is judged against it
   if (isClose(answer, after)) return { verdict: "right" };
   /** @param {number} candidate */
   const matches = (candidate) =>

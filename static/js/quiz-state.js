@@ -23,7 +23,9 @@ const STATE_VERSION = 1;
  * @typedef {import("./trace.js").Trace} Trace
  * @typedef {import("./answer-parse.js").Verdict} Verdict
  * @typedef {{index: number, frame: number, node: string, to: string, position: number,
- *   step: {local: number, upstream: number, delta: number, before: number, after: number}}} Question
+ *   step: {local: number | null, upstream: number, delta: number, before: number, after: number,
+ *     write?: "+=" | "=", line?: number}}} Question
+ *   step.write, step.line: a learner's own rule (SPEC §14), as their code wrote it
  * @typedef {{text: string, value: number | null, right: boolean, revealed: boolean, hinted: boolean,
  *   verdict: Verdict | "revealed"}} Answer
  * @typedef {{version: number, startFrame: number, answers: Array<Answer | null>}} QuizState
@@ -40,14 +42,16 @@ export function questionsOf(trace) {
   trace.frames.forEach((frame, k) => {
     if (frame.phase !== "backward" || !Array.isArray(frame.contributions)) return;
     frame.contributions.forEach((c, position) => {
-      const { local, upstream, delta, before, after } = c;
+      const { local, upstream, delta, before, after, write, line } = c;
       questions.push({
         index: questions.length,
         frame: k,
         node: frame.node,
         to: c.to,
         position,
-        step: { local, upstream, delta, before, after },
+        step: write
+          ? { local, upstream, delta, before, after, write, line }
+          : { local, upstream, delta, before, after },
       });
     });
   });

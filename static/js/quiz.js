@@ -28,6 +28,7 @@ import {
 } from "./quiz-state.js";
 import { attribute, localSymbol } from "./rule-text.js";
 import { html, svg } from "./svg.js";
+import { sourceLines as splitSourceLines } from "./source-position.js";
 
 export const MESSAGE_TYPE = "backprop-animator:quiz";
 let serial = 0;
@@ -87,6 +88,7 @@ export function mountQuiz(
   const { trace } = timeline;
   // The bug lab's assign engine writes each gradient with = where += belongs: ask about that.
   const write = trace.mistake === "assign" ? "=" : "+=";
+  const sourceLines = splitSourceLines(trace.source);
   const questions = questionsOf(trace);
   const key = storageKey(trace, questions);
   /** @type {QuizState} */
@@ -288,12 +290,20 @@ export function mountQuiz(
     const { local, upstream, delta, before, after } = q.step;
     const child = attribute(nameOf(q.to), "grad");
     const parent = attribute(nameOf(q.node), "grad");
-    // An engine that overwrites instead of adding (the bug lab's assign) drops `before`.
-    const adds = isClose(before + delta, after) || before === 0;
+    // An engine that overwrites instead of adding (the bug lab's assign, or a learner's
+    // own rule that writes `=`, SPEC §14) drops `before`.
+    const adds = q.step.write
+      ? q.step.write === "+="
+      : isClose(before + delta, after) || before === 0;
+    // A learner's write whose factor cannot be read off their code shows its amount.
+    const term =
+      local === null
+        ? formatCode(adds ? delta : after)
+        : `${formatCode(local)} × ${formatCode(upstream)}`;
     const sum =
       adds && before !== 0
-        ? `${formatCode(before)} + ${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}`
-        : `${formatCode(local)} × ${formatCode(upstream)} = ${formatCode(after)}${adds ? "" : ` (this engine writes = instead of +=, so the ${formatCode(before)} it held is lost)`}`;
+        ? `${formatCode(before)} + ${term} = ${formatCode(after)}`
+        : `${term} = ${formatCode(after)}${adds || before === 0 ? "" : ` (this engine writes = instead of +=, so the ${formatCode(before)} it held is lost)`}`;
     if (given.revealed) return `Shown: ${child} becomes ${sum}. This one counts as not right.`;
     if (given.right) return `Right: ${child} becomes ${sum}.`;
     const why =
@@ -353,15 +363,21 @@ export function mountQuiz(
     const siblings = questions.filter((other) => other.frame === q.frame);
     const other = siblings.length === 2 ? nameOf(siblings[1 - q.position].to) : nameOf(q.to);
     const child = attribute(nameOf(q.to), "grad");
+    // A learner's own rule (SPEC §14) is quoted from their code, with their `=` or `+=`.
+    const own = q.step.line ? (sourceLines[q.step.line - 1] ?? "").trim() : "";
+    const written = q.step.write ?? write;
+    const local = q.step.local === null ? "not read off the code" : formatCode(q.step.local);
     return [
       html("p", {}, [
-        "The rule: ",
+        own ? `The rule, line ${q.step.line}: ` : "The rule: ",
         html("code", {
-          text: `${child} ${write} ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
+          text:
+            own ||
+            `${child} ${written} ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
         }),
       ]),
       html("p", {
-        text: `Local derivative: ${formatCode(q.step.local)}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this ${write}: ${formatCode(q.step.before)}.`,
+        text: `Local derivative: ${local}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this ${written}: ${formatCode(q.step.before)}.`,
       }),
     ];
   }

@@ -356,3 +356,10 @@ def test_a_hostile_hash_or_eq_is_bounded(method: str) -> None:
     with pytest.raises(EngineError) as caught:
         trace_source(program, limits=Limits(time_limit=1.0))
     assert caught.value.line is not None
+
+
+def test_a_mistake_on_an_own_engine_is_refused_as_its_own_rules() -> None:
+    source = program_examples.BUGGY_ASSIGN
+    with pytest.raises(EngineError, match="defines its own Value class") as caught:
+        trace_source(source, mistake="assign")
+    assert caught.value.line == line_of(source, "class Value:")

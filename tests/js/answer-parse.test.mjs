@@ -214,3 +214,13 @@ describe("wrongFactors", () => {
     assert.ok(factors.every((f) => Number.isFinite(f.value)));
   });
 });
+
+describe("judgeAnswer on a learner's own rule (SPEC §14)", () => {
+  it("judges against the numbers the rule really wrote when its factor is unknown", () => {
+    // `self.grad = 2.0 * out.grad + 0` written as `=` over a 3: the 3 is lost.
+    const step = { local: null, upstream: 1, delta: -1, before: 3, after: 2 };
+    assert.equal(judgeAnswer(2, step).verdict, "right");
+    assert.equal(judgeAnswer(3, step).verdict, "unchanged");
+    assert.equal(judgeAnswer(-2, step).verdict, "sign");
+  });
+});

@@ -195,3 +195,37 @@ describe("programRule", () => {
     assert.equal(rule?.lines.at(-1), "\u2026");
   });
 });
+
+describe("substitutions of a learner's own rule (SPEC §14)", () => {
+  const nameOf = (id) => ({ n0: "a", n1: "b" })[id];
+  const sourceLines = ["class Value:", "            other.grad = self.data * out.grad"];
+  it("quotes the learner's line and says what an = throws away", () => {
+    const [row] = substitutions({
+      op: "*",
+      name: "b",
+      contributions: [
+        { to: "n0", local: 3, upstream: 1, delta: 0, before: 3, after: 3, write: "=", line: 2 },
+      ],
+      nameOf,
+      ops: undefined,
+      sourceLines,
+    });
+    assert.equal(row.symbolic, "other.grad = self.data * out.grad");
+    assert.equal(row.numeric, "= 3.0 \u00D7 1.0 = 3.0");
+    assert.equal(row.result, "\u2192 a.grad = 3.0, overwriting 3.0");
+  });
+  it("shows the amount alone where the factor is not in the code", () => {
+    const [row] = substitutions({
+      op: "*",
+      name: "b",
+      contributions: [
+        { to: "n0", local: null, upstream: 2, delta: 4, before: 1, after: 5, write: "+=", line: 2 },
+      ],
+      nameOf,
+      ops: undefined,
+      sourceLines,
+    });
+    assert.equal(row.numeric, "= 4.0");
+    assert.equal(row.result, "\u2192 a.grad = 1.0 + 4.0 = 5.0");
+  });
+});

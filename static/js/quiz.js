@@ -354,7 +354,7 @@ export function mountQuiz(
       (other) => other.index <= q.index && other.frame >= state.startFrame,
     ).length;
     const count = questions.filter((other) => other.frame >= state.startFrame).length;
-    return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), "grad")} after its ${write}?`;
+    return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), "grad")} after its ${q.step.write ?? write}?`;
   }
 
   /** @param {Question} q */

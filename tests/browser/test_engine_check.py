@@ -21,6 +21,7 @@ from backprop_animator.engine.program_examples import (
     OWN_ENGINE_FORK,
 )
 from tests.browser.conftest import open_player, player_url
+from tests.browser.test_quiz import answer, go_to_next_question, quiz_url
 
 pytestmark = pytest.mark.browser
 
@@ -210,3 +211,20 @@ def test_an_embed_shows_the_check_too(player_page: Page, server: str) -> None:
     expect(panel.get_by_test_id("engine-check-accumulation")).to_have_attribute(
         "data-verdict", "wrong"
     )
+
+
+def test_the_quiz_on_a_learners_engine_asks_about_the_write_their_code_makes(
+    player_page: Page, server: str
+) -> None:
+    trace = trace_source(BUGGY_ASSIGN)
+    # The first `=` that loses a share: d's rule writes c.grad over what e's rule gave it.
+    first = trace["engine_check"]["accumulation"]["first"]
+    open_player(player_page, quiz_url(server, BUGGY_ASSIGN, frame=str(first["frame"])))
+    go_to_next_question(player_page)
+    prompt = player_page.get_by_test_id("quiz-prompt")
+    expect(prompt).to_contain_text("after its =?")
+    write = trace["frames"][first["frame"]]["contributions"][0]
+    answer(player_page, str(write["after"]))
+    feedback = player_page.get_by_test_id("quiz-feedback")
+    expect(feedback).to_contain_text("Right")
+    expect(feedback).to_contain_text("is lost")

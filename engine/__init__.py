@@ -130,8 +130,7 @@ def _own_value_class(tree: ast.Module) -> ast.ClassDef | None:
     with a `backward` method."""
     for statement in tree.body:
         if isinstance(statement, ast.ClassDef) and any(
-            isinstance(item, ast.FunctionDef) and item.name == "backward"
-            for item in statement.body
+            isinstance(item, ast.FunctionDef) and item.name == "backward" for item in statement.body
         ):
             return statement
     return None

@@ -47,6 +47,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PStaticMethod,
 )
+from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
 from backprop_animator.engine.parse import SourceLines, parse_python
@@ -370,6 +371,8 @@ class Compiler(ExpressionCompiler):
             return self.raise_statement(node, scope)  # type: ignore[arg-type]
         if kind is ast.Try:
             return self.try_statement(node, scope)  # type: ignore[arg-type]
+        if kind is ast.Match:
+            return compile_match(self, node, scope, self.block)  # type: ignore[arg-type]
         raise self.unsupported(node)
 
     def expression_statement(self, node: ast.Expr, scope: scopes.Scope) -> Stmt:

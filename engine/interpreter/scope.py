@@ -108,6 +108,10 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
             scope.locals.add(node.id)
         elif isinstance(node, ast.alias):
             scope.locals.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name is not None:
+            scope.locals.add(node.name)  # a `case` pattern's capture
+        elif isinstance(node, ast.MatchMapping) and node.rest is not None:
+            scope.locals.add(node.rest)
         stack.extend(ast.iter_child_nodes(node))
 
 

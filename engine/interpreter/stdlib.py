@@ -471,6 +471,8 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         self_ = args[0]
         return hash(m.key(tuple(self_.attrs.get(name) for name in compared)))
 
+    if options.get("match_args", True) and "__match_args__" not in namespace:
+        namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
     generated: dict[str, Any] = {"__init__": init, "__repr__": representation}
     eq = options.get("eq", True)
     if eq:

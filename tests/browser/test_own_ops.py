@@ -29,7 +29,10 @@ def test_an_op_named_like_an_object_property_or_an_engine_function_plays(
     expect(code).to_contain_text("node._backward()")
     # No engine method is shown as this op's rule: it is the program's own.
     expect(code).not_to_contain_text("engine/value.py")
-    expect(code.get_by_test_id("substitution").first).to_contain_text("local")
+    # The worked step quotes the learner's own write (SPEC §14), not a template.
+    expect(code.get_by_test_id("substitution").first).to_contain_text(
+        "self.grad += other.data * out.grad"
+    )
 
 
 def test_the_code_panel_shows_the_programs_own_rule_with_its_bug(

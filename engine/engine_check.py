@@ -26,6 +26,7 @@ Example (`=` in `__mul__`, `a = Value(2.0); b = Value(3.0); d = a * b + a`):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from backprop_animator.engine.ops import op_key
@@ -50,7 +51,7 @@ def check_engine(trace: dict[str, Any], right: RightLocals | None) -> dict[str, 
     return {
         "rules": _rules(trace, nodes, right, backwards),
         "sort": _sort(trace, nodes, backwards),
-        "accumulation": _accumulation(backwards),
+        "accumulation": _accumulation(backwards, right),
     }
 
 
@@ -86,7 +87,7 @@ def _rules(
             continue  # already wrong: the first frame is the one to show
         pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
         correct = pass_right.get(node["id"])
-        mine = _learner_locals(frame["contributions"])
+        mine = _learner_locals(frame["contributions"], frame, right)
         if correct is None or mine is None:
             continue
         right_sum: dict[str, float] = {}
@@ -112,17 +113,23 @@ def _rules(
     return list(rows.values())
 
 
-def _learner_locals(contributions: list[dict[str, Any]]) -> dict[str, float] | None:
+def _learner_locals(
+    contributions: list[dict[str, Any]], frame: dict[str, Any], right: RightLocals
+) -> dict[str, float] | None:
     """Each child's factor in one rule, all its writes together: read off the code where
-    it could be, else what the write added (or wrote, for `=`) over the upstream
-    gradient; None when that cannot be known (an upstream gradient of 0)."""
+    it could be, else what the write added (or wrote, for an `=` that did not keep the
+    old gradient) over the upstream gradient; None when that cannot be known (an
+    upstream gradient of 0, a factor too large for a float)."""
     mine: dict[str, float] = {}
     for c in contributions:
         local = c["local"]
         if local is None:
             if c["upstream"] == 0:
                 return None
-            local = (c["delta"] if c["write"] == "+=" else c["after"]) / c["upstream"]
+            adds = c["write"] == "+=" or (c["before"] != 0 and _kept(c, frame, right))
+            local = (c["delta"] if adds else c["after"]) / c["upstream"]
+            if not math.isfinite(local):
+                return None
         mine[c["to"]] = mine.get(c["to"], 0.0) + local
     return mine
 
@@ -130,16 +137,20 @@ def _learner_locals(contributions: list[dict[str, Any]]) -> dict[str, float] | N
 def _sort(
     trace: dict[str, Any], nodes: dict[str, dict[str, Any]], backwards: Backwards
 ) -> dict[str, Any]:
-    consumers: dict[str, list[str]] = {}
     children: dict[str, list[str]] = {}
     for edge in trace["edges"]:
-        consumers.setdefault(edge["source"], []).append(edge["target"])
         children.setdefault(edge["target"], []).append(edge["source"])
     by_pass: dict[int, list[tuple[int, str]]] = {}
     for index, frame in backwards:
         by_pass.setdefault(frame["pass"], []).append((index, frame["node"]))
     for pass_index, entry in enumerate(trace["passes"]):
         reached = _reached(entry["output"], children)
+        # Each node's consumers within this pass's graph: a weight shared by every pass
+        # is not walked over every pass's consumers at each pass.
+        consumers: dict[str, list[str]] = {}
+        for parent in reached:
+            for child in children.get(parent, ()):
+                consumers.setdefault(child, []).append(parent)
         ran: set[str] = set()
         frames = by_pass.get(pass_index, [])
         for index, node_id in frames:
@@ -148,7 +159,7 @@ def _sort(
                     # A second run adds the node's share to its children once more.
                     first = {"frame": index, "node": node_id, "consumer": None}
                     return {"verdict": "wrong", "first": first}
-                waiting = [c for c in consumers.get(node_id, ()) if c in reached and c not in ran]
+                waiting = [c for c in consumers.get(node_id, ()) if c not in ran]
                 if waiting and node_id != entry["output"]:
                     first = {"frame": index, "node": node_id, "consumer": min(waiting, key=_order)}
                     return {"verdict": "wrong", "first": first}
@@ -188,10 +199,28 @@ def _sort_frame(trace: dict[str, Any], pass_index: int) -> int:
     )
 
 
-def _accumulation(backwards: Backwards) -> dict[str, Any]:
+def _right_share(right: RightLocals, frame: dict[str, Any], child: str) -> float | None:
+    """What a right rule adds to `child` in this frame: its locals times the upstream."""
+    pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
+    locals_ = pass_right.get(frame["node"])
+    if not locals_ or not frame["contributions"]:
+        return None
+    upstream = frame["contributions"][0]["upstream"]
+    return float(sum(local for to, local in locals_ if to == child) * upstream)
+
+
+def _kept(c: dict[str, Any], frame: dict[str, Any], right: RightLocals) -> bool:
+    """Whether an `=` write kept what was there: it wrote the old gradient plus the
+    right share (`self.grad = tmp` with `tmp = self.grad + …`), an accumulation all
+    the same."""
+    share = _right_share(right, frame, c["to"])
+    return share is not None and agrees(c["after"] - c["before"], share)
+
+
+def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
     for index, frame in backwards:
         for c in frame["contributions"]:
-            if c.get("write") == "=" and c["before"] != 0:
+            if c.get("write") == "=" and c["before"] != 0 and not _kept(c, frame, right):
                 first = {
                     "frame": index,
                     "node": frame["node"],

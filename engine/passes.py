@@ -294,6 +294,8 @@ class Recorder:
         return after
 
     def record_write(self, obj: Any, node: Value, field: str, before: Any, after: Any) -> None:
+        if field == "grad" and self.pass_output is None and type(obj) is PInstance:
+            self.right.touched.add(node)  # between passes: the right engine starts there too
         if self.pass_output is not None:
             if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
                 self.contribution(obj, None, before, after, "=")
@@ -565,11 +567,16 @@ class Recorder:
         after_number = float(as_number(after, "grad"))
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
+        added = delta if write == "+=" else after_number
+        if read is not None and not _times_upstream(read, upstream, added):
+            # `other.data * other.grad`: a factor, but of some other node's gradient.
+            read = None
         if read is not None:
             effective = read
         else:  # what the write amounts to as a factor of the upstream gradient
-            added = delta if write == "+=" else after_number
             effective = added / upstream if upstream else 0.0
+            if not math.isfinite(effective):  # a subnormal upstream gradient
+                effective = 0.0
         child.mirror.grad = after_number  # the mirror follows at once: no sync needed
         # A rule may write a node its output does not reach (a class that hashes by value
         # merged it away in a set): the trace shows it all the same.
@@ -921,6 +928,13 @@ def not_finite(what: str, data: float) -> ProgramError:
         f"{what}: the result is not a finite number ({data}); the maths is exact, "
         "but floating point has a range"
     )
+
+
+def _times_upstream(local: float, upstream: float, added: float) -> bool:
+    """Whether a write added `local` times the rule's own node's gradient (within the
+    rounding of the write's own sum)."""
+    product = local * upstream
+    return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300)
 
 
 def as_number(value: Any, field: str) -> float:

@@ -69,6 +69,8 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     if not operands:
         return [], "registry"
     try:
+        if not _reproduces(op, float(node.data), operands):
+            return None  # the op's name does not say what the learner's code computed
         found = _registry_locals(op, node.data, operands)
         if found is not None:
             return found, "registry"
@@ -78,6 +80,38 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     if found is None or not all(math.isfinite(local) for _, local in found):
         return None
     return found, "numeric"
+
+
+def _forward(op: str, operands: Sequence[Value]) -> float | None:
+    """The op's output from its operands' data, as the registry or the numeric table
+    computes it; None for an op neither has."""
+    data = [float(child.data) for child in operands]
+    if op == "+":
+        return math.fsum(data) if len(data) > 2 else sum(data)
+    if op == "*":
+        return math.prod(data)
+    key = op_key(op)
+    if key == "**" and not is_other_power(op) and len(data) == 1:
+        result = data[0] ** float(op[2:])
+        return None if isinstance(result, complex) else float(result)
+    entry = OPS.get(key) or OPS.get(key.lower())
+    if entry is not None and entry.number is not None and len(data) == 1:
+        return float(entry.number(data[0]))
+    function = NUMERIC_OPS.get((op, len(data))) or NUMERIC_OPS.get((op.lower(), len(data)))
+    return None if function is None else float(function(*data))
+
+
+def _reproduces(op: str, data: float, operands: Sequence[Value]) -> bool:
+    """Whether the op, applied to the operands in their order, gives the node's data:
+    the right engine trusts `_op` only then (a `__rsub__` that made `other - self` with
+    operands `(self, other)` is not `self - other`). An op neither table has passes:
+    it has no right rule anyway."""
+    if len(operands) < 2 and op in ("+", "*"):
+        return True  # judged by `_registry_locals` (an operand went missing)
+    expected = _forward(op, operands)
+    if expected is None:
+        return True
+    return abs(expected - data) <= 1e-9 * max(1.0, abs(expected), abs(data))
 
 
 def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals | None:
@@ -144,16 +178,18 @@ class RightEngine:
 
     def __init__(self) -> None:
         self.grads: dict[Value, float] = {}  # the right engine's, after the last pass
-        self.learner_after: dict[Value, float] = {}  # the learner's, after the last pass
         self.unknown: set[Value] = set()  # nodes with no right gradient
+        # Nodes whose gradient the program wrote between passes (a zero_grad): the right
+        # engine starts the next pass from what the program wrote, as the learner's does.
+        self.touched: set[Value] = set()
         self.numeric: set[Value] = set()  # nodes whose op was differentiated numerically
         # By pass index: each node's right locals, by operand position (`engine_check`).
         self.pass_locals: dict[int, dict[Value, Locals | None]] = {}
 
     def start(self, node: Value, learner: float) -> float:
         """Where the right engine starts a node at a pass: where it left it, unless the
-        program changed the learner's gradient since (zero_grad): then there too."""
-        if node in self.grads and self.learner_after.get(node) == learner:
+        program wrote the learner's gradient since (zero_grad): then there too."""
+        if node in self.grads and node not in self.touched:
             return self.grads[node]
         self.unknown.discard(node)
         return learner
@@ -192,6 +228,6 @@ class RightEngine:
                     unknown.add(child)
         for node in order:
             self.grads[node] = grads[node]
-            self.learner_after[node] = float(node.grad)
+        self.touched.difference_update(order)
         self.unknown = (self.unknown - set(order)) | unknown
         self.pass_locals[index] = pass_locals

@@ -530,16 +530,16 @@ class Compiler(ExpressionCompiler):
         obj_expr = self.expr(target.value, scope)
         read_first: Expr | None = None  # `child.grad` on the right of `child.grad = child.grad + …`
         term = right
-        if (
-            op is None
-            and isinstance(right, ast.BinOp)
-            and isinstance(right.op, ast.Add)
-            and ast.unparse(right.left) == ast.unparse(target)
-        ):
-            read_first, term = self.expr(right.left, scope), right.right
-        write = "+=" if op in ("+", "-") or read_first is not None else "="
+        read_last: Expr | None = None  # `child.grad = … + child.grad`
+        if op is None and isinstance(right, ast.BinOp) and isinstance(right.op, ast.Add):
+            written = ast.unparse(target)
+            if ast.unparse(right.left) == written:
+                read_first, term = self.expr(right.left, scope), right.right
+            elif ast.unparse(right.right) == written:
+                read_last, term = self.expr(right.right, scope), right.left
+        write = "+=" if op in ("+", "-") or read_first or read_last else "="
         combine = op if op is not None else "+"
-        term_of = self.local_term(term, scope, readable=op != "-")
+        term_of = self.local_term(term, scope, readable=op is None or op == "+")
 
         def run(f: Frame) -> None:
             if op is not None:
@@ -551,6 +551,11 @@ class Compiler(ExpressionCompiler):
                 before = read_first(f)
                 local, value = term_of(f)
                 after = binary("+", before, value)
+                obj = obj_expr(f)
+            elif read_last is not None:
+                local, value = term_of(f)
+                before = read_last(f)
+                after = binary("+", value, before)
                 obj = obj_expr(f)
             else:
                 local, after = term_of(f)

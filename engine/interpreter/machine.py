@@ -72,6 +72,10 @@ _FORWARD = {
     "**": "__pow__",
 }
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
+# How deep a program's `__hash__`/`__eq__` may nest inside Python's own container code
+# (`Machine.call_from_python`): each level may hold a tuple's C recursion besides.
+MAX_CALLBACK_DEPTH = 32
+
 _COMPARE = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__"}
 _SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 # The `operator` module's functions are Python's own operators (`operator.add(a, b)` is
@@ -262,7 +266,7 @@ class Machine:
             truthy = self.truthy
 
             def eq_rule(instance: PInstance, other: Any) -> Any:
-                result = self.call_method(eq, [instance, other])
+                result = self.call_from_python(eq, [instance, other])
                 return NotImplemented if result is NotImplemented else truthy(result)
 
             cls.eq_rule = eq_rule
@@ -276,12 +280,31 @@ class Machine:
             return unhashable
 
         def hashed(instance: PInstance) -> int:
-            result = self.call_method(method, [instance])
+            result = self.call_from_python(method, [instance])
             if type(result) is not int and type(result) is not bool:
                 raise ProgramError("__hash__ method should return an integer", kind="TypeError")
             return int(result)  # Python folds one past 64 bits as CPython's `hash` does
 
         return hashed
+
+    def call_from_python(self, method: Function | NativeMethod, args: list[Any]) -> Any:
+        """A program's `__hash__` or `__eq__` called by Python's own set, dict or list code.
+
+        Python's C code (hashing a tuple, comparing in a dict) takes C stack the
+        interpreter's depth limits do not see, so these callbacks nest at most
+        `MAX_CALLBACK_DEPTH` deep: `hash(t)` inside a `__hash__` inside a nested tuple
+        ... is refused, not a crash of the process."""
+        state = self.state
+        if state.callbacks >= MAX_CALLBACK_DEPTH:
+            error = state.limits.exceeded(
+                "max_depth", "hashing or comparing in a container nests too deeply"
+            )
+            raise ProgramError(error.message)
+        state.callbacks += 1
+        try:
+            return self.call_method(method, args)
+        finally:
+            state.callbacks -= 1
 
     def call_method(self, method: Function | NativeMethod, args: list[Any]) -> Any:
         if isinstance(method, Function):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import Frame, PClass, TypeObject
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.expressions import ExpressionCompiler as Expressions
@@ -89,7 +89,7 @@ def _sequence(compiler: Expressions, node: ast.MatchSequence, scope: Scope) -> P
         n = len(subject)
         if (star is None and n != len(before)) or n < len(before) + len(after):
             return False
-        charge(n // 100)
+        charge(n // ITEMS_PER_STEP)
         for pattern, item in zip(before, subject, strict=False):
             if not pattern(f, item):
                 return False
@@ -110,17 +110,19 @@ def _mapping(compiler: Expressions, node: ast.MatchMapping, scope: Scope) -> Pat
     patterns = [compile_pattern(compiler, p, scope) for p in node.patterns]
     rest = compiler.store_name(node.rest, scope, label=False) if node.rest else None
     key_of = compiler.m.key
+    charge = compiler.m.state.charge
 
     def match(f: Frame, subject: Any) -> bool:
         if type(subject) is not dict:
             return False
-        seen = []
+        seen = set()
         for key_expr, pattern in zip(keys, patterns, strict=True):
             key = key_of(key_expr(f))
             if key not in subject or not pattern(f, subject[key]):
                 return False
-            seen.append(key)
+            seen.add(key)
         if rest is not None:
+            charge(len(subject) // ITEMS_PER_STEP)  # the copy below
             rest(f, {k: v for k, v in subject.items() if k not in seen})
         return True
 

@@ -469,7 +469,10 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
 
     def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
         self_ = args[0]
-        return hash(m.key(tuple(self_.attrs.get(name) for name in compared)))
+        fields = tuple(self_.attrs.get(name) for name in compared)
+        for value in fields:
+            m.key(value)  # a list field is CPython's TypeError, which a program may catch
+        return hash(m.key(fields))
 
     if options.get("match_args", True) and "__match_args__" not in namespace:
         namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`

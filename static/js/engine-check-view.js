@@ -88,7 +88,8 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
   ]);
   const sortFirst = check.sort.first;
   if (sortFirst) {
-    const ranHere = trace.frames[sortFirst.frame]?.node === sortFirst.node;
+    const there = trace.frames[sortFirst.frame];
+    const ranHere = there?.phase === "backward" && there.node === sortFirst.node;
     const who = nameOf(sortFirst.node);
     sortParts.push(
       sortFirst.consumer

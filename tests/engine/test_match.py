@@ -52,3 +52,12 @@ def test_hostile_matches_end_cleanly(body: str, message: str) -> None:
     with pytest.raises(EngineError, match=message) as caught:
         trace_source(body + PASS, limits=Limits(time_limit=1.0, max_steps=200_000))
     assert caught.value.line is not None
+
+
+def test_a_mapping_rest_is_charged_by_the_dict_it_copies() -> None:
+    body = (
+        "d = dict(zip(range(100_000), range(100_000)))\nfor i in range(1000):\n"
+        "    match d:\n        case {0: 0, **rest}:\n            pass\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(body + PASS, limits=Limits(time_limit=30.0, max_steps=500_000))

@@ -363,3 +363,98 @@ def test_a_mistake_on_an_own_engine_is_refused_as_its_own_rules() -> None:
     with pytest.raises(EngineError, match="defines its own Value class") as caught:
         trace_source(source, mistake="assign")
     assert caught.value.line == line_of(source, "class Value:")
+
+
+def test_a_factor_of_another_nodes_gradient_is_not_read_as_the_local() -> None:
+    # `other.grad` where `out.grad` belongs: the wrong upstream, found and not misread.
+    mul = (
+        "            self.grad += other.data * other.grad\n"
+        "            other.grad += self.data * out.grad"
+    )
+    source = engine(mul, "a = Value(2.0)\nb = Value(3.0)\nc = a * b\nd = c + a\nd.backward()\n")
+    trace = trace_source(source)
+    c = by_label(trace)["c"]
+    share = next(f for f in backward_frames(trace) if f["node"] == c["id"])["contributions"][0]
+    assert share["local"] is None
+    rules = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert rules["*"] == "wrong"
+
+
+def test_an_op_named_for_what_it_did_not_compute_is_not_trusted() -> None:
+    # A right `__rsub__` that makes `other - self` with operands (self, other): `-` of the
+    # operands in their order is not its data, so no right rule is assumed for it.
+    rsub = """
+    def __rsub__(self, other):
+        other = Value(other)
+        out = Value(other.data - self.data, (self, other), '-')
+
+        def _backward():
+            self.grad += -1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+"""
+    source = engine(RIGHT_MUL, "").replace(
+        "    def backward(self):", rsub + "\n    def backward(self):"
+    )
+    source += "a = Value(2.0)\nb = Value(3.0)\nd = 5 - a * b\nd.backward()\nprint(a.grad)\n"
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts["-"] == "unchecked"
+    assert "correct_grad" not in by_label(trace)["a"]
+
+
+def test_a_zero_grad_of_a_gradient_already_zero_still_restarts_the_right_engine() -> None:
+    # `*` forgets `other.grad`: b's gradient stays 0, and zeroing it changes nothing
+    # visible; the right engine must start each pass from the zeroed gradients all the same.
+    mul = "            self.grad += other.data * out.grad"
+    program = (
+        "a = Value(1.0)\nb = Value(2.0)\nfor step in range(2):\n    c = a * b\n    d = c + a\n"
+        "    a.grad = 0.0\n    b.grad = 0.0\n    d.backward()\n"
+    )
+    trace = trace_source(engine(mul, program))
+    b = by_label(trace)["b"]
+    assert (b["grad"], b["correct_grad"]) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        "self.grad = out.grad * other.data + self.grad",
+        "self.grad = self.grad + out.grad * other.data",
+    ],
+)
+def test_an_accumulation_written_out_is_one(write: str) -> None:
+    mul = f"            {write}\n            other.grad += self.data * out.grad"
+    source = engine(mul, "a = Value(2.0)\nb = Value(3.0)\nc = a * b\nd = c + a\nd.backward()\n")
+    trace = trace_source(source)
+    check = trace["engine_check"]
+    assert check["accumulation"]["verdict"] == "right"
+    assert all(rule["verdict"] == "right" for rule in check["rules"])
+    assert all(n["grad"] == n["correct_grad"] for n in trace["nodes"])
+
+
+def test_an_accumulation_through_a_temporary_is_one_too() -> None:
+    mul = (
+        "            total = self.grad + other.data * out.grad\n"
+        "            self.grad = total\n            other.grad += self.data * out.grad"
+    )
+    source = engine(mul, "a = Value(2.0)\nb = Value(3.0)\nc = a * b\nd = c + a\nd.backward()\n")
+    check = trace_source(source)["engine_check"]
+    assert check["accumulation"]["verdict"] == "right"
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {"*": "right", "+": "right"}
+
+
+def test_a_subnormal_upstream_gradient_is_traced_as_cpython_runs_it() -> None:
+    mul = "            self.grad = 2.0\n            other.grad = 2.0"
+    program = (
+        "a = Value(2.0)\nb = Value(3.0)\nc = a * b\nc.grad = 1e-310\n"
+        "c._backward()\nc.backward()\nprint(a.grad, b.grad)\n"
+    )
+    source = engine(mul, program).replace(
+        "        self.grad = 1.0\n", "        self.grad = 1e-310\n"
+    )
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))

@@ -486,9 +486,12 @@ def test_a_string_on_its_own_line_is_ignored_like_a_comment() -> None:
     assert [node["label"] for node in trace["nodes"]] == ["x", "y"]
 
 
-def test_match_statements_are_refused_by_name() -> None:
-    with pytest.raises(EngineError, match="match statements"):
+def test_a_match_statement_makes_a_real_program() -> None:
+    # Real programs run `match` (tests/engine/test_match.py); 1.0 is then a number.
+    with pytest.raises(EngineError, match="not a Value"):
         trace_source("x = 1.0\nmatch x:\n    case _:\n        pass\n")
+    trace = trace_source("x = Value(1.0)\nmatch x.data:\n    case 1.0:\n        y = x * 2\ny\n")
+    assert trace["nodes"][-1]["data"] == 2.0
 
 
 @pytest.mark.parametrize(

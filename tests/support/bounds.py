@@ -40,6 +40,25 @@ NESTED = "nested too deeply"
 STEPS = "BACKPROP_MAX_STEPS"
 
 CASES = [
+    # A program's `__hash__` hashing a nested tuple that holds itself: C recursion under
+    # every call, where CPython's own C stack ran out (a segfault) before the bound.
+    case(
+        "a __hash__ that hashes a nested tuple holding it",
+        """
+        class B:
+            def __init__(self):
+                self.n = 990
+            def __hash__(self):
+                self.n -= 1
+                return hash(T) if self.n > 0 else 0
+        t = B()
+        for i in range(190):
+            t = (t,)
+        T = t
+        h = hash(T)
+        """,
+        "nests too deeply",
+    ),
     # A class's own `__hash__` runs when its objects go into a set (SPEC §14): bounded
     # like any call, with no worker to kill in the CLI or a notebook.
     case(

@@ -75,9 +75,10 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         if found is not None:
             return found, "registry"
         found = _numeric_locals(op, operands)
+        # A move of ±h can take `x ** y` to a complex number: no real derivative there.
+        if found is None or not all(math.isfinite(local) for _, local in found):
+            return None
     except (ArithmeticError, ValueError, TypeError):
-        return None
-    if found is None or not all(math.isfinite(local) for _, local in found):
         return None
     return found, "numeric"
 

@@ -458,3 +458,17 @@ def test_a_subnormal_upstream_gradient_is_traced_as_cpython_runs_it() -> None:
     )
     trace = trace_source(source)
     assert_same_output(printed_lines(trace), run_in_cpython(source))
+
+
+def test_a_numeric_derivative_that_turns_complex_is_no_right_rule() -> None:
+    # (−2) ** y: the central difference moves y off an integer, where the power is complex.
+    from backprop_animator.engine.right_engine import right_locals
+    from backprop_animator.engine.value import Value
+
+    base, exponent = Value(-2.0), Value(2.0)
+    power = Value(4.0, (base, exponent), "**")
+    assert right_locals(power, power._prev) is None
+    positive = Value(4.0, (Value(2.0), Value(2.0)), "**")
+    found = right_locals(positive, positive._prev)
+    assert found is not None and found[1] == "numeric"
+    assert found[0][0][1] == pytest.approx(4.0, rel=1e-6)  # y · x^(y−1)

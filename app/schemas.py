@@ -194,6 +194,11 @@ class Pass(Strict):
         description="Node id -> name, for the nodes this pass's texts call otherwise than "
         "`nodes[].name` (an unlabelled parameter is named by its data in that pass)."
     )
+    correct_grads: dict[str, float] | None = Field(
+        default=None,
+        description="With a `mistake` (§13): node id -> the gradient the right engine gives "
+        "in this pass, from the gradients the pass started with, for every node it reaches.",
+    )
 
 
 class OpFacts(Strict):

@@ -93,19 +93,13 @@ def _trace_source(
             "right one",
             *SourceLines(source).position(own),
         )
-    if mistake is not None or sort_steps:
-        # Where the program stops being a straight line: the statement to write out.
-        raise EngineError(
-            "the bug lab and the sort step by step work on straight-line programs "
-            "(no functions, loops or classes, one backward pass); write this one out "
-            "statement by statement to use them",
-            *SourceLines(source).position(real),
-        )
     # The collector stays on: a real program can make reference cycles (closures in
     # loops) far faster than it makes nodes, and only the collector frees them. It
     # runs less often, though (`_collector_relaxed`).
     with _collector_relaxed():
-        traced = trace_program(tree, source, granularity, limits)
+        traced = trace_program(
+            tree, source, granularity, limits, mistake=mistake, sort_steps=sort_steps
+        )
     assert traced is not None  # only a gradient check's re-run stops early
     return traced
 

@@ -30,7 +30,6 @@ from backprop_animator.engine.mistakes import backward_order, check_mistake, ove
 from backprop_animator.engine.narrate import Names, fmt
 from backprop_animator.engine.ops import NUMBER_FUNCTIONS
 from backprop_animator.engine.parse import (
-    SourceLines,
     first_real_statement,
     parse_program,
     run_straight_line,
@@ -80,13 +79,6 @@ def gradcheck_source(
         real = first_real_statement(tree)
         if real is None and pass_index == 0:
             return _gradcheck_source(tree, source, granularity, limits, scheme, h, leaves, mistake)
-        if mistake is not None:
-            raise EngineError(
-                "the bug lab's mistaken engines check straight-line programs (no functions, "
-                "loops or classes, one backward pass); write this one out statement by "
-                "statement to check a mistaken engine",
-                *SourceLines(source).position(real) if real is not None else (None, None),
-            )
         return gradcheck_program(
             tree,
             source,
@@ -96,6 +88,7 @@ def gradcheck_source(
             steps=steps,
             leaves=leaves,
             pass_index=pass_index,
+            mistake=mistake,
         )
 
 

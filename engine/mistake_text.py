@@ -116,7 +116,8 @@ class Story:
             return text
         text = f"{name(child)}.grad += {fmt(local)} × {upstream} → {fmt(before + delta)}"
         ran = self.ran_at.get(child)
-        if ran is not None and ran < index:
+        # A leaf's rule does nothing: a late contribution to it is lost to no one.
+        if ran is not None and ran < index and child._prev:
             text += (
                 f", too late: {name(child)}'s rule already ran, so this {fmt(delta)} "
                 "never reaches below it"

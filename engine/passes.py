@@ -27,11 +27,11 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from backprop_animator.engine import narrate, ops
+from backprop_animator.engine import mistake_text, mistakes, narrate, ops
 from backprop_animator.engine.engine_check import check_engine
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
@@ -48,6 +48,8 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.right_engine import RightEngine, right_locals
+from backprop_animator.engine.sort_steps import Step, step_frames
+from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
 from backprop_animator.engine.trace import _reason
@@ -68,6 +70,15 @@ BACKWARD_STEPS_PER_NODE = 20
 STEPS_PER_WRITE = 4
 # Values the naming walk at the end of a run looks at, at most (`GroupNames`).
 NAMING_BUDGET = 200_000
+
+
+# The bug lab's mistakes change the built-in engine (SPEC §13): a program's own class
+# runs its own rules, so they cannot change it.
+OWN_RULES_REFUSE_MISTAKE = (
+    "this program's output is a node of its own Value class ({name}), so it runs its own "
+    "rules and sort: the bug lab's mistakes change the built-in engine's. Write the bug "
+    "into your class instead; Check your engine shows where it parts from a right one"
+)
 
 
 class Recorder:
@@ -126,6 +137,13 @@ class Recorder:
         self.names = narrate.Names()
         # Each pass's names and the nodes its output reached (`passes[].names`).
         self.pass_names: list[tuple[narrate.Names, list[Value]]] = []
+        # The bug lab (SPEC §13): the built-in engine made wrong in every pass, and the
+        # right engine's gradients beside it (the last pass that reached each node, and
+        # per pass); `sort_steps` shows each pass's sort call by call.
+        self.mistake: str | None = None
+        self.sort_steps = False
+        self.correct: dict[Value, float] = {}
+        self.pass_correct: list[dict[Value, float]] = []
 
     # Adopting nodes
 
@@ -340,7 +358,11 @@ class Recorder:
 
     # Passes
 
-    def begin_pass(self, output: Value, reachable: list[Value]) -> dict[str, Any]:
+    def begin_pass(
+        self, output: Value, reachable: list[Value], steps: list[Step] | None = None
+    ) -> dict[str, Any]:
+        """The pass's build frames, then its sort: `steps` (SPEC §9) the sort's calls,
+        shown before the seed; the bug lab's mistake (`self.mistake`) says its own sort."""
         index = len(self.passes)
         self.names = names = narrate.Names()
         self.pass_names.append((names, reachable))
@@ -379,12 +401,18 @@ class Recorder:
                     frames.append(frame)
         frames.extend(waiting)
         self.shown.update(reachable)
-        sort: dict[str, Any] = {
-            "phase": "sort",
-            "text": narrate.sort_text(output, len(reachable), names),
-            "changes": [],
-            "node": output,
-        }
+        mistake = self.mistake
+        if mistake is None:
+            text = narrate.sort_text(output, len(reachable), names)
+        else:
+            text = mistake_text.sort_text(output, len(reachable), names, mistake)
+        sort: dict[str, Any] = {"phase": "sort", "text": text, "changes": [], "node": output}
+        if steps is not None:
+            identity = {node: node for node in reachable}  # ids come with `frames_with_ids`
+            append_first = mistake == "append-first"
+            for frame in step_frames(steps, identity, names, append_first=append_first):
+                self.emit(frame, index)
+            sort = {"phase": "sort", "step": "seed", **sort}
         self.emit(sort, index)
         self.received = {}
         return sort
@@ -419,14 +447,26 @@ class Recorder:
         return node.data
 
     def engine_pass(self, output: Value) -> None:
-        """`v.backward()` on an engine Value: sort, seed, run every rule, watching."""
+        """`v.backward()` on an engine Value: sort, seed, run every rule, watching.
+
+        With the bug lab's `mistake` (SPEC §8, §13) the engine sorts and writes as that
+        mistaken engine does, and the right engine's gradients of the pass, from the
+        same gradients it started with, are kept beside (`correct_grad`).
+        """
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
         if self.rerun is not None:
             self.rerun.pass_starts(output, len(self.passes))
-        topo = topological_order(output)
+        mistake = self.mistake
+        if mistake is None:
+            topo = topological_order(output)
+            order: Iterable[Value] = reversed(topo)
+        else:
+            topo, order = mistakes.backward_order(output, mistake)
         state = self.state
-        state.steps += BACKWARD_STEPS_PER_NODE * len(topo)
+        # A mistaken engine runs the pass twice: the right engine's beside its own.
+        runs = 1 if mistake is None else 2
+        state.steps += BACKWARD_STEPS_PER_NODE * len(topo) * runs
         if state.steps > state.step_limit:
             error = self.limits.exceeded(
                 "max_steps",
@@ -435,28 +475,74 @@ class Recorder:
                 f"{len(topo):,})",
             )
             raise ProgramError(error.message)
-        sort = self.begin_pass(output, topo)
+        if mistake is not None:
+            self.correct_pass(output, topo)
+        steps = None
+        if self.sort_steps and mistake != "no-sort":  # no sort, no steps: it did not sort
+            steps = sort_steps_of(output, append_first=mistake == "append-first")
+        sort = self.begin_pass(output, topo, steps)
         sort["changes"].append((output, "grad", output.grad, 1.0))
         output.grad = 1  # micrograd seeds with the int 1
         index = len(self.passes)
         backward_frame = self.backward_frame
-        for node in reversed(topo):
+        first_frame = len(self.frames)
+        story: list[mistake_text.Run] = []
+        for node in order:
+            upstream = node.grad
             tape: list[tuple[Value, float, float, float]] = []
             node._tape = tape
             try:
                 node._backward()
             except (ArithmeticError, ValueError, TypeError) as error:
-                raise ProgramError(
-                    f"the local derivative of {self.names(node)} ({node._op}) cannot be computed "
-                    f"here ({_reason(error)}); differentiation is exact, floating point is not"
-                ) from None
+                raise self.rule_failed(node, error) from None
             finally:
                 node._tape = None
+            if mistake is not None:
+                if mistake == "assign":
+                    tape = mistakes.overwrite(tape)
+                story.append(mistake_text.Run(node, upstream, tape))
             backward_frame(node, tape, index)
+        if mistake is not None:
+            # A mistaken engine's words come from its story, once the whole pass is known.
+            told = mistake_text.Story(mistake, story, self.correct, self.names, output)
+            rules = [f for f in self.frames[first_frame:] if f["phase"] == "backward"]
+            for frame, text in zip(rules, told.texts(), strict=True):
+                frame["text"] = text
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)
         if self.rerun is not None:
             self.rerun.pass_ends(topo, len(self.passes) - 1, self)
+
+    def correct_pass(self, output: Value, topo: list[Value]) -> None:
+        """The right engine's pass from `output`, from the gradients the nodes have now:
+        kept in `self.correct` (and per pass), the gradients put back as they were."""
+        right_topo = topo if self.mistake == "assign" else topological_order(output)
+        saved = [node.grad for node in right_topo]
+        output.grad = 1
+        try:
+            for node in reversed(right_topo):
+                try:
+                    node._backward()
+                except (ArithmeticError, ValueError, TypeError) as error:
+                    raise self.rule_failed(node, error) from None
+            found = {node: node.grad for node in right_topo}
+        finally:
+            for node, grad in zip(right_topo, saved, strict=True):
+                node.grad = grad
+        for node, grad in found.items():
+            if not math.isfinite(grad):
+                raise ProgramError(
+                    f"the right engine's gradient of {self.names(node)} is not a finite number; "
+                    "differentiation is exact, floating point is not"
+                )
+        self.correct.update(found)
+        self.pass_correct.append(found)
+
+    def rule_failed(self, node: Value, error: Exception) -> ProgramError:
+        return ProgramError(
+            f"the local derivative of {self.names(node)} ({node._op}) cannot be computed "
+            f"here ({_reason(error)}); differentiation is exact, floating point is not"
+        )
 
     def backward_frame(
         self,
@@ -501,6 +587,8 @@ class Recorder:
         """`o.backward()` where o is an object of the program's own Value class."""
         if self.pass_output is not None:
             return run()
+        if self.mistake is not None:
+            raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         output = instance.mirror
         assert output is not None
         if self.rerun is not None:
@@ -635,6 +723,11 @@ class Recorder:
             ],
             "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }
+        if self.mistake is not None:
+            trace["mistake"] = self.mistake
+            # Each pass's right gradients: a pass's frames compare with its own.
+            for entry, found in zip(trace["passes"], self.pass_correct, strict=True):
+                entry["correct_grads"] = {ids[node]: float(grad) for node, grad in found.items()}
         if self.right_by_id is not None:
             # A program with its own Value class: where it parts from a right engine.
             trace["engine_check"] = check_engine(trace, self.right_by_id)
@@ -704,6 +797,7 @@ class Recorder:
         last_pass = len(self.passes) - 1
         # A one-pass trace keeps schema 1's shape: its sort frame has no `changes`.
         one_pass = len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames)
+        assign = self.mistake == "assign"
         for frame in self.frames:
             phase = frame["phase"]
             if phase == "backward":
@@ -717,7 +811,8 @@ class Recorder:
                             "upstream": upstream,
                             "delta": float(delta),
                             "before": float(before),
-                            "after": float(before + delta),
+                            # The `assign` mistake's `=` leaves the delta alone (SPEC §8).
+                            "after": float(delta if assign else before + delta),
                         }
                         for child, local, delta, before in tape
                     ]
@@ -737,8 +832,8 @@ class Recorder:
                             tape, writes, strict=True
                         )
                     ]
-            elif phase == "build":
-                frame["node"] = ids[frame["node"]]
+            elif phase == "build" or ("step" in frame and frame["step"] != "seed"):
+                frame["node"] = ids[frame["node"]]  # a sort step's node, too
             elif phase == "update" or phase == "sort":
                 # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
@@ -781,6 +876,7 @@ class Recorder:
         instance_of = self.instance_of
         owner_of = self.owner_of
         right = self.right
+        correct = self.correct if self.mistake is not None else None
         group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
         out = []
         for node in by_creation:
@@ -805,14 +901,17 @@ class Recorder:
                 "grad": float(node.grad),
                 "group": group,
             }
+            if correct is not None:
+                # A mistaken engine's trace: the right engine's gradient, to compare.
+                entry["correct_grad"] = float(correct[node])
             instance = instance_of.get(node)
             if instance is not None:
                 rule = rule_lines(instance)
                 if rule is not None:
                     entry["rule"] = rule
-                correct = right.grads.get(node)
-                if correct is not None and node not in right.unknown:
-                    entry["correct_grad"] = float(correct)
+                own_right = right.grads.get(node)
+                if own_right is not None and node not in right.unknown:
+                    entry["correct_grad"] = float(own_right)
                     if node in right.numeric:
                         entry["reference"] = "numeric"
             out.append(entry)

@@ -44,12 +44,15 @@ def gradcheck_program(
     steps: Sequence[float],
     leaves: Sequence[str] | None,
     pass_index: int,
+    mistake: str | None = None,
 ) -> dict[str, Any]:
     """The check's answer, `{"output", "checks": [{"node", "label", "analytic", "rows"}]}`,
-    as for a straight-line program (`engine.gradcheck`)."""
+    as for a straight-line program (`engine.gradcheck`). With a bug-lab `mistake` every
+    run uses that engine: the analytic gradient is the one it computes, and the passes
+    before k update with its gradients, as the program ran."""
     first = Rerun()
     recorded: list[Recorder] = []
-    trace = trace_program(tree, source, granularity, limits, recorded, first)
+    trace = trace_program(tree, source, granularity, limits, recorded, first, mistake=mistake)
     assert trace is not None
     recorder = recorded[0]
     passes = trace["passes"]
@@ -90,9 +93,11 @@ def gradcheck_program(
         rows = []
         for h in steps:
             move = (number, after_writes, pass_index)
-            up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]])
+            up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]], mistake)
             if scheme == "central":
-                down = _output(tree, source, granularity, limits, move, -h, by_id[ids[leaf]])
+                down = _output(
+                    tree, source, granularity, limits, move, -h, by_id[ids[leaf]], mistake
+                )
                 numeric = (up - down) / (2 * h)
             else:
                 numeric = (up - unmoved) / h
@@ -119,13 +124,14 @@ def _output(
     move: tuple[int, int, int],
     by: float,
     leaf: dict[str, Any],
+    mistake: str | None,
 ) -> float:
     """Pass k's output data when the program runs with the leaf moved by `by`; `move`
     is (the leaf's number, the writes to its data before pass k reads it, k)."""
     number, after_writes, pass_index = move
     rerun = Rerun(number, by, pass_index, after_writes)
     try:
-        trace_program(tree, source, granularity, limits, None, rerun)
+        trace_program(tree, source, granularity, limits, None, rerun, mistake=mistake)
     except EngineError as error:
         raise EngineError(
             f"moving {_name(leaf)} by {by:g}, the program fails: {error.message}",

@@ -16,6 +16,7 @@ Example: for `a = Value(3.0); b = a + a` ->
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from backprop_animator.engine.narrate import Names
@@ -87,10 +88,10 @@ def appended(steps: list[Step]) -> list[Value]:
 
 
 def step_frames(
-    steps: list[Step], ids: dict[Value, str], name: Names, *, append_first: bool = False
+    steps: list[Step], ids: Mapping[Value, Any], name: Names, *, append_first: bool = False
 ) -> list[dict[str, Any]]:
     """The frames of the steps (without the seed): `{"phase": "sort", "step", "node",
-    "depth", "text"}`, in order."""
+    "depth", "text"}`, in order; `node` is `ids[node]`."""
     total = sum(1 for step, _, _ in steps if step == "append")
     placed = 0
     frames: list[dict[str, Any]] = []

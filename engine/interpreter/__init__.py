@@ -35,13 +35,19 @@ def trace_program(
     limits: Limits,
     recorded: list[Recorder] | None = None,
     rerun: Rerun | None = None,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
 ) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
     `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
-    of the run (`engine.passes.Rerun`): a run that stops at its pass returns None."""
+    of the run (`engine.passes.Rerun`): a run that stops at its pass returns None.
+    `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's."""
     state = State(limits)
     recorder = Recorder(state, limits)
     recorder.rerun = rerun
+    recorder.mistake = mistake
+    recorder.sort_steps = sort_steps
     if recorded is not None:
         recorded.append(recorder)
     machine = Machine(state, recorder, expanded=granularity == "expanded")

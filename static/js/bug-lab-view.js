@@ -9,7 +9,7 @@
  * gradient the right engine would not have given it (no-sort's fork at e).
  */
 import { formatValue } from "./format.js";
-import { countParted, differs, mistakeInfo, partedNodes } from "./mistakes.js";
+import { countParted, differs, mistakeInfo, partedNodes, rightGrads } from "./mistakes.js";
 import { html } from "./svg.js";
 
 /** Past this many, the list says how many more. */
@@ -60,16 +60,20 @@ export function mountBugLabView(container, { timeline, names }) {
   function update(state) {
     // A rule that runs with a gradient the right engine would not have given it yet.
     const upstream = state.phase === "backward" ? state.contributions[0]?.upstream : undefined;
-    const right = state.current >= 0 ? trace.nodes[state.current].correct_grad : undefined;
+    const right =
+      state.current >= 0 ? rightGrads(trace, state.pass ?? 0)[state.current] : undefined;
     const wrongNow =
-      upstream !== undefined && typeof right === "number" && differs(upstream, right);
+      upstream !== undefined &&
+      typeof right === "number" &&
+      !Number.isNaN(right) &&
+      differs(upstream, right);
     early.hidden = !wrongNow;
     early.textContent = wrongNow
       ? `${names[state.current]}'s rule runs with grad ${formatValue(/** @type {number} */ (upstream))}; ` +
         `the right engine runs it with ${formatValue(/** @type {number} */ (right))}.`
       : "";
     // Leaves first: their gradients are what training would use.
-    const parted = partedNodes(trace, state.grads, state.final)
+    const parted = partedNodes(trace, state.grads, state.final, state.pass ?? 0)
       .filter((entry) => state.visible[entry.node])
       .sort(
         (a, b) =>

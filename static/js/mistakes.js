@@ -79,19 +79,54 @@ export function differs(a, b) {
   return Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/** @type {WeakMap<object, Array<Float64Array>>} */
+const rightCache = new WeakMap();
+
+/**
+ * The right engine's gradient of every node in a pass, by node index (NaN where it
+ * gives none): a mistaken trace of several passes gives each pass its own
+ * (`passes[k].correct_grads`, SPEC §13), any other trace the nodes' `correct_grad`.
+ * Example: rightGrads({nodes: [{id: "n0", correct_grad: 2}]}) -> Float64Array [2]
+ * @param {{nodes: Array<{id?: string, correct_grad?: number}>,
+ *   passes?: Array<{correct_grads?: Record<string, number>}>}} trace
+ * @param {number} [pass]
+ * @returns {Float64Array}
+ */
+export function rightGrads(trace, pass = 0) {
+  let perPass = rightCache.get(trace);
+  if (!perPass) {
+    perPass = [];
+    rightCache.set(trace, perPass);
+  }
+  const cached = perPass[pass];
+  if (cached) return cached;
+  const ofPass = trace.passes?.[pass]?.correct_grads;
+  const out = new Float64Array(trace.nodes.length);
+  trace.nodes.forEach((node, i) => {
+    const value = ofPass ? ofPass[node.id ?? ""] : node.correct_grad;
+    out[i] = typeof value === "number" ? value : Number.NaN;
+  });
+  perPass[pass] = out;
+  return out;
+}
+
 /**
  * Nodes whose final gradient differs from the right engine's, as far as the player
- * has got: a node counts once its gradient is final at this frame.
- * @param {{nodes: Array<{correct_grad?: number}>}} trace
+ * has got: a node counts once its gradient is final at this frame, and is compared
+ * with the right engine's gradient in the frame's pass.
+ * @param {{nodes: Array<{id?: string, correct_grad?: number}>,
+ *   passes?: Array<{correct_grads?: Record<string, number>}>}} trace
  * @param {ArrayLike<number>} grads  gradients at the frame, by node index
  * @param {ArrayLike<number>} final  1 where the gradient is final at the frame
+ * @param {number} [pass]  the frame's pass (0 for a trace of one)
  * @returns {Array<{node: number, grad: number, correct: number}>}
  */
-export function partedNodes(trace, grads, final) {
+export function partedNodes(trace, grads, final, pass = 0) {
+  const right = rightGrads(trace, pass);
   const parted = [];
   for (let i = 0; i < trace.nodes.length; i++) {
-    const correct = trace.nodes[i].correct_grad;
-    if (typeof correct !== "number" || !final[i]) continue;
+    const correct = right[i];
+    if (Number.isNaN(correct) || !final[i]) continue;
     if (differs(grads[i], correct)) parted.push({ node: i, grad: grads[i], correct });
   }
   return parted;

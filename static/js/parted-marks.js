@@ -4,7 +4,9 @@
  * full precision) and a tag under its record with both values, e.g.
  * `≠ right engine 2.0000`. The tag is drawn in its own layer on top of the
  * graph, so graph-view.js stays unaware of the lab. Nothing is drawn for a trace
- * without `correct_grad`.
+ * without `correct_grad`. A trace of several passes (`layout` null: pass-graph.js lays
+ * out each pass) compares each pass with its own right engine and marks the records
+ * only, without tags.
  */
 import { formatValue } from "./format.js";
 import { SIZES } from "./layout-sizes.js";
@@ -13,31 +15,34 @@ import { svg } from "./svg.js";
 
 /**
  * @param {HTMLElement} stage  the element graph-view.js drew into
- * @param {{timeline: import("./timeline.js").Timeline, layout: import("./layout.js").Layout}} options
+ * @param {{timeline: import("./timeline.js").Timeline, layout: import("./layout.js").Layout | null}} options
  */
 export function mountPartedMarks(stage, { timeline, layout }) {
   const { trace } = timeline;
   const active = trace.nodes.some((node) => typeof node.correct_grad === "number");
   const viewport = stage.querySelector(".graph-viewport");
-  if (!active || !viewport) return { update: () => {} };
-  const layer = svg("g", { class: "parted-marks" }, /** @type {SVGElement} */ (viewport));
+  if (!active || (layout && !viewport)) return { update: () => {} };
+  const layer = layout
+    ? svg("g", { class: "parted-marks" }, /** @type {SVGElement} */ (viewport))
+    : null;
   // Records are found by id at each update: a big graph mounts only those in view.
   const recordOf = (/** @type {number} */ i) =>
     stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
-    const parted = partedNodes(trace, state.grads, state.final).filter(
+    const parted = partedNodes(trace, state.grads, state.final, state.pass ?? 0).filter(
       (entry) => state.visible[entry.node],
     );
     for (const record of stage.querySelectorAll(".node[data-parted]")) {
       record.removeAttribute("data-parted");
       record.removeAttribute("data-correct-grad");
     }
-    layer.replaceChildren();
+    layer?.replaceChildren();
     for (const { node, correct } of parted) {
       recordOf(node)?.setAttribute("data-parted", "true");
       recordOf(node)?.setAttribute("data-correct-grad", String(correct));
+      if (!layer || !layout) continue;
       const box = layout.records[node];
       const text = `\u2260 right engine ${formatValue(correct)}`;
       const width = text.length * 6.6 + 14;

@@ -138,15 +138,16 @@ export async function mountPlayer(
   );
   const prints = mountPrintPanel(printSlot, { frames: trace.frames });
   const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });
-  // The bug lab and the step-by-step sort (SPEC §8, §9): only for traces that have them,
-  // which are one-pass traces (the engine refuses them for real programs).
-  const lab = layout
-    ? [mountBugLabView(labSlot, { timeline, names }), mountPartedMarks(stage, { timeline, layout })]
-    : [];
+  // The bug lab and the step-by-step sort (SPEC §8, §9, §13): for every trace that has
+  // them, one pass or several.
+  const lab = [
+    mountBugLabView(labSlot, { timeline, names }),
+    mountPartedMarks(stage, { timeline, layout }),
+  ];
   // A program's own Value class (SPEC §14): checked against a right engine, every pass.
   lab.push(mountEngineCheckView(engineSlot, { trace, names, onSeek: (k) => playback.seek(k) }));
   sortStepsSlot.hidden = true;
-  if (layout && hasSortSteps(trace))
+  if (hasSortSteps(trace))
     lab.push(
       mountSortStepsView(sortStepsSlot, { timeline, names }),
       mountSortMarks(stage, { timeline }),

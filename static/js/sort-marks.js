@@ -15,11 +15,11 @@ import { createSortSteps } from "./sort-steps.js";
 export function mountSortMarks(stage, { timeline }) {
   const { trace } = timeline;
   const steps = createSortSteps(trace);
-  const svgElement = stage.querySelector("svg");
 
   /** What each node shows now, as "state" or "state+topo"; absent: unmarked. */
   /** @type {Map<number, string>} */ let shown = new Map();
   /** @type {Map<number, Element>} */ const records = new Map();
+  /** @type {Element | null} */ let drawn = null;
   // A big graph mounts only the records in view, so a cached record is checked before use.
   const recordOf = (/** @type {number} */ i) => {
     const cached = records.get(i);
@@ -33,7 +33,14 @@ export function mountSortMarks(stage, { timeline }) {
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
     const at = steps.at(state.index);
-    svgElement?.classList.toggle("is-sorting", at !== null);
+    // Looked up each time: a trace of several passes draws each pass's graph afresh,
+    // and a fresh drawing has no marks yet.
+    const svgNow = stage.querySelector("svg");
+    if (svgNow !== drawn) {
+      drawn = svgNow;
+      shown = new Map();
+    }
+    svgNow?.classList.toggle("is-sorting", at !== null);
     if (!at && shown.size === 0) return;
     /** @type {Map<number, string>} */
     const wanted = new Map();

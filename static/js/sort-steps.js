@@ -23,7 +23,9 @@ export const SORT_STEPS = /** @type {const} */ (["visit", "skip", "append", "see
  *   step: SortStep, node: number, depth: number,
  *   stack: Array<{node: number, skip: boolean}>, visited: number[], topo: number[], position: number, count: number
  * }} SortStepState
- * node: the node index of this step (-1 for the seed); position: 0-based among the sort steps.
+ * node: the node index of this step (-1 for the seed); position: 0-based among the steps of
+ * its sort, count: that sort's steps (a trace of several passes has a sort each, SPEC §13,
+ * and each starts with nothing visited).
  */
 
 /**
@@ -57,6 +59,12 @@ export function createSortSteps(trace) {
   /** @type {number[]} */ const visitOrder = [];
   /** @type {number[]} */ const appendOrder = [];
   /** @type {number[]} */ let stack = []; // steps of the calls now running, outermost first
+  // Per step: where its sort begins, among the steps, visits and appends (after a seed,
+  // the next pass's sort starts afresh).
+  /** @type {number[]} */ const sortStart = [];
+  /** @type {number[]} */ const visitStart = [];
+  /** @type {number[]} */ const appendStart = [];
+  let base = { step: 0, visit: 0, append: 0 };
   trace.frames.forEach((frame, k) => {
     if (frame.phase !== "sort") return;
     const fail = (/** @type {string} */ what) => {
@@ -97,9 +105,20 @@ export function createSortSteps(trace) {
     depths.push(depth);
     visitCount.push(visitOrder.length);
     appendCount.push(appendOrder.length);
+    sortStart.push(base.step);
+    visitStart.push(base.visit);
+    appendStart.push(base.append);
+    if (step === "seed")
+      base = { step: steps.length, visit: visitOrder.length, append: appendOrder.length };
     positionOf.set(k, p);
     frameIndices.push(k);
   });
+  // Each sort's end: the step after its seed (or the last step).
+  /** @type {number[]} */ const sortEnd = new Array(steps.length);
+  for (let p = steps.length - 1, end = steps.length; p >= 0; p--) {
+    if (steps[p] === "seed") end = p + 1;
+    sortEnd[p] = end;
+  }
 
   return {
     /** Frame indices of the sort steps, in order. */
@@ -123,10 +142,10 @@ export function createSortSteps(trace) {
         node: nodes[p],
         depth: depths[p],
         stack: stackNow,
-        visited: visitOrder.slice(0, visitCount[p]),
-        topo: appendOrder.slice(0, appendCount[p]),
-        position: p,
-        count: steps.length,
+        visited: visitOrder.slice(visitStart[p], visitCount[p]),
+        topo: appendOrder.slice(appendStart[p], appendCount[p]),
+        position: p - sortStart[p],
+        count: sortEnd[p] - sortStart[p],
       };
     },
   };

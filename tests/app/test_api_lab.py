@@ -7,7 +7,7 @@ import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
 
 from backprop_animator.app.schemas import Gradcheck, Trace
-from backprop_animator.engine import trace_source
+from backprop_animator.engine import program_examples, trace_source
 from backprop_animator.engine.rules import rule_sources
 
 pytestmark = pytest.mark.anyio
@@ -102,19 +102,43 @@ async def test_get_trace_refuses_bad_lab_options(
     [
         ("/api/trace", {"mistake": "assign"}),
         ("/api/trace", {"sort_steps": True}),
-        ("/api/gradcheck", {"mistake": "assign"}),
+        ("/api/gradcheck", {"mistake": "assign", "pass": 1, "h": [1e-6]}),
     ],
     ids=["mistake", "sort-steps", "gradcheck-mistake"],
 )
-async def test_lab_options_on_a_real_program_are_refused_at_its_first_real_statement(
+async def test_lab_options_take_a_real_program(
     client: httpx.AsyncClient, path: str, body: dict[str, object]
 ) -> None:
-    source = "a = Value(2.0)\nfor i in range(3):\n    a = a * 2\na.backward()\n"
+    source = (
+        "w = Value(2.0, label='w')\nfor i in range(2):\n    y = w * w + w\n"
+        "    w.grad = 0.0\n    y.backward()\n    w.data -= 0.1 * w.grad\n"
+    )
     response = await client.post(path, json={"source": source, **body})
 
+    assert response.status_code == 200, response.text
+    result = response.json()
+    if path == "/api/gradcheck":
+        # `=` keeps the last of w's three writes (w.data, 2 - 0.1 * 2 after the first
+        # update), where the program's derivative 2w + 1 is 4.6.
+        assert [c["analytic"] for c in result["checks"]] == [1.8]
+        assert abs(result["checks"][0]["rows"][0]["numeric"] - 4.6) < 1e-3
+    elif "mistake" in body:
+        assert result["mistake"] == "assign"
+        assert [p["correct_grads"]["n0"] for p in result["passes"]] == [5.0, 4.6]
+    else:
+        steps = [f.get("step") for f in result["frames"] if f["phase"] == "sort"]
+        assert steps.count("seed") == 2 and steps.count("skip") == 4
+
+
+async def test_a_mistake_on_a_program_of_its_own_class_is_refused_at_its_class(
+    client: httpx.AsyncClient,
+) -> None:
+    source = program_examples.OWN_ENGINE_FORK
+    response = await client.post("/api/trace", json={"source": source, "mistake": "assign"})
+
     error = assert_error_shape(response, 400)
-    assert "straight-line programs" in str(error["message"])
-    assert (error["line"], error["column"]) == (2, 1)
+    assert "own Value class" in str(error["message"])
+    assert error["line"] == 1 + source[: source.index("class ")].count("\n")
 
 
 async def test_gradcheck_gives_the_article_numbers(client: httpx.AsyncClient) -> None:

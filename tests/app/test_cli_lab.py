@@ -153,3 +153,38 @@ def test_animate_refuses_a_gradient_check_of_another_engines_graph() -> None:
 def test_animate_refuses_an_unknown_mistake() -> None:
     with pytest.raises(EngineError, match="mistake must be one of"):
         animate(A_PLUS_A, mistake="sometimes")
+
+
+# SPEC §13: the lab on a real program in every host: a loop of two training passes.
+TRAINING = (
+    "w = Value(2.0, label='w')\nfor i in range(2):\n    y = w * w + w\n"
+    "    w.grad = 0.0\n    y.backward()\n    w.data -= 0.1 * w.grad\n"
+)
+
+
+def test_the_cli_runs_the_lab_on_a_training_loop() -> None:
+    traced = run("trace", "-", "--mistake", "assign", "--sort-steps", stdin=TRAINING)
+    assert traced.returncode == 0, traced.stderr
+    trace = json.loads(traced.stdout)
+    assert trace == trace_source(TRAINING, mistake="assign", sort_steps=True)
+    assert [p["correct_grads"]["n0"] for p in trace["passes"]] == [5.0, 4.6]
+
+    checked = run(
+        "gradcheck", "-", "--mistake", "assign", "--pass", "1", "--h", "1e-6", stdin=TRAINING
+    )
+    assert checked.returncode == 0, checked.stderr
+    (check,) = json.loads(checked.stdout)["checks"]
+    assert check["analytic"] == 1.8  # `=` kept w.data, the last of w's three writes
+    assert abs(check["rows"][0]["numeric"] - 4.6) < 1e-4
+
+
+def test_the_export_and_animate_carry_the_lab_on_a_training_loop() -> None:
+    exported = run("export", "-", "-o", "-", "--mistake", "no-sort", "--gradcheck", stdin=TRAINING)
+    assert exported.returncode == 0, exported.stderr
+    options = options_block(exported.stdout)
+    assert options["mistake"] == "no-sort"
+    assert options["gradcheck"] == gradcheck_source(TRAINING, mistake="no-sort")
+
+    animation = animate(TRAINING, mistake="append-first", sort_steps=True, gradcheck=True)
+    assert animation.trace == trace_source(TRAINING, mistake="append-first", sort_steps=True)
+    assert animation.trace["mistake"] == "append-first"

@@ -490,3 +490,46 @@ def test_without_a_sort_the_code_panel_counts_the_walk_from_the_output(
     code = player_page.locator("[data-testid=code-panel]")
     expect(code).to_contain_text("The backward walk")
     expect(code).to_contain_text("step 3 of 10")
+
+
+# SPEC §13: the lab on a real program, a weight shared across a batch, three passes.
+SHARED_WEIGHT = """\
+w = Value(0.5, label='w')
+b = Value(0.1, label='b')
+for step in range(3):
+    loss = sum(((w * x + b).tanh() - y) ** 2 for x, y in [(1.0, 1.0), (-2.0, -1.0)])
+    w.grad = 0.0
+    b.grad = 0.0
+    loss.backward()
+    for p in (w, b):
+        p.data -= 0.05 * p.grad
+"""
+
+
+def test_the_lab_runs_a_training_loop_pass_by_pass(player_page: Page, server: str) -> None:
+    open_player(player_page, lab_url(server, SHARED_WEIGHT, mistake="assign", sort_steps=1))
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    trace = post(
+        server, "/api/trace", {"source": SHARED_WEIGHT, "mistake": "assign", "sort_steps": True}
+    )
+    frames: list[dict[str, object]] = trace["frames"]  # type: ignore[assignment]
+    passes: list[dict[str, object]] = trace["passes"]  # type: ignore[assignment]
+    steps = player_page.get_by_test_id("sort-steps")
+    for k in (1, 2):
+        # The pass's sort starts afresh: its first step has nothing visited before it.
+        first = next(i for i, f in enumerate(frames) if f["phase"] == "sort" and f["pass"] == k)
+        player_page.get_by_test_id("scrubber").fill(str(first))
+        expect(steps).to_have_attribute("data-step", "visit")
+        expect(player_page.get_by_test_id("sort-stack").locator("li")).to_have_count(1)
+        count = sum(1 for f in frames if f["phase"] == "sort" and f["pass"] == k)
+        expect(steps).to_contain_text(f"step 1 of {count}")
+        # At the pass's last rule, w parts from the right engine of this pass.
+        last = max(i for i, f in enumerate(frames) if f["phase"] == "backward" and f["pass"] == k)
+        player_page.get_by_test_id("scrubber").fill(str(last))
+        w = player_page.locator("[data-testid=node][data-label=w]")
+        right = passes[k]["correct_grads"]["n0"]  # type: ignore[index]
+        expect(w).to_have_attribute("data-parted", "true")
+        assert float(w.get_attribute("data-correct-grad") or "nan") == right
+        item = player_page.locator("[data-testid=bug-lab-parted][data-node-id=n0]")
+        expect(item).to_be_visible()
+        assert float(item.get_attribute("data-correct-grad") or "nan") == right

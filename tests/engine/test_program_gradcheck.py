@@ -71,7 +71,6 @@ def test_leaves_are_selected_by_label_name_or_id() -> None:
     [
         ({"pass_index": 4}, "pass must be 0 to 3"),
         ({"pass_index": -1}, "pass must be a backward pass's index"),
-        ({"mistake": "assign"}, "mistaken engines check straight-line programs"),
     ],
 )
 def test_bad_options_are_clear_errors(options: dict[str, object], message: str) -> None:

@@ -7,6 +7,7 @@ import {
   differs,
   mistakeInfo,
   partedNodes,
+  rightGrads,
 } from "../../static/js/mistakes.js";
 import { createTimeline, stateAt } from "../../static/js/timeline.js";
 import { byLabel, fixture } from "./helpers.mjs";
@@ -87,5 +88,35 @@ describe("mistakeInfo", () => {
   it("ignores rounding in the last bits", () => {
     assert.equal(differs(0.1 + 0.2, 0.3), false);
     assert.equal(differs(1, 2), true);
+  });
+});
+
+describe("rightGrads", () => {
+  // A mistaken trace of two passes (SPEC §13): w's right gradient is 5 in pass 0 and
+  // 4.6 in pass 1, y0 is only in pass 0; the nodes carry the last pass's.
+  const trace = {
+    nodes: [
+      { id: "n0", correct_grad: 4.6 },
+      { id: "n1", correct_grad: 1 },
+      { id: "n2", correct_grad: 1 },
+    ],
+    passes: [{ correct_grads: { n0: 5, n1: 1 } }, { correct_grads: { n0: 4.6, n2: 1 } }],
+  };
+
+  it("gives each pass its own right gradients, NaN for nodes the pass does not reach", () => {
+    assert.deepEqual([...rightGrads(trace, 0)], [5, 1, Number.NaN]);
+    assert.deepEqual([...rightGrads(trace, 1)], [4.6, Number.NaN, 1]);
+  });
+
+  it("compares a frame of pass 0 with pass 0's right engine, not the last pass's", () => {
+    const grads = [2, 1, 0];
+    const final = [1, 1, 1];
+    assert.deepEqual(partedNodes(trace, grads, final, 0), [{ node: 0, grad: 2, correct: 5 }]);
+    assert.deepEqual(partedNodes(trace, [4.6, 1, 3], final, 1), [{ node: 2, grad: 3, correct: 1 }]);
+  });
+
+  it("falls back on the nodes' correct_grad for a trace without passes", () => {
+    const one = { nodes: [{ id: "n0", correct_grad: 2 }, { id: "n1" }] };
+    assert.deepEqual([...rightGrads(one)], [2, Number.NaN]);
   });
 });

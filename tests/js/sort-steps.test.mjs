@@ -163,3 +163,31 @@ describe("validateTrace with sort steps", () => {
     assert.throws(() => validateTrace(stepped), /frames\[1\]\.node must name a node/);
   });
 });
+
+describe("createSortSteps on a trace of several passes (SPEC §13)", () => {
+  // b = a + a sorted twice: each pass's sort starts with nothing visited.
+  const sort = (pass) => [
+    { phase: "sort", step: "visit", node: "n1", depth: 0, text: "", pass },
+    { phase: "sort", step: "visit", node: "n0", depth: 1, text: "", pass },
+    { phase: "sort", step: "append", node: "n0", depth: 1, text: "", pass },
+    { phase: "sort", step: "skip", node: "n0", depth: 1, text: "", pass },
+    { phase: "sort", step: "append", node: "n1", depth: 0, text: "", pass },
+    { phase: "sort", step: "seed", node: "n1", text: "", pass },
+  ];
+  const trace = {
+    nodes: [{ id: "n0" }, { id: "n1" }],
+    frames: [...sort(0), { phase: "backward", node: "n1", pass: 0 }, ...sort(1)],
+  };
+
+  it("counts each pass's steps from its own first and keeps visited and topo per pass", () => {
+    const steps = createSortSteps(trace);
+    const second = steps.at(7);
+    assert.equal(second?.position, 0);
+    assert.equal(second?.count, 6);
+    assert.deepEqual(second?.visited, [1]);
+    assert.deepEqual(second?.topo, []);
+    assert.deepEqual(steps.at(12)?.topo, [0, 1]);
+    assert.equal(steps.at(12)?.position, 5);
+    assert.equal(steps.at(4)?.position, 4);
+  });
+});

@@ -4,7 +4,7 @@
  * player's stylesheets linked inside it, so the page's CSS and the player's cannot
  * touch each other. Options are `data-backprop-*` attributes with the names and
  * values of `/embed`'s query string: source, granularity, frame, controls (or
- * hide), autoplay, speed, theme, quiz. Keys act on the player that has focus only, so
+ * hide), autoplay, speed, theme, quiz, mistake, sort_steps. Keys act on the player that has focus only, so
  * several players can share a page. Divs added later (pages rendered by script)
  * are found too. A quiz's scores go to the element as a bubbling
  * `backprop-animator:quiz` event (`detail` = the message the iframe posts) and, when
@@ -13,6 +13,7 @@
 import { fetchOptional, fetchTrace } from "./api.js";
 import { readEmbedOptions } from "./embed-options.js";
 import { applyTheme, showPlayer } from "./host.js";
+import { readLabState, withLabParams } from "./lab-url.js";
 import { MESSAGE_TYPE, reportToParent } from "./quiz.js";
 import { html } from "./svg.js";
 import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
@@ -35,6 +36,8 @@ const OPTIONS = [
   "speed",
   "theme",
   "quiz",
+  "mistake",
+  "sort_steps",
 ];
 
 /** @type {WeakSet<Element>} */
@@ -92,6 +95,8 @@ export async function mountElement(host, server) {
   const state = readUrlState(params.toString());
   const options = readEmbedOptions(params);
   const quiz = readQuiz(params);
+  // The bug lab's engine and the sort step by step (SPEC §8, §9); no gradient check here.
+  const lab = readLabState(params);
   const source = state.source ?? "";
   applyTheme(options.theme, host);
 
@@ -112,7 +117,10 @@ export async function mountElement(host, server) {
     tabindex: -1,
   });
   const full = new URL(
-    writeUrlState({ source, granularity: state.granularity, frame: state.frame ?? 0, quiz }),
+    withLabParams(
+      writeUrlState({ source, granularity: state.granularity, frame: state.frame ?? 0, quiz }),
+      { ...lab, gradcheck: false },
+    ),
     server,
   );
   const credit = html("p", { class: "bpa-credit" }, [
@@ -129,7 +137,11 @@ export async function mountElement(host, server) {
   await showPlayer(playerRoot, {
     load: async () => {
       const [trace, rules] = await Promise.all([
-        fetchTrace(source, state.granularity, { base: server }),
+        fetchTrace(source, state.granularity, {
+          base: server,
+          mistake: lab.mistake,
+          sortSteps: lab.sortSteps,
+        }),
         rulesFrom(server),
         ...links.map(loaded),
       ]);

@@ -39,9 +39,25 @@ export function problemText(problem, prefix = "") {
 export function problemOf(error, context = "") {
   if (error instanceof Error && error.name === "SourceError") {
     const { line = null, column = null } = /** @type {Partial<Problem>} */ (error);
-    return { message: error.message, line, column };
+    return { message: forLearner(error.message), line, column };
   }
   return { message: context ? `${context}: ${error}` : String(error), line: null, column: null };
+}
+
+// The engine names the server setting behind a limit (SPEC §4), which the CLI's user can
+// change and a learner on the page cannot.
+const SETTING_HINT = /; set BACKPROP_[A-Z_]+ to change it\)/;
+
+/**
+ * A server's error as a learner reads it: a limit is this server's, not theirs to set.
+ * Example: forLearner("too many nodes (the limit is 20,000; set BACKPROP_MAX_NODES to change it)")
+ *   -> "too many nodes (the limit is 20,000, set by this server). Make the program smaller or let it do less to stay within it."
+ * @param {string} message
+ */
+export function forLearner(message) {
+  if (!SETTING_HINT.test(message)) return message;
+  const said = message.replace(SETTING_HINT, ", set by this server)");
+  return `${said}${/[.!?]$/.test(said) ? "" : "."} Make the program smaller or let it do less to stay within it.`;
 }
 
 /**

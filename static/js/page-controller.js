@@ -206,6 +206,8 @@ export function mountPageController({
       if (remember && location.search !== entry) history.pushState(null, "", entry);
       editor?.setBusy(true);
       player?.setWaiting(true);
+      // The last run's error is about the last program: it goes as this one is traced.
+      showError(null);
       const { trace, rules } = await loading;
       if (id !== runId) return;
       const previous = player;
@@ -322,6 +324,6 @@ export function mountPageController({
       return player;
     },
     /** What the share dialog shares: the program, the frame and the lab's options. */
-    shareState: () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state }),
+    shareState: () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state, quiz }),
   };
 }

@@ -7,6 +7,7 @@
  */
 import { fetchGradcheck } from "./api.js";
 import { mountGradcheckPanel } from "./gradcheck-panel.js";
+import { forLearner } from "./host.js";
 import { mountLabControls } from "./lab-controls.js";
 import { readLabState } from "./lab-url.js";
 
@@ -89,7 +90,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
       if (!controller.signal.aborted) panel.show(result, shown, scheme);
     } catch (error) {
       if (!controller.signal.aborted)
-        panel.showError(error instanceof Error ? error.message : String(error));
+        panel.showError(error instanceof Error ? forLearner(error.message) : String(error));
     }
   }
 

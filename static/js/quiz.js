@@ -15,6 +15,7 @@
 import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "./answer-parse.js";
 import { formatCode } from "./format.js";
 import {
+  isLeftOut,
   limitFrame,
   maskFrame,
   missedQuestions,
@@ -31,6 +32,8 @@ import { html, svg } from "./svg.js";
 import { sourceLines as splitSourceLines } from "./source-position.js";
 
 export const MESSAGE_TYPE = "backprop-animator:quiz";
+/** The summary lists this many steps to revisit; it says how many more there are. */
+const MOST_MISSED_LISTED = 8;
 let serial = 0;
 
 /**
@@ -97,6 +100,8 @@ export function mountQuiz(
   let hinted = false;
   /** @type {Question | null} */
   let shownQuestion = null;
+  let feedbackFrame = -1; // the frame of the question the feedback is about
+  let summaryKey = ""; // what the summary holds now: "reserved", or "done:" and a revision
   const id = `quiz-${++serial}`;
   const nameOf = (/** @type {string} */ nodeId) =>
     names[/** @type {number} */ (timeline.indexOf.get(nodeId))];
@@ -179,20 +184,18 @@ export function mountQuiz(
     hidden: true,
   });
   const review = html("div", { class: "quiz-review", "data-testid": "quiz-review", hidden: true });
-  const summary = html("div", {
-    class: "quiz-summary",
-    "data-testid": "quiz-summary",
-    hidden: true,
-  });
+  const summary = html("div", { class: "quiz-summary is-reserved", "data-testid": "quiz-summary" });
+  // The prompt and the summary share one place: while questions remain, the summary is
+  // laid out unseen with the longest it can be, so that the page (a course page's iframe
+  // most of all) does not grow when the quiz ends.
   const section = html("section", { class: "quiz", "aria-labelledby": `${id}-title` }, [
     html("div", { class: "quiz-head" }, [
       html("h2", { class: "panel-title", id: `${id}-title`, text: "Predict, then see" }),
       html("p", { class: "quiz-tally" }, ["Right ", score, outOf]),
     ]),
     feedback,
-    prompt,
     review,
-    summary,
+    html("div", { class: "quiz-stack" }, [prompt, summary]),
   ]);
   section.dataset.testid = "quiz";
   container.replaceChildren(section);
@@ -256,6 +259,7 @@ export function mountQuiz(
     state = recordAnswer(questions, state, q.index, given);
     save();
     const tally = scoreOf(questions, state);
+    feedbackFrame = q.frame;
     feedback.hidden = false;
     feedback.dataset.correct = String(given.right);
     feedback.textContent = feedbackText(q, given, factor);
@@ -426,10 +430,37 @@ export function mountQuiz(
   }
 
   function drawSummary() {
-    const tally = scoreOf(questions, state);
-    summary.hidden = !tally.done;
-    if (!tally.done) return;
-    const missed = missedQuestions(questions, state);
+    const done = scoreOf(questions, state).done;
+    summary.classList.toggle("is-reserved", !done);
+    summary.toggleAttribute("inert", !done);
+    if (done) summary.removeAttribute("aria-hidden");
+    else summary.setAttribute("aria-hidden", "true");
+    const key = done ? `done:${revision}` : `reserved:${state.startFrame}`;
+    if (key === summaryKey) return;
+    summaryKey = key;
+    // Until the end: the summary of every question missed, the longest there is.
+    const worst = {
+      ...state,
+      answers: questions.map((q) =>
+        isLeftOut(state, q)
+          ? null
+          : {
+              text: "\u22120.0000",
+              value: 0,
+              right: false,
+              revealed: false,
+              hinted: false,
+              verdict: /** @type {const} */ ("revealed"),
+            },
+      ),
+    };
+    summary.replaceChildren(...summaryParts(done ? state : worst));
+  }
+
+  /** @param {import("./quiz-state.js").QuizState} shownState */
+  function summaryParts(shownState) {
+    const tally = scoreOf(questions, shownState);
+    const missed = missedQuestions(questions, shownState);
     /** @type {HTMLElement[]} */
     const parts = [
       html("h3", { text: questions.length === 0 ? "Nothing to predict" : "Quiz done" }),
@@ -447,13 +478,14 @@ export function mountQuiz(
       parts.push(html("p", { text: `You got ${tally.right} of ${tally.asked} right.${leftOut}` }));
       if (missed.length) {
         parts.push(html("p", { text: "Steps to revisit:" }));
+        const more = missed.length - MOST_MISSED_LISTED;
         parts.push(
           html(
             "ul",
             { class: "quiz-missed" },
-            missed.map((q) => {
+            missed.slice(0, MOST_MISSED_LISTED).map((q) => {
               const given = /** @type {import("./quiz-state.js").Answer} */ (
-                state.answers[q.index]
+                shownState.answers[q.index]
               );
               const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), "grad")} after ${nameOf(q.node)}'s rule is ${formatCode(q.step.after)}`;
               const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
@@ -468,6 +500,12 @@ export function mountQuiz(
             }),
           ),
         );
+        if (more > 0)
+          parts.push(
+            html("p", {
+              text: `and ${more} more: the steps after frame ${missed[MOST_MISSED_LISTED - 1].frame + 1}.`,
+            }),
+          );
       }
       const again = html("button", {
         type: "button",
@@ -477,7 +515,7 @@ export function mountQuiz(
       again.addEventListener("click", restart);
       parts.push(again);
     }
-    summary.replaceChildren(...parts);
+    return parts;
   }
 
   return {
@@ -523,6 +561,12 @@ export function mountQuiz(
       const opened = open !== null && open !== shownQuestion;
       const hadQuestion = shownQuestion !== null;
       shownQuestion = open;
+      // The feedback on the last rule's question goes when the next rule's opens.
+      if (opened && open.frame !== feedbackFrame) {
+        feedback.hidden = true;
+        delete feedback.dataset.correct;
+        feedback.textContent = "";
+      }
       prompt.hidden = !open;
       if (open) {
         prompt.dataset.nodeId = open.to;

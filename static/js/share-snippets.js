@@ -21,8 +21,10 @@ const PART_HEIGHTS = /** @type {Record<string, number>} */ ({
 
 /**
  * @typedef {{origin: string, source: string, granularity: "packed" | "expanded", frame: number,
- *   embed?: Partial<import("./embed-options.js").EmbedOptions>, lab?: Partial<import("./lab-url.js").LabState>}} ShareState
+ *   embed?: Partial<import("./embed-options.js").EmbedOptions>, lab?: Partial<import("./lab-url.js").LabState>,
+ *   quiz?: boolean}} ShareState
  * lab: the bug lab's mistake, sort steps and gradient check, carried by every link
+ * quiz: the player as the quiz (`quiz=1`, SPEC §10), carried by every link
  * origin: where the app is served, e.g. "https://ba.example" (no trailing slash)
  */
 
@@ -37,22 +39,22 @@ export function escapeAttribute(text) {
 }
 
 /** @param {ShareState} state */
-export function permalink({ origin, source, granularity, frame, lab }) {
-  return `${origin}/${withLabParams(writeUrlState({ source, granularity, frame }), lab)}`;
+export function permalink({ origin, source, granularity, frame, lab, quiz = false }) {
+  return `${origin}/${withLabParams(writeUrlState({ source, granularity, frame, quiz }), lab)}`;
 }
 
 /** @param {ShareState} state */
-export function embedUrl({ origin, source, granularity, frame, embed = {}, lab }) {
+export function embedUrl({ origin, source, granularity, frame, embed = {}, lab, quiz = false }) {
   const params = new URLSearchParams(
-    withLabParams(writeUrlState({ source, granularity, frame }), lab),
+    withLabParams(writeUrlState({ source, granularity, frame, quiz }), lab),
   );
   for (const [name, value] of embedParams(embed)) params.set(name, value);
   return `${origin}/embed?${params}`;
 }
 
 /** @param {ShareState} state */
-export function exportUrl({ origin, source, granularity, frame, lab }) {
-  const params = new URLSearchParams(writeUrlState({ source, granularity, frame }));
+export function exportUrl({ origin, source, granularity, frame, lab, quiz = false }) {
+  const params = new URLSearchParams(writeUrlState({ source, granularity, frame, quiz }));
   // The export embeds a forward-difference check (`gradcheck=1`); it has no central one.
   for (const [name, value] of labParams({ ...lab, scheme: "forward" })) params.set(name, value);
   return `${origin}/export?${params}`;
@@ -86,14 +88,18 @@ export function iframeSnippet(state) {
 
 /**
  * A div the script-tag embed turns into a player, with the same options as the iframe
- * (parts shown, autoplay, speed, theme) as `data-backprop-*` attributes. The script tag
- * has no editor, so that option is left out.
+ * (parts shown, autoplay, speed, theme, the quiz, the bug lab's mistake and sort steps)
+ * as `data-backprop-*` attributes. The script tag has no editor, so that option is left
+ * out, and no gradient check panel (the iframe has one).
  * @param {ShareState} state
  */
-export function scriptSnippet({ origin, source, granularity, frame, embed = {} }) {
+export function scriptSnippet({ origin, source, granularity, frame, embed = {}, lab, quiz }) {
   const attributes = [`data-backprop-source="${escapeAttribute(source)}"`];
   if (granularity !== "packed") attributes.push(`data-backprop-granularity="${granularity}"`);
   if (frame > 0) attributes.push(`data-backprop-frame="${Math.trunc(frame)}"`);
+  if (quiz) attributes.push(`data-backprop-quiz="1"`);
+  for (const [name, value] of labParams({ ...lab, gradcheck: false }))
+    attributes.push(`data-backprop-${name}="${escapeAttribute(value)}"`);
   const options = { ...embed, hide: [...(embed.hide ?? HIDDEN_BY_DEFAULT), "editor"] };
   for (const [name, value] of embedParams(options))
     attributes.push(`data-backprop-${name}="${escapeAttribute(value)}"`);

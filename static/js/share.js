@@ -17,7 +17,8 @@ import {
 /**
  * @param {Element | null} button  opens the dialog
  * @param {HTMLDialogElement | null} dialog  the markup index.html renders
- * @param {() => {source: string, granularity: "packed" | "expanded", frame: number}} currentState
+ * @param {() => {source: string, granularity: "packed" | "expanded", frame: number, quiz?: boolean,
+ *   lab?: Partial<import("./lab-url.js").LabState>}} currentState
  */
 export function mountShare(button, dialog, currentState) {
   if (!button || !dialog) return;
@@ -39,8 +40,16 @@ export function mountShare(button, dialog, currentState) {
     };
   }
 
+  // The quiz switch starts as the page is (`/?quiz=1`), and every snippet follows it.
+  const quizBox = checkbox("quiz");
+
   function refresh() {
-    const state = { origin: location.origin, ...currentState(), embed: embedOptions() };
+    const state = {
+      origin: location.origin,
+      ...currentState(),
+      embed: embedOptions(),
+      quiz: quizBox?.checked ?? false,
+    };
     field("link").value = permalink(state);
     field("iframe").value = iframeSnippet(state);
     field("listener").value = heightListenerSnippet(state.origin);
@@ -63,6 +72,7 @@ export function mountShare(button, dialog, currentState) {
   }
 
   button.addEventListener("click", () => {
+    if (quizBox) quizBox.checked = currentState().quiz ?? false;
     refresh();
     dialog.showModal();
   });

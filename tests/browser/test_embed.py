@@ -310,3 +310,28 @@ def test_share_copy_selects_the_text_when_the_clipboard_is_refused(
     expect(player_page.locator("[data-testid=share-status]")).to_contain_text("press Ctrl+C")
     selected = player_page.evaluate("() => document.activeElement.dataset.shareField")
     assert selected == "link"
+
+
+def test_share_on_the_quiz_keeps_the_quiz_and_the_script_embed_runs_the_lab(
+    player_page: Page, server: str, course_site: tuple[str, Path]
+) -> None:
+    # Issue 23, 6: share on /?quiz=1 with a mistake; every snippet keeps both.
+    url = player_url(server, "a = Value(3.0, label='a')\nb = a + a\n")
+    open_player(player_page, f"{url}&quiz=1&mistake=assign&sort_steps=1")
+    player_page.get_by_test_id("share").click()
+    quiz = player_page.get_by_test_id("share-quiz")
+    expect(quiz).to_be_checked()
+    fields = ("share-link", "share-iframe", "share-script")
+    for field in fields:
+        text = player_page.get_by_test_id(field).input_value()
+        assert "quiz=1" in text or 'data-backprop-quiz="1"' in text, (field, text)
+        assert "mistake=assign" in text or 'data-backprop-mistake="assign"' in text
+    script = player_page.get_by_test_id("share-script").input_value()
+    quiz.uncheck()
+    for field in fields:
+        assert "quiz" not in player_page.get_by_test_id(field).input_value(), field
+
+    # The script-tag embed made from the snippet runs the mistaken engine, as a quiz.
+    player_page.goto(course_page(course_site, "lab-script.html", script))
+    expect(player_page.get_by_test_id("bug-lab")).to_have_attribute("data-mistake", "assign")
+    expect(player_page.get_by_test_id("quiz")).to_be_visible()

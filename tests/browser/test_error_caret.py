@@ -77,3 +77,41 @@ def test_a_long_error_line_stays_inside_a_phone_screen(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert widths[0] <= widths[1], widths
+
+
+def test_an_error_says_the_graph_is_the_last_program_and_goes_when_the_next_run_starts(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    # Issue 23, 9: the graph left on screen is said to be the last program that ran, and
+    # the old error does not stay while the next program is traced.
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    editor = player_page.get_by_test_id("source")
+    editor.fill("a = Value(1.0)\nb = a * w3")
+    player_page.get_by_test_id("run").click()
+    error = player_page.get_by_test_id("error")
+    expect(error).to_be_visible()
+    host = player_page.locator("#player")
+    expect(host).to_have_class("player-host is-stale")
+    note = host.evaluate("h => getComputedStyle(h, '::before').content")
+    assert "last program that ran" in note
+
+    # The next run is held in flight: the old error is gone meanwhile.
+    player_page.route("**/api/trace", lambda route: None)
+    editor.fill("a = Value(2.0)\na * a")
+    player_page.get_by_test_id("run").click()
+    expect(error).to_be_hidden()
+    expect(host).not_to_have_class("player-host is-stale")
+
+
+def test_a_limit_is_said_as_the_server_s_not_a_setting_to_change(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    editor = player_page.get_by_test_id("source")
+    editor.fill("x = Value(1.0)\nfor i in range(10**9):\n    x = x * 1.0\n")
+    player_page.get_by_test_id("run").click()
+    error = player_page.get_by_test_id("error")
+    expect(error).to_contain_text("set by this server")
+    expect(error).not_to_contain_text("BACKPROP_")

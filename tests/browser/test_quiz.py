@@ -531,3 +531,30 @@ def test_the_quiz_fits_a_phone(chromium: Browser, problems: Problems, server: st
         assert placeholder_fits
         answer(page, "0.5")
         expect(page.get_by_test_id("quiz-feedback")).to_be_visible()
+
+
+def test_the_feedback_goes_with_its_rule_and_the_summary_does_not_grow_the_page(
+    player_page: Page, server: str
+) -> None:
+    # Issue 23, 10: the last rule's "Right: …" does not sit above the next rule's
+    # question, and the quiz keeps its height when the summary comes.
+    open_player(player_page, quiz_url(server))
+    quiz = player_page.get_by_test_id("quiz")
+    feedback = player_page.get_by_test_id("quiz-feedback")
+    summary = player_page.get_by_test_id("quiz-summary")
+    expect(summary).to_be_hidden()
+    heights = []
+    frames_seen = []
+    for frame, child in QUESTIONS:
+        go_to_next_question(player_page)
+        if frames_seen and frames_seen[-1] != frame:
+            expect(feedback).to_be_hidden()  # a new rule: the old feedback went
+        heights.append(quiz.bounding_box()["height"])  # type: ignore[index]
+        answer(player_page, "0")  # wrong: the summary lists every missed step
+        expect(feedback).to_be_visible()
+        frames_seen.append(frame)
+        assert child
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text("Steps to revisit")
+    done = quiz.bounding_box()["height"]  # type: ignore[index]
+    assert done <= max(heights) + 1, (done, heights)

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { SourceError } from "../../static/js/api.js";
 import {
   applyTheme,
+  forLearner,
   problemOf,
   problemText,
   showPlayer,
@@ -102,5 +103,19 @@ describe("showPlayer", () => {
       errorContext: "The player could not start",
     });
     assert.equal(box.textContent, "The player could not start: SyntaxError: Unexpected token");
+  });
+});
+
+describe("forLearner", () => {
+  it("turns the server setting a limit names into this server's limit (issue 23, 9)", () => {
+    const message =
+      "the program made too many nodes (the limit is 20,000; set BACKPROP_MAX_NODES to change it)";
+    const said = forLearner(message);
+    assert.doesNotMatch(said, /BACKPROP_/);
+    assert.match(said, /the limit is 20,000, set by this server\)\. Make the program smaller/);
+    assert.equal(problemOf(new SourceError(message, 2, 1)).message, said);
+  });
+  it("leaves every other message as it is", () => {
+    assert.equal(forLearner("name 'x' is not defined"), "name 'x' is not defined");
   });
 });

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { readUrlState } from "../../static/js/url-state.js";
+import { readLabState } from "../../static/js/lab-url.js";
+import { readQuiz, readUrlState } from "../../static/js/url-state.js";
 import { readEmbedOptions } from "../../static/js/embed-options.js";
 import {
   embedUrl,
   escapeAttribute,
+  exportUrl,
   heightListenerSnippet,
   iframeSnippet,
   permalink,
@@ -91,6 +93,30 @@ describe("share snippets", () => {
     const snippet = scriptSnippet({ ...state, embed: { hide: ["narration"] } });
     assert.match(snippet, /data-backprop-controls="-narration"/);
     assert.doesNotMatch(snippet, /editor/);
+  });
+  it("every snippet carries the quiz and the lab when they are on (issue 23, 6)", () => {
+    const lab = { mistake: /** @type {const} */ ("assign"), sortSteps: true, gradcheck: true };
+    const on = { ...state, quiz: true, lab };
+    for (const url of [permalink(on), embedUrl(on), exportUrl(on)]) {
+      const search = new URL(url).search;
+      assert.equal(readQuiz(search), true, url);
+      assert.equal(readLabState(search).mistake, "assign", url);
+      assert.equal(readLabState(search).sortSteps, true, url);
+    }
+    const div = scriptSnippet(on).split("\n")[0];
+    const params = new URLSearchParams();
+    for (const [, name, value] of div.matchAll(/data-backprop-(\w+)="([^"]*)"/g))
+      params.set(name, value);
+    assert.equal(readQuiz(params.toString()), true);
+    assert.deepEqual(readLabState(params), {
+      mistake: "assign",
+      sortSteps: true,
+      gradcheck: false, // the script-tag embed has no check panel
+      scheme: "forward",
+    });
+    for (const url of [permalink(state), embedUrl(state), exportUrl(state)])
+      assert.equal(readQuiz(new URL(url).search), false, url);
+    assert.doesNotMatch(scriptSnippet(state), /quiz|mistake|sort_steps/);
   });
   it("escapeAttribute leaves nothing that ends an attribute or opens a tag", () => {
     assert.equal(escapeAttribute(`"><script>&`), "&quot;&gt;&lt;script&gt;&amp;");

@@ -217,7 +217,9 @@ export function mountCodePanel(container, { timeline, names, rules }) {
           }),
         );
       } else {
-        parts.push(...rule(node, backwardLines, true));
+        // The rule with its numbers first, where a laptop's screen still shows it, then
+        // the rule's code it comes from.
+        const ruleParts = rule(node, backwardLines, true);
         const rows = substitutions({
           op: node.op,
           name: names[state.current],
@@ -242,6 +244,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
               ),
             ),
           );
+        parts.push(...ruleParts);
       }
     }
     body.replaceChildren(...parts);

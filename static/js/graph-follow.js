@@ -29,7 +29,7 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     }
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
-    const box = focusBox(focus, state.index, choice.scale);
+    const box = focusBox(focus, state.index, choice.scale, state);
     panZoom.centerOn(box.x, box.y, choice.scale, true);
   }
 
@@ -37,11 +37,15 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
    * What to keep on screen for node `index`: the node with the operands its step reads
    * (a build's inputs, a backward step's `+=` targets) when they all fit the view at
    * scale `k`, else the node alone. Centre and size, in layout units.
+   * When they do not fit and a `+=` of the step adds to a gradient that already holds
+   * a contribution (a fork: the expanded neuron's e), that child is the one to show: the
+   * sum is the lesson, and the rule's node is one edge away.
    * @param {number} index
    * @param {number} frameIndex  operands not yet drawn at this frame are left out
    * @param {number} k
+   * @param {import("./timeline.js").FrameState} [state]  the frame, for its `+=`s
    */
-  function focusBox(index, frameIndex, k) {
+  function focusBox(index, frameIndex, k, state) {
     const own = layout.records[index];
     const half = SIZES.recordHeight / 2;
     let left = own.x - own.width / 2;
@@ -59,7 +63,11 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     const view = panZoom.size;
     // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
     const fits = (right - left) * k <= view.width - 16 && (bottom - top) * k <= view.height - 16;
-    if (!fits) return { x: own.x, y: own.y, width: own.width, height: SIZES.recordHeight };
+    if (!fits) {
+      const sum = state?.phase === "backward" && state.contributions.find((c) => c.before !== 0);
+      const shown = sum ? layout.records[sum.child] : own;
+      return { x: shown.x, y: shown.y, width: shown.width, height: SIZES.recordHeight };
+    }
     return {
       x: (left + right) / 2,
       y: (top + bottom) / 2,
@@ -84,7 +92,7 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     const jumped = Math.abs(state.index - lastIndex) > 1;
     lastIndex = state.index;
     if (state.current < 0 || overview) return;
-    const box = focusBox(state.current, state.index, panZoom.view.k);
+    const box = focusBox(state.current, state.index, panZoom.view.k, state);
     if (panZoom.isInView(box)) return;
     // Glide while stepping or playing. While the scrubber jumps around, keep still
     // (drawing a new region per jump is what costs on big graphs) and move once it rests.

@@ -9,7 +9,7 @@
  * quiz, passes) extend it and paintNode, and every renderer follows.
  */
 import { formatValue } from "./format.js";
-import { SIZES, visibleLabel } from "./layout-sizes.js";
+import { SIZES, opWidth, visibleLabel } from "./layout-sizes.js";
 import { opGlyph } from "./op-facts.js";
 import { edgeBow, edgePath, svg } from "./svg.js";
 
@@ -184,7 +184,7 @@ function createOp(layer, at, glyph) {
   const r = SIZES.opRadius;
   // Named ops (tanh, exp, …) get a pill wide enough to read; symbols a circle.
   if (glyph.length > 2) {
-    const width = Math.max(2 * r, glyph.length * 6.6 + 10);
+    const width = opWidth(glyph.length);
     svg("rect", { class: "op-shape", x: -width / 2, y: -r, width, height: 2 * r, rx: r }, group);
   } else {
     svg("circle", { class: "op-shape", r }, group);

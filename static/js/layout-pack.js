@@ -126,7 +126,8 @@ export function transferables(packed) {
  *   labelChars: Uint8Array, hasOp: Uint8Array, edges: Int32Array, order: Int32Array,
  *   output: number, valueChars?: number
  * }} PackedInput
- * labelChars: each label's length as drawn (visibleLabel); edges: child, parent per edge
+ * labelChars: each label's length as drawn (visibleLabel); hasOp: 0 for no op, else the
+ * length of its glyph (the width of its shape); edges: child, parent per edge
  */
 
 /**
@@ -143,7 +144,8 @@ export function packInput(input) {
   const hasOp = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     labelChars[i] = visibleLabel(input.nodes[i].label).length;
-    hasOp[i] = input.nodes[i].op ? 1 : 0;
+    const { op, opChars = 1 } = input.nodes[i];
+    hasOp[i] = op ? Math.min(255, Math.max(1, opChars)) : 0;
   }
   const edges = new Int32Array(2 * input.edges.length);
   input.edges.forEach((edge, k) => {
@@ -170,6 +172,7 @@ export function unpackInput(packed) {
   const nodes = Array.from(packed.labelChars, (chars, i) => ({
     label: PLACEHOLDER.slice(0, chars),
     op: packed.hasOp[i] ? "op" : "",
+    opChars: packed.hasOp[i],
   }));
   const edges = Array.from({ length: packed.edges.length / 2 }, (_, k) => ({
     child: packed.edges[2 * k],

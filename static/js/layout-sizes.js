@@ -10,7 +10,21 @@ export const SIZES = {
   valueCellChars: 9,
   maxLabelChars: 14,
   opRadius: 13,
+  // A named op's text (tanh, exp, ^-1) is drawn at a record's value size, so it reads at
+  // the smallest readable zoom (graph-camera.js); each character is about this wide.
+  opCharWidth: 7.6,
 };
+
+/**
+ * The width of an op's shape: a circle for a symbol of one or two characters, else a
+ * pill wide enough for its text. The layout leaves this room between the columns.
+ * Example: opWidth(1) -> 26; opWidth(4) -> 40.4 ("tanh")
+ * @param {number} chars  the length of the op's glyph
+ */
+export function opWidth(chars) {
+  const diameter = 2 * SIZES.opRadius;
+  return chars > 2 ? Math.max(diameter, chars * SIZES.opCharWidth + 10) : diameter;
+}
 
 /**
  * The label as drawn: long labels are cut with an ellipsis (the full text stays in

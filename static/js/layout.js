@@ -10,8 +10,9 @@
  * the main thread and in Node.
  */
 import { formatValue } from "./format.js";
-import { SIZES, recordCells, visibleLabel } from "./layout-sizes.js";
+import { SIZES, opWidth, recordCells, visibleLabel } from "./layout-sizes.js";
 import { layeredLayout } from "./layered-layout.js";
+import { opGlyph } from "./op-facts.js";
 
 /** Above this many values, dagre is too slow to keep Run under a second. */
 export const DAGRE_MAX_NODES = 150;
@@ -26,9 +27,10 @@ export const DAGRE_MAX_NODES = 150;
  *   results: Array<{node: number, points: Point[]}>,
  *   millis: number, engine?: string
  * }} Layout
- * @typedef {{nodes: Array<{label: string, op: string}>, edges: Array<{child: number, parent: number}>,
+ * @typedef {{nodes: Array<{label: string, op: string, opChars?: number}>, edges: Array<{child: number, parent: number}>,
  *   order: number[], output: number, valueChars?: number}} LayoutInput
  * valueChars: the widest data or grad any frame shows, so value cells are no wider than needed
+ * opChars: the length of the op's glyph as drawn (op-facts.js), for the room its shape takes
  */
 
 /**
@@ -40,7 +42,11 @@ export function layoutInput(trace) {
   const indexOf = new Map(trace.nodes.map((node, i) => [node.id, i]));
   const at = (/** @type {string} */ id) => /** @type {number} */ (indexOf.get(id));
   return {
-    nodes: trace.nodes.map((node) => ({ label: recordLabel(node), op: node.op })),
+    nodes: trace.nodes.map((node) => ({
+      label: recordLabel(node),
+      op: node.op,
+      opChars: node.op ? opGlyph(trace.ops, node.op).length : 0,
+    })),
     edges: trace.edges.map((edge) => ({ child: at(edge.source), parent: at(edge.target) })),
     order: trace.topo.map(at),
     output: at(trace.output),
@@ -62,7 +68,8 @@ export function packedLayoutInput(trace) {
   trace.nodes.forEach((node, i) => {
     indexOf.set(node.id, i);
     labelChars[i] = visibleLabel(recordLabel(node)).length;
-    hasOp[i] = node.op ? 1 : 0;
+    // 0: no op; else the glyph's length (at least 1), for the width of the op's shape.
+    hasOp[i] = node.op ? Math.min(255, Math.max(1, opGlyph(trace.ops, node.op).length)) : 0;
   });
   const edges = new Int32Array(2 * trace.edges.length);
   trace.edges.forEach((edge, k) => {
@@ -153,7 +160,7 @@ export function layoutGraph(graph, dagre) {
 export function dagreLayout(dagre, graph) {
   const started = Date.now();
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: "LR", nodesep: 24, ranksep: 24, edgesep: 10, marginx: 20, marginy: 28 });
+  g.setGraph({ rankdir: "LR", nodesep: 24, ranksep: 16, edgesep: 10, marginx: 12, marginy: 28 });
   g.setDefaultEdgeLabel(() => ({}));
   const diameter = 2 * SIZES.opRadius;
   graph.nodes.forEach((node, i) => {
@@ -162,7 +169,7 @@ export function dagreLayout(dagre, graph) {
       height: SIZES.recordHeight,
     });
     if (node.op) {
-      g.setNode(`o${i}`, { width: diameter, height: diameter });
+      g.setNode(`o${i}`, { width: opWidth(node.opChars ?? 1), height: diameter });
       g.setEdge(`o${i}`, `r${i}`, { weight: 8, minlen: 1 }, "result");
     }
   });

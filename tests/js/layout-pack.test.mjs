@@ -97,6 +97,7 @@ describe("structureKey", () => {
     const renamed = {
       ...neuron,
       nodes: neuron.nodes.map((n) => ({
+        ...n, // opChars: the glyph's drawn length, as for any other op of that length
         label: n.label.replace(/[a-z]/g, "q"),
         op: n.op === "+" ? "*" : n.op,
       })),
@@ -112,6 +113,8 @@ describe("structureKey", () => {
         nodes: neuron.nodes.map((n, i) => (i === 0 ? { ...n, label: `${n.label}'` } : n)),
       },
       { ...neuron, nodes: neuron.nodes.map((n) => (n.op === "+" ? { ...n, op: "" } : n)) },
+      // A longer glyph takes a wider shape (tanh drawn as "sigmoid").
+      { ...neuron, nodes: neuron.nodes.map((n) => (n.op === "tanh" ? { ...n, opChars: 7 } : n)) },
       {
         ...neuron,
         edges: neuron.edges.map((e, k) => (k === 0 ? { ...e, child: e.child + 1 } : e)),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
-import { SIZES } from "../../static/js/layout-sizes.js";
+import { SIZES, opWidth } from "../../static/js/layout-sizes.js";
 import { DAGRE_MAX_NODES, layoutGraph, layoutInput } from "../../static/js/layout.js";
 import { place, sortByTarget } from "../../static/js/layered-layout.js";
 import { chainTrace, fixture } from "./helpers.mjs";
@@ -75,5 +75,29 @@ describe("sortByTarget", () => {
       sortByTarget(layer, target, new Int32Array(n));
       assert.deepEqual(layer, expected);
     }
+  });
+});
+
+describe("room for named ops (issue 23, 12)", () => {
+  it("gives a named op's pill its width between the columns", () => {
+    assert.equal(opWidth(1), 26);
+    assert.ok(opWidth(7) > 60, "sigmoid's pill");
+    const graph = (opChars) => ({
+      nodes: [
+        { label: "x", op: "" },
+        { label: "s", op: "sigmoid", opChars },
+      ],
+      edges: [{ child: 0, parent: 1 }],
+      order: [0, 1],
+      output: 1,
+    });
+    const narrow = layoutGraph(graph(1), dagre);
+    const wide = layoutGraph(graph(7), dagre);
+    assert.ok(wide.width - narrow.width >= opWidth(7) - opWidth(1) - 1);
+    // The pill stays clear of both records.
+    const pill = wide.ops[1];
+    const [leaf, out] = wide.records;
+    assert.ok(pill && leaf.x + leaf.width / 2 < pill.x - opWidth(7) / 2);
+    assert.ok(pill && pill.x + opWidth(7) / 2 < out.x - out.width / 2);
   });
 });

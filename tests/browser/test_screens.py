@@ -1,0 +1,119 @@
+"""Every screen read as a learner reads it (issue 23): the default neuron whole at a
+laptop's 1366×768 with its worked substitution above the fold, the expanded neuron's
+fork at e on a phone, and no node text under 11 px at the smallest zoom the view uses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from backprop_animator.engine import trace_source
+from backprop_animator.engine.examples import NEURON as NEURON_PROGRAM
+from tests.browser.conftest import Problems, open_player, player_url
+
+pytestmark = pytest.mark.browser
+
+
+def sized_page(chromium: Browser, problems: Problems, width: int, height: int) -> Iterator[Page]:
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.messages.append(f"page error: {error}"))
+    yield page
+    context.close()
+    assert problems.unexpected() == []
+
+
+@pytest.fixture
+def laptop(chromium: Browser, problems: Problems) -> Iterator[Page]:
+    yield from sized_page(chromium, problems, 1366, 768)
+
+
+@pytest.fixture
+def phone(chromium: Browser, problems: Problems) -> Iterator[Page]:
+    yield from sized_page(chromium, problems, 390, 844)
+
+
+def inside(page: Page, selector: str) -> list[str]:
+    """The nodes whose box is not wholly inside the graph's frame."""
+    return page.evaluate(
+        """(selector) => {
+          const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
+          return [...document.querySelectorAll(selector)].filter((n) => {
+            const r = n.getBoundingClientRect();
+            return r.left < frame.left || r.right > frame.right || r.top < frame.top
+              || r.bottom > frame.bottom;
+          }).map((n) => n.dataset.nodeId);
+        }""",
+        selector,
+    )
+
+
+def sort_frame(source: str, granularity: str = "packed") -> int:
+    frames = trace_source(source, granularity)["frames"]
+    return next(k for k, f in enumerate(frames) if f["phase"] == "sort")
+
+
+def test_the_default_neuron_fits_a_laptop_at_its_sort(laptop: Page, server: str) -> None:
+    open_player(laptop, player_url(server, NEURON_PROGRAM, frame=sort_frame(NEURON_PROGRAM)))
+    expect(laptop.locator("[data-testid=node]")).to_have_count(10)
+    assert inside(laptop, "[data-testid=node]") == []
+    laptop.locator("[data-zoom=fit]").click()
+    assert inside(laptop, "[data-testid=node]") == []
+
+
+def test_the_worked_substitution_is_above_a_laptop_s_fold(laptop: Page, server: str) -> None:
+    frames = trace_source(NEURON_PROGRAM)["frames"]
+    last_rule = max(
+        k for k, f in enumerate(frames) if f["phase"] == "backward" and f["contributions"]
+    )
+    open_player(laptop, player_url(server, NEURON_PROGRAM, frame=last_rule))
+    substitution = laptop.get_by_test_id("substitution").first
+    expect(substitution).to_be_visible()
+    box = substitution.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 768, box
+
+
+def test_the_phone_shows_e_receiving_the_sum_of_its_two_parts(phone: Page, server: str) -> None:
+    trace = trace_source(NEURON_PROGRAM, "expanded")
+    fork, target = next(
+        (k, c["to"])
+        for k, f in enumerate(trace["frames"])
+        for c in f.get("contributions", [])
+        if c["before"] != 0
+    )
+    open_player(phone, player_url(server, NEURON_PROGRAM, frame=fork - 3, granularity="expanded"))
+    phone.get_by_test_id("graph-frame").focus()
+    for _ in range(3):
+        phone.keyboard.press("ArrowRight")
+    expect(phone.get_by_test_id("frame-counter")).to_have_text(
+        f"{fork + 1} / {len(trace['frames'])}"
+    )
+    e = phone.locator(f"[data-testid=node][data-node-id={target}]")
+    expect(e).to_be_visible()
+    phone.wait_for_function(
+        """(id) => {
+          const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();
+          const r = document.querySelector(`[data-node-id="${id}"]`).getBoundingClientRect();
+          return r.left >= frame.left && r.right <= frame.right;
+        }""",
+        arg=target,
+    )
+
+
+@pytest.mark.parametrize("granularity", ["packed", "expanded"])
+def test_node_text_is_at_least_11_px_on_a_laptop(
+    laptop: Page, server: str, granularity: str
+) -> None:
+    last = len(trace_source(NEURON_PROGRAM, granularity)["frames"]) - 1
+    open_player(laptop, player_url(server, NEURON_PROGRAM, frame=last, granularity=granularity))
+    smallest = laptop.evaluate(
+        """() => {
+          const k = document.querySelector('.graph-viewport').getCTM().a;
+          const texts = document.querySelectorAll(
+            '.graph-viewport .node-value, .graph-viewport .node-label, .graph-viewport .op-text');
+          return Math.min(...[...texts].map((t) => parseFloat(getComputedStyle(t).fontSize) * k));
+        }"""
+    )
+    assert smallest >= 11 - 1e-3, smallest

@@ -34,14 +34,15 @@ export function groupPrefixes(path) {
 }
 
 /**
- * The last step of a group path, as a box's short label.
- * Example: groupStep("MLP.layers[1].neurons[0]") -> "neurons[0]"
+ * A box's label: its path from the program's object down, without the root's class
+ * (every box of a model shares it), so boxes in different layers read apart.
+ * Example: groupLabel("MLP.layers[1].neurons[0]") -> "layers[1].neurons[0]";
+ * groupLabel("Neuron") -> "Neuron"
  * @param {string} path
  */
-export function groupStep(path) {
-  const prefixes = groupPrefixes(path);
-  const parent = prefixes.length > 1 ? prefixes[prefixes.length - 2] : "";
-  return parent ? path.slice(parent.length + 1) : path;
+export function groupLabel(path) {
+  const root = groupPrefixes(path)[0] ?? "";
+  return root && root !== path ? path.slice(root.length + 1) : path;
 }
 
 /**

@@ -8,7 +8,8 @@ export const SIZES = {
   recordHeight: 36,
   cellPadding: 7,
   valueCellChars: 9,
-  maxLabelChars: 14,
+  // Room for a folded box's path, `layers[1].neurons[0]` (pass-graph.js).
+  maxLabelChars: 22,
   opRadius: 13,
   // A named op's text (tanh, exp, ^-1) is drawn at a record's value size, so it reads at
   // the smallest readable zoom (graph-camera.js); each character is about this wide.
@@ -29,7 +30,7 @@ export function opWidth(chars) {
 /**
  * The label as drawn: long labels are cut with an ellipsis (the full text stays in
  * the node's tooltip, table row and data-label).
- * Example: visibleLabel("a_very_long_label_indeed") -> "a_very_long_l…"
+ * Example: visibleLabel("a_very_long_label_indeed_so") -> "a_very_long_label_ind…"
  * @param {string} label
  */
 export function visibleLabel(label) {

@@ -7,7 +7,14 @@
  * A closed group is one box: click it, or focus it (Tab) and press Enter, to open it;
  * the buttons above the graph open all or fold back to what fits.
  */
-import { foldGraph, foldState, foldThatFits, foldedView, groupStep, openGroup } from "./folding.js";
+import {
+  foldGraph,
+  foldState,
+  foldThatFits,
+  foldedView,
+  groupLabel,
+  openGroup,
+} from "./folding.js";
 import { mountGraph } from "./graph-view.js";
 import { recordLabel, valueChars } from "./layout.js";
 import { computeLayout } from "./layout-runner.js";
@@ -102,7 +109,7 @@ export async function mountPassGraph(
       /** @type {import("./trace.js").TraceNode & {group: string}} */
       const box = {
         id: `group:${group}`,
-        label: groupStep(group),
+        label: groupLabel(group),
         name: group,
         op: BOX_OP,
         kind: "group",

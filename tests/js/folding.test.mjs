@@ -8,7 +8,7 @@ import {
   foldedCount,
   foldedView,
   groupPrefixes,
-  groupStep,
+  groupLabel,
   groupsAtDepth,
   groupsThatFit,
   openGroup,
@@ -37,9 +37,11 @@ describe("group paths", () => {
     assert.deepEqual(groupPrefixes(""), []);
     assert.deepEqual(groupPrefixes(".weird"), [".weird"]);
   });
-  it("names a box by its last step", () => {
-    assert.equal(groupStep("MLP.layers[1].neurons[0]"), "neurons[0]");
-    assert.equal(groupStep("MLP"), "MLP");
+  it("names a box by its path below the model", () => {
+    // A box is named by its path below the model: boxes of two layers read apart.
+    assert.equal(groupLabel("MLP.layers[1].neurons[0]"), "layers[1].neurons[0]");
+    assert.equal(groupLabel("MLP.layers[0].neurons[0]"), "layers[0].neurons[0]");
+    assert.equal(groupLabel("MLP"), "MLP");
   });
 });
 

@@ -271,8 +271,11 @@ def test_a_big_program_opens_folded_and_a_box_opens_on_click_and_on_enter(
     player_page.get_by_test_id("scrubber").fill(str(sort))
     expect(boxes).to_have_count(9)
     # Parameters stay drawn outside the boxes: 41 of them, plus the loss arithmetic.
-    labels = {g.get_attribute("data-label") for g in boxes.all()}
-    assert labels == {"neurons[0]", "neurons[1]", "neurons[2]", "neurons[3]"}
+    # Each box is named by its path below the model, so the nine read apart (issue 23, 1).
+    labels = [g.get_attribute("data-label") for g in boxes.all()]
+    groups = {n["group"].split(".", 1)[1] for n in trace["nodes"] if "." in n.get("group", "")}
+    assert len(set(labels)) == 9 and set(labels) == groups, labels
+    assert "layers[1].neurons[0]" in labels
     before = player_page.get_by_test_id("node").count()
     boxes.first.click()
     expect(boxes).to_have_count(8)

@@ -1,6 +1,6 @@
 /**
- * The embed's options (README "Embed"): which parts to hide, autoplay, speed and
- * theme, read from `/embed`'s query string or a `data-backprop-*` element, and
+ * The embed's options (docs/COURSES.md, "Share, iframe and script tag: the options"):
+ * which parts to hide, autoplay, speed and theme, read from `/embed`'s query string or a `data-backprop-*` element, and
  * written back for the share dialog's snippets. Reading forgives junk: an
  * unknown part, speed or theme is ignored, as url-state.js does with frames.
  *

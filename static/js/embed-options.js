@@ -1,8 +1,9 @@
 /**
  * The embed's options (docs/COURSES.md, "Share, iframe and script tag: the options"):
- * which parts to hide, autoplay, speed and theme, read from `/embed`'s query string or a `data-backprop-*` element, and
- * written back for the share dialog's snippets. Reading forgives junk: an
- * unknown part, speed or theme is ignored, as url-state.js does with frames.
+ * which parts to hide, autoplay, speed and theme, read from `/embed`'s query string or a
+ * `data-backprop-*` element, and written back for the share dialog's snippets. Reading
+ * forgives junk: an unknown part, speed or theme is ignored, as url-state.js does with
+ * frames.
  *
  * The embed shows the code panel and the narration, and no editor, unless told:
  * `controls` lists changes, `-name` hides a part and `name` (or `+name`) shows it

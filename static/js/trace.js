@@ -51,6 +51,22 @@ const PHASES = new Set(["build", "sort", "backward", "update"]);
  * @returns {Trace}
  */
 export function validateTrace(trace) {
+  // A trace is checked once: the layout starts on it before the timeline indexes it.
+  if (trace !== null && typeof trace === "object" && validated.has(trace))
+    return /** @type {Trace} */ (trace);
+  const checked = checkTrace(trace);
+  validated.add(checked);
+  return checked;
+}
+
+/** The traces validateTrace has passed (a trace is not changed once it is played). */
+const validated = new WeakSet();
+
+/**
+ * @param {unknown} trace
+ * @returns {Trace}
+ */
+function checkTrace(trace) {
   const fail = (what, value) => {
     throw new TypeError(`trace${what}, got ${JSON.stringify(value)}`);
   };

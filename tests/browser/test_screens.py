@@ -117,3 +117,16 @@ def test_node_text_is_at_least_11_px_on_a_laptop(
         }"""
     )
     assert smallest >= 11 - 1e-3, smallest
+
+
+def test_nothing_moves_while_the_next_program_is_traced(laptop: Page, server: str) -> None:
+    # Issue 24: the edges' flow stops while the page waits, so it repaints nothing.
+    open_player(laptop, player_url(server, NEURON_PROGRAM, frame=0))
+    edge = laptop.locator(".edge[data-state=forward]").first
+    expect(edge).to_have_count(1)
+    assert edge.evaluate("e => getComputedStyle(e).animationName") != "none"
+    laptop.route("**/api/trace*", lambda route: None)  # held in flight
+    laptop.get_by_test_id("source").fill("a = Value(2.0)\nb = a * a\n")
+    laptop.get_by_test_id("run").click()
+    expect(laptop.get_by_test_id("player")).to_have_attribute("aria-busy", "true")
+    assert edge.evaluate("e => getComputedStyle(e).animationName") == "none"

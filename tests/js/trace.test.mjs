@@ -45,3 +45,13 @@ describe("nodeNames", () => {
     assert.throws(() => validateTrace(trace), /nodes\[2\]\.name must be a string/);
   });
 });
+
+describe("validateTrace, once per trace (issue 24)", () => {
+  it("checks a trace the first time and trusts it after: the layout and the timeline share it", () => {
+    const trace = fixture("neuron.json");
+    assert.equal(validateTrace(trace), trace);
+    trace.frames = "not frames"; // a trace is not changed once played; this shows it is not re-read
+    assert.equal(validateTrace(trace), trace);
+    assert.throws(() => validateTrace({ ...trace }), /frames/);
+  });
+});

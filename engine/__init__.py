@@ -17,7 +17,6 @@ from backprop_animator.engine.engine_check import check_engine
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
 from backprop_animator.engine.gradcheck import gradcheck_source
-from backprop_animator.engine.interpreter import trace_program
 from backprop_animator.engine.limits import Limits, deadline
 from backprop_animator.engine.mistakes import MISTAKES, check_mistake
 from backprop_animator.engine.parse import (
@@ -27,6 +26,7 @@ from backprop_animator.engine.parse import (
     run_straight_line,
 )
 from backprop_animator.engine.passes import with_one_pass
+from backprop_animator.engine.run import trace_program
 from backprop_animator.engine.trace import trace_graph
 from backprop_animator.engine.value import Value
 

@@ -23,3 +23,44 @@ class EngineError(Exception):
         if self.line is None:
             return self.message
         return f"line {self.line}, column {self.column}: {self.message}"
+
+
+# What a math domain error (the ValueError of `math.log(-1)`) is called in an operation's error.
+NO_REAL_RESULT = "math domain error (no real result)"
+
+
+def arithmetic_reason(
+    error: BaseException, *, number: str = "the result", domain: str | None = None
+) -> str:
+    """Why arithmetic failed, in words rather than the C library's: the one place that says
+    it, for the straight-line language, the interpreter, the trace and the gradient check.
+
+    An `OverflowError` is '`number` is too large for a float', a `ZeroDivisionError`
+    'division by zero'; any other error but a `TypeError` is `domain` when given (a
+    ValueError or another ArithmeticError: no real result), else in its own words.
+
+    Example: `arithmetic_reason(OverflowError(34, "Result too large"))` ->
+    'the result is too large for a float'.
+    """
+    if isinstance(error, OverflowError):
+        return f"{number} is too large for a float"
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if domain is not None and not isinstance(error, TypeError):
+        return domain
+    return str(error)
+
+
+def rule_failure(name: str, op: str, error: BaseException) -> str:
+    """A node's `_backward` failing (`name` is what the texts call the node)."""
+    return (
+        f"the local derivative of {name} ({op}) cannot be computed here "
+        f"({arithmetic_reason(error, number='the number')}); "
+        "differentiation is exact, floating point is not"
+    )
+
+
+def operation_failed(error: BaseException) -> str:
+    """Any other exception an operation lets through, which no sentence of ours words:
+    `OverflowError('...')` -> 'this operation failed: ... (OverflowError)'."""
+    return f"this operation failed: {str(error)[:200]} ({type(error).__name__})"

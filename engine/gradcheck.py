@@ -7,10 +7,10 @@ rises again (floating point loses the digits of f(x + h) − f(x)).
 
 For each leaf (`kind: leaf`, in node-id order) only that leaf's data is moved by ±h,
 and the forward pass is recomputed by evaluating every node in topological order with
-its primitive's plain-number function (`PLAIN_FUNCTIONS`, the same arithmetic as the
-`Value` methods). The analytic gradient is the engine's own, or a mistaken engine's
-(`mistake`), so a check of a bug-lab engine shows where it disagrees. The work
-(leaves × h values × nodes) is bounded by `Limits.max_gradcheck_work`.
+its primitive's plain-number function (`engine.ops.NUMBER_FUNCTIONS`, the same
+arithmetic as the `Value` methods). The analytic gradient is the engine's own, or a
+mistaken engine's (`mistake`), so a check of a bug-lab engine shows where it disagrees.
+The work (leaves × h values × nodes) is bounded by `Limits.max_gradcheck_work`.
 
 Example: `gradcheck_source("x = Value(3.0); f = 3*x**2 - 4*x + 5", h=[0.001])` ->
 `{"output": "n10", "checks": [{"node": "n0", "label": "x", "analytic": 14.0,
@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.errors import EngineError, arithmetic_reason
 from backprop_animator.engine.limits import Limits, deadline
 from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
 from backprop_animator.engine.narrate import Names, fmt
@@ -35,18 +35,13 @@ from backprop_animator.engine.parse import (
     run_straight_line,
 )
 from backprop_animator.engine.program_gradcheck import gradcheck_program
-from backprop_animator.engine.trace import _call_rule as call_rule
-from backprop_animator.engine.trace import _node_dict as node_dict
-from backprop_animator.engine.trace import _run_rule as run_rule
+from backprop_animator.engine.trace import call_rule, node_dict, run_rule
 from backprop_animator.engine.value import Value, topological_order
 
 SCHEMES = ("forward", "central")
 DEFAULT_H = tuple(10.0**-k for k in range(1, 15))  # 0.1, 0.01, ..., 1e-14
 MAX_H_VALUES = 64
 COMPLEX = "a negative number to a fractional power is complex"
-
-# Each primitive's plain-number function (`engine.ops`); `**k` is made per node.
-PLAIN_FUNCTIONS: dict[str, Callable[..., float]] = NUMBER_FUNCTIONS
 
 
 def gradcheck_source(
@@ -315,13 +310,11 @@ class _Forward:
 
 def _reason(error: Exception) -> str:
     """Why a plain-number function failed, in words rather than the C library's."""
-    if isinstance(error, OverflowError):
-        return "the number is too large for a float"
-    if isinstance(error, ZeroDivisionError):
-        return "division by zero"
-    if str(error) == COMPLEX:
+    if isinstance(error, ValueError) and str(error) == COMPLEX:
         return COMPLEX
-    return "the number is outside the function's domain"
+    return arithmetic_reason(
+        error, number="the number", domain="the number is outside the function's domain"
+    )
 
 
 def _plain_function(node: Value) -> Callable[..., float]:
@@ -335,7 +328,7 @@ def _plain_function(node: Value) -> Callable[..., float]:
             return float(result)
 
         return power
-    function = PLAIN_FUNCTIONS.get(node._op)
+    function = NUMBER_FUNCTIONS.get(node._op)  # `**k` is made per node
     if function is None:
         raise EngineError(f"the gradient check cannot recompute a {node._op!r} node")
     return function

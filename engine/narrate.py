@@ -145,7 +145,7 @@ class Names:
                 return None
             if outer < CALL:  # a call's operands never need brackets
                 if child.label or not child._prev:
-                    inner = LEAF  # `_precedence(child)`, with the op's looked up once
+                    inner = LEAF  # labels and leaves bind tightest
                 else:
                     inner = precedences.get(child._op) or self._precedence_of(child._op)
                 if inner < outer or (inner == outer and (i > 0 or power)):
@@ -185,13 +185,6 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
 
 
 LEAF = 5  # how labels and leaves bind: tighter than any op
-
-
-def _precedence(node: Value) -> int:
-    """Binding strength of how a node is written: labels and leaves bind tightest."""
-    if node.label or not node._prev:
-        return LEAF
-    return _op_precedence(node._op)
 
 
 def _op_precedence(op: str) -> int:

@@ -37,7 +37,7 @@ from typing import Any
 
 from backprop_animator.engine.value import (
     Value,
-    _sigmoid,
+    plain_sigmoid,
     sigmoid_from_primitives,
     tanh_from_primitives,
 )
@@ -166,7 +166,7 @@ OPS: dict[str, Op] = {
             "local derivative s·(1 − s)",
             Formula("{out} × (1 − {out})", "out * (1 - out)"),
             "σ",  # noqa: RUF001 (the Greek letter is the point)
-            number=_sigmoid,
+            number=plain_sigmoid,
             expanded=sigmoid_from_primitives,
             slips=(Formula("1 − {out}", "1 - out"),),  # forgot the s
         ),

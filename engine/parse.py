@@ -10,8 +10,8 @@ than labels, reading `.data`/`.grad`. Plain-number arithmetic stays plain number
 always in floats, so no input can make a huge integer. Programs that use more (SPEC
 §11) are told apart by `is_straight_line` and run by `engine.interpreter` instead.
 
-Example: `build_graph("a = 3\\nb = a + a").output` is the `+` node, with `a` a leaf
-labelled "a" used twice.
+Example: `run_straight_line(parse_program(source, ...), source, ...).output` for
+`a = 3\\nb = a + a` is the `+` node, with `a` a leaf labelled "a" used twice.
 """
 
 from __future__ import annotations
@@ -27,20 +27,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.errors import NO_REAL_RESULT, EngineError, arithmetic_reason
 from backprop_animator.engine.limits import Limits, too_deep
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
-from backprop_animator.engine.value import Value
-from backprop_animator.engine.value import _creation_order as creation_order
+from backprop_animator.engine.value import Value, creation_order
 
 isfinite = math.isfinite
 
 Operand = Value | float
 GRANULARITIES = ("packed", "expanded")
-UNARY_FUNCTIONS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
 NO_EFFECT_FUNCTIONS = ("print", "draw_dot")
 IMPORTABLE = frozenset({"Value", "draw_dot"})
-RESERVED = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
+RESERVED = frozenset({*FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
 
 # Names for refused constructs, so errors talk about the program, not the parser.
 CONSTRUCT_NAMES: dict[type[ast.AST], str] = {
@@ -103,17 +101,6 @@ class Program:
     positions: dict[Value, tuple[int, int]] = field(default_factory=dict)
 
 
-def build_graph(source: str, granularity: str = "packed", limits: Limits | None = None) -> Program:
-    """Parse and run a program of the input language; return its output node.
-
-    Raises `EngineError` for anything that is not a valid program within `limits`.
-    """
-    limits = limits or Limits()
-    return run_straight_line(
-        parse_program(source, granularity, limits), source, granularity, limits
-    )
-
-
 def parse_program(source: str, granularity: str, limits: Limits) -> ast.Module:
     """Check the source's size and characters, then parse it (nothing runs yet)."""
     if granularity not in GRANULARITIES:
@@ -152,75 +139,95 @@ def first_real_statement(tree: ast.Module) -> ast.stmt | None:
     Example: `a = Value(2.0)` then `for i in range(3): a = a * 2` -> the `for` statement;
     with two `backward()` calls, the statement that makes the second.
     """
-    # One pass over each statement's expressions with an explicit stack; any node type
-    # not listed here means the program is more than a straight line.
     backward_calls = 0
-    stack: list[ast.expr] = []
     for statement in tree.body:
-        kind = type(statement)
-        if kind is ast.Assign:
-            assert isinstance(statement, ast.Assign)
-            for target in statement.targets:
-                if type(target) is ast.Attribute:
-                    if target.attr != "label":
-                        return statement
-                    stack.append(target.value)
-                elif type(target) is ast.Tuple:
-                    # §2 unpacks a flat tuple of names (`a, b = 2.0, 3.0`) and nothing more.
-                    if not all(type(name) is ast.Name for name in target.elts):
-                        return statement
-                elif type(target) is not ast.Name:
-                    return statement
-            value = statement.value
-            if type(value) is ast.Tuple and any(type(t) is ast.Tuple for t in statement.targets):
-                stack.extend(value.elts)  # the tuple being unpacked; a tuple inside it is not §2
-            elif not _is_label_text(statement):
-                stack.append(value)
-        elif kind is ast.Expr:
-            value = statement.value  # type: ignore[attr-defined]
-            if not (type(value) is ast.Constant and type(value.value) is str):  # a docstring
-                stack.append(value)
-        elif kind is ast.AugAssign:
-            if type(statement.target) is not ast.Name:  # type: ignore[attr-defined]
-                return statement
-            stack.append(statement.value)  # type: ignore[attr-defined]
-        elif kind is ast.ImportFrom:
-            if statement.module == "__future__":  # type: ignore[attr-defined]
-                continue  # annotations are never evaluated in either language
-            if not {alias.name for alias in statement.names} <= IMPORTABLE:  # type: ignore[attr-defined]
-                return statement
-        elif kind is not ast.Pass:
+        operands = _straight_line_operands(statement)
+        if operands is None:
             return statement
-        while stack:
-            node: Any = stack.pop()
-            kind = type(node)
-            if kind is ast.BinOp:
-                stack.append(node.left)
-                stack.append(node.right)
-            elif kind is ast.Constant:
-                if type(node.value) is str:
-                    return statement  # a string is §2's only as a label
-            elif kind is ast.UnaryOp:
-                stack.append(node.operand)
-            elif kind is ast.Call:
-                func = node.func
-                if type(func) is ast.Attribute:
-                    if func.attr == "backward":
-                        backward_calls += 1
-                    elif func.attr not in UNARY_FUNCTIONS:
-                        return statement
-                    stack.append(func.value)
-                elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
-                    return statement
-                stack.extend(node.args)
-                for keyword in node.keywords:
-                    if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
-                        stack.append(keyword.value)
-            elif kind is not ast.Name:
-                return statement
+        calls = _backward_calls(operands)
+        if calls is None:
+            return statement
+        backward_calls += calls
         if backward_calls > 1:
             return statement
     return None
+
+
+def _straight_line_operands(statement: ast.stmt) -> list[ast.expr] | None:
+    """The expressions a top-level statement of SPEC §2's language computes, still to be
+    checked themselves (`_backward_calls`); None for any other statement."""
+    if type(statement) is ast.Assign:
+        return _assignment_operands(statement)
+    if type(statement) is ast.Expr:
+        value = statement.value
+        if type(value) is ast.Constant and type(value.value) is str:  # a docstring
+            return []
+        return [value]
+    if type(statement) is ast.AugAssign:
+        return [statement.value] if type(statement.target) is ast.Name else None
+    if type(statement) is ast.ImportFrom:
+        if statement.module == "__future__":
+            return []  # annotations are never evaluated in either language
+        return [] if {alias.name for alias in statement.names} <= IMPORTABLE else None
+    return [] if type(statement) is ast.Pass else None
+
+
+def _assignment_operands(statement: ast.Assign) -> list[ast.expr] | None:
+    """`_straight_line_operands` of an assignment: to names, a flat tuple of names, or
+    a label."""
+    operands: list[ast.expr] = []
+    for target in statement.targets:
+        if type(target) is ast.Attribute:
+            if target.attr != "label":
+                return None
+            operands.append(target.value)
+        elif type(target) is ast.Tuple:
+            # §2 unpacks a flat tuple of names (`a, b = 2.0, 3.0`) and nothing more.
+            if not all(type(name) is ast.Name for name in target.elts):
+                return None
+        elif type(target) is not ast.Name:
+            return None
+    value = statement.value
+    if type(value) is ast.Tuple and any(type(t) is ast.Tuple for t in statement.targets):
+        operands.extend(value.elts)  # the tuple being unpacked; a tuple inside it is not §2
+    elif not _is_label_text(statement):
+        operands.append(value)
+    return operands
+
+
+def _backward_calls(stack: list[ast.expr]) -> int | None:
+    """How many `.backward()` calls these expressions make, or None if one of them goes
+    past SPEC §2's language: any node type not listed here does. One pass with an
+    explicit stack (which it empties)."""
+    calls = 0
+    while stack:
+        node: Any = stack.pop()
+        kind = type(node)
+        if kind is ast.BinOp:
+            stack.append(node.left)
+            stack.append(node.right)
+        elif kind is ast.Constant:
+            if type(node.value) is str:
+                return None  # a string is §2's only as a label
+        elif kind is ast.UnaryOp:
+            stack.append(node.operand)
+        elif kind is ast.Call:
+            func = node.func
+            if type(func) is ast.Attribute:
+                if func.attr == "backward":
+                    calls += 1
+                elif func.attr not in FUNCTIONS:
+                    return None
+                stack.append(func.value)
+            elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
+                return None
+            stack.extend(node.args)
+            for keyword in node.keywords:
+                if not (type(keyword.value) is ast.Constant and keyword.arg == "label"):
+                    stack.append(keyword.value)
+        elif kind is not ast.Name:
+            return None
+    return calls
 
 
 def _is_label_text(statement: ast.Assign) -> bool:
@@ -230,7 +237,7 @@ def _is_label_text(statement: ast.Assign) -> bool:
     )
 
 
-_STRAIGHT_LINE_FUNCTIONS = frozenset({*UNARY_FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
+_STRAIGHT_LINE_FUNCTIONS = frozenset({*FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
 
 
 # CPython 3.11 keeps the counter its AST constructor uses to guard recursion in one
@@ -653,7 +660,7 @@ class _Interpreter:
             name = node.func.id
             if name == "Value":
                 return self.make_value(node)
-            if name in UNARY_FUNCTIONS:
+            if name in FUNCTIONS:
                 argument = self.only_argument(node, name)
                 return self.function(node, name, self.eval(argument))
             if name in NO_EFFECT_FUNCTIONS:
@@ -662,13 +669,13 @@ class _Interpreter:
                 raise self.error(node, f"`{name}` is not a function")
             raise self.error(
                 node,
-                f"unknown function '{name}'; available: {', '.join(UNARY_FUNCTIONS)}, Value",
+                f"unknown function '{name}'; available: {', '.join(FUNCTIONS)}, Value",
             )
         if isinstance(node.func, ast.Attribute):
             method = node.func.attr
             if method == "backward":
                 raise self.error(node, "backward() returns nothing; call it on a line of its own")
-            if method not in UNARY_FUNCTIONS:
+            if method not in FUNCTIONS:
                 raise self.error(node, f"unknown method .{method}()")
             if node.args or node.keywords:
                 raise self.error(node, f".{method}() takes no arguments")
@@ -716,14 +723,9 @@ class _Interpreter:
         mark = next(creation_order)
         try:
             result = compute(*operands)
-        except ZeroDivisionError:
-            raise self.error(node, f"{what}: division by zero") from None
-        except OverflowError:
-            raise self.error(node, f"{what}: the result is too large for a float") from None
-        except ValueError:
-            raise self.error(node, f"{what}: math domain error (no real result)") from None
-        except TypeError as error:
-            raise self.error(node, f"{what}: {error}") from None
+        except (ZeroDivisionError, OverflowError, ValueError, TypeError) as error:
+            reason = arithmetic_reason(error, domain=NO_REAL_RESULT)
+            raise self.error(node, f"{what}: {reason}") from None
         if type(result) is Value:
             self.count_nodes(node, result, mark)
         elif type(result) is not float or not isfinite(result):

@@ -33,6 +33,7 @@ from typing import Any
 
 from backprop_animator.engine import mistake_text, mistakes, narrate, ops
 from backprop_animator.engine.engine_check import check_engine
+from backprop_animator.engine.errors import rule_failure
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Function,
@@ -52,9 +53,7 @@ from backprop_animator.engine.sort_steps import Step, step_frames
 from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
-from backprop_animator.engine.trace import _reason
-from backprop_animator.engine.value import Value, topological_order
-from backprop_animator.engine.value import _creation_order as creation_order
+from backprop_animator.engine.value import Value, creation_order, topological_order
 
 SCHEMA_TWO = 2
 _SEQ = attrgetter("_seq")  # creation order
@@ -539,10 +538,7 @@ class Recorder:
         self.pass_correct.append(found)
 
     def rule_failed(self, node: Value, error: Exception) -> ProgramError:
-        return ProgramError(
-            f"the local derivative of {self.names(node)} ({node._op}) cannot be computed "
-            f"here ({_reason(error)}); differentiation is exact, floating point is not"
-        )
+        return ProgramError(rule_failure(self.names(node), node._op, error))
 
     def backward_frame(
         self,

@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.interpreter import trace_program
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.passes import Recorder, Rerun
+from backprop_animator.engine.run import trace_program
 
 
 def gradcheck_program(

@@ -19,11 +19,11 @@ from operator import attrgetter
 from typing import Any
 
 from backprop_animator.engine import mistake_text, mistakes, narrate, ops, underflow
-from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.errors import EngineError, rule_failure
 from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.sort_steps import step_frames
 from backprop_animator.engine.text import clean_text
-from backprop_animator.engine.value import Value, _no_rule, topological_order
+from backprop_animator.engine.value import Value, no_rule, topological_order
 
 SCHEMA = 1
 _SEQ = attrgetter("_seq")  # creation order
@@ -61,7 +61,7 @@ def trace_graph(
     if mistake is not None:
         right_order = topo if mistake == "assign" else topological_order(output)
         correct = mistakes.correct_grads(
-            output, right_order, lambda node: _call_rule(node, positions, name)
+            output, right_order, lambda node: call_rule(node, positions, name)
         )
         for node, grad in correct.items():
             if not math.isfinite(grad):
@@ -109,7 +109,7 @@ def trace_graph(
     }
     runs: list[mistake_text.Run] = []
     isfinite = math.isfinite
-    leaf_rule = _no_rule
+    leaf_rule = no_rule
     for node in order:
         upstream = node.grad
         if mistake is None and not node._prev and node._backward is leaf_rule:
@@ -123,7 +123,7 @@ def trace_graph(
                 }
             )
             continue
-        # `_run_rule`, written out: this runs once per op node of every trace.
+        # `run_rule`, written out: this runs once per op node of every trace.
         tape = node._tape = []
         try:
             node._backward()
@@ -195,19 +195,19 @@ def trace_graph(
     return trace
 
 
-def _run_rule(
+def run_rule(
     node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names
 ) -> list[tuple[Value, float, float, float]]:
     """Call the node's own `_backward`, collecting each `+=` it makes."""
     node._tape = []
     try:
-        _call_rule(node, positions, name)
+        call_rule(node, positions, name)
     finally:
         tape, node._tape = node._tape, None
     return tape
 
 
-def _call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names) -> None:
+def call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names) -> None:
     """Call the node's own `_backward`; a failure is the user's error, with its place."""
     try:
         node._backward()
@@ -218,21 +218,7 @@ def _call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: narra
 def _rule_error(
     node: Value, positions: dict[Value, tuple[int, int]], name: narrate.Names, error: Exception
 ) -> EngineError:
-    return _error(
-        node,
-        positions,
-        f"the local derivative of {name(node)} ({node._op}) cannot be computed here "
-        f"({_reason(error)}); differentiation is exact, floating point is not",
-    )
-
-
-def _reason(error: Exception) -> str:
-    """Why a rule failed, in words: `OverflowError(34, '...')` -> 'too large for a float'."""
-    if isinstance(error, OverflowError):
-        return "the number is too large for a float"
-    if isinstance(error, ZeroDivisionError):
-        return "division by zero"
-    return str(error)
+    return _error(node, positions, rule_failure(name(node), node._op, error))
 
 
 def _error(node: Value, positions: dict[Value, tuple[int, int]], message: str) -> EngineError:
@@ -247,11 +233,11 @@ def _node_dicts(
     correct: dict[Value, float] | None,
     name: narrate.Names,
 ) -> list[dict[str, Any]]:
-    """`_node_dict` of every node, with what it calls each node; one loop, as this runs
+    """`node_dict` of every node, with what it calls each node; one loop, as this runs
     once per node of every trace."""
     if correct is not None or underflowed:
         return [
-            _node_dict(node, ids[node], node in underflowed, correct, name=name(node))
+            node_dict(node, ids[node], node in underflowed, correct, name=name(node))
             for node in by_creation
         ]
     names = name._names
@@ -269,7 +255,7 @@ def _node_dicts(
     ]
 
 
-def _node_dict(
+def node_dict(
     node: Value,
     node_id: str,
     underflowed: bool = False,

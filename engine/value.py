@@ -25,10 +25,12 @@ from collections.abc import Callable
 
 Number = int | float
 
-_creation_order = itertools.count()
+# Every Value made takes the next number: its `_seq`, the order of the trace's ids; the
+# nodes an operation made are those after a number taken just before it.
+creation_order = itertools.count()
 
 
-def _no_rule() -> None:
+def no_rule() -> None:
     """A leaf's `_backward`: nothing below it to pass a gradient to."""
 
 
@@ -45,9 +47,9 @@ class Value:
         self.label = label
         self._prev = _children
         self._op = _op
-        self._backward: Callable[[], None] = _no_rule
+        self._backward: Callable[[], None] = no_rule
         self._const = False  # True for a plain number wrapped where it met a Value
-        self._seq = next(_creation_order)
+        self._seq = next(creation_order)
         self._tape: list[tuple[Value, float, float, float]] | None = None
 
     def __repr__(self) -> str:
@@ -226,12 +228,19 @@ def sigmoid_from_primitives(x: Value) -> Value:
     return 1 / (1 + (-x).exp())
 
 
-def _sigmoid(x: float) -> float:
+def plain_sigmoid(x: float) -> float:
+    """The sigmoid of a plain number, 1 / (1 + exp(-x)): `Value.sigmoid`'s data and the
+    number function of `engine.ops`."""
     # Both branches avoid exp of a large positive number, so no overflow.
     if x >= 0:
         return 1 / (1 + math.exp(-x))
     z = math.exp(x)
     return z / (1 + z)
+
+
+# The name `Value.sigmoid` calls it by: that method's source is what the page shows of
+# the rule (`engine.rules`, tests/engine/golden/rules.json), so it stays as it was.
+_sigmoid = plain_sigmoid
 
 
 def _exponent_text(k: Number) -> str:

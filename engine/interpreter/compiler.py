@@ -20,6 +20,7 @@ import ast
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
+from backprop_animator.engine.errors import operation_failed
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -131,7 +132,7 @@ class Compiler(ExpressionCompiler):
                 limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                 raise ProgramError(limit.message).located(line, column) from None
             except Exception as error:  # a built-in's own refusal we did not word ourselves
-                raise ProgramError(failure(error)).located(line, column) from None
+                raise ProgramError(operation_failed(error)).located(line, column) from None
 
         return run
 
@@ -171,15 +172,13 @@ class Compiler(ExpressionCompiler):
                 yield  # a generator that yields nothing
 
             return lifted
-        kind = type(node)
-        if kind is ast.Expr and type(node.value) in (ast.Yield, ast.YieldFrom):  # type: ignore[attr-defined]
-            inner = self.gen_yield(node.value, scope)  # type: ignore[attr-defined]
-        elif kind is ast.If:
-            inner = self.gen_if(node, scope)  # type: ignore[arg-type]
-        elif kind is ast.For:
-            inner = self.gen_for(node, scope)  # type: ignore[arg-type]
-        elif kind is ast.While:
-            inner = self.gen_while(node, scope)  # type: ignore[arg-type]
+        compile_statement = _GENERATOR_STATEMENTS.get(type(node))
+        if type(node) is ast.Expr and (
+            type(node.value) is ast.Yield or type(node.value) is ast.YieldFrom
+        ):
+            inner = self.gen_yield(node.value, scope)
+        elif compile_statement is not None:
+            inner = compile_statement(self, node, scope)
         else:
             raise self.error(
                 node,
@@ -300,7 +299,7 @@ class Compiler(ExpressionCompiler):
                 limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                 raise ProgramError(limit.message) from None
             except Exception as error:
-                raise ProgramError(failure(error)) from None
+                raise ProgramError(operation_failed(error)) from None
 
         return run
 
@@ -332,48 +331,13 @@ class Compiler(ExpressionCompiler):
         return self.loaded[name]
 
     def stmt_node(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
-        kind = type(node)
-        if kind is ast.Expr:
-            return self.expression_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Assign:
-            return self.assign(node, scope)  # type: ignore[arg-type]
-        if kind is ast.AugAssign:
-            return self.augmented(node, scope)  # type: ignore[arg-type]
-        if kind is ast.AnnAssign:
-            return self.annotated(node, scope)  # type: ignore[arg-type]
-        if kind is ast.For:
-            return self.for_loop(node, scope)  # type: ignore[arg-type]
-        if kind is ast.While:
-            return self.while_loop(node, scope)  # type: ignore[arg-type]
-        if kind is ast.If:
-            return self.if_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.FunctionDef:
-            return self.function_def(node, scope)  # type: ignore[arg-type]
-        if kind is ast.ClassDef:
-            return self.class_def(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Return:
-            return self.return_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Pass or kind is ast.Global or kind is ast.Nonlocal:
-            return lambda f: None
-        if kind is ast.Break:
-            return lambda f: BREAK
-        if kind is ast.Continue:
-            return lambda f: CONTINUE
-        if kind is ast.Assert:
-            return self.assert_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Import:
-            return self.import_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.ImportFrom:
-            return self.import_from(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Delete:
-            return self.delete(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Raise:
-            return self.raise_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Try:
-            return self.try_statement(node, scope)  # type: ignore[arg-type]
-        if kind is ast.Match:
-            return compile_match(self, node, scope, self.block)  # type: ignore[arg-type]
-        raise self.unsupported(node)
+        compile_statement = _STATEMENTS.get(type(node))
+        if compile_statement is None:
+            raise self.unsupported(node)
+        return compile_statement(self, node, scope)
+
+    def match_statement(self, node: ast.Match, scope: scopes.Scope) -> Stmt:
+        return compile_match(self, node, scope, self.block)
 
     def expression_statement(self, node: ast.Expr, scope: scopes.Scope) -> Stmt:
         value = node.value
@@ -975,6 +939,53 @@ class Compiler(ExpressionCompiler):
 GenStmt = Callable[[Frame], Generator[Any, None, Any]]
 
 
+def _pass(compiler: Compiler, node: ast.stmt, scope: scopes.Scope) -> Stmt:
+    return lambda f: None
+
+
+def _break(compiler: Compiler, node: ast.stmt, scope: scopes.Scope) -> Stmt:
+    return lambda f: BREAK
+
+
+def _continue(compiler: Compiler, node: ast.stmt, scope: scopes.Scope) -> Stmt:
+    return lambda f: CONTINUE
+
+
+# How each statement the language accepts is compiled (anything else is refused). The
+# node is `Any` here: each method takes its own node type, the one it is filed under.
+_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], Stmt]] = {
+    ast.Expr: Compiler.expression_statement,
+    ast.Assign: Compiler.assign,
+    ast.AugAssign: Compiler.augmented,
+    ast.AnnAssign: Compiler.annotated,
+    ast.For: Compiler.for_loop,
+    ast.While: Compiler.while_loop,
+    ast.If: Compiler.if_statement,
+    ast.FunctionDef: Compiler.function_def,
+    ast.ClassDef: Compiler.class_def,
+    ast.Return: Compiler.return_statement,
+    ast.Pass: _pass,
+    ast.Global: _pass,
+    ast.Nonlocal: _pass,
+    ast.Break: _break,
+    ast.Continue: _continue,
+    ast.Assert: Compiler.assert_statement,
+    ast.Import: Compiler.import_statement,
+    ast.ImportFrom: Compiler.import_from,
+    ast.Delete: Compiler.delete,
+    ast.Raise: Compiler.raise_statement,
+    ast.Try: Compiler.try_statement,
+    ast.Match: Compiler.match_statement,
+}
+
+# The statements of a generator's body that may hold a `yield` (besides `yield` itself).
+_GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], GenStmt]] = {
+    ast.If: Compiler.gen_if,
+    ast.For: Compiler.gen_for,
+    ast.While: Compiler.gen_while,
+}
+
+
 def _resumed(body: Iterator[Any], state: Any, name: str) -> Iterator[Any]:
     """A generator of the program: its body run one item at a time. Each resumption
     counts as a call (`BACKPROP_MAX_CALL_DEPTH`), since generators that resume each other
@@ -1007,11 +1018,6 @@ def wrapped_functions(value: Any) -> tuple[Any, ...]:
     if type(value) is PStaticMethod or type(value) is PClassMethod:
         return (value.function,)
     return ()
-
-
-def failure(error: Exception) -> str:
-    """`OverflowError('...')` -> 'this operation failed: ... (OverflowError)'."""
-    return f"this operation failed: {str(error)[:200]} ({type(error).__name__})"
 
 
 def _delete_local(name: str) -> Callable[[Frame], None]:

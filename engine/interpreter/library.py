@@ -20,7 +20,6 @@ from backprop_animator.engine.interpreter.exceptions import exception_classes
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
-    VALUE_METHODS,
     Machine,
     number_error,
 )
@@ -50,9 +49,8 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.stdlib import stdlib_modules
 from backprop_animator.engine.interpreter.text import NO_METHOD, a_type, type_name
-from backprop_animator.engine.ops import NUMBER_FUNCTIONS
-from backprop_animator.engine.value import Value
-from backprop_animator.engine.value import _creation_order as creation_order
+from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
+from backprop_animator.engine.value import Value, creation_order
 
 # Built-ins whose result reads its argument lazily (see `Library.flat`).
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
@@ -128,7 +126,7 @@ class Library:
             ),
             "dict": TypeObject("dict", self.dict_, (dict,)),
             "Value": TypeObject("Value", self.value_, (Value,)),
-            **{name: Builtin(name, self.unary_function(name)) for name in VALUE_METHODS},
+            **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
@@ -597,6 +595,15 @@ class Library:
         return lambda obj: Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
 
     def list_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        """A list's methods, and a deque's (a list the machine knows as one) besides."""
+        table = self.list_calls()
+        methods = {name: self.bound(call, name) for name, call in table.items()}
+        for name, call in self.deque_calls(table["insert"], table["pop"]).items():
+            methods[name] = self.only("deque", call, name, "list")
+        return methods
+
+    def list_calls(self) -> dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]:
+        """Each list method, called with the list, the arguments and the keywords."""
         state = self.state
         m = self.machine
 
@@ -664,7 +671,7 @@ class Library:
         def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             obj.clear()
 
-        table = {
+        return {
             "append": append,
             "extend": extend,
             "pop": pop,
@@ -677,6 +684,14 @@ class Library:
             "copy": copy,
             "clear": clear,
         }
+
+    def deque_calls(
+        self,
+        insert: Callable[[Any, list[Any], dict[str, Any]], Any],
+        pop: Callable[[Any, list[Any], dict[str, Any]], Any],
+    ) -> dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]:
+        """What a deque adds to a list's methods, made of the list's `insert` and `pop`."""
+        state = self.state
 
         def appendleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             insert(obj, [0, one(args, kwargs, "appendleft")], {})
@@ -699,16 +714,12 @@ class Library:
                 steps %= len(obj)
                 obj[:] = obj[-steps:] + obj[:-steps]
 
-        methods = {name: self.bound(call, name) for name, call in table.items()}
-        deque_only = {
+        return {
             "appendleft": appendleft,
             "popleft": popleft,
             "extendleft": extendleft,
             "rotate": rotate,
         }
-        for name, call in deque_only.items():
-            methods[name] = self.only("deque", call, name, "list")
-        return methods
 
     def only(
         self, kind: str, call: Callable[[Any, list[Any], dict[str, Any]], Any], name: str, of: str

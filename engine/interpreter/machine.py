@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Annotation,
@@ -47,8 +48,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
 from backprop_animator.engine.ops import FUNCTIONS, OPS
-from backprop_animator.engine.value import Value
-from backprop_animator.engine.value import _creation_order as creation_order
+from backprop_animator.engine.value import Value, creation_order
 
 if TYPE_CHECKING:
     from backprop_animator.engine.passes import Recorder
@@ -99,7 +99,6 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "/": operator.truediv,
     "**": operator.pow,
 }
-VALUE_METHODS = FUNCTIONS  # tanh exp relu log sigmoid (engine.ops)
 # A call of a program's function costs several steps: binding its arguments and making
 # its frame is several statements' worth of work.
 CALL_STEPS = 5
@@ -327,94 +326,114 @@ class Machine:
             attrs = obj.attrs
             if name in attrs:
                 return attrs[name]
-            found = obj.cls.lookup(name)
-            kind = type(found)
-            if kind is Function:
-                return BoundMethod(found, obj)
-            if kind is PProperty:
-                return self.call(found.fget, [obj])
-            if kind is NativeMethod:
-                return bind_native(found, obj)
-            if kind is PStaticMethod:
-                return found.function
-            if kind is PClassMethod:
-                return BoundMethod(found.function, obj.cls)
-            if found is not MISSING:
-                return found
-            raise ProgramError(
-                f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
-            )
+            return self.class_attr_of(obj, name)
         if kind is Value:
             if name == "data":
                 return obj.data
             if name == "grad":
                 return obj.grad
-            if name == "label":
-                return obj.label
-            if name == "_op":
-                return obj._op
-            if name == "_prev":
-                return obj._prev
-            if name in VALUE_METHODS:
-                return Builtin(name, lambda args, kwargs: self.value_method(obj, name, args))
-            if name == "backward":
-                return Builtin(name, lambda args, kwargs: self.value_backward(obj, args, kwargs))
-            raise ProgramError(f"a Value has no attribute '{name}' that programs can use")
+            return self.value_attr(obj, name)
         if kind is PModule:
             if name.startswith("_") or name not in obj.members:
                 raise ProgramError(f"module '{obj.name}' has no attribute '{name}' here")
             return obj.members[name]
         if kind is PClass:
-            found = obj.lookup(name)
-            if found is MISSING:
-                if name == "__name__":
-                    return obj.name
-                raise ProgramError(
-                    f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
-                )
-            if type(found) is PStaticMethod:
-                return found.function
-            if type(found) is PClassMethod:
-                return BoundMethod(found.function, obj)
-            return found
+            return self.class_attr(obj, name)
         if kind is PProperty:
-            if name in ("setter", "getter"):
-                prop = obj
-                return Builtin(
-                    name,
-                    lambda args, kwargs: (
-                        PProperty(prop.fget, args[0])
-                        if name == "setter"
-                        else PProperty(args[0], prop.fset)
-                    ),
-                )
-            raise ProgramError(f"a property has no attribute '{name}' here")
+            return self.property_attr(obj, name)
         if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
             return obj.name
         if name == "__name__" and kind is BoundMethod:
             return obj.function.name
         if kind is PSuper:
-            mro = obj.self.cls.mro
-            start = mro.index(obj.owner) + 1 if obj.owner in mro else len(mro)
-            for cls in mro[start:]:
-                if name in cls.namespace:
-                    found = cls.namespace[name]
-                    if type(found) is NativeMethod:
-                        return bind_native(found, obj.self)
-                    return BoundMethod(found, obj.self) if type(found) is Function else found
-            raise ProgramError(f"super() has no attribute '{name}'")
+            return self.super_attr(obj, name)
         table = self.methods.get(kind)
         if table is not None and name in table:
             return table[name](obj)
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
-        if kind in NUMBERS and name in ("backward", "data", "grad", *VALUE_METHODS):
+        if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):
             raise ProgramError(
                 f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
                 "number. In a program with functions, loops, several backward() calls or "
                 "other Python, numbers stay numbers; make inputs with Value(2.0)"
             )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
+
+    def class_attr_of(self, obj: PInstance, name: str) -> Any:
+        """`get_attr` of an instance's attribute that is not its own: its class's."""
+        found = obj.cls.lookup(name)
+        kind = type(found)
+        if kind is Function:
+            return BoundMethod(found, obj)
+        if kind is PProperty:
+            return self.call(found.fget, [obj])
+        if kind is NativeMethod:
+            return bind_native(found, obj)
+        if kind is PStaticMethod:
+            return found.function
+        if kind is PClassMethod:
+            return BoundMethod(found.function, obj.cls)
+        if found is not MISSING:
+            return found
+        raise ProgramError(
+            f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
+        )
+
+    def value_attr(self, obj: Value, name: str) -> Any:
+        """`get_attr` of an engine Value's attribute other than `data` and `grad`."""
+        if name == "label":
+            return obj.label
+        if name == "_op":
+            return obj._op
+        if name == "_prev":
+            return obj._prev
+        if name in FUNCTIONS:
+            return Builtin(name, lambda args, kwargs: self.value_method(obj, name, args))
+        if name == "backward":
+            return Builtin(name, lambda args, kwargs: self.value_backward(obj, args, kwargs))
+        raise ProgramError(f"a Value has no attribute '{name}' that programs can use")
+
+    def class_attr(self, obj: PClass, name: str) -> Any:
+        """`get_attr` of a program's class."""
+        found = obj.lookup(name)
+        if found is MISSING:
+            if name == "__name__":
+                return obj.name
+            raise ProgramError(
+                f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
+            )
+        if type(found) is PStaticMethod:
+            return found.function
+        if type(found) is PClassMethod:
+            return BoundMethod(found.function, obj)
+        return found
+
+    def property_attr(self, obj: PProperty, name: str) -> Any:
+        """`get_attr` of a property: its `setter` and `getter` decorators."""
+        if name in ("setter", "getter"):
+            prop = obj
+            return Builtin(
+                name,
+                lambda args, kwargs: (
+                    PProperty(prop.fget, args[0])
+                    if name == "setter"
+                    else PProperty(args[0], prop.fset)
+                ),
+            )
+        raise ProgramError(f"a property has no attribute '{name}' here")
+
+    def super_attr(self, obj: PSuper, name: str) -> Any:
+        """`get_attr` of `super()`: the first class after the owner in the mro that has it."""
+        mro = obj.self.cls.mro
+        start = mro.index(obj.owner) + 1 if obj.owner in mro else len(mro)
+        for cls in mro[start:]:
+            if name in cls.namespace:
+                found = cls.namespace[name]
+                if type(found) is NativeMethod:
+                    return bind_native(found, obj.self)
+                return BoundMethod(found, obj.self) if type(found) is Function else found
+        raise ProgramError(f"super() has no attribute '{name}'")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
         kind = type(obj)
@@ -479,7 +498,7 @@ class Machine:
             if self.expanded and expanded is not None:
                 result = expanded(value)
             else:
-                result = getattr(value, name)()  # name is one of VALUE_METHODS
+                result = getattr(value, name)()  # name is one of FUNCTIONS
                 if name == "relu":
                     # micrograd's relu keeps x itself unless x < 0 (so 0 stays an int 0).
                     result.data = 0 if value.data < 0 else value.data
@@ -521,14 +540,11 @@ class Machine:
                 result = left << right
             else:
                 result = _NUMBER_OPS[op](left, right)
-        except ZeroDivisionError as error:
-            failed = ProgramError(f"{op}: division by zero", kind="ZeroDivisionError")
-            failed.args_seen = (str(error),)  # CPython's words, for `except ... as e`
+        except (ZeroDivisionError, OverflowError) as error:
+            failed = number_error(op, error)
+            if failed.kind == "ZeroDivisionError":
+                failed.args_seen = (str(error),)  # CPython's words, for `except ... as e`
             raise failed from None
-        except OverflowError:
-            raise ProgramError(
-                f"{op}: the result is too large for a float", kind="OverflowError"
-            ) from None
         except TypeError:
             raise ProgramError(
                 f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
@@ -924,11 +940,16 @@ def bind_native(method: NativeMethod, self_: Any) -> Builtin:
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:
-    """Floating-point trouble in an operation, said the way the straight-line language says it."""
-    if isinstance(error, ZeroDivisionError):
-        return ProgramError(f"{what}: division by zero", kind="ZeroDivisionError")
-    if isinstance(error, OverflowError):
-        return ProgramError(f"{what}: the result is too large for a float", kind="OverflowError")
-    if isinstance(error, ValueError):
-        return ProgramError(f"{what}: math domain error (no real result)", kind="ValueError")
-    return ProgramError(f"{what}: {error}", kind="TypeError")
+    """Floating-point trouble in an operation, said the way the straight-line language says
+    it, as the built-in exception class a program's `except` sees."""
+    kind = next((name for cls, name in _NUMBER_ERROR_KINDS if isinstance(error, cls)), "TypeError")
+    # A ValueError is math's domain error; anything else is said in its own words.
+    domain = NO_REAL_RESULT if kind == "ValueError" else None
+    return ProgramError(f"{what}: {arithmetic_reason(error, domain=domain)}", kind=kind)
+
+
+_NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
+    (ZeroDivisionError, "ZeroDivisionError"),
+    (OverflowError, "OverflowError"),
+    (ValueError, "ValueError"),
+)

@@ -413,6 +413,54 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
                 namespace[name] = default.default
     texts = m.texts
 
+    def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
+        self_ = args[0]
+        parts = [f"{name}={texts.to_repr(self_.attrs.get(name))}" for name in shown]
+        return f"{self_.cls.name}({', '.join(parts)})"
+
+    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        self_, other = args
+        if type(other) is not PInstance or other.cls is not self_.cls:
+            return NotImplemented
+        mine = tuple(self_.attrs.get(name) for name in compared)
+        theirs = tuple(other.attrs.get(name) for name in compared)
+        return m.compare("==", mine, theirs)
+
+    def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
+        self_ = args[0]
+        fields = tuple(self_.attrs.get(name) for name in compared)
+        for value in fields:
+            m.key(value)  # a list field is CPython's TypeError, which a program may catch
+        return hash(m.key(fields))
+
+    if options.get("match_args", True) and "__match_args__" not in namespace:
+        namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
+    generated: dict[str, Any] = {
+        "__init__": _dataclass_init(m, cls, fields),
+        "__repr__": representation,
+    }
+    eq = options.get("eq", True)
+    if eq:
+        generated["__eq__"] = equal
+    # `__hash__` as CPython's dataclass sets it: from the fields when asked or frozen,
+    # None (unhashable) for a mutable class that compares its fields.
+    if "__hash__" not in namespace:
+        if options.get("unsafe_hash") or (eq and options.get("frozen")):
+            namespace["__hash__"] = NativeMethod("__hash__", hashed)
+        elif eq:
+            namespace["__hash__"] = None
+    for name, call in generated.items():
+        if name not in namespace:
+            namespace[name] = NativeMethod(name, call)
+    return cls
+
+
+def _dataclass_init(
+    m: Any, cls: PClass, fields: list[tuple[str, Any]]
+) -> Callable[[list[Any], dict[str, Any]], None]:
+    """A dataclass's generated `__init__`: each field from its argument, keyword, default
+    or default factory, in order, then `__post_init__` if the class has one."""
+
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
         self_, *values = args
         if len(values) > len(fields):
@@ -454,43 +502,7 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         if type(post) is Function:
             m.call_function(post, [self_])
 
-    def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
-        self_ = args[0]
-        parts = [f"{name}={texts.to_repr(self_.attrs.get(name))}" for name in shown]
-        return f"{self_.cls.name}({', '.join(parts)})"
-
-    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        self_, other = args
-        if type(other) is not PInstance or other.cls is not self_.cls:
-            return NotImplemented
-        mine = tuple(self_.attrs.get(name) for name in compared)
-        theirs = tuple(other.attrs.get(name) for name in compared)
-        return m.compare("==", mine, theirs)
-
-    def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
-        self_ = args[0]
-        fields = tuple(self_.attrs.get(name) for name in compared)
-        for value in fields:
-            m.key(value)  # a list field is CPython's TypeError, which a program may catch
-        return hash(m.key(fields))
-
-    if options.get("match_args", True) and "__match_args__" not in namespace:
-        namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
-    generated: dict[str, Any] = {"__init__": init, "__repr__": representation}
-    eq = options.get("eq", True)
-    if eq:
-        generated["__eq__"] = equal
-    # `__hash__` as CPython's dataclass sets it: from the fields when asked or frozen,
-    # None (unhashable) for a mutable class that compares its fields.
-    if "__hash__" not in namespace:
-        if options.get("unsafe_hash") or (eq and options.get("frozen")):
-            namespace["__hash__"] = NativeMethod("__hash__", hashed)
-        elif eq:
-            namespace["__hash__"] = None
-    for name, call in generated.items():
-        if name not in namespace:
-            namespace[name] = NativeMethod(name, call)
-    return cls
+    return init
 
 
 def collections_module(library: Library) -> PModule:

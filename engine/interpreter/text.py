@@ -53,7 +53,7 @@ class Texts:
             return value
         if isinstance(value, PInstance):
             text = self.call_dunder(value, "__str__")
-            if text is not _NO_METHOD:
+            if text is not NO_METHOD:
                 return self._must_be_str(text, "__str__")
         return self.to_repr(value)
 
@@ -69,7 +69,7 @@ class Texts:
             return f"Value(data={value.data!r}, grad={value.grad!r})"
         if kind is PInstance:
             text = self.call_dunder(value, "__repr__")
-            if text is _NO_METHOD:
+            if text is NO_METHOD:
                 return f"<{value.cls.name} object>"
             return self._must_be_str(text, "__repr__")
         if kind in (list, tuple, dict) or kind is PSet:
@@ -229,8 +229,8 @@ class _NoMethod:
     __slots__ = ()
 
 
-_NO_METHOD: Any = _NoMethod()
-NO_METHOD = _NO_METHOD
+# What `Machine.call_dunder` returns when a program's class has no such method.
+NO_METHOD: Any = _NoMethod()
 
 
 def type_name(value: Any) -> str:

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from backprop_animator.engine import EngineError
+from backprop_animator.engine.errors import (
+    NO_REAL_RESULT,
+    arithmetic_reason,
+    operation_failed,
+    rule_failure,
+)
 
 
 def test_an_error_with_a_position_says_it_first() -> None:
@@ -24,3 +30,23 @@ def test_a_lone_surrogate_in_the_message_is_replaced() -> None:
 
     assert error.message == "name 'x\ufffd' is not defined"
     str(error).encode("utf-8")
+
+
+def test_arithmetic_trouble_is_said_in_one_set_of_words() -> None:
+    overflow, zero = OverflowError(34, "Result too large"), ZeroDivisionError("float division")
+    domain, wrong_type = ValueError("math domain error"), TypeError("bad operand")
+
+    assert arithmetic_reason(overflow) == "the result is too large for a float"
+    assert arithmetic_reason(overflow, number="the number") == "the number is too large for a float"
+    assert arithmetic_reason(zero, domain=NO_REAL_RESULT) == "division by zero"
+    assert arithmetic_reason(domain) == "math domain error"
+    assert arithmetic_reason(domain, domain=NO_REAL_RESULT) == "math domain error (no real result)"
+    assert arithmetic_reason(wrong_type, domain=NO_REAL_RESULT) == "bad operand"
+
+
+def test_a_failing_rule_and_an_unworded_failure_have_their_sentences() -> None:
+    assert rule_failure("a", "log", ValueError("math domain error")) == (
+        "the local derivative of a (log) cannot be computed here (math domain error); "
+        "differentiation is exact, floating point is not"
+    )
+    assert operation_failed(KeyError("k")) == "this operation failed: 'k' (KeyError)"

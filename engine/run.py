@@ -1,0 +1,89 @@
+"""Run a real program (SPEC §11) and return the multi-pass trace kept while it ran.
+
+`trace_program` compiles a parsed program into closures (`engine.interpreter.compiler`),
+runs it over the program's own objects (`objects`, `machine`, `library`) within its
+budgets (`runtime`), and returns the trace the recorder (`engine.passes`) kept. It lives
+outside the interpreter package so that the layers stay one way: the recorder uses the
+interpreter's objects, the interpreter talks to whatever recorder it is given, and only
+this module knows both. Straight-line programs (SPEC §2) never come here;
+`engine.trace_source` sends them to `engine.parse` so their traces stay byte for byte
+what they were.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Any
+
+from backprop_animator.engine.errors import EngineError, operation_failed
+from backprop_animator.engine.interpreter.compiler import Compiler
+from backprop_animator.engine.interpreter.library import Library
+from backprop_animator.engine.interpreter.machine import Machine
+from backprop_animator.engine.interpreter.objects import Frame
+from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.parse import SourceLines
+from backprop_animator.engine.passes import PassReached, Recorder, Rerun
+
+# Python frames one program call may take (call -> body -> statement -> expression ...).
+_PYTHON_FRAMES_PER_CALL = 40
+_MAX_RECURSION_LIMIT = 20_000
+
+
+def trace_program(
+    tree: ast.Module,
+    source: str,
+    granularity: str,
+    limits: Limits,
+    recorded: list[Recorder] | None = None,
+    rerun: Rerun | None = None,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+) -> dict[str, Any] | None:
+    """Run a parsed program and return its trace; any problem is an `EngineError`.
+    `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
+    of the run (`engine.passes.Rerun`): a run that stops at its pass returns None.
+    `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's."""
+    state = State(limits)
+    recorder = Recorder(state, limits)
+    recorder.rerun = rerun
+    recorder.mistake = mistake
+    recorder.sort_steps = sort_steps
+    if recorded is not None:
+        recorded.append(recorder)
+    machine = Machine(state, recorder, expanded=granularity == "expanded")
+    library = Library(machine, recorder.print)
+    globals_: dict[str, Any] = {}
+    compiler = Compiler(
+        machine,
+        recorder,
+        SourceLines(source),
+        globals_,
+        library.builtins(),
+        library.modules(),
+        limits.max_depth,
+    )
+    code = compiler.module(tree)
+    previous_limit = sys.getrecursionlimit()
+    deepest = max(limits.max_depth, limits.max_call_depth)
+    wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
+    sys.setrecursionlimit(max(previous_limit, wanted))
+    try:
+        code(Frame(globals_, None))
+        if rerun is not None and not rerun.first:
+            return None  # it never reached the pass it was run for
+        return recorder.finish(source, granularity, globals_)
+    except PassReached:
+        return None
+    except ProgramError as error:
+        raise error.finished() from None
+    except RecursionError:
+        raise limits.exceeded("max_depth", "the program nests too deeply") from None
+    except MemoryError:
+        raise limits.exceeded("max_nodes", "the program ran out of memory") from None
+    except Exception as error:  # outside any statement (e.g. while writing the trace)
+        raise EngineError(operation_failed(error)) from None
+    finally:
+        sys.setrecursionlimit(previous_limit)

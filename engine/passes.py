@@ -335,6 +335,10 @@ class Recorder:
             self._update = frame
             self._update_anchor = anchor
         frame["changes"].append((node, field, before, after))
+        if field == "data" and before == after:
+            # A write that changes nothing (an update with a zero gradient): the frame
+            # says which value stayed, and why, when the gradient was 0.
+            frame.setdefault("still", []).append((node, node.grad))
 
     def position_text(self) -> tuple[int, str]:
         return self.state.position[0], ""
@@ -837,12 +841,13 @@ class Recorder:
                     for node, field, b, a in frame["changes"]
                     if node in ids and (phase == "sort" or float(b) != float(a))
                 ]
+                still = frame.pop("still", None)
                 if phase == "update" and not changes:
                     carried.extend(frame.get("prints", ()))
                     continue
                 frame["changes"] = changes
                 if phase == "update":
-                    frame["text"] = update_text(frame["text"], changes)
+                    frame["text"] = update_text(frame["text"], changes, self.still_text(still))
                 if phase == "sort":
                     frame["node"] = ids[frame["node"]]
                     if one_pass:
@@ -861,6 +866,20 @@ class Recorder:
                 if "prints" in frame:
                     frame["prints"] = frame.pop("prints")  # keep it the frame's last field
         return out
+
+    def still_text(self, still: list[tuple[Value, Any]] | None) -> str:
+        """What an update frame says of the values it wrote without changing them:
+        `1 stays as it was: its gradient is 0 (w2)`; "" for none."""
+        if not still:
+            return ""
+        count = len(still)
+        text = f"{count} {'stays as it was' if count == 1 else 'stay as they were'}"
+        if all(grad == 0 for _, grad in still):
+            shown = [self.names(node) for node, _ in still[:3]]
+            more = f" and {count - 3} more" if count > 3 else ""
+            why = "its gradient is 0" if count == 1 else "their gradients are 0"
+            text += f": {why} ({', '.join(shown)}{more})"
+        return text
 
     def node_dicts(
         self,
@@ -975,8 +994,10 @@ class GroupNames:
         return self.paths.get(id(owner)) or owner.cls.name
 
 
-def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
-    """`p.data += -0.05 * p.grad: 41 data values change`, `zero_grad(): 41 gradients set to 0`."""
+def update_text(statement: str, changes: list[dict[str, Any]], still: str = "") -> str:
+    """`p.data += -0.05 * p.grad: 41 data values change`, `zero_grad(): 41 gradients set to 0`;
+    `still` says what was written unchanged: `…: 40 data values change, 1 stays as it was:
+    its gradient is 0 (w2)`."""
     parts = []
     for field, noun in (("grad", "gradient"), ("data", "data value")):
         mine = [c for c in changes if c["field"] == field]
@@ -989,6 +1010,8 @@ def update_text(statement: str, changes: list[dict[str, Any]]) -> str:
         else:
             parts.append(f"{len(mine)} {plural} {'changes' if one else 'change'}")
     summary = " and ".join(parts)
+    if still:
+        summary += f", {still}"
     statement = statement.rstrip(":")
     return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
 

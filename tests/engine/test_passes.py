@@ -300,3 +300,18 @@ def test_an_update_that_changes_nothing_is_not_a_frame() -> None:
         "w = Value(0.5, label='w')\nw.grad = 0.0\ny = w * 3.0\ny.backward()\ny.backward()\n"
     )
     assert [frame["phase"] for frame in trace["frames"]].count("update") == 0
+
+
+def test_an_update_says_which_value_stayed_and_why() -> None:
+    # Issue 23, 8: a parameter whose gradient is 0 is written unchanged by the step.
+    source = (
+        "x = Value(0.0, label='x')\nw = Value(2.0, label='w')\nb = Value(1.0, label='b')\n"
+        "o = x * w + b\no.backward()\nfor p in (w, b):\n    p.data -= 0.1 * p.grad\n"
+    )
+    trace = trace_source(source)
+    (update,) = [f for f in trace["frames"] if f["phase"] == "update"]
+    assert update["text"] == (
+        "for p in (w, b): 1 data value changes, 1 stays as it was: its gradient is 0 (w)"
+    )
+    assert [c["node"] for c in update["changes"]] == ["n2"]  # b's; w's write changed nothing
+    assert "still" not in update

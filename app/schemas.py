@@ -192,7 +192,8 @@ class Pass(Strict):
     data: float = Field(description="The output's value in that pass (a loss curve's point).")
     names: dict[str, str] = Field(
         description="Node id -> name, for the nodes this pass's texts call otherwise than "
-        "`nodes[].name` (an unlabelled parameter is named by its data in that pass)."
+        "`nodes[].name` (an unlabelled value the program does not keep is named by its data "
+        "in that pass)."
     )
     correct_grads: dict[str, float] | None = Field(
         default=None,

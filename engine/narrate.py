@@ -58,15 +58,18 @@ def rule_text(op: str) -> str:
 
 
 class Names:
-    """How each node is called in the text: its label, else its number or its expression.
+    """How each node is called in the text: its label, else where the program keeps it
+    (`kept`, a real program's), else its number or its expression.
 
     Unlabelled op nodes get a name derived from their operands (`n*2`, `den**-1`) while
     that stays short, and otherwise `the * node`. Names, data and numbers are formatted
     once: every frame that mentions a node or repeats a number reuses the text.
     """
 
-    def __init__(self) -> None:
-        self._names: dict[Value, str] = {}
+    def __init__(self, kept: dict[Value, str] | None = None) -> None:
+        # Where a real program keeps its unlabelled values (`layers[0].neurons[1].w[2]`,
+        # engine.passes.kept_names): their names, before a number or an expression.
+        self._names: dict[Value, str] = dict(kept) if kept else {}
         self._data: dict[Value, str] = {}
         self._symbolic: dict[Value, str | None] = {}
         # Nodes called `the * node` for want of a short name; a label may start with

@@ -141,6 +141,9 @@ class Recorder:
         # per pass); `sort_steps` shows each pass's sort call by call.
         self.mistake: str | None = None
         self.sort_steps = False
+        # The program's global variables (engine.run): unlabelled values are named by
+        # where the program keeps them.
+        self.globals_: dict[str, Any] = {}
         self.correct: dict[Value, float] = {}
         self.pass_correct: list[dict[Value, float]] = []
 
@@ -367,7 +370,7 @@ class Recorder:
         """The pass's build frames, then its sort: `steps` (SPEC §9) the sort's calls,
         shown before the seed; the bug lab's mistake (`self.mistake`) says its own sort."""
         index = len(self.passes)
-        self.names = names = narrate.Names()
+        self.names = names = narrate.Names(kept_names(self.globals_, reachable))
         self.pass_names.append((names, reachable))
         if self.instance_of:
             for node in reachable:
@@ -748,7 +751,7 @@ class Recorder:
 
     def node_names(self, ids: dict[Value, str]) -> tuple[dict[Value, str], list[dict[str, str]]]:
         """Each node's name as the last pass that reaches it calls it, and per pass the
-        nodes that pass's texts call otherwise (by id): a parameter named by its data."""
+        nodes that pass's texts call otherwise (by id): a value named by its data."""
         final: dict[Value, str] = {}
         per_pass: list[dict[Value, str]] = []
         for (_, topo, _), (names, reachable) in zip(self.passes, self.pass_names, strict=True):
@@ -992,6 +995,75 @@ class GroupNames:
             prefix = self.name(parent)
             return f"{prefix}.{function}()" if prefix else f"{function}()"
         return self.paths.get(id(owner)) or owner.cls.name
+
+
+def kept_names(
+    globals_: dict[str, Any], reachable: list[Value], budget: int = NAMING_BUDGET
+) -> dict[Value, str]:
+    """Where the program keeps the unlabelled values of a pass, as their names (issue 23):
+    `layers[0].neurons[1].w[2]` for a parameter of `model = MLP(...)`, `w` for a global.
+
+    The walk goes from the global variables through the attributes of the program's own
+    objects and through lists, tuples and dicts (at most `budget` items), breadth first,
+    so the shortest path wins; a path through an object wins over a bare global, which
+    may be a loop's variable left on the last value it took. With one object at the root
+    of every path, its variable is left out. Labelled values keep their labels.
+    """
+    wanted = {id(node) for node in reachable if not node.label}
+    if not wanted or not globals_:
+        return {}
+    found: dict[int, tuple[Value, str]] = {}
+    bare: dict[int, tuple[Value, str]] = {}
+    seen: set[int] = set()
+    queue: deque[tuple[Any, str]] = deque()
+    roots: set[str] = set()
+
+    def node_of(value: Any) -> Value | None:
+        if type(value) is Value:
+            return value
+        if type(value) is PInstance and value.mirror is not None:
+            mirror: Value = value.mirror
+            return mirror
+        return None
+
+    for name, value in globals_.items():
+        node = node_of(value)
+        if node is not None:
+            if id(node) in wanted:
+                bare.setdefault(id(node), (node, name))
+        elif type(value) in (PInstance, list, tuple, dict) and id(value) not in seen:
+            seen.add(id(value))
+            queue.append((value, name))
+    while queue and budget > 0:
+        obj, path = queue.popleft()
+        kind = type(obj)
+        if kind is PInstance:
+            items: Any = ((f".{attr}", child) for attr, child in obj.attrs.items())
+        elif kind is dict:
+            items = ((f"[{key!r}]", child) for key, child in obj.items() if type(key) is str)
+        else:
+            items = ((f"[{i}]", child) for i, child in enumerate(obj))
+        for step, child in items:
+            budget -= 1
+            if budget <= 0:
+                break
+            node = node_of(child)
+            if node is not None:
+                if id(node) in wanted and id(node) not in found:
+                    found[id(node)] = (node, path + step)
+                    roots.add(path.split(".", 1)[0].split("[", 1)[0])
+            elif type(child) in (PInstance, list, tuple, dict) and id(child) not in seen:
+                seen.add(id(child))
+                queue.append((child, path + step))
+    for key, entry in bare.items():
+        found.setdefault(key, entry)
+    one_root = len(roots) == 1 and (root := next(iter(roots)))
+    names: dict[Value, str] = {}
+    for node, path in found.values():
+        if one_root and path.startswith(f"{root}.") and "." in path:
+            path = path[len(root) + 1 :]
+        names[node] = path
+    return names
 
 
 def update_text(statement: str, changes: list[dict[str, Any]], still: str = "") -> str:

@@ -56,6 +56,7 @@ def trace_program(
     machine = Machine(state, recorder, expanded=granularity == "expanded")
     library = Library(machine, recorder.print)
     globals_: dict[str, Any] = {}
+    recorder.globals_ = globals_  # where the program keeps its values: their names
     compiler = Compiler(
         machine,
         recorder,

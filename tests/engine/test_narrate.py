@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from backprop_animator.engine import trace_source, trace_value
+from backprop_animator.engine import program_examples, trace_source, trace_value
 from backprop_animator.engine.narrate import MAX_LABEL_IN_TEXT
 
 
@@ -80,7 +80,8 @@ def test_a_name_too_long_to_derive_becomes_the_op_node_and_so_do_its_users() -> 
     assert names[-3:] == ["alpha_long+beta_long", "the + node", "the * node"]
 
 
-def test_a_real_program_names_a_parameter_by_its_data_in_each_pass() -> None:
+def test_a_real_program_names_a_parameter_by_where_it_keeps_it() -> None:
+    # Issue 23, 2: not by its data, which changes from pass to pass.
     trace = trace_source(
         "ps = [Value(0.5)]\nx = Value(3.0, label='x')\nfor i in range(2):\n"
         "    loss = (ps[0]*x - 1)**2\n    ps[0].grad = 0.0\n    loss.backward()\n"
@@ -88,10 +89,32 @@ def test_a_real_program_names_a_parameter_by_its_data_in_each_pass() -> None:
     )
     assert trace["schema"] == 2
     p = trace["nodes"][0]
-    assert (p["label"], p["name"]) == ("", "0.2")  # its data in the last pass
-    assert [run["names"] for run in trace["passes"]] == [{p["id"]: "0.5"}, {}]
+    assert (p["label"], p["name"]) == ("", "ps[0]")
+    assert [run["names"] for run in trace["passes"]] == [{}, {}]
     first = next(f for f in trace["frames"] if f["phase"] == "build")
-    assert first["text"].startswith("0.5*x = ")
+    assert first["text"].startswith("ps[0]*x = ")
+
+
+def test_a_network_s_parameters_are_named_by_their_path_below_the_model() -> None:
+    trace = trace_source(program_examples.MLP_TRAINING)
+    names = {n["name"] for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert "layers[0].neurons[1].w[2]" in names and "layers[1].neurons[0].b" in names
+    texts = " ".join(f["text"] for f in trace["frames"] if f["phase"] == "backward")
+    assert "layers[0].neurons[0].w[0] is a leaf" in texts
+
+
+def test_a_path_through_an_object_wins_over_a_loop_s_variable() -> None:
+    source = (
+        "class Box:\n    def __init__(self):\n        self.w = Value(2.0)\n"
+        "box = Box()\nfor p in [box.w]:\n    pass\ny = p * p\ny.backward()\n"
+    )
+    trace = trace_source(source)
+    assert trace["nodes"][0]["name"] == "w"  # box.w, its variable left out; not `p`
+    two = source.replace("box = Box()\n", "box = Box()\nother = Box()\n").replace(
+        "y = p * p", "y = p * other.w"
+    )
+    names = [n["name"] for n in trace_source(two)["nodes"]]
+    assert names[:2] == ["box.w", "other.w"]  # two roots: each keeps its variable
 
 
 def test_a_foreign_graph_gets_names_too() -> None:

@@ -13,6 +13,7 @@ import { carryFrame } from "./frame-carry.js";
 import { mountAndPlay, problemOf, showProblem } from "./host.js";
 import { withLabParams } from "./lab-url.js";
 import { mountPageLab } from "./page-lab.js";
+import { MISSING_PROGRAM, fullSearch, shortAddress } from "./program-store.js";
 import { lineOfFrame, mountSourceLine } from "./source-line.js";
 import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
 
@@ -70,6 +71,7 @@ export async function loadTrace(source, granularity, rules, options) {
  *   remember: boolean,
  *   fitEditor?: boolean,
  *   address?: (search: string) => string,
+ *   shortLinks?: boolean,
  *   onFrame?: (frame: number) => void,
  *   onSettled?: () => void,
  * }} PageOptions
@@ -78,6 +80,7 @@ export async function loadTrace(source, granularity, rules, options) {
  * remember: Run and examples push a history entry (Back returns to the program before)
  * fitEditor: the editor takes as many rows as the program has (editorRows)
  * address: the address bar's query for a state's query (the embed keeps its options)
+ * shortLinks: a long program leaves the address for the browser's storage (program-store.js)
  * onFrame: after each frame is shown; onSettled: once the newest run is shown or failed
  */
 
@@ -96,10 +99,16 @@ export function mountPageController({
   remember,
   fitEditor = false,
   address = (search) => search,
+  shortLinks = false,
   onFrame,
   onSettled,
 }) {
   const quiz = readQuiz(location.search);
+  /** The address as the page reads it: a long program's key replaced by the program. */
+  const here = () =>
+    shortLinks ? fullSearch(location.search) : { search: location.search, missing: false };
+  /** The address as the page writes it: a long program replaced by its key. */
+  const written = (/** @type {string} */ search) => (shortLinks ? shortAddress(search) : search);
   /** @type {Awaited<ReturnType<typeof mountAndPlay>> | null} */
   let player = null;
   let runId = 0;
@@ -172,7 +181,7 @@ export function mountPageController({
       writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }),
       lab.state,
     );
-    const next = address(search);
+    const next = address(written(search));
     if (location.search !== next) history.replaceState(null, "", next);
     if (openLink) openLink.href = `/${search}`;
   }
@@ -199,9 +208,11 @@ export function mountPageController({
       });
       // The new entry is still made at once, so Back during a slow trace returns to what
       // was shown.
-      const entry = withLabParams(
-        writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame }),
-        lab.state,
+      const entry = written(
+        withLabParams(
+          writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame }),
+          lab.state,
+        ),
       );
       if (remember && location.search !== entry) history.pushState(null, "", entry);
       editor?.setBusy(true);
@@ -269,7 +280,7 @@ export function mountPageController({
 
   /** Back or Forward: show the program and frame of the address the browser went to. */
   async function restore() {
-    const state = readUrlState(location.search);
+    const state = readUrlState(here().search);
     // The lab's options first: the examples menu names the example by them.
     const retrace = lab.restore(location.search);
     const source = state.source ?? editor?.source ?? "";
@@ -289,7 +300,8 @@ export function mountPageController({
 
   /** The program in the address, or else the first example. */
   async function start() {
-    const fromUrl = readUrlState(location.search);
+    const address = here();
+    const fromUrl = readUrlState(address.search);
     if (fromUrl.source !== null) {
       editor?.setProgram(fromUrl.source, fromUrl.granularity);
       showProgram(fromUrl.source);
@@ -314,6 +326,12 @@ export function mountPageController({
     editor?.setProgram(first.source, first.granularity);
     showProgram(first.source);
     await run(first.source, first.granularity, 0);
+    if (address.missing) {
+      // Said once the example is up; the graph is the example's, so it is not stale.
+      const problem = { message: MISSING_PROGRAM, line: null, column: null };
+      if (editor) editor.showError(problem, first.source);
+      else showProblem(errorBox, problem);
+    }
   }
 
   return {

@@ -14,6 +14,8 @@ const page = mountPageController({
   errorBox: /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]")),
   editorRoot: document.querySelector(".editor-panel"),
   remember: true,
+  // A long program's address names it rather than carrying it (program-store.js).
+  shortLinks: true,
   // On `/` nothing but the table follows the player; a course page's text follows /embed.
   steady: false,
 });

@@ -130,3 +130,34 @@ def test_nothing_moves_while_the_next_program_is_traced(laptop: Page, server: st
     laptop.get_by_test_id("run").click()
     expect(laptop.get_by_test_id("player")).to_have_attribute("aria-busy", "true")
     assert edge.evaluate("e => getComputedStyle(e).animationName") == "none"
+
+
+def test_a_long_program_leaves_the_address_and_comes_back_on_reload(
+    chromium: Browser, server: str, problems: Problems
+) -> None:
+    # Issue 24: the address names a long program rather than carrying tens of kilobytes.
+    lines = [f"x{i} = {i}.0" for i in range(400)] + ["s = x0"]
+    lines += [f"s = s + x{i}" for i in range(1, 400)]
+    source = "\n".join(lines)
+    assert len(source) > 4000
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_player(page, player_url(server, source))
+    page.wait_for_function("() => location.search.includes('program=')")
+    assert "source=" not in page.evaluate("location.search")
+    assert len(page.evaluate("location.href")) < 200
+    page.reload()
+    page.wait_for_selector("#player[data-ready=true]")
+    assert page.get_by_test_id("source").input_value() == source
+    address = page.evaluate("location.href")
+    context.close()
+
+    # Another browser has no copy: it says so, and shows an example meanwhile.
+    other = chromium.new_context(viewport={"width": 1280, "height": 900})
+    fresh = other.new_page()
+    fresh.goto(address)
+    fresh.wait_for_selector("#player[data-ready=true]")
+    expect(fresh.get_by_test_id("error")).to_contain_text("kept in the browser that made it")
+    assert fresh.get_by_test_id("source").input_value() != source
+    other.close()
+    assert problems.unexpected() == []

@@ -17,16 +17,18 @@ statement running that does not call `backward()`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
+from backprop_animator.engine.interpreter import generators
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
     error_matches,
     instance_of_error,
     is_exception_class,
+    program_raise,
 )
 from backprop_animator.engine.interpreter.expressions import (
     BINARY_OPERATORS,
@@ -49,7 +51,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
 )
 from backprop_animator.engine.interpreter.patterns import compile_match
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
 from backprop_animator.engine.parse import SourceLines, parse_python
 
@@ -137,14 +139,15 @@ class Compiler(ExpressionCompiler):
         return run
 
     # Generators: a function whose body holds `yield` returns a Python generator that
-    # runs its body lazily, statement by statement, as the consumer asks for items.
+    # runs its body lazily, statement by statement, as the consumer asks for items
+    # (`engine.interpreter.generators`).
 
     def generator_function(self, body: list[ast.stmt], scope: scopes.Scope, name: str) -> Stmt:
         run_body = self.gen_block(body, scope)
         state = self.m.state
 
         def start(f: Frame) -> Any:
-            f.ret = _resumed(run_body(f), state, name)
+            f.ret = generators.resumed(run_body(f), f, state, name, RETURN)
             return RETURN
 
         return start
@@ -152,7 +155,7 @@ class Compiler(ExpressionCompiler):
     def gen_block(self, body: list[ast.stmt], scope: scopes.Scope) -> GenStmt:
         statements = [self.gen_stmt(node, scope) for node in body]
 
-        def run(f: Frame) -> Generator[Any, None, Any]:
+        def run(f: Frame) -> Generator[Any, Any, Any]:
             for statement in statements:
                 signal = yield from statement(f)
                 if signal is not None:
@@ -167,24 +170,28 @@ class Compiler(ExpressionCompiler):
         if not contains_yield(node):
             plain = self.stmt(node, scope)
 
-            def lifted(f: Frame) -> Generator[Any, None, Any]:
+            def lifted(f: Frame) -> Generator[Any, Any, Any]:
                 return plain(f)
                 yield  # a generator that yields nothing
 
             return lifted
         compile_statement = _GENERATOR_STATEMENTS.get(type(node))
-        if type(node) is ast.Expr and (
-            type(node.value) is ast.Yield or type(node.value) is ast.YieldFrom
-        ):
-            inner = self.gen_yield(node.value, scope)
-        elif compile_statement is not None:
-            inner = compile_statement(self, node, scope)
-        else:
+        if compile_statement is None or not _yields_where_supported(node):
             raise self.error(
                 node,
-                "yield is supported as a statement of its own, in if, for and while; not "
-                "inside try, with or an expression",
+                "yield is supported as a statement of its own or as the value of an "
+                "assignment (x = yield v), in if, for, while and try; not inside with, "
+                "match or a larger expression",
             )
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise self.m.state.limits.exceeded(
+                "max_depth", "statements are nested too deeply", *self.pos(node)
+            )
+        try:
+            inner = compile_statement(self, node, scope)
+        finally:
+            self.depth -= 1
         return self.gen_wrap(node, inner)
 
     def gen_wrap(self, node: ast.stmt, inner: GenStmt) -> GenStmt:
@@ -192,7 +199,7 @@ class Compiler(ExpressionCompiler):
         position = self.pos(node)
         line, column = position
 
-        def run(f: Frame) -> Generator[Any, None, Any]:
+        def run(f: Frame) -> Generator[Any, Any, Any]:
             state.charge(1)
             state.position = position
             try:
@@ -202,25 +209,118 @@ class Compiler(ExpressionCompiler):
 
         return run
 
-    def gen_yield(self, node: ast.Yield | ast.YieldFrom, scope: scopes.Scope) -> GenStmt:
+    def gen_yield(self, node: ast.expr, scope: scopes.Scope) -> GenStmt:
+        """`yield v` or `yield from it` as a value: the value sent in, or the source's
+        return value."""
+        assert isinstance(node, ast.Yield | ast.YieldFrom)
         value = self.expr(node.value, scope) if node.value is not None else None
-        iterate = self.m.iterate
         state = self.m.state
         if isinstance(node, ast.YieldFrom):
             assert value is not None
             source = value
+            iterate = self.m.iterate
+            generator_exit = self.m.exceptions["GeneratorExit"]
 
-            def run_from(f: Frame) -> Generator[Any, None, Any]:
-                for item in iterate(source(f)):
-                    state.charge(1)
-                    yield item
-                return None
+            def run_from(f: Frame) -> Generator[Any, Any, Any]:
+                return (yield from generators.yield_from(iterate(source(f)), state, generator_exit))
 
             return run_from
 
-        def run(f: Frame) -> Generator[Any, None, Any]:
-            yield None if value is None else value(f)
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            return (yield from generators.yield_value(state, None if value is None else value(f)))
+
+        return run
+
+    def gen_expression(self, node: ast.Expr, scope: scopes.Scope) -> GenStmt:
+        value = self.gen_yield(node.value, scope)
+
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            yield from value(f)
             return None
+
+        return run
+
+    def gen_assign(self, node: ast.Assign, scope: scopes.Scope) -> GenStmt:
+        """`x = yield v` (or `x = yield from it`): the targets stored once it resumes."""
+        value = self.gen_yield(node.value, scope)
+        stores = [self.store(target, scope, label=True) for target in node.targets]
+
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            result = yield from value(f)
+            for store in stores:
+                store(f, result)
+            return None
+
+        return run
+
+    def gen_try(self, node: ast.Try, scope: scopes.Scope) -> GenStmt:
+        """`try` in a generator, any clause of it holding `yield`: `try_statement`'s
+        rules, each clause a generator. Only the program's errors run its clauses
+        (a thrown one, a `close()`'s `GeneratorExit`); a bound runs none, and Python's
+        own `GeneratorExit` (a generator freed before its end) passes them all."""
+        body = self.gen_block(node.body, scope)
+        handlers = [
+            (
+                self.expr(handler.type, scope) if handler.type is not None else None,
+                self.store_name(handler.name, scope, False) if handler.name else None,
+                handler.name,
+                self.gen_block(handler.body, scope),
+            )
+            for handler in node.handlers
+        ]
+        orelse = self.gen_block(node.orelse, scope) if node.orelse else None
+        final = self.gen_block(node.finalbody, scope) if node.finalbody else None
+        state = self.m.state
+        classes = self.m.exceptions
+
+        def caught(f: Frame, error: ProgramError) -> Generator[Any, Any, Any]:
+            for kind, store, name, handler in handlers:
+                if kind is not None and not catches(kind(f), error, classes):
+                    continue
+                if store is not None:
+                    store(f, instance_of_error(error, classes))
+                outer = state.handling
+                state.handling = error
+                try:
+                    signal = yield from handler(f)
+                except ProgramError:
+                    state.handling = outer
+                    if name is not None:
+                        f.vars.pop(name, None)
+                    raise
+                state.handling = outer
+                if name is not None:
+                    f.vars.pop(name, None)  # CPython deletes the name after the handler
+                return signal
+            raise error
+
+        def protected(f: Frame) -> Generator[Any, Any, Any]:
+            try:
+                signal = yield from body(f)
+            except ProgramError as error:
+                if error.kind is None:
+                    raise  # a bound: nothing may catch it
+                return (yield from caught(f, error))
+            if orelse is not None:
+                return (yield from orelse(f))
+            return signal
+
+        if final is None:
+            return protected
+
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            assert final is not None
+            try:
+                signal = yield from protected(f)
+            except ProgramError as error:
+                if error.kind is None:
+                    raise  # a bound: the program stops here, no more of it runs
+                ending = yield from final(f)
+                if ending is not None:
+                    return ending  # a return or break in `finally` drops the exception
+                raise error from None
+            ending = yield from final(f)
+            return ending if ending is not None else signal
 
         return run
 
@@ -230,7 +330,7 @@ class Compiler(ExpressionCompiler):
         orelse = self.gen_block(node.orelse, scope) if node.orelse else None
         truthy = self.m.truthy
 
-        def run(f: Frame) -> Generator[Any, None, Any]:
+        def run(f: Frame) -> Generator[Any, Any, Any]:
             if truthy(test(f)):
                 return (yield from body(f))
             if orelse is not None:
@@ -247,7 +347,7 @@ class Compiler(ExpressionCompiler):
         iterate = self.m.iterate
         state = self.m.state
 
-        def run(f: Frame) -> Generator[Any, None, Any]:
+        def run(f: Frame) -> Generator[Any, Any, Any]:
             for item in iterate(iterable(f)):
                 state.charge(1)
                 store(f, item)
@@ -268,15 +368,23 @@ class Compiler(ExpressionCompiler):
         orelse = self.gen_block(node.orelse, scope) if node.orelse else None
         truthy = self.m.truthy
         state = self.m.state
+        hint = self.loop_hint(node)
 
-        def run(f: Frame) -> Generator[Any, None, Any]:
-            while truthy(test(f)):
-                state.charge(1)
-                signal = yield from body(f)
-                if signal is BREAK:
-                    return None
-                if signal is not None and signal is not CONTINUE:
-                    return signal
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            turns = 0
+            try:
+                while truthy(test(f)):
+                    turns += 1
+                    state.charge(1)
+                    signal = yield from body(f)
+                    if signal is BREAK:
+                        return None
+                    if signal is not None and signal is not CONTINUE:
+                        return signal
+            except ProgramError as error:
+                if turns >= LOOP_HINT_TURNS and error.runaway():
+                    error.hint = hint(turns)
+                raise
             if orelse is not None:
                 return (yield from orelse(f))
             return None
@@ -600,23 +708,51 @@ class Compiler(ExpressionCompiler):
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         truthy = self.m.truthy
+        hint = self.loop_hint(node)
 
         def run(f: Frame) -> Any:
-            while truthy(test(f)):
-                state.steps += 1
-                if state.steps > state.next_check:
-                    state.checkpoint()
-                signal = body(f)
-                if signal is not None:
-                    if signal is BREAK:
-                        return None
-                    if signal is not CONTINUE:
-                        return signal
+            turns = 0
+            try:
+                while truthy(test(f)):
+                    turns += 1
+                    state.steps += 1
+                    if state.steps > state.next_check:
+                        state.checkpoint()
+                    signal = body(f)
+                    if signal is not None:
+                        if signal is BREAK:
+                            return None
+                        if signal is not CONTINUE:
+                            return signal
+            except ProgramError as error:
+                if turns >= LOOP_HINT_TURNS and error.runaway():
+                    error.hint = hint(turns)
+                raise
             if orelse is not None:
                 return orelse(f)
             return None
 
         return run
+
+    def loop_hint(self, node: ast.While) -> Callable[[int], str | None]:
+        """The hint a bound (steps, time, nodes) gets when it stops this loop after
+        `LOOP_HINT_TURNS` turns or more: a `while True:` that nothing leaves never ends;
+        any other may."""
+        line = self.pos(node)[0]
+        if self.library:
+            return lambda turns: None  # library code: the learner's line is elsewhere
+        test = node.test
+        if isinstance(test, ast.Constant) and test.value:
+            heading = f"the while {ast.unparse(test)}: loop at line {line}"
+            if not _leaves_loop(node.body):
+                return lambda turns: f"{heading} has no break, so it never ends"
+            return lambda turns: (
+                f"{heading} has run {turns:,} times: does it ever reach its break or return?"
+            )
+        return lambda turns: (
+            f"the while loop at line {line} has run {turns:,} times: "
+            "does its condition ever become false?"
+        )
 
     def if_statement(self, node: ast.If, scope: scopes.Scope) -> Stmt:
         test = self.expr(node.test, scope)
@@ -688,14 +824,7 @@ class Compiler(ExpressionCompiler):
 
     def raised(self, value: Any) -> ProgramRaise:
         """The error for `raise value`: an exception instance, or a class to instantiate."""
-        classes = self.m.exceptions
-        if is_exception_class(value, classes):
-            value = self.m.instantiate(value, [], None)
-        if type(value) is not PInstance or classes["BaseException"] not in value.cls.mro:
-            raise ProgramError("exceptions must derive from BaseException", kind="TypeError")
-        text = self.m.texts.to_str(value)
-        message = f"{value.cls.name}: {text}" if text else value.cls.name
-        return ProgramRaise(value, message[:500])
+        return program_raise(self.m, value)
 
     def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
         body = self.block(node.body, scope)
@@ -717,7 +846,7 @@ class Compiler(ExpressionCompiler):
         def caught(f: Frame, error: ProgramError) -> Any:
             """Run the first handler that catches `error`; re-raise it if none does."""
             for kind, store, name, handler in handlers:
-                if kind is not None and not catches(kind(f), error):
+                if kind is not None and not catches(kind(f), error, classes):
                     continue
                 if store is not None:
                     store(f, instance_of_error(error, classes))
@@ -730,18 +859,6 @@ class Compiler(ExpressionCompiler):
                     if name is not None:
                         f.vars.pop(name, None)  # CPython deletes the name after the handler
             raise error
-
-        def catches(wanted: Any, error: ProgramError) -> bool:
-            options = wanted if type(wanted) is tuple else (wanted,)
-            for option in options:
-                if not is_exception_class(option, classes):
-                    raise ProgramError(
-                        "catching classes that do not inherit from BaseException is not allowed",
-                        kind="TypeError",
-                    )
-                if error_matches(error, option, classes):
-                    return True
-            return False
 
         def protected(f: Frame) -> Any:
             try:
@@ -936,7 +1053,7 @@ class Compiler(ExpressionCompiler):
         return run
 
 
-GenStmt = Callable[[Frame], Generator[Any, None, Any]]
+GenStmt = generators.GenStmt
 
 
 def _pass(compiler: Compiler, node: ast.stmt, scope: scopes.Scope) -> Stmt:
@@ -980,35 +1097,73 @@ _STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], Stmt]]
 
 # The statements of a generator's body that may hold a `yield` (besides `yield` itself).
 _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], GenStmt]] = {
+    ast.Expr: Compiler.gen_expression,
+    ast.Assign: Compiler.gen_assign,
+    ast.Try: Compiler.gen_try,
     ast.If: Compiler.gen_if,
     ast.For: Compiler.gen_for,
     ast.While: Compiler.gen_while,
 }
 
 
-def _resumed(body: Iterator[Any], state: Any, name: str) -> Iterator[Any]:
-    """A generator of the program: its body run one item at a time. Each resumption
-    counts as a call (`BACKPROP_MAX_CALL_DEPTH`), since generators that resume each other
-    (`yield from child.walk()`) nest on Python's C stack as calls do."""
-    limit = state.limits.max_call_depth
-    while True:
-        state.depth += 1
-        try:
-            if state.depth > limit:
-                error = state.limits.exceeded(
-                    "max_call_depth", "generators are nested too deeply (recursion)"
-                )
-                raise ProgramError(error.message)
-            item = next(body)
-        except StopIteration:
-            return
-        except ProgramError as error:
-            if error.pending is None:
-                error.pending = name
-            raise
-        finally:
-            state.depth -= 1
-        yield item
+def _leaves_loop(body: list[ast.stmt]) -> bool:
+    """Whether a loop's body has a `break` of its own or a `return`: not one of a loop
+    or a function inside it (a nested loop's `else` is the loop's own, though)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Break | ast.Return):
+            return True
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.For | ast.While):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+        if isinstance(node, ast.Try):
+            for handler in node.handlers:
+                stack.extend(handler.body)
+        if isinstance(node, ast.Match):
+            for case in node.cases:
+                stack.extend(case.body)
+    return False
+
+
+def catches(wanted: Any, error: ProgramError, classes: dict[str, PClass]) -> bool:
+    """Whether `except wanted` (a class or a tuple of them) catches `error`."""
+    options = wanted if type(wanted) is tuple else (wanted,)
+    for option in options:
+        if not is_exception_class(option, classes):
+            raise ProgramError(
+                "catching classes that do not inherit from BaseException is not allowed",
+                kind="TypeError",
+            )
+        if error_matches(error, option, classes):
+            return True
+    return False
+
+
+def _yields_where_supported(node: ast.stmt) -> bool:
+    """Whether every `yield` of `node`'s own is where a generator's body may have it:
+    the whole value of an expression statement or an assignment, or in the statements
+    (and clauses) of an `if`, `for`, `while` or `try`, not in their tests or iterables."""
+    if type(node) is ast.Expr or type(node) is ast.Assign:
+        value = node.value
+        if type(value) is ast.Yield or type(value) is ast.YieldFrom:
+            inner = [] if value.value is None else [value.value]
+            if type(node) is ast.Assign:
+                inner.extend(node.targets)
+            return not any(contains_yield(part) for part in inner)
+        return False
+    if type(node) is ast.If or type(node) is ast.While:
+        return not contains_yield(node.test)
+    if type(node) is ast.For:
+        return not contains_yield(node.iter) and not contains_yield(node.target)
+    if type(node) is ast.Try:
+        return not any(
+            handler.type is not None and contains_yield(handler.type) for handler in node.handlers
+        )
+    return False
 
 
 def wrapped_functions(value: Any) -> tuple[Any, ...]:

@@ -27,6 +27,7 @@ from backprop_animator.engine.interpreter.runtime import ProgramError
 HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("BaseException", None),
     ("Exception", "BaseException"),
+    ("GeneratorExit", "BaseException"),
     ("ArithmeticError", "Exception"),
     ("ZeroDivisionError", "ArithmeticError"),
     ("OverflowError", "ArithmeticError"),
@@ -98,6 +99,19 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
 def arguments_of(instance: PInstance) -> tuple[Any, ...]:
     values = instance.attrs.get("args", ())
     return values if type(values) is tuple else (values,)
+
+
+def program_raise(machine: Any, value: Any) -> ProgramRaise:
+    """The error for `raise value` (and `gen.throw(value)`): an exception instance, or a
+    class to instantiate. `machine` is the running `Machine`."""
+    classes = machine.exceptions
+    if is_exception_class(value, classes):
+        value = machine.instantiate(value, [], None)
+    if type(value) is not PInstance or classes["BaseException"] not in value.cls.mro:
+        raise ProgramError("exceptions must derive from BaseException", kind="TypeError")
+    text = machine.texts.to_str(value)
+    message = f"{value.cls.name}: {text}" if text else value.cls.name
+    return ProgramRaise(value, message[:500])
 
 
 def is_exception_class(value: Any, classes: dict[str, PClass]) -> bool:

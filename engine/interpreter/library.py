@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
-from backprop_animator.engine.interpreter.exceptions import exception_classes
+from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
+from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
@@ -72,6 +73,11 @@ class Library:
                 dict: self.dict_methods(),
                 PSet: self.set_methods(),
                 str: self.str_methods(),
+                GeneratorType: generator_methods(
+                    machine.state,
+                    machine.exceptions,
+                    lambda value: program_raise(machine, value),
+                ),
             }
         )
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter.objects import PSet
-from backprop_animator.engine.limits import Limits, current_deadline
+from backprop_animator.engine.limits import ENV_NAMES, Limits, current_deadline
 
 MAX_INT_BITS = 4_096  # integers are bounded by their size (a 64-bit hash with masks runs)
 MAX_INT = 2**MAX_INT_BITS
@@ -42,6 +42,9 @@ MOVES_PER_STEP = 100  # items a list shifts (`insert(0, x)`, `pop(0)`) in one me
 TIME_CHECK_STEPS = 2_000  # steps between two looks at the clock
 CONTAINERS: frozenset[type] = frozenset({list, tuple, dict, PSet})
 MAX_CHAIN_SHOWN = 6  # calls an error's message names
+LOOP_HINT_TURNS = 1_000  # turns a `while` loop has run before a runaway bound hints at it
+# The bounds a loop that never ends runs into: their variables, as their messages name them.
+RUNAWAY_BOUNDS = tuple(ENV_NAMES[field] for field in ("max_steps", "time_limit", "max_nodes"))
 
 
 class ProgramError(EngineError):
@@ -64,6 +67,9 @@ class ProgramError(EngineError):
         self.args_seen: tuple[Any, ...] | None = None
         self.chain: list[tuple[str, int | None]] = []
         self.pending: str | None = None  # a function left, waiting for its call site's line
+        # A sentence after the message and its call chain: which `while` loop was running
+        # when a bound stopped it (`Compiler.while_loop`).
+        self.hint: str | None = None
 
     def located(self, line: int | None, column: int | None) -> ProgramError:
         if not self.line:  # None, or 0 from library code (the caller's line comes next)
@@ -78,7 +84,18 @@ class ProgramError(EngineError):
         message = self.message
         if self.chain:
             message = f"{message} ({describe_chain(self.chain)})"
+        if self.hint is not None:
+            message = f"{message} — {self.hint}"
         return EngineError(message, self.line, self.column)
+
+    def runaway(self) -> bool:
+        """Whether this is a bound an endless loop runs into (steps, time, nodes), not yet
+        explained by a loop's hint."""
+        return (
+            self.kind is None
+            and self.hint is None
+            and any(name in self.message for name in RUNAWAY_BOUNDS)
+        )
 
 
 def describe_chain(chain: list[tuple[str, int | None]]) -> str:

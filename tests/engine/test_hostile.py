@@ -51,7 +51,10 @@ ESCAPES = [
     ("from random import _inst\n", "no '_inst'"),
     ("from os import path\n", "not available"),
     ("def g():\n    yield 1\ny = g().gi_frame\n", "no attribute"),
-    ("def g():\n    yield 1\ny = g().send\n", "no attribute"),
+    ("def g():\n    yield 1\ny = g().gi_code\n", "no attribute"),
+    ("def g():\n    yield 1\ny = g().send.__self__\n", "dunder"),
+    ("y = (x for x in [1]).send\n", "no attribute 'send'"),
+    ("def g():\n    yield 1\ny = g().throw(3)\n", "deriving from BaseException"),
     ('def g():\n    with open("f"):\n        yield 1\n', "with"),
     ("try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    y = e.__traceback__\n", "dunder"),
     ("try:\n    x = 1 / 0\nexcept Exception as e:\n    y = e.with_traceback\n", "no attribute"),
@@ -123,6 +126,19 @@ EXHAUSTION = [
     ("for i in range(10**5):\n    print('x' * 1000)\n", "printed more than", 2),
     ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
+    ("while True:\n    pass\n", "has no break, so it never ends", 2),
+    (
+        "def g():\n    try:\n        while True:\n            yield 1\n    finally:\n"
+        "        pass\nxs = list(g())\n",
+        "BACKPROP_MAX_STEPS",
+        3,
+    ),
+    (
+        "def g():\n    try:\n        yield 1\n    finally:\n        while True:\n"
+        "            yield 2\nx = g()\nnext(x)\nx.close()\n",
+        "generator ignored GeneratorExit",
+        9,
+    ),
 ]
 
 

@@ -1,0 +1,253 @@
+"""The program's generators at run time: resuming them, `yield from`, and their methods
+`send`, `throw` and `close`.
+
+A generator function's body is compiled (by `engine.interpreter.compiler`) into Python
+generators nested with `yield from`, one per statement that holds a `yield`, so
+Python's own generator protocol carries a value sent in (`x = yield v`) and an
+exception thrown in (`gen.throw(e)`, `gen.close()`) down to the `yield` the generator
+stopped at, and the compiled `try` statements around it see them as CPython's do.
+
+What crosses in is only ever a `ProgramError` (a `ProgramRaise` holding the program's
+own instance): `close()` throws the program's `GeneratorExit`, not Python's, so the
+`except` and `finally` clauses of the program run on an explicit `close()` (and on
+exhaustion and on an exception) and never at a moment the interpreter does not
+choose. A generator dropped before its end is freed by Python, which throws Python's
+own `GeneratorExit` into it: that one passes every compiled clause of the program
+untouched, so no program code runs while Python collects garbage (CPython would run
+the generator's `finally` then; here it does not run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from types import GeneratorType
+from typing import Any
+
+from backprop_animator.engine.interpreter.exceptions import ProgramRaise, is_exception_class
+from backprop_animator.engine.interpreter.objects import Builtin, Frame, PClass, PInstance
+from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.interpreter.text import a_type
+
+# A statement or value of a generator's body: a Python generator of its own, which
+# hands back a signal (statements) or a value (`yield`, `yield from`).
+GenStmt = Callable[[Frame], Generator[Any, Any, Any]]
+
+
+def resumed(
+    body: Generator[Any, Any, Any], frame: Frame, state: State, name: str, returned: Any
+) -> Generator[Any, Any, Any]:
+    """A generator of the program: its body run one item at a time, a value sent in
+    or an exception thrown in passed down to the `yield` it stopped at. Each
+    resumption counts as a call (`BACKPROP_MAX_CALL_DEPTH`), since generators that
+    resume each other (`yield from child.walk()`) nest on Python's C stack as calls
+    do. Its `return` value ends it (`StopIteration.value`, for `yield from`).
+
+    While it is suspended, the exception the consumer's `except` is handling is the
+    consumer's again (`State.handling`), as CPython keeps a generator's own apart."""
+    limit = state.limits.max_call_depth
+    sent: Any = None
+    thrown: ProgramError | None = None
+    while True:
+        state.depth += 1
+        outer = state.handling
+        try:
+            if state.depth > limit:
+                error = state.limits.exceeded(
+                    "max_call_depth", "generators are nested too deeply (recursion)"
+                )
+                raise ProgramError(error.message)
+            if thrown is not None:
+                item = body.throw(thrown)
+            elif sent is None:
+                item = next(body)
+            else:
+                item = body.send(sent)
+        except StopIteration as stop:
+            return frame.ret if stop.value is returned else None
+        except ProgramError as error:
+            if error.pending is None:
+                error.pending = name
+            raise
+        finally:
+            state.depth -= 1
+            state.handling = outer
+        thrown = None
+        try:
+            sent = yield item
+        except ProgramError as error:  # `throw` and `close`; Python's GeneratorExit passes
+            thrown, sent = error, None
+
+
+RESUMED_CODE = resumed.__code__
+
+
+def is_program_generator(value: Any) -> bool:
+    """Whether `value` is a generator of the program's own (not a generator expression's
+    or a library's, which are Python generators too)."""
+    return type(value) is GeneratorType and value.gi_code is RESUMED_CODE
+
+
+def yield_value(state: State, item: Any) -> Generator[Any, Any, Any]:
+    """`yield item`: the value sent in is its value (None for `next`). The exception the
+    generator's own `except` handles is kept across the pause."""
+    saved = state.handling
+    try:
+        sent = yield item
+    except ProgramError:
+        state.handling = saved
+        raise
+    state.handling = saved
+    return sent
+
+
+def yield_from(
+    source: Iterator[Any], state: State, generator_exit: PClass
+) -> Generator[Any, Any, Any]:
+    """`yield from source`, as CPython delegates: each item is yielded on, a value sent
+    is sent on, an exception thrown is thrown on (a `GeneratorExit` closes the source
+    first, then is raised here), and the source's `return` value is the value."""
+    program = is_program_generator(source)
+    delegate: Any = source  # a Python generator when `program`: `send` and `throw`
+    try:
+        item = next(source)
+    except StopIteration as stop:
+        return stop.value if program else None
+    while True:
+        state.charge(1)
+        saved = state.handling
+        try:
+            sent = yield item
+        except ProgramError as error:
+            state.handling = saved
+            if not program:
+                raise
+            if is_generator_exit(error, generator_exit):
+                close(source, state, generator_exit)
+                raise
+            try:
+                item = delegate.throw(error)
+            except StopIteration as stop:
+                return stop.value
+            continue
+        state.handling = saved
+        try:
+            if sent is None:
+                item = next(source)
+            elif program:
+                item = delegate.send(sent)
+            else:
+                raise ProgramError(
+                    f"{a_type(source)} has no attribute 'send'", kind="AttributeError"
+                )
+        except StopIteration as stop:
+            return stop.value if program else None
+
+
+def is_generator_exit(error: ProgramError, generator_exit: PClass) -> bool:
+    return isinstance(error, ProgramRaise) and generator_exit in error.instance.cls.mro
+
+
+def close(generator: Any, state: State, generator_exit: PClass) -> None:
+    """`generator.close()`: the program's `GeneratorExit` thrown in at the `yield` it
+    stopped at, so its `except` and `finally` clauses run; a generator that yields
+    again is CPython's RuntimeError. One not started or finished just ends."""
+    if generator.gi_frame is None:
+        return
+    if not generator.gi_suspended:
+        if generator.gi_running:
+            raise ProgramError("generator already executing", kind="ValueError")
+        generator.close()  # not started: none of its code has run, none runs now
+        return
+    instance = PInstance(generator_exit)
+    instance.attrs["args"] = ()
+    try:
+        generator.throw(ProgramRaise(instance, "GeneratorExit"))
+    except StopIteration:
+        return
+    except ProgramError as error:
+        if is_generator_exit(error, generator_exit):
+            return
+        raise
+    ignored = ProgramError("RuntimeError: generator ignored GeneratorExit", kind="RuntimeError")
+    ignored.args_seen = ("generator ignored GeneratorExit",)
+    raise ignored
+
+
+def generator_methods(
+    state: State, classes: dict[str, PClass], raised: Callable[[Any], ProgramRaise]
+) -> dict[str, Callable[[Any], Builtin]]:
+    """The methods of a generator: `send`, `throw` and `close` of the program's own,
+    `close` of a generator expression's too."""
+    generator_exit = classes["GeneratorExit"]
+
+    def program_only(generator: Any, name: str) -> None:
+        if not is_program_generator(generator):
+            raise ProgramError(
+                f"'generator' object has no attribute '{name}' here (only the generators "
+                "of the program's functions have it)"
+            )
+
+    def send(generator: Any) -> Builtin:
+        program_only(generator, "send")
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) != 1:
+                raise ProgramError(
+                    f"send() takes exactly one argument ({len(args)} given)", kind="TypeError"
+                )
+            started = generator.gi_suspended or generator.gi_running
+            if args[0] is not None and generator.gi_frame is not None and not started:
+                raise ProgramError(
+                    "can't send non-None value to a just-started generator",
+                    kind="TypeError",
+                )
+            return advance(generator, lambda: generator.send(args[0]))
+
+        return Builtin("send", call)
+
+    def throw(generator: Any) -> Builtin:
+        program_only(generator, "throw")
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) != 1:
+                raise ProgramError(
+                    "throw() takes one exception (an instance or a class) here",
+                    kind="TypeError",
+                )
+            value = args[0]
+            if not is_exception_class(value, classes) and not (
+                type(value) is PInstance and classes["BaseException"] in value.cls.mro
+            ):
+                raise ProgramError(
+                    "exceptions must be classes or instances deriving from BaseException, "
+                    f"not {a_type(value)}",
+                    kind="TypeError",
+                )
+            error = raised(value)
+            return advance(generator, lambda: generator.throw(error))
+
+        return Builtin("throw", call)
+
+    def close_method(generator: Any) -> Builtin:
+        if not is_program_generator(generator):
+            return Builtin("close", lambda args, kwargs: generator.close())
+        program_only(generator, "close")
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+            if args or kwargs:
+                raise ProgramError("close() takes no arguments", kind="TypeError")
+            close(generator, state, generator_exit)
+
+        return Builtin("close", call)
+
+    return {"send": send, "throw": throw, "close": close_method}
+
+
+def advance(generator: Any, step: Callable[[], Any]) -> Any:
+    """One resumption by `send` or `throw`: its next item, or StopIteration."""
+    if generator.gi_running:
+        raise ProgramError("generator already executing", kind="ValueError")
+    try:
+        return step()
+    except StopIteration:
+        raise ProgramError("StopIteration", kind="StopIteration") from None

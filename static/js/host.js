@@ -57,6 +57,8 @@ const SETTING_HINT = /; set BACKPROP_[A-Z_]+ to change it\)/;
 export function forLearner(message) {
   if (!SETTING_HINT.test(message)) return message;
   const said = message.replace(SETTING_HINT, ", set by this server)");
+  // An endless loop's hint (after " — ") says what to do already.
+  if (said.includes(" \u2014 ")) return said;
   return `${said}${/[.!?]$/.test(said) ? "" : "."} Make the program smaller or let it do less to stay within it.`;
 }
 

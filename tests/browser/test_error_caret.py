@@ -115,3 +115,15 @@ def test_a_limit_is_said_as_the_server_s_not_a_setting_to_change(
     error = player_page.get_by_test_id("error")
     expect(error).to_contain_text("set by this server")
     expect(error).not_to_contain_text("BACKPROP_")
+
+
+def test_an_endless_loop_is_said_to_never_end(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    player_page.get_by_test_id("source").fill("x = Value(1.0)\nwhile True:\n    x = x + 1\n")
+    player_page.get_by_test_id("run").click()
+    error = player_page.get_by_test_id("error")
+    expect(error).to_contain_text("the while True: loop at line 2 has no break, so it never ends")
+    expect(error).not_to_contain_text("BACKPROP_")

@@ -115,6 +115,16 @@ describe("forLearner", () => {
     assert.match(said, /the limit is 20,000, set by this server\)\. Make the program smaller/);
     assert.equal(problemOf(new SourceError(message, 2, 1)).message, said);
   });
+  it("lets an endless loop's hint say what to do", () => {
+    const message =
+      "the graph has too many nodes (the limit is 20,000; set BACKPROP_MAX_NODES to change it)" +
+      " \u2014 the while True: loop at line 2 has no break, so it never ends";
+    assert.equal(
+      forLearner(message),
+      "the graph has too many nodes (the limit is 20,000, set by this server)" +
+        " \u2014 the while True: loop at line 2 has no break, so it never ends",
+    );
+  });
   it("leaves every other message as it is", () => {
     assert.equal(forLearner("name 'x' is not defined"), "name 'x' is not defined");
   });

@@ -124,10 +124,11 @@ export function transferables(packed) {
 /**
  * @typedef {{
  *   labelChars: Uint8Array, hasOp: Uint8Array, edges: Int32Array, order: Int32Array,
- *   output: number, valueChars?: number
+ *   output: number, valueChars?: number, clusters?: Int32Array
  * }} PackedInput
  * labelChars: each label's length as drawn (visibleLabel); hasOp: 0 for no op, else the
- * length of its glyph (the width of its shape); edges: child, parent per edge
+ * length of its glyph (the width of its shape); edges: child, parent per edge;
+ * clusters: per value the value (a closed box) it is drawn beside, or -1
  */
 
 /**
@@ -159,6 +160,9 @@ export function packInput(input) {
     order: Int32Array.from(input.order),
     output: input.output,
     ...(input.valueChars === undefined ? {} : { valueChars: input.valueChars }),
+    ...(input.nodes.some((node) => (node.cluster ?? -1) >= 0)
+      ? { clusters: Int32Array.from(input.nodes, (node) => node.cluster ?? -1) }
+      : {}),
   };
 }
 
@@ -173,6 +177,7 @@ export function unpackInput(packed) {
     label: PLACEHOLDER.slice(0, chars),
     op: packed.hasOp[i] ? "op" : "",
     opChars: packed.hasOp[i],
+    ...(packed.clusters ? { cluster: packed.clusters[i] } : {}),
   }));
   const edges = Array.from({ length: packed.edges.length / 2 }, (_, k) => ({
     child: packed.edges[2 * k],
@@ -211,6 +216,7 @@ export function structureKey(input) {
   for (const v of input.order) mix(v);
   mix(input.output);
   mix(input.valueChars ?? -1);
+  if (input.clusters) for (const v of input.clusters) mix(v);
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return `${size}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;

@@ -27,10 +27,12 @@ export const DAGRE_MAX_NODES = 150;
  *   results: Array<{node: number, points: Point[]}>,
  *   millis: number, engine?: string
  * }} Layout
- * @typedef {{nodes: Array<{label: string, op: string, opChars?: number}>, edges: Array<{child: number, parent: number}>,
+ * @typedef {{nodes: Array<{label: string, op: string, opChars?: number, cluster?: number}>, edges: Array<{child: number, parent: number}>,
  *   order: number[], output: number, valueChars?: number}} LayoutInput
  * valueChars: the widest data or grad any frame shows, so value cells are no wider than needed
  * opChars: the length of the op's glyph as drawn (op-facts.js), for the room its shape takes
+ * cluster: the value this one is drawn beside, kept together by the layout (a neuron's
+ *   parameters beside its closed box, pass-graph.js); -1 or absent for none
  */
 
 /**
@@ -159,7 +161,8 @@ export function layoutGraph(graph, dagre) {
  */
 export function dagreLayout(dagre, graph) {
   const started = Date.now();
-  const g = new dagre.graphlib.Graph({ multigraph: true });
+  const clustered = graph.nodes.some((node) => (node.cluster ?? -1) >= 0);
+  const g = new dagre.graphlib.Graph({ multigraph: true, compound: clustered });
   g.setGraph({ rankdir: "LR", nodesep: 24, ranksep: 16, edgesep: 10, marginx: 12, marginy: 28 });
   g.setDefaultEdgeLabel(() => ({}));
   const diameter = 2 * SIZES.opRadius;
@@ -176,6 +179,14 @@ export function dagreLayout(dagre, graph) {
   graph.edges.forEach((edge, k) => {
     g.setEdge(`r${edge.child}`, `o${edge.parent}`, { weight: 1, minlen: 1 }, `e${k}`);
   });
+  if (clustered)
+    graph.nodes.forEach((node, i) => {
+      const cluster = node.cluster ?? -1;
+      if (cluster < 0) return;
+      g.setNode(`c${cluster}`, {});
+      g.setParent(`r${i}`, `c${cluster}`);
+      if (node.op) g.setParent(`o${i}`, `c${cluster}`);
+    });
   dagre.layout(g);
 
   const records = graph.nodes.map((node, i) => {

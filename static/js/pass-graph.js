@@ -13,6 +13,7 @@ import {
   foldThatFits,
   foldedView,
   groupLabel,
+  groupPrefixes,
   openGroup,
 } from "./folding.js";
 import { mountGraph } from "./graph-view.js";
@@ -124,8 +125,26 @@ export async function mountPassGraph(
       "node" in item ? names[item.node] : fold.boxes[item.box].group,
     );
     const output = view.viewOf[pass.output];
+    // A network drawn as one: each closed box (a neuron) with the parameters made in it
+    // (its w's and b) beside it, kept together by the layout.
+    /** @type {Map<string, number>} */ const boxItem = new Map();
+    view.items.forEach((item, v) => {
+      if (!("node" in item)) boxItem.set(fold.boxes[item.box].group, v);
+    });
+    const clusterOf = (/** @type {number} */ v) => {
+      const item = view.items[v];
+      if (!("node" in item)) return v;
+      const node = nodes[item.node];
+      if (node.kind !== "leaf" || !node.group) return -1;
+      const box = groupPrefixes(node.group).find((prefix) => boxItem.has(prefix));
+      return box === undefined ? -1 : /** @type {number} */ (boxItem.get(box));
+    };
     const input = {
-      nodes: viewNodes.map((node) => ({ label: recordLabel(node), op: node.op })),
+      nodes: viewNodes.map((node, v) => ({
+        label: recordLabel(node),
+        op: node.op,
+        ...(boxItem.size ? { cluster: clusterOf(v) } : {}),
+      })),
       edges: view.edges,
       order: view.order,
       output,

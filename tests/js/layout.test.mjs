@@ -101,3 +101,40 @@ describe("room for named ops (issue 23, 12)", () => {
     assert.ok(pill && pill.x + opWidth(7) / 2 < out.x - out.width / 2);
   });
 });
+
+describe("a network drawn as one (issue 23, 1)", () => {
+  // Two neurons (closed boxes 6 and 7), each fed by its own three parameters and by
+  // both data inputs 0 and 1; parameters of neuron 6 are 2, 3, 4 and of 7 are 5, 8, 9.
+  const graph = (clustered) => {
+    const leaf = (cluster) => ({ label: "", op: "", ...(clustered ? { cluster } : {}) });
+    const box = (v) => ({ label: "neuron", op: "⊞", ...(clustered ? { cluster: v } : {}) });
+    const nodes = [leaf(-1), leaf(-1), leaf(6), leaf(6), leaf(6), leaf(7), box(6), box(7)];
+    nodes.push(leaf(7), leaf(7));
+    const edges = [];
+    for (const [params, into] of [
+      [[2, 3, 4], 6],
+      [[5, 8, 9], 7],
+    ])
+      for (const child of [0, 1, ...params]) edges.push({ child, parent: into });
+    return { nodes, edges, order: [0, 1, 2, 3, 4, 5, 8, 9, 6, 7], output: 7 };
+  };
+
+  it("keeps each neuron's parameters together beside it", () => {
+    const layout = layoutGraph(graph(true), dagre);
+    const ys = (ids) => ids.map((i) => layout.records[i].y);
+    const [a, b] = [ys([2, 3, 4]), ys([5, 8, 9])];
+    const apart = Math.max(...a) < Math.min(...b) || Math.max(...b) < Math.min(...a);
+    assert.ok(apart, `parameters interleave: ${a} / ${b}`);
+  });
+
+  it("carries the clusters to the layout worker and back", async () => {
+    const { packInput, unpackInput, structureKey } = await import("../../static/js/layout-pack.js");
+    const packed = packInput(graph(true));
+    assert.deepEqual(
+      unpackInput(packed).nodes.map((n) => n.cluster),
+      [-1, -1, 6, 6, 6, 7, 6, 7, 7, 7],
+    );
+    assert.notEqual(structureKey(packed), structureKey(packInput(graph(false))));
+    assert.equal(packInput(graph(false)).clusters, undefined);
+  });
+});

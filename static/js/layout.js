@@ -132,12 +132,21 @@ export function formattedLength(x) {
 }
 
 /**
- * The text in a record's label cell: the label, or a constant's value.
- * Example: {label: "", kind: "const", data: 2} -> "2"; {label: "", kind: "op"} -> ""
+ * The text in a record's label cell: the label, a constant's value, or for a leaf the
+ * program keeps (a real program's parameter, named by its path) the path's last step.
+ * Example: {label: "", kind: "const", data: 2} -> "2"; {label: "", kind: "op"} -> "";
+ * {label: "", kind: "leaf", name: "layers[0].neurons[1].w[2]"} -> "w[2]"
  * @param {import("./trace.js").TraceNode} node
  */
 export function recordLabel(node) {
-  return node.label || (node.kind === "const" ? String(node.data) : "");
+  if (node.label) return node.label;
+  if (node.kind === "const") return String(node.data);
+  const name = node.name ?? "";
+  // A name that is a number (its data) or "the * node" is no path.
+  if (node.kind === "leaf" && /[.[]/.test(name) && Number.isNaN(Number(name))) {
+    return name.slice(name.lastIndexOf(".") + 1);
+  }
+  return "";
 }
 
 /** The fast layered layout's spacing (the worker uses it too). */

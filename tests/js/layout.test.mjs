@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
 import { SIZES, opWidth } from "../../static/js/layout-sizes.js";
-import { DAGRE_MAX_NODES, layoutGraph, layoutInput } from "../../static/js/layout.js";
+import { DAGRE_MAX_NODES, layoutGraph, layoutInput, recordLabel } from "../../static/js/layout.js";
 import { place, sortByTarget } from "../../static/js/layered-layout.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
@@ -136,5 +136,17 @@ describe("a network drawn as one (issue 23, 1)", () => {
     );
     assert.notEqual(structureKey(packed), structureKey(packInput(graph(false))));
     assert.equal(packInput(graph(false)).clusters, undefined);
+  });
+});
+
+describe("recordLabel", () => {
+  it("labels a kept parameter by its path's last step, not a number or an op", () => {
+    const leaf = (name) => ({ id: "n0", label: "", name, op: "", kind: "leaf", data: 1, grad: 0 });
+    assert.equal(recordLabel(leaf("layers[0].neurons[1].w[2]")), "w[2]");
+    assert.equal(recordLabel(leaf("box.w")), "w");
+    assert.equal(recordLabel(leaf("ps[0]")), "ps[0]");
+    assert.equal(recordLabel(leaf("0.5914")), "");
+    assert.equal(recordLabel(leaf("-1.5e-05")), "");
+    assert.equal(recordLabel({ ...leaf("x1"), label: "x1" }), "x1");
   });
 });

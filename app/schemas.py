@@ -1,7 +1,9 @@
 """The API's JSON shapes as pydantic models: the trace of SPEC §3 and §11, requests, errors.
 
-These models are the reference of the trace format: FastAPI turns them into the
-OpenAPI document at `/docs`. Routes declare them as `response_model` but send the
+The trace's models describe the format that `engine/trace_format.py` types once (its
+TypedDicts): FastAPI turns them into the OpenAPI document at `/docs`, and
+`tests/app/test_trace_format.py` checks that each has the same fields, equally
+optional, as its TypedDict. Routes declare them as `response_model` but send the
 engine's JSON as bytes (encoded in a worker), so a trace is not re-validated per
 request; the tests validate real traces against these models instead.
 """
@@ -202,6 +204,13 @@ class Pass(Strict):
     )
 
 
+class Slip(Strict):
+    """A number a learner may multiply by instead of the op's local derivative."""
+
+    text: str = Field(description="As `local` writes it: `{out}`, `{child}`, `{other}`, `{k}`.")
+    value: str = Field(description="Python syntax over `out`, `child`, `other`, `k`.")
+
+
 class OpFacts(Strict):
     """What the page needs to know about one primitive (engine/ops.py)."""
 
@@ -210,7 +219,7 @@ class OpFacts(Strict):
         description="The local derivative as the code panel writes it: `{out}`, `{child}`, "
         "`{other}` stand for those nodes' `.data`; `{k}`, `{k-1}` for the exponent."
     )
-    slips: list[dict[str, str]] = Field(
+    slips: list[Slip] = Field(
         description="Numbers a learner may multiply by instead: `text` (as `local`) and "
         "`value` (Python syntax over `out`, `child`, `other`, `k`)."
     )

@@ -23,21 +23,35 @@
  * @typedef {{rules: RuleVerdict[],
  *   sort: {verdict: "right" | "wrong", first: {frame: number, node: string, consumer: string | null} | null},
  *   accumulation: {verdict: "right" | "wrong", first: {frame: number, node: string, child: string, lost: number} | null}}} EngineCheck
- * @typedef {{phase: "build", node: string, text: string, line?: number}} BuildFrame
- * @typedef {{phase: "sort", text: string, step?: "visit" | "skip" | "append" | "seed", node?: string, depth?: number}} SortFrame
- *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js)
- * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[]}} BackwardFrame
- * @typedef {{phase: "update", node?: undefined, text: string, line?: number,
- *   changes: Array<{node: string, field: "data" | "grad", before: number, after: number}>}} UpdateFrame
+ * @typedef {{node: string, field: "data" | "grad", before: number, after: number}} Change
+ *   one write to a node's `.data` or `.grad`: an update frame's, or a pass's seed
+ * @typedef {{phase: "build", node: string, text: string, line?: number, pass?: number, prints?: string[]}} BuildFrame
+ * @typedef {{phase: "sort", text: string, step?: "visit" | "skip" | "append" | "seed", node?: string, depth?: number,
+ *   changes?: Change[], pass?: number, prints?: string[]}} SortFrame
+ *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js); node: also a real program's
+ *   seed, the pass's output; changes: schema 2, the seed as a change of the output's grad
+ * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[], pass?: number,
+ *   prints?: string[]}} BackwardFrame
+ * @typedef {{phase: "update", node?: undefined, text: string, line: number, changes: Change[], pass?: number,
+ *   prints?: string[]}} UpdateFrame
+ *   node: never there (so the page reads `frame.node` on any Frame);
+ *   pass, prints: every frame of a real program (SPEC §11), its 0-based pass and the lines
+ *   printed since the previous frame (only when there are some)
  * @typedef {BuildFrame | SortFrame | BackwardFrame | UpdateFrame} Frame
+ * @typedef {{output: string, topo: string[], data: number, names: Record<string, string>,
+ *   correct_grads?: Record<string, number>}} TracePass  one backward() call (SPEC §11);
+ *   names: the nodes this pass's texts call otherwise; correct_grads: with a `mistake`
  * @typedef {{
  *   schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[],
  *   mistake?: "assign" | "append-first" | "no-sort" | null, ops?: import("./op-facts.js").OpTable,
- *   engine_check?: EngineCheck
+ *   passes?: TracePass[], engine_check?: EngineCheck
  * }} Trace  ops: the engine's facts about each primitive the nodes use (op-facts.js);
+ *   passes: every trace of a program (not one of a graph built in Python);
  *   engine_check: a program's own Value class checked against a right engine (SPEC §14)
- * schema 2 (SPEC §11) adds passes[], frames[].pass, update frames and nodes[].group: passes.js
+ * schema 2 (SPEC §11), several passes and update frames, is played by passes.js.
+ * The engine's own description of these shapes is engine/trace_format.py;
+ * tests/app/test_trace_format.py checks these typedefs against it.
  */
 
 import { isMultiPass, validatePasses } from "./passes.js";

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import types
 import typing
-from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, Required, get_args, get_origin
 
 import pytest
@@ -23,8 +22,10 @@ from pydantic import BaseModel
 
 from backprop_animator.app import schemas
 from backprop_animator.engine import trace_format
+from tests.support.checkout import CHECKOUT
 
-ROOT = Path(__file__).resolve().parents[2]
+# The checkout, also when the suite runs against the wheel (tests/support/checkout.py).
+ROOT = CHECKOUT
 
 # Each TypedDict of the format and the pydantic model that describes the same object.
 MODELS: dict[str, type[BaseModel]] = {

@@ -67,3 +67,23 @@ export function levelOfDetail(scale, nodesInView) {
 
 /** After the scrubber stops jumping, wait this long before gliding to the current node. */
 export const FOLLOW_AFTER_JUMP_MS = 160;
+
+/**
+ * Whether a content rectangle (centre and size), seen through `view`, overlaps one of
+ * the `covers` (screen rectangles of the controls drawn over the graph).
+ * Example: underCovers({x: 0, y: 0, k: 1}, {x: 95, y: 10, width: 20, height: 10},
+ *   [{left: 100, top: 0, right: 140, bottom: 40}]) -> true
+ * @param {{x: number, y: number, k: number}} view
+ * @param {{x: number, y: number, width: number, height: number}} box
+ * @param {Array<{left: number, top: number, right: number, bottom: number}>} covers
+ */
+export function underCovers(view, box, covers) {
+  const { x, y, k } = view;
+  const left = (box.x - box.width / 2) * k + x;
+  const right = (box.x + box.width / 2) * k + x;
+  const top = (box.y - box.height / 2) * k + y;
+  const bottom = (box.y + box.height / 2) * k + y;
+  return covers.some(
+    (part) => left < part.right && right > part.left && top < part.bottom && bottom > part.top,
+  );
+}

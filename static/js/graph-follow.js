@@ -4,7 +4,7 @@
  * the frame, and keeps the node being built or run on screen while the learner plays,
  * steps or scrubs.
  */
-import { FOLLOW_AFTER_JUMP_MS, frameHeight, framing } from "./graph-camera.js";
+import { FOLLOW_AFTER_JUMP_MS, frameHeight, framing, underCovers } from "./graph-camera.js";
 import { SIZES } from "./layout-sizes.js";
 
 /**
@@ -93,7 +93,7 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     lastIndex = state.index;
     if (state.current < 0 || overview) return;
     const box = focusBox(state.current, state.index, panZoom.view.k, state);
-    if (panZoom.isInView(box)) return;
+    if (panZoom.isInView(box) && !underControls(box)) return;
     // Glide while stepping or playing. While the scrubber jumps around, keep still
     // (drawing a new region per jump is what costs on big graphs) and move once it rests.
     clearTimeout(followTimer);
@@ -105,7 +105,31 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
       );
   }
 
+  /**
+   * The parts of the frame the controls cover (the zoom buttons and Map at the top
+   * right, the minimap at the bottom right), in the frame's pixels: a node under them is
+   * not in view (issue 23, 11). Measured with the frame's size, not at every step.
+   * @type {Array<{left: number, top: number, right: number, bottom: number, element: HTMLElement}>}
+   */
+  let covered = [];
+  function measureControls() {
+    covered = [];
+    for (const element of frame.querySelectorAll(".graph-tools, .minimap")) {
+      const part = /** @type {HTMLElement} */ (element);
+      const { offsetLeft: left, offsetTop: top, offsetWidth: width, offsetHeight: height } = part;
+      if (width && height)
+        covered.push({ left, top, right: left + width, bottom: top + height, element: part });
+    }
+  }
+
+  /** Whether a content rectangle (centre and size) is under a control now shown. */
+  function underControls(/** @type {{x: number, y: number, width: number, height: number}} */ box) {
+    const shown = covered.filter((part) => !part.element.hidden);
+    return shown.length > 0 && underCovers(panZoom.view, box, shown);
+  }
+
   function sizeFrame() {
+    measureControls();
     const width = frame.clientWidth;
     if (!width) return;
     const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;

@@ -10,6 +10,7 @@ import {
   frameHeight,
   framing,
   levelOfDetail,
+  underCovers,
 } from "../../static/js/graph-camera.js";
 
 describe("framing", () => {
@@ -75,5 +76,32 @@ describe("levelOfDetail", () => {
 
   it("draws near at a reading zoom with a screenful of records", () => {
     assert.equal(levelOfDetail(READABLE_SCALE, 120), "near");
+  });
+});
+
+describe("underCovers (issue 23, 11)", () => {
+  const tools = [{ left: 800, top: 0, right: 900, bottom: 44 }];
+  it("sees a record under the zoom buttons, through the view's pan and zoom", () => {
+    // A record at content (850, 20) drawn at scale 1 with no pan sits under the buttons.
+    assert.equal(
+      underCovers({ x: 0, y: 0, k: 1 }, { x: 850, y: 20, width: 120, height: 36 }, tools),
+      true,
+    );
+    // Panned down by 100 px it is clear of them.
+    assert.equal(
+      underCovers({ x: 0, y: 100, k: 1 }, { x: 850, y: 20, width: 120, height: 36 }, tools),
+      false,
+    );
+    // Zoomed to 0.5, the same record is drawn at x 395..455: clear.
+    assert.equal(
+      underCovers({ x: 0, y: 0, k: 0.5 }, { x: 850, y: 20, width: 120, height: 36 }, tools),
+      false,
+    );
+  });
+  it("covers nothing without controls", () => {
+    assert.equal(
+      underCovers({ x: 0, y: 0, k: 1 }, { x: 0, y: 0, width: 10, height: 10 }, []),
+      false,
+    );
   });
 });

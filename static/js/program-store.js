@@ -55,6 +55,9 @@ function defaultStorage() {
  */
 export function keepProgram(source, storage = defaultStorage()) {
   const key = programKey(source);
+  // Kept already in this page's life: every frame's address names it again, and the
+  // storage need not be written each time.
+  if (memory.get(key) === source) return key;
   memory.set(key, source);
   if (!storage) return key;
   try {

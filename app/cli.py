@@ -25,23 +25,19 @@ if TYPE_CHECKING:
     from backprop_animator.engine import Limits
 
 EXIT_BAD_INPUT = 2
-# h11 (uvicorn's default HTTP parser) drops connections whose request line and headers
-# pass its buffer; a larger one lets the app refuse long URLs with a 414 in its own
-# error shape instead.
-MAX_REQUEST_HEAD_BYTES = 1024 * 1024
 
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from backprop_animator.app.http_timeouts import HeadTimeoutH11Protocol
+    from backprop_animator.app.http_timeouts import MAX_REQUEST_HEAD_BYTES, server_protocol
     from backprop_animator.app.settings import Settings
 
     # Each uvicorn worker has its own trace workers: share the cores between them.
     cores = os.cpu_count() or 1
     os.environ.setdefault("BACKPROP_TRACE_WORKERS", str(max(1, cores // args.workers)))
     try:
-        Settings.from_env()
+        settings = Settings.from_env()
     except ValueError as error:
         return fail(error)
     uvicorn.run(
@@ -49,9 +45,13 @@ def serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
+        # httptools where installed, else h11 (whose own head limit this raises, so
+        # the app can refuse long URLs with a 414 in its error shape); either way a
+        # request's head must arrive within a few seconds (slow clients are closed).
+        http=server_protocol(),
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
-        # A request's head must arrive within a few seconds (slow clients are closed).
-        http=HeadTimeoutH11Protocol,
+        # A line per request costs about a tenth of /healthz: off unless asked.
+        access_log=args.access_log or settings.access_log,
     )
     return 0
 
@@ -193,6 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve_parser.add_argument("--host", default="127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--workers", type=positive_int, default=1, metavar="N")
+    serve_parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log a line per request (default: off; also BACKPROP_ACCESS_LOG=1)",
+    )
     serve_parser.set_defaults(run=serve)
 
     trace_parser = commands.add_parser("trace", help="print the trace of a program as JSON")

@@ -1,6 +1,6 @@
-"""The worker pool: traces, gradient checks and exports without blocking the event loop,
-cheap programs in a thread, the rest (and every export) in worker processes, each job
-within a time limit.
+"""The worker pool: traces, gradient checks and exports without stalling the event loop:
+the smallest programs in the event loop itself, other cheap ones in a thread, the rest
+(and every export) in worker processes, each job within a time limit.
 
 Parsing and JSON-encoding a 20,000-node trace hold the GIL for hundreds of
 milliseconds, so in a thread they would stall every other request; in a worker
@@ -8,6 +8,10 @@ process they do not. Which programs are cheap is judged from their syntax tree
 (`app.work_estimate`), not their length: a short program can nest a hundred
 expanded `tanh`s. A thread cannot be stopped, so only programs whose work is
 bounded that way run in one; the time limit still holds for them, as an answer.
+The smallest of them (at most `loop_max_nodes` by the estimate, the article's neuron
+among them) take well under two milliseconds, less than the hand-off to a thread and
+back costs a request, so they run in the event loop with nothing in between; the
+estimate bounds how long that keeps the loop from other requests (`app.settings`).
 
 Workers are plain `multiprocessing` processes rather than a
 `ProcessPoolExecutor` because a trace that overruns its limit has to be stopped:
@@ -23,6 +27,7 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.context import SpawnContext, SpawnProcess
+from typing import Literal
 
 from backprop_animator.app.errors import ServiceError
 from backprop_animator.app.settings import Settings
@@ -31,6 +36,9 @@ from backprop_animator.app.worker import READY, EncodedTrace, Job, Reply, run_jo
 from backprop_animator.engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
+
+# Where a job runs: the event loop, a thread, or a worker process.
+Place = Literal["loop", "thread", "worker"]
 
 # Answers `await request.is_disconnected()`: True once the client has gone.
 DisconnectCheck = Callable[[], Awaitable[bool]]
@@ -164,26 +172,51 @@ class WorkerPool:
         *,
         is_disconnected: DisconnectCheck | None = None,
     ) -> EncodedTrace:
-        """Do a job in a thread if it is a cheap trace or gradient check, else in a worker
-        process. A gradient check's own work is bounded by BACKPROP_MAX_GRADCHECK_WORK.
+        """Do a job in the event loop or a thread if it is a cheap trace, gradient check or
+        engine check (`place`), else in a worker process. A gradient check's own work is
+        bounded by BACKPROP_MAX_GRADCHECK_WORK.
 
         An export always goes to a worker: even a small program's page is a quarter of
         a megabyte of templates, JSON and gzip.
         """
-        if job.kind != "export" and self.is_cheap(job.source, job.granularity, job.kind):
-            return await self._run_in_thread(job)
+        if job.kind != "export":
+            place = self.place(job.source, job.granularity, job.kind)
+            if place == "loop":
+                return self._run_in_loop(job)
+            if place == "thread":
+                return await self._run_in_thread(job)
         return await self._run_in_worker(job, accepts_gzip, is_disconnected)
 
-    def is_cheap(self, source: str, granularity: str, kind: str = "trace") -> bool:
-        """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate
-        (`inline_max_gradcheck_nodes` for a gradient check, which re-runs the graph)."""
+    def place(self, source: str, granularity: str, kind: str = "trace") -> Place:
+        """Where a job on `source` runs. Cheap (`is_cheap`) and at most `loop_max_nodes`
+        nodes by the estimate: the event loop; cheap: a thread; else a worker. The source's
+        length is checked first, so a long program is never parsed here."""
         if len(source) > self.settings.inline_max_chars:
-            return False
+            return "worker"
         estimate = estimate_nodes(source, granularity)
         most = self.settings.inline_max_nodes
         if kind == "gradcheck":
             most = self.settings.inline_max_gradcheck_nodes
-        return estimate is not None and estimate <= most
+        if estimate is None or estimate > most:
+            return "worker"
+        return "loop" if estimate <= self.settings.loop_max_nodes else "thread"
+
+    def is_cheap(self, source: str, granularity: str, kind: str = "trace") -> bool:
+        """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate
+        (`inline_max_gradcheck_nodes` for a gradient check, which re-runs the graph)."""
+        return self.place(source, granularity, kind) != "worker"
+
+    def _run_in_loop(self, job: Job) -> EncodedTrace:
+        """Run the job here and now: its work is bounded by the estimate, so it holds the
+        loop for a millisecond or two. Should it still outlast the time limit (a machine
+        starved of CPU), the answer is the one a thread's job gets then."""
+        limit = self.settings.trace_time_limit
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        encoded = run_job(job._replace(time_limit=engine_time(limit)), self.settings.limits)
+        if loop.time() - started > limit:
+            raise self._too_slow(limit)
+        return encoded
 
     async def _run_in_thread(self, job: Job) -> EncodedTrace:
         """Wait for a thread slot and run the job in it, all within the time limit; the

@@ -6,7 +6,9 @@ network, four a short but dense program (`tanh` nested 160 deep, twice, expanded
 under 2,000 characters, ~2,900 nodes). Prints the request and error counts, the
 neuron's latency percentiles and the heavy traces' latencies. The clients speak
 minimal HTTP/1.1 over asyncio streams: on the same two cores, a full client library's
-own CPU time would dominate the figures.
+own CPU time would dominate the figures. The reference, in the same run: the neuron
+posted alone, one request at a time, on the same server before the load starts; and
+the load average before and after.
 
 Run from the repo root: `python -m bench.load_bench [--seconds 5]`. The target on a
 2-core machine: a neuron p99 of at most 300 ms and no errors, except that heavy
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 
 from backprop_animator.engine.examples import NEURON
@@ -118,6 +121,8 @@ async def time_alone(port: int, payload: dict[str, str], repeats: int = 3) -> li
 async def run_load(port: int, seconds: float) -> None:
     big = {"source": mlp_program(BIG_PROGRAM_NODES)}
     dense = {"source": dense_program(), "granularity": "expanded"}
+    load_before = os.getloadavg()[0]
+    neuron_alone = await time_alone(port, {"source": NEURON}, repeats=200)
     big_alone = await time_alone(port, big)
     dense_alone = await time_alone(port, dense)
     neuron_latencies: list[float] = []
@@ -146,6 +151,7 @@ async def run_load(port: int, seconds: float) -> None:
         f"large program: {len(big['source']):,} characters; "
         f"dense program: {len(dense['source']):,} characters, expanded"
     )
+    print(f"load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
     print(f"requests: {served + len(errors) + len(shed)}, errors: {len(errors)}, shed: {len(shed)}")
     for error in errors[:5]:
         print(f"  error: {error}")
@@ -154,6 +160,12 @@ async def run_load(port: int, seconds: float) -> None:
         print(
             f"neuron: {len(neuron_latencies)} traces, "
             f"p50 {p50:.0f} ms, p95 {p95:.0f} ms, p99 {p99:.0f} ms"
+            f"{'  ok' if p99 <= 300 else '  OVER TARGET (p99 <= 300 ms)'}"
+        )
+    if neuron_alone:
+        print(
+            f"neuron alone (reference): p50 {statistics.median(neuron_alone) * 1000:.1f} ms, "
+            f"p99 {percentile(neuron_alone, 0.99) * 1000:.1f} ms"
         )
     for name, alone, under_load in (
         ("large", big_alone, big_latencies),

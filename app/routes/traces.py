@@ -35,7 +35,9 @@ TRACE_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def get_worker_pool(request: Request) -> WorkerPool:
+async def get_worker_pool(request: Request) -> WorkerPool:
+    """The app's pool. Async, so FastAPI calls it in the event loop: a plain `def`
+    dependency would send every request through its thread pool and back."""
     pool: WorkerPool = request.app.state.worker_pool
     return pool
 

@@ -55,3 +55,19 @@ def test_body_limit_fits_any_source_the_engine_accepts() -> None:
 
     # Every character escaped as \uXXXX, plus the JSON around it.
     assert settings.max_body_bytes >= 6 * 1_000 + len('{"source": "", "granularity": "expanded"}')
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("", False), ("1", True), ("true", True), ("Yes", True), ("0", False), ("off", False)],
+)
+def test_the_access_log_is_off_unless_the_environment_turns_it_on(
+    value: str, expected: bool
+) -> None:
+    assert Settings.from_env({"BACKPROP_ACCESS_LOG": value}).access_log is expected
+    assert Settings.from_env({}).access_log is False
+
+
+def test_a_bad_access_log_switch_is_an_error_naming_the_variable() -> None:
+    with pytest.raises(ValueError, match="BACKPROP_ACCESS_LOG"):
+        Settings.from_env({"BACKPROP_ACCESS_LOG": "maybe"})

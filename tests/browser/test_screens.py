@@ -161,4 +161,3 @@ def test_a_long_program_leaves_the_address_and_comes_back_on_reload(
     assert fresh.get_by_test_id("source").input_value() != source
     other.close()
     assert problems.unexpected() == []
-

@@ -53,8 +53,14 @@ INERT = (
 
 def estimate_nodes(source: str, granularity: str) -> int | None:
     """At most how many nodes `source` builds, or None when that cannot be bounded here."""
+    return estimate_with_tree(source, granularity)[0]
+
+
+def estimate_with_tree(source: str, granularity: str) -> tuple[int | None, ast.Module | None]:
+    """`estimate_nodes`, and the syntax tree it read (None if Python cannot parse the
+    program), for the engine to trace without parsing it again."""
     tree = parse_or_none(source)
-    return None if tree is None else estimate_tree(tree, granularity)
+    return (None, None) if tree is None else (estimate_tree(tree, granularity), tree)
 
 
 def parse_or_none(source: str) -> ast.Module | None:

@@ -13,6 +13,7 @@ are read on the first export. Not here: scheduling and time limits (`app.worker_
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import gzip
 import hashlib
@@ -90,14 +91,18 @@ def encode_trace(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
+    tree: ast.Module | None = None,
 ) -> EncodedTrace:
     """The trace as compact, strict JSON (no NaN), and an ETag that hashes those bytes;
-    gzipped if asked and large. `mistake` and `sort_steps`: docs/LAB.md.
+    gzipped if asked and large. `mistake` and `sort_steps`: docs/LAB.md; `tree`: the
+    program parsed already (`engine.trace_source`).
 
     Example: `encode_trace("a = Value(3.0); a + a", "packed", Limits()).body`
     starts with `b'{"schema":1,'`.
     """
-    trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+    trace = trace_source(
+        source, granularity, limits, mistake=mistake, sort_steps=sort_steps, tree=tree
+    )
     return encode_json(trace, gzip_large)
 
 
@@ -112,6 +117,7 @@ def encode_gradcheck(
     leaves: tuple[str, ...] | None = None,
     mistake: str | None = None,
     pass_index: int = 0,
+    tree: ast.Module | None = None,
 ) -> EncodedTrace:
     """The gradient check (`engine.gradcheck_source`) as JSON bytes, like a trace."""
     check = gradcheck_source(
@@ -123,6 +129,7 @@ def encode_gradcheck(
         leaves=leaves,
         mistake=mistake,
         pass_index=pass_index,
+        tree=tree,
     )
     return encode_json(check, gzip_large)
 
@@ -198,19 +205,24 @@ def encode_export(
     return EncodedTrace(document, etag)
 
 
-def run_job(job: Job, limits: Limits, gzip_large: bool = False) -> EncodedTrace:
+def run_job(
+    job: Job, limits: Limits, gzip_large: bool = False, tree: ast.Module | None = None
+) -> EncodedTrace:
     """Do `job` and encode its answer (see `encode_trace`, `encode_export`,
-    `encode_gradcheck`)."""
+    `encode_gradcheck`); `tree` is its program parsed already, in this process."""
     options = dict(job.options)
     if job.time_limit is not None:
         limits = dataclasses.replace(limits, time_limit=job.time_limit)
     if job.kind == "export":
         return encode_export(job.source, job.granularity, limits, gzip_large, **options)
     if job.kind == "gradcheck":
-        return encode_gradcheck(job.source, job.granularity, limits, gzip_large, **options)
+        return encode_gradcheck(
+            job.source, job.granularity, limits, gzip_large, **options, tree=tree
+        )
     if job.kind == "enginecheck":
-        return encode_json(enginecheck_source(job.source, job.granularity, limits), gzip_large)
-    return encode_trace(job.source, job.granularity, limits, gzip_large, **options)
+        check = enginecheck_source(job.source, job.granularity, limits, tree=tree)
+        return encode_json(check, gzip_large)
+    return encode_trace(job.source, job.granularity, limits, gzip_large, **options, tree=tree)
 
 
 def serve_traces(connection: Connection, limits: Limits) -> None:

@@ -21,6 +21,7 @@ cannot do without breaking the pool and every trace running in it.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import logging
 import multiprocessing
@@ -31,7 +32,7 @@ from typing import Literal
 
 from backprop_animator.app.errors import ServiceError
 from backprop_animator.app.settings import Settings
-from backprop_animator.app.work_estimate import estimate_nodes
+from backprop_animator.app.work_estimate import estimate_with_tree
 from backprop_animator.app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
 from backprop_animator.engine import EngineError, Limits
 
@@ -180,45 +181,55 @@ class WorkerPool:
         a megabyte of templates, JSON and gzip.
         """
         if job.kind != "export":
-            place = self.place(job.source, job.granularity, job.kind)
+            # The tree the estimate read is the one the engine traces: one parse.
+            place, tree = self.place_and_tree(job.source, job.granularity, job.kind)
             if place == "loop":
-                return self._run_in_loop(job)
+                return self._run_in_loop(job, tree)
             if place == "thread":
-                return await self._run_in_thread(job)
+                return await self._run_in_thread(job, tree)
         return await self._run_in_worker(job, accepts_gzip, is_disconnected)
 
     def place(self, source: str, granularity: str, kind: str = "trace") -> Place:
         """Where a job on `source` runs. Cheap (`is_cheap`) and at most `loop_max_nodes`
         nodes by the estimate: the event loop; cheap: a thread; else a worker. The source's
         length is checked first, so a long program is never parsed here."""
+        return self.place_and_tree(source, granularity, kind)[0]
+
+    def place_and_tree(
+        self, source: str, granularity: str, kind: str = "trace"
+    ) -> tuple[Place, ast.Module | None]:
+        """`place`, and the syntax tree it read for a job that runs here (None for a
+        worker's, which parses for itself in its own process)."""
         if len(source) > self.settings.inline_max_chars:
-            return "worker"
-        estimate = estimate_nodes(source, granularity)
+            return "worker", None
+        estimate, tree = estimate_with_tree(source, granularity)
         most = self.settings.inline_max_nodes
         if kind == "gradcheck":
             most = self.settings.inline_max_gradcheck_nodes
         if estimate is None or estimate > most:
-            return "worker"
-        return "loop" if estimate <= self.settings.loop_max_nodes else "thread"
+            return "worker", None
+        return ("loop" if estimate <= self.settings.loop_max_nodes else "thread"), tree
 
     def is_cheap(self, source: str, granularity: str, kind: str = "trace") -> bool:
         """Short, straight-line, and at most `inline_max_nodes` nodes by the estimate
         (`inline_max_gradcheck_nodes` for a gradient check, which re-runs the graph)."""
         return self.place(source, granularity, kind) != "worker"
 
-    def _run_in_loop(self, job: Job) -> EncodedTrace:
+    def _run_in_loop(self, job: Job, tree: ast.Module | None = None) -> EncodedTrace:
         """Run the job here and now: its work is bounded by the estimate, so it holds the
         loop for a millisecond or two. Should it still outlast the time limit (a machine
         starved of CPU), the answer is the one a thread's job gets then."""
         limit = self.settings.trace_time_limit
         loop = asyncio.get_running_loop()
         started = loop.time()
-        encoded = run_job(job._replace(time_limit=engine_time(limit)), self.settings.limits)
+        encoded = run_job(
+            job._replace(time_limit=engine_time(limit)), self.settings.limits, False, tree
+        )
         if loop.time() - started > limit:
             raise self._too_slow(limit)
         return encoded
 
-    async def _run_in_thread(self, job: Job) -> EncodedTrace:
+    async def _run_in_thread(self, job: Job, tree: ast.Module | None = None) -> EncodedTrace:
         """Wait for a thread slot and run the job in it, all within the time limit; the
         engine is given what is left of it, so the thread stops on its own."""
         limit = self.settings.trace_time_limit
@@ -231,7 +242,9 @@ class WorkerPool:
             raise self._busy() from None
         job = job._replace(time_limit=engine_time(deadline - loop.time()))
         try:
-            future = loop.run_in_executor(self._threads, run_job, job, self.settings.limits)
+            future = loop.run_in_executor(
+                self._threads, run_job, job, self.settings.limits, False, tree
+            )
         except BaseException:
             self._thread_slots.release()
             raise

@@ -49,6 +49,7 @@ def trace_source(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
+    tree: ast.Module | None = None,
 ) -> dict[str, Any]:
     """Trace a program of the input language (SPEC §2, §11) -> the trace dict (SPEC §3, §11).
 
@@ -58,20 +59,26 @@ def trace_source(
     Raises `EngineError` with a line and column for anything that is not a valid
     program within `limits` (default: `Limits()`; the server passes `Limits.from_env()`).
     `mistake` (`assign`, `append-first`, `no-sort`) runs a mistaken engine (SPEC §8);
-    `sort_steps` shows the sort call by call (SPEC §9).
+    `sort_steps` shows the sort call by call (SPEC §9). `tree`: the program already
+    parsed by the caller (`ast.parse(source)`), so it is not parsed twice.
     """
     check_mistake(mistake)
     limits = limits or Limits()
     with deadline(limits):
-        return _trace_source(source, granularity, limits, mistake, sort_steps)
+        return _trace_source(source, granularity, limits, mistake, sort_steps, tree)
 
 
 def _trace_source(
-    source: str, granularity: str, limits: Limits, mistake: str | None, sort_steps: bool
+    source: str,
+    granularity: str,
+    limits: Limits,
+    mistake: str | None,
+    sort_steps: bool,
+    tree: ast.Module | None = None,
 ) -> dict[str, Any]:
     with _collector_paused():
         # Parsing makes only a tree (no cycles): the collector would walk it for nothing.
-        tree = parse_program(source, granularity, limits)
+        tree = parse_program(source, granularity, limits, tree)
         real = first_real_statement(tree)
         if real is None:
             program = run_straight_line(tree, source, granularity, limits)
@@ -105,7 +112,11 @@ def _trace_source(
 
 
 def enginecheck_source(
-    source: str, granularity: str = "packed", limits: Limits | None = None
+    source: str,
+    granularity: str = "packed",
+    limits: Limits | None = None,
+    *,
+    tree: ast.Module | None = None,
 ) -> dict[str, Any]:
     """Check a program's own Value class against a right engine (SPEC §14): `{"rules",
     "sort", "accumulation"}` (`engine.engine_check`). A program that runs the built-in
@@ -114,7 +125,7 @@ def enginecheck_source(
     Example: a class whose `__mul__` writes `=` on `d = a * b + a` answers
     `accumulation == {"verdict": "wrong", "first": {...}}`.
     """
-    trace = trace_source(source, granularity, limits)
+    trace = trace_source(source, granularity, limits, tree=tree)
     check = trace.get("engine_check")
     return check if check is not None else check_engine(trace, None)
 

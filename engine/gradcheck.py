@@ -54,6 +54,7 @@ def gradcheck_source(
     leaves: Sequence[str] | None = None,
     mistake: str | None = None,
     pass_index: int = 0,
+    tree: ast.Module | None = None,
 ) -> dict[str, Any]:
     """Check a program's leaf gradients against difference quotients (SPEC §7, §13).
 
@@ -70,7 +71,7 @@ def gradcheck_source(
     if isinstance(pass_index, bool) or not isinstance(pass_index, int) or pass_index < 0:
         raise EngineError(f"pass must be a backward pass's index (0, 1, …), not {pass_index!r}")
     with deadline(limits):
-        tree = parse_program(source, granularity, limits)
+        tree = parse_program(source, granularity, limits, tree)
         real = first_real_statement(tree)
         if real is None and pass_index == 0:
             return _gradcheck_source(tree, source, granularity, limits, scheme, h, leaves, mistake)

@@ -101,15 +101,21 @@ class Program:
     positions: dict[Value, tuple[int, int]] = field(default_factory=dict)
 
 
-def parse_program(source: str, granularity: str, limits: Limits) -> ast.Module:
-    """Check the source's size and characters, then parse it (nothing runs yet)."""
+def parse_program(
+    source: str, granularity: str, limits: Limits, tree: ast.Module | None = None
+) -> ast.Module:
+    """Check the source's size and characters, then parse it (nothing runs yet).
+
+    `tree`, if given, is `ast.parse(source)` done already by the caller (the server,
+    which parses a program once to place it): the checks still run, the parse does not.
+    """
     if granularity not in GRANULARITIES:
         raise EngineError(f"granularity must be 'packed' or 'expanded', not {granularity!r}")
     if len(source) > limits.max_source_chars:
         raise limits.exceeded("max_source_chars", f"the program is {len(source):,} characters long")
     _check_no_nul(source)
     _check_statement_sizes(source, limits)
-    return _parse(source, limits)
+    return tree if tree is not None else _parse(source, limits)
 
 
 def run_straight_line(tree: ast.Module, source: str, granularity: str, limits: Limits) -> Program:

@@ -202,11 +202,6 @@ async def test_the_app_does_not_parse_a_long_program_it_sends_to_a_worker(
     assert calls == []  # the worker process parses it
 
 
-@pytest.mark.xfail(
-    reason="needs the engine to take the tree the app parsed: "
-    "trace_source(..., tree=parse_program(...)); see docs/PERFORMANCE.md, HTTP: small requests",
-    strict=True,
-)
 async def test_a_small_program_is_parsed_once_per_request(
     client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

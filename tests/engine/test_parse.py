@@ -569,3 +569,20 @@ def test_nested_unpacking_is_a_real_program_not_a_refused_tuple() -> None:
         "a, (b, c) = Value(2.0), (Value(3.0), Value(4.0))\nd = a * b * c\nd.backward()\n"
     )
     assert [node["grad"] for node in trace["nodes"][:3]] == [12.0, 8.0, 6.0]
+
+
+def test_a_tree_parsed_by_the_caller_gives_the_same_trace_and_the_same_checks() -> None:
+    # The server parses a small program once to place it and hands the tree on.
+    import ast
+
+    from backprop_animator.engine import EngineError, Limits, gradcheck_source, trace_source
+
+    source = "x = 2.0\ny = tanh(x * 3)\n"
+    tree = ast.parse(source)
+    assert trace_source(source, tree=tree) == trace_source(source)
+    assert gradcheck_source(source, h=[1e-3], tree=ast.parse(source)) == gradcheck_source(
+        source, h=[1e-3]
+    )
+    long_source = "x = 1.0\n" * 50
+    with pytest.raises(EngineError, match="characters long"):
+        trace_source(long_source, limits=Limits(max_source_chars=100), tree=ast.parse(long_source))

@@ -63,8 +63,9 @@ def not_http_message(msg: str) -> str:
 class SlowClientTimeouts(asyncio.Protocol):
     """The timers both protocols share; mixed in before uvicorn's protocol class.
 
-    The subclass starts the head timer when a request head is awaited and stops it
-    once the head has arrived; the write timer runs while the transport is paused.
+    The head timer starts with the connection; the subclass starts it again when a
+    request head is awaited and stops it once the head has arrived; the write timer
+    runs while the transport is paused.
     """
 
     head_timeout = HEAD_TIMEOUT
@@ -73,6 +74,10 @@ class SlowClientTimeouts(asyncio.Protocol):
     transport: asyncio.Transport
     _head_timer: asyncio.TimerHandle | None = None
     _write_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._start_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
@@ -114,10 +119,6 @@ class SlowClientTimeouts(asyncio.Protocol):
 
 
 class HeadTimeoutH11Protocol(SlowClientTimeouts, H11Protocol):
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._start_head_timer()
-
     def data_received(self, data: bytes) -> None:
         waiting_for_a_request = self.cycle is None or self.cycle.response_complete
         if waiting_for_a_request and self._head_timer is None:

@@ -32,10 +32,6 @@ class HeadTimeoutHttpToolsProtocol(SlowClientTimeouts, HttpToolsProtocol):
     # Bytes received while the current head was awaited (the timer was running).
     _head_bytes = 0
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._start_head_timer()
-
     def data_received(self, data: bytes) -> None:
         waiting_for_a_request = self.cycle is None or self.cycle.response_complete
         if waiting_for_a_request and self._head_timer is None:

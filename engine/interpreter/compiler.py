@@ -259,15 +259,7 @@ class Compiler(ExpressionCompiler):
         (a thrown one, a `close()`'s `GeneratorExit`); a bound runs none, and Python's
         own `GeneratorExit` (a generator freed before its end) passes them all."""
         body = self.gen_block(node.body, scope)
-        handlers = [
-            (
-                self.expr(handler.type, scope) if handler.type is not None else None,
-                self.store_name(handler.name, scope, False) if handler.name else None,
-                handler.name,
-                self.gen_block(handler.body, scope),
-            )
-            for handler in node.handlers
-        ]
+        handlers = self.handlers(node, scope, self.gen_block)
         orelse = self.gen_block(node.orelse, scope) if node.orelse else None
         final = self.gen_block(node.finalbody, scope) if node.finalbody else None
         state = self.m.state
@@ -826,17 +818,28 @@ class Compiler(ExpressionCompiler):
         """The error for `raise value`: an exception instance, or a class to instantiate."""
         return program_raise(self.m, value)
 
-    def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
-        body = self.block(node.body, scope)
-        handlers = [
+    def handlers(
+        self,
+        node: ast.Try,
+        scope: scopes.Scope,
+        block: Callable[[list[ast.stmt], scopes.Scope], Any],
+    ) -> list[tuple[Any, Any, str | None, Any]]:
+        """A `try`'s except clauses, compiled: (the class, where the name is stored, the
+        name, the body), `block` compiling each body (`block`, or `gen_block` in a
+        generator)."""
+        return [
             (
                 self.expr(handler.type, scope) if handler.type is not None else None,
                 self.store_name(handler.name, scope, False) if handler.name else None,
                 handler.name,
-                self.block(handler.body, scope),
+                block(handler.body, scope),
             )
             for handler in node.handlers
         ]
+
+    def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
+        body = self.block(node.body, scope)
+        handlers = self.handlers(node, scope, self.block)
         orelse = self.block(node.orelse, scope) if node.orelse else None
         final = self.block(node.finalbody, scope) if node.finalbody else None
         m = self.m

@@ -267,6 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--gradcheck", action="store_true", help="embed the gradient check and open its panel"
     )
     export_parser.set_defaults(run=export)
+
+    from backprop_animator.app.lti.cli import add_commands as add_lti_commands
+
+    add_lti_commands(commands)
     return parser
 
 

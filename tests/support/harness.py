@@ -10,6 +10,7 @@ Example: `with live_server() as base: urllib.request.urlopen(f"{base}/healthz")`
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,8 +45,11 @@ def free_port() -> int:
 def live_server(
     command: Sequence[str | Path] = (sys.executable, "-m", "backprop_animator", "serve"),
     cwd: Path = ROOT,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
     """Run `command --port N` and yield its base URL once `/healthz` answers.
+
+    `env`: variables set for the server besides this process's own.
 
     Raises RuntimeError, with what the server printed, if it exits or stays silent.
     """
@@ -53,7 +57,11 @@ def live_server(
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [*command, "--port", str(port)], cwd=cwd, stdout=log, stderr=subprocess.STDOUT
+            [*command, "--port", str(port)],
+            cwd=cwd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=None if env is None else {**os.environ, **env},
         )
 
         def failure(reason: str) -> RuntimeError:

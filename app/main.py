@@ -21,6 +21,7 @@ from backprop_animator.app import __version__
 from backprop_animator.app.chunked import ChunkedBodyMiddleware
 from backprop_animator.app.content_coding import NegotiatedGZipMiddleware
 from backprop_animator.app.errors import error_response, install_error_handlers
+from backprop_animator.app.lti import routes as lti_routes
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.app.request_limits import RequestLimitsMiddleware
 from backprop_animator.app.routes import (
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     for module in (traces, gradcheck, enginecheck, examples, exports, health, pages, docs):
         app.include_router(module.router)
+    lti_routes.install(app)
     app.mount("/static", StaticFiles(directory=find_asset_dir("static")), name="static")
 
     # The last added runs first: limits see the raw request, headers go on everything.

@@ -1,47 +1,8 @@
 /**
- * The entry of `/embed`, the player in an iframe on a course page: its options
- * (parts shown, autoplay, speed, theme: embed-options.js) from its address, the
- * editor only when they ask for it, its height and frame posted to the page around
- * it and seeks taken from it (frame-messages.js). The rest is page-controller.js.
+ * The entry of `/embed`, the player in an iframe on a course page: framed-player.js
+ * does it all (options from the address, height and frame messages, the editor when
+ * asked for); the quiz's scores go to the parent window.
  */
-import { keepEmbedOptions, readEmbedOptions } from "./embed-options.js";
-import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
-import { applyTheme } from "./host.js";
-import { mountPageController } from "./page-controller.js";
+import { mountFramedPlayer } from "./framed-player.js";
 
-const options = readEmbedOptions(location.search);
-applyTheme(options.theme, document.documentElement);
-const errorBox = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
-const main = /** @type {HTMLElement} */ (document.querySelector("main"));
-const heights = reportHeight(main);
-const page = mountPageController({
-  playerRoot: /** @type {HTMLElement} */ (document.getElementById("player")),
-  errorBox,
-  editorRoot: embedEditor(),
-  openLink: /** @type {HTMLAnchorElement | null} */ (document.getElementById("open-full")),
-  hide: options.hide,
-  speed: options.speed,
-  autoplay: options.autoplay,
-  steady: true,
-  remember: false,
-  fitEditor: true,
-  address: (search) => keepEmbedOptions(search, location.search),
-  onFrame: reportFrame,
-  onSettled: () => heights.ready(),
-});
-listenForSeek((frame) => page.player?.seek(frame));
-page.start();
-
-/**
- * The editor, when the options ask for one: the template's markup is put in before the
- * error box, and the editor is mounted on the whole page so it uses that box.
- * @returns {HTMLElement | null}
- */
-function embedEditor() {
-  const template = /** @type {HTMLTemplateElement | null} */ (
-    document.getElementById("embed-editor")
-  );
-  if (!template || options.hide.includes("editor")) return null;
-  errorBox.before(template.content.cloneNode(true));
-  return main;
-}
+mountFramedPlayer().start();

@@ -74,6 +74,8 @@ export async function loadTrace(source, granularity, rules, options) {
  *   shortLinks?: boolean,
  *   onFrame?: (frame: number) => void,
  *   onSettled?: () => void,
+ *   quizReport?: (message: import("./quiz.js").QuizReport) => void,
+ *   quizStorage?: import("./quiz.js").QuizOptions["storage"],
  * }} PageOptions
  * editorRoot: the editor's markup (null: no editor); its error box is then the one used
  * openLink: a link to `/` kept pointing at what is shown
@@ -82,6 +84,9 @@ export async function loadTrace(source, granularity, rules, options) {
  * address: the address bar's query for a state's query (the embed keeps its options)
  * shortLinks: a long program leaves the address for the browser's storage (program-store.js)
  * onFrame: after each frame is shown; onSettled: once the newest run is shown or failed
+ * quizReport: where each closed quiz question is reported (default: quiz.js's
+ *   reportToParent; the LTI tool's graded player also sends it to the course)
+ * quizStorage: where the quiz's answers survive a reload (default: sessionStorage)
  */
 
 /**
@@ -102,6 +107,8 @@ export function mountPageController({
   shortLinks = false,
   onFrame,
   onSettled,
+  quizReport,
+  quizStorage,
 }) {
   const quiz = readQuiz(location.search);
   /** The address as the page reads it: a long program's key replaced by the program. */
@@ -236,7 +243,13 @@ export function mountPageController({
         signal: controller.signal,
         hide,
         speed,
-        quiz: quiz ? { frameLink: (k) => frameAddress(location.search, k) } : null,
+        quiz: quiz
+          ? {
+              frameLink: (k) => frameAddress(location.search, k),
+              ...(quizReport && { report: quizReport }),
+              ...(quizStorage !== undefined && { storage: quizStorage }),
+            }
+          : null,
         steady,
         autoplay,
       });

@@ -9,7 +9,9 @@
  * Test hooks: quiz-prompt (with data-node-id, visible while a question waits),
  * quiz-answer, quiz-submit, quiz-reveal, quiz-feedback (data-correct), quiz-score
  * (`right / asked`). Each closed question is reported as
- * `{type: "backprop-animator:quiz", right, asked, total}` through `report`.
+ * `{type: "backprop-animator:quiz", right, asked, total, question, answer, revealed}`
+ * through `report`: the score so far, then which question closed (its 0-based index in
+ * the trace's questions) and what was given (the number, or null for Show me).
  * State is kept in session storage per program and options, so a reload resumes.
  */
 import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "./answer-parse.js";
@@ -39,7 +41,10 @@ let serial = 0;
 /**
  * @typedef {import("./quiz-state.js").Question} Question
  * @typedef {import("./quiz-state.js").QuizState} QuizState
- * @typedef {{type: string, right: number, asked: number, total: number}} QuizReport
+ * @typedef {{type: string, right: number, asked: number, total: number, question: number,
+ *   answer: number | null, revealed: boolean}} QuizReport
+ * question: the closed question's index (Question.index); answer: the number the learner
+ * gave (null when they pressed Show me, revealed true).
  * @typedef {{
  *   frameLink?: (frame: number) => string,
  *   report?: (message: QuizReport) => void,
@@ -267,7 +272,15 @@ export function mountQuiz(
     hinted = false;
     revision += 1;
     onChange();
-    report({ type: MESSAGE_TYPE, right: tally.right, asked: tally.asked, total: tally.total });
+    report({
+      type: MESSAGE_TYPE,
+      right: tally.right,
+      asked: tally.asked,
+      total: tally.total,
+      question: q.index,
+      answer: given.revealed ? null : given.value,
+      revealed: given.revealed,
+    });
   }
 
   /** The numbers a learner may have multiplied by instead of the local derivative. */

@@ -430,11 +430,27 @@ def test_each_answer_is_posted_to_a_parent_page_on_another_origin(
     assert messages == [
         {
             "origin": server,
-            "data": {"type": "backprop-animator:quiz", "right": 1, "asked": 1, "total": 9},
+            "data": {
+                "type": "backprop-animator:quiz",
+                "right": 1,
+                "asked": 1,
+                "total": 9,
+                "question": 0,
+                "answer": 0.5,
+                "revealed": False,
+            },
         },
         {
             "origin": server,
-            "data": {"type": "backprop-animator:quiz", "right": 1, "asked": 2, "total": 9},
+            "data": {
+                "type": "backprop-animator:quiz",
+                "right": 1,
+                "asked": 2,
+                "total": 9,
+                "question": 1,
+                "answer": None,
+                "revealed": True,
+            },
         },
     ]
     expect(embed.locator("#open-full")).to_have_attribute("href", re.compile(r"quiz=1"))
@@ -462,7 +478,15 @@ def test_the_script_tag_embed_runs_a_quiz_and_tells_its_page(
     assert player_page.evaluate("() => window.quizMessages") == [
         {
             "origin": "event",
-            "data": {"type": "backprop-animator:quiz", "right": 1, "asked": 1, "total": 9},
+            "data": {
+                "type": "backprop-animator:quiz",
+                "right": 1,
+                "asked": 1,
+                "total": 9,
+                "question": 0,
+                "answer": 0.5,
+                "revealed": False,
+            },
         }
     ]
 

@@ -169,10 +169,10 @@ def test_generators_are_bounded_like_calls_and_loops() -> None:
         "def walk(n):\n    yield n\n    yield from walk(n + 1)\nfor x in walk(0):\n    pass\n"
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
-        run(recursive)
+        run(recursive, Limits(time_limit=30.0))  # the depth, not the clock, on a busy machine
     endless = "def forever():\n    while True:\n        yield 1\nxs = list(forever())\n"
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
-        run(endless, Limits(max_steps=20_000))
+        run(endless, Limits(max_steps=20_000, time_limit=30.0))
     # A generator is lazy: one that never ends is fine while nobody asks for it all.
     lazy = "def forever():\n    while True:\n        yield 1\ng = forever()\nprint(next(g))\n"
     assert run(lazy) == ["1"]

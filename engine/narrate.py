@@ -1,17 +1,21 @@
 """The one-sentence `text` of each frame: which rule ran, with the numbers.
 
 Pure string work over nodes and numbers; it decides nothing about the trace itself.
-Numbers are shown to 4 significant digits (the trace keeps full precision).
+Numbers are shown as `number_format` shows them, as the page does (the trace keeps full
+precision).
 
 Example: a `*` node's backward text reads
-`x1*w1 (*, grad 0.5): multiply by the other factor. x1.grad += -3 × 0.5 → -1.5; ...`.
+`x1*w1 (*, grad 0.5): multiply by the other factor. x1.grad += −3 × 0.5 → −1.5; ...`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from backprop_animator.engine.number_format import MINUS, format_number
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.text import clean_text
-from backprop_animator.engine.value import Value
+from backprop_animator.engine.value import WRITTEN_LEFT, Value
 
 MAX_DERIVED_NAME = 24
 # Longer labels are cut in the text (the node keeps its full label): every frame that
@@ -25,9 +29,9 @@ MEASURED_RULE = "a rule of its own engine; its effect on each child was measured
 
 
 def fmt(x: float) -> str:
-    """Short display of a number: `fmt(0.04289321881345) -> '0.04289'`, `fmt(2.0) -> '2'`."""
-    text = f"{x:.4g}"
-    return "0" if text == "-0" else text
+    """A number as the learner reads it everywhere: `fmt(0.04289321881345) -> '0.04289'`,
+    `fmt(-3.0) -> '−3'` (`number_format.format_number`)."""
+    return format_number(x)
 
 
 def shorten(label: str) -> str:
@@ -97,15 +101,14 @@ class Names:
         """`fmt(x)`, remembered."""
         text = self._numbers.get(x)
         if text is None:
-            text = f"{x:.4g}"  # `fmt(x)`, written out: most numbers of a trace come here once
-            text = self._numbers[x] = "0" if text == "-0" else text
+            text = self._numbers[x] = format_number(x)
         return text
 
     def _derive(self, node: Value) -> str:
         if node.label:
             return shorten(node.label)
         if not node._prev:
-            return self._data.get(node) or self.data(node)
+            return format_number(node.data)
         cache = self._symbolic
         # `self.symbolic(node)`, one call fewer.
         if node in cache:
@@ -155,8 +158,47 @@ class Names:
                     text = f"({text})"
             operands.append(text)
         if len(operands) == 2 and (op == "+" or op == "*"):  # `_apply`, for the usual case
-            return f"{operands[0]}{op}{operands[1]}"
+            return self._as_written(op, node._prev, operands)
         return _apply(op, operands, "+", "*")
+
+    def _as_written(self, op: str, children: Any, operands: list[str]) -> str | None:
+        """A sum or product as a program writes it, where the engine built it another
+        way: `e + (-1)` is `e-1`, `a + b*(-1)` is `a-b`, `b*(-1)` is `-b`, `a * b**-1` is
+        `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
+        left, right = children
+        if op == "+":
+            if _is_number(right) and right.data < 0:
+                return f"{operands[0]}-{format_number(-right.data)}"
+            if _is_number(left) or right.label or len(right._prev) != 2 or right._op != "*":
+                return f"{operands[0]}+{operands[1]}"
+            negated, minus_one = right._prev
+            if not (_is_number(minus_one) and minus_one.data == -1):
+                return f"{operands[0]}+{operands[1]}"
+            text = self(negated)
+            if negated in self._unnamed:
+                return None
+            if negated._prev and not negated.label and self._binds(negated) <= self._binds_op("+"):
+                text = f"({text})"
+            return f"{operands[0]}-{text}"
+        if _is_number(right) and right.data == -1 and not _is_number(left):
+            return f"-{operands[0]}"
+        if right._const == WRITTEN_LEFT:
+            return f"{operands[1]}*{operands[0]}"
+        if right.label or right._op != "**-1" or len(right._prev) != 1:
+            return f"{operands[0]}*{operands[1]}"
+        (divisor,) = right._prev
+        text = self(divisor)
+        if divisor in self._unnamed:
+            return None
+        if divisor._prev and not divisor.label and self._binds(divisor) <= self._binds_op("*"):
+            text = f"({text})"
+        return f"{operands[0]}/{text}"
+
+    def _binds(self, node: Value) -> int:
+        return self._binds_op(node._op)
+
+    def _binds_op(self, op: str) -> int:
+        return self._precedences.get(op) or self._precedence_of(op)
 
     def numeric(self, node: Value) -> str:
         """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""
@@ -167,8 +209,10 @@ class Names:
             if text is None:
                 text = self.data(child)
             operands.append(text)
-        if node._op.startswith("**") and len(operands) == 1 and operands[0].startswith("-"):
+        if node._op.startswith("**") and len(operands) == 1 and operands[0].startswith(MINUS):
             operands[0] = f"({operands[0]})"
+        elif node._op == "*" and len(operands) == 2 and node._prev[1]._const == WRITTEN_LEFT:
+            operands.reverse()  # in the order the name has them: `2*a = 2 × 3`
         return _apply(node._op, operands, " + ", " × ")
 
 
@@ -190,6 +234,11 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
 LEAF = 5  # how labels and leaves bind: tighter than any op
 
 
+def _is_number(node: Value) -> bool:
+    """An unlabelled leaf: named by its number, as a constant the program wrote."""
+    return not node._prev and not node.label
+
+
 def _op_precedence(op: str) -> int:
     entry = lookup(op)
     return entry.precedence if entry is not None else CALL
@@ -208,6 +257,8 @@ def build_text(node: Value, name: Names) -> str:
     op = node._op
     if len(children) == 2 and (op == "+" or op == "*"):
         left, right = children
+        if op == "*" and right._const == WRITTEN_LEFT:
+            left, right = right, left  # as the name has them: `2*a = 2 × 3`
         numeric = (
             f"{cache.get(left) or name.data(left)}"
             f"{' + ' if op == '+' else ' × '}"

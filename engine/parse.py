@@ -30,7 +30,7 @@ from typing import Any
 from backprop_animator.engine.errors import NO_REAL_RESULT, EngineError, arithmetic_reason
 from backprop_animator.engine.limits import Limits, too_deep
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
-from backprop_animator.engine.value import Value, creation_order
+from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
 isfinite = math.isfinite
 
@@ -591,6 +591,8 @@ class _Interpreter:
             entry = BINARY_OPERATORS.get(type(node.op))  # type: ignore[attr-defined]
             if entry is not None and entry[0] != "**":
                 result = self.apply(node, entry[0], entry[1], left, right)  # `self.binary`
+                if entry[0] == "*" and type(left) is not Value:
+                    mark_written_left(result)
             else:
                 result = self.binary(node, node.op, left, right)  # type: ignore[attr-defined]
         elif kind is ast.Name:
@@ -650,7 +652,10 @@ class _Interpreter:
                 "the exponent of ** must be a plain number like 2 or -1; "
                 "a name assigned a number is a Value leaf, so write the number itself",
             )
-        return self.apply(node, symbol, apply, left, right)
+        result = self.apply(node, symbol, apply, left, right)
+        if symbol == "*" and type(left) is not Value:
+            mark_written_left(result)
+        return result
 
     def unary(self, node: ast.UnaryOp) -> Operand:
         operand = self.eval(node.operand)

@@ -48,7 +48,9 @@ class Value:
         self._prev = _children
         self._op = _op
         self._backward: Callable[[], None] = no_rule
-        self._const = False  # True for a plain number wrapped where it met a Value
+        # True for a plain number wrapped where it met a Value; WRITTEN_LEFT when the
+        # program wrote that number left of the Value (`2*n`, made as `n*2` by __rmul__).
+        self._const: bool | int = False
         self._seq = next(creation_order)
         self._tape: list[tuple[Value, float, float, float]] | None = None
 
@@ -176,6 +178,18 @@ class Value:
             node._backward()
 
 
+WRITTEN_LEFT = 2  # a `_const` that is true, and says where the program wrote it
+
+
+def mark_written_left(product: object) -> None:
+    """`k*v` for a plain number k comes back from `v.__rmul__(k)` as `v*k`; mark its
+    constant so that the product is named as written (`2*n`), its graph unchanged."""
+    if type(product) is Value and product._op == "*" and len(product._prev) == 2:
+        number = product._prev[1]
+        if number._const is True:
+            number._const = WRITTEN_LEFT
+
+
 def constant(x: Number) -> Value:
     """Wrap a plain number that met a Value; it becomes a `const` leaf."""
     out = Value(x)
@@ -214,7 +228,8 @@ def tanh_from_primitives(n: Value) -> Value:
 
     Same value and gradient as `n.tanh()`, but the graph has the fork at `e`.
     """
-    e = (n * 2).exp()
+    e = (2 * n).exp()
+    mark_written_left(e._prev[0])
     e.label = "e"
     num = e - 1
     num.label = "num"

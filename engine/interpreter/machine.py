@@ -48,7 +48,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
 from backprop_animator.engine.ops import FUNCTIONS, OPS
-from backprop_animator.engine.value import Value, creation_order
+from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
 if TYPE_CHECKING:
     from backprop_animator.engine.passes import Recorder
@@ -584,6 +584,8 @@ class Machine:
             result = apply(left, right)
         except (ArithmeticError, ValueError, TypeError) as error:
             raise number_error(op, error) from None
+        if op == "*" and type(left) is not Value:
+            mark_written_left(result)
         self.recorder.adopt(result, mark)
         return result
 

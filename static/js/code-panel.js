@@ -6,7 +6,7 @@
  * /api/rules, passed in) or, for a program with a Value class of its own, the
  * program's own `_backward` (`nodes[].rule`), and each `+=` with the numbers put in.
  */
-import { formatCode } from "./format.js";
+import { formatValue } from "./format.js";
 import { mistakeCode, sortStepCode } from "./lab-code.js";
 import {
   backwardLines,
@@ -157,7 +157,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
         html("p", { class: "code-note" }, [
           "Creates ",
           html("strong", { text: names[state.current] }),
-          ` = ${formatCode(node.data)} and stores its backward rule (not run yet):`,
+          ` = ${formatValue(node.data)} and stores its backward rule (not run yet):`,
         ]),
       );
       parts.push(...rule(node, (lines) => markWhere(lines, /out\s*=\s*Value\(/), false));

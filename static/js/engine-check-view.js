@@ -14,7 +14,7 @@
  * Example: the article's engine with `=` in every rule shows "+=: wrong" with
  * "Show frame 8", and its rows for + and * say "right".
  */
-import { formatCode } from "./format.js";
+import { formatValue } from "./format.js";
 import { html } from "./svg.js";
 
 /**
@@ -59,8 +59,8 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
     if (rule.first) {
       const { child, learner, correct, frame, node } = rule.first;
       parts.push(
-        `. ${nameOf(node)}'s rule uses ${formatCode(learner)} as ${nameOf(child)}'s local derivative; ` +
-          `the right local derivative is ${formatCode(correct)}. `,
+        `. ${nameOf(node)}'s rule uses ${formatValue(learner)} as ${nameOf(child)}'s local derivative; ` +
+          `the right local derivative is ${formatValue(correct)}. `,
         jump(frame),
       );
     } else if (rule.verdict === "unchecked") {
@@ -110,7 +110,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
   if (lost) {
     sumParts.push(
       `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =, and the ` +
-        `${formatCode(lost.lost)} already there is lost. `,
+        `${formatValue(lost.lost)} already there is lost. `,
       jump(lost.frame),
     );
   } else sumParts.push(". Every child keeps each share it is given.");

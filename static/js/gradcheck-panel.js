@@ -22,6 +22,8 @@ const FORMULAS = {
   forward: "(f(x+h) \u2212 f(x)) / h",
   central: "(f(x+h) \u2212 f(x\u2212h)) / 2h",
 };
+// Backprop and the difference quotient side by side: 4 digits would hide 14.003 against 14.
+const CHECK_DIGITS = 6;
 const NUDGES = { forward: "Nudge one leaf by h", central: "Nudge one leaf by +h and by \u2212h" };
 
 /**
@@ -188,10 +190,10 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
             },
             [
               html("th", { scope: "row", text: s.label || s.node }),
-              html("td", { class: "number", text: formatValue(s.analytic) }),
+              html("td", { class: "number", text: formatValue(s.analytic, CHECK_DIGITS) }),
               html("td", {
                 class: "number",
-                text: s.best ? formatValue(s.best.numeric) : "\u2014",
+                text: s.best ? formatValue(s.best.numeric, CHECK_DIGITS) : "\u2014",
               }),
               html("td", { class: "number", text: s.best ? hLabel(s.best.h) : "\u2014" }),
               html("td", { class: "verdict" }, [
@@ -201,7 +203,7 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
                   ? [
                       html("span", {
                         class: "verdict-right",
-                        text: ` (right: ${formatValue(right)})`,
+                        text: ` (right: ${formatValue(right, CHECK_DIGITS)})`,
                       }),
                     ]
                   : []),

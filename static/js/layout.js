@@ -100,47 +100,35 @@ function layoutValueChars(trace) {
     : valueChars(trace);
 }
 
-/** Value cells never get narrower than this: room for `0.0000` and the `grad ✓` caption. */
+/** Value cells never get narrower than this: room for the `grad ✓` caption. */
 const MIN_VALUE_CHARS = 6;
 
 /**
  * The widest number a record will show at any frame: its data, and every gradient
- * a `+=` leaves behind. Example: the article's neuron -> 7 ("−6.0000", "−1.5000").
+ * a `+=` leaves behind. Example: the article's neuron -> 7 ("0.04289", e's gradient).
  * @param {import("./trace.js").Trace} trace
  */
 export function valueChars(trace) {
   let widest = MIN_VALUE_CHARS;
   for (const node of trace.nodes)
-    widest = Math.max(widest, formattedLength(node.data), formattedLength(node.grad));
+    widest = Math.max(widest, formatValue(node.data).length, formatValue(node.grad).length);
   for (const frame of trace.frames) {
     if (frame.phase !== "backward") continue;
-    for (const c of frame.contributions) widest = Math.max(widest, formattedLength(c.after));
+    for (const c of frame.contributions) widest = Math.max(widest, formatValue(c.after).length);
   }
   return widest;
 }
 
 /**
- * formatValue(x).length without making the string for the common numbers: from 1e-4
- * to below 9.9999, four decimals after one digit (and a minus sign if negative).
- * Example: formattedLength(-0.5) -> 7; formattedLength(12.5) -> 7
- * @param {number} x
- */
-export function formattedLength(x) {
-  const size = Math.abs(x);
-  if (size >= 1e-4 && size < 9.9999) return x < 0 ? 7 : 6;
-  return formatValue(x).length;
-}
-
-/**
  * The text in a record's label cell: the label, a constant's value, or for a leaf the
  * program keeps (a real program's parameter, named by its path) the path's last step.
- * Example: {label: "", kind: "const", data: 2} -> "2"; {label: "", kind: "op"} -> "";
+ * Example: {label: "", kind: "const", data: -2} -> "−2"; {label: "", kind: "op"} -> "";
  * {label: "", kind: "leaf", name: "layers[0].neurons[1].w[2]"} -> "w[2]"
  * @param {import("./trace.js").TraceNode} node
  */
 export function recordLabel(node) {
   if (node.label) return node.label;
-  if (node.kind === "const") return String(node.data);
+  if (node.kind === "const") return formatValue(node.data);
   const name = node.name ?? "";
   // A name that is a number (its data) or "the * node" is no path.
   if (node.kind === "leaf" && /[.[]/.test(name) && Number.isNaN(Number(name))) {

@@ -4,7 +4,7 @@
  * jumps to the start of its pass. The geometry is a pure function (chartGeometry),
  * the SVG a mount function with an idempotent update(state).
  */
-import { formatCode } from "./format.js";
+import { formatValue } from "./format.js";
 import { svg } from "./svg.js";
 
 const WIDTH = 320;
@@ -66,9 +66,9 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
   const label = (/** @type {string} */ text, /** @type {Record<string, number | string>} */ at) => {
     svg("text", at, axis).textContent = text;
   };
-  label(formatCode(geometry.high), { x: pad.left - 8, y: pad.top + 4, "text-anchor": "end" });
+  label(formatValue(geometry.high), { x: pad.left - 8, y: pad.top + 4, "text-anchor": "end" });
   if (geometry.high !== geometry.low)
-    label(formatCode(geometry.low), {
+    label(formatValue(geometry.low), {
       x: pad.left - 8,
       y: geometry.height - pad.bottom,
       "text-anchor": "end",
@@ -98,7 +98,7 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
         tabindex: 0,
         role: "button",
         "data-pass": p,
-        "aria-label": `Pass ${p + 1}: ${outputName} = ${formatCode(point.value)}. Go to this pass.`,
+        "aria-label": `Pass ${p + 1}: ${outputName} = ${formatValue(point.value)}. Go to this pass.`,
       },
       chart,
     );

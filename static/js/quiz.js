@@ -15,7 +15,7 @@
  * State is kept in session storage per program and options, so a reload resumes.
  */
 import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "./answer-parse.js";
-import { formatCode } from "./format.js";
+import { formatValue } from "./format.js";
 import {
   isLeftOut,
   limitFrame,
@@ -315,22 +315,22 @@ export function mountQuiz(
     // A learner's write whose factor cannot be read off their code shows its amount.
     const term =
       local === null
-        ? formatCode(adds ? delta : after)
-        : `${formatCode(local)} × ${formatCode(upstream)}`;
+        ? formatValue(adds ? delta : after)
+        : `${formatValue(local)} × ${formatValue(upstream)}`;
     const sum =
       adds && before !== 0
-        ? `${formatCode(before)} + ${term} = ${formatCode(after)}`
-        : `${term} = ${formatCode(after)}${adds || before === 0 ? "" : ` (this engine writes = instead of +=, so the ${formatCode(before)} it held is lost)`}`;
+        ? `${formatValue(before)} + ${term} = ${formatValue(after)}`
+        : `${term} = ${formatValue(after)}${adds || before === 0 ? "" : ` (this engine writes = instead of +=, so the ${formatValue(before)} it held is lost)`}`;
     if (given.revealed) return `Shown: ${child} becomes ${sum}. This one counts as not right.`;
     if (given.right) return `Right: ${child} becomes ${sum}.`;
     const why =
       {
-        "forgot-before": `That is this += alone (${formatCode(delta)}): ${child} already held ${formatCode(before)}, and += adds to it.`,
-        "forgot-upstream": `That leaves out the upstream gradient: the chain rule multiplies the local derivative by ${parent} = ${formatCode(upstream)}.`,
-        "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by the local derivative ${formatCode(local)}.`,
+        "forgot-before": `That is this += alone (${formatValue(delta)}): ${child} already held ${formatValue(before)}, and += adds to it.`,
+        "forgot-upstream": `That leaves out the upstream gradient: the chain rule multiplies the local derivative by ${parent} = ${formatValue(upstream)}.`,
+        "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by the local derivative ${formatValue(local)}.`,
         sign: "The sign is flipped.",
-        "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatCode(factor.value)}` : "another number"}; the local derivative here is ${formatCode(local)}.`,
-        unchanged: `That is ${child} before this +=, which adds ${formatCode(delta)} to it.`,
+        "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatValue(factor.value)}` : "another number"}; the local derivative here is ${formatValue(local)}.`,
+        unchanged: `That is ${child} before this +=, which adds ${formatValue(delta)} to it.`,
         added: "You added, as a correct engine would.",
         other: "",
       }[/** @type {string} */ (given.verdict)] ?? "";
@@ -383,7 +383,7 @@ export function mountQuiz(
     // A learner's own rule (SPEC §14) is quoted from their code, with their `=` or `+=`.
     const own = q.step.line ? (sourceLines[q.step.line - 1] ?? "").trim() : "";
     const written = q.step.write ?? write;
-    const local = q.step.local === null ? "not read off the code" : formatCode(q.step.local);
+    const local = q.step.local === null ? "not read off the code" : formatValue(q.step.local);
     return [
       html("p", {}, [
         own ? `The rule, line ${q.step.line}: ` : "The rule: ",
@@ -394,7 +394,7 @@ export function mountQuiz(
         }),
       ]),
       html("p", {
-        text: `Local derivative: ${local}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatCode(q.step.upstream)}. ${child} before this ${written}: ${formatCode(q.step.before)}.`,
+        text: `Local derivative: ${local}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatValue(q.step.upstream)}. ${child} before this ${written}: ${formatValue(q.step.before)}.`,
       }),
     ];
   }
@@ -435,7 +435,7 @@ export function mountQuiz(
               "aria-hidden": "true",
               text: given.right ? "✓" : "✗",
             }),
-            `${child}: ${said}; it is ${formatCode(q.step.after)}${given.right ? " (right)" : ""}${given.hinted ? ", with the hint" : ""}.`,
+            `${child}: ${said}; it is ${formatValue(q.step.after)}${given.right ? " (right)" : ""}${given.hinted ? ", with the hint" : ""}.`,
           ],
         );
       }),
@@ -500,7 +500,7 @@ export function mountQuiz(
               const given = /** @type {import("./quiz-state.js").Answer} */ (
                 shownState.answers[q.index]
               );
-              const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), "grad")} after ${nameOf(q.node)}'s rule is ${formatCode(q.step.after)}`;
+              const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), "grad")} after ${nameOf(q.node)}'s rule is ${formatValue(q.step.after)}`;
               const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
               const go = frameLink
                 ? html("a", { href: frameLink(q.frame), text: what })

@@ -7,7 +7,7 @@
  *   substitutions -> [{symbolic: "x1.grad += w1.data × (x1*w1).grad", numeric: "= −3.0 × 0.5 = −1.5",
  *   result: "→ x1.grad = −1.5"}, …]
  */
-import { formatCode } from "./format.js";
+import { formatValue } from "./format.js";
 import { exponentOf, factsOf, fill, opKey } from "./op-facts.js";
 
 /**
@@ -128,8 +128,8 @@ export function localSymbol(ops, op, out, child, other) {
   };
   if (op.startsWith("**")) {
     const k = exponentOf(op);
-    values.k = formatCode(k);
-    values["k-1"] = formatCode(k - 1);
+    values.k = formatValue(k);
+    values["k-1"] = formatValue(k - 1);
   }
   return fill(facts.local, values);
 }
@@ -160,10 +160,10 @@ export function substitutions({
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
-      c.before === 0 || assign ? "" : `${formatCode(c.before)} + ${formatCode(c.delta)} = `;
-    const numeric = `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(c.delta)}`;
-    const lost = assign && c.before !== 0 ? `, overwriting ${formatCode(c.before)}` : "";
-    const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}${lost}`;
+      c.before === 0 || assign ? "" : `${formatValue(c.before)} + ${formatValue(c.delta)} = `;
+    const numeric = `= ${formatValue(c.local)} \u00D7 ${formatValue(c.upstream)} = ${formatValue(c.delta)}`;
+    const lost = assign && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
+    const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
     return { symbolic, numeric, result };
   });
 }
@@ -185,11 +185,13 @@ function learnerSubstitution(c, child, sourceLines) {
   const value = c.write === "+=" ? c.delta : c.after;
   const numeric =
     c.local === null || c.local === undefined
-      ? `= ${formatCode(value)}`
-      : `= ${formatCode(c.local)} \u00D7 ${formatCode(c.upstream)} = ${formatCode(value)}`;
+      ? `= ${formatValue(value)}`
+      : `= ${formatValue(c.local)} \u00D7 ${formatValue(c.upstream)} = ${formatValue(value)}`;
   const sum =
-    c.write === "+=" && c.before !== 0 ? `${formatCode(c.before)} + ${formatCode(c.delta)} = ` : "";
-  const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatCode(c.before)}` : "";
-  const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatCode(c.after)}${lost}`;
+    c.write === "+=" && c.before !== 0
+      ? `${formatValue(c.before)} + ${formatValue(c.delta)} = `
+      : "";
+  const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
+  const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
   return { symbolic, numeric, result };
 }

@@ -7,7 +7,7 @@
  * change itself replaces: it is called by the call that made it, "in MLP.layers[0].neurons[1]:
  * data 0.6 → 0.57 (…)", rather than "0.6.data: 0.6 → 0.57".
  */
-import { formatCode } from "./format.js";
+import { formatValue } from "./format.js";
 import { html } from "./svg.js";
 
 /**
@@ -18,7 +18,7 @@ import { html } from "./svg.js";
  * @param {string} [group]  the call that made the value (nodes[].group), for a value without a name
  */
 export function changeText(change, name, grad, group = "") {
-  const values = `${formatCode(change.before)} \u2192 ${formatCode(change.after)}`;
+  const values = `${formatValue(change.before)} \u2192 ${formatValue(change.after)}`;
   const moved =
     name !== null
       ? `${name}.${change.field}: ${values}`
@@ -30,9 +30,9 @@ export function changeText(change, name, grad, group = "") {
   const rate = grad !== 0 ? -delta / grad : null;
   const step =
     rate !== null && Number.isFinite(rate)
-      ? ` = ${formatCode(-rate)} \u00D7 grad ${formatCode(grad)}`
+      ? ` = ${formatValue(-rate)} \u00D7 grad ${formatValue(grad)}`
       : "";
-  return `${moved} (moved by ${formatCode(delta)}${step})`;
+  return `${moved} (moved by ${formatValue(delta)}${step})`;
 }
 
 /** @typedef {(lines: string[], marked: Set<number>, options?: {first?: number, label?: string}) => HTMLElement} CodeBlock */

@@ -182,7 +182,7 @@ def test_the_output_carries_a_still_picture_of_the_last_frame() -> None:
     texts = [text.text for text in svg.iter("{http://www.w3.org/2000/svg}text")]
 
     assert "x1" in texts and "o  (tanh)" in texts
-    assert "data 2  grad -1.5" in texts and "data 0.7071  grad 1" in texts
+    assert "data 2  grad −1.5" in texts and "data 0.7071  grad 1" in texts
 
 
 def test_the_still_is_hidden_by_the_outputs_script_when_the_frame_can_run() -> None:

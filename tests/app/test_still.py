@@ -25,7 +25,7 @@ def test_every_value_is_a_box_with_its_data_and_final_gradient() -> None:
     assert svg is not None
 
     assert len(ElementTree.fromstring(svg).findall(f"{SVG}rect")) == 1 + len(trace["nodes"])
-    for label, grad in {"x1": "-1.5", "w1": "1", "x2": "0.5", "w2": "0", "b": "0.5"}.items():
+    for label, grad in {"x1": "−1.5", "w1": "1", "x2": "0.5", "w2": "0", "b": "0.5"}.items():
         box = texts(svg).index(label)
         assert texts(svg)[box + 1].endswith(f"grad {grad}")
 

@@ -165,7 +165,7 @@ def test_update_frame_moves_w_data_with_its_line_and_zero_grad_empties_the_grad(
     expect(player_page.locator("[data-testid=node][data-label=w]")).to_have_attribute(
         "data-role", "updated"
     )
-    expect(player_page.locator("[data-testid=delta]")).to_contain_text("data 1.0000 → 0.8000")
+    expect(player_page.locator("[data-testid=delta]")).to_contain_text("data 1 → 0.8")
     code = player_page.locator("[data-testid=code-panel]")
     expect(code.locator("[data-testid=code-line][data-marked]")).to_contain_text(
         "w.data -= 0.1 * w.grad"

@@ -134,7 +134,7 @@ def test_a_quotient_that_overflows_is_an_error_not_infinity() -> None:
 
 def test_moving_a_leaf_out_of_a_functions_domain_says_which_leaf_and_node() -> None:
     with pytest.raises(
-        EngineError, match=r"moving 'x' by -0\.1 makes y \(log\) fail \(the number is outside"
+        EngineError, match=r"moving 'x' by −0\.1 makes y \(log\) fail \(the number is outside"
     ) as caught:
         gradcheck_source("x = 0.05\ny = log(x)\n", h=[0.1], scheme="central")
     assert (caught.value.line, caught.value.column) == (2, 5)

@@ -179,7 +179,7 @@ def test_the_expanded_neuron_without_sort_passes_on_0_1464_at_e_before_minus_0_1
     assert [delta for _, delta in arrivals] == pytest.approx([0.1464, -0.1036], abs=5e-5)
     late_index = arrivals[1][0]
     assert late_index > order.index(e["id"]), "the −0.1036 comes after e's rule ran"
-    assert "-0.1036 from den has not arrived yet" in e_frame["text"]
+    assert "−0.1036 from den has not arrived yet" in e_frame["text"]
     assert "too late" in frames[late_index]["text"]
     assert e["grad"] == pytest.approx(e["correct_grad"]) == pytest.approx(0.0429, abs=5e-5)
 

@@ -57,11 +57,42 @@ def test_unlabelled_nodes_are_named_by_the_expression_that_made_them() -> None:
         "expanded",
     )
     names = [node["name"] for node in trace["nodes"]]
-    assert {"x1*w1", "x1*w1+x2*w2", "(x1*w1+x2*w2+b)*2", "e", "den**-1", "2", "-1"} <= set(names)
+    assert {"x1*w1", "x1*w1+x2*w2", "2*(x1*w1+x2*w2+b)", "e", "den**-1", "2", "−1"} <= set(names)
     nodes = {node["id"]: node for node in trace["nodes"]}
     for frame in trace["frames"]:
         if frame["phase"] == "build":
             assert frame["text"].startswith(nodes[frame["node"]]["name"] + " = ")
+
+
+def test_names_read_as_the_program_wrote_them_where_the_engine_built_them_otherwise() -> None:
+    """Issue 23 (5): micrograd makes `a - b` as `a + b*(-1)`, `a / b` as `a * b**-1` and
+    `2*a` as `a*2`; the names say what the learner wrote."""
+    source = "a = Value(3.0, label='a')\nb = Value(2.0, label='b')\n"
+    cases = {
+        "a - b": "a-b",
+        "a - 1": "a-1",
+        "-a": "-a",
+        "a / b": "a/b",
+        "(a + b) / (a * b)": "(a+b)/(a*b)",
+        "a - (a + b)": "a-(a+b)",
+        "2 * a": "2*a",
+        "a * 2": "a*2",
+        "2 * a.tanh()": "2*tanh(a)",
+        "a + -2": "a-2",
+    }
+    for written, name in cases.items():
+        assert name in names_of(source + f"z = ({written}) * b"), written
+    frames = trace_source(source + "z = (2 * a) * b\n")["frames"]
+    assert frames[0]["text"] == "2*a = 2 × 3 = 6"
+
+
+def test_a_real_program_names_a_product_as_written_too() -> None:
+    source = (
+        "class M:\n    def __init__(self):\n        self.w = Value(2.0)\n"
+        "    def __call__(self, x):\n        return 0.5 * self.w - x\n"
+        "m = M()\ny = m(3.0)\ny.backward()\n"
+    )
+    assert "0.5*w" in names_of(source)
 
 
 def test_names_bracket_by_precedence_and_a_powers_base_at_equal_precedence() -> None:

@@ -153,13 +153,13 @@ def test_narration_of_the_expanded_neuron_sums_into_e() -> None:
         if any(c["to"] == e_id for c in frame.get("contributions", []))
     ][1]
     assert "2nd" in second["text"]
-    assert "-0.1036 + 0.1464 = 0.04289" in second["text"]
+    assert "−0.1036 + 0.1464 = 0.04289" in second["text"]
 
 
 def test_build_text_shows_the_numbers_of_the_operation() -> None:
     trace = trace_source("a = 2.0\nb = -3.0\nc = a * b\n")
     build = trace["frames"][0]
-    assert "2" in build["text"] and "-3" in build["text"] and "-6" in build["text"]
+    assert "2 × −3 = −6" in build["text"]
 
 
 # Graphs built in Python

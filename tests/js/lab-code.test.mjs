@@ -85,6 +85,6 @@ describe("substitutions with the assign mistake", () => {
       assign: true,
     });
     assert.equal(rows[1].symbolic, "a.grad = 1.0 \u00D7 b.grad");
-    assert.equal(rows[1].result, "\u2192 a.grad = 1.0, overwriting 1.0");
+    assert.equal(rows[1].result, "\u2192 a.grad = 1, overwriting 1");
   });
 });

@@ -28,20 +28,20 @@ describe("deltaTexts", () => {
       "+= \u22120.1036 \u2192 \u22120.1036",
       "\u22120.1036 + 0.1464 \u2192 0.0428",
     ]);
-    assert.deepEqual(texts.get(2), ["+= 1.0000 \u2192 1.0000"]);
+    assert.deepEqual(texts.get(2), ["+= 1 \u2192 1"]);
   });
 
   it("writes a negative amount as a subtraction", () => {
     const [text] = /** @type {string[]} */ (
       deltaTexts([{ child: 0, before: 0.5, delta: -0.25, after: 0.25 }]).get(0)
     );
-    assert.equal(text, "0.5000 \u2212 0.2500 \u2192 0.2500");
+    assert.equal(text, "0.5 \u2212 0.25 \u2192 0.25");
   });
 });
 
 describe("labelSpot", () => {
   const record = { x: 100, y: 100, width: 120 };
-  const size = labelSize(["+= 1.0000 \u2192 1.0000"]);
+  const size = labelSize(["+= 1 \u2192 1"]);
 
   it("puts a label under its record, right-aligned, when nothing is there", () => {
     assert.deepEqual(labelSpot(record, size, []), { x: 160 - size.width, y: 100 + h / 2 + 4 });
@@ -78,8 +78,8 @@ describe("placeLabels", () => {
     const obstacles = [0, 1, 2].flatMap((i) => obstaclesOf(layout, i));
     const placed = placeLabels(
       [
-        { child: 0, texts: ["+= 1.0000 \u2192 1.0000"] },
-        { child: 1, texts: ["+= 2.0000 \u2192 2.0000"] },
+        { child: 0, texts: ["+= 1 \u2192 1"] },
+        { child: 1, texts: ["+= 2 \u2192 2"] },
       ],
       layout,
       obstacles,
@@ -98,7 +98,7 @@ describe("placeLabels", () => {
       ops: [{ x: 20, y: 100 }],
     });
     const [label] = placeLabels(
-      [{ child: 0, texts: ["+= 1.0000 \u2192 1.0000"] }],
+      [{ child: 0, texts: ["+= 1 \u2192 1"] }],
       layout,
       obstaclesOf(layout, 0),
     );

@@ -68,19 +68,19 @@ describe("an update frame's sentences", () => {
   it("works an optimizer step out from the gradient", () => {
     assert.equal(
       changeText({ child: 0, field: "data", before: 1, after: 0.8 }, "w", 2),
-      "w.data: 1.0 \u2192 0.8 (moved by \u22120.2 = \u22120.1 \u00D7 grad 2.0)",
+      "w.data: 1 \u2192 0.8 (moved by \u22120.2 = \u22120.1 \u00D7 grad 2)",
     );
   });
   it("says when zero_grad empties a gradient", () => {
     assert.equal(
       changeText({ child: 0, field: "grad", before: 2, after: 0 }, "w", 0),
-      "w.grad: 2.0 \u2192 0.0 (emptied for the next pass)",
+      "w.grad: 2 \u2192 0 (emptied for the next pass)",
     );
   });
   it("writes a step up the gradient with its own sign", () => {
     assert.equal(
       changeText({ child: 0, field: "data", before: 1, after: 1.2 }, "w", 2),
-      "w.data: 1.0 \u2192 1.2 (moved by 0.2 = 0.1 \u00D7 grad 2.0)",
+      "w.data: 1 \u2192 1.2 (moved by 0.2 = 0.1 \u00D7 grad 2)",
     );
   });
   it("calls a value without a label by the call that made it, not by its old number", () => {
@@ -91,17 +91,17 @@ describe("an update frame's sentences", () => {
         2,
         "MLP.layers[0].neurons[1]",
       ),
-      "in MLP.layers[0].neurons[1]: data 0.5 \u2192 0.4 (moved by \u22120.1 = \u22120.05 \u00D7 grad 2.0)",
+      "in MLP.layers[0].neurons[1]: data 0.5 \u2192 0.4 (moved by \u22120.1 = \u22120.05 \u00D7 grad 2)",
     );
     assert.equal(
       changeText({ child: 0, field: "grad", before: 2, after: 0 }, null, 0),
-      "grad 2.0 \u2192 0.0 (emptied for the next pass)",
+      "grad 2 \u2192 0 (emptied for the next pass)",
     );
   });
   it("does not divide by a zero gradient", () => {
     assert.equal(
       changeText({ child: 0, field: "data", before: 1, after: 3 }, "w", 0),
-      "w.data: 1.0 \u2192 3.0 (moved by 2.0)",
+      "w.data: 1 \u2192 3 (moved by 2)",
     );
   });
 });

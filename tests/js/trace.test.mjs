@@ -36,7 +36,7 @@ describe("nodeNames", () => {
           );
         });
     }
-    assert.ok(nodeNames(fixture("neuron-expanded.json")).includes("(x1*w1+x2*w2+b)*2"));
+    assert.ok(nodeNames(fixture("neuron-expanded.json")).includes("2*(x1*w1+x2*w2+b)"));
   });
 
   it("makes no names of its own: a trace without them is refused", () => {

@@ -157,6 +157,13 @@ export function createNodeElements(
     { class: "node-value node-grad", "data-testid": "node-value", x: lw + vw * 1.5, y: 27 },
     group,
   );
+  const name = opName(node, names[i], box.width);
+  if (name)
+    svg(
+      "text",
+      { class: "node-name", "data-testid": "node-name", x: NAME_INSET, y: -NAME_LIFT },
+      group,
+    ).textContent = name;
   const position = String(topoIndex[i] + 1);
   const badgeWidth = Math.max(18, position.length * 6.5 + 8);
   const badge = svg("g", { class: "topo-badge", "data-testid": "topo-badge" }, group);
@@ -172,6 +179,26 @@ export function createNodeElements(
     dataText,
     shown: { visible: null, role: "", final: null, grad: NaN, result: "", data: node.data },
   };
+}
+
+/** Where an op record's name sits: above its top edge, clear of the topo badge. */
+const NAME_INSET = 14;
+const NAME_LIFT = 4;
+/** `.node-name` is 11px monospace: about this wide a character. */
+const NAME_CHAR_WIDTH = 6.7;
+
+/**
+ * The name drawn above a record with no label cell (an intermediate value): the engine's
+ * name (`x1*w1`, `a-b`, `2*n`), cut to the record's width; nothing for a value the
+ * engine only calls "the * node". Example: opName({kind: "op"}, "a-b", 150) -> "a-b".
+ * @param {import("./trace.js").TraceNode} node
+ * @param {string} name
+ * @param {number} width  the record's
+ */
+export function opName(node, name, width) {
+  if (node.kind !== "op" || node.label || !name || /^the .* node$/.test(name)) return "";
+  const room = Math.max(4, Math.floor((width - NAME_INSET) / NAME_CHAR_WIDTH));
+  return name.length > room ? `${name.slice(0, room - 1)}…` : name;
 }
 
 /**

@@ -104,6 +104,17 @@ def test_an_error_says_the_graph_is_the_last_program_and_goes_when_the_next_run_
     expect(host).not_to_have_class("player-host is-stale")
 
 
+def test_a_first_program_with_an_error_is_not_called_the_last_program_that_ran(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 4")
+    player_page.goto(player_url(server, "a = Value(1.0)\nb = a * w3"))
+    expect(player_page.get_by_test_id("error")).to_be_visible()
+    host = player_page.locator("#player")
+    note = host.evaluate("h => getComputedStyle(h, '::before').content")
+    assert "last program" not in note  # nothing ran before it, so no graph is left
+
+
 def test_a_limit_is_said_as_the_server_s_not_a_setting_to_change(
     player_page: Page, server: str, problems: Problems
 ) -> None:

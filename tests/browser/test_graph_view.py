@@ -299,6 +299,31 @@ MINIMAP_INK = """() => {
 }"""
 
 
+def test_an_intermediate_value_is_named_above_its_record_as_the_program_wrote_it(
+    player_page: Page, server: str
+) -> None:
+    """Issue 23 (5): no bare number badges; `a - b` reads a-b, not a+b*-1."""
+    source = "a = Value(3.0)\nb = Value(2.0)\nc = (a - b) / (2 * a)\nc.backward()\n"
+    open_player(player_page, player_url(server, source, frame=4))
+    names = player_page.get_by_test_id("node-name")
+    expect(names).to_have_text(["-b", "a-b", "2*a", "(2*a)**-1"], ignore_case=False)
+    overlaps = player_page.evaluate(
+        """() => {
+          const boxes = [...document.querySelectorAll('[data-testid=node] .node-box')]
+            .map((box) => box.getBoundingClientRect());
+          const hit = (a, b) => a.left < b.right && b.left < a.right
+            && a.top < b.bottom && b.top < a.bottom;
+          return [...document.querySelectorAll('[data-testid=node-name]')]
+            .map((name) => name.getBoundingClientRect())
+            .filter((name) => boxes.some((box) => hit(name, box))).length;
+        }"""
+    )
+    assert overlaps == 0
+    # A labelled value keeps its label cell and gets no second name.
+    labelled = player_page.locator("[data-testid=node][data-label=c] [data-testid=node-name]")
+    expect(labelled).to_have_count(0)
+
+
 def test_a_small_graph_has_no_minimap(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON))
     expect(player_page.get_by_test_id("graph-frame")).to_be_visible()

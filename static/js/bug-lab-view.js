@@ -84,7 +84,7 @@ export function mountBugLabView(container, { timeline, names }) {
     const key = parted.map((p) => `${p.node}:${p.grad}`).join(",");
     status.textContent =
       total === 0
-        ? info.harmless
+        ? (info?.harmless ?? "")
         : parted.length === 0
           ? `By the end, ${total} ${total === 1 ? "gradient differs" : "gradients differ"} from the right engine's.`
           : atEnd

@@ -101,6 +101,7 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
   container.hidden = true;
   /** @type {import("./gradcheck.js").CheckSummary[]} */
   let summaries = [];
+  /** @type {"forward" | "central"} */
   let scheme = "forward";
   /** @param {string} value */
   const showScheme = (value) => {

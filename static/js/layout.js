@@ -202,6 +202,7 @@ export function dagreLayout(dagre, graph) {
       .points.map(pick);
     return { child: edge.child, parent: edge.parent, points, repeat };
   });
+  /** @type {Layout["results"]} */
   const results = [];
   graph.nodes.forEach((node, i) => {
     if (node.op)

@@ -326,7 +326,10 @@ export function mountPageController({
       await run(fromUrl.source, fromUrl.granularity, fromUrl.frame ?? 0);
       return;
     }
-    const examples = await fetchOptional("api/examples", []);
+    const examples = await fetchOptional(
+      "api/examples",
+      /** @type {import("./editor.js").Example[]} */ ([]),
+    );
     lab.setExamples(examples);
     editor?.setExamples(examples);
     if (runId > 0) return; // the learner already pressed Run

@@ -298,7 +298,7 @@ export async function mountPlayer(
       playback.destroy();
       keyTarget?.removeEventListener("keydown", /** @type {EventListener} */ (onKey));
       graph.destroy();
-      table.destroy();
+      table.destroy?.();
       transport.destroy();
       steadyHeight.destroy();
       if (shell.parentNode === root) delete root.dataset.ready;

@@ -327,9 +327,9 @@ export function mountQuiz(
       {
         "forgot-before": `That is this += alone (${formatValue(delta)}): ${child} already held ${formatValue(before)}, and += adds to it.`,
         "forgot-upstream": `That leaves out the upstream gradient: the chain rule multiplies the local derivative by ${parent} = ${formatValue(upstream)}.`,
-        "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by the local derivative ${formatValue(local)}.`,
+        "forgot-local": `That passes ${parent} on unchanged; this rule first multiplies it by ${local === null ? "a factor" : `the local derivative ${formatValue(local)}`}.`,
         sign: "The sign is flipped.",
-        "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatValue(factor.value)}` : "another number"}; the local derivative here is ${formatValue(local)}.`,
+        "wrong-factor": `That multiplies by ${factor ? `${factor.what} = ${formatValue(factor.value)}` : "another number"}; ${local === null ? "this rule multiplies by another factor" : `the local derivative here is ${formatValue(local)}`}.`,
         unchanged: `That is ${child} before this +=, which adds ${formatValue(delta)} to it.`,
         added: "You added, as a correct engine would.",
         other: "",

@@ -161,7 +161,9 @@ export function substitutions({
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
       c.before === 0 || assign ? "" : `${formatValue(c.before)} + ${formatValue(c.delta)} = `;
-    const numeric = `= ${formatValue(c.local)} \u00D7 ${formatValue(c.upstream)} = ${formatValue(c.delta)}`;
+    // A built-in rule's write always has its factor; a learner's goes the other way above.
+    const factor = c.local === null ? "?" : formatValue(c.local);
+    const numeric = `= ${factor} \u00D7 ${formatValue(c.upstream)} = ${formatValue(c.delta)}`;
     const lost = assign && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
     const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
     return { symbolic, numeric, result };

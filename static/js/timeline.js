@@ -77,7 +77,8 @@ export function createTimeline(rawTrace) {
       if (frame.node !== undefined) frameNode[k] = /** @type {number} */ (indexOf.get(frame.node));
       return;
     }
-    const node = /** @type {number} */ (indexOf.get(frame.node));
+    // Build and backward frames always name their node (updates live in passes.js).
+    const node = /** @type {number} */ (indexOf.get(/** @type {string} */ (frame.node)));
     frameNode[k] = node;
     if (frame.phase === "build") {
       appearFrame[node] = Math.min(appearFrame[node], k);

@@ -81,14 +81,20 @@ const validated = new WeakSet();
  * @returns {Trace}
  */
 function checkTrace(trace) {
+  /**
+   * @param {string} what
+   * @param {unknown} value
+   * @returns {never}
+   */
   const fail = (what, value) => {
     throw new TypeError(`trace${what}, got ${JSON.stringify(value)}`);
   };
   if (trace === null || typeof trace !== "object") fail(" must be an object", trace);
   const t = /** @type {Trace} */ (trace);
   if (t.schema !== 1 && t.schema !== 2) fail(".schema must be 1 or 2", t.schema);
+  const fields = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (t));
   for (const key of ["nodes", "edges", "topo", "frames"]) {
-    if (!Array.isArray(t[key])) fail(`.${key} must be an array`, t[key]);
+    if (!Array.isArray(fields[key])) fail(`.${key} must be an array`, fields[key]);
   }
   const ids = new Set();
   t.nodes.forEach((node, i) => {

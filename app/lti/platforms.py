@@ -42,10 +42,13 @@ class Platform:
     deployment_ids: tuple[str, ...] = field(default=())
 
     def framing_origins(self) -> list[str]:
-        """Origins that may frame the player on this platform's launches: the issuer's,
-        the login endpoint's, and any registered with --frame-origin."""
+        """Origins that may frame the player on this platform's launches: the issuer's
+        (when it is an https URL, or http on loopback), the login endpoint's, and any
+        registered with --frame-origin."""
         found: list[str] = []
         for url in (self.issuer, self.auth_login_url, *self.frame_origins):
+            if url is self.issuer and not _is_web_origin(url):
+                continue
             origin = origin_of(url)
             if origin and origin not in found:
                 found.append(origin)
@@ -81,9 +84,22 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
 
 
+def _is_web_origin(url: str) -> bool:
+    try:
+        check_url(url, "")
+    except ValueError:
+        return False
+    return True
+
+
 def _check(registration: Registration) -> None:
-    # The issuer is compared as a string with the id token's `iss`: keep it as given.
-    check_url(registration.issuer, "--issuer")
+    # The issuer is compared as a string with the id token's `iss`, never fetched: LTI
+    # makes it an https URL, but a platform's own identifier is taken as given.
+    issuer = registration.issuer
+    if not issuer or len(issuer) > 255 or not issuer.isprintable() or issuer != issuer.strip():
+        raise ValueError("--issuer must be 1 to 255 printable characters, without spaces around")
+    if any(c.isspace() for c in issuer):
+        raise ValueError("--issuer must have no spaces (it is usually the platform's https URL)")
     for name in ("auth_login_url", "auth_token_url", "jwks_url"):
         check_url(getattr(registration, name), "--" + name.replace("_", "-"))
     for origin in registration.frame_origins:

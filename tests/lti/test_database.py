@@ -124,7 +124,8 @@ def test_an_issuer_with_two_clients_needs_the_client_id(database_url: str) -> No
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"issuer": "http://lms.example.edu"}, "https"),
+        ({"issuer": "lms example"}, "no spaces"),
+        ({"issuer": ""}, "1 to 255"),
         ({"jwks_url": "ftp://lms.example.edu/jwks"}, "absolute https URL"),
         ({"auth_login_url": "https://user:pw@lms.example.edu/"}, "password"),
         ({"client_id": ""}, "1 to 255"),
@@ -138,6 +139,14 @@ def test_a_bad_registration_is_refused_with_a_sentence(
     with pytest.raises(ValueError, match=message):
         add_platform(found, registration(**changes))
     assert list_platforms(found) == []
+
+
+def test_an_issuer_is_an_identifier_and_frames_only_as_an_https_origin(database_url: str) -> None:
+    found = database(database_url)
+    platform, _ = add_platform(found, registration(issuer="http://lms.example.edu"))
+    assert platform.issuer == "http://lms.example.edu"
+    assert "http://lms.example.edu" not in platform.framing_origins()
+    assert platform.framing_origins() == ["https://lms.example.edu"]  # its login URL's
 
 
 def test_http_is_allowed_on_loopback_only(database_url: str) -> None:

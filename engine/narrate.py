@@ -15,7 +15,7 @@ from typing import Any
 from backprop_animator.engine.number_format import MINUS, format_number
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.text import clean_text
-from backprop_animator.engine.value import WRITTEN_LEFT, Value
+from backprop_animator.engine.value import NEGATION, WRITTEN_LEFT, Value
 
 MAX_DERIVED_NAME = 24
 # Longer labels are cut in the text (the node keeps its full label): every frame that
@@ -74,6 +74,11 @@ class Names:
         # Where a real program keeps its unlabelled values (`layers[0].neurons[1].w[2]`,
         # engine.passes.kept_names): their names, before a number or an expression.
         self._names: dict[Value, str] = dict(kept) if kept else {}
+        # The last step of each kept name (`w[2]`), for an expression that is too long
+        # with the whole paths: `w[0]*2` inside a neuron, as its code writes `wi*xi`.
+        self._short: dict[Value, str] = (
+            {node: _last_step(name) for node, name in kept.items()} if kept else {}
+        )
         self._data: dict[Value, str] = {}
         self._symbolic: dict[Value, str | None] = {}
         # Nodes called `the * node` for want of a short name; a label may start with
@@ -115,6 +120,8 @@ class Names:
             derived = cache[node]
         else:
             derived = cache[node] = self._symbolic_uncached(node)
+        if derived is not None and len(derived) > MAX_DERIVED_NAME and self._short:
+            derived = self._symbolic_uncached(node, short=True)
         if derived is None or len(derived) > MAX_DERIVED_NAME:
             self._unnamed.add(node)
             return f"the {node._op} node"
@@ -134,7 +141,8 @@ class Names:
         precedence = self._precedences[op] = _op_precedence(op)
         return precedence
 
-    def _symbolic_uncached(self, node: Value) -> str | None:
+    def _symbolic_uncached(self, node: Value, short: bool = False) -> str | None:
+        """`symbolic`; with `short`, kept operands are called by their last step."""
         op = node._op
         precedences = self._precedences
         outer = precedences.get(op) or self._precedence_of(op)
@@ -143,8 +151,11 @@ class Names:
         names = self._names
         unnamed = self._unnamed
         operands = []
+        shorts = self._short if short else None
         for i, child in enumerate(node._prev):
-            text = names.get(child)
+            text = shorts.get(child) if shorts else None
+            if text is None:
+                text = names.get(child)
             if text is None:
                 text = self(child)
             if child in unnamed:
@@ -163,24 +174,22 @@ class Names:
 
     def _as_written(self, op: str, children: Any, operands: list[str]) -> str | None:
         """A sum or product as a program writes it, where the engine built it another
-        way: `e + (-1)` is `e-1`, `a + b*(-1)` is `a-b`, `b*(-1)` is `-b`, `a * b**-1` is
+        way: `e + (-1)` is `e-1`, `a + (-b)` is `a-b`, `-b` (made as `b*-1`) is `-b`, `a * b**-1` is
         `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
-        left, right = children
+        right = children[1]
         if op == "+":
             if _is_number(right) and right.data < 0:
                 return f"{operands[0]}-{format_number(-right.data)}"
-            if _is_number(left) or right.label or len(right._prev) != 2 or right._op != "*":
+            if right.label or len(right._prev) != 2 or right._prev[1]._const != NEGATION:
                 return f"{operands[0]}+{operands[1]}"
-            negated, minus_one = right._prev
-            if not (_is_number(minus_one) and minus_one.data == -1):
-                return f"{operands[0]}+{operands[1]}"
+            negated = right._prev[0]
             text = self(negated)
             if negated in self._unnamed:
                 return None
             if negated._prev and not negated.label and self._binds(negated) <= self._binds_op("+"):
                 text = f"({text})"
             return f"{operands[0]}-{text}"
-        if _is_number(right) and right.data == -1 and not _is_number(left):
+        if right._const == NEGATION:
             return f"-{operands[0]}"
         if right._const == WRITTEN_LEFT:
             return f"{operands[1]}*{operands[0]}"
@@ -232,6 +241,11 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
 
 
 LEAF = 5  # how labels and leaves bind: tighter than any op
+
+
+def _last_step(path: str) -> str:
+    """`_last_step("layers[0].neurons[1].w[2]") -> "w[2]"`; `"ps[0]"` stays."""
+    return path[path.rfind(".") + 1 :]
 
 
 def _is_number(node: Value) -> bool:

@@ -49,7 +49,8 @@ class Value:
         self._op = _op
         self._backward: Callable[[], None] = no_rule
         # True for a plain number wrapped where it met a Value; WRITTEN_LEFT when the
-        # program wrote that number left of the Value (`2*n`, made as `n*2` by __rmul__).
+        # program wrote that number left of the Value (`2*n`, made as `n*2` by __rmul__),
+        # NEGATION for the -1 of `-a` (made as `a*-1`).
         self._const: bool | int = False
         self._seq = next(creation_order)
         self._tape: list[tuple[Value, float, float, float]] | None = None
@@ -150,7 +151,9 @@ class Value:
     # Composites: they only build primitives.
 
     def __neg__(self) -> Value:
-        return self * -1
+        out = self * -1
+        out._prev[1]._const = NEGATION  # named `-a`, as written, not `a*-1`
+        return out
 
     def __sub__(self, other: Value | Number) -> Value:
         return self + (-other)
@@ -178,7 +181,9 @@ class Value:
             node._backward()
 
 
-WRITTEN_LEFT = 2  # a `_const` that is true, and says where the program wrote it
+# `_const` values that are true and say how the program wrote the constant.
+WRITTEN_LEFT = 2
+NEGATION = 3
 
 
 def mark_written_left(product: object) -> None:

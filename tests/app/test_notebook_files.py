@@ -67,7 +67,7 @@ def test_an_executed_notebook_keeps_a_still_and_a_hint_for_readers_without_a_ker
 
     still, widget = outputs
     assert WIDGET_HINT in "".join(still["data"]["text/html"])
-    assert "grad -1.5" in still_texts("".join(still["data"]["text/html"]))
+    assert "grad \u22121.5" in still_texts("".join(still["data"]["text/html"]))
     assert "application/vnd.jupyter.widget-view+json" in widget["data"]
     # What the file carries per player: the still, not the player's code.
     assert len(json.dumps(outputs)) < 12_000
@@ -77,7 +77,7 @@ def test_nbconvert_html_shows_the_still_and_the_hint(tmp_path: Path) -> None:
     document = execute(tmp_path, NEURON_CELL, to="html").read_text(encoding="utf-8")
 
     assert WIDGET_HINT in document
-    assert "grad -1.5" in still_texts(document)
+    assert "grad \u22121.5" in still_texts(document)
 
 
 def test_without_anywidget_nbconvert_html_holds_the_player_the_hint_and_the_still(
@@ -90,4 +90,4 @@ def test_without_anywidget_nbconvert_html_holds_the_player_the_hint_and_the_stil
     inside = re.search(r"<iframe\b[^>]*>(.*?)</iframe>", document, re.S)
     assert inside and "trust the notebook or run its cells" in inside.group(1)
     assert STILL_CAPTION in document
-    assert "grad -1.5" in still_texts(document)
+    assert "grad \u22121.5" in still_texts(document)

@@ -86,6 +86,30 @@ def test_names_read_as_the_program_wrote_them_where_the_engine_built_them_otherw
     assert frames[0]["text"] == "2*a = 2 × 3 = 6"
 
 
+def test_a_product_with_minus_one_is_no_negation() -> None:
+    names = names_of("a = Value(3.0, label='a')\nb = Value(2.0, label='b')\nz = (a * -1) * b\n")
+    assert "a*−1" in names and "-a" not in names
+
+
+def test_inside_a_neuron_a_long_path_is_called_by_its_last_step() -> None:
+    """Issue 23 (2): `wi*xi` of layers[0].neurons[0] reads w[0]*2, not `the * node`."""
+    source = (
+        "class Neuron:\n    def __init__(self):\n"
+        "        self.w = [Value(0.5), Value(-0.25)]\n        self.b = Value(0.0)\n"
+        "    def __call__(self, x):\n"
+        "        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)\n"
+        "        return act.tanh()\n"
+        "class Layer:\n    def __init__(self):\n        self.neurons = [Neuron()]\n"
+        "layers = [Layer()]\n"
+        "out = layers[0].neurons[0]([2.0, 3.0])\nout.backward()\n"
+    )
+    trace = trace_source(source)
+    names = [node["name"] for node in trace["nodes"]]
+    assert {"w[0]*2", "b+w[0]*2", "w[1]*3", "act"} <= set(names)
+    text = next(f["text"] for f in trace["frames"] if f["text"].startswith("w[0]*2 = "))
+    assert "layers[0].neurons[0].w[0]*2" in text  # the whole path, once
+
+
 def test_a_real_program_names_a_product_as_written_too() -> None:
     source = (
         "class M:\n    def __init__(self):\n        self.w = Value(2.0)\n"

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from sqlalchemy import delete, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from backprop_animator.app.lti.db import Database, access_tokens, now
 from backprop_animator.app.lti.keys import signing_key
@@ -83,20 +84,24 @@ def access_token(db: Database, platform: Platform, scope: str, client: httpx.Cli
     try:
         body: dict[str, Any] = response.json()
         token = str(body["access_token"])
-        lifetime = int(body.get("expires_in", 3600))
-    except (ValueError, KeyError, TypeError):
+        # Kept at most a day, whatever the service says (`Infinity`, 10**30 or -5).
+        lifetime = min(max(int(body.get("expires_in", 3600)), 0), 86_400)
+    except (ValueError, KeyError, TypeError, OverflowError):
         raise GradeError("the course's token service answered without a token") from None
-    with db.engine.begin() as connection:
-        connection.execute(
-            delete(access_tokens).where(
-                access_tokens.c.platform_id == platform.id, access_tokens.c.scope == scope
+    try:
+        with db.engine.begin() as connection:
+            connection.execute(
+                delete(access_tokens).where(
+                    access_tokens.c.platform_id == platform.id, access_tokens.c.scope == scope
+                )
             )
-        )
-        connection.execute(
-            insert(access_tokens).values(
-                platform_id=platform.id, scope=scope, token=token, expires_at=at + lifetime
+            connection.execute(
+                insert(access_tokens).values(
+                    platform_id=platform.id, scope=scope, token=token, expires_at=at + lifetime
+                )
             )
-        )
+    except IntegrityError:
+        pass  # another worker cached a token for this scope at the same moment: use ours
     return token
 
 

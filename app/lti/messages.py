@@ -104,16 +104,21 @@ def platform_keys(platform: Platform, *, refresh: bool = False) -> jwt.PyJWKSet:
 def _key_for(token: str, platform: Platform) -> Any:
     try:
         header = jwt.get_unverified_header(token)
-    except jwt.DecodeError:
-        raise LtiError(400, "The id token is not a JWT.") from None
+    except jwt.PyJWTError:  # not a JWT, a kid that is no string, an unknown `crit`
+        raise LtiError(400, "The id token is not a JWT this tool can read.") from None
     if header.get("alg") != "RS256":
         raise LtiError(400, "The id token must be signed with RS256.")
     kid = header.get("kid")
     for refresh in (False, True):
-        keys = platform_keys(platform, refresh=refresh)
-        if kid is None and len(keys.keys) == 1:
-            return keys.keys[0].key
-        for key in keys.keys:
+        # Only RSA keys meant for RS256 can check an RS256 signature.
+        keys = [
+            key
+            for key in platform_keys(platform, refresh=refresh).keys
+            if key.key_type == "RSA" and key.algorithm_name == "RS256"
+        ]
+        if kid is None and len(keys) == 1:
+            return keys[0].key
+        for key in keys:
             if key.key_id == kid:
                 return key.key
     raise LtiError(400, "The id token is signed with a key the platform does not publish.")
@@ -146,8 +151,10 @@ def verify_id_token(token: str, platform: Platform, nonce: str) -> dict[str, Any
         raise LtiError(400, "The id token is not valid yet (iat).") from None
     except jwt.MissingRequiredClaimError as error:
         raise LtiError(400, f"The id token has no {error.claim!r} claim.") from None
-    except jwt.InvalidTokenError as error:
+    except jwt.PyJWTError as error:
         raise LtiError(400, f"The id token is not valid: {error}.") from None
+    except (TypeError, ValueError):  # a key PyJWT cannot use for this token
+        raise LtiError(400, "The id token cannot be checked with the platform's key.") from None
     audience = claims["aud"]
     if isinstance(audience, list) and len(audience) > 1 and claims.get("azp") != platform.client_id:
         raise LtiError(400, "The id token names several audiences and not this tool as azp.")

@@ -10,6 +10,7 @@ client_id="10000000000001", deployment_id="1:abc", auth_login_url=..., ...))`.
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -64,6 +65,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+_NETLOC = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?"
+)
+
+
 def check_url(url: str, what: str) -> str:
     """`url` if it is an absolute https URL (http only on a loopback host); else ValueError."""
     parts = urlsplit(url)
@@ -73,6 +79,10 @@ def check_url(url: str, what: str) -> str:
         raise ValueError(f"{what} must use https (http only on localhost): {url!r}")
     if parts.username or parts.password:
         raise ValueError(f"{what} must not carry a user name or password")
+    # The origin goes into a Content-Security-Policy header: a host of letters, digits,
+    # dots and hyphens (or an IP literal) and a port, nothing that could end a directive.
+    if not _NETLOC.fullmatch(parts.netloc):
+        raise ValueError(f"{what} has a host this tool cannot use: {url!r}")
     return url
 
 

@@ -34,7 +34,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import case, delete, func, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
@@ -206,7 +206,8 @@ def _start_login(fields: dict[str, str]) -> str:
         )
     deployment = fields.get("lti_deployment_id")
     if deployment and deployment not in platform.deployment_ids:
-        raise LtiError(403, f"The deployment {deployment!r} is not registered for this platform.")
+        shown = deployment if len(deployment) <= 60 else deployment[:59] + "…"
+        raise LtiError(403, f"The deployment {shown!r} is not registered for this platform.")
     if urlsplit(target).path != "/lti/launch" or origin_of(target) is None:
         raise LtiError(400, "The launch must target this tool's /lti/launch.")
     state, nonce = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
@@ -686,16 +687,27 @@ def _record_answer(body: ScoreRequest) -> dict[str, Any]:
             )
     except IntegrityError:
         pass  # the first answer to a question is the one that counts
+    # Every launch of this link by this learner counts (opening the activity again must
+    # not lower the grade the course holds): each question's first answer across them.
     with db.engine.connect() as connection:
-        asked, right_count = connection.execute(
-            select(func.count(), func.coalesce(func.sum(case((answers.c.right, 1), else_=0)), 0))
-            .select_from(answers)
-            .where(answers.c.launch_id == row.id)
-        ).one()
+        rows = connection.execute(
+            select(answers.c.question, answers.c.right)
+            .select_from(answers.join(launches, answers.c.launch_id == launches.c.id))
+            .where(
+                launches.c.platform_id == row.platform_id,
+                launches.c.resource_link_id == row.resource_link_id,
+                launches.c.subject == row.subject,
+                launches.c.expected == row.expected,
+            )
+            .order_by(answers.c.answered_at, answers.c.launch_id)
+        ).all()
+    first: dict[int, bool] = {}
+    for question, was_right in rows:
+        first.setdefault(question, bool(was_right))
     total = len(expected)
     reply: dict[str, Any] = {
-        "right": int(right_count),
-        "asked": int(asked),
+        "right": sum(first.values()),
+        "asked": len(first),
         "total": total,
         "posted": False,
     }

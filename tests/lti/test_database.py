@@ -128,6 +128,7 @@ def test_an_issuer_with_two_clients_needs_the_client_id(database_url: str) -> No
         ({"issuer": ""}, "1 to 255"),
         ({"jwks_url": "ftp://lms.example.edu/jwks"}, "absolute https URL"),
         ({"auth_login_url": "https://user:pw@lms.example.edu/"}, "password"),
+        ({"jwks_url": "https://lms.example.edu;script-src/jwks"}, "host"),
         ({"client_id": ""}, "1 to 255"),
         ({"deployment_id": "x\n"}, "printable"),
     ],

@@ -9,6 +9,8 @@ Linking, and scores through AGS. tests/browser/test_lti.py runs the flow in Chro
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import sqlite3
 import time
@@ -181,6 +183,18 @@ def test_a_teacher_deep_links_a_quiz_and_a_learner_is_graded(
     )
     assert again.json()["right"] == 8
 
+    # Opening the activity again does not lower the grade: the first answers still count.
+    answer = login(stack, client, "resource", "learner", link["id"])
+    response = post_launch(client, answer["action"], answer["id_token"], answer["state"])
+    relaunch = launch_id_of(client.get(f"{stack.tool}{response.headers['location']}"))
+    assert relaunch != launch
+    reply = client.post(
+        f"{stack.tool}/lti/score", json={"launch": relaunch, "question": 0, "answer": 1e6}
+    ).json()
+    assert (reply["right"], reply["asked"]) == (8, 9)
+    score = client.get(f"{stack.platform}/state").json()["scores"][link["lineitem"]]["learner"]
+    assert score["scoreGiven"] == 8 and score["activityProgress"] == "Completed"
+
 
 def test_a_refused_program_comes_back_to_the_picker_with_its_place(
     stack: Stack, client: httpx.Client
@@ -306,6 +320,26 @@ def test_a_made_up_state_or_garbage_token_is_refused(stack: Stack, client: httpx
     answer = login(stack, client, "deeplink", "teacher")
     response = refused(stack, client, "not-a-jwt", answer["state"])
     assert "not a JWT" in response.text
+
+
+def b64(part: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(part).encode()).rstrip(b"=").decode()
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"alg": "RS256", "kid": 123},  # a kid that is no string
+        {"alg": "RS256", "crit": ["x-unknown"], "x-unknown": 1},  # an extension PyJWT lacks
+        {"alg": "RS256", "kid": ["a", "b"]},
+    ],
+)
+def test_a_token_with_an_odd_header_is_a_4xx_not_a_crash(
+    stack: Stack, client: httpx.Client, header: dict[str, Any]
+) -> None:
+    answer = login(stack, client, "deeplink", "teacher")
+    token = f"{b64(header)}.{b64({'iss': 'x'})}.c2ln"
+    refused(stack, client, token, answer["state"])
 
 
 # --- launches without grades, and what the page allows ---------------------------------

@@ -76,9 +76,12 @@ class Names:
         self._names: dict[Value, str] = dict(kept) if kept else {}
         # The last step of each kept name (`w[2]`), for an expression that is too long
         # with the whole paths: `w[0]*2` inside a neuron, as its code writes `wi*xi`.
-        self._short: dict[Value, str] = (
-            {node: _last_step(name) for node, name in kept.items()} if kept else {}
+        # Only where every such operand belongs to one owner (`layers[0].neurons[0]`), so
+        # two parameters of different objects never read as one.
+        self._short: dict[Value, tuple[str, str]] = (
+            {node: _split_path(name) for node, name in kept.items()} if kept else {}
         )
+        self._short_owner: dict[Value, str] = {}  # the owner a name made of last steps is in
         self._data: dict[Value, str] = {}
         self._symbolic: dict[Value, str | None] = {}
         # Nodes called `the * node` for want of a short name; a label may start with
@@ -121,7 +124,7 @@ class Names:
         else:
             derived = cache[node] = self._symbolic_uncached(node)
         if derived is not None and len(derived) > MAX_DERIVED_NAME and self._short:
-            derived = self._symbolic_uncached(node, short=True)
+            derived = self._short_symbolic(node)
         if derived is None or len(derived) > MAX_DERIVED_NAME:
             self._unnamed.add(node)
             return f"the {node._op} node"
@@ -141,6 +144,22 @@ class Names:
         precedence = self._precedences[op] = _op_precedence(op)
         return precedence
 
+    def _short_symbolic(self, node: Value) -> str | None:
+        """`symbolic` with kept operands called by their last step, if they (and operands
+        named so before) all belong to one owner."""
+        owners = set()
+        for child in node._prev:
+            found = self._short.get(child)
+            owner = found[0] if found else self._short_owner.get(child)
+            if owner is not None:
+                owners.add(owner)
+        if len(owners) != 1:
+            return None
+        derived = self._symbolic_uncached(node, short=True)
+        if derived is not None:
+            self._short_owner[node] = owners.pop()
+        return derived
+
     def _symbolic_uncached(self, node: Value, short: bool = False) -> str | None:
         """`symbolic`; with `short`, kept operands are called by their last step."""
         op = node._op
@@ -153,7 +172,8 @@ class Names:
         operands = []
         shorts = self._short if short else None
         for i, child in enumerate(node._prev):
-            text = shorts.get(child) if shorts else None
+            found = shorts.get(child) if shorts else None
+            text = found[1] if found else None
             if text is None:
                 text = names.get(child)
             if text is None:
@@ -178,9 +198,10 @@ class Names:
         `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
         right = children[1]
         if op == "+":
-            if _is_number(right) and right.data < 0:
+            kept = right.label or right in self._short  # labelled, or kept by the program
+            if right._const and not kept and right.data < 0:
                 return f"{operands[0]}-{format_number(-right.data)}"
-            if right.label or len(right._prev) != 2 or right._prev[1]._const != NEGATION:
+            if kept or len(right._prev) != 2 or right._prev[1]._const != NEGATION:
                 return f"{operands[0]}+{operands[1]}"
             negated = right._prev[0]
             text = self(negated)
@@ -193,7 +214,8 @@ class Names:
             return f"-{operands[0]}"
         if right._const == WRITTEN_LEFT:
             return f"{operands[1]}*{operands[0]}"
-        if right.label or right._op != "**-1" or len(right._prev) != 1:
+        kept = right.label or right in self._short  # labelled, or kept by the program
+        if kept or right._op != "**-1" or len(right._prev) != 1:
             return f"{operands[0]}*{operands[1]}"
         (divisor,) = right._prev
         text = self(divisor)
@@ -243,9 +265,20 @@ def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
 LEAF = 5  # how labels and leaves bind: tighter than any op
 
 
-def _last_step(path: str) -> str:
-    """`_last_step("layers[0].neurons[1].w[2]") -> "w[2]"`; `"ps[0]"` stays."""
-    return path[path.rfind(".") + 1 :]
+def _split_path(path: str) -> tuple[str, str]:
+    """A kept name's owner and last step, split at the last `.` outside brackets:
+    `"layers[0].neurons[1].w[2]"` -> `("layers[0].neurons[1]", "w[2]")`;
+    `"ps['a.b']"` -> `("", "ps['a.b']")`."""
+    depth = 0
+    for i in range(len(path) - 1, -1, -1):
+        c = path[i]
+        if c == "]":
+            depth += 1
+        elif c == "[":
+            depth -= 1
+        elif c == "." and depth == 0:
+            return path[:i], path[i + 1 :]
+    return "", path
 
 
 def _is_number(node: Value) -> bool:

@@ -9,26 +9,31 @@ digit on every value. The trace itself keeps full precision.
 Examples: `format_number(-1.4999999999999993) -> '−1.5'`, `format_number(2.0) -> '2'`,
 `format_number(0.04289321881345) -> '0.04289'`, `format_number(6.881373587) -> '6.881'`,
 `format_number(22026.4658) -> '22026.5'`, `format_number(5.2e21) -> '5.2e+21'`,
-`format_number(1e-5) -> '1e−5'`, `format_number(14.003, digits=7) -> '14.003'`.
+`format_number(1e-5) -> '1e−5'`, `format_number(14.003, digits=6) -> '14.003'`.
 """
 
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Context
 
 MINUS = "\u2212"
 SIGNIFICANT = 4
+# At most this many digits: beyond them an exact tie needs the exact decimal of a double
+# in exponent form, which the page does not compute, so the two would round apart.
+MAX_DIGITS = 6
 # Below SMALL or from LARGE on, fixed decimals would hide the value or run long.
 SMALL = 1e-4
 LARGE = 1e6
 # (threshold, digits before the point minus one): `a >= 100` has 3 digits before it.
+_EXACT = Context(prec=2000, rounding=ROUND_HALF_EVEN)  # every int the interpreter allows
 _MAGNITUDES = ((1e5, 5), (1e4, 4), (1e3, 3), (100.0, 2), (10.0, 1), (1.0, 0),
                (0.1, -1), (0.01, -2), (0.001, -3))  # fmt: skip
 
 
 def format_number(x: float, *, digits: int = SIGNIFICANT) -> str:
-    """`x` as a learner reads it: see the module's examples."""
+    """`x` as a learner reads it: see the module's examples. `digits` is 1 to 6."""
+    digits = min(max(digits, 1), MAX_DIGITS)
     if isinstance(x, bool):
         x = int(x)
     if x != x:
@@ -52,9 +57,13 @@ def format_signed(x: float, *, digits: int = SIGNIFICANT) -> str:
 
 
 def _exponent_form(size: float, digits: int) -> str:
-    # An int too large for a float is formatted exactly, as CPython would a Decimal.
-    value = Decimal(size) if isinstance(size, int) and size > 2**53 else size
-    mantissa, _, power = f"{value:.{digits - 1}e}".partition("e")
+    # An int too large for a float is formatted exactly, as CPython would a Decimal (the
+    # page sees the nearest double, which can round apart from it only at an exact tie).
+    if isinstance(size, int) and size > 2**53:
+        text = format(_EXACT.create_decimal(size), f".{digits - 1}e")
+    else:
+        text = f"{size:.{digits - 1}e}"
+    mantissa, _, power = text.partition("e")
     exponent = int(power)
     return f"{_trim(mantissa)}e{'+' if exponent >= 0 else MINUS}{abs(exponent)}"
 

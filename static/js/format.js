@@ -8,12 +8,14 @@
  *
  * Examples: formatValue(-1.4999999999999993) -> "−1.5"; formatValue(2) -> "2";
  * formatValue(0.04289321881345) -> "0.04289"; formatValue(22026.4658) -> "22026.5";
- * formatValue(5.2e21) -> "5.2e+21"; formatValue(14.003, 7) -> "14.003";
+ * formatValue(5.2e21) -> "5.2e+21"; formatValue(14.003, 6) -> "14.003";
  * formatSigned(0.1464466) -> "+0.1464".
  */
 
 const MINUS = "\u2212";
 const SIGNIFICANT = 4;
+/** At most this many digits, as number_format.MAX_DIGITS. */
+const MAX_DIGITS = 6;
 const SMALL = 1e-4;
 const LARGE = 1e6;
 /** [threshold, digits before the point minus one], as in number_format.py */
@@ -101,9 +103,10 @@ function exponentForm(size, digits) {
 /**
  * The one display of a number.
  * @param {number} x
- * @param {number} [digits] significant digits (4)
+ * @param {number} [digits] significant digits (4; 1 to 6)
  */
 export function formatValue(x, digits = SIGNIFICANT) {
+  digits = Math.min(Math.max(digits, 1), MAX_DIGITS);
   if (Number.isNaN(x)) return "nan";
   if (x === 0) return "0";
   const size = Math.abs(x);

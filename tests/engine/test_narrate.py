@@ -110,6 +110,22 @@ def test_inside_a_neuron_a_long_path_is_called_by_its_last_step() -> None:
     assert "layers[0].neurons[0].w[0]*2" in text  # the whole path, once
 
 
+def test_last_steps_never_merge_two_owners_or_cut_a_key_and_a_kept_value_keeps_its_name() -> None:
+    kept = "xs = [Value(-3.0)]\na = Value(1.0, label='a')\nz = (a + xs[0]) * a\nz.backward()\n"
+    assert "a+xs[0]" in names_of(kept)  # not a-3: xs[0] is a parameter, not a constant
+    keys = (
+        "ps = {'layer.1': Value(2.0), 'layer.2': Value(3.0)}\n"
+        "z = ps['layer.1'] * ps['layer.2'] + 1\nz.backward()\n"
+    )
+    assert not any("']" in name and "[" not in name for name in names_of(keys))
+    owners = (
+        "class E:\n    def __init__(s):\n        s.w = [Value(2.0)]\n"
+        "class M:\n    def __init__(s):\n        s.encoder = E()\n        s.decoder = E()\n"
+        "k = [M()]\nz = (k[0].encoder.w[0] * k[0].decoder.w[0] + 1) * 2\nz.backward()\n"
+    )
+    assert "w[0]*w[0]" not in names_of(owners)
+
+
 def test_a_real_program_names_a_product_as_written_too() -> None:
     source = (
         "class M:\n    def __init__(self):\n        self.w = Value(2.0)\n"

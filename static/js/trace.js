@@ -140,7 +140,7 @@ function checkTrace(trace) {
 /**
  * What to call each node in text: the name the engine gives it (`nodes[].name`, the
  * one its frame texts use: engine/narrate.py `Names`). The page makes no names of its own.
- * Example (the expanded neuron): "x1*w1", "(x1*w1+x2*w2+b)*2", "e+-1", "den**-1".
+ * Example (the expanded neuron): "x1*w1", "2*(x1*w1+x2*w2+b)", "e", "num", "den**-1".
  * @param {Trace} trace
  * @returns {string[]} names by node index
  */

@@ -170,7 +170,7 @@ def test_update_frame_moves_w_data_with_its_line_and_zero_grad_empties_the_grad(
     expect(code.locator("[data-testid=code-line][data-marked]")).to_contain_text(
         "w.data -= 0.1 * w.grad"
     )
-    expect(code).to_contain_text("w.data: 1.0 → 0.8")
+    expect(code).to_contain_text("w.data: 1 → 0.8")
     # The next pass builds its loss, then zero_grad empties w.grad (line 4).
     player_page.keyboard.press("ArrowRight")
     player_page.keyboard.press("ArrowRight")

@@ -247,8 +247,8 @@ def test_the_expanded_neuron_opens_with_its_current_node_in_view(
 def test_names_in_the_page_bracket_by_precedence(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON, frame=15, granularity="expanded"))
     chips = player_page.locator("[data-testid=topo-chip]").all_text_contents()
-    assert any(chip.endswith("(x1*w1+x2*w2+b)*2") for chip in chips), chips
-    assert not any(chip.endswith("x1*w1+x2*w2+b*2") for chip in chips), chips
+    assert any(chip.endswith("2*(x1*w1+x2*w2+b)") for chip in chips), chips
+    assert not any(chip.endswith("2*x1*w1+x2*w2+b") for chip in chips), chips
 
 
 def test_the_table_follows_scrubbing_while_open(player_page: Page, server: str) -> None:

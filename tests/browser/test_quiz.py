@@ -127,7 +127,7 @@ def test_a_wrong_answer_is_told_which_term_was_off_and_shows_the_truth(
 
     feedback = player_page.get_by_test_id("quiz-feedback")
     expect(feedback).to_have_attribute("data-correct", "false")
-    expect(feedback).to_contain_text("becomes 0.5 × 1.0 = 0.5")
+    expect(feedback).to_contain_text("becomes 0.5 × 1 = 0.5")
     expect(feedback).to_contain_text("local derivative 0.5")
     expect(player_page.get_by_test_id("quiz-score")).to_have_text("0 / 1")
     expect(player_page.get_by_test_id("quiz-prompt")).to_be_hidden()
@@ -154,7 +154,7 @@ def test_a_second_contribution_answered_alone_is_told_to_add_the_first(
 
     feedback = player_page.get_by_test_id("quiz-feedback")
     expect(feedback).to_have_attribute("data-correct", "false")
-    expect(feedback).to_contain_text("already held 1.0, and += adds to it")
+    expect(feedback).to_contain_text("already held 1, and += adds to it")
     expect(player_page.get_by_test_id("quiz-score")).to_have_text("1 / 2")
     expect(a).to_have_attribute("data-grad", "2")
 
@@ -241,7 +241,7 @@ def test_show_me_reveals_the_step_counts_it_not_right_and_lets_the_player_on(
     hint = player_page.locator("[data-testid=quiz-hint]")
     expect(hint).to_be_hidden()
     player_page.get_by_role("button", name="Hint").click()
-    expect(hint).to_contain_text("Local derivative: 0.5. Upstream gradient o.grad: 1.0.")
+    expect(hint).to_contain_text("Local derivative: 0.5. Upstream gradient o.grad: 1.")
 
     player_page.get_by_test_id("quiz-reveal").click()
 

@@ -194,8 +194,8 @@ class Names:
 
     def _as_written(self, op: str, children: Any, operands: list[str]) -> str | None:
         """A sum or product as a program writes it, where the engine built it another
-        way: `e + (-1)` is `e-1`, `a + (-b)` is `a-b`, `-b` (made as `b*-1`) is `-b`, `a * b**-1` is
-        `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
+        way: `e + (-1)` is `e-1`, `a + (-b)` is `a-b`, `-b` (made as `b*-1`) is `-b`,
+        `a * b**-1` is `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
         right = children[1]
         if op == "+":
             kept = right.label or right in self._short  # labelled, or kept by the program
@@ -203,13 +203,8 @@ class Names:
                 return f"{operands[0]}-{format_number(-right.data)}"
             if kept or len(right._prev) != 2 or right._prev[1]._const != NEGATION:
                 return f"{operands[0]}+{operands[1]}"
-            negated = right._prev[0]
-            text = self(negated)
-            if negated in self._unnamed:
-                return None
-            if negated._prev and not negated.label and self._binds(negated) <= self._binds_op("+"):
-                text = f"({text})"
-            return f"{operands[0]}-{text}"
+            text = self._right_of(right._prev[0], "+")
+            return None if text is None else f"{operands[0]}-{text}"
         if right._const == NEGATION:
             return f"-{operands[0]}"
         if right._const == WRITTEN_LEFT:
@@ -217,19 +212,21 @@ class Names:
         kept = right.label or right in self._short  # labelled, or kept by the program
         if kept or right._op != "**-1" or len(right._prev) != 1:
             return f"{operands[0]}*{operands[1]}"
-        (divisor,) = right._prev
-        text = self(divisor)
-        if divisor in self._unnamed:
+        text = self._right_of(right._prev[0], "*")
+        return None if text is None else f"{operands[0]}/{text}"
+
+    def _right_of(self, node: Value, op: str) -> str | None:
+        """`node`'s name as the right operand of `-` (`op` "+") or `/` (`op` "*"),
+        bracketed unless it binds tighter; None if it has no short name."""
+        text = self(node)
+        if node in self._unnamed:
             return None
-        if divisor._prev and not divisor.label and self._binds(divisor) <= self._binds_op("*"):
-            text = f"({text})"
-        return f"{operands[0]}/{text}"
-
-    def _binds(self, node: Value) -> int:
-        return self._binds_op(node._op)
-
-    def _binds_op(self, op: str) -> int:
-        return self._precedences.get(op) or self._precedence_of(op)
+        if node._prev and not node.label:
+            precedences = self._precedences
+            inner = precedences.get(node._op) or self._precedence_of(node._op)
+            if inner <= (precedences.get(op) or self._precedence_of(op)):
+                return f"({text})"
+        return text
 
     def numeric(self, node: Value) -> str:
         """The op over its operands' data: `2 × -3`, `tanh(0.8814)`, `(-3)**2`."""

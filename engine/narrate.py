@@ -87,6 +87,7 @@ class Names:
         # Nodes called `the * node` for want of a short name; a label may start with
         # "the " too, so this is remembered rather than read back from the text.
         self._unnamed: set[Value] = set()
+        self._elided: set[Value] = set()  # running sums named by their ends (`b+…+w[2]*3`)
         # `fmt` of each number met so far: local derivatives, gradients and sums repeat.
         # Equal numbers (1 == 1.0 == True, 0.0 == -0.0) have the same text.
         self._numbers: dict[float, str] = {}
@@ -125,10 +126,64 @@ class Names:
             derived = cache[node] = self._symbolic_uncached(node)
         if derived is not None and len(derived) > MAX_DERIVED_NAME and self._short:
             derived = self._short_symbolic(node)
+        # A sum too long to write out, or one more term of such a sum: by its ends.
+        if derived is None or len(derived) > MAX_DERIVED_NAME or node._prev[0] in self._elided:
+            elided = self._elided_sum(node)
+            if elided is not None and len(elided) <= MAX_DERIVED_NAME:
+                self._elided.add(node)
+                return elided
         if derived is None or len(derived) > MAX_DERIVED_NAME:
             self._unnamed.add(node)
             return f"the {node._op} node"
         return derived
+
+    def _elided_sum(self, node: Value) -> str | None:
+        """A running sum too long to write out, by its first and last terms: a neuron's
+        `b+w[0]*x[0]+w[1]*x[1]+w[2]*x[2]` is `b+…+w[2]*x[2]` (each partial sum reads apart
+        by the term it adds). Kept operands are called by their last step when both
+        belong to one owner. None for anything but a chain of three terms or more."""
+        if node._op != "+" or len(node._prev) != 2:
+            return None
+        first = node._prev[0]
+        terms = 2
+        while (
+            first._op == "+"
+            and len(first._prev) == 2
+            and not first.label
+            and first not in self._short
+        ):
+            first = first._prev[0]
+            terms += 1
+        if terms < 3:
+            return None
+        last = node._prev[1]
+        named = []
+        for child in (first, last):
+            found = self._short.get(child)
+            owner, text = found if found else (self._short_owner.get(child), self(child))
+            if child in self._unnamed:
+                return None
+            named.append((owner, text, self(child)))
+        owners = {owner for owner, _, _ in named if owner is not None}
+        short = len(owners) <= 1
+        (_, first_text, first_full), (_, last_text, last_full) = named
+        head, tail = (first_text, last_text) if short else (first_full, last_full)
+        plus = self._precedences.get("+") or self._precedence_of("+")
+        if first._prev and not first.label and self._op_rank(first) < plus:
+            head = f"({head})"
+        if _is_number(last) and last.data < 0:
+            text = f"{head}+…-{format_number(-last.data)}"
+        else:
+            if last._prev and not last.label and self._op_rank(last) <= plus:
+                tail = f"({tail})"
+            text = f"{head}+…+{tail}"
+        if short and owners:
+            self._short_owner[node] = owners.pop()
+        return text
+
+    def _op_rank(self, node: Value) -> int:
+        """The precedence of `node`'s op, remembered."""
+        return self._precedences.get(node._op) or self._precedence_of(node._op)
 
     def symbolic(self, node: Value) -> str | None:
         """The op over its operands' names (`(a+b)*c`), or None if an operand has no short

@@ -147,8 +147,33 @@ def test_names_bracket_by_precedence_and_a_powers_base_at_equal_precedence() -> 
 
 def test_a_name_too_long_to_derive_becomes_the_op_node_and_so_do_its_users() -> None:
     source = "alpha_long = 1.0\nbeta_long = 2.0\ngamma_long = 3.0\n"
+    names = names_of(source + "(alpha_long + beta_long) * (gamma_long + alpha_long)")
+    assert names[-3:] == ["alpha_long+beta_long", "gamma_long+alpha_long", "the * node"]
     names = names_of(source + "(alpha_long + beta_long + gamma_long) * alpha_long")
-    assert names[-3:] == ["alpha_long+beta_long", "the + node", "the * node"]
+    assert names[-3:] == ["alpha_long+beta_long", "alpha_long+…+gamma_long", "the * node"]
+
+
+def test_a_long_running_sum_is_named_by_its_first_and_last_terms() -> None:
+    # Issue 23, 2: a neuron's partial sums read apart by the term each adds, never
+    # "the + node"; kept operands by their last step, as the neuron's code writes them.
+    source = (
+        "class Neuron:\n    def __init__(self):\n"
+        "        self.w = [Value(0.1 * k) for k in range(5)]\n        self.b = Value(0.5)\n"
+        "    def __call__(self, x):\n"
+        "        return sum((wi*xi for wi, xi in zip(self.w, x)), self.b)\n"
+        "n = Neuron()\nz = n([1.0, 2.0, 3.0, 4.0, 5.0]) * 2\nz.backward()\n"
+    )
+    names = names_of(source)
+    sums = [name for name in names if name.startswith("b+")]
+    assert sums[2:] == ["b+w[0]*1+w[1]*2+w[2]*3", "b+…+w[3]*4", "b+…+w[4]*5"], names
+    build = next(
+        f["text"] for f in trace_source(source)["frames"] if f["text"].startswith("b+…+w[4]*5")
+    )
+    assert build.startswith("b+…+w[4]*5 = b+…+w[3]*4+w[4]*5 = "), build  # the sum, term by term
+    assert not any("the + node" in f["text"] for f in trace_source(source)["frames"])
+    short = "a = Value(1.0)\nb = Value(2.0)\nc = Value(3.0)\n"
+    assert names_of(short + "a + b + c + a")[-1] == "a+b+c+a"  # short enough: written out
+    assert names_of(short + "a*a*a*a*a + b*b*b*b*b + c*c*c*c*c - 1")[-1] == "a*a*a*a*a+…-1"
 
 
 def test_a_real_program_names_a_parameter_by_where_it_keeps_it() -> None:

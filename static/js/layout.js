@@ -33,6 +33,8 @@ export const DAGRE_MAX_NODES = 150;
  * opChars: the length of the op's glyph as drawn (op-facts.js), for the room its shape takes
  * cluster: the value this one is drawn beside, kept together by the layout (a neuron's
  *   parameters beside its closed box, pass-graph.js); -1 or absent for none
+ * An edge of a bundle between two layers (layerBundles) has its points through the
+ *   bundle's junction, where its bundle's other edges pass too.
  */
 
 /**
@@ -173,8 +175,20 @@ export function dagreLayout(dagre, graph) {
       g.setEdge(`o${i}`, `r${i}`, { weight: 8, minlen: 1 }, "result");
     }
   });
+  const bundles = clustered ? layerBundles(graph) : [];
+  /** @type {Int32Array} per edge, the bundle it is drawn in, or -1 */
+  const bundleOf = new Int32Array(graph.edges.length).fill(-1);
+  bundles.forEach((bundle, b) => {
+    g.setNode(`j${b}`, { width: 2, height: 2 });
+    for (const child of bundle.sources)
+      g.setEdge(`r${child}`, `j${b}`, { weight: bundle.targets.length, minlen: 1 }, "in");
+    for (const parent of bundle.targets)
+      g.setEdge(`j${b}`, `o${parent}`, { weight: bundle.sources.length, minlen: 1 }, "out");
+    for (const k of bundle.edges) bundleOf[k] = b;
+  });
   graph.edges.forEach((edge, k) => {
-    g.setEdge(`r${edge.child}`, `o${edge.parent}`, { weight: 1, minlen: 1 }, `e${k}`);
+    if (bundleOf[k] < 0)
+      g.setEdge(`r${edge.child}`, `o${edge.parent}`, { weight: 1, minlen: 1 }, `e${k}`);
   });
   if (clustered)
     graph.nodes.forEach((node, i) => {
@@ -197,9 +211,17 @@ export function dagreLayout(dagre, graph) {
     const pair = `${edge.child}>${edge.parent}`;
     const repeat = seen.get(pair) ?? 0;
     seen.set(pair, repeat + 1);
-    const points = g
-      .edge({ v: `r${edge.child}`, w: `o${edge.parent}`, name: `e${k}` })
-      .points.map(pick);
+    const b = bundleOf[k];
+    const points =
+      b < 0
+        ? g.edge({ v: `r${edge.child}`, w: `o${edge.parent}`, name: `e${k}` }).points.map(pick)
+        : // Through the junction's centre (dagre ends edges on a node's border, where
+          // each would meet it at its own point).
+          [
+            ...g.edge({ v: `r${edge.child}`, w: `j${b}`, name: "in" }).points.slice(0, -1),
+            g.node(`j${b}`),
+            ...g.edge({ v: `j${b}`, w: `o${edge.parent}`, name: "out" }).points.slice(1),
+          ].map(pick);
     return { child: edge.child, parent: edge.parent, points, repeat };
   });
   /** @type {Layout["results"]} */
@@ -213,6 +235,47 @@ export function dagreLayout(dagre, graph) {
   });
   const { width, height } = g.graph();
   return { width, height, records, ops, edges, results, millis: Date.now() - started };
+}
+
+/**
+ * The edges between two layers of a network, to be drawn as one bundle: closed boxes
+ * (a cluster's own value, pass-graph.js) fed by exactly the same values from outside
+ * them, every one of those values into every box once. Each bundle's edges then run
+ * through one junction between the layers (all of a layer's outputs merge there and
+ * fan out to the next layer's neurons), and the next layer's parameters get the column
+ * the junction sits in, so layers stand in columns. A set of edges that is not
+ * complete in that way is never bundled: a bundle must not draw a connection the
+ * program does not make.
+ * Example: boxes 6 and 7 each fed once by values 0 and 1 (plus their own parameters) ->
+ *   [{sources: [0, 1], targets: [6, 7], edges: [the four edges' indices]}]
+ * @param {LayoutInput} graph
+ * @returns {Array<{sources: number[], targets: number[], edges: number[]}>}
+ */
+export function layerBundles(graph) {
+  const clusterOf = (/** @type {number} */ v) => graph.nodes[v].cluster ?? -1;
+  /** @type {Map<number, {sources: number[], edges: number[], repeated: boolean}>} */
+  const feeds = new Map();
+  graph.edges.forEach((edge, k) => {
+    const box = edge.parent;
+    if (clusterOf(box) !== box || clusterOf(edge.child) === box) return;
+    const feed = feeds.get(box) ?? { sources: [], edges: [], repeated: false };
+    if (feed.sources.includes(edge.child)) feed.repeated = true;
+    feed.sources.push(edge.child);
+    feed.edges.push(k);
+    feeds.set(box, feed);
+  });
+  /** @type {Map<string, {sources: number[], targets: number[], edges: number[]}>} */
+  const byKey = new Map();
+  for (const [box, feed] of feeds) {
+    if (feed.repeated || feed.sources.length < 2) continue;
+    const sources = [...feed.sources].sort((a, b) => a - b);
+    const key = sources.join(",");
+    const bundle = byKey.get(key) ?? { sources, targets: [], edges: [] };
+    bundle.targets.push(box);
+    bundle.edges.push(...feed.edges);
+    byKey.set(key, bundle);
+  }
+  return [...byKey.values()].filter((bundle) => bundle.targets.length >= 2);
 }
 
 /** @param {Point} p */

@@ -289,6 +289,39 @@ def test_a_big_program_opens_folded_and_a_box_opens_on_click_and_on_enter(
     expect(boxes).to_have_count(9)
 
 
+def test_a_closed_network_stands_in_layer_columns_with_bundled_edges(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    """Issue 23, 1: the neurons of one layer share a column, left to right by layer, and
+    the 4 x 4 edges from layer 0 to layer 1 run through one junction between them."""
+    trace = traces["mlp-training"]
+    sort = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "sort")
+    open_trace(player_page, server, trace, frame=sort)
+    boxes = player_page.get_by_test_id("group")
+    expect(boxes).to_have_count(9)
+    placed = boxes.evaluate_all(
+        "gs => gs.map(g => [g.dataset.label, g.transform.baseVal.consolidate().matrix.e])"
+    )
+    columns: dict[str, set[float]] = {}
+    for label, x in placed:
+        columns.setdefault(label.split(".")[0], set()).add(round(x, 1))
+    assert sorted(columns) == ["layers[0]", "layers[1]", "layers[2]"], placed
+    assert all(len(xs) == 1 for xs in columns.values()), columns
+    xs = [next(iter(columns[f"layers[{k}]"])) for k in range(3)]
+    assert xs == sorted(xs) and len(set(xs)) == 3, xs
+    # Every point an edge passes through, counted once per edge.
+    paths = player_page.get_by_test_id("edge").evaluate_all(
+        "es => es.map(e => e.getAttribute('d'))"
+    )
+    through: dict[str, int] = {}
+    for d in paths:
+        ends = set(d.replace("M", " ").replace("C", " ").split()[3::3][:-1])
+        for point in ends:
+            through[point] = through.get(point, 0) + 1
+    junction, count = max(through.items(), key=lambda item: item[1])
+    assert count == 16, (junction, count)
+
+
 def test_backward_runs_through_a_closed_box(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:

@@ -3,7 +3,13 @@ import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
 import { SIZES, opWidth } from "../../static/js/layout-sizes.js";
-import { DAGRE_MAX_NODES, layoutGraph, layoutInput, recordLabel } from "../../static/js/layout.js";
+import {
+  DAGRE_MAX_NODES,
+  layerBundles,
+  layoutGraph,
+  layoutInput,
+  recordLabel,
+} from "../../static/js/layout.js";
 import { place, sortByTarget } from "../../static/js/layered-layout.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
@@ -136,6 +142,65 @@ describe("a network drawn as one (issue 23, 1)", () => {
     );
     assert.notEqual(structureKey(packed), structureKey(packInput(graph(false))));
     assert.equal(packInput(graph(false)).clusters, undefined);
+  });
+});
+
+describe("edges between layers, bundled (issue 23, 1)", () => {
+  // Layer A: boxes 0 and 1, fed by their own parameters 4..7; layer B: boxes 2 and 3,
+  // fed by both of A's boxes and by their own parameters 8..11.
+  const network = ({ complete = true } = {}) => {
+    const nodes = [0, 1, 2, 3].map((v) => ({ label: "neuron", op: "⊞", cluster: v }));
+    for (const owner of [0, 0, 1, 1, 2, 2, 3, 3])
+      nodes.push({ label: "w", op: "", cluster: owner });
+    const edges = [];
+    [0, 1, 2, 3].forEach((box) => {
+      edges.push({ child: 4 + 2 * box, parent: box }, { child: 5 + 2 * box, parent: box });
+    });
+    for (const [child, parent] of [
+      [0, 2],
+      [1, 2],
+      [0, 3],
+      [1, 3],
+    ])
+      if (complete || parent === 2 || child === 0) edges.push({ child, parent });
+    const order = [4, 5, 6, 7, 0, 1, 8, 9, 10, 11, 2, 3];
+    return { nodes, edges, order, output: 3 };
+  };
+
+  it("finds the complete set of edges from one layer into the next", () => {
+    const bundles = layerBundles(network());
+    assert.equal(bundles.length, 1);
+    assert.deepEqual(bundles[0].sources, [0, 1]);
+    assert.deepEqual(bundles[0].targets, [2, 3]);
+    assert.deepEqual(bundles[0].edges.map((k) => network().edges[k].parent).sort(), [2, 2, 3, 3]);
+  });
+
+  it("never bundles edges that are not every source into every target", () => {
+    assert.deepEqual(layerBundles(network({ complete: false })), []);
+    const twice = network();
+    twice.edges.push({ child: 0, parent: 2 });
+    assert.ok(layerBundles(twice).every((bundle) => !bundle.targets.includes(2)));
+  });
+
+  it("draws every bundled edge through one junction and stands the layers in columns", () => {
+    const graph = network();
+    const layout = layoutGraph(graph, dagre);
+    const bundled = layout.edges.filter(
+      (edge) => edge.parent >= 2 && edge.parent <= 3 && edge.child <= 1,
+    );
+    assert.equal(bundled.length, 4);
+    const key = (/** @type {{x: number, y: number}} */ p) => `${p.x},${p.y}`;
+    const [first, ...rest] = bundled.map((edge) => new Set(edge.points.slice(1, -1).map(key)));
+    const shared = [...first].filter((p) => rest.every((points) => points.has(p)));
+    assert.equal(shared.length, 1, "one junction every bundled edge passes");
+    const x = (v) => layout.records[v].x;
+    assert.equal(x(0), x(1));
+    assert.equal(x(2), x(3));
+    assert.ok(x(2) > x(0));
+    const junction = Number(shared[0].split(",")[0]);
+    // The junction stands between the layers, in the column of layer B's parameters.
+    assert.ok(x(0) < junction && junction < x(2));
+    assert.ok(Math.abs(x(8) - junction) < Math.abs(x(0) - junction));
   });
 });
 

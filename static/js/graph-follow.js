@@ -7,6 +7,9 @@
 import { FOLLOW_AFTER_JUMP_MS, frameHeight, framing, underCovers } from "./graph-camera.js";
 import { SIZES } from "./layout-sizes.js";
 
+/** Steps closer together than this (an arrow key held) move the view without a glide. */
+const RAPID_STEPS_MS = 250;
+
 /**
  * @param {{panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
  *   layout: import("./layout.js").Layout, timeline: import("./timeline.js").Timeline,
@@ -18,6 +21,7 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
   let started = false;
   let lastIndex = 0;
   let followTimer = 0;
+  let lastStepAt = -Infinity;
 
   /** Size the frame, then fit the graph or centre the action at a readable zoom. */
   function frameView(/** @type {import("./timeline.js").FrameState} */ state) {
@@ -91,13 +95,18 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     }
     const jumped = Math.abs(state.index - lastIndex) > 1;
     lastIndex = state.index;
+    const now = performance.now();
+    const rapid = now - lastStepAt < RAPID_STEPS_MS;
+    lastStepAt = now;
     if (state.current < 0 || overview) return;
     const box = focusBox(state.current, state.index, panZoom.view.k, state);
     if (panZoom.isInView(box) && !underControls(box)) return;
-    // Glide while stepping or playing. While the scrubber jumps around, keep still
-    // (drawing a new region per jump is what costs on big graphs) and move once it rests.
+    // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
+    // move at once, for a glide redraws the whole view at every display frame. While the
+    // scrubber jumps around, keep still (drawing a new region per jump is what costs on
+    // big graphs) and move once it rests.
     clearTimeout(followTimer);
-    if (!jumped) panZoom.centerOn(box.x, box.y);
+    if (!jumped) panZoom.centerOn(box.x, box.y, undefined, rapid);
     else
       followTimer = setTimeout(
         () => panZoom.centerOn(box.x, box.y, undefined, true),
@@ -125,7 +134,7 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
   /** Whether a content rectangle (centre and size) is under a control now shown. */
   function underControls(/** @type {{x: number, y: number, width: number, height: number}} */ box) {
     const shown = covered.filter((part) => !part.element.hidden);
-    return shown.length > 0 && underCovers(panZoom.view, box, shown);
+    return shown.length > 0 && underCovers(panZoom.heading, box, shown);
   }
 
   function sizeFrame() {

@@ -45,6 +45,14 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
   const reducedMotion = () =>
     globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
+  /** Where a glide in progress is going; null when the view is still. */
+  /** @type {import("./view-transform.js").View | null} */
+  let heading = null;
+  function stopGlide() {
+    cancelAnimationFrame(glide);
+    heading = null;
+  }
+
   function apply() {
     viewport.setAttribute("transform", transformAttribute(view));
     onChange?.();
@@ -74,7 +82,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
 
   function fit() {
     handMoved = false;
-    cancelAnimationFrame(glide);
+    stopGlide();
     view = fitView(content, box());
     apply();
   }
@@ -89,7 +97,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
    */
   function centerOn(cx, cy, k = view.k, instant = false) {
     const target = clampToContent(centerView(cx, cy, clampScale(k), box()), content, box());
-    cancelAnimationFrame(glide);
+    stopGlide();
     if (instant || reducedMotion()) {
       view = target;
       apply();
@@ -97,21 +105,25 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     }
     const from = { ...view };
     const started = performance.now();
+    heading = target;
     const step = (/** @type {number} */ now) => {
       const t = Math.min(1, (now - started) / 280);
       view = glideStep(from, target, t);
-      apply();
       if (t < 1) glide = requestAnimationFrame(step);
+      else heading = null;
+      apply();
     };
     glide = requestAnimationFrame(step);
   }
 
   /**
-   * Whether a content rectangle is comfortably on screen.
+   * Whether a content rectangle is comfortably on screen, or will be when the glide in
+   * progress ends (so stepping faster than a glide does not start it again and again,
+   * which kept the whole graph moving and redrawn at every step).
    * @param {{x: number, y: number, width: number, height: number}} rect  centre and size
    */
   function isInView(rect) {
-    return rectInView(view, box(), rect);
+    return rectInView(heading ?? view, box(), rect);
   }
 
   /** @type {{x: number, y: number, id: number} | null} */
@@ -122,7 +134,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     drag = { x: event.clientX - view.x, y: event.clientY - view.y, id: event.pointerId };
     svgElement.setPointerCapture(event.pointerId);
     svgElement.classList.add("is-panning");
-    cancelAnimationFrame(glide);
+    stopGlide();
   }
   /** @param {PointerEvent} event */
   function onPointerMove(event) {
@@ -169,7 +181,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
      */
     setView(next) {
       handMoved = true;
-      cancelAnimationFrame(glide);
+      stopGlide();
       view = next;
       apply();
     },
@@ -184,6 +196,10 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     /** The current view {x, y, k} (view-transform.js), for drawing on a canvas. */
     get view() {
       return view;
+    },
+    /** Where the view is going: a glide's end, else the current view. */
+    get heading() {
+      return heading ?? view;
     },
     /** The svg's size in screen pixels. */
     get size() {
@@ -203,7 +219,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
     },
     destroy() {
       resizeObserver?.disconnect();
-      cancelAnimationFrame(glide);
+      stopGlide();
       svgElement.removeEventListener("pointerdown", onPointerDown);
       svgElement.removeEventListener("pointermove", onPointerMove);
       svgElement.removeEventListener("pointerup", onPointerUp);

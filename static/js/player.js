@@ -33,6 +33,9 @@ import { mountTopoStrip } from "./topo-strip.js";
 import { nodeNames } from "./trace.js";
 import { mountTransport } from "./transport.js";
 
+/** Frames closer together than this are rapid: the edges' flow waits for them to stop. */
+const RAPID_MS = 250;
+
 /**
  * @typedef {{
  *   trace: unknown,
@@ -191,12 +194,30 @@ export async function mountPlayer(
 
   let shownFrame = -1;
   let shownKey = "";
+  let lastMove = -Infinity;
+  let rapidTimer = 0;
+  /**
+   * Frames coming faster than the eye follows (arrow key held, scrubbing, fast play):
+   * the edges' flow stands still until they stop, since it repaints the graph at every
+   * display frame on top of the steps' own drawing.
+   */
+  function markRapid() {
+    const now = performance.now();
+    if (now - lastMove < RAPID_MS) shell.dataset.rapid = "true";
+    lastMove = now;
+    clearTimeout(rapidTimer);
+    rapidTimer = setTimeout(() => {
+      delete shell.dataset.rapid;
+    }, RAPID_MS);
+  }
+
   /** @param {import("./playback.js").PlaybackState} playState */
   function render(playState) {
     transport.update(playState);
     const key = `${playState.frame}:${quiz ? quiz.revision : 0}`;
     if (key === shownKey) return;
     const moved = shownFrame !== -1 && playState.frame !== shownFrame;
+    if (moved) markRapid();
     shownKey = key;
     shownFrame = playState.frame;
     const state = quiz
@@ -301,6 +322,7 @@ export async function mountPlayer(
       table.destroy?.();
       transport.destroy();
       steadyHeight.destroy();
+      clearTimeout(rapidTimer);
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();
     },

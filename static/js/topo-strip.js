@@ -25,6 +25,8 @@ export function mountTopoStrip(container, { timeline, names }) {
     ]),
   );
   let shownKey = "";
+  /** @type {WeakMap<Element, {number: HTMLElement | null, name: Text}>} each chip's parts */
+  const shown = new WeakMap();
 
   /** @param {import("./timeline.js").FrameState} state */
   function update(state) {
@@ -48,34 +50,58 @@ export function mountTopoStrip(container, { timeline, names }) {
     const key = `${state.index}`;
     if (key === shownKey) return;
     shownKey = key;
-    const chips = [];
-    if (from > 0) chips.push(moreChip(`\u2026 ${from}`));
+    // The chips are kept and changed in place, a step moving the window by one: building
+    // them anew each step made the page lay out the whole strip again.
+    let k = 0;
+    if (from > 0) setChip(k++, `\u2026 ${from}`, "topo-chip is-more", "topo-more");
     for (let position = from; position < to; position++) {
       const node = order[position];
       const ran = state.phase === "backward" && timeline.backwardFrame[node] < state.index;
       const current = state.phase === "backward" && node === state.current;
-      chips.push(
-        html(
-          "li",
-          {
-            class: `topo-chip${current ? " is-current" : ""}${ran ? " is-done" : ""}`,
-            "data-testid": "topo-chip",
-            ...(current ? { "aria-current": "step" } : {}),
-          },
-          [html("span", { class: "topo-number", text: String(position + 1) }), names[node]],
-        ),
+      const chip = setChip(
+        k++,
+        names[node],
+        `topo-chip${current ? " is-current" : ""}${ran ? " is-done" : ""}`,
+        "topo-chip",
+        String(position + 1),
       );
+      if (current) chip.setAttribute("aria-current", "step");
+      else chip.removeAttribute("aria-current");
     }
-    if (to < order.length) chips.push(moreChip(`${order.length - to} \u2026`));
-    list.replaceChildren(...chips);
+    if (to < order.length)
+      setChip(k++, `${order.length - to} \u2026`, "topo-chip is-more", "topo-more");
+    while (list.children.length > k) list.lastElementChild?.remove();
+  }
+
+  /**
+   * The k-th chip of the list, made or changed to show `text` (after `number`, a
+   * numbered chip) with `className`; only what differs is written, into the chip's
+   * own span and text (a step moves every number and name along by one).
+   * @param {number} k
+   * @param {string} text
+   * @param {string} className
+   * @param {string} testid
+   * @param {string} [number]
+   */
+  function setChip(k, text, className, testid, number) {
+    let chip = /** @type {HTMLElement | undefined} */ (list.children[k]);
+    if (!chip) {
+      chip = html("li", {});
+      list.append(chip);
+    }
+    if (chip.className !== className) chip.className = className;
+    if (chip.dataset.testid !== testid) chip.dataset.testid = testid;
+    let parts = shown.get(chip);
+    if (!parts || (number === undefined) !== (parts.number === null)) {
+      const numberSpan = number === undefined ? null : html("span", { class: "topo-number" });
+      parts = { number: numberSpan, name: document.createTextNode("") };
+      chip.replaceChildren(...(numberSpan ? [numberSpan] : []), parts.name);
+      shown.set(chip, parts);
+    }
+    if (parts.number && parts.number.textContent !== number)
+      parts.number.textContent = number ?? "";
+    if (parts.name.nodeValue !== text) parts.name.nodeValue = text;
+    return chip;
   }
   return { update };
-}
-
-/**
- * The chip that stands for the values left out at one end of a long order.
- * @param {string} text
- */
-function moreChip(text) {
-  return html("li", { class: "topo-chip is-more", "data-testid": "topo-more", text });
 }

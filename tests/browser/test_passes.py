@@ -489,3 +489,42 @@ def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: s
     player_page.wait_for_selector("#player[data-ready=true]")
     expect(player_page.get_by_test_id("group")).to_have_count(0)
     expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)
+
+
+RAPID_STEPS = """async (count) => {
+  const view = document.querySelector('[data-testid=graph-viewport]');
+  const viewport = () => view.getAttribute('transform');
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const glided = [];
+  let rapidFlowStill = 0;
+  for (let i = 0; i < count; i++) {
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+    await frame();
+    const after = viewport();
+    await frame();
+    if (viewport() !== after) glided.push(i);
+    const player = document.querySelector('[data-testid=player]');
+    const back = document.querySelector('.edge[data-state=back]');
+    if (player.dataset.rapid && (!back || getComputedStyle(back).animationName === 'none'))
+      rapidFlowStill++;
+  }
+  return {glided, rapidFlowStill};
+}"""
+
+
+def test_an_arrow_key_held_moves_the_view_at_once_and_stills_the_flow(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    """Issue 23, 11: stepping faster than a glide (an arrow key held through nn.py's
+    backward pass) never glides the view, which redrew the whole graph at every display
+    frame, nor flows the edges; one step at a time, the flow comes back."""
+    trace = traces["mlp-training"]
+    start = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "backward")
+    open_trace(player_page, server, trace, frame=start)
+    moved = player_page.evaluate(RAPID_STEPS, 60)
+    assert moved["glided"] == [], moved
+    assert moved["rapidFlowStill"] >= 55, moved
+    player = player_page.get_by_test_id("player")
+    expect(player).not_to_have_attribute("data-rapid", "true")
+    back = player_page.locator(".edge[data-state=back]").first
+    expect(back).to_have_css("animation-name", "flow-back")

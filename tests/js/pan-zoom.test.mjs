@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { attachPanZoom } from "../../static/js/pan-zoom.js";
+
+/** A stand-in svg and viewport group, and animation frames run by hand. */
+function stage() {
+  /** @type {Array<(now: number) => void>} */
+  let frames = [];
+  let now = 0;
+  globalThis.requestAnimationFrame = (callback) => frames.push(callback);
+  globalThis.cancelAnimationFrame = () => {
+    frames = [];
+  };
+  globalThis.performance ??= /** @type {any} */ ({ now: () => now });
+  const clock = globalThis.performance;
+  const element = {
+    addEventListener() {},
+    removeEventListener() {},
+    getBoundingClientRect: () => ({ width: 400, height: 300, left: 0, top: 0 }),
+  };
+  const transforms = [];
+  const viewport = { setAttribute: (_name, value) => transforms.push(value) };
+  const panZoom = attachPanZoom(/** @type {any} */ (element), /** @type {any} */ (viewport), {
+    width: 4000,
+    height: 3000,
+  });
+  return {
+    panZoom,
+    transforms,
+    /** Run the frames waiting, `ms` later. */
+    tick(ms) {
+      now = clock.now() + ms;
+      const waiting = frames;
+      frames = [];
+      for (const callback of waiting) callback(clock.now() + ms);
+    },
+  };
+}
+
+describe("pan-zoom's glide (issue 23, 11)", () => {
+  it("counts a rectangle a glide is heading to as in view, so a step does not glide again", () => {
+    const { panZoom, tick } = stage();
+    const far = { x: 2000, y: 1500, width: 40, height: 20 };
+    assert.equal(panZoom.isInView(far), false);
+    panZoom.centerOn(far.x, far.y);
+    // The view has not moved yet, but it is on its way there.
+    assert.equal(panZoom.isInView(far), true);
+    assert.notDeepEqual(panZoom.view, panZoom.heading);
+    tick(400);
+    tick(400);
+    assert.deepEqual(panZoom.view, panZoom.heading);
+    assert.equal(panZoom.isInView(far), true);
+  });
+
+  it("forgets where it was heading when the glide is cut short", () => {
+    const { panZoom } = stage();
+    const far = { x: 2000, y: 1500, width: 40, height: 20 };
+    panZoom.centerOn(far.x, far.y);
+    panZoom.setView({ x: 0, y: 0, k: 1 });
+    assert.equal(panZoom.isInView(far), false);
+    assert.deepEqual(panZoom.heading, { x: 0, y: 0, k: 1 });
+  });
+});

@@ -15,7 +15,7 @@ turns run by run, and the ratios.
 Targets (SPEC §12): Run -> drawn <= 1.5 s, scrubbing p95 <= 50 ms, heap < 300 MB at
 20,000 nodes.
 
-Usage: .venv/bin/python bench/page_bench.py [--nodes 2000] [--program fanout|mlp]
+Usage: .venv/bin/python bench/page_bench.py [--nodes 2000] [--program fanout|mlp|written]
        [--runs 5] [--scrubs 200] [--skip-dagre] [--baseline DIR]
 """
 
@@ -34,7 +34,12 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.harness import CHROMIUM_ARGS, ROOT, live_server
-from tests.support.programs import fanout_program, mlp_program, with_new_inputs
+from tests.support.programs import (
+    fanout_program,
+    mlp_program,
+    with_new_inputs,
+    written_program,
+)
 
 RUN_AND_WAIT = """async (source) => {
   const editor = document.querySelector('[data-testid=source]');
@@ -116,7 +121,7 @@ HEAP = """async () => {
           elements: player ? player.getElementsByTagName('*').length : 0};
 }"""
 
-PROGRAMS = {"mlp": mlp_program, "fanout": fanout_program}
+PROGRAMS = {"mlp": mlp_program, "fanout": fanout_program, "written": written_program}
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -234,6 +239,9 @@ def main() -> None:
         raise SystemExit("chromium is not installed (apt-get install chromium)")
     # A loaded machine should measure a slow trace, not have it refused with 503.
     os.environ.setdefault("BACKPROP_TRACE_TIME_LIMIT", "60")
+    # A program written out term by term passes the default 100,000 characters at about
+    # 11,000 nodes; issue 24 measured one of 194 KB on a server that allowed it.
+    os.environ.setdefault("BACKPROP_MAX_SOURCE_CHARS", "400000")
     builds = [("this build", ROOT)]
     if args.baseline:
         builds.append((f"baseline {args.baseline}", args.baseline.resolve()))

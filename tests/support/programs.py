@@ -52,6 +52,30 @@ def mlp_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
+def written_program(target_nodes: int, fan_in: int = FAN_IN, seed: int = 0) -> str:
+    """`mlp_program`'s network as a learner writes it out by hand: a line per term, a
+    running sum per neuron (`s0_3 = s0_3 + 0.412*x7`), then `h0_3 = tanh(s0_3 + b)`.
+    About three nodes a line: at 20,000 nodes some 7,000 lines, the kind of program
+    issue 24 measured (7,295 lines, 194 KB).
+
+    Example: written_program(100) starts `x0 = ...` (10 lines), then
+    `s0_0 = 0.xxx*x0`, `s0_0 = s0_0 + 0.xxx*x1`, ...
+    """
+    rng = random.Random(seed)
+    lines, inputs = _inputs(rng, fan_in)
+    layers = mlp_layers(target_nodes, fan_in)
+    for layer in range(layers + 1):
+        names = [f"h{layer}_{j}" for j in range(fan_in)] if layer < layers else ["out"]
+        for j, name in enumerate(names):
+            total = f"s{layer}_{j}"
+            for i, source in enumerate(inputs):
+                term = f"{rng.uniform(-1, 1):.3f}*{source}"
+                lines.append(f"{total} = {term}" if i == 0 else f"{total} = {total} + {term}")
+            lines.append(f"{name} = tanh({total} + {rng.uniform(-0.5, 0.5):.3f})")
+        inputs = names
+    return "\n".join(lines) + "\n"
+
+
 def dense_program(depth: int = 160, repeats: int = 2) -> str:
     """A short program that is a lot of work: `tanh` nested `depth` deep, `repeats` times.
 

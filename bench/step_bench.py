@@ -38,7 +38,7 @@ STEPS = """async ([count, start]) => {
   const steps = [];
   const floor = [];
   for (let i = 0; i < count; i++) {
-    let t0 = performance.now();
+    const t0 = performance.now();
     await twoFrames();
     floor.push(performance.now() - t0);
   }

@@ -88,6 +88,7 @@ class Names:
         # "the " too, so this is remembered rather than read back from the text.
         self._unnamed: set[Value] = set()
         self._elided: set[Value] = set()  # running sums named by their ends (`b+…+w[2]*3`)
+        self._chains: dict[Value, tuple[Value, int]] = {}  # `_chain_start` of each sum
         # `fmt` of each number met so far: local derivatives, gradients and sums repeat.
         # Equal numbers (1 == 1.0 == True, 0.0 == -0.0) have the same text.
         self._numbers: dict[float, str] = {}
@@ -141,19 +142,11 @@ class Names:
         """A running sum too long to write out, by its first and last terms: a neuron's
         `b+w[0]*x[0]+w[1]*x[1]+w[2]*x[2]` is `b+…+w[2]*x[2]` (each partial sum reads apart
         by the term it adds). Kept operands are called by their last step when both
-        belong to one owner. None for anything but a chain of three terms or more."""
+        belong to one owner, and never when they belong to two (two objects' `w[0]`
+        must not read as one). None for anything but a chain of three terms or more."""
         if node._op != "+" or len(node._prev) != 2:
             return None
-        first = node._prev[0]
-        terms = 2
-        while (
-            first._op == "+"
-            and len(first._prev) == 2
-            and not first.label
-            and first not in self._short
-        ):
-            first = first._prev[0]
-            terms += 1
+        first, terms = self._chain_start(node)
         if terms < 3:
             return None
         last = node._prev[1]
@@ -165,21 +158,57 @@ class Names:
                 return None
             named.append((owner, text, self(child)))
         owners = {owner for owner, _, _ in named if owner is not None}
-        short = len(owners) <= 1
-        (_, first_text, first_full), (_, last_text, last_full) = named
-        head, tail = (first_text, last_text) if short else (first_full, last_full)
+        if len(owners) > 1:
+            return None
+        (_, head, _), (_, tail, _) = named
         plus = self._precedences.get("+") or self._precedence_of("+")
         if first._prev and not first.label and self._op_rank(first) < plus:
             head = f"({head})"
-        if _is_number(last) and last.data < 0:
+        kept = last.label or last in self._short  # labelled, or kept by the program
+        if _is_number(last) and not kept and last.data < 0:
             text = f"{head}+…-{format_number(-last.data)}"
+        elif not kept and len(last._prev) == 2 and last._prev[1]._const == NEGATION:
+            negated = self._right_of(last._prev[0], "+")  # `a + (-d)`, written `…-d`
+            if negated is None:
+                return None
+            text = f"{head}+…-{negated}"
         else:
             if last._prev and not last.label and self._op_rank(last) <= plus:
                 tail = f"({tail})"
             text = f"{head}+…+{tail}"
-        if short and owners:
+        if owners:
             self._short_owner[node] = owners.pop()
         return text
+
+    def _chain_start(self, node: Value) -> tuple[Value, int]:
+        """The first term of the chain of unnamed sums `node` ends (`b` of
+        `((b + p0) + p1) + p2`) and how many terms it has (4). Remembered for every sum
+        on the way, so naming each partial sum of a chain of n costs n steps in all, not
+        n²/2; a loop, not recursion, down a long chain."""
+        chains = self._chains
+        found = chains.get(node)
+        if found is not None:
+            return found
+        path = [node]
+        while True:
+            left = path[-1]._prev[0]
+            if left in chains:
+                first, terms = chains[left]
+                break
+            if (
+                left._op == "+"
+                and len(left._prev) == 2
+                and not left.label
+                and left not in self._short
+            ):
+                path.append(left)
+                continue
+            first, terms = left, 1
+            break
+        for sum_node in reversed(path):
+            terms += 1
+            chains[sum_node] = (first, terms)
+        return chains[node]
 
     def _op_rank(self, node: Value) -> int:
         """The precedence of `node`'s op, remembered."""

@@ -70,6 +70,7 @@ export function attachPanZoom(svgElement, viewport, content, onChange, onResize)
    * @param {{x: number, y: number}} [around]  screen point inside the svg that stays put
    */
   function zoomBy(factor, around) {
+    stopGlide(); // a glide under way would undo the zoom
     const { width, height } = box();
     view = zoomAround(view, factor, around ?? { x: width / 2, y: height / 2 });
     apply();

@@ -66,7 +66,6 @@ export function mountTopoStrip(container, { timeline, names }) {
         String(position + 1),
       );
       if (current) chip.setAttribute("aria-current", "step");
-      else chip.removeAttribute("aria-current");
     }
     if (to < order.length)
       setChip(k++, `${order.length - to} \u2026`, "topo-chip is-more", "topo-more");
@@ -90,6 +89,7 @@ export function mountTopoStrip(container, { timeline, names }) {
       list.append(chip);
     }
     if (chip.className !== className) chip.className = className;
+    chip.removeAttribute("aria-current"); // the caller marks the current chip again
     if (chip.dataset.testid !== testid) chip.dataset.testid = testid;
     let parts = shown.get(chip);
     if (!parts || (number === undefined) !== (parts.number === null)) {

@@ -505,7 +505,7 @@ RAPID_STEPS = """async (count) => {
     if (viewport() !== after) glided.push(i);
     const player = document.querySelector('[data-testid=player]');
     const back = document.querySelector('.edge[data-state=back]');
-    if (player.dataset.rapid && (!back || getComputedStyle(back).animationName === 'none'))
+    if (player.dataset.rapid && back && getComputedStyle(back).animationName === 'none')
       rapidFlowStill++;
   }
   return {glided, rapidFlowStill};
@@ -528,3 +528,29 @@ def test_an_arrow_key_held_moves_the_view_at_once_and_stills_the_flow(
     expect(player).not_to_have_attribute("data-rapid", "true")
     back = player_page.locator(".edge[data-state=back]").first
     expect(back).to_have_css("animation-name", "flow-back")
+
+
+def test_the_topo_strip_marks_one_chip_current_as_its_window_moves(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    """The strip's chips are changed in place as the window slides along a long order:
+    whichever way the learner moves, one chip is current and it is the numbered chip of
+    the node whose rule runs (never a "…" chip left marked)."""
+    trace = traces["mlp-training"]
+    frames = trace["frames"]
+    backward = [k for k, f in enumerate(frames) if f["phase"] == "backward" and f["pass"] == 1]
+    open_trace(player_page, server, trace, frame=backward[len(backward) // 2])
+    current = player_page.locator(".topo-chips [aria-current=step]")
+    # The last rule (the order's first chip) straight to the first (its last), and back.
+    for frame in (backward[-1], backward[0], backward[-1], backward[-1] + 1):
+        player_page.get_by_test_id("scrubber").fill(str(frame))
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(
+            f"{frame + 1} / {len(frames)}"
+        )
+        if frames[frame]["phase"] != "backward":
+            expect(current).to_have_count(0)
+            continue
+        expect(current).to_have_count(1)
+        expect(current).to_have_attribute("data-testid", "topo-chip")
+        expect(current).to_have_class(re.compile(r"\bis-current\b"))
+        expect(player_page.locator(".topo-chips .is-more[aria-current]")).to_have_count(0)

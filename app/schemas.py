@@ -242,8 +242,8 @@ class Trace(Strict):
         description="Build frames (one per op node), one sort frame, backward frames; "
         "per pass, with update frames between passes."
     )
-    passes: list[Pass] | None = Field(
-        default=None, description="One per backward() call, in order (SPEC §11)."
+    passes: list[Pass] = Field(
+        description="One per backward() call, in order (SPEC §11); exactly one in schema 1."
     )
     ops: dict[str, OpFacts] = Field(
         description="The facts about each primitive op the nodes use, by op (`**` for every "

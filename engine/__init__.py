@@ -23,11 +23,8 @@ from backprop_animator.engine.parse import (
     SourceLines,
     first_real_statement,
     parse_program,
-    run_straight_line,
 )
-from backprop_animator.engine.passes import with_one_pass
-from backprop_animator.engine.run import trace_program
-from backprop_animator.engine.trace import trace_graph
+from backprop_animator.engine.run import trace_graph, trace_program, trace_straight_line
 from backprop_animator.engine.value import Value
 
 __all__ = [
@@ -79,18 +76,10 @@ def _trace_source(
     with _collector_paused():
         # Parsing makes only a tree (no cycles): the collector would walk it for nothing.
         tree = parse_program(source, granularity, limits, tree)
-        real = first_real_statement(tree)
-        if real is None:
-            program = run_straight_line(tree, source, granularity, limits)
-            trace = trace_graph(
-                program.output,
-                source=source,
-                granularity=granularity,
-                positions=program.positions,
-                mistake=mistake,
-                sort_steps=sort_steps,
+        if first_real_statement(tree) is None:
+            return trace_straight_line(
+                tree, source, granularity, limits, mistake=mistake, sort_steps=sort_steps
             )
-            return with_one_pass(trace, program.output)
     own = _own_value_class(tree)
     if mistake is not None and own is not None:
         raise EngineError(

@@ -24,18 +24,15 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from backprop_animator.engine.errors import EngineError, arithmetic_reason
+from backprop_animator.engine.errors import EngineError, arithmetic_reason, rule_failure
 from backprop_animator.engine.limits import Limits, deadline
 from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
 from backprop_animator.engine.narrate import Names, fmt
 from backprop_animator.engine.ops import NUMBER_FUNCTIONS
-from backprop_animator.engine.parse import (
-    first_real_statement,
-    parse_program,
-    run_straight_line,
-)
+from backprop_animator.engine.parse import first_real_statement, parse_program
 from backprop_animator.engine.program_gradcheck import gradcheck_program
-from backprop_animator.engine.trace import call_rule, node_dict, run_rule
+from backprop_animator.engine.run import build_straight_line
+from backprop_animator.engine.text import clean_text
 from backprop_animator.engine.value import Value, topological_order
 
 SCHEMES = ("forward", "central")
@@ -98,11 +95,11 @@ def _gradcheck_source(
     leaves: Sequence[str] | None,
     mistake: str | None,
 ) -> dict[str, Any]:
-    program = run_straight_line(tree, source, granularity, limits)
+    output, positions = build_straight_line(tree, source, granularity, limits)
     return gradcheck_graph(
-        program.output,
+        output,
         limits,
-        positions=program.positions,
+        positions=positions,
         scheme=scheme,
         h=h,
         leaves=leaves,
@@ -121,14 +118,15 @@ def gradcheck_graph(
     mistake: str | None = None,
 ) -> dict[str, Any]:
     """The same check for a graph built in Python with `engine.Value` (its gradients are
-    reset and recomputed, as `trace_value` does); `positions` as in `trace_graph`."""
+    reset and recomputed, as `trace_value` does); `positions`: where each op node was
+    made (`engine.run.build_straight_line`)."""
     limits = limits or Limits()
     positions = positions or {}
     steps = _check_options(scheme, h, mistake)
     topo, order = backward_order(output, mistake)
     by_creation = sorted(topo, key=lambda node: node._seq)
     # The trace's ids, labels and kinds (its gradients are filled in below).
-    nodes = [node_dict(node, f"n{i}") for i, node in enumerate(by_creation)]
+    nodes = [_node_entry(node, f"n{i}") for i, node in enumerate(by_creation)]
     checked = _leaves_to_check(nodes, leaves)
     work = len(checked) * len(steps) * len(by_creation)
     if work > limits.max_gradcheck_work:
@@ -166,7 +164,7 @@ def _run_backward(
     positions: dict[Value, tuple[int, int]],
     mistake: str | None,
 ) -> None:
-    """The backward pass of the right engine or a mistaken one, as `trace_graph` runs it
+    """The backward pass of the right engine or a mistaken one, as the recorder runs it
     but without its frames and words: the check needs only the gradients.
 
     Refuses what the trace refuses: data or a gradient that is not a finite number.
@@ -179,14 +177,45 @@ def _run_backward(
     output.grad = 1.0
     for node in order:
         if mistake == "assign":
-            for child, _, delta, _ in overwrite(run_rule(node, positions, names)):
+            for child, _, delta, _ in overwrite(_run_rule(node, positions, names)):
                 if not math.isfinite(delta):
                     raise _not_finite(names(node), names(child), positions.get(node))
         else:
-            call_rule(node, positions, names)
+            _call_rule(node, positions, names)
     for node in topo:
         if not math.isfinite(node.grad):
             raise _not_finite(None, names(node), positions.get(node))
+
+
+def _node_entry(node: Value, node_id: str) -> dict[str, Any]:
+    """What the check says of a node: its id, label and kind, as the trace gives them."""
+    label = node.label
+    return {
+        "id": node_id,
+        "label": clean_text(label) if label else label,
+        "kind": "op" if node._prev else ("const" if node._const else "leaf"),
+    }
+
+
+def _run_rule(
+    node: Value, positions: dict[Value, tuple[int, int]], name: Names
+) -> list[tuple[Value, float, float, float]]:
+    """Call the node's own `_backward`, collecting each `+=` it makes."""
+    node._tape = []
+    try:
+        _call_rule(node, positions, name)
+    finally:
+        tape, node._tape = node._tape, None
+    return tape
+
+
+def _call_rule(node: Value, positions: dict[Value, tuple[int, int]], name: Names) -> None:
+    """Call the node's own `_backward`; a failure is the user's error, with its place."""
+    try:
+        node._backward()
+    except (ArithmeticError, ValueError, TypeError) as error:
+        line, column = positions.get(node, (None, None))
+        raise EngineError(rule_failure(name(node), node._op, error), line, column) from None
 
 
 def _not_finite(parent: str | None, child: str, position: tuple[int, int] | None) -> EngineError:

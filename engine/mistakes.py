@@ -18,8 +18,6 @@ Example: for `c = a * b; d = c + a`, `backward_order(d, "no-sort")` is
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.sort_steps import RECURSIVE_SORT_APPEND_FIRST, appended, sort_steps
 from backprop_animator.engine.value import Value, topological_order
@@ -97,23 +95,3 @@ def overwrite(tape: Tape) -> Tape:
         written.append((child, local, delta, child.grad))
         child.grad = delta
     return written
-
-
-def correct_grads(
-    output: Value, topo: list[Value], run_rule: Callable[[Value], object]
-) -> dict[Value, float]:
-    """The gradient the right engine gives each node of `topo` (a right topological
-    order): the seed, then `run_rule` on each node of `reversed(topo)`, as
-    `Value.backward` does. `run_rule` is the caller's guarded call of `node._backward`.
-
-    Leaves every gradient at zero afterwards, ready for the mistaken engine's pass.
-    """
-    for node in topo:
-        node.grad = 0.0
-    output.grad = 1.0
-    for node in reversed(topo):
-        run_rule(node)
-    grads = {node: node.grad for node in topo}
-    for node in topo:
-        node.grad = 0.0
-    return grads

@@ -1,17 +1,14 @@
-"""Program text -> Value graph, through Python's own parser and a whitelist.
+"""Program text -> a checked syntax tree, and the tables of SPEC §2's language.
 
-The source is parsed with `ast.parse` and then walked node by node; only the
-constructs of the input language (SPEC §2) are given a meaning, and anything else
-is refused with an `EngineError` that says where. Nothing is passed to `eval` or
-`exec`, and no attribute, import, file or name outside the program can be reached.
+The source is checked (size, characters, statement sizes) and parsed with `ast.parse`
+under a lock; nothing runs here. `first_real_statement` tells a straight-line program
+(SPEC §2, run by `engine.interpreter.straight_line` with that language's own
+semantics) from a real one (SPEC §11, run by `engine.interpreter` with Python's); both
+are run by the one interpreter package and written by the one recorder
+(`engine.passes`). Nothing is passed to `eval` or `exec`.
 
-What it leaves out on purpose: control flow, function definitions, strings other
-than labels, reading `.data`/`.grad`. Plain-number arithmetic stays plain numbers,
-always in floats, so no input can make a huge integer. Programs that use more (SPEC
-§11) are told apart by `is_straight_line` and run by `engine.interpreter` instead.
-
-Example: `run_straight_line(parse_program(source, ...), source, ...).output` for
-`a = 3\\nb = a + a` is the `+` node, with `a` a leaf labelled "a" used twice.
+Example: `first_real_statement(parse_program("a = 3\\nb = a + a", ...))` is None: a
+straight-line program, in which `a` is a leaf labelled "a" used twice.
 """
 
 from __future__ import annotations
@@ -24,13 +21,12 @@ import re
 import threading
 import tokenize
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from backprop_animator.engine.errors import NO_REAL_RESULT, EngineError, arithmetic_reason
-from backprop_animator.engine.limits import Limits, too_deep
-from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
-from backprop_animator.engine.value import Value, creation_order, mark_written_left
+from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.ops import FUNCTIONS
+from backprop_animator.engine.value import Value
 
 isfinite = math.isfinite
 
@@ -93,14 +89,6 @@ BINARY_OPERATORS: dict[type[ast.operator], tuple[str, Callable[[Operand, Operand
 }
 
 
-@dataclass
-class Program:
-    """A built graph: its output and where in the source each op node was made."""
-
-    output: Value
-    positions: dict[Value, tuple[int, int]] = field(default_factory=dict)
-
-
 def parse_program(
     source: str, granularity: str, limits: Limits, tree: ast.Module | None = None
 ) -> ast.Module:
@@ -116,15 +104,6 @@ def parse_program(
     _check_no_nul(source)
     _check_statement_sizes(source, limits)
     return tree if tree is not None else _parse(source, limits)
-
-
-def run_straight_line(tree: ast.Module, source: str, granularity: str, limits: Limits) -> Program:
-    """Run a program of the straight-line language (SPEC §2) with its own semantics."""
-    try:
-        return _Interpreter(SourceLines(source), granularity, limits).run(tree)
-    except RecursionError:
-        # Only reachable when BACKPROP_MAX_DEPTH is set above what Python's stack allows.
-        raise limits.exceeded("max_depth", "the program is nested too deeply") from None
 
 
 def is_straight_line(tree: ast.Module) -> bool:
@@ -431,373 +410,3 @@ class SourceLines:
         if table is None:
             return byte_offset + 1
         return (table[byte_offset] if byte_offset < len(table) else len(table)) + 1
-
-
-class _Interpreter:
-    """Runs a parsed program statement by statement over a small environment of names."""
-
-    def __init__(self, lines: SourceLines, granularity: str, limits: Limits) -> None:
-        self.lines = lines
-        self.limits = limits
-        self.expanded = granularity == "expanded"
-        self.env: dict[str, Operand] = {}
-        self.positions: dict[Value, tuple[int, int]] = {}
-        self.node_count = 0
-        self.depth = 0
-        self.output: Value | None = None
-        self.backward_line: int | None = None
-        self.last: Operand | None = None
-
-    # Statements
-
-    def run(self, tree: ast.Module) -> Program:
-        for statement in tree.body:
-            self.statement(statement)
-        result = self.output if self.output is not None else self.last
-        if result is None:
-            raise EngineError(
-                "the program has no result: end it with an expression, or call .backward() "
-                "on the output"
-            )
-        if not isinstance(result, Value):
-            raise EngineError(
-                f"the program's result is the plain number {result!r}, not a Value; "
-                "use at least one named input or Value(...)"
-            )
-        return Program(result, self.positions)
-
-    def statement(self, node: ast.stmt) -> None:
-        if isinstance(node, ast.Expr):
-            self.expression_statement(node)
-        elif isinstance(node, ast.Assign):
-            self.assign(node)
-        elif isinstance(node, ast.AugAssign):
-            self.augmented_assign(node)
-        elif isinstance(node, ast.ImportFrom):
-            self.import_from(node)
-        elif isinstance(node, ast.Import):
-            raise self.error(node, "only `from ... import Value` is accepted; nothing is imported")
-        elif not isinstance(node, ast.Pass):
-            raise self.unsupported(node)
-
-    def expression_statement(self, node: ast.Expr) -> None:
-        call = node.value
-        if isinstance(call, ast.Constant) and isinstance(call.value, str):
-            return  # a docstring or a string on its own line: a comment, in effect
-        if isinstance(call, ast.Call):
-            if isinstance(call.func, ast.Name) and call.func.id in NO_EFFECT_FUNCTIONS:
-                return  # accepted so the article's code pastes as it is; nothing runs
-            if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
-                self.backward(call)
-                return
-        self.last = self.eval(node.value)
-
-    def backward(self, call: ast.Call) -> None:
-        assert isinstance(call.func, ast.Attribute)
-        if call.args or call.keywords:
-            raise self.error(call, "backward() takes no arguments")
-        target = self.eval(call.func.value)
-        if not isinstance(target, Value):
-            raise self.error(call, "backward() needs a Value, not a plain number")
-        if self.output is not None:
-            raise self.error(
-                call,
-                f"backward() was already called on line {self.backward_line}; "
-                "the player shows one backward pass",
-            )
-        self.output = target
-        self.backward_line = call.lineno
-
-    def assign(self, node: ast.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute):
-            self.set_label(node.targets[0], node.value)
-            return
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
-            self.unpack(node.targets[0], node.value)
-            return
-        value = self.eval(node.value)
-        for target in node.targets:
-            if not isinstance(target, ast.Name):
-                raise self.error(target, "only names can be assigned to (and `x.label = '...'`)")
-            value = self.bind(target, value)
-        self.last = value
-
-    def unpack(self, target: ast.Tuple, value: ast.expr) -> None:
-        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
-            raise self.error(target, "unpacking needs as many values as names: a, b = 1.0, 2.0")
-        values = [self.eval(item) for item in value.elts]
-        for name, item in zip(target.elts, values, strict=True):
-            if not isinstance(name, ast.Name):
-                raise self.error(name, "only names can be assigned to")
-            self.last = self.bind(name, item)
-
-    def set_label(self, target: ast.Attribute, value: ast.expr) -> None:
-        if target.attr != "label":
-            raise self.error(target, f"only `.label` can be set, not `.{target.attr}`")
-        node = self.eval(target.value)
-        if not isinstance(node, Value):
-            raise self.error(target, "only a Value has a label")
-        node.label = self.label_text(value)
-
-    def label_text(self, value: ast.expr) -> str:
-        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
-            raise self.error(value, "a label must be a string, like x.label = 'x1'")
-        return value.value
-
-    def augmented_assign(self, node: ast.AugAssign) -> None:
-        if not isinstance(node.target, ast.Name):
-            raise self.error(node.target, "only a name can be updated with +=, -=, *=, /=")
-        current = self.lookup(node.target)
-        # Like micrograd, `c += e` builds a new node c + e and rebinds c.
-        new = self.binary(node, node.op, current, self.eval(node.value))
-        self.last = self.bind(node.target, new)
-
-    def import_from(self, node: ast.ImportFrom) -> None:
-        if node.module == "__future__":
-            return  # `from __future__ import annotations`: nothing to do
-        names = {alias.name for alias in node.names}
-        renamed = any(alias.asname for alias in node.names)
-        if not names <= IMPORTABLE or renamed:
-            raise self.error(
-                node, "only `Value` (and `draw_dot`) can be imported; nothing else is available"
-            )
-
-    def bind(self, target: ast.Name, value: Operand) -> Value:
-        """Give a name its value; numbers become labelled leaves, new nodes take the name."""
-        name = target.id
-        if name in RESERVED:
-            raise self.error(target, f"`{name}` is a built-in here; choose another name")
-        if isinstance(value, Value):
-            value.label = value.label or name
-        else:
-            value = Value(value, label=name)
-            self.count_nodes(target, value, -1)
-        self.env[name] = value
-        return value
-
-    # Expressions
-
-    def eval(self, node: ast.expr) -> Operand:
-        # No `finally`: an error ends the whole run, so the depth need not be restored.
-        depth = self.depth = self.depth + 1
-        if depth > self.limits.max_depth:
-            line, column = self.lines.position(node)
-            raise self.limits.exceeded("max_depth", too_deep(node), line, column)
-        # The common cases first, by exact type (the parser makes no subclasses).
-        kind = type(node)
-        if kind is ast.BinOp:
-            left = self.eval(node.left)  # type: ignore[attr-defined]
-            right = self.eval(node.right)  # type: ignore[attr-defined]
-            entry = BINARY_OPERATORS.get(type(node.op))  # type: ignore[attr-defined]
-            if entry is not None and entry[0] != "**":
-                result = self.apply(node, entry[0], entry[1], left, right)  # `self.binary`
-                if entry[0] == "*" and type(left) is not Value:
-                    mark_written_left(result)
-            else:
-                result = self.binary(node, node.op, left, right)  # type: ignore[attr-defined]
-        elif kind is ast.Name:
-            result = self.lookup(node)  # type: ignore[arg-type]
-        else:
-            result = self.eval_node(node)
-        self.depth = depth - 1
-        return result
-
-    def eval_node(self, node: ast.expr) -> Operand:
-        if isinstance(node, ast.Constant):
-            return self.constant(node)
-        if isinstance(node, ast.Name):
-            return self.lookup(node)
-        if isinstance(node, ast.BinOp):
-            return self.binary(node, node.op, self.eval(node.left), self.eval(node.right))
-        if isinstance(node, ast.UnaryOp):
-            return self.unary(node)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        if isinstance(node, ast.Attribute):
-            raise self.error(
-                node,
-                f"reading `.{node.attr}` is not supported; the player shows data and grad",
-            )
-        raise self.unsupported(node)
-
-    def constant(self, node: ast.Constant) -> float:
-        value = node.value
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            if isinstance(value, str):
-                raise self.error(node, "strings are only used as labels: x.label = 'x1'")
-            raise self.error(node, f"{value!r} is not a number")
-        try:
-            number = float(value)
-        except OverflowError:
-            raise self.error(node, "this number is too large for a float") from None
-        if not math.isfinite(number):
-            raise self.error(node, "this number is too large for a float (it would be inf)")
-        return number
-
-    def lookup(self, node: ast.Name) -> Operand:
-        if node.id in self.env:
-            return self.env[node.id]
-        if node.id in RESERVED:
-            raise self.error(node, f"`{node.id}` is a function; call it, like {node.id}(x)")
-        raise self.error(node, f"name '{node.id}' is not defined")
-
-    def binary(self, node: ast.AST, op: ast.operator, left: Operand, right: Operand) -> Operand:
-        if type(op) not in BINARY_OPERATORS:
-            symbol = _OPERATOR_SYMBOLS.get(type(op), type(op).__name__)
-            raise self.error(node, f"the operator {symbol} is not supported")
-        symbol, apply = BINARY_OPERATORS[type(op)]
-        if symbol == "**" and isinstance(right, Value):
-            raise self.error(
-                node,
-                "the exponent of ** must be a plain number like 2 or -1; "
-                "a name assigned a number is a Value leaf, so write the number itself",
-            )
-        result = self.apply(node, symbol, apply, left, right)
-        if symbol == "*" and type(left) is not Value:
-            mark_written_left(result)
-        return result
-
-    def unary(self, node: ast.UnaryOp) -> Operand:
-        operand = self.eval(node.operand)
-        if isinstance(node.op, ast.UAdd):
-            return operand
-        if isinstance(node.op, ast.USub):
-            return self.apply(node, "-", operator.neg, operand)
-        symbol = "not" if isinstance(node.op, ast.Not) else "~"
-        raise self.error(node, f"the operator {symbol} is not supported")
-
-    def call(self, node: ast.Call) -> Operand:
-        if isinstance(node.func, ast.Name):
-            name = node.func.id
-            if name == "Value":
-                return self.make_value(node)
-            if name in FUNCTIONS:
-                argument = self.only_argument(node, name)
-                return self.function(node, name, self.eval(argument))
-            if name in NO_EFFECT_FUNCTIONS:
-                raise self.error(node, f"{name}() has no value; call it on a line of its own")
-            if name in self.env:
-                raise self.error(node, f"`{name}` is not a function")
-            raise self.error(
-                node,
-                f"unknown function '{name}'; available: {', '.join(FUNCTIONS)}, Value",
-            )
-        if isinstance(node.func, ast.Attribute):
-            method = node.func.attr
-            if method == "backward":
-                raise self.error(node, "backward() returns nothing; call it on a line of its own")
-            if method not in FUNCTIONS:
-                raise self.error(node, f"unknown method .{method}()")
-            if node.args or node.keywords:
-                raise self.error(node, f".{method}() takes no arguments")
-            target = self.eval(node.func.value)
-            if not isinstance(target, Value):
-                raise self.error(
-                    node, f"a plain number has no .{method}(); write {method}(x) or Value(x)"
-                )
-            return self.function(node, method, target)
-        raise self.error(node, "only the functions and methods of Value can be called")
-
-    def only_argument(self, node: ast.Call, name: str) -> ast.expr:
-        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
-            raise self.error(node, f"{name}() takes exactly one argument")
-        return node.args[0]
-
-    def make_value(self, node: ast.Call) -> Value:
-        if len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
-            raise self.error(node, "Value() takes one number, like Value(2.0, label='x1')")
-        label = ""
-        for keyword in node.keywords:
-            if keyword.arg != "label":
-                raise self.error(node, "Value() accepts only a label=... keyword")
-            label = self.label_text(keyword.value)
-        data = self.eval(node.args[0])
-        if isinstance(data, Value):
-            raise self.error(node, "Value() takes a plain number, not another Value")
-        leaf = Value(data, label=label)
-        self.count_nodes(node, leaf, -1)
-        return leaf
-
-    def function(self, node: ast.AST, name: str, argument: Operand) -> Operand:
-        if isinstance(argument, Value):
-            target = argument
-            expanded = OPS[name].expanded
-            if self.expanded and expanded is not None:
-                return self.apply(node, name, expanded, target)
-            return self.apply(node, name, getattr(target, name))
-        return self.apply(node, name, NUMBER_FUNCTIONS[name], argument)
-
-    def apply(
-        self, node: ast.AST, what: str, compute: Callable[..., Operand], *operands: Operand
-    ) -> Operand:
-        """Run `compute(*operands)`, turning floating-point trouble into an error at `node`."""
-        mark = next(creation_order)
-        try:
-            result = compute(*operands)
-        except (ZeroDivisionError, OverflowError, ValueError, TypeError) as error:
-            reason = arithmetic_reason(error, domain=NO_REAL_RESULT)
-            raise self.error(node, f"{what}: {reason}") from None
-        if type(result) is Value:
-            self.count_nodes(node, result, mark)
-        elif type(result) is not float or not isfinite(result):
-            # `isinstance`, not `type`, for what follows: a subclass of Value never
-            # appears here, but the slow path stays exactly what it was.
-            if isinstance(result, Value):
-                self.count_nodes(node, result, mark)
-            else:
-                self.check_number(node, what, result)
-        return result
-
-    def count_nodes(self, node: ast.AST, out: Value, mark: int) -> None:
-        """Check and remember the nodes one operation created (those made after `mark`)."""
-        line, column = self.lines.position(node)
-        where = (line or 1, column or 1)
-        positions = self.positions
-        stack = [out]
-        count = 0
-        while stack:
-            new = stack.pop()
-            if new._seq <= mark or new in positions:
-                continue
-            count += 1
-            data = new.data
-            if type(data) is not float or not isfinite(data):
-                self.check_number(node, new._op or "Value", data)
-            if new._prev:
-                positions[new] = where
-                stack.extend(new._prev)
-        self.node_count += count
-        if self.node_count > self.limits.max_nodes:
-            raise self.limits.exceeded("max_nodes", "the graph has too many nodes", line, column)
-
-    # Errors
-
-    def check_number(self, node: ast.AST, what: str, value: object) -> None:
-        if isinstance(value, complex):
-            raise self.error(node, f"{what}: math domain error (the result is complex)")
-        if not isinstance(value, int | float) or not math.isfinite(value):
-            raise self.error(
-                node,
-                f"{what}: the result is not a finite number ({value}); the maths is exact, "
-                "but floating point has a range",
-            )
-
-    def error(self, node: ast.AST, message: str) -> EngineError:
-        line, column = self.lines.position(node)
-        return EngineError(message, line, column)
-
-    def unsupported(self, node: ast.AST) -> EngineError:
-        name = CONSTRUCT_NAMES.get(type(node), type(node).__name__)
-        return self.error(node, f"not supported in this language: {name}")
-
-
-_OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.MatMult: "@",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-    ast.BitOr: "|",
-    ast.BitAnd: "&",
-    ast.BitXor: "^",
-}

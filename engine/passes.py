@@ -31,9 +31,9 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from backprop_animator.engine import mistake_text, mistakes, narrate, ops
+from backprop_animator.engine import mistake_text, mistakes, narrate, ops, underflow
 from backprop_animator.engine.engine_check import check_engine
-from backprop_animator.engine.errors import rule_failure
+from backprop_animator.engine.errors import EngineError, rule_failure
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Function,
@@ -52,10 +52,10 @@ from backprop_animator.engine.right_engine import RightEngine, right_locals
 from backprop_animator.engine.sort_steps import Step, step_frames
 from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.text import clean_text
-from backprop_animator.engine.trace import SCHEMA as SCHEMA_ONE
-from backprop_animator.engine.value import Value, creation_order, topological_order
+from backprop_animator.engine.value import Value, creation_order, no_rule, topological_order
 
-SCHEMA_TWO = 2
+SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
+SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
 _SEQ = attrgetter("_seq")  # creation order
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 # What one node of a `backward()` pass on the engine's Value costs in interpreter steps.
@@ -146,6 +146,36 @@ class Recorder:
         self.globals_: dict[str, Any] = {}
         self.correct: dict[Value, float] = {}
         self.pass_correct: list[dict[Value, float]] = []
+        # A straight-line program (SPEC §2, `engine.interpreter.straight_line`) or a graph
+        # built in Python: one pass, written in schema 1's shape (no groups, no pass
+        # numbers), its errors placed at the node that meets them.
+        self.plain = False
+        self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
+
+    def adopt_plain(self, node: Value, mark: int, where: tuple[int, int]) -> None:
+        """Take a node a straight-line program made, checked already, made at `where`."""
+        if node._prev:
+            self.positions[node] = where
+
+    def adopt_graph(self, output: Value) -> None:
+        """Take a graph built in Python (`engine.trace_value`): its gradients start at 0."""
+        names = narrate.Names()
+        for node in topological_order(output):
+            if not math.isfinite(node.data):
+                # Programs are checked as they run; a graph built in Python may not be.
+                raise self.placed(
+                    node,
+                    f"{names(node)} is not a finite number ({node.data}); strict JSON has no "
+                    "inf or nan",
+                )
+            node.grad = 0.0
+
+    def placed(self, node: Value, message: str) -> EngineError:
+        """The error `message` about `node`: at the place the node was made in a plain
+        trace; a real program's error is placed by the statement it passes through."""
+        if self.plain:
+            return EngineError(message, *self.positions.get(node, (None, None)))
+        return ProgramError(message)
 
     # Adopting nodes
 
@@ -418,6 +448,8 @@ class Recorder:
             append_first = mistake == "append-first"
             for frame in step_frames(steps, identity, names, append_first=append_first):
                 self.emit(frame, index)
+        if steps is not None or (self.plain and self.sort_steps):
+            # Schema 1 marks the seed of a sort asked for step by step, with no steps or some.
             sort = {"phase": "sort", "step": "seed", **sort}
         self.emit(sort, index)
         self.received = {}
@@ -472,7 +504,8 @@ class Recorder:
         state = self.state
         # A mistaken engine runs the pass twice: the right engine's beside its own.
         runs = 1 if mistake is None else 2
-        state.steps += BACKWARD_STEPS_PER_NODE * len(topo) * runs
+        if not self.plain:  # a straight-line program is bounded by its nodes alone
+            state.steps += BACKWARD_STEPS_PER_NODE * len(topo) * runs
         if state.steps > state.step_limit:
             error = self.limits.exceeded(
                 "max_steps",
@@ -481,6 +514,12 @@ class Recorder:
                 f"{len(topo):,})",
             )
             raise ProgramError(error.message)
+        smallest = underflow.SMALLEST_NORMAL
+        data_underflowed = underflow.data_underflowed
+        # `-smallest < x < smallest` is `abs(x) < smallest` without a call, for every node.
+        self.underflowed.update(
+            node for node in topo if -smallest < node.data < smallest and data_underflowed(node)
+        )
         if mistake is not None:
             self.correct_pass(output, topo)
         steps = None
@@ -488,12 +527,28 @@ class Recorder:
             steps = sort_steps_of(output, append_first=mistake == "append-first")
         sort = self.begin_pass(output, topo, steps)
         sort["changes"].append((output, "grad", output.grad, 1.0))
-        output.grad = 1  # micrograd seeds with the int 1
+        output.grad = 1.0 if self.plain else 1  # micrograd seeds with the int 1
         index = len(self.passes)
         backward_frame = self.backward_frame
         first_frame = len(self.frames)
         story: list[mistake_text.Run] = []
+        frames = self.frames
+        leaf_rule = no_rule
         for node in order:
+            if mistake is None and not node._prev and node._backward is leaf_rule:
+                # A leaf of the engine: its rule does nothing, so there is nothing to watch.
+                frame: dict[str, Any] = {
+                    "phase": "backward",
+                    "node": node,
+                    "text": narrate.leaf_text(node, self.names),
+                    "contributions": (0.0, (), None, None),
+                }
+                if self.pending:
+                    self.emit(frame, index)
+                else:
+                    frame["pass"] = index
+                    frames.append(frame)
+                continue
             upstream = node.grad
             tape: list[tuple[Value, float, float, float]] = []
             node._tape = tape
@@ -513,7 +568,7 @@ class Recorder:
             told = mistake_text.Story(mistake, story, self.correct, self.names, output)
             rules = [f for f in self.frames[first_frame:] if f["phase"] == "backward"]
             for frame, text in zip(rules, told.texts(), strict=True):
-                frame["text"] = text
+                frame["text"] = text + frame.pop("note", "")  # the underflow note, if any
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)
         if self.rerun is not None:
@@ -524,7 +579,7 @@ class Recorder:
         kept in `self.correct` (and per pass), the gradients put back as they were."""
         right_topo = topo if self.mistake == "assign" else topological_order(output)
         saved = [node.grad for node in right_topo]
-        output.grad = 1
+        output.grad = 1.0 if self.plain else 1
         try:
             for node in reversed(right_topo):
                 try:
@@ -537,15 +592,16 @@ class Recorder:
                 node.grad = grad
         for node, grad in found.items():
             if not math.isfinite(grad):
-                raise ProgramError(
+                raise self.placed(
+                    node,
                     f"the right engine's gradient of {self.names(node)} is not a finite number; "
-                    "differentiation is exact, floating point is not"
+                    "differentiation is exact, floating point is not",
                 )
         self.correct.update(found)
         self.pass_correct.append(found)
 
-    def rule_failed(self, node: Value, error: Exception) -> ProgramError:
-        return ProgramError(rule_failure(self.names(node), node._op, error))
+    def rule_failed(self, node: Value, error: Exception) -> EngineError:
+        return self.placed(node, rule_failure(self.names(node), node._op, error))
 
     def backward_frame(
         self,
@@ -557,29 +613,47 @@ class Recorder:
         """One rule's frame; `writes` (a program-class rule's) say how each `+=` of
         `tape` was written: (`"+="` or `"="`, its line, the local read off it, after)."""
         upstream = 0.0
+        lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
             isfinite = math.isfinite
             upstream = float(node.grad)
-            for child, local, delta, before in tape:
-                if not (isfinite(local) and isfinite(before + delta)):
-                    raise ProgramError(
+            assign = self.mistake == "assign"
+            smallest = underflow.SMALLEST_NORMAL
+            for i, (child, local, delta, before) in enumerate(tape):
+                if not (isfinite(local) and isfinite(delta if assign else before + delta)):
+                    raise self.placed(
+                        node,
                         f"the gradient flowing from {self.names(node)} into {self.names(child)} "
-                        "is not a finite number; differentiation is exact, floating point is not"
+                        "is not a finite number; differentiation is exact, floating point is not",
                     )
+                if (-smallest < delta < smallest or -smallest < local < smallest) and (
+                    underflow.contribution_underflowed(node, child, local, node.grad, delta)
+                ):
+                    lost = [*(lost or ()), i]
         if writes is not None:
             found = self.rule_locals[node] = right_locals(node, node._prev)
             text = narrate.own_rule_text(
                 node, self.names, tape, writes, self.received, found[0] if found else None
             )
+        elif self.mistake is not None:
+            text = ""  # a mistaken engine's words come once the pass is known (`engine_pass`)
         else:
             text = narrate.backward_text(node, self.names, tape, self.received)
+        note = ""
+        if lost is not None:
+            self.underflowed.add(node)
+            note = narrate.underflow_text([tape[i][0] for i in lost], self.names)
+            if self.mistake is None:
+                text += note
         # The contributions become dicts once the nodes have their ids (`frames_with_ids`).
-        frame = {
+        frame: dict[str, Any] = {
             "phase": "backward",
             "node": node,
             "text": text,
-            "contributions": (upstream, tape, writes),
+            "contributions": (upstream, tape, writes, lost),
         }
+        if note and self.mistake is not None:
+            frame["note"] = note  # goes after the mistaken engine's words (`engine_pass`)
         if self.pending:
             self.emit(frame, index)
         else:
@@ -699,6 +773,8 @@ class Recorder:
         several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
         if self.right.pass_locals:
             self.right_by_id = self.right_locals_by_id(ids)
+        if self.plain:
+            return self.plain_trace(source, granularity, by_creation, ids, frames, names)
         trace: dict[str, Any] = {
             "schema": SCHEMA_TWO if several else SCHEMA_ONE,
             "source": source,
@@ -734,6 +810,40 @@ class Recorder:
         if self.right_by_id is not None:
             # A program with its own Value class: where it parts from a right engine.
             trace["engine_check"] = check_engine(trace, self.right_by_id)
+        return trace
+
+    def plain_trace(
+        self,
+        source: str,
+        granularity: str,
+        by_creation: list[Value],
+        ids: dict[Value, str],
+        frames: list[dict[str, Any]],
+        names: dict[Value, str],
+    ) -> dict[str, Any]:
+        """A straight-line program's trace, or a Python-built graph's: schema 1's (SPEC
+        §3), with its one pass (SPEC §11)."""
+        output, topo, data = self.passes[0]
+        trace: dict[str, Any] = {
+            "schema": SCHEMA_ONE,
+            "source": clean_text(source),
+            "granularity": granularity,
+            "nodes": self.node_dicts(by_creation, ids, GroupNames({}), names),
+            "edges": [
+                {"source": ids[child], "target": ids[node]}
+                for node in by_creation
+                for child in node._prev
+            ],
+            "topo": [ids[node] for node in topo],
+            "output": ids[output],
+            "frames": frames,
+            "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
+        }
+        if self.mistake is not None:
+            trace["mistake"] = self.mistake
+        trace["passes"] = [
+            {"output": trace["output"], "topo": trace["topo"], "data": float(data), "names": {}}
+        ]
         return trace
 
     def right_locals_by_id(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
@@ -801,13 +911,14 @@ class Recorder:
         # A one-pass trace keeps schema 1's shape: its sort frame has no `changes`.
         one_pass = len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames)
         assign = self.mistake == "assign"
+        plain = self.plain
         for frame in self.frames:
             phase = frame["phase"]
             if phase == "backward":
                 frame["node"] = ids[frame["node"]]
-                upstream, tape, writes = frame["contributions"]
+                upstream, tape, writes, lost = frame["contributions"]
                 if writes is None:
-                    frame["contributions"] = [
+                    frame["contributions"] = contributions = [
                         {
                             "to": ids[child],
                             "local": float(local),
@@ -819,6 +930,8 @@ class Recorder:
                         }
                         for child, local, delta, before in tape
                     ]
+                    for index in lost or ():
+                        contributions[index]["underflow"] = True
                 else:  # a program-class rule: as the learner's code wrote it (SPEC §14)
                     frame["contributions"] = [
                         {
@@ -855,7 +968,11 @@ class Recorder:
                     frame["node"] = ids[frame["node"]]
                     if one_pass:
                         del frame["changes"]
-            if frame["pass"] > last_pass:
+                    if plain:
+                        del frame["node"]
+            if plain:
+                del frame["pass"]
+            elif frame["pass"] > last_pass:
                 frame["pass"] = last_pass
             if carried:
                 frame["prints"] = carried + frame.get("prints", [])
@@ -895,6 +1012,8 @@ class Recorder:
         owner_of = self.owner_of
         right = self.right
         correct = self.correct if self.mistake is not None else None
+        plain = self.plain
+        underflowed = self.underflowed
         group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
         out = []
         for node in by_creation:
@@ -919,6 +1038,10 @@ class Recorder:
                 "grad": float(node.grad),
                 "group": group,
             }
+            if plain:
+                del entry["group"]  # schema 1's nodes have no groups
+            if node in underflowed:  # only then, so other nodes keep SPEC §3's fields
+                entry["underflow"] = True
             if correct is not None:
                 # A mistaken engine's trace: the right engine's gradient, to compare.
                 entry["correct_grad"] = float(correct[node])
@@ -1086,18 +1209,6 @@ def update_text(statement: str, changes: list[dict[str, Any]], still: str = "") 
         summary += f", {still}"
     statement = statement.rstrip(":")
     return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
-
-
-def with_one_pass(trace: dict[str, Any], output: Value) -> dict[str, Any]:
-    """A straight-line program's trace: schema 1's, plus its one pass (SPEC §11), with
-    labels cut to 100 characters."""
-    trace["passes"] = [
-        {"output": trace["output"], "topo": trace["topo"], "data": float(output.data), "names": {}}
-    ]
-    for node in trace["nodes"]:
-        if len(node["label"]) > MAX_LABEL:
-            node["label"] = cut_label(node["label"])
-    return trace
 
 
 def cut_label(label: str) -> str:

@@ -22,13 +22,81 @@ from backprop_animator.engine.interpreter.library import Library
 from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Frame
 from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.interpreter.straight_line import StraightLine
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
 from backprop_animator.engine.passes import PassReached, Recorder, Rerun
+from backprop_animator.engine.value import Value
 
 # Python frames one program call may take (call -> body -> statement -> expression ...).
 _PYTHON_FRAMES_PER_CALL = 40
 _MAX_RECURSION_LIMIT = 20_000
+
+
+def trace_straight_line(
+    tree: ast.Module,
+    source: str,
+    granularity: str,
+    limits: Limits,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+) -> dict[str, Any]:
+    """Run a straight-line program (SPEC §2) in the interpreter's straight-line mode and
+    return its trace: schema 1's, with its one pass."""
+    recorder = _plain_recorder(limits, mistake, sort_steps)
+    output = _run_plain(tree, source, granularity, recorder)
+    return _one_pass(recorder, output, source, granularity)
+
+
+def build_straight_line(
+    tree: ast.Module, source: str, granularity: str, limits: Limits
+) -> tuple[Value, dict[Value, tuple[int, int]]]:
+    """Run a straight-line program without tracing it: its output, and where in the
+    source each op node was made (what the gradient check reads)."""
+    recorder = _plain_recorder(limits, None, False)
+    output = _run_plain(tree, source, granularity, recorder)
+    return output, recorder.positions
+
+
+def trace_graph(
+    output: Value,
+    source: str = "",
+    granularity: str = "packed",
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+) -> dict[str, Any]:
+    """Trace a graph of engine Values built in Python (`engine.trace_value`): its
+    gradients are reset and recomputed by one backward pass, written as a straight-line
+    program's trace."""
+    recorder = _plain_recorder(Limits(), mistake, sort_steps)
+    recorder.adopt_graph(output)
+    return _one_pass(recorder, output, source, granularity)
+
+
+def _plain_recorder(limits: Limits, mistake: str | None, sort_steps: bool) -> Recorder:
+    recorder = Recorder(State(limits), limits)
+    recorder.plain = True
+    recorder.mistake = mistake
+    recorder.sort_steps = sort_steps
+    return recorder
+
+
+def _run_plain(tree: ast.Module, source: str, granularity: str, recorder: Recorder) -> Value:
+    limits = recorder.limits
+    try:
+        return StraightLine(SourceLines(source), granularity, limits, recorder.adopt_plain).run(
+            tree
+        )
+    except RecursionError:
+        # Only reachable when BACKPROP_MAX_DEPTH is set above what Python's stack allows.
+        raise limits.exceeded("max_depth", "the program is nested too deeply") from None
+
+
+def _one_pass(recorder: Recorder, output: Value, source: str, granularity: str) -> dict[str, Any]:
+    recorder.engine_pass(output)
+    return recorder.finish(source, granularity, {})
 
 
 def trace_program(

@@ -1,8 +1,8 @@
 """The trace format, typed once: the one description of the JSON the engine writes.
 
-`Trace` is what `trace_source` (SPEC §2, §11), `trace_value` and `trace_graph` return,
+`Trace` is what `trace_source` (SPEC §2, §11) and `trace_value` return,
 and what `POST /api/trace` answers, exports embed and `backprop-animator trace` prints.
-Every field below is one the engine really emits (`engine.trace`, `engine.passes`,
+Every field below is one the engine really emits (`engine.passes`,
 `engine.sort_steps`, `engine.engine_check`, `engine.ops.page_facts`); a `NotRequired`
 field is left out, never sent as null, where it does not apply. Where a number is
 `float`, the engine writes a float (`1.0`, not `1`); where it is `int`, an int.
@@ -235,8 +235,8 @@ class Trace(TypedDict):
     output: str
     frames: list[Frame]
     ops: dict[str, OpFacts]
-    # One per `backward()` call: every trace of `trace_source`; not one of a graph
-    # built in Python (`trace_value`).
-    passes: NotRequired[list[Pass]]
+    # One per `backward()` call; a trace of one pass (schema 1, and a graph built in
+    # Python) has exactly one.
+    passes: list[Pass]
     mistake: NotRequired[Mistake]  # the bug lab's mistaken engine, when one ran
     engine_check: NotRequired[EngineCheck]  # a program with its own Value class

@@ -45,9 +45,9 @@
  *   schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[],
  *   mistake?: "assign" | "append-first" | "no-sort" | null, ops?: import("./op-facts.js").OpTable,
- *   passes?: TracePass[], engine_check?: EngineCheck
+ *   passes: TracePass[], engine_check?: EngineCheck
  * }} Trace  ops: the engine's facts about each primitive the nodes use (op-facts.js);
- *   passes: every trace of a program (not one of a graph built in Python);
+ *   passes: one per backward() call (exactly one in schema 1);
  *   engine_check: a program's own Value class checked against a right engine (SPEC §14)
  * schema 2 (SPEC §11), several passes and update frames, is played by passes.js.
  * The engine's own description of these shapes is engine/trace_format.py;

@@ -59,3 +59,32 @@ def test_a_result_that_is_really_zero_is_not_an_underflow(source: str) -> None:
 
 def test_tiny_means_zero_or_subnormal() -> None:
     assert (tiny(0.0), tiny(-1e-320), tiny(1e-300), tiny(2.0)) == (True, True, False, False)
+
+
+def test_a_real_program_marks_underflow_as_a_straight_line_one_does() -> None:
+    # The same product made in a loop: one recorder marks both (it used to mark only the
+    # straight-line trace).
+    straight = trace_source("a = Value(1e-200)\nb = Value(1e-200)\nc = a * b\nc.backward()")
+    real = trace_source(
+        "a = Value(1e-200)\nb = Value(1e-200)\nfor _ in range(1):\n    c = a * b\nc.backward()"
+    )
+    for trace in (straight, real):
+        marked = [node["op"] for node in trace["nodes"] if node.get("underflow")]
+        assert marked == ["*"]
+    assert real["schema"] == 1 and "group" in real["nodes"][0]
+
+
+def test_a_leaf_gradient_lost_to_underflow_in_a_loop_is_marked_on_its_contribution() -> None:
+    trace = trace_source(
+        "x = Value(350.0, label='x')\nfor _ in range(1):\n    o = x.tanh()\no.backward()",
+        "expanded",
+    )
+    lost = [
+        c
+        for f in trace["frames"]
+        if f["phase"] == "backward"
+        for c in f["contributions"]
+        if c.get("underflow")
+    ]
+    assert lost and all(f.get("pass") == 0 for f in trace["frames"])
+    assert any("Underflow" in f["text"] for f in trace["frames"] if f["phase"] == "backward")

@@ -274,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# The bug lab's mistakes (engine.mistakes.MISTAKES, spelled out so --help needs no engine).
+# The bug lab's mistakes (engine.lab.mistakes.MISTAKES, spelled out so --help needs no engine).
 MISTAKE_CHOICES = ["assign", "append-first", "no-sort"]
 MISTAKE_HELP = "run the engine made wrong: = for +=, append before the children, or no sort"
 

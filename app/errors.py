@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from backprop_animator.app.schemas import ErrorBody
 from backprop_animator.engine import EngineError
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace.text import clean_text
 
 # FastAPI's own words for a body it could not decode for a reason other than syntax.
 FASTAPI_BODY_ERROR = "There was an error parsing the body"

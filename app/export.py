@@ -32,7 +32,7 @@ from backprop_animator.app import __version__
 from backprop_animator.app.page_constants import js_constant
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.app.security import csp_hash
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace.text import clean_text
 
 ENTRY = "js/standalone.js"
 STYLESHEETS = (
@@ -154,7 +154,7 @@ def json_block(value: Any) -> str:
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     if not text.isascii():
-        # A lone surrogate (`"\ud800"`) cannot be written as UTF-8; see engine.text.
+        # A lone surrogate (`"\ud800"`) cannot be written as UTF-8; see engine.trace.text.
         text = clean_text(text)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 

@@ -39,7 +39,7 @@ from backprop_animator.app.page_constants import height_listener, js_constant
 from backprop_animator.app.still import still_image
 from backprop_animator.app.widget import player_widget
 from backprop_animator.engine import Limits, gradcheck_source, trace_source, trace_value
-from backprop_animator.engine.gradcheck import gradcheck_graph
+from backprop_animator.engine.lab.gradcheck import gradcheck_graph
 from backprop_animator.engine.rules import rule_sources
 from backprop_animator.engine.value import Value
 

@@ -1,6 +1,6 @@
 """The API's JSON shapes as pydantic models: the trace of SPEC §3 and §11, requests, errors.
 
-The trace's models describe the format that `engine/trace_format.py` types once (its
+The trace's models describe the format that `engine/trace/format.py` types once (its
 TypedDicts): FastAPI turns them into the OpenAPI document at `/docs`, and
 `tests/app/test_trace_format.py` checks that each has the same fields, equally
 optional, as its TypedDict. Routes declare them as `response_model` but send the
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from backprop_animator.engine.ops import EXPANDED, op_list
 
 Granularity = Literal["packed", "expanded"]
-# The bug lab's mistaken engines (SPEC §8, engine/mistakes.py).
+# The bug lab's mistaken engines (SPEC §8, engine/lab/mistakes.py).
 Mistake = Literal["assign", "append-first", "no-sort"]
 
 

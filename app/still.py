@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backprop_animator.engine.narrate import fmt
+from backprop_animator.engine.trace.narrate import fmt
 
 MAX_STILL_NODES = 300
 CHAR_WIDTH = 7.2  # px per character of 12px monospace text

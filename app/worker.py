@@ -32,7 +32,7 @@ from backprop_animator.engine import (
     gradcheck_source,
     trace_source,
 )
-from backprop_animator.engine.text import clean_strings
+from backprop_animator.engine.trace.text import clean_strings
 
 
 class EncodedTrace(NamedTuple):

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from backprop_animator.engine.engine_check import check_engine
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
-from backprop_animator.engine.gradcheck import gradcheck_source
+from backprop_animator.engine.lab.engine_check import check_engine
+from backprop_animator.engine.lab.gradcheck import gradcheck_source
+from backprop_animator.engine.lab.mistakes import MISTAKES, check_mistake
 from backprop_animator.engine.limits import Limits, deadline
-from backprop_animator.engine.mistakes import MISTAKES, check_mistake
 from backprop_animator.engine.parse import (
     SourceLines,
     first_real_statement,
@@ -108,7 +108,7 @@ def enginecheck_source(
     tree: ast.Module | None = None,
 ) -> dict[str, Any]:
     """Check a program's own Value class against a right engine (SPEC §14): `{"rules",
-    "sort", "accumulation"}` (`engine.engine_check`). A program that runs the built-in
+    "sort", "accumulation"}` (`engine.lab.engine_check`). A program that runs the built-in
     engine is answered for it: every op right.
 
     Example: a class whose `__mul__` writes `=` on `d = a * b + a` answers

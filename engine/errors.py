@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace.text import clean_text
 
 
 class EngineError(Exception):

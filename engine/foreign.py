@@ -27,7 +27,7 @@ import math
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import Value
 
 REQUIRED = ("data", "grad", "_prev", "_op", "_backward")

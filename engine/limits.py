@@ -43,7 +43,7 @@ class Limits:
     max_depth: int = 200  # expressions, statements and containers nested in each other
     max_call_depth: int = 1_000  # calls of the program's functions, as CPython's default
     max_steps: int = 1_000_000  # statements, loop turns, calls and built-ins' items
-    # Leaves checked × h values × nodes re-evaluated by engine.gradcheck.
+    # Leaves checked × h values × nodes re-evaluated by engine.lab.gradcheck.
     max_gradcheck_work: int = 500_000
     # Seconds one call of the engine may run (a trace, or a gradient check's re-runs).
     time_limit: float = 1.8

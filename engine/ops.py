@@ -6,12 +6,12 @@ entry below, and the rest of the product derives from `OPS`:
 
 - the languages (`engine.parse`, `engine.interpreter`): which functions and methods
   exist (`FUNCTIONS`), their plain-number arithmetic, the expanded form;
-- the gradient check (`engine.gradcheck`): the plain-number function per node;
-- narration (`engine.narrate`): the rule in words, how an op's name binds;
+- the gradient check (`engine.lab.gradcheck`): the plain-number function per node;
+- narration (`engine.trace.narrate`): the rule in words, how an op's name binds;
 - the code panel's sources (`engine.rules`): the method;
 - the page (through the trace's `ops`, `page_facts`): the glyph the graph draws, the
   local derivative the code panel and quiz write out, the quiz's likely slips;
-- underflow marks (`engine.underflow`): whether the exact local derivative or result
+- underflow marks (`engine.trace.underflow`): whether the exact local derivative or result
   can be 0;
 - the work estimate (`app.work_estimate`) and the API's descriptions (`app.schemas`).
 
@@ -45,7 +45,7 @@ from backprop_animator.engine.value import (
 # The functions a formula's `value` may call (the page's op-facts.js knows the same).
 FORMULA_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh")
 
-# How an op's derived name binds (`engine.narrate.Names`): infix ops by their Python
+# How an op's derived name binds (`engine.trace.narrate.Names`): infix ops by their Python
 # precedence, a function call (`tanh(n)`) tighter than any of them.
 SUM, PRODUCT, POWER, CALL = 1, 2, 3, 4
 
@@ -76,7 +76,7 @@ class Op:
     # Numbers a learner may multiply by instead of `local`, besides the operands' and
     # the output's data (the quiz names the slip).
     slips: tuple[Formula, ...] = ()
-    # For `engine.underflow`: the exact local derivative / result is never 0, so a float
+    # For `engine.trace.underflow`: the exact local derivative / result is never 0, so a float
     # 0 (or subnormal) there is an underflow. (`*` and `**k` are judged by their operands.)
     local_never_zero: bool = False
     data_never_zero: bool = False

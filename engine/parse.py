@@ -5,7 +5,7 @@ under a lock; nothing runs here. `first_real_statement` tells a straight-line pr
 (SPEC §2, run by `engine.interpreter.straight_line` with that language's own
 semantics) from a real one (SPEC §11, run by `engine.interpreter` with Python's); both
 are run by the one interpreter package and written by the one recorder
-(`engine.passes`). Nothing is passed to `eval` or `exec`.
+(`engine.trace.recorder`). Nothing is passed to `eval` or `exec`.
 
 Example: `first_real_statement(parse_program("a = 3\\nb = a + a", ...))` is None: a
 straight-line program, in which `a` is a leaf labelled "a" used twice.

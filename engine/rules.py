@@ -17,9 +17,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from backprop_animator.engine.mistakes import MISTAKE_SOURCES
+from backprop_animator.engine.lab.mistakes import MISTAKE_SOURCES
+from backprop_animator.engine.lab.sort_steps import RECURSIVE_SORT
 from backprop_animator.engine.ops import OPS
-from backprop_animator.engine.sort_steps import RECURSIVE_SORT
 from backprop_animator.engine.value import Value, topological_order
 
 RULE_FUNCTIONS: dict[str, Callable[..., Any]] = {

@@ -2,7 +2,7 @@
 
 `trace_program` compiles a parsed program into closures (`engine.interpreter.compiler`),
 runs it over the program's own objects (`objects`, `machine`, `library`) within its
-budgets (`runtime`), and returns the trace the recorder (`engine.passes`) kept. It lives
+budgets (`runtime`), and returns the trace the recorder (`engine.trace.recorder`) kept. It lives
 outside the interpreter package so that the layers stay one way: the recorder uses the
 interpreter's objects, the interpreter talks to whatever recorder it is given, and only
 this module knows both. Straight-line programs (SPEC §2) never come here;
@@ -25,7 +25,7 @@ from backprop_animator.engine.interpreter.runtime import ProgramError, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
-from backprop_animator.engine.passes import PassReached, Recorder, Rerun
+from backprop_animator.engine.trace.recorder import PassReached, Recorder, Rerun
 from backprop_animator.engine.value import Value
 
 # Python frames one program call may take (call -> body -> statement -> expression ...).
@@ -112,7 +112,7 @@ def trace_program(
 ) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
     `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
-    of the run (`engine.passes.Rerun`): a run that stops at its pass returns None.
+    of the run (`engine.trace.recorder.Rerun`): a run that stops at its pass returns None.
     `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's."""
     state = State(limits)
     recorder = Recorder(state, limits)

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from backprop_animator.engine.mistakes import MISTAKES
+from backprop_animator.engine.lab.mistakes import MISTAKES
 
 GRANULARITIES = ("packed", "expanded")
 PARTS = ("editor", "code", "narration")

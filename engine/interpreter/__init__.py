@@ -3,6 +3,6 @@
 A parsed program is compiled into closures (`compiler`, `expressions`, `patterns`,
 `scope`) and run over the program's own objects (`objects`, `machine`, `library`,
 `stdlib`, `text`, `exceptions`) within its budgets (`runtime`), telling a recorder
-(`engine.passes.Recorder`) what happens. `engine.run.trace_program` puts them together;
+(`engine.trace.recorder.Recorder`) what happens. `engine.run.trace_program` puts them together;
 nothing in this package imports the recorder, which imports the package's objects.
 """

@@ -10,7 +10,7 @@ single statement runs. Expressions, binding targets and functions are compiled b
 Statements return `None`, or a signal for their enclosing loop or function: `BREAK`,
 `CONTINUE` or `RETURN` (the value waits in the frame). Each statement charges a step,
 remembers where it is (for build frames and errors), locates any error it lets
-through, and opens the update-frame group of `engine.passes` when it is the outermost
+through, and opens the update-frame group of `engine.trace.recorder` when it is the outermost
 statement running that does not call `backward()`.
 """
 

@@ -35,7 +35,7 @@ from backprop_animator.engine.value import Value
 
 if TYPE_CHECKING:
     from backprop_animator.engine.parse import SourceLines
-    from backprop_animator.engine.passes import Recorder
+    from backprop_animator.engine.trace.recorder import Recorder
 
 Expr = Callable[[Frame], Any]
 Stmt = Callable[[Frame], Any]

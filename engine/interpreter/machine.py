@@ -51,7 +51,7 @@ from backprop_animator.engine.ops import FUNCTIONS, OPS
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
 if TYPE_CHECKING:
-    from backprop_animator.engine.passes import Recorder
+    from backprop_animator.engine.trace.recorder import Recorder
 
 NUMBERS = frozenset({int, float, bool})
 SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range})

@@ -10,7 +10,7 @@ statement is compiled when the one before it has run, and every error is raised 
 the closure that meets it, so errors come in the order the program would meet them.
 
 The closures build engine `Value`s; the nodes each operation makes are handed to the
-recorder (`engine.passes.Recorder.adopt_plain`) with the operation's place, and the
+recorder (`engine.trace.recorder.Recorder.adopt_plain`) with the operation's place, and the
 recorder writes the trace, as it does for every program.
 
 Example: `a = 3` then `b = a + a` runs to the `+` node, with `a` a leaf used twice.

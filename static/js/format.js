@@ -1,6 +1,6 @@
 /**
  * Numbers for people, one format everywhere (the engine's narration makes the same
- * text in `engine/number_format.py`): four significant digits (more where a caller
+ * text in `engine/trace/number_format.py`): four significant digits (more where a caller
  * asks, as the gradient check does), trailing zeros dropped, exponent form below 1e-4
  * and from 1e6 on, the true minus sign (−). Rounding is
  * to nearest with ties to even on the exact value, as CPython's, so the graph, the code
@@ -18,7 +18,7 @@ const SIGNIFICANT = 4;
 const MAX_DIGITS = 6;
 const SMALL = 1e-4;
 const LARGE = 1e6;
-/** [threshold, digits before the point minus one], as in number_format.py */
+/** [threshold, digits before the point minus one], as in engine/trace/number_format.py */
 const MAGNITUDES = [
   [1e5, 5],
   [1e4, 4],

@@ -19,7 +19,7 @@ from fastapi.templating import Jinja2Templates
 
 from backprop_animator.app.paths import find_asset_dir
 from backprop_animator.engine.examples import EXAMPLES
-from backprop_animator.engine.mistakes import MISTAKES
+from backprop_animator.engine.lab.mistakes import MISTAKES
 
 templates = Jinja2Templates(directory=find_asset_dir("templates"))
 HOSTILE = 'a = 1 # </script><script>alert("x")</script> & \' <!--'

@@ -1,4 +1,4 @@
-"""The trace format is typed once, in `engine.trace_format`; the descriptions of it
+"""The trace format is typed once, in `engine.trace.format`; the descriptions of it
 elsewhere agree with those types, field for field:
 
 - `app/schemas.py`'s pydantic models (the API's response models): the same field
@@ -21,7 +21,7 @@ import pytest
 from pydantic import BaseModel
 
 from backprop_animator.app import schemas
-from backprop_animator.engine import trace_format
+from backprop_animator.engine.trace import format as trace_format
 from tests.support.checkout import CHECKOUT
 
 # The checkout, also when the suite runs against the wheel (tests/support/checkout.py).
@@ -173,7 +173,7 @@ def test_the_pydantic_model_has_the_same_fields_equally_optional(name: str) -> N
     typed = typed_dicts()[name]
     model = MODELS[name]
     assert model_fields(model) == fields(typed), (
-        f"app/schemas.py's {model.__name__} and engine/trace_format.py's {name} differ: "
+        f"app/schemas.py's {model.__name__} and engine/trace/format.py's {name} differ: "
         "(field -> optional) above"
     )
     hints = typing.get_type_hints(typed, include_extras=True)
@@ -290,7 +290,7 @@ def test_the_pages_jsdoc_types_have_the_formats_fields(path: str, mapping: dict[
             if (typedef, key) not in JSDOC_ONLY:
                 problems.append(f"{typedef}.{key} is no field of the trace's {name}")
         for key in sorted(engine.keys() - jsdoc.keys()):
-            problems.append(f"{typedef} lacks {key!r} (engine/trace_format.py {name})")
+            problems.append(f"{typedef} lacks {key!r} (engine/trace/format.py {name})")
         for key in sorted(engine.keys() & jsdoc.keys()):
             if jsdoc[key] != engine[key] and (typedef, key) not in JSDOC_OPTIONALITY:
                 want = "optional (`?`)" if engine[key] else "required (no `?`)"

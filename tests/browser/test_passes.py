@@ -407,7 +407,7 @@ def test_axe_finds_no_serious_violations_with_several_passes(
     assert serious_violations(axe_page) == []
 
 
-# The same player on the engine's own multi-pass traces (engine/passes.py).
+# The same player on the engine's own multi-pass traces (engine/trace/recorder.py).
 
 FORGOT_ZERO_GRAD = """a = Value(2.0)
 b = Value(-3.0)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from backprop_animator.app.schemas import Gradcheck
 from backprop_animator.engine import EngineError, Limits, gradcheck_source, trace_source
-from backprop_animator.engine.gradcheck import DEFAULT_H, MAX_H_VALUES
+from backprop_animator.engine.lab.gradcheck import DEFAULT_H, MAX_H_VALUES
 from tests.engine.helpers import HYPOTHESIS, NEURON
 from tests.engine.test_properties import Program, programs, traced, well_conditioned
 

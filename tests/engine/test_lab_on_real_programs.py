@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 import pytest
 
 from backprop_animator.engine import EngineError, gradcheck_source, program_examples, trace_source
+from backprop_animator.engine.lab.sort_steps import RECURSIVE_SORT
 from backprop_animator.engine.parse import first_real_statement, is_straight_line
-from backprop_animator.engine.sort_steps import RECURSIVE_SORT
 
 
 class RefValue:

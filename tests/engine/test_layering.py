@@ -1,7 +1,7 @@
 """The engine's modules import one another in layers: no import cycle, no private names.
 
 A cycle works only while its modules happen to be imported in the right order (the
-interpreter's package and the recorder of `engine.passes` once imported each other);
+interpreter's package and the recorder of `engine.trace.recorder` once imported each other);
 a private name imported by another module is a seam nobody meant to keep. Both are read
 off the source with `ast`, so nothing is imported to find them.
 """

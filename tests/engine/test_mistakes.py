@@ -2,7 +2,7 @@
 
 The references below are small engines of their own, written from the SPEC's table
 over a trace's graph (nodes, edges in operand order, data): they share no code with
-`engine.mistakes`. Random programs come from test_properties.py.
+`engine.lab.mistakes`. Random programs come from test_properties.py.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The frames' text (engine.narrate): short sentences, whatever the labels."""
+"""The frames' text (engine.trace.narrate): short sentences, whatever the labels."""
 
 from __future__ import annotations
 
 import json
 
 from backprop_animator.engine import program_examples, trace_source, trace_value
-from backprop_animator.engine.narrate import MAX_LABEL_IN_TEXT
+from backprop_animator.engine.trace.narrate import MAX_LABEL_IN_TEXT
 
 
 def test_a_long_label_is_cut_in_the_text_and_to_100_characters_on_its_node() -> None:
@@ -22,7 +22,7 @@ def test_a_long_label_is_cut_in_the_text_and_to_100_characters_on_its_node() -> 
 
 
 def test_ordinals_past_twenty_read_21st_22nd_23rd_and_the_teens_th() -> None:
-    from backprop_animator.engine.narrate import ordinal
+    from backprop_animator.engine.trace.narrate import ordinal
 
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
@@ -200,7 +200,7 @@ def test_a_long_sum_s_ends_never_merge_two_owners_or_hide_a_kept_value() -> None
 def test_a_long_chain_of_sums_is_named_from_what_the_sum_before_it_found() -> None:
     # Each partial sum takes the chain's first term and length from the sum before it
     # (a walk back from every sum made a 6,000-term `sum(xs)` take 4 s to name).
-    from backprop_animator.engine.narrate import Names
+    from backprop_animator.engine.trace.narrate import Names
     from backprop_animator.engine.value import Value
 
     first = Value(0.0)

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from backprop_animator.engine import trace_source
-from backprop_animator.engine.number_format import (
+from backprop_animator.engine.trace.number_format import (
     MINUS,
     format_number,
     format_signed,

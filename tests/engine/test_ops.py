@@ -17,8 +17,9 @@ import pytest
 
 from backprop_animator.app import schemas, work_estimate
 from backprop_animator.app.paths import find_asset_dir
-from backprop_animator.engine import gradcheck, narrate, parse, trace_source
+from backprop_animator.engine import parse, trace_source
 from backprop_animator.engine.interpreter import machine
+from backprop_animator.engine.lab import gradcheck
 from backprop_animator.engine.ops import (
     EXPANDED,
     FORMULA_FUNCTIONS,
@@ -32,6 +33,7 @@ from backprop_animator.engine.ops import (
     page_facts,
 )
 from backprop_animator.engine.rules import rule_sources
+from backprop_animator.engine.trace import narrate
 from backprop_animator.engine.value import Value
 from tests.support.checkout import PACKAGE
 

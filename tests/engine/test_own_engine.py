@@ -462,7 +462,7 @@ def test_a_subnormal_upstream_gradient_is_traced_as_cpython_runs_it() -> None:
 
 def test_a_numeric_derivative_that_turns_complex_is_no_right_rule() -> None:
     # (−2) ** y: the central difference moves y off an integer, where the power is complex.
-    from backprop_animator.engine.right_engine import right_locals
+    from backprop_animator.engine.lab.right_engine import right_locals
     from backprop_animator.engine.value import Value
 
     base, exponent = Value(-2.0), Value(2.0)

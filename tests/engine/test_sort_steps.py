@@ -1,7 +1,7 @@
 """The sort step by step (SPEC §9): counts, order and depth against a recursive `build`.
 
 The reference is the recursive function itself, run over a trace's graph (children in
-the order `edges` lists them); it shares no code with `engine.sort_steps`.
+the order `edges` lists them); it shares no code with `engine.lab.sort_steps`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Text that leaves the engine is valid UTF-8 (engine/text.py): lone surrogates become
+"""Text that leaves the engine is valid UTF-8 (engine/trace/text.py): lone surrogates become
 U+FFFD, surrogate pairs the character they stand for, everything else is untouched."""
 
 from __future__ import annotations
 
 import pytest
 
-from backprop_animator.engine.text import clean_strings, clean_text
+from backprop_animator.engine.trace.text import clean_strings, clean_text
 
 
 @pytest.mark.parametrize("text", ["", "ok", "x → y", "é", "😀", "\x00\n"])

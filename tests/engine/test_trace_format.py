@@ -1,4 +1,4 @@
-"""Real traces are exactly what `engine.trace_format` types: every field of the right
+"""Real traces are exactly what `engine.trace.format` types: every field of the right
 type, no key it does not name (closed dicts), and every optional field, every `Literal`
 value and every branch of a union seen in at least one trace, so that the types
 describe what the engine emits and nothing it does not.
@@ -26,11 +26,11 @@ from backprop_animator.engine import (
     Value,
     enginecheck_source,
     program_examples,
-    trace_format,
     trace_source,
     trace_value,
 )
 from backprop_animator.engine.examples import EXAMPLES
+from backprop_animator.engine.trace import format as trace_format
 from tests.engine.regenerate_golden import GOLDEN, GOLDEN_IDS
 
 REAL_CODE = Path(__file__).parent / "real_code"
@@ -157,7 +157,7 @@ Check = Callable[[Any, Seen], list[str]]
 
 
 class Checker:
-    """Checks JSON values against the types of `engine.trace_format`, and keeps what it
+    """Checks JSON values against the types of `engine.trace.format`, and keeps what it
     saw (`seen`): each TypedDict, each optional key present or absent, each `Literal`
     value and each branch of a union, by the TypedDict and key they are at (`where`).
 

@@ -1,4 +1,4 @@
-"""Underflow is kept but marked (engine.underflow): the article's expanded tanh of a
+"""Underflow is kept but marked (engine.trace.underflow): the article's expanded tanh of a
 large input, where den**-2 becomes 0 and x.grad comes out 2 instead of 0."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from backprop_animator.engine import trace_source
 from backprop_animator.engine.examples import NEURON
-from backprop_animator.engine.underflow import tiny
+from backprop_animator.engine.trace.underflow import tiny
 from tests.engine.helpers import assert_trace_invariants, node_labelled
 
 

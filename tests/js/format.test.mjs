@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 
 import { formatSigned, formatValue } from "../../static/js/format.js";
 
-// The engine's number_format.py gives the same texts (tests/engine/test_number_format.py
+// The engine's trace/number_format.py gives the same texts (tests/engine/test_number_format.py
 // compares the two on ten thousand values).
 describe("formatValue", () => {
   const cases = [

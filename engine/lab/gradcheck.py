@@ -25,14 +25,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, arithmetic_reason, rule_failure
+from backprop_animator.engine.lab.mistakes import backward_order, check_mistake, overwrite
+from backprop_animator.engine.lab.program_gradcheck import gradcheck_program
 from backprop_animator.engine.limits import Limits, deadline
-from backprop_animator.engine.mistakes import backward_order, check_mistake, overwrite
-from backprop_animator.engine.narrate import Names, fmt
 from backprop_animator.engine.ops import NUMBER_FUNCTIONS
 from backprop_animator.engine.parse import first_real_statement, parse_program
-from backprop_animator.engine.program_gradcheck import gradcheck_program
 from backprop_animator.engine.run import build_straight_line
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace.narrate import Names, fmt
+from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import Value, topological_order
 
 SCHEMES = ("forward", "central")
@@ -59,7 +59,7 @@ def gradcheck_source(
     `h` defaults to `DEFAULT_H`; `leaves` restricts the check to leaves with these
     labels (or ids). A real program (functions, loops, classes, several passes, a
     learner's own engine) is checked at its backward pass `pass_index` by running it
-    again with each leaf moved (`engine.program_gradcheck`). Raises `EngineError` for a
+    again with each leaf moved (`engine.lab.program_gradcheck`). Raises `EngineError` for a
     bad program, bad options, work over the limit, or a difference quotient that is not
     a finite number.
     """

@@ -10,7 +10,7 @@ trace shows are the numbers that mistaken engine really computes:
 - `no-sort`: no sort at all; backward walks depth-first from the output and calls each
   node's rule the first time it gets there. Right on trees, wrong on a reused node.
 
-Not here: the frames and their words (`engine.trace`, `engine.mistake_text`).
+Not here: the frames and their words (`engine.trace`, `engine.lab.mistake_text`).
 
 Example: for `c = a * b; d = c + a`, `backward_order(d, "no-sort")` is
 `([d, c, a, b], [d, c, a, b])`: topo is the order the rules run, which is preorder.
@@ -19,7 +19,11 @@ Example: for `c = a * b; d = c + a`, `backward_order(d, "no-sort")` is
 from __future__ import annotations
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.sort_steps import RECURSIVE_SORT_APPEND_FIRST, appended, sort_steps
+from backprop_animator.engine.lab.sort_steps import (
+    RECURSIVE_SORT_APPEND_FIRST,
+    appended,
+    sort_steps,
+)
 from backprop_animator.engine.value import Value, topological_order
 
 MISTAKES = ("assign", "append-first", "no-sort")

@@ -31,8 +31,7 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from backprop_animator.engine import mistake_text, mistakes, narrate, ops, underflow
-from backprop_animator.engine.engine_check import check_engine
+from backprop_animator.engine import ops
 from backprop_animator.engine.errors import EngineError, rule_failure
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
@@ -47,11 +46,14 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
 )
+from backprop_animator.engine.lab import mistake_text, mistakes
+from backprop_animator.engine.lab.engine_check import check_engine
+from backprop_animator.engine.lab.right_engine import RightEngine, right_locals
+from backprop_animator.engine.lab.sort_steps import Step, step_frames
+from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import Limits
-from backprop_animator.engine.right_engine import RightEngine, right_locals
-from backprop_animator.engine.sort_steps import Step, step_frames
-from backprop_animator.engine.sort_steps import sort_steps as sort_steps_of
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace import narrate, underflow
+from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import Value, creation_order, no_rule, topological_order
 
 SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
@@ -94,9 +96,9 @@ class Recorder:
         self.right = RightEngine()
         self.rule_locals: dict[Value, Any] = {}  # `right_locals` of the rules run this pass
         # The right engine's locals by node id, once the trace is written (a program of
-        # its own class only): what `engine.engine_check` compares the rules with.
+        # its own class only): what `engine.lab.engine_check` compares the rules with.
         self.right_by_id: list[dict[str, Any]] | None = None
-        # The gradient check's runs (`engine.program_gradcheck`), all off in a trace:
+        # The gradient check's runs (`engine.lab.program_gradcheck`), all off in a trace:
         # `Rerun` numbers the nodes, keeps each pass's leaf gradients, moves one leaf
         # and stops at the pass whose output it reads.
         self.rerun: Rerun | None = None
@@ -321,7 +323,7 @@ class Recorder:
     def print(self, text: str) -> None:
         self.printed = True
         # A program's strings may hold lone surrogates ('\ud800'); what it prints leaves
-        # the engine in the trace, so it is made valid UTF-8 here (engine.text).
+        # the engine in the trace, so it is made valid UTF-8 here (engine.trace.text).
         lines = (self.partial + clean_text(text)).split("\n")
         self.partial = lines.pop()
         mark = next(creation_order)
@@ -847,7 +849,7 @@ class Recorder:
         return trace
 
     def right_locals_by_id(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
-        """The right engine's locals of each pass, by node id (`engine.engine_check`)."""
+        """The right engine's locals of each pass, by node id (`engine.lab.engine_check`)."""
         out: list[dict[str, Any]] = [{} for _ in self.passes]
         for index, found in self.right.pass_locals.items():
             out[index] = {

@@ -1,7 +1,7 @@
 """The gradient check on a real program (SPEC §13, §14): functions, loops, classes, a
 learner's own engine, several passes.
 
-Where a straight-line program's graph can be recomputed node by node (`engine.gradcheck`),
+Where a straight-line program's graph can be recomputed node by node (`engine.lab.gradcheck`),
 a real program is its own function: the check runs it again with one leaf moved, in the
 interpreter itself, and reads pass k's output. So the numeric derivative is the true
 derivative of the program (its control flow may change with the move), and the analytic
@@ -30,8 +30,8 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.limits import Limits
-from backprop_animator.engine.passes import Recorder, Rerun
 from backprop_animator.engine.run import trace_program
+from backprop_animator.engine.trace.recorder import Recorder, Rerun
 
 
 def gradcheck_program(
@@ -47,7 +47,7 @@ def gradcheck_program(
     mistake: str | None = None,
 ) -> dict[str, Any]:
     """The check's answer, `{"output", "checks": [{"node", "label", "analytic", "rows"}]}`,
-    as for a straight-line program (`engine.gradcheck`). With a bug-lab `mistake` every
+    as for a straight-line program (`engine.lab.gradcheck`). With a bug-lab `mistake` every
     run uses that engine: the analytic gradient is the one it computes, and the passes
     before k update with its gradients, as the program ran."""
     first = Rerun()

@@ -1,7 +1,7 @@
 """Check your engine (SPEC §14): where a learner's own Value class parts from a right one.
 
 `check_engine` reads a finished trace (its frames as the learner's rules wrote them) and
-the right engine's local derivatives for each pass (`engine.right_engine`), and answers
+the right engine's local derivatives for each pass (`engine.lab.right_engine`), and answers
 three questions, each with the first frame where the answer is no:
 
 - `rules`: for every op of the learner's class used in the graph, whether the factor
@@ -29,8 +29,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from backprop_animator.engine.lab.right_engine import agrees
 from backprop_animator.engine.ops import op_key
-from backprop_animator.engine.right_engine import agrees
 
 # Per pass: each node id's right locals by operand position, (child id, local), or None.
 RightLocals = list[dict[str, list[tuple[str, float]] | None]]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from backprop_animator.engine.number_format import MINUS, format_number
 from backprop_animator.engine.ops import CALL, lookup
-from backprop_animator.engine.text import clean_text
+from backprop_animator.engine.trace.number_format import MINUS, format_number
+from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import NEGATION, WRITTEN_LEFT, Value
 
 MAX_DERIVED_NAME = 24
@@ -72,7 +72,7 @@ class Names:
 
     def __init__(self, kept: dict[Value, str] | None = None) -> None:
         # Where a real program keeps its unlabelled values (`layers[0].neurons[1].w[2]`,
-        # engine.passes.kept_names): their names, before a number or an expression.
+        # engine.trace.recorder.kept_names): their names, before a number or an expression.
         self._names: dict[Value, str] = dict(kept) if kept else {}
         # The last step of each kept name (`w[2]`), for an expression that is too long
         # with the whole paths: `w[0]*2` inside a neuron, as its code writes `wi*xi`.

@@ -1,6 +1,6 @@
 """The words of a mistaken engine's frames: what it did, and where it went wrong.
 
-Pure string work, like `engine.narrate`, over the rules a mistaken backward pass ran
+Pure string work, like `engine.trace.narrate`, over the rules a mistaken backward pass ran
 (`Run`: the node, its gradient when its rule ran, the writes the rule made) and the
 gradients the right engine gives (`correct`). The texts name the place the lesson is:
 the write that overwrote another (`assign`), the rule that ran before its gradient
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from backprop_animator.engine.mistakes import Tape
-from backprop_animator.engine.narrate import Names, fmt, ordinal, rule_text
+from backprop_animator.engine.lab.mistakes import Tape
+from backprop_animator.engine.trace.narrate import Names, fmt, ordinal, rule_text
 from backprop_animator.engine.value import Value
 
 SORT_TEXTS = {

@@ -2,8 +2,8 @@
 
 `Trace` is what `trace_source` (SPEC §2, §11) and `trace_value` return,
 and what `POST /api/trace` answers, exports embed and `backprop-animator trace` prints.
-Every field below is one the engine really emits (`engine.passes`,
-`engine.sort_steps`, `engine.engine_check`, `engine.ops.page_facts`); a `NotRequired`
+Every field below is one the engine really emits (`engine.trace.recorder`,
+`engine.lab.sort_steps`, `engine.lab.engine_check`, `engine.ops.page_facts`); a `NotRequired`
 field is left out, never sent as null, where it does not apply. Where a number is
 `float`, the engine writes a float (`1.0`, not `1`); where it is `int`, an int.
 
@@ -29,7 +29,7 @@ the frames `BuildFrame`, `SortFrame`, `BackwardFrame` (two `Contribution`s to `n
 from typing import Literal, NotRequired, TypedDict
 
 Granularity = Literal["packed", "expanded"]
-# The bug lab's mistaken engines (SPEC §8, `engine.mistakes.MISTAKES`).
+# The bug lab's mistaken engines (SPEC §8, `engine.lab.mistakes.MISTAKES`).
 Mistake = Literal["assign", "append-first", "no-sort"]
 NodeKind = Literal["leaf", "const", "op"]
 Verdict = Literal["right", "wrong"]
@@ -47,19 +47,19 @@ class Node(TypedDict):
 
     id: str  # `n0`, `n1`, … in creation order
     label: str  # the program's label, or `""`; cut to 100 characters
-    name: str  # what the frames' texts call it (`engine.narrate.Names`)
+    name: str  # what the frames' texts call it (`engine.trace.narrate.Names`)
     op: str  # `""` for a leaf or constant
     kind: NodeKind
     data: float
     grad: float
-    # A float underflowed here (`engine.underflow`); only then, and only in a trace of
+    # A float underflowed here (`engine.trace.underflow`); only then, and only in a trace of
     # `engine.trace` (a straight-line program, a graph built in Python).
     underflow: NotRequired[Literal[True]]
     # With a `mistake`, and on a program's own Value class: the right engine's gradient.
     correct_grad: NotRequired[float]
     # A program's own class whose op the right engine differentiated numerically.
     reference: NotRequired[Literal["numeric"]]
-    # Real programs (`engine.passes`): the call path the node was made in, or `""`.
+    # Real programs (`engine.trace.recorder`): the call path the node was made in, or `""`.
     group: NotRequired[str]
     # A node of the program's own Value-like class whose `_backward` is the program's.
     rule: NotRequired[RuleLines]
@@ -97,7 +97,7 @@ class Change(TypedDict):
     after: float
 
 
-# What every frame of a real program (`engine.passes`) adds: the 0-based pass it belongs
+# What every frame of a real program (`engine.trace.recorder`) adds: the 0-based pass it belongs
 # to, and the lines printed since the previous frame (only when there are some). `pass`
 # is a keyword, hence the functional form.
 FrameBase = TypedDict(
@@ -120,7 +120,7 @@ class SortFrame(FrameBase):
 
     phase: Literal["sort"]
     text: str
-    # With `sort_steps` (`engine.sort_steps`): the call's kind, then `seed` last.
+    # With `sort_steps` (`engine.lab.sort_steps`): the call's kind, then `seed` last.
     step: NotRequired[Literal["visit", "skip", "append", "seed"]]
     # A sort step's node; in a real program's seed, the pass's output.
     node: NotRequired[str]
@@ -216,7 +216,7 @@ class AccumulationVerdict(TypedDict):
 
 
 class EngineCheck(TypedDict):
-    """Where a program's own engine parts from a right one (`engine.engine_check`)."""
+    """Where a program's own engine parts from a right one (`engine.lab.engine_check`)."""
 
     rules: list[RuleVerdict]
     sort: SortVerdict

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from backprop_animator.engine.narrate import Names
+from backprop_animator.engine.trace.narrate import Names
 from backprop_animator.engine.value import Value
 
 Step = tuple[Literal["visit", "skip", "append"], Value, int]

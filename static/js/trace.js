@@ -8,7 +8,7 @@
  *   underflow?: true, correct_grad?: number, reference?: "numeric", group?: string,
  *   rule?: {line: number, end_line: number}}} TraceNode
  *   name: what the engine's texts call it;
- *   underflow: a float underflowed here (engine/underflow.py);
+ *   underflow: a float underflowed here (engine/trace/underflow.py);
  *   rule: a program's own Value class: the lines of this node's own `_backward`;
  *   correct_grad: with a `mistake` (SPEC §8), and on a program's own Value class (§14),
  *     the gradient the correct engine gives; reference "numeric": its op was differentiated
@@ -50,7 +50,7 @@
  *   passes: one per backward() call (exactly one in schema 1);
  *   engine_check: a program's own Value class checked against a right engine (SPEC §14)
  * schema 2 (SPEC §11), several passes and update frames, is played by passes.js.
- * The engine's own description of these shapes is engine/trace_format.py;
+ * The engine's own description of these shapes is engine/trace/format.py;
  * tests/app/test_trace_format.py checks these typedefs against it.
  */
 
@@ -139,7 +139,7 @@ function checkTrace(trace) {
 
 /**
  * What to call each node in text: the name the engine gives it (`nodes[].name`, the
- * one its frame texts use: engine/narrate.py `Names`). The page makes no names of its own.
+ * one its frame texts use: engine/trace/narrate.py `Names`). The page makes no names of its own.
  * Example (the expanded neuron): "x1*w1", "2*(x1*w1+x2*w2+b)", "e", "num", "den**-1".
  * @param {Trace} trace
  * @returns {string[]} names by node index

@@ -1,7 +1,7 @@
 /**
  * The lesson behind an underflow, one click from the narration: a disclosure shown
  * on backward frames where a float became 0 (contributions with `underflow`, marked
- * by engine/underflow.py). It explains why the numbers are kept, not fixed.
+ * by engine/trace/underflow.py). It explains why the numbers are kept, not fixed.
  */
 import { html } from "./svg.js";
 

@@ -5,15 +5,15 @@ the trace and the engine's rule sources as JSON data blocks, the CSS in one
 `<style>`, and every ES module the entry (`static/js/standalone.js`) reaches as a
 `data:` URL in an import map. Browsers refuse to load modules from `file://`, and a
 module loaded from a `data:` URL cannot resolve `./svg.js` against its own URL, so
-each relative import is rewritten to a bare name (`backprop-animator/js/svg.js`)
+each relative import is rewritten to a bare name (`backprop-animator/js/player/svg.js`)
 that the import map resolves. The page's own Content-Security-Policy allows exactly
 those inline blocks (by hash) and `data:` scripts, and no connections at all.
 
 Used by `backprop-animator export`, `GET /export` and notebooks (`app.notebook`).
 Not here: tracing (the caller passes a finished trace).
 
-Example: `rewrite_imports('import { html } from "./svg.js";', "js/player.js")`
--> `'import { html } from "backprop-animator/js/svg.js";'`.
+Example: `rewrite_imports('import { html } from "./svg.js";', "js/player/player.js")`
+-> `'import { html } from "backprop-animator/js/player/svg.js";'`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def rewrite_imports(text: str, path: str) -> str:
 def resolve(path: str, specifier: str) -> str:
     """A module's import as a path in static/.
 
-    Example: `resolve("js/layout-runner.js", "../vendor/dagre/dagre.esm.js")`
+    Example: `resolve("js/layout/layout-runner.js", "../../vendor/dagre/dagre.esm.js")`
     -> `"vendor/dagre/dagre.esm.js"`.
     """
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), specifier))
@@ -213,14 +213,14 @@ def environment() -> Environment:
 
 
 def standalone_title(source: str) -> str:
-    """A page title from the program's first line of code: static/js/program-title.js's
+    """A page title from the program's first line of code: static/js/hosts/program-title.js's
     rule, with its prefix and length.
 
     Example: `standalone_title("# neuron\\no = tanh(x)")
     == "backprop-animator: o = tanh(x)"`.
     """
-    prefix = js_constant("program-title.js", "TITLE_PREFIX")
-    limit = js_constant("program-title.js", "TITLE_MAX_CHARS")
+    prefix = js_constant("hosts/program-title.js", "TITLE_PREFIX")
+    limit = js_constant("hosts/program-title.js", "TITLE_MAX_CHARS")
     lines = (line.strip() for line in re.split(r"\r?\n", source))
     first = next((line for line in lines if line and not line.startswith("#")), "")
     if len(first) > limit:

@@ -64,7 +64,7 @@ FALLBACK_SCRIPT = """<script>
 
 
 def default_height() -> int:
-    height: int = js_constant("frame-messages.js", "DEFAULT_FRAME_HEIGHT")
+    height: int = js_constant("hosts/frame-messages.js", "DEFAULT_FRAME_HEIGHT")
     return height
 
 
@@ -249,7 +249,7 @@ def animate(
         if gradcheck:
             check = gradcheck_graph(program, mistake=mistake)
         output = next(node for node in trace["nodes"] if node["id"] == trace["output"])
-        prefix = js_constant("program-title.js", "TITLE_PREFIX")
+        prefix = js_constant("hosts/program-title.js", "TITLE_PREFIX")
         default_title = f"{prefix}: {output['label'] or 'a graph from Python'}"
     else:
         raise TypeError(

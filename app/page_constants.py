@@ -4,7 +4,7 @@ The player's message types, a frame's default height and the title rule live onc
 in `static/js/`; the notebook and the export read them here rather than keeping
 copies that could drift. A constant is a line `export const NAME = <JSON>;`.
 
-Example: `js_constant("frame-messages.js", "HEIGHT_MESSAGE") == "backprop-animator:height"`.
+Example: `js_constant("hosts/frame-messages.js", "HEIGHT_MESSAGE") == "backprop-animator:height"`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Without anywidget, `player_widget` answers None and `animate()` shows the plain
 HTML player instead (app/notebook.py).
 
 The module is handed to anywidget as text, so its one relative import
-(`./frame-messages.js`, which imports nothing) is inlined as a `data:` URL.
+(`./hosts/frame-messages.js`, which imports nothing) is inlined as a `data:` URL.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from typing import Any
 from backprop_animator.app.paths import find_asset_dir
 
 WIDGET_MODULE = "widget.js"
-RELATIVE_IMPORT = re.compile(r"""from\s*(["'])\./([\w.-]+\.js)\1""")
+RELATIVE_IMPORT = re.compile(r"""from\s*(["'])\./((?:[\w-]+/)*[\w.-]+\.js)\1""")
 
 
 @cache
 def widget_module() -> str:
     """static/js/widget.js with its relative imports inlined as data: URLs.
 
-    Example: `from "./frame-messages.js"` -> `from "data:text/javascript;base64,…"`.
+    Example: `from "./hosts/frame-messages.js"` -> `from "data:text/javascript;base64,…"`.
     """
     folder = find_asset_dir("static") / "js"
 

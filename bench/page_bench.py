@@ -90,7 +90,7 @@ SCRUB = """async (count) => {
 }"""
 
 LAYOUTS = """async () => {
-  const {layoutGraph, layoutInput, dagreLayout} = await import('/static/js/layout.js');
+  const {layoutGraph, layoutInput, dagreLayout} = await import('/static/js/layout/layout.js');
   const dagre = (await import('/static/vendor/dagre/dagre.esm.js')).default;
   const source = document.querySelector('[data-testid=source]').value;
   const response = await fetch('/api/trace', {method: 'POST',

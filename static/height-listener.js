@@ -4,7 +4,7 @@
  * (it is /static/height-listener.js on the app's server; the share dialog gives the
  * tag), or paste this file's text in a <script>. The player posts
  * {type: "backprop-animator:height", height} whenever its height changes
- * (static/js/frame-messages.js); this finds the frame that sent it and sets its
+ * (static/js/hosts/frame-messages.js); this finds the frame that sent it and sets its
  * height. Only numbers are read from the message. Including it twice is harmless.
  */
 addEventListener("message", (event) => {

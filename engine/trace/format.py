@@ -13,7 +13,7 @@ branch seen), and `tests/app/test_trace_format.py` checks the other descriptions
 
 - `app/schemas.py`, the API's pydantic response models: the same fields, equally
   optional, model by model;
-- `static/js/trace.js`, the page's JSDoc typedefs (`TraceNode`, `Contribution`, the
+- `static/js/passes/trace.js`, the page's JSDoc typedefs (`TraceNode`, `Contribution`, the
   frames, `EngineCheck`…), with the exceptions that test lists and says why;
 - `docs/TRACE.md`, which says what each field means: it names every field here.
 

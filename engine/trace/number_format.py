@@ -1,4 +1,4 @@
-"""The one way a number is shown to a learner, here and in the page (`static/js/format.js`).
+"""The one way a number is shown to a learner, here and in the page (`static/js/player/format.js`).
 
 Four significant digits (more where a caller asks, as the gradient check does), trailing
 zeros dropped (`2`, `0.5`); exponent form below 1e-4 and from 1e6 on; the true minus

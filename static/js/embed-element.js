@@ -10,13 +10,13 @@
  * `backprop-animator:quiz` event (`detail` = the message the iframe posts) and, when
  * the page is itself framed, to its parent.
  */
-import { fetchOptional, fetchTrace } from "./api.js";
-import { readEmbedOptions } from "./embed-options.js";
-import { applyTheme, showPlayer } from "./host.js";
-import { readLabState, withLabParams } from "./lab-url.js";
-import { MESSAGE_TYPE, reportToParent } from "./quiz.js";
-import { html } from "./svg.js";
-import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
+import { fetchOptional, fetchTrace } from "./hosts/api.js";
+import { readEmbedOptions } from "./hosts/embed-options.js";
+import { applyTheme, showPlayer } from "./hosts/host.js";
+import { readLabState, withLabParams } from "./lab/lab-url.js";
+import { MESSAGE_TYPE, reportToParent } from "./quiz/quiz.js";
+import { html } from "./player/svg.js";
+import { readQuiz, readUrlState, writeUrlState } from "./hosts/url-state.js";
 
 export const SELECTOR = "[data-backprop-source]";
 const STYLESHEETS = [

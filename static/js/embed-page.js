@@ -3,6 +3,6 @@
  * does it all (options from the address, height and frame messages, the editor when
  * asked for); the quiz's scores go to the parent window.
  */
-import { mountFramedPlayer } from "./framed-player.js";
+import { mountFramedPlayer } from "./hosts/framed-player.js";
 
 mountFramedPlayer().start();

@@ -5,9 +5,14 @@
  * player says it is) and the caret at a program error the server sent back.
  * The form as data is picker-fields.js.
  */
-import { HEIGHT_MESSAGE } from "./frame-messages.js";
-import { exampleChoice, findExample, PREVIEW_MAX_CHARS, previewSearch } from "./picker-fields.js";
-import { sourceOffset } from "./source-position.js";
+import { HEIGHT_MESSAGE } from "./hosts/frame-messages.js";
+import {
+  exampleChoice,
+  findExample,
+  PREVIEW_MAX_CHARS,
+  previewSearch,
+} from "./hosts/picker-fields.js";
+import { sourceOffset } from "./player/source-position.js";
 
 const PREVIEW_DELAY_MS = 500;
 const FRAME_HEIGHT = /** @type {const} */ ({ min: 240, max: 2400 });
@@ -34,13 +39,13 @@ const frame = /** @type {HTMLIFrameElement} */ (
 );
 const note = /** @type {HTMLElement} */ (preview.querySelector("[data-preview-note]"));
 
-/** @type {import("./picker-fields.js").PickerExample[]} */
+/** @type {import("./hosts/picker-fields.js").PickerExample[]} */
 const examples = readExamples();
 /** The title the last example chosen put in the field. */
 let filledTitle = "";
 let timer = 0;
 
-/** @returns {import("./picker-fields.js").PickerFields} */
+/** @returns {import("./hosts/picker-fields.js").PickerFields} */
 function fields() {
   return {
     source: source.value,
@@ -137,7 +142,7 @@ if (exampleSelect.value && !source.value) applyExample();
 else showPreview();
 form.dataset.ready = "true";
 
-/** @returns {import("./picker-fields.js").PickerExample[]} */
+/** @returns {import("./hosts/picker-fields.js").PickerExample[]} */
 function readExamples() {
   try {
     const list = JSON.parse(document.getElementById("picker-examples")?.textContent || "[]");

@@ -7,7 +7,7 @@
  * course, and the status line says what became of it; the parent window is told too,
  * as on `/embed`.
  */
-import { mountFramedPlayer } from "./framed-player.js";
+import { mountFramedPlayer } from "./hosts/framed-player.js";
 import {
   createScoreQueue,
   frameResizeMessage,
@@ -19,9 +19,9 @@ import {
   SENDING_TEXT,
   scoreBody,
   scopedStorage,
-} from "./lti-grades.js";
-import { problemOf, showProblem } from "./host.js";
-import { reportToParent } from "./quiz.js";
+} from "./hosts/lti-grades.js";
+import { problemOf, showProblem } from "./hosts/host.js";
+import { reportToParent } from "./quiz/quiz.js";
 
 const errorBox = /** @type {HTMLElement} */ (document.querySelector("[data-testid=error]"));
 try {
@@ -30,7 +30,7 @@ try {
   showProblem(errorBox, problemOf(error, "The activity could not be opened"));
 }
 
-/** @param {import("./lti-grades.js").Launch} launch */
+/** @param {import("./hosts/lti-grades.js").Launch} launch */
 function start(launch) {
   history.replaceState(null, "", location.pathname + playSearch(launch));
 

@@ -3,10 +3,10 @@
  * the share dialog (share.js) and Back and Forward between the programs run
  * (`history.pushState` on Run and examples, `popstate` restores).
  */
-import { warmLayoutWorker } from "./layout-runner.js";
-import { mountPageController } from "./page-controller.js";
-import { mountShare } from "./share.js";
-import { initTheme } from "./theme.js";
+import { warmLayoutWorker } from "./layout/layout-runner.js";
+import { mountPageController } from "./hosts/page-controller.js";
+import { mountShare } from "./hosts/share.js";
+import { initTheme } from "./player/theme.js";
 
 initTheme(document.querySelector(".theme-toggle"));
 const page = mountPageController({

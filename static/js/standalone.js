@@ -8,9 +8,9 @@
  * notebook), it reports its height and frame and takes seeks from the page
  * around it (frame-messages.js).
  */
-import { listenForSeek, reportFrame, reportHeight } from "./frame-messages.js";
-import { mountGradcheckPanel } from "./gradcheck-panel.js";
-import { applyTheme, showPlayer } from "./host.js";
+import { listenForSeek, reportFrame, reportHeight } from "./hosts/frame-messages.js";
+import { mountGradcheckPanel } from "./lab/gradcheck-panel.js";
+import { applyTheme, showPlayer } from "./hosts/host.js";
 
 /** @param {string} id */
 function readData(id) {

@@ -20,7 +20,7 @@ import {
   FRAME_MESSAGE,
   HEIGHT_MESSAGE,
   SEEK_MESSAGE,
-} from "./frame-messages.js";
+} from "./hosts/frame-messages.js";
 
 /**
  * @typedef {{

@@ -104,7 +104,7 @@ def test_import_map_holds_every_module_with_no_relative_import_left() -> None:
         for name, url in imports.items()
     }
 
-    assert {"js/standalone.js", "js/player.js", "vendor/dagre/dagre.esm.js"} <= set(modules)
+    assert {"js/standalone.js", "js/player/player.js", "vendor/dagre/dagre.esm.js"} <= set(modules)
     for name, text in modules.items():
         assert RELATIVE_IMPORT.search(text) is None, name
         for specifier in re.findall(rf"""["']({BARE_PREFIX}[^"']+)["']""", text):

@@ -247,7 +247,7 @@ def test_the_widget_carries_the_standalone_page_at_its_frame() -> None:
 
 
 def test_the_default_height_is_the_pages_own() -> None:
-    assert animate(NEURON).height == js_constant("frame-messages.js", "DEFAULT_FRAME_HEIGHT")
+    assert animate(NEURON).height == js_constant("hosts/frame-messages.js", "DEFAULT_FRAME_HEIGHT")
 
 
 def displayed(animation: Animation) -> list[dict[str, Any]]:

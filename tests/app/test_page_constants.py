@@ -10,16 +10,17 @@ from backprop_animator.app import page_constants
 
 
 def test_the_constants_python_needs_are_read_from_the_modules() -> None:
-    assert page_constants.js_constant("frame-messages.js", "HEIGHT_MESSAGE") == (
+    assert page_constants.js_constant("hosts/frame-messages.js", "HEIGHT_MESSAGE") == (
         "backprop-animator:height"
     )
-    assert isinstance(page_constants.js_constant("frame-messages.js", "DEFAULT_FRAME_HEIGHT"), int)
-    assert page_constants.js_constant("program-title.js", "TITLE_MAX_CHARS") > 20
+    height = page_constants.js_constant("hosts/frame-messages.js", "DEFAULT_FRAME_HEIGHT")
+    assert isinstance(height, int)
+    assert page_constants.js_constant("hosts/program-title.js", "TITLE_MAX_CHARS") > 20
 
 
 def test_a_missing_constant_is_named_with_its_file() -> None:
     with pytest.raises(LookupError, match=r"frame-messages\.js has no line `export const NOPE"):
-        page_constants.js_constant("frame-messages.js", "NOPE")
+        page_constants.js_constant("hosts/frame-messages.js", "NOPE")
 
 
 def test_a_constant_that_is_not_json_is_refused(
@@ -37,5 +38,5 @@ def test_a_constant_that_is_not_json_is_refused(
 
 
 def test_the_height_listener_reads_the_message_type_the_player_posts() -> None:
-    message = page_constants.js_constant("frame-messages.js", "HEIGHT_MESSAGE")
+    message = page_constants.js_constant("hosts/frame-messages.js", "HEIGHT_MESSAGE")
     assert f'"{message}"' in page_constants.height_listener()

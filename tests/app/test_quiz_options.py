@@ -39,7 +39,7 @@ def test_standalone_page_with_the_quiz_tells_the_player_so() -> None:
 
     assert options_in(document) == {"frame": 0, "theme": "auto", "quiz": True}
     assert ".quiz-prompt" in document, "the quiz's styles travel with the file"
-    assert "backprop-animator/js/quiz.js" in document, "and so does its module"
+    assert "backprop-animator/js/quiz/quiz.js" in document, "and so does its module"
 
 
 def test_export_command_takes_quiz(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@ elsewhere agree with those types, field for field:
 
 - `app/schemas.py`'s pydantic models (the API's response models): the same field
   names, equally optional, the same `Literal` values, model by model;
-- the page's JSDoc typedefs in `static/js/trace.js` (and `OpFacts` in op-facts.js): the
+- the page's JSDoc typedefs in `static/js/passes/trace.js` (and `OpFacts` in op-facts.js): the
   same field names, `?` where a field is optional, with the exceptions listed below;
 - `docs/TRACE.md`: every field named in backticks in the sections about its part.
 
@@ -276,7 +276,7 @@ def test_the_jsdoc_reader_reads_nested_object_types() -> None:
 
 @pytest.mark.parametrize(
     ("path", "mapping"),
-    [("static/js/trace.js", JSDOC), ("static/js/op-facts.js", JSDOC_OP_FACTS)],
+    [("static/js/passes/trace.js", JSDOC), ("static/js/passes/op-facts.js", JSDOC_OP_FACTS)],
     ids=["trace.js", "op-facts.js"],
 )
 def test_the_pages_jsdoc_types_have_the_formats_fields(path: str, mapping: dict[str, str]) -> None:
@@ -299,7 +299,7 @@ def test_the_pages_jsdoc_types_have_the_formats_fields(path: str, mapping: dict[
 
 
 def test_the_listed_jsdoc_exceptions_are_still_needed() -> None:
-    typedefs = jsdoc_typedefs((ROOT / "static/js/trace.js").read_text(encoding="utf-8"))
+    typedefs = jsdoc_typedefs((ROOT / "static/js/passes/trace.js").read_text(encoding="utf-8"))
     for typedef, key in JSDOC_ONLY:
         assert key in typedefs[typedef]
         assert key not in fields(typed_dicts()[JSDOC[typedef]])

@@ -16,7 +16,7 @@ def test_the_widget_module_inlines_its_one_import_as_a_data_url() -> None:
     (encoded,) = re.findall(r'from "data:text/javascript;base64,([^"]+)"', module)
 
     assert widget.RELATIVE_IMPORT.search(module) is None
-    frame_messages = find_asset_dir("static") / "js" / "frame-messages.js"
+    frame_messages = find_asset_dir("static") / "js" / "hosts" / "frame-messages.js"
     assert base64.b64decode(encoded).decode() == frame_messages.read_text(encoding="utf-8")
     assert "export default { render }" in module
 

@@ -181,10 +181,10 @@ def test_a_big_graph_has_node_hooks_only_for_what_is_in_view(
 
 
 FOLD = """async ({source, fold}) => {
-  const {createTimeline, stateAt} = await import('/static/js/timeline.js');
-  const {layoutInput, recordLabel} = await import('/static/js/layout.js');
-  const {computeLayout} = await import('/static/js/layout-runner.js');
-  const {mountGraph} = await import('/static/js/graph-view.js');
+  const {createTimeline, stateAt} = await import('/static/js/passes/timeline.js');
+  const {layoutInput, recordLabel} = await import('/static/js/layout/layout.js');
+  const {computeLayout} = await import('/static/js/layout/layout-runner.js');
+  const {mountGraph} = await import('/static/js/graph/graph-view.js');
   const response = await fetch('/api/trace', {method: 'POST',
     headers: {'Content-Type': 'application/json'}, body: JSON.stringify({source})});
   const timeline = createTimeline(await response.json());
@@ -228,9 +228,9 @@ def test_folding_a_group_hides_its_values_behind_one_box_and_unfolding_restores_
 
 
 CACHED_LAYOUTS = """async (sources) => {
-  const {createTimeline} = await import('/static/js/timeline.js');
-  const {layoutInput} = await import('/static/js/layout.js');
-  const {computeLayout} = await import('/static/js/layout-runner.js');
+  const {createTimeline} = await import('/static/js/passes/timeline.js');
+  const {layoutInput} = await import('/static/js/layout/layout.js');
+  const {computeLayout} = await import('/static/js/layout/layout-runner.js');
   const layouts = [];
   for (const source of sources) {
     const response = await fetch('/api/trace', {method: 'POST',

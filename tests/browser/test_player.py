@@ -392,7 +392,7 @@ MOUNT_AND_DESTROY = """async (source) => {
     disconnect() { observing.delete(this); super.disconnect(); }
   };
   try {
-    const {mountPlayer} = await import('/static/js/player.js');
+    const {mountPlayer} = await import('/static/js/player/player.js');
     const response = await fetch('/api/trace', {
       method: 'POST',
       headers: {'Content-Type': 'application/json'},

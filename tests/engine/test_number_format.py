@@ -21,7 +21,7 @@ from backprop_animator.engine.trace.number_format import (
 )
 from tests.support.checkout import CHECKOUT
 
-FORMAT_JS = CHECKOUT / "static" / "js" / "format.js"
+FORMAT_JS = CHECKOUT / "static" / "js" / "player" / "format.js"
 
 
 @pytest.mark.parametrize(

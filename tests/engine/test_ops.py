@@ -153,7 +153,7 @@ def test_the_tables_are_derived_from_the_registry() -> None:
 
 
 def test_the_page_computes_formulas_with_the_same_functions() -> None:
-    page = (STATIC / "js/op-facts.js").read_text(encoding="utf-8")
+    page = (STATIC / "js/passes/op-facts.js").read_text(encoding="utf-8")
     match = re.search(r"const FORMULA_FUNCTIONS = \[([^\]]*)\]", page)
     assert match is not None
     assert tuple(re.findall(r'"(\w+)"', match.group(1))) == FORMULA_FUNCTIONS

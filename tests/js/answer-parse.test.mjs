@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { isClose, judgeAnswer, parseAnswer, wrongFactors } from "../../static/js/answer-parse.js";
+import {
+  isClose,
+  judgeAnswer,
+  parseAnswer,
+  wrongFactors,
+} from "../../static/js/quiz/answer-parse.js";
 import { fixture } from "./helpers.mjs";
 
 const value = (text) => {

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { embedParams, keepEmbedOptions, readEmbedOptions } from "../../static/js/embed-options.js";
+import {
+  embedParams,
+  keepEmbedOptions,
+  readEmbedOptions,
+} from "../../static/js/hosts/embed-options.js";
 
 describe("readEmbedOptions", () => {
   it("shows the code and narration but no editor, paused, at normal speed, in the system theme by default", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { matchingExample } from "../../static/js/example-match.js";
+import { matchingExample } from "../../static/js/hosts/example-match.js";
 
 const NEURON = "o = tanh(x1*w1 + x2*w2 + b)\n";
 const TWICE = "a = Value(3.0)\nb = a + a\nb.backward()\n";

@@ -12,8 +12,8 @@ import {
   groupsAtDepth,
   groupsThatFit,
   openGroup,
-} from "../../static/js/folding.js";
-import { createTimeline, stateAt } from "../../static/js/timeline.js";
+} from "../../static/js/graph/folding.js";
+import { createTimeline, stateAt } from "../../static/js/passes/timeline.js";
 import { tinyLayer } from "./multipass.mjs";
 
 /** The trace's graph in folding.js's index form. */

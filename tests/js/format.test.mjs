@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { formatSigned, formatValue } from "../../static/js/format.js";
+import { formatSigned, formatValue } from "../../static/js/player/format.js";
 
 // The engine's trace/number_format.py gives the same texts (tests/engine/test_number_format.py
 // compares the two on ten thousand values).

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { carryFrame } from "../../static/js/frame-carry.js";
+import { carryFrame } from "../../static/js/passes/frame-carry.js";
 import { fixture } from "./helpers.mjs";
 import { withMistake, withSortSteps } from "./lab-helpers.mjs";
 

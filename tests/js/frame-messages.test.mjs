@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
-import { HEIGHT_MESSAGE, SEEK_MESSAGE, listenForSeek } from "../../static/js/frame-messages.js";
+import {
+  HEIGHT_MESSAGE,
+  SEEK_MESSAGE,
+  listenForSeek,
+} from "../../static/js/hosts/frame-messages.js";
 
 describe("frame messages", () => {
   it("the parent page's listener reads the same message type the player posts", () => {

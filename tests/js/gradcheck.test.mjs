@@ -11,7 +11,7 @@ import {
   sensibleH,
   summarizeCheck,
   validateGradCheck,
-} from "../../static/js/gradcheck.js";
+} from "../../static/js/lab/gradcheck.js";
 
 const H = Array.from({ length: 14 }, (_, i) => Number(`1e-${i + 1}`)); // as JSON writes them
 const f = (x) => 3 * x * x - 4 * x + 5;

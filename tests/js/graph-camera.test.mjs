@@ -11,7 +11,7 @@ import {
   framing,
   levelOfDetail,
   underCovers,
-} from "../../static/js/graph-camera.js";
+} from "../../static/js/graph/graph-camera.js";
 
 describe("framing", () => {
   it("fits a graph that fits with readable text", () => {

@@ -7,8 +7,8 @@ import {
   markLinesInView,
   nodeBounds,
   segmentCrossesRect,
-} from "../../static/js/graph-culling.js";
-import { SIZES } from "../../static/js/layout-sizes.js";
+} from "../../static/js/graph/graph-culling.js";
+import { SIZES } from "../../static/js/layout/layout-sizes.js";
 
 const rect = { left: 0, top: 0, right: 100, bottom: 100 };
 

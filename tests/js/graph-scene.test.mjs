@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { opName } from "../../static/js/graph-scene.js";
+import { opName } from "../../static/js/graph/graph-scene.js";
 
 describe("opName", () => {
   const op = /** @type {any} */ ({ kind: "op", label: "" });

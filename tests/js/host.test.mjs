@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { SourceError } from "../../static/js/api.js";
+import { SourceError } from "../../static/js/hosts/api.js";
 import {
   applyTheme,
   forLearner,
@@ -9,7 +9,7 @@ import {
   problemText,
   showPlayer,
   showProblem,
-} from "../../static/js/host.js";
+} from "../../static/js/hosts/host.js";
 
 /** An element with what host.js touches: text, hidden, dataset. */
 function fakeBox() {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { mistakeCode, sortStepCode } from "../../static/js/lab-code.js";
-import { substitutions } from "../../static/js/rule-text.js";
+import { mistakeCode, sortStepCode } from "../../static/js/lab/lab-code.js";
+import { substitutions } from "../../static/js/player/rule-text.js";
 import { fixture } from "./helpers.mjs";
 
 const marked = (block) => [...block.marked].map((i) => block.lines[i].trim());

@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { LAB_DEFAULTS, labParams, readLabState, withLabParams } from "../../static/js/lab-url.js";
-import { embedUrl, exportUrl, permalink } from "../../static/js/share-snippets.js";
-import { readUrlState } from "../../static/js/url-state.js";
+import {
+  LAB_DEFAULTS,
+  labParams,
+  readLabState,
+  withLabParams,
+} from "../../static/js/lab/lab-url.js";
+import { embedUrl, exportUrl, permalink } from "../../static/js/hosts/share-snippets.js";
+import { readUrlState } from "../../static/js/hosts/url-state.js";
 
 describe("readLabState", () => {
   it("reads a mistake, sort steps and the gradient check", () => {

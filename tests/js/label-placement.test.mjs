@@ -7,8 +7,8 @@ import {
   labelSpot,
   obstaclesOf,
   placeLabels,
-} from "../../static/js/label-placement.js";
-import { SIZES } from "../../static/js/layout-sizes.js";
+} from "../../static/js/graph/label-placement.js";
+import { SIZES } from "../../static/js/layout/layout-sizes.js";
 
 const h = SIZES.recordHeight;
 

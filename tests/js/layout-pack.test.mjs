@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
-import { layoutGraph, layoutInput, packedLayoutInput } from "../../static/js/layout.js";
+import { layoutGraph, layoutInput, packedLayoutInput } from "../../static/js/layout/layout.js";
 import {
   packInput,
   packLayout,
@@ -10,7 +10,7 @@ import {
   transferables,
   unpackInput,
   unpackLayout,
-} from "../../static/js/layout-pack.js";
+} from "../../static/js/layout/layout-pack.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
 describe("packLayout", () => {
@@ -71,7 +71,7 @@ describe("packedLayoutInput", () => {
 });
 
 describe("structureKey", () => {
-  /** @param {import("../../static/js/layout.js").LayoutInput} input */
+  /** @param {import("../../static/js/layout/layout.js").LayoutInput} input */
   const keyOf = (input) => structureKey(packInput(input));
   const neuron = layoutInput(fixture("neuron.json"));
 

@@ -2,15 +2,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import dagre from "../../static/vendor/dagre/dagre.esm.js";
-import { SIZES, opWidth } from "../../static/js/layout-sizes.js";
+import { SIZES, opWidth } from "../../static/js/layout/layout-sizes.js";
 import {
   DAGRE_MAX_NODES,
   layerBundles,
   layoutGraph,
   layoutInput,
   recordLabel,
-} from "../../static/js/layout.js";
-import { place, sortByTarget } from "../../static/js/layered-layout.js";
+} from "../../static/js/layout/layout.js";
+import { place, sortByTarget } from "../../static/js/layout/layered-layout.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
 /** Children left of parents, and no two records overlapping. */
@@ -134,7 +134,9 @@ describe("a network drawn as one (issue 23, 1)", () => {
   });
 
   it("carries the clusters to the layout worker and back", async () => {
-    const { packInput, unpackInput, structureKey } = await import("../../static/js/layout-pack.js");
+    const { packInput, unpackInput, structureKey } = await import(
+      "../../static/js/layout/layout-pack.js"
+    );
     const packed = packInput(graph(true));
     assert.deepEqual(
       unpackInput(packed).nodes.map((n) => n.cluster),

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { readEmbedOptions } from "../../static/js/embed-options.js";
-import { readLabState } from "../../static/js/lab-url.js";
+import { readEmbedOptions } from "../../static/js/hosts/embed-options.js";
+import { readLabState } from "../../static/js/lab/lab-url.js";
 import {
   exampleChoice,
   exampleKey,
   findExample,
   hiddenParts,
   previewSearch,
-} from "../../static/js/picker-fields.js";
-import { readQuiz, readUrlState } from "../../static/js/url-state.js";
+} from "../../static/js/hosts/picker-fields.js";
+import { readQuiz, readUrlState } from "../../static/js/hosts/url-state.js";
 
 const FIELDS = {
   source: "a = Value(3.0)\nb = a + a\nb.backward()",

@@ -12,7 +12,7 @@ import {
   readLaunch,
   scoreBody,
   scopedStorage,
-} from "../../static/js/lti-grades.js";
+} from "../../static/js/hosts/lti-grades.js";
 
 const LAUNCH = {
   id: "L1",

@@ -13,7 +13,7 @@ import {
   viewCenteredAt,
   viewOnMinimap,
   wantsMinimap,
-} from "../../static/js/minimap-math.js";
+} from "../../static/js/graph/minimap-math.js";
 
 const close = (a, b, message) => assert.ok(Math.abs(a - b) < 1e-9, `${message}: ${a} vs ${b}`);
 

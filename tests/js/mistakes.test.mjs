@@ -8,8 +8,8 @@ import {
   mistakeInfo,
   partedNodes,
   rightGrads,
-} from "../../static/js/mistakes.js";
-import { createTimeline, stateAt } from "../../static/js/timeline.js";
+} from "../../static/js/lab/mistakes.js";
+import { createTimeline, stateAt } from "../../static/js/passes/timeline.js";
 import { byLabel, fixture } from "./helpers.mjs";
 import { withMistake, withSortSteps } from "./lab-helpers.mjs";
 

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { evaluate, exponentOf, factsOf, fill, opGlyph, opKey } from "../../static/js/op-facts.js";
+import {
+  evaluate,
+  exponentOf,
+  factsOf,
+  fill,
+  opGlyph,
+  opKey,
+} from "../../static/js/passes/op-facts.js";
 import { fixture } from "./helpers.mjs";
 
 const OPS = fixture("ops.json"); // the engine's facts about every op (engine/ops.py)

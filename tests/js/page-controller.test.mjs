@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { EDITOR_ROWS, editorRows, frameAddress } from "../../static/js/page-controller.js";
+import { EDITOR_ROWS, editorRows, frameAddress } from "../../static/js/hosts/page-controller.js";
 
 describe("editorRows", () => {
   it("fits the program's lines within the embed's bounds", () => {

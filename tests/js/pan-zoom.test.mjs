@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { attachPanZoom } from "../../static/js/pan-zoom.js";
+import { attachPanZoom } from "../../static/js/graph/pan-zoom.js";
 
 /** A stand-in svg and viewport group, and animation frames run by hand. */
 function stage() {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { chartGeometry } from "../../static/js/loss-chart.js";
-import { nextPassStart, previousPassStart } from "../../static/js/pass-navigator.js";
-import { printIndex } from "../../static/js/print-panel.js";
-import { lineOfFrame } from "../../static/js/source-line.js";
-import { changeText, programExcerpt } from "../../static/js/update-code.js";
+import { chartGeometry } from "../../static/js/passes/loss-chart.js";
+import { nextPassStart, previousPassStart } from "../../static/js/passes/pass-navigator.js";
+import { printIndex } from "../../static/js/player/print-panel.js";
+import { lineOfFrame } from "../../static/js/player/source-line.js";
+import { changeText, programExcerpt } from "../../static/js/player/update-code.js";
 
 describe("the loss chart's geometry", () => {
   it("spreads passes across the width and puts the highest value at the top", () => {

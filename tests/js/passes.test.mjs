@@ -7,9 +7,9 @@ import {
   passSpans,
   passTimeline,
   valuesAt,
-} from "../../static/js/passes.js";
-import { createTimeline, phaseSpans, stateAt } from "../../static/js/timeline.js";
-import { validateTrace } from "../../static/js/trace.js";
+} from "../../static/js/passes/passes.js";
+import { createTimeline, phaseSpans, stateAt } from "../../static/js/passes/timeline.js";
+import { validateTrace } from "../../static/js/passes/trace.js";
 import { fixture } from "./helpers.mjs";
 import { forgotZeroGrad, optimizerSteps, recorder, tinyLayer } from "./multipass.mjs";
 
@@ -291,7 +291,7 @@ describe("the recorder the fixtures come from", () => {
 
 describe("names pass by pass", () => {
   it("reads the engine's name, or the one a pass gives it (passes[p].names)", async () => {
-    const { passNames } = await import("../../static/js/pass-views.js");
+    const { passNames } = await import("../../static/js/passes/pass-views.js");
     const { mlpTraining } = await import("./multipass.mjs");
     const trace = mlpTraining(2);
     const i = trace.nodes.findIndex((node) => node.label === "");

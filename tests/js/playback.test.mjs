@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { createPlayback } from "../../static/js/playback.js";
+import { createPlayback } from "../../static/js/passes/playback.js";
 
 /** A fake clock: schedule() queues, flush() runs the next timer. */
 function fakeClock() {

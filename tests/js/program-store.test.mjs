@@ -9,7 +9,7 @@ import {
   keepProgram,
   programKey,
   shortAddress,
-} from "../../static/js/program-store.js";
+} from "../../static/js/hosts/program-store.js";
 
 /** A Storage as the browser's: strings in, strings out. */
 function memoryStorage() {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { TITLE_MAX_CHARS, programTitle } from "../../static/js/program-title.js";
+import { TITLE_MAX_CHARS, programTitle } from "../../static/js/hosts/program-title.js";
 
 describe("programTitle", () => {
   it("is the first line of code, after comments and blank lines", () => {

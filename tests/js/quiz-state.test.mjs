@@ -13,9 +13,9 @@ import {
   scoreOf,
   startQuiz,
   storageKey,
-} from "../../static/js/quiz-state.js";
-import { judgeAnswer } from "../../static/js/answer-parse.js";
-import { stateAt, createTimeline } from "../../static/js/timeline.js";
+} from "../../static/js/quiz/quiz-state.js";
+import { judgeAnswer } from "../../static/js/quiz/answer-parse.js";
+import { stateAt, createTimeline } from "../../static/js/passes/timeline.js";
 import { fixture } from "./helpers.mjs";
 
 const neuron = fixture("neuron.json");

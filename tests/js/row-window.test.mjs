@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { visibleRange } from "../../static/js/row-window.js";
+import { visibleRange } from "../../static/js/player/row-window.js";
 
 describe("visibleRange", () => {
   it("covers the rows meeting the viewport plus the overscan each side", () => {

@@ -11,7 +11,7 @@ import {
   ruleKey,
   ruleSource,
   substitutions,
-} from "../../static/js/rule-text.js";
+} from "../../static/js/player/rule-text.js";
 import { fixture } from "./helpers.mjs";
 
 const OPS = fixture("ops.json"); // the engine's facts about every op (engine/ops.py)

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { readLabState } from "../../static/js/lab-url.js";
-import { readQuiz, readUrlState } from "../../static/js/url-state.js";
-import { readEmbedOptions } from "../../static/js/embed-options.js";
+import { readLabState } from "../../static/js/lab/lab-url.js";
+import { readQuiz, readUrlState } from "../../static/js/hosts/url-state.js";
+import { readEmbedOptions } from "../../static/js/hosts/embed-options.js";
 import {
   embedUrl,
   escapeAttribute,
@@ -12,7 +12,7 @@ import {
   iframeSnippet,
   permalink,
   scriptSnippet,
-} from "../../static/js/share-snippets.js";
+} from "../../static/js/hosts/share-snippets.js";
 
 const state = {
   origin: "https://ba.example",

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { createSortSteps, hasSortSteps } from "../../static/js/sort-steps.js";
-import { createTimeline, phaseSpans, stateAt } from "../../static/js/timeline.js";
-import { validateTrace } from "../../static/js/trace.js";
+import { createSortSteps, hasSortSteps } from "../../static/js/lab/sort-steps.js";
+import { createTimeline, phaseSpans, stateAt } from "../../static/js/passes/timeline.js";
+import { validateTrace } from "../../static/js/passes/trace.js";
 import { fixture } from "./helpers.mjs";
 import { withMistake, withSortSteps } from "./lab-helpers.mjs";
 

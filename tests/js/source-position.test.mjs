@@ -6,7 +6,7 @@ import {
   sourceLines,
   sourceOffset,
   utf16Index,
-} from "../../static/js/source-position.js";
+} from "../../static/js/player/source-position.js";
 
 test("lines end at \\r\\n, a lone \\r and \\n, as the server counts them", () => {
   assert.deepEqual(sourceLines("a = 1\rb = 2\r\nc\nd"), ["a = 1", "b = 2", "c", "d"]);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { tallestCandidates } from "../../static/js/stable-height.js";
+import { tallestCandidates } from "../../static/js/player/stable-height.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
 describe("tallestCandidates", () => {

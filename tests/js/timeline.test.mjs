@@ -8,7 +8,7 @@ import {
   gradsAt,
   phaseSpans,
   stateAt,
-} from "../../static/js/timeline.js";
+} from "../../static/js/passes/timeline.js";
 import { byLabel, chainTrace, fixture } from "./helpers.mjs";
 
 const close = (actual, expected, message) =>

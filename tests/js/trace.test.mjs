@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { nodeNames, validateTrace } from "../../static/js/trace.js";
+import { nodeNames, validateTrace } from "../../static/js/passes/trace.js";
 import { fixture } from "./helpers.mjs";
 
 describe("validateTrace", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { readQuiz, readUrlState, writeUrlState } from "../../static/js/url-state.js";
+import { readQuiz, readUrlState, writeUrlState } from "../../static/js/hosts/url-state.js";
 
 describe("readUrlState", () => {
   it("reads source, granularity and a 0-based frame", () => {

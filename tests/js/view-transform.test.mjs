@@ -15,7 +15,7 @@ import {
   transformAttribute,
   visibleRect,
   zoomAround,
-} from "../../static/js/view-transform.js";
+} from "../../static/js/graph/view-transform.js";
 
 /** Where a content point lands on screen under a view. */
 const toScreen = (view, p) => ({ x: view.x + p.x * view.k, y: view.y + p.y * view.k });

@@ -1,0 +1,170 @@
+/**
+ * The graph's camera operator: frames the graph when it opens, on resize and on Fit
+ * (fit it, or follow the action at a readable zoom: graph-camera.js decides), sizes
+ * the frame, and keeps the node being built or run on screen while the learner plays,
+ * steps or scrubs.
+ */
+import { FOLLOW_AFTER_JUMP_MS, frameHeight, framing, underCovers } from "./graph-camera.js";
+import { SIZES } from "../layout/layout-sizes.js";
+
+/** Steps closer together than this (an arrow key held) move the view without a glide. */
+const RAPID_STEPS_MS = 250;
+
+/**
+ * @param {{panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
+ *   layout: import("../layout/layout.js").Layout, timeline: import("../passes/timeline.js").Timeline,
+ *   frame: HTMLElement, small: boolean}} options
+ */
+export function createFollower({ panZoom, layout, timeline, frame, small }) {
+  /** The learner pressed Fit: keep fitting on resize even where we would follow. */
+  let fitChosen = false;
+  let started = false;
+  let lastIndex = 0;
+  let followTimer = 0;
+  let lastStepAt = -Infinity;
+
+  /** Size the frame, then fit the graph or centre the action at a readable zoom. */
+  function frameView(/** @type {import("../passes/timeline.js").FrameState} */ state) {
+    sizeFrame();
+    const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
+    if (choice.mode === "fit") {
+      panZoom.fit();
+      return;
+    }
+    const focus =
+      state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
+    const box = focusBox(focus, state.index, choice.scale, state);
+    panZoom.centerOn(box.x, box.y, choice.scale, true);
+  }
+
+  /**
+   * What to keep on screen for node `index`: the node with the operands its step reads
+   * (a build's inputs, a backward step's `+=` targets) when they all fit the view at
+   * scale `k`, else the node alone. Centre and size, in layout units.
+   * When they do not fit and a `+=` of the step adds to a gradient that already holds
+   * a contribution (a fork: the expanded neuron's e), that child is the one to show: the
+   * sum is the lesson, and the rule's node is one edge away.
+   * @param {number} index
+   * @param {number} frameIndex  operands not yet drawn at this frame are left out
+   * @param {number} k
+   * @param {import("../passes/timeline.js").FrameState} [state]  the frame, for its `+=`s
+   */
+  function focusBox(index, frameIndex, k, state) {
+    const own = layout.records[index];
+    const half = SIZES.recordHeight / 2;
+    let left = own.x - own.width / 2;
+    let right = own.x + own.width / 2;
+    let top = own.y - half;
+    let bottom = own.y + half;
+    for (const child of timeline.operands[index] ?? []) {
+      const record = layout.records[child];
+      if (!record || timeline.appearFrame[child] > frameIndex) continue;
+      left = Math.min(left, record.x - record.width / 2);
+      right = Math.max(right, record.x + record.width / 2);
+      top = Math.min(top, record.y - half);
+      bottom = Math.max(bottom, record.y + half);
+    }
+    const view = panZoom.size;
+    // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
+    const fits = (right - left) * k <= view.width - 16 && (bottom - top) * k <= view.height - 16;
+    if (!fits) {
+      const sum = state?.phase === "backward" && state.contributions.find((c) => c.before !== 0);
+      const shown = sum ? layout.records[sum.child] : own;
+      return { x: shown.x, y: shown.y, width: shown.width, height: SIZES.recordHeight };
+    }
+    return {
+      x: (left + right) / 2,
+      y: (top + bottom) / 2,
+      width: right - left,
+      height: bottom - top,
+    };
+  }
+
+  /**
+   * Keep the node being built or run on screen when the view does not show it; the
+   * first frame frames the view.
+   * @param {import("../passes/timeline.js").FrameState} state
+   * @param {boolean} overview  the view shows the graph far: leave it where it is
+   */
+  function follow(state, overview) {
+    if (!started) {
+      started = true;
+      lastIndex = state.index;
+      frameView(state);
+      return;
+    }
+    const jumped = Math.abs(state.index - lastIndex) > 1;
+    lastIndex = state.index;
+    const now = performance.now();
+    const rapid = now - lastStepAt < RAPID_STEPS_MS;
+    lastStepAt = now;
+    if (state.current < 0 || overview) return;
+    const box = focusBox(state.current, state.index, panZoom.view.k, state);
+    if (panZoom.isInView(box) && !underControls(box)) return;
+    // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
+    // move at once, for a glide redraws the whole view at every display frame. While the
+    // scrubber jumps around, keep still (drawing a new region per jump is what costs on
+    // big graphs) and move once it rests.
+    clearTimeout(followTimer);
+    if (!jumped) panZoom.centerOn(box.x, box.y, undefined, rapid);
+    else
+      followTimer = setTimeout(
+        () => panZoom.centerOn(box.x, box.y, undefined, true),
+        FOLLOW_AFTER_JUMP_MS,
+      );
+  }
+
+  /**
+   * The parts of the frame the controls cover (the zoom buttons and Map at the top
+   * right, the minimap at the bottom right), in the frame's pixels: a node under them is
+   * not in view (issue 23, 11). Measured with the frame's size, not at every step.
+   * @type {Array<{left: number, top: number, right: number, bottom: number, element: HTMLElement}>}
+   */
+  let covered = [];
+  function measureControls() {
+    covered = [];
+    for (const element of frame.querySelectorAll(".graph-tools, .minimap")) {
+      const part = /** @type {HTMLElement} */ (element);
+      const { offsetLeft: left, offsetTop: top, offsetWidth: width, offsetHeight: height } = part;
+      if (width && height)
+        covered.push({ left, top, right: left + width, bottom: top + height, element: part });
+    }
+  }
+
+  /** Whether a content rectangle (centre and size) is under a control now shown. */
+  function underControls(/** @type {{x: number, y: number, width: number, height: number}} */ box) {
+    const shown = covered.filter((part) => !part.element.hidden);
+    return shown.length > 0 && underCovers(panZoom.heading, box, shown);
+  }
+
+  function sizeFrame() {
+    measureControls();
+    const width = frame.clientWidth;
+    if (!width) return;
+    const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
+    if (frame.style.height === height) return;
+    frame.style.height = height;
+    panZoom.invalidate();
+  }
+
+  return {
+    follow,
+    frameView,
+    /** Fit pressed: the whole graph, or (small graphs too big to read whole) the action. */
+    fit(/** @type {import("../passes/timeline.js").FrameState | null} */ state) {
+      fitChosen = true;
+      if (state) frameView(state);
+      else panZoom.fit();
+    },
+    get started() {
+      return started;
+    },
+    /** The learner moved the view by hand: drop a glide still waiting for the scrubber. */
+    cancel() {
+      clearTimeout(followTimer);
+    },
+    destroy() {
+      clearTimeout(followTimer);
+    },
+  };
+}

@@ -1,0 +1,357 @@
+/**
+ * The graph picture: mounts the scene for what is in view and repaints it per frame.
+ * update(state) is idempotent and touches only what changed.
+ *
+ * Small graphs (graph-camera.js's SMALL_GRAPH_NODES) are drawn whole in SVG. Big
+ * ones draw only what is in view, at a level of detail that fits the zoom: near,
+ * the SVG records of the values in view (graph-scene.js), mounted and unmounted as
+ * the view moves (graph-culling.js); far, one canvas of coloured boxes and hairlines
+ * (graph-canvas.js). Each value drawn in SVG carries the test hooks of SPEC.md §6
+ * (data-testid="node", data-node-id, data-label, data-data, data-grad) while it is
+ * visible; the far view has none (the table of values lists the numbers).
+ *
+ * Where the camera looks is graph-follow.js's job, the `+=` labels delta-labels.js's.
+ * setFolds() hides groups of values behind one box each without a new layout (for
+ * multi-pass traces). Big graphs get a minimap (minimap.js) in the frame's corner.
+ */
+import { SMALL_GRAPH_NODES, levelOfDetail } from "./graph-camera.js";
+import { drawFar, farScene } from "./graph-canvas.js";
+import { edgeCurves, markInView, markLinesInView, nodeBounds } from "./graph-culling.js";
+import { createFollower } from "./graph-follow.js";
+import {
+  createEdgeElements,
+  createNodeElements,
+  edgeLook,
+  nodeLook,
+  paintEdge,
+  paintNode,
+  removeNodeElements,
+  resultIndex,
+} from "./graph-scene.js";
+import { drawDeltaLabels } from "./delta-labels.js";
+import { wantsMinimap } from "./minimap-math.js";
+import { mountMinimap } from "./minimap.js";
+import { attachPanZoom } from "./pan-zoom.js";
+import { html, svg } from "../player/svg.js";
+
+/** Screen pixels around the view that are mounted too, so small pans show no gaps. */
+const MOUNT_MARGIN = 160;
+
+/**
+ * @param {HTMLElement} container
+ * @param {{timeline: import("../passes/timeline.js").Timeline, layout: import("../layout/layout.js").Layout,
+ *   names: string[], labels: string[]}} options  labels: text for each record's label cell
+ */
+export function mountGraph(container, { timeline, layout, names, labels }) {
+  const { trace } = timeline;
+  const size = trace.nodes.length;
+  const small = size <= SMALL_GRAPH_NODES;
+  const svgElement = /** @type {SVGSVGElement} */ (
+    svg("svg", {
+      class: "graph-svg",
+      role: "img",
+      "aria-label": `Computation graph of ${size} values. The node table below lists the same numbers.`,
+    })
+  );
+  const viewport = /** @type {SVGGElement} */ (
+    svg("g", { class: "graph-viewport", "data-testid": "graph-viewport" }, svgElement)
+  );
+  const layers = {
+    edges: svg("g", { class: "edges" }, viewport),
+    ops: svg("g", { class: "ops" }, viewport),
+    records: svg("g", { class: "records" }, viewport),
+  };
+  const foldLayer = svg("g", { class: "folds" }, viewport);
+  const deltaLayer = svg("g", { class: "deltas", "data-testid": "deltas" }, viewport);
+  const canvas = html("canvas", {
+    class: "graph-canvas",
+    "data-testid": "graph-canvas",
+    "aria-hidden": "true",
+  });
+  canvas.hidden = true;
+
+  const frame = /** @type {HTMLElement} */ (
+    html("div", {
+      class: "graph-frame",
+      "data-testid": "graph-frame",
+      tabindex: 0,
+      "aria-label": "Graph: drag to pan, scroll or double-click to zoom",
+    })
+  );
+  const tools = html("div", { class: "graph-tools" }, [
+    html("button", {
+      type: "button",
+      class: "icon-button",
+      "data-zoom": "in",
+      "aria-label": "Zoom in",
+      text: "+",
+    }),
+    html("button", {
+      type: "button",
+      class: "icon-button",
+      "data-zoom": "out",
+      "aria-label": "Zoom out",
+      text: "\u2212",
+    }),
+    html("button", { type: "button", class: "text-button", "data-zoom": "fit", text: "Fit" }),
+  ]);
+  frame.append(canvas, svgElement, tools);
+  container.replaceChildren(frame);
+
+  const scene = {
+    trace,
+    layout,
+    names,
+    labels,
+    topoIndex: timeline.topoIndex,
+    resultOf: resultIndex(layout),
+  };
+  const bounds = nodeBounds(layout);
+  const far = farScene(layout, bounds);
+  const hidden = far.hidden;
+  const curves = edgeCurves(layout);
+
+  /** @type {Map<number, import("./graph-scene.js").NodeElements>} */
+  const mounted = new Map();
+  /** @type {Map<number, import("./graph-scene.js").EdgeElements>} */
+  const mountedEdges = new Map();
+  const nodeInView = new Uint8Array(size);
+  const edgeInView = new Uint8Array(layout.edges.length);
+  /** @type {"near" | "far"} */
+  let detail = "near";
+  /** @type {import("../passes/timeline.js").FrameState | null} */
+  let latest = null;
+  /** @type {Array<{left: number, top: number, right: number, bottom: number, label: string}>} */
+  let folds = [];
+  let viewQueued = 0;
+  let farQueued = 0;
+
+  const panZoom = attachPanZoom(
+    svgElement,
+    viewport,
+    layout,
+    () => {
+      if (!viewQueued) viewQueued = requestAnimationFrame(refreshView);
+      minimap?.viewChanged();
+    },
+    () => {
+      // A new size re-frames the graph, unless the learner has moved it by hand.
+      if (latest && !panZoom.handMoved) follower.frameView(latest);
+    },
+  );
+  const follower = createFollower({ panZoom, layout, timeline, frame, small });
+  const minimap = wantsMinimap(size)
+    ? mountMinimap({
+        frame,
+        tools,
+        scene: far,
+        panZoom,
+        showCurrent: (state) => {
+          const focus =
+            state.current >= 0 ? state.current : (timeline.indexOf.get(trace.output) ?? 0);
+          const box = layout.records[focus];
+          panZoom.centerOn(box.x, box.y);
+        },
+        onHandMove: () => follower.cancel(),
+      })
+    : null;
+  // The far view paints theme colours into pixels: repaint when the theme changes.
+  const themeWatch =
+    typeof MutationObserver === "undefined"
+      ? null
+      : new MutationObserver(() => {
+          if (detail === "far") queueFar();
+          minimap?.redraw();
+        });
+  themeWatch?.observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ["data-theme"],
+  });
+  tools.addEventListener("click", (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest("button");
+    if (!button) return;
+    const action = button.dataset.zoom;
+    if (action === "in") panZoom.zoomByHand(1.25);
+    else if (action === "out") panZoom.zoomByHand(0.8);
+    else if (action === "fit") follower.fit(latest);
+    // Other buttons here (the minimap's toggle) are not the view's to act on.
+  });
+
+  /** @param {number} i */
+  function mountNode(i) {
+    const elements = createNodeElements(layers, scene, i);
+    mounted.set(i, elements);
+    if (latest) paintNode(elements, nodeLook(latest, i), trace.nodes[i]);
+  }
+
+  /** @param {number} k */
+  function mountEdge(k) {
+    const elements = createEdgeElements(layers.edges, layout.edges[k], k);
+    mountedEdges.set(k, elements);
+    if (latest) paintEdge(elements, edgeLook(latest, layout.edges[k].parent));
+  }
+
+  /** @param {number} k */
+  const isEdgeHidden = (k) =>
+    hidden[layout.edges[k].child] === 1 || hidden[layout.edges[k].parent] === 1;
+
+  /** Mount what nodeInView and edgeInView mark (and is not folded); unmount the rest. */
+  function syncMounted() {
+    for (const [i, elements] of mounted) {
+      if (!nodeInView[i] || hidden[i]) {
+        removeNodeElements(elements);
+        mounted.delete(i);
+      }
+    }
+    for (const [k, elements] of mountedEdges) {
+      if (!edgeInView[k] || isEdgeHidden(k)) {
+        elements.path.remove();
+        mountedEdges.delete(k);
+      }
+    }
+    for (let i = 0; i < size; i++) if (nodeInView[i] && !hidden[i] && !mounted.has(i)) mountNode(i);
+    for (let k = 0; k < edgeInView.length; k++)
+      if (edgeInView[k] && !isEdgeHidden(k) && !mountedEdges.has(k)) mountEdge(k);
+  }
+
+  /**
+   * Mount what is in view and unmount the rest (small graphs: everything, once), and
+   * switch between the near and the far view as the zoom asks.
+   */
+  function refreshView() {
+    viewQueued = 0;
+    if (small) {
+      if (mounted.size === 0 && size > 0) {
+        nodeInView.fill(1);
+        edgeInView.fill(1);
+        syncMounted();
+        if (latest) drawDeltas(latest);
+      }
+      return;
+    }
+    const rect = panZoom.visibleRect(MOUNT_MARGIN);
+    const wanted = levelOfDetail(panZoom.scale, markInView(bounds, rect, nodeInView));
+    if (wanted === "far") {
+      if (detail !== "far") {
+        detail = "far";
+        nodeInView.fill(0);
+        edgeInView.fill(0);
+        syncMounted();
+        deltaLayer.replaceChildren();
+        canvas.hidden = false;
+      }
+      queueFar();
+      return;
+    }
+    if (detail === "far") {
+      detail = "near";
+      canvas.hidden = true;
+    }
+    markLinesInView(curves.start, curves.points, rect, edgeInView);
+    const before = mounted.size;
+    syncMounted();
+    if (latest && mounted.size !== before) drawDeltas(latest);
+  }
+
+  function queueFar() {
+    if (farQueued) return;
+    farQueued = requestAnimationFrame(() => {
+      farQueued = 0;
+      if (detail === "far" && latest)
+        drawFar(canvas, far, latest, panZoom.view, panZoom.size, folds);
+    });
+  }
+
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function drawDeltas(state) {
+    if (detail === "far") deltaLayer.replaceChildren();
+    else
+      drawDeltaLabels(deltaLayer, state, {
+        timeline,
+        layout,
+        drawn: mounted.keys(),
+        isDrawn: (i) => mounted.has(i),
+      });
+  }
+
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function update(state) {
+    latest = state;
+    const first = !follower.started;
+    if (first) {
+      // Frame the view first, then mount what it shows, all before the first paint.
+      follower.follow(state, false);
+      cancelAnimationFrame(viewQueued);
+      refreshView();
+    }
+    for (const [i, elements] of mounted) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
+    for (const [k, elements] of mountedEdges)
+      paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+    svgElement.classList.toggle("is-sorted", state.sorted);
+    if (detail === "far") queueFar();
+    drawDeltas(state);
+    if (!first) follower.follow(state, detail === "far");
+    minimap?.update(state);
+  }
+
+  /**
+   * Fold groups of values: each group's values (and edges touching them) are hidden
+   * and one labelled box covers where they were. No new layout: positions stay, so
+   * unfolding (setFolds([])) puts everything back in place.
+   * @param {Array<{nodes: number[], label: string}>} groups  node indices per group
+   */
+  function setFolds(groups) {
+    hidden.fill(0);
+    folds = groups
+      .filter((group) => group.nodes.length > 0)
+      .map((group) => {
+        let left = Infinity;
+        let top = Infinity;
+        let right = -Infinity;
+        let bottom = -Infinity;
+        for (const i of group.nodes) {
+          hidden[i] = 1;
+          left = Math.min(left, bounds[4 * i]);
+          top = Math.min(top, bounds[4 * i + 1]);
+          right = Math.max(right, bounds[4 * i + 2]);
+          bottom = Math.max(bottom, bounds[4 * i + 3]);
+        }
+        return { left, top, right, bottom, label: group.label };
+      });
+    foldLayer.replaceChildren();
+    for (const fold of folds) {
+      const group = svg(
+        "g",
+        { class: "fold", transform: `translate(${fold.left},${fold.top})` },
+        foldLayer,
+      );
+      svg("rect", { width: fold.right - fold.left, height: fold.bottom - fold.top, rx: 8 }, group);
+      svg("text", { x: 10, y: 20 }, group).textContent = fold.label;
+    }
+    if (small) syncMounted();
+    else refreshView();
+    minimap?.redraw();
+    if (latest) update(latest);
+  }
+
+  return {
+    update,
+    fit: () => follower.fit(latest),
+    /** Focus the picture, so Space and arrows drive the player. */
+    focus: () => frame.focus(),
+    setFolds,
+    /** "near" (SVG records) or "far" (canvas), for tests and hosts. */
+    get detail() {
+      return detail;
+    },
+    destroy() {
+      follower.destroy();
+      minimap?.destroy();
+      themeWatch?.disconnect();
+      cancelAnimationFrame(viewQueued);
+      cancelAnimationFrame(farQueued);
+      panZoom.destroy();
+      frame.remove();
+    },
+  };
+}

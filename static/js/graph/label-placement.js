@@ -1,0 +1,131 @@
+/**
+ * The `+=` labels of a backward frame, as text and as places, with no DOM: each
+ * contribution is written next to the child that receives it (a fork shows the
+ * running sum, `−0.1036 + 0.1464 → 0.0429`), and each label goes under, over, right
+ * of or under-left of its record, whichever covers least of the other boxes.
+ *
+ * Example: deltaTexts([{child: 2, before: 0, delta: 0.5, after: 0.5}]) ->
+ * Map {2 => ["+= 0.5000 → 0.5000"]}.
+ */
+import { formatSigned, formatValue } from "../player/format.js";
+import { SIZES } from "../layout/layout-sizes.js";
+
+/**
+ * @typedef {{x: number, y: number, width: number, height: number}} Box  top-left corner and size
+ */
+
+/**
+ * The lines of text per receiving child, in the frame's order.
+ * With the bug lab's `assign` engine (`overwrite`), a rule writes `=`: the old value is
+ * replaced, not added to, and the label says what was lost.
+ * @param {Array<{child: number, before: number, delta: number, after: number, write?: "+=" | "="}>} contributions
+ * @param {boolean} [overwrite]
+ * @returns {Map<number, string[]>}
+ */
+export function deltaTexts(contributions, overwrite = false) {
+  /** @type {Map<number, string[]>} */
+  const lines = new Map();
+  for (const c of contributions) {
+    // A learner's own rule (SPEC §14) says for each write whether it was `=` or `+=`.
+    const text = (c.write ? c.write === "=" : overwrite)
+      ? `= ${formatValue(c.after)}${c.before === 0 ? "" : ` (${formatValue(c.before)} lost)`}`
+      : c.before === 0
+        ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
+        : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
+    lines.set(c.child, [...(lines.get(c.child) ?? []), text]);
+  }
+  return lines;
+}
+
+/**
+ * The size of a label holding these lines (monospace text, 7 px a character).
+ * @param {string[]} texts
+ */
+export function labelSize(texts) {
+  return { width: Math.max(...texts.map((t) => t.length)) * 7 + 16, height: texts.length * 16 + 4 };
+}
+
+/**
+ * Where a label of this size goes beside a record, given what it should not cover.
+ * @param {{x: number, y: number, width: number}} record  centre and width
+ * @param {{width: number, height: number}} size
+ * @param {Box[]} obstacles  other records, op circles and labels already placed
+ * @returns {{x: number, y: number}} the label's top-left corner
+ */
+export function labelSpot(record, size, obstacles) {
+  const h = SIZES.recordHeight;
+  const { width, height } = size;
+  const right = record.x + record.width / 2;
+  const candidates = [
+    { x: right - width, y: record.y + h / 2 + 4 },
+    { x: right - width, y: record.y - h / 2 - 4 - height },
+    { x: right + 8, y: record.y - height / 2 },
+    { x: record.x - record.width / 2, y: record.y + h / 2 + 4 },
+  ];
+  let best = candidates[0];
+  let bestCover = Infinity;
+  for (const spot of candidates) {
+    let cover = 0;
+    for (const other of obstacles) {
+      const dx = Math.min(spot.x + width, other.x + other.width) - Math.max(spot.x, other.x);
+      const dy = Math.min(spot.y + height, other.y + other.height) - Math.max(spot.y, other.y);
+      if (dx > 0 && dy > 0) cover += dx * dy;
+    }
+    if (cover === 0) return spot;
+    if (cover < bestCover) {
+      bestCover = cover;
+      best = spot;
+    }
+  }
+  return best;
+}
+
+/**
+ * Places every label of a frame in turn, each avoiding the records and the labels
+ * placed before it.
+ * @param {Array<{child: number, texts: string[]}>} labels
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {Array<Box & {node: number}>} obstacles  the records and op circles in view
+ *   (obstaclesOf); the child's own are skipped
+ * @returns {Array<{child: number, texts: string[], x: number, y: number, width: number, height: number}>}
+ */
+export function placeLabels(labels, layout, obstacles) {
+  /** @type {Array<{child: number, texts: string[], x: number, y: number, width: number, height: number}>} */
+  const placed = [];
+  for (const { child, texts } of labels) {
+    const record = layout.records[child];
+    const others = obstacles.filter((o) => o.node !== child);
+    const size = labelSize(texts);
+    const spot = labelSpot(record, size, [
+      ...others,
+      ...placed.map((p) => ({ x: p.x - 2, y: p.y - 2, width: p.width + 4, height: p.height + 4 })),
+    ]);
+    placed.push({ child, texts, ...spot, ...size });
+  }
+  return placed;
+}
+
+/**
+ * The boxes a label should not cover for one value: its record (grown by 2) and its
+ * op circle.
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ * @returns {Array<Box & {node: number}>}
+ */
+export function obstaclesOf(layout, i) {
+  const record = layout.records[i];
+  const h = SIZES.recordHeight;
+  const r = SIZES.opRadius;
+  const boxes = [
+    {
+      node: i,
+      x: record.x - record.width / 2 - 2,
+      y: record.y - h / 2 - 2,
+      width: record.width + 4,
+      height: h + 4,
+    },
+  ];
+  const op = layout.ops[i];
+  if (op) boxes.push({ node: i, x: op.x - r, y: op.y - r, width: 2 * r, height: 2 * r });
+  return boxes;
+}

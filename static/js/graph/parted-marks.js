@@ -1,0 +1,64 @@
+/**
+ * Bug lab marks on the graph (SPEC.md §8): a node whose gradient parts from the
+ * right engine's gets `data-parted` (and `data-correct-grad`, the right value in
+ * full precision) and a tag under its record with both values, e.g.
+ * `≠ right engine 2.0000`. The tag is drawn in its own layer on top of the
+ * graph, so graph-view.js stays unaware of the lab. Nothing is drawn for a trace
+ * without `correct_grad`. A trace of several passes (`layout` null: pass-graph.js lays
+ * out each pass) compares each pass with its own right engine and marks the records
+ * only, without tags.
+ */
+import { formatValue } from "../player/format.js";
+import { SIZES } from "../layout/layout-sizes.js";
+import { partedNodes } from "../lab/mistakes.js";
+import { svg } from "../player/svg.js";
+
+/**
+ * @param {HTMLElement} stage  the element graph-view.js drew into
+ * @param {{timeline: import("../passes/timeline.js").Timeline, layout: import("../layout/layout.js").Layout | null}} options
+ */
+export function mountPartedMarks(stage, { timeline, layout }) {
+  const { trace } = timeline;
+  const active = trace.nodes.some((node) => typeof node.correct_grad === "number");
+  const viewport = stage.querySelector(".graph-viewport");
+  if (!active || (layout && !viewport)) return { update: () => {} };
+  const layer = layout
+    ? svg("g", { class: "parted-marks" }, /** @type {SVGElement} */ (viewport))
+    : null;
+  // Records are found by id at each update: a big graph mounts only those in view.
+  const recordOf = (/** @type {number} */ i) =>
+    stage.querySelector(`.node[data-node-id="${CSS.escape(trace.nodes[i].id)}"]`);
+
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function update(state) {
+    const parted = partedNodes(trace, state.grads, state.final, state.pass ?? 0).filter(
+      (entry) => state.visible[entry.node],
+    );
+    for (const record of stage.querySelectorAll(".node[data-parted]")) {
+      record.removeAttribute("data-parted");
+      record.removeAttribute("data-correct-grad");
+    }
+    layer?.replaceChildren();
+    for (const { node, correct } of parted) {
+      recordOf(node)?.setAttribute("data-parted", "true");
+      recordOf(node)?.setAttribute("data-correct-grad", String(correct));
+      if (!layer || !layout) continue;
+      const box = layout.records[node];
+      const text = `\u2260 right engine ${formatValue(correct)}`;
+      const width = text.length * 6.6 + 14;
+      const tag = svg(
+        "g",
+        {
+          class: "parted-tag",
+          "data-testid": "parted-tag",
+          // Above the record, clear of its topo badge on the top-left corner.
+          transform: `translate(${box.x - box.width / 2 + 12},${box.y - SIZES.recordHeight / 2 - 19})`,
+        },
+        layer,
+      );
+      svg("rect", { width, height: 17, rx: 4 }, tag);
+      svg("text", { x: width / 2, y: 12.5 }, tag).textContent = text;
+    }
+  }
+  return { update };
+}

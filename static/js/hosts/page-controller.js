@@ -1,0 +1,363 @@
+/**
+ * What `/` and `/embed` share: a program (from the address, an example or the editor)
+ * traced by the server and shown in the player, errors at their line and column, the
+ * bug lab (page-lab.js), and the address kept a permalink of what is on screen
+ * (SPEC.md §5). The entry modules page.js (`/`) and embed-page.js (`/embed`) say what
+ * differs: the share dialog and Back on `/`; options, height and frame messages on
+ * `/embed`. `?quiz=1` on either turns the player into the quiz (quiz.js). Importing
+ * this module does nothing: `mountPageController(...).start()` does the work.
+ */
+import { fetchOptional, fetchTrace } from "./api.js";
+import { mountEditor } from "./editor.js";
+import { carryFrame } from "../passes/frame-carry.js";
+import { mountAndPlay, problemOf, showProblem } from "./host.js";
+import { withLabParams } from "../lab/lab-url.js";
+import { mountPageLab } from "../lab/page-lab.js";
+import { MISSING_PROGRAM, fullSearch, shortAddress } from "./program-store.js";
+import { lineOfFrame, mountSourceLine } from "../player/source-line.js";
+import { readQuiz, readUrlState, writeUrlState } from "./url-state.js";
+
+const URL_UPDATE_MS = 120;
+const LONG_URL_UPDATE_MS = 400;
+const LONG_SOURCE_CHARS = 2000;
+/** The embed's editor fits its program within these many rows. */
+export const EDITOR_ROWS = /** @type {const} */ ({ min: 3, max: 12 });
+
+/**
+ * Rows that show a program whole, within EDITOR_ROWS.
+ * Example: editorRows("a = 1\nb = a + a") -> 3
+ * @param {string} source
+ */
+export function editorRows(source) {
+  return Math.min(EDITOR_ROWS.max, Math.max(EDITOR_ROWS.min, source.split("\n").length));
+}
+
+/**
+ * The address of one frame of what is shown: the address as it stands (program, quiz
+ * and every other option) with another frame. The quiz's summary links to frames so.
+ * Example: frameAddress("?source=a&frame=2&quiz=1", 5) -> "?source=a&frame=5&quiz=1"
+ * @param {string} search
+ * @param {number} frame
+ */
+export function frameAddress(search, frame) {
+  const params = new URLSearchParams(search);
+  params.set("frame", String(frame));
+  return `?${params}`;
+}
+
+/**
+ * The trace of a program and the engine's rule texts, fetched together: the one place
+ * a page host loads a trace (the rules are fetched once and shared).
+ * @param {string} source
+ * @param {"packed" | "expanded"} granularity
+ * @param {Promise<Record<string, string>>} rules
+ * @param {Parameters<typeof fetchTrace>[2]} options
+ */
+export async function loadTrace(source, granularity, rules, options) {
+  const [trace, ruleTexts] = await Promise.all([fetchTrace(source, granularity, options), rules]);
+  return { trace, rules: ruleTexts };
+}
+
+/**
+ * @typedef {{
+ *   playerRoot: HTMLElement,
+ *   errorBox: HTMLElement,
+ *   editorRoot: HTMLElement | null,
+ *   openLink?: HTMLAnchorElement | null,
+ *   hide?: string[],
+ *   speed?: number | null,
+ *   autoplay?: boolean,
+ *   steady: boolean,
+ *   remember: boolean,
+ *   fitEditor?: boolean,
+ *   address?: (search: string) => string,
+ *   shortLinks?: boolean,
+ *   onFrame?: (frame: number) => void,
+ *   onSettled?: () => void,
+ *   quizReport?: (message: import("../quiz/quiz.js").QuizReport) => void,
+ *   quizStorage?: import("../quiz/quiz.js").QuizOptions["storage"],
+ * }} PageOptions
+ * editorRoot: the editor's markup (null: no editor); its error box is then the one used
+ * openLink: a link to `/` kept pointing at what is shown
+ * remember: Run and examples push a history entry (Back returns to the program before)
+ * fitEditor: the editor takes as many rows as the program has (editorRows)
+ * address: the address bar's query for a state's query (the embed keeps its options)
+ * shortLinks: a long program leaves the address for the browser's storage (program-store.js)
+ * onFrame: after each frame is shown; onSettled: once the newest run is shown or failed
+ * quizReport: where each closed quiz question is reported (default: quiz.js's
+ *   reportToParent; the LTI tool's graded player also sends it to the course)
+ * quizStorage: where the quiz's answers survive a reload (default: sessionStorage)
+ */
+
+/**
+ * @param {PageOptions} options
+ */
+export function mountPageController({
+  playerRoot,
+  errorBox,
+  editorRoot,
+  openLink = null,
+  hide = [],
+  speed = null,
+  autoplay: autoplayFirst = false,
+  steady,
+  remember,
+  fitEditor = false,
+  address = (search) => search,
+  shortLinks = false,
+  onFrame,
+  onSettled,
+  quizReport,
+  quizStorage,
+}) {
+  const quiz = readQuiz(location.search);
+  /** The address as the page reads it: a long program's key replaced by the program. */
+  const here = () =>
+    shortLinks ? fullSearch(location.search) : { search: location.search, missing: false };
+  /** The address as the page writes it: a long program replaced by its key. */
+  const written = (/** @type {string} */ search) => (shortLinks ? shortAddress(search) : search);
+  /** @type {Awaited<ReturnType<typeof mountAndPlay>> | null} */
+  let player = null;
+  let runId = 0;
+  let settledRunId = 0;
+  /** @type {AbortController | null} */
+  let inFlight = null;
+  /** @type {{source: string, granularity: "packed" | "expanded"}} */
+  let shown = { source: "", granularity: "packed" };
+  let autoplay = autoplayFirst;
+
+  // The embed's error box sits outside its editor, so it still shows when the editor is hidden.
+  const editor =
+    editorRoot &&
+    mountEditor(editorRoot, {
+      onRun: ({ source, granularity, fromButton }) =>
+        run(source, granularity, 0, { focusPlayer: fromButton, remember }),
+      // Called only on events and after the examples arrive, once `lab` exists.
+      labState: () => lab.state,
+    });
+  const sourceTextarea = /** @type {HTMLTextAreaElement | null} */ (
+    editorRoot?.querySelector("[data-testid=source]") ?? null
+  );
+  const sourceLine = sourceTextarea && mountSourceLine(sourceTextarea);
+  // The bug lab: a mistake and sort steps change the trace, the gradient check adds a panel.
+  const lab = mountPageLab({
+    editorRoot,
+    playerRoot,
+    search: location.search,
+    onChange: (retrace) => {
+      editor?.showMatchingExample();
+      const from = player && { trace: player.timeline.trace, frame: player.frame };
+      if (retrace && shown.source)
+        run(shown.source, shown.granularity, (trace) =>
+          from ? carryFrame(from.trace, from.frame, trace) : 0,
+        );
+      writeUrl();
+    },
+  });
+  const rulesReady = fetchOptional("api/rules", {});
+
+  let urlTimer = 0;
+  let urlPending = false;
+  /**
+   * Keep the address bar a permalink without slowing scrubbing: browsers throttle
+   * history updates, and each one costs more the longer the URL (a big program is
+   * tens of kilobytes), so long URLs are written only once scrubbing pauses.
+   */
+  function syncUrl() {
+    const long = shown.source.length > LONG_SOURCE_CHARS;
+    if (urlTimer || long) {
+      urlPending = true;
+      if (long) window.clearTimeout(urlTimer);
+      else return;
+    } else {
+      writeUrl();
+    }
+    urlTimer = window.setTimeout(
+      () => {
+        urlTimer = 0;
+        if (urlPending) {
+          urlPending = false;
+          writeUrl();
+        }
+      },
+      long ? LONG_URL_UPDATE_MS : URL_UPDATE_MS,
+    );
+  }
+  function writeUrl() {
+    const search = withLabParams(
+      writeUrlState({ ...shown, frame: player?.frame ?? 0, quiz }),
+      lab.state,
+    );
+    const next = address(written(search));
+    if (location.search !== next) history.replaceState(null, "", next);
+    if (openLink) openLink.href = `/${search}`;
+  }
+
+  /**
+   * Trace a program and show it; the newest request wins.
+   * @param {string} source
+   * @param {"packed" | "expanded"} granularity
+   * @param {number | ((trace: import("../passes/trace.js").Trace) => number)} frame  or where to open, given the trace
+   * @param {{focusPlayer?: boolean, remember?: boolean}} [how]
+   *   remember: a new history entry for this program (a Run or an example, not a restore)
+   */
+  async function run(source, granularity, frame, { focusPlayer = false, remember = false } = {}) {
+    const id = ++runId;
+    inFlight?.abort();
+    const controller = new AbortController();
+    inFlight = controller;
+    try {
+      // The request leaves first: a big program's address takes the browser tens of
+      // milliseconds (and a layout) to write, which the server's tracing now covers.
+      const loading = loadTrace(source, granularity, rulesReady, {
+        signal: controller.signal,
+        ...lab.traceOptions(),
+      });
+      // The new entry is still made at once, so Back during a slow trace returns to what
+      // was shown.
+      const entry = written(
+        withLabParams(
+          writeUrlState({ source, granularity, frame: typeof frame === "function" ? 0 : frame }),
+          lab.state,
+        ),
+      );
+      if (remember && location.search !== entry) history.pushState(null, "", entry);
+      editor?.setBusy(true);
+      player?.setWaiting(true);
+      // The last run's error is about the last program: it goes as this one is traced.
+      showError(null);
+      const { trace, rules } = await loading;
+      if (id !== runId) return;
+      const previous = player;
+      // The editor marks the frame's line while it still holds the traced program.
+      const onPlayerFrame = (/** @type {number} */ k) => {
+        syncUrl();
+        onFrame?.(k);
+        sourceLine?.show(editor?.source === source ? lineOfFrame(trace, k) : null);
+      };
+      player = await mountAndPlay(playerRoot, {
+        trace,
+        rules,
+        frame: typeof frame === "function" ? frame(trace) : frame,
+        onFrame: onPlayerFrame,
+        signal: controller.signal,
+        hide,
+        speed,
+        quiz: quiz
+          ? {
+              frameLink: (k) => frameAddress(location.search, k),
+              ...(quizReport && { report: quizReport }),
+              ...(quizStorage !== undefined && { storage: quizStorage }),
+            }
+          : null,
+        steady,
+        autoplay,
+      });
+      previous?.destroy();
+      autoplay = false;
+      showError(null);
+      shown = { source, granularity };
+      writeUrl();
+      lab.shown(trace);
+      if (focusPlayer) player.focus();
+    } catch (error) {
+      if (id !== runId || (error instanceof DOMException && error.name === "AbortError")) return;
+      player?.setWaiting(false);
+      showError(problemOf(error, "The trace could not be shown"), source);
+      lab.failed();
+      shown = { source, granularity };
+      writeUrl();
+    } finally {
+      if (id === runId) {
+        editor?.setBusy(false);
+        settledRunId = id;
+        onSettled?.();
+      }
+    }
+  }
+
+  /**
+   * @param {import("./host.js").Problem | null} problem
+   * @param {string} [source]
+   */
+  function showError(problem, source) {
+    playerRoot.classList.toggle("is-stale", Boolean(problem));
+    if (editor) editor.showError(problem, source);
+    else showProblem(errorBox, problem);
+  }
+
+  /** @param {string} source */
+  function showProgram(source) {
+    if (fitEditor && sourceTextarea) sourceTextarea.rows = editorRows(source);
+  }
+
+  /** Back or Forward: show the program and frame of the address the browser went to. */
+  async function restore() {
+    const state = readUrlState(here().search);
+    // The lab's options first: the examples menu names the example by them.
+    const retrace = lab.restore(location.search);
+    const source = state.source ?? editor?.source ?? "";
+    editor?.setProgram(source, state.granularity);
+    if (
+      !retrace &&
+      runId === settledRunId &&
+      source === shown.source &&
+      state.granularity === shown.granularity &&
+      player
+    ) {
+      player.seek(state.frame ?? 0);
+      return;
+    }
+    await run(source, state.granularity, state.frame ?? 0);
+  }
+
+  /** The program in the address, or else the first example. */
+  async function start() {
+    const address = here();
+    const fromUrl = readUrlState(address.search);
+    if (fromUrl.source !== null) {
+      editor?.setProgram(fromUrl.source, fromUrl.granularity);
+      showProgram(fromUrl.source);
+      const examples = fetchOptional("api/examples", []);
+      examples.then((list) => {
+        lab.setExamples(list);
+        editor?.setExamples(list);
+      });
+      await run(fromUrl.source, fromUrl.granularity, fromUrl.frame ?? 0);
+      return;
+    }
+    const examples = await fetchOptional(
+      "api/examples",
+      /** @type {import("./editor.js").Example[]} */ ([]),
+    );
+    lab.setExamples(examples);
+    editor?.setExamples(examples);
+    if (runId > 0) return; // the learner already pressed Run
+    const first = examples[0];
+    if (!first) {
+      const message = "No example program is available; type one and press Run.";
+      showError({ message, line: null, column: null });
+      return;
+    }
+    editor?.setProgram(first.source, first.granularity);
+    showProgram(first.source);
+    await run(first.source, first.granularity, 0);
+    if (address.missing) {
+      // Said once the example is up; the graph is the example's, so it is not stale.
+      const problem = { message: MISSING_PROGRAM, line: null, column: null };
+      if (editor) editor.showError(problem, first.source);
+      else showProblem(errorBox, problem);
+    }
+  }
+
+  return {
+    start,
+    restore,
+    /** The player on screen, if any. */
+    get player() {
+      return player;
+    },
+    /** What the share dialog shares: the program, the frame and the lab's options. */
+    shareState: () => ({ ...shown, frame: player?.frame ?? 0, lab: lab.state, quiz }),
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * "Check your engine" (SPEC.md §14): for a program with its own Value class, the
+ * trace's `engine_check` as a panel in the player. One row per op of the learner's
+ * class (right, wrong or unchecked, with the line of its rule), one for the sort and
+ * one for `+=`; each wrong row has a button to the first frame where it goes wrong.
+ * The graph's marks (parted-marks.js) outline the nodes whose gradient ends wrong.
+ * Absent for a trace without `engine_check` (the built-in engine).
+ *
+ * Test hooks: [data-testid=engine-check] (data-verdict "right" or "wrong"); inside it
+ * [data-testid=engine-check-row] per op (data-op, data-verdict, data-line),
+ * [data-testid=engine-check-sort] and [data-testid=engine-check-accumulation]
+ * (data-verdict), and [data-testid=engine-check-first] buttons (data-frame).
+ *
+ * Example: the article's engine with `=` in every rule shows "+=: wrong" with
+ * "Show frame 8", and its rows for + and * say "right".
+ */
+import { formatValue } from "../player/format.js";
+import { html } from "../player/svg.js";
+
+/**
+ * @param {HTMLElement} container
+ * @param {{trace: import("../passes/trace.js").Trace, names: string[], onSeek: (frame: number) => void}} options
+ */
+export function mountEngineCheckView(container, { trace, names, onSeek }) {
+  const check = trace.engine_check;
+  container.hidden = !check;
+  if (!check) {
+    container.replaceChildren();
+    return { update: () => {} };
+  }
+  const index = new Map(trace.nodes.map((node, i) => [node.id, i]));
+  const nameOf = (/** @type {string} */ id) => names[index.get(id) ?? -1] ?? id;
+  /** @type {HTMLButtonElement[]} */
+  const buttons = [];
+  const jump = (/** @type {number} */ frame) => {
+    const button = /** @type {HTMLButtonElement} */ (
+      html("button", {
+        type: "button",
+        class: "engine-check-first",
+        "data-testid": "engine-check-first",
+        "data-frame": String(frame),
+        text: `Show frame ${frame + 1}`,
+      })
+    );
+    button.addEventListener("click", () => onSeek(frame));
+    buttons.push(button);
+    return button;
+  };
+  const verdictMark = (/** @type {string} */ verdict) =>
+    html("span", {
+      class: `engine-check-verdict engine-check-${verdict}`,
+      text: verdict === "right" ? "right" : verdict === "wrong" ? "wrong" : "not checked",
+    });
+
+  const rows = check.rules.map((rule) => {
+    const where = rule.line ? ` (line ${rule.line})` : "";
+    /** @type {(Node | string)[]} */
+    const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
+    if (rule.first) {
+      const { child, learner, correct, frame, node } = rule.first;
+      parts.push(
+        `. ${nameOf(node)}'s rule uses ${formatValue(learner)} as ${nameOf(child)}'s local derivative; ` +
+          `the right local derivative is ${formatValue(correct)}. `,
+        jump(frame),
+      );
+    } else if (rule.verdict === "unchecked") {
+      parts.push(
+        ": no right derivative is known for this op here (or an operand is missing from its _prev).",
+      );
+    } else {
+      parts.push(rule.line ? " on every use." : " (the built-in engine).");
+    }
+    return html(
+      "li",
+      {
+        "data-testid": "engine-check-row",
+        "data-op": rule.op,
+        "data-verdict": rule.verdict,
+        "data-line": rule.line ? String(rule.line) : "",
+      },
+      parts,
+    );
+  });
+
+  const sortParts = /** @type {(Node | string)[]} */ ([
+    "The sort: ",
+    verdictMark(check.sort.verdict),
+  ]);
+  const sortFirst = check.sort.first;
+  if (sortFirst) {
+    const there = trace.frames[sortFirst.frame];
+    const ranHere = there?.phase === "backward" && there.node === sortFirst.node;
+    const who = nameOf(sortFirst.node);
+    sortParts.push(
+      sortFirst.consumer
+        ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.grad. `
+        : ranHere
+          ? `. ${who}'s rule runs a second time and adds its share again. `
+          : `. ${who}'s rule never runs. `,
+      jump(sortFirst.frame),
+    );
+  } else sortParts.push(". Every rule runs once, after all of its node's consumers.");
+
+  const sumParts = /** @type {(Node | string)[]} */ ([
+    html("code", { text: "+=" }),
+    ": ",
+    verdictMark(check.accumulation.verdict),
+  ]);
+  const lost = check.accumulation.first;
+  if (lost) {
+    sumParts.push(
+      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =, and the ` +
+        `${formatValue(lost.lost)} already there is lost. `,
+      jump(lost.frame),
+    );
+  } else sumParts.push(". Every child keeps each share it is given.");
+
+  const wrong =
+    check.rules.some((rule) => rule.verdict === "wrong") ||
+    check.sort.verdict === "wrong" ||
+    check.accumulation.verdict === "wrong";
+  const parted = trace.nodes.filter(
+    (node) =>
+      typeof node.correct_grad === "number" &&
+      Math.abs(node.grad - node.correct_grad) > 1e-9 * Math.max(1, Math.abs(node.correct_grad)),
+  ).length;
+  const unchecked = check.rules.filter((rule) => rule.verdict === "unchecked").length;
+  const summary = wrong
+    ? `Your engine parts from a right one: ${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value.`
+    : parted
+      ? `Every rule, the sort and += agree with a right engine, yet ${parted} ${parted === 1 ? "gradient differs" : "gradients differ"}: look at the seed and at what runs between passes.`
+      : unchecked
+        ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
+        : "Your engine agrees with a right one on this program: every gradient is right.";
+
+  container.replaceChildren(
+    html(
+      "section",
+      {
+        class: `engine-check${wrong ? " engine-check-parted" : ""}`,
+        "data-testid": "engine-check",
+        "data-verdict": wrong ? "wrong" : "right",
+        "aria-label": "Check your engine",
+      },
+      [
+        html("p", { class: "engine-check-title" }, [
+          html("span", { class: "engine-check-badge", text: "Check your engine" }),
+          ` ${summary}`,
+        ]),
+        html("ul", { class: "engine-check-rows" }, [
+          ...rows,
+          html(
+            "li",
+            { "data-testid": "engine-check-sort", "data-verdict": check.sort.verdict },
+            sortParts,
+          ),
+          html(
+            "li",
+            {
+              "data-testid": "engine-check-accumulation",
+              "data-verdict": check.accumulation.verdict,
+            },
+            sumParts,
+          ),
+        ]),
+      ],
+    ),
+  );
+
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function update(state) {
+    for (const button of buttons)
+      button.setAttribute("aria-current", String(Number(button.dataset.frame) === state.index));
+  }
+  return { update };
+}

@@ -1,0 +1,222 @@
+/**
+ * The gradient-check panel (SPEC.md §7): one row per leaf with backprop's gradient,
+ * the difference quotient at a sensible h for the leaf's value (gradcheck.js says which)
+ * and whether they agree, then the log–log plot of the whole sweep. Fetching is the
+ * host's job; this module draws what it is given.
+ *
+ * With a bug-lab mistake (SPEC §8) the host asks for the check of that mistaken
+ * engine, so "backprop" is what it computed and the check shows the disagreement;
+ * the right engine's gradient (the trace's `correct_grad`) is named beside it.
+ *
+ * Test hooks: [data-testid=gradcheck] (data-state: loading | ready | error), rows
+ * [data-testid=gradcheck-row] with data-label, data-node-id, data-analytic,
+ * data-numeric, data-h, data-agrees; the plot is [data-testid=gradcheck-plot].
+ */
+import { formatValue } from "../player/format.js";
+import { hLabel, summarizeCheck, validateGradCheck } from "./gradcheck.js";
+import { drawGradcheckPlot } from "./gradcheck-plot.js";
+import { mistakeInfo } from "./mistakes.js";
+import { html } from "../player/svg.js";
+
+const FORMULAS = {
+  forward: "(f(x+h) \u2212 f(x)) / h",
+  central: "(f(x+h) \u2212 f(x\u2212h)) / 2h",
+};
+// Backprop and the difference quotient side by side: 4 digits would hide 14.003 against 14.
+const CHECK_DIGITS = 6;
+const NUDGES = { forward: "Nudge one leaf by h", central: "Nudge one leaf by +h and by \u2212h" };
+
+/**
+ * @param {HTMLElement} container  emptied and filled with the panel (hidden until opened)
+ * @param {{onScheme?: (scheme: "forward" | "central") => void}} [options]
+ *   onScheme: the learner chose another difference; without it (an export) there is no choice
+ */
+export function mountGradcheckPanel(container, { onScheme } = {}) {
+  const status = html("p", { class: "gradcheck-status", role: "status" });
+  const body = html("tbody");
+  const backpropHead = html("th", { scope: "col", text: "backprop" });
+  const table = html("table", { class: "gradcheck-table" }, [
+    html("caption", {
+      class: "visually-hidden",
+      text: "Backprop's gradient of each leaf against the difference quotient",
+    }),
+    html("thead", {}, [
+      html("tr", {}, [
+        html("th", { scope: "col", text: "leaf" }),
+        backpropHead,
+        html("th", { scope: "col", text: "numeric" }),
+        html("th", { scope: "col", text: "at h" }),
+        html("th", { scope: "col", text: "agree?" }),
+      ]),
+    ]),
+    body,
+  ]);
+  const plot = html("div", { class: "gradcheck-plot" });
+  const nudge = html("span");
+  const formula = html("code");
+  const schemeMenu = html("select", { "data-testid": "gradcheck-scheme", name: "scheme" }, [
+    html("option", { value: "forward", text: "forward difference" }),
+    html("option", { value: "central", text: "central difference" }),
+  ]);
+  schemeMenu.addEventListener("change", () =>
+    onScheme?.(schemeMenu.value === "central" ? "central" : "forward"),
+  );
+  const panel = html(
+    "section",
+    { class: "gradcheck", "data-testid": "gradcheck", "aria-labelledby": "gradcheck-title" },
+    [
+      html("div", { class: "gradcheck-head" }, [
+        html("h2", { class: "panel-title", id: "gradcheck-title", text: "Gradient check" }),
+        ...(onScheme
+          ? [
+              html("label", { class: "gradcheck-scheme" }, [
+                html("span", { class: "visually-hidden", text: "Difference" }),
+                schemeMenu,
+              ]),
+            ]
+          : []),
+      ]),
+      html("p", { class: "gradcheck-intro" }, [
+        nudge,
+        ", run the forward pass again, and take the difference quotient ",
+        formula,
+        ". Too big an h measures the curve, too small an h measures rounding; the table uses the h where the two balance" +
+          " (about \u221A\u03B5\u00B7|x| forward, \u221B\u03B5\u00B7|x| central), the plot every h.",
+      ]),
+      status,
+      html(
+        "div",
+        {
+          class: "gradcheck-table-wrap",
+          tabindex: 0,
+          role: "region",
+          "aria-label": "Gradient check table",
+        },
+        [table],
+      ),
+      plot,
+    ],
+  );
+  container.replaceChildren(panel);
+  container.hidden = true;
+  /** @type {import("./gradcheck.js").CheckSummary[]} */
+  let summaries = [];
+  /** @type {"forward" | "central"} */
+  let scheme = "forward";
+  /** @param {string} value */
+  const showScheme = (value) => {
+    scheme = value === "central" ? "central" : "forward";
+    schemeMenu.value = scheme;
+    nudge.textContent = NUDGES[scheme];
+    formula.textContent = FORMULAS[scheme];
+  };
+  showScheme("forward");
+
+  const redraw = () => {
+    if (!container.hidden && summaries.length) drawGradcheckPlot(plot, summaries, { scheme });
+  };
+  const resize =
+    typeof ResizeObserver === "function"
+      ? new ResizeObserver(() => {
+          const width = plot.clientWidth;
+          const drawn = Number(plot.querySelector("svg")?.getAttribute("width") ?? 0);
+          if (width && Math.abs(Math.min(720, width) - drawn) > 8) redraw();
+        })
+      : null;
+  resize?.observe(plot);
+
+  return {
+    get open() {
+      return !container.hidden;
+    },
+    /** @param {boolean} value */
+    setOpen(value) {
+      container.hidden = !value;
+      redraw();
+    },
+    /** @param {"forward" | "central"} value  the difference the next check uses */
+    setScheme(value) {
+      showScheme(value);
+    },
+    loading() {
+      panel.dataset.state = "loading";
+      status.textContent = "Checking every leaf over the sweep of h\u2026";
+    },
+    /** @param {string} message */
+    showError(message) {
+      panel.dataset.state = "error";
+      status.textContent = `The gradient check could not run: ${message}`;
+      body.replaceChildren();
+      plot.replaceChildren();
+      summaries = [];
+    },
+    /**
+     * @param {unknown} response  the body of POST /api/gradcheck
+     * @param {import("../passes/trace.js").Trace} trace  the trace on screen (leaf values, the right engine's gradients)
+     * @param {"forward" | "central"} [checkedScheme]  the difference the response used
+     */
+    show(response, trace, checkedScheme = "forward") {
+      const check = validateGradCheck(response);
+      const mistake = mistakeInfo(trace.mistake);
+      const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
+      showScheme(checkedScheme);
+      const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
+      summaries = check.checks.map((c) =>
+        summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
+      );
+      backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
+      const wrong = summaries.filter((s) => !s.agrees).length;
+      panel.dataset.state = "ready";
+      status.textContent =
+        summaries.length === 0
+          ? "This program has no leaves to check (only constants)."
+          : wrong === 0
+            ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
+            : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
+      body.replaceChildren(
+        ...summaries.map((s) => {
+          const right = rightOf.get(s.node) ?? s.analytic;
+          return html(
+            "tr",
+            {
+              "data-testid": "gradcheck-row",
+              "data-node-id": s.node,
+              "data-label": s.label,
+              "data-analytic": String(s.analytic),
+              "data-numeric": String(s.best ? s.best.numeric : NaN),
+              "data-h": String(s.best ? s.best.h : NaN),
+              "data-agrees": String(s.agrees),
+              ...(mistake ? { "data-right-analytic": String(right) } : {}),
+              class: s.agrees ? "agrees" : "differs",
+            },
+            [
+              html("th", { scope: "row", text: s.label || s.node }),
+              html("td", { class: "number", text: formatValue(s.analytic, CHECK_DIGITS) }),
+              html("td", {
+                class: "number",
+                text: s.best ? formatValue(s.best.numeric, CHECK_DIGITS) : "\u2014",
+              }),
+              html("td", { class: "number", text: s.best ? hLabel(s.best.h) : "\u2014" }),
+              html("td", { class: "verdict" }, [
+                html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
+                s.agrees ? "agree" : "differ",
+                ...(mistake && !s.agrees
+                  ? [
+                      html("span", {
+                        class: "verdict-right",
+                        text: ` (right: ${formatValue(right, CHECK_DIGITS)})`,
+                      }),
+                    ]
+                  : []),
+              ]),
+            ],
+          );
+        }),
+      );
+      redraw();
+    },
+    destroy() {
+      resize?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,329 @@
+/**
+ * The graph picture of a trace with several passes: each pass draws its own graph
+ * (the nodes that pass built or sorted), folded by `group` where the whole would
+ * not fit, with graph-view.js doing the drawing. Passes with the same shape (a
+ * training loop runs the same forward each step) share one layout, so a parameter
+ * keeps its place from pass to pass and the learner watches the same `w` move.
+ * A closed group is one box: click it, or focus it (Tab) and press Enter, to open it;
+ * the buttons above the graph open all or fold back to what fits.
+ */
+import {
+  foldGraph,
+  foldState,
+  foldThatFits,
+  foldedView,
+  groupLabel,
+  groupPrefixes,
+  openGroup,
+} from "../graph/folding.js";
+import { mountGraph } from "../graph/graph-view.js";
+import { recordLabel, valueChars } from "../layout/layout.js";
+import { computeLayout } from "../layout/layout-runner.js";
+import { passNames } from "./pass-views.js";
+import { html } from "../player/svg.js";
+
+/** The glyph in a box's operation circle: "this opens". */
+export const BOX_OP = "\u229E";
+
+/** About how many records a screen of this size shows at a readable zoom. */
+export function itemsThatFit(
+  width = globalThis.innerWidth || 1280,
+  height = globalThis.innerHeight || 800,
+) {
+  return Math.max(40, Math.round((width * height) / 4500));
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {{timeline: import("./timeline.js").Timeline, maxItems?: number, startPass?: number,
+ *   signal?: AbortSignal}} options
+ */
+export async function mountPassGraph(
+  container,
+  { timeline, maxItems = itemsThatFit(), startPass = 0, signal },
+) {
+  const { trace } = timeline;
+  const passes = /** @type {import("./passes.js").PassInfo[]} */ (timeline.passes);
+  const nodes = trace.nodes;
+  const edges = trace.edges.map((edge) => ({
+    child: /** @type {number} */ (timeline.indexOf.get(edge.source)),
+    parent: /** @type {number} */ (timeline.indexOf.get(edge.target)),
+  }));
+  const widest = valueChars(trace);
+  const orders = passes.map((pass) => passOrder(pass, timeline));
+  const first = passes[Math.max(0, Math.min(passes.length - 1, startPass))];
+  const fit = foldThatFits(nodes, edges, maxItems, { member: first.member, output: first.output });
+  let closed = fit.closed;
+  // A network too big to show its parameters folds them into their boxes as well.
+  let hideLeaves = fit.hideLeaves;
+  let closedKey = keyOf(closed, hideLeaves);
+  const anyGroups = nodes.some((node) => /** @type {any} */ (node).group);
+
+  const graphSlot = html("div", { class: "pass-graph" });
+  const openAll = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "open-all-groups",
+    text: "Open all",
+  });
+  const foldFit = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "fold-groups",
+    text: "Fold to fit",
+  });
+  const foldNote = html("span", { class: "fold-note", "data-testid": "fold-note" });
+  const foldBar = html("div", { class: "fold-bar" }, [foldNote, openAll, foldFit]);
+  foldBar.hidden = !anyGroups;
+  container.replaceChildren(foldBar, graphSlot);
+
+  /** @type {Map<string, Promise<import("../layout/layout.js").Layout>>} */ const layouts =
+    new Map();
+  /** @type {Map<string, Promise<any>>} */ const views = new Map();
+
+  /** The folded view of pass p with the current closed groups, laid out. */
+  function viewOf(/** @type {number} */ p) {
+    const key = `${p}|${closedKey}`;
+    let view = views.get(key);
+    if (!view) {
+      view = buildView(p, closed, hideLeaves);
+      views.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * @param {number} p
+   * @param {Set<string>} shut
+   * @param {boolean} leavesFolded
+   */
+  async function buildView(p, shut, leavesFolded) {
+    const pass = passes[p];
+    const fold = foldGraph(nodes, edges, shut, {
+      member: pass.member,
+      output: pass.output,
+      hideLeaves: leavesFolded,
+    });
+    const view = foldedView(fold, edges, orders[p], pass.member);
+    const viewNodes = view.items.map((item) => {
+      if ("node" in item) return nodes[item.node];
+      const group = fold.boxes[item.box].group;
+      /** @type {import("./trace.js").TraceNode & {group: string}} */
+      const box = {
+        id: `group:${group}`,
+        label: groupLabel(group),
+        name: group,
+        op: BOX_OP,
+        kind: "group",
+        data: 0,
+        grad: 0,
+        group,
+      };
+      return box;
+    });
+    const names = passNames(timeline, p);
+    const viewNames = view.items.map((item) =>
+      "node" in item ? names[item.node] : fold.boxes[item.box].group,
+    );
+    const output = view.viewOf[pass.output];
+    // A network drawn as one: each closed box (a neuron) with the parameters made in it
+    // (its w's and b) beside it, kept together by the layout.
+    /** @type {Map<string, number>} */ const boxItem = new Map();
+    view.items.forEach((item, v) => {
+      if (!("node" in item)) boxItem.set(fold.boxes[item.box].group, v);
+    });
+    const clusterOf = (/** @type {number} */ v) => {
+      const item = view.items[v];
+      if (!("node" in item)) return v;
+      const node = nodes[item.node];
+      if (node.kind !== "leaf" || !node.group) return -1;
+      const box = groupPrefixes(node.group).find((prefix) => boxItem.has(prefix));
+      return box === undefined ? -1 : /** @type {number} */ (boxItem.get(box));
+    };
+    const input = {
+      nodes: viewNodes.map((node, v) => ({
+        label: recordLabel(node),
+        op: node.op,
+        ...(boxItem.size ? { cluster: clusterOf(v) } : {}),
+      })),
+      edges: view.edges,
+      order: view.order,
+      output,
+      valueChars: widest,
+    };
+    // Same shape, same layout: parameters stay put from pass to pass.
+    const shape = JSON.stringify(input);
+    let layout = layouts.get(shape);
+    if (!layout) {
+      layout = computeLayout(input);
+      layouts.set(shape, layout);
+    }
+    const topoIndex = new Int32Array(view.items.length).fill(-1);
+    view.order.forEach((v, position) => {
+      topoIndex[v] = position;
+    });
+    const viewTimeline = {
+      ...timeline,
+      trace: {
+        ...trace,
+        nodes: viewNodes,
+        edges: view.edges.map((e) => ({
+          source: viewNodes[e.child].id,
+          target: viewNodes[e.parent].id,
+        })),
+        output: viewNodes[output]?.id ?? "",
+      },
+      size: viewNodes.length,
+      indexOf: new Map(viewNodes.map((node, v) => [node.id, v])),
+      topoIndex,
+    };
+    return {
+      fold,
+      view,
+      timeline: viewTimeline,
+      layout: await layout,
+      names: viewNames,
+      labels: viewNodes.map(recordLabel),
+      boxes: fold.boxes.length,
+    };
+  }
+
+  /** @type {ReturnType<typeof mountGraph> | null} */ let graph = null;
+  /** @type {any} */ let shownView = null;
+  /** @type {import("./timeline.js").FrameState | null} */ let latest = null;
+  let drawing = 0;
+
+  /** @param {import("./timeline.js").FrameState} state */
+  function update(state) {
+    latest = state;
+    const wanted = viewOf(state.pass ?? 0);
+    const id = ++drawing;
+    wanted.then((view) => {
+      if (id !== drawing || !latest) return;
+      show(view, latest);
+    });
+  }
+
+  /**
+   * @param {any} view
+   * @param {import("./timeline.js").FrameState} state
+   */
+  function show(view, state) {
+    if (view !== shownView) {
+      graph?.destroy();
+      graph = mountGraph(graphSlot, {
+        timeline: view.timeline,
+        layout: view.layout,
+        names: view.names,
+        labels: view.labels,
+      });
+      shownView = view;
+      foldNote.textContent =
+        view.boxes > 0
+          ? `${view.boxes} closed ${view.boxes === 1 ? "call" : "calls"}: click a box (or focus it and press Enter) to open it.`
+          : "Every call is open.";
+    }
+    graph?.update(foldState(view.view, view.fold, state));
+    // Focusable so Enter opens a box (graph-view mounts records as they come into
+    // view); the picture is an image to assistive tech, which gets the same control
+    // from "Open all" and the same numbers from the table.
+    for (const element of graphSlot.querySelectorAll(".node[data-kind=group]:not([tabindex])"))
+      element.setAttribute("tabindex", "0");
+  }
+
+  /** @param {Set<string>} next */
+  function refold(next) {
+    closed = next;
+    closedKey = keyOf(next, hideLeaves);
+    if (latest) update(latest);
+  }
+
+  /** @param {Event} event */
+  function openFrom(event) {
+    let box = /** @type {Element} */ (event.target).closest?.(".node[data-kind=group]");
+    // The picture captures the pointer to pan, so a click's target is the picture itself.
+    if (!box && event instanceof MouseEvent) {
+      const root = /** @type {Document | ShadowRoot} */ (graphSlot.getRootNode());
+      box =
+        root.elementFromPoint?.(event.clientX, event.clientY)?.closest(".node[data-kind=group]") ??
+        null;
+    }
+    const id = box?.getAttribute("data-node-id");
+    if (!id) return false;
+    refold(openGroup(closed, id.slice("group:".length), nodes));
+    return true;
+  }
+  /** @type {{x: number, y: number} | null} */ let pressedAt = null;
+  graphSlot.addEventListener(
+    "pointerdown",
+    (event) => {
+      pressedAt = { x: event.clientX, y: event.clientY };
+    },
+    true,
+  );
+  graphSlot.addEventListener("click", (event) => {
+    // A drag that pans the picture ends in a click too: that one opens nothing.
+    if (pressedAt && Math.hypot(event.clientX - pressedAt.x, event.clientY - pressedAt.y) > 4)
+      return;
+    openFrom(event);
+  });
+  graphSlot.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && openFrom(event)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  });
+  openAll.addEventListener("click", () => refold(new Set()));
+  foldFit.addEventListener("click", () => {
+    const pass = passes[latest?.pass ?? 0];
+    const again = foldThatFits(nodes, edges, maxItems, {
+      member: pass.member,
+      output: pass.output,
+    });
+    hideLeaves = again.hideLeaves;
+    refold(again.closed);
+  });
+
+  // Lay out every pass before the first frame shows, so scrubbing across passes never waits.
+  await Promise.all(passes.map((_, p) => viewOf(p)));
+  signal?.throwIfAborted();
+
+  return {
+    update,
+    /** The groups closed now (for tests and permalinks). */
+    get closed() {
+      return new Set(closed);
+    },
+    fit: () => graph?.fit(),
+    focus: () => graph?.focus(),
+    destroy() {
+      drawing++;
+      graph?.destroy();
+      foldBar.remove();
+      graphSlot.remove();
+    },
+  };
+}
+
+/**
+ * A pass's nodes children first: its topo, then nodes its build frames made that
+ * its output does not use (in creation order, which is also children first).
+ * @param {import("./passes.js").PassInfo} pass
+ * @param {import("./timeline.js").Timeline} timeline
+ */
+function passOrder(pass, timeline) {
+  const order = pass.topoIds.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
+  const inTopo = new Uint8Array(timeline.size);
+  for (const i of order) inTopo[i] = 1;
+  const extra = [];
+  for (let i = 0; i < timeline.size; i++) if (pass.member[i] && !inTopo[i]) extra.push(i);
+  extra.sort((a, b) => timeline.appearFrame[a] - timeline.appearFrame[b]);
+  return [...order, ...extra];
+}
+
+/**
+ * @param {Set<string>} groups
+ * @param {boolean} leavesFolded
+ */
+const keyOf = (groups, leavesFolded) =>
+  `${leavesFolded ? "leaves folded" : "leaves drawn"}\n${[...groups].sort().join("\n")}`;

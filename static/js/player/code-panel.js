@@ -1,0 +1,253 @@
+/**
+ * The code panel: what code is running at this frame. Build frames show the
+ * program line being run and the primitive it calls; the sort frame shows the
+ * depth-first sort; backward frames show the `for node in reversed(topo)` loop
+ * at the current iteration, the node's rule from the engine's own source (from
+ * /api/rules, passed in) or, for a program with a Value class of its own, the
+ * program's own `_backward` (`nodes[].rule`), and each `+=` with the numbers put in.
+ */
+import { formatValue } from "./format.js";
+import { mistakeCode, sortStepCode } from "../lab/lab-code.js";
+import {
+  backwardLines,
+  programRule,
+  ruleSource,
+  substitutions,
+  withoutDocstring,
+} from "./rule-text.js";
+import { sourceLines as splitSourceLines } from "./source-position.js";
+import { html } from "./svg.js";
+import { programExcerpt, updateParts } from "./update-code.js";
+
+/** Shown when the host has no engine source for the sort (e.g. an old export). */
+const SORT_SKETCH = [
+  "topo, seen = [], set()",
+  "def visit(v):            # depth first",
+  "    if v not in seen:",
+  "        seen.add(v)",
+  "        for child in v._prev:",
+  "            visit(child)",
+  "        topo.append(v)   # only after its children",
+  "visit(output)",
+  "output.grad = 1.0        # d output / d output",
+];
+const SORT_MARKED = new Set([6, 8]);
+
+/**
+ * @param {string[]} lines
+ * @param {Set<number>} marked
+ * @param {{first?: number, label?: string, tone?: string}} [options]  first: number of the first line, to show
+ *   numbers; tone: "mistake" or "right" for the bug lab's two versions of a line
+ */
+function codeBlock(lines, marked, { first, label, tone } = {}) {
+  const code = html("code");
+  lines.forEach((line, i) => {
+    const row = html("span", {
+      class: marked.has(i) ? "code-line is-marked" : "code-line",
+      "data-testid": "code-line",
+      "data-marked": marked.has(i),
+    });
+    if (first !== undefined)
+      row.append(
+        html("span", { class: "line-number", "aria-hidden": "true", text: String(first + i) }),
+      );
+    row.append(line === "" ? " " : line);
+    code.append(row);
+  });
+  const figure = {
+    class: tone ? `code-figure is-${tone}` : "code-figure",
+    "data-tone": tone ?? false,
+  };
+  return html("figure", figure, [
+    ...(label ? [html("figcaption", { text: label })] : []),
+    // Focusable because it may scroll sideways (keyboard users must reach it).
+    html("pre", { class: "code", tabindex: 0 }, [code]),
+  ]);
+}
+
+/**
+ * Indices of the lines that match `pattern`.
+ * @param {string[]} lines
+ * @param {RegExp} pattern
+ */
+const markWhere = (lines, pattern) =>
+  new Set(lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
+
+/**
+ * @param {HTMLElement} container
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], rules: Record<string, string>}} options
+ */
+export function mountCodePanel(container, { timeline, names, rules }) {
+  const { trace } = timeline;
+  const sourceLines = splitSourceLines(trace.source);
+  const body = html("div", { class: "code-panel-body" });
+  container.replaceChildren(
+    html(
+      "section",
+      {
+        class: "code-panel",
+        "data-testid": "code-panel",
+        "aria-label": "Code that runs at this frame",
+      },
+      [html("h2", { class: "panel-title", text: "Code" }), body],
+    ),
+  );
+  const nameOf = (/** @type {string} */ id) =>
+    names[/** @type {number} */ (timeline.indexOf.get(id))];
+  let shownKey = "";
+
+  /**
+   * The node's rule: the program's own (a class of its own), else the engine's.
+   * @param {import("../passes/trace.js").TraceNode} node
+   * @param {(lines: string[]) => Set<number>} marked  which of the engine's lines to mark
+   * @param {boolean} running  a backward step: mark the program's lines that write a grad
+   */
+  function rule(node, marked, running) {
+    const own = node.rule ? programRule(sourceLines, node.rule) : null;
+    if (own) {
+      const { lines, first, writes } = own;
+      const span =
+        node.rule && node.rule.end_line > first
+          ? `lines ${first}\u2013${node.rule.end_line}`
+          : `line ${first}`;
+      return [
+        codeBlock(lines, running ? (writes.size ? writes : new Set(lines.keys())) : new Set(), {
+          first,
+          label: `Your program \u00B7 ${span} (its own _backward)`,
+        }),
+      ];
+    }
+    const { op } = node;
+    const source = ruleSource(rules, trace.ops, op);
+    if (!source) return [];
+    const lines = withoutDocstring(source.trimEnd().split("\n"));
+    return [
+      codeBlock(lines, marked(lines), {
+        label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}`,
+      }),
+    ];
+  }
+
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function update(state) {
+    // The quiz shows a frame with its `+=`s still hidden, then again with them.
+    const key = `${state.index}:${state.contributions.length}`;
+    if (key === shownKey) return;
+    shownKey = key;
+    const parts = [];
+    const frame = trace.frames[state.index];
+    const sortFrame = frame.phase === "sort" ? frame : null;
+    const step = sortFrame?.step;
+    // The bug lab: the mistaken line against the right one, wherever the mistake acts.
+    if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
+      for (const block of mistakeCode(trace.mistake, rules))
+        parts.push(codeBlock(block.lines, block.marked, block));
+    }
+    if (step) {
+      const blocks = sortStepCode(step, {
+        rules,
+        appendFirst: trace.mistake === "append-first",
+        depth: sortFrame?.depth,
+      });
+      for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
+    } else if (state.phase === "build") {
+      const node = trace.nodes[state.current];
+      parts.push(...programExcerpt(state.line, sourceLines, codeBlock));
+      parts.push(
+        html("p", { class: "code-note" }, [
+          "Creates ",
+          html("strong", { text: names[state.current] }),
+          ` = ${formatValue(node.data)} and stores its backward rule (not run yet):`,
+        ]),
+      );
+      parts.push(...rule(node, (lines) => markWhere(lines, /out\s*=\s*Value\(/), false));
+    } else if (state.phase === "sort") {
+      const engineBackward = rules.backward;
+      const engineSort = rules.topological_order;
+      if (engineBackward && engineSort) {
+        const loop = withoutDocstring(engineBackward.trimEnd().split("\n"));
+        parts.push(
+          codeBlock(loop, markWhere(loop, /topological_order\(|grad\s*=\s*1/), {
+            label: "engine/value.py \u00B7 backward",
+          }),
+        );
+        const dfs = withoutDocstring(engineSort.trimEnd().split("\n"));
+        parts.push(
+          codeBlock(dfs, markWhere(dfs, /topo\.append/), {
+            label: "engine/value.py \u00B7 topological_order (the depth-first sort)",
+          }),
+        );
+      } else {
+        parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
+      }
+    } else if (state.phase === "update") {
+      parts.push(...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes }));
+    } else {
+      const node = trace.nodes[state.current];
+      // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
+      const noSort = trace.mistake === "no-sort";
+      const position = noSort
+        ? timeline.topoIndex[state.current] + 1
+        : timeline.trace.topo.length - timeline.topoIndex[state.current];
+      const step = `step ${position} of ${trace.topo.length}`;
+      parts.push(
+        noSort
+          ? codeBlock(
+              [
+                "walk(output)                # depth first, no sort",
+                `    v._backward()           # ${step}: v = ${names[state.current]}`,
+              ],
+              new Set([1]),
+              { label: "The backward walk" },
+            )
+          : codeBlock(
+              [
+                "for node in reversed(topo):",
+                `    node._backward()        # ${step}: node = ${names[state.current]}`,
+              ],
+              new Set([1]),
+              { label: "The backward loop" },
+            ),
+      );
+      if (node.kind !== "op") {
+        parts.push(
+          html("p", {
+            class: "code-note",
+            text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.`,
+          }),
+        );
+      } else {
+        // The rule with its numbers first, where a laptop's screen still shows it, then
+        // the rule's code it comes from.
+        const ruleParts = rule(node, backwardLines, true);
+        const rows = substitutions({
+          op: node.op,
+          name: names[state.current],
+          contributions: state.contributions,
+          nameOf,
+          assign: trace.mistake === "assign",
+          ops: trace.ops,
+          sourceLines,
+        });
+        // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
+        if (rows.length)
+          parts.push(
+            html(
+              "div",
+              { class: "substitutions", "aria-label": "The rule with numbers" },
+              rows.map((row) =>
+                html("div", { class: "substitution", "data-testid": "substitution", tabindex: 0 }, [
+                  html("code", { class: "symbolic", text: row.symbolic }),
+                  html("code", { class: "numeric", text: row.numeric }),
+                  html("code", { class: "result", text: row.result }),
+                ]),
+              ),
+            ),
+          );
+        parts.push(...ruleParts);
+      }
+    }
+    body.replaceChildren(...parts);
+  }
+  return { update };
+}

@@ -1,0 +1,199 @@
+/**
+ * The words of the code panel, with no DOM: which lines of a primitive's source
+ * are its `_backward` rule, and each `+=` of a backward frame written out with
+ * names and then with numbers.
+ *
+ * Example (the neuron's x1*w1 node, grad 0.5):
+ *   substitutions -> [{symbolic: "x1.grad += w1.data × (x1*w1).grad", numeric: "= −3.0 × 0.5 = −1.5",
+ *   result: "→ x1.grad = −1.5"}, …]
+ */
+import { formatValue } from "./format.js";
+import { exponentOf, factsOf, fill, opKey } from "../passes/op-facts.js";
+
+/**
+ * Indices of the lines that make up the `_backward` closure in a primitive's source:
+ * from `def _backward` up to (not including) the line that stores it.
+ * @param {string[]} lines
+ * @returns {Set<number>}
+ */
+export function backwardLines(lines) {
+  const marked = new Set();
+  const start = lines.findIndex((line) => /def _backward\b/.test(line));
+  if (start < 0) return marked;
+  const indent = lines[start].search(/\S/);
+  for (let i = start; i < lines.length; i++) {
+    if (i > start && lines[i].trim() !== "" && lines[i].search(/\S/) <= indent) break;
+    marked.add(i);
+  }
+  for (let i = Math.max(...marked); marked.size > 1 && lines[i].trim() === ""; i--)
+    marked.delete(i);
+  return marked;
+}
+
+/**
+ * A function's source without its docstring, which the code panel has no room for.
+ * Example: ["def f():", '    """Say it."""', "    return 1"] -> ["def f():", "    return 1"]
+ * @param {string[]} lines
+ */
+export function withoutDocstring(lines) {
+  const start = lines.findIndex((line) => /^\s*def\b/.test(line)) + 1;
+  const quote = start > 0 ? /^\s*("""|''')/.exec(lines[start] ?? "") : null;
+  if (!quote) return lines;
+  let end = start;
+  if (!lines[start].trim().slice(3).includes(quote[1])) {
+    end = lines.findIndex((line, i) => i > start && line.includes(quote[1]));
+    if (end < 0) return lines;
+  }
+  return [...lines.slice(0, start), ...lines.slice(end + 1)];
+}
+
+/** The most lines of a program's own rule the code panel shows. */
+export const MOST_RULE_LINES = 40;
+
+/**
+ * A program-class node's own `_backward`, as the program wrote it (`nodes[].rule`:
+ * its first and last line in the source): the lines without their common indent, the
+ * number of the first, and which of them write a `.grad` (what runs at a backward
+ * step); null when the lines are not in the source.
+ * Example: programRule(["class V:", "  def _backward():", "    a.grad += 1"],
+ *   {line: 2, end_line: 3}) -> {lines: ["def _backward():", "  a.grad += 1"], first: 2,
+ *   writes: Set {1}}
+ * @param {string[]} sourceLines
+ * @param {{line: number, end_line: number}} rule
+ * @returns {{lines: string[], first: number, writes: Set<number>} | null}
+ */
+export function programRule(sourceLines, rule) {
+  const { line, end_line: endLine } = rule;
+  if (!Number.isInteger(line) || !Number.isInteger(endLine)) return null;
+  if (line < 1 || endLine < line || endLine > sourceLines.length) return null;
+  const cut = endLine - line + 1 > MOST_RULE_LINES;
+  const raw = sourceLines.slice(line - 1, cut ? line - 1 + MOST_RULE_LINES : endLine);
+  const indents = raw.filter((text) => text.trim() !== "").map((text) => text.search(/\S/));
+  const indent = indents.length ? Math.min(...indents) : 0;
+  const lines = raw.map((text) => text.slice(Math.min(indent, text.length)));
+  if (cut) lines.push("\u2026");
+  const writes = new Set();
+  lines.forEach((text, i) => {
+    if (/\.grad\s*(?:\*\*|\/\/|[-+*/%@&|^]|<<|>>)?=(?!=)/.test(text)) writes.add(i);
+  });
+  return { lines, first: line, writes };
+}
+
+/** The key of /api/rules for a node's op (`**-1.0` -> `**`): the same as the trace's `ops`. */
+export const ruleKey = opKey;
+
+/**
+ * The engine's source of a node's rule (/api/rules), or null: only for an op the engine
+ * has (one with facts in the trace's `ops`), so a program's own op named `backward` is
+ * not shown the engine's loop, nor one named `constructor` an Object method.
+ * Example: ruleSource(rules, trace.ops, "**2") -> rules["**"].
+ * @param {Record<string, string>} rules
+ * @param {import("../passes/op-facts.js").OpTable | undefined} ops
+ * @param {string} op
+ * @returns {string | null}
+ */
+export function ruleSource(rules, ops, op) {
+  const key = ruleKey(op);
+  return factsOf(ops, op) && Object.hasOwn(rules, key) ? rules[key] : null;
+}
+
+/**
+ * A node's attribute as Python would need it written: names that are not plain
+ * identifiers are bracketed. Example: attribute("x1*w1", "grad") -> "(x1*w1).grad";
+ * attribute("-1", "grad") -> "(-1).grad"; attribute("e", "data") -> "e.data".
+ * @param {string} name
+ * @param {string} attr
+ */
+export const attribute = (name, attr) =>
+  /^[A-Za-z_]\w*$/.test(name) ? `${name}.${attr}` : `(${name}).${attr}`;
+
+/**
+ * The local derivative of a child as the rule computes it, from the engine's template
+ * for the op (the trace's `ops`, op-facts.js); `local` for an op with none.
+ * Example: localSymbol(trace.ops, "tanh", "o", "n", "n") -> "(1 − o.data²)".
+ * @param {import("../passes/op-facts.js").OpTable | undefined} ops
+ * @param {string} op
+ * @param {string} out  the node's name
+ * @param {string} child  the receiving child's name
+ * @param {string} other  the other operand's name (binary ops)
+ */
+export function localSymbol(ops, op, out, child, other) {
+  const facts = factsOf(ops, op);
+  if (!facts) return "local";
+  /** @type {Record<string, string>} */
+  const values = {
+    out: attribute(out, "data"),
+    child: attribute(child, "data"),
+    other: attribute(other, "data"),
+  };
+  if (op.startsWith("**")) {
+    const k = exponentOf(op);
+    values.k = formatValue(k);
+    values["k-1"] = formatValue(k - 1);
+  }
+  return fill(facts.local, values);
+}
+
+/**
+ * Each `+=` of a backward frame, three ways: with names, with numbers, and where
+ * the child's gradient ends up (with the running sum when it already had one).
+ * With the bug lab's `assign` mistake (SPEC §8) the rule writes `=`: no running sum.
+ * A rule of the program's own Value class (SPEC §14: contributions with `write`) is
+ * shown as the learner wrote it: their line, their factor, their `=` or `+=`.
+ * @param {{op: string, name: string, contributions: import("../passes/trace.js").Contribution[],
+ *   nameOf: (id: string) => string, assign?: boolean,
+ *   ops: import("../passes/op-facts.js").OpTable | undefined, sourceLines?: string[]}} frame
+ *   ops: the trace's; sourceLines: the program's, for a learner's writes
+ */
+export function substitutions({
+  op,
+  name,
+  contributions,
+  nameOf,
+  assign = false,
+  ops,
+  sourceLines = [],
+}) {
+  return contributions.map((c, i) => {
+    const child = nameOf(c.to);
+    if (c.write) return learnerSubstitution(c, child, sourceLines);
+    const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
+    const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
+    const sum =
+      c.before === 0 || assign ? "" : `${formatValue(c.before)} + ${formatValue(c.delta)} = `;
+    // A built-in rule's write always has its factor; a learner's goes the other way above.
+    const factor = c.local === null ? "?" : formatValue(c.local);
+    const numeric = `= ${factor} \u00D7 ${formatValue(c.upstream)} = ${formatValue(c.delta)}`;
+    const lost = assign && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
+    const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
+    return { symbolic, numeric, result };
+  });
+}
+
+/**
+ * One write of a learner's own rule, from their code: the statement on its line, the
+ * numbers it multiplied (when the factor can be read off the code), and what the child's
+ * gradient became, saying what an `=` threw away.
+ * Example: {write: "=", line: 19, local: 3, upstream: 1, before: 3, after: 3} on
+ * `other.grad = self.data * out.grad` -> symbolic "other.grad = self.data * out.grad",
+ * numeric "= 3.0 × 1.0 = 3.0", result "→ a.grad = 3.0, overwriting 3.0".
+ * @param {import("../passes/trace.js").Contribution} c
+ * @param {string} child  the child's name
+ * @param {string[]} sourceLines
+ */
+function learnerSubstitution(c, child, sourceLines) {
+  const written = c.line ? (sourceLines[c.line - 1] ?? "").trim() : "";
+  const symbolic = written || `${attribute(child, "grad")} ${c.write} …`;
+  const value = c.write === "+=" ? c.delta : c.after;
+  const numeric =
+    c.local === null || c.local === undefined
+      ? `= ${formatValue(value)}`
+      : `= ${formatValue(c.local)} \u00D7 ${formatValue(c.upstream)} = ${formatValue(value)}`;
+  const sum =
+    c.write === "+=" && c.before !== 0
+      ? `${formatValue(c.before)} + ${formatValue(c.delta)} = `
+      : "";
+  const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
+  const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
+  return { symbolic, numeric, result };
+}

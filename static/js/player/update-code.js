@@ -1,0 +1,96 @@
+/**
+ * The code panel's part for an update frame (SPEC.md §11): the program's own line
+ * that changed values between passes (an optimizer's `p.data -= lr * p.grad`, a
+ * `zero_grad()`), then each value's change with the numbers put in.
+ * Example: w.data 1 -> 0.8 while w.grad is 2 reads "w.data: 1.0 → 0.8 (−0.2 = −0.1 × grad 2.0)".
+ * A value without a label (nn.py's parameters) has only its number for a name, which the
+ * change itself replaces: it is called by the call that made it, "in MLP.layers[0].neurons[1]:
+ * data 0.6 → 0.57 (…)", rather than "0.6.data: 0.6 → 0.57".
+ */
+import { formatValue } from "./format.js";
+import { html } from "./svg.js";
+
+/**
+ * One sentence per change.
+ * @param {{child: number, field: string, before: number, after: number}} change
+ * @param {string | null} name  null: the value has no label, its name is a number
+ * @param {number} grad  the value's gradient at this frame
+ * @param {string} [group]  the call that made the value (nodes[].group), for a value without a name
+ */
+export function changeText(change, name, grad, group = "") {
+  const values = `${formatValue(change.before)} \u2192 ${formatValue(change.after)}`;
+  const moved =
+    name !== null
+      ? `${name}.${change.field}: ${values}`
+      : `${group ? `in ${group}: ` : ""}${change.field} ${values}`;
+  if (change.field === "grad")
+    return change.after === 0 ? `${moved} (emptied for the next pass)` : moved;
+  const delta = change.after - change.before;
+  if (delta === 0) return `${moved} (unchanged)`;
+  const rate = grad !== 0 ? -delta / grad : null;
+  const step =
+    rate !== null && Number.isFinite(rate)
+      ? ` = ${formatValue(-rate)} \u00D7 grad ${formatValue(grad)}`
+      : "";
+  return `${moved} (moved by ${formatValue(delta)}${step})`;
+}
+
+/** @typedef {(lines: string[], marked: Set<number>, options?: {first?: number, label?: string}) => HTMLElement} CodeBlock */
+
+/**
+ * The program's own line `line` (1-based) with one line either side, marked and
+ * labelled "Your program": the code panel shows it for build and update frames.
+ * None when the frame has no line in the source.
+ * Example: line 3 of a 10-line program shows lines 2 to 4, the middle one marked.
+ * @param {number | null} line
+ * @param {string[]} sourceLines
+ * @param {CodeBlock} codeBlock
+ * @returns {HTMLElement[]}
+ */
+export function programExcerpt(line, sourceLines, codeBlock) {
+  if (line === null || sourceLines[line - 1] === undefined) return [];
+  const from = Math.max(1, line - 1);
+  const to = Math.min(sourceLines.length, line + 1);
+  return [
+    codeBlock(sourceLines.slice(from - 1, to), new Set([line - from]), {
+      first: from,
+      label: "Your program",
+    }),
+  ];
+}
+
+/**
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @param {{sourceLines: string[], names: string[], codeBlock: CodeBlock,
+ *   nodes: import("../passes/trace.js").TraceNode[]}} options
+ */
+export function updateParts(state, { sourceLines, names, codeBlock, nodes }) {
+  const parts = programExcerpt(state.line, sourceLines, codeBlock);
+  const changes = state.changes ?? [];
+  const grads = changes.some((c) => c.field === "grad");
+  parts.push(
+    html("p", {
+      class: "code-note",
+      text:
+        grads && changes.every((c) => c.field === "grad" && c.after === 0)
+          ? "Gradients set back to zero, so the next backward pass starts from nothing instead of adding to these."
+          : `Between passes, the program changes ${changes.length === 1 ? "a value" : `${changes.length} values`}:`,
+    }),
+  );
+  parts.push(
+    html(
+      "ul",
+      { class: "update-changes" },
+      changes.slice(0, 12).map((c) => {
+        const node = nodes[c.child];
+        const name = node?.kind === "leaf" && !node.label ? null : names[c.child];
+        return html("li", {
+          text: changeText(c, name, state.grads[c.child], node?.group ?? ""),
+        });
+      }),
+    ),
+  );
+  if (changes.length > 12)
+    parts.push(html("p", { class: "code-note", text: `\u2026 and ${changes.length - 12} more.` }));
+  return parts;
+}

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import io
-import math
 import operator
 import re
 import threading
@@ -27,8 +26,6 @@ from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.ops import FUNCTIONS
 from backprop_animator.engine.value import Value
-
-isfinite = math.isfinite
 
 Operand = Value | float
 GRANULARITIES = ("packed", "expanded")
@@ -204,7 +201,7 @@ def _backward_calls(stack: list[ast.expr]) -> int | None:
                 elif func.attr not in FUNCTIONS:
                     return None
                 stack.append(func.value)
-            elif type(func) is not ast.Name or func.id not in _STRAIGHT_LINE_FUNCTIONS:
+            elif type(func) is not ast.Name or func.id not in RESERVED:
                 return None
             stack.extend(node.args)
             for keyword in node.keywords:
@@ -220,9 +217,6 @@ def _is_label_text(statement: ast.Assign) -> bool:
     return any(type(t) is ast.Attribute for t in statement.targets) and isinstance(
         statement.value, ast.Constant
     )
-
-
-_STRAIGHT_LINE_FUNCTIONS = frozenset({*FUNCTIONS, *NO_EFFECT_FUNCTIONS, "Value"})
 
 
 # CPython 3.11 keeps the counter its AST constructor uses to guard recursion in one

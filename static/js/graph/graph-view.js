@@ -46,6 +46,117 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
   const { trace } = timeline;
   const size = trace.nodes.length;
   const small = size <= SMALL_GRAPH_NODES;
+  const { svgElement, viewport, layers, foldLayer, deltaLayer, canvas, frame, tools } =
+    buildFrame(size);
+  container.replaceChildren(frame);
+
+  const bounds = nodeBounds(layout);
+  const far = farScene(layout, bounds);
+  const hidden = far.hidden;
+
+  /** @type {import("../passes/timeline.js").FrameState | null} */
+  let latest = null;
+  /** @type {Array<{left: number, top: number, right: number, bottom: number, label: string}>} */
+  let folds = [];
+
+  const panZoom = attachPanZoom(
+    svgElement,
+    viewport,
+    layout,
+    () => {
+      view.queueRefresh();
+      minimap?.viewChanged();
+    },
+    () => {
+      // A new size re-frames the graph, unless the learner has moved it by hand.
+      if (latest && !panZoom.handMoved) follower.frameView(latest);
+    },
+  );
+  const follower = createFollower({ panZoom, layout, timeline, frame, small });
+  const minimap = wantsMinimap(size)
+    ? mountMinimap({
+        frame,
+        tools,
+        scene: far,
+        panZoom,
+        showCurrent: (state) => centerOnCurrent(panZoom, timeline, layout, state),
+        onHandMove: () => follower.cancel(),
+      })
+    : null;
+  // The far view paints theme colours into pixels: repaint when the theme changes.
+  const themeWatch = watchTheme(() => {
+    if (view.detail === "far") view.queueFar();
+    minimap?.redraw();
+  });
+  listenToZoomButtons(tools, panZoom, () => follower.fit(latest));
+
+  const { topoIndex } = timeline;
+  const scene = { trace, layout, names, labels, topoIndex, resultOf: resultIndex(layout) };
+  const mounter = createMounter(layers, scene, hidden, () => latest);
+  const parts = { small, mounter, panZoom, bounds, canvas, deltaLayer, far };
+  const view = createViewSwitch(parts, { timeline, latest: () => latest, folds: () => folds });
+  const { syncMounted, paint } = mounter;
+
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function update(state) {
+    latest = state;
+    const first = !follower.started;
+    if (first) {
+      // Frame the view first, then mount what it shows, all before the first paint.
+      follower.follow(state, false);
+      view.refresh();
+    }
+    paint(state);
+    svgElement.classList.toggle("is-sorted", state.sorted);
+    if (view.detail === "far") view.queueFar();
+    view.drawDeltas(state);
+    if (!first) follower.follow(state, view.detail === "far");
+    minimap?.update(state);
+  }
+
+  /**
+   * Fold groups of values: each group's values (and edges touching them) are hidden
+   * and one labelled box covers where they were. No new layout: positions stay, so
+   * unfolding (setFolds([])) puts everything back in place.
+   * @param {Array<{nodes: number[], label: string}>} groups  node indices per group
+   */
+  function setFolds(groups) {
+    hidden.fill(0);
+    folds = foldBoxes(groups, bounds, hidden);
+    drawFolds(/** @type {SVGGElement} */ (foldLayer), folds);
+    if (small) syncMounted();
+    else view.refresh();
+    minimap?.redraw();
+    if (latest) update(latest);
+  }
+
+  return {
+    update,
+    fit: () => follower.fit(latest),
+    /** Focus the picture, so Space and arrows drive the player. */
+    focus: () => frame.focus(),
+    setFolds,
+    /** "near" (SVG records) or "far" (canvas), for tests and hosts. */
+    get detail() {
+      return view.detail;
+    },
+    destroy() {
+      follower.destroy();
+      minimap?.destroy();
+      themeWatch?.disconnect();
+      view.destroy();
+      panZoom.destroy();
+      frame.remove();
+    },
+  };
+}
+
+/**
+ * The graph's elements: the frame with the canvas (far view), the SVG (near view) and
+ * its layers, and the zoom buttons.
+ * @param {number} size  values in the graph (for the picture's description)
+ */
+function buildFrame(size) {
   const svgElement = /** @type {SVGSVGElement} */ (
     svg("svg", {
       class: "graph-svg",
@@ -96,99 +207,114 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     html("button", { type: "button", class: "text-button", "data-zoom": "fit", text: "Fit" }),
   ]);
   frame.append(canvas, svgElement, tools);
-  container.replaceChildren(frame);
+  return { svgElement, viewport, layers, foldLayer, deltaLayer, canvas, frame, tools };
+}
 
-  const scene = {
-    trace,
-    layout,
-    names,
-    labels,
-    topoIndex: timeline.topoIndex,
-    resultOf: resultIndex(layout),
-  };
-  const bounds = nodeBounds(layout);
-  const far = farScene(layout, bounds);
-  const hidden = far.hidden;
-  const curves = edgeCurves(layout);
+/**
+ * Call `changed` when the page's theme changes; null where there is no MutationObserver.
+ * @param {() => void} changed
+ */
+function watchTheme(changed) {
+  if (typeof MutationObserver === "undefined") return null;
+  const watch = new MutationObserver(changed);
+  watch.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  return watch;
+}
 
-  /** @type {Map<number, import("./graph-scene.js").NodeElements>} */
-  const mounted = new Map();
-  /** @type {Map<number, import("./graph-scene.js").EdgeElements>} */
-  const mountedEdges = new Map();
-  const nodeInView = new Uint8Array(size);
-  const edgeInView = new Uint8Array(layout.edges.length);
-  /** @type {"near" | "far"} */
-  let detail = "near";
-  /** @type {import("../passes/timeline.js").FrameState | null} */
-  let latest = null;
-  /** @type {Array<{left: number, top: number, right: number, bottom: number, label: string}>} */
-  let folds = [];
-  let viewQueued = 0;
-  let farQueued = 0;
-
-  const panZoom = attachPanZoom(
-    svgElement,
-    viewport,
-    layout,
-    () => {
-      if (!viewQueued) viewQueued = requestAnimationFrame(refreshView);
-      minimap?.viewChanged();
-    },
-    () => {
-      // A new size re-frames the graph, unless the learner has moved it by hand.
-      if (latest && !panZoom.handMoved) follower.frameView(latest);
-    },
-  );
-  const follower = createFollower({ panZoom, layout, timeline, frame, small });
-  const minimap = wantsMinimap(size)
-    ? mountMinimap({
-        frame,
-        tools,
-        scene: far,
-        panZoom,
-        showCurrent: (state) => {
-          const focus =
-            state.current >= 0 ? state.current : (timeline.indexOf.get(trace.output) ?? 0);
-          const box = layout.records[focus];
-          panZoom.centerOn(box.x, box.y);
-        },
-        onHandMove: () => follower.cancel(),
-      })
-    : null;
-  // The far view paints theme colours into pixels: repaint when the theme changes.
-  const themeWatch =
-    typeof MutationObserver === "undefined"
-      ? null
-      : new MutationObserver(() => {
-          if (detail === "far") queueFar();
-          minimap?.redraw();
-        });
-  themeWatch?.observe(document.documentElement, {
-    attributes: true,
-    attributeFilter: ["data-theme"],
-  });
+/**
+ * The zoom buttons: in, out, and fit.
+ * @param {HTMLElement} tools
+ * @param {{zoomByHand: (factor: number) => void}} panZoom
+ * @param {() => void} fit
+ */
+function listenToZoomButtons(tools, panZoom, fit) {
   tools.addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("button");
     if (!button) return;
     const action = button.dataset.zoom;
     if (action === "in") panZoom.zoomByHand(1.25);
     else if (action === "out") panZoom.zoomByHand(0.8);
-    else if (action === "fit") follower.fit(latest);
+    else if (action === "fit") fit();
     // Other buttons here (the minimap's toggle) are not the view's to act on.
   });
+}
+
+/**
+ * Where each group of folded values was: one box around them, and each marked hidden.
+ * @param {Array<{nodes: number[], label: string}>} groups  node indices per group
+ * @param {Float64Array | number[]} bounds  left, top, right, bottom of each value
+ * @param {Uint8Array} hidden  set to 1 for every folded value
+ */
+function foldBoxes(groups, bounds, hidden) {
+  return groups
+    .filter((group) => group.nodes.length > 0)
+    .map((group) => {
+      let left = Infinity;
+      let top = Infinity;
+      let right = -Infinity;
+      let bottom = -Infinity;
+      for (const i of group.nodes) {
+        hidden[i] = 1;
+        left = Math.min(left, bounds[4 * i]);
+        top = Math.min(top, bounds[4 * i + 1]);
+        right = Math.max(right, bounds[4 * i + 2]);
+        bottom = Math.max(bottom, bounds[4 * i + 3]);
+      }
+      return { left, top, right, bottom, label: group.label };
+    });
+}
+
+/**
+ * One labelled box for each fold, in place of the values it hides.
+ * @param {SVGGElement} foldLayer
+ * @param {Array<{left: number, top: number, right: number, bottom: number, label: string}>} folds
+ */
+function drawFolds(foldLayer, folds) {
+  foldLayer.replaceChildren();
+  for (const fold of folds) {
+    const group = svg(
+      "g",
+      { class: "fold", transform: `translate(${fold.left},${fold.top})` },
+      foldLayer,
+    );
+    svg("rect", { width: fold.right - fold.left, height: fold.bottom - fold.top, rx: 8 }, group);
+    svg("text", { x: 10, y: 20 }, group).textContent = fold.label;
+  }
+}
+
+/**
+ * The SVG elements of the values and edges in view: `nodeInView` and `edgeInView` say
+ * which are wanted, `syncMounted` mounts those (unless folded) and unmounts the rest,
+ * `paint` repaints what is mounted.
+ * @param {{edges: SVGElement, ops: SVGElement, records: SVGElement}} layers
+ * @param {import("./graph-scene.js").SceneGraph} scene
+ * @param {Uint8Array} hidden  1 for each folded value
+ * @param {() => import("../passes/timeline.js").FrameState | null} latest  the state shown
+ */
+function createMounter(layers, scene, hidden, latest) {
+  const { trace, layout } = scene;
+  const size = trace.nodes.length;
+  /** @type {Map<number, import("./graph-scene.js").NodeElements>} */
+  const mounted = new Map();
+  /** @type {Map<number, import("./graph-scene.js").EdgeElements>} */
+  const mountedEdges = new Map();
+  const nodeInView = new Uint8Array(size);
+  const edgeInView = new Uint8Array(layout.edges.length);
 
   /** @param {number} i */
   function mountNode(i) {
     const elements = createNodeElements(layers, scene, i);
     mounted.set(i, elements);
-    if (latest) paintNode(elements, nodeLook(latest, i), trace.nodes[i]);
+    const state = latest();
+    if (state) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
   }
 
   /** @param {number} k */
   function mountEdge(k) {
     const elements = createEdgeElements(layers.edges, layout.edges[k], k);
     mountedEdges.set(k, elements);
-    if (latest) paintEdge(elements, edgeLook(latest, layout.edges[k].parent));
+    const state = latest();
+    if (state) paintEdge(elements, edgeLook(state, layout.edges[k].parent));
   }
 
   /** @param {number} k */
@@ -214,18 +340,52 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       if (edgeInView[k] && !isEdgeHidden(k) && !mountedEdges.has(k)) mountEdge(k);
   }
 
+  /** @param {import("../passes/timeline.js").FrameState} state */
+  function paint(state) {
+    for (const [i, elements] of mounted) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
+    for (const [k, elements] of mountedEdges)
+      paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+  }
+
+  return { layout, mounted, nodeInView, edgeInView, syncMounted, paint };
+}
+
+/**
+ * The near and the far view, and the switch between them as the zoom asks: near, the
+ * SVG elements of what is in view (and the `+=` labels); far, one canvas.
+ * @param {{small: boolean, mounter: ReturnType<typeof createMounter>,
+ *   panZoom: ReturnType<typeof attachPanZoom>, bounds: Float64Array, canvas: HTMLCanvasElement,
+ *   deltaLayer: SVGElement, far: ReturnType<typeof farScene>}} parts
+ * @param {{timeline: import("../passes/timeline.js").Timeline,
+ *   latest: () => import("../passes/timeline.js").FrameState | null,
+ *   folds: () => Array<{left: number, top: number, right: number, bottom: number, label: string}>}} state
+ *   what the view shows: the state shown and the folds
+ */
+function createViewSwitch(parts, { timeline, latest, folds }) {
+  const { small, mounter, panZoom, bounds, canvas, deltaLayer, far } = parts;
+  const { layout } = mounter;
+  const curves = edgeCurves(layout);
+  const { mounted, nodeInView, edgeInView, syncMounted } = mounter;
+  const size = nodeInView.length;
+  /** @type {"near" | "far"} */
+  let detail = "near";
+  let farQueued = 0;
+  let viewQueued = 0;
+
   /**
    * Mount what is in view and unmount the rest (small graphs: everything, once), and
    * switch between the near and the far view as the zoom asks.
    */
-  function refreshView() {
+  function refresh() {
+    cancelAnimationFrame(viewQueued);
     viewQueued = 0;
     if (small) {
       if (mounted.size === 0 && size > 0) {
         nodeInView.fill(1);
         edgeInView.fill(1);
         syncMounted();
-        if (latest) drawDeltas(latest);
+        const state = latest();
+        if (state) drawDeltas(state);
       }
       return;
     }
@@ -250,15 +410,17 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     markLinesInView(curves.start, curves.points, rect, edgeInView);
     const before = mounted.size;
     syncMounted();
-    if (latest && mounted.size !== before) drawDeltas(latest);
+    const state = latest();
+    if (state && mounted.size !== before) drawDeltas(state);
   }
 
   function queueFar() {
     if (farQueued) return;
     farQueued = requestAnimationFrame(() => {
       farQueued = 0;
-      if (detail === "far" && latest)
-        drawFar(canvas, far, latest, panZoom.view, panZoom.size, folds);
+      const state = latest();
+      if (detail === "far" && state)
+        drawFar(canvas, far, state, panZoom.view, panZoom.size, folds());
     });
   }
 
@@ -274,84 +436,34 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       });
   }
 
-  /** @param {import("../passes/timeline.js").FrameState} state */
-  function update(state) {
-    latest = state;
-    const first = !follower.started;
-    if (first) {
-      // Frame the view first, then mount what it shows, all before the first paint.
-      follower.follow(state, false);
-      cancelAnimationFrame(viewQueued);
-      refreshView();
-    }
-    for (const [i, elements] of mounted) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
-    for (const [k, elements] of mountedEdges)
-      paintEdge(elements, edgeLook(state, layout.edges[k].parent));
-    svgElement.classList.toggle("is-sorted", state.sorted);
-    if (detail === "far") queueFar();
-    drawDeltas(state);
-    if (!first) follower.follow(state, detail === "far");
-    minimap?.update(state);
-  }
-
-  /**
-   * Fold groups of values: each group's values (and edges touching them) are hidden
-   * and one labelled box covers where they were. No new layout: positions stay, so
-   * unfolding (setFolds([])) puts everything back in place.
-   * @param {Array<{nodes: number[], label: string}>} groups  node indices per group
-   */
-  function setFolds(groups) {
-    hidden.fill(0);
-    folds = groups
-      .filter((group) => group.nodes.length > 0)
-      .map((group) => {
-        let left = Infinity;
-        let top = Infinity;
-        let right = -Infinity;
-        let bottom = -Infinity;
-        for (const i of group.nodes) {
-          hidden[i] = 1;
-          left = Math.min(left, bounds[4 * i]);
-          top = Math.min(top, bounds[4 * i + 1]);
-          right = Math.max(right, bounds[4 * i + 2]);
-          bottom = Math.max(bottom, bounds[4 * i + 3]);
-        }
-        return { left, top, right, bottom, label: group.label };
-      });
-    foldLayer.replaceChildren();
-    for (const fold of folds) {
-      const group = svg(
-        "g",
-        { class: "fold", transform: `translate(${fold.left},${fold.top})` },
-        foldLayer,
-      );
-      svg("rect", { width: fold.right - fold.left, height: fold.bottom - fold.top, rx: 8 }, group);
-      svg("text", { x: 10, y: 20 }, group).textContent = fold.label;
-    }
-    if (small) syncMounted();
-    else refreshView();
-    minimap?.redraw();
-    if (latest) update(latest);
-  }
-
   return {
-    update,
-    fit: () => follower.fit(latest),
-    /** Focus the picture, so Space and arrows drive the player. */
-    focus: () => frame.focus(),
-    setFolds,
-    /** "near" (SVG records) or "far" (canvas), for tests and hosts. */
+    refresh,
+    /** Refresh at the next animation frame (the view moved). */
+    queueRefresh() {
+      if (!viewQueued) viewQueued = requestAnimationFrame(refresh);
+    },
+    queueFar,
+    drawDeltas,
     get detail() {
       return detail;
     },
     destroy() {
-      follower.destroy();
-      minimap?.destroy();
-      themeWatch?.disconnect();
       cancelAnimationFrame(viewQueued);
       cancelAnimationFrame(farQueued);
-      panZoom.destroy();
-      frame.remove();
     },
   };
+}
+
+/**
+ * Center the view on the value the frame is about (the output's before the sort).
+ * @param {{centerOn: (x: number, y: number) => void}} panZoom
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function centerOnCurrent(panZoom, timeline, layout, state) {
+  const focus =
+    state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
+  const box = layout.records[focus];
+  panZoom.centerOn(box.x, box.y);
 }

@@ -24,6 +24,8 @@ import {
 import { html } from "../player/svg.js";
 
 const KEY = "backprop-animator.minimap";
+/** The theme's custom properties the minimap paints with. */
+const COLOURS = ["--edge", "--muted", "--focus", "--ink", "--build", "--active", "--surface"];
 /** The largest minimap, in CSS pixels, and the most of the frame's width and height it takes. */
 const MOST = { width: 200, height: 150, widthShare: 0.3, heightShare: 0.4 };
 
@@ -40,39 +42,8 @@ const MOST = { width: 200, height: 150, widthShare: 0.3, heightShare: 0.4 };
  *   current value into the main view
  */
 export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHandMove }) {
-  const { layout, bounds, edgeEnds, edgeParent, edgeChild, hidden } = scene;
-  const graphCanvas = html("canvas", {
-    class: "minimap-graph",
-    "data-testid": "minimap-graph",
-    "aria-hidden": "true",
-  });
-  const viewCanvas = html("canvas", {
-    class: "minimap-view",
-    "data-testid": "minimap-view",
-    "aria-hidden": "true",
-  });
-  const box = html(
-    "div",
-    {
-      class: "minimap",
-      "data-testid": "minimap",
-      tabindex: 0,
-      role: "group",
-      "aria-roledescription": "minimap",
-      "aria-label":
-        "Minimap of the whole graph: click or drag to move the view there; arrow keys pan, Enter shows the current value",
-      "aria-keyshortcuts": "ArrowLeft ArrowRight ArrowUp ArrowDown Enter",
-    },
-    [graphCanvas, viewCanvas],
-  );
-  const toggle = html("button", {
-    type: "button",
-    class: "text-button",
-    "data-testid": "minimap-toggle",
-    "aria-pressed": "true",
-    title: "Show or hide the minimap",
-    text: "Map",
-  });
+  const { layout } = scene;
+  const { graphCanvas, viewCanvas, box, toggle } = buildMinimap();
   tools.append(toggle);
   frame.append(box);
 
@@ -86,18 +57,11 @@ export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHand
   // The theme's colours, read when the graph is drawn (a theme change draws it again),
   // so a frame's redraw reads no style.
   /** @type {Record<string, string>} */
-  const colours = {
-    "--edge": "#888",
-    "--muted": "#888",
-    "--focus": "#888",
-    "--ink": "#888",
-    "--build": "#888",
-    "--active": "#888",
-    "--surface": "#888",
-  };
+  const colours = Object.fromEntries(COLOURS.map((name) => [name, "#888"]));
   let shown = readStored() ?? true;
 
-  function setShown(/** @type {boolean} */ value) {
+  /** @param {boolean} value @returns {boolean} value */
+  function setShown(value) {
     shown = value;
     box.hidden = !value;
     toggle.setAttribute("aria-pressed", String(value));
@@ -105,38 +69,17 @@ export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHand
       graphDrawn = false;
       queue();
     }
+    return value;
   }
 
   /** Size both canvases for the frame's size (a change means drawing the graph again). */
   function resize() {
-    const view = panZoom.size;
-    const limit = {
-      width: Math.min(MOST.width, Math.max(MINIMAP_MIN_SIDE, view.width * MOST.widthShare)),
-      height: Math.min(MOST.height, Math.max(MINIMAP_MIN_SIDE, view.height * MOST.heightShare)),
-    };
-    const next = minimapSize(layout, limit);
+    const next = minimapSize(layout, sizeLimit(panZoom.size));
     if (next.width === size.width && next.height === size.height) return;
     size = next;
     transform = minimapTransform(layout, size);
-    const ratio = globalThis.devicePixelRatio || 1;
-    for (const canvas of [graphCanvas, viewCanvas]) {
-      canvas.width = Math.round(size.width * ratio);
-      canvas.height = Math.round(size.height * ratio);
-    }
-    box.style.width = `${size.width}px`;
-    box.style.height = `${size.height}px`;
+    sizeCanvases(box, [graphCanvas, viewCanvas], size);
     graphDrawn = false;
-  }
-
-  /** @param {HTMLCanvasElement} canvas */
-  function context2d(canvas) {
-    const context = canvas.getContext("2d");
-    if (!context) return null;
-    const ratio = globalThis.devicePixelRatio || 1;
-    context.setTransform(1, 0, 0, 1, 0, 0);
-    context.clearRect(0, 0, canvas.width, canvas.height);
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    return context;
   }
 
   /** The whole graph: every edge a hairline, every value a dot. Once per layout. */
@@ -145,87 +88,9 @@ export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHand
     const context = context2d(graphCanvas);
     if (!context) return;
     const style = getComputedStyle(box);
-    const read = (/** @type {string} */ name) => style.getPropertyValue(name).trim() || "#888";
-    for (const name of Object.keys(colours)) colours[name] = read(name);
-    const colour = (/** @type {string} */ name) => colours[name];
-    const { x, y, k } = transform;
-    context.beginPath();
-    for (let j = 0; j < edgeParent.length; j++) {
-      if (hidden[edgeParent[j]] || hidden[edgeChild[j]]) continue;
-      const e = 4 * j;
-      context.moveTo(x + edgeEnds[e] * k, y + edgeEnds[e + 1] * k);
-      context.lineTo(x + edgeEnds[e + 2] * k, y + edgeEnds[e + 3] * k);
-    }
-    context.strokeStyle = colour("--edge");
-    context.globalAlpha = 0.35;
-    context.lineWidth = 0.5;
-    context.stroke();
-    context.globalAlpha = 1;
-    context.beginPath();
-    for (let i = 0; i < hidden.length; i++) {
-      if (hidden[i]) continue;
-      const left = x + bounds[4 * i] * k;
-      const top = y + bounds[4 * i + 1] * k;
-      context.rect(
-        left,
-        top,
-        Math.max(1, (bounds[4 * i + 2] - bounds[4 * i]) * k),
-        Math.max(1, (bounds[4 * i + 3] - bounds[4 * i + 1]) * k),
-      );
-    }
-    context.fillStyle = colour("--muted");
-    context.globalAlpha = 0.7;
-    context.fill();
-    context.globalAlpha = 1;
-  }
-
-  /** The main view's rectangle and the current value. Cheap: run per frame. */
-  function drawView() {
-    const context = context2d(viewCanvas);
-    if (!context) return;
-    const colour = (/** @type {string} */ name) => colours[name];
-    const rect = viewOnMinimap(panZoom.view, panZoom.size, transform, size);
-    box.dataset.view = [rect.x, rect.y, rect.width, rect.height].map((v) => v.toFixed(1)).join(",");
-    context.fillStyle = colour("--focus");
-    context.globalAlpha = 0.16;
-    context.fillRect(rect.x, rect.y, rect.width, rect.height);
-    context.globalAlpha = 1;
-    context.lineWidth = 1.5;
-    context.strokeStyle = colour("--ink");
-    context.strokeRect(rect.x + 0.75, rect.y + 0.75, rect.width - 1.5, rect.height - 1.5);
-    // A view that is a speck of the graph gets cross hairs, so the eye finds it.
-    if (rect.width < 16 || rect.height < 16) {
-      const cx = rect.x + rect.width / 2;
-      const cy = rect.y + rect.height / 2;
-      context.globalAlpha = 0.55;
-      context.lineWidth = 1;
-      context.beginPath();
-      context.moveTo(0, cy);
-      context.lineTo(rect.x, cy);
-      context.moveTo(rect.x + rect.width, cy);
-      context.lineTo(size.width, cy);
-      context.moveTo(cx, 0);
-      context.lineTo(cx, rect.y);
-      context.moveTo(cx, rect.y + rect.height);
-      context.lineTo(cx, size.height);
-      context.stroke();
-      context.globalAlpha = 1;
-    }
-    const current = latest?.current ?? -1;
-    if (current >= 0 && !hidden[current]) {
-      const at = toMinimap(transform, {
-        x: (bounds[4 * current] + bounds[4 * current + 2]) / 2,
-        y: (bounds[4 * current + 1] + bounds[4 * current + 3]) / 2,
-      });
-      context.beginPath();
-      context.arc(at.x, at.y, 3, 0, 2 * Math.PI);
-      context.fillStyle = colour(latest?.phase === "backward" ? "--active" : "--build");
-      context.fill();
-      context.lineWidth = 1;
-      context.strokeStyle = colour("--surface");
-      context.stroke();
-      box.dataset.current = `${at.x.toFixed(1)},${at.y.toFixed(1)}`;
-    } else delete box.dataset.current;
+    for (const name of Object.keys(colours))
+      colours[name] = style.getPropertyValue(name).trim() || "#888";
+    paintGraph(context, scene, transform, colours);
   }
 
   function queue() {
@@ -235,66 +100,27 @@ export function mountMinimap({ frame, tools, scene, panZoom, showCurrent, onHand
       if (!shown) return;
       resize();
       if (!graphDrawn) drawGraph();
-      drawView();
+      const context = context2d(viewCanvas);
+      const rect = viewOnMinimap(panZoom.view, panZoom.size, transform, size);
+      if (context) drawView(context, box, { scene, rect, size, transform, colours, latest });
     });
   }
 
-  /** @param {PointerEvent} event */
-  function pointAt(event) {
-    const rect = viewCanvas.getBoundingClientRect();
-    return {
-      x: ((event.clientX - rect.left) / rect.width) * size.width,
-      y: ((event.clientY - rect.top) / rect.height) * size.height,
-    };
-  }
-  let dragging = -1;
-  /** @param {PointerEvent} event */
-  function moveTo(event) {
+  listenToDrags(box, viewCanvas, (x, y) => {
     onHandMove();
-    panZoom.setView(viewCenteredAt(panZoom.view, panZoom.size, layout, transform, pointAt(event)));
-  }
-  box.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    event.preventDefault();
-    dragging = event.pointerId;
-    box.setPointerCapture?.(event.pointerId);
-    box.focus({ preventScroll: true });
-    moveTo(event);
+    const point = { x: x * size.width, y: y * size.height };
+    panZoom.setView(viewCenteredAt(panZoom.view, panZoom.size, layout, transform, point));
   });
-  box.addEventListener("pointermove", (event) => {
-    if (event.pointerId === dragging) moveTo(event);
-  });
-  const stop = () => {
-    dragging = -1;
-  };
-  box.addEventListener("pointerup", stop);
-  box.addEventListener("pointercancel", stop);
   box.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const step = event.shiftKey ? 3 : 1;
-    const moves = /** @type {Record<string, [number, number]>} */ ({
-      ArrowLeft: [-step, 0],
-      ArrowRight: [step, 0],
-      ArrowUp: [0, -step],
-      ArrowDown: [0, step],
-    });
-    const move = moves[event.key];
+    const move = arrowMove(event);
     if (move) {
       onHandMove();
       panZoom.setView(panByStep(panZoom.view, panZoom.size, layout, ...move));
     } else if (event.key === "Enter" && latest) showCurrent(latest);
     else return;
-    // The player steps on arrows: this press was the minimap's.
-    event.preventDefault();
+    event.preventDefault(); // the player steps on arrows: this press was the minimap's
   });
-  toggle.addEventListener("click", () => {
-    setShown(!shown);
-    try {
-      localStorage.setItem(KEY, shown ? "shown" : "hidden");
-    } catch {
-      // Storage can be off (private windows, sandboxed iframes); the toggle still works.
-    }
-  });
+  toggle.addEventListener("click", () => store(setShown(!shown)));
 
   setShown(shown);
 
@@ -330,4 +156,262 @@ function readStored() {
   } catch {
     return null;
   }
+}
+
+/** The minimap's elements: its box with the graph's canvas and the view's, and its toggle. */
+function buildMinimap() {
+  const graphCanvas = html("canvas", {
+    class: "minimap-graph",
+    "data-testid": "minimap-graph",
+    "aria-hidden": "true",
+  });
+  const viewCanvas = html("canvas", {
+    class: "minimap-view",
+    "data-testid": "minimap-view",
+    "aria-hidden": "true",
+  });
+  const box = html(
+    "div",
+    {
+      class: "minimap",
+      "data-testid": "minimap",
+      tabindex: 0,
+      role: "group",
+      "aria-roledescription": "minimap",
+      "aria-label":
+        "Minimap of the whole graph: click or drag to move the view there; arrow keys pan, Enter shows the current value",
+      "aria-keyshortcuts": "ArrowLeft ArrowRight ArrowUp ArrowDown Enter",
+    },
+    [graphCanvas, viewCanvas],
+  );
+  const toggle = html("button", {
+    type: "button",
+    class: "text-button",
+    "data-testid": "minimap-toggle",
+    "aria-pressed": "true",
+    title: "Show or hide the minimap",
+    text: "Map",
+  });
+  return { graphCanvas, viewCanvas, box, toggle };
+}
+
+/** @param {HTMLCanvasElement} canvas */
+function context2d(canvas) {
+  const context = canvas.getContext("2d");
+  if (!context) return null;
+  const ratio = globalThis.devicePixelRatio || 1;
+  context.setTransform(1, 0, 0, 1, 0, 0);
+  context.clearRect(0, 0, canvas.width, canvas.height);
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return context;
+}
+
+/**
+ * Paint the graph on the minimap: every edge a hairline, every value a dot.
+ * @param {CanvasRenderingContext2D} context
+ * @param {import("./graph-canvas.js").FarScene} scene
+ * @param {{x: number, y: number, k: number}} transform  graph -> minimap
+ * @param {Record<string, string>} colours  the theme's, by custom property
+ */
+function paintGraph(context, scene, { x, y, k }, colours) {
+  const { bounds, edgeEnds, edgeParent, edgeChild, hidden } = scene;
+  context.beginPath();
+  for (let j = 0; j < edgeParent.length; j++) {
+    if (hidden[edgeParent[j]] || hidden[edgeChild[j]]) continue;
+    const e = 4 * j;
+    context.moveTo(x + edgeEnds[e] * k, y + edgeEnds[e + 1] * k);
+    context.lineTo(x + edgeEnds[e + 2] * k, y + edgeEnds[e + 3] * k);
+  }
+  context.strokeStyle = colours["--edge"];
+  context.globalAlpha = 0.35;
+  context.lineWidth = 0.5;
+  context.stroke();
+  context.globalAlpha = 1;
+  context.beginPath();
+  for (let i = 0; i < hidden.length; i++) {
+    if (hidden[i]) continue;
+    const left = x + bounds[4 * i] * k;
+    const top = y + bounds[4 * i + 1] * k;
+    context.rect(
+      left,
+      top,
+      Math.max(1, (bounds[4 * i + 2] - bounds[4 * i]) * k),
+      Math.max(1, (bounds[4 * i + 3] - bounds[4 * i + 1]) * k),
+    );
+  }
+  context.fillStyle = colours["--muted"];
+  context.globalAlpha = 0.7;
+  context.fill();
+  context.globalAlpha = 1;
+}
+
+/**
+ * The main view's rectangle on the minimap; a view that is a speck of the graph gets
+ * cross hairs, so the eye finds it.
+ * @param {CanvasRenderingContext2D} context
+ * @param {{x: number, y: number, width: number, height: number}} rect
+ * @param {import("./view-transform.js").Size} size  the minimap's
+ * @param {Record<string, string>} colours
+ */
+function paintView(context, rect, size, colours) {
+  context.fillStyle = colours["--focus"];
+  context.globalAlpha = 0.16;
+  context.fillRect(rect.x, rect.y, rect.width, rect.height);
+  context.globalAlpha = 1;
+  context.lineWidth = 1.5;
+  context.strokeStyle = colours["--ink"];
+  context.strokeRect(rect.x + 0.75, rect.y + 0.75, rect.width - 1.5, rect.height - 1.5);
+  if (rect.width < 16 || rect.height < 16) {
+    const cx = rect.x + rect.width / 2;
+    const cy = rect.y + rect.height / 2;
+    context.globalAlpha = 0.55;
+    context.lineWidth = 1;
+    context.beginPath();
+    context.moveTo(0, cy);
+    context.lineTo(rect.x, cy);
+    context.moveTo(rect.x + rect.width, cy);
+    context.lineTo(size.width, cy);
+    context.moveTo(cx, 0);
+    context.lineTo(cx, rect.y);
+    context.moveTo(cx, rect.y + rect.height);
+    context.lineTo(cx, size.height);
+    context.stroke();
+    context.globalAlpha = 1;
+  }
+}
+
+/**
+ * The current value's dot.
+ * @param {CanvasRenderingContext2D} context
+ * @param {{x: number, y: number}} at
+ * @param {string} fill
+ * @param {string} outline
+ */
+function paintCurrent(context, at, fill, outline) {
+  context.beginPath();
+  context.arc(at.x, at.y, 3, 0, 2 * Math.PI);
+  context.fillStyle = fill;
+  context.fill();
+  context.lineWidth = 1;
+  context.strokeStyle = outline;
+  context.stroke();
+}
+
+/**
+ * The pan an arrow key asks for, in steps (Shift: three), or null for any other key.
+ * @param {KeyboardEvent} event
+ * @returns {[number, number] | null}
+ */
+function arrowMove(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return null;
+  const step = event.shiftKey ? 3 : 1;
+  const moves = /** @type {Record<string, [number, number]>} */ ({
+    ArrowLeft: [-step, 0],
+    ArrowRight: [step, 0],
+    ArrowUp: [0, -step],
+    ArrowDown: [0, step],
+  });
+  return moves[event.key] ?? null;
+}
+
+/**
+ * How big the minimap may be in a frame of this size.
+ * @param {import("./view-transform.js").Size} view
+ */
+function sizeLimit(view) {
+  return {
+    width: Math.min(MOST.width, Math.max(MINIMAP_MIN_SIDE, view.width * MOST.widthShare)),
+    height: Math.min(MOST.height, Math.max(MINIMAP_MIN_SIDE, view.height * MOST.heightShare)),
+  };
+}
+
+/**
+ * Give the box and its canvases the minimap's size (the canvases in device pixels).
+ * @param {HTMLElement} box
+ * @param {HTMLCanvasElement[]} canvases
+ * @param {import("./view-transform.js").Size} size
+ */
+function sizeCanvases(box, canvases, size) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  for (const canvas of canvases) {
+    canvas.width = Math.round(size.width * ratio);
+    canvas.height = Math.round(size.height * ratio);
+  }
+  box.style.width = `${size.width}px`;
+  box.style.height = `${size.height}px`;
+}
+
+/**
+ * A click or a drag on the minimap: `moveTo(x, y)` with the pointer's place as shares
+ * (0-1) of the canvas's width and height, at the press and at each move while pressed.
+ * @param {HTMLElement} box
+ * @param {HTMLCanvasElement} canvas
+ * @param {(x: number, y: number) => void} moveTo
+ */
+function listenToDrags(box, canvas, moveTo) {
+  let dragging = -1;
+  /** @param {PointerEvent} event */
+  const move = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    moveTo((event.clientX - rect.left) / rect.width, (event.clientY - rect.top) / rect.height);
+  };
+  box.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    dragging = event.pointerId;
+    box.setPointerCapture?.(event.pointerId);
+    box.focus({ preventScroll: true });
+    move(event);
+  });
+  box.addEventListener("pointermove", (event) => {
+    if (event.pointerId === dragging) move(event);
+  });
+  const stop = () => {
+    dragging = -1;
+  };
+  box.addEventListener("pointerup", stop);
+  box.addEventListener("pointercancel", stop);
+}
+
+/** @param {boolean} shown */
+function store(shown) {
+  try {
+    localStorage.setItem(KEY, shown ? "shown" : "hidden");
+  } catch {
+    // Storage can be off (private windows, sandboxed iframes); the toggle still works.
+  }
+}
+
+/**
+ * The centre of value i's box.
+ * @param {Float64Array | number[]} bounds  left, top, right, bottom of each value
+ * @param {number} i
+ */
+function centre(bounds, i) {
+  return {
+    x: (bounds[4 * i] + bounds[4 * i + 2]) / 2,
+    y: (bounds[4 * i + 1] + bounds[4 * i + 3]) / 2,
+  };
+}
+
+/**
+ * The main view's rectangle and the current value, on the view's canvas. Cheap: run
+ * per frame. The box's `data-view` and `data-current` say where they are (tests).
+ * @param {CanvasRenderingContext2D} context
+ * @param {HTMLElement} box
+ * @param {{scene: import("./graph-canvas.js").FarScene,
+ *   rect: {x: number, y: number, width: number, height: number},
+ *   size: import("./view-transform.js").Size, transform: {x: number, y: number, k: number},
+ *   colours: Record<string, string>, latest: import("../passes/timeline.js").FrameState | null}} view
+ */
+function drawView(context, box, { scene, rect, size, transform, colours, latest }) {
+  box.dataset.view = [rect.x, rect.y, rect.width, rect.height].map((v) => v.toFixed(1)).join(",");
+  paintView(context, rect, size, colours);
+  const current = latest?.current ?? -1;
+  if (current >= 0 && !scene.hidden[current]) {
+    const at = toMinimap(transform, centre(scene.bounds, current));
+    const fill = colours[latest?.phase === "backward" ? "--active" : "--build"];
+    paintCurrent(context, at, fill, colours["--surface"]);
+    box.dataset.current = `${at.x.toFixed(1)},${at.y.toFixed(1)}`;
+  } else delete box.dataset.current;
 }

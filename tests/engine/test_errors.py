@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from backprop_animator.engine import EngineError
+import pytest
+
+from backprop_animator.engine import EngineError, trace_source
 from backprop_animator.engine.errors import (
     NO_REAL_RESULT,
     arithmetic_reason,
@@ -50,3 +52,19 @@ def test_a_failing_rule_and_an_unworded_failure_have_their_sentences() -> None:
         "differentiation is exact, floating point is not"
     )
     assert operation_failed(KeyError("k")) == "this operation failed: 'k' (KeyError)"
+
+
+def test_a_straight_line_program_meets_its_errors_in_its_own_order() -> None:
+    # Each statement is compiled once the one before it has run: a later statement's
+    # refusal (too deep, an unsupported operator) never hides an earlier one's error.
+    deep = "-" * 300 + "a"
+    for later in (f"c = {deep}", "c = a // 2", "c = (2.0).tanh()"):
+        source = f"a = Value(2.0)\nb = a * nowhere\n{later}\n"
+        with pytest.raises(EngineError) as caught:
+            trace_source(source)
+        assert (caught.value.line, caught.value.column) == (2, 9)
+        assert caught.value.message == "name 'nowhere' is not defined"
+    # Within a statement, the left operand is met before the right one.
+    with pytest.raises(EngineError) as caught:
+        trace_source(f"a = Value(2.0)\nb = nowhere + {deep}\n")
+    assert caught.value.message == "name 'nowhere' is not defined"

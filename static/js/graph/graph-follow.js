@@ -11,21 +11,32 @@ import { SIZES } from "../layout/layout-sizes.js";
 const RAPID_STEPS_MS = 250;
 
 /**
- * @param {{panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
+ * @typedef {{panZoom: ReturnType<typeof import("./pan-zoom.js").attachPanZoom>,
  *   layout: import("../layout/layout.js").Layout, timeline: import("../passes/timeline.js").Timeline,
- *   frame: HTMLElement, small: boolean}} options
+ *   frame: HTMLElement, small: boolean}} FollowerOptions
  */
-export function createFollower({ panZoom, layout, timeline, frame, small }) {
+
+/** @param {FollowerOptions} options */
+export function createFollower(options) {
+  const { panZoom, timeline, frame, small } = options;
   /** The learner pressed Fit: keep fitting on resize even where we would follow. */
   let fitChosen = false;
   let started = false;
   let lastIndex = 0;
   let followTimer = 0;
   let lastStepAt = -Infinity;
+  /**
+   * The parts of the frame the controls cover (the zoom buttons and Map at the top
+   * right, the minimap at the bottom right), in the frame's pixels: a node under them is
+   * not in view (issue 23, 11). Measured with the frame's size, not at every step.
+   * @type {ReturnType<typeof measureControls>}
+   */
+  let covered = [];
 
   /** Size the frame, then fit the graph or centre the action at a readable zoom. */
   function frameView(/** @type {import("../passes/timeline.js").FrameState} */ state) {
-    sizeFrame();
+    covered = measureControls(frame);
+    sizeFrame(options);
     const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
     if (choice.mode === "fit") {
       panZoom.fit();
@@ -33,51 +44,8 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     }
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
-    const box = focusBox(focus, state.index, choice.scale, state);
+    const box = focusBox(options, focus, state.index, choice.scale, state);
     panZoom.centerOn(box.x, box.y, choice.scale, true);
-  }
-
-  /**
-   * What to keep on screen for node `index`: the node with the operands its step reads
-   * (a build's inputs, a backward step's `+=` targets) when they all fit the view at
-   * scale `k`, else the node alone. Centre and size, in layout units.
-   * When they do not fit and a `+=` of the step adds to a gradient that already holds
-   * a contribution (a fork: the expanded neuron's e), that child is the one to show: the
-   * sum is the lesson, and the rule's node is one edge away.
-   * @param {number} index
-   * @param {number} frameIndex  operands not yet drawn at this frame are left out
-   * @param {number} k
-   * @param {import("../passes/timeline.js").FrameState} [state]  the frame, for its `+=`s
-   */
-  function focusBox(index, frameIndex, k, state) {
-    const own = layout.records[index];
-    const half = SIZES.recordHeight / 2;
-    let left = own.x - own.width / 2;
-    let right = own.x + own.width / 2;
-    let top = own.y - half;
-    let bottom = own.y + half;
-    for (const child of timeline.operands[index] ?? []) {
-      const record = layout.records[child];
-      if (!record || timeline.appearFrame[child] > frameIndex) continue;
-      left = Math.min(left, record.x - record.width / 2);
-      right = Math.max(right, record.x + record.width / 2);
-      top = Math.min(top, record.y - half);
-      bottom = Math.max(bottom, record.y + half);
-    }
-    const view = panZoom.size;
-    // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
-    const fits = (right - left) * k <= view.width - 16 && (bottom - top) * k <= view.height - 16;
-    if (!fits) {
-      const sum = state?.phase === "backward" && state.contributions.find((c) => c.before !== 0);
-      const shown = sum ? layout.records[sum.child] : own;
-      return { x: shown.x, y: shown.y, width: shown.width, height: SIZES.recordHeight };
-    }
-    return {
-      x: (left + right) / 2,
-      y: (top + bottom) / 2,
-      width: right - left,
-      height: bottom - top,
-    };
   }
 
   /**
@@ -99,8 +67,8 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
     const rapid = now - lastStepAt < RAPID_STEPS_MS;
     lastStepAt = now;
     if (state.current < 0 || overview) return;
-    const box = focusBox(state.current, state.index, panZoom.view.k, state);
-    if (panZoom.isInView(box) && !underControls(box)) return;
+    const box = focusBox(options, state.current, state.index, panZoom.view.k, state);
+    if (panZoom.isInView(box) && !underControls(covered, panZoom, box)) return;
     // Glide while stepping or playing; with steps faster than a glide (an arrow key held)
     // move at once, for a glide redraws the whole view at every display frame. While the
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on
@@ -112,39 +80,6 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
         () => panZoom.centerOn(box.x, box.y, undefined, true),
         FOLLOW_AFTER_JUMP_MS,
       );
-  }
-
-  /**
-   * The parts of the frame the controls cover (the zoom buttons and Map at the top
-   * right, the minimap at the bottom right), in the frame's pixels: a node under them is
-   * not in view (issue 23, 11). Measured with the frame's size, not at every step.
-   * @type {Array<{left: number, top: number, right: number, bottom: number, element: HTMLElement}>}
-   */
-  let covered = [];
-  function measureControls() {
-    covered = [];
-    for (const element of frame.querySelectorAll(".graph-tools, .minimap")) {
-      const part = /** @type {HTMLElement} */ (element);
-      const { offsetLeft: left, offsetTop: top, offsetWidth: width, offsetHeight: height } = part;
-      if (width && height)
-        covered.push({ left, top, right: left + width, bottom: top + height, element: part });
-    }
-  }
-
-  /** Whether a content rectangle (centre and size) is under a control now shown. */
-  function underControls(/** @type {{x: number, y: number, width: number, height: number}} */ box) {
-    const shown = covered.filter((part) => !part.element.hidden);
-    return shown.length > 0 && underCovers(panZoom.heading, box, shown);
-  }
-
-  function sizeFrame() {
-    measureControls();
-    const width = frame.clientWidth;
-    if (!width) return;
-    const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
-    if (frame.style.height === height) return;
-    frame.style.height = height;
-    panZoom.invalidate();
   }
 
   return {
@@ -167,4 +102,85 @@ export function createFollower({ panZoom, layout, timeline, frame, small }) {
       clearTimeout(followTimer);
     },
   };
+}
+
+/**
+ * What to keep on screen for node `index`: the node with the operands its step reads
+ * (a build's inputs, a backward step's `+=` targets) when they all fit the view at
+ * scale `k`, else the node alone. Centre and size, in layout units.
+ * When they do not fit and a `+=` of the step adds to a gradient that already holds
+ * a contribution (a fork: the expanded neuron's e), that child is the one to show: the
+ * sum is the lesson, and the rule's node is one edge away.
+ * @param {FollowerOptions} options  the view's size, the layout and the timeline
+ * @param {number} index
+ * @param {number} frameIndex  operands not yet drawn at this frame are left out
+ * @param {number} k
+ * @param {import("../passes/timeline.js").FrameState} [state]  the frame, for its `+=`s
+ */
+function focusBox({ panZoom, layout, timeline }, index, frameIndex, k, state) {
+  const own = layout.records[index];
+  const half = SIZES.recordHeight / 2;
+  let left = own.x - own.width / 2;
+  let right = own.x + own.width / 2;
+  let top = own.y - half;
+  let bottom = own.y + half;
+  for (const child of timeline.operands[index] ?? []) {
+    const record = layout.records[child];
+    if (!record || timeline.appearFrame[child] > frameIndex) continue;
+    left = Math.min(left, record.x - record.width / 2);
+    right = Math.max(right, record.x + record.width / 2);
+    top = Math.min(top, record.y - half);
+    bottom = Math.max(bottom, record.y + half);
+  }
+  const view = panZoom.size;
+  // A little margin (the phone's neuron step, 319 px wide, fits its 364 px view).
+  const fits = (right - left) * k <= view.width - 16 && (bottom - top) * k <= view.height - 16;
+  if (!fits) {
+    const sum = state?.phase === "backward" && state.contributions.find((c) => c.before !== 0);
+    const shown = sum ? layout.records[sum.child] : own;
+    return { x: shown.x, y: shown.y, width: shown.width, height: SIZES.recordHeight };
+  }
+  return {
+    x: (left + right) / 2,
+    y: (top + bottom) / 2,
+    width: right - left,
+    height: bottom - top,
+  };
+}
+
+/**
+ * The controls' boxes in the frame's pixels (those with a size).
+ * @param {HTMLElement} frame
+ */
+function measureControls(frame) {
+  /** @type {Array<{left: number, top: number, right: number, bottom: number, element: HTMLElement}>} */
+  const covered = [];
+  for (const element of frame.querySelectorAll(".graph-tools, .minimap")) {
+    const part = /** @type {HTMLElement} */ (element);
+    const { offsetLeft: left, offsetTop: top, offsetWidth: width, offsetHeight: height } = part;
+    if (width && height)
+      covered.push({ left, top, right: left + width, bottom: top + height, element: part });
+  }
+  return covered;
+}
+
+/**
+ * Whether a content rectangle (centre and size) is under a control now shown.
+ * @param {ReturnType<typeof measureControls>} covered
+ * @param {FollowerOptions["panZoom"]} panZoom
+ * @param {{x: number, y: number, width: number, height: number}} box
+ */
+function underControls(covered, panZoom, box) {
+  const shown = covered.filter((part) => !part.element.hidden);
+  return shown.length > 0 && underCovers(panZoom.heading, box, shown);
+}
+
+/** Size the frame for the layout; the view measures itself again when it changes. */
+function sizeFrame(/** @type {FollowerOptions} */ { frame, layout, panZoom }) {
+  const width = frame.clientWidth;
+  if (!width) return;
+  const height = `${frameHeight({ width, windowHeight: globalThis.innerHeight || 800, content: layout })}px`;
+  if (frame.style.height === height) return;
+  frame.style.height = height;
+  panZoom.invalidate();
 }

@@ -38,79 +38,12 @@ export function layeredLayoutPacked(input, spacing) {
   const size = input.labelChars.length;
   const edgeCount = input.edges.length / 2;
   const { edges, order } = input;
-  // Each node's operands and parents, in edge order (compressed rows).
-  const operandStart = new Int32Array(size + 1);
-  const parentStart = new Int32Array(size + 1);
-  for (let k = 0; k < edgeCount; k++) {
-    operandStart[edges[2 * k + 1] + 1]++;
-    parentStart[edges[2 * k] + 1]++;
-  }
-  for (let v = 0; v < size; v++) {
-    operandStart[v + 1] += operandStart[v];
-    parentStart[v + 1] += parentStart[v];
-  }
-  const operands = new Int32Array(edgeCount);
-  const parents = new Int32Array(edgeCount);
-  const operandFill = operandStart.slice(0, size);
-  const parentFill = parentStart.slice(0, size);
-  for (let k = 0; k < edgeCount; k++) {
-    const child = edges[2 * k];
-    const parent = edges[2 * k + 1];
-    operands[operandFill[parent]++] = child;
-    parents[parentFill[child]++] = parent;
-  }
-  const rank = new Int32Array(size).fill(-1);
-  // Parents come after children in `order`, so walking it backwards ranks every
-  // parent before any of its children.
-  for (let i = order.length - 1; i >= 0; i--) {
-    const v = order[i];
-    let r = 0;
-    for (let j = parentStart[v]; j < parentStart[v + 1]; j++) r = Math.max(r, rank[parents[j]] + 1);
-    rank[v] = r;
-  }
+  const near = adjacency(edges, size);
+  const rank = rankNodes(order, near);
   let maxRank = 0;
   for (let v = 0; v < size; v++) maxRank = Math.max(maxRank, rank[v]);
-  // The columns, each in `order`'s order: layer r is layerNodes[layerStart[r]..layerStart[r + 1]].
-  const layerStart = new Int32Array(maxRank + 2);
-  for (const v of order) layerStart[rank[v] + 1]++;
-  for (let r = 0; r <= maxRank; r++) layerStart[r + 1] += layerStart[r];
-  const layerNodes = new Int32Array(layerStart[maxRank + 1]);
-  const layerFill = layerStart.slice(0, maxRank + 1);
-  for (const v of order) layerNodes[layerFill[rank[v]]++] = v;
-
-  const step = SIZES.recordHeight + spacing.nodesep;
-  const y = new Float64Array(size);
-  let widest = 0;
-  for (let r = 0; r <= maxRank; r++) {
-    widest = Math.max(widest, layerStart[r + 1] - layerStart[r]);
-    for (let i = layerStart[r]; i < layerStart[r + 1]; i++)
-      y[layerNodes[i]] = (i - layerStart[r]) * step;
-  }
-  const target = new Float64Array(size);
-  const scratch = new Int32Array(widest);
-  const down = new Float64Array(widest);
-  const up = new Float64Array(widest);
-  for (let sweep = 0; sweep < SWEEPS; sweep++) {
-    const towardLeaves = sweep % 2 === 0;
-    const nearStart = towardLeaves ? parentStart : operandStart;
-    const near = towardLeaves ? parents : operands;
-    for (let j = 0; j <= maxRank; j++) {
-      const r = towardLeaves ? j : maxRank - j;
-      const layer = layerNodes.subarray(layerStart[r], layerStart[r + 1]);
-      for (const v of layer) {
-        const from = nearStart[v];
-        const to = nearStart[v + 1];
-        if (from === to) target[v] = y[v];
-        else {
-          let sum = 0;
-          for (let k = from; k < to; k++) sum += y[near[k]];
-          target[v] = sum / (to - from);
-        }
-      }
-      sortByTarget(layer, target, scratch);
-      placeInto(layer, target, y, step, down, up);
-    }
-  }
+  const { layerStart, layerNodes } = columns(order, rank, maxRank);
+  const y = orderColumns(near, layerStart, layerNodes, SIZES.recordHeight + spacing.nodesep);
 
   let top = Infinity;
   for (let v = 0; v < size; v++) top = Math.min(top, y[v]);
@@ -152,6 +85,138 @@ export function layeredLayoutPacked(input, spacing) {
     ops[2 * v] = rx - cells.width / 2 - spacing.ranksep / 2 - SIZES.opRadius;
     ops[2 * v + 1] = ry;
   }
+  return {
+    width: x + spacing.margin,
+    height: bottom + SIZES.recordHeight / 2 + spacing.margin,
+    millis: Date.now() - started,
+    records,
+    ops,
+    ...edgeRoutes(edges, edgeCount, size, records, ops),
+    ...resultRoutes(input.hasOp, size, opCount, records, ops),
+  };
+}
+
+/**
+ * Each node's operands and parents, in edge order (compressed rows): node v's operands
+ * are operands[operandStart[v]..operandStart[v + 1]], its parents likewise.
+ * @param {Int32Array} edges  child, parent per edge
+ * @param {number} size  the number of nodes
+ */
+function adjacency(edges, size) {
+  const edgeCount = edges.length / 2;
+  const operandStart = new Int32Array(size + 1);
+  const parentStart = new Int32Array(size + 1);
+  for (let k = 0; k < edgeCount; k++) {
+    operandStart[edges[2 * k + 1] + 1]++;
+    parentStart[edges[2 * k] + 1]++;
+  }
+  for (let v = 0; v < size; v++) {
+    operandStart[v + 1] += operandStart[v];
+    parentStart[v + 1] += parentStart[v];
+  }
+  const operands = new Int32Array(edgeCount);
+  const parents = new Int32Array(edgeCount);
+  const operandFill = operandStart.slice(0, size);
+  const parentFill = parentStart.slice(0, size);
+  for (let k = 0; k < edgeCount; k++) {
+    const child = edges[2 * k];
+    const parent = edges[2 * k + 1];
+    operands[operandFill[parent]++] = child;
+    parents[parentFill[child]++] = parent;
+  }
+  return { operandStart, parentStart, operands, parents };
+}
+
+/**
+ * Every node's longest path to the output (-1 for a node `order` leaves out).
+ * @param {Int32Array} order  children first
+ * @param {ReturnType<typeof adjacency>} near
+ */
+function rankNodes(order, { parentStart, parents }) {
+  const rank = new Int32Array(parentStart.length - 1).fill(-1);
+  // Parents come after children in `order`, so walking it backwards ranks every
+  // parent before any of its children.
+  for (let i = order.length - 1; i >= 0; i--) {
+    const v = order[i];
+    let r = 0;
+    for (let j = parentStart[v]; j < parentStart[v + 1]; j++) r = Math.max(r, rank[parents[j]] + 1);
+    rank[v] = r;
+  }
+  return rank;
+}
+
+/**
+ * The columns, each in `order`'s order: layer r is layerNodes[layerStart[r]..layerStart[r + 1]].
+ * @param {Int32Array} order
+ * @param {Int32Array} rank
+ * @param {number} maxRank
+ */
+function columns(order, rank, maxRank) {
+  const layerStart = new Int32Array(maxRank + 2);
+  for (const v of order) layerStart[rank[v] + 1]++;
+  for (let r = 0; r <= maxRank; r++) layerStart[r + 1] += layerStart[r];
+  const layerNodes = new Int32Array(layerStart[maxRank + 1]);
+  const layerFill = layerStart.slice(0, maxRank + 1);
+  for (const v of order) layerNodes[layerFill[rank[v]]++] = v;
+  return { layerStart, layerNodes };
+}
+
+/**
+ * Every node's y: stacked in column order, then SWEEPS barycentre sweeps, both ways in
+ * turn, each column sorted by its neighbours' mean and placed as near it as `step` allows.
+ * @param {ReturnType<typeof adjacency>} near
+ * @param {Int32Array} layerStart
+ * @param {Int32Array} layerNodes
+ * @param {number} step  the least distance between two nodes' centres in a column
+ */
+function orderColumns(near, layerStart, layerNodes, step) {
+  const { operandStart, parentStart, operands, parents } = near;
+  const maxRank = layerStart.length - 2;
+  const y = new Float64Array(parentStart.length - 1);
+  let widest = 0;
+  for (let r = 0; r <= maxRank; r++) {
+    widest = Math.max(widest, layerStart[r + 1] - layerStart[r]);
+    for (let i = layerStart[r]; i < layerStart[r + 1]; i++)
+      y[layerNodes[i]] = (i - layerStart[r]) * step;
+  }
+  const target = new Float64Array(y.length);
+  const scratch = new Int32Array(widest);
+  const down = new Float64Array(widest);
+  const up = new Float64Array(widest);
+  for (let sweep = 0; sweep < SWEEPS; sweep++) {
+    const towardLeaves = sweep % 2 === 0;
+    const nearStart = towardLeaves ? parentStart : operandStart;
+    const nearNodes = towardLeaves ? parents : operands;
+    for (let j = 0; j <= maxRank; j++) {
+      const r = towardLeaves ? j : maxRank - j;
+      const layer = layerNodes.subarray(layerStart[r], layerStart[r + 1]);
+      for (const v of layer) {
+        const from = nearStart[v];
+        const to = nearStart[v + 1];
+        if (from === to) target[v] = y[v];
+        else {
+          let sum = 0;
+          for (let k = from; k < to; k++) sum += y[nearNodes[k]];
+          target[v] = sum / (to - from);
+        }
+      }
+      sortByTarget(layer, target, scratch);
+      placeInto(layer, target, y, step, down, up);
+    }
+  }
+  return y;
+}
+
+/**
+ * Each edge's route, from its child's record to its parent's op, and which repeat of
+ * its pair it is (`a + a` has two edges from a).
+ * @param {Int32Array} edges  child, parent per edge
+ * @param {number} edgeCount
+ * @param {number} size  the number of nodes
+ * @param {Float64Array} records
+ * @param {Float64Array} ops
+ */
+function edgeRoutes(edges, edgeCount, size, records, ops) {
   const edgeIndex = new Int32Array(3 * edgeCount);
   const pointStart = new Int32Array(edgeCount + 1);
   const points = new Float64Array(4 * edgeCount);
@@ -171,12 +236,24 @@ export function layeredLayoutPacked(input, spacing) {
     points[4 * k + 2] = ops[2 * parent] - SIZES.opRadius;
     points[4 * k + 3] = ops[2 * parent + 1];
   }
+  return { edgeIndex, pointStart, points };
+}
+
+/**
+ * The short line from each op to the record of the value it makes.
+ * @param {Uint8Array} hasOp
+ * @param {number} size  the number of nodes
+ * @param {number} opCount  how many nodes have an op
+ * @param {Float64Array} records
+ * @param {Float64Array} ops
+ */
+function resultRoutes(hasOp, size, opCount, records, ops) {
   const resultNode = new Int32Array(opCount);
   const resultStart = new Int32Array(opCount + 1);
   const resultPoints = new Float64Array(4 * opCount);
   let k = 0;
   for (let v = 0; v < size; v++) {
-    if (!input.hasOp[v]) continue;
+    if (!hasOp[v]) continue;
     resultNode[k] = v;
     resultStart[k + 1] = 2 * (k + 1);
     resultPoints[4 * k] = ops[2 * v] + SIZES.opRadius;
@@ -185,19 +262,7 @@ export function layeredLayoutPacked(input, spacing) {
     resultPoints[4 * k + 3] = ops[2 * v + 1];
     k++;
   }
-  return {
-    width: x + spacing.margin,
-    height: bottom + SIZES.recordHeight / 2 + spacing.margin,
-    millis: Date.now() - started,
-    records,
-    ops,
-    edgeIndex,
-    pointStart,
-    points,
-    resultNode,
-    resultStart,
-    resultPoints,
-  };
+  return { resultNode, resultStart, resultPoints };
 }
 
 /**

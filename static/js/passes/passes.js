@@ -133,68 +133,11 @@ export function createPassTimeline(trace) {
     operands[at(edge.target)].push(at(edge.source));
     parents[at(edge.source)].push(at(edge.target));
   }
-  const framePass = new Int32Array(frameCount);
-  const frameNode = new Int32Array(frameCount).fill(-1);
-  const appearFrame = new Int32Array(size).fill(frameCount);
-  trace.frames.forEach((frame, k) => {
-    framePass[k] = /** @type {any} */ (frame).pass ?? 0;
-    if (frame.phase === "build" || frame.phase === "backward") frameNode[k] = at(frame.node);
-    else if (frame.phase === "update") frameNode[k] = firstChanged(frame, indexOf);
-    // A value an update changes exists by then, even if no build frame has shown it yet
-    // (the engine emits a pass's build frames when backward() runs, after a zero_grad).
-    if (frame.phase === "update") {
-      for (const change of /** @type {any} */ (frame).changes)
-        appearFrame[at(change.node)] = Math.min(appearFrame[at(change.node)], k);
-    }
-    if (frame.phase !== "build") return;
-    const node = at(frame.node);
-    appearFrame[node] = Math.min(appearFrame[node], k);
-    for (const child of operands[node]) appearFrame[child] = Math.min(appearFrame[child], k);
-  });
-
+  const { framePass, frameNode, appearFrame } = indexFrames(trace, indexOf, operands);
   /** @type {PassInfo[]} */
-  const passes = anyTrace.passes.map((/** @type {any} */ pass, /** @type {number} */ p) => {
-    let start = framePass.indexOf(p);
-    if (start < 0) start = frameCount;
-    let end = start;
-    while (end < frameCount && framePass[end] === p) end++;
-    let sortFrame = -1;
-    for (let k = start; k < end; k++) if (trace.frames[k].phase === "sort") sortFrame = k;
-    const member = new Uint8Array(size);
-    const topoIndex = new Int32Array(size).fill(-1);
-    pass.topo.forEach((/** @type {string} */ id, /** @type {number} */ position) => {
-      member[at(id)] = 1;
-      topoIndex[at(id)] = position;
-    });
-    const backwardFrame = new Int32Array(size).fill(-1);
-    for (let k = start; k < end; k++) {
-      const frame = trace.frames[k];
-      if (frame.phase === "backward") backwardFrame[at(frame.node)] = k;
-      if (frame.phase !== "build") continue;
-      member[at(frame.node)] = 1;
-      for (const child of operands[at(frame.node)]) member[child] = 1;
-    }
-    return {
-      start,
-      end,
-      sortFrame,
-      output: at(pass.output),
-      outputId: pass.output,
-      topoIds: pass.topo,
-      member,
-      topoIndex,
-      backwardFrame,
-      finalFrame: finalFrames(
-        parents,
-        member,
-        backwardFrame,
-        at(pass.output),
-        sortFrame,
-        frameCount,
-      ),
-      data: Number.isFinite(pass.data) ? pass.data : trace.nodes[at(pass.output)].data,
-    };
-  });
+  const passes = anyTrace.passes.map((/** @type {any} */ pass, /** @type {number} */ p) =>
+    describePass(trace, framePass, operands, parents, indexOf, pass, p),
+  );
   // A node no build frame shows (a lone leaf as output) appears with its pass's sort.
   for (let i = 0; i < size; i++) {
     if (appearFrame[i] < frameCount) continue;
@@ -202,18 +145,7 @@ export function createPassTimeline(trace) {
     if (first) appearFrame[i] = first.sortFrame;
   }
   const last = passes[passes.length - 1];
-  const initialData = new Float64Array(trace.nodes.map((node) => node.data));
-  const changed = new Uint8Array(size);
-  for (const frame of trace.frames) {
-    if (frame.phase !== "update") continue;
-    for (const change of /** @type {any} */ (frame).changes) {
-      const i = at(change.node);
-      if (change.field === "data" && !changed[i]) {
-        changed[i] = 1;
-        initialData[i] = change.before;
-      }
-    }
-  }
+  const initialData = firstData(trace, indexOf);
   let sortCount = 0;
   for (const frame of trace.frames) if (frame.phase === "sort") sortCount++;
   // The `+=` index timeline.js keeps, for any view that reads it; values replay from valueKeyframes here.
@@ -252,6 +184,111 @@ export function createPassTimeline(trace) {
   };
   buildValueKeyframes(timeline);
   return timeline;
+}
+
+/**
+ * Per frame its pass and the node it shows (-1 for none), and per node the first
+ * frame that draws it (frameCount if none).
+ * @param {Trace} trace
+ * @param {Map<string, number>} indexOf
+ * @param {number[][]} operands
+ */
+function indexFrames(trace, indexOf, operands) {
+  const frameCount = trace.frames.length;
+  const at = (/** @type {string} */ id) => /** @type {number} */ (indexOf.get(id));
+  const framePass = new Int32Array(frameCount);
+  const frameNode = new Int32Array(frameCount).fill(-1);
+  const appearFrame = new Int32Array(trace.nodes.length).fill(frameCount);
+  trace.frames.forEach((frame, k) => {
+    framePass[k] = /** @type {any} */ (frame).pass ?? 0;
+    if (frame.phase === "build" || frame.phase === "backward") frameNode[k] = at(frame.node);
+    else if (frame.phase === "update") frameNode[k] = firstChanged(frame, indexOf);
+    // A value an update changes exists by then, even if no build frame has shown it yet
+    // (the engine emits a pass's build frames when backward() runs, after a zero_grad).
+    if (frame.phase === "update") {
+      for (const change of /** @type {any} */ (frame).changes)
+        appearFrame[at(change.node)] = Math.min(appearFrame[at(change.node)], k);
+    }
+    if (frame.phase !== "build") return;
+    const node = at(frame.node);
+    appearFrame[node] = Math.min(appearFrame[node], k);
+    for (const child of operands[node]) appearFrame[child] = Math.min(appearFrame[child], k);
+  });
+  return { framePass, frameNode, appearFrame };
+}
+
+/**
+ * One pass's PassInfo: its frames, the nodes it draws, and when their gradients run
+ * and are final.
+ * @param {Trace} trace
+ * @param {Int32Array} framePass
+ * @param {number[][]} operands
+ * @param {number[][]} parents
+ * @param {Map<string, number>} indexOf
+ * @param {any} pass  trace.passes[p]
+ * @param {number} p
+ * @returns {PassInfo}
+ */
+function describePass(trace, framePass, operands, parents, indexOf, pass, p) {
+  const size = trace.nodes.length;
+  const frameCount = trace.frames.length;
+  const at = (/** @type {string} */ id) => /** @type {number} */ (indexOf.get(id));
+  let start = framePass.indexOf(p);
+  if (start < 0) start = frameCount;
+  let end = start;
+  while (end < frameCount && framePass[end] === p) end++;
+  let sortFrame = -1;
+  for (let k = start; k < end; k++) if (trace.frames[k].phase === "sort") sortFrame = k;
+  const member = new Uint8Array(size);
+  const topoIndex = new Int32Array(size).fill(-1);
+  pass.topo.forEach((/** @type {string} */ id, /** @type {number} */ position) => {
+    member[at(id)] = 1;
+    topoIndex[at(id)] = position;
+  });
+  const backwardFrame = new Int32Array(size).fill(-1);
+  for (let k = start; k < end; k++) {
+    const frame = trace.frames[k];
+    if (frame.phase === "backward") backwardFrame[at(frame.node)] = k;
+    if (frame.phase !== "build") continue;
+    member[at(frame.node)] = 1;
+    for (const child of operands[at(frame.node)]) member[child] = 1;
+  }
+  return {
+    start,
+    end,
+    sortFrame,
+    output: at(pass.output),
+    outputId: pass.output,
+    topoIds: pass.topo,
+    member,
+    topoIndex,
+    backwardFrame,
+    finalFrame: finalFrames(parents, member, backwardFrame, at(pass.output), sortFrame, frameCount),
+    data: Number.isFinite(pass.data) ? pass.data : trace.nodes[at(pass.output)].data,
+  };
+}
+
+/**
+ * Every node's data before the program changed it: its first data change's `before`,
+ * else its data at the end.
+ * @param {Trace} trace
+ * @param {Map<string, number>} indexOf
+ */
+function firstData(trace, indexOf) {
+  const at = (/** @type {string} */ id) => /** @type {number} */ (indexOf.get(id));
+  const initialData = new Float64Array(trace.nodes.map((node) => node.data));
+  const changed = new Uint8Array(trace.nodes.length);
+  for (const frame of trace.frames) {
+    if (frame.phase !== "update") continue;
+    for (const change of /** @type {any} */ (frame).changes) {
+      const i = at(change.node);
+      if (change.field === "data" && !changed[i]) {
+        changed[i] = 1;
+        initialData[i] = change.before;
+      }
+    }
+  }
+  return initialData;
 }
 
 /**

@@ -5,9 +5,9 @@ runs it over the program's own objects (`objects`, `machine`, `library`) within 
 budgets (`runtime`), and returns the trace the recorder (`engine.trace.recorder`) kept. It lives
 outside the interpreter package so that the layers stay one way: the recorder uses the
 interpreter's objects, the interpreter talks to whatever recorder it is given, and only
-this module knows both. Straight-line programs (SPEC §2) never come here;
-`engine.trace_source` sends them to `engine.parse` so their traces stay byte for byte
-what they were.
+this module knows both. Straight-line programs (SPEC §2) run in the interpreter's
+straight-line mode (`engine.interpreter.straight_line`, `trace_straight_line`), written
+by the same recorder in schema 1's shape; so are graphs built in Python (`trace_graph`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from backprop_animator.engine.value import Value
 # Python frames one program call may take (call -> body -> statement -> expression ...).
 _PYTHON_FRAMES_PER_CALL = 40
 _MAX_RECURSION_LIMIT = 20_000
+# Python frames one level of a straight-line expression takes (compiling, then running).
+_PYTHON_FRAMES_PER_LEVEL = 4
 
 
 def trace_straight_line(
@@ -85,6 +87,9 @@ def _plain_recorder(limits: Limits, mistake: str | None, sort_steps: bool) -> Re
 
 def _run_plain(tree: ast.Module, source: str, granularity: str, recorder: Recorder) -> Value:
     limits = recorder.limits
+    previous_limit = sys.getrecursionlimit()
+    wanted = min(limits.max_depth * _PYTHON_FRAMES_PER_LEVEL + 1_000, _MAX_RECURSION_LIMIT)
+    sys.setrecursionlimit(max(previous_limit, wanted))
     try:
         return StraightLine(SourceLines(source), granularity, limits, recorder.adopt_plain).run(
             tree
@@ -92,6 +97,8 @@ def _run_plain(tree: ast.Module, source: str, granularity: str, recorder: Record
     except RecursionError:
         # Only reachable when BACKPROP_MAX_DEPTH is set above what Python's stack allows.
         raise limits.exceeded("max_depth", "the program is nested too deeply") from None
+    finally:
+        sys.setrecursionlimit(previous_limit)
 
 
 def _one_pass(recorder: Recorder, output: Value, source: str, granularity: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ Differences from the smallest possible engine, each for a reason:
 - `_prev` is a tuple in operand order, not a set, so the topological order (and so
   the whole trace) is the same on every run and machine.
 - every `+=` goes through `_accumulate`, which lets a tracer watch each one
-  (`engine.trace`) without changing what the rule computes.
+  (`engine.trace.recorder`) without changing what the rule computes.
 - `backward` sorts with an explicit stack, so a 100,000-deep chain works.
 - `tanh` uses `math.tanh`, which cannot overflow for large inputs.
 

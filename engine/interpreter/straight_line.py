@@ -66,7 +66,7 @@ class StraightLine:
         lines: SourceLines,
         granularity: str,
         limits: Limits,
-        adopt: Callable[[Value, int, tuple[int, int]], None],
+        adopt: Callable[[Value, tuple[int, int]], None],
     ) -> None:
         self.lines = lines
         self.limits = limits
@@ -384,7 +384,7 @@ class StraightLine:
             if name == "Value":
                 return self.make_value(node)
             if name in FUNCTIONS:
-                argument = self.only_argument(node, name)
+                argument = self.only_argument(node)
                 if argument is None:
                     return self.raising(self.error(node, f"{name}() takes exactly one argument"))
                 return self.function(node, name, self.expr(argument))
@@ -428,7 +428,7 @@ class StraightLine:
             self.error(node, "only the functions and methods of Value can be called")
         )
 
-    def only_argument(self, node: ast.Call, name: str) -> ast.expr | None:
+    def only_argument(self, node: ast.Call) -> ast.expr | None:
         if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
             return None
         return node.args[0]
@@ -522,7 +522,7 @@ class StraightLine:
             if new._prev:
                 seen.add(new)
                 stack.extend(new._prev)
-            adopt(new, mark, where)
+            adopt(new, where)
         self.node_count += count
         if self.node_count > self.limits.max_nodes:
             line, column = self.lines.position(node)

@@ -10,7 +10,7 @@ trace shows are the numbers that mistaken engine really computes:
 - `no-sort`: no sort at all; backward walks depth-first from the output and calls each
   node's rule the first time it gets there. Right on trees, wrong on a reused node.
 
-Not here: the frames and their words (`engine.trace`, `engine.lab.mistake_text`).
+Not here: the frames and their words (`engine.trace.recorder`, `engine.lab.mistake_text`).
 
 Example: for `c = a * b; d = c + a`, `backward_order(d, "no-sort")` is
 `([d, c, a, b], [d, c, a, b])`: topo is the order the rules run, which is preorder.

@@ -52,8 +52,8 @@ class Node(TypedDict):
     kind: NodeKind
     data: float
     grad: float
-    # A float underflowed here (`engine.trace.underflow`); only then, and only in a trace of
-    # `engine.trace` (a straight-line program, a graph built in Python).
+    # A float underflowed here (`engine.trace.underflow`); only then, and only where the
+    # built-in engine's rules ran (not a learner's own class's).
     underflow: NotRequired[Literal[True]]
     # With a `mistake`, and on a program's own Value class: the right engine's gradient.
     correct_grad: NotRequired[float]

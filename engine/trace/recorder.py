@@ -154,7 +154,7 @@ class Recorder:
         self.plain = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
 
-    def adopt_plain(self, node: Value, mark: int, where: tuple[int, int]) -> None:
+    def adopt_plain(self, node: Value, where: tuple[int, int]) -> None:
         """Take a node a straight-line program made, checked already, made at `where`."""
         if node._prev:
             self.positions[node] = where
@@ -162,7 +162,9 @@ class Recorder:
     def adopt_graph(self, output: Value) -> None:
         """Take a graph built in Python (`engine.trace_value`): its gradients start at 0."""
         names = narrate.Names()
-        for node in topological_order(output):
+        # In the order the engine (or the lab's mistaken one) will walk: the first value
+        # it would meet that is not a finite number is the one named.
+        for node in mistakes.backward_order(output, self.mistake)[0]:
             if not math.isfinite(node.data):
                 # Programs are checked as they run; a graph built in Python may not be.
                 raise self.placed(
@@ -628,8 +630,11 @@ class Recorder:
                         f"the gradient flowing from {self.names(node)} into {self.names(child)} "
                         "is not a finite number; differentiation is exact, floating point is not",
                     )
-                if (-smallest < delta < smallest or -smallest < local < smallest) and (
-                    underflow.contribution_underflowed(node, child, local, node.grad, delta)
+                # A learner's own class's rules are its own: not marked (docs/TRACE.md).
+                if (
+                    writes is None
+                    and (-smallest < delta < smallest or -smallest < local < smallest)
+                    and underflow.contribution_underflowed(node, child, local, node.grad, delta)
                 ):
                     lost = [*(lost or ()), i]
         if writes is not None:
@@ -1029,10 +1034,10 @@ class Recorder:
             group = group_of.get(id(owner))
             if group is None:
                 group = group_of[id(owner)] = groups.name(owner)
-            label = clean_text(node.label)
+            label = clean_text(node.label) if node.label else node.label
             entry = {
                 "id": ids[node],
-                "label": label if len(label) <= MAX_LABEL else cut_label(label),
+                "label": label if not label or len(label) <= MAX_LABEL else cut_label(label),
                 "name": names[node],
                 "op": node._op,
                 "kind": kind,

@@ -8,9 +8,13 @@ every function as a call and as a method, augmented assignment, labels set after
 tuple unpacking, imports, docstrings, `print`/`draw_dot` lines, one `backward()` or
 none, and one program in four made wrong on purpose (an unknown name, a Value
 exponent, a division by zero, a log of a negative number, an unsupported operator, a
-second `backward()`...). Each is answered in six modes: packed, expanded, each bug-lab
-mistake, sort steps, and a gradient check; the digest is the SHA-256 of the trace's
-JSON, or of the error's message, line and column.
+second `backward()`...). Each is answered in eleven modes: packed, expanded, each bug-lab
+mistake, sort steps, a gradient check, small limits (max_depth and max_nodes met), an
+expanded mistake, a mistake with sort steps and a central check; the digest is the
+SHA-256 of the trace's JSON, or of the error's message, line and column. Beside them,
+300 graphs built in Python (`graph`, some with nan or inf, some underflowing) are
+traced by `trace_value` in four modes (their one pass, which such a trace now carries,
+left out of the digest: the digests were recorded before it had one).
 
 `python -m tests.engine.straight_line_corpus` writes the digests (only when a change
 to the traces is meant); `tests/engine/test_straight_line_corpus.py` compares them.
@@ -25,11 +29,34 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from backprop_animator.engine import EngineError, gradcheck_source, trace_source
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    Value,
+    gradcheck_source,
+    trace_source,
+    trace_value,
+)
 
 DIGESTS = Path(__file__).parent / "golden" / "straight-line-corpus.json"
 PROGRAMS = 1000
-MODES = ("packed", "expanded", "assign", "append-first", "no-sort", "sort_steps", "gradcheck")
+MODES = (
+    "packed",
+    "expanded",
+    "assign",
+    "append-first",
+    "no-sort",
+    "sort_steps",
+    "gradcheck",
+    "limits",
+    "expanded-assign",
+    "sort-append-first",
+    "central",
+)
+GRAPHS = 300
+GRAPH_MODES = ("packed", "no-sort", "assign", "sort_steps")
+# Small limits, so the corpus meets max_depth and max_nodes at their places too.
+SMALL = Limits(max_depth=12, max_nodes=40)
 
 _FUNCTIONS = ("tanh", "exp", "relu", "log", "sigmoid")
 _NUMBERS = ("2", "0.5", "-1.5", "3e-1", "1", "2.0", "0", "10", "1e-3")
@@ -91,7 +118,9 @@ def program(index: int) -> str:
     names: list[str] = []
     for i in range(rng.randint(1, 4)):
         name = f"x{i}"
-        value = rng.choice(("2.0", "-3.0", "0.5", "1", "-0.25", "0.0", "6.8813735870195432"))
+        value = rng.choice(
+            ("2.0", "-3.0", "0.5", "1", "-0.25", "0.0", "6.8813735870195432", "1e-200", "3e-160")
+        )
         style = rng.randrange(3)
         if style == 0:
             lines.append(f"{name} = {value}")
@@ -115,6 +144,10 @@ def program(index: int) -> str:
             lines.append(f"print({names[-1]})" if rng.random() < 0.5 else f"draw_dot({names[-1]})")
         if rng.random() < 0.15:
             lines.append(f"{names[-1]}.label = 'step {i}'")
+        elif rng.random() < 0.05:
+            lines.append(f"{names[-1]}.label = '{'long ' * 25}'")  # cut at 100 characters
+        if rng.random() < 0.08:
+            lines.append(f"é{i} = u{i} = {names[-1]} * 2; v{i} = é{i} + u{i}")
     ending = rng.randrange(3)
     if ending == 0:
         lines.append(f"{names[-1]}.backward()")
@@ -122,6 +155,8 @@ def program(index: int) -> str:
         lines.append(names[-1])
     if index % 4 == 3:
         lines.insert(rng.randrange(len(lines) + 1), _mistake(rng, names))
+        if rng.random() < 0.3:  # a second one: the first the program meets is said
+            lines.insert(rng.randrange(len(lines) + 1), _mistake(rng, names))
     return "\n".join(lines) + "\n"
 
 
@@ -155,24 +190,95 @@ def answer(source: str, mode: str) -> Any:
     try:
         if mode == "gradcheck":
             return gradcheck_source(source)
+        if mode == "central":
+            return gradcheck_source(source, "expanded", scheme="central", h=[1e-3, 1e-6])
         if mode in ("packed", "expanded"):
             return trace_source(source, mode)
         if mode == "sort_steps":
             return trace_source(source, sort_steps=True)
+        if mode == "limits":
+            return trace_source(source, limits=SMALL)
+        if mode == "expanded-assign":
+            return trace_source(source, "expanded", mistake="assign")
+        if mode == "sort-append-first":
+            return trace_source(source, mistake="append-first", sort_steps=True)
         return trace_source(source, mistake=mode)
     except EngineError as error:
         return {"error": error.message, "line": error.line, "column": error.column}
 
 
-def digest(source: str, mode: str) -> str:
-    text = json.dumps(answer(source, mode), ensure_ascii=False, allow_nan=True)
+def graph(index: int) -> Value:
+    """The corpus's graph number `index`, built in Python with the engine's Value: what
+    `trace_value` (a notebook's `animate()`) is given."""
+    rng = random.Random(-1 - index)
+    numbers = (2.0, -3.0, 0.5, 1e-200, 0.0, float("nan"), float("inf"))
+    weights = (0.97, 0.97, 0.97, 0.03, 0.97, 0.01, 0.01)
+    labels = ("x", "", "w", "é", "b")
+    nodes = [
+        Value(rng.choices(numbers, weights)[0], label=rng.choice(labels) + str(i))
+        for i in range(rng.randint(1, 4))
+    ]
+    for _ in range(rng.randint(1, 12)):
+        a, b = rng.choice(nodes), rng.choice(nodes)
+        kind = rng.randrange(6)
+        if kind == 0:
+            nodes.append(a + b)
+        elif kind == 1:
+            nodes.append(a * b)
+        elif kind == 2:
+            nodes.append(a.tanh())
+        elif kind == 3:
+            nodes.append(a**2)
+        elif kind == 4:
+            nodes.append(a - 1.5)
+        else:
+            nodes.append(b * 2.0)
+    return nodes[-1]
+
+
+def graph_answer(index: int, mode: str) -> Any:
+    try:
+        if mode == "sort_steps":
+            return trace_value(graph(index), sort_steps=True)
+        return trace_value(graph(index), mistake=None if mode == "packed" else mode)
+    except EngineError as error:
+        return {"error": error.message, "line": error.line, "column": error.column}
+
+
+def hashed(found: Any) -> str:
+    text = json.dumps(found, ensure_ascii=False, allow_nan=True)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def digest(source: str, mode: str) -> str:
+    return hashed(answer(source, mode))
 
 
 def digests(count: int = PROGRAMS) -> list[list[str]]:
     return [[digest(program(i), mode) for mode in MODES] for i in range(count)]
 
 
+def graph_digests(count: int = GRAPHS) -> list[list[str]]:
+    return [
+        [hashed(without_passes(graph_answer(i, mode))) for mode in GRAPH_MODES]
+        for i in range(count)
+    ]
+
+
+def without_passes(found: Any) -> Any:
+    """A graph's trace as it was before a one-pass trace of a graph carried its pass."""
+    if isinstance(found, dict) and "passes" in found and "error" not in found:
+        found = dict(found)
+        del found["passes"]
+    return found
+
+
 if __name__ == "__main__":
-    DIGESTS.write_text(json.dumps({"modes": MODES, "digests": digests()}, indent=0) + "\n")
+    recorded = {
+        "modes": MODES,
+        "digests": digests(),
+        "graph_modes": GRAPH_MODES,
+        "graph_digests": graph_digests(),
+    }
+    DIGESTS.write_text(json.dumps(recorded, indent=0) + "\n")
     sys.stdout.write(f"wrote {DIGESTS}\n")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from backprop_animator.engine import EngineError, Value, trace_source, trace_value
+from backprop_animator.engine import EngineError, Limits, Value, trace_source, trace_value
 from backprop_animator.engine.examples import EXAMPLES
 from tests.engine.helpers import (
     NEURON,
@@ -247,3 +247,31 @@ def test_a_local_derivative_that_overflows_is_explained_in_words_at_its_line() -
     assert "too large for a float" in caught.value.message
     assert "34" not in caught.value.message  # no errno leaking from the C library
     assert (caught.value.line, caught.value.column) == (2, 5)
+
+
+def test_a_python_built_graph_may_leave_labels_unset() -> None:
+    a = Value(2.0, label=None)
+    trace = trace_value(a * a)
+    assert [node["label"] for node in trace["nodes"]] == [None, ""]
+    assert len(trace["passes"]) == 1 and trace["passes"][0]["output"] == trace["output"]
+
+
+def test_a_python_built_graph_names_the_first_non_finite_value_its_engine_meets() -> None:
+    a = Value(2.0, label="a")
+    b, c = a * float("nan"), a * float("inf")
+    with pytest.raises(EngineError) as caught:
+        trace_value(b + c, mistake="no-sort")
+    assert caught.value.message.startswith("a*nan+a*inf is not a finite number")
+
+
+def test_a_raised_depth_limit_lets_a_long_straight_line_chain_run() -> None:
+    chain = "+".join(["x"] * 450)
+    limits = Limits(max_depth=5000)
+    assert len(trace_source(f"x = Value(1.0)\ny = {chain}\n", limits=limits)["nodes"]) == 450
+    with pytest.raises(EngineError) as caught:
+        trace_source(f"x = Value(1.0)\ny = nope + ({chain})\n", limits=limits)
+    assert (caught.value.line, caught.value.column, caught.value.message) == (
+        2,
+        5,
+        "name 'nope' is not defined",
+    )

@@ -11,6 +11,7 @@ from backprop_animator.engine import trace_source
 from backprop_animator.engine.examples import NEURON
 from backprop_animator.engine.trace.underflow import tiny
 from tests.engine.helpers import assert_trace_invariants, node_labelled
+from tests.support.programs import OWN_VALUE_PROGRAM
 
 
 def large_tanh(x: float) -> str:
@@ -88,3 +89,16 @@ def test_a_leaf_gradient_lost_to_underflow_in_a_loop_is_marked_on_its_contributi
     ]
     assert lost and all(f.get("pass") == 0 for f in trace["frames"])
     assert any("Underflow" in f["text"] for f in trace["frames"] if f["phase"] == "backward")
+
+
+def test_a_learners_own_class_is_not_marked_for_underflow() -> None:
+    # Its rules are its own (docs/TRACE.md): a half-marked rule (the node and its text but
+    # not the contribution) would say the built-in engine's words about the learner's code.
+    source = OWN_VALUE_PROGRAM.replace("OP)", "'*')", 1).replace(
+        "a = V(2.0)\nb = V(3.0)\nc = a * b\nc.backward()",
+        "a = V(1e-200)\nb = V(1e-200)\nc = a * b\nd = c * a\nd.backward()",
+    )
+    trace = trace_source(source)
+    assert len(trace["nodes"]) == 4
+    text = json.dumps(trace)
+    assert "underflow" not in text and "Underflow" not in text

@@ -74,6 +74,210 @@ const markWhere = (lines, pattern) =>
   new Set(lines.flatMap((line, i) => (pattern.test(line) ? [i] : [])));
 
 /**
+ * @typedef {{
+ *   timeline: import("../passes/timeline.js").Timeline,
+ *   trace: import("../passes/trace.js").Trace,
+ *   names: string[], rules: Record<string, string>, sourceLines: string[],
+ *   nameOf: (id: string) => string,
+ * }} CodeContext
+ * What the panel's parts are made from: the trace, its names, the engine's rules.
+ */
+
+/**
+ * The node's rule: the program's own (a class of its own), else the engine's.
+ * @param {CodeContext} context
+ * @param {import("../passes/trace.js").TraceNode} node
+ * @param {(lines: string[]) => Set<number>} marked  which of the engine's lines to mark
+ * @param {boolean} running  a backward step: mark the program's lines that write a grad
+ */
+function rule({ trace, rules, sourceLines }, node, marked, running) {
+  const own = node.rule ? programRule(sourceLines, node.rule) : null;
+  if (own) {
+    const { lines, first, writes } = own;
+    const span =
+      node.rule && node.rule.end_line > first
+        ? `lines ${first}\u2013${node.rule.end_line}`
+        : `line ${first}`;
+    return [
+      codeBlock(lines, running ? (writes.size ? writes : new Set(lines.keys())) : new Set(), {
+        first,
+        label: `Your program \u00B7 ${span} (its own _backward)`,
+      }),
+    ];
+  }
+  const { op } = node;
+  const source = ruleSource(rules, trace.ops, op);
+  if (!source) return [];
+  const lines = withoutDocstring(source.trimEnd().split("\n"));
+  return [
+    codeBlock(lines, marked(lines), {
+      label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}`,
+    }),
+  ];
+}
+
+/**
+ * A build frame: the program line being run and the primitive it calls.
+ * @param {CodeContext} context
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function buildParts(context, state) {
+  const { trace, names, sourceLines } = context;
+  const node = trace.nodes[state.current];
+  return [
+    ...programExcerpt(state.line, sourceLines, codeBlock),
+    html("p", { class: "code-note" }, [
+      "Creates ",
+      html("strong", { text: names[state.current] }),
+      ` = ${formatValue(node.data)} and stores its backward rule (not run yet):`,
+    ]),
+    ...rule(context, node, (lines) => markWhere(lines, /out\s*=\s*Value\(/), false),
+  ];
+}
+
+/**
+ * The sort frame: the engine's backward and its depth-first sort, else a sketch of them.
+ * @param {Record<string, string>} rules
+ */
+function sortParts(rules) {
+  const engineBackward = rules.backward;
+  const engineSort = rules.topological_order;
+  if (!(engineBackward && engineSort))
+    return [codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" })];
+  const loop = withoutDocstring(engineBackward.trimEnd().split("\n"));
+  const dfs = withoutDocstring(engineSort.trimEnd().split("\n"));
+  return [
+    codeBlock(loop, markWhere(loop, /topological_order\(|grad\s*=\s*1/), {
+      label: "engine/value.py \u00B7 backward",
+    }),
+    codeBlock(dfs, markWhere(dfs, /topo\.append/), {
+      label: "engine/value.py \u00B7 topological_order (the depth-first sort)",
+    }),
+  ];
+}
+
+/**
+ * The backward loop (or, without a sort, the walk) at the current iteration.
+ * @param {CodeContext} context
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function loopBlock({ timeline, trace, names }, state) {
+  // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
+  const noSort = trace.mistake === "no-sort";
+  const position = noSort
+    ? timeline.topoIndex[state.current] + 1
+    : timeline.trace.topo.length - timeline.topoIndex[state.current];
+  const step = `step ${position} of ${trace.topo.length}`;
+  return noSort
+    ? codeBlock(
+        [
+          "walk(output)                # depth first, no sort",
+          `    v._backward()           # ${step}: v = ${names[state.current]}`,
+        ],
+        new Set([1]),
+        { label: "The backward walk" },
+      )
+    : codeBlock(
+        [
+          "for node in reversed(topo):",
+          `    node._backward()        # ${step}: node = ${names[state.current]}`,
+        ],
+        new Set([1]),
+        { label: "The backward loop" },
+      );
+}
+
+/**
+ * The box of the rule's lines with the numbers put in.
+ * @param {ReturnType<typeof substitutions>} rows
+ */
+const substitutionBox = (rows) =>
+  html(
+    "div",
+    { class: "substitutions", "aria-label": "The rule with numbers" },
+    rows.map((row) =>
+      html("div", { class: "substitution", "data-testid": "substitution", tabindex: 0 }, [
+        html("code", { class: "symbolic", text: row.symbolic }),
+        html("code", { class: "numeric", text: row.numeric }),
+        html("code", { class: "result", text: row.result }),
+      ]),
+    ),
+  );
+
+/**
+ * A backward frame: the loop, then the node's rule with its `+=`s.
+ * @param {CodeContext} context
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function backwardParts(context, state) {
+  const { trace, names, nameOf, sourceLines } = context;
+  const node = trace.nodes[state.current];
+  const parts = [loopBlock(context, state)];
+  if (node.kind !== "op") {
+    parts.push(
+      html("p", {
+        class: "code-note",
+        text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.`,
+      }),
+    );
+    return parts;
+  }
+  // The rule with its numbers first, where a laptop's screen still shows it, then
+  // the rule's code it comes from.
+  const ruleParts = rule(context, node, backwardLines, true);
+  const rows = substitutions({
+    op: node.op,
+    name: names[state.current],
+    contributions: state.contributions,
+    nameOf,
+    assign: trace.mistake === "assign",
+    ops: trace.ops,
+    sourceLines,
+  });
+  // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
+  if (rows.length) parts.push(substitutionBox(rows));
+  parts.push(...ruleParts);
+  return parts;
+}
+
+/**
+ * Everything the panel shows for this frame.
+ * @param {CodeContext} context
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @returns {HTMLElement[]}
+ */
+function frameParts(context, state) {
+  const { trace, rules } = context;
+  const parts = [];
+  const frame = trace.frames[state.index];
+  const sortFrame = frame.phase === "sort" ? frame : null;
+  const step = sortFrame?.step;
+  // The bug lab: the mistaken line against the right one, wherever the mistake acts.
+  if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
+    for (const block of mistakeCode(trace.mistake, rules))
+      parts.push(codeBlock(block.lines, block.marked, block));
+  }
+  if (step) {
+    const blocks = sortStepCode(step, {
+      rules,
+      appendFirst: trace.mistake === "append-first",
+      depth: sortFrame?.depth,
+    });
+    for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
+  } else if (state.phase === "build") {
+    parts.push(...buildParts(context, state));
+  } else if (state.phase === "sort") {
+    parts.push(...sortParts(rules));
+  } else if (state.phase === "update") {
+    const { sourceLines, names } = context;
+    parts.push(...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes }));
+  } else {
+    parts.push(...backwardParts(context, state));
+  }
+  return parts;
+}
+
+/**
  * @param {HTMLElement} container
  * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], rules: Record<string, string>}} options
  */
@@ -94,39 +298,9 @@ export function mountCodePanel(container, { timeline, names, rules }) {
   );
   const nameOf = (/** @type {string} */ id) =>
     names[/** @type {number} */ (timeline.indexOf.get(id))];
+  /** @type {CodeContext} */
+  const context = { timeline, trace, names, rules, sourceLines, nameOf };
   let shownKey = "";
-
-  /**
-   * The node's rule: the program's own (a class of its own), else the engine's.
-   * @param {import("../passes/trace.js").TraceNode} node
-   * @param {(lines: string[]) => Set<number>} marked  which of the engine's lines to mark
-   * @param {boolean} running  a backward step: mark the program's lines that write a grad
-   */
-  function rule(node, marked, running) {
-    const own = node.rule ? programRule(sourceLines, node.rule) : null;
-    if (own) {
-      const { lines, first, writes } = own;
-      const span =
-        node.rule && node.rule.end_line > first
-          ? `lines ${first}\u2013${node.rule.end_line}`
-          : `line ${first}`;
-      return [
-        codeBlock(lines, running ? (writes.size ? writes : new Set(lines.keys())) : new Set(), {
-          first,
-          label: `Your program \u00B7 ${span} (its own _backward)`,
-        }),
-      ];
-    }
-    const { op } = node;
-    const source = ruleSource(rules, trace.ops, op);
-    if (!source) return [];
-    const lines = withoutDocstring(source.trimEnd().split("\n"));
-    return [
-      codeBlock(lines, marked(lines), {
-        label: `engine/value.py \u00B7 ${op.startsWith("**") ? "**" : op}`,
-      }),
-    ];
-  }
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
@@ -134,120 +308,7 @@ export function mountCodePanel(container, { timeline, names, rules }) {
     const key = `${state.index}:${state.contributions.length}`;
     if (key === shownKey) return;
     shownKey = key;
-    const parts = [];
-    const frame = trace.frames[state.index];
-    const sortFrame = frame.phase === "sort" ? frame : null;
-    const step = sortFrame?.step;
-    // The bug lab: the mistaken line against the right one, wherever the mistake acts.
-    if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
-      for (const block of mistakeCode(trace.mistake, rules))
-        parts.push(codeBlock(block.lines, block.marked, block));
-    }
-    if (step) {
-      const blocks = sortStepCode(step, {
-        rules,
-        appendFirst: trace.mistake === "append-first",
-        depth: sortFrame?.depth,
-      });
-      for (const block of blocks) parts.push(codeBlock(block.lines, block.marked, block));
-    } else if (state.phase === "build") {
-      const node = trace.nodes[state.current];
-      parts.push(...programExcerpt(state.line, sourceLines, codeBlock));
-      parts.push(
-        html("p", { class: "code-note" }, [
-          "Creates ",
-          html("strong", { text: names[state.current] }),
-          ` = ${formatValue(node.data)} and stores its backward rule (not run yet):`,
-        ]),
-      );
-      parts.push(...rule(node, (lines) => markWhere(lines, /out\s*=\s*Value\(/), false));
-    } else if (state.phase === "sort") {
-      const engineBackward = rules.backward;
-      const engineSort = rules.topological_order;
-      if (engineBackward && engineSort) {
-        const loop = withoutDocstring(engineBackward.trimEnd().split("\n"));
-        parts.push(
-          codeBlock(loop, markWhere(loop, /topological_order\(|grad\s*=\s*1/), {
-            label: "engine/value.py \u00B7 backward",
-          }),
-        );
-        const dfs = withoutDocstring(engineSort.trimEnd().split("\n"));
-        parts.push(
-          codeBlock(dfs, markWhere(dfs, /topo\.append/), {
-            label: "engine/value.py \u00B7 topological_order (the depth-first sort)",
-          }),
-        );
-      } else {
-        parts.push(codeBlock(SORT_SKETCH, SORT_MARKED, { label: "The depth-first sort" }));
-      }
-    } else if (state.phase === "update") {
-      parts.push(...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes }));
-    } else {
-      const node = trace.nodes[state.current];
-      // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
-      const noSort = trace.mistake === "no-sort";
-      const position = noSort
-        ? timeline.topoIndex[state.current] + 1
-        : timeline.trace.topo.length - timeline.topoIndex[state.current];
-      const step = `step ${position} of ${trace.topo.length}`;
-      parts.push(
-        noSort
-          ? codeBlock(
-              [
-                "walk(output)                # depth first, no sort",
-                `    v._backward()           # ${step}: v = ${names[state.current]}`,
-              ],
-              new Set([1]),
-              { label: "The backward walk" },
-            )
-          : codeBlock(
-              [
-                "for node in reversed(topo):",
-                `    node._backward()        # ${step}: node = ${names[state.current]}`,
-              ],
-              new Set([1]),
-              { label: "The backward loop" },
-            ),
-      );
-      if (node.kind !== "op") {
-        parts.push(
-          html("p", {
-            class: "code-note",
-            text: `${names[state.current]} is a ${node.kind === "const" ? "constant" : "leaf"}: its _backward does nothing. Its grad is final.`,
-          }),
-        );
-      } else {
-        // The rule with its numbers first, where a laptop's screen still shows it, then
-        // the rule's code it comes from.
-        const ruleParts = rule(node, backwardLines, true);
-        const rows = substitutions({
-          op: node.op,
-          name: names[state.current],
-          contributions: state.contributions,
-          nameOf,
-          assign: trace.mistake === "assign",
-          ops: trace.ops,
-          sourceLines,
-        });
-        // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
-        if (rows.length)
-          parts.push(
-            html(
-              "div",
-              { class: "substitutions", "aria-label": "The rule with numbers" },
-              rows.map((row) =>
-                html("div", { class: "substitution", "data-testid": "substitution", tabindex: 0 }, [
-                  html("code", { class: "symbolic", text: row.symbolic }),
-                  html("code", { class: "numeric", text: row.numeric }),
-                  html("code", { class: "result", text: row.result }),
-                ]),
-              ),
-            ),
-          );
-        parts.push(...ruleParts);
-      }
-    }
-    body.replaceChildren(...parts);
+    body.replaceChildren(...frameParts(context, state));
   }
   return { update };
 }

@@ -31,12 +31,27 @@ const GUESSED_ROW_HEIGHT = 28;
  */
 
 /**
- * @param {HTMLElement} container
- * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[]}} options
+ * @typedef {ReturnType<typeof buildTable>} TableElements
  */
-export function mountNodeTable(container, { timeline, names }) {
-  const { trace } = timeline;
-  const size = trace.nodes.length;
+
+/**
+ * @typedef {TableElements & {
+ *   trace: import("../passes/trace.js").Trace, names: string[],
+ *   order: number[], positionOf: Int32Array, listed: Int32Array,
+ *   listedCount: number, listedFrame: number, slots: Slot[],
+ *   shownOffset: number, shownRest: number, isLong: boolean,
+ *   rowHeight: number, headerHeight: number, measured: boolean,
+ *   scrollTop: number, viewportHeight: number,
+ *   latest: import("../passes/timeline.js").FrameState | null,
+ * }} TableView
+ * The table's elements and the mutable state its repaints share.
+ */
+
+/**
+ * The table's elements, empty of rows.
+ * @param {number} count  how many values the summary counts
+ */
+function buildTable(count) {
   const head = html("thead", {}, [
     html(
       "tr",
@@ -62,213 +77,265 @@ export function mountNodeTable(container, { timeline, names }) {
     [table, spacer],
   );
   const details = html("details", { class: "node-table", "data-testid": "node-table" }, [
-    html("summary", { text: `Table of values (${trace.topo.length})` }),
+    html("summary", { text: `Table of values (${count})` }),
     scrollBox,
   ]);
-  container.replaceChildren(details);
+  return { head, body, table, spacer, scrollBox, details };
+}
+
+/**
+ * The box's max-height, not its height: a short list makes a short box, and sizing
+ * the window by that would grow the box one step per repaint.
+ * @param {HTMLElement} scrollBox
+ */
+function boxHeight(scrollBox) {
+  const cap = getComputedStyle(scrollBox).maxHeight;
+  return cap.endsWith("px") ? parseFloat(cap) : scrollBox.clientHeight;
+}
+
+/** @returns {Slot} */
+function makeSlot() {
+  const cells = {
+    position: html("td", { class: "number" }),
+    name: html("th", { scope: "row" }),
+    op: html("td"),
+    dataCell: html("td", { class: "number" }),
+    gradCell: html("td", { class: "number" }),
+  };
+  const row = html("tr", {}, [
+    cells.position,
+    cells.name,
+    cells.op,
+    cells.dataCell,
+    cells.gradCell,
+  ]);
+  return {
+    row,
+    ...cells,
+    node: -1,
+    rowIndex: -1,
+    positionText: "",
+    role: "",
+    data: Number.NaN,
+    grad: Number.NaN,
+    final: -1,
+    current: false,
+  };
+}
+
+/**
+ * Show node i as row `place` (0-based) of the list, writing only what differs.
+ * @param {TableView} view
+ * @param {Slot} slot
+ * @param {number} i
+ * @param {number} place
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function paintSlot(view, slot, i, place, state) {
+  const { trace, names, positionOf } = view;
+  if (slot.node !== i) {
+    slot.node = i;
+    const node = trace.nodes[i];
+    slot.name.textContent = names[i];
+    slot.name.title = names[i];
+    slot.op.textContent = node.op || node.kind;
+  }
+  // Data moves between passes (SPEC §11 update frames); state.data has it then.
+  // Object.is, so a NaN equals itself; an empty cell has shown nothing yet.
+  const data = state.data ? state.data[i] : trace.nodes[i].data;
+  if (!Object.is(slot.data, data) || slot.dataCell.firstChild === null) {
+    slot.data = data;
+    slot.dataCell.textContent = formatValue(data);
+  }
+  // After the header row, 1-based.
+  if (slot.rowIndex !== place + 2) {
+    slot.rowIndex = place + 2;
+    slot.row.setAttribute("aria-rowindex", String(slot.rowIndex));
+  }
+  const positionText = state.sorted ? String(positionOf[i]) : "";
+  if (slot.positionText !== positionText) {
+    slot.positionText = positionText;
+    slot.position.textContent = positionText;
+  }
+  if (slot.role !== state.roles[i]) {
+    slot.role = state.roles[i];
+    slot.row.dataset.role = slot.role;
+  }
+  // The value this frame builds or runs, for screen readers as well as by colour.
+  const current = state.current === i;
+  if (slot.current !== current) {
+    slot.current = current;
+    if (current) slot.row.setAttribute("aria-current", "true");
+    else slot.row.removeAttribute("aria-current");
+  }
+  const grad = state.grads[i];
+  const final = state.final[i] ? 1 : 0;
+  if (!Object.is(slot.grad, grad) || slot.final !== final) {
+    slot.grad = grad;
+    slot.final = final;
+    slot.gradCell.textContent = `${formatValue(grad)}${final ? " \u2713" : ""}`;
+  }
+}
+
+/**
+ * @param {TableView} view
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function listRows(view, state) {
+  view.listedFrame = state.index;
+  const before = view.listedCount;
+  view.listedCount = 0;
+  for (const i of view.order) if (state.visible[i]) view.listed[view.listedCount++] = i;
+  if (view.listedCount !== before)
+    view.table.setAttribute("aria-rowcount", String(view.listedCount + 1));
+}
+
+/**
+ * Size the table's offset, its spacer and the box's long-list mark to the window.
+ * @param {TableView} view
+ * @param {number} start
+ * @param {number} end
+ */
+function placeWindow(view, start, end) {
+  const offset = start * view.rowHeight;
+  const rest = (view.listedCount - end) * view.rowHeight;
+  if (offset !== view.shownOffset) {
+    view.shownOffset = offset;
+    view.table.style.marginTop = `${offset}px`;
+  }
+  if (rest !== view.shownRest) {
+    view.shownRest = rest;
+    view.spacer.style.height = `${rest}px`;
+  }
+  // A list taller than the box fills it: then the box's size is fixed, and CSS
+  // containment keeps a repaint's new text from laying out anything outside it.
+  const long = view.headerHeight + view.listedCount * view.rowHeight > view.viewportHeight;
+  if (long !== view.isLong) {
+    view.isLong = long;
+    view.scrollBox.classList.toggle("is-long", long);
+  }
+}
+
+/** @param {TableView} view */
+function render(view) {
+  if (!view.latest || !view.details.open) return;
+  const state = view.latest;
+  const { body, slots } = view;
+  if (state.index !== view.listedFrame) listRows(view, state);
+  // The sticky header covers the top of the box, so rows show below it.
+  const { start, end } = visibleRange(
+    view.scrollTop,
+    view.viewportHeight - view.headerHeight,
+    view.rowHeight,
+    view.listedCount,
+    OVERSCAN,
+  );
+  const shown = end - start;
+  while (slots.length < shown) slots.push(makeSlot());
+  while (body.rows.length > shown) body.lastElementChild?.remove();
+  for (let place = start; place < end; place++)
+    paintSlot(view, slots[place - start], view.listed[place], place, state);
+  if (body.rows.length < shown)
+    body.append(...slots.slice(body.rows.length, shown).map((slot) => slot.row));
+  placeWindow(view, start, end);
+  if (!view.measured && shown > 1) measure(view);
+}
+
+/**
+ * Once, when two rows are on screen: the real row pitch (top to top, so collapsed
+ * borders count once), the header's height and the box's, then a repaint with them.
+ * @param {TableView} view
+ */
+function measure(view) {
+  const { body } = view;
+  const first = body.rows[0].getBoundingClientRect();
+  const last = /** @type {HTMLTableRowElement} */ (body.lastElementChild).getBoundingClientRect();
+  if (last.top <= first.top) return;
+  view.measured = true;
+  view.rowHeight = (last.top - first.top) / (body.rows.length - 1);
+  view.headerHeight = view.head.getBoundingClientRect().height;
+  view.viewportHeight = boxHeight(view.scrollBox);
+  view.scrollTop = view.scrollBox.scrollTop;
+  render(view);
+}
+
+/**
+ * Repaint on scroll, on a resize of the box and on opening the table.
+ * @param {TableView} view
+ * @returns {ResizeObserver | null}
+ */
+function listen(view) {
+  const { scrollBox, details } = view;
+  scrollBox.addEventListener(
+    "scroll",
+    () => {
+      view.scrollTop = scrollBox.scrollTop;
+      render(view);
+    },
+    { passive: true },
+  );
+  const resizeObserver =
+    typeof ResizeObserver === "undefined"
+      ? null
+      : new ResizeObserver(() => {
+          if (!details.open || view.viewportHeight === boxHeight(scrollBox)) return;
+          view.viewportHeight = boxHeight(scrollBox);
+          render(view);
+        });
+  resizeObserver?.observe(scrollBox);
+  details.addEventListener("toggle", () => {
+    if (!details.open) return;
+    view.scrollTop = scrollBox.scrollTop;
+    view.viewportHeight = boxHeight(scrollBox);
+    render(view);
+  });
+  return resizeObserver;
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[]}} options
+ */
+export function mountNodeTable(container, { timeline, names }) {
+  const { trace } = timeline;
+  const size = trace.nodes.length;
+  const elements = buildTable(trace.topo.length);
+  container.replaceChildren(elements.details);
 
   const order = trace.topo.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
   const positionOf = new Int32Array(size);
   order.forEach((i, position) => {
     positionOf[i] = position + 1;
   });
-  // The values built by the shown frame, in topo order: the table's rows.
-  const listed = new Int32Array(size);
-  let listedCount = 0;
-  let listedFrame = -1;
-  /** @type {Slot[]} */
-  const slots = [];
-  let shownOffset = -1;
-  let shownRest = -1;
-  let isLong = false;
-  let rowHeight = GUESSED_ROW_HEIGHT;
-  let headerHeight = 0;
-  let measured = false;
-  // Kept from scroll and resize events, so a frame's repaint never reads layout.
-  let scrollTop = 0;
-  let viewportHeight = 0;
-  // The box's max-height, not its height: a short list makes a short box, and sizing
-  // the window by that would grow the box one step per repaint.
-  const boxHeight = () => {
-    const cap = getComputedStyle(scrollBox).maxHeight;
-    return cap.endsWith("px") ? parseFloat(cap) : scrollBox.clientHeight;
+  /** @type {TableView} */
+  const view = {
+    ...elements,
+    trace,
+    names,
+    order,
+    positionOf,
+    // The values built by the shown frame, in topo order: the table's rows.
+    listed: new Int32Array(size),
+    listedCount: 0,
+    listedFrame: -1,
+    slots: [],
+    shownOffset: -1,
+    shownRest: -1,
+    isLong: false,
+    rowHeight: GUESSED_ROW_HEIGHT,
+    headerHeight: 0,
+    measured: false,
+    // Kept from scroll and resize events, so a frame's repaint never reads layout.
+    scrollTop: 0,
+    viewportHeight: 0,
+    latest: null,
   };
-  /** @type {import("../passes/timeline.js").FrameState | null} */
-  let latest = null;
-
-  /** @returns {Slot} */
-  function makeSlot() {
-    const cells = {
-      position: html("td", { class: "number" }),
-      name: html("th", { scope: "row" }),
-      op: html("td"),
-      dataCell: html("td", { class: "number" }),
-      gradCell: html("td", { class: "number" }),
-    };
-    const row = html("tr", {}, [
-      cells.position,
-      cells.name,
-      cells.op,
-      cells.dataCell,
-      cells.gradCell,
-    ]);
-    return {
-      row,
-      ...cells,
-      node: -1,
-      rowIndex: -1,
-      positionText: "",
-      role: "",
-      data: Number.NaN,
-      grad: Number.NaN,
-      final: -1,
-      current: false,
-    };
-  }
-
-  /**
-   * Show node i as row `place` (0-based) of the list, writing only what differs.
-   * @param {Slot} slot
-   * @param {number} i
-   * @param {number} place
-   * @param {import("../passes/timeline.js").FrameState} state
-   */
-  function paintSlot(slot, i, place, state) {
-    if (slot.node !== i) {
-      slot.node = i;
-      const node = trace.nodes[i];
-      slot.name.textContent = names[i];
-      slot.name.title = names[i];
-      slot.op.textContent = node.op || node.kind;
-    }
-    // Data moves between passes (SPEC §11 update frames); state.data has it then.
-    // Object.is, so a NaN equals itself; an empty cell has shown nothing yet.
-    const data = state.data ? state.data[i] : trace.nodes[i].data;
-    if (!Object.is(slot.data, data) || slot.dataCell.firstChild === null) {
-      slot.data = data;
-      slot.dataCell.textContent = formatValue(data);
-    }
-    // After the header row, 1-based.
-    if (slot.rowIndex !== place + 2) {
-      slot.rowIndex = place + 2;
-      slot.row.setAttribute("aria-rowindex", String(slot.rowIndex));
-    }
-    const positionText = state.sorted ? String(positionOf[i]) : "";
-    if (slot.positionText !== positionText) {
-      slot.positionText = positionText;
-      slot.position.textContent = positionText;
-    }
-    if (slot.role !== state.roles[i]) {
-      slot.role = state.roles[i];
-      slot.row.dataset.role = slot.role;
-    }
-    // The value this frame builds or runs, for screen readers as well as by colour.
-    const current = state.current === i;
-    if (slot.current !== current) {
-      slot.current = current;
-      if (current) slot.row.setAttribute("aria-current", "true");
-      else slot.row.removeAttribute("aria-current");
-    }
-    const grad = state.grads[i];
-    const final = state.final[i] ? 1 : 0;
-    if (!Object.is(slot.grad, grad) || slot.final !== final) {
-      slot.grad = grad;
-      slot.final = final;
-      slot.gradCell.textContent = `${formatValue(grad)}${final ? " \u2713" : ""}`;
-    }
-  }
-
-  /** @param {import("../passes/timeline.js").FrameState} state */
-  function listRows(state) {
-    listedFrame = state.index;
-    const before = listedCount;
-    listedCount = 0;
-    for (const i of order) if (state.visible[i]) listed[listedCount++] = i;
-    if (listedCount !== before) table.setAttribute("aria-rowcount", String(listedCount + 1));
-  }
-
-  function render() {
-    if (!latest || !details.open) return;
-    const state = latest;
-    if (state.index !== listedFrame) listRows(state);
-    // The sticky header covers the top of the box, so rows show below it.
-    const { start, end } = visibleRange(
-      scrollTop,
-      viewportHeight - headerHeight,
-      rowHeight,
-      listedCount,
-      OVERSCAN,
-    );
-    const shown = end - start;
-    while (slots.length < shown) slots.push(makeSlot());
-    while (body.rows.length > shown) body.lastElementChild?.remove();
-    for (let place = start; place < end; place++)
-      paintSlot(slots[place - start], listed[place], place, state);
-    if (body.rows.length < shown)
-      body.append(...slots.slice(body.rows.length, shown).map((slot) => slot.row));
-    const offset = start * rowHeight;
-    const rest = (listedCount - end) * rowHeight;
-    if (offset !== shownOffset) {
-      shownOffset = offset;
-      table.style.marginTop = `${offset}px`;
-    }
-    if (rest !== shownRest) {
-      shownRest = rest;
-      spacer.style.height = `${rest}px`;
-    }
-    // A list taller than the box fills it: then the box's size is fixed, and CSS
-    // containment keeps a repaint's new text from laying out anything outside it.
-    const long = headerHeight + listedCount * rowHeight > viewportHeight;
-    if (long !== isLong) {
-      isLong = long;
-      scrollBox.classList.toggle("is-long", long);
-    }
-    if (!measured && shown > 1) measure();
-  }
-
-  // Once, when two rows are on screen: the real row pitch (top to top, so collapsed
-  // borders count once), the header's height and the box's, then a repaint with them.
-  function measure() {
-    const first = body.rows[0].getBoundingClientRect();
-    const last = /** @type {HTMLTableRowElement} */ (body.lastElementChild).getBoundingClientRect();
-    if (last.top <= first.top) return;
-    measured = true;
-    rowHeight = (last.top - first.top) / (body.rows.length - 1);
-    headerHeight = head.getBoundingClientRect().height;
-    viewportHeight = boxHeight();
-    scrollTop = scrollBox.scrollTop;
-    render();
-  }
-
-  scrollBox.addEventListener(
-    "scroll",
-    () => {
-      scrollTop = scrollBox.scrollTop;
-      render();
-    },
-    { passive: true },
-  );
-  /** @type {ResizeObserver | null} */
-  const resizeObserver =
-    typeof ResizeObserver === "undefined"
-      ? null
-      : new ResizeObserver(() => {
-          if (!details.open || viewportHeight === boxHeight()) return;
-          viewportHeight = boxHeight();
-          render();
-        });
-  resizeObserver?.observe(scrollBox);
-  details.addEventListener("toggle", () => {
-    if (!details.open) return;
-    scrollTop = scrollBox.scrollTop;
-    viewportHeight = boxHeight();
-    render();
-  });
+  const resizeObserver = listen(view);
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
-    latest = state;
-    render();
+    view.latest = state;
+    render(view);
   }
   return { update, destroy: () => resizeObserver?.disconnect() };
 }

@@ -18,75 +18,83 @@ import { formatValue } from "../player/format.js";
 import { html } from "../player/svg.js";
 
 /**
- * @param {HTMLElement} container
- * @param {{trace: import("../passes/trace.js").Trace, names: string[], onSeek: (frame: number) => void}} options
+ * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement}} RowContext
+ *   nameOf: a node's name on screen; jump: a new button to a frame
  */
-export function mountEngineCheckView(container, { trace, names, onSeek }) {
-  const check = trace.engine_check;
-  container.hidden = !check;
-  if (!check) {
-    container.replaceChildren();
-    return { update: () => {} };
-  }
-  const index = new Map(trace.nodes.map((node, i) => [node.id, i]));
-  const nameOf = (/** @type {string} */ id) => names[index.get(id) ?? -1] ?? id;
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
-  const jump = (/** @type {number} */ frame) => {
-    const button = /** @type {HTMLButtonElement} */ (
-      html("button", {
-        type: "button",
-        class: "engine-check-first",
-        "data-testid": "engine-check-first",
-        "data-frame": String(frame),
-        text: `Show frame ${frame + 1}`,
-      })
-    );
-    button.addEventListener("click", () => onSeek(frame));
-    buttons.push(button);
-    return button;
-  };
-  const verdictMark = (/** @type {string} */ verdict) =>
-    html("span", {
-      class: `engine-check-verdict engine-check-${verdict}`,
-      text: verdict === "right" ? "right" : verdict === "wrong" ? "wrong" : "not checked",
-    });
 
-  const rows = check.rules.map((rule) => {
-    const where = rule.line ? ` (line ${rule.line})` : "";
-    /** @type {(Node | string)[]} */
-    const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
-    if (rule.first) {
-      const { child, learner, correct, frame, node } = rule.first;
-      parts.push(
-        `. ${nameOf(node)}'s rule uses ${formatValue(learner)} as ${nameOf(child)}'s local derivative; ` +
-          `the right local derivative is ${formatValue(correct)}. `,
-        jump(frame),
-      );
-    } else if (rule.verdict === "unchecked") {
-      parts.push(
-        ": no right derivative is known for this op here (or an operand is missing from its _prev).",
-      );
-    } else {
-      parts.push(rule.line ? " on every use." : " (the built-in engine).");
-    }
-    return html(
-      "li",
-      {
-        "data-testid": "engine-check-row",
-        "data-op": rule.op,
-        "data-verdict": rule.verdict,
-        "data-line": rule.line ? String(rule.line) : "",
-      },
-      parts,
-    );
+/** @param {string} verdict */
+function verdictMark(verdict) {
+  return html("span", {
+    class: `engine-check-verdict engine-check-${verdict}`,
+    text: verdict === "right" ? "right" : verdict === "wrong" ? "wrong" : "not checked",
   });
+}
 
-  const sortParts = /** @type {(Node | string)[]} */ ([
-    "The sort: ",
-    verdictMark(check.sort.verdict),
-  ]);
-  const sortFirst = check.sort.first;
+/**
+ * A button to the first frame where something goes wrong, kept in `buttons` for update.
+ * @param {number} frame
+ * @param {(frame: number) => void} onSeek
+ * @param {HTMLButtonElement[]} buttons
+ */
+function jumpButton(frame, onSeek, buttons) {
+  const button = /** @type {HTMLButtonElement} */ (
+    html("button", {
+      type: "button",
+      class: "engine-check-first",
+      "data-testid": "engine-check-first",
+      "data-frame": String(frame),
+      text: `Show frame ${frame + 1}`,
+    })
+  );
+  button.addEventListener("click", () => onSeek(frame));
+  buttons.push(button);
+  return button;
+}
+
+/**
+ * One op's row.
+ * @param {import("../passes/trace.js").RuleVerdict} rule
+ * @param {RowContext} ctx
+ */
+function ruleRow(rule, { nameOf, jump }) {
+  const where = rule.line ? ` (line ${rule.line})` : "";
+  /** @type {(Node | string)[]} */
+  const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
+  if (rule.first) {
+    const { child, learner, correct, frame, node } = rule.first;
+    parts.push(
+      `. ${nameOf(node)}'s rule uses ${formatValue(learner)} as ${nameOf(child)}'s local derivative; ` +
+        `the right local derivative is ${formatValue(correct)}. `,
+      jump(frame),
+    );
+  } else if (rule.verdict === "unchecked") {
+    parts.push(
+      ": no right derivative is known for this op here (or an operand is missing from its _prev).",
+    );
+  } else {
+    parts.push(rule.line ? " on every use." : " (the built-in engine).");
+  }
+  return html(
+    "li",
+    {
+      "data-testid": "engine-check-row",
+      "data-op": rule.op,
+      "data-verdict": rule.verdict,
+      "data-line": rule.line ? String(rule.line) : "",
+    },
+    parts,
+  );
+}
+
+/**
+ * The sort's row.
+ * @param {import("../passes/trace.js").EngineCheck["sort"]} sort
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {RowContext} ctx
+ */
+function sortRow(sort, trace, { nameOf, jump }) {
+  const sortParts = /** @type {(Node | string)[]} */ (["The sort: ", verdictMark(sort.verdict)]);
+  const sortFirst = sort.first;
   if (sortFirst) {
     const there = trace.frames[sortFirst.frame];
     const ranHere = there?.phase === "backward" && there.node === sortFirst.node;
@@ -100,13 +108,25 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
       jump(sortFirst.frame),
     );
   } else sortParts.push(". Every rule runs once, after all of its node's consumers.");
+  return html(
+    "li",
+    { "data-testid": "engine-check-sort", "data-verdict": sort.verdict },
+    sortParts,
+  );
+}
 
+/**
+ * The row for `+=`.
+ * @param {import("../passes/trace.js").EngineCheck["accumulation"]} accumulation
+ * @param {RowContext} ctx
+ */
+function accumulationRow(accumulation, { nameOf, jump }) {
   const sumParts = /** @type {(Node | string)[]} */ ([
     html("code", { text: "+=" }),
     ": ",
-    verdictMark(check.accumulation.verdict),
+    verdictMark(accumulation.verdict),
   ]);
-  const lost = check.accumulation.first;
+  const lost = accumulation.first;
   if (lost) {
     sumParts.push(
       `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =, and the ` +
@@ -114,7 +134,22 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
       jump(lost.frame),
     );
   } else sumParts.push(". Every child keeps each share it is given.");
+  return html(
+    "li",
+    {
+      "data-testid": "engine-check-accumulation",
+      "data-verdict": accumulation.verdict,
+    },
+    sumParts,
+  );
+}
 
+/**
+ * Whether any part of the engine is wrong, and the panel's one-line summary.
+ * @param {import("../passes/trace.js").EngineCheck} check
+ * @param {import("../passes/trace.js").Trace} trace
+ */
+function engineSummary(check, trace) {
   const wrong =
     check.rules.some((rule) => rule.verdict === "wrong") ||
     check.sort.verdict === "wrong" ||
@@ -132,6 +167,32 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
       : unchecked
         ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
         : "Your engine agrees with a right one on this program: every gradient is right.";
+  return { wrong, summary };
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {{trace: import("../passes/trace.js").Trace, names: string[], onSeek: (frame: number) => void}} options
+ */
+export function mountEngineCheckView(container, { trace, names, onSeek }) {
+  const check = trace.engine_check;
+  container.hidden = !check;
+  if (!check) {
+    container.replaceChildren();
+    return { update: () => {} };
+  }
+  const index = new Map(trace.nodes.map((node, i) => [node.id, i]));
+  /** @type {HTMLButtonElement[]} */
+  const buttons = [];
+  /** @type {RowContext} */
+  const ctx = {
+    nameOf: (id) => names[index.get(id) ?? -1] ?? id,
+    jump: (frame) => jumpButton(frame, onSeek, buttons),
+  };
+  const rows = check.rules.map((rule) => ruleRow(rule, ctx));
+  const sort = sortRow(check.sort, trace, ctx);
+  const accumulation = accumulationRow(check.accumulation, ctx);
+  const { wrong, summary } = engineSummary(check, trace);
 
   container.replaceChildren(
     html(
@@ -147,22 +208,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
           html("span", { class: "engine-check-badge", text: "Check your engine" }),
           ` ${summary}`,
         ]),
-        html("ul", { class: "engine-check-rows" }, [
-          ...rows,
-          html(
-            "li",
-            { "data-testid": "engine-check-sort", "data-verdict": check.sort.verdict },
-            sortParts,
-          ),
-          html(
-            "li",
-            {
-              "data-testid": "engine-check-accumulation",
-              "data-verdict": check.accumulation.verdict,
-            },
-            sumParts,
-          ),
-        ]),
+        html("ul", { class: "engine-check-rows" }, [...rows, sort, accumulation]),
       ],
     ),
   );

@@ -27,11 +27,10 @@ const CHECK_DIGITS = 6;
 const NUDGES = { forward: "Nudge one leaf by h", central: "Nudge one leaf by +h and by \u2212h" };
 
 /**
- * @param {HTMLElement} container  emptied and filled with the panel (hidden until opened)
- * @param {{onScheme?: (scheme: "forward" | "central") => void}} [options]
- *   onScheme: the learner chose another difference; without it (an export) there is no choice
+ * The panel's elements, unattached: the section and the parts the panel updates.
+ * @param {boolean} withScheme  whether to offer the choice of difference
  */
-export function mountGradcheckPanel(container, { onScheme } = {}) {
+function buildGradcheckPanel(withScheme) {
   const status = html("p", { class: "gradcheck-status", role: "status" });
   const body = html("tbody");
   const backpropHead = html("th", { scope: "col", text: "backprop" });
@@ -58,16 +57,13 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
     html("option", { value: "forward", text: "forward difference" }),
     html("option", { value: "central", text: "central difference" }),
   ]);
-  schemeMenu.addEventListener("change", () =>
-    onScheme?.(schemeMenu.value === "central" ? "central" : "forward"),
-  );
   const panel = html(
     "section",
     { class: "gradcheck", "data-testid": "gradcheck", "aria-labelledby": "gradcheck-title" },
     [
       html("div", { class: "gradcheck-head" }, [
         html("h2", { class: "panel-title", id: "gradcheck-title", text: "Gradient check" }),
-        ...(onScheme
+        ...(withScheme
           ? [
               html("label", { class: "gradcheck-scheme" }, [
                 html("span", { class: "visually-hidden", text: "Difference" }),
@@ -96,6 +92,102 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
       ),
       plot,
     ],
+  );
+  return { panel, status, body, backpropHead, plot, nudge, formula, schemeMenu };
+}
+
+/**
+ * The status line once a check is in.
+ * @param {import("./gradcheck.js").CheckSummary[]} summaries
+ * @param {ReturnType<typeof mistakeInfo>} mistake
+ */
+function checkStatus(summaries, mistake) {
+  const wrong = summaries.filter((s) => !s.agrees).length;
+  return summaries.length === 0
+    ? "This program has no leaves to check (only constants)."
+    : wrong === 0
+      ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
+      : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
+}
+
+/**
+ * One leaf's table row.
+ * @param {import("./gradcheck.js").CheckSummary} s
+ * @param {number} right  the right engine's gradient of the leaf
+ * @param {boolean} mistaken  whether backprop ran a bug-lab mistake
+ */
+function checkRow(s, right, mistaken) {
+  return html(
+    "tr",
+    {
+      "data-testid": "gradcheck-row",
+      "data-node-id": s.node,
+      "data-label": s.label,
+      "data-analytic": String(s.analytic),
+      "data-numeric": String(s.best ? s.best.numeric : NaN),
+      "data-h": String(s.best ? s.best.h : NaN),
+      "data-agrees": String(s.agrees),
+      ...(mistaken ? { "data-right-analytic": String(right) } : {}),
+      class: s.agrees ? "agrees" : "differs",
+    },
+    [
+      html("th", { scope: "row", text: s.label || s.node }),
+      html("td", { class: "number", text: formatValue(s.analytic, CHECK_DIGITS) }),
+      html("td", {
+        class: "number",
+        text: s.best ? formatValue(s.best.numeric, CHECK_DIGITS) : "\u2014",
+      }),
+      html("td", { class: "number", text: s.best ? hLabel(s.best.h) : "\u2014" }),
+      html("td", { class: "verdict" }, [
+        html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
+        s.agrees ? "agree" : "differ",
+        ...(mistaken && !s.agrees
+          ? [
+              html("span", {
+                class: "verdict-right",
+                text: ` (right: ${formatValue(right, CHECK_DIGITS)})`,
+              }),
+            ]
+          : []),
+      ]),
+    ],
+  );
+}
+
+/**
+ * Summarizes a validated check against the trace on screen and fills the table.
+ * @param {ReturnType<typeof buildGradcheckPanel>} parts
+ * @param {import("./gradcheck.js").GradCheck} check
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {"forward" | "central"} checkedScheme
+ * @returns {import("./gradcheck.js").CheckSummary[]}
+ */
+function showCheck(parts, check, trace, checkedScheme) {
+  const mistake = mistakeInfo(trace.mistake);
+  const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
+  const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
+  const summaries = check.checks.map((c) =>
+    summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
+  );
+  parts.backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
+  parts.panel.dataset.state = "ready";
+  parts.status.textContent = checkStatus(summaries, mistake);
+  parts.body.replaceChildren(
+    ...summaries.map((s) => checkRow(s, rightOf.get(s.node) ?? s.analytic, Boolean(mistake))),
+  );
+  return summaries;
+}
+
+/**
+ * @param {HTMLElement} container  emptied and filled with the panel (hidden until opened)
+ * @param {{onScheme?: (scheme: "forward" | "central") => void}} [options]
+ *   onScheme: the learner chose another difference; without it (an export) there is no choice
+ */
+export function mountGradcheckPanel(container, { onScheme } = {}) {
+  const parts = buildGradcheckPanel(Boolean(onScheme));
+  const { panel, status, body, plot, nudge, formula, schemeMenu } = parts;
+  schemeMenu.addEventListener("change", () =>
+    onScheme?.(schemeMenu.value === "central" ? "central" : "forward"),
   );
   container.replaceChildren(panel);
   container.hidden = true;
@@ -157,62 +249,8 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
      */
     show(response, trace, checkedScheme = "forward") {
       const check = validateGradCheck(response);
-      const mistake = mistakeInfo(trace.mistake);
-      const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
       showScheme(checkedScheme);
-      const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
-      summaries = check.checks.map((c) =>
-        summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
-      );
-      backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
-      const wrong = summaries.filter((s) => !s.agrees).length;
-      panel.dataset.state = "ready";
-      status.textContent =
-        summaries.length === 0
-          ? "This program has no leaves to check (only constants)."
-          : wrong === 0
-            ? `${summaries.length === 1 ? "The leaf agrees" : `All ${summaries.length} leaves agree`}: backprop and the difference quotient give the same gradients.`
-            : `${wrong} of ${summaries.length} ${summaries.length === 1 ? "leaf disagrees" : "leaves disagree"}${mistake ? `: the ${mistake.title} mistake shows` : ""}.`;
-      body.replaceChildren(
-        ...summaries.map((s) => {
-          const right = rightOf.get(s.node) ?? s.analytic;
-          return html(
-            "tr",
-            {
-              "data-testid": "gradcheck-row",
-              "data-node-id": s.node,
-              "data-label": s.label,
-              "data-analytic": String(s.analytic),
-              "data-numeric": String(s.best ? s.best.numeric : NaN),
-              "data-h": String(s.best ? s.best.h : NaN),
-              "data-agrees": String(s.agrees),
-              ...(mistake ? { "data-right-analytic": String(right) } : {}),
-              class: s.agrees ? "agrees" : "differs",
-            },
-            [
-              html("th", { scope: "row", text: s.label || s.node }),
-              html("td", { class: "number", text: formatValue(s.analytic, CHECK_DIGITS) }),
-              html("td", {
-                class: "number",
-                text: s.best ? formatValue(s.best.numeric, CHECK_DIGITS) : "\u2014",
-              }),
-              html("td", { class: "number", text: s.best ? hLabel(s.best.h) : "\u2014" }),
-              html("td", { class: "verdict" }, [
-                html("span", { "aria-hidden": "true", text: s.agrees ? "\u2713 " : "\u2717 " }),
-                s.agrees ? "agree" : "differ",
-                ...(mistake && !s.agrees
-                  ? [
-                      html("span", {
-                        class: "verdict-right",
-                        text: ` (right: ${formatValue(right, CHECK_DIGITS)})`,
-                      }),
-                    ]
-                  : []),
-              ]),
-            ],
-          );
-        }),
-      );
+      summaries = showCheck(parts, check, trace, checkedScheme);
       redraw();
     },
     destroy() {

@@ -41,15 +41,20 @@ function marker(shape, parent) {
 }
 
 /**
- * Draw the plot into `container`, replacing what was there.
- * @param {HTMLElement} container
- * @param {import("./gradcheck.js").CheckSummary[]} summaries
- * @param {{scheme?: string}} [options]
+ * @typedef {{
+ *   width: number, height: number, inner: {width: number, height: number},
+ *   sx: (x: number) => number, sy: (y: number) => number
+ * }} PlotFrame  the plot's size and its scales from log10 values to pixels
  */
-export function drawGradcheckPlot(container, summaries, { scheme = "forward" } = {}) {
-  const shown = summaries.slice(0, MOST_SERIES);
-  const data = plotData(shown);
-  const width = Math.max(280, Math.min(720, container.clientWidth || 560));
+
+/**
+ * The plot's size at a container width, and its scales.
+ * @param {import("./gradcheck.js").PlotData} data
+ * @param {number} clientWidth  the container's width, 0 when not laid out
+ * @returns {PlotFrame}
+ */
+function plotFrame(data, clientWidth) {
+  const width = Math.max(280, Math.min(720, clientWidth || 560));
   const height = Math.round(Math.max(220, Math.min(320, width * 0.62)));
   const inner = {
     width: width - MARGIN.left - MARGIN.right,
@@ -59,21 +64,16 @@ export function drawGradcheckPlot(container, summaries, { scheme = "forward" } =
     MARGIN.left + ((x - data.x[0]) / (data.x[1] - data.x[0])) * inner.width;
   const sy = (/** @type {number} */ y) =>
     MARGIN.top + (1 - (y - data.y[0]) / (data.y[1] - data.y[0])) * inner.height;
-  const names = shown.map((summary) => summary.label || summary.node).join(", ");
-  const root = /** @type {SVGSVGElement} */ (
-    svg("svg", {
-      class: "gradcheck-svg",
-      "data-testid": "gradcheck-plot",
-      viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
-      role: "img",
-      "aria-label":
-        `Log–log plot of the ${scheme} difference's error against h for ${names}. ` +
-        "The error falls as h shrinks, then rises again once rounding eats the digits. The table gives the numbers.",
-    })
-  );
+  return { width, height, inner, sx, sy };
+}
 
+/**
+ * The grid, tick labels, exact-zero floor, frame and axis titles.
+ * @param {SVGElement} root
+ * @param {import("./gradcheck.js").PlotData} data
+ * @param {PlotFrame} frame
+ */
+function drawAxes(root, data, { height, inner, sx, sy }) {
   const grid = svg("g", { class: "plot-grid" }, root);
   for (const t of data.xTicks) {
     svg("line", { x1: sx(t), x2: sx(t), y1: MARGIN.top, y2: MARGIN.top + inner.height }, grid);
@@ -148,35 +148,47 @@ export function drawGradcheckPlot(container, summaries, { scheme = "forward" } =
     },
     root,
   ).textContent = "error (log scale)";
+}
 
-  shown.forEach((summary, s) => {
-    const series = data.series[s];
-    const group = svg("g", { class: `plot-series series-${s}`, "data-label": series.label }, root);
-    const path = series.points
-      .map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
-      .join("");
-    if (path) svg("path", { class: "plot-line", d: path }, group);
-    for (const p of series.points) {
-      const point = svg(
-        "g",
-        {
-          class: p.zero ? "plot-point is-zero" : "plot-point",
-          "data-testid": "plot-point",
-          transform: `translate(${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)})`,
-        },
-        group,
-      );
-      marker(SHAPES[s % SHAPES.length], point);
-      svg("title", {}, point).textContent =
-        `${series.label}: h = ${p.row.h}, numeric ${p.row.numeric}, error ${p.row.error}`;
-    }
-    if (summary.best) {
-      const best = series.points.find((p) => p.row === summary.best || p.row.h === summary.best?.h);
-      if (best)
-        svg("circle", { class: "plot-best", r: 8.5, cx: sx(best.x), cy: sy(best.y) }, group);
-    }
-  });
+/**
+ * One leaf's line, markers and the ring on the h the table shows.
+ * @param {SVGElement} root
+ * @param {import("./gradcheck.js").CheckSummary} summary
+ * @param {import("./gradcheck.js").PlotData["series"][number]} series
+ * @param {number} s  the series' index, which picks its colour and marker
+ * @param {PlotFrame} frame
+ */
+function drawSeries(root, summary, series, s, { sx, sy }) {
+  const group = svg("g", { class: `plot-series series-${s}`, "data-label": series.label }, root);
+  const path = series.points
+    .map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
+    .join("");
+  if (path) svg("path", { class: "plot-line", d: path }, group);
+  for (const p of series.points) {
+    const point = svg(
+      "g",
+      {
+        class: p.zero ? "plot-point is-zero" : "plot-point",
+        "data-testid": "plot-point",
+        transform: `translate(${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)})`,
+      },
+      group,
+    );
+    marker(SHAPES[s % SHAPES.length], point);
+    svg("title", {}, point).textContent =
+      `${series.label}: h = ${p.row.h}, numeric ${p.row.numeric}, error ${p.row.error}`;
+  }
+  if (summary.best) {
+    const best = series.points.find((p) => p.row === summary.best || p.row.h === summary.best?.h);
+    if (best) svg("circle", { class: "plot-best", r: 8.5, cx: sx(best.x), cy: sy(best.y) }, group);
+  }
+}
 
+/**
+ * The legend: each plotted leaf's marker and name.
+ * @param {import("./gradcheck.js").CheckSummary[]} shown
+ */
+function buildLegend(shown) {
   const legend = document.createElement("ul");
   legend.className = "plot-legend";
   shown.forEach((summary, s) => {
@@ -192,14 +204,54 @@ export function drawGradcheckPlot(container, summaries, { scheme = "forward" } =
     item.append(key, ` ${summary.label || summary.node}`);
     legend.append(item);
   });
+  return legend;
+}
+
+/**
+ * The note under the plot: what was left out, and what the ring means.
+ * @param {number} plotted
+ * @param {number} total
+ */
+function buildNote(plotted, total) {
   const notes = [];
-  if (summaries.length > shown.length)
-    notes.push(
-      `The first ${shown.length} of ${summaries.length} leaves are plotted; the table lists all.`,
-    );
+  if (total > plotted)
+    notes.push(`The first ${plotted} of ${total} leaves are plotted; the table lists all.`);
   notes.push("A ring marks the h the table shows.");
   const note = document.createElement("p");
   note.className = "plot-note";
   note.textContent = notes.join(" ");
-  container.replaceChildren(root, legend, note);
+  return note;
+}
+
+/**
+ * Draw the plot into `container`, replacing what was there.
+ * @param {HTMLElement} container
+ * @param {import("./gradcheck.js").CheckSummary[]} summaries
+ * @param {{scheme?: string}} [options]
+ */
+export function drawGradcheckPlot(container, summaries, { scheme = "forward" } = {}) {
+  const shown = summaries.slice(0, MOST_SERIES);
+  const data = plotData(shown);
+  const frame = plotFrame(data, container.clientWidth);
+  const { width, height } = frame;
+  const names = shown.map((summary) => summary.label || summary.node).join(", ");
+  const root = /** @type {SVGSVGElement} */ (
+    svg("svg", {
+      class: "gradcheck-svg",
+      "data-testid": "gradcheck-plot",
+      viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
+      role: "img",
+      "aria-label":
+        `Log–log plot of the ${scheme} difference's error against h for ${names}. ` +
+        "The error falls as h shrinks, then rises again once rounding eats the digits. The table gives the numbers.",
+    })
+  );
+
+  drawAxes(root, data, frame);
+  shown.forEach((summary, s) => {
+    drawSeries(root, summary, data.series[s], s, frame);
+  });
+  container.replaceChildren(root, buildLegend(shown), buildNote(shown.length, summaries.length));
 }

@@ -16,6 +16,41 @@ import { readLabState } from "./lab-url.js";
  */
 
 /**
+ * The lab state a bug-lab example brings: all its options, the gradient check's included
+ * (keeping the difference the learner chose).
+ * @param {LabExample} example
+ * @param {"forward" | "central"} scheme  the difference chosen now
+ */
+function exampleState(example, scheme) {
+  return readLabState(
+    new URLSearchParams([
+      ["mistake", example.mistake ?? ""],
+      ["sort_steps", example.sort_steps ? "1" : ""],
+      ["gradcheck", example.gradcheck ? (scheme === "central" ? "central" : "1") : ""],
+    ]),
+  );
+}
+
+/**
+ * Fetch the gradient check of the trace on screen into the panel, unless aborted meanwhile.
+ * @param {ReturnType<typeof mountGradcheckPanel>} panel
+ * @param {import("../passes/trace.js").Trace} shown
+ * @param {"forward" | "central"} scheme
+ * @param {AbortSignal} signal
+ */
+async function loadGradcheck(panel, shown, scheme, signal) {
+  panel.loading();
+  try {
+    const options = { signal, mistake: shown.mistake ?? null, scheme };
+    const result = await fetchGradcheck(shown.source, shown.granularity, options);
+    if (!signal.aborted) panel.show(result, shown, scheme);
+  } catch (error) {
+    if (!signal.aborted)
+      panel.showError(error instanceof Error ? forLearner(error.message) : String(error));
+  }
+}
+
+/**
  * @param {{editorRoot: HTMLElement | null, playerRoot: HTMLElement, search: string,
  *   onChange: (retrace: boolean) => void}} options
  *   onChange: the state changed; retrace says the trace must be fetched again
@@ -61,13 +96,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
       if (!(target instanceof HTMLSelectElement) || target.name !== "example") return;
       const example = examples.find((e) => e.id === target.value);
       if (!example) return;
-      state = readLabState(
-        new URLSearchParams([
-          ["mistake", example.mistake ?? ""],
-          ["sort_steps", example.sort_steps ? "1" : ""],
-          ["gradcheck", example.gradcheck ? (state.scheme === "central" ? "central" : "1") : ""],
-        ]),
-      );
+      state = exampleState(example, state.scheme);
       controls?.set(state);
     },
     { capture: true },
@@ -81,17 +110,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
     if (!state.gradcheck || !trace) return;
     const controller = new AbortController();
     inFlight = controller;
-    const shown = trace;
-    panel.loading();
-    try {
-      const { scheme } = state;
-      const options = { signal: controller.signal, mistake: shown.mistake ?? null, scheme };
-      const result = await fetchGradcheck(shown.source, shown.granularity, options);
-      if (!controller.signal.aborted) panel.show(result, shown, scheme);
-    } catch (error) {
-      if (!controller.signal.aborted)
-        panel.showError(error instanceof Error ? forLearner(error.message) : String(error));
-    }
+    await loadGradcheck(panel, trace, state.scheme, controller.signal);
   }
 
   return {

@@ -25,14 +25,8 @@ const NO_SORT_WORDS =
 /** Long lists show their last items; the counts stay exact. */
 const MOST_CHIPS = 40;
 
-/**
- * @param {HTMLElement} container
- * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[]}} options
- */
-export function mountSortStepsView(container, { timeline, names }) {
-  const { trace } = timeline;
-  const steps = createSortSteps(trace);
-  const appendFirst = trace.mistake === "append-first";
+/** The panel's elements, unattached: the section and the parts update fills. */
+function buildSortStepsPanel() {
   const caption = html("p", { class: "sort-step-caption" });
   const stack = html("ol", {
     class: "sort-stack",
@@ -68,31 +62,75 @@ export function mountSortStepsView(container, { timeline, names }) {
       ]),
     ],
   );
+  return { panel, caption, stack, visited, topo, counter, visitedCount, topoCount };
+}
+
+/**
+ * The chips of a list of nodes, the last MOST_CHIPS of them.
+ * @param {number[]} nodes
+ * @param {number} current  the node to mark as this step's, or -1
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {string[]} names
+ */
+function chips(nodes, current, trace, names) {
+  const from = Math.max(0, nodes.length - MOST_CHIPS);
+  const items =
+    from > 0 ? [html("li", { class: "sort-chip is-more", text: `\u2026 ${from}` })] : [];
+  for (const node of nodes.slice(from)) {
+    items.push(
+      html(
+        "li",
+        {
+          class: node === current ? "sort-chip is-current" : "sort-chip",
+          "data-node-id": trace.nodes[node].id,
+        },
+        [names[node]],
+      ),
+    );
+  }
+  return items;
+}
+
+/**
+ * One `build` call on the stack.
+ * @param {{node: number, skip: boolean}} entry
+ * @param {number} depth
+ * @param {boolean} current  whether it is the innermost call
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {string[]} names
+ */
+function stackCall(entry, depth, current, trace, names) {
+  const call = html(
+    "li",
+    {
+      class: `sort-call${current ? " is-current" : ""}${entry.skip ? " is-skip" : ""}`,
+      "data-node-id": trace.nodes[entry.node].id,
+      "data-depth": depth,
+      ...(current ? { "aria-current": "step" } : {}),
+    },
+    [
+      html("code", { text: `build(${names[entry.node]})` }),
+      ...(entry.skip
+        ? [html("span", { class: "sort-note", text: "already visited: returns" })]
+        : []),
+    ],
+  );
+  call.style.setProperty("--depth", String(depth)); // CSSOM: the page's CSP refuses style attributes
+  return call;
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[]}} options
+ */
+export function mountSortStepsView(container, { timeline, names }) {
+  const { trace } = timeline;
+  const steps = createSortSteps(trace);
+  const appendFirst = trace.mistake === "append-first";
+  const { panel, caption, stack, visited, topo, counter, visitedCount, topoCount } =
+    buildSortStepsPanel();
   container.replaceChildren(panel);
   container.hidden = true;
-
-  /**
-   * @param {number[]} nodes
-   * @param {number} current
-   */
-  const chips = (nodes, current) => {
-    const from = Math.max(0, nodes.length - MOST_CHIPS);
-    const items =
-      from > 0 ? [html("li", { class: "sort-chip is-more", text: `\u2026 ${from}` })] : [];
-    for (const node of nodes.slice(from)) {
-      items.push(
-        html(
-          "li",
-          {
-            class: node === current ? "sort-chip is-current" : "sort-chip",
-            "data-node-id": trace.nodes[node].id,
-          },
-          [names[node]],
-        ),
-      );
-    }
-    return items;
-  };
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
@@ -109,25 +147,7 @@ export function mountSortStepsView(container, { timeline, names }) {
           : STEP_WORDS[at.step];
     const top = at.stack.length - 1;
     stack.replaceChildren(
-      ...at.stack.map((entry, depth) => {
-        const call = html(
-          "li",
-          {
-            class: `sort-call${depth === top ? " is-current" : ""}${entry.skip ? " is-skip" : ""}`,
-            "data-node-id": trace.nodes[entry.node].id,
-            "data-depth": depth,
-            ...(depth === top ? { "aria-current": "step" } : {}),
-          },
-          [
-            html("code", { text: `build(${names[entry.node]})` }),
-            ...(entry.skip
-              ? [html("span", { class: "sort-note", text: "already visited: returns" })]
-              : []),
-          ],
-        );
-        call.style.setProperty("--depth", String(depth)); // CSSOM: the page's CSP refuses style attributes
-        return call;
-      }),
+      ...at.stack.map((entry, depth) => stackCall(entry, depth, depth === top, trace, names)),
     );
     if (!at.stack.length) {
       const why =
@@ -138,8 +158,8 @@ export function mountSortStepsView(container, { timeline, names }) {
     }
     visitedCount.textContent = `(${at.visited.length})`;
     topoCount.textContent = `(${at.topo.length})`;
-    visited.replaceChildren(...chips(at.visited, at.step === "visit" ? at.node : -1));
-    topo.replaceChildren(...chips(at.topo, at.step === "append" ? at.node : -1));
+    visited.replaceChildren(...chips(at.visited, at.step === "visit" ? at.node : -1, trace, names));
+    topo.replaceChildren(...chips(at.topo, at.step === "append" ? at.node : -1, trace, names));
   }
   return { update };
 }

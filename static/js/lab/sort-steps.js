@@ -37,6 +37,42 @@ export function hasSortSteps(trace) {
 }
 
 /**
+ * A sort frame's step, node index and depth (-1 for the seed), and how to fail on it.
+ * Throws a TypeError when the step is unknown, the node missing or the depth not whole.
+ * @param {Record<string, unknown>} frame
+ * @param {number} k  the frame's index
+ * @param {Map<string, number>} indexOf  node id -> node index
+ */
+function readStep(frame, k, indexOf) {
+  const fail = (/** @type {string} */ what) => {
+    throw new TypeError(`trace.frames[${k}] ${what}, got ${JSON.stringify(frame)}`);
+  };
+  const step = /** @type {SortStep} */ (frame.step);
+  if (!SORT_STEPS.includes(step)) fail("must have a step of visit, skip, append or seed");
+  let node = -1;
+  let depth = -1;
+  if (step !== "seed") {
+    node = indexOf.get(/** @type {string} */ (frame.node)) ?? fail("must name a node");
+    depth = /** @type {number} */ (frame.depth);
+    if (!Number.isInteger(depth) || depth < 0) fail("must have a depth of 0 or more");
+  }
+  return { step, node, depth, fail };
+}
+
+/**
+ * Each step's sort end: the step after its sort's seed (or the last step).
+ * @param {SortStep[]} steps
+ */
+function sortEnds(steps) {
+  /** @type {number[]} */ const sortEnd = new Array(steps.length);
+  for (let p = steps.length - 1, end = steps.length; p >= 0; p--) {
+    if (steps[p] === "seed") end = p + 1;
+    sortEnd[p] = end;
+  }
+  return sortEnd;
+}
+
+/**
  * Index a trace's sort steps once; `at(k)` then gives the state at frame k without
  * replaying the sort (a big graph has tens of thousands of steps). Throws a
  * TypeError naming the first step that does not fit: an unknown step, a missing
@@ -67,19 +103,8 @@ export function createSortSteps(trace) {
   let base = { step: 0, visit: 0, append: 0 };
   trace.frames.forEach((frame, k) => {
     if (frame.phase !== "sort") return;
-    const fail = (/** @type {string} */ what) => {
-      throw new TypeError(`trace.frames[${k}] ${what}, got ${JSON.stringify(frame)}`);
-    };
-    const step = /** @type {SortStep} */ (frame.step);
-    if (!SORT_STEPS.includes(step)) fail("must have a step of visit, skip, append or seed");
+    const { step, node, depth, fail } = readStep(frame, k, indexOf);
     const p = steps.length;
-    let node = -1;
-    let depth = -1;
-    if (step !== "seed") {
-      node = indexOf.get(/** @type {string} */ (frame.node)) ?? fail("must name a node");
-      depth = /** @type {number} */ (frame.depth);
-      if (!Number.isInteger(depth) || depth < 0) fail("must have a depth of 0 or more");
-    }
     callerOf.push(-1);
     if (step === "seed") {
       stack = [];
@@ -114,11 +139,7 @@ export function createSortSteps(trace) {
     frameIndices.push(k);
   });
   // Each sort's end: the step after its seed (or the last step).
-  /** @type {number[]} */ const sortEnd = new Array(steps.length);
-  for (let p = steps.length - 1, end = steps.length; p >= 0; p--) {
-    if (steps[p] === "seed") end = p + 1;
-    sortEnd[p] = end;
-  }
+  const sortEnd = sortEnds(steps);
 
   return {
     /** Frame indices of the sort steps, in order. */

@@ -22,6 +22,7 @@ import ast
 import math
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, EngineError, arithmetic_reason
 from backprop_animator.engine.limits import Limits, too_deep
@@ -98,20 +99,16 @@ class StraightLine:
     # Statements: each compiles to a closure of no arguments.
 
     def statement(self, node: ast.stmt) -> Callable[[], None]:
-        kind = type(node)
-        if kind is ast.Expr:
-            return self.expression_statement(node)  # type: ignore[arg-type]
-        if kind is ast.Assign:
-            return self.assign(node)  # type: ignore[arg-type]
-        if kind is ast.AugAssign:
-            return self.augmented_assign(node)  # type: ignore[arg-type]
-        if kind is ast.ImportFrom:
-            return self.import_from(node)  # type: ignore[arg-type]
-        if kind is ast.Import:
-            return self.fail(node, "only `from ... import Value` is accepted; nothing is imported")
-        if kind is ast.Pass:
-            return lambda: None
-        return self.fail(node, self.unsupported(node))
+        compile_statement = _STATEMENTS.get(type(node))
+        if compile_statement is None:
+            return self.fail(node, self.unsupported(node))
+        return compile_statement(self, node)
+
+    def import_all(self, node: ast.Import) -> Callable[[], None]:
+        return self.fail(node, "only `from ... import Value` is accepted; nothing is imported")
+
+    def pass_statement(self, node: ast.Pass) -> Callable[[], None]:
+        return lambda: None
 
     def expression_statement(self, node: ast.Expr) -> Callable[[], None]:
         call = node.value
@@ -264,28 +261,16 @@ class StraightLine:
                 line, column = self.lines.position(node)
                 error = self.limits.exceeded("max_depth", too_deep(node), line, column)
                 return self.raising(error)
-            kind = type(node)
-            if kind is ast.BinOp:
-                return self.binary(node)  # type: ignore[arg-type]
-            if kind is ast.Name:
-                return self.name(node)  # type: ignore[arg-type]
-            if kind is ast.Constant:
-                return self.constant(node)  # type: ignore[arg-type]
-            if kind is ast.UnaryOp:
-                return self.unary(node)  # type: ignore[arg-type]
-            if kind is ast.Call:
-                return self.call(node)  # type: ignore[arg-type]
-            if kind is ast.Attribute:
-                return self.raising(
-                    self.error(
-                        node,
-                        f"reading `.{node.attr}` is not supported; "  # type: ignore[attr-defined]
-                        "the player shows data and grad",
-                    )
-                )
-            return self.raising(self.error(node, self.unsupported(node)))
+            compile_expression = _EXPRESSIONS.get(type(node))
+            if compile_expression is None:
+                return self.raising(self.error(node, self.unsupported(node)))
+            return compile_expression(self, node)
         finally:
             self.depth -= 1
+
+    def attribute(self, node: ast.Attribute) -> Expr:
+        message = f"reading `.{node.attr}` is not supported; the player shows data and grad"
+        return self.raising(self.error(node, message))
 
     def binary(self, node: ast.BinOp) -> Expr:
         left = self.expr(node.left)
@@ -565,3 +550,22 @@ class StraightLine:
             raise error
 
         return refuse
+
+
+# What each statement and expression of §2 compiles with; anything else is refused.
+_STATEMENTS: dict[type[ast.stmt], Callable[[StraightLine, Any], Callable[[], None]]] = {
+    ast.Expr: StraightLine.expression_statement,
+    ast.Assign: StraightLine.assign,
+    ast.AugAssign: StraightLine.augmented_assign,
+    ast.ImportFrom: StraightLine.import_from,
+    ast.Import: StraightLine.import_all,
+    ast.Pass: StraightLine.pass_statement,
+}
+_EXPRESSIONS: dict[type[ast.expr], Callable[[StraightLine, Any], Expr]] = {
+    ast.BinOp: StraightLine.binary,
+    ast.Name: StraightLine.name,
+    ast.Constant: StraightLine.constant,
+    ast.UnaryOp: StraightLine.unary,
+    ast.Call: StraightLine.call,
+    ast.Attribute: StraightLine.attribute,
+}

@@ -56,6 +56,10 @@ OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
 
 
 _ONLY_NAMES = "only names can be assigned to (and `x.label = '...'`)"
+_VALUE_EXPONENT = (
+    "the exponent of ** must be a plain number like 2 or -1; "
+    "a name assigned a number is a Value leaf, so write the number itself"
+)
 
 
 class StraightLine:
@@ -291,15 +295,10 @@ class StraightLine:
         symbol, compute = entry
         apply = self.applier(node, symbol, compute)
         if symbol == "**":
-            exponent_error = self.error(
-                node,
-                "the exponent of ** must be a plain number like 2 or -1; "
-                "a name assigned a number is a Value leaf, so write the number itself",
-            )
 
             def power(left: Operand, right: Operand) -> Operand:
                 if isinstance(right, Value):
-                    raise exponent_error
+                    raise self.error(node, _VALUE_EXPONENT)
                 return apply(left, right)
 
             return power
@@ -316,15 +315,15 @@ class StraightLine:
 
     def name(self, node: ast.Name) -> Expr:
         name = node.id
-        if name in RESERVED:
-            reserved = self.error(node, f"`{name}` is a function; call it, like {name}(x)")
-        missing = self.error(node, f"name '{name}' is not defined")
 
         def lookup(env: Env) -> Operand:
             try:
                 return env[name]
             except KeyError:
-                raise (reserved if name in RESERVED else missing) from None
+                if name in RESERVED:
+                    message = f"`{name}` is a function; call it, like {name}(x)"
+                    raise self.error(node, message) from None
+                raise self.error(node, f"name '{name}' is not defined") from None
 
         return lookup
 
@@ -397,15 +396,13 @@ class StraightLine:
             if node.args or node.keywords:
                 return self.raising(self.error(node, f".{method}() takes no arguments"))
             target = self.expr(func.value)
-            not_value = self.error(
-                node, f"a plain number has no .{method}(); write {method}(x) or Value(x)"
-            )
             apply = self.function_of(node, method)
 
             def run_method(env: Env) -> Operand:
                 value = target(env)
                 if not isinstance(value, Value):
-                    raise not_value
+                    message = f"a plain number has no .{method}(); write {method}(x) or Value(x)"
+                    raise self.error(node, message)
                 return apply(value)
 
             return run_method
@@ -433,12 +430,11 @@ class StraightLine:
                 return self.raising(error)
         data = self.expr(node.args[0])
         position = self.place(node)
-        not_number = self.error(node, "Value() takes a plain number, not another Value")
 
         def make(env: Env) -> Operand:
             number = data(env)
             if isinstance(number, Value):
-                raise not_number
+                raise self.error(node, "Value() takes a plain number, not another Value")
             leaf = Value(number, label=label)
             self.count_nodes(node, leaf, -1, position)
             return leaf

@@ -31,9 +31,28 @@ _MAGNITUDES = ((1e5, 5), (1e4, 4), (1e3, 3), (100.0, 2), (10.0, 1), (1.0, 0),
                (0.1, -1), (0.01, -2), (0.001, -3))  # fmt: skip
 
 
+# A trace writes the same numbers again and again (a gradient in the frame that adds it
+# and in every frame that reads it): the usual four digits are looked up once each.
+# Equal numbers format alike whatever their type (1, 1.0 and True all read `1`).
+_FORMATTED: dict[float, str] = {}
+_MAX_FORMATTED = 1 << 16
+
+
 def format_number(x: float, *, digits: int = SIGNIFICANT) -> str:
     """`x` as a learner reads it: see the module's examples. `digits` is 1 to 6."""
-    digits = min(max(digits, 1), MAX_DIGITS)
+    if digits == SIGNIFICANT:
+        text = _FORMATTED.get(x)
+        if text is None:
+            if len(_FORMATTED) >= _MAX_FORMATTED:
+                _FORMATTED.clear()
+            text = _format(x, SIGNIFICANT)
+            if x == x:  # each NaN is a key of its own: none is kept
+                _FORMATTED[x] = text
+        return text
+    return _format(x, min(max(digits, 1), MAX_DIGITS))
+
+
+def _format(x: float, digits: int) -> str:
     if isinstance(x, bool):
         x = int(x)
     if x != x:

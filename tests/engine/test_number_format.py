@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from backprop_animator.engine import trace_source
+from backprop_animator.engine.trace import number_format
 from backprop_animator.engine.trace.number_format import (
     MINUS,
     format_number,
@@ -117,3 +118,21 @@ def test_narration_uses_the_format_with_the_true_minus_sign() -> None:
     texts = " ".join(frame["text"] for frame in trace_source(source)["frames"])
     assert "2 × −3 = −6" in texts
     assert "-3" not in texts and "-6" not in texts
+
+
+def test_a_number_formatted_again_reads_as_it_did_the_first_time() -> None:
+    # The four-digit form is remembered per value; equal values of any type read alike,
+    # a NaN is never remembered, and the memory stays bounded.
+    rng = random.Random(7)
+    values = [rng.uniform(-1e7, 1e7) * 10 ** rng.randint(-9, 3) for _ in range(2_000)]
+    first = [format_number(x) for x in values]
+    assert [format_number(x) for x in values] == first
+    assert first == [number_format._format(x, 4) for x in values]
+    assert format_number(1) == format_number(1.0) == format_number(True) == "1"
+    assert format_number(2**70) == format_number(float(2**70)) == "1.181e+21"
+    nan = float("nan")
+    assert format_number(nan) == "nan"
+    assert nan not in number_format._FORMATTED
+    for k in range(number_format._MAX_FORMATTED + 10):
+        format_number(k + 0.5)
+    assert len(number_format._FORMATTED) <= number_format._MAX_FORMATTED

@@ -119,6 +119,18 @@ def current_deadline() -> float | None:
     return _deadline.get()
 
 
+# Work that charges no interpreter steps reads the clock once per this many nodes.
+NODES_PER_TIME_CHECK = 2_048
+
+
+def past_deadline() -> bool:
+    """Whether the current call of the engine is past its deadline: for work that charges
+    no interpreter steps (a straight-line program, the engine's own backward pass), read
+    every so many nodes."""
+    end = _deadline.get()
+    return end is not None and time.monotonic() > end
+
+
 def too_deep(node: ast.expr) -> str:
     """What to say where an expression passes the depth limit. A long chain of binary
     operators is nested too, one level per operator (`a + b + c` is `(a + b) + c`),

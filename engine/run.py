@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import ast
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
@@ -87,18 +90,14 @@ def _plain_recorder(limits: Limits, mistake: str | None, sort_steps: bool) -> Re
 
 def _run_plain(tree: ast.Module, source: str, granularity: str, recorder: Recorder) -> Value:
     limits = recorder.limits
-    previous_limit = sys.getrecursionlimit()
     wanted = min(limits.max_depth * _PYTHON_FRAMES_PER_LEVEL + 1_000, _MAX_RECURSION_LIMIT)
-    sys.setrecursionlimit(max(previous_limit, wanted))
     try:
-        return StraightLine(SourceLines(source), granularity, limits, recorder.adopt_plain).run(
-            tree
-        )
+        with _recursion_room(wanted):
+            runner = StraightLine(SourceLines(source), granularity, limits, recorder.adopt_plain)
+            return runner.run(tree)
     except RecursionError:
         # Only reachable when BACKPROP_MAX_DEPTH is set above what Python's stack allows.
         raise limits.exceeded("max_depth", "the program is nested too deeply") from None
-    finally:
-        sys.setrecursionlimit(previous_limit)
 
 
 def _one_pass(recorder: Recorder, output: Value, source: str, granularity: str) -> dict[str, Any]:
@@ -142,15 +141,14 @@ def trace_program(
         limits.max_depth,
     )
     code = compiler.module(tree)
-    previous_limit = sys.getrecursionlimit()
     deepest = max(limits.max_depth, limits.max_call_depth)
     wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
-    sys.setrecursionlimit(max(previous_limit, wanted))
     try:
-        code(Frame(globals_, None))
-        if rerun is not None and not rerun.first:
-            return None  # it never reached the pass it was run for
-        return recorder.finish(source, granularity, globals_)
+        with _recursion_room(wanted):
+            code(Frame(globals_, None))
+            if rerun is not None and not rerun.first:
+                return None  # it never reached the pass it was run for
+            return recorder.finish(source, granularity, globals_)
     except PassReached:
         return None
     except ProgramError as error:
@@ -161,5 +159,29 @@ def trace_program(
         raise limits.exceeded("max_nodes", "the program ran out of memory") from None
     except Exception as error:  # outside any statement (e.g. while writing the trace)
         raise EngineError(operation_failed(error)) from None
+
+
+# Python's recursion limit is the whole process's, and traces run at once in the event
+# loop and in threads: each asks for the room it needs, the limit is the most any running
+# trace asked for, and the last one out puts back the limit it found.
+_recursion_lock = threading.Lock()
+_recursion_wanted: list[int] = []
+_recursion_saved = 0
+
+
+@contextmanager
+def _recursion_room(frames: int) -> Iterator[None]:
+    """Python's recursion limit at least `frames` while the block runs, whatever other
+    threads ask for and give back meanwhile."""
+    global _recursion_saved
+    with _recursion_lock:
+        if not _recursion_wanted:
+            _recursion_saved = sys.getrecursionlimit()
+        _recursion_wanted.append(frames)
+        sys.setrecursionlimit(max([_recursion_saved, *_recursion_wanted]))
+    try:
+        yield
     finally:
-        sys.setrecursionlimit(previous_limit)
+        with _recursion_lock:
+            _recursion_wanted.remove(frames)
+            sys.setrecursionlimit(max([_recursion_saved, *_recursion_wanted]))

@@ -1,4 +1,6 @@
-"""The interpreter for real programs (SPEC §11): functions, loops, classes, several passes.
+"""The one interpreter: real programs (SPEC §11: functions, loops, classes, several
+passes) and, in its straight-line mode (`straight_line`), the programs of SPEC §2, where a
+number assigned to a name is a leaf.
 
 A parsed program is compiled into closures (`compiler`, `expressions`, `patterns`,
 `scope`) and run over the program's own objects (`objects`, `machine`, `library`,

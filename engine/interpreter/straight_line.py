@@ -25,7 +25,12 @@ from collections.abc import Callable
 from typing import Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, EngineError, arithmetic_reason
-from backprop_animator.engine.limits import Limits, too_deep
+from backprop_animator.engine.limits import (
+    NODES_PER_TIME_CHECK,
+    Limits,
+    past_deadline,
+    too_deep,
+)
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
 from backprop_animator.engine.parse import (
     BINARY_OPERATORS,
@@ -62,6 +67,11 @@ _VALUE_EXPONENT = (
 )
 
 
+# A straight-line program charges no interpreter steps: the clock is read after each
+# statement and every so many nodes (SPEC §16: the time limit holds in every host).
+TOO_LONG = "the program took too long to trace"
+
+
 class StraightLine:
     """Runs one straight-line program; `run` returns its output, the recorder's nodes
     and their places filled in by `adopt` (a `Recorder.adopt_plain`)."""
@@ -79,14 +89,18 @@ class StraightLine:
         self.adopt = adopt
         self.env: Env = {}
         self.node_count = 0
+        self.next_time_check = NODES_PER_TIME_CHECK
         self.depth = 0
         self.output: Value | None = None
         self.backward_line: int | None = None
         self.last: Operand | None = None
 
     def run(self, tree: ast.Module) -> Value:
+        limits = self.limits
         for statement in tree.body:
             self.statement(statement)()
+            if past_deadline():
+                raise limits.exceeded("time_limit", TOO_LONG, *self.lines.position(statement))
         result = self.output if self.output is not None else self.last
         if result is None:
             raise EngineError(
@@ -508,6 +522,10 @@ class StraightLine:
         if self.node_count > self.limits.max_nodes:
             line, column = self.lines.position(node)
             raise self.limits.exceeded("max_nodes", "the graph has too many nodes", line, column)
+        if self.node_count >= self.next_time_check:  # one statement may make many nodes
+            self.next_time_check = self.node_count + NODES_PER_TIME_CHECK
+            if past_deadline():
+                raise self.limits.exceeded("time_limit", TOO_LONG, *self.lines.position(node))
 
     # Errors and places
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError, arithmetic_reason, rule_failure
 from backprop_animator.engine.lab.mistakes import backward_order, check_mistake, overwrite
-from backprop_animator.engine.lab.program_gradcheck import gradcheck_program
+from backprop_animator.engine.lab.program_gradcheck import gradcheck_program, no_such_pass
 from backprop_animator.engine.limits import Limits, deadline
 from backprop_animator.engine.ops import NUMBER_FUNCTIONS
 from backprop_animator.engine.parse import first_real_statement, parse_program
@@ -70,7 +70,9 @@ def gradcheck_source(
     with deadline(limits):
         tree = parse_program(source, granularity, limits, tree)
         real = first_real_statement(tree)
-        if real is None and pass_index == 0:
+        if real is None:  # a straight-line program has one pass
+            if pass_index != 0:
+                raise no_such_pass(1, pass_index)
             return _gradcheck_source(tree, source, granularity, limits, scheme, h, leaves, mistake)
         return gradcheck_program(
             tree,

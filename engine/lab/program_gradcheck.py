@@ -57,10 +57,7 @@ def gradcheck_program(
     recorder = recorded[0]
     passes = trace["passes"]
     if not 0 <= pass_index < len(passes):
-        raise EngineError(
-            f"the program has {len(passes)} backward pass{'es' if len(passes) != 1 else ''}: "
-            f"pass must be 0 to {len(passes) - 1}, not {pass_index}"
-        )
+        raise no_such_pass(len(passes), pass_index)
     ids = recorder.ids
     by_id = {node["id"]: node for node in trace["nodes"]}
     grads = first.grads[pass_index]
@@ -177,3 +174,13 @@ def _selected(
 
 def _name(node: dict[str, Any]) -> str:
     return repr(node["label"] or node["name"]) if (node["label"] or node["name"]) else node["id"]
+
+
+def no_such_pass(count: int, pass_index: int) -> EngineError:
+    """The error for a pass the program does not have: `no_such_pass(1, 2)` says "the
+    program has 1 backward pass: pass must be 0, not 2"."""
+    if count == 1:
+        return EngineError(f"the program has 1 backward pass: pass must be 0, not {pass_index}")
+    return EngineError(
+        f"the program has {count} backward passes: pass must be 0 to {count - 1}, not {pass_index}"
+    )

@@ -51,7 +51,7 @@ from backprop_animator.engine.lab.engine_check import check_engine
 from backprop_animator.engine.lab.right_engine import RightEngine, right_locals
 from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
 from backprop_animator.engine.trace import narrate, underflow
 from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import Value, creation_order, no_rule, topological_order
@@ -538,7 +538,14 @@ class Recorder:
         story: list[mistake_text.Run] = []
         frames = self.frames
         leaf_rule = no_rule
+        time_check = NODES_PER_TIME_CHECK
         for node in order:
+            time_check -= 1
+            if not time_check:  # the engine's rules charge no steps: read the clock
+                time_check = NODES_PER_TIME_CHECK
+                if past_deadline():
+                    error = self.limits.exceeded("time_limit", "the backward pass took too long")
+                    raise ProgramError(error.message)
             if mistake is None and not node._prev and node._backward is leaf_rule:
                 # A leaf of the engine: its rule does nothing, so there is nothing to watch.
                 frame: dict[str, Any] = {

@@ -13,14 +13,16 @@ import dataclasses
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import orjson
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, Value, trace_source, trace_value
 from backprop_animator.engine.interpreter import runtime
+from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, deadline
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.support.bounds import CASES, MEMORY_BYTES, NEVER_ENDS, SECONDS, Case
 
@@ -80,6 +82,55 @@ def test_the_time_limit_is_the_whole_call_not_each_statement() -> None:
     source = "total = 0\nfor i in range(10**9):\n    total += i\n"
     with pytest.raises(EngineError, match=r"0\.2 s"):
         trace_source(source, limits=Limits(max_steps=10**12, time_limit=0.2))
+
+
+def test_a_long_straight_line_program_stops_at_the_time_limit_at_its_line() -> None:
+    # No loop and no steps, but raised node and source limits: the clock still holds.
+    source = "a = 1.0\nb = 0.5\n" + "a = a*b + b\n" * 60_000
+    limits = Limits(max_nodes=10**6, max_source_chars=10**7, time_limit=0.2)
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT") as caught:
+        trace_source(source, limits=limits)
+    assert "took too long" in caught.value.message
+    assert caught.value.line is not None  # the statement it had reached
+
+
+def test_the_engines_backward_pass_reads_the_clock() -> None:
+    a = Value(0.5)
+    out = a
+    for _ in range(3 * NODES_PER_TIME_CHECK):
+        out = out * 1.0
+    with deadline(Limits(time_limit=0.1)):
+        time.sleep(0.15)
+        with pytest.raises(EngineError, match="backward pass took too long"):
+            trace_value(out)
+
+
+def test_overlapping_traces_in_threads_give_back_pythons_recursion_limit() -> None:
+    # The limit is the process's: raised for a deep program in one thread while another
+    # thread traces and finishes, it must end as it was, never lowered under a deep run.
+    before = sys.getrecursionlimit()
+    deep = Limits(max_depth=1_000)
+    nested = "a = 2.0\nb = " + "-" * 900 + "a\n"
+    errors: list[BaseException] = []
+
+    def run(source: str, limits: Limits | None, times: int) -> None:
+        try:
+            for _ in range(times):
+                trace_source(source, limits=limits)
+        except BaseException as error:  # handed to the test's thread
+            errors.append(error)
+
+    threads = [
+        threading.Thread(target=run, args=(nested, deep, 15)),
+        threading.Thread(target=run, args=("a = 2.0\nb = a*a\n", None, 300)),
+        threading.Thread(target=run, args=(nested, deep, 15)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sys.getrecursionlimit() == before
 
 
 def steps_taken(source: str) -> int:

@@ -78,6 +78,16 @@ def test_bad_options_are_clear_errors(options: dict[str, object], message: str) 
         gradcheck_source(TRAIN_STEP, **options)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "source",
+    ["a = 2.0\nb = a*a\n", "from micrograd.engine import Value\nb = Value(2.0)**2\nb.backward()\n"],
+)
+def test_a_pass_a_one_pass_program_lacks_is_named_as_such(source: str) -> None:
+    # A straight-line program is not re-run as a real one to find it has no pass 1.
+    with pytest.raises(EngineError, match=r"has 1 backward pass: pass must be 0, not 1$"):
+        gradcheck_source(source, pass_index=1)
+
+
 def test_the_work_of_the_re_runs_is_bounded() -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_GRADCHECK_WORK") as caught:
         gradcheck_source(TRAIN_STEP, limits=Limits(max_gradcheck_work=1_000))

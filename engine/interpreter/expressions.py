@@ -346,10 +346,10 @@ class ExpressionCompiler:
             fn = Function(
                 name,
                 params,
-                tuple(d(f) for d in defaults),
+                tuple([d(f) for d in defaults]) if defaults else (),
                 vararg,
                 kwonly,
-                {k: d(f) for k, d in kwdefaults},
+                {k: d(f) for k, d in kwdefaults} if kwdefaults else {},
                 kwarg,
                 compiled,
                 closure,
@@ -497,6 +497,7 @@ class ExpressionCompiler:
         right = self.expr(node.right, scope)
         binary = self.m.binary
         values = self.m.values
+        dunder_binary = self.m.dunder_binary
         line, column = self.pos(node)
 
         def run(f: Frame) -> Any:
@@ -507,6 +508,8 @@ class ExpressionCompiler:
             if ta is float and tb is float and op in "+-*":
                 return a + b if op == "+" else (a - b if op == "-" else a * b)
             try:
+                if ta is PInstance:
+                    return dunder_binary(op, a, b)  # what `binary` does with it, sooner
                 if ta is Value and (tb is Value or tb is float):
                     return values(op, a, b)  # what `binary` does with these, one call sooner
                 return binary(op, a, b)
@@ -715,6 +718,8 @@ class ExpressionCompiler:
         if isinstance(func, ast.Attribute):
             self.check_attribute(func, scope)
             obj_expr = self.expr(func.value, scope)
+            if simple_args:
+                return self.method_call(func.attr, obj_expr, args, (line, column))
             method = func.attr
             get_attr = m.get_attr
             watch_rule = method in RULE_NAMES
@@ -753,6 +758,8 @@ class ExpressionCompiler:
             return run_method
 
         func_expr = self.expr(func, scope)
+        if simple_args:
+            return self.plain_call(func_expr, args, (line, column))
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
@@ -765,6 +772,84 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
 
         return run
+
+    def plain_call(self, func_expr: Expr, args: list[Expr], position: tuple[int, int]) -> Expr:
+        """`f(a, b)` with positional arguments only: a program's function is called at
+        once, without the general dispatch."""
+        m = self.m
+        call = m.call
+        call_function = m.call_function
+        line, column = position
+        values_of = argument_list(args)
+
+        def run(f: Frame) -> Any:
+            target = func_expr(f)
+            values = values_of(f)
+            try:
+                if type(target) is Function:
+                    return call_function(target, values, None)
+                if type(target) is _SuperMaker:
+                    return target.make(values)
+                return call(target, values, None)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def method_call(
+        self, method: str, obj_expr: Expr, args: list[Expr], position: tuple[int, int]
+    ) -> Expr:
+        """`obj.method(a, b)` with positional arguments only; a method of the program's
+        own class gets `obj` first in its argument list at once."""
+        m = self.m
+        rec = self.rec
+        state = m.state
+        call = m.call
+        call_function = m.call_function
+        get_attr = m.get_attr
+        line, column = position
+        with_self = argument_list(args, first=True)
+        watch_rule = method in RULE_NAMES
+        watch_pass = method == "backward"
+        direct = m.direct
+
+        def run_method(f: Frame) -> Any:
+            obj = obj_expr(f)
+            values = with_self(f, obj)  # [obj, *arguments]
+            position = state.position
+            try:
+                if type(obj) is PInstance and method not in obj.attrs:
+                    fn = obj.cls.lookup(method)
+                    if type(fn) is Function:
+                        if watch_pass:
+                            if obj.mirror is not None:
+                                return rec.user_pass(obj, lambda: call_function(fn, values, None))
+                            if rec.unshaped is None:
+                                rec.unshaped = obj
+                        return call_function(fn, values, None)
+                del values[0]
+                table = direct.get(type(obj))
+                if table is not None and method in table:
+                    # A list's, dict's, set's or string's method: what `get_attr` binds and
+                    # `call` runs, charged as `call` charges a built-in.
+                    state.charge(1)
+                    return table[method](obj, values, {})
+                target = get_attr(obj, method)
+                if (
+                    watch_rule
+                    and type(obj) is PInstance
+                    and obj.mirror is not None
+                    and obj.cls.shape is not None
+                    and obj.cls.shape.rule == method
+                ):
+                    return rec.user_rule(obj, lambda: call(target, values, None))
+                return call(target, values, None)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+            finally:
+                state.position = position
+
+        return run_method
 
     def display(self, node: ast.expr, scope: scopes.Scope) -> Expr:
         assert isinstance(node, ast.List | ast.Tuple | ast.Set)
@@ -982,6 +1067,34 @@ class ExpressionCompiler:
             return "".join(pieces)
 
         return run
+
+
+def argument_list(args: list[Expr], first: bool = False) -> Callable[..., list[Any]]:
+    """A call's positional arguments evaluated into a new list, without a comprehension's
+    own frame for the usual one to three; `first=True`: `f(frame, obj)` puts `obj` first."""
+    count = len(args)
+    if first:
+        if count == 0:
+            return lambda f, obj: [obj]
+        if count == 1:
+            (a,) = args
+            return lambda f, obj: [obj, a(f)]
+        if count == 2:
+            a, b = args
+            return lambda f, obj: [obj, a(f), b(f)]
+        return lambda f, obj: [obj, *[arg(f) for arg in args]]
+    if count == 0:
+        return lambda f: []
+    if count == 1:
+        (a,) = args
+        return lambda f: [a(f)]
+    if count == 2:
+        a, b = args
+        return lambda f: [a(f), b(f)]
+    if count == 3:
+        a, b, c = args
+        return lambda f: [a(f), b(f), c(f)]
+    return lambda f: [arg(f) for arg in args]
 
 
 class _SuperMaker:

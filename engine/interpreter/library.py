@@ -67,6 +67,8 @@ class Library:
         self.state: State = machine.state
         self.printed = printed
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
+        # What each method `bound` made binds (`Machine.direct`).
+        self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
         machine.methods.update(
             {
                 list: self.list_methods(),
@@ -80,6 +82,10 @@ class Library:
                 ),
             }
         )
+        machine.direct = {
+            kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
+            for kind, table in machine.methods.items()
+        }
 
     # Helpers
 
@@ -598,7 +604,11 @@ class Library:
     # Methods of built-in types
 
     def bound(self, call: Callable[[Any, list[Any], dict[str, Any]], Any], name: str) -> Any:
-        return lambda obj: Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+        def method(obj: Any) -> Builtin:
+            return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+
+        self.unbound[method] = call
+        return method
 
     def list_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         """A list's methods, and a deque's (a list the machine knows as one) besides."""

@@ -113,6 +113,9 @@ class Machine:
         self.expanded = expanded
         self.texts = Texts(state, self.call_dunder)
         self.methods: dict[type, dict[str, Callable[[Any], Builtin]]] = {}
+        # The same methods unbound, where a method is the same for every object of the
+        # type (`call(obj, args, kwargs)`): a call `obj.append(x)` runs it at once.
+        self.direct: dict[type, dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]] = {}
         # The built-in exception classes by name (`engine.interpreter.exceptions`).
         self.exceptions: dict[str, PClass] = {}
         # Dicts and lists that `collections` made (by id, with the object kept alive so
@@ -149,17 +152,17 @@ class Machine:
         state.steps += CALL_STEPS
         if state.steps > state.next_check:
             state.checkpoint()
-        state.depth += 1
-        if state.depth > state.limits.max_call_depth:
-            state.depth -= 1
+        if state.depth >= state.max_call_depth:
             error = state.limits.exceeded(
                 "max_call_depth", "calls are nested too deeply (recursion)"
             )
             raise ProgramError(error.message)
-        if kwargs or fn.vararg or fn.kwarg or fn.kwonly or len(args) != len(fn.params):
-            variables = self.bind(fn, args, kwargs or {})
+        params = fn.params
+        if not kwargs and fn.simple and len(args) == len(params):
+            variables = dict(zip(params, args, strict=False))  # lengths checked
         else:
-            variables = dict(zip(fn.params, args, strict=True))
+            variables = self.bind(fn, args, kwargs or {})
+        state.depth += 1
         if fn.uses_super:
             variables[" class"] = fn.owner
         owner = state.owner

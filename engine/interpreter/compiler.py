@@ -753,7 +753,8 @@ class Compiler(ExpressionCompiler):
         truthy = self.m.truthy
 
         def run(f: Frame) -> Any:
-            if truthy(test(f)):
+            condition = test(f)
+            if condition is True or (condition is not False and truthy(condition)):
                 return body(f)
             if orelse is not None:
                 return orelse(f)

@@ -10,6 +10,7 @@ attribute outside a class body is refused before the program runs.
 from __future__ import annotations
 
 import ast
+import operator
 from collections.abc import Callable
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,13 @@ from backprop_animator.engine.interpreter.objects import (
     PSuper,
     is_dunder,
 )
-from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_ITEMS, MAX_STR, ProgramError
+from backprop_animator.engine.interpreter.runtime import (
+    MAX_INT,
+    MAX_ITEMS,
+    MAX_STR,
+    SMALL_INT,
+    ProgramError,
+)
 from backprop_animator.engine.interpreter.text import Texts
 from backprop_animator.engine.limits import too_deep
 from backprop_animator.engine.value import Value
@@ -54,6 +61,12 @@ BINARY_OPERATORS = {
     ast.BitAnd: "&",
     ast.BitOr: "|",
     ast.BitXor: "^",
+}
+# The operators a plain-number fast path may apply before `Machine.numbers` (`binary`).
+_PLAIN_NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
 }
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not", ast.Invert: "~"}
 _COMPARE = {
@@ -519,13 +532,30 @@ class ExpressionCompiler:
         dunder_binary = self.m.dunder_binary
         line, column = self.pos(node)
 
+        number_op = _PLAIN_NUMBER_OPS.get(op)
+        power = op == "**"
+
         def run(f: Frame) -> Any:
             a = left(f)
             b = right(f)
             ta = type(a)
             tb = type(b)
-            if ta is float and tb is float and op in "+-*":
-                return a + b if op == "+" else (a - b if op == "-" else a * b)
+            # Plain numbers: what `Machine.numbers` computes, where it needs no check (a
+            # float, or an int that needs no measuring); anything else, an overflow
+            # included, goes the long way and is measured, charged or refused there.
+            if number_op is not None and (ta is float or ta is int) and (tb is float or tb is int):
+                try:
+                    result = number_op(a, b)
+                except OverflowError:
+                    pass
+                else:
+                    if type(result) is float or -SMALL_INT <= result <= SMALL_INT:
+                        return result
+            elif power and ta is float and tb is int:
+                try:
+                    return a**b  # a float to an int power is a float
+                except (OverflowError, ZeroDivisionError):
+                    pass
             try:
                 if ta is PInstance:
                     return dunder_binary(op, a, b)  # what `binary` does with it, sooner

@@ -290,10 +290,14 @@ class Recorder:
         for arg in args:
             if type(arg) not in (tuple, list) or len(arg) > 8:
                 continue
-            if all(type(item) is PInstance and item.mirror is not None for item in arg):
-                ordered = tuple(item.mirror for item in arg)
+            ordered = []
+            for item in arg:
+                if type(item) is not PInstance or item.mirror is None:
+                    break
+                ordered.append(item.mirror)
+            else:
                 if set(ordered) == wanted:
-                    return list(ordered)
+                    return ordered
         return None
 
     def relink(self, instance: PInstance) -> None:

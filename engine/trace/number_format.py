@@ -33,8 +33,9 @@ _MAGNITUDES = ((1e5, 5), (1e4, 4), (1e3, 3), (100.0, 2), (10.0, 1), (1.0, 0),
 
 def format_number(x: float, *, digits: int = SIGNIFICANT) -> str:
     """`x` as a learner reads it: see the module's examples. `digits` is 1 to 6."""
-    digits = min(max(digits, 1), MAX_DIGITS)
-    if isinstance(x, bool):
+    if not 1 <= digits <= MAX_DIGITS:
+        digits = min(max(digits, 1), MAX_DIGITS)
+    if type(x) is bool:
         x = int(x)
     if x != x:
         return "nan"
@@ -46,8 +47,13 @@ def format_number(x: float, *, digits: int = SIGNIFICANT) -> str:
         return f"{sign}inf"
     if size >= LARGE or size < SMALL:
         return sign + _exponent_form(size, digits)
-    exponent = next((e for threshold, e in _MAGNITUDES if size >= threshold), -4)
-    return sign + _trim(f"{size:.{max(1, digits - 1 - exponent)}f}")
+    exponent = -4
+    for threshold, places in _MAGNITUDES:  # a loop, not next() of a generator: hot
+        if size >= threshold:
+            exponent = places
+            break
+    text = f"{size:.{max(1, digits - 1 - exponent)}f}"  # always has a point
+    return sign + text.rstrip("0").rstrip(".")
 
 
 def format_signed(x: float, *, digits: int = SIGNIFICANT) -> str:

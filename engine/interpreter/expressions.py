@@ -183,9 +183,11 @@ class ExpressionCompiler:
             obj = self.expr(target.value, scope)
             name = target.attr
             set_attr = self.m.set_attr
+            local = self.local_name(target.value, scope)
 
             def store_attribute(f: Frame, value: Any) -> None:
-                target = obj(f)
+                variables = f.vars
+                target = variables[local] if local in variables else obj(f)  # see `attribute`
                 if (
                     type(target) is PInstance
                     and target.mirror is None
@@ -699,6 +701,24 @@ class ExpressionCompiler:
         name = node.attr
         get_attr = self.m.get_attr
         line, column = self.pos(node)
+        local = self.local_name(node.value, scope)
+        if local is not None:
+
+            def run_local(f: Frame) -> Any:
+                # `self.data`: the local variable read here, not by a closure of its own
+                # (one that is not set yet is read by `obj`, which says so).
+                variables = f.vars
+                value = variables[local] if local in variables else obj(f)
+                if type(value) is PInstance:
+                    attrs = value.attrs
+                    if name in attrs:
+                        return attrs[name]
+                try:
+                    return get_attr(value, name)
+                except ProgramError as error:
+                    raise error.located(line, column) from None
+
+            return run_local
 
         def run(f: Frame) -> Any:
             value = obj(f)
@@ -712,6 +732,13 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
 
         return run
+
+    def local_name(self, node: ast.expr, scope: scopes.Scope) -> str | None:
+        """The name, if `node` is a name of a function's own local variable."""
+        if not isinstance(node, ast.Name) or node.id == "super":
+            return None
+        how, _ = scope.resolve(node.id)
+        return node.id if how == "local" else None
 
     def subscript(self, node: ast.Subscript, scope: scopes.Scope) -> Expr:
         container = self.expr(node.value, scope)
@@ -793,7 +820,8 @@ class ExpressionCompiler:
             self.check_attribute(func, scope)
             obj_expr = self.expr(func.value, scope)
             if simple_args:
-                return self.method_call(func.attr, obj_expr, args, (line, column))
+                local = self.local_name(func.value, scope)
+                return self.method_call(func.attr, obj_expr, local, args, (line, column))
             method = func.attr
             get_attr = m.get_attr
             watch_rule = method in RULE_NAMES
@@ -876,7 +904,12 @@ class ExpressionCompiler:
         return run
 
     def method_call(
-        self, method: str, obj_expr: Expr, args: list[Expr], position: tuple[int, int]
+        self,
+        method: str,
+        obj_expr: Expr,
+        local: str | None,
+        args: list[Expr],
+        position: tuple[int, int],
     ) -> Expr:
         """`obj.method(a, b)` with positional arguments only; a method of the program's
         own class gets `obj` first in its argument list at once."""
@@ -893,7 +926,8 @@ class ExpressionCompiler:
         direct = m.direct
 
         def run_method(f: Frame) -> Any:
-            obj = obj_expr(f)
+            variables = f.vars
+            obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
             values = with_self(f, obj)  # [obj, *arguments]
             position = state.position
             try:

@@ -657,16 +657,25 @@ class Compiler(ExpressionCompiler):
                 obj = obj_expr(f)
                 before = get_attr(obj, "grad")
                 local, value = term_of(f)
-                after = binary(combine, before, value)
+                if combine == "+" and type(before) is float and type(value) is float:
+                    after = before + value  # what `binary` gives two floats
+                else:
+                    after = binary(combine, before, value)
             elif read_first is not None:
                 before = read_first(f)
                 local, value = term_of(f)
-                after = binary("+", before, value)
+                if type(before) is float and type(value) is float:
+                    after = before + value  # what `binary` gives two floats
+                else:
+                    after = binary("+", before, value)
                 obj = obj_expr(f)
             elif read_last is not None:
                 local, value = term_of(f)
                 before = read_last(f)
-                after = binary("+", value, before)
+                if type(before) is float and type(value) is float:
+                    after = value + before  # what `binary` gives two floats
+                else:
+                    after = binary("+", value, before)
                 obj = obj_expr(f)
             else:
                 local, after = term_of(f)
@@ -696,7 +705,10 @@ class Compiler(ExpressionCompiler):
 
                 def local_first(f: Frame) -> tuple[Any, Any]:
                     local = local_expr(f)
-                    return local, binary("*", local, upstream_expr(f))
+                    upstream = upstream_expr(f)
+                    if type(local) is float and type(upstream) is float:
+                        return local, local * upstream  # what `binary` gives two floats
+                    return local, binary("*", local, upstream)
 
                 return local_first
             if isinstance(left, ast.Attribute) and left.attr == "grad":
@@ -705,6 +717,8 @@ class Compiler(ExpressionCompiler):
                 def upstream_first(f: Frame) -> tuple[Any, Any]:
                     upstream = upstream_expr(f)
                     local = local_expr(f)
+                    if type(local) is float and type(upstream) is float:
+                        return local, upstream * local  # what `binary` gives two floats
                     return local, binary("*", upstream, local)
 
                 return upstream_first
@@ -722,13 +736,17 @@ class Compiler(ExpressionCompiler):
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         iterate = self.m.iterate
+        local = self.local_name(node.target, scope)  # stored in place, as `store` does
 
         def run(f: Frame) -> Any:
             for item in iterate(iterable(f)):
                 state.steps += 1
                 if state.steps > state.next_check:
                     state.checkpoint()
-                store(f, item)
+                if local is not None:
+                    f.vars[local] = item
+                else:
+                    store(f, item)
                 signal = body(f)
                 if signal is not None:
                     if signal is BREAK:

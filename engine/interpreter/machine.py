@@ -102,7 +102,7 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
 # A call of a program's function costs several steps: binding its arguments and making
 # its frame is several statements' worth of work.
 CALL_STEPS = 5
-_new_frame = object.__new__
+_bare = object.__new__  # a Frame or PInstance made without __init__: its maker sets the slots
 
 
 class Machine:
@@ -183,7 +183,7 @@ class Machine:
         elif fn.owner is None and fn.name != "<lambda>":
             state.owner = (owner, fn.name)
         position = state.position
-        frame = _new_frame(Frame)  # `Frame(variables, fn.closure)` without its __init__ call
+        frame = _bare(Frame)  # `Frame(variables, fn.closure)` without its __init__ call
         frame.vars = variables
         frame.parent = fn.closure
         frame.ret = None
@@ -247,7 +247,10 @@ class Machine:
             )
         if not cls.equipped:
             self.equip(cls)
-        instance = PInstance(cls)
+        instance = _bare(PInstance)  # `PInstance(cls)` without its __init__ call
+        instance.cls = cls
+        instance.attrs = {}
+        instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:
             self.call_function(init, [instance, *args], kwargs)

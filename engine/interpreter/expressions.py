@@ -636,6 +636,13 @@ class ExpressionCompiler:
         def run(f: Frame) -> Any:
             a = left(f)
             b = right(f)
+            if type(b) is PSet and type(a) is PInstance:
+                cls = a.cls
+                if cls.hash_rule is None and cls.eq_rule is None:
+                    # An instance hashed by identity in a set: what `contains` finds, where
+                    # no program code runs and nothing can fail.
+                    found = a in b.items
+                    return found if is_in else not found
             try:
                 found = contains(b, a)
             except ProgramError as error:

@@ -100,10 +100,14 @@ class Library:
 
     def collect(self, iterable: Any) -> list[Any]:
         out: list[Any] = []
-        for item in self.items(iterable):
+        state = self.state
+        for item in self.machine.iterate(iterable):  # `self.items`, one generator fewer
+            state.steps += 1
+            if state.steps > state.next_check:
+                state.checkpoint()
             out.append(item)
             if len(out) > MAX_ITEMS:
-                self.state.check_items(len(out))
+                state.check_items(len(out))
         return out
 
     def builtins(self) -> dict[str, Any]:
@@ -378,7 +382,11 @@ class Library:
             raise ProgramError("sum() takes an iterable and an optional start")
         total = args[1] if len(args) == 2 else start
         binary = self.machine.binary
-        for item in self.items(args[0]):
+        state = self.state
+        for item in self.machine.iterate(args[0]):  # `self.items`, one generator fewer
+            state.steps += 1
+            if state.steps > state.next_check:
+                state.checkpoint()
             total = binary("+", total, item)
         return total
 

@@ -962,7 +962,11 @@ class ExpressionCompiler:
                     and obj.cls.shape is not None
                     and obj.cls.shape.rule == method
                 ):
+                    if type(target) is Function:  # a closure kept on the node: called at once
+                        return rec.user_rule(obj, lambda: call_function(target, values, None))
                     return rec.user_rule(obj, lambda: call(target, values, None))
+                if type(target) is Function:
+                    return call_function(target, values, None)
                 return call(target, values, None)
             except ProgramError as error:
                 raise error.located(line, column) from None

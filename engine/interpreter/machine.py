@@ -170,6 +170,13 @@ class Machine:
                 variables = {params[0]: args[0], params[1]: args[1], params[2]: args[2]}
             else:
                 variables = dict(zip(params, args, strict=True))
+        elif not kwargs and fn.simple and len(params) - len(fn.defaults) <= count < len(params):
+            # `Value(1.0)` of `__init__(self, data, children=())`: `bind`'s answer, sooner.
+            variables = dict(zip(params, args, strict=False))
+            defaults = fn.defaults
+            first_default = len(params) - len(defaults)
+            for i in range(count, len(params)):
+                variables[params[i]] = defaults[i - first_default]
         else:
             variables = self.bind(fn, args, kwargs or {})
         state.depth += 1

@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
 from backprop_animator.engine.parse import SourceLines, parse_python
+from backprop_animator.engine.value import Value
 
 BREAK: Any = object()
 CONTINUE: Any = object()
@@ -536,6 +537,18 @@ class Compiler(ExpressionCompiler):
             # A top-level assignment is a result too, as in the straight-line language
             # (where `x.label = 'o'` is not one).
             stores.append(self.remember_result)
+        local = self.local_name(target, scope) if len(stores) == 1 else None
+        if local is not None:
+
+            def run_local(f: Frame) -> None:
+                # `out = ...` in a function: what its store (`store_name`, labelling a
+                # Value the name holds) does, in place.
+                result = value(f)
+                if type(result) is Value and not result.label:
+                    result.label = local
+                f.vars[local] = result
+
+            return run_local
         if len(stores) == 1:
             store = stores[0]
 
@@ -838,6 +851,15 @@ class Compiler(ExpressionCompiler):
 
             return run_none
         value = self.expr(node.value, scope)
+        local = self.local_name(node.value, scope)
+        if local is not None:
+
+            def run_local(f: Frame) -> Any:
+                variables = f.vars  # `return out`: read in place (see `attribute`)
+                f.ret = variables[local] if local in variables else value(f)
+                return RETURN
+
+            return run_local
 
         def run(f: Frame) -> Any:
             f.ret = value(f)

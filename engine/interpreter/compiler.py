@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
 from backprop_animator.engine.parse import SourceLines, parse_python
+from backprop_animator.engine.value import Value
 
 BREAK: Any = object()
 CONTINUE: Any = object()
@@ -74,6 +75,8 @@ class Compiler(ExpressionCompiler):
         return self.block(tree.body, scope)
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
+        if len(body) > 1 and not self.library:
+            return self.statements(body, scope)
         statements = [self.stmt(node, scope) for node in body]
         if len(statements) == 1:
             return statements[0]
@@ -87,19 +90,64 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def statements(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
+        """Several statements, each run as `wrap` runs one (a step, the position, the
+        update group, errors located), by the block's own loop: a call fewer each."""
+        entries = []
+        for node in body:
+            inner = self.inner_stmt(node, scope)
+            anchors = id(node) not in self.calls_backward
+            entries.append((inner, self.pos(node), anchors, self.lines.text(node)))
+        state = self.m.state
+        rec = self.rec
+
+        def run(f: Frame) -> Any:
+            for inner, position, anchors, text in entries:
+                state.steps += 1
+                if state.steps > state.next_check:
+                    try:
+                        state.checkpoint()
+                    except ProgramError as error:
+                        raise error.located(*position) from None
+                state.position = position
+                try:
+                    if anchors and rec.anchor is None:
+                        rec.open_anchor(position[0], text)
+                        try:
+                            signal = inner(f)
+                        finally:
+                            rec.anchor = None
+                    else:
+                        signal = inner(f)
+                except ProgramError as error:
+                    raise error.located(*position) from None
+                except RecursionError:
+                    limit = state.limits.exceeded("max_depth", "the program nests too deeply")
+                    raise ProgramError(limit.message).located(*position) from None
+                except Exception as error:  # a built-in's own refusal we did not word
+                    raise ProgramError(operation_failed(error)).located(*position) from None
+                if signal is not None:
+                    return signal
+            return None
+
+        return run
+
     # Statements
 
     def stmt(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
+        return self.wrap(node, self.inner_stmt(node, scope))
+
+    def inner_stmt(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
+        """A statement compiled without `wrap`'s bookkeeping (its block or `wrap` adds it)."""
         self.depth += 1
         if self.depth > self.max_depth:
             raise self.m.state.limits.exceeded(
                 "max_depth", "statements are nested too deeply", *self.pos(node)
             )
         try:
-            inner = self.stmt_node(node, scope)
+            return self.stmt_node(node, scope)
         finally:
             self.depth -= 1
-        return self.wrap(node, inner)
 
     def wrap(self, node: ast.stmt, inner: Stmt) -> Stmt:
         """Charge a step, remember the position, locate errors, group updates."""
@@ -489,6 +537,18 @@ class Compiler(ExpressionCompiler):
             # A top-level assignment is a result too, as in the straight-line language
             # (where `x.label = 'o'` is not one).
             stores.append(self.remember_result)
+        local = self.local_name(target, scope) if len(stores) == 1 else None
+        if local is not None:
+
+            def run_local(f: Frame) -> None:
+                # `out = ...` in a function: what its store (`store_name`, labelling a
+                # Value the name holds) does, in place.
+                result = value(f)
+                if type(result) is Value and not result.label:
+                    result.label = local
+                f.vars[local] = result
+
+            return run_local
         if len(stores) == 1:
             store = stores[0]
 
@@ -610,16 +670,25 @@ class Compiler(ExpressionCompiler):
                 obj = obj_expr(f)
                 before = get_attr(obj, "grad")
                 local, value = term_of(f)
-                after = binary(combine, before, value)
+                if combine == "+" and type(before) is float and type(value) is float:
+                    after = before + value  # what `binary` gives two floats
+                else:
+                    after = binary(combine, before, value)
             elif read_first is not None:
                 before = read_first(f)
                 local, value = term_of(f)
-                after = binary("+", before, value)
+                if type(before) is float and type(value) is float:
+                    after = before + value  # what `binary` gives two floats
+                else:
+                    after = binary("+", before, value)
                 obj = obj_expr(f)
             elif read_last is not None:
                 local, value = term_of(f)
                 before = read_last(f)
-                after = binary("+", value, before)
+                if type(before) is float and type(value) is float:
+                    after = value + before  # what `binary` gives two floats
+                else:
+                    after = binary("+", value, before)
                 obj = obj_expr(f)
             else:
                 local, after = term_of(f)
@@ -649,7 +718,10 @@ class Compiler(ExpressionCompiler):
 
                 def local_first(f: Frame) -> tuple[Any, Any]:
                     local = local_expr(f)
-                    return local, binary("*", local, upstream_expr(f))
+                    upstream = upstream_expr(f)
+                    if type(local) is float and type(upstream) is float:
+                        return local, local * upstream  # what `binary` gives two floats
+                    return local, binary("*", local, upstream)
 
                 return local_first
             if isinstance(left, ast.Attribute) and left.attr == "grad":
@@ -658,6 +730,8 @@ class Compiler(ExpressionCompiler):
                 def upstream_first(f: Frame) -> tuple[Any, Any]:
                     upstream = upstream_expr(f)
                     local = local_expr(f)
+                    if type(local) is float and type(upstream) is float:
+                        return local, upstream * local  # what `binary` gives two floats
                     return local, binary("*", upstream, local)
 
                 return upstream_first
@@ -675,13 +749,17 @@ class Compiler(ExpressionCompiler):
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         iterate = self.m.iterate
+        local = self.local_name(node.target, scope)  # stored in place, as `store` does
 
         def run(f: Frame) -> Any:
             for item in iterate(iterable(f)):
                 state.steps += 1
                 if state.steps > state.next_check:
                     state.checkpoint()
-                store(f, item)
+                if local is not None:
+                    f.vars[local] = item
+                else:
+                    store(f, item)
                 signal = body(f)
                 if signal is not None:
                     if signal is BREAK:
@@ -753,7 +831,8 @@ class Compiler(ExpressionCompiler):
         truthy = self.m.truthy
 
         def run(f: Frame) -> Any:
-            if truthy(test(f)):
+            condition = test(f)
+            if condition is True or (condition is not False and truthy(condition)):
                 return body(f)
             if orelse is not None:
                 return orelse(f)
@@ -772,6 +851,15 @@ class Compiler(ExpressionCompiler):
 
             return run_none
         value = self.expr(node.value, scope)
+        local = self.local_name(node.value, scope)
+        if local is not None:
+
+            def run_local(f: Frame) -> Any:
+                variables = f.vars  # `return out`: read in place (see `attribute`)
+                f.ret = variables[local] if local in variables else value(f)
+                return RETURN
+
+            return run_local
 
         def run(f: Frame) -> Any:
             f.ret = value(f)

@@ -10,6 +10,7 @@ attribute outside a class body is refused before the program runs.
 from __future__ import annotations
 
 import ast
+import operator
 from collections.abc import Callable
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.machine import RETURN, Machine
 from backprop_animator.engine.interpreter.objects import (
     RULE_NAMES,
+    Builtin,
     Frame,
     Function,
     PClass,
@@ -28,7 +30,13 @@ from backprop_animator.engine.interpreter.objects import (
     PSuper,
     is_dunder,
 )
-from backprop_animator.engine.interpreter.runtime import MAX_INT, MAX_ITEMS, MAX_STR, ProgramError
+from backprop_animator.engine.interpreter.runtime import (
+    MAX_INT,
+    MAX_ITEMS,
+    MAX_STR,
+    SMALL_INT,
+    ProgramError,
+)
 from backprop_animator.engine.interpreter.text import Texts
 from backprop_animator.engine.limits import too_deep
 from backprop_animator.engine.value import Value
@@ -53,6 +61,12 @@ BINARY_OPERATORS = {
     ast.BitAnd: "&",
     ast.BitOr: "|",
     ast.BitXor: "^",
+}
+# The operators a plain-number fast path may apply before `Machine.numbers` (`binary`).
+_PLAIN_NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
 }
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not", ast.Invert: "~"}
 _COMPARE = {
@@ -169,9 +183,19 @@ class ExpressionCompiler:
             obj = self.expr(target.value, scope)
             name = target.attr
             set_attr = self.m.set_attr
+            local = self.local_name(target.value, scope)
 
             def store_attribute(f: Frame, value: Any) -> None:
-                set_attr(obj(f), name, value)
+                variables = f.vars
+                target = variables[local] if local in variables else obj(f)  # see `attribute`
+                if (
+                    type(target) is PInstance
+                    and target.mirror is None
+                    and not target.cls.has_properties
+                ):
+                    target.attrs[name] = value  # what `set_attr` does here, sooner
+                    return
+                set_attr(target, name, value)
 
             return store_attribute
         if isinstance(target, ast.Subscript):
@@ -346,10 +370,10 @@ class ExpressionCompiler:
             fn = Function(
                 name,
                 params,
-                tuple(d(f) for d in defaults),
+                tuple([d(f) for d in defaults]) if defaults else (),
                 vararg,
                 kwonly,
-                {k: d(f) for k, d in kwdefaults},
+                {k: d(f) for k, d in kwdefaults} if kwdefaults else {},
                 kwarg,
                 compiled,
                 closure,
@@ -468,6 +492,16 @@ class ExpressionCompiler:
 
             return load_class
 
+        if hops == 1:
+
+            def load_enclosing(f: Frame) -> Any:
+                try:
+                    return f.parent.vars[name]  # type: ignore[union-attr]
+                except KeyError:
+                    raise missing() from None
+
+            return load_enclosing
+
         def load_free(f: Frame) -> Any:
             frame = f
             for _ in range(hops):
@@ -497,16 +531,36 @@ class ExpressionCompiler:
         right = self.expr(node.right, scope)
         binary = self.m.binary
         values = self.m.values
+        dunder_binary = self.m.dunder_binary
         line, column = self.pos(node)
+
+        number_op = _PLAIN_NUMBER_OPS.get(op)
+        power = op == "**"
 
         def run(f: Frame) -> Any:
             a = left(f)
             b = right(f)
             ta = type(a)
             tb = type(b)
-            if ta is float and tb is float and op in "+-*":
-                return a + b if op == "+" else (a - b if op == "-" else a * b)
+            # Plain numbers: what `Machine.numbers` computes, where it needs no check (a
+            # float, or an int that needs no measuring); anything else, an overflow
+            # included, goes the long way and is measured, charged or refused there.
+            if number_op is not None and (ta is float or ta is int) and (tb is float or tb is int):
+                try:
+                    result = number_op(a, b)
+                except OverflowError:
+                    pass
+                else:
+                    if type(result) is float or -SMALL_INT <= result <= SMALL_INT:
+                        return result
+            elif power and ta is float and tb is int:
+                try:
+                    return a**b  # a float to an int power is a float
+                except (OverflowError, ZeroDivisionError):
+                    pass
             try:
+                if ta is PInstance:
+                    return dunder_binary(op, a, b)  # what `binary` does with it, sooner
                 if ta is Value and (tb is Value or tb is float):
                     return values(op, a, b)  # what `binary` does with these, one call sooner
                 return binary(op, a, b)
@@ -539,6 +593,8 @@ class ExpressionCompiler:
         rights = [self.expr(c, scope) for c in node.comparators]
         compare = self.m.compare
         line, column = self.pos(node)
+        if len(ops) == 1 and ops[0] in ("in", "not in"):
+            return self.membership(ops[0] == "in", left, rights[0], (line, column))
         if len(ops) == 1:
             op = ops[0]
             right = rights[0]
@@ -569,6 +625,29 @@ class ExpressionCompiler:
             except ProgramError as error:
                 raise error.located(line, column) from None
             return True
+
+        return run
+
+    def membership(self, is_in: bool, left: Expr, right: Expr, position: tuple[int, int]) -> Expr:
+        """`a in b` and `a not in b`: what `Machine.compare` does with them, one call sooner."""
+        contains = self.m.contains
+        line, column = position
+
+        def run(f: Frame) -> Any:
+            a = left(f)
+            b = right(f)
+            if type(b) is PSet and type(a) is PInstance:
+                cls = a.cls
+                if cls.hash_rule is None and cls.eq_rule is None:
+                    # An instance hashed by identity in a set: what `contains` finds, where
+                    # no program code runs and nothing can fail.
+                    found = a in b.items
+                    return found if is_in else not found
+            try:
+                found = contains(b, a)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+            return found if is_in else not found
 
         return run
 
@@ -608,7 +687,14 @@ class ExpressionCompiler:
         body = self.expr(node.body, scope)
         orelse = self.expr(node.orelse, scope)
         truthy = self.m.truthy
-        return lambda f: body(f) if truthy(test(f)) else orelse(f)
+
+        def run(f: Frame) -> Any:
+            condition = test(f)
+            if condition is True or (condition is not False and truthy(condition)):
+                return body(f)
+            return orelse(f)
+
+        return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
         if is_dunder(node.attr) and node.attr not in READABLE_DUNDERS and not scope.in_class:
@@ -622,6 +708,24 @@ class ExpressionCompiler:
         name = node.attr
         get_attr = self.m.get_attr
         line, column = self.pos(node)
+        local = self.local_name(node.value, scope)
+        if local is not None:
+
+            def run_local(f: Frame) -> Any:
+                # `self.data`: the local variable read here, not by a closure of its own
+                # (one that is not set yet is read by `obj`, which says so).
+                variables = f.vars
+                value = variables[local] if local in variables else obj(f)
+                if type(value) is PInstance:
+                    attrs = value.attrs
+                    if name in attrs:
+                        return attrs[name]
+                try:
+                    return get_attr(value, name)
+                except ProgramError as error:
+                    raise error.located(line, column) from None
+
+            return run_local
 
         def run(f: Frame) -> Any:
             value = obj(f)
@@ -635,6 +739,13 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
 
         return run
+
+    def local_name(self, node: ast.expr, scope: scopes.Scope) -> str | None:
+        """The name, if `node` is a name of a function's own local variable."""
+        if not isinstance(node, ast.Name) or node.id == "super":
+            return None
+        how, _ = scope.resolve(node.id)
+        return node.id if how == "local" else None
 
     def subscript(self, node: ast.Subscript, scope: scopes.Scope) -> Expr:
         container = self.expr(node.value, scope)
@@ -715,6 +826,9 @@ class ExpressionCompiler:
         if isinstance(func, ast.Attribute):
             self.check_attribute(func, scope)
             obj_expr = self.expr(func.value, scope)
+            if simple_args:
+                local = self.local_name(func.value, scope)
+                return self.method_call(func.attr, obj_expr, local, args, (line, column))
             method = func.attr
             get_attr = m.get_attr
             watch_rule = method in RULE_NAMES
@@ -753,6 +867,8 @@ class ExpressionCompiler:
             return run_method
 
         func_expr = self.expr(func, scope)
+        if simple_args:
+            return self.plain_call(func_expr, args, (line, column))
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
@@ -765,6 +881,99 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
 
         return run
+
+    def plain_call(self, func_expr: Expr, args: list[Expr], position: tuple[int, int]) -> Expr:
+        """`f(a, b)` with positional arguments only: a program's function is called at
+        once, without the general dispatch."""
+        m = self.m
+        call = m.call
+        call_function = m.call_function
+        line, column = position
+        values_of = argument_list(args)
+
+        state = m.state
+
+        def run(f: Frame) -> Any:
+            target = func_expr(f)
+            values = values_of(f)
+            try:
+                if type(target) is Function:
+                    return call_function(target, values, None)
+                if type(target) is Builtin:
+                    state.charge(1)  # as `Machine.call` charges a built-in
+                    return target.call(values, {})
+                if type(target) is _SuperMaker:
+                    return target.make(values)
+                return call(target, values, None)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def method_call(
+        self,
+        method: str,
+        obj_expr: Expr,
+        local: str | None,
+        args: list[Expr],
+        position: tuple[int, int],
+    ) -> Expr:
+        """`obj.method(a, b)` with positional arguments only; a method of the program's
+        own class gets `obj` first in its argument list at once."""
+        m = self.m
+        rec = self.rec
+        state = m.state
+        call = m.call
+        call_function = m.call_function
+        get_attr = m.get_attr
+        line, column = position
+        with_self = argument_list(args, first=True)
+        watch_rule = method in RULE_NAMES
+        watch_pass = method == "backward"
+        direct = m.direct
+
+        def run_method(f: Frame) -> Any:
+            variables = f.vars
+            obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
+            values = with_self(f, obj)  # [obj, *arguments]
+            position = state.position
+            try:
+                if type(obj) is PInstance and method not in obj.attrs:
+                    fn = obj.cls.lookup(method)
+                    if type(fn) is Function:
+                        if watch_pass:
+                            if obj.mirror is not None:
+                                return rec.user_pass(obj, lambda: call_function(fn, values, None))
+                            if rec.unshaped is None:
+                                rec.unshaped = obj
+                        return call_function(fn, values, None)
+                del values[0]
+                table = direct.get(type(obj))
+                if table is not None and method in table:
+                    # A list's, dict's, set's or string's method: what `get_attr` binds and
+                    # `call` runs, charged as `call` charges a built-in.
+                    state.charge(1)
+                    return table[method](obj, values, {})
+                target = get_attr(obj, method)
+                if (
+                    watch_rule
+                    and type(obj) is PInstance
+                    and obj.mirror is not None
+                    and obj.cls.shape is not None
+                    and obj.cls.shape.rule == method
+                ):
+                    if type(target) is Function:  # a closure kept on the node: called at once
+                        return rec.user_rule(obj, lambda: call_function(target, values, None))
+                    return rec.user_rule(obj, lambda: call(target, values, None))
+                if type(target) is Function:
+                    return call_function(target, values, None)
+                return call(target, values, None)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+            finally:
+                state.position = position
+
+        return run_method
 
     def display(self, node: ast.expr, scope: scopes.Scope) -> Expr:
         assert isinstance(node, ast.List | ast.Tuple | ast.Set)
@@ -982,6 +1191,34 @@ class ExpressionCompiler:
             return "".join(pieces)
 
         return run
+
+
+def argument_list(args: list[Expr], first: bool = False) -> Callable[..., list[Any]]:
+    """A call's positional arguments evaluated into a new list, without a comprehension's
+    own frame for the usual one to three; `first=True`: `f(frame, obj)` puts `obj` first."""
+    count = len(args)
+    if first:
+        if count == 0:
+            return lambda f, obj: [obj]
+        if count == 1:
+            (a,) = args
+            return lambda f, obj: [obj, a(f)]
+        if count == 2:
+            a, b = args
+            return lambda f, obj: [obj, a(f), b(f)]
+        return lambda f, obj: [obj, *[arg(f) for arg in args]]
+    if count == 0:
+        return lambda f: []
+    if count == 1:
+        (a,) = args
+        return lambda f: [a(f)]
+    if count == 2:
+        a, b = args
+        return lambda f: [a(f), b(f)]
+    if count == 3:
+        a, b, c = args
+        return lambda f: [a(f), b(f), c(f)]
+    return lambda f: [arg(f) for arg in args]
 
 
 class _SuperMaker:

@@ -67,6 +67,8 @@ class Library:
         self.state: State = machine.state
         self.printed = printed
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
+        # What each method `bound` made binds (`Machine.direct`).
+        self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
         machine.methods.update(
             {
                 list: self.list_methods(),
@@ -80,6 +82,10 @@ class Library:
                 ),
             }
         )
+        machine.direct = {
+            kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
+            for kind, table in machine.methods.items()
+        }
 
     # Helpers
 
@@ -94,10 +100,14 @@ class Library:
 
     def collect(self, iterable: Any) -> list[Any]:
         out: list[Any] = []
-        for item in self.items(iterable):
+        state = self.state
+        for item in self.machine.iterate(iterable):  # `self.items`, one generator fewer
+            state.steps += 1
+            if state.steps > state.next_check:
+                state.checkpoint()
             out.append(item)
             if len(out) > MAX_ITEMS:
-                self.state.check_items(len(out))
+                state.check_items(len(out))
         return out
 
     def builtins(self) -> dict[str, Any]:
@@ -372,7 +382,11 @@ class Library:
             raise ProgramError("sum() takes an iterable and an optional start")
         total = args[1] if len(args) == 2 else start
         binary = self.machine.binary
-        for item in self.items(args[0]):
+        state = self.state
+        for item in self.machine.iterate(args[0]):  # `self.items`, one generator fewer
+            state.steps += 1
+            if state.steps > state.next_check:
+                state.checkpoint()
             total = binary("+", total, item)
         return total
 
@@ -598,7 +612,11 @@ class Library:
     # Methods of built-in types
 
     def bound(self, call: Callable[[Any, list[Any], dict[str, Any]], Any], name: str) -> Any:
-        return lambda obj: Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+        def method(obj: Any) -> Builtin:
+            return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+
+        self.unbound[method] = call
+        return method
 
     def list_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         """A list's methods, and a deque's (a list the machine knows as one) besides."""

@@ -102,6 +102,7 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
 # A call of a program's function costs several steps: binding its arguments and making
 # its frame is several statements' worth of work.
 CALL_STEPS = 5
+_bare = object.__new__  # a Frame or PInstance made without __init__: its maker sets the slots
 
 
 class Machine:
@@ -113,6 +114,9 @@ class Machine:
         self.expanded = expanded
         self.texts = Texts(state, self.call_dunder)
         self.methods: dict[type, dict[str, Callable[[Any], Builtin]]] = {}
+        # The same methods unbound, where a method is the same for every object of the
+        # type (`call(obj, args, kwargs)`): a call `obj.append(x)` runs it at once.
+        self.direct: dict[type, dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]] = {}
         # The built-in exception classes by name (`engine.interpreter.exceptions`).
         self.exceptions: dict[str, PClass] = {}
         # Dicts and lists that `collections` made (by id, with the object kept alive so
@@ -149,17 +153,33 @@ class Machine:
         state.steps += CALL_STEPS
         if state.steps > state.next_check:
             state.checkpoint()
-        state.depth += 1
-        if state.depth > state.limits.max_call_depth:
-            state.depth -= 1
+        if state.depth >= state.max_call_depth:
             error = state.limits.exceeded(
                 "max_call_depth", "calls are nested too deeply (recursion)"
             )
             raise ProgramError(error.message)
-        if kwargs or fn.vararg or fn.kwarg or fn.kwonly or len(args) != len(fn.params):
-            variables = self.bind(fn, args, kwargs or {})
+        params = fn.params
+        count = len(args)
+        if not kwargs and fn.simple and count == len(params):
+            # Displays, not dict(zip(...)): a third of the time for the usual few.
+            if count == 1:
+                variables = {params[0]: args[0]}
+            elif count == 2:
+                variables = {params[0]: args[0], params[1]: args[1]}
+            elif count == 3:
+                variables = {params[0]: args[0], params[1]: args[1], params[2]: args[2]}
+            else:
+                variables = dict(zip(params, args, strict=True))
+        elif not kwargs and fn.simple and len(params) - len(fn.defaults) <= count < len(params):
+            # `Value(1.0)` of `__init__(self, data, children=())`: `bind`'s answer, sooner.
+            variables = dict(zip(params, args, strict=False))
+            defaults = fn.defaults
+            first_default = len(params) - len(defaults)
+            for i in range(count, len(params)):
+                variables[params[i]] = defaults[i - first_default]
         else:
-            variables = dict(zip(fn.params, args, strict=True))
+            variables = self.bind(fn, args, kwargs or {})
+        state.depth += 1
         if fn.uses_super:
             variables[" class"] = fn.owner
         owner = state.owner
@@ -170,7 +190,10 @@ class Machine:
         elif fn.owner is None and fn.name != "<lambda>":
             state.owner = (owner, fn.name)
         position = state.position
-        frame = Frame(variables, fn.closure)
+        frame = _bare(Frame)  # `Frame(variables, fn.closure)` without its __init__ call
+        frame.vars = variables
+        frame.parent = fn.closure
+        frame.ret = None
         try:
             signal = fn.body(frame)
         except ProgramError as error:
@@ -231,7 +254,10 @@ class Machine:
             )
         if not cls.equipped:
             self.equip(cls)
-        instance = PInstance(cls)
+        instance = _bare(PInstance)  # `PInstance(cls)` without its __init__ call
+        instance.cls = cls
+        instance.attrs = {}
+        instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:
             self.call_function(init, [instance, *args], kwargs)

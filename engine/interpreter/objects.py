@@ -50,6 +50,7 @@ class Function:
         "name",
         "owner",
         "params",
+        "simple",
         "span",
         "uses_super",
         "vararg",
@@ -74,6 +75,8 @@ class Function:
         self.kwonly = kwonly
         self.kwdefaults = kwdefaults
         self.kwarg = kwarg
+        # Positional parameters only: a call with as many arguments binds them at once.
+        self.simple = vararg is None and kwarg is None and not kwonly
         self.body = body
         self.closure = closure
         self.owner: PClass | None = None  # the class whose body defined it (for super())

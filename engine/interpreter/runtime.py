@@ -130,6 +130,7 @@ class State:
         if self.deadline is not None:
             self.next_check = min(self.step_limit, TIME_CHECK_STEPS)
         self.depth = 0
+        self.max_call_depth = limits.max_call_depth
         self.callbacks = 0  # a program's __hash__/__eq__ running inside Python's own code
         self.printed = 0
         self.rng = random.Random(0)  # an unseeded program is seeded with 0

@@ -24,6 +24,7 @@ import ast
 import math
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Any
 
 from backprop_animator.engine.ops import FORMULA_FUNCTIONS, OPS, is_other_power, op_key
 from backprop_animator.engine.value import Value
@@ -68,6 +69,8 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     op = node._op
     if not operands:
         return [], "registry"
+    if len(operands) == 2 and (op == "+" or op == "*"):
+        return _sum_or_product_locals(op, node.data, operands)
     try:
         if not _reproduces(op, float(node.data), operands):
             return None  # the op's name does not say what the learner's code computed
@@ -81,6 +84,28 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     except (ArithmeticError, ValueError, TypeError):
         return None
     return found, "numeric"
+
+
+def _sum_or_product_locals(
+    op: str, out: Any, operands: Sequence[Value]
+) -> tuple[Locals, str] | None:
+    """`right_locals` of the usual node, `a + b` or `a * b`: what `_reproduces` and
+    `_registry_locals` find for it, without their general walk (`sum` and `math.prod`
+    of two floats are `a + b` and `a * b` but for the sign of a zero, which no
+    comparison here sees)."""
+    first, second = operands
+    try:
+        a = float(first.data)
+        b = float(second.data)
+        data = float(out)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    expected = a + b if op == "+" else a * b
+    if not abs(expected - data) <= 1e-9 * max(1.0, abs(expected), abs(data)):
+        return None  # the op's name does not say what the learner's code computed
+    if op == "+":
+        return [(first, 1.0), (second, 1.0)], "registry"
+    return [(first, b), (second, a)], "registry"
 
 
 def _forward(op: str, operands: Sequence[Value]) -> float | None:

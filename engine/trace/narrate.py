@@ -525,12 +525,15 @@ def _written_right(
 ) -> bool:
     """Whether a rule wrote exactly what the right engine writes: a `+=` per operand,
     each with the right factor, read off the code."""
-    if len(contributions) != len(right) or any(w[0] != "+=" or w[2] is None for w in writes):
+    if len(contributions) != len(right):
         return False
-    if all(
-        c[0] is r[0] and abs(c[1] - r[1]) <= 1e-9 * max(1.0, abs(r[1]))
-        for c, r in zip(contributions, right, strict=True)
-    ):
+    for write in writes:  # loops, not any() and all() of generators: once per rule run
+        if write[0] != "+=" or write[2] is None:
+            return False
+    for c, r in zip(contributions, right, strict=True):
+        if not (c[0] is r[0] and abs(c[1] - r[1]) <= 1e-9 * max(1.0, abs(r[1]))):
+            break
+    else:
         return True  # the usual case: one write per operand, in the operands' order
     mine = _per_child([(c[0], c[1]) for c in contributions])
     correct = _per_child(right)

@@ -65,8 +65,13 @@ def _format(x: float, digits: int) -> str:
         return f"{sign}inf"
     if size >= LARGE or size < SMALL:
         return sign + _exponent_form(size, digits)
-    exponent = next((e for threshold, e in _MAGNITUDES if size >= threshold), -4)
-    return sign + _trim(f"{size:.{max(1, digits - 1 - exponent)}f}")
+    exponent = -4
+    for threshold, places in _MAGNITUDES:  # a loop, not next() of a generator: hot
+        if size >= threshold:
+            exponent = places
+            break
+    text = f"{size:.{max(1, digits - 1 - exponent)}f}"  # always has a point
+    return sign + text.rstrip("0").rstrip(".")
 
 
 def format_signed(x: float, *, digits: int = SIGNIFICANT) -> str:

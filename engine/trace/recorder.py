@@ -290,10 +290,14 @@ class Recorder:
         for arg in args:
             if type(arg) not in (tuple, list) or len(arg) > 8:
                 continue
-            if all(type(item) is PInstance and item.mirror is not None for item in arg):
-                ordered = tuple(item.mirror for item in arg)
+            ordered = []
+            for item in arg:
+                if type(item) is not PInstance or item.mirror is None:
+                    break
+                ordered.append(item.mirror)
+            else:
                 if set(ordered) == wanted:
-                    return list(ordered)
+                    return ordered
         return None
 
     def relink(self, instance: PInstance) -> None:
@@ -314,8 +318,11 @@ class Recorder:
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
-        node.data = as_number(attrs.get(shape.number), "data")
-        node.grad = as_number(attrs.get("grad"), "grad")
+        # `as_number` of each, where a finite float needs nothing of it.
+        data = attrs.get(shape.number)
+        node.data = data if type(data) is float and -INF < data < INF else as_number(data, "data")
+        grad = attrs.get("grad")
+        node.grad = grad if type(grad) is float and -INF < grad < INF else as_number(grad, "grad")
         label = attrs.get("label")
         if type(label) is str and label:
             node.label = label  # else the variable that holds it names it, if any
@@ -740,10 +747,17 @@ class Recorder:
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
-        upstream = as_number(self.instance_of[node].attrs.get("grad"), "grad")
+        upstream = self.instance_of[node].attrs.get("grad")
+        if not (type(upstream) is float and -INF < upstream < INF):
+            upstream = as_number(upstream, "grad")
         node.grad = upstream
-        before_number = float(as_number(before, "grad"))
-        after_number = float(as_number(after, "grad"))
+        # `as_number` of each, where a finite float needs nothing of it.
+        before_number = (
+            before if type(before) is float and -INF < before < INF else as_number(before, "grad")
+        )
+        after_number = (
+            after if type(after) is float and -INF < after < INF else as_number(after, "grad")
+        )
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
         added = delta if write == "+=" else after_number
@@ -1250,6 +1264,9 @@ def _times_upstream(local: float, upstream: float, added: float) -> bool:
     rounding of the write's own sum)."""
     product = local * upstream
     return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300)
+
+
+INF = math.inf
 
 
 def as_number(value: Any, field: str) -> float:

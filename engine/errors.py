@@ -27,6 +27,19 @@ class EngineError(Exception):
 
 # What a math domain error (the ValueError of `math.log(-1)`) is called in an operation's error.
 NO_REAL_RESULT = "math domain error (no real result)"
+# What a program that leaves nothing to trace is told, in either mode of the interpreter.
+NO_RESULT = (
+    "the program has no result: end it with an expression, or call .backward() on the output"
+)
+
+
+def not_finite_reason(what: str, data: object) -> str:
+    """What an operation whose result overflowed or is not a number is told:
+    `not_finite_reason("exp", inf)` -> "exp: the result is not a finite number (inf); ..."."""
+    return (
+        f"{what}: the result is not a finite number ({data}); the maths is exact, "
+        "but floating point has a range"
+    )
 
 
 def arithmetic_reason(

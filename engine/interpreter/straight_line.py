@@ -24,7 +24,13 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from backprop_animator.engine.errors import NO_REAL_RESULT, EngineError, arithmetic_reason
+from backprop_animator.engine.errors import (
+    NO_REAL_RESULT,
+    NO_RESULT,
+    EngineError,
+    arithmetic_reason,
+    not_finite_reason,
+)
 from backprop_animator.engine.limits import (
     NODES_PER_TIME_CHECK,
     Limits,
@@ -103,10 +109,7 @@ class StraightLine:
                 raise limits.exceeded("time_limit", TOO_LONG, *self.lines.position(statement))
         result = self.output if self.output is not None else self.last
         if result is None:
-            raise EngineError(
-                "the program has no result: end it with an expression, or call .backward() "
-                "on the output"
-            )
+            raise EngineError(NO_RESULT)
         if not isinstance(result, Value):
             raise EngineError(
                 f"the program's result is the plain number {result!r}, not a Value; "
@@ -537,11 +540,7 @@ class StraightLine:
         if isinstance(value, complex):
             raise self.error(node, f"{what}: math domain error (the result is complex)")
         if not isinstance(value, int | float) or not math.isfinite(value):
-            raise self.error(
-                node,
-                f"{what}: the result is not a finite number ({value}); the maths is exact, "
-                "but floating point has a range",
-            )
+            raise self.error(node, not_finite_reason(what, value))
 
     def error(self, node: ast.AST, message: str) -> EngineError:
         line, column = self.lines.position(node)

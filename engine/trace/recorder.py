@@ -32,7 +32,12 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from backprop_animator.engine import ops
-from backprop_animator.engine.errors import EngineError, rule_failure
+from backprop_animator.engine.errors import (
+    NO_RESULT,
+    EngineError,
+    not_finite_reason,
+    rule_failure,
+)
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Function,
@@ -922,10 +927,7 @@ class Recorder:
                 f"node here: {missing_part(self.unshaped.attrs)}"
             )
         if last is None:
-            raise ProgramError(
-                "the program has no result: end it with an expression, or call .backward() "
-                "on the output"
-            )
+            raise ProgramError(NO_RESULT)
         raise ProgramError(
             "the program's result is not a Value. In a program with functions, loops, "
             "classes or other Python, numbers stay numbers (x = 2.0 is not a leaf): make "
@@ -1253,10 +1255,7 @@ def check_number(data: Any, what: str) -> None:
 
 
 def not_finite(what: str, data: float) -> ProgramError:
-    return ProgramError(
-        f"{what}: the result is not a finite number ({data}); the maths is exact, "
-        "but floating point has a range"
-    )
+    return ProgramError(not_finite_reason(what, data))
 
 
 def _times_upstream(local: float, upstream: float, added: float) -> bool:

@@ -77,7 +77,11 @@ CONSTRUCT_NAMES: dict[type[ast.AST], str] = {
     ast.Match: "match statements",
 }
 
-BINARY_OPERATORS: dict[type[ast.operator], tuple[str, Callable[[Operand, Operand], Operand]]] = {
+# The operators of SPEC §2 (the interpreter's own table, `expressions.BINARY_OPERATORS`,
+# has Python's every operator on plain values).
+STRAIGHT_LINE_OPERATORS: dict[
+    type[ast.operator], tuple[str, Callable[[Operand, Operand], Operand]]
+] = {
     ast.Add: ("+", operator.add),
     ast.Sub: ("-", operator.sub),
     ast.Mult: ("*", operator.mul),

@@ -39,11 +39,11 @@ from backprop_animator.engine.limits import (
 )
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS, OPS
 from backprop_animator.engine.parse import (
-    BINARY_OPERATORS,
     CONSTRUCT_NAMES,
     IMPORTABLE,
     NO_EFFECT_FUNCTIONS,
     RESERVED,
+    STRAIGHT_LINE_OPERATORS,
     SourceLines,
 )
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
@@ -300,7 +300,7 @@ class StraightLine:
         return lambda env: combine(left(env), right(env))
 
     def binary_of(self, node: ast.AST, op: ast.operator) -> Callable[[Operand, Operand], Operand]:
-        entry = BINARY_OPERATORS.get(type(op))
+        entry = STRAIGHT_LINE_OPERATORS.get(type(op))
         if entry is None:
             symbol = OPERATOR_SYMBOLS.get(type(op), type(op).__name__)
             error = self.error(node, f"the operator {symbol} is not supported")

@@ -47,6 +47,7 @@ from backprop_animator.engine.interpreter.objects import (
     PClass,
     PClassMethod,
     PInstance,
+    PModule,
     PProperty,
     PStaticMethod,
 )
@@ -922,23 +923,11 @@ class Compiler(ExpressionCompiler):
         module = node.module or ""
         if module == "micrograd.nn":
             return self.import_nn(node, scope)
+        if module == "micrograd":
+            return self.import_micrograd_modules(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
-            if alias.name == "*":
-                raise self.error(node, "`import *` is not available here")
-            if module in self.modules:
-                members = self.modules[module].members
-                if alias.name.startswith("_") or alias.name not in members:
-                    raise self.error(node, f"{module} has no '{alias.name}' here")
-                value = members[alias.name]
-            elif alias.name == "Value":
-                value = self.builtins["Value"]
-            elif alias.name in PASTE_NAMES:
-                value = Inert(alias.name)
-            else:
-                raise self.error(
-                    node, self.not_importable(f"from {module} import {alias.name}", module)
-                )
+            value = self.imported_value(node, module, alias.name)
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
         def run(f: Frame) -> None:
@@ -946,6 +935,21 @@ class Compiler(ExpressionCompiler):
                 store(f, value)
 
         return run
+
+    def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
+        """What `from module import name` binds, known when the program is compiled."""
+        if name == "*":
+            raise self.error(node, "`import *` is not available here")
+        if module in self.modules:
+            members = self.modules[module].members
+            if name.startswith("_") or name not in members:
+                raise self.error(node, f"{module} has no '{name}' here")
+            return members[name]
+        if name == "Value":
+            return self.builtins["Value"]
+        if name in PASTE_NAMES:
+            return Inert(name)
+        raise self.error(node, self.not_importable(f"from {module} import {name}", module))
 
     def import_nn(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter."""
@@ -960,6 +964,30 @@ class Compiler(ExpressionCompiler):
             namespace = load()
             for store, name in stores:
                 store(f, namespace[name])
+
+        return run
+
+    def import_micrograd_modules(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
+        """`from micrograd import nn, engine, Value`: `nn.MLP`, `engine.Value`, modules of ours."""
+        stores = []
+        for alias in node.names:
+            if alias.name == "engine":
+                value: Any = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
+            else:  # `nn` is made when the statement runs; `Value` and the rest as anywhere
+                value = (
+                    None
+                    if alias.name == "nn"
+                    else self.imported_value(node, "micrograd", alias.name)
+                )
+            stores.append((self.store_name(alias.asname or alias.name, scope, False), value))
+        load = self.library_module("micrograd.nn")
+
+        def run(f: Frame) -> None:
+            for store, value in stores:
+                if value is None:
+                    namespace = load()
+                    value = PModule("micrograd.nn", {one: namespace[one] for one in NN_NAMES})
+                store(f, value)
 
         return run
 

@@ -82,7 +82,31 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
+        "time": time_module(),
     }
+
+
+def time_module() -> PModule:
+    """`import time` as programs use it to time a loop: the clock stands still (every
+    reading is 0.0, so a trace is the same on every run) and `sleep` does not wait."""
+
+    def clock(args: list[Any], kwargs: dict[str, Any]) -> float:
+        if args or kwargs:
+            raise ProgramError("this clock takes no arguments", kind="TypeError")
+        return 0.0
+
+    def sleep(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if len(args) != 1 or kwargs or type(args[0]) not in (int, float, bool):
+            raise ProgramError("sleep() takes one number of seconds", kind="TypeError")
+        if args[0] < 0:
+            raise ProgramError("sleep length must be non-negative", kind="ValueError")
+
+    members: dict[str, Any] = {
+        name: Builtin(f"time.{name}", clock)
+        for name in ("time", "perf_counter", "monotonic", "process_time")
+    }
+    members["sleep"] = Builtin("time.sleep", sleep)
+    return PModule("time", members)
 
 
 def typing_module(library: Library) -> PModule:

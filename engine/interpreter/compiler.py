@@ -626,7 +626,12 @@ class Compiler(ExpressionCompiler):
                 local, after = term_of(f)
                 obj = obj_expr(f)
                 before = None
-            if rec.in_rule is not None and type(obj) is PInstance and obj.mirror is not None:
+            if (
+                rec.in_rule is not None
+                and type(obj) is PInstance
+                and obj.mirror is not None
+                and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
+            ):
                 attrs = obj.attrs
                 rec.contribution(
                     obj, local, attrs.get("grad") if before is None else before, after, write

@@ -452,8 +452,8 @@ class Machine:
             if obj.mirror is not None:
                 shape = obj.cls.shape
                 assert shape is not None
-                if name == "grad" or name == shape.number:
-                    field = "grad" if name == "grad" else "data"
+                if name == shape.grad or name == shape.number:
+                    field = "grad" if name == shape.grad else "data"
                     value = self.recorder.write(obj, field, attrs.get(name), value)
                 elif name == shape.operands:
                     attrs[name] = value

@@ -315,7 +315,7 @@ class Recorder:
         shape = instance.cls.shape
         assert shape is not None
         node.data = as_number(attrs.get(shape.number), "data")
-        node.grad = as_number(attrs.get("grad"), "grad")
+        node.grad = as_number(attrs.get(shape.grad), "grad")
         label = attrs.get("label")
         if type(label) is str and label:
             node.label = label  # else the variable that holds it names it, if any
@@ -733,7 +733,9 @@ class Recorder:
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
-        upstream = as_number(self.instance_of[node].attrs.get("grad"), "grad")
+        owner = self.instance_of[node]
+        grad = owner.cls.shape.grad if owner.cls.shape is not None else "grad"
+        upstream = as_number(owner.attrs.get(grad), "grad")
         node.grad = upstream
         before_number = float(as_number(before, "grad"))
         after_number = float(as_number(after, "grad"))

@@ -69,8 +69,9 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
     numbers: list[float] = []
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
-        if event != "call" or frame.f_code.co_name != "backward":
-            return
+        code = frame.f_code
+        if event != "call" or code.co_name != "backward" or code.co_argcount != 1:
+            return  # a method `backward(self)`, not a rule named `backward`
         node = frame.f_locals.get("self")
         if (
             node is not None

@@ -65,3 +65,36 @@ def test_micrograd_s_modules_import_as_modules_and_nothing_else() -> None:
         trace_source("from micrograd import os\n")
     with pytest.raises(EngineError):  # a module of ours has no dunder to walk
         trace_source("from micrograd import nn\nprint(nn.__dict__)\n")
+
+
+def test_time_is_a_clock_that_stands_still_and_a_sleep_that_does_not_wait() -> None:
+    source = (
+        "import time\nstart = time.time()\ntime.sleep(10**9)\n"
+        "print(time.perf_counter() - time.perf_counter(), time.time() - start >= 0)\n"
+    )
+    assert run(source) == ["0.0 True"]
+    with pytest.raises(EngineError, match="sleep length must be non-negative"):
+        run("import time\ntime.sleep(-1)\n")
+    with pytest.raises(EngineError, match="sleep"):
+        run("import time\ntime.sleep('a while')\n")
+    with pytest.raises(EngineError):  # nothing of Python's own module is reachable
+        run("import time\nprint(time.__dict__)\n")
+    with pytest.raises(EngineError, match="time has no 'localtime' here"):
+        run("from time import localtime\n")
+
+
+def run(body: str) -> list[str]:
+    return printed_lines(trace_source(body + "\nv = Value(1.0)\nv.backward()\n"))
+
+
+def test_a_node_class_with_its_gradient_behind_a_property_is_drawn_as_a_graph() -> None:
+    source = (Path(__file__).parent / "real_code" / "property_engine.py").read_text()
+    trace = trace_source(source)
+    assert {node["kind"] for node in trace["nodes"]} == {"leaf", "op"}
+    assert len(trace["edges"]) == 5  # a * b, (a * b) + a, log(...)
+    leaves = {node["data"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves == {2.0: 0.5, 3.0: 0.25}  # d/da log(ab + a) = (b + 1) / (ab + a)
+    # The setter runs for every write, as in CPython: one that refuses is obeyed.
+    refusing = source.replace("        self._grad = g\n", "        raise AutogradError('no')\n")
+    with pytest.raises(EngineError, match="AutogradError: no"):
+        trace_source(refusing)

@@ -617,9 +617,12 @@ class ExpressionCompiler:
             )
 
     def attribute(self, node: ast.Attribute, scope: scopes.Scope) -> Expr:
-        self.check_attribute(node, scope)
         obj = self.expr(node.value, scope)
         name = node.attr
+        if name == "__class__" and scope.in_class:  # `self.__class__.__name__`: `type(self)`
+            type_of = self.builtins["type"].call
+            return lambda f: type_of([obj(f)], {})
+        self.check_attribute(node, scope)
         get_attr = self.m.get_attr
         line, column = self.pos(node)
 
@@ -712,7 +715,7 @@ class ExpressionCompiler:
             return values, kwargs
 
         func = node.func
-        if isinstance(func, ast.Attribute):
+        if isinstance(func, ast.Attribute) and not (func.attr == "__class__" and scope.in_class):
             self.check_attribute(func, scope)
             obj_expr = self.expr(func.value, scope)
             method = func.attr

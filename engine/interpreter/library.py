@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
+from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
 from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
@@ -121,6 +122,7 @@ class Library:
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
+            "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
@@ -326,6 +328,15 @@ class Library:
         }
 
     # Built-in functions
+
+    def format_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
+        """`format(x, ".4f")`: one f-string field, formatted by the interpreter's own code."""
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ProgramError("format() takes a value and a format spec", kind="TypeError")
+        spec = args[1] if len(args) == 2 else ""
+        if type(spec) is not str:
+            raise ProgramError("format() argument 2 must be str", kind="TypeError")
+        return self.machine.texts.format(args[0], spec)
 
     def print_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         sep = kwargs.pop("sep", " ")
@@ -855,6 +866,27 @@ class Library:
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             obj.items.clear()
 
+        def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
+            def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if kwargs:
+                    raise ProgramError(f"{name}() takes no keyword arguments", kind="TypeError")
+                if name in ("issubset", "issuperset", "isdisjoint"):
+                    other = self.make_set(self.collect(one(args, kwargs, name)))
+                    return sets.compare(state, name, obj, other)
+                result = PSet(obj.items)
+                for arg in args:  # `a.union(b, c)`: any iterables, one after the other
+                    result = sets.combine(state, name, result, self.make_set(self.collect(arg)))
+                return result
+
+            return method
+
+        def pop(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if args or kwargs or not obj.items:
+                raise ProgramError("pop from an empty set", kind="KeyError")
+            item = next(iter(obj.items))
+            del obj.items[item]
+            return item
+
         table = {
             "add": add,
             "update": update,
@@ -862,6 +894,11 @@ class Library:
             "remove": remove,
             "copy": copy,
             "clear": clear,
+            "pop": pop,
+            **{
+                name: algebra(name)
+                for name in (*sets.SET_OPERATORS.values(), "issubset", "issuperset", "isdisjoint")
+            },
         }
         return {name: self.bound(call, name) for name, call in table.items()}
 

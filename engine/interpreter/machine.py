@@ -18,6 +18,7 @@ from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
+from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Annotation,
@@ -619,6 +620,9 @@ class Machine:
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
+        combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
+        if combined is not None:
+            return combined
         raise ProgramError(
             f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
             kind="TypeError",

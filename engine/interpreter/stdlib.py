@@ -83,7 +83,31 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
         "time": time_module(),
+        "sys": sys_module(),
     }
+
+
+def sys_module() -> PModule:
+    """`import sys` as micrograd programs use it: `sys.setrecursionlimit(10000)` before a
+    deep recursive sort is accepted and changes nothing (calls still nest at most
+    BACKPROP_MAX_CALL_DEPTH deep); `sys.path.append(...)` appends to a list of the
+    program's own, since every import here is the interpreter's."""
+
+    def set_limit(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if len(args) != 1 or kwargs or type(args[0]) is not int:
+            raise ProgramError("setrecursionlimit() takes one integer", kind="TypeError")
+        if args[0] < 1:
+            raise ProgramError("recursion limit must be greater or equal than 1", kind="ValueError")
+
+    return PModule(
+        "sys",
+        {
+            "setrecursionlimit": Builtin("sys.setrecursionlimit", set_limit),
+            "getrecursionlimit": Builtin("sys.getrecursionlimit", lambda a, k: 1000),
+            "maxsize": sys.maxsize,
+            "path": [],
+        },
+    )
 
 
 def time_module() -> PModule:

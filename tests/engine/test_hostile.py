@@ -67,7 +67,9 @@ ESCAPES = [
     ("x = Value(1.0)\nx._op = '+'\n", "only .data, .grad and .label"),
     ("x = Value(1.0)\nx.data = 'a'\n", "must be a number"),
     ("y = [].append\ny.__self__\n", "dunder"),
-    ("class A:\n    def f(self):\n        return self.__class__\nA().f()\n", "no attribute"),
+    # `self.__class__` is `type(self)`, the program's own class; past it, nothing.
+    ("class A:\n    def f(self):\n        return self.__class__.__dict__\nA().f()\n", "no attr"),
+    ("class A:\n    def f(self):\n        return self.__class__.__base__\nA().f()\n", "no attr"),
     ("class A:\n    def f(self):\n        return print.__self__\nA().f()\n", "no attribute"),
     ("class M(type):\n    pass\n", "inherit from the program's classes"),
     ("class A(metaclass=1):\n    pass\n", "metaclass"),

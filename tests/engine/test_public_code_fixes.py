@@ -1,0 +1,78 @@
+"""What programs copied from public repositories needed (issue 22), one construct a test,
+each compared with CPython, and each bounded: `format()`, `self.__class__`, `import sys`,
+set algebra. The programs themselves are in public_code/ (test_public_code.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine.cpython import printed_lines, run_in_cpython
+
+TAIL = "\nv = Value(1.0)\nv.backward()\n"
+
+
+def run(body: str, limits: Limits | None = None) -> list[str]:
+    return printed_lines(trace_source(body + TAIL, limits=limits))
+
+
+def same_as_cpython(body: str) -> None:
+    assert run(body) == run_in_cpython(body + TAIL)
+
+
+def test_format_is_an_f_string_field() -> None:
+    same_as_cpython("x = 2.5\nprint(format(x, '.3f'), format(7, '>4'), format('a'), format(x))\n")
+    with pytest.raises(EngineError, match="format width"):  # refused before any work
+        run("format(1, '>1000000000')\n")
+    with pytest.raises(EngineError, match="invalid format spec"):  # no field walking
+        run("format(1, '{0.__class__}')\n")
+    with pytest.raises(EngineError, match=re.escape("format() argument 2 must be str")):
+        run("format(1, 2)\n")
+
+
+def test_self_class_is_what_type_gives() -> None:
+    same_as_cpython(
+        "class V:\n    def __init__(self, data):\n        self.data = data\n"
+        "    def __repr__(self):\n        return f'{self.__class__.__name__}({self.data})'\n"
+        "    def __add__(self, other):\n        return self.__class__(self.data + other.data)\n"
+        "    def same(self, other):\n        return other.__class__ is self.__class__\n"
+        "print(V(1) + V(2), V(1).same(V(2)), V(1).same(2.0))\n"
+    )
+    # Outside class bodies it stays refused, and nothing past the class is reachable.
+    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
+        run("class V:\n    pass\nprint(V().__class__)\n")
+    with pytest.raises(EngineError, match="no attribute '__dict__'"):
+        run("class V:\n    def f(self):\n        return self.__class__.__dict__\nV().f()\n")
+    with pytest.raises(EngineError, match="no attribute '__bases__'"):
+        run("class V:\n    def f(self):\n        return (1).__class__.__bases__\nV().f()\n")
+
+
+def test_sys_accepts_a_recursion_limit_and_changes_no_bound() -> None:
+    same_as_cpython(
+        "import sys\nsys.setrecursionlimit(10**6)\nsys.path.append('..')\n"
+        "print(sys.getrecursionlimit() >= 1000, sys.maxsize)\n"
+    )
+    # A raised recursion limit does not raise BACKPROP_MAX_CALL_DEPTH.
+    deep = "import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
+        run(deep)
+    with pytest.raises(EngineError, match="module 'sys' has no attribute 'modules'"):
+        run("import sys\nprint(sys.modules)\n")
+
+
+def test_set_algebra_is_cpythons_and_bounded() -> None:
+    same_as_cpython(
+        "a, b = {1, 2, 3}, {2, 3, 4}\nc = a | b\nc |= {9}\n"
+        "print(sorted(c), sorted(a & b), sorted(a - b), sorted(a ^ b), a.isdisjoint({7}))\n"
+        "print(sorted(a.union([5], (6,))), sorted(a.intersection(b, [3])), {1}.issubset(a))\n"
+        "print(sorted(a.difference(b)), sorted(a.symmetric_difference(b)), a.issuperset({1}))\n"
+    )
+    with pytest.raises(
+        EngineError, match=re.escape("unsupported operand types for |: 'set' and 'list'")
+    ):
+        run("print({1} | [2])\n")
+    grow = "s = set(range(600000))\nt = set(range(600000, 1200000))\nu = s | t\n"
+    with pytest.raises(EngineError, match="1,200,000 items"):
+        run(grow, Limits(max_steps=10**8, time_limit=30.0))

@@ -1248,6 +1248,8 @@ def _times_upstream(local: float, upstream: float, added: float) -> bool:
 
 
 def as_number(value: Any, field: str) -> float:
+    if value is None and field == "grad":
+        return 0.0  # no gradient yet (`self.grad = None`, as PyTorch has it): drawn as 0
     if type(value) not in (int, float, bool):
         raise ProgramError(f"a node's .{field} must be a number to be traced")
     number = float(value)

@@ -387,8 +387,8 @@ class Machine:
             return obj.label
         if name == "_op":
             return obj._op
-        if name == "_prev":
-            return obj._prev
+        if name == "_prev":  # micrograd's `set(_children)`: `set()` for a leaf, `a * a` has {a}
+            return PSet(obj._prev)
         if name in FUNCTIONS:
             return Builtin(name, lambda args, kwargs: self.value_method(obj, name, args))
         if name == "backward":

@@ -76,3 +76,11 @@ def test_set_algebra_is_cpythons_and_bounded() -> None:
     grow = "s = set(range(600000))\nt = set(range(600000, 1200000))\nu = s | t\n"
     with pytest.raises(EngineError, match="1,200,000 items"):
         run(grow, Limits(max_steps=10**8, time_limit=30.0))
+
+
+def test_a_micrograd_values_operands_are_a_set_as_in_micrograd() -> None:
+    # micrograd keeps `set(_children)`: a leaf prints `set()`, and `a * a` has one operand.
+    same_as_cpython(
+        "from micrograd.engine import Value\nfor _ in range(1):\n    a = Value(2.0)\n"
+        "    b = a * a\nprint(a._prev, len(b._prev), [p.data for p in b._prev])\n"
+    )

@@ -996,8 +996,18 @@ class _SuperMaker:
         self.frame = frame
 
     def make(self, args: list[Any]) -> PSuper:
+        if len(args) == 2:  # `super(Value, self)`, as older code writes it
+            owner, instance = args
+            if type(owner) is not PClass or type(instance) is not PInstance:
+                raise ProgramError("super(Class, self) takes a class of the program and an object")
+            if owner not in instance.cls.mro:
+                raise ProgramError(
+                    "super(type, obj): obj must be an instance or subtype of type",
+                    kind="TypeError",
+                )
+            return PSuper(owner, instance)
         if args:
-            raise ProgramError("super() takes no arguments here")
+            raise ProgramError("super() takes no arguments, or a class and self, here")
         owner = self.frame.vars.get(" class")
         instance = next(iter(self.frame.vars.values()), None)
         if type(owner) is not PClass or type(instance) is not PInstance:

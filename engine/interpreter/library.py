@@ -67,6 +67,9 @@ class Library:
         self.machine = machine
         self.state: State = machine.state
         self.printed = printed
+        # `class Value(object):`: a base with nothing in it (its `__init__` is
+        # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
+        self.object_class = PClass("object", (), {})
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         machine.methods.update(
             {
@@ -140,6 +143,7 @@ class Library:
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
             **m.exceptions,
             "property": Builtin("property", self.property_),
+            "object": self.object_class,
             "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
             "classmethod": Builtin("classmethod", lambda a, k: PClassMethod(one(a, k))),
             "getattr": Builtin("getattr", self.getattr_),
@@ -516,6 +520,8 @@ class Library:
         value, classes = args
         options = classes if type(classes) is tuple else (classes,)
         for cls in options:
+            if cls is self.object_class:
+                return True  # everything is an object
             if type(cls) is PClass:
                 if type(value) is PInstance and cls in value.cls.mro:
                     return True
@@ -1146,6 +1152,23 @@ _MATH_FUNCTIONS = (
     "radians",
     "erf",
     "fmod",
+    # Also float functions, each a bounded amount of work on bounded numbers:
+    "log1p",
+    "expm1",
+    "erfc",
+    "asinh",
+    "acosh",
+    "atanh",
+    "gamma",
+    "lgamma",
+    "cbrt",
+    "exp2",
+    "remainder",
+    "modf",
+    "frexp",
+    "ldexp",
+    "isqrt",
+    "gcd",
 )
 
 

@@ -434,6 +434,8 @@ class Machine:
                 if type(found) is NativeMethod:
                     return bind_native(found, obj.self)
                 return BoundMethod(found, obj.self) if type(found) is Function else found
+        if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
+            return Builtin("object.__init__", _object_init)
         raise ProgramError(f"super() has no attribute '{name}'")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
@@ -959,3 +961,11 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (OverflowError, "OverflowError"),
     (ValueError, "ValueError"),
 )
+
+
+def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:
+    if args or kwargs:
+        raise ProgramError(
+            "object.__init__() takes exactly one argument (the instance to initialize)",
+            kind="TypeError",
+        )

@@ -84,3 +84,34 @@ def test_a_micrograd_values_operands_are_a_set_as_in_micrograd() -> None:
         "from micrograd.engine import Value\nfor _ in range(1):\n    a = Value(2.0)\n"
         "    b = a * a\nprint(a._prev, len(b._prev), [p.data for p in b._prev])\n"
     )
+
+
+def test_object_is_a_base_and_super_reaches_it() -> None:
+    same_as_cpython(
+        "class Module(object):\n    def __init__(self):\n        super(Module, self).__init__()\n"
+        "        self.training = True\n"
+        "class Neuron(Module):\n    def __init__(self, n):\n        super().__init__()\n"
+        "        self.n = n\n"
+        "class Plain:\n    def __init__(self):\n        super().__init__()\n"
+        "sentinel = object()\nn = Neuron(3)\nPlain()\n"
+        "print(n.n, n.training, isinstance(n, object), isinstance(1.5, object))\n"
+        "print(sentinel is sentinel)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("object.__init__() takes exactly one")):
+        run("class A:\n    def __init__(self):\n        super().__init__(1)\nA()\n")
+    with pytest.raises(EngineError, match="must be an instance or subtype"):
+        run("class A:\n    pass\nclass B:\n    def f(self):\n        super(A, self)\nB().f()\n")
+    with pytest.raises(EngineError, match="a class of the program and an object"):
+        run("class A:\n    def f(self):\n        super(int, 1)\nA().f()\n")
+    with pytest.raises(EngineError, match="no attribute '__subclasses__'"):
+        run("class A:\n    def f(self):\n        return object.__subclasses__()\nA().f()\n")
+
+
+def test_more_of_maths_float_functions() -> None:
+    same_as_cpython(
+        "import math\nx = 0.5\nprint(math.log1p(x), math.expm1(x), math.erfc(x), math.asinh(x),"
+        " math.atanh(x), math.lgamma(3.5), math.cbrt(27.0), math.exp2(3), math.modf(2.5),"
+        " math.frexp(8.0), math.ldexp(0.5, 4), math.isqrt(99), math.gcd(12, 18))\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("math.ldexp")):
+        run("import math\nmath.ldexp(1.0, 10**6)\n")

@@ -67,6 +67,8 @@ PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` a
 class Compiler(ExpressionCompiler):
     """Compiles one program against the machine and recorder that will run it."""
 
+    in_try = 0  # how many `try` bodies the statement being compiled is in
+
     # Module
 
     def module(self, tree: ast.Module) -> Stmt:
@@ -844,7 +846,11 @@ class Compiler(ExpressionCompiler):
         ]
 
     def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
-        body = self.block(node.body, scope)
+        self.in_try += 1
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.in_try -= 1
         handlers = self.handlers(node, scope, self.block)
         orelse = self.block(node.orelse, scope) if node.orelse else None
         final = self.block(node.finalbody, scope) if node.finalbody else None
@@ -902,13 +908,31 @@ class Compiler(ExpressionCompiler):
         stores = []
         for alias in node.names:
             if alias.name not in self.modules or alias.name == "__future__":
-                raise self.error(node, self.not_importable(f"import {alias.name}", alias.name))
+                return self.refused_import(node, f"import {alias.name}", alias.name)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules
 
         def run(f: Frame) -> None:
             for store, name in stores:
                 store(f, modules[name])
+
+        return run
+
+    def refused_import(self, node: ast.stmt, statement: str, module: str) -> Stmt:
+        """An import of a module that is not here: refused before the program runs, or,
+        inside a `try` body, a `ModuleNotFoundError` it may catch when the import runs
+        (`try: import numpy as np` / `except ImportError: np = None`), as CPython raises
+        on a machine without that module."""
+        message = self.not_importable(statement, module)
+        if not self.in_try:
+            raise self.error(node, message)
+        line, column = self.pos(node)
+        seen = (f"No module named '{module.split('.')[0]}'",)
+
+        def run(f: Frame) -> None:
+            error = ProgramError(message, line, column, kind="ModuleNotFoundError")
+            error.args_seen = seen
+            raise error
 
         return run
 
@@ -932,6 +956,9 @@ class Compiler(ExpressionCompiler):
             return self.import_micrograd_modules(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
+            if self.in_try and module not in self.modules and alias.name != "Value":
+                # `try: from graphviz import Digraph`: graphviz is not here
+                return self.refused_import(node, f"from {module} import {alias.name}", module)
             value = self.imported_value(node, module, alias.name)
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 

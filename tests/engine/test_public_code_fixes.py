@@ -115,3 +115,20 @@ def test_more_of_maths_float_functions() -> None:
     )
     with pytest.raises(EngineError, match=re.escape("math.ldexp")):
         run("import math\nmath.ldexp(1.0, 10**6)\n")
+
+
+def test_an_import_in_a_try_fails_as_on_a_machine_without_the_module() -> None:
+    same_as_cpython(
+        "try:\n    import numpy as np\nexcept ImportError as e:\n    np = None\n    print(e)\n"
+        "try:\n    from graphviz import Digraph\n    HAVE_GRAPHVIZ = True\n"
+        "except ModuleNotFoundError:\n    HAVE_GRAPHVIZ = False\n"
+        "try:\n    from micrograd.engine import Value\nexcept ImportError:\n    print('no')\n"
+        "print(np is None, HAVE_GRAPHVIZ)\n"
+    )
+    # A handler that does not catch it: the scalar engine's sentence, at the import's line.
+    with pytest.raises(EngineError, match="this is a scalar engine") as caught:
+        run("x = 1\ntry:\n    import torch\nexcept KeyError:\n    pass\n")
+    assert caught.value.line == 3
+    # Outside a `try`, refused before anything runs, as before.
+    with pytest.raises(EngineError, match="this is a scalar engine"):
+        run("print('never')\nimport numpy\n")

@@ -461,6 +461,9 @@ class Library:
 
     def sort(self, items: list[Any], key: Any, reverse: Any) -> None:
         keys = items if key is None else [self.machine.call(key, [item]) for item in items]
+        if any(type(k) is PInstance for k in keys):
+            self.sort_by_dunders(items, keys, reverse)
+            return
         size = 0
         for k in keys:
             if type(k) not in NUMBERS and type(k) not in (str, tuple):
@@ -473,6 +476,17 @@ class Library:
             order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
         except TypeError:
             raise ProgramError("these items cannot be compared with each other") from None
+        items[:] = [items[i] for i in order]
+
+    def sort_by_dunders(self, items: list[Any], keys: list[Any], reverse: Any) -> None:
+        """Sort objects of the program's classes by their own `__lt__`, called as CPython's
+        sort calls it (the same algorithm, so the same pairs in the same order), each call
+        a call of the program's, within its steps, depth and time."""
+        compare = self.machine.compare
+        self.state.charge(len(items) * max(1, len(items).bit_length()))
+        wrapped = [_Ordered(k, compare) for k in keys]
+        order = list(range(len(items)))
+        order.sort(key=wrapped.__getitem__, reverse=self.machine.truthy(reverse))
         items[:] = [items[i] for i in order]
 
     def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
@@ -1119,6 +1133,19 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+class _Ordered:
+    """A sort key that compares with the program's `<` (`Library.sort_by_dunders`)."""
+
+    __slots__ = ("compare", "value")
+
+    def __init__(self, value: Any, compare: Callable[[str, Any, Any], bool]) -> None:
+        self.value = value
+        self.compare = compare
+
+    def __lt__(self, other: _Ordered) -> bool:
+        return self.compare("<", self.value, other.value)
 
 
 _MATH_FUNCTIONS = (

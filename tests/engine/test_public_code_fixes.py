@@ -132,3 +132,27 @@ def test_an_import_in_a_try_fails_as_on_a_machine_without_the_module() -> None:
     # Outside a `try`, refused before anything runs, as before.
     with pytest.raises(EngineError, match="this is a scalar engine"):
         run("print('never')\nimport numpy\n")
+
+
+def test_objects_sort_by_their_own_less_than() -> None:
+    same_as_cpython(
+        "calls = []\nclass V:\n    def __init__(self, d):\n        self.data = d\n"
+        "    def __lt__(self, other):\n        calls.append((self.data, other.data))\n"
+        "        return self.data < other.data\n"
+        "xs = [V(3), V(1), V(2), V(5), V(4)]\nxs.sort()\n"
+        "print([v.data for v in xs], [v.data for v in sorted(xs, reverse=True)])\n"
+        "print(calls, min(xs).data, max(xs).data)\n"
+    )
+    endless = (
+        "class V:\n    def __lt__(self, other):\n        while True:\n            pass\n"
+        "sorted([V(), V()])\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(endless, Limits(max_steps=50_000, time_limit=30.0))
+    with pytest.raises(EngineError, match="ValueError: no order"):
+        run(
+            "class V:\n    def __lt__(self, o):\n        raise ValueError('no order')\n"
+            "sorted([V(), V()])\n"
+        )
+    with pytest.raises(EngineError, match="'<' is not supported between 'V' and 'V'"):
+        run("class V:\n    pass\nsorted([V(), V()])\n")

@@ -546,6 +546,21 @@ class Library:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
 
+    def converted(self, value: Any, dunder: str, kind: type) -> Any:
+        """`float(v)` / `int(v)` of an object of the program's class: its own `__float__`
+        / `__int__`, which must give that type, as CPython requires."""
+        if type(value) is not PInstance:
+            return value
+        result = self.machine.call_dunder(value, dunder)
+        if result is NO_METHOD:
+            return value  # refused by the caller, naming the class
+        if type(result) is not kind:
+            raise ProgramError(
+                f"{value.cls.name}.{dunder} returned non-{kind.__name__} ({a_type(result)})",
+                kind="TypeError",
+            )
+        return result
+
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         if kwargs or len(args) > 1:
             raise ProgramError("str() takes one value here")
@@ -556,7 +571,7 @@ class Library:
             return 0  # `int()`, as `defaultdict(int)` calls it
         if kwargs or len(args) != 1:
             raise ProgramError("int() takes one number or string here")
-        value = args[0]
+        value = self.converted(args[0], "__int__", int)
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
@@ -569,7 +584,7 @@ class Library:
             raise ProgramError("float() takes one number or string")
         if not args:
             return 0.0
-        value = args[0]
+        value = self.converted(args[0], "__float__", float)
         if type(value) not in (*NUMBERS, str):
             raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
         try:

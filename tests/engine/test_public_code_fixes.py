@@ -156,3 +156,16 @@ def test_objects_sort_by_their_own_less_than() -> None:
         )
     with pytest.raises(EngineError, match="'<' is not supported between 'V' and 'V'"):
         run("class V:\n    pass\nsorted([V(), V()])\n")
+
+
+def test_float_and_int_of_an_object_call_its_own_conversions() -> None:
+    same_as_cpython(
+        "class V:\n    def __init__(self, d):\n        self.data = d\n"
+        "    def __float__(self):\n        return float(self.data)\n"
+        "    def __int__(self):\n        return int(self.data)\n"
+        "print(float(V(2)), int(V(3.7)), float(V(1)) + 1)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("V.__float__ returned non-float (a str)")):
+        run("class V:\n    def __float__(self):\n        return 'x'\nfloat(V())\n")
+    with pytest.raises(EngineError, match=re.escape("float() needs a number or a string, not a W")):
+        run("class W:\n    pass\nfloat(W())\n")

@@ -84,7 +84,88 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "collections": collections_module(library),
         "time": time_module(),
         "sys": sys_module(),
+        "enum": enum_module(library),
     }
+
+
+ENUM_KEY = " enum"  # in the namespace of `enum.Enum`: its subclasses' bodies are members
+
+
+class _Auto:
+    """What `enum.auto()` gives: the next integer, once the class is made."""
+
+    __slots__ = ()
+
+
+def enum_module(library: Library) -> PModule:
+    """`from enum import Enum, auto`: a class body's plain values become its members,
+    each with `.name` and `.value`, printed as CPython prints them (`Op.ADD`,
+    `<Op.ADD: '+'>`); `auto()` numbers from 1. Members compare and hash by identity."""
+    texts = library.machine.texts
+
+    def member_text(args: list[Any], kwargs: dict[str, Any]) -> str:
+        member = args[0]
+        return f"{member.cls.name}.{member.attrs.get('name')}"
+
+    def member_repr(args: list[Any], kwargs: dict[str, Any]) -> str:
+        member = args[0]
+        value = texts.to_repr(member.attrs.get("value"))
+        return f"<{member.cls.name}.{member.attrs.get('name')}: {value}>"
+
+    def no_lookup(args: list[Any], kwargs: dict[str, Any]) -> None:
+        name = args[0].cls.name
+        raise ProgramError(
+            f"{name}(value) is not available here: name the member ({name}.NAME)",
+            kind="TypeError",
+        )
+
+    namespace: dict[str, Any] = {
+        ENUM_KEY: True,
+        "__init__": NativeMethod("__init__", no_lookup),
+        "__str__": NativeMethod("__str__", member_text),
+        "__repr__": NativeMethod("__repr__", member_repr),
+    }
+    return PModule(
+        "enum",
+        {"Enum": PClass("Enum", (), namespace), "auto": Builtin("auto", lambda a, k: _Auto())},
+    )
+
+
+def make_enum_members(cls: PClass) -> None:
+    """Turn the plain values of an Enum subclass's body into its members, in order; a
+    value seen before makes an alias of the first member, as in CPython."""
+    if not any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
+        return
+    by_value: dict[tuple[type, Any], PInstance] = {}
+    last = 0
+    for name, value in list(cls.namespace.items()):
+        if (
+            name.startswith("_")
+            or isinstance(value, Builtin | Function)
+            or type(value)
+            in (
+                PProperty,
+                PStaticMethod,
+                PClassMethod,
+                PClass,
+            )
+        ):
+            continue
+        if type(value) is _Auto:
+            value = last + 1
+        if type(value) is int:
+            last = value
+        plain = type(value) in (int, float, str, bool, type(None))  # Python's own hash
+        alias = by_value.get((type(value), value)) if plain else None
+        if alias is not None:
+            cls.namespace[name] = alias
+            continue
+        member = PInstance(cls)
+        member.attrs["name"] = name
+        member.attrs["value"] = value
+        cls.namespace[name] = member
+        if plain:
+            by_value[(type(value), value)] = member
 
 
 def sys_module() -> PModule:

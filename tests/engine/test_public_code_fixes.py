@@ -169,3 +169,17 @@ def test_float_and_int_of_an_object_call_its_own_conversions() -> None:
         run("class V:\n    def __float__(self):\n        return 'x'\nfloat(V())\n")
     with pytest.raises(EngineError, match=re.escape("float() needs a number or a string, not a W")):
         run("class W:\n    pass\nfloat(W())\n")
+
+
+def test_an_enum_s_members_have_names_and_values() -> None:
+    same_as_cpython(
+        "from enum import Enum, auto\nclass Op(Enum):\n    ADD = auto()\n    MUL = auto()\n"
+        "    NEG = 10\n    MINUS = 10\n    def symbol(self):\n        return f'<{self.value}>'\n"
+        "print(Op.ADD, repr(Op.MUL), Op.MUL.value, Op.ADD.name, Op.MINUS is Op.NEG)\n"
+        "print(Op.NEG.symbol(), {Op.ADD: 1}[Op.ADD], isinstance(Op.ADD, Op), Op.ADD != Op.MUL)\n"
+    )
+    # Looking a member up by value is refused, not answered with a new object.
+    with pytest.raises(EngineError, match=re.escape("Op(value) is not available here")):
+        run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nOp(1)\n")
+    with pytest.raises(EngineError, match="dunder"):
+        run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nprint(Op.__members__)\n")

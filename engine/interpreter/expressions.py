@@ -97,6 +97,9 @@ def contains_yield(node: ast.AST) -> bool:
     return False
 
 
+# Functions of the program that run a pass when given a graph node: `backprop(loss)`.
+PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass"})
+
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
 READABLE_DUNDERS = frozenset({"__name__"})
 
@@ -756,6 +759,9 @@ class ExpressionCompiler:
             return run_method
 
         func_expr = self.expr(func, scope)
+        # `backprop(loss)`: a function of the program's that takes a graph node is a pass,
+        # as `loss.backward()` is.
+        watch_free_pass = isinstance(func, ast.Name) and func.id in PASS_FUNCTIONS
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
@@ -763,6 +769,14 @@ class ExpressionCompiler:
             try:
                 if type(target) is _SuperMaker:
                     return target.make(values)
+                if (
+                    watch_free_pass
+                    and type(target) is Function
+                    and values
+                    and type(values[0]) is PInstance
+                    and values[0].mirror is not None
+                ):
+                    return rec.user_pass(values[0], lambda: call(target, values, kwargs))
                 return call(target, values, kwargs)
             except ProgramError as error:
                 raise error.located(line, column) from None

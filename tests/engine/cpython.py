@@ -15,6 +15,8 @@ from typing import Any
 
 from micrograd.engine import Value as MicrogradValue
 
+from backprop_animator.engine.interpreter.expressions import PASS_FUNCTIONS
+
 
 def run_in_cpython(source: str) -> list[str]:
     """The lines the program prints when CPython runs it (random seeded with 0 first)."""
@@ -70,9 +72,13 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
         code = frame.f_code
-        if event != "call" or code.co_name != "backward" or code.co_argcount != 1:
-            return  # a method `backward(self)`, not a rule named `backward`
-        node = frame.f_locals.get("self")
+        if event != "call" or code.co_argcount != 1:
+            return
+        method = code.co_name == "backward"  # `loss.backward()`, not a rule named so
+        function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
+        if not (method or function):
+            return  # `backprop(loss)` is a pass too, as the interpreter counts it
+        node = frame.f_locals.get(code.co_varnames[0])
         if (
             node is not None
             and hasattr(node, "grad")

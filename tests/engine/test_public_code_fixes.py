@@ -5,6 +5,7 @@ set algebra. The programs themselves are in public_code/ (test_public_code.py)."
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -183,3 +184,15 @@ def test_an_enum_s_members_have_names_and_values() -> None:
         run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nOp(1)\n")
     with pytest.raises(EngineError, match="dunder"):
         run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nprint(Op.__members__)\n")
+
+
+def test_a_free_backprop_function_given_a_node_is_a_pass() -> None:
+    source = (Path(__file__).parent / "real_code" / "free_function_backprop.py").read_text()
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 1
+    assert trace["passes"][0]["data"] == -4.0  # 2 * -3 + 2
+    assert sum(frame["phase"] == "backward" for frame in trace["frames"]) == 2
+    # A function of another name, or given something else, is just a call.
+    renamed = source.replace("backprop", "walk_back")
+    with pytest.raises(EngineError, match="the program has no result"):
+        trace_source(renamed)

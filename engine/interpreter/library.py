@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import string
 from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
@@ -45,6 +46,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_ITEMS,
     MAX_PRINTED,
+    MAX_STR,
     MOVES_PER_STEP,
     ProgramError,
     State,
@@ -976,10 +978,45 @@ class Library:
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             return texts.format(obj, ">" + str(_width(args)))
 
+        def format_(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
+            plain fields only (`{}`, `{0}`, `{name}`), never attributes or items of them,
+            since Python's `str.format` would walk those itself."""
+            state.charge(len(obj) // 10)
+            pieces: list[str] = []
+            total = 0
+            auto = 0
+            try:
+                fields = list(string.Formatter().parse(obj))  # parses; evaluates nothing
+            except ValueError as error:
+                raise ProgramError(f"str.format: {error}", kind="ValueError") from None
+            for literal, field, spec, conversion in fields:
+                pieces.append(literal)
+                total += len(literal)
+                if field is None:
+                    continue
+                if "." in field or "[" in field or (spec and "{" in spec):
+                    raise ProgramError(
+                        "str.format here takes plain fields ({}, {0}, {name}), "
+                        "not attributes, items or nested fields"
+                    )
+                if field == "":
+                    field, auto = str(auto), auto + 1
+                value = format_argument(field, args, kwargs)
+                code = ord(conversion) if conversion else -1
+                text = texts.format(value, spec or "", code)
+                total += len(text)
+                if total > MAX_STR:
+                    state.check_str(total)  # refused before the pieces are joined
+                pieces.append(text)
+            state.check_str(total)  # and charged once, by the length made
+            return "".join(pieces)
+
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
+        table["format"] = format_
         table.update(
             endswith=simple("endswith"),
             split=simple("split"),
@@ -1148,6 +1185,20 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """The argument a `str.format` field names: a position or a keyword."""
+    if field.isdigit():
+        if int(field) >= len(args):
+            raise ProgramError(
+                f"Replacement index {field} out of range for positional args tuple",
+                kind="IndexError",
+            )
+        return args[int(field)]
+    if field not in kwargs:
+        raise ProgramError(repr(field), kind="KeyError")
+    return kwargs[field]
 
 
 class _Ordered:

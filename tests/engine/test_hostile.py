@@ -28,7 +28,7 @@ ESCAPES = [
     ("f = lambda: 0\ny = f.__code__\n", "dunder"),
     ("class A:\n    pass\ny = A().__dict__\n", "dunder"),
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
-    ("f = 'x'.format\n", "str.format"),
+    ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "format spec"),
     ("y = getattr(1, 'real')\n", "no attribute 'real'"),
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),

@@ -196,3 +196,23 @@ def test_a_free_backprop_function_given_a_node_is_a_pass() -> None:
     renamed = source.replace("backprop", "walk_back")
     with pytest.raises(EngineError, match="the program has no result"):
         trace_source(renamed)
+
+
+def test_str_format_formats_plain_fields_with_our_own_formatter() -> None:
+    same_as_cpython(
+        "x = 3.14159\nprint('step {} loss {:.4f}'.format(3, x), '{0}-{0}-{1!r}'.format('a', 'b'))\n"
+        "print('{name:>6}|{{}}|{:,.2f}'.format(12345.678, name='hi'))\n"
+        "try:\n    '{2}'.format(1)\nexcept IndexError as e:\n    print(e)\n"
+    )
+    # Python's str.format would walk attributes and items itself: never handed to it.
+    for template in (
+        "'{0.__class__}'.format(1)",
+        "'{0[0]}'.format([1])",
+        "'{:{w}}'.format(1, w=3)",
+    ):
+        with pytest.raises(EngineError, match="plain fields"):
+            run(f"s = {template}\n")
+    with pytest.raises(EngineError, match="format width"):  # bounded before the work
+        run("s = '{:>1000000000}'.format(1)\n")
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        run("s = ('{}' * 3000).format(*(['abcd'] * 3000))\n")

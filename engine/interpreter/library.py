@@ -51,7 +51,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
 )
-from backprop_animator.engine.interpreter.stdlib import stdlib_modules
+from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
 from backprop_animator.engine.interpreter.text import NO_METHOD, a_type, type_name
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
@@ -347,6 +347,9 @@ class Library:
     def print_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         sep = kwargs.pop("sep", " ")
         end = kwargs.pop("end", "\n")
+        kwargs.pop("flush", None)  # the panel has no buffer to flush
+        if kwargs.pop("file", STDOUT) is not STDOUT:
+            raise ProgramError("print() writes to the print panel only (file=sys.stdout)")
         if kwargs:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if not (type(sep) is str and type(end) is str):
@@ -434,9 +437,12 @@ class Library:
             raise number_error("round", error) from None
 
     def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        strict = self.machine.truthy(kwargs.pop("strict", False))
         if kwargs:
-            raise ProgramError("zip() takes no keywords here")
-        return zip(*(self.flat(arg) for arg in args), strict=False)
+            raise ProgramError("zip() takes only the strict= keyword")
+        if not strict:
+            return zip(*(self.flat(arg) for arg in args), strict=False)
+        return _strict_zip([self.flat(arg) for arg in args])
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
@@ -534,10 +540,16 @@ class Library:
         if kwargs or len(args) != 2:
             raise ProgramError("isinstance() takes an object and a class (or a tuple of them)")
         value, classes = args
+        if classes is None:
+            raise ProgramError("isinstance()'s second argument must be a class")
         options = classes if type(classes) is tuple else (classes,)
         for cls in options:
             if cls is self.object_class:
                 return True  # everything is an object
+            if cls is None:  # from `int | None`
+                if value is None:
+                    return True
+                continue
             if type(cls) is PClass:
                 if type(value) is PInstance and cls in value.cls.mro:
                     return True
@@ -1017,6 +1029,20 @@ class Library:
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
         table["format"] = format_
+        table.update({name: simple(name) for name in _STR_METHODS if name not in table})
+
+        def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            fill = args[1] if len(args) == 2 else " "
+            if type(fill) is not str or len(fill) != 1 or fill in "{}":
+                raise ProgramError("center()'s fill must be one character", kind="TypeError")
+            return texts.format(obj, fill + "^" + str(_width(args[:1])))
+
+        def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            width = _width(args)
+            state.check_str(width)
+            return obj.zfill(width)
+
+        table.update(center=center, zfill=zfill)
         table.update(
             endswith=simple("endswith"),
             split=simple("split"),
@@ -1187,6 +1213,14 @@ class Library:
         return PModule("Random", members)
 
 
+def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
+    """`zip(a, b, strict=True)`: CPython's ValueError, as the program's, when one ends first."""
+    try:
+        yield from zip(*iterables, strict=True)
+    except ValueError as error:
+        raise ProgramError(str(error), kind="ValueError") from None
+
+
 def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """The argument a `str.format` field names: a position or a keyword."""
     if field.isdigit():
@@ -1274,6 +1308,19 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "startswith": str.startswith,
     "endswith": str.endswith,
     "split": str.split,
+    "find": str.find,
+    "rfind": str.rfind,
+    "count": str.count,
+    "title": str.title,
+    "capitalize": str.capitalize,
+    "swapcase": str.swapcase,
+    "isalpha": str.isalpha,
+    "isdigit": str.isdigit,
+    "isalnum": str.isalnum,
+    "isspace": str.isspace,
+    "isupper": str.isupper,
+    "islower": str.islower,
+    "splitlines": str.splitlines,
 }
 
 

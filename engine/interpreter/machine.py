@@ -37,6 +37,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     PSuper,
     find_shape,
+    type_union,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -625,6 +626,9 @@ class Machine:
         combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
         if combined is not None:
             return combined
+        union = type_union(op, left, right)  # `isinstance(x, int | float)`
+        if union is not None:
+            return union
         raise ProgramError(
             f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
             kind="TypeError",

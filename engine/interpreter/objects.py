@@ -358,3 +358,24 @@ def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
         for seq in sequences:
             if seq[0] is head:
                 del seq[0]
+
+
+def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | None:
+    """`int | float` outside annotations (`isinstance(x, int | float)`): the tuple of the
+    classes, which `isinstance` reads as CPython reads a union; else None."""
+    if op != "|":
+        return None
+
+    def classes(value: Any) -> tuple[Any, ...] | None:
+        if isinstance(value, TypeObject) or type(value) is PClass:
+            return (value,)
+        if value is None:
+            return (None,)  # `int | None`: `isinstance` reads None as None's class
+        if type(value) is tuple and value and all(classes(v) is not None for v in value):
+            return value
+        return None
+
+    first, second = classes(left), classes(right)
+    if first is None or second is None or (left is None and right is None):
+        return None
+    return (*first, *second)

@@ -168,6 +168,9 @@ def make_enum_members(cls: PClass) -> None:
             by_value[(type(value), value)] = member
 
 
+STDOUT = Inert("sys.stdout")  # `print(..., file=sys.stdout)`: the print panel
+
+
 def sys_module() -> PModule:
     """`import sys` as micrograd programs use it: `sys.setrecursionlimit(10000)` before a
     deep recursive sort is accepted and changes nothing (calls still nest at most
@@ -187,6 +190,7 @@ def sys_module() -> PModule:
             "getrecursionlimit": Builtin("sys.getrecursionlimit", lambda a, k: 1000),
             "maxsize": sys.maxsize,
             "path": [],
+            "stdout": STDOUT,
         },
     )
 
@@ -429,7 +433,14 @@ def itertools_module(library: Library) -> PModule:
     def chain(*iterables: Any) -> Iterator[Any]:
         return itertools.chain.from_iterable(pools(iterables))
 
+    def count(start: Any = 0, step: Any = 1) -> Iterator[Any]:
+        # Endless, but lazy: each number is a step of the program that takes it.
+        if not all(type(n) in (int, float, bool) for n in (start, step)):
+            raise ProgramError("count() takes numbers", kind="TypeError")
+        return itertools.count(start, step)
+
     members: dict[str, Any] = {
+        "count": Builtin("itertools.count", lazy(count)),
         "product": Builtin("itertools.product", lazy(product)),
         "accumulate": Builtin("itertools.accumulate", lazy(accumulate)),
         "starmap": Builtin("itertools.starmap", lazy(starmap)),

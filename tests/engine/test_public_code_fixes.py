@@ -216,3 +216,46 @@ def test_str_format_formats_plain_fields_with_our_own_formatter() -> None:
         run("s = '{:>1000000000}'.format(1)\n")
     with pytest.raises(EngineError, match="strings here stay within 10,000"):
         run("s = ('{}' * 3000).format(*(['abcd'] * 3000))\n")
+
+
+def test_small_things_training_scripts_use() -> None:
+    same_as_cpython(
+        "import sys, itertools\nprint('a', 'b', sep='-', end='!\\n', flush=True)\n"
+        "print('x', file=sys.stdout)\nids = itertools.count()\n"
+        "print(next(ids), next(ids), list(itertools.islice(itertools.count(5, 2), 3)))\n"
+        "print(isinstance(2.0, int | float), isinstance(None, int | None), isinstance('a', int))\n"
+        "print(list(zip([1, 2], [3, 4], strict=True)))\n"
+        "try:\n    list(zip([1], [2, 3], strict=True))\nexcept ValueError as e:\n    print(e)\n"
+        "s = 'Hello World'\nprint(s.find('W'), s.count('l'), s.title(), s.center(15, '*'))\n"
+        "print('ab'.zfill(4), s.isalpha(), 'a\\nb'.splitlines(), s.rfind('o'), s.swapcase())\n"
+    )
+    with pytest.raises(EngineError, match="print panel only"):
+        run("print('x', file=[])\n")
+    with pytest.raises(EngineError, match="has no attribute 'stderr'"):
+        run("import sys\nprint('x', file=sys.stderr)\n")
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):  # endless, but bounded
+        run("import itertools\nxs = list(itertools.count())\n", Limits(max_steps=20_000))
+    with pytest.raises(EngineError, match="strings here stay within"):
+        run("s = 'a'.zfill(10**9)\n")
+    with pytest.raises(EngineError, match="format width"):
+        run("s = 'a'.center(10**9)\n")
+
+
+@pytest.mark.parametrize(
+    "consumer",
+    [
+        "any(x < 0 for x in itertools.count())",
+        "sorted(itertools.count())",
+        "dict(zip(itertools.count(), itertools.count()))",
+        "' '.join(map(str, itertools.count()))",
+        "print(*itertools.count())",
+        "x, *rest = itertools.count()",
+        "[].extend(itertools.count())",
+        "math.fsum(itertools.count())",
+        "list(itertools.islice(itertools.count(), 10**9))",
+    ],
+)
+def test_every_reader_of_an_endless_count_stops_at_the_step_limit(consumer: str) -> None:
+    source = f"import itertools, math\n{consumer}\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(source, Limits(max_steps=20_000, time_limit=10.0))

@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.objects import (
 from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, make_enum_members
+from backprop_animator.engine.interpreter.text import NO_METHOD
 from backprop_animator.engine.parse import SourceLines, parse_python
 
 BREAK: Any = object()
@@ -61,6 +62,12 @@ CONTINUE: Any = object()
 
 # Array libraries: refused with a sentence of their own.
 SCALAR_ONLY = frozenset({"numpy", "torch", "jax", "tensorflow", "pandas", "scipy"})
+# The name inside `__iadd__`, `__isub__`…, for each operator `x op= y` may use.
+BINARY_DUNDERS = {
+    "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
+    "**": "pow", "@": "matmul", "&": "and", "|": "or", "^": "xor", "<<": "lshift",
+    ">>": "rshift",
+}  # fmt: skip
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
 
 
@@ -527,15 +534,38 @@ class Compiler(ExpressionCompiler):
     def remember_result(self, f: Frame, value: Any) -> None:
         self.rec.last = value
 
+    def in_place(self, op: str) -> Callable[[str, Any, Any], Any]:
+        """`x op= y` as CPython does it: an object's own `__iadd__` (and the others) when
+        its class has one, a list extended in place (so another name for it sees the new
+        items); else `x op y`."""
+        m = self.m
+        binary = m.binary
+        dunder = f"__i{BINARY_DUNDERS[op]}__" if op in BINARY_DUNDERS else None
+        state = m.state
+
+        def combine(op: str, left: Any, right: Any) -> Any:
+            if type(left) is PInstance and dunder is not None:
+                result = m.call_dunder(left, dunder, right)
+                if result is not NO_METHOD and result is not NotImplemented:
+                    return result
+            elif op == "+" and type(left) is list and type(right) in (list, tuple):
+                state.check_items(len(left) + len(right))
+                state.charge(len(right))
+                left.extend(right)
+                return left
+            return binary(op, left, right)
+
+        return combine
+
     def augmented(self, node: ast.AugAssign, scope: scopes.Scope) -> Stmt:
         op = BINARY_OPERATORS.get(type(node.op))
         if op is None:
             raise self.error(node, "this operator is not supported")
-        binary = self.m.binary
         target = node.target
         if isinstance(target, ast.Attribute) and target.attr == "grad":
             self.check_attribute(target, scope)
             return self.grad_write(target, op, node.value, scope)
+        binary = self.in_place(op)
         value = self.expr(node.value, scope)
         if isinstance(target, ast.Name):
             load = self.name(target, scope)

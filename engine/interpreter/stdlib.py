@@ -582,6 +582,9 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     eq = options.get("eq", True)
     if eq:
         generated["__eq__"] = equal
+    if options.get("order"):  # `@dataclass(order=True)`: the fields compared as tuples
+        for name, op in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
+            generated[name] = _ordering(m, op, compared)
     # `__hash__` as CPython's dataclass sets it: from the fields when asked or frozen,
     # None (unhashable) for a mutable class that compares its fields.
     if "__hash__" not in namespace:
@@ -593,6 +596,18 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         if name not in namespace:
             namespace[name] = NativeMethod(name, call)
     return cls
+
+
+def _ordering(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], dict[str, Any]], Any]:
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        self_, other = args
+        if type(other) is not PInstance or other.cls is not self_.cls:
+            return NotImplemented
+        mine = tuple(self_.attrs.get(name) for name in compared)
+        theirs = tuple(other.attrs.get(name) for name in compared)
+        return m.compare(op, mine, theirs)
+
+    return call
 
 
 def _dataclass_init(

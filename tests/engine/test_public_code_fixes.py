@@ -259,3 +259,23 @@ def test_every_reader_of_an_endless_count_stops_at_the_step_limit(consumer: str)
     source = f"import itertools, math\n{consumer}\n"
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         run(source, Limits(max_steps=20_000, time_limit=10.0))
+
+
+def test_augmented_assignment_is_in_place_where_cpython_s_is() -> None:
+    same_as_cpython(
+        "class V:\n    def __init__(self, d):\n        self.data = d\n"
+        "    def __iadd__(self, o):\n        self.data += o\n        return self\n"
+        "    def __add__(self, o):\n        return V(self.data + o)\n"
+        "v = V(1)\nw = v\nv += 2\nprint(v.data, w.data, v is w)\n"
+        "a = []\nb = a\nb += [1, 2]\nb += (3,)\nt = (1,)\nu = t\nu += (2,)\nprint(a, b, t, u)\n"
+    )
+    with pytest.raises(EngineError, match="1,000,000"):
+        run("a = [0] * 600000\na += a\n", Limits(max_steps=10**8, time_limit=30.0))
+
+
+def test_an_ordered_dataclass_compares_its_fields_as_a_tuple() -> None:
+    same_as_cpython(
+        "from dataclasses import dataclass\n@dataclass(order=True)\nclass P:\n"
+        "    x: float\n    y: float = 0.0\n"
+        "print(sorted([P(2), P(1, 5), P(1, 2)]), P(1) < P(2), P(1) >= P(1), P(3) <= P(2))\n"
+    )

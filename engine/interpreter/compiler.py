@@ -53,7 +53,7 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
-from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, make_enum_members
+from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD
 from backprop_animator.engine.parse import SourceLines, parse_python
 
@@ -1137,7 +1137,7 @@ class Compiler(ExpressionCompiler):
                 cls = PClass(name, tuple(base_classes), namespace)
             except TypeError as error:
                 raise ProgramError(str(error)) from None
-            make_enum_members(cls)  # `class Op(Enum):`; nothing for other classes
+            cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:

@@ -88,6 +88,29 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
     }
 
 
+NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace
+
+
+def finish_class(m: Any, cls: PClass) -> PClass:
+    """What a class statement makes of a subclass of `enum.Enum` (its members) or of
+    `typing.NamedTuple` (a named tuple of its annotated fields, with its methods);
+    any other class as it is."""
+    if any(NAMEDTUPLE_KEY in base.namespace for base in cls.mro[1:]):
+        names = list(cls.namespace.get(ANNOTATIONS, ()))
+        defaults = [cls.namespace[n] for n in names if n in cls.namespace]
+        if any(n not in cls.namespace for n in names[len(names) - len(defaults) :]):
+            raise ProgramError(
+                "Non-default namedtuple field cannot follow default field", kind="TypeError"
+            )
+        made = make_namedtuple(m, cls.name, names, defaults)
+        for key, value in cls.namespace.items():
+            if key not in names and key != ANNOTATIONS:
+                made.namespace[key] = value  # its own methods and class attributes
+        return made
+    make_enum_members(cls)
+    return cls
+
+
 ENUM_KEY = " enum"  # in the namespace of `enum.Enum`: its subclasses' bodies are members
 
 
@@ -227,6 +250,7 @@ def typing_module(library: Library) -> PModule:
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
     members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    members["NamedTuple"] = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     members["Generic"] = PClass("Generic", (), {})
     members["Protocol"] = PClass("Protocol", (), {})
     return PModule("typing", members)
@@ -786,6 +810,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
     def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         return {n: args[0].attrs[n] for n in names}
 
+    def replace(args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        unknown = [key for key in kwargs if key not in names]
+        if len(args) != 1 or unknown:
+            raise ProgramError(
+                f"_replace() got unexpected field names {unknown}", kind="ValueError"
+            )
+        made = PInstance(args[0].cls)
+        made.attrs.update(args[0].attrs)
+        made.attrs.update(kwargs)
+        return made
+
     methods: dict[str, Call] = {
         "__init__": init,
         "__repr__": representation,
@@ -794,6 +829,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         "__getitem__": item,
         "__len__": lambda a, k: len(names),
         "_asdict": as_dict,
+        "_replace": replace,
     }
     namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in methods.items()}
     namespace["_fields"] = tuple(names)

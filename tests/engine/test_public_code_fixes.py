@@ -279,3 +279,16 @@ def test_an_ordered_dataclass_compares_its_fields_as_a_tuple() -> None:
         "    x: float\n    y: float = 0.0\n"
         "print(sorted([P(2), P(1, 5), P(1, 2)]), P(1) < P(2), P(1) >= P(1), P(3) <= P(2))\n"
     )
+
+
+def test_a_typing_namedtuple_class_is_a_named_tuple_with_its_methods() -> None:
+    same_as_cpython(
+        "from typing import NamedTuple\nclass Edge(NamedTuple):\n    src: int\n    dst: int = 0\n"
+        "    def flipped(self):\n        return Edge(self.dst, self.src)\n"
+        "e = Edge(1, 2)\na, b = e\nprint(e, Edge(1).dst, e._replace(dst=5), e.flipped())\n"
+        "print(a + b, e[0])\n"
+    )
+    with pytest.raises(EngineError, match="Non-default namedtuple field"):
+        run("from typing import NamedTuple\nclass E(NamedTuple):\n    a: int = 1\n    b: int\n")
+    with pytest.raises(EngineError, match="unexpected field names"):
+        run("import collections\nP = collections.namedtuple('P', 'x')\nP(1)._replace(y=2)\n")

@@ -334,9 +334,28 @@ def functools_module(library: Library) -> PModule:
             return cache_of(args[0])
         return Builtin("lru_cache", lambda a, k: cache_of(a[0]))
 
+    def cached_property(args: list[Any], kwargs: dict[str, Any]) -> PProperty:
+        """`@functools.cached_property`: the first read runs the method and keeps its
+        result on the instance, under the method's name, where later reads find it."""
+        if kwargs or len(args) != 1 or type(args[0]) is not Function:
+            raise ProgramError("cached_property() decorates a method", kind="TypeError")
+        function = args[0]
+        name = function.name
+
+        def get(a: list[Any], k: dict[str, Any]) -> Any:
+            value = m.call(function, [a[0]])
+            a[0].attrs[name] = value
+            return value
+
+        def put(a: list[Any], k: dict[str, Any]) -> None:
+            a[0].attrs[name] = a[1]
+
+        return PProperty(Builtin(name, get), Builtin(name, put))
+
     return PModule(
         "functools",
         {
+            "cached_property": Builtin("cached_property", cached_property),
             "reduce": Builtin("reduce", reduce),
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),

@@ -292,3 +292,14 @@ def test_a_typing_namedtuple_class_is_a_named_tuple_with_its_methods() -> None:
         run("from typing import NamedTuple\nclass E(NamedTuple):\n    a: int = 1\n    b: int\n")
     with pytest.raises(EngineError, match="unexpected field names"):
         run("import collections\nP = collections.namedtuple('P', 'x')\nP(1)._replace(y=2)\n")
+
+
+def test_a_cached_property_runs_once_per_object() -> None:
+    same_as_cpython(
+        "import functools\nclass V:\n    def __init__(self, d):\n        self.d = d\n"
+        "    @functools.cached_property\n    def sq(self):\n        print('computing', self.d)\n"
+        "        return self.d ** 2\n"
+        "v, w = V(3), V(4)\nprint(v.sq, v.sq, w.sq)\nv.sq = 0\nprint(v.sq, vars(v))\n"
+    )
+    with pytest.raises(EngineError, match="decorates a method"):
+        run("import functools\nx = functools.cached_property(3)\n")

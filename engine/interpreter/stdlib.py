@@ -556,12 +556,28 @@ def dataclasses_module(library: Library) -> PModule:
             raise ProgramError("asdict() takes a dataclass instance", kind="TypeError")
         return {name: instance.attrs.get(name) for name, _ in fields_of(instance.cls)}
 
+    def astuple(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(asdict(args, kwargs).values())
+
+    def replace(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`replace(obj, x=1)`: a new object of obj's class, made from obj's fields and
+        the changes, through the class's own `__init__`, as CPython makes it."""
+        current = asdict(args, {})
+        unknown = [name for name in kwargs if name not in current]
+        if unknown:
+            raise ProgramError(
+                f"__init__() got an unexpected keyword argument '{unknown[0]}'", kind="TypeError"
+            )
+        return m.call(args[0].cls, [], {**current, **kwargs})
+
     return PModule(
         "dataclasses",
         {
             "dataclass": Builtin("dataclass", dataclass),
             "field": Builtin("field", field),
             "asdict": Builtin("asdict", asdict),
+            "astuple": Builtin("astuple", astuple),
+            "replace": Builtin("replace", replace),
         },
     )
 

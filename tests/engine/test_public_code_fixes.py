@@ -303,3 +303,16 @@ def test_a_cached_property_runs_once_per_object() -> None:
     )
     with pytest.raises(EngineError, match="decorates a method"):
         run("import functools\nx = functools.cached_property(3)\n")
+
+
+def test_dataclasses_replace_and_astuple() -> None:
+    same_as_cpython(
+        "from dataclasses import dataclass, asdict, astuple, replace\n@dataclass\nclass P:\n"
+        "    x: int\n    y: int = 2\np = P(1)\nq = replace(p, y=5)\n"
+        "print(asdict(p), astuple(p), q, p, q is not p)\n"
+    )
+    with pytest.raises(EngineError, match="unexpected keyword argument 'z'"):
+        run(
+            "from dataclasses import dataclass, replace\n@dataclass\nclass P:\n    x: int\n"
+            "replace(P(1), z=3)\n"
+        )

@@ -47,12 +47,14 @@ from backprop_animator.engine.interpreter.objects import (
     PClass,
     PClassMethod,
     PInstance,
+    PModule,
     PProperty,
     PStaticMethod,
 )
 from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
-from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS
+from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
+from backprop_animator.engine.interpreter.text import NO_METHOD
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
 
@@ -61,11 +63,19 @@ CONTINUE: Any = object()
 
 # Array libraries: refused with a sentence of their own.
 SCALAR_ONLY = frozenset({"numpy", "torch", "jax", "tensorflow", "pandas", "scipy"})
+# The name inside `__iadd__`, `__isub__`…, for each operator `x op= y` may use.
+BINARY_DUNDERS = {
+    "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
+    "**": "pow", "@": "matmul", "&": "and", "|": "or", "^": "xor", "<<": "lshift",
+    ">>": "rshift",
+}  # fmt: skip
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
 
 
 class Compiler(ExpressionCompiler):
     """Compiles one program against the machine and recorder that will run it."""
+
+    in_try = 0  # how many `try` bodies the statement being compiled is in
 
     # Module
 
@@ -584,15 +594,38 @@ class Compiler(ExpressionCompiler):
     def remember_result(self, f: Frame, value: Any) -> None:
         self.rec.last = value
 
+    def in_place(self, op: str) -> Callable[[str, Any, Any], Any]:
+        """`x op= y` as CPython does it: an object's own `__iadd__` (and the others) when
+        its class has one, a list extended in place (so another name for it sees the new
+        items); else `x op y`."""
+        m = self.m
+        binary = m.binary
+        dunder = f"__i{BINARY_DUNDERS[op]}__" if op in BINARY_DUNDERS else None
+        state = m.state
+
+        def combine(op: str, left: Any, right: Any) -> Any:
+            if type(left) is PInstance and dunder is not None:
+                result = m.call_dunder(left, dunder, right)
+                if result is not NO_METHOD and result is not NotImplemented:
+                    return result
+            elif op == "+" and type(left) is list and type(right) in (list, tuple):
+                state.check_items(len(left) + len(right))
+                state.charge(len(right))
+                left.extend(right)
+                return left
+            return binary(op, left, right)
+
+        return combine
+
     def augmented(self, node: ast.AugAssign, scope: scopes.Scope) -> Stmt:
         op = BINARY_OPERATORS.get(type(node.op))
         if op is None:
             raise self.error(node, "this operator is not supported")
-        binary = self.m.binary
         target = node.target
         if isinstance(target, ast.Attribute) and target.attr == "grad":
             self.check_attribute(target, scope)
             return self.grad_write(target, op, node.value, scope)
+        binary = self.in_place(op)
         value = self.expr(node.value, scope)
         if isinstance(target, ast.Name):
             load = self.name(target, scope)
@@ -694,7 +727,12 @@ class Compiler(ExpressionCompiler):
                 local, after = term_of(f)
                 obj = obj_expr(f)
                 before = None
-            if rec.in_rule is not None and type(obj) is PInstance and obj.mirror is not None:
+            if (
+                rec.in_rule is not None
+                and type(obj) is PInstance
+                and obj.mirror is not None
+                and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
+            ):
                 attrs = obj.attrs
                 rec.contribution(
                     obj, local, attrs.get("grad") if before is None else before, after, write
@@ -926,7 +964,11 @@ class Compiler(ExpressionCompiler):
         ]
 
     def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
-        body = self.block(node.body, scope)
+        self.in_try += 1
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.in_try -= 1
         handlers = self.handlers(node, scope, self.block)
         orelse = self.block(node.orelse, scope) if node.orelse else None
         final = self.block(node.finalbody, scope) if node.finalbody else None
@@ -984,13 +1026,31 @@ class Compiler(ExpressionCompiler):
         stores = []
         for alias in node.names:
             if alias.name not in self.modules or alias.name == "__future__":
-                raise self.error(node, self.not_importable(f"import {alias.name}", alias.name))
+                return self.refused_import(node, f"import {alias.name}", alias.name)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules
 
         def run(f: Frame) -> None:
             for store, name in stores:
                 store(f, modules[name])
+
+        return run
+
+    def refused_import(self, node: ast.stmt, statement: str, module: str) -> Stmt:
+        """An import of a module that is not here: refused before the program runs, or,
+        inside a `try` body, a `ModuleNotFoundError` it may catch when the import runs
+        (`try: import numpy as np` / `except ImportError: np = None`), as CPython raises
+        on a machine without that module."""
+        message = self.not_importable(statement, module)
+        if not self.in_try:
+            raise self.error(node, message)
+        line, column = self.pos(node)
+        seen = (f"No module named '{module.split('.')[0]}'",)
+
+        def run(f: Frame) -> None:
+            error = ProgramError(message, line, column, kind="ModuleNotFoundError")
+            error.args_seen = seen
+            raise error
 
         return run
 
@@ -1010,23 +1070,14 @@ class Compiler(ExpressionCompiler):
         module = node.module or ""
         if module == "micrograd.nn":
             return self.import_nn(node, scope)
+        if module == "micrograd":
+            return self.import_micrograd_modules(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
-            if alias.name == "*":
-                raise self.error(node, "`import *` is not available here")
-            if module in self.modules:
-                members = self.modules[module].members
-                if alias.name.startswith("_") or alias.name not in members:
-                    raise self.error(node, f"{module} has no '{alias.name}' here")
-                value = members[alias.name]
-            elif alias.name == "Value":
-                value = self.builtins["Value"]
-            elif alias.name in PASTE_NAMES:
-                value = Inert(alias.name)
-            else:
-                raise self.error(
-                    node, self.not_importable(f"from {module} import {alias.name}", module)
-                )
+            if self.in_try and module not in self.modules and alias.name != "Value":
+                # `try: from graphviz import Digraph`: graphviz is not here
+                return self.refused_import(node, f"from {module} import {alias.name}", module)
+            value = self.imported_value(node, module, alias.name)
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
         def run(f: Frame) -> None:
@@ -1034,6 +1085,21 @@ class Compiler(ExpressionCompiler):
                 store(f, value)
 
         return run
+
+    def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
+        """What `from module import name` binds, known when the program is compiled."""
+        if name == "*":
+            raise self.error(node, "`import *` is not available here")
+        if module in self.modules:
+            members = self.modules[module].members
+            if name.startswith("_") or name not in members:
+                raise self.error(node, f"{module} has no '{name}' here")
+            return members[name]
+        if name == "Value":
+            return self.builtins["Value"]
+        if name in PASTE_NAMES:
+            return Inert(name)
+        raise self.error(node, self.not_importable(f"from {module} import {name}", module))
 
     def import_nn(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter."""
@@ -1048,6 +1114,30 @@ class Compiler(ExpressionCompiler):
             namespace = load()
             for store, name in stores:
                 store(f, namespace[name])
+
+        return run
+
+    def import_micrograd_modules(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
+        """`from micrograd import nn, engine, Value`: `nn.MLP`, `engine.Value`, modules of ours."""
+        stores = []
+        for alias in node.names:
+            if alias.name == "engine":
+                value: Any = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
+            else:  # `nn` is made when the statement runs; `Value` and the rest as anywhere
+                value = (
+                    None
+                    if alias.name == "nn"
+                    else self.imported_value(node, "micrograd", alias.name)
+                )
+            stores.append((self.store_name(alias.asname or alias.name, scope, False), value))
+        load = self.library_module("micrograd.nn")
+
+        def run(f: Frame) -> None:
+            for store, value in stores:
+                if value is None:
+                    namespace = load()
+                    value = PModule("micrograd.nn", {one: namespace[one] for one in NN_NAMES})
+                store(f, value)
 
         return run
 
@@ -1135,6 +1225,7 @@ class Compiler(ExpressionCompiler):
                 cls = PClass(name, tuple(base_classes), namespace)
             except TypeError as error:
                 raise ProgramError(str(error)) from None
+            cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:

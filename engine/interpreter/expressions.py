@@ -111,6 +111,9 @@ def contains_yield(node: ast.AST) -> bool:
     return False
 
 
+# Functions of the program that run a pass when given a graph node: `backprop(loss)`.
+PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass"})
+
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
 READABLE_DUNDERS = frozenset({"__name__"})
 
@@ -703,9 +706,12 @@ class ExpressionCompiler:
             )
 
     def attribute(self, node: ast.Attribute, scope: scopes.Scope) -> Expr:
-        self.check_attribute(node, scope)
         obj = self.expr(node.value, scope)
         name = node.attr
+        if name == "__class__" and scope.in_class:  # `self.__class__.__name__`: `type(self)`
+            type_of = self.builtins["type"].call
+            return lambda f: type_of([obj(f)], {})
+        self.check_attribute(node, scope)
         get_attr = self.m.get_attr
         line, column = self.pos(node)
         local = self.local_name(node.value, scope)
@@ -823,7 +829,7 @@ class ExpressionCompiler:
             return values, kwargs
 
         func = node.func
-        if isinstance(func, ast.Attribute):
+        if isinstance(func, ast.Attribute) and not (func.attr == "__class__" and scope.in_class):
             self.check_attribute(func, scope)
             obj_expr = self.expr(func.value, scope)
             if simple_args:
@@ -867,7 +873,10 @@ class ExpressionCompiler:
             return run_method
 
         func_expr = self.expr(func, scope)
-        if simple_args:
+        # `backprop(loss)`: a function of the program's that takes a graph node is a pass,
+        # as `loss.backward()` is.
+        watch_free_pass = isinstance(func, ast.Name) and func.id in PASS_FUNCTIONS
+        if simple_args and not watch_free_pass:
             return self.plain_call(func_expr, args, (line, column))
 
         def run(f: Frame) -> Any:
@@ -876,6 +885,14 @@ class ExpressionCompiler:
             try:
                 if type(target) is _SuperMaker:
                     return target.make(values)
+                if (
+                    watch_free_pass
+                    and type(target) is Function
+                    and values
+                    and type(values[0]) is PInstance
+                    and values[0].mirror is not None
+                ):
+                    return rec.user_pass(values[0], lambda: call(target, values, kwargs))
                 return call(target, values, kwargs)
             except ProgramError as error:
                 raise error.located(line, column) from None
@@ -1230,8 +1247,18 @@ class _SuperMaker:
         self.frame = frame
 
     def make(self, args: list[Any]) -> PSuper:
+        if len(args) == 2:  # `super(Value, self)`, as older code writes it
+            owner, instance = args
+            if type(owner) is not PClass or type(instance) is not PInstance:
+                raise ProgramError("super(Class, self) takes a class of the program and an object")
+            if owner not in instance.cls.mro:
+                raise ProgramError(
+                    "super(type, obj): obj must be an instance or subtype of type",
+                    kind="TypeError",
+                )
+            return PSuper(owner, instance)
         if args:
-            raise ProgramError("super() takes no arguments here")
+            raise ProgramError("super() takes no arguments, or a class and self, here")
         owner = self.frame.vars.get(" class")
         instance = next(iter(self.frame.vars.values()), None)
         if type(owner) is not PClass or type(instance) is not PInstance:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import math
 import random
+import string
 from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
+from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
 from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
@@ -44,11 +46,12 @@ from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_ITEMS,
     MAX_PRINTED,
+    MAX_STR,
     MOVES_PER_STEP,
     ProgramError,
     State,
 )
-from backprop_animator.engine.interpreter.stdlib import stdlib_modules
+from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
 from backprop_animator.engine.interpreter.text import NO_METHOD, a_type, type_name
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
@@ -66,6 +69,9 @@ class Library:
         self.machine = machine
         self.state: State = machine.state
         self.printed = printed
+        # `class Value(object):`: a base with nothing in it (its `__init__` is
+        # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
+        self.object_class = PClass("object", (), {})
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
@@ -131,6 +137,7 @@ class Library:
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
+            "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
@@ -148,6 +155,7 @@ class Library:
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
             **m.exceptions,
             "property": Builtin("property", self.property_),
+            "object": self.object_class,
             "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
             "classmethod": Builtin("classmethod", lambda a, k: PClassMethod(one(a, k))),
             "getattr": Builtin("getattr", self.getattr_),
@@ -337,9 +345,21 @@ class Library:
 
     # Built-in functions
 
+    def format_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
+        """`format(x, ".4f")`: one f-string field, formatted by the interpreter's own code."""
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ProgramError("format() takes a value and a format spec", kind="TypeError")
+        spec = args[1] if len(args) == 2 else ""
+        if type(spec) is not str:
+            raise ProgramError("format() argument 2 must be str", kind="TypeError")
+        return self.machine.texts.format(args[0], spec)
+
     def print_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         sep = kwargs.pop("sep", " ")
         end = kwargs.pop("end", "\n")
+        kwargs.pop("flush", None)  # the panel has no buffer to flush
+        if kwargs.pop("file", STDOUT) is not STDOUT:
+            raise ProgramError("print() writes to the print panel only (file=sys.stdout)")
         if kwargs:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if not (type(sep) is str and type(end) is str):
@@ -431,9 +451,12 @@ class Library:
             raise number_error("round", error) from None
 
     def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        strict = self.machine.truthy(kwargs.pop("strict", False))
         if kwargs:
-            raise ProgramError("zip() takes no keywords here")
-        return zip(*(self.flat(arg) for arg in args), strict=False)
+            raise ProgramError("zip() takes only the strict= keyword")
+        if not strict:
+            return zip(*(self.flat(arg) for arg in args), strict=False)
+        return _strict_zip([self.flat(arg) for arg in args])
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
@@ -460,6 +483,9 @@ class Library:
 
     def sort(self, items: list[Any], key: Any, reverse: Any) -> None:
         keys = items if key is None else [self.machine.call(key, [item]) for item in items]
+        if any(type(k) is PInstance for k in keys):
+            self.sort_by_dunders(items, keys, reverse)
+            return
         size = 0
         for k in keys:
             if type(k) not in NUMBERS and type(k) not in (str, tuple):
@@ -472,6 +498,17 @@ class Library:
             order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
         except TypeError:
             raise ProgramError("these items cannot be compared with each other") from None
+        items[:] = [items[i] for i in order]
+
+    def sort_by_dunders(self, items: list[Any], keys: list[Any], reverse: Any) -> None:
+        """Sort objects of the program's classes by their own `__lt__`, called as CPython's
+        sort calls it (the same algorithm, so the same pairs in the same order), each call
+        a call of the program's, within its steps, depth and time."""
+        compare = self.machine.compare
+        self.state.charge(len(items) * max(1, len(items).bit_length()))
+        wrapped = [_Ordered(k, compare) for k in keys]
+        order = list(range(len(items)))
+        order.sort(key=wrapped.__getitem__, reverse=self.machine.truthy(reverse))
         items[:] = [items[i] for i in order]
 
     def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
@@ -517,8 +554,16 @@ class Library:
         if kwargs or len(args) != 2:
             raise ProgramError("isinstance() takes an object and a class (or a tuple of them)")
         value, classes = args
+        if classes is None:
+            raise ProgramError("isinstance()'s second argument must be a class")
         options = classes if type(classes) is tuple else (classes,)
         for cls in options:
+            if cls is self.object_class:
+                return True  # everything is an object
+            if cls is None:  # from `int | None`
+                if value is None:
+                    return True
+                continue
             if type(cls) is PClass:
                 if type(value) is PInstance and cls in value.cls.mro:
                     return True
@@ -528,6 +573,21 @@ class Library:
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
+
+    def converted(self, value: Any, dunder: str, kind: type) -> Any:
+        """`float(v)` / `int(v)` of an object of the program's class: its own `__float__`
+        / `__int__`, which must give that type, as CPython requires."""
+        if type(value) is not PInstance:
+            return value
+        result = self.machine.call_dunder(value, dunder)
+        if result is NO_METHOD:
+            return value  # refused by the caller, naming the class
+        if type(result) is not kind:
+            raise ProgramError(
+                f"{value.cls.name}.{dunder} returned non-{kind.__name__} ({a_type(result)})",
+                kind="TypeError",
+            )
+        return result
 
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         if kwargs or len(args) > 1:
@@ -539,7 +599,7 @@ class Library:
             return 0  # `int()`, as `defaultdict(int)` calls it
         if kwargs or len(args) != 1:
             raise ProgramError("int() takes one number or string here")
-        value = args[0]
+        value = self.converted(args[0], "__int__", int)
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
@@ -552,7 +612,7 @@ class Library:
             raise ProgramError("float() takes one number or string")
         if not args:
             return 0.0
-        value = args[0]
+        value = self.converted(args[0], "__float__", float)
         if type(value) not in (*NUMBERS, str):
             raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
         try:
@@ -873,6 +933,27 @@ class Library:
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             obj.items.clear()
 
+        def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
+            def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if kwargs:
+                    raise ProgramError(f"{name}() takes no keyword arguments", kind="TypeError")
+                if name in ("issubset", "issuperset", "isdisjoint"):
+                    other = self.make_set(self.collect(one(args, kwargs, name)))
+                    return sets.compare(state, name, obj, other)
+                result = PSet(obj.items)
+                for arg in args:  # `a.union(b, c)`: any iterables, one after the other
+                    result = sets.combine(state, name, result, self.make_set(self.collect(arg)))
+                return result
+
+            return method
+
+        def pop(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if args or kwargs or not obj.items:
+                raise ProgramError("pop from an empty set", kind="KeyError")
+            item = next(iter(obj.items))
+            del obj.items[item]
+            return item
+
         table = {
             "add": add,
             "update": update,
@@ -880,6 +961,11 @@ class Library:
             "remove": remove,
             "copy": copy,
             "clear": clear,
+            "pop": pop,
+            **{
+                name: algebra(name)
+                for name in (*sets.SET_OPERATORS.values(), "issubset", "issuperset", "isdisjoint")
+            },
         }
         return {name: self.bound(call, name) for name, call in table.items()}
 
@@ -922,10 +1008,59 @@ class Library:
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             return texts.format(obj, ">" + str(_width(args)))
 
+        def format_(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
+            plain fields only (`{}`, `{0}`, `{name}`), never attributes or items of them,
+            since Python's `str.format` would walk those itself."""
+            state.charge(len(obj) // 10)
+            pieces: list[str] = []
+            total = 0
+            auto = 0
+            try:
+                fields = list(string.Formatter().parse(obj))  # parses; evaluates nothing
+            except ValueError as error:
+                raise ProgramError(f"str.format: {error}", kind="ValueError") from None
+            for literal, field, spec, conversion in fields:
+                pieces.append(literal)
+                total += len(literal)
+                if field is None:
+                    continue
+                if "." in field or "[" in field or (spec and "{" in spec):
+                    raise ProgramError(
+                        "str.format here takes plain fields ({}, {0}, {name}), "
+                        "not attributes, items or nested fields"
+                    )
+                if field == "":
+                    field, auto = str(auto), auto + 1
+                value = format_argument(field, args, kwargs)
+                code = ord(conversion) if conversion else -1
+                text = texts.format(value, spec or "", code)
+                total += len(text)
+                if total > MAX_STR:
+                    state.check_str(total)  # refused before the pieces are joined
+                pieces.append(text)
+            state.check_str(total)  # and charged once, by the length made
+            return "".join(pieces)
+
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
+        table["format"] = format_
+        table.update({name: simple(name) for name in _STR_METHODS if name not in table})
+
+        def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            fill = args[1] if len(args) == 2 else " "
+            if type(fill) is not str or len(fill) != 1 or fill in "{}":
+                raise ProgramError("center()'s fill must be one character", kind="TypeError")
+            return texts.format(obj, fill + "^" + str(_width(args[:1])))
+
+        def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            width = _width(args)
+            state.check_str(width)
+            return obj.zfill(width)
+
+        table.update(center=center, zfill=zfill)
         table.update(
             endswith=simple("endswith"),
             split=simple("split"),
@@ -1096,6 +1231,41 @@ class Library:
         return PModule("Random", members)
 
 
+def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
+    """`zip(a, b, strict=True)`: CPython's ValueError, as the program's, when one ends first."""
+    try:
+        yield from zip(*iterables, strict=True)
+    except ValueError as error:
+        raise ProgramError(str(error), kind="ValueError") from None
+
+
+def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """The argument a `str.format` field names: a position or a keyword."""
+    if field.isdigit():
+        if int(field) >= len(args):
+            raise ProgramError(
+                f"Replacement index {field} out of range for positional args tuple",
+                kind="IndexError",
+            )
+        return args[int(field)]
+    if field not in kwargs:
+        raise ProgramError(repr(field), kind="KeyError")
+    return kwargs[field]
+
+
+class _Ordered:
+    """A sort key that compares with the program's `<` (`Library.sort_by_dunders`)."""
+
+    __slots__ = ("compare", "value")
+
+    def __init__(self, value: Any, compare: Callable[[str, Any, Any], bool]) -> None:
+        self.value = value
+        self.compare = compare
+
+    def __lt__(self, other: _Ordered) -> bool:
+        return self.compare("<", self.value, other.value)
+
+
 _MATH_FUNCTIONS = (
     "exp",
     "log",
@@ -1127,6 +1297,23 @@ _MATH_FUNCTIONS = (
     "radians",
     "erf",
     "fmod",
+    # Also float functions, each a bounded amount of work on bounded numbers:
+    "log1p",
+    "expm1",
+    "erfc",
+    "asinh",
+    "acosh",
+    "atanh",
+    "gamma",
+    "lgamma",
+    "cbrt",
+    "exp2",
+    "remainder",
+    "modf",
+    "frexp",
+    "ldexp",
+    "isqrt",
+    "gcd",
 )
 
 
@@ -1139,6 +1326,19 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "startswith": str.startswith,
     "endswith": str.endswith,
     "split": str.split,
+    "find": str.find,
+    "rfind": str.rfind,
+    "count": str.count,
+    "title": str.title,
+    "capitalize": str.capitalize,
+    "swapcase": str.swapcase,
+    "isalpha": str.isalpha,
+    "isdigit": str.isdigit,
+    "isalnum": str.isalnum,
+    "isspace": str.isspace,
+    "isupper": str.isupper,
+    "islower": str.islower,
+    "splitlines": str.splitlines,
 }
 
 

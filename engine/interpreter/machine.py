@@ -18,6 +18,7 @@ from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
+from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Annotation,
@@ -36,6 +37,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     PSuper,
     find_shape,
+    type_union,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -412,8 +414,8 @@ class Machine:
             return obj.label
         if name == "_op":
             return obj._op
-        if name == "_prev":
-            return obj._prev
+        if name == "_prev":  # micrograd's `set(_children)`: `set()` for a leaf, `a * a` has {a}
+            return PSet(obj._prev)
         if name in FUNCTIONS:
             return Builtin(name, lambda args, kwargs: self.value_method(obj, name, args))
         if name == "backward":
@@ -459,6 +461,8 @@ class Machine:
                 if type(found) is NativeMethod:
                     return bind_native(found, obj.self)
                 return BoundMethod(found, obj.self) if type(found) is Function else found
+        if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
+            return Builtin("object.__init__", _object_init)
         raise ProgramError(f"super() has no attribute '{name}'")
 
     def set_attr(self, obj: Any, name: str, value: Any) -> None:
@@ -478,8 +482,8 @@ class Machine:
             if obj.mirror is not None:
                 shape = obj.cls.shape
                 assert shape is not None
-                if name == "grad" or name == shape.number:
-                    field = "grad" if name == "grad" else "data"
+                if name == shape.grad or name == shape.number:
+                    field = "grad" if name == shape.grad else "data"
                     value = self.recorder.write(obj, field, attrs.get(name), value)
                 elif name == shape.operands:
                     attrs[name] = value
@@ -645,6 +649,12 @@ class Machine:
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
+        combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
+        if combined is not None:
+            return combined
+        union = type_union(op, left, right)  # `isinstance(x, int | float)`
+        if union is not None:
+            return union
         raise ProgramError(
             f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
             kind="TypeError",
@@ -981,3 +991,11 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (OverflowError, "OverflowError"),
     (ValueError, "ValueError"),
 )
+
+
+def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:
+    if args or kwargs:
+        raise ProgramError(
+            "object.__init__() takes exactly one argument (the instance to initialize)",
+            kind="TypeError",
+        )

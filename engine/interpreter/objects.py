@@ -143,27 +143,30 @@ OPERAND_NAMES = (
     "operands", "_operands",
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value")
+GRAD_NAMES = ("grad", "_grad")  # `_grad` behind a `grad` property
 RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn")
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 
 
 class Shape:
-    """The attribute names of one Value-like class: its operands, its number, its rule
-    and its op (`grad` is always `grad`)."""
+    """The attribute names of one Value-like class: its operands, its number, its rule,
+    its op and its gradient (`grad`, or `_grad` behind a property)."""
 
-    __slots__ = ("number", "op", "operands", "rule")
+    __slots__ = ("grad", "number", "op", "operands", "rule")
 
-    def __init__(self, operands: str, number: str, rule: str, op: str) -> None:
+    def __init__(self, operands: str, number: str, rule: str, op: str, grad: str) -> None:
         self.operands = operands
         self.number = number
         self.rule = rule
         self.op = op
+        self.grad = grad
 
 
 def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     """The shape of an instance just made, or None if it is not a graph node: it must
     hold `grad` and a number, and have a rule or operands (its own, or its class's)."""
-    if "grad" not in attrs:
+    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    if grad is None:
         return None
     number = next((name for name in NUMBER_NAMES if name in attrs), None)
     if number is None:
@@ -177,12 +180,13 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     rule, operands = first(RULE_NAMES), first(OPERAND_NAMES)
     if rule is None and operands is None:
         return None
-    return Shape(operands or "_prev", number, rule or "_backward", first(OP_NAMES) or "_op")
+    op = first(OP_NAMES) or "_op"
+    return Shape(operands or "_prev", number, rule or "_backward", op, grad)
 
 
 def missing_part(attrs: dict[str, Any]) -> str:
     """What keeps an object from being a graph node, said for the learner."""
-    if "grad" not in attrs:
+    if not any(name in attrs for name in GRAD_NAMES):
         return "it has no `grad` attribute"
     if not any(name in attrs for name in NUMBER_NAMES):
         return f"it has no number attribute (one of {', '.join(NUMBER_NAMES)})"
@@ -357,3 +361,24 @@ def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
         for seq in sequences:
             if seq[0] is head:
                 del seq[0]
+
+
+def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | None:
+    """`int | float` outside annotations (`isinstance(x, int | float)`): the tuple of the
+    classes, which `isinstance` reads as CPython reads a union; else None."""
+    if op != "|":
+        return None
+
+    def classes(value: Any) -> tuple[Any, ...] | None:
+        if isinstance(value, TypeObject) or type(value) is PClass:
+            return (value,)
+        if value is None:
+            return (None,)  # `int | None`: `isinstance` reads None as None's class
+        if type(value) is tuple and value and all(classes(v) is not None for v in value):
+            return value
+        return None
+
+    first, second = classes(left), classes(right)
+    if first is None or second is None or (left is None and right is None):
+        return None
+    return (*first, *second)

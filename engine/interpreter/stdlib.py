@@ -82,7 +82,163 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
+        "time": time_module(),
+        "sys": sys_module(),
+        "enum": enum_module(library),
     }
+
+
+NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace
+
+
+def finish_class(m: Any, cls: PClass) -> PClass:
+    """What a class statement makes of a subclass of `enum.Enum` (its members) or of
+    `typing.NamedTuple` (a named tuple of its annotated fields, with its methods);
+    any other class as it is."""
+    if any(NAMEDTUPLE_KEY in base.namespace for base in cls.mro[1:]):
+        names = list(cls.namespace.get(ANNOTATIONS, ()))
+        defaults = [cls.namespace[n] for n in names if n in cls.namespace]
+        if any(n not in cls.namespace for n in names[len(names) - len(defaults) :]):
+            raise ProgramError(
+                "Non-default namedtuple field cannot follow default field", kind="TypeError"
+            )
+        made = make_namedtuple(m, cls.name, names, defaults)
+        for key, value in cls.namespace.items():
+            if key not in names and key != ANNOTATIONS:
+                made.namespace[key] = value  # its own methods and class attributes
+        return made
+    make_enum_members(cls)
+    return cls
+
+
+ENUM_KEY = " enum"  # in the namespace of `enum.Enum`: its subclasses' bodies are members
+
+
+class _Auto:
+    """What `enum.auto()` gives: the next integer, once the class is made."""
+
+    __slots__ = ()
+
+
+def enum_module(library: Library) -> PModule:
+    """`from enum import Enum, auto`: a class body's plain values become its members,
+    each with `.name` and `.value`, printed as CPython prints them (`Op.ADD`,
+    `<Op.ADD: '+'>`); `auto()` numbers from 1. Members compare and hash by identity."""
+    texts = library.machine.texts
+
+    def member_text(args: list[Any], kwargs: dict[str, Any]) -> str:
+        member = args[0]
+        return f"{member.cls.name}.{member.attrs.get('name')}"
+
+    def member_repr(args: list[Any], kwargs: dict[str, Any]) -> str:
+        member = args[0]
+        value = texts.to_repr(member.attrs.get("value"))
+        return f"<{member.cls.name}.{member.attrs.get('name')}: {value}>"
+
+    def no_lookup(args: list[Any], kwargs: dict[str, Any]) -> None:
+        name = args[0].cls.name
+        raise ProgramError(
+            f"{name}(value) is not available here: name the member ({name}.NAME)",
+            kind="TypeError",
+        )
+
+    namespace: dict[str, Any] = {
+        ENUM_KEY: True,
+        "__init__": NativeMethod("__init__", no_lookup),
+        "__str__": NativeMethod("__str__", member_text),
+        "__repr__": NativeMethod("__repr__", member_repr),
+    }
+    return PModule(
+        "enum",
+        {"Enum": PClass("Enum", (), namespace), "auto": Builtin("auto", lambda a, k: _Auto())},
+    )
+
+
+def make_enum_members(cls: PClass) -> None:
+    """Turn the plain values of an Enum subclass's body into its members, in order; a
+    value seen before makes an alias of the first member, as in CPython."""
+    if not any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
+        return
+    by_value: dict[tuple[type, Any], PInstance] = {}
+    last = 0
+    for name, value in list(cls.namespace.items()):
+        if (
+            name.startswith("_")
+            or isinstance(value, Builtin | Function)
+            or type(value)
+            in (
+                PProperty,
+                PStaticMethod,
+                PClassMethod,
+                PClass,
+            )
+        ):
+            continue
+        if type(value) is _Auto:
+            value = last + 1
+        if type(value) is int:
+            last = value
+        plain = type(value) in (int, float, str, bool, type(None))  # Python's own hash
+        alias = by_value.get((type(value), value)) if plain else None
+        if alias is not None:
+            cls.namespace[name] = alias
+            continue
+        member = PInstance(cls)
+        member.attrs["name"] = name
+        member.attrs["value"] = value
+        cls.namespace[name] = member
+        if plain:
+            by_value[(type(value), value)] = member
+
+
+STDOUT = Inert("sys.stdout")  # `print(..., file=sys.stdout)`: the print panel
+
+
+def sys_module() -> PModule:
+    """`import sys` as micrograd programs use it: `sys.setrecursionlimit(10000)` before a
+    deep recursive sort is accepted and changes nothing (calls still nest at most
+    BACKPROP_MAX_CALL_DEPTH deep); `sys.path.append(...)` appends to a list of the
+    program's own, since every import here is the interpreter's."""
+
+    def set_limit(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if len(args) != 1 or kwargs or type(args[0]) is not int:
+            raise ProgramError("setrecursionlimit() takes one integer", kind="TypeError")
+        if args[0] < 1:
+            raise ProgramError("recursion limit must be greater or equal than 1", kind="ValueError")
+
+    return PModule(
+        "sys",
+        {
+            "setrecursionlimit": Builtin("sys.setrecursionlimit", set_limit),
+            "getrecursionlimit": Builtin("sys.getrecursionlimit", lambda a, k: 1000),
+            "maxsize": sys.maxsize,
+            "path": [],
+            "stdout": STDOUT,
+        },
+    )
+
+
+def time_module() -> PModule:
+    """`import time` as programs use it to time a loop: the clock stands still (every
+    reading is 0.0, so a trace is the same on every run) and `sleep` does not wait."""
+
+    def clock(args: list[Any], kwargs: dict[str, Any]) -> float:
+        if args or kwargs:
+            raise ProgramError("this clock takes no arguments", kind="TypeError")
+        return 0.0
+
+    def sleep(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if len(args) != 1 or kwargs or type(args[0]) not in (int, float, bool):
+            raise ProgramError("sleep() takes one number of seconds", kind="TypeError")
+        if args[0] < 0:
+            raise ProgramError("sleep length must be non-negative", kind="ValueError")
+
+    members: dict[str, Any] = {
+        name: Builtin(f"time.{name}", clock)
+        for name in ("time", "perf_counter", "monotonic", "process_time")
+    }
+    members["sleep"] = Builtin("time.sleep", sleep)
+    return PModule("time", members)
 
 
 def typing_module(library: Library) -> PModule:
@@ -94,6 +250,7 @@ def typing_module(library: Library) -> PModule:
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
     members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    members["NamedTuple"] = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     members["Generic"] = PClass("Generic", (), {})
     members["Protocol"] = PClass("Protocol", (), {})
     return PModule("typing", members)
@@ -177,9 +334,28 @@ def functools_module(library: Library) -> PModule:
             return cache_of(args[0])
         return Builtin("lru_cache", lambda a, k: cache_of(a[0]))
 
+    def cached_property(args: list[Any], kwargs: dict[str, Any]) -> PProperty:
+        """`@functools.cached_property`: the first read runs the method and keeps its
+        result on the instance, under the method's name, where later reads find it."""
+        if kwargs or len(args) != 1 or type(args[0]) is not Function:
+            raise ProgramError("cached_property() decorates a method", kind="TypeError")
+        function = args[0]
+        name = function.name
+
+        def get(a: list[Any], k: dict[str, Any]) -> Any:
+            value = m.call(function, [a[0]])
+            a[0].attrs[name] = value
+            return value
+
+        def put(a: list[Any], k: dict[str, Any]) -> None:
+            a[0].attrs[name] = a[1]
+
+        return PProperty(Builtin(name, get), Builtin(name, put))
+
     return PModule(
         "functools",
         {
+            "cached_property": Builtin("cached_property", cached_property),
             "reduce": Builtin("reduce", reduce),
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),
@@ -300,7 +476,14 @@ def itertools_module(library: Library) -> PModule:
     def chain(*iterables: Any) -> Iterator[Any]:
         return itertools.chain.from_iterable(pools(iterables))
 
+    def count(start: Any = 0, step: Any = 1) -> Iterator[Any]:
+        # Endless, but lazy: each number is a step of the program that takes it.
+        if not all(type(n) in (int, float, bool) for n in (start, step)):
+            raise ProgramError("count() takes numbers", kind="TypeError")
+        return itertools.count(start, step)
+
     members: dict[str, Any] = {
+        "count": Builtin("itertools.count", lazy(count)),
         "product": Builtin("itertools.product", lazy(product)),
         "accumulate": Builtin("itertools.accumulate", lazy(accumulate)),
         "starmap": Builtin("itertools.starmap", lazy(starmap)),
@@ -373,12 +556,28 @@ def dataclasses_module(library: Library) -> PModule:
             raise ProgramError("asdict() takes a dataclass instance", kind="TypeError")
         return {name: instance.attrs.get(name) for name, _ in fields_of(instance.cls)}
 
+    def astuple(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(asdict(args, kwargs).values())
+
+    def replace(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`replace(obj, x=1)`: a new object of obj's class, made from obj's fields and
+        the changes, through the class's own `__init__`, as CPython makes it."""
+        current = asdict(args, {})
+        unknown = [name for name in kwargs if name not in current]
+        if unknown:
+            raise ProgramError(
+                f"__init__() got an unexpected keyword argument '{unknown[0]}'", kind="TypeError"
+            )
+        return m.call(args[0].cls, [], {**current, **kwargs})
+
     return PModule(
         "dataclasses",
         {
             "dataclass": Builtin("dataclass", dataclass),
             "field": Builtin("field", field),
             "asdict": Builtin("asdict", asdict),
+            "astuple": Builtin("astuple", astuple),
+            "replace": Builtin("replace", replace),
         },
     )
 
@@ -442,6 +641,9 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     eq = options.get("eq", True)
     if eq:
         generated["__eq__"] = equal
+    if options.get("order"):  # `@dataclass(order=True)`: the fields compared as tuples
+        for name, op in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
+            generated[name] = _ordering(m, op, compared)
     # `__hash__` as CPython's dataclass sets it: from the fields when asked or frozen,
     # None (unhashable) for a mutable class that compares its fields.
     if "__hash__" not in namespace:
@@ -453,6 +655,18 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         if name not in namespace:
             namespace[name] = NativeMethod(name, call)
     return cls
+
+
+def _ordering(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], dict[str, Any]], Any]:
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        self_, other = args
+        if type(other) is not PInstance or other.cls is not self_.cls:
+            return NotImplemented
+        mine = tuple(self_.attrs.get(name) for name in compared)
+        theirs = tuple(other.attrs.get(name) for name in compared)
+        return m.compare(op, mine, theirs)
+
+    return call
 
 
 def _dataclass_init(
@@ -631,6 +845,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
     def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         return {n: args[0].attrs[n] for n in names}
 
+    def replace(args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        unknown = [key for key in kwargs if key not in names]
+        if len(args) != 1 or unknown:
+            raise ProgramError(
+                f"_replace() got unexpected field names {unknown}", kind="ValueError"
+            )
+        made = PInstance(args[0].cls)
+        made.attrs.update(args[0].attrs)
+        made.attrs.update(kwargs)
+        return made
+
     methods: dict[str, Call] = {
         "__init__": init,
         "__repr__": representation,
@@ -639,6 +864,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         "__getitem__": item,
         "__len__": lambda a, k: len(names),
         "_asdict": as_dict,
+        "_replace": replace,
     }
     namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in methods.items()}
     namespace["_fields"] = tuple(names)

@@ -326,7 +326,7 @@ class Recorder:
         # `as_number` of each, where a finite float needs nothing of it.
         data = attrs.get(shape.number)
         node.data = data if type(data) is float and -INF < data < INF else as_number(data, "data")
-        grad = attrs.get("grad")
+        grad = attrs.get(shape.grad)
         node.grad = grad if type(grad) is float and -INF < grad < INF else as_number(grad, "grad")
         label = attrs.get("label")
         if type(label) is str and label:
@@ -752,7 +752,9 @@ class Recorder:
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
-        upstream = self.instance_of[node].attrs.get("grad")
+        owner = self.instance_of[node]
+        grad = owner.cls.shape.grad if owner.cls.shape is not None else "grad"
+        upstream = owner.attrs.get(grad)
         if not (type(upstream) is float and -INF < upstream < INF):
             upstream = as_number(upstream, "grad")
         node.grad = upstream
@@ -1269,6 +1271,8 @@ INF = math.inf
 
 
 def as_number(value: Any, field: str) -> float:
+    if value is None and field == "grad":
+        return 0.0  # no gradient yet (`self.grad = None`, as PyTorch has it): drawn as 0
     if type(value) not in (int, float, bool):
         raise ProgramError(f"a node's .{field} must be a number to be traced")
     number = float(value)

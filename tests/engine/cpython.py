@@ -10,9 +10,12 @@ import contextlib
 import io
 import math
 import random
+import sys
 from typing import Any
 
 from micrograd.engine import Value as MicrogradValue
+
+from backprop_animator.engine.interpreter.expressions import PASS_FUNCTIONS
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -44,3 +47,66 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
                 assert a == b, (mine, reference)
                 continue
             assert math.isclose(x, y, rel_tol=rel, abs_tol=1e-12), (mine, reference)
+
+
+NUMBER_NAMES = ("data", "value", "val")
+OPERAND_NAMES = ("_prev", "_children", "children", "prev", "parents", "_parents", "_inputs")
+
+
+def number_of(node: Any) -> Any:
+    return next(getattr(node, name) for name in NUMBER_NAMES if hasattr(node, name))
+
+
+def operands_of(node: Any) -> list[Any]:
+    for name in OPERAND_NAMES:
+        if hasattr(node, name):
+            return list(getattr(node, name) or ())
+    return []
+
+
+def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], list[Any]]:
+    """What CPython prints, each `backward()` call's output number, and the pass outputs
+    (their graphs are walked when the program has ended, for the leaves' gradients)."""
+    outputs: list[Any] = []
+    numbers: list[float] = []
+
+    def profile(frame: Any, event: str, _arg: Any) -> None:
+        code = frame.f_code
+        if event != "call" or code.co_argcount != 1:
+            return
+        method = code.co_name == "backward"  # `loss.backward()`, not a rule named so
+        function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
+        if not (method or function):
+            return  # `backprop(loss)` is a pass too, as the interpreter counts it
+        node = frame.f_locals.get(code.co_varnames[0])
+        if (
+            node is not None
+            and hasattr(node, "grad")
+            and any(hasattr(node, name) for name in NUMBER_NAMES)
+        ):
+            outputs.append(node)
+            numbers.append(number_of(node))
+
+    sys.setprofile(profile)
+    try:
+        lines = run_in_cpython(source)
+    finally:
+        sys.setprofile(None)
+    return lines, numbers, outputs
+
+
+def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:
+    """(number, gradient) of every leaf reachable from any pass's output, sorted."""
+    seen: set[int] = set()
+    leaves: list[tuple[float, float]] = []
+    stack = list(outputs)
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        operands = operands_of(node)
+        if not operands:
+            leaves.append((float(number_of(node)), float(node.grad or 0)))
+        stack.extend(operands)
+    return sorted(leaves)

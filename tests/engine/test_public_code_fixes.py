@@ -1,0 +1,318 @@
+"""What programs copied from public repositories needed (issue 22), one construct a test,
+each compared with CPython, and each bounded: `format()`, `self.__class__`, `import sys`,
+set algebra. The programs themselves are in public_code/ (test_public_code.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine.cpython import printed_lines, run_in_cpython
+
+TAIL = "\nv = Value(1.0)\nv.backward()\n"
+
+
+def run(body: str, limits: Limits | None = None) -> list[str]:
+    return printed_lines(trace_source(body + TAIL, limits=limits))
+
+
+def same_as_cpython(body: str) -> None:
+    assert run(body) == run_in_cpython(body + TAIL)
+
+
+def test_format_is_an_f_string_field() -> None:
+    same_as_cpython("x = 2.5\nprint(format(x, '.3f'), format(7, '>4'), format('a'), format(x))\n")
+    with pytest.raises(EngineError, match="format width"):  # refused before any work
+        run("format(1, '>1000000000')\n")
+    with pytest.raises(EngineError, match="invalid format spec"):  # no field walking
+        run("format(1, '{0.__class__}')\n")
+    with pytest.raises(EngineError, match=re.escape("format() argument 2 must be str")):
+        run("format(1, 2)\n")
+
+
+def test_self_class_is_what_type_gives() -> None:
+    same_as_cpython(
+        "class V:\n    def __init__(self, data):\n        self.data = data\n"
+        "    def __repr__(self):\n        return f'{self.__class__.__name__}({self.data})'\n"
+        "    def __add__(self, other):\n        return self.__class__(self.data + other.data)\n"
+        "    def same(self, other):\n        return other.__class__ is self.__class__\n"
+        "print(V(1) + V(2), V(1).same(V(2)), V(1).same(2.0))\n"
+    )
+    # Outside class bodies it stays refused, and nothing past the class is reachable.
+    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
+        run("class V:\n    pass\nprint(V().__class__)\n")
+    with pytest.raises(EngineError, match="no attribute '__dict__'"):
+        run("class V:\n    def f(self):\n        return self.__class__.__dict__\nV().f()\n")
+    with pytest.raises(EngineError, match="no attribute '__bases__'"):
+        run("class V:\n    def f(self):\n        return (1).__class__.__bases__\nV().f()\n")
+
+
+def test_sys_accepts_a_recursion_limit_and_changes_no_bound() -> None:
+    same_as_cpython(
+        "import sys\nsys.setrecursionlimit(10**6)\nsys.path.append('..')\n"
+        "print(sys.getrecursionlimit() >= 1000, sys.maxsize)\n"
+    )
+    # A raised recursion limit does not raise BACKPROP_MAX_CALL_DEPTH.
+    deep = "import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
+        run(deep)
+    with pytest.raises(EngineError, match="module 'sys' has no attribute 'modules'"):
+        run("import sys\nprint(sys.modules)\n")
+
+
+def test_set_algebra_is_cpythons_and_bounded() -> None:
+    same_as_cpython(
+        "a, b = {1, 2, 3}, {2, 3, 4}\nc = a | b\nc |= {9}\n"
+        "print(sorted(c), sorted(a & b), sorted(a - b), sorted(a ^ b), a.isdisjoint({7}))\n"
+        "print(sorted(a.union([5], (6,))), sorted(a.intersection(b, [3])), {1}.issubset(a))\n"
+        "print(sorted(a.difference(b)), sorted(a.symmetric_difference(b)), a.issuperset({1}))\n"
+    )
+    with pytest.raises(
+        EngineError, match=re.escape("unsupported operand types for |: 'set' and 'list'")
+    ):
+        run("print({1} | [2])\n")
+    grow = "s = set(range(600000))\nt = set(range(600000, 1200000))\nu = s | t\n"
+    with pytest.raises(EngineError, match="1,200,000 items"):
+        run(grow, Limits(max_steps=10**8, time_limit=30.0))
+
+
+def test_a_micrograd_values_operands_are_a_set_as_in_micrograd() -> None:
+    # micrograd keeps `set(_children)`: a leaf prints `set()`, and `a * a` has one operand.
+    same_as_cpython(
+        "from micrograd.engine import Value\nfor _ in range(1):\n    a = Value(2.0)\n"
+        "    b = a * a\nprint(a._prev, len(b._prev), [p.data for p in b._prev])\n"
+    )
+
+
+def test_object_is_a_base_and_super_reaches_it() -> None:
+    same_as_cpython(
+        "class Module(object):\n    def __init__(self):\n        super(Module, self).__init__()\n"
+        "        self.training = True\n"
+        "class Neuron(Module):\n    def __init__(self, n):\n        super().__init__()\n"
+        "        self.n = n\n"
+        "class Plain:\n    def __init__(self):\n        super().__init__()\n"
+        "sentinel = object()\nn = Neuron(3)\nPlain()\n"
+        "print(n.n, n.training, isinstance(n, object), isinstance(1.5, object))\n"
+        "print(sentinel is sentinel)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("object.__init__() takes exactly one")):
+        run("class A:\n    def __init__(self):\n        super().__init__(1)\nA()\n")
+    with pytest.raises(EngineError, match="must be an instance or subtype"):
+        run("class A:\n    pass\nclass B:\n    def f(self):\n        super(A, self)\nB().f()\n")
+    with pytest.raises(EngineError, match="a class of the program and an object"):
+        run("class A:\n    def f(self):\n        super(int, 1)\nA().f()\n")
+    with pytest.raises(EngineError, match="no attribute '__subclasses__'"):
+        run("class A:\n    def f(self):\n        return object.__subclasses__()\nA().f()\n")
+
+
+def test_more_of_maths_float_functions() -> None:
+    same_as_cpython(
+        "import math\nx = 0.5\nprint(math.log1p(x), math.expm1(x), math.erfc(x), math.asinh(x),"
+        " math.atanh(x), math.lgamma(3.5), math.cbrt(27.0), math.exp2(3), math.modf(2.5),"
+        " math.frexp(8.0), math.ldexp(0.5, 4), math.isqrt(99), math.gcd(12, 18))\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("math.ldexp")):
+        run("import math\nmath.ldexp(1.0, 10**6)\n")
+
+
+def test_an_import_in_a_try_fails_as_on_a_machine_without_the_module() -> None:
+    same_as_cpython(
+        "try:\n    import numpy as np\nexcept ImportError as e:\n    np = None\n    print(e)\n"
+        "try:\n    from graphviz import Digraph\n    HAVE_GRAPHVIZ = True\n"
+        "except ModuleNotFoundError:\n    HAVE_GRAPHVIZ = False\n"
+        "try:\n    from micrograd.engine import Value\nexcept ImportError:\n    print('no')\n"
+        "print(np is None, HAVE_GRAPHVIZ)\n"
+    )
+    # A handler that does not catch it: the scalar engine's sentence, at the import's line.
+    with pytest.raises(EngineError, match="this is a scalar engine") as caught:
+        run("x = 1\ntry:\n    import torch\nexcept KeyError:\n    pass\n")
+    assert caught.value.line == 3
+    # Outside a `try`, refused before anything runs, as before.
+    with pytest.raises(EngineError, match="this is a scalar engine"):
+        run("print('never')\nimport numpy\n")
+
+
+def test_objects_sort_by_their_own_less_than() -> None:
+    same_as_cpython(
+        "calls = []\nclass V:\n    def __init__(self, d):\n        self.data = d\n"
+        "    def __lt__(self, other):\n        calls.append((self.data, other.data))\n"
+        "        return self.data < other.data\n"
+        "xs = [V(3), V(1), V(2), V(5), V(4)]\nxs.sort()\n"
+        "print([v.data for v in xs], [v.data for v in sorted(xs, reverse=True)])\n"
+        "print(calls, min(xs).data, max(xs).data)\n"
+    )
+    endless = (
+        "class V:\n    def __lt__(self, other):\n        while True:\n            pass\n"
+        "sorted([V(), V()])\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(endless, Limits(max_steps=50_000, time_limit=30.0))
+    with pytest.raises(EngineError, match="ValueError: no order"):
+        run(
+            "class V:\n    def __lt__(self, o):\n        raise ValueError('no order')\n"
+            "sorted([V(), V()])\n"
+        )
+    with pytest.raises(EngineError, match="'<' is not supported between 'V' and 'V'"):
+        run("class V:\n    pass\nsorted([V(), V()])\n")
+
+
+def test_float_and_int_of_an_object_call_its_own_conversions() -> None:
+    same_as_cpython(
+        "class V:\n    def __init__(self, d):\n        self.data = d\n"
+        "    def __float__(self):\n        return float(self.data)\n"
+        "    def __int__(self):\n        return int(self.data)\n"
+        "print(float(V(2)), int(V(3.7)), float(V(1)) + 1)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("V.__float__ returned non-float (a str)")):
+        run("class V:\n    def __float__(self):\n        return 'x'\nfloat(V())\n")
+    with pytest.raises(EngineError, match=re.escape("float() needs a number or a string, not a W")):
+        run("class W:\n    pass\nfloat(W())\n")
+
+
+def test_an_enum_s_members_have_names_and_values() -> None:
+    same_as_cpython(
+        "from enum import Enum, auto\nclass Op(Enum):\n    ADD = auto()\n    MUL = auto()\n"
+        "    NEG = 10\n    MINUS = 10\n    def symbol(self):\n        return f'<{self.value}>'\n"
+        "print(Op.ADD, repr(Op.MUL), Op.MUL.value, Op.ADD.name, Op.MINUS is Op.NEG)\n"
+        "print(Op.NEG.symbol(), {Op.ADD: 1}[Op.ADD], isinstance(Op.ADD, Op), Op.ADD != Op.MUL)\n"
+    )
+    # Looking a member up by value is refused, not answered with a new object.
+    with pytest.raises(EngineError, match=re.escape("Op(value) is not available here")):
+        run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nOp(1)\n")
+    with pytest.raises(EngineError, match="dunder"):
+        run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nprint(Op.__members__)\n")
+
+
+def test_a_free_backprop_function_given_a_node_is_a_pass() -> None:
+    source = (Path(__file__).parent / "real_code" / "free_function_backprop.py").read_text()
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 1
+    assert trace["passes"][0]["data"] == -4.0  # 2 * -3 + 2
+    assert sum(frame["phase"] == "backward" for frame in trace["frames"]) == 2
+    # A function of another name, or given something else, is just a call.
+    renamed = source.replace("backprop", "walk_back")
+    with pytest.raises(EngineError, match="the program has no result"):
+        trace_source(renamed)
+
+
+def test_str_format_formats_plain_fields_with_our_own_formatter() -> None:
+    same_as_cpython(
+        "x = 3.14159\nprint('step {} loss {:.4f}'.format(3, x), '{0}-{0}-{1!r}'.format('a', 'b'))\n"
+        "print('{name:>6}|{{}}|{:,.2f}'.format(12345.678, name='hi'))\n"
+        "try:\n    '{2}'.format(1)\nexcept IndexError as e:\n    print(e)\n"
+    )
+    # Python's str.format would walk attributes and items itself: never handed to it.
+    for template in (
+        "'{0.__class__}'.format(1)",
+        "'{0[0]}'.format([1])",
+        "'{:{w}}'.format(1, w=3)",
+    ):
+        with pytest.raises(EngineError, match="plain fields"):
+            run(f"s = {template}\n")
+    with pytest.raises(EngineError, match="format width"):  # bounded before the work
+        run("s = '{:>1000000000}'.format(1)\n")
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        run("s = ('{}' * 3000).format(*(['abcd'] * 3000))\n")
+
+
+def test_small_things_training_scripts_use() -> None:
+    same_as_cpython(
+        "import sys, itertools\nprint('a', 'b', sep='-', end='!\\n', flush=True)\n"
+        "print('x', file=sys.stdout)\nids = itertools.count()\n"
+        "print(next(ids), next(ids), list(itertools.islice(itertools.count(5, 2), 3)))\n"
+        "print(isinstance(2.0, int | float), isinstance(None, int | None), isinstance('a', int))\n"
+        "print(list(zip([1, 2], [3, 4], strict=True)))\n"
+        "try:\n    list(zip([1], [2, 3], strict=True))\nexcept ValueError as e:\n    print(e)\n"
+        "s = 'Hello World'\nprint(s.find('W'), s.count('l'), s.title(), s.center(15, '*'))\n"
+        "print('ab'.zfill(4), s.isalpha(), 'a\\nb'.splitlines(), s.rfind('o'), s.swapcase())\n"
+    )
+    with pytest.raises(EngineError, match="print panel only"):
+        run("print('x', file=[])\n")
+    with pytest.raises(EngineError, match="has no attribute 'stderr'"):
+        run("import sys\nprint('x', file=sys.stderr)\n")
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):  # endless, but bounded
+        run("import itertools\nxs = list(itertools.count())\n", Limits(max_steps=20_000))
+    with pytest.raises(EngineError, match="strings here stay within"):
+        run("s = 'a'.zfill(10**9)\n")
+    with pytest.raises(EngineError, match="format width"):
+        run("s = 'a'.center(10**9)\n")
+
+
+@pytest.mark.parametrize(
+    "consumer",
+    [
+        "any(x < 0 for x in itertools.count())",
+        "sorted(itertools.count())",
+        "dict(zip(itertools.count(), itertools.count()))",
+        "' '.join(map(str, itertools.count()))",
+        "print(*itertools.count())",
+        "x, *rest = itertools.count()",
+        "[].extend(itertools.count())",
+        "math.fsum(itertools.count())",
+        "list(itertools.islice(itertools.count(), 10**9))",
+    ],
+)
+def test_every_reader_of_an_endless_count_stops_at_the_step_limit(consumer: str) -> None:
+    source = f"import itertools, math\n{consumer}\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(source, Limits(max_steps=20_000, time_limit=10.0))
+
+
+def test_augmented_assignment_is_in_place_where_cpython_s_is() -> None:
+    same_as_cpython(
+        "class V:\n    def __init__(self, d):\n        self.data = d\n"
+        "    def __iadd__(self, o):\n        self.data += o\n        return self\n"
+        "    def __add__(self, o):\n        return V(self.data + o)\n"
+        "v = V(1)\nw = v\nv += 2\nprint(v.data, w.data, v is w)\n"
+        "a = []\nb = a\nb += [1, 2]\nb += (3,)\nt = (1,)\nu = t\nu += (2,)\nprint(a, b, t, u)\n"
+    )
+    with pytest.raises(EngineError, match="1,000,000"):
+        run("a = [0] * 600000\na += a\n", Limits(max_steps=10**8, time_limit=30.0))
+
+
+def test_an_ordered_dataclass_compares_its_fields_as_a_tuple() -> None:
+    same_as_cpython(
+        "from dataclasses import dataclass\n@dataclass(order=True)\nclass P:\n"
+        "    x: float\n    y: float = 0.0\n"
+        "print(sorted([P(2), P(1, 5), P(1, 2)]), P(1) < P(2), P(1) >= P(1), P(3) <= P(2))\n"
+    )
+
+
+def test_a_typing_namedtuple_class_is_a_named_tuple_with_its_methods() -> None:
+    same_as_cpython(
+        "from typing import NamedTuple\nclass Edge(NamedTuple):\n    src: int\n    dst: int = 0\n"
+        "    def flipped(self):\n        return Edge(self.dst, self.src)\n"
+        "e = Edge(1, 2)\na, b = e\nprint(e, Edge(1).dst, e._replace(dst=5), e.flipped())\n"
+        "print(a + b, e[0])\n"
+    )
+    with pytest.raises(EngineError, match="Non-default namedtuple field"):
+        run("from typing import NamedTuple\nclass E(NamedTuple):\n    a: int = 1\n    b: int\n")
+    with pytest.raises(EngineError, match="unexpected field names"):
+        run("import collections\nP = collections.namedtuple('P', 'x')\nP(1)._replace(y=2)\n")
+
+
+def test_a_cached_property_runs_once_per_object() -> None:
+    same_as_cpython(
+        "import functools\nclass V:\n    def __init__(self, d):\n        self.d = d\n"
+        "    @functools.cached_property\n    def sq(self):\n        print('computing', self.d)\n"
+        "        return self.d ** 2\n"
+        "v, w = V(3), V(4)\nprint(v.sq, v.sq, w.sq)\nv.sq = 0\nprint(v.sq, vars(v))\n"
+    )
+    with pytest.raises(EngineError, match="decorates a method"):
+        run("import functools\nx = functools.cached_property(3)\n")
+
+
+def test_dataclasses_replace_and_astuple() -> None:
+    same_as_cpython(
+        "from dataclasses import dataclass, asdict, astuple, replace\n@dataclass\nclass P:\n"
+        "    x: int\n    y: int = 2\np = P(1)\nq = replace(p, y=5)\n"
+        "print(asdict(p), astuple(p), q, p, q is not p)\n"
+    )
+    with pytest.raises(EngineError, match="unexpected keyword argument 'z'"):
+        run(
+            "from dataclasses import dataclass, replace\n@dataclass\nclass P:\n    x: int\n"
+            "replace(P(1), z=3)\n"
+        )

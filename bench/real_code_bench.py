@@ -1,8 +1,10 @@
 """Real code, side by side with CPython (SPEC §15): every program of
 `tests/engine/real_code/` (written the way public courses and repositories write them:
 own engines with classes and a recursive sort, comprehensions, training loops,
-dataclasses, generators, collections, `micrograd.nn`) and a learner's recursive sort
-over a long chain, each timed in the same run
+dataclasses, generators, collections, `micrograd.nn`), every program of
+`tests/engine/public_code/` (copied from public repositories as they are, the micrograd
+lecture's training loop among them) and a learner's recursive sort over a long chain,
+each timed in the same run
 
 - traced: `encode_trace` as the server does it (parse, compile, interpret, record every
   frame, compact JSON);
@@ -33,7 +35,9 @@ from backprop_animator.engine import Limits, trace_source
 REPEATS = 3
 GOAL = 10.0
 LARGE = 2_000
-PROGRAMS = Path(__file__).resolve().parents[1] / "tests" / "engine" / "real_code"
+TESTS = Path(__file__).resolve().parents[1] / "tests" / "engine"
+PROGRAMS = TESTS / "real_code"
+PUBLIC = TESTS / "public_code"  # copied verbatim from public repositories (SOURCES.md)
 LIMITS = Limits(max_steps=10**8, max_nodes=200_000, time_limit=120.0)
 
 
@@ -123,8 +127,12 @@ def main() -> None:
     programs = {
         path.stem: path.read_text(encoding="utf-8") for path in sorted(PROGRAMS.glob("*.py"))
     }
+    programs |= {
+        f"public: {path.stem}": path.read_text(encoding="utf-8")
+        for path in sorted(PUBLIC.glob("*.py"))
+    }
     programs["learner's recursive sort (chains)"] = chain_sort()
-    print(f"{'program':40} {'nodes':>7} {'traced ms':>10} {'CPython ms':>11} {'ratio':>7}")
+    print(f"{'program':56} {'nodes':>7} {'traced ms':>10} {'CPython ms':>11} {'ratio':>7}")
     worst = 0.0
     for name, source in programs.items():
         nodes = len(trace_source(source, limits=LIMITS)["nodes"])
@@ -135,7 +143,7 @@ def main() -> None:
             worst = max(worst, ratio)
         mark = " *" if nodes >= LARGE else ""
         print(
-            f"{name:40} {nodes:7,} {traced * 1000:10.1f} {reference * 1000:11.1f} "
+            f"{name:56} {nodes:7,} {traced * 1000:10.1f} {reference * 1000:11.1f} "
             f"{ratio:6.1f}x{mark}"
         )
     verdict = "meets" if worst <= GOAL else "misses"

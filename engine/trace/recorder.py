@@ -797,6 +797,11 @@ class Recorder:
                 if type(value) is Function and value.closure is not None:
                     value.closure.vars.clear()  # the frame that made the node's rule
             attrs.clear()
+            # A program's own cycle may still hold the object (a nested `visit` of its
+            # sort, with its `topo` list): then the collector meets only the object, as
+            # a new empty dict is not tracked and its mirror is freed now.
+            instance.attrs = {}
+            instance.mirror = None
         for node in self.owner_of:
             node._prev = ()
             node._backward = no_rule

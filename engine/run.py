@@ -50,11 +50,8 @@ def trace_straight_line(
     """Run a straight-line program (SPEC §2) in the interpreter's straight-line mode and
     return its trace: schema 1's, with its one pass."""
     recorder = _plain_recorder(limits, mistake, sort_steps)
-    try:
-        output = _run_plain(tree, source, granularity, recorder)
-        return _one_pass(recorder, output, source, granularity)
-    finally:
-        recorder.release()  # nothing reads the run after its trace
+    output = _run_plain(tree, source, granularity, recorder)
+    return _one_pass(recorder, output, source, granularity)
 
 
 def build_straight_line(

@@ -789,8 +789,7 @@ class Recorder:
         closes over the node; an own class's `out._backward = _backward` closes over the
         call frame that holds `out`), and a program's own cycles (a nested `build_topo`)
         hold whole graphs: the collector had to walk about 140,000 objects after each
-        20-step course loop, 80-150 ms of a later trace's time (a gen-1 collection),
-        and about 95,000 after a 20,000-node straight-line trace.
+        20-step course loop, 80-150 ms of a later trace's time (a gen-1 collection).
         """
         for instance in self.instance_of.values():
             attrs = instance.attrs
@@ -803,9 +802,7 @@ class Recorder:
             # a new empty dict is not tracked and its mirror is freed now.
             instance.attrs = {}
             instance.mirror = None
-        # A straight-line program's nodes are its op nodes (`adopt_plain`; leaves have no
-        # rule, so no cycle).
-        for node in self.positions if self.plain else self.owner_of:
+        for node in self.owner_of:
             node._prev = ()
             node._backward = no_rule
             node._tape = None

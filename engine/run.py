@@ -159,6 +159,9 @@ def trace_program(
         raise limits.exceeded("max_nodes", "the program ran out of memory") from None
     except Exception as error:  # outside any statement (e.g. while writing the trace)
         raise EngineError(operation_failed(error)) from None
+    finally:
+        if recorded is None:  # else the caller reads the run (a gradient check)
+            recorder.release()
 
 
 # Python's recursion limit is the whole process's, and traces run at once in the event

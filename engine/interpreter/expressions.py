@@ -1087,29 +1087,33 @@ class ExpressionCompiler:
         if kind is ast.GeneratorExp:
             return self.generator(loops, element, first_iter, in_class)
 
+        # Made once, not per run: a `loop` made in `run` would refer to itself, and each
+        # comprehension run would leave a reference cycle holding its frame (and the
+        # objects the frame reaches) for the collector.
+        def loop(
+            frame: Frame, results: list[Any], mapping: dict[Any, Any], level: int, source: Any
+        ) -> None:
+            _, store, conditions = loops[level]
+            for item in iterate(source):
+                state.steps += 1
+                if state.steps > state.next_check:
+                    state.checkpoint()
+                store(frame, item)
+                if conditions and not all(truthy(c(frame)) for c in conditions):
+                    continue
+                if level + 1 < len(loops):
+                    loop(frame, results, mapping, level + 1, loops[level + 1][0](frame))
+                elif kind is ast.DictComp:
+                    set_item(mapping, key_expr(frame), value_expr(frame))
+                else:
+                    results.append(element(frame))
+
         def run(f: Frame) -> Any:
             frame = Frame({}, f.parent if in_class else f)
             results: list[Any] = []
             mapping: dict[Any, Any] = {}
             first = first_iter(f)
-
-            def loop(level: int, source: Any) -> None:
-                _, store, conditions = loops[level]
-                for item in iterate(source):
-                    state.steps += 1
-                    if state.steps > state.next_check:
-                        state.checkpoint()
-                    store(frame, item)
-                    if conditions and not all(truthy(c(frame)) for c in conditions):
-                        continue
-                    if level + 1 < len(loops):
-                        loop(level + 1, loops[level + 1][0](frame))
-                    elif kind is ast.DictComp:
-                        set_item(mapping, key_expr(frame), value_expr(frame))
-                    else:
-                        results.append(element(frame))
-
-            loop(0, first)
+            loop(frame, results, mapping, 0, first)
             if kind is ast.DictComp:
                 return mapping
             state.check_items(len(results))
@@ -1158,25 +1162,25 @@ class ExpressionCompiler:
                     state.check_items(len(items))
             return iter(items)
 
+        # Made once, not per run (as a comprehension's): no reference cycle per run.
+        def loop(frame: Frame, level: int, items: Any) -> Any:
+            _, store, conditions = loops[level]
+            for item in items:
+                state.steps += 1
+                if state.steps > state.next_check:
+                    state.checkpoint()
+                store(frame, item)
+                if conditions and not all(truthy(c(frame)) for c in conditions):
+                    continue
+                if level + 1 < len(loops):
+                    yield from loop(frame, level + 1, source(loops[level + 1][0](frame)))
+                else:
+                    yield element(frame)
+
         def run(f: Frame) -> Any:
             frame = Frame({}, f.parent if in_class else f)
             first = source(first_iter(f))
-
-            def loop(level: int, items: Any) -> Any:
-                _, store, conditions = loops[level]
-                for item in items:
-                    state.steps += 1
-                    if state.steps > state.next_check:
-                        state.checkpoint()
-                    store(frame, item)
-                    if conditions and not all(truthy(c(frame)) for c in conditions):
-                        continue
-                    if level + 1 < len(loops):
-                        yield from loop(level + 1, source(loops[level + 1][0](frame)))
-                    else:
-                        yield element(frame)
-
-            return loop(0, first)
+            return loop(frame, 0, first)
 
         return run
 

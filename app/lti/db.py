@@ -7,8 +7,10 @@ each process and by `backprop-animator lti migrate`; two processes starting at o
 take turns (a file lock beside a SQLite file, an advisory lock on PostgreSQL).
 
 Times are whole seconds since the epoch (`now()`), so both databases compare them
-the same way. Nothing here is needed unless an `/lti` route or `lti` command runs:
-the rest of the app keeps no state and never opens the database.
+the same way; an answer also keeps its microsecond (`now_us()`), which orders a
+learner's answers given within one second. Nothing here is needed unless an `/lti`
+route or `lti` command runs: the rest of the app keeps no state and never opens the
+database.
 
 Example: `database().engine` is a SQLAlchemy engine on the default SQLite file,
 `~/.local/share/backprop-animator/lti.sqlite3`, with every table made.
@@ -158,6 +160,9 @@ answers = Table(
     Column("answer", Float, nullable=True),
     Column("right", Boolean, nullable=False),
     Column("answered_at", BigInteger, nullable=False),
+    # Which of two answers to one question came first, across a learner's launches: the
+    # first counts, and a relaunch may answer within the second of the first answer.
+    Column("answered_us", BigInteger, nullable=False, server_default="0"),
 )
 
 access_tokens = Table(
@@ -182,6 +187,11 @@ MIGRATION_LOCK = 0x62_61_63_6B_70_72_6F_70
 def now() -> int:
     """Seconds since the epoch, the unit of every time in the database."""
     return int(time.time())
+
+
+def now_us() -> int:
+    """Microseconds since the epoch: the order of a learner's answers."""
+    return time.time_ns() // 1_000
 
 
 def default_database_url(environ: Mapping[str, str] | None = None) -> str:

@@ -57,6 +57,7 @@ from backprop_animator.app.lti.db import (
     launches,
     login_states,
     now,
+    now_us,
 )
 from backprop_animator.app.lti.messages import (
     AGS_ENDPOINT,
@@ -683,6 +684,7 @@ def _record_answer(body: ScoreRequest) -> dict[str, Any]:
                     answer=answer,
                     right=right,
                     answered_at=now(),
+                    answered_us=now_us(),
                 )
             )
     except IntegrityError:
@@ -699,7 +701,7 @@ def _record_answer(body: ScoreRequest) -> dict[str, Any]:
                 launches.c.subject == row.subject,
                 launches.c.expected == row.expected,
             )
-            .order_by(answers.c.answered_at, answers.c.launch_id)
+            .order_by(answers.c.answered_us, answers.c.launch_id)
         ).all()
     first: dict[int, bool] = {}
     for question, was_right in rows:

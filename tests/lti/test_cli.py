@@ -91,7 +91,7 @@ def test_keys_are_made_then_rotated(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_migrate_says_the_revision(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lti", "migrate"]) == 0
-    assert "revision 0001" in capsys.readouterr().out
+    assert "revision 0002" in capsys.readouterr().out
 
 
 def test_an_unusable_database_is_a_sentence(

@@ -33,6 +33,7 @@ from backprop_animator.app.lti.platforms import (
     remove_platform,
 )
 
+HEAD_REVISION = "0002"  # the newest migration
 ISSUER = "https://lms.example.edu"
 
 
@@ -51,13 +52,13 @@ def registration(deployment: str = "1", **changes: object) -> Registration:
 
 def test_the_migrations_make_exactly_the_tables_the_code_declares(database_url: str) -> None:
     found = database(database_url)
-    assert current_revision(found.engine) == "0001"
+    assert current_revision(found.engine) == HEAD_REVISION
     with found.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
     tables = set(inspect(found.engine).get_table_names())
     assert set(metadata.tables) <= tables
     upgrade(found.engine)  # again: nothing to do
-    assert current_revision(found.engine) == "0001"
+    assert current_revision(found.engine) == HEAD_REVISION
 
 
 def test_downgrade_to_nothing_and_back(database_url: str, engines: list[Engine]) -> None:
@@ -75,6 +76,28 @@ def test_downgrade_to_nothing_and_back(database_url: str, engines: list[Engine])
     assert not set(metadata.tables) & set(inspect(engine).get_table_names())
     upgrade(engine)
     assert set(metadata.tables) <= set(inspect(engine).get_table_names())
+
+
+def test_the_answers_microsecond_comes_and_goes_with_its_migration(
+    database_url: str, engines: list[Engine]
+) -> None:
+    engine = open_engine(database_url)
+    engines.append(engine)
+    upgrade(engine)
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(lti_db.MIGRATIONS))
+    columns = lambda: {c["name"] for c in inspect(engine).get_columns("lti_answers")}  # noqa: E731
+    assert "answered_us" in columns()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    assert "answered_us" not in columns()
+    upgrade(engine)
+    assert "answered_us" in columns()
+    assert current_revision(engine) == HEAD_REVISION
 
 
 def test_two_processes_starting_at_once_migrate_once(
@@ -96,7 +119,7 @@ def test_two_processes_starting_at_once_migrate_once(
     for thread in threads:
         thread.join()
     assert errors == []
-    assert current_revision(engines[0]) == "0001"
+    assert current_revision(engines[0]) == HEAD_REVISION
 
 
 def test_a_platform_is_registered_and_a_second_deployment_added(database_url: str) -> None:

@@ -34,7 +34,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
@@ -667,6 +667,14 @@ class ScoreRequest(BaseModel):
     answer: float | None = None
 
 
+# When an answer was given, in microseconds: a process of the build before migration 0002
+# (a rolling deploy) leaves `answered_us` at its default 0, and its answers then go by
+# their second.
+_ANSWER_ORDER = func.coalesce(
+    func.nullif(answers.c.answered_us, 0), answers.c.answered_at * 1_000_000
+)
+
+
 def _record_answer(body: ScoreRequest) -> dict[str, Any]:
     row, platform = _launch_row(body.launch)
     expected = json.loads(row.expected)
@@ -701,7 +709,7 @@ def _record_answer(body: ScoreRequest) -> dict[str, Any]:
                 launches.c.subject == row.subject,
                 launches.c.expected == row.expected,
             )
-            .order_by(answers.c.answered_us, answers.c.launch_id)
+            .order_by(_ANSWER_ORDER, answers.c.launch_id)
         ).all()
     first: dict[int, bool] = {}
     for question, was_right in rows:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
-from backprop_animator.engine.interpreter import generators
+from backprop_animator.engine.interpreter import generators, sets
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -49,10 +49,12 @@ from backprop_animator.engine.interpreter.objects import (
     PInstance,
     PModule,
     PProperty,
+    PSet,
     PStaticMethod,
 )
 from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
+from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD
 from backprop_animator.engine.parse import SourceLines, parse_python
@@ -612,6 +614,16 @@ class Compiler(ExpressionCompiler):
                 state.check_items(len(left) + len(right))
                 state.charge(len(right))
                 left.extend(right)
+                return left
+            elif op == "*" and type(left) is list and type(right) in (int, bool):
+                times = max(int(right), 0)
+                state.check_items(len(left) * times)
+                state.charge(len(left) * times)
+                left *= times
+                return left
+            elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
+                # `visited |= {v}`: the same set, changed (another name for it sees it).
+                left.items = sets.combine(state, SET_OPERATORS[op], left, right).items
                 return left
             return binary(op, left, right)
 

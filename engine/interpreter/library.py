@@ -190,14 +190,16 @@ class Library:
             raise ProgramError(f"{function}(): attribute name must be a string", kind="TypeError")
         if is_dunder(name):
             raise ProgramError(f"{function}(): dunder attributes are not available here")
+        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+            message = f"{function}(): no attribute is named {name!r}"
+            raise ProgramError(message, kind="AttributeError")
         return name
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
             raise ProgramError("getattr() takes an object, a name and a default", kind="TypeError")
-        name = self.attribute_name(args[1], "getattr")
         try:
-            return self.machine.get_attr(args[0], name)
+            return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
             if len(args) == 3 and error.kind == "AttributeError":
                 return args[2]

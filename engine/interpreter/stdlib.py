@@ -29,7 +29,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import ProgramError, State
 from backprop_animator.engine.interpreter.text import a_type
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
-        "time": time_module(),
+        "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
     }
@@ -218,14 +218,19 @@ def sys_module() -> PModule:
     )
 
 
-def time_module() -> PModule:
-    """`import time` as programs use it to time a loop: the clock stands still (every
-    reading is 0.0, so a trace is the same on every run) and `sleep` does not wait."""
+# What the program's clock reads per interpreter step: a microsecond.
+SECONDS_PER_STEP = 1e-6
+
+
+def time_module(state: State) -> PModule:
+    """`import time` as programs use it to time a loop: the clock counts the program's
+    own work (a microsecond per interpreter step, so a trace is the same on every run and
+    `1 / (time.time() - start)` never divides by zero) and `sleep` does not wait."""
 
     def clock(args: list[Any], kwargs: dict[str, Any]) -> float:
         if args or kwargs:
             raise ProgramError("this clock takes no arguments", kind="TypeError")
-        return 0.0
+        return state.steps * SECONDS_PER_STEP
 
     def sleep(args: list[Any], kwargs: dict[str, Any]) -> None:
         if len(args) != 1 or kwargs or type(args[0]) not in (int, float, bool):

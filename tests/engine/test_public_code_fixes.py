@@ -316,3 +316,24 @@ def test_dataclasses_replace_and_astuple() -> None:
             "from dataclasses import dataclass, replace\n@dataclass\nclass P:\n    x: int\n"
             "replace(P(1), z=3)\n"
         )
+
+
+def test_augmented_set_and_list_operators_change_the_object_in_place() -> None:
+    # `visited |= {v}` in a helper must change the caller's set, as in CPython.
+    same_as_cpython(
+        "s = set(); t = s; t |= {1, 2}; t &= {1, 2, 3}; t -= {2}; t ^= {5}; print(s, s is t)\n"
+        "def visit(v, seen):\n    seen |= {v}\nseen = set()\nvisit(3, seen)\nprint(seen)\n"
+        "m = [1, 2]; n = m; n *= 2; print(m); n *= 0; print(m, n is m)\n"
+    )
+    with pytest.raises(EngineError, match="containers here stay within"):
+        run("m = [0] * 1000\nm *= 10**6\n")
+
+
+def test_getattr_and_setattr_reach_no_entry_of_the_interpreters() -> None:
+    # The interpreter keeps entries of its own under names no identifier can spell.
+    same_as_cpython("class C:\n    pass\nprint(getattr(C(), 'x', 'default'))\n")
+    assert run("class C:\n    pass\nprint(getattr(C(), ' annotations', 'default'))\n") == [
+        "default"
+    ]
+    with pytest.raises(EngineError, match="no attribute is named ' enum'"):
+        run("class C:\n    pass\nsetattr(C, ' enum', True)\n")

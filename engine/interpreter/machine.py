@@ -435,6 +435,8 @@ class Machine:
             return found.function
         if type(found) is PClassMethod:
             return BoundMethod(found.function, obj)
+        if type(found) is NativeMethod:
+            return unbound_native(found, obj)
         return found
 
     def property_attr(self, obj: PProperty, name: str) -> Any:
@@ -975,6 +977,21 @@ _ORDER: dict[str, Callable[[Any, Any], Any]] = {
 
 def bind_native(method: NativeMethod, self_: Any) -> Builtin:
     return Builtin(method.name, lambda args, kwargs: method.call([self_, *args], kwargs))
+
+
+def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
+    """A built-in class's method read off a class (`Exception.__init__(self, message)`):
+    like CPython's method descriptors it takes an object of that class first, and says
+    so to anything else (rather than run on what it cannot read)."""
+
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if not args or type(args[0]) is not PInstance or owner not in args[0].cls.mro:
+            raise ProgramError(
+                f"descriptor '{method.name}' requires a '{owner.name}' object", kind="TypeError"
+            )
+        return method.call(args, kwargs)
+
+    return Builtin(method.name, call)
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:

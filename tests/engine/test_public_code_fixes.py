@@ -337,3 +337,17 @@ def test_getattr_and_setattr_reach_no_entry_of_the_interpreters() -> None:
     ]
     with pytest.raises(EngineError, match="no attribute is named ' enum'"):
         run("class C:\n    pass\nsetattr(C, ' enum', True)\n")
+
+
+def test_a_built_in_classs_method_read_off_the_class_takes_its_object_first() -> None:
+    # As CPython's method descriptors: on anything else a TypeError, never Python's text.
+    same_as_cpython(
+        "class E(Exception):\n    def __init__(self, m):\n        Exception.__init__(self, m)\n"
+        "try:\n    raise E('boom')\nexcept E as e:\n    print(e)\n"
+    )
+    named = "from typing import NamedTuple\nclass P(NamedTuple):\n    a: int\n"
+    same_as_cpython(named + "print(P._replace(P(1), a=2))\n")
+    with pytest.raises(EngineError, match="descriptor '_replace' requires a 'P' object"):
+        run(named + "P._replace(5)\n")
+    caught = named + "try:\n    P._asdict(5)\nexcept TypeError:\n    print('TypeError')\n"
+    assert run(caught) == ["TypeError"]

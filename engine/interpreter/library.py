@@ -1017,7 +1017,7 @@ class Library:
             state.charge(len(obj) // 10)
             pieces: list[str] = []
             total = 0
-            auto = 0
+            numbering = _Numbering()
             try:
                 fields = list(string.Formatter().parse(obj))  # parses; evaluates nothing
             except ValueError as error:
@@ -1032,9 +1032,7 @@ class Library:
                         "str.format here takes plain fields ({}, {0}, {name}), "
                         "not attributes, items or nested fields"
                     )
-                if field == "":
-                    field, auto = str(auto), auto + 1
-                value = format_argument(field, args, kwargs)
+                value = format_argument(numbering.name(field, conversion), args, kwargs)
                 code = ord(conversion) if conversion else -1
                 text = texts.format(value, spec or "", code)
                 total += len(text)
@@ -1241,9 +1239,44 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
         raise ProgramError(str(error), kind="ValueError") from None
 
 
+class _Numbering:
+    """The fields of one `str.format` call, numbered as CPython numbers them: `{}` takes
+    the next position, `{0}` its own, never both kinds in one call; `!r`, `!s`, `!a`
+    are the only conversions."""
+
+    def __init__(self) -> None:
+        self.auto = 0  # fields numbered so far by `{}`
+        self.manual = False  # whether a field gave its own number
+
+    def name(self, field: str, conversion: str | None) -> str:
+        if conversion not in (None, "r", "s", "a"):
+            raise ProgramError(f"Unknown conversion specifier {conversion}", kind="ValueError")
+        if field == "":
+            if self.manual:
+                raise ProgramError(
+                    "cannot switch from manual field specification to automatic field numbering",
+                    kind="ValueError",
+                )
+            self.auto += 1
+            return str(self.auto - 1)
+        if _is_index(field):
+            if self.auto:
+                raise ProgramError(
+                    "cannot switch from automatic field numbering to manual field specification",
+                    kind="ValueError",
+                )
+            self.manual = True
+        return field
+
+
+def _is_index(field: str) -> bool:
+    """Whether a `str.format` field is a position: ASCII digits (`'²'` is a name)."""
+    return field.isascii() and field.isdigit()
+
+
 def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """The argument a `str.format` field names: a position or a keyword."""
-    if field.isdigit():
+    if _is_index(field):
         if int(field) >= len(args):
             raise ProgramError(
                 f"Replacement index {field} out of range for positional args tuple",

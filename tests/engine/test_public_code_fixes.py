@@ -351,3 +351,16 @@ def test_a_built_in_classs_method_read_off_the_class_takes_its_object_first() ->
         run(named + "P._replace(5)\n")
     caught = named + "try:\n    P._asdict(5)\nexcept TypeError:\n    print('TypeError')\n"
     assert run(caught) == ["TypeError"]
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["{!x}", "{} {0}", "{0} {}", "{²}", "{0!r:>6} {1!s} {name!a}"],
+)
+def test_str_format_refuses_what_cpython_refuses_and_says_it_the_same_way(template: str) -> None:
+    body = (
+        f"try:\n    print({template!r}.format('a', 2, name='é'))\n"
+        "except (ValueError, KeyError, IndexError) as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )
+    same_as_cpython(body)

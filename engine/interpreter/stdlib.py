@@ -847,6 +847,12 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
     def item(args: list[Any], kwargs: dict[str, Any]) -> Any:
         return m.get_item(values(args[0]), args[1])
 
+    def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
+        fields = values(args[0])
+        for value in fields:
+            m.key(value)  # a list field is CPython's TypeError, which a program may catch
+        return hash(m.key(fields))  # as the tuple of its fields hashes
+
     def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         return {n: args[0].attrs[n] for n in names}
 
@@ -865,6 +871,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         "__init__": init,
         "__repr__": representation,
         "__eq__": equal,
+        "__hash__": hashed,
         "__iter__": lambda a, k: values(a[0]),
         "__getitem__": item,
         "__len__": lambda a, k: len(names),

@@ -364,3 +364,14 @@ def test_str_format_refuses_what_cpython_refuses_and_says_it_the_same_way(templa
         "    print(type(error).__name__, error)\n"
     )
     same_as_cpython(body)
+
+
+def test_a_named_tuple_hashes_as_the_tuple_of_its_fields() -> None:
+    same_as_cpython(
+        "from typing import NamedTuple\nfrom collections import namedtuple\n"
+        "class Edge(NamedTuple):\n    a: int\n    b: int\nPair = namedtuple('Pair', 'x y')\n"
+        "seen = {Edge(1, 2), Edge(1, 2), Pair(3, 4)}\n"
+        "print(len(seen), hash(Edge(1, 2)) == hash((1, 2)), Edge(1, 2) in seen)\n"
+    )
+    with pytest.raises(EngineError, match="a list cannot be put in a set"):
+        run("from typing import NamedTuple\nclass E(NamedTuple):\n    a: list\nhash(E([1]))\n")

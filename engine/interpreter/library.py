@@ -1207,6 +1207,7 @@ class Library:
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),
+            "choices": Builtin("random.choices", lambda a, k: _choices(rng, state, a, k)),
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
@@ -1229,6 +1230,34 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _choices(rng: random.Random, state: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+    """`random.choices(population, weights=None, *, cum_weights=None, k=1)`: CPython's
+    own draw over plain-number weights, sizes checked before the draw."""
+    if not 1 <= len(args) <= 2 or set(kwargs) - {"weights", "cum_weights", "k"}:
+        raise ProgramError("random.choices() takes a sequence, weights=, cum_weights=, k=")
+    population = args[0]
+    if type(population) not in (list, tuple, str, range):
+        raise ProgramError("random.choices() takes a list, tuple, string or range")
+    weights = args[1] if len(args) == 2 else kwargs.get("weights")
+    if len(args) == 2 and "weights" in kwargs:
+        raise ProgramError("random.choices() got weights twice", kind="TypeError")
+    cum_weights, k = kwargs.get("cum_weights"), kwargs.get("k", 1)
+    if type(k) is not int:
+        raise ProgramError("random.choices(): k must be an integer", kind="TypeError")
+    for given in (weights, cum_weights):
+        if given is not None and (
+            type(given) not in (list, tuple) or any(type(w) not in NUMBERS for w in given)
+        ):
+            raise ProgramError("random.choices() weights must be plain numbers")
+    if k > MAX_ITEMS:
+        raise ProgramError("random.choices(): k is too large")
+    state.charge(max(k, 0) + len(population))
+    try:
+        return rng.choices(population, weights, cum_weights=cum_weights, k=k)
+    except (ValueError, TypeError, IndexError) as error:
+        raise ProgramError(str(error), kind=type(error).__name__) from None
 
 
 def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:

@@ -316,3 +316,32 @@ def test_dataclasses_replace_and_astuple() -> None:
             "from dataclasses import dataclass, replace\n@dataclass\nclass P:\n    x: int\n"
             "replace(P(1), z=3)\n"
         )
+
+
+def test_random_choices_draws_as_cpython_draws() -> None:
+    # microgpt's sampling: `random.choices(range(n), weights=[p.data for p in probs])[0]`
+    same_as_cpython(
+        "import random\nrandom.seed(7)\nprint(random.choices('abc', k=5))\n"
+        "print(random.choices(range(4), weights=[0.1, 0.0, 2.5, 1]))\n"
+        "print(random.choices([1, 2, 3], [1, 1, 1], k=4))\n"
+        "print(random.choices('xy', cum_weights=[1, 3]))\n"
+        "try:\n    random.choices([], k=1)\nexcept IndexError as e:\n    print('empty', e)\n"
+    )
+    with pytest.raises(EngineError, match="k is too large"):  # refused before any work
+        run("import random\nrandom.choices([1], k=10**9)\n")
+    with pytest.raises(EngineError, match="weights must be plain numbers"):
+        run("import random\nclass W:\n    pass\nrandom.choices([1, 2], [W(), W()])\n")
+    with pytest.raises(EngineError, match="takes a list, tuple, string or range"):
+        run("import random\nrandom.choices({1: 2})\n")
+    with pytest.raises(EngineError, match="too many steps"):
+        run("import random\nrandom.choices([1], k=900_000)\n", limits=Limits(max_steps=1000))
+
+
+def test_a_print_ended_with_a_carriage_return_is_a_line_as_splitlines_makes_it() -> None:
+    # `print(f"step {i} | loss {x:.4f}", end="\r")`, as microgpt prints its progress
+    body = (
+        "for i in range(3):\n    print(f'step {i}', end='\\r')\nprint()\n"
+        "print('a\\r', end='')\nprint('\\nb', end='\\r\\n')\nprint('c\\x0cd', end='\\r')\n"
+    )
+    assert run(body) == run_in_cpython(body + TAIL)
+    assert run(body) == ["step 0", "step 1", "step 2", "a", "b", "c", "d"]

@@ -345,3 +345,22 @@ def test_a_print_ended_with_a_carriage_return_is_a_line_as_splitlines_makes_it()
     )
     assert run(body) == run_in_cpython(body + TAIL)
     assert run(body) == ["step 0", "step 1", "step 2", "a", "b", "c", "d"]
+
+
+def test_a_method_added_to_micrograd_s_value_runs_on_micrograd_s_own_class() -> None:
+    # Notebooks extend micrograd's Value (`Value.tanh = tanh`) before they use it.
+    source = (
+        "import math\nfrom micrograd.engine import Value\n"
+        "def tanh(self):\n    t = math.tanh(self.data)\n    out = Value(t, (self,), 'tanh')\n"
+        "    def _backward():\n        self.grad += (1 - t**2) * out.grad\n"
+        "    out._backward = _backward\n    return out\n"
+        "Value.tanh = tanh\nsetattr(Value, 'half', lambda self: self * 0.5)\n"
+        "x, w = Value(0.5), Value(-2.0)\ny = (x * w + 1).tanh().half()\ny.backward()\n"
+        "print(y, x.grad, w.grad, type(y).__name__)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert [p["data"] for p in trace["passes"]] == [0.0]
+    # A class of the program's own named Value, later, is the program's as before.
+    mixed = source + "class Value:\n    pass\nprint(type(Value()).__name__)\n"
+    assert printed_lines(trace_source(mixed)) == run_in_cpython(mixed)

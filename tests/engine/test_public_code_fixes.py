@@ -364,3 +364,31 @@ def test_a_method_added_to_micrograd_s_value_runs_on_micrograd_s_own_class() -> 
     # A class of the program's own named Value, later, is the program's as before.
     mixed = source + "class Value:\n    pass\nprint(type(Value()).__name__)\n"
     assert printed_lines(trace_source(mixed)) == run_in_cpython(mixed)
+
+
+def test_a_node_whose_operands_are_its_src_and_whose_rules_are_op_objects() -> None:
+    # regrad-style: `val`, `src`, an `Op` object per node with forward/backward, and a
+    # backward(self, dy=None) that walks the graph with a stack of its own
+    source = (
+        "class Mul:\n    def forward(self, a, b):\n        self.a, self.b = a, b\n"
+        "        return a * b\n    def backward(self, dy):\n"
+        "        return dy * self.b, dy * self.a\n"
+        "class Var:\n    def __init__(self, val, op=None, src=None):\n"
+        "        self.val, self.op, self.src, self.grad = val, op, src, None\n"
+        "    def __mul__(self, other):\n        op = Mul()\n"
+        "        return Var(op.forward(self.val, other.val), op, (self, other))\n"
+        "    def backward(self, dy=None):\n        self.grad = 1.0 if dy is None else dy\n"
+        "        order, seen, stack = [], set(), [self]\n"
+        "        while stack:\n            node = stack.pop()\n"
+        "            if node in seen or node.src is None:\n                continue\n"
+        "            seen.add(node)\n            order.append(node)\n"
+        "            stack.extend(node.src)\n"
+        "        for node in order:\n"
+        "            for x, g in zip(node.src, node.op.backward(node.grad)):\n"
+        "                x.grad = g if x.grad is None else x.grad + g\n"
+        "a, b = Var(3.0), Var(-2.0)\nc = a * b * a\nc.backward()\nprint(c.val, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-18.0 -12.0 9.0"]
+    leaves = {node["data"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves == {3.0: -12.0, -2.0: 9.0}

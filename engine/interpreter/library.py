@@ -1003,10 +1003,10 @@ class Library:
             return obj.replace(old, new)
 
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, "<" + str(_width(args)))
+            return texts.format(obj, _fill(args) + "<" + str(_width(args[:1])))
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, ">" + str(_width(args)))
+            return texts.format(obj, _fill(args) + ">" + str(_width(args[:1])))
 
         def format_(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
@@ -1050,10 +1050,7 @@ class Library:
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            fill = args[1] if len(args) == 2 else " "
-            if type(fill) is not str or len(fill) != 1 or fill in "{}":
-                raise ProgramError("center()'s fill must be one character", kind="TypeError")
-            return texts.format(obj, fill + "^" + str(_width(args[:1])))
+            return texts.format(obj, _fill(args) + "^" + str(_width(args[:1])))
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             width = _width(args)
@@ -1159,11 +1156,22 @@ class Library:
                 "random": rng.random,
             }
             function = functions[name]
+            # Parameter names and defaults as CPython 3.11 has them (`gauss(mu=0.0, sigma=1.0)`).
+            names, defaults = {
+                "uniform": (("a", "b"), ()),
+                "gauss": (("mu", "sigma"), (0.0, 1.0)),
+            }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-                if kwargs or len(args) != count or any(type(a) not in NUMBERS for a in args):
+                given = list(args)
+                for key in names[len(given) :]:
+                    if key in kwargs:
+                        given.append(kwargs.pop(key))
+                    elif defaults:
+                        given.append(defaults[names.index(key)])
+                if kwargs or len(given) != count or any(type(a) not in NUMBERS for a in given):
                     raise ProgramError(f"random.{name}() takes {count} numbers")
-                return function(*args)
+                return function(*given)
 
             return call
 
@@ -1388,6 +1396,14 @@ def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") ->
     if kwargs or len(args) != 1:
         raise ProgramError(f"{name}() takes exactly one argument")
     return args[0]
+
+
+def _fill(args: list[Any]) -> str:
+    """The fill character of `ljust`, `rjust` and `center` (a space unless given)."""
+    fill = args[1] if len(args) == 2 else " "
+    if type(fill) is not str or len(fill) != 1 or fill in "{}":
+        raise ProgramError("the fill character must be one character", kind="TypeError")
+    return fill
 
 
 def _width(args: list[Any]) -> int:

@@ -392,3 +392,29 @@ def test_a_node_whose_operands_are_its_src_and_whose_rules_are_op_objects() -> N
     assert printed_lines(trace) == run_in_cpython(source) == ["-18.0 -12.0 9.0"]
     leaves = {node["data"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
     assert leaves == {3.0: -12.0, -2.0: 9.0}
+
+
+def test_what_training_scripts_print_and_draw_with() -> None:
+    # a table of gradients padded with a fill character; weights drawn with keywords
+    same_as_cpython(
+        "import random\nrandom.seed(3)\n"
+        "print('w'.ljust(6, '.') + '|', '1.5'.rjust(6, '0'), 'x'.ljust(3) + '|')\n"
+        "print('b'.center(5, '*'))\n"
+        "print(random.gauss(mu=0.0, sigma=0.1), random.gauss(), random.gauss(1.0))\n"
+        "print(random.uniform(a=-1, b=1), random.uniform(-1, b=2))\n"
+    )
+    with pytest.raises(EngineError, match="fill character must be one character"):
+        run("x = 'a'.ljust(3, 'ab')\n")
+    with pytest.raises(EngineError, match=re.escape("random.gauss() takes 2 numbers")):
+        run("import random\nrandom.gauss(mu='a')\n")
+    with pytest.raises(EngineError, match=re.escape("random.uniform() takes 2 numbers")):
+        run("import random\nrandom.uniform(a=1)\n")
+    with pytest.raises(EngineError, match=re.escape("random.gauss() takes 2 numbers")):
+        run("import random\nrandom.gauss(0, 1, sigma=2)\n")
+
+
+def test_a_dataclass_with_repr_false_keeps_the_default_repr() -> None:
+    source = "from dataclasses import dataclass\n@dataclass(repr=False)\nclass N:\n    x: float\n"
+    assert run(source + "print(str(N(1.0))[:3], N(1.0) == N(1.0))\n") == [
+        "<N  True"
+    ]  # `<N object>`

@@ -983,7 +983,12 @@ def number_error(what: str, error: BaseException) -> ProgramError:
     kind = next((name for cls, name in _NUMBER_ERROR_KINDS if isinstance(error, cls)), "TypeError")
     # A ValueError is math's domain error; anything else is said in its own words.
     domain = NO_REAL_RESULT if kind == "ValueError" else None
-    return ProgramError(f"{what}: {arithmetic_reason(error, domain=domain)}", kind=kind)
+    made = ProgramError(f"{what}: {arithmetic_reason(error, domain=domain)}", kind=kind)
+    # What `except ValueError as e: print(e)` shows is CPython's own words ("math domain
+    # error", "math range error"): its arguments, plain strings and integers only.
+    if error.args and all(type(arg) in (str, int) for arg in error.args):
+        made.args_seen = tuple(error.args)
+    return made
 
 
 _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (

@@ -418,3 +418,16 @@ def test_a_dataclass_with_repr_false_keeps_the_default_repr() -> None:
     assert run(source + "print(str(N(1.0))[:3], N(1.0) == N(1.0))\n") == [
         "<N  True"
     ]  # `<N object>`
+
+
+def test_a_caught_math_error_says_what_cpython_says() -> None:
+    same_as_cpython(
+        "import math\nfor f, x in [(math.log, 0), (math.exp, 1000), (math.sqrt, -1)]:\n"
+        "    try:\n        f(x)\n    except (ValueError, OverflowError) as e:\n"
+        "        print(type(e).__name__, e, e.args)\n"
+        "try:\n    2.0 ** 10000\nexcept OverflowError as e:\n    print(e)\n"
+    )
+    with pytest.raises(
+        EngineError, match=re.escape("math.log: math domain error (no real result)")
+    ):
+        run("import math\nmath.log(0)\n")  # uncaught: the engine's words, as before

@@ -51,7 +51,8 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
 
 NUMBER_NAMES = ("data", "value", "val")
 OPERAND_NAMES = (
-    "_prev", "_children", "children", "prev", "parents", "_parents", "_inputs", "src", "_src",
+    "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
+    "operands", "_operands", "src", "_src", "sources",
 )  # fmt: skip
 
 

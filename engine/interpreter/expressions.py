@@ -116,6 +116,18 @@ PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_p
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
 READABLE_DUNDERS = frozenset({"__name__"})
+# The methods a program's own class may define, read anywhere (`a.__add__(b)`, as a
+# lesson shows what `a + b` calls): `Machine.get_attr` finds them in the program's class
+# and nowhere else, so on anything not the program's they are refused when read.
+METHOD_DUNDERS = frozenset(
+    f"__{name}__"
+    for name in (
+        "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
+        "rfloordiv", "mod", "rmod", "pow", "rpow", "matmul", "neg", "pos", "abs", "eq", "ne",
+        "lt", "le", "gt", "ge", "call", "repr", "str", "len", "getitem", "setitem",
+        "contains", "iter", "next", "bool", "float", "int",
+    )
+)  # fmt: skip
 
 
 class ExpressionCompiler:
@@ -700,7 +712,12 @@ class ExpressionCompiler:
         return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
-        if is_dunder(node.attr) and node.attr not in READABLE_DUNDERS and not scope.in_class:
+        if (
+            is_dunder(node.attr)
+            and node.attr not in READABLE_DUNDERS
+            and node.attr not in METHOD_DUNDERS
+            and not scope.in_class
+        ):
             raise self.error(
                 node, f"`.{node.attr}` is not available: dunder attributes belong to class bodies"
             )

@@ -431,3 +431,15 @@ def test_a_caught_math_error_says_what_cpython_says() -> None:
         EngineError, match=re.escape("math.log: math domain error (no real result)")
     ):
         run("import math\nmath.log(0)\n")  # uncaught: the engine's words, as before
+
+
+def test_a_lesson_calls_its_own_operator_methods_by_name() -> None:
+    # `a - c, a.__sub__(c)`: what `-` calls, shown by calling it
+    same_as_cpython(
+        "class V:\n    def __init__(self, d):\n        self.d = d\n"
+        "    def __sub__(self, o):\n        return V(self.d - o.d)\n"
+        "    def __repr__(self):\n        return f'V({self.d})'\n"
+        "a, c = V(2.0), V(10.0)\nprint(a - c, a.__sub__(c), V.__sub__(a, c), a.__repr__())\n"
+    )
+    with pytest.raises(EngineError, match="'A' object has no attribute '__add__'"):
+        run("class A:\n    pass\nA().__add__(1)\n")

@@ -576,10 +576,7 @@ class Machine:
                 failed.args_seen = (str(error),)  # CPython's words, for `except ... as e`
             raise failed from None
         except TypeError:
-            raise ProgramError(
-                f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
-                kind="TypeError",
-            ) from None
+            raise unsupported(op, left, right) from None
         except ValueError as error:
             raise ProgramError(f"{op}: {error}") from None
         if type(result) is int and not -SMALL_INT <= result <= SMALL_INT:
@@ -628,10 +625,7 @@ class Machine:
             result = self.call_dunder(right, _REFLECTED[op], left)
             if result is not NO_METHOD and result is not NotImplemented:
                 return result
-        raise ProgramError(
-            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
-            kind="TypeError",
-        )
+        raise unsupported(op, left, right)
 
     def sequences(self, op: str, left: Any, right: Any) -> Any:
         lt = type(left)
@@ -655,10 +649,7 @@ class Machine:
         union = type_union(op, left, right)  # `isinstance(x, int | float)`
         if union is not None:
             return union
-        raise ProgramError(
-            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
-            kind="TypeError",
-        )
+        raise unsupported(op, left, right)
 
     def repeat(self, sequence: Any, times: int) -> Any:
         count = len(sequence) * max(times, 0)
@@ -850,8 +841,10 @@ class Machine:
             if type(key) in (int, bool):
                 try:
                     return obj[key]
-                except IndexError:
-                    raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
+                except IndexError as error:
+                    failed = ProgramError(f"index {key} is out of range", kind="IndexError")
+                    failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
+                    raise failed from None
             raise ProgramError(f"indices must be integers, not {type_name(key)}")
         raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
 
@@ -883,8 +876,10 @@ class Machine:
             if type(key) in (int, bool):
                 try:
                     obj[key] = value
-                except IndexError:
-                    raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
+                except IndexError as error:
+                    failed = ProgramError(f"index {key} is out of range", kind="IndexError")
+                    failed.args_seen = tuple(error.args)  # "list assignment index out of range"
+                    raise failed from None
                 return
             if type(key) is slice:
                 removed = len(range(*key.indices(len(obj))))
@@ -975,6 +970,14 @@ _ORDER: dict[str, Callable[[Any, Any], Any]] = {
 
 def bind_native(method: NativeMethod, self_: Any) -> Builtin:
     return Builtin(method.name, lambda args, kwargs: method.call([self_, *args], kwargs))
+
+
+def unsupported(op: str, left: Any, right: Any) -> ProgramError:
+    """`1 + 'a'`: the engine's sentence, and CPython's for `except TypeError as e`."""
+    pair = f"{op}: '{type_name(left)}' and '{type_name(right)}'"
+    made = ProgramError(f"unsupported operand types for {pair}", kind="TypeError")
+    made.args_seen = (f"unsupported operand type(s) for {pair}",)
+    return made
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:

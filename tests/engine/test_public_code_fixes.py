@@ -443,3 +443,15 @@ def test_a_lesson_calls_its_own_operator_methods_by_name() -> None:
     )
     with pytest.raises(EngineError, match="'A' object has no attribute '__add__'"):
         run("class A:\n    pass\nA().__add__(1)\n")
+
+
+def test_caught_built_in_errors_say_what_cpython_says() -> None:
+    same_as_cpython(
+        "for make in (lambda: [][1], lambda: (1,)[5], lambda: {}['k'], lambda: 1 + 'a'):\n"
+        "    try:\n        make()\n    except (IndexError, KeyError, TypeError) as e:\n"
+        "        print(type(e).__name__, e, repr(e))\n"
+        "class Miss(KeyError):\n    pass\ntry:\n    raise Miss('w1')\nexcept KeyError as e:\n"
+        "    print(e)\nxs = [0]\ntry:\n    xs[3] = 1\nexcept IndexError as e:\n    print(e)\n"
+    )
+    with pytest.raises(EngineError, match="unsupported operand types for \\+: 'int' and 'str'"):
+        run("x = 1 + 'a'\n")  # uncaught: the engine's sentence, as before

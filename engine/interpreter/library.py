@@ -987,6 +987,10 @@ class Library:
             def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs or any(type(a) is not str for a in args) or len(args) > 1:
                     raise ProgramError(f"{name}() takes at most one string here")
+                if name in _ONE_STRING and len(args) != 1:
+                    raise ProgramError(f"{name}() takes exactly one string", kind="TypeError")
+                if name in ("partition", "rpartition") and not args[0]:
+                    raise ProgramError("empty separator", kind="ValueError")
                 state.charge(len(obj) // 10)
                 result = _STR_METHODS[name](obj, *args)
                 if type(result) is list:
@@ -1376,7 +1380,14 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "isupper": str.isupper,
     "islower": str.islower,
     "splitlines": str.splitlines,
+    "casefold": str.casefold,
+    "partition": str.partition,
+    "rpartition": str.rpartition,
+    "removeprefix": str.removeprefix,
+    "removesuffix": str.removesuffix,
 }
+# The methods of `_STR_METHODS` whose one string argument is not optional.
+_ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 
 
 def callable_value(value: Any) -> bool:

@@ -455,3 +455,13 @@ def test_caught_built_in_errors_say_what_cpython_says() -> None:
     )
     with pytest.raises(EngineError, match="unsupported operand types for \\+: 'int' and 'str'"):
         run("x = 1 + 'a'\n")  # uncaught: the engine's sentence, as before
+
+
+def test_string_methods_for_parsing_names_and_lines() -> None:
+    same_as_cpython(
+        "print('layer1.w3'.partition('.'), 'a.b.c'.rpartition('.'), 'x'.partition(':'))\n"
+        "print('Straße'.casefold(), 'w_grad'.removeprefix('w_'), 'loss.txt'.removesuffix('.txt'))\n"
+        "try:\n    'ab'.partition('')\nexcept ValueError as e:\n    print('empty', e)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("partition() takes exactly one string")):
+        run("x = 'ab'.partition()\n")

@@ -855,7 +855,10 @@ class ExpressionCompiler:
             method = func.attr
             get_attr = m.get_attr
             watch_rule = method in RULE_NAMES
-            watch_pass = method == "backward"
+            # `loss.backward()` is a pass, and so is `loss.backprop()` on a graph node
+            # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
+            watch_pass = method in PASS_FUNCTIONS
+            watch_unshaped = method == "backward"
 
             def run_method(f: Frame) -> Any:
                 obj = obj_expr(f)
@@ -869,7 +872,7 @@ class ExpressionCompiler:
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs)
                                 )
-                            if watch_pass and rec.unshaped is None:
+                            if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
@@ -963,7 +966,8 @@ class ExpressionCompiler:
         line, column = position
         with_self = argument_list(args, first=True)
         watch_rule = method in RULE_NAMES
-        watch_pass = method == "backward"
+        watch_pass = method in PASS_FUNCTIONS  # as in `call` above
+        watch_unshaped = method == "backward"
         direct = m.direct
 
         def run_method(f: Frame) -> Any:
@@ -978,7 +982,7 @@ class ExpressionCompiler:
                         if watch_pass:
                             if obj.mirror is not None:
                                 return rec.user_pass(obj, lambda: call_function(fn, values, None))
-                            if rec.unshaped is None:
+                            if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
                         return call_function(fn, values, None)
                 del values[0]

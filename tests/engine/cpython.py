@@ -80,7 +80,7 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
         extra = code.co_varnames[1 : code.co_argcount]
         if any(frame.f_locals.get(name) is not None for name in extra):
             return  # `backward(self, dy=None)` called as `loss.backward()` is a pass
-        method = code.co_name == "backward"  # `loss.backward()`, not a rule named so
+        method = code.co_name in PASS_FUNCTIONS  # `loss.backward()`, `loss.backprop()`
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
         if not (method or function):
             return  # `backprop(loss)` is a pass too, as the interpreter counts it

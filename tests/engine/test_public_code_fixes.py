@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
-from tests.engine.cpython import printed_lines, run_in_cpython
+from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_passes
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"
 
@@ -465,3 +465,27 @@ def test_string_methods_for_parsing_names_and_lines() -> None:
     )
     with pytest.raises(EngineError, match=re.escape("partition() takes exactly one string")):
         run("x = 'ab'.partition()\n")
+
+
+def test_a_node_s_method_named_backprop_is_a_pass() -> None:
+    source = (
+        "class V:\n    def __init__(self, data, parents=()):\n"
+        "        self.data, self.grad, self._parents = data, 0.0, parents\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n        out = V(self.data * other.data, (self, other))\n"
+        "        def _backward():\n            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n        out._backward = _backward\n"
+        "        return out\n"
+        "    def backprop(self):\n        order, seen = [], set()\n        def visit(v):\n"
+        "            if id(v) not in seen:\n                seen.add(id(v))\n"
+        "                for p in v._parents:\n                    visit(p)\n"
+        "                order.append(v)\n        visit(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(order):\n            v._backward()\n"
+        "a, b = V(3.0), V(-2.0)\nfor step in range(2):\n    a.grad = b.grad = 0.0\n"
+        "    y = a * b * a\n    y.backprop()\n    a.data -= 0.1 * a.grad\n"
+        "    print(step, y.data, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    lines, numbers, _ = run_in_cpython_with_passes(source)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers and len(numbers) == 2

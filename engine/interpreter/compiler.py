@@ -38,7 +38,7 @@ from backprop_animator.engine.interpreter.expressions import (
     contains_yield,
 )
 from backprop_animator.engine.interpreter.machine import RETURN
-from backprop_animator.engine.interpreter.micrograd_nn import NN_NAMES, NN_SOURCE
+from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Frame,
@@ -83,6 +83,9 @@ class Compiler(ExpressionCompiler):
 
     def module(self, tree: ast.Module) -> Stmt:
         self.calls_backward = statements_calling_backward(tree)
+        if not self.library and patches_value(tree):
+            # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
+            self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
         scope = scopes.module_scope(tree.body)
         return self.block(tree.body, scope)
 
@@ -464,14 +467,16 @@ class Compiler(ExpressionCompiler):
         return run
 
     def library_module(self, name: str) -> Callable[[], dict[str, Any]]:
-        """`micrograd.nn`, compiled now in library mode and run once, on first import."""
+        """`micrograd.nn` (or `micrograd.engine`), compiled now in library mode and run
+        once, on first import."""
         if name not in self.loaded:
-            tree = parse_python(NN_SOURCE)
+            source = ENGINE_SOURCE if name == "micrograd.engine" else NN_SOURCE
+            tree = parse_python(source)
             namespace: dict[str, Any] = {}
             compiler = Compiler(
                 self.m,
                 self.rec,
-                SourceLines(NN_SOURCE),
+                SourceLines(source),
                 namespace,
                 self.builtins,
                 self.modules,
@@ -1408,3 +1413,31 @@ def statements_calling_backward(tree: ast.Module) -> set[int]:
             elif type(child) is list:
                 stack.extend((item, enclosing) for item in child if isinstance(item, AST))
     return found
+
+
+def patches_value(tree: ast.Module) -> bool:
+    """Whether the program sets an attribute of a `Value` it imports from micrograd or
+    does not define (`Value.tanh = tanh`, `setattr(Value, "exp", exp)`): micrograd's
+    class, extended."""
+    defines = False
+    patches = False
+    imports = False  # `from micrograd.engine import Value`, maybe a class of its own later
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in ("micrograd", "micrograd.engine"):
+            imports = imports or any(alias.name == "Value" for alias in node.names)
+        elif isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == "Value":
+            defines = True
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            patches = patches or (isinstance(node.value, ast.Name) and node.value.id == "Value")
+        elif isinstance(node, ast.Name) and node.id == "Value" and isinstance(node.ctx, ast.Store):
+            defines = True
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "Value"
+        ):
+            patches = True
+    return patches and (imports or not defines)

@@ -73,6 +73,10 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
         if not values:
             return ""
         if len(values) == 1:
+            # A KeyError shows its key as repr, as CPython's does (`'k'`, not `k`).
+            key_error = classes.get("KeyError")
+            if key_error is not None and key_error in args[0].cls.mro:
+                return show_repr(values[0])
             return show_str(values[0])
         return show_repr(values)
 

@@ -116,6 +116,18 @@ PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_p
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
 READABLE_DUNDERS = frozenset({"__name__"})
+# The methods a program's own class may define, read anywhere (`a.__add__(b)`, as a
+# lesson shows what `a + b` calls): `Machine.get_attr` finds them in the program's class
+# and nowhere else, so on anything not the program's they are refused when read.
+METHOD_DUNDERS = frozenset(
+    f"__{name}__"
+    for name in (
+        "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
+        "rfloordiv", "mod", "rmod", "pow", "rpow", "matmul", "neg", "pos", "abs", "eq", "ne",
+        "lt", "le", "gt", "ge", "call", "repr", "str", "len", "getitem", "setitem",
+        "contains", "iter", "next", "bool", "float", "int",
+    )
+)  # fmt: skip
 
 
 class ExpressionCompiler:
@@ -700,7 +712,12 @@ class ExpressionCompiler:
         return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
-        if is_dunder(node.attr) and node.attr not in READABLE_DUNDERS and not scope.in_class:
+        if (
+            is_dunder(node.attr)
+            and node.attr not in READABLE_DUNDERS
+            and node.attr not in METHOD_DUNDERS
+            and not scope.in_class
+        ):
             raise self.error(
                 node, f"`.{node.attr}` is not available: dunder attributes belong to class bodies"
             )
@@ -838,7 +855,10 @@ class ExpressionCompiler:
             method = func.attr
             get_attr = m.get_attr
             watch_rule = method in RULE_NAMES
-            watch_pass = method == "backward"
+            # `loss.backward()` is a pass, and so is `loss.backprop()` on a graph node
+            # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
+            watch_pass = method in PASS_FUNCTIONS
+            watch_unshaped = method == "backward"
 
             def run_method(f: Frame) -> Any:
                 obj = obj_expr(f)
@@ -852,7 +872,7 @@ class ExpressionCompiler:
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs)
                                 )
-                            if watch_pass and rec.unshaped is None:
+                            if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
@@ -946,7 +966,8 @@ class ExpressionCompiler:
         line, column = position
         with_self = argument_list(args, first=True)
         watch_rule = method in RULE_NAMES
-        watch_pass = method == "backward"
+        watch_pass = method in PASS_FUNCTIONS  # as in `call` above
+        watch_unshaped = method == "backward"
         direct = m.direct
 
         def run_method(f: Frame) -> Any:
@@ -961,7 +982,7 @@ class ExpressionCompiler:
                         if watch_pass:
                             if obj.mirror is not None:
                                 return rec.user_pass(obj, lambda: call_function(fn, values, None))
-                            if rec.unshaped is None:
+                            if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
                         return call_function(fn, values, None)
                 del values[0]

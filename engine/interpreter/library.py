@@ -989,6 +989,10 @@ class Library:
             def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs or any(type(a) is not str for a in args) or len(args) > 1:
                     raise ProgramError(f"{name}() takes at most one string here")
+                if name in _ONE_STRING and len(args) != 1:
+                    raise ProgramError(f"{name}() takes exactly one string", kind="TypeError")
+                if name in ("partition", "rpartition") and not args[0]:
+                    raise ProgramError("empty separator", kind="ValueError")
                 state.charge(len(obj) // 10)
                 result = _STR_METHODS[name](obj, *args)
                 if type(result) is list:
@@ -1005,10 +1009,10 @@ class Library:
             return obj.replace(old, new)
 
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, "<" + str(_width(args)))
+            return texts.format(obj, _fill(args) + "<" + str(_width(args[:1])))
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, ">" + str(_width(args)))
+            return texts.format(obj, _fill(args) + ">" + str(_width(args[:1])))
 
         def format_(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
@@ -1050,10 +1054,7 @@ class Library:
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            fill = args[1] if len(args) == 2 else " "
-            if type(fill) is not str or len(fill) != 1 or fill in "{}":
-                raise ProgramError("center()'s fill must be one character", kind="TypeError")
-            return texts.format(obj, fill + "^" + str(_width(args[:1])))
+            return texts.format(obj, _fill(args) + "^" + str(_width(args[:1])))
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             width = _width(args)
@@ -1159,11 +1160,22 @@ class Library:
                 "random": rng.random,
             }
             function = functions[name]
+            # Parameter names and defaults as CPython 3.11 has them (`gauss(mu=0.0, sigma=1.0)`).
+            names, defaults = {
+                "uniform": (("a", "b"), ()),
+                "gauss": (("mu", "sigma"), (0.0, 1.0)),
+            }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-                if kwargs or len(args) != count or any(type(a) not in NUMBERS for a in args):
+                given = list(args)
+                for key in names[len(given) :]:
+                    if key in kwargs:
+                        given.append(kwargs.pop(key))
+                    elif defaults:
+                        given.append(defaults[names.index(key)])
+                if kwargs or len(given) != count or any(type(a) not in NUMBERS for a in given):
                     raise ProgramError(f"random.{name}() takes {count} numbers")
-                return function(*args)
+                return function(*given)
 
             return call
 
@@ -1207,6 +1219,7 @@ class Library:
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),
+            "choices": Builtin("random.choices", lambda a, k: _choices(rng, state, a, k)),
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
@@ -1229,6 +1242,34 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _choices(rng: random.Random, state: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+    """`random.choices(population, weights=None, *, cum_weights=None, k=1)`: CPython's
+    own draw over plain-number weights, sizes checked before the draw."""
+    if not 1 <= len(args) <= 2 or set(kwargs) - {"weights", "cum_weights", "k"}:
+        raise ProgramError("random.choices() takes a sequence, weights=, cum_weights=, k=")
+    population = args[0]
+    if type(population) not in (list, tuple, str, range):
+        raise ProgramError("random.choices() takes a list, tuple, string or range")
+    weights = args[1] if len(args) == 2 else kwargs.get("weights")
+    if len(args) == 2 and "weights" in kwargs:
+        raise ProgramError("random.choices() got weights twice", kind="TypeError")
+    cum_weights, k = kwargs.get("cum_weights"), kwargs.get("k", 1)
+    if type(k) is not int:
+        raise ProgramError("random.choices(): k must be an integer", kind="TypeError")
+    for given in (weights, cum_weights):
+        if given is not None and (
+            type(given) not in (list, tuple) or any(type(w) not in NUMBERS for w in given)
+        ):
+            raise ProgramError("random.choices() weights must be plain numbers")
+    if k > MAX_ITEMS:
+        raise ProgramError("random.choices(): k is too large")
+    state.charge(max(k, 0) + len(population))
+    try:
+        return rng.choices(population, weights, cum_weights=cum_weights, k=k)
+    except (ValueError, TypeError, IndexError) as error:
+        raise ProgramError(str(error), kind=type(error).__name__) from None
 
 
 def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
@@ -1284,7 +1325,9 @@ def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
             )
         return args[int(field)]
     if field not in kwargs:
-        raise ProgramError(repr(field), kind="KeyError")
+        missing = ProgramError(repr(field), kind="KeyError")
+        missing.args_seen = (field,)  # the key, which a KeyError shows as its repr
+        raise missing
     return kwargs[field]
 
 
@@ -1374,7 +1417,14 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "isupper": str.isupper,
     "islower": str.islower,
     "splitlines": str.splitlines,
+    "casefold": str.casefold,
+    "partition": str.partition,
+    "rpartition": str.rpartition,
+    "removeprefix": str.removeprefix,
+    "removesuffix": str.removesuffix,
 }
+# The methods of `_STR_METHODS` whose one string argument is not optional.
+_ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 
 
 def callable_value(value: Any) -> bool:
@@ -1394,6 +1444,14 @@ def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") ->
     if kwargs or len(args) != 1:
         raise ProgramError(f"{name}() takes exactly one argument")
     return args[0]
+
+
+def _fill(args: list[Any]) -> str:
+    """The fill character of `ljust`, `rjust` and `center` (a space unless given)."""
+    fill = args[1] if len(args) == 2 else " "
+    if type(fill) is not str or len(fill) != 1 or fill in "{}":
+        raise ProgramError("the fill character must be one character", kind="TypeError")
+    return fill
 
 
 def _width(args: list[Any]) -> int:

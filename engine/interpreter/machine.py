@@ -578,10 +578,7 @@ class Machine:
                 failed.args_seen = (str(error),)  # CPython's words, for `except ... as e`
             raise failed from None
         except TypeError:
-            raise ProgramError(
-                f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
-                kind="TypeError",
-            ) from None
+            raise unsupported(op, left, right) from None
         except ValueError as error:
             raise ProgramError(f"{op}: {error}") from None
         if type(result) is int and not -SMALL_INT <= result <= SMALL_INT:
@@ -630,10 +627,7 @@ class Machine:
             result = self.call_dunder(right, _REFLECTED[op], left)
             if result is not NO_METHOD and result is not NotImplemented:
                 return result
-        raise ProgramError(
-            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
-            kind="TypeError",
-        )
+        raise unsupported(op, left, right)
 
     def sequences(self, op: str, left: Any, right: Any) -> Any:
         lt = type(left)
@@ -657,10 +651,7 @@ class Machine:
         union = type_union(op, left, right)  # `isinstance(x, int | float)`
         if union is not None:
             return union
-        raise ProgramError(
-            f"unsupported operand types for {op}: '{type_name(left)}' and '{type_name(right)}'",
-            kind="TypeError",
-        )
+        raise unsupported(op, left, right)
 
     def repeat(self, sequence: Any, times: int) -> Any:
         count = len(sequence) * max(times, 0)
@@ -852,8 +843,10 @@ class Machine:
             if type(key) in (int, bool):
                 try:
                     return obj[key]
-                except IndexError:
-                    raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
+                except IndexError as error:
+                    failed = ProgramError(f"index {key} is out of range", kind="IndexError")
+                    failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
+                    raise failed from None
             raise ProgramError(f"indices must be integers, not {type_name(key)}")
         raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
 
@@ -885,8 +878,10 @@ class Machine:
             if type(key) in (int, bool):
                 try:
                     obj[key] = value
-                except IndexError:
-                    raise ProgramError(f"index {key} is out of range", kind="IndexError") from None
+                except IndexError as error:
+                    failed = ProgramError(f"index {key} is out of range", kind="IndexError")
+                    failed.args_seen = tuple(error.args)  # "list assignment index out of range"
+                    raise failed from None
                 return
             if type(key) is slice:
                 removed = len(range(*key.indices(len(obj))))
@@ -994,13 +989,26 @@ def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
     return Builtin(method.name, call)
 
 
+def unsupported(op: str, left: Any, right: Any) -> ProgramError:
+    """`1 + 'a'`: the engine's sentence, and CPython's for `except TypeError as e`."""
+    pair = f"{op}: '{type_name(left)}' and '{type_name(right)}'"
+    made = ProgramError(f"unsupported operand types for {pair}", kind="TypeError")
+    made.args_seen = (f"unsupported operand type(s) for {pair}",)
+    return made
+
+
 def number_error(what: str, error: BaseException) -> ProgramError:
     """Floating-point trouble in an operation, said the way the straight-line language says
     it, as the built-in exception class a program's `except` sees."""
     kind = next((name for cls, name in _NUMBER_ERROR_KINDS if isinstance(error, cls)), "TypeError")
     # A ValueError is math's domain error; anything else is said in its own words.
     domain = NO_REAL_RESULT if kind == "ValueError" else None
-    return ProgramError(f"{what}: {arithmetic_reason(error, domain=domain)}", kind=kind)
+    made = ProgramError(f"{what}: {arithmetic_reason(error, domain=domain)}", kind=kind)
+    # What `except ValueError as e: print(e)` shows is CPython's own words ("math domain
+    # error", "math range error"): its arguments, plain strings and integers only.
+    if error.args and all(type(arg) in (str, int) for arg in error.args):
+        made.args_seen = tuple(error.args)
+    return made
 
 
 _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (

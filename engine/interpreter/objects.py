@@ -140,7 +140,7 @@ class PClass:
 # The names a Value-like class gives its parts (SPEC §15), in the order they are tried.
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
-    "operands", "_operands",
+    "operands", "_operands", "src", "_src", "sources",
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value")
 GRAD_NAMES = ("grad", "_grad")  # `_grad` behind a `grad` property

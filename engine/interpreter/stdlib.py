@@ -639,10 +639,9 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
 
     if options.get("match_args", True) and "__match_args__" not in namespace:
         namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
-    generated: dict[str, Any] = {
-        "__init__": _dataclass_init(m, cls, fields),
-        "__repr__": representation,
-    }
+    generated: dict[str, Any] = {"__init__": _dataclass_init(m, cls, fields)}
+    if options.get("repr", True):
+        generated["__repr__"] = representation
     eq = options.get("eq", True)
     if eq:
         generated["__eq__"] = equal

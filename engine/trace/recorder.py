@@ -338,10 +338,16 @@ class Recorder:
         self.printed = True
         # A program's strings may hold lone surrogates ('\ud800'); what it prints leaves
         # the engine in the trace, so it is made valid UTF-8 here (engine.trace.text).
-        lines = (self.partial + clean_text(text)).split("\n")
-        self.partial = lines.pop()
+        # Lines end where CPython's `str.splitlines` ends them (`print(..., end="\r")`
+        # ends one too); a last "\r" waits, as the next print may begin with "\n".
+        pieces = (self.partial + clean_text(text)).splitlines(keepends=True)
+        last = pieces[-1] if pieces else ""
+        if last.endswith("\r") or last == last.splitlines()[0]:
+            self.partial = pieces.pop() if pieces else ""
+        else:
+            self.partial = ""
         mark = next(creation_order)
-        self.pending.extend((mark, line) for line in lines)
+        self.pending.extend((mark, piece.splitlines()[0]) for piece in pieces)
 
     def open_anchor(self, line: int, text: str) -> None:
         self._anchor_count += 1
@@ -822,7 +828,7 @@ class Recorder:
         if not self.passes:
             self.implicit_pass()
         if self.partial:
-            self.pending.append((next(creation_order), self.partial))
+            self.pending.append((next(creation_order), self.partial.splitlines()[0]))
             self.partial = ""
         included: set[Value] = set(self.shown)  # every node some pass's output reached
         by_creation = sorted(included, key=_SEQ)

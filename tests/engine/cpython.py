@@ -50,7 +50,10 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
 
 
 NUMBER_NAMES = ("data", "value", "val")
-OPERAND_NAMES = ("_prev", "_children", "children", "prev", "parents", "_parents", "_inputs")
+OPERAND_NAMES = (
+    "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
+    "operands", "_operands", "src", "_src", "sources",
+)  # fmt: skip
 
 
 def number_of(node: Any) -> Any:
@@ -72,9 +75,12 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
         code = frame.f_code
-        if event != "call" or code.co_argcount != 1:
+        if event != "call" or code.co_argcount < 1:
             return
-        method = code.co_name == "backward"  # `loss.backward()`, not a rule named so
+        extra = code.co_varnames[1 : code.co_argcount]
+        if any(frame.f_locals.get(name) is not None for name in extra):
+            return  # `backward(self, dy=None)` called as `loss.backward()` is a pass
+        method = code.co_name in PASS_FUNCTIONS  # `loss.backward()`, `loss.backprop()`
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
         if not (method or function):
             return  # `backprop(loss)` is a pass too, as the interpreter counts it

@@ -50,6 +50,21 @@ ESCAPES = [
     ("import math\ny = math.__dict__\n", "dunder"),
     ("from random import _inst\n", "no '_inst'"),
     ("from os import path\n", "not available"),
+    # an operator method is read only from the program's own class
+    ("y = (1.0).__add__\n", "no attribute '__add__'"),
+    ("def f():\n    pass\ny = f.__call__\n", "no attribute '__call__'"),
+    ("import math\ny = math.__call__\n", "no attribute '__call__'"),
+    ("def g():\n    yield 1\ny = g().__next__\n", "no attribute '__next__'"),
+    # micrograd's own class, run when a program adds to it: nothing of Python's behind it
+    ("from micrograd.engine import Value\nValue.f = 1\ny = Value.__dict__\n", "dunder"),
+    (
+        "from micrograd.engine import Value\nValue.f = 1\ny = Value(1).__init__.__globals__\n",
+        "dunder",
+    ),
+    (
+        "from micrograd.engine import Value\nValue.f = 1\ny = Value(1)._backward.__code__\n",
+        "dunder",
+    ),
     ("def g():\n    yield 1\ny = g().gi_frame\n", "no attribute"),
     ("def g():\n    yield 1\ny = g().gi_code\n", "no attribute"),
     ("def g():\n    yield 1\ny = g().send.__self__\n", "dunder"),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
-from tests.engine.cpython import printed_lines, run_in_cpython
+from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_passes
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"
 
@@ -375,3 +375,176 @@ def test_a_named_tuple_hashes_as_the_tuple_of_its_fields() -> None:
     )
     with pytest.raises(EngineError, match="a list cannot be put in a set"):
         run("from typing import NamedTuple\nclass E(NamedTuple):\n    a: list\nhash(E([1]))\n")
+
+
+def test_random_choices_draws_as_cpython_draws() -> None:
+    # microgpt's sampling: `random.choices(range(n), weights=[p.data for p in probs])[0]`
+    same_as_cpython(
+        "import random\nrandom.seed(7)\nprint(random.choices('abc', k=5))\n"
+        "print(random.choices(range(4), weights=[0.1, 0.0, 2.5, 1]))\n"
+        "print(random.choices([1, 2, 3], [1, 1, 1], k=4))\n"
+        "print(random.choices('xy', cum_weights=[1, 3]))\n"
+        "try:\n    random.choices([], k=1)\nexcept IndexError as e:\n    print('empty', e)\n"
+    )
+    with pytest.raises(EngineError, match="k is too large"):  # refused before any work
+        run("import random\nrandom.choices([1], k=10**9)\n")
+    with pytest.raises(EngineError, match="weights must be plain numbers"):
+        run("import random\nclass W:\n    pass\nrandom.choices([1, 2], [W(), W()])\n")
+    with pytest.raises(EngineError, match="takes a list, tuple, string or range"):
+        run("import random\nrandom.choices({1: 2})\n")
+    with pytest.raises(EngineError, match="too many steps"):
+        run("import random\nrandom.choices([1], k=900_000)\n", limits=Limits(max_steps=1000))
+
+
+def test_a_print_ended_with_a_carriage_return_is_a_line_as_splitlines_makes_it() -> None:
+    # `print(f"step {i} | loss {x:.4f}", end="\r")`, as microgpt prints its progress
+    body = (
+        "for i in range(3):\n    print(f'step {i}', end='\\r')\nprint()\n"
+        "print('a\\r', end='')\nprint('\\nb', end='\\r\\n')\nprint('c\\x0cd', end='\\r')\n"
+    )
+    assert run(body) == run_in_cpython(body + TAIL)
+    assert run(body) == ["step 0", "step 1", "step 2", "a", "b", "c", "d"]
+
+
+def test_a_method_added_to_micrograd_s_value_runs_on_micrograd_s_own_class() -> None:
+    # Notebooks extend micrograd's Value (`Value.tanh = tanh`) before they use it.
+    source = (
+        "import math\nfrom micrograd.engine import Value\n"
+        "def tanh(self):\n    t = math.tanh(self.data)\n    out = Value(t, (self,), 'tanh')\n"
+        "    def _backward():\n        self.grad += (1 - t**2) * out.grad\n"
+        "    out._backward = _backward\n    return out\n"
+        "Value.tanh = tanh\nsetattr(Value, 'half', lambda self: self * 0.5)\n"
+        "x, w = Value(0.5), Value(-2.0)\ny = (x * w + 1).tanh().half()\ny.backward()\n"
+        "print(y, x.grad, w.grad, type(y).__name__)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert [p["data"] for p in trace["passes"]] == [0.0]
+    # A class of the program's own named Value, later, is the program's as before.
+    mixed = source + "class Value:\n    pass\nprint(type(Value()).__name__)\n"
+    assert printed_lines(trace_source(mixed)) == run_in_cpython(mixed)
+
+
+def test_a_node_whose_operands_are_its_src_and_whose_rules_are_op_objects() -> None:
+    # regrad-style: `val`, `src`, an `Op` object per node with forward/backward, and a
+    # backward(self, dy=None) that walks the graph with a stack of its own
+    source = (
+        "class Mul:\n    def forward(self, a, b):\n        self.a, self.b = a, b\n"
+        "        return a * b\n    def backward(self, dy):\n"
+        "        return dy * self.b, dy * self.a\n"
+        "class Var:\n    def __init__(self, val, op=None, src=None):\n"
+        "        self.val, self.op, self.src, self.grad = val, op, src, None\n"
+        "    def __mul__(self, other):\n        op = Mul()\n"
+        "        return Var(op.forward(self.val, other.val), op, (self, other))\n"
+        "    def backward(self, dy=None):\n        self.grad = 1.0 if dy is None else dy\n"
+        "        order, seen, stack = [], set(), [self]\n"
+        "        while stack:\n            node = stack.pop()\n"
+        "            if node in seen or node.src is None:\n                continue\n"
+        "            seen.add(node)\n            order.append(node)\n"
+        "            stack.extend(node.src)\n"
+        "        for node in order:\n"
+        "            for x, g in zip(node.src, node.op.backward(node.grad)):\n"
+        "                x.grad = g if x.grad is None else x.grad + g\n"
+        "a, b = Var(3.0), Var(-2.0)\nc = a * b * a\nc.backward()\nprint(c.val, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-18.0 -12.0 9.0"]
+    leaves = {node["data"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves == {3.0: -12.0, -2.0: 9.0}
+
+
+def test_what_training_scripts_print_and_draw_with() -> None:
+    # a table of gradients padded with a fill character; weights drawn with keywords
+    same_as_cpython(
+        "import random\nrandom.seed(3)\n"
+        "print('w'.ljust(6, '.') + '|', '1.5'.rjust(6, '0'), 'x'.ljust(3) + '|')\n"
+        "print('b'.center(5, '*'))\n"
+        "print(random.gauss(mu=0.0, sigma=0.1), random.gauss(), random.gauss(1.0))\n"
+        "print(random.uniform(a=-1, b=1), random.uniform(-1, b=2))\n"
+    )
+    with pytest.raises(EngineError, match="fill character must be one character"):
+        run("x = 'a'.ljust(3, 'ab')\n")
+    with pytest.raises(EngineError, match=re.escape("random.gauss() takes 2 numbers")):
+        run("import random\nrandom.gauss(mu='a')\n")
+    with pytest.raises(EngineError, match=re.escape("random.uniform() takes 2 numbers")):
+        run("import random\nrandom.uniform(a=1)\n")
+    with pytest.raises(EngineError, match=re.escape("random.gauss() takes 2 numbers")):
+        run("import random\nrandom.gauss(0, 1, sigma=2)\n")
+
+
+def test_a_dataclass_with_repr_false_keeps_the_default_repr() -> None:
+    source = "from dataclasses import dataclass\n@dataclass(repr=False)\nclass N:\n    x: float\n"
+    assert run(source + "print(str(N(1.0))[:3], N(1.0) == N(1.0))\n") == [
+        "<N  True"
+    ]  # `<N object>`
+
+
+def test_a_caught_math_error_says_what_cpython_says() -> None:
+    same_as_cpython(
+        "import math\nfor f, x in [(math.log, 0), (math.exp, 1000), (math.sqrt, -1)]:\n"
+        "    try:\n        f(x)\n    except (ValueError, OverflowError) as e:\n"
+        "        print(type(e).__name__, e, e.args)\n"
+        "try:\n    2.0 ** 10000\nexcept OverflowError as e:\n    print(e)\n"
+    )
+    with pytest.raises(
+        EngineError, match=re.escape("math.log: math domain error (no real result)")
+    ):
+        run("import math\nmath.log(0)\n")  # uncaught: the engine's words, as before
+
+
+def test_a_lesson_calls_its_own_operator_methods_by_name() -> None:
+    # `a - c, a.__sub__(c)`: what `-` calls, shown by calling it
+    same_as_cpython(
+        "class V:\n    def __init__(self, d):\n        self.d = d\n"
+        "    def __sub__(self, o):\n        return V(self.d - o.d)\n"
+        "    def __repr__(self):\n        return f'V({self.d})'\n"
+        "a, c = V(2.0), V(10.0)\nprint(a - c, a.__sub__(c), V.__sub__(a, c), a.__repr__())\n"
+    )
+    with pytest.raises(EngineError, match="'A' object has no attribute '__add__'"):
+        run("class A:\n    pass\nA().__add__(1)\n")
+
+
+def test_caught_built_in_errors_say_what_cpython_says() -> None:
+    same_as_cpython(
+        "for make in (lambda: [][1], lambda: (1,)[5], lambda: {}['k'], lambda: 1 + 'a'):\n"
+        "    try:\n        make()\n    except (IndexError, KeyError, TypeError) as e:\n"
+        "        print(type(e).__name__, e, repr(e))\n"
+        "class Miss(KeyError):\n    pass\ntry:\n    raise Miss('w1')\nexcept KeyError as e:\n"
+        "    print(e)\nxs = [0]\ntry:\n    xs[3] = 1\nexcept IndexError as e:\n    print(e)\n"
+    )
+    with pytest.raises(EngineError, match="unsupported operand types for \\+: 'int' and 'str'"):
+        run("x = 1 + 'a'\n")  # uncaught: the engine's sentence, as before
+
+
+def test_string_methods_for_parsing_names_and_lines() -> None:
+    same_as_cpython(
+        "print('layer1.w3'.partition('.'), 'a.b.c'.rpartition('.'), 'x'.partition(':'))\n"
+        "print('Straße'.casefold(), 'w_grad'.removeprefix('w_'), 'loss.txt'.removesuffix('.txt'))\n"
+        "try:\n    'ab'.partition('')\nexcept ValueError as e:\n    print('empty', e)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("partition() takes exactly one string")):
+        run("x = 'ab'.partition()\n")
+
+
+def test_a_node_s_method_named_backprop_is_a_pass() -> None:
+    source = (
+        "class V:\n    def __init__(self, data, parents=()):\n"
+        "        self.data, self.grad, self._parents = data, 0.0, parents\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n        out = V(self.data * other.data, (self, other))\n"
+        "        def _backward():\n            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n        out._backward = _backward\n"
+        "        return out\n"
+        "    def backprop(self):\n        order, seen = [], set()\n        def visit(v):\n"
+        "            if id(v) not in seen:\n                seen.add(id(v))\n"
+        "                for p in v._parents:\n                    visit(p)\n"
+        "                order.append(v)\n        visit(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(order):\n            v._backward()\n"
+        "a, b = V(3.0), V(-2.0)\nfor step in range(2):\n    a.grad = b.grad = 0.0\n"
+        "    y = a * b * a\n    y.backprop()\n    a.data -= 0.1 * a.grad\n"
+        "    print(step, y.data, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    lines, numbers, _ = run_in_cpython_with_passes(source)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers and len(numbers) == 2

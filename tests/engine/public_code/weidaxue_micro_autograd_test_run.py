@@ -1,0 +1,190 @@
+import math
+
+class Value:
+    #Initialize attribute
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data      
+        self.grad = 0.0 
+        self._backward = lambda: None      
+        self._prev = set(_children)  
+        self._op = _op  
+    
+    # String representation of the object             
+    def __repr__(self):
+        return f"Value(data={self.data})"
+    
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+
+        out_data = self.data + other.data
+        out = Value (out_data,(self,other),'+') # Record the operation that created this node
+
+        # Accumulate gradients using the chain rule
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+        
+        out._backward = _backward
+        return out
+    
+    def __radd__(self, other):
+            return self + other
+        
+           
+    def __neg__(self):
+        return self * -1
+    
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+
+        out_data=self.data * other.data
+        out = Value (out_data,(self,other),'*') # Record the operation that created this node
+
+        #Accumulate gradients using the chain rule
+        def _backward(): 
+            self.grad += other.data * out.grad 
+            other.grad += self.data * out.grad
+        
+        out._backward = _backward
+        return out
+    
+    def __rmul__(self, other):
+        return self * other
+    
+    def __pow__(self, other):
+        assert isinstance (other,(int,float))
+        out_data = self.data ** other
+        out = Value (out_data,(self,), f'**{other}')
+
+        def _backward():
+            self.grad += (other * (self.data ** (other - 1))) * out.grad
+        
+        out._backward = _backward
+
+        return out
+
+    
+    def backward(self):
+        topo=[]
+        visited=set()    # list for record
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)          
+                for child in v._prev:   # Post-order traversal to build topological graph
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        
+        #set init value
+        self.grad = 1.0
+
+        for node in reversed(topo):
+            node._backward()
+    
+    def tanh(self):
+        x = self.data 
+        # tanh = (e^2x-1) / (e^2x+1)  
+        t = (math.exp(2*x) - 1)/(math.exp(2*x) + 1) 
+
+        # operation： 'tanh'
+        out = Value(t, (self, ), 'tanh')
+
+        def _backward():
+            self.grad += (1.0 - t**2) * out.grad  #Quotient Rule
+
+        out._backward = _backward
+
+        return out
+    
+
+   
+    
+    
+    
+
+import random
+
+class Neuron:
+
+    def __init__(self,nin):        # number of input
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+
+        out = act.tanh()
+        return out
+    
+    def parameters(self):
+        return self.w + [self.b]
+    
+
+class Layer:
+
+    def __init__(self,nin,nout):
+
+        self.neurons = [Neuron(nin) for _ in range(nout)]
+
+    def __call__(self,x):
+
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+    
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+class MLP:
+
+    def __init__(self,nin,nouts):
+        sz = [nin] + nouts
+        self.layers = [Layer(sz[i],sz[i+1]) for i in range(len(nouts))]
+
+
+    def __call__(self,x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+    
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+    
+
+x = [2.0, 3.0]
+y_true = 1.0
+
+n = Neuron(2)
+
+
+print(f"1st output{n(x).data:.4f}")
+print('-'*30,'traning','-'*30)
+
+for step in range(60):
+    y_pred = n(x)
+
+    loss = (y_pred + -1.0) * (y_pred + -1.0)
+
+    for p in n.w + [n.b]:
+        p.grad = 0.0
+
+    loss.backward()
+
+    for p in n.w + [n.b]:
+        p.data -= 0.1 * p.grad
+
+    print(f"time: {step+1:2d} | result: {y_pred.data:.4f} | Loss: {loss.data:.4f}")
+
+print('-'*30,'finish','-'*30)
+
+print("input [2.0, 3.0],output:", n(x).data)
+
+print("w:", [p.data for p in n.w])
+print("b:", n.b.data)

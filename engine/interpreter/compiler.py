@@ -20,7 +20,7 @@ import ast
 from collections.abc import Callable, Generator
 from typing import Any
 
-from backprop_animator.engine.errors import operation_failed
+from backprop_animator.engine.errors import EngineError, operation_failed
 from backprop_animator.engine.interpreter import generators, sets
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
@@ -1071,6 +1071,16 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def failed_import(self, node: ast.stmt, message: str) -> Stmt:
+        """`from module import name` of a name that is not here, inside a `try` body: the
+        `ImportError` CPython raises when the statement runs, which the program may catch."""
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> None:
+            raise ProgramError(message, line, column, kind="ImportError")
+
+        return run
+
     def not_importable(self, statement: str, module: str) -> str:
         if module.split(".")[0] in SCALAR_ONLY:
             return (
@@ -1094,7 +1104,12 @@ class Compiler(ExpressionCompiler):
             if self.in_try and module not in self.modules and alias.name != "Value":
                 # `try: from graphviz import Digraph`: graphviz is not here
                 return self.refused_import(node, f"from {module} import {alias.name}", module)
-            value = self.imported_value(node, module, alias.name)
+            try:
+                value = self.imported_value(node, module, alias.name)
+            except EngineError as error:
+                if not self.in_try:
+                    raise
+                return self.failed_import(node, error.message)
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
         def run(f: Frame) -> None:
@@ -1140,12 +1155,15 @@ class Compiler(ExpressionCompiler):
         for alias in node.names:
             if alias.name == "engine":
                 value: Any = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
-            else:  # `nn` is made when the statement runs; `Value` and the rest as anywhere
-                value = (
-                    None
-                    if alias.name == "nn"
-                    else self.imported_value(node, "micrograd", alias.name)
-                )
+            elif alias.name == "nn":  # made when the statement runs
+                value = None
+            else:  # `Value` and the rest as anywhere
+                try:
+                    value = self.imported_value(node, "micrograd", alias.name)
+                except EngineError as error:
+                    if not self.in_try:
+                        raise
+                    return self.failed_import(node, error.message)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), value))
         load = self.library_module("micrograd.nn")
 

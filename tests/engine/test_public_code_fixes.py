@@ -548,3 +548,13 @@ def test_a_node_s_method_named_backprop_is_a_pass() -> None:
     lines, numbers, _ = run_in_cpython_with_passes(source)
     assert printed_lines(trace) == lines
     assert [one["data"] for one in trace["passes"]] == numbers and len(numbers) == 2
+
+
+def test_a_name_a_module_here_lacks_is_an_import_error_the_program_may_catch_in_a_try() -> None:
+    caught = (
+        "try:\n    from sys import modules\nexcept ImportError:\n    print('no modules')\n"
+        "try:\n    from micrograd import nn, os\nexcept ImportError:\n    print('no os')\n"
+    )
+    assert run(caught) == ["no modules", "no os"]
+    with pytest.raises(EngineError, match="sys has no 'modules' here"):  # outside a try
+        run("from sys import modules\n")

@@ -378,7 +378,9 @@ class ExpressionCompiler:
                 return RETURN
 
         in_class = scope.kind == "class"
-        span = (node.lineno, node.end_lineno or node.lineno)
+        # A library's own functions (micrograd's engine.py, run in the Value's place) have
+        # no lines in the learner's source: no rule of theirs points at any.
+        span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
 
         def make(f: Frame) -> Function:
             closure = f.parent if in_class else f

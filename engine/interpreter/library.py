@@ -994,9 +994,15 @@ class Library:
                 if name in ("partition", "rpartition") and not args[0]:
                     raise ProgramError("empty separator", kind="ValueError")
                 state.charge(len(obj) // 10)
-                result = _STR_METHODS[name](obj, *args)
+                try:
+                    result = _STR_METHODS[name](obj, *args)
+                except TypeError:  # `"a".upper("x")`: said as the program's own TypeError
+                    message = f"str.{name}() takes no arguments ({len(args)} given)"
+                    raise ProgramError(message, kind="TypeError") from None
                 if type(result) is list:
                     state.check_items(len(result))
+                elif type(result) is str:
+                    state.check_str(len(result))  # `upper`, `casefold` may make it longer
                 return result
 
             return method
@@ -1268,7 +1274,7 @@ def _choices(rng: random.Random, state: Any, args: list[Any], kwargs: dict[str, 
     state.charge(max(k, 0) + len(population))
     try:
         return rng.choices(population, weights, cum_weights=cum_weights, k=k)
-    except (ValueError, TypeError, IndexError) as error:
+    except (ValueError, TypeError, IndexError, OverflowError) as error:
         raise ProgramError(str(error), kind=type(error).__name__) from None
 
 

@@ -340,7 +340,11 @@ class Recorder:
         # the engine in the trace, so it is made valid UTF-8 here (engine.trace.text).
         # Lines end where CPython's `str.splitlines` ends them (`print(..., end="\r")`
         # ends one too); a last "\r" waits, as the next print may begin with "\n".
-        pieces = (self.partial + clean_text(text)).splitlines(keepends=True)
+        text = clean_text(text)
+        if text.isprintable() and not self.partial.endswith("\r"):
+            self.partial += text  # no line ends here (`print(x, end="")`, a progress bar)
+            return
+        pieces = (self.partial + text).splitlines(keepends=True)
         last = pieces[-1] if pieces else ""
         if last.endswith("\r") or last == last.splitlines()[0]:
             self.partial = pieces.pop() if pieces else ""

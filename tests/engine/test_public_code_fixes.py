@@ -558,3 +558,29 @@ def test_a_name_a_module_here_lacks_is_an_import_error_the_program_may_catch_in_
     assert run(caught) == ["no modules", "no os"]
     with pytest.raises(EngineError, match="sys has no 'modules' here"):  # outside a try
         run("from sys import modules\n")
+
+
+def test_printing_nothing_and_printing_without_a_line_end_are_as_cpythons() -> None:
+    same_as_cpython(
+        "print(end='')\nprint('', end='')\nfor i in range(3):\n    print(i, end='')\n"
+        "print()\nprint('a\\rb')\nprint('x', end='\\r')\nprint('y')\n"
+    )
+
+
+def test_a_string_method_that_lengthens_its_string_is_bounded_and_says_its_errors() -> None:
+    with pytest.raises(EngineError, match=r"BACKPROP|characters"):
+        run("s = '\\u0390' * 9000\nt = s.casefold()\n")
+    caught = "try:\n    'a'.upper('x')\nexcept TypeError:\n    print('TypeError')\n"
+    assert run(caught) == ["TypeError"]
+    weights = "import random\ntry:\n    random.choices([1, 2], weights=[2**4000, 1])\n"
+    assert run(weights + "except OverflowError:\n    print('overflow')\n") == ["overflow"]
+
+
+def test_a_library_class_in_the_values_place_points_at_no_line_of_the_learners() -> None:
+    source = (
+        "from micrograd.engine import Value\nValue.double = lambda s: s * 2\n"
+        "a = Value(2.0)\nb = a * a\nc = b + a\nc.backward()\nprint(a.grad)\n"
+    )
+    trace = trace_source(source)
+    assert [node.get("rule") for node in trace["nodes"]] == [None, None, None]
+    assert printed_lines(trace) == run_in_cpython(source)

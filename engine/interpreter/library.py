@@ -607,7 +607,7 @@ class Library:
         try:
             return self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no()
         except (ValueError, OverflowError) as error:
-            raise ProgramError(f"int(): {error}") from None
+            raise caught_as(f"int(): {error}", error) from None
 
     def float_(self, args: list[Any], kwargs: dict[str, Any]) -> float:
         if kwargs or len(args) > 1:
@@ -620,7 +620,7 @@ class Library:
         try:
             return float(value)
         except ValueError as error:
-            raise ProgramError(f"float(): {error}") from None
+            raise caught_as(f"float(): {error}", error) from None
 
     def tuple_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         if kwargs or len(args) > 1:
@@ -704,15 +704,15 @@ class Library:
 
         def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not obj:
-                raise ProgramError("pop from an empty list")
+                raise caught_as("pop from an empty list", IndexError("pop from empty list"))
             # Taking from the front shifts every item after it: that is work too.
             if args and type(args[0]) is int:
                 at = args[0] if args[0] >= 0 else len(obj) + args[0]
                 state.charge(max(0, len(obj) - at) // MOVES_PER_STEP)
             try:
                 return obj.pop(*args)
-            except (IndexError, TypeError):
-                raise ProgramError("pop(): bad index") from None
+            except (IndexError, TypeError) as error:
+                raise caught_as("pop(): bad index", error) from None
 
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             if len(args) != 2 or type(args[0]) is not int:
@@ -729,7 +729,8 @@ class Library:
             for i, candidate in enumerate(obj):
                 if m.compare("==", candidate, item):
                     return i
-            raise ProgramError("index(): the value is not in the list")
+            missing = ValueError(f"{m.texts.to_repr(item)[:80]} is not in list")
+            raise caught_as("index(): the value is not in the list", missing)
 
         def count(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
             item = one(args, kwargs, "count")
@@ -854,8 +855,10 @@ class Library:
             self.machine.key(args[0])
             try:
                 return obj.pop(*args)
-            except (KeyError, TypeError):
-                raise ProgramError("pop(): the key is not in the dict") from None
+            except KeyError:
+                missing = ProgramError("pop(): the key is not in the dict", kind="KeyError")
+                missing.args_seen = (args[0],)  # a KeyError shows its key
+                raise missing from None
 
         def setdefault(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not 1 <= len(args) <= 2:
@@ -1284,6 +1287,14 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
         yield from zip(*iterables, strict=True)
     except ValueError as error:
         raise ProgramError(str(error), kind="ValueError") from None
+
+
+def caught_as(message: str, error: Exception) -> ProgramError:
+    """An error of a built-in, in the engine's words uncaught and as CPython's class and
+    words for `except` (`int('x')`: a ValueError whose `str` is CPython's)."""
+    made = ProgramError(message, kind=type(error).__name__)
+    made.args_seen = (str(error),)
+    return made
 
 
 class _Numbering:

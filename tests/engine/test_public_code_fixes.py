@@ -584,3 +584,15 @@ def test_a_library_class_in_the_values_place_points_at_no_line_of_the_learners()
     trace = trace_source(source)
     assert [node.get("rule") for node in trace["nodes"]] == [None, None, None]
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["int('x')", "float('x')", "[].pop()", "[1].pop(5)", "[1].index(5)", "{}.pop(1)"],
+)
+def test_a_built_ins_error_is_caught_as_cpythons_class_in_cpythons_words(statement: str) -> None:
+    same_as_cpython(
+        f"try:\n    {statement}\n"
+        "except (ValueError, IndexError, KeyError) as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )

@@ -323,11 +323,8 @@ class Recorder:
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
-        # `as_number` of each, where a finite float needs nothing of it.
-        data = attrs.get(shape.number)
-        node.data = data if type(data) is float and -INF < data < INF else as_number(data, "data")
-        grad = attrs.get(shape.grad)
-        node.grad = grad if type(grad) is float and -INF < grad < INF else as_number(grad, "grad")
+        node.data = as_number(attrs.get(shape.number), "data")
+        node.grad = as_number(attrs.get(shape.grad), "grad")
         label = attrs.get("label")
         if type(label) is str and label:
             node.label = label  # else the variable that holds it names it, if any
@@ -764,17 +761,10 @@ class Recorder:
         node: Value = rule["node"]
         owner = self.instance_of[node]
         grad = owner.cls.shape.grad if owner.cls.shape is not None else "grad"
-        upstream = owner.attrs.get(grad)
-        if not (type(upstream) is float and -INF < upstream < INF):
-            upstream = as_number(upstream, "grad")
+        upstream = as_number(owner.attrs.get(grad), "grad")
         node.grad = upstream
-        # `as_number` of each, where a finite float needs nothing of it.
-        before_number = (
-            before if type(before) is float and -INF < before < INF else as_number(before, "grad")
-        )
-        after_number = (
-            after if type(after) is float and -INF < after < INF else as_number(after, "grad")
-        )
+        before_number = as_number(before, "grad")
+        after_number = as_number(after, "grad")
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
         added = delta if write == "+=" else after_number
@@ -1311,6 +1301,9 @@ INF = math.inf
 
 
 def as_number(value: Any, field: str) -> float:
+    """A node's `.data` or `.grad` as the trace keeps it: a finite float."""
+    if type(value) is float and -INF < value < INF:
+        return value  # nearly every one: nothing to check or convert
     if value is None and field == "grad":
         return 0.0  # no gradient yet (`self.grad = None`, as PyTorch has it): drawn as 0
     if type(value) not in (int, float, bool):

@@ -63,7 +63,12 @@ def trace(args: argparse.Namespace) -> int:
     try:
         source, limits = read_program(args)
         encoded = encode_trace(
-            source, args.granularity, limits, mistake=args.mistake, sort_steps=args.sort_steps
+            source,
+            args.granularity,
+            limits,
+            mistake=args.mistake,
+            sort_steps=args.sort_steps,
+            encoding=args.encoding,
         )
     except (ValueError, EngineError) as error:
         return fail(error)
@@ -203,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
     trace_parser = commands.add_parser("trace", help="print the trace of a program as JSON")
     trace_parser.add_argument("source", metavar="SOURCE", help="the program, or - for stdin")
     trace_parser.add_argument("--granularity", choices=["packed", "expanded"], default="packed")
+    trace_parser.add_argument(
+        "--encoding",
+        choices=["objects", "columns"],
+        default="objects",
+        help="objects: the trace of SPEC §3; columns: the page's encoding (docs/TRACE.md)",
+    )
     add_lab_options(trace_parser)
     trace_parser.set_defaults(run=trace)
 

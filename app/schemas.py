@@ -19,6 +19,13 @@ from backprop_animator.engine.ops import EXPANDED, op_list
 Granularity = Literal["packed", "expanded"]
 # The bug lab's mistaken engines (SPEC §8, engine/lab/mistakes.py).
 Mistake = Literal["assign", "append-first", "no-sort"]
+# How a trace is written: schema 1 or 2's objects, or the page's columns (docs/TRACE.md).
+Encoding = Literal["objects", "columns"]
+ENCODING_DESCRIPTION = (
+    "`objects` (the default): the trace of SPEC §3 (schema 1 or 2). `columns`: the same "
+    "trace as the page reads it, a list per field, about a fifth of the bytes, with the "
+    "frames' texts that the trace's numbers give back left out (docs/TRACE.md)."
+)
 
 
 class Strict(BaseModel):
@@ -332,6 +339,7 @@ class TraceRequest(BaseModel):
         default=False,
         description="Replace the sort frame by the recursive sort's visit/skip/append frames.",
     )
+    encoding: Encoding = Field(default="objects", description=ENCODING_DESCRIPTION)
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"source": "a = Value(3.0)\nb = a * a + a\nb.backward()"}]}

@@ -32,6 +32,8 @@ from backprop_animator.engine import (
     gradcheck_source,
     trace_source,
 )
+from backprop_animator.engine.trace.columns import ENCODING as ENCODING_COLUMNS
+from backprop_animator.engine.trace.columns import to_columns
 from backprop_animator.engine.trace.text import clean_strings
 
 
@@ -45,7 +47,7 @@ class Job(NamedTuple):
     """What a thread or worker process is asked to do: trace a program, render its
     standalone page (`kind="export"`), check its gradients (`kind="gradcheck"`) or its
     own engine (`kind="enginecheck"`);
-    `options` are that call's keyword arguments (`mistake`, `sort_steps` for a trace;
+    `options` are that call's keyword arguments (`mistake`, `sort_steps`, `encoding` for a trace;
     those, `gradcheck`, `frame` and `max_trace_bytes` for an export; `scheme`, `h`,
     `leaves`, `mistake` for a gradient check), as pairs so a job pickles and compares
     by value.
@@ -91,10 +93,12 @@ def encode_trace(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
+    encoding: str = "objects",
     tree: ast.Module | None = None,
 ) -> EncodedTrace:
     """The trace as compact, strict JSON (no NaN), and an ETag that hashes those bytes;
-    gzipped if asked and large. `mistake` and `sort_steps`: docs/LAB.md; `tree`: the
+    gzipped if asked and large. `mistake` and `sort_steps`: docs/LAB.md; `encoding`
+    `"columns"`: the page's encoding (`engine.trace.columns`, docs/TRACE.md); `tree`: the
     program parsed already (`engine.trace_source`).
 
     Example: `encode_trace("a = Value(3.0); a + a", "packed", Limits()).body`
@@ -103,6 +107,8 @@ def encode_trace(
     trace = trace_source(
         source, granularity, limits, mistake=mistake, sort_steps=sort_steps, tree=tree
     )
+    if encoding == ENCODING_COLUMNS:
+        return encode_json(to_columns(trace), gzip_large)
     return encode_json(trace, gzip_large)
 
 

@@ -28,7 +28,7 @@ import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.context import SpawnContext, SpawnProcess
-from typing import Literal
+from typing import Any, Literal
 
 from backprop_animator.app.errors import ServiceError
 from backprop_animator.app.settings import Settings
@@ -129,14 +129,18 @@ class WorkerPool:
         is_disconnected: DisconnectCheck | None = None,
         mistake: str | None = None,
         sort_steps: bool = False,
+        encoding: str = "objects",
     ) -> EncodedTrace:
         """The encoded trace, or raises `EngineError` / `ServiceError` (busy, too slow).
 
         Large traces come back gzipped when `accepts_gzip`; small ones are left to the
         app's GZip middleware. `is_disconnected` is asked before a worker starts, so a
-        client that has gone costs no trace. `mistake` and `sort_steps`: docs/LAB.md.
+        client that has gone costs no trace. `mistake` and `sort_steps`: docs/LAB.md;
+        `encoding`: `objects` (schema 1 or 2) or `columns` (docs/TRACE.md).
         """
-        options = {"mistake": mistake, "sort_steps": sort_steps}
+        options: dict[str, Any] = {"mistake": mistake, "sort_steps": sort_steps}
+        if encoding != "objects":
+            options["encoding"] = encoding  # the usual job's key stays as it was
         job = Job("trace", source, granularity, tuple(options.items()))
         return await self.run(job, accepts_gzip, is_disconnected=is_disconnected)
 

@@ -13,7 +13,14 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from backprop_animator.app.content_coding import accepts_gzip as accepts_gzip_coding
 from backprop_animator.app.errors import error_responses
-from backprop_animator.app.schemas import Granularity, Mistake, Trace, TraceRequest
+from backprop_animator.app.schemas import (
+    ENCODING_DESCRIPTION,
+    Encoding,
+    Granularity,
+    Mistake,
+    Trace,
+    TraceRequest,
+)
 from backprop_animator.app.worker import EncodedTrace
 from backprop_animator.app.worker_pool import WorkerPool
 
@@ -69,6 +76,7 @@ async def create_trace(request: Request, body: TraceRequest, pool: WorkerPoolDep
         is_disconnected=request.is_disconnected,
         mistake=body.mistake,
         sort_steps=body.sort_steps,
+        encoding=body.encoding,
     )
     return json_response(encoded)
 
@@ -85,6 +93,7 @@ async def read_trace(
     granularity: Annotated[Granularity, Query()] = "packed",
     mistake: Annotated[Mistake | None, Query(description="A bug-lab mistake (SPEC §8).")] = None,
     sort_steps: Annotated[bool, Query(description="`1`: the sort call by call (SPEC §9).")] = False,
+    encoding: Annotated[Encoding, Query(description=ENCODING_DESCRIPTION)] = "objects",
 ) -> Response:
     """The same trace as `POST /api/trace`, cacheable."""
     encoded = await pool.trace(
@@ -94,6 +103,7 @@ async def read_trace(
         is_disconnected=request.is_disconnected,
         mistake=mistake,
         sort_steps=sort_steps,
+        encoding=encoding,
     )
     headers = {"ETag": encoded.etag, "Cache-Control": CACHE_CONTROL}
     if etag_matches(request.headers.get("if-none-match", ""), encoded.etag):

@@ -13,7 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from backprop_animator.engine.ops import CALL, lookup
-from backprop_animator.engine.trace.number_format import MINUS, format_number
+from backprop_animator.engine.trace.number_format import format_number
+from backprop_animator.engine.trace.sentences import (
+    apply_op,
+    built,
+    built_named,
+    first_add,
+    later_add,
+    leaf_rule,
+    nodes_word,
+    rule_ran,
+    sorted_nodes,
+    worked_out,
+)
 from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import NEGATION, WRITTEN_LEFT, Value
 
@@ -272,9 +284,9 @@ class Names:
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
-        if len(operands) == 2 and (op == "+" or op == "*"):  # `_apply`, for the usual case
+        if len(operands) == 2 and (op == "+" or op == "*"):  # `apply_op`, for the usual case
             return self._as_written(op, node._prev, operands)
-        return _apply(op, operands, "+", "*")
+        return apply_op(op, operands, "+", "*")
 
     def _as_written(self, op: str, children: Any, operands: list[str]) -> str | None:
         """A sum or product as a program writes it, where the engine built it another
@@ -321,26 +333,12 @@ class Names:
             if text is None:
                 text = self.data(child)
             operands.append(text)
-        if node._op.startswith("**") and len(operands) == 1 and operands[0].startswith(MINUS):
-            operands[0] = f"({operands[0]})"
-        elif node._op == "*" and len(operands) == 2 and node._prev[1]._const == WRITTEN_LEFT:
+        if node._op == "*" and len(operands) == 2 and node._prev[1]._const == WRITTEN_LEFT:
             operands.reverse()  # in the order the name has them: `2*a = 2 × 3`
-        return _apply(node._op, operands, " + ", " × ")
+        return worked_out(node._op, operands)
 
 
 _MISSING = object()
-
-
-def _apply(op: str, operands: list[str], plus: str, times: str) -> str:
-    if len(operands) == 1 and op in ("+", "*"):  # a foreign graph's `a + a`, deduplicated
-        return f"{op}({operands[0]})"
-    if op == "+":
-        return plus.join(operands)
-    if op == "*":
-        return times.join(operands)
-    if op.startswith("**") and len(operands) == 1:
-        return f"{operands[0]}{op}"
-    return f"{op}({', '.join(operands)})"
 
 
 LEAF = 5  # how labels and leaves bind: tighter than any op
@@ -395,15 +393,12 @@ def build_text(node: Value, name: Names) -> str:
     else:
         numeric = name.numeric(node)
     if symbolic is not None and symbolic != own:
-        return f"{own} = {symbolic} = {numeric} = {data}"
-    return f"{own} = {numeric} = {data}"
+        return built_named(own, str(symbolic), numeric, data)
+    return built(own, numeric, data)
 
 
 def sort_text(output: Value, count: int, name: Names) -> str:
-    return (
-        f"Depth-first sort: {count} {'node' if count == 1 else 'nodes'}, each after its children. "
-        f"Seed {name(output)}.grad = 1, then walk the order backwards."
-    )
+    return sorted_nodes(count, nodes_word(count), name(output))
 
 
 def backward_text(
@@ -430,15 +425,24 @@ def backward_text(
         after = before + delta
         if count == 1:
             step(
-                f"{child_name}.grad += {text_of(local) or number(local)} × {upstream} → "
-                f"{text_of(after) or number(after)}"
+                first_add(
+                    child_name,
+                    text_of(local) or number(local),
+                    upstream,
+                    text_of(after) or number(after),
+                )
             )
         else:
-            nth = _ORDINALS[count] if count < len(_ORDINALS) else ordinal(count)
             step(
-                f"{child_name}.grad += {text_of(local) or number(local)} × {upstream}; "
-                f"{nth} +=, sum {text_of(before) or number(before)} + "
-                f"{text_of(delta) or number(delta)} = {text_of(after) or number(after)}"
+                later_add(
+                    child_name,
+                    text_of(local) or number(local),
+                    upstream,
+                    _ORDINALS[count] if count < len(_ORDINALS) else ordinal(count),
+                    text_of(before) or number(before),
+                    text_of(delta) or number(delta),
+                    text_of(after) or number(after),
+                )
             )
     own = name_of(node) or name(node)
     op = node._op
@@ -447,7 +451,7 @@ def backward_text(
         rule = rule_text(op)
         if len(_RULE_TEXTS) < MAX_RULE_TEXTS:
             _RULE_TEXTS[op] = rule
-    return f"{own} ({op}, grad {upstream}): {rule}. {'; '.join(steps)}."
+    return rule_ran(own, op, upstream, rule, "; ".join(steps))
 
 
 def own_rule_text(
@@ -573,7 +577,7 @@ def leaf_text(node: Value, name: Names) -> str:
     what = "constant" if node._const else "leaf"
     own = name._names.get(node) or name(node)
     grad = name._numbers.get(node.grad) or name.number(node.grad)
-    return f"{own} is a {what}: its rule does nothing. grad = {grad}."
+    return leaf_rule(own, what, grad)
 
 
 # `rule_text` of each op met so far, in every trace of this process: the ops are few,

@@ -1,0 +1,335 @@
+"""The columns encoding: the same trace in a fifth of the bytes, for the page to read.
+
+A trace (`engine.trace.format.Trace`, JSON schema 1 or 2) is lists of objects: every
+node, frame and `+=` repeats its keys, every reference is a string id, three of a
+contribution's six numbers follow from the others, and most frames' texts can be
+written again from the trace's own numbers and names. The columns encoding keeps one
+list per field, refers to nodes by their index, and leaves out what the page can work
+out for itself, checked here: a number is left out only where the rule that gives it
+back gives it back exactly, and a text only where the page's sentence
+(`engine.trace.sentences.SENTENCES`, carried in the encoding) gives back every character.
+The page decodes it (`static/js/passes/columns.js`) into the very trace this module was
+given, and writes a frame's text when it shows the frame. `docs/TRACE.md` describes the
+fields; schema 1 and 2 stay what the API answers unless a client asks for columns.
+
+Example: `to_columns(trace_source("a = Value(3.0)\\nb = a + a", "packed", Limits()))` has
+`"nodes": {"label": ["a", ""], …}`, `"edges": [0, 1, 0, 1]` and no frame text: each of
+its three frames says what the sentences say.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backprop_animator.engine.trace.narrate import ordinal, rule_text
+from backprop_animator.engine.trace.number_format import format_number
+from backprop_animator.engine.trace.sentences import (
+    SENTENCES,
+    built,
+    built_named,
+    first_add,
+    later_add,
+    leaf_rule,
+    nodes_word,
+    rule_ran,
+    sorted_nodes,
+    worked_out,
+)
+
+ENCODING = "columns"
+VERSION = 1
+PHASES = {"build": "b", "sort": "s", "backward": "k", "update": "u"}
+KINDS = ("leaf", "const", "op")
+NODE_FIELDS = ("id", "label", "name", "op", "kind", "data", "grad")
+# A frame's keys that have columns of their own; any other goes, as it is, in `more`.
+FRAME_COLUMNS = ("phase", "node", "pass", "line", "text", "contributions", "prints")
+CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
+
+
+def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
+    """The columns encoding of `trace` (see the module's docstring and docs/TRACE.md)."""
+    nodes = trace["nodes"]
+    index = {node["id"]: i for i, node in enumerate(nodes)}
+    out: dict[str, Any] = {
+        "encoding": ENCODING,
+        "version": VERSION,
+        "schema": trace["schema"],
+        "source": trace["source"],
+        "granularity": trace["granularity"],
+        "nodes": _node_columns(nodes),
+        "edges": [index[x] for edge in trace["edges"] for x in (edge["source"], edge["target"])],
+        "topo": [index[n] for n in trace["topo"]],
+        "output": index[trace["output"]],
+        "passes": [_pass_entry(entry, trace["topo"], index) for entry in trace["passes"]],
+        "ops": trace["ops"],
+        "sentences": SENTENCES,
+        "rules": {op: rule_text(op) for op in dict.fromkeys(n["op"] for n in nodes if n["op"])},
+    }
+    out["frames"] = _Frames(trace, index, out["rules"]).columns()
+    for key in ("mistake", "engine_check"):
+        if key in trace:
+            out[key] = trace[key]
+    return out
+
+
+def _node_columns(nodes: list[dict[str, Any]]) -> dict[str, Any]:
+    columns: dict[str, Any] = {
+        "label": [n["label"] for n in nodes],
+        # A node's name is its label where it has one: only the others are written.
+        "name": [None if n["name"] == n["label"] else n["name"] for n in nodes],
+        "op": [n["op"] for n in nodes],
+        "kind": [KINDS.index(n["kind"]) for n in nodes],
+        "data": [n["data"] for n in nodes],
+        "grad": [n["grad"] for n in nodes],
+    }
+    if any(n["id"] != f"n{i}" for i, n in enumerate(nodes)):
+        columns["id"] = [n["id"] for n in nodes]  # ids are `n0`, `n1`, … unless written
+    more = {
+        str(i): {k: v for k, v in n.items() if k not in NODE_FIELDS}
+        for i, n in enumerate(nodes)
+        if len(n) > len(NODE_FIELDS)
+    }
+    if more:
+        columns["more"] = more
+    return columns
+
+
+def _pass_entry(entry: dict[str, Any], topo: list[str], index: dict[str, int]) -> dict[str, Any]:
+    out = dict(entry)
+    out["output"] = index[entry["output"]]
+    # The usual pass sorts what the trace's `topo` holds: null says so.
+    out["topo"] = None if entry["topo"] == topo else [index[n] for n in entry["topo"]]
+    return out
+
+
+class _Frames:
+    """The frames as columns, walking them as the page will: every node's data and
+    gradient as they change (`data`, `grads`) and each child's count of `+=`s in the
+    pass (`received`), which is what the page needs to give back what is left out."""
+
+    def __init__(self, trace: dict[str, Any], index: dict[str, int], rules: dict[str, str]):
+        self.trace = trace
+        self.index = index
+        self.rules = rules
+        nodes = trace["nodes"]
+        self.ops = [n["op"] for n in nodes]
+        self.consts = [n["kind"] == "const" for n in nodes]
+        self.data = _first_data(trace, index)
+        self.grads: list[float] = [0.0] * len(nodes)
+        self.received: dict[int, int] = {}
+        self.operands: list[list[int]] = [[] for _ in nodes]
+        for edge in trace["edges"]:
+            self.operands[index[edge["target"]]].append(index[edge["source"]])
+        self.names = [n["name"] for n in nodes]
+        self.pass_names = [
+            {index[k]: v for k, v in entry["names"].items()} for entry in trace["passes"]
+        ]
+        self.numbers: dict[float, str] = {}
+        # The columns, and the sparse tables of what the rules do not give back.
+        self.phase: list[str] = []
+        self.node: list[int] = []
+        self.passes: list[int] = []
+        self.line: list[int] = []
+        self.text: dict[str, str] = {}
+        self.symbolic: dict[str, str] = {}
+        self.swapped: list[int] = []
+        self.more: dict[str, dict[str, Any]] = {}
+        self.prints: dict[str, list[str]] = {}
+        self.count: list[int] = []
+        self.to: list[int] = []
+        self.local: list[float | None] = []
+        self.kept: dict[str, dict[str, Any]] = {field: {} for field in CONTRIBUTION_FIELDS[2:]}
+        self.contribution_more: dict[str, dict[str, Any]] = {}
+
+    def number(self, x: float) -> str:
+        text = self.numbers.get(x)
+        if text is None:
+            text = self.numbers[x] = format_number(float(x))  # as the page reads it
+        return text
+
+    def name(self, node: int, pass_: int) -> str:
+        if pass_ < len(self.pass_names):
+            renamed = self.pass_names[pass_].get(node)
+            if renamed is not None:
+                return str(renamed)
+        return str(self.names[node])
+
+    def columns(self) -> dict[str, Any]:
+        frames = self.trace["frames"]
+        has_pass = False
+        for k, frame in enumerate(frames):
+            has_pass = self.add(k, frame) or has_pass
+        out: dict[str, Any] = {
+            "phase": "".join(self.phase),
+            "node": self.node,
+            "line": self.line,
+            "count": self.count,
+            "to": self.to,
+            "local": self.local,
+        }
+        if has_pass:
+            out["pass"] = self.passes
+        sparse = {
+            "text": self.text,
+            "symbolic": self.symbolic,
+            "swapped": self.swapped,
+            "more": self.more,
+            "prints": self.prints,
+            "contribution_more": self.contribution_more,
+            **{f"kept_{field}": kept for field, kept in self.kept.items()},
+        }
+        out.update({key: value for key, value in sparse.items() if value})
+        return out
+
+    def add(self, k: int, frame: dict[str, Any]) -> bool:
+        """Adds frame `k`; whether it has a `pass`."""
+        phase = frame["phase"]
+        node = self.index[frame["node"]] if "node" in frame else -1
+        pass_ = frame.get("pass", -1)
+        self.phase.append(PHASES[phase])
+        self.node.append(node)
+        self.passes.append(pass_)
+        self.line.append(frame.get("line", -1))
+        if len(frame) > len(_USUAL_KEYS[phase]) or frame.keys() != _USUAL_KEYS[phase]:
+            more = {key: value for key, value in frame.items() if key not in FRAME_COLUMNS}
+            if more:
+                self.more[str(k)] = more
+            if "prints" in frame:
+                self.prints[str(k)] = frame["prints"]
+        contributions = frame.get("contributions")
+        self.count.append(-1 if contributions is None else len(contributions))
+        at = max(pass_, 0)
+        said: str | None
+        if phase == "backward":
+            said = self.backward(node, at, contributions or [])
+        elif phase == "build":
+            said = self.build(k, node, at, frame["text"])
+        elif phase == "sort":
+            said = self.sort(frame, at)
+        else:
+            self.apply(frame["changes"])
+            said = None
+        if said != frame["text"]:
+            self.text[str(k)] = frame["text"]
+        return bool(pass_ >= 0)
+
+    def apply(self, changes: list[dict[str, Any]]) -> None:
+        for change in changes:
+            values = self.grads if change["field"] == "grad" else self.data
+            values[self.index[change["node"]]] = change["after"]
+
+    def sort(self, frame: dict[str, Any], pass_: int) -> str | None:
+        step = frame.get("step")
+        if step is not None and step != "seed":
+            return None  # a sort step's sentence is the lab's (`engine.lab.sort_steps`)
+        self.received = {}
+        entry = self.trace["passes"][pass_]
+        output = self.index[entry["output"]]
+        if "changes" in frame:
+            self.apply(frame["changes"])
+        else:
+            self.grads[output] = 1.0
+        count = len(entry["topo"])
+        return sorted_nodes(str(count), nodes_word(count), self.name(output, pass_))
+
+    def build(self, k: int, node: int, pass_: int, text: str) -> str | None:
+        own = self.name(node, pass_)
+        number = self.number
+        data = self.data
+        shown = number(data[node])
+        operands = [number(data[child]) for child in self.operands[node]]
+        op = self.ops[node]
+        numeric = worked_out(op, operands)
+        said = built(own, numeric, shown)
+        if said == text:
+            return said
+        if op == "*" and len(operands) == 2:
+            swapped = worked_out("*", operands[::-1])  # as the program wrote it: `2*a`
+            if text.endswith(f" = {swapped} = {shown}"):
+                self.swapped.append(k)
+                numeric = swapped
+                said = built(own, numeric, shown)
+                if said == text:
+                    return said
+        head, tail = f"{own} = ", f" = {numeric} = {shown}"
+        if text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail):
+            symbolic = text[len(head) : len(text) - len(tail)]
+            said = built_named(own, symbolic, numeric, shown)
+            if said == text:
+                self.symbolic[str(k)] = symbolic
+                return said
+        if self.swapped and self.swapped[-1] == k:
+            self.swapped.pop()
+        return None
+
+    def backward(self, node: int, pass_: int, contributions: list[dict[str, Any]]) -> str:
+        grads = self.grads
+        index = self.index
+        upstream = grads[node]
+        steps = []
+        kept = self.kept
+        received = self.received
+        for c in contributions:
+            at = len(self.to)
+            child = index[c["to"]]
+            self.to.append(child)
+            local = c["local"]
+            self.local.append(local)
+            before = grads[child]
+            after = c["after"]
+            if local is None or type(local) is not float:
+                kept["delta"][str(at)] = c["delta"]
+                kept["after"][str(at)] = after
+            else:
+                delta = local * upstream
+                if c["delta"] != delta or type(c["delta"]) is not float:
+                    kept["delta"][str(at)] = delta = c["delta"]
+                if after != before + delta or type(after) is not float:
+                    kept["after"][str(at)] = after
+            if c["upstream"] != upstream or type(c["upstream"]) is not float:
+                kept["upstream"][str(at)] = c["upstream"]
+            if c["before"] != before or type(c["before"]) is not float:
+                kept["before"][str(at)] = c["before"]
+            if len(c) > len(CONTRIBUTION_FIELDS):
+                more = {key: value for key, value in c.items() if key not in CONTRIBUTION_FIELDS}
+                self.contribution_more[str(at)] = more
+            grads[child] = after
+            received[child] = count = received.get(child, 0) + 1
+            steps.append(self.add_text(child, pass_, count, c))
+        own = self.name(node, pass_)
+        op = self.ops[node]
+        if not contributions and not op:
+            what = "constant" if self.consts[node] else "leaf"
+            return leaf_rule(own, what, self.number(grads[node]))
+        shown = self.number(contributions[0]["upstream"] if contributions else upstream)
+        return rule_ran(own, op, shown, self.rules.get(op, ""), "; ".join(steps))
+
+    def add_text(self, child: int, pass_: int, count: int, c: dict[str, Any]) -> str:
+        name = self.name(child, pass_)
+        number = self.number
+        local = "" if c["local"] is None else number(c["local"])
+        upstream, after = number(c["upstream"]), number(c["after"])
+        if count == 1:
+            return first_add(name, local, upstream, after)
+        before, delta = number(c["before"]), number(c["delta"])
+        return later_add(name, local, upstream, ordinal(count), before, delta, after)
+
+
+# The keys of a frame with nothing but columns, by phase (schema 1's frames).
+_USUAL_KEYS = {
+    "build": {"phase": 0, "node": 0, "text": 0, "line": 0}.keys(),
+    "sort": {"phase": 0, "text": 0}.keys(),
+    "backward": {"phase": 0, "node": 0, "text": 0, "contributions": 0}.keys(),
+    "update": {"phase": 0, "changes": 0, "line": 0, "text": 0}.keys(),
+}
+
+
+def _first_data(trace: dict[str, Any], index: dict[str, int]) -> list[float]:
+    """Every node's data before the program's first write to it: each node's last data,
+    then, from the last frame to the first, what each write to `.data` replaced."""
+    data = [n["data"] for n in trace["nodes"]]
+    for frame in reversed(trace["frames"]):
+        for change in reversed(frame.get("changes", ())):
+            if change["field"] == "data":
+                data[index[change["node"]]] = change["before"]
+    return data

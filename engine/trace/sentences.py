@@ -1,0 +1,101 @@
+"""The sentences of the engine's most common frames, written once for the engine and the page.
+
+Each function below is one sentence with its blanks as parameters; `narrate` calls them
+to write a frame's `text`, and `SENTENCES` is the same sentences as a table of templates
+(`{own} is a {what}: …`), made from these functions, that the columns encoding carries
+(`engine.trace.columns`) so that the page writes a frame's text only when it shows the
+frame (`static/js/passes/columns.js`). A sentence changed here changes in both places.
+
+Only sentences whose blanks the page can fill from the trace itself are here: a build
+(`x1*w1 = 2 × −3 = −6`), the sort's seed, a leaf's rule, a rule's `+=`s. The others
+(the bug lab's, a learner's own rule, the update frames) travel as text.
+
+Example: `first_add("x1", "−3", "0.5", "−1.5") -> 'x1.grad += −3 × 0.5 → −1.5'`, and
+`SENTENCES["first_add"] == '{child}.grad += {local} × {upstream} → {after}'`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+from backprop_animator.engine.trace.number_format import MINUS
+
+
+def built(own: str, numeric: str, data: str) -> str:
+    """A build frame whose node is called by its expression: `x1*w1 = 2 × −3 = −6`."""
+    return f"{own} = {numeric} = {data}"
+
+
+def built_named(own: str, symbolic: str, numeric: str, data: str) -> str:
+    """A build frame whose node has a name of its own: `n = x1*w1+b = −6 + 6.881 = 0.8814`."""
+    return f"{own} = {symbolic} = {numeric} = {data}"
+
+
+def sorted_nodes(count: int | str, nodes: str, output: str) -> str:
+    """The sort and the seed (`nodes`: `nodes_word(count)`)."""
+    return (
+        f"Depth-first sort: {count} {nodes}, each after its children. "
+        f"Seed {output}.grad = 1, then walk the order backwards."
+    )
+
+
+def nodes_word(count: int) -> str:
+    """`nodes_word(1) -> 'node'`, `nodes_word(2) -> 'nodes'`."""
+    return "node" if count == 1 else "nodes"
+
+
+def leaf_rule(own: str, what: str, grad: str) -> str:
+    """A leaf's or a constant's backward frame (`what`: `leaf` or `constant`)."""
+    return f"{own} is a {what}: its rule does nothing. grad = {grad}."
+
+
+def rule_ran(own: str, op: str, upstream: str, rule: str, steps: str) -> str:
+    """An op node's rule ran; `steps` are its `+=`s (`first_add`, `later_add`) joined by `; `."""
+    return f"{own} ({op}, grad {upstream}): {rule}. {steps}."
+
+
+def first_add(child: str, local: str, upstream: str, after: str) -> str:
+    """The first `+=` into a child's gradient in a pass."""
+    return f"{child}.grad += {local} × {upstream} → {after}"
+
+
+def later_add(
+    child: str, local: str, upstream: str, nth: str, before: str, delta: str, after: str
+) -> str:
+    """A second or later `+=` into the same child in a pass: the sum, said."""
+    return f"{child}.grad += {local} × {upstream}; {nth} +=, sum {before} + {delta} = {after}"
+
+
+def worked_out(op: str, operands: list[str]) -> str:
+    """An op over its operands' numbers, as a build frame works it out:
+    `worked_out("*", ["2", "−3"]) -> '2 × −3'`, `worked_out("**2", ["−3"]) -> '(−3)**2'`,
+    `worked_out("tanh", ["0.8814"]) -> 'tanh(0.8814)'`."""
+    if op.startswith("**") and len(operands) == 1 and operands[0].startswith(MINUS):
+        operands = [f"({operands[0]})"]
+    return apply_op(op, operands, " + ", " × ")
+
+
+def apply_op(op: str, operands: list[str], plus: str, times: str) -> str:
+    """An op over its operands' words, `plus` and `times` between the terms of `+` and `*`."""
+    if len(operands) == 1 and op in ("+", "*"):  # a foreign graph's `a + a`, deduplicated
+        return f"{op}({operands[0]})"
+    if op == "+":
+        return plus.join(operands)
+    if op == "*":
+        return times.join(operands)
+    if op.startswith("**") and len(operands) == 1:
+        return f"{operands[0]}{op}"
+    return f"{op}({', '.join(operands)})"
+
+
+def _template(sentence: Callable[..., str]) -> str:
+    """The sentence with each parameter's name in braces where its words go."""
+    names = inspect.signature(sentence).parameters
+    return sentence(*(f"{{{name}}}" for name in names))
+
+
+SENTENCES: dict[str, str] = {
+    sentence.__name__: _template(sentence)
+    for sentence in (built, built_named, sorted_nodes, leaf_rule, rule_ran, first_add, later_add)
+}

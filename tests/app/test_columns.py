@@ -1,0 +1,214 @@
+"""The columns encoding (engine/trace/columns.py, docs/TRACE.md): the page reads back the
+very trace the engine made, every number and every character of every text.
+
+Each trace of a corpus (the examples, the straight-line corpus in its modes, 300 graphs
+built in Python, the real-code and public programs, random programs) is encoded here,
+decoded by the page's own module (`static/js/passes/columns.js`) under Node, and compared
+with the trace as JSON schema 1 or 2 gives it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from backprop_animator.app.worker import encode_trace
+from backprop_animator.engine import EngineError, Limits, trace_source, trace_value
+from backprop_animator.engine.examples import EXAMPLES
+from backprop_animator.engine.trace.columns import to_columns
+from backprop_animator.engine.trace.sentences import SENTENCES, first_add
+from tests.engine import straight_line_corpus as corpus
+from tests.engine.test_properties import Program, programs
+from tests.support.checkout import CHECKOUT
+from tests.support.programs import fanout_program, mlp_program
+
+COLUMNS_JS = CHECKOUT / "static" / "js" / "passes" / "columns.js"
+ENGINE_TESTS = Path(__file__).parent.parent / "engine"
+LIMITS = Limits()
+
+# Reads a JSON list of encodings on stdin; writes their decoded traces, every text read.
+DECODE = """
+import({module}).then(({{ fromColumns }}) => {{
+  let input = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => (input += chunk));
+  process.stdin.on("end", () => {{
+    const out = JSON.parse(input).map((columns) => fromColumns(columns));
+    process.stdout.write(JSON.stringify(out));
+  }});
+}});
+"""
+
+
+def decoded_by_the_page(encodings: list[dict[str, Any]]) -> list[Any]:
+    node = shutil.which("node")
+    assert node, "the test command installs Node.js"
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", DECODE.format(module=json.dumps(COLUMNS_JS.as_uri()))],
+        input=orjson.dumps(encodings),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    decoded: list[Any] = json.loads(result.stdout)
+    return decoded
+
+
+def assert_round_trip(traces: list[dict[str, Any]]) -> None:
+    """Every trace comes back from the page's decoder as its JSON says it, and types too:
+    a float stays a float where JSON has one (JSON.stringify writes 1.0 as 1, so numbers
+    are compared as numbers and texts as texts)."""
+    plain = [json.loads(orjson.dumps(trace)) for trace in traces]
+    encodings = [json.loads(orjson.dumps(to_columns(trace))) for trace in traces]
+    for back, want in zip(decoded_by_the_page(encodings), plain, strict=True):
+        assert same(back, want, "trace"), "see the first difference above"
+
+
+def same(back: Any, want: Any, where: str) -> bool:
+    """Deep equality that says where the first difference is."""
+    if isinstance(want, dict):
+        assert isinstance(back, dict), where
+        assert back.keys() == want.keys(), f"{where}: keys {sorted(back)} != {sorted(want)}"
+        return all(same(back[k], want[k], f"{where}.{k}") for k in want)
+    if isinstance(want, list):
+        assert isinstance(back, list) and len(back) == len(want), where
+        pairs = enumerate(zip(back, want, strict=True))
+        return all(same(b, w, f"{where}[{i}]") for i, (b, w) in pairs)
+    if isinstance(want, bool) or want is None or isinstance(want, str):
+        assert back == want and type(back) is type(want), f"{where}: {back!r} != {want!r}"
+        return True
+    assert isinstance(back, int | float) and not isinstance(back, bool), where
+    assert back == want, f"{where}: {back!r} != {want!r}"
+    return True
+
+
+def traced(source: str, granularity: str, **options: Any) -> list[dict[str, Any]]:
+    """The trace in a list, or an empty list for a program the engine refuses (one made
+    wrong on purpose, a mistake asked of a program with its own Value class)."""
+    try:
+        return [trace_source(source, granularity, LIMITS, **options)]
+    except EngineError:
+        return []
+
+
+def test_the_examples_come_back_whole_in_both_granularities() -> None:
+    traces = [
+        trace
+        for example in EXAMPLES
+        for granularity in ("packed", "expanded")
+        for mistake, steps in ((None, False), ("assign", False), (None, True))
+        for trace in traced(example.source, granularity, mistake=mistake, sort_steps=steps)
+    ]
+    assert len(traces) > 2 * len(EXAMPLES)
+    assert_round_trip(traces)
+
+
+def _corpus_traces(modes: tuple[tuple[str | None, bool, str], ...]) -> list[dict[str, Any]]:
+    return [
+        trace
+        for index in range(0, corpus.PROGRAMS, 5)
+        for mistake, steps, granularity in modes
+        for trace in traced(corpus.program(index), granularity, mistake=mistake, sort_steps=steps)
+    ]
+
+
+def test_the_straight_line_corpus_comes_back_whole() -> None:
+    traces = _corpus_traces(
+        (
+            (None, False, "packed"),
+            (None, False, "expanded"),
+            ("assign", False, "packed"),
+            ("append-first", True, "expanded"),
+            ("no-sort", False, "packed"),
+        )
+    )
+    assert len(traces) > 500
+    assert_round_trip(traces)
+
+
+def test_graphs_built_in_python_come_back_whole() -> None:
+    traces = []
+    for index in range(corpus.GRAPHS):
+        with contextlib.suppress(EngineError):  # nan or inf: refused, as they should be
+            traces.append(trace_value(corpus.graph(index), "packed", LIMITS))
+    assert len(traces) > 200
+    assert_round_trip(traces)
+
+
+@pytest.mark.parametrize("folder", ["real_code", "public_code"])
+def test_real_programs_come_back_whole(folder: str) -> None:
+    traces = [
+        trace_source(path.read_text(), "packed", LIMITS)
+        for path in sorted((ENGINE_TESTS / folder).glob("*.py"))
+    ]
+    assert len(traces) >= 8
+    assert_round_trip(traces)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    drawn=st.lists(
+        st.tuples(programs(), st.sampled_from(["packed", "expanded"])), min_size=25, max_size=25
+    )
+)
+def test_random_programs_come_back_whole(drawn: list[tuple[Program, str]]) -> None:
+    """Twenty-five random programs at a time: the page's decoder starts once for them."""
+    # log(0), a division by zero...: refused with a message, nothing to encode.
+    assert_round_trip([t for p, g in drawn for t in traced(p.source(), g)])
+
+
+def test_a_big_straight_line_trace_is_a_fifth_and_says_every_text_again() -> None:
+    """The 20,000-node network of the benchmarks: no text and no derivable number travels."""
+    for source in (mlp_program(20_000), fanout_program(20_000)):
+        trace = trace_source(source, "packed", LIMITS)
+        columns = to_columns(trace)
+        frames = columns["frames"]
+        assert "text" not in frames, "every text is said again by the page"
+        assert not any(key.startswith("kept_") for key in frames)
+        size = len(orjson.dumps(columns))
+        assert size < len(orjson.dumps(trace)) / 4
+    assert_round_trip([trace_source(mlp_program(2_000), "packed", LIMITS)])
+
+
+def test_the_sentences_are_the_narrations_own() -> None:
+    """The table the page fills is made from the functions the engine writes texts with."""
+    assert SENTENCES["first_add"] == "{child}.grad += {local} × {upstream} → {after}"
+    assert first_add("x1", "−3", "0.5", "−1.5") == "x1.grad += −3 × 0.5 → −1.5"
+    trace = trace_source(EXAMPLES[0].source, "packed", LIMITS)
+    backward = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert backward[0]["text"].startswith("o (tanh, grad 1): ")
+
+
+@pytest.mark.anyio
+async def test_the_api_answers_columns_when_asked(client: httpx.AsyncClient) -> None:
+    source = EXAMPLES[0].source
+    plain = (await client.post("/api/trace", json={"source": source})).json()
+    asked = {"source": source, "encoding": "columns"}
+    columns = (await client.post("/api/trace", json=asked)).json()
+    assert plain["schema"] == 1 and "encoding" not in plain
+    assert columns["encoding"] == "columns" and columns["version"] == 1
+    got = await client.get("/api/trace", params=asked)
+    assert got.json() == columns and got.headers["etag"]
+    usual = await client.get("/api/trace", params={"source": source})
+    assert got.headers["etag"] != usual.headers["etag"]
+    wrong = await client.post("/api/trace", json={"source": source, "encoding": "rows"})
+    assert wrong.status_code == 422
+    assert decoded_by_the_page([columns])[0] == plain
+
+
+def test_a_large_columns_trace_is_gzipped_where_it_is_encoded() -> None:
+    encoded = encode_trace(mlp_program(2_000), "packed", LIMITS, True, encoding="columns")
+    assert encoded.gzipped
+    assert json.loads(gzip.decompress(encoded.body))["encoding"] == "columns"

@@ -30,10 +30,9 @@ from backprop_animator.engine import (
     Limits,
     enginecheck_source,
     gradcheck_source,
+    trace_columns,
     trace_source,
 )
-from backprop_animator.engine.trace.columns import ENCODING as ENCODING_COLUMNS
-from backprop_animator.engine.trace.columns import to_columns
 from backprop_animator.engine.trace.text import clean_strings
 
 
@@ -104,11 +103,9 @@ def encode_trace(
     Example: `encode_trace("a = Value(3.0); a + a", "packed", Limits()).body`
     starts with `b'{"schema":1,'`.
     """
-    trace = trace_source(
+    trace = (trace_columns if encoding == "columns" else trace_source)(
         source, granularity, limits, mistake=mistake, sort_steps=sort_steps, tree=tree
     )
-    if encoding == ENCODING_COLUMNS:
-        return encode_json(to_columns(trace), gzip_large)
     return encode_json(trace, gzip_large)
 
 

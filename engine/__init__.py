@@ -25,6 +25,7 @@ from backprop_animator.engine.parse import (
     parse_program,
 )
 from backprop_animator.engine.run import trace_graph, trace_program, trace_straight_line
+from backprop_animator.engine.trace.columns import to_columns
 from backprop_animator.engine.value import Value
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Value",
     "enginecheck_source",
     "gradcheck_source",
+    "trace_columns",
     "trace_source",
     "trace_value",
 ]
@@ -65,6 +67,30 @@ def trace_source(
         return _trace_source(source, granularity, limits, mistake, sort_steps, tree)
 
 
+def trace_columns(
+    source: str,
+    granularity: str = "packed",
+    limits: Limits | None = None,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    tree: ast.Module | None = None,
+) -> dict[str, Any]:
+    """`trace_source`'s trace in the columns encoding the page reads
+    (`engine.trace.columns`, docs/TRACE.md), the same arguments and errors.
+
+    A straight-line program's build, sort and rule frames are not narrated here at all:
+    the page writes their texts from the sentences when it shows them, so a trace costs
+    what is read, not what could be.
+    """
+    check_mistake(mistake)
+    limits = limits or Limits()
+    with deadline(limits):
+        trace = _trace_source(source, granularity, limits, mistake, sort_steps, tree, True)
+    with _collector_paused():  # tens of thousands of lists and dicts, none in a cycle
+        return to_columns(trace)
+
+
 def _trace_source(
     source: str,
     granularity: str,
@@ -72,13 +98,20 @@ def _trace_source(
     mistake: str | None,
     sort_steps: bool,
     tree: ast.Module | None = None,
+    said_later: bool = False,
 ) -> dict[str, Any]:
     with _collector_paused():
         # Parsing makes only a tree (no cycles): the collector would walk it for nothing.
         tree = parse_program(source, granularity, limits, tree)
         if first_real_statement(tree) is None:
             return trace_straight_line(
-                tree, source, granularity, limits, mistake=mistake, sort_steps=sort_steps
+                tree,
+                source,
+                granularity,
+                limits,
+                mistake=mistake,
+                sort_steps=sort_steps,
+                said_later=said_later and mistake is None,
             )
     own = _own_value_class(tree)
     if mistake is not None and own is not None:

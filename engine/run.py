@@ -46,10 +46,13 @@ def trace_straight_line(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
+    said_later: bool = False,
 ) -> dict[str, Any]:
     """Run a straight-line program (SPEC §2) in the interpreter's straight-line mode and
-    return its trace: schema 1's, with its one pass."""
+    return its trace: schema 1's, with its one pass. `said_later`: the frames the page
+    narrates carry `sentences.Said`, not a text (`engine.trace_columns`)."""
     recorder = _plain_recorder(limits, mistake, sort_steps)
+    recorder.said_later = said_later
     output = _run_plain(tree, source, granularity, recorder)
     return _one_pass(recorder, output, source, granularity)
 

@@ -25,6 +25,7 @@ from backprop_animator.engine.trace.narrate import ordinal, rule_text
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
     SENTENCES,
+    Said,
     built,
     built_named,
     first_add,
@@ -117,9 +118,7 @@ class _Frames:
         self.data = _first_data(trace, index)
         self.grads: list[float] = [0.0] * len(nodes)
         self.received: dict[int, int] = {}
-        self.operands: list[list[int]] = [[] for _ in nodes]
-        for edge in trace["edges"]:
-            self.operands[index[edge["target"]]].append(index[edge["source"]])
+        self._operands: list[list[int]] | None = None  # made when a build text is checked
         self.names = [n["name"] for n in nodes]
         self.pass_names = [
             {index[k]: v for k, v in entry["names"].items()} for entry in trace["passes"]
@@ -140,6 +139,16 @@ class _Frames:
         self.local: list[float | None] = []
         self.kept: dict[str, dict[str, Any]] = {field: {} for field in CONTRIBUTION_FIELDS[2:]}
         self.contribution_more: dict[str, dict[str, Any]] = {}
+
+    @property
+    def operands(self) -> list[list[int]]:
+        """Each node's operands (indices), in order."""
+        if self._operands is None:
+            index = self.index
+            self._operands = [[] for _ in self.names]
+            for edge in self.trace["edges"]:
+                self._operands[index[edge["target"]]].append(index[edge["source"]])
+        return self._operands
 
     def number(self, x: float) -> str:
         text = self.numbers.get(x)
@@ -198,6 +207,17 @@ class _Frames:
                 self.prints[str(k)] = frame["prints"]
         contributions = frame.get("contributions")
         self.count.append(-1 if contributions is None else len(contributions))
+        text = frame["text"]
+        if type(text) is Said:  # the engine left this text to the page
+            if contributions:
+                self.numbers_of(node, contributions)
+            elif phase == "sort":
+                self.sort(frame, max(pass_, 0))
+            if text.symbolic is not None:
+                self.symbolic[str(k)] = text.symbolic
+            if text.swapped:
+                self.swapped.append(k)
+            return bool(pass_ >= 0)
         at = max(pass_, 0)
         said: str | None
         if phase == "backward":
@@ -263,12 +283,29 @@ class _Frames:
         return None
 
     def backward(self, node: int, pass_: int, contributions: list[dict[str, Any]]) -> str:
+        upstream = self.grads[node]  # before the rule's `+=`s, which may write it
+        counts = self.numbers_of(node, contributions)
+        steps = [
+            self.add_text(self.index[c["to"]], pass_, count, c)
+            for c, count in zip(contributions, counts, strict=True)
+        ]
+        own = self.name(node, pass_)
+        op = self.ops[node]
+        if not contributions and not op:
+            what = "constant" if self.consts[node] else "leaf"
+            return leaf_rule(own, what, self.number(self.grads[node]))
+        shown = self.number(contributions[0]["upstream"] if contributions else upstream)
+        return rule_ran(own, op, shown, self.rules.get(op, ""), "; ".join(steps))
+
+    def numbers_of(self, node: int, contributions: list[dict[str, Any]]) -> list[int]:
+        """Adds a rule's contributions, keeping each number the replay does not give back;
+        each one's count of `+=`s into its child in the pass."""
         grads = self.grads
         index = self.index
         upstream = grads[node]
-        steps = []
         kept = self.kept
         received = self.received
+        counts = []
         for c in contributions:
             at = len(self.to)
             child = index[c["to"]]
@@ -295,14 +332,8 @@ class _Frames:
                 self.contribution_more[str(at)] = more
             grads[child] = after
             received[child] = count = received.get(child, 0) + 1
-            steps.append(self.add_text(child, pass_, count, c))
-        own = self.name(node, pass_)
-        op = self.ops[node]
-        if not contributions and not op:
-            what = "constant" if self.consts[node] else "leaf"
-            return leaf_rule(own, what, self.number(grads[node]))
-        shown = self.number(contributions[0]["upstream"] if contributions else upstream)
-        return rule_ran(own, op, shown, self.rules.get(op, ""), "; ".join(steps))
+            counts.append(count)
+        return counts
 
     def add_text(self, child: int, pass_: int, count: int, c: dict[str, Any]) -> str:
         name = self.name(child, pass_)

@@ -15,6 +15,8 @@ from typing import Any
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
+    SAID,
+    Said,
     apply_op,
     built,
     built_named,
@@ -395,6 +397,20 @@ def build_text(node: Value, name: Names) -> str:
     if symbolic is not None and symbolic != own:
         return built_named(own, str(symbolic), numeric, data)
     return built(own, numeric, data)
+
+
+def build_said(node: Value, name: Names) -> Said:
+    """What the page needs to write `build_text(node, name)` itself: the symbolic name,
+    where the sentence has one, and whether the operands were written the other way."""
+    own = name._names.get(node) or name(node)
+    symbolic = name._symbolic.get(node, _MISSING)
+    if symbolic is _MISSING:
+        symbolic = name.symbolic(node)
+    children = node._prev
+    swapped = node._op == "*" and len(children) == 2 and children[1]._const == WRITTEN_LEFT
+    if symbolic is not None and symbolic != own:
+        return Said(str(symbolic), swapped)
+    return Said(None, True) if swapped else SAID
 
 
 def sort_text(output: Value, count: int, name: Names) -> str:

@@ -58,6 +58,7 @@ from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
 from backprop_animator.engine.trace import narrate, underflow
+from backprop_animator.engine.trace.sentences import SAID, Said
 from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import Value, creation_order, no_rule, topological_order
 
@@ -157,6 +158,9 @@ class Recorder:
         # built in Python: one pass, written in schema 1's shape (no groups, no pass
         # numbers), its errors placed at the node that meets them.
         self.plain = False
+        # A plain trace the page narrates (`engine.trace_columns`): its build, sort and
+        # rule frames carry `sentences.Said` instead of a text, written by the page.
+        self.said_later = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
 
     def adopt_plain(self, node: Value, where: tuple[int, int]) -> None:
@@ -446,7 +450,9 @@ class Recorder:
                 frame: dict[str, Any] = {
                     "phase": "build",
                     "node": node,
-                    "text": narrate.build_text(node, names)
+                    "text": narrate.build_said(node, names)
+                    if self.said_later
+                    else narrate.build_text(node, names)
                     if last_write < seq
                     else self.build_text(node, names),
                 }
@@ -461,7 +467,10 @@ class Recorder:
         frames.extend(waiting)
         self.shown.update(reachable)
         mistake = self.mistake
-        if mistake is None:
+        text: str | Said
+        if self.said_later:
+            text = SAID
+        elif mistake is None:
             text = narrate.sort_text(output, len(reachable), names)
         else:
             text = mistake_text.sort_text(output, len(reachable), names, mistake)
@@ -570,7 +579,7 @@ class Recorder:
                 frame: dict[str, Any] = {
                     "phase": "backward",
                     "node": node,
-                    "text": narrate.leaf_text(node, self.names),
+                    "text": SAID if self.said_later else narrate.leaf_text(node, self.names),
                     "contributions": (0.0, (), None, None),
                 }
                 if self.pending:
@@ -663,15 +672,20 @@ class Recorder:
                     and underflow.contribution_underflowed(node, child, local, node.grad, delta)
                 ):
                     lost = [*(lost or ()), i]
+        said_later = self.said_later and lost is None
+        text = ""
         if writes is not None:
             found = self.rule_locals[node] = right_locals(node, node._prev)
             text = narrate.own_rule_text(
                 node, self.names, tape, writes, self.received, found[0] if found else None
             )
-        elif self.mistake is not None:
-            text = ""  # a mistaken engine's words come once the pass is known (`engine_pass`)
-        else:
+        elif said_later:
+            received = self.received  # the counts a later text with its own words reads
+            for entry in tape:
+                received[entry[0]] = received.get(entry[0], 0) + 1
+        elif self.mistake is None:
             text = narrate.backward_text(node, self.names, tape, self.received)
+        # else a mistaken engine's words come once the pass is known (`engine_pass`)
         note = ""
         if lost is not None:
             self.underflowed.add(node)
@@ -682,7 +696,7 @@ class Recorder:
         frame: dict[str, Any] = {
             "phase": "backward",
             "node": node,
-            "text": text,
+            "text": SAID if said_later else text,
             "contributions": (upstream, tape, writes, lost),
         }
         if note and self.mistake is not None:

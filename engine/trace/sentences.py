@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from typing import NamedTuple
 
 from backprop_animator.engine.trace.number_format import MINUS
 
@@ -87,6 +88,17 @@ def apply_op(op: str, operands: list[str], plus: str, times: str) -> str:
     if op.startswith("**") and len(operands) == 1:
         return f"{operands[0]}{op}"
     return f"{op}({', '.join(operands)})"
+
+
+class Said(NamedTuple):
+    """In place of a frame's text, when the page writes it (`engine.trace_columns`): the
+    blanks of a build's sentence that the trace does not hold, else nothing."""
+
+    symbolic: str | None = None  # `built_named`'s `{symbolic}`
+    swapped: bool = False  # the program wrote a product's operands the other way: `2*a`
+
+
+SAID = Said()
 
 
 def _template(sentence: Callable[..., str]) -> str:

@@ -29,3 +29,34 @@ describe("tallestCandidates", () => {
     );
   });
 });
+
+describe("tallestCandidates on texts written when read", () => {
+  it("judges them by their names and writes none", () => {
+    let written = 0;
+    // As passes/columns.js makes them: the text is the prototype's, written when read.
+    class Lazy {
+      /**
+       * @param {string} node
+       * @param {string} to
+       */
+      constructor(node, to) {
+        this.phase = "backward";
+        this.node = node;
+        this.contributions = [{ to }];
+      }
+      get text() {
+        written += 1;
+        return "a text";
+      }
+    }
+    const lazy = (/** @type {string} */ node, /** @type {string} */ to) => new Lazy(node, to);
+    const nodes = [
+      { id: "n0", op: "", name: "a" },
+      { id: "n1", op: "+", name: "b" },
+      { id: "n2", op: "+", name: "a_much_longer_name" },
+    ];
+    const frames = [lazy("n1", "n0"), lazy("n2", "n0"), lazy("n1", "n0")];
+    assert.deepEqual(tallestCandidates({ nodes, frames }, 2), [1]);
+    assert.equal(written, 0);
+  });
+});

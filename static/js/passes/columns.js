@@ -64,7 +64,30 @@ export function readTrace(answer) {
  * @param {Record<string, string>} blanks
  */
 export function fill(sentence, blanks) {
-  return sentence.replace(/\{(\w+)\}/g, (_, key) => blanks[key] ?? "");
+  return fillParts(partsOf(sentence), blanks);
+}
+
+/** Each sentence split once: literal text at even indices, blank names at odd ones. */
+const PARTS = new Map();
+
+/** @param {string} sentence */
+function partsOf(sentence) {
+  let parts = PARTS.get(sentence);
+  if (!parts) {
+    parts = sentence.split(/\{(\w+)\}/);
+    if (PARTS.size < 64) PARTS.set(sentence, parts);
+  }
+  return /** @type {string[]} */ (parts);
+}
+
+/**
+ * @param {string[]} parts
+ * @param {Record<string, string>} blanks
+ */
+function fillParts(parts, blanks) {
+  let text = parts[0];
+  for (let i = 1; i < parts.length; i += 2) text += (blanks[parts[i]] ?? "") + parts[i + 1];
+  return text;
 }
 
 /** ordinal(2) -> "2nd", ordinal(11) -> "11th", ordinal(22) -> "22nd" (narrate.ordinal). */
@@ -203,6 +226,18 @@ class Replay {
     this.swapped = new Set(this.f.swapped ?? []);
     /** @type {Int32Array | null} each frame's first contribution, once a text needs it */
     this.starts = null;
+    /** @type {Map<number, string>} numbers as texts write them: the same ones recur */
+    this.formatted = new Map();
+  }
+
+  /** formatValue(x), remembered. */
+  number(/** @type {number} */ x) {
+    let text = this.formatted.get(x);
+    if (text === undefined) {
+      text = formatValue(x);
+      this.formatted.set(x, text);
+    }
+    return text;
   }
 
   /** Every node's data before the first write to it; whether anything writes data. */
@@ -360,8 +395,8 @@ class Replay {
     const sentences = this.columns.sentences;
     const data = this.data;
     const own = this.name(node, pass);
-    const shown = formatValue(data[node]);
-    const operands = this.operands[node].map((child) => formatValue(data[child]));
+    const shown = this.number(data[node]);
+    const operands = this.operands[node].map((child) => this.number(data[child]));
     const op = this.nodes[node].op;
     const numeric = workedOut(op, this.swapped.has(k) ? operands.reverse() : operands);
     const symbolic = this.f.symbolic?.[k];
@@ -384,7 +419,7 @@ class Replay {
       return fill(sentences.leaf_rule, {
         own,
         what: this.nodes[node].kind === "const" ? "constant" : "leaf",
-        grad: formatValue(this.frameGrad[k]),
+        grad: this.number(this.frameGrad[k]),
       });
     }
     const first = this.firstContribution(k);
@@ -392,22 +427,22 @@ class Replay {
       const nth = this.nth[first + j];
       const blanks = {
         child: this.name(/** @type {number} */ (this.index.get(c.to)), pass),
-        local: c.local === null ? "" : formatValue(c.local),
-        upstream: formatValue(c.upstream),
-        after: formatValue(c.after),
+        local: c.local === null ? "" : this.number(c.local),
+        upstream: this.number(c.upstream),
+        after: this.number(c.after),
       };
       if (nth === 1) return fill(sentences.first_add, blanks);
       return fill(sentences.later_add, {
         ...blanks,
         nth: ordinal(nth),
-        before: formatValue(c.before),
-        delta: formatValue(c.delta),
+        before: this.number(c.before),
+        delta: this.number(c.delta),
       });
     });
     return fill(sentences.rule_ran, {
       own,
       op,
-      upstream: formatValue(contributions.length ? contributions[0].upstream : this.frameGrad[k]),
+      upstream: this.number(contributions.length ? contributions[0].upstream : this.frameGrad[k]),
       rule: this.columns.rules[op] ?? "",
       steps: steps.join("; "),
     });

@@ -15,15 +15,25 @@ export const MEASURE_EVERY_FRAME_UP_TO = 300;
 /**
  * The frames to measure: all of them for a short trace; else, for each kind of frame
  * (phase, the node's operation, how many contributions, the sort step), the one with
- * the longest text. Pure.
- * @param {{nodes: Array<{id: string, op: string}>, frames: Array<{phase: string, text?: string,
- *   node?: string, step?: string, contributions?: unknown[]}>}} trace
+ * the longest text. A text the page has not written yet (the columns encoding writes a
+ * frame's text when it is first read, passes/columns.js) is not written for this: its
+ * length is judged by the names it will hold, which is what varies within a kind. Pure.
+ * @param {{nodes: Array<{id: string, op: string, name?: string}>, frames: Array<{phase: string,
+ *   text?: string, node?: string, step?: string, contributions?: Array<{to?: string}>}>}} trace
  * @param {number} [limit]
  * @returns {number[]} frame indices, ascending
  */
 export function tallestCandidates(trace, limit = MEASURE_EVERY_FRAME_UP_TO) {
   if (trace.frames.length <= limit) return trace.frames.map((_, index) => index);
   const opOf = new Map(trace.nodes.map((node) => [node.id, node.op]));
+  const nameLength = new Map(trace.nodes.map((node) => [node.id, node.name?.length ?? 0]));
+  /** @param {(typeof trace.frames)[number]} frame */
+  const lengthOf = (frame) => {
+    if (Object.hasOwn(frame, "text")) return frame.text?.length ?? 0;
+    let length = nameLength.get(frame.node ?? "") ?? 0;
+    for (const c of frame.contributions ?? []) length += nameLength.get(c.to ?? "") ?? 0;
+    return length;
+  };
   /** @type {Map<string, [number, number]>} */
   const longest = new Map();
   trace.frames.forEach((frame, index) => {
@@ -33,7 +43,7 @@ export function tallestCandidates(trace, limit = MEASURE_EVERY_FRAME_UP_TO) {
       frame.contributions?.length ?? 0,
       frame.step ?? "",
     ].join("|");
-    const length = frame.text?.length ?? 0;
+    const length = lengthOf(frame);
     const best = longest.get(kind);
     if (!best || length > best[1]) longest.set(kind, [index, length]);
   });

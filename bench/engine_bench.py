@@ -1,10 +1,11 @@
 """How much tracing costs: the full pipeline against a bare engine, on the same network.
 
 For MLP-like programs of about 2,000 and 20,000 nodes (`tests.support.programs.mlp_program`)
-it times `engine.trace_source` plus compact strict JSON, and the bare reference engine
-(`bench.reference`) doing forward and backward of the same program, in the same run;
-then prints the ratio, the growth from the small to the large program, and the JSON
-size per node, each against its target.
+it times `engine.trace_source` plus compact strict JSON (what an API client gets), the
+columns encoding the page asks for (`engine.trace_columns`, its frames narrated by the
+page), and the bare reference engine (`bench.reference`) doing forward and backward of
+the same program, in the same run; then prints the ratios, the growth from the small to
+the large program, and the JSON size per node, each against its target.
 
 Run from the repository root: `.venv/bin/python -m bench.engine_bench`.
 """
@@ -27,6 +28,7 @@ SIZES = {"~2k": 2_000, "~20k": 20_000}  # label -> target nodes for `mlp_program
 MAX_RATIO = 10.0
 MAX_GROWTH = 12.0
 MAX_BYTES_PER_NODE = 800
+MAX_PAGE_RATIO_AT_20K = 5.0  # issue 24: the page's trace of 20,000 nodes
 
 
 @dataclass
@@ -37,10 +39,16 @@ class Row:
     reference_seconds: float
     json_seconds: float
     json_bytes: int
+    columns_seconds: float
+    columns_bytes: int
 
     @property
     def ratio(self) -> float:
         return self.trace_seconds / self.reference_seconds
+
+    @property
+    def page_ratio(self) -> float:
+        return self.columns_seconds / self.reference_seconds
 
     @property
     def bytes_per_node(self) -> float:
@@ -70,17 +78,30 @@ def measure(label: str, target_nodes: int, repeats: int) -> Row:
         # What the server does for a request: the engine, then the JSON encoding.
         return encode_trace(source, "packed", Limits()).body
 
+    def columns_to_json() -> bytes:
+        # What the server does for the page's request.
+        return encode_trace(source, "packed", Limits(), encoding="columns").body
+
     def reference_forward_backward() -> None:
         build_reference().backward()
 
     # The bare engine runs first, while no trace is alive for its collector to walk.
     reference_seconds = best_of(repeats, reference_forward_backward)
     trace_seconds = best_of(repeats, trace_to_json)
+    columns_seconds = best_of(repeats, columns_to_json)
     trace = trace_source(source)
     json_seconds = best_of(repeats, lambda: orjson.dumps(trace))
     json_bytes = len(orjson.dumps(trace))
+    columns_bytes = len(columns_to_json())
     return Row(
-        label, len(trace["nodes"]), trace_seconds, reference_seconds, json_seconds, json_bytes
+        label,
+        len(trace["nodes"]),
+        trace_seconds,
+        reference_seconds,
+        json_seconds,
+        json_bytes,
+        columns_seconds,
+        columns_bytes,
     )
 
 
@@ -96,12 +117,15 @@ def main() -> None:
     print(
         f"{'program':<8} {'nodes':>7} {'trace+json':>11} {'json alone':>11} {'bare engine':>12}"
         f" {'ratio':>7} {'JSON bytes':>11} {'bytes/node':>11}"
+        f" {'columns':>10} {'ratio':>7} {'bytes':>10}"
     )
     for row in rows:
         print(
             f"{row.label:<8} {row.nodes:>7,} {row.trace_seconds * 1000:>9.1f}ms"
             f" {row.json_seconds * 1000:>9.1f}ms {row.reference_seconds * 1000:>10.1f}ms"
             f" {row.ratio:>6.1f}x {row.json_bytes:>11,} {row.bytes_per_node:>11.0f}"
+            f" {row.columns_seconds * 1000:>8.1f}ms {row.page_ratio:>6.1f}x"
+            f" {row.columns_bytes:>10,}"
         )
     small, large = rows[0], rows[-1]
     node_growth = large.nodes / small.nodes
@@ -124,6 +148,12 @@ def main() -> None:
             f"{growth:.1f}x",
             f"<= {MAX_GROWTH:.0f}x (bare engine {reference_growth:.1f}x)",
             growth <= MAX_GROWTH,
+        ),
+        (
+            "page's trace at ~20k",
+            f"{large.page_ratio:.1f}x",
+            f"<= {MAX_PAGE_RATIO_AT_20K:.0f}x the bare engine (columns)",
+            large.page_ratio <= MAX_PAGE_RATIO_AT_20K,
         ),
         (
             "JSON bytes per node",

@@ -29,7 +29,10 @@ router = APIRouter(prefix="/api", tags=["traces"])
 CACHE_CONTROL = "public, max-age=3600"
 
 TRACE_RESPONSES: dict[int | str, dict[str, Any]] = {
-    200: {"description": "The trace: every frame of the animation."},
+    200: {
+        "description": "The trace: every frame of the animation (schema 1 or 2 below; with "
+        "`encoding` `columns`, the same trace in the page's columns encoding, docs/TRACE.md)."
+    },
     **error_responses(
         {
             400: "The program is not valid or breaks a limit; or the body is not JSON.",

@@ -12,9 +12,14 @@ The page decodes it (`static/js/passes/columns.js`) into the very trace this mod
 given, and writes a frame's text when it shows the frame. `docs/TRACE.md` describes the
 fields; schema 1 and 2 stay what the API answers unless a client asks for columns.
 
-Example: `to_columns(trace_source("a = Value(3.0)\\nb = a + a", "packed", Limits()))` has
-`"nodes": {"label": ["a", ""], …}`, `"edges": [0, 1, 0, 1]` and no frame text: each of
-its three frames says what the sentences say.
+`to_columns` checks each text and number it leaves out against what the page will
+write; `engine.trace_columns` does not narrate a straight-line program at all and leaves
+every build, sort and rule text to the page unchecked, which the round trips of
+`tests/app/test_columns.py` (the same programs through both) stand for.
+
+Example: `to_columns(trace_source("a = Value(3.0)\\nb = a + a\\nb.backward()"))` has
+`"nodes": {"label": ["a", "b"], …}`, `"edges": [0, 1, 0, 1]`, `"phase": "bskk"` and no
+frame text: each of its four frames says what the sentences say.
 """
 
 from __future__ import annotations
@@ -263,7 +268,7 @@ class _Frames:
         said = built(own, numeric, shown)
         if said == text:
             return said
-        if op == "*" and len(operands) == 2:
+        if op == "*" and len(operands) == 2 and operands[0] != operands[1]:
             swapped = worked_out("*", operands[::-1])  # as the program wrote it: `2*a`
             if text.endswith(f" = {swapped} = {shown}"):
                 self.swapped.append(k)
@@ -351,7 +356,8 @@ _USUAL_KEYS = {
     "build": {"phase": 0, "node": 0, "text": 0, "line": 0}.keys(),
     "sort": {"phase": 0, "text": 0}.keys(),
     "backward": {"phase": 0, "node": 0, "text": 0, "contributions": 0}.keys(),
-    "update": {"phase": 0, "changes": 0, "line": 0, "text": 0}.keys(),
+    # An update's `changes` always go in `more`: no column holds them.
+    "update": {"phase": 0, "line": 0, "text": 0}.keys(),
 }
 
 

@@ -31,7 +31,8 @@ describe("tallestCandidates", () => {
 });
 
 describe("tallestCandidates on texts written when read", () => {
-  it("judges them by their names and writes none", () => {
+  it("judges them by their names and writes only a few per kind", () => {
+    const names = { n0: "a", n1: "b", n2: "a_much_longer_name", n3: "c" };
     let written = 0;
     // As passes/columns.js makes them: the text is the prototype's, written when read.
     class Lazy {
@@ -46,17 +47,24 @@ describe("tallestCandidates on texts written when read", () => {
       }
       get text() {
         written += 1;
-        return "a text";
+        const node = /** @type {keyof typeof names} */ (this.node);
+        return `${names[node]} (+, grad 1): …`;
       }
     }
-    const lazy = (/** @type {string} */ node, /** @type {string} */ to) => new Lazy(node, to);
-    const nodes = [
-      { id: "n0", op: "", name: "a" },
-      { id: "n1", op: "+", name: "b" },
-      { id: "n2", op: "+", name: "a_much_longer_name" },
+    const nodes = Object.entries(names).map(([id, name]) => ({
+      id,
+      op: id === "n0" ? "" : "+",
+      name,
+    }));
+    const frames = [
+      new Lazy("n1", "n0"),
+      new Lazy("n3", "n0"),
+      new Lazy("n2", "n0"),
+      new Lazy("n1", "n0"),
+      new Lazy("n3", "n0"),
+      new Lazy("n1", "n0"),
     ];
-    const frames = [lazy("n1", "n0"), lazy("n2", "n0"), lazy("n1", "n0")];
-    assert.deepEqual(tallestCandidates({ nodes, frames }, 2), [1]);
-    assert.equal(written, 0);
+    assert.deepEqual(tallestCandidates({ nodes, frames }, 2), [2]);
+    assert.equal(written, 3);
   });
 });

@@ -12,42 +12,82 @@
 /** Traces up to this many frames are measured at every frame; longer ones by sample. */
 export const MEASURE_EVERY_FRAME_UP_TO = 300;
 
+/** Unwritten texts written per kind of frame to find its longest (see tallestCandidates). */
+const WRITTEN_PER_KIND = 3;
+
 /**
  * The frames to measure: all of them for a short trace; else, for each kind of frame
- * (phase, the node's operation, how many contributions, the sort step), the one with
- * the longest text. A text the page has not written yet (the columns encoding writes a
- * frame's text when it is first read, passes/columns.js) is not written for this: its
- * length is judged by the names it will hold, which is what varies within a kind. Pure.
- * @param {{nodes: Array<{id: string, op: string, name?: string}>, frames: Array<{phase: string,
+ * (phase, the node's kind and operation, how many contributions, the sort step), the one
+ * with the longest text. A text the page has not written yet (the columns encoding
+ * writes a frame's text when it is first read, passes/columns.js) is first judged by
+ * the names it will hold (its node's, its operands' or its children's), which is what
+ * varies most within a kind; the few longest so judged are written and measured. Pure.
+ * @param {{nodes: Array<{id: string, op: string, kind?: string, name?: string}>,
+ *   edges?: Array<{source: string, target: string}>, frames: Array<{phase: string,
  *   text?: string, node?: string, step?: string, contributions?: Array<{to?: string}>}>}} trace
  * @param {number} [limit]
  * @returns {number[]} frame indices, ascending
  */
 export function tallestCandidates(trace, limit = MEASURE_EVERY_FRAME_UP_TO) {
   if (trace.frames.length <= limit) return trace.frames.map((_, index) => index);
-  const opOf = new Map(trace.nodes.map((node) => [node.id, node.op]));
-  const nameLength = new Map(trace.nodes.map((node) => [node.id, node.name?.length ?? 0]));
+  const nodeOf = new Map(trace.nodes.map((node) => [node.id, node]));
+  const nameLength = (/** @type {string | undefined} */ id) =>
+    nodeOf.get(id ?? "")?.name?.length ?? 0;
+  /** @type {Map<string, number>} the names of each node's operands, their lengths summed */
+  const operandNames = new Map();
+  for (const edge of trace.edges ?? [])
+    operandNames.set(edge.target, (operandNames.get(edge.target) ?? 0) + nameLength(edge.source));
   /** @param {(typeof trace.frames)[number]} frame */
-  const lengthOf = (frame) => {
-    if (Object.hasOwn(frame, "text")) return frame.text?.length ?? 0;
-    let length = nameLength.get(frame.node ?? "") ?? 0;
-    for (const c of frame.contributions ?? []) length += nameLength.get(c.to ?? "") ?? 0;
+  const guess = (frame) => {
+    let length = nameLength(frame.node);
+    if (frame.phase === "build") length += operandNames.get(frame.node ?? "") ?? 0;
+    for (const c of frame.contributions ?? []) length += nameLength(c.to);
     return length;
   };
-  /** @type {Map<string, [number, number]>} */
-  const longest = new Map();
+  /** @type {Map<string, {written: [number, number] | null, guessed: [number, number][]}>} */
+  const kinds = new Map();
   trace.frames.forEach((frame, index) => {
+    const node = nodeOf.get(frame.node ?? "");
     const kind = [
       frame.phase,
-      opOf.get(frame.node ?? "") ?? "",
+      node?.kind ?? "",
+      node?.op ?? "",
       frame.contributions?.length ?? 0,
       frame.step ?? "",
     ].join("|");
-    const length = lengthOf(frame);
-    const best = longest.get(kind);
-    if (!best || length > best[1]) longest.set(kind, [index, length]);
+    let entry = kinds.get(kind);
+    if (!entry) {
+      entry = { written: null, guessed: [] };
+      kinds.set(kind, entry);
+    }
+    if (Object.hasOwn(frame, "text")) {
+      const length = frame.text?.length ?? 0;
+      if (!entry.written || length > entry.written[1]) entry.written = [index, length];
+      return;
+    }
+    entry.guessed.push([index, guess(frame)]);
+    if (entry.guessed.length > 4 * WRITTEN_PER_KIND) keepLongest(entry.guessed);
   });
-  return [...longest.values()].map(([index]) => index).sort((a, b) => a - b);
+  const chosen = [];
+  for (const { written, guessed } of kinds.values()) {
+    keepLongest(guessed);
+    let best = written;
+    for (const [index] of guessed) {
+      const length = trace.frames[index].text?.length ?? 0; // written now, a few per kind
+      if (!best || length > best[1]) best = [index, length];
+    }
+    if (best) chosen.push(best[0]);
+  }
+  return chosen.sort((a, b) => a - b);
+}
+
+/**
+ * The WRITTEN_PER_KIND longest guesses, in place.
+ * @param {[number, number][]} guessed  [frame index, guessed length]
+ */
+function keepLongest(guessed) {
+  guessed.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  guessed.length = Math.min(guessed.length, WRITTEN_PER_KIND);
 }
 
 /**

@@ -79,9 +79,10 @@ def trace_columns(
     """`trace_source`'s trace in the columns encoding the page reads
     (`engine.trace.columns`, docs/TRACE.md), the same arguments and errors.
 
-    A straight-line program's build, sort and rule frames are not narrated here at all:
-    the page writes their texts from the sentences when it shows them, so a trace costs
-    what is read, not what could be.
+    The build, sort and rule frames that the built-in engine's sentences say (all of a
+    straight-line program's, nearly all of a real program's) are not narrated here at
+    all: the page writes their texts when it shows them, so a trace costs what is read,
+    not what could be.
     """
     check_mistake(mistake)
     limits = limits or Limits()
@@ -127,7 +128,13 @@ def _trace_source(
     # runs less often, though (`_collector_relaxed`).
     with _collector_relaxed():
         traced = trace_program(
-            tree, source, granularity, limits, mistake=mistake, sort_steps=sort_steps
+            tree,
+            source,
+            granularity,
+            limits,
+            mistake=mistake,
+            sort_steps=sort_steps,
+            said_later=said_later,
         )
     assert traced is not None  # only a gradient check's re-run stops early
     return traced

@@ -118,16 +118,19 @@ def trace_program(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
+    said_later: bool = False,
 ) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
     `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
     of the run (`engine.trace.recorder.Rerun`): a run that stops at its pass returns None.
-    `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's."""
+    `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's. `said_later`:
+    the frames the page narrates carry `sentences.Said`, not a text (`engine.trace_columns`)."""
     state = State(limits)
     recorder = Recorder(state, limits)
     recorder.rerun = rerun
     recorder.mistake = mistake
     recorder.sort_steps = sort_steps
+    recorder.said_later = said_later and mistake is None
     if recorded is not None:
         recorded.append(recorder)
     machine = Machine(state, recorder, expanded=granularity == "expanded")

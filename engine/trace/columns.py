@@ -47,9 +47,13 @@ VERSION = 1
 PHASES = {"build": "b", "sort": "s", "backward": "k", "update": "u"}
 KINDS = ("leaf", "const", "op")
 NODE_FIELDS = ("id", "label", "name", "op", "kind", "data", "grad")
+NODE_OPTIONAL_COLUMNS = ("group", "rule", "correct_grad")
+NODE_KEYS_IN_COLUMNS = frozenset(NODE_FIELDS + NODE_OPTIONAL_COLUMNS)
 # A frame's keys that have columns of their own; any other goes, as it is, in `more`.
 FRAME_COLUMNS = ("phase", "node", "pass", "line", "text", "contributions", "prints")
 CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
+CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line"))
+WRITES = {"+=": "+", "=": "="}  # a contribution's `write`, a letter each; `.`: none
 
 
 def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
@@ -90,10 +94,17 @@ def _node_columns(nodes: list[dict[str, Any]]) -> dict[str, Any]:
     }
     if any(n["id"] != f"n{i}" for i, n in enumerate(nodes)):
         columns["id"] = [n["id"] for n in nodes]  # ids are `n0`, `n1`, … unless written
+    # A real program's nodes have a group, most a rule and a right gradient: columns
+    # too, null where a node has none.
+    usual = len(NODE_FIELDS)
+    for key in NODE_OPTIONAL_COLUMNS:
+        if any(key in n for n in nodes):
+            columns[key] = [n.get(key) for n in nodes]
+            usual += 1
     more = {
-        str(i): {k: v for k, v in n.items() if k not in NODE_FIELDS}
+        str(i): {k: v for k, v in n.items() if k not in NODE_KEYS_IN_COLUMNS}
         for i, n in enumerate(nodes)
-        if len(n) > len(NODE_FIELDS)
+        if len(n) > usual or (len(n) > len(NODE_FIELDS) and not n.keys() <= NODE_KEYS_IN_COLUMNS)
     }
     if more:
         columns["more"] = more
@@ -144,6 +155,8 @@ class _Frames:
         self.local: list[float | None] = []
         self.kept: dict[str, dict[str, Any]] = {field: {} for field in CONTRIBUTION_FIELDS[2:]}
         self.contribution_more: dict[str, dict[str, Any]] = {}
+        self.writes: list[str] = []  # letters of `WRITES`, up to the last contribution with one
+        self.write_lines: list[int] = []
 
     @property
     def operands(self) -> list[list[int]]:
@@ -183,6 +196,10 @@ class _Frames:
         }
         if has_pass:
             out["pass"] = self.passes
+        if self.writes:
+            missing = len(self.to) - len(self.writes)
+            out["write"] = "".join(self.writes) + "." * missing
+            out["write_line"] = self.write_lines + [-1] * missing
         sparse = {
             "text": self.text,
             "symbolic": self.symbolic,
@@ -333,12 +350,26 @@ class _Frames:
             if c["before"] != before or type(c["before"]) is not float:
                 kept["before"][str(at)] = c["before"]
             if len(c) > len(CONTRIBUTION_FIELDS):
-                more = {key: value for key, value in c.items() if key not in CONTRIBUTION_FIELDS}
-                self.contribution_more[str(at)] = more
+                self.other_fields(at, c)
             grads[child] = after
             received[child] = count = received.get(child, 0) + 1
             counts.append(count)
         return counts
+
+    def other_fields(self, at: int, c: dict[str, Any]) -> None:
+        """A contribution's `write` and `line` (a learner's own class: every one has
+        them) in their columns, anything else (`underflow`) in `contribution_more`."""
+        write = c.get("write")
+        if write is not None:
+            writes = self.writes
+            if len(writes) < at:
+                writes.extend("." * (at - len(writes)))
+                self.write_lines.extend([-1] * (at - len(self.write_lines)))
+            writes.append(WRITES[write])
+            self.write_lines.append(c["line"])
+        if len(c) > len(CONTRIBUTION_FIELDS) + (2 if write is not None else 0):
+            more = {k: v for k, v in c.items() if k not in CONTRIBUTION_KEYS_IN_COLUMNS}
+            self.contribution_more[str(at)] = more
 
     def add_text(self, child: int, pass_: int, count: int, c: dict[str, Any]) -> str:
         name = self.name(child, pass_)

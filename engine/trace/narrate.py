@@ -538,6 +538,19 @@ def own_rule_text(
     return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
 
 
+def said_as_built_in(
+    node: Value,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    right: list[tuple[Value, float]] | None,
+) -> bool:
+    """Whether `own_rule_text` says what the built-in engine's sentences say (a leaf's, or
+    `backward_text`'s), so that the page can write it (`engine.trace_columns`)."""
+    if not contributions and not node._prev:
+        return True
+    return right is not None and _written_right(contributions, writes, right)
+
+
 def _written_right(
     contributions: list[tuple[Value, float, float, float]],
     writes: list[tuple[str, int, float | None, float]],

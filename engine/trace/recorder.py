@@ -676,9 +676,17 @@ class Recorder:
         text = ""
         if writes is not None:
             found = self.rule_locals[node] = right_locals(node, node._prev)
-            text = narrate.own_rule_text(
-                node, self.names, tape, writes, self.received, found[0] if found else None
-            )
+            right = found[0] if found else None
+            # The page says it only where the built-in rule's sentence is the right one.
+            said_later = said_later and narrate.said_as_built_in(node, tape, writes, right)
+            if said_later and node._const and node in self.instance_of:
+                said_later = False  # called a constant here, drawn as a leaf (`node_dicts`)
+            if said_later:
+                received = self.received
+                for entry in tape:
+                    received[entry[0]] = received.get(entry[0], 0) + 1
+            else:
+                text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
         elif said_later:
             received = self.received  # the counts a later text with its own words reads
             for entry in tape:
@@ -733,6 +741,9 @@ class Recorder:
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
+        if type(sort["text"]) is Said and len(topo) != len(reachable):
+            # The page counts the pass's topo; the sentence counts what the output reaches.
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names)
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
         # after what their backward() wrote before it (a seed, gradients set to 0).

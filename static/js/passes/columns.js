@@ -21,6 +21,10 @@ import { formatValue } from "../player/format.js";
 const MINUS = "\u2212";
 const PHASES = /** @type {const} */ ({ b: "build", s: "sort", k: "backward", u: "update" });
 const KINDS = /** @type {const} */ (["leaf", "const", "op"]);
+/** Fields a real program's nodes mostly have, each a column with null where absent. */
+const NODE_OPTIONAL_COLUMNS = /** @type {const} */ (["group", "rule", "correct_grad"]);
+/** A contribution's `write`, one letter each in `frames.write` ("." for none). */
+const WRITES = /** @type {const} */ ({ "+": "+=", "=": "=" });
 
 /**
  * @typedef {import("./trace.js").Trace} Trace
@@ -29,7 +33,9 @@ const KINDS = /** @type {const} */ (["leaf", "const", "op"]);
  * @typedef {{
  *   encoding: "columns", version: 1, schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: {label: string[], name: (string | null)[], op: string[], kind: number[], data: number[],
- *     grad: number[], id?: string[], more?: Record<string, Record<string, unknown>>},
+ *     grad: number[], id?: string[], group?: (string | null)[],
+ *     rule?: ({line: number, end_line: number} | null)[], correct_grad?: (number | null)[],
+ *     more?: Record<string, Record<string, unknown>>},
  *   edges: number[], topo: number[], output: number,
  *   passes: {output: number, topo: number[] | null, data: number, names: Record<string, string>,
  *     correct_grads?: Record<string, number>}[],
@@ -39,6 +45,7 @@ const KINDS = /** @type {const} */ (["leaf", "const", "op"]);
  * @typedef {{
  *   phase: string, node: number[], line: number[], count: number[], to: number[],
  *   local: (number | null)[], pass?: number[], text?: Record<string, string>,
+ *   write?: string, write_line?: number[],
  *   symbolic?: Record<string, string>, swapped?: number[], more?: Record<string, Record<string, unknown>>,
  *   prints?: Record<string, string[]>, contribution_more?: Record<string, Record<string, unknown>>,
  *   kept_upstream?: Record<string, number>, kept_before?: Record<string, number>,
@@ -161,8 +168,14 @@ function decodeNodes(columns) {
       data: columns.data[i],
       grad: columns.grad[i],
     };
+    /** @type {Record<string, unknown>} */
+    const optional = {};
+    for (const key of NODE_OPTIONAL_COLUMNS) {
+      const value = columns[key]?.[i];
+      if (value !== undefined && value !== null) optional[key] = value;
+    }
     const more = columns.more?.[i];
-    return /** @type {import("./trace.js").TraceNode} */ (more ? { ...node, ...more } : node);
+    return /** @type {import("./trace.js").TraceNode} */ ({ ...node, ...optional, ...more });
   });
 }
 
@@ -344,6 +357,11 @@ class Replay {
         before: f.kept_before?.[c] ?? replayed,
         after,
       };
+      const write = f.write?.[c];
+      if (write === "+" || write === "=") {
+        contribution.write = WRITES[write];
+        contribution.line = f.write_line?.[c];
+      }
       const more = f.contribution_more?.[c];
       out.push(more ? { ...contribution, ...more } : contribution);
       grads[child] = after;

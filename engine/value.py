@@ -59,7 +59,12 @@ class Value:
         return f"Value(data={self.data}, grad={self.grad})"
 
     def _accumulate(self, local: float, out: Value) -> None:
-        """The chain rule's one move: `self.grad += local * out.grad`."""
+        """The chain rule's one move: `self.grad += local * out.grad`.
+
+        `+` passes the int 1 and `relu` micrograd's bool `out.data > 0`, so that a
+        gradient micrograd keeps as an int stays one (a program prints CPython's
+        `grad=1`, not `grad=1.0`); a float gradient is the same either way. (A real
+        program's relu below zero is micrograd's int 0 too: `Recorder.adopt`.)"""
         delta = local * out.grad
         if out._tape is not None:
             out._tape.append((self, local, delta, self.grad))
@@ -72,8 +77,8 @@ class Value:
         out = Value(self.data + other.data, (self, other), "+")
 
         def _backward() -> None:
-            self._accumulate(1.0, out)
-            other._accumulate(1.0, out)
+            self._accumulate(1, out)
+            other._accumulate(1, out)
 
         out._backward = _backward
         return out
@@ -124,7 +129,7 @@ class Value:
         out = Value(self.data if self.data > 0 else 0.0, (self,), "relu")
 
         def _backward() -> None:
-            self._accumulate(1.0 if self.data > 0 else 0.0, out)
+            self._accumulate(out.data > 0, out)
 
         out._backward = _backward
         return out

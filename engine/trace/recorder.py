@@ -216,6 +216,8 @@ class Recorder:
                 raise not_finite(node._op or "Value", data)
             owners[node] = owner
             node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
+            if data == 0.0 and node._op == "relu" and node._prev[0].data < 0:
+                node.data = 0  # micrograd's `0 if self.data < 0 else self.data`: an int
             if self.rerun is not None:
                 self.rerun.made(node, count, self)
             children = node._prev

@@ -596,3 +596,17 @@ def test_a_built_ins_error_is_caught_as_cpythons_class_in_cpythons_words(stateme
         "except (ValueError, IndexError, KeyError) as error:\n"
         "    print(type(error).__name__, error)\n"
     )
+
+
+def test_micrograds_int_gradients_print_as_cpythons() -> None:
+    """micrograd adds `out.grad` itself and seeds with the int 1, and its relu is the int 0
+    below zero with a bool factor: `print(v)` shows `grad=1`, `data=0`, as CPython does."""
+    same_as_cpython(
+        "from micrograd.engine import Value\n"
+        "a = Value(2.0)\n"
+        "b = a + 1\n"
+        "c = Value(-3.0).relu() * a + b + (a * 0).relu()\n"
+        "c.backward()\n"
+        "print(a, b, c)\n"
+        "print(a.grad, b.grad, c.grad, (Value(-1.0)).relu())\n"
+    )

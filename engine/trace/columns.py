@@ -5,17 +5,18 @@ node, frame and `+=` repeats its keys, every reference is a string id, three of 
 contribution's six numbers follow from the others, and most frames' texts can be
 written again from the trace's own numbers and names. The columns encoding keeps one
 list per field, refers to nodes by their index, and leaves out what the page can work
-out for itself, checked here: a number is left out only where the rule that gives it
-back gives it back exactly, and a text only where the page's sentence
-(`engine.trace.sentences.SENTENCES`, carried in the encoding) gives back every character.
-The page decodes it (`static/js/passes/columns.js`) into the very trace this module was
-given, and writes a frame's text when it shows the frame. `docs/TRACE.md` describes the
-fields; schema 1 and 2 stay what the API answers unless a client asks for columns.
+out for itself: a number only where the replay gives it back exactly (checked here),
+and a text where the page's sentence (`engine.trace.sentences.SENTENCES`, carried in
+the encoding) gives back every character. The page decodes it
+(`static/js/passes/columns.js`) into the very trace this module was given, and writes a
+frame's text when it shows the frame. `docs/TRACE.md` describes the fields; schema 1
+and 2 stay what the API answers unless a client asks for columns.
 
-`to_columns` checks each text and number it leaves out against what the page will
-write; `engine.trace_columns` does not narrate a straight-line program at all and leaves
-every build, sort and rule text to the page unchecked, which the round trips of
-`tests/app/test_columns.py` (the same programs through both) stand for.
+A text the engine wrote is left out only if it is the sentence's, checked here. The
+frames `engine.trace_columns` did not narrate at all (`sentences.Said` in place of a
+text: those the built-in engine's sentences say, all of a straight-line program's and
+most of a real program's) are left out unchecked; the round trips of
+`tests/app/test_columns.py`, the same programs through both, stand for that check.
 
 Example: `to_columns(trace_source("a = Value(3.0)\\nb = a + a\\nb.backward()"))` has
 `"nodes": {"label": ["a", "b"], …}`, `"edges": [0, 1, 0, 1]`, `"phase": "bskk"` and no

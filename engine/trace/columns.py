@@ -240,6 +240,8 @@ class _Frames:
                 self.symbolic[str(k)] = text.symbolic
             if text.swapped:
                 self.swapped.append(k)
+            if text.numbers is not None:
+                self.check_numbers(k, phase, node, max(pass_, 0), text)
             return bool(pass_ >= 0)
         at = max(pass_, 0)
         said: str | None
@@ -255,6 +257,32 @@ class _Frames:
         if said != frame["text"]:
             self.text[str(k)] = frame["text"]
         return bool(pass_ >= 0)
+
+    def check_numbers(self, k: int, phase: str, node: int, pass_: int, said: Said) -> None:
+        """A real program's frame the engine left to the page: where the page's replay
+        would show other numbers than the text would have, the text is written here."""
+        numbers = said.numbers
+        assert numbers is not None
+        own = self.name(node, pass_)
+        number = self.number
+        if phase == "build":
+            data = self.data
+            if numbers == (data[node], *[data[child] for child in self.operands[node]]):
+                return
+            operands = [number(x) for x in numbers[1:]]
+            numeric = worked_out(self.ops[node], operands[::-1] if said.swapped else operands)
+            if said.symbolic is not None:
+                text = built_named(own, said.symbolic, numeric, number(numbers[0]))
+            else:
+                text = built(own, numeric, number(numbers[0]))
+        elif numbers[0] == self.grads[node]:
+            return
+        elif self.ops[node]:
+            text = rule_ran(own, self.ops[node], number(numbers[0]), self.rules[self.ops[node]], "")
+        else:
+            what = "constant" if self.consts[node] else "leaf"
+            text = leaf_rule(own, what, number(numbers[0]))
+        self.text[str(k)] = text
 
     def apply(self, changes: list[dict[str, Any]]) -> None:
         for change in changes:

@@ -452,7 +452,7 @@ class Recorder:
                 frame: dict[str, Any] = {
                     "phase": "build",
                     "node": node,
-                    "text": narrate.build_said(node, names)
+                    "text": self.said_build(node, names, seq)
                     if self.said_later
                     else narrate.build_text(node, names)
                     if last_write < seq
@@ -508,6 +508,23 @@ class Recorder:
             for child, data in zip(children, now[1], strict=True):
                 child.data = data
             node.data = now[0]
+
+    def said_build(self, node: Value, names: narrate.Names, seq: int) -> Said:
+        """What the page needs to write a build frame's text (`build_text`) itself; in a
+        real program, with the numbers `build_text` would show, for the encoder to check."""
+        said = narrate.build_said(node, names)
+        if self.plain:
+            return said  # nothing writes a straight-line program's data
+        if self.last_data_write < seq or node in self.instance_of:
+            numbers = (node.data, *[child.data for child in node._prev])
+        else:
+            numbers = (self.data_then(node, seq), *[self.data_then(c, seq) for c in node._prev])
+        return said._replace(numbers=numbers)
+
+    def said_grad(self, node: Value) -> Said:
+        """A rule frame that adds nothing, for the page to write: in a real program with
+        the gradient its text shows, for the encoder to check."""
+        return SAID if self.plain else Said(numbers=(node.grad,))
 
     def data_then(self, node: Value, seq: int) -> Any:
         """`node.data` as it was when the node numbered `seq` was made."""
@@ -581,7 +598,9 @@ class Recorder:
                 frame: dict[str, Any] = {
                     "phase": "backward",
                     "node": node,
-                    "text": SAID if self.said_later else narrate.leaf_text(node, self.names),
+                    "text": self.said_grad(node)
+                    if self.said_later
+                    else narrate.leaf_text(node, self.names),
                     "contributions": (0.0, (), None, None),
                 }
                 if self.pending:
@@ -706,7 +725,7 @@ class Recorder:
         frame: dict[str, Any] = {
             "phase": "backward",
             "node": node,
-            "text": SAID if said_later else text,
+            "text": (SAID if tape else self.said_grad(node)) if said_later else text,
             "contributions": (upstream, tape, writes, lost),
         }
         if note and self.mistake is not None:

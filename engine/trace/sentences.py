@@ -96,6 +96,10 @@ class Said(NamedTuple):
 
     symbolic: str | None = None  # `built_named`'s `{symbolic}`
     swapped: bool = False  # the program wrote a product's operands the other way: `2*a`
+    # A real program's: the numbers the text would hold (a build's data, then its
+    # operands'; a rule's gradient where it added nothing), which the encoder checks
+    # against the page's replay and writes the text itself where they differ.
+    numbers: tuple[float, ...] | None = None
 
 
 SAID = Said()

@@ -140,9 +140,9 @@ class PClass:
 # The names a Value-like class gives its parts (SPEC §15), in the order they are tried.
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
-    "operands", "_operands", "src", "_src", "sources",
+    "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
 )  # fmt: skip
-NUMBER_NAMES = ("data", "value", "val", "_data", "_value")
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad")  # `_grad` behind a `grad` property
 RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn")
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")

@@ -277,6 +277,8 @@ class Recorder:
         if type(children) in (list, tuple) or type(children) is PSet:
             self.state.charge(len(children) // ITEMS_PER_STEP)  # the walk below
             for child in children:
+                if type(child) is tuple and child:
+                    child = child[0]  # `(node, local)` pairs, as some classes keep them
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors

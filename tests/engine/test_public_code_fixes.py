@@ -610,3 +610,39 @@ def test_micrograds_int_gradients_print_as_cpythons() -> None:
         "print(a, b, c)\n"
         "print(a.grad, b.grad, c.grad, (Value(-1.0)).relu())\n"
     )
+
+
+def test_operands_in_parent_nodes_and_a_number_in_v_with_local_pairs() -> None:
+    """Two shapes public engines have: operands kept as `parent_nodes`
+    (malwaredllc/autograd-for-dummies), and a number kept as `v` with operands kept as
+    `(node, local)` pairs (rasmusbergpalm/nanograd): both run, with their graph's edges."""
+    parent_nodes = (
+        "class S:\n"
+        "    def __init__(self, value, parent_nodes=[]):\n"
+        "        self.value = value; self.parent_nodes = parent_nodes\n"
+        "        self.grad = 0; self.grad_wrt = {}\n"
+        "    def __mul__(self, other):\n"
+        "        out = S(self.value * other.value, [self, other])\n"
+        "        out.grad_wrt[self] = other.value; out.grad_wrt[other] = self.value\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        self.grad = 1\n"
+        "        for p in self.parent_nodes: p.grad += self.grad * self.grad_wrt[p]\n"
+        "a = S(2.0); b = S(3.0); c = a * b; c.backward(); print(a.grad, b.grad)\n"
+    )
+    pairs = (
+        "class Var:\n"
+        "    def __init__(self, val, parents=None):\n"
+        "        self.v = val; self.parents = parents or []; self.grad = 0.0\n"
+        "    def backprop(self, bp):\n"
+        "        self.grad += bp\n"
+        "        for parent, grad in self.parents: parent.backprop(grad * bp)\n"
+        "    def backward(self): self.backprop(1.0)\n"
+        "    def __mul__(self, other):\n"
+        "        return Var(self.v * other.v, [(self, other.v), (other, self.v)])\n"
+        "a = Var(2.0); b = Var(3.0); c = a * b; c.backward(); print(a.grad, b.grad)\n"
+    )
+    for source in (parent_nodes, pairs):
+        trace = trace_source(source)
+        assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
+        assert len(trace["nodes"]) == 3 and len(trace["edges"]) == 2

@@ -131,7 +131,7 @@ def test_a_node_class_with_other_names_and_late_operands_is_drawn_as_a_graph() -
 
 def test_backward_on_an_object_that_is_not_a_node_says_what_it_lacks() -> None:
     source = (
-        "class Box:\n    def __init__(self, v):\n        self.v = v\n        self.grad = 0\n"
+        "class Box:\n    def __init__(self, v):\n        self.x = v\n        self.grad = 0\n"
         "    def backward(self):\n        self.grad = 1\nBox(2.0).backward()\n"
     )
     with pytest.raises(EngineError, match="Box, which is not a graph node here: it has no number"):

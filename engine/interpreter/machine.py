@@ -487,7 +487,7 @@ class Machine:
                 if name == shape.grad or name == shape.number:
                     field = "grad" if name == shape.grad else "data"
                     value = self.recorder.write(obj, field, attrs.get(name), value)
-                elif name == shape.operands:
+                elif name == shape.operands or name == shape.second:
                     attrs[name] = value
                     self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
                     return

@@ -142,6 +142,11 @@ OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
 )  # fmt: skip
+# Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
+OPERAND_PAIRS = (
+    ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
+    ("lhs", "rhs"), ("_left", "_right"),
+)  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad")  # `_grad` behind a `grad` property
 RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn")
@@ -149,17 +154,28 @@ OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 
 
 class Shape:
-    """The attribute names of one Value-like class: its operands, its number, its rule,
-    its op and its gradient (`grad`, or `_grad` behind a property)."""
+    """The attribute names of one Value-like class: its operands (`second`: the other of
+    a pair, `left` and `right`), its number, its rule, its op and its gradient (`grad`,
+    or `_grad` behind a property)."""
 
-    __slots__ = ("grad", "number", "op", "operands", "rule")
+    __slots__ = ("grad", "number", "op", "operands", "rule", "second")
 
-    def __init__(self, operands: str, number: str, rule: str, op: str, grad: str) -> None:
+    def __init__(
+        self, operands: str, number: str, rule: str, op: str, grad: str, second: str | None = None
+    ) -> None:
         self.operands = operands
+        self.second = second
         self.number = number
         self.rule = rule
         self.op = op
         self.grad = grad
+
+    def operands_of(self, attrs: dict[str, Any]) -> Any:
+        """An object's operands: what its operands attribute holds, or a pair's two."""
+        if self.second is None:
+            return attrs.get(self.operands)
+        pair = (attrs.get(self.operands), attrs.get(self.second))
+        return [operand for operand in pair if operand is not None]
 
 
 def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
@@ -178,10 +194,15 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         )
 
     rule, operands = first(RULE_NAMES), first(OPERAND_NAMES)
+    second = None
+    if operands is None:
+        pair = next((pair for pair in OPERAND_PAIRS if first(pair) == pair[0]), None)
+        if pair is not None and first(pair[1:]) is not None:
+            operands, second = pair
     if rule is None and operands is None:
         return None
     op = first(OP_NAMES) or "_op"
-    return Shape(operands or "_prev", number, rule or "_backward", op, grad)
+    return Shape(operands or "_prev", number, rule or "_backward", op, grad, second)
 
 
 def missing_part(attrs: dict[str, Any]) -> str:

@@ -249,7 +249,7 @@ class Recorder:
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
-        mirrors = self.operand_mirrors(attrs.get(shape.operands))
+        mirrors = self.operand_mirrors(shape.operands_of(attrs))
         op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
         name = clean_text(cut_label(op)) if type(op) is str else ""
@@ -318,7 +318,7 @@ class Recorder:
         shape = instance.cls.shape
         mirror = instance.mirror
         assert shape is not None and mirror is not None
-        mirrors = self.operand_mirrors(instance.attrs.get(shape.operands))
+        mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
         mirror._prev = tuple(mirrors)
         if mirrors:
             self.positions[mirror] = self.state.position

@@ -613,7 +613,7 @@ def test_micrograds_int_gradients_print_as_cpythons() -> None:
 
 
 def test_operands_in_parent_nodes_and_a_number_in_v_with_local_pairs() -> None:
-    """Two shapes public engines have: operands kept as `parent_nodes`
+    """Shapes public engines have: operands kept as `parent_nodes`
     (malwaredllc/autograd-for-dummies), and a number kept as `v` with operands kept as
     `(node, local)` pairs (rasmusbergpalm/nanograd): both run, with their graph's edges."""
     parent_nodes = (
@@ -642,7 +642,20 @@ def test_operands_in_parent_nodes_and_a_number_in_v_with_local_pairs() -> None:
         "        return Var(self.v * other.v, [(self, other.v), (other, self.v)])\n"
         "a = Var(2.0); b = Var(3.0); c = a * b; c.backward(); print(a.grad, b.grad)\n"
     )
-    for source in (parent_nodes, pairs):
+    # And operands kept one to an attribute (cagey-squirrel/From-scratch-NN-with-Minigrad).
+    two_attributes = (
+        "class Value:\n"
+        "    def __init__(self, data, first_parent=None, second_parent=None, operation=''):\n"
+        "        self.data = data; self.first_parent = first_parent\n"
+        "        self.second_parent = second_parent; self.operation = operation; self.grad = 0\n"
+        "    def __mul__(self, other): return Value(self.data * other.data, self, other, '*')\n"
+        "    def backprop(self):\n"
+        "        self.grad = 1\n"
+        "        self.first_parent.grad += self.grad * self.second_parent.data\n"
+        "        self.second_parent.grad += self.grad * self.first_parent.data\n"
+        "a = Value(2.0); b = Value(3.0); c = a * b; c.backprop(); print(a.grad, b.grad)\n"
+    )
+    for source in (parent_nodes, pairs, two_attributes):
         trace = trace_source(source)
         assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
         assert len(trace["nodes"]) == 3 and len(trace["edges"]) == 2

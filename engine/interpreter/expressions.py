@@ -480,14 +480,17 @@ class ExpressionCompiler:
             return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
         if how == "global":
+            lookup = globals_.get
 
             def load_global(f: Frame) -> Any:
-                try:
-                    return globals_[name]
-                except KeyError:
-                    if name in builtins:
-                        return builtins[name]
-                    raise missing() from None
+                # Not `try: globals_[name]`: a built-in's name (`isinstance`, `set`) would
+                # raise and catch a KeyError at every use.
+                value = lookup(name, _UNBOUND)
+                if value is not _UNBOUND:
+                    return value
+                if name in builtins:
+                    return builtins[name]
+                raise missing() from None
 
             return load_global
         if how == "local":
@@ -1262,6 +1265,9 @@ class ExpressionCompiler:
             return "".join(pieces)
 
         return run
+
+
+_UNBOUND: Any = object()  # what `load_global` finds for a name the program has not bound
 
 
 def argument_list(args: list[Expr], first: bool = False) -> Callable[..., list[Any]]:

@@ -691,7 +691,10 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             if op is not None:
                 obj = obj_expr(f)
-                before = get_attr(obj, "grad")
+                if type(obj) is PInstance and "grad" in obj.attrs:
+                    before = obj.attrs["grad"]  # what `get_attr` reads, sooner
+                else:
+                    before = get_attr(obj, "grad")
                 local, value = term_of(f)
                 if combine == "+" and type(before) is float and type(value) is float:
                     after = before + value  # what `binary` gives two floats

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.machine import RETURN, Machine
+from backprop_animator.engine.interpreter.machine import FORWARD_DUNDERS, RETURN, Machine
 from backprop_animator.engine.interpreter.objects import (
     RULE_NAMES,
     Builtin,
@@ -28,6 +28,7 @@ from backprop_animator.engine.interpreter.objects import (
     PModule,
     PSet,
     PSuper,
+    TypeObject,
     is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -479,14 +480,17 @@ class ExpressionCompiler:
             return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
         if how == "global":
+            lookup = globals_.get
 
             def load_global(f: Frame) -> Any:
-                try:
-                    return globals_[name]
-                except KeyError:
-                    if name in builtins:
-                        return builtins[name]
-                    raise missing() from None
+                # Not `try: globals_[name]`: a built-in's name (`isinstance`, `set`) would
+                # raise and catch a KeyError at every use.
+                value = lookup(name, _UNBOUND)
+                if value is not _UNBOUND:
+                    return value
+                if name in builtins:
+                    return builtins[name]
+                raise missing() from None
 
             return load_global
         if how == "local":
@@ -549,6 +553,9 @@ class ExpressionCompiler:
         binary = self.m.binary
         values = self.m.values
         dunder_binary = self.m.dunder_binary
+        reflected = self.m.reflected
+        call_function = self.m.call_function
+        forward = FORWARD_DUNDERS.get(op)
         line, column = self.pos(node)
 
         number_op = _PLAIN_NUMBER_OPS.get(op)
@@ -577,6 +584,15 @@ class ExpressionCompiler:
                     pass
             try:
                 if ta is PInstance:
+                    if forward is not None:
+                        # The left operand's own method (`__mul__`), called at once: what
+                        # `dunder_binary` does first.
+                        method = a.cls.lookup(forward)
+                        if type(method) is Function:
+                            result = call_function(method, [a, b], None)
+                            if result is not NotImplemented:
+                                return result
+                            return reflected(op, a, b)
                     return dunder_binary(op, a, b)  # what `binary` does with it, sooner
                 if ta is Value and (tb is Value or tb is float):
                     return values(op, a, b)  # what `binary` does with these, one call sooner
@@ -929,6 +945,7 @@ class ExpressionCompiler:
         call_function = m.call_function
         line, column = position
         values_of = argument_list(args)
+        instantiate = m.instantiate
 
         state = m.state
 
@@ -936,11 +953,16 @@ class ExpressionCompiler:
             target = func_expr(f)
             values = values_of(f)
             try:
-                if type(target) is Function:
+                kind = type(target)
+                if kind is Function:
                     return call_function(target, values, None)
-                if type(target) is Builtin:
-                    state.charge(1)  # as `Machine.call` charges a built-in
+                if kind is Builtin or kind is TypeObject:
+                    state.steps += 1  # `state.charge(1)`, as `Machine.call` charges a built-in
+                    if state.steps > state.next_check:
+                        state.checkpoint()
                     return target.call(values, {})
+                if kind is PClass:
+                    return instantiate(target, values, None)  # what `call` does, sooner
                 if type(target) is _SuperMaker:
                     return target.make(values)
                 return call(target, values, None)
@@ -988,13 +1010,21 @@ class ExpressionCompiler:
                                 rec.unshaped = obj
                         return call_function(fn, values, None)
                 del values[0]
-                table = direct.get(type(obj))
-                if table is not None and method in table:
-                    # A list's, dict's, set's or string's method: what `get_attr` binds and
-                    # `call` runs, charged as `call` charges a built-in.
-                    state.charge(1)
-                    return table[method](obj, values, {})
-                target = get_attr(obj, method)
+                kind = type(obj)
+                if kind is PInstance:
+                    attrs = obj.attrs
+                    # `node._backward()`: the object's own attribute, what `get_attr` reads.
+                    target = attrs[method] if method in attrs else get_attr(obj, method)
+                else:
+                    table = direct.get(kind)
+                    if table is not None and method in table:
+                        # A list's, dict's, set's or string's method: what `get_attr` binds
+                        # and `call` runs, charged as `call` charges a built-in.
+                        state.steps += 1  # `state.charge(1)`, inline
+                        if state.steps > state.next_check:
+                            state.checkpoint()
+                        return table[method](obj, values, {})
+                    target = get_attr(obj, method)
                 if (
                     watch_rule
                     and type(obj) is PInstance
@@ -1235,6 +1265,9 @@ class ExpressionCompiler:
             return "".join(pieces)
 
         return run
+
+
+_UNBOUND: Any = object()  # what `load_global` finds for a name the program has not bound
 
 
 def argument_list(args: list[Expr], first: bool = False) -> Callable[..., list[Any]]:

@@ -911,7 +911,7 @@ class Library:
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             item = self.machine.key(one(args, kwargs, "add"))
-            if len(obj) >= MAX_ITEMS and item not in obj.items:
+            if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
                 obj.items[item] = None

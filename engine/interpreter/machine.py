@@ -74,6 +74,7 @@ _FORWARD = {
     "**": "__pow__",
 }
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
+FORWARD_DUNDERS = _FORWARD  # `a + b` of a program's instance calls its class's `__add__`
 # How deep a program's `__hash__`/`__eq__` may nest inside Python's own container code
 # (`Machine.call_from_python`): each level may hold a tuple's C recursion besides.
 MAX_CALLBACK_DEPTH = 32
@@ -170,6 +171,13 @@ class Machine:
                 variables = {params[0]: args[0], params[1]: args[1]}
             elif count == 3:
                 variables = {params[0]: args[0], params[1]: args[1], params[2]: args[2]}
+            elif count == 4:  # `Value(x, (self, other), "*")`'s `__init__`
+                variables = {
+                    params[0]: args[0],
+                    params[1]: args[1],
+                    params[2]: args[2],
+                    params[3]: args[3],
+                }
             else:
                 variables = dict(zip(params, args, strict=True))
         elif not kwargs and fn.simple and len(params) - len(fn.defaults) <= count < len(params):
@@ -247,7 +255,10 @@ class Machine:
         return variables
 
     def instantiate(self, cls: PClass, args: list[Any], kwargs: dict[str, Any] | None) -> Any:
-        self.state.charge(1)
+        state = self.state
+        state.steps += 1  # `state.charge(1)`, inline
+        if state.steps > state.next_check:
+            state.checkpoint()
         if cls.abstract:
             raise ProgramError(
                 f"Can't instantiate abstract class {cls.name} with abstract method"
@@ -620,9 +631,20 @@ class Machine:
 
     def dunder_binary(self, op: str, left: Any, right: Any) -> Any:
         if type(left) is PInstance and op in _FORWARD:
-            result = self.call_dunder(left, _FORWARD[op], right)
-            if result is not NO_METHOD and result is not NotImplemented:
-                return result
+            method = left.cls.lookup(_FORWARD[op])
+            if type(method) is Function:
+                result = self.call_function(method, [left, right])
+                if result is not NotImplemented:
+                    return result
+            elif type(method) is NativeMethod:
+                result = method.call([left, right], {})
+                if result is not NotImplemented:
+                    return result
+        return self.reflected(op, left, right)
+
+    def reflected(self, op: str, left: Any, right: Any) -> Any:
+        """`dunder_binary` once the left operand's own method did not answer: the right
+        operand's reflected method, else the error."""
         if type(right) is PInstance and op in _REFLECTED:
             result = self.call_dunder(right, _REFLECTED[op], left)
             if result is not NO_METHOD and result is not NotImplemented:

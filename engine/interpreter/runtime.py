@@ -222,6 +222,11 @@ class State:
         for good, and hashing is the one walk CPython does in C without a guard (lists,
         dicts and sets cannot be hashed; comparing and printing them is guarded).
         """
+        for item in items:
+            if type(item) is tuple:
+                break
+        else:
+            return  # no tuple among them (`(self, other)`): nothing to walk
         max_depth = self.limits.max_depth
         walked = 0
         level: list[Any] = [item for item in items if type(item) is tuple]

@@ -274,7 +274,10 @@ class Recorder:
 
     def operand_mirrors(self, children: Any) -> list[Value]:
         mirrors: list[Value] = []
-        if type(children) in (list, tuple) or type(children) is PSet:
+        kind = type(children)
+        if kind is PSet:
+            children = children.items  # what its `len` and `for` read, without its dunders
+        if kind is PSet or kind is list or kind is tuple:
             self.state.charge(len(children) // ITEMS_PER_STEP)  # the walk below
             for child in children:
                 if type(child) is tuple and child:
@@ -299,7 +302,7 @@ class Recorder:
     def ordered_operands(self, mirrors: list[Value], args: list[Any]) -> list[Value] | None:
         """The constructor's tuple or list of operands (`Value(x, (self, other))`) when it
         holds exactly the nodes of `mirrors`, perhaps in another order or with repeats."""
-        wanted = set(mirrors)
+        wanted: set[Value] | None = None
         for arg in args:
             if type(arg) not in (tuple, list) or len(arg) > 8:
                 continue
@@ -309,6 +312,10 @@ class Recorder:
                     break
                 ordered.append(item.mirror)
             else:
+                if ordered == mirrors:  # the usual case, the same nodes in the same order
+                    return ordered  # (a Value compares by identity: no program code runs)
+                if wanted is None:
+                    wanted = set(mirrors)
                 if set(ordered) == wanted:
                     return ordered
         return None

@@ -644,8 +644,13 @@ class Machine:
 
     def reflected(self, op: str, left: Any, right: Any) -> Any:
         """`dunder_binary` once the left operand's own method did not answer: the right
-        operand's reflected method, else the error."""
-        if type(right) is PInstance and op in _REFLECTED:
+        operand's reflected method, else the error. As in CPython, not when both are of
+        one class: `B(1) + B(2)` whose `__add__` answers NotImplemented is a TypeError."""
+        if (
+            type(right) is PInstance
+            and op in _REFLECTED
+            and (type(left) is not PInstance or left.cls is not right.cls)
+        ):
             result = self.call_dunder(right, _REFLECTED[op], left)
             if result is not NO_METHOD and result is not NotImplemented:
                 return result

@@ -659,3 +659,19 @@ def test_operands_in_parent_nodes_and_a_number_in_v_with_local_pairs() -> None:
         trace = trace_source(source)
         assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
         assert len(trace["nodes"]) == 3 and len(trace["edges"]) == 2
+
+
+def test_a_reflected_method_is_not_tried_between_objects_of_one_class() -> None:
+    """CPython tries `__radd__` only for operands of different types: `B(1) + B(2)` whose
+    `__add__` answers NotImplemented is a TypeError, `1 + B(2)` is `__radd__`'s."""
+    same_as_cpython(
+        "class B:\n"
+        "    def __init__(self, x): self.x = x\n"
+        "    def __add__(self, o): return NotImplemented\n"
+        "    def __radd__(self, o): return 'radd'\n"
+        "try:\n"
+        "    print(B(1) + B(2))\n"
+        "except TypeError as e:\n"
+        "    print('TypeError', e)\n"
+        "print(1 + B(2))\n"
+    )

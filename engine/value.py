@@ -186,6 +186,14 @@ class Value:
             node._backward()
 
 
+def as_micrograds_zero(node: Value) -> None:
+    """A real program's relu below zero is micrograd's int 0 (`0 if self.data < 0 else
+    self.data`), so that it prints as CPython prints it; a straight-line program's stays
+    the float 0.0 (`-relu(x)` is then -0.0, as it always was)."""
+    if node._op == "relu" and node._prev[0].data < 0:
+        node.data = 0
+
+
 # `_const` values that are true and say how the program wrote the constant.
 WRITTEN_LEFT = 2
 NEGATION = 3

@@ -60,7 +60,13 @@ from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_d
 from backprop_animator.engine.trace import narrate, underflow
 from backprop_animator.engine.trace.sentences import SAID, Said
 from backprop_animator.engine.trace.text import clean_text
-from backprop_animator.engine.value import Value, creation_order, no_rule, topological_order
+from backprop_animator.engine.value import (
+    Value,
+    as_micrograds_zero,
+    creation_order,
+    no_rule,
+    topological_order,
+)
 
 SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
 SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
@@ -216,8 +222,8 @@ class Recorder:
                 raise not_finite(node._op or "Value", data)
             owners[node] = owner
             node.grad = 0  # an int, as micrograd's Value starts it (`print(v)` matches)
-            if data == 0.0 and node._op == "relu" and node._prev[0].data < 0:
-                node.data = 0  # micrograd's `0 if self.data < 0 else self.data`: an int
+            if data == 0.0:
+                as_micrograds_zero(node)
             if self.rerun is not None:
                 self.rerun.made(node, count, self)
             children = node._prev

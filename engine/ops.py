@@ -37,6 +37,7 @@ from typing import Any
 
 from backprop_animator.engine.value import (
     Value,
+    exponent_text,
     plain_sigmoid,
     sigmoid_from_primitives,
     tanh_from_primitives,
@@ -208,6 +209,23 @@ def lookup(op: str) -> Op | None:
     if is_other_power(op):
         return None
     return OPS.get(op_key(op))
+
+
+# The op a method of that name makes (`__add__` and `__radd__` make `+`): what a
+# program's own class without an op attribute is taken to mean (`Recorder.register_instance`).
+def _method_names(op: Op) -> tuple[str, ...]:
+    name = op.method.__name__
+    return (name, "__r" + name[2:]) if name.startswith("__") else (name,)
+
+
+OP_OF_METHOD: dict[str, str] = {name: key for key, op in OPS.items() for name in _method_names(op)}
+
+
+def power_op(exponent: object) -> str:
+    """`x ** k`'s op for a plain number k (`**2`, `**-1`), else `**` alone."""
+    if type(exponent) is int or type(exponent) is float:
+        return f"**{exponent_text(exponent)}"
+    return "**"
 
 
 def op_list() -> str:

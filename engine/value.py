@@ -97,7 +97,7 @@ class Value:
     def __pow__(self, k: Number) -> Value:
         if isinstance(k, Value) or not isinstance(k, int | float):
             raise TypeError("the exponent must be a plain number")
-        out = Value(self.data**k, (self,), f"**{_exponent_text(k)}")
+        out = Value(self.data**k, (self,), f"**{exponent_text(k)}")
 
         def _backward() -> None:
             # x**0 is constant: its derivative is 0, even at x = 0 where 0**-1 has no value.
@@ -276,7 +276,7 @@ def plain_sigmoid(x: float) -> float:
 _sigmoid = plain_sigmoid
 
 
-def _exponent_text(k: Number) -> str:
+def exponent_text(k: Number) -> str:
     """`**2`, `**-1`, `**0.5`: integral floats print without the `.0`."""
     if isinstance(k, float) and k.is_integer() and abs(k) < 1e16:
         return str(int(k))

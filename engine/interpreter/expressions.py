@@ -40,6 +40,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.text import Texts
 from backprop_animator.engine.limits import too_deep
+from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
 
 if TYPE_CHECKING:
@@ -379,6 +380,7 @@ class ExpressionCompiler:
                 return RETURN
 
         in_class = scope.kind == "class"
+        makes = OP_OF_METHOD.get(name) if in_class else None
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
@@ -398,6 +400,8 @@ class ExpressionCompiler:
             )
             fn.uses_super = uses_super
             fn.span = span
+            if makes is not None:
+                fn.makes = makes
             return fn
 
         return make

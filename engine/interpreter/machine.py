@@ -193,6 +193,9 @@ class Machine:
         if fn.uses_super:
             variables[" class"] = fn.owner
         owner = state.owner
+        making = state.making
+        if fn.makes is not None:
+            state.making = (fn.makes, args)
         if args and fn.owner is not None:
             self_ = args[0]
             if type(self_) is PInstance and not self_.cls.is_node_class:
@@ -213,6 +216,7 @@ class Machine:
         finally:
             state.depth -= 1
             state.owner = owner
+            state.making = making
             state.position = position
         return frame.ret if signal is RETURN else None
 

@@ -47,6 +47,7 @@ class Function:
         "kwarg",
         "kwdefaults",
         "kwonly",
+        "makes",
         "name",
         "owner",
         "params",
@@ -81,6 +82,9 @@ class Function:
         self.closure = closure
         self.owner: PClass | None = None  # the class whose body defined it (for super())
         self.uses_super = False
+        # The op a method of this name makes (`__mul__`: `*`, `ops.OP_OF_METHOD`): the op
+        # of the nodes it makes, when their class keeps none.
+        self.makes: str | None = None
         self.abstract = False  # marked by @abstractmethod
         # Its first and last line in the source: a program-class node's rule is shown there.
         self.span: tuple[int, int] = (0, 0)

@@ -136,6 +136,8 @@ class State:
         self.rng = random.Random(0)  # an unseeded program is seeded with 0
         self.position: tuple[int, int] = (1, 1)  # the statement running now
         self.owner: Any = None  # the instance or function call new nodes belong to
+        # The op the method running now makes (`__mul__`: `*`) and its arguments.
+        self.making: tuple[str, list[Any]] | None = None
         self.handling: ProgramError | None = None  # the exception an `except` is handling
 
     def charge(self, steps: int) -> None:

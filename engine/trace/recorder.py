@@ -39,6 +39,7 @@ from backprop_animator.engine.errors import (
     rule_failure,
 )
 from backprop_animator.engine.interpreter.objects import (
+    MISSING,
     BoundMethod,
     Function,
     PInstance,
@@ -259,6 +260,8 @@ class Recorder:
         op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
         name = clean_text(cut_label(op)) if type(op) is str else ""
+        if mirrors and op is None and shape.op not in attrs:
+            name = self.op_made(instance)
         if mirrors:
             # In the order the op took them, repeats kept (`a * a` has `{a}` in a set):
             # the mirror's edges and names are then the engine Value's for the same op.
@@ -277,6 +280,16 @@ class Recorder:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
+
+    def op_made(self, instance: PInstance) -> str:
+        """The op of a node whose class keeps none: the one the method making it stands
+        for (`__mul__`: `*`, `tanh`; `__pow__`: `**k` with its exponent), else none."""
+        making = self.state.making
+        shape = instance.cls.shape
+        if making is None or shape is None or instance.cls.lookup(shape.op) is not MISSING:
+            return ""
+        op, args = making
+        return ops.power_op(args[1] if len(args) > 1 else None) if op == "**" else op
 
     def operand_mirrors(self, children: Any) -> list[Value]:
         mirrors: list[Value] = []

@@ -472,3 +472,62 @@ def test_a_numeric_derivative_that_turns_complex_is_no_right_rule() -> None:
     found = right_locals(positive, positive._prev)
     assert found is not None and found[1] == "numeric"
     assert found[0][0][1] == pytest.approx(4.0, rel=1e-6)  # y · x^(y−1)
+
+
+def test_a_class_without_an_op_takes_it_from_the_method_that_made_the_node() -> None:
+    """A learner's class that keeps no `_op` (only `_prev` and `_backward`): a node made
+    by `__mul__`, `__radd__` or `__pow__` is a `*`, `+` or `**k` node, named and checked
+    as such (before, its texts read `(x, 2)` and its rules went unchecked)."""
+    source = (
+        "class V:\n"
+        "    def __init__(self, data, children=()):\n"
+        "        self.data = data; self.grad = 0.0; self._prev = set(children)\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        other = other if isinstance(other, V) else V(other)\n"
+        "        out = V(self.data * other.data, (self, other))\n"
+        "        def _backward():\n"
+        "            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n"
+        "        return out\n"
+        "    def __add__(self, other):\n"
+        "        other = other if isinstance(other, V) else V(other)\n"
+        "        out = V(self.data + other.data, (self, other))\n"
+        "        def _backward():\n"
+        "            self.grad += out.grad\n"
+        "            other.grad += 2 * out.grad\n"
+        "        out._backward = _backward\n"
+        "        return out\n"
+        "    __radd__ = __add__\n"
+        "    def __pow__(self, k):\n"
+        "        out = V(self.data ** k, (self,))\n"
+        "        def _backward():\n"
+        "            self.grad += k * self.data ** (k - 1) * out.grad\n"
+        "        out._backward = _backward\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        topo, seen = [], set()\n"
+        "        def build(v):\n"
+        "            if v not in seen:\n"
+        "                seen.add(v)\n"
+        "                for c in v._prev:\n"
+        "                    build(c)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n"
+        "        self.grad = 1.0\n"
+        "        for v in reversed(topo):\n"
+        "            v._backward()\n"
+        "x = V(3.0)\n"
+        "z = (1 + x * 2) ** 2\n"
+        "z.backward()\n"
+        "print(x.grad)\n"
+    )
+    trace = trace_source(source)
+    ops = sorted({node["op"] for node in trace["nodes"] if node["kind"] == "op"})
+    assert ops == ["*", "**2", "+"]
+    built = [frame["text"] for frame in trace["frames"] if frame["phase"] == "build"]
+    assert built[0] == "x*2 = 3 × 2 = 6"
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {"*": "right", "+": "wrong", "**": "right"}  # `+` writes 2 × upstream
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -165,8 +165,8 @@ class Recorder:
         # built in Python: one pass, written in schema 1's shape (no groups, no pass
         # numbers), its errors placed at the node that meets them.
         self.plain = False
-        # A plain trace the page narrates (`engine.trace_columns`): its build, sort and
-        # rule frames carry `sentences.Said` instead of a text, written by the page.
+        # A trace the page narrates (`engine.trace_columns`): the frames the built-in
+        # engine's sentences say carry `sentences.Said` instead of a text.
         self.said_later = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
 
@@ -731,15 +731,11 @@ class Recorder:
             if said_later and node._const and node in self.instance_of:
                 said_later = False  # called a constant here, drawn as a leaf (`node_dicts`)
             if said_later:
-                received = self.received
-                for entry in tape:
-                    received[entry[0]] = received.get(entry[0], 0) + 1
+                self.count_received(tape)
             else:
                 text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
         elif said_later:
-            received = self.received  # the counts a later text with its own words reads
-            for entry in tape:
-                received[entry[0]] = received.get(entry[0], 0) + 1
+            self.count_received(tape)
         elif self.mistake is None:
             text = narrate.backward_text(node, self.names, tape, self.received)
         # else a mistaken engine's words come once the pass is known (`engine_pass`)
@@ -763,6 +759,13 @@ class Recorder:
         else:
             frame["pass"] = index
             self.frames.append(frame)
+
+    def count_received(self, tape: list[tuple[Value, float, float, float]]) -> None:
+        """Each child's `+=`s in the pass, counted as a text would (`backward_text`) for
+        a rule the page says: a later text with its own words reads the counts."""
+        received = self.received
+        for entry in tape:
+            received[entry[0]] = received.get(entry[0], 0) + 1
 
     def user_pass(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """`o.backward()` where o is an object of the program's own Value class."""

@@ -153,6 +153,8 @@ def _sort(
                 consumers.setdefault(child, []).append(parent)
         ran: set[str] = set()
         frames = by_pass.get(pass_index, [])
+        if not frames:
+            continue  # no rule of a node ran (its backward() adds the shares itself): no order
         for index, node_id in frames:
             if nodes[node_id]["kind"] == "op":
                 if node_id in ran:

@@ -798,10 +798,17 @@ class Recorder:
             sort["text"] = narrate.sort_text(output, len(reachable), self.names)
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
-        # after what their backward() wrote before it (a seed, gradients set to 0).
+        # after what their backward() wrote before it (a seed, gradients set to 0). A
+        # backward() that runs no rule of a node's (its loop adds each child's share
+        # itself, microgpt's `_local_grads`) wrote everything there: only its zeroing
+        # and its seed, up to its first other write, are a start.
+        no_rule_ran = not self.rule_order
         for node, field, _, after in sort["changes"]:
             if field == "grad":
+                if no_rule_ran and node is not output and after != 0:
+                    break
                 start[node] = after
+                self.right.touched.add(node)  # written in this pass: it starts there
         self.right.run_pass(len(self.passes), output, reachable, start, self.rule_locals)
         self.passes.append((output, topo, output.data))
         self.pass_end = len(self.frames)

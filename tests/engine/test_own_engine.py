@@ -531,3 +531,84 @@ def test_a_class_without_an_op_takes_it_from_the_method_that_made_the_node() -> 
     verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
     assert verdicts == {"*": "right", "+": "wrong", "**": "right"}  # `+` writes 2 × upstream
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+LOCAL_GRADS = """\
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children
+        self._local_grads = local_grads
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+    def backward(self):
+        topo = []
+        visited = set()
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for c in v._children:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for c, lg in zip(v._children, v._local_grads):
+                c.grad += lg * v.grad
+a = Value(3.0)
+b = Value(4.0)
+z = a * b
+z.backward()
+print(a.grad, b.grad)
+"""
+
+ZEROED_IN_BACKWARD = """\
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(_children)
+        self._backward = lambda: None
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo, visited = [], set()
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        for v in topo:
+            v.grad = 0.0
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+x = Value(2.0)
+w = Value(3.0)
+for i in range(2):
+    loss = w * x
+    loss.backward()
+    w.data -= 0.1 * w.grad
+print(x.grad, w.grad)
+"""
+
+
+@pytest.mark.parametrize("source", [LOCAL_GRADS, ZEROED_IN_BACKWARD])
+def test_a_right_engine_is_checked_right_whatever_its_backward_writes_first(source: str) -> None:
+    """A backward() that runs no node's rule (microgpt's `_local_grads` loop adds each
+    child's share itself), or that zeroes the graph's gradients before its seed: the right
+    engine starts from the zeroing and the seed, not from everything the pass wrote, so
+    a right engine's gradients are its own and its sort is not called wrong."""
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    leaves = [node for node in trace["nodes"] if node["kind"] == "leaf"]
+    assert leaves and all(node["correct_grad"] == node["grad"] for node in leaves)
+    assert trace["engine_check"]["sort"]["verdict"] == "right"

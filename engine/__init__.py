@@ -112,7 +112,7 @@ def _trace_source(
                 limits,
                 mistake=mistake,
                 sort_steps=sort_steps,
-                said_later=said_later and mistake is None,
+                said_later=said_later,
             )
     own = _own_value_class(tree)
     if mistake is not None and own is not None:

@@ -52,7 +52,7 @@ def trace_straight_line(
     return its trace: schema 1's, with its one pass. `said_later`: the frames the page
     narrates carry `sentences.Said`, not a text (`engine.trace_columns`)."""
     recorder = _plain_recorder(limits, mistake, sort_steps)
-    recorder.said_later = said_later
+    recorder.said_later = said_later and mistake is None  # a mistake's words are its own
     output = _run_plain(tree, source, granularity, recorder)
     return _one_pass(recorder, output, source, granularity)
 

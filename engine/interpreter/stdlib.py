@@ -622,14 +622,6 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         parts = [f"{name}={texts.to_repr(self_.attrs.get(name))}" for name in shown]
         return f"{self_.cls.name}({', '.join(parts)})"
 
-    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        self_, other = args
-        if type(other) is not PInstance or other.cls is not self_.cls:
-            return NotImplemented
-        mine = tuple(self_.attrs.get(name) for name in compared)
-        theirs = tuple(other.attrs.get(name) for name in compared)
-        return m.compare("==", mine, theirs)
-
     def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
         self_ = args[0]
         fields = tuple(self_.attrs.get(name) for name in compared)
@@ -644,10 +636,10 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         generated["__repr__"] = representation
     eq = options.get("eq", True)
     if eq:
-        generated["__eq__"] = equal
+        generated["__eq__"] = _comparison(m, "==", compared)
     if options.get("order"):  # `@dataclass(order=True)`: the fields compared as tuples
         for name, op in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
-            generated[name] = _ordering(m, op, compared)
+            generated[name] = _comparison(m, op, compared)
     # `__hash__` as CPython's dataclass sets it: from the fields when asked or frozen,
     # None (unhashable) for a mutable class that compares its fields.
     if "__hash__" not in namespace:
@@ -661,7 +653,10 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     return cls
 
 
-def _ordering(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], dict[str, Any]], Any]:
+def _comparison(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], dict[str, Any]], Any]:
+    """A dataclass's `__eq__` or ordering: its fields compared as tuples, with another
+    object of its class only."""
+
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
         self_, other = args
         if type(other) is not PInstance or other.cls is not self_.cls:

@@ -140,7 +140,6 @@ class _Frames:
         self.pass_names = [
             {index[k]: v for k, v in entry["names"].items()} for entry in trace["passes"]
         ]
-        self.numbers: dict[float, str] = {}
         # The columns, and the sparse tables of what the rules do not give back.
         self.phase: list[str] = []
         self.node: list[int] = []
@@ -170,10 +169,7 @@ class _Frames:
         return self._operands
 
     def number(self, x: float) -> str:
-        text = self.numbers.get(x)
-        if text is None:
-            text = self.numbers[x] = format_number(float(x))  # as the page reads it
-        return text
+        return format_number(float(x))  # as the page reads it: a double
 
     def name(self, node: int, pass_: int) -> str:
         if pass_ < len(self.pass_names):

@@ -28,7 +28,7 @@ from backprop_animator.engine.interpreter.runtime import ProgramError, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
-from backprop_animator.engine.trace.recorder import PassReached, Recorder, Rerun
+from backprop_animator.engine.trace.recorder import HandPass, PassReached, Recorder, Rerun
 from backprop_animator.engine.value import Value
 
 # Python frames one program call may take (call -> body -> statement -> expression ...).
@@ -119,15 +119,19 @@ def trace_program(
     mistake: str | None = None,
     sort_steps: bool = False,
     said_later: bool = False,
+    hand_pass: bool = False,
 ) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
     `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
     of the run (`engine.trace.recorder.Rerun`): a run that stops at its pass returns None.
     `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's. `said_later`:
-    the frames the page narrates carry `sentences.Said`, not a text (`engine.trace_columns`)."""
+    the frames the page narrates carry `sentences.Said`, not a text (`engine.trace_columns`).
+    `hand_pass`: the program calls its rules by hand and never `backward()`; a run that
+    finds so runs again with it (the recorder's `hand_pass`)."""
     state = State(limits)
     recorder = Recorder(state, limits)
     recorder.rerun = rerun
+    recorder.hand_pass = hand_pass
     recorder.mistake = mistake
     recorder.sort_steps = sort_steps
     recorder.said_later = said_later and mistake is None
@@ -157,6 +161,8 @@ def trace_program(
             return recorder.finish(source, granularity, globals_)
     except PassReached:
         return None
+    except HandPass:
+        pass
     except ProgramError as error:
         raise error.finished() from None
     except RecursionError:
@@ -168,6 +174,23 @@ def trace_program(
     finally:
         if recorded is None:  # else the caller reads the run (a gradient check)
             recorder.release()
+    # The program ran its rules by hand and never called backward(): again, as one pass.
+    if recorded is not None:
+        recorded.remove(recorder)
+    if rerun is not None:
+        rerun.forget()  # the first run's numbers, counted again
+    return trace_program(
+        tree,
+        source,
+        granularity,
+        limits,
+        recorded,
+        rerun,
+        mistake=mistake,
+        sort_steps=sort_steps,
+        said_later=said_later,
+        hand_pass=True,
+    )
 
 
 # Python's recursion limit is the whole process's, and traces run at once in the event

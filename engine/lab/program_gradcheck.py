@@ -79,6 +79,7 @@ def gradcheck_program(
     unmoved = float(passes[pass_index]["data"])
     checks = []
     reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
+    runs = (mistake, recorder.hand_pass)  # every run as the first ran: its engine, its pass
     parents: dict[Any, list[Any]] = {}
     for node in reached:
         for child in node._prev:
@@ -90,11 +91,9 @@ def gradcheck_program(
         rows = []
         for h in steps:
             move = (number, after_writes, pass_index)
-            up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]], mistake)
+            up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]], runs)
             if scheme == "central":
-                down = _output(
-                    tree, source, granularity, limits, move, -h, by_id[ids[leaf]], mistake
-                )
+                down = _output(tree, source, granularity, limits, move, -h, by_id[ids[leaf]], runs)
                 numeric = (up - down) / (2 * h)
             else:
                 numeric = (up - unmoved) / h
@@ -121,14 +120,18 @@ def _output(
     move: tuple[int, int, int],
     by: float,
     leaf: dict[str, Any],
-    mistake: str | None,
+    runs: tuple[str | None, bool],
 ) -> float:
     """Pass k's output data when the program runs with the leaf moved by `by`; `move`
-    is (the leaf's number, the writes to its data before pass k reads it, k)."""
+    is (the leaf's number, the writes to its data before pass k reads it, k), `runs`
+    (the bug lab's mistake, whether its pass is run by hand) as the first run's."""
     number, after_writes, pass_index = move
+    mistake, hand_pass = runs
     rerun = Rerun(number, by, pass_index, after_writes)
     try:
-        trace_program(tree, source, granularity, limits, None, rerun, mistake=mistake)
+        trace_program(
+            tree, source, granularity, limits, None, rerun, mistake=mistake, hand_pass=hand_pass
+        )
     except EngineError as error:
         raise EngineError(
             f"moving {_name(leaf)} by {by:g}, the program fails: {error.message}",

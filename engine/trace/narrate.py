@@ -417,6 +417,16 @@ def sort_text(output: Value, count: int, name: Names) -> str:
     return sorted_nodes(count, nodes_word(count), name(output))
 
 
+def by_hand_text(count: int, output: str, rule: str) -> str:
+    """In place of the sort, for a pass the program runs by hand (`o._backward()`, then
+    the next node's) with no backward(): the program's own order is the walk."""
+    return (
+        f"No backward() here: the program calls {rule}() itself, node by node, starting "
+        f"at {output} ({count} {nodes_word(count)} reach it). Each frame below is one of "
+        "those calls, in the order the program makes them."
+    )
+
+
 def backward_text(
     node: Value,
     name: Names,

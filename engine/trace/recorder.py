@@ -148,6 +148,17 @@ class Recorder:
         self.rule_order: list[Value] = []
         self.in_rule: dict[str, Any] | None = None
         self.received: dict[Value, int] = {}
+        # A program whose only backward pass is its rules called by hand, node by node
+        # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
+        # first run counts those calls (`hand_rules`) and, having no pass, is run again
+        # with `hand_pass`, where the first such call opens pass 0 and the program's
+        # end closes it (`open_hand_pass`, `close_hand_pass`).
+        self.hand_pass = False
+        self.hand_rules = 0
+        self.hand_reachable: list[Value] = []
+        self.hand_start: dict[Value, float] = {}
+        self.hand_ran: set[Value] = set()  # the nodes whose rule the open hand pass ran
+        self.hand_end = 0  # the frames up to its last rule's
         self.names = narrate.Names()
         # Each pass's names and the nodes its output reached (`passes[].names`).
         self.pass_names: list[tuple[narrate.Names, list[Value]]] = []
@@ -401,7 +412,11 @@ class Recorder:
         return after
 
     def record_write(self, obj: Any, node: Value, field: str, before: Any, after: Any) -> None:
-        if field == "grad" and self.pass_output is None and type(obj) is PInstance:
+        if (
+            field == "grad"
+            and (self.pass_output is None or (self.hand_pass and self.in_rule is None))
+            and type(obj) is PInstance
+        ):
             self.right.touched.add(node)  # between passes: the right engine starts there too
         if self.pass_output is not None:
             if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
@@ -817,11 +832,24 @@ class Recorder:
         return result
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
-        """One `node._backward()` call inside a program-class pass: one backward frame."""
-        if self.pass_output is None or self.in_rule is not None:
+        """One `node._backward()` call inside a program-class pass: one backward frame.
+        Outside a pass, a call by hand: counted, or with `hand_pass` the hand pass's."""
+        if self.in_rule is not None:
             return run()
         node = instance.mirror
+        if self.pass_output is None:
+            if node is None or self.passes:
+                return run()
+            if not self.hand_pass:
+                self.hand_rules += 1
+                return run()
+            self.open_hand_pass(instance, node)
+        elif self.hand_pass and node in self.hand_ran:
+            # A rule the hand pass ran already: the program starts its walk again.
+            self.close_hand_pass()
+            self.open_hand_pass(instance, node)
         assert node is not None
+        called_at = self.state.position[0]
         self.sync(node)
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
         self.in_rule = rule
@@ -832,7 +860,50 @@ class Recorder:
             self.in_rule = None
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
+        if self.hand_pass:
+            self.frames[-1]["line"] = called_at  # where the program called it
+            self.hand_ran.add(node)
+            self.hand_end = len(self.frames)
         return result
+
+    def open_hand_pass(self, instance: PInstance, output: Value) -> None:
+        """Pass 0 of a program that runs its rules by hand, from the first node it calls
+        one of: its build frames and, in place of a sort, a frame that says so."""
+        if self.mistake is not None:
+            raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
+        if self.rerun is not None:
+            self.sync(output)
+            self.rerun.pass_starts(output, 0)
+        reachable = topological_order(output)
+        self.pass_output = output
+        self.rule_order = []
+        sort = self.begin_pass(output, reachable)
+        shape = instance.cls.shape
+        rule = shape.rule if shape is not None else "_backward"
+        sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
+        self.sort_frame = None  # the program seeded its output before its first call
+        self.hand_ran = set()
+        self.hand_reachable = reachable
+        self.hand_start = {node: float(node.grad) for node in reachable}
+        self.rule_locals = {}
+
+    def close_hand_pass(self) -> None:
+        """The hand pass ends (the program ends, or calls a rule it ran already): the
+        pass is the rules it called, in the order it called them, checked against the
+        right engine's; the frames after its last rule belong to the next pass."""
+        output = self.pass_output
+        assert output is not None
+        self.pass_output = None
+        topo = list(reversed(dict.fromkeys(self.rule_order)))
+        self.shown.update(topo)
+        reachable = self.hand_reachable
+        self.right.run_pass(len(self.passes), output, reachable, self.hand_start, self.rule_locals)
+        self.passes.append((output, topo, output.data))
+        self.pass_end = self.hand_end
+        for frame in self.frames[self.hand_end :]:
+            frame["pass"] = len(self.passes)
+        if self.rerun is not None:
+            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
 
     def contribution(
         self, child: PInstance, local: Any, before: Any, after: Any, write: str
@@ -903,7 +974,11 @@ class Recorder:
         vars(self).clear()
 
     def finish(self, source: str, granularity: str, globals_: dict[str, Any]) -> dict[str, Any]:
+        if self.pass_output is not None:  # a hand pass runs to the program's end
+            self.close_hand_pass()
         if not self.passes:
+            if self.hand_rules:
+                raise HandPass
             self.implicit_pass()
         if self.partial:
             self.pending.append((next(creation_order), self.partial.splitlines()[0]))
@@ -1400,6 +1475,11 @@ def as_number(value: Any, field: str) -> float:
     return number
 
 
+class HandPass(BaseException):
+    """A run with no pass called node rules by hand: it is run again with `hand_pass`.
+    Not an `Exception`, so no statement or handler of the program can catch it."""
+
+
 class PassReached(BaseException):
     """A re-run reached the pass it was run for: it stops there (`Rerun.pass_starts`).
     Not an `Exception`, so no statement or handler of the program can catch it."""
@@ -1432,6 +1512,14 @@ class Rerun:
         self.node: Value | None = None
         self.written = 0
         self.reached: float | None = None
+
+    def forget(self) -> None:
+        """Before the first run runs again (`HandPass`): what it kept, counted anew."""
+        assert self.first
+        self.numbers.clear()
+        self.grads.clear()
+        self.starts.clear()
+        self.writes.clear()
 
     def made(self, node: Value, number: int, recorder: Recorder) -> None:
         if self.first:

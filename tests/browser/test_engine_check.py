@@ -228,3 +228,25 @@ def test_the_quiz_on_a_learners_engine_asks_about_the_write_their_code_makes(
     feedback = player_page.get_by_test_id("quiz-feedback")
     expect(feedback).to_contain_text("Right")
     expect(feedback).to_contain_text("is lost")
+
+
+def test_rules_called_by_hand_show_the_call_and_are_checked(player_page: Page, server: str) -> None:
+    # A lecture's first steps: no backward(), each rule called by hand (test_hand_pass.py).
+    source = (
+        OWN_ENGINE_FORK[: OWN_ENGINE_FORK.index("    def backward(self)")]
+        + "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c + a\nd.grad = 1.0\n"
+        + "d._backward()\nc._backward()\n"
+    )
+    trace = trace_source(source)
+    last = len(trace["frames"]) - 1
+    assert trace["frames"][last]["phase"] == "backward"
+    open_player(player_page, player_url(server, source, frame=last))
+
+    expect(player_page.get_by_test_id("engine-check")).to_have_attribute("data-verdict", "right")
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text("Your program")
+    expect(code).to_contain_text("c._backward()")
+    expect(code).not_to_contain_text("for node in reversed(topo)")
+    # a's gradient: 1 from d's rule, then −3 more from c's.
+    assert {n["name"]: n["grad"] for n in trace["nodes"]}["a"] == -2.0
+    expect(player_page.locator("[data-testid=node][data-grad='-2']")).to_have_count(1)

@@ -437,9 +437,8 @@ export function passStateAt(timeline, k) {
     contributions,
     sorted: pass.sortFrame >= 0 && index >= pass.sortFrame,
     line:
-      (frame.phase === "build" || frame.phase === "update") && typeof frame.line === "number"
-        ? frame.line
-        : null,
+      // A backward frame has a line where the program called the rule itself (by hand).
+      frame.phase !== "sort" && typeof frame.line === "number" ? frame.line : null,
     pass: p,
     passCount: passes.length,
     data,

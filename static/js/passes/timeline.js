@@ -251,7 +251,8 @@ export function stateAt(timeline, k) {
     roles,
     contributions,
     sorted: index >= timeline.sortFrame,
-    line: frame.phase === "build" && typeof frame.line === "number" ? frame.line : null,
+    // A backward frame has a line where the program called the rule itself (by hand).
+    line: frame.phase !== "sort" && typeof frame.line === "number" ? frame.line : null,
   };
 }
 

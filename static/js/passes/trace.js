@@ -31,7 +31,7 @@
  *   step, node, depth: only with `sort_steps` (SPEC §9; sort-steps.js); node: also a real program's
  *   seed, the pass's output; changes: schema 2, the seed as a change of the output's grad
  * @typedef {{phase: "backward", node: string, text: string, contributions: Contribution[], pass?: number,
- *   prints?: string[]}} BackwardFrame
+ *   line?: number, prints?: string[]}} BackwardFrame  line: a rule the program called by hand
  * @typedef {{phase: "update", node?: undefined, text: string, line: number, changes: Change[], pass?: number,
  *   prints?: string[]}} UpdateFrame
  *   node: never there (so the page reads `frame.node` on any Frame);

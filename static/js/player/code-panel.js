@@ -212,7 +212,11 @@ const substitutionBox = (rows) =>
 function backwardParts(context, state) {
   const { trace, names, nameOf, sourceLines } = context;
   const node = trace.nodes[state.current];
-  const parts = [loopBlock(context, state)];
+  // A rule the program called itself (`o._backward()` by hand): its line, not a loop.
+  const parts =
+    state.line === null
+      ? [loopBlock(context, state)]
+      : programExcerpt(state.line, sourceLines, codeBlock);
   if (node.kind !== "op") {
     parts.push(
       html("p", {

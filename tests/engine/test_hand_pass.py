@@ -1,0 +1,155 @@
+"""A program that calls its rules by hand and never `backward()` (a lecture's first
+steps: seed the output, then `o._backward()`, `n._backward()`, … in an order worked out
+on paper): each walk is a backward pass, its frames the calls as the program made them,
+checked against the right engine like any pass of the learner's own class."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, enginecheck_source, trace_source
+from backprop_animator.engine.lab.gradcheck import gradcheck_source
+from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+
+ENGINE = """
+import math
+
+class V:
+    def __init__(self, data, kids=(), op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(kids)
+        self._op = op
+
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        out = V(t, (self,), 'tanh')
+        def _backward():
+            self.grad += (1 - t * t) * out.grad
+        out._backward = _backward
+        return out
+
+x = V(2.0); w = V(-3.0); b = V(6.5)
+xw = x * w
+n = xw + b
+o = n.tanh()
+o.grad = 1.0
+"""
+BY_HAND = "o._backward()\nn._backward()\nb._backward()\nxw._backward()\n"
+PRINT = "print(x.grad, w.grad, b.grad)\n"
+
+
+def backward_frames(trace: dict, index: int) -> list[dict]:
+    return [f for f in trace["frames"] if f["phase"] == "backward" and f["pass"] == index]
+
+
+def test_rules_called_by_hand_are_one_pass_in_the_order_called() -> None:
+    source = ENGINE + BY_HAND + PRINT
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 1
+    ids = {node["label"] or node["name"]: node["id"] for node in trace["nodes"]}
+    assert trace["output"] == ids["o"]
+    # The pass's order is the program's: the node whose rule it called last comes first.
+    assert trace["topo"] == [ids["xw"], ids["b"], ids["n"], ids["o"]]
+    assert [f["node"] for f in backward_frames(trace, 0)] == [
+        ids["o"], ids["n"], ids["b"], ids["xw"]
+    ]  # fmt: skip
+    # Each frame has the line of the call that ran it, where the page shows it.
+    lines = source.splitlines()
+    assert [lines[f["line"] - 1] for f in backward_frames(trace, 0)] == BY_HAND.splitlines()
+    sort = next(f for f in trace["frames"] if f["phase"] == "sort")
+    assert sort["text"].startswith("No backward() here: the program calls _backward() itself")
+    assert trace["engine_check"]["sort"]["verdict"] == "right"
+    assert printed_lines(trace) == run_in_cpython(source)
+    grads = {node["label"] or node["name"]: node["grad"] for node in trace["nodes"]}
+    assert grads["w"] == pytest.approx(2.0 * (1 - trace["passes"][0]["data"] ** 2))
+
+
+def test_a_hand_walk_in_a_wrong_order_gives_cpythons_wrong_gradients_and_a_wrong_sort() -> None:
+    # xw's rule runs before n's has given it any gradient: x and w get nothing.
+    source = ENGINE + "o._backward()\nxw._backward()\nn._backward()\n" + PRINT
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    assert trace["engine_check"]["sort"]["verdict"] == "wrong"
+    assert enginecheck_source(source)["sort"]["verdict"] == "wrong"
+
+
+def test_a_walk_started_again_is_a_second_pass() -> None:
+    again = "for v in (x, w, b, xw, n, o):\n    v.grad = 0.0\no.grad = 1.0\n"
+    source = ENGINE + BY_HAND + PRINT + again + BY_HAND + PRINT
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 2
+    assert len(backward_frames(trace, 0)) == len(backward_frames(trace, 1)) == 4
+    # The zeroing and the new seed come after the first walk's last rule: the second pass's.
+    updates = [f for f in trace["frames"] if f["phase"] == "update"]
+    assert [f["pass"] for f in updates] == [0, 1, 1]
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert trace["engine_check"]["sort"]["verdict"] == "right"
+
+
+def test_a_loop_over_a_sort_written_at_the_top_level_is_a_pass() -> None:
+    walk = """
+order, seen = [], set()
+def visit(v):
+    if v not in seen:
+        seen.add(v)
+        for child in v._prev:
+            visit(child)
+        order.append(v)
+visit(o)
+for v in reversed(order):
+    v._backward()
+"""
+    source = ENGINE + walk + PRINT
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 1
+    assert len(backward_frames(trace, 0)) == 6
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+
+
+def test_hand_calls_beside_a_backward_call_stay_updates() -> None:
+    # A program that also calls backward() has its passes: the calls by hand before it
+    # are updates, as before.
+    source = ENGINE + BY_HAND + PRINT + "x.grad = 0.0\n"
+    with_backward = (
+        source.replace(
+            "    def tanh(self):",
+            "    def backward(self):\n        self.grad = 1.0\n        for v in (self, n, xw):\n"
+            "            v._backward()\n\n    def tanh(self):",
+        )
+        + "o.backward()\n"
+        + PRINT
+    )
+    trace = trace_source(with_backward)
+    assert len(trace["passes"]) == 1
+    assert len(backward_frames(trace, 0)) == 3
+    assert all(f["phase"] != "backward" or f["pass"] == 0 for f in trace["frames"])
+    assert printed_lines(trace) == run_in_cpython(with_backward)
+
+
+def test_the_gradient_check_moves_a_leaf_of_a_hand_pass() -> None:
+    checked = gradcheck_source(ENGINE + BY_HAND, h=[1e-6], leaves=["x"])
+    (row,) = checked["checks"][0]["rows"]
+    assert row["numeric"] == pytest.approx(checked["checks"][0]["analytic"], rel=1e-4)
+
+
+def test_a_program_with_no_pass_and_no_hand_call_is_still_refused() -> None:
+    with pytest.raises(EngineError, match=r"call \.backward"):
+        trace_source(ENGINE)

@@ -158,6 +158,7 @@ class Recorder:
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
         self.hand_ran: set[Value] = set()  # the nodes whose rule the open hand pass ran
+        self.hand_reached: set[Value] = set()  # and those its first node reaches
         self.hand_end = 0  # the frames up to its last rule's
         self.names = narrate.Names()
         # Each pass's names and the nodes its output reached (`passes[].names`).
@@ -844,8 +845,9 @@ class Recorder:
                 self.hand_rules += 1
                 return run()
             self.open_hand_pass(instance, node)
-        elif self.hand_pass and node in self.hand_ran:
-            # A rule the hand pass ran already: the program starts its walk again.
+        elif self.hand_pass and (node in self.hand_ran or node not in self.hand_reached):
+            # A rule the hand pass ran already, or of a node its first one does not
+            # reach (a graph built again): the program starts a new walk.
             self.close_hand_pass()
             self.open_hand_pass(instance, node)
         assert node is not None
@@ -873,7 +875,7 @@ class Recorder:
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
             self.sync(output)
-            self.rerun.pass_starts(output, 0)
+            self.rerun.pass_starts(output, len(self.passes))
         reachable = topological_order(output)
         self.pass_output = output
         self.rule_order = []
@@ -884,6 +886,7 @@ class Recorder:
         self.sort_frame = None  # the program seeded its output before its first call
         self.hand_ran = set()
         self.hand_reachable = reachable
+        self.hand_reached = set(reachable)
         self.hand_start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
 

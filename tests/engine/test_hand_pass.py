@@ -148,6 +148,15 @@ def test_the_gradient_check_moves_a_leaf_of_a_hand_pass() -> None:
     checked = gradcheck_source(ENGINE + BY_HAND, h=[1e-6], leaves=["x"])
     (row,) = checked["checks"][0]["rows"]
     assert row["numeric"] == pytest.approx(checked["checks"][0]["analytic"], rel=1e-4)
+    # The second walk of a program is pass 1, checked at its own start.
+    # (A new graph from a moved x: the rules read x.data when they run.)
+    twice = ENGINE + BY_HAND + "x.data += 1.0\nw.grad = 0.0\nxw = x * w\nn = xw + b\n"
+    twice += "o = n.tanh()\no.grad = 1.0\n" + BY_HAND
+    second = gradcheck_source(twice, h=[1e-6], leaves=["w"], pass_index=1)
+    (row,) = second["checks"][0]["rows"]
+    assert row["numeric"] == pytest.approx(second["checks"][0]["analytic"], rel=1e-4)
+    first = gradcheck_source(twice, h=[1e-6], leaves=["w"], pass_index=0)
+    assert first["checks"][0]["analytic"] != second["checks"][0]["analytic"]
 
 
 def test_a_program_with_no_pass_and_no_hand_call_is_still_refused() -> None:

@@ -427,6 +427,17 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
     )
 
 
+def no_rule_text(output: str, count: int) -> str:
+    """In place of the sort, for a backward() that calls no node's rule and writes the
+    gradients itself (a loop or a recursion of its own)."""
+    changes = "gradient changes" if count == 1 else "gradients change"
+    return (
+        f"{output}.backward() calls no node's rule: it writes the gradients itself, so "
+        f"there is no step per node to show. Its writes, seed included, are this frame: "
+        f"{count} {changes}."
+    )
+
+
 def backward_text(
     node: Value,
     name: Names,

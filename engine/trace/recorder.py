@@ -155,6 +155,9 @@ class Recorder:
         # end closes it (`open_hand_pass`, `close_hand_pass`).
         self.hand_pass = False
         self.hand_rules = 0
+        # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
+        # holds those writes, so the trace keeps sort frames' `changes` (schema 2).
+        self.sort_writes = False
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
         self.hand_ran: set[Value] = set()  # the nodes whose rule the open hand pass ran
@@ -809,7 +812,13 @@ class Recorder:
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
-        if type(sort["text"]) is Said and len(topo) != len(reachable):
+        if not self.rule_order and len(sort["changes"]) > 1:
+            # backward() wrote the gradients itself (a loop or recursion of its own): no
+            # rule frames, every write in this frame, which the trace keeps (schema 2).
+            changed = {node for node, field, b, a in sort["changes"] if b != a}
+            sort["text"] = narrate.no_rule_text(self.names(output), len(changed))
+            self.sort_writes = True
+        elif type(sort["text"]) is Said and len(topo) != len(reachable):
             # The page counts the pass's topo; the sentence counts what the output reaches.
             sort["text"] = narrate.sort_text(output, len(reachable), self.names)
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
@@ -997,7 +1006,9 @@ class Recorder:
         names, renamed = self.node_names(ids)
         last_output, last_topo, _ = self.passes[-1]
         last_topo_ids = [ids[node] for node in last_topo]
-        several = len(self.passes) > 1 or any(f["phase"] == "update" for f in frames)
+        several = (
+            len(self.passes) > 1 or self.sort_writes or any(f["phase"] == "update" for f in frames)
+        )
         if self.right.pass_locals:
             self.right_by_id = self.right_locals_by_id(ids)
         if self.plain:
@@ -1133,7 +1144,11 @@ class Recorder:
         carried: list[str] = []
         last_pass = len(self.passes) - 1
         # A one-pass trace keeps schema 1's shape: its sort frame has no `changes`.
-        one_pass = len(self.passes) == 1 and not any(f["phase"] == "update" for f in self.frames)
+        one_pass = (
+            len(self.passes) == 1
+            and not self.sort_writes
+            and not any(f["phase"] == "update" for f in self.frames)
+        )
         assign = self.mistake == "assign"
         plain = self.plain
         for frame in self.frames:

@@ -176,3 +176,19 @@ def test_generators_are_bounded_like_calls_and_loops() -> None:
     # A generator is lazy: one that never ends is fine while nobody asks for it all.
     lazy = "def forever():\n    while True:\n        yield 1\ng = forever()\nprint(next(g))\n"
     assert run(lazy) == ["1"]
+
+
+def test_a_backward_that_writes_the_gradients_itself_keeps_its_writes() -> None:
+    # No node has a rule: the sort frame holds every write, and says so, even in a
+    # one-pass trace (schema 2, so that its `changes` are kept for the page to replay).
+    source = (Path(__file__).parent / "real_code" / "recursive_backward.py").read_text()
+    one_pass = source[: source.index("x.grad = y.grad = 0.0")]
+    trace = trace_source(one_pass)
+    assert trace["schema"] == 2 and len(trace["passes"]) == 1
+    assert not [f for f in trace["frames"] if f["phase"] == "backward"]
+    (sort,) = [f for f in trace["frames"] if f["phase"] == "sort"]
+    assert sort["text"].startswith("z.backward() calls no node's rule")
+    final: dict[str, float] = {}
+    for change in sort["changes"]:
+        final[change["node"]] = change["after"]
+    assert final == {node["id"]: node["grad"] for node in trace["nodes"]}

@@ -302,3 +302,63 @@ describe("names pass by pass", () => {
     assert.equal(passNames(timeline, 1)[i], trace.nodes[i].name);
   });
 });
+
+describe("one pass whose backward() writes the gradients itself (no rule runs)", () => {
+  // c = a*b + a; `backward(self, bp=1.0)` adds bp to its own grad and recurses into its
+  // parents: every write is the sort frame's, the only frame of the pass.
+  const node = (id, label, op, data, grad) => {
+    const kind = op ? "op" : "leaf";
+    return { id, label, name: label || "a*b", op, kind, data, grad, group: "" };
+  };
+  const change = (node, before, after) => ({ node, field: "grad", before, after });
+  const trace = {
+    schema: 2,
+    source: "(a program whose backward() writes the gradients itself)",
+    granularity: "packed",
+    nodes: [
+      node("n0", "a", "", 2, -2),
+      node("n1", "b", "", -3, 2),
+      node("n2", "", "*", -6, 1),
+      node("n3", "c", "+", -4, 1),
+    ],
+    edges: [
+      { source: "n0", target: "n2" },
+      { source: "n1", target: "n2" },
+      { source: "n2", target: "n3" },
+      { source: "n0", target: "n3" },
+    ],
+    topo: [],
+    output: "n3",
+    frames: [
+      { phase: "build", node: "n2", text: "a*b = 2 × −3 = −6", line: 11, pass: 0 },
+      { phase: "build", node: "n3", text: "c = a*b+a = −6 + 2 = −4", line: 8, pass: 0 },
+      {
+        phase: "sort",
+        text: "c.backward() calls no node's rule: …",
+        changes: [
+          change("n3", 0, 1),
+          change("n2", 0, 1),
+          change("n0", 0, -3),
+          change("n1", 0, 2),
+          change("n0", -3, -2),
+        ],
+        node: "n3",
+        pass: 0,
+      },
+    ],
+    passes: [{ output: "n3", topo: [], data: -4, names: {} }],
+  };
+
+  it("is played by the multi-pass timeline, which replays the sort frame's writes", () => {
+    assert.ok(isMultiPass(trace));
+    const timeline = createTimeline(trace);
+    assert.deepEqual([...stateAt(timeline, 1).grads], [0, 0, 0, 0]);
+    assert.deepEqual([...stateAt(timeline, 2).grads], [-2, 2, 1, 1]);
+  });
+
+  it("without those writes a one-pass trace stays schema 1's player", () => {
+    const seedOnly = structuredClone(trace);
+    seedOnly.frames[2].changes = [change("n3", 0, 1)];
+    assert.equal(isMultiPass(seedOnly), false);
+  });
+});

@@ -35,9 +35,18 @@ export const PASS_KEYFRAME_INTERVAL = 64;
  */
 
 /**
+ * Whether a sort frame holds writes besides the seed (a backward() that writes the
+ * gradients itself): only the multi-pass timeline replays them.
+ * @param {import("./trace.js").Frame} frame
+ */
+const sortWrites = (frame) =>
+  frame.phase === "sort" && Array.isArray(frame.changes) && frame.changes.length > 1;
+
+/**
  * Whether a trace needs this module: several passes, values changed between them,
- * or one pass of a program whose nodes carry call groups (so pass-graph.js can fold
- * them). A one-pass trace without updates or groups plays exactly like `schema: 1`.
+ * writes in a sort frame (`sortWrites`), or one pass of a program whose nodes carry
+ * call groups (so pass-graph.js can fold them). A one-pass trace without these plays
+ * exactly like `schema: 1`.
  * @param {Trace} trace
  */
 export function isMultiPass(trace) {
@@ -45,7 +54,8 @@ export function isMultiPass(trace) {
   if (!Array.isArray(passes)) return false;
   if (
     trace.schema === 2 &&
-    (passes.length > 1 || trace.frames.some((frame) => frame.phase === "update"))
+    (passes.length > 1 ||
+      trace.frames.some((frame) => frame.phase === "update" || sortWrites(frame)))
   )
     return true;
   return passes.length === 1 && hasGroups(trace);
@@ -343,6 +353,9 @@ function applyFrame(timeline, data, grads, k) {
         /** @type {Int32Array} */ (timeline.framePass)[k]
       ].output
     ] = 1;
+    // The program's own writes there: its seed, a zeroing, or (a backward() that runs no
+    // node's rule) every gradient it wrote itself.
+    for (const change of frame.changes ?? []) grads[at(change.node)] = change.after;
   } else if (frame.phase === "backward") {
     for (const c of frame.contributions) grads[at(c.to)] = c.after;
   } else if (frame.phase === "update") {

@@ -256,16 +256,21 @@ class ExpressionCompiler:
             if star is None:
                 if len(items) != count:
                     raise ProgramError(
-                        f"cannot unpack {len(items)} values into {count} names"
+                        f"not enough values to unpack (expected {count}, got {len(items)})"
                         if len(items) < count
-                        else f"too many values to unpack (expected {count})"
+                        else f"too many values to unpack (expected {count})",
+                        kind="ValueError",
                     )
                 for store, item in zip(stores, items, strict=True):
                     store(f, item)
                 return
             after = count - star - 1
             if len(items) < count - 1:
-                raise ProgramError(f"not enough values to unpack (expected at least {count - 1})")
+                raise ProgramError(
+                    f"not enough values to unpack (expected at least {count - 1},"
+                    f" got {len(items)})",
+                    kind="ValueError",
+                )
             for i in range(star):
                 stores[i](f, items[i])
             stores[star](f, list(items[star : len(items) - after]))

@@ -158,9 +158,18 @@ class Texts:
             value = self.to_repr(value).encode("ascii", "backslashreplace").decode("ascii")
         if not spec:
             return self.to_str(value)
+        kind = type(value)
+        if kind is Value:
+            raise ProgramError("a Value has no format; format its .data or .grad")
+        if kind not in (int, float, bool, str):
+            # CPython's `object.__format__` refuses any spec (the program's classes too).
+            name = "NoneType" if value is None else type_name(value)
+            raise ProgramError(
+                f"unsupported format string passed to {name}.__format__", kind="TypeError"
+            )
         match = _SPEC.fullmatch(spec)
         if match is None:
-            raise ProgramError(f"invalid format spec {spec[:40]!r}")
+            raise _spec_error(value, spec)
         width = int(match["width"] or 0)
         precision = int(match["precision"] or 0)
         if width > MAX_STR:
@@ -169,17 +178,12 @@ class Texts:
             )
         if precision > _MAX_PRECISION:
             raise ProgramError(f"the format precision {precision:,} is above {_MAX_PRECISION}")
-        kind = type(value)
-        if kind is Value:
-            raise ProgramError("a Value has no format; format its .data or .grad")
-        if kind not in (int, float, bool, str):
-            raise ProgramError(f"{a_type(value)} cannot be formatted with a spec")
         if kind is float and match["type"] in (None, "f", "F", "%") and abs(value) > 1e100:
             raise ProgramError("this number is too large to format with a precision")
         try:
             text = format(value, spec)
-        except (ValueError, OverflowError) as error:
-            raise ProgramError(f"cannot format this {type_name(value)}: {error}") from None
+        except (ValueError, OverflowError) as error:  # CPython's words, caught as its class
+            raise ProgramError(str(error), kind=type(error).__name__) from None
         self.state.check_str(len(text))
         return text
 
@@ -231,6 +235,19 @@ class _NoMethod:
 
 # What `Machine.call_dunder` returns when a program's class has no such method.
 NO_METHOD: Any = _NoMethod()
+
+
+def _spec_error(value: Any, spec: str) -> ProgramError:
+    """The error for a spec no format accepts: CPython's ValueError, whose words Python's
+    `format` gives for a plain value when the spec is short and names no large width (it
+    fails on parsing; the check keeps a spec this pattern misses from ever allocating)."""
+    plain = type(value) in (int, float, bool, str)
+    if plain and len(spec) <= 40 and re.search(r"\d{5}", spec) is None:
+        try:
+            format(value, spec)
+        except ValueError as error:
+            return ProgramError(str(error), kind="ValueError")
+    return ProgramError(f"invalid format spec {spec[:40]!r}", kind="ValueError")
 
 
 def type_name(value: Any) -> str:

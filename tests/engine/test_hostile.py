@@ -29,7 +29,7 @@ ESCAPES = [
     ("class A:\n    pass\ny = A().__dict__\n", "dunder"),
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
     ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
-    ("s = f'{1:{\"0.__class__\"}}'\n", "format spec"),
+    ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = getattr(1, 'real')\n", "no attribute 'real'"),
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),
     ("class A:\n    pass\nsetattr(A(), '__class__', 1)\n", "dunder"),

@@ -315,3 +315,24 @@ def test_a_generator_expression_makes_its_nodes_as_the_consumer_asks_as_cpython_
     builds = [f["node"] for f in trace["frames"] if f["phase"] == "build"]
     ops = {n["id"]: n["op"] for n in trace["nodes"]}
     assert [ops[node] for node in builds] == ["*", "+", "*", "+"]
+
+
+def test_unpacking_errors_are_cpythons_value_errors() -> None:
+    source = (
+        "for xs in [[1], [1, 2, 3], []]:\n"
+        "    try:\n        a, b = xs\n    except ValueError as e:\n        print(e)\n"
+        "    try:\n        a, *b, c = xs\n    except ValueError as e:\n        print(e)\n"
+        "    try:\n        a, b = iter(xs)\n    except Exception as e:\n        print(type(e).__name__, e)\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_format_errors_are_cpythons_and_caught_by_class() -> None:
+    source = (
+        "class P:\n    pass\n"
+        "for spec in ['r', '>8', '.3f', ',s', 'abc', '+s', '=5', '.2d', 'x', '{0.__class__}']:\n"
+        "    for v in [1, 'a', 1.5, None, [1], (1,), True, P()]:\n"
+        "        try:\n            print(format(v, spec), f'{v:{spec}}')\n"
+        "        except (ValueError, TypeError) as e:\n            print(type(e).__name__, e)\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -601,7 +601,7 @@ class Compiler(ExpressionCompiler):
                 return left
             elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
-                left.items = sets.combine(state, SET_OPERATORS[op], left, right).items
+                sets.combine_in_place(state, SET_OPERATORS[op], left, right)
                 return left
             return binary(op, left, right)
 

@@ -1087,14 +1087,22 @@ class ExpressionCompiler:
 
             return make_tuple
 
+        # CPython 3.11 compiles a display of three or more constants (`{3, 1, 2}`) to a
+        # frozenset constant, which its compiler builds twice, then copied into the set:
+        # the same steps give the same table, so the same order.
+        folded = len(node.elts) > 2 and all(map(_folded_constant, node.elts))
+
         def make_set(f: Frame) -> PSet:
             content = values(f)
             for item in content:
                 m.key(item)
             try:
-                return PSet(content)
+                result = PSet(content)
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None
+            if folded and result.mirror is not None:
+                result.mirror = set(frozenset(tuple(frozenset(content))))
+            return result
 
         return make_set
 
@@ -1354,3 +1362,15 @@ def _uses_super(body: list[ast.stmt] | ast.expr) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == "super" for node in nodes for n in ast.walk(node)
     )
+
+
+def _folded_constant(node: ast.expr) -> bool:
+    """Whether CPython's compiler folds `node` into a constant (a literal, a signed
+    number, a tuple of such)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd | ast.Invert):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.Tuple):
+        return all(map(_folded_constant, node.elts))
+    return False

@@ -144,9 +144,7 @@ class Library:
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
-            "set": TypeObject(
-                "set", lambda a, k: self.make_set(self.collect(a[0]) if a else []), (PSet,)
-            ),
+            "set": TypeObject("set", lambda a, k: self.set_(a), (PSet,)),
             "dict": TypeObject("dict", self.dict_, (dict,)),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
@@ -631,6 +629,13 @@ class Library:
         self.state.check_nesting(items)
         return tuple(items)
 
+    def set_(self, args: list[Any]) -> PSet:
+        """`set(x)`; of a set, CPython's copy (its order too)."""
+        if args and type(args[0]) is PSet:
+            self.state.charge(len(args[0]))
+            return sets.copy(args[0])
+        return self.make_set(self.collect(args[0]) if args else [])
+
     def make_set(self, items: list[Any]) -> PSet:
         key = self.machine.key
         for item in items:
@@ -914,7 +919,7 @@ class Library:
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
-                obj.items[item] = None
+                obj.add(item)
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 
@@ -923,20 +928,20 @@ class Library:
                 add(obj, [item], {})
 
         def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.items.pop(self.machine.key(one(args, kwargs, "discard")), None)
+            obj.discard(self.machine.key(one(args, kwargs, "discard")))
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             item = self.machine.key(one(args, kwargs, "remove"))
             if item not in obj.items:
                 raise ProgramError("remove(): the item is not in the set")
-            del obj.items[item]
+            obj.discard(item)
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
             state.charge(len(obj))
-            return PSet(obj.items)
+            return sets.copy(obj)
 
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.items.clear()
+            obj.clear()
 
         def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
             def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -945,9 +950,16 @@ class Library:
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
-                result = PSet(obj.items)
+                result = sets.copy(obj)
+                sources: list[Any] = []
                 for arg in args:  # `a.union(b, c)`: any iterables, one after the other
-                    result = sets.combine(state, name, result, self.make_set(self.collect(arg)))
+                    items = self.collect(arg)
+                    other = self.make_set(items)
+                    result = sets.combine(state, name, result, other)
+                    sources.append(other.mirror if type(arg) is PSet else items)
+                # CPython's own method on the same items gives its order of the result.
+                if obj.mirror is not None and all(map(sets.orderable, sources)):
+                    result.mirror = getattr(obj.mirror, name)(*sources)
                 return result
 
             return method
@@ -955,9 +967,7 @@ class Library:
         def pop(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
             if args or kwargs or not obj.items:
                 raise ProgramError("pop from an empty set", kind="KeyError")
-            item = next(iter(obj.items))
-            del obj.items[item]
-            return item
+            return obj.pop()
 
         table = {
             "add": add,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
@@ -829,7 +829,7 @@ class Machine:
         if kind is dict:
             return _live(value, "dictionary")
         if kind is PSet:
-            return _live(value.items, "Set")
+            return _live(value.ordered(), "Set")
         if kind in SIZED or kind in ITERATOR_TYPES:
             return iter(value)
         if kind is PInstance:
@@ -939,7 +939,7 @@ class Machine:
             if count > room:
                 self.state.check_items(count + MAX_ITEMS - room)
             self.state.charge(count // ITEMS_PER_STEP)
-            return list(value.items if type(value) is PSet else value)
+            return list(value.ordered() if type(value) is PSet else value)
         out: list[Any] = []
         state = self.state
         for item in self.iterate(value):
@@ -984,7 +984,7 @@ ITERATOR_TYPES = frozenset(
 )
 
 
-def _live(table: dict[Any, Any], what: str) -> Iterator[Any]:
+def _live(table: Iterable[Any], what: str) -> Iterator[Any]:
     """Iterate a dict's keys (or a set's items) without copying them, as CPython does:
     changing its size meanwhile is the error CPython raises, not a copy per loop."""
     try:

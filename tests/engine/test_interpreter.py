@@ -220,11 +220,23 @@ def test_a_failed_assert_is_an_error_with_its_message_and_line() -> None:
     assert caught.value.line == 2
 
 
-def test_set_iteration_follows_insertion_order() -> None:
-    trace = trace_source(
-        "s = set()\nfor x in [5, 1, 4, 1, 3]:\n    s.add(x)\nprint(list(s))" + TAIL
+def test_a_set_of_strings_iterates_in_insertion_order() -> None:
+    trace = trace_source("s = set()\nfor x in 'eadad':\n    s.add(x)\nprint(list(s))" + TAIL)
+    assert printed_lines(trace) == ["['e', 'a', 'd']"]
+
+
+def test_a_set_of_numbers_iterates_in_cpythons_order() -> None:
+    # CPython's order of ints and floats is the same in every run: its table's.
+    source = (
+        "s = set()\nfor x in [5, 1, 4, 1, 3, 37, 13, 2.5, (1, 2)]:\n    s.add(x)\n"
+        "print(list(s), {37, 2, 13}, set([40, 8]), {x for x in range(40, 0, -3)})\n"
+        "t = set(range(50))\nfor i in range(45):\n    t.discard(i)\n"
+        "u = {33, 1}\nu |= {65, 2}\n"
+        "print(t, t.pop(), t, u, u | {97}, u & {65, 1, 9}, u - {1}, u ^ {129, 2})\n"
+        "print(u.union([161, 3]), set(u), u.copy(), sorted(u), [x * 2 for x in u])\n"
+        "print({-1, -2, 7}, {0.5, 1.5, 2.0}, {True, 2, 0})\n"
     )
-    assert printed_lines(trace) == ["[5, 1, 4, 3]"]
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
 
 
 def test_an_unseeded_program_draws_the_numbers_of_seed_zero() -> None:

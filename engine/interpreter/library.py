@@ -19,7 +19,7 @@ from typing import Any
 
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
-from backprop_animator.engine.interpreter.generators import generator_methods
+from backprop_animator.engine.interpreter.generators import generator_methods, stop_iteration
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
@@ -52,7 +52,12 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
-from backprop_animator.engine.interpreter.text import NO_METHOD, a_type, type_name
+from backprop_animator.engine.interpreter.text import (
+    NO_METHOD,
+    a_type,
+    python_type_name,
+    type_name,
+)
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
 
@@ -313,10 +318,10 @@ class Library:
         self.state.charge(1)
         try:
             return next(iterator)
-        except StopIteration:
+        except StopIteration as stop:
             if len(args) == 2:
                 return args[1]
-            raise ProgramError("StopIteration", kind="StopIteration") from None
+            raise stop_iteration(stop.value) from None
 
     def unary_function(self, name: str) -> Call:
         """`tanh(x)` and friends of the straight-line language: a Value's method, or the
@@ -386,7 +391,8 @@ class Library:
             result = self.machine.call_dunder(value, "__len__")
             if type(result) is int:
                 return result
-        raise ProgramError(f"{a_type(value)} has no len()")
+        missing = TypeError(f"object of type '{python_type_name(value)}' has no len()")
+        raise caught_as(f"{a_type(value)} has no len()", missing)
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
@@ -420,7 +426,8 @@ class Library:
         if not candidates:
             if has_default:
                 return default
-            raise ProgramError(f"{which}() of an empty sequence")
+            empty = ValueError(f"{which}() arg is an empty sequence")
+            raise caught_as(f"{which}() of an empty sequence", empty)
         best = candidates[0]
         best_key = best if key is None else self.machine.call(key, [best])
         op = "<" if which == "min" else ">"
@@ -438,7 +445,8 @@ class Library:
             result = self.machine.call_dunder(value, "__abs__")
             if result is not NO_METHOD:
                 return result
-        raise ProgramError(f"abs() needs a number, not {a_type(value)}")
+        wrong = TypeError(f"bad operand type for abs(): '{python_type_name(value)}'")
+        raise caught_as(f"abs() needs a number, not {a_type(value)}", wrong)
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
@@ -743,7 +751,14 @@ class Library:
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
         def remove(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            del obj[index(obj, args, kwargs)]
+            item = one(args, kwargs, "remove")
+            state.charge(len(obj))
+            for i, candidate in enumerate(obj):
+                if m.compare("==", candidate, item):
+                    del obj[i]
+                    return
+            missing = ValueError("list.remove(x): x not in list")
+            raise caught_as("remove(): the value is not in the list", missing)
 
         def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             key = kwargs.pop("key", None)

@@ -224,9 +224,7 @@ class Machine:
         params = fn.params
         variables: dict[str, Any] = {}
         if len(args) > len(params) and fn.vararg is None:
-            raise ProgramError(
-                f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given"
-            )
+            raise too_many_arguments(fn, len(args), kwargs)
         variables.update(zip(params, args, strict=False))
         if fn.vararg is not None:
             rest = args[len(params) :]
@@ -235,25 +233,37 @@ class Machine:
         extra: dict[str, Any] = {}
         for name, value in kwargs.items():
             if name in variables:
-                raise ProgramError(f"{fn.name}() got multiple values for argument '{name}'")
+                raise ProgramError(
+                    f"{qualified(fn)}() got multiple values for argument '{name}'",
+                    kind="TypeError",
+                )
             if name in params or name in fn.kwonly:
                 variables[name] = value
             elif fn.kwarg is not None:
                 extra[name] = value
             else:
-                raise ProgramError(f"{fn.name}() got an unexpected keyword argument '{name}'")
+                raise ProgramError(
+                    f"{qualified(fn)}() got an unexpected keyword argument '{name}'",
+                    kind="TypeError",
+                )
         first_default = len(params) - len(fn.defaults)
+        missing: list[str] = []
         for i, name in enumerate(params):
             if name not in variables:
                 if i >= first_default:
                     variables[name] = fn.defaults[i - first_default]
                 else:
-                    raise ProgramError(f"{fn.name}() is missing the argument '{name}'")
+                    missing.append(name)
+        if missing:
+            raise missing_arguments(fn, missing, "positional")
         for name in fn.kwonly:
             if name not in variables:
                 if name not in fn.kwdefaults:
-                    raise ProgramError(f"{fn.name}() is missing the keyword argument '{name}'")
-                variables[name] = fn.kwdefaults[name]
+                    missing.append(name)
+                else:
+                    variables[name] = fn.kwdefaults[name]
+        if missing:
+            raise missing_arguments(fn, missing, "keyword-only")
         if fn.kwarg is not None:
             variables[fn.kwarg] = extra
         return variables
@@ -281,7 +291,7 @@ class Machine:
         elif type(init) is NativeMethod:
             init.call([instance, *args], kwargs or {})
         elif args or kwargs:
-            raise ProgramError(f"{cls.name}() takes no arguments")
+            raise ProgramError(f"{cls.name}() takes no arguments", kind="TypeError")
         shape = cls.shape or find_shape(cls, instance.attrs)
         if shape is not None:
             cls.shape = shape
@@ -396,10 +406,21 @@ class Machine:
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):
-            raise ProgramError(
+            # Uncaught, a hint; caught (`hasattr(x, 'data')`), CPython's AttributeError.
+            error = ProgramError(
                 f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
                 "number. In a program with functions, loops, several backward() calls or "
-                "other Python, numbers stay numbers; make inputs with Value(2.0)"
+                "other Python, numbers stay numbers; make inputs with Value(2.0)",
+                kind="AttributeError",
+            )
+            error.args_seen = (f"'{type_name(obj)}' object has no attribute '{name}'",)
+            raise error
+        python_type = PYTHON_TYPES.get(kind)
+        if python_type is not None and not hasattr(python_type, name):
+            # CPython has no such attribute either: its AttributeError, caught as one.
+            raise ProgramError(
+                f"'{python_type.__name__}' object has no attribute '{name}'",
+                kind="AttributeError",
             )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
@@ -982,6 +1003,55 @@ ITERATOR_TYPES = frozenset(
         filter,
     }
 )
+
+
+# The built-in types whose attributes are CPython's (the name looked up on the type
+# itself, never on a program's value): an attribute none of them has is a plain
+# AttributeError; one CPython has and this interpreter lacks is refused as not available.
+PYTHON_TYPES: dict[type, type] = {
+    kind: kind for kind in (int, float, bool, str, list, tuple, dict, range, type(None))
+}
+PYTHON_TYPES[PSet] = set
+
+
+def qualified(fn: Function) -> str:
+    """The name CPython's argument errors give a function: `Vec.add` for a method."""
+    return fn.name if fn.owner is None else f"{fn.owner.name}.{fn.name}"
+
+
+def too_many_arguments(fn: Function, given: int, kwargs: dict[str, Any]) -> ProgramError:
+    """CPython's words: `f() takes from 1 to 2 positional arguments but 3 were given`."""
+    most = len(fn.params)
+    least = most - len(fn.defaults)
+    takes = f"from {least} to {most}" if least != most else str(most)
+    plural = "" if takes == "1" else "s"
+    were = "was" if given == 1 else "were"
+    keywords = sum(1 for name in kwargs if name in fn.kwonly)
+    if keywords:  # `but 3 positional arguments (and 1 keyword-only argument) were given`
+        were = (
+            f"positional argument{'' if given == 1 else 's'} (and {keywords} keyword-only "
+            f"argument{'' if keywords == 1 else 's'}) were"
+        )
+    return ProgramError(
+        f"{qualified(fn)}() takes {takes} positional argument{plural} but {given} {were} given",
+        kind="TypeError",
+    )
+
+
+def missing_arguments(fn: Function, names: list[str], which: str) -> ProgramError:
+    """CPython's words: `f() missing 2 required positional arguments: 'a' and 'b'`."""
+    quoted = [f"'{name}'" for name in names]
+    if len(quoted) == 1:
+        listed = quoted[0]
+    elif len(quoted) == 2:
+        listed = f"{quoted[0]} and {quoted[1]}"
+    else:
+        listed = ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
+    plural = "" if len(names) == 1 else "s"
+    return ProgramError(
+        f"{qualified(fn)}() missing {len(names)} required {which} argument{plural}: {listed}",
+        kind="TypeError",
+    )
 
 
 def _live(table: Iterable[Any], what: str) -> Iterator[Any]:

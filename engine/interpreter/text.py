@@ -163,9 +163,9 @@ class Texts:
             raise ProgramError("a Value has no format; format its .data or .grad")
         if kind not in (int, float, bool, str):
             # CPython's `object.__format__` refuses any spec (the program's classes too).
-            name = "NoneType" if value is None else type_name(value)
             raise ProgramError(
-                f"unsupported format string passed to {name}.__format__", kind="TypeError"
+                f"unsupported format string passed to {python_type_name(value)}.__format__",
+                kind="TypeError",
             )
         match = _SPEC.fullmatch(spec)
         if match is None:
@@ -248,6 +248,11 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
         except ValueError as error:
             return ProgramError(str(error), kind="ValueError")
     return ProgramError(f"invalid format spec {spec[:40]!r}", kind="ValueError")
+
+
+def python_type_name(value: Any) -> str:
+    """`type(value).__name__` as CPython's messages give it ('NoneType', 'list')."""
+    return "NoneType" if value is None else type_name(value)
 
 
 def type_name(value: Any) -> str:

@@ -334,7 +334,8 @@ def test_unpacking_errors_are_cpythons_value_errors() -> None:
         "for xs in [[1], [1, 2, 3], []]:\n"
         "    try:\n        a, b = xs\n    except ValueError as e:\n        print(e)\n"
         "    try:\n        a, *b, c = xs\n    except ValueError as e:\n        print(e)\n"
-        "    try:\n        a, b = iter(xs)\n    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "    try:\n        a, b = iter(xs)\n    except Exception as e:\n"
+        "        print(type(e).__name__, e)\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
 
@@ -347,4 +348,55 @@ def test_format_errors_are_cpythons_and_caught_by_class() -> None:
         "        try:\n            print(format(v, spec), f'{v:{spec}}')\n"
         "        except (ValueError, TypeError) as e:\n            print(type(e).__name__, e)\n"
     )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_argument_errors_are_cpythons_type_errors() -> None:
+    source = """
+def f(a, b=2, *, c, d=4):
+    return a
+def g():
+    return 1
+def h(a, b, c):
+    return 1
+class A:
+    def m(self, x):
+        return x
+class B:
+    pass
+calls = [
+    lambda: f(), lambda: f(1), lambda: f(1, 2, 3), lambda: f(1, 2, 3, c=1),
+    lambda: f(1, c=1, z=2), lambda: f(1, a=2, c=1), lambda: g(1), lambda: g(1, 2),
+    lambda: h(), lambda: h(1), lambda: A().m(), lambda: A().m(1, 2), lambda: B(1),
+    lambda: f(1, 2, 3, c=1, d=2),
+]
+for call in calls:
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_built_in_errors_are_caught_with_cpythons_class_and_words() -> None:
+    source = """
+def gen():
+    yield 1
+    return 'r'
+g = gen()
+next(g)
+tests = [
+    lambda: next(g), lambda: next(iter([])), lambda: len(5), lambda: len(None),
+    lambda: min([]), lambda: max([], key=abs), lambda: abs('a'), lambda: [1].remove(3),
+    lambda: (1).missing, lambda: 'a'.missing, lambda: None.missing, lambda: {1}.missing,
+    lambda: (2.0).data,
+]
+for t in tests:
+    try:
+        t()
+    except Exception as e:
+        print(type(e).__name__, repr(str(e)), e.args)
+print(hasattr(2.0, 'data'), hasattr([], 'zz'), getattr(1, 'q', 0))
+"""
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

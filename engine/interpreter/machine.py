@@ -784,6 +784,9 @@ class Machine:
                 return bool(_ORDER[op](left, right))
             except TypeError:
                 pass
+        elif lt is PSet and rt is PSet:  # subset and superset, as CPython's sets order
+            self.state.charge(min(len(left), len(right)))
+            return bool(_ORDER[op](left.items.keys(), right.items.keys()))
         hint = "; compare their .data" if lt is Value or rt is Value else ""
         raise ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",

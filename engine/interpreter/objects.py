@@ -359,6 +359,12 @@ class PSet:
     def __contains__(self, item: Any) -> bool:
         return item in self.items
 
+    def __eq__(self, other: object) -> bool:
+        """`{1, 2} == {2, 1}`, in a list too: the same items, as CPython's sets compare."""
+        return type(other) is PSet and self.items.keys() == other.items.keys()
+
+    __hash__ = object.__hash__  # never a program's key (Machine.key refuses a set)
+
     def ordered(self) -> Iterable[Any]:
         """The items in the order the program sees them (CPython's, for numbers)."""
         return self.items if self.mirror is None else self.mirror

@@ -400,3 +400,11 @@ for t in tests:
 print(hasattr(2.0, 'data'), hasattr([], 'zz'), getattr(1, 'q', 0))
 """
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_sets_compare_as_cpythons() -> None:
+    source = (
+        "print({1, 2} == {2, 1}, {1} != {1}, [{1}] == [{1}], {'a': {3}} == {'a': {3}})\n"
+        "print({1, 2} < {1, 2, 3}, {1} <= {1}, {3} > {4}, {1, 2} >= {2}, {1} < {1})\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -1104,6 +1104,7 @@ class Library:
             ljust=ljust,
             rjust=rjust,
         )
+        table.update({name: _general_str_method(state, name) for name in _STR_GENERAL})
         return {name: self.bound(call, name) for name, call in table.items()}
 
     # Modules
@@ -1465,6 +1466,53 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "removeprefix": str.removeprefix,
     "removesuffix": str.removesuffix,
 }
+# String methods Python runs on strings, integers, None and tuples of strings alone
+# (`str_methods`' `general`); a keyword one does not take is Python's own TypeError.
+_STR_GENERAL: dict[str, Callable[..., Any]] = {
+    name: getattr(str, name)
+    for name in (
+        "index", "rindex", "find", "rfind", "count", "split", "rsplit", "splitlines",
+        "startswith", "endswith", "strip", "lstrip", "rstrip", "isidentifier", "istitle",
+        "isdecimal", "isnumeric", "isprintable", "isascii", "expandtabs",
+    )
+}  # fmt: skip
+
+
+def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:
+    """A method that takes strings, small integers, None or a tuple of strings
+    (`split(',', maxsplit=1)`, `index('a', 2)`, `startswith(('a', 'b'))`): Python's
+    own, which calls back into nothing; its errors are CPython's, caught as such."""
+
+    def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        for value in (*args, *kwargs.values()):
+            if not _plain_argument(value):
+                raise ProgramError(f"{name}() takes strings and integers here")
+        if name == "expandtabs":
+            tab = (args or list(kwargs.values()) or [8])[0]
+            state.check_str(len(obj) * max(1, tab if type(tab) is int else 1))
+        state.charge(len(obj) // 10)
+        try:
+            result = _STR_GENERAL[name](obj, *args, **kwargs)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise caught_as(f"{name}(): {error}", error) from None
+        if type(result) is list:
+            state.check_items(len(result))
+        elif type(result) is str:
+            state.check_str(len(result))
+        return result
+
+    return method
+
+
+def _plain_argument(value: Any) -> bool:
+    kind = type(value)
+    if kind is int:
+        return bool(-(2**63) <= value < 2**63)
+    if kind is tuple:
+        return len(value) <= 1000 and all(type(item) is str for item in value)
+    return kind is str or kind is bool or value is None
+
+
 # The methods of `_STR_METHODS` whose one string argument is not optional.
 _ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 

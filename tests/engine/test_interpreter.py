@@ -408,3 +408,23 @@ def test_sets_compare_as_cpythons() -> None:
         "print({1, 2} < {1, 2, 3}, {1} <= {1}, {3} > {4}, {1, 2} >= {2}, {1} < {1})\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_string_methods_take_cpythons_arguments_and_raise_its_errors() -> None:
+    source = """
+calls = [
+    lambda: 'a,b,c'.split(',', maxsplit=1), lambda: 'a b c'.rsplit(None, 1),
+    lambda: 'abc'.index('z'), lambda: 'abcb'.rindex('b'), lambda: 'abc'.index('b', 2),
+    lambda: 'x\\ty'.expandtabs(4), lambda: 'a\\nb\\n'.splitlines(keepends=True),
+    lambda: 'hi'.startswith(('x', 'h')), lambda: 'Ab'.istitle(), lambda: 'a1'.isidentifier(),
+    lambda: 'abc'.find('c', -1), lambda: 'aaa'.count('a', 1), lambda: 'abc'.split(sep=''),
+    lambda: 'abc'.index(), lambda: 'a'.strip(None), lambda: 'abc'.split(x=1),
+    lambda: 'xyx'.strip('x'), lambda: 'abc'.endswith('c', 0, 2),
+]
+for call in calls:
+    try:
+        print(repr(call()))
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -848,17 +848,26 @@ class Library:
     def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
 
+        # The views are lists, which print as CPython's views (`dict_keys(['a'])`).
+        register = self.machine.register
+
         def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
             state.charge(len(obj))
-            return list(obj.keys())
+            view = list(obj.keys())
+            register(view, "dict_keys")
+            return view
 
         def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
             state.charge(len(obj))
-            return list(obj.values())
+            view = list(obj.values())
+            register(view, "dict_values")
+            return view
 
         def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
             state.charge(len(obj))
-            return list(obj.items())
+            view = list(obj.items())
+            register(view, "dict_items")
+            return view
 
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not 1 <= len(args) <= 2:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
@@ -127,6 +128,17 @@ class Machine:
         # `(obj, kind, factory)`, kind "defaultdict", "Counter" or "deque".
         self.collections: dict[int, tuple[Any, str, Any]] = {}
         self.texts.collections = self.collections
+
+    def register(self, obj: Any, kind: str, factory: Any = None) -> None:
+        """Keep `obj` in `collections` as a `kind` (also "dict_keys", "dict_values",
+        "dict_items": the lists a dict's views are, which print as CPython's views)."""
+        registry = self.collections
+        if len(registry) >= PRUNE_AT:
+            # Forget the ones only the registry still holds (a loop's temporary deques).
+            for key, (held, _, _) in list(registry.items()):
+                if sys.getrefcount(held) <= UNUSED_REFCOUNT:
+                    del registry[key]
+        registry[id(obj)] = (obj, kind, factory)
 
     # Calls
 
@@ -1007,6 +1019,11 @@ ITERATOR_TYPES = frozenset(
     }
 )
 
+
+# The registry of `collections` objects is pruned when it reaches this size; an object
+# referred to only by its registry entry (and the pruning loop) has this refcount.
+PRUNE_AT = 10_000
+UNUSED_REFCOUNT = 3
 
 # The built-in types whose attributes are CPython's (the name looked up on the type
 # itself, never on a program's value): an attribute none of them has is a plain

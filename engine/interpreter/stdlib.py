@@ -64,10 +64,6 @@ class Field:
 
 
 NO_DEFAULT: Any = Inert("no default")
-# The registry of `collections` objects is pruned when it reaches this size; an object
-# referred to only by its registry entry (and the pruning loop) has this refcount.
-PRUNE_AT = 10_000
-UNUSED_REFCOUNT = 3
 
 
 def stdlib_modules(library: Library) -> dict[str, PModule]:
@@ -725,15 +721,7 @@ def collections_module(library: Library) -> PModule:
     class of the program's kind. They print as the dicts and lists they are."""
     m = library.machine
 
-    registry = m.collections
-
-    def register(obj: Any, kind: str, factory: Any = None) -> None:
-        if len(registry) >= PRUNE_AT:
-            # Forget the ones only the registry still holds (a loop's temporary deques).
-            for key, (held, _, _) in list(registry.items()):
-                if sys.getrefcount(held) <= UNUSED_REFCOUNT:
-                    del registry[key]
-        registry[id(obj)] = (obj, kind, factory)
+    register = m.register
 
     def defaultdict(args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         factory = args[0] if args else None

@@ -129,8 +129,8 @@ class Texts:
         return "{" + inner + "}" if parts else "set()"
 
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
-        if kind == "deque":
-            return f"deque([{inner}])"
+        if kind in ("deque", "dict_keys", "dict_values", "dict_items"):
+            return f"{kind}([{inner}])"
         if kind == "defaultdict":
             shown = "None" if factory is None else self.to_repr(factory, seen)
             return f"defaultdict({shown}, {{{inner}}})"

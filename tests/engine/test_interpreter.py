@@ -428,3 +428,12 @@ for call in calls:
         print(type(e).__name__, e)
 """
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_a_dicts_views_print_as_cpythons() -> None:
+    source = (
+        "d = {'a': 1, 2: [3]}\n"
+        "print(d.keys(), d.values(), d.items(), list(d.keys()), str(d.items()), [d.keys()])\n"
+        "print(f'{d.keys()}', sorted(d.values(), key=str), len(d.items()))\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -141,6 +141,7 @@ class Library:
             "map": Builtin("map", self.map_),
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
+            "issubclass": Builtin("issubclass", self.issubclass_),
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
@@ -582,6 +583,24 @@ class Library:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
 
+    def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
+        built-in exceptions among them) and `object`."""
+        if kwargs or len(args) != 2:
+            raise ProgramError("issubclass() takes a class and a class (or a tuple of them)")
+        cls, classes = args
+        if type(cls) is not PClass and cls is not self.object_class:
+            raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
+        options = classes if type(classes) is tuple else (classes,)
+        for option in options:
+            if option is self.object_class:
+                return True
+            if type(option) is not PClass:
+                raise ProgramError("issubclass() takes the program's classes here")
+            if option in cls.mro:
+                return True
+        return False
+
     def converted(self, value: Any, dunder: str, kind: type) -> Any:
         """`float(v)` / `int(v)` of an object of the program's class: its own `__float__`
         / `__int__`, which must give that type, as CPython requires."""
@@ -611,7 +630,9 @@ class Library:
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
-            return self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no()
+            return (
+                self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no(value)
+            )
         except (ValueError, OverflowError) as error:
             raise caught_as(f"int(): {error}", error) from None
 
@@ -980,7 +1001,7 @@ class Library:
                     items = self.collect(arg)
                     other = self.make_set(items)
                     result = sets.combine(state, name, result, other)
-                    sources.append(other.mirror if type(arg) is PSet else items)
+                    sources.append(arg.mirror if type(arg) is PSet else items)
                 # CPython's own method on the same items gives its order of the result.
                 if obj.mirror is not None and all(map(sets.orderable, sources)):
                     result.mirror = getattr(obj.mirror, name)(*sources)
@@ -1045,11 +1066,14 @@ class Library:
             return method
 
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            if kwargs or len(args) != 2 or any(type(a) is not str for a in args):
+            count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
+            if kwargs or len(args) not in (2, 3) or any(type(a) is not str for a in args[:2]):
                 raise ProgramError("replace() takes two strings here")
-            old, new = args
+            if type(count) not in (int, bool):
+                raise ProgramError("replace()'s count must be an integer", kind="TypeError")
+            old, new = args[:2]
             state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
-            return obj.replace(old, new)
+            return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             return texts.format(obj, _fill(args) + "<" + str(_width(args[:1])))
@@ -1559,5 +1583,9 @@ def _width(args: list[Any]) -> int:
     return max(0, int(args[0]))
 
 
-def _no() -> int:
-    raise ProgramError("int() takes a number or a string")
+def _no(value: Any) -> int:
+    raise ProgramError(
+        "int() argument must be a string, a bytes-like object or a real number, "
+        f"not '{python_type_name(value)}'",
+        kind="TypeError",
+    )

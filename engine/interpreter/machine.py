@@ -49,7 +49,13 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
 )
-from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
+from backprop_animator.engine.interpreter.text import (
+    NO_METHOD,
+    Texts,
+    a_type,
+    python_type_name,
+    type_name,
+)
 from backprop_animator.engine.ops import FUNCTIONS, OPS
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
@@ -914,7 +920,7 @@ class Machine:
                     failed = ProgramError(f"index {key} is out of range", kind="IndexError")
                     failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
                     raise failed from None
-            raise ProgramError(f"indices must be integers, not {type_name(key)}")
+            raise bad_index(obj, key)
         raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
 
     def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
@@ -960,7 +966,7 @@ class Machine:
                 except ValueError as error:
                     raise ProgramError(str(error)) from None
                 return
-            raise ProgramError(f"list indices must be integers, not {type_name(key)}")
+            raise bad_index(obj, key)
         if kind is PInstance:
             result = self.call_dunder(obj, "__setitem__", key, value)
             if result is not NO_METHOD:
@@ -1032,6 +1038,16 @@ PYTHON_TYPES: dict[type, type] = {
     kind: kind for kind in (int, float, bool, str, list, tuple, dict, range, type(None))
 }
 PYTHON_TYPES[PSet] = set
+
+
+def bad_index(obj: Any, key: Any) -> ProgramError:
+    """CPython's TypeError for `xs[1.5]`, `'ab'[None]`."""
+    name = python_type_name(key)
+    if type(obj) is str:
+        return ProgramError(f"string indices must be integers, not '{name}'", kind="TypeError")
+    return ProgramError(
+        f"{type(obj).__name__} indices must be integers or slices, not {name}", kind="TypeError"
+    )
 
 
 def qualified(fn: Function) -> str:

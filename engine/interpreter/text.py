@@ -200,8 +200,12 @@ class Texts:
                 out.append("%")
                 continue
             if not args:
-                raise ProgramError("not enough values for the % format")
+                raise ProgramError("not enough arguments for format string", kind="TypeError")
             value = args.pop(0)
+            if kind == "c" and type(value) is str:  # `'%c' % 'z'`: the character itself
+                if len(value) != 1:
+                    raise ProgramError("%c requires int or char", kind="TypeError")
+                kind = "s"
             if kind in "sr":
                 text = self.to_str(value) if kind == "s" else self.to_repr(value)
                 spec = ("<" if "-" in flags else ">") + (width or "")
@@ -209,6 +213,15 @@ class Texts:
                     text = text[: int(precision)]
                 out.append(self.format(text, spec if width else ""))
                 continue
+            numeric = type(value) in (int, float, bool)
+            if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
+                name = python_type_name(value)
+                if kind in "eEfFgG":
+                    message = f"must be real number, not {name}"
+                else:
+                    needed = "an integer" if kind in "xXo" else "a real number"
+                    message = f"%{kind} format: {needed} is required, not {name}"
+                raise ProgramError(message, kind="TypeError")
             if kind in "di":
                 kind = "d"
                 if type(value) is float:
@@ -219,7 +232,9 @@ class Texts:
             dot = f".{precision}" if precision is not None else ""
             out.append(self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}"))
         if args:
-            raise ProgramError("not all values were used by the % format")
+            raise ProgramError(
+                "not all arguments converted during string formatting", kind="TypeError"
+            )
         out.append(template[position:])
         text = "".join(out)
         self.state.check_str(len(text))

@@ -234,6 +234,8 @@ def test_a_set_of_numbers_iterates_in_cpythons_order() -> None:
         "u = {33, 1}\nu |= {65, 2}\n"
         "print(t, t.pop(), t, u, u | {97}, u & {65, 1, 9}, u - {1}, u ^ {129, 2})\n"
         "print(u.union([161, 3]), set(u), u.copy(), sorted(u), [x * 2 for x in u])\n"
+        "e = set()\nb = set([26, 37, 4, -2, 30, 7, 28])\n"
+        "print(e.union(b, [99]), e.union(b), b.difference([4]), b.symmetric_difference({1000}))\n"
         "print({-1, -2, 7}, {0.5, 1.5, 2.0}, {True, 2, 0})\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
@@ -436,4 +438,41 @@ def test_a_dicts_views_print_as_cpythons() -> None:
         "print(d.keys(), d.values(), d.items(), list(d.keys()), str(d.items()), [d.keys()])\n"
         "print(f'{d.keys()}', sorted(d.values(), key=str), len(d.items()))\n"
     )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_issubclass_replace_count_and_index_errors_are_cpythons() -> None:
+    source = """
+class A:
+    pass
+class B(A):
+    pass
+class E(ValueError):
+    pass
+print(issubclass(B, A), issubclass(A, B), issubclass(E, Exception), issubclass(A, object))
+print(issubclass(E, (KeyError, ValueError)), issubclass(A, A))
+print('aaa'.replace('a', 'b', 2), 'aaa'.replace('a', 'b', 0), 'aaa'.replace('a', 'b', -1))
+k, w = 1.5, 'a'
+for f in [lambda: [1][k], lambda: (1,)[k], lambda: 'a'[k], lambda: [1][w], lambda: int(None)]:
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_percent_format_errors_are_cpythons() -> None:
+    source = """
+calls = [
+    lambda: 'abc' % 3, lambda: '%d %d' % (1,), lambda: '%d' % 'a', lambda: '%s' % (),
+    lambda: '%x' % 1.5, lambda: '%5.2f|%-4d|%s|%c|%3c' % (3.14159, 7, [1], 'z', 65),
+    lambda: '%f' % None, lambda: '%c' % 'ab', lambda: '%o' % 'a',
+]
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print(e)
+"""
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -1166,13 +1166,20 @@ class Library:
             for arg in args:
                 if type(arg) not in NUMBERS:
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
-                    raise ProgramError(
-                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}"
+                    wrong = python_type_name(arg)
+                    words = (
+                        f"'{wrong}' object cannot be interpreted as an integer"
+                        if name in ("gcd", "factorial", "isqrt")
+                        else f"must be real number, not {wrong}"
+                    )
+                    raise caught_as(
+                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}",
+                        TypeError(words),
                     )
             try:
                 result = function(*args)
-            except TypeError as error:
-                raise ProgramError(f"math.{name}(): {error}") from None
+            except TypeError as error:  # caught as CPython's TypeError, in its words
+                raise caught_as(f"math.{name}(): {error}", error) from None
             except (ArithmeticError, ValueError) as error:
                 raise number_error(f"math.{name}", error) from None
             if type(result) is int:

@@ -715,6 +715,10 @@ class Machine:
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
+        if op == "|" and lt is dict and rt is dict:  # `a | b` of two dicts: a new dict
+            state.check_items(len(left) + len(right))
+            state.charge(len(left) + len(right))
+            return {**left, **right}
         combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
         if combined is not None:
             return combined

@@ -476,3 +476,36 @@ for call in calls:
         print(e)
 """
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_stop_iteration_value_dict_union_and_math_type_errors_are_cpythons() -> None:
+    source = """
+import math
+def gen():
+    yield 1
+    return 5
+g = gen()
+next(g)
+try:
+    next(g)
+except StopIteration as e:
+    print(e.value, e.args)
+try:
+    raise StopIteration(7)
+except StopIteration as e:
+    print(e.value)
+try:
+    next(iter([]))
+except StopIteration as e:
+    print(e.value)
+d = {'a': 1}
+e = d
+d |= {'b': 2}
+print(d | {'a': 0, 'c': 3}, e, {'x': 1} | {})
+for f in [lambda: math.log('a'), lambda: math.gcd(1.5, 2), lambda: math.sqrt(None)]:
+    try:
+        f()
+    except TypeError as err:
+        print(err)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

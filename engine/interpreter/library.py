@@ -86,6 +86,8 @@ class Library:
                 dict: self.dict_methods(),
                 PSet: self.set_methods(),
                 str: self.str_methods(),
+                **self.number_methods(),
+                tuple: self.tuple_methods(),
                 GeneratorType: generator_methods(
                     machine.state,
                     machine.exceptions,
@@ -93,12 +95,71 @@ class Library:
                 ),
             }
         )
+        machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
             for kind, table in machine.methods.items()
         }
 
     # Helpers
+
+    def type_member(self, kind: TypeObject, name: str) -> Any:
+        """`str.lower`, `dict.fromkeys`: a built-in type's method read off the type (an
+        unbound method: its object comes first), or MISSING."""
+        if kind.name == "dict" and name == "fromkeys":
+            return Builtin("fromkeys", self.fromkeys)
+        for python_type in kind.types:
+            call = self.machine.direct.get(python_type, {}).get(name)
+            if call is not None:
+                return _unbound(kind.name, name, python_type, call)
+        return MISSING
+
+    def fromkeys(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        if kwargs or not 1 <= len(args) <= 2:
+            raise ProgramError("dict.fromkeys() takes an iterable and a value", kind="TypeError")
+        keys = self.collect(args[0])
+        for key in keys:
+            self.machine.key(key)
+        value = args[1] if len(args) == 2 else None
+        return dict.fromkeys(keys, value)
+
+    def number_methods(self) -> dict[type, dict[str, Callable[[Any], Builtin]]]:
+        """`n.bit_length()`, `n.bit_count()`, `x.is_integer()`: Python's own, on a number."""
+
+        def plain(name: str) -> Callable[[Any, list[Any], dict[str, Any]], Any]:
+            def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if args or kwargs:
+                    given = len(args) + len(kwargs)
+                    owner = "int" if type(obj) is bool else type(obj).__name__
+                    wrong = TypeError(f"{owner}.{name}() takes no arguments ({given} given)")
+                    raise caught_as(f"{name}() takes no arguments", wrong)
+                return getattr(type(obj), name)(obj)  # a fixed name, on a plain number
+
+            return method
+
+        integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
+        real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
+        return {int: integer, bool: integer, float: real}
+
+    def tuple_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        state = self.state
+        m = self.machine
+
+        def index(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = one(args, kwargs, "index")
+            state.charge(len(obj))
+            for i, candidate in enumerate(obj):
+                if m.compare("==", candidate, item):
+                    return i
+            missing = ValueError("tuple.index(x): x not in tuple")
+            raise caught_as("index(): the value is not in the tuple", missing)
+
+        def count(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = one(args, kwargs, "count")
+            state.charge(len(obj))
+            return sum(1 for candidate in obj if m.compare("==", candidate, item))
+
+        return {"index": self.bound(index, "index"), "count": self.bound(count, "count")}
 
     def items(self, iterable: Any) -> Iterator[Any]:
         """Iterate a program value, charging a step per item."""
@@ -178,6 +239,7 @@ class Library:
             "chr": Builtin("chr", self.chr_),
             "bin": Builtin("bin", lambda a, k: bin(self.integer(one(a, k, "bin")))),
             "hex": Builtin("hex", lambda a, k: hex(self.integer(one(a, k, "hex")))),
+            "oct": Builtin("oct", lambda a, k: oct(self.integer(one(a, k, "oct")))),
         }
         names["type"] = Builtin("type", self.type_of(names))
         return names
@@ -308,6 +370,12 @@ class Library:
         if kwargs or len(args) != 2:
             raise ProgramError("divmod() takes two numbers", kind="TypeError")
         binary = self.machine.binary
+        if type(args[1]) in NUMBERS and args[1] == 0 and type(args[0]) in NUMBERS:
+            float_ = type(args[0]) is float or type(args[1]) is float
+            zero = ZeroDivisionError(
+                "float divmod()" if float_ else "integer division or modulo by zero"
+            )
+            raise caught_as("divmod(): division by zero", zero)
         return (binary("//", args[0], args[1]), binary("%", args[0], args[1]))
 
     def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -624,8 +692,21 @@ class Library:
     def int_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         if not args and not kwargs:
             return 0  # `int()`, as `defaultdict(int)` calls it
-        if kwargs or len(args) != 1:
+        base = kwargs.pop("base", args[1] if len(args) == 2 else None)  # `int('ff', 16)`
+        if kwargs or not 1 <= len(args) <= 2:
             raise ProgramError("int() takes one number or string here")
+        if base is not None:
+            if type(args[0]) is not str:
+                wrong = TypeError("int() can't convert non-string with explicit base")
+                raise caught_as("int() with a base takes a string", wrong)
+            if type(base) not in (int, bool):
+                raise ProgramError("int()'s base must be an integer", kind="TypeError")
+            if len(args[0]) > 1_300:
+                raise ProgramError("int(): this string is too long to be a bounded integer")
+            try:
+                return self.state.check_int(int(args[0], base))
+            except ValueError as error:
+                raise caught_as(f"int(): {error}", error) from None
         value = self.converted(args[0], "__int__", int)
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
@@ -928,7 +1009,15 @@ class Library:
         def clear(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             obj.clear()
 
+        def popitem(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not obj:
+                empty = ProgramError("popitem(): the dict is empty", kind="KeyError")
+                empty.args_seen = ("popitem(): dictionary is empty",)
+                raise empty
+            return obj.popitem()  # the last pair put in, as CPython's
+
         table = {
+            "popitem": popitem,
             "keys": keys,
             "values": values,
             "items": items,
@@ -1353,6 +1442,29 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
         yield from zip(*iterables, strict=True)
     except ValueError as error:
         raise ProgramError(str(error), kind="ValueError") from None
+
+
+def _unbound(
+    type_name: str,
+    name: str,
+    python_type: type,
+    call: Callable[[Any, list[Any], dict[str, Any]], Any],
+) -> Builtin:
+    """`str.lower` as a function of a string (`sorted(words, key=str.lower)`)."""
+
+    def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if not args:
+            wrong = TypeError(f"unbound method {type_name}.{name}() needs an argument")
+            raise caught_as(f"{type_name}.{name}() needs a {type_name} first", wrong)
+        if type(args[0]) is not python_type:
+            wrong = TypeError(
+                f"descriptor '{name}' for '{type_name}' objects doesn't apply to a "
+                f"'{python_type_name(args[0])}' object"
+            )
+            raise caught_as(f"{type_name}.{name}() takes a {type_name} first", wrong)
+        return call(args[0], args[1:], kwargs)
+
+    return Builtin(name, method)
 
 
 def caught_as(message: str, error: Exception) -> ProgramError:

@@ -37,6 +37,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     PSuper,
+    TypeObject,
     find_shape,
     type_union,
 )
@@ -127,6 +128,8 @@ class Machine:
         # The same methods unbound, where a method is the same for every object of the
         # type (`call(obj, args, kwargs)`): a call `obj.append(x)` runs it at once.
         self.direct: dict[type, dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]] = {}
+        # `str.lower`, `dict.fromkeys`: a built-in type's member, or MISSING (the library's).
+        self.type_member: Callable[[TypeObject, str], Any] = lambda kind, name: MISSING
         # The built-in exception classes by name (`engine.interpreter.exceptions`).
         self.exceptions: dict[str, PClass] = {}
         # Dicts and lists that `collections` made (by id, with the object kept alive so
@@ -421,6 +424,10 @@ class Machine:
         table = self.methods.get(kind)
         if table is not None and name in table:
             return table[name](obj)
+        if kind is TypeObject:  # `str.lower`, `dict.fromkeys`
+            member = self.type_member(obj, name)
+            if member is not MISSING:
+                return member
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):

@@ -509,3 +509,25 @@ for f in [lambda: math.log('a'), lambda: math.gcd(1.5, 2), lambda: math.sqrt(Non
         print(err)
 """
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_number_tuple_and_dict_methods_and_type_members_are_cpythons() -> None:
+    source = """
+print(sorted(['b', 'A', 'c'], key=str.lower), list(map(str.upper, 'ab')), str.join('-', 'ab'))
+print((255).bit_length(), (-1).bit_length(), (7).bit_count(), (2.0).is_integer())
+print((1, 2, 1).index(1), (1, 2, 1).count(1), dict.fromkeys('abc', 0), dict.fromkeys([1, 2]))
+d = {'a': 1, 'b': 2}
+print(d.popitem(), d)
+print(oct(8), oct(-9), int('ff', 16), int('101', 2), int(' 17 ', 8), int('0x1f', 0))
+calls = [
+    lambda: (1,).index(5), lambda: {}.popitem(), lambda: str.lower(5),
+    lambda: (1).bit_length(2), lambda: int('9', 8), lambda: int(5, 2), lambda: divmod(1.0, 0),
+    lambda: divmod(1, 0),
+]
+for f in calls:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

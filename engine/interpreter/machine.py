@@ -868,7 +868,13 @@ class Machine:
         if kind in SIMPLE_KEYS:
             return key
         if kind in UNHASHABLE:
-            raise ProgramError(f"{a_type(key)} cannot be put in a set or used as a key")
+            words = f"unhashable type: '{python_type_name(key)}'"
+            unhashable = ProgramError(
+                f"{words} ({a_type(key)} cannot be put in a set or used as a key)",
+                kind="TypeError",
+            )
+            unhashable.args_seen = (words,)
+            raise unhashable
         if kind is tuple:
             self.state.charge_walk(key)
         elif kind is PInstance and key.cls.hash_rule is not None:
@@ -889,7 +895,7 @@ class Machine:
             result = self.call_dunder(value, "__iter__")
             if result is not NO_METHOD:
                 return self.iterate(result)
-        raise ProgramError(f"{a_type(value)} cannot be iterated over")
+        raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
 
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)

@@ -556,3 +556,17 @@ def test_an_uncaught_built_in_error_starts_with_cpythons_class_and_words() -> No
         with pytest.raises(EngineError) as caught:
             trace_source(source + TAIL)
         assert caught.value.message == message
+
+
+def test_iterating_a_number_and_hashing_a_list_are_cpythons_type_errors() -> None:
+    source = """
+for call in [lambda: list(5), lambda: {[1]: 2}, lambda: {1}.add([]), lambda: {}[{1}]]:
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+    with pytest.raises(EngineError) as caught:
+        trace_source("for x in [1]:\n    {[x]: 1}\n" + TAIL)
+    assert caught.value.message.startswith("TypeError: unhashable type: 'list' (a list cannot")

@@ -1210,7 +1210,12 @@ class Library:
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + "^" + str(_width(args[:1])))
+            # Python's own: an odd margin's extra fill goes left when the width is odd,
+            # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
+            fill = _fill(args)
+            width = _width(args[:1])
+            state.check_str(width)
+            return obj.center(width, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             width = _width(args)

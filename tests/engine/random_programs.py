@@ -1238,7 +1238,7 @@ UNCAUGHT = [
     "[1, 2][x]", "{'a': 1}[str(x)]", "1 / (x - x)", "int('x' + str(x))", "x.missing",
     "undefined_name", "math.sqrt(-1 - abs(x))", "[].pop()", "next(iter([]))", "float('nope')",
     "'abc'.index('z')", "[1, 2].index(x + 10)", "divmod(x, 0)", "{}.popitem()",
-    "(1, 2).index(x + 10)", "int(None)", "len(x)", "min([])", "abs('s')", "[1][1.5]",
+    "(1, 2).index(x + 10)", "int(None)", "len(x)", "min([])", "abs('s')", "[1][x / 2]",
     "'%d' % 'a'", "format([x], '>3')", "dict.fromkeys(x)", "math.log(0)", "{[x]: 1}", "{x: 1}[[x]]",
     "max([], key=len)", "2 ** 10000.0", "raise ValueError('bad', x)", "raise KeyError(x)",
     "assert x > 100, f'too small: {x}'", "assert x > 100", "raise RuntimeError",

@@ -570,3 +570,11 @@ for call in [lambda: list(5), lambda: {[1]: 2}, lambda: {1}.add([]), lambda: {}[
     with pytest.raises(EngineError) as caught:
         trace_source("for x in [1]:\n    {[x]: 1}\n" + TAIL)
     assert caught.value.message.startswith("TypeError: unhashable type: 'list' (a list cannot")
+
+
+def test_center_pads_as_cpythons_str_center() -> None:
+    source = (
+        "for w in range(12):\n"
+        "    print(repr(\"it's\".center(w, '*')), 'ab'.center(w) + '|', 'abc'.center(w, '-'))\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -363,8 +363,8 @@ class Library:
         self.state.charge(max(1, int(exponent).bit_length()))
         try:
             return self.state.check_int(pow(base, exponent, modulus))
-        except (ValueError, ZeroDivisionError) as error:
-            raise ProgramError(f"pow(): {error}", kind="ValueError") from None
+        except (ValueError, ZeroDivisionError) as error:  # CPython's class and words
+            raise caught_as(f"pow(): {error}", error) from None
 
     def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
         if kwargs or len(args) != 2:

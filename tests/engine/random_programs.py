@@ -141,7 +141,7 @@ def block_int_functions(rng: random.Random) -> list[str]:
                 f"True + True * {a}",
                 f"sum([{a}, {b}, {number(rng)}])",
                 f"sum([{a}, {b}], {number(rng)})",
-                f"({a}).__class__" if False else f"isinstance({a}, int)",
+                f"isinstance({a}, int)",
                 f"float('{rng.choice(['1.5', '-0', 'inf', '-inf', 'nan', '1e5', ' 2 ', '1_0'])}')",
                 f"int('{rng.choice(['12', '-3', ' 7 ', '0x1', '1_000', '+5', '1.5'])}')",
                 f"int('{rng.choice(['ff', '101', 'z', '17'])}', {rng.choice([16, 2, 36, 8])})",
@@ -231,7 +231,7 @@ def block_strings(rng: random.Random) -> list[str]:
                     f"chr({rng.randint(48, 122)})",
                     f"str(list({s}))",
                     f"repr({s})",
-                    f"ascii({s})" if False else f"{s}.split(maxsplit=1)",
+                    f"{s}.split(maxsplit=1)",
                     f"max({s}) if {s} else None",
                     f"'{{}} and {{!r}}'.format({s}, {s})",
                     f"'{{0}}{{1}}{{0}}'.format({s}, {rng.randint(0, 9)})",
@@ -415,7 +415,7 @@ def block_dicts_sets(rng: random.Random) -> list[str]:
                     "a.union(b, [99])",
                     "a.isdisjoint(b)",
                     "{1, 2} < {1, 2, 3}",
-                    "frozenset(a)" if False else "set('hello')" if False else "set([3, 1, 2])",
+                    "set([3, 1, 2])",
                     f"{{**d, {k}: 'new'}}",
                     "dict(sorted(d.items(), key=lambda kv: str(kv)))",
                     "{v: k for k, v in d.items()}",
@@ -741,7 +741,7 @@ def block_exceptions(rng: random.Random) -> list[str]:
          "(1, 2) + x",
          "math.sqrt(x)", "math.log(x)", "[].pop()", "next(iter([]))",
          "float('nope')", "'abc'.index('z')", "[1, 2].index(x)", "1 % x", "divmod(1, x)",
-         "{}.popitem()", "x ** -1", "'%d' % 'a'" if False else "int(None) if x else 0",
+         "{}.popitem()", "x ** -1", "int(None) if x else 0",
          "assert x > 5, f'small {x}'", "raise KeyError(x)", "raise ValueError('bad', x)",
          "raise MyError(x)"]
     )  # fmt: skip
@@ -893,7 +893,7 @@ def block_math(rng: random.Random) -> list[str]:
 
 
 def block_scoping(rng: random.Random) -> list[str]:
-    n = rng.randint(1, 4)
+    n, step = rng.randint(1, 4), rng.choice([2, 3, -2])
     return rng.choice(
         [
             [
@@ -945,9 +945,7 @@ def block_scoping(rng: random.Random) -> list[str]:
                 "s += 'd'",
                 "print(s, u)",
                 "xs = list(range(10))",
-                f"xs[::{rng.choice([2, 3])}] = [0] * len(xs[::{rng.choice([2, 3])}])"
-                if False
-                else "xs[::2] = [0] * 5",
+                f"xs[::{step}] = [0] * len(xs[::{step}])",
                 "del xs[1:3]",
                 "print(xs)",
                 "xs[1:1] = ['a', 'b']",
@@ -1163,7 +1161,6 @@ def block_generators(rng: random.Random) -> list[str]:
         f"print(list(itertools.combinations(range({n}), 2))[:5])",
         "print(list(itertools.permutations([1, 2, 3], 2)))",
         "print(list(itertools.zip_longest('abc', [1], fillvalue='-')))",
-        "print(list(itertools.chain.from_iterable([[1], [2, 3]])))" if False else "print(1)",
         "print(list(itertools.pairwise('abcd')), list(itertools.repeat('x', 3)))",
         "print(list(itertools.starmap(pow, [(2, 3), (3, 2)])))",
         "print(list(zip(*[(1, 'a'), (2, 'b')])), list(enumerate('xy', start=5)))",
@@ -1188,7 +1185,7 @@ def block_dicts2(rng: random.Random) -> list[str]:
         "    groups[len(w)].append(w)",
         "print(groups, dict(groups), sorted(groups.items()))",
         "d = dict(a=1, b=2)",
-        "d.update({'c': 3}, d=4)" if False else "d.update({'c': 3})",
+        "d.update({'c': 3})",
         "d |= {'e': 5}",
         "print(d, d | {'a': 0}, {**d, 'z': 26}, list(d.items())[-1])",
         "del d['b']",
@@ -1212,6 +1209,58 @@ def block_dicts2(rng: random.Random) -> list[str]:
     ]
 
 
+def random_float(rng: random.Random) -> str:
+    roll = rng.random()
+    if roll < 0.2:
+        return repr(rng.randint(-(10**6), 10**6) / rng.choice([1, 2, 4, 8, 10, 100, 3, 7]))
+    if roll < 0.3:
+        return repr(float(rng.randint(-5, 5)) + rng.choice([0.5, 0.25, 0.125, 0.0]))
+    return repr(rng.uniform(-1, 1) * 10.0 ** rng.randint(-12, 22))
+
+
+FLOAT_FORMS = [
+    "repr({x})", "str({x})", "round({x})", "round({x}, {n})", "f'{{{x}:.{n}f}}'",
+    "f'{{{x}:e}}'", "f'{{{x}:.{n}g}}'", "f'{{{x}:,.2f}}'", "f'{{{x}:.1%}}'", "f'{{{x}:+08.3f}}'",
+    "int({x})", "{x} // {y}", "{x} % {y}", "divmod({x}, {y})", "{x} / {y}", "{x} * {y}",
+    "{x} + {y}", "{x} - {y}", "{x} ** 2", "abs({x}) ** 0.5", "float(str({x})) == {x}",
+    "({x}).is_integer()", "{x} < {y}", "max({x}, {y}, key=abs)", "[{x}, {y}]", "({x}, {y})",
+    "{{'k': {x}}}", "f'{{{x}!r:>30}}'", "format({x}, '.{n}e')", "str({x} * 1e-300)",
+    "math.floor({x})", "math.fsum([{x}, {y}, -{x}])", "sum([{x}, {y}, -{x}])",
+    "round({x} / 7, {n})", "'%.{n}f|%e|%g|%s|%r' % ({x}, {x}, {x}, {x}, {x})",
+    "hash({x}) == hash({x})",
+]  # fmt: skip
+
+
+def block_floats(rng: random.Random) -> list[str]:
+    lines = ["import math"]
+    for _ in range(rng.randint(3, 8)):
+        form = rng.choice(FLOAT_FORMS)
+        x, y = random_float(rng), random_float(rng)
+        lines += guarded(form.format(x=f"({x})", y=f"({y})", n=rng.randint(0, 6)))
+    return lines
+
+
+def block_ints(rng: random.Random) -> list[str]:
+    lines: list[str] = []
+    for _ in range(rng.randint(3, 8)):
+        a = rng.randint(-(10 ** rng.randint(1, 40)), 10 ** rng.randint(1, 40))
+        b = rng.choice([rng.randint(-50, 50), rng.randint(-(10**20), 10**20)])
+        op = rng.choice(["+", "-", "*", "//", "%", "**", "&", "|", "^", "<<", ">>", "/"])
+        if op == "**":
+            b = rng.randint(0, 12)
+        if op in ("<<", ">>"):
+            b = rng.randint(0, 100)
+        lines += guarded(
+            rng.choice(["({a}) {op} ({b})", "divmod({a}, {b})", "str(({a}) {op} ({b}))[-5:]",
+                        "f'{{({a}) {op} ({b}):,}}'", "pow({a}, 3, {b})", "abs({a}) // 7",
+                        "round({a}, -{n})", "hex({a})", "int(str({a})[::-1].strip('-'))",
+                        "len(str({a}))", "({a}) == ({a}) * 1.0"]).format(
+                a=a, b=b, op=op, n=rng.randint(1, 5)
+            )
+        )  # fmt: skip
+    return lines
+
+
 BLOCKS: list[Block] = [
     block_arithmetic,
     block_int_functions,
@@ -1231,6 +1280,8 @@ BLOCKS: list[Block] = [
     block_exceptions2,
     block_generators,
     block_dicts2,
+    block_floats,
+    block_ints,
 ]
 
 

@@ -37,6 +37,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("ValueError", "Exception"),
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
+    ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name
     ("NameError", "Exception"),
     ("AssertionError", "Exception"),
     ("RuntimeError", "Exception"),

@@ -50,6 +50,7 @@ from backprop_animator.engine.interpreter.runtime import (
     MOVES_PER_STEP,
     ProgramError,
     State,
+    caught_as,
 )
 from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
 from backprop_animator.engine.interpreter.text import (
@@ -218,7 +219,7 @@ class Library:
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
-            **m.exceptions,
+            **{name: cls for name, cls in m.exceptions.items() if name != "FrozenInstanceError"},
             "property": Builtin("property", self.property_),
             "object": self.object_class,
             "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
@@ -1470,14 +1471,6 @@ def _unbound(
         return call(args[0], args[1:], kwargs)
 
     return Builtin(name, method)
-
-
-def caught_as(message: str, error: Exception) -> ProgramError:
-    """An error of a built-in, in the engine's words uncaught and as CPython's class and
-    words for `except` (`int('x')`: a ValueError whose `str` is CPython's)."""
-    made = ProgramError(message, kind=type(error).__name__)
-    made.args_seen = (str(error),)
-    return made
 
 
 class _Numbering:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
     MISSING,
     Annotation,
     BoundMethod,
@@ -49,6 +50,7 @@ from backprop_animator.engine.interpreter.runtime import (
     SMALL_INT,
     ProgramError,
     State,
+    caught_as,
 )
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
@@ -528,11 +530,17 @@ class Machine:
             return Builtin("object.__init__", _object_init)
         raise ProgramError(f"super() has no attribute '{name}'")
 
-    def set_attr(self, obj: Any, name: str, value: Any) -> None:
+    def set_attr(self, obj: Any, name: str, value: Any, initial: bool = False) -> None:
+        """`obj.name = value`; `initial`: a dataclass's own `__init__` setting a field
+        (which a frozen one's may, as CPython's `object.__setattr__` does)."""
         kind = type(obj)
         if kind is PInstance:
             attrs = obj.attrs
             if obj.cls.has_properties:
+                if not initial and obj.cls.lookup(FROZEN) is True:
+                    raise ProgramError(
+                        f"cannot assign to field '{name}'", kind="FrozenInstanceError"
+                    )
                 prop = obj.cls.lookup(name)
                 if type(prop) is PProperty:
                     if prop.fset is None:
@@ -844,13 +852,30 @@ class Machine:
         if kind in SIZED:
             if kind is str:
                 if type(item) is not str:
-                    raise ProgramError("'in <string>' needs a string on its left")
+                    raise ProgramError(
+                        "'in <string>' requires string as left operand, not "
+                        f"{python_type_name(item)}",
+                        kind="TypeError",
+                    )
                 self.state.charge(len(container) // 10)
             else:
                 self.state.charge(len(container))
                 self.state.charge_walk(item)
             return item in container
-        raise ProgramError(f"'in' needs a container, not {a_type(container)}")
+        iterable = kind is not PInstance or any(
+            type(container.cls.lookup(name)) is not type(MISSING)
+            for name in ("__iter__", "__getitem__")
+        )
+        if iterable and (kind is PInstance or kind in ITERATOR_TYPES):
+            # No `__contains__`: CPython compares with each item its iteration gives.
+            for candidate in self.iterate(container):
+                self.state.charge(1)
+                if self.compare("==", candidate, item):
+                    return True
+            return False
+        raise ProgramError(
+            f"argument of type '{python_type_name(container)}' is not iterable", kind="TypeError"
+        )
 
     def charge_compare(self, left: Any, right: Any) -> None:
         """Charge for the work Python does comparing two values: the items it walks."""
@@ -895,7 +920,23 @@ class Machine:
             result = self.call_dunder(value, "__iter__")
             if result is not NO_METHOD:
                 return self.iterate(result)
+            if type(value.cls.lookup("__getitem__")) is not type(MISSING):
+                return self._indexed(value)
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def _indexed(self, value: PInstance) -> Iterator[Any]:
+        """CPython's old sequence protocol: a class with `__getitem__` and no `__iter__`
+        is iterated by `obj[0]`, `obj[1]`... until its `__getitem__` raises IndexError."""
+        index = 0
+        while True:
+            try:
+                item = self.call_dunder(value, "__getitem__", index)
+            except ProgramError as error:
+                if error.kind in ("IndexError", "StopIteration"):
+                    return
+                raise
+            yield item
+            index += 1
 
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
@@ -1018,9 +1059,20 @@ class Machine:
                     self.key(key)
                 del obj[key]
                 return
-        except (KeyError, IndexError):
-            raise ProgramError("del: no such key or index") from None
-        raise ProgramError(f"{a_type(obj)} does not support item deletion")
+        except KeyError:
+            missing = ProgramError("del: no such key", kind="KeyError")
+            missing.args_seen = (key,)  # a KeyError shows its key
+            raise missing from None
+        except IndexError:
+            raise caught_as(
+                "del: no such index", IndexError("list assignment index out of range")
+            ) from None
+        # `del stack[i]`: the class's own `__delitem__`.
+        if kind is PInstance and self.call_dunder(obj, "__delitem__", key) is not NO_METHOD:
+            return
+        raise ProgramError(
+            f"'{python_type_name(obj)}' object doesn't support item deletion", kind="TypeError"
+        )
 
 
 ITERATOR_TYPES = frozenset(

@@ -123,7 +123,7 @@ class PClass:
         self.equipped = False
         # Setting an attribute looks for a property first only where there is one.
         self.has_properties = any(
-            type(v) is PProperty for c in self.mro for v in c.namespace.values()
+            type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
         )
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
@@ -328,6 +328,10 @@ class Inert:
 
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+# In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
+FROZEN = "__dataclass_frozen__"
 
 
 class PSet:

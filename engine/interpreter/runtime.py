@@ -120,6 +120,14 @@ class ProgramError(EngineError):
         )
 
 
+def caught_as(message: str, error: Exception) -> ProgramError:
+    """An error of a built-in, in the engine's words uncaught and as CPython's class and
+    words for `except` (`int('x')`: a ValueError whose `str` is CPython's)."""
+    made = ProgramError(message, kind=type(error).__name__)
+    made.args_seen = (str(error),)
+    return made
+
+
 # Arguments whose `str` and `repr` are Python's own, as CPython's message shows them.
 _SHOWN = (str, int, float, bool, type(None))
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
     Annotation,
     Builtin,
     Function,
@@ -579,6 +580,7 @@ def dataclasses_module(library: Library) -> PModule:
             "asdict": Builtin("asdict", asdict),
             "astuple": Builtin("astuple", astuple),
             "replace": Builtin("replace", replace),
+            "FrozenInstanceError": m.exceptions["FrozenInstanceError"],
         },
     )
 
@@ -625,6 +627,9 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
             m.key(value)  # a list field is CPython's TypeError, which a program may catch
         return hash(m.key(fields))
 
+    if options.get("frozen"):  # assigning a field afterwards is FrozenInstanceError
+        namespace[FROZEN] = True
+        cls.has_properties = True  # `Machine.set_attr` looks before it writes
     if options.get("match_args", True) and "__match_args__" not in namespace:
         namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
     generated: dict[str, Any] = {"__init__": _dataclass_init(m, cls, fields)}
@@ -699,7 +704,7 @@ def _dataclass_init(
                     f"{cls.name}.__init__() missing 1 required positional argument: '{name}'",
                     kind="TypeError",
                 )
-            m.set_attr(self_, name, value)
+            m.set_attr(self_, name, value, initial=True)
         if len(kwargs) > 0 and len(values) <= len(fields):
             unknown = next(iter(kwargs))
             if unknown not in dict(fields):

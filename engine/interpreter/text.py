@@ -35,8 +35,9 @@ _SPEC = re.compile(
 )
 _MAX_PRECISION = 100
 
-# Calls a method of the program's own class: (instance, method name) -> result or MISSING.
-DunderCaller = Callable[[PInstance, str], Any]
+# Calls a method of the program's own class: (instance, method name, arguments...) ->
+# result or NO_METHOD.
+DunderCaller = Callable[..., Any]
 
 
 class Texts:
@@ -156,9 +157,13 @@ class Texts:
             value = self.to_str(value)
         elif conversion == ord("a"):
             value = self.to_repr(value).encode("ascii", "backslashreplace").decode("ascii")
+        kind = type(value)
+        if kind is PInstance:  # the class's own `__format__`, given the spec (even '')
+            text = self.call_dunder(value, "__format__", spec)
+            if text is not NO_METHOD:
+                return self._must_be_str(text, "__format__")
         if not spec:
             return self.to_str(value)
-        kind = type(value)
         if kind is Value:
             raise ProgramError("a Value has no format; format its .data or .grad")
         if kind not in (int, float, bool, str):

@@ -578,3 +578,50 @@ def test_center_pads_as_cpythons_str_center() -> None:
         "    print(repr(\"it's\".center(w, '*')), 'ab'.center(w) + '|', 'abc'.center(w, '-'))\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_frozen_dataclasses_format_getitem_iteration_and_delitem_are_cpythons() -> None:
+    source = """
+from dataclasses import dataclass, FrozenInstanceError
+@dataclass(frozen=True)
+class P:
+    x: int
+    y: int = 0
+class Q(P):
+    pass
+p = P(1)
+for obj in [p, Q(2, 3)]:
+    try:
+        obj.x = 5
+    except AttributeError as e:
+        print(type(e).__name__, e, isinstance(e, FrozenInstanceError))
+print(p, hash(p) == hash(P(1)), {p} == {P(1, 0)})
+class S:
+    def __init__(self):
+        self.d = [1, 2, 3]
+    def __getitem__(self, i):
+        return self.d[i]
+    def __delitem__(self, i):
+        del self.d[i]
+    def __format__(self, spec):
+        return 'S<' + spec + '>'
+class N:
+    pass
+s = S()
+print(list(s), 2 in s, 9 in s, sum(s), f'{s}', f'{s:>5}', format(s, 'x'))
+del s[0]
+print(list(s))
+for f in [lambda: 1 in 5, lambda: 1 in N(), lambda: list(N()), lambda: 1 in 'a']:
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+def d():
+    t = (1,)
+    del t[0]
+try:
+    d()
+except TypeError as e:
+    print(e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -57,7 +57,6 @@ from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     a_type,
     python_type_name,
-    type_name,
 )
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
@@ -79,6 +78,7 @@ class Library:
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
+        machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
         machine.methods.update(
@@ -318,7 +318,7 @@ class Library:
             found = by_type.get(type(value))
             if found is not None:
                 return found
-            name = type_name(value)
+            name = python_type_name(value)  # `type(None)` is NoneType
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
             return others[name]
@@ -1451,7 +1451,7 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
 
 
 def _unbound(
-    type_name: str,
+    owner: str,
     name: str,
     python_type: type,
     call: Callable[[Any, list[Any], dict[str, Any]], Any],
@@ -1460,14 +1460,14 @@ def _unbound(
 
     def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if not args:
-            wrong = TypeError(f"unbound method {type_name}.{name}() needs an argument")
-            raise caught_as(f"{type_name}.{name}() needs a {type_name} first", wrong)
+            wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
+            raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
         if type(args[0]) is not python_type:
             wrong = TypeError(
-                f"descriptor '{name}' for '{type_name}' objects doesn't apply to a "
+                f"descriptor '{name}' for '{owner}' objects doesn't apply to a "
                 f"'{python_type_name(args[0])}' object"
             )
-            raise caught_as(f"{type_name}.{name}() takes a {type_name} first", wrong)
+            raise caught_as(f"{owner}.{name}() takes a {owner} first", wrong)
         return call(args[0], args[1:], kwargs)
 
     return Builtin(name, method)

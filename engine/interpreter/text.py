@@ -46,6 +46,8 @@ class Texts:
     def __init__(self, state: State, call_dunder: DunderCaller) -> None:
         self.state = state
         self.call_dunder = call_dunder
+        # The classes that are Python's own (`object`, the exceptions): no module shown.
+        self.builtin_classes: set[PClass] = set()
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
 
@@ -88,8 +90,9 @@ class Texts:
             return f"<function {value.name}>"
         if kind is BoundMethod:
             return f"<bound method {value.function.name}>"
-        if kind is PClass:
-            return f"<class '{value.name}'>"
+        if kind is PClass:  # a class of the program's is its module's, `__main__`
+            module = "" if value in self.builtin_classes else "__main__."
+            return f"<class '{module}{value.name}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.name}'>"
         if isinstance(value, Builtin):
@@ -271,8 +274,16 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
 
 
 def python_type_name(value: Any) -> str:
-    """`type(value).__name__` as CPython's messages give it ('NoneType', 'list')."""
-    return "NoneType" if value is None else type_name(value)
+    """`type(value).__name__` as CPython gives it ('NoneType', 'list', 'type')."""
+    if value is None:
+        return "NoneType"
+    if isinstance(value, TypeObject) or type(value) is PClass:
+        return "type"
+    if isinstance(value, Builtin):
+        return "builtin_function_or_method"
+    if type(value) is BoundMethod:
+        return "method"
+    return type_name(value)
 
 
 def type_name(value: Any) -> str:

@@ -35,7 +35,7 @@ ESCAPES = [
     ("class A:\n    pass\nsetattr(A(), '__class__', 1)\n", "dunder"),
     ("y = hasattr(print, '__self__')\n", "dunder"),
     ("y = type(1).__bases__\n", "dunder"),
-    ("y = type(print)(1)\n", "cannot create 'function' instances"),
+    ("y = type(print)(1)\n", "cannot create 'builtin_function_or_method' instances"),
     ("y = type(type(1))(3)\n", "cannot create"),
     ("y = __import__('os')\n", "'__import__' is not defined"),
     ("y = open('/etc/passwd')\n", "'open' is not defined"),

@@ -625,3 +625,21 @@ except TypeError as e:
     print(e)
 """
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_classes_and_types_print_and_name_themselves_as_cpythons() -> None:
+    source = """
+class A:
+    def m(self):
+        pass
+class E(ValueError):
+    pass
+print(A, type(A()), [E], ValueError, object, type(None), type(None).__name__, int, type(1))
+print(type(print).__name__, type(A().m).__name__, type(A).__name__, type(int).__name__)
+for f in [lambda: len(print), lambda: list(A), lambda: 1 in int]:
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -477,6 +477,9 @@ class Library:
         if kwargs or not 1 <= len(args) <= 2:
             raise ProgramError("sum() takes an iterable and an optional start")
         total = args[1] if len(args) == 2 else start
+        if type(total) is str:
+            wrong = TypeError("sum() can't sum strings [use ''.join(seq) instead]")
+            raise caught_as("sum() of strings: use ''.join(...)", wrong)
         binary = self.machine.binary
         state = self.state
         for item in self.machine.iterate(args[0]):  # `self.items`, one generator fewer
@@ -566,16 +569,16 @@ class Library:
             return
         size = 0
         for k in keys:
-            if type(k) not in NUMBERS and type(k) not in (str, tuple):
+            if type(k) not in NUMBERS and type(k) not in (str, tuple, list):
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
-            size += 1 if type(k) is not tuple else 1 + self.state.measure(k)
+            size += 1 if type(k) not in (tuple, list) else 1 + self.state.measure(k)
         # n log n comparisons, each walking its keys.
         self.state.charge(size * max(1, len(items).bit_length()))
         order = list(range(len(items)))
         try:
             order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
-        except TypeError:
-            raise ProgramError("these items cannot be compared with each other") from None
+        except TypeError as error:  # Python's own sort of the same keys: CPython's words
+            raise caught_as("these items cannot be compared with each other", error) from None
         items[:] = [items[i] for i in order]
 
     def sort_by_dunders(self, items: list[Any], keys: list[Any], reverse: Any) -> None:
@@ -1126,9 +1129,13 @@ class Library:
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             parts = self.collect(one(args, kwargs, "join"))
             total = 0
-            for part in parts:
+            for position, part in enumerate(parts):
                 if type(part) is not str:
-                    raise ProgramError(f"join() needs strings, found {a_type(part)}")
+                    wrong = TypeError(
+                        f"sequence item {position}: expected str instance, "
+                        f"{python_type_name(part)} found"
+                    )
+                    raise caught_as(f"join() needs strings, found {a_type(part)}", wrong)
                 total += len(part) + len(obj)
                 state.check_str(total)
             return obj.join(parts)

@@ -643,3 +643,15 @@ for f in [lambda: len(print), lambda: list(A), lambda: 1 in int]:
         print(e)
 """
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_join_sum_and_sort_errors_are_cpythons_and_lists_sort() -> None:
+    source = """
+print(sorted([[2, 1], [1, 2]]), max([[1], [2]]), sorted([(1, [2]), (1, [1])]))
+for f in [lambda: ', '.join(['a', 1]), lambda: sum(['a', 'b'], ''), lambda: sorted([1, 'a'])]:
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)

@@ -151,8 +151,9 @@ class Recorder:
         # A program whose only backward pass is its rules called by hand, node by node
         # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
         # first run counts those calls (`hand_rules`) and, having no pass, is run again
-        # with `hand_pass`, where the first such call opens pass 0 and the program's
-        # end closes it (`open_hand_pass`, `close_hand_pass`).
+        # with `hand_pass`, where each walk of such calls is a pass: the first call opens
+        # it, a new walk or the program's end closes it (`open_hand_pass`,
+        # `close_hand_pass`).
         self.hand_pass = False
         self.hand_rules = 0
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
@@ -878,8 +879,8 @@ class Recorder:
         return result
 
     def open_hand_pass(self, instance: PInstance, output: Value) -> None:
-        """Pass 0 of a program that runs its rules by hand, from the first node it calls
-        one of: its build frames and, in place of a sort, a frame that says so."""
+        """A pass of a program that runs its rules by hand, from the first node of the
+        walk: its build frames and, in place of a sort, a frame that says so."""
         if self.mistake is not None:
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
@@ -900,9 +901,9 @@ class Recorder:
         self.rule_locals = {}
 
     def close_hand_pass(self) -> None:
-        """The hand pass ends (the program ends, or calls a rule it ran already): the
-        pass is the rules it called, in the order it called them, checked against the
-        right engine's; the frames after its last rule belong to the next pass."""
+        """The hand pass ends (the program ends or starts a new walk): the pass is the
+        rules it called, in the order it called them, checked against the right
+        engine's; the frames after its last rule belong to the next pass."""
         output = self.pass_output
         assert output is not None
         self.pass_output = None

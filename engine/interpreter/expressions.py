@@ -132,6 +132,13 @@ METHOD_DUNDERS = frozenset(
 )  # fmt: skip
 
 
+def is_rule(obj: PInstance, method: str) -> bool:
+    """Whether `obj.method()` runs a graph node's rule: `method` is its class's rule
+    name (`_backward`…), whether the node holds it or its class defines it."""
+    shape = obj.cls.shape
+    return obj.mirror is not None and shape is not None and shape.rule == method
+
+
 class ExpressionCompiler:
     """Expressions, binding targets and function objects; statements are compiled by
     `engine.interpreter.compiler.Compiler`, which extends this class."""
@@ -887,7 +894,8 @@ class ExpressionCompiler:
                 values, kwargs = arguments(f)
                 position = state.position
                 try:
-                    if type(obj) is PInstance and method not in obj.attrs:
+                    # (A rule, `_backward` as a method of the class too, is watched below.)
+                    if not watch_rule and type(obj) is PInstance and method not in obj.attrs:
                         fn = obj.cls.lookup(method)
                         if type(fn) is Function:
                             if watch_pass and obj.mirror is not None:
@@ -1012,6 +1020,8 @@ class ExpressionCompiler:
                                 return rec.user_pass(obj, lambda: call_function(fn, values, None))
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
+                        elif watch_rule and is_rule(obj, method):  # a method `_backward`
+                            return rec.user_rule(obj, lambda: call_function(fn, values, None))
                         return call_function(fn, values, None)
                 del values[0]
                 kind = type(obj)

@@ -1303,10 +1303,14 @@ def rule_lines(instance: PInstance) -> dict[str, int] | None:
     """Where a program-class node's own `_backward` is written: `{"line", "end_line"}`.
 
     The function it holds when the program ends (a `def` or `lambda` of the program,
-    or a bound method of its class); None for anything else (`None`, a built-in).
+    or a bound method of its class), else its class's method of that name; None for
+    anything else (`None`, a built-in).
     """
     shape = instance.cls.shape
-    rule = instance.attrs.get(shape.rule if shape is not None else "_backward")
+    name = shape.rule if shape is not None else "_backward"
+    rule = instance.attrs.get(name)
+    if rule is None:  # a method of its class, one for every op (`if self._op == '+':`)
+        rule = instance.cls.lookup(name)
     if type(rule) is BoundMethod:
         rule = rule.function
     if type(rule) is not Function or rule.span[0] <= 0:

@@ -612,3 +612,76 @@ def test_a_right_engine_is_checked_right_whatever_its_backward_writes_first(sour
     leaves = [node for node in trace["nodes"] if node["kind"] == "leaf"]
     assert leaves and all(node["correct_grad"] == node["grad"] for node in leaves)
     assert trace["engine_check"]["sort"]["verdict"] == "right"
+
+
+# One `_backward` method of the class for every op, dispatched on `_op` (no closure on
+# the node): each node's call of it is that node's rule.
+DISPATCHED = """\
+import math
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), '+')
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), '*')
+
+    def tanh(self):
+        return Value(math.tanh(self.data), (self,), 'tanh')
+
+    def _backward(self):
+        if self._op == '+':
+            a, b = self._prev
+            a.grad += self.grad
+            b.grad += self.grad
+        elif self._op == '*':
+            a, b = self._prev
+            a.grad += b.data * self.grad
+            b.grad += a.data * self.grad
+        elif self._op == 'tanh':
+            (a,) = self._prev
+            a.grad += (1 - self.data ** 2) * self.grad
+
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+x = Value(2.0); w = Value(-3.0); b = Value(6.5)
+o = (x * w + b).tanh()
+o.backward()
+print(x.grad, w.grad, b.grad)
+"""
+
+
+def test_a_rule_method_of_the_class_is_each_nodes_rule() -> None:
+    trace = trace_source(DISPATCHED)
+    assert printed_lines(trace) == run_in_cpython(DISPATCHED)
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert len(frames) == len(trace["nodes"])  # every node's call, leaves included
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {
+        "*": "right", "+": "right", "tanh": "right"
+    }  # fmt: skip
+    method_line = DISPATCHED.splitlines().index("    def _backward(self):") + 1
+    assert {rule["line"] for rule in check["rules"]} == {method_line}
+    # The learner's writes are the method's lines.
+    lines = {c["line"] for f in frames for c in f["contributions"]}
+    assert lines and all(method_line < line < method_line + 12 for line in lines)
+    wrong = DISPATCHED.replace("(1 - self.data ** 2) * self.grad", "(1 - self.data) * self.grad")
+    rules = enginecheck_source(wrong)["rules"]
+    assert {rule["op"]: rule["verdict"] for rule in rules}["tanh"] == "wrong"
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)

@@ -687,6 +687,8 @@ class Compiler(ExpressionCompiler):
         write = "+=" if op in ("+", "-") or read_first or read_last else "="
         combine = op if op is not None else "+"
         term_of = self.local_term(term, scope, readable=op is None or op == "+")
+        # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
+        owner_of = self.upstream_node(term, scope) if op in (None, "+") else None
 
         def run(f: Frame) -> None:
             if op is not None:
@@ -732,9 +734,42 @@ class Compiler(ExpressionCompiler):
                 )
                 attrs["grad"] = after
                 return
+            if (
+                owner_of is not None
+                and rec.pass_output is not None
+                and type(obj) is PInstance
+                and "grad" in obj.attrs
+                and rec.in_rule is None
+            ):
+                rule = rec.loop_write(owner_of(f), obj)
+                if rule is not None:
+                    attrs = obj.attrs
+                    rec.in_rule = rule
+                    try:
+                        rec.contribution(
+                            obj, local, attrs["grad"] if before is None else before, after, write
+                        )
+                    finally:
+                        rec.in_rule = None
+                    attrs["grad"] = after
+                    return
             set_attr(obj, "grad", after)
 
         return run
+
+    def upstream_node(self, term: ast.expr, scope: scopes.Scope) -> Expr | None:
+        """The node whose gradient a gradient write's term multiplies, where it is a
+        name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`): read again, which
+        costs nothing and changes nothing."""
+        grads: list[ast.expr] = [term] if isinstance(term, ast.Attribute) else []
+        if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
+            grads = [term.right, term.left]
+        for side in grads:
+            if isinstance(side, ast.Attribute) and side.attr == "grad":
+                if isinstance(side.value, ast.Name):
+                    return self.expr(side.value, scope)
+                return None
+        return None
 
     def local_term(
         self, term: ast.expr, scope: scopes.Scope, readable: bool

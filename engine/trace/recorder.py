@@ -159,6 +159,12 @@ class Recorder:
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
         # holds those writes, so the trace keeps sort frames' `changes` (schema 2).
         self.sort_writes = False
+        # A rule the learner's backward() runs in its own loop, with no `_backward` of
+        # the node's (`child.grad += local * v.grad` for each child of v, microgpt's
+        # `_local_grads`): its writes so far, one backward frame once v's are done
+        # (`loop_rule`, `close_loop_rule`).
+        self.loop_rule: dict[str, Any] | None = None
+        self.loop_lines: dict[Value, dict[str, int]] = {}  # where each such rule wrote
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
         self.hand_ran: set[Value] = set()  # the nodes whose rule the open hand pass ran
@@ -806,10 +812,12 @@ class Recorder:
         self.rule_locals = {}
         try:
             result = run()
+            self.close_loop_rule()
         finally:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
+            self.loop_rule = None
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
@@ -861,6 +869,7 @@ class Recorder:
             self.close_hand_pass()
             self.open_hand_pass(instance, node)
         assert node is not None
+        self.close_loop_rule()
         called_at = self.state.position[0]
         self.sync(node)
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
@@ -877,6 +886,36 @@ class Recorder:
             self.hand_ran.add(node)
             self.hand_end = len(self.frames)
         return result
+
+    def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
+        """A write into `child.grad` in a pass, outside any rule, whose term is
+        `<local> * owner.grad`: when `child` is one of `owner`'s operands, the learner's
+        backward() is running `owner`'s rule in a loop of its own. The rule it belongs
+        to (opened here, or `owner`'s still open), else None."""
+        if type(owner) is not PInstance or owner is child or self.mistake is not None:
+            return None
+        node = owner.mirror
+        if node is None or child.mirror not in node._prev:
+            return None
+        rule = self.loop_rule
+        if rule is None or rule["node"] is not node:
+            self.close_loop_rule()
+            self.sync(node)
+            self.sort_frame = None  # the seed is done once the first rule runs
+            self.loop_rule = rule = {"node": node, "tape": [], "writes": []}
+        return rule
+
+    def close_loop_rule(self) -> None:
+        """The rule the program's own loop was running is done: its backward frame."""
+        rule = self.loop_rule
+        if rule is None:
+            return
+        self.loop_rule = None
+        node = rule["node"]
+        lines = [line for _, line, _, _ in rule["writes"]]
+        self.loop_lines[node] = {"line": min(lines), "end_line": max(lines)}
+        self.rule_order.append(node)
+        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
 
     def open_hand_pass(self, instance: PInstance, output: Value) -> None:
         """A pass of a program that runs its rules by hand, from the first node of the
@@ -1287,7 +1326,7 @@ class Recorder:
                 entry["correct_grad"] = float(correct[node])
             instance = instance_of.get(node)
             if instance is not None:
-                rule = rule_lines(instance)
+                rule = rule_lines(instance) or self.loop_lines.get(node)
                 if rule is not None:
                     entry["rule"] = rule
                 own_right = right.grads.get(node)

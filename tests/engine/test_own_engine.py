@@ -685,3 +685,30 @@ def test_a_rule_method_of_the_class_is_each_nodes_rule() -> None:
     rules = enginecheck_source(wrong)["rules"]
     assert {rule["op"]: rule["verdict"] for rule in rules}["tanh"] == "wrong"
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_a_backward_that_runs_each_nodes_rule_in_its_own_loop_shows_each_rule() -> None:
+    # microgpt's engine: no `_backward` on a node, backward() adds `local * v.grad` into
+    # each child of v itself. Each v's writes are v's rule: one backward frame each,
+    # the local read off the code, checked against the right engine by op.
+    source = LOCAL_GRADS.replace(
+        "    def backward(self):",
+        "    def __add__(self, other):\n"
+        "        return Value(self.data + other.data, (self, other), (1, 1))\n"
+        "    def backward(self):",
+    ).replace("z = a * b\n", "z = a * b + a\n")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    ops = {node["id"]: node["op"] for node in trace["nodes"]}
+    assert [ops[f["node"]] for f in frames] == ["+", "*"]
+    mul = frames[1]["contributions"]
+    assert [(c["local"], c["write"]) for c in mul] == [(4.0, "+="), (3.0, "+=")]
+    check = trace["engine_check"]
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "right"}
+    assert check["sort"]["verdict"] == "right"
+    # A wrong local derivative in the learner's table is found at its op.
+    wrong = source.replace("(other.data, self.data))", "(self.data, other.data))")
+    check = enginecheck_source(wrong)
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "wrong", "+": "right"}
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)

@@ -1166,6 +1166,7 @@ class Library:
             functions: dict[str, Callable[..., Any]] = {
                 "uniform": rng.uniform,
                 "gauss": rng.gauss,
+                "normalvariate": rng.normalvariate,
                 "random": rng.random,
             }
             function = functions[name]
@@ -1173,6 +1174,7 @@ class Library:
             names, defaults = {
                 "uniform": (("a", "b"), ()),
                 "gauss": (("mu", "sigma"), (0.0, 1.0)),
+                "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1232,6 +1234,7 @@ class Library:
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
+            "normalvariate": Builtin("random.normalvariate", numeric("normalvariate", 2)),
             "randint": Builtin("random.randint", integers("randint")),
             "randrange": Builtin("random.randrange", integers("randrange")),
             "choice": Builtin("random.choice", choice),

@@ -72,6 +72,7 @@ _FORWARD = {
     "//": "__floordiv__",
     "%": "__mod__",
     "**": "__pow__",
+    "@": "__matmul__",  # a matrix class of Values (`A @ X @ W`)
 }
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
 FORWARD_DUNDERS = _FORWARD  # `a + b` of a program's instance calls its class's `__add__`
@@ -94,6 +95,7 @@ _NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "&": operator.and_,
     "|": operator.or_,
     "^": operator.xor,
+    "@": operator.matmul,  # a TypeError for every number, in CPython's words
 }
 _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,

@@ -85,6 +85,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
+        "logging": logging_module(),
     }
 
 
@@ -244,6 +245,72 @@ def time_module(state: State) -> PModule:
     }
     members["sleep"] = Builtin("time.sleep", sleep)
     return PModule("time", members)
+
+
+# `logging`'s levels, as CPython numbers them.
+LOG_LEVELS = {
+    "CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20,
+    "DEBUG": 10, "NOTSET": 0,
+}  # fmt: skip
+LOG_CALLS = ("debug", "info", "warning", "warn", "error", "critical", "fatal", "exception")
+# What `basicConfig` may be told: where its lines would go (a stream, a file, handlers)
+# is not among them.
+LOG_CONFIG = frozenset({"level", "format", "datefmt", "style", "force", "encoding", "errors"})
+
+
+def logging_module() -> PModule:
+    """`import logging` as a library's code logs its progress (`logger.info(...)`): a
+    log line goes to CPython's stderr, never to what the program prints, so here it goes
+    nowhere. `basicConfig` takes the level and the format and refuses a stream, a file or
+    handlers, whose lines could be printed; `getLogger(name)` is one logger per name."""
+    loggers: dict[str, PModule] = {}
+
+    def log_call(name: str, at_level: bool = False) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) < 1 + at_level:
+                raise ProgramError(f"{name}() missing its message", kind="TypeError")
+            if at_level and type(args[0]) is not int:
+                raise ProgramError("level must be an integer", kind="TypeError")
+
+        return Builtin(name, call)
+
+    def nothing(name: str) -> Builtin:
+        return Builtin(name, lambda args, kwargs: None)
+
+    def calls(prefix: str) -> dict[str, Any]:
+        members: dict[str, Any] = {name: log_call(f"{prefix}{name}") for name in LOG_CALLS}
+        members["log"] = log_call(f"{prefix}log", at_level=True)
+        members["disable"] = nothing(f"{prefix}disable")
+        return members
+
+    def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+        name = args[0] if args else kwargs.get("name", "root")
+        if len(args) > 1 or set(kwargs) - {"name"} or not isinstance(name, str | None):
+            raise ProgramError("getLogger() takes a logger's name", kind="TypeError")
+        name = name or "root"
+        if name not in loggers:
+            members = calls("Logger.")
+            del members["disable"]
+            members["setLevel"] = nothing("Logger.setLevel")
+            members["name"] = name
+            loggers[name] = PModule(name, members)
+        return loggers[name]
+
+    def basic_config(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if args:
+            raise ProgramError("basicConfig() takes keyword arguments only", kind="TypeError")
+        for key in kwargs:
+            if key not in LOG_CONFIG:
+                raise ProgramError(
+                    f"basicConfig({key}=...) is not available: log lines here go nowhere "
+                    "(in CPython they go to stderr, not to what the program prints)"
+                )
+
+    members: dict[str, Any] = dict(LOG_LEVELS)
+    members.update(calls("logging."))
+    members["getLogger"] = Builtin("logging.getLogger", get_logger)
+    members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
+    return PModule("logging", members)
 
 
 def typing_module(library: Library) -> PModule:

@@ -675,3 +675,116 @@ def test_a_reflected_method_is_not_tried_between_objects_of_one_class() -> None:
         "    print('TypeError', e)\n"
         "print(1 + B(2))\n"
     )
+
+
+MATRIX = (
+    "class M:\n"
+    "    def __init__(self, rows):\n        self.rows = rows\n"
+    "    def __matmul__(self, other):\n"
+    "        if not isinstance(other, M):\n            return NotImplemented\n"
+    "        return M([[sum(a * b for a, b in zip(r, c)) for c in zip(*other.rows)]"
+    " for r in self.rows])\n"
+    "    def __rmatmul__(self, other):\n"
+    "        return M([[other * x for x in r] for r in self.rows])\n"
+    "    def __repr__(self):\n        return f'M({self.rows})'\n"
+    "class N(M):\n"
+    "    def __imatmul__(self, other):\n"
+    "        self.rows = (self @ other).rows\n        return self\n"
+)
+
+
+def test_the_matrix_operator_calls_a_programs_own_matmul() -> None:
+    """Samanvith1404/MicroGNN's `GNN` multiplies matrices of Values with `A @ X @ W`."""
+    same_as_cpython(
+        MATRIX + "a = M([[1, 2], [3, 4]])\nb = a @ a\nprint(b, 2 @ a)\n"
+        "c = a\nc @= a\nprint(c, c is a)\n"
+        "n = N([[1, 0], [0, 1]])\nk = n\nn @= a\nprint(n, n is k)\n"
+        "for f in (lambda: 1 @ 2, lambda: [1] @ [2], lambda: a @ 3, lambda: 2.5 @ 'x'):\n"
+        "    try:\n        f()\n    except TypeError as e:\n        print(e)\n"
+    )
+    # Values of the program's class multiplied as matrices make a traced graph.
+    trace = trace_source(
+        "class V:\n"
+        "    def __init__(self, data, _prev=()):\n"
+        "        self.data, self.grad, self._prev = data, 0.0, _prev\n"
+        "        self._backward = lambda: None\n"
+        "    def __add__(self, o):\n        out = V(self.data + o.data, (self, o))\n"
+        "        def _backward():\n"
+        "            self.grad += out.grad\n            o.grad += out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def __mul__(self, o):\n        out = V(self.data * o.data, (self, o))\n"
+        "        def _backward():\n            self.grad += o.data * out.grad\n"
+        "            o.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n        topo, seen = [], set()\n"
+        "        def build(v):\n            if v not in seen:\n                seen.add(v)\n"
+        "                for c in v._prev:\n                    build(c)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "class Mat:\n    def __init__(self, rows):\n        self.rows = rows\n"
+        "    def __matmul__(self, other):\n"
+        "        return Mat([[r[0] * c[0] + r[1] * c[1] for c in zip(*other.rows)]"
+        " for r in self.rows])\n"
+        "A = Mat([[V(1.0), V(2.0)]])\nB = Mat([[V(3.0)], [V(4.0)]])\n"
+        "out = (A @ B).rows[0][0]\nout.backward()\nprint(out.data, A.rows[0][0].grad)\n"
+    )
+    assert printed_lines(trace) == ["11.0 3.0"]
+
+
+def test_the_matrix_operator_on_anything_else_is_cpythons_type_error() -> None:
+    with pytest.raises(EngineError, match=re.escape("unsupported operand types for @: 'int'")):
+        run("def f():\n    pass\nx = 1 @ 2\n")
+    with pytest.raises(EngineError, match="not defined for Values"):
+        run("def f():\n    pass\nx = Value(1.0) @ Value(2.0)\n")
+    with pytest.raises(EngineError, match="the operator @ is not supported"):
+        run("x = 1 @ 2\n")  # the straight-line language has no @, as before
+    # No method of Python's own is reached through it.
+    with pytest.raises(EngineError, match="unsupported operand types for @: 'function'"):
+        run("def f():\n    pass\nx = f @ f\n")
+
+
+def test_logging_writes_nowhere_as_cpythons_goes_to_stderr() -> None:
+    """THAMIZH-ARASU/scalargrad logs every node and pass (`logger.debug(f"...")`) after
+    `logging.basicConfig(level=..., format=...)` in a dataclass's `__post_init__`."""
+    same_as_cpython(
+        "import logging\nfrom enum import Enum\nfrom dataclasses import dataclass\n"
+        "class LogLevel(Enum):\n    DEBUG = logging.DEBUG\n    INFO = logging.INFO\n"
+        "@dataclass\nclass Config:\n    log_level: LogLevel = LogLevel.INFO\n"
+        "    def __post_init__(self):\n"
+        "        logging.basicConfig(level=self.log_level.value, format='%(message)s')\n"
+        "config = Config()\nlogger = logging.getLogger(__name__)\n"
+        "logger.debug(f'made {config}')\nlogger.info('pass %d done', 3)\n"
+        "logging.warning('careful')\nlogger.log(logging.ERROR, 'x')\n"
+        "print(config, logging.WARNING, logging.CRITICAL, logger is logging.getLogger(__name__))\n"
+        "logger.setLevel(logging.DEBUG)\n"
+    )
+
+
+def test_logging_refuses_a_destination_and_reaches_nothing_of_pythons() -> None:
+    with pytest.raises(EngineError, match=re.escape("basicConfig(stream=...) is not available")):
+        run("import logging, sys\nlogging.basicConfig(stream=sys.stdout)\n")
+    with pytest.raises(EngineError, match=re.escape("basicConfig(handlers=...) is not available")):
+        run("import logging\nlogging.basicConfig(handlers=[])\n")
+    with pytest.raises(EngineError, match="no attribute 'StreamHandler'"):
+        run("import logging\nh = logging.StreamHandler()\n")
+    with pytest.raises(EngineError, match="no attribute 'root'"):
+        run("import logging\nr = logging.root\n")
+    with pytest.raises(EngineError):  # a logger is a table of what it may do, no more
+        run("import logging\nd = logging.getLogger('x').__dict__\n")
+    with pytest.raises(EngineError, match="no attribute 'handlers'"):
+        run("import logging\nh = logging.getLogger('x').handlers\n")
+    with pytest.raises(EngineError, match=re.escape("getLogger() takes a logger's name")):
+        run("import logging\nlogging.getLogger(1)\n")
+
+
+def test_random_normalvariate_draws_as_cpythons() -> None:
+    """Titaxo/scalargrad initialises weights with `random.normalvariate(mu=0, sigma=...)`."""
+    same_as_cpython(
+        "import random\nrandom.seed(3)\n"
+        "print([random.normalvariate(mu=0, sigma=(2 / 5) ** 0.5) for _ in range(3)])\n"
+        "print(random.normalvariate(), random.normalvariate(1.5), random.gauss())\n"
+        "r = random.Random(7)\nprint(r.normalvariate(0.0, 2.0))\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("normalvariate() takes 2 numbers")):
+        run("import random\nrandom.normalvariate('a', 1)\n")

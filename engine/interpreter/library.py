@@ -23,11 +23,13 @@ from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
+    SIZED,
     Machine,
     number_error,
 )
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
+    Annotation,
     BoundMethod,
     Builtin,
     Function,
@@ -243,6 +245,7 @@ class Library:
                 for kind in value.types:
                     by_type.setdefault(kind, value)
         others: dict[str, TypeObject] = {}
+        none_type = TypeObject("NoneType", _none, (type(None),))
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
             value = one(args, kwargs, "type")
@@ -251,6 +254,8 @@ class Library:
             found = by_type.get(type(value))
             if found is not None:
                 return found
+            if value is None:  # `type(self.grad_fn).__name__` of a leaf: CPython's name
+                return none_type
             name = type_name(value)
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
@@ -571,6 +576,9 @@ class Library:
                     return True
             elif isinstance(cls, TypeObject):
                 if type(value) in cls.types or (cls.types == (int,) and type(value) is bool):
+                    return True
+            elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
+                if abstract_instance(cls.name, value):
                     return True
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
@@ -1447,10 +1455,66 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
 _ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 
 
+# `isinstance(x, Iterable)` with `typing`'s names for collections.abc's classes and the
+# built-in types: what CPython answers for the objects a program has here, a class of the
+# program's by the methods it defines, as those classes' `__subclasshook__` looks for them.
+_VIEWS = frozenset({type({}.keys()), type({}.values()), type({}.items())})
+_CONTAINERS = SIZED | _VIEWS
+_BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
+    "List": (list,),
+    "MutableSequence": (list,),
+    "Tuple": (tuple,),
+    "Dict": (dict,),
+    "Mapping": (dict,),
+    "MutableMapping": (dict,),
+    "Set": (PSet,),
+    "Sequence": (list, tuple, str, range),
+}
+ABSTRACT_CLASSES = frozenset(
+    {*_BUILT_IN_ALIASES, "Iterable", "Iterator", "Generator", "Sized", "Container",
+     "Collection", "Reversible", "Callable", "Type"}
+)  # fmt: skip
+
+
+def _defines(value: Any, *names: str) -> bool:
+    return type(value) is PInstance and all(
+        value.cls.lookup(name) not in (MISSING, None) for name in names
+    )
+
+
+def abstract_instance(name: str, value: Any) -> bool:
+    kind = type(value)
+    if name in _BUILT_IN_ALIASES:
+        return kind in _BUILT_IN_ALIASES[name]
+    if name == "Iterable":
+        return kind in _CONTAINERS or kind in ITERATOR_TYPES or _defines(value, "__iter__")
+    if name == "Iterator":
+        return kind in ITERATOR_TYPES or _defines(value, "__iter__", "__next__")
+    if name == "Generator":
+        return kind is GeneratorType
+    if name == "Sized":
+        return kind in _CONTAINERS or _defines(value, "__len__")
+    if name == "Container":
+        return kind in _CONTAINERS or _defines(value, "__contains__")
+    if name == "Collection":
+        return kind in _CONTAINERS or _defines(value, "__len__", "__iter__", "__contains__")
+    if name == "Reversible":
+        return kind in (_CONTAINERS - {PSet}) or _defines(value, "__reversed__", "__iter__")
+    if name == "Type":
+        return kind is PClass or isinstance(value, TypeObject)
+    return callable_value(value)  # Callable
+
+
 def callable_value(value: Any) -> bool:
     if type(value) is PInstance:
         return type(value.cls.lookup("__call__")) is not type(MISSING)
     return isinstance(value, Builtin | Function | BoundMethod | PClass)
+
+
+def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`type(None)()`: None, as in CPython."""
+    if args or kwargs:
+        raise ProgramError("NoneType takes no arguments", kind="TypeError")
 
 
 def _not_constructible(name: str) -> Call:

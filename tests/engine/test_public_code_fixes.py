@@ -788,3 +788,63 @@ def test_random_normalvariate_draws_as_cpythons() -> None:
     )
     with pytest.raises(EngineError, match=re.escape("normalvariate() takes 2 numbers")):
         run("import random\nrandom.normalvariate('a', 1)\n")
+
+
+def test_isinstance_with_typings_abstract_classes_is_cpythons_answer() -> None:
+    """Druudik/minigrad flattens nested lists with `isinstance(item, Iterable)`."""
+    same_as_cpython(
+        "from typing import Iterable, Iterator, Sequence, Mapping, Sized, Callable, List, Dict\n"
+        "from typing import Tuple, Set, Container, Collection, Reversible, Generator, Type\n"
+        "class Bag:\n    def __iter__(self):\n        return iter([1])\n"
+        "    def __len__(self):\n        return 1\n"
+        "class Walk:\n    def __iter__(self):\n        return self\n"
+        "    def __next__(self):\n        raise StopIteration\n"
+        "def gen():\n    yield 1\n"
+        # Not `d.keys()`, which is a list here (a Sequence, where CPython's view is not).
+        "things = [[1], (1,), {1: 2}, 'ab', {3}, range(2), iter([]), gen(), Bag(),\n"
+        "          Walk(), 1.5, None, print, Bag, len]\n"
+        "for abc in (Iterable, Iterator, Sequence, Mapping, Sized, Callable, List, Dict, Tuple,\n"
+        "            Set, Container, Collection, Reversible, Generator, Type):\n"
+        "    print([isinstance(x, abc) for x in things])\n"
+        "print(isinstance([1], (int, Iterable)), isinstance(3, (Sequence, float)))\n"
+        "def flatten(arr):\n    out = []\n    for item in arr:\n"
+        "        if isinstance(item, Iterable):\n            out.extend(flatten(item))\n"
+        "        else:\n            out.append(item)\n    return out\n"
+        "print(flatten([[1, [2, 3]], (4,), [[[5]]]]))\n"
+    )
+    # Any other typing name stays refused, as CPython refuses `isinstance(x, Any)`.
+    with pytest.raises(EngineError, match="second argument must be a class"):
+        run("from typing import Any\ndef f():\n    pass\nprint(isinstance(1, Any))\n")
+
+
+def test_the_type_of_none_is_nonetype() -> None:
+    """Druudik/minigrad prints `type(self.grad_fn).__name__` of a leaf."""
+    same_as_cpython(
+        "def f():\n    pass\nprint(type(None).__name__, type(None), type(f()) is type(None))\n"
+        "print(isinstance(None, type(None)), isinstance(0, type(None)), type(None)())\n"
+    )
+
+
+def test_a_backward_that_raises_what_the_program_catches_is_still_a_pass() -> None:
+    """Druudik/minigrad's backward() refuses a second pass through a graph with a
+    RuntimeError; the program that catches it goes on, and its trace is whole."""
+    source = (
+        "class V:\n"
+        "    def __init__(self, data, _prev=()):\n"
+        "        self.data, self.grad, self._prev = data, 0.0, _prev\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, o):\n        out = V(self.data * o.data, (self, o))\n"
+        "        def _backward():\n            self.grad += o.data * out.grad\n"
+        "            o.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        if any(c.grad != 0 for c in self._prev):\n"
+        "            raise RuntimeError('Can not backpropagate multiple times')\n"
+        "        self.grad = 1.0\n        self._backward()\n"
+        "a, b = V(2.0), V(3.0)\nc = a * b\nc.backward()\n"
+        "try:\n    c.backward()\nexcept RuntimeError as e:\n    print(e)\n"
+        "a.grad = b.grad = 0.0\nd = a * b\nd.backward()\nprint(a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert [one["data"] for one in trace["passes"]] == [6.0, 6.0, 6.0]

@@ -848,3 +848,74 @@ def test_a_backward_that_raises_what_the_program_catches_is_still_a_pass() -> No
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source)
     assert [one["data"] for one in trace["passes"]] == [6.0, 6.0, 6.0]
+
+
+COPIED_NODES = (
+    "import copy\n"
+    "class Node:\n"
+    "    def __init__(self, data, _prev=()):\n"
+    "        self.data, self.grad, self._prev = data, 0.0, set(_prev)\n"
+    "        self._backward = lambda: None\n"
+    "    def __add__(self, other):\n"
+    "        out = Node(self.data + other.data, (self, other))\n"
+    "        def _backward():\n"
+    "            self.grad += out.grad\n            other.grad += out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def __repr__(self):\n        return f'Node({self.data}, grad={self.grad})'\n"
+    "    def backward(self):\n        topo, seen = [], set()\n"
+    "        def build(v):\n            if v not in seen:\n                seen.add(v)\n"
+    "                for c in v._prev:\n                    build(c)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n            v._backward()\n"
+    "class Model:\n    def __init__(self):\n        self.w = [Node(1.0), Node(2.0)]\n"
+    "        self.cfg = {'lr': 0.1, 'layers': (1, [2, 3])}\n"
+    "    def forward(self):\n        return self.w[0] + self.w[1]\n"
+)
+
+
+def test_copy_and_deepcopy_copy_the_programs_objects_as_cpython_does() -> None:
+    """nikwolfe7/micrograd's notebook imports `copy` and keeps its best model with
+    `copy.deepcopy(self.nn)`; a copied node keeps the `_backward` it was made with."""
+    same_as_cpython(
+        COPIED_NODES + "m = Model()\nbest = copy.deepcopy(m)\nshallow = copy.copy(m)\n"
+        "m.w[0].data = 5.0\n"
+        "print(best.w, m.w, shallow.w is m.w, best.cfg == m.cfg,"
+        " best.cfg['layers'] is m.cfg['layers'])\n"
+        "out = best.forward()\nout.backward()\nprint(out, best.w, m.w)\n"
+        "a = Node(3.0)\nb = a + a\nc = copy.deepcopy(b)\n"
+        "print(c, len(c._prev), list(c._prev)[0] is a)\n"
+        "c.backward()\nprint(a.grad, [p.grad for p in c._prev])\n"
+        "t = (1, 2.5, 'x')\n"
+        "print(copy.deepcopy(t) is t, copy.deepcopy([t])[0] is t, copy.copy(t) is t)\n"
+        "s = {1, 2}\nprint(copy.deepcopy(s), copy.copy({'a': [1]}), copy.copy(s) is s)\n"
+        "loop = [1]\nloop.append(loop)\ntwin = copy.deepcopy(loop)\nprint(twin[1] is twin)\n"
+        "f = m.forward\ng = copy.deepcopy(f)\nprint(g().data, f().data, copy.copy(len) is len)\n"
+    )
+    # The copies are nodes of the graph: a pass through them is traced.
+    trace = trace_source(
+        COPIED_NODES + "m = copy.deepcopy(Model())\nout = m.forward()\nout.backward()\n"
+    )
+    assert sorted(n["data"] for n in trace["nodes"]) == [1.0, 2.0, 3.0]
+
+
+def test_copy_is_bounded_and_copies_nothing_of_pythons() -> None:
+    deep = "import copy\nx = []\nfor _ in range(300):\n    x = [x]\ny = copy.deepcopy(x)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH"):
+        run(deep)
+    many = "import copy\nx = list(range(100000))\nfor _ in range(1000):\n    copy.deepcopy(x)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(many)
+    with pytest.raises(EngineError, match="cannot copy a Value here"):
+        run("import copy\ny = copy.deepcopy(Value(1.0))\n")
+    with pytest.raises(EngineError, match="cannot copy"):
+        run("import copy\ny = copy.deepcopy(iter([1]))\n")
+    with pytest.raises(EngineError, match="by its own __copy__ is not available"):
+        run(
+            "import copy\nclass A:\n    def __deepcopy__(self, memo):\n        return 1\n"
+            "y = copy.deepcopy(A())\n"
+        )
+    with pytest.raises(EngineError, match="no attribute 'Error'"):
+        run("import copy\ny = copy.Error\n")
+    with pytest.raises(EngineError):  # the module is a table, no more
+        run("import copy\ny = copy.deepcopy.__globals__\n")

@@ -421,6 +421,9 @@ class Machine:
             return BoundMethod(found.function, obj.cls)
         if found is not MISSING:
             return found
+        getter = obj.cls.lookup("__getattr__")
+        if type(getter) is Function:  # the class answers for what it does not hold
+            return self.call_function(getter, [obj, name])
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )

@@ -919,3 +919,27 @@ def test_copy_is_bounded_and_copies_nothing_of_pythons() -> None:
         run("import copy\ny = copy.Error\n")
     with pytest.raises(EngineError):  # the module is a table, no more
         run("import copy\ny = copy.deepcopy.__globals__\n")
+
+
+def test_a_classs_own_getattr_answers_for_what_its_objects_do_not_hold() -> None:
+    same_as_cpython(
+        "class Lazy:\n"
+        "    def __init__(self, data):\n        self.data = data\n        self.grad = 0.0\n"
+        "    def __getattr__(self, name):\n"
+        "        if name.startswith('d_'):\n            return f'derivative {name[2:]}'\n"
+        "        raise AttributeError(f'{type(self).__name__} has no {name}')\n"
+        "    def double(self):\n        return self.data * 2\n"
+        "class Wrap:\n    def __init__(self, inner):\n        self.inner = inner\n"
+        "    def __getattr__(self, name):\n        return getattr(self.inner, name)\n"
+        "l = Lazy(3.0)\n"
+        "print(l.data, l.d_x, l.double(), hasattr(l, 'd_y'), hasattr(l, 'zz'),"
+        " getattr(l, 'zz', 'none'))\n"
+        "w = Wrap(l)\nprint(w.data, w.double(), w.d_z, w.inner is l)\n"
+        "try:\n    w.missing\nexcept AttributeError as e:\n    print('AttributeError:', e)\n"
+    )
+    # One that asks itself for what it lacks stops at the call depth, a bound.
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
+        run("class B:\n    def __getattr__(self, name):\n        return self.other\nB().x\n")
+    # It is asked for names only: no dunder reaches it from a program.
+    with pytest.raises(EngineError, match="dunder"):
+        run("class B:\n    def __getattr__(self, name):\n        return 1\nB().__dict__\n")

@@ -943,3 +943,23 @@ def test_a_classs_own_getattr_answers_for_what_its_objects_do_not_hold() -> None
     # It is asked for names only: no dunder reaches it from a program.
     with pytest.raises(EngineError, match="dunder"):
         run("class B:\n    def __getattr__(self, name):\n        return 1\nB().__dict__\n")
+
+
+def test_a_classs_own_format_formats_its_fields() -> None:
+    """SermetPekin/micrograd's Value has a `__format__` (`f"{loss:.4f}"` formats its data
+    and grad), which an f-string, `format()` and `str.format` call, a blank spec too."""
+    same_as_cpython(
+        "class V:\n"
+        "    def __init__(self, data, grad=0.0):\n"
+        "        self.data = data\n        self.grad = grad\n"
+        "    def __format__(self, format_spec):\n"
+        "        if not format_spec:\n"
+        "            return f'V(data={self.data}, grad={self.grad})'\n"
+        "        return f'V(data={self.data:{format_spec}}, grad={self.grad:{format_spec}})'\n"
+        "    def __repr__(self):\n        return f'V({self.data})'\n"
+        "v = V(2.0 / 3, 0.125)\n"
+        "print(f'{v}', f'{v:.3f}', format(v, '.1f'), '{} {:.2e}'.format(v, v), str(v), [v],"
+        " f'{v!r}', f'{v!s:>12}')\n"
+    )
+    with pytest.raises(EngineError, match="__format__ returned an int, not a string"):
+        run("class W:\n    def __format__(self, spec):\n        return 5\nx = f'{W()}'\n")

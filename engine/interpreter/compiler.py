@@ -857,7 +857,15 @@ class Compiler(ExpressionCompiler):
 
     def if_statement(self, node: ast.If, scope: scopes.Scope) -> Stmt:
         test = self.expr(node.test, scope)
-        body = self.block(node.body, scope)
+        # `if TYPE_CHECKING:` holds imports for a type checker only (`from .engine import
+        # Value`, the package's own modules): as in a `try` body, one of a module that is
+        # not here fails when it runs, which it never does, TYPE_CHECKING being False.
+        checking = is_type_checking(node.test)
+        self.in_try += checking
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.in_try -= checking
         orelse = self.block(node.orelse, scope) if node.orelse else None
         truthy = self.m.truthy
 
@@ -1435,3 +1443,10 @@ def patches_value(tree: ast.Module) -> bool:
         ):
             patches = True
     return patches and (imports or not defines)
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING` (by any name for typing) as an `if` test."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"

@@ -147,6 +147,10 @@ class Machine:
             method = func.cls.lookup("__call__")
             if type(method) is Function:
                 return self.call_function(method, [func, *args], kwargs)
+            if type(method) is PClassMethod:  # jack-norrie/autodiff's `Function.__call__`
+                return self.call_function(method.function, [func.cls, *args], kwargs)
+            if type(method) is PStaticMethod:
+                return self.call_function(method.function, args, kwargs)
         if kind is Inert:
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         raise ProgramError(f"{a_type(func)} cannot be called")

@@ -963,3 +963,36 @@ def test_a_classs_own_format_formats_its_fields() -> None:
     )
     with pytest.raises(EngineError, match="__format__ returned an int, not a string"):
         run("class W:\n    def __format__(self, spec):\n        return 5\nx = f'{W()}'\n")
+
+
+def test_an_import_under_type_checking_is_never_run() -> None:
+    """jack-norrie/autodiff and SermetPekin/micrograd import their own modules for a
+    type checker only (`if typing.TYPE_CHECKING: from src.auto.Vertex import Vertex`)."""
+    same_as_cpython(
+        "import typing\nfrom typing import TYPE_CHECKING\n"
+        "if typing.TYPE_CHECKING:\n    from src.auto.Vertex import Vertex\n"
+        "if TYPE_CHECKING:\n    from .engine import Value\n    import numpy as np\n"
+        "else:\n    print('not checking')\n"
+        "def f() -> 'Vertex':\n    return 1\nprint(f())\n"
+    )
+    # Run anyway, it is the ModuleNotFoundError of a machine without the module.
+    same_as_cpython(
+        "TYPE_CHECKING = True\ntry:\n    if TYPE_CHECKING:\n        from src.auto import Vertex\n"
+        "except ModuleNotFoundError as e:\n    print(e)\n"
+    )
+    with pytest.raises(EngineError, match="scalar engine"):  # elsewhere: refused as before
+        run("if True:\n    import numpy as np\n")
+
+
+def test_a_class_method_or_static_method_call_makes_objects_callable() -> None:
+    """jack-norrie/autodiff's `add = Add()` is called through `Function`'s
+    `@classmethod def __call__(cls, *args)`."""
+    same_as_cpython(
+        "class Function:\n"
+        "    @classmethod\n    def __call__(cls, *args):\n"
+        "        return cls.forward(*args)\n"
+        "class Add(Function):\n"
+        "    @staticmethod\n    def forward(a, b):\n        return a + b\n"
+        "class Twice:\n    @staticmethod\n    def __call__(x):\n        return 2 * x\n"
+        "add = Add()\nprint(add(2, 3), Twice()(4), callable(add), callable(Twice()))\n"
+    )

@@ -1026,7 +1026,10 @@ class Compiler(ExpressionCompiler):
     def import_statement(self, node: ast.Import, scope: scopes.Scope) -> Stmt:
         stores = []
         for alias in node.names:
-            if alias.name not in self.modules or alias.name == "__future__":
+            # `import collections.abc` binds `collections`, not a module of that name:
+            # here only `import collections.abc as cabc` and `from collections.abc import`.
+            dotted = "." in alias.name and alias.asname is None
+            if alias.name not in self.modules or alias.name == "__future__" or dotted:
                 return self.refused_import(node, f"import {alias.name}", alias.name)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules

@@ -85,12 +85,27 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
+        "collections.abc": abc_classes_module(),
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
         "logging": logging_module(),
         "copy": copy_module(library),
     }
+
+
+# `from collections.abc import Iterable`: the abstract classes for annotations and for
+# `isinstance`, which answers as CPython's (`library.abstract_instance`), the same names
+# as typing's. Not bases of a program's class here (their mixin methods are not).
+ABC_CLASS_NAMES = (
+    "Iterable", "Iterator", "Generator", "Sequence", "MutableSequence", "Mapping",
+    "MutableMapping", "Sized", "Container", "Collection", "Reversible", "Callable", "Set",
+    "Hashable",
+)  # fmt: skip
+
+
+def abc_classes_module() -> PModule:
+    return PModule("collections.abc", {name: Annotation(name) for name in ABC_CLASS_NAMES})
 
 
 NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace

@@ -996,3 +996,24 @@ def test_a_class_method_or_static_method_call_makes_objects_callable() -> None:
         "class Twice:\n    @staticmethod\n    def __call__(x):\n        return 2 * x\n"
         "add = Add()\nprint(add(2, 3), Twice()(4), callable(add), callable(Twice()))\n"
     )
+
+
+def test_collections_abc_names_annotate_and_answer_isinstance() -> None:
+    same_as_cpython(
+        "from collections.abc import Iterable, Sequence, Mapping, Callable\n"
+        "import collections.abc as cabc\n"
+        "def flatten(arr):\n    out = []\n    for item in arr:\n"
+        "        if isinstance(item, Iterable) and not isinstance(item, str):\n"
+        "            out.extend(flatten(item))\n        else:\n            out.append(item)\n"
+        "    return out\n"
+        "print(flatten([[1, [2, (3, 4)]], 'ab', {5}]), isinstance({}, Mapping),"
+        " isinstance([], Sequence), isinstance(print, Callable), isinstance(3, cabc.Sized))\n"
+        "def f(xs: Sequence[float]) -> Iterable[int]:\n    return [int(x) for x in xs]\n"
+        "print(f([1.5, 2.5]))\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("`import collections.abc` is not available")):
+        run("import collections.abc\n")  # it would bind `collections`, as CPython's does
+    with pytest.raises(EngineError, match="no attribute 'abc'"):
+        run("import collections\ny = collections.abc\n")
+    with pytest.raises(EngineError, match=re.escape("collections.abc has no '_collections_abc'")):
+        run("from collections.abc import _collections_abc\n")

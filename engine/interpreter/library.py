@@ -210,6 +210,9 @@ class Library:
     def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
             raise ProgramError("hasattr() takes an object and a name", kind="TypeError")
+        answer = has_dunder(*args)
+        if answer is not None:
+            return answer
         try:
             self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
         except ProgramError as error:
@@ -1503,6 +1506,29 @@ def abstract_instance(name: str, value: Any) -> bool:
     if name == "Type":
         return kind is PClass or isinstance(value, TypeObject)
     return callable_value(value)  # Callable
+
+
+# The dunders every object (and, for a class, `type`) has in CPython 3.11, and the ones
+# it has elsewhere (`__dict__`...), for `hasattr(Value, "__add__")` on the program's own.
+OBJECT_DUNDERS = frozenset(name for name in dir(object) if is_dunder(name))
+TYPE_DUNDERS = frozenset(name for name in dir(type) if is_dunder(name))
+UNANSWERED_DUNDERS = frozenset(
+    {"__dict__", "__module__", "__weakref__", "__slots__", "__annotations__", "__qualname__",
+     "__name__", "__mro__", "__bases__", "__wrapped__", "__match_args__", "__dataclass_fields__"}
+)  # fmt: skip
+
+
+def has_dunder(obj: Any, name: Any) -> bool | None:
+    """`hasattr(Value, "__add__")` on the program's class or object: whether its class
+    defines the method, or every object (or class) has it; None to answer as before
+    (not a dunder, not the program's object, or one kept out of reach)."""
+    if type(name) is not str or not is_dunder(name) or name in UNANSWERED_DUNDERS:
+        return None
+    if type(obj) is PInstance:
+        return obj.cls.lookup(name) is not MISSING or name in OBJECT_DUNDERS
+    if type(obj) is PClass:
+        return obj.lookup(name) is not MISSING or name in TYPE_DUNDERS
+    return None
 
 
 def callable_value(value: Any) -> bool:

@@ -1017,3 +1017,28 @@ def test_collections_abc_names_annotate_and_answer_isinstance() -> None:
         run("import collections\ny = collections.abc\n")
     with pytest.raises(EngineError, match=re.escape("collections.abc has no '_collections_abc'")):
         run("from collections.abc import _collections_abc\n")
+
+
+def test_hasattr_of_a_dunder_on_the_programs_class_says_whether_it_is_there() -> None:
+    """gd452/my-llm-lab's autograd tutorial adds `Value.__add__ = add_operation` and checks
+    it with `hasattr(Value, "__add__")`."""
+    same_as_cpython(
+        "class V:\n    def __init__(self, data):\n        self.data = data\n"
+        "    def __repr__(self):\n        return f'V({self.data})'\n"
+        "def add(self, other):\n    return V(self.data + other.data)\n"
+        "print(hasattr(V, '__add__'), hasattr(V(1), '__add__'))\n"
+        "V.__add__ = add\n"
+        "print(hasattr(V, '__add__'), hasattr(V(1), '__add__'), V(1) + V(2))\n"
+        "print(hasattr(V, '__init__'), hasattr(V(1), '__repr__'), hasattr(V(1), '__hash__'),"
+        " hasattr(V, '__call__'), hasattr(V(1), '__call__'), hasattr(V(1), '__len__'),"
+        " hasattr(V, '__iter__'), hasattr(V(1), '__class__'), hasattr(V(1), '__eq__'))\n"
+    )
+    # Only a bool, and only of the program's own objects; getattr stays refused.
+    for refused in (
+        "hasattr(V(1), '__dict__')",
+        "hasattr(V, '__mro__')",
+        "hasattr([], '__len__')",
+        "getattr(V, '__init__')",
+    ):
+        with pytest.raises(EngineError, match="dunder attributes are not available"):
+            run(f"class V:\n    def __init__(self, d=0):\n        self.d = d\nx = {refused}\n")

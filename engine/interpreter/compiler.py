@@ -892,7 +892,15 @@ class Compiler(ExpressionCompiler):
 
     def if_statement(self, node: ast.If, scope: scopes.Scope) -> Stmt:
         test = self.expr(node.test, scope)
-        body = self.block(node.body, scope)
+        # `if TYPE_CHECKING:` holds imports for a type checker only (`from .engine import
+        # Value`, the package's own modules): as in a `try` body, one of a module that is
+        # not here fails when it runs, which it never does, TYPE_CHECKING being False.
+        checking = is_type_checking(node.test)
+        self.in_try += checking
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.in_try -= checking
         orelse = self.block(node.orelse, scope) if node.orelse else None
         truthy = self.m.truthy
 
@@ -1053,7 +1061,10 @@ class Compiler(ExpressionCompiler):
     def import_statement(self, node: ast.Import, scope: scopes.Scope) -> Stmt:
         stores = []
         for alias in node.names:
-            if alias.name not in self.modules or alias.name == "__future__":
+            # `import collections.abc` binds `collections`, not a module of that name:
+            # here only `import collections.abc as cabc` and `from collections.abc import`.
+            dotted = "." in alias.name and alias.asname is None
+            if alias.name not in self.modules or alias.name == "__future__" or dotted:
                 return self.refused_import(node, f"import {alias.name}", alias.name)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules
@@ -1470,3 +1481,10 @@ def patches_value(tree: ast.Module) -> bool:
         ):
             patches = True
     return patches and (imports or not defines)
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING` (by any name for typing) as an `if` test."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"

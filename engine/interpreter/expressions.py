@@ -63,6 +63,7 @@ BINARY_OPERATORS = {
     ast.BitAnd: "&",
     ast.BitOr: "|",
     ast.BitXor: "^",
+    ast.MatMult: "@",  # numbers have none: only a program's own `__matmul__` answers it
 }
 # The operators a plain-number fast path may apply before `Machine.numbers` (`binary`).
 _PLAIN_NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -556,9 +557,7 @@ class ExpressionCompiler:
         return make
 
     def binary(self, node: ast.BinOp, scope: scopes.Scope) -> Expr:
-        op = BINARY_OPERATORS.get(type(node.op))
-        if op is None:
-            raise self.error(node, "the operator @ is not supported")
+        op = BINARY_OPERATORS[type(node.op)]
         left = self.expr(node.left, scope)
         right = self.expr(node.right, scope)
         binary = self.m.binary

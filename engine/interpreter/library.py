@@ -23,11 +23,13 @@ from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
+    SIZED,
     Machine,
     number_error,
 )
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
+    Annotation,
     BoundMethod,
     Builtin,
     Function,
@@ -208,6 +210,9 @@ class Library:
     def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
             raise ProgramError("hasattr() takes an object and a name", kind="TypeError")
+        answer = has_dunder(*args)
+        if answer is not None:
+            return answer
         try:
             self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
         except ProgramError as error:
@@ -243,6 +248,7 @@ class Library:
                 for kind in value.types:
                     by_type.setdefault(kind, value)
         others: dict[str, TypeObject] = {}
+        none_type = TypeObject("NoneType", _none, (type(None),))
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
             value = one(args, kwargs, "type")
@@ -251,6 +257,8 @@ class Library:
             found = by_type.get(type(value))
             if found is not None:
                 return found
+            if value is None:  # `type(self.grad_fn).__name__` of a leaf: CPython's name
+                return none_type
             name = type_name(value)
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
@@ -571,6 +579,9 @@ class Library:
                     return True
             elif isinstance(cls, TypeObject):
                 if type(value) in cls.types or (cls.types == (int,) and type(value) is bool):
+                    return True
+            elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
+                if abstract_instance(cls.name, value):
                     return True
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
@@ -1166,6 +1177,7 @@ class Library:
             functions: dict[str, Callable[..., Any]] = {
                 "uniform": rng.uniform,
                 "gauss": rng.gauss,
+                "normalvariate": rng.normalvariate,
                 "random": rng.random,
             }
             function = functions[name]
@@ -1173,6 +1185,7 @@ class Library:
             names, defaults = {
                 "uniform": (("a", "b"), ()),
                 "gauss": (("mu", "sigma"), (0.0, 1.0)),
+                "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1232,6 +1245,7 @@ class Library:
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
+            "normalvariate": Builtin("random.normalvariate", numeric("normalvariate", 2)),
             "randint": Builtin("random.randint", integers("randint")),
             "randrange": Builtin("random.randrange", integers("randrange")),
             "choice": Builtin("random.choice", choice),
@@ -1444,10 +1458,89 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
 _ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 
 
+# `isinstance(x, Iterable)` with `typing`'s names for collections.abc's classes and the
+# built-in types: what CPython answers for the objects a program has here, a class of the
+# program's by the methods it defines, as those classes' `__subclasshook__` looks for them.
+_VIEWS = frozenset({type({}.keys()), type({}.values()), type({}.items())})
+_CONTAINERS = SIZED | _VIEWS
+_BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
+    "List": (list,),
+    "MutableSequence": (list,),
+    "Tuple": (tuple,),
+    "Dict": (dict,),
+    "Mapping": (dict,),
+    "MutableMapping": (dict,),
+    "Set": (PSet,),
+    "Sequence": (list, tuple, str, range),
+}
+ABSTRACT_CLASSES = frozenset(
+    {*_BUILT_IN_ALIASES, "Iterable", "Iterator", "Generator", "Sized", "Container",
+     "Collection", "Reversible", "Callable", "Type"}
+)  # fmt: skip
+
+
+def _defines(value: Any, *names: str) -> bool:
+    return type(value) is PInstance and all(
+        value.cls.lookup(name) not in (MISSING, None) for name in names
+    )
+
+
+def abstract_instance(name: str, value: Any) -> bool:
+    kind = type(value)
+    if name in _BUILT_IN_ALIASES:
+        return kind in _BUILT_IN_ALIASES[name]
+    if name == "Iterable":
+        return kind in _CONTAINERS or kind in ITERATOR_TYPES or _defines(value, "__iter__")
+    if name == "Iterator":
+        return kind in ITERATOR_TYPES or _defines(value, "__iter__", "__next__")
+    if name == "Generator":
+        return kind is GeneratorType
+    if name == "Sized":
+        return kind in _CONTAINERS or _defines(value, "__len__")
+    if name == "Container":
+        return kind in _CONTAINERS or _defines(value, "__contains__")
+    if name == "Collection":
+        return kind in _CONTAINERS or _defines(value, "__len__", "__iter__", "__contains__")
+    if name == "Reversible":
+        return kind in (_CONTAINERS - {PSet}) or _defines(value, "__reversed__", "__iter__")
+    if name == "Type":
+        return kind is PClass or isinstance(value, TypeObject)
+    return callable_value(value)  # Callable
+
+
+# The dunders every object (and, for a class, `type`) has in CPython 3.11, and the ones
+# it has elsewhere (`__dict__`...), for `hasattr(Value, "__add__")` on the program's own.
+OBJECT_DUNDERS = frozenset(name for name in dir(object) if is_dunder(name))
+TYPE_DUNDERS = frozenset(name for name in dir(type) if is_dunder(name))
+UNANSWERED_DUNDERS = frozenset(
+    {"__dict__", "__module__", "__weakref__", "__slots__", "__annotations__", "__qualname__",
+     "__name__", "__mro__", "__bases__", "__wrapped__", "__match_args__", "__dataclass_fields__"}
+)  # fmt: skip
+
+
+def has_dunder(obj: Any, name: Any) -> bool | None:
+    """`hasattr(Value, "__add__")` on the program's class or object: whether its class
+    defines the method, or every object (or class) has it; None to answer as before
+    (not a dunder, not the program's object, or one kept out of reach)."""
+    if type(name) is not str or not is_dunder(name) or name in UNANSWERED_DUNDERS:
+        return None
+    if type(obj) is PInstance:
+        return obj.cls.lookup(name) is not MISSING or name in OBJECT_DUNDERS
+    if type(obj) is PClass:
+        return obj.lookup(name) is not MISSING or name in TYPE_DUNDERS
+    return None
+
+
 def callable_value(value: Any) -> bool:
     if type(value) is PInstance:
         return type(value.cls.lookup("__call__")) is not type(MISSING)
     return isinstance(value, Builtin | Function | BoundMethod | PClass)
+
+
+def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`type(None)()`: None, as in CPython."""
+    if args or kwargs:
+        raise ProgramError("NoneType takes no arguments", kind="TypeError")
 
 
 def _not_constructible(name: str) -> Call:

@@ -72,6 +72,7 @@ _FORWARD = {
     "//": "__floordiv__",
     "%": "__mod__",
     "**": "__pow__",
+    "@": "__matmul__",  # a matrix class of Values (`A @ X @ W`)
 }
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
 FORWARD_DUNDERS = _FORWARD  # `a + b` of a program's instance calls its class's `__add__`
@@ -94,6 +95,7 @@ _NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "&": operator.and_,
     "|": operator.or_,
     "^": operator.xor,
+    "@": operator.matmul,  # a TypeError for every number, in CPython's words
 }
 _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -145,6 +147,10 @@ class Machine:
             method = func.cls.lookup("__call__")
             if type(method) is Function:
                 return self.call_function(method, [func, *args], kwargs)
+            if type(method) is PClassMethod:  # jack-norrie/autodiff's `Function.__call__`
+                return self.call_function(method.function, [func.cls, *args], kwargs)
+            if type(method) is PStaticMethod:
+                return self.call_function(method.function, args, kwargs)
         if kind is Inert:
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         raise ProgramError(f"{a_type(func)} cannot be called")
@@ -419,6 +425,9 @@ class Machine:
             return BoundMethod(found.function, obj.cls)
         if found is not MISSING:
             return found
+        getter = obj.cls.lookup("__getattr__")
+        if type(getter) is Function:  # the class answers for what it does not hold
+            return self.call_function(getter, [obj, name])
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )

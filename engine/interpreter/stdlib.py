@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import (
+    MISSING,
     Annotation,
+    BoundMethod,
     Builtin,
     Function,
     Inert,
@@ -26,10 +28,11 @@ from backprop_animator.engine.interpreter.objects import (
     PInstance,
     PModule,
     PProperty,
+    PSet,
     PStaticMethod,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 from backprop_animator.engine.interpreter.text import a_type
 
 if TYPE_CHECKING:
@@ -82,10 +85,27 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
+        "collections.abc": abc_classes_module(),
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
+        "logging": logging_module(),
+        "copy": copy_module(library),
     }
+
+
+# `from collections.abc import Iterable`: the abstract classes for annotations and for
+# `isinstance`, which answers as CPython's (`library.abstract_instance`), the same names
+# as typing's. Not bases of a program's class here (their mixin methods are not).
+ABC_CLASS_NAMES = (
+    "Iterable", "Iterator", "Generator", "Sequence", "MutableSequence", "Mapping",
+    "MutableMapping", "Sized", "Container", "Collection", "Reversible", "Callable", "Set",
+    "Hashable",
+)  # fmt: skip
+
+
+def abc_classes_module() -> PModule:
+    return PModule("collections.abc", {name: Annotation(name) for name in ABC_CLASS_NAMES})
 
 
 NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace
@@ -244,6 +264,201 @@ def time_module(state: State) -> PModule:
     }
     members["sleep"] = Builtin("time.sleep", sleep)
     return PModule("time", members)
+
+
+# What `copy` hands back as it is: atoms, and what CPython's `copy` treats as atoms.
+ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass, PModule})
+COPIED_CONTAINERS = frozenset({list, tuple, dict})
+
+
+def copy_module(library: Library) -> PModule:
+    """`copy.copy` and `copy.deepcopy` as CPython's: an object of the program's is a new
+    object of its class, made without `__init__`, with its attributes copied (deeply, or
+    the same ones); lists, tuples, dicts and sets are copied, and functions, classes and
+    modules are themselves (a copied node's `_backward` is still the closure over the
+    nodes it was made from, as in CPython). A copy of a graph node is a node of its own.
+    Charged a step per object copied; objects nest at most BACKPROP_MAX_DEPTH deep."""
+    copier = _Copier(library)
+    return PModule(
+        "copy",
+        {
+            "copy": Builtin("copy.copy", copier.shallow),
+            "deepcopy": Builtin("copy.deepcopy", copier.deepcopy),
+        },
+    )
+
+
+class _Copier:
+    def __init__(self, library: Library) -> None:
+        self.m = library.machine
+        self.state = library.state
+
+    @staticmethod
+    def atom(value: Any) -> bool:
+        kind = type(value)
+        return (
+            kind in ATOMIC_COPIES
+            or kind is Inert
+            or kind is Annotation
+            or isinstance(value, Builtin)
+        )
+
+    @staticmethod
+    def refuse(value: Any) -> ProgramError:
+        return ProgramError(f"cannot copy {a_type(value)} here", kind="TypeError")
+
+    def made(self, original: PInstance, attrs: dict[str, Any]) -> PInstance:
+        """A new object of `original`'s class, without `__init__`, holding `attrs`."""
+        cls = original.cls
+        if cls.lookup("__copy__") is not MISSING or cls.lookup("__deepcopy__") is not MISSING:
+            raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
+        twin = PInstance(cls)
+        twin.attrs = attrs
+        return twin
+
+    def register(self, twin: PInstance) -> PInstance:
+        if twin.cls.shape is not None:  # a node of the program's Value-like class
+            self.m.recorder.register_instance(twin)
+        return twin
+
+    def shallow(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("copy() takes one object", kind="TypeError")
+        value = args[0]
+        kind = type(value)
+        charge = self.state.charge
+        charge(1)
+        if kind is list:
+            charge(len(value) // ITEMS_PER_STEP)
+            return list(value)
+        if kind is dict:
+            charge(len(value) // ITEMS_PER_STEP)
+            return dict(value)
+        if kind is PSet:
+            charge(len(value.items) // ITEMS_PER_STEP)
+            return PSet(value.items)
+        if kind is PInstance:
+            return self.register(self.made(value, dict(value.attrs)))
+        if kind is tuple or self.atom(value):
+            return value
+        raise self.refuse(value)
+
+    def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("deepcopy() takes one object", kind="TypeError")
+        return self.deep(args[0], {}, 0)  # all it copies is reachable from it: ids hold
+
+    def deep(self, value: Any, memo: dict[int, Any], depth: int) -> Any:
+        if self.atom(value):
+            return value
+        found = memo.get(id(value), MISSING)
+        if found is not MISSING:
+            return found
+        state = self.state
+        if depth >= state.limits.max_depth:
+            what = "deepcopy() went too deep (objects in objects in objects ...)"
+            raise ProgramError(state.limits.exceeded("max_depth", what).message)
+        kind = type(value)
+        # A step an object and one an item: each is a call of CPython's `deepcopy`.
+        state.charge(1 + (len(value) if kind in COPIED_CONTAINERS else 0))
+        depth += 1
+        key = self.m.key
+        copied: Any
+        if kind is list:
+            copied = memo[id(value)] = []
+            copied.extend(self.deep(item, memo, depth) for item in value)
+        elif kind is dict:
+            copied = memo[id(value)] = {}
+            for name, item in value.items():
+                copied[key(self.deep(name, memo, depth))] = self.deep(item, memo, depth)
+        elif kind is tuple:
+            items = tuple(self.deep(item, memo, depth) for item in value)
+            copied = memo.get(id(value), MISSING)  # the tuple reached itself meanwhile
+            if copied is MISSING:
+                same = all(a is b for a, b in zip(items, value, strict=True))
+                copied = memo[id(value)] = value if same else items  # atoms: itself
+        elif kind is PSet:
+            copied = memo[id(value)] = PSet()
+            for item in value.items:
+                copied.items[key(self.deep(item, memo, depth))] = None
+        elif kind is PInstance:
+            copied = memo[id(value)] = self.made(value, {})
+            for name, item in value.attrs.items():
+                copied.attrs[name] = self.deep(item, memo, depth)
+            self.register(copied)
+        elif kind is BoundMethod:
+            copied = memo[id(value)] = BoundMethod(
+                value.function, self.deep(value.self, memo, depth)
+            )
+        else:
+            raise self.refuse(value)
+        return copied
+
+
+# `logging`'s levels, as CPython numbers them.
+LOG_LEVELS = {
+    "CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20,
+    "DEBUG": 10, "NOTSET": 0,
+}  # fmt: skip
+LOG_CALLS = ("debug", "info", "warning", "warn", "error", "critical", "fatal", "exception")
+# What `basicConfig` may be told: where its lines would go (a stream, a file, handlers)
+# is not among them.
+LOG_CONFIG = frozenset({"level", "format", "datefmt", "style", "force", "encoding", "errors"})
+
+
+def logging_module() -> PModule:
+    """`import logging` as a library's code logs its progress (`logger.info(...)`): a
+    log line goes to CPython's stderr, never to what the program prints, so here it goes
+    nowhere. `basicConfig` takes the level and the format and refuses a stream, a file or
+    handlers, whose lines could be printed; `getLogger(name)` is one logger per name."""
+    loggers: dict[str, PModule] = {}
+
+    def log_call(name: str, at_level: bool = False) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) < 1 + at_level:
+                raise ProgramError(f"{name}() missing its message", kind="TypeError")
+            if at_level and type(args[0]) is not int:
+                raise ProgramError("level must be an integer", kind="TypeError")
+
+        return Builtin(name, call)
+
+    def nothing(name: str) -> Builtin:
+        return Builtin(name, lambda args, kwargs: None)
+
+    def calls(prefix: str) -> dict[str, Any]:
+        members: dict[str, Any] = {name: log_call(f"{prefix}{name}") for name in LOG_CALLS}
+        members["log"] = log_call(f"{prefix}log", at_level=True)
+        members["disable"] = nothing(f"{prefix}disable")
+        return members
+
+    def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+        name = args[0] if args else kwargs.get("name", "root")
+        if len(args) > 1 or set(kwargs) - {"name"} or not isinstance(name, str | None):
+            raise ProgramError("getLogger() takes a logger's name", kind="TypeError")
+        name = name or "root"
+        if name not in loggers:
+            members = calls("Logger.")
+            del members["disable"]
+            members["setLevel"] = nothing("Logger.setLevel")
+            members["name"] = name
+            loggers[name] = PModule(name, members)
+        return loggers[name]
+
+    def basic_config(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if args:
+            raise ProgramError("basicConfig() takes keyword arguments only", kind="TypeError")
+        for key in kwargs:
+            if key not in LOG_CONFIG:
+                raise ProgramError(
+                    f"basicConfig({key}=...) is not available: log lines here go nowhere "
+                    "(in CPython they go to stderr, not to what the program prints)"
+                )
+
+    members: dict[str, Any] = dict(LOG_LEVELS)
+    members.update(calls("logging."))
+    members["getLogger"] = Builtin("logging.getLogger", get_logger)
+    members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
+    return PModule("logging", members)
 
 
 def typing_module(library: Library) -> PModule:

@@ -36,7 +36,7 @@ _SPEC = re.compile(
 _MAX_PRECISION = 100
 
 # Calls a method of the program's own class: (instance, method name) -> result or MISSING.
-DunderCaller = Callable[[PInstance, str], Any]
+DunderCaller = Callable[..., Any]  # `call_dunder(instance, name, *args)`
 
 
 class Texts:
@@ -156,6 +156,10 @@ class Texts:
             value = self.to_str(value)
         elif conversion == ord("a"):
             value = self.to_repr(value).encode("ascii", "backslashreplace").decode("ascii")
+        if type(value) is PInstance:  # its class's own `__format__`, blank spec included
+            text = self.call_dunder(value, "__format__", spec)
+            if text is not NO_METHOD:
+                return self._must_be_str(text, "__format__")
         if not spec:
             return self.to_str(value)
         match = _SPEC.fullmatch(spec)

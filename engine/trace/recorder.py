@@ -810,14 +810,21 @@ class Recorder:
         self.sort_frame = sort = self.begin_pass(output, reachable)
         start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
+        # A backward() that raises an exception the program catches (a guard against a
+        # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
+        failed: ProgramError | None = None
+        result = None
         try:
             result = run()
-            self.close_loop_rule()
+        except ProgramError as error:
+            if error.kind is None:
+                raise  # a bound: nothing may catch it, the run ends
+            failed = error
         finally:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
-            self.loop_rule = None
+        self.close_loop_rule()  # the last rule the program's own loop ran
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
@@ -848,6 +855,8 @@ class Recorder:
         self.pass_end = len(self.frames)
         if self.rerun is not None:
             self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
+        if failed is not None:
+            raise failed
         return result
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:

@@ -48,7 +48,13 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
 )
-from backprop_animator.engine.interpreter.text import NO_METHOD, Texts, a_type, type_name
+from backprop_animator.engine.interpreter.text import (
+    NO_METHOD,
+    Texts,
+    a_type,
+    cpython_type,
+    type_name,
+)
 from backprop_animator.engine.ops import FUNCTIONS, OPS
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
@@ -715,7 +721,11 @@ class Machine:
             result = self.call_dunder(operand, name)
             if result is not NO_METHOD:
                 return result
-        raise ProgramError(f"bad operand type for unary {op}: '{type_name(operand)}'")
+        failed = ProgramError(
+            f"bad operand type for unary {op}: '{type_name(operand)}'", kind="TypeError"
+        )
+        failed.args_seen = (f"bad operand type for unary {op}: '{cpython_type(operand)}'",)
+        raise failed
 
     def truthy(self, value: Any) -> bool:
         kind = type(value)
@@ -764,10 +774,13 @@ class Machine:
             except TypeError:
                 pass
         hint = "; compare their .data" if lt is Value or rt is Value else ""
-        raise ProgramError(
+        failed = ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
             kind="TypeError",
         )
+        types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
+        failed.args_seen = (f"'{op}' not supported between instances of {types}",)
+        raise failed
 
     def contains(self, container: Any, item: Any) -> bool:
         kind = type(container)
@@ -1024,8 +1037,38 @@ def unsupported(op: str, left: Any, right: Any) -> ProgramError:
     """`1 + 'a'`: the engine's sentence, and CPython's for `except TypeError as e`."""
     pair = f"{op}: '{type_name(left)}' and '{type_name(right)}'"
     made = ProgramError(f"unsupported operand types for {pair}", kind="TypeError")
-    made.args_seen = (f"unsupported operand type(s) for {pair}",)
+    made.args_seen = (unsupported_words(op, left, right),)
     return made
+
+
+_SEQUENCES = (str, list, tuple)
+
+
+def unsupported_words(op: str, left: Any, right: Any) -> str:
+    """CPython's message for `left op right` that no operand answers: a sequence's own
+    words for `+` and `*` (`can only concatenate str (not "int") to str`), else the
+    operand types as CPython names them ('NoneType', 'function')."""
+    if op == "+" and type(left) in _SEQUENCES:
+        name = type(left).__name__
+        return f'can only concatenate {name} (not "{cpython_type(right)}") to {name}'
+    if op == "*" and (type(left) in _SEQUENCES or type(right) in _SEQUENCES):
+        other = right if type(left) in _SEQUENCES else left
+        return f"can't multiply sequence by non-int of type '{cpython_type(other)}'"
+    return _unsupported_pair("** or pow()" if op == "**" else op, left, right)
+
+
+def _unsupported_pair(shown: str, left: Any, right: Any) -> str:
+    types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
+    return f"unsupported operand type(s) for {shown}: {types}"
+
+
+def in_place_words(error: ProgramError, op: str, left: Any, right: Any) -> None:
+    """`x op= y` that no operand answers says `op=` in CPython's words (`for +=:`), as
+    long as the error is this operation's own (not one raised inside a method it ran);
+    a sequence's own words (`can only concatenate`) stay."""
+    words = unsupported_words(op, left, right)
+    if error.line is None and error.args_seen == (words,) and words.startswith("unsupported"):
+        error.args_seen = (_unsupported_pair(f"{op}=", left, right),)
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:

@@ -97,6 +97,7 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
             }
         bases = (classes[base],) if base is not None else ()
         classes[name] = PClass(name, bases, namespace)
+        classes[name].builtin = True
     return classes
 
 

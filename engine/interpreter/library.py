@@ -72,6 +72,7 @@ class Library:
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
+        self.object_class.builtin = True
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}

@@ -36,6 +36,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     PSuper,
+    TypeObject,
     find_shape,
     type_union,
 )
@@ -536,9 +537,19 @@ class Machine:
                 return
             raise ProgramError(f"only .data, .grad and .label of a Value can be set, not .{name}")
         if kind is PClass:
+            if obj.builtin:
+                raise immutable_type(name, obj.name)
             obj.namespace[name] = value
             return
-        raise ProgramError(f"cannot set attributes on {a_type(obj)}")
+        if kind is TypeObject and (not obj.types or obj.name in _BUILTIN_TYPES):
+            raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))
+        if kind is Builtin and obj.name in _BUILTIN_TYPES:
+            raise immutable_type(name, obj.name)  # `type`, `property`, `range`…
+        refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
+        if isinstance(obj, Builtin):
+            refused.kind = "AttributeError"
+            refused.args_seen = (f"'{cpython_type(obj)}' object has no attribute '{name}'",)
+        raise refused
 
     # Engine Values
 
@@ -1031,6 +1042,30 @@ def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
         return method.call(args, kwargs)
 
     return Builtin(method.name, call)
+
+
+# Python's own types a program can name, each as CPython's messages name it; none of
+# them takes attributes (`int.x = 1`, `list.append = f`).
+_BUILTIN_TYPES: dict[str, str] = {
+    **{
+        name: name
+        for name in (
+            "int", "float", "bool", "str", "list", "tuple", "dict", "set", "type",
+            "property", "staticmethod", "classmethod", "range", "zip", "enumerate", "map",
+            "filter", "reversed", "object", "super", "frozenset",
+        )
+    },
+    "defaultdict": "collections.defaultdict",
+    "deque": "collections.deque",
+    "None": "NoneType",  # `type(None)`, as `type` names it
+    "class": "type",
+}  # fmt: skip
+
+
+def immutable_type(name: str, type_name: str) -> ProgramError:
+    """`int.x = 1`, `object.__repr__ = f`: CPython's TypeError, which a program may catch."""
+    message = f"cannot set '{name}' attribute of immutable type '{type_name}'"
+    return ProgramError(message, kind="TypeError")
 
 
 def unsupported(op: str, left: Any, right: Any) -> ProgramError:

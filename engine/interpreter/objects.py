@@ -95,6 +95,7 @@ class PClass:
 
     __slots__ = (
         "abstract",
+        "builtin",
         "eq_rule",
         "equipped",
         "has_properties",
@@ -120,6 +121,9 @@ class PClass:
         self.hash_rule: Callable[[PInstance], int] | None = None
         self.eq_rule: Callable[[PInstance, Any], Any] | None = None
         self.equipped = False
+        # One of Python's own classes (`object`, the exceptions): its attributes cannot be
+        # set, as CPython's immutable types' cannot.
+        self.builtin = False
         # Setting an attribute looks for a property first only where there is one.
         self.has_properties = any(
             type(v) is PProperty for c in self.mro for v in c.namespace.values()

@@ -71,3 +71,51 @@ except TypeError as e:
     print(e)
 """
     assert_as_cpython(source)
+
+
+BUILTIN_CLASS_WRITES = [
+    "object.__repr__ = lambda self: 'x'", "int.foo = 1", "Exception.x = 1",
+    "list.append = print", "ValueError.__str__ = lambda self: 'x'", "float.x = 1",
+    "str.x = 1", "dict.x = 1", "tuple.x = 1", "set.x = 1", "bool.x = 1", "type.x = 1",
+    "setattr(int, 'foo', 1)", "setattr(Exception, 'foo', 1)", "type(None).x = 1",
+    "type(A).x = 1", "type(ValueError()).x = 1", "property.x = 1", "range.x = 1",
+    "zip.x = 1", "len.x = 1", "print.x = 1",
+    "from collections import defaultdict; defaultdict.x = 1",
+    "from collections import deque; deque.x = 1",
+    "e = ValueError('a'); e.x = 1; print(e.x)",
+    "class E(ValueError): pass\n    E.x = 1; print(E.x, E().x)",
+    "A.x = 1; A.__repr__ = lambda self: 'an A'; print(A.x, A())",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", BUILTIN_CLASS_WRITES)
+def test_setting_an_attribute_of_a_built_in_class_is_cpythons_type_error(statement: str) -> None:
+    assert_as_cpython(caught(statement))
+
+
+def test_a_refused_write_to_object_leaves_every_class_as_it_was() -> None:
+    """Hostile: `object.__init__`, `__repr__`, `__eq__` replaced would change every class
+    of the program (and the interpreter's own `object`); each is refused, and caught."""
+    source = """
+class P:
+    def __init__(self, x):
+        self.x = x
+    def spoil(self):
+        for write in [self.init, self.repr, self.eq, self.error_init]:
+            try:
+                write()
+            except TypeError as e:
+                print(e)
+    def init(self):
+        object.__init__ = None
+    def repr(self):
+        object.__repr__ = lambda me: 'spoilt'
+    def eq(self):
+        object.__eq__ = lambda me, other: True
+    def error_init(self):
+        Exception.__init__ = None
+p = P(3)
+p.spoil()
+print(p.x, p == P(3), p == p, ValueError('kept').args, repr(P).startswith('<class'))
+"""
+    assert_as_cpython(source)

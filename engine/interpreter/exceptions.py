@@ -49,6 +49,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
 
 # Repr and str of one of an exception's arguments, given by the running program.
 Show = Callable[[Any], str]
+Call = Callable[[list[Any], dict[str, Any]], Any]
 
 
 class ProgramRaise(ProgramError):
@@ -65,7 +66,9 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs:
-            raise ProgramError("exceptions take no keyword arguments here", kind="TypeError")
+            refused = ProgramError("exceptions take no keyword arguments here", kind="TypeError")
+            refused.args_seen = (f"{args[0].cls.name}() takes no keyword arguments",)
+            raise refused
         args[0].attrs["args"] = tuple(args[1:])
 
     def text(args: list[Any], kwargs: dict[str, Any]) -> str:
@@ -91,14 +94,84 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
         namespace: dict[str, Any] = {}
         if base is None:
             namespace = {
-                "__init__": NativeMethod("__init__", init),
-                "__str__": NativeMethod("__str__", text),
-                "__repr__": NativeMethod("__repr__", representation),
+                "__init__": NativeMethod("__init__", init, name),
+                "__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name),
+                "__repr__": NativeMethod(
+                    "__repr__", slot_method("__repr__", 0, representation), name
+                ),
             }
+        elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
+            namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
         bases = (classes[base],) if base is not None else ()
         classes[name] = PClass(name, bases, namespace)
         classes[name].builtin = True
     return classes
+
+
+def slot_method(name: str, count: int, call: Call) -> Call:
+    """A native method CPython writes in C (a tuple's `__getitem__`, an exception's
+    `__str__`): `count` arguments after `self`, checked in CPython's words (`expected 1
+    argument, got 0`) before it runs."""
+
+    def checked(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs:
+            words = f"wrapper {name}() takes no keyword arguments"
+        elif len(args) != count + 1:
+            plural = "" if count == 1 else "s"
+            words = f"expected {count} argument{plural}, got {len(args) - 1}"
+        else:
+            return call(args, kwargs)
+        raise ProgramError(words, kind="TypeError")
+
+    return checked
+
+
+def python_method(qualname: str, params: tuple[str, ...], call: Call) -> Call:
+    """A native method CPython writes in Python (a dataclass's `__eq__`, a named tuple's
+    `__repr__`): `self` and `params`, positional or by keyword, checked as CPython checks
+    a function's arguments and in its words (`P.__eq__() missing 1 required positional
+    argument: 'other'`); it runs with them positional."""
+    names = ("self", *params)
+
+    def checked(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or len(args) != len(names):
+            args = bound_arguments(qualname, names, args, kwargs)
+        return call(args, {})
+
+    return checked
+
+
+def bound_arguments(
+    qualname: str, names: tuple[str, ...], args: list[Any], kwargs: dict[str, Any]
+) -> list[Any]:
+    """`args` and `kwargs` given to a function of parameters `names`, as the positional
+    list; else CPython's TypeError, checked in its order (keywords, then too many, then
+    missing)."""
+    for key in kwargs:
+        if key not in names:
+            raise ProgramError(
+                f"{qualname}() got an unexpected keyword argument '{key}'", kind="TypeError"
+            )
+        if names.index(key) < len(args):
+            raise ProgramError(
+                f"{qualname}() got multiple values for argument '{key}'", kind="TypeError"
+            )
+    if len(args) > len(names):
+        takes = f"{len(names)} positional argument{'' if len(names) == 1 else 's'}"
+        given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
+        raise ProgramError(f"{qualname}() takes {takes} but {given}", kind="TypeError")
+    missing = [name for name in names[len(args) :] if name not in kwargs]
+    if missing:
+        quoted = [f"'{name}'" for name in missing]
+        listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+        if len(quoted) > 2:
+            listed = ", ".join(quoted[:-1]) + ", and " + quoted[-1]
+        plural = "" if len(missing) == 1 else "s"
+        raise ProgramError(
+            f"{qualname}() missing {len(missing)} required positional argument{plural}: {listed}",
+            kind="TypeError",
+        )
+    return [*args, *(kwargs[name] for name in names[len(args) :])]
 
 
 def arguments_of(instance: PInstance) -> tuple[Any, ...]:

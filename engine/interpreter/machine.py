@@ -1034,11 +1034,27 @@ def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
     like CPython's method descriptors it takes an object of that class first, and says
     so to anything else (rather than run on what it cannot read)."""
 
+    descriptor = method.descriptor
+    if descriptor is not None and method.name == "__init__":
+        # Each of CPython's exception classes has an `__init__` of its own.
+        descriptor = next((c.name for c in owner.mro if c.builtin), descriptor)
+    cls = next((c for c in owner.mro if c.name == descriptor and c.builtin), owner)
+
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if not args or type(args[0]) is not PInstance or owner not in args[0].cls.mro:
-            raise ProgramError(
-                f"descriptor '{method.name}' requires a '{owner.name}' object", kind="TypeError"
-            )
+        if not args or type(args[0]) is not PInstance or cls not in args[0].cls.mro:
+            if not args and descriptor is None:
+                return method.call(args, kwargs)  # a Python function's words: `missing 'self'`
+            if not args:
+                words = f"descriptor '{method.name}' of '{descriptor}' object needs an argument"
+            elif descriptor is None or cls.name != descriptor:  # (a named tuple's, of tuple)
+                words = f"descriptor '{method.name}' requires a '{owner.name}' object"
+            else:
+                received = cpython_type(args[0])
+                words = (
+                    f"descriptor '{method.name}' requires a '{descriptor}' object "
+                    f"but received a '{received}'"
+                )
+            raise ProgramError(words, kind="TypeError")
         return method.call(args, kwargs)
 
     return Builtin(method.name, call)

@@ -297,9 +297,22 @@ class Builtin:
 
 class NativeMethod(Builtin):
     """A method of a built-in class (an exception's `__init__`, `__str__`): found on an
-    instance, it is bound to it like a program's method; `call` takes `self` first."""
+    instance, it is bound to it like a program's method; `call` takes `self` first.
+    `descriptor` is the class CPython defines it on when CPython's is written in C (read
+    off a class it is a descriptor of that class: `descriptor '__str__' of
+    'BaseException' object needs an argument`); None when CPython's is a Python function
+    (a dataclass's `__eq__`)."""
 
-    __slots__ = ()
+    __slots__ = ("descriptor",)
+
+    def __init__(
+        self,
+        name: str,
+        call: Callable[[list[Any], dict[str, Any]], Any],
+        descriptor: str | None = None,
+    ) -> None:
+        super().__init__(name, call)
+        self.descriptor = descriptor
 
 
 class TypeObject(Builtin):

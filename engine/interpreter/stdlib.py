@@ -15,6 +15,11 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.interpreter.exceptions import (
+    bound_arguments,
+    python_method,
+    slot_method,
+)
 from backprop_animator.engine.interpreter.objects import (
     Annotation,
     Builtin,
@@ -136,7 +141,7 @@ def enum_module(library: Library) -> PModule:
         return f"<{member.cls.name}.{member.attrs.get('name')}: {value}>"
 
     def no_lookup(args: list[Any], kwargs: dict[str, Any]) -> None:
-        name = args[0].cls.name
+        name = args[0].cls.name if args else "Enum"
         raise ProgramError(
             f"{name}(value) is not available here: name the member ({name}.NAME)",
             kind="TypeError",
@@ -145,8 +150,8 @@ def enum_module(library: Library) -> PModule:
     namespace: dict[str, Any] = {
         ENUM_KEY: True,
         "__init__": NativeMethod("__init__", no_lookup),
-        "__str__": NativeMethod("__str__", member_text),
-        "__repr__": NativeMethod("__repr__", member_repr),
+        "__str__": NativeMethod("__str__", python_method("Enum.__str__", (), member_text)),
+        "__repr__": NativeMethod("__repr__", python_method("Enum.__repr__", (), member_repr)),
     }
     return PModule(
         "enum",
@@ -644,11 +649,16 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     # None (unhashable) for a mutable class that compares its fields.
     if "__hash__" not in namespace:
         if options.get("unsafe_hash") or (eq and options.get("frozen")):
-            namespace["__hash__"] = NativeMethod("__hash__", hashed)
+            namespace["__hash__"] = NativeMethod(
+                "__hash__", python_method(f"{cls.name}.__hash__", (), hashed)
+            )
         elif eq:
             namespace["__hash__"] = None
     for name, call in generated.items():
         if name not in namespace:
+            if name != "__init__":  # (which checks its own arguments)
+                params = () if name == "__repr__" else ("other",)
+                call = python_method(f"{cls.name}.{name}", params, call)
             namespace[name] = NativeMethod(name, call)
     return cls
 
@@ -675,6 +685,9 @@ def _dataclass_init(
     or default factory, in order, then `__post_init__` if the class has one."""
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if not args:  # `P.__init__()`: `self` is missing, and every field without a default
+            required = ["self", *(n for n, d in fields if _required(d) and n not in kwargs)]
+            bound_arguments(f"{cls.name}.__init__", tuple(required), [], {})
         self_, *values = args
         if len(values) > len(fields):
             raise ProgramError(
@@ -716,6 +729,13 @@ def _dataclass_init(
             m.call_function(post, [self_])
 
     return init
+
+
+def _required(default: Any) -> bool:
+    """Whether a dataclass field of this default must be given."""
+    if type(default) is Field:
+        return default.factory is None and default.default is NO_DEFAULT
+    return default is NO_DEFAULT
 
 
 def collections_module(library: Library) -> PModule:
@@ -806,10 +826,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         return tuple(self_.attrs[n] for n in names)
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if not args:  # `P.__init__()`
+            raise ProgramError(
+                f"{name}.__new__() missing 1 required positional argument: '_cls'",
+                kind="TypeError",
+            )
         self_, *positional = args
         if len(positional) > len(names):
             raise ProgramError(
-                f"{name}() takes {len(names)} arguments, {len(positional)} given", kind="TypeError"
+                f"{name}.__new__() takes {len(names) + 1} positional arguments but "
+                f"{len(positional) + 1} were given",
+                kind="TypeError",
             )
         for i, field_name in enumerate(names):
             if i < len(positional):
@@ -819,13 +846,22 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
             elif field_name in fallback:
                 self_.attrs[field_name] = fallback[field_name]
             else:
+                missing = [n for n in names[i:] if n not in kwargs and n not in fallback]
+                quoted = [f"'{n}'" for n in missing]
+                listed = (
+                    " and ".join(quoted)
+                    if len(quoted) < 3
+                    else (", ".join(quoted[:-1]) + ", and " + quoted[-1])
+                )
+                plural = "" if len(missing) == 1 else "s"
                 raise ProgramError(
-                    f"{name}() missing 1 required positional argument: '{field_name}'",
+                    f"{name}.__new__() missing {len(missing)} required positional "
+                    f"argument{plural}: {listed}",
                     kind="TypeError",
                 )
         if kwargs:
             raise ProgramError(
-                f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'",
+                f"{name}.__new__() got an unexpected keyword argument '{next(iter(kwargs))}'",
                 kind="TypeError",
             )
 
@@ -851,8 +887,16 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         return {n: args[0].attrs[n] for n in names}
 
     def replace(args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        if len(args) != 1:
+            given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
+            raise ProgramError(
+                f"{name}._replace() takes 1 positional argument but {given}"
+                if args
+                else f"{name}._replace() missing 1 required positional argument: 'self'",
+                kind="TypeError",
+            )
         unknown = [key for key in kwargs if key not in names]
-        if len(args) != 1 or unknown:
+        if unknown:
             raise ProgramError(
                 f"_replace() got unexpected field names {unknown}", kind="ValueError"
             )
@@ -861,18 +905,23 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         made.attrs.update(kwargs)
         return made
 
-    methods: dict[str, Call] = {
+    # As CPython's: a Python function of the named tuple's own, or tuple's C method.
+    python: dict[str, Call] = {
         "__init__": init,
-        "__repr__": representation,
-        "__eq__": equal,
-        "__hash__": hashed,
-        "__iter__": lambda a, k: values(a[0]),
-        "__getitem__": item,
-        "__len__": lambda a, k: len(names),
-        "_asdict": as_dict,
+        "__repr__": python_method(f"{name}.__repr__", (), representation),
+        "_asdict": python_method(f"{name}._asdict", (), as_dict),
         "_replace": replace,
     }
-    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in methods.items()}
+    of_tuple: dict[str, tuple[int, Call]] = {
+        "__eq__": (1, equal),
+        "__hash__": (0, hashed),
+        "__iter__": (0, lambda a, k: values(a[0])),
+        "__getitem__": (1, item),
+        "__len__": (0, lambda a, k: len(names)),
+    }
+    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in python.items()}
+    for key, (count, call) in of_tuple.items():
+        namespace[key] = NativeMethod(key, slot_method(key, count, call), "tuple")
     namespace["_fields"] = tuple(names)
     cls = PClass(name, (), namespace)
     return cls

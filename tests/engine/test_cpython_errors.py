@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from backprop_animator.engine import trace_source
+from backprop_animator.engine import EngineError, trace_source
 from tests.engine.cpython import printed_lines, run_in_cpython
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"  # every trace needs a Value to end with
@@ -119,3 +119,70 @@ p.spoil()
 print(p.x, p == P(3), p == p, ValueError('kept').args, repr(P).startswith('<class'))
 """
     assert_as_cpython(source)
+
+
+NATIVE_PRELUDE = """
+from dataclasses import dataclass
+from collections import namedtuple
+from enum import Enum
+@dataclass(unsafe_hash=True, order=True)
+class P:
+    x: int
+@dataclass
+class Q:
+    x: int
+    def probe(self, which):
+        if which == 0: return Exception.__init__()
+        if which == 1: return ValueError.__str__()
+        if which == 2: return KeyError.__str__()
+        if which == 3: return ValueError.__repr__()
+        if which == 4: return ValueError.__init__(1)
+        if which == 5: return ValueError.__str__(1)
+        if which == 6: return Q.__eq__()
+        if which == 7: return Q.__repr__()
+        if which == 8: return N.__getitem__()
+        if which == 9: return Exception.__init__(self)
+        if which == 10: return Q.__init__()
+        if which == 11: return N.__len__()
+        if which == 12: return P.__hash__()
+        if which == 13: return ModuleNotFoundError.__init__()
+        if which == 14: return Exception.__init__(ValueError(), 1)
+class E(ValueError):
+    def probe(self):
+        return E.__init__()
+N = namedtuple("N", "a b")
+class C(Enum):
+    A = 1
+"""
+
+NATIVE_CALLS = [
+    "P(1).__eq__()", "P(1).__eq__(1, 2)", "print(P(1).__eq__(other=P(1)))",
+    "P(1).__eq__(1, other=2)", "P(1).__eq__(x=1)", "P(1).__lt__()", "P(1).__repr__(1)",
+    "N(1, 2).__getitem__()", "N(1, 2).__getitem__(0, 1)", "N(1, 2).__getitem__(x=1)",
+    "N(1, 2).__eq__()", "N(1, 2).__len__(1)", "N(1, 2).__iter__(1)", "N(1, 2).__repr__(1)",
+    "N(1, 2)._asdict(1)", "N(1, 2)._replace(1)", "N._replace()", "N(1)", "N()", "N(1, 2, 3)",
+    "N(1, 2, c=3)",
+    "print(N(1, 2)._replace(a=5), N(1, 2).__getitem__(1), N(1, 2).__eq__((1, 2)))",
+    "C.A.__str__(1)", "C.A.__repr__(1)", "print(C.A.__str__(), C.A.__repr__())",
+    "ValueError(x=1)", "E(x=1)", "ValueError('a').__str__(1)", "ValueError('a').__repr__(x=1)",
+    "print(ValueError('a').__str__(), KeyError('k').__str__(), ValueError('a', 2).__repr__())",
+    "E().probe()", "q = Q(1); q.probe(9); print(q.args)",
+    *(f"Q(1).probe({which})" for which in (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", NATIVE_CALLS)
+def test_a_native_method_given_the_wrong_arguments_is_cpythons_type_error(statement: str) -> None:
+    assert_as_cpython(caught(statement, NATIVE_PRELUDE))
+
+
+@pytest.mark.parametrize("statement", ["P(1).__eq__()", "N(1, 2).__getitem__()", "N._replace()"])
+def test_uncaught_a_native_methods_refusal_is_cpythons_sentence_not_a_failure(
+    statement: str,
+) -> None:
+    """Hostile: the arguments a native method cannot take never reach Python's own
+    unpacking or indexing ("this operation failed: not enough values to unpack")."""
+    with pytest.raises(EngineError) as raised:
+        trace_source(f"{NATIVE_PRELUDE}\n{statement}\n{TAIL}")
+    assert "this operation failed" not in raised.value.message
+    assert "argument" in raised.value.message

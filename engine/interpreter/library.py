@@ -132,12 +132,16 @@ class Library:
             "enumerate": Builtin("enumerate", self.enumerate_),
             "reversed": Builtin("reversed", self.reversed_),
             "sorted": Builtin("sorted", self.sorted_),
-            "any": Builtin("any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k)))),
-            "all": Builtin("all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k)))),
+            "any": Builtin(
+                "any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k, "any")))
+            ),
+            "all": Builtin(
+                "all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k, "all")))
+            ),
             "map": Builtin("map", self.map_),
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
-            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
+            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
@@ -163,7 +167,7 @@ class Library:
             "setattr": Builtin("setattr", self.setattr_),
             "hasattr": Builtin("hasattr", self.hasattr_),
             "vars": Builtin("vars", self.vars_),
-            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k))),
+            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
             "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k))),
@@ -198,7 +202,8 @@ class Library:
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("getattr() takes an object, a name and a default", kind="TypeError")
+            words = "getattr() takes an object, a name and a default"
+            raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
         try:
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
@@ -208,7 +213,8 @@ class Library:
 
     def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
-            raise ProgramError("hasattr() takes an object and a name", kind="TypeError")
+            words = "hasattr() takes an object and a name"
+            raise wrong_arguments(words, "hasattr", args, kwargs, kind="TypeError")
         try:
             self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
         except ProgramError as error:
@@ -232,7 +238,8 @@ class Library:
 
     def setattr_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs or len(args) != 3:
-            raise ProgramError("setattr() takes an object, a name and a value", kind="TypeError")
+            words = "setattr() takes an object, a name and a value"
+            raise wrong_arguments(words, "setattr", args, kwargs, kind="TypeError")
         self.machine.set_attr(args[0], self.attribute_name(args[1], "setattr"), args[2])
 
     def type_of(self, names: dict[str, Any]) -> Call:
@@ -289,7 +296,8 @@ class Library:
 
     def pow_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("pow() takes two or three arguments", kind="TypeError")
+            words = "pow() takes two or three arguments"
+            raise wrong_arguments(words, "pow", args, kwargs, kind="TypeError")
         if len(args) == 2:
             return self.machine.binary("**", args[0], args[1])
         base, exponent, modulus = args
@@ -303,13 +311,15 @@ class Library:
 
     def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
         if kwargs or len(args) != 2:
-            raise ProgramError("divmod() takes two numbers", kind="TypeError")
+            words = "divmod() takes two numbers"
+            raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
         return (binary("//", args[0], args[1]), binary("%", args[0], args[1]))
 
     def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("next() takes an iterator and a default", kind="TypeError")
+            words = "next() takes an iterator and a default"
+            raise wrong_arguments(words, "next", args, kwargs, kind="TypeError")
         iterator = args[0]
         if type(iterator) not in ITERATOR_TYPES:
             raise ProgramError(f"{a_type(iterator)} is not an iterator", kind="TypeError")
@@ -393,7 +403,7 @@ class Library:
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
-            raise ProgramError("range() takes one to three integers")
+            raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:
             return range(*args)
         except ValueError as error:
@@ -402,7 +412,8 @@ class Library:
     def sum_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", 0)
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("sum() takes an iterable and an optional start")
+            words = "sum() takes an iterable and an optional start"
+            raise wrong_arguments(words, "sum", args, kwargs)
         total = args[1] if len(args) == 2 else start
         binary = self.machine.binary
         state = self.state
@@ -419,6 +430,8 @@ class Library:
         default = kwargs.pop("default", None)
         if kwargs:
             raise ProgramError(f"{which}() takes only key= and default= keywords")
+        if not args:  # `min()`: CPython's TypeError
+            raise wrong_arguments(f"{which}() of an empty sequence", which, args, kwargs)
         candidates = self.collect(args[0]) if len(args) == 1 else list(args)
         if not candidates:
             if has_default:
@@ -445,7 +458,8 @@ class Library:
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
-            raise ProgramError("round() takes a number and an optional number of digits")
+            words = "round() takes a number and an optional number of digits"
+            raise wrong_arguments(words, "round", args, kwargs)
         if len(args) == 2 and (type(args[1]) not in (int, bool) or abs(args[1]) > 400):
             raise ProgramError("round()'s digits must be a small integer")
         try:
@@ -464,7 +478,8 @@ class Library:
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
         if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
-            raise ProgramError("enumerate() takes an iterable and an optional integer start")
+            words = "enumerate() takes an iterable and an optional integer start"
+            raise wrong_arguments(words, "enumerate", args, kwargs)
         return enumerate(self.flat(args[0]), start)
 
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -479,7 +494,8 @@ class Library:
         key = kwargs.pop("key", None)
         reverse = kwargs.pop("reverse", False)
         if kwargs or len(args) != 1:
-            raise ProgramError("sorted() takes an iterable and key=, reverse= keywords")
+            words = "sorted() takes an iterable and key=, reverse= keywords"
+            raise wrong_arguments(words, "sorted", args, kwargs)
         items = self.collect(args[0])
         self.sort(items, key, reverse)
         return items
@@ -555,7 +571,8 @@ class Library:
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
-            raise ProgramError("isinstance() takes an object and a class (or a tuple of them)")
+            words = "isinstance() takes an object and a class (or a tuple of them)"
+            raise wrong_arguments(words, "isinstance", args, kwargs)
         value, classes = args
         if classes is None:
             raise ProgramError("isinstance()'s second argument must be a class")
@@ -696,14 +713,16 @@ class Library:
 
         def append(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
-            obj.append(one(args, kwargs, "append"))
+            obj.append(one(args, kwargs, "append", list))
 
         def extend(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            items = self.collect(one(args, kwargs, "extend"))
+            items = self.collect(one(args, kwargs, "extend", list))
             state.check_items(len(obj) + len(items))
             obj.extend(items)
 
         def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) > 1:
+                raise wrong_arguments("pop() takes an optional index", "pop", args, kwargs, list)
             if not obj:
                 raise caught_as("pop from an empty list", IndexError("pop from empty list"))
             # Taking from the front shifts every item after it: that is work too.
@@ -716,8 +735,9 @@ class Library:
                 raise caught_as("pop(): bad index", error) from None
 
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            if len(args) != 2 or type(args[0]) is not int:
-                raise ProgramError("insert() takes an index and a value")
+            if kwargs or len(args) != 2 or type(args[0]) is not int:
+                words = "insert() takes an index and a value"
+                raise wrong_arguments(words, "insert", args, kwargs, list)
             if len(obj) >= MAX_ITEMS:
                 state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -725,7 +745,10 @@ class Library:
             obj.insert(args[0], args[1])
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "index")
+            if kwargs or len(args) != 1:
+                words = "index() takes exactly one argument here"
+                raise wrong_arguments(words, "index", args, kwargs, list)
+            item = args[0]
             state.charge(len(obj))
             for i, candidate in enumerate(obj):
                 if m.compare("==", candidate, item):
@@ -734,29 +757,33 @@ class Library:
             raise caught_as("index(): the value is not in the list", missing)
 
         def count(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "count")
+            item = one(args, kwargs, "count", list)
             state.charge(len(obj))
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
         def remove(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            del obj[index(obj, args, kwargs)]
+            del obj[index(obj, [one(args, kwargs, "remove", list)], {})]
 
         def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             key = kwargs.pop("key", None)
             reverse = kwargs.pop("reverse", False)
             if args or kwargs:
-                raise ProgramError("sort() takes only key= and reverse= keywords")
+                words = "sort() takes only key= and reverse= keywords"
+                raise wrong_arguments(words, "sort", args, kwargs, list)
             self.sort(obj, key, reverse)
 
         def reverse(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "reverse", list)
             state.charge(len(obj))
             obj.reverse()
 
         def copy(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "copy", list)
             state.charge(len(obj))
             return obj.copy()
 
         def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", list)
             obj.clear()
 
         return {
@@ -830,20 +857,24 @@ class Library:
         state = self.state
 
         def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "keys", dict)
             state.charge(len(obj))
             return list(obj.keys())
 
         def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "values", dict)
             state.charge(len(obj))
             return list(obj.values())
 
         def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "items", dict)
             state.charge(len(obj))
             return list(obj.items())
 
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("get() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "get() takes a key and an optional default"
+                raise wrong_arguments(words, "get", args, kwargs, dict)
             self.machine.key(args[0])
             try:
                 return obj.get(*args)
@@ -851,8 +882,9 @@ class Library:
                 raise ProgramError("this key cannot be a dict key") from None
 
         def pop(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("pop() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "pop() takes a key and an optional default"
+                raise wrong_arguments(words, "pop", args, kwargs, dict)
             self.machine.key(args[0])
             try:
                 return obj.pop(*args)
@@ -862,21 +894,27 @@ class Library:
                 raise missing from None
 
         def setdefault(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("setdefault() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "setdefault() takes a key and an optional default"
+                raise wrong_arguments(words, "setdefault", args, kwargs, dict)
             if args[0] not in obj:
                 self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
             return obj[args[0]]
 
         def update(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) > 1:
+                words = "update() takes at most one positional argument"
+                raise wrong_arguments(words, "update", args, kwargs, dict)
             for key, value in self.dict_(args, kwargs).items():
                 self.machine.set_item(obj, key, value)
 
         def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            none(args, kwargs, "copy", dict)
             state.charge(len(obj))
             return dict(obj)
 
         def clear(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", dict)
             obj.clear()
 
         table = {
@@ -911,7 +949,7 @@ class Library:
         state = self.state
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "add"))
+            item = self.machine.key(one(args, kwargs, "add", PSet))
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
@@ -920,29 +958,32 @@ class Library:
                 raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 
         def update(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            for item in self.collect(one(args, kwargs, "update")):
+            for item in self.collect(one(args, kwargs, "update", PSet)):
                 add(obj, [item], {})
 
         def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.items.pop(self.machine.key(one(args, kwargs, "discard")), None)
+            obj.items.pop(self.machine.key(one(args, kwargs, "discard", PSet)), None)
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "remove"))
+            item = self.machine.key(one(args, kwargs, "remove", PSet))
             if item not in obj.items:
                 raise ProgramError("remove(): the item is not in the set")
             del obj.items[item]
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
+            none(args, kwargs, "copy", PSet)
             state.charge(len(obj))
             return PSet(obj.items)
 
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", PSet)
             obj.items.clear()
 
         def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
             def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs:
-                    raise ProgramError(f"{name}() takes no keyword arguments", kind="TypeError")
+                    words = f"{name}() takes no keyword arguments"
+                    raise wrong_arguments(words, name, args, kwargs, PSet, kind="TypeError")
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
@@ -954,7 +995,8 @@ class Library:
             return method
 
         def pop(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if args or kwargs or not obj.items:
+            none(args, kwargs, "pop", PSet)
+            if not obj.items:
                 raise ProgramError("pop from an empty set", kind="KeyError")
             item = next(iter(obj.items))
             del obj.items[item]
@@ -980,7 +1022,7 @@ class Library:
         texts = self.machine.texts
 
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            parts = self.collect(one(args, kwargs, "join"))
+            parts = self.collect(one(args, kwargs, "join", str))
             total = 0
             for part in parts:
                 if type(part) is not str:
@@ -992,9 +1034,11 @@ class Library:
         def simple(name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:
             def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs or any(type(a) is not str for a in args) or len(args) > 1:
-                    raise ProgramError(f"{name}() takes at most one string here")
+                    words = f"{name}() takes at most one string here"
+                    raise wrong_arguments(words, name, args, kwargs, str)
                 if name in _ONE_STRING and len(args) != 1:
-                    raise ProgramError(f"{name}() takes exactly one string", kind="TypeError")
+                    words = f"{name}() takes exactly one string"
+                    raise wrong_arguments(words, name, args, kwargs, str, kind="TypeError")
                 if name in ("partition", "rpartition") and not args[0]:
                     raise ProgramError("empty separator", kind="ValueError")
                 state.charge(len(obj) // 10)
@@ -1002,7 +1046,7 @@ class Library:
                     result = _STR_METHODS[name](obj, *args)
                 except TypeError:  # `"a".upper("x")`: said as the program's own TypeError
                     message = f"str.{name}() takes no arguments ({len(args)} given)"
-                    raise ProgramError(message, kind="TypeError") from None
+                    raise wrong_arguments(message, name, args, kwargs, str, "TypeError") from None
                 if type(result) is list:
                     state.check_items(len(result))
                 elif type(result) is str:
@@ -1013,7 +1057,9 @@ class Library:
 
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             if kwargs or len(args) != 2 or any(type(a) is not str for a in args):
-                raise ProgramError("replace() takes two strings here")
+                raise wrong_arguments(
+                    "replace() takes two strings here", "replace", args, kwargs, str
+                )
             old, new = args
             state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
             return obj.replace(old, new)
@@ -1458,10 +1504,84 @@ def _not_constructible(name: str) -> Call:
     return call
 
 
-def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") -> Any:
+def none(args: list[Any], kwargs: dict[str, Any], name: str, owner: type) -> None:
+    """A method of `owner`'s that takes no arguments (`list.copy()`)."""
+    if args or kwargs:
+        raise wrong_arguments(f"{name}() takes no arguments", name, args, kwargs, owner)
+
+
+def one(
+    args: list[Any], kwargs: dict[str, Any], name: str = "this function", owner: type | None = None
+) -> Any:
+    """The one argument of `name` (a method of `owner`'s, or a built-in function)."""
     if kwargs or len(args) != 1:
-        raise ProgramError(f"{name}() takes exactly one argument")
+        raise wrong_arguments(f"{name}() takes exactly one argument", name, args, kwargs, owner)
     return args[0]
+
+
+def wrong_arguments(
+    words: str,
+    name: str,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    owner: type | None = None,
+    kind: str | None = None,
+) -> ProgramError:
+    """The refusal of a call's arguments: the engine's `words`, and, where CPython refuses
+    them too for their number or names, CPython's TypeError with its words for `except
+    TypeError as e` (`list.append() takes exactly one argument (0 given)`); otherwise a
+    refusal of what the interpreter does not do, as `kind` says."""
+    refused = ProgramError(words, kind=kind)
+    cpython = cpython_refusal(name, owner, len(args), list(kwargs))
+    if cpython is not None:
+        refused.kind = "TypeError"
+        refused.args_seen = (cpython,)
+    return refused
+
+
+# What `cpython_refusal` asks: an empty object of each type whose methods the program's
+# objects have, and the built-in functions by name.
+_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set}
+_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    function.__name__: function
+    for function in (
+        len, abs, repr, any, all, id, hash, ord, chr, bin, hex, callable, min, max, sum,
+        range, sorted, isinstance, enumerate, round, divmod, pow, getattr, setattr, hasattr,
+        zip, map, filter, iter, next, format,
+    )
+}  # fmt: skip
+
+
+def cpython_refusal(name: str, owner: type | None, count: int, keywords: list[str]) -> str | None:
+    """CPython's words when it refuses a call of `name` (a method of `owner`'s, or a
+    built-in function) for the number or the names of its arguments, else None. Asked of
+    CPython's own function, on an empty object of its type, with None in place of every
+    argument: nothing of the program's reaches it but its keywords' names, and only the
+    words come back."""
+    placeholders: list[Any] = [None] * count
+    if owner is None:
+        function = _FUNCTIONS.get(name)
+    else:
+        receiver = _RECEIVERS.get(owner)
+        if receiver is None or not name.isidentifier() or name.startswith("_"):
+            return None
+        # The method as `obj.name(...)` calls it, which CPython names with its type
+        # (`list.append()`), as a method read off an object it does not.
+        function = getattr(receiver, name, None)
+        placeholders.insert(0, receiver())
+    if function is None:
+        return None
+    try:
+        function(*placeholders, **dict.fromkeys(keywords))
+    except TypeError as error:
+        words = str(error)
+        # A complaint of the placeholders' type (`'NoneType' object is not iterable`)
+        # says nothing of the program's call.
+        if "argument" in words and "None" not in words:
+            return words
+    except Exception:  # any other refusal is of the placeholders
+        return None
+    return None
 
 
 def _fill(args: list[Any]) -> str:

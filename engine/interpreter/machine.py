@@ -450,6 +450,8 @@ class Machine:
         if found is MISSING:
             if name == "__name__":
                 return obj.name
+            if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
+                return Builtin("__init__", _object_init_descriptor)
             raise ProgramError(
                 f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
             )
@@ -1149,3 +1151,11 @@ def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:
             "object.__init__() takes exactly one argument (the instance to initialize)",
             kind="TypeError",
         )
+
+
+def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`object.__init__` read off a class, called with the instance first."""
+    if not args:
+        message = "descriptor '__init__' of 'object' object needs an argument"
+        raise ProgramError(message, kind="TypeError")
+    _object_init(args[1:], kwargs)

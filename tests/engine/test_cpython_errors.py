@@ -186,3 +186,95 @@ def test_uncaught_a_native_methods_refusal_is_cpythons_sentence_not_a_failure(
         trace_source(f"{NATIVE_PRELUDE}\n{statement}\n{TAIL}")
     assert "this operation failed" not in raised.value.message
     assert "argument" in raised.value.message
+
+
+BUILT_IN_CALLS = [
+    "[].append()", "[].append(1, 2)", "[].append(x=1)", "[].extend()", "[].pop(1, 2)",
+    "[].pop(index=1)", "[].insert(1)", "[].insert(x=1)", "[1].index()", "[1].index(1, 2, 3, 4)",
+    "[1].count()", "[1].remove()", "[].sort(1)", "[].sort(foo=1)", "[].reverse(1)",
+    "[].copy(1)", "[].clear(x=1)",
+    "{}.get()", "{}.get(1, 2, 3)", "{}.get(key=1)", "{}.keys(1)", "{}.values(1)",
+    "{}.items(x=1)", "{}.pop()", "{}.setdefault()", "{}.update(1, 2)", "{}.copy(1)",
+    "{}.clear(1)",
+    "s = set(); s.add()", "s = set(); s.add(1, 2)", "s = set(); s.discard()",
+    "s = set(); s.remove()", "s = {1}; s.pop(1)", "s = set(); s.copy(1)",
+    "s = set(); s.clear(1)", "s = set(); s.union([1], x=1)",
+    "'a'.upper(1)", "'a'.lower(x=1)", "'a'.split(1, 2, 3)", "'a'.strip(1, 2)", "'a'.join()",
+    "'a'.startswith()", "'a'.partition()", "'a'.replace('a')", "'a'.replace('a', 'b', 1, 2)",
+    "'a'.find()", "'a'.count()", "'a'.title(1)", "'a'.removeprefix()",
+    "len()", "len(1, 2)", "len(x=1)", "abs()", "repr()", "any()", "all(1, 2)", "callable()",
+    "isinstance(1)", "min()", "max()", "sum()", "range()", "sorted()", "enumerate()",
+    "round()", "pow(1)", "divmod(1)", "getattr(1)", "setattr(1, 2)", "hasattr(1)", "id()",
+    "hash()", "ord()", "chr()", "next()",
+    "print(sum([1, 2]), [1, 2].index(2), {1: 2}.get(1), 'a,b'.split(','), 'ab'.strip('a'))",
+    "print(min([3, 1]), max(2, 5), sorted([2, 1], reverse=True), {}.get(1, 'd'))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", BUILT_IN_CALLS)
+def test_a_built_in_given_the_wrong_arguments_is_cpythons_type_error(statement: str) -> None:
+    assert_as_cpython(caught(statement))
+
+
+def test_object_init_read_off_a_class_is_objects() -> None:
+    source = """
+class A:
+    def __init__(self):
+        object.__init__(self)
+        self.x = 1
+    def bad(self, k):
+        if k == 0: object.__init__()
+        if k == 1: object.__init__(self, 1)
+        if k == 2: object.__init__(1)
+class B(A):
+    pass
+class C:
+    def __init__(self):
+        B.__init__(self)
+        D.__init__(self)
+class D:
+    pass
+a = A()
+print(a.x, C().x)
+for k in range(3):
+    try:
+        a.bad(k)
+        print("ok")
+    except TypeError as e:
+        print("TypeError:", e)
+"""
+    assert_as_cpython(source)
+
+
+def test_cpythons_words_are_asked_without_the_programs_objects() -> None:
+    """Hostile: CPython's words for a refused call come from CPython's own function run
+    on placeholders; the program's objects (whose `__repr__`, `__eq__` and `__len__`
+    would print) never reach it, and a keyword named like anything stays a name."""
+    source = """
+class Loud:
+    def __repr__(self):
+        print('repr called')
+        return 'Loud'
+    def __eq__(self, other):
+        print('eq called')
+        return True
+    def __len__(self):
+        print('len called')
+        return 1
+    __hash__ = None
+loud = Loud()
+for call in [
+    lambda: [].append(loud, loud),
+    lambda: {}.get(loud, loud, loud),
+    lambda: len(loud, loud),
+    lambda: 'a'.upper(loud),
+    lambda: [loud].index(),
+    lambda: {}.get(**{'not a name': loud}),
+    lambda: [].sort(**{'__class__': loud}),
+]:
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+"""
+    assert_as_cpython(source)

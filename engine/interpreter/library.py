@@ -18,7 +18,11 @@ from types import GeneratorType
 from typing import Any
 
 from backprop_animator.engine.interpreter import sets
-from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
+from backprop_animator.engine.interpreter.exceptions import (
+    exception_classes,
+    program_raise,
+    wrong_arguments,
+)
 from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
@@ -1517,71 +1521,6 @@ def one(
     if kwargs or len(args) != 1:
         raise wrong_arguments(f"{name}() takes exactly one argument", name, args, kwargs, owner)
     return args[0]
-
-
-def wrong_arguments(
-    words: str,
-    name: str,
-    args: list[Any],
-    kwargs: dict[str, Any],
-    owner: type | None = None,
-    kind: str | None = None,
-) -> ProgramError:
-    """The refusal of a call's arguments: the engine's `words`, and, where CPython refuses
-    them too for their number or names, CPython's TypeError with its words for `except
-    TypeError as e` (`list.append() takes exactly one argument (0 given)`); otherwise a
-    refusal of what the interpreter does not do, as `kind` says."""
-    refused = ProgramError(words, kind=kind)
-    cpython = cpython_refusal(name, owner, len(args), list(kwargs))
-    if cpython is not None:
-        refused.kind = "TypeError"
-        refused.args_seen = (cpython,)
-    return refused
-
-
-# What `cpython_refusal` asks: an empty object of each type whose methods the program's
-# objects have, and the built-in functions by name.
-_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set}
-_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    function.__name__: function
-    for function in (
-        len, abs, repr, any, all, id, hash, ord, chr, bin, hex, callable, min, max, sum,
-        range, sorted, isinstance, enumerate, round, divmod, pow, getattr, setattr, hasattr,
-        zip, map, filter, iter, next, format,
-    )
-}  # fmt: skip
-
-
-def cpython_refusal(name: str, owner: type | None, count: int, keywords: list[str]) -> str | None:
-    """CPython's words when it refuses a call of `name` (a method of `owner`'s, or a
-    built-in function) for the number or the names of its arguments, else None. Asked of
-    CPython's own function, on an empty object of its type, with None in place of every
-    argument: nothing of the program's reaches it but its keywords' names, and only the
-    words come back."""
-    placeholders: list[Any] = [None] * count
-    if owner is None:
-        function = _FUNCTIONS.get(name)
-    else:
-        receiver = _RECEIVERS.get(owner)
-        if receiver is None or not name.isidentifier() or name.startswith("_"):
-            return None
-        # The method as `obj.name(...)` calls it, which CPython names with its type
-        # (`list.append()`), as a method read off an object it does not.
-        function = getattr(receiver, name, None)
-        placeholders.insert(0, receiver())
-    if function is None:
-        return None
-    try:
-        function(*placeholders, **dict.fromkeys(keywords))
-    except TypeError as error:
-        words = str(error)
-        # A complaint of the placeholders' type (`'NoneType' object is not iterable`)
-        # says nothing of the program's call.
-        if "argument" in words and "None" not in words:
-            return words
-    except Exception:  # any other refusal is of the placeholders
-        return None
-    return None
 
 
 def _fill(args: list[Any]) -> str:

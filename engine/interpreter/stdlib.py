@@ -10,6 +10,8 @@ program's own values, and `typing`'s names are inert annotations.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import sys
 from collections.abc import Callable, Iterator
@@ -19,6 +21,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
     python_method,
     slot_method,
+    wrong_arguments,
 )
 from backprop_animator.engine.interpreter.objects import (
     Annotation,
@@ -319,8 +322,16 @@ def functools_module(library: Library) -> PModule:
         function, *bound = args
         return Builtin("partial", lambda a, k: m.call(function, [*bound, *a], {**kwargs, **k}))
 
+    def decorated(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
+        """The one function a decorator is given, else CPython's TypeError."""
+        if kwargs or len(args) != 1:
+            words = f"{name}() decorates one function"
+            raise wrong_arguments(words, name, args, kwargs, cpython=cpython)
+        return args[0]
+
     def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        return Builtin("wraps", lambda a, k: a[0])
+        cpython = functools.wraps(len)
+        return Builtin("wraps", lambda a, k: decorated(a, k, "update_wrapper", cpython))
 
     def cache_of(function: Any) -> Builtin:
         seen: dict[Any, Any] = {}
@@ -342,7 +353,12 @@ def functools_module(library: Library) -> PModule:
         # `@lru_cache` and `@lru_cache(maxsize=None)` alike; every result is kept.
         if len(args) == 1 and (type(args[0]) is Function or isinstance(args[0], Builtin)):
             return cache_of(args[0])
-        return Builtin("lru_cache", lambda a, k: cache_of(a[0]))
+        cpython = functools.lru_cache(maxsize=None)
+        name = "decorating_function"
+        return Builtin("lru_cache", lambda a, k: cache_of(decorated(a, k, name, cpython)))
+
+    def cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        return cache_of(decorated(args, kwargs, "cache", functools.cache))
 
     def cached_property(args: list[Any], kwargs: dict[str, Any]) -> PProperty:
         """`@functools.cached_property`: the first read runs the method and keeps its
@@ -370,7 +386,7 @@ def functools_module(library: Library) -> PModule:
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),
             "lru_cache": Builtin("lru_cache", lru_cache),
-            "cache": Builtin("cache", lambda a, k: cache_of(a[0])),
+            "cache": Builtin("cache", cache),
         },
     )
 
@@ -434,8 +450,18 @@ def itertools_module(library: Library) -> PModule:
     outputs made lazily, a step per item the program takes."""
     m = library.machine
 
-    def lazy(make: Callable[..., Iterator[Any]]) -> Call:
+    def lazy(name: str, make: Callable[..., Iterator[Any]]) -> Call:
+        """`make` run on the program's arguments, once they fit its parameters (as they
+        fit CPython's `itertools.<name>`; else CPython's TypeError, in its words)."""
+        parameters = inspect.signature(make)
+
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            try:
+                parameters.bind(*args, **kwargs)
+            except TypeError:
+                words = f"itertools.{name}() cannot take these arguments"
+                cpython = getattr(itertools, name)
+                raise wrong_arguments(words, name, args, kwargs, cpython=cpython) from None
             return _generator(make(*args, **kwargs))
 
         return call
@@ -476,6 +502,10 @@ def itertools_module(library: Library) -> PModule:
         return itertools.repeat(value, times)
 
     def islice(iterable: Any, *bounds: Any) -> Iterator[Any]:
+        if len(bounds) > 3:
+            args = [iterable, *bounds]
+            words = "itertools.islice() takes an iterable and at most three bounds"
+            raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
         if not all(b is None or type(b) is int for b in bounds):
             raise ProgramError("islice() takes integer bounds", kind="ValueError")
         return itertools.islice(library.items(iterable), *bounds)
@@ -493,36 +523,41 @@ def itertools_module(library: Library) -> PModule:
         return itertools.count(start, step)
 
     members: dict[str, Any] = {
-        "count": Builtin("itertools.count", lazy(count)),
-        "product": Builtin("itertools.product", lazy(product)),
-        "accumulate": Builtin("itertools.accumulate", lazy(accumulate)),
-        "starmap": Builtin("itertools.starmap", lazy(starmap)),
-        "repeat": Builtin("itertools.repeat", lazy(repeat)),
-        "islice": Builtin("itertools.islice", lazy(islice)),
-        "zip_longest": Builtin("itertools.zip_longest", lazy(zip_longest)),
-        "chain": Builtin("itertools.chain", lazy(chain)),
+        "count": Builtin("itertools.count", lazy("count", count)),
+        "product": Builtin("itertools.product", lazy("product", product)),
+        "accumulate": Builtin("itertools.accumulate", lazy("accumulate", accumulate)),
+        "starmap": Builtin("itertools.starmap", lazy("starmap", starmap)),
+        "repeat": Builtin("itertools.repeat", lazy("repeat", repeat)),
+        "islice": Builtin("itertools.islice", lazy("islice", islice)),
+        "zip_longest": Builtin("itertools.zip_longest", lazy("zip_longest", zip_longest)),
+        "chain": Builtin("itertools.chain", lazy("chain", chain)),
         "combinations": Builtin(
             "itertools.combinations",
-            lazy(lambda it, r: itertools.combinations(library.collect(it), _small(r))),
+            lazy(
+                "combinations", lambda it, r: itertools.combinations(library.collect(it), _small(r))
+            ),
         ),
         "combinations_with_replacement": Builtin(
             "itertools.combinations_with_replacement",
             lazy(
+                "combinations_with_replacement",
                 lambda it, r: itertools.combinations_with_replacement(
                     library.collect(it), _small(r)
-                )
+                ),
             ),
         ),
         "permutations": Builtin(
             "itertools.permutations",
             lazy(
+                "permutations",
                 lambda it, r=None: itertools.permutations(
                     library.collect(it), None if r is None else _small(r)
-                )
+                ),
             ),
         ),
         "pairwise": Builtin(
-            "itertools.pairwise", lazy(lambda it: itertools.pairwise(library.collect(it)))
+            "itertools.pairwise",
+            lazy("pairwise", lambda it: itertools.pairwise(library.collect(it))),
         ),
     }
     return PModule("itertools", members)

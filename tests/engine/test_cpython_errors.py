@@ -278,3 +278,24 @@ for call in [
         print(e)
 """
     assert_as_cpython(source)
+
+
+MODULE_CALLS = [
+    "itertools.permutations()", "itertools.permutations(1, 2, 3)",
+    "itertools.combinations(qq=1)", "itertools.chain(qq=1)", "itertools.product(qq=1)",
+    "itertools.count(1, 2, 3)", "itertools.repeat()", "itertools.islice()",
+    "itertools.islice([1], 1, 2, 3, 4)", "itertools.accumulate()",
+    "itertools.zip_longest(qq=1)", "itertools.pairwise()", "itertools.starmap(len)",
+    "functools.cache()", "functools.cache(len, len)", "functools.lru_cache(maxsize=None)()",
+    "functools.wraps(len)()",
+    "print(list(itertools.permutations([1, 2])), list(itertools.islice([1, 2, 3], 2)))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", MODULE_CALLS)
+def test_an_itertools_or_functools_call_given_the_wrong_arguments_is_cpythons(
+    statement: str,
+) -> None:
+    """Before, Python's own binding of the interpreter's functions refused them, in words
+    naming the interpreter's internals (`itertools_module.<locals>.<lambda>()`)."""
+    assert_as_cpython(caught(statement, "import itertools, functools"))

@@ -38,6 +38,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSuper,
     TypeObject,
     find_shape,
+    is_dunder,
     type_union,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -426,6 +427,9 @@ class Machine:
             return BoundMethod(found.function, obj.cls)
         if found is not MISSING:
             return found
+        fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
+        if type(fallback) is Function:
+            return self.call_function(fallback, [obj, name])
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
@@ -452,6 +456,8 @@ class Machine:
                 return obj.name
             if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
                 return Builtin("__init__", _object_init_descriptor)
+            if name == "__setattr__":  # `object.__setattr__(self, name, value)`
+                return Builtin("__setattr__", self.object_setattr)
             raise ProgramError(
                 f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
             )
@@ -462,6 +468,32 @@ class Machine:
         if type(found) is NativeMethod:
             return unbound_native(found, obj)
         return found
+
+    def object_setattr(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """`object.__setattr__(obj, name, value)`: the write itself, past any class's own
+        `__setattr__` (which calls it to write)."""
+        if kwargs or len(args) != 3:
+            words = f" expected 2 arguments, got {len(args) - 1}"  # (CPython's leading space)
+            if kwargs:
+                words = "wrapper __setattr__() takes no keyword arguments"
+            elif not args:
+                words = "descriptor '__setattr__' of 'object' object needs an argument"
+            raise ProgramError(words, kind="TypeError")
+        obj, name, value = args
+        if type(name) is not str:
+            message = f"attribute name must be string, not '{cpython_type(name)}'"
+            raise ProgramError(message, kind="TypeError")
+        if type(obj) is PClass or isinstance(obj, TypeObject):
+            message = "can't apply this __setattr__ to type object"
+            raise ProgramError(message, kind="TypeError")
+        if type(obj) is not PInstance:
+            message = f"'{cpython_type(obj)}' object has no attribute '{name}'"
+            raise ProgramError(message, kind="AttributeError")
+        if is_dunder(name):  # as `setattr` refuses them
+            raise ProgramError("object.__setattr__(): dunder attributes are not available here")
+        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+            raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
+        self.set_attr(obj, name, value, hook=False)
 
     def property_attr(self, obj: PProperty, name: str) -> Any:
         """`get_attr` of a property: its `setter` and `getter` decorators."""
@@ -489,13 +521,23 @@ class Machine:
                 return BoundMethod(found, obj.self) if type(found) is Function else found
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
+        if name == "__setattr__":  # `super().__setattr__(name, value)` that reaches object's
+            self_ = obj.self
+            return Builtin("__setattr__", lambda a, k: self.object_setattr([self_, *a], k))
         raise ProgramError(f"super() has no attribute '{name}'")
 
-    def set_attr(self, obj: Any, name: str, value: Any) -> None:
+    def set_attr(self, obj: Any, name: str, value: Any, hook: bool = True) -> None:
+        """`obj.name = value`: through its class's own `__setattr__` when it has one
+        (`hook`; not for `object.__setattr__`, which that one calls to write)."""
         kind = type(obj)
         if kind is PInstance:
             attrs = obj.attrs
             if obj.cls.has_properties:
+                if hook:
+                    own = obj.cls.lookup("__setattr__")
+                    if type(own) is Function:
+                        self.call_function(own, [obj, name, value])
+                        return
                 prop = obj.cls.lookup(name)
                 if type(prop) is PProperty:
                     if prop.fset is None:

@@ -124,10 +124,11 @@ class PClass:
         # One of Python's own classes (`object`, the exceptions): its attributes cannot be
         # set, as CPython's immutable types' cannot.
         self.builtin = False
-        # Setting an attribute looks for a property first only where there is one.
+        # Setting an attribute looks for a property, or the class's own `__setattr__`,
+        # first only where there is one.
         self.has_properties = any(
             type(v) is PProperty for c in self.mro for v in c.namespace.values()
-        )
+        ) or any("__setattr__" in c.namespace for c in self.mro)
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
             {

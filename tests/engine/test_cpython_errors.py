@@ -4,6 +4,8 @@ class and words, and both outputs must be the same lines."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
@@ -299,3 +301,166 @@ def test_an_itertools_or_functools_call_given_the_wrong_arguments_is_cpythons(
     """Before, Python's own binding of the interpreter's functions refused them, in words
     naming the interpreter's internals (`itertools_module.<locals>.<lambda>()`)."""
     assert_as_cpython(caught(statement, "import itertools, functools"))
+
+
+ATTRIBUTE_HOOKS = """
+class Lazy:
+    def __init__(self):
+        self.real = 1
+    def __getattr__(self, name):
+        if name.startswith("x"):
+            return name * 2
+        raise AttributeError(f"'Lazy' object has no attribute '{name}'")
+l = Lazy()
+print(l.real, l.xy, getattr(l, "xz"), hasattr(l, "q"), getattr(l, "q", "dflt"))
+try:
+    l.q
+except AttributeError as e:
+    print("AttributeError:", e)
+class Rec:
+    def __init__(self, a):
+        object.__setattr__(self, "a", a)
+    def __setattr__(self, name, value):
+        print("set", name, value)
+        super().__setattr__(name, value * 2)
+r = Rec(1)
+r.b = 2
+print(r.a, r.b)
+r.b += 1
+setattr(r, "c", 5)
+print(r.b, r.c)
+class Frozen:
+    def __init__(self, x):
+        object.__setattr__(self, "x", x)
+    def __setattr__(self, name, value):
+        raise AttributeError("frozen")
+f = Frozen(3)
+try:
+    f.x = 4
+except AttributeError as e:
+    print("AttributeError:", e, f.x)
+class Base:
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, [value])
+class Child(Base):
+    def __init__(self):
+        self.v = 1
+print(Child().v)
+class Wrapper:
+    def __init__(self, inner):
+        self.inner = inner
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+w = Wrapper([3, 1, 2])
+w.sort()
+print(w.inner, w.count(1))
+"""
+
+
+def test_a_classs_own_getattr_and_setattr_run_as_in_cpython() -> None:
+    assert_as_cpython(ATTRIBUTE_HOOKS)
+
+
+def test_a_node_class_with_its_own_setattr_and_getattr_is_traced_as_without_them() -> None:
+    """The hooks run around the write the recorder sees: the graph, the gradients and the
+    rules are those of the same class without them (the lines after the hooks moved)."""
+    hooks = """    def __setattr__(self, name, value):
+        if name == "data" and not isinstance(value, (int, float)):
+            raise TypeError("data must be a number")
+        super().__setattr__(name, value)
+    def __getattr__(self, name):
+        if name == "value":
+            return self.data
+        raise AttributeError(f"'V' object has no attribute '{name}'")
+"""
+    plain = NODE_CLASS.replace("HOOKS\n", "")
+    hooked = NODE_CLASS.replace("HOOKS\n", hooks)
+    shift = hooks.count("\n")
+    hooks_at = NODE_CLASS[: NODE_CLASS.index("HOOKS")].count("\n") + 1
+
+    def moved(node: dict[str, Any]) -> dict[str, Any]:
+        rule = node.get("rule")
+        if not rule or rule["line"] < hooks_at:
+            return node
+        return {**node, "rule": {key: line + shift for key, line in rule.items()}}
+
+    ours = trace_source(hooked)
+    assert printed_lines(ours) == run_in_cpython(hooked)
+    assert ours["nodes"] == [moved(node) for node in trace_source(plain)["nodes"]]
+
+
+NODE_CLASS = """
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+HOOKS
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+a, b = V(2.0), V(-3.0)
+c = a * b + a
+c.backward()
+print(a.grad, b.grad, c.data)
+"""
+
+
+def test_object_setattr_writes_only_what_setattr_may() -> None:
+    """Hostile: `object.__setattr__` is the plain write: not on Python's own objects, no
+    dunder names (as `setattr`), no names the interpreter keeps its own entries under."""
+    source = """
+class A:
+    def poke(self, k):
+        if k == 0: object.__setattr__(1, "x", 1)
+        if k == 1: object.__setattr__(self, 1, 1)
+        if k == 2: object.__setattr__()
+        if k == 3: object.__setattr__(self, "x")
+        if k == 4: object.__setattr__(None, "x", 1)
+        if k == 5: object.__setattr__(A, "x", 1)
+a = A()
+for k in range(6):
+    try:
+        a.poke(k)
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)
+    for name in ("__class__", "__dict__", "not a name"):
+        poke = f"        object.__setattr__(self, {name!r}, 1)\n"
+        program = f"class A:\n    def poke(self):\n{poke}A().poke()\n"
+        with pytest.raises(EngineError):
+            trace_source(program + TAIL)
+
+
+def test_a_setattr_that_writes_through_itself_stops_at_the_depth_bound() -> None:
+    source = (
+        "class A:\n    def __setattr__(self, name, value):\n        self.x = value\nA().y = 1\n"
+    )
+    with pytest.raises(EngineError, match="nested too deeply"):
+        trace_source(source + TAIL)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Annotation,
@@ -418,7 +419,16 @@ class Machine:
         if kind is Function:
             return BoundMethod(found, obj)
         if kind is PProperty:
-            return self.call(found.fget, [obj])
+            try:
+                return self.call(found.fget, [obj])
+            except ProgramError as error:  # a getter's AttributeError: `__getattr__` next
+                fallback = obj.cls.lookup("__getattr__")
+                wanted = self.exceptions.get("AttributeError")
+                if type(fallback) is not Function or wanted is None:
+                    raise
+                if not error_matches(error, wanted, self.exceptions):
+                    raise
+                return self.call_function(fallback, [obj, name])
         if kind is NativeMethod:
             return bind_native(found, obj)
         if kind is PStaticMethod:

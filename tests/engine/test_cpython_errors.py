@@ -354,6 +354,21 @@ class Wrapper:
 w = Wrapper([3, 1, 2])
 w.sort()
 print(w.inner, w.count(1))
+class P:
+    @property
+    def size(self):
+        raise AttributeError("no size yet")
+    @property
+    def broken(self):
+        raise ValueError("broken")
+    def __getattr__(self, name):
+        return "fallback " + name
+p = P()
+print(p.size, p.other)
+try:
+    p.broken
+except ValueError as e:
+    print("ValueError:", e)
 """
 
 

@@ -243,7 +243,7 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     for function in (
         len, abs, repr, any, all, id, hash, ord, chr, bin, hex, callable, min, max, sum,
         range, sorted, isinstance, enumerate, round, divmod, pow, getattr, setattr, hasattr,
-        zip, map, filter, iter, next, format,
+        zip, map, filter, iter, next, format, reversed, type,
     )
 }  # fmt: skip
 

@@ -165,8 +165,12 @@ class Library:
             **m.exceptions,
             "property": Builtin("property", self.property_),
             "object": self.object_class,
-            "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
-            "classmethod": Builtin("classmethod", lambda a, k: PClassMethod(one(a, k))),
+            "staticmethod": Builtin(
+                "staticmethod", lambda a, k: PStaticMethod(one(a, k, "staticmethod"))
+            ),
+            "classmethod": Builtin(
+                "classmethod", lambda a, k: PClassMethod(one(a, k, "classmethod"))
+            ),
             "getattr": Builtin("getattr", self.getattr_),
             "setattr": Builtin("setattr", self.setattr_),
             "hasattr": Builtin("hasattr", self.hasattr_),
@@ -174,7 +178,7 @@ class Library:
             "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
-            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k))),
+            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),

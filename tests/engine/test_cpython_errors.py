@@ -207,7 +207,8 @@ BUILT_IN_CALLS = [
     "len()", "len(1, 2)", "len(x=1)", "abs()", "repr()", "any()", "all(1, 2)", "callable()",
     "isinstance(1)", "min()", "max()", "sum()", "range()", "sorted()", "enumerate()",
     "round()", "pow(1)", "divmod(1)", "getattr(1)", "setattr(1, 2)", "hasattr(1)", "id()",
-    "hash()", "ord()", "chr()", "next()",
+    "hash()", "ord()", "chr()", "next()", "reversed()", "reversed([1], 2)", "type()",
+    "type(1, 2)", "iter()",
     "print(sum([1, 2]), [1, 2].index(2), {1: 2}.get(1), 'a,b'.split(','), 'ab'.strip('a'))",
     "print(min([3, 1]), max(2, 5), sorted([2, 1], reverse=True), {}.get(1, 'd'))",
 ]  # fmt: skip

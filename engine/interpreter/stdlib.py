@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import operator
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -403,7 +404,7 @@ def operator_module(library: Library) -> PModule:
         ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
         ("mod", "%"), ("pow", "**"),
     ):  # fmt: skip
-        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op))
+        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op, name))
     for name, op in (
         ("eq", "=="),
         ("ne", "!="),
@@ -412,34 +413,60 @@ def operator_module(library: Library) -> PModule:
         ("gt", ">"),
         ("ge", ">="),
     ):
-        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op))
-    members["neg"] = Builtin("operator.neg", lambda a, k: m.unary("-", a[0]))
-    members["pos"] = Builtin("operator.pos", lambda a, k: m.unary("+", a[0]))
+        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+
+    def single(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
+        """The one argument a function of `operator` (or one it made) takes."""
+        if kwargs or len(args) != 1:
+            words = f"{name}() takes exactly one argument"
+            raise wrong_arguments(words, name, args, kwargs, cpython=cpython)
+        return args[0]
+
+    members["neg"] = Builtin(
+        "operator.neg", lambda a, k: m.unary("-", single(a, k, "neg", operator.neg))
+    )
+    members["pos"] = Builtin(
+        "operator.pos", lambda a, k: m.unary("+", single(a, k, "pos", operator.pos))
+    )
 
     def itemgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         keys = list(args)
-        if len(keys) == 1:
-            return Builtin("itemgetter", lambda a, k: m.get_item(a[0], keys[0]))
-        return Builtin("itemgetter", lambda a, k: tuple(m.get_item(a[0], key) for key in keys))
+        getter = operator.itemgetter(0)  # asked for CPython's words only
+
+        def item(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "itemgetter", getter)
+            if len(keys) == 1:
+                return m.get_item(obj, keys[0])
+            return tuple(m.get_item(obj, key) for key in keys)
+
+        return Builtin("itemgetter", item)
 
     def attrgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         names = [str(name) for name in args]
         for name in names:
             if name.startswith("__"):
                 raise ProgramError("attrgetter() takes no dunder names here")
-        if len(names) == 1:
-            return Builtin("attrgetter", lambda a, k: m.get_attr(a[0], names[0]))
-        return Builtin("attrgetter", lambda a, k: tuple(m.get_attr(a[0], n) for n in names))
+        getter = operator.attrgetter("x")  # asked for CPython's words only
+
+        def attribute(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "attrgetter", getter)
+            if len(names) == 1:
+                return m.get_attr(obj, names[0])
+            return tuple(m.get_attr(obj, n) for n in names)
+
+        return Builtin("attrgetter", attribute)
 
     members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
     members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
     return PModule("operator", members)
 
 
-def _binary(apply: Callable[[str, Any, Any], Any], op: str) -> Call:
+def _binary(apply: Callable[[str, Any, Any], Any], op: str, name: str) -> Call:
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or len(args) != 2:
-            raise ProgramError(f"this operator takes two arguments ({op})", kind="TypeError")
+            words = f"this operator takes two arguments ({op})"
+            cpython = getattr(operator, name)
+            raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
         return apply(op, args[0], args[1])
 
     return call

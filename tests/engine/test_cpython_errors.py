@@ -290,18 +290,21 @@ MODULE_CALLS = [
     "itertools.islice([1], 1, 2, 3, 4)", "itertools.accumulate()",
     "itertools.zip_longest(qq=1)", "itertools.pairwise()", "itertools.starmap(len)",
     "functools.cache()", "functools.cache(len, len)", "functools.lru_cache(maxsize=None)()",
-    "functools.wraps(len)()",
+    "functools.wraps(len)()", "operator.itemgetter(0)()", "operator.itemgetter(0)(1, 2)",
+    "operator.attrgetter('x')(qq=1)", "operator.neg()", "operator.add(1)",
+    "operator.lt(1, 2, 3)",
+    "print(operator.itemgetter(1)([1, 2]), operator.itemgetter(0, 1)([1, 2]), operator.neg(2))",
     "print(list(itertools.permutations([1, 2])), list(itertools.islice([1, 2, 3], 2)))",
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("statement", MODULE_CALLS)
-def test_an_itertools_or_functools_call_given_the_wrong_arguments_is_cpythons(
+def test_a_module_functions_call_given_the_wrong_arguments_is_cpythons(
     statement: str,
 ) -> None:
     """Before, Python's own binding of the interpreter's functions refused them, in words
     naming the interpreter's internals (`itertools_module.<locals>.<lambda>()`)."""
-    assert_as_cpython(caught(statement, "import itertools, functools"))
+    assert_as_cpython(caught(statement, "import itertools, functools, operator"))
 
 
 ATTRIBUTE_HOOKS = """

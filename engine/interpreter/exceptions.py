@@ -11,6 +11,12 @@ a missing key) has a `kind`, the name of the class an `except` sees it as; the
 instance is made when a handler asks for it (`except ZeroDivisionError as e`). A bound
 (steps, time, depth, sizes) has no kind and no handler can catch it.
 
+A call given arguments CPython refuses for their number or names is CPython's TypeError
+in CPython's words: a method the interpreter makes checks them as CPython's would
+(`slot_method` for one CPython writes in C, `python_method` for one it writes in
+Python), and a built-in function's or method's refusal asks CPython's own function for
+its words (`cpython_refusal`), with placeholders in place of the program's values.
+
 No Python exception object ever reaches a program: only these instances, whose only
 attribute is `args`.
 """

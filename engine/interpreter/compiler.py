@@ -37,7 +37,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Stmt,
     contains_yield,
 )
-from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.machine import RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
@@ -603,7 +603,12 @@ class Compiler(ExpressionCompiler):
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
                 left.items = sets.combine(state, SET_OPERATORS[op], left, right).items
                 return left
-            return binary(op, left, right)
+            try:
+                return binary(op, left, right)
+            except ProgramError as error:
+                if error.kind == "TypeError":
+                    in_place_words(error, op, left, right)
+                raise
 
         return combine
 

@@ -18,7 +18,11 @@ from types import GeneratorType
 from typing import Any
 
 from backprop_animator.engine.interpreter import sets
-from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
+from backprop_animator.engine.interpreter.exceptions import (
+    exception_classes,
+    program_raise,
+    wrong_arguments,
+)
 from backprop_animator.engine.interpreter.generators import generator_methods
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
@@ -74,6 +78,7 @@ class Library:
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
+        self.object_class.builtin = True
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
@@ -133,12 +138,16 @@ class Library:
             "enumerate": Builtin("enumerate", self.enumerate_),
             "reversed": Builtin("reversed", self.reversed_),
             "sorted": Builtin("sorted", self.sorted_),
-            "any": Builtin("any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k)))),
-            "all": Builtin("all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k)))),
+            "any": Builtin(
+                "any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k, "any")))
+            ),
+            "all": Builtin(
+                "all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k, "all")))
+            ),
             "map": Builtin("map", self.map_),
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
-            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
+            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
@@ -158,16 +167,20 @@ class Library:
             **m.exceptions,
             "property": Builtin("property", self.property_),
             "object": self.object_class,
-            "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
-            "classmethod": Builtin("classmethod", lambda a, k: PClassMethod(one(a, k))),
+            "staticmethod": Builtin(
+                "staticmethod", lambda a, k: PStaticMethod(one(a, k, "staticmethod"))
+            ),
+            "classmethod": Builtin(
+                "classmethod", lambda a, k: PClassMethod(one(a, k, "classmethod"))
+            ),
             "getattr": Builtin("getattr", self.getattr_),
             "setattr": Builtin("setattr", self.setattr_),
             "hasattr": Builtin("hasattr", self.hasattr_),
             "vars": Builtin("vars", self.vars_),
-            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k))),
+            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
-            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k))),
+            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),
@@ -199,7 +212,8 @@ class Library:
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("getattr() takes an object, a name and a default", kind="TypeError")
+            words = "getattr() takes an object, a name and a default"
+            raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
         try:
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
@@ -209,7 +223,8 @@ class Library:
 
     def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
-            raise ProgramError("hasattr() takes an object and a name", kind="TypeError")
+            words = "hasattr() takes an object and a name"
+            raise wrong_arguments(words, "hasattr", args, kwargs, kind="TypeError")
         answer = has_dunder(*args)
         if answer is not None:
             return answer
@@ -236,7 +251,8 @@ class Library:
 
     def setattr_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs or len(args) != 3:
-            raise ProgramError("setattr() takes an object, a name and a value", kind="TypeError")
+            words = "setattr() takes an object, a name and a value"
+            raise wrong_arguments(words, "setattr", args, kwargs, kind="TypeError")
         self.machine.set_attr(args[0], self.attribute_name(args[1], "setattr"), args[2])
 
     def type_of(self, names: dict[str, Any]) -> Call:
@@ -296,7 +312,8 @@ class Library:
 
     def pow_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("pow() takes two or three arguments", kind="TypeError")
+            words = "pow() takes two or three arguments"
+            raise wrong_arguments(words, "pow", args, kwargs, kind="TypeError")
         if len(args) == 2:
             return self.machine.binary("**", args[0], args[1])
         base, exponent, modulus = args
@@ -310,13 +327,15 @@ class Library:
 
     def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
         if kwargs or len(args) != 2:
-            raise ProgramError("divmod() takes two numbers", kind="TypeError")
+            words = "divmod() takes two numbers"
+            raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
         return (binary("//", args[0], args[1]), binary("%", args[0], args[1]))
 
     def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("next() takes an iterator and a default", kind="TypeError")
+            words = "next() takes an iterator and a default"
+            raise wrong_arguments(words, "next", args, kwargs, kind="TypeError")
         iterator = args[0]
         if type(iterator) not in ITERATOR_TYPES:
             raise ProgramError(f"{a_type(iterator)} is not an iterator", kind="TypeError")
@@ -400,7 +419,7 @@ class Library:
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
-            raise ProgramError("range() takes one to three integers")
+            raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:
             return range(*args)
         except ValueError as error:
@@ -409,7 +428,8 @@ class Library:
     def sum_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", 0)
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("sum() takes an iterable and an optional start")
+            words = "sum() takes an iterable and an optional start"
+            raise wrong_arguments(words, "sum", args, kwargs)
         total = args[1] if len(args) == 2 else start
         binary = self.machine.binary
         state = self.state
@@ -426,6 +446,8 @@ class Library:
         default = kwargs.pop("default", None)
         if kwargs:
             raise ProgramError(f"{which}() takes only key= and default= keywords")
+        if not args:  # `min()`: CPython's TypeError
+            raise wrong_arguments(f"{which}() of an empty sequence", which, args, kwargs)
         candidates = self.collect(args[0]) if len(args) == 1 else list(args)
         if not candidates:
             if has_default:
@@ -452,7 +474,8 @@ class Library:
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
-            raise ProgramError("round() takes a number and an optional number of digits")
+            words = "round() takes a number and an optional number of digits"
+            raise wrong_arguments(words, "round", args, kwargs)
         if len(args) == 2 and (type(args[1]) not in (int, bool) or abs(args[1]) > 400):
             raise ProgramError("round()'s digits must be a small integer")
         try:
@@ -471,7 +494,8 @@ class Library:
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
         if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
-            raise ProgramError("enumerate() takes an iterable and an optional integer start")
+            words = "enumerate() takes an iterable and an optional integer start"
+            raise wrong_arguments(words, "enumerate", args, kwargs)
         return enumerate(self.flat(args[0]), start)
 
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -486,7 +510,8 @@ class Library:
         key = kwargs.pop("key", None)
         reverse = kwargs.pop("reverse", False)
         if kwargs or len(args) != 1:
-            raise ProgramError("sorted() takes an iterable and key=, reverse= keywords")
+            words = "sorted() takes an iterable and key=, reverse= keywords"
+            raise wrong_arguments(words, "sorted", args, kwargs)
         items = self.collect(args[0])
         self.sort(items, key, reverse)
         return items
@@ -562,7 +587,8 @@ class Library:
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
-            raise ProgramError("isinstance() takes an object and a class (or a tuple of them)")
+            words = "isinstance() takes an object and a class (or a tuple of them)"
+            raise wrong_arguments(words, "isinstance", args, kwargs)
         value, classes = args
         if classes is None:
             raise ProgramError("isinstance()'s second argument must be a class")
@@ -706,14 +732,16 @@ class Library:
 
         def append(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
-            obj.append(one(args, kwargs, "append"))
+            obj.append(one(args, kwargs, "append", list))
 
         def extend(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            items = self.collect(one(args, kwargs, "extend"))
+            items = self.collect(one(args, kwargs, "extend", list))
             state.check_items(len(obj) + len(items))
             obj.extend(items)
 
         def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) > 1:
+                raise wrong_arguments("pop() takes an optional index", "pop", args, kwargs, list)
             if not obj:
                 raise caught_as("pop from an empty list", IndexError("pop from empty list"))
             # Taking from the front shifts every item after it: that is work too.
@@ -726,8 +754,9 @@ class Library:
                 raise caught_as("pop(): bad index", error) from None
 
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            if len(args) != 2 or type(args[0]) is not int:
-                raise ProgramError("insert() takes an index and a value")
+            if kwargs or len(args) != 2 or type(args[0]) is not int:
+                words = "insert() takes an index and a value"
+                raise wrong_arguments(words, "insert", args, kwargs, list)
             if len(obj) >= MAX_ITEMS:
                 state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -735,7 +764,10 @@ class Library:
             obj.insert(args[0], args[1])
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "index")
+            if kwargs or len(args) != 1:
+                words = "index() takes exactly one argument here"
+                raise wrong_arguments(words, "index", args, kwargs, list)
+            item = args[0]
             state.charge(len(obj))
             for i, candidate in enumerate(obj):
                 if m.compare("==", candidate, item):
@@ -744,29 +776,33 @@ class Library:
             raise caught_as("index(): the value is not in the list", missing)
 
         def count(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "count")
+            item = one(args, kwargs, "count", list)
             state.charge(len(obj))
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
         def remove(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            del obj[index(obj, args, kwargs)]
+            del obj[index(obj, [one(args, kwargs, "remove", list)], {})]
 
         def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             key = kwargs.pop("key", None)
             reverse = kwargs.pop("reverse", False)
             if args or kwargs:
-                raise ProgramError("sort() takes only key= and reverse= keywords")
+                words = "sort() takes only key= and reverse= keywords"
+                raise wrong_arguments(words, "sort", args, kwargs, list)
             self.sort(obj, key, reverse)
 
         def reverse(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "reverse", list)
             state.charge(len(obj))
             obj.reverse()
 
         def copy(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "copy", list)
             state.charge(len(obj))
             return obj.copy()
 
         def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", list)
             obj.clear()
 
         return {
@@ -840,20 +876,24 @@ class Library:
         state = self.state
 
         def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "keys", dict)
             state.charge(len(obj))
             return list(obj.keys())
 
         def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "values", dict)
             state.charge(len(obj))
             return list(obj.values())
 
         def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "items", dict)
             state.charge(len(obj))
             return list(obj.items())
 
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("get() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "get() takes a key and an optional default"
+                raise wrong_arguments(words, "get", args, kwargs, dict)
             self.machine.key(args[0])
             try:
                 return obj.get(*args)
@@ -861,8 +901,9 @@ class Library:
                 raise ProgramError("this key cannot be a dict key") from None
 
         def pop(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("pop() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "pop() takes a key and an optional default"
+                raise wrong_arguments(words, "pop", args, kwargs, dict)
             self.machine.key(args[0])
             try:
                 return obj.pop(*args)
@@ -872,21 +913,27 @@ class Library:
                 raise missing from None
 
         def setdefault(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("setdefault() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "setdefault() takes a key and an optional default"
+                raise wrong_arguments(words, "setdefault", args, kwargs, dict)
             if args[0] not in obj:
                 self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
             return obj[args[0]]
 
         def update(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) > 1:
+                words = "update() takes at most one positional argument"
+                raise wrong_arguments(words, "update", args, kwargs, dict)
             for key, value in self.dict_(args, kwargs).items():
                 self.machine.set_item(obj, key, value)
 
         def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            none(args, kwargs, "copy", dict)
             state.charge(len(obj))
             return dict(obj)
 
         def clear(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", dict)
             obj.clear()
 
         table = {
@@ -921,7 +968,7 @@ class Library:
         state = self.state
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "add"))
+            item = self.machine.key(one(args, kwargs, "add", PSet))
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
@@ -930,29 +977,32 @@ class Library:
                 raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 
         def update(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            for item in self.collect(one(args, kwargs, "update")):
+            for item in self.collect(one(args, kwargs, "update", PSet)):
                 add(obj, [item], {})
 
         def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.items.pop(self.machine.key(one(args, kwargs, "discard")), None)
+            obj.items.pop(self.machine.key(one(args, kwargs, "discard", PSet)), None)
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "remove"))
+            item = self.machine.key(one(args, kwargs, "remove", PSet))
             if item not in obj.items:
                 raise ProgramError("remove(): the item is not in the set")
             del obj.items[item]
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
+            none(args, kwargs, "copy", PSet)
             state.charge(len(obj))
             return PSet(obj.items)
 
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", PSet)
             obj.items.clear()
 
         def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
             def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs:
-                    raise ProgramError(f"{name}() takes no keyword arguments", kind="TypeError")
+                    words = f"{name}() takes no keyword arguments"
+                    raise wrong_arguments(words, name, args, kwargs, PSet, kind="TypeError")
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
@@ -964,7 +1014,8 @@ class Library:
             return method
 
         def pop(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if args or kwargs or not obj.items:
+            none(args, kwargs, "pop", PSet)
+            if not obj.items:
                 raise ProgramError("pop from an empty set", kind="KeyError")
             item = next(iter(obj.items))
             del obj.items[item]
@@ -990,7 +1041,7 @@ class Library:
         texts = self.machine.texts
 
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            parts = self.collect(one(args, kwargs, "join"))
+            parts = self.collect(one(args, kwargs, "join", str))
             total = 0
             for part in parts:
                 if type(part) is not str:
@@ -1002,9 +1053,11 @@ class Library:
         def simple(name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:
             def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs or any(type(a) is not str for a in args) or len(args) > 1:
-                    raise ProgramError(f"{name}() takes at most one string here")
+                    words = f"{name}() takes at most one string here"
+                    raise wrong_arguments(words, name, args, kwargs, str)
                 if name in _ONE_STRING and len(args) != 1:
-                    raise ProgramError(f"{name}() takes exactly one string", kind="TypeError")
+                    words = f"{name}() takes exactly one string"
+                    raise wrong_arguments(words, name, args, kwargs, str, kind="TypeError")
                 if name in ("partition", "rpartition") and not args[0]:
                     raise ProgramError("empty separator", kind="ValueError")
                 state.charge(len(obj) // 10)
@@ -1012,7 +1065,7 @@ class Library:
                     result = _STR_METHODS[name](obj, *args)
                 except TypeError:  # `"a".upper("x")`: said as the program's own TypeError
                     message = f"str.{name}() takes no arguments ({len(args)} given)"
-                    raise ProgramError(message, kind="TypeError") from None
+                    raise wrong_arguments(message, name, args, kwargs, str, "TypeError") from None
                 if type(result) is list:
                     state.check_items(len(result))
                 elif type(result) is str:
@@ -1023,7 +1076,9 @@ class Library:
 
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             if kwargs or len(args) != 2 or any(type(a) is not str for a in args):
-                raise ProgramError("replace() takes two strings here")
+                raise wrong_arguments(
+                    "replace() takes two strings here", "replace", args, kwargs, str
+                )
             old, new = args
             state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
             return obj.replace(old, new)
@@ -1550,9 +1605,18 @@ def _not_constructible(name: str) -> Call:
     return call
 
 
-def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") -> Any:
+def none(args: list[Any], kwargs: dict[str, Any], name: str, owner: type) -> None:
+    """A method of `owner`'s that takes no arguments (`list.copy()`)."""
+    if args or kwargs:
+        raise wrong_arguments(f"{name}() takes no arguments", name, args, kwargs, owner)
+
+
+def one(
+    args: list[Any], kwargs: dict[str, Any], name: str = "this function", owner: type | None = None
+) -> Any:
+    """The one argument of `name` (a method of `owner`'s, or a built-in function)."""
     if kwargs or len(args) != 1:
-        raise ProgramError(f"{name}() takes exactly one argument")
+        raise wrong_arguments(f"{name}() takes exactly one argument", name, args, kwargs, owner)
     return args[0]
 
 

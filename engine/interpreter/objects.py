@@ -95,6 +95,7 @@ class PClass:
 
     __slots__ = (
         "abstract",
+        "builtin",
         "eq_rule",
         "equipped",
         "has_properties",
@@ -120,10 +121,14 @@ class PClass:
         self.hash_rule: Callable[[PInstance], int] | None = None
         self.eq_rule: Callable[[PInstance, Any], Any] | None = None
         self.equipped = False
-        # Setting an attribute looks for a property first only where there is one.
+        # One of Python's own classes (`object`, the exceptions): its attributes cannot be
+        # set, as CPython's immutable types' cannot.
+        self.builtin = False
+        # Setting an attribute looks for a property, or the class's own `__setattr__`,
+        # first only where there is one.
         self.has_properties = any(
             type(v) is PProperty for c in self.mro for v in c.namespace.values()
-        )
+        ) or any("__setattr__" in c.namespace for c in self.mro)
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
             {
@@ -293,9 +298,22 @@ class Builtin:
 
 class NativeMethod(Builtin):
     """A method of a built-in class (an exception's `__init__`, `__str__`): found on an
-    instance, it is bound to it like a program's method; `call` takes `self` first."""
+    instance, it is bound to it like a program's method; `call` takes `self` first.
+    `descriptor` is the class CPython defines it on when CPython's is written in C (read
+    off a class it is a descriptor of that class: `descriptor '__str__' of
+    'BaseException' object needs an argument`); None when CPython's is a Python function
+    (a dataclass's `__eq__`)."""
 
-    __slots__ = ()
+    __slots__ = ("descriptor",)
+
+    def __init__(
+        self,
+        name: str,
+        call: Callable[[list[Any], dict[str, Any]], Any],
+        descriptor: str | None = None,
+    ) -> None:
+        super().__init__(name, call)
+        self.descriptor = descriptor
 
 
 class TypeObject(Builtin):

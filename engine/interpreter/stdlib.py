@@ -10,11 +10,20 @@ program's own values, and `typing`'s names are inert annotations.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
+import operator
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.interpreter.exceptions import (
+    bound_arguments,
+    python_method,
+    slot_method,
+    wrong_arguments,
+)
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Annotation,
@@ -156,7 +165,7 @@ def enum_module(library: Library) -> PModule:
         return f"<{member.cls.name}.{member.attrs.get('name')}: {value}>"
 
     def no_lookup(args: list[Any], kwargs: dict[str, Any]) -> None:
-        name = args[0].cls.name
+        name = args[0].cls.name if args else "Enum"
         raise ProgramError(
             f"{name}(value) is not available here: name the member ({name}.NAME)",
             kind="TypeError",
@@ -165,8 +174,8 @@ def enum_module(library: Library) -> PModule:
     namespace: dict[str, Any] = {
         ENUM_KEY: True,
         "__init__": NativeMethod("__init__", no_lookup),
-        "__str__": NativeMethod("__str__", member_text),
-        "__repr__": NativeMethod("__repr__", member_repr),
+        "__str__": NativeMethod("__str__", python_method("Enum.__str__", (), member_text)),
+        "__repr__": NativeMethod("__repr__", python_method("Enum.__repr__", (), member_repr)),
     }
     return PModule(
         "enum",
@@ -529,8 +538,16 @@ def functools_module(library: Library) -> PModule:
         function, *bound = args
         return Builtin("partial", lambda a, k: m.call(function, [*bound, *a], {**kwargs, **k}))
 
+    def decorated(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
+        """The one function a decorator is given, else CPython's TypeError."""
+        if kwargs or len(args) != 1:
+            words = f"{name}() decorates one function"
+            raise wrong_arguments(words, name, args, kwargs, cpython=cpython)
+        return args[0]
+
     def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        return Builtin("wraps", lambda a, k: a[0])
+        cpython = functools.wraps(len)
+        return Builtin("wraps", lambda a, k: decorated(a, k, "update_wrapper", cpython))
 
     def cache_of(function: Any) -> Builtin:
         seen: dict[Any, Any] = {}
@@ -552,7 +569,12 @@ def functools_module(library: Library) -> PModule:
         # `@lru_cache` and `@lru_cache(maxsize=None)` alike; every result is kept.
         if len(args) == 1 and (type(args[0]) is Function or isinstance(args[0], Builtin)):
             return cache_of(args[0])
-        return Builtin("lru_cache", lambda a, k: cache_of(a[0]))
+        cpython = functools.lru_cache(maxsize=None)
+        name = "decorating_function"
+        return Builtin("lru_cache", lambda a, k: cache_of(decorated(a, k, name, cpython)))
+
+    def cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        return cache_of(decorated(args, kwargs, "cache", functools.cache))
 
     def cached_property(args: list[Any], kwargs: dict[str, Any]) -> PProperty:
         """`@functools.cached_property`: the first read runs the method and keeps its
@@ -580,7 +602,7 @@ def functools_module(library: Library) -> PModule:
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),
             "lru_cache": Builtin("lru_cache", lru_cache),
-            "cache": Builtin("cache", lambda a, k: cache_of(a[0])),
+            "cache": Builtin("cache", cache),
         },
     )
 
@@ -597,7 +619,7 @@ def operator_module(library: Library) -> PModule:
         ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
         ("mod", "%"), ("pow", "**"),
     ):  # fmt: skip
-        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op))
+        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op, name))
     for name, op in (
         ("eq", "=="),
         ("ne", "!="),
@@ -606,34 +628,60 @@ def operator_module(library: Library) -> PModule:
         ("gt", ">"),
         ("ge", ">="),
     ):
-        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op))
-    members["neg"] = Builtin("operator.neg", lambda a, k: m.unary("-", a[0]))
-    members["pos"] = Builtin("operator.pos", lambda a, k: m.unary("+", a[0]))
+        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+
+    def single(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
+        """The one argument a function of `operator` (or one it made) takes."""
+        if kwargs or len(args) != 1:
+            words = f"{name}() takes exactly one argument"
+            raise wrong_arguments(words, name, args, kwargs, cpython=cpython)
+        return args[0]
+
+    members["neg"] = Builtin(
+        "operator.neg", lambda a, k: m.unary("-", single(a, k, "neg", operator.neg))
+    )
+    members["pos"] = Builtin(
+        "operator.pos", lambda a, k: m.unary("+", single(a, k, "pos", operator.pos))
+    )
 
     def itemgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         keys = list(args)
-        if len(keys) == 1:
-            return Builtin("itemgetter", lambda a, k: m.get_item(a[0], keys[0]))
-        return Builtin("itemgetter", lambda a, k: tuple(m.get_item(a[0], key) for key in keys))
+        getter = operator.itemgetter(0)  # asked for CPython's words only
+
+        def item(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "itemgetter", getter)
+            if len(keys) == 1:
+                return m.get_item(obj, keys[0])
+            return tuple(m.get_item(obj, key) for key in keys)
+
+        return Builtin("itemgetter", item)
 
     def attrgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         names = [str(name) for name in args]
         for name in names:
             if name.startswith("__"):
                 raise ProgramError("attrgetter() takes no dunder names here")
-        if len(names) == 1:
-            return Builtin("attrgetter", lambda a, k: m.get_attr(a[0], names[0]))
-        return Builtin("attrgetter", lambda a, k: tuple(m.get_attr(a[0], n) for n in names))
+        getter = operator.attrgetter("x")  # asked for CPython's words only
+
+        def attribute(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "attrgetter", getter)
+            if len(names) == 1:
+                return m.get_attr(obj, names[0])
+            return tuple(m.get_attr(obj, n) for n in names)
+
+        return Builtin("attrgetter", attribute)
 
     members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
     members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
     return PModule("operator", members)
 
 
-def _binary(apply: Callable[[str, Any, Any], Any], op: str) -> Call:
+def _binary(apply: Callable[[str, Any, Any], Any], op: str, name: str) -> Call:
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or len(args) != 2:
-            raise ProgramError(f"this operator takes two arguments ({op})", kind="TypeError")
+            words = f"this operator takes two arguments ({op})"
+            cpython = getattr(operator, name)
+            raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
         return apply(op, args[0], args[1])
 
     return call
@@ -644,8 +692,18 @@ def itertools_module(library: Library) -> PModule:
     outputs made lazily, a step per item the program takes."""
     m = library.machine
 
-    def lazy(make: Callable[..., Iterator[Any]]) -> Call:
+    def lazy(name: str, make: Callable[..., Iterator[Any]]) -> Call:
+        """`make` run on the program's arguments, once they fit its parameters (as they
+        fit CPython's `itertools.<name>`; else CPython's TypeError, in its words)."""
+        parameters = inspect.signature(make)
+
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            try:
+                parameters.bind(*args, **kwargs)
+            except TypeError:
+                words = f"itertools.{name}() cannot take these arguments"
+                cpython = getattr(itertools, name)
+                raise wrong_arguments(words, name, args, kwargs, cpython=cpython) from None
             return _generator(make(*args, **kwargs))
 
         return call
@@ -686,6 +744,10 @@ def itertools_module(library: Library) -> PModule:
         return itertools.repeat(value, times)
 
     def islice(iterable: Any, *bounds: Any) -> Iterator[Any]:
+        if len(bounds) > 3:
+            args = [iterable, *bounds]
+            words = "itertools.islice() takes an iterable and at most three bounds"
+            raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
         if not all(b is None or type(b) is int for b in bounds):
             raise ProgramError("islice() takes integer bounds", kind="ValueError")
         return itertools.islice(library.items(iterable), *bounds)
@@ -703,36 +765,41 @@ def itertools_module(library: Library) -> PModule:
         return itertools.count(start, step)
 
     members: dict[str, Any] = {
-        "count": Builtin("itertools.count", lazy(count)),
-        "product": Builtin("itertools.product", lazy(product)),
-        "accumulate": Builtin("itertools.accumulate", lazy(accumulate)),
-        "starmap": Builtin("itertools.starmap", lazy(starmap)),
-        "repeat": Builtin("itertools.repeat", lazy(repeat)),
-        "islice": Builtin("itertools.islice", lazy(islice)),
-        "zip_longest": Builtin("itertools.zip_longest", lazy(zip_longest)),
-        "chain": Builtin("itertools.chain", lazy(chain)),
+        "count": Builtin("itertools.count", lazy("count", count)),
+        "product": Builtin("itertools.product", lazy("product", product)),
+        "accumulate": Builtin("itertools.accumulate", lazy("accumulate", accumulate)),
+        "starmap": Builtin("itertools.starmap", lazy("starmap", starmap)),
+        "repeat": Builtin("itertools.repeat", lazy("repeat", repeat)),
+        "islice": Builtin("itertools.islice", lazy("islice", islice)),
+        "zip_longest": Builtin("itertools.zip_longest", lazy("zip_longest", zip_longest)),
+        "chain": Builtin("itertools.chain", lazy("chain", chain)),
         "combinations": Builtin(
             "itertools.combinations",
-            lazy(lambda it, r: itertools.combinations(library.collect(it), _small(r))),
+            lazy(
+                "combinations", lambda it, r: itertools.combinations(library.collect(it), _small(r))
+            ),
         ),
         "combinations_with_replacement": Builtin(
             "itertools.combinations_with_replacement",
             lazy(
+                "combinations_with_replacement",
                 lambda it, r: itertools.combinations_with_replacement(
                     library.collect(it), _small(r)
-                )
+                ),
             ),
         ),
         "permutations": Builtin(
             "itertools.permutations",
             lazy(
+                "permutations",
                 lambda it, r=None: itertools.permutations(
                     library.collect(it), None if r is None else _small(r)
-                )
+                ),
             ),
         ),
         "pairwise": Builtin(
-            "itertools.pairwise", lazy(lambda it: itertools.pairwise(library.collect(it)))
+            "itertools.pairwise",
+            lazy("pairwise", lambda it: itertools.pairwise(library.collect(it))),
         ),
     }
     return PModule("itertools", members)
@@ -859,11 +926,16 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     # None (unhashable) for a mutable class that compares its fields.
     if "__hash__" not in namespace:
         if options.get("unsafe_hash") or (eq and options.get("frozen")):
-            namespace["__hash__"] = NativeMethod("__hash__", hashed)
+            namespace["__hash__"] = NativeMethod(
+                "__hash__", python_method(f"{cls.name}.__hash__", (), hashed)
+            )
         elif eq:
             namespace["__hash__"] = None
     for name, call in generated.items():
         if name not in namespace:
+            if name != "__init__":  # (which checks its own arguments)
+                params = () if name == "__repr__" else ("other",)
+                call = python_method(f"{cls.name}.{name}", params, call)
             namespace[name] = NativeMethod(name, call)
     return cls
 
@@ -890,6 +962,9 @@ def _dataclass_init(
     or default factory, in order, then `__post_init__` if the class has one."""
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if not args:  # `P.__init__()`: `self` is missing, and every field without a default
+            required = ["self", *(n for n, d in fields if _required(d) and n not in kwargs)]
+            bound_arguments(f"{cls.name}.__init__", tuple(required), [], {})
         self_, *values = args
         if len(values) > len(fields):
             raise ProgramError(
@@ -931,6 +1006,13 @@ def _dataclass_init(
             m.call_function(post, [self_])
 
     return init
+
+
+def _required(default: Any) -> bool:
+    """Whether a dataclass field of this default must be given."""
+    if type(default) is Field:
+        return default.factory is None and default.default is NO_DEFAULT
+    return default is NO_DEFAULT
 
 
 def collections_module(library: Library) -> PModule:
@@ -1021,10 +1103,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         return tuple(self_.attrs[n] for n in names)
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if not args:  # `P.__init__()`
+            raise ProgramError(
+                f"{name}.__new__() missing 1 required positional argument: '_cls'",
+                kind="TypeError",
+            )
         self_, *positional = args
         if len(positional) > len(names):
             raise ProgramError(
-                f"{name}() takes {len(names)} arguments, {len(positional)} given", kind="TypeError"
+                f"{name}.__new__() takes {len(names) + 1} positional arguments but "
+                f"{len(positional) + 1} were given",
+                kind="TypeError",
             )
         for i, field_name in enumerate(names):
             if i < len(positional):
@@ -1034,13 +1123,22 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
             elif field_name in fallback:
                 self_.attrs[field_name] = fallback[field_name]
             else:
+                missing = [n for n in names[i:] if n not in kwargs and n not in fallback]
+                quoted = [f"'{n}'" for n in missing]
+                listed = (
+                    " and ".join(quoted)
+                    if len(quoted) < 3
+                    else (", ".join(quoted[:-1]) + ", and " + quoted[-1])
+                )
+                plural = "" if len(missing) == 1 else "s"
                 raise ProgramError(
-                    f"{name}() missing 1 required positional argument: '{field_name}'",
+                    f"{name}.__new__() missing {len(missing)} required positional "
+                    f"argument{plural}: {listed}",
                     kind="TypeError",
                 )
         if kwargs:
             raise ProgramError(
-                f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'",
+                f"{name}.__new__() got an unexpected keyword argument '{next(iter(kwargs))}'",
                 kind="TypeError",
             )
 
@@ -1066,8 +1164,16 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         return {n: args[0].attrs[n] for n in names}
 
     def replace(args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        if len(args) != 1:
+            given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
+            raise ProgramError(
+                f"{name}._replace() takes 1 positional argument but {given}"
+                if args
+                else f"{name}._replace() missing 1 required positional argument: 'self'",
+                kind="TypeError",
+            )
         unknown = [key for key in kwargs if key not in names]
-        if len(args) != 1 or unknown:
+        if unknown:
             raise ProgramError(
                 f"_replace() got unexpected field names {unknown}", kind="ValueError"
             )
@@ -1076,18 +1182,23 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         made.attrs.update(kwargs)
         return made
 
-    methods: dict[str, Call] = {
+    # As CPython's: a Python function of the named tuple's own, or tuple's C method.
+    python: dict[str, Call] = {
         "__init__": init,
-        "__repr__": representation,
-        "__eq__": equal,
-        "__hash__": hashed,
-        "__iter__": lambda a, k: values(a[0]),
-        "__getitem__": item,
-        "__len__": lambda a, k: len(names),
-        "_asdict": as_dict,
+        "__repr__": python_method(f"{name}.__repr__", (), representation),
+        "_asdict": python_method(f"{name}._asdict", (), as_dict),
         "_replace": replace,
     }
-    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in methods.items()}
+    of_tuple: dict[str, tuple[int, Call]] = {
+        "__eq__": (1, equal),
+        "__hash__": (0, hashed),
+        "__iter__": (0, lambda a, k: values(a[0])),
+        "__getitem__": (1, item),
+        "__len__": (0, lambda a, k: len(names)),
+    }
+    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in python.items()}
+    for key, (count, call) in of_tuple.items():
+        namespace[key] = NativeMethod(key, slot_method(key, count, call), "tuple")
     namespace["_fields"] = tuple(names)
     cls = PClass(name, (), namespace)
     return cls

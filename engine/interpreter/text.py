@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from types import GeneratorType
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
@@ -255,6 +256,37 @@ def type_name(value: Any) -> str:
 
 
 _PLAIN = {int, float, bool, str, list, tuple, dict, range, Value}
+
+
+def cpython_type(value: Any) -> str:
+    """The name CPython's own messages give a value's type, for what a program's
+    `except TypeError as e: print(e)` shows: 'NoneType', 'function', 'type', 'generator'."""
+    kind = type(value)
+    if value is None:
+        return "NoneType"
+    if kind is PInstance:
+        return str(value.cls.name)
+    if kind is Function:
+        return "function"
+    if kind is BoundMethod:
+        return "method"
+    if isinstance(value, TypeObject) or kind is PClass:
+        return "type"
+    if isinstance(value, Builtin):
+        return "builtin_function_or_method"
+    if kind in _CPYTHON_NAMED:
+        return _CPYTHON_NAMED[kind]
+    return type_name(value)
+
+
+# Python's own lazy objects a program may hold, by the names CPython gives them.
+_CPYTHON_NAMED: dict[type, str] = {
+    GeneratorType: "generator",
+    zip: "zip",
+    enumerate: "enumerate",
+    map: "map",
+    filter: "filter",
+}
 
 
 def a_type(value: Any) -> str:

@@ -1134,6 +1134,7 @@ _BUILTIN_TYPES: dict[str, str] = {
     "defaultdict": "collections.defaultdict",
     "deque": "collections.deque",
     "None": "NoneType",  # `type(None)`, as `type` names it
+    "NoneType": "NoneType",
     "class": "type",
 }  # fmt: skip
 

@@ -121,12 +121,13 @@ def _learner_locals(
     old gradient) over the upstream gradient; None when that cannot be known (an
     upstream gradient of 0, a factor too large for a float)."""
     mine: dict[str, float] = {}
-    for c in contributions:
+    kept = _kept(frame, right)
+    for c, keeps in zip(contributions, kept, strict=True):
         local = c["local"]
         if local is None:
             if c["upstream"] == 0:
                 return None
-            adds = c["write"] == "+=" or (c["before"] != 0 and _kept(c, frame, right))
+            adds = c["write"] == "+=" or (c["before"] != 0 and keeps)
             local = (c["delta"] if adds else c["after"]) / c["upstream"]
             if not math.isfinite(local):
                 return None
@@ -201,28 +202,40 @@ def _sort_frame(trace: dict[str, Any], pass_index: int) -> int:
     )
 
 
-def _right_share(right: RightLocals, frame: dict[str, Any], child: str) -> float | None:
-    """What a right rule adds to `child` in this frame: its locals times the upstream."""
+def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
+    """For each write of one rule, whether an `=` kept what was there: it wrote the old
+    gradient plus a right share (`self.grad = tmp` with `tmp = self.grad + …`), an
+    accumulation all the same. A child the op uses twice (`a * a`, `b + b`) has a share
+    per use: an `=` keeps the gradient where it adds one of them, or all that the rule's
+    earlier writes to that child have not added yet, never a share they added already
+    (`b.grad += g` then `b.grad = 2 * g` loses the first)."""
+    contributions = frame["contributions"]
+    kept = [False] * len(contributions)
     pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
     locals_ = pass_right.get(frame["node"])
-    if not locals_ or not frame["contributions"]:
-        return None
-    upstream = frame["contributions"][0]["upstream"]
-    return float(sum(local for to, local in locals_ if to == child) * upstream)
-
-
-def _kept(c: dict[str, Any], frame: dict[str, Any], right: RightLocals) -> bool:
-    """Whether an `=` write kept what was there: it wrote the old gradient plus the
-    right share (`self.grad = tmp` with `tmp = self.grad + …`), an accumulation all
-    the same."""
-    share = _right_share(right, frame, c["to"])
-    return share is not None and agrees(c["after"] - c["before"], share)
+    if not locals_ or not contributions:
+        return kept
+    upstream = contributions[0]["upstream"]
+    shares: dict[str, list[float]] = {}
+    for to, local in locals_:
+        shares.setdefault(to, []).append(local * upstream)
+    added: dict[str, float] = {}  # what the rule's writes so far added to each child
+    for i, c in enumerate(contributions):
+        child = c["to"]
+        delta = c["after"] - c["before"]
+        if c["write"] == "=" and child in shares:
+            rest = sum(shares[child]) - added.get(child, 0.0)
+            kept[i] = any(agrees(delta, share) for share in (rest, *shares[child]))
+        if c["write"] == "+=" or kept[i]:
+            added[child] = added.get(child, 0.0) + delta
+    return kept
 
 
 def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
     for index, frame in backwards:
-        for c in frame["contributions"]:
-            if c.get("write") == "=" and c["before"] != 0 and not _kept(c, frame, right):
+        kept = _kept(frame, right)
+        for c, keeps in zip(frame["contributions"], kept, strict=True):
+            if c.get("write") == "=" and c["before"] != 0 and not keeps:
                 first = {
                     "frame": index,
                     "node": frame["node"],

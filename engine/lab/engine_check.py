@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from backprop_animator.engine.lab.right_engine import agrees
+from backprop_animator.engine.lab.right_engine import agrees, sum_rounding
 from backprop_animator.engine.ops import op_key
 
 # Per pass: each node id's right locals by operand position, (child id, local), or None.
@@ -87,16 +87,17 @@ def _rules(
             continue  # already wrong: the first frame is the one to show
         pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
         correct = pass_right.get(node["id"])
-        mine = _learner_locals(frame["contributions"], frame, right)
-        if correct is None or mine is None:
+        found = _learner_locals(frame["contributions"], frame, right)
+        if correct is None or found is None:
             continue
+        mine, slack = found
         right_sum: dict[str, float] = {}
         for child, local in correct:
             right_sum[child] = right_sum.get(child, 0.0) + local
         checked[row["op"]] = True
         for child in [*right_sum, *(c for c in mine if c not in right_sum)]:
             learner, want = mine.get(child, 0.0), right_sum.get(child, 0.0)
-            if not agrees(learner, want):
+            if not agrees(learner, want) and abs(learner - want) > slack.get(child, 0.0):
                 row["first"] = {
                     "frame": index,
                     "node": node["id"],
@@ -115,24 +116,30 @@ def _rules(
 
 def _learner_locals(
     contributions: list[dict[str, Any]], frame: dict[str, Any], right: RightLocals
-) -> dict[str, float] | None:
+) -> tuple[dict[str, float], dict[str, float]] | None:
     """Each child's factor in one rule, all its writes together: read off the code where
     it could be, else what the write added (or wrote, for an `=` that did not keep the
     old gradient) over the upstream gradient; None when that cannot be known (an
-    upstream gradient of 0, a factor too large for a float)."""
+    upstream gradient of 0, a factor too large for a float). And each child's slack:
+    how far a factor measured from what a sum added may be off by that sum's rounding."""
     mine: dict[str, float] = {}
+    slack: dict[str, float] = {}
     kept = _kept(frame, right)
     for c, keeps in zip(contributions, kept, strict=True):
         local = c["local"]
         if local is None:
-            if c["upstream"] == 0:
+            upstream = c["upstream"]
+            if upstream == 0:
                 return None
             adds = c["write"] == "+=" or (c["before"] != 0 and keeps)
-            local = (c["delta"] if adds else c["after"]) / c["upstream"]
+            local = (c["delta"] if adds else c["after"]) / upstream
             if not math.isfinite(local):
                 return None
+            if adds:
+                rounding = sum_rounding(c["before"], c["after"]) / abs(upstream)
+                slack[c["to"]] = slack.get(c["to"], 0.0) + rounding
         mine[c["to"]] = mine.get(c["to"], 0.0) + local
-    return mine
+    return mine, slack
 
 
 def _sort(
@@ -225,7 +232,11 @@ def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
         delta = c["after"] - c["before"]
         if c["write"] == "=" and child in shares:
             rest = sum(shares[child]) - added.get(child, 0.0)
-            kept[i] = any(agrees(delta, share) for share in (rest, *shares[child]))
+            rounding = sum_rounding(c["before"], c["after"])
+            kept[i] = any(
+                agrees(delta, share) or abs(delta - share) <= rounding
+                for share in (rest, *shares[child])
+            )
         if c["write"] == "+=" or kept[i]:
             added[child] = added.get(child, 0.0) + delta
     return kept

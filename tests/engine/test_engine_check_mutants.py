@@ -331,3 +331,40 @@ def test_an_overwrite_of_a_share_the_same_rule_added_is_lost() -> None:
     ]
     assert first["lost"] == -1.5
     assert "already there is lost" in frame["text"]
+
+
+# A gradient carried from earlier passes (7.4) and a share of 1e-11 added to it: the
+# sum keeps four of the share's digits in after − before. The rule is right all the same.
+ABSORBED = (
+    ENGINE[: ENGINE.index("# x and h")]
+    + "a = Value(2.0)\nb = Value(-1.0)\nc = a * b\nd = c * Value(9.0455088762366e-12)\n"
+    "a.grad = 7.37788582118128\nd.backward()\nprint(a.grad, b.grad)\n"
+)
+MUL_SELF = "            self.grad += other.data * out.grad\n"
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        MUL_SELF,  # the factor read off the code
+        "            g = out.grad\n            self.grad += other.data * g\n",  # measured
+        "            s = self.grad + other.data * out.grad\n            self.grad = s\n",
+    ],
+    ids=["read", "measured", "through a temporary"],
+)
+def test_a_tiny_share_added_to_a_large_gradient_is_right(write: str) -> None:
+    source = ABSORBED.replace(MUL_SELF, write)
+    trace = trace_source(source)
+    assert_runs_as_cpython(source, trace)
+    check = trace["engine_check"]
+    assert check["rules"] == [{"op": "*", "line": check["rules"][0]["line"], "verdict": "right",
+                               "first": None}]  # fmt: skip
+    assert check["accumulation"]["verdict"] == "right"
+    c_frame = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n2")
+    assert "not −1" not in c_frame["text"]  # never "the right local derivative is −1, not −1"
+    if write == MUL_SELF:
+        assert c_frame["contributions"][0]["local"] == -1.0
+    # A wrong factor is still wrong there: the share is doubled, far past the rounding.
+    wrong = ABSORBED.replace(MUL_SELF, "            self.grad += 2 * other.data * out.grad\n")
+    rule = trace_source(wrong)["engine_check"]["rules"][0]
+    assert (rule["verdict"], rule["first"]["learner"]) == ("wrong", -2.0)

@@ -252,8 +252,9 @@ def test_rules_called_by_hand_show_the_call_and_are_checked(player_page: Page, s
     expect(player_page.locator("[data-testid=node][data-grad='-2']")).to_have_count(1)
 
 
-# An engine that keeps (child, local derivative) pairs and whose backward() adds each
-# child's share in a loop of its own: no rule per node, so nothing is checked per op.
+# An engine that keeps (child, local derivative) pairs, and whose backward() adds each
+# child's share in a loop of its own but forgets the upstream gradient (`local` alone,
+# not `local * v.grad`): no write says whose share it is, so no rule is checked.
 PAIRS_ENGINE = """\
 class Value:
     def __init__(self, data, parents=()):
@@ -262,7 +263,7 @@ class Value:
         self.parents = parents
 
     def __mul__(self, other):
-        return Value(self.data * other.data, ((self, self.data), (other, self.data)))
+        return Value(self.data * other.data, ((self, other.data), (other, self.data)))
 
     def __add__(self, other):
         return Value(self.data + other.data, ((self, 1.0), (other, 1.0)))
@@ -281,12 +282,12 @@ class Value:
         self.grad = 1.0
         for v in reversed(order):
             for child, local in v.parents:
-                child.grad += local * v.grad
+                child.grad += local
 
 
 a = Value(2.0)
 b = Value(-3.0)
-c = a * b + a
+c = (a * b + a) * b
 c.backward()
 """
 
@@ -294,8 +295,7 @@ c.backward()
 def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     player_page: Page, server: str
 ) -> None:
-    # `*` keeps self.data for both children: b's gradient is wrong, and no row says right
-    # about what it could not see.
+    # b's gradient ends wrong, and no row says right about what it could not see.
     trace = trace_source(PAIRS_ENGINE)
     check = trace["engine_check"]
     assert {rule["verdict"] for rule in check["rules"]} == {"unchecked"}

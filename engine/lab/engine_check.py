@@ -218,9 +218,11 @@ def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
     (`b.grad += g` then `b.grad = 2 * g` loses the first)."""
     contributions = frame["contributions"]
     kept = [False] * len(contributions)
+    if all(c.get("write") != "=" for c in contributions):
+        return kept  # the usual rule: `+=` only
     pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
     locals_ = pass_right.get(frame["node"])
-    if not locals_ or not contributions:
+    if not locals_:
         return kept
     upstream = contributions[0]["upstream"]
     shares: dict[str, list[float]] = {}

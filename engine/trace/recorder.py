@@ -54,7 +54,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_engine
-from backprop_animator.engine.lab.right_engine import RightEngine, right_locals
+from backprop_animator.engine.lab.right_engine import RightEngine, right_locals, sum_rounding
 from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
@@ -984,7 +984,16 @@ class Recorder:
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
         added = delta if write == "+=" else after_number
-        if read is not None and not _times_upstream(read, upstream, added):
+        if (
+            read is not None
+            and not _times_upstream(read, upstream, added, 0.0)
+            and not (
+                write == "+="  # a tiny share added to a large gradient: the sum's rounding
+                and _times_upstream(
+                    read, upstream, added, sum_rounding(before_number, after_number)
+                )
+            )
+        ):
             # `other.data * other.grad`: a factor, but of some other node's gradient.
             read = None
         if read is not None:
@@ -1520,11 +1529,12 @@ def not_finite(what: str, data: float) -> ProgramError:
     return ProgramError(not_finite_reason(what, data))
 
 
-def _times_upstream(local: float, upstream: float, added: float) -> bool:
-    """Whether a write added `local` times the rule's own node's gradient (within the
-    rounding of the write's own sum)."""
+def _times_upstream(local: float, upstream: float, added: float, rounding: float) -> bool:
+    """Whether a write added `local` times the rule's own node's gradient, within the
+    rounding of the write's own sum (`rounding`: a tiny share added to a large gradient
+    keeps few of its digits in `after - before`)."""
     product = local * upstream
-    return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300)
+    return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300) + rounding
 
 
 INF = math.inf

@@ -158,7 +158,7 @@ class Library:
             "set": TypeObject(
                 "set", lambda a, k: self.make_set(self.collect(a[0]) if a else []), (PSet,)
             ),
-            "dict": TypeObject("dict", self.dict_, (dict,)),
+            "dict": self.dict_type(),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
             "NotImplemented": NotImplemented,
@@ -676,6 +676,25 @@ class Library:
             return PSet(items)
         except TypeError:
             raise ProgramError("this item cannot be put in a set (it holds a list)") from None
+
+    def dict_type(self) -> TypeObject:
+        made = TypeObject("dict", self.dict_, (dict,))
+        made.members["fromkeys"] = Builtin("dict.fromkeys", self.dict_fromkeys)
+        return made
+
+    def dict_fromkeys(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        """`dict.fromkeys(keys, value=None)`: each key once, in order, each with `value`
+        (the one object, as in CPython)."""
+        if kwargs or not 1 <= len(args) <= 2:
+            words = "dict.fromkeys() takes the keys and, maybe, one value"
+            raise wrong_arguments(
+                words, "fromkeys", args, kwargs, kind="TypeError", cpython=dict.fromkeys
+            )
+        value = args[1] if len(args) == 2 else None
+        out: dict[Any, Any] = {}
+        for key in self.collect(args[0]):
+            self.machine.set_item(out, key, value)
+        return out
 
     def dict_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}

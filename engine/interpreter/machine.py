@@ -408,6 +408,8 @@ class Machine:
         table = self.methods.get(kind)
         if table is not None and name in table:
             return table[name](obj)
+        if kind is TypeObject and name in obj.members:
+            return obj.members[name]  # `dict.fromkeys`
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):

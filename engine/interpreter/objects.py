@@ -317,15 +317,17 @@ class NativeMethod(Builtin):
 
 
 class TypeObject(Builtin):
-    """A built-in type name (`int`, `list`...): callable, and usable in `isinstance`."""
+    """A built-in type name (`int`, `list`...): callable, and usable in `isinstance`;
+    `members`, what a program may read off it (`dict.fromkeys`)."""
 
-    __slots__ = ("types",)
+    __slots__ = ("members", "types")
 
     def __init__(
         self, name: str, call: Callable[[list[Any], dict[str, Any]], Any], types: tuple[type, ...]
     ) -> None:
         super().__init__(name, call)
         self.types = types
+        self.members: dict[str, Any] = {}
 
 
 class PModule:

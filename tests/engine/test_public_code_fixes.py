@@ -1045,3 +1045,18 @@ def test_hasattr_of_a_dunder_on_the_programs_class_says_whether_it_is_there() ->
     ):
         with pytest.raises(EngineError, match="dunder attributes are not available"):
             run(f"class V:\n    def __init__(self, d=0):\n        self.d = d\nx = {refused}\n")
+
+
+def test_dict_fromkeys_is_cpythons_and_bounded() -> None:
+    # The mutation round's learners deduplicate with it (`list(dict.fromkeys(order))`).
+    same_as_cpython(
+        "print(dict.fromkeys([3, 1, 3], 0), list(dict.fromkeys('abca')), dict.fromkeys([]))\n"
+        "class K:\n    pass\nks = [K(), K()]\nd = dict.fromkeys(ks, [])\n"
+        "print(len(d), d[ks[0]] is d[ks[1]])\n"
+        "for a in [(), (1, 2, 3)]:\n    try:\n        dict.fromkeys(*a)\n"
+        "    except TypeError as e:\n        print(e)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run("dict.fromkeys(range(10**9))\n", Limits(max_steps=20_000))
+    with pytest.raises(EngineError, match="no attribute"):  # nothing else off the type
+        run("dict.items\n")

@@ -316,7 +316,7 @@ class Machine:
             if "__eq__" in c.namespace:
                 hash_method = None  # CPython sets `__hash__ = None` in such a class
                 break
-        if hash_method is not MISSING:
+        if hash_method is not MISSING and hash_method is not OBJECT_HASH:
             cls.hash_rule = self.hash_rule(cls, hash_method)
         eq = cls.lookup("__eq__")
         if type(eq) is Function or type(eq) is NativeMethod:
@@ -476,6 +476,8 @@ class Machine:
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
                 return Builtin("__setattr__", self.object_setattr)
+            if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
+                return OBJECT_HASH
             raise ProgramError(
                 f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
             )
@@ -1212,6 +1214,18 @@ def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:
             "object.__init__() takes exactly one argument (the instance to initialize)",
             kind="TypeError",
         )
+
+
+def _object_hash(args: list[Any], kwargs: dict[str, Any]) -> int:
+    """`object.__hash__(x)`: x's identity hash, as a class without `__hash__` hashes."""
+    if kwargs or len(args) != 1:
+        raise ProgramError(f"expected 1 argument, got {len(args)}", kind="TypeError")
+    return id(args[0]) >> 4  # as CPython's, for any object
+
+
+# `object.__hash__`, one object: a class that sets `__hash__ = object.__hash__` (to keep
+# identity hashing beside its own `__eq__`) hashes as a class without either.
+OBJECT_HASH = Builtin("__hash__", _object_hash)
 
 
 def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:

@@ -1060,3 +1060,13 @@ def test_dict_fromkeys_is_cpythons_and_bounded() -> None:
         run("dict.fromkeys(range(10**9))\n", Limits(max_steps=20_000))
     with pytest.raises(EngineError, match="no attribute"):  # nothing else off the type
         run("dict.items\n")
+
+
+def test_hash_set_to_objects_keeps_identity_hashing_beside_an_own_eq() -> None:
+    # A class that compares by value and still goes in sets by identity.
+    same_as_cpython(
+        "class A:\n    def __init__(self, d):\n        self.d = d\n"
+        "    def __eq__(self, o):\n        return isinstance(o, A) and self.d == o.d\n"
+        "    __hash__ = object.__hash__\n"
+        "a, b = A(1), A(1)\nprint(a == b, len({a, b}), type(hash(a)).__name__)\n"
+    )

@@ -1070,3 +1070,21 @@ def test_hash_set_to_objects_keeps_identity_hashing_beside_an_own_eq() -> None:
         "    __hash__ = object.__hash__\n"
         "a, b = A(1), A(1)\nprint(a == b, len({a, b}), type(hash(a)).__name__)\n"
     )
+
+
+def test_operands_kept_as_pairs_are_the_graphs_edges() -> None:
+    # `pairs` of (operand, local derivative), a loop adding `local * v.grad`: edges, a
+    # frame per node, checked by op (the mutation round found `pairs` unrecognised).
+    source = (
+        "class Var:\n    def __init__(self, value, pairs=()):\n        self.value = value\n"
+        "        self.grad = 0.0\n        self.pairs = pairs\n"
+        "    def __mul__(self, other):\n"
+        "        return Var(self.value * other.value, ((self, other.value), (other, self.value)))\n"
+        "    def backward(self):\n        self.grad = 1.0\n"
+        "        for child, local in self.pairs:\n            child.grad += local * self.grad\n"
+        "a = Var(2.0)\nb = Var(-3.0)\nc = a * b\nc.backward()\nprint(a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert len(trace["edges"]) == 2
+    assert [r["verdict"] for r in trace["engine_check"]["rules"]] == ["right"]

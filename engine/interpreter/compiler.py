@@ -74,6 +74,11 @@ BINARY_DUNDERS = {
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
 
 
+def own_setattr(cls: PClass) -> bool:
+    """Whether writes to `cls`'s objects go through a `__setattr__` of the program's."""
+    return type(cls.lookup("__setattr__")) is Function
+
+
 class Compiler(ExpressionCompiler):
     """Compiles one program against the machine and recorder that will run it."""
 
@@ -732,6 +737,7 @@ class Compiler(ExpressionCompiler):
                 and type(obj) is PInstance
                 and obj.mirror is not None
                 and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
+                and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
             ):
                 attrs = obj.attrs
                 rec.contribution(
@@ -745,6 +751,7 @@ class Compiler(ExpressionCompiler):
                 and type(obj) is PInstance
                 and "grad" in obj.attrs
                 and rec.in_rule is None
+                and not (obj.cls.has_properties and own_setattr(obj.cls))
             ):
                 rule = rec.loop_write(owner_of(f), obj)
                 if rule is not None:

@@ -905,13 +905,7 @@ class ExpressionCompiler:
                                 rec.unshaped = obj
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
-                    if (
-                        watch_rule
-                        and type(obj) is PInstance
-                        and obj.mirror is not None
-                        and obj.cls.shape is not None
-                        and obj.cls.shape.rule == method
-                    ):
+                    if watch_rule and type(obj) is PInstance and is_rule(obj, method):
                         return rec.user_rule(obj, lambda: call(target, values, kwargs))
                     return call(target, values, kwargs)
                 except ProgramError as error:
@@ -1038,13 +1032,7 @@ class ExpressionCompiler:
                             state.checkpoint()
                         return table[method](obj, values, {})
                     target = get_attr(obj, method)
-                if (
-                    watch_rule
-                    and type(obj) is PInstance
-                    and obj.mirror is not None
-                    and obj.cls.shape is not None
-                    and obj.cls.shape.rule == method
-                ):
+                if watch_rule and type(obj) is PInstance and is_rule(obj, method):
                     if type(target) is Function:  # a closure kept on the node: called at once
                         return rec.user_rule(obj, lambda: call_function(target, values, None))
                     return rec.user_rule(obj, lambda: call(target, values, None))

@@ -1132,7 +1132,7 @@ _BUILTIN_TYPES: dict[str, str] = {
         for name in (
             "int", "float", "bool", "str", "list", "tuple", "dict", "set", "type",
             "property", "staticmethod", "classmethod", "range", "zip", "enumerate", "map",
-            "filter", "reversed", "object", "super", "frozenset",
+            "filter", "reversed", "object", "super",
         )
     },
     "defaultdict": "collections.defaultdict",

@@ -347,6 +347,7 @@ class _Copier:
             charge(len(value.items) // ITEMS_PER_STEP)
             return PSet(value.items)
         if kind is PInstance:
+            charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
         if kind is tuple or self.atom(value):
             return value
@@ -369,7 +370,11 @@ class _Copier:
             raise ProgramError(state.limits.exceeded("max_depth", what).message)
         kind = type(value)
         # A step an object and one an item: each is a call of CPython's `deepcopy`.
-        state.charge(1 + (len(value) if kind in COPIED_CONTAINERS else 0))
+        state.charge(
+            1
+            + (len(value) if kind in COPIED_CONTAINERS else 0)
+            + (len(value.attrs) if kind is PInstance else 0)
+        )
         depth += 1
         key = self.m.key
         copied: Any

@@ -430,7 +430,8 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
 
 def no_rule_text(output: str, count: int) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
-    gradients itself (a loop or a recursion of its own)."""
+    gradients itself: a recursion of its own, or a loop whose writes read no node's
+    gradient (`child.grad += local`), so that no write says whose rule it is."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
         f"{output}.backward() calls no node's rule: it writes the gradients itself, so "

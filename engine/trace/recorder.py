@@ -167,7 +167,6 @@ class Recorder:
         self.loop_lines: dict[Value, dict[str, int]] = {}  # where each such rule wrote
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
-        self.hand_ran: set[Value] = set()  # the nodes whose rule the open hand pass ran
         self.hand_reached: set[Value] = set()  # and those its first node reaches
         self.hand_end = 0  # the frames up to its last rule's
         self.names = narrate.Names()
@@ -596,6 +595,7 @@ class Recorder:
         mistaken engine does, and the right engine's gradients of the pass, from the
         same gradients it started with, are kept beside (`correct_grad`).
         """
+        self.end_hand_walk()
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
         if self.rerun is not None:
@@ -795,6 +795,7 @@ class Recorder:
 
     def user_pass(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """`o.backward()` where o is an object of the program's own Value class."""
+        self.end_hand_walk()
         if self.pass_output is not None:
             return run()
         if self.mistake is not None:
@@ -829,8 +830,8 @@ class Recorder:
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
         if not self.rule_order and len(sort["changes"]) > 1:
-            # backward() wrote the gradients itself (a loop or recursion of its own): no
-            # rule frames, every write in this frame, which the trace keeps (schema 2).
+            # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
+            # frames, every write in this frame, which the trace keeps (schema 2).
             changed = {node for node, field, b, a in sort["changes"] if b != a}
             sort["text"] = narrate.no_rule_text(self.names(output), len(changed))
             self.sort_writes = True
@@ -840,9 +841,9 @@ class Recorder:
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
         # after what their backward() wrote before it (a seed, gradients set to 0). A
-        # backward() that runs no rule of a node's (its loop adds each child's share
-        # itself, microgpt's `_local_grads`) wrote everything there: only its zeroing
-        # and its seed, up to its first other write, are a start.
+        # backward() that runs no rule of a node's (`narrate.no_rule_text`) wrote
+        # everything there: only its zeroing and its seed, up to its first other write,
+        # are a start.
         no_rule_ran = not self.rule_order
         for node, field, _, after in sort["changes"]:
             if field == "grad":
@@ -862,9 +863,11 @@ class Recorder:
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """One `node._backward()` call inside a program-class pass: one backward frame.
         Outside a pass, a call by hand: counted, or with `hand_pass` the hand pass's."""
-        if self.in_rule is not None:
-            return run()
         node = instance.mirror
+        if self.in_rule is not None:
+            if node is None or self.in_rule["node"] is node:
+                return run()
+            return self.nested_rule(node, run)
         if self.pass_output is None:
             if node is None or self.passes:
                 return run()
@@ -872,37 +875,65 @@ class Recorder:
                 self.hand_rules += 1
                 return run()
             self.open_hand_pass(instance, node)
-        elif self.hand_pass and (node in self.hand_ran or node not in self.hand_reached):
-            # A rule the hand pass ran already, or of a node its first one does not
-            # reach (a graph built again): the program starts a new walk.
+        elif self.hand_pass and (node is self.pass_output or node not in self.hand_reached):
+            # The walk's first node again (seeded anew), or a node it does not reach (a
+            # graph built again): the program starts a new walk.
             self.close_hand_pass()
             self.open_hand_pass(instance, node)
         assert node is not None
         self.close_loop_rule()
-        called_at = self.state.position[0]
-        self.sync(node)
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
+        if self.hand_pass:
+            rule["line"] = self.state.position[0]  # where the program called it
+        result = self.run_rule(rule, run)
+        if self.hand_pass:
+            self.hand_end = len(self.frames)
+        return result
+
+    def run_rule(self, rule: dict[str, Any], run: Callable[[], Any]) -> Any:
+        self.sync(rule["node"])
         self.in_rule = rule
         self.sort_frame = None  # the seed is done once the first rule runs
         try:
             result = run()
         finally:
             self.in_rule = None
+        self.end_rule(rule)
+        return result
+
+    def nested_rule(self, node: Value, run: Callable[[], Any]) -> Any:
+        """A rule that runs another node's rule (a recursion, `for c in self._prev:
+        c._backward()`): what the outer one wrote so far is its frame, the inner one has
+        its own, and what the outer one writes after it is a frame of its own again."""
+        outer = self.in_rule
+        assert outer is not None
+        if outer["tape"]:
+            self.end_rule(outer)
+        try:
+            return self.run_rule({"node": node, "tape": [], "writes": []}, run)
+        finally:
+            outer["tape"], outer["writes"] = [], []
+            self.sync(outer["node"])
+            self.in_rule = outer
+
+    def end_rule(self, rule: dict[str, Any]) -> None:
+        """A rule's backward frame, once: again only for writes made since the last."""
+        if rule.get("shown") and not rule["tape"]:
+            return
+        rule["shown"] = True
+        node = rule["node"]
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
-        if self.hand_pass:
-            self.frames[-1]["line"] = called_at  # where the program called it
-            self.hand_ran.add(node)
-            self.hand_end = len(self.frames)
-        return result
+        if "line" in rule:
+            self.frames[-1]["line"] = rule["line"]
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is
         `<local> * owner.grad`: when `child` is one of `owner`'s operands, the learner's
         backward() is running `owner`'s rule in a loop of its own. The rule it belongs
         to (opened here, or `owner`'s still open), else None."""
-        if type(owner) is not PInstance or owner is child or self.mistake is not None:
-            return None
+        if type(owner) is not PInstance or owner is child or self.hand_pass:
+            return None  # (a hand pass's own writes between its calls stay updates)
         node = owner.mirror
         if node is None or child.mirror not in node._prev:
             return None
@@ -941,12 +972,23 @@ class Recorder:
         shape = instance.cls.shape
         rule = shape.rule if shape is not None else "_backward"
         sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
+        # No seed here: the program gave its output the gradient it has (a change that
+        # changes nothing, so that the page shows that one rather than a seed of 1).
+        seeded = as_number(instance.attrs.get(shape.grad if shape is not None else "grad"), "grad")
+        sort["changes"].append((output, "grad", seeded, seeded))
+        self.sort_writes = True  # kept in a trace of one pass too
         self.sort_frame = None  # the program seeded its output before its first call
-        self.hand_ran = set()
         self.hand_reachable = reachable
         self.hand_reached = set(reachable)
         self.hand_start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
+
+    def end_hand_walk(self) -> None:
+        """A `backward()` called while a walk by hand is open: the walk ends there. (The
+        first run found no such call, but a second run may differ where the program
+        reads `time`'s clock, which counts the work of each run.)"""
+        if self.hand_pass and self.pass_output is not None and self.in_rule is None:
+            self.close_hand_pass()
 
     def close_hand_pass(self) -> None:
         """The hand pass ends (the program ends or starts a new walk): the pass is the
@@ -959,6 +1001,12 @@ class Recorder:
         self.shown.update(topo)
         reachable = self.hand_reachable
         self.right.run_pass(len(self.passes), output, reachable, self.hand_start, self.rule_locals)
+        # What the program wrote since the walk's last rule (a zeroing, the next seed)
+        # belongs to the next walk: the right engine starts there too.
+        for frame in self.frames[self.hand_end :]:
+            for node, field, _, _ in frame.get("changes", ()):
+                if field == "grad":
+                    self.right.touched.add(node)
         self.passes.append((output, topo, output.data))
         self.pass_end = self.hand_end
         for frame in self.frames[self.hand_end :]:

@@ -712,3 +712,38 @@ def test_a_backward_that_runs_each_nodes_rule_in_its_own_loop_shows_each_rule() 
     check = enginecheck_source(wrong)
     assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "wrong", "+": "right"}
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_a_rule_that_runs_its_childrens_rules_gives_each_its_own_frame() -> None:
+    # A recursive `_backward` method (the walk from a node down a tree): each node's
+    # writes are its frame, in the order they ran, each rule checked by op.
+    source = DISPATCHED.replace(
+        "            a.grad += (1 - self.data ** 2) * self.grad\n",
+        "            a.grad += (1 - self.data ** 2) * self.grad\n"
+        "        for c in self._prev:\n            c._backward()\n",
+    ).replace(
+        "        build(self)\n        self.grad = 1.0\n        for v in reversed(topo):\n"
+        "            v._backward()\n",
+        "        self.grad = 1.0\n        self._backward()\n",
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert len(frames) == len(trace["nodes"])  # one each: a tree
+    check = trace["engine_check"]
+    assert {r["verdict"] for r in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == "right"
+
+
+def test_a_classs_own_setattr_runs_for_a_rules_writes() -> None:
+    # The hook clamps every gradient it is given, as CPython runs it.
+    source = ENGINE_HOOKED = program_examples.OWN_ENGINE_FORK.replace(
+        "    def __repr__(self):",
+        "    def __setattr__(self, name, value):\n"
+        "        if name == 'grad':\n"
+        "            value = max(-1.0, min(1.0, value))\n"
+        "        object.__setattr__(self, name, value)\n\n"
+        "    def __repr__(self):",
+    )
+    assert ENGINE_HOOKED != program_examples.OWN_ENGINE_FORK
+    assert_same_output(printed_lines(trace_source(source)), run_in_cpython(source))

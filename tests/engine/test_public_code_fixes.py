@@ -1088,3 +1088,15 @@ def test_operands_kept_as_pairs_are_the_graphs_edges() -> None:
     assert printed_lines(trace) == run_in_cpython(source)
     assert len(trace["edges"]) == 2
     assert [r["verdict"] for r in trace["engine_check"]["rules"]] == ["right"]
+
+
+def test_a_copy_is_charged_for_every_attribute_it_copies() -> None:
+    # 9,000 attributes copied over and over: stopped by the step limit, not memory.
+    source = (
+        "import copy\nclass A:\n    pass\na = A()\nfor i in range(9000):\n"
+        "    setattr(a, 'f' + str(i), i)\nkeep = []\nfor j in range(20000):\n"
+        "    keep.append(copy.{0}(a))\n"
+    )
+    for how in ("copy", "deepcopy"):
+        with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+            run(source.format(how))

@@ -118,7 +118,7 @@ function sortRow(sort, trace, { nameOf, jump }) {
     );
   } else if (!ranRules(trace)) {
     sortParts.push(
-      ". backward() runs no node's rule (it writes the gradients in a loop of its own): there is no order of rules to judge.",
+      ". backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge.",
     );
   } else sortParts.push(". Every rule runs once, after all of its node's consumers.");
   return html(

@@ -186,6 +186,11 @@ class BackwardFrame(FrameBase):
     text: str
     node: str = Field(description="The node whose `_backward` rule runs.")
     contributions: list[Contribution]
+    line: int | None = Field(
+        default=None,
+        description="A rule the program called itself, with no backward() (a pass run by "
+        "hand): the 1-based line of the call.",
+    )
 
 
 Frame = Annotated[

@@ -37,7 +37,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Stmt,
     contains_yield,
 )
-from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.machine import RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
@@ -72,6 +72,11 @@ BINARY_DUNDERS = {
     ">>": "rshift",
 }  # fmt: skip
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
+
+
+def own_setattr(cls: PClass) -> bool:
+    """Whether writes to `cls`'s objects go through a `__setattr__` of the program's."""
+    return type(cls.lookup("__setattr__")) is Function
 
 
 class Compiler(ExpressionCompiler):
@@ -609,7 +614,12 @@ class Compiler(ExpressionCompiler):
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
                 sets.combine_in_place(state, SET_OPERATORS[op], left, right)
                 return left
-            return binary(op, left, right)
+            try:
+                return binary(op, left, right)
+            except ProgramError as error:
+                if error.kind == "TypeError":
+                    in_place_words(error, op, left, right)
+                raise
 
         return combine
 
@@ -693,6 +703,8 @@ class Compiler(ExpressionCompiler):
         write = "+=" if op in ("+", "-") or read_first or read_last else "="
         combine = op if op is not None else "+"
         term_of = self.local_term(term, scope, readable=op is None or op == "+")
+        # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
+        owner_of = self.upstream_node(term, scope) if op in (None, "+") else None
 
         def run(f: Frame) -> None:
             if op is not None:
@@ -731,6 +743,7 @@ class Compiler(ExpressionCompiler):
                 and type(obj) is PInstance
                 and obj.mirror is not None
                 and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
+                and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
             ):
                 attrs = obj.attrs
                 rec.contribution(
@@ -738,9 +751,43 @@ class Compiler(ExpressionCompiler):
                 )
                 attrs["grad"] = after
                 return
+            if (
+                owner_of is not None
+                and rec.pass_output is not None
+                and type(obj) is PInstance
+                and "grad" in obj.attrs
+                and rec.in_rule is None
+                and not (obj.cls.has_properties and own_setattr(obj.cls))
+            ):
+                rule = rec.loop_write(owner_of(f), obj)
+                if rule is not None:
+                    attrs = obj.attrs
+                    rec.in_rule = rule
+                    try:
+                        rec.contribution(
+                            obj, local, attrs["grad"] if before is None else before, after, write
+                        )
+                    finally:
+                        rec.in_rule = None
+                    attrs["grad"] = after
+                    return
             set_attr(obj, "grad", after)
 
         return run
+
+    def upstream_node(self, term: ast.expr, scope: scopes.Scope) -> Expr | None:
+        """The node whose gradient a gradient write's term multiplies, where it is a
+        name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`): read again, which
+        costs nothing and changes nothing."""
+        grads: list[ast.expr] = [term] if isinstance(term, ast.Attribute) else []
+        if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
+            grads = [term.right, term.left]
+        for side in grads:
+            if isinstance(side, ast.Attribute) and side.attr == "grad":
+                if isinstance(side.value, ast.Name):
+                    return self.expr(side.value, scope)
+                return None
+        return None
 
     def local_term(
         self, term: ast.expr, scope: scopes.Scope, readable: bool
@@ -863,7 +910,15 @@ class Compiler(ExpressionCompiler):
 
     def if_statement(self, node: ast.If, scope: scopes.Scope) -> Stmt:
         test = self.expr(node.test, scope)
-        body = self.block(node.body, scope)
+        # `if TYPE_CHECKING:` holds imports for a type checker only (`from .engine import
+        # Value`, the package's own modules): as in a `try` body, one of a module that is
+        # not here fails when it runs, which it never does, TYPE_CHECKING being False.
+        checking = is_type_checking(node.test)
+        self.in_try += checking
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.in_try -= checking
         orelse = self.block(node.orelse, scope) if node.orelse else None
         truthy = self.m.truthy
 
@@ -1024,7 +1079,10 @@ class Compiler(ExpressionCompiler):
     def import_statement(self, node: ast.Import, scope: scopes.Scope) -> Stmt:
         stores = []
         for alias in node.names:
-            if alias.name not in self.modules or alias.name == "__future__":
+            # `import collections.abc` binds `collections`, not a module of that name:
+            # here only `import collections.abc as cabc` and `from collections.abc import`.
+            dotted = "." in alias.name and alias.asname is None
+            if alias.name not in self.modules or alias.name == "__future__" or dotted:
                 return self.refused_import(node, f"import {alias.name}", alias.name)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules
@@ -1441,3 +1499,10 @@ def patches_value(tree: ast.Module) -> bool:
         ):
             patches = True
     return patches and (imports or not defines)
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING` (by any name for typing) as an `if` test."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"

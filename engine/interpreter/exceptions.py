@@ -11,6 +11,12 @@ a missing key) has a `kind`, the name of the class an `except` sees it as; the
 instance is made when a handler asks for it (`except ZeroDivisionError as e`). A bound
 (steps, time, depth, sizes) has no kind and no handler can catch it.
 
+A call given arguments CPython refuses for their number or names is CPython's TypeError
+in CPython's words: a method the interpreter makes checks them as CPython's would
+(`slot_method` for one CPython writes in C, `python_method` for one it writes in
+Python), and a built-in function's or method's refusal asks CPython's own function for
+its words (`cpython_refusal`), with placeholders in place of the program's values.
+
 No Python exception object ever reaches a program: only these instances, whose only
 attribute is `args`.
 """
@@ -20,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance
+from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance, PSet
 from backprop_animator.engine.interpreter.runtime import ProgramError
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
@@ -50,6 +56,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
 
 # Repr and str of one of an exception's arguments, given by the running program.
 Show = Callable[[Any], str]
+Call = Callable[[list[Any], dict[str, Any]], Any]
 
 
 class ProgramRaise(ProgramError):
@@ -66,7 +73,9 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs:
-            raise ProgramError("exceptions take no keyword arguments here", kind="TypeError")
+            refused = ProgramError("exceptions take no keyword arguments here", kind="TypeError")
+            refused.args_seen = (f"{args[0].cls.name}() takes no keyword arguments",)
+            raise refused
         args[0].attrs["args"] = tuple(args[1:])
         if any(cls.name == "StopIteration" for cls in args[0].cls.mro):
             args[0].attrs["value"] = args[1] if len(args) > 1 else None  # CPython's `.value`
@@ -94,13 +103,84 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
         namespace: dict[str, Any] = {}
         if base is None:
             namespace = {
-                "__init__": NativeMethod("__init__", init),
-                "__str__": NativeMethod("__str__", text),
-                "__repr__": NativeMethod("__repr__", representation),
+                "__init__": NativeMethod("__init__", init, name),
+                "__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name),
+                "__repr__": NativeMethod(
+                    "__repr__", slot_method("__repr__", 0, representation), name
+                ),
             }
+        elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
+            namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
         bases = (classes[base],) if base is not None else ()
         classes[name] = PClass(name, bases, namespace)
+        classes[name].builtin = True
     return classes
+
+
+def slot_method(name: str, count: int, call: Call) -> Call:
+    """A native method CPython writes in C (a tuple's `__getitem__`, an exception's
+    `__str__`): `count` arguments after `self`, checked in CPython's words (`expected 1
+    argument, got 0`) before it runs."""
+
+    def checked(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs:
+            words = f"wrapper {name}() takes no keyword arguments"
+        elif len(args) != count + 1:
+            plural = "" if count == 1 else "s"
+            words = f"expected {count} argument{plural}, got {len(args) - 1}"
+        else:
+            return call(args, kwargs)
+        raise ProgramError(words, kind="TypeError")
+
+    return checked
+
+
+def python_method(qualname: str, params: tuple[str, ...], call: Call) -> Call:
+    """A native method CPython writes in Python (a dataclass's `__eq__`, a named tuple's
+    `__repr__`): `self` and `params`, positional or by keyword, checked as CPython checks
+    a function's arguments and in its words (`P.__eq__() missing 1 required positional
+    argument: 'other'`); it runs with them positional."""
+    names = ("self", *params)
+
+    def checked(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or len(args) != len(names):
+            args = bound_arguments(qualname, names, args, kwargs)
+        return call(args, {})
+
+    return checked
+
+
+def bound_arguments(
+    qualname: str, names: tuple[str, ...], args: list[Any], kwargs: dict[str, Any]
+) -> list[Any]:
+    """`args` and `kwargs` given to a function of parameters `names`, as the positional
+    list; else CPython's TypeError, checked in its order (keywords, then too many, then
+    missing)."""
+    for key in kwargs:
+        if key not in names:
+            raise ProgramError(
+                f"{qualname}() got an unexpected keyword argument '{key}'", kind="TypeError"
+            )
+        if names.index(key) < len(args):
+            raise ProgramError(
+                f"{qualname}() got multiple values for argument '{key}'", kind="TypeError"
+            )
+    if len(args) > len(names):
+        takes = f"{len(names)} positional argument{'' if len(names) == 1 else 's'}"
+        given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
+        raise ProgramError(f"{qualname}() takes {takes} but {given}", kind="TypeError")
+    missing = [name for name in names[len(args) :] if name not in kwargs]
+    if missing:
+        quoted = [f"'{name}'" for name in missing]
+        listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+        if len(quoted) > 2:
+            listed = ", ".join(quoted[:-1]) + ", and " + quoted[-1]
+        plural = "" if len(missing) == 1 else "s"
+        raise ProgramError(
+            f"{qualname}() missing {len(missing)} required positional argument{plural}: {listed}",
+            kind="TypeError",
+        )
+    return [*args, *(kwargs[name] for name in names[len(args) :])]
 
 
 def arguments_of(instance: PInstance) -> tuple[Any, ...]:
@@ -143,3 +223,76 @@ def error_matches(error: ProgramError, wanted: PClass, classes: dict[str, PClass
         return wanted in error.instance.cls.mro
     cls = classes.get(error.kind or "")
     return cls is not None and wanted in cls.mro
+
+
+def wrong_arguments(
+    words: str,
+    name: str,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    owner: type | None = None,
+    kind: str | None = None,
+    cpython: Callable[..., Any] | None = None,
+) -> ProgramError:
+    """The refusal of a call's arguments: the engine's `words`, and, where CPython refuses
+    them too for their number or names, CPython's TypeError with its words for `except
+    TypeError as e` (`list.append() takes exactly one argument (0 given)`); otherwise a
+    refusal of what the interpreter does not do, as `kind` says."""
+    refused = ProgramError(words, kind=kind)
+    said = cpython_refusal(name, owner, len(args), list(kwargs), cpython)
+    if said is not None:
+        refused.kind = "TypeError"
+        refused.args_seen = (said,)
+    return refused
+
+
+# What `cpython_refusal` asks: an empty object of each type whose methods the program's
+# objects have, and the built-in functions by name.
+_RECEIVERS: dict[type, type] = {list: list, dict: dict, str: str, PSet: set}
+_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    function.__name__: function
+    for function in (
+        len, abs, repr, any, all, id, hash, ord, chr, bin, hex, callable, min, max, sum,
+        range, sorted, isinstance, enumerate, round, divmod, pow, getattr, setattr, hasattr,
+        zip, map, filter, iter, next, format, reversed, type,
+    )
+}  # fmt: skip
+
+
+def cpython_refusal(
+    name: str,
+    owner: type | None,
+    count: int,
+    keywords: list[str],
+    cpython: Callable[..., Any] | None = None,
+) -> str | None:
+    """CPython's words when it refuses a call of `name` (a method of `owner`'s, or a
+    built-in function, or the module function `cpython`) for the number or the names of
+    its arguments, else None. Asked of CPython's own function, on an empty object of its
+    type, with None in place of every argument: nothing of the program's reaches it but
+    its keywords' names, and only the words come back."""
+    placeholders: list[Any] = [None] * count
+    function: Any = cpython
+    if function is None and owner is None:
+        function = _FUNCTIONS.get(name)
+    elif function is None and owner is not None:
+        receiver = _RECEIVERS.get(owner)
+        if receiver is None or not name.isidentifier() or name.startswith("_"):
+            return None
+        # The method as `obj.name(...)` calls it, which CPython names with its type
+        # (`list.append()`), as a method read off an object it does not.
+        function = getattr(receiver, name, None)
+        placeholders.insert(0, receiver())
+    if function is None:
+        return None
+    try:
+        function(*placeholders, **dict.fromkeys(keywords))
+    except TypeError as error:
+        words = str(error)
+        # A complaint of the placeholders' type (`'NoneType' object is not iterable`)
+        # says nothing of the program's call.
+        if "argument" in words and "None" not in words:
+            return words
+    except Exception:  # any other refusal is of the placeholders
+        return None
+    return None

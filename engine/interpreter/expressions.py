@@ -63,6 +63,7 @@ BINARY_OPERATORS = {
     ast.BitAnd: "&",
     ast.BitOr: "|",
     ast.BitXor: "^",
+    ast.MatMult: "@",  # numbers have none: only a program's own `__matmul__` answers it
 }
 # The operators a plain-number fast path may apply before `Machine.numbers` (`binary`).
 _PLAIN_NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -130,6 +131,13 @@ METHOD_DUNDERS = frozenset(
         "contains", "iter", "next", "bool", "float", "int",
     )
 )  # fmt: skip
+
+
+def is_rule(obj: PInstance, method: str) -> bool:
+    """Whether `obj.method()` runs a graph node's rule: `method` is its class's rule
+    name (`_backward`…), whether the node holds it or its class defines it."""
+    shape = obj.cls.shape
+    return obj.mirror is not None and shape is not None and shape.rule == method
 
 
 class ExpressionCompiler:
@@ -554,9 +562,7 @@ class ExpressionCompiler:
         return make
 
     def binary(self, node: ast.BinOp, scope: scopes.Scope) -> Expr:
-        op = BINARY_OPERATORS.get(type(node.op))
-        if op is None:
-            raise self.error(node, "the operator @ is not supported")
+        op = BINARY_OPERATORS[type(node.op)]
         left = self.expr(node.left, scope)
         right = self.expr(node.right, scope)
         binary = self.m.binary
@@ -892,7 +898,8 @@ class ExpressionCompiler:
                 values, kwargs = arguments(f)
                 position = state.position
                 try:
-                    if type(obj) is PInstance and method not in obj.attrs:
+                    # (A rule, `_backward` as a method of the class too, is watched below.)
+                    if not watch_rule and type(obj) is PInstance and method not in obj.attrs:
                         fn = obj.cls.lookup(method)
                         if type(fn) is Function:
                             if watch_pass and obj.mirror is not None:
@@ -903,13 +910,7 @@ class ExpressionCompiler:
                                 rec.unshaped = obj
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
-                    if (
-                        watch_rule
-                        and type(obj) is PInstance
-                        and obj.mirror is not None
-                        and obj.cls.shape is not None
-                        and obj.cls.shape.rule == method
-                    ):
+                    if watch_rule and type(obj) is PInstance and is_rule(obj, method):
                         return rec.user_rule(obj, lambda: call(target, values, kwargs))
                     return call(target, values, kwargs)
                 except ProgramError as error:
@@ -1017,6 +1018,8 @@ class ExpressionCompiler:
                                 return rec.user_pass(obj, lambda: call_function(fn, values, None))
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
+                        elif watch_rule and is_rule(obj, method):  # a method `_backward`
+                            return rec.user_rule(obj, lambda: call_function(fn, values, None))
                         return call_function(fn, values, None)
                 del values[0]
                 kind = type(obj)
@@ -1034,13 +1037,7 @@ class ExpressionCompiler:
                             state.checkpoint()
                         return table[method](obj, values, {})
                     target = get_attr(obj, method)
-                if (
-                    watch_rule
-                    and type(obj) is PInstance
-                    and obj.mirror is not None
-                    and obj.cls.shape is not None
-                    and obj.cls.shape.rule == method
-                ):
+                if watch_rule and type(obj) is PInstance and is_rule(obj, method):
                     if type(target) is Function:  # a closure kept on the node: called at once
                         return rec.user_rule(obj, lambda: call_function(target, values, None))
                     return rec.user_rule(obj, lambda: call(target, values, None))

@@ -18,16 +18,22 @@ from types import GeneratorType
 from typing import Any
 
 from backprop_animator.engine.interpreter import sets
-from backprop_animator.engine.interpreter.exceptions import exception_classes, program_raise
+from backprop_animator.engine.interpreter.exceptions import (
+    exception_classes,
+    program_raise,
+    wrong_arguments,
+)
 from backprop_animator.engine.interpreter.generators import generator_methods, stop_iteration
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
+    SIZED,
     Machine,
     number_error,
 )
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
+    Annotation,
     BoundMethod,
     Builtin,
     Function,
@@ -77,6 +83,7 @@ class Library:
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
+        self.object_class.builtin = True
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
         # What each method `bound` made binds (`Machine.direct`).
@@ -198,13 +205,17 @@ class Library:
             "enumerate": Builtin("enumerate", self.enumerate_),
             "reversed": Builtin("reversed", self.reversed_),
             "sorted": Builtin("sorted", self.sorted_),
-            "any": Builtin("any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k)))),
-            "all": Builtin("all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k)))),
+            "any": Builtin(
+                "any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k, "any")))
+            ),
+            "all": Builtin(
+                "all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k, "all")))
+            ),
             "map": Builtin("map", self.map_),
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
             "issubclass": Builtin("issubclass", self.issubclass_),
-            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k))),
+            "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
@@ -213,7 +224,7 @@ class Library:
             "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
             "set": TypeObject("set", lambda a, k: self.set_(a), (PSet,)),
-            "dict": TypeObject("dict", self.dict_, (dict,)),
+            "dict": self.dict_type(),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
             "NotImplemented": NotImplemented,
@@ -222,16 +233,20 @@ class Library:
             **{name: cls for name, cls in m.exceptions.items() if name != "FrozenInstanceError"},
             "property": Builtin("property", self.property_),
             "object": self.object_class,
-            "staticmethod": Builtin("staticmethod", lambda a, k: PStaticMethod(one(a, k))),
-            "classmethod": Builtin("classmethod", lambda a, k: PClassMethod(one(a, k))),
+            "staticmethod": Builtin(
+                "staticmethod", lambda a, k: PStaticMethod(one(a, k, "staticmethod"))
+            ),
+            "classmethod": Builtin(
+                "classmethod", lambda a, k: PClassMethod(one(a, k, "classmethod"))
+            ),
             "getattr": Builtin("getattr", self.getattr_),
             "setattr": Builtin("setattr", self.setattr_),
             "hasattr": Builtin("hasattr", self.hasattr_),
             "vars": Builtin("vars", self.vars_),
-            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k))),
+            "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
-            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k))),
+            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),
@@ -264,7 +279,8 @@ class Library:
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("getattr() takes an object, a name and a default", kind="TypeError")
+            words = "getattr() takes an object, a name and a default"
+            raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
         try:
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
@@ -274,7 +290,11 @@ class Library:
 
     def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
-            raise ProgramError("hasattr() takes an object and a name", kind="TypeError")
+            words = "hasattr() takes an object and a name"
+            raise wrong_arguments(words, "hasattr", args, kwargs, kind="TypeError")
+        answer = has_dunder(*args)
+        if answer is not None:
+            return answer
         try:
             self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
         except ProgramError as error:
@@ -298,7 +318,8 @@ class Library:
 
     def setattr_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs or len(args) != 3:
-            raise ProgramError("setattr() takes an object, a name and a value", kind="TypeError")
+            words = "setattr() takes an object, a name and a value"
+            raise wrong_arguments(words, "setattr", args, kwargs, kind="TypeError")
         self.machine.set_attr(args[0], self.attribute_name(args[1], "setattr"), args[2])
 
     def type_of(self, names: dict[str, Any]) -> Call:
@@ -310,6 +331,7 @@ class Library:
                 for kind in value.types:
                     by_type.setdefault(kind, value)
         others: dict[str, TypeObject] = {}
+        none_type = TypeObject("NoneType", _none, (type(None),))
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
             value = one(args, kwargs, "type")
@@ -318,7 +340,9 @@ class Library:
             found = by_type.get(type(value))
             if found is not None:
                 return found
-            name = python_type_name(value)  # `type(None)` is NoneType
+            if value is None:  # `type(self.grad_fn).__name__` of a leaf: CPython's name
+                return none_type
+            name = python_type_name(value)  # `type(print).__name__` as CPython's too
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
             return others[name]
@@ -355,7 +379,8 @@ class Library:
 
     def pow_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("pow() takes two or three arguments", kind="TypeError")
+            words = "pow() takes two or three arguments"
+            raise wrong_arguments(words, "pow", args, kwargs, kind="TypeError")
         if len(args) == 2:
             return self.machine.binary("**", args[0], args[1])
         base, exponent, modulus = args
@@ -369,7 +394,8 @@ class Library:
 
     def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
         if kwargs or len(args) != 2:
-            raise ProgramError("divmod() takes two numbers", kind="TypeError")
+            words = "divmod() takes two numbers"
+            raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
         if type(args[1]) in NUMBERS and args[1] == 0 and type(args[0]) in NUMBERS:
             float_ = type(args[0]) is float or type(args[1]) is float
@@ -381,7 +407,8 @@ class Library:
 
     def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("next() takes an iterator and a default", kind="TypeError")
+            words = "next() takes an iterator and a default"
+            raise wrong_arguments(words, "next", args, kwargs, kind="TypeError")
         iterator = args[0]
         if type(iterator) not in ITERATOR_TYPES:
             raise ProgramError(f"{a_type(iterator)} is not an iterator", kind="TypeError")
@@ -466,7 +493,7 @@ class Library:
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
-            raise ProgramError("range() takes one to three integers")
+            raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:
             return range(*args)
         except ValueError as error:
@@ -475,7 +502,8 @@ class Library:
     def sum_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", 0)
         if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("sum() takes an iterable and an optional start")
+            words = "sum() takes an iterable and an optional start"
+            raise wrong_arguments(words, "sum", args, kwargs)
         total = args[1] if len(args) == 2 else start
         if type(total) is str:
             wrong = TypeError("sum() can't sum strings [use ''.join(seq) instead]")
@@ -495,6 +523,8 @@ class Library:
         default = kwargs.pop("default", None)
         if kwargs:
             raise ProgramError(f"{which}() takes only key= and default= keywords")
+        if not args:  # `min()`: CPython's TypeError
+            raise wrong_arguments(f"{which}() of an empty sequence", which, args, kwargs)
         candidates = self.collect(args[0]) if len(args) == 1 else list(args)
         if not candidates:
             if has_default:
@@ -523,7 +553,8 @@ class Library:
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
-            raise ProgramError("round() takes a number and an optional number of digits")
+            words = "round() takes a number and an optional number of digits"
+            raise wrong_arguments(words, "round", args, kwargs)
         if len(args) == 2 and (type(args[1]) not in (int, bool) or abs(args[1]) > 400):
             raise ProgramError("round()'s digits must be a small integer")
         try:
@@ -542,7 +573,8 @@ class Library:
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
         if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
-            raise ProgramError("enumerate() takes an iterable and an optional integer start")
+            words = "enumerate() takes an iterable and an optional integer start"
+            raise wrong_arguments(words, "enumerate", args, kwargs)
         return enumerate(self.flat(args[0]), start)
 
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -557,7 +589,8 @@ class Library:
         key = kwargs.pop("key", None)
         reverse = kwargs.pop("reverse", False)
         if kwargs or len(args) != 1:
-            raise ProgramError("sorted() takes an iterable and key=, reverse= keywords")
+            words = "sorted() takes an iterable and key=, reverse= keywords"
+            raise wrong_arguments(words, "sorted", args, kwargs)
         items = self.collect(args[0])
         self.sort(items, key, reverse)
         return items
@@ -633,7 +666,8 @@ class Library:
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
-            raise ProgramError("isinstance() takes an object and a class (or a tuple of them)")
+            words = "isinstance() takes an object and a class (or a tuple of them)"
+            raise wrong_arguments(words, "isinstance", args, kwargs)
         value, classes = args
         if classes is None:
             raise ProgramError("isinstance()'s second argument must be a class")
@@ -650,6 +684,9 @@ class Library:
                     return True
             elif isinstance(cls, TypeObject):
                 if type(value) in cls.types or (cls.types == (int,) and type(value) is bool):
+                    return True
+            elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
+                if abstract_instance(cls.name, value):
                     return True
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
@@ -759,6 +796,25 @@ class Library:
         except TypeError:
             raise ProgramError("this item cannot be put in a set (it holds a list)") from None
 
+    def dict_type(self) -> TypeObject:
+        made = TypeObject("dict", self.dict_, (dict,))
+        made.members["fromkeys"] = Builtin("dict.fromkeys", self.dict_fromkeys)
+        return made
+
+    def dict_fromkeys(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+        """`dict.fromkeys(keys, value=None)`: each key once, in order, each with `value`
+        (the one object, as in CPython)."""
+        if kwargs or not 1 <= len(args) <= 2:
+            words = "dict.fromkeys() takes the keys and, maybe, one value"
+            raise wrong_arguments(
+                words, "fromkeys", args, kwargs, kind="TypeError", cpython=dict.fromkeys
+            )
+        value = args[1] if len(args) == 2 else None
+        out: dict[Any, Any] = {}
+        for key in self.collect(args[0]):
+            self.machine.set_item(out, key, value)
+        return out
+
     def dict_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         if len(args) > 1:
@@ -814,14 +870,16 @@ class Library:
 
         def append(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
-            obj.append(one(args, kwargs, "append"))
+            obj.append(one(args, kwargs, "append", list))
 
         def extend(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            items = self.collect(one(args, kwargs, "extend"))
+            items = self.collect(one(args, kwargs, "extend", list))
             state.check_items(len(obj) + len(items))
             obj.extend(items)
 
         def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs or len(args) > 1:
+                raise wrong_arguments("pop() takes an optional index", "pop", args, kwargs, list)
             if not obj:
                 raise caught_as("pop from an empty list", IndexError("pop from empty list"))
             # Taking from the front shifts every item after it: that is work too.
@@ -834,8 +892,9 @@ class Library:
                 raise caught_as("pop(): bad index", error) from None
 
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            if len(args) != 2 or type(args[0]) is not int:
-                raise ProgramError("insert() takes an index and a value")
+            if kwargs or len(args) != 2 or type(args[0]) is not int:
+                words = "insert() takes an index and a value"
+                raise wrong_arguments(words, "insert", args, kwargs, list)
             if len(obj) >= MAX_ITEMS:
                 state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -843,7 +902,10 @@ class Library:
             obj.insert(args[0], args[1])
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "index")
+            if kwargs or len(args) != 1:
+                words = "index() takes exactly one argument here"
+                raise wrong_arguments(words, "index", args, kwargs, list)
+            item = args[0]
             state.charge(len(obj))
             for i, candidate in enumerate(obj):
                 if m.compare("==", candidate, item):
@@ -852,12 +914,12 @@ class Library:
             raise caught_as("index(): the value is not in the list", missing)
 
         def count(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
-            item = one(args, kwargs, "count")
+            item = one(args, kwargs, "count", list)
             state.charge(len(obj))
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
         def remove(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = one(args, kwargs, "remove")
+            item = one(args, kwargs, "remove", list)
             state.charge(len(obj))
             for i, candidate in enumerate(obj):
                 if m.compare("==", candidate, item):
@@ -870,18 +932,22 @@ class Library:
             key = kwargs.pop("key", None)
             reverse = kwargs.pop("reverse", False)
             if args or kwargs:
-                raise ProgramError("sort() takes only key= and reverse= keywords")
+                words = "sort() takes only key= and reverse= keywords"
+                raise wrong_arguments(words, "sort", args, kwargs, list)
             self.sort(obj, key, reverse)
 
         def reverse(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "reverse", list)
             state.charge(len(obj))
             obj.reverse()
 
         def copy(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "copy", list)
             state.charge(len(obj))
             return obj.copy()
 
         def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", list)
             obj.clear()
 
         return {
@@ -958,26 +1024,30 @@ class Library:
         register = self.machine.register
 
         def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "keys", dict)
             state.charge(len(obj))
             view = list(obj.keys())
             register(view, "dict_keys")
             return view
 
         def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "values", dict)
             state.charge(len(obj))
             view = list(obj.values())
             register(view, "dict_values")
             return view
 
         def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "items", dict)
             state.charge(len(obj))
             view = list(obj.items())
             register(view, "dict_items")
             return view
 
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("get() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "get() takes a key and an optional default"
+                raise wrong_arguments(words, "get", args, kwargs, dict)
             self.machine.key(args[0])
             try:
                 return obj.get(*args)
@@ -985,8 +1055,9 @@ class Library:
                 raise ProgramError("this key cannot be a dict key") from None
 
         def pop(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("pop() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "pop() takes a key and an optional default"
+                raise wrong_arguments(words, "pop", args, kwargs, dict)
             self.machine.key(args[0])
             try:
                 return obj.pop(*args)
@@ -996,21 +1067,27 @@ class Library:
                 raise missing from None
 
         def setdefault(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not 1 <= len(args) <= 2:
-                raise ProgramError("setdefault() takes a key and an optional default")
+            if kwargs or not 1 <= len(args) <= 2:
+                words = "setdefault() takes a key and an optional default"
+                raise wrong_arguments(words, "setdefault", args, kwargs, dict)
             if args[0] not in obj:
                 self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
             return obj[args[0]]
 
         def update(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) > 1:
+                words = "update() takes at most one positional argument"
+                raise wrong_arguments(words, "update", args, kwargs, dict)
             for key, value in self.dict_(args, kwargs).items():
                 self.machine.set_item(obj, key, value)
 
         def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            none(args, kwargs, "copy", dict)
             state.charge(len(obj))
             return dict(obj)
 
         def clear(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", dict)
             obj.clear()
 
         def popitem(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1053,7 +1130,7 @@ class Library:
         state = self.state
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "add"))
+            item = self.machine.key(one(args, kwargs, "add", PSet))
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
@@ -1062,29 +1139,32 @@ class Library:
                 raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 
         def update(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            for item in self.collect(one(args, kwargs, "update")):
+            for item in self.collect(one(args, kwargs, "update", PSet)):
                 add(obj, [item], {})
 
         def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.discard(self.machine.key(one(args, kwargs, "discard")))
+            obj.discard(self.machine.key(one(args, kwargs, "discard", PSet)))
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "remove"))
+            item = self.machine.key(one(args, kwargs, "remove", PSet))
             if item not in obj.items:
                 raise ProgramError("remove(): the item is not in the set")
             obj.discard(item)
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
+            none(args, kwargs, "copy", PSet)
             state.charge(len(obj))
             return sets.copy(obj)
 
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", PSet)
             obj.clear()
 
         def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
             def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs:
-                    raise ProgramError(f"{name}() takes no keyword arguments", kind="TypeError")
+                    words = f"{name}() takes no keyword arguments"
+                    raise wrong_arguments(words, name, args, kwargs, PSet, kind="TypeError")
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
@@ -1103,7 +1183,8 @@ class Library:
             return method
 
         def pop(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if args or kwargs or not obj.items:
+            none(args, kwargs, "pop", PSet)
+            if not obj.items:
                 raise ProgramError("pop from an empty set", kind="KeyError")
             return obj.pop()
 
@@ -1127,7 +1208,7 @@ class Library:
         texts = self.machine.texts
 
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            parts = self.collect(one(args, kwargs, "join"))
+            parts = self.collect(one(args, kwargs, "join", str))
             total = 0
             for position, part in enumerate(parts):
                 if type(part) is not str:
@@ -1143,9 +1224,11 @@ class Library:
         def simple(name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:
             def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
                 if kwargs or any(type(a) is not str for a in args) or len(args) > 1:
-                    raise ProgramError(f"{name}() takes at most one string here")
+                    words = f"{name}() takes at most one string here"
+                    raise wrong_arguments(words, name, args, kwargs, str)
                 if name in _ONE_STRING and len(args) != 1:
-                    raise ProgramError(f"{name}() takes exactly one string", kind="TypeError")
+                    words = f"{name}() takes exactly one string"
+                    raise wrong_arguments(words, name, args, kwargs, str, kind="TypeError")
                 if name in ("partition", "rpartition") and not args[0]:
                     raise ProgramError("empty separator", kind="ValueError")
                 state.charge(len(obj) // 10)
@@ -1153,7 +1236,7 @@ class Library:
                     result = _STR_METHODS[name](obj, *args)
                 except TypeError:  # `"a".upper("x")`: said as the program's own TypeError
                     message = f"str.{name}() takes no arguments ({len(args)} given)"
-                    raise ProgramError(message, kind="TypeError") from None
+                    raise wrong_arguments(message, name, args, kwargs, str, "TypeError") from None
                 if type(result) is list:
                     state.check_items(len(result))
                 elif type(result) is str:
@@ -1165,7 +1248,9 @@ class Library:
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
             if kwargs or len(args) not in (2, 3) or any(type(a) is not str for a in args[:2]):
-                raise ProgramError("replace() takes two strings here")
+                raise wrong_arguments(
+                    "replace() takes two strings here", "replace", args, kwargs, str
+                )
             if type(count) not in (int, bool):
                 raise ProgramError("replace()'s count must be an integer", kind="TypeError")
             old, new = args[:2]
@@ -1334,6 +1419,7 @@ class Library:
             functions: dict[str, Callable[..., Any]] = {
                 "uniform": rng.uniform,
                 "gauss": rng.gauss,
+                "normalvariate": rng.normalvariate,
                 "random": rng.random,
             }
             function = functions[name]
@@ -1341,6 +1427,7 @@ class Library:
             names, defaults = {
                 "uniform": (("a", "b"), ()),
                 "gauss": (("mu", "sigma"), (0.0, 1.0)),
+                "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1400,6 +1487,7 @@ class Library:
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
+            "normalvariate": Builtin("random.normalvariate", numeric("normalvariate", 2)),
             "randint": Builtin("random.randint", integers("randint")),
             "randrange": Builtin("random.randrange", integers("randrange")),
             "choice": Builtin("random.choice", choice),
@@ -1674,10 +1762,89 @@ def _plain_argument(value: Any) -> bool:
 _ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 
 
+# `isinstance(x, Iterable)` with `typing`'s names for collections.abc's classes and the
+# built-in types: what CPython answers for the objects a program has here, a class of the
+# program's by the methods it defines, as those classes' `__subclasshook__` looks for them.
+_VIEWS = frozenset({type({}.keys()), type({}.values()), type({}.items())})
+_CONTAINERS = SIZED | _VIEWS
+_BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
+    "List": (list,),
+    "MutableSequence": (list,),
+    "Tuple": (tuple,),
+    "Dict": (dict,),
+    "Mapping": (dict,),
+    "MutableMapping": (dict,),
+    "Set": (PSet,),
+    "Sequence": (list, tuple, str, range),
+}
+ABSTRACT_CLASSES = frozenset(
+    {*_BUILT_IN_ALIASES, "Iterable", "Iterator", "Generator", "Sized", "Container",
+     "Collection", "Reversible", "Callable", "Type"}
+)  # fmt: skip
+
+
+def _defines(value: Any, *names: str) -> bool:
+    return type(value) is PInstance and all(
+        value.cls.lookup(name) not in (MISSING, None) for name in names
+    )
+
+
+def abstract_instance(name: str, value: Any) -> bool:
+    kind = type(value)
+    if name in _BUILT_IN_ALIASES:
+        return kind in _BUILT_IN_ALIASES[name]
+    if name == "Iterable":
+        return kind in _CONTAINERS or kind in ITERATOR_TYPES or _defines(value, "__iter__")
+    if name == "Iterator":
+        return kind in ITERATOR_TYPES or _defines(value, "__iter__", "__next__")
+    if name == "Generator":
+        return kind is GeneratorType
+    if name == "Sized":
+        return kind in _CONTAINERS or _defines(value, "__len__")
+    if name == "Container":
+        return kind in _CONTAINERS or _defines(value, "__contains__")
+    if name == "Collection":
+        return kind in _CONTAINERS or _defines(value, "__len__", "__iter__", "__contains__")
+    if name == "Reversible":
+        return kind in (_CONTAINERS - {PSet}) or _defines(value, "__reversed__", "__iter__")
+    if name == "Type":
+        return kind is PClass or isinstance(value, TypeObject)
+    return callable_value(value)  # Callable
+
+
+# The dunders every object (and, for a class, `type`) has in CPython 3.11, and the ones
+# it has elsewhere (`__dict__`...), for `hasattr(Value, "__add__")` on the program's own.
+OBJECT_DUNDERS = frozenset(name for name in dir(object) if is_dunder(name))
+TYPE_DUNDERS = frozenset(name for name in dir(type) if is_dunder(name))
+UNANSWERED_DUNDERS = frozenset(
+    {"__dict__", "__module__", "__weakref__", "__slots__", "__annotations__", "__qualname__",
+     "__name__", "__mro__", "__bases__", "__wrapped__", "__match_args__", "__dataclass_fields__"}
+)  # fmt: skip
+
+
+def has_dunder(obj: Any, name: Any) -> bool | None:
+    """`hasattr(Value, "__add__")` on the program's class or object: whether its class
+    defines the method, or every object (or class) has it; None to answer as before
+    (not a dunder, not the program's object, or one kept out of reach)."""
+    if type(name) is not str or not is_dunder(name) or name in UNANSWERED_DUNDERS:
+        return None
+    if type(obj) is PInstance:
+        return obj.cls.lookup(name) is not MISSING or name in OBJECT_DUNDERS
+    if type(obj) is PClass:
+        return obj.lookup(name) is not MISSING or name in TYPE_DUNDERS
+    return None
+
+
 def callable_value(value: Any) -> bool:
     if type(value) is PInstance:
         return type(value.cls.lookup("__call__")) is not type(MISSING)
     return isinstance(value, Builtin | Function | BoundMethod | PClass)
+
+
+def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`type(None)()`: None, as in CPython."""
+    if args or kwargs:
+        raise ProgramError("NoneType takes no arguments", kind="TypeError")
 
 
 def _not_constructible(name: str) -> Call:
@@ -1687,9 +1854,18 @@ def _not_constructible(name: str) -> Call:
     return call
 
 
-def one(args: list[Any], kwargs: dict[str, Any], name: str = "this function") -> Any:
+def none(args: list[Any], kwargs: dict[str, Any], name: str, owner: type) -> None:
+    """A method of `owner`'s that takes no arguments (`list.copy()`)."""
+    if args or kwargs:
+        raise wrong_arguments(f"{name}() takes no arguments", name, args, kwargs, owner)
+
+
+def one(
+    args: list[Any], kwargs: dict[str, Any], name: str = "this function", owner: type | None = None
+) -> Any:
+    """The one argument of `name` (a method of `owner`'s, or a built-in function)."""
     if kwargs or len(args) != 1:
-        raise ProgramError(f"{name}() takes exactly one argument")
+        raise wrong_arguments(f"{name}() takes exactly one argument", name, args, kwargs, owner)
     return args[0]
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
     MISSING,
@@ -40,6 +41,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSuper,
     TypeObject,
     find_shape,
+    is_dunder,
     type_union,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -56,6 +58,7 @@ from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     Texts,
     a_type,
+    cpython_type,
     python_type_name,
     type_name,
 )
@@ -82,6 +85,7 @@ _FORWARD = {
     "//": "__floordiv__",
     "%": "__mod__",
     "**": "__pow__",
+    "@": "__matmul__",  # a matrix class of Values (`A @ X @ W`)
 }
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
 FORWARD_DUNDERS = _FORWARD  # `a + b` of a program's instance calls its class's `__add__`
@@ -104,6 +108,7 @@ _NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "&": operator.and_,
     "|": operator.or_,
     "^": operator.xor,
+    "@": operator.matmul,  # a TypeError for every number, in CPython's words
 }
 _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -168,6 +173,10 @@ class Machine:
             method = func.cls.lookup("__call__")
             if type(method) is Function:
                 return self.call_function(method, [func, *args], kwargs)
+            if type(method) is PClassMethod:  # jack-norrie/autodiff's `Function.__call__`
+                return self.call_function(method.function, [func.cls, *args], kwargs)
+            if type(method) is PStaticMethod:
+                return self.call_function(method.function, args, kwargs)
         if kind is Inert:
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         raise ProgramError(f"{a_type(func)} cannot be called")
@@ -334,7 +343,7 @@ class Machine:
             if "__eq__" in c.namespace:
                 hash_method = None  # CPython sets `__hash__ = None` in such a class
                 break
-        if hash_method is not MISSING:
+        if hash_method is not MISSING and hash_method is not OBJECT_HASH:
             cls.hash_rule = self.hash_rule(cls, hash_method)
         eq = cls.lookup("__eq__")
         if type(eq) is Function or type(eq) is NativeMethod:
@@ -426,7 +435,9 @@ class Machine:
         table = self.methods.get(kind)
         if table is not None and name in table:
             return table[name](obj)
-        if kind is TypeObject:  # `str.lower`, `dict.fromkeys`
+        if kind is TypeObject:  # `dict.fromkeys`, `str.lower`
+            if name in obj.members:
+                return obj.members[name]
             member = self.type_member(obj, name)
             if member is not MISSING:
                 return member
@@ -458,7 +469,16 @@ class Machine:
         if kind is Function:
             return BoundMethod(found, obj)
         if kind is PProperty:
-            return self.call(found.fget, [obj])
+            try:
+                return self.call(found.fget, [obj])
+            except ProgramError as error:  # a getter's AttributeError: `__getattr__` next
+                fallback = obj.cls.lookup("__getattr__")
+                wanted = self.exceptions.get("AttributeError")
+                if type(fallback) is not Function or wanted is None:
+                    raise
+                if not error_matches(error, wanted, self.exceptions):
+                    raise
+                return self.call_function(fallback, [obj, name])
         if kind is NativeMethod:
             return bind_native(found, obj)
         if kind is PStaticMethod:
@@ -467,6 +487,9 @@ class Machine:
             return BoundMethod(found.function, obj.cls)
         if found is not MISSING:
             return found
+        fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
+        if type(fallback) is Function:
+            return self.call_function(fallback, [obj, name])
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
@@ -491,6 +514,12 @@ class Machine:
         if found is MISSING:
             if name == "__name__":
                 return obj.name
+            if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
+                return Builtin("__init__", _object_init_descriptor)
+            if name == "__setattr__":  # `object.__setattr__(self, name, value)`
+                return Builtin("__setattr__", self.object_setattr)
+            if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
+                return OBJECT_HASH
             raise ProgramError(
                 f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
             )
@@ -501,6 +530,32 @@ class Machine:
         if type(found) is NativeMethod:
             return unbound_native(found, obj)
         return found
+
+    def object_setattr(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """`object.__setattr__(obj, name, value)`: the write itself, past any class's own
+        `__setattr__` (which calls it to write)."""
+        if kwargs or len(args) != 3:
+            words = f" expected 2 arguments, got {len(args) - 1}"  # (CPython's leading space)
+            if kwargs:
+                words = "wrapper __setattr__() takes no keyword arguments"
+            elif not args:
+                words = "descriptor '__setattr__' of 'object' object needs an argument"
+            raise ProgramError(words, kind="TypeError")
+        obj, name, value = args
+        if type(name) is not str:
+            message = f"attribute name must be string, not '{cpython_type(name)}'"
+            raise ProgramError(message, kind="TypeError")
+        if type(obj) is PClass or isinstance(obj, TypeObject):
+            message = "can't apply this __setattr__ to type object"
+            raise ProgramError(message, kind="TypeError")
+        if type(obj) is not PInstance:
+            message = f"'{cpython_type(obj)}' object has no attribute '{name}'"
+            raise ProgramError(message, kind="AttributeError")
+        if is_dunder(name):  # as `setattr` refuses them
+            raise ProgramError("object.__setattr__(): dunder attributes are not available here")
+        if not name.isidentifier():  # the interpreter keeps its own entries under such names
+            raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
+        self.set_attr(obj, name, value, hook=False)
 
     def property_attr(self, obj: PProperty, name: str) -> Any:
         """`get_attr` of a property: its `setter` and `getter` decorators."""
@@ -528,11 +583,18 @@ class Machine:
                 return BoundMethod(found, obj.self) if type(found) is Function else found
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
+        if name == "__setattr__":  # `super().__setattr__(name, value)` that reaches object's
+            self_ = obj.self
+            return Builtin("__setattr__", lambda a, k: self.object_setattr([self_, *a], k))
         raise ProgramError(f"super() has no attribute '{name}'")
 
-    def set_attr(self, obj: Any, name: str, value: Any, initial: bool = False) -> None:
-        """`obj.name = value`; `initial`: a dataclass's own `__init__` setting a field
-        (which a frozen one's may, as CPython's `object.__setattr__` does)."""
+    def set_attr(
+        self, obj: Any, name: str, value: Any, hook: bool = True, initial: bool = False
+    ) -> None:
+        """`obj.name = value`: through its class's own `__setattr__` when it has one
+        (`hook`; not for `object.__setattr__`, which that one calls to write); `initial`:
+        a dataclass's own `__init__` setting a field (which a frozen one's may, as
+        CPython's `object.__setattr__` does)."""
         kind = type(obj)
         if kind is PInstance:
             attrs = obj.attrs
@@ -541,6 +603,11 @@ class Machine:
                     raise ProgramError(
                         f"cannot assign to field '{name}'", kind="FrozenInstanceError"
                     )
+                if hook:
+                    own = obj.cls.lookup("__setattr__")
+                    if type(own) is Function:
+                        self.call_function(own, [obj, name, value])
+                        return
                 prop = obj.cls.lookup(name)
                 if type(prop) is PProperty:
                     if prop.fset is None:
@@ -584,9 +651,19 @@ class Machine:
                 return
             raise ProgramError(f"only .data, .grad and .label of a Value can be set, not .{name}")
         if kind is PClass:
+            if obj.builtin:
+                raise immutable_type(name, obj.name)
             obj.namespace[name] = value
             return
-        raise ProgramError(f"cannot set attributes on {a_type(obj)}")
+        if kind is TypeObject and (not obj.types or obj.name in _BUILTIN_TYPES):
+            raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))
+        if kind is Builtin and obj.name in _BUILTIN_TYPES:
+            raise immutable_type(name, obj.name)  # `type`, `property`, `range`…
+        refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
+        if isinstance(obj, Builtin):
+            refused.kind = "AttributeError"
+            refused.args_seen = (f"'{cpython_type(obj)}' object has no attribute '{name}'",)
+        raise refused
 
     # Engine Values
 
@@ -773,7 +850,11 @@ class Machine:
             result = self.call_dunder(operand, name)
             if result is not NO_METHOD:
                 return result
-        raise ProgramError(f"bad operand type for unary {op}: '{type_name(operand)}'")
+        failed = ProgramError(
+            f"bad operand type for unary {op}: '{type_name(operand)}'", kind="TypeError"
+        )
+        failed.args_seen = (f"bad operand type for unary {op}: '{cpython_type(operand)}'",)
+        raise failed
 
     def truthy(self, value: Any) -> bool:
         kind = type(value)
@@ -825,10 +906,13 @@ class Machine:
             self.state.charge(min(len(left), len(right)))
             return bool(_ORDER[op](left.items.keys(), right.items.keys()))
         hint = "; compare their .data" if lt is Value or rt is Value else ""
-        raise ProgramError(
+        failed = ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
             kind="TypeError",
         )
+        types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
+        failed.args_seen = (f"'{op}' not supported between instances of {types}",)
+        raise failed
 
     def contains(self, container: Any, item: Any) -> bool:
         kind = type(container)
@@ -1185,22 +1269,93 @@ def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
     like CPython's method descriptors it takes an object of that class first, and says
     so to anything else (rather than run on what it cannot read)."""
 
+    descriptor = method.descriptor
+    if descriptor is not None and method.name == "__init__":
+        # Each of CPython's exception classes has an `__init__` of its own.
+        descriptor = next((c.name for c in owner.mro if c.builtin), descriptor)
+    cls = next((c for c in owner.mro if c.name == descriptor and c.builtin), owner)
+
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if not args or type(args[0]) is not PInstance or owner not in args[0].cls.mro:
-            raise ProgramError(
-                f"descriptor '{method.name}' requires a '{owner.name}' object", kind="TypeError"
-            )
+        if not args or type(args[0]) is not PInstance or cls not in args[0].cls.mro:
+            if not args and descriptor is None:
+                return method.call(args, kwargs)  # a Python function's words: `missing 'self'`
+            if not args:
+                words = f"descriptor '{method.name}' of '{descriptor}' object needs an argument"
+            elif descriptor is None or cls.name != descriptor:  # (a named tuple's, of tuple)
+                words = f"descriptor '{method.name}' requires a '{owner.name}' object"
+            else:
+                received = cpython_type(args[0])
+                words = (
+                    f"descriptor '{method.name}' requires a '{descriptor}' object "
+                    f"but received a '{received}'"
+                )
+            raise ProgramError(words, kind="TypeError")
         return method.call(args, kwargs)
 
     return Builtin(method.name, call)
+
+
+# Python's own types a program can name, each as CPython's messages name it; none of
+# them takes attributes (`int.x = 1`, `list.append = f`).
+_BUILTIN_TYPES: dict[str, str] = {
+    **{
+        name: name
+        for name in (
+            "int", "float", "bool", "str", "list", "tuple", "dict", "set", "type",
+            "property", "staticmethod", "classmethod", "range", "zip", "enumerate", "map",
+            "filter", "reversed", "object", "super",
+        )
+    },
+    "defaultdict": "collections.defaultdict",
+    "deque": "collections.deque",
+    "None": "NoneType",  # `type(None)`, as `type` names it
+    "NoneType": "NoneType",
+    "class": "type",
+}  # fmt: skip
+
+
+def immutable_type(name: str, type_name: str) -> ProgramError:
+    """`int.x = 1`, `object.__repr__ = f`: CPython's TypeError, which a program may catch."""
+    message = f"cannot set '{name}' attribute of immutable type '{type_name}'"
+    return ProgramError(message, kind="TypeError")
 
 
 def unsupported(op: str, left: Any, right: Any) -> ProgramError:
     """`1 + 'a'`: the engine's sentence, and CPython's for `except TypeError as e`."""
     pair = f"{op}: '{type_name(left)}' and '{type_name(right)}'"
     made = ProgramError(f"unsupported operand types for {pair}", kind="TypeError")
-    made.args_seen = (f"unsupported operand type(s) for {pair}",)
+    made.args_seen = (unsupported_words(op, left, right),)
     return made
+
+
+_SEQUENCES = (str, list, tuple)
+
+
+def unsupported_words(op: str, left: Any, right: Any) -> str:
+    """CPython's message for `left op right` that no operand answers: a sequence's own
+    words for `+` and `*` (`can only concatenate str (not "int") to str`), else the
+    operand types as CPython names them ('NoneType', 'function')."""
+    if op == "+" and type(left) in _SEQUENCES:
+        name = type(left).__name__
+        return f'can only concatenate {name} (not "{cpython_type(right)}") to {name}'
+    if op == "*" and (type(left) in _SEQUENCES or type(right) in _SEQUENCES):
+        other = right if type(left) in _SEQUENCES else left
+        return f"can't multiply sequence by non-int of type '{cpython_type(other)}'"
+    return _unsupported_pair("** or pow()" if op == "**" else op, left, right)
+
+
+def _unsupported_pair(shown: str, left: Any, right: Any) -> str:
+    types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
+    return f"unsupported operand type(s) for {shown}: {types}"
+
+
+def in_place_words(error: ProgramError, op: str, left: Any, right: Any) -> None:
+    """`x op= y` that no operand answers says `op=` in CPython's words (`for +=:`), as
+    long as the error is this operation's own (not one raised inside a method it ran);
+    a sequence's own words (`can only concatenate`) stay."""
+    words = unsupported_words(op, left, right)
+    if error.line is None and error.args_seen == (words,) and words.startswith("unsupported"):
+        error.args_seen = (_unsupported_pair(f"{op}=", left, right),)
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:
@@ -1230,3 +1385,23 @@ def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:
             "object.__init__() takes exactly one argument (the instance to initialize)",
             kind="TypeError",
         )
+
+
+def _object_hash(args: list[Any], kwargs: dict[str, Any]) -> int:
+    """`object.__hash__(x)`: x's identity hash, as a class without `__hash__` hashes."""
+    if kwargs or len(args) != 1:
+        raise ProgramError(f"expected 1 argument, got {len(args)}", kind="TypeError")
+    return id(args[0]) >> 4  # as CPython's, for any object
+
+
+# `object.__hash__`, one object: a class that sets `__hash__ = object.__hash__` (to keep
+# identity hashing beside its own `__eq__`) hashes as a class without either.
+OBJECT_HASH = Builtin("__hash__", _object_hash)
+
+
+def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`object.__init__` read off a class, called with the instance first."""
+    if not args:
+        message = "descriptor '__init__' of 'object' object needs an argument"
+        raise ProgramError(message, kind="TypeError")
+    _object_init(args[1:], kwargs)

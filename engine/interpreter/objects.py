@@ -96,6 +96,7 @@ class PClass:
 
     __slots__ = (
         "abstract",
+        "builtin",
         "eq_rule",
         "equipped",
         "has_properties",
@@ -121,10 +122,14 @@ class PClass:
         self.hash_rule: Callable[[PInstance], int] | None = None
         self.eq_rule: Callable[[PInstance, Any], Any] | None = None
         self.equipped = False
-        # Setting an attribute looks for a property first only where there is one.
+        # One of Python's own classes (`object`, the exceptions): its attributes cannot be
+        # set, as CPython's immutable types' cannot.
+        self.builtin = False
+        # Setting an attribute looks for a property, or the class's own `__setattr__`,
+        # first only where there is one.
         self.has_properties = any(
             type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
-        )
+        ) or any("__setattr__" in c.namespace for c in self.mro)
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
             {
@@ -146,6 +151,7 @@ class PClass:
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
+    "pairs", "_pairs", "local_gradients", "_local_gradients",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -294,21 +300,36 @@ class Builtin:
 
 class NativeMethod(Builtin):
     """A method of a built-in class (an exception's `__init__`, `__str__`): found on an
-    instance, it is bound to it like a program's method; `call` takes `self` first."""
+    instance, it is bound to it like a program's method; `call` takes `self` first.
+    `descriptor` is the class CPython defines it on when CPython's is written in C (read
+    off a class it is a descriptor of that class: `descriptor '__str__' of
+    'BaseException' object needs an argument`); None when CPython's is a Python function
+    (a dataclass's `__eq__`)."""
 
-    __slots__ = ()
+    __slots__ = ("descriptor",)
+
+    def __init__(
+        self,
+        name: str,
+        call: Callable[[list[Any], dict[str, Any]], Any],
+        descriptor: str | None = None,
+    ) -> None:
+        super().__init__(name, call)
+        self.descriptor = descriptor
 
 
 class TypeObject(Builtin):
-    """A built-in type name (`int`, `list`...): callable, and usable in `isinstance`."""
+    """A built-in type name (`int`, `list`...): callable, and usable in `isinstance`;
+    `members`, what a program may read off it (`dict.fromkeys`)."""
 
-    __slots__ = ("types",)
+    __slots__ = ("members", "types")
 
     def __init__(
         self, name: str, call: Callable[[list[Any], dict[str, Any]], Any], types: tuple[type, ...]
     ) -> None:
         super().__init__(name, call)
         self.types = types
+        self.members: dict[str, Any] = {}
 
 
 class PModule:

@@ -10,14 +10,26 @@ program's own values, and `typing`'s names are inert annotations.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
+import operator
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter.exceptions import (
+    bound_arguments,
+    python_method,
+    slot_method,
+    wrong_arguments,
+)
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
+    MISSING,
     Annotation,
+    BoundMethod,
     Builtin,
     Function,
     Inert,
@@ -27,10 +39,11 @@ from backprop_animator.engine.interpreter.objects import (
     PInstance,
     PModule,
     PProperty,
+    PSet,
     PStaticMethod,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 from backprop_animator.engine.interpreter.text import a_type
 
 if TYPE_CHECKING:
@@ -79,10 +92,27 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "itertools": itertools_module(library),
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
+        "collections.abc": abc_classes_module(),
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
+        "logging": logging_module(),
+        "copy": copy_module(library),
     }
+
+
+# `from collections.abc import Iterable`: the abstract classes for annotations and for
+# `isinstance`, which answers as CPython's (`library.abstract_instance`), the same names
+# as typing's. Not bases of a program's class here (their mixin methods are not).
+ABC_CLASS_NAMES = (
+    "Iterable", "Iterator", "Generator", "Sequence", "MutableSequence", "Mapping",
+    "MutableMapping", "Sized", "Container", "Collection", "Reversible", "Callable", "Set",
+    "Hashable",
+)  # fmt: skip
+
+
+def abc_classes_module() -> PModule:
+    return PModule("collections.abc", {name: Annotation(name) for name in ABC_CLASS_NAMES})
 
 
 NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace
@@ -133,7 +163,7 @@ def enum_module(library: Library) -> PModule:
         return f"<{member.cls.name}.{member.attrs.get('name')}: {value}>"
 
     def no_lookup(args: list[Any], kwargs: dict[str, Any]) -> None:
-        name = args[0].cls.name
+        name = args[0].cls.name if args else "Enum"
         raise ProgramError(
             f"{name}(value) is not available here: name the member ({name}.NAME)",
             kind="TypeError",
@@ -142,8 +172,8 @@ def enum_module(library: Library) -> PModule:
     namespace: dict[str, Any] = {
         ENUM_KEY: True,
         "__init__": NativeMethod("__init__", no_lookup),
-        "__str__": NativeMethod("__str__", member_text),
-        "__repr__": NativeMethod("__repr__", member_repr),
+        "__str__": NativeMethod("__str__", python_method("Enum.__str__", (), member_text)),
+        "__repr__": NativeMethod("__repr__", python_method("Enum.__repr__", (), member_repr)),
     }
     return PModule(
         "enum",
@@ -243,6 +273,206 @@ def time_module(state: State) -> PModule:
     return PModule("time", members)
 
 
+# What `copy` hands back as it is: atoms, and what CPython's `copy` treats as atoms.
+ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass, PModule})
+COPIED_CONTAINERS = frozenset({list, tuple, dict})
+
+
+def copy_module(library: Library) -> PModule:
+    """`copy.copy` and `copy.deepcopy` as CPython's: an object of the program's is a new
+    object of its class, made without `__init__`, with its attributes copied (deeply, or
+    the same ones); lists, tuples, dicts and sets are copied, and functions, classes and
+    modules are themselves (a copied node's `_backward` is still the closure over the
+    nodes it was made from, as in CPython). A copy of a graph node is a node of its own.
+    Charged a step per object copied; objects nest at most BACKPROP_MAX_DEPTH deep."""
+    copier = _Copier(library)
+    return PModule(
+        "copy",
+        {
+            "copy": Builtin("copy.copy", copier.shallow),
+            "deepcopy": Builtin("copy.deepcopy", copier.deepcopy),
+        },
+    )
+
+
+class _Copier:
+    def __init__(self, library: Library) -> None:
+        self.m = library.machine
+        self.state = library.state
+
+    @staticmethod
+    def atom(value: Any) -> bool:
+        kind = type(value)
+        return (
+            kind in ATOMIC_COPIES
+            or kind is Inert
+            or kind is Annotation
+            or isinstance(value, Builtin)
+        )
+
+    @staticmethod
+    def refuse(value: Any) -> ProgramError:
+        return ProgramError(f"cannot copy {a_type(value)} here", kind="TypeError")
+
+    def made(self, original: PInstance, attrs: dict[str, Any]) -> PInstance:
+        """A new object of `original`'s class, without `__init__`, holding `attrs`."""
+        cls = original.cls
+        if cls.lookup("__copy__") is not MISSING or cls.lookup("__deepcopy__") is not MISSING:
+            raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
+        twin = PInstance(cls)
+        twin.attrs = attrs
+        return twin
+
+    def register(self, twin: PInstance) -> PInstance:
+        if twin.cls.shape is not None:  # a node of the program's Value-like class
+            self.m.recorder.register_instance(twin)
+        return twin
+
+    def shallow(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("copy() takes one object", kind="TypeError")
+        value = args[0]
+        kind = type(value)
+        charge = self.state.charge
+        charge(1)
+        if kind is list:
+            charge(len(value) // ITEMS_PER_STEP)
+            return list(value)
+        if kind is dict:
+            charge(len(value) // ITEMS_PER_STEP)
+            return dict(value)
+        if kind is PSet:
+            charge(len(value.items) // ITEMS_PER_STEP)
+            return sets.copy(value)  # CPython's copy, its order too
+        if kind is PInstance:
+            charge(len(value.attrs) // ITEMS_PER_STEP)
+            return self.register(self.made(value, dict(value.attrs)))
+        if kind is tuple or self.atom(value):
+            return value
+        raise self.refuse(value)
+
+    def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("deepcopy() takes one object", kind="TypeError")
+        return self.deep(args[0], {}, 0)  # all it copies is reachable from it: ids hold
+
+    def deep(self, value: Any, memo: dict[int, Any], depth: int) -> Any:
+        if self.atom(value):
+            return value
+        found = memo.get(id(value), MISSING)
+        if found is not MISSING:
+            return found
+        state = self.state
+        if depth >= state.limits.max_depth:
+            what = "deepcopy() went too deep (objects in objects in objects ...)"
+            raise ProgramError(state.limits.exceeded("max_depth", what).message)
+        kind = type(value)
+        # A step an object and one an item: each is a call of CPython's `deepcopy`.
+        state.charge(
+            1
+            + (len(value) if kind in COPIED_CONTAINERS else 0)
+            + (len(value.attrs) if kind is PInstance else 0)
+        )
+        depth += 1
+        key = self.m.key
+        copied: Any
+        if kind is list:
+            copied = memo[id(value)] = []
+            copied.extend(self.deep(item, memo, depth) for item in value)
+        elif kind is dict:
+            copied = memo[id(value)] = {}
+            for name, item in value.items():
+                copied[key(self.deep(name, memo, depth))] = self.deep(item, memo, depth)
+        elif kind is tuple:
+            items = tuple(self.deep(item, memo, depth) for item in value)
+            copied = memo.get(id(value), MISSING)  # the tuple reached itself meanwhile
+            if copied is MISSING:
+                same = all(a is b for a, b in zip(items, value, strict=True))
+                copied = memo[id(value)] = value if same else items  # atoms: itself
+        elif kind is PSet:
+            copied = memo[id(value)] = PSet()
+            for item in value.ordered():  # CPython's: set(list(value)), deep-copied
+                copied.add(key(self.deep(item, memo, depth)))
+        elif kind is PInstance:
+            copied = memo[id(value)] = self.made(value, {})
+            for name, item in value.attrs.items():
+                copied.attrs[name] = self.deep(item, memo, depth)
+            self.register(copied)
+        elif kind is BoundMethod:
+            copied = memo[id(value)] = BoundMethod(
+                value.function, self.deep(value.self, memo, depth)
+            )
+        else:
+            raise self.refuse(value)
+        return copied
+
+
+# `logging`'s levels, as CPython numbers them.
+LOG_LEVELS = {
+    "CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20,
+    "DEBUG": 10, "NOTSET": 0,
+}  # fmt: skip
+LOG_CALLS = ("debug", "info", "warning", "warn", "error", "critical", "fatal", "exception")
+# What `basicConfig` may be told: where its lines would go (a stream, a file, handlers)
+# is not among them.
+LOG_CONFIG = frozenset({"level", "format", "datefmt", "style", "force", "encoding", "errors"})
+
+
+def logging_module() -> PModule:
+    """`import logging` as a library's code logs its progress (`logger.info(...)`): a
+    log line goes to CPython's stderr, never to what the program prints, so here it goes
+    nowhere. `basicConfig` takes the level and the format and refuses a stream, a file or
+    handlers, whose lines could be printed; `getLogger(name)` is one logger per name."""
+    loggers: dict[str, PModule] = {}
+
+    def log_call(name: str, at_level: bool = False) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) < 1 + at_level:
+                raise ProgramError(f"{name}() missing its message", kind="TypeError")
+            if at_level and type(args[0]) is not int:
+                raise ProgramError("level must be an integer", kind="TypeError")
+
+        return Builtin(name, call)
+
+    def nothing(name: str) -> Builtin:
+        return Builtin(name, lambda args, kwargs: None)
+
+    def calls(prefix: str) -> dict[str, Any]:
+        members: dict[str, Any] = {name: log_call(f"{prefix}{name}") for name in LOG_CALLS}
+        members["log"] = log_call(f"{prefix}log", at_level=True)
+        members["disable"] = nothing(f"{prefix}disable")
+        return members
+
+    def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+        name = args[0] if args else kwargs.get("name", "root")
+        if len(args) > 1 or set(kwargs) - {"name"} or not isinstance(name, str | None):
+            raise ProgramError("getLogger() takes a logger's name", kind="TypeError")
+        name = name or "root"
+        if name not in loggers:
+            members = calls("Logger.")
+            del members["disable"]
+            members["setLevel"] = nothing("Logger.setLevel")
+            members["name"] = name
+            loggers[name] = PModule(name, members)
+        return loggers[name]
+
+    def basic_config(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if args:
+            raise ProgramError("basicConfig() takes keyword arguments only", kind="TypeError")
+        for key in kwargs:
+            if key not in LOG_CONFIG:
+                raise ProgramError(
+                    f"basicConfig({key}=...) is not available: log lines here go nowhere "
+                    "(in CPython they go to stderr, not to what the program prints)"
+                )
+
+    members: dict[str, Any] = dict(LOG_LEVELS)
+    members.update(calls("logging."))
+    members["getLogger"] = Builtin("logging.getLogger", get_logger)
+    members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
+    return PModule("logging", members)
+
+
 def typing_module(library: Library) -> PModule:
     members: dict[str, Any] = {name: Annotation(name) for name in TYPING_NAMES}
     members["TYPE_CHECKING"] = False
@@ -311,8 +541,16 @@ def functools_module(library: Library) -> PModule:
         function, *bound = args
         return Builtin("partial", lambda a, k: m.call(function, [*bound, *a], {**kwargs, **k}))
 
+    def decorated(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
+        """The one function a decorator is given, else CPython's TypeError."""
+        if kwargs or len(args) != 1:
+            words = f"{name}() decorates one function"
+            raise wrong_arguments(words, name, args, kwargs, cpython=cpython)
+        return args[0]
+
     def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        return Builtin("wraps", lambda a, k: a[0])
+        cpython = functools.wraps(len)
+        return Builtin("wraps", lambda a, k: decorated(a, k, "update_wrapper", cpython))
 
     def cache_of(function: Any) -> Builtin:
         seen: dict[Any, Any] = {}
@@ -334,7 +572,12 @@ def functools_module(library: Library) -> PModule:
         # `@lru_cache` and `@lru_cache(maxsize=None)` alike; every result is kept.
         if len(args) == 1 and (type(args[0]) is Function or isinstance(args[0], Builtin)):
             return cache_of(args[0])
-        return Builtin("lru_cache", lambda a, k: cache_of(a[0]))
+        cpython = functools.lru_cache(maxsize=None)
+        name = "decorating_function"
+        return Builtin("lru_cache", lambda a, k: cache_of(decorated(a, k, name, cpython)))
+
+    def cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        return cache_of(decorated(args, kwargs, "cache", functools.cache))
 
     def cached_property(args: list[Any], kwargs: dict[str, Any]) -> PProperty:
         """`@functools.cached_property`: the first read runs the method and keeps its
@@ -362,7 +605,7 @@ def functools_module(library: Library) -> PModule:
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),
             "lru_cache": Builtin("lru_cache", lru_cache),
-            "cache": Builtin("cache", lambda a, k: cache_of(a[0])),
+            "cache": Builtin("cache", cache),
         },
     )
 
@@ -379,7 +622,7 @@ def operator_module(library: Library) -> PModule:
         ("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
         ("mod", "%"), ("pow", "**"),
     ):  # fmt: skip
-        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op))
+        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op, name))
     for name, op in (
         ("eq", "=="),
         ("ne", "!="),
@@ -388,34 +631,60 @@ def operator_module(library: Library) -> PModule:
         ("gt", ">"),
         ("ge", ">="),
     ):
-        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op))
-    members["neg"] = Builtin("operator.neg", lambda a, k: m.unary("-", a[0]))
-    members["pos"] = Builtin("operator.pos", lambda a, k: m.unary("+", a[0]))
+        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+
+    def single(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
+        """The one argument a function of `operator` (or one it made) takes."""
+        if kwargs or len(args) != 1:
+            words = f"{name}() takes exactly one argument"
+            raise wrong_arguments(words, name, args, kwargs, cpython=cpython)
+        return args[0]
+
+    members["neg"] = Builtin(
+        "operator.neg", lambda a, k: m.unary("-", single(a, k, "neg", operator.neg))
+    )
+    members["pos"] = Builtin(
+        "operator.pos", lambda a, k: m.unary("+", single(a, k, "pos", operator.pos))
+    )
 
     def itemgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         keys = list(args)
-        if len(keys) == 1:
-            return Builtin("itemgetter", lambda a, k: m.get_item(a[0], keys[0]))
-        return Builtin("itemgetter", lambda a, k: tuple(m.get_item(a[0], key) for key in keys))
+        getter = operator.itemgetter(0)  # asked for CPython's words only
+
+        def item(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "itemgetter", getter)
+            if len(keys) == 1:
+                return m.get_item(obj, keys[0])
+            return tuple(m.get_item(obj, key) for key in keys)
+
+        return Builtin("itemgetter", item)
 
     def attrgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
         names = [str(name) for name in args]
         for name in names:
             if name.startswith("__"):
                 raise ProgramError("attrgetter() takes no dunder names here")
-        if len(names) == 1:
-            return Builtin("attrgetter", lambda a, k: m.get_attr(a[0], names[0]))
-        return Builtin("attrgetter", lambda a, k: tuple(m.get_attr(a[0], n) for n in names))
+        getter = operator.attrgetter("x")  # asked for CPython's words only
+
+        def attribute(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "attrgetter", getter)
+            if len(names) == 1:
+                return m.get_attr(obj, names[0])
+            return tuple(m.get_attr(obj, n) for n in names)
+
+        return Builtin("attrgetter", attribute)
 
     members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
     members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
     return PModule("operator", members)
 
 
-def _binary(apply: Callable[[str, Any, Any], Any], op: str) -> Call:
+def _binary(apply: Callable[[str, Any, Any], Any], op: str, name: str) -> Call:
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or len(args) != 2:
-            raise ProgramError(f"this operator takes two arguments ({op})", kind="TypeError")
+            words = f"this operator takes two arguments ({op})"
+            cpython = getattr(operator, name)
+            raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
         return apply(op, args[0], args[1])
 
     return call
@@ -426,8 +695,18 @@ def itertools_module(library: Library) -> PModule:
     outputs made lazily, a step per item the program takes."""
     m = library.machine
 
-    def lazy(make: Callable[..., Iterator[Any]]) -> Call:
+    def lazy(name: str, make: Callable[..., Iterator[Any]]) -> Call:
+        """`make` run on the program's arguments, once they fit its parameters (as they
+        fit CPython's `itertools.<name>`; else CPython's TypeError, in its words)."""
+        parameters = inspect.signature(make)
+
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            try:
+                parameters.bind(*args, **kwargs)
+            except TypeError:
+                words = f"itertools.{name}() cannot take these arguments"
+                cpython = getattr(itertools, name)
+                raise wrong_arguments(words, name, args, kwargs, cpython=cpython) from None
             return _generator(make(*args, **kwargs))
 
         return call
@@ -468,6 +747,10 @@ def itertools_module(library: Library) -> PModule:
         return itertools.repeat(value, times)
 
     def islice(iterable: Any, *bounds: Any) -> Iterator[Any]:
+        if len(bounds) > 3:
+            args = [iterable, *bounds]
+            words = "itertools.islice() takes an iterable and at most three bounds"
+            raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
         if not all(b is None or type(b) is int for b in bounds):
             raise ProgramError("islice() takes integer bounds", kind="ValueError")
         return itertools.islice(library.items(iterable), *bounds)
@@ -485,36 +768,41 @@ def itertools_module(library: Library) -> PModule:
         return itertools.count(start, step)
 
     members: dict[str, Any] = {
-        "count": Builtin("itertools.count", lazy(count)),
-        "product": Builtin("itertools.product", lazy(product)),
-        "accumulate": Builtin("itertools.accumulate", lazy(accumulate)),
-        "starmap": Builtin("itertools.starmap", lazy(starmap)),
-        "repeat": Builtin("itertools.repeat", lazy(repeat)),
-        "islice": Builtin("itertools.islice", lazy(islice)),
-        "zip_longest": Builtin("itertools.zip_longest", lazy(zip_longest)),
-        "chain": Builtin("itertools.chain", lazy(chain)),
+        "count": Builtin("itertools.count", lazy("count", count)),
+        "product": Builtin("itertools.product", lazy("product", product)),
+        "accumulate": Builtin("itertools.accumulate", lazy("accumulate", accumulate)),
+        "starmap": Builtin("itertools.starmap", lazy("starmap", starmap)),
+        "repeat": Builtin("itertools.repeat", lazy("repeat", repeat)),
+        "islice": Builtin("itertools.islice", lazy("islice", islice)),
+        "zip_longest": Builtin("itertools.zip_longest", lazy("zip_longest", zip_longest)),
+        "chain": Builtin("itertools.chain", lazy("chain", chain)),
         "combinations": Builtin(
             "itertools.combinations",
-            lazy(lambda it, r: itertools.combinations(library.collect(it), _small(r))),
+            lazy(
+                "combinations", lambda it, r: itertools.combinations(library.collect(it), _small(r))
+            ),
         ),
         "combinations_with_replacement": Builtin(
             "itertools.combinations_with_replacement",
             lazy(
+                "combinations_with_replacement",
                 lambda it, r: itertools.combinations_with_replacement(
                     library.collect(it), _small(r)
-                )
+                ),
             ),
         ),
         "permutations": Builtin(
             "itertools.permutations",
             lazy(
+                "permutations",
                 lambda it, r=None: itertools.permutations(
                     library.collect(it), None if r is None else _small(r)
-                )
+                ),
             ),
         ),
         "pairwise": Builtin(
-            "itertools.pairwise", lazy(lambda it: itertools.pairwise(library.collect(it)))
+            "itertools.pairwise",
+            lazy("pairwise", lambda it: itertools.pairwise(library.collect(it))),
         ),
     }
     return PModule("itertools", members)
@@ -645,11 +933,16 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     # None (unhashable) for a mutable class that compares its fields.
     if "__hash__" not in namespace:
         if options.get("unsafe_hash") or (eq and options.get("frozen")):
-            namespace["__hash__"] = NativeMethod("__hash__", hashed)
+            namespace["__hash__"] = NativeMethod(
+                "__hash__", python_method(f"{cls.name}.__hash__", (), hashed)
+            )
         elif eq:
             namespace["__hash__"] = None
     for name, call in generated.items():
         if name not in namespace:
+            if name != "__init__":  # (which checks its own arguments)
+                params = () if name == "__repr__" else ("other",)
+                call = python_method(f"{cls.name}.{name}", params, call)
             namespace[name] = NativeMethod(name, call)
     return cls
 
@@ -676,6 +969,9 @@ def _dataclass_init(
     or default factory, in order, then `__post_init__` if the class has one."""
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if not args:  # `P.__init__()`: `self` is missing, and every field without a default
+            required = ["self", *(n for n, d in fields if _required(d) and n not in kwargs)]
+            bound_arguments(f"{cls.name}.__init__", tuple(required), [], {})
         self_, *values = args
         if len(values) > len(fields):
             raise ProgramError(
@@ -717,6 +1013,13 @@ def _dataclass_init(
             m.call_function(post, [self_])
 
     return init
+
+
+def _required(default: Any) -> bool:
+    """Whether a dataclass field of this default must be given."""
+    if type(default) is Field:
+        return default.factory is None and default.default is NO_DEFAULT
+    return default is NO_DEFAULT
 
 
 def collections_module(library: Library) -> PModule:
@@ -799,10 +1102,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         return tuple(self_.attrs[n] for n in names)
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if not args:  # `P.__init__()`
+            raise ProgramError(
+                f"{name}.__new__() missing 1 required positional argument: '_cls'",
+                kind="TypeError",
+            )
         self_, *positional = args
         if len(positional) > len(names):
             raise ProgramError(
-                f"{name}() takes {len(names)} arguments, {len(positional)} given", kind="TypeError"
+                f"{name}.__new__() takes {len(names) + 1} positional arguments but "
+                f"{len(positional) + 1} were given",
+                kind="TypeError",
             )
         for i, field_name in enumerate(names):
             if i < len(positional):
@@ -812,13 +1122,22 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
             elif field_name in fallback:
                 self_.attrs[field_name] = fallback[field_name]
             else:
+                missing = [n for n in names[i:] if n not in kwargs and n not in fallback]
+                quoted = [f"'{n}'" for n in missing]
+                listed = (
+                    " and ".join(quoted)
+                    if len(quoted) < 3
+                    else (", ".join(quoted[:-1]) + ", and " + quoted[-1])
+                )
+                plural = "" if len(missing) == 1 else "s"
                 raise ProgramError(
-                    f"{name}() missing 1 required positional argument: '{field_name}'",
+                    f"{name}.__new__() missing {len(missing)} required positional "
+                    f"argument{plural}: {listed}",
                     kind="TypeError",
                 )
         if kwargs:
             raise ProgramError(
-                f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'",
+                f"{name}.__new__() got an unexpected keyword argument '{next(iter(kwargs))}'",
                 kind="TypeError",
             )
 
@@ -844,8 +1163,16 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         return {n: args[0].attrs[n] for n in names}
 
     def replace(args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        if len(args) != 1:
+            given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
+            raise ProgramError(
+                f"{name}._replace() takes 1 positional argument but {given}"
+                if args
+                else f"{name}._replace() missing 1 required positional argument: 'self'",
+                kind="TypeError",
+            )
         unknown = [key for key in kwargs if key not in names]
-        if len(args) != 1 or unknown:
+        if unknown:
             raise ProgramError(
                 f"_replace() got unexpected field names {unknown}", kind="ValueError"
             )
@@ -854,18 +1181,23 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
         made.attrs.update(kwargs)
         return made
 
-    methods: dict[str, Call] = {
+    # As CPython's: a Python function of the named tuple's own, or tuple's C method.
+    python: dict[str, Call] = {
         "__init__": init,
-        "__repr__": representation,
-        "__eq__": equal,
-        "__hash__": hashed,
-        "__iter__": lambda a, k: values(a[0]),
-        "__getitem__": item,
-        "__len__": lambda a, k: len(names),
-        "_asdict": as_dict,
+        "__repr__": python_method(f"{name}.__repr__", (), representation),
+        "_asdict": python_method(f"{name}._asdict", (), as_dict),
         "_replace": replace,
     }
-    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in methods.items()}
+    of_tuple: dict[str, tuple[int, Call]] = {
+        "__eq__": (1, equal),
+        "__hash__": (0, hashed),
+        "__iter__": (0, lambda a, k: values(a[0])),
+        "__getitem__": (1, item),
+        "__len__": (0, lambda a, k: len(names)),
+    }
+    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in python.items()}
+    for key, (count, call) in of_tuple.items():
+        namespace[key] = NativeMethod(key, slot_method(key, count, call), "tuple")
     namespace["_fields"] = tuple(names)
     cls = PClass(name, (), namespace)
     return cls

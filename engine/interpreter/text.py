@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from types import GeneratorType
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
@@ -35,9 +36,8 @@ _SPEC = re.compile(
 )
 _MAX_PRECISION = 100
 
-# Calls a method of the program's own class: (instance, method name, arguments...) ->
-# result or NO_METHOD.
-DunderCaller = Callable[..., Any]
+# Calls a method of the program's own class: (instance, method name) -> result or MISSING.
+DunderCaller = Callable[..., Any]  # `call_dunder(instance, name, *args)`
 
 
 class Texts:
@@ -160,13 +160,13 @@ class Texts:
             value = self.to_str(value)
         elif conversion == ord("a"):
             value = self.to_repr(value).encode("ascii", "backslashreplace").decode("ascii")
-        kind = type(value)
-        if kind is PInstance:  # the class's own `__format__`, given the spec (even '')
+        if type(value) is PInstance:  # its class's own `__format__`, blank spec included
             text = self.call_dunder(value, "__format__", spec)
             if text is not NO_METHOD:
                 return self._must_be_str(text, "__format__")
         if not spec:
             return self.to_str(value)
+        kind = type(value)
         if kind is Value:
             raise ProgramError("a Value has no format; format its .data or .grad")
         if kind not in (int, float, bool, str):
@@ -304,6 +304,37 @@ def type_name(value: Any) -> str:
 
 
 _PLAIN = {int, float, bool, str, list, tuple, dict, range, Value}
+
+
+def cpython_type(value: Any) -> str:
+    """The name CPython's own messages give a value's type, for what a program's
+    `except TypeError as e: print(e)` shows: 'NoneType', 'function', 'type', 'generator'."""
+    kind = type(value)
+    if value is None:
+        return "NoneType"
+    if kind is PInstance:
+        return str(value.cls.name)
+    if kind is Function:
+        return "function"
+    if kind is BoundMethod:
+        return "method"
+    if isinstance(value, TypeObject) or kind is PClass:
+        return "type"
+    if isinstance(value, Builtin):
+        return "builtin_function_or_method"
+    if kind in _CPYTHON_NAMED:
+        return _CPYTHON_NAMED[kind]
+    return type_name(value)
+
+
+# Python's own lazy objects a program may hold, by the names CPython gives them.
+_CPYTHON_NAMED: dict[type, str] = {
+    GeneratorType: "generator",
+    zip: "zip",
+    enumerate: "enumerate",
+    map: "map",
+    filter: "filter",
+}
 
 
 def a_type(value: Any) -> str:

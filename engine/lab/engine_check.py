@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from backprop_animator.engine.lab.right_engine import agrees
+from backprop_animator.engine.lab.right_engine import agrees, sum_rounding
 from backprop_animator.engine.ops import op_key
 
 # Per pass: each node id's right locals by operand position, (child id, local), or None.
@@ -87,16 +87,17 @@ def _rules(
             continue  # already wrong: the first frame is the one to show
         pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
         correct = pass_right.get(node["id"])
-        mine = _learner_locals(frame["contributions"], frame, right)
-        if correct is None or mine is None:
+        found = _learner_locals(frame["contributions"], frame, right)
+        if correct is None or found is None:
             continue
+        mine, slack = found
         right_sum: dict[str, float] = {}
         for child, local in correct:
             right_sum[child] = right_sum.get(child, 0.0) + local
         checked[row["op"]] = True
         for child in [*right_sum, *(c for c in mine if c not in right_sum)]:
             learner, want = mine.get(child, 0.0), right_sum.get(child, 0.0)
-            if not agrees(learner, want):
+            if not agrees(learner, want) and abs(learner - want) > slack.get(child, 0.0):
                 row["first"] = {
                     "frame": index,
                     "node": node["id"],
@@ -115,23 +116,30 @@ def _rules(
 
 def _learner_locals(
     contributions: list[dict[str, Any]], frame: dict[str, Any], right: RightLocals
-) -> dict[str, float] | None:
+) -> tuple[dict[str, float], dict[str, float]] | None:
     """Each child's factor in one rule, all its writes together: read off the code where
     it could be, else what the write added (or wrote, for an `=` that did not keep the
     old gradient) over the upstream gradient; None when that cannot be known (an
-    upstream gradient of 0, a factor too large for a float)."""
+    upstream gradient of 0, a factor too large for a float). And each child's slack:
+    how far a factor measured from what a sum added may be off by that sum's rounding."""
     mine: dict[str, float] = {}
-    for c in contributions:
+    slack: dict[str, float] = {}
+    kept = _kept(frame, right)
+    for c, keeps in zip(contributions, kept, strict=True):
         local = c["local"]
         if local is None:
-            if c["upstream"] == 0:
+            upstream = c["upstream"]
+            if upstream == 0:
                 return None
-            adds = c["write"] == "+=" or (c["before"] != 0 and _kept(c, frame, right))
-            local = (c["delta"] if adds else c["after"]) / c["upstream"]
+            adds = c["write"] == "+=" or (c["before"] != 0 and keeps)
+            local = (c["delta"] if adds else c["after"]) / upstream
             if not math.isfinite(local):
                 return None
+            if adds:
+                rounding = sum_rounding(c["before"], c["after"]) / abs(upstream)
+                slack[c["to"]] = slack.get(c["to"], 0.0) + rounding
         mine[c["to"]] = mine.get(c["to"], 0.0) + local
-    return mine
+    return mine, slack
 
 
 def _sort(
@@ -201,28 +209,46 @@ def _sort_frame(trace: dict[str, Any], pass_index: int) -> int:
     )
 
 
-def _right_share(right: RightLocals, frame: dict[str, Any], child: str) -> float | None:
-    """What a right rule adds to `child` in this frame: its locals times the upstream."""
+def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
+    """For each write of one rule, whether an `=` kept what was there: it wrote the old
+    gradient plus a right share (`self.grad = tmp` with `tmp = self.grad + …`), an
+    accumulation all the same. A child the op uses twice (`a * a`, `b + b`) has a share
+    per use: an `=` keeps the gradient where it adds one of them, or all that the rule's
+    earlier writes to that child have not added yet, never a share they added already
+    (`b.grad += g` then `b.grad = 2 * g` loses the first)."""
+    contributions = frame["contributions"]
+    kept = [False] * len(contributions)
+    if all(c.get("write") != "=" for c in contributions):
+        return kept  # the usual rule: `+=` only
     pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
     locals_ = pass_right.get(frame["node"])
-    if not locals_ or not frame["contributions"]:
-        return None
-    upstream = frame["contributions"][0]["upstream"]
-    return float(sum(local for to, local in locals_ if to == child) * upstream)
-
-
-def _kept(c: dict[str, Any], frame: dict[str, Any], right: RightLocals) -> bool:
-    """Whether an `=` write kept what was there: it wrote the old gradient plus the
-    right share (`self.grad = tmp` with `tmp = self.grad + …`), an accumulation all
-    the same."""
-    share = _right_share(right, frame, c["to"])
-    return share is not None and agrees(c["after"] - c["before"], share)
+    if not locals_:
+        return kept
+    upstream = contributions[0]["upstream"]
+    shares: dict[str, list[float]] = {}
+    for to, local in locals_:
+        shares.setdefault(to, []).append(local * upstream)
+    added: dict[str, float] = {}  # what the rule's writes so far added to each child
+    for i, c in enumerate(contributions):
+        child = c["to"]
+        delta = c["after"] - c["before"]
+        if c["write"] == "=" and child in shares:
+            rest = sum(shares[child]) - added.get(child, 0.0)
+            rounding = sum_rounding(c["before"], c["after"])
+            kept[i] = any(
+                agrees(delta, share) or abs(delta - share) <= rounding
+                for share in (rest, *shares[child])
+            )
+        if c["write"] == "+=" or kept[i]:
+            added[child] = added.get(child, 0.0) + delta
+    return kept
 
 
 def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
     for index, frame in backwards:
-        for c in frame["contributions"]:
-            if c.get("write") == "=" and c["before"] != 0 and not _kept(c, frame, right):
+        kept = _kept(frame, right)
+        for c, keeps in zip(frame["contributions"], kept, strict=True):
+            if c.get("write") == "=" and c["before"] != 0 and not keeps:
                 first = {
                     "frame": index,
                     "node": frame["node"],

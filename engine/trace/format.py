@@ -135,6 +135,7 @@ class BackwardFrame(FrameBase):
     node: str
     text: str
     contributions: list[Contribution]
+    line: NotRequired[int]  # a rule the program called by hand: the line of the call
 
 
 class UpdateFrame(FrameBase):

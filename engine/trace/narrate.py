@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from backprop_animator.engine.lab.right_engine import sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
@@ -429,7 +430,8 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
 
 def no_rule_text(output: str, count: int) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
-    gradients itself (a loop or a recursion of its own)."""
+    gradients itself: a recursion of its own, or a loop whose writes read no node's
+    gradient (`child.grad += local`), so that no write says whose rule it is."""
     changes = "gradient changes" if count == 1 else "gradients change"
     return (
         f"{output}.backward() calls no node's rule: it writes the gradients itself, so "
@@ -611,10 +613,16 @@ def _parted_factors(
     """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
     factor (all its writes together) is not the right one."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
+    # A factor measured from what a `+=` added is only as good as the sum's rounding (a
+    # share of 1e-11 added to a gradient of 7.4): that much apart is not parted.
+    slack = _per_child(
+        [(c[0], sum_rounding(c[3], c[3] + c[2]) * abs(c[1] / c[2])) for c in contributions if c[2]]
+    )
     notes = []
     for child, correct in _per_child(right).items():
         local = mine.get(child, 0.0)
-        if abs(local - correct) > 1e-6 * max(1.0, abs(local), abs(correct)):
+        apart = abs(local - correct)
+        if apart > 1e-6 * max(1.0, abs(local), abs(correct)) and apart > slack.get(child, 0.0):
             notes.append(
                 f" The right local derivative for {name(child)} is {name.number(correct)}, "
                 f"not {name.number(local)}."

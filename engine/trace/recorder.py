@@ -54,7 +54,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_engine
-from backprop_animator.engine.lab.right_engine import RightEngine, right_locals
+from backprop_animator.engine.lab.right_engine import RightEngine, right_locals, sum_rounding
 from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
@@ -151,16 +151,22 @@ class Recorder:
         # A program whose only backward pass is its rules called by hand, node by node
         # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
         # first run counts those calls (`hand_rules`) and, having no pass, is run again
-        # with `hand_pass`, where the first such call opens pass 0 and the program's
-        # end closes it (`open_hand_pass`, `close_hand_pass`).
+        # with `hand_pass`, where each walk of such calls is a pass: the first call opens
+        # it, a new walk or the program's end closes it (`open_hand_pass`,
+        # `close_hand_pass`).
         self.hand_pass = False
         self.hand_rules = 0
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
         # holds those writes, so the trace keeps sort frames' `changes` (schema 2).
         self.sort_writes = False
+        # A rule the learner's backward() runs in its own loop, with no `_backward` of
+        # the node's (`child.grad += local * v.grad` for each child of v, microgpt's
+        # `_local_grads`): its writes so far, one backward frame once v's are done
+        # (`loop_rule`, `close_loop_rule`).
+        self.loop_rule: dict[str, Any] | None = None
+        self.loop_lines: dict[Value, dict[str, int]] = {}  # where each such rule wrote
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
-        self.hand_ran: set[Value] = set()  # the nodes whose rule the open hand pass ran
         self.hand_reached: set[Value] = set()  # and those its first node reaches
         self.hand_end = 0  # the frames up to its last rule's
         self.names = narrate.Names()
@@ -589,6 +595,7 @@ class Recorder:
         mistaken engine does, and the right engine's gradients of the pass, from the
         same gradients it started with, are kept beside (`correct_grad`).
         """
+        self.end_hand_walk()
         if self.pass_output is not None:
             raise ProgramError("backward() cannot be called inside another backward()")
         if self.rerun is not None:
@@ -788,6 +795,7 @@ class Recorder:
 
     def user_pass(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """`o.backward()` where o is an object of the program's own Value class."""
+        self.end_hand_walk()
         if self.pass_output is not None:
             return run()
         if self.mistake is not None:
@@ -803,18 +811,27 @@ class Recorder:
         self.sort_frame = sort = self.begin_pass(output, reachable)
         start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
+        # A backward() that raises an exception the program catches (a guard against a
+        # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
+        failed: ProgramError | None = None
+        result = None
         try:
             result = run()
+        except ProgramError as error:
+            if error.kind is None:
+                raise  # a bound: nothing may catch it, the run ends
+            failed = error
         finally:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
+        self.close_loop_rule()  # the last rule the program's own loop ran
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
         if not self.rule_order and len(sort["changes"]) > 1:
-            # backward() wrote the gradients itself (a loop or recursion of its own): no
-            # rule frames, every write in this frame, which the trace keeps (schema 2).
+            # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
+            # frames, every write in this frame, which the trace keeps (schema 2).
             changed = {node for node, field, b, a in sort["changes"] if b != a}
             sort["text"] = narrate.no_rule_text(self.names(output), len(changed))
             self.sort_writes = True
@@ -824,9 +841,9 @@ class Recorder:
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
         # after what their backward() wrote before it (a seed, gradients set to 0). A
-        # backward() that runs no rule of a node's (its loop adds each child's share
-        # itself, microgpt's `_local_grads`) wrote everything there: only its zeroing
-        # and its seed, up to its first other write, are a start.
+        # backward() that runs no rule of a node's (`narrate.no_rule_text`) wrote
+        # everything there: only its zeroing and its seed, up to its first other write,
+        # are a start.
         no_rule_ran = not self.rule_order
         for node, field, _, after in sort["changes"]:
             if field == "grad":
@@ -839,14 +856,18 @@ class Recorder:
         self.pass_end = len(self.frames)
         if self.rerun is not None:
             self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
+        if failed is not None:
+            raise failed
         return result
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """One `node._backward()` call inside a program-class pass: one backward frame.
         Outside a pass, a call by hand: counted, or with `hand_pass` the hand pass's."""
-        if self.in_rule is not None:
-            return run()
         node = instance.mirror
+        if self.in_rule is not None:
+            if node is None or self.in_rule["node"] is node:
+                return run()
+            return self.nested_rule(node, run)
         if self.pass_output is None:
             if node is None or self.passes:
                 return run()
@@ -854,32 +875,91 @@ class Recorder:
                 self.hand_rules += 1
                 return run()
             self.open_hand_pass(instance, node)
-        elif self.hand_pass and (node in self.hand_ran or node not in self.hand_reached):
-            # A rule the hand pass ran already, or of a node its first one does not
-            # reach (a graph built again): the program starts a new walk.
+        elif self.hand_pass and (node is self.pass_output or node not in self.hand_reached):
+            # The walk's first node again (seeded anew), or a node it does not reach (a
+            # graph built again): the program starts a new walk.
             self.close_hand_pass()
             self.open_hand_pass(instance, node)
         assert node is not None
-        called_at = self.state.position[0]
-        self.sync(node)
+        self.close_loop_rule()
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
+        if self.hand_pass:
+            rule["line"] = self.state.position[0]  # where the program called it
+        result = self.run_rule(rule, run)
+        if self.hand_pass:
+            self.hand_end = len(self.frames)
+        return result
+
+    def run_rule(self, rule: dict[str, Any], run: Callable[[], Any]) -> Any:
+        self.sync(rule["node"])
         self.in_rule = rule
         self.sort_frame = None  # the seed is done once the first rule runs
         try:
             result = run()
         finally:
             self.in_rule = None
-        self.rule_order.append(node)  # its mirror followed each write (`contribution`)
-        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
-        if self.hand_pass:
-            self.frames[-1]["line"] = called_at  # where the program called it
-            self.hand_ran.add(node)
-            self.hand_end = len(self.frames)
+        self.end_rule(rule)
         return result
 
+    def nested_rule(self, node: Value, run: Callable[[], Any]) -> Any:
+        """A rule that runs another node's rule (a recursion, `for c in self._prev:
+        c._backward()`): what the outer one wrote so far is its frame, the inner one has
+        its own, and what the outer one writes after it is a frame of its own again."""
+        outer = self.in_rule
+        assert outer is not None
+        if outer["tape"]:
+            self.end_rule(outer)
+        try:
+            return self.run_rule({"node": node, "tape": [], "writes": []}, run)
+        finally:
+            outer["tape"], outer["writes"] = [], []
+            self.sync(outer["node"])
+            self.in_rule = outer
+
+    def end_rule(self, rule: dict[str, Any]) -> None:
+        """A rule's backward frame, once: again only for writes made since the last."""
+        if rule.get("shown") and not rule["tape"]:
+            return
+        rule["shown"] = True
+        node = rule["node"]
+        self.rule_order.append(node)  # its mirror followed each write (`contribution`)
+        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
+        if "line" in rule:
+            self.frames[-1]["line"] = rule["line"]
+
+    def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
+        """A write into `child.grad` in a pass, outside any rule, whose term is
+        `<local> * owner.grad`: when `child` is one of `owner`'s operands, the learner's
+        backward() is running `owner`'s rule in a loop of its own. The rule it belongs
+        to (opened here, or `owner`'s still open), else None."""
+        if type(owner) is not PInstance or owner is child or self.hand_pass:
+            return None  # (a hand pass's own writes between its calls stay updates)
+        node = owner.mirror
+        if node is None or child.mirror not in node._prev:
+            return None
+        rule = self.loop_rule
+        if rule is None or rule["node"] is not node:
+            self.close_loop_rule()
+            self.sync(node)
+            self.sort_frame = None  # the seed is done once the first rule runs
+            self.loop_rule = rule = {"node": node, "tape": [], "writes": []}
+        return rule
+
+    def close_loop_rule(self) -> None:
+        """The rule the program's own loop was running is done: its backward frame."""
+        rule = self.loop_rule
+        if rule is None:
+            return
+        self.loop_rule = None
+        node = rule["node"]
+        lines = [line for _, line, _, _ in rule["writes"]]
+        self.loop_lines[node] = {"line": min(lines), "end_line": max(lines)}
+        self.rule_order.append(node)
+        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
+
     def open_hand_pass(self, instance: PInstance, output: Value) -> None:
-        """Pass 0 of a program that runs its rules by hand, from the first node it calls
-        one of: its build frames and, in place of a sort, a frame that says so."""
+        """A pass of a program that runs its rules by hand, from the first node of the
+        walk: its build frames and, in place of a sort, a frame that says so."""
         if self.mistake is not None:
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
@@ -892,17 +972,28 @@ class Recorder:
         shape = instance.cls.shape
         rule = shape.rule if shape is not None else "_backward"
         sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
+        # No seed here: the program gave its output the gradient it has (a change that
+        # changes nothing, so that the page shows that one rather than a seed of 1).
+        seeded = as_number(instance.attrs.get(shape.grad if shape is not None else "grad"), "grad")
+        sort["changes"].append((output, "grad", seeded, seeded))
+        self.sort_writes = True  # kept in a trace of one pass too
         self.sort_frame = None  # the program seeded its output before its first call
-        self.hand_ran = set()
         self.hand_reachable = reachable
         self.hand_reached = set(reachable)
         self.hand_start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
 
+    def end_hand_walk(self) -> None:
+        """A `backward()` called while a walk by hand is open: the walk ends there. (The
+        first run found no such call, but a second run may differ where the program
+        reads `time`'s clock, which counts the work of each run.)"""
+        if self.hand_pass and self.pass_output is not None and self.in_rule is None:
+            self.close_hand_pass()
+
     def close_hand_pass(self) -> None:
-        """The hand pass ends (the program ends, or calls a rule it ran already): the
-        pass is the rules it called, in the order it called them, checked against the
-        right engine's; the frames after its last rule belong to the next pass."""
+        """The hand pass ends (the program ends or starts a new walk): the pass is the
+        rules it called, in the order it called them, checked against the right
+        engine's; the frames after its last rule belong to the next pass."""
         output = self.pass_output
         assert output is not None
         self.pass_output = None
@@ -910,6 +1001,12 @@ class Recorder:
         self.shown.update(topo)
         reachable = self.hand_reachable
         self.right.run_pass(len(self.passes), output, reachable, self.hand_start, self.rule_locals)
+        # What the program wrote since the walk's last rule (a zeroing, the next seed)
+        # belongs to the next walk: the right engine starts there too.
+        for frame in self.frames[self.hand_end :]:
+            for node, field, _, _ in frame.get("changes", ()):
+                if field == "grad":
+                    self.right.touched.add(node)
         self.passes.append((output, topo, output.data))
         self.pass_end = self.hand_end
         for frame in self.frames[self.hand_end :]:
@@ -935,7 +1032,16 @@ class Recorder:
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
         added = delta if write == "+=" else after_number
-        if read is not None and not _times_upstream(read, upstream, added):
+        if (
+            read is not None
+            and not _times_upstream(read, upstream, added, 0.0)
+            and not (
+                write == "+="  # a tiny share added to a large gradient: the sum's rounding
+                and _times_upstream(
+                    read, upstream, added, sum_rounding(before_number, after_number)
+                )
+            )
+        ):
             # `other.data * other.grad`: a factor, but of some other node's gradient.
             read = None
         if read is not None:
@@ -1286,7 +1392,7 @@ class Recorder:
                 entry["correct_grad"] = float(correct[node])
             instance = instance_of.get(node)
             if instance is not None:
-                rule = rule_lines(instance)
+                rule = rule_lines(instance) or self.loop_lines.get(node)
                 if rule is not None:
                     entry["rule"] = rule
                 own_right = right.grads.get(node)
@@ -1302,10 +1408,14 @@ def rule_lines(instance: PInstance) -> dict[str, int] | None:
     """Where a program-class node's own `_backward` is written: `{"line", "end_line"}`.
 
     The function it holds when the program ends (a `def` or `lambda` of the program,
-    or a bound method of its class); None for anything else (`None`, a built-in).
+    or a bound method of its class), else its class's method of that name; None for
+    anything else (`None`, a built-in).
     """
     shape = instance.cls.shape
-    rule = instance.attrs.get(shape.rule if shape is not None else "_backward")
+    name = shape.rule if shape is not None else "_backward"
+    rule = instance.attrs.get(name)
+    if rule is None:  # a method of its class, one for every op (`if self._op == '+':`)
+        rule = instance.cls.lookup(name)
     if type(rule) is BoundMethod:
         rule = rule.function
     if type(rule) is not Function or rule.span[0] <= 0:
@@ -1467,11 +1577,12 @@ def not_finite(what: str, data: float) -> ProgramError:
     return ProgramError(not_finite_reason(what, data))
 
 
-def _times_upstream(local: float, upstream: float, added: float) -> bool:
-    """Whether a write added `local` times the rule's own node's gradient (within the
-    rounding of the write's own sum)."""
+def _times_upstream(local: float, upstream: float, added: float, rounding: float) -> bool:
+    """Whether a write added `local` times the rule's own node's gradient, within the
+    rounding of the write's own sum (`rounding`: a tiny share added to a large gradient
+    keeps few of its digits in `after - before`)."""
     product = local * upstream
-    return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300)
+    return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300) + rounding
 
 
 INF = math.inf

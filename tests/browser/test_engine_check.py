@@ -250,3 +250,63 @@ def test_rules_called_by_hand_show_the_call_and_are_checked(player_page: Page, s
     # a's gradient: 1 from d's rule, then −3 more from c's.
     assert {n["name"]: n["grad"] for n in trace["nodes"]}["a"] == -2.0
     expect(player_page.locator("[data-testid=node][data-grad='-2']")).to_have_count(1)
+
+
+# An engine that keeps (child, local derivative) pairs, and whose backward() adds each
+# child's share in a loop of its own but forgets the upstream gradient (`local` alone,
+# not `local * v.grad`): no write says whose share it is, so no rule is checked.
+PAIRS_ENGINE = """\
+class Value:
+    def __init__(self, data, parents=()):
+        self.data = data
+        self.grad = 0.0
+        self.parents = parents
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, ((self, other.data), (other, self.data)))
+
+    def __add__(self, other):
+        return Value(self.data + other.data, ((self, 1.0), (other, 1.0)))
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for child, _ in v.parents:
+                    visit(child)
+                order.append(v)
+
+        visit(self)
+        self.grad = 1.0
+        for v in reversed(order):
+            for child, local in v.parents:
+                child.grad += local
+
+
+a = Value(2.0)
+b = Value(-3.0)
+c = (a * b + a) * b
+c.backward()
+"""
+
+
+def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
+    player_page: Page, server: str
+) -> None:
+    # b's gradient ends wrong, and no row says right about what it could not see.
+    trace = trace_source(PAIRS_ENGINE)
+    check = trace["engine_check"]
+    assert {rule["verdict"] for rule in check["rules"]} == {"unchecked"}
+    assert len(_parted(trace)) > 0
+    open_player(player_page, player_url(server, PAIRS_ENGINE))
+
+    panel = player_page.get_by_test_id("engine-check")
+    _expect_rows_match(player_page, check)
+    expect(panel).to_contain_text("2 rules could not be checked: look there first")
+    expect(panel).not_to_contain_text("Every rule, the sort and += agree")
+    expect(panel.get_by_test_id("engine-check-sort")).to_contain_text("no order of rules to judge")
+    expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
+        "Every child keeps each share"
+    )

@@ -52,7 +52,8 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
 NUMBER_NAMES = ("data", "value", "val")
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
-    "operands", "_operands", "src", "_src", "sources",
+    "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
+    "pairs", "_pairs", "local_gradients", "_local_gradients",
 )  # fmt: skip
 
 

@@ -162,3 +162,41 @@ def test_the_gradient_check_moves_a_leaf_of_a_hand_pass() -> None:
 def test_a_program_with_no_pass_and_no_hand_call_is_still_refused() -> None:
     with pytest.raises(EngineError, match=r"call \.backward"):
         trace_source(ENGINE)
+
+
+def test_the_right_engine_starts_each_walk_where_the_program_left_the_gradients() -> None:
+    # The zeroing and the new seed between two walks are the second walk's start.
+    again = "for v in (x, w, b, xw, n, o):\n    v.grad = 0.0\no.grad = 1.0\n"
+    trace = trace_source(ENGINE + BY_HAND + again + BY_HAND)
+    assert all(node["grad"] == node["correct_grad"] for node in trace["nodes"])
+
+
+def test_a_rule_called_twice_in_a_walk_is_the_sorts_wrong_not_a_new_pass() -> None:
+    source = ENGINE + "o._backward()\nn._backward()\nn._backward()\nxw._backward()\n" + PRINT
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 1
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert trace["engine_check"]["sort"]["verdict"] == "wrong"
+
+
+def test_the_walk_starts_from_the_gradient_the_program_gave_its_first_node() -> None:
+    # No seed of 1 here: the sort frame says the output's gradient as it is (2).
+    source = ENGINE.replace("o.grad = 1.0\n", "o.grad = 2.0\n") + BY_HAND + PRINT
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    sort = next(f for f in trace["frames"] if f["phase"] == "sort")
+    assert [(c["before"], c["after"]) for c in sort["changes"]] == [(2.0, 2.0)]
+    unseeded = ENGINE.replace("o.grad = 1.0\n", "") + BY_HAND + PRINT
+    trace = trace_source(unseeded)
+    assert trace["schema"] == 2  # the sort frame's change is kept in one pass too
+    sort = next(f for f in trace["frames"] if f["phase"] == "sort")
+    assert [(c["before"], c["after"]) for c in sort["changes"]] == [(0.0, 0.0)]
+
+
+def test_gradients_worked_out_by_hand_between_calls_stay_updates() -> None:
+    source = ENGINE + "o._backward()\nn._backward()\nx.grad += w.data * xw.grad\n" + PRINT
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    updates = [f for f in trace["frames"] if f["phase"] == "update"]
+    assert updates[-1]["line"] == source.splitlines().index("x.grad += w.data * xw.grad") + 1
+    assert len(backward_frames(trace, 0)) == 2

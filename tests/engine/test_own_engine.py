@@ -612,3 +612,138 @@ def test_a_right_engine_is_checked_right_whatever_its_backward_writes_first(sour
     leaves = [node for node in trace["nodes"] if node["kind"] == "leaf"]
     assert leaves and all(node["correct_grad"] == node["grad"] for node in leaves)
     assert trace["engine_check"]["sort"]["verdict"] == "right"
+
+
+# One `_backward` method of the class for every op, dispatched on `_op` (no closure on
+# the node): each node's call of it is that node's rule.
+DISPATCHED = """\
+import math
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), '+')
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), '*')
+
+    def tanh(self):
+        return Value(math.tanh(self.data), (self,), 'tanh')
+
+    def _backward(self):
+        if self._op == '+':
+            a, b = self._prev
+            a.grad += self.grad
+            b.grad += self.grad
+        elif self._op == '*':
+            a, b = self._prev
+            a.grad += b.data * self.grad
+            b.grad += a.data * self.grad
+        elif self._op == 'tanh':
+            (a,) = self._prev
+            a.grad += (1 - self.data ** 2) * self.grad
+
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+x = Value(2.0); w = Value(-3.0); b = Value(6.5)
+o = (x * w + b).tanh()
+o.backward()
+print(x.grad, w.grad, b.grad)
+"""
+
+
+def test_a_rule_method_of_the_class_is_each_nodes_rule() -> None:
+    trace = trace_source(DISPATCHED)
+    assert printed_lines(trace) == run_in_cpython(DISPATCHED)
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert len(frames) == len(trace["nodes"])  # every node's call, leaves included
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {
+        "*": "right", "+": "right", "tanh": "right"
+    }  # fmt: skip
+    method_line = DISPATCHED.splitlines().index("    def _backward(self):") + 1
+    assert {rule["line"] for rule in check["rules"]} == {method_line}
+    # The learner's writes are the method's lines.
+    lines = {c["line"] for f in frames for c in f["contributions"]}
+    assert lines and all(method_line < line < method_line + 12 for line in lines)
+    wrong = DISPATCHED.replace("(1 - self.data ** 2) * self.grad", "(1 - self.data) * self.grad")
+    rules = enginecheck_source(wrong)["rules"]
+    assert {rule["op"]: rule["verdict"] for rule in rules}["tanh"] == "wrong"
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_a_backward_that_runs_each_nodes_rule_in_its_own_loop_shows_each_rule() -> None:
+    # microgpt's engine: no `_backward` on a node, backward() adds `local * v.grad` into
+    # each child of v itself. Each v's writes are v's rule: one backward frame each,
+    # the local read off the code, checked against the right engine by op.
+    source = LOCAL_GRADS.replace(
+        "    def backward(self):",
+        "    def __add__(self, other):\n"
+        "        return Value(self.data + other.data, (self, other), (1, 1))\n"
+        "    def backward(self):",
+    ).replace("z = a * b\n", "z = a * b + a\n")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    ops = {node["id"]: node["op"] for node in trace["nodes"]}
+    assert [ops[f["node"]] for f in frames] == ["+", "*"]
+    mul = frames[1]["contributions"]
+    assert [(c["local"], c["write"]) for c in mul] == [(4.0, "+="), (3.0, "+=")]
+    check = trace["engine_check"]
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "right"}
+    assert check["sort"]["verdict"] == "right"
+    # A wrong local derivative in the learner's table is found at its op.
+    wrong = source.replace("(other.data, self.data))", "(self.data, other.data))")
+    check = enginecheck_source(wrong)
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "wrong", "+": "right"}
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_a_rule_that_runs_its_childrens_rules_gives_each_its_own_frame() -> None:
+    # A recursive `_backward` method (the walk from a node down a tree): each node's
+    # writes are its frame, in the order they ran, each rule checked by op.
+    source = DISPATCHED.replace(
+        "            a.grad += (1 - self.data ** 2) * self.grad\n",
+        "            a.grad += (1 - self.data ** 2) * self.grad\n"
+        "        for c in self._prev:\n            c._backward()\n",
+    ).replace(
+        "        build(self)\n        self.grad = 1.0\n        for v in reversed(topo):\n"
+        "            v._backward()\n",
+        "        self.grad = 1.0\n        self._backward()\n",
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert len(frames) == len(trace["nodes"])  # one each: a tree
+    check = trace["engine_check"]
+    assert {r["verdict"] for r in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == "right"
+
+
+def test_a_classs_own_setattr_runs_for_a_rules_writes() -> None:
+    # The hook clamps every gradient it is given, as CPython runs it.
+    source = ENGINE_HOOKED = program_examples.OWN_ENGINE_FORK.replace(
+        "    def __repr__(self):",
+        "    def __setattr__(self, name, value):\n"
+        "        if name == 'grad':\n"
+        "            value = max(-1.0, min(1.0, value))\n"
+        "        object.__setattr__(self, name, value)\n\n"
+        "    def __repr__(self):",
+    )
+    assert ENGINE_HOOKED != program_examples.OWN_ENGINE_FORK
+    assert_same_output(printed_lines(trace_source(source)), run_in_cpython(source))

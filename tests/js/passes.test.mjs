@@ -361,4 +361,14 @@ describe("one pass whose backward() writes the gradients itself (no rule runs)",
     seedOnly.frames[2].changes = [change("n3", 0, 1)];
     assert.equal(isMultiPass(seedOnly), false);
   });
+
+  it("shows a pass run by hand from the gradient its program gave the output, not 1", () => {
+    // A walk by hand from c, whose program set c.grad = 2 (or never set it: 0).
+    for (const given of [2, 0]) {
+      const byHand = structuredClone(trace);
+      byHand.frames[2].changes = [change("n3", given, given)];
+      assert.ok(isMultiPass(byHand));
+      assert.equal(stateAt(createTimeline(byHand), 2).grads[3], given);
+    }
+  });
 });

@@ -87,6 +87,15 @@ function ruleRow(rule, { nameOf, jump }) {
 }
 
 /**
+ * Whether any rule of a node ran: a backward() that adds each child's share in a loop of
+ * its own (no rule per node) leaves the sort and `+=` nothing to judge.
+ * @param {import("../passes/trace.js").Trace} trace
+ */
+function ranRules(trace) {
+  return trace.frames.some((frame) => frame.phase === "backward");
+}
+
+/**
  * The sort's row.
  * @param {import("../passes/trace.js").EngineCheck["sort"]} sort
  * @param {import("../passes/trace.js").Trace} trace
@@ -107,6 +116,10 @@ function sortRow(sort, trace, { nameOf, jump }) {
           : `. ${who}'s rule never runs. `,
       jump(sortFirst.frame),
     );
+  } else if (!ranRules(trace)) {
+    sortParts.push(
+      ". backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge.",
+    );
   } else sortParts.push(". Every rule runs once, after all of its node's consumers.");
   return html(
     "li",
@@ -118,9 +131,10 @@ function sortRow(sort, trace, { nameOf, jump }) {
 /**
  * The row for `+=`.
  * @param {import("../passes/trace.js").EngineCheck["accumulation"]} accumulation
+ * @param {import("../passes/trace.js").Trace} trace
  * @param {RowContext} ctx
  */
-function accumulationRow(accumulation, { nameOf, jump }) {
+function accumulationRow(accumulation, trace, { nameOf, jump }) {
   const sumParts = /** @type {(Node | string)[]} */ ([
     html("code", { text: "+=" }),
     ": ",
@@ -133,6 +147,8 @@ function accumulationRow(accumulation, { nameOf, jump }) {
         `${formatValue(lost.lost)} already there is lost. `,
       jump(lost.frame),
     );
+  } else if (!ranRules(trace)) {
+    sumParts.push(". No rule ran, so no write could be told apart from the others.");
   } else sumParts.push(". Every child keeps each share it is given.");
   return html(
     "li",
@@ -162,11 +178,13 @@ function engineSummary(check, trace) {
   const unchecked = check.rules.filter((rule) => rule.verdict === "unchecked").length;
   const summary = wrong
     ? `Your engine parts from a right one: ${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value.`
-    : parted
-      ? `Every rule, the sort and += agree with a right engine, yet ${parted} ${parted === 1 ? "gradient differs" : "gradients differ"}: look at the seed and at what runs between passes.`
-      : unchecked
-        ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
-        : "Your engine agrees with a right one on this program: every gradient is right.";
+    : parted && unchecked
+      ? `${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value, and ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be checked: look there first.`
+      : parted
+        ? `Every rule, the sort and += agree with a right engine, yet ${parted} ${parted === 1 ? "gradient differs" : "gradients differ"}: look at the seed and at what runs between passes.`
+        : unchecked
+          ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
+          : "Your engine agrees with a right one on this program: every gradient is right.";
   return { wrong, summary };
 }
 
@@ -191,7 +209,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
   };
   const rows = check.rules.map((rule) => ruleRow(rule, ctx));
   const sort = sortRow(check.sort, trace, ctx);
-  const accumulation = accumulationRow(check.accumulation, ctx);
+  const accumulation = accumulationRow(check.accumulation, trace, ctx);
   const { wrong, summary } = engineSummary(check, trace);
 
   container.replaceChildren(

@@ -35,12 +35,15 @@ export const PASS_KEYFRAME_INTERVAL = 64;
  */
 
 /**
- * Whether a sort frame holds writes besides the seed (a backward() that writes the
- * gradients itself): only the multi-pass timeline replays them.
+ * Whether a sort frame holds writes besides a seed of 1 (a backward() that writes the
+ * gradients itself; a pass run by hand, whose output has the gradient the program gave
+ * it): only the multi-pass timeline replays them.
  * @param {import("./trace.js").Frame} frame
  */
 const sortWrites = (frame) =>
-  frame.phase === "sort" && Array.isArray(frame.changes) && frame.changes.length > 1;
+  frame.phase === "sort" &&
+  Array.isArray(frame.changes) &&
+  (frame.changes.length > 1 || frame.changes.some((change) => change.after !== 1));
 
 /**
  * Whether a trace needs this module: several passes, values changed between them,

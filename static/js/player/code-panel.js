@@ -101,7 +101,7 @@ function rule({ trace, rules, sourceLines }, node, marked, running) {
     return [
       codeBlock(lines, running ? (writes.size ? writes : new Set(lines.keys())) : new Set(), {
         first,
-        label: `Your program \u00B7 ${span} (its own _backward)`,
+        label: `Your program \u00B7 ${span} (its own rule)`,
       }),
     ];
   }

@@ -112,24 +112,14 @@ class Library:
     # Helpers
 
     def type_member(self, kind: TypeObject, name: str) -> Any:
-        """`str.lower`, `dict.fromkeys`: a built-in type's method read off the type (an
-        unbound method: its object comes first), or MISSING."""
-        if kind.name == "dict" and name == "fromkeys":
-            return Builtin("fromkeys", self.fromkeys)
+        """`str.lower`, `list.append`: a built-in type's method read off the type (an
+        unbound method: its object comes first), or MISSING (`dict.fromkeys` is one of
+        `TypeObject.members`)."""
         for python_type in kind.types:
             call = self.machine.direct.get(python_type, {}).get(name)
             if call is not None:
                 return _unbound(kind.name, name, python_type, call)
         return MISSING
-
-    def fromkeys(self, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
-        if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("dict.fromkeys() takes an iterable and a value", kind="TypeError")
-        keys = self.collect(args[0])
-        for key in keys:
-            self.machine.key(key)
-        value = args[1] if len(args) == 2 else None
-        return dict.fromkeys(keys, value)
 
     def number_methods(self) -> dict[type, dict[str, Callable[[Any], Builtin]]]:
         """`n.bit_length()`, `n.bit_count()`, `x.is_integer()`: Python's own, on a number."""
@@ -397,6 +387,13 @@ class Library:
             words = "divmod() takes two numbers"
             raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
+        plain = (*NUMBERS, PInstance)
+        if type(args[0]) not in plain or type(args[1]) not in plain:
+            raise ProgramError(
+                "unsupported operand type(s) for divmod(): "
+                f"'{python_type_name(args[0])}' and '{python_type_name(args[1])}'",
+                kind="TypeError",
+            )
         if type(args[1]) in NUMBERS and args[1] == 0 and type(args[0]) in NUMBERS:
             float_ = type(args[0]) is float or type(args[1]) is float
             zero = ZeroDivisionError(

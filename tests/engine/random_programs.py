@@ -24,15 +24,8 @@ Block = Callable[[random.Random], list[str]]
 # `program(rng, stable=True)` never writes them, so the suite's differential test
 # covers only what agrees; run as a module, the generator writes them too.
 GAPS = (
-    "encode()",
-    "'word'",  # operators on a string: CPython's operator TypeErrors (another change)
-    "(1, 2) + x",
-    "xs + ys",
-    "lambda t: -t",  # unary minus and `*` of strings (operator TypeErrors)
-    "lambda t: t * t",
-    "'x' * x",
-    "xs < ys",
-
+    "encode()",  # bytes are not values here
+    "xs < ys",  # lists of strings and numbers: CPython names the items' types, not 'list'
 )  # fmt: skip
 _stable = False
 
@@ -307,7 +300,6 @@ def block_lists(rng: random.Random) -> list[str]:
                     "{t: i for i, t in enumerate(xs)}",
                     "{t for t in ys}",
                     "sum(t for t in ys)",
-                    "xs + ys",
                     "xs * 2",
                     "xs == ys",
                     "xs < ys",
@@ -739,8 +731,7 @@ def block_exceptions(rng: random.Random) -> list[str]:
     risky = pick(
         rng,
         ["1 / x", "[1, 2][x]", "{'a': 1}[x]", "int('x' * x)", "x.missing", "undefined",
-         "(1, 2) + x",
-         "math.sqrt(x)", "math.log(x)", "[].pop()", "next(iter([]))",
+              "math.sqrt(x)", "math.log(x)", "[].pop()", "next(iter([]))",
          "float('nope')", "'abc'.index('z')", "[1, 2].index(x)", "1 % x", "divmod(1, x)",
          "{}.popitem()", "x ** -1", "int(None) if x else 0",
          "assert x > 5, f'small {x}'", "raise KeyError(x)", "raise ValueError('bad', x)",

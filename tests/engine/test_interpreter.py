@@ -523,7 +523,7 @@ print(oct(8), oct(-9), int('ff', 16), int('101', 2), int(' 17 ', 8), int('0x1f',
 calls = [
     lambda: (1,).index(5), lambda: {}.popitem(), lambda: str.lower(5),
     lambda: (1).bit_length(2), lambda: int('9', 8), lambda: int(5, 2), lambda: divmod(1.0, 0),
-    lambda: divmod(1, 0), lambda: pow(2, 3, 0), lambda: pow(2, -1, 4),
+    lambda: divmod(1, 0), lambda: pow(2, 3, 0), lambda: pow(2, -1, 4), lambda: divmod(1, 'a'),
 ]
 for f in calls:
     try:

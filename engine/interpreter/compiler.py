@@ -604,9 +604,15 @@ class Compiler(ExpressionCompiler):
                 state.charge(len(left) * times)
                 left *= times
                 return left
+            elif op == "|" and type(left) is dict and type(right) is dict:
+                # `d |= other`: the same dict, updated (another name for it sees it).
+                state.check_items(len(left) + len(right))
+                state.charge(len(right))
+                left.update(right)
+                return left
             elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
-                left.items = sets.combine(state, SET_OPERATORS[op], left, right).items
+                sets.combine_in_place(state, SET_OPERATORS[op], left, right)
                 return left
             try:
                 return binary(op, left, right)

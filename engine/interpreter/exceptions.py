@@ -43,6 +43,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("ValueError", "Exception"),
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
+    ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name
     ("NameError", "Exception"),
     ("AssertionError", "Exception"),
     ("RuntimeError", "Exception"),
@@ -76,6 +77,8 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
             refused.args_seen = (f"{args[0].cls.name}() takes no keyword arguments",)
             raise refused
         args[0].attrs["args"] = tuple(args[1:])
+        if any(cls.name == "StopIteration" for cls in args[0].cls.mro):
+            args[0].attrs["value"] = args[1] if len(args) > 1 else None  # CPython's `.value`
 
     def text(args: list[Any], kwargs: dict[str, Any]) -> str:
         values = arguments_of(args[0])
@@ -209,6 +212,8 @@ def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInsta
         return error.instance
     instance = PInstance(classes.get(error.kind or "", classes["Exception"]))
     instance.attrs["args"] = (error.message,) if error.args_seen is None else error.args_seen
+    if error.kind == "StopIteration":  # `e.value`: what the generator returned, or None
+        instance.attrs["value"] = instance.attrs["args"][0] if instance.attrs["args"] else None
     return instance
 
 

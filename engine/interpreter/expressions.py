@@ -264,16 +264,21 @@ class ExpressionCompiler:
             if star is None:
                 if len(items) != count:
                     raise ProgramError(
-                        f"cannot unpack {len(items)} values into {count} names"
+                        f"not enough values to unpack (expected {count}, got {len(items)})"
                         if len(items) < count
-                        else f"too many values to unpack (expected {count})"
+                        else f"too many values to unpack (expected {count})",
+                        kind="ValueError",
                     )
                 for store, item in zip(stores, items, strict=True):
                     store(f, item)
                 return
             after = count - star - 1
             if len(items) < count - 1:
-                raise ProgramError(f"not enough values to unpack (expected at least {count - 1})")
+                raise ProgramError(
+                    f"not enough values to unpack (expected at least {count - 1},"
+                    f" got {len(items)})",
+                    kind="ValueError",
+                )
             for i in range(star):
                 stores[i](f, items[i])
             stores[star](f, list(items[star : len(items) - after]))
@@ -1079,14 +1084,22 @@ class ExpressionCompiler:
 
             return make_tuple
 
+        # CPython 3.11 compiles a display of three or more constants (`{3, 1, 2}`) to a
+        # frozenset constant, which its compiler builds twice, then copied into the set:
+        # the same steps give the same table, so the same order.
+        folded = len(node.elts) > 2 and all(map(_folded_constant, node.elts))
+
         def make_set(f: Frame) -> PSet:
             content = values(f)
             for item in content:
                 m.key(item)
             try:
-                return PSet(content)
+                result = PSet(content)
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None
+            if folded and result.mirror is not None:
+                result.mirror = set(frozenset(tuple(frozenset(content))))
+            return result
 
         return make_set
 
@@ -1346,3 +1359,15 @@ def _uses_super(body: list[ast.stmt] | ast.expr) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == "super" for node in nodes for n in ast.walk(node)
     )
+
+
+def _folded_constant(node: ast.expr) -> bool:
+    """Whether CPython's compiler folds `node` into a constant (a literal, a signed
+    number, a tuple of such)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd | ast.Invert):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.Tuple):
+        return all(map(_folded_constant, node.elts))
+    return False

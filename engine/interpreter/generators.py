@@ -249,5 +249,13 @@ def advance(generator: Any, step: Callable[[], Any]) -> Any:
         raise ProgramError("generator already executing", kind="ValueError")
     try:
         return step()
-    except StopIteration:
-        raise ProgramError("StopIteration", kind="StopIteration") from None
+    except StopIteration as stop:
+        raise stop_iteration(stop.value) from None
+
+
+def stop_iteration(value: Any) -> ProgramError:
+    """The StopIteration of an iterator that has ended: its `args` are CPython's (the
+    generator's return value, or none, so `str(e)` is empty)."""
+    error = ProgramError("StopIteration", kind="StopIteration")
+    error.args_seen = () if value is None else (value,)
+    return error

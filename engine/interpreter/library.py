@@ -23,7 +23,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     program_raise,
     wrong_arguments,
 )
-from backprop_animator.engine.interpreter.generators import generator_methods
+from backprop_animator.engine.interpreter.generators import generator_methods, stop_iteration
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
@@ -56,9 +56,14 @@ from backprop_animator.engine.interpreter.runtime import (
     MOVES_PER_STEP,
     ProgramError,
     State,
+    caught_as,
 )
 from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
-from backprop_animator.engine.interpreter.text import NO_METHOD, a_type, type_name
+from backprop_animator.engine.interpreter.text import (
+    NO_METHOD,
+    a_type,
+    python_type_name,
+)
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
 
@@ -80,6 +85,7 @@ class Library:
         self.object_class = PClass("object", (), {})
         self.object_class.builtin = True
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
+        machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
         machine.methods.update(
@@ -88,6 +94,8 @@ class Library:
                 dict: self.dict_methods(),
                 PSet: self.set_methods(),
                 str: self.str_methods(),
+                **self.number_methods(),
+                tuple: self.tuple_methods(),
                 GeneratorType: generator_methods(
                     machine.state,
                     machine.exceptions,
@@ -95,12 +103,61 @@ class Library:
                 ),
             }
         )
+        machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
             for kind, table in machine.methods.items()
         }
 
     # Helpers
+
+    def type_member(self, kind: TypeObject, name: str) -> Any:
+        """`str.lower`, `list.append`: a built-in type's method read off the type (an
+        unbound method: its object comes first), or MISSING (`dict.fromkeys` is one of
+        `TypeObject.members`)."""
+        for python_type in kind.types:
+            call = self.machine.direct.get(python_type, {}).get(name)
+            if call is not None:
+                return _unbound(kind.name, name, python_type, call)
+        return MISSING
+
+    def number_methods(self) -> dict[type, dict[str, Callable[[Any], Builtin]]]:
+        """`n.bit_length()`, `n.bit_count()`, `x.is_integer()`: Python's own, on a number."""
+
+        def plain(name: str) -> Callable[[Any, list[Any], dict[str, Any]], Any]:
+            def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+                if args or kwargs:
+                    given = len(args) + len(kwargs)
+                    owner = "int" if type(obj) is bool else type(obj).__name__
+                    wrong = TypeError(f"{owner}.{name}() takes no arguments ({given} given)")
+                    raise caught_as(f"{name}() takes no arguments", wrong)
+                return getattr(type(obj), name)(obj)  # a fixed name, on a plain number
+
+            return method
+
+        integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
+        real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
+        return {int: integer, bool: integer, float: real}
+
+    def tuple_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        state = self.state
+        m = self.machine
+
+        def index(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = one(args, kwargs, "index")
+            state.charge(len(obj))
+            for i, candidate in enumerate(obj):
+                if m.compare("==", candidate, item):
+                    return i
+            missing = ValueError("tuple.index(x): x not in tuple")
+            raise caught_as("index(): the value is not in the tuple", missing)
+
+        def count(obj: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]) -> int:
+            item = one(args, kwargs, "count")
+            state.charge(len(obj))
+            return sum(1 for candidate in obj if m.compare("==", candidate, item))
+
+        return {"index": self.bound(index, "index"), "count": self.bound(count, "count")}
 
     def items(self, iterable: Any) -> Iterator[Any]:
         """Iterate a program value, charging a step per item."""
@@ -147,6 +204,7 @@ class Library:
             "map": Builtin("map", self.map_),
             "filter": Builtin("filter", self.filter_),
             "isinstance": Builtin("isinstance", self.isinstance_),
+            "issubclass": Builtin("issubclass", self.issubclass_),
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
@@ -155,16 +213,14 @@ class Library:
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
-            "set": TypeObject(
-                "set", lambda a, k: self.make_set(self.collect(a[0]) if a else []), (PSet,)
-            ),
+            "set": TypeObject("set", lambda a, k: self.set_(a), (PSet,)),
             "dict": self.dict_type(),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
-            **m.exceptions,
+            **{name: cls for name, cls in m.exceptions.items() if name != "FrozenInstanceError"},
             "property": Builtin("property", self.property_),
             "object": self.object_class,
             "staticmethod": Builtin(
@@ -189,6 +245,7 @@ class Library:
             "chr": Builtin("chr", self.chr_),
             "bin": Builtin("bin", lambda a, k: bin(self.integer(one(a, k, "bin")))),
             "hex": Builtin("hex", lambda a, k: hex(self.integer(one(a, k, "hex")))),
+            "oct": Builtin("oct", lambda a, k: oct(self.integer(one(a, k, "oct")))),
         }
         names["type"] = Builtin("type", self.type_of(names))
         return names
@@ -275,7 +332,7 @@ class Library:
                 return found
             if value is None:  # `type(self.grad_fn).__name__` of a leaf: CPython's name
                 return none_type
-            name = type_name(value)
+            name = python_type_name(value)  # `type(print).__name__` as CPython's too
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
             return others[name]
@@ -322,14 +379,27 @@ class Library:
         self.state.charge(max(1, int(exponent).bit_length()))
         try:
             return self.state.check_int(pow(base, exponent, modulus))
-        except (ValueError, ZeroDivisionError) as error:
-            raise ProgramError(f"pow(): {error}", kind="ValueError") from None
+        except (ValueError, ZeroDivisionError) as error:  # CPython's class and words
+            raise caught_as(f"pow(): {error}", error) from None
 
     def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
         if kwargs or len(args) != 2:
             words = "divmod() takes two numbers"
             raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
+        plain = (*NUMBERS, PInstance)
+        if type(args[0]) not in plain or type(args[1]) not in plain:
+            raise ProgramError(
+                "unsupported operand type(s) for divmod(): "
+                f"'{python_type_name(args[0])}' and '{python_type_name(args[1])}'",
+                kind="TypeError",
+            )
+        if type(args[1]) in NUMBERS and args[1] == 0 and type(args[0]) in NUMBERS:
+            float_ = type(args[0]) is float or type(args[1]) is float
+            zero = ZeroDivisionError(
+                "float divmod()" if float_ else "integer division or modulo by zero"
+            )
+            raise caught_as("divmod(): division by zero", zero)
         return (binary("//", args[0], args[1]), binary("%", args[0], args[1]))
 
     def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -342,10 +412,10 @@ class Library:
         self.state.charge(1)
         try:
             return next(iterator)
-        except StopIteration:
+        except StopIteration as stop:
             if len(args) == 2:
                 return args[1]
-            raise ProgramError("StopIteration", kind="StopIteration") from None
+            raise stop_iteration(stop.value) from None
 
     def unary_function(self, name: str) -> Call:
         """`tanh(x)` and friends of the straight-line language: a Value's method, or the
@@ -415,7 +485,8 @@ class Library:
             result = self.machine.call_dunder(value, "__len__")
             if type(result) is int:
                 return result
-        raise ProgramError(f"{a_type(value)} has no len()")
+        missing = TypeError(f"object of type '{python_type_name(value)}' has no len()")
+        raise caught_as(f"{a_type(value)} has no len()", missing)
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
@@ -431,6 +502,9 @@ class Library:
             words = "sum() takes an iterable and an optional start"
             raise wrong_arguments(words, "sum", args, kwargs)
         total = args[1] if len(args) == 2 else start
+        if type(total) is str:
+            wrong = TypeError("sum() can't sum strings [use ''.join(seq) instead]")
+            raise caught_as("sum() of strings: use ''.join(...)", wrong)
         binary = self.machine.binary
         state = self.state
         for item in self.machine.iterate(args[0]):  # `self.items`, one generator fewer
@@ -452,7 +526,8 @@ class Library:
         if not candidates:
             if has_default:
                 return default
-            raise ProgramError(f"{which}() of an empty sequence")
+            empty = ValueError(f"{which}() arg is an empty sequence")
+            raise caught_as(f"{which}() of an empty sequence", empty)
         best = candidates[0]
         best_key = best if key is None else self.machine.call(key, [best])
         op = "<" if which == "min" else ">"
@@ -470,7 +545,8 @@ class Library:
             result = self.machine.call_dunder(value, "__abs__")
             if result is not NO_METHOD:
                 return result
-        raise ProgramError(f"abs() needs a number, not {a_type(value)}")
+        wrong = TypeError(f"bad operand type for abs(): '{python_type_name(value)}'")
+        raise caught_as(f"abs() needs a number, not {a_type(value)}", wrong)
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
@@ -523,16 +599,16 @@ class Library:
             return
         size = 0
         for k in keys:
-            if type(k) not in NUMBERS and type(k) not in (str, tuple):
+            if type(k) not in NUMBERS and type(k) not in (str, tuple, list):
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
-            size += 1 if type(k) is not tuple else 1 + self.state.measure(k)
+            size += 1 if type(k) not in (tuple, list) else 1 + self.state.measure(k)
         # n log n comparisons, each walking its keys.
         self.state.charge(size * max(1, len(items).bit_length()))
         order = list(range(len(items)))
         try:
             order.sort(key=keys.__getitem__, reverse=self.machine.truthy(reverse))
-        except TypeError:
-            raise ProgramError("these items cannot be compared with each other") from None
+        except TypeError as error:  # Python's own sort of the same keys: CPython's words
+            raise caught_as("these items cannot be compared with each other", error) from None
         items[:] = [items[i] for i in order]
 
     def sort_by_dunders(self, items: list[Any], keys: list[Any], reverse: Any) -> None:
@@ -613,6 +689,24 @@ class Library:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
 
+    def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
+        built-in exceptions among them) and `object`."""
+        if kwargs or len(args) != 2:
+            raise ProgramError("issubclass() takes a class and a class (or a tuple of them)")
+        cls, classes = args
+        if type(cls) is not PClass and cls is not self.object_class:
+            raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
+        options = classes if type(classes) is tuple else (classes,)
+        for option in options:
+            if option is self.object_class:
+                return True
+            if type(option) is not PClass:
+                raise ProgramError("issubclass() takes the program's classes here")
+            if option in cls.mro:
+                return True
+        return False
+
     def converted(self, value: Any, dunder: str, kind: type) -> Any:
         """`float(v)` / `int(v)` of an object of the program's class: its own `__float__`
         / `__int__`, which must give that type, as CPython requires."""
@@ -636,13 +730,28 @@ class Library:
     def int_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         if not args and not kwargs:
             return 0  # `int()`, as `defaultdict(int)` calls it
-        if kwargs or len(args) != 1:
+        base = kwargs.pop("base", args[1] if len(args) == 2 else None)  # `int('ff', 16)`
+        if kwargs or not 1 <= len(args) <= 2:
             raise ProgramError("int() takes one number or string here")
+        if base is not None:
+            if type(args[0]) is not str:
+                wrong = TypeError("int() can't convert non-string with explicit base")
+                raise caught_as("int() with a base takes a string", wrong)
+            if type(base) not in (int, bool):
+                raise ProgramError("int()'s base must be an integer", kind="TypeError")
+            if len(args[0]) > 1_300:
+                raise ProgramError("int(): this string is too long to be a bounded integer")
+            try:
+                return self.state.check_int(int(args[0], base))
+            except ValueError as error:
+                raise caught_as(f"int(): {error}", error) from None
         value = self.converted(args[0], "__int__", int)
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
-            return self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no()
+            return (
+                self.state.check_int(int(value)) if type(value) in (*NUMBERS, str) else _no(value)
+            )
         except (ValueError, OverflowError) as error:
             raise caught_as(f"int(): {error}", error) from None
 
@@ -667,6 +776,13 @@ class Library:
         items = self.collect(args[0])
         self.state.check_nesting(items)
         return tuple(items)
+
+    def set_(self, args: list[Any]) -> PSet:
+        """`set(x)`; of a set, CPython's copy (its order too)."""
+        if args and type(args[0]) is PSet:
+            self.state.charge(len(args[0]))
+            return sets.copy(args[0])
+        return self.make_set(self.collect(args[0]) if args else [])
 
     def make_set(self, items: list[Any]) -> PSet:
         key = self.machine.key
@@ -800,7 +916,14 @@ class Library:
             return sum(1 for candidate in obj if m.compare("==", candidate, item))
 
         def remove(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            del obj[index(obj, [one(args, kwargs, "remove", list)], {})]
+            item = one(args, kwargs, "remove", list)
+            state.charge(len(obj))
+            for i, candidate in enumerate(obj):
+                if m.compare("==", candidate, item):
+                    del obj[i]
+                    return
+            missing = ValueError("list.remove(x): x not in list")
+            raise caught_as("remove(): the value is not in the list", missing)
 
         def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             key = kwargs.pop("key", None)
@@ -894,20 +1017,29 @@ class Library:
     def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
 
+        # The views are lists, which print as CPython's views (`dict_keys(['a'])`).
+        register = self.machine.register
+
         def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
             none(args, kwargs, "keys", dict)
             state.charge(len(obj))
-            return list(obj.keys())
+            view = list(obj.keys())
+            register(view, "dict_keys")
+            return view
 
         def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
             none(args, kwargs, "values", dict)
             state.charge(len(obj))
-            return list(obj.values())
+            view = list(obj.values())
+            register(view, "dict_values")
+            return view
 
         def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
             none(args, kwargs, "items", dict)
             state.charge(len(obj))
-            return list(obj.items())
+            view = list(obj.items())
+            register(view, "dict_items")
+            return view
 
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if kwargs or not 1 <= len(args) <= 2:
@@ -955,7 +1087,15 @@ class Library:
             none(args, kwargs, "clear", dict)
             obj.clear()
 
+        def popitem(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if not obj:
+                empty = ProgramError("popitem(): the dict is empty", kind="KeyError")
+                empty.args_seen = ("popitem(): dictionary is empty",)
+                raise empty
+            return obj.popitem()  # the last pair put in, as CPython's
+
         table = {
+            "popitem": popitem,
             "keys": keys,
             "values": values,
             "items": items,
@@ -991,7 +1131,7 @@ class Library:
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
-                obj.items[item] = None
+                obj.add(item)
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 
@@ -1000,22 +1140,22 @@ class Library:
                 add(obj, [item], {})
 
         def discard(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            obj.items.pop(self.machine.key(one(args, kwargs, "discard", PSet)), None)
+            obj.discard(self.machine.key(one(args, kwargs, "discard", PSet)))
 
         def remove(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             item = self.machine.key(one(args, kwargs, "remove", PSet))
             if item not in obj.items:
                 raise ProgramError("remove(): the item is not in the set")
-            del obj.items[item]
+            obj.discard(item)
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
             none(args, kwargs, "copy", PSet)
             state.charge(len(obj))
-            return PSet(obj.items)
+            return sets.copy(obj)
 
         def clear(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             none(args, kwargs, "clear", PSet)
-            obj.items.clear()
+            obj.clear()
 
         def algebra(name: str) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
             def method(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1025,9 +1165,16 @@ class Library:
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
-                result = PSet(obj.items)
+                result = sets.copy(obj)
+                sources: list[Any] = []
                 for arg in args:  # `a.union(b, c)`: any iterables, one after the other
-                    result = sets.combine(state, name, result, self.make_set(self.collect(arg)))
+                    items = self.collect(arg)
+                    other = self.make_set(items)
+                    result = sets.combine(state, name, result, other)
+                    sources.append(arg.mirror if type(arg) is PSet else items)
+                # CPython's own method on the same items gives its order of the result.
+                if obj.mirror is not None and all(map(sets.orderable, sources)):
+                    result.mirror = getattr(obj.mirror, name)(*sources)
                 return result
 
             return method
@@ -1036,9 +1183,7 @@ class Library:
             none(args, kwargs, "pop", PSet)
             if not obj.items:
                 raise ProgramError("pop from an empty set", kind="KeyError")
-            item = next(iter(obj.items))
-            del obj.items[item]
-            return item
+            return obj.pop()
 
         table = {
             "add": add,
@@ -1062,9 +1207,13 @@ class Library:
         def join(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             parts = self.collect(one(args, kwargs, "join", str))
             total = 0
-            for part in parts:
+            for position, part in enumerate(parts):
                 if type(part) is not str:
-                    raise ProgramError(f"join() needs strings, found {a_type(part)}")
+                    wrong = TypeError(
+                        f"sequence item {position}: expected str instance, "
+                        f"{python_type_name(part)} found"
+                    )
+                    raise caught_as(f"join() needs strings, found {a_type(part)}", wrong)
                 total += len(part) + len(obj)
                 state.check_str(total)
             return obj.join(parts)
@@ -1094,13 +1243,16 @@ class Library:
             return method
 
         def replace(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            if kwargs or len(args) != 2 or any(type(a) is not str for a in args):
+            count = args[2] if len(args) == 3 else -1  # `replace(old, new, count)`
+            if kwargs or len(args) not in (2, 3) or any(type(a) is not str for a in args[:2]):
                 raise wrong_arguments(
                     "replace() takes two strings here", "replace", args, kwargs, str
                 )
-            old, new = args
+            if type(count) not in (int, bool):
+                raise ProgramError("replace()'s count must be an integer", kind="TypeError")
+            old, new = args[:2]
             state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
-            return obj.replace(old, new)
+            return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             return texts.format(obj, _fill(args) + "<" + str(_width(args[:1])))
@@ -1148,7 +1300,12 @@ class Library:
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + "^" + str(_width(args[:1])))
+            # Python's own: an odd margin's extra fill goes left when the width is odd,
+            # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
+            fill = _fill(args)
+            width = _width(args[:1])
+            state.check_str(width)
+            return obj.center(width, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             width = _width(args)
@@ -1164,6 +1321,7 @@ class Library:
             ljust=ljust,
             rjust=rjust,
         )
+        table.update({name: _general_str_method(state, name) for name in _STR_GENERAL})
         return {name: self.bound(call, name) for name, call in table.items()}
 
     # Modules
@@ -1192,13 +1350,20 @@ class Library:
             for arg in args:
                 if type(arg) not in NUMBERS:
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
-                    raise ProgramError(
-                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}"
+                    wrong = python_type_name(arg)
+                    words = (
+                        f"'{wrong}' object cannot be interpreted as an integer"
+                        if name in ("gcd", "factorial", "isqrt")
+                        else f"must be real number, not {wrong}"
+                    )
+                    raise caught_as(
+                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}",
+                        TypeError(words),
                     )
             try:
                 result = function(*args)
-            except TypeError as error:
-                raise ProgramError(f"math.{name}(): {error}") from None
+            except TypeError as error:  # caught as CPython's TypeError, in its words
+                raise caught_as(f"math.{name}(): {error}", error) from None
             except (ArithmeticError, ValueError) as error:
                 raise number_error(f"math.{name}", error) from None
             if type(result) is int:
@@ -1377,12 +1542,27 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
         raise ProgramError(str(error), kind="ValueError") from None
 
 
-def caught_as(message: str, error: Exception) -> ProgramError:
-    """An error of a built-in, in the engine's words uncaught and as CPython's class and
-    words for `except` (`int('x')`: a ValueError whose `str` is CPython's)."""
-    made = ProgramError(message, kind=type(error).__name__)
-    made.args_seen = (str(error),)
-    return made
+def _unbound(
+    owner: str,
+    name: str,
+    python_type: type,
+    call: Callable[[Any, list[Any], dict[str, Any]], Any],
+) -> Builtin:
+    """`str.lower` as a function of a string (`sorted(words, key=str.lower)`)."""
+
+    def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if not args:
+            wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
+            raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
+        if type(args[0]) is not python_type:
+            wrong = TypeError(
+                f"descriptor '{name}' for '{owner}' objects doesn't apply to a "
+                f"'{python_type_name(args[0])}' object"
+            )
+            raise caught_as(f"{owner}.{name}() takes a {owner} first", wrong)
+        return call(args[0], args[1:], kwargs)
+
+    return Builtin(name, method)
 
 
 class _Numbering:
@@ -1528,6 +1708,53 @@ _STR_METHODS: dict[str, Callable[..., Any]] = {
     "removeprefix": str.removeprefix,
     "removesuffix": str.removesuffix,
 }
+# String methods Python runs on strings, integers, None and tuples of strings alone
+# (`str_methods`' `general`); a keyword one does not take is Python's own TypeError.
+_STR_GENERAL: dict[str, Callable[..., Any]] = {
+    name: getattr(str, name)
+    for name in (
+        "index", "rindex", "find", "rfind", "count", "split", "rsplit", "splitlines",
+        "startswith", "endswith", "strip", "lstrip", "rstrip", "isidentifier", "istitle",
+        "isdecimal", "isnumeric", "isprintable", "isascii", "expandtabs",
+    )
+}  # fmt: skip
+
+
+def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:
+    """A method that takes strings, small integers, None or a tuple of strings
+    (`split(',', maxsplit=1)`, `index('a', 2)`, `startswith(('a', 'b'))`): Python's
+    own, which calls back into nothing; its errors are CPython's, caught as such."""
+
+    def method(obj: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        for value in (*args, *kwargs.values()):
+            if not _plain_argument(value):
+                raise ProgramError(f"{name}() takes strings and integers here")
+        if name == "expandtabs":
+            tab = (args or list(kwargs.values()) or [8])[0]
+            state.check_str(len(obj) * max(1, tab if type(tab) is int else 1))
+        state.charge(len(obj) // 10)
+        try:
+            result = _STR_GENERAL[name](obj, *args, **kwargs)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise caught_as(f"{name}(): {error}", error) from None
+        if type(result) is list:
+            state.check_items(len(result))
+        elif type(result) is str:
+            state.check_str(len(result))
+        return result
+
+    return method
+
+
+def _plain_argument(value: Any) -> bool:
+    kind = type(value)
+    if kind is int:
+        return bool(-(2**63) <= value < 2**63)
+    if kind is tuple:
+        return len(value) <= 1000 and all(type(item) is str for item in value)
+    return kind is str or kind is bool or value is None
+
+
 # The methods of `_STR_METHODS` whose one string argument is not optional.
 _ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffix"})
 
@@ -1653,5 +1880,9 @@ def _width(args: list[Any]) -> int:
     return max(0, int(args[0]))
 
 
-def _no() -> int:
-    raise ProgramError("int() takes a number or a string")
+def _no(value: Any) -> int:
+    raise ProgramError(
+        "int() argument must be a string, a bytes-like object or a real number, "
+        f"not '{python_type_name(value)}'",
+        kind="TypeError",
+    )

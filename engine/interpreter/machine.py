@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
     MISSING,
     Annotation,
     BoundMethod,
@@ -50,12 +52,14 @@ from backprop_animator.engine.interpreter.runtime import (
     SMALL_INT,
     ProgramError,
     State,
+    caught_as,
 )
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     Texts,
     a_type,
     cpython_type,
+    python_type_name,
     type_name,
 )
 from backprop_animator.engine.ops import FUNCTIONS, OPS
@@ -131,6 +135,8 @@ class Machine:
         # The same methods unbound, where a method is the same for every object of the
         # type (`call(obj, args, kwargs)`): a call `obj.append(x)` runs it at once.
         self.direct: dict[type, dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]] = {}
+        # `str.lower`, `dict.fromkeys`: a built-in type's member, or MISSING (the library's).
+        self.type_member: Callable[[TypeObject, str], Any] = lambda kind, name: MISSING
         # The built-in exception classes by name (`engine.interpreter.exceptions`).
         self.exceptions: dict[str, PClass] = {}
         # Dicts and lists that `collections` made (by id, with the object kept alive so
@@ -138,6 +144,17 @@ class Machine:
         # `(obj, kind, factory)`, kind "defaultdict", "Counter" or "deque".
         self.collections: dict[int, tuple[Any, str, Any]] = {}
         self.texts.collections = self.collections
+
+    def register(self, obj: Any, kind: str, factory: Any = None) -> None:
+        """Keep `obj` in `collections` as a `kind` (also "dict_keys", "dict_values",
+        "dict_items": the lists a dict's views are, which print as CPython's views)."""
+        registry = self.collections
+        if len(registry) >= PRUNE_AT:
+            # Forget the ones only the registry still holds (a loop's temporary deques).
+            for key, (held, _, _) in list(registry.items()):
+                if sys.getrefcount(held) <= UNUSED_REFCOUNT:
+                    del registry[key]
+        registry[id(obj)] = (obj, kind, factory)
 
     # Calls
 
@@ -239,9 +256,7 @@ class Machine:
         params = fn.params
         variables: dict[str, Any] = {}
         if len(args) > len(params) and fn.vararg is None:
-            raise ProgramError(
-                f"{fn.name}() takes {len(params)} positional arguments but {len(args)} were given"
-            )
+            raise too_many_arguments(fn, len(args), kwargs)
         variables.update(zip(params, args, strict=False))
         if fn.vararg is not None:
             rest = args[len(params) :]
@@ -250,25 +265,37 @@ class Machine:
         extra: dict[str, Any] = {}
         for name, value in kwargs.items():
             if name in variables:
-                raise ProgramError(f"{fn.name}() got multiple values for argument '{name}'")
+                raise ProgramError(
+                    f"{qualified(fn)}() got multiple values for argument '{name}'",
+                    kind="TypeError",
+                )
             if name in params or name in fn.kwonly:
                 variables[name] = value
             elif fn.kwarg is not None:
                 extra[name] = value
             else:
-                raise ProgramError(f"{fn.name}() got an unexpected keyword argument '{name}'")
+                raise ProgramError(
+                    f"{qualified(fn)}() got an unexpected keyword argument '{name}'",
+                    kind="TypeError",
+                )
         first_default = len(params) - len(fn.defaults)
+        missing: list[str] = []
         for i, name in enumerate(params):
             if name not in variables:
                 if i >= first_default:
                     variables[name] = fn.defaults[i - first_default]
                 else:
-                    raise ProgramError(f"{fn.name}() is missing the argument '{name}'")
+                    missing.append(name)
+        if missing:
+            raise missing_arguments(fn, missing, "positional")
         for name in fn.kwonly:
             if name not in variables:
                 if name not in fn.kwdefaults:
-                    raise ProgramError(f"{fn.name}() is missing the keyword argument '{name}'")
-                variables[name] = fn.kwdefaults[name]
+                    missing.append(name)
+                else:
+                    variables[name] = fn.kwdefaults[name]
+        if missing:
+            raise missing_arguments(fn, missing, "keyword-only")
         if fn.kwarg is not None:
             variables[fn.kwarg] = extra
         return variables
@@ -296,7 +323,7 @@ class Machine:
         elif type(init) is NativeMethod:
             init.call([instance, *args], kwargs or {})
         elif args or kwargs:
-            raise ProgramError(f"{cls.name}() takes no arguments")
+            raise ProgramError(f"{cls.name}() takes no arguments", kind="TypeError")
         shape = cls.shape or find_shape(cls, instance.attrs)
         if shape is not None:
             cls.shape = shape
@@ -408,15 +435,30 @@ class Machine:
         table = self.methods.get(kind)
         if table is not None and name in table:
             return table[name](obj)
-        if kind is TypeObject and name in obj.members:
-            return obj.members[name]  # `dict.fromkeys`
+        if kind is TypeObject:  # `dict.fromkeys`, `str.lower`
+            if name in obj.members:
+                return obj.members[name]
+            member = self.type_member(obj, name)
+            if member is not MISSING:
+                return member
         if kind is str and name == "format":
             raise ProgramError("str.format is not available here; use an f-string")
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):
-            raise ProgramError(
+            # Uncaught, a hint; caught (`hasattr(x, 'data')`), CPython's AttributeError.
+            error = ProgramError(
                 f"'{type_name(obj)}' object has no attribute '{name}' here: this is a plain "
                 "number. In a program with functions, loops, several backward() calls or "
-                "other Python, numbers stay numbers; make inputs with Value(2.0)"
+                "other Python, numbers stay numbers; make inputs with Value(2.0)",
+                kind="AttributeError",
+            )
+            error.args_seen = (f"'{type_name(obj)}' object has no attribute '{name}'",)
+            raise error
+        python_type = PYTHON_TYPES.get(kind)
+        if python_type is not None and not hasattr(python_type, name):
+            # CPython has no such attribute either: its AttributeError, caught as one.
+            raise ProgramError(
+                f"'{python_type.__name__}' object has no attribute '{name}'",
+                kind="AttributeError",
             )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
@@ -546,13 +588,21 @@ class Machine:
             return Builtin("__setattr__", lambda a, k: self.object_setattr([self_, *a], k))
         raise ProgramError(f"super() has no attribute '{name}'")
 
-    def set_attr(self, obj: Any, name: str, value: Any, hook: bool = True) -> None:
+    def set_attr(
+        self, obj: Any, name: str, value: Any, hook: bool = True, initial: bool = False
+    ) -> None:
         """`obj.name = value`: through its class's own `__setattr__` when it has one
-        (`hook`; not for `object.__setattr__`, which that one calls to write)."""
+        (`hook`; not for `object.__setattr__`, which that one calls to write); `initial`:
+        a dataclass's own `__init__` setting a field (which a frozen one's may, as
+        CPython's `object.__setattr__` does)."""
         kind = type(obj)
         if kind is PInstance:
             attrs = obj.attrs
             if obj.cls.has_properties:
+                if not initial and obj.cls.lookup(FROZEN) is True:
+                    raise ProgramError(
+                        f"cannot assign to field '{name}'", kind="FrozenInstanceError"
+                    )
                 if hook:
                     own = obj.cls.lookup("__setattr__")
                     if type(own) is Function:
@@ -757,6 +807,10 @@ class Machine:
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
+        if op == "|" and lt is dict and rt is dict:  # `a | b` of two dicts: a new dict
+            state.check_items(len(left) + len(right))
+            state.charge(len(left) + len(right))
+            return {**left, **right}
         combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
         if combined is not None:
             return combined
@@ -848,6 +902,9 @@ class Machine:
                 return bool(_ORDER[op](left, right))
             except TypeError:
                 pass
+        elif lt is PSet and rt is PSet:  # subset and superset, as CPython's sets order
+            self.state.charge(min(len(left), len(right)))
+            return bool(_ORDER[op](left.items.keys(), right.items.keys()))
         hint = "; compare their .data" if lt is Value or rt is Value else ""
         failed = ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
@@ -879,13 +936,30 @@ class Machine:
         if kind in SIZED:
             if kind is str:
                 if type(item) is not str:
-                    raise ProgramError("'in <string>' needs a string on its left")
+                    raise ProgramError(
+                        "'in <string>' requires string as left operand, not "
+                        f"{python_type_name(item)}",
+                        kind="TypeError",
+                    )
                 self.state.charge(len(container) // 10)
             else:
                 self.state.charge(len(container))
                 self.state.charge_walk(item)
             return item in container
-        raise ProgramError(f"'in' needs a container, not {a_type(container)}")
+        iterable = kind is not PInstance or any(
+            type(container.cls.lookup(name)) is not type(MISSING)
+            for name in ("__iter__", "__getitem__")
+        )
+        if iterable and (kind is PInstance or kind in ITERATOR_TYPES):
+            # No `__contains__`: CPython compares with each item its iteration gives.
+            for candidate in self.iterate(container):
+                self.state.charge(1)
+                if self.compare("==", candidate, item):
+                    return True
+            return False
+        raise ProgramError(
+            f"argument of type '{python_type_name(container)}' is not iterable", kind="TypeError"
+        )
 
     def charge_compare(self, left: Any, right: Any) -> None:
         """Charge for the work Python does comparing two values: the items it walks."""
@@ -903,7 +977,13 @@ class Machine:
         if kind in SIMPLE_KEYS:
             return key
         if kind in UNHASHABLE:
-            raise ProgramError(f"{a_type(key)} cannot be put in a set or used as a key")
+            words = f"unhashable type: '{python_type_name(key)}'"
+            unhashable = ProgramError(
+                f"{words} ({a_type(key)} cannot be put in a set or used as a key)",
+                kind="TypeError",
+            )
+            unhashable.args_seen = (words,)
+            raise unhashable
         if kind is tuple:
             self.state.charge_walk(key)
         elif kind is PInstance and key.cls.hash_rule is not None:
@@ -917,14 +997,30 @@ class Machine:
         if kind is dict:
             return _live(value, "dictionary")
         if kind is PSet:
-            return _live(value.items, "Set")
+            return _live(value.ordered(), "Set")
         if kind in SIZED or kind in ITERATOR_TYPES:
             return iter(value)
         if kind is PInstance:
             result = self.call_dunder(value, "__iter__")
             if result is not NO_METHOD:
                 return self.iterate(result)
-        raise ProgramError(f"{a_type(value)} cannot be iterated over")
+            if type(value.cls.lookup("__getitem__")) is not type(MISSING):
+                return self._indexed(value)
+        raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def _indexed(self, value: PInstance) -> Iterator[Any]:
+        """CPython's old sequence protocol: a class with `__getitem__` and no `__iter__`
+        is iterated by `obj[0]`, `obj[1]`... until its `__getitem__` raises IndexError."""
+        index = 0
+        while True:
+            try:
+                item = self.call_dunder(value, "__getitem__", index)
+            except ProgramError as error:
+                if error.kind in ("IndexError", "StopIteration"):
+                    return
+                raise
+            yield item
+            index += 1
 
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
@@ -966,7 +1062,7 @@ class Machine:
                     failed = ProgramError(f"index {key} is out of range", kind="IndexError")
                     failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
                     raise failed from None
-            raise ProgramError(f"indices must be integers, not {type_name(key)}")
+            raise bad_index(obj, key)
         raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
 
     def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
@@ -1012,7 +1108,7 @@ class Machine:
                 except ValueError as error:
                     raise ProgramError(str(error)) from None
                 return
-            raise ProgramError(f"list indices must be integers, not {type_name(key)}")
+            raise bad_index(obj, key)
         if kind is PInstance:
             result = self.call_dunder(obj, "__setitem__", key, value)
             if result is not NO_METHOD:
@@ -1027,7 +1123,7 @@ class Machine:
             if count > room:
                 self.state.check_items(count + MAX_ITEMS - room)
             self.state.charge(count // ITEMS_PER_STEP)
-            return list(value.items if type(value) is PSet else value)
+            return list(value.ordered() if type(value) is PSet else value)
         out: list[Any] = []
         state = self.state
         for item in self.iterate(value):
@@ -1047,9 +1143,20 @@ class Machine:
                     self.key(key)
                 del obj[key]
                 return
-        except (KeyError, IndexError):
-            raise ProgramError("del: no such key or index") from None
-        raise ProgramError(f"{a_type(obj)} does not support item deletion")
+        except KeyError:
+            missing = ProgramError("del: no such key", kind="KeyError")
+            missing.args_seen = (key,)  # a KeyError shows its key
+            raise missing from None
+        except IndexError:
+            raise caught_as(
+                "del: no such index", IndexError("list assignment index out of range")
+            ) from None
+        # `del stack[i]`: the class's own `__delitem__`.
+        if kind is PInstance and self.call_dunder(obj, "__delitem__", key) is not NO_METHOD:
+            return
+        raise ProgramError(
+            f"'{python_type_name(obj)}' object doesn't support item deletion", kind="TypeError"
+        )
 
 
 ITERATOR_TYPES = frozenset(
@@ -1072,7 +1179,71 @@ ITERATOR_TYPES = frozenset(
 )
 
 
-def _live(table: dict[Any, Any], what: str) -> Iterator[Any]:
+# The registry of `collections` objects is pruned when it reaches this size; an object
+# referred to only by its registry entry (and the pruning loop) has this refcount.
+PRUNE_AT = 10_000
+UNUSED_REFCOUNT = 3
+
+# The built-in types whose attributes are CPython's (the name looked up on the type
+# itself, never on a program's value): an attribute none of them has is a plain
+# AttributeError; one CPython has and this interpreter lacks is refused as not available.
+PYTHON_TYPES: dict[type, type] = {
+    kind: kind for kind in (int, float, bool, str, list, tuple, dict, range, type(None))
+}
+PYTHON_TYPES[PSet] = set
+
+
+def bad_index(obj: Any, key: Any) -> ProgramError:
+    """CPython's TypeError for `xs[1.5]`, `'ab'[None]`."""
+    name = python_type_name(key)
+    if type(obj) is str:
+        return ProgramError(f"string indices must be integers, not '{name}'", kind="TypeError")
+    return ProgramError(
+        f"{type(obj).__name__} indices must be integers or slices, not {name}", kind="TypeError"
+    )
+
+
+def qualified(fn: Function) -> str:
+    """The name CPython's argument errors give a function: `Vec.add` for a method."""
+    return fn.name if fn.owner is None else f"{fn.owner.name}.{fn.name}"
+
+
+def too_many_arguments(fn: Function, given: int, kwargs: dict[str, Any]) -> ProgramError:
+    """CPython's words: `f() takes from 1 to 2 positional arguments but 3 were given`."""
+    most = len(fn.params)
+    least = most - len(fn.defaults)
+    takes = f"from {least} to {most}" if least != most else str(most)
+    plural = "" if takes == "1" else "s"
+    were = "was" if given == 1 else "were"
+    keywords = sum(1 for name in kwargs if name in fn.kwonly)
+    if keywords:  # `but 3 positional arguments (and 1 keyword-only argument) were given`
+        were = (
+            f"positional argument{'' if given == 1 else 's'} (and {keywords} keyword-only "
+            f"argument{'' if keywords == 1 else 's'}) were"
+        )
+    return ProgramError(
+        f"{qualified(fn)}() takes {takes} positional argument{plural} but {given} {were} given",
+        kind="TypeError",
+    )
+
+
+def missing_arguments(fn: Function, names: list[str], which: str) -> ProgramError:
+    """CPython's words: `f() missing 2 required positional arguments: 'a' and 'b'`."""
+    quoted = [f"'{name}'" for name in names]
+    if len(quoted) == 1:
+        listed = quoted[0]
+    elif len(quoted) == 2:
+        listed = f"{quoted[0]} and {quoted[1]}"
+    else:
+        listed = ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
+    plural = "" if len(names) == 1 else "s"
+    return ProgramError(
+        f"{qualified(fn)}() missing {len(names)} required {which} argument{plural}: {listed}",
+        kind="TypeError",
+    )
+
+
+def _live(table: Iterable[Any], what: str) -> Iterator[Any]:
     """Iterate a dict's keys (or a set's items) without copying them, as CPython does:
     changing its size meanwhile is the error CPython raises, not a copy per loop."""
     try:

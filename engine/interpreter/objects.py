@@ -17,6 +17,7 @@ set exactly as it would there.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -127,7 +128,7 @@ class PClass:
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
-            type(v) is PProperty for c in self.mro for v in c.namespace.values()
+            type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
@@ -350,26 +351,84 @@ class Inert:
         self.name = name
 
 
+# In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
+FROZEN = "__dataclass_frozen__"
+
+
 class PSet:
     """A set that iterates in insertion order, so a program's run does not depend on ids.
 
     CPython orders a set of objects by their addresses, which change from run to run;
     here `for child in v._prev` always visits children in the order they were added.
+    A set of numbers (ints, bools, floats and tuples of them, whose hashes are the same
+    in every CPython run) is ordered as CPython orders it, so `print({3, 1, 2})` prints
+    `{1, 2, 3}`: `mirror` is a Python set of the same items, built and changed by the
+    same operations as CPython's (its table, and so its order, is CPython's), or None
+    once an item of another kind has been added.
     """
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "mirror")
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         self.items: dict[Any, None] = dict.fromkeys(items)
+        self.mirror: set[Any] | None = (
+            set(tuple(self.items)) if all(map(ordered_by_hash, self.items)) else None
+        )
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self.items)
+        return iter(self.items if self.mirror is None else self.mirror)
 
     def __len__(self) -> int:
         return len(self.items)
 
     def __contains__(self, item: Any) -> bool:
         return item in self.items
+
+    def __eq__(self, other: object) -> bool:
+        """`{1, 2} == {2, 1}`, in a list too: the same items, as CPython's sets compare."""
+        return type(other) is PSet and self.items.keys() == other.items.keys()
+
+    __hash__ = object.__hash__  # never a program's key (Machine.key refuses a set)
+
+    def ordered(self) -> Iterable[Any]:
+        """The items in the order the program sees them (CPython's, for numbers)."""
+        return self.items if self.mirror is None else self.mirror
+
+    def add(self, item: Any) -> None:
+        self.items[item] = None
+        if self.mirror is not None:
+            if ordered_by_hash(item):
+                self.mirror.add(item)
+            else:
+                self.mirror = None
+
+    def discard(self, item: Any) -> None:
+        self.items.pop(item, None)
+        if self.mirror is not None:
+            self.mirror.discard(item)
+
+    def pop(self) -> Any:
+        """CPython's `set.pop()`: the item its table gives first."""
+        item = next(iter(self.items)) if self.mirror is None else self.mirror.pop()
+        del self.items[item]
+        return item
+
+    def clear(self) -> None:
+        self.items.clear()
+        if self.mirror is not None:
+            self.mirror.clear()
+
+
+def ordered_by_hash(item: Any) -> bool:
+    """Whether CPython's hash of `item` is the same in every run (so is a set's order)."""
+    kind = type(item)
+    if kind is int or kind is bool:
+        return True
+    if kind is float:
+        return not math.isnan(item)  # a NaN hashes by its address
+    if kind is tuple:
+        return all(map(ordered_by_hash, item))
+    return False
 
 
 class Annotation:

@@ -80,13 +80,35 @@ class ProgramError(EngineError):
         return self
 
     def finished(self) -> EngineError:
-        """The plain `EngineError` the API returns, its chain said in words."""
+        """The plain `EngineError` the API returns, its chain said in words. An error
+        a program could have caught starts as CPython's traceback ends (`IndexError: list
+        index out of range`), the engine's sentence after it when that says more."""
         message = self.message
+        if self.kind is not None and not message.startswith(f"{self.kind}:"):
+            words = self.cpython_words()
+            if words is not None:
+                said = f"{self.kind}: {words}" if words else self.kind
+                if message == said or not words or message.endswith(words):
+                    message = said  # `/: division by zero` says no more than CPython's
+                elif message.startswith(words):
+                    message = said + message[len(words) :]  # `... here: this is a plain`
+                else:
+                    message = f"{said} — {message}"
         if self.chain:
             message = f"{message} ({describe_chain(self.chain)})"
         if self.hint is not None:
             message = f"{message} — {self.hint}"
         return EngineError(message, self.line, self.column)
+
+    def cpython_words(self) -> str | None:
+        """What `str(e)` shows of this error in CPython, or None when its arguments are
+        the program's own objects (only the running program could show those)."""
+        args = (self.message,) if self.args_seen is None else self.args_seen
+        if not all(type(arg) in _SHOWN for arg in args):
+            return None
+        if len(args) == 1:
+            return repr(args[0]) if self.kind == "KeyError" else str(args[0])
+        return "" if not args else repr(args)
 
     def runaway(self) -> bool:
         """Whether this is a bound an endless loop runs into (steps, time, nodes), not yet
@@ -96,6 +118,18 @@ class ProgramError(EngineError):
             and self.hint is None
             and any(name in self.message for name in RUNAWAY_BOUNDS)
         )
+
+
+def caught_as(message: str, error: Exception) -> ProgramError:
+    """An error of a built-in, in the engine's words uncaught and as CPython's class and
+    words for `except` (`int('x')`: a ValueError whose `str` is CPython's)."""
+    made = ProgramError(message, kind=type(error).__name__)
+    made.args_seen = (str(error),)
+    return made
+
+
+# Arguments whose `str` and `repr` are Python's own, as CPython's message shows them.
+_SHOWN = (str, int, float, bool, type(None))
 
 
 def describe_chain(chain: list[tuple[str, int | None]]) -> str:

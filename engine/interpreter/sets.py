@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from backprop_animator.engine.interpreter.objects import PSet
+from backprop_animator.engine.interpreter.objects import PSet, ordered_by_hash
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.runtime import State
@@ -21,18 +21,65 @@ def combine(state: State, name: str, left: PSet, right: PSet) -> PSet:
     state.charge(len(left) + len(right))
     if name == "union":
         state.check_items(len(left) + len(right))
-        return PSet([*left.items, *right.items])
-    if name == "intersection":
-        return PSet([item for item in left.items if item in right.items])
-    if name == "difference":
-        return PSet([item for item in left.items if item not in right.items])
-    state.check_items(len(left) + len(right))
-    return PSet(
-        [
-            *(item for item in left.items if item not in right.items),
-            *(item for item in right.items if item not in left.items),
-        ]
-    )
+        result = PSet([*left.items, *right.items])
+    elif name == "intersection":
+        result = PSet([item for item in left.items if item in right.items])
+    elif name == "difference":
+        result = PSet([item for item in left.items if item not in right.items])
+    else:
+        state.check_items(len(left) + len(right))
+        result = PSet(
+            [
+                *(item for item in left.items if item not in right.items),
+                *(item for item in right.items if item not in left.items),
+            ]
+        )
+    other = _other(left, name, right)
+    if other is not None and left.mirror is not None:
+        result.mirror = getattr(left.mirror, name)(other)  # CPython's order
+    return result
+
+
+IN_PLACE = {
+    "union": "update",
+    "intersection": "intersection_update",
+    "difference": "difference_update",
+    "symmetric_difference": "symmetric_difference_update",
+}
+
+
+def combine_in_place(state: State, name: str, left: PSet, right: PSet) -> None:
+    """`left |= right` and the like: the same set changed, as CPython changes its table."""
+    mirror, other = left.mirror, _other(left, name, right)
+    left.items = combine(state, name, left, right).items
+    if mirror is not None and other is not None:
+        getattr(mirror, IN_PLACE[name])(other)
+        left.mirror = mirror
+    else:
+        left.mirror = None
+
+
+def _other(left: PSet, name: str, right: PSet) -> Any:
+    """What `left`'s mirror is combined with: `right`'s, or (taking items away only)
+    `right`'s items; None when the result is not ordered as CPython's."""
+    if right.mirror is not None:
+        return right.mirror
+    return right.items if name in ("intersection", "difference") else None
+
+
+def copy(original: PSet) -> PSet:
+    """`s.copy()`, `set(s)`: the same items, in CPython's order for a copy."""
+    result = PSet(original.items)
+    if original.mirror is not None:
+        result.mirror = original.mirror.copy()
+    return result
+
+
+def orderable(source: Any) -> bool:
+    """Whether `source` (a set's mirror, or a list of items) is ordered as CPython's."""
+    if source is None:
+        return False
+    return type(source) is set or all(map(ordered_by_hash, source))
 
 
 def compare(state: State, name: str, left: PSet, right: PSet) -> bool:

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
     python_method,
@@ -25,6 +26,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     wrong_arguments,
 )
 from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
     MISSING,
     Annotation,
     BoundMethod,
@@ -76,10 +78,6 @@ class Field:
 
 
 NO_DEFAULT: Any = Inert("no default")
-# The registry of `collections` objects is pruned when it reaches this size; an object
-# referred to only by its registry entry (and the pruning loop) has this refcount.
-PRUNE_AT = 10_000
-UNUSED_REFCOUNT = 3
 
 
 def stdlib_modules(library: Library) -> dict[str, PModule]:
@@ -345,7 +343,7 @@ class _Copier:
             return dict(value)
         if kind is PSet:
             charge(len(value.items) // ITEMS_PER_STEP)
-            return PSet(value.items)
+            return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
@@ -393,8 +391,8 @@ class _Copier:
                 copied = memo[id(value)] = value if same else items  # atoms: itself
         elif kind is PSet:
             copied = memo[id(value)] = PSet()
-            for item in value.items:
-                copied.items[key(self.deep(item, memo, depth))] = None
+            for item in value.ordered():  # CPython's: set(list(value)), deep-copied
+                copied.add(key(self.deep(item, memo, depth)))
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():
@@ -870,6 +868,7 @@ def dataclasses_module(library: Library) -> PModule:
             "asdict": Builtin("asdict", asdict),
             "astuple": Builtin("astuple", astuple),
             "replace": Builtin("replace", replace),
+            "FrozenInstanceError": m.exceptions["FrozenInstanceError"],
         },
     )
 
@@ -916,6 +915,9 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
             m.key(value)  # a list field is CPython's TypeError, which a program may catch
         return hash(m.key(fields))
 
+    if options.get("frozen"):  # assigning a field afterwards is FrozenInstanceError
+        namespace[FROZEN] = True
+        cls.has_properties = True  # `Machine.set_attr` looks before it writes
     if options.get("match_args", True) and "__match_args__" not in namespace:
         namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
     generated: dict[str, Any] = {"__init__": _dataclass_init(m, cls, fields)}
@@ -998,7 +1000,7 @@ def _dataclass_init(
                     f"{cls.name}.__init__() missing 1 required positional argument: '{name}'",
                     kind="TypeError",
                 )
-            m.set_attr(self_, name, value)
+            m.set_attr(self_, name, value, initial=True)
         if len(kwargs) > 0 and len(values) <= len(fields):
             unknown = next(iter(kwargs))
             if unknown not in dict(fields):
@@ -1027,15 +1029,7 @@ def collections_module(library: Library) -> PModule:
     class of the program's kind. They print as the dicts and lists they are."""
     m = library.machine
 
-    registry = m.collections
-
-    def register(obj: Any, kind: str, factory: Any = None) -> None:
-        if len(registry) >= PRUNE_AT:
-            # Forget the ones only the registry still holds (a loop's temporary deques).
-            for key, (held, _, _) in list(registry.items()):
-                if sys.getrefcount(held) <= UNUSED_REFCOUNT:
-                    del registry[key]
-        registry[id(obj)] = (obj, kind, factory)
+    register = m.register
 
     def defaultdict(args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
         factory = args[0] if args else None

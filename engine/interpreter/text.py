@@ -46,6 +46,8 @@ class Texts:
     def __init__(self, state: State, call_dunder: DunderCaller) -> None:
         self.state = state
         self.call_dunder = call_dunder
+        # The classes that are Python's own (`object`, the exceptions): no module shown.
+        self.builtin_classes: set[PClass] = set()
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
 
@@ -88,8 +90,9 @@ class Texts:
             return f"<function {value.name}>"
         if kind is BoundMethod:
             return f"<bound method {value.function.name}>"
-        if kind is PClass:
-            return f"<class '{value.name}'>"
+        if kind is PClass:  # a class of the program's is its module's, `__main__`
+            module = "" if value in self.builtin_classes else "__main__."
+            return f"<class '{module}{value.name}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.name}'>"
         if isinstance(value, Builtin):
@@ -130,8 +133,8 @@ class Texts:
         return "{" + inner + "}" if parts else "set()"
 
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
-        if kind == "deque":
-            return f"deque([{inner}])"
+        if kind in ("deque", "dict_keys", "dict_values", "dict_items"):
+            return f"{kind}([{inner}])"
         if kind == "defaultdict":
             shown = "None" if factory is None else self.to_repr(factory, seen)
             return f"defaultdict({shown}, {{{inner}}})"
@@ -163,9 +166,18 @@ class Texts:
                 return self._must_be_str(text, "__format__")
         if not spec:
             return self.to_str(value)
+        kind = type(value)
+        if kind is Value:
+            raise ProgramError("a Value has no format; format its .data or .grad")
+        if kind not in (int, float, bool, str):
+            # CPython's `object.__format__` refuses any spec (the program's classes too).
+            raise ProgramError(
+                f"unsupported format string passed to {python_type_name(value)}.__format__",
+                kind="TypeError",
+            )
         match = _SPEC.fullmatch(spec)
         if match is None:
-            raise ProgramError(f"invalid format spec {spec[:40]!r}")
+            raise _spec_error(value, spec)
         width = int(match["width"] or 0)
         precision = int(match["precision"] or 0)
         if width > MAX_STR:
@@ -174,17 +186,12 @@ class Texts:
             )
         if precision > _MAX_PRECISION:
             raise ProgramError(f"the format precision {precision:,} is above {_MAX_PRECISION}")
-        kind = type(value)
-        if kind is Value:
-            raise ProgramError("a Value has no format; format its .data or .grad")
-        if kind not in (int, float, bool, str):
-            raise ProgramError(f"{a_type(value)} cannot be formatted with a spec")
         if kind is float and match["type"] in (None, "f", "F", "%") and abs(value) > 1e100:
             raise ProgramError("this number is too large to format with a precision")
         try:
             text = format(value, spec)
-        except (ValueError, OverflowError) as error:
-            raise ProgramError(f"cannot format this {type_name(value)}: {error}") from None
+        except (ValueError, OverflowError) as error:  # CPython's words, caught as its class
+            raise ProgramError(str(error), kind=type(error).__name__) from None
         self.state.check_str(len(text))
         return text
 
@@ -201,8 +208,12 @@ class Texts:
                 out.append("%")
                 continue
             if not args:
-                raise ProgramError("not enough values for the % format")
+                raise ProgramError("not enough arguments for format string", kind="TypeError")
             value = args.pop(0)
+            if kind == "c" and type(value) is str:  # `'%c' % 'z'`: the character itself
+                if len(value) != 1:
+                    raise ProgramError("%c requires int or char", kind="TypeError")
+                kind = "s"
             if kind in "sr":
                 text = self.to_str(value) if kind == "s" else self.to_repr(value)
                 spec = ("<" if "-" in flags else ">") + (width or "")
@@ -210,6 +221,15 @@ class Texts:
                     text = text[: int(precision)]
                 out.append(self.format(text, spec if width else ""))
                 continue
+            numeric = type(value) in (int, float, bool)
+            if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
+                name = python_type_name(value)
+                if kind in "eEfFgG":
+                    message = f"must be real number, not {name}"
+                else:
+                    needed = "an integer" if kind in "xXo" else "a real number"
+                    message = f"%{kind} format: {needed} is required, not {name}"
+                raise ProgramError(message, kind="TypeError")
             if kind in "di":
                 kind = "d"
                 if type(value) is float:
@@ -220,7 +240,9 @@ class Texts:
             dot = f".{precision}" if precision is not None else ""
             out.append(self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}"))
         if args:
-            raise ProgramError("not all values were used by the % format")
+            raise ProgramError(
+                "not all arguments converted during string formatting", kind="TypeError"
+            )
         out.append(template[position:])
         text = "".join(out)
         self.state.check_str(len(text))
@@ -236,6 +258,32 @@ class _NoMethod:
 
 # What `Machine.call_dunder` returns when a program's class has no such method.
 NO_METHOD: Any = _NoMethod()
+
+
+def _spec_error(value: Any, spec: str) -> ProgramError:
+    """The error for a spec no format accepts: CPython's ValueError, whose words Python's
+    `format` gives for a plain value when the spec is short and names no large width (it
+    fails on parsing; the check keeps a spec this pattern misses from ever allocating)."""
+    plain = type(value) in (int, float, bool, str)
+    if plain and len(spec) <= 40 and re.search(r"\d{5}", spec) is None:
+        try:
+            format(value, spec)
+        except ValueError as error:
+            return ProgramError(str(error), kind="ValueError")
+    return ProgramError(f"invalid format spec {spec[:40]!r}", kind="ValueError")
+
+
+def python_type_name(value: Any) -> str:
+    """`type(value).__name__` as CPython gives it ('NoneType', 'list', 'type')."""
+    if value is None:
+        return "NoneType"
+    if isinstance(value, TypeObject) or type(value) is PClass:
+        return "type"
+    if isinstance(value, Builtin):
+        return "builtin_function_or_method"
+    if type(value) is BoundMethod:
+        return "method"
+    return type_name(value)
 
 
 def type_name(value: Any) -> str:

@@ -140,7 +140,7 @@ def test_backward_on_an_object_that_is_not_a_node_says_what_it_lacks() -> None:
 
 def test_an_error_inside_micrograd_nn_points_at_the_learners_line() -> None:
     source = "from micrograd.nn import Neuron\nn = Neuron(2)\n\nout = n(3.0)\n"
-    with pytest.raises(EngineError, match="cannot be iterated") as caught:
+    with pytest.raises(EngineError, match="TypeError: 'float' object is not iterable") as caught:
         trace_source(source)
     assert caught.value.line == 4
 

@@ -1200,6 +1200,40 @@ class Library:
         }
         return {name: self.bound(call, name) for name, call in table.items()}
 
+    def str_format(self, obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+        """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
+        plain fields only (`{}`, `{0}`, `{name}`), never attributes or items of them,
+        since Python's `str.format` would walk those itself."""
+        state = self.state
+        texts = self.machine.texts
+        state.charge(len(obj) // 10)
+        pieces: list[str] = []
+        total = 0
+        numbering = _Numbering()
+        try:
+            fields = list(string.Formatter().parse(obj))  # parses; evaluates nothing
+        except ValueError as error:
+            raise ProgramError(f"str.format: {error}", kind="ValueError") from None
+        for literal, field, spec, conversion in fields:
+            pieces.append(literal)
+            total += len(literal)
+            if field is None:
+                continue
+            if "." in field or "[" in field or (spec and "{" in spec):
+                raise ProgramError(
+                    "str.format here takes plain fields ({}, {0}, {name}), "
+                    "not attributes, items or nested fields"
+                )
+            value = format_argument(numbering.name(field, conversion), args, kwargs)
+            code = ord(conversion) if conversion else -1
+            text = texts.format(value, spec or "", code)
+            total += len(text)
+            if total > MAX_STR:
+                state.check_str(total)  # refused before the pieces are joined
+            pieces.append(text)
+        state.check_str(total)  # and charged once, by the length made
+        return "".join(pieces)
+
     def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
         texts = self.machine.texts
@@ -1260,43 +1294,11 @@ class Library:
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             return texts.format(obj, _fill(args) + ">" + str(_width(args[:1])))
 
-        def format_(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
-            plain fields only (`{}`, `{0}`, `{name}`), never attributes or items of them,
-            since Python's `str.format` would walk those itself."""
-            state.charge(len(obj) // 10)
-            pieces: list[str] = []
-            total = 0
-            numbering = _Numbering()
-            try:
-                fields = list(string.Formatter().parse(obj))  # parses; evaluates nothing
-            except ValueError as error:
-                raise ProgramError(f"str.format: {error}", kind="ValueError") from None
-            for literal, field, spec, conversion in fields:
-                pieces.append(literal)
-                total += len(literal)
-                if field is None:
-                    continue
-                if "." in field or "[" in field or (spec and "{" in spec):
-                    raise ProgramError(
-                        "str.format here takes plain fields ({}, {0}, {name}), "
-                        "not attributes, items or nested fields"
-                    )
-                value = format_argument(numbering.name(field, conversion), args, kwargs)
-                code = ord(conversion) if conversion else -1
-                text = texts.format(value, spec or "", code)
-                total += len(text)
-                if total > MAX_STR:
-                    state.check_str(total)  # refused before the pieces are joined
-                pieces.append(text)
-            state.check_str(total)  # and charged once, by the length made
-            return "".join(pieces)
-
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
-        table["format"] = format_
+        table["format"] = self.str_format
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:

@@ -739,36 +739,24 @@ class Compiler(ExpressionCompiler):
                 obj = obj_expr(f)
                 before = None
             if (
-                rec.in_rule is not None
-                and type(obj) is PInstance
-                and obj.mirror is not None
+                type(obj) is PInstance
                 and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
             ):
-                attrs = obj.attrs
-                rec.contribution(
-                    obj, local, attrs.get("grad") if before is None else before, after, write
-                )
-                attrs["grad"] = after
-                return
-            if (
-                owner_of is not None
-                and rec.pass_output is not None
-                and type(obj) is PInstance
-                and "grad" in obj.attrs
-                and rec.in_rule is None
-                and not (obj.cls.has_properties and own_setattr(obj.cls))
-            ):
-                rule = rec.loop_write(owner_of(f), obj)
-                if rule is not None:
+                rule = rec.in_rule
+                if rule is None and owner_of is not None and rec.pass_output is not None:
+                    rule = rec.loop_write(owner_of(f), obj)  # a rule run in the pass's own loop
+                if rule is not None and obj.mirror is not None:
                     attrs = obj.attrs
+                    outside = rec.in_rule is None
                     rec.in_rule = rule
                     try:
                         rec.contribution(
                             obj, local, attrs["grad"] if before is None else before, after, write
                         )
                     finally:
-                        rec.in_rule = None
+                        if outside:
+                            rec.in_rule = None
                     attrs["grad"] = after
                     return
             set_attr(obj, "grad", after)

@@ -798,17 +798,10 @@ class Recorder:
         self.end_hand_walk()
         if self.pass_output is not None:
             return run()
-        if self.mistake is not None:
-            raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         output = instance.mirror
         assert output is not None
-        if self.rerun is not None:
-            self.sync(output)
-            self.rerun.pass_starts(output, len(self.passes))
-        reachable = topological_order(output)
-        self.pass_output = output
-        self.rule_order = []
-        self.sort_frame = sort = self.begin_pass(output, reachable)
+        reachable, sort = self.open_own_pass(instance, output)
+        self.sort_frame = sort
         start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
         # A backward() that raises an exception the program catches (a guard against a
@@ -851,14 +844,41 @@ class Recorder:
                     break
                 start[node] = after
                 self.right.touched.add(node)  # written in this pass: it starts there
-        self.right.run_pass(len(self.passes), output, reachable, start, self.rule_locals)
-        self.passes.append((output, topo, output.data))
-        self.pass_end = len(self.frames)
-        if self.rerun is not None:
-            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
+        self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed
         return result
+
+    def open_own_pass(
+        self, instance: PInstance, output: Value
+    ) -> tuple[list[Value], dict[str, Any]]:
+        """A pass of the program's own class begins at `output`: what it reaches, and its
+        sort frame (after the build frames it brings)."""
+        if self.mistake is not None:
+            raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
+        if self.rerun is not None:
+            self.sync(output)
+            self.rerun.pass_starts(output, len(self.passes))
+        reachable = topological_order(output)
+        self.pass_output = output
+        self.rule_order = []
+        return reachable, self.begin_pass(output, reachable)
+
+    def close_own_pass(
+        self,
+        output: Value,
+        topo: list[Value],
+        reachable: list[Value],
+        start: dict[Value, float],
+        end: int,
+    ) -> None:
+        """The pass is done: the right engine's pass beside it, from `start`; the frames
+        after `end` belong to the next pass."""
+        self.right.run_pass(len(self.passes), output, reachable, start, self.rule_locals)
+        self.passes.append((output, topo, output.data))
+        self.pass_end = end
+        if self.rerun is not None:
+            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
 
     def user_rule(self, instance: PInstance, run: Callable[[], Any]) -> Any:
         """One `node._backward()` call inside a program-class pass: one backward frame.
@@ -954,21 +974,12 @@ class Recorder:
         node = rule["node"]
         lines = [line for _, line, _, _ in rule["writes"]]
         self.loop_lines[node] = {"line": min(lines), "end_line": max(lines)}
-        self.rule_order.append(node)
-        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
+        self.end_rule(rule)
 
     def open_hand_pass(self, instance: PInstance, output: Value) -> None:
         """A pass of a program that runs its rules by hand, from the first node of the
         walk: its build frames and, in place of a sort, a frame that says so."""
-        if self.mistake is not None:
-            raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
-        if self.rerun is not None:
-            self.sync(output)
-            self.rerun.pass_starts(output, len(self.passes))
-        reachable = topological_order(output)
-        self.pass_output = output
-        self.rule_order = []
-        sort = self.begin_pass(output, reachable)
+        reachable, sort = self.open_own_pass(instance, output)
         shape = instance.cls.shape
         rule = shape.rule if shape is not None else "_backward"
         sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
@@ -999,20 +1010,14 @@ class Recorder:
         self.pass_output = None
         topo = list(reversed(dict.fromkeys(self.rule_order)))
         self.shown.update(topo)
-        reachable = self.hand_reachable
-        self.right.run_pass(len(self.passes), output, reachable, self.hand_start, self.rule_locals)
+        self.close_own_pass(output, topo, self.hand_reachable, self.hand_start, self.hand_end)
         # What the program wrote since the walk's last rule (a zeroing, the next seed)
         # belongs to the next walk: the right engine starts there too.
         for frame in self.frames[self.hand_end :]:
+            frame["pass"] = len(self.passes)
             for node, field, _, _ in frame.get("changes", ()):
                 if field == "grad":
                     self.right.touched.add(node)
-        self.passes.append((output, topo, output.data))
-        self.pass_end = self.hand_end
-        for frame in self.frames[self.hand_end :]:
-            frame["pass"] = len(self.passes)
-        if self.rerun is not None:
-            self.rerun.pass_ends(reachable, len(self.passes) - 1, self)
 
     def contribution(
         self, child: PInstance, local: Any, before: Any, after: Any, write: str

@@ -36,9 +36,14 @@ from backprop_animator.engine.ops import op_key
 RightLocals = list[dict[str, list[tuple[str, float]] | None]]
 
 
-def check_engine(trace: dict[str, Any], right: RightLocals | None) -> dict[str, Any]:
+def check_engine(
+    trace: dict[str, Any], right: RightLocals | None, resumes: dict[int, int] | None = None
+) -> dict[str, Any]:
     """The answer of `POST /api/enginecheck` for a finished trace; `right` is None for a
-    program that runs the built-in engine."""
+    program that runs the built-in engine. `resumes`: the backward frames that go on with
+    an earlier frame's run of the same rule (a rule that ran other nodes' rules between
+    its writes), by index, each with the index of that run's first frame: a run is
+    checked as one rule, at its first frame."""
     nodes = {node["id"]: node for node in trace["nodes"]}
     if right is None:
         ops = sorted({op_key(node["op"]) for node in trace["nodes"] if node["kind"] == "op"})
@@ -48,6 +53,8 @@ def check_engine(trace: dict[str, Any], right: RightLocals | None) -> dict[str, 
             "accumulation": {"verdict": "right", "first": None},
         }
     backwards = [(i, f) for i, f in enumerate(trace["frames"]) if f["phase"] == "backward"]
+    if resumes:
+        backwards = _runs(backwards, resumes)
     return {
         "rules": _rules(trace, nodes, right, backwards),
         "sort": _sort(trace, nodes, backwards),
@@ -112,6 +119,26 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values())
+
+
+def _runs(backwards: Backwards, resumes: dict[int, int]) -> Backwards:
+    """Each run of a rule as one frame: the frames that go on with an earlier one's run
+    (`resumes`) join it, their writes after its own."""
+    runs: Backwards = []
+    at: dict[int, int] = {}  # a run's first frame index -> its place in `runs`
+    for index, frame in backwards:
+        first = resumes.get(index)
+        if first is None or first not in at:
+            at[index] = len(runs)
+            runs.append((index, frame))
+        else:
+            place = at[first]
+            head = runs[place][1]
+            runs[place] = (
+                first,
+                {**head, "contributions": [*head["contributions"], *frame["contributions"]]},
+            )
+    return runs
 
 
 def _learner_locals(

@@ -518,6 +518,62 @@ def own_rule_text(
         return leaf_text(node, name)
     if right is not None and _written_right(contributions, writes, right):
         return backward_text(node, name, contributions, received)
+    steps = _write_steps(node, name, contributions, writes, received)
+    own = name(node)
+    where = _rule_line(writes)
+    head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
+    if not steps:
+        return head + f"its rule{where} ran and wrote no gradient."
+    notes = _parted_factors(contributions, right, name) if right is not None else ""
+    for child in dict.fromkeys(c[0] for c in contributions):
+        if child not in node._prev:
+            notes += (
+                f" {name(child)} is not among {own}'s operands (its _prev): the graph has "
+                "lost it (a set merged it with an equal node?), though this rule still "
+                "writes its gradient."
+            )
+    return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
+
+
+def rule_stretch_text(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    received: dict[Value, int],
+    resumed: bool,
+    then: Value | None,
+) -> str:
+    """One stretch of a rule that runs other nodes' rules between its writes (a
+    recursion: `child.grad += …` then `child._backward()` for each child): its writes
+    so far, said as `own_rule_text` says them, whether it goes on from an earlier
+    stretch, and whose rule runs inside it next. Whether its factors are right is said
+    of the whole run (`engine.lab.engine_check`), not of a stretch.
+
+    Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
+    rule runs inside it.`
+    """
+    steps = _write_steps(node, name, contributions, writes, received)
+    where = _rule_line(writes)
+    head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
+    head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
+    inside = f"; then {name(then)}'s rule runs inside it" if then is not None else ""
+    return f"{head}{'; '.join(steps)}{inside}."
+
+
+def _rule_line(writes: list[tuple[str, int, float | None, float]]) -> str:
+    lines = sorted({line for _, line, _, _ in writes if line > 0})
+    return f" on line {lines[0]}" if len(lines) == 1 else ""
+
+
+def _write_steps(
+    node: Value,
+    name: Names,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+    received: dict[Value, int],
+) -> list[str]:
+    """Each write of a rule of the learner's own, said from their code (`own_rule_text`)."""
     number = name.number
     upstream = number(node.grad)
     steps: list[str] = []
@@ -544,21 +600,7 @@ def own_rule_text(
             )
         else:
             steps.append(f"{child_name}.grad = {factor or number(after)} → {number(after)}")
-    own = name(node)
-    lines = sorted({line for _, line, _, _ in writes if line > 0})
-    where = f" on line {lines[0]}" if len(lines) == 1 else ""
-    head = f"{own} ({node._op}, grad {upstream}): "
-    if not steps:
-        return head + f"its rule{where} ran and wrote no gradient."
-    notes = _parted_factors(contributions, right, name) if right is not None else ""
-    for child in dict.fromkeys(c[0] for c in contributions):
-        if child not in node._prev:
-            notes += (
-                f" {name(child)} is not among {own}'s operands (its _prev): the graph has "
-                "lost it (a set merged it with an equal node?), though this rule still "
-                "writes its gradient."
-            )
-    return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
+    return steps
 
 
 def said_as_built_in(

@@ -73,6 +73,9 @@ SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
 SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
 _SEQ = attrgetter("_seq")  # creation order
 MAX_LABEL = 100  # labels longer than this are cut in the trace
+# A backward frame's key, the recorder's own (never in a trace): the frame of the same
+# run of a rule that this one goes on with, after other nodes' rules ran inside it.
+RESUMES = " resumes"
 # What one node of a `backward()` pass on the engine's Value costs in interpreter steps.
 # Its rules run outside the interpreter, but every node a pass visits becomes a frame of
 # the trace, and `for _ in range(n): out.backward()` repeats them all: charging them keeps
@@ -165,6 +168,13 @@ class Recorder:
         # (`loop_rule`, `close_loop_rule`).
         self.loop_rule: dict[str, Any] | None = None
         self.loop_lines: dict[Value, dict[str, int]] = {}  # where each such rule wrote
+        # Such rules that a deeper call's writes broke into (`c._bw()` in the loop, a
+        # recursion), innermost last: a write at the depth of one, by its node, goes on
+        # with it (`loop_write`).
+        self.loop_stack: list[dict[str, Any]] = []
+        # Whether some rule ran other nodes' rules between its writes: its frames after
+        # the first carry `RESUMES`, the first one's, for the engine check (`finish`).
+        self.resumed = False
         self.hand_reachable: list[Value] = []
         self.hand_start: dict[Value, float] = {}
         self.hand_reached: set[Value] = set()  # and those its first node reaches
@@ -723,9 +733,12 @@ class Recorder:
         tape: list[tuple[Value, float, float, float]],
         index: int,
         writes: list[tuple[str, int, float | None, float]] | None = None,
+        stretch: tuple[bool, Value | None] | None = None,
     ) -> None:
         """One rule's frame; `writes` (a program-class rule's) say how each `+=` of
-        `tape` was written: (`"+="` or `"="`, its line, the local read off it, after)."""
+        `tape` was written: (`"+="` or `"="`, its line, the local read off it, after).
+        `stretch`, for a rule that runs other nodes' rules between its writes: whether
+        this frame goes on with an earlier one, and whose rule runs inside it next."""
         upstream = 0.0
         lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
@@ -756,7 +769,13 @@ class Recorder:
             said_later = said_later and narrate.said_as_built_in(node, tape, writes, right)
             if said_later and node._const and node in self.instance_of:
                 said_later = False  # called a constant here, drawn as a leaf (`node_dicts`)
-            if said_later:
+            if stretch is not None:
+                said_later = False
+                resumed, then = stretch
+                text = narrate.rule_stretch_text(
+                    node, self.names, tape, writes, self.received, resumed, then
+                )
+            elif said_later:
                 self.count_received(tape)
             else:
                 text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
@@ -928,7 +947,7 @@ class Recorder:
         outer = self.in_rule
         assert outer is not None
         if outer["tape"]:
-            self.end_rule(outer)
+            self.end_rule(outer, then=node)
         try:
             return self.run_rule({"node": node, "tape": [], "writes": []}, run)
         finally:
@@ -936,45 +955,83 @@ class Recorder:
             self.sync(outer["node"])
             self.in_rule = outer
 
-    def end_rule(self, rule: dict[str, Any]) -> None:
-        """A rule's backward frame, once: again only for writes made since the last."""
+    def end_rule(self, rule: dict[str, Any], then: Value | None = None) -> None:
+        """A rule's backward frame, once: again only for writes made since the last, a
+        frame that goes on with the first (`RESUMES`). `then`: the node whose rule runs
+        next, inside this one, which goes on after it."""
         if rule.get("shown") and not rule["tape"]:
             return
         rule["shown"] = True
         node = rule["node"]
+        first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
-        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"])
+        stretch = (first is not None, then) if first is not None or then is not None else None
+        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
+        frame = self.frames[-1]
         if "line" in rule:
-            self.frames[-1]["line"] = rule["line"]
+            frame["line"] = rule["line"]
+        if first is None:
+            rule["first"] = frame
+        else:
+            frame[RESUMES] = first
+            self.resumed = True
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is
         `<local> * owner.grad`: when `child` is one of `owner`'s operands, the learner's
         backward() is running `owner`'s rule in a loop of its own. The rule it belongs
-        to (opened here, or `owner`'s still open), else None."""
+        to (opened here, or `owner`'s still open, or gone on with after a deeper call's
+        writes: a loop that calls itself for each child), else None."""
         if type(owner) is not PInstance or owner is child or self.hand_pass:
             return None  # (a hand pass's own writes between its calls stay updates)
         node = owner.mirror
         if node is None or child.mirror not in node._prev:
             return None
+        depth = self.state.depth
         rule = self.loop_rule
-        if rule is None or rule["node"] is not node:
-            self.close_loop_rule()
-            self.sync(node)
-            self.sort_frame = None  # the seed is done once the first rule runs
-            self.loop_rule = rule = {"node": node, "tape": [], "writes": []}
+        if rule is not None and rule["node"] is node and rule["depth"] == depth:
+            return rule
+        if rule is not None:
+            self.loop_rule = None
+            self.loop_segment_done(rule)
+            if depth > rule["depth"]:  # a call inside the rule's loop writes: it goes on after
+                self.end_rule(rule, then=node)
+                rule["tape"], rule["writes"] = [], []
+                self.loop_stack.append(rule)
+            else:
+                self.end_rule(rule)
+        stack = self.loop_stack
+        while stack and stack[-1]["depth"] > depth:
+            stack.pop()  # their calls have returned
+        if stack and stack[-1]["depth"] == depth:
+            outer = stack.pop()
+            if outer["node"] is node:
+                rule = outer  # back from the call: the same run of the rule goes on
+        if rule is None or rule["node"] is not node or rule["depth"] != depth:
+            rule = {"node": node, "tape": [], "writes": [], "depth": depth}
+        self.sync(node)
+        self.sort_frame = None  # the seed is done once the first rule runs
+        self.loop_rule = rule
         return rule
 
     def close_loop_rule(self) -> None:
         """The rule the program's own loop was running is done: its backward frame."""
+        self.loop_stack.clear()
         rule = self.loop_rule
         if rule is None:
             return
         self.loop_rule = None
-        node = rule["node"]
-        lines = [line for _, line, _, _ in rule["writes"]]
-        self.loop_lines[node] = {"line": min(lines), "end_line": max(lines)}
+        self.loop_segment_done(rule)
         self.end_rule(rule)
+
+    def loop_segment_done(self, rule: dict[str, Any]) -> None:
+        """Where a rule run in the program's own loop wrote, its stretches together."""
+        lines = [line for _, line, _, _ in rule["writes"]]
+        if lines:
+            known = self.loop_lines.get(rule["node"])
+            if known is not None:
+                lines += [known["line"], known["end_line"]]
+            self.loop_lines[rule["node"]] = {"line": min(lines), "end_line": max(lines)}
 
     def open_hand_pass(self, instance: PInstance, output: Value) -> None:
         """A pass of a program that runs its rules by hand, from the first node of the
@@ -1114,6 +1171,7 @@ class Recorder:
         self.ids = ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
+        resumes = resumed_frames(frames) if self.resumed else None
         names, renamed = self.node_names(ids)
         last_output, last_topo, _ = self.passes[-1]
         last_topo_ids = [ids[node] for node in last_topo]
@@ -1158,7 +1216,7 @@ class Recorder:
                 entry["correct_grads"] = {ids[node]: float(grad) for node, grad in found.items()}
         if self.right_by_id is not None:
             # A program with its own Value class: where it parts from a right engine.
-            trace["engine_check"] = check_engine(trace, self.right_by_id)
+            trace["engine_check"] = check_engine(trace, self.right_by_id, resumes)
         return trace
 
     def plain_trace(
@@ -1541,6 +1599,18 @@ def kept_names(
             path = path[len(root) + 1 :]
         names[node] = path
     return names
+
+
+def resumed_frames(frames: list[dict[str, Any]]) -> dict[int, int]:
+    """Each frame that goes on with an earlier run of the same rule (`RESUMES`, taken out
+    of the frame here), by index: the index of that run's first frame."""
+    index_of = {id(frame): i for i, frame in enumerate(frames)}
+    found: dict[int, int] = {}
+    for i, frame in enumerate(frames):
+        first = frame.pop(RESUMES, None)
+        if first is not None:
+            found[i] = index_of[id(first)]
+    return found
 
 
 def update_text(statement: str, changes: list[dict[str, Any]], still: str = "") -> str:

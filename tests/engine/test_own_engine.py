@@ -747,3 +747,100 @@ def test_a_classs_own_setattr_runs_for_a_rules_writes() -> None:
     )
     assert ENGINE_HOOKED != program_examples.OWN_ENGINE_FORK
     assert_same_output(printed_lines(trace_source(source)), run_in_cpython(source))
+
+
+# A backward() that hands each child its share and then calls the child's own walk, in
+# the same loop: a node's writes are broken by its children's (a recursion).
+RECURSIVE_LOOP = """\
+class V:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0.0
+        self._children = children
+        self._local_grads = local_grads
+
+    def __add__(self, other):
+        return V(self.data + other.data, (self, other), (1.0, 1.0))
+
+    def __mul__(self, other):
+        return V(self.data * other.data, (self, other), (other.data, self.data))
+
+    def _walk(self):
+        for child, local in zip(self._children, self._local_grads):
+            child.grad += local * self.grad
+            child._walk()
+
+    def backward(self):
+        self.grad = 1.0
+        self._walk()
+
+a = V(2.0)
+b = V(-3.0)
+c = a * b
+d = c + a
+{more}
+print(a.grad, b.grad, c.grad)
+"""
+
+
+def test_a_rule_that_runs_its_childrens_walks_between_its_writes_is_one_run() -> None:
+    # d writes c, c's walk runs (its own frame), then d goes on and writes a: d's two
+    # frames are one run of its rule, checked as one, and the sort is right (a tree).
+    source = RECURSIVE_LOOP.format(more="d.backward()")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    names = {node["id"]: node["name"] for node in trace["nodes"]}
+    frames = backward_frames(trace)
+    assert [names[f["node"]] for f in frames] == ["d", "c", "d"]
+    assert [[names[c["to"]] for c in f["contributions"]] for f in frames] == [
+        ["c"], ["a", "b"], ["a"]
+    ]  # fmt: skip
+    assert frames[0]["text"].endswith("c.grad += 1 × 1 → 1; then c's rule runs inside it.")
+    write = line_of(source, "child.grad += local * self.grad")
+    assert frames[2]["text"].startswith(f"d (+, grad 1): its rule on line {write} goes on. a.grad")
+    assert "right local derivative" not in " ".join(f["text"] for f in frames)
+    check = trace["engine_check"]
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "right"}
+    assert check["sort"]["verdict"] == "right"
+    assert check["accumulation"]["verdict"] == "right"
+    # A wrong local of `+` is found at d's first frame, all its writes together.
+    wrong = source.replace("(self, other), (1.0, 1.0))", "(self, other), (1.0, 2.0))")
+    check = enginecheck_source(wrong)
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "wrong"}
+    first = next(r for r in check["rules"] if r["op"] == "+")["first"]
+    assert (first["frame"], first["learner"], first["correct"]) == (
+        trace["frames"].index(frames[0]),
+        2.0,
+        1.0,
+    )
+    assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
+
+
+def test_the_same_walk_as_a_named_rule_is_one_run_too() -> None:
+    source = RECURSIVE_LOOP.format(more="d.backward()").replace("_walk", "_backward")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    names = {node["id"]: node["name"] for node in trace["nodes"]}
+    # Each leaf's rule runs too (it writes nothing), inside its parent's.
+    assert [names[f["node"]] for f in backward_frames(trace)] == [
+        "d", "c", "a", "c", "b", "d", "a"
+    ]  # fmt: skip
+    check = trace["engine_check"]
+    assert {r["verdict"] for r in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == "right"
+
+
+def test_a_recursive_walk_through_a_shared_node_runs_its_rule_twice() -> None:
+    # c feeds both d and e: the walk from e reaches c twice and hands a and b c's
+    # gradient twice over, as CPython runs it. The check finds c's rule run a second time.
+    source = RECURSIVE_LOOP.format(more="e = d * c\ne.backward()")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    names = {node["id"]: node["name"] for node in trace["nodes"]}
+    check = trace["engine_check"]
+    first = check["sort"]["first"]
+    assert check["sort"]["verdict"] == "wrong"
+    assert (names[first["node"]], first["consumer"]) == ("c", None)
+    frame = trace["frames"][first["frame"]]
+    assert frame["phase"] == "backward" and names[frame["node"]] == "c"
+    assert {r["verdict"] for r in check["rules"]} == {"right"}

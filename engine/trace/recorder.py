@@ -40,6 +40,8 @@ from backprop_animator.engine.errors import (
 )
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
+    NUMBER_NAMES,
+    OPERAND_NAMES,
     BoundMethod,
     Function,
     PInstance,
@@ -1159,7 +1161,7 @@ class Recorder:
         if not self.passes:
             if self.hand_rules:
                 raise HandPass
-            self.implicit_pass()
+            self.implicit_pass(globals_)
         if self.partial:
             self.pending.append((next(creation_order), self.partial.splitlines()[0]))
             self.partial = ""
@@ -1288,7 +1290,7 @@ class Recorder:
         ]
         return final, renamed
 
-    def implicit_pass(self) -> None:
+    def implicit_pass(self, globals_: dict[str, Any]) -> None:
         last = self.last
         if type(last) is Value:
             self.engine_pass(last)
@@ -1299,6 +1301,15 @@ class Recorder:
             raise ProgramError(
                 f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
                 f"node here: {missing_part(self.unshaped.attrs)}"
+            )
+        unshaped = graph_without_gradients(globals_)
+        if unshaped is not None:
+            raise ProgramError(
+                f"the program's {unshaped.cls.name} objects hold a number and their operands, "
+                f"a graph, but not one drawn here: {missing_part(unshaped.attrs)}. Gradients "
+                "kept apart from the nodes (a dict a function of the program fills) are not "
+                "traced: give each node its own gradient, node.grad, and a backward() that "
+                "adds into it"
             )
         if last is None:
             raise ProgramError(NO_RESULT)
@@ -1599,6 +1610,35 @@ def kept_names(
             path = path[len(root) + 1 :]
         names[node] = path
     return names
+
+
+def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
+    """An object the program's globals name that has a number and operands that are
+    objects of its class (sidsite's `Variable(value, local_gradients)`) but is no graph
+    node here, for a refusal that says what it lacks."""
+    for value in globals_.values():
+        if type(value) is not PInstance or value.mirror is not None:
+            continue
+        attrs = value.attrs
+        if not any(name in attrs for name in NUMBER_NAMES):
+            continue
+        for name in OPERAND_NAMES:
+            operands = attrs.get(name)
+            if isinstance(operands, (tuple, list)) and any(
+                _is_instance_of(operand, value) for operand in operands[:MAX_OPERANDS_LOOKED_AT]
+            ):
+                return value
+    return None
+
+
+MAX_OPERANDS_LOOKED_AT = 8
+
+
+def _is_instance_of(operand: Any, node: PInstance) -> bool:
+    """`operand` is, or pairs first, an object of `node`'s class (`(a, 1)` pairs too)."""
+    if type(operand) is tuple and operand:
+        operand = operand[0]
+    return type(operand) is PInstance and operand.cls is node.cls
 
 
 def resumed_frames(frames: list[dict[str, Any]]) -> dict[int, int]:

@@ -844,3 +844,39 @@ def test_a_recursive_walk_through_a_shared_node_runs_its_rule_twice() -> None:
     frame = trace["frames"][first["frame"]]
     assert frame["phase"] == "backward" and names[frame["node"]] == "c"
     assert {r["verdict"] for r in check["rules"]} == {"right"}
+
+
+def test_a_graph_whose_gradients_live_in_a_dict_is_refused_saying_so() -> None:
+    # sidsite's tutorial shape: each Variable keeps its value and (child, local) pairs,
+    # and a function returns the gradients in a dict. No node has a gradient to draw.
+    source = """\
+from collections import defaultdict
+
+class Variable:
+    def __init__(self, value, local_gradients=()):
+        self.value = value
+        self.local_gradients = local_gradients
+
+    def __mul__(self, other):
+        return Variable(self.value * other.value, ((self, other.value), (other, self.value)))
+
+def gradients_of(variable):
+    found = defaultdict(lambda: 0)
+    def walk(variable, path):
+        for child, local in variable.local_gradients:
+            found[child] += path * local
+            walk(child, path * local)
+    walk(variable, 1)
+    return found
+
+a = Variable(4)
+b = Variable(3)
+d = a * b
+print(gradients_of(d)[a])
+"""
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    message = str(caught.value)
+    assert "Variable objects hold a number and their operands" in message
+    assert "it has no `grad` attribute" in message
+    assert run_in_cpython(source) == ["3"]

@@ -41,6 +41,7 @@ from backprop_animator.engine.interpreter.machine import RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
+    OPERAND_NAMES,
     Frame,
     Function,
     Inert,
@@ -83,6 +84,15 @@ class Compiler(ExpressionCompiler):
     """Compiles one program against the machine and recorder that will run it."""
 
     in_try = 0  # how many `try` bodies the statement being compiled is in
+
+    @property
+    def loop_owners(self) -> list[dict[str, ast.Name]]:
+        """The `for` loops around the statement being compiled, innermost last: each
+        its target's name bound to the node whose operands it walks (`operand_loop`)."""
+        owners: list[dict[str, ast.Name]] | None = self.__dict__.get("_loop_owners")
+        if owners is None:
+            owners = self.__dict__["_loop_owners"] = []
+        return owners
 
     # Module
 
@@ -705,6 +715,11 @@ class Compiler(ExpressionCompiler):
         term_of = self.local_term(term, scope, readable=op is None or op == "+")
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
         owner_of = self.upstream_node(term, scope) if op in (None, "+") else None
+        if owner_of is None and write == "+=" and isinstance(target.value, ast.Name):
+            # `child.grad += local` in `for child, local in zip(v._children, …)`: v's
+            # rule all the same, its upstream gradient forgotten (Check your engine).
+            owner = self.loop_owner(target.value.id)
+            owner_of = self.expr(owner, scope) if owner is not None else None
 
         def run(f: Frame) -> None:
             if op is not None:
@@ -763,6 +778,14 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def loop_owner(self, name: str) -> ast.Name | None:
+        """The node whose operands the innermost `for` loop naming `name` walks
+        (`operand_loop`), or None."""
+        for owners in reversed(self.loop_owners):
+            if name in owners:
+                return owners[name]
+        return None
+
     def upstream_node(self, term: ast.expr, scope: scopes.Scope) -> Expr | None:
         """The node whose gradient a gradient write's term multiplies, where it is a
         name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`): read again, which
@@ -817,7 +840,11 @@ class Compiler(ExpressionCompiler):
     def for_loop(self, node: ast.For, scope: scopes.Scope) -> Stmt:
         iterable = self.expr(node.iter, scope)
         store = self.store(node.target, scope)
-        body = self.block(node.body, scope)
+        self.loop_owners.append(operand_loop(node))
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.loop_owners.pop()
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         iterate = self.m.iterate
@@ -1349,6 +1376,29 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
     ast.For: Compiler.gen_for,
     ast.While: Compiler.gen_while,
 }
+
+
+def operand_loop(node: ast.For) -> dict[str, ast.Name]:
+    """`for child in v._prev:` or `for child, local in zip(v._children, …):` (any of
+    `OPERAND_NAMES`): {"child": v}; otherwise {}."""
+    target, iterable = node.target, node.iter
+    if (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id == "zip"
+        and iterable.args
+        and isinstance(target, ast.Tuple)
+        and target.elts
+    ):
+        target, iterable = target.elts[0], iterable.args[0]
+    if (
+        isinstance(target, ast.Name)
+        and isinstance(iterable, ast.Attribute)
+        and iterable.attr in OPERAND_NAMES
+        and isinstance(iterable.value, ast.Name)
+    ):
+        return {target.id: iterable.value}
+    return {}
 
 
 def _leaves_loop(body: list[ast.stmt]) -> bool:

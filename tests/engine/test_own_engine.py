@@ -714,6 +714,30 @@ def test_a_backward_that_runs_each_nodes_rule_in_its_own_loop_shows_each_rule() 
     assert printed_lines(trace_source(wrong)) == run_in_cpython(wrong)
 
 
+def test_a_loop_rule_that_forgets_the_upstream_gradient_is_found_wrong() -> None:
+    # `c.grad += lg` in the loop over v's operands: still v's rule (the loop says whose),
+    # a frame per node, and the check finds the factor that is not the local derivative
+    # once an upstream gradient is not 1 (it was one sort frame, every rule unchecked).
+    right = LOCAL_GRADS.replace(
+        "    def backward(self):",
+        "    def __add__(self, other):\n"
+        "        return Value(self.data + other.data, (self, other), (1, 1))\n"
+        "    def backward(self):",
+    ).replace("z = a * b\n", "z = (a * b + a) * Value(4.0)\n")
+    source = right.replace("c.grad += lg * v.grad", "c.grad += lg")
+    assert source != right
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    ops = {node["id"]: node["op"] for node in trace["nodes"]}
+    assert [ops[f["node"]] for f in backward_frames(trace)] == ["*", "+", "*"]
+    check = trace["engine_check"]
+    assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "wrong"}
+    first = next(r for r in check["rules"] if r["op"] == "+")["first"]
+    assert (first["learner"], first["correct"]) == (0.25, 1.0)  # 1 where 4 × 1 was due
+    check = enginecheck_source(right)
+    assert {r["verdict"] for r in check["rules"]} == {"right"}
+
+
 def test_a_rule_that_runs_its_childrens_rules_gives_each_its_own_frame() -> None:
     # A recursive `_backward` method (the walk from a node down a tree): each node's
     # writes are its frame, in the order they ran, each rule checked by op.

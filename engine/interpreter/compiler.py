@@ -85,14 +85,15 @@ class Compiler(ExpressionCompiler):
 
     in_try = 0  # how many `try` bodies the statement being compiled is in
 
+    _loop_owners: list[dict[str, ast.Name]] | None = None
+
     @property
     def loop_owners(self) -> list[dict[str, ast.Name]]:
         """The `for` loops around the statement being compiled, innermost last: each
         its target's name bound to the node whose operands it walks (`operand_loop`)."""
-        owners: list[dict[str, ast.Name]] | None = self.__dict__.get("_loop_owners")
-        if owners is None:
-            owners = self.__dict__["_loop_owners"] = []
-        return owners
+        if self._loop_owners is None:
+            self._loop_owners = []
+        return self._loop_owners
 
     # Module
 

@@ -428,6 +428,18 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
     )
 
 
+def walk_text(output: str, count: int) -> str:
+    """In place of the sort, for a backward() that runs the rules as a recursion down
+    from its output reaches each node (`child._backward()` inside a rule, or a walk
+    that calls itself for each child), with no order worked out first."""
+    return (
+        f"No sort here: {output}.backward() walks down from {output} ({count} "
+        f"{nodes_word(count)} reach it) and runs each node's rule as the walk reaches it, "
+        "a call inside a call. Each frame below is one rule, in the order the walk runs "
+        "them; a node the walk reaches twice runs its rule twice."
+    )
+
+
 def no_rule_text(output: str, count: int) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
     gradients itself: a recursion of its own, or a loop whose writes read no node's

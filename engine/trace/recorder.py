@@ -174,6 +174,11 @@ class Recorder:
         # recursion), innermost last: a write at the depth of one, by its node, goes on
         # with it (`loop_write`).
         self.loop_stack: list[dict[str, Any]] = []
+        # The call depth of a pass's first rule, and whether another ran deeper or
+        # shallower: a backward() that runs the rules as its recursion reaches each
+        # node, with no sort first (`walk_text`).
+        self.rule_depth: int | None = None
+        self.walked = False
         # Whether some rule ran other nodes' rules between its writes: its frames after
         # the first carry `RESUMES`, the first one's, for the engine check (`finish`).
         self.resumed = False
@@ -849,6 +854,9 @@ class Recorder:
             changed = {node for node, field, b, a in sort["changes"] if b != a}
             sort["text"] = narrate.no_rule_text(self.names(output), len(changed))
             self.sort_writes = True
+        elif self.walked:
+            # No order was worked out first: each rule ran as the walk reached its node.
+            sort["text"] = narrate.walk_text(self.names(output), len(reachable))
         elif type(sort["text"]) is Said and len(topo) != len(reachable):
             # The page counts the pass's topo; the sentence counts what the output reaches.
             sort["text"] = narrate.sort_text(output, len(reachable), self.names)
@@ -883,6 +891,8 @@ class Recorder:
         reachable = topological_order(output)
         self.pass_output = output
         self.rule_order = []
+        self.rule_depth = None
+        self.walked = False
         return reachable, self.begin_pass(output, reachable)
 
     def close_own_pass(
@@ -923,6 +933,7 @@ class Recorder:
             self.open_hand_pass(instance, node)
         assert node is not None
         self.close_loop_rule()
+        self.rule_runs_at(self.state.depth)
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
         if self.hand_pass:
             rule["line"] = self.state.position[0]  # where the program called it
@@ -948,6 +959,7 @@ class Recorder:
         its own, and what the outer one writes after it is a frame of its own again."""
         outer = self.in_rule
         assert outer is not None
+        self.walked = True
         if outer["tape"]:
             self.end_rule(outer, then=node)
         try:
@@ -1011,10 +1023,19 @@ class Recorder:
                 rule = outer  # back from the call: the same run of the rule goes on
         if rule is None or rule["node"] is not node or rule["depth"] != depth:
             rule = {"node": node, "tape": [], "writes": [], "depth": depth}
+            self.rule_runs_at(depth)
         self.sync(node)
         self.sort_frame = None  # the seed is done once the first rule runs
         self.loop_rule = rule
         return rule
+
+    def rule_runs_at(self, depth: int) -> None:
+        """A rule of the pass starts at this call depth: one at another depth than the
+        first's means the rules run as a recursion reaches them (`walk_text`)."""
+        if self.rule_depth is None:
+            self.rule_depth = depth
+        elif depth != self.rule_depth:
+            self.walked = True
 
     def close_loop_rule(self) -> None:
         """The rule the program's own loop was running is done: its backward frame."""

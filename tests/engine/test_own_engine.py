@@ -738,6 +738,17 @@ def test_a_loop_rule_that_forgets_the_upstream_gradient_is_found_wrong() -> None
     assert {r["verdict"] for r in check["rules"]} == {"right"}
 
 
+def test_a_sort_frame_says_so_where_no_sort_ran() -> None:
+    # BUGGY_NO_SORT runs each rule as its recursive visit reaches the node; the engine
+    # whose backward() sorts first and then loops keeps the sort's sentence.
+    walk = trace_source(program_examples.BUGGY_NO_SORT)
+    (sort,) = [f for f in walk["frames"] if f["phase"] == "sort"]
+    assert sort["text"].startswith("No sort here: o.backward() walks down from o")
+    sorted_first = trace_source(program_examples.OWN_ENGINE_FORK)
+    texts = [f["text"] for f in sorted_first["frames"] if f["phase"] == "sort"]
+    assert texts and all(text.startswith("Depth-first sort:") for text in texts)
+
+
 def test_a_rule_that_runs_its_childrens_rules_gives_each_its_own_frame() -> None:
     # A recursive `_backward` method (the walk from a node down a tree): each node's
     # writes are its frame, in the order they ran, each rule checked by op.
@@ -827,6 +838,9 @@ def test_a_rule_that_runs_its_childrens_walks_between_its_writes_is_one_run() ->
     assert {r["op"]: r["verdict"] for r in check["rules"]} == {"*": "right", "+": "right"}
     assert check["sort"]["verdict"] == "right"
     assert check["accumulation"]["verdict"] == "right"
+    # No sort ran: the pass's first frame says the walk runs the rules, not a sort.
+    (sort,) = [f for f in trace["frames"] if f["phase"] == "sort"]
+    assert sort["text"].startswith("No sort here: d.backward() walks down from d (4 nodes")
     # A wrong local of `+` is found at d's first frame, all its writes together.
     wrong = source.replace("(self, other), (1.0, 1.0))", "(self, other), (1.0, 2.0))")
     check = enginecheck_source(wrong)

@@ -53,7 +53,7 @@ NUMBER_NAMES = ("data", "value", "val")
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
-    "pairs", "_pairs", "local_gradients", "_local_gradients",
+    "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
 )  # fmt: skip
 
 
@@ -73,14 +73,17 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
     (their graphs are walked when the program has ended, for the leaves' gradients)."""
     outputs: list[Any] = []
     numbers: list[float] = []
+    passes: list[Any] = []  # the frames of the passes counted
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
         code = frame.f_code
         if event != "call" or code.co_argcount < 1:
             return
-        extra = code.co_varnames[1 : code.co_argcount]
-        if any(frame.f_locals.get(name) is not None for name in extra):
-            return  # `backward(self, dy=None)` called as `loss.backward()` is a pass
+        caller = frame.f_back
+        while caller is not None:
+            if any(caller is one for one in passes):
+                return  # a pass's own recursion (`backward(self, grad)` on each node)
+            caller = caller.f_back
         method = code.co_name in PASS_FUNCTIONS  # `loss.backward()`, `loss.backprop()`
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
         if not (method or function):
@@ -93,6 +96,7 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
         ):
             outputs.append(node)
             numbers.append(number_of(node))
+            passes.append(frame)
 
     sys.setprofile(profile)
     try:

@@ -1100,3 +1100,40 @@ def test_a_copy_is_charged_for_every_attribute_it_copies() -> None:
     for how in ("copy", "deepcopy"):
         with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
             run(source.format(how))
+
+
+def test_operands_in_input_nodes_with_the_number_behind_a_property() -> None:
+    """butyess/retrodiff's shape: a `Node` made before its number (`_value` behind a
+    `value` property), operands kept as `input_nodes`, a `Function` object's backward
+    per operand, `Node.__add__` set to a lambda after the class, `backward(1)`."""
+    source = (
+        "class Node:\n"
+        "    def __init__(self, function=None, input_nodes=[]):\n"
+        "        self.function = function; self.input_nodes = input_nodes\n"
+        "        self._value = None; self.grad = None\n"
+        "    @property\n"
+        "    def value(self):\n        return self._value\n"
+        "    @value.setter\n"
+        "    def value(self, v):\n        self._value = v\n"
+        "    def forward(self):\n"
+        "        if not self.input_nodes:\n            return self._value\n"
+        "        self._value = self.function.forward(*[n.forward() for n in self.input_nodes])\n"
+        "        return self._value\n"
+        "    def backward(self, first_grad):\n"
+        "        self.grad = first_grad\n"
+        "        for i, n in enumerate(self.input_nodes):\n"
+        "            vals = [x._value for x in self.input_nodes]\n"
+        "            g = self.function.backward(self.grad, i, *vals)\n"
+        "            n.grad = g if n.grad is None else n.grad + g\n"
+        "class Mul:\n"
+        "    def forward(self, x, y): return x * y\n"
+        "    def backward(self, grad, wrt, x, y): return (y, x)[wrt] * grad\n"
+        "    def __call__(self, *args): return Node(self, list(args))\n"
+        "mul = Mul()\n"
+        "Node.__mul__ = lambda x, y: mul(x, y)\n"
+        "x, y = Node(), Node()\nf = x * y\nx.value = 2\ny.value = 3\n"
+        "f.forward()\nf.backward(1)\nprint(f.value, x.grad, y.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["6 3 2"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 2

@@ -1137,3 +1137,54 @@ def test_operands_in_input_nodes_with_the_number_behind_a_property() -> None:
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source) == ["6 3 2"]
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 2
+
+
+NUMBER_DUNDERS = (
+    "class V:\n"
+    "    def __init__(self, data, _prev=()):\n"
+    "        self.data = data; self.grad = 0.0; self._prev = _prev\n"
+    "    def __add__(self, other):\n"
+    "        other = other if isinstance(other, V) else V(other)\n"
+    "        return V(self.data.__add__(other.data), (self, other))\n"
+    "    def check(self):\n"
+    "        return [(2).__add__(2.5), (2.5).__add__(True), (2).__eq__(2.0), (2.0).__eq__(2),\n"
+    "                (7).__rsub__(10), (2).__pow__(-1), (2.567).__round__(2), (2.5).__round__(),\n"
+    "                (3).__neg__(), (-3.5).__abs__(), (6).__and__(3), (5).__invert__(),\n"
+    "                (1).__lt__(self), (1.0).__rtruediv__(4), True.__add__(True), (3).__ne__(3),\n"
+    "                (2.0).__pow__(0.5), (7).__floordiv__(2), (7.5).__mod__(2), (2).__rpow__(3)]\n"
+    "    def errors(self):\n"
+    "        out = []\n"
+    "        for f in (lambda: (1).__truediv__(0), lambda: (1).__add__(),\n"
+    "                  lambda: (1.5).__neg__(2), lambda: (2.0).__and__(1),\n"
+    "                  lambda: (1).__add__(x=1), lambda: (2.5).__round__(1, 2)):\n"
+    "            try:\n"
+    "                f()\n"
+    "            except Exception as e:\n"
+    "                out.append((type(e).__name__, str(e)))\n"
+    "        return out\n"
+    "v = V(1.5) + 2\n"
+    "print(V(1).check())\n"
+    "print(V(1).errors())\n"
+    "print(v.data, (V(2) + V(3.5)).data)\n"
+)
+
+
+def test_a_numbers_operator_methods_called_by_name_are_cpythons() -> None:
+    """GeraldCSC/autograd_simple computes `self.val.__add__(other)`: a number's own
+    operator methods answer as CPython's, NotImplemented for an operand they do not take
+    (an int for a float, a node), with CPython's errors; each is the machine's operator,
+    charged and bounded as `a ** b` and `a << b` are."""
+    same_as_cpython(NUMBER_DUNDERS)
+    with pytest.raises(EngineError, match="bits"):
+        run("class V:\n    def f(self):\n        return (2).__pow__(10**9)\nV().f()\n")
+    with pytest.raises(EngineError, match="bits"):
+        run("class V:\n    def f(self):\n        return (1).__lshift__(10**9)\nV().f()\n")
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(
+            "class V:\n    def f(self):\n        n = 0\n"
+            "        while True:\n            n = n.__add__(1)\nV().f()\n",
+            Limits(max_steps=10_000),
+        )
+    # Outside a class body a dunder is still refused before the program runs, as before.
+    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
+        run("print((2).__round__())\n")

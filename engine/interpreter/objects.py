@@ -225,6 +225,16 @@ def missing_part(attrs: dict[str, Any]) -> str:
     return f"it has neither operands ({', '.join(OPERAND_NAMES[:4])}…) nor a rule (_backward…)"
 
 
+class Maker(list[str]):
+    """A class's `abstract` list when calling the class makes something else: typing's
+    `NamedTuple("Batch", [("inputs", list)])` makes a class (the call takes the branch an
+    abstract class's call takes, so no other call pays for it)."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__(["<called to make a class>"])
+        self.make = make
+
+
 class PInstance:
     """An object of a program's class: its class and its own attributes."""
 

@@ -1188,3 +1188,29 @@ def test_a_numbers_operator_methods_called_by_name_are_cpythons() -> None:
     # Outside a class body a dunder is still refused before the program runs, as before.
     with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
         run("print((2).__round__())\n")
+
+
+def test_typing_namedtuple_called_makes_the_class_a_class_statement_makes() -> None:
+    """shubhamwagh/picograd's data.py: `Batch = NamedTuple("Batch", [("inputs", ...),
+    ("targets", ...)])` (and the keyword form) is the named tuple class
+    `class Batch(NamedTuple)` makes; it was "NamedTuple() takes no arguments"."""
+    same_as_cpython(
+        "from typing import NamedTuple, List\n"
+        'Batch = NamedTuple("Batch", [("inputs", List[float]), ("targets", list)])\n'
+        'P = NamedTuple("P", x=int, y=float)\n'
+        "b = Batch(inputs=[1.0], targets=[2])\n"
+        "x, y = P(1, 2.5)\n"
+        "print(b, b.inputs, b[1], len(b), x + y, P(1, 2) == (1, 2), Batch.__name__)\n"
+        "class Q(NamedTuple):\n    a: int\n    b: int = 3\nprint(Q(1), Q(2, 4).b)\n"
+        "for fields in ([('1x', int)], [('_x', int)], [('x', int), ('x', int)]):\n"
+        "    try:\n        NamedTuple('Bad', fields)\n"
+        "    except ValueError as e:\n        print(e)\n"
+    )
+    with pytest.raises(EngineError, match="TypeError"):
+        run("from typing import NamedTuple\nNamedTuple()\n")
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):  # its fields are charged
+        run(
+            "from typing import NamedTuple\n"
+            "NamedTuple('Big', ((f'f{i}', int) for i in range(10**9)))\n",
+            Limits(max_steps=10_000),
+        )

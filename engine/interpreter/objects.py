@@ -160,7 +160,7 @@ OPERAND_PAIRS = (
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad")  # `_grad` behind a `grad` property
-RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn")
+RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack")
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 
 

@@ -1214,3 +1214,47 @@ def test_typing_namedtuple_called_makes_the_class_a_class_statement_makes() -> N
             "NamedTuple('Big', ((f'f{i}', int) for i in range(10**9)))\n",
             Limits(max_steps=10_000),
         )
+
+
+def test_a_rule_named_backtrack_walked_by_a_function_of_the_programs() -> None:
+    """AvikYadav/AutoGrad-ScalarVersion's notebook names each node's rule `backtrack`
+    and walks the graph in `topo_sort_backtrack(ac)`, never calling `backward()`: it was
+    refused as a program with no result, and is now one pass with CPython's gradients.
+    (The notebook keeps its operands in a `set`, so the order it prints its labels in
+    follows CPython's addresses; here they are a list.)"""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data, label='', children=(), opp=''):\n"
+        "        self.data = data; self._prev = list(children); self.label = label\n"
+        "        self.opp = opp; self.grad = 0; self.backtrack = lambda: None\n"
+        "    def __add__(self, other):\n"
+        "        out = Value(self.data + other.data, children=(self, other), opp='+')\n"
+        "        def _backtrack():\n"
+        "            self.grad += out.grad; other.grad += out.grad\n"
+        "        out.backtrack = _backtrack\n"
+        "        return out\n"
+        "    def __mul__(self, other):\n"
+        "        out = Value(self.data * other.data, children=(self, other), opp='*')\n"
+        "        def _backtrack():\n"
+        "            other.grad += self.data * out.grad; self.grad += other.data * out.grad\n"
+        "        out.backtrack = _backtrack\n"
+        "        return out\n"
+        "a = Value(2, label='A'); b = Value(-3, label='B'); c = Value(4, label='C')\n"
+        "d = a * b; d.label = 'D'\ne = d + c; e.label = 'E'\nf = e * a; f.label = 'F'\n"
+        "def topo_sort_backtrack(target_node):\n"
+        "    topo = []; visited = []\n"
+        "    target_node.grad = 1\n"
+        "    def topo_sort(node):\n"
+        "        if node not in visited:\n            visited.append(node)\n"
+        "        for child in node._prev:\n"
+        "            if child not in visited:\n                topo_sort(child)\n"
+        "        topo.append(node)\n"
+        "    topo_sort(target_node)\n"
+        "    for node in reversed(topo):\n"
+        "        print(node.label)\n        node.backtrack()\n"
+        "topo_sort_backtrack(f)\nprint(a.grad, b.grad, c.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert printed_lines(trace)[-1] == "-8 4 2"
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 6

@@ -1258,3 +1258,54 @@ def test_a_rule_named_backtrack_walked_by_a_function_of_the_programs() -> None:
     assert printed_lines(trace) == run_in_cpython(source)
     assert printed_lines(trace)[-1] == "-8 4 2"
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 6
+
+
+def test_a_gradient_kept_as_derivative_with_operands_kept_as_args() -> None:
+    """josephfried/minimal-autodiff, after Ben Clarkson's scalar autograd post: a
+    `Tensor` with `value`, `derivative` (None until a pass writes it) and its operands in
+    `args` set after the node is made, beside `local_derivatives`; two passes with
+    `clear_derivatives()` between. It was refused ("it has no `grad` attribute")."""
+    source = (
+        "class Tensor:\n"
+        "    def __init__(self, value, name=None):\n"
+        "        self.value = float(value); self.args = None\n"
+        "        self.local_derivatives = None; self.derivative = None; self.name = name\n"
+        "    def build_topo(self, order, visited):\n"
+        "        if self in visited:\n            return\n"
+        "        visited.add(self)\n"
+        "        if self.args is not None:\n"
+        "            for arg in self.args:\n                arg.build_topo(order, visited)\n"
+        "        order.append(self)\n"
+        "    def backward(self):\n"
+        "        self.derivative = 1.0\n"
+        "        order = []; visited = set()\n"
+        "        self.build_topo(order, visited)\n"
+        "        for node in reversed(order):\n"
+        "            if node.args is not None:\n"
+        "                for arg, local in zip(node.args, node.local_derivatives):\n"
+        "                    contrib = node.derivative * local.value\n"
+        "                    if arg.derivative is None:\n"
+        "                        arg.derivative = contrib\n"
+        "                    else:\n"
+        "                        arg.derivative += contrib\n"
+        "    def clear_derivatives(self):\n"
+        "        order = []; visited = set()\n"
+        "        self.build_topo(order, visited)\n"
+        "        for node in order:\n            node.derivative = None\n"
+        "    def __add__(self, x):\n"
+        "        x = x if isinstance(x, Tensor) else Tensor(x)\n"
+        "        result = Tensor(self.value + x.value)\n"
+        "        result.local_derivatives = (Tensor(1), Tensor(1)); result.args = (self, x)\n"
+        "        return result\n"
+        "    __radd__ = __add__\n"
+        "    def __mul__(self, x):\n"
+        "        result = Tensor(self.value * x.value)\n"
+        "        result.local_derivatives = (x, self); result.args = (self, x)\n"
+        "        return result\n"
+        "x = Tensor(5, name='x'); c = Tensor(3, name='c')\n"
+        "y = 5 + x * (x + c)\ny.backward()\nprint(y.value, x.derivative, c.derivative)\n"
+        "y.clear_derivatives()\nz = x * c\nz.backward()\nprint(x.derivative, c.derivative)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["45.0 13.0 5.0", "3.0 5.0"]
+    assert len(trace["passes"]) == 2 and len(trace["edges"]) == 8

@@ -1309,3 +1309,151 @@ def test_a_gradient_kept_as_derivative_with_operands_kept_as_args() -> None:
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source) == ["45.0 13.0 5.0", "3.0 5.0"]
     assert len(trace["passes"]) == 2 and len(trace["edges"]) == 8
+
+
+def test_a_list_of_gradient_functions_and_operands_kept_as_prev_list() -> None:
+    """GeraldCSC/autograd_simple: a dataclass `Node` with `val`, `grad = None` and a
+    list `grad_fns` of dataclass objects each holding its operand (`prev`), walked by a
+    recursive `_dfs_grad`; and a `Scalar` whose operands are set after it is made, as
+    `res.prev_list = (self, input)`. Both were refused ("neither operands nor a rule");
+    now the first is a pass whose output is drawn alone (its operands are behind
+    objects no name says), the second a graph with its edges."""
+    grad_fns = (
+        "from dataclasses import dataclass, field\nfrom typing import Any, List\nimport math\n"
+        "@dataclass\nclass Node:\n"
+        "    val: float = 0\n"
+        "    grad_fns: List[Any] = field(default_factory=list)\n"
+        "    grad: Any = None\n"
+        "    def __add__(self, other):\n"
+        "        result = self.__class__(self.val.__add__(other))\n"
+        "        result.grad_fns.append(AddGradFn(self))\n"
+        "        return result\n"
+        "    def __mul__(self, other):\n"
+        "        result = self.__class__(self.val.__mul__(other))\n"
+        "        result.grad_fns.append(MulGradFn(self, other))\n"
+        "        return result\n"
+        "    __radd__ = __add__\n    __rmul__ = __mul__\n"
+        "    def _dfs_grad(self, upstream):\n"
+        "        if len(self.grad_fns) == 0:\n"
+        "            self.grad = upstream if self.grad is None else self.grad + upstream\n"
+        "        else:\n"
+        "            for grad_fn in self.grad_fns:\n"
+        "                grad_fn.prev._dfs_grad(grad_fn.compute_grad(upstream))\n"
+        "    def backward(self):\n        self._dfs_grad(1)\n"
+        "@dataclass\nclass AddGradFn:\n    prev: Node\n"
+        "    def compute_grad(self, upstream):\n        return upstream\n"
+        "@dataclass\nclass MulGradFn:\n    prev: Node\n    other_operand: float\n"
+        "    def compute_grad(self, upstream):\n        return upstream * self.other_operand\n"
+        "x = Node(2)\ny = 1 + 3 * x\ny.backward()\nprint(y.val, x.grad, y)\n"
+    )
+    trace = trace_source(grad_fns)
+    assert printed_lines(trace) == run_in_cpython(grad_fns)
+    assert len(trace["passes"]) == 1
+    prev_list = (
+        "class Scalar:\n"
+        "    def __init__(self, value, label=''):\n"
+        "        self.value = value; self.grad = 0.0; self.prev_list = []\n"
+        "        self._backward = lambda: None; self._op = ''; self.label = label\n"
+        "    def __mul__(self, input):\n"
+        "        res = Scalar(self.value * input.value)\n"
+        "        res.prev_list = (self, input); res._op = '*'\n"
+        "        def _backward():\n"
+        "            self.grad += res.grad * input.value; input.grad += res.grad * self.value\n"
+        "        res._backward = _backward\n"
+        "        return res\n"
+        "    def backward(self):\n"
+        "        node_list = []\n"
+        "        def trace(node):\n"
+        "            if not node in node_list:\n"
+        "                for prev in node.prev_list:\n                    trace(prev)\n"
+        "                node_list.append(node)\n"
+        "        trace(self)\n"
+        "        self.grad = 1.0\n"
+        "        for node in reversed(node_list):\n            node._backward()\n"
+        "a = Scalar(2.0, 'a'); b = Scalar(-3.0, 'b')\nc = a * b * a\nc.backward()\n"
+        "print(c.value, a.grad, b.grad)\n"
+    )
+    trace = trace_source(prev_list)
+    assert printed_lines(trace) == run_in_cpython(prev_list) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+
+
+MODULE_DICT = (
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Ctx:\n"
+    "    data: float\n"
+    "    grad: float\n"
+    "class Parameter:\n"
+    "    def __init__(self, value, name=None):\n"
+    "        self.value = value\n"
+    "        self.name = name\n"
+    "class Module:\n"
+    "    def __init__(self):\n"
+    "        self._modules = {}\n"
+    "        self._parameters = {}\n"
+    "        self.training = True\n"
+    "    def modules(self):\n"
+    '        return self.__dict__["_modules"].values()\n'
+    "    def named_parameters(self):\n"
+    "        out = [(k, p) for k, p in self._parameters.items()]\n"
+    "        for mk, m in self._modules.items():\n"
+    "            for pk, p in m.named_parameters():\n"
+    '                out.append((f"{mk}.{pk}", p))\n'
+    "        return out\n"
+    "    def add_parameter(self, k, v):\n"
+    "        val = Parameter(v, k)\n"
+    '        self.__dict__["_parameters"][k] = val\n'
+    "        return val\n"
+    "    def __setattr__(self, key, val):\n"
+    "        if isinstance(val, Parameter):\n"
+    '            self.__dict__["_parameters"][key] = val\n'
+    "        elif isinstance(val, Module):\n"
+    '            self.__dict__["_modules"][key] = val\n'
+    "        else:\n"
+    "            super().__setattr__(key, val)\n"
+    "    def __getattr__(self, key):\n"
+    '        if key in self.__dict__["_parameters"]:\n'
+    '            return self.__dict__["_parameters"][key]\n'
+    '        if key in self.__dict__["_modules"]:\n'
+    '            return self.__dict__["_modules"][key]\n'
+    "        return super().__getattribute__(key)\n"
+    "class Linear(Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.w = Parameter(2.0)\n"
+    '        self.b = self.add_parameter("b", 0.5)\n'
+    "class Net(Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.l1 = Linear()\n"
+    "        self.scale = 3\n"
+    "class V:\n"
+    "    def __init__(self, data=0, grad=0):\n"
+    "        self.data = data; self.grad = grad; self._prev = ()\n"
+    "    @classmethod\n"
+    "    def from_ctx(cls, ctx):\n"
+    "        return cls(**ctx.__dict__)\n"
+    "    def keys(self):\n"
+    "        return sorted(self.__dict__), len(self.__dict__)\n"
+    "n = Net()\n"
+    "print([(k, p.value) for k, p in n.named_parameters()], n.scale, n.l1.w.value)\n"
+    "print(list(n.modules())[0] is n.l1)\n"
+    "v = V.from_ctx(Ctx(2.0, 0.5))\n"
+    "print(v.data, v.grad, v.keys())\n"
+)
+
+
+def test_self_dict_inside_a_class_body_is_the_instances_own_attributes() -> None:
+    """ai-glimpse/toydl's (minitorch's) `Module` keeps its parameters behind
+    `__setattr__`/`__getattr__` over `self.__dict__["_parameters"]`, and
+    Parxd/accelerate makes nodes with `cls(**ctx.__dict__)`: inside a class body
+    `obj.__dict__` of the program's object is its live attributes, as `vars(obj)`; it
+    was a missing attribute. It is read, never replaced, and nothing else has one."""
+    same_as_cpython(MODULE_DICT)
+    with pytest.raises(EngineError, match="not replaced"):
+        run("class A:\n    def f(self):\n        self.__dict__ = {}\nA().f()\n")
+    with pytest.raises(EngineError, match="no attribute '__dict__'"):
+        run("class A:\n    def f(self):\n        return (1).__dict__\nA().f()\n")
+    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
+        run("class A:\n    pass\nprint(A().__dict__)\n")

@@ -11,6 +11,7 @@ size, a shift's bits, a division by zero's error).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -51,13 +52,35 @@ def one_argument(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     return args[0]
 
 
+Call = Callable[[list[Any], dict[str, Any]], Any]
+# Conversions: Python's own, on a plain number (no callback into the program).
+CONVERSIONS: dict[str, Callable[[Any], Any]] = {
+    "__int__": int, "__float__": float, "__bool__": bool, "__trunc__": math.trunc,
+    "__floor__": math.floor, "__ceil__": math.ceil,
+}  # fmt: skip
+
+
+def convert(name: str, how: Callable[[Any], Any]) -> Method:
+    def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        arguments(name, args, kwargs, 0)
+        try:
+            return how(obj)
+        except (OverflowError, ValueError) as error:  # `inf.__int__()`: CPython's words
+            raise ProgramError(str(error), kind=type(error).__name__) from None
+
+    return method
+
+
 def number_dunders(
-    machine: Any, round_: Callable[[list[Any], dict[str, Any]], Any]
+    machine: Any, round_: Call, pow_: Call, divmod_: Call
 ) -> tuple[dict[str, Method], dict[str, Method]]:
-    """The methods of an `int` (and `bool`) and of a `float`, each `(obj, args, kwargs)`."""
+    """The methods of an `int` (and `bool`) and of a `float`, each `(obj, args, kwargs)`:
+    `round_`, `pow_` and `divmod_` are the built-ins' own (a modulus, a pair)."""
 
     def forward(name: str, op: str) -> Method:
         def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if op == "**" and len(args) == 2 and not kwargs:  # `(2).__pow__(3, 5)`
+                return pow_([obj, *args], {}) if takes(obj, args[0]) else NotImplemented
             other = one_argument(name, args, kwargs)
             return machine.binary(op, obj, other) if takes(obj, other) else NotImplemented
 
@@ -65,8 +88,19 @@ def number_dunders(
 
     def reflected(name: str, op: str) -> Method:
         def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if op == "**" and len(args) == 2 and not kwargs:  # `(2).__rpow__(3, 5)`
+                return pow_([args[0], obj, args[1]], {}) if takes(obj, args[0]) else NotImplemented
             other = one_argument(name, args, kwargs)
             return machine.binary(op, other, obj) if takes(obj, other) else NotImplemented
+
+        return method
+
+    def pair(name: str, reverse: bool) -> Method:
+        def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            other = one_argument(name, args, kwargs)
+            if not takes(obj, other):
+                return NotImplemented
+            return divmod_([other, obj] if reverse else [obj, other], {})
 
         return method
 
@@ -101,8 +135,12 @@ def number_dunders(
         for word, op in (("neg", "-"), ("pos", "+"), ("abs", "abs")):
             methods[f"__{word}__"] = unary(f"__{word}__", op)
         methods["__round__"] = round_method
+        methods["__divmod__"] = pair("__divmod__", reverse=False)
+        methods["__rdivmod__"] = pair("__rdivmod__", reverse=True)
+        methods.update({name: convert(name, how) for name, how in CONVERSIONS.items()})
         return methods
 
     integer = table({**ARITHMETIC, **INTEGER_ONLY})
     integer["__invert__"] = unary("__invert__", "~")
+    integer["__index__"] = convert("__index__", int)
     return integer, table(ARITHMETIC)

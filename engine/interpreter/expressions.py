@@ -115,7 +115,7 @@ def contains_yield(node: ast.AST) -> bool:
 
 
 # Functions of the program that run a pass when given a graph node: `backprop(loss)`.
-PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass"})
+PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass", "back"})
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
 READABLE_DUNDERS = frozenset({"__name__"})

@@ -1463,3 +1463,42 @@ def test_self_dict_inside_a_class_body_is_the_instances_own_attributes() -> None
         run("class A:\n    def f(self):\n        return (1).__dict__\nA().f()\n")
     with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
         run("class A:\n    pass\nprint(A().__dict__)\n")
+
+
+def test_a_node_with_only_a_closure_and_a_pass_named_back() -> None:
+    """dassicity/rmad: a `Var` that keeps no operands, only a closure `fn` calling its
+    operands' `back(grad)` in turn, and a pass `y.back()`: it was refused as a program
+    with no result; now each `back()` from outside is a pass, drawn from its output."""
+    source = (
+        "class Var:\n"
+        "    def __init__(self, val, dag=False, fn=None):\n"
+        "        self.val, self.dag, self.fn = val, dag, fn\n"
+        "        self.grad = 0\n"
+        "    def __mul__(self, o):\n"
+        "        o = o if isinstance(o, Var) else Var(o)\n"
+        "        def fn(grad):\n"
+        "            if self.dag: self.back(grad * o.val)\n"
+        "            if o.dag: o.back(grad * self.val)\n"
+        "        return Var(self.val * o.val, self.dag | o.dag, fn)\n"
+        "    def __add__(self, o):\n"
+        "        o = o if isinstance(o, Var) else Var(o)\n"
+        "        def fn(grad):\n"
+        "            if self.dag: self.back(grad)\n"
+        "            if o.dag: o.back(grad)\n"
+        "        return Var(self.val + o.val, self.dag | o.dag, fn)\n"
+        "    def back(self, grad=1):\n"
+        "        self.grad += grad\n"
+        "        if self.fn: self.fn(self.grad)\n"
+        "def grad(f):\n"
+        "    def wrap(*xs):\n"
+        "        xs = tuple(Var(x, True) for x in xs)\n"
+        "        y = f(*xs)\n"
+        "        y.back()\n"
+        "        return tuple(x.grad for x in xs)\n"
+        "    return wrap\n"
+        "x = Var(3.0, True)\ny = x * x + x * 2\ny.back()\n"
+        "print(x.grad, grad(lambda a, b: a * b + a)(2.0, 5.0))\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert len(trace["passes"]) == 2

@@ -115,7 +115,7 @@ def contains_yield(node: ast.AST) -> bool:
 
 
 # Functions of the program that run a pass when given a graph node: `backprop(loss)`.
-PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass"})
+PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass", "back"})
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`).
 READABLE_DUNDERS = frozenset({"__name__"})
@@ -745,6 +745,10 @@ class ExpressionCompiler:
         return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
+        if node.attr == "__dict__" and scope.in_class and not isinstance(node.ctx, ast.Load):
+            raise self.error(
+                node, "`.__dict__` may be read here, and its items changed, not replaced"
+            )
         if (
             is_dunder(node.attr)
             and node.attr not in READABLE_DUNDERS
@@ -761,6 +765,8 @@ class ExpressionCompiler:
         if name == "__class__" and scope.in_class:  # `self.__class__.__name__`: `type(self)`
             type_of = self.builtins["type"].call
             return lambda f: type_of([obj(f)], {})
+        if name == "__dict__" and scope.in_class:  # `self.__dict__`: `vars(self)`
+            return self.instance_dict(obj, node)
         self.check_attribute(node, scope)
         get_attr = self.m.get_attr
         line, column = self.pos(node)
@@ -791,6 +797,24 @@ class ExpressionCompiler:
                     return attrs[name]
             try:
                 return get_attr(value, name)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
+    def instance_dict(self, obj: Expr, node: ast.Attribute) -> Expr:
+        """`self.__dict__` inside a class body: an instance of the program's gives its live
+        attributes, as `vars(self)` does (a minitorch `Module`'s
+        `self.__dict__["_parameters"]`); anything else has no such attribute here."""
+        get_attr = self.m.get_attr
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> Any:
+            value = obj(f)
+            if type(value) is PInstance:
+                return value.attrs
+            try:
+                return get_attr(value, "__dict__")
             except ProgramError as error:
                 raise error.located(line, column) from None
 

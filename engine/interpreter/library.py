@@ -31,6 +31,7 @@ from backprop_animator.engine.interpreter.machine import (
     Machine,
     number_error,
 )
+from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
     Annotation,
@@ -122,7 +123,8 @@ class Library:
         return MISSING
 
     def number_methods(self) -> dict[type, dict[str, Callable[[Any], Builtin]]]:
-        """`n.bit_length()`, `n.bit_count()`, `x.is_integer()`: Python's own, on a number."""
+        """`n.bit_length()`, `n.bit_count()`, `x.is_integer()`: Python's own, on a number; and
+        its operator methods by name (`self.val.__add__(other)`, number_dunders.py)."""
 
         def plain(name: str) -> Callable[[Any, list[Any], dict[str, Any]], Any]:
             def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -137,6 +139,11 @@ class Library:
 
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
         real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
+        integer_dunders, real_dunders = number_dunders(
+            self.machine, self.round_, self.pow_, self.divmod_
+        )
+        integer.update({name: self.bound(m, name) for name, m in integer_dunders.items()})
+        real.update({name: self.bound(m, name) for name, m in real_dunders.items()})
         return {int: integer, bool: integer, float: real}
 
     def tuple_methods(self) -> dict[str, Callable[[Any], Builtin]]:

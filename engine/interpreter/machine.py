@@ -30,6 +30,7 @@ from backprop_animator.engine.interpreter.objects import (
     Frame,
     Function,
     Inert,
+    Maker,
     NativeMethod,
     PClass,
     PClassMethod,
@@ -306,6 +307,8 @@ class Machine:
         if state.steps > state.next_check:
             state.checkpoint()
         if cls.abstract:
+            if type(cls.abstract) is Maker:  # `NamedTuple("Batch", [...])`: a class
+                return cls.abstract.make(args, kwargs or {})
             raise ProgramError(
                 f"Can't instantiate abstract class {cls.name} with abstract method"
                 f"{'s' if len(cls.abstract) > 1 else ''} {', '.join(cls.abstract)}",

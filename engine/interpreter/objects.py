@@ -151,7 +151,8 @@ class PClass:
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
-    "pairs", "_pairs", "local_gradients", "_local_gradients",
+    "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes", "args",
+    "prev_list",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -159,8 +160,11 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
-GRAD_NAMES = ("grad", "_grad")  # `_grad` behind a `grad` property
-RULE_NAMES = ("_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn")
+GRAD_NAMES = ("grad", "_grad", "derivative")  # `_grad` behind a `grad` property
+RULE_NAMES = (
+    "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
+    "fn",
+)  # fmt: skip
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 
 
@@ -223,6 +227,16 @@ def missing_part(attrs: dict[str, Any]) -> str:
     if not any(name in attrs for name in NUMBER_NAMES):
         return f"it has no number attribute (one of {', '.join(NUMBER_NAMES)})"
     return f"it has neither operands ({', '.join(OPERAND_NAMES[:4])}…) nor a rule (_backward…)"
+
+
+class Maker(list[str]):
+    """A class's `abstract` list when calling the class makes something else: typing's
+    `NamedTuple("Batch", [("inputs", list)])` makes a class (the call takes the branch an
+    abstract class's call takes, so no other call pays for it)."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__(["<called to make a class>"])
+        self.make = make
 
 
 class PInstance:

@@ -33,6 +33,7 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Function,
     Inert,
+    Maker,
     NativeMethod,
     PClass,
     PClassMethod,
@@ -482,10 +483,39 @@ def typing_module(library: Library) -> PModule:
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
     members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
-    members["NamedTuple"] = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
+    named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
+    named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
+    members["NamedTuple"] = named
     members["Generic"] = PClass("Generic", (), {})
     members["Protocol"] = PClass("Protocol", (), {})
     return PModule("typing", members)
+
+
+def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, Any]) -> PClass:
+    """`NamedTuple("Batch", [("inputs", list), ("targets", list)])`, or its fields as
+    keywords (`NamedTuple("P", x=int)`): the class `class Batch(NamedTuple)` makes."""
+    if not args or type(args[0]) is not str or len(args) > 2 or (len(args) == 2 and kwargs):
+        raise ProgramError(
+            "NamedTuple() takes a name and its fields, as (name, type) pairs or keywords",
+            kind="TypeError",
+        )
+    pairs = library.collect(args[1]) if len(args) == 2 else list(kwargs.items())
+    names: list[str] = []
+    for pair in pairs:
+        if type(pair) not in (tuple, list) or len(pair) != 2 or type(pair[0]) is not str:
+            raise ProgramError("NamedTuple() fields are (name, type) pairs", kind="TypeError")
+        name = pair[0]
+        if not name.isidentifier():
+            words = f"Type names and field names must be valid identifiers: {name!r}"
+        elif name.startswith("_"):
+            words = f"Field names cannot start with an underscore: {name!r}"
+        elif name in names:
+            words = f"Encountered duplicate field name: {name!r}"
+        else:
+            names.append(name)
+            continue
+        raise ProgramError(words, kind="ValueError")
+    return make_namedtuple(library.machine, args[0], names, None)
 
 
 def _two() -> Any:

@@ -65,6 +65,8 @@ class Texts:
         kind = type(value)
         if kind is float or kind is int or kind is bool or value is None or value is Ellipsis:
             return repr(value)
+        if value is NotImplemented:  # what a number's `(2).__add__(node)` answers
+            return "NotImplemented"
         if kind is str:
             self.state.check_str(len(value) + 2)
             return repr(value)

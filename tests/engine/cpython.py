@@ -49,12 +49,14 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
             assert math.isclose(x, y, rel_tol=rel, abs_tol=1e-12), (mine, reference)
 
 
-NUMBER_NAMES = ("data", "value", "val")
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")  # the engine's own names
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
-    "pairs", "_pairs", "local_gradients", "_local_gradients",
+    "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
+    "args", "prev_list",
 )  # fmt: skip
+GRAD_NAMES = ("grad", "_grad", "derivative")
 
 
 def number_of(node: Any) -> Any:
@@ -62,9 +64,11 @@ def number_of(node: Any) -> Any:
 
 
 def operands_of(node: Any) -> list[Any]:
+    """A node's operands; a list of `(node, local)` pairs counts its nodes."""
     for name in OPERAND_NAMES:
         if hasattr(node, name):
-            return list(getattr(node, name) or ())
+            operands = list(getattr(node, name) or ())
+            return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
     return []
 
 
@@ -73,14 +77,17 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
     (their graphs are walked when the program has ended, for the leaves' gradients)."""
     outputs: list[Any] = []
     numbers: list[float] = []
+    passes: list[Any] = []  # the frames of the passes counted
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
         code = frame.f_code
         if event != "call" or code.co_argcount < 1:
             return
-        extra = code.co_varnames[1 : code.co_argcount]
-        if any(frame.f_locals.get(name) is not None for name in extra):
-            return  # `backward(self, dy=None)` called as `loss.backward()` is a pass
+        caller = frame.f_back
+        while caller is not None:
+            if any(caller is one for one in passes):
+                return  # a pass's own recursion (`backward(self, grad)` on each node)
+            caller = caller.f_back
         method = code.co_name in PASS_FUNCTIONS  # `loss.backward()`, `loss.backprop()`
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
         if not (method or function):
@@ -88,11 +95,12 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
         node = frame.f_locals.get(code.co_varnames[0])
         if (
             node is not None
-            and hasattr(node, "grad")
+            and any(hasattr(node, name) for name in GRAD_NAMES)
             and any(hasattr(node, name) for name in NUMBER_NAMES)
         ):
             outputs.append(node)
             numbers.append(number_of(node))
+            passes.append(frame)
 
     sys.setprofile(profile)
     try:
@@ -114,6 +122,7 @@ def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:
         seen.add(id(node))
         operands = operands_of(node)
         if not operands:
-            leaves.append((float(number_of(node)), float(node.grad or 0)))
+            grad = next(getattr(node, name) for name in GRAD_NAMES if hasattr(node, name))
+            leaves.append((float(number_of(node)), float(grad or 0)))
         stack.extend(operands)
     return sorted(leaves)

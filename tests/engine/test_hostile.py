@@ -50,8 +50,11 @@ ESCAPES = [
     ("import math\ny = math.__dict__\n", "dunder"),
     ("from random import _inst\n", "no '_inst'"),
     ("from os import path\n", "not available"),
-    # an operator method is read only from the program's own class
-    ("y = (1.0).__add__\n", "no attribute '__add__'"),
+    # an operator method is read only from the program's own class, or a number's own
+    # (the engine's method, with nothing behind it)
+    ("y = (1.0).__add__.__self__\n", "dunder"),
+    ("class A:\n    def f(self):\n        return (1.0).__add__.__self__\nA().f()\n", "'__self__'"),
+    ("y = 'a'.__add__\n", "no attribute '__add__'"),
     ("def f():\n    pass\ny = f.__call__\n", "no attribute '__call__'"),
     ("import math\ny = math.__call__\n", "no attribute '__call__'"),
     ("def g():\n    yield 1\ny = g().__next__\n", "no attribute '__next__'"),

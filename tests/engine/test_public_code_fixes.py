@@ -1100,3 +1100,405 @@ def test_a_copy_is_charged_for_every_attribute_it_copies() -> None:
     for how in ("copy", "deepcopy"):
         with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
             run(source.format(how))
+
+
+def test_operands_in_input_nodes_with_the_number_behind_a_property() -> None:
+    """butyess/retrodiff's shape: a `Node` made before its number (`_value` behind a
+    `value` property), operands kept as `input_nodes`, a `Function` object's backward
+    per operand, `Node.__add__` set to a lambda after the class, `backward(1)`."""
+    source = (
+        "class Node:\n"
+        "    def __init__(self, function=None, input_nodes=[]):\n"
+        "        self.function = function; self.input_nodes = input_nodes\n"
+        "        self._value = None; self.grad = None\n"
+        "    @property\n"
+        "    def value(self):\n        return self._value\n"
+        "    @value.setter\n"
+        "    def value(self, v):\n        self._value = v\n"
+        "    def forward(self):\n"
+        "        if not self.input_nodes:\n            return self._value\n"
+        "        self._value = self.function.forward(*[n.forward() for n in self.input_nodes])\n"
+        "        return self._value\n"
+        "    def backward(self, first_grad):\n"
+        "        self.grad = first_grad\n"
+        "        for i, n in enumerate(self.input_nodes):\n"
+        "            vals = [x._value for x in self.input_nodes]\n"
+        "            g = self.function.backward(self.grad, i, *vals)\n"
+        "            n.grad = g if n.grad is None else n.grad + g\n"
+        "class Mul:\n"
+        "    def forward(self, x, y): return x * y\n"
+        "    def backward(self, grad, wrt, x, y): return (y, x)[wrt] * grad\n"
+        "    def __call__(self, *args): return Node(self, list(args))\n"
+        "mul = Mul()\n"
+        "Node.__mul__ = lambda x, y: mul(x, y)\n"
+        "x, y = Node(), Node()\nf = x * y\nx.value = 2\ny.value = 3\n"
+        "f.forward()\nf.backward(1)\nprint(f.value, x.grad, y.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["6 3 2"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 2
+
+
+NUMBER_DUNDERS = (
+    "class V:\n"
+    "    def __init__(self, data, _prev=()):\n"
+    "        self.data = data; self.grad = 0.0; self._prev = _prev\n"
+    "    def __add__(self, other):\n"
+    "        other = other if isinstance(other, V) else V(other)\n"
+    "        return V(self.data.__add__(other.data), (self, other))\n"
+    "    def check(self):\n"
+    "        return [(2).__add__(2.5), (2.5).__add__(True), (2).__eq__(2.0), (2.0).__eq__(2),\n"
+    "                (7).__rsub__(10), (2).__pow__(-1), (2.567).__round__(2), (2.5).__round__(),\n"
+    "                (3).__neg__(), (-3.5).__abs__(), (6).__and__(3), (5).__invert__(),\n"
+    "                (1).__lt__(self), (1.0).__rtruediv__(4), True.__add__(True), (3).__ne__(3),\n"
+    "                (2.0).__pow__(0.5), (7).__floordiv__(2), (7.5).__mod__(2), (2).__rpow__(3),\n"
+    "                (2).__pow__(3, 5), (2).__rpow__(3, 5), (2.7).__int__(), (2.7).__floor__(),\n"
+    "                (2.2).__ceil__(), (-2.7).__trunc__(), (0.0).__bool__(), (3).__float__(),\n"
+    "                (7).__index__(), True.__int__(), (2).__divmod__(3), (7.5).__rdivmod__(2),\n"
+    "                (2).__divmod__(1.5)]\n"
+    "    def errors(self):\n"
+    "        out = []\n"
+    "        for f in (lambda: (1).__truediv__(0), lambda: (1).__add__(),\n"
+    "                  lambda: (1.5).__neg__(2), lambda: (2.0).__and__(1),\n"
+    "                  lambda: (1).__add__(x=1), lambda: (2.5).__round__(1, 2),\n"
+    "                  lambda: (2).__pow__(3, 0), lambda: (1e308 * 10).__int__(),\n"
+    "                  lambda: (1).__divmod__(0)):\n"
+    "            try:\n"
+    "                f()\n"
+    "            except Exception as e:\n"
+    "                out.append((type(e).__name__, str(e)))\n"
+    "        return out\n"
+    "v = V(1.5) + 2\n"
+    "print(V(1).check())\n"
+    "print(V(1).errors())\n"
+    "print(v.data, (V(2) + V(3.5)).data)\n"
+)
+
+
+def test_a_numbers_operator_methods_called_by_name_are_cpythons() -> None:
+    """GeraldCSC/autograd_simple computes `self.val.__add__(other)`: a number's own
+    operator methods answer as CPython's, NotImplemented for an operand they do not take
+    (an int for a float, a node), with CPython's errors; each is the machine's operator,
+    charged and bounded as `a ** b` and `a << b` are."""
+    same_as_cpython(NUMBER_DUNDERS)
+    with pytest.raises(EngineError, match="bits"):
+        run("class V:\n    def f(self):\n        return (2).__pow__(10**9)\nV().f()\n")
+    with pytest.raises(EngineError, match="bits"):
+        run("class V:\n    def f(self):\n        return (1).__lshift__(10**9)\nV().f()\n")
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        run(
+            "class V:\n    def f(self):\n        n = 0\n"
+            "        while True:\n            n = n.__add__(1)\nV().f()\n",
+            Limits(max_steps=10_000),
+        )
+    # Outside a class body a dunder is still refused before the program runs, as before.
+    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
+        run("print((2).__round__())\n")
+
+
+def test_typing_namedtuple_called_makes_the_class_a_class_statement_makes() -> None:
+    """shubhamwagh/picograd's data.py: `Batch = NamedTuple("Batch", [("inputs", ...),
+    ("targets", ...)])` (and the keyword form) is the named tuple class
+    `class Batch(NamedTuple)` makes; it was "NamedTuple() takes no arguments"."""
+    same_as_cpython(
+        "from typing import NamedTuple, List\n"
+        'Batch = NamedTuple("Batch", [("inputs", List[float]), ("targets", list)])\n'
+        'P = NamedTuple("P", x=int, y=float)\n'
+        "b = Batch(inputs=[1.0], targets=[2])\n"
+        "x, y = P(1, 2.5)\n"
+        "print(b, b.inputs, b[1], len(b), x + y, P(1, 2) == (1, 2), Batch.__name__)\n"
+        "class Q(NamedTuple):\n    a: int\n    b: int = 3\nprint(Q(1), Q(2, 4).b)\n"
+        "for fields in ([('1x', int)], [('_x', int)], [('x', int), ('x', int)]):\n"
+        "    try:\n        NamedTuple('Bad', fields)\n"
+        "    except ValueError as e:\n        print(e)\n"
+    )
+    with pytest.raises(EngineError, match="TypeError"):
+        run("from typing import NamedTuple\nNamedTuple()\n")
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):  # its fields are charged
+        run(
+            "from typing import NamedTuple\n"
+            "NamedTuple('Big', ((f'f{i}', int) for i in range(10**9)))\n",
+            Limits(max_steps=10_000),
+        )
+
+
+def test_a_rule_named_backtrack_walked_by_a_function_of_the_programs() -> None:
+    """AvikYadav/AutoGrad-ScalarVersion's notebook names each node's rule `backtrack`
+    and walks the graph in `topo_sort_backtrack(ac)`, never calling `backward()`: it was
+    refused as a program with no result, and is now one pass with CPython's gradients.
+    (The notebook keeps its operands in a `set`, so the order it prints its labels in
+    follows CPython's addresses; here they are a list.)"""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data, label='', children=(), opp=''):\n"
+        "        self.data = data; self._prev = list(children); self.label = label\n"
+        "        self.opp = opp; self.grad = 0; self.backtrack = lambda: None\n"
+        "    def __add__(self, other):\n"
+        "        out = Value(self.data + other.data, children=(self, other), opp='+')\n"
+        "        def _backtrack():\n"
+        "            self.grad += out.grad; other.grad += out.grad\n"
+        "        out.backtrack = _backtrack\n"
+        "        return out\n"
+        "    def __mul__(self, other):\n"
+        "        out = Value(self.data * other.data, children=(self, other), opp='*')\n"
+        "        def _backtrack():\n"
+        "            other.grad += self.data * out.grad; self.grad += other.data * out.grad\n"
+        "        out.backtrack = _backtrack\n"
+        "        return out\n"
+        "a = Value(2, label='A'); b = Value(-3, label='B'); c = Value(4, label='C')\n"
+        "d = a * b; d.label = 'D'\ne = d + c; e.label = 'E'\nf = e * a; f.label = 'F'\n"
+        "def topo_sort_backtrack(target_node):\n"
+        "    topo = []; visited = []\n"
+        "    target_node.grad = 1\n"
+        "    def topo_sort(node):\n"
+        "        if node not in visited:\n            visited.append(node)\n"
+        "        for child in node._prev:\n"
+        "            if child not in visited:\n                topo_sort(child)\n"
+        "        topo.append(node)\n"
+        "    topo_sort(target_node)\n"
+        "    for node in reversed(topo):\n"
+        "        print(node.label)\n        node.backtrack()\n"
+        "topo_sort_backtrack(f)\nprint(a.grad, b.grad, c.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert printed_lines(trace)[-1] == "-8 4 2"
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 6
+
+
+def test_a_gradient_kept_as_derivative_with_operands_kept_as_args() -> None:
+    """josephfried/minimal-autodiff, after Ben Clarkson's scalar autograd post: a
+    `Tensor` with `value`, `derivative` (None until a pass writes it) and its operands in
+    `args` set after the node is made, beside `local_derivatives`; two passes with
+    `clear_derivatives()` between. It was refused ("it has no `grad` attribute")."""
+    source = (
+        "class Tensor:\n"
+        "    def __init__(self, value, name=None):\n"
+        "        self.value = float(value); self.args = None\n"
+        "        self.local_derivatives = None; self.derivative = None; self.name = name\n"
+        "    def build_topo(self, order, visited):\n"
+        "        if self in visited:\n            return\n"
+        "        visited.add(self)\n"
+        "        if self.args is not None:\n"
+        "            for arg in self.args:\n                arg.build_topo(order, visited)\n"
+        "        order.append(self)\n"
+        "    def backward(self):\n"
+        "        self.derivative = 1.0\n"
+        "        order = []; visited = set()\n"
+        "        self.build_topo(order, visited)\n"
+        "        for node in reversed(order):\n"
+        "            if node.args is not None:\n"
+        "                for arg, local in zip(node.args, node.local_derivatives):\n"
+        "                    contrib = node.derivative * local.value\n"
+        "                    if arg.derivative is None:\n"
+        "                        arg.derivative = contrib\n"
+        "                    else:\n"
+        "                        arg.derivative += contrib\n"
+        "    def clear_derivatives(self):\n"
+        "        order = []; visited = set()\n"
+        "        self.build_topo(order, visited)\n"
+        "        for node in order:\n            node.derivative = None\n"
+        "    def __add__(self, x):\n"
+        "        x = x if isinstance(x, Tensor) else Tensor(x)\n"
+        "        result = Tensor(self.value + x.value)\n"
+        "        result.local_derivatives = (Tensor(1), Tensor(1)); result.args = (self, x)\n"
+        "        return result\n"
+        "    __radd__ = __add__\n"
+        "    def __mul__(self, x):\n"
+        "        result = Tensor(self.value * x.value)\n"
+        "        result.local_derivatives = (x, self); result.args = (self, x)\n"
+        "        return result\n"
+        "x = Tensor(5, name='x'); c = Tensor(3, name='c')\n"
+        "y = 5 + x * (x + c)\ny.backward()\nprint(y.value, x.derivative, c.derivative)\n"
+        "y.clear_derivatives()\nz = x * c\nz.backward()\nprint(x.derivative, c.derivative)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["45.0 13.0 5.0", "3.0 5.0"]
+    assert len(trace["passes"]) == 2 and len(trace["edges"]) == 8
+
+
+def test_a_list_of_gradient_functions_and_operands_kept_as_prev_list() -> None:
+    """GeraldCSC/autograd_simple: a dataclass `Node` with `val`, `grad = None` and a
+    list `grad_fns` of dataclass objects each holding its operand (`prev`), walked by a
+    recursive `_dfs_grad`; and a `Scalar` whose operands are set after it is made, as
+    `res.prev_list = (self, input)`. Both were refused ("neither operands nor a rule");
+    now the first is a pass whose output is drawn alone (its operands are behind
+    objects no name says), the second a graph with its edges."""
+    grad_fns = (
+        "from dataclasses import dataclass, field\nfrom typing import Any, List\nimport math\n"
+        "@dataclass\nclass Node:\n"
+        "    val: float = 0\n"
+        "    grad_fns: List[Any] = field(default_factory=list)\n"
+        "    grad: Any = None\n"
+        "    def __add__(self, other):\n"
+        "        result = self.__class__(self.val.__add__(other))\n"
+        "        result.grad_fns.append(AddGradFn(self))\n"
+        "        return result\n"
+        "    def __mul__(self, other):\n"
+        "        result = self.__class__(self.val.__mul__(other))\n"
+        "        result.grad_fns.append(MulGradFn(self, other))\n"
+        "        return result\n"
+        "    __radd__ = __add__\n    __rmul__ = __mul__\n"
+        "    def _dfs_grad(self, upstream):\n"
+        "        if len(self.grad_fns) == 0:\n"
+        "            self.grad = upstream if self.grad is None else self.grad + upstream\n"
+        "        else:\n"
+        "            for grad_fn in self.grad_fns:\n"
+        "                grad_fn.prev._dfs_grad(grad_fn.compute_grad(upstream))\n"
+        "    def backward(self):\n        self._dfs_grad(1)\n"
+        "@dataclass\nclass AddGradFn:\n    prev: Node\n"
+        "    def compute_grad(self, upstream):\n        return upstream\n"
+        "@dataclass\nclass MulGradFn:\n    prev: Node\n    other_operand: float\n"
+        "    def compute_grad(self, upstream):\n        return upstream * self.other_operand\n"
+        "x = Node(2)\ny = 1 + 3 * x\ny.backward()\nprint(y.val, x.grad, y)\n"
+    )
+    trace = trace_source(grad_fns)
+    assert printed_lines(trace) == run_in_cpython(grad_fns)
+    assert len(trace["passes"]) == 1
+    prev_list = (
+        "class Scalar:\n"
+        "    def __init__(self, value, label=''):\n"
+        "        self.value = value; self.grad = 0.0; self.prev_list = []\n"
+        "        self._backward = lambda: None; self._op = ''; self.label = label\n"
+        "    def __mul__(self, input):\n"
+        "        res = Scalar(self.value * input.value)\n"
+        "        res.prev_list = (self, input); res._op = '*'\n"
+        "        def _backward():\n"
+        "            self.grad += res.grad * input.value; input.grad += res.grad * self.value\n"
+        "        res._backward = _backward\n"
+        "        return res\n"
+        "    def backward(self):\n"
+        "        node_list = []\n"
+        "        def trace(node):\n"
+        "            if not node in node_list:\n"
+        "                for prev in node.prev_list:\n                    trace(prev)\n"
+        "                node_list.append(node)\n"
+        "        trace(self)\n"
+        "        self.grad = 1.0\n"
+        "        for node in reversed(node_list):\n            node._backward()\n"
+        "a = Scalar(2.0, 'a'); b = Scalar(-3.0, 'b')\nc = a * b * a\nc.backward()\n"
+        "print(c.value, a.grad, b.grad)\n"
+    )
+    trace = trace_source(prev_list)
+    assert printed_lines(trace) == run_in_cpython(prev_list) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+
+
+MODULE_DICT = (
+    "from dataclasses import dataclass\n"
+    "@dataclass\n"
+    "class Ctx:\n"
+    "    data: float\n"
+    "    grad: float\n"
+    "class Parameter:\n"
+    "    def __init__(self, value, name=None):\n"
+    "        self.value = value\n"
+    "        self.name = name\n"
+    "class Module:\n"
+    "    def __init__(self):\n"
+    "        self._modules = {}\n"
+    "        self._parameters = {}\n"
+    "        self.training = True\n"
+    "    def modules(self):\n"
+    '        return self.__dict__["_modules"].values()\n'
+    "    def named_parameters(self):\n"
+    "        out = [(k, p) for k, p in self._parameters.items()]\n"
+    "        for mk, m in self._modules.items():\n"
+    "            for pk, p in m.named_parameters():\n"
+    '                out.append((f"{mk}.{pk}", p))\n'
+    "        return out\n"
+    "    def add_parameter(self, k, v):\n"
+    "        val = Parameter(v, k)\n"
+    '        self.__dict__["_parameters"][k] = val\n'
+    "        return val\n"
+    "    def __setattr__(self, key, val):\n"
+    "        if isinstance(val, Parameter):\n"
+    '            self.__dict__["_parameters"][key] = val\n'
+    "        elif isinstance(val, Module):\n"
+    '            self.__dict__["_modules"][key] = val\n'
+    "        else:\n"
+    "            super().__setattr__(key, val)\n"
+    "    def __getattr__(self, key):\n"
+    '        if key in self.__dict__["_parameters"]:\n'
+    '            return self.__dict__["_parameters"][key]\n'
+    '        if key in self.__dict__["_modules"]:\n'
+    '            return self.__dict__["_modules"][key]\n'
+    "        return super().__getattribute__(key)\n"
+    "class Linear(Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.w = Parameter(2.0)\n"
+    '        self.b = self.add_parameter("b", 0.5)\n'
+    "class Net(Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.l1 = Linear()\n"
+    "        self.scale = 3\n"
+    "class V:\n"
+    "    def __init__(self, data=0, grad=0):\n"
+    "        self.data = data; self.grad = grad; self._prev = ()\n"
+    "    @classmethod\n"
+    "    def from_ctx(cls, ctx):\n"
+    "        return cls(**ctx.__dict__)\n"
+    "    def keys(self):\n"
+    "        return sorted(self.__dict__), len(self.__dict__)\n"
+    "n = Net()\n"
+    "print([(k, p.value) for k, p in n.named_parameters()], n.scale, n.l1.w.value)\n"
+    "print(list(n.modules())[0] is n.l1)\n"
+    "v = V.from_ctx(Ctx(2.0, 0.5))\n"
+    "print(v.data, v.grad, v.keys())\n"
+)
+
+
+def test_self_dict_inside_a_class_body_is_the_instances_own_attributes() -> None:
+    """ai-glimpse/toydl's (minitorch's) `Module` keeps its parameters behind
+    `__setattr__`/`__getattr__` over `self.__dict__["_parameters"]`, and
+    Parxd/accelerate makes nodes with `cls(**ctx.__dict__)`: inside a class body
+    `obj.__dict__` of the program's object is its live attributes, as `vars(obj)`; it
+    was a missing attribute. It is read, never replaced, and nothing else has one."""
+    same_as_cpython(MODULE_DICT)
+    with pytest.raises(EngineError, match="not replaced"):
+        run("class A:\n    def f(self):\n        self.__dict__ = {}\nA().f()\n")
+    with pytest.raises(EngineError, match="no attribute '__dict__'"):
+        run("class A:\n    def f(self):\n        return (1).__dict__\nA().f()\n")
+    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
+        run("class A:\n    pass\nprint(A().__dict__)\n")
+
+
+def test_a_node_with_only_a_closure_and_a_pass_named_back() -> None:
+    """dassicity/rmad: a `Var` that keeps no operands, only a closure `fn` calling its
+    operands' `back(grad)` in turn, and a pass `y.back()`: it was refused as a program
+    with no result; now each `back()` from outside is a pass, drawn from its output."""
+    source = (
+        "class Var:\n"
+        "    def __init__(self, val, dag=False, fn=None):\n"
+        "        self.val, self.dag, self.fn = val, dag, fn\n"
+        "        self.grad = 0\n"
+        "    def __mul__(self, o):\n"
+        "        o = o if isinstance(o, Var) else Var(o)\n"
+        "        def fn(grad):\n"
+        "            if self.dag: self.back(grad * o.val)\n"
+        "            if o.dag: o.back(grad * self.val)\n"
+        "        return Var(self.val * o.val, self.dag | o.dag, fn)\n"
+        "    def __add__(self, o):\n"
+        "        o = o if isinstance(o, Var) else Var(o)\n"
+        "        def fn(grad):\n"
+        "            if self.dag: self.back(grad)\n"
+        "            if o.dag: o.back(grad)\n"
+        "        return Var(self.val + o.val, self.dag | o.dag, fn)\n"
+        "    def back(self, grad=1):\n"
+        "        self.grad += grad\n"
+        "        if self.fn: self.fn(self.grad)\n"
+        "def grad(f):\n"
+        "    def wrap(*xs):\n"
+        "        xs = tuple(Var(x, True) for x in xs)\n"
+        "        y = f(*xs)\n"
+        "        y.back()\n"
+        "        return tuple(x.grad for x in xs)\n"
+        "    return wrap\n"
+        "x = Var(3.0, True)\ny = x * x + x * 2\ny.back()\n"
+        "print(x.grad, grad(lambda a, b: a * b + a)(2.0, 5.0))\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert len(trace["passes"]) == 2

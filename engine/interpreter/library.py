@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
-from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter.exceptions import (
     exception_classes,
     program_raise,
@@ -103,6 +103,8 @@ class Library:
                 ),
             }
         )
+        machine.methods[str]["encode"] = binary.encode_method(machine.state)
+        machine.methods[bytes] = binary.methods(machine.state)
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -135,9 +137,19 @@ class Library:
 
             return method
 
+        def part(name: str) -> Callable[[Any], Any]:
+            return lambda obj: getattr(obj, name)  # `x.real`, `x.imag`: a fixed name
+
+        parts = {"real": part("real"), "imag": part("imag")}
+        parts["conjugate"] = self.bound(plain("conjugate"), "conjugate")
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
         real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
-        return {int: integer, bool: integer, float: real}
+        return {
+            int: {**integer, **parts},
+            bool: {**integer, **parts},
+            float: {**real, **parts},
+            complex: parts,
+        }
 
     def tuple_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
@@ -210,6 +222,10 @@ class Library:
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
+            "complex": TypeObject("complex", complex_, (complex,)),
+            "bytes": TypeObject(
+                "bytes", lambda a, k: binary.make(self.state, a, k, self.collect), (bytes,)
+            ),
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
@@ -479,7 +495,7 @@ class Library:
 
     def len_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = one(args, kwargs, "len")
-        if type(value) in (list, tuple, dict, str, range) or type(value) is PSet:
+        if type(value) in (list, tuple, dict, str, range, bytes) or type(value) is PSet:
             return len(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__len__")
@@ -541,6 +557,11 @@ class Library:
         value = one(args, kwargs, "abs")
         if type(value) in NUMBERS:
             return abs(value)
+        if type(value) is complex:
+            try:
+                return abs(value)
+            except OverflowError as error:  # `abs(1e308 + 1e308j)`
+                raise caught_as(f"abs(): {error}", error) from None
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__abs__")
             if result is not NO_METHOD:
@@ -549,6 +570,9 @@ class Library:
         raise caught_as(f"abs() needs a number, not {a_type(value)}", wrong)
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if args and type(args[0]) is complex and not kwargs and len(args) <= 2:
+            no_round = TypeError("type complex doesn't define __round__ method")
+            raise caught_as("round() of a complex number", no_round)
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
             words = "round() takes a number and an optional number of digits"
             raise wrong_arguments(words, "round", args, kwargs)
@@ -599,7 +623,7 @@ class Library:
             return
         size = 0
         for k in keys:
-            if type(k) not in NUMBERS and type(k) not in (str, tuple, list):
+            if type(k) not in NUMBERS and type(k) not in (str, tuple, list, complex, bytes):
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
             size += 1 if type(k) not in (tuple, list) else 1 + self.state.measure(k)
         # n log n comparisons, each walking its keys.
@@ -761,6 +785,11 @@ class Library:
         if not args:
             return 0.0
         value = self.converted(args[0], "__float__", float)
+        if type(value) is complex:
+            not_real = TypeError(
+                "float() argument must be a string or a real number, not 'complex'"
+            )
+            raise caught_as("float() of a complex number", not_real)
         if type(value) not in (*NUMBERS, str):
             raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
         try:
@@ -1888,3 +1917,28 @@ def _no(value: Any) -> int:
         f"not '{python_type_name(value)}'",
         kind="TypeError",
     )
+
+
+def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
+    """`complex(real, imag)`, `complex('1+2j')`: Python's own, given plain numbers and
+    strings only (a string is within MAX_STR, so parsing it is bounded)."""
+    if len(args) > 2 or set(kwargs) - {"real", "imag"}:
+        raise wrong_arguments("complex() takes at most 2 arguments", "complex", args, kwargs)
+    plain = (*NUMBERS, complex, str)
+    for position, value in enumerate([*args, *kwargs.values()]):
+        if type(value) not in plain or (
+            position and type(value) is str and type(args[0]) is not str
+        ):
+            which = "first" if position == 0 else "second"
+            needs = "a string or a number" if position == 0 else "a number"
+            wrong = TypeError(
+                f"complex() {which} argument must be {needs}, not '{python_type_name(value)}'"
+            )
+            raise caught_as(f"complex() takes numbers or a string, not {a_type(value)}", wrong)
+    try:
+        return complex(*args, **kwargs)
+    except (
+        TypeError,
+        ValueError,
+    ) as error:  # CPython's words: `complex() arg is a malformed string`
+        raise caught_as(f"complex(): {error}", error) from None

@@ -310,3 +310,14 @@ class State:
                 f"{MAX_ITEMS:,}"
             )
         self.charge(count // ITEMS_PER_STEP)
+
+
+def too_deep(state: State, what: str) -> ProgramError:
+    """The call depth bound, reached: CPython's RecursionError, which a program may catch
+    (the depth never passes the bound, and a program that recurses again after catching
+    it runs into the steps bound); uncaught, its message names the bound."""
+    error = ProgramError(
+        state.limits.exceeded("max_call_depth", what).message, kind="RecursionError"
+    )
+    error.args_seen = ("maximum recursion depth exceeded",)
+    return error

@@ -274,7 +274,7 @@ def time_module(state: State) -> PModule:
 
 
 # What `copy` hands back as it is: atoms, and what CPython's `copy` treats as atoms.
-ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass, PModule})
+ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass})
 COPIED_CONTAINERS = frozenset({list, tuple, dict})
 
 
@@ -302,13 +302,33 @@ class _Copier:
 
     @staticmethod
     def atom(value: Any) -> bool:
+        """Whether a copy of `value` is `value` itself: an atom, an Enum member (CPython's
+        Enum copies to itself) or a logger (`getLogger(name)` again)."""
         kind = type(value)
+        if kind is PInstance:
+            return any(ENUM_KEY in c.namespace for c in value.cls.mro)
+        if kind is PModule:
+            if "getEffectiveLevel" in value.members:
+                return True
+            if value.name == "Random":
+                raise ProgramError("copying a random.Random is not available here")
+            raise ProgramError("cannot pickle 'module' object", kind="TypeError")
         return (
             kind in ATOMIC_COPIES
             or kind is Inert
             or kind is Annotation
             or isinstance(value, Builtin)
         )
+
+    def same_kind(self, original: Any, copied: Any) -> Any:
+        """`copied` registered as the `collections` kind `original` is (a defaultdict with
+        its factory, a Counter, a deque...), as CPython's copy keeps its type."""
+        special = self.m.collections.get(id(original))
+        if special is not None and special[0] is original:
+            if special[1].startswith("dict_"):  # a dict's view
+                raise ProgramError(f"cannot pickle '{special[1]}' object", kind="TypeError")
+            self.m.register(copied, special[1], special[2])
+        return copied
 
     @staticmethod
     def refuse(value: Any) -> ProgramError:
@@ -335,20 +355,20 @@ class _Copier:
         kind = type(value)
         charge = self.state.charge
         charge(1)
+        if kind is tuple or self.atom(value):
+            return value
         if kind is list:
             charge(len(value) // ITEMS_PER_STEP)
-            return list(value)
+            return self.same_kind(value, list(value))
         if kind is dict:
             charge(len(value) // ITEMS_PER_STEP)
-            return dict(value)
+            return self.same_kind(value, dict(value))
         if kind is PSet:
             charge(len(value.items) // ITEMS_PER_STEP)
             return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
-        if kind is tuple or self.atom(value):
-            return value
         raise self.refuse(value)
 
     def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -377,10 +397,10 @@ class _Copier:
         key = self.m.key
         copied: Any
         if kind is list:
-            copied = memo[id(value)] = []
+            copied = memo[id(value)] = self.same_kind(value, [])
             copied.extend(self.deep(item, memo, depth) for item in value)
         elif kind is dict:
-            copied = memo[id(value)] = {}
+            copied = memo[id(value)] = self.same_kind(value, {})
             for name, item in value.items():
                 copied[key(self.deep(name, memo, depth))] = self.deep(item, memo, depth)
         elif kind is tuple:

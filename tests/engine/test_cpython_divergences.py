@@ -78,3 +78,257 @@ def test_basic_config_sets_the_roots_level_once() -> None:
         "logging.disable(logging.CRITICAL)\nprint(logging.getLogger('x').isEnabledFor(50))\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == ["40 0", "40", "False"]
+
+
+def test_a_huge_float_in_fixed_point_is_cpythons_text() -> None:
+    source = """
+for v in [1e300, -1e300, 1.7976931348623157e308, 1e22, 12345678901234567890.0]:
+    print(f'{v:.2f}', '%.2f' % v, format(v, 'f'), f'{v:,.3f}', f'{v:%}', '%.0f' % v)
+    print(f'{v:=+400.1f}', '%-+320.1F' % v, '%d' % v)
+print(f'{-1.7e306:,.100%}')
+"""
+    assert_as_cpython(source)
+
+
+def test_fixed_point_text_stays_within_the_string_bound() -> None:
+    """Hostile: the longest fixed-point text of a float is about 520 characters; made
+    again and again it stops at the string bound."""
+    source = "s = ''\nwhile True:\n    s += f'{-1.7e306:,.100%}'\n"
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        trace_source(source + TAIL)
+    with pytest.raises(EngineError, match="precision"):
+        trace_source("s = '%.1000000f' % 1e300\n" + TAIL)
+
+
+def test_copies_of_enum_members_collections_loggers_and_modules_are_cpythons() -> None:
+    source = """
+import copy, enum, math, logging, random
+from collections import defaultdict, deque, Counter, OrderedDict
+class C(enum.Enum):
+    A = 1
+    B = 2
+print(copy.copy(C.A) is C.A, copy.deepcopy(C.A) is C.A, copy.deepcopy([C.A, C.B]))
+d = defaultdict(list)
+d[1].append(2)
+e = copy.copy(d)
+print(e, e[5], e[1] is d[1])
+e = copy.deepcopy(d)
+print(e, e[5], e[1] is d[1])
+dq = deque([1, [2]])
+print(copy.copy(dq), copy.deepcopy(dq), copy.copy(dq)[1] is dq[1])
+c2, c3 = copy.copy(Counter('aab')), copy.deepcopy(Counter('aab'))
+print(c2, c3, c2.most_common(1), c3['zz'])
+print(copy.deepcopy(OrderedDict(a=1)))
+dq2 = copy.copy(dq)
+dq2.appendleft(0)
+print(dq2, dq)
+nested = copy.deepcopy({'k': defaultdict(int)})
+nested['k']['q'] += 1
+print(nested)
+lg = logging.getLogger('w')
+print(copy.copy(lg) is lg, copy.deepcopy(lg) is lg)
+for module in [math, random, copy]:
+    for function in [copy.copy, copy.deepcopy]:
+        try:
+            function(module)
+        except TypeError as e:
+            print(e)
+try:
+    copy.deepcopy([math])
+except TypeError as e:
+    print(e)
+try:
+    copy.copy({1: 2}.keys())
+except TypeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_deep_copy_of_nested_defaultdicts_stops_at_the_depth_bound() -> None:
+    source = (
+        "import copy\nfrom collections import defaultdict\nd = defaultdict(int)\n"
+        "for i in range(1000):\n    d = defaultdict(int, {0: d})\ncopy.deepcopy(d)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH"):
+        trace_source(source + TAIL)
+
+
+def test_recursion_past_the_call_depth_is_a_recursion_error_a_program_catches() -> None:
+    source = """
+class G:
+    def __getattr__(self, name):
+        return self.missing
+try:
+    G().q
+except RecursionError as e:
+    print('caught', e, isinstance(e, RuntimeError))
+def down(n):
+    return down(n + 1)
+try:
+    down(0)
+except Exception as e:
+    print(type(e).__name__, e)
+def walk(n):
+    yield from walk(n + 1)
+try:
+    list(walk(0))
+except RuntimeError as e:
+    print(type(e).__name__, e)
+done = []
+def again(n):
+    try:
+        again(n + 1)
+    finally:
+        done.append(n)
+try:
+    again(0)
+except RecursionError:
+    print('finally ran', len(done) > 100)
+print(down.__name__)
+"""
+    assert_as_cpython(source)
+
+
+def test_an_uncaught_recursion_error_names_the_bound() -> None:
+    with pytest.raises(EngineError) as caught_error:
+        trace_source("def down(n):\n    return down(n + 1)\ndown(0)\n" + TAIL)
+    message = caught_error.value.message
+    assert message.startswith("RecursionError: maximum recursion depth exceeded")
+    assert "BACKPROP_MAX_CALL_DEPTH" in message
+
+
+def test_recursing_again_after_catching_the_recursion_error_still_ends() -> None:
+    """Hostile: each level catches the error and recurses again (2**1000 calls in
+    CPython); the steps or time bound stops it, and no handler catches that."""
+    source = (
+        "def f():\n    try:\n        f()\n    except RecursionError:\n        f()\n"
+        "try:\n    f()\nexcept BaseException:\n    print('caught a bound')\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source + TAIL)
+
+
+def test_a_complex_result_is_cpythons_complex_number() -> None:
+    source = """
+c = (-8) ** 0.5
+print(c, (-2.0) ** 1.5, [c], {'k': c}, repr(c), str(c))
+print(c.real, c.imag, c.conjugate(), abs(3+4j), (1+2j) * (3-1j), 1j ** 2, -c, +c)
+print(c == c, c != 1, complex(1, 2), complex('1+2j'), complex(), complex(2.5))
+print(complex(real=1, imag=3), 2 - 1j, 1 / (1 + 1j), f'{c:.3f}', format(1+2j, '>20'))
+print(f'{1j}', f'{c!r}', (2+0j) ** 0.5, 0j ** 0, bool(0j), bool(1j), not 0j)
+print(type(1j).__name__, isinstance(1j, complex), hash(1j) == hash(1j))
+print((3).real, (3).imag, (2.5).real, (2.5).conjugate(), True.real, (7).conjugate())
+z = 1j
+z += 1
+z *= z
+print(z, sorted([2j]), [1j] == [1j], (1j, 2) < (1j, 3))
+"""
+    assert_as_cpython(source)
+
+
+COMPLEX_EXPRESSIONS = [
+    '1j < 2', '1j // 2', '1j % 2', '~1j', 'int(1j)', 'float(1j)', 'round(1j)',
+    "complex('abc')", 'complex(None)', "complex('1', 2)", 'complex(1, None)', '1j / 0',
+    'abs(1e308+1e308j)', "f'{1j:%}'", "f'{1j:=10}'", "'%f' % 1j", "'%d' % 1j",
+    'math.sqrt(-1+0j)', 'max(1j, 2j)', '(1j).foo', '[1j] < [2j]', '(1e200+1e200j) ** 1000',
+    'divmod(1j, 1)', 'sum([1j, 2, 3.5])', '{1j: 1}[1j]', 'sorted([1j, 2j])',
+    '{1j, 2j, 1j} == {2j, 1j}', 'sum([1j], 1j)', '1j ** (10**100)', 'pow(-8, 0.5)',
+    'pow(1j, 2)', '2 ** 1j', "'%s' % 1j", '1j * [1]', '[1] * 1j', "'a' + 1j",
+    "hasattr(1j, 'real')", "getattr(2, 'imag')", 'min([1, 1j])', 'round(1j, 2)',
+    'complex(1j, 1j)', 'complex(imag=2)', '1j == 1j + 0', '(2).conjugate()', 'True.imag',
+    '(-2.0) ** 1.5', '(-8) ** (1 / 3)',
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("expression", COMPLEX_EXPRESSIONS)
+def test_a_complex_number_meets_what_cpython_answers(expression: str) -> None:
+    assert_as_cpython(caught(f"print({expression})"))
+
+
+def test_list_comparisons_name_the_items_cpython_compares() -> None:
+    source = """
+class A:
+    def __init__(self, v):
+        self.v = v
+    def __lt__(self, other):
+        return self.v < other.v
+pairs = [([1, 'a'], [1, 2]), (['a'], [1]), ([1, [2, 'x']], [1, [2, 3]]), ((1, None), (1, 2)),
+         ([A(1)], [A(2)]), ([1, 2], [1, 2, 'x']), ([[1], 'a'], [[1], 'b'])]
+for left, right in pairs:
+    for compare in [lambda: left < right, lambda: left <= right, lambda: left > right]:
+        try:
+            print(compare())
+        except TypeError as e:
+            print(e)
+try:
+    sorted([[1, 'a'], [1, 2]])
+except TypeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_complex_arithmetic_stays_bounded() -> None:
+    """Hostile: a complex number is two floats; squaring it forever overflows to inf and
+    nan (as in CPython) and stops at the steps (or time) bound; its widest text is bounded."""
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source("c = 1 + 1j\nwhile True:\n    c = c * c + 1\n" + TAIL)
+    with pytest.raises(EngineError, match="format width"):
+        trace_source("s = f'{1j:>1000000000}'\n" + TAIL)
+    source = "s = ''\nwhile True:\n    s += f'{1.7e306 + 1.7e306j:,.100f}'\n"
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        trace_source(source + TAIL)
+
+
+BYTES_EXPRESSIONS = [
+    "'abc'.encode()", "len('é'.encode())", "'é'.encode('utf-8')", "'é'.encode('latin-1')",
+    "'é'.encode('ascii')", "'é'.encode('ascii', 'ignore')",
+    "'é'.encode('ascii', errors='replace')", "'é'.encode(encoding='utf_16')",
+    "b'abc'.decode()", "b'\\xff'.decode()", "b'\\xff'.decode('utf-8', 'replace')",
+    "'héllo'.encode().decode('latin-1')", "b'ab' + b'cd'", "b'ab' * 3", "3 * b'ab'",
+    "b'abc'[0]", "b'abc'[1:]", "b'abc'[5]", "list(b'hi')", "b'a' in b'abc'", "97 in b'abc'",
+    "'a' in b'abc'", "300 in b'abc'", "b'a' == b'a'", "b'a' < b'b'", "b'a' == 'a'",
+    "b'a' + 'a'", "{b'k': 1}[b'k']", 'bytes(3)', 'bytes([104, 105])',
+    "bytes('hi', 'utf-8')", "bytes('hi')", 'bytes([300])', "bytes(['a'])", 'bytes(-1)',
+    "b'hi'.hex()", "str(b'x')", 'f\'{b"x"}\'', "repr(b'\\x00\\n')", "type(b'').__name__",
+    "isinstance(b'', bytes)", "bool(b'')", "sorted([b'b', b'a'])", "'%s' % b'a'",
+    'f\'{b"a":>5}\'', "'x'.encode(1)", "'x'.encode('utf-8', 'strict', 3)",
+    "b'x'.decode(None)", "sum(b'ab')", "max(b'az')", "{b'a', b'a'}", "b'a' * 2.0",
+    "'x'.encode(foo=1)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("expression", BYTES_EXPRESSIONS)
+def test_bytes_are_cpythons(expression: str) -> None:
+    assert_as_cpython(caught(f"print({expression})"))
+
+
+def test_a_unicode_error_is_caught_as_cpythons_class() -> None:
+    source = """
+for attempt in [lambda: 'é'.encode('ascii'), lambda: b'\\xff'.decode()]:
+    try:
+        attempt()
+    except UnicodeError as e:
+        print(type(e).__name__, isinstance(e, ValueError), e)
+"""
+    assert_as_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("statement", "words"),
+    [
+        ("b = b'ab' * 10**8", "strings here stay within 10,000"),
+        ("b = bytes(10**9)", "strings here stay within 10,000"),
+        ("b = bytes(range(256)) * 100", "strings here stay within 10,000"),
+        ("b = b''\nwhile True:\n    b = b + 'é'.encode() * 1000", "strings here stay within"),
+        ("b = 'x'.encode('rot13')", "not available here"),
+        ("b = 'x'.encode('utf-8', 'namereplace')", "not available here"),
+        ("b = bytes(x for x in range(10**8))", "BACKPROP_MAX_STEPS|1,000,000"),
+    ],
+)
+def test_bytes_stay_within_the_string_bound_and_the_codecs_listed(
+    statement: str, words: str
+) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source("def f():\n    pass\n" + statement + "\n" + TAIL)

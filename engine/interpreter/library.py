@@ -47,6 +47,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     TypeObject,
     is_dunder,
+    ordered_by_hash,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -255,7 +256,7 @@ class Library:
             "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
-            "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),
+            "id": Builtin("id", self.id_),
             "hash": Builtin("hash", self.hash_),
             "ord": Builtin("ord", lambda a, k: ord(self.character(one(a, k, "ord")))),
             "chr": Builtin("chr", self.chr_),
@@ -355,8 +356,16 @@ class Library:
 
         return call
 
+    def id_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        self.state.hash_taint = True  # an address: not the same in every run
+        return id(one(args, kwargs, "id"))
+
     def hash_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = self.machine.key(one(args, kwargs, "hash"))
+        if not ordered_by_hash(value) and (
+            type(value) is not PInstance or value.cls.hash_rule is None
+        ):
+            self.state.hash_taint = True  # a string's or an identity's hash
         if type(value) is PInstance:
             if not value.cls.equipped:
                 self.machine.equip(value.cls)
@@ -1200,9 +1209,11 @@ class Library:
                     items = self.collect(arg)
                     other = self.make_set(items)
                     result = sets.combine(state, name, result, other)
-                    sources.append(arg.mirror if type(arg) is PSet else items)
+                    sources.append(
+                        (None if arg.entries else arg.mirror) if type(arg) is PSet else items
+                    )
                 # CPython's own method on the same items gives its order of the result.
-                if obj.mirror is not None and all(map(sets.orderable, sources)):
+                if obj.mirror is not None and not obj.entries and all(map(sets.orderable, sources)):
                     result.mirror = getattr(obj.mirror, name)(*sources)
                 return result
 

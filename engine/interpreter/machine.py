@@ -363,10 +363,21 @@ class Machine:
 
             return unhashable
 
+        state = self.state
+
         def hashed(instance: PInstance) -> int:
-            result = self.call_from_python(method, [instance])
+            # Whether the value hangs on a string's or an identity's hash (different in
+            # every CPython run): `hash()` and `id()` say so in `state.hash_taint`.
+            outer = state.hash_taint
+            state.hash_taint = False
+            try:
+                result = self.call_from_python(method, [instance])
+            finally:
+                tainted = state.hash_taint
+                state.hash_taint = outer or tainted
             if type(result) is not int and type(result) is not bool:
                 raise ProgramError("__hash__ method should return an integer", kind="TypeError")
+            instance.hashed = None if tainted else int(result)  # a set's order (PSet)
             return int(result)  # Python folds one past 64 bits as CPython's `hash` does
 
         return hashed

@@ -166,6 +166,9 @@ class State:
         self.depth = 0
         self.max_call_depth = limits.max_call_depth
         self.callbacks = 0  # a program's __hash__/__eq__ running inside Python's own code
+        # A program's `__hash__` running asked for a hash that differs between CPython
+        # runs (a string's, an identity's): its value cannot order a set as CPython's.
+        self.hash_taint = False
         self.printed = 0
         self.rng = random.Random(0)  # an unseeded program is seeded with 0
         self.position: tuple[int, int] = (1, 1)  # the statement running now

@@ -332,3 +332,92 @@ def test_bytes_stay_within_the_string_bound_and_the_codecs_listed(
 ) -> None:
     with pytest.raises(EngineError, match=words):
         trace_source("def f():\n    pass\n" + statement + "\n" + TAIL)
+
+
+def test_a_set_of_objects_hashed_by_their_own_hash_is_in_cpythons_order() -> None:
+    source = """
+class H:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        return self.k
+    def __eq__(self, other):
+        return isinstance(other, H) and self.k == other.k
+    def __repr__(self):
+        return f'H{self.k}'
+print({H(3), H(1), H(2)})
+s = set()
+for k in [40, 8, 3, 16, 24, 100, 7, 1000, -1, 2**70]:
+    s.add(H(k))
+print(s)
+s.discard(H(8))
+s.remove(H(40))
+print(s)
+for k in range(50, 70):
+    s.add(H(k))
+for k in range(50, 65):
+    s.discard(H(k))
+print(s, len(s))
+print(s.pop(), s)
+print(set([H(9), H(1), H(9)]), [x for x in {H(5), H(2)}], {H(4), H(2)}.copy())
+print({H(5), 3, H(1), 2.5})
+class V:
+    def __init__(self, data):
+        self.data = data
+    def __hash__(self):
+        return hash(self.data)
+    def __repr__(self):
+        return f'V({self.data})'
+nodes = {V(0.5), V(3.25), V(-1.0), V(2)}
+print(nodes, [v for v in nodes])
+calls = []
+class P:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        calls.append(self.k)
+        return self.k
+print(len({P(2), P(1)}), calls)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_hash_that_differs_between_cpython_runs_keeps_insertion_order() -> None:
+    """A `__hash__` of a string or of an identity is different in every CPython run (and
+    in every run of the interpreter's own process): such a set keeps insertion order,
+    so a trace is the same on every run."""
+    source = """
+class S:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return hash(self.n)
+    def __repr__(self):
+        return 'S' + self.n
+class I:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return id(self)
+    def __repr__(self):
+        return 'I' + str(self.n)
+class T:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return hash((self.n, 'tag'))
+    def __repr__(self):
+        return 'T' + str(self.n)
+print({S('c'), S('a'), S('b')}, {I(3), I(1), I(2)}, {T(3), T(1), T(2)})
+"""
+    assert printed_lines(trace_source(source + TAIL)) == ["{Sc, Sa, Sb} {I3, I1, I2} {T3, T1, T2}"]
+
+
+def test_a_big_set_of_hashed_objects_stays_bounded() -> None:
+    source = (
+        "class H:\n    def __init__(self, k):\n        self.k = k\n"
+        "    def __hash__(self):\n        return self.k\n"
+        "s = {H(i) for i in range(10**7)}\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source + TAIL)

@@ -506,7 +506,7 @@ class _Entry:
         self.hash = value
 
     def __hash__(self) -> int:
-        return hash(self.hash)  # an int's hash, as Python makes one of `__hash__`'s result
+        return self.hash  # Python folds it as it folds what the class's `__hash__` gave
 
     def __eq__(self, other: object) -> bool:
         return type(other) is _Entry and other.item is self.item

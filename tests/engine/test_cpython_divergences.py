@@ -370,6 +370,10 @@ class V:
         return f'V({self.data})'
 nodes = {V(0.5), V(3.25), V(-1.0), V(2)}
 print(nodes, [v for v in nodes])
+class T(V):
+    def __hash__(self):
+        return hash((self.data, 1))  # a 64-bit hash, used as it is (not folded again)
+print({T(33), T(-15), T(13), T(45), T(42), T(31), T(18)})
 calls = []
 class P:
     def __init__(self, k):

@@ -388,13 +388,16 @@ class Machine:
         Python's C code (hashing a tuple, comparing in a dict) takes C stack the
         interpreter's depth limits do not see, so these callbacks nest at most
         `MAX_CALLBACK_DEPTH` deep: `hash(t)` inside a `__hash__` inside a nested tuple
-        ... is refused, not a crash of the process."""
+        ... is refused, not a crash of the process: CPython's RecursionError, which the
+        program may catch (the nesting never passes the bound)."""
         state = self.state
         if state.callbacks >= MAX_CALLBACK_DEPTH:
             error = state.limits.exceeded(
                 "max_depth", "hashing or comparing in a container nests too deeply"
             )
-            raise ProgramError(error.message)
+            failed = ProgramError(error.message, kind="RecursionError")
+            failed.args_seen = ("maximum recursion depth exceeded",)
+            raise failed
         state.callbacks += 1
         try:
             return self.call_method(method, args)

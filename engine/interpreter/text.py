@@ -98,6 +98,13 @@ class Texts:
         if isinstance(value, Builtin):
             return f"<built-in function {value.name}>"
         if kind is PModule:
+            effective = value.members.get("getEffectiveLevel")
+            if effective is not None:  # a logger (stdlib.logging_module), as CPython's
+                level = effective.call([], {})
+                names = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG"}
+                name = names.get(level, "NOTSET" if level == 0 else f"Level {level}")
+                kind_name = "RootLogger" if value.name == "root" else "Logger"
+                return f"<{kind_name} {value.name} ({name})>"
             return f"<module '{value.name}'>"
         if kind is Inert:
             return f"<{value.name}, not available here>"

@@ -614,6 +614,9 @@ class Compiler(ExpressionCompiler):
                 state.charge(len(right))
                 left.update(right)
                 return left
+            elif op == "|" and type(left) is dict:  # `d |= pairs`: as `d.update(pairs)`
+                m.methods[dict]["update"](left).call([right], {})
+                return left
             elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
                 sets.combine_in_place(state, SET_OPERATORS[op], left, right)

@@ -859,13 +859,32 @@ class Library:
             if type(source) is dict:
                 self.state.charge(len(source) // ITEMS_PER_STEP)
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
-            for pair in pairs:
-                if type(pair) not in (tuple, list) or len(pair) != 2:
-                    raise ProgramError("dict() needs pairs of (key, value)")
+            for position, pair in enumerate(pairs):
+                if type(pair) not in (tuple, list):
+                    pair = self.pair(pair, position)
+                if len(pair) != 2:
+                    raise ProgramError(
+                        f"dictionary update sequence element #{position} has length "
+                        f"{len(pair)}; 2 is required",
+                        kind="ValueError",
+                    )
                 self.machine.set_item(out, pair[0], pair[1])
         for name, value in kwargs.items():
             out[name] = value
         return out
+
+    def pair(self, item: Any, position: int) -> list[Any]:
+        """An item of `dict(items)` that is not a tuple or list, as CPython reads it: any
+        iterable (`'ab'` is the pair 'a', 'b'), else its TypeError."""
+        try:
+            return self.collect(item)
+        except ProgramError as error:
+            if error.kind != "TypeError":
+                raise
+        raise ProgramError(
+            f"cannot convert dictionary update sequence element #{position} to a sequence",
+            kind="TypeError",
+        )
 
     def value_(self, args: list[Any], kwargs: dict[str, Any]) -> Value:
         label = kwargs.pop("label", "")

@@ -1157,7 +1157,9 @@ class Machine:
             result = self.call_dunder(obj, "__setitem__", key, value)
             if result is not NO_METHOD:
                 return
-        raise ProgramError(f"{a_type(obj)} does not support item assignment")
+        raise ProgramError(
+            f"'{python_type_name(obj)}' object does not support item assignment", kind="TypeError"
+        )
 
     def bounded_list(self, value: Any, room: int) -> list[Any]:
         """The items of `value` as a list, a step per item, refused as soon as they pass

@@ -469,6 +469,9 @@ class PSet:
         if not same:
             return None
         found = next((e for e in same if e.item is item), same[0] if len(same) == 1 else None)
+        if found is None:  # objects of one hash: the one no longer in the dict
+            gone = [e for e in same if _Probe(e) not in self.items]
+            found = gone[0] if len(gone) == 1 else None
         if found is not None:
             same.remove(found)
             if not same:
@@ -510,6 +513,23 @@ class _Entry:
 
     def __eq__(self, other: object) -> bool:
         return type(other) is _Entry and other.item is self.item
+
+
+class _Probe(PInstance):
+    """Whether an entry's object is still a key of a set's dict, asked without the
+    program's `__eq__`: hashed as the entry, and (a subclass of the key's type, so Python
+    asks it first) equal only to that object."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: _Entry) -> None:  # no class of the program's: never seen
+        self.entry = entry
+
+    def __hash__(self) -> int:
+        return self.entry.hash
+
+    def __eq__(self, other: object) -> bool:
+        return other is self.entry.item
 
 
 def stored_hash(item: Any) -> int | None:

@@ -17,6 +17,10 @@ IN_PLACE = [
     "x = [1]; y = x; x += (i for i in range(3)); print(y)",
     "a = A(); a.grad = None; a.grad += 1", "a = A(); a.grad = None; a.grad -= 1",
     "a = A(); a.grad = None; a.grad *= 2.0", "a = A(); a.grad = 'g'; a.grad += 1",
+    "t = (1, 2); t[0] += 1", "t = (1,); t[0] = 2", "x = 1.0; x[0] = 2", "s = 'ab'; s[0] = 'c'",
+    "d = {0: 0}; e = d; d |= [(1, 2)]; print(d, e is d)", "d = {}; d |= [1]",
+    "d = {}; d |= ['ab', range(2)]; print(d)", "d = {}; d |= [(1, 2, 3)]", "d = {}; d |= None",
+    "print(dict(['ab', 'cd']))", "dict([[1, 2, 3]])", "dict([1])", "{}.update([(1,)])",
 ]  # fmt: skip
 
 
@@ -387,6 +391,21 @@ class P:
         calls.append(self.k)
         return self.k
 print(len({P(2), P(1)}), calls)
+eqs = []
+class C:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        return hash(self.k * 0.5)  # -4 and -2 both hash to -2, as hash(-1.0) is -2
+    def __eq__(self, other):
+        eqs.append((self.k, other.k))
+        return self.k == other.k
+    def __repr__(self):
+        return f'C{self.k}'
+cs = {C(26), C(-4), C(-8), C(-12), C(22), C(13), C(-2), C(14)}
+cs.discard(C(-4))
+cs.add(C(9))
+print(cs, ('C', -4) in [('C', a) for a, b in eqs])
 """
     assert_as_cpython(source)
 

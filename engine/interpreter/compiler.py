@@ -54,7 +54,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
 )
 from backprop_animator.engine.interpreter.patterns import compile_match
-from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
+from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, MAX_ITEMS, ProgramError
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD
@@ -609,6 +609,10 @@ class Compiler(ExpressionCompiler):
                 state.charge(len(right))
                 left.extend(right)
                 return left
+            elif op == "+" and type(left) is list and not _adds_itself(right):
+                # `xs += 'ab'`, `xs += range(3)`: extended by any iterable, as CPython's
+                left.extend(m.bounded_list(right, MAX_ITEMS - len(left)))
+                return left
             elif op == "*" and type(left) is list and type(right) in (int, bool):
                 times = max(int(right), 0)
                 state.check_items(len(left) * times)
@@ -620,6 +624,9 @@ class Compiler(ExpressionCompiler):
                 state.check_items(len(left) + len(right))
                 state.charge(len(right))
                 left.update(right)
+                return left
+            elif op == "|" and type(left) is dict:  # `d |= pairs`: as `d.update(pairs)`
+                m.methods[dict]["update"](left).call([right], {})
                 return left
             elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
@@ -733,7 +740,12 @@ class Compiler(ExpressionCompiler):
                 if combine == "+" and type(before) is float and type(value) is float:
                     after = before + value  # what `binary` gives two floats
                 else:
-                    after = binary(combine, before, value)
+                    try:
+                        after = binary(combine, before, value)
+                    except ProgramError as error:
+                        if error.kind == "TypeError":
+                            in_place_words(error, combine, before, value)
+                        raise
             elif read_first is not None:
                 before = read_first(f)
                 local, value = term_of(f)
@@ -1545,3 +1557,11 @@ def is_type_checking(test: ast.expr) -> bool:
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def _adds_itself(right: Any) -> bool:
+    """Whether `xs += right` is `right.__radd__(xs)` (CPython tries it before a list's
+    own `+=`, which extends the list by any iterable)."""
+    if type(right) is PInstance:
+        return right.cls.lookup("__radd__") is not MISSING
+    return type(right) is Value

@@ -41,6 +41,9 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("KeyError", "LookupError"),
     ("IndexError", "LookupError"),
     ("ValueError", "Exception"),
+    ("UnicodeError", "ValueError"),
+    ("UnicodeEncodeError", "UnicodeError"),
+    ("UnicodeDecodeError", "UnicodeError"),
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
     ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name

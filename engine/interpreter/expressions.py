@@ -474,13 +474,13 @@ class ExpressionCompiler:
     def constant(self, node: ast.Constant) -> Expr:
         value: Any = node.value
         kind = type(value)
-        if kind is str:
+        if kind is str or kind is bytes:
             if len(value) > MAX_STR:
                 raise self.error(node, f"this string is longer than {MAX_STR:,} characters")
         elif kind is int:
             if not -MAX_INT <= value <= MAX_INT:
                 raise self.error(node, "this integer has more than 4,096 bits; write it as a float")
-        elif kind not in (float, bool) and value is not None and value is not Ellipsis:
+        elif kind not in (float, bool, complex) and value is not None and value is not Ellipsis:
             raise self.error(node, f"{type(value).__name__} literals are not supported")
         return lambda f: value
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from backprop_animator.engine.interpreter.exceptions import ProgramRaise, is_exception_class
 from backprop_animator.engine.interpreter.objects import Builtin, Frame, PClass, PInstance
-from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.interpreter.runtime import ProgramError, State, too_deep
 from backprop_animator.engine.interpreter.text import a_type
 
 # A statement or value of a generator's body: a Python generator of its own, which
@@ -52,10 +52,7 @@ def resumed(
         outer = state.handling
         try:
             if state.depth > limit:
-                error = state.limits.exceeded(
-                    "max_call_depth", "generators are nested too deeply (recursion)"
-                )
-                raise ProgramError(error.message)
+                raise too_deep(state, "generators are nested too deeply (recursion)")
             if thrown is not None:
                 item = body.throw(thrown)
             elif sent is None:

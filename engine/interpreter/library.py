@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from types import GeneratorType
 from typing import Any
 
-from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter.exceptions import (
     exception_classes,
     program_raise,
@@ -48,6 +48,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     TypeObject,
     is_dunder,
+    ordered_by_hash,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -104,6 +105,8 @@ class Library:
                 ),
             }
         )
+        machine.methods[str]["encode"] = binary.encode_method(machine.state)
+        machine.methods[bytes] = binary.methods(machine.state)
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -137,6 +140,11 @@ class Library:
 
             return method
 
+        def part(name: str) -> Callable[[Any], Any]:
+            return lambda obj: getattr(obj, name)  # `x.real`, `x.imag`: a fixed name
+
+        parts = {"real": part("real"), "imag": part("imag")}
+        parts["conjugate"] = self.bound(plain("conjugate"), "conjugate")
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
         real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
         integer_dunders, real_dunders = number_dunders(
@@ -144,7 +152,12 @@ class Library:
         )
         integer.update({name: self.bound(m, name) for name, m in integer_dunders.items()})
         real.update({name: self.bound(m, name) for name, m in real_dunders.items()})
-        return {int: integer, bool: integer, float: real}
+        return {
+            int: {**integer, **parts},
+            bool: {**integer, **parts},
+            float: {**real, **parts},
+            complex: parts,
+        }
 
     def tuple_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
@@ -217,6 +230,10 @@ class Library:
             "str": TypeObject("str", self.str_, (str,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
+            "complex": TypeObject("complex", complex_, (complex,)),
+            "bytes": TypeObject(
+                "bytes", lambda a, k: binary.make(self.state, a, k, self.collect), (bytes,)
+            ),
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
@@ -246,7 +263,7 @@ class Library:
             "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
-            "id": Builtin("id", lambda a, k: id(one(a, k, "id"))),
+            "id": Builtin("id", self.id_),
             "hash": Builtin("hash", self.hash_),
             "ord": Builtin("ord", lambda a, k: ord(self.character(one(a, k, "ord")))),
             "chr": Builtin("chr", self.chr_),
@@ -346,8 +363,16 @@ class Library:
 
         return call
 
+    def id_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
+        self.state.hash_taint = True  # an address: not the same in every run
+        return id(one(args, kwargs, "id"))
+
     def hash_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = self.machine.key(one(args, kwargs, "hash"))
+        if not ordered_by_hash(value) and (
+            type(value) is not PInstance or value.cls.hash_rule is None
+        ):
+            self.state.hash_taint = True  # a string's or an identity's hash
         if type(value) is PInstance:
             if not value.cls.equipped:
                 self.machine.equip(value.cls)
@@ -486,7 +511,7 @@ class Library:
 
     def len_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = one(args, kwargs, "len")
-        if type(value) in (list, tuple, dict, str, range) or type(value) is PSet:
+        if type(value) in (list, tuple, dict, str, range, bytes) or type(value) is PSet:
             return len(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__len__")
@@ -548,6 +573,11 @@ class Library:
         value = one(args, kwargs, "abs")
         if type(value) in NUMBERS:
             return abs(value)
+        if type(value) is complex:
+            try:
+                return abs(value)
+            except OverflowError as error:  # `abs(1e308 + 1e308j)`
+                raise caught_as(f"abs(): {error}", error) from None
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__abs__")
             if result is not NO_METHOD:
@@ -556,6 +586,9 @@ class Library:
         raise caught_as(f"abs() needs a number, not {a_type(value)}", wrong)
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if args and type(args[0]) is complex and not kwargs and len(args) <= 2:
+            no_round = TypeError("type complex doesn't define __round__ method")
+            raise caught_as("round() of a complex number", no_round)
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
             words = "round() takes a number and an optional number of digits"
             raise wrong_arguments(words, "round", args, kwargs)
@@ -606,7 +639,7 @@ class Library:
             return
         size = 0
         for k in keys:
-            if type(k) not in NUMBERS and type(k) not in (str, tuple, list):
+            if type(k) not in NUMBERS and type(k) not in (str, tuple, list, complex, bytes):
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
             size += 1 if type(k) not in (tuple, list) else 1 + self.state.measure(k)
         # n log n comparisons, each walking its keys.
@@ -768,6 +801,11 @@ class Library:
         if not args:
             return 0.0
         value = self.converted(args[0], "__float__", float)
+        if type(value) is complex:
+            not_real = TypeError(
+                "float() argument must be a string or a real number, not 'complex'"
+            )
+            raise caught_as("float() of a complex number", not_real)
         if type(value) not in (*NUMBERS, str):
             raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
         try:
@@ -828,13 +866,32 @@ class Library:
             if type(source) is dict:
                 self.state.charge(len(source) // ITEMS_PER_STEP)
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
-            for pair in pairs:
-                if type(pair) not in (tuple, list) or len(pair) != 2:
-                    raise ProgramError("dict() needs pairs of (key, value)")
+            for position, pair in enumerate(pairs):
+                if type(pair) not in (tuple, list):
+                    pair = self.pair(pair, position)
+                if len(pair) != 2:
+                    raise ProgramError(
+                        f"dictionary update sequence element #{position} has length "
+                        f"{len(pair)}; 2 is required",
+                        kind="ValueError",
+                    )
                 self.machine.set_item(out, pair[0], pair[1])
         for name, value in kwargs.items():
             out[name] = value
         return out
+
+    def pair(self, item: Any, position: int) -> list[Any]:
+        """An item of `dict(items)` that is not a tuple or list, as CPython reads it: any
+        iterable (`'ab'` is the pair 'a', 'b'), else its TypeError."""
+        try:
+            return self.collect(item)
+        except ProgramError as error:
+            if error.kind != "TypeError":
+                raise
+        raise ProgramError(
+            f"cannot convert dictionary update sequence element #{position} to a sequence",
+            kind="TypeError",
+        )
 
     def value_(self, args: list[Any], kwargs: dict[str, Any]) -> Value:
         label = kwargs.pop("label", "")
@@ -1178,9 +1235,11 @@ class Library:
                     items = self.collect(arg)
                     other = self.make_set(items)
                     result = sets.combine(state, name, result, other)
-                    sources.append(arg.mirror if type(arg) is PSet else items)
+                    sources.append(
+                        (None if arg.entries else arg.mirror) if type(arg) is PSet else items
+                    )
                 # CPython's own method on the same items gives its order of the result.
-                if obj.mirror is not None and all(map(sets.orderable, sources)):
+                if obj.mirror is not None and not obj.entries and all(map(sets.orderable, sources)):
                     result.mirror = getattr(obj.mirror, name)(*sources)
                 return result
 
@@ -1895,3 +1954,28 @@ def _no(value: Any) -> int:
         f"not '{python_type_name(value)}'",
         kind="TypeError",
     )
+
+
+def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
+    """`complex(real, imag)`, `complex('1+2j')`: Python's own, given plain numbers and
+    strings only (a string is within MAX_STR, so parsing it is bounded)."""
+    if len(args) > 2 or set(kwargs) - {"real", "imag"}:
+        raise wrong_arguments("complex() takes at most 2 arguments", "complex", args, kwargs)
+    plain = (*NUMBERS, complex, str)
+    for position, value in enumerate([*args, *kwargs.values()]):
+        if type(value) not in plain or (
+            position and type(value) is str and type(args[0]) is not str
+        ):
+            which = "first" if position == 0 else "second"
+            needs = "a string or a number" if position == 0 else "a number"
+            wrong = TypeError(
+                f"complex() {which} argument must be {needs}, not '{python_type_name(value)}'"
+            )
+            raise caught_as(f"complex() takes numbers or a string, not {a_type(value)}", wrong)
+    try:
+        return complex(*args, **kwargs)
+    except (
+        TypeError,
+        ValueError,
+    ) as error:  # CPython's words: `complex() arg is a malformed string`
+        raise caught_as(f"complex(): {error}", error) from None

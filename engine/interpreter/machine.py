@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
     caught_as,
+    too_deep,
 )
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
@@ -70,10 +71,12 @@ if TYPE_CHECKING:
     from backprop_animator.engine.trace.recorder import Recorder
 
 NUMBERS = frozenset({int, float, bool})
-SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range})
+SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range, bytes})
 # Keys whose hash CPython computes in constant time (a string caches its hash; nodes and
 # the program's instances hash by identity).
-SIMPLE_KEYS: frozenset[type] = frozenset({int, float, bool, str, type(None), Value, PInstance})
+SIMPLE_KEYS: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, type(None), Value, PInstance}
+)
 UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 GENERIC_BASES = frozenset({"Generic", "Protocol"})  # typing's classes a program subscripts
@@ -190,10 +193,7 @@ class Machine:
         if state.steps > state.next_check:
             state.checkpoint()
         if state.depth >= state.max_call_depth:
-            error = state.limits.exceeded(
-                "max_call_depth", "calls are nested too deeply (recursion)"
-            )
-            raise ProgramError(error.message)
+            raise too_deep(state, "calls are nested too deeply (recursion)")
         params = fn.params
         count = len(args)
         if not kwargs and fn.simple and count == len(params):
@@ -366,10 +366,21 @@ class Machine:
 
             return unhashable
 
+        state = self.state
+
         def hashed(instance: PInstance) -> int:
-            result = self.call_from_python(method, [instance])
+            # Whether the value hangs on a string's or an identity's hash (different in
+            # every CPython run): `hash()` and `id()` say so in `state.hash_taint`.
+            outer = state.hash_taint
+            state.hash_taint = False
+            try:
+                result = self.call_from_python(method, [instance])
+            finally:
+                tainted = state.hash_taint
+                state.hash_taint = outer or tainted
             if type(result) is not int and type(result) is not bool:
                 raise ProgramError("__hash__ method should return an integer", kind="TypeError")
+            instance.hashed = None if tainted else int(result)  # a set's order (PSet)
             return int(result)  # Python folds one past 64 bits as CPython's `hash` does
 
         return hashed
@@ -380,13 +391,16 @@ class Machine:
         Python's C code (hashing a tuple, comparing in a dict) takes C stack the
         interpreter's depth limits do not see, so these callbacks nest at most
         `MAX_CALLBACK_DEPTH` deep: `hash(t)` inside a `__hash__` inside a nested tuple
-        ... is refused, not a crash of the process."""
+        ... is refused, not a crash of the process: CPython's RecursionError, which the
+        program may catch (the nesting never passes the bound)."""
         state = self.state
         if state.callbacks >= MAX_CALLBACK_DEPTH:
             error = state.limits.exceeded(
                 "max_depth", "hashing or comparing in a container nests too deeply"
             )
-            raise ProgramError(error.message)
+            failed = ProgramError(error.message, kind="RecursionError")
+            failed.args_seen = ("maximum recursion depth exceeded",)
+            raise failed
         state.callbacks += 1
         try:
             return self.call_method(method, args)
@@ -743,10 +757,7 @@ class Machine:
                     "float base, like 10.0)",
                     kind="OverflowError",
                 )
-        result = base**exponent
-        if type(result) is complex:
-            raise ProgramError("**: math domain error (the result is complex)")
-        return result
+        return base**exponent  # `(-8) ** 0.5` is complex, as in CPython
 
     def values(self, op: str, left: Any, right: Any) -> Any:
         apply = _VALUE_OPS.get(op)
@@ -798,15 +809,15 @@ class Machine:
         lt = type(left)
         rt = type(right)
         state = self.state
-        if op == "+" and lt is rt and lt in (str, list, tuple):
-            if lt is str:
+        if op == "+" and lt is rt and lt in (str, list, tuple, bytes):
+            if lt is str or lt is bytes:
                 state.check_str(len(left) + len(right))
             else:
                 state.check_items(len(left) + len(right))
             return left + right
-        if op == "*" and (lt in (str, list, tuple) and rt in (int, bool)):
+        if op == "*" and (lt in (str, list, tuple, bytes) and rt in (int, bool)):
             return self.repeat(left, right)
-        if op == "*" and (rt in (str, list, tuple) and lt in (int, bool)):
+        if op == "*" and (rt in (str, list, tuple, bytes) and lt in (int, bool)):
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
@@ -820,11 +831,29 @@ class Machine:
         union = type_union(op, left, right)  # `isinstance(x, int | float)`
         if union is not None:
             return union
+        if lt is complex or rt is complex:
+            return self.complex_numbers(op, left, right)
+        raise unsupported(op, left, right)
+
+    def complex_numbers(self, op: str, left: Any, right: Any) -> complex:
+        """Arithmetic with a complex number (`(-8) ** 0.5` makes one): Python's own on
+        two plain numbers, which are two floats whatever the operation."""
+        if (
+            (type(left) in NUMBERS or type(left) is complex)
+            and (type(right) in NUMBERS or type(right) is complex)
+            and op in ("+", "-", "*", "/", "**")
+        ):
+            try:
+                return left**right if op == "**" else _NUMBER_OPS[op](left, right)  # type: ignore[no-any-return]
+            except (ZeroDivisionError, OverflowError) as error:
+                failed = number_error(op, error)
+                failed.args_seen = (str(error),)
+                raise failed from None
         raise unsupported(op, left, right)
 
     def repeat(self, sequence: Any, times: int) -> Any:
         count = len(sequence) * max(times, 0)
-        if type(sequence) is str:
+        if type(sequence) is str or type(sequence) is bytes:
             self.state.check_str(count)
         else:
             self.state.check_items(count)
@@ -853,6 +882,8 @@ class Machine:
             result = self.call_dunder(operand, name)
             if result is not NO_METHOD:
                 return result
+        if kind is complex and op != "~":
+            return -operand if op == "-" else +operand
         failed = ProgramError(
             f"bad operand type for unary {op}: '{type_name(operand)}'", kind="TypeError"
         )
@@ -869,7 +900,7 @@ class Machine:
                 result = self.call_dunder(value, "__len__")
                 return True if result is NO_METHOD else bool(result)
             return bool(result)
-        if kind in NUMBERS or kind in SIZED or value is None:
+        if kind in NUMBERS or kind in SIZED or value is None or kind is complex:
             return bool(value)
         return True
 
@@ -899,12 +930,13 @@ class Machine:
         elif op == "==":
             self.charge_compare(left, right)
             return bool(left == right)
-        elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple)):
+        elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple, bytes)):
             self.charge_compare(left, right)
             try:
                 return bool(_ORDER[op](left, right))
             except TypeError:
-                pass
+                if lt is list or lt is tuple:
+                    return self.compare_items(op, left, right)
         elif lt is PSet and rt is PSet:  # subset and superset, as CPython's sets order
             self.state.charge(min(len(left), len(right)))
             return bool(_ORDER[op](left.items.keys(), right.items.keys()))
@@ -916,6 +948,16 @@ class Machine:
         types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
         failed.args_seen = (f"'{op}' not supported between instances of {types}",)
         raise failed
+
+    def compare_items(self, op: str, left: Any, right: Any) -> bool:
+        """`left < right` of two lists (or tuples) whose items Python cannot order: as
+        CPython's, the first items that differ are compared, so the error names their
+        types (`'<' not supported between instances of 'str' and 'int'`) and a class's
+        own `__lt__` answers (the walk was charged by `charge_compare`)."""
+        for a, b in zip(left, right, strict=False):
+            if a is not b and not self.compare("==", a, b):
+                return self.compare(op, a, b)
+        return bool(_ORDER[op](len(left), len(right)))
 
     def contains(self, container: Any, item: Any) -> bool:
         kind = type(container)
@@ -948,6 +990,8 @@ class Machine:
             else:
                 self.state.charge(len(container))
                 self.state.charge_walk(item)
+                if kind is bytes:
+                    return _in_bytes(container, item)
             return item in container
         iterable = kind is not PInstance or any(
             type(container.cls.lookup(name)) is not type(MISSING)
@@ -1050,10 +1094,10 @@ class Machine:
                 raise failed from None
             except TypeError:
                 raise ProgramError(f"{a_type(key)} cannot be a dict key") from None
-        elif kind in (list, tuple, str, range):
+        elif kind in (list, tuple, str, range, bytes):
             if type(key) is slice:
                 size = len(range(*key.indices(len(obj))))
-                if kind is str:
+                if kind is str or kind is bytes:
                     self.state.check_str(size)
                 else:
                     self.state.check_items(size)
@@ -1116,7 +1160,9 @@ class Machine:
             result = self.call_dunder(obj, "__setitem__", key, value)
             if result is not NO_METHOD:
                 return
-        raise ProgramError(f"{a_type(obj)} does not support item assignment")
+        raise ProgramError(
+            f"'{python_type_name(obj)}' object does not support item assignment", kind="TypeError"
+        )
 
     def bounded_list(self, value: Any, room: int) -> list[Any]:
         """The items of `value` as a list, a step per item, refused as soon as they pass
@@ -1191,7 +1237,8 @@ UNUSED_REFCOUNT = 3
 # itself, never on a program's value): an attribute none of them has is a plain
 # AttributeError; one CPython has and this interpreter lacks is refused as not available.
 PYTHON_TYPES: dict[type, type] = {
-    kind: kind for kind in (int, float, bool, str, list, tuple, dict, range, type(None))
+    kind: kind
+    for kind in (int, float, bool, complex, str, bytes, list, tuple, dict, range, type(None))
 }
 PYTHON_TYPES[PSet] = set
 
@@ -1338,6 +1385,11 @@ def unsupported_words(op: str, left: Any, right: Any) -> str:
     """CPython's message for `left op right` that no operand answers: a sequence's own
     words for `+` and `*` (`can only concatenate str (not "int") to str`), else the
     operand types as CPython names them ('NoneType', 'function')."""
+    if type(left) is bytes and op == "+":
+        return f"can't concat {cpython_type(right)} to bytes"
+    if op == "*" and (type(left) is bytes or type(right) is bytes):
+        other = right if type(left) is bytes else left
+        return f"can't multiply sequence by non-int of type '{cpython_type(other)}'"
     if op == "+" and type(left) in _SEQUENCES:
         name = type(left).__name__
         return f'can only concatenate {name} (not "{cpython_type(right)}") to {name}'
@@ -1408,3 +1460,16 @@ def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:
         message = "descriptor '__init__' of 'object' object needs an argument"
         raise ProgramError(message, kind="TypeError")
     _object_init(args[1:], kwargs)
+
+
+def _in_bytes(container: bytes, item: Any) -> bool:
+    """`x in data`: an integer (a byte) or bytes, as CPython's; else its TypeError."""
+    if type(item) is bytes:
+        return item in container
+    if type(item) is not int and type(item) is not bool:
+        raise ProgramError(
+            f"a bytes-like object is required, not '{python_type_name(item)}'", kind="TypeError"
+        )
+    if not 0 <= item < 256:
+        raise ProgramError("byte must be in range(0, 256)", kind="ValueError")
+    return item in container

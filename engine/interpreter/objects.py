@@ -242,7 +242,10 @@ class Maker(list[str]):
 class PInstance:
     """An object of a program's class: its class and its own attributes."""
 
-    __slots__ = ("attrs", "cls", "mirror")
+    # `hashed`: what its class's own `__hash__` gave last (set by `Machine.hash_rule`),
+    # None when that depended on a string's or an object's identity hash; unset before.
+    __slots__ = ("attrs", "cls", "hashed", "mirror")
+    hashed: int | None
 
     def __init__(self, cls: PClass) -> None:
         self.cls = cls
@@ -379,18 +382,29 @@ class PSet:
     `{1, 2, 3}`: `mirror` is a Python set of the same items, built and changed by the
     same operations as CPython's (its table, and so its order, is CPython's), or None
     once an item of another kind has been added.
+
+    Objects of a class with its own `__hash__` (whose value is the same in every
+    CPython run: numbers, not strings or identities) are ordered by it as CPython orders
+    them: the mirror holds an `_Entry` for each, its hash as `__hash__` computed it when
+    it was added (so the program's `__hash__` runs once, as in CPython), `entries` the
+    entries by that hash.
     """
 
-    __slots__ = ("items", "mirror")
+    __slots__ = ("entries", "items", "mirror")
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         self.items: dict[Any, None] = dict.fromkeys(items)
-        self.mirror: set[Any] | None = (
-            set(tuple(self.items)) if all(map(ordered_by_hash, self.items)) else None
-        )
+        self.entries: dict[int, list[_Entry]] | None = None
+        self.mirror: set[Any] | None = None
+        if all(map(ordered_by_hash, self.items)):
+            self.mirror = set(tuple(self.items))
+        elif all(ordered_by_hash(item) or stored_hash(item) is not None for item in self.items):
+            self.mirror = set()
+            for item in self.items:
+                self._mirror_add(item)
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(self.items if self.mirror is None else self.mirror)
+        return iter(self.ordered())
 
     def __len__(self) -> int:
         return len(self.items)
@@ -405,32 +419,139 @@ class PSet:
     __hash__ = object.__hash__  # never a program's key (Machine.key refuses a set)
 
     def ordered(self) -> Iterable[Any]:
-        """The items in the order the program sees them (CPython's, for numbers)."""
-        return self.items if self.mirror is None else self.mirror
+        """The items in the order the program sees them (CPython's, for numbers and
+        objects hashed by their class's own `__hash__`)."""
+        if self.mirror is None:
+            return self.items
+        if self.entries:
+            return (e.item if type(e) is _Entry else e for e in self.mirror)
+        return self.mirror
 
     def add(self, item: Any) -> None:
-        self.items[item] = None
-        if self.mirror is not None:
-            if ordered_by_hash(item):
-                self.mirror.add(item)
-            else:
-                self.mirror = None
+        items = self.items
+        if self.mirror is None:
+            items[item] = None
+            return
+        size = len(items)
+        items[item] = None
+        if len(items) != size:  # new: CPython's table changes
+            self._mirror_add(item)
+
+    def _mirror_add(self, item: Any) -> None:
+        mirror = self.mirror
+        assert mirror is not None
+        if ordered_by_hash(item):
+            mirror.add(item)
+            return
+        value = stored_hash(item)
+        if value is None:
+            self.mirror = self.entries = None  # insertion order from now on
+            return
+        entry = _Entry(item, value)
+        if self.entries is None:
+            self.entries = {}
+        self.entries.setdefault(value, []).append(entry)
+        mirror.add(entry)
 
     def discard(self, item: Any) -> None:
+        if not self.entries:
+            self.items.pop(item, None)
+            if self.mirror is not None:
+                self.mirror.discard(item)
+            return
+        size = len(self.items)
         self.items.pop(item, None)
-        if self.mirror is not None:
+        if len(self.items) == size:
+            return
+        assert self.mirror is not None
+        if ordered_by_hash(item) and item in self.mirror:
             self.mirror.discard(item)
+            return
+        entry = self._entry_gone(item)
+        if entry is None:
+            self.mirror = self.entries = None  # insertion order from now on
+        else:
+            self.mirror.discard(entry)
+
+    def _entry_gone(self, item: Any) -> _Entry | None:
+        """The entry of the object the set's dict just removed for `item` (itself, or an
+        equal object of the same hash: the only one of that hash here), or None when
+        only `__eq__` could tell which."""
+        assert self.entries is not None
+        value = stored_hash(item)
+        same = self.entries.get(value) if value is not None else None
+        if not same:
+            return None
+        found = next((e for e in same if e.item is item), same[0] if len(same) == 1 else None)
+        if found is None:  # objects of one hash: the one no longer in the dict
+            gone = [e for e in same if _Probe(e) not in self.items]
+            found = gone[0] if len(gone) == 1 else None
+        if found is not None:
+            same.remove(found)
+            if not same:
+                del self.entries[found.hash]
+        return found
 
     def pop(self) -> Any:
         """CPython's `set.pop()`: the item its table gives first."""
         item = next(iter(self.items)) if self.mirror is None else self.mirror.pop()
+        if type(item) is _Entry:
+            assert self.entries is not None
+            same = self.entries[item.hash]
+            same.remove(item)
+            if not same:
+                del self.entries[item.hash]
+            item = item.item
         del self.items[item]
         return item
 
     def clear(self) -> None:
         self.items.clear()
+        self.entries = None
         if self.mirror is not None:
             self.mirror.clear()
+
+
+class _Entry:
+    """An object in a set's mirror: hashed as its class's `__hash__` hashed it when it was
+    added, equal only to itself (the set's own dict already asked the program's `__eq__`)."""
+
+    __slots__ = ("hash", "item")
+
+    def __init__(self, item: Any, value: int) -> None:
+        self.item = item
+        self.hash = value
+
+    def __hash__(self) -> int:
+        return self.hash  # Python folds it as it folds what the class's `__hash__` gave
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Entry and other.item is self.item
+
+
+class _Probe(PInstance):
+    """Whether an entry's object is still a key of a set's dict, asked without the
+    program's `__eq__`: hashed as the entry, and (a subclass of the key's type, so Python
+    asks it first) equal only to that object."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self, entry: _Entry) -> None:  # no class of the program's: never seen
+        self.entry = entry
+
+    def __hash__(self) -> int:
+        return self.entry.hash
+
+    def __eq__(self, other: object) -> bool:
+        return other is self.entry.item
+
+
+def stored_hash(item: Any) -> int | None:
+    """The hash `item`'s class's own `__hash__` gave it last, when that is the same in
+    every CPython run; else None."""
+    if type(item) is PInstance and item.cls.hash_rule is not None:
+        return getattr(item, "hashed", None)
+    return None
 
 
 def ordered_by_hash(item: Any) -> bool:

@@ -166,6 +166,9 @@ class State:
         self.depth = 0
         self.max_call_depth = limits.max_call_depth
         self.callbacks = 0  # a program's __hash__/__eq__ running inside Python's own code
+        # A program's `__hash__` running asked for a hash that differs between CPython
+        # runs (a string's, an identity's): its value cannot order a set as CPython's.
+        self.hash_taint = False
         self.printed = 0
         self.rng = random.Random(0)  # an unseeded program is seeded with 0
         self.position: tuple[int, int] = (1, 1)  # the statement running now
@@ -310,3 +313,14 @@ class State:
                 f"{MAX_ITEMS:,}"
             )
         self.charge(count // ITEMS_PER_STEP)
+
+
+def too_deep(state: State, what: str) -> ProgramError:
+    """The call depth bound, reached: CPython's RecursionError, which a program may catch
+    (the depth never passes the bound, and a program that recurses again after catching
+    it runs into the steps bound); uncaught, its message names the bound."""
+    error = ProgramError(
+        state.limits.exceeded("max_call_depth", what).message, kind="RecursionError"
+    )
+    error.args_seen = ("maximum recursion depth exceeded",)
+    return error

@@ -35,8 +35,10 @@ def combine(state: State, name: str, left: PSet, right: PSet) -> PSet:
             ]
         )
     other = _other(left, name, right)
-    if other is not None and left.mirror is not None:
+    if other is not None and left.mirror is not None and not left.entries:
         result.mirror = getattr(left.mirror, name)(other)  # CPython's order
+    else:
+        result.mirror = result.entries = None  # insertion order
     return result
 
 
@@ -52,16 +54,18 @@ def combine_in_place(state: State, name: str, left: PSet, right: PSet) -> None:
     """`left |= right` and the like: the same set changed, as CPython changes its table."""
     mirror, other = left.mirror, _other(left, name, right)
     left.items = combine(state, name, left, right).items
-    if mirror is not None and other is not None:
+    if mirror is not None and other is not None and not left.entries:
         getattr(mirror, IN_PLACE[name])(other)
         left.mirror = mirror
     else:
-        left.mirror = None
+        left.mirror = left.entries = None
 
 
 def _other(left: PSet, name: str, right: PSet) -> Any:
     """What `left`'s mirror is combined with: `right`'s, or (taking items away only)
     `right`'s items; None when the result is not ordered as CPython's."""
+    if right.entries:
+        return None
     if right.mirror is not None:
         return right.mirror
     return right.items if name in ("intersection", "difference") else None
@@ -72,6 +76,8 @@ def copy(original: PSet) -> PSet:
     result = PSet(original.items)
     if original.mirror is not None:
         result.mirror = original.mirror.copy()
+        if original.entries is not None:
+            result.entries = {value: list(same) for value, same in original.entries.items()}
     return result
 
 

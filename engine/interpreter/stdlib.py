@@ -275,7 +275,7 @@ def time_module(state: State) -> PModule:
 
 
 # What `copy` hands back as it is: atoms, and what CPython's `copy` treats as atoms.
-ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass, PModule})
+ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass})
 COPIED_CONTAINERS = frozenset({list, tuple, dict})
 
 
@@ -303,13 +303,33 @@ class _Copier:
 
     @staticmethod
     def atom(value: Any) -> bool:
+        """Whether a copy of `value` is `value` itself: an atom, an Enum member (CPython's
+        Enum copies to itself) or a logger (`getLogger(name)` again)."""
         kind = type(value)
+        if kind is PInstance:
+            return any(ENUM_KEY in c.namespace for c in value.cls.mro)
+        if kind is PModule:
+            if "getEffectiveLevel" in value.members:
+                return True
+            if value.name == "Random":
+                raise ProgramError("copying a random.Random is not available here")
+            raise ProgramError("cannot pickle 'module' object", kind="TypeError")
         return (
             kind in ATOMIC_COPIES
             or kind is Inert
             or kind is Annotation
             or isinstance(value, Builtin)
         )
+
+    def same_kind(self, original: Any, copied: Any) -> Any:
+        """`copied` registered as the `collections` kind `original` is (a defaultdict with
+        its factory, a Counter, a deque...), as CPython's copy keeps its type."""
+        special = self.m.collections.get(id(original))
+        if special is not None and special[0] is original:
+            if special[1].startswith("dict_"):  # a dict's view
+                raise ProgramError(f"cannot pickle '{special[1]}' object", kind="TypeError")
+            self.m.register(copied, special[1], special[2])
+        return copied
 
     @staticmethod
     def refuse(value: Any) -> ProgramError:
@@ -336,20 +356,20 @@ class _Copier:
         kind = type(value)
         charge = self.state.charge
         charge(1)
+        if kind is tuple or self.atom(value):
+            return value
         if kind is list:
             charge(len(value) // ITEMS_PER_STEP)
-            return list(value)
+            return self.same_kind(value, list(value))
         if kind is dict:
             charge(len(value) // ITEMS_PER_STEP)
-            return dict(value)
+            return self.same_kind(value, dict(value))
         if kind is PSet:
             charge(len(value.items) // ITEMS_PER_STEP)
             return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
-        if kind is tuple or self.atom(value):
-            return value
         raise self.refuse(value)
 
     def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -378,10 +398,10 @@ class _Copier:
         key = self.m.key
         copied: Any
         if kind is list:
-            copied = memo[id(value)] = []
+            copied = memo[id(value)] = self.same_kind(value, [])
             copied.extend(self.deep(item, memo, depth) for item in value)
         elif kind is dict:
-            copied = memo[id(value)] = {}
+            copied = memo[id(value)] = self.same_kind(value, {})
             for name, item in value.items():
                 copied[key(self.deep(name, memo, depth))] = self.deep(item, memo, depth)
         elif kind is tuple:
@@ -419,12 +439,28 @@ LOG_CALLS = ("debug", "info", "warning", "warn", "error", "critical", "fatal", "
 LOG_CONFIG = frozenset({"level", "format", "datefmt", "style", "force", "encoding", "errors"})
 
 
+def level_number(level: Any) -> int:
+    """A level as `setLevel` takes it: an integer, or a level's name."""
+    if type(level) is int or type(level) is bool:
+        return int(level)
+    if type(level) is str:
+        if level in LOG_LEVELS:
+            return LOG_LEVELS[level]
+        raise ProgramError(f"Unknown level: {level!r}", kind="ValueError")
+    shown = f": {level!r}" if level is None or type(level) is float else ""
+    raise ProgramError(f"Level not an integer or a valid string{shown}", kind="TypeError")
+
+
 def logging_module() -> PModule:
     """`import logging` as a library's code logs its progress (`logger.info(...)`): a
     log line goes to CPython's stderr, never to what the program prints, so here it goes
     nowhere. `basicConfig` takes the level and the format and refuses a stream, a file or
-    handlers, whose lines could be printed; `getLogger(name)` is one logger per name."""
+    handlers, whose lines could be printed; `getLogger(name)` is one logger per name,
+    with CPython's `level` (what `setLevel` set), `getEffectiveLevel()` (its nearest
+    dotted ancestor's when it has none, the root's WARNING at the end) and
+    `isEnabledFor(level)`."""
     loggers: dict[str, PModule] = {}
+    disabled = [0]  # `logging.disable(level)`
 
     def log_call(name: str, at_level: bool = False) -> Builtin:
         def call(args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -435,27 +471,56 @@ def logging_module() -> PModule:
 
         return Builtin(name, call)
 
-    def nothing(name: str) -> Builtin:
-        return Builtin(name, lambda args, kwargs: None)
+    def disable(args: list[Any], kwargs: dict[str, Any]) -> None:
+        disabled[0] = level_number(args[0] if args else kwargs.get("level", 50))
 
     def calls(prefix: str) -> dict[str, Any]:
         members: dict[str, Any] = {name: log_call(f"{prefix}{name}") for name in LOG_CALLS}
         members["log"] = log_call(f"{prefix}log", at_level=True)
-        members["disable"] = nothing(f"{prefix}disable")
+        members["disable"] = Builtin(f"{prefix}disable", disable)
         return members
+
+    def effective(name: str) -> int:
+        while True:
+            level = logger(name).members["level"]
+            if level or name == "root":
+                return int(level)
+            parent = name.rpartition(".")[0]
+            while parent and parent not in loggers:
+                parent = parent.rpartition(".")[0]
+            name = parent or "root"
+
+    def logger(name: str) -> PModule:
+        if name not in loggers:
+            members = calls("Logger.")
+            del members["disable"]
+            members["name"] = name
+            members["level"] = 30 if name == "root" else 0
+            members["propagate"] = True
+            members["disabled"] = False
+
+            def set_level(args: list[Any], kwargs: dict[str, Any]) -> None:
+                members["level"] = level_number(args[0] if args else kwargs.get("level"))
+
+            def is_enabled_for(args: list[Any], kwargs: dict[str, Any]) -> bool:
+                level = level_number(args[0] if args else kwargs.get("level"))
+                return disabled[0] < level and level >= effective(name)
+
+            members["setLevel"] = Builtin("Logger.setLevel", set_level)
+            members["getEffectiveLevel"] = Builtin(
+                "Logger.getEffectiveLevel", lambda args, kwargs: effective(name)
+            )
+            members["isEnabledFor"] = Builtin("Logger.isEnabledFor", is_enabled_for)
+            loggers[name] = PModule(name, members)
+        return loggers[name]
 
     def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
         name = args[0] if args else kwargs.get("name", "root")
         if len(args) > 1 or set(kwargs) - {"name"} or not isinstance(name, str | None):
             raise ProgramError("getLogger() takes a logger's name", kind="TypeError")
-        name = name or "root"
-        if name not in loggers:
-            members = calls("Logger.")
-            del members["disable"]
-            members["setLevel"] = nothing("Logger.setLevel")
-            members["name"] = name
-            loggers[name] = PModule(name, members)
-        return loggers[name]
+        return logger(name or "root")
+
+    configured = [False]
 
     def basic_config(args: list[Any], kwargs: dict[str, Any]) -> None:
         if args:
@@ -466,6 +531,11 @@ def logging_module() -> PModule:
                     f"basicConfig({key}=...) is not available: log lines here go nowhere "
                     "(in CPython they go to stderr, not to what the program prints)"
                 )
+        if configured[0] and not kwargs.get("force"):
+            return  # CPython's root has its handler: a second call does nothing
+        configured[0] = True
+        if "level" in kwargs:
+            logger("root").members["level"] = level_number(kwargs["level"])
 
     members: dict[str, Any] = dict(LOG_LEVELS)
     members.update(calls("logging."))

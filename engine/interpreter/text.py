@@ -100,10 +100,20 @@ class Texts:
         if isinstance(value, Builtin):
             return f"<built-in function {value.name}>"
         if kind is PModule:
+            effective = value.members.get("getEffectiveLevel")
+            if effective is not None:  # a logger (stdlib.logging_module), as CPython's
+                level = effective.call([], {})
+                names = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG"}
+                name = names.get(level, "NOTSET" if level == 0 else f"Level {level}")
+                kind_name = "RootLogger" if value.name == "root" else "Logger"
+                return f"<{kind_name} {value.name} ({name})>"
             return f"<module '{value.name}'>"
         if kind is Inert:
             return f"<{value.name}, not available here>"
-        if kind is range:
+        if kind is range or kind is complex:
+            return repr(value)
+        if kind is bytes:
+            self.state.charge(len(value) // 10)
             return repr(value)
         if kind is Annotation:
             return f"typing.{value.name}"
@@ -171,7 +181,7 @@ class Texts:
         kind = type(value)
         if kind is Value:
             raise ProgramError("a Value has no format; format its .data or .grad")
-        if kind not in (int, float, bool, str):
+        if kind not in (int, float, bool, str, complex):
             # CPython's `object.__format__` refuses any spec (the program's classes too).
             raise ProgramError(
                 f"unsupported format string passed to {python_type_name(value)}.__format__",
@@ -188,8 +198,8 @@ class Texts:
             )
         if precision > _MAX_PRECISION:
             raise ProgramError(f"the format precision {precision:,} is above {_MAX_PRECISION}")
-        if kind is float and match["type"] in (None, "f", "F", "%") and abs(value) > 1e100:
-            raise ProgramError("this number is too large to format with a precision")
+        # A float's fixed-point text is at most 311 digits before the point (`1.8e308`
+        # as a percentage) and _MAX_PRECISION after it, well within MAX_STR.
         try:
             text = format(value, spec)
         except (ValueError, OverflowError) as error:  # CPython's words, caught as its class
@@ -266,7 +276,7 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
     """The error for a spec no format accepts: CPython's ValueError, whose words Python's
     `format` gives for a plain value when the spec is short and names no large width (it
     fails on parsing; the check keeps a spec this pattern misses from ever allocating)."""
-    plain = type(value) in (int, float, bool, str)
+    plain = type(value) in (int, float, bool, str, complex)
     if plain and len(spec) <= 40 and re.search(r"\d{5}", spec) is None:
         try:
             format(value, spec)
@@ -305,7 +315,7 @@ def type_name(value: Any) -> str:
     return type(value).__name__ if type(value) in _PLAIN else "object"
 
 
-_PLAIN = {int, float, bool, str, list, tuple, dict, range, Value}
+_PLAIN = {int, float, bool, complex, str, bytes, list, tuple, dict, range, Value}
 
 
 def cpython_type(value: Any) -> str:

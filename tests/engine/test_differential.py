@@ -7,8 +7,7 @@ arithmetic, strings and f-strings, containers, functions, classes, exceptions,
 generators and itertools, `match`, dataclasses, collections, math, a micrograd-style
 `Value`; one in four ends with an error nothing catches, whose message must start with
 CPython's class and words), in its stable mode: only the constructs that agree with
-CPython today (its GAPS lists the rest: bytes, the words of a list comparison that
-fails inside; complex numbers and the 4,096-bit and fixed-point bounds are left out).
+CPython today (its GAPS lists the rest, none today; the 4,096-bit bound is left out).
 Run the module itself to compare thousands, stable or not:
 `python -m tests.engine.random_programs 5000 0 stable`.
 """

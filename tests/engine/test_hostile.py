@@ -30,7 +30,7 @@ ESCAPES = [
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
     ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
-    ("y = getattr(1, 'real')\n", "no attribute 'real'"),
+    ("y = getattr(1, 'numerator')\n", "no attribute 'numerator'"),  # `.real` is a number's own
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),
     ("class A:\n    pass\nsetattr(A(), '__class__', 1)\n", "dunder"),
     ("y = hasattr(print, '__self__')\n", "dunder"),
@@ -105,8 +105,8 @@ ESCAPES = [
     ("import collections\ny = collections.abc\n", "no attribute 'abc'"),
     ("import os\n", "the modules here are"),
     ("x = (y := print)\nz = y.__self__\n", "dunder"),
-    ("s = b'bytes'\n", "bytes literals"),
-    ("s = 1j\n", "complex literals"),
+    ("s = b'bytes' * 10**8\n", "strings here stay within"),  # bytes are bounded as strings
+    ("s = f'{1j:>1000000000}'\n", "format width"),  # complex numbers are two floats
 ]
 
 

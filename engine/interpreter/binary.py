@@ -1,0 +1,154 @@
+"""Bytes, as far as a learner's program needs them (SPEC §15): `str.encode`, a `bytes`
+value's `decode` and `hex`, `len`, indexing and iterating (integers), printing
+(`b'abc'`), `==`, `+` and `*` (within the string bound), `bytes(...)`. Python's own
+`bytes`, made and read through this module only, in the codecs listed here (never a
+codec Python would look up by an arbitrary name).
+
+Bounded: a `bytes` value made by `+`, `*` or `bytes(n)` stays within MAX_STR
+(10,000); `encode` of a string (itself within MAX_STR) makes at most a few bytes a
+character, and the work is charged a step per ten characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from backprop_animator.engine.interpreter.objects import Builtin
+from backprop_animator.engine.interpreter.runtime import ProgramError, caught_as
+from backprop_animator.engine.interpreter.text import a_type, python_type_name
+
+if TYPE_CHECKING:
+    from backprop_animator.engine.interpreter.runtime import State
+
+# The codecs a program may name (as Python spells them, `_` read as `-`, any case).
+CODECS = frozenset(
+    {
+        "utf-8", "utf8", "u8", "utf", "ascii", "us-ascii", "latin-1", "latin1", "iso-8859-1",
+        "iso8859-1", "8859", "l1", "utf-16", "utf16", "utf-16-le", "utf-16-be", "utf-32",
+        "utf32", "utf-32-le", "utf-32-be", "cp1252", "windows-1252",
+    }
+)  # fmt: skip
+ERROR_HANDLERS = frozenset(
+    {"strict", "ignore", "replace", "backslashreplace", "xmlcharrefreplace", "surrogateescape"}
+)
+# CPython's own keyword names: `encode(encoding='utf-8', errors='strict')`.
+PARAMETERS = ("encoding", "errors")
+
+
+def _codec(name: str, args: list[Any], kwargs: dict[str, Any]) -> tuple[str, str]:
+    """The encoding and error handler `encode`/`decode` was given, checked."""
+    if len(args) + len(kwargs) > 2:
+        raise ProgramError(
+            f"{name}() takes at most 2 arguments ({len(args) + len(kwargs)} given)",
+            kind="TypeError",
+        )
+    for key in kwargs:
+        if key not in PARAMETERS:
+            raise ProgramError(
+                f"'{key}' is an invalid keyword argument for {name}()", kind="TypeError"
+            )
+    given = dict(zip(PARAMETERS, args, strict=False))
+    for key, value in kwargs.items():
+        if key in given:
+            raise ProgramError(
+                f"argument for {name}() given by name ('{key}') and position", kind="TypeError"
+            )
+        given[key] = value
+    encoding = given.get("encoding", "utf-8")
+    errors = given.get("errors", "strict")
+    for which, value in (("encoding", encoding), ("errors", errors)):
+        if type(value) is not str:
+            raise ProgramError(
+                f"{name}() argument '{which}' must be str, not "
+                f"{'None' if value is None else python_type_name(value)}",
+                kind="TypeError",
+            )
+    if encoding.lower().replace("_", "-") not in CODECS:
+        raise ProgramError(
+            f"the codec {encoding[:40]!r} is not available here (utf-8, ascii, latin-1, "
+            "utf-16, utf-32 and cp1252 are)"
+        )
+    if errors not in ERROR_HANDLERS:
+        raise ProgramError(f"the error handler {errors[:40]!r} is not available here")
+    return encoding, errors
+
+
+def encode(state: State, text: str, args: list[Any], kwargs: dict[str, Any]) -> bytes:
+    """`text.encode(encoding='utf-8', errors='strict')`."""
+    encoding, errors = _codec("encode", args, kwargs)
+    state.charge(len(text) // 10)
+    try:
+        return text.encode(encoding, errors)
+    except UnicodeEncodeError as error:  # CPython's class and words
+        raise caught_as(f"encode(): {error}", error) from None
+
+
+def decode(state: State, data: bytes, args: list[Any], kwargs: dict[str, Any]) -> str:
+    """`data.decode(encoding='utf-8', errors='strict')`: a string within MAX_STR."""
+    encoding, errors = _codec("decode", args, kwargs)
+    state.charge(len(data) // 10)
+    try:
+        text = data.decode(encoding, errors)
+    except UnicodeDecodeError as error:
+        raise caught_as(f"decode(): {error}", error) from None
+    state.check_str(len(text))
+    return text
+
+
+def hex_(state: State, data: bytes, args: list[Any], kwargs: dict[str, Any]) -> str:
+    if args or kwargs:
+        raise ProgramError("hex() takes no arguments here", kind="TypeError")
+    state.check_str(2 * len(data))
+    return data.hex()
+
+
+def methods(state: State) -> dict[str, Callable[[Any], Builtin]]:
+    """A `bytes` value's methods, bound to it."""
+
+    def bound(name: str, call: Callable[[State, bytes, list[Any], dict[str, Any]], Any]) -> Any:
+        return lambda obj: Builtin(name, lambda args, kwargs: call(state, obj, args, kwargs))
+
+    return {"decode": bound("decode", decode), "hex": bound("hex", hex_)}
+
+
+def encode_method(state: State) -> Callable[[Any], Builtin]:
+    """`str.encode`, bound to a string."""
+    return lambda obj: Builtin("encode", lambda args, kwargs: encode(state, obj, args, kwargs))
+
+
+def make(state: State, args: list[Any], kwargs: dict[str, Any], items: Any) -> bytes:
+    """`bytes()`, `bytes(n)`, `bytes('text', 'utf-8')`, `bytes([104, 105])`; `items`
+    reads an iterable into a list, a step an item, within the container bound."""
+    if not args and not kwargs:
+        return b""
+    source = args[0] if args else kwargs.get("source")
+    if type(source) is str:
+        if len(args) < 2 and "encoding" not in kwargs:
+            raise ProgramError("string argument without an encoding", kind="TypeError")
+        return encode(state, source, args[1:], {k: v for k, v in kwargs.items() if k != "source"})
+    if len(args) > 1 or kwargs:
+        raise ProgramError(
+            "encoding without a string argument"
+            if len(args) > 1 or "encoding" in kwargs
+            else "bytes() takes one argument here",
+            kind="TypeError",
+        )
+    if type(source) is int or type(source) is bool:
+        if source < 0:
+            raise ProgramError("negative count", kind="ValueError")
+        state.check_str(int(source))
+        return bytes(int(source))
+    if type(source) is bytes:
+        return source
+    values = items(source)
+    state.check_str(len(values))
+    for value in values:
+        if type(value) is not int and type(value) is not bool:
+            wrong = TypeError(
+                f"'{python_type_name(value)}' object cannot be interpreted as an integer"
+            )
+            raise caught_as(f"bytes() needs integers, not {a_type(value)}", wrong)
+        if not 0 <= value < 256:
+            raise ProgramError("bytes must be in range(0, 256)", kind="ValueError")
+    return bytes(values)

@@ -1,0 +1,483 @@
+"""Programs where the interpreter once differed from CPython (SPEC §15, "real code as
+people write it"): each runs under CPython itself and in the interpreter, and both must
+print the same lines; a construct that grows gets a hostile test proving it is bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, trace_source
+from tests.engine.cpython import printed_lines
+from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
+
+IN_PLACE = [
+    "x = [1]; x += 1", "x = [1]; x += None", "x = [1]; x += 2.5; print(x)",
+    "x = [1]; x += 'ab'; print(x)", "x = [1]; x += range(3); print(x)",
+    "x = [1]; x += {5: 1}; print(x)", "x = [1]; x += {5}; print(x)",
+    "x = [1]; y = x; x += (i for i in range(3)); print(y)",
+    "a = A(); a.grad = None; a.grad += 1", "a = A(); a.grad = None; a.grad -= 1",
+    "a = A(); a.grad = None; a.grad *= 2.0", "a = A(); a.grad = 'g'; a.grad += 1",
+    "t = (1, 2); t[0] += 1", "t = (1,); t[0] = 2", "x = 1.0; x[0] = 2", "s = 'ab'; s[0] = 'c'",
+    "d = {0: 0}; e = d; d |= [(1, 2)]; print(d, e is d)", "d = {}; d |= [1]",
+    "d = {}; d |= ['ab', range(2)]; print(d)", "d = {}; d |= [(1, 2, 3)]", "d = {}; d |= None",
+    "print(dict(['ab', 'cd']))", "dict([[1, 2, 3]])", "dict([1])", "{}.update([(1,)])",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", IN_PLACE)
+def test_an_in_place_operator_says_what_cpythons_says(statement: str) -> None:
+    assert_as_cpython(caught(statement))
+
+
+def test_a_list_plus_equals_an_object_asks_its_radd_first_then_iterates_it() -> None:
+    source = """
+class R:
+    def __radd__(self, other):
+        return 'radd'
+class I:
+    def __iter__(self):
+        return iter([9, 8])
+xs = [1]
+xs += I()
+print(xs)
+xs += R()
+print(xs)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_list_extended_by_a_huge_iterable_stops_at_the_container_bound() -> None:
+    with pytest.raises(EngineError, match="1,000,000"):
+        trace_source("def f():\n    pass\nxs = [1]\nxs += range(10**8)\n" + TAIL)
+
+
+def test_a_logger_has_cpythons_level() -> None:
+    """(No `basicConfig` or `logging.disable` here: CPython's run would change the test
+    process's own logging.)"""
+    source = """
+import logging
+logger = logging.getLogger('lib')
+child = logging.getLogger('lib.sub.leaf')
+print(hasattr(logger, 'level'), logger.level, logger.name, child.getEffectiveLevel())
+logger.setLevel(logging.DEBUG)
+print(logger.level, child.getEffectiveLevel(), child.isEnabledFor(logging.INFO))
+print(child.isEnabledFor(5))
+logger.setLevel('INFO')
+print(logger.level, logger.getEffectiveLevel(), logging.getLogger().level)
+for bad in ['NOPE', 1.5, None]:
+    try:
+        logger.setLevel(bad)
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+print(logger, [child], logging.getLogger())
+logger.setLevel(15)
+print(logger)
+"""
+    assert_as_cpython(source)
+
+
+def test_basic_config_sets_the_roots_level_once() -> None:
+    source = (
+        "import logging\nlogging.basicConfig(level=logging.ERROR)\n"
+        "logging.basicConfig(level=logging.DEBUG)\n"
+        "print(logging.getLogger().getEffectiveLevel(), logging.getLogger('x').level)\n"
+        "print(logging.getLogger('x').getEffectiveLevel())\n"
+        "logging.disable(logging.CRITICAL)\nprint(logging.getLogger('x').isEnabledFor(50))\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == ["40 0", "40", "False"]
+
+
+def test_a_huge_float_in_fixed_point_is_cpythons_text() -> None:
+    source = """
+for v in [1e300, -1e300, 1.7976931348623157e308, 1e22, 12345678901234567890.0]:
+    print(f'{v:.2f}', '%.2f' % v, format(v, 'f'), f'{v:,.3f}', f'{v:%}', '%.0f' % v)
+    print(f'{v:=+400.1f}', '%-+320.1F' % v, '%d' % v)
+print(f'{-1.7e306:,.100%}')
+"""
+    assert_as_cpython(source)
+
+
+def test_fixed_point_text_stays_within_the_string_bound() -> None:
+    """Hostile: the longest fixed-point text of a float is about 520 characters; made
+    again and again it stops at the string bound."""
+    source = "s = ''\nwhile True:\n    s += f'{-1.7e306:,.100%}'\n"
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        trace_source(source + TAIL)
+    with pytest.raises(EngineError, match="precision"):
+        trace_source("s = '%.1000000f' % 1e300\n" + TAIL)
+
+
+def test_copies_of_enum_members_collections_loggers_and_modules_are_cpythons() -> None:
+    source = """
+import copy, enum, math, logging, random
+from collections import defaultdict, deque, Counter, OrderedDict
+class C(enum.Enum):
+    A = 1
+    B = 2
+print(copy.copy(C.A) is C.A, copy.deepcopy(C.A) is C.A, copy.deepcopy([C.A, C.B]))
+d = defaultdict(list)
+d[1].append(2)
+e = copy.copy(d)
+print(e, e[5], e[1] is d[1])
+e = copy.deepcopy(d)
+print(e, e[5], e[1] is d[1])
+dq = deque([1, [2]])
+print(copy.copy(dq), copy.deepcopy(dq), copy.copy(dq)[1] is dq[1])
+c2, c3 = copy.copy(Counter('aab')), copy.deepcopy(Counter('aab'))
+print(c2, c3, c2.most_common(1), c3['zz'])
+print(copy.deepcopy(OrderedDict(a=1)))
+dq2 = copy.copy(dq)
+dq2.appendleft(0)
+print(dq2, dq)
+nested = copy.deepcopy({'k': defaultdict(int)})
+nested['k']['q'] += 1
+print(nested)
+lg = logging.getLogger('w')
+print(copy.copy(lg) is lg, copy.deepcopy(lg) is lg)
+for module in [math, random, copy]:
+    for function in [copy.copy, copy.deepcopy]:
+        try:
+            function(module)
+        except TypeError as e:
+            print(e)
+try:
+    copy.deepcopy([math])
+except TypeError as e:
+    print(e)
+try:
+    copy.copy({1: 2}.keys())
+except TypeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_deep_copy_of_nested_defaultdicts_stops_at_the_depth_bound() -> None:
+    source = (
+        "import copy\nfrom collections import defaultdict\nd = defaultdict(int)\n"
+        "for i in range(1000):\n    d = defaultdict(int, {0: d})\ncopy.deepcopy(d)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_DEPTH"):
+        trace_source(source + TAIL)
+
+
+def test_recursion_past_the_call_depth_is_a_recursion_error_a_program_catches() -> None:
+    # `str(e)[:32]`: CPython may add ' while calling a Python object', by where the
+    # limit is met (how deep the test runner's own stack is).
+    source = """
+class G:
+    def __getattr__(self, name):
+        return self.missing
+try:
+    G().q
+except RecursionError as e:
+    print('caught', str(e)[:32], isinstance(e, RuntimeError))
+def down(n):
+    return down(n + 1)
+try:
+    down(0)
+except Exception as e:
+    print(type(e).__name__, str(e)[:32])
+def walk(n):
+    yield from walk(n + 1)
+try:
+    list(walk(0))
+except RuntimeError as e:
+    print(type(e).__name__, str(e)[:32])
+done = []
+def again(n):
+    try:
+        again(n + 1)
+    finally:
+        done.append(n)
+try:
+    again(0)
+except RecursionError:
+    print('finally ran', len(done) > 100)
+print(down.__name__)
+"""
+    assert_as_cpython(source)
+
+
+def test_an_uncaught_recursion_error_names_the_bound() -> None:
+    with pytest.raises(EngineError) as caught_error:
+        trace_source("def down(n):\n    return down(n + 1)\ndown(0)\n" + TAIL)
+    message = caught_error.value.message
+    assert message.startswith("RecursionError: maximum recursion depth exceeded")
+    assert "BACKPROP_MAX_CALL_DEPTH" in message
+
+
+def test_recursing_again_after_catching_the_recursion_error_still_ends() -> None:
+    """Hostile: each level catches the error and recurses again (2**1000 calls in
+    CPython); the steps or time bound stops it, and no handler catches that."""
+    source = (
+        "def f():\n    try:\n        f()\n    except RecursionError:\n        f()\n"
+        "try:\n    f()\nexcept BaseException:\n    print('caught a bound')\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source + TAIL)
+
+
+def test_a_complex_result_is_cpythons_complex_number() -> None:
+    source = """
+c = (-8) ** 0.5
+print(c, (-2.0) ** 1.5, [c], {'k': c}, repr(c), str(c))
+print(c.real, c.imag, c.conjugate(), abs(3+4j), (1+2j) * (3-1j), 1j ** 2, -c, +c)
+print(c == c, c != 1, complex(1, 2), complex('1+2j'), complex(), complex(2.5))
+print(complex(real=1, imag=3), 2 - 1j, 1 / (1 + 1j), f'{c:.3f}', format(1+2j, '>20'))
+print(f'{1j}', f'{c!r}', (2+0j) ** 0.5, 0j ** 0, bool(0j), bool(1j), not 0j)
+print(type(1j).__name__, isinstance(1j, complex), hash(1j) == hash(1j))
+print((3).real, (3).imag, (2.5).real, (2.5).conjugate(), True.real, (7).conjugate())
+z = 1j
+z += 1
+z *= z
+print(z, sorted([2j]), [1j] == [1j], (1j, 2) < (1j, 3))
+"""
+    assert_as_cpython(source)
+
+
+COMPLEX_EXPRESSIONS = [
+    '1j < 2', '1j // 2', '1j % 2', '~1j', 'int(1j)', 'float(1j)', 'round(1j)',
+    "complex('abc')", 'complex(None)', "complex('1', 2)", 'complex(1, None)', '1j / 0',
+    'abs(1e308+1e308j)', "f'{1j:%}'", "f'{1j:=10}'", "'%f' % 1j", "'%d' % 1j",
+    'math.sqrt(-1+0j)', 'max(1j, 2j)', '(1j).foo', '[1j] < [2j]', '(1e200+1e200j) ** 1000',
+    'divmod(1j, 1)', 'sum([1j, 2, 3.5])', '{1j: 1}[1j]', 'sorted([1j, 2j])',
+    '{1j, 2j, 1j} == {2j, 1j}', 'sum([1j], 1j)', '1j ** (10**100)', 'pow(-8, 0.5)',
+    'pow(1j, 2)', '2 ** 1j', "'%s' % 1j", '1j * [1]', '[1] * 1j', "'a' + 1j",
+    "hasattr(1j, 'real')", "getattr(2, 'imag')", 'min([1, 1j])', 'round(1j, 2)',
+    'complex(1j, 1j)', 'complex(imag=2)', '1j == 1j + 0', '(2).conjugate()', 'True.imag',
+    '(-2.0) ** 1.5', '(-8) ** (1 / 3)',
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("expression", COMPLEX_EXPRESSIONS)
+def test_a_complex_number_meets_what_cpython_answers(expression: str) -> None:
+    assert_as_cpython(caught(f"print({expression})"))
+
+
+def test_list_comparisons_name_the_items_cpython_compares() -> None:
+    source = """
+class A:
+    def __init__(self, v):
+        self.v = v
+    def __lt__(self, other):
+        return self.v < other.v
+pairs = [([1, 'a'], [1, 2]), (['a'], [1]), ([1, [2, 'x']], [1, [2, 3]]), ((1, None), (1, 2)),
+         ([A(1)], [A(2)]), ([1, 2], [1, 2, 'x']), ([[1], 'a'], [[1], 'b'])]
+for left, right in pairs:
+    for compare in [lambda: left < right, lambda: left <= right, lambda: left > right]:
+        try:
+            print(compare())
+        except TypeError as e:
+            print(e)
+try:
+    sorted([[1, 'a'], [1, 2]])
+except TypeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_complex_arithmetic_stays_bounded() -> None:
+    """Hostile: a complex number is two floats; squaring it forever overflows to inf and
+    nan (as in CPython) and stops at the steps (or time) bound; its widest text is bounded."""
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source("c = 1 + 1j\nwhile True:\n    c = c * c + 1\n" + TAIL)
+    with pytest.raises(EngineError, match="format width"):
+        trace_source("s = f'{1j:>1000000000}'\n" + TAIL)
+    source = "s = ''\nwhile True:\n    s += f'{1.7e306 + 1.7e306j:,.100f}'\n"
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        trace_source(source + TAIL)
+
+
+BYTES_EXPRESSIONS = [
+    "'abc'.encode()", "len('é'.encode())", "'é'.encode('utf-8')", "'é'.encode('latin-1')",
+    "'é'.encode('ascii')", "'é'.encode('ascii', 'ignore')",
+    "'é'.encode('ascii', errors='replace')", "'é'.encode(encoding='utf_16')",
+    "b'abc'.decode()", "b'\\xff'.decode()", "b'\\xff'.decode('utf-8', 'replace')",
+    "'héllo'.encode().decode('latin-1')", "b'ab' + b'cd'", "b'ab' * 3", "3 * b'ab'",
+    "b'abc'[0]", "b'abc'[1:]", "b'abc'[5]", "list(b'hi')", "b'a' in b'abc'", "97 in b'abc'",
+    "'a' in b'abc'", "300 in b'abc'", "b'a' == b'a'", "b'a' < b'b'", "b'a' == 'a'",
+    "b'a' + 'a'", "{b'k': 1}[b'k']", 'bytes(3)', 'bytes([104, 105])',
+    "bytes('hi', 'utf-8')", "bytes('hi')", 'bytes([300])', "bytes(['a'])", 'bytes(-1)',
+    "b'hi'.hex()", "str(b'x')", 'f\'{b"x"}\'', "repr(b'\\x00\\n')", "type(b'').__name__",
+    "isinstance(b'', bytes)", "bool(b'')", "sorted([b'b', b'a'])", "'%s' % b'a'",
+    'f\'{b"a":>5}\'', "'x'.encode(1)", "'x'.encode('utf-8', 'strict', 3)",
+    "b'x'.decode(None)", "sum(b'ab')", "max(b'az')", "{b'a', b'a'}", "b'a' * 2.0",
+    "'x'.encode(foo=1)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("expression", BYTES_EXPRESSIONS)
+def test_bytes_are_cpythons(expression: str) -> None:
+    assert_as_cpython(caught(f"print({expression})"))
+
+
+def test_a_unicode_error_is_caught_as_cpythons_class() -> None:
+    source = """
+for attempt in [lambda: 'é'.encode('ascii'), lambda: b'\\xff'.decode()]:
+    try:
+        attempt()
+    except UnicodeError as e:
+        print(type(e).__name__, isinstance(e, ValueError), e)
+"""
+    assert_as_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("statement", "words"),
+    [
+        ("b = b'ab' * 10**8", "strings here stay within 10,000"),
+        ("b = bytes(10**9)", "strings here stay within 10,000"),
+        ("b = bytes(range(256)) * 100", "strings here stay within 10,000"),
+        ("b = b''\nwhile True:\n    b = b + 'é'.encode() * 1000", "strings here stay within"),
+        ("b = 'x'.encode('rot13')", "not available here"),
+        ("b = 'x'.encode('utf-8', 'namereplace')", "not available here"),
+        ("b = bytes(x for x in range(10**8))", "BACKPROP_MAX_STEPS|1,000,000"),
+    ],
+)
+def test_bytes_stay_within_the_string_bound_and_the_codecs_listed(
+    statement: str, words: str
+) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source("def f():\n    pass\n" + statement + "\n" + TAIL)
+
+
+def test_a_set_of_objects_hashed_by_their_own_hash_is_in_cpythons_order() -> None:
+    source = """
+class H:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        return self.k
+    def __eq__(self, other):
+        return isinstance(other, H) and self.k == other.k
+    def __repr__(self):
+        return f'H{self.k}'
+print({H(3), H(1), H(2)})
+s = set()
+for k in [40, 8, 3, 16, 24, 100, 7, 1000, -1, 2**70]:
+    s.add(H(k))
+print(s)
+s.discard(H(8))
+s.remove(H(40))
+print(s)
+for k in range(50, 70):
+    s.add(H(k))
+for k in range(50, 65):
+    s.discard(H(k))
+print(s, len(s))
+print(s.pop(), s)
+print(set([H(9), H(1), H(9)]), [x for x in {H(5), H(2)}], {H(4), H(2)}.copy())
+print({H(5), 3, H(1), 2.5})
+class V:
+    def __init__(self, data):
+        self.data = data
+    def __hash__(self):
+        return hash(self.data)
+    def __repr__(self):
+        return f'V({self.data})'
+nodes = {V(0.5), V(3.25), V(-1.0), V(2)}
+print(nodes, [v for v in nodes])
+class T(V):
+    def __hash__(self):
+        return hash((self.data, 1))  # a 64-bit hash, used as it is (not folded again)
+print({T(33), T(-15), T(13), T(45), T(42), T(31), T(18)})
+calls = []
+class P:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        calls.append(self.k)
+        return self.k
+print(len({P(2), P(1)}), calls)
+eqs = []
+class C:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        return hash(self.k * 0.5)  # -4 and -2 both hash to -2, as hash(-1.0) is -2
+    def __eq__(self, other):
+        eqs.append((self.k, other.k))
+        return self.k == other.k
+    def __repr__(self):
+        return f'C{self.k}'
+cs = {C(26), C(-4), C(-8), C(-12), C(22), C(13), C(-2), C(14)}
+cs.discard(C(-4))
+cs.add(C(9))
+print(cs, ('C', -4) in [('C', a) for a, b in eqs])
+"""
+    assert_as_cpython(source)
+
+
+def test_a_hash_that_differs_between_cpython_runs_keeps_insertion_order() -> None:
+    """A `__hash__` of a string or of an identity is different in every CPython run (and
+    in every run of the interpreter's own process): such a set keeps insertion order,
+    so a trace is the same on every run."""
+    source = """
+class S:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return hash(self.n)
+    def __repr__(self):
+        return 'S' + self.n
+class I:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return id(self)
+    def __repr__(self):
+        return 'I' + str(self.n)
+class T:
+    def __init__(self, n):
+        self.n = n
+    def __hash__(self):
+        return hash((self.n, 'tag'))
+    def __repr__(self):
+        return 'T' + str(self.n)
+print({S('c'), S('a'), S('b')}, {I(3), I(1), I(2)}, {T(3), T(1), T(2)})
+"""
+    assert printed_lines(trace_source(source + TAIL)) == ["{Sc, Sa, Sb} {I3, I1, I2} {T3, T1, T2}"]
+
+
+def test_a_big_set_of_hashed_objects_stays_bounded() -> None:
+    source = (
+        "class H:\n    def __init__(self, k):\n        self.k = k\n"
+        "    def __hash__(self):\n        return self.k\n"
+        "s = {H(i) for i in range(10**7)}\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source + TAIL)
+
+
+def test_a_hash_or_eq_recursing_inside_a_set_is_a_recursion_error_a_program_catches() -> None:
+    source = """
+class H:
+    def __hash__(self):
+        return hash(self)
+try:
+    {H()}
+except RecursionError as e:  # CPython may add ' while calling a Python object'
+    print('hash', str(e).startswith('maximum recursion depth exceeded'))
+class Q:
+    def __hash__(self):
+        return 1
+    def __eq__(self, other):
+        return {self: 1} == {other: 1} and False
+try:
+    print({Q(), Q()})
+except RecursionError as e:
+    print('eq', type(e).__name__)
+"""
+    assert_as_cpython(source)
+
+
+def test_hashing_again_after_catching_the_recursion_error_still_ends() -> None:
+    source = (
+        "class H:\n    def __hash__(self):\n        try:\n            return hash(self)\n"
+        "        except RecursionError:\n            return hash(self)\n"
+        "try:\n    {H()}\nexcept BaseException:\n    print('caught a bound')\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source + TAIL)

@@ -925,7 +925,8 @@ class Recorder:
             self.close_hand_pass()
             self.open_hand_pass(instance, node)
         assert node is not None
-        self.close_loop_rule()
+        if self.loop_rule is not None:
+            self.close_loop_rule()
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
         if self.hand_pass:
             rule["line"] = self.state.position[0]  # where the program called it

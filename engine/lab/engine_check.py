@@ -73,41 +73,59 @@ def _rules(
 ) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
+    row_of: dict[str, dict[str, Any]] = {}  # each op node's row, by id
     for node in trace["nodes"]:  # every op of the graph, in the order its nodes were made
         if node["kind"] == "op":
             op = op_key(node["op"])
-            if op not in rows:
+            row = rows.get(op)
+            if row is None:
                 rule = node.get("rule")
-                rows[op] = {
+                row = rows[op] = {
                     "op": op,
                     "line": rule["line"] if rule else None,
                     "verdict": "unchecked",
                     "first": None,
                 }
                 checked[op] = False
+            row_of[node["id"]] = row
     for index, frame in backwards:
-        node = nodes[frame["node"]]
-        if node["kind"] != "op":
+        node_id = frame["node"]
+        row = row_of.get(node_id)
+        if row is None or row["first"] is not None:
+            continue  # a leaf's rule, or already wrong: the first frame is the one to show
+        pass_index = frame["pass"]
+        correct = right[pass_index].get(node_id) if pass_index < len(right) else None
+        if correct is None:
             continue
-        row = rows[op_key(node["op"])]
-        if row["first"] is not None:
-            continue  # already wrong: the first frame is the one to show
-        pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
-        correct = pass_right.get(node["id"])
-        found = _learner_locals(frame["contributions"], frame, right)
-        if correct is None or found is None:
+        contributions = frame["contributions"]
+        if len(contributions) == len(correct):
+            for c, (child, local) in zip(contributions, correct, strict=True):
+                if c["local"] != local or c["to"] != child:
+                    break
+            else:  # the usual rule: each write's factor, read off the code, is the right one
+                checked[row["op"]] = True
+                continue
+        found = _learner_locals(contributions, frame, right)
+        if found is None:
             continue
         mine, slack = found
         right_sum: dict[str, float] = {}
         for child, local in correct:
             right_sum[child] = right_sum.get(child, 0.0) + local
         checked[row["op"]] = True
-        for child in [*right_sum, *(c for c in mine if c not in right_sum)]:
+        children: Any = right_sum  # and any child the learner wrote that the right one does not
+        if not mine.keys() <= right_sum.keys():
+            children = [*right_sum, *(c for c in mine if c not in right_sum)]
+        for child in children:
             learner, want = mine.get(child, 0.0), right_sum.get(child, 0.0)
-            if not agrees(learner, want) and abs(learner - want) > slack.get(child, 0.0):
+            if (
+                learner != want  # (equal numbers agree: the usual case, with no call)
+                and not agrees(learner, want)
+                and abs(learner - want) > slack.get(child, 0.0)
+            ):
                 row["first"] = {
                     "frame": index,
-                    "node": node["id"],
+                    "node": node_id,
                     "child": child,
                     "learner": learner,
                     "correct": want,
@@ -151,14 +169,16 @@ def _learner_locals(
     how far a factor measured from what a sum added may be off by that sum's rounding."""
     mine: dict[str, float] = {}
     slack: dict[str, float] = {}
-    kept = _kept(frame, right)
-    for c, keeps in zip(contributions, kept, strict=True):
+    kept: list[bool] | None = None  # asked only of a factor not read off the code
+    for i, c in enumerate(contributions):
         local = c["local"]
         if local is None:
             upstream = c["upstream"]
             if upstream == 0:
                 return None
-            adds = c["write"] == "+=" or (c["before"] != 0 and keeps)
+            if kept is None:
+                kept = _kept(frame, right)
+            adds = c["write"] == "+=" or (c["before"] != 0 and kept[i])
             local = (c["delta"] if adds else c["after"]) / upstream
             if not math.isfinite(local):
                 return None
@@ -175,6 +195,7 @@ def _sort(
     children: dict[str, list[str]] = {}
     for edge in trace["edges"]:
         children.setdefault(edge["target"], []).append(edge["source"])
+    is_op = {node_id for node_id, node in nodes.items() if node["kind"] == "op"}
     by_pass: dict[int, list[tuple[int, str]]] = {}
     for index, frame in backwards:
         by_pass.setdefault(frame["pass"], []).append((index, frame["node"]))
@@ -190,20 +211,19 @@ def _sort(
         frames = by_pass.get(pass_index, [])
         if not frames:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
+        output = entry["output"]
         for index, node_id in frames:
-            if nodes[node_id]["kind"] == "op":
+            if node_id in is_op:
                 if node_id in ran:
                     # A second run adds the node's share to its children once more.
                     first = {"frame": index, "node": node_id, "consumer": None}
                     return {"verdict": "wrong", "first": first}
-                waiting = [c for c in consumers.get(node_id, ()) if c not in ran]
-                if waiting and node_id != entry["output"]:
+                if not ran.issuperset(consumers.get(node_id, ())) and node_id != output:
+                    waiting = [c for c in consumers[node_id] if c not in ran]
                     first = {"frame": index, "node": node_id, "consumer": min(waiting, key=_order)}
                     return {"verdict": "wrong", "first": first}
             ran.add(node_id)
-        never = sorted(
-            (n for n in reached if nodes[n]["kind"] == "op" and n not in ran), key=_order
-        )
+        never = sorted((n for n in reached if n in is_op and n not in ran), key=_order)
         if never:
             last = frames[-1][0] if frames else _sort_frame(trace, pass_index)
             return {
@@ -273,8 +293,14 @@ def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
 
 def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
     for index, frame in backwards:
+        contributions = frame["contributions"]
+        for c in contributions:
+            if c.get("write") == "=":
+                break
+        else:
+            continue  # the usual rule: `+=` only, nothing lost
         kept = _kept(frame, right)
-        for c, keeps in zip(frame["contributions"], kept, strict=True):
+        for c, keeps in zip(contributions, kept, strict=True):
             if c.get("write") == "=" and c["before"] != 0 and not keeps:
                 first = {
                     "frame": index,

@@ -109,7 +109,7 @@ def _sum_or_product_locals(
     except (ArithmeticError, ValueError, TypeError):
         return None
     expected = a + b if op == "+" else a * b
-    if not abs(expected - data) <= 1e-9 * max(1.0, abs(expected), abs(data)):
+    if expected != data and not abs(expected - data) <= 1e-9 * max(1.0, abs(expected), abs(data)):
         return None  # the op's name does not say what the learner's code computed
     if op == "+":
         return [(first, 1.0), (second, 1.0)], "registry"

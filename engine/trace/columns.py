@@ -52,6 +52,7 @@ NODE_OPTIONAL_COLUMNS = ("group", "rule", "correct_grad")
 NODE_KEYS_IN_COLUMNS = frozenset(NODE_FIELDS + NODE_OPTIONAL_COLUMNS)
 # A frame's keys that have columns of their own; any other goes, as it is, in `more`.
 FRAME_COLUMNS = ("phase", "node", "pass", "line", "text", "contributions", "prints")
+_FRAME_COLUMN_KEYS = frozenset(FRAME_COLUMNS)
 CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
 CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line"))
 WRITES = {"+=": "+", "=": "="}  # a contribution's `write`, a letter each; `.`: none
@@ -179,10 +180,33 @@ class _Frames:
         return str(self.names[node])
 
     def columns(self) -> dict[str, Any]:
-        frames = self.trace["frames"]
         has_pass = False
-        for k, frame in enumerate(frames):
-            has_pass = self.add(k, frame) or has_pass
+        # Each frame's own columns here, with the lists at hand (a frame costs what its
+        # fields cost); its text, and the numbers the replay needs, in `frame_text`.
+        index, phases, nodes, passes, lines, counts = (
+            self.index, self.phase, self.node, self.passes, self.line, self.count
+        )  # fmt: skip
+        usual_keys = _USUAL_KEYS
+        for k, frame in enumerate(self.trace["frames"]):
+            phase = frame["phase"]
+            node = index[frame["node"]] if "node" in frame else -1
+            pass_ = frame.get("pass", -1)
+            phases.append(PHASES[phase])
+            nodes.append(node)
+            passes.append(pass_)
+            lines.append(frame.get("line", -1))
+            keys = frame.keys()
+            if keys != usual_keys[phase]:
+                if not keys <= _FRAME_COLUMN_KEYS:  # (schema 2's `pass` has a column)
+                    more = {key: value for key, value in frame.items() if key not in FRAME_COLUMNS}
+                    self.more[str(k)] = more
+                if "prints" in frame:
+                    self.prints[str(k)] = frame["prints"]
+            contributions = frame.get("contributions")
+            counts.append(-1 if contributions is None else len(contributions))
+            self.frame_text(k, frame, phase, node, pass_, contributions)
+            if pass_ >= 0:
+                has_pass = True
         out: dict[str, Any] = {
             "phase": "".join(self.phase),
             "node": self.node,
@@ -209,23 +233,17 @@ class _Frames:
         out.update({key: value for key, value in sparse.items() if value})
         return out
 
-    def add(self, k: int, frame: dict[str, Any]) -> bool:
-        """Adds frame `k`; whether it has a `pass`."""
-        phase = frame["phase"]
-        node = self.index[frame["node"]] if "node" in frame else -1
-        pass_ = frame.get("pass", -1)
-        self.phase.append(PHASES[phase])
-        self.node.append(node)
-        self.passes.append(pass_)
-        self.line.append(frame.get("line", -1))
-        if len(frame) > len(_USUAL_KEYS[phase]) or frame.keys() != _USUAL_KEYS[phase]:
-            more = {key: value for key, value in frame.items() if key not in FRAME_COLUMNS}
-            if more:
-                self.more[str(k)] = more
-            if "prints" in frame:
-                self.prints[str(k)] = frame["prints"]
-        contributions = frame.get("contributions")
-        self.count.append(-1 if contributions is None else len(contributions))
+    def frame_text(
+        self,
+        k: int,
+        frame: dict[str, Any],
+        phase: str,
+        node: int,
+        pass_: int,
+        contributions: list[dict[str, Any]] | None,
+    ) -> None:
+        """Frame `k`'s text, where the page's sentence does not give it back, and its
+        contributions' numbers, where the replay does not (`numbers_of`)."""
         text = frame["text"]
         if type(text) is Said:  # the engine left this text to the page
             if contributions:
@@ -238,7 +256,7 @@ class _Frames:
                 self.swapped.append(k)
             if text.numbers is not None:
                 self.check_numbers(k, phase, node, max(pass_, 0), text)
-            return bool(pass_ >= 0)
+            return
         at = max(pass_, 0)
         said: str | None
         if phase == "backward":
@@ -252,27 +270,27 @@ class _Frames:
             said = None
         if said != frame["text"]:
             self.text[str(k)] = frame["text"]
-        return bool(pass_ >= 0)
 
     def check_numbers(self, k: int, phase: str, node: int, pass_: int, said: Said) -> None:
         """A real program's frame the engine left to the page: where the page's replay
         would show other numbers than the text would have, the text is written here."""
         numbers = said.numbers
         assert numbers is not None
-        own = self.name(node, pass_)
-        number = self.number
         if phase == "build":
             data = self.data
             if numbers == (data[node], *[data[child] for child in self.operands[node]]):
-                return
+                return  # the usual build: the replay shows the numbers the text would
+        elif numbers[0] == self.grads[node]:
+            return  # the usual rule frame: the replay shows the gradient the text would
+        own = self.name(node, pass_)
+        number = self.number
+        if phase == "build":
             operands = [number(x) for x in numbers[1:]]
             numeric = worked_out(self.ops[node], operands[::-1] if said.swapped else operands)
             if said.symbolic is not None:
                 text = built_named(own, said.symbolic, numeric, number(numbers[0]))
             else:
                 text = built(own, numeric, number(numbers[0]))
-        elif numbers[0] == self.grads[node]:
-            return
         elif self.ops[node]:
             text = rule_ran(own, self.ops[node], number(numbers[0]), self.rules[self.ops[node]], "")
         else:
@@ -351,31 +369,40 @@ class _Frames:
         index = self.index
         upstream = grads[node]
         kept = self.kept
+        kept_delta, kept_after = kept["delta"], kept["after"]
         received = self.received
+        to, locals_ = self.to, self.local
+        writes, write_lines = self.writes, self.write_lines
+        usual = len(CONTRIBUTION_FIELDS)
         counts = []
         for c in contributions:
-            at = len(self.to)
+            at = len(to)
             child = index[c["to"]]
-            self.to.append(child)
+            to.append(child)
             local = c["local"]
-            self.local.append(local)
+            locals_.append(local)
             before = grads[child]
             after = c["after"]
             if local is None or type(local) is not float:
-                kept["delta"][str(at)] = c["delta"]
-                kept["after"][str(at)] = after
+                kept_delta[str(at)] = c["delta"]
+                kept_after[str(at)] = after
             else:
                 delta = local * upstream
                 if c["delta"] != delta or type(c["delta"]) is not float:
-                    kept["delta"][str(at)] = delta = c["delta"]
+                    kept_delta[str(at)] = delta = c["delta"]
                 if after != before + delta or type(after) is not float:
-                    kept["after"][str(at)] = after
+                    kept_after[str(at)] = after
             if c["upstream"] != upstream or type(c["upstream"]) is not float:
                 kept["upstream"][str(at)] = c["upstream"]
             if c["before"] != before or type(c["before"]) is not float:
                 kept["before"][str(at)] = c["before"]
-            if len(c) > len(CONTRIBUTION_FIELDS):
-                self.other_fields(at, c)
+            if len(c) > usual:
+                write = c.get("write")
+                if write is not None and len(c) == usual + 2 and len(writes) == at:
+                    writes.append(WRITES[write])  # a learner's own class: every `+=` has them
+                    write_lines.append(c["line"])
+                else:
+                    self.other_fields(at, c)
             grads[child] = after
             received[child] = count = received.get(child, 0) + 1
             counts.append(count)

@@ -641,7 +641,9 @@ def _written_right(
         if write[0] != "+=" or write[2] is None:
             return False
     for c, r in zip(contributions, right, strict=True):
-        if not (c[0] is r[0] and abs(c[1] - r[1]) <= 1e-9 * max(1.0, abs(r[1]))):
+        if c[0] is not r[0]:
+            break
+        if c[1] != r[1] and not abs(c[1] - r[1]) <= 1e-9 * max(1.0, abs(r[1])):
             break
     else:
         return True  # the usual case: one write per operand, in the operands' order

@@ -395,11 +395,36 @@ class Recorder:
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
-        node.data = as_number(attrs.get(shape.number), "data")
-        node.grad = as_number(attrs.get(shape.grad), "grad")
+        # `as_number`'s usual case, a finite float, without the call: once per node per pass.
+        data = attrs.get(shape.number)
+        node.data = data if type(data) is float and -INF < data < INF else as_number(data, "data")
+        grad = attrs.get(shape.grad)
+        node.grad = grad if type(grad) is float and -INF < grad < INF else as_number(grad, "grad")
         label = attrs.get("label")
         if type(label) is str and label:
             node.label = label  # else the variable that holds it names it, if any
+
+    def sync_all(self, nodes: list[Value]) -> None:
+        """`sync` of every node of `nodes`, in one loop (every node of each pass)."""
+        instance_of = self.instance_of
+        for node in nodes:
+            instance = instance_of.get(node)
+            if instance is None:
+                continue
+            attrs = instance.attrs
+            shape = instance.cls.shape
+            assert shape is not None
+            data = attrs.get(shape.number)
+            if not (type(data) is float and -INF < data < INF):
+                data = as_number(data, "data")
+            node.data = data
+            grad = attrs.get(shape.grad)
+            if not (type(grad) is float and -INF < grad < INF):
+                grad = as_number(grad, "grad")
+            node.grad = grad
+            label = attrs.get("label")
+            if type(label) is str and label:
+                node.label = label
 
     # Prints and update frames
 
@@ -502,8 +527,7 @@ class Recorder:
         self.names = names = narrate.Names(kept_names(self.globals_, reachable))
         self.pass_names.append((names, reachable))
         if self.instance_of:
-            for node in reachable:
-                self.sync(node)
+            self.sync_all(reachable)
         shown = self.shown
         fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
         # Update frames since the last pass wait here, so that each build frame goes
@@ -589,7 +613,7 @@ class Recorder:
             numbers = (node.data, *[child.data for child in node._prev])
         else:
             numbers = (self.data_then(node, seq), *[self.data_then(c, seq) for c in node._prev])
-        return said._replace(numbers=numbers)
+        return Said(said.symbolic, said.swapped, numbers)  # (`_replace`, without its walk)
 
     def said_grad(self, node: Value) -> Said:
         """A rule frame that adds nothing, for the page to write: in a real program with
@@ -932,7 +956,8 @@ class Recorder:
             self.close_hand_pass()
             self.open_hand_pass(instance, node)
         assert node is not None
-        self.close_loop_rule()
+        if self.loop_rule is not None or self.loop_stack:
+            self.close_loop_rule()
         self.rule_runs_at(self.state.depth)
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
         if self.hand_pass:
@@ -1110,10 +1135,17 @@ class Recorder:
         node: Value = rule["node"]
         owner = self.instance_of[node]
         grad = owner.cls.shape.grad if owner.cls.shape is not None else "grad"
-        upstream = as_number(owner.attrs.get(grad), "grad")
+        upstream = owner.attrs.get(grad)
+        # `as_number`'s usual case, a finite float, without the calls: once per write.
+        if not (type(upstream) is float and -INF < upstream < INF):
+            upstream = as_number(upstream, "grad")
         node.grad = upstream
-        before_number = as_number(before, "grad")
-        after_number = as_number(after, "grad")
+        before_number = before if type(before) is float and -INF < before < INF else None
+        if before_number is None:
+            before_number = as_number(before, "grad")
+        after_number = after if type(after) is float and -INF < after < INF else None
+        if after_number is None:
+            after_number = as_number(after, "grad")
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
         added = delta if write == "+=" else after_number
@@ -1189,8 +1221,7 @@ class Recorder:
         included: set[Value] = set(self.shown)  # every node some pass's output reached
         by_creation = sorted(included, key=_SEQ)
         if self.instance_of:
-            for node in by_creation:
-                self.sync(node)
+            self.sync_all(by_creation)
         self.ids = ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
@@ -1718,6 +1749,8 @@ def _times_upstream(local: float, upstream: float, added: float, rounding: float
     rounding of the write's own sum (`rounding`: a tiny share added to a large gradient
     keeps few of its digits in `after - before`)."""
     product = local * upstream
+    if product == added and -INF < product < INF:
+        return True  # the usual write: no difference to weigh
     return abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300) + rounding
 
 

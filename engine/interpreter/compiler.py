@@ -11,7 +11,10 @@ Statements return `None`, or a signal for their enclosing loop or function: `BRE
 `CONTINUE` or `RETURN` (the value waits in the frame). Each statement charges a step,
 remembers where it is (for build frames and errors), locates any error it lets
 through, and opens the update-frame group of `engine.trace.recorder` when it is the outermost
-statement running that does not call `backward()`.
+statement running that does not call `backward()`. That bookkeeping is not a closure
+layer of its own: a block's statements are run by one function `engine.interpreter.codegen`
+writes from its own template (the commonest statements written in whole, calling their
+expressions' closures), the closures staying the compiled program.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
-from backprop_animator.engine.interpreter import generators, sets
+from backprop_animator.engine.interpreter import codegen, generators, sets
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -121,9 +124,12 @@ class Compiler(ExpressionCompiler):
 
     def in_order(self, entries: list[tuple[Stmt, tuple[int, int], bool, str]]) -> Stmt:
         """Run statements one after another, each charged a step, its position remembered,
-        its writes grouped into one update, its errors located at it."""
+        its writes grouped into one update, its errors located at it: one generated
+        function (`codegen.block`), or this loop for a block too long for one."""
         state = self.m.state
         rec = self.rec
+        if len(entries) <= codegen.MAX_STATEMENTS:
+            return codegen.block(entries, self.shapes, state, rec)
 
         def run(f: Frame) -> Any:
             for inner, position, anchors, text in entries:
@@ -511,6 +517,7 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             rec.last = expr(f)
 
+        self.shapes[id(run)] = (("last", expr), run)
         return run
 
     def assign(self, node: ast.Assign, scope: scopes.Scope) -> Stmt:
@@ -543,6 +550,7 @@ class Compiler(ExpressionCompiler):
                     result.label = local
                 f.vars[local] = result
 
+            self.shapes[id(run_local)] = (("local", value, local), run_local)
             return run_local
         if len(stores) == 1:
             store = stores[0]
@@ -550,6 +558,7 @@ class Compiler(ExpressionCompiler):
             def run_one(f: Frame) -> None:
                 store(f, value(f))
 
+            self.shapes[id(run_one)] = (("store", value, store), run_one)
             return run_one
 
         def run(f: Frame) -> None:
@@ -929,6 +938,7 @@ class Compiler(ExpressionCompiler):
                 f.ret = None
                 return RETURN
 
+            self.shapes[id(run_none)] = (("return_none",), run_none)
             return run_none
         value = self.expr(node.value, scope)
         local = self.local_name(node.value, scope)
@@ -939,12 +949,14 @@ class Compiler(ExpressionCompiler):
                 f.ret = variables[local] if local in variables else value(f)
                 return RETURN
 
+            self.shapes[id(run_local)] = (("return_local", value, local), run_local)
             return run_local
 
         def run(f: Frame) -> Any:
             f.ret = value(f)
             return RETURN
 
+        self.shapes[id(run)] = (("return", value), run)
         return run
 
     def assert_statement(self, node: ast.Assert, scope: scopes.Scope) -> Stmt:

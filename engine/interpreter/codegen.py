@@ -5,11 +5,16 @@ each statement's closure called from it. Here the block becomes the source of on
 Python function, written by this module alone from a fixed template (nothing of the
 program's text is in it: its closures, positions and texts are the arguments of a factory
 the source defines), compiled once per shape and cached: each statement's step charge,
-position, update group and error location are written in at their place, and the
-commonest statements (an expression statement, `x = ...` into a local, `obj.a = ...`,
-`return ...`) are written in whole, calling their expressions' closures directly; any
-other statement is its closure, called. The generated code does exactly what the loop
-did, in the same order, so a trace is the same byte for byte.
+position, update group and error location are written in at their place. The commonest
+statements (an expression statement, an assignment to a local or an attribute, `if`,
+`return`) are written in whole, and so are the commonest expressions in them (names,
+constants, `a.b` of a local, operators, calls and method calls, up to `MAX_DEPTH`
+deep): a name is read in place, an operator or a call is its compiled closure's own
+second half (`apply`, `dispatch`) given the operands the generated code computed. Any
+other statement or expression is its closure, called. Where a fast path does not apply,
+the generated code has only read (a local, an object's attributes) and calls the
+closure, which reads again and goes its own way. The generated code does exactly what
+the closures did, in the same order, so a trace is the same byte for byte.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
 from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.objects import PInstance
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.value import Value
 
@@ -28,6 +34,7 @@ Entry = tuple[Stmt, tuple[int, int], bool, str]
 # Blocks longer than this stay on the loop (`in_order`): the source stays small.
 MAX_STATEMENTS = 40
 _CACHE_SIZE = 512
+MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
 TOO_DEEP = "the program nests too deeply"
 _factories: dict[str, Callable[..., Stmt]] = {}
 
@@ -43,37 +50,127 @@ _factories: dict[str, Callable[..., Stmt]] = {}
 Shape = tuple[Any, ...]
 
 
+class Source:
+    """One generated function's source in the making: the values it names (the
+    factory's parameters) and its temporaries."""
+
+    def __init__(self, shapes: dict[int, tuple[Shape, Any]], base: dict[str, Any]) -> None:
+        self.shapes = shapes
+        self.values: dict[str, Any] = dict(base)
+        self.temps = 0
+
+    def name(self, value: Any, prefix: str) -> str:
+        name = f"{prefix}{len(self.values)}"
+        self.values[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
+
+    def shape(self, code: Any) -> Shape:
+        shape, shaped = self.shapes.get(id(code), (("closure",), None))
+        return shape if shaped is code else ("closure",)
+
+    def expr(self, code: Any, depth: int = 0) -> str:
+        """Python source computing what the expression closure `code` computes, in the
+        same order; a shape not written here (or nested deeper than `MAX_DEPTH`) is its
+        closure, called. A fast path that does not apply falls back to the closure after
+        reads only (a local, an object's attributes), which the closure reads again."""
+        shape = self.shape(code)
+        kind = shape[0]
+        if depth > MAX_DEPTH or kind not in _EXPRESSIONS:
+            return f"{self.name(code, 'E')}(f)"
+        return _EXPRESSIONS[kind](self, code, shape, depth + 1)
+
+    def local(self, name: str, code: Any) -> str:
+        n = self.name(name, "N")
+        return f"(V[{n}] if {n} in V else {self.name(code, 'E')}(f))"
+
+
+def _const(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    return src.name(shape[1], "K")
+
+
+def _local(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    return src.local(shape[1], code)
+
+
+def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    n, t = src.name(shape[1], "N"), src.temp()
+    return f"({t}[{n}] if {n} in ({t} := f.parent.vars) else {src.name(code, 'E')}(f))"
+
+
+def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, name, lookup, unbound = shape
+    n, g, u, t = src.name(name, "N"), src.name(lookup, "G"), src.name(unbound, "U"), src.temp()
+    return f"({t} if ({t} := {g}({n}, {u})) is not {u} else {src.name(code, 'E')}(f))"
+
+
+def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, local, attr = shape
+    n, a, o, d = src.name(local, "N"), src.name(attr, "A"), src.temp(), src.temp()
+    return (
+        f"({d}[{a}] if type({o} := (V[{n}] if {n} in V else None)) is PInstance"
+        f" and {a} in ({d} := {o}.attrs) else {src.name(code, 'E')}(f))"
+    )
+
+
+def _binary(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, left, right, apply = shape
+    return f"{src.name(apply, 'B')}({src.expr(left, depth)}, {src.expr(right, depth)})"
+
+
+def _call(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, func, args, dispatch = shape
+    values = ", ".join(src.expr(arg, depth) for arg in args)
+    return f"{src.name(dispatch, 'D')}({src.expr(func, depth)}, [{values}])"
+
+
+def _method(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, obj, local, args, dispatch = shape
+    first = src.local(local, obj) if local is not None else src.expr(obj, depth)
+    values = "".join(", " + src.expr(arg, depth) for arg in args)
+    return f"{src.name(dispatch, 'D')}([{first}{values}])"
+
+
+_EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
+    "const": _const,
+    "local": _local,
+    "enclosing": _enclosing,
+    "global": _global,
+    "attr_local": _attr_local,
+    "binary": _binary,
+    "call": _call,
+    "method": _method,
+}
+
+
 def block(
     entries: list[Entry], shapes: dict[int, tuple[Shape, Stmt]], state: Any, rec: Any
 ) -> Stmt:
     """One function running `entries` as `Compiler.in_order`'s loop runs them."""
+    src = Source(shapes, _base(state, rec))
     lines: list[str] = []
-    names = ["state", "rec", "ProgramError", "operation_failed", "Value", "RETURN", "TOO_DEEP"]
-    args: list[Any] = [state, rec, ProgramError, operation_failed, Value, RETURN, TOO_DEEP]
-    uses_vars = False
     ends = "none"
     for index, (inner, position, anchors, text) in enumerate(entries):
-        shape, shaped = shapes.get(id(inner), (("call",), inner))
-        body, values, ends = _statement(index, shape if shaped is inner else ("call",), inner)
-        uses_vars = uses_vars or any(" V" in line or line.startswith("V") for line in body)
-        values.update({f"P{index}": position, f"T{index}": text})
-        names.extend(values)
-        args.extend(values.values())
+        body, ends = _statement(src, index, inner)
+        src.values.update({f"P{index}": position, f"T{index}": text})
         lines.extend(_wrapped(index, body, anchors))
         if ends == "returns":
             lines.append("        return RETURN")
             break
         if ends == "signal":
-            lines.append(f"        if signal{index} is not None:")
-            lines.append(f"            return signal{index}")
+            lines.append("        if signal is not None:")
+            lines.append("            return signal")
     if ends != "returns":
         lines.append("        return None")
-    head = ["        V = f.vars"] if uses_vars else []
+    names = ", ".join(src.values)
     source = "\n".join(
         [
-            f"def factory({', '.join(names)}):",
+            f"def factory({names}):",
             "    def run(f):",
-            *head,
+            "        V = f.vars",
             *lines,
             "    return run",
             "",
@@ -86,34 +183,84 @@ def block(
         namespace: dict[str, Any] = {}
         exec(compile(source, "<block>", "exec"), namespace)  # this module's own template
         factory = _factories[source] = namespace["factory"]
-    return factory(*args)
+    return factory(*src.values.values())
 
 
-def _statement(index: int, shape: Shape, inner: Stmt) -> tuple[list[str], dict[str, Any], str]:
-    """The lines of one statement's own work, the values they name, and how it ends:
-    "none" (it never signals), "signal" (its closure's signal is checked) or "returns"."""
+def _base(state: Any, rec: Any) -> dict[str, Any]:
+    return {
+        "state": state,
+        "rec": rec,
+        "ProgramError": ProgramError,
+        "operation_failed": operation_failed,
+        "Value": Value,
+        "PInstance": PInstance,
+        "RETURN": RETURN,
+        "TOO_DEEP": TOO_DEEP,
+    }
+
+
+def _statement(src: Source, index: int, inner: Stmt) -> tuple[list[str], str]:
+    """The lines of one statement's own work, and how it ends: "none" (it never
+    signals), "signal" (its signal is checked) or "returns"."""
+    shape = src.shape(inner)
     kind = shape[0]
-    e = f"E{index}"
-    n = f"N{index}"
     if kind == "last":
-        return [f"rec.last = {e}(f)"], {e: shape[1]}, "none"
+        return [f"rec.last = {src.expr(shape[1])}"], "none"
     if kind == "local":
-        lines = [
-            f"r = {e}(f)",
-            "if type(r) is Value and not r.label:",
-            f"    r.label = {n}",
-            f"V[{n}] = r",
-        ]
-        return lines, {e: shape[1], n: shape[2]}, "none"
+        return _store_label(src.name(shape[2], "N"), src.expr(shape[1])), "none"
     if kind == "store":
-        return [f"S{index}(f, {e}(f))"], {e: shape[1], f"S{index}": shape[2]}, "none"
+        return _store(src, shape[2], src.expr(shape[1])), "none"
     if kind == "return":
-        return [f"f.ret = {e}(f)"], {e: shape[1]}, "returns"
+        return [f"f.ret = {src.expr(shape[1])}"], "returns"
     if kind == "return_local":
-        return [f"f.ret = V[{n}] if {n} in V else {e}(f)"], {e: shape[1], n: shape[2]}, "returns"
+        return [f"f.ret = {src.local(shape[2], shape[1])}"], "returns"
     if kind == "return_none":
-        return ["f.ret = None"], {}, "returns"
-    return [f"signal{index} = C{index}(f)"], {f"C{index}": inner}, "signal"
+        return ["f.ret = None"], "returns"
+    if kind == "if":
+        return _if(src, shape), "signal"
+    return [f"signal = {src.name(inner, 'C')}(f)"], "signal"
+
+
+def _store_label(n: str, value: str) -> list[str]:
+    return [
+        f"r = {value}",
+        "if type(r) is Value and not r.label:",
+        f"    r.label = {n}",
+        f"V[{n}] = r",
+    ]
+
+
+def _store(src: Source, store: Any, value: str) -> list[str]:
+    """`store(f, value)`, written in where the store is a local's or an attribute's."""
+    shape = src.shape(store)
+    if shape[0] == "store_label":
+        return _store_label(src.name(shape[1], "N"), value)
+    if shape[0] == "store_local":
+        return [f"V[{src.name(shape[1], 'N')}] = {value}"]
+    if shape[0] != "store_attr":
+        return [f"{src.name(store, 'S')}(f, {value})"]
+    _, local, obj, attr, set_attr = shape
+    target = src.local(local, obj) if local is not None else f"{src.name(obj, 'E')}(f)"
+    return [
+        f"r = {value}",
+        f"o = {target}",
+        "if type(o) is PInstance and o.mirror is None and not o.cls.has_properties:",
+        f"    o.attrs[{src.name(attr, 'A')}] = r",
+        "else:",
+        f"    {src.name(set_attr, 'F')}(o, {src.name(attr, 'A')}, r)",
+    ]
+
+
+def _if(src: Source, shape: Shape) -> list[str]:
+    _, test, body, orelse, truthy = shape
+    lines = [
+        f"c = {src.expr(test)}",
+        f"if c is True or (c is not False and {src.name(truthy, 'H')}(c)):",
+        f"    signal = {src.name(body, 'C')}(f)",
+    ]
+    if orelse is not None:
+        return [*lines, "else:", f"    signal = {src.name(orelse, 'C')}(f)"]
+    return [*lines, "else:", "    signal = None"]
 
 
 def _wrapped(index: int, body: list[str], anchors: bool) -> list[str]:

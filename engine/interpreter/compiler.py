@@ -13,8 +13,9 @@ remembers where it is (for build frames and errors), locates any error it lets
 through, and opens the update-frame group of `engine.trace.recorder` when it is the outermost
 statement running that does not call `backward()`. That bookkeeping is not a closure
 layer of its own: a block's statements are run by one function `engine.interpreter.codegen`
-writes from its own template (the commonest statements written in whole, calling their
-expressions' closures), the closures staying the compiled program.
+writes from its own template (the commonest statements and expressions written in whole,
+calling the second half of an operator's or a call's closure), the closures staying the
+compiled program and what anything else runs.
 """
 
 from __future__ import annotations
@@ -927,6 +928,7 @@ class Compiler(ExpressionCompiler):
                 return orelse(f)
             return None
 
+        self.shapes[id(run)] = (("if", test, body, orelse, truthy), run)
         return run
 
     def return_statement(self, node: ast.Return, scope: scopes.Scope) -> Stmt:

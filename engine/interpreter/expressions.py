@@ -225,6 +225,8 @@ class ExpressionCompiler:
                     return
                 set_attr(target, name, value)
 
+            shape = ("store_attr", local, obj, name, set_attr)
+            self.shapes[id(store_attribute)] = (shape, store_attribute)
             return store_attribute
         if isinstance(target, ast.Subscript):
             container = self.expr(target.value, scope)
@@ -342,11 +344,13 @@ class ExpressionCompiler:
                         value.label = name
                     f.vars[name] = value
 
+                self.shapes[id(store_local_label)] = (("store_label", name), store_local_label)
                 return store_local_label
 
             def store_local(f: Frame, value: Any) -> None:
                 f.vars[name] = value
 
+            self.shapes[id(store_local)] = (("store_local", name), store_local)
             return store_local
 
         def store_free(f: Frame, value: Any) -> None:
@@ -485,7 +489,9 @@ class ExpressionCompiler:
                 raise self.error(node, "this integer has more than 4,096 bits; write it as a float")
         elif kind not in (float, bool) and value is not None and value is not Ellipsis:
             raise self.error(node, f"{type(value).__name__} literals are not supported")
-        return lambda f: value
+        run = lambda f: value  # noqa: E731
+        self.shapes[id(run)] = (("const", value), run)
+        return run
 
     def name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
         name = node.id
@@ -512,6 +518,8 @@ class ExpressionCompiler:
                     return builtins[name]
                 raise missing() from None
 
+            shape = ("global", name, lookup, _UNBOUND)
+            self.shapes[id(load_global)] = (shape, load_global)
             return load_global
         if how == "local":
 
@@ -523,6 +531,7 @@ class ExpressionCompiler:
                         f"local variable '{name}' is used before it is given a value", line, column
                     ) from None
 
+            self.shapes[id(load_local)] = (("local", name), load_local)
             return load_local
         if how == "class":
 
@@ -541,6 +550,7 @@ class ExpressionCompiler:
                 except KeyError:
                     raise missing() from None
 
+            self.shapes[id(load_enclosing)] = (("enclosing", name), load_enclosing)
             return load_enclosing
 
         def load_free(f: Frame) -> Any:
@@ -579,9 +589,7 @@ class ExpressionCompiler:
         number_op = _PLAIN_NUMBER_OPS.get(op)
         power = op == "**"
 
-        def run(f: Frame) -> Any:
-            a = left(f)
-            b = right(f)
+        def apply(a: Any, b: Any) -> Any:
             ta = type(a)
             tb = type(b)
             # Plain numbers: what `Machine.numbers` computes, where it needs no check (a
@@ -618,6 +626,10 @@ class ExpressionCompiler:
             except ProgramError as error:
                 raise error.located(line, column) from None
 
+        def run(f: Frame) -> Any:
+            return apply(left(f), right(f))
+
+        self.shapes[id(run)] = (("binary", left, right, apply), run)
         return run
 
     def unary(self, node: ast.UnaryOp, scope: scopes.Scope) -> Expr:
@@ -784,6 +796,7 @@ class ExpressionCompiler:
                 except ProgramError as error:
                     raise error.located(line, column) from None
 
+            self.shapes[id(run_local)] = (("attr_local", local, name), run_local)
             return run_local
 
         def run(f: Frame) -> Any:
@@ -962,9 +975,7 @@ class ExpressionCompiler:
 
         state = m.state
 
-        def run(f: Frame) -> Any:
-            target = func_expr(f)
-            values = values_of(f)
+        def dispatch(target: Any, values: list[Any]) -> Any:
             try:
                 kind = type(target)
                 if kind is Function:
@@ -982,6 +993,10 @@ class ExpressionCompiler:
             except ProgramError as error:
                 raise error.located(line, column) from None
 
+        def run(f: Frame) -> Any:
+            return dispatch(func_expr(f), values_of(f))
+
+        self.shapes[id(run)] = (("call", func_expr, args, dispatch), run)
         return run
 
     def method_call(
@@ -1007,10 +1022,8 @@ class ExpressionCompiler:
         watch_unshaped = method == "backward"
         direct = m.direct
 
-        def run_method(f: Frame) -> Any:
-            variables = f.vars
-            obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
-            values = with_self(f, obj)  # [obj, *arguments]
+        def dispatch(values: list[Any]) -> Any:
+            obj = values[0]
             position = state.position
             try:
                 if type(obj) is PInstance and method not in obj.attrs:
@@ -1052,6 +1065,12 @@ class ExpressionCompiler:
             finally:
                 state.position = position
 
+        def run_method(f: Frame) -> Any:
+            variables = f.vars
+            obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
+            return dispatch(with_self(f, obj))  # [obj, *arguments]
+
+        self.shapes[id(run_method)] = (("method", obj_expr, local, args, dispatch), run_method)
         return run_method
 
     def display(self, node: ast.expr, scope: scopes.Scope) -> Expr:

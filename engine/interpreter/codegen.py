@@ -149,7 +149,10 @@ _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
 def block(
     entries: list[Entry], shapes: dict[int, tuple[Shape, Stmt]], state: Any, rec: Any
 ) -> Stmt:
-    """One function running `entries` as `Compiler.in_order`'s loop runs them."""
+    """One function running `entries` as `Compiler.in_order`'s loop runs them: one `try`
+    around them all, `p` the position of the statement running (None while a checkpoint
+    runs, whose own error `in_order` located at `c`, the statement's, and let anything
+    else through)."""
     src = Source(shapes, _base(state, rec))
     lines: list[str] = []
     ends = "none"
@@ -158,20 +161,32 @@ def block(
         src.values.update({f"P{index}": position, f"T{index}": text})
         lines.extend(_wrapped(index, body, anchors))
         if ends == "returns":
-            lines.append("        return RETURN")
+            lines.append("            return RETURN")
             break
         if ends == "signal":
-            lines.append("        if signal is not None:")
-            lines.append("            return signal")
+            lines.append("            if signal is not None:")
+            lines.append("                return signal")
     if ends != "returns":
-        lines.append("        return None")
-    names = ", ".join(src.values)
+        lines.append("            return None")
     source = "\n".join(
         [
-            f"def factory({names}):",
+            f"def factory({', '.join(src.values)}):",
             "    def run(f):",
             "        V = f.vars",
+            "        p = c = None",
+            "        try:",
             *lines,
+            "        except ProgramError as error:",
+            "            raise error.located(*(c if p is None else p)) from None",
+            "        except RecursionError:",
+            "            if p is None:",
+            "                raise",
+            '            limit = state.limits.exceeded("max_depth", TOO_DEEP)',
+            "            raise ProgramError(limit.message).located(*p) from None",
+            "        except Exception as error:",
+            "            if p is None:",
+            "                raise",
+            "            raise ProgramError(operation_failed(error)).located(*p) from None",
             "    return run",
             "",
         ]
@@ -267,35 +282,21 @@ def _wrapped(index: int, body: list[str], anchors: bool) -> list[str]:
     """`in_order`'s bookkeeping around one statement's lines."""
     p = f"P{index}"
     out = [
-        "        state.steps += 1",
-        "        if state.steps > state.next_check:",
-        "            try:",
+        "            state.steps += 1",
+        "            if state.steps > state.next_check:",
+        f"                p, c = None, {p}",
         "                state.checkpoint()",
-        "            except ProgramError as error:",
-        f"                raise error.located(*{p}) from None",
-        f"        state.position = {p}",
-        "        try:",
+        f"            p = state.position = {p}",
     ]
-    if anchors:
-        out.append("            if rec.anchor is None:")
+    if anchors:  # an update group opened here is closed here, as `in_order` does
+        out.append("            opened = rec.anchor is None")
+        out.append("            if opened:")
         out.append(f"                rec.open_anchor({p}[0], T{index})")
-        out.append("                try:")
-        out.extend("                    " + line for line in body)
-        out.append("                finally:")
-        out.append("                    rec.anchor = None")
-        out.append("            else:")
+        out.append("            try:")
         out.extend("                " + line for line in body)
+        out.append("            finally:")
+        out.append("                if opened:")
+        out.append("                    rec.anchor = None")
     else:
         out.extend("            " + line for line in body)
-    out.extend(
-        [
-            "        except ProgramError as error:",
-            f"            raise error.located(*{p}) from None",
-            "        except RecursionError:",
-            '            limit = state.limits.exceeded("max_depth", TOO_DEEP)',
-            f"            raise ProgramError(limit.message).located(*{p}) from None",
-            "        except Exception as error:",
-            f"            raise ProgramError(operation_failed(error)).located(*{p}) from None",
-        ]
-    )
     return out

@@ -87,6 +87,7 @@ class Compiler(ExpressionCompiler):
     """Compiles one program against the machine and recorder that will run it."""
 
     in_try = 0  # how many `try` bodies the statement being compiled is in
+    loops = 0  # how many loop bodies the statement being compiled is in
 
     # Module
 
@@ -115,21 +116,30 @@ class Compiler(ExpressionCompiler):
         return run
 
     def statements(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
-        """Several statements run by one loop (`in_order`): a call fewer each."""
-        return self.in_order([self.entry(node, self.inner_stmt(node, scope)) for node in body])
+        """Several statements run by one function (`in_order`): a call fewer each."""
+        entries = [self.entry(node, self.inner_stmt(node, scope)) for node in body]
+        return self.in_order(entries, self.generates(scope))
+
+    def generates(self, scope: scopes.Scope) -> bool:
+        """Whether a block here is worth a generated function (`codegen.block`): one that
+        may run many times, in a function or a loop; the module's and a class's own
+        statements run once, on the loop, without the cost of compiling one."""
+        return scope.kind == "function" or self.loops > 0
 
     def entry(self, node: ast.stmt, inner: Stmt) -> tuple[Stmt, tuple[int, int], bool, str]:
         """What `in_order` needs of one statement: its code, position, whether it opens an
         update group (not where it calls `.backward()`), and its text for that group."""
         return (inner, self.pos(node), id(node) not in self.calls_backward, self.lines.text(node))
 
-    def in_order(self, entries: list[tuple[Stmt, tuple[int, int], bool, str]]) -> Stmt:
+    def in_order(
+        self, entries: list[tuple[Stmt, tuple[int, int], bool, str]], generate: bool
+    ) -> Stmt:
         """Run statements one after another, each charged a step, its position remembered,
         its writes grouped into one update, its errors located at it: one generated
-        function (`codegen.block`), or this loop for a block too long for one."""
+        function (`codegen.block`), or this loop for a block run once or too long for one."""
         state = self.m.state
         rec = self.rec
-        if len(entries) <= codegen.MAX_STATEMENTS:
+        if generate and len(entries) <= codegen.MAX_STATEMENTS:
             return codegen.block(entries, self.shapes, state, rec)
 
         def run(f: Frame) -> Any:
@@ -166,7 +176,7 @@ class Compiler(ExpressionCompiler):
     # Statements
 
     def stmt(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
-        return self.wrap(node, self.inner_stmt(node, scope))
+        return self.wrap(node, self.inner_stmt(node, scope), self.generates(scope))
 
     def inner_stmt(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
         """A statement compiled without `wrap`'s bookkeeping (its block or `wrap` adds it)."""
@@ -180,11 +190,11 @@ class Compiler(ExpressionCompiler):
         finally:
             self.depth -= 1
 
-    def wrap(self, node: ast.stmt, inner: Stmt) -> Stmt:
+    def wrap(self, node: ast.stmt, inner: Stmt, generate: bool) -> Stmt:
         """Charge a step, remember the position, locate errors, group updates."""
         if self.library:
             return self.wrap_library(inner)
-        return self.in_order([self.entry(node, inner)])
+        return self.in_order([self.entry(node, inner)], generate)
 
     # Generators: a function whose body holds `yield` returns a Python generator that
     # runs its body lazily, statement by statement, as the consumer asks for items
@@ -827,7 +837,11 @@ class Compiler(ExpressionCompiler):
     def for_loop(self, node: ast.For, scope: scopes.Scope) -> Stmt:
         iterable = self.expr(node.iter, scope)
         store = self.store(node.target, scope)
-        body = self.block(node.body, scope)
+        self.loops += 1
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.loops -= 1
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         iterate = self.m.iterate
@@ -856,7 +870,11 @@ class Compiler(ExpressionCompiler):
 
     def while_loop(self, node: ast.While, scope: scopes.Scope) -> Stmt:
         test = self.expr(node.test, scope)
-        body = self.block(node.body, scope)
+        self.loops += 1
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.loops -= 1
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         truthy = self.m.truthy

@@ -5,7 +5,8 @@ each statement's closure called from it. Here the block becomes the source of on
 Python function, written by this module alone from a fixed template (nothing of the
 program's text is in it: its closures, positions and texts are the arguments of a factory
 the source defines), compiled once per shape and cached: each statement's step charge,
-position, update group and error location are written in at their place. The commonest
+position and update group are written in at their place, and one `try` around them all
+locates an error at the statement running (`p`). The commonest
 statements (an expression statement, an assignment to a local or an attribute, `if`,
 `return`) are written in whole, and so are the commonest expressions in them (names,
 constants, `a.b` of a local, operators, calls and method calls, up to `MAX_DEPTH`
@@ -134,7 +135,38 @@ def _method(src: Source, code: Any, shape: Shape, depth: int) -> str:
     return f"{src.name(dispatch, 'D')}([{first}{values}])"
 
 
+def _attr(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, obj, attr, slow = shape
+    a, o, d = src.name(attr, "A"), src.temp(), src.temp()
+    return (
+        f"({d}[{a}] if type({o} := {src.expr(obj, depth)}) is PInstance"
+        f" and {a} in ({d} := {o}.attrs) else {src.name(slow, 'L')}({o}))"
+    )
+
+
+def _ifexp(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, test, body, orelse, truthy = shape
+    t = src.temp()
+    return (
+        f"({src.expr(body, depth)} if ({t} := {src.expr(test, depth)}) is True"
+        f" or ({t} is not False and {src.name(truthy, 'H')}({t})) else {src.expr(orelse, depth)})"
+    )
+
+
+def _list(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    return f"[{', '.join(src.expr(item, depth) for item in shape[1])}]"
+
+
+def _tuple(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, items, tuple_of = shape
+    return f"{src.name(tuple_of, 'W')}([{', '.join(src.expr(item, depth) for item in items)}])"
+
+
 _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
+    "attr": _attr,
+    "ifexp": _ifexp,
+    "list": _list,
+    "tuple": _tuple,
     "const": _const,
     "local": _local,
     "enclosing": _enclosing,

@@ -1274,6 +1274,8 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             store(f, decorate(f, make(f)))
 
+        if not node.decorator_list:  # `decorate` gives the function itself
+            self.shapes[id(run)] = (("store", make, store), run)
         return run
 
     def decorators(

@@ -662,9 +662,7 @@ class ExpressionCompiler:
             op = ops[0]
             right = rights[0]
 
-            def run_one(f: Frame) -> Any:
-                a = left(f)
-                b = right(f)
+            def apply(a: Any, b: Any) -> Any:
                 if type(a) is float and type(b) is float:
                     if op == "<":
                         return a < b
@@ -675,6 +673,10 @@ class ExpressionCompiler:
                 except ProgramError as error:
                     raise error.located(line, column) from None
 
+            def run_one(f: Frame) -> Any:
+                return apply(left(f), right(f))
+
+            self.shapes[id(run_one)] = (("binary", left, right, apply), run_one)
             return run_one
 
         def run(f: Frame) -> Any:
@@ -696,9 +698,7 @@ class ExpressionCompiler:
         contains = self.m.contains
         line, column = position
 
-        def run(f: Frame) -> Any:
-            a = left(f)
-            b = right(f)
+        def apply(a: Any, b: Any) -> Any:
             if type(b) is PSet and type(a) is PInstance:
                 cls = a.cls
                 if cls.hash_rule is None and cls.eq_rule is None:
@@ -712,6 +712,10 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
             return found if is_in else not found
 
+        def run(f: Frame) -> Any:
+            return apply(left(f), right(f))
+
+        self.shapes[id(run)] = (("binary", left, right, apply), run)
         return run
 
     def bool_op(self, node: ast.BoolOp, scope: scopes.Scope) -> Expr:
@@ -757,6 +761,7 @@ class ExpressionCompiler:
                 return body(f)
             return orelse(f)
 
+        self.shapes[id(run)] = (("ifexp", test, body, orelse, truthy), run)
         return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
@@ -799,17 +804,21 @@ class ExpressionCompiler:
             self.shapes[id(run_local)] = (("attr_local", local, name), run_local)
             return run_local
 
+        def slow(value: Any) -> Any:
+            try:
+                return get_attr(value, name)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
         def run(f: Frame) -> Any:
             value = obj(f)
             if type(value) is PInstance:
                 attrs = value.attrs
                 if name in attrs:
                     return attrs[name]
-            try:
-                return get_attr(value, name)
-            except ProgramError as error:
-                raise error.located(line, column) from None
+            return slow(value)
 
+        self.shapes[id(run)] = (("attr", obj, name, slow), run)
         return run
 
     def local_name(self, node: ast.expr, scope: scopes.Scope) -> str | None:
@@ -1096,14 +1105,22 @@ class ExpressionCompiler:
             return out
 
         if kind is ast.List:
+            if not any(starred):
+                self.shapes[id(values)] = (("list", items), values)
             return values
         if kind is ast.Tuple:
+
+            def tuple_of(content: list[Any]) -> tuple[Any, ...]:
+                state.check_nesting(content)
+                return tuple(content)
 
             def make_tuple(f: Frame) -> tuple[Any, ...]:
                 content = values(f)
                 state.check_nesting(content)
                 return tuple(content)
 
+            if not any(starred):
+                self.shapes[id(make_tuple)] = (("tuple", items, tuple_of), make_tuple)
             return make_tuple
 
         # CPython 3.11 compiles a display of three or more constants (`{3, 1, 2}`) to a

@@ -265,6 +265,8 @@ def _statement(src: Source, index: int, inner: Stmt) -> tuple[list[str], str]:
         return ["f.ret = None"], "returns"
     if kind == "if":
         return _if(src, shape), "signal"
+    if kind == "grad":
+        return _grad(src, shape), "none"
     return [f"signal = {src.name(inner, 'C')}(f)"], "signal"
 
 
@@ -295,6 +297,46 @@ def _store(src: Source, store: Any, value: str) -> list[str]:
         f"    o.attrs[{src.name(attr, 'A')}] = r",
         "else:",
         f"    {src.name(set_attr, 'F')}(o, {src.name(attr, 'A')}, r)",
+    ]
+
+
+def _grad(src: Source, shape: Shape) -> list[str]:
+    """`child.grad += term` (`Compiler.grad_write`): the child, its gradient before, the
+    term and the sum computed here, in its order; the write is its `finish`."""
+    _, obj, combine, term_of, finish, get_attr, binary = shape
+    get, op, add = src.name(get_attr, "F"), src.name(binary, "B"), src.name(combine, "K")
+    lines = [
+        f"o = {src.expr(obj)}",
+        'if type(o) is PInstance and "grad" in o.attrs:',
+        '    b = o.attrs["grad"]',
+        "else:",
+        f'    b = {get}(o, "grad")',
+        *_term(src, term_of, op),
+    ]
+    if combine == "+":
+        lines.append(f"a = b + v if type(b) is float and type(v) is float else {op}({add}, b, v)")
+    else:
+        lines.append(f"a = {op}({add}, b, v)")
+    return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
+
+
+def _term(src: Source, term_of: Any, op: str) -> list[str]:
+    """A gradient write's term as `Compiler.local_term` computes it: `l` its local
+    factor, `v` its value."""
+    shape = src.shape(term_of)
+    kind = shape[0]
+    if kind == "term":
+        first, second, product = "l", "u", "l * u"
+    elif kind == "term_upstream":
+        first, second, product = "u", "l", "u * l"
+    elif kind == "term_plain":
+        return [f"l = {src.name(shape[1], 'K')}", f"v = {src.expr(shape[2])}"]
+    else:
+        return [f"l, v = {src.name(term_of, 'E')}(f)"]
+    return [
+        f"{first} = {src.expr(shape[1])}",
+        f"{second} = {src.expr(shape[2])}",
+        f'v = {product} if type(l) is float and type(u) is float else {op}("*", {first}, {second})',
     ]
 
 

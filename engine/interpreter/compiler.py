@@ -706,10 +706,8 @@ class Compiler(ExpressionCompiler):
         order, each once.
         """
         m = self.m
-        rec = self.rec
         binary = m.binary
         get_attr = m.get_attr
-        set_attr = m.set_attr
         obj_expr = self.expr(target.value, scope)
         read_first: Expr | None = None  # `child.grad` on the right of `child.grad = child.grad + …`
         term = right
@@ -725,6 +723,7 @@ class Compiler(ExpressionCompiler):
         term_of = self.local_term(term, scope, readable=op is None or op == "+")
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
         owner_of = self.upstream_node(term, scope) if op in (None, "+") else None
+        finish = self.grad_finish(owner_of, write)
 
         def run(f: Frame) -> None:
             if op is not None:
@@ -758,6 +757,22 @@ class Compiler(ExpressionCompiler):
                 local, after = term_of(f)
                 obj = obj_expr(f)
                 before = None
+            finish(f, obj, local, before, after)
+
+        if op is not None:  # `child.grad += term`: written in whole by `codegen`
+            shape = ("grad", obj_expr, combine, term_of, finish, get_attr, binary)
+            self.shapes[id(run)] = (shape, run)
+        return run
+
+    def grad_finish(
+        self, owner_of: Expr | None, write: str
+    ) -> Callable[[Frame, Any, Any, Any, Any], None]:
+        """The second half of a gradient write (`grad_write`), its operands evaluated: the
+        contribution recorded where a rule is running, and the gradient written."""
+        rec = self.rec
+        set_attr = self.m.set_attr
+
+        def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
                 and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
@@ -781,7 +796,7 @@ class Compiler(ExpressionCompiler):
                     return
             set_attr(obj, "grad", after)
 
-        return run
+        return finish
 
     def upstream_node(self, term: ast.expr, scope: scopes.Scope) -> Expr | None:
         """The node whose gradient a gradient write's term multiplies, where it is a
@@ -815,6 +830,7 @@ class Compiler(ExpressionCompiler):
                         return local, local * upstream  # what `binary` gives two floats
                     return local, binary("*", local, upstream)
 
+                self.shapes[id(local_first)] = (("term", local_expr, upstream_expr), local_first)
                 return local_first
             if isinstance(left, ast.Attribute) and left.attr == "grad":
                 upstream_expr, local_expr = self.expr(left, scope), self.expr(right, scope)
@@ -826,11 +842,19 @@ class Compiler(ExpressionCompiler):
                         return local, upstream * local  # what `binary` gives two floats
                     return local, binary("*", upstream, local)
 
+                shape = ("term_upstream", upstream_expr, local_expr)
+                self.shapes[id(upstream_first)] = (shape, upstream_first)
                 return upstream_first
         value = self.expr(term, scope)
-        if readable and isinstance(term, ast.Attribute) and term.attr == "grad":
-            return lambda f: (1.0, value(f))
-        return lambda f: (None, value(f))
+        factor = (
+            1.0 if readable and isinstance(term, ast.Attribute) and term.attr == "grad" else None
+        )
+
+        def plain(f: Frame) -> tuple[Any, Any]:
+            return factor, value(f)
+
+        self.shapes[id(plain)] = (("term_plain", factor, value), plain)
+        return plain
 
     # `for` and `while` are written out apart on purpose: one shared loop costs a call or
     # a generator step per round (about 5 % on a tight `while`, measured).

@@ -36,6 +36,8 @@ Entry = tuple[Stmt, tuple[int, int], bool, str]
 MAX_STATEMENTS = 40
 _CACHE_SIZE = 512
 MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
+MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
+_ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
 _factories: dict[str, Callable[..., Stmt]] = {}
 
@@ -80,7 +82,8 @@ class Source:
         reads only (a local, an object's attributes), which the closure reads again."""
         shape = self.shape(code)
         kind = shape[0]
-        if depth > MAX_DEPTH or kind not in _EXPRESSIONS:
+        wide = kind in _ITEMS and len(shape[_ITEMS[kind]]) > MAX_ITEMS
+        if depth > MAX_DEPTH or kind not in _EXPRESSIONS or wide:
             return f"{self.name(code, 'E')}(f)"
         return _EXPRESSIONS[kind](self, code, shape, depth + 1)
 
@@ -103,9 +106,11 @@ def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    _, name, lookup, unbound = shape
+    _, name, lookup, unbound, builtins = shape
     n, g, u, t = src.name(name, "N"), src.name(lookup, "G"), src.name(unbound, "U"), src.temp()
-    return f"({t} if ({t} := {g}({n}, {u})) is not {u} else {src.name(code, 'E')}(f))"
+    b = src.name(builtins, "I")  # a built-in's name (`isinstance`): read there next
+    fallback = f"({b}[{n}] if {n} in {b} else {src.name(code, 'E')}(f))"
+    return f"({t} if ({t} := {g}({n}, {u})) is not {u} else {fallback})"
 
 
 def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
@@ -267,6 +272,11 @@ def _statement(src: Source, index: int, inner: Stmt) -> tuple[list[str], str]:
         return _if(src, shape), "signal"
     if kind == "grad":
         return _grad(src, shape), "none"
+    if kind == "augmented":  # `total += x`: `Compiler.augmented`'s `run_name`
+        _, load, value, binary, op, store, top_level = shape
+        operands = f"{src.name(op, 'K')}, {src.expr(load)}, {src.expr(value)}"
+        lines = [f"s = {src.name(binary, 'B')}({operands})", *_store(src, store, "s")]
+        return [*lines, "rec.last = s"] if top_level else lines, "none"
     return [f"signal = {src.name(inner, 'C')}(f)"], "signal"
 
 

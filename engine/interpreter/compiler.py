@@ -665,6 +665,8 @@ class Compiler(ExpressionCompiler):
                 if top_level:
                     rec.last = result
 
+            shape = ("augmented", load, value, binary, op, store, top_level)
+            self.shapes[id(run_name)] = (shape, run_name)
             return run_name
         if isinstance(target, ast.Attribute):
             self.check_attribute(target, scope)

@@ -518,7 +518,7 @@ class ExpressionCompiler:
                     return builtins[name]
                 raise missing() from None
 
-            shape = ("global", name, lookup, _UNBOUND)
+            shape = ("global", name, lookup, _UNBOUND, builtins)
             self.shapes[id(load_global)] = (shape, load_global)
             return load_global
         if how == "local":

@@ -11,7 +11,11 @@ Statements return `None`, or a signal for their enclosing loop or function: `BRE
 `CONTINUE` or `RETURN` (the value waits in the frame). Each statement charges a step,
 remembers where it is (for build frames and errors), locates any error it lets
 through, and opens the update-frame group of `engine.trace.recorder` when it is the outermost
-statement running that does not call `backward()`.
+statement running that does not call `backward()`. That bookkeeping is not a closure
+layer of its own: a block's statements are run by one function `engine.interpreter.codegen`
+writes from its own template (the commonest statements and expressions written in whole,
+calling the second half of an operator's or a call's closure), the closures staying the
+compiled program and what anything else runs.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
-from backprop_animator.engine.interpreter import generators, sets
+from backprop_animator.engine.interpreter import codegen, generators, sets
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -84,6 +88,7 @@ class Compiler(ExpressionCompiler):
     """Compiles one program against the machine and recorder that will run it."""
 
     in_try = 0  # how many `try` bodies the statement being compiled is in
+    loops = 0  # how many loop bodies the statement being compiled is in
 
     _loop_owners: list[dict[str, ast.Name]] | None = None
 
@@ -122,19 +127,31 @@ class Compiler(ExpressionCompiler):
         return run
 
     def statements(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
-        """Several statements run by one loop (`in_order`): a call fewer each."""
-        return self.in_order([self.entry(node, self.inner_stmt(node, scope)) for node in body])
+        """Several statements run by one function (`in_order`): a call fewer each."""
+        entries = [self.entry(node, self.inner_stmt(node, scope)) for node in body]
+        return self.in_order(entries, self.generates(scope))
+
+    def generates(self, scope: scopes.Scope) -> bool:
+        """Whether a block here is worth a generated function (`codegen.block`): one that
+        may run many times, in a function or a loop; the module's and a class's own
+        statements run once, on the loop, without the cost of compiling one."""
+        return scope.kind == "function" or self.loops > 0
 
     def entry(self, node: ast.stmt, inner: Stmt) -> tuple[Stmt, tuple[int, int], bool, str]:
         """What `in_order` needs of one statement: its code, position, whether it opens an
         update group (not where it calls `.backward()`), and its text for that group."""
         return (inner, self.pos(node), id(node) not in self.calls_backward, self.lines.text(node))
 
-    def in_order(self, entries: list[tuple[Stmt, tuple[int, int], bool, str]]) -> Stmt:
+    def in_order(
+        self, entries: list[tuple[Stmt, tuple[int, int], bool, str]], generate: bool
+    ) -> Stmt:
         """Run statements one after another, each charged a step, its position remembered,
-        its writes grouped into one update, its errors located at it."""
+        its writes grouped into one update, its errors located at it: one generated
+        function (`codegen.block`), or this loop for a block run once or too long for one."""
         state = self.m.state
         rec = self.rec
+        if generate and len(entries) <= codegen.MAX_STATEMENTS:
+            return codegen.block(entries, self.shapes, state, rec)
 
         def run(f: Frame) -> Any:
             for inner, position, anchors, text in entries:
@@ -170,7 +187,7 @@ class Compiler(ExpressionCompiler):
     # Statements
 
     def stmt(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
-        return self.wrap(node, self.inner_stmt(node, scope))
+        return self.wrap(node, self.inner_stmt(node, scope), self.generates(scope))
 
     def inner_stmt(self, node: ast.stmt, scope: scopes.Scope) -> Stmt:
         """A statement compiled without `wrap`'s bookkeeping (its block or `wrap` adds it)."""
@@ -184,11 +201,11 @@ class Compiler(ExpressionCompiler):
         finally:
             self.depth -= 1
 
-    def wrap(self, node: ast.stmt, inner: Stmt) -> Stmt:
+    def wrap(self, node: ast.stmt, inner: Stmt, generate: bool) -> Stmt:
         """Charge a step, remember the position, locate errors, group updates."""
         if self.library:
             return self.wrap_library(inner)
-        return self.in_order([self.entry(node, inner)])
+        return self.in_order([self.entry(node, inner)], generate)
 
     # Generators: a function whose body holds `yield` returns a Python generator that
     # runs its body lazily, statement by statement, as the consumer asks for items
@@ -522,6 +539,7 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             rec.last = expr(f)
 
+        self.shapes[id(run)] = (("last", expr), run)
         return run
 
     def assign(self, node: ast.Assign, scope: scopes.Scope) -> Stmt:
@@ -554,6 +572,7 @@ class Compiler(ExpressionCompiler):
                     result.label = local
                 f.vars[local] = result
 
+            self.shapes[id(run_local)] = (("local", value, local), run_local)
             return run_local
         if len(stores) == 1:
             store = stores[0]
@@ -561,6 +580,7 @@ class Compiler(ExpressionCompiler):
             def run_one(f: Frame) -> None:
                 store(f, value(f))
 
+            self.shapes[id(run_one)] = (("store", value, store), run_one)
             return run_one
 
         def run(f: Frame) -> None:
@@ -663,6 +683,8 @@ class Compiler(ExpressionCompiler):
                 if top_level:
                     rec.last = result
 
+            shape = ("augmented", load, value, binary, op, store, top_level)
+            self.shapes[id(run_name)] = (shape, run_name)
             return run_name
         if isinstance(target, ast.Attribute):
             self.check_attribute(target, scope)
@@ -704,10 +726,8 @@ class Compiler(ExpressionCompiler):
         order, each once.
         """
         m = self.m
-        rec = self.rec
         binary = m.binary
         get_attr = m.get_attr
-        set_attr = m.set_attr
         obj_expr = self.expr(target.value, scope)
         read_first: Expr | None = None  # `child.grad` on the right of `child.grad = child.grad + …`
         term = right
@@ -728,6 +748,7 @@ class Compiler(ExpressionCompiler):
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)
             owner_of = self.expr(owner, scope) if owner is not None else None
+        finish = self.grad_finish(owner_of, write)
 
         def run(f: Frame) -> None:
             if op is not None:
@@ -766,6 +787,22 @@ class Compiler(ExpressionCompiler):
                 local, after = term_of(f)
                 obj = obj_expr(f)
                 before = None
+            finish(f, obj, local, before, after)
+
+        if op is not None:  # `child.grad += term`: written in whole by `codegen`
+            shape = ("grad", obj_expr, combine, term_of, finish, get_attr, binary)
+            self.shapes[id(run)] = (shape, run)
+        return run
+
+    def grad_finish(
+        self, owner_of: Expr | None, write: str
+    ) -> Callable[[Frame, Any, Any, Any, Any], None]:
+        """The second half of a gradient write (`grad_write`), its operands evaluated: the
+        contribution recorded where a rule is running, and the gradient written."""
+        rec = self.rec
+        set_attr = self.m.set_attr
+
+        def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
                 and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
@@ -789,7 +826,7 @@ class Compiler(ExpressionCompiler):
                     return
             set_attr(obj, "grad", after)
 
-        return run
+        return finish
 
     def loop_owner(self, name: str) -> ast.Name | None:
         """The node whose operands the innermost `for` loop naming `name` walks
@@ -831,6 +868,7 @@ class Compiler(ExpressionCompiler):
                         return local, local * upstream  # what `binary` gives two floats
                     return local, binary("*", local, upstream)
 
+                self.shapes[id(local_first)] = (("term", local_expr, upstream_expr), local_first)
                 return local_first
             if isinstance(left, ast.Attribute) and left.attr == "grad":
                 upstream_expr, local_expr = self.expr(left, scope), self.expr(right, scope)
@@ -842,21 +880,31 @@ class Compiler(ExpressionCompiler):
                         return local, upstream * local  # what `binary` gives two floats
                     return local, binary("*", upstream, local)
 
+                shape = ("term_upstream", upstream_expr, local_expr)
+                self.shapes[id(upstream_first)] = (shape, upstream_first)
                 return upstream_first
         value = self.expr(term, scope)
-        if readable and isinstance(term, ast.Attribute) and term.attr == "grad":
-            return lambda f: (1.0, value(f))
-        return lambda f: (None, value(f))
+        factor = (
+            1.0 if readable and isinstance(term, ast.Attribute) and term.attr == "grad" else None
+        )
+
+        def plain(f: Frame) -> tuple[Any, Any]:
+            return factor, value(f)
+
+        self.shapes[id(plain)] = (("term_plain", factor, value), plain)
+        return plain
 
     # `for` and `while` are written out apart on purpose: one shared loop costs a call or
     # a generator step per round (about 5 % on a tight `while`, measured).
     def for_loop(self, node: ast.For, scope: scopes.Scope) -> Stmt:
         iterable = self.expr(node.iter, scope)
         store = self.store(node.target, scope)
+        self.loops += 1
         self.loop_owners.append(operand_loop(node))
         try:
             body = self.block(node.body, scope)
         finally:
+            self.loops -= 1
             self.loop_owners.pop()
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
@@ -886,7 +934,11 @@ class Compiler(ExpressionCompiler):
 
     def while_loop(self, node: ast.While, scope: scopes.Scope) -> Stmt:
         test = self.expr(node.test, scope)
-        body = self.block(node.body, scope)
+        self.loops += 1
+        try:
+            body = self.block(node.body, scope)
+        finally:
+            self.loops -= 1
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
         truthy = self.m.truthy
@@ -958,6 +1010,7 @@ class Compiler(ExpressionCompiler):
                 return orelse(f)
             return None
 
+        self.shapes[id(run)] = (("if", test, body, orelse, truthy), run)
         return run
 
     def return_statement(self, node: ast.Return, scope: scopes.Scope) -> Stmt:
@@ -969,6 +1022,7 @@ class Compiler(ExpressionCompiler):
                 f.ret = None
                 return RETURN
 
+            self.shapes[id(run_none)] = (("return_none",), run_none)
             return run_none
         value = self.expr(node.value, scope)
         local = self.local_name(node.value, scope)
@@ -979,12 +1033,14 @@ class Compiler(ExpressionCompiler):
                 f.ret = variables[local] if local in variables else value(f)
                 return RETURN
 
+            self.shapes[id(run_local)] = (("return_local", value, local), run_local)
             return run_local
 
         def run(f: Frame) -> Any:
             f.ret = value(f)
             return RETURN
 
+        self.shapes[id(run)] = (("return", value), run)
         return run
 
     def assert_statement(self, node: ast.Assert, scope: scopes.Scope) -> Stmt:
@@ -1282,6 +1338,8 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             store(f, decorate(f, make(f)))
 
+        if not node.decorator_list:  # `decorate` gives the function itself
+            self.shapes[id(run)] = (("store", make, store), run)
         return run
 
     def decorators(

@@ -170,6 +170,9 @@ class ExpressionCompiler:
         self.calls_backward: set[int] = set()  # statements that call .backward(), by id
         # Library modules compiled for this program, by name (`Compiler.library_module`).
         self.loaded: dict[str, Callable[[], dict[str, Any]]] = {}
+        # The shape of each statement closure `codegen` writes in whole (and the closure,
+        # kept so that its id stays its own), by its id.
+        self.shapes: dict[int, tuple[tuple[Any, ...], Callable[..., Any]]] = {}
 
     # Errors and positions
 
@@ -222,6 +225,8 @@ class ExpressionCompiler:
                     return
                 set_attr(target, name, value)
 
+            shape = ("store_attr", local, obj, name, set_attr)
+            self.shapes[id(store_attribute)] = (shape, store_attribute)
             return store_attribute
         if isinstance(target, ast.Subscript):
             container = self.expr(target.value, scope)
@@ -339,11 +344,13 @@ class ExpressionCompiler:
                         value.label = name
                     f.vars[name] = value
 
+                self.shapes[id(store_local_label)] = (("store_label", name), store_local_label)
                 return store_local_label
 
             def store_local(f: Frame, value: Any) -> None:
                 f.vars[name] = value
 
+            self.shapes[id(store_local)] = (("store_local", name), store_local)
             return store_local
 
         def store_free(f: Frame, value: Any) -> None:
@@ -482,7 +489,9 @@ class ExpressionCompiler:
                 raise self.error(node, "this integer has more than 4,096 bits; write it as a float")
         elif kind not in (float, bool, complex) and value is not None and value is not Ellipsis:
             raise self.error(node, f"{type(value).__name__} literals are not supported")
-        return lambda f: value
+        run = lambda f: value  # noqa: E731
+        self.shapes[id(run)] = (("const", value), run)
+        return run
 
     def name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
         name = node.id
@@ -509,6 +518,8 @@ class ExpressionCompiler:
                     return builtins[name]
                 raise missing() from None
 
+            shape = ("global", name, lookup, _UNBOUND, builtins)
+            self.shapes[id(load_global)] = (shape, load_global)
             return load_global
         if how == "local":
 
@@ -520,6 +531,7 @@ class ExpressionCompiler:
                         f"local variable '{name}' is used before it is given a value", line, column
                     ) from None
 
+            self.shapes[id(load_local)] = (("local", name), load_local)
             return load_local
         if how == "class":
 
@@ -538,6 +550,7 @@ class ExpressionCompiler:
                 except KeyError:
                     raise missing() from None
 
+            self.shapes[id(load_enclosing)] = (("enclosing", name), load_enclosing)
             return load_enclosing
 
         def load_free(f: Frame) -> Any:
@@ -576,9 +589,7 @@ class ExpressionCompiler:
         number_op = _PLAIN_NUMBER_OPS.get(op)
         power = op == "**"
 
-        def run(f: Frame) -> Any:
-            a = left(f)
-            b = right(f)
+        def apply(a: Any, b: Any) -> Any:
             ta = type(a)
             tb = type(b)
             # Plain numbers: what `Machine.numbers` computes, where it needs no check (a
@@ -615,6 +626,10 @@ class ExpressionCompiler:
             except ProgramError as error:
                 raise error.located(line, column) from None
 
+        def run(f: Frame) -> Any:
+            return apply(left(f), right(f))
+
+        self.shapes[id(run)] = (("binary", left, right, apply), run)
         return run
 
     def unary(self, node: ast.UnaryOp, scope: scopes.Scope) -> Expr:
@@ -647,9 +662,7 @@ class ExpressionCompiler:
             op = ops[0]
             right = rights[0]
 
-            def run_one(f: Frame) -> Any:
-                a = left(f)
-                b = right(f)
+            def apply(a: Any, b: Any) -> Any:
                 if type(a) is float and type(b) is float:
                     if op == "<":
                         return a < b
@@ -660,6 +673,10 @@ class ExpressionCompiler:
                 except ProgramError as error:
                     raise error.located(line, column) from None
 
+            def run_one(f: Frame) -> Any:
+                return apply(left(f), right(f))
+
+            self.shapes[id(run_one)] = (("binary", left, right, apply), run_one)
             return run_one
 
         def run(f: Frame) -> Any:
@@ -681,9 +698,7 @@ class ExpressionCompiler:
         contains = self.m.contains
         line, column = position
 
-        def run(f: Frame) -> Any:
-            a = left(f)
-            b = right(f)
+        def apply(a: Any, b: Any) -> Any:
             if type(b) is PSet and type(a) is PInstance:
                 cls = a.cls
                 if cls.hash_rule is None and cls.eq_rule is None:
@@ -697,6 +712,10 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
             return found if is_in else not found
 
+        def run(f: Frame) -> Any:
+            return apply(left(f), right(f))
+
+        self.shapes[id(run)] = (("binary", left, right, apply), run)
         return run
 
     def bool_op(self, node: ast.BoolOp, scope: scopes.Scope) -> Expr:
@@ -742,6 +761,7 @@ class ExpressionCompiler:
                 return body(f)
             return orelse(f)
 
+        self.shapes[id(run)] = (("ifexp", test, body, orelse, truthy), run)
         return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
@@ -787,7 +807,14 @@ class ExpressionCompiler:
                 except ProgramError as error:
                     raise error.located(line, column) from None
 
+            self.shapes[id(run_local)] = (("attr_local", local, name), run_local)
             return run_local
+
+        def slow(value: Any) -> Any:
+            try:
+                return get_attr(value, name)
+            except ProgramError as error:
+                raise error.located(line, column) from None
 
         def run(f: Frame) -> Any:
             value = obj(f)
@@ -795,11 +822,9 @@ class ExpressionCompiler:
                 attrs = value.attrs
                 if name in attrs:
                     return attrs[name]
-            try:
-                return get_attr(value, name)
-            except ProgramError as error:
-                raise error.located(line, column) from None
+            return slow(value)
 
+        self.shapes[id(run)] = (("attr", obj, name, slow), run)
         return run
 
     def instance_dict(self, obj: Expr, node: ast.Attribute) -> Expr:
@@ -983,9 +1008,7 @@ class ExpressionCompiler:
 
         state = m.state
 
-        def run(f: Frame) -> Any:
-            target = func_expr(f)
-            values = values_of(f)
+        def dispatch(target: Any, values: list[Any]) -> Any:
             try:
                 kind = type(target)
                 if kind is Function:
@@ -1003,6 +1026,10 @@ class ExpressionCompiler:
             except ProgramError as error:
                 raise error.located(line, column) from None
 
+        def run(f: Frame) -> Any:
+            return dispatch(func_expr(f), values_of(f))
+
+        self.shapes[id(run)] = (("call", func_expr, args, dispatch), run)
         return run
 
     def method_call(
@@ -1028,10 +1055,8 @@ class ExpressionCompiler:
         watch_unshaped = method == "backward"
         direct = m.direct
 
-        def run_method(f: Frame) -> Any:
-            variables = f.vars
-            obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
-            values = with_self(f, obj)  # [obj, *arguments]
+        def dispatch(values: list[Any]) -> Any:
+            obj = values[0]
             position = state.position
             try:
                 if type(obj) is PInstance and method not in obj.attrs:
@@ -1073,6 +1098,12 @@ class ExpressionCompiler:
             finally:
                 state.position = position
 
+        def run_method(f: Frame) -> Any:
+            variables = f.vars
+            obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
+            return dispatch(with_self(f, obj))  # [obj, *arguments]
+
+        self.shapes[id(run_method)] = (("method", obj_expr, local, args, dispatch), run_method)
         return run_method
 
     def display(self, node: ast.expr, scope: scopes.Scope) -> Expr:
@@ -1098,14 +1129,22 @@ class ExpressionCompiler:
             return out
 
         if kind is ast.List:
+            if not any(starred):
+                self.shapes[id(values)] = (("list", items), values)
             return values
         if kind is ast.Tuple:
+
+            def tuple_of(content: list[Any]) -> tuple[Any, ...]:
+                state.check_nesting(content)
+                return tuple(content)
 
             def make_tuple(f: Frame) -> tuple[Any, ...]:
                 content = values(f)
                 state.check_nesting(content)
                 return tuple(content)
 
+            if not any(starred):
+                self.shapes[id(make_tuple)] = (("tuple", items, tuple_of), make_tuple)
             return make_tuple
 
         # CPython 3.11 compiles a display of three or more constants (`{3, 1, 2}`) to a

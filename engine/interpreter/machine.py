@@ -214,12 +214,25 @@ class Machine:
             else:
                 variables = dict(zip(params, args, strict=True))
         elif not kwargs and fn.simple and len(params) - len(fn.defaults) <= count < len(params):
-            # `Value(1.0)` of `__init__(self, data, children=())`: `bind`'s answer, sooner.
-            variables = dict(zip(params, args, strict=False))
+            # `Value(1.0)` of `__init__(self, data, children=())`: `bind`'s answer, sooner
+            # (the defaults are the last parameters').
             defaults = fn.defaults
-            first_default = len(params) - len(defaults)
-            for i in range(count, len(params)):
-                variables[params[i]] = defaults[i - first_default]
+            if count == 2 and len(params) == 3:
+                variables = {params[0]: args[0], params[1]: args[1], params[2]: defaults[-1]}
+            elif (
+                count == 2 and len(params) == 4
+            ):  # micrograd's `(self, data, _children=(), _op='')`
+                variables = {
+                    params[0]: args[0],
+                    params[1]: args[1],
+                    params[2]: defaults[-2],
+                    params[3]: defaults[-1],
+                }
+            else:
+                first_default = len(params) - len(defaults)
+                variables = dict(
+                    zip(params, [*args, *defaults[count - first_default :]], strict=True)
+                )
         else:
             variables = self.bind(fn, args, kwargs or {})
         state.depth += 1

@@ -1,0 +1,386 @@
+"""A block of statements as one generated Python function: `Compiler.in_order` unrolled.
+
+A block's statements were run by a loop over `(code, position, anchors, text)` entries,
+each statement's closure called from it. Here the block becomes the source of one
+Python function, written by this module alone from a fixed template (nothing of the
+program's text is in it: its closures, positions and texts are the arguments of a factory
+the source defines), compiled once per shape and cached: each statement's step charge,
+position and update group are written in at their place, and one `try` around them all
+locates an error at the statement running (`p`). The commonest
+statements (an expression statement, an assignment to a local or an attribute, `if`,
+`return`) are written in whole, and so are the commonest expressions in them (names,
+constants, `a.b` of a local, operators, calls and method calls, up to `MAX_DEPTH`
+deep): a name is read in place, an operator or a call is its compiled closure's own
+second half (`apply`, `dispatch`) given the operands the generated code computed. Any
+other statement or expression is its closure, called. Where a fast path does not apply,
+the generated code has only read (a local, an object's attributes) and calls the
+closure, which reads again and goes its own way. The generated code does exactly what
+the closures did, in the same order, so a trace is the same byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from backprop_animator.engine.errors import operation_failed
+from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.objects import PInstance
+from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.value import Value
+
+Stmt = Callable[[Any], Any]
+Entry = tuple[Stmt, tuple[int, int], bool, str]
+
+# Blocks longer than this stay on the loop (`in_order`): the source stays small.
+MAX_STATEMENTS = 40
+_CACHE_SIZE = 512
+MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
+MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
+_ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
+TOO_DEEP = "the program nests too deeply"
+_factories: dict[str, Callable[..., Stmt]] = {}
+
+# What a statement's closure is, when it is one of the shapes written in whole: set by
+# the compiler for the closures it makes (`Shapes.note`), keyed by the closure's id while
+# the closure lives (it is kept in the entry the block is made of).
+#   ("last", expr)            `expr` as a statement: rec.last = expr(f)
+#   ("local", expr, name)     `name = expr` in a function: labelled, stored in f.vars
+#   ("store", expr, store)    `target = expr`: store(f, expr(f))
+#   ("return", expr)          `return expr`
+#   ("return_local", expr, name)
+#   ("return_none",)
+Shape = tuple[Any, ...]
+
+
+class Source:
+    """One generated function's source in the making: the values it names (the
+    factory's parameters) and its temporaries."""
+
+    def __init__(self, shapes: dict[int, tuple[Shape, Any]], base: dict[str, Any]) -> None:
+        self.shapes = shapes
+        self.values: dict[str, Any] = dict(base)
+        self.temps = 0
+
+    def name(self, value: Any, prefix: str) -> str:
+        name = f"{prefix}{len(self.values)}"
+        self.values[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
+
+    def shape(self, code: Any) -> Shape:
+        shape, shaped = self.shapes.get(id(code), (("closure",), None))
+        return shape if shaped is code else ("closure",)
+
+    def expr(self, code: Any, depth: int = 0) -> str:
+        """Python source computing what the expression closure `code` computes, in the
+        same order; a shape not written here (or nested deeper than `MAX_DEPTH`) is its
+        closure, called. A fast path that does not apply falls back to the closure after
+        reads only (a local, an object's attributes), which the closure reads again."""
+        shape = self.shape(code)
+        kind = shape[0]
+        wide = kind in _ITEMS and len(shape[_ITEMS[kind]]) > MAX_ITEMS
+        if depth > MAX_DEPTH or kind not in _EXPRESSIONS or wide:
+            return f"{self.name(code, 'E')}(f)"
+        return _EXPRESSIONS[kind](self, code, shape, depth + 1)
+
+    def local(self, name: str, code: Any) -> str:
+        n = self.name(name, "N")
+        return f"(V[{n}] if {n} in V else {self.name(code, 'E')}(f))"
+
+
+def _const(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    return src.name(shape[1], "K")
+
+
+def _local(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    return src.local(shape[1], code)
+
+
+def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    n, t = src.name(shape[1], "N"), src.temp()
+    return f"({t}[{n}] if {n} in ({t} := f.parent.vars) else {src.name(code, 'E')}(f))"
+
+
+def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, name, lookup, unbound, builtins = shape
+    n, g, u, t = src.name(name, "N"), src.name(lookup, "G"), src.name(unbound, "U"), src.temp()
+    b = src.name(builtins, "I")  # a built-in's name (`isinstance`): read there next
+    fallback = f"({b}[{n}] if {n} in {b} else {src.name(code, 'E')}(f))"
+    return f"({t} if ({t} := {g}({n}, {u})) is not {u} else {fallback})"
+
+
+def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, local, attr = shape
+    n, a, o, d = src.name(local, "N"), src.name(attr, "A"), src.temp(), src.temp()
+    return (
+        f"({d}[{a}] if type({o} := (V[{n}] if {n} in V else None)) is PInstance"
+        f" and {a} in ({d} := {o}.attrs) else {src.name(code, 'E')}(f))"
+    )
+
+
+def _binary(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, left, right, apply = shape
+    return f"{src.name(apply, 'B')}({src.expr(left, depth)}, {src.expr(right, depth)})"
+
+
+def _call(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, func, args, dispatch = shape
+    values = ", ".join(src.expr(arg, depth) for arg in args)
+    return f"{src.name(dispatch, 'D')}({src.expr(func, depth)}, [{values}])"
+
+
+def _method(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, obj, local, args, dispatch = shape
+    first = src.local(local, obj) if local is not None else src.expr(obj, depth)
+    values = "".join(", " + src.expr(arg, depth) for arg in args)
+    return f"{src.name(dispatch, 'D')}([{first}{values}])"
+
+
+def _attr(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, obj, attr, slow = shape
+    a, o, d = src.name(attr, "A"), src.temp(), src.temp()
+    return (
+        f"({d}[{a}] if type({o} := {src.expr(obj, depth)}) is PInstance"
+        f" and {a} in ({d} := {o}.attrs) else {src.name(slow, 'L')}({o}))"
+    )
+
+
+def _ifexp(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, test, body, orelse, truthy = shape
+    t = src.temp()
+    return (
+        f"({src.expr(body, depth)} if ({t} := {src.expr(test, depth)}) is True"
+        f" or ({t} is not False and {src.name(truthy, 'H')}({t})) else {src.expr(orelse, depth)})"
+    )
+
+
+def _list(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    return f"[{', '.join(src.expr(item, depth) for item in shape[1])}]"
+
+
+def _tuple(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    _, items, tuple_of = shape
+    return f"{src.name(tuple_of, 'W')}([{', '.join(src.expr(item, depth) for item in items)}])"
+
+
+_EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
+    "attr": _attr,
+    "ifexp": _ifexp,
+    "list": _list,
+    "tuple": _tuple,
+    "const": _const,
+    "local": _local,
+    "enclosing": _enclosing,
+    "global": _global,
+    "attr_local": _attr_local,
+    "binary": _binary,
+    "call": _call,
+    "method": _method,
+}
+
+
+def block(
+    entries: list[Entry], shapes: dict[int, tuple[Shape, Stmt]], state: Any, rec: Any
+) -> Stmt:
+    """One function running `entries` as `Compiler.in_order`'s loop runs them: one `try`
+    around them all, `p` the position of the statement running (None while a checkpoint
+    runs, whose own error `in_order` located at `c`, the statement's, and let anything
+    else through)."""
+    src = Source(shapes, _base(state, rec))
+    lines: list[str] = []
+    ends = "none"
+    for index, (inner, position, anchors, text) in enumerate(entries):
+        body, ends = _statement(src, index, inner)
+        src.values.update({f"P{index}": position, f"T{index}": text})
+        lines.extend(_wrapped(index, body, anchors))
+        if ends == "returns":
+            lines.append("            return RETURN")
+            break
+        if ends == "signal":
+            lines.append("            if signal is not None:")
+            lines.append("                return signal")
+    if ends != "returns":
+        lines.append("            return None")
+    source = "\n".join(
+        [
+            f"def factory({', '.join(src.values)}):",
+            "    def run(f):",
+            "        V = f.vars",
+            "        p = c = None",
+            "        try:",
+            *lines,
+            "        except ProgramError as error:",
+            "            raise error.located(*(c if p is None else p)) from None",
+            "        except RecursionError:",
+            "            if p is None:",
+            "                raise",
+            '            limit = state.limits.exceeded("max_depth", TOO_DEEP)',
+            "            raise ProgramError(limit.message).located(*p) from None",
+            "        except Exception as error:",
+            "            if p is None:",
+            "                raise",
+            "            raise ProgramError(operation_failed(error)).located(*p) from None",
+            "    return run",
+            "",
+        ]
+    )
+    factory = _factories.get(source)
+    if factory is None:
+        if len(_factories) >= _CACHE_SIZE:
+            _factories.clear()
+        namespace: dict[str, Any] = {}
+        exec(compile(source, "<block>", "exec"), namespace)  # this module's own template
+        factory = _factories[source] = namespace["factory"]
+    return factory(*src.values.values())
+
+
+def _base(state: Any, rec: Any) -> dict[str, Any]:
+    return {
+        "state": state,
+        "rec": rec,
+        "ProgramError": ProgramError,
+        "operation_failed": operation_failed,
+        "Value": Value,
+        "PInstance": PInstance,
+        "RETURN": RETURN,
+        "TOO_DEEP": TOO_DEEP,
+    }
+
+
+def _statement(src: Source, index: int, inner: Stmt) -> tuple[list[str], str]:
+    """The lines of one statement's own work, and how it ends: "none" (it never
+    signals), "signal" (its signal is checked) or "returns"."""
+    shape = src.shape(inner)
+    kind = shape[0]
+    if kind == "last":
+        return [f"rec.last = {src.expr(shape[1])}"], "none"
+    if kind == "local":
+        return _store_label(src.name(shape[2], "N"), src.expr(shape[1])), "none"
+    if kind == "store":
+        return _store(src, shape[2], src.expr(shape[1])), "none"
+    if kind == "return":
+        return [f"f.ret = {src.expr(shape[1])}"], "returns"
+    if kind == "return_local":
+        return [f"f.ret = {src.local(shape[2], shape[1])}"], "returns"
+    if kind == "return_none":
+        return ["f.ret = None"], "returns"
+    if kind == "if":
+        return _if(src, shape), "signal"
+    if kind == "grad":
+        return _grad(src, shape), "none"
+    if kind == "augmented":  # `total += x`: `Compiler.augmented`'s `run_name`
+        _, load, value, binary, op, store, top_level = shape
+        operands = f"{src.name(op, 'K')}, {src.expr(load)}, {src.expr(value)}"
+        lines = [f"s = {src.name(binary, 'B')}({operands})", *_store(src, store, "s")]
+        return [*lines, "rec.last = s"] if top_level else lines, "none"
+    return [f"signal = {src.name(inner, 'C')}(f)"], "signal"
+
+
+def _store_label(n: str, value: str) -> list[str]:
+    return [
+        f"r = {value}",
+        "if type(r) is Value and not r.label:",
+        f"    r.label = {n}",
+        f"V[{n}] = r",
+    ]
+
+
+def _store(src: Source, store: Any, value: str) -> list[str]:
+    """`store(f, value)`, written in where the store is a local's or an attribute's."""
+    shape = src.shape(store)
+    if shape[0] == "store_label":
+        return _store_label(src.name(shape[1], "N"), value)
+    if shape[0] == "store_local":
+        return [f"V[{src.name(shape[1], 'N')}] = {value}"]
+    if shape[0] != "store_attr":
+        return [f"{src.name(store, 'S')}(f, {value})"]
+    _, local, obj, attr, set_attr = shape
+    target = src.local(local, obj) if local is not None else f"{src.name(obj, 'E')}(f)"
+    return [
+        f"r = {value}",
+        f"o = {target}",
+        "if type(o) is PInstance and o.mirror is None and not o.cls.has_properties:",
+        f"    o.attrs[{src.name(attr, 'A')}] = r",
+        "else:",
+        f"    {src.name(set_attr, 'F')}(o, {src.name(attr, 'A')}, r)",
+    ]
+
+
+def _grad(src: Source, shape: Shape) -> list[str]:
+    """`child.grad += term` (`Compiler.grad_write`): the child, its gradient before, the
+    term and the sum computed here, in its order; the write is its `finish`."""
+    _, obj, combine, term_of, finish, get_attr, binary = shape
+    get, op, add = src.name(get_attr, "F"), src.name(binary, "B"), src.name(combine, "K")
+    lines = [
+        f"o = {src.expr(obj)}",
+        'if type(o) is PInstance and "grad" in o.attrs:',
+        '    b = o.attrs["grad"]',
+        "else:",
+        f'    b = {get}(o, "grad")',
+        *_term(src, term_of, op),
+    ]
+    if combine == "+":
+        lines.append(f"a = b + v if type(b) is float and type(v) is float else {op}({add}, b, v)")
+    else:
+        lines.append(f"a = {op}({add}, b, v)")
+    return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
+
+
+def _term(src: Source, term_of: Any, op: str) -> list[str]:
+    """A gradient write's term as `Compiler.local_term` computes it: `l` its local
+    factor, `v` its value."""
+    shape = src.shape(term_of)
+    kind = shape[0]
+    if kind == "term":
+        first, second, product = "l", "u", "l * u"
+    elif kind == "term_upstream":
+        first, second, product = "u", "l", "u * l"
+    elif kind == "term_plain":
+        return [f"l = {src.name(shape[1], 'K')}", f"v = {src.expr(shape[2])}"]
+    else:
+        return [f"l, v = {src.name(term_of, 'E')}(f)"]
+    return [
+        f"{first} = {src.expr(shape[1])}",
+        f"{second} = {src.expr(shape[2])}",
+        f'v = {product} if type(l) is float and type(u) is float else {op}("*", {first}, {second})',
+    ]
+
+
+def _if(src: Source, shape: Shape) -> list[str]:
+    _, test, body, orelse, truthy = shape
+    lines = [
+        f"c = {src.expr(test)}",
+        f"if c is True or (c is not False and {src.name(truthy, 'H')}(c)):",
+        f"    signal = {src.name(body, 'C')}(f)",
+    ]
+    if orelse is not None:
+        return [*lines, "else:", f"    signal = {src.name(orelse, 'C')}(f)"]
+    return [*lines, "else:", "    signal = None"]
+
+
+def _wrapped(index: int, body: list[str], anchors: bool) -> list[str]:
+    """`in_order`'s bookkeeping around one statement's lines."""
+    p = f"P{index}"
+    out = [
+        "            state.steps += 1",
+        "            if state.steps > state.next_check:",
+        f"                p, c = None, {p}",
+        "                state.checkpoint()",
+        f"            p = state.position = {p}",
+    ]
+    if anchors:  # an update group opened here is closed here, as `in_order` does
+        out.append("            opened = rec.anchor is None")
+        out.append("            if opened:")
+        out.append(f"                rec.open_anchor({p}[0], T{index})")
+        out.append("            try:")
+        out.extend("                " + line for line in body)
+        out.append("            finally:")
+        out.append("                if opened:")
+        out.append("                    rec.anchor = None")
+    else:
+        out.extend("            " + line for line in body)
+    return out

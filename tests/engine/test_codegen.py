@@ -1,0 +1,101 @@
+"""Blocks run as generated functions (`engine.interpreter.codegen`): the shapes written in
+whole and the ones left to their closures print what CPython prints, errors are located
+at the statement running, and the cache of compiled shapes stays bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine.interpreter import codegen
+from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+
+TAIL = "\nv = Value(1.0)\nv.backward()\n"
+
+SHAPES = """
+class Node:
+    def __init__(self, data, children=(), op=''):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(children)
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Node) else Node(other)
+        out = Node(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad -= out.grad * self.data
+            self.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+def wide(*xs):
+    return sum(xs)
+
+def body(n):
+    total = 0
+    pair = (n, n + 1)
+    items = [n, n * 2, n * 3]
+    if n in items and not n > 3:
+        total = wide(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+    else:
+        total = len([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+    label = 'small' if n < 2 else 'big'
+    total += n
+    label += '!'
+    return total, pair, items, label
+
+def counter():
+    count = 0
+
+    def bump():
+        nonlocal count
+        count += 1
+        return count
+
+    bump()
+    return bump()
+
+for k in range(5):
+    print(body(k))
+a, b = Node(2.0), Node(3.0)
+c = a * b
+c.grad = 1.0
+c._backward()
+print(a.grad, b.grad, counter(), isinstance(a, Node), len(str(len)) > 0)
+"""
+
+
+def test_shapes_print_what_cpython_prints() -> None:
+    trace = trace_source(SHAPES + TAIL)
+    assert_same_output(printed_lines(trace), run_in_cpython(SHAPES + TAIL))
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("    x = 1\n    y = x.nothing\n    return y", 3),  # an attribute of a local
+        ("    x = [1]\n    if x[0]:\n        z = x[5]\n    return x", 4),  # a nested block
+        ("    q = 1\n    return q / 0", 3),  # an operator
+    ],
+)
+def test_errors_are_located_at_the_statement_running(body: str, line: int) -> None:
+    source = f"def f():\n{body}\n\nf()\n"
+    with pytest.raises(EngineError) as caught:
+        trace_source(source + TAIL)
+    assert caught.value.line == line
+
+
+def test_the_cache_of_shapes_is_bounded() -> None:
+    codegen._factories.clear()
+    seen = 0
+    for n in range(codegen._CACHE_SIZE + 10):  # as many shapes: statements x list length
+        body = "".join(f"    x{i} = {i}\n" for i in range(n % 39 + 1))
+        names = ", ".join("x0" for _ in range(n // 39 + 1))
+        trace_source(f"def f():\n{body}    return [{names}]\nf()\n" + TAIL)
+        seen = max(seen, len(codegen._factories))
+    assert seen == codegen._CACHE_SIZE
+    assert len(codegen._factories) <= codegen._CACHE_SIZE

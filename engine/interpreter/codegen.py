@@ -15,7 +15,9 @@ second half (`apply`, `dispatch`) given the operands the generated code computed
 other statement or expression is its closure, called. Where a fast path does not apply,
 the generated code has only read (a local, an object's attributes) and calls the
 closure, which reads again and goes its own way. The generated code does exactly what
-the closures did, in the same order, so a trace is the same byte for byte.
+the closures did, in the same order, so a trace is the same byte for byte. A block is
+generated only once it has run `HOT_AFTER` times on the loop (`when_hot`): a program of
+many functions called once or never pays no `compile()` for them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ Entry = tuple[Stmt, tuple[int, int], bool, str]
 MAX_STATEMENTS = 40
 _CACHE_SIZE = 512
 MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
+HOT_AFTER = 2  # a block runs on the loop this many times before it is generated
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
@@ -181,6 +184,27 @@ _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
     "call": _call,
     "method": _method,
 }
+
+
+def when_hot(loop: Stmt, make: Callable[[], Stmt]) -> Stmt:
+    """`loop` (`Compiler.in_order`'s) for a block's first `HOT_AFTER` runs, then the
+    function `make` generates, made then and used from there on: a block that never
+    runs, or runs once or twice, costs no `compile()` (a program of many functions
+    compiles as fast as before, and what it compiles is what it runs often)."""
+    runs = 0
+    made: Stmt | None = None
+
+    def run(f: Any) -> Any:
+        nonlocal runs, made
+        if made is not None:
+            return made(f)
+        runs += 1
+        if runs <= HOT_AFTER:
+            return loop(f)
+        made = make()
+        return made(f)
+
+    return run
 
 
 def block(

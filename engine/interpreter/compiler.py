@@ -146,12 +146,11 @@ class Compiler(ExpressionCompiler):
         self, entries: list[tuple[Stmt, tuple[int, int], bool, str]], generate: bool
     ) -> Stmt:
         """Run statements one after another, each charged a step, its position remembered,
-        its writes grouped into one update, its errors located at it: one generated
-        function (`codegen.block`), or this loop for a block run once or too long for one."""
+        its writes grouped into one update, its errors located at it: this loop, which a
+        block that may run many times trades for one generated function once it has run
+        a few times (`codegen.when_hot`), not for a block run once or too long for one."""
         state = self.m.state
         rec = self.rec
-        if generate and len(entries) <= codegen.MAX_STATEMENTS:
-            return codegen.block(entries, self.shapes, state, rec)
 
         def run(f: Frame) -> Any:
             for inner, position, anchors, text in entries:
@@ -182,6 +181,9 @@ class Compiler(ExpressionCompiler):
                     return signal
             return None
 
+        if generate and len(entries) <= codegen.MAX_STATEMENTS:
+            shapes = self.shapes
+            return codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
         return run
 
     # Statements

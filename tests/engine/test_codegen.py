@@ -61,12 +61,14 @@ def counter():
 
 for k in range(5):
     print(body(k))
-a, b = Node(2.0), Node(3.0)
-c = a * b
-c.grad = 1.0
-c._backward()
-print(a.grad, b.grad, counter(), isinstance(a, Node), len(str(len)) > 0)
+for k in range(4):  # past `codegen.HOT_AFTER`: the later runs are the generated function's
+    a, b = Node(2.0 + k), Node(3.0)
+    c = a * b
+    c.grad = 1.0
+    c._backward()
+    print(a.grad, b.grad, counter(), isinstance(a, Node), len(str(len)) > 0)
 """
+HOT = codegen.HOT_AFTER + 1  # calls until a block runs as its generated function
 
 
 def test_shapes_print_what_cpython_prints() -> None:
@@ -83,10 +85,25 @@ def test_shapes_print_what_cpython_prints() -> None:
     ],
 )
 def test_errors_are_located_at_the_statement_running(body: str, line: int) -> None:
-    source = f"def f():\n{body}\n\nf()\n"
+    # The block runs on the loop first, then as its generated function, where it fails.
+    source = f"def f(k):\n    if k < {HOT - 1}:\n        return 0\n{body}\n\n"
+    source += f"for k in range({HOT}):\n    f(k)\n"
     with pytest.raises(EngineError) as caught:
         trace_source(source + TAIL)
-    assert caught.value.line == line
+    assert caught.value.line == line + 2
+
+
+def test_a_block_is_generated_only_once_it_has_run_a_few_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = []
+    block = codegen.block
+    monkeypatch.setattr(codegen, "block", lambda *args: made.append(1) or block(*args))
+    many = "".join(f"def g{i}(x):\n    y = x + {i}\n    return y\n" for i in range(50))
+    trace_source(many + f"for k in range({HOT - 1}):\n    g0(k)\n" + TAIL)
+    assert made == []  # g0 ran twice, the other functions never: nothing compiled
+    trace_source(many + f"for k in range({HOT}):\n    g0(k)\n" + TAIL)
+    assert made == [1, 1]  # the loop's body and g0's, on their third runs
 
 
 def test_the_cache_of_shapes_is_bounded() -> None:
@@ -95,7 +112,8 @@ def test_the_cache_of_shapes_is_bounded() -> None:
     for n in range(codegen._CACHE_SIZE + 10):  # as many shapes: statements x list length
         body = "".join(f"    x{i} = {i}\n" for i in range(n % 39 + 1))
         names = ", ".join("x0" for _ in range(n // 39 + 1))
-        trace_source(f"def f():\n{body}    return [{names}]\nf()\n" + TAIL)
+        calls = f"for k in range({HOT}):\n    f()\n"
+        trace_source(f"def f():\n{body}    return [{names}]\n{calls}" + TAIL)
         seen = max(seen, len(codegen._factories))
     assert seen == codegen._CACHE_SIZE
     assert len(codegen._factories) <= codegen._CACHE_SIZE

@@ -37,6 +37,14 @@ Entry = tuple[Stmt, tuple[int, int], bool, str]
 # Blocks longer than this stay on the loop (`in_order`): the source stays small.
 MAX_STATEMENTS = 40
 _CACHE_SIZE = 512
+# A block's source is bounded whatever its statements nest: past `MAX_WRITTEN` expressions
+# written in whole the rest are their closures, and a source still longer than
+# `MAX_SOURCE_CHARS` is not compiled (the block stays on the loop). The cache holds at
+# most `_CACHE_CHARS` characters of source (about four times as much compiled code).
+MAX_WRITTEN = 300
+MAX_SOURCE_CHARS = 60_000
+_CACHE_CHARS = 3_000_000
+_cached_chars = 0
 MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
 HOT_AFTER = 2  # a block runs on the loop this many times before it is generated
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
@@ -64,6 +72,7 @@ class Source:
         self.shapes = shapes
         self.values: dict[str, Any] = dict(base)
         self.temps = 0
+        self.written = 0  # expressions written in whole so far (`MAX_WRITTEN`)
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -86,8 +95,9 @@ class Source:
         shape = self.shape(code)
         kind = shape[0]
         wide = kind in _ITEMS and len(shape[_ITEMS[kind]]) > MAX_ITEMS
-        if depth > MAX_DEPTH or kind not in _EXPRESSIONS or wide:
+        if depth > MAX_DEPTH or kind not in _EXPRESSIONS or wide or self.written >= MAX_WRITTEN:
             return f"{self.name(code, 'E')}(f)"
+        self.written += 1
         return _EXPRESSIONS[kind](self, code, shape, depth + 1)
 
     def local(self, name: str, code: Any) -> str:
@@ -186,7 +196,7 @@ _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
 }
 
 
-def when_hot(loop: Stmt, make: Callable[[], Stmt]) -> Stmt:
+def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> Stmt:
     """`loop` (`Compiler.in_order`'s) for a block's first `HOT_AFTER` runs, then the
     function `make` generates, made then and used from there on: a block that never
     runs, or runs once or twice, costs no `compile()` (a program of many functions
@@ -201,7 +211,7 @@ def when_hot(loop: Stmt, make: Callable[[], Stmt]) -> Stmt:
         runs += 1
         if runs <= HOT_AFTER:
             return loop(f)
-        made = make()
+        made = make() or loop  # (a block whose source would be too long stays on the loop)
         return made(f)
 
     return run
@@ -209,11 +219,11 @@ def when_hot(loop: Stmt, make: Callable[[], Stmt]) -> Stmt:
 
 def block(
     entries: list[Entry], shapes: dict[int, tuple[Shape, Stmt]], state: Any, rec: Any
-) -> Stmt:
+) -> Stmt | None:
     """One function running `entries` as `Compiler.in_order`'s loop runs them: one `try`
     around them all, `p` the position of the statement running (None while a checkpoint
     runs, whose own error `in_order` located at `c`, the statement's, and let anything
-    else through)."""
+    else through). None where its source would be longer than `MAX_SOURCE_CHARS`."""
     src = Source(shapes, _base(state, rec))
     lines: list[str] = []
     ends = "none"
@@ -252,10 +262,15 @@ def block(
             "",
         ]
     )
+    if len(source) > MAX_SOURCE_CHARS:
+        return None
+    global _cached_chars
     factory = _factories.get(source)
     if factory is None:
-        if len(_factories) >= _CACHE_SIZE:
+        if len(_factories) >= _CACHE_SIZE or _cached_chars + len(source) > _CACHE_CHARS:
             _factories.clear()
+            _cached_chars = 0
+        _cached_chars += len(source)
         namespace: dict[str, Any] = {}
         exec(compile(source, "<block>", "exec"), namespace)  # this module's own template
         factory = _factories[source] = namespace["factory"]
@@ -377,8 +392,8 @@ def _term(src: Source, term_of: Any, op: str) -> list[str]:
 def _if(src: Source, shape: Shape) -> list[str]:
     _, test, body, orelse, truthy = shape
     lines = [
-        f"c = {src.expr(test)}",
-        f"if c is True or (c is not False and {src.name(truthy, 'H')}(c)):",
+        f"q = {src.expr(test)}",
+        f"if q is True or (q is not False and {src.name(truthy, 'H')}(q)):",
         f"    signal = {src.name(body, 'C')}(f)",
     ]
     if orelse is not None:

@@ -1315,7 +1315,9 @@ class Library:
                     )
                     raise caught_as(f"join() needs strings, found {a_type(part)}", wrong)
                 total += len(part) + len(obj)
-                state.check_str(total)
+                if total > MAX_STR:
+                    state.check_str(total)  # refused as soon as it is too long
+            state.check_str(total)  # charged once for what it joins
             return obj.join(parts)
 
         def simple(name: str) -> Callable[[str, list[Any], dict[str, Any]], Any]:

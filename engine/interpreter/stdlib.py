@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import keyword
 import operator
 import sys
 from collections.abc import Callable, Iterator
@@ -97,7 +98,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
-        "logging": logging_module(),
+        "logging": logging_module(library.state),
         "copy": copy_module(library),
     }
 
@@ -451,7 +452,7 @@ def level_number(level: Any) -> int:
     raise ProgramError(f"Level not an integer or a valid string{shown}", kind="TypeError")
 
 
-def logging_module() -> PModule:
+def logging_module(state: State) -> PModule:
     """`import logging` as a library's code logs its progress (`logger.info(...)`): a
     log line goes to CPython's stderr, never to what the program prints, so here it goes
     nowhere. `basicConfig` takes the level and the format and refuses a stream, a file or
@@ -481,14 +482,18 @@ def logging_module() -> PModule:
         return members
 
     def effective(name: str) -> int:
+        """The level of the nearest of `name`'s dotted ancestors that has one, the root's
+        at the end: a step per ancestor looked at, each a cut of the name."""
         while True:
             level = logger(name).members["level"]
             if level or name == "root":
                 return int(level)
-            parent = name.rpartition(".")[0]
-            while parent and parent not in loggers:
-                parent = parent.rpartition(".")[0]
-            name = parent or "root"
+            end = name.rfind(".")
+            state.charge(1 + len(name) // ITEMS_PER_STEP)
+            while end > 0 and name[:end] not in loggers:
+                end = name.rfind(".", 0, end)
+                state.charge(1 + end // ITEMS_PER_STEP)
+            name = name[:end] if end > 0 else "root"
 
     def logger(name: str) -> PModule:
         if name not in loggers:
@@ -570,19 +575,28 @@ def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, A
             kind="TypeError",
         )
     pairs = library.collect(args[1]) if len(args) == 2 else list(kwargs.items())
+    library.state.charge(len(pairs))  # a step per field
     names: list[str] = []
+    seen: set[str] = set()
     for pair in pairs:
-        if type(pair) not in (tuple, list) or len(pair) != 2 or type(pair[0]) is not str:
+        if type(pair) not in (tuple, list) or len(pair) != 2:
             raise ProgramError("NamedTuple() fields are (name, type) pairs", kind="TypeError")
         name = pair[0]
+        if type(name) in (int, bool):
+            name = str(name)  # CPython's str() of each name, then the identifier test
+        if type(name) is not str:
+            raise ProgramError("NamedTuple() fields are (name, type) pairs", kind="TypeError")
         if not name.isidentifier():
             words = f"Type names and field names must be valid identifiers: {name!r}"
+        elif keyword.iskeyword(name):
+            words = f"Type names and field names cannot be a keyword: {name!r}"
         elif name.startswith("_"):
             words = f"Field names cannot start with an underscore: {name!r}"
-        elif name in names:
+        elif name in seen:
             words = f"Encountered duplicate field name: {name!r}"
         else:
             names.append(name)
+            seen.add(name)
             continue
         raise ProgramError(words, kind="ValueError")
     return make_namedtuple(library.machine, args[0], names, None)

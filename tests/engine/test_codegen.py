@@ -108,12 +108,44 @@ def test_a_block_is_generated_only_once_it_has_run_a_few_times(
 
 def test_the_cache_of_shapes_is_bounded() -> None:
     codegen._factories.clear()
-    seen = 0
-    for n in range(codegen._CACHE_SIZE + 10):  # as many shapes: statements x list length
+    codegen._cached_chars = 0
+    seen = chars = 0
+    shapes = codegen._CACHE_SIZE + 10
+    for n in range(shapes):  # as many shapes: statements x list length
         body = "".join(f"    x{i} = {i}\n" for i in range(n % 39 + 1))
         names = ", ".join("x0" for _ in range(n // 39 + 1))
         calls = f"for k in range({HOT}):\n    f()\n"
         trace_source(f"def f():\n{body}    return [{names}]\n{calls}" + TAIL)
         seen = max(seen, len(codegen._factories))
-    assert seen == codegen._CACHE_SIZE
-    assert len(codegen._factories) <= codegen._CACHE_SIZE
+        chars = max(chars, sum(map(len, codegen._factories)))
+    assert seen <= codegen._CACHE_SIZE and chars <= codegen._CACHE_CHARS
+    assert len(codegen._factories) < shapes  # emptied on the way, by count or by size
+
+
+def test_a_block_nested_deep_and_wide_generates_bounded_source(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 37 statements each a call of 16 calls of 16 attribute reads, twice over (80 KB):
+    # written in whole it was 3.3 MB of Python, 5 s of `compile()` and 500 MB.
+    sources: list[int] = []
+    compile_ = compile
+
+    def spy(source: str, *args: object) -> object:
+        sources.append(len(source))
+        return compile_(source, *args)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(codegen, "compile", spy, raising=False)
+    inner = "g(" + ",".join(["o.b"] * 16) + ")"
+    middle = "g(" + ",".join([inner] * 16) + ")"
+    body = "".join(f"    x{i} = g({middle}, {middle})\n" for i in range(37))
+    source = (
+        "class O:\n    def __init__(self):\n        self.b = 1\n"
+        "def g(*a):\n    return 1\n"
+        f"def h(o):\n{body}    return x0\n"
+        f"o = O()\nfor k in range({HOT}):\n    print(h(o))\n"
+    )
+    assert len(source) > 75_000
+    trace = trace_source(source + TAIL)
+    assert printed_lines(trace) == ["1"] * HOT
+    assert sources and max(sources) <= codegen.MAX_SOURCE_CHARS
+    assert sum(map(len, codegen._factories)) <= codegen._CACHE_CHARS

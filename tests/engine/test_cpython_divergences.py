@@ -74,6 +74,12 @@ logger.setLevel(15)
 print(logger)
 """
     assert_as_cpython(source)
+    # The walk up a long dotted name is charged a step per ancestor and per character
+    # cut: a loop asking it again stops at the step limit, not past every limit.
+    walk = "import logging\nlg = logging.getLogger('a.' * 4999 + 'a')\n"
+    walk += "for i in range(2000):\n    lg.isEnabledFor(10)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(walk + TAIL)
 
 
 def test_basic_config_sets_the_roots_level_once() -> None:

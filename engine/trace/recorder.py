@@ -389,23 +389,11 @@ class Recorder:
 
     def sync(self, node: Value) -> None:
         """Copy a program-class node's data, grad and label onto its mirror."""
-        instance = self.instance_of.get(node)
-        if instance is None:
-            return
-        attrs = instance.attrs
-        shape = instance.cls.shape
-        assert shape is not None
-        # `as_number`'s usual case, a finite float, without the call: once per node per pass.
-        data = attrs.get(shape.number)
-        node.data = data if type(data) is float and -INF < data < INF else as_number(data, "data")
-        grad = attrs.get(shape.grad)
-        node.grad = grad if type(grad) is float and -INF < grad < INF else as_number(grad, "grad")
-        label = attrs.get("label")
-        if type(label) is str and label:
-            node.label = label  # else the variable that holds it names it, if any
+        self.sync_all((node,))
 
-    def sync_all(self, nodes: list[Value]) -> None:
-        """`sync` of every node of `nodes`, in one loop (every node of each pass)."""
+    def sync_all(self, nodes: Iterable[Value]) -> None:
+        """`sync` of every node of `nodes`, in one loop (every node of each pass): a
+        finite float, the usual case, taken without `as_number`'s call."""
         instance_of = self.instance_of
         for node in nodes:
             instance = instance_of.get(node)
@@ -1039,6 +1027,7 @@ class Recorder:
                 self.loop_stack.append(rule)
             else:
                 self.end_rule(rule)
+            rule = None
         stack = self.loop_stack
         while stack and stack[-1]["depth"] > depth:
             stack.pop()  # their calls have returned
@@ -1046,7 +1035,7 @@ class Recorder:
             outer = stack.pop()
             if outer["node"] is node:
                 rule = outer  # back from the call: the same run of the rule goes on
-        if rule is None or rule["node"] is not node or rule["depth"] != depth:
+        if rule is None:
             rule = {"node": node, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)
         self.sync(node)

@@ -832,7 +832,8 @@ class Library:
     def make_set(self, items: list[Any]) -> PSet:
         key = self.machine.key
         for item in items:
-            key(item)
+            if type(item) is not PInstance or item.cls.hash_rule is not None:
+                key(item)  # (an object hashed by identity needs no check: `Machine.key`)
         try:
             return PSet(items)
         except TypeError:
@@ -1191,7 +1192,9 @@ class Library:
         state = self.state
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
-            item = self.machine.key(one(args, kwargs, "add", PSet))
+            item = args[0] if not kwargs and len(args) == 1 else one(args, kwargs, "add", PSet)
+            if type(item) is not PInstance or item.cls.hash_rule is not None:
+                self.machine.key(item)  # (an object hashed by identity needs no check)
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:

@@ -396,6 +396,12 @@ class PSet:
         self.items: dict[Any, None] = dict.fromkeys(items)
         self.entries: dict[int, list[_Entry]] | None = None
         self.mirror: set[Any] | None = None
+        for first in self.items:
+            # `set((self, other))` of a graph's nodes, the usual case: ordered by insertion
+            # (as the two tests below find, sooner).
+            if type(first) is PInstance and first.cls.hash_rule is None:
+                return
+            break
         if all(map(ordered_by_hash, self.items)):
             self.mirror = set(tuple(self.items))
         elif all(ordered_by_hash(item) or stored_hash(item) is not None for item in self.items):

@@ -40,6 +40,18 @@ class RuleLines(Strict):
     end_line: int = Field(ge=1, description="Its last line.")
 
 
+class BackwardLines(Strict):
+    """The lines of the program's own `backward()` that ran a pass (SPEC §14)."""
+
+    line: int = Field(ge=1, description="Its first line in `source` (1-based).")
+    end_line: int = Field(ge=1, description="Its last line.")
+    call: int | None = Field(
+        ge=1,
+        description="The line of its statement that ran the pass's first rule (the "
+        "`node._backward()` of its loop), or null where it ran none.",
+    )
+
+
 class Node(Strict):
     id: str = Field(description="Unique id of the node.")
     label: str = Field(description='The name the program gave it, or `""`.')
@@ -213,6 +225,11 @@ class Pass(Strict):
         default=None,
         description="With a `mistake` (§13): node id -> the gradient the right engine gives "
         "in this pass, from the gradients the pass started with, for every node it reaches.",
+    )
+    backward: BackwardLines | None = Field(
+        default=None,
+        description="A pass run by the program's own class with its own `backward()` (§14): "
+        "where that is written, which the code panel shows instead of the engine's.",
     )
 
 

@@ -953,7 +953,7 @@ class ExpressionCompiler:
                         if type(fn) is Function:
                             if watch_pass and obj.mirror is not None:
                                 return rec.user_pass(
-                                    obj, lambda: call_function(fn, [obj, *values], kwargs)
+                                    obj, lambda: call_function(fn, [obj, *values], kwargs), fn
                                 )
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
@@ -989,7 +989,7 @@ class ExpressionCompiler:
                     and type(values[0]) is PInstance
                     and values[0].mirror is not None
                 ):
-                    return rec.user_pass(values[0], lambda: call(target, values, kwargs))
+                    return rec.user_pass(values[0], lambda: call(target, values, kwargs), target)
                 return call(target, values, kwargs)
             except ProgramError as error:
                 raise error.located(line, column) from None
@@ -1064,7 +1064,9 @@ class ExpressionCompiler:
                     if type(fn) is Function:
                         if watch_pass:
                             if obj.mirror is not None:
-                                return rec.user_pass(obj, lambda: call_function(fn, values, None))
+                                return rec.user_pass(
+                                    obj, lambda: call_function(fn, values, None), fn
+                                )
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
                         elif watch_rule and is_rule(obj, method):  # a method `_backward`

@@ -35,6 +35,16 @@ NodeKind = Literal["leaf", "const", "op"]
 Verdict = Literal["right", "wrong"]
 
 
+class BackwardLines(TypedDict):
+    """Where the program's own `backward()` of a pass is written (1-based lines of
+    `source`), and `call`: the line of the statement that ran the pass's first rule
+    (None where no rule was called: a `backward()` that writes the gradients itself)."""
+
+    line: int
+    end_line: int
+    call: int | None
+
+
 class RuleLines(TypedDict):
     """Where a program-class node's own `_backward` is written (1-based lines of `source`)."""
 
@@ -159,6 +169,8 @@ class Pass(TypedDict):
     names: dict[str, str]  # node id -> the name this pass's texts use, where it differs
     # With a `mistake`: node id -> the right engine's gradient in this pass.
     correct_grads: NotRequired[dict[str, float]]
+    # A pass the program's own class ran with its own backward(): where that is written.
+    backward: NotRequired[BackwardLines]
 
 
 class Slip(TypedDict):

@@ -160,6 +160,8 @@ class Recorder:
         # it, a new walk or the program's end closes it (`open_hand_pass`,
         # `close_hand_pass`).
         self.hand_pass = False
+        # By pass index: the program's own backward() of the pass (`pass_code`).
+        self.backward_code: dict[int, dict[str, int | None]] = {}
         self.hand_rules = 0
         # A pass whose backward() ran no rule but wrote gradients itself: its sort frame
         # holds those writes, so the trace keeps sort frames' `changes` (schema 2).
@@ -831,14 +833,16 @@ class Recorder:
         for entry in tape:
             received[entry[0]] = received.get(entry[0], 0) + 1
 
-    def user_pass(self, instance: PInstance, run: Callable[[], Any]) -> Any:
-        """`o.backward()` where o is an object of the program's own Value class."""
+    def user_pass(self, instance: PInstance, run: Callable[[], Any], code: Any = None) -> Any:
+        """`o.backward()` where o is an object of the program's own Value class; `code`
+        the program's function it runs (its lines go with the pass: `pass_code`)."""
         self.end_hand_walk()
         if self.pass_output is not None:
             return run()
         output = instance.mirror
         assert output is not None
         reachable, sort = self.open_own_pass(instance, output)
+        self.pass_code(code)
         self.sort_frame = sort
         start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
@@ -889,6 +893,20 @@ class Recorder:
         if failed is not None:
             raise failed
         return result
+
+    def pass_code(self, code: Any) -> None:
+        """Where the program's own `backward()` of this pass is written, for the page's
+        code panel (`passes[].backward`, docs/TRACE.md); `call`, the line that runs the
+        nodes' rules, is filled in by the first rule it runs (`user_rule`)."""
+        if type(code) is BoundMethod:
+            code = code.function
+        if type(code) is Function and code.span[0] > 0:  # not a library's own function
+            line, end_line = code.span
+            self.backward_code[len(self.passes)] = {
+                "line": line,
+                "end_line": end_line,
+                "call": None,
+            }
 
     def open_own_pass(
         self, instance: PInstance, output: Value
@@ -946,6 +964,9 @@ class Recorder:
         assert node is not None
         if self.loop_rule is not None or self.loop_stack:
             self.close_loop_rule()
+        code = self.backward_code.get(len(self.passes))
+        if code is not None and code["call"] is None:
+            code["call"] = self.state.position[0]  # the statement calling the rule
         self.rule_runs_at(self.state.depth)
         rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
         if self.hand_pass:
@@ -1248,7 +1269,10 @@ class Recorder:
                     "data": float(data),
                     "names": pass_renamed,
                 }
-                for (output, topo, data), pass_renamed in zip(self.passes, renamed, strict=True)
+                | ({"backward": self.backward_code[i]} if i in self.backward_code else {})
+                for i, ((output, topo, data), pass_renamed) in enumerate(
+                    zip(self.passes, renamed, strict=True)
+                )
             ],
             "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }

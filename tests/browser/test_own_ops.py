@@ -5,6 +5,8 @@ code panel shows the program's own `_backward` (`nodes[].rule`) instead of the e
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -26,7 +28,9 @@ def test_an_op_named_like_an_object_property_or_an_engine_function_plays(
     expect(player_page.get_by_test_id("node")).to_have_count(3)
     expect(player_page.get_by_test_id("narration")).to_contain_text("its own rule")
     code = player_page.get_by_test_id("code-panel")
-    expect(code).to_contain_text("node._backward()")
+    # The line of the program's own backward() that calls the rule, not the engine's loop.
+    expect(code).to_contain_text("v._backward()")
+    expect(code).not_to_contain_text("for node in reversed(topo)")
     # No engine method is shown as this op's rule: it is the program's own.
     expect(code).not_to_contain_text("engine/value.py")
     # The worked step quotes the learner's own write (SPEC §14), not a template.
@@ -58,3 +62,22 @@ def test_the_code_panel_shows_the_programs_own_rule_with_its_bug(
     expect(code).to_contain_text(mistaken)
     lines = code.locator("[data-testid=code-line][data-marked]")
     expect(lines.filter(has_text=mistaken)).to_have_count(0)
+
+
+def test_the_sort_frame_shows_the_programs_own_backward(player_page: Page, server: str) -> None:
+    # Frame 1 is the sort: the learner's backward() as written (SPEC §14), its seed and
+    # its call of each rule marked, not the engine's backward and topological_order.
+    source = own_value_program("'*'")
+    lines = source.split("\n")
+    first = lines.index("    def backward(self):") + 1
+    call = lines.index("            v._backward()") + 1
+    seed = lines.index("        self.grad = 1.0") + 1
+    open_player(player_page, player_url(server, source, frame=1))
+    code = player_page.get_by_test_id("code-panel")
+    span = f"lines {first}\u2013{call}"
+    expect(code).to_contain_text(f"Your program \u00b7 {span} (its own backward)")
+    expect(code).not_to_contain_text("engine/value.py")
+    marked = code.locator("[data-testid=code-line][data-marked]")
+    expect(marked).to_have_count(2)
+    expect(marked.first).to_have_text(re.compile(rf"^{seed}\s+self\.grad = 1\.0\s*$"))
+    expect(marked.last).to_have_text(re.compile(rf"^{call}\s+v\._backward\(\)\s*$"))

@@ -6,6 +6,7 @@ narration from the code, `correct_grad` from a right engine on the same graph, a
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -918,3 +919,36 @@ print(gradients_of(d)[a])
     assert "Variable objects hold a number and their operands" in message
     assert "it has no `grad` attribute" in message
     assert run_in_cpython(source) == ["3"]
+
+
+def test_a_pass_says_where_the_programs_own_backward_is_written() -> None:
+    # The code panel shows the learner's backward() at the sort and its call of each rule
+    # at each backward frame (docs/TRACE.md `passes[].backward`), not the engine's.
+    source = engine(RIGHT_MUL, "a = Value(3.0)\nb = a * a\nb.backward()\nb.backward()\n")
+    trace = trace_source(source)
+    code = {
+        "line": line_of(source, "def backward(self):"),
+        "end_line": line_of(source, "v._backward()"),
+        "call": line_of(source, "v._backward()"),
+    }
+    assert [entry["backward"] for entry in trace["passes"]] == [code, code]
+    # A free function of the program's called on the output is the pass's code too.
+    free = source.replace("b.backward()\nb.backward()\n", "") + (
+        "def backprop(out):\n    out.grad = 1.0\n    out._backward()\n\nbackprop(b)\n"
+    )
+    assert trace_source(free)["passes"][0]["backward"] == {
+        "line": line_of(free, "def backprop(out):"),
+        "end_line": line_of(free, "out._backward()"),
+        "call": line_of(free, "out._backward()"),
+    }
+    # The engine's own Value has none: the panel shows the engine's code.
+    builtin = trace_source("a = Value(3.0)\nb = a * a\nb.backward()\n")
+    assert "backward" not in builtin["passes"][0]
+
+
+def test_a_backward_that_runs_no_rule_has_no_call_line() -> None:
+    # Each node's share handed on by backward() recursing on its parents: no `_backward`.
+    source = (Path(__file__).parent / "real_code" / "recursive_backward.py").read_text()
+    trace = trace_source(source)
+    first = line_of(source, "def backward(self, bp=1.0):")
+    assert trace["passes"][0]["backward"] == {"line": first, "end_line": first + 3, "call": None}

@@ -43,6 +43,7 @@ REAL_PROGRAMS = (
     "micrograd_nn_import.py",
     "walrus.py",
     "collections_sort.py",
+    "recursive_backward.py",  # a backward() that calls no rule: `passes[].backward.call` null
     "hand_run_backward.py",  # backward frames with the line of a call by hand
 )
 

@@ -38,7 +38,8 @@ const WRITES = /** @type {const} */ ({ "+": "+=", "=": "=" });
  *     more?: Record<string, Record<string, unknown>>},
  *   edges: number[], topo: number[], output: number,
  *   passes: {output: number, topo: number[] | null, data: number, names: Record<string, string>,
- *     correct_grads?: Record<string, number>}[],
+ *     correct_grads?: Record<string, number>,
+ *     backward?: {line: number, end_line: number, call: number | null}}[],
  *   ops: Record<string, unknown>, sentences: Record<string, string>, rules: Record<string, string>,
  *   frames: FrameColumns, mistake?: string, engine_check?: unknown
  * }} Columns

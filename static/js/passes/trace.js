@@ -39,8 +39,11 @@
  *   printed since the previous frame (only when there are some)
  * @typedef {BuildFrame | SortFrame | BackwardFrame | UpdateFrame} Frame
  * @typedef {{output: string, topo: string[], data: number, names: Record<string, string>,
- *   correct_grads?: Record<string, number>}} TracePass  one backward() call (SPEC §11);
- *   names: the nodes this pass's texts call otherwise; correct_grads: with a `mistake`
+ *   correct_grads?: Record<string, number>,
+ *   backward?: {line: number, end_line: number, call: number | null}}} TracePass  one
+ *   backward() call (SPEC §11); names: the nodes this pass's texts call otherwise;
+ *   correct_grads: with a `mistake`; backward: the program's own backward() (its lines,
+ *   and the line that calls the nodes' rules) where its own class ran the pass
  * @typedef {{
  *   schema: 1 | 2, source: string, granularity: "packed" | "expanded",
  *   nodes: TraceNode[], edges: TraceEdge[], topo: string[], output: string, frames: Frame[],

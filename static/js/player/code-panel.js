@@ -136,10 +136,41 @@ function buildParts(context, state) {
 }
 
 /**
- * The sort frame: the engine's backward and its depth-first sort, else a sketch of them.
- * @param {Record<string, string>} rules
+ * The program's own backward() of this frame's pass (`passes[].backward`: its lines and
+ * the line calling the nodes' rules), as programRule reads it; null for the engine's.
+ * @param {CodeContext} context
+ * @param {import("../passes/timeline.js").FrameState} state
  */
-function sortParts(rules) {
+function ownBackward({ trace, sourceLines }, state) {
+  const code = trace.passes?.[state.pass ?? 0]?.backward;
+  if (!code) return null;
+  const own = programRule(sourceLines, code);
+  if (!own) return null;
+  const { call } = code;
+  const inside = typeof call === "number" && call >= code.line && call <= code.end_line;
+  return { ...own, span: `lines ${code.line}\u2013${code.end_line}`, call: inside ? call : null };
+}
+
+/**
+ * The sort frame: the program's own backward(), else the engine's backward and its
+ * depth-first sort, else a sketch of them.
+ * @param {CodeContext} context
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function sortParts(context, state) {
+  const own = ownBackward(context, state);
+  if (own) {
+    // Marked: where it seeds the output's gradient and where it calls the rules.
+    const marked = markWhere(own.lines, /\.grad\s*=\s*1(?:\.0*)?\s*(?:#.*)?$/);
+    if (own.call !== null) marked.add(own.call - own.first);
+    return [
+      codeBlock(own.lines, marked, {
+        first: own.first,
+        label: `Your program \u00B7 ${own.span} (its own backward)`,
+      }),
+    ];
+  }
+  const { rules } = context;
   const engineBackward = rules.backward;
   const engineSort = rules.topological_order;
   if (!(engineBackward && engineSort))
@@ -157,17 +188,28 @@ function sortParts(rules) {
 }
 
 /**
+ * Which rule of the pass this frame runs: `step 3 of 10`.
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+function stepOf(timeline, trace, state) {
+  // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
+  const position =
+    trace.mistake === "no-sort"
+      ? timeline.topoIndex[state.current] + 1
+      : timeline.trace.topo.length - timeline.topoIndex[state.current];
+  return `step ${position} of ${trace.topo.length}`;
+}
+
+/**
  * The backward loop (or, without a sort, the walk) at the current iteration.
  * @param {CodeContext} context
  * @param {import("../passes/timeline.js").FrameState} state
  */
 function loopBlock({ timeline, trace, names }, state) {
-  // Without a sort (the bug lab's no-sort), topo is the order of the walk itself.
   const noSort = trace.mistake === "no-sort";
-  const position = noSort
-    ? timeline.topoIndex[state.current] + 1
-    : timeline.trace.topo.length - timeline.topoIndex[state.current];
-  const step = `step ${position} of ${trace.topo.length}`;
+  const step = stepOf(timeline, trace, state);
   return noSort
     ? codeBlock(
         [
@@ -212,11 +254,16 @@ const substitutionBox = (rows) =>
 function backwardParts(context, state) {
   const { trace, names, nameOf, sourceLines } = context;
   const node = trace.nodes[state.current];
-  // A rule the program called itself (`o._backward()` by hand): its line, not a loop.
+  // A rule the program called itself (`o._backward()` by hand): its line, not a loop;
+  // a rule its own backward() called: that line, else the engine's loop.
+  const call = state.line === null ? (ownBackward(context, state)?.call ?? null) : null;
+  const step = `Your backward() \u00B7 ${stepOf(context.timeline, trace, state)}: ${names[state.current]}`;
   const parts =
-    state.line === null
-      ? [loopBlock(context, state)]
-      : programExcerpt(state.line, sourceLines, codeBlock);
+    state.line !== null
+      ? programExcerpt(state.line, sourceLines, codeBlock)
+      : call !== null
+        ? programExcerpt(call, sourceLines, codeBlock, step)
+        : [loopBlock(context, state)];
   if (node.kind !== "op") {
     parts.push(
       html("p", {
@@ -271,7 +318,7 @@ function frameParts(context, state) {
   } else if (state.phase === "build") {
     parts.push(...buildParts(context, state));
   } else if (state.phase === "sort") {
-    parts.push(...sortParts(rules));
+    parts.push(...sortParts(context, state));
   } else if (state.phase === "update") {
     const { sourceLines, names } = context;
     parts.push(...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes }));

@@ -45,17 +45,15 @@ export function changeText(change, name, grad, group = "") {
  * @param {number | null} line
  * @param {string[]} sourceLines
  * @param {CodeBlock} codeBlock
+ * @param {string} [label]  the box's caption
  * @returns {HTMLElement[]}
  */
-export function programExcerpt(line, sourceLines, codeBlock) {
+export function programExcerpt(line, sourceLines, codeBlock, label = "Your program") {
   if (line === null || sourceLines[line - 1] === undefined) return [];
   const from = Math.max(1, line - 1);
   const to = Math.min(sourceLines.length, line + 1);
   return [
-    codeBlock(sourceLines.slice(from - 1, to), new Set([line - from]), {
-      first: from,
-      label: "Your program",
-    }),
+    codeBlock(sourceLines.slice(from - 1, to), new Set([line - from]), { first: from, label }),
   ];
 }
 

@@ -1304,7 +1304,10 @@ class Compiler(ExpressionCompiler):
         stores = []
         for alias in node.names:
             if alias.name not in unittest_module.UNITTEST_NAMES:
-                raise self.error(node, f"unittest has no '{alias.name}' here")
+                error = self.error(node, f"unittest has no '{alias.name}' here")
+                if not self.in_try:
+                    raise error
+                return self.failed_import(node, error.message)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         module = self.unittest_loader()
 

@@ -7,13 +7,16 @@ program imports `unittest` (`Compiler.library_module`), so its statements keep t
 learner's positions. Its asserts fail with CPython's words (`unittest/case.py`, 3.11),
 `main()` finds the program's `TestCase` classes as CPython's loader does (by name, then
 their `test*` methods by name) and writes CPython's report: the interpreter has no
-stderr, so the report is printed, where a learner reads it. Left out: the traceback
-lines of a failure (CPython's name the learner's file), the diffs CPython adds for
-unequal lists, dicts and strings, `subTest`, the `skip` decorators, `mock`.
+stderr, so the report is printed, where a learner reads it. So does
+`TextTestRunner(verbosity=2).run(TestLoader().loadTestsFromTestCase(T))`, as notebooks
+run tests. Left out: the traceback lines of a failure (CPython's name the learner's
+file), the diffs CPython adds for unequal lists, dicts and strings, `subTest`, the
+`skip` decorators, `mock`.
 
-`_main_tests` is the one native piece: the program's module-level classes that are
-`TestCase`s, in `dir()` order, with their test method names; `_exit` ends the program
-as `sys.exit()` would (`engine.interpreter.unittest_module.ProgramExit`).
+The native pieces (`native_names`): the program's module-level classes that are
+`TestCase`s, in `dir()` order, a class's test method names, a method's docstring (the
+interpreter keeps none), and `_exit`, which ends the program as `sys.exit()` would
+(`ProgramExit`).
 """
 
 from __future__ import annotations
@@ -39,41 +42,45 @@ class ProgramExit(BaseException):
 
 
 def native_names(globals_: dict[str, Any], tree: ast.Module | None) -> dict[str, Any]:
-    """The native helpers of the unittest source, over the program's own globals."""
+    """The native helpers of the unittest source, over the program's own globals: its
+    module's `TestCase` classes in `dir()` order, a class's test method names, the first
+    line of a function's docstring, and the end of the program."""
     docs: list[dict[int, str]] = []
 
-    def main_tests(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
-        """`[class, [(name, first line of its docstring or None)...]]` for each `TestCase`
-        of the program's module, by name."""
+    def main_classes(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        base = args[0]
+        values = [globals_[name] for name in sorted(globals_)]
+        return [value for value in values if type(value) is PClass and base in value.mro]
+
+    def names(args: list[Any], kwargs: dict[str, Any]) -> list[str]:
+        return test_names(args[0]) if type(args[0]) is PClass else []
+
+    def first_line(args: list[Any], kwargs: dict[str, Any]) -> str | None:
         if not docs:
             docs.append(first_doc_lines(tree))
-        base = args[0]
-        found = []
-        for name in sorted(globals_):
-            value = globals_[name]
-            if type(value) is PClass and base in value.mro:
-                found.append([value, test_names(value, docs[0])])
-        return found
+        function = args[0]
+        return docs[0].get(function.span[0]) if type(function) is Function else None
 
     def end(args: list[Any], kwargs: dict[str, Any]) -> None:
         raise ProgramExit
 
     return {
-        "_main_tests": Builtin("_main_tests", main_tests),
+        "_main_classes": Builtin("_main_classes", main_classes),
+        "_test_names": Builtin("_test_names", names),
+        "_first_doc_line": Builtin("_first_doc_line", first_line),
         "_exit": Builtin("_exit", end),
     }
 
 
-def test_names(cls: PClass, docs: dict[int, str]) -> list[tuple[str, str | None]]:
-    """A class's test methods, as CPython's loader finds them (`dir`, by name), each with
-    its `shortDescription()`."""
+def test_names(cls: PClass) -> list[str]:
+    """A class's test methods, as CPython's loader finds them (`dir`, by name)."""
     names = {name for one in cls.mro for name in one.namespace if name.startswith("test")}
-    methods = [(name, cls.lookup(name)) for name in sorted(names)]
-    return [(name, docs.get(fn.span[0])) for name, fn in methods if type(fn) is Function]
+    return [name for name in sorted(names) if type(cls.lookup(name)) is Function]
 
 
 def first_doc_lines(tree: ast.Module | None) -> dict[int, str]:
-    """The first line of each function's docstring, by the line of its `def`."""
+    """The first line of each function's docstring (`shortDescription()`), by the line
+    of its `def`."""
     docs: dict[int, str] = {}
     for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.FunctionDef):
@@ -147,10 +154,15 @@ def _shorten(s, prefixlen, suffixlen):
 
 
 def _common_prefix(a, b):
-    n = 0
-    while n < len(a) and n < len(b) and a[n] == b[n]:
-        n += 1
-    return a[:n]
+    low = 0
+    high = min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return a[:low]
 
 
 def _common_shorten_repr(first, second):
@@ -210,6 +222,10 @@ class TestCase:
     def __init__(self, methodName="runTest"):
         self._testMethodName = methodName
         self._testMethodDoc = None
+        if hasattr(self, methodName):
+            self._testMethodDoc = _first_doc_line(getattr(type(self), methodName))
+        elif methodName != "runTest":
+            raise ValueError(f"no such test method in {type(self)}: {methodName}")
 
     def setUp(self):
         pass
@@ -353,17 +369,32 @@ class TestCase:
             self.fail(self._formatMessage(msg, f"{a!r} not greater than or equal to {b!r}"))
 
     def assertRaises(self, expected_exception, *args, **kwargs):
-        context = _AssertRaisesContext(expected_exception, self, kwargs.pop("msg", None))
+        if not _exception_types(expected_exception):
+            raise TypeError(
+                "assertRaises() arg 1 must be an exception type or tuple of exception types"
+            )
         if not args:
+            context = _AssertRaisesContext(expected_exception, self, kwargs.pop("msg", None))
+            if kwargs:
+                words = f"{next(iter(kwargs))!r} is an invalid keyword argument for this function"
+                raise TypeError(words)
             return context
         callable_obj = args[0]
         try:
             callable_obj(*args[1:], **kwargs)
         except expected_exception as error:
-            context.exception = error
-            return context
+            return None
         name = _name_of(expected_exception)
         self.fail(f"{name} not raised by {callable_obj.__name__}")
+
+
+def _exception_types(expected):
+    if isinstance(expected, tuple):
+        return all(_exception_types(one) for one in expected)
+    try:
+        return issubclass(expected, BaseException)
+    except TypeError:
+        return False
 
 
 def _error_text(error):
@@ -389,7 +420,7 @@ def _describe(test):
     return f"{test}\\n{doc}" if doc else str(test)
 
 
-class TestResult:
+class _TextResult:
     def __init__(self, verbosity):
         self.verbosity = verbosity
         self.failures = []
@@ -400,7 +431,7 @@ class TestResult:
     def wasSuccessful(self):
         return len(self.failures) == len(self.errors) == 0
 
-    def status(self, test, letter, word):
+    def status(self, letter, word):
         if self.verbosity > 1:
             print(word)
         elif self.verbosity == 1:
@@ -409,13 +440,13 @@ class TestResult:
     def outcome(self, test, error):
         if isinstance(error, SkipTest):
             self.skipped.append((test, str(error)))
-            self.status(test, "s", f"skipped {str(error)!r}")
-        elif isinstance(error, AssertionError):
+            self.status("s", f"skipped {str(error)!r}")
+        elif isinstance(error, test.failureException):
             self.failures.append((test, _error_text(error)))
-            self.status(test, "F", "FAIL")
+            self.status("F", "FAIL")
         else:
             self.errors.append((test, _error_text(error)))
-            self.status(test, "E", "ERROR")
+            self.status("E", "ERROR")
 
     def run(self, test):
         self.testsRun += 1
@@ -432,24 +463,28 @@ class TestResult:
         if ending is not None:
             self.outcome(test, ending)
         if error is None and ending is None:
-            self.status(test, ".", "ok")
+            self.status(".", "ok")
 
-    def run_class(self, cls, names):
-        if not names:
-            return
-        error = _attempt(cls.setUpClass)
+    def class_fixture(self, cls, name):
+        error = _attempt(getattr(cls, name))
         if error is not None:
-            self.errors.append((f"setUpClass (__main__.{cls.__name__})", _error_text(error)))
-            self.status(None, "E", "ERROR")
-            return
-        for name, doc in names:
-            test = cls(name)
-            test._testMethodDoc = doc
-            self.run(test)
-        error = _attempt(cls.tearDownClass)
-        if error is not None:
-            self.errors.append((f"tearDownClass (__main__.{cls.__name__})", _error_text(error)))
-            self.status(None, "E", "ERROR")
+            self.errors.append((f"{name} (__main__.{cls.__name__})", _error_text(error)))
+            self.status("E", "ERROR")
+        return error is None
+
+    def run_all(self, tests):
+        current = None
+        ready = False
+        for test in tests:
+            if type(test) is not current:
+                if current is not None and ready:
+                    self.class_fixture(current, "tearDownClass")
+                current = type(test)
+                ready = self.class_fixture(current, "setUpClass")
+            if ready:
+                self.run(test)
+        if current is not None and ready:
+            self.class_fixture(current, "tearDownClass")
 
     def print_errors(self):
         if self.verbosity > 0:
@@ -482,7 +517,61 @@ class TestResult:
         print(f" ({', '.join(infos)})" if infos else "")
 
 
-class TestProgram:
+class TestSuite:
+    def __init__(self, tests=()):
+        self._tests = []
+        self.addTests(tests)
+
+    def addTest(self, test):
+        self._tests.append(test)
+
+    def addTests(self, tests):
+        for test in tests:
+            self.addTest(test)
+
+    def __iter__(self):
+        return iter(self._tests)
+
+    def countTestCases(self):
+        return len(_flat(self))
+
+
+def _flat(test):
+    if isinstance(test, TestCase):
+        return [test]
+    return [one for inner in test for one in _flat(inner)]
+
+
+class TestLoader:
+    def getTestCaseNames(self, testCaseClass):
+        return _test_names(testCaseClass)
+
+    def loadTestsFromTestCase(self, testCaseClass):
+        names = _test_names(testCaseClass)
+        if not names and hasattr(testCaseClass, "runTest"):
+            names = ["runTest"]
+        return TestSuite([testCaseClass(name) for name in names])
+
+    def loadTestsFromModule(self, module, *args, pattern=None):
+        return TestSuite([self.loadTestsFromTestCase(cls) for cls in _main_classes(TestCase)])
+
+
+defaultTestLoader = TestLoader()
+
+
+class TextTestRunner:
+    def __init__(self, stream=None, descriptions=True, verbosity=1, failfast=False,
+                 buffer=False, resultclass=None, warnings=None, *, tb_locals=False):
+        self.verbosity = verbosity
+
+    def run(self, test):
+        result = _TextResult(self.verbosity)
+        result.run_all(_flat(test))
+        result.summary()
+        return result
+
+
+class _Program:
     def __init__(self, result):
         self.result = result
 
@@ -490,13 +579,16 @@ class TestProgram:
 def main(module="__main__", defaultTest=None, argv=None, testRunner=None,
          testLoader=None, exit=True, verbosity=1, failfast=None, catchbreak=None,
          buffer=None, warnings=None, *, tb_locals=False):
-    result = TestResult(verbosity)
-    for cls, names in _main_tests(TestCase):
-        result.run_class(cls, names)
-    result.summary()
+    suite = defaultTestLoader.loadTestsFromModule(None)
+    result = TextTestRunner(verbosity=verbosity).run(suite)
     if exit:
         _exit()
-    return TestProgram(result)
+    return _Program(result)
 """
 
-UNITTEST_NAMES = frozenset({"TestCase", "main", "SkipTest", "TestResult", "TestProgram"})
+UNITTEST_NAMES = frozenset(
+    {
+        "TestCase", "main", "SkipTest", "TestSuite", "TestLoader", "TextTestRunner",
+        "defaultTestLoader",
+    }
+)  # fmt: skip

@@ -563,3 +563,106 @@ unittest.main(exit=False)
         "str",
         "AssertionError ('Value(data=1.0, grad=0) != 2',)",
     ]
+
+
+def test_a_test_case_of_a_missing_method_and_an_import_in_try_are_cpythons_errors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = """
+import unittest
+try:
+    from unittest import mock
+except ImportError as e:
+    print(type(e).__name__)
+class T(unittest.TestCase):
+    def test_a(self):
+        self.assertEqual(10**300 + 1, 10**300 + 2)
+    def test_b(self):
+        self.assertNotEqual('y' * 90, 'y' * 90)
+try:
+    T('test_c')
+except ValueError as e:
+    print(e)
+print(T('test_a'), T())
+unittest.main(exit=False)
+"""
+    trace = assert_as_cpython(source.replace("mock", "no_such_name") + TAIL, monkeypatch)
+    assert "no such test method in <class '__main__.T'>: test_c" in printed_lines(trace)
+    assert printed_lines(trace_source(source + TAIL))[0] == "ImportError"
+
+
+NOTEBOOK = """
+import unittest
+from micrograd.engine import Value
+
+
+class TestGrad(unittest.TestCase):
+    def test_square(self):
+        '''x * x.'''
+        x = Value(3.0)
+        (x * x).backward()
+        self.assertEqual(x.grad, 6.0)
+
+    def test_relu(self):
+        x = Value(-1.0)
+        x.relu().backward()
+        self.assertEqual(x.grad, 1.0)
+
+
+class TestBroken(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        raise RuntimeError("no data")
+
+    def test_never(self):
+        print("not printed")
+
+
+loader = unittest.TestLoader()
+print(loader.getTestCaseNames(TestGrad))
+suite = loader.loadTestsFromTestCase(TestGrad)
+print(suite.countTestCases())
+result = unittest.TextTestRunner(verbosity=2).run(suite)
+print(result.wasSuccessful(), result.testsRun, len(result.failures), len(result.errors))
+both = unittest.TestSuite()
+both.addTest(TestGrad("test_square"))
+both.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(TestBroken))
+unittest.TextTestRunner().run(both)
+unittest.main(argv=["first-arg-is-ignored"], exit=False)
+"""
+
+
+def test_a_notebooks_loader_suite_and_runner_run_as_cpythons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = assert_as_cpython(NOTEBOOK, monkeypatch)
+    lines = printed_lines(trace)
+    assert "ERROR: setUpClass (__main__.TestBroken)" in lines
+    assert "False 2 1 0" in lines
+    assert len(trace["passes"]) == 5
+
+
+def test_assert_raises_checks_its_arguments_as_cpythons(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = """
+import unittest
+class T(unittest.TestCase):
+    def test_not_a_class(self):
+        self.assertRaises(3, print)
+    def test_a_plain_class(self):
+        with self.assertRaises(int):
+            pass
+    def test_bad_keyword(self):
+        with self.assertRaises(ValueError, colour=1):
+            pass
+    def test_msg_goes_to_the_function(self):
+        def f(msg):
+            raise KeyError(msg)
+        self.assertRaises(KeyError, f, msg="m")
+    def test_msg_of_the_context(self):
+        with self.assertRaises(KeyError, msg="no key"):
+            pass
+    def test_returns_none(self):
+        print(self.assertRaises(KeyError, {}.pop, 1))
+unittest.main(exit=False)
+"""
+    assert_as_cpython(source + TAIL, monkeypatch)

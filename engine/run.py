@@ -16,7 +16,7 @@ import ast
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
@@ -26,6 +26,7 @@ from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Frame
 from backprop_animator.engine.interpreter.runtime import ProgramError, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
+from backprop_animator.engine.interpreter.unittest_module import ProgramExit
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
 from backprop_animator.engine.trace.recorder import HandPass, PassReached, Recorder, Rerun
@@ -155,7 +156,8 @@ def trace_program(
     wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
     try:
         with _recursion_room(wanted):
-            code(Frame(globals_, None))
+            with suppress(ProgramExit):  # `unittest.main()` ended the program
+                code(Frame(globals_, None))
             if rerun is not None and not rerun.first:
                 return None  # it never reached the pass it was run for
             return recorder.finish(source, granularity, globals_)

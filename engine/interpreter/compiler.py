@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
-from backprop_animator.engine.interpreter import codegen, generators, sets
+from backprop_animator.engine.interpreter import codegen, generators, sets, unittest_module
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -103,6 +103,7 @@ class Compiler(ExpressionCompiler):
     # Module
 
     def module(self, tree: ast.Module) -> Stmt:
+        self.tree = tree
         self.calls_backward = statements_calling_backward(tree)
         if not self.library and patches_value(tree):
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
@@ -475,12 +476,14 @@ class Compiler(ExpressionCompiler):
         return run
 
     def library_module(self, name: str) -> Callable[[], dict[str, Any]]:
-        """`micrograd.nn` (or `micrograd.engine`), compiled now in library mode and run
-        once, on first import."""
+        """`micrograd.nn` (or `micrograd.engine`, or `unittest`), compiled now in library
+        mode and run once, on first import."""
         if name not in self.loaded:
-            source = ENGINE_SOURCE if name == "micrograd.engine" else NN_SOURCE
+            source = LIBRARY_SOURCES.get(name, NN_SOURCE)
             tree = parse_python(source)
             namespace: dict[str, Any] = {}
+            if name == "unittest":
+                namespace.update(unittest_module.native_names(self.globals, self.tree))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -1168,14 +1171,18 @@ class Compiler(ExpressionCompiler):
             # `import collections.abc` binds `collections`, not a module of that name:
             # here only `import collections.abc as cabc` and `from collections.abc import`.
             dotted = "." in alias.name and alias.asname is None
+            if alias.name == "unittest":
+                stores.append((self.store_name(alias.asname or "unittest", scope, False), ""))
+                continue
             if alias.name not in self.modules or alias.name == "__future__" or dotted:
                 return self.refused_import(node, f"import {alias.name}", alias.name)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         modules = self.modules
+        unittest = self.unittest_loader() if any(not name for _, name in stores) else None
 
         def run(f: Frame) -> None:
             for store, name in stores:
-                store(f, modules[name])
+                store(f, modules[name] if name or unittest is None else unittest())
 
         return run
 
@@ -1213,7 +1220,8 @@ class Compiler(ExpressionCompiler):
                 f"`{statement}` is not available: this is a scalar engine, every number is one "
                 "Value (write the arrays as lists of Values)"
             )
-        names = ", ".join(sorted(name for name in self.modules if name != "__future__"))
+        modules = [*(name for name in self.modules if name != "__future__"), "unittest"]
+        names = ", ".join(sorted(modules))
         return (
             f"`{statement}` is not available; the modules here are {names} "
             "(and Value from anywhere)"
@@ -1223,6 +1231,8 @@ class Compiler(ExpressionCompiler):
         module = node.module or ""
         if module == "micrograd.nn":
             return self.import_nn(node, scope)
+        if module == "unittest":
+            return self.import_unittest(node, scope)
         if module == "micrograd":
             return self.import_micrograd_modules(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
@@ -1274,6 +1284,42 @@ class Compiler(ExpressionCompiler):
                 store(f, namespace[name])
 
         return run
+
+    def unittest_loader(self) -> Callable[[], PModule]:
+        """`unittest` as a module: made from its source the first time the import runs."""
+        load = self.library_module("unittest")
+        made: list[PModule] = []
+
+        def module() -> PModule:
+            if not made:
+                namespace = load()
+                members = {one: namespace[one] for one in unittest_module.UNITTEST_NAMES}
+                made.append(PModule("unittest", members))
+            return made[0]
+
+        return module
+
+    def import_unittest(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
+        """`from unittest import TestCase, main`: the classes of `unittest_module`'s source."""
+        stores = []
+        for alias in node.names:
+            if alias.name not in unittest_module.UNITTEST_NAMES:
+                error = self.error(node, f"unittest has no '{alias.name}' here")
+                if not self.in_try:
+                    raise error
+                return self.failed_import(node, error.message)
+            stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
+        module = self.unittest_loader()
+
+        def run(f: Frame) -> None:
+            members = module().members
+            for store, name in stores:
+                store(f, members[name])
+
+        return run
+
+    def with_statement(self, node: ast.With, scope: scopes.Scope) -> Stmt:
+        return unittest_module.compile_with(self, node, scope)
 
     def import_micrograd_modules(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd import nn, engine, Value`: `nn.MLP`, `engine.Value`, modules of ours."""
@@ -1438,6 +1484,7 @@ _STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], Stmt]]
     ast.Raise: Compiler.raise_statement,
     ast.Try: Compiler.try_statement,
     ast.Match: Compiler.match_statement,
+    ast.With: Compiler.with_statement,
 }
 
 # The statements of a generator's body that may hold a `yield` (besides `yield` itself).
@@ -1495,6 +1542,13 @@ def _leaves_loop(body: list[ast.stmt]) -> bool:
             for case in node.cases:
                 stack.extend(case.body)
     return False
+
+
+LIBRARY_SOURCES = {
+    "micrograd.engine": ENGINE_SOURCE,
+    "micrograd.nn": NN_SOURCE,
+    "unittest": unittest_module.UNITTEST_SOURCE,
+}
 
 
 def catches(wanted: Any, error: ProgramError, classes: dict[str, PClass]) -> bool:

@@ -170,6 +170,7 @@ class ExpressionCompiler:
         self.calls_backward: set[int] = set()  # statements that call .backward(), by id
         # Library modules compiled for this program, by name (`Compiler.library_module`).
         self.loaded: dict[str, Callable[[], dict[str, Any]]] = {}
+        self.tree: ast.Module | None = None  # the program (a test's docstring for `unittest`)
         # The shape of each statement closure `codegen` writes in whole (and the closure,
         # kept so that its id stays its own), by its id.
         self.shapes: dict[int, tuple[tuple[Any, ...], Callable[..., Any]]] = {}

@@ -1,0 +1,594 @@
+"""`unittest` as the interpreter runs it: the test files that come with learners'
+engines (`class TestValue(unittest.TestCase)` ... `unittest.main()`) run here, their
+test methods traced as any code of the program (a `.backward()` in a test is a pass).
+
+The source below is in the interpreter's own language, compiled in library mode when a
+program imports `unittest` (`Compiler.library_module`), so its statements keep the
+learner's positions. Its asserts fail with CPython's words (`unittest/case.py`, 3.11),
+`main()` finds the program's `TestCase` classes as CPython's loader does (by name, then
+their `test*` methods by name) and writes CPython's report: the interpreter has no
+stderr, so the report is printed, where a learner reads it. So does
+`TextTestRunner(verbosity=2).run(TestLoader().loadTestsFromTestCase(T))`, as notebooks
+run tests. Left out: the traceback lines of a failure (CPython's name the learner's
+file), the diffs CPython adds for unequal lists, dicts and strings, `subTest`, the
+`skip` decorators, `mock`.
+
+The native pieces (`native_names`): the program's module-level classes that are
+`TestCase`s, in `dir()` order, a class's test method names, a method's docstring (the
+interpreter keeps none), and `_exit`, which ends the program as `sys.exit()` would
+(`ProgramExit`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from backprop_animator.engine.interpreter.exceptions import instance_of_error
+from backprop_animator.engine.interpreter.objects import Builtin, Frame, Function, PClass
+from backprop_animator.engine.interpreter.runtime import ProgramError
+
+if TYPE_CHECKING:
+    from backprop_animator.engine.interpreter.compiler import Compiler
+    from backprop_animator.engine.interpreter.expressions import Stmt
+    from backprop_animator.engine.interpreter.machine import Machine
+    from backprop_animator.engine.interpreter.scope import Scope
+
+
+class ProgramExit(BaseException):
+    """`unittest.main()` with `exit=True` ended the program (CPython's `sys.exit`): the
+    trace ends there, as if the program had ended. Not an `Exception`, so no handler of
+    the program catches it."""
+
+
+def native_names(globals_: dict[str, Any], tree: ast.Module | None) -> dict[str, Any]:
+    """The native helpers of the unittest source, over the program's own globals: its
+    module's `TestCase` classes in `dir()` order, a class's test method names, the first
+    line of a function's docstring, and the end of the program."""
+    docs: list[dict[int, str]] = []
+
+    def main_classes(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        base = args[0]
+        values = [globals_[name] for name in sorted(globals_)]
+        return [value for value in values if type(value) is PClass and base in value.mro]
+
+    def names(args: list[Any], kwargs: dict[str, Any]) -> list[str]:
+        return test_names(args[0]) if type(args[0]) is PClass else []
+
+    def first_line(args: list[Any], kwargs: dict[str, Any]) -> str | None:
+        if not docs:
+            docs.append(first_doc_lines(tree))
+        function = args[0]
+        return docs[0].get(function.span[0]) if type(function) is Function else None
+
+    def end(args: list[Any], kwargs: dict[str, Any]) -> None:
+        raise ProgramExit
+
+    return {
+        "_main_classes": Builtin("_main_classes", main_classes),
+        "_test_names": Builtin("_test_names", names),
+        "_first_doc_line": Builtin("_first_doc_line", first_line),
+        "_exit": Builtin("_exit", end),
+    }
+
+
+def test_names(cls: PClass) -> list[str]:
+    """A class's test methods, as CPython's loader finds them (`dir`, by name)."""
+    names = {name for one in cls.mro for name in one.namespace if name.startswith("test")}
+    return [name for name in sorted(names) if type(cls.lookup(name)) is Function]
+
+
+def first_doc_lines(tree: ast.Module | None) -> dict[int, str]:
+    """The first line of each function's docstring (`shortDescription()`), by the line
+    of its `def`."""
+    docs: dict[int, str] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.FunctionDef):
+            doc = ast.get_docstring(node, clean=False)
+            if doc and doc.strip():
+                docs[node.lineno] = doc.strip().split("\n")[0].strip()
+    return docs
+
+
+def compile_with(compiler: Compiler, node: ast.With, scope: Scope) -> Stmt:
+    """`with self.assertRaises(ZeroDivisionError) [as cm]:`, the one `with` a program
+    may write (any other is refused, as before): the manager's `__enter__`, the body,
+    then its `__exit__` with what the body raised (a bound is no exception: it ends the
+    run, never seen by `__exit__`), which may swallow it."""
+    if not all(_asserts_raising(item.context_expr) for item in node.items):
+        raise compiler.unsupported(node)
+    body = compiler.block(node.body, scope)
+    for item in reversed(node.items):
+        manager = compiler.expr(item.context_expr, scope)
+        store = None if item.optional_vars is None else compiler.store(item.optional_vars, scope)
+        body = _managed(compiler.m, manager, store, body)
+    return body
+
+
+def _asserts_raising(expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "assertRaises"
+    )
+
+
+def _managed(m: Machine, manager: Any, store: Any, body: Stmt) -> Stmt:
+    classes = m.exceptions
+
+    def run(f: Frame) -> Any:
+        context = manager(f)
+        entered = m.call(m.get_attr(context, "__enter__"), [])
+        if store is not None:
+            store(f, entered)
+        leave = m.get_attr(context, "__exit__")
+        try:
+            signal = body(f)
+        except ProgramError as error:
+            if error.kind is None:
+                raise  # a bound: nothing may catch it
+            raised = instance_of_error(error, classes)
+            if m.truthy(m.call(leave, [raised.cls, raised, None])):
+                return None
+            raise
+        m.call(leave, [None, None, None])
+        return signal
+
+    return run
+
+
+UNITTEST_SOURCE = """
+_MAX_LENGTH = 80
+_PLACEHOLDER_LEN = 12
+_MIN_BEGIN_LEN = 5
+_MIN_END_LEN = 5
+_MIN_COMMON_LEN = 5
+_MIN_DIFF_LEN = 80 - (5 + 12 + 5 + 12 + 5)
+
+
+def _shorten(s, prefixlen, suffixlen):
+    skip = len(s) - prefixlen - suffixlen
+    if skip > _PLACEHOLDER_LEN:
+        s = f"{s[:prefixlen]}[{skip} chars]{s[len(s) - suffixlen:]}"
+    return s
+
+
+def _common_prefix(a, b):
+    low = 0
+    high = min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return a[:low]
+
+
+def _common_shorten_repr(first, second):
+    args = (repr(first), repr(second))
+    maxlen = max(len(args[0]), len(args[1]))
+    if maxlen <= _MAX_LENGTH:
+        return args
+    prefix = _common_prefix(args[0], args[1])
+    prefixlen = len(prefix)
+    common_len = _MAX_LENGTH - (maxlen - prefixlen + _MIN_BEGIN_LEN + _PLACEHOLDER_LEN)
+    if common_len > _MIN_COMMON_LEN:
+        prefix = _shorten(prefix, _MIN_BEGIN_LEN, common_len)
+        return (prefix + args[0][prefixlen:], prefix + args[1][prefixlen:])
+    prefix = _shorten(prefix, _MIN_BEGIN_LEN, _MIN_COMMON_LEN)
+    return (
+        prefix + _shorten(args[0][prefixlen:], _MIN_DIFF_LEN, _MIN_END_LEN),
+        prefix + _shorten(args[1][prefixlen:], _MIN_DIFF_LEN, _MIN_END_LEN),
+    )
+
+
+def _name_of(expected):
+    if isinstance(expected, tuple):
+        return str(expected)
+    return expected.__name__
+
+
+class SkipTest(Exception):
+    pass
+
+
+class _AssertRaisesContext:
+    def __init__(self, expected, test_case, msg=None):
+        self.expected = expected
+        self.test_case = test_case
+        self.msg = msg
+        self.exception = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        if exc_type is None:
+            self.test_case.fail(
+                self.test_case._formatMessage(self.msg, f"{_name_of(self.expected)} not raised")
+            )
+        if not issubclass(exc_type, self.expected):
+            return False
+        self.exception = exc_value
+        return True
+
+
+class TestCase:
+    failureException = AssertionError
+    longMessage = True
+    maxDiff = 80 * 8
+
+    def __init__(self, methodName="runTest"):
+        self._testMethodName = methodName
+        self._testMethodDoc = None
+        if hasattr(self, methodName):
+            self._testMethodDoc = _first_doc_line(getattr(type(self), methodName))
+        elif methodName != "runTest":
+            raise ValueError(f"no such test method in {type(self)}: {methodName}")
+
+    def setUp(self):
+        pass
+
+    def tearDown(self):
+        pass
+
+    @classmethod
+    def setUpClass(cls):
+        pass
+
+    @classmethod
+    def tearDownClass(cls):
+        pass
+
+    def id(self):
+        return f"__main__.{type(self).__name__}.{self._testMethodName}"
+
+    def __str__(self):
+        return f"{self._testMethodName} (__main__.{type(self).__name__}.{self._testMethodName})"
+
+    def __repr__(self):
+        return f"<__main__.{type(self).__name__} testMethod={self._testMethodName}>"
+
+    def shortDescription(self):
+        return self._testMethodDoc
+
+    def skipTest(self, reason):
+        raise SkipTest(reason)
+
+    def fail(self, msg=None):
+        raise self.failureException(msg)
+
+    def _formatMessage(self, msg, standardMsg):
+        if not self.longMessage:
+            return msg or standardMsg
+        if msg is None:
+            return standardMsg
+        return f"{standardMsg} : {msg}"
+
+    def assertTrue(self, expr, msg=None):
+        if not expr:
+            raise self.failureException(self._formatMessage(msg, f"{expr!r} is not true"))
+
+    def assertFalse(self, expr, msg=None):
+        if expr:
+            raise self.failureException(self._formatMessage(msg, f"{expr!r} is not false"))
+
+    def assertEqual(self, first, second, msg=None):
+        if not first == second:
+            shown = _common_shorten_repr(first, second)
+            standard = f"{shown[0]} != {shown[1]}"
+            raise self.failureException(self._formatMessage(msg, standard))
+
+    def assertNotEqual(self, first, second, msg=None):
+        if not first != second:
+            standard = f"{first!r} == {second!r}"
+            raise self.failureException(self._formatMessage(msg, standard))
+
+    def assertAlmostEqual(self, first, second, places=None, msg=None, delta=None):
+        if first == second:
+            return
+        if delta is not None and places is not None:
+            raise TypeError("specify delta or places not both")
+        diff = abs(first - second)
+        if delta is not None:
+            if diff <= delta:
+                return
+            standard = f"{first!r} != {second!r} within {delta!r} delta ({diff!r} difference)"
+        else:
+            if places is None:
+                places = 7
+            if round(diff, places) == 0:
+                return
+            standard = f"{first!r} != {second!r} within {places!r} places ({diff!r} difference)"
+        raise self.failureException(self._formatMessage(msg, standard))
+
+    def assertNotAlmostEqual(self, first, second, places=None, msg=None, delta=None):
+        if delta is not None and places is not None:
+            raise TypeError("specify delta or places not both")
+        diff = abs(first - second)
+        if delta is not None:
+            if not (first == second) and diff > delta:
+                return
+            standard = f"{first!r} == {second!r} within {delta!r} delta ({diff!r} difference)"
+        else:
+            if places is None:
+                places = 7
+            if not (first == second) and round(diff, places) != 0:
+                return
+            standard = f"{first!r} == {second!r} within {places!r} places"
+        raise self.failureException(self._formatMessage(msg, standard))
+
+    def assertIs(self, expr1, expr2, msg=None):
+        if expr1 is not expr2:
+            self.fail(self._formatMessage(msg, f"{expr1!r} is not {expr2!r}"))
+
+    def assertIsNot(self, expr1, expr2, msg=None):
+        if expr1 is expr2:
+            self.fail(self._formatMessage(msg, f"unexpectedly identical: {expr1!r}"))
+
+    def assertIsNone(self, obj, msg=None):
+        if obj is not None:
+            self.fail(self._formatMessage(msg, f"{obj!r} is not None"))
+
+    def assertIsNotNone(self, obj, msg=None):
+        if obj is None:
+            self.fail(self._formatMessage(msg, "unexpectedly None"))
+
+    def assertIn(self, member, container, msg=None):
+        if member not in container:
+            self.fail(self._formatMessage(msg, f"{member!r} not found in {container!r}"))
+
+    def assertNotIn(self, member, container, msg=None):
+        if member in container:
+            standard = f"{member!r} unexpectedly found in {container!r}"
+            self.fail(self._formatMessage(msg, standard))
+
+    def assertIsInstance(self, obj, cls, msg=None):
+        if not isinstance(obj, cls):
+            self.fail(self._formatMessage(msg, f"{obj!r} is not an instance of {cls!r}"))
+
+    def assertNotIsInstance(self, obj, cls, msg=None):
+        if isinstance(obj, cls):
+            self.fail(self._formatMessage(msg, f"{obj!r} is an instance of {cls!r}"))
+
+    def assertLess(self, a, b, msg=None):
+        if not a < b:
+            self.fail(self._formatMessage(msg, f"{a!r} not less than {b!r}"))
+
+    def assertLessEqual(self, a, b, msg=None):
+        if not a <= b:
+            self.fail(self._formatMessage(msg, f"{a!r} not less than or equal to {b!r}"))
+
+    def assertGreater(self, a, b, msg=None):
+        if not a > b:
+            self.fail(self._formatMessage(msg, f"{a!r} not greater than {b!r}"))
+
+    def assertGreaterEqual(self, a, b, msg=None):
+        if not a >= b:
+            self.fail(self._formatMessage(msg, f"{a!r} not greater than or equal to {b!r}"))
+
+    def assertRaises(self, expected_exception, *args, **kwargs):
+        if not _exception_types(expected_exception):
+            raise TypeError(
+                "assertRaises() arg 1 must be an exception type or tuple of exception types"
+            )
+        if not args:
+            context = _AssertRaisesContext(expected_exception, self, kwargs.pop("msg", None))
+            if kwargs:
+                words = f"{next(iter(kwargs))!r} is an invalid keyword argument for this function"
+                raise TypeError(words)
+            return context
+        callable_obj = args[0]
+        try:
+            callable_obj(*args[1:], **kwargs)
+        except expected_exception as error:
+            return None
+        name = _name_of(expected_exception)
+        self.fail(f"{name} not raised by {callable_obj.__name__}")
+
+
+def _exception_types(expected):
+    if isinstance(expected, tuple):
+        return all(_exception_types(one) for one in expected)
+    try:
+        return issubclass(expected, BaseException)
+    except TypeError:
+        return False
+
+
+def _error_text(error):
+    words = str(error)
+    name = type(error).__name__
+    return f"{name}: {words}" if words else name
+
+
+# What `call()` raised, or None; a bound, or the call depth's RecursionError, is not a
+# test's error: it ends the run.
+def _attempt(call):
+    try:
+        call()
+    except RecursionError:
+        raise
+    except Exception as error:
+        return error
+    return None
+
+
+def _describe(test):
+    doc = test.shortDescription()
+    return f"{test}\\n{doc}" if doc else str(test)
+
+
+class _TextResult:
+    def __init__(self, verbosity):
+        self.verbosity = verbosity
+        self.failures = []
+        self.errors = []
+        self.skipped = []
+        self.testsRun = 0
+
+    def wasSuccessful(self):
+        return len(self.failures) == len(self.errors) == 0
+
+    def status(self, letter, word):
+        if self.verbosity > 1:
+            print(word)
+        elif self.verbosity == 1:
+            print(letter, end="")
+
+    def outcome(self, test, error):
+        if isinstance(error, SkipTest):
+            self.skipped.append((test, str(error)))
+            self.status("s", f"skipped {str(error)!r}")
+        elif isinstance(error, test.failureException):
+            self.failures.append((test, _error_text(error)))
+            self.status("F", "FAIL")
+        else:
+            self.errors.append((test, _error_text(error)))
+            self.status("E", "ERROR")
+
+    def run(self, test):
+        self.testsRun += 1
+        if self.verbosity > 1:
+            print(f"{_describe(test)} ... ", end="")
+        error = _attempt(test.setUp)
+        if error is not None:
+            self.outcome(test, error)
+            return
+        error = _attempt(getattr(test, test._testMethodName))
+        if error is not None:
+            self.outcome(test, error)
+        ending = _attempt(test.tearDown)
+        if ending is not None:
+            self.outcome(test, ending)
+        if error is None and ending is None:
+            self.status(".", "ok")
+
+    def class_fixture(self, cls, name):
+        error = _attempt(getattr(cls, name))
+        if error is not None:
+            self.errors.append((f"{name} (__main__.{cls.__name__})", _error_text(error)))
+            self.status("E", "ERROR")
+        return error is None
+
+    def run_all(self, tests):
+        current = None
+        ready = False
+        for test in tests:
+            if type(test) is not current:
+                if current is not None and ready:
+                    self.class_fixture(current, "tearDownClass")
+                current = type(test)
+                ready = self.class_fixture(current, "setUpClass")
+            if ready:
+                self.run(test)
+        if current is not None and ready:
+            self.class_fixture(current, "tearDownClass")
+
+    def print_errors(self):
+        if self.verbosity > 0:
+            print()
+        for flavour, errors in (("ERROR", self.errors), ("FAIL", self.failures)):
+            for test, text in errors:
+                print("=" * 70)
+                print(f"{flavour}: {_describe(test) if isinstance(test, TestCase) else test}")
+                print("-" * 70)
+                print(text)
+                print()
+
+    def summary(self):
+        self.print_errors()
+        print("-" * 70)
+        run = self.testsRun
+        print(f"Ran {run} test{'s' if run != 1 else ''} in 0.000s")
+        print()
+        infos = []
+        if not self.wasSuccessful():
+            print("FAILED", end="")
+            if self.failures:
+                infos.append(f"failures={len(self.failures)}")
+            if self.errors:
+                infos.append(f"errors={len(self.errors)}")
+        else:
+            print("OK", end="")
+        if self.skipped:
+            infos.append(f"skipped={len(self.skipped)}")
+        print(f" ({', '.join(infos)})" if infos else "")
+
+
+class TestSuite:
+    def __init__(self, tests=()):
+        self._tests = []
+        self.addTests(tests)
+
+    def addTest(self, test):
+        self._tests.append(test)
+
+    def addTests(self, tests):
+        for test in tests:
+            self.addTest(test)
+
+    def __iter__(self):
+        return iter(self._tests)
+
+    def countTestCases(self):
+        return len(_flat(self))
+
+
+def _flat(test):
+    if isinstance(test, TestCase):
+        return [test]
+    return [one for inner in test for one in _flat(inner)]
+
+
+class TestLoader:
+    def getTestCaseNames(self, testCaseClass):
+        return _test_names(testCaseClass)
+
+    def loadTestsFromTestCase(self, testCaseClass):
+        names = _test_names(testCaseClass)
+        if not names and hasattr(testCaseClass, "runTest"):
+            names = ["runTest"]
+        return TestSuite([testCaseClass(name) for name in names])
+
+    def loadTestsFromModule(self, module, *args, pattern=None):
+        return TestSuite([self.loadTestsFromTestCase(cls) for cls in _main_classes(TestCase)])
+
+
+defaultTestLoader = TestLoader()
+
+
+class TextTestRunner:
+    def __init__(self, stream=None, descriptions=True, verbosity=1, failfast=False,
+                 buffer=False, resultclass=None, warnings=None, *, tb_locals=False):
+        self.verbosity = verbosity
+
+    def run(self, test):
+        result = _TextResult(self.verbosity)
+        result.run_all(_flat(test))
+        result.summary()
+        return result
+
+
+class _Program:
+    def __init__(self, result):
+        self.result = result
+
+
+def main(module="__main__", defaultTest=None, argv=None, testRunner=None,
+         testLoader=None, exit=True, verbosity=1, failfast=None, catchbreak=None,
+         buffer=None, warnings=None, *, tb_locals=False):
+    suite = defaultTestLoader.loadTestsFromModule(None)
+    result = TextTestRunner(verbosity=verbosity).run(suite)
+    if exit:
+        _exit()
+    return _Program(result)
+"""
+
+UNITTEST_NAMES = frozenset(
+    {
+        "TestCase", "main", "SkipTest", "TestSuite", "TestLoader", "TextTestRunner",
+        "defaultTestLoader",
+    }
+)  # fmt: skip

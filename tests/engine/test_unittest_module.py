@@ -1,0 +1,668 @@
+"""`import unittest` (engine/interpreter/unittest_module.py): the test files that come
+with learners' engines run as CPython runs them. Each program runs under CPython itself
+(its report, written on stderr, read with what it prints) and in the interpreter (where
+the report is printed): the same lines, but for CPython's traceback lines (they name
+the file) and its clock; the same passes and leaf gradients."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import random
+import re
+import sys
+import types
+from typing import Any
+
+import pytest
+from micrograd.engine import Value as MicrogradValue
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine import cpython
+from tests.engine.cpython import (
+    assert_same_output,
+    leaves_of,
+    printed_lines,
+    run_in_cpython_with_passes,
+)
+
+TAIL = "\nv = Value(1.0)\nv.backward()\n"  # for programs whose tests make no pass
+
+
+def run_tests_in_cpython(source: str) -> list[str]:
+    """What CPython prints and reports (stderr into the same lines, in order), the
+    program run as the `__main__` module that `unittest.main()` looks in."""
+    random.seed(0)
+    out = io.StringIO()
+    module = types.ModuleType("__main__")
+    module.__dict__["Value"] = MicrogradValue
+    saved = sys.modules["__main__"], sys.argv
+    sys.modules["__main__"], sys.argv = module, ["program"]
+    try:
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(out),
+            contextlib.suppress(SystemExit),
+        ):
+            exec(compile(source, "<program>", "exec"), module.__dict__)  # the tests' own
+    finally:
+        sys.modules["__main__"], sys.argv = saved
+    kept: list[str] = []
+    for line in out.getvalue().splitlines():
+        after_file = bool(kept) and kept[-1].startswith('  File "') and line.startswith("    ")
+        if not after_file:  # a source line CPython shows (unittest's own, not the program's)
+            kept.append(line)
+    kept = [line for line in kept if not _traceback_line(line)]
+    return [re.sub(r"^(Ran \d+ tests?) in [\d.]+s$", r"\1 in 0.000s", line) for line in kept]
+
+
+def _traceback_line(line: str) -> bool:
+    return line == "Traceback (most recent call last):" or line.startswith('  File "')
+
+
+def assert_as_cpython(source: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The same printed lines, passes and leaf gradients as CPython's run."""
+    monkeypatch.setattr(cpython, "run_in_cpython", run_tests_in_cpython)
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source, limits=Limits(time_limit=30.0))
+    if printed_lines(trace) != lines:  # numbers may differ in the last bits only
+        assert_same_output(printed_lines(trace), lines)
+    assert len(trace["passes"]) == len(numbers)
+    for one, number in zip(trace["passes"], numbers, strict=True):
+        assert math.isclose(one["data"], number, rel_tol=1e-9, abs_tol=1e-12)
+    ours = sorted(
+        (float(node["data"]), float(node["grad"]))
+        for node in trace["nodes"]
+        if node["kind"] == "leaf"
+    )
+    theirs = leaves_of(outputs)
+    for data, grad in ours:
+        match = next((pair for pair in theirs if same(pair, (data, grad))), None)
+        assert match is not None, (data, grad, theirs)
+        theirs.remove(match)
+    return trace
+
+
+def same(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
+
+
+OWN_VALUE = """
+import math
+import unittest
+
+
+class Value:
+    def __init__(self, data, _children=(), _op=""):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def tanh(self):
+        t = (math.exp(2 * self.data) - 1) / (math.exp(2 * self.data) + 1)
+        out = Value(t, (self,), "tanh")
+
+        def _backward():
+            self.grad += (1 - t**2) * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __radd__(self, other):
+        return self + other
+
+    def __rmul__(self, other):
+        return self * other
+
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+
+
+class TestValue(unittest.TestCase):
+    def setUp(self):
+        self.a = Value(2.0)
+        self.b = Value(-3.0)
+
+    def tearDown(self):
+        print("tearDown", self._testMethodName)
+
+    def test_add(self):
+        c = self.a + self.b
+        c.backward()
+        self.assertEqual(c.data, -1.0)
+        self.assertAlmostEqual(self.a.grad, 1.0)
+        self.assertAlmostEqual(self.b.grad, 1.0)
+
+    def test_mul(self):
+        c = self.a * self.b
+        c.backward()
+        print("grads", self.a.grad, self.b.grad)
+        self.assertEqual(self.a.grad, -3.0)
+        self.assertEqual(self.b.grad, 3.0)  # wrong: it is 2.0
+
+    def test_neuron(self):
+        n = (self.a * Value(0.5) + self.b * Value(-1.5) + Value(0.2)).tanh()
+        n.backward()
+        self.assertAlmostEqual(n.data, 0.99955, places=4)  # wrong: 0.99998
+        self.assertAlmostEqual(self.a.grad, 0.0, delta=0.01)
+        self.assertGreater(self.b.grad, -0.01)
+
+    def test_raises(self):
+        with self.assertRaises(ZeroDivisionError):
+            self.a.data / 0
+        self.assertRaises(TypeError, lambda: self.a + "x")
+        self.assertIsInstance(self.a * 2, Value)
+        self.assertIn(self.a, (self.a * self.b)._prev)
+
+    def test_typo(self):
+        c = self.a * self.b
+        c.backwards()
+
+
+if __name__ == "__main__":
+    unittest.main()
+    print("never printed: unittest.main() ends the program")
+"""
+
+
+def test_a_learners_value_and_its_test_file_run_as_in_cpython(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = assert_as_cpython(OWN_VALUE, monkeypatch)
+    lines = printed_lines(trace)
+    assert lines[-1] == "FAILED (failures=2, errors=1)"
+    assert "FAIL: test_mul (__main__.TestValue.test_mul)" in lines
+    assert "AssertionError: 2.0 != 3.0" in lines
+    assert "AttributeError: 'Value' object has no attribute 'backwards'" in lines
+    assert len(trace["passes"]) == 3  # test_add, test_mul, test_neuron (test_typo has none)
+
+
+MICROGRAD = '''
+import random
+from unittest import TestCase, main
+
+from micrograd.engine import Value
+from micrograd.nn import MLP, Neuron
+
+
+class TestNeuron(TestCase):
+    """The nn module."""
+
+    def test_mlp_gradients(self):
+        """Every parameter gets a gradient."""
+        random.seed(1)
+        model = MLP(2, [3, 1])
+        loss = (model([Value(1.0), Value(-2.0)]) - 1) ** 2
+        loss.backward()
+        self.assertEqual(len(model.parameters()), 13)
+        self.assertTrue(any(p.grad != 0 for p in model.parameters()))
+
+    def test_neuron_repr(self):
+        self.assertEqual(repr(Neuron(3)), "ReLUNeuron(3)")
+        self.assertNotEqual(repr(Neuron(3, nonlin=False)), "ReLUNeuron(3)")
+
+
+class TestEngine(TestCase):
+    @classmethod
+    def setUpClass(cls):
+        print("setUpClass", cls.__name__)
+
+    @classmethod
+    def tearDownClass(cls):
+        print("tearDownClass", cls.__name__)
+
+    def test_chain(self):
+        x = Value(-4.0)
+        z = 2 * x + 2 + x
+        q = z.relu() + z * x
+        h = (z * z).relu()
+        y = h + q + q * x
+        y.backward()
+        self.assertAlmostEqual(x.grad, 46.0)
+        self.assertAlmostEqual(y.data, -20.0)
+
+    def test_grad_is_wrong(self):
+        """A wrong expectation, to see a failure."""
+        x = Value(3.0)
+        y = x * x
+        y.backward()
+        self.assertAlmostEqual(x.grad, 6.0000001, places=8)
+
+    def test_skipped(self):
+        self.skipTest("not yet")
+
+
+result = main(argv=[""], exit=False, verbosity=2)
+print(result.result.wasSuccessful(), result.result.testsRun, len(result.result.failures))
+'''
+
+
+def test_micrograds_value_and_nn_in_a_verbose_run_kept_going_after_main(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = assert_as_cpython(MICROGRAD, monkeypatch)
+    lines = printed_lines(trace)
+    assert lines[-1] == "False 5 1"
+    assert "A wrong expectation, to see a failure. ... FAIL" in lines
+    assert len(trace["passes"]) == 3
+
+
+MESSAGES = """
+import unittest
+
+
+class Failing(unittest.TestCase):
+    def test_equal(self):
+        self.assertEqual(3, 4)
+
+    def test_equal_long(self):
+        self.assertEqual(10**90 + 1, 10**90 + 2)
+
+    def test_equal_msg(self):
+        self.assertEqual(None, 0, "the grad is not reset")
+
+    def test_not_equal(self):
+        self.assertNotEqual(2.0, 2)
+
+    def test_true(self):
+        self.assertTrue(False)
+
+    def test_false(self):
+        self.assertFalse([0])
+
+    def test_is(self):
+        self.assertIs(1.0, None)
+
+    def test_is_not(self):
+        self.assertIsNot(None, None)
+
+    def test_is_none(self):
+        self.assertIsNone(0.5)
+
+    def test_is_not_none(self):
+        self.assertIsNotNone(None, msg="no output")
+
+    def test_in(self):
+        self.assertIn("tanh", ["relu", "exp"])
+
+    def test_not_in(self):
+        self.assertNotIn(2, {1: "a", 2: "b"})
+
+    def test_instance(self):
+        self.assertIsInstance(1.0, (int, str))
+
+    def test_almost(self):
+        self.assertAlmostEqual(1.0, 2.0)
+
+    def test_almost_places(self):
+        self.assertAlmostEqual(0.1 + 0.2, 0.3001, places=5)
+
+    def test_almost_delta(self):
+        self.assertAlmostEqual(10, 12.5, delta=0.5)
+
+    def test_almost_both(self):
+        self.assertAlmostEqual(1, 2, places=3, delta=1)
+
+    def test_not_almost(self):
+        self.assertNotAlmostEqual(1.0, 1.00000001)
+
+    def test_not_almost_delta(self):
+        self.assertNotAlmostEqual(1.0, 1.25, delta=0.5)
+
+    def test_greater(self):
+        self.assertGreater(1, 2)
+
+    def test_greater_equal(self):
+        self.assertGreaterEqual(1, 2)
+
+    def test_less(self):
+        self.assertLess(2, 1)
+
+    def test_less_equal(self):
+        self.assertLessEqual(2.5, 1)
+
+    def test_raises(self):
+        with self.assertRaises(ValueError):
+            pass
+
+    def test_raises_called(self):
+        def fine():
+            return 1
+        self.assertRaises(KeyError, fine)
+
+    def test_raises_other(self):
+        with self.assertRaises(KeyError):
+            [][1]
+
+    def test_raises_tuple(self):
+        with self.assertRaises((KeyError, IndexError)) as cm:
+            [][1]
+        print(type(cm.exception).__name__, cm.exception)
+        self.assertRaises((KeyError, IndexError), lambda: 0)
+
+    def test_fail(self):
+        self.fail("by hand")
+
+    def test_fail_bare(self):
+        self.fail()
+
+    def test_setup_error(self):
+        raise RuntimeError
+
+
+class Broken(unittest.TestCase):
+    def setUp(self):
+        {}["missing"]
+
+    def test_never_runs(self):
+        print("not printed")
+
+
+unittest.main(exit=False)
+"""
+
+
+def test_each_failing_assert_says_what_cpythons_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    trace = assert_as_cpython(MESSAGES + TAIL, monkeypatch)
+    assert printed_lines(trace)[-1] == "FAILED (failures=27, errors=4)"
+
+
+ORDER = """
+import unittest
+
+log = []
+
+
+class TestZ(unittest.TestCase):
+    def test_b(self):
+        log.append("Z.b")
+
+    def test_a(self):
+        log.append("Z.a")
+
+
+class TestA(unittest.TestCase):
+    def setUp(self):
+        self.x = Value(3.0)
+
+    def test_2(self):
+        (self.x * self.x).backward()
+        log.append(("A.2", self.x.grad))
+
+    def test_10(self):
+        log.append("A.10")
+
+    def helper(self):
+        log.append("never")
+
+
+class Quiet(unittest.TestCase):
+    def not_a_test(self):
+        log.append("never")
+
+
+Alias = TestZ
+unittest.main(verbosity=0, exit=False)
+print(log)
+r = unittest.main(verbosity=1, exit=False)
+print(r.result.testsRun)
+unittest.main()
+print("not here")
+"""
+
+
+def test_classes_and_tests_run_in_cpythons_order_and_an_alias_runs_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = assert_as_cpython(ORDER, monkeypatch)
+    assert "['Z.a', 'Z.b', 'A.10', ('A.2', 6.0), 'Z.a', 'Z.b']" in printed_lines(trace)
+    assert printed_lines(trace)[-1] == "OK"
+
+
+def test_a_program_that_only_defines_tests_runs_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        1 / 0\n"
+    assert_as_cpython(source + TAIL, monkeypatch)
+    assert_as_cpython(source + "T('test_a').test_a = None\nprint(T('test_a'))" + TAIL, monkeypatch)
+
+
+def test_a_with_statement_is_still_refused_but_for_assert_raises() -> None:
+    with pytest.raises(EngineError, match="with statements"):
+        trace_source("with open('f') as f:\n    pass\n" + TAIL)
+    with pytest.raises(EngineError, match="with statements"):
+        trace_source(
+            "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+            "        with self.assertRaises(ValueError), open('f'):\n            pass\n" + TAIL
+        )
+
+
+# Hostile: a bound inside a test ends the run, never a test's error; nothing of the
+# interpreter's own objects reaches the program.
+
+BOUNDED = [
+    ("        while True:\n            pass\n", "too many steps"),
+    ("        def f(n):\n            return f(n + 1)\n        f(0)\n", "nested too deeply"),
+    ("        x = [0] * 10**8\n", "containers here stay within"),
+    ("        s = 'ab' * 10**9\n", "strings here stay within"),
+    ("        x = []\n        for i in range(10**6):\n            x.append(Value(i))\n", "nodes"),
+]
+
+
+@pytest.mark.parametrize(("body", "words"), BOUNDED)
+def test_a_bound_inside_a_test_ends_the_run_and_is_no_test_error(body: str, words: str) -> None:
+    source = (
+        "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+        f"{body}\n    def test_b(self):\n        print('test_b ran')\n"
+        "unittest.main(exit=False)\nprint('after')\n" + TAIL
+    )
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source)
+    assert "in test_a()" in caught.value.message
+
+
+def test_a_test_that_loops_forever_is_stopped_by_the_clock() -> None:
+    source = (
+        "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+        "        while True:\n            pass\nunittest.main()\n" + TAIL
+    )
+    with pytest.raises(EngineError, match="ran for too long"):
+        trace_source(source, limits=Limits(max_steps=10**12, time_limit=0.3))
+
+
+def test_a_bound_in_setup_or_a_class_fixture_ends_the_run_too() -> None:
+    for method in ("setUp", "tearDown", "setUpClass"):
+        decorator = "    @classmethod\n" if method == "setUpClass" else ""
+        source = (
+            f"import unittest\nclass T(unittest.TestCase):\n{decorator}    def {method}(self):\n"
+            "        while True:\n            pass\n    def test_a(self):\n        pass\n"
+            "unittest.main()\n" + TAIL
+        )
+        with pytest.raises(EngineError, match="too many steps"):
+            trace_source(source)
+
+
+LEAKS = [
+    "from unittest import _main_tests",
+    "from unittest import _exit",
+    "import unittest\nunittest._main_tests",
+    "import unittest\nunittest._exit()",
+    "import unittest\nunittest.main.__globals__",
+    "import unittest\nunittest.TestCase.__dict__",
+    "import unittest\nunittest.TestCase('x').__dict__",
+    "from unittest import mock",
+    "import unittest.mock",
+]
+
+
+@pytest.mark.parametrize("source", LEAKS)
+def test_nothing_of_the_interpreter_is_reachable_through_unittest(source: str) -> None:
+    with pytest.raises(EngineError):
+        trace_source(source + "\n" + TAIL)
+
+
+def test_what_a_test_case_shows_is_the_programs_own() -> None:
+    source = """
+import unittest
+class T(unittest.TestCase):
+    def test_a(self):
+        print(str(self), repr(self), self.id(), self.shortDescription())
+        print(self.failureException, self.longMessage, type(self).__name__)
+        print(type(self._testMethodName).__name__)
+        try:
+            self.assertEqual(Value(1.0), 2)
+        except AssertionError as e:
+            print(type(e).__name__, e.args)
+unittest.main(exit=False)
+"""
+    lines = printed_lines(trace_source(source + TAIL))
+    assert lines[:4] == [
+        "test_a (__main__.T.test_a) <__main__.T testMethod=test_a> __main__.T.test_a None",
+        "<class 'AssertionError'> True T",
+        "str",
+        "AssertionError ('Value(data=1.0, grad=0) != 2',)",
+    ]
+
+
+def test_a_test_case_of_a_missing_method_and_an_import_in_try_are_cpythons_errors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = """
+import unittest
+try:
+    from unittest import mock
+except ImportError as e:
+    print(type(e).__name__)
+class T(unittest.TestCase):
+    def test_a(self):
+        self.assertEqual(10**300 + 1, 10**300 + 2)
+    def test_b(self):
+        self.assertNotEqual('y' * 90, 'y' * 90)
+try:
+    T('test_c')
+except ValueError as e:
+    print(e)
+print(T('test_a'), T())
+unittest.main(exit=False)
+"""
+    trace = assert_as_cpython(source.replace("mock", "no_such_name") + TAIL, monkeypatch)
+    assert "no such test method in <class '__main__.T'>: test_c" in printed_lines(trace)
+    assert printed_lines(trace_source(source + TAIL))[0] == "ImportError"
+
+
+NOTEBOOK = """
+import unittest
+from micrograd.engine import Value
+
+
+class TestGrad(unittest.TestCase):
+    def test_square(self):
+        '''x * x.'''
+        x = Value(3.0)
+        (x * x).backward()
+        self.assertEqual(x.grad, 6.0)
+
+    def test_relu(self):
+        x = Value(-1.0)
+        x.relu().backward()
+        self.assertEqual(x.grad, 1.0)
+
+
+class TestBroken(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        raise RuntimeError("no data")
+
+    def test_never(self):
+        print("not printed")
+
+
+loader = unittest.TestLoader()
+print(loader.getTestCaseNames(TestGrad))
+suite = loader.loadTestsFromTestCase(TestGrad)
+print(suite.countTestCases())
+result = unittest.TextTestRunner(verbosity=2).run(suite)
+print(result.wasSuccessful(), result.testsRun, len(result.failures), len(result.errors))
+both = unittest.TestSuite()
+both.addTest(TestGrad("test_square"))
+both.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(TestBroken))
+unittest.TextTestRunner().run(both)
+unittest.main(argv=["first-arg-is-ignored"], exit=False)
+"""
+
+
+def test_a_notebooks_loader_suite_and_runner_run_as_cpythons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = assert_as_cpython(NOTEBOOK, monkeypatch)
+    lines = printed_lines(trace)
+    assert "ERROR: setUpClass (__main__.TestBroken)" in lines
+    assert "False 2 1 0" in lines
+    assert len(trace["passes"]) == 5
+
+
+def test_assert_raises_checks_its_arguments_as_cpythons(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = """
+import unittest
+class T(unittest.TestCase):
+    def test_not_a_class(self):
+        self.assertRaises(3, print)
+    def test_a_plain_class(self):
+        with self.assertRaises(int):
+            pass
+    def test_bad_keyword(self):
+        with self.assertRaises(ValueError, colour=1):
+            pass
+    def test_msg_goes_to_the_function(self):
+        def f(msg):
+            raise KeyError(msg)
+        self.assertRaises(KeyError, f, msg="m")
+    def test_msg_of_the_context(self):
+        with self.assertRaises(KeyError, msg="no key"):
+            pass
+    def test_returns_none(self):
+        print(self.assertRaises(KeyError, {}.pop, 1))
+unittest.main(exit=False)
+"""
+    assert_as_cpython(source + TAIL, monkeypatch)

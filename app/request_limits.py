@@ -9,6 +9,7 @@ fits; anything bigger is refused here without being read to the end.
 from __future__ import annotations
 
 import asyncio
+import re
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -17,6 +18,34 @@ from backprop_animator.app.errors import error_response
 
 # Seconds a request's body may take to arrive, from the end of its headers.
 BODY_TIMEOUT = 10.0
+# The deepest a JSON body may nest (the API's own bodies nest two or three levels). A
+# deeper one is refused before anything parses it: the JSON decoder recurses in C, and
+# while a trace runs, Python's recursion limit is the trace's, raised far above the
+# default (`engine.run`), so a body nested 100,000 deep would overflow the C stack.
+MAX_JSON_DEPTH = 64
+NESTED_TOO_DEEPLY = "The request body is JSON nested too deeply to read; send a flat JSON object."
+# A JSON string (skipped whole, escapes and all, closed or not) or a bracket.
+_JSON_TOKENS = re.compile(rb'"(?:[^"\\]+|\\.)*"?|[\[\]{}]')
+
+
+def nests_deeper_than(body: bytes, limit: int) -> bool:
+    """Whether the JSON text `body` opens more than `limit` brackets at once (brackets
+    in strings do not count), found by a scan in C, with no recursion.
+
+    Example: `nests_deeper_than(b'[[1], {"a": "[[["}]', 2)` -> False.
+    """
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    depth = 0
+    for token in _JSON_TOKENS.finditer(body):
+        first = body[token.start()]
+        if first == 0x5B or first == 0x7B:  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif first == 0x5D or first == 0x7D:  # ] }
+            depth -= 1
+    return False
 
 
 class RequestLimitsMiddleware:
@@ -75,6 +104,9 @@ class RequestLimitsMiddleware:
             await response(scope, receive, send)
             return
 
+        if nests_deeper_than(body, MAX_JSON_DEPTH):
+            await error_response(400, NESTED_TOO_DEEPLY)(scope, receive, send)
+            return
         # Kept for the error handlers, which explain a body FastAPI could not parse.
         scope.setdefault("state", {})["body"] = body
         replayed = False

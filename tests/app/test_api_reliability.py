@@ -4,11 +4,13 @@ UTF-8, bodies FastAPI cannot decode, clients that refuse gzip."""
 from __future__ import annotations
 
 import json
+import sys
 
 import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
 
+from backprop_animator.app.request_limits import nests_deeper_than
 from backprop_animator.app.schemas import Trace
 
 pytestmark = pytest.mark.anyio
@@ -84,6 +86,41 @@ async def test_a_body_fastapi_cannot_decode_is_explained_in_the_error_shape(
     error = assert_error_shape(response, 400)
     assert words in str(error["message"])
     await assert_still_serving(client)
+
+
+async def test_a_deeply_nested_body_is_refused_unread_while_a_trace_has_raised_the_limit(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A trace running meanwhile (a thread, the event loop) raises Python's recursion limit
+    # for its own depth (engine.run): the JSON decoder, which recurses in C, then overflowed
+    # the C stack on this body and killed the process (seen once in the suite), so nothing
+    # parses it now: neither FastAPI nor the error handler that explains a body.
+    def parsed(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a body nested this deep was handed to the JSON decoder")
+
+    monkeypatch.setattr(json, "loads", parsed)
+    body = b'{"source": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)  # as `_recursion_room` does for a deep program's trace
+    try:
+        response = await client.post(
+            "/api/trace", content=body, headers={"Content-Type": "application/json"}
+        )
+    finally:
+        sys.setrecursionlimit(saved)
+
+    monkeypatch.undo()
+    error = assert_error_shape(response, 400)
+    assert "nested too deeply" in str(error["message"])
+    await assert_still_serving(client)
+
+
+def test_nesting_is_counted_outside_strings_only() -> None:
+    assert not nests_deeper_than(b'{"source": "' + b"[" * 1_000 + b'"}', 64)
+    assert not nests_deeper_than(b'{"s": "\\"' + b"[" * 100 + b'"}', 2)  # an escaped quote
+    assert nests_deeper_than(b"[" * 65, 64)
+    assert not nests_deeper_than(b"[" * 64 + b"]" * 64 + b"[" * 64, 64)
+    assert nests_deeper_than(b'[{"a": [' * 22, 64)
 
 
 @pytest.mark.parametrize(

@@ -755,8 +755,8 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             if op is not None:
                 obj = obj_expr(f)
-                if type(obj) is PInstance and "grad" in obj.attrs:
-                    before = obj.attrs["grad"]  # what `get_attr` reads, sooner
+                if type(obj) is PInstance and "grad" in obj.reads:
+                    before = obj.reads["grad"]  # what `get_attr` reads, sooner
                 else:
                     before = get_attr(obj, "grad")
                 local, value = term_of(f)
@@ -807,7 +807,7 @@ class Compiler(ExpressionCompiler):
         def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
-                and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
+                and "grad" in obj.reads  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
             ):
                 rule = rec.in_rule

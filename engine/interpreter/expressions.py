@@ -799,7 +799,7 @@ class ExpressionCompiler:
                 variables = f.vars
                 value = variables[local] if local in variables else obj(f)
                 if type(value) is PInstance:
-                    attrs = value.attrs
+                    attrs = value.reads
                     if name in attrs:
                         return attrs[name]
                 try:
@@ -819,7 +819,7 @@ class ExpressionCompiler:
         def run(f: Frame) -> Any:
             value = obj(f)
             if type(value) is PInstance:
-                attrs = value.attrs
+                attrs = value.reads
                 if name in attrs:
                     return attrs[name]
             return slow(value)
@@ -1073,7 +1073,7 @@ class ExpressionCompiler:
                 del values[0]
                 kind = type(obj)
                 if kind is PInstance:
-                    attrs = obj.attrs
+                    attrs = obj.reads
                     # `node._backward()`: the object's own attribute, what `get_attr` reads.
                     target = attrs[method] if method in attrs else get_attr(obj, method)
                 else:

@@ -406,8 +406,12 @@ class Library:
         if len(args) == 2:
             return self.machine.binary("**", args[0], args[1])
         base, exponent, modulus = args
+        if modulus is None:  # CPython's two-argument pow
+            return self.machine.binary("**", base, exponent)
         if not all(type(a) in (int, bool) for a in args):
-            raise ProgramError("pow() with a modulus takes integers", kind="TypeError")
+            if any(type(a) is PInstance for a in args):
+                raise ProgramError("pow() with a modulus takes integers", kind="TypeError")
+            raise ternary_pow_error(args)
         self.state.charge(max(1, int(exponent).bit_length()))
         try:
             return self.state.check_int(pow(base, exponent, modulus))
@@ -1981,3 +1985,18 @@ def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
         ValueError,
     ) as error:  # CPython's words: `complex() arg is a malformed string`
         raise caught_as(f"complex(): {error}", error) from None
+
+
+def ternary_pow_error(args: list[Any]) -> ProgramError:
+    """CPython's error for `pow(a, b, m)` not all integers: each distinct type's `**` is
+    asked in turn (int's declines, float's refuses a modulus, complex's refuses it once
+    both operands are numbers), else no type has it."""
+    numbers = (int, bool, float, complex)
+    for kind in dict.fromkeys(int if type(a) is bool else type(a) for a in args):
+        if kind is float:
+            words = "pow() 3rd argument not allowed unless all arguments are integers"
+            return ProgramError(words, kind="TypeError")
+        if kind is complex and all(type(a) in numbers for a in args[:2]):
+            return ProgramError("complex modulo", kind="ValueError")
+    names = ", ".join(f"'{python_type_name(a)}'" for a in args)
+    return ProgramError(f"unsupported operand type(s) for ** or pow(): {names}", kind="TypeError")

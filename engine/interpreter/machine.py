@@ -43,6 +43,7 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     find_shape,
     is_dunder,
+    reads_of,
     type_union,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -332,6 +333,7 @@ class Machine:
         instance = _bare(PInstance)  # `PInstance(cls)` without its __init__ call
         instance.cls = cls
         instance.attrs = {}
+        instance.reads = reads_of(instance)
         instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:
@@ -438,9 +440,11 @@ class Machine:
     def get_attr(self, obj: Any, name: str) -> Any:
         kind = type(obj)
         if kind is PInstance:
-            attrs = obj.attrs
+            attrs = obj.reads
             if name in attrs:
                 return attrs[name]
+            if attrs is not obj.attrs:
+                return self.shadowed_attr(obj, name)
             return self.class_attr_of(obj, name)
         if kind is Value:
             if name == "data":
@@ -491,6 +495,14 @@ class Machine:
                 kind="AttributeError",
             )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
+
+    def shadowed_attr(self, obj: PInstance, name: str) -> Any:
+        """`get_attr` of an instance whose class has a property: the property first, then
+        the instance's own attribute, then the class's (CPython's order)."""
+        found = obj.cls.lookup(name)
+        if name in obj.attrs and not (type(found) is PProperty and found.data):
+            return obj.attrs[name]
+        return self.class_attr_of(obj, name)
 
     def class_attr_of(self, obj: PInstance, name: str) -> Any:
         """`get_attr` of an instance's attribute that is not its own: its class's."""
@@ -684,6 +696,9 @@ class Machine:
             if obj.builtin:
                 raise immutable_type(name, obj.name)
             obj.namespace[name] = value
+            if type(value) is PProperty:  # its instances made from now on read it first
+                obj.has_properties = True
+                obj.find_properties()
             return
         if kind is TypeObject and (not obj.types or obj.name in _BUILTIN_TYPES):
             raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))

@@ -105,6 +105,7 @@ class PClass:
         "mro",
         "name",
         "namespace",
+        "shadowed",
         "shape",
     )
 
@@ -130,6 +131,8 @@ class PClass:
         self.has_properties = any(
             type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
+        self.shadowed = False
+        self.find_properties()
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
             {
@@ -138,6 +141,16 @@ class PClass:
                 for key in c.namespace
                 if type(self.lookup(key)) is Function and self.lookup(key).abstract
             }
+        )
+
+    def find_properties(self) -> None:
+        """Whether a property (a data descriptor) of the class is found before its
+        instances' own attributes, as CPython finds it (`self.__dict__['x'] = 5` does not
+        hide a property `x`): then its instances' attribute reads go by `Machine.get_attr`
+        (their `reads` is empty), and every other class's read its instances' dict at once."""
+        names = {key for c in self.mro for key, v in c.namespace.items() if type(v) is PProperty}
+        self.shadowed = any(
+            type(found := self.lookup(key)) is PProperty and found.data for key in names
         )
 
     def lookup(self, name: str) -> Any:
@@ -244,12 +257,16 @@ class PInstance:
 
     # `hashed`: what its class's own `__hash__` gave last (set by `Machine.hash_rule`),
     # None when that depended on a string's or an object's identity hash; unset before.
-    __slots__ = ("attrs", "cls", "hashed", "mirror")
+    # `reads`: where attribute reads look first, the instance's own `attrs`, or an empty
+    # dict when its class has a property (`PClass.shadowed`), which own attributes of its
+    # name do not hide: then reads go by `Machine.get_attr`, which asks the class first.
+    __slots__ = ("attrs", "cls", "hashed", "mirror", "reads")
     hashed: int | None
 
     def __init__(self, cls: PClass) -> None:
         self.cls = cls
         self.attrs: dict[str, Any] = {}
+        self.reads = reads_of(self)
         self.mirror: Any = None  # its engine Value when it is a traced graph node
 
     def __hash__(self) -> int:
@@ -263,14 +280,25 @@ class PInstance:
         return rule(self, other)
 
 
-class PProperty:
-    """`@property` (and its `.setter`): a getter, and a setter or None."""
+def reads_of(instance: PInstance) -> dict[str, Any]:
+    """Where `instance`'s attribute reads look first (`PInstance.reads`); never written."""
+    return NO_READS if instance.cls.shadowed else instance.attrs
 
-    __slots__ = ("fget", "fset")
+
+NO_READS: dict[str, Any] = {}
+
+
+class PProperty:
+    """`@property` (and its `.setter`): a getter, and a setter or None; `data`: found
+    before an instance's own attribute of its name (False for `cached_property`, which
+    CPython's instance dict hides)."""
+
+    __slots__ = ("data", "fget", "fset")
 
     def __init__(self, fget: Any, fset: Any = None) -> None:
         self.fget = fget
         self.fset = fset
+        self.data = True
 
 
 class PStaticMethod:

@@ -44,6 +44,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     TypeObject,
+    reads_of,
 )
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 from backprop_animator.engine.interpreter.text import a_type
@@ -343,6 +344,7 @@ class _Copier:
             raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
         twin = PInstance(cls)
         twin.attrs = attrs
+        twin.reads = reads_of(twin)
         return twin
 
     def register(self, twin: PInstance) -> PInstance:
@@ -709,7 +711,9 @@ def functools_module(library: Library) -> PModule:
         def put(a: list[Any], k: dict[str, Any]) -> None:
             a[0].attrs[name] = a[1]
 
-        return PProperty(Builtin(name, get), Builtin(name, put))
+        made = PProperty(Builtin(name, get), Builtin(name, put))
+        made.data = False  # CPython's is no data descriptor: the kept result hides it
+        return made
 
     return PModule(
         "functools",

@@ -487,3 +487,72 @@ def test_hashing_again_after_catching_the_recursion_error_still_ends() -> None:
     )
     with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
         trace_source(source + TAIL)
+
+
+def test_a_property_is_found_before_the_instances_own_attribute_of_its_name() -> None:
+    """A property is a data descriptor: `self.__dict__['x'] = 5` does not hide it, while
+    a plain class attribute, a method or a `cached_property` is hidden."""
+    source = """
+import functools
+class C:
+    def __init__(self):
+        self.__dict__['x'] = 5
+        self.y = 1
+    @property
+    def x(self):
+        return 'prop'
+    @x.setter
+    def x(self, v):
+        self.__dict__['z'] = v
+o = C()
+print(o.x, vars(o))
+vars(o)['x'] = 7
+print(o.x, o.y, getattr(o, 'x'), vars(o))
+o.x = 3
+print(o.x, vars(o))
+class D(C):
+    x = 9
+print(D().x)
+class E:
+    @functools.cached_property
+    def c(self):
+        return 42
+    @property
+    def p(self):
+        return 1
+e = E()
+print(e.c, e.p)
+vars(e)['c'] = 3
+print(e.c)
+class F:
+    def g(self):
+        return 'g'
+    @property
+    def h(self):
+        return lambda: 'h-prop'
+f = F()
+vars(f)['g'] = lambda: 'own-g'
+vars(f)['h'] = lambda: 'own-h'
+print(f.g(), f.h())
+class G:
+    pass
+G.x = property(lambda self: 'late')
+g = G()
+vars(g)['x'] = 1
+print(g.x)
+"""
+    assert_as_cpython(source)
+
+
+POW_WITH_A_MODULUS = [
+    "pow(1+1j, 5, 3)", "pow(2, 3, 1j)", "pow(1j, 2.0, 3)", "pow(True, False, 1j)",
+    "pow(1.0, 2, 3)", "pow(2, 3, 1.5)", "pow(1.5, 1j, 2)", "pow(2, 'a', 1.5)",
+    "pow('a', 2, 3)", "pow(None, 2, 3)", "pow(1j, 'a', 3)", "pow(2, 'a', 1j)",
+    "print(pow(2, 3, None), pow(1j, 2, None), pow(True, 2, 3), pow(2, -1, 5))",
+    "pow(2, -1, 4)", "pow(2, 2, 0)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", POW_WITH_A_MODULUS)
+def test_pow_with_a_modulus_says_what_cpythons_says(statement: str) -> None:
+    assert_as_cpython(caught(statement))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import Builtin
-from backprop_animator.engine.interpreter.runtime import ProgramError, caught_as
+from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, caught_as
 from backprop_animator.engine.interpreter.text import a_type, python_type_name
 
 if TYPE_CHECKING:
@@ -79,9 +79,12 @@ def encode(state: State, text: str, args: list[Any], kwargs: dict[str, Any]) -> 
     encoding, errors = _codec("encode", args, kwargs)
     state.charge(len(text) // 10)
     try:
-        return text.encode(encoding, errors)
+        made = text.encode(encoding, errors)
     except UnicodeEncodeError as error:  # CPython's class and words
         raise caught_as(f"encode(): {error}", error) from None
+    if len(made) > MAX_STR:  # up to four bytes a character (`utf-32`), and a BOM
+        state.check_str(len(made))
+    return made
 
 
 def decode(state: State, data: bytes, args: list[Any], kwargs: dict[str, Any]) -> str:
@@ -141,6 +144,10 @@ def make(state: State, args: list[Any], kwargs: dict[str, Any], items: Any) -> b
         return bytes(int(source))
     if type(source) is bytes:
         return source
+    if type(source) in (float, complex) or source is None:
+        raise ProgramError(
+            f"cannot convert '{python_type_name(source)}' object to bytes", kind="TypeError"
+        )
     values = items(source)
     state.check_str(len(values))
     for value in values:

@@ -620,7 +620,7 @@ class Library:
 
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         value = one(args, kwargs, "reversed")
-        if type(value) in (list, tuple, str, range):
+        if type(value) in (list, tuple, str, range, bytes):
             return reversed(value)
         if type(value) is dict:
             return reversed(list(value))

@@ -849,6 +849,8 @@ class Machine:
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
+        if op == "%" and lt is bytes:
+            return self.texts.bytes_percent(left, right)
         if op == "|" and lt is dict and rt is dict:  # `a | b` of two dicts: a new dict
             state.check_items(len(left) + len(right))
             state.charge(len(left) + len(right))

@@ -114,7 +114,10 @@ class Texts:
             return repr(value)
         if kind is bytes:
             self.state.charge(len(value) // 10)
-            return repr(value)
+            shown = repr(value)  # up to four characters a byte (`\\x00`)
+            if len(shown) > MAX_STR:
+                self.state.check_str(len(shown))
+            return shown
         if kind is Annotation:
             return f"typing.{value.name}"
         return "<object>"
@@ -260,7 +263,52 @@ class Texts:
         self.state.check_str(len(text))
         return text
 
+    def bytes_percent(self, template: bytes, values: Any) -> bytes:
+        """`b'%d' % 5`: Python's own `bytes.__mod__` (CPython's results and words), on
+        plain values only, its widths and precisions and what it could make bounded first."""
+        items = [values]
+        if type(values) is tuple:
+            items = list(values)
+        elif type(values) is dict:
+            items = [*values, *values.values()]
+        made = len(template)
+        for match in _BYTES_PERCENT.finditer(template):
+            if b"*" in match[0]:
+                raise ProgramError("a `*` width in bytes %-formatting is not available here")
+            made += sum(int(n) for n in match.groups()[:2] if n)
+            made += 400 if match[3] in b"eEfFgG" else 0  # a float's digits
+        for item in items:
+            made += _bytes_made(item)
+        if made > 100 * MAX_STR:
+            raise ProgramError(
+                f"this bytes formatting could make {made:,} characters; strings here stay "
+                f"within {MAX_STR:,}"
+            )
+        self.state.charge(made // 100)
+        try:
+            result: bytes = template % values
+        except (TypeError, ValueError, OverflowError) as error:  # CPython's class and words
+            raise ProgramError(str(error), kind=type(error).__name__) from None
+        self.state.check_str(len(result))
+        return result
 
+
+def _bytes_made(item: Any) -> int:
+    """At most how many characters `item` makes formatted into bytes (a string's `%r`
+    escapes included); refused unless a plain value, whose formatting is Python's own."""
+    kind = type(item)
+    if kind not in _BYTES_FORMATTED:
+        raise ProgramError(
+            f"bytes %-formatting takes numbers, strings and bytes here, not {a_type(item)}"
+        )
+    if kind is str or kind is bytes:
+        return 10 * len(item)
+    return item.bit_length() // 3 + 2 if kind is int else 0
+
+
+# Where bytes %-formatting could make many characters: a width or a precision.
+_BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
+_BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
 _PERCENT = re.compile(r"%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrs%])")
 
 

@@ -556,3 +556,39 @@ POW_WITH_A_MODULUS = [
 @pytest.mark.parametrize("statement", POW_WITH_A_MODULUS)
 def test_pow_with_a_modulus_says_what_cpythons_says(statement: str) -> None:
     assert_as_cpython(caught(statement))
+
+
+def test_bytes_percent_formatting_is_cpythons() -> None:
+    source = """
+print(b'%d' % 5, b'%5.2f%%' % 2.5, b'%x|%X|%o|%e|%g|%c|%c' % (255, 255, 8, 1.5, 0.1, 65, b'z'))
+print(b'%s and %b' % (b'ab', b'cd'), b'%r %a' % ('x\\u00e9', 1.5))
+print(b'%(k)d-%(j)s' % {b'k': 1, b'j': b'v'})
+print(b'%-6d|%+d|% d|%06.1f|%#x|%.3s' % (3, 4, 5, 2.25, 255, b'abcdef'))
+print(b'no conversions' % (), b'%d' % True, b'%i' % 3.9, b'%r' % None)
+for t, v in [(b'%s', 'x'), (b'%s', None), (b'%d', 'x'), (b'%c', 300), (b'%x', 2.5), (b'%d %d', 1),
+             (b'%d', (1, 2)), (b'%z', 1), (b'%(a)s', 1), (b'%d', {}), (b'%s', 3)]:
+    try:
+        print(t % v)
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)
+
+
+def test_bytes_of_a_number_and_reversed_bytes_are_cpythons() -> None:
+    source = """
+tries = [lambda: bytes(2.5), lambda: list(reversed(b'ab')), lambda: bytes(None), lambda: bytes(1j),
+         lambda: bytes('ab'), lambda: bytes([1, 2]), lambda: bytes(3), lambda: bytes(-1),
+         lambda: bytes([300]), lambda: bytes(['a']), lambda: bytes(True), lambda: bytes(range(3)),
+         lambda: bytes(2.5, 'x'), lambda: [b for b in reversed(b'xyz')],
+         lambda: list(reversed(b''))]
+for t in tries:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
+s = 'ab' * 1000
+print(len(s.encode('utf-16')), len(s.encode('utf-32')), len(str(bytes(2000))))
+print(str(b'\\x00\\x01'), repr(b"it's"), len(bytes(s, 'utf-32')), len(('\\u00e9' * 3000).encode()))
+"""
+    assert_as_cpython(source)

@@ -107,6 +107,8 @@ ESCAPES = [
     ("x = (y := print)\nz = y.__self__\n", "dunder"),
     ("s = b'bytes' * 10**8\n", "strings here stay within"),  # bytes are bounded as strings
     ("s = f'{1j:>1000000000}'\n", "format width"),  # complex numbers are two floats
+    ("class A:\n    pass\ns = b'%r' % [A()]\n", "takes numbers, strings and bytes here"),
+    ("class A:\n    pass\ns = b'%r' % {1: A()}\n", "takes numbers, strings and bytes here"),
 ]
 
 
@@ -133,6 +135,16 @@ EXHAUSTION = [
     ("s = f'{1:>1000000000}'\n", "format width 1,000,000,000", 1),
     ("s = f'{1.5:.1000000f}'\n", "precision", 1),
     ("s = '%1000000000d' % 1\n", "format width", 1),
+    ("s = b'%1000000000d' % 1\n", "bytes formatting could make", 1),
+    ("s = b'%.1000000000f' % 1.0\n", "bytes formatting could make", 1),
+    ("s = b'%s' * 2000 % ((b'a' * 5000,) * 2000)\n", "bytes formatting could make", 1),
+    ("s = b'%5000s%5000s%5000s' % (b'a', b'b', b'c')\n", "strings here stay within 10,000", 1),
+    # what grows a string into more bytes, or bytes into more characters, is bounded too
+    ("s = ('a' * 3000).encode('utf-32')\n", "strings here stay within 10,000", 1),
+    ("s = bytes('a' * 5000, 'utf-16')\n", "strings here stay within 10,000", 1),
+    ("s = ('\\U0001f600' * 3000).encode()\n", "strings here stay within 10,000", 1),
+    ("s = str(bytes(3000))\n", "strings here stay within 10,000", 1),
+    ("s = f'{bytes(9000)}'\n", "strings here stay within 10,000", 1),
     ("import math\ns = math.factorial(10**6)\n", "more than 4,096 bits", 2),
     ("s = 10**10**10\n", "more than 4,096 bits", 1),
     ("s = 2**4000 * 2**4000\nprint(s)\n", "within 4,096 bits", 1),

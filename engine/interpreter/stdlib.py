@@ -518,7 +518,12 @@ def logging_module(state: State) -> PModule:
                 "Logger.getEffectiveLevel", lambda args, kwargs: effective(name)
             )
             members["isEnabledFor"] = Builtin("Logger.isEnabledFor", is_enabled_for)
-            loggers[name] = PModule(name, members)
+            if name != "root":
+                members["parent"] = _nearest_ancestor(state, loggers, name, logger("root"))
+            else:
+                members["parent"] = None
+            made = loggers[name] = PModule(name, members)
+            _adopt(state, loggers, made)
         return loggers[name]
 
     def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
@@ -549,6 +554,29 @@ def logging_module(state: State) -> PModule:
     members["getLogger"] = Builtin("logging.getLogger", get_logger)
     members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
     return PModule("logging", members)
+
+
+def _nearest_ancestor(
+    state: State, loggers: dict[str, PModule], name: str, root: PModule
+) -> PModule:
+    """The logger of `name`'s nearest dotted ancestor that has one, else the root (a step
+    per cut of the name looked at, as `effective` charges)."""
+    end = name.rfind(".")
+    while end > 0 and name[:end] not in loggers:
+        state.charge(1 + end // ITEMS_PER_STEP)
+        end = name.rfind(".", 0, end)
+    return loggers[name[:end]] if end > 0 else root
+
+
+def _adopt(state: State, loggers: dict[str, PModule], made: PModule) -> None:
+    """CPython's `_fixupChildren`: the loggers below a new one whose parent was above it
+    have it as their parent now (a step per ten loggers looked at)."""
+    state.charge(len(loggers) // ITEMS_PER_STEP)
+    below, root = made.name + ".", loggers["root"]
+    for other in loggers.values():
+        parent = other.members["parent"]
+        if other.name.startswith(below) and (parent is root or len(parent.name) < len(made.name)):
+            other.members["parent"] = made
 
 
 def typing_module(library: Library) -> PModule:

@@ -592,3 +592,24 @@ print(len(s.encode('utf-16')), len(s.encode('utf-32')), len(str(bytes(2000))))
 print(str(b'\\x00\\x01'), repr(b"it's"), len(bytes(s, 'utf-32')), len(('\\u00e9' * 3000).encode()))
 """
     assert_as_cpython(source)
+
+
+def test_a_logger_has_cpythons_parent() -> None:
+    """The nearest dotted ancestor that is a logger, the root at the top; a logger made
+    later between the two becomes the parent, as CPython's `_fixupChildren` does."""
+    source = """
+import logging
+ab = logging.getLogger('a.b')
+print(ab.parent, ab.parent.parent, ab.name, ab.level)
+abcd = logging.getLogger('a.b.c.d')
+print(abcd.parent)
+a = logging.getLogger('a')
+print(ab.parent, abcd.parent, a.parent, a.parent.parent)
+abc = logging.getLogger('a.b.c')
+print(abcd.parent, abc.parent, logging.getLogger().parent, logging.getLogger('root').parent)
+print(logging.getLogger('a.bb').parent, logging.getLogger('x..y').parent)
+"""
+    assert_as_cpython(source)
+    many = "import logging\nfor i in range(10**6):\n    logging.getLogger('n' + str(i))\n"
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(many + TAIL)

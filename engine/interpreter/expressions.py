@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.machine import FORWARD_DUNDERS, RETURN, Machine
+from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_DUNDERS
 from backprop_animator.engine.interpreter.objects import (
     RULE_NAMES,
     Builtin,
@@ -131,6 +132,9 @@ METHOD_DUNDERS = frozenset(
         "contains", "iter", "next", "bool", "float", "int",
     )
 )  # fmt: skip
+# A number's own too (`(2).__round__()`, number_dunders.py): `Machine.get_attr` finds
+# them on a plain number, a program's class that defines them, and nowhere else.
+METHOD_DUNDERS |= NUMBER_DUNDERS
 
 
 def is_rule(obj: PInstance, method: str) -> bool:

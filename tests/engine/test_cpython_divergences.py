@@ -613,3 +613,33 @@ print(logging.getLogger('a.bb').parent, logging.getLogger('x..y').parent)
     many = "import logging\nfor i in range(10**6):\n    logging.getLogger('n' + str(i))\n"
     with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
         trace_source(many + TAIL)
+
+
+def test_a_numbers_own_dunders_are_called_anywhere_as_in_cpython() -> None:
+    source = """
+class A:
+    def __floor__(self):
+        return 'floor'
+class B:
+    pass
+class V:
+    def __init__(self, d):
+        self.data = d
+x = V(2.5)
+print((2).__round__(), (3.5).__floor__(), x.data.__add__(1), (7).__mod__(3), (2.0).__radd__(1))
+tries = [lambda: (3.5).__ceil__(), lambda: (-3.5).__trunc__(), lambda: (7).__divmod__(2),
+         lambda: (7.5).__rdivmod__(2), lambda: (6).__and__(3), lambda: (6).__rxor__(3),
+         lambda: (6).__lshift__(2), lambda: (5).__invert__(), lambda: (5).__index__(),
+         lambda: True.__and__(1), lambda: (2.5).__and__(1), lambda: (1).__rshift__(1.5),
+         lambda: A().__floor__(), lambda: B().__floor__(), lambda: 'a'.__round__(),
+         lambda: [1].__index__, lambda: (2.5).__round__(1), lambda: (25).__round__(-1),
+         lambda: (1.0).__index__(), lambda: float('inf').__floor__(), lambda: (2).__round__(1, 2),
+         lambda: (2).__pow__(3, 5), lambda: (2).__rpow__(3), lambda: int.__round__(3),
+         lambda: float.__floor__(2.5)]
+for t in tries:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)

@@ -55,6 +55,8 @@ ESCAPES = [
     ("y = (1.0).__add__.__self__\n", "dunder"),
     ("class A:\n    def f(self):\n        return (1.0).__add__.__self__\nA().f()\n", "'__self__'"),
     ("y = 'a'.__add__\n", "no attribute '__add__'"),
+    ("y = (2).__round__.__self__\n", "dunder"),
+    ("y = 'a'.__mod__\n", "no attribute '__mod__'"),
     ("def f():\n    pass\ny = f.__call__\n", "no attribute '__call__'"),
     ("import math\ny = math.__call__\n", "no attribute '__call__'"),
     ("def g():\n    yield 1\ny = g().__next__\n", "no attribute '__next__'"),

@@ -1372,6 +1372,7 @@ class Compiler(ExpressionCompiler):
         store = self.store_name(node.name, scope, False)
         name = node.name
         in_class = scope.kind == "class"
+        doc = ast.get_docstring(node, clean=False)  # its `__dict__`'s `__doc__`
 
         def run(f: Frame) -> None:
             base_classes = []
@@ -1388,6 +1389,7 @@ class Compiler(ExpressionCompiler):
                 cls = PClass(name, tuple(base_classes), namespace)
             except TypeError as error:
                 raise ProgramError(str(error)) from None
+            cls.doc = doc
             cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):

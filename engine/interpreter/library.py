@@ -14,7 +14,7 @@ import math
 import random
 import string
 from collections.abc import Callable, Iterator
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter import binary, sets
@@ -107,6 +107,7 @@ class Library:
         )
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
         machine.methods[bytes] = binary.methods(machine.state)
+        machine.methods[MappingProxyType] = self.class_dict_methods()
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -515,7 +516,7 @@ class Library:
 
     def len_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = one(args, kwargs, "len")
-        if type(value) in (list, tuple, dict, str, range, bytes) or type(value) is PSet:
+        if type(value) in (list, tuple, dict, str, range, bytes) or type(value) in SIZED:
             return len(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__len__")
@@ -867,6 +868,8 @@ class Library:
             raise ProgramError("dict() takes at most one positional argument")
         if args:
             source = args[0]
+            if type(source) is MappingProxyType:  # `dict(C.__dict__)`
+                source = source.copy()
             if type(source) is dict:
                 self.state.charge(len(source) // ITEMS_PER_STEP)
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
@@ -1081,6 +1084,20 @@ class Library:
             return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
 
         return method
+
+    def class_dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        """`C.__dict__.keys()`, `.items()`, `.values()`, `.get()`, `.copy()`: a dict's, on
+        a copy of the view (`objects.class_dict`)."""
+        table, state = self.machine.methods[dict], self.state
+
+        def on_copy(method: Callable[[Any], Builtin]) -> Callable[[Any], Builtin]:
+            def bind(obj: Any) -> Builtin:
+                state.charge(len(obj) // ITEMS_PER_STEP)
+                return method(obj.copy())
+
+            return bind
+
+        return {name: on_copy(table[name]) for name in ("keys", "values", "items", "get", "copy")}
 
     def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state

@@ -15,7 +15,7 @@ import math
 import operator
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
@@ -72,13 +72,13 @@ if TYPE_CHECKING:
     from backprop_animator.engine.trace.recorder import Recorder
 
 NUMBERS = frozenset({int, float, bool})
-SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range, bytes})
+SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range, bytes, MappingProxyType})
 # Keys whose hash CPython computes in constant time (a string caches its hash; nodes and
 # the program's instances hash by identity).
 SIMPLE_KEYS: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, type(None), Value, PInstance}
 )
-UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet})
+UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 GENERIC_BASES = frozenset({"Generic", "Protocol"})  # typing's classes a program subscripts
 
@@ -851,6 +851,8 @@ class Machine:
             return self.texts.percent(left, right)
         if op == "%" and lt is bytes:
             return self.texts.bytes_percent(left, right)
+        if op == "|" and {lt, rt} == {dict, MappingProxyType}:  # `C.__dict__ | {...}`
+            return self.sequences(op, dict(left), dict(right))  # (a view's items: a copy)
         if op == "|" and lt is dict and rt is dict:  # `a | b` of two dicts: a new dict
             state.check_items(len(left) + len(right))
             state.charge(len(left) + len(right))
@@ -995,7 +997,7 @@ class Machine:
             result = self.call_dunder(container, "__contains__", item)
             if result is not NO_METHOD:
                 return self.truthy(result)
-        if kind is dict or kind is PSet:
+        if kind is dict or kind is PSet or kind is MappingProxyType:
             # A hash table: the key's hash and one comparison, whatever the length.
             self.key(item)
             try:
@@ -1109,6 +1111,9 @@ class Machine:
             result = self.call_dunder(obj, "__getitem__", key)
             if result is not NO_METHOD:
                 return result
+        elif kind is MappingProxyType:  # `C.__dict__['f']`: a dict's, on a copy of the view
+            self.state.charge(len(obj) // ITEMS_PER_STEP)
+            return self.get_item(obj.copy(), key)
         elif kind is dict:
             self.key(key)
             try:
@@ -1271,6 +1276,7 @@ PYTHON_TYPES: dict[type, type] = {
     for kind in (int, float, bool, complex, str, bytes, list, tuple, dict, range, type(None))
 }
 PYTHON_TYPES[PSet] = set
+PYTHON_TYPES[MappingProxyType] = MappingProxyType
 
 
 def bad_index(obj: Any, key: Any) -> ProgramError:

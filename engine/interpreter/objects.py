@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
+from types import MappingProxyType
 from typing import Any
 
 
@@ -97,6 +98,7 @@ class PClass:
     __slots__ = (
         "abstract",
         "builtin",
+        "doc",
         "eq_rule",
         "equipped",
         "has_properties",
@@ -126,6 +128,7 @@ class PClass:
         # One of Python's own classes (`object`, the exceptions): its attributes cannot be
         # set, as CPython's immutable types' cannot.
         self.builtin = False
+        self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
@@ -572,6 +575,24 @@ class _Probe(PInstance):
 
     def __eq__(self, other: object) -> bool:
         return other is self.entry.item
+
+
+def class_dict(cls: PClass) -> MappingProxyType[str, Any]:
+    """`C.__dict__` of a program's class: a read-only view of its own attributes, keys in
+    CPython's order (`__module__`, the docstring, the body's names, then `__dict__` and
+    `__weakref__` where no base gave them, `__doc__` last when there is no docstring);
+    values the program's own objects (the interpreter's own entries left out; `__dict__`
+    and `__weakref__`, CPython's descriptors, placeholders it cannot use)."""
+    own: dict[str, Any] = {"__module__": "__main__"}
+    if cls.doc is not None:
+        own["__doc__"] = cls.doc
+    own.update((k, v) for k, v in cls.namespace.items() if k.isidentifier() and k != FROZEN)
+    above = [c for c in cls.mro[1:] if not (c.builtin and c.name == "object")]
+    for slot in ("__dict__", "__weakref__"):
+        if not above or (slot == "__weakref__" and all(c.builtin for c in above)):
+            own[slot] = Inert(f"attribute '{slot}' of '{cls.name}' objects")
+    own.setdefault("__doc__", None)
+    return MappingProxyType(own)
 
 
 def stored_hash(item: Any) -> int | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
@@ -58,6 +58,8 @@ class Texts:
             text = self.call_dunder(value, "__str__")
             if text is not NO_METHOD:
                 return self._must_be_str(text, "__str__")
+        if type(value) is MappingProxyType:  # a class's `__dict__` prints as its dict
+            return self.to_repr(value.copy())
         return self.to_repr(value)
 
     def to_repr(self, value: Any, seen: set[int] | None = None) -> str:
@@ -112,6 +114,8 @@ class Texts:
             return f"<{value.name}, not available here>"
         if kind is range or kind is complex:
             return repr(value)
+        if kind is MappingProxyType:  # a class's `__dict__` (`objects.class_dict`)
+            return f"mappingproxy({self.to_repr(value.copy(), seen)})"
         if kind is bytes:
             self.state.charge(len(value) // 10)
             shown = repr(value)  # up to four characters a byte (`\\x00`)
@@ -343,6 +347,8 @@ def python_type_name(value: Any) -> str:
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
         return "method"
+    if type(value) is MappingProxyType:
+        return "mappingproxy"
     return type_name(value)
 
 
@@ -394,6 +400,7 @@ _CPYTHON_NAMED: dict[type, str] = {
     enumerate: "enumerate",
     map: "map",
     filter: "filter",
+    MappingProxyType: "mappingproxy",
 }
 
 

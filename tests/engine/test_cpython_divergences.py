@@ -643,3 +643,45 @@ for t in tries:
         print(type(e).__name__, e)
 """
     assert_as_cpython(source)
+
+
+def test_a_class_dict_is_a_read_only_view_of_its_own_attributes() -> None:
+    """`type(x).__dict__` of a program's class, in CPython's order (its printing names
+    function addresses, so only its keys, lookups and length are compared)."""
+    source = """
+class A:
+    def __init__(self):
+        self.v = 1
+    def f(self):
+        return 'f'
+    @property
+    def p(self):
+        return 2
+    n = 3
+class B(A):
+    \"\"\"B's doc.\"\"\"
+    def g(self):
+        return 'g'
+class E(Exception):
+    pass
+x = A()
+d = type(x).__dict__
+print(list(d), len(d), 'f' in d, 'v' in d, d['n'], d['__module__'], d['__doc__'])
+print(list(B.__dict__.keys()), B.__dict__['__doc__'], 'f' in B.__dict__, list(E.__dict__))
+print(d['f'](x), d.get('n'), d.get('zz', 'no'), [k for k, v in B.__dict__.items()])
+print(type(d).__name__)
+print(sorted(k for k in d if not k.startswith('__')), bool(d), list(d.values())[-1])
+print(dict(d) == {**d}, (d | {'q': 1})['q'], d['f'] is A.f, type(B()).__dict__['g'](B()))
+for bad in [lambda: d['zz'], lambda: d.update({}), lambda: hash(d)]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
+try:
+    d['q'] = 1
+except TypeError as e:
+    print(e)
+A.late = 5
+print('late' in type(x).__dict__, x.__dict__, vars(x) is x.__dict__)
+"""
+    assert_as_cpython(source)

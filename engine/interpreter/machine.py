@@ -24,6 +24,7 @@ from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
     MISSING,
+    NO_READS,
     Annotation,
     BoundMethod,
     Builtin,
@@ -43,7 +44,6 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     find_shape,
     is_dunder,
-    reads_of,
     type_union,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -332,8 +332,8 @@ class Machine:
             self.equip(cls)
         instance = _bare(PInstance)  # `PInstance(cls)` without its __init__ call
         instance.cls = cls
-        instance.attrs = {}
-        instance.reads = reads_of(instance)
+        attrs = instance.attrs = {}
+        instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:

@@ -822,7 +822,10 @@ class Machine:
     def reflected(self, op: str, left: Any, right: Any) -> Any:
         """`dunder_binary` once the left operand's own method did not answer: the right
         operand's reflected method, else the error. As in CPython, not when both are of
-        one class: `B(1) + B(2)` whose `__add__` answers NotImplemented is a TypeError."""
+        one class: `B(1) + B(2)` whose `__add__` answers NotImplemented is a TypeError.
+        A string's or bytes' `%` formats the object first (no `__rmod__`), as CPython's."""
+        if op == "%" and (type(left) is str or type(left) is bytes):
+            return self.sequences(op, left, right)
         if (
             type(right) is PInstance
             and op in _REFLECTED

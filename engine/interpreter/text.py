@@ -299,7 +299,17 @@ class Texts:
 
 def _bytes_made(item: Any) -> int:
     """At most how many characters `item` makes formatted into bytes (a string's `%r`
-    escapes included); refused unless a plain value, whose formatting is Python's own."""
+    escapes included); refused unless a plain value, or a list, tuple or dict of plain
+    values (whose `%r` is Python's own, as CPython's)."""
+    kind = type(item)
+    if kind in (list, tuple):
+        return 2 + sum(_plain_made(one) + 2 for one in item)
+    if kind is dict:
+        return 2 + sum(_plain_made(k) + _plain_made(v) + 4 for k, v in item.items())
+    return _plain_made(item)
+
+
+def _plain_made(item: Any) -> int:
     kind = type(item)
     if kind not in _BYTES_FORMATTED:
         raise ProgramError(
@@ -307,7 +317,7 @@ def _bytes_made(item: Any) -> int:
         )
     if kind is str or kind is bytes:
         return 10 * len(item)
-    return item.bit_length() // 3 + 2 if kind is int else 0
+    return item.bit_length() // 3 + 2 if kind is int else 30  # a float's or complex's repr
 
 
 # Where bytes %-formatting could make many characters: a width or a precision.

@@ -566,11 +566,18 @@ print(b'%(k)d-%(j)s' % {b'k': 1, b'j': b'v'})
 print(b'%-6d|%+d|% d|%06.1f|%#x|%.3s' % (3, 4, 5, 2.25, 255, b'abcdef'))
 print(b'no conversions' % (), b'%d' % True, b'%i' % 3.9, b'%r' % None)
 for t, v in [(b'%s', 'x'), (b'%s', None), (b'%d', 'x'), (b'%c', 300), (b'%x', 2.5), (b'%d %d', 1),
-             (b'%d', (1, 2)), (b'%z', 1), (b'%(a)s', 1), (b'%d', {}), (b'%s', 3)]:
+             (b'%d', (1, 2)), (b'%z', 1), (b'%(a)s', 1), (b'%d', {}), (b'%s', 3), (b'%s', [1]),
+             (b'%s', {1: 2}), (b'%r|%a', ([1, 'é', b'x', None, 2.5], {1: 'a'}))]:
     try:
         print(t % v)
     except Exception as e:
         print(type(e).__name__, e)
+class A:
+    def __rmod__(self, other):
+        return 'rmod'
+    def __repr__(self):
+        return 'A!'
+print('%s' % A(), '%r and %s' % (A(), [1]))  # a string's own % first: no __rmod__
 """
     assert_as_cpython(source)
 

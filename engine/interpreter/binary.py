@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from backprop_animator.engine.interpreter.objects import Builtin
+from backprop_animator.engine.interpreter.objects import (
+    MISSING,
+    BoundMethod,
+    Builtin,
+    Function,
+    PClass,
+    PInstance,
+    PModule,
+)
 from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, caught_as
 from backprop_animator.engine.interpreter.text import a_type, python_type_name
 
@@ -144,7 +152,7 @@ def make(state: State, args: list[Any], kwargs: dict[str, Any], items: Any) -> b
         return bytes(int(source))
     if type(source) is bytes:
         return source
-    if type(source) in (float, complex) or source is None:
+    if _cannot_convert(source):
         raise ProgramError(
             f"cannot convert '{python_type_name(source)}' object to bytes", kind="TypeError"
         )
@@ -159,3 +167,16 @@ def make(state: State, args: list[Any], kwargs: dict[str, Any], items: Any) -> b
         if not 0 <= value < 256:
             raise ProgramError("bytes must be in range(0, 256)", kind="ValueError")
     return bytes(values)
+
+
+def _cannot_convert(source: Any) -> bool:
+    """Whether `bytes(source)` is CPython's 'cannot convert' TypeError: a value neither
+    iterable nor an integer (a number, None, a function, a class, an object of a class
+    with none of `__iter__`, `__getitem__`, `__bytes__` and `__index__`)."""
+    kind = type(source)
+    if kind is PInstance:
+        hooks = ("__iter__", "__getitem__", "__bytes__", "__index__")
+        return all(source.cls.lookup(name) is MISSING for name in hooks)
+    return kind in (float, complex, Function, BoundMethod, PClass, PModule) or (
+        source is None or isinstance(source, Builtin)
+    )

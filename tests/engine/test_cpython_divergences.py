@@ -584,6 +584,20 @@ print('%s' % A(), '%r and %s' % (A(), [1]))  # a string's own % first: no __rmod
 
 def test_bytes_of_a_number_and_reversed_bytes_are_cpythons() -> None:
     source = """
+import math
+class A:
+    pass
+class B:
+    def __iter__(self):
+        return iter([65, 66])
+def f():
+    pass
+for t in [lambda: bytes(A()), lambda: bytes(B()), lambda: bytes(f), lambda: bytes(len),
+          lambda: bytes(A), lambda: bytes(math), lambda: bytes(int)]:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
 tries = [lambda: bytes(2.5), lambda: list(reversed(b'ab')), lambda: bytes(None), lambda: bytes(1j),
          lambda: bytes('ab'), lambda: bytes([1, 2]), lambda: bytes(3), lambda: bytes(-1),
          lambda: bytes([300]), lambda: bytes(['a']), lambda: bytes(True), lambda: bytes(range(3)),

@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.machine import FORWARD_DUNDERS, RETURN, Machine
+from backprop_animator.engine.interpreter.machine import (
+    FORWARD_DUNDERS,
+    PYTHON_TYPES,
+    RETURN,
+    Machine,
+)
 from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_DUNDERS
 from backprop_animator.engine.interpreter.objects import (
     RULE_NAMES,
@@ -41,7 +46,7 @@ from backprop_animator.engine.interpreter.runtime import (
     SMALL_INT,
     ProgramError,
 )
-from backprop_animator.engine.interpreter.text import Texts, a_type
+from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
 from backprop_animator.engine.limits import too_deep
 from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
@@ -140,7 +145,13 @@ METHOD_DUNDERS |= NUMBER_DUNDERS
 
 
 def no_dict(value: Any) -> ProgramError:
-    """The refusal of `.__dict__` where only the program's classes and objects have one."""
+    """The refusal of `.__dict__` where only the program's classes and objects have one
+    (CPython's AttributeError where CPython has none either: `(1).__dict__`)."""
+    if type(value) in PYTHON_TYPES:
+        return ProgramError(
+            f"'{python_type_name(value)}' object has no attribute '__dict__'",
+            kind="AttributeError",
+        )
     if isinstance(value, TypeObject) or type(value) is PClass:
         what = f"the built-in type '{value.name}'"
     else:

@@ -182,6 +182,8 @@ class Machine:
                 return self.call_function(method.function, [func.cls, *args], kwargs)
             if type(method) is PStaticMethod:
                 return self.call_function(method.function, args, kwargs)
+        if kind is PStaticMethod:  # read off a class's `__dict__`: callable, as CPython's
+            return self.call(func.function, args, kwargs)
         if kind is Inert:
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         raise ProgramError(f"{a_type(func)} cannot be called")

@@ -20,9 +20,12 @@ from backprop_animator.engine.interpreter.objects import (
     Function,
     Inert,
     PClass,
+    PClassMethod,
     PInstance,
     PModule,
+    PProperty,
     PSet,
+    PStaticMethod,
     TypeObject,
 )
 from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, State
@@ -124,6 +127,11 @@ class Texts:
             return shown
         if kind is Annotation:
             return f"typing.{value.name}"
+        if kind is PStaticMethod or kind is PClassMethod:  # read off a class's `__dict__`
+            wrapper = "staticmethod" if kind is PStaticMethod else "classmethod"
+            return f"<{wrapper}({self.to_repr(value.function, seen)})>"
+        if kind is PProperty:
+            return "<property object>"
         return "<object>"
 
     def _container(self, value: Any, seen: set[int]) -> str:
@@ -357,9 +365,17 @@ def python_type_name(value: Any) -> str:
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
         return "method"
-    if type(value) is MappingProxyType:
-        return "mappingproxy"
+    if type(value) in _WRAPPERS:  # a class's `__dict__` holds them
+        return _WRAPPERS[type(value)]
     return type_name(value)
+
+
+_WRAPPERS: dict[type, str] = {
+    MappingProxyType: "mappingproxy",
+    PProperty: "property",
+    PStaticMethod: "staticmethod",
+    PClassMethod: "classmethod",
+}
 
 
 def type_name(value: Any) -> str:

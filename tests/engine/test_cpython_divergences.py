@@ -704,5 +704,14 @@ except TypeError as e:
     print(e)
 A.late = 5
 print('late' in type(x).__dict__, x.__dict__, vars(x) is x.__dict__)
+class C:
+    @staticmethod
+    def s():
+        return 's'
+    @classmethod
+    def c(cls):
+        return cls.__name__
+print(C.__dict__['s'](), [type(v).__name__ for v in A.__dict__.values()][1:4])
+print(type(C.__dict__['c']).__name__)
 """
     assert_as_cpython(source)

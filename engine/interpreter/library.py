@@ -47,6 +47,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     TypeObject,
+    class_dict,
     is_dunder,
     ordered_by_hash,
 )
@@ -318,7 +319,7 @@ class Library:
             raise
         return True
 
-    def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`vars(obj)`: an instance's own attributes, the live dict as in CPython; only
         for the program's own objects (no argument: refused, there is no frame to see)."""
         if kwargs or len(args) != 1:
@@ -326,6 +327,9 @@ class Library:
         value = args[0]
         if type(value) is PInstance:
             return value.attrs
+        if type(value) is PClass and not value.builtin:  # `vars(C)`: `C.__dict__`
+            self.state.charge(len(value.namespace) // ITEMS_PER_STEP)
+            return class_dict(value)
         raise ProgramError(
             f"vars() argument must be one of the program's objects, not {a_type(value)}",
             kind="TypeError",

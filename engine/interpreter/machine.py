@@ -184,7 +184,7 @@ class Machine:
                 return self.call_function(method.function, args, kwargs)
         if kind is PStaticMethod:  # read off a class's `__dict__`: callable, as CPython's
             return self.call(func.function, args, kwargs)
-        if kind is Inert:
+        if isinstance(func, Inert):
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         raise ProgramError(f"{a_type(func)} cannot be called")
 

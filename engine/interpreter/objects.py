@@ -399,6 +399,19 @@ class Inert:
         self.name = name
 
 
+class Placeholder(Inert):
+    """CPython's `__dict__` and `__weakref__` descriptors in a class's `__dict__`: named,
+    equal to another of the same name (two views of one class compare equal), unusable."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Placeholder and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"
 
@@ -590,7 +603,7 @@ def class_dict(cls: PClass) -> MappingProxyType[str, Any]:
     above = [c for c in cls.mro[1:] if not (c.builtin and c.name == "object")]
     for slot in ("__dict__", "__weakref__"):
         if not above or (slot == "__weakref__" and all(c.builtin for c in above)):
-            own[slot] = Inert(f"attribute '{slot}' of '{cls.name}' objects")
+            own[slot] = Placeholder(f"attribute '{slot}' of '{cls.name}' objects")
     own.setdefault("__doc__", None)
     return MappingProxyType(own)
 

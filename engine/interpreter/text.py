@@ -113,7 +113,7 @@ class Texts:
                 kind_name = "RootLogger" if value.name == "root" else "Logger"
                 return f"<{kind_name} {value.name} ({name})>"
             return f"<module '{value.name}'>"
-        if kind is Inert:
+        if isinstance(value, Inert):
             return f"<{value.name}, not available here>"
         if kind is range or kind is complex:
             return repr(value)

@@ -713,5 +713,6 @@ class C:
         return cls.__name__
 print(C.__dict__['s'](), [type(v).__name__ for v in A.__dict__.values()][1:4])
 print(type(C.__dict__['c']).__name__)
+print(list(vars(A)) == list(A.__dict__), vars(A) == A.__dict__, vars(A)['f'] is A.f)
 """
     assert_as_cpython(source)

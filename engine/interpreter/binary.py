@@ -14,8 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from backprop_animator.engine.interpreter.objects import Builtin
-from backprop_animator.engine.interpreter.runtime import ProgramError, caught_as
+from backprop_animator.engine.interpreter.objects import (
+    MISSING,
+    BoundMethod,
+    Builtin,
+    Function,
+    PClass,
+    PInstance,
+    PModule,
+)
+from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, caught_as
 from backprop_animator.engine.interpreter.text import a_type, python_type_name
 
 if TYPE_CHECKING:
@@ -79,9 +87,12 @@ def encode(state: State, text: str, args: list[Any], kwargs: dict[str, Any]) -> 
     encoding, errors = _codec("encode", args, kwargs)
     state.charge(len(text) // 10)
     try:
-        return text.encode(encoding, errors)
+        made = text.encode(encoding, errors)
     except UnicodeEncodeError as error:  # CPython's class and words
         raise caught_as(f"encode(): {error}", error) from None
+    if len(made) > MAX_STR:  # up to four bytes a character (`utf-32`), and a BOM
+        state.check_str(len(made))
+    return made
 
 
 def decode(state: State, data: bytes, args: list[Any], kwargs: dict[str, Any]) -> str:
@@ -141,6 +152,10 @@ def make(state: State, args: list[Any], kwargs: dict[str, Any], items: Any) -> b
         return bytes(int(source))
     if type(source) is bytes:
         return source
+    if _cannot_convert(source):
+        raise ProgramError(
+            f"cannot convert '{python_type_name(source)}' object to bytes", kind="TypeError"
+        )
     values = items(source)
     state.check_str(len(values))
     for value in values:
@@ -152,3 +167,16 @@ def make(state: State, args: list[Any], kwargs: dict[str, Any], items: Any) -> b
         if not 0 <= value < 256:
             raise ProgramError("bytes must be in range(0, 256)", kind="ValueError")
     return bytes(values)
+
+
+def _cannot_convert(source: Any) -> bool:
+    """Whether `bytes(source)` is CPython's 'cannot convert' TypeError: a value neither
+    iterable nor an integer (a number, None, a function, a class, an object of a class
+    with none of `__iter__`, `__getitem__`, `__bytes__` and `__index__`)."""
+    kind = type(source)
+    if kind is PInstance:
+        hooks = ("__iter__", "__getitem__", "__bytes__", "__index__")
+        return all(source.cls.lookup(name) is MISSING for name in hooks)
+    return kind in (float, complex, Function, BoundMethod, PClass, PModule) or (
+        source is None or isinstance(source, Builtin)
+    )

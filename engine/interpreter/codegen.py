@@ -131,7 +131,7 @@ def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
     n, a, o, d = src.name(local, "N"), src.name(attr, "A"), src.temp(), src.temp()
     return (
         f"({d}[{a}] if type({o} := (V[{n}] if {n} in V else None)) is PInstance"
-        f" and {a} in ({d} := {o}.attrs) else {src.name(code, 'E')}(f))"
+        f" and {a} in ({d} := {o}.reads) else {src.name(code, 'E')}(f))"
     )
 
 
@@ -158,7 +158,7 @@ def _attr(src: Source, code: Any, shape: Shape, depth: int) -> str:
     a, o, d = src.name(attr, "A"), src.temp(), src.temp()
     return (
         f"({d}[{a}] if type({o} := {src.expr(obj, depth)}) is PInstance"
-        f" and {a} in ({d} := {o}.attrs) else {src.name(slow, 'L')}({o}))"
+        f" and {a} in ({d} := {o}.reads) else {src.name(slow, 'L')}({o}))"
     )
 
 
@@ -356,8 +356,8 @@ def _grad(src: Source, shape: Shape) -> list[str]:
     get, op, add = src.name(get_attr, "F"), src.name(binary, "B"), src.name(combine, "K")
     lines = [
         f"o = {src.expr(obj)}",
-        'if type(o) is PInstance and "grad" in o.attrs:',
-        '    b = o.attrs["grad"]',
+        'if type(o) is PInstance and "grad" in o.reads:',
+        '    b = o.reads["grad"]',
         "else:",
         f'    b = {get}(o, "grad")',
         *_term(src, term_of, op),

@@ -758,8 +758,8 @@ class Compiler(ExpressionCompiler):
         def run(f: Frame) -> None:
             if op is not None:
                 obj = obj_expr(f)
-                if type(obj) is PInstance and "grad" in obj.attrs:
-                    before = obj.attrs["grad"]  # what `get_attr` reads, sooner
+                if type(obj) is PInstance and "grad" in obj.reads:
+                    before = obj.reads["grad"]  # what `get_attr` reads, sooner
                 else:
                     before = get_attr(obj, "grad")
                 local, value = term_of(f)
@@ -810,7 +810,7 @@ class Compiler(ExpressionCompiler):
         def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
-                and "grad" in obj.attrs  # not `_grad` behind a property: that runs its setter
+                and "grad" in obj.reads  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
             ):
                 rule = rec.in_rule
@@ -1418,6 +1418,7 @@ class Compiler(ExpressionCompiler):
         store = self.store_name(node.name, scope, False)
         name = node.name
         in_class = scope.kind == "class"
+        doc = ast.get_docstring(node, clean=False)  # its `__dict__`'s `__doc__`
 
         def run(f: Frame) -> None:
             base_classes = []
@@ -1434,6 +1435,7 @@ class Compiler(ExpressionCompiler):
                 cls = PClass(name, tuple(base_classes), namespace)
             except TypeError as error:
                 raise ProgramError(str(error)) from None
+            cls.doc = doc
             cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):

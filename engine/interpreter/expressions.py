@@ -12,12 +12,18 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.machine import FORWARD_DUNDERS, RETURN, Machine
+from backprop_animator.engine.interpreter.machine import (
+    FORWARD_DUNDERS,
+    PYTHON_TYPES,
+    RETURN,
+    Machine,
+)
+from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_DUNDERS
 from backprop_animator.engine.interpreter.objects import (
     RULE_NAMES,
     Builtin,
@@ -29,16 +35,18 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PSuper,
     TypeObject,
+    class_dict,
     is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
     MAX_INT,
     MAX_ITEMS,
     MAX_STR,
     SMALL_INT,
     ProgramError,
 )
-from backprop_animator.engine.interpreter.text import Texts
+from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
 from backprop_animator.engine.limits import too_deep
 from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
@@ -131,6 +139,27 @@ METHOD_DUNDERS = frozenset(
         "contains", "iter", "next", "bool", "float", "int",
     )
 )  # fmt: skip
+# A number's own too (`(2).__round__()`, number_dunders.py): `Machine.get_attr` finds
+# them on a plain number, a program's class that defines them, and nowhere else.
+METHOD_DUNDERS |= NUMBER_DUNDERS
+
+
+def no_dict(value: Any) -> ProgramError:
+    """The refusal of `.__dict__` where only the program's classes and objects have one
+    (CPython's AttributeError where CPython has none either: `(1).__dict__`)."""
+    if type(value) in PYTHON_TYPES:
+        return ProgramError(
+            f"'{python_type_name(value)}' object has no attribute '__dict__'",
+            kind="AttributeError",
+        )
+    if isinstance(value, TypeObject) or type(value) is PClass:
+        what = f"the built-in type '{value.name}'"
+    else:
+        what = a_type(value)
+    return ProgramError(
+        f"`.__dict__` of {what} is not available here (a class of the program's and its "
+        "objects have one)"
+    )
 
 
 def is_rule(obj: PInstance, method: str) -> bool:
@@ -766,12 +795,13 @@ class ExpressionCompiler:
         return run
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
-        if node.attr == "__dict__" and scope.in_class and not isinstance(node.ctx, ast.Load):
+        if node.attr == "__dict__" and not isinstance(node.ctx, ast.Load):
             raise self.error(
                 node, "`.__dict__` may be read here, and its items changed, not replaced"
             )
         if (
             is_dunder(node.attr)
+            and node.attr != "__dict__"
             and node.attr not in READABLE_DUNDERS
             and node.attr not in METHOD_DUNDERS
             and not scope.in_class
@@ -786,7 +816,7 @@ class ExpressionCompiler:
         if name == "__class__" and scope.in_class:  # `self.__class__.__name__`: `type(self)`
             type_of = self.builtins["type"].call
             return lambda f: type_of([obj(f)], {})
-        if name == "__dict__" and scope.in_class:  # `self.__dict__`: `vars(self)`
+        if name == "__dict__":  # `self.__dict__`: `vars(self)`; `type(x).__dict__`
             return self.instance_dict(obj, node)
         self.check_attribute(node, scope)
         get_attr = self.m.get_attr
@@ -800,7 +830,7 @@ class ExpressionCompiler:
                 variables = f.vars
                 value = variables[local] if local in variables else obj(f)
                 if type(value) is PInstance:
-                    attrs = value.attrs
+                    attrs = value.reads
                     if name in attrs:
                         return attrs[name]
                 try:
@@ -820,7 +850,7 @@ class ExpressionCompiler:
         def run(f: Frame) -> Any:
             value = obj(f)
             if type(value) is PInstance:
-                attrs = value.attrs
+                attrs = value.reads
                 if name in attrs:
                     return attrs[name]
             return slow(value)
@@ -829,20 +859,21 @@ class ExpressionCompiler:
         return run
 
     def instance_dict(self, obj: Expr, node: ast.Attribute) -> Expr:
-        """`self.__dict__` inside a class body: an instance of the program's gives its live
-        attributes, as `vars(self)` does (a minitorch `Module`'s
-        `self.__dict__["_parameters"]`); anything else has no such attribute here."""
-        get_attr = self.m.get_attr
+        """`self.__dict__`: an instance of the program's gives its live attributes, as
+        `vars(self)` does (a minitorch `Module`'s `self.__dict__["_parameters"]`); a class
+        of the program's a read-only view of its own (`objects.class_dict`); anything
+        else has none here."""
+        charge = self.m.state.charge
         line, column = self.pos(node)
 
         def run(f: Frame) -> Any:
             value = obj(f)
             if type(value) is PInstance:
                 return value.attrs
-            try:
-                return get_attr(value, "__dict__")
-            except ProgramError as error:
-                raise error.located(line, column) from None
+            if type(value) is PClass and not value.builtin:
+                charge(len(value.namespace) // ITEMS_PER_STEP)
+                return class_dict(value)
+            raise no_dict(value).located(line, column)
 
         return run
 
@@ -1076,7 +1107,7 @@ class ExpressionCompiler:
                 del values[0]
                 kind = type(obj)
                 if kind is PInstance:
-                    attrs = obj.attrs
+                    attrs = obj.reads
                     # `node._backward()`: the object's own attribute, what `get_attr` reads.
                     target = attrs[method] if method in attrs else get_attr(obj, method)
                 else:
@@ -1181,6 +1212,8 @@ class ExpressionCompiler:
             for key, value in pairs:
                 if key is None:
                     mapping = value(f)
+                    if type(mapping) is MappingProxyType:  # `{**C.__dict__}`
+                        mapping = mapping.copy()
                     if type(mapping) is not dict:
                         raise ProgramError("** in a dict needs a dict")
                     for k, v in mapping.items():

@@ -14,7 +14,7 @@ import math
 import random
 import string
 from collections.abc import Callable, Iterator
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter import binary, sets
@@ -47,6 +47,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     TypeObject,
+    class_dict,
     is_dunder,
     ordered_by_hash,
 )
@@ -107,6 +108,7 @@ class Library:
         )
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
         machine.methods[bytes] = binary.methods(machine.state)
+        machine.methods[MappingProxyType] = self.class_dict_methods()
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -317,7 +319,7 @@ class Library:
             raise
         return True
 
-    def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`vars(obj)`: an instance's own attributes, the live dict as in CPython; only
         for the program's own objects (no argument: refused, there is no frame to see)."""
         if kwargs or len(args) != 1:
@@ -325,6 +327,9 @@ class Library:
         value = args[0]
         if type(value) is PInstance:
             return value.attrs
+        if type(value) is PClass and not value.builtin:  # `vars(C)`: `C.__dict__`
+            self.state.charge(len(value.namespace) // ITEMS_PER_STEP)
+            return class_dict(value)
         raise ProgramError(
             f"vars() argument must be one of the program's objects, not {a_type(value)}",
             kind="TypeError",
@@ -406,8 +411,12 @@ class Library:
         if len(args) == 2:
             return self.machine.binary("**", args[0], args[1])
         base, exponent, modulus = args
+        if modulus is None:  # CPython's two-argument pow
+            return self.machine.binary("**", base, exponent)
         if not all(type(a) in (int, bool) for a in args):
-            raise ProgramError("pow() with a modulus takes integers", kind="TypeError")
+            if any(type(a) is PInstance for a in args):
+                raise ProgramError("pow() with a modulus takes integers", kind="TypeError")
+            raise ternary_pow_error(args)
         self.state.charge(max(1, int(exponent).bit_length()))
         try:
             return self.state.check_int(pow(base, exponent, modulus))
@@ -511,7 +520,7 @@ class Library:
 
     def len_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         value = one(args, kwargs, "len")
-        if type(value) in (list, tuple, dict, str, range, bytes) or type(value) is PSet:
+        if type(value) in (list, tuple, dict, str, range, bytes) or type(value) in SIZED:
             return len(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__len__")
@@ -616,7 +625,7 @@ class Library:
 
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         value = one(args, kwargs, "reversed")
-        if type(value) in (list, tuple, str, range):
+        if type(value) in (list, tuple, str, range, bytes):
             return reversed(value)
         if type(value) is dict:
             return reversed(list(value))
@@ -864,6 +873,8 @@ class Library:
             raise ProgramError("dict() takes at most one positional argument")
         if args:
             source = args[0]
+            if type(source) is MappingProxyType:  # `dict(C.__dict__)`
+                source = source.copy()
             if type(source) is dict:
                 self.state.charge(len(source) // ITEMS_PER_STEP)
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
@@ -1078,6 +1089,20 @@ class Library:
             return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
 
         return method
+
+    def class_dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
+        """`C.__dict__.keys()`, `.items()`, `.values()`, `.get()`, `.copy()`: a dict's, on
+        a copy of the view (`objects.class_dict`)."""
+        table, state = self.machine.methods[dict], self.state
+
+        def on_copy(method: Callable[[Any], Builtin]) -> Callable[[Any], Builtin]:
+            def bind(obj: Any) -> Builtin:
+                state.charge(len(obj) // ITEMS_PER_STEP)
+                return method(obj.copy())
+
+            return bind
+
+        return {name: on_copy(table[name]) for name in ("keys", "values", "items", "get", "copy")}
 
     def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
@@ -1984,3 +2009,18 @@ def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
         ValueError,
     ) as error:  # CPython's words: `complex() arg is a malformed string`
         raise caught_as(f"complex(): {error}", error) from None
+
+
+def ternary_pow_error(args: list[Any]) -> ProgramError:
+    """CPython's error for `pow(a, b, m)` not all integers: each distinct type's `**` is
+    asked in turn (int's declines, float's refuses a modulus, complex's refuses it once
+    both operands are numbers), else no type has it."""
+    numbers = (int, bool, float, complex)
+    for kind in dict.fromkeys(int if type(a) is bool else type(a) for a in args):
+        if kind is float:
+            words = "pow() 3rd argument not allowed unless all arguments are integers"
+            return ProgramError(words, kind="TypeError")
+        if kind is complex and all(type(a) in numbers for a in args[:2]):
+            return ProgramError("complex modulo", kind="ValueError")
+    names = ", ".join(f"'{python_type_name(a)}'" for a in args)
+    return ProgramError(f"unsupported operand type(s) for ** or pow(): {names}", kind="TypeError")

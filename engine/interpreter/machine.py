@@ -15,7 +15,7 @@ import math
 import operator
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
@@ -24,6 +24,7 @@ from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
     MISSING,
+    NO_READS,
     Annotation,
     BoundMethod,
     Builtin,
@@ -71,13 +72,13 @@ if TYPE_CHECKING:
     from backprop_animator.engine.trace.recorder import Recorder
 
 NUMBERS = frozenset({int, float, bool})
-SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range, bytes})
+SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range, bytes, MappingProxyType})
 # Keys whose hash CPython computes in constant time (a string caches its hash; nodes and
 # the program's instances hash by identity).
 SIMPLE_KEYS: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, type(None), Value, PInstance}
 )
-UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet})
+UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 GENERIC_BASES = frozenset({"Generic", "Protocol"})  # typing's classes a program subscripts
 
@@ -181,7 +182,9 @@ class Machine:
                 return self.call_function(method.function, [func.cls, *args], kwargs)
             if type(method) is PStaticMethod:
                 return self.call_function(method.function, args, kwargs)
-        if kind is Inert:
+        if kind is PStaticMethod:  # read off a class's `__dict__`: callable, as CPython's
+            return self.call(func.function, args, kwargs)
+        if isinstance(func, Inert):
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
         raise ProgramError(f"{a_type(func)} cannot be called")
 
@@ -331,7 +334,8 @@ class Machine:
             self.equip(cls)
         instance = _bare(PInstance)  # `PInstance(cls)` without its __init__ call
         instance.cls = cls
-        instance.attrs = {}
+        attrs = instance.attrs = {}
+        instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:
@@ -438,9 +442,11 @@ class Machine:
     def get_attr(self, obj: Any, name: str) -> Any:
         kind = type(obj)
         if kind is PInstance:
-            attrs = obj.attrs
+            attrs = obj.reads
             if name in attrs:
                 return attrs[name]
+            if attrs is not obj.attrs:
+                return self.shadowed_attr(obj, name)
             return self.class_attr_of(obj, name)
         if kind is Value:
             if name == "data":
@@ -491,6 +497,14 @@ class Machine:
                 kind="AttributeError",
             )
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
+
+    def shadowed_attr(self, obj: PInstance, name: str) -> Any:
+        """`get_attr` of an instance whose class has a property: the property first, then
+        the instance's own attribute, then the class's (CPython's order)."""
+        found = obj.cls.lookup(name)
+        if name in obj.attrs and not (type(found) is PProperty and found.data):
+            return obj.attrs[name]
+        return self.class_attr_of(obj, name)
 
     def class_attr_of(self, obj: PInstance, name: str) -> Any:
         """`get_attr` of an instance's attribute that is not its own: its class's."""
@@ -684,6 +698,9 @@ class Machine:
             if obj.builtin:
                 raise immutable_type(name, obj.name)
             obj.namespace[name] = value
+            if type(value) is PProperty:  # its instances made from now on read it first
+                obj.has_properties = True
+                obj.find_properties()
             return
         if kind is TypeObject and (not obj.types or obj.name in _BUILTIN_TYPES):
             raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))
@@ -807,7 +824,10 @@ class Machine:
     def reflected(self, op: str, left: Any, right: Any) -> Any:
         """`dunder_binary` once the left operand's own method did not answer: the right
         operand's reflected method, else the error. As in CPython, not when both are of
-        one class: `B(1) + B(2)` whose `__add__` answers NotImplemented is a TypeError."""
+        one class: `B(1) + B(2)` whose `__add__` answers NotImplemented is a TypeError.
+        A string's or bytes' `%` formats the object first (no `__rmod__`), as CPython's."""
+        if op == "%" and (type(left) is str or type(left) is bytes):
+            return self.sequences(op, left, right)
         if (
             type(right) is PInstance
             and op in _REFLECTED
@@ -834,6 +854,10 @@ class Machine:
             return self.repeat(right, left)
         if op == "%" and lt is str:
             return self.texts.percent(left, right)
+        if op == "%" and lt is bytes:
+            return self.texts.bytes_percent(left, right)
+        if op == "|" and {lt, rt} == {dict, MappingProxyType}:  # `C.__dict__ | {...}`
+            return self.sequences(op, dict(left), dict(right))  # (a view's items: a copy)
         if op == "|" and lt is dict and rt is dict:  # `a | b` of two dicts: a new dict
             state.check_items(len(left) + len(right))
             state.charge(len(left) + len(right))
@@ -978,7 +1002,7 @@ class Machine:
             result = self.call_dunder(container, "__contains__", item)
             if result is not NO_METHOD:
                 return self.truthy(result)
-        if kind is dict or kind is PSet:
+        if kind is dict or kind is PSet or kind is MappingProxyType:
             # A hash table: the key's hash and one comparison, whatever the length.
             self.key(item)
             try:
@@ -1092,6 +1116,9 @@ class Machine:
             result = self.call_dunder(obj, "__getitem__", key)
             if result is not NO_METHOD:
                 return result
+        elif kind is MappingProxyType:  # `C.__dict__['f']`: a dict's, on a copy of the view
+            self.state.charge(len(obj) // ITEMS_PER_STEP)
+            return self.get_item(obj.copy(), key)
         elif kind is dict:
             self.key(key)
             try:
@@ -1254,6 +1281,7 @@ PYTHON_TYPES: dict[type, type] = {
     for kind in (int, float, bool, complex, str, bytes, list, tuple, dict, range, type(None))
 }
 PYTHON_TYPES[PSet] = set
+PYTHON_TYPES[MappingProxyType] = MappingProxyType
 
 
 def bad_index(obj: Any, key: Any) -> ProgramError:

@@ -60,6 +60,15 @@ CONVERSIONS: dict[str, Callable[[Any], Any]] = {
 }  # fmt: skip
 
 
+# Every name `number_dunders` answers, read anywhere (`(2).__round__()`, `x.data.__add__(1)`).
+NAMES = frozenset(
+    {f"__{w}__" for w in (*ARITHMETIC, *INTEGER_ONLY)}
+    | {f"__r{w}__" for w in (*ARITHMETIC, *INTEGER_ONLY)}
+    | {f"__{w}__" for w in (*COMPARISONS, "neg", "pos", "abs", "invert", "index", "round")}
+    | {"__divmod__", "__rdivmod__", *CONVERSIONS}
+)
+
+
 def convert(name: str, how: Callable[[Any], Any]) -> Method:
     def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         arguments(name, args, kwargs, 0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
+from types import MappingProxyType
 from typing import Any
 
 
@@ -97,6 +98,7 @@ class PClass:
     __slots__ = (
         "abstract",
         "builtin",
+        "doc",
         "eq_rule",
         "equipped",
         "has_properties",
@@ -105,6 +107,7 @@ class PClass:
         "mro",
         "name",
         "namespace",
+        "shadowed",
         "shape",
     )
 
@@ -125,11 +128,14 @@ class PClass:
         # One of Python's own classes (`object`, the exceptions): its attributes cannot be
         # set, as CPython's immutable types' cannot.
         self.builtin = False
+        self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
             type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
+        self.shadowed = False
+        self.find_properties()
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
             {
@@ -138,6 +144,16 @@ class PClass:
                 for key in c.namespace
                 if type(self.lookup(key)) is Function and self.lookup(key).abstract
             }
+        )
+
+    def find_properties(self) -> None:
+        """Whether a property (a data descriptor) of the class is found before its
+        instances' own attributes, as CPython finds it (`self.__dict__['x'] = 5` does not
+        hide a property `x`): then its instances' attribute reads go by `Machine.get_attr`
+        (their `reads` is empty), and every other class's read its instances' dict at once."""
+        names = {key for c in self.mro for key, v in c.namespace.items() if type(v) is PProperty}
+        self.shadowed = any(
+            type(found := self.lookup(key)) is PProperty and found.data for key in names
         )
 
     def lookup(self, name: str) -> Any:
@@ -244,12 +260,16 @@ class PInstance:
 
     # `hashed`: what its class's own `__hash__` gave last (set by `Machine.hash_rule`),
     # None when that depended on a string's or an object's identity hash; unset before.
-    __slots__ = ("attrs", "cls", "hashed", "mirror")
+    # `reads`: where attribute reads look first, the instance's own `attrs`, or an empty
+    # dict when its class has a property (`PClass.shadowed`), which own attributes of its
+    # name do not hide: then reads go by `Machine.get_attr`, which asks the class first.
+    __slots__ = ("attrs", "cls", "hashed", "mirror", "reads")
     hashed: int | None
 
     def __init__(self, cls: PClass) -> None:
         self.cls = cls
         self.attrs: dict[str, Any] = {}
+        self.reads = reads_of(self)
         self.mirror: Any = None  # its engine Value when it is a traced graph node
 
     def __hash__(self) -> int:
@@ -263,14 +283,25 @@ class PInstance:
         return rule(self, other)
 
 
-class PProperty:
-    """`@property` (and its `.setter`): a getter, and a setter or None."""
+def reads_of(instance: PInstance) -> dict[str, Any]:
+    """Where `instance`'s attribute reads look first (`PInstance.reads`); never written."""
+    return NO_READS if instance.cls.shadowed else instance.attrs
 
-    __slots__ = ("fget", "fset")
+
+NO_READS: dict[str, Any] = {}
+
+
+class PProperty:
+    """`@property` (and its `.setter`): a getter, and a setter or None; `data`: found
+    before an instance's own attribute of its name (False for `cached_property`, which
+    CPython's instance dict hides)."""
+
+    __slots__ = ("data", "fget", "fset")
 
     def __init__(self, fget: Any, fset: Any = None) -> None:
         self.fget = fget
         self.fset = fset
+        self.data = True
 
 
 class PStaticMethod:
@@ -366,6 +397,19 @@ class Inert:
 
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+class Placeholder(Inert):
+    """CPython's `__dict__` and `__weakref__` descriptors in a class's `__dict__`: named,
+    equal to another of the same name (two views of one class compare equal), unusable."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Placeholder and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
 
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
@@ -550,6 +594,24 @@ class _Probe(PInstance):
 
     def __eq__(self, other: object) -> bool:
         return other is self.entry.item
+
+
+def class_dict(cls: PClass) -> MappingProxyType[str, Any]:
+    """`C.__dict__` of a program's class: a read-only view of its own attributes, keys in
+    CPython's order (`__module__`, the docstring, the body's names, then `__dict__` and
+    `__weakref__` where no base gave them, `__doc__` last when there is no docstring);
+    values the program's own objects (the interpreter's own entries left out; `__dict__`
+    and `__weakref__`, CPython's descriptors, placeholders it cannot use)."""
+    own: dict[str, Any] = {"__module__": "__main__"}
+    if cls.doc is not None:
+        own["__doc__"] = cls.doc
+    own.update((k, v) for k, v in cls.namespace.items() if k.isidentifier() and k != FROZEN)
+    above = [c for c in cls.mro[1:] if not (c.builtin and c.name == "object")]
+    for slot in ("__dict__", "__weakref__"):
+        if not above or (slot == "__weakref__" and all(c.builtin for c in above)):
+            own[slot] = Placeholder(f"attribute '{slot}' of '{cls.name}' objects")
+    own.setdefault("__doc__", None)
+    return MappingProxyType(own)
 
 
 def stored_hash(item: Any) -> int | None:

@@ -44,6 +44,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     TypeObject,
+    reads_of,
 )
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 from backprop_animator.engine.interpreter.text import a_type
@@ -343,6 +344,7 @@ class _Copier:
             raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
         twin = PInstance(cls)
         twin.attrs = attrs
+        twin.reads = reads_of(twin)
         return twin
 
     def register(self, twin: PInstance) -> PInstance:
@@ -516,7 +518,12 @@ def logging_module(state: State) -> PModule:
                 "Logger.getEffectiveLevel", lambda args, kwargs: effective(name)
             )
             members["isEnabledFor"] = Builtin("Logger.isEnabledFor", is_enabled_for)
-            loggers[name] = PModule(name, members)
+            if name != "root":
+                members["parent"] = _nearest_ancestor(state, loggers, name, logger("root"))
+            else:
+                members["parent"] = None
+            made = loggers[name] = PModule(name, members)
+            _adopt(state, loggers, made)
         return loggers[name]
 
     def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
@@ -547,6 +554,29 @@ def logging_module(state: State) -> PModule:
     members["getLogger"] = Builtin("logging.getLogger", get_logger)
     members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
     return PModule("logging", members)
+
+
+def _nearest_ancestor(
+    state: State, loggers: dict[str, PModule], name: str, root: PModule
+) -> PModule:
+    """The logger of `name`'s nearest dotted ancestor that has one, else the root (a step
+    per cut of the name looked at, as `effective` charges)."""
+    end = name.rfind(".")
+    while end > 0 and name[:end] not in loggers:
+        state.charge(1 + end // ITEMS_PER_STEP)
+        end = name.rfind(".", 0, end)
+    return loggers[name[:end]] if end > 0 else root
+
+
+def _adopt(state: State, loggers: dict[str, PModule], made: PModule) -> None:
+    """CPython's `_fixupChildren`: the loggers below a new one whose parent was above it
+    have it as their parent now (a step per ten loggers looked at)."""
+    state.charge(len(loggers) // ITEMS_PER_STEP)
+    below, root = made.name + ".", loggers["root"]
+    for other in loggers.values():
+        parent = other.members["parent"]
+        if other.name.startswith(below) and (parent is root or len(parent.name) < len(made.name)):
+            other.members["parent"] = made
 
 
 def typing_module(library: Library) -> PModule:
@@ -709,7 +739,9 @@ def functools_module(library: Library) -> PModule:
         def put(a: list[Any], k: dict[str, Any]) -> None:
             a[0].attrs[name] = a[1]
 
-        return PProperty(Builtin(name, get), Builtin(name, put))
+        made = PProperty(Builtin(name, get), Builtin(name, put))
+        made.data = False  # CPython's is no data descriptor: the kept result hides it
+        return made
 
     return PModule(
         "functools",

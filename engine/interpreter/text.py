@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from types import GeneratorType
+from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
@@ -20,9 +20,12 @@ from backprop_animator.engine.interpreter.objects import (
     Function,
     Inert,
     PClass,
+    PClassMethod,
     PInstance,
     PModule,
+    PProperty,
     PSet,
+    PStaticMethod,
     TypeObject,
 )
 from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, State
@@ -58,6 +61,8 @@ class Texts:
             text = self.call_dunder(value, "__str__")
             if text is not NO_METHOD:
                 return self._must_be_str(text, "__str__")
+        if type(value) is MappingProxyType:  # a class's `__dict__` prints as its dict
+            return self.to_repr(value.copy())
         return self.to_repr(value)
 
     def to_repr(self, value: Any, seen: set[int] | None = None) -> str:
@@ -108,15 +113,25 @@ class Texts:
                 kind_name = "RootLogger" if value.name == "root" else "Logger"
                 return f"<{kind_name} {value.name} ({name})>"
             return f"<module '{value.name}'>"
-        if kind is Inert:
+        if isinstance(value, Inert):
             return f"<{value.name}, not available here>"
         if kind is range or kind is complex:
             return repr(value)
+        if kind is MappingProxyType:  # a class's `__dict__` (`objects.class_dict`)
+            return f"mappingproxy({self.to_repr(value.copy(), seen)})"
         if kind is bytes:
             self.state.charge(len(value) // 10)
-            return repr(value)
+            shown = repr(value)  # up to four characters a byte (`\\x00`)
+            if len(shown) > MAX_STR:
+                self.state.check_str(len(shown))
+            return shown
         if kind is Annotation:
             return f"typing.{value.name}"
+        if kind is PStaticMethod or kind is PClassMethod:  # read off a class's `__dict__`
+            wrapper = "staticmethod" if kind is PStaticMethod else "classmethod"
+            return f"<{wrapper}({self.to_repr(value.function, seen)})>"
+        if kind is PProperty:
+            return "<property object>"
         return "<object>"
 
     def _container(self, value: Any, seen: set[int]) -> str:
@@ -260,7 +275,62 @@ class Texts:
         self.state.check_str(len(text))
         return text
 
+    def bytes_percent(self, template: bytes, values: Any) -> bytes:
+        """`b'%d' % 5`: Python's own `bytes.__mod__` (CPython's results and words), on
+        plain values only, its widths and precisions and what it could make bounded first."""
+        items = [values]
+        if type(values) is tuple:
+            items = list(values)
+        elif type(values) is dict:
+            items = [*values, *values.values()]
+        made = len(template)
+        for match in _BYTES_PERCENT.finditer(template):
+            if b"*" in match[0]:
+                raise ProgramError("a `*` width in bytes %-formatting is not available here")
+            made += sum(int(n) for n in match.groups()[:2] if n)
+            made += 400 if match[3] in b"eEfFgG" else 0  # a float's digits
+        for item in items:
+            made += _bytes_made(item)
+        if made > 100 * MAX_STR:
+            raise ProgramError(
+                f"this bytes formatting could make {made:,} characters; strings here stay "
+                f"within {MAX_STR:,}"
+            )
+        self.state.charge(made // 100)
+        try:
+            result: bytes = template % values
+        except (TypeError, ValueError, OverflowError) as error:  # CPython's class and words
+            raise ProgramError(str(error), kind=type(error).__name__) from None
+        self.state.check_str(len(result))
+        return result
 
+
+def _bytes_made(item: Any) -> int:
+    """At most how many characters `item` makes formatted into bytes (a string's `%r`
+    escapes included); refused unless a plain value, or a list, tuple or dict of plain
+    values (whose `%r` is Python's own, as CPython's)."""
+    kind = type(item)
+    if kind in (list, tuple):
+        return 2 + sum(_plain_made(one) + 2 for one in item)
+    if kind is dict:
+        return 2 + sum(_plain_made(k) + _plain_made(v) + 4 for k, v in item.items())
+    return _plain_made(item)
+
+
+def _plain_made(item: Any) -> int:
+    kind = type(item)
+    if kind not in _BYTES_FORMATTED:
+        raise ProgramError(
+            f"bytes %-formatting takes numbers, strings and bytes here, not {a_type(item)}"
+        )
+    if kind is str or kind is bytes:
+        return 10 * len(item)
+    return item.bit_length() // 3 + 2 if kind is int else 30  # a float's or complex's repr
+
+
+# Where bytes %-formatting could make many characters: a width or a precision.
+_BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
+_BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
 _PERCENT = re.compile(r"%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrs%])")
 
 
@@ -295,7 +365,17 @@ def python_type_name(value: Any) -> str:
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
         return "method"
+    if type(value) in _WRAPPERS:  # a class's `__dict__` holds them
+        return _WRAPPERS[type(value)]
     return type_name(value)
+
+
+_WRAPPERS: dict[type, str] = {
+    MappingProxyType: "mappingproxy",
+    PProperty: "property",
+    PStaticMethod: "staticmethod",
+    PClassMethod: "classmethod",
+}
 
 
 def type_name(value: Any) -> str:
@@ -346,6 +426,7 @@ _CPYTHON_NAMED: dict[type, str] = {
     enumerate: "enumerate",
     map: "map",
     filter: "filter",
+    MappingProxyType: "mappingproxy",
 }
 
 

@@ -487,3 +487,232 @@ def test_hashing_again_after_catching_the_recursion_error_still_ends() -> None:
     )
     with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
         trace_source(source + TAIL)
+
+
+def test_a_property_is_found_before_the_instances_own_attribute_of_its_name() -> None:
+    """A property is a data descriptor: `self.__dict__['x'] = 5` does not hide it, while
+    a plain class attribute, a method or a `cached_property` is hidden."""
+    source = """
+import functools
+class C:
+    def __init__(self):
+        self.__dict__['x'] = 5
+        self.y = 1
+    @property
+    def x(self):
+        return 'prop'
+    @x.setter
+    def x(self, v):
+        self.__dict__['z'] = v
+o = C()
+print(o.x, vars(o))
+vars(o)['x'] = 7
+print(o.x, o.y, getattr(o, 'x'), vars(o))
+o.x = 3
+print(o.x, vars(o))
+class D(C):
+    x = 9
+print(D().x)
+class E:
+    @functools.cached_property
+    def c(self):
+        return 42
+    @property
+    def p(self):
+        return 1
+e = E()
+print(e.c, e.p)
+vars(e)['c'] = 3
+print(e.c)
+class F:
+    def g(self):
+        return 'g'
+    @property
+    def h(self):
+        return lambda: 'h-prop'
+f = F()
+vars(f)['g'] = lambda: 'own-g'
+vars(f)['h'] = lambda: 'own-h'
+print(f.g(), f.h())
+class G:
+    pass
+G.x = property(lambda self: 'late')
+g = G()
+vars(g)['x'] = 1
+print(g.x)
+"""
+    assert_as_cpython(source)
+
+
+POW_WITH_A_MODULUS = [
+    "pow(1+1j, 5, 3)", "pow(2, 3, 1j)", "pow(1j, 2.0, 3)", "pow(True, False, 1j)",
+    "pow(1.0, 2, 3)", "pow(2, 3, 1.5)", "pow(1.5, 1j, 2)", "pow(2, 'a', 1.5)",
+    "pow('a', 2, 3)", "pow(None, 2, 3)", "pow(1j, 'a', 3)", "pow(2, 'a', 1j)",
+    "print(pow(2, 3, None), pow(1j, 2, None), pow(True, 2, 3), pow(2, -1, 5))",
+    "pow(2, -1, 4)", "pow(2, 2, 0)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", POW_WITH_A_MODULUS)
+def test_pow_with_a_modulus_says_what_cpythons_says(statement: str) -> None:
+    assert_as_cpython(caught(statement))
+
+
+def test_bytes_percent_formatting_is_cpythons() -> None:
+    source = """
+print(b'%d' % 5, b'%5.2f%%' % 2.5, b'%x|%X|%o|%e|%g|%c|%c' % (255, 255, 8, 1.5, 0.1, 65, b'z'))
+print(b'%s and %b' % (b'ab', b'cd'), b'%r %a' % ('x\\u00e9', 1.5))
+print(b'%(k)d-%(j)s' % {b'k': 1, b'j': b'v'})
+print(b'%-6d|%+d|% d|%06.1f|%#x|%.3s' % (3, 4, 5, 2.25, 255, b'abcdef'))
+print(b'no conversions' % (), b'%d' % True, b'%i' % 3.9, b'%r' % None)
+for t, v in [(b'%s', 'x'), (b'%s', None), (b'%d', 'x'), (b'%c', 300), (b'%x', 2.5), (b'%d %d', 1),
+             (b'%d', (1, 2)), (b'%z', 1), (b'%(a)s', 1), (b'%d', {}), (b'%s', 3), (b'%s', [1]),
+             (b'%s', {1: 2}), (b'%r|%a', ([1, 'é', b'x', None, 2.5], {1: 'a'}))]:
+    try:
+        print(t % v)
+    except Exception as e:
+        print(type(e).__name__, e)
+class A:
+    def __rmod__(self, other):
+        return 'rmod'
+    def __repr__(self):
+        return 'A!'
+print('%s' % A(), '%r and %s' % (A(), [1]))  # a string's own % first: no __rmod__
+"""
+    assert_as_cpython(source)
+
+
+def test_bytes_of_a_number_and_reversed_bytes_are_cpythons() -> None:
+    source = """
+import math
+class A:
+    pass
+class B:
+    def __iter__(self):
+        return iter([65, 66])
+def f():
+    pass
+for t in [lambda: bytes(A()), lambda: bytes(B()), lambda: bytes(f), lambda: bytes(len),
+          lambda: bytes(A), lambda: bytes(math), lambda: bytes(int)]:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
+tries = [lambda: bytes(2.5), lambda: list(reversed(b'ab')), lambda: bytes(None), lambda: bytes(1j),
+         lambda: bytes('ab'), lambda: bytes([1, 2]), lambda: bytes(3), lambda: bytes(-1),
+         lambda: bytes([300]), lambda: bytes(['a']), lambda: bytes(True), lambda: bytes(range(3)),
+         lambda: bytes(2.5, 'x'), lambda: [b for b in reversed(b'xyz')],
+         lambda: list(reversed(b''))]
+for t in tries:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
+s = 'ab' * 1000
+print(len(s.encode('utf-16')), len(s.encode('utf-32')), len(str(bytes(2000))))
+print(str(b'\\x00\\x01'), repr(b"it's"), len(bytes(s, 'utf-32')), len(('\\u00e9' * 3000).encode()))
+"""
+    assert_as_cpython(source)
+
+
+def test_a_logger_has_cpythons_parent() -> None:
+    """The nearest dotted ancestor that is a logger, the root at the top; a logger made
+    later between the two becomes the parent, as CPython's `_fixupChildren` does."""
+    source = """
+import logging
+ab = logging.getLogger('a.b')
+print(ab.parent, ab.parent.parent, ab.name, ab.level)
+abcd = logging.getLogger('a.b.c.d')
+print(abcd.parent)
+a = logging.getLogger('a')
+print(ab.parent, abcd.parent, a.parent, a.parent.parent)
+abc = logging.getLogger('a.b.c')
+print(abcd.parent, abc.parent, logging.getLogger().parent, logging.getLogger('root').parent)
+print(logging.getLogger('a.bb').parent, logging.getLogger('x..y').parent)
+"""
+    assert_as_cpython(source)
+    many = "import logging\nfor i in range(10**6):\n    logging.getLogger('n' + str(i))\n"
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(many + TAIL)
+
+
+def test_a_numbers_own_dunders_are_called_anywhere_as_in_cpython() -> None:
+    source = """
+class A:
+    def __floor__(self):
+        return 'floor'
+class B:
+    pass
+class V:
+    def __init__(self, d):
+        self.data = d
+x = V(2.5)
+print((2).__round__(), (3.5).__floor__(), x.data.__add__(1), (7).__mod__(3), (2.0).__radd__(1))
+tries = [lambda: (3.5).__ceil__(), lambda: (-3.5).__trunc__(), lambda: (7).__divmod__(2),
+         lambda: (7.5).__rdivmod__(2), lambda: (6).__and__(3), lambda: (6).__rxor__(3),
+         lambda: (6).__lshift__(2), lambda: (5).__invert__(), lambda: (5).__index__(),
+         lambda: True.__and__(1), lambda: (2.5).__and__(1), lambda: (1).__rshift__(1.5),
+         lambda: A().__floor__(), lambda: B().__floor__(), lambda: 'a'.__round__(),
+         lambda: [1].__index__, lambda: (2.5).__round__(1), lambda: (25).__round__(-1),
+         lambda: (1.0).__index__(), lambda: float('inf').__floor__(), lambda: (2).__round__(1, 2),
+         lambda: (2).__pow__(3, 5), lambda: (2).__rpow__(3), lambda: int.__round__(3),
+         lambda: float.__floor__(2.5)]
+for t in tries:
+    try:
+        print(t())
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_class_dict_is_a_read_only_view_of_its_own_attributes() -> None:
+    """`type(x).__dict__` of a program's class, in CPython's order (its printing names
+    function addresses, so only its keys, lookups and length are compared)."""
+    source = """
+class A:
+    def __init__(self):
+        self.v = 1
+    def f(self):
+        return 'f'
+    @property
+    def p(self):
+        return 2
+    n = 3
+class B(A):
+    \"\"\"B's doc.\"\"\"
+    def g(self):
+        return 'g'
+class E(Exception):
+    pass
+x = A()
+d = type(x).__dict__
+print(list(d), len(d), 'f' in d, 'v' in d, d['n'], d['__module__'], d['__doc__'])
+print(list(B.__dict__.keys()), B.__dict__['__doc__'], 'f' in B.__dict__, list(E.__dict__))
+print(d['f'](x), d.get('n'), d.get('zz', 'no'), [k for k, v in B.__dict__.items()])
+print(type(d).__name__)
+print(sorted(k for k in d if not k.startswith('__')), bool(d), list(d.values())[-1])
+print(dict(d) == {**d}, (d | {'q': 1})['q'], d['f'] is A.f, type(B()).__dict__['g'](B()))
+for bad in [lambda: d['zz'], lambda: d.update({}), lambda: hash(d)]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
+try:
+    d['q'] = 1
+except TypeError as e:
+    print(e)
+A.late = 5
+print('late' in type(x).__dict__, x.__dict__, vars(x) is x.__dict__)
+class C:
+    @staticmethod
+    def s():
+        return 's'
+    @classmethod
+    def c(cls):
+        return cls.__name__
+print(C.__dict__['s'](), [type(v).__name__ for v in A.__dict__.values()][1:4])
+print(type(C.__dict__['c']).__name__)
+print(list(vars(A)) == list(A.__dict__), vars(A) == A.__dict__, vars(A)['f'] is A.f)
+"""
+    assert_as_cpython(source)

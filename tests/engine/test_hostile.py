@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine.cpython import printed_lines
 from tests.support.programs import own_value_program
 
 SMALL = Limits(max_steps=20_000)
@@ -26,7 +27,13 @@ ESCAPES = [
     ("s = f'{print.__self__}'\n", "dunder"),
     ("y = print.__reduce__()\n", "dunder"),
     ("f = lambda: 0\ny = f.__code__\n", "dunder"),
-    ("class A:\n    pass\ny = A().__dict__\n", "dunder"),
+    ("class A:\n    pass\nA().__dict__ = {}\n", "not replaced"),  # read (as `vars`), not set
+    ("y = type(3).__dict__\n", "`.__dict__` of the built-in type 'int' is not available"),
+    ("y = object.__dict__\n", "`.__dict__` of the built-in type 'object' is not available"),
+    ("y = print.__dict__\n", "`.__dict__` of a function is not available"),
+    ("class A:\n    pass\ny = A.__dict__['__dict__'].__get__\n", "dunder"),
+    ("class A:\n    pass\ny = A.__dict__['__weakref__']()\n", "not available here"),
+    ("class A:\n    pass\nA.__dict__['x'] = 1\n", "does not support item assignment"),
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
     ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
@@ -47,7 +54,7 @@ ESCAPES = [
     ("y = __builtins__\n", "'__builtins__' is not defined"),
     ("import os\n", "import os"),
     ("import random as r\ny = r._inst\n", "no attribute '_inst'"),
-    ("import math\ny = math.__dict__\n", "dunder"),
+    ("import math\ny = math.__dict__\n", "`.__dict__` of a module is not available"),
     ("from random import _inst\n", "no '_inst'"),
     ("from os import path\n", "not available"),
     # an operator method is read only from the program's own class, or a number's own
@@ -55,11 +62,17 @@ ESCAPES = [
     ("y = (1.0).__add__.__self__\n", "dunder"),
     ("class A:\n    def f(self):\n        return (1.0).__add__.__self__\nA().f()\n", "'__self__'"),
     ("y = 'a'.__add__\n", "no attribute '__add__'"),
+    ("y = (2).__round__.__self__\n", "dunder"),
+    ("y = 'a'.__mod__\n", "no attribute '__mod__'"),
     ("def f():\n    pass\ny = f.__call__\n", "no attribute '__call__'"),
     ("import math\ny = math.__call__\n", "no attribute '__call__'"),
     ("def g():\n    yield 1\ny = g().__next__\n", "no attribute '__next__'"),
     # micrograd's own class, run when a program adds to it: nothing of Python's behind it
-    ("from micrograd.engine import Value\nValue.f = 1\ny = Value.__dict__\n", "dunder"),
+    (
+        "from micrograd.engine import Value\nValue.f = 1\n"
+        "y = Value.__dict__['__init__'].__code__\n",
+        "dunder",
+    ),
     (
         "from micrograd.engine import Value\nValue.f = 1\ny = Value(1).__init__.__globals__\n",
         "dunder",
@@ -86,7 +99,11 @@ ESCAPES = [
     ("x = Value(1.0)\nx.data = 'a'\n", "must be a number"),
     ("y = [].append\ny.__self__\n", "dunder"),
     # `self.__class__` is `type(self)`, the program's own class; past it, nothing.
-    ("class A:\n    def f(self):\n        return self.__class__.__dict__\nA().f()\n", "no attr"),
+    (
+        "class A:\n    def f(self):\n        return self.__class__.__dict__['f'].__globals__\n"
+        "A().f()\n",
+        "no attribute '__globals__'",
+    ),
     ("class A:\n    def f(self):\n        return self.__class__.__base__\nA().f()\n", "no attr"),
     ("class A:\n    def f(self):\n        return print.__self__\nA().f()\n", "no attribute"),
     ("class M(type):\n    pass\n", "inherit from the program's classes"),
@@ -107,6 +124,8 @@ ESCAPES = [
     ("x = (y := print)\nz = y.__self__\n", "dunder"),
     ("s = b'bytes' * 10**8\n", "strings here stay within"),  # bytes are bounded as strings
     ("s = f'{1j:>1000000000}'\n", "format width"),  # complex numbers are two floats
+    ("class A:\n    pass\ns = b'%r' % [A()]\n", "takes numbers, strings and bytes here"),
+    ("class A:\n    pass\ns = b'%r' % {1: A()}\n", "takes numbers, strings and bytes here"),
 ]
 
 
@@ -133,6 +152,16 @@ EXHAUSTION = [
     ("s = f'{1:>1000000000}'\n", "format width 1,000,000,000", 1),
     ("s = f'{1.5:.1000000f}'\n", "precision", 1),
     ("s = '%1000000000d' % 1\n", "format width", 1),
+    ("s = b'%1000000000d' % 1\n", "bytes formatting could make", 1),
+    ("s = b'%.1000000000f' % 1.0\n", "bytes formatting could make", 1),
+    ("s = b'%s' * 2000 % ((b'a' * 5000,) * 2000)\n", "bytes formatting could make", 1),
+    ("s = b'%5000s%5000s%5000s' % (b'a', b'b', b'c')\n", "strings here stay within 10,000", 1),
+    # what grows a string into more bytes, or bytes into more characters, is bounded too
+    ("s = ('a' * 3000).encode('utf-32')\n", "strings here stay within 10,000", 1),
+    ("s = bytes('a' * 5000, 'utf-16')\n", "strings here stay within 10,000", 1),
+    ("s = ('\\U0001f600' * 3000).encode()\n", "strings here stay within 10,000", 1),
+    ("s = str(bytes(3000))\n", "strings here stay within 10,000", 1),
+    ("s = f'{bytes(9000)}'\n", "strings here stay within 10,000", 1),
     ("import math\ns = math.factorial(10**6)\n", "more than 4,096 bits", 2),
     ("s = 10**10**10\n", "more than 4,096 bits", 1),
     ("s = 2**4000 * 2**4000\nprint(s)\n", "within 4,096 bits", 1),
@@ -328,3 +357,34 @@ def test_shifting_a_big_list_costs_steps(loop: str) -> None:
 def test_slice_assignment_counts_what_it_removes() -> None:
     source = "x = [0] * 1000000\nx[0:1] = [5]\nv = Value(float(x[0]))\nv.backward()\n"
     assert trace_source(source)["nodes"][0]["data"] == 5.0
+
+
+def test_a_class_dict_holds_only_the_programs_own_attributes() -> None:
+    """`type(x).__dict__` of any class of the program (a frozen dataclass, an Enum, a
+    NamedTuple, an exception) shows none of the interpreter's own entries, and its
+    values are what the class's attributes are (`C.f` is `C.__dict__['f']`)."""
+    source = """
+import dataclasses, enum, typing
+@dataclasses.dataclass(frozen=True)
+class D:
+    x: int = 1
+class E(enum.Enum):
+    A = 1
+class N(typing.NamedTuple):
+    a: int
+class X(ValueError):
+    pass
+class P:
+    def f(self):
+        return 1
+    @staticmethod
+    def s():
+        return 2
+for x in [D(), E.A, N(1), X(), P()]:
+    print(sorted(type(x).__dict__))
+print(P.__dict__['f'] is P.f, P.__dict__['s'] is not None)
+"""
+    printed = " ".join(printed_lines(trace_source(source + END)))
+    assert "__dataclass_frozen__" not in printed
+    assert "' " not in printed  # an entry of the interpreter's own (" fields", " namedtuple")
+    assert "True True" in printed

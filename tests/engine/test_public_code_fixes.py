@@ -44,8 +44,15 @@ def test_self_class_is_what_type_gives() -> None:
     # Outside class bodies it stays refused, and nothing past the class is reachable.
     with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
         run("class V:\n    pass\nprint(V().__class__)\n")
-    with pytest.raises(EngineError, match="no attribute '__dict__'"):
-        run("class V:\n    def f(self):\n        return self.__class__.__dict__\nV().f()\n")
+    # A class's `__dict__` is a view of its own attributes (the program's objects), and
+    # past them nothing: a function's globals, a built-in type's dict.
+    with pytest.raises(EngineError, match="no attribute '__globals__'"):
+        run(
+            "class V:\n    def f(self):\n        return self.__class__.__dict__['f'].__globals__\n"
+            "V().f()\n"
+        )
+    with pytest.raises(EngineError, match="of the built-in type 'int' is not available"):
+        run("class V:\n    def f(self):\n        return (1).__class__.__dict__\nV().f()\n")
     with pytest.raises(EngineError, match="no attribute '__bases__'"):
         run("class V:\n    def f(self):\n        return (1).__class__.__bases__\nV().f()\n")
 
@@ -944,8 +951,12 @@ def test_a_classs_own_getattr_answers_for_what_its_objects_do_not_hold() -> None
     with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
         run("class B:\n    def __getattr__(self, name):\n        return self.other\nB().x\n")
     # It is asked for names only: no dunder reaches it from a program.
+    # (`__dict__` is read as `vars` gives it, never asked of `__getattr__`, as in CPython.)
+    same_as_cpython(
+        "class B:\n    def __getattr__(self, name):\n        return 1\nprint(B().__dict__)\n"
+    )
     with pytest.raises(EngineError, match="dunder"):
-        run("class B:\n    def __getattr__(self, name):\n        return 1\nB().__dict__\n")
+        run("class B:\n    def __getattr__(self, name):\n        return 1\nB().__weakref__\n")
 
 
 def test_a_classs_own_format_formats_its_fields() -> None:
@@ -1191,9 +1202,11 @@ def test_a_numbers_operator_methods_called_by_name_are_cpythons() -> None:
             "        while True:\n            n = n.__add__(1)\nV().f()\n",
             Limits(max_steps=10_000),
         )
-    # Outside a class body a dunder is still refused before the program runs, as before.
+    # Outside a class body a number's own are read too; any other dunder is still refused
+    # before the program runs.
+    same_as_cpython("print((2).__round__(), (2.5).__floor__(), (7).__and__(3))\n")
     with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
-        run("print((2).__round__())\n")
+        run("print((2).__sizeof__())\n")
 
 
 def test_typing_namedtuple_called_makes_the_class_a_class_statement_makes() -> None:
@@ -1470,8 +1483,12 @@ def test_self_dict_inside_a_class_body_is_the_instances_own_attributes() -> None
         run("class A:\n    def f(self):\n        self.__dict__ = {}\nA().f()\n")
     with pytest.raises(EngineError, match="no attribute '__dict__'"):
         run("class A:\n    def f(self):\n        return (1).__dict__\nA().f()\n")
-    with pytest.raises(EngineError, match="dunder attributes belong to class bodies"):
-        run("class A:\n    pass\nprint(A().__dict__)\n")
+    # Outside a class body too, as `vars(obj)`; a plain value has none, as in CPython.
+    same_as_cpython(
+        "class A:\n    pass\na = A()\na.x = 1\nprint(a.__dict__, a.__dict__ is vars(a))\n"
+        "for v in [1, 'a', [1], None, {}]:\n    try:\n        v.__dict__\n"
+        "    except AttributeError as e:\n        print(e)\n"
+    )
 
 
 def test_a_node_with_only_a_closure_and_a_pass_named_back() -> None:

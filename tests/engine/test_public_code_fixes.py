@@ -1110,7 +1110,9 @@ def test_a_copy_is_charged_for_every_attribute_it_copies() -> None:
     )
     for how in ("copy", "deepcopy"):
         with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
-            run(source.format(how))
+            # The step limit is what is tested: a clock with room for a loaded machine
+            # (0.25 s of CPU here, once past the 1.8 s default under a load of 7).
+            run(source.format(how), Limits(time_limit=30.0))
 
 
 def test_operands_in_input_nodes_with_the_number_behind_a_property() -> None:

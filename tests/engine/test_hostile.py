@@ -328,3 +328,22 @@ def test_shifting_a_big_list_costs_steps(loop: str) -> None:
 def test_slice_assignment_counts_what_it_removes() -> None:
     source = "x = [0] * 1000000\nx[0:1] = [5]\nv = Value(float(x[0]))\nv.backward()\n"
     assert trace_source(source)["nodes"][0]["data"] == 5.0
+
+
+def test_a_failing_import_in_a_function_caught_in_a_loop_is_bounded() -> None:
+    # Each call raises CPython's ModuleNotFoundError from the import in the function's
+    # body; the handler catches it, and the loop still stops at the step limit.
+    source = (
+        "def draw():\n    from graphviz import Digraph\n    return Digraph()\n"
+        "while True:\n    try:\n        draw()\n    except ImportError as e:\n"
+        "        s = str(e)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source, limits=SMALL)
+    # What the handler holds is the program's own exception: nothing of ours leaks.
+    leak = (
+        "def draw():\n    from graphviz import Digraph\n"
+        "try:\n    draw()\nexcept ImportError as e:\n    y = e.__traceback__\n"
+    )
+    with pytest.raises(EngineError, match="dunder"):
+        trace_source(leak + END)

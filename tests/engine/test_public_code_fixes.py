@@ -135,6 +135,28 @@ def test_an_import_in_a_try_fails_as_on_a_machine_without_the_module() -> None:
         run("print('never')\nimport numpy\n")
 
 
+def test_a_graphviz_import_in_a_draw_function_fails_where_cpython_without_it_fails() -> None:
+    # OmkarRayAI/omkarray, notebooks/llm_day01_value_class.ipynb: draw_dot() imports
+    # Digraph in its body and is called in `try: ... except ImportError:` with a text
+    # fallback; on a machine without graphviz the import raises, and the fallback runs.
+    draw = (
+        "def draw_dot(root):\n    from graphviz import Digraph\n    return Digraph(format='png')\n"
+    )
+    same_as_cpython(
+        draw + "try:\n    graph = draw_dot(1)\n    print('drawn')\n"
+        "except ImportError as e:\n    print('fallback:', e)\n"
+    )
+    # A `draw_dot(...)` statement is skipped by design, so its import never runs.
+    assert run(draw + "draw_dot(2)\nprint('skipped')\n") == ["skipped"]
+    # Uncaught, the program stops at the import's line, as CPython does.
+    with pytest.raises(EngineError, match="graphviz import Digraph` is not available") as caught:
+        run(draw + "graph = draw_dot(1)\n")
+    assert caught.value.line == 2
+    # At the module's top level `Digraph` stays a name that only refuses to be called.
+    with pytest.raises(EngineError, match="Digraph is not available here"):
+        run("from graphviz import Digraph\ndef f():\n    return Digraph()\ng = f()\n")
+
+
 def test_objects_sort_by_their_own_less_than() -> None:
     same_as_cpython(
         "calls = []\nclass V:\n    def __init__(self, d):\n        self.data = d\n"

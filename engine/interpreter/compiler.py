@@ -1186,13 +1186,15 @@ class Compiler(ExpressionCompiler):
 
         return run
 
-    def refused_import(self, node: ast.stmt, statement: str, module: str) -> Stmt:
+    def refused_import(
+        self, node: ast.stmt, statement: str, module: str, when_run: bool = False
+    ) -> Stmt:
         """An import of a module that is not here: refused before the program runs, or,
         inside a `try` body, a `ModuleNotFoundError` it may catch when the import runs
         (`try: import numpy as np` / `except ImportError: np = None`), as CPython raises
         on a machine without that module."""
         message = self.not_importable(statement, module)
-        if not self.in_try:
+        if not (self.in_try or when_run):
             raise self.error(node, message)
         line, column = self.pos(node)
         seen = (f"No module named '{module.split('.')[0]}'",)
@@ -1237,9 +1239,11 @@ class Compiler(ExpressionCompiler):
             return self.import_micrograd_modules(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
-            if self.in_try and module not in self.modules and alias.name != "Value":
-                # `try: from graphviz import Digraph`: graphviz is not here
-                return self.refused_import(node, f"from {module} import {alias.name}", module)
+            if self.absent_when_run(module, alias.name, scope):
+                # `try: from graphviz import Digraph`, or `from graphviz import Digraph` in
+                # a draw_dot() the program calls in a `try`: graphviz is not here
+                statement = f"from {module} import {alias.name}"
+                return self.refused_import(node, statement, module, when_run=True)
             try:
                 value = self.imported_value(node, module, alias.name)
             except EngineError as error:
@@ -1253,6 +1257,15 @@ class Compiler(ExpressionCompiler):
                 store(f, value)
 
         return run
+
+    def absent_when_run(self, module: str, name: str, scope: scopes.Scope) -> bool:
+        """Whether `from module import name` raises CPython's `ModuleNotFoundError` when it
+        runs: in a `try` body, and `Digraph` in a function body (a draw_dot() the program
+        may call inside `try: ... except ImportError:`), as on a machine without graphviz.
+        A `draw_dot(...)` statement is skipped, so its import never runs."""
+        if module in self.modules or name == "Value":
+            return False
+        return bool(self.in_try) or (name == "Digraph" and scope.kind == "function")
 
     def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
         """What `from module import name` binds, known when the program is compiled."""

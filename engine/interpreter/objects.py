@@ -168,7 +168,7 @@ OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes", "args",
-    "prev_list",
+    "prev_list", "_previous",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -176,7 +176,7 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
-GRAD_NAMES = ("grad", "_grad", "derivative")  # `_grad` behind a `grad` property
+GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
     "fn",

@@ -388,3 +388,22 @@ print(P.__dict__['f'] is P.f, P.__dict__['s'] is not None)
     assert "__dataclass_frozen__" not in printed
     assert "' " not in printed  # an entry of the interpreter's own (" fields", " namedtuple")
     assert "True True" in printed
+
+
+def test_a_failing_import_in_a_function_caught_in_a_loop_is_bounded() -> None:
+    # Each call raises CPython's ModuleNotFoundError from the import in the function's
+    # body; the handler catches it, and the loop still stops at the step limit.
+    source = (
+        "def draw():\n    from graphviz import Digraph\n    return Digraph()\n"
+        "while True:\n    try:\n        draw()\n    except ImportError as e:\n"
+        "        s = str(e)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source, limits=SMALL)
+    # What the handler holds is the program's own exception: nothing of ours leaks.
+    leak = (
+        "def draw():\n    from graphviz import Digraph\n"
+        "try:\n    draw()\nexcept ImportError as e:\n    y = e.__traceback__\n"
+    )
+    with pytest.raises(EngineError, match="dunder"):
+        trace_source(leak + END)

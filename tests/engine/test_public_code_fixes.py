@@ -142,6 +142,28 @@ def test_an_import_in_a_try_fails_as_on_a_machine_without_the_module() -> None:
         run("print('never')\nimport numpy\n")
 
 
+def test_a_graphviz_import_in_a_draw_function_fails_where_cpython_without_it_fails() -> None:
+    # OmkarRayAI/omkarray, notebooks/llm_day01_value_class.ipynb: draw_dot() imports
+    # Digraph in its body and is called in `try: ... except ImportError:` with a text
+    # fallback; on a machine without graphviz the import raises, and the fallback runs.
+    draw = (
+        "def draw_dot(root):\n    from graphviz import Digraph\n    return Digraph(format='png')\n"
+    )
+    same_as_cpython(
+        draw + "try:\n    graph = draw_dot(1)\n    print('drawn')\n"
+        "except ImportError as e:\n    print('fallback:', e)\n"
+    )
+    # A `draw_dot(...)` statement is skipped by design, so its import never runs.
+    assert run(draw + "draw_dot(2)\nprint('skipped')\n") == ["skipped"]
+    # Uncaught, the program stops at the import's line, as CPython does.
+    with pytest.raises(EngineError, match="graphviz import Digraph` is not available") as caught:
+        run(draw + "graph = draw_dot(1)\n")
+    assert caught.value.line == 2
+    # At the module's top level `Digraph` stays a name that only refuses to be called.
+    with pytest.raises(EngineError, match="Digraph is not available here"):
+        run("from graphviz import Digraph\ndef f():\n    return Digraph()\ng = f()\n")
+
+
 def test_objects_sort_by_their_own_less_than() -> None:
     same_as_cpython(
         "calls = []\nclass V:\n    def __init__(self, d):\n        self.data = d\n"
@@ -1406,6 +1428,47 @@ def test_a_list_of_gradient_functions_and_operands_kept_as_prev_list() -> None:
     trace = trace_source(prev_list)
     assert printed_lines(trace) == run_in_cpython(prev_list) == ["-12.0 -12.0 4.0"]
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+
+
+def test_a_gradient_kept_as_gradient_with_operands_kept_as_previous() -> None:
+    """Surydevx/The-Autograd-Engine, AUTOGRAD/Engine.py: the lecture's Value with its
+    gradient in `gradient` and its operands in `_previous`, sorted with an explicit stack
+    of (node, expanded) pairs; it was refused ("it has no `grad` attribute").
+    pedronovaes/neuralnet-micrograd-engine keeps `grad` and `_previous`: its numbers were
+    CPython's, but each pass's output was drawn alone; now with its edges."""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data, _previous=(), _operation=''):\n"
+        "        self.data = float(data); self._previous = set(_previous)\n"
+        "        self._operation = _operation; self.gradient = 0.0\n"
+        "        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        other = other if isinstance(other, Value) else Value(other)\n"
+        "        out = Value(self.data * other.data, _previous=(self, other), _operation='*')\n"
+        "        def _backward():\n"
+        "            self.gradient += other.data * out.gradient\n"
+        "            other.gradient += self.data * out.gradient\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        topo, visited, stack = [], set(), [(self, False)]\n"
+        "        while stack:\n"
+        "            v, is_expanded = stack.pop()\n"
+        "            if not is_expanded:\n"
+        "                if v not in visited:\n"
+        "                    visited.add(v); stack.append((v, True))\n"
+        "                    for child in v._previous:\n"
+        "                        stack.append((child, False))\n"
+        "            else:\n                topo.append(v)\n"
+        "        self.gradient = 1.0\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "a = Value(2.0); b = Value(-3.0)\nc = a * b * a\nc.backward()\n"
+        "print(c.data, a.gradient, b.gradient)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+    leaves = {node["data"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    assert leaves == {2.0: -12.0, -3.0: 4.0}
 
 
 MODULE_DICT = (

@@ -310,3 +310,9 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
         "Every child keeps each share"
     )
+    # Its one frame of writes, the sort's, shows its own backward(), not the engine's.
+    player_page.get_by_test_id("scrubber").fill(str(len(trace["frames"]) - 1))
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text("(its own backward)")
+    expect(code).to_contain_text("child.grad += local")
+    expect(code).not_to_contain_text("engine/value.py")

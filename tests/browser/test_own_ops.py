@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from backprop_animator.engine import trace_source
 from backprop_animator.engine.program_examples import OWN_ENGINE
 from tests.browser.conftest import open_player, player_url
 from tests.support.programs import own_value_program
@@ -81,3 +82,53 @@ def test_the_sort_frame_shows_the_programs_own_backward(player_page: Page, serve
     expect(marked).to_have_count(2)
     expect(marked.first).to_have_text(re.compile(rf"^{seed}\s+self\.grad = 1\.0\s*$"))
     expect(marked.last).to_have_text(re.compile(rf"^{call}\s+v\._backward\(\)\s*$"))
+
+
+# microgpt's shape: each node keeps its operands' local derivatives, and backward() adds
+# each share in a loop of its own: a frame per node, no `_backward()` to show.
+LOOP_ENGINE = """\
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children
+        self._local_grads = local_grads
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._children:
+                    build(child)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for child, local in zip(v._children, v._local_grads):
+                child.grad += local * v.grad
+
+
+a = Value(2.0)
+b = Value(-3.0)
+c = a * b
+c.backward()
+"""
+
+
+def test_a_backward_frame_of_a_loop_that_writes_the_gradients_shows_no_rule_call(
+    player_page: Page, server: str
+) -> None:
+    # Frames: c's build, the sort, then c's rule: the writes of the loop on c's operands.
+    phases = [frame["phase"] for frame in trace_source(LOOP_ENGINE)["frames"]]
+    assert phases == ["build", "sort", "backward"]
+    open_player(player_page, player_url(server, LOOP_ENGINE, frame=2))
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text("Your backward() \u00b7 step 1 of 1: c (its loop writes")
+    expect(code).to_contain_text("child.grad += local * v.grad")
+    expect(code).not_to_contain_text("_backward()")

@@ -256,14 +256,17 @@ function backwardParts(context, state) {
   const node = trace.nodes[state.current];
   // A rule the program called itself (`o._backward()` by hand): its line, not a loop;
   // a rule its own backward() called: that line, else the engine's loop.
-  const call = state.line === null ? (ownBackward(context, state)?.call ?? null) : null;
+  const own = state.line === null ? ownBackward(context, state) : null;
   const step = `Your backward() \u00B7 ${stepOf(context.timeline, trace, state)}: ${names[state.current]}`;
   const parts =
     state.line !== null
       ? programExcerpt(state.line, sourceLines, codeBlock)
-      : call !== null
-        ? programExcerpt(call, sourceLines, codeBlock, step)
-        : [loopBlock(context, state)];
+      : own?.call != null
+        ? programExcerpt(own.call, sourceLines, codeBlock, step)
+        : own
+          ? // No rule is called: its own loop writes each node's share (the rule below).
+            [html("p", { class: "code-note", text: `${step} (its loop writes the gradients)` })]
+          : [loopBlock(context, state)];
   if (node.kind !== "op") {
     parts.push(
       html("p", {

@@ -310,6 +310,11 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
         "Every child keeps each share"
     )
+    # A node of its class keeps no rule: its build frame shows none, not the engine's.
+    code = player_page.get_by_test_id("code-panel")
+    expect(code).to_contain_text("Creates a*b = \u22126.")
+    expect(code).not_to_contain_text("engine/value.py")
+    expect(code).not_to_contain_text("stores its backward rule")
     # Its one frame of writes, the sort's, shows its own backward(), not the engine's.
     player_page.get_by_test_id("scrubber").fill(str(len(trace["frames"]) - 1))
     code = player_page.get_by_test_id("code-panel")

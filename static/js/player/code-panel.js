@@ -105,6 +105,9 @@ function rule({ trace, rules, sourceLines }, node, marked, running) {
       }),
     ];
   }
+  // A node of the learner's own class that keeps no rule of its own (its backward()
+  // writes the gradients): nothing of the engine's is its code.
+  if (trace.engine_check) return [];
   const { op } = node;
   const source = ruleSource(rules, trace.ops, op);
   if (!source) return [];
@@ -129,7 +132,9 @@ function buildParts(context, state) {
     html("p", { class: "code-note" }, [
       "Creates ",
       html("strong", { text: names[state.current] }),
-      ` = ${formatValue(node.data)} and stores its backward rule (not run yet):`,
+      ` = ${formatValue(node.data)}`,
+      // (A node of the learner's own class may keep no rule: its backward() does the work.)
+      trace.engine_check && !node.rule ? "." : " and stores its backward rule (not run yet):",
     ]),
     ...rule(context, node, (lines) => markWhere(lines, /out\s*=\s*Value\(/), false),
   ];

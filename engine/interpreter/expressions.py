@@ -35,11 +35,9 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PSuper,
     TypeObject,
-    class_dict,
     is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import (
-    ITEMS_PER_STEP,
     MAX_INT,
     MAX_ITEMS,
     MAX_STR,
@@ -863,7 +861,7 @@ class ExpressionCompiler:
         `vars(self)` does (a minitorch `Module`'s `self.__dict__["_parameters"]`); a class
         of the program's a read-only view of its own (`objects.class_dict`); anything
         else has none here."""
-        charge = self.m.state.charge
+        class_view = self.m.class_view
         line, column = self.pos(node)
 
         def run(f: Frame) -> Any:
@@ -871,8 +869,7 @@ class ExpressionCompiler:
             if type(value) is PInstance:
                 return value.attrs
             if type(value) is PClass and not value.builtin:
-                charge(len(value.namespace) // ITEMS_PER_STEP)
-                return class_dict(value)
+                return class_view(value)
             raise no_dict(value).located(line, column)
 
         return run

@@ -716,3 +716,17 @@ print(type(C.__dict__['c']).__name__)
 print(list(vars(A)) == list(A.__dict__), vars(A) == A.__dict__, vars(A)['f'] is A.f)
 """
     assert_as_cpython(source)
+
+
+def test_a_class_dict_of_a_dataclass_and_of_two_views() -> None:
+    """A dataclass's view holds its built-in methods, the same each time (two views
+    compare equal) and callable on its objects; two views join with `|`; a view reverses."""
+    source = """
+import dataclasses
+@dataclasses.dataclass
+class D:
+    a: int = 1
+print(D.__dict__ == D.__dict__, vars(D) == D.__dict__, D.__dict__['__repr__'](D(2)))
+print((D.__dict__ | D.__dict__) == dict(D.__dict__), list(reversed(D.__dict__))[-1])
+"""
+    assert_as_cpython(source)

@@ -34,6 +34,16 @@ ESCAPES = [
     ("class A:\n    pass\ny = A.__dict__['__dict__'].__get__\n", "dunder"),
     ("class A:\n    pass\ny = A.__dict__['__weakref__']()\n", "not available here"),
     ("class A:\n    pass\nA.__dict__['x'] = 1\n", "does not support item assignment"),
+    # a built-in method a class's `__dict__` holds checks what it is called on
+    (
+        "import dataclasses\n@dataclasses.dataclass\nclass D:\n    a: int = 1\n"
+        "y = D.__dict__['__repr__'](1)\n",
+        "descriptor '__repr__' requires a 'D' object",
+    ),
+    (
+        "import typing\nclass N(typing.NamedTuple):\n    a: int\ny = vars(N)['_asdict'](5)\n",
+        "descriptor '_asdict' requires a 'N' object",
+    ),
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
     ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked

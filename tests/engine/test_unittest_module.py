@@ -529,7 +529,9 @@ LEAKS = [
     "import unittest\nunittest._main_tests",
     "import unittest\nunittest._exit()",
     "import unittest\nunittest.main.__globals__",
-    "import unittest\nunittest.TestCase.__dict__",
+    # its classes' `__dict__` is a view as any class's (CPython's too), past it nothing
+    "import unittest\nunittest.TestCase.__dict__['__init__'].__globals__",
+    "import unittest\nunittest.TestLoader.__dict__['getTestCaseNames'].__code__",
     "import unittest\nunittest.TestCase('x').__dict__",
     "from unittest import mock",
     "import unittest.mock",
@@ -666,3 +668,15 @@ class T(unittest.TestCase):
 unittest.main(exit=False)
 """
     assert_as_cpython(source + TAIL, monkeypatch)
+
+
+def test_looking_for_test_names_costs_steps_for_every_name_looked_at() -> None:
+    # A class given 20,000 attributes by `setattr`: each look for its test names reads
+    # them all, so a loop of such looks ends at the step bound, not the clock.
+    source = (
+        "import unittest\nclass T(unittest.TestCase):\n    pass\n"
+        "for i in range(20000):\n    setattr(T, 'x' + str(i), i)\n"
+        "for j in range(2000):\n    unittest.TestLoader().getTestCaseNames(T)\n" + TAIL
+    )
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source, limits=Limits(max_steps=1_000_000, time_limit=60.0))

@@ -656,7 +656,8 @@ tries = [lambda: (3.5).__ceil__(), lambda: (-3.5).__trunc__(), lambda: (7).__div
          lambda: [1].__index__, lambda: (2.5).__round__(1), lambda: (25).__round__(-1),
          lambda: (1.0).__index__(), lambda: float('inf').__floor__(), lambda: (2).__round__(1, 2),
          lambda: (2).__pow__(3, 5), lambda: (2).__rpow__(3), lambda: int.__round__(3),
-         lambda: float.__floor__(2.5)]
+         lambda: float.__floor__(2.5), lambda: (2.5).__round__(None), lambda: (2).__round__(None),
+         lambda: (2.5).__round__(ndigits=1), lambda: True.__round__(ndigits=1)]
 for t in tries:
     try:
         print(t())

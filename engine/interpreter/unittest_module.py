@@ -26,19 +26,18 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.exceptions import instance_of_error
 from backprop_animator.engine.interpreter.objects import Builtin, Frame, Function, PClass
-from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    ProgramError,
+    ProgramExit,
+    State,
+)
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.compiler import Compiler
     from backprop_animator.engine.interpreter.expressions import Stmt
     from backprop_animator.engine.interpreter.machine import Machine
     from backprop_animator.engine.interpreter.scope import Scope
-
-
-class ProgramExit(BaseException):
-    """`unittest.main()` with `exit=True` ended the program (CPython's `sys.exit`): the
-    trace ends there, as if the program had ended. Not an `Exception`, so no handler of
-    the program catches it."""
 
 
 def native_names(state: State, globals_: dict[str, Any], tree: ast.Module | None) -> dict[str, Any]:

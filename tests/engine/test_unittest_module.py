@@ -680,3 +680,48 @@ def test_looking_for_test_names_costs_steps_for_every_name_looked_at() -> None:
     )
     with pytest.raises(EngineError, match="too many steps"):
         trace_source(source, limits=Limits(max_steps=1_000_000, time_limit=60.0))
+
+
+def test_unittest_main_inside_a_programs_own_backward_ends_the_pass_then_the_program() -> None:
+    # Its `exit=True` ends the program in the middle of a pass: the pass is closed as one
+    # the program's exception ended (it was an internal error: the pass left open).
+    source = """
+import unittest
+class V:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+            if STOP:
+                unittest.main()
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo = []
+        def build(v):
+            if v not in topo:
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+a = V(2.0)
+b = V(3.0)
+STOP = False
+(a * b).backward()
+print('one')
+STOP = True
+(a * b).backward()
+print('never')
+"""
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 2
+    assert printed_lines(trace) == run_tests_in_cpython(source)

@@ -109,7 +109,15 @@ def is_generator(body: list[ast.stmt]) -> bool:
 
 
 def contains_yield(node: ast.AST) -> bool:
-    stack = [node]
+    """Whether `node` holds a `yield` of the scope it is in: a function or class it
+    defines (`def g(): yield 5` inside a function) has its own, but for what the
+    definition evaluates where it stands (decorators, defaults, bases)."""
+    stack: list[ast.AST] = [node]
+    if isinstance(node, ast.FunctionDef | ast.Lambda):
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        stack = [*getattr(node, "decorator_list", ()), *defaults]
+    elif isinstance(node, ast.ClassDef):
+        stack = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
     while stack:
         child = stack.pop()
         if isinstance(child, ast.Yield | ast.YieldFrom):

@@ -731,3 +731,25 @@ print(D.__dict__ == D.__dict__, vars(D) == D.__dict__, D.__dict__['__repr__'](D(
 print((D.__dict__ | D.__dict__) == dict(D.__dict__), list(reversed(D.__dict__))[-1])
 """
     assert_as_cpython(source)
+
+
+def test_a_function_holding_a_generator_function_is_no_generator_itself() -> None:
+    """A `yield` belongs to the function it is written in: `f` defining a generator `g`
+    (or a class with one) is a plain function (it was taken for a generator and refused)."""
+    source = """
+def f():
+    def g():
+        yield 5
+    class C:
+        def h(self):
+            yield 6
+    return list(g()) + list(C().h()) + [(lambda: 7)()]
+class T:
+    def m(self):
+        def walk(n):
+            for i in range(n):
+                yield i
+        return sum(walk(4))
+print(f(), T().m())
+"""
+    assert_as_cpython(source)

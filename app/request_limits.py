@@ -9,6 +9,7 @@ fits; anything bigger is refused here without being read to the end.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 from starlette.datastructures import Headers
@@ -34,6 +35,7 @@ def nests_deeper_than(body: bytes, limit: int) -> bool:
 
     Example: `nests_deeper_than(b'[[1], {"a": "[[["}]', 2)` -> False.
     """
+    body = _as_utf8(body)
     if body.count(b"[") + body.count(b"{") <= limit:
         return False
     depth = 0
@@ -46,6 +48,21 @@ def nests_deeper_than(body: bytes, limit: int) -> bool:
         elif first == 0x5D or first == 0x7D:  # ] }
             depth -= 1
     return False
+
+
+def _as_utf8(body: bytes) -> bytes:
+    """`body` in UTF-8, as the JSON decoder reads it: it takes UTF-16 and UTF-32 too
+    (`json.detect_encoding`), whose bytes can hold a quote or a backslash inside another
+    character (U+5C41 is `41 5C` in UTF-16-LE: an escape of the quote after it, read as
+    bytes), so those are scanned as the text they are. A body that does not decode is
+    one the decoder refuses before reading a bracket: scanned as it is."""
+    encoding = json.detect_encoding(body)
+    if encoding.startswith("utf-8"):  # no byte of a multi-byte character is ASCII
+        return body
+    try:
+        return body.decode(encoding, "surrogatepass").encode("utf-8", "surrogatepass")
+    except UnicodeError:
+        return body
 
 
 class RequestLimitsMiddleware:

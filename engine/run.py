@@ -24,9 +24,8 @@ from backprop_animator.engine.interpreter.compiler import Compiler
 from backprop_animator.engine.interpreter.library import Library
 from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Frame
-from backprop_animator.engine.interpreter.runtime import ProgramError, State
+from backprop_animator.engine.interpreter.runtime import ProgramError, ProgramExit, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
-from backprop_animator.engine.interpreter.unittest_module import ProgramExit
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
 from backprop_animator.engine.trace.recorder import HandPass, PassReached, Recorder, Rerun

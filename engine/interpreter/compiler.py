@@ -483,7 +483,9 @@ class Compiler(ExpressionCompiler):
             tree = parse_python(source)
             namespace: dict[str, Any] = {}
             if name == "unittest":
-                namespace.update(unittest_module.native_names(self.globals, self.tree))
+                namespace.update(
+                    unittest_module.native_names(self.m.state, self.globals, self.tree)
+                )
             compiler = Compiler(
                 self.m,
                 self.rec,

@@ -35,11 +35,9 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PSuper,
     TypeObject,
-    class_dict,
     is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import (
-    ITEMS_PER_STEP,
     MAX_INT,
     MAX_ITEMS,
     MAX_STR,
@@ -111,7 +109,15 @@ def is_generator(body: list[ast.stmt]) -> bool:
 
 
 def contains_yield(node: ast.AST) -> bool:
-    stack = [node]
+    """Whether `node` holds a `yield` of the scope it is in: a function or class it
+    defines (`def g(): yield 5` inside a function) has its own, but for what the
+    definition evaluates where it stands (decorators, defaults, bases)."""
+    stack: list[ast.AST] = [node]
+    if isinstance(node, ast.FunctionDef | ast.Lambda):
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        stack = [*getattr(node, "decorator_list", ()), *defaults]
+    elif isinstance(node, ast.ClassDef):
+        stack = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
     while stack:
         child = stack.pop()
         if isinstance(child, ast.Yield | ast.YieldFrom):
@@ -863,7 +869,7 @@ class ExpressionCompiler:
         `vars(self)` does (a minitorch `Module`'s `self.__dict__["_parameters"]`); a class
         of the program's a read-only view of its own (`objects.class_dict`); anything
         else has none here."""
-        charge = self.m.state.charge
+        class_view = self.m.class_view
         line, column = self.pos(node)
 
         def run(f: Frame) -> Any:
@@ -871,8 +877,7 @@ class ExpressionCompiler:
             if type(value) is PInstance:
                 return value.attrs
             if type(value) is PClass and not value.builtin:
-                charge(len(value.namespace) // ITEMS_PER_STEP)
-                return class_dict(value)
+                return class_view(value)
             raise no_dict(value).located(line, column)
 
         return run

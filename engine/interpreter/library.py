@@ -47,7 +47,6 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     TypeObject,
-    class_dict,
     is_dunder,
     ordered_by_hash,
 )
@@ -328,8 +327,7 @@ class Library:
         if type(value) is PInstance:
             return value.attrs
         if type(value) is PClass and not value.builtin:  # `vars(C)`: `C.__dict__`
-            self.state.charge(len(value.namespace) // ITEMS_PER_STEP)
-            return class_dict(value)
+            return self.machine.class_view(value)
         raise ProgramError(
             f"vars() argument must be one of the program's objects, not {a_type(value)}",
             kind="TypeError",
@@ -627,7 +625,7 @@ class Library:
         value = one(args, kwargs, "reversed")
         if type(value) in (list, tuple, str, range, bytes):
             return reversed(value)
-        if type(value) is dict:
+        if type(value) is dict or type(value) is MappingProxyType:
             return reversed(list(value))
         raise ProgramError(f"{a_type(value)} cannot be reversed")
 

@@ -42,6 +42,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     PSuper,
     TypeObject,
+    class_dict,
     find_shape,
     is_dunder,
     type_union,
@@ -144,6 +145,9 @@ class Machine:
         self.type_member: Callable[[TypeObject, str], Any] = lambda kind, name: MISSING
         # The built-in exception classes by name (`engine.interpreter.exceptions`).
         self.exceptions: dict[str, PClass] = {}
+        # A class's built-in methods as its `__dict__` shows them (`class_view`), one each
+        # (by the ids of the method and the class, both kept alive by it).
+        self.native_views: dict[tuple[int, int], Builtin] = {}
         # Dicts and lists that `collections` made (by id, with the object kept alive so
         # the id stays its own): what a missing key gives, and which deque methods apply.
         # `(obj, kind, factory)`, kind "defaultdict", "Counter" or "deque".
@@ -575,6 +579,20 @@ class Machine:
             return unbound_native(found, obj)
         return found
 
+    def class_view(self, cls: PClass) -> MappingProxyType[str, Any]:
+        """`C.__dict__` and `vars(C)` of a program's class (`objects.class_dict`): a step
+        per ten attributes; its built-in methods as read off the class (`unbound_native`:
+        `D.__dict__['__repr__'](1)` is refused, not run on what it cannot read), the same
+        one each time, so two views of a class compare equal."""
+        self.state.charge(len(cls.namespace) // ITEMS_PER_STEP)
+        return class_dict(cls, self.native_view)
+
+    def native_view(self, method: NativeMethod, cls: PClass) -> Builtin:
+        key = (id(method), id(cls))
+        if key not in self.native_views:
+            self.native_views[key] = unbound_native(method, cls)
+        return self.native_views[key]
+
     def object_setattr(self, args: list[Any], kwargs: dict[str, Any]) -> None:
         """`object.__setattr__(obj, name, value)`: the write itself, past any class's own
         `__setattr__` (which calls it to write)."""
@@ -856,7 +874,8 @@ class Machine:
             return self.texts.percent(left, right)
         if op == "%" and lt is bytes:
             return self.texts.bytes_percent(left, right)
-        if op == "|" and {lt, rt} == {dict, MappingProxyType}:  # `C.__dict__ | {...}`
+        if op == "|" and {lt, rt} <= {dict, MappingProxyType} and MappingProxyType in (lt, rt):
+            # `C.__dict__ | {...}`, `C.__dict__ | D.__dict__`
             return self.sequences(op, dict(left), dict(right))  # (a view's items: a copy)
         if op == "|" and lt is dict and rt is dict:  # `a | b` of two dicts: a new dict
             state.check_items(len(left) + len(right))

@@ -128,9 +128,17 @@ def number_dunders(
         return method
 
     def round_method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if kwargs or len(args) > 1:
-            given = len(args) + len(kwargs)
-            words = f"__round__ expected at most 1 argument, got {given}"
+        kind = "float" if type(obj) is float else "int"
+        if kwargs:
+            words = f"{kind}.__round__() takes no keyword arguments"
+            raise ProgramError(words, kind="TypeError")
+        if len(args) > 1:
+            words = f"__round__ expected at most 1 argument, got {len(args)}"
+            raise ProgramError(words, kind="TypeError")
+        if args and args[0] is None:  # a float's is `round(x)`, an int's wants an integer
+            if kind == "float":
+                return round_([obj], {})
+            words = "'NoneType' object cannot be interpreted as an integer"
             raise ProgramError(words, kind="TypeError")
         return round_([obj, *args], {})
 

@@ -596,16 +596,24 @@ class _Probe(PInstance):
         return other is self.entry.item
 
 
-def class_dict(cls: PClass) -> MappingProxyType[str, Any]:
+def class_dict(
+    cls: PClass, native: Callable[[NativeMethod, PClass], Any]
+) -> MappingProxyType[str, Any]:
     """`C.__dict__` of a program's class: a read-only view of its own attributes, keys in
     CPython's order (`__module__`, the docstring, the body's names, then `__dict__` and
     `__weakref__` where no base gave them, `__doc__` last when there is no docstring);
     values the program's own objects (the interpreter's own entries left out; `__dict__`
-    and `__weakref__`, CPython's descriptors, placeholders it cannot use)."""
+    and `__weakref__`, CPython's descriptors, placeholders it cannot use; a built-in
+    method, a dataclass's `__init__`, as `native` gives it read off the class, which
+    checks what it is called on)."""
     own: dict[str, Any] = {"__module__": "__main__"}
     if cls.doc is not None:
         own["__doc__"] = cls.doc
-    own.update((k, v) for k, v in cls.namespace.items() if k.isidentifier() and k != FROZEN)
+    own.update(
+        (k, native(v, cls) if type(v) is NativeMethod else v)
+        for k, v in cls.namespace.items()
+        if k.isidentifier() and k != FROZEN
+    )
     above = [c for c in cls.mro[1:] if not (c.builtin and c.name == "object")]
     for slot in ("__dict__", "__weakref__"):
         if not above or (slot == "__weakref__" and all(c.builtin for c in above)):

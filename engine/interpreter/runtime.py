@@ -47,6 +47,13 @@ LOOP_HINT_TURNS = 1_000  # turns a `while` loop has run before a runaway bound h
 RUNAWAY_BOUNDS = tuple(ENV_NAMES[field] for field in ("max_steps", "time_limit", "max_nodes"))
 
 
+class ProgramExit(BaseException):
+    """`unittest.main()` with `exit=True` ended the program (CPython's `sys.exit`): the
+    trace ends there, as if the program had ended (a pass of the program's own
+    `backward()` it ends is closed first: `Recorder.user_pass`). Not an `Exception`, so
+    no handler of the program catches it."""
+
+
 class ProgramError(EngineError):
     """An `EngineError` that learns its position and call chain on its way out."""
 

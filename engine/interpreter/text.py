@@ -284,11 +284,15 @@ class Texts:
         elif type(values) is dict:
             items = [*values, *values.values()]
         made = len(template)
+        # A mapping's value may be named by many conversions (`b'%(a)s%(a)s' % d`): each
+        # is counted as its largest value.
+        largest = max(map(_bytes_made, values.values()), default=0) if type(values) is dict else 0
         for match in _BYTES_PERCENT.finditer(template):
             if b"*" in match[0]:
                 raise ProgramError("a `*` width in bytes %-formatting is not available here")
             made += sum(int(n) for n in match.groups()[:2] if n)
             made += 400 if match[3] in b"eEfFgG" else 0  # a float's digits
+            made += largest if match[0][1:2] == b"(" else 0
         for item in items:
             made += _bytes_made(item)
         if made > 100 * MAX_STR:

@@ -26,7 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.exceptions import instance_of_error
 from backprop_animator.engine.interpreter.objects import Builtin, Frame, Function, PClass
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    ProgramError,
+    ProgramExit,
+    State,
+)
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.compiler import Compiler
@@ -35,25 +40,24 @@ if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.scope import Scope
 
 
-class ProgramExit(BaseException):
-    """`unittest.main()` with `exit=True` ended the program (CPython's `sys.exit`): the
-    trace ends there, as if the program had ended. Not an `Exception`, so no handler of
-    the program catches it."""
-
-
-def native_names(globals_: dict[str, Any], tree: ast.Module | None) -> dict[str, Any]:
+def native_names(state: State, globals_: dict[str, Any], tree: ast.Module | None) -> dict[str, Any]:
     """The native helpers of the unittest source, over the program's own globals: its
     module's `TestCase` classes in `dir()` order, a class's test method names, the first
-    line of a function's docstring, and the end of the program."""
+    line of a function's docstring, and the end of the program. The first two cost a
+    step per ten names they look at (a class may be given thousands by `setattr`)."""
     docs: list[dict[int, str]] = []
 
     def main_classes(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
         base = args[0]
+        state.charge(len(globals_) // ITEMS_PER_STEP)
         values = [globals_[name] for name in sorted(globals_)]
         return [value for value in values if type(value) is PClass and base in value.mro]
 
     def names(args: list[Any], kwargs: dict[str, Any]) -> list[str]:
-        return test_names(args[0]) if type(args[0]) is PClass else []
+        if type(args[0]) is not PClass:
+            return []
+        state.charge(sum(len(one.namespace) for one in args[0].mro) // ITEMS_PER_STEP)
+        return test_names(args[0])
 
     def first_line(args: list[Any], kwargs: dict[str, Any]) -> str | None:
         if not docs:

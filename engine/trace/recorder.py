@@ -52,6 +52,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_INT,
     ProgramError,
+    ProgramExit,
     State,
 )
 from backprop_animator.engine.lab import mistake_text, mistakes
@@ -848,7 +849,7 @@ class Recorder:
         self.rule_locals = {}
         # A backward() that raises an exception the program catches (a guard against a
         # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
-        failed: ProgramError | None = None
+        failed: ProgramError | ProgramExit | None = None
         result = None
         try:
             result = run()
@@ -856,6 +857,8 @@ class Recorder:
             if error.kind is None:
                 raise  # a bound: nothing may catch it, the run ends
             failed = error
+        except ProgramExit as ended:  # `unittest.main()` in it: the pass, then the program
+            failed = ended
         finally:
             self.pass_output = None
             self.sort_frame = None

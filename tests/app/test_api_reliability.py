@@ -123,6 +123,18 @@ def test_nesting_is_counted_outside_strings_only() -> None:
     assert nests_deeper_than(b'[{"a": [' * 22, 64)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_nesting_is_counted_in_the_encoding_the_json_decoder_reads(encoding: str) -> None:
+    # The decoder reads UTF-16 and UTF-32 too: U+5C41 is `41 5C` in UTF-16-LE, a byte
+    # scan's escape of the closing quote after it (then every bracket after was "in a
+    # string"), and U+225B holds a quote byte and a bracket byte.
+    for text in ('["\u5c41",' + "[" * 1_000, '["\u225b\u5c22",' + "[" * 1_000):
+        body = text.encode(encoding)
+        assert body.decode(json.detect_encoding(body)) == text  # what the decoder reads
+        assert nests_deeper_than(body, 64)
+    assert not nests_deeper_than('{"s": "\u5c41[[["}'.encode(encoding), 2)
+
+
 @pytest.mark.parametrize(
     "accept_encoding", ["gzip;q=0", "gzip; q=0.0, identity", "br, *;q=0", "identity"]
 )

@@ -656,7 +656,8 @@ tries = [lambda: (3.5).__ceil__(), lambda: (-3.5).__trunc__(), lambda: (7).__div
          lambda: [1].__index__, lambda: (2.5).__round__(1), lambda: (25).__round__(-1),
          lambda: (1.0).__index__(), lambda: float('inf').__floor__(), lambda: (2).__round__(1, 2),
          lambda: (2).__pow__(3, 5), lambda: (2).__rpow__(3), lambda: int.__round__(3),
-         lambda: float.__floor__(2.5)]
+         lambda: float.__floor__(2.5), lambda: (2.5).__round__(None), lambda: (2).__round__(None),
+         lambda: (2.5).__round__(ndigits=1), lambda: True.__round__(ndigits=1)]
 for t in tries:
     try:
         print(t())
@@ -714,5 +715,41 @@ class C:
 print(C.__dict__['s'](), [type(v).__name__ for v in A.__dict__.values()][1:4])
 print(type(C.__dict__['c']).__name__)
 print(list(vars(A)) == list(A.__dict__), vars(A) == A.__dict__, vars(A)['f'] is A.f)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_class_dict_of_a_dataclass_and_of_two_views() -> None:
+    """A dataclass's view holds its built-in methods, the same each time (two views
+    compare equal) and callable on its objects; two views join with `|`; a view reverses."""
+    source = """
+import dataclasses
+@dataclasses.dataclass
+class D:
+    a: int = 1
+print(D.__dict__ == D.__dict__, vars(D) == D.__dict__, D.__dict__['__repr__'](D(2)))
+print((D.__dict__ | D.__dict__) == dict(D.__dict__), list(reversed(D.__dict__))[-1])
+"""
+    assert_as_cpython(source)
+
+
+def test_a_function_holding_a_generator_function_is_no_generator_itself() -> None:
+    """A `yield` belongs to the function it is written in: `f` defining a generator `g`
+    (or a class with one) is a plain function (it was taken for a generator and refused)."""
+    source = """
+def f():
+    def g():
+        yield 5
+    class C:
+        def h(self):
+            yield 6
+    return list(g()) + list(C().h()) + [(lambda: 7)()]
+class T:
+    def m(self):
+        def walk(n):
+            for i in range(n):
+                yield i
+        return sum(walk(4))
+print(f(), T().m())
 """
     assert_as_cpython(source)

@@ -34,6 +34,16 @@ ESCAPES = [
     ("class A:\n    pass\ny = A.__dict__['__dict__'].__get__\n", "dunder"),
     ("class A:\n    pass\ny = A.__dict__['__weakref__']()\n", "not available here"),
     ("class A:\n    pass\nA.__dict__['x'] = 1\n", "does not support item assignment"),
+    # a built-in method a class's `__dict__` holds checks what it is called on
+    (
+        "import dataclasses\n@dataclasses.dataclass\nclass D:\n    a: int = 1\n"
+        "y = D.__dict__['__repr__'](1)\n",
+        "descriptor '__repr__' requires a 'D' object",
+    ),
+    (
+        "import typing\nclass N(typing.NamedTuple):\n    a: int\ny = vars(N)['_asdict'](5)\n",
+        "descriptor '_asdict' requires a 'N' object",
+    ),
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
     ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
@@ -156,6 +166,9 @@ EXHAUSTION = [
     ("s = b'%.1000000000f' % 1.0\n", "bytes formatting could make", 1),
     ("s = b'%s' * 2000 % ((b'a' * 5000,) * 2000)\n", "bytes formatting could make", 1),
     ("s = b'%5000s%5000s%5000s' % (b'a', b'b', b'c')\n", "strings here stay within 10,000", 1),
+    # one value of a mapping named by every conversion: counted for each, before it runs
+    ("s = b'%()r' * 2500 % {b'': '\\U0001f600' * 10000}\n", "bytes formatting could make", 1),
+    ("s = b'%(a)s' * 2000 % {b'a': b'x' * 5000}\n", "bytes formatting could make", 1),
     # what grows a string into more bytes, or bytes into more characters, is bounded too
     ("s = ('a' * 3000).encode('utf-32')\n", "strings here stay within 10,000", 1),
     ("s = bytes('a' * 5000, 'utf-16')\n", "strings here stay within 10,000", 1),

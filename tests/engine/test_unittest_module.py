@@ -529,7 +529,9 @@ LEAKS = [
     "import unittest\nunittest._main_tests",
     "import unittest\nunittest._exit()",
     "import unittest\nunittest.main.__globals__",
-    "import unittest\nunittest.TestCase.__dict__",
+    # its classes' `__dict__` is a view as any class's (CPython's too), past it nothing
+    "import unittest\nunittest.TestCase.__dict__['__init__'].__globals__",
+    "import unittest\nunittest.TestLoader.__dict__['getTestCaseNames'].__code__",
     "import unittest\nunittest.TestCase('x').__dict__",
     "from unittest import mock",
     "import unittest.mock",
@@ -666,3 +668,60 @@ class T(unittest.TestCase):
 unittest.main(exit=False)
 """
     assert_as_cpython(source + TAIL, monkeypatch)
+
+
+def test_looking_for_test_names_costs_steps_for_every_name_looked_at() -> None:
+    # A class given 20,000 attributes by `setattr`: each look for its test names reads
+    # them all, so a loop of such looks ends at the step bound, not the clock.
+    source = (
+        "import unittest\nclass T(unittest.TestCase):\n    pass\n"
+        "for i in range(20000):\n    setattr(T, 'x' + str(i), i)\n"
+        "for j in range(2000):\n    unittest.TestLoader().getTestCaseNames(T)\n" + TAIL
+    )
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source, limits=Limits(max_steps=1_000_000, time_limit=60.0))
+
+
+def test_unittest_main_inside_a_programs_own_backward_ends_the_pass_then_the_program() -> None:
+    # Its `exit=True` ends the program in the middle of a pass: the pass is closed as one
+    # the program's exception ended (it was an internal error: the pass left open).
+    source = """
+import unittest
+class V:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+            if STOP:
+                unittest.main()
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo = []
+        def build(v):
+            if v not in topo:
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+a = V(2.0)
+b = V(3.0)
+STOP = False
+(a * b).backward()
+print('one')
+STOP = True
+(a * b).backward()
+print('never')
+"""
+    trace = trace_source(source)
+    assert len(trace["passes"]) == 2
+    assert printed_lines(trace) == run_tests_in_cpython(source)

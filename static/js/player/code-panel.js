@@ -152,7 +152,11 @@ function ownBackward({ trace, sourceLines }, state) {
   const own = programRule(sourceLines, code);
   if (!own) return null;
   const { call } = code;
-  const inside = typeof call === "number" && call >= code.line && call <= code.end_line;
+  const inside =
+    typeof call === "number" &&
+    Number.isInteger(call) &&
+    call >= code.line &&
+    call <= code.end_line;
   return { ...own, span: `lines ${code.line}\u2013${code.end_line}`, call: inside ? call : null };
 }
 

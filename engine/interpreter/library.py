@@ -839,8 +839,8 @@ class Library:
     def make_set(self, items: list[Any]) -> PSet:
         key = self.machine.key
         for item in items:
-            if type(item) is not PInstance or item.cls.hash_rule is not None:
-                key(item)  # (an object hashed by identity needs no check: `Machine.key`)
+            if type(item) is not PInstance:
+                key(item)  # (an object of the program's is a key as it is: `Machine.key`)
         try:
             return PSet(items)
         except TypeError:
@@ -1216,8 +1216,8 @@ class Library:
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
             item = args[0] if not kwargs and len(args) == 1 else one(args, kwargs, "add", PSet)
-            if type(item) is not PInstance or item.cls.hash_rule is not None:
-                self.machine.key(item)  # (an object hashed by identity needs no check)
+            if type(item) is not PInstance:
+                self.machine.key(item)  # (an object of the program's: a key as it is)
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:

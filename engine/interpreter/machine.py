@@ -1089,8 +1089,6 @@ class Machine:
             raise unhashable
         if kind is tuple:
             self.state.charge_walk(key)
-        elif kind is PInstance and key.cls.hash_rule is not None:
-            hash(key)  # the class's own `__hash__` (or its refusal) runs now, as CPython's
         return key
 
     # Iteration, items

@@ -871,7 +871,7 @@ class Machine:
         if op == "*" and (rt in (str, list, tuple, bytes) and lt in (int, bool)):
             return self.repeat(right, left)
         if op == "%" and lt is str:
-            return self.texts.percent(left, right)
+            return self.texts.percent(left, right, self.get_item)
         if op == "%" and lt is bytes:
             return self.texts.bytes_percent(left, right)
         if op == "|" and {lt, rt} <= {dict, MappingProxyType} and MappingProxyType in (lt, rt):

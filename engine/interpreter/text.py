@@ -14,6 +14,7 @@ from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
+    MISSING,
     Annotation,
     BoundMethod,
     Builtin,
@@ -222,51 +223,35 @@ class Texts:
         self.state.check_str(len(text))
         return text
 
-    def percent(self, template: str, values: Any) -> str:
-        """`'%.3f' % x` and `'%s and %d' % (a, b)`, each conversion through `format`."""
+    def percent(self, template: str, values: Any, get_item: Any = None) -> str:
+        """`'%.3f' % x`, `'%s and %d' % (a, b)` and `'%(a)s' % {'a': 1}`, each conversion
+        through `format`; `get_item` looks a key up in a mapping (`Machine.get_item`)."""
         args = list(values) if type(values) is tuple else [values]
+        mapping = _is_mapping(values)
         out: list[str] = []
-        position = 0
+        position = made = 0
         for match in _PERCENT.finditer(template):
             out.append(template[position : match.start()])
             position = match.end()
-            flags, width, precision, kind = match.groups()
+            key, flags, width, precision, kind = match.groups()
             if kind == "%":
                 out.append("%")
                 continue
-            if not args:
+            if key is not None:
+                if not mapping or get_item is None:
+                    raise ProgramError("format requires a mapping", kind="TypeError")
+                value = get_item(values, key)
+                args = []  # CPython's: a plain conversion after a keyed one has no argument
+            elif not args:
                 raise ProgramError("not enough arguments for format string", kind="TypeError")
-            value = args.pop(0)
-            if kind == "c" and type(value) is str:  # `'%c' % 'z'`: the character itself
-                if len(value) != 1:
-                    raise ProgramError("%c requires int or char", kind="TypeError")
-                kind = "s"
-            if kind in "sr":
-                text = self.to_str(value) if kind == "s" else self.to_repr(value)
-                spec = ("<" if "-" in flags else ">") + (width or "")
-                if precision is not None:
-                    text = text[: int(precision)]
-                out.append(self.format(text, spec if width else ""))
-                continue
-            numeric = type(value) in (int, float, bool)
-            if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
-                name = python_type_name(value)
-                if kind in "eEfFgG":
-                    message = f"must be real number, not {name}"
-                else:
-                    needed = "an integer" if kind in "xXo" else "a real number"
-                    message = f"%{kind} format: {needed} is required, not {name}"
-                raise ProgramError(message, kind="TypeError")
-            if kind in "di":
-                kind = "d"
-                if type(value) is float:
-                    value = int(value)
-            align = "<" if "-" in flags else ""
-            sign = "+" if "+" in flags else (" " if " " in flags else "")
-            zero = "0" if "0" in flags and not align else ""
-            dot = f".{precision}" if precision is not None else ""
-            out.append(self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}"))
-        if args:
+            else:
+                value = args.pop(0)
+            out.append(self.conversion(value, flags, width, precision, kind))
+            # A key may be named many times (`'%(a)s' * n % d`): the text made so far stays
+            # within the string bound as it grows.
+            made += len(out[-2]) + len(out[-1])
+            self.state.check_str(made)
+        if args and not mapping:
             raise ProgramError(
                 "not all arguments converted during string formatting", kind="TypeError"
             )
@@ -274,6 +259,39 @@ class Texts:
         text = "".join(out)
         self.state.check_str(len(text))
         return text
+
+    def conversion(
+        self, value: Any, flags: str, width: str | None, precision: str | None, kind: str
+    ) -> str:
+        """One `%` conversion of `percent`, as CPython makes it."""
+        if kind == "c" and type(value) is str:  # `'%c' % 'z'`: the character itself
+            if len(value) != 1:
+                raise ProgramError("%c requires int or char", kind="TypeError")
+            kind = "s"
+        if kind in "sr":
+            text = self.to_str(value) if kind == "s" else self.to_repr(value)
+            spec = ("<" if "-" in flags else ">") + (width or "")
+            if precision is not None:
+                text = text[: int(precision)]
+            return self.format(text, spec if width else "")
+        numeric = type(value) in (int, float, bool)
+        if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
+            name = python_type_name(value)
+            if kind in "eEfFgG":
+                message = f"must be real number, not {name}"
+            else:
+                needed = "an integer" if kind in "xXo" else "a real number"
+                message = f"%{kind} format: {needed} is required, not {name}"
+            raise ProgramError(message, kind="TypeError")
+        if kind in "di":
+            kind = "d"
+            if type(value) is float:
+                value = int(value)
+        align = "<" if "-" in flags else ""
+        sign = "+" if "+" in flags else (" " if " " in flags else "")
+        zero = "0" if "0" in flags and not align else ""
+        dot = f".{precision}" if precision is not None else ""
+        return self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}")
 
     def bytes_percent(self, template: bytes, values: Any) -> bytes:
         """`b'%d' % 5`: Python's own `bytes.__mod__` (CPython's results and words), on
@@ -335,7 +353,15 @@ def _plain_made(item: Any) -> int:
 # Where bytes %-formatting could make many characters: a width or a precision.
 _BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
 _BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
-_PERCENT = re.compile(r"%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrs%])")
+_PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrs%])")
+
+
+def _is_mapping(values: Any) -> bool:
+    """Whether CPython's `str % values` takes `values` as a mapping (it has `__getitem__`
+    and is no tuple or string): then its keys name values, and nothing is left over."""
+    if type(values) is PInstance:
+        return values.cls.lookup("__getitem__") is not MISSING
+    return type(values) in (dict, MappingProxyType, list, range, bytes)
 
 
 class _NoMethod:

@@ -753,3 +753,51 @@ class T:
 print(f(), T().m())
 """
     assert_as_cpython(source)
+
+
+def test_string_percent_formatting_takes_a_mapping_as_cpython() -> None:
+    """`'%(a)s' % {'a': 1}`: a key names a value of anything with `__getitem__` (a
+    defaultdict makes it; a list says its index words); a key without a mapping, a
+    missing key, a plain conversion after a keyed one: CPython's errors."""
+    source = """
+class M:
+    def __getitem__(self, k):
+        return k * 2
+from collections import defaultdict
+dd = defaultdict(int)
+cases = [
+    lambda: '%(a)s and %(b)d' % {'a': 1, 'b': 2},
+    lambda: '%(a)s' % {},
+    lambda: '%(a)s' % 5,
+    lambda: '%(a)s %s' % {'a':1},
+    lambda: '%s %(a)s' % {'a':1},
+    lambda: '%s' % {'a':1},
+    lambda: '%(a)s' % [1],
+    lambda: '%(a)s %%' % {'a':1},
+    lambda: 'x' % {'a':1},
+    lambda: '%(a)5.2f|%(a)-8r' % {'a': 1.5},
+    lambda: '%d' % {'a':1},
+    lambda: '%s %s' % {'a':1},
+    lambda: '%(a)s' % ({'a':1},),
+    lambda: '%(a)s' % (),
+    lambda: '%(a)s' % (1,2),
+    lambda: 'x' % (),
+    lambda: 'x' % [],
+    lambda: 'x' % 'ab',
+    lambda: '%(a)c' % {'a': 65},
+    lambda: '%()s' % {'': 3},
+    lambda: '%(x)s|%(x)r' % M(),
+    lambda: '%(k)s' % dd,
+    lambda: '%(a)d' % {'a': 'z'},
+    lambda: '%(1)s' % {1: 2},
+    lambda: 'x' % M(),
+    lambda: '%(a)s' % {'a': [1, 'b']},
+]
+for f in cases:
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(type(e).__name__, e)
+print(dict(dd))
+"""
+    assert_as_cpython(source)

@@ -169,6 +169,8 @@ EXHAUSTION = [
     # one value of a mapping named by every conversion: counted for each, before it runs
     ("s = b'%()r' * 2500 % {b'': '\\U0001f600' * 10000}\n", "bytes formatting could make", 1),
     ("s = b'%(a)s' * 2000 % {b'a': b'x' * 5000}\n", "bytes formatting could make", 1),
+    ("s = '%(a)s' * 2000 % {'a': 'x' * 5000}\n", "strings here stay within 10,000", 1),
+    ("s = '%(a)r%(a)r' % {'a': ['x' * 4000] * 2}\n", "strings here stay within 10,000", 1),
     # what grows a string into more bytes, or bytes into more characters, is bounded too
     ("s = ('a' * 3000).encode('utf-32')\n", "strings here stay within 10,000", 1),
     ("s = bytes('a' * 5000, 'utf-16')\n", "strings here stay within 10,000", 1),

@@ -593,18 +593,33 @@ class Library:
         raise caught_as(f"abs() needs a number, not {a_type(value)}", wrong)
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if args and type(args[0]) is complex and not kwargs and len(args) <= 2:
-            no_round = TypeError("type complex doesn't define __round__ method")
-            raise caught_as("round() of a complex number", no_round)
-        if kwargs or not 1 <= len(args) <= 2 or type(args[0]) not in NUMBERS:
+        """`round(x)`, `round(x, n)`, `round(x, None)`, `round(number=x, ndigits=n)`:
+        CPython's results and words, on numbers only."""
+        given = _round_arguments(args, kwargs)
+        if given is None:
             words = "round() takes a number and an optional number of digits"
             raise wrong_arguments(words, "round", args, kwargs)
-        if len(args) == 2 and (type(args[1]) not in (int, bool) or abs(args[1]) > 400):
-            raise ProgramError("round()'s digits must be a small integer")
+        number, digits = given
+        if type(number) not in NUMBERS:
+            if type(number) is Value or (
+                type(number) is PInstance and number.cls.lookup("__round__") is not MISSING
+            ):
+                raise ProgramError(f"round() of {a_type(number)} is not available here")
+            no_round = TypeError(f"type {python_type_name(number)} doesn't define __round__ method")
+            raise caught_as(f"round() of {a_type(number)}", no_round)
+        if digits is not None and type(digits) not in (int, bool):
+            if type(digits) is PInstance and digits.cls.lookup("__index__") is not MISSING:
+                raise ProgramError("round()'s digits must be an integer here")
+            name = python_type_name(digits)
+            not_index = TypeError(f"'{name}' object cannot be interpreted as an integer")
+            raise caught_as("round()'s digits must be an integer", not_index)
+        if type(number) is not float and digits is not None and digits < -1300:
+            return 0  # CPython's answer (an int within 4,096 bits is below 10 ** 1234)
         try:
-            return self.state.check_int(round(*args)) if len(args) == 1 else round(*args)
+            result = round(number, digits)
         except (OverflowError, ValueError) as error:
             raise number_error("round", error) from None
+        return result if type(result) is float else self.state.check_int(result)
 
     def zip_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         strict = self.machine.truthy(kwargs.pop("strict", False))
@@ -2022,3 +2037,19 @@ def ternary_pow_error(args: list[Any]) -> ProgramError:
             return ProgramError("complex modulo", kind="ValueError")
     names = ", ".join(f"'{python_type_name(a)}'" for a in args)
     return ProgramError(f"unsupported operand type(s) for ** or pow(): {names}", kind="TypeError")
+
+
+def _round_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any] | None:
+    """`round`'s number and digits (None when not given), by position or by CPython's
+    keywords `number` and `ndigits`; None when CPython would refuse them."""
+    names = ("number", "ndigits")
+    if (
+        not set(kwargs) <= set(names)
+        or len(args) > 2
+        or any(n in kwargs for n in names[: len(args)])
+    ):
+        return None
+    given = [*args, *(kwargs[n] for n in names[len(args) :] if n in kwargs)]
+    if not given or (len(given) == 1 and "ndigits" in kwargs):
+        return None
+    return given[0], given[1] if len(given) == 2 else None

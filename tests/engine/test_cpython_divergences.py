@@ -801,3 +801,71 @@ for f in cases:
 print(dict(dd))
 """
     assert_as_cpython(source)
+
+
+def test_round_with_none_digits_keywords_and_wrong_digits_is_cpythons() -> None:
+    """`round(x, None)` is `round(x)` (it was a refusal no `try` caught); `ndigits=` and
+    `number=` are CPython's keywords; digits of another type, a number of another type,
+    infinities and NaN, huge digits either way: CPython's results and words."""
+    source = """
+class A:
+    pass
+cases = [
+    lambda: round(2.5, None),
+    lambda: round(3.5, None),
+    lambda: round(7, None),
+    lambda: round(True, None),
+    lambda: round(2.675, 2),
+    lambda: round(2.5, ndigits=None),
+    lambda: round(2.567, ndigits=2),
+    lambda: round(number=2.5),
+    lambda: round(1234, -2),
+    lambda: round(1250, -2),
+    lambda: round(5, 3),
+    lambda: round(2.5, 1.5),
+    lambda: round(2.5, 'a'),
+    lambda: round(2, 2.0),
+    lambda: round(2.5, [1]),
+    lambda: round(1.5, 10**30),
+    lambda: round(1.5, -10**30),
+    lambda: round(1e300, -500),
+    lambda: round(1.5, 500),
+    lambda: round(5, 10**30),
+    lambda: round(5, -5000),
+    lambda: round(True, -1),
+    lambda: round(False, 2),
+    lambda: round(float('inf')),
+    lambda: round(float('nan')),
+    lambda: round(float('inf'), 2),
+    lambda: round(float('nan'), None),
+    lambda: round(float('inf'), None),
+    lambda: round(1e300),
+    lambda: round('a'),
+    lambda: round(None),
+    lambda: round('a', 2),
+    lambda: round(),
+    lambda: round(1, 2, 3),
+    lambda: round(2.5, x=1),
+    lambda: round(2.5, ndigits=1, number=2),
+    lambda: round(1j),
+    lambda: round(1j, None),
+    lambda: round(A()),
+    lambda: round([1], None),
+    lambda: round(2.5, A()),
+    lambda: round(10**1000, -999),
+    lambda: round(-0.5),
+    lambda: round(-0.0, 1),
+    lambda: round(0.5, 0),
+    lambda: round(15, -1),
+    lambda: round(ndigits=2),
+    lambda: round(2.5, number=1),
+    lambda: round(number=2.567, ndigits=1),
+    lambda: round(2.5, ndigits=True),
+]
+for f in cases:
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)

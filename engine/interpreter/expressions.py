@@ -35,6 +35,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PSuper,
     TypeObject,
+    is_bare_object,
     is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -153,7 +154,7 @@ METHOD_DUNDERS |= NUMBER_DUNDERS
 def no_dict(value: Any) -> ProgramError:
     """The refusal of `.__dict__` where only the program's classes and objects have one
     (CPython's AttributeError where CPython has none either: `(1).__dict__`)."""
-    if type(value) in PYTHON_TYPES:
+    if type(value) in PYTHON_TYPES or is_bare_object(value):
         return ProgramError(
             f"'{python_type_name(value)}' object has no attribute '__dict__'",
             kind="AttributeError",
@@ -874,7 +875,7 @@ class ExpressionCompiler:
 
         def run(f: Frame) -> Any:
             value = obj(f)
-            if type(value) is PInstance:
+            if type(value) is PInstance and not is_bare_object(value):
                 return value.attrs
             if type(value) is PClass and not value.builtin:
                 return class_view(value)

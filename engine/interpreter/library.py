@@ -47,6 +47,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     TypeObject,
+    is_bare_object,
     is_dunder,
     ordered_by_hash,
 )
@@ -86,6 +87,7 @@ class Library:
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
         self.object_class.builtin = True
+        self.object_class.has_properties = True  # `object().x = 1` goes by `Machine.set_attr`
         machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
         machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
         # What each method `bound` made binds (`Machine.direct`).
@@ -324,6 +326,8 @@ class Library:
         if kwargs or len(args) != 1:
             raise ProgramError("vars() takes one of the program's objects here", kind="TypeError")
         value = args[0]
+        if is_bare_object(value):  # `vars(object())`
+            raise ProgramError("vars() argument must have __dict__ attribute", kind="TypeError")
         if type(value) is PInstance:
             return value.attrs
         if type(value) is PClass and not value.builtin:  # `vars(C)`: `C.__dict__`

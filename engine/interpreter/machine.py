@@ -44,6 +44,7 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     class_dict,
     find_shape,
+    is_bare_object,
     is_dunder,
     type_union,
 )
@@ -661,6 +662,10 @@ class Machine:
         if kind is PInstance:
             attrs = obj.attrs
             if obj.cls.has_properties:
+                if is_bare_object(obj):
+                    raise ProgramError(
+                        f"'object' object has no attribute '{name}'", kind="AttributeError"
+                    )
                 if not initial and obj.cls.lookup(FROZEN) is True:
                     raise ProgramError(
                         f"cannot assign to field '{name}'", kind="FrozenInstanceError"

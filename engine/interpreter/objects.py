@@ -163,6 +163,11 @@ class PClass:
         return MISSING
 
 
+def is_bare_object(value: Any) -> bool:
+    """Whether `value` is made by `object()`, which has no `__dict__` in CPython."""
+    return type(value) is PInstance and value.cls.builtin and value.cls.name == "object"
+
+
 # The names a Value-like class gives its parts (SPEC §15), in the order they are tried.
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",

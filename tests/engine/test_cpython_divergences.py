@@ -869,3 +869,38 @@ for f in cases:
         print(type(e).__name__, e)
 """
     assert_as_cpython(source)
+
+
+def test_an_object_made_by_object_has_no_dict_and_takes_no_attributes() -> None:
+    """`object()` has no `__dict__` in CPython (it showed `{}`): `.__dict__` is its
+    AttributeError, `vars()` its TypeError, and setting an attribute its AttributeError;
+    a class of the program's based on `object` keeps its own."""
+    source = """
+o = object()
+class A:
+    pass
+a = A()
+a.x = 1
+def setx():
+    o.x = 1
+cases = [lambda: o.__dict__, lambda: vars(o), lambda: hasattr(o, 'x'), lambda: a.__dict__,
+         lambda: vars(a), setx]
+for f in cases:
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(type(e).__name__, e)
+def setattr_o():
+    setattr(o, 'y', 2)
+for f in [setattr_o, lambda: object().__dict__]:
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(type(e).__name__, e)
+class B(object):
+    def __init__(self):
+        super().__init__()
+        self.z = 3
+print(vars(B()), B().__dict__)
+"""
+    assert_as_cpython(source)

@@ -143,7 +143,7 @@ METHOD_DUNDERS = frozenset(
         "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
         "rfloordiv", "mod", "rmod", "pow", "rpow", "matmul", "neg", "pos", "abs", "eq", "ne",
         "lt", "le", "gt", "ge", "call", "repr", "str", "len", "getitem", "setitem",
-        "contains", "iter", "next", "bool", "float", "int",
+        "contains", "iter", "next", "bool", "float", "int", "hash",
     )
 )  # fmt: skip
 # A number's own too (`(2).__round__()`, number_dunders.py): `Machine.get_attr` finds

@@ -534,14 +534,48 @@ class Machine:
             return found.function
         if kind is PClassMethod:
             return BoundMethod(found.function, obj.cls)
+        if found is OBJECT_HASH:  # `__hash__ = object.__hash__`, read off an object: bound
+            return self.object_method(obj, name)
         if found is not MISSING:
             return found
+        if name in _OBJECT_METHODS:  # `a.__eq__`: object's own, found before `__getattr__`
+            return self.object_method(obj, name)
         fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
         if type(fallback) is Function:
             return self.call_function(fallback, [obj, name])
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
+
+    def object_method(self, obj: PInstance, name: str) -> Any:
+        """`a.__eq__`, `a.__ne__`, `a.__hash__`, `a.__repr__`, `a.__str__` of an object
+        whose class does not define it: `object`'s method, bound, as CPython's."""
+        unset = obj.cls.lookup("__hash__") is MISSING
+        if name == "__hash__" and unset and obj.cls.lookup("__eq__") is not MISSING:
+            return None  # a class defining `__eq__` alone is unhashable: CPython's None
+
+        def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            _object_method_arguments(name, args, kwargs)
+            if name == "__eq__":
+                return True if args[0] is obj else NotImplemented
+            if name == "__ne__":
+                return self.object_ne(obj, args[0])
+            if name == "__hash__":
+                self.state.hash_taint = True  # an identity's hash
+                if not obj.cls.equipped:
+                    self.equip(obj.cls)
+                return hash(obj)
+            return self.texts.to_repr(obj) if name == "__repr__" else self.texts.to_str(obj)
+
+        return Builtin(name, method)
+
+    def object_ne(self, obj: PInstance, other: Any) -> Any:
+        """`object.__ne__`: the class's `__eq__` (its own or object's), inverted."""
+        own = obj.cls.lookup("__eq__")
+        if own is MISSING:
+            return NotImplemented if other is not obj else False
+        result = self.call(self.get_attr(obj, "__eq__"), [other])
+        return result if result is NotImplemented else not self.truthy(result)
 
     def value_attr(self, obj: Value, name: str) -> Any:
         """`get_attr` of an engine Value's attribute other than `data` and `grad`."""
@@ -1495,6 +1529,22 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (OverflowError, "OverflowError"),
     (ValueError, "ValueError"),
 )
+
+
+# The methods of `object` that an object of the program's has when its class does not
+# define them (`Machine.object_method`).
+_OBJECT_METHODS = frozenset({"__eq__", "__ne__", "__hash__", "__repr__", "__str__"})
+
+
+def _object_method_arguments(name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """CPython's words for a call of one of `_OBJECT_METHODS` with wrong arguments."""
+    if kwargs:
+        raise ProgramError(f"wrapper {name}() takes no keyword arguments", kind="TypeError")
+    wanted = 1 if name in ("__eq__", "__ne__") else 0
+    if len(args) != wanted:
+        s = "" if wanted == 1 else "s"
+        message = f"expected {wanted} argument{s}, got {len(args)}"
+        raise ProgramError(message, kind="TypeError")
 
 
 def _object_init(args: list[Any], kwargs: dict[str, Any]) -> None:

@@ -904,3 +904,61 @@ class B(object):
 print(vars(B()), B().__dict__)
 """
     assert_as_cpython(source)
+
+
+def test_an_object_without_its_own_eq_hash_repr_has_objects_methods() -> None:
+    """`a.__eq__` of a class that does not define it is object's (it was an
+    AttributeError): `a.__eq__(a)` True, else NotImplemented; `__ne__` inverts the class's
+    `__eq__`; `__hash__` an int, stable (never printed), None beside an own `__eq__`;
+    `__repr__`/`__str__` run (their text has an address); wrong arguments CPython's words."""
+    source = """
+import dataclasses
+class A:
+    pass
+class E:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, other):
+        return isinstance(other, E) and self.v == other.v
+class R:
+    def __repr__(self):
+        return 'R!'
+class S:
+    def __str__(self):
+        return 'S!'
+class G:
+    def __getattr__(self, name):
+        return 'got ' + name
+class H(E):
+    __hash__ = object.__hash__
+@dataclasses.dataclass
+class D:
+    a: int = 1
+@dataclasses.dataclass(frozen=True)
+class F:
+    a: int = 1
+a = A()
+b = A()
+o = object()
+cases = [
+    lambda: a.__eq__(a), lambda: a.__eq__(b), lambda: a.__ne__(a), lambda: a.__ne__(b),
+    lambda: a.__eq__(1), lambda: callable(a.__eq__), lambda: [x.__eq__(a) for x in [a, b]],
+    lambda: type(a.__hash__()) is int, lambda: a.__hash__() == a.__hash__() == hash(a),
+    lambda: a.__repr__() == repr(a), lambda: a.__str__() == str(a),
+    lambda: E(1).__ne__(E(1)), lambda: E(1).__ne__(E(2)), lambda: E(1).__ne__(3),
+    lambda: E(1).__hash__, lambda: type(H(1).__hash__()) is int,
+    lambda: R().__str__(), lambda: R().__repr__(), lambda: S().__str__(),
+    lambda: S().__repr__() == repr(S()), lambda: G().__eq__(1), lambda: G().other,
+    lambda: o.__eq__(o), lambda: o.__ne__(1), lambda: o.__str__() == str(o),
+    lambda: ValueError('x').__eq__(1), lambda: ValueError('x').__str__(),
+    lambda: D().__hash__, lambda: F().__hash__() == hash(F()), lambda: D().__ne__(D(2)),
+    lambda: a.__eq__(), lambda: a.__eq__(x=1), lambda: a.__hash__(1), lambda: a.__repr__(2),
+    lambda: a.__str__(y=2), lambda: a.__ne__(1, 2),
+]
+for f in cases:
+    try:
+        print(repr(f()))
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)

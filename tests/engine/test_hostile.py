@@ -136,6 +136,10 @@ ESCAPES = [
     ("s = f'{1j:>1000000000}'\n", "format width"),  # complex numbers are two floats
     ("class A:\n    pass\ns = b'%r' % [A()]\n", "takes numbers, strings and bytes here"),
     ("class A:\n    pass\ns = b'%r' % {1: A()}\n", "takes numbers, strings and bytes here"),
+    # object's methods of the program's objects (`a.__eq__`) only: bound, nothing behind them
+    ("y = (1).__hash__\n", "no attribute '__hash__' here"),
+    ("y = print.__hash__\n", "no attribute '__hash__' here"),
+    ("class A:\n    pass\ny = A().__eq__.__self__\n", "dunder"),
 ]
 
 

@@ -16,6 +16,7 @@
  */
 import { formatValue } from "../player/format.js";
 import { html } from "../player/svg.js";
+import { countPartedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement}} RowContext
@@ -161,20 +162,18 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
 }
 
 /**
- * Whether any part of the engine is wrong, and the panel's one-line summary.
+ * Whether any part of the engine is wrong, and the panel's one-line summary. The
+ * gradients are counted as each backward left them: a training loop that empties its
+ * gradients after the last step (`p.grad = 0`) has not made them wrong.
  * @param {import("../passes/trace.js").EngineCheck} check
- * @param {import("../passes/trace.js").Trace} trace
+ * @param {import("../passes/timeline.js").Timeline} timeline
  */
-function engineSummary(check, trace) {
+function engineSummary(check, timeline) {
   const wrong =
     check.rules.some((rule) => rule.verdict === "wrong") ||
     check.sort.verdict === "wrong" ||
     check.accumulation.verdict === "wrong";
-  const parted = trace.nodes.filter(
-    (node) =>
-      typeof node.correct_grad === "number" &&
-      Math.abs(node.grad - node.correct_grad) > 1e-9 * Math.max(1, Math.abs(node.correct_grad)),
-  ).length;
+  const parted = countPartedAtEnds(timeline);
   const unchecked = check.rules.filter((rule) => rule.verdict === "unchecked").length;
   const summary = wrong
     ? `Your engine parts from a right one: ${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value.`
@@ -190,9 +189,10 @@ function engineSummary(check, trace) {
 
 /**
  * @param {HTMLElement} container
- * @param {{trace: import("../passes/trace.js").Trace, names: string[], onSeek: (frame: number) => void}} options
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], onSeek: (frame: number) => void}} options
  */
-export function mountEngineCheckView(container, { trace, names, onSeek }) {
+export function mountEngineCheckView(container, { timeline, names, onSeek }) {
+  const { trace } = timeline;
   const check = trace.engine_check;
   container.hidden = !check;
   if (!check) {
@@ -210,7 +210,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
   const rows = check.rules.map((rule) => ruleRow(rule, ctx));
   const sort = sortRow(check.sort, trace, ctx);
   const accumulation = accumulationRow(check.accumulation, trace, ctx);
-  const { wrong, summary } = engineSummary(check, trace);
+  const { wrong, summary } = engineSummary(check, timeline);
 
   container.replaceChildren(
     html(

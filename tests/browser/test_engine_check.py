@@ -106,6 +106,19 @@ def test_assign_bug_points_at_the_share_an_equals_throws_away(
     accumulation = panel.get_by_test_id("engine-check-accumulation")
     expect(accumulation).to_have_attribute("data-verdict", "wrong")
     expect(accumulation).to_contain_text("already there is lost")
+    # The line of the learner's `=` that threw the share away: where to fix the engine.
+    first = check["accumulation"]["first"]
+    write = next(
+        c
+        for c in trace["frames"][first["frame"]]["contributions"]
+        if c["to"] == first["child"] and c["write"] == "="
+    )
+    assert BUGGY_ASSIGN.split("\n")[write["line"] - 1].strip().endswith("= 1.0 * out.grad")
+    expect(accumulation).to_contain_text(f"with = (line {write['line']}), and the")
+    # The rows for the ops judge local derivatives only, and say so: the * and + rules
+    # here are right on that, their `=` is the += row's.
+    for row in panel.get_by_test_id("engine-check-row").all():
+        expect(row).to_contain_text("right local derivatives on every use.")
 
     scrubber = player_page.get_by_test_id("scrubber")
     expect(scrubber).to_have_value("0")

@@ -73,7 +73,8 @@ function ruleRow(rule, { nameOf, jump }) {
       ": no right derivative is known for this op here (or an operand is missing from its _prev).",
     );
   } else {
-    parts.push(rule.line ? " on every use." : " (the built-in engine).");
+    // Right derivatives, which is all this row judges: a rule that writes `=` is the += row's.
+    parts.push(rule.line ? " local derivatives on every use." : " (the built-in engine).");
   }
   return html(
     "li",
@@ -143,8 +144,15 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
   ]);
   const lost = accumulation.first;
   if (lost) {
+    // The learner's line that writes `=`, where the trace has it: where to fix the engine.
+    const there = trace.frames[lost.frame];
+    const write =
+      there?.phase === "backward"
+        ? there.contributions.find((c) => c.to === lost.child && c.write === "=")
+        : undefined;
+    const where = write?.line ? ` (line ${write.line})` : "";
     sumParts.push(
-      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =, and the ` +
+      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =${where}, and the ` +
         `${formatValue(lost.lost)} already there is lost. `,
       jump(lost.frame),
     );

@@ -405,3 +405,24 @@ def test_a_wrong_gradient_stays_outlined_after_the_loop_empties_it(
     # The end of the first pass: its w.grad is not compared with the last pass's.
     player_page.get_by_test_id("scrubber").fill(str(_backward_ends(trace)[0]))
     expect(parted).to_have_count(0)
+
+
+def test_the_equals_row_names_the_write_that_found_a_share_there(
+    player_page: Page, server: str
+) -> None:
+    # `a * a` with both writes `=`: the first finds a.grad empty, the second (line of
+    # `other.grad = …`) throws away the 3 the first left. The row names the second.
+    source = (
+        (_CLASS + "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\n")
+        .replace("self.grad += other.data * out.grad", "self.grad = other.data * out.grad")
+        .replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad")
+    )
+    line = source.split("\n").index("            other.grad = self.data * out.grad") + 1
+    check = trace_source(source)["engine_check"]
+    assert check["accumulation"]["first"]["lost"] == 3.0
+    open_player(player_page, player_url(server, source))
+
+    accumulation = player_page.get_by_test_id("engine-check-accumulation")
+    expect(accumulation).to_contain_text(
+        f"b's rule writes a.grad with = (line {line}), and the 3 already there is lost."
+    )

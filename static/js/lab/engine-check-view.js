@@ -144,11 +144,14 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
   ]);
   const lost = accumulation.first;
   if (lost) {
-    // The learner's line that writes `=`, where the trace has it: where to fix the engine.
+    // The learner's line whose `=` threw the share away (a rule may write the same child
+    // twice, `a * a`: the write that found it there), where the trace has it.
     const there = trace.frames[lost.frame];
     const write =
       there?.phase === "backward"
-        ? there.contributions.find((c) => c.to === lost.child && c.write === "=")
+        ? there.contributions.find(
+            (c) => c.to === lost.child && c.write === "=" && c.before === lost.lost,
+          )
         : undefined;
     const where = write?.line ? ` (line ${write.line})` : "";
     sumParts.push(

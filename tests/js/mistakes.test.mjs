@@ -142,6 +142,22 @@ describe("engineFrame and backwardEnds", () => {
     const twice = phases("backward", "backward", "backward");
     assert.deepEqual(backwardEnds(twice, [0, 1, 1]), [0, 2]);
   });
+
+  it("counts the writes a backward() makes in its own loop as the engine's", () => {
+    // `p.grad = g` inside backward() (lines 10-20) is an update frame of the engine's;
+    // `p.grad = 0` on line 30 after it is the program's own.
+    const frames = [
+      { phase: "sort" },
+      { phase: "backward" },
+      { phase: "update", line: 15 },
+      { phase: "update", line: 30 },
+    ];
+    const passes = [{ backward: { line: 10, end_line: 20 } }];
+    assert.equal(engineFrame(frames, undefined, 2, passes), 2);
+    assert.equal(engineFrame(frames, undefined, 3, passes), 2);
+    assert.deepEqual(backwardEnds(frames, undefined, passes), [2]);
+    assert.deepEqual(backwardEnds(frames, undefined), [1]);
+  });
 });
 
 describe("rightGrads of several passes without correct_grads", () => {

@@ -148,41 +148,64 @@ function lastPassReaching(trace) {
 }
 
 /**
- * The frame whose gradients the engine left for frame k: a frame of the program's own
- * writes after a backward (`update`: `p.grad = 0` after a step) looks back to the last
- * backward frame of its pass, so emptying a gradient is not the engine's mistake (a pass
- * whose backward() wrote every gradient in its sort frame keeps frame k).
- * Example: frames build, sort, backward, update: engineFrame(frames, undefined, 3) -> 2.
- * @param {Array<{phase: string}>} frames
- * @param {ArrayLike<number> | undefined} framePass  each frame's pass (undefined: one pass)
+ * @typedef {{phase: string, line?: number | null}} PhaseFrame
+ * @typedef {Array<{backward?: {line: number, end_line: number}}> | undefined} BackwardSpans
+ */
+
+/**
+ * Whether frame k is the engine writing gradients: a backward frame, or the program's
+ * own writes made inside its class's backward() (`p.grad = g` in its loop, no rule).
+ * @param {PhaseFrame[]} frames
+ * @param {ArrayLike<number> | undefined} framePass
+ * @param {BackwardSpans} passes
  * @param {number} k
  */
-export function engineFrame(frames, framePass, k) {
-  if (frames[k]?.phase !== "update") return k;
+function engineWrites(frames, framePass, passes, k) {
+  const frame = frames[k];
+  if (frame?.phase === "backward") return true;
+  if (frame?.phase !== "update" || typeof frame.line !== "number") return false;
+  const span = passes?.[framePass?.[k] ?? 0]?.backward;
+  return Boolean(span && frame.line >= span.line && frame.line <= span.end_line);
+}
+
+/**
+ * The frame whose gradients the engine left for frame k: a frame of the program's own
+ * writes after a backward (`update`: `p.grad = 0` after a step) looks back to the last
+ * frame of its pass where the engine wrote, so emptying a gradient is not the engine's
+ * mistake (a pass whose backward() wrote every gradient in its sort frame keeps frame k).
+ * Example: frames build, sort, backward, update: engineFrame(frames, undefined, 3) -> 2.
+ * @param {PhaseFrame[]} frames
+ * @param {ArrayLike<number> | undefined} framePass  each frame's pass (undefined: one pass)
+ * @param {number} k
+ * @param {BackwardSpans} [passes]  the trace's passes, with the lines of their backward()
+ */
+export function engineFrame(frames, framePass, k, passes) {
+  if (frames[k]?.phase !== "update" || engineWrites(frames, framePass, passes, k)) return k;
   const pass = framePass?.[k] ?? 0;
   for (let j = k - 1; j >= 0 && (framePass?.[j] ?? 0) === pass; j--) {
-    const phase = frames[j].phase;
-    if (phase === "backward") return j;
-    if (phase === "sort") return k;
+    if (engineWrites(frames, framePass, passes, j)) return j;
+    if (frames[j].phase === "sort") return k;
   }
   return k;
 }
 
 /**
- * The last backward frame of each pass: where the engine has left every gradient of
- * that pass, before the program's own writes.
+ * The last frame of each run of the engine's writes (backward frames, and writes inside
+ * the class's backward()): where it has left every gradient of that pass, before the
+ * program's own writes.
  * Example: frames build, sort, backward, backward, update: backwardEnds(frames) -> [3].
- * @param {Array<{phase: string}>} frames
+ * @param {PhaseFrame[]} frames
  * @param {ArrayLike<number> | undefined} framePass
+ * @param {BackwardSpans} [passes]
  * @returns {number[]}
  */
-export function backwardEnds(frames, framePass) {
+export function backwardEnds(frames, framePass, passes) {
   const ends = [];
   for (let k = 0; k < frames.length; k++) {
-    if (frames[k].phase !== "backward") continue;
-    const next = frames[k + 1];
+    if (!engineWrites(frames, framePass, passes, k)) continue;
     const samePass = (framePass?.[k + 1] ?? 0) === (framePass?.[k] ?? 0);
-    if (next && samePass && next.phase === "backward") continue;
+    if (k + 1 < frames.length && samePass && engineWrites(frames, framePass, passes, k + 1))
+      continue;
     ends.push(k);
   }
   return ends;
@@ -221,27 +244,32 @@ export function countParted(trace) {
 }
 
 /**
- * How many nodes end with a gradient that parts from the right engine's, as the engine
- * left it: at the end of each pass's backward (the last pass that reaches a node decides),
- * not after the program's own writes (`p.grad = 0` after the last step empties them all).
- * Falls back to the nodes' final `grad` for a trace with no sort or backward frame.
+ * How many nodes end with a gradient that parts from the right engine's (`correct_grad`,
+ * the last pass that reaches the node), as the engine left it: a gradient the program
+ * writes itself after the last backward (`p.grad = 0` after its last step) is compared as
+ * it was before that write, not as the program left it.
  * @param {import("../passes/timeline.js").Timeline} timeline
  */
 export function countPartedAtEnds(timeline) {
   const { trace } = timeline;
-  /** @type {Map<number, boolean>} */
-  const verdict = new Map();
-  for (const k of backwardEnds(trace.frames, timeline.framePass)) {
-    const state = stateAt(timeline, k);
-    const right = rightGrads(trace, state.pass ?? 0);
-    for (let i = 0; i < trace.nodes.length; i++)
-      if (!Number.isNaN(right[i]) && state.final[i])
-        verdict.set(i, differs(state.grads[i], right[i]));
+  const frames =
+    /** @type {Array<PhaseFrame & {changes?: Array<{node: string, field: string, before: number}>}>} */ (
+      trace.frames
+    );
+  const ends = backwardEnds(frames, timeline.framePass, trace.passes);
+  /** @type {Map<string, number>} */
+  const leftBy = new Map();
+  for (let k = (ends.at(-1) ?? frames.length) + 1; k < frames.length; k++) {
+    if (frames[k].phase !== "update") continue;
+    for (const change of frames[k].changes ?? [])
+      if (change.field === "grad" && !leftBy.has(change.node))
+        leftBy.set(change.node, change.before);
   }
-  if (verdict.size === 0) return countParted(trace);
-  let parted = 0;
-  for (const wrong of verdict.values()) if (wrong) parted++;
-  return parted;
+  return trace.nodes.filter(
+    (node) =>
+      typeof node.correct_grad === "number" &&
+      differs(leftBy.get(node.id) ?? node.grad, node.correct_grad),
+  ).length;
 }
 
 /**
@@ -251,6 +279,11 @@ export function countPartedAtEnds(timeline) {
  * @param {import("../passes/timeline.js").FrameState} state
  */
 export function engineState(timeline, state) {
-  const k = engineFrame(timeline.trace.frames, timeline.framePass, state.index);
+  const k = engineFrame(
+    timeline.trace.frames,
+    timeline.framePass,
+    state.index,
+    timeline.trace.passes,
+  );
   return k === state.index ? state : stateAt(timeline, k);
 }

@@ -106,6 +106,19 @@ def test_assign_bug_points_at_the_share_an_equals_throws_away(
     accumulation = panel.get_by_test_id("engine-check-accumulation")
     expect(accumulation).to_have_attribute("data-verdict", "wrong")
     expect(accumulation).to_contain_text("already there is lost")
+    # The line of the learner's `=` that threw the share away: where to fix the engine.
+    first = check["accumulation"]["first"]
+    write = next(
+        c
+        for c in trace["frames"][first["frame"]]["contributions"]
+        if c["to"] == first["child"] and c["write"] == "="
+    )
+    assert BUGGY_ASSIGN.split("\n")[write["line"] - 1].strip().endswith("= 1.0 * out.grad")
+    expect(accumulation).to_contain_text(f"with = (line {write['line']}), and the")
+    # The rows for the ops judge local derivatives only, and say so: the * and + rules
+    # here are right on that, their `=` is the += row's.
+    for row in panel.get_by_test_id("engine-check-row").all():
+        expect(row).to_contain_text("right local derivatives on every use.")
 
     scrubber = player_page.get_by_test_id("scrubber")
     expect(scrubber).to_have_value("0")
@@ -321,3 +334,95 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     expect(code).to_contain_text("(its own backward)")
     expect(code).to_contain_text("child.grad += local")
     expect(code).not_to_contain_text("engine/value.py")
+
+
+# A training loop on the learner's own class: one weight `w` reached by every pass, its
+# gradient emptied by the program after each step (`w.grad = 0.0`, as microgpt's loop does).
+_CLASS = OWN_ENGINE_FORK[: OWN_ENGINE_FORK.index("a = Value(")]
+_LOOP = """w = Value(0.5, label='w')
+for step in range(3):
+    x = Value(2.0, label='x')
+    y = w * x + w; y.label = 'y'
+    loss = y.tanh(); loss.label = 'loss'
+    loss.backward()
+    w.data -= 0.1 * w.grad
+    w.grad = 0.0
+"""
+
+
+def _backward_ends(trace: dict[str, Any]) -> list[int]:
+    frames = trace["frames"]
+    return [
+        k
+        for k, frame in enumerate(frames)
+        if frame["phase"] == "backward"
+        and (k + 1 == len(frames) or frames[k + 1]["phase"] != "backward")
+    ]
+
+
+def test_a_right_engine_whose_loop_empties_its_gradients_is_right(
+    player_page: Page, server: str
+) -> None:
+    # The right engine's gradient of `w` is its last pass's: the earlier passes' w.grad
+    # are not compared with it, and `w.grad = 0.0` after the last step is the program's
+    # own write, not a wrong gradient (the panel said "yet 1 gradient differs").
+    source = _CLASS + _LOOP
+    trace = trace_source(source)
+    count = len(trace["frames"])
+    assert len(trace["passes"]) == 3 and trace["frames"][-1]["phase"] == "update"
+    open_player(player_page, player_url(server, source, frame=count - 1))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_have_attribute("data-verdict", "right")
+    expect(panel).to_contain_text("every gradient is right")
+    expect(panel).not_to_contain_text("differ")
+    scrubber = player_page.get_by_test_id("scrubber")
+    for frame in [*_backward_ends(trace), count - 1]:
+        scrubber.fill(str(frame))
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
+        expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(0)
+
+
+def test_a_wrong_gradient_stays_outlined_after_the_loop_empties_it(
+    player_page: Page, server: str
+) -> None:
+    # `=` in the * rule: w*x's rule overwrites the share `+` gave w. At the last frame the
+    # program has set w.grad = 0.0; w is still outlined with what the engine computed.
+    source = (_CLASS + _LOOP).replace(
+        "self.grad += other.data * out.grad", "self.grad = other.data * out.grad"
+    )
+    trace = trace_source(source)
+    count = len(trace["frames"])
+    w = next(node["id"] for node in trace["nodes"] if node["label"] == "w")
+    open_player(player_page, player_url(server, source, frame=count - 1))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_have_attribute("data-verdict", "wrong")
+    expect(panel).to_contain_text("1 gradient ends wrong")
+    parted = player_page.locator("[data-testid=node][data-parted]")
+    expect(parted).to_have_count(1)
+    expect(parted).to_have_attribute("data-node-id", w)
+    # The end of the first pass: its w.grad is not compared with the last pass's.
+    player_page.get_by_test_id("scrubber").fill(str(_backward_ends(trace)[0]))
+    expect(parted).to_have_count(0)
+
+
+def test_the_equals_row_names_the_write_that_found_a_share_there(
+    player_page: Page, server: str
+) -> None:
+    # `a * a` with both writes `=`: the first finds a.grad empty, the second (line of
+    # `other.grad = …`) throws away the 3 the first left. The row names the second.
+    source = (
+        (_CLASS + "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\n")
+        .replace("self.grad += other.data * out.grad", "self.grad = other.data * out.grad")
+        .replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad")
+    )
+    line = source.split("\n").index("            other.grad = self.data * out.grad") + 1
+    check = trace_source(source)["engine_check"]
+    assert check["accumulation"]["first"]["lost"] == 3.0
+    open_player(player_page, player_url(server, source))
+
+    accumulation = player_page.get_by_test_id("engine-check-accumulation")
+    expect(accumulation).to_contain_text(
+        f"b's rule writes a.grad with = (line {line}), and the 3 already there is lost."
+    )

@@ -3,8 +3,10 @@ import { describe, it } from "node:test";
 
 import {
   MISTAKE_IDS,
+  backwardEnds,
   countParted,
   differs,
+  engineFrame,
   mistakeInfo,
   partedNodes,
   rightGrads,
@@ -118,5 +120,61 @@ describe("rightGrads", () => {
   it("falls back on the nodes' correct_grad for a trace without passes", () => {
     const one = { nodes: [{ id: "n0", correct_grad: 2 }, { id: "n1" }] };
     assert.deepEqual([...rightGrads(one)], [2, Number.NaN]);
+  });
+});
+
+describe("engineFrame and backwardEnds", () => {
+  const phases = (...names) => names.map((phase) => ({ phase }));
+
+  it("looks from the program's writes after a backward back to its last frame", () => {
+    const frames = phases("build", "sort", "backward", "backward", "update", "update");
+    assert.equal(engineFrame(frames, undefined, 5), 3);
+    assert.equal(engineFrame(frames, undefined, 2), 2);
+    assert.deepEqual(backwardEnds(frames, undefined), [3]);
+  });
+
+  it("stays in its pass, and at a sort that wrote the gradients itself", () => {
+    const frames = phases("sort", "backward", "update", "build", "sort", "update");
+    const framePass = [0, 0, 1, 1, 1, 1];
+    assert.equal(engineFrame(frames, framePass, 2), 2); // the next pass's zero_grad
+    assert.equal(engineFrame(frames, framePass, 5), 5);
+    assert.deepEqual(backwardEnds(frames, framePass), [1]);
+    const twice = phases("backward", "backward", "backward");
+    assert.deepEqual(backwardEnds(twice, [0, 1, 1]), [0, 2]);
+  });
+
+  it("counts the writes a backward() makes in its own loop as the engine's", () => {
+    // `p.grad = g` inside backward() (lines 10-20) is an update frame of the engine's;
+    // `p.grad = 0` on line 30 after it is the program's own.
+    const frames = [
+      { phase: "sort" },
+      { phase: "backward" },
+      { phase: "update", line: 15 },
+      { phase: "update", line: 30 },
+    ];
+    const passes = [{ backward: { line: 10, end_line: 20 } }];
+    assert.equal(engineFrame(frames, undefined, 2, passes), 2);
+    assert.equal(engineFrame(frames, undefined, 3, passes), 2);
+    assert.deepEqual(backwardEnds(frames, undefined, passes), [2]);
+    assert.deepEqual(backwardEnds(frames, undefined), [1]);
+  });
+});
+
+describe("rightGrads of several passes without correct_grads", () => {
+  it("gives a node's correct_grad only in the last pass that reaches it", () => {
+    const trace = {
+      nodes: [
+        { id: "w", correct_grad: 3 },
+        { id: "a", correct_grad: 1 },
+        { id: "b", correct_grad: 2 },
+      ],
+      edges: [
+        { source: "w", target: "a" },
+        { source: "w", target: "b" },
+      ],
+      passes: [{ topo: ["a"] }, { topo: ["b"] }],
+    };
+    assert.deepEqual([...rightGrads(trace, 0)], [Number.NaN, 1, Number.NaN]);
+    assert.deepEqual([...rightGrads(trace, 1)], [3, Number.NaN, 2]);
   });
 });

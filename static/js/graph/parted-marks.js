@@ -10,7 +10,7 @@
  */
 import { formatValue } from "../player/format.js";
 import { SIZES } from "../layout/layout-sizes.js";
-import { partedNodes } from "../lab/mistakes.js";
+import { engineState, partedNodes } from "../lab/mistakes.js";
 import { svg } from "../player/svg.js";
 
 /**
@@ -31,7 +31,9 @@ export function mountPartedMarks(stage, { timeline, layout }) {
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
-    const parted = partedNodes(trace, state.grads, state.final, state.pass ?? 0).filter(
+    // After a backward, the program's own writes (`p.grad = 0`) are not the engine's.
+    const left = engineState(timeline, state);
+    const parted = partedNodes(trace, left.grads, left.final, left.pass ?? 0).filter(
       (entry) => state.visible[entry.node],
     );
     for (const record of stage.querySelectorAll(".node[data-parted]")) {

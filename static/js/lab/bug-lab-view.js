@@ -9,7 +9,14 @@
  * gradient the right engine would not have given it (no-sort's fork at e).
  */
 import { formatValue } from "../player/format.js";
-import { countParted, differs, mistakeInfo, partedNodes, rightGrads } from "./mistakes.js";
+import {
+  countPartedAtEnds,
+  differs,
+  engineState,
+  mistakeInfo,
+  partedNodes,
+  rightGrads,
+} from "./mistakes.js";
 import { html } from "../player/svg.js";
 
 /** Past this many, the list says how many more. */
@@ -27,7 +34,7 @@ export function mountBugLabView(container, { timeline, names }) {
     container.replaceChildren();
     return { update: () => {} };
   }
-  const total = countParted(trace);
+  const total = countPartedAtEnds(timeline);
   const list = html("ul", { class: "bug-lab-parted" });
   const status = html("p", { class: "bug-lab-status" });
   const early = html("p", { class: "bug-lab-early", "data-testid": "bug-lab-early" });
@@ -73,7 +80,9 @@ export function mountBugLabView(container, { timeline, names }) {
         `the right engine runs it with ${formatValue(/** @type {number} */ (right))}.`
       : "";
     // Leaves first: their gradients are what training would use.
-    const parted = partedNodes(trace, state.grads, state.final, state.pass ?? 0)
+    // After a backward, the program's own writes (`p.grad = 0`) are not the engine's.
+    const left = engineState(timeline, state);
+    const parted = partedNodes(trace, left.grads, left.final, left.pass ?? 0)
       .filter((entry) => state.visible[entry.node])
       .sort(
         (a, b) =>

@@ -16,6 +16,7 @@
  */
 import { formatValue } from "../player/format.js";
 import { html } from "../player/svg.js";
+import { countPartedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement}} RowContext
@@ -72,7 +73,8 @@ function ruleRow(rule, { nameOf, jump }) {
       ": no right derivative is known for this op here (or an operand is missing from its _prev).",
     );
   } else {
-    parts.push(rule.line ? " on every use." : " (the built-in engine).");
+    // Right derivatives, which is all this row judges: a rule that writes `=` is the += row's.
+    parts.push(rule.line ? " local derivatives on every use." : " (the built-in engine).");
   }
   return html(
     "li",
@@ -142,8 +144,18 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
   ]);
   const lost = accumulation.first;
   if (lost) {
+    // The learner's line whose `=` threw the share away (a rule may write the same child
+    // twice, `a * a`: the write that found it there), where the trace has it.
+    const there = trace.frames[lost.frame];
+    const write =
+      there?.phase === "backward"
+        ? there.contributions.find(
+            (c) => c.to === lost.child && c.write === "=" && c.before === lost.lost,
+          )
+        : undefined;
+    const where = write?.line ? ` (line ${write.line})` : "";
     sumParts.push(
-      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =, and the ` +
+      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =${where}, and the ` +
         `${formatValue(lost.lost)} already there is lost. `,
       jump(lost.frame),
     );
@@ -161,20 +173,18 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
 }
 
 /**
- * Whether any part of the engine is wrong, and the panel's one-line summary.
+ * Whether any part of the engine is wrong, and the panel's one-line summary. The
+ * gradients are counted as each backward left them: a training loop that empties its
+ * gradients after the last step (`p.grad = 0`) has not made them wrong.
  * @param {import("../passes/trace.js").EngineCheck} check
- * @param {import("../passes/trace.js").Trace} trace
+ * @param {import("../passes/timeline.js").Timeline} timeline
  */
-function engineSummary(check, trace) {
+function engineSummary(check, timeline) {
   const wrong =
     check.rules.some((rule) => rule.verdict === "wrong") ||
     check.sort.verdict === "wrong" ||
     check.accumulation.verdict === "wrong";
-  const parted = trace.nodes.filter(
-    (node) =>
-      typeof node.correct_grad === "number" &&
-      Math.abs(node.grad - node.correct_grad) > 1e-9 * Math.max(1, Math.abs(node.correct_grad)),
-  ).length;
+  const parted = countPartedAtEnds(timeline);
   const unchecked = check.rules.filter((rule) => rule.verdict === "unchecked").length;
   const summary = wrong
     ? `Your engine parts from a right one: ${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value.`
@@ -190,9 +200,10 @@ function engineSummary(check, trace) {
 
 /**
  * @param {HTMLElement} container
- * @param {{trace: import("../passes/trace.js").Trace, names: string[], onSeek: (frame: number) => void}} options
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], onSeek: (frame: number) => void}} options
  */
-export function mountEngineCheckView(container, { trace, names, onSeek }) {
+export function mountEngineCheckView(container, { timeline, names, onSeek }) {
+  const { trace } = timeline;
   const check = trace.engine_check;
   container.hidden = !check;
   if (!check) {
@@ -210,7 +221,7 @@ export function mountEngineCheckView(container, { trace, names, onSeek }) {
   const rows = check.rules.map((rule) => ruleRow(rule, ctx));
   const sort = sortRow(check.sort, trace, ctx);
   const accumulation = accumulationRow(check.accumulation, trace, ctx);
-  const { wrong, summary } = engineSummary(check, trace);
+  const { wrong, summary } = engineSummary(check, timeline);
 
   container.replaceChildren(
     html(

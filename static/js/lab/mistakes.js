@@ -7,6 +7,7 @@
  * Example (`a + a` with `assign`, last frame): partedNodes(trace, grads, final) ->
  *   [{node: 0, grad: 1, correct: 2}]  (a.grad is 1.0 where the right engine gives 2.0)
  */
+import { stateAt } from "../passes/timeline.js";
 
 /**
  * @typedef {"assign" | "append-first" | "no-sort"} Mistake
@@ -86,9 +87,13 @@ const rightCache = new WeakMap();
  * The right engine's gradient of every node in a pass, by node index (NaN where it
  * gives none): a mistaken trace of several passes gives each pass its own
  * (`passes[k].correct_grads`, SPEC §13), any other trace the nodes' `correct_grad`.
+ * A node's `correct_grad` is that of the last pass that reaches it (docs/LAB.md): in a
+ * trace of several passes without `correct_grads` (a program's own Value class, SPEC
+ * §14), an earlier pass that reaches it has no right gradient to compare with (NaN).
  * Example: rightGrads({nodes: [{id: "n0", correct_grad: 2}]}) -> Float64Array [2]
  * @param {{nodes: Array<{id?: string, correct_grad?: number}>,
- *   passes?: Array<{correct_grads?: Record<string, number>}>}} trace
+ *   edges?: Array<{source: string, target: string}>,
+ *   passes?: Array<{topo?: string[], correct_grads?: Record<string, number>}>}} trace
  * @param {number} [pass]
  * @returns {Float64Array}
  */
@@ -101,13 +106,109 @@ export function rightGrads(trace, pass = 0) {
   const cached = perPass[pass];
   if (cached) return cached;
   const ofPass = trace.passes?.[pass]?.correct_grads;
+  const lastPass = ofPass ? null : lastPassReaching(trace);
   const out = new Float64Array(trace.nodes.length);
   trace.nodes.forEach((node, i) => {
-    const value = ofPass ? ofPass[node.id ?? ""] : node.correct_grad;
+    const value = ofPass
+      ? ofPass[node.id ?? ""]
+      : (lastPass?.get(node.id ?? "") ?? pass) === pass
+        ? node.correct_grad
+        : undefined;
     out[i] = typeof value === "number" ? value : Number.NaN;
   });
   perPass[pass] = out;
   return out;
+}
+
+/**
+ * Node id -> the last pass that reaches it (a node of its sort, or an operand of one: a
+ * sort may list only the nodes with a rule), for a trace of several passes.
+ * @param {{passes?: Array<{topo?: string[]}>, edges?: Array<{source: string, target: string}>}} trace
+ * @returns {Map<string, number> | null}
+ */
+function lastPassReaching(trace) {
+  const passes = trace.passes ?? [];
+  if (passes.length < 2) return null;
+  /** @type {Map<string, string[]>} */
+  const operands = new Map();
+  for (const { source, target } of trace.edges ?? []) {
+    const list = operands.get(target);
+    if (list) list.push(source);
+    else operands.set(target, [source]);
+  }
+  /** @type {Map<string, number>} */
+  const last = new Map();
+  passes.forEach((entry, p) => {
+    for (const id of entry.topo ?? []) {
+      last.set(id, p);
+      for (const child of operands.get(id) ?? []) last.set(child, p);
+    }
+  });
+  return last;
+}
+
+/**
+ * @typedef {{phase: string, line?: number | null}} PhaseFrame
+ * @typedef {Array<{backward?: {line: number, end_line: number}}> | undefined} BackwardSpans
+ */
+
+/**
+ * Whether frame k is the engine writing gradients: a backward frame, or the program's
+ * own writes made inside its class's backward() (`p.grad = g` in its loop, no rule).
+ * @param {PhaseFrame[]} frames
+ * @param {ArrayLike<number> | undefined} framePass
+ * @param {BackwardSpans} passes
+ * @param {number} k
+ */
+function engineWrites(frames, framePass, passes, k) {
+  const frame = frames[k];
+  if (frame?.phase === "backward") return true;
+  if (frame?.phase !== "update" || typeof frame.line !== "number") return false;
+  const span = passes?.[framePass?.[k] ?? 0]?.backward;
+  return Boolean(span && frame.line >= span.line && frame.line <= span.end_line);
+}
+
+/**
+ * The frame whose gradients the engine left for frame k: a frame of the program's own
+ * writes after a backward (`update`: `p.grad = 0` after a step) looks back to the last
+ * frame of its pass where the engine wrote, so emptying a gradient is not the engine's
+ * mistake (a pass whose backward() wrote every gradient in its sort frame keeps frame k).
+ * Example: frames build, sort, backward, update: engineFrame(frames, undefined, 3) -> 2.
+ * @param {PhaseFrame[]} frames
+ * @param {ArrayLike<number> | undefined} framePass  each frame's pass (undefined: one pass)
+ * @param {number} k
+ * @param {BackwardSpans} [passes]  the trace's passes, with the lines of their backward()
+ */
+export function engineFrame(frames, framePass, k, passes) {
+  if (frames[k]?.phase !== "update" || engineWrites(frames, framePass, passes, k)) return k;
+  const pass = framePass?.[k] ?? 0;
+  for (let j = k - 1; j >= 0 && (framePass?.[j] ?? 0) === pass; j--) {
+    if (engineWrites(frames, framePass, passes, j)) return j;
+    if (frames[j].phase === "sort") return k;
+  }
+  return k;
+}
+
+/**
+ * The last frame of each run of the engine's writes (backward frames, and writes inside
+ * the class's backward()): where it has left every gradient of that pass, before the
+ * program's own writes.
+ * Example: frames build, sort, backward, backward, update: backwardEnds(frames) -> [3].
+ * @param {PhaseFrame[]} frames
+ * @param {ArrayLike<number> | undefined} framePass
+ * @param {BackwardSpans} [passes]
+ * @returns {number[]}
+ */
+export function backwardEnds(frames, framePass, passes) {
+  const ends = [];
+  for (let k = 0; k < frames.length; k++) {
+    if (!engineWrites(frames, framePass, passes, k)) continue;
+    const samePass = (framePass?.[k + 1] ?? 0) === (framePass?.[k] ?? 0);
+    if (k + 1 < frames.length && samePass && engineWrites(frames, framePass, passes, k + 1))
+      continue;
+    ends.push(k);
+  }
+  return ends;
 }
 
 /**
@@ -140,4 +241,49 @@ export function countParted(trace) {
   return trace.nodes.filter(
     (node) => typeof node.correct_grad === "number" && differs(node.grad, node.correct_grad),
   ).length;
+}
+
+/**
+ * How many nodes end with a gradient that parts from the right engine's (`correct_grad`,
+ * the last pass that reaches the node), as the engine left it: a gradient the program
+ * writes itself after the last backward (`p.grad = 0` after its last step) is compared as
+ * it was before that write, not as the program left it.
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ */
+export function countPartedAtEnds(timeline) {
+  const { trace } = timeline;
+  const frames =
+    /** @type {Array<PhaseFrame & {changes?: Array<{node: string, field: string, before: number}>}>} */ (
+      trace.frames
+    );
+  const ends = backwardEnds(frames, timeline.framePass, trace.passes);
+  /** @type {Map<string, number>} */
+  const leftBy = new Map();
+  for (let k = (ends.at(-1) ?? frames.length) + 1; k < frames.length; k++) {
+    if (frames[k].phase !== "update") continue;
+    for (const change of frames[k].changes ?? [])
+      if (change.field === "grad" && !leftBy.has(change.node))
+        leftBy.set(change.node, change.before);
+  }
+  return trace.nodes.filter(
+    (node) =>
+      typeof node.correct_grad === "number" &&
+      differs(leftBy.get(node.id) ?? node.grad, node.correct_grad),
+  ).length;
+}
+
+/**
+ * The state whose gradients the engine left for this frame: itself, or for a frame of
+ * the program's own writes after a backward, that backward's last frame.
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @param {import("../passes/timeline.js").FrameState} state
+ */
+export function engineState(timeline, state) {
+  const k = engineFrame(
+    timeline.trace.frames,
+    timeline.framePass,
+    state.index,
+    timeline.trace.passes,
+  );
+  return k === state.index ? state : stateAt(timeline, k);
 }

@@ -193,14 +193,21 @@ export async function mountPassGraph(
   /** @type {import("./timeline.js").FrameState | null} */ let latest = null;
   let drawing = 0;
 
-  /** @param {import("./timeline.js").FrameState} state */
+  /**
+   * Draw a frame once its pass is laid out; resolves true once drawn (false if a later
+   * frame came first), so marks on the records (parted-marks.js) can follow the records a
+   * new pass mounts.
+   * @param {import("./timeline.js").FrameState} state
+   * @returns {Promise<boolean>}
+   */
   function update(state) {
     latest = state;
     const wanted = viewOf(state.pass ?? 0);
     const id = ++drawing;
-    wanted.then((view) => {
-      if (id !== drawing || !latest) return;
+    return wanted.then((view) => {
+      if (id !== drawing || !latest) return false;
       show(view, latest);
+      return true;
     });
   }
 

@@ -148,7 +148,7 @@ export async function mountPlayer(
     mountPartedMarks(stage, { timeline, layout }),
   ];
   // A program's own Value class (SPEC §14): checked against a right engine, every pass.
-  lab.push(mountEngineCheckView(engineSlot, { trace, names, onSeek: (k) => playback.seek(k) }));
+  lab.push(mountEngineCheckView(engineSlot, { timeline, names, onSeek: (k) => playback.seek(k) }));
   sortStepsSlot.hidden = true;
   if (hasSortSteps(trace))
     lab.push(
@@ -224,7 +224,7 @@ export async function mountPlayer(
       ? quiz.mask(stateAt(timeline, playState.frame))
       : stateAt(timeline, playState.frame);
     shell.dataset.phase = state.phase;
-    graph.update(state);
+    const drawn = graph.update(state);
     narration.update(state);
     strip.update(state);
     code.update(state);
@@ -232,6 +232,11 @@ export async function mountPlayer(
     prints.update(state);
     passPanel?.update(state);
     for (const view of lab) view.update(state);
+    // A trace of several passes draws its graph a moment later, with new records at a
+    // new pass: the lab's marks go on them again once they are there.
+    drawn?.then((shown) => {
+      if (shown && shownKey === key) for (const view of lab) view.update(state);
+    });
     if (quiz) {
       quiz.update(state, { focus: moved });
       if (playState.playing && quiz.isOpenAt(state.index)) playback.pause();

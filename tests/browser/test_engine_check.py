@@ -7,6 +7,8 @@ frames are the engine's own `engine_check` for the same program."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,9 @@ from tests.browser.test_quiz import answer, go_to_next_question, quiz_url
 
 pytestmark = pytest.mark.browser
 
+# `BACKPROP_SCREENSHOTS=docs/screenshots pytest tests/browser/test_engine_check.py -k
+# classic_bug` refreshes docs/LAB.md's pictures of the four bugs.
+SCREENSHOTS = os.environ.get("BACKPROP_SCREENSHOTS")
 BUGS = {
     "assign": BUGGY_ASSIGN,
     "append-first": BUGGY_APPEND_FIRST,
@@ -86,6 +91,13 @@ def test_each_classic_bug_gets_the_engines_verdicts(
     # Every bug here is exactly one thing wrong: one button, and one wrong verdict.
     expect(panel.get_by_test_id("engine-check-first")).to_have_count(1)
     expect(panel.locator("[data-verdict=wrong]")).to_have_count(1)  # the one row, inside the panel
+    if SCREENSHOTS:  # docs/LAB.md's pictures, at the frame the button opens
+        panel.get_by_test_id("engine-check-first").click()
+        for name, size in (("desktop", (1366, 900)), ("phone", (390, 844))):
+            player_page.set_viewport_size({"width": size[0], "height": size[1]})
+            player_page.wait_for_timeout(500)
+            path = Path(SCREENSHOTS) / f"own-engine-{bug}-{name}.png"
+            player_page.screenshot(path=str(path), full_page=True)
 
 
 def test_assign_bug_points_at_the_share_an_equals_throws_away(

@@ -5,7 +5,9 @@ code panel shows the program's own `_backward` (`nodes[].rule`) instead of the e
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -16,6 +18,9 @@ from tests.browser.conftest import open_player, player_url
 from tests.support.programs import own_value_program
 
 pytestmark = pytest.mark.browser
+# `BACKPROP_SCREENSHOTS=docs/screenshots pytest tests/browser/test_own_ops.py -k its_bug`
+# refreshes docs/LAB.md's picture of a learner's own rule.
+SCREENSHOTS = os.environ.get("BACKPROP_SCREENSHOTS")
 
 
 @pytest.mark.parametrize("op", ["constructor", "__proto__", "backward"])
@@ -56,6 +61,11 @@ def test_the_code_panel_shows_the_programs_own_rule_with_its_bug(
     expect(marked).to_have_count(3)  # the loop's line and the rule's two grad writes
     expect(marked.last).to_contain_text(mistaken)
     expect(marked.last).to_contain_text(str(line))
+    if SCREENSHOTS:  # docs/LAB.md's picture of a learner's rule
+        player_page.set_viewport_size({"width": 1280, "height": 1100})
+        player_page.wait_for_timeout(500)
+        player_page.screenshot(path=str(Path(SCREENSHOTS) / "own-engine-rule.png"))
+        player_page.set_viewport_size({"width": 1280, "height": 900})
 
     # A build frame shows the same lines, nothing marked: the rule is stored, not run.
     player_page.get_by_test_id("scrubber").fill("2")

@@ -71,7 +71,7 @@ def trace(args: argparse.Namespace) -> int:
             encoding=args.encoding,
         )
     except (ValueError, EngineError) as error:
-        return fail(error)
+        return fail(error, args.source)
     return write_stdout(encoded.body + b"\n")
 
 
@@ -92,7 +92,7 @@ def gradcheck(args: argparse.Namespace) -> int:
             pass_index=args.pass_index,
         )
     except (ValueError, EngineError) as error:
-        return fail(error)
+        return fail(error, args.source)
     return write_stdout(encoded.body + b"\n")
 
 
@@ -104,7 +104,7 @@ def enginecheck(args: argparse.Namespace) -> int:
         source, limits = read_program(args)
         encoded = run_job(Job("enginecheck", source, args.granularity), limits)
     except (ValueError, EngineError) as error:
-        return fail(error)
+        return fail(error, args.source)
     return write_stdout(encoded.body + b"\n")
 
 
@@ -122,7 +122,7 @@ def export(args: argparse.Namespace) -> int:
         if args.gradcheck:
             check = gradcheck_source(source, args.granularity, limits, mistake=args.mistake)
     except (ValueError, EngineError) as error:
-        return fail(error)
+        return fail(error, args.source)
     document = render_standalone(
         trace,
         rule_sources(),
@@ -181,9 +181,25 @@ def write_stdout(data: bytes) -> int:
     return 0
 
 
-def fail(error: Exception) -> int:
-    print(f"backprop-animator: {error}", file=sys.stderr)
+def fail(error: Exception, source: str = "-") -> int:
+    """The error on stderr, status 2. A SOURCE that failed and names a file that exists
+    (`trace model.py`) was meant as that file: the message says how to pass it, since
+    SOURCE is the program's text (SPEC §5) and a file is read only from `-`."""
+    message = f"backprop-animator: {error}"
+    if source != "-" and "\n" not in source and len(source) < 4096 and _is_file(source):
+        message += (
+            f"\n(SOURCE is the program's text, not a file name; to trace the file {source}, "
+            f"pass - and redirect it: backprop-animator ... - < {source})"
+        )
+    print(message, file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return os.path.isfile(path)
+    except (OSError, ValueError):  # a NUL or a surrogate in the name
+        return False
 
 
 def build_parser() -> argparse.ArgumentParser:

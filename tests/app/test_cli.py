@@ -54,6 +54,24 @@ def test_trace_of_a_bad_program_exits_2_with_the_error_on_stderr() -> None:
     assert "w3" in result.stderr
 
 
+def test_a_file_name_given_as_source_is_told_how_to_pass_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "model.py"
+    program.write_text("a = Value(1.0)\nb = a * a\n", encoding="utf-8")
+
+    status = main(["trace", str(program)])
+
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "syntax error" in err or "line 1" in err
+    assert f"backprop-animator ... - < {program}" in err
+    # The file itself, through `-`, traces; a bad program that names no file gets no hint.
+    assert run("trace", "-", stdin=program.read_text(encoding="utf-8")).returncode == 0
+    assert main(["trace", "a = Value(1.0)\nb = a * w3\n"]) == 2
+    assert "redirect" not in capsys.readouterr().err
+
+
 def test_trace_names_the_limit_from_the_environment() -> None:
     result = subprocess.run(
         [str(SCRIPT), "trace", "-"],

@@ -57,6 +57,37 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
 
 Locals = list[tuple[Value, float]]
 
+# An op named in words (`"add"`, `"Mul"`, `"__pow__"`: how many engines name them) is the
+# registry's op of that meaning, still trusted only where it reproduces the node's data.
+OP_WORDS: dict[str, str] = {
+    "add": "+",
+    "plus": "+",
+    "sum": "+",
+    "mul": "*",
+    "mult": "*",
+    "times": "*",
+    "multiply": "*",
+    "prod": "*",
+    "product": "*",
+    "sub": "-",
+    "minus": "-",
+    "subtract": "-",
+    "div": "/",
+    "truediv": "/",
+    "divide": "/",
+    "pow": "**",
+    "power": "**",
+    "negate": "neg",
+}
+
+
+def registry_op(op: str) -> str:
+    """The op as the tables here name it: `registry_op("Mul") == "*"`,
+    `registry_op("__add__") == "+"`; any other op as it is."""
+    if not op or (not op[0].isalpha() and op[0] != "_"):
+        return op
+    return OP_WORDS.get(op.strip("_").lower(), op)
+
 
 def agrees(a: float, b: float) -> bool:
     """Whether two numbers agree within `TOLERANCE`, relative (absolute near 0)."""
@@ -74,9 +105,11 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     """The right local derivative of `node` for each operand position, and where it
     comes from (`"registry"` or `"numeric"`); None for an op in neither table or a
     derivative that cannot be computed here (log of a negative number)."""
-    op = node._op
+    op = registry_op(node._op)
     if not operands:
         return [], "registry"
+    if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
+        op = _power_found(operands[0].data, node.data)
     if len(operands) == 2 and (op == "+" or op == "*"):
         return _sum_or_product_locals(op, node.data, operands)
     try:
@@ -92,6 +125,27 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     except (ArithmeticError, ValueError, TypeError):
         return None
     return found, "numeric"
+
+
+# The exponents a power without its exponent in its op may be found to have.
+_EXPONENTS = (2, 3, -1, 0.5, 4, -2, -0.5, 5, 6, 1.5, -3, 7, 8, 9, 10, -4, 2.5)
+
+
+def _power_found(base: Any, out: Any) -> str:
+    """`"**k"` for the one exponent k of `_EXPONENTS` that takes `base` exactly to `out`
+    (`x ** 2` for `(-1.4, 1.96)`), else `"**"` (none, or several: a base of 0, 1 or -1
+    says nothing of k). A power whose op names no exponent is judged only where the
+    numbers leave no doubt what it was."""
+    try:
+        x, y = float(base), float(out)
+        found = [k for k in _EXPONENTS if x != 0 and _exactly(x**k, y)]
+    except (ArithmeticError, ValueError, TypeError):
+        return "**"
+    return f"**{found[0]}" if len(found) == 1 else "**"
+
+
+def _exactly(value: Any, data: float) -> bool:
+    return type(value) is float and abs(value - data) <= 1e-12 * max(1.0, abs(data))
 
 
 def _sum_or_product_locals(

@@ -251,6 +251,95 @@ def test_an_op_nobody_knows_is_unchecked_and_has_no_right_gradient_below_it() ->
     assert verdicts == {"odd": "unchecked", "*": "right"}
 
 
+WORD_OPS = """\
+class Tensor:
+    def __init__(self, value, children=None, op=None):
+        self.value = value
+        self.grad = 0.0
+        self.children = children or []
+        self.op = op
+        self.grad_fn = None
+
+    def __add__(self, other):
+        out = Tensor(self.value + other.value, [self, other], "{add}")
+        def grad_fn():
+            self.grad += out.grad
+            other.grad += out.grad
+        out.grad_fn = grad_fn
+        return out
+
+    def __mul__(self, other):
+        out = Tensor(self.value * other.value, [self, other], "{mul}")
+        def grad_fn():
+            self.grad += {factor} * out.grad
+            other.grad += self.value * out.grad
+        out.grad_fn = grad_fn
+        return out
+
+    def __pow__(self, n):
+        out = Tensor(self.value ** n, [self], "{pow}")
+        def grad_fn():
+            self.grad += n * self.value ** (n - 1) * out.grad
+        out.grad_fn = grad_fn
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(t):
+            if t not in seen:
+                seen.add(t)
+                for c in t.children:
+                    visit(c)
+                order.append(t)
+        visit(self)
+        self.grad = 1.0
+        for t in reversed(order):
+            if t.grad_fn:
+                t.grad_fn()
+
+w = Tensor(0.5)
+x = Tensor({x})
+loss = (w * x + w) ** {k}
+loss.backward()
+print(w.grad, x.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("add", "mul", "pow", "x", "k"),
+    [
+        ("add", "mul", "pow", "-4.0", "2"),
+        ("Add", "Mul", "Pow", "4.0", "3"),
+        ("__add__", "__mul__", "**", "7.0", "0.5"),
+        ("plus", "times", "power", "2.0", "-1"),
+    ],
+)
+def test_ops_named_in_words_are_the_registrys_and_a_power_finds_its_exponent(
+    add: str, mul: str, pow: str, x: str, k: str
+) -> None:
+    right = WORD_OPS.format(add=add, mul=mul, pow=pow, x=x, k=k, factor="other.value")
+    trace = trace_source(right)
+    assert_same_output(printed_lines(trace), run_in_cpython(right))
+    assert all("correct_grad" in node for node in trace["nodes"])
+    assert all(node["correct_grad"] == pytest.approx(node["grad"]) for node in trace["nodes"])
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts == {add: "right", mul: "right", pow: "right"}
+    # The same engine with `*`'s rule wrong is found wrong, the others still right.
+    wrong = WORD_OPS.format(add=add, mul=mul, pow=pow, x=x, k=k, factor="self.value")
+    verdicts = {r["op"]: r["verdict"] for r in trace_source(wrong)["engine_check"]["rules"]}
+    assert verdicts == {add: "right", mul: "wrong", pow: "right"}
+
+
+@pytest.mark.parametrize("x", ["1.0", "-1.0"])
+def test_a_power_whose_numbers_leave_its_exponent_in_doubt_is_unchecked(x: str) -> None:
+    # (w * x + w) ** 2 with w * x + w = 0.5 * x + 0.5: 1 or 0 for these x: any k fits.
+    source = WORD_OPS.format(add="add", mul="mul", pow="pow", x=x, k="2", factor="other.value")
+    trace = trace_source(source)
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    assert verdicts["pow"] == "unchecked"
+    assert "correct_grad" not in by_label(trace)["w"]
+
+
 def test_gradients_carried_between_passes_as_the_learner_carries_them() -> None:
     # Two passes, zero_grad between them: the right engine starts each pass from 0 too;
     # without it, both accumulate.

@@ -1,8 +1,10 @@
 """Check your engine (SPEC §14) on learners' engines whose backward() writes the
 gradients itself, or keeps them behind a property or as None at first
 (`tests/engine/real_code/`): each runs as CPython runs it, its `correct_grad`s are what
-micrograd gives on the same graph (run here in CPython), and the check claims no rule
-wrong that it could not judge.
+micrograd gives on the same graph (run here in CPython), the check claims no rule wrong
+that it could not judge, and the page's summary counts exactly the nodes the graph
+outlines (its own code, run by Node, over every program of `real_code/` and
+`public_code/`).
 
 The three that contradicted themselves: `grad_none_engine` (the loop's first write of
 each gradient, into None, was not recorded: three nodes outlined at 0 beside "0
@@ -13,17 +15,22 @@ gradients end wrong", and every rule "wrong" with a factor of 0); `property_engi
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from micrograd.engine import Value
 
-from backprop_animator.engine import trace_source
+from backprop_animator.engine import Limits, trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines
 
-REAL_CODE = Path(__file__).resolve().parent / "real_code"
+ROOT = Path(__file__).resolve().parents[2]
+REAL_CODE = ROOT / "tests" / "engine" / "real_code"
+PUBLIC_CODE = ROOT / "tests" / "engine" / "public_code"
 
 
 def run_learner_program(source: str) -> tuple[list[str], dict[str, Any]]:
@@ -182,3 +189,93 @@ def test_a_rule_that_adds_through_a_grad_property_keeps_its_plus_equals() -> Non
     verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
     # `mul` and `add` are names no right engine here knows: not checked, not wrong.
     assert verdicts == {"mul": "unchecked", "add": "unchecked", "log": "right"}
+
+
+# The page's own code: for each trace, the summary's words, the count in them, and the
+# nodes the graph outlines at the end of each pass (parted-marks.js's `partedAt`).
+SUMMARIES = """
+import {{ createTimeline, stateAt }} from {timeline};
+import {{ fromColumns }} from {columns};
+import {{ partedAt }} from {mistakes};
+import {{ engineSummary }} from {view};
+let input = "";
+process.stdin.on("data", (chunk) => {{ input += chunk; }});
+process.stdin.on("end", () => {{
+  const out = {{}};
+  for (const [name, columns] of Object.entries(JSON.parse(input))) {{
+    const timeline = createTimeline(fromColumns(columns));
+    const check = timeline.trace.engine_check;
+    const {{ summary }} = engineSummary(check, timeline);
+    const ends = timeline.passes
+      ? timeline.passes.filter((p) => p.end > p.start).map((p) => p.end - 1)
+      : [timeline.frameCount - 1];
+    const outlined = new Set();
+    for (const k of ends)
+      for (const entry of partedAt(timeline, stateAt(timeline, k)))
+        outlined.add(timeline.trace.nodes[entry.node].id);
+    out[name] = {{ summary, outlined: [...outlined].sort() }};
+  }}
+  process.stdout.write(JSON.stringify(out));
+}});
+"""
+
+
+def summaries_by_the_page(traces: dict[str, Any]) -> dict[str, Any]:
+    node = shutil.which("node")
+    assert node, "the test command installs Node.js"
+    js = ROOT / "static" / "js"
+    modules = {
+        "timeline": js / "passes" / "timeline.js",
+        "columns": js / "passes" / "columns.js",
+        "mistakes": js / "lab" / "mistakes.js",
+        "view": js / "lab" / "engine-check-view.js",
+    }
+    script = SUMMARIES.format(**{k: json.dumps(v.as_uri()) for k, v in modules.items()})
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps(traces).encode(),
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    found: dict[str, Any] = json.loads(result.stdout)
+    return found
+
+
+def _count_in(summary: str) -> int:
+    """The number of gradients the summary says end wrong (0 where it names none)."""
+    import re
+
+    found = re.search(r"(\d+) gradients? (?:ends?|differs?)", summary)
+    return int(found.group(1)) if found else 0
+
+
+def test_every_programs_summary_counts_the_nodes_the_graph_outlines() -> None:
+    traces = {}
+    for path in sorted([*REAL_CODE.glob("*.py"), *PUBLIC_CODE.glob("*.py")]):
+        # A generous clock: a loaded machine must not stop a program the page runs.
+        columns = trace_columns(path.read_text(), limits=Limits(time_limit=300.0))
+        if "engine_check" in columns:
+            traces[path.stem] = columns
+    assert len(traces) >= 30
+    pages = summaries_by_the_page(traces)
+    for name, page in pages.items():
+        assert _count_in(page["summary"]) == len(page["outlined"]), (name, page)
+        if not page["outlined"]:
+            assert "outlined" not in page["summary"], (name, page)
+    recursive = pages["recursive_backward"]
+    ids = {
+        n["name"]: n["id"]
+        for n in trace_source((REAL_CODE / "recursive_backward.py").read_text())["nodes"]
+    }
+    assert recursive["outlined"] == sorted(ids[name] for name in CASES["recursive_backward"][1])
+    assert "rules cannot be judged one by one" in recursive["summary"]
+    assert "every gradient agrees" in pages["grad_none_engine"]["summary"]
+    # A lecture that sets gradients by hand after its first backward(): the engine left
+    # them right, and nothing is outlined (its summary said "yet 3 gradients differ").
+    assert pages["nn_zero_to_hero_micrograd_lecture_first_half"]["outlined"] == []
+    assert (
+        "every gradient is right"
+        in pages["nn_zero_to_hero_micrograd_lecture_first_half"]["summary"]
+    )

@@ -831,6 +831,15 @@ class Compiler(ExpressionCompiler):
                             rec.in_rule = None
                     attrs["grad"] = after
                     return
+            if rec.in_rule is not None and type(obj) is PInstance and obj.cls.has_properties:
+                # `child.grad += …` through a `grad` property: its setter's write (`self._grad
+                # = g`) is this statement's, a `+=` with the factor read off it.
+                rec.setter_write = (obj, local, write)
+                try:
+                    set_attr(obj, "grad", after)
+                finally:
+                    rec.setter_write = None
+                return
             set_attr(obj, "grad", after)
 
         return finish

@@ -8,8 +8,9 @@ three questions, each with the first frame where the answer is no:
   each rule multiplied the upstream gradient by (read off the code, or the write's
   delta over the upstream gradient) is the right local derivative on every use, within
   1e-6 relative. `unchecked` where no use could be checked (an op neither the registry
-  nor the numeric table knows, or an upstream gradient of 0 with a factor not read off
-  the code).
+  nor the numeric table knows, an upstream gradient of 0 with a factor not read off
+  the code, or a rule that wrote nothing while its backward()'s loop wrote its
+  children's gradients: `_loop_wrote`).
 - `sort`: whether every rule of an op node ran once, after the rules of all of its
   consumers in the same pass (`consumer` names one still waiting; None where the
   rule ran twice or never).
@@ -74,6 +75,9 @@ def _rules(
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
     row_of: dict[str, dict[str, Any]] = {}  # each op node's row, by id
+    operands: dict[str, set[str]] = {}
+    for edge in trace["edges"]:
+        operands.setdefault(edge["target"], set()).add(edge["source"])
     for node in trace["nodes"]:  # every op of the graph, in the order its nodes were made
         if node["kind"] == "op":
             op = op_key(node["op"])
@@ -98,6 +102,8 @@ def _rules(
         if correct is None:
             continue
         contributions = frame["contributions"]
+        if not contributions and _loop_wrote(trace["frames"], index, operands.get(node_id, ())):
+            continue  # backward() wrote the children's gradients itself: no rule to judge
         if len(contributions) == len(correct):
             for c, (child, local) in zip(contributions, correct, strict=True):
                 if c["local"] != local or c["to"] != child:
@@ -137,6 +143,21 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values())
+
+
+def _loop_wrote(frames: list[dict[str, Any]], index: int, children: Any) -> bool:
+    """Whether the program's own statements (update frames), between the rule frame at
+    `index` and the next one of its pass, wrote a gradient of one of that node's
+    children: a backward() whose loop writes what the rule only returned (`p.grad = g`
+    for each `g` of `v._grad_fn(v.grad)`), so the rule wrote nothing of its own."""
+    pass_index = frames[index]["pass"]
+    for frame in frames[index + 1 :]:
+        if frame["phase"] != "update" or frame["pass"] != pass_index:
+            return False
+        for change in frame["changes"]:
+            if change["field"] == "grad" and change["node"] in children:
+                return True
+    return False
 
 
 def _runs(backwards: Backwards, resumes: dict[int, int]) -> Backwards:

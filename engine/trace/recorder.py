@@ -153,6 +153,9 @@ class Recorder:
         self.sort_frame: dict[str, Any] | None = None
         self.rule_order: list[Value] = []
         self.in_rule: dict[str, Any] | None = None
+        # A rule's `child.grad += …` whose `grad` is a property: the node, the factor read
+        # off the statement and its write (`+=`), for the setter's own write to keep.
+        self.setter_write: tuple[PInstance, Any, str] | None = None
         self.received: dict[Value, int] = {}
         # A program whose only backward pass is its rules called by hand, node by node
         # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
@@ -463,7 +466,12 @@ class Recorder:
             self.right.touched.add(node)  # between passes: the right engine starts there too
         if self.pass_output is not None:
             if self.in_rule is not None and field == "grad" and type(obj) is PInstance:
-                self.contribution(obj, None, before, after, "=")
+                statement = self.setter_write
+                if statement is not None and statement[0] is obj:
+                    self.setter_write = None  # the statement's one write, through its setter
+                    self.contribution(obj, statement[1], before, after, statement[2])
+                else:
+                    self.contribution(obj, None, before, after, "=")
                 return
             if self.sort_frame is not None and field == "grad":
                 self.sort_frame["changes"].append(
@@ -471,7 +479,13 @@ class Recorder:
                 )
                 return
         if type(before) not in (int, float, bool) or type(after) not in (int, float, bool):
-            return
+            if field != "grad" or (before is not None and type(before) not in (int, float, bool)):
+                return
+            if after is not None and type(after) not in (int, float, bool):
+                return
+            # No gradient yet (`self.grad = None`, as PyTorch has it) is drawn as 0: a
+            # backward() that writes `p.grad = g` into a None writes g all the same.
+            before, after = as_number(before, field), as_number(after, field)
         self.state.charge(STEPS_PER_WRITE)
         anchor = self.anchor
         frame = self._update

@@ -320,16 +320,24 @@ c.backward()
 def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     player_page: Page, server: str
 ) -> None:
-    # b's gradient ends wrong, and no row says right about what it could not see.
+    # b's gradient ends wrong, and no row says right about what it could not see: the
+    # summary says why the rules could not be judged, and counts the outlined gradients.
     trace = trace_source(PAIRS_ENGINE)
     check = trace["engine_check"]
     assert {rule["verdict"] for rule in check["rules"]} == {"unchecked"}
-    assert len(_parted(trace)) > 0
+    parted = len(_parted(trace))
+    assert parted > 0
     open_player(player_page, player_url(server, PAIRS_ENGINE))
 
     panel = player_page.get_by_test_id("engine-check")
     _expect_rows_match(player_page, check)
-    expect(panel).to_contain_text("2 rules could not be checked: look there first")
+    expect(panel).to_contain_text("so its rules cannot be judged one by one")
+    expect(panel).to_contain_text(
+        f"Judged as they end, {parted} gradients end different from a right engine's"
+    )
+    expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
+        "no rule of this op writes a gradient"
+    )
     expect(panel).not_to_contain_text("Every rule, the sort and += agree")
     expect(panel.get_by_test_id("engine-check-sort")).to_contain_text("no order of rules to judge")
     expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
@@ -342,6 +350,7 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     expect(code).not_to_contain_text("stores its backward rule")
     # Its one frame of writes, the sort's, shows its own backward(), not the engine's.
     player_page.get_by_test_id("scrubber").fill(str(len(trace["frames"]) - 1))
+    expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(parted)
     code = player_page.get_by_test_id("code-panel")
     expect(code).to_contain_text("(its own backward)")
     expect(code).to_contain_text("child.grad += local")
@@ -437,4 +446,42 @@ def test_the_equals_row_names_the_write_that_found_a_share_there(
     accumulation = player_page.get_by_test_id("engine-check-accumulation")
     expect(accumulation).to_contain_text(
         f"b's rule writes a.grad with = (line {line}), and the 3 already there is lost."
+    )
+
+
+REAL_CODE = Path(__file__).resolve().parents[1] / "engine" / "real_code"
+
+
+@pytest.mark.parametrize(
+    ("program", "ending"),
+    [
+        ("recursive_backward", "5 gradients end different from a right engine's"),
+        ("grad_none_engine", "every gradient agrees with a right engine's"),
+    ],
+)
+def test_the_summary_counts_the_gradients_the_graph_outlines(
+    player_page: Page, server: str, program: str, ending: str
+) -> None:
+    # Engines whose backward() writes the gradients itself (a recursion; a loop writing
+    # `p.grad = g` with what each `_grad_fn` returned, into a grad that starts as None):
+    # the summary says the rules could not be judged one by one, and its count of the
+    # gradients that end wrong is the number of nodes the graph outlines at the end
+    # (it said "0 gradients end wrong" beside three outlined nodes, or 5 beside none).
+    source = (REAL_CODE / f"{program}.py").read_text()
+    trace = trace_source(source)
+    parted = [node["id"] for node in _parted(trace)]
+    assert len(parted) == (5 if program == "recursive_backward" else 0)
+    open_player(player_page, player_url(server, source, frame=len(trace["frames"]) - 1))
+
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_have_attribute("data-verdict", "right")  # no row says wrong
+    expect(panel).to_contain_text("backward() writes the gradients itself")
+    expect(panel).to_contain_text(f"Judged as they end, {ending}")
+    outlined = player_page.locator("[data-testid=node][data-parted]")
+    expect(outlined).to_have_count(len(parted))
+    assert sorted(outlined.evaluate_all("els => els.map(e => e.dataset.nodeId)")) == sorted(parted)
+    for rule in trace["engine_check"]["rules"]:
+        assert rule["verdict"] == "unchecked"
+    expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
+        "no rule of this op writes a gradient"
     )

@@ -10,7 +10,7 @@
  */
 import { formatValue } from "../player/format.js";
 import { SIZES } from "../layout/layout-sizes.js";
-import { engineState, partedNodes } from "../lab/mistakes.js";
+import { partedAt } from "../lab/mistakes.js";
 import { svg } from "../player/svg.js";
 
 /**
@@ -31,11 +31,9 @@ export function mountPartedMarks(stage, { timeline, layout }) {
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
-    // After a backward, the program's own writes (`p.grad = 0`) are not the engine's.
-    const left = engineState(timeline, state);
-    const parted = partedNodes(trace, left.grads, left.final, left.pass ?? 0).filter(
-      (entry) => state.visible[entry.node],
-    );
+    // After a backward, the program's own writes (`p.grad = 0`) are not the engine's;
+    // a backward() that writes the gradients itself is judged once its writes are done.
+    const parted = partedAt(timeline, state);
     for (const record of stage.querySelectorAll(".node[data-parted]")) {
       record.removeAttribute("data-parted");
       record.removeAttribute("data-correct-grad");

@@ -16,7 +16,7 @@
  */
 import { formatValue } from "../player/format.js";
 import { html } from "../player/svg.js";
-import { countPartedAtEnds } from "./mistakes.js";
+import { partedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement}} RowContext
@@ -53,11 +53,12 @@ function jumpButton(frame, onSeek, buttons) {
 }
 
 /**
- * One op's row.
+ * One op's row; `wrote`: whether a rule of a node of this op wrote a gradient.
  * @param {import("../passes/trace.js").RuleVerdict} rule
+ * @param {boolean} wrote
  * @param {RowContext} ctx
  */
-function ruleRow(rule, { nameOf, jump }) {
+function ruleRow(rule, wrote, { nameOf, jump }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
@@ -67,6 +68,10 @@ function ruleRow(rule, { nameOf, jump }) {
       `. ${nameOf(node)}'s rule uses ${formatValue(learner)} as ${nameOf(child)}'s local derivative; ` +
         `the right local derivative is ${formatValue(correct)}. `,
       jump(frame),
+    );
+  } else if (rule.verdict === "unchecked" && !wrote) {
+    parts.push(
+      ": no rule of this op writes a gradient (backward() writes them itself), so it cannot be judged on its own; the gradients are judged as they end.",
     );
   } else if (rule.verdict === "unchecked") {
     parts.push(
@@ -95,6 +100,24 @@ function ruleRow(rule, { nameOf, jump }) {
  */
 function ranRules(trace) {
   return trace.frames.some((frame) => frame.phase === "backward");
+}
+
+/**
+ * The ops (by the check's key, `**` for every `**k`) of which some node's rule wrote a
+ * gradient: a rule that only returns its shares (`_grad_fn`), its backward()'s loop
+ * writing them, writes none, nor does a recursion that runs no rule at all.
+ * @param {import("../passes/trace.js").Trace} trace
+ * @returns {Set<string>}
+ */
+function opsThatWrote(trace) {
+  const opOf = new Map(trace.nodes.map((node) => [node.id, node.op]));
+  const ops = new Set();
+  for (const frame of trace.frames) {
+    if (frame.phase !== "backward" || frame.contributions.length === 0) continue;
+    const op = opOf.get(frame.node) ?? "";
+    ops.add(op.startsWith("**") ? "**" : op);
+  }
+  return ops;
 }
 
 /**
@@ -161,6 +184,10 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
     );
   } else if (!ranRules(trace)) {
     sumParts.push(". No rule ran, so no write could be told apart from the others.");
+  } else if (opsThatWrote(trace).size === 0) {
+    sumParts.push(
+      ". No rule wrote a gradient (backward() writes them itself), so no write could be told apart from the others.",
+    );
   } else sumParts.push(". Every child keeps each share it is given.");
   return html(
     "li",
@@ -172,30 +199,80 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
   );
 }
 
+/** @param {number} n */
+function gradients(n) {
+  return `${n} ${n === 1 ? "gradient" : "gradients"}`;
+}
+
+/**
+ * Where the graph outlines the gradients that end wrong: at the end of the program, or
+ * (a program of several passes whose earlier ones end wrong) at the end of those passes.
+ * @param {Array<{pass: number}>} parted
+ * @param {number} passCount
+ */
+function outlinedWhere(parted, passCount) {
+  const passes = [...new Set(parted.map((entry) => entry.pass))].sort((a, b) => a - b);
+  if (passes.every((pass) => pass === passCount - 1))
+    return "outlined on the graph with the right value";
+  const names = passes.map((pass) => String(pass + 1));
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `outlined on the graph with the right value at the end of pass${names.length === 1 ? "" : "es"} ${list}`;
+}
+
 /**
  * Whether any part of the engine is wrong, and the panel's one-line summary. The
- * gradients are counted as each backward left them: a training loop that empties its
- * gradients after the last step (`p.grad = 0`) has not made them wrong.
+ * gradients counted are those the graph outlines at the end of each pass
+ * (`partedAtEnds`), as the engine left them: a training loop that empties its gradients
+ * after the last step (`p.grad = 0`) has not made them wrong. Where backward() writes the
+ * gradients itself (no rule of an op wrote one), the summary says that its rules could
+ * not be judged one by one and judges the gradients as they end.
+ * Example: a backward() whose loop writes `p.grad = g` for each share a `_grad_fn`
+ * returns, all right: "backward() writes the gradients itself … Judged as they end,
+ * every gradient agrees with a right engine's."
  * @param {import("../passes/trace.js").EngineCheck} check
  * @param {import("../passes/timeline.js").Timeline} timeline
  */
-function engineSummary(check, timeline) {
+export function engineSummary(check, timeline) {
+  const { trace } = timeline;
   const wrong =
     check.rules.some((rule) => rule.verdict === "wrong") ||
     check.sort.verdict === "wrong" ||
     check.accumulation.verdict === "wrong";
-  const parted = countPartedAtEnds(timeline);
+  const partedList = partedAtEnds(timeline);
+  const parted = partedList.length;
+  const where = outlinedWhere(partedList, trace.passes?.length ?? 1);
+  const wrote = opsThatWrote(trace);
+  const unwritten = check.rules.filter(
+    (rule) => rule.verdict === "unchecked" && !wrote.has(rule.op),
+  ).length;
   const unchecked = check.rules.filter((rule) => rule.verdict === "unchecked").length;
+  // Nodes without a right gradient (an op no right engine knows, and what it reaches).
+  const compared = trace.nodes.every((node) => typeof node.correct_grad === "number")
+    ? "every gradient"
+    : "every gradient the check could compare";
+  const end = parted === 1 ? "ends" : "end";
   const summary = wrong
-    ? `Your engine parts from a right one: ${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value.`
-    : parted && unchecked
-      ? `${parted} ${parted === 1 ? "gradient ends" : "gradients end"} wrong, outlined on the graph with the right value, and ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be checked: look there first.`
-      : parted
-        ? `Every rule, the sort and += agree with a right engine, yet ${parted} ${parted === 1 ? "gradient differs" : "gradients differ"}: look at the seed and at what runs between passes.`
-        : unchecked
-          ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
-          : "Your engine agrees with a right one on this program: every gradient is right.";
-  return { wrong, summary };
+    ? parted
+      ? `Your engine parts from a right one: ${gradients(parted)} ${end} wrong, ${where}.`
+      : `Your engine parts from a right one (the rows below say where), though on this program ${compared} ends as a right engine's does.`
+    : unwritten
+      ? "backward() writes the gradients itself (in its own loop or recursion, not in each node's rule), so its rules cannot be judged one by one. " +
+        (parted
+          ? `Judged as they end, ${gradients(parted)} ${end} different from a right engine's, ${where}.${
+              (trace.passes?.length ?? 1) > 1
+                ? " A right engine starts each backward() from the gradients your program left, an earlier pass's included."
+                : ""
+            }`
+          : `Judged as they end, ${compared} agrees with a right engine's.`)
+      : parted && unchecked
+        ? `${gradients(parted)} ${end} wrong, ${where}, and ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be checked: look there first.`
+        : parted
+          ? `Every rule, the sort and += agree with a right engine, yet ${gradients(parted)} ${parted === 1 ? "differs" : "differ"} (${where}): look at the seed and at what runs between passes.`
+          : unchecked
+            ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
+            : "Your engine agrees with a right one on this program: every gradient is right.";
+  return { wrong, summary, parted: partedList };
 }
 
 /**
@@ -218,7 +295,8 @@ export function mountEngineCheckView(container, { timeline, names, onSeek }) {
     nameOf: (id) => names[index.get(id) ?? -1] ?? id,
     jump: (frame) => jumpButton(frame, onSeek, buttons),
   };
-  const rows = check.rules.map((rule) => ruleRow(rule, ctx));
+  const wrote = opsThatWrote(trace);
+  const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));
   const sort = sortRow(check.sort, trace, ctx);
   const accumulation = accumulationRow(check.accumulation, trace, ctx);
   const { wrong, summary } = engineSummary(check, timeline);

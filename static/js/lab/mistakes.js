@@ -122,8 +122,9 @@ export function rightGrads(trace, pass = 0) {
 
 /**
  * Node id -> the last pass that reaches it (a node of its sort, or an operand of one: a
- * sort may list only the nodes with a rule), for a trace of several passes.
- * @param {{passes?: Array<{topo?: string[]}>, edges?: Array<{source: string, target: string}>}} trace
+ * sort may list only the nodes with a rule; a pass with no sort, everything its output
+ * reaches), for a trace of several passes.
+ * @param {{passes?: Array<{topo?: string[], output?: string}>, edges?: Array<{source: string, target: string}>}} trace
  * @returns {Map<string, number> | null}
  */
 function lastPassReaching(trace) {
@@ -142,6 +143,18 @@ function lastPassReaching(trace) {
     for (const id of entry.topo ?? []) {
       last.set(id, p);
       for (const child of operands.get(id) ?? []) last.set(child, p);
+    }
+    if (entry.topo?.length || entry.output === undefined) return;
+    // No sort (a backward() that recurses into each operand): what its output reaches.
+    const stack = [entry.output];
+    const seen = new Set(stack);
+    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+      last.set(id, p);
+      for (const child of operands.get(id) ?? [])
+        if (!seen.has(child)) {
+          seen.add(child);
+          stack.push(child);
+        }
     }
   });
   return last;
@@ -286,4 +299,94 @@ export function engineState(timeline, state) {
     timeline.trace.passes,
   );
   return k === state.index ? state : stateAt(timeline, k);
+}
+
+/** @type {WeakMap<object, Int32Array>} */
+const loopEndCache = new WeakMap();
+
+/**
+ * Per pass, where backward() writes the gradients itself rather than in each node's rule
+ * (a loop's `p.grad = g` with what a rule returned, a recursion's `self.grad += bp`: the
+ * seed frame writes more than the output, or update frames inside the class's backward()
+ * write a gradient): the last frame of those writes, from which every gradient of the
+ * pass is as it ends; -1 for a pass whose rules write them (a gradient is final once its
+ * consumers' rules have run, `FrameState.final`).
+ * Example: frames build, sort (seed n1, then n0 = 3), update: loopEnds(timeline) -> [1].
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @returns {Int32Array}
+ */
+export function loopEnds(timeline) {
+  const cached = loopEndCache.get(timeline);
+  if (cached) return cached;
+  const { trace, framePass } = timeline;
+  const frames =
+    /** @type {Array<PhaseFrame & {changes?: Array<{node: string, field: string}>}>} */ (
+      trace.frames
+    );
+  const count = Math.max(1, trace.passes?.length ?? 1);
+  const written = new Uint8Array(count);
+  const last = new Int32Array(count).fill(-1);
+  for (let k = 0; k < frames.length; k++) {
+    const frame = frames[k];
+    const p = framePass?.[k] ?? 0;
+    if (frame.phase === "sort" || frame.phase === "backward") {
+      last[p] = k;
+      const output = trace.passes?.[p]?.output ?? trace.output;
+      if (frame.phase === "sort" && frame.changes?.some((c) => c.node !== output)) written[p] = 1;
+    } else if (
+      frame.phase === "update" &&
+      frame.changes?.some((c) => c.field === "grad") &&
+      engineWrites(frames, framePass, trace.passes, k)
+    ) {
+      last[p] = k;
+      written[p] = 1;
+    }
+  }
+  const ends = new Int32Array(count).fill(-1);
+  for (let p = 0; p < count; p++) if (written[p]) ends[p] = last[p];
+  loopEndCache.set(timeline, ends);
+  return ends;
+}
+
+/**
+ * The nodes outlined on the graph at a state: those whose gradient, as the engine left it
+ * for this frame (`engineState`), parts from the right engine's in the frame's pass, once
+ * it is final (in a pass whose backward() writes the gradients itself, from the last of
+ * those writes: `loopEnds`).
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @returns {Array<{node: number, grad: number, correct: number}>}
+ */
+export function partedAt(timeline, state) {
+  const left = engineState(timeline, state);
+  const pass = left.pass ?? 0;
+  const end = loopEnds(timeline)[pass] ?? -1;
+  const final =
+    end < 0 ? left.final : left.index >= end ? left.visible : new Uint8Array(left.visible.length);
+  return partedNodes(timeline.trace, left.grads, final, pass).filter(
+    (entry) => state.visible[entry.node],
+  );
+}
+
+/**
+ * The nodes that end wrong, each outlined at the end of the last pass that reaches it
+ * (`partedAt` there), with that pass: what Check your engine's summary counts, so that it
+ * counts the outlines the graph shows at the end of each pass and nothing else.
+ * Example (one pass, `a + a` whose rule writes `=`): partedAtEnds(timeline) ->
+ *   [{node: 0, grad: 1, correct: 2, pass: 0}]
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @returns {Array<{node: number, grad: number, correct: number, pass: number}>}
+ */
+export function partedAtEnds(timeline) {
+  const lastFrames = timeline.passes
+    ? timeline.passes.filter((pass) => pass.end > pass.start).map((pass) => pass.end - 1)
+    : [timeline.frameCount - 1];
+  /** @type {Map<number, {node: number, grad: number, correct: number, pass: number}>} */
+  const found = new Map();
+  for (const k of lastFrames) {
+    const state = stateAt(timeline, k);
+    for (const entry of partedAt(timeline, state))
+      found.set(entry.node, { ...entry, pass: state.pass ?? 0 });
+  }
+  return [...found.values()].sort((a, b) => a.node - b.node);
 }

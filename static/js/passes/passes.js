@@ -258,6 +258,15 @@ function describePass(trace, framePass, operands, parents, indexOf, pass, p) {
     member[at(id)] = 1;
     topoIndex[at(id)] = position;
   });
+  if (pass.topo.length === 0) {
+    // No sort (a backward() that recurses into each operand): the pass draws everything
+    // its output reaches, whose gradients its recursion wrote.
+    const stack = [at(pass.output)];
+    for (let i = stack.pop(); i !== undefined; i = stack.pop()) {
+      member[i] = 1;
+      for (const child of operands[i]) if (!member[child]) stack.push(child);
+    }
+  }
   const backwardFrame = new Int32Array(size).fill(-1);
   for (let k = start; k < end; k++) {
     const frame = trace.frames[k];

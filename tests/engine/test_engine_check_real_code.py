@@ -1,0 +1,281 @@
+"""Check your engine (SPEC §14) on learners' engines whose backward() writes the
+gradients itself, or keeps them behind a property or as None at first
+(`tests/engine/real_code/`): each runs as CPython runs it, its `correct_grad`s are what
+micrograd gives on the same graph (run here in CPython), the check claims no rule wrong
+that it could not judge, and the page's summary counts exactly the nodes the graph
+outlines (its own code, run by Node, over every program of `real_code/` and
+`public_code/`).
+
+The three that contradicted themselves: `grad_none_engine` (the loop's first write of
+each gradient, into None, was not recorded: three nodes outlined at 0 beside "0
+gradients end wrong", and every rule "wrong" with a factor of 0); `property_engine`
+(`self.grad += …` through a property setter was taken for an `=` that lost a share);
+`recursive_backward` (no rule, no sort: "5 gradients end wrong" beside no outline).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from micrograd.engine import Value
+
+from backprop_animator.engine import Limits, trace_columns, trace_source
+from tests.engine.cpython import assert_same_output, printed_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL_CODE = ROOT / "tests" / "engine" / "real_code"
+PUBLIC_CODE = ROOT / "tests" / "engine" / "public_code"
+
+
+def run_learner_program(source: str) -> tuple[list[str], dict[str, Any]]:
+    """The program as CPython runs it, with its own class: what it prints, and its
+    top-level names (the tests' own programs, never a user's)."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "<program>", "exec"), namespace)
+    return out.getvalue().splitlines(), namespace
+
+
+def micrograd_grad_none() -> dict[str, float]:
+    """grad_none_engine's graph, `y = (x * w + x).tanh()`: micrograd 0.1.0 has no tanh,
+    so its gradients of `s = x * w + x` times dy/ds = 1 - tanh(s)**2."""
+    x, w = Value(0.3), Value(-2.0)
+    xw = x * w
+    s = xw + x
+    s.backward()
+    scale = 1 - math.tanh(s.data) ** 2
+    return {
+        "x": x.grad * scale,
+        "w": w.grad * scale,
+        "x*w": xw.grad * scale,
+        "x*w+x": s.grad * scale,
+        "y": 1.0,
+    }
+
+
+def micrograd_property() -> dict[str, float]:
+    """property_engine's graph, `c = log(a * b + a)`: micrograd has no log, so its
+    gradients of `d = a * b + a` times dc/dd = 1 / d."""
+    a, b = Value(2.0), Value(3.0)
+    m = a * b
+    d = m + a
+    d.backward()
+    scale = 1 / d.data
+    return {
+        "a": a.grad * scale,
+        "b": b.grad * scale,
+        "mul(a, b)": m.grad * scale,
+        "add(mul(a, b), a)": d.grad * scale,
+        "c": 1.0,
+    }
+
+
+def micrograd_recursive() -> dict[str, float]:
+    """recursive_backward's two passes in micrograd, the program's own writes between
+    them (`x.grad = y.grad = 0.0`) included: z and the products keep the first pass's
+    gradients, which micrograd passes on in the second."""
+    x, y, four = Value(2.0), Value(-3.0), Value(4.0)
+    xy = x * y
+    x4 = x * four
+    z = xy + x4
+    z.backward()
+    x.grad = y.grad = 0.0
+    w = z * z
+    w.backward()
+    return {"x": x.grad, "y": y.grad, "x*y": xy.grad, "4": four.grad, "x*4": x4.grad}
+
+
+def learner_grads(program: str, namespace: dict[str, Any]) -> dict[str, float]:
+    """The gradients the learner's engine left, as CPython ran it, by the trace's names."""
+    if program == "grad_none_engine":
+        x, w = namespace["x"], namespace["w"]
+        return {"x": x.grad, "w": w.grad}
+    if program == "property_engine":
+        return {"a": namespace["a"].grad, "b": namespace["b"].grad, "c": namespace["c"].grad}
+    x, y, z = namespace["x"], namespace["y"], namespace["z"]
+    return {"x": x.grad, "y": y.grad, "z": z.grad}
+
+
+CASES = {
+    # program: (its right gradients by node name, the names whose gradient ends wrong)
+    "grad_none_engine": (micrograd_grad_none, set()),
+    "property_engine": (micrograd_property, set()),
+    "recursive_backward": (micrograd_recursive, {"x", "y", "x*y", "4", "x*4"}),
+}
+
+
+def _differs(a: float, b: float) -> bool:  # mistakes.js's `differs`
+    return abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b))
+
+
+@pytest.mark.parametrize("program", sorted(CASES))
+def test_the_check_agrees_with_cpython_and_micrograd(program: str) -> None:
+    source = (REAL_CODE / f"{program}.py").read_text()
+    trace = trace_source(source)
+    printed, namespace = run_learner_program(source)
+    assert_same_output(printed_lines(trace), printed)
+    by_name = {node["name"]: node for node in trace["nodes"]}
+    # The learner's gradients: the trace's are CPython's.
+    for name, grad in learner_grads(program, namespace).items():
+        assert math.isclose(by_name[name]["grad"], grad, rel_tol=1e-12), name
+    # The right engine's: micrograd's on the same graph, where the check has one.
+    right, wrong = CASES[program]
+    for name, grad in right().items():
+        correct = by_name[name].get("correct_grad")
+        if correct is not None:
+            assert math.isclose(correct, grad, rel_tol=1e-9), (name, correct, grad)
+    # The gradients that end wrong: the nodes the page outlines at the end.
+    ends_wrong = {
+        node["name"]
+        for node in trace["nodes"]
+        if "correct_grad" in node and _differs(node["grad"], node["correct_grad"])
+    }
+    assert ends_wrong == wrong
+    check = trace["engine_check"]
+    assert all(rule["verdict"] != "wrong" for rule in check["rules"]), check["rules"]
+    assert check["sort"]["verdict"] == "right"
+    assert check["accumulation"]["verdict"] == "right"
+
+
+def test_a_loop_that_writes_what_each_rule_returns_is_not_judged_per_rule() -> None:
+    # grad_none_engine: each `_grad_fn` returns its shares and backward()'s loop writes
+    # them (`p.grad = g if p.grad is None else p.grad + g`): the rules wrote nothing, so
+    # none is "wrong" with a factor of 0; each write, the first into None included, is
+    # an update frame of the pass, so the page's gradients are the program's.
+    trace = trace_source((REAL_CODE / "grad_none_engine.py").read_text())
+    assert {rule["verdict"] for rule in trace["engine_check"]["rules"]} == {"unchecked"}
+    backward = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
+    assert backward and all(not frame["contributions"] for frame in backward)
+    written = {
+        change["node"]
+        for frame in trace["frames"]
+        if frame["phase"] == "update"
+        for change in frame["changes"]
+        if change["field"] == "grad"
+    }
+    ids = {node["name"]: node["id"] for node in trace["nodes"]}
+    assert written == {ids[name] for name in ("x", "w", "x*w", "x*w+x")}
+    firsts = [
+        change
+        for frame in trace["frames"]
+        if frame["phase"] == "update"
+        for change in frame["changes"]
+        if change["node"] == ids["w"]
+    ]
+    assert firsts[0]["before"] == 0.0  # None, drawn as 0
+
+
+def test_a_rule_that_adds_through_a_grad_property_keeps_its_plus_equals() -> None:
+    # property_engine: `self.grad += other.value * out.grad` runs the setter's
+    # `self._grad = g`; the write is the statement's `+=`, its factor read off the code.
+    trace = trace_source((REAL_CODE / "property_engine.py").read_text())
+    writes = [
+        (c["write"], c["local"])
+        for frame in trace["frames"]
+        if frame["phase"] == "backward"
+        for c in frame["contributions"]
+    ]
+    assert writes == [("+=", None), ("+=", 1.0), ("+=", 1.0), ("+=", 3.0), ("+=", 2.0)]
+    verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
+    # `mul` and `add` are names no right engine here knows: not checked, not wrong.
+    assert verdicts == {"mul": "unchecked", "add": "unchecked", "log": "right"}
+
+
+# The page's own code: for each trace, the summary's words, the count in them, and the
+# nodes the graph outlines at the end of each pass (parted-marks.js's `partedAt`).
+SUMMARIES = """
+import {{ createTimeline, stateAt }} from {timeline};
+import {{ fromColumns }} from {columns};
+import {{ partedAt }} from {mistakes};
+import {{ engineSummary }} from {view};
+let input = "";
+process.stdin.on("data", (chunk) => {{ input += chunk; }});
+process.stdin.on("end", () => {{
+  const out = {{}};
+  for (const [name, columns] of Object.entries(JSON.parse(input))) {{
+    const timeline = createTimeline(fromColumns(columns));
+    const check = timeline.trace.engine_check;
+    const {{ summary }} = engineSummary(check, timeline);
+    const ends = timeline.passes
+      ? timeline.passes.filter((p) => p.end > p.start).map((p) => p.end - 1)
+      : [timeline.frameCount - 1];
+    const outlined = new Set();
+    for (const k of ends)
+      for (const entry of partedAt(timeline, stateAt(timeline, k)))
+        outlined.add(timeline.trace.nodes[entry.node].id);
+    out[name] = {{ summary, outlined: [...outlined].sort() }};
+  }}
+  process.stdout.write(JSON.stringify(out));
+}});
+"""
+
+
+def summaries_by_the_page(traces: dict[str, Any]) -> dict[str, Any]:
+    node = shutil.which("node")
+    assert node, "the test command installs Node.js"
+    js = ROOT / "static" / "js"
+    modules = {
+        "timeline": js / "passes" / "timeline.js",
+        "columns": js / "passes" / "columns.js",
+        "mistakes": js / "lab" / "mistakes.js",
+        "view": js / "lab" / "engine-check-view.js",
+    }
+    script = SUMMARIES.format(**{k: json.dumps(v.as_uri()) for k, v in modules.items()})
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps(traces).encode(),
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    found: dict[str, Any] = json.loads(result.stdout)
+    return found
+
+
+def _count_in(summary: str) -> int:
+    """The number of gradients the summary says end wrong (0 where it names none)."""
+    import re
+
+    found = re.search(r"(\d+) gradients? (?:ends?|differs?)", summary)
+    return int(found.group(1)) if found else 0
+
+
+def test_every_programs_summary_counts_the_nodes_the_graph_outlines() -> None:
+    traces = {}
+    for path in sorted([*REAL_CODE.glob("*.py"), *PUBLIC_CODE.glob("*.py")]):
+        # A generous clock: a loaded machine must not stop a program the page runs.
+        columns = trace_columns(path.read_text(), limits=Limits(time_limit=300.0))
+        if "engine_check" in columns:
+            traces[path.stem] = columns
+    assert len(traces) >= 30
+    pages = summaries_by_the_page(traces)
+    for name, page in pages.items():
+        assert _count_in(page["summary"]) == len(page["outlined"]), (name, page)
+        if not page["outlined"]:
+            assert "outlined" not in page["summary"], (name, page)
+    recursive = pages["recursive_backward"]
+    ids = {
+        n["name"]: n["id"]
+        for n in trace_source((REAL_CODE / "recursive_backward.py").read_text())["nodes"]
+    }
+    assert recursive["outlined"] == sorted(ids[name] for name in CASES["recursive_backward"][1])
+    assert "rules cannot be judged one by one" in recursive["summary"]
+    assert "every gradient agrees" in pages["grad_none_engine"]["summary"]
+    # A lecture that sets gradients by hand after its first backward(): the engine left
+    # them right, and nothing is outlined (its summary said "yet 3 gradients differ").
+    assert pages["nn_zero_to_hero_micrograd_lecture_first_half"]["outlined"] == []
+    assert (
+        "every gradient is right"
+        in pages["nn_zero_to_hero_micrograd_lecture_first_half"]["summary"]
+    )

@@ -833,8 +833,8 @@ class Compiler(ExpressionCompiler):
                     return
             if rec.in_rule is not None and type(obj) is PInstance and obj.cls.has_properties:
                 # `child.grad += …` through a `grad` property: its setter's write (`self._grad
-                # = g`) is this statement's, a `+=` with the factor read off it.
-                rec.setter_write = (obj, local, write)
+                # = g`) is this statement's, a `+=` with the factor read off it, on its line.
+                rec.setter_write = (obj, local, write, rec.state.position[0])
                 try:
                     set_attr(obj, "grad", after)
                 finally:

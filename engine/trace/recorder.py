@@ -154,8 +154,8 @@ class Recorder:
         self.rule_order: list[Value] = []
         self.in_rule: dict[str, Any] | None = None
         # A rule's `child.grad += …` whose `grad` is a property: the node, the factor read
-        # off the statement and its write (`+=`), for the setter's own write to keep.
-        self.setter_write: tuple[PInstance, Any, str] | None = None
+        # off the statement, its write (`+=`) and its line, for the setter's own write to keep.
+        self.setter_write: tuple[PInstance, Any, str, int] | None = None
         self.received: dict[Value, int] = {}
         # A program whose only backward pass is its rules called by hand, node by node
         # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
@@ -469,7 +469,7 @@ class Recorder:
                 statement = self.setter_write
                 if statement is not None and statement[0] is obj:
                     self.setter_write = None  # the statement's one write, through its setter
-                    self.contribution(obj, statement[1], before, after, statement[2])
+                    self.contribution(obj, statement[1], before, after, statement[2], statement[3])
                 else:
                     self.contribution(obj, None, before, after, "=")
                 return
@@ -1152,11 +1152,18 @@ class Recorder:
                     self.right.touched.add(node)
 
     def contribution(
-        self, child: PInstance, local: Any, before: Any, after: Any, write: str
+        self,
+        child: PInstance,
+        local: Any,
+        before: Any,
+        after: Any,
+        write: str,
+        line: int | None = None,
     ) -> None:
         """One write of a rule of the program's own class into a child's `.grad`, kept as
         the learner wrote it (SPEC §14): `write` is `"+="` or `"="`, `local` the factor
-        read off the code or None, `delta` is after − before."""
+        read off the code or None, `delta` is after − before; `line` the statement's
+        (by default the one running: not a `grad` property's setter, which writes it)."""
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
@@ -1201,7 +1208,9 @@ class Recorder:
             self.sync(child.mirror)
             self.shown.add(child.mirror)
         rule["tape"].append((child.mirror, effective, delta, before_number))
-        rule["writes"].append((write, self.state.position[0], read, after_number))
+        if line is None:
+            line = self.state.position[0]
+        rule["writes"].append((write, line, read, after_number))
 
     # The trace
 

@@ -177,18 +177,26 @@ def test_a_loop_that_writes_what_each_rule_returns_is_not_judged_per_rule() -> N
 
 def test_a_rule_that_adds_through_a_grad_property_keeps_its_plus_equals() -> None:
     # property_engine: `self.grad += other.value * out.grad` runs the setter's
-    # `self._grad = g`; the write is the statement's `+=`, its factor read off the code.
-    trace = trace_source((REAL_CODE / "property_engine.py").read_text())
+    # `self._grad = g`; the write is the statement's `+=` on the statement's line, its
+    # factor read off the code.
+    source = (REAL_CODE / "property_engine.py").read_text()
+    trace = trace_source(source)
     writes = [
-        (c["write"], c["local"])
+        (c["write"], c["local"], source.splitlines()[c["line"] - 1].strip())
         for frame in trace["frames"]
         if frame["phase"] == "backward"
         for c in frame["contributions"]
     ]
-    assert writes == [("+=", None), ("+=", 1.0), ("+=", 1.0), ("+=", 3.0), ("+=", 2.0)]
+    assert writes == [
+        ("+=", None, "self.grad += out.grad / self.value"),
+        ("+=", 1.0, "self.grad += out.grad"),
+        ("+=", 1.0, "other.grad += out.grad"),
+        ("+=", 3.0, "self.grad += other.value * out.grad"),
+        ("+=", 2.0, "other.grad += self.value * out.grad"),
+    ]
     verdicts = {rule["op"]: rule["verdict"] for rule in trace["engine_check"]["rules"]}
-    # `mul` and `add` are names no right engine here knows: not checked, not wrong.
-    assert verdicts == {"mul": "unchecked", "add": "unchecked", "log": "right"}
+    # `mul` and `add` are the registry's `*` and `+` (right_engine.OP_WORDS).
+    assert verdicts == {"mul": "right", "add": "right", "log": "right"}
 
 
 # The page's own code: for each trace, the summary's words, the count in them, and the

@@ -46,6 +46,7 @@ MAX_SOURCE_CHARS = 60_000
 _CACHE_CHARS = 3_000_000
 _cached_chars = 0
 MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
+MAX_NESTED = 4  # `if` blocks written in whole this deep (`_if_written`); deeper: closures
 HOT_AFTER = 2  # a block runs on the loop this many times before it is generated
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
@@ -225,20 +226,9 @@ def block(
     runs, whose own error `in_order` located at `c`, the statement's, and let anything
     else through). None where its source would be longer than `MAX_SOURCE_CHARS`."""
     src = Source(shapes, _base(state, rec))
-    lines: list[str] = []
-    ends = "none"
-    for index, (inner, position, anchors, text) in enumerate(entries):
-        body, ends = _statement(src, index, inner)
-        src.values.update({f"P{index}": position, f"T{index}": text})
-        lines.extend(_wrapped(index, body, anchors))
-        if ends == "returns":
-            lines.append("            return RETURN")
-            break
-        if ends == "signal":
-            lines.append("            if signal is not None:")
-            lines.append("                return signal")
+    lines, ends = _entries(src, entries, 0)
     if ends != "returns":
-        lines.append("            return None")
+        lines.append("return None")
     source = "\n".join(
         [
             f"def factory({', '.join(src.values)}):",
@@ -246,7 +236,7 @@ def block(
             "        V = f.vars",
             "        p = c = None",
             "        try:",
-            *lines,
+            *("            " + line for line in lines),
             "        except ProgramError as error:",
             "            raise error.located(*(c if p is None else p)) from None",
             "        except RecursionError:",
@@ -290,9 +280,29 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
     }
 
 
-def _statement(src: Source, index: int, inner: Stmt) -> tuple[list[str], str]:
+def _entries(src: Source, entries: list[Entry], level: int) -> tuple[list[str], str]:
+    """The lines running `entries` as `in_order` runs them (each statement's lines in
+    `_wrapped`'s bookkeeping, a signal returned as `in_order` returns it), and how the
+    last one ends. `level`: how deep in blocks written in whole these are (`_if`)."""
+    lines: list[str] = []
+    ends = "none"
+    for inner, position, anchors, text in entries:
+        body, ends = _statement(src, inner, level)
+        p, t = src.name(position, "P"), src.name(text, "T")
+        lines.extend(_wrapped(p, t, body, anchors, level))
+        if ends == "returns":
+            lines.append("return RETURN")
+            break
+        if ends == "signal":
+            lines.append("if signal is not None:")
+            lines.append("    return signal")
+    return lines, ends
+
+
+def _statement(src: Source, inner: Stmt, level: int) -> tuple[list[str], str]:
     """The lines of one statement's own work, and how it ends: "none" (it never
-    signals), "signal" (its signal is checked) or "returns"."""
+    signals, or returns its signal itself), "signal" (its signal is checked) or
+    "returns"."""
     shape = src.shape(inner)
     kind = shape[0]
     if kind == "last":
@@ -308,7 +318,8 @@ def _statement(src: Source, index: int, inner: Stmt) -> tuple[list[str], str]:
     if kind == "return_none":
         return ["f.ret = None"], "returns"
     if kind == "if":
-        return _if(src, shape), "signal"
+        written = _if_written(src, shape, level)
+        return (written, "none") if written is not None else (_if(src, shape), "signal")
     if kind == "grad":
         return _grad(src, shape), "none"
     if kind == "augmented":  # `total += x`: `Compiler.augmented`'s `run_name`
@@ -401,25 +412,54 @@ def _if(src: Source, shape: Shape) -> list[str]:
     return [*lines, "else:", "    signal = None"]
 
 
-def _wrapped(index: int, body: list[str], anchors: bool) -> list[str]:
-    """`in_order`'s bookkeeping around one statement's lines."""
-    p = f"P{index}"
+def _if_written(src: Source, shape: Shape, level: int) -> list[str] | None:
+    """`if` with its blocks written in whole, in this function, where each is a block
+    of `in_order` (`Compiler.in_order` notes its entries as `("block", entries)`): a
+    call of the block's function fewer, and of `when_hot`'s, each time it runs. Its
+    statements are located, charged and grouped as that block's function does it; a
+    `return` or a signal in them is this function's to return, as the block's own would
+    be returned by the `if`'s caller. None where a block is not one, or past
+    `MAX_NESTED` (the Python written stays within CPython's static nesting)."""
+    _, test, body, orelse, truthy = shape
+    if level >= MAX_NESTED or src.written >= MAX_WRITTEN:
+        return None
+    blocks = [src.shape(body)] + ([src.shape(orelse)] if orelse is not None else [])
+    if any(block[0] != "block" for block in blocks):
+        return None
+    q = f"q{level}"
+    lines = [
+        f"{q} = {src.expr(test)}",
+        f"if {q} is True or ({q} is not False and {src.name(truthy, 'H')}({q})):",
+    ]
+    written, _ = _entries(src, blocks[0][1], level + 1)
+    lines.extend("    " + line for line in written)
+    if orelse is not None:
+        written, _ = _entries(src, blocks[1][1], level + 1)
+        lines.append("else:")
+        lines.extend("    " + line for line in written)
+    return lines
+
+
+def _wrapped(p: str, t: str, body: list[str], anchors: bool, level: int) -> list[str]:
+    """`in_order`'s bookkeeping around one statement's lines (`p` and `t` the names of
+    its position and text; `level` names its `opened` apart from an enclosing one's)."""
+    opened = f"opened{level}"
     out = [
-        "            state.steps += 1",
-        "            if state.steps > state.next_check:",
-        f"                p, c = None, {p}",
-        "                state.checkpoint()",
-        f"            p = state.position = {p}",
+        "state.steps += 1",
+        "if state.steps > state.next_check:",
+        f"    p, c = None, {p}",
+        "    state.checkpoint()",
+        f"p = state.position = {p}",
     ]
     if anchors:  # an update group opened here is closed here, as `in_order` does
-        out.append("            opened = rec.anchor is None")
-        out.append("            if opened:")
-        out.append(f"                rec.open_anchor({p}[0], T{index})")
-        out.append("            try:")
-        out.extend("                " + line for line in body)
-        out.append("            finally:")
-        out.append("                if opened:")
-        out.append("                    rec.anchor = None")
+        out.append(f"{opened} = rec.anchor is None")
+        out.append(f"if {opened}:")
+        out.append(f"    rec.open_anchor({p}[0], {t})")
+        out.append("try:")
+        out.extend("    " + line for line in body)
+        out.append("finally:")
+        out.append(f"    if {opened}:")
+        out.append("        rec.anchor = None")
     else:
-        out.extend("            " + line for line in body)
+        out.extend(body)
     return out

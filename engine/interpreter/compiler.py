@@ -182,10 +182,13 @@ class Compiler(ExpressionCompiler):
                     return signal
             return None
 
+        made: Stmt = run
         if generate and len(entries) <= codegen.MAX_STATEMENTS:
             shapes = self.shapes
-            return codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
-        return run
+            made = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+        # A block an enclosing generated function may write in whole (`codegen._if_written`).
+        self.shapes[id(made)] = (("block", entries), made)
+        return made
 
     # Statements
 

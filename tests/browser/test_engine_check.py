@@ -8,6 +8,7 @@ frames are the engine's own `engine_check` for the same program."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -485,3 +486,42 @@ def test_the_summary_counts_the_gradients_the_graph_outlines(
     expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
         "no rule of this op writes a gradient"
     )
+
+
+def test_a_gradient_that_ends_wrong_is_not_marked_with_a_check(
+    player_page: Page, server: str
+) -> None:
+    # A final gradient's caption reads "grad ✓"; beside a "≠ right engine" tag that check
+    # read as "right". A parted record's caption is "grad ✗", and the table of values (the
+    # graph's accessible twin) says ✗ with the right engine's value, in text.
+    trace = trace_source(BUGGY_ASSIGN)
+    parted = {node["id"]: node for node in _parted(trace)}
+    names = {node["id"]: node["name"] for node in trace["nodes"]}
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, BUGGY_ASSIGN, frame=count - 1))
+    expect(player_page.get_by_test_id("parted-tag")).to_have_count(len(parted))
+
+    for node in trace["nodes"]:
+        record = player_page.locator(f"[data-testid=node][data-node-id={node['id']}]")
+        caption = record.locator(".node-caption-grad")
+        expect(record).to_have_attribute("data-final", "")
+        expect(caption).to_have_text("grad \u2717" if node["id"] in parted else "grad \u2713")
+
+    player_page.get_by_test_id("node-table").locator("summary").click()
+    table = player_page.get_by_test_id("node-table")
+    expect(table.locator("caption")).to_contain_text("\u2717 a final gradient that is not")
+    for node_id, node in parted.items():
+        row = table.locator("tbody tr", has=player_page.locator(f"th:text-is('{names[node_id]}')"))
+        grad = row.locator("td").last
+        expect(grad).not_to_contain_text("\u2713")
+        expect(grad).to_contain_text("\u2717")
+        expect(grad).to_have_attribute("title", re.compile(r"^right engine: \S+$"))
+        right = (grad.get_attribute("title") or "").removeprefix("right engine: ")
+        assert abs(float(right.replace("\u2212", "-")) - node["correct_grad"]) < 1e-3
+        expect(grad.locator(".visually-hidden")).to_have_text(f" (right engine: {right})")
+
+    # Back at the start nothing is final or parted: the captions are plain again.
+    player_page.get_by_test_id("scrubber").fill("0")
+    for node_id in parted:
+        record = player_page.locator(f"[data-node-id={node_id}]")
+        expect(record.locator(".node-caption-grad")).to_have_text("grad")

@@ -6,10 +6,12 @@
  * graph, so graph-view.js stays unaware of the lab. Nothing is drawn for a trace
  * without `correct_grad`. A trace of several passes (`layout` null: pass-graph.js lays
  * out each pass) compares each pass with its own right engine and marks the records
- * only, without tags.
+ * only, without tags. A parted record's caption reads `grad ✗`, not the `grad ✓` of a
+ * final gradient, which would say the value beside its tag is right.
  */
 import { formatValue } from "../player/format.js";
 import { SIZES } from "../layout/layout-sizes.js";
+import { gradCaptionText } from "./graph-scene.js";
 import { partedAt } from "../lab/mistakes.js";
 import { svg } from "../player/svg.js";
 
@@ -37,11 +39,16 @@ export function mountPartedMarks(stage, { timeline, layout }) {
     for (const record of stage.querySelectorAll(".node[data-parted]")) {
       record.removeAttribute("data-parted");
       record.removeAttribute("data-correct-grad");
+      const caption = record.querySelector(".node-caption-grad");
+      if (caption) caption.textContent = gradCaptionText(record.hasAttribute("data-final"));
     }
     layer?.replaceChildren();
     for (const { node, correct } of parted) {
-      recordOf(node)?.setAttribute("data-parted", "true");
-      recordOf(node)?.setAttribute("data-correct-grad", String(correct));
+      const record = recordOf(node);
+      record?.setAttribute("data-parted", "true");
+      record?.setAttribute("data-correct-grad", String(correct));
+      const caption = record?.querySelector(".node-caption-grad");
+      if (caption) caption.textContent = gradCaptionText(true, true);
       if (!layer || !layout) continue;
       const box = layout.records[node];
       const text = `\u2260 right engine ${formatValue(correct)}`;

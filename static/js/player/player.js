@@ -17,6 +17,7 @@ import { startLayout } from "../layout/layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { mountPartedMarks } from "../graph/parted-marks.js";
+import { partedAt } from "../lab/mistakes.js";
 import { mountPassGraph } from "../passes/pass-graph.js";
 import { mountPassPanel } from "../passes/pass-panel.js";
 import { perPass } from "../passes/pass-views.js";
@@ -136,8 +137,15 @@ export async function mountPlayer(
   const code = perPass(codeSlot, timeline, (t, n = names) =>
     mountCodePanel(codeSlot, { timeline: t, names: n, rules }),
   );
+  // With a right engine beside the program's (bug lab, Check your engine), the table
+  // marks a gradient that parts from it, as the graph does.
+  const judged = trace.nodes.some((node) => typeof node.correct_grad === "number");
   const table = perPass(tableSlot, timeline, (t, n = names) =>
-    mountNodeTable(tableSlot, { timeline: t, names: n }),
+    mountNodeTable(tableSlot, {
+      timeline: t,
+      names: n,
+      partedAt: judged ? (state) => partedAt(timeline, state) : null,
+    }),
   );
   const prints = mountPrintPanel(printSlot, { frames: trace.frames });
   const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });

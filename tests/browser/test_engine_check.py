@@ -525,3 +525,62 @@ def test_a_gradient_that_ends_wrong_is_not_marked_with_a_check(
     for node_id in parted:
         record = player_page.locator(f"[data-node-id={node_id}]")
         expect(record.locator(".node-caption-grad")).to_have_text("grad")
+
+
+@pytest.mark.parametrize("bug", ["derivative", "assign"])
+def test_check_your_engine_hides_what_the_quiz_asks_until_it_is_answered(
+    player_page: Page, server: str, bug: str
+) -> None:
+    # The tanh row quoted 0.4375, the learner's local derivative, which with an upstream
+    # of 1 is the answer to "What is e.grad after its +=?"; the += row quoted the share an
+    # `=` threw away, which is the answer to the question at the frame before. While a
+    # question at or before a row's frame waits, its numbers read "?" and a sentence says
+    # why; they come back once it is answered.
+    trace = trace_source(BUGS[bug])
+    check = trace["engine_check"]
+    row_testid, first = (
+        (
+            "engine-check-row",
+            next(r["first"] for r in check["rules"] if r["op"] == "tanh"),
+        )
+        if bug == "derivative"
+        else ("engine-check-accumulation", check["accumulation"]["first"])
+    )
+    hidden = [first["learner"], first["correct"]] if bug == "derivative" else [first["lost"]]
+    asked = [
+        c["after"]
+        for frame in trace["frames"][: first["frame"] + 1]
+        if frame["phase"] == "backward"
+        for c in frame["contributions"]
+    ]
+    assert any(abs(a - h) < 1e-9 for a in asked for h in hidden), "the check gives an answer"
+    open_player(player_page, quiz_url(server, BUGS[bug]))
+    panel = player_page.get_by_test_id("engine-check")
+    row = panel.get_by_test_id(row_testid).filter(
+        has=player_page.get_by_test_id("engine-check-number")
+    )
+    numbers = row.get_by_test_id("engine-check-number")
+    note = row.get_by_test_id("engine-check-masked")
+
+    # Every question up to the row's frame: its numbers stay hidden while one waits.
+    for shown, _ in enumerate(asked, start=1):
+        go_to_next_question(player_page)
+        expect(panel.get_by_test_id(row_testid).first).to_be_visible()
+        text = panel.inner_text()
+        assert not any(f"{abs(value):.4f}".rstrip("0") in text for value in hidden), (
+            f"the check shows {hidden} while the quiz asks: {text}"
+        )
+        expect(numbers).to_have_count(len(hidden))
+        for k in range(len(hidden)):
+            expect(numbers.nth(k)).to_have_text("?")
+            expect(numbers.nth(k)).to_have_attribute("data-masked", "")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text(f"until you answer the quiz up to frame {first['frame'] + 1}")
+        player_page.get_by_test_id("quiz-reveal").click()
+        expect(player_page.get_by_test_id("quiz-score")).to_have_text(f"0 / {shown}")
+
+    for k in range(len(hidden)):
+        expect(numbers.nth(k)).not_to_have_text("?")
+        expect(numbers.nth(k)).not_to_have_attribute("data-masked", "")
+    expect(note).to_be_hidden()
+    expect(row).to_contain_text(f"{abs(hidden[0]):.4f}")

@@ -156,7 +156,15 @@ export async function mountPlayer(
     mountPartedMarks(stage, { timeline, layout }),
   ];
   // A program's own Value class (SPEC §14): checked against a right engine, every pass.
-  lab.push(mountEngineCheckView(engineSlot, { timeline, names, onSeek: (k) => playback.seek(k) }));
+  // While the quiz waits for an answer, the check hides the numbers that would give it.
+  lab.push(
+    mountEngineCheckView(engineSlot, {
+      timeline,
+      names,
+      onSeek: (k) => playback.seek(k),
+      gate: () => (quiz ? quiz.limit(Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY),
+    }),
+  );
   sortStepsSlot.hidden = true;
   if (hasSortSteps(trace))
     lab.push(

@@ -584,3 +584,35 @@ def test_check_your_engine_hides_what_the_quiz_asks_until_it_is_answered(
         expect(numbers.nth(k)).not_to_have_attribute("data-masked", "")
     expect(note).to_be_hidden()
     expect(row).to_contain_text(f"{abs(hidden[0]):.4f}")
+
+
+def test_sort_step_by_step_is_off_with_its_reason_for_a_programs_own_class(
+    player_page: Page, server: str
+) -> None:
+    # Its own backward() sorts: the step-by-step sort (the built-in engine's build) has
+    # nothing to show, and the box did nothing, silently. It is disabled, and says why.
+    assert "sort_steps" not in trace_source(BUGGY_ASSIGN, sort_steps=True)
+    open_player(player_page, player_url(server, BUGGY_ASSIGN) + "&sort_steps=1")
+    toggle = player_page.get_by_test_id("sort-steps-toggle")
+    note = player_page.get_by_test_id("sort-steps-note")
+    expect(toggle).to_be_disabled()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("own backward() does the sort")
+    expect(toggle).to_have_attribute("aria-describedby", note.get_attribute("id") or "?")
+    expect(toggle).to_have_accessible_description(re.compile("own backward\\(\\) does the sort"))
+    expect(player_page.locator("label.lab-steps")).to_have_attribute(
+        "title", re.compile("own backward")
+    )
+
+    # A program on the built-in engine: the box works again, with no note.
+    plain = "a = Value(2.0)\nb = a * a\nb.backward()\n"
+    sort = [f["phase"] for f in trace_source(plain, sort_steps=True)["frames"]].index("sort")
+    player_page.get_by_test_id("source").fill(plain)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("engine-check")).to_have_count(0)
+    expect(toggle).to_be_enabled()
+    expect(toggle).to_be_checked()
+    expect(note).to_be_hidden()
+    expect(toggle).not_to_have_attribute("aria-describedby", re.compile("."))
+    player_page.get_by_test_id("scrubber").fill(str(sort))
+    expect(player_page.get_by_test_id("sort-steps")).to_be_visible()

@@ -616,3 +616,51 @@ def test_sort_step_by_step_is_off_with_its_reason_for_a_programs_own_class(
     expect(toggle).not_to_have_attribute("aria-describedby", re.compile("."))
     player_page.get_by_test_id("scrubber").fill(str(sort))
     expect(player_page.get_by_test_id("sort-steps")).to_be_visible()
+
+
+_OVERLAPS = """() => {
+  const box = (e) => { const b = e.getBoundingClientRect();
+    const of = e.closest('[data-node-id]')?.dataset.nodeId ?? '?';
+    return {what: `${e.closest('[class]')?.getAttribute('class')} of ${of}`,
+            x: b.left, y: b.top, r: b.right, b: b.bottom}; };
+  const tags = [...document.querySelectorAll('[data-testid=parted-tag] rect')].map(box);
+  const others = [...document.querySelectorAll(
+    ['.node-box', '.topo-badge', '.node-name'].map((part) => `[data-testid=node] ${part}`)
+      .concat(['.op .op-shape']).join(', ')
+  )].map(box);
+  const hit = (p, q) => p.x < q.r - 0.5 && q.x < p.r - 0.5 && p.y < q.b - 0.5 && q.y < p.b - 0.5;
+  const found = [];
+  tags.forEach((t, i) => {
+    for (const o of others) if (hit(t, o)) found.push(`${t.what} covers ${o.what}`);
+    tags.forEach((u, j) => { if (j > i && hit(t, u)) found.push(`${t.what} covers ${u.what}`); });
+  });
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("bug", ["append-first", "derivative"])
+def test_the_right_engine_tags_cover_no_record_op_or_other_tag(
+    player_page: Page, server: str, bug: str
+) -> None:
+    # With the sort appending first, d's tag (wider than d's record) ran into the × of e
+    # beside it; a tag goes above its record, else flush right, else below, whichever is clear.
+    trace = trace_source(BUGS[bug])
+    parted = _parted(trace)
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, BUGS[bug], frame=count - 1))
+    tags = player_page.get_by_test_id("parted-tag")
+    expect(tags).to_have_count(len(parted))
+    assert player_page.evaluate(_OVERLAPS) == []
+    for node in parted:
+        expect(
+            player_page.locator(f"[data-testid=parted-tag][data-node-id={node['id']}]")
+        ).to_have_count(1)
+    # Each tag stays beside its own record: touching its column, just above or below it.
+    for node in parted:
+        tag = player_page.locator(f"[data-testid=parted-tag][data-node-id={node['id']}] rect")
+        record = player_page.locator(f"[data-testid=node][data-node-id={node['id']}] .node-box")
+        t, r = tag.bounding_box(), record.bounding_box()
+        assert t and r
+        assert t["x"] < r["x"] + r["width"] and r["x"] < t["x"] + t["width"]
+        gap = max(r["y"] - (t["y"] + t["height"]), t["y"] - (r["y"] + r["height"]))
+        assert 0 <= gap <= 4, (node["name"], t, r)

@@ -153,7 +153,7 @@ export async function mountPlayer(
   // them, one pass or several.
   const lab = [
     mountBugLabView(labSlot, { timeline, names }),
-    mountPartedMarks(stage, { timeline, layout }),
+    mountPartedMarks(stage, { timeline, layout, names }),
   ];
   // A program's own Value class (SPEC §14): checked against a right engine, every pass.
   // While the quiz waits for an answer, the check hides the numbers that would give it.

@@ -294,6 +294,16 @@ export async function mountPlayer(
   if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
+  // The narration keeps the height of its longest text, so the panels under it (on a
+  // phone, all of them) hold still while its length changes from frame to frame.
+  const steadyNarration = reserveTallestFrame(narration.box, {
+    frames: narrationSlot.hidden ? [] : tallestCandidates(trace),
+    show: (k) => narration.update(stateAt(timeline, k)),
+    restore: () => {
+      const state = stateAt(timeline, playback.state.frame);
+      narration.update(quiz ? quiz.mask(state) : state);
+    },
+  });
   const panelViews = [narration, strip, code, ...lab];
   const steadyHeight = reserveTallestFrame(panelsSlot, {
     frames: steady ? tallestCandidates(trace) : [],
@@ -343,6 +353,7 @@ export async function mountPlayer(
       table.destroy?.();
       transport.destroy();
       steadyHeight.destroy();
+      steadyNarration.destroy();
       clearTimeout(rapidTimer);
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();

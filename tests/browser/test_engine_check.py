@@ -626,7 +626,7 @@ _OVERLAPS = """() => {
   const tags = [...document.querySelectorAll('[data-testid=parted-tag] rect')].map(box);
   const others = [...document.querySelectorAll(
     ['.node-box', '.topo-badge', '.node-name'].map((part) => `[data-testid=node] ${part}`)
-      .concat(['.op .op-shape']).join(', ')
+      .concat(['.op .op-shape', '[data-testid=delta] rect']).join(', ')
   )].map(box);
   const hit = (p, q) => p.x < q.r - 0.5 && q.x < p.r - 0.5 && p.y < q.b - 0.5 && q.y < p.b - 0.5;
   const found = [];
@@ -639,11 +639,12 @@ _OVERLAPS = """() => {
 
 
 @pytest.mark.parametrize("bug", ["append-first", "derivative"])
-def test_the_right_engine_tags_cover_no_record_op_or_other_tag(
+def test_the_right_engine_tags_cover_no_record_op_label_or_other_tag(
     player_page: Page, server: str, bug: str
 ) -> None:
     # With the sort appending first, d's tag (wider than d's record) ran into the × of e
-    # beside it; a tag goes above its record, else flush right, else below, whichever is clear.
+    # beside it, and b's hid the `+= 0 → 0` label above b at frame 8; a tag goes above its
+    # record, else flush right, else below, whichever is clear.
     trace = trace_source(BUGS[bug])
     parted = _parted(trace)
     count = len(trace["frames"])
@@ -651,6 +652,13 @@ def test_the_right_engine_tags_cover_no_record_op_or_other_tag(
     tags = player_page.get_by_test_id("parted-tag")
     expect(tags).to_have_count(len(parted))
     assert player_page.evaluate(_OVERLAPS) == []
+    # Nor, at any frame, the `+=` labels drawn beside the records.
+    scrubber = player_page.get_by_test_id("scrubber")
+    for frame in range(count):
+        scrubber.fill(str(frame))
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
+        assert player_page.evaluate(_OVERLAPS) == [], frame
+    scrubber.fill(str(count - 1))
     for node in parted:
         expect(
             player_page.locator(f"[data-testid=parted-tag][data-node-id={node['id']}]")

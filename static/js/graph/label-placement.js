@@ -165,8 +165,9 @@ export function markObstacles(layout, i, { badgeWidth = 18, nameWidth = 0, opWid
 
 /**
  * Where a tag of this width goes beside its record: above it (clear of the topo badge),
- * else above it flush right, else below it, left then flush right; the first that covers
- * nothing, or the one covering least.
+ * else above it flush right, else below it, left then flush right, else left or right of
+ * it, else a row further up or down; the first that covers nothing, or the one covering
+ * least.
  * Example: a record with another just above it gets its tag below.
  * @param {{x: number, y: number, width: number}} record  centre and width
  * @param {number} width
@@ -179,11 +180,16 @@ export function tagSpot(record, width, obstacles) {
   const right = record.x + record.width / 2;
   const above = record.y - h / 2 - TAG_GAP - TAG_HEIGHT;
   const below = record.y + h / 2 + TAG_GAP;
+  const row = TAG_HEIGHT + TAG_GAP;
   const candidates = [
     { x: left + TAG_INSET, y: above },
     { x: right - width, y: above },
     { x: left + TAG_INSET, y: below },
     { x: right - width, y: below },
+    { x: left - 9 - TAG_GAP - width, y: record.y - TAG_HEIGHT / 2 },
+    { x: right + TAG_GAP + 4, y: record.y - TAG_HEIGHT / 2 },
+    { x: left + TAG_INSET, y: above - row },
+    { x: left + TAG_INSET, y: below + row },
   ];
   let best = candidates[0];
   let bestCover = Infinity;

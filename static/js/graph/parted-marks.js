@@ -3,7 +3,7 @@
  * right engine's gets `data-parted` (and `data-correct-grad`, the right value in
  * full precision) and a tag beside its record with the right value, e.g.
  * `≠ right engine 2.0000`: above it, else below, wherever it covers no other record,
- * badge, name, op or tag (label-placement.js tagSpot). The tag is drawn in its own layer
+ * badge, name, op, tag or `+=` label (label-placement.js tagSpot). The tag is drawn in its own layer
  * on top of the graph, so graph-view.js stays unaware of the lab. Nothing is drawn for a trace
  * without `correct_grad`. A trace of several passes (`layout` null: pass-graph.js lays
  * out each pass) compares each pass with its own right engine and marks the records
@@ -77,6 +77,28 @@ function obstacleGrid(timeline, layout, names) {
 }
 
 /**
+ * The boxes of the `+=` labels graph-view.js drew for this frame (delta-labels.js), read
+ * from their attributes, grown by 2: a tag does not cover them either.
+ * @param {HTMLElement} stage
+ * @returns {Array<import("./label-placement.js").Box>}
+ */
+function deltaBoxes(stage) {
+  const boxes = [];
+  for (const group of stage.querySelectorAll("[data-testid=delta]")) {
+    const at = /translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(group.getAttribute("transform") ?? "");
+    const rect = group.querySelector("rect");
+    if (!at || !rect) continue;
+    boxes.push({
+      x: Number(at[1]) - 2,
+      y: Number(at[2]) - 2,
+      width: Number(rect.getAttribute("width")) + 4,
+      height: Number(rect.getAttribute("height")) + 4,
+    });
+  }
+  return boxes;
+}
+
+/**
  * @param {HTMLElement} stage  the element graph-view.js drew into
  * @param {{timeline: import("../passes/timeline.js").Timeline, layout: import("../layout/layout.js").Layout | null,
  *   names?: string[]}} options  names: the values' names, for the names drawn above records
@@ -107,8 +129,8 @@ export function mountPartedMarks(stage, { timeline, layout, names = [] }) {
       if (caption) caption.textContent = gradCaptionText(record.hasAttribute("data-final"));
     }
     layer?.replaceChildren();
-    /** @type {Array<import("./label-placement.js").Box>} the tags placed so far, grown by 2 */
-    const placed = [];
+    /** @type {Array<import("./label-placement.js").Box>} the tags placed so far and this frame's `+=` labels, grown by 2 */
+    const placed = parted.length && layer ? deltaBoxes(stage) : [];
     for (const { node, correct } of parted) {
       const record = recordOf(node);
       record?.setAttribute("data-parted", "true");

@@ -8,6 +8,7 @@ frames are the engine's own `engine_check` for the same program."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -485,3 +486,189 @@ def test_the_summary_counts_the_gradients_the_graph_outlines(
     expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
         "no rule of this op writes a gradient"
     )
+
+
+def test_a_gradient_that_ends_wrong_is_not_marked_with_a_check(
+    player_page: Page, server: str
+) -> None:
+    # A final gradient's caption reads "grad ✓"; beside a "≠ right engine" tag that check
+    # read as "right". A parted record's caption is "grad ✗", and the table of values (the
+    # graph's accessible twin) says ✗ with the right engine's value, in text.
+    trace = trace_source(BUGGY_ASSIGN)
+    parted = {node["id"]: node for node in _parted(trace)}
+    names = {node["id"]: node["name"] for node in trace["nodes"]}
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, BUGGY_ASSIGN, frame=count - 1))
+    expect(player_page.get_by_test_id("parted-tag")).to_have_count(len(parted))
+
+    for node in trace["nodes"]:
+        record = player_page.locator(f"[data-testid=node][data-node-id={node['id']}]")
+        caption = record.locator(".node-caption-grad")
+        expect(record).to_have_attribute("data-final", "")
+        expect(caption).to_have_text("grad \u2717" if node["id"] in parted else "grad \u2713")
+
+    player_page.get_by_test_id("node-table").locator("summary").click()
+    table = player_page.get_by_test_id("node-table")
+    expect(table.locator("caption")).to_contain_text("\u2717 a final gradient that is not")
+    for node_id, node in parted.items():
+        row = table.locator("tbody tr", has=player_page.locator(f"th:text-is('{names[node_id]}')"))
+        grad = row.locator("td").last
+        expect(grad).not_to_contain_text("\u2713")
+        expect(grad).to_contain_text("\u2717")
+        expect(grad).to_have_attribute("title", re.compile(r"^right engine: \S+$"))
+        right = (grad.get_attribute("title") or "").removeprefix("right engine: ")
+        assert abs(float(right.replace("\u2212", "-")) - node["correct_grad"]) < 1e-3
+        expect(grad.locator(".visually-hidden")).to_have_text(f" (right engine: {right})")
+
+    # Back at the start nothing is final or parted: the captions are plain again.
+    player_page.get_by_test_id("scrubber").fill("0")
+    for node_id in parted:
+        record = player_page.locator(f"[data-node-id={node_id}]")
+        expect(record.locator(".node-caption-grad")).to_have_text("grad")
+
+
+@pytest.mark.parametrize("bug", ["derivative", "assign"])
+def test_check_your_engine_hides_what_the_quiz_asks_until_it_is_answered(
+    player_page: Page, server: str, bug: str
+) -> None:
+    # The tanh row quoted 0.4375, the learner's local derivative, which with an upstream
+    # of 1 is the answer to "What is e.grad after its +=?"; the += row quoted the share an
+    # `=` threw away, which is the answer to the question at the frame before. While a
+    # question at or before a row's frame waits, its numbers read "?" and a sentence says
+    # why; they come back once it is answered.
+    trace = trace_source(BUGS[bug])
+    check = trace["engine_check"]
+    row_testid, first = (
+        (
+            "engine-check-row",
+            next(r["first"] for r in check["rules"] if r["op"] == "tanh"),
+        )
+        if bug == "derivative"
+        else ("engine-check-accumulation", check["accumulation"]["first"])
+    )
+    hidden = [first["learner"], first["correct"]] if bug == "derivative" else [first["lost"]]
+    asked = [
+        c["after"]
+        for frame in trace["frames"][: first["frame"] + 1]
+        if frame["phase"] == "backward"
+        for c in frame["contributions"]
+    ]
+    assert any(abs(a - h) < 1e-9 for a in asked for h in hidden), "the check gives an answer"
+    open_player(player_page, quiz_url(server, BUGS[bug]))
+    panel = player_page.get_by_test_id("engine-check")
+    row = panel.get_by_test_id(row_testid).filter(
+        has=player_page.get_by_test_id("engine-check-number")
+    )
+    numbers = row.get_by_test_id("engine-check-number")
+    note = row.get_by_test_id("engine-check-masked")
+
+    # Every question up to the row's frame: its numbers stay hidden while one waits.
+    for shown, _ in enumerate(asked, start=1):
+        go_to_next_question(player_page)
+        expect(panel.get_by_test_id(row_testid).first).to_be_visible()
+        text = panel.inner_text()
+        assert not any(f"{abs(value):.4f}".rstrip("0") in text for value in hidden), (
+            f"the check shows {hidden} while the quiz asks: {text}"
+        )
+        expect(numbers).to_have_count(len(hidden))
+        for k in range(len(hidden)):
+            expect(numbers.nth(k)).to_have_text("?")
+            expect(numbers.nth(k)).to_have_attribute("data-masked", "")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text(f"until you answer the quiz up to frame {first['frame'] + 1}")
+        player_page.get_by_test_id("quiz-reveal").click()
+        expect(player_page.get_by_test_id("quiz-score")).to_have_text(f"0 / {shown}")
+
+    for k in range(len(hidden)):
+        expect(numbers.nth(k)).not_to_have_text("?")
+        expect(numbers.nth(k)).not_to_have_attribute("data-masked", "")
+    expect(note).to_be_hidden()
+    expect(row).to_contain_text(f"{abs(hidden[0]):.4f}")
+
+
+def test_sort_step_by_step_is_off_with_its_reason_for_a_programs_own_class(
+    player_page: Page, server: str
+) -> None:
+    # Its own backward() sorts: the step-by-step sort (the built-in engine's build) has
+    # nothing to show, and the box did nothing, silently. It is disabled, and says why.
+    assert "sort_steps" not in trace_source(BUGGY_ASSIGN, sort_steps=True)
+    open_player(player_page, player_url(server, BUGGY_ASSIGN) + "&sort_steps=1")
+    toggle = player_page.get_by_test_id("sort-steps-toggle")
+    note = player_page.get_by_test_id("sort-steps-note")
+    expect(toggle).to_be_disabled()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("own backward() does the sort")
+    expect(toggle).to_have_attribute("aria-describedby", note.get_attribute("id") or "?")
+    expect(toggle).to_have_accessible_description(re.compile("own backward\\(\\) does the sort"))
+    expect(player_page.locator("label.lab-steps")).to_have_attribute(
+        "title", re.compile("own backward")
+    )
+
+    # A program on the built-in engine: the box works again, with no note.
+    plain = "a = Value(2.0)\nb = a * a\nb.backward()\n"
+    sort = [f["phase"] for f in trace_source(plain, sort_steps=True)["frames"]].index("sort")
+    player_page.get_by_test_id("source").fill(plain)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("engine-check")).to_have_count(0)
+    expect(toggle).to_be_enabled()
+    expect(toggle).to_be_checked()
+    expect(note).to_be_hidden()
+    expect(toggle).not_to_have_attribute("aria-describedby", re.compile("."))
+    player_page.get_by_test_id("scrubber").fill(str(sort))
+    expect(player_page.get_by_test_id("sort-steps")).to_be_visible()
+
+
+_OVERLAPS = """() => {
+  const box = (e) => { const b = e.getBoundingClientRect();
+    const of = e.closest('[data-node-id]')?.dataset.nodeId ?? '?';
+    return {what: `${e.closest('[class]')?.getAttribute('class')} of ${of}`,
+            x: b.left, y: b.top, r: b.right, b: b.bottom}; };
+  const tags = [...document.querySelectorAll('[data-testid=parted-tag] rect')].map(box);
+  const others = [...document.querySelectorAll(
+    ['.node-box', '.topo-badge', '.node-name'].map((part) => `[data-testid=node] ${part}`)
+      .concat(['.op .op-shape', '[data-testid=delta] rect']).join(', ')
+  )].map(box);
+  const hit = (p, q) => p.x < q.r - 0.5 && q.x < p.r - 0.5 && p.y < q.b - 0.5 && q.y < p.b - 0.5;
+  const found = [];
+  tags.forEach((t, i) => {
+    for (const o of others) if (hit(t, o)) found.push(`${t.what} covers ${o.what}`);
+    tags.forEach((u, j) => { if (j > i && hit(t, u)) found.push(`${t.what} covers ${u.what}`); });
+  });
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("bug", ["append-first", "derivative"])
+def test_the_right_engine_tags_cover_no_record_op_label_or_other_tag(
+    player_page: Page, server: str, bug: str
+) -> None:
+    # With the sort appending first, d's tag (wider than d's record) ran into the × of e
+    # beside it, and b's hid the `+= 0 → 0` label above b at frame 8; a tag goes above its
+    # record, else flush right, else below, whichever is clear.
+    trace = trace_source(BUGS[bug])
+    parted = _parted(trace)
+    count = len(trace["frames"])
+    open_player(player_page, player_url(server, BUGS[bug], frame=count - 1))
+    tags = player_page.get_by_test_id("parted-tag")
+    expect(tags).to_have_count(len(parted))
+    assert player_page.evaluate(_OVERLAPS) == []
+    # Nor, at any frame, the `+=` labels drawn beside the records.
+    scrubber = player_page.get_by_test_id("scrubber")
+    for frame in range(count):
+        scrubber.fill(str(frame))
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
+        assert player_page.evaluate(_OVERLAPS) == [], frame
+    scrubber.fill(str(count - 1))
+    for node in parted:
+        expect(
+            player_page.locator(f"[data-testid=parted-tag][data-node-id={node['id']}]")
+        ).to_have_count(1)
+    # Each tag stays beside its own record: touching its column, just above or below it.
+    for node in parted:
+        tag = player_page.locator(f"[data-testid=parted-tag][data-node-id={node['id']}] rect")
+        record = player_page.locator(f"[data-testid=node][data-node-id={node['id']}] .node-box")
+        t, r = tag.bounding_box(), record.bounding_box()
+        assert t and r
+        assert t["x"] < r["x"] + r["width"] and r["x"] < t["x"] + t["width"]
+        gap = max(r["y"] - (t["y"] + t["height"]), t["y"] - (r["y"] + r["height"]))
+        assert 0 <= gap <= 4, (node["name"], t, r)

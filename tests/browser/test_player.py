@@ -419,7 +419,34 @@ def test_destroy_stops_the_players_observers_and_removes_its_transport(
 ) -> None:
     open_player(player_page, player_url(server, NEURON, frame=0))
     result = player_page.evaluate(MOUNT_AND_DESTROY, NEURON)
-    # The graph's pan-zoom, the table and the steady panels each watch a size.
-    assert result["mounted"] == {"observers": 3, "table": True, "transport": True}, result
+    # The graph's pan-zoom, the table, the steady panels and the narration each watch a size.
+    assert result["mounted"] == {"observers": 4, "table": True, "transport": True}, result
     assert result["observers"] == 0, result
     assert result["left"] == 0, result
+
+
+def test_on_a_phone_the_panels_under_the_narration_hold_still_while_scrubbing(
+    player_page: Page, server: str
+) -> None:
+    # At 390 px the panels stack under the narration, whose text is one line at some
+    # frames and four at others: everything under it jumped as the learner scrubbed. The
+    # narration keeps the height of its longest text (stable-height.js).
+    player_page.emulate_media(color_scheme="dark")
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, player_url(server, NEURON))
+    scrubber = player_page.get_by_test_id("scrubber")
+    narration = player_page.get_by_test_id("narration")
+    below = player_page.locator(".player-strip")  # the next panel: no print here
+    lengths, tops, heights = set(), set(), set()
+    for frame in (0, 3, 5, 6, 9, 12, 15):
+        scrubber.fill(str(frame))
+        expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / 16")
+        lengths.add(len(narration.inner_text()))
+        box = below.bounding_box()
+        text = player_page.locator(".narration").bounding_box()
+        assert box and text
+        tops.add(round(box["y"] + player_page.evaluate("scrollY")))
+        heights.add(round(text["height"]))
+    assert max(lengths) > 2 * min(lengths), lengths  # texts of very different lengths
+    assert len(heights) == 1, f"the narration's height changed: {heights}"
+    assert len(tops) == 1, f"the panel under the narration moved: {tops}"

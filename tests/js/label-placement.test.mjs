@@ -5,8 +5,11 @@ import {
   deltaTexts,
   labelSize,
   labelSpot,
+  markObstacles,
   obstaclesOf,
   placeLabels,
+  TAG_HEIGHT,
+  tagSpot,
 } from "../../static/js/graph/label-placement.js";
 import { SIZES } from "../../static/js/layout/layout-sizes.js";
 
@@ -103,5 +106,49 @@ describe("placeLabels", () => {
       obstaclesOf(layout, 0),
     );
     assert.equal(label.y, 100 + h / 2 + 4);
+  });
+});
+
+describe("tagSpot", () => {
+  // Two records in a column, a gap of 24 between them, and the op of a record in the
+  // next column just to the right, a little higher than the lower one (as a layout has).
+  const upper = { x: 100, y: 50, width: 120, labelWidth: 0, valueWidth: 60 };
+  const lower = { x: 100, y: 50 + h + 24, width: 120, labelWidth: 0, valueWidth: 60 };
+  const next = { x: 300, y: lower.y - 30, width: 120, labelWidth: 0, valueWidth: 60 };
+  const layout = /** @type {any} */ ({
+    records: [upper, lower, next],
+    ops: [null, null, { x: 175, y: next.y }],
+  });
+  const all = [0, 1, 2].flatMap((i) => markObstacles(layout, i));
+  const box = (/** @type {{x: number, y: number}} */ spot, /** @type {number} */ width) => ({
+    ...spot,
+    width,
+    height: TAG_HEIGHT,
+  });
+
+  it("puts a tag above its record, clear of its topo badge", () => {
+    const spot = tagSpot(upper, 80, markObstacles(layout, 0));
+    assert.equal(spot.y + TAG_HEIGHT, upper.y - h / 2 - 2);
+    assert.ok(spot.x >= upper.x - upper.width / 2 + 9, "left of the badge's right edge");
+  });
+  it("goes below when a wide tag above would cover the op to the right or its badge", () => {
+    const width = 150; // wider than the record: above-left reaches the op, above-right the badge
+    assert.ok(overlap(box({ x: lower.x - 60 + 12, y: lower.y - h / 2 - 19 }, width), all[6]));
+    const spot = tagSpot(lower, width, all);
+    assert.equal(spot.y, lower.y + h / 2 + 2);
+    for (const other of all) assert.ok(!overlap(box(spot, width), other), JSON.stringify(other));
+  });
+  it("never covers a record above it in a tight column", () => {
+    const tight = { ...lower, y: upper.y + h + 10 }; // no room for a tag between them
+    const tightLayout = /** @type {any} */ ({ records: [upper, tight], ops: [null, null] });
+    const obstacles = [...markObstacles(tightLayout, 0), ...markObstacles(tightLayout, 1)];
+    const spot = tagSpot(tight, 90, obstacles);
+    for (const other of obstacles) assert.ok(!overlap(box(spot, 90), other));
+    assert.ok(spot.y > tight.y, "below it");
+  });
+  it("keeps clear of the name drawn above an unlabelled record", () => {
+    const obstacles = markObstacles(layout, 0, { nameWidth: 60 });
+    const spot = tagSpot(upper, 80, obstacles);
+    for (const other of obstacles) assert.ok(!overlap(box(spot, 80), other));
   });
 });

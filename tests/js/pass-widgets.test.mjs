@@ -126,6 +126,19 @@ describe("the program's own line in the code panel", () => {
     assert.deepEqual(programExcerpt(1, source, block)[0].marked, [0]);
     assert.deepEqual(programExcerpt(4, source, block)[0].lines, source.slice(2));
   });
+  it("leaves out a blank neighbour, so the excerpt ends on code", () => {
+    const spaced = ["for node in reversed(order):", "    node._backward()", "", "  ", "x = 1"];
+    assert.deepEqual(programExcerpt(2, spaced, block), [
+      {
+        lines: ["for node in reversed(order):", "    node._backward()"],
+        marked: [1],
+        first: 1,
+        label: "Your program",
+      },
+    ]);
+    assert.deepEqual(programExcerpt(5, spaced, block)[0].lines, ["x = 1"]);
+    assert.deepEqual(programExcerpt(5, spaced, block)[0].first, 5);
+  });
   it("shows nothing for a frame without a line in the source", () => {
     assert.deepEqual(programExcerpt(null, source, block), []);
     assert.deepEqual(programExcerpt(9, source, block), []);

@@ -231,6 +231,17 @@ export function removeNodeElements(elements) {
   elements.result?.remove();
 }
 
+/**
+ * The caption over a record's gradient: `grad`, then `grad ✓` once it is final. A final
+ * gradient that parts from the right engine's (parted-marks.js) is `grad ✗`: a check
+ * there would read as "right".
+ * @param {boolean} final
+ * @param {boolean} [parted]
+ */
+export function gradCaptionText(final, parted = false) {
+  return parted ? "grad \u2717" : final ? "grad \u2713" : "grad";
+}
+
 const HOOKS = ["data-testid", "data-node-id", "data-label", "data-data", "data-grad"];
 
 /**
@@ -271,7 +282,7 @@ export function paintNode(elements, look, node) {
   }
   if (shown.final !== look.final) {
     shown.final = look.final;
-    elements.gradCaption.textContent = look.final ? "grad \u2713" : "grad";
+    elements.gradCaption.textContent = gradCaptionText(look.final);
     group.toggleAttribute("data-final", look.final);
   }
   const grad = look.visible ? look.grad : 0;

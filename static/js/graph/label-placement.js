@@ -129,3 +129,82 @@ export function obstaclesOf(layout, i) {
   if (op) boxes.push({ node: i, x: op.x - r, y: op.y - r, width: 2 * r, height: 2 * r });
   return boxes;
 }
+
+/** A parted tag's height (parted-marks.js), and its gap to its record. */
+export const TAG_HEIGHT = 17;
+const TAG_GAP = 2;
+/** Where a tag above a record starts, from its left edge: clear of the topo badge. */
+const TAG_INSET = 12;
+
+/**
+ * The boxes of value i that a bug lab tag must not cover: its record (grown by 2), the
+ * topo badge on its top-left corner, the name drawn above it (an unlabelled op value's,
+ * graph-scene.js opName) and its op's shape (a circle, or a pill for a named op).
+ * @param {import("../layout/layout.js").Layout} layout
+ * @param {number} i
+ * @param {{badgeWidth?: number, nameWidth?: number, opWidth?: number}} [sizes]
+ * @returns {Array<Box & {node: number}>}
+ */
+export function markObstacles(layout, i, { badgeWidth = 18, nameWidth = 0, opWidth } = {}) {
+  const record = layout.records[i];
+  const h = SIZES.recordHeight;
+  const r = SIZES.opRadius;
+  const left = record.x - record.width / 2;
+  const top = record.y - h / 2;
+  const boxes = [
+    { node: i, x: left - 2, y: top - 2, width: record.width + 4, height: h + 4 },
+    { node: i, x: left - badgeWidth / 2, y: top - 9, width: badgeWidth, height: 18 },
+  ];
+  if (nameWidth > 0)
+    boxes.push({ node: i, x: left + 14, y: top - 15, width: nameWidth, height: 12 });
+  const op = layout.ops[i];
+  const w = opWidth ?? 2 * r;
+  if (op) boxes.push({ node: i, x: op.x - w / 2, y: op.y - r, width: w, height: 2 * r });
+  return boxes;
+}
+
+/**
+ * Where a tag of this width goes beside its record: above it (clear of the topo badge),
+ * else above it flush right, else below it, left then flush right, else left or right of
+ * it, else a row further up or down; the first that covers nothing, or the one covering
+ * least.
+ * Example: a record with another just above it gets its tag below.
+ * @param {{x: number, y: number, width: number}} record  centre and width
+ * @param {number} width
+ * @param {Box[]} obstacles  what it must not cover (its own record's boxes included)
+ * @returns {{x: number, y: number}} the tag's top-left corner
+ */
+export function tagSpot(record, width, obstacles) {
+  const h = SIZES.recordHeight;
+  const left = record.x - record.width / 2;
+  const right = record.x + record.width / 2;
+  const above = record.y - h / 2 - TAG_GAP - TAG_HEIGHT;
+  const below = record.y + h / 2 + TAG_GAP;
+  const row = TAG_HEIGHT + TAG_GAP;
+  const candidates = [
+    { x: left + TAG_INSET, y: above },
+    { x: right - width, y: above },
+    { x: left + TAG_INSET, y: below },
+    { x: right - width, y: below },
+    { x: left - 9 - TAG_GAP - width, y: record.y - TAG_HEIGHT / 2 },
+    { x: right + TAG_GAP + 4, y: record.y - TAG_HEIGHT / 2 },
+    { x: left + TAG_INSET, y: above - row },
+    { x: left + TAG_INSET, y: below + row },
+  ];
+  let best = candidates[0];
+  let bestCover = Infinity;
+  for (const spot of candidates) {
+    let cover = 0;
+    for (const other of obstacles) {
+      const dx = Math.min(spot.x + width, other.x + other.width) - Math.max(spot.x, other.x);
+      const dy = Math.min(spot.y + TAG_HEIGHT, other.y + other.height) - Math.max(spot.y, other.y);
+      if (dx > 0 && dy > 0) cover += dx * dy;
+    }
+    if (cover === 0) return spot;
+    if (cover < bestCover) {
+      bestCover = cover;
+      best = spot;
+    }
+  }
+  return best;
+}

@@ -9,14 +9,7 @@
  * gradient the right engine would not have given it (no-sort's fork at e).
  */
 import { formatValue } from "../player/format.js";
-import {
-  countPartedAtEnds,
-  differs,
-  engineState,
-  mistakeInfo,
-  partedNodes,
-  rightGrads,
-} from "./mistakes.js";
+import { countPartedAtEnds, differs, mistakeInfo, partedAt, rightGrads } from "./mistakes.js";
 import { html } from "../player/svg.js";
 
 /** Past this many, the list says how many more. */
@@ -81,9 +74,8 @@ export function mountBugLabView(container, { timeline, names }) {
       : "";
     // Leaves first: their gradients are what training would use.
     // After a backward, the program's own writes (`p.grad = 0`) are not the engine's.
-    const left = engineState(timeline, state);
-    const parted = partedNodes(trace, left.grads, left.final, left.pass ?? 0)
-      .filter((entry) => state.visible[entry.node])
+    const parted = partedAt(timeline, state)
+      .slice()
       .sort(
         (a, b) =>
           Number(trace.nodes[b.node].kind === "leaf") -

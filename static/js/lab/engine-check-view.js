@@ -11,6 +11,13 @@
  * [data-testid=engine-check-sort] and [data-testid=engine-check-accumulation]
  * (data-verdict), and [data-testid=engine-check-first] buttons (data-frame).
  *
+ * With the quiz on, a row's numbers (a local derivative, the share an `=` threw away)
+ * are hidden while a question at or before the row's frame waits: they are gradients the
+ * quiz asks for, or give them away (the lost share is the answer of the write before).
+ * They show as "?" with a sentence that says why, and come back once it is answered.
+ * Test hooks for that: [data-testid=engine-check-number] (data-masked while hidden) and
+ * [data-testid=engine-check-masked], the sentence.
+ *
  * Example: the article's engine with `=` in every rule shows "+=: wrong" with
  * "Show frame 8", and its rows for + and * say "right".
  */
@@ -19,8 +26,15 @@ import { html } from "../player/svg.js";
 import { partedAtEnds } from "./mistakes.js";
 
 /**
- * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement}} RowContext
- *   nameOf: a node's name on screen; jump: a new button to a frame
+ * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
+ *   number: (value: number, frame: number) => HTMLElement}} RowContext
+ *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
+ *   row shows about that frame, which the quiz may hide
+ */
+
+/**
+ * @typedef {{element: HTMLElement, text: string, frame: number}} Shown
+ *   a number of a row: its text, and the frame it tells about
  */
 
 /** @param {string} verdict */
@@ -58,15 +72,18 @@ function jumpButton(frame, onSeek, buttons) {
  * @param {boolean} wrote
  * @param {RowContext} ctx
  */
-function ruleRow(rule, wrote, { nameOf, jump }) {
+function ruleRow(rule, wrote, { nameOf, jump, number }) {
   const where = rule.line ? ` (line ${rule.line})` : "";
   /** @type {(Node | string)[]} */
   const parts = [html("code", { text: rule.op }), ` rule${where}: `, verdictMark(rule.verdict)];
   if (rule.first) {
     const { child, learner, correct, frame, node } = rule.first;
     parts.push(
-      `. ${nameOf(node)}'s rule uses ${formatValue(learner)} as ${nameOf(child)}'s local derivative; ` +
-        `the right local derivative is ${formatValue(correct)}. `,
+      `. ${nameOf(node)}'s rule uses `,
+      number(learner, frame),
+      ` as ${nameOf(child)}'s local derivative; the right local derivative is `,
+      number(correct, frame),
+      ". ",
       jump(frame),
     );
   } else if (rule.verdict === "unchecked" && !wrote) {
@@ -159,7 +176,7 @@ function sortRow(sort, trace, { nameOf, jump }) {
  * @param {import("../passes/trace.js").Trace} trace
  * @param {RowContext} ctx
  */
-function accumulationRow(accumulation, trace, { nameOf, jump }) {
+function accumulationRow(accumulation, trace, { nameOf, jump, number }) {
   const sumParts = /** @type {(Node | string)[]} */ ([
     html("code", { text: "+=" }),
     ": ",
@@ -178,8 +195,9 @@ function accumulationRow(accumulation, trace, { nameOf, jump }) {
         : undefined;
     const where = write?.line ? ` (line ${write.line})` : "";
     sumParts.push(
-      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =${where}, and the ` +
-        `${formatValue(lost.lost)} already there is lost. `,
+      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =${where}, and the `,
+      number(lost.lost, lost.frame),
+      " already there is lost. ",
       jump(lost.frame),
     );
   } else if (!ranRules(trace)) {
@@ -277,9 +295,14 @@ export function engineSummary(check, timeline) {
 
 /**
  * @param {HTMLElement} container
- * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], onSeek: (frame: number) => void}} options
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], onSeek: (frame: number) => void,
+ *   gate?: () => number}} options
+ *   gate: the frame of the quiz's first unanswered question (Infinity: none, or no quiz)
  */
-export function mountEngineCheckView(container, { timeline, names, onSeek }) {
+export function mountEngineCheckView(
+  container,
+  { timeline, names, onSeek, gate = () => Number.POSITIVE_INFINITY },
+) {
   const { trace } = timeline;
   const check = trace.engine_check;
   container.hidden = !check;
@@ -290,15 +313,43 @@ export function mountEngineCheckView(container, { timeline, names, onSeek }) {
   const index = new Map(trace.nodes.map((node, i) => [node.id, i]));
   /** @type {HTMLButtonElement[]} */
   const buttons = [];
+  /** @type {Shown[]} */
+  const numbers = [];
   /** @type {RowContext} */
   const ctx = {
     nameOf: (id) => names[index.get(id) ?? -1] ?? id,
     jump: (frame) => jumpButton(frame, onSeek, buttons),
+    number: (value, frame) => {
+      const text = formatValue(value);
+      const element = html("span", {
+        class: "engine-check-number",
+        "data-testid": "engine-check-number",
+        text,
+      });
+      numbers.push({ element, text, frame });
+      return element;
+    },
   };
   const wrote = opsThatWrote(trace);
   const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));
   const sort = sortRow(check.sort, trace, ctx);
   const accumulation = accumulationRow(check.accumulation, trace, ctx);
+  // One sentence per row that has numbers, shown while the quiz hides them.
+  /** @type {Map<Shown, HTMLElement>} */
+  const maskNotes = new Map();
+  for (const shown of numbers) {
+    const row = /** @type {HTMLElement} */ (shown.element.closest("li") ?? shown.element);
+    let note = /** @type {HTMLElement | null} */ (row.querySelector(".engine-check-masked"));
+    if (!note) {
+      note = html("span", {
+        class: "engine-check-masked",
+        "data-testid": "engine-check-masked",
+        hidden: true,
+      });
+      row.append(note);
+    }
+    maskNotes.set(shown, note);
+  }
   const { wrong, summary } = engineSummary(check, timeline);
 
   container.replaceChildren(
@@ -320,10 +371,24 @@ export function mountEngineCheckView(container, { timeline, names, onSeek }) {
     ),
   );
 
+  let shownGate = Number.NaN;
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
     for (const button of buttons)
       button.setAttribute("aria-current", String(Number(button.dataset.frame) === state.index));
+    const waiting = gate();
+    if (waiting === shownGate) return;
+    shownGate = waiting;
+    for (const note of maskNotes.values()) note.hidden = true;
+    for (const shown of numbers) {
+      const masked = shown.frame >= waiting;
+      shown.element.textContent = masked ? "?" : shown.text;
+      shown.element.toggleAttribute("data-masked", masked);
+      const note = /** @type {HTMLElement} */ (maskNotes.get(shown));
+      if (!masked) continue;
+      note.hidden = false;
+      note.textContent = ` (Its numbers are hidden until you answer the quiz up to frame ${shown.frame + 1}: they would give an answer away.)`;
+    }
   }
   return { update };
 }

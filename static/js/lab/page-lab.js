@@ -122,6 +122,8 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
     /** @param {import("../passes/trace.js").Trace} shownTrace  the trace now on screen */
     shown(shownTrace) {
       trace = shownTrace;
+      // A program's own Value class sorts in its own backward(): no steps to show.
+      controls?.setOwnEngine(Boolean(shownTrace.engine_check));
       refresh();
     },
     /** The program on screen has an error: the check has nothing to check. */

@@ -30,5 +30,5 @@ export function mountNarration(container) {
     if (text.textContent !== state.text) text.textContent = state.text;
     underflow.update(state);
   }
-  return { update };
+  return { update, box };
 }

@@ -8,7 +8,9 @@
  * Row elements are reused as the window moves, and a repaint writes only the
  * cells whose text changed, so scrubbing a 2,000-value graph with the table open
  * touches a few dozen rows. Leaves out: rows of more than one line (long names are
- * cut with an ellipsis; the full name is the cell's title).
+ * cut with an ellipsis; the full name is the cell's title). A final gradient marked ✓;
+ * with a right engine beside the program's (bug lab, Check your engine), one that parts
+ * from it is marked ✗ with the right value after it, never ✓.
  */
 import { formatValue } from "./format.js";
 import { visibleRange } from "./row-window.js";
@@ -24,10 +26,11 @@ const GUESSED_ROW_HEIGHT = 28;
  *   row: HTMLTableRowElement, position: HTMLElement, name: HTMLElement, op: HTMLElement,
  *   dataCell: HTMLElement, gradCell: HTMLElement,
  *   node: number, rowIndex: number, positionText: string, role: string,
- *   data: number, grad: number, final: number, current: boolean,
+ *   data: number, grad: number, final: number, current: boolean, right: number,
  * }} Slot
  * data, grad, final: the numbers the row's text shows (NaN until it shows one), so a
- * repaint formats a number only when it changed.
+ * repaint formats a number only when it changed; right: the right engine's gradient
+ * shown beside a parted one (NaN: none).
  */
 
 /**
@@ -43,15 +46,23 @@ const GUESSED_ROW_HEIGHT = 28;
  *   rowHeight: number, headerHeight: number, measured: boolean,
  *   scrollTop: number, viewportHeight: number,
  *   latest: import("../passes/timeline.js").FrameState | null,
+ *   parted: Map<number, number>, partedAt: PartedAt | null,
+ *   partedFor: import("../passes/timeline.js").FrameState | null,
  * }} TableView
  * The table's elements and the mutable state its repaints share.
  */
 
 /**
+ * @typedef {(state: import("../passes/timeline.js").FrameState) => Array<{node: number, correct: number}>} PartedAt
+ * The values whose final gradient parts from the right engine's at a frame (mistakes.js partedAt).
+ */
+
+/**
  * The table's elements, empty of rows.
  * @param {number} count  how many values the summary counts
+ * @param {boolean} judged  a right engine runs beside the program's: say what ✗ means
  */
-function buildTable(count) {
+function buildTable(count, judged) {
   const head = html("thead", {}, [
     html(
       "tr",
@@ -65,7 +76,11 @@ function buildTable(count) {
   const table = html("table", { "aria-rowcount": 1 }, [
     html("caption", {
       class: "visually-hidden",
-      text: "Every value drawn in the graph at this frame; \u2713 marks a gradient that is final",
+      text: `Every value drawn in the graph at this frame; \u2713 marks a gradient that is final${
+        judged
+          ? ", \u2717 a final gradient that is not the right engine's (the right one is given with it)"
+          : ""
+      }`,
     }),
     head,
     body,
@@ -120,6 +135,7 @@ function makeSlot() {
     grad: Number.NaN,
     final: -1,
     current: false,
+    right: Number.NaN,
   };
 }
 
@@ -170,10 +186,24 @@ function paintSlot(view, slot, i, place, state) {
   }
   const grad = state.grads[i];
   const final = state.final[i] ? 1 : 0;
-  if (!Object.is(slot.grad, grad) || slot.final !== final) {
+  const right = view.parted.get(i) ?? Number.NaN;
+  if (!Object.is(slot.grad, grad) || slot.final !== final || !Object.is(slot.right, right)) {
     slot.grad = grad;
     slot.final = final;
-    slot.gradCell.textContent = `${formatValue(grad)}${final ? " \u2713" : ""}`;
+    slot.right = right;
+    if (Number.isNaN(right)) {
+      slot.gradCell.textContent = `${formatValue(grad)}${final ? " \u2713" : ""}`;
+      slot.gradCell.removeAttribute("title");
+    } else {
+      // The right value is read out and is the cell's tooltip; a row stays one line.
+      const said = `right engine: ${formatValue(right)}`;
+      slot.gradCell.replaceChildren(
+        `${formatValue(grad)} \u2717`,
+        html("span", { class: "visually-hidden", text: ` (${said})` }),
+      );
+      slot.gradCell.title = said;
+    }
+    slot.gradCell.toggleAttribute("data-parted", !Number.isNaN(right));
   }
 }
 
@@ -222,6 +252,11 @@ function render(view) {
   const state = view.latest;
   const { body, slots } = view;
   if (state.index !== view.listedFrame) listRows(view, state);
+  // Once per frame shown, and only while the table is open.
+  if (view.partedAt && view.partedFor !== state) {
+    view.partedFor = state;
+    view.parted = new Map(view.partedAt(state).map(({ node, correct }) => [node, correct]));
+  }
   // The sticky header covers the top of the box, so rows show below it.
   const { start, end } = visibleRange(
     view.scrollTop,
@@ -294,12 +329,13 @@ function listen(view) {
 
 /**
  * @param {HTMLElement} container
- * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[]}} options
+ * @param {{timeline: import("../passes/timeline.js").Timeline, names: string[], partedAt?: PartedAt | null}} options
+ *   partedAt: for a trace with a right engine beside it (absent: no row is judged)
  */
-export function mountNodeTable(container, { timeline, names }) {
+export function mountNodeTable(container, { timeline, names, partedAt = null }) {
   const { trace } = timeline;
   const size = trace.nodes.length;
-  const elements = buildTable(trace.topo.length);
+  const elements = buildTable(trace.topo.length, partedAt !== null);
   container.replaceChildren(elements.details);
 
   const order = trace.topo.map((id) => /** @type {number} */ (timeline.indexOf.get(id)));
@@ -329,6 +365,9 @@ export function mountNodeTable(container, { timeline, names }) {
     scrollTop: 0,
     viewportHeight: 0,
     latest: null,
+    parted: new Map(),
+    partedAt,
+    partedFor: null,
   };
   const resizeObserver = listen(view);
 

@@ -17,6 +17,7 @@ import { startLayout } from "../layout/layout-runner.js";
 import { mountNarration } from "./narration.js";
 import { mountNodeTable } from "./node-table.js";
 import { mountPartedMarks } from "../graph/parted-marks.js";
+import { partedAt } from "../lab/mistakes.js";
 import { mountPassGraph } from "../passes/pass-graph.js";
 import { mountPassPanel } from "../passes/pass-panel.js";
 import { perPass } from "../passes/pass-views.js";
@@ -136,8 +137,15 @@ export async function mountPlayer(
   const code = perPass(codeSlot, timeline, (t, n = names) =>
     mountCodePanel(codeSlot, { timeline: t, names: n, rules }),
   );
+  // With a right engine beside the program's (bug lab, Check your engine), the table
+  // marks a gradient that parts from it, as the graph does.
+  const judged = trace.nodes.some((node) => typeof node.correct_grad === "number");
   const table = perPass(tableSlot, timeline, (t, n = names) =>
-    mountNodeTable(tableSlot, { timeline: t, names: n }),
+    mountNodeTable(tableSlot, {
+      timeline: t,
+      names: n,
+      partedAt: judged ? (state) => partedAt(timeline, state) : null,
+    }),
   );
   const prints = mountPrintPanel(printSlot, { frames: trace.frames });
   const passPanel = mountPassPanel(passSlot, { timeline, names, onSeek: (k) => playback.seek(k) });
@@ -145,10 +153,18 @@ export async function mountPlayer(
   // them, one pass or several.
   const lab = [
     mountBugLabView(labSlot, { timeline, names }),
-    mountPartedMarks(stage, { timeline, layout }),
+    mountPartedMarks(stage, { timeline, layout, names }),
   ];
   // A program's own Value class (SPEC §14): checked against a right engine, every pass.
-  lab.push(mountEngineCheckView(engineSlot, { timeline, names, onSeek: (k) => playback.seek(k) }));
+  // While the quiz waits for an answer, the check hides the numbers that would give it.
+  lab.push(
+    mountEngineCheckView(engineSlot, {
+      timeline,
+      names,
+      onSeek: (k) => playback.seek(k),
+      gate: () => (quiz ? quiz.limit(Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY),
+    }),
+  );
   sortStepsSlot.hidden = true;
   if (hasSortSteps(trace))
     lab.push(
@@ -278,6 +294,16 @@ export async function mountPlayer(
   if (speed !== null) playback.setSpeed(speed);
   root.replaceChildren(shell);
   render(playback.state);
+  // The narration keeps the height of its longest text, so the panels under it (on a
+  // phone, all of them) hold still while its length changes from frame to frame.
+  const steadyNarration = reserveTallestFrame(narration.box, {
+    frames: narrationSlot.hidden ? [] : tallestCandidates(trace),
+    show: (k) => narration.update(stateAt(timeline, k)),
+    restore: () => {
+      const state = stateAt(timeline, playback.state.frame);
+      narration.update(quiz ? quiz.mask(state) : state);
+    },
+  });
   const panelViews = [narration, strip, code, ...lab];
   const steadyHeight = reserveTallestFrame(panelsSlot, {
     frames: steady ? tallestCandidates(trace) : [],
@@ -327,6 +353,7 @@ export async function mountPlayer(
       table.destroy?.();
       transport.destroy();
       steadyHeight.destroy();
+      steadyNarration.destroy();
       clearTimeout(rapidTimer);
       if (shell.parentNode === root) delete root.dataset.ready;
       shell.remove();

@@ -1,7 +1,9 @@
 /**
  * Keeps the player's panels (narration, sort order, code) as tall as they are at the
  * tallest frame of the trace, so a course page's text below a player does not jump
- * at every step, and an embed's frame keeps one height while the learner scrubs.
+ * at every step, and an embed's frame keeps one height while the learner scrubs. The
+ * player keeps the narration's own height the same way on every page, so the panels
+ * under it (all of them, on a phone) hold still while its text changes length.
  *
  * The panels are measured at those frames when the player mounts, and again when
  * their width changes, since text wraps differently.

@@ -40,8 +40,10 @@ export function changeText(change, name, grad, group = "") {
 /**
  * The program's own line `line` (1-based) with one line either side, marked and
  * labelled "Your program": the code panel shows it for build and update frames.
+ * A neighbour that is blank (or only spaces) is left out: it says nothing about the line.
  * None when the frame has no line in the source.
- * Example: line 3 of a 10-line program shows lines 2 to 4, the middle one marked.
+ * Example: line 3 of a 10-line program shows lines 2 to 4, the middle one marked; with
+ * line 4 blank, lines 2 and 3.
  * @param {number | null} line
  * @param {string[]} sourceLines
  * @param {CodeBlock} codeBlock
@@ -50,8 +52,9 @@ export function changeText(change, name, grad, group = "") {
  */
 export function programExcerpt(line, sourceLines, codeBlock, label = "Your program") {
   if (line === null || sourceLines[line - 1] === undefined) return [];
-  const from = Math.max(1, line - 1);
-  const to = Math.min(sourceLines.length, line + 1);
+  const blank = (/** @type {number} */ n) => (sourceLines[n - 1] ?? "").trim() === "";
+  const from = line > 1 && !blank(line - 1) ? line - 1 : line;
+  const to = line < sourceLines.length && !blank(line + 1) ? line + 1 : line;
   return [
     codeBlock(sourceLines.slice(from - 1, to), new Set([line - from]), { first: from, label }),
   ];

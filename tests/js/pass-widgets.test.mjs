@@ -5,7 +5,7 @@ import { chartGeometry } from "../../static/js/passes/loss-chart.js";
 import { nextPassStart, previousPassStart } from "../../static/js/passes/pass-navigator.js";
 import { printIndex } from "../../static/js/player/print-panel.js";
 import { lineOfFrame } from "../../static/js/player/source-line.js";
-import { changeText, programExcerpt } from "../../static/js/player/update-code.js";
+import { changeText, programExcerpt, updateNote } from "../../static/js/player/update-code.js";
 
 describe("the loss chart's geometry", () => {
   it("spreads passes across the width and puts the highest value at the top", () => {
@@ -142,5 +142,39 @@ describe("the program's own line in the code panel", () => {
   it("shows nothing for a frame without a line in the source", () => {
     assert.deepEqual(programExcerpt(null, source, block), []);
     assert.deepEqual(programExcerpt(9, source, block), []);
+  });
+});
+
+describe("an update frame's note", () => {
+  it("says a zero_grad, a step between passes, or writes of the program's own backward()", () => {
+    assert.match(updateNote([{ field: "grad", after: 0 }], false), /^Gradients set back to zero/);
+    assert.equal(
+      updateNote(
+        [
+          { field: "data", after: 1.5 },
+          { field: "data", after: 2 },
+        ],
+        false,
+      ),
+      "Between passes, the program changes 2 values:",
+    );
+    assert.equal(
+      updateNote([{ field: "grad", after: 0.9 }], true),
+      "Your backward() writes a gradient itself:",
+    );
+    assert.equal(
+      updateNote(
+        [
+          { field: "grad", after: 0 },
+          { field: "grad", after: 0.3 },
+        ],
+        true,
+      ),
+      "Your backward() writes 2 gradients itself:",
+    );
+    assert.equal(
+      updateNote([{ field: "data", after: 1 }], true),
+      "Inside your backward(), the program changes a value:",
+    );
   });
 });

@@ -333,7 +333,14 @@ function frameParts(context, state) {
     parts.push(...sortParts(context, state));
   } else if (state.phase === "update") {
     const { sourceLines, names } = context;
-    parts.push(...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes }));
+    // Writes the program's own backward() makes in its own loop (not a rule's): their
+    // frame's line is inside that function's lines.
+    const code = trace.passes?.[state.pass ?? 0]?.backward;
+    const line = state.line;
+    const inBackward = !!code && line !== null && line >= code.line && line <= code.end_line;
+    parts.push(
+      ...updateParts(state, { sourceLines, names, codeBlock, nodes: trace.nodes, inBackward }),
+    );
   } else {
     parts.push(...backwardParts(context, state));
   }

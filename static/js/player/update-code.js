@@ -61,23 +61,39 @@ export function programExcerpt(line, sourceLines, codeBlock, label = "Your progr
 }
 
 /**
+ * What an update frame's changes are, in one sentence: a zero_grad, the program's own
+ * backward() writing gradients in its own loop (`inBackward`: the frame's line is inside
+ * the pass's `backward` lines), or the program's own step between passes.
+ * Example: updateNote([{field: "grad", after: 0}], false) starts "Gradients set back to zero";
+ * updateNote([{field: "grad", after: 2}], true) is "Your backward() writes a gradient itself:".
+ * @param {Array<{field: "data" | "grad", after: number}>} changes
+ * @param {boolean} inBackward
+ */
+export function updateNote(changes, inBackward) {
+  const count = (/** @type {string} */ one, /** @type {string} */ many) =>
+    changes.length === 1 ? one : `${changes.length} ${many}`;
+  if (inBackward && changes.every((c) => c.field === "grad"))
+    return `Your backward() writes ${count("a gradient", "gradients")} itself:`;
+  if (
+    changes.some((c) => c.field === "grad") &&
+    changes.every((c) => c.field === "grad" && c.after === 0)
+  )
+    return "Gradients set back to zero, so the next backward pass starts from nothing instead of adding to these.";
+  if (inBackward)
+    return `Inside your backward(), the program changes ${count("a value", "values")}:`;
+  return `Between passes, the program changes ${count("a value", "values")}:`;
+}
+
+/**
  * @param {import("../passes/timeline.js").FrameState} state
  * @param {{sourceLines: string[], names: string[], codeBlock: CodeBlock,
- *   nodes: import("../passes/trace.js").TraceNode[]}} options
+ *   nodes: import("../passes/trace.js").TraceNode[], inBackward?: boolean}} options
+ *   inBackward: the frame's line is inside the pass's own backward() (`updateNote`)
  */
-export function updateParts(state, { sourceLines, names, codeBlock, nodes }) {
+export function updateParts(state, { sourceLines, names, codeBlock, nodes, inBackward = false }) {
   const parts = programExcerpt(state.line, sourceLines, codeBlock);
   const changes = state.changes ?? [];
-  const grads = changes.some((c) => c.field === "grad");
-  parts.push(
-    html("p", {
-      class: "code-note",
-      text:
-        grads && changes.every((c) => c.field === "grad" && c.after === 0)
-          ? "Gradients set back to zero, so the next backward pass starts from nothing instead of adding to these."
-          : `Between passes, the program changes ${changes.length === 1 ? "a value" : `${changes.length} values`}:`,
-    }),
-  );
+  parts.push(html("p", { class: "code-note", text: updateNote(changes, inBackward) }));
   parts.push(
     html(
       "ul",

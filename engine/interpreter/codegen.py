@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
-from backprop_animator.engine.interpreter.machine import RETURN
+from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN
 from backprop_animator.engine.interpreter.objects import PInstance
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.value import Value
@@ -269,6 +269,8 @@ def block(
 
 def _base(state: Any, rec: Any) -> dict[str, Any]:
     return {
+        "BREAK": BREAK,
+        "CONTINUE": CONTINUE,
         "state": state,
         "rec": rec,
         "ProgramError": ProgramError,
@@ -280,14 +282,18 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
     }
 
 
-def _entries(src: Source, entries: list[Entry], level: int) -> tuple[list[str], str]:
+def _entries(
+    src: Source, entries: list[Entry], level: int, loop: str | None = None
+) -> tuple[list[str], str]:
     """The lines running `entries` as `in_order` runs them (each statement's lines in
     `_wrapped`'s bookkeeping, a signal returned as `in_order` returns it), and how the
-    last one ends. `level`: how deep in blocks written in whole these are (`_if`)."""
+    last one ends. `level`: how deep in blocks written in whole these are (`_if_written`,
+    `_for_written`); `loop`: the name of the position of the `for` written in whole
+    these run in, if any, whose `break` and `continue` signals are Python's own there."""
     lines: list[str] = []
     ends = "none"
     for inner, position, anchors, text in entries:
-        body, ends = _statement(src, inner, level)
+        body, ends = _statement(src, inner, level, loop)
         p, t = src.name(position, "P"), src.name(text, "T")
         lines.extend(_wrapped(p, t, body, anchors, level))
         if ends == "returns":
@@ -295,11 +301,20 @@ def _entries(src: Source, entries: list[Entry], level: int) -> tuple[list[str], 
             break
         if ends == "signal":
             lines.append("if signal is not None:")
+            if loop is not None:
+                # The loop's own signals: what the `for`'s closure does with them.
+                lines.append("    if signal is BREAK:")
+                lines.append("        break")
+                lines.append("    if signal is CONTINUE:")
+                lines.append(f"        p = {loop}")
+                lines.append("        continue")
             lines.append("    return signal")
     return lines, ends
 
 
-def _statement(src: Source, inner: Stmt, level: int) -> tuple[list[str], str]:
+def _statement(
+    src: Source, inner: Stmt, level: int, loop: str | None = None
+) -> tuple[list[str], str]:
     """The lines of one statement's own work, and how it ends: "none" (it never
     signals, or returns its signal itself), "signal" (its signal is checked) or
     "returns"."""
@@ -318,8 +333,12 @@ def _statement(src: Source, inner: Stmt, level: int) -> tuple[list[str], str]:
     if kind == "return_none":
         return ["f.ret = None"], "returns"
     if kind == "if":
-        written = _if_written(src, shape, level)
+        written = _if_written(src, shape, level, loop)
         return (written, "none") if written is not None else (_if(src, shape), "signal")
+    if kind == "for":
+        written = _for_written(src, shape, level, loop)
+        if written is not None:
+            return written, "none"
     if kind == "grad":
         return _grad(src, shape), "none"
     if kind == "augmented":  # `total += x`: `Compiler.augmented`'s `run_name`
@@ -412,7 +431,7 @@ def _if(src: Source, shape: Shape) -> list[str]:
     return [*lines, "else:", "    signal = None"]
 
 
-def _if_written(src: Source, shape: Shape, level: int) -> list[str] | None:
+def _if_written(src: Source, shape: Shape, level: int, loop: str | None) -> list[str] | None:
     """`if` with its blocks written in whole, in this function, where each is a block
     of `in_order` (`Compiler.in_order` notes its entries as `("block", entries)`): a
     call of the block's function fewer, and of `when_hot`'s, each time it runs. Its
@@ -431,10 +450,50 @@ def _if_written(src: Source, shape: Shape, level: int) -> list[str] | None:
         f"{q} = {src.expr(test)}",
         f"if {q} is True or ({q} is not False and {src.name(truthy, 'H')}({q})):",
     ]
-    written, _ = _entries(src, blocks[0][1], level + 1)
+    written, _ = _entries(src, blocks[0][1], level + 1, loop)
     lines.extend("    " + line for line in written)
     if orelse is not None:
-        written, _ = _entries(src, blocks[1][1], level + 1)
+        written, _ = _entries(src, blocks[1][1], level + 1, loop)
+        lines.append("else:")
+        lines.extend("    " + line for line in written)
+    return lines
+
+
+def _for_written(src: Source, shape: Shape, level: int, loop: str | None) -> list[str] | None:
+    """`for` written in whole, its body's statements in this function (a block of
+    `in_order`, as `_if_written` writes one): what `Compiler.for_loop`'s closure does,
+    in its order — the iterable evaluated and iterated (`Machine.iterate`), a step
+    charged and the target stored for each item, the body's `break` and `continue`
+    Python's own, any other signal returned, the `else` block run where no `break` left
+    the loop. `p` is the `for`'s own position (`here`) wherever the closure's errors
+    were located at it: the iteration's, the step's checkpoint's, the target's store.
+    None where the body (or the `else`) is not such a block, or past `MAX_NESTED`."""
+    _, iterable, local, store, body, orelse, iterate, here = shape
+    if level >= MAX_NESTED or src.written >= MAX_WRITTEN:
+        return None
+    blocks = [src.shape(body)] + ([src.shape(orelse)] if orelse is not None else [])
+    if any(block[0] != "block" for block in blocks):
+        return None
+    position = src.name(here, "P")
+    item = f"i{level}"
+    target = (
+        f"V[{src.name(local, 'N')}] = {item}"
+        if local is not None
+        else f"{src.name(store, 'S')}(f, {item})"
+    )
+    lines = [
+        f"for {item} in {src.name(iterate, 'F')}({src.expr(iterable)}):",
+        f"    p = {position}",
+        "    state.steps += 1",
+        "    if state.steps > state.next_check:",
+        "        state.checkpoint()",
+        f"    {target}",
+    ]
+    written, _ = _entries(src, blocks[0][1], level + 1, position)
+    lines.extend("    " + line for line in written)
+    lines.append(f"    p = {position}")  # the next item's iteration is the `for`'s
+    if orelse is not None:
+        written, _ = _entries(src, blocks[1][1], level + 1, loop)
         lines.append("else:")
         lines.extend("    " + line for line in written)
     return lines

@@ -41,7 +41,7 @@ from backprop_animator.engine.interpreter.expressions import (
     Stmt,
     contains_yield,
 )
-from backprop_animator.engine.interpreter.machine import RETURN, in_place_words
+from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     MISSING,
@@ -64,9 +64,6 @@ from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_clas
 from backprop_animator.engine.interpreter.text import NO_METHOD
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
-
-BREAK: Any = object()
-CONTINUE: Any = object()
 
 # Array libraries: refused with a sentence of their own.
 SCALAR_ONLY = frozenset({"numpy", "torch", "jax", "tensorflow", "pandas", "scipy"})
@@ -949,6 +946,9 @@ class Compiler(ExpressionCompiler):
                 return orelse(f)
             return None
 
+        # Written in whole by a generated function it runs in (`codegen._for_written`).
+        shape = ("for", iterable, local, store, body, orelse, iterate, self.pos(node))
+        self.shapes[id(run)] = (shape, run)
         return run
 
     def while_loop(self, node: ast.While, scope: scopes.Scope) -> Stmt:

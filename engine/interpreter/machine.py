@@ -82,6 +82,8 @@ SIMPLE_KEYS: frozenset[type] = frozenset(
 )
 UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
+BREAK: Any = object()  # and those `break` and `continue` hand up to their loop
+CONTINUE: Any = object()
 GENERIC_BASES = frozenset({"Generic", "Protocol"})  # typing's classes a program subscripts
 
 _FORWARD = {

@@ -149,3 +149,169 @@ def test_a_block_nested_deep_and_wide_generates_bounded_source(
     assert printed_lines(trace) == ["1"] * HOT
     assert sources and max(sources) <= codegen.MAX_SOURCE_CHARS
     assert sum(map(len, codegen._factories)) <= codegen._CACHE_CHARS
+
+
+# Blocks written in whole inside a generated function (`_if_written`, `_for_written`):
+# `if` and `for` with their signals, `else` blocks, nesting past `MAX_NESTED`, and errors
+# in the test, the iteration, the target's store and the body.
+WRITTEN_IN_WHOLE = [
+    """
+def f(xs):
+    out = []
+    for x in xs:
+        if x < 0:
+            continue
+        if x > 50:
+            break
+        out.append(x)
+    else:
+        out.append('done')
+    return out
+""",
+    """
+def f(xs):
+    total = 0
+    for x in xs:
+        for y in xs:
+            if y == x:
+                break
+            total += y
+        else:
+            total -= 1000
+            continue
+        total += 1
+    return total
+""",
+    """
+def f(xs):
+    for i in range(3):
+        for x in xs:
+            pass
+        else:
+            if i == 1:
+                break
+    return i
+""",
+    """
+def f(xs):
+    for x in xs:
+        if x > 2:
+            return x * 10
+    return -1
+""",
+    """
+def f(xs):
+    seen = set()
+    order = []
+    for x in xs:
+        for y in (x, x + 1):
+            for z in (y, y * 2):
+                for w in (z, z - 1):
+                    for v in (w, w + 7):
+                        for u in (v,):
+                            if u not in seen:
+                                seen.add(u)
+                                order.append(u)
+    return order[:20], len(order)
+""",
+    """
+def f(xs):
+    pairs = []
+    for a, (b, c) in zip(xs, zip(xs, reversed(xs))):
+        if a % 2:
+            pairs.append((a, b))
+        elif c > 3:
+            pairs.append(c)
+        else:
+            pairs.append(None)
+    return pairs
+""",
+    """
+def f(xs):
+    d = {x: x for x in xs}
+    for k in d:
+        if k == 3 and K == 5:
+            d[100] = 1
+    return d
+""",
+    """
+def f(xs):
+    for x in xs:
+        if x == 4 and K == 5:
+            y = xs[99]
+    return xs
+""",
+    """
+def f(xs):
+    for x in xs:
+        if x == 4 and K == 5 and xs[99]:
+            pass
+    return xs
+""",
+    """
+def f(xs):
+    for x in xs:
+        if x == 4 and K == 5:
+            for y in x:
+                pass
+    return xs
+""",
+    """
+def f(xs):
+    n = 0
+    for x in range(10**12 if K == 5 else 3):
+        if x >= 0:
+            n += 1
+    return n
+""",
+    """
+def f(xs):
+    for xs[9 if K < 5 else 99] in xs:
+        pass
+    return xs
+""",
+]
+
+
+@pytest.mark.parametrize("body", WRITTEN_IN_WHOLE)
+def test_blocks_written_in_whole_run_as_their_closures_do(
+    body: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same program with every block on `in_order`'s loop (never generated) and with
+    # its blocks generated once hot: the same trace byte for byte, or the same error at
+    # the same line and column; and what CPython prints or raises.
+    # The errors come in the last call (`K == 5`): the block's generated function's.
+    source = body + "\nfor K in range(6):\n    print(f([3, -1, 4, 1, 5, 9, 2, 6, 60, 5]))\n" + TAIL
+    try:
+        if "10**12" in body:
+            raise ValueError("not run in CPython: it would run for hours")
+        expected: list[str] | BaseException = run_in_cpython(source)
+    except Exception as error:  # the tests' own programs; what CPython raises
+        expected = error
+
+    def traced() -> object:
+        try:
+            return trace_source(source)
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    generated = traced()
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    looped = traced()
+    assert generated == looped
+    if "10**12" in body:  # the step bound, in the generated function's loop
+        assert isinstance(generated, tuple) and "steps" in generated[0]
+        assert generated[1] in (4, 5, 6)  # the loop, whichever statement was counting
+        return
+    if isinstance(expected, BaseException):
+        assert isinstance(generated, tuple)
+        assert str(expected) in generated[0]
+        tb, line = expected.__traceback__, None
+        while tb is not None:  # CPython's line: the program's innermost frame's
+            if tb.tb_frame.f_code.co_filename == "<program>":
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        assert generated[1] == line
+    else:
+        assert isinstance(generated, dict)
+        assert_same_output(printed_lines(generated), expected)

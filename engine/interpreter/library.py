@@ -326,7 +326,8 @@ class Library:
         if kwargs or len(args) != 1:
             raise ProgramError("vars() takes one of the program's objects here", kind="TypeError")
         value = args[0]
-        if is_bare_object(value):  # `vars(object())`
+        if is_bare_object(value) or (type(value) is PInstance and value.cls.slots is not None):
+            # `vars(object())`, and an object of a class with `__slots__`, have no `__dict__`
             raise ProgramError("vars() argument must have __dict__ attribute", kind="TypeError")
         if type(value) is PInstance:
             return value.attrs

@@ -103,7 +103,29 @@ ESCAPES = [
     ("raise ValueError('x')\n", "ValueError: x"),
     ("raise 3\n", "must derive from BaseException"),
     ("try:\n    pass\nexcept 3:\n    pass\nraise ValueError\n", "ValueError"),
-    ("with open('f') as f:\n    pass\n", "with"),
+    ("with open('f') as f:\n    pass\n", "'open' is not defined"),
+    # `__slots__` are read where they are written, and refuse what CPython refuses
+    ("class C:\n    __slots__ = ('x',)\ny = C.__slots__\n", "dunder"),
+    ("class C:\n    __slots__ = ('x',)\nsetattr(C(), '__dict__', 1)\n", "dunder"),
+    ("class C:\n    __slots__ = ('x',)\nC().y = 1\n", "'C' object has no attribute 'y'"),
+    ("class C:\n    __slots__ = (print,)\n", "must be strings, not 'builtin_function_or_method'"),
+    # `with` runs the protocol of the program's own objects; contextlib is its own source
+    ("with 5:\n    pass\n", "'int' object does not support the context manager protocol"),
+    ("with print:\n    pass\n", "does not support the context manager protocol"),
+    ("import contextlib\ny = contextlib._GeneratorContextManager\n", "no attribute '_Gen"),
+    ("import contextlib\ny = contextlib.__dict__\n", "`.__dict__` of a module"),
+    ("from contextlib import ExitStack\n", "contextlib has no 'ExitStack' here"),
+    ("from contextlib import _GeneratorContextManager\n", "contextlib has no '_Gen"),
+    (
+        "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
+        "y = c().__enter__.__self__\n",
+        "dunder",
+    ),
+    (
+        "class M:\n    def __enter__(self):\n        return 1\n"
+        "    def __exit__(self, t, v, tb):\n        y = v.__traceback__\nwith M():\n    1 / 0\n",
+        "no attribute '__traceback__'",
+    ),
     ("x = Value(1.0)\ny = x._backward\n", "no attribute '_backward'"),
     ("x = Value(1.0)\nx._op = '+'\n", "only .data, .grad and .label"),
     ("x = Value(1.0)\nx.data = 'a'\n", "must be a number"),
@@ -195,6 +217,44 @@ EXHAUSTION = [
     ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
     ("while True:\n    pass\n", "has no break, so it never ends", 2),
+    # the names of a class's `__slots__` are charged as they are gathered
+    (
+        "s = tuple(str(i) for i in range(3000))\nwhile True:\n    class C:\n"
+        "        __slots__ = s\n",
+        "BACKPROP_MAX_STEPS",
+        3,
+    ),
+    # an `__exit__` that swallows every exception does not swallow a bound
+    (
+        "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
+        "        return True\nwith S():\n    while True:\n        pass\n",
+        "BACKPROP_MAX_STEPS",
+        7,
+    ),
+    (
+        "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
+        "        return True\ndef f():\n    with S():\n        f()\n    f()\nf()\n",
+        "BACKPROP_MAX_STEPS",
+        7,
+    ),
+    (
+        "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
+        "    while True:\n        pass\nwith c():\n    pass\n",
+        "BACKPROP_MAX_STEPS",
+        5,
+    ),
+    (
+        "from contextlib import suppress\nwhile True:\n    with suppress(ValueError):\n"
+        "        raise ValueError\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
+    (
+        "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n"
+        "        print('x' * 1000)\nfor i in range(10**5):\n    with S():\n        pass\n",
+        "printed more than",
+        5,
+    ),
     (
         "def g():\n    try:\n        while True:\n            yield 1\n    finally:\n"
         "        pass\nxs = list(g())\n",

@@ -1593,3 +1593,165 @@ def test_a_node_with_only_a_closure_and_a_pass_named_back() -> None:
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source)
     assert len(trace["passes"]) == 2
+
+
+NO_GRAD = (
+    "import math\n"
+    "from contextlib import contextmanager\n"
+    "class Value:\n"
+    "    __slots__ = ('data', 'grad', '_children', '_local_grads')\n"
+    "    _no_grad = False\n"
+    "    def __init__(self, data, children=(), local_grads=()):\n"
+    "        self.data = data\n"
+    "        self.grad = 0.0\n"
+    "        if Value._no_grad:\n"
+    "            self._children, self._local_grads = (), ()\n"
+    "        else:\n"
+    "            self._children, self._local_grads = children, local_grads\n"
+    "    @staticmethod\n"
+    "    @contextmanager\n"
+    "    def no_grad():\n"
+    "        old = Value._no_grad\n"
+    "        Value._no_grad = True\n"
+    "        try:\n"
+    "            yield\n"
+    "        finally:\n"
+    "            Value._no_grad = old\n"
+    "    def __add__(self, other):\n"
+    "        other = other if isinstance(other, Value) else Value(other)\n"
+    "        return Value(self.data + other.data, (self, other), (1, 1))\n"
+    "    def __mul__(self, other):\n"
+    "        other = other if isinstance(other, Value) else Value(other)\n"
+    "        return Value(self.data * other.data, (self, other), (other.data, self.data))\n"
+    "    def log(self):\n"
+    "        return Value(math.log(self.data), (self,), (1 / self.data,))\n"
+    "    def backward(self):\n"
+    "        topo, seen = [], set()\n"
+    "        def build(v):\n"
+    "            if id(v) not in seen:\n"
+    "                seen.add(id(v))\n"
+    "                for child in v._children:\n"
+    "                    build(child)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n"
+    "        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n"
+    "            for child, local in zip(v._children, v._local_grads):\n"
+    "                child.grad += local * v.grad\n"
+    "with Value.no_grad():\n"
+    "    c = Value(2.0) * Value(3.0) + 1\n"
+    "print(c.data, c._children, Value._no_grad, Value.no_grad.__name__)\n"
+    "try:\n"
+    "    with Value.no_grad():\n"
+    "        Value(-1.0).log()\n"
+    "except ValueError as e:\n"
+    "    print('restored after', e, Value._no_grad)\n"
+    "a, b = Value(2.0), Value(3.0)\n"
+    "L = a * b + a\n"
+    "L.backward()\n"
+    "print(a.grad, b.grad, len(L._children))\n"
+)
+
+
+def test_with_runs_a_contextmanager_generator_as_cpython_does() -> None:
+    """francisco-perez-sorrosal/my-microgpt: a `Value.no_grad()` made with
+    `@staticmethod @contextmanager` around `try: yield finally:` was refused
+    (`from contextlib import contextmanager`, then any `with` but assertRaises'); now
+    the generator runs to its `yield`, the body, then its `finally`, also when the body
+    raises, and `functools.wraps` gives the wrapper the function's `__name__`."""
+    trace = trace_source(NO_GRAD)
+    assert printed_lines(trace) == run_in_cpython(NO_GRAD)
+    assert len(trace["passes"]) == 1
+    same_as_cpython(
+        "import functools\n"
+        "def logged(func):\n    @functools.wraps(func)\n    def inner(*a):\n"
+        "        return func(*a)\n    return inner\n"
+        "class A:\n    @logged\n    def step(self):\n        return 1\n"
+        "@logged\ndef run():\n    pass\n"
+        "twice = logged(logged(run))\nbound = logged(A().step)\nbuilt = logged(len)\n"
+        "print(run.__name__, A.step.__name__, A().step.__name__, twice.__name__,\n"
+        "      bound.__name__, built.__name__, logged.__name__, bound(), built([1]))\n"
+    )
+
+
+def test_with_calls_the_programs_enter_and_exit_with_cpythons_errors() -> None:
+    """`with` over the program's own objects: its class's `__enter__` and `__exit__`
+    (an object's own attribute of that name is not looked at), `as` targets, several
+    managers, an `__exit__` that swallows, `return`/`continue` through it; a value
+    without the protocol is CPython's TypeError; contextlib's `nullcontext`, `suppress`,
+    and a generator that does not yield once is CPython's RuntimeError."""
+    same_as_cpython(
+        "from contextlib import contextmanager, nullcontext, suppress\nimport contextlib\n"
+        "class Flag:\n"
+        "    on = False\n"
+        "    def __init__(self, log):\n        self.log = log\n"
+        "    def __enter__(self):\n        self.log.append('in'); Flag.on = True\n"
+        "        return self\n"
+        "    def __exit__(self, typ, value, tb):\n"
+        "        self.log.append((typ.__name__ if typ else None, str(value))); Flag.on = False\n"
+        "        return typ is KeyError\n"
+        "log = []\n"
+        "with Flag(log) as fl, nullcontext(5) as n:\n    print(Flag.on, fl is not None, n)\n"
+        "with Flag(log):\n    {}['k']\n"
+        "try:\n    with Flag(log):\n        1 / 0\nexcept ZeroDivisionError as e:\n"
+        "    print('caught', e)\n"
+        "print(Flag.on, log)\n"
+        "@contextlib.contextmanager\ndef swallow():\n    try:\n        yield 1\n"
+        "    except IndexError:\n        print('swallowed')\n"
+        "with swallow() as one:\n    [][one]\n"
+        "@contextmanager\ndef never():\n    if False:\n        yield\n"
+        "@contextmanager\ndef twice():\n    yield 1\n    yield 2\n"
+        "@contextmanager\ndef ignores():\n    try:\n        yield\n    except ValueError:\n"
+        "        yield\n"
+        "for cm in [never, twice]:\n    try:\n        with cm():\n            pass\n"
+        "    except RuntimeError as e:\n        print(e)\n"
+        "try:\n    with ignores():\n        raise ValueError\nexcept RuntimeError as e:\n"
+        "    print(e)\n"
+        "with suppress(KeyError, IndexError):\n    [][0]\n"
+        "class OnlyEnter:\n    def __enter__(self):\n        return self\n"
+        "class OnlyExit:\n    def __exit__(self, *a):\n        return False\n"
+        "class Own:\n    def __init__(self):\n        self.__enter__ = lambda: 1\n"
+        "own = Own()\n"
+        "for bad in [5, 'a', None, [1], Own, OnlyEnter(), OnlyExit(), own]:\n"
+        "    try:\n        with bad:\n            print('never')\n"
+        "    except TypeError as e:\n        print(e)\n"
+        "def f():\n    for i in range(3):\n        with Flag(log):\n"
+        "            if i == 1:\n                return i\n            continue\n"
+        "print(f(), Flag.on, len(log))\n"
+    )
+
+
+def test_slots_refuse_other_attributes_as_cpythons_do() -> None:
+    """A micro autograd (found by its docstring, repository not known) keeps each
+    operation's saved numbers on a `Context` with `__slots__ = ("saved_values", "adin")`:
+    CPython's objects of a class whose MRO all has `__slots__` take no other attribute
+    (`'Context' object has no attribute 'other'`, `... attribute 'k' is read-only` for a
+    class attribute) and have no `__dict__`; here they took any. A base without
+    `__slots__`, `'__dict__'` among them or an exception base keeps a `__dict__`."""
+    same_as_cpython(
+        "class C:\n    __slots__ = ('a',)\n    k = 1\n    def m(self):\n        pass\n"
+        "c = C()\n"
+        "for n in ['b', 'k', 'm', 'a']:\n    try:\n        setattr(c, n, 1)\n"
+        "        print('set', n)\n"
+        "    except AttributeError as e:\n        print(e)\n"
+        "try:\n    c.z = 5\nexcept AttributeError as e:\n    print(e)\n"
+        "class D(C):\n    pass\nd = D()\nd.z = 1\nprint(vars(d))\n"
+        "class E(C):\n    __slots__ = 'e'\ne = E()\ne.a, e.e = 1, 2\n"
+        "try:\n    e.q = 1\nexcept AttributeError as err:\n    print(err)\nprint(e.a, e.e)\n"
+        "class F:\n    __slots__ = ('x', '__dict__')\nf = F()\nf.y = 2\nprint(vars(f))\n"
+        "class G:\n    __slots__ = ()\n"
+        "try:\n    G().w = 1\nexcept AttributeError as err:\n    print(err)\n"
+        "class Err(ValueError):\n    __slots__ = ('p',)\n"
+        "er = Err()\ner.other = 3\nprint(er.other)\n"
+        "class H:\n    __slots__ = ('v',)\n    def __init__(self, v):\n        self.v = v\n"
+        "    def f(self):\n        try:\n            return self.__dict__\n"
+        "        except AttributeError as err:\n            return str(err)\n"
+        "h = H(3)\nprint(h.f())\n"
+        "try:\n    print(vars(h))\nexcept TypeError as err:\n    print(err)\n"
+        "import copy\nh2 = copy.deepcopy(h)\nprint(h2.v)\n"
+        "try:\n    h2.zz = 1\nexcept AttributeError as err:\n    print(err)\n"
+        "for items in [('a', H(1)), [print], (1,)]:\n    try:\n        class S:\n"
+        "            __slots__ = items\n    except TypeError as err:\n        print(err)\n"
+    )
+    with pytest.raises(EngineError, match="AttributeError: 'C' object has no attribute 'b'"):
+        run("class C:\n    __slots__ = ['a']\n    def __init__(self):\n        self.b = 1\nC()\n")

@@ -30,6 +30,7 @@ from backprop_animator.engine.interpreter import (
     codegen,
     contextlib_module,
     generators,
+    pytest_module,
     sets,
     unittest_module,
 )
@@ -499,6 +500,8 @@ class Compiler(ExpressionCompiler):
                 namespace.update(
                     unittest_module.native_names(self.m.state, self.globals, self.tree)
                 )
+            elif name == "pytest":
+                namespace.update(pytest_module.native_names(self.m.state))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -1586,10 +1589,12 @@ LIBRARY_SOURCES = {
     "micrograd.nn": NN_SOURCE,
     "unittest": unittest_module.UNITTEST_SOURCE,
     "contextlib": contextlib_module.CONTEXTLIB_SOURCE,
+    "pytest": pytest_module.PYTEST_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
     "contextlib": contextlib_module.CONTEXTLIB_NAMES,
+    "pytest": pytest_module.PYTEST_NAMES,
     "unittest": unittest_module.UNITTEST_NAMES,
 }
 

@@ -109,6 +109,23 @@ ESCAPES = [
     ("class C:\n    __slots__ = ('x',)\nsetattr(C(), '__dict__', 1)\n", "dunder"),
     ("class C:\n    __slots__ = ('x',)\nC().y = 1\n", "'C' object has no attribute 'y'"),
     ("class C:\n    __slots__ = (print,)\n", "must be strings, not 'builtin_function_or_method'"),
+    # pytest is its own source over one native helper, `_search`, which is not reachable
+    ("import pytest\ny = pytest._search\n", "no attribute '_search'"),
+    ("from pytest import _search\n", "pytest has no '_search' here"),
+    ("from pytest import Failed\n", "pytest has no 'Failed' here"),
+    ("import pytest\ny = pytest.mark._secret\n", "Marker name must NOT start with underscore"),
+    (
+        "import pytest\ninfo = pytest.raises(ZeroDivisionError, lambda: 1 / 0)\n"
+        "y = info.value.__traceback__\n",
+        "dunder",
+    ),
+    # a pattern that could backtrack (catastrophically) is refused before it runs
+    (
+        "import pytest\nwith pytest.raises(ValueError, match='(a+)+$'):\n"
+        "    raise ValueError('a' * 30 + 'b')\n",
+        "without repetition or groups",
+    ),
+    ("import pytest\nwith pytest.raises(ValueError, match=print):\n    pass\n", "takes a string"),
     # `with` runs the protocol of the program's own objects; contextlib is its own source
     ("with 5:\n    pass\n", "'int' object does not support the context manager protocol"),
     ("with print:\n    pass\n", "does not support the context manager protocol"),
@@ -217,6 +234,18 @@ EXHAUSTION = [
     ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
     ("while True:\n    pass\n", "has no break, so it never ends", 2),
+    # pytest's `match=` is charged for the search, `approx` for each item it compares
+    (
+        "import pytest\ns = 'a' * 10000\nwhile True:\n"
+        "    with pytest.raises(ValueError, match=s[:5000]):\n        raise ValueError(s)\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
+    (
+        "import pytest\nxs = [0.5] * 100000\nwhile True:\n    xs == pytest.approx(xs)\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
     # the names of a class's `__slots__` are charged as they are gathered
     (
         "s = tuple(str(i) for i in range(3000))\nwhile True:\n    class C:\n"

@@ -4,6 +4,8 @@ set algebra. The programs themselves are in public_code/ (test_public_code.py)."
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
 
@@ -1755,3 +1757,161 @@ def test_slots_refuse_other_attributes_as_cpythons_do() -> None:
     )
     with pytest.raises(EngineError, match="AttributeError: 'C' object has no attribute 'b'"):
         run("class C:\n    __slots__ = ['a']\n    def __init__(self):\n        self.b = 1\nC()\n")
+
+
+PYTEST_IN_A_SCRIPT = r"""
+import math
+import pytest
+from pytest import approx
+x = 0.1 + 0.2
+print(x == approx(0.3), approx(0.3) == x, x != approx(0.3))
+print(approx(0.3), approx(1e-9), approx(5), approx(2000.0))
+print(approx(0.3, abs=1e-3), approx(0.5, rel=0.1), approx(0.0), approx(math.inf))
+print(approx([1.0, 2.0]), approx((1.0, 2.5)), approx({'a': 1.0}), approx('s'), approx(True))
+print([0.1 + 0.2, 2.0] == approx([0.3, 2.0]), (1, 2) == approx([1, 2]), [1] == approx([1, 2]))
+print({'a': 0.1 + 0.2} == approx({'a': 0.3}), {'b': 1} == approx({'a': 1}), 'a' == approx('a'))
+print(1.0 == approx(1.1, rel=0.2), 1.0 == approx(1.1, abs=0.05))
+print(True == approx(1), 1 == approx(True))
+nan = float('nan')
+print(nan == approx(nan), nan == approx(nan, nan_ok=True), math.inf == approx(math.inf))
+print(1e300 == approx(math.inf))
+bad = [
+    lambda: approx(1.0, rel='x'), lambda: approx({1, 2}), lambda: approx([[1]]),
+    lambda: 1.0 == approx(1.001, abs=-1), lambda: bool(approx(1)),
+]
+for one in bad:
+    try:
+        print(one())
+    except (TypeError, ValueError, AssertionError) as e:
+        print(type(e).__name__, e)
+with pytest.raises(ZeroDivisionError) as info:
+    1 / 0
+print(info.type.__name__, info.value, info.typename, info.errisinstance(ArithmeticError))
+with pytest.raises((KeyError, IndexError), match='out of range'):
+    [][1]
+with pytest.raises(ValueError, match=r'bad \w'):
+    raise ValueError('a bad thing')
+for wrong in [5, int, ValueError('x'), 'a']:
+    try:
+        pytest.raises(wrong)
+    except (TypeError, ValueError) as err:
+        print(type(err).__name__, err)
+print(pytest.raises(ZeroDivisionError, lambda a: a / 0, 5).value)
+for expected in [ValueError, (ValueError, TypeError)]:
+    try:
+        with pytest.raises(expected):
+            pass
+    except BaseException as err:
+        print(type(err).__name__, err)
+try:
+    with pytest.raises(ValueError):
+        raise KeyError('k')
+except KeyError as err:
+    print('propagated', err)
+try:
+    with pytest.raises(ValueError, match='nope'):
+        raise ValueError('yes')
+except AssertionError as err:
+    print(err)
+try:
+    pytest.fail('boom')
+except BaseException as err:
+    print(type(err).__name__, err)
+@pytest.mark.parametrize('a,b', [(1, 2)])
+def f(a, b):
+    return a + b
+@pytest.mark.slow
+def g():
+    return 3
+print(f(1, 2), g(), f.__name__)
+try:
+    pytest.raises(ValueError, foo=1)
+except TypeError as err:
+    print(err)
+"""
+
+
+def test_pytest_approx_raises_fail_and_mark_are_pytests() -> None:
+    """parsajokar/scalar-autograd's tests/test_engine.py (`assert analytic[i] ==
+    pytest.approx(numeric, abs=tol)`), like many learners' tests, imports pytest: it was
+    refused. Now `pytest.approx` (scalars, sequences, mappings: pytest 9's tolerances,
+    NaN and infinity rules, repr and errors), `pytest.raises` (a context manager or called
+    with a function; `match=` without repetition or groups), `pytest.fail` and
+    `pytest.mark`'s decorators answer as pytest does in a script."""
+    same_as_cpython(PYTEST_IN_A_SCRIPT)
+    with pytest.raises(EngineError, match="without repetition or groups"):
+        run("import pytest\nwith pytest.raises(ValueError, match='a+b'):\n    raise ValueError\n")
+    with pytest.raises(EngineError, match="pytest has no 'fixture' here"):
+        run("from pytest import fixture\n")
+
+
+def test_operands_added_to_an_empty_set_after_the_node_is_made_are_its_edges() -> None:
+    """parsajokar/scalar-autograd makes each node with an empty `_prev` set and adds its
+    operands afterwards (`out._prev.add(self)`): its numbers were CPython's, but every
+    node was drawn as a leaf; now the operands a pass finds are the node's edges."""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data):\n"
+        "        self.data = data\n        self.grad = 0.0\n"
+        "        self._prev = set()\n        self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        out = Value(self.data * other.data)\n"
+        "        out._prev.add(self)\n        out._prev.add(other)\n"
+        "        def _backward():\n"
+        "            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        topo, seen = [], set()\n"
+        "        def build(v):\n"
+        "            if v not in seen:\n"
+        "                seen.add(v)\n"
+        "                for child in v._prev:\n                    build(child)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "a, b = Value(2.0), Value(3.0)\nc = a * b * a\nc.backward()\nprint(a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["12.0 4.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(2.0, 12.0), (3.0, 4.0)]
+    assert len(trace["edges"]) == 4
+
+
+def test_a_rule_named_backwards_run_by_hand_is_a_pass() -> None:
+    """IoNiCx1/Zero-Grad's notebook (the lecture retyped, `class value` with its rule
+    named `_backwards`) seeds `o.grad = 1` and calls each node's `_backwards()` by hand,
+    with no `backward()`: it was refused as a program with no result; now the walk is
+    one pass, with CPython's gradients."""
+    source = (
+        "import math\n"
+        "class value:\n"
+        "    def __init__(self, data, _children=(), _op='', label=''):\n"
+        "        self.data = data\n        self.grad = 0.0\n        self.label = label\n"
+        "        self._prev = set(_children)\n        self._op = _op\n"
+        "        self._backwards = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        out = value(self.data * other.data, (self, other), '*')\n"
+        "        def _backwards():\n"
+        "            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n"
+        "        out._backwards = _backwards\n        return out\n"
+        "    def tanh(self):\n"
+        "        t = (math.exp(2 * self.data) - 1) / (math.exp(2 * self.data) + 1)\n"
+        "        out = value(t, (self,), 'tanh')\n"
+        "        def _backwards():\n            self.grad += (1 - t ** 2) * out.grad\n"
+        "        out._backwards = _backwards\n        return out\n"
+        "x = value(2.0, label='x')\nw = value(-0.3, label='w')\n"
+        "n = x * w\nn.label = 'n'\no = n.tanh()\no.label = 'o'\n"
+        "o.grad = 1\no._backwards()\nn._backwards()\n"
+        "print(x.grad, w.grad, n.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert len(trace["passes"]) == 1
+    grads = {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, "<program>", "exec"), namespace)  # the test's own program
+    assert grads == {"x": namespace["x"].grad, "w": namespace["w"].grad}  # type: ignore[attr-defined]

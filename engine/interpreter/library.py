@@ -19,6 +19,7 @@ from typing import Any
 
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter.exceptions import (
+    NOT_BUILTIN,
     exception_classes,
     program_raise,
     wrong_arguments,
@@ -247,7 +248,7 @@ class Library:
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
-            **{name: cls for name, cls in m.exceptions.items() if name != "FrozenInstanceError"},
+            **{name: cls for name, cls in m.exceptions.items() if name not in NOT_BUILTIN},
             "property": Builtin("property", self.property_),
             "object": self.object_class,
             "staticmethod": Builtin(

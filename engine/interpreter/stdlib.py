@@ -26,6 +26,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     slot_method,
     wrong_arguments,
 )
+from backprop_animator.engine.interpreter.json_module import json_module
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
     MISSING,
@@ -106,6 +107,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "enum": enum_module(library),
         "logging": logging_module(library.state),
         "copy": copy_module(library),
+        "json": json_module(library),
     }
 
 

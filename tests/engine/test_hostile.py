@@ -126,6 +126,13 @@ ESCAPES = [
         "without repetition or groups",
     ),
     ("import pytest\nwith pytest.raises(ValueError, match=print):\n    pass\n", "takes a string"),
+    # json: its string functions only, over the program's plain values
+    ("import json\ny = json.decoder\n", "no attribute 'decoder'"),
+    ("import json\ny = json.load\n", "no attribute 'load'"),
+    ("import json\ny = json.dumps([1], cls=print)\n", "json.dumps(cls=...) is not available"),
+    ("import json\ny = json.JSONDecodeError.__subclasses__\n", "dunder"),
+    ("import json\ny = json.dumps(1, indent=10**9)\n", "takes at most 100"),
+    ("class A:\n    pass\ny = JSONDecodeError\n", "'JSONDecodeError' is not defined"),
     # `with` runs the protocol of the program's own objects; contextlib is its own source
     ("with 5:\n    pass\n", "'int' object does not support the context manager protocol"),
     ("with print:\n    pass\n", "does not support the context manager protocol"),
@@ -246,6 +253,16 @@ EXHAUSTION = [
         "BACKPROP_MAX_STEPS",
         4,
     ),
+    # json's text, items, nesting and integers are bounded before the encoder runs
+    ("import json\ns = json.dumps([[0.5] * 1000] * 1000)\n", "strings here stay within", 2),
+    (
+        "import json\na = []\nfor i in range(2000):\n    a = [a]\njson.dumps(a)\n",
+        "BACKPROP_MAX_DEPTH",
+        5,
+    ),
+    ("import json\nv = json.loads('[' * 5000 + ']' * 5000)\n", "BACKPROP_MAX_DEPTH", 2),
+    ("import json\nv = json.loads('1' * 2000)\n", "within 4,096 bits", 2),
+    ("import json\nwhile True:\n    json.dumps(list(range(100)))\n", "BACKPROP_MAX_STEPS", 3),
     # the names of a class's `__slots__` are charged as they are gathered
     (
         "s = tuple(str(i) for i in range(3000))\nwhile True:\n    class C:\n"

@@ -1915,3 +1915,70 @@ def test_a_rule_named_backwards_run_by_hand_is_a_pass() -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile(source, "<program>", "exec"), namespace)  # the test's own program
     assert grads == {"x": namespace["x"].grad, "w": namespace["w"].grad}  # type: ignore[attr-defined]
+
+
+JSON_STATE = r"""
+import json
+from collections import deque, Counter, defaultdict, OrderedDict
+state = {
+    'w': [0.5, -1.25, 3.0], 'b': 0.1, 'name': 'mlp', 'ok': True, 'none': None, 'n': 10**20,
+    't': (1, 2),
+}
+s = json.dumps(state)
+print(s)
+print(json.dumps(state, indent=2, sort_keys=True))
+print(json.dumps(state, separators=(',', ':')))
+print(json.dumps('é\u2603'), json.dumps('é', ensure_ascii=False))
+print(json.dumps({1: 'a', 2.5: 'b', True: 'c', None: 'd'}))
+print(json.dumps([float('inf'), float('nan')]))
+back = json.loads(s)
+print(back, back == {**state, 't': [1, 2]}, type(back['t']).__name__)
+print(json.loads('[1, 2.5, "x", null, true, {"a": [1e3]}]'), json.loads(b'{"k": 1}'))
+print(json.dumps(Counter('aab')), json.dumps(OrderedDict(a=1)))
+print(json.dumps(defaultdict(int, {'z': 1})))
+class P:
+    def __init__(self, v):
+        self.v = v
+print(json.dumps([P(1), P(2)], default=lambda o: {'v': o.v}))
+print(json.dumps({'a': {1, 2}}, default=sorted))
+bad = [
+    lambda: json.dumps({1, 2}), lambda: json.dumps(P(1)), lambda: json.dumps({(1, 2): 3}),
+    lambda: json.dumps(deque([1])), lambda: json.dumps({}.keys()),
+    lambda: json.dumps(zip([1], [2])), lambda: json.loads('{"a": }'),
+    lambda: json.loads(''),
+    lambda: json.loads(5), lambda: json.dumps([float('nan')], allow_nan=False),
+    lambda: json.dumps({(1,): 1}, skipkeys=True),
+    lambda: json.dumps({'b': 1, 1: 2}, sort_keys=True),
+]
+for bad in bad:
+    try:
+        print(bad())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+a = []
+a.append(a)
+try:
+    json.dumps(a)
+except ValueError as e:
+    print(e)
+try:
+    json.loads('[1,')
+except json.JSONDecodeError as e:
+    print('decode', e, isinstance(e, ValueError), e.args)
+try:
+    JSONDecodeError
+except NameError as e:
+    print(e)
+"""
+
+
+def test_json_dumps_and_loads_are_cpythons() -> None:
+    """parsajokar/scalar-autograd's nn.py imports json for its `save()`/`load()` (which
+    open files; its tests never call them): `import json` was refused. Now `json.dumps`
+    and `json.loads` answer as CPython's (options, `default=`, key and value types,
+    circular references, `JSONDecodeError`), bounded as any string and container."""
+    same_as_cpython(JSON_STATE)
+    with pytest.raises(EngineError, match=re.escape("json.dumps(cls=...) is not available here")):
+        run("import json\njson.dumps([1], cls=1)\n")
+    with pytest.raises(EngineError, match=r"module 'json' has no attribute 'dump' here"):
+        run("import json\njson.dump([1], None)\n")

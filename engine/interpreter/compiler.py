@@ -266,7 +266,7 @@ class Compiler(ExpressionCompiler):
             raise self.error(
                 node,
                 "yield is supported as a statement of its own or as the value of an "
-                "assignment (x = yield v), in if, for, while and try; not inside with, "
+                "assignment (x = yield v), in if, for, while, try and with; not inside "
                 "match or a larger expression",
             )
         self.depth += 1
@@ -401,6 +401,18 @@ class Compiler(ExpressionCompiler):
             return ending if ending is not None else signal
 
         return run
+
+    def gen_with(self, node: ast.With, scope: scopes.Scope) -> GenStmt:
+        """`with` in a generator, its body holding `yield`: `with_statement`'s protocol,
+        the body a generator (an exception thrown in at its `yield` reaches `__exit__`;
+        Python's own `GeneratorExit`, a generator freed before its end, passes it, as
+        it passes a `finally`)."""
+        body = self.gen_block(node.body, scope)
+        for item in reversed(node.items):
+            manager = self.expr(item.context_expr, scope)
+            store = None if item.optional_vars is None else self.store(item.optional_vars, scope)
+            body = contextlib_module.gen_managed(self.m, manager, store, body)
+        return body
 
     def gen_if(self, node: ast.If, scope: scopes.Scope) -> GenStmt:
         test = self.expr(node.test, scope)
@@ -1532,6 +1544,7 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
     ast.Expr: Compiler.gen_expression,
     ast.Assign: Compiler.gen_assign,
     ast.Try: Compiler.gen_try,
+    ast.With: Compiler.gen_with,
     ast.If: Compiler.gen_if,
     ast.For: Compiler.gen_for,
     ast.While: Compiler.gen_while,
@@ -1636,6 +1649,12 @@ def _yields_where_supported(node: ast.stmt) -> bool:
     if type(node) is ast.Try:
         return not any(
             handler.type is not None and contains_yield(handler.type) for handler in node.handlers
+        )
+    if type(node) is ast.With:
+        return not any(
+            contains_yield(item.context_expr)
+            or (item.optional_vars is not None and contains_yield(item.optional_vars))
+            for item in node.items
         )
     return False
 

@@ -20,6 +20,7 @@ runs as it does in CPython.
 from __future__ import annotations
 
 import ast
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.exceptions import instance_of_error
@@ -53,28 +54,54 @@ def special(m: Machine, context: Any, name: str) -> Any:
     return m.class_attr_of(context, name)
 
 
-def _managed(m: Machine, manager: Any, store: Any, body: Stmt) -> Stmt:
-    classes = m.exceptions
+def entered(m: Machine, context: Any, f: Frame, store: Any) -> Any:
+    """`context`'s `__exit__`, once its `__enter__` ran (its result stored in the
+    target): both looked up first, as CPython looks them up."""
+    enter = special(m, context, "__enter__")
+    words = f"'{cpython_type(context)}' object does not support the context manager protocol"
+    if enter is MISSING:
+        raise ProgramError(words, kind="TypeError")
+    leave = special(m, context, "__exit__")
+    if leave is MISSING:
+        raise ProgramError(f"{words} (missed __exit__ method)", kind="TypeError")
+    value = m.call(enter, [])
+    if store is not None:
+        store(f, value)
+    return leave
 
+
+def swallowed(m: Machine, leave: Any, error: ProgramError) -> bool:
+    """Whether `__exit__` swallows the exception the body raised (never a bound)."""
+    if error.kind is None:
+        return False  # a bound: nothing may catch it
+    raised = instance_of_error(error, m.exceptions)
+    return m.truthy(m.call(leave, [raised.cls, raised, None]))
+
+
+def _managed(m: Machine, manager: Any, store: Any, body: Stmt) -> Stmt:
     def run(f: Frame) -> Any:
-        context = manager(f)
-        enter = special(m, context, "__enter__")
-        words = f"'{cpython_type(context)}' object does not support the context manager protocol"
-        if enter is MISSING:
-            raise ProgramError(words, kind="TypeError")
-        leave = special(m, context, "__exit__")
-        if leave is MISSING:
-            raise ProgramError(f"{words} (missed __exit__ method)", kind="TypeError")
-        entered = m.call(enter, [])
-        if store is not None:
-            store(f, entered)
+        leave = entered(m, manager(f), f, store)
         try:
             signal = body(f)
         except ProgramError as error:
-            if error.kind is None:
-                raise  # a bound: nothing may catch it
-            raised = instance_of_error(error, classes)
-            if m.truthy(m.call(leave, [raised.cls, raised, None])):
+            if swallowed(m, leave, error):
+                return None
+            raise
+        m.call(leave, [None, None, None])
+        return signal
+
+    return run
+
+
+def gen_managed(m: Machine, manager: Any, store: Any, body: Any) -> Any:
+    """`_managed` around a generator's body (`Compiler.gen_with`)."""
+
+    def run(f: Frame) -> Generator[Any, Any, Any]:
+        leave = entered(m, manager(f), f, store)
+        try:
+            signal = yield from body(f)
+        except ProgramError as error:
+            if swallowed(m, leave, error):
                 return None
             raise
         m.call(leave, [None, None, None])

@@ -96,7 +96,7 @@ ESCAPES = [
     ("def g():\n    yield 1\ny = g().send.__self__\n", "dunder"),
     ("y = (x for x in [1]).send\n", "no attribute 'send'"),
     ("def g():\n    yield 1\ny = g().throw(3)\n", "deriving from BaseException"),
-    ('def g():\n    with open("f"):\n        yield 1\n', "with"),
+    ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "'open' is not defined"),
     ("try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    y = e.__traceback__\n", "dunder"),
     ("try:\n    x = 1 / 0\nexcept Exception as e:\n    y = e.with_traceback\n", "no attribute"),
     ("try:\n    x = {}[1]\nexcept KeyError as e:\n    y = e.args[0].__class__\n", "dunder"),
@@ -269,6 +269,14 @@ EXHAUSTION = [
         "        __slots__ = s\n",
         "BACKPROP_MAX_STEPS",
         3,
+    ),
+    # a generator pausing inside a `with` runs on the steps bound, as any generator
+    (
+        "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
+        "        return True\ndef g():\n    while True:\n        with S():\n"
+        "            yield 1\nfor x in g():\n    pass\n",
+        "BACKPROP_MAX_STEPS",
+        8,
     ),
     # an `__exit__` that swallows every exception does not swallow a bound
     (

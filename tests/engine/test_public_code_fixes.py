@@ -1982,3 +1982,78 @@ def test_json_dumps_and_loads_are_cpythons() -> None:
         run("import json\njson.dumps([1], cls=1)\n")
     with pytest.raises(EngineError, match=r"module 'json' has no attribute 'dump' here"):
         run("import json\njson.dump([1], None)\n")
+
+
+WITH_IN_GENERATORS = r"""
+from contextlib import contextmanager, nullcontext
+class Log:
+    def __init__(self, name):
+        self.name = name
+    def __enter__(self):
+        print('enter', self.name)
+        return self.name
+    def __exit__(self, *info):
+        print('exit', self.name, info[0].__name__ if info[0] else None)
+def g():
+    with Log('g') as n:
+        yield n
+        yield 2
+print(list(g()))
+@contextmanager
+def outer():
+    with Log('inner'):
+        yield 'x'
+with outer() as o:
+    print(o)
+def h():
+    for i in range(3):
+        with Log(i):
+            if i == 1:
+                break
+    return i
+print(h())
+gen = g()
+print(next(gen))
+gen.close()
+class Swallow:
+    def __init__(self, kind):
+        self.kind = kind
+    def __enter__(self):
+        return self
+    def __exit__(self, typ, value, tb):
+        print('exit', typ.__name__ if typ else None, value)
+        return typ is not None and issubclass(typ, self.kind)
+def g():
+    with Swallow(ValueError):
+        x = yield 1
+        print('got', x)
+        yield 2
+    yield 'after'
+it = g()
+print(next(it), it.send('s'))
+print(it.throw(ValueError('boom')))
+print(list(it))
+it = g()
+next(it)
+try:
+    it.throw(KeyError('k'))
+except KeyError as e:
+    print('out', e)
+it = g()
+next(it)
+it.close()
+def h():
+    with Swallow(ValueError) as s, Swallow(KeyError):
+        yield s.kind.__name__
+        raise KeyError('inner')
+    yield 'done'
+print(list(h()))
+"""
+
+
+def test_with_around_a_yield_in_a_generator_is_cpythons() -> None:
+    """A `@contextmanager` generator that holds another `with` around its `yield` (a
+    `no_grad()` inside another), or any generator with one, was refused ('not inside
+    with'): the body's `yield` now pauses inside the manager, and what is thrown in or
+    `close()` reaches its `__exit__`, as in CPython."""
+    same_as_cpython(WITH_IN_GENERATORS)

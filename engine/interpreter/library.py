@@ -759,20 +759,32 @@ class Library:
 
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
-        built-in exceptions among them) and `object`."""
+        built-in exceptions among them), `object` and the built-in types (`int`,
+        `bool`...), as CPython answers (`issubclass(bool, int)`, and False across them:
+        a program's class has no built-in type for a base here)."""
         if kwargs or len(args) != 2:
             raise ProgramError("issubclass() takes a class and a class (or a tuple of them)")
         cls, classes = args
-        if type(cls) is not PClass and cls is not self.object_class:
+        builtin_type = isinstance(cls, TypeObject)
+        if type(cls) is not PClass and not builtin_type:
             raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
         options = classes if type(classes) is tuple else (classes,)
         for option in options:
             if option is self.object_class:
                 return True
-            if type(option) is not PClass:
-                raise ProgramError("issubclass() takes the program's classes here")
-            if option in cls.mro:
-                return True
+            if type(option) is PClass:
+                if not builtin_type and option in cls.mro:
+                    return True
+            elif isinstance(option, TypeObject):
+                if builtin_type and any(
+                    issubclass(one, other) for one in cls.types for other in option.types
+                ):
+                    return True
+            elif option is not None:  # `int | None`: a union's None
+                raise ProgramError(
+                    "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+                    kind="TypeError",
+                )
         return False
 
     def converted(self, value: Any, dunder: str, kind: type) -> Any:

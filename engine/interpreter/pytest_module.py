@@ -273,9 +273,7 @@ def _parse_exc(exc):
     try:
         if issubclass(exc, BaseException):
             return exc
-    except TypeError:  # not a class of the program's: a built-in class, or no class
-        if type(exc).__name__ == "type":
-            raise ValueError(message + repr(exc.__name__))
+    except TypeError:  # not a class
         if isinstance(exc, BaseException):
             raise TypeError(message + f"an exception instance: {type(exc).__name__}")
         raise TypeError(message + repr(type(exc).__name__))

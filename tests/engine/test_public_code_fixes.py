@@ -2057,3 +2057,33 @@ def test_with_around_a_yield_in_a_generator_is_cpythons() -> None:
     with'): the body's `yield` now pauses inside the manager, and what is thrown in or
     `close()` reaches its `__exit__`, as in CPython."""
     same_as_cpython(WITH_IN_GENERATORS)
+
+
+def test_issubclass_of_built_in_types_is_cpythons() -> None:
+    """pytest's `raises(int)` asks `issubclass(int, BaseException)`: it was the
+    interpreter's TypeError ('arg 1 must be a class'), and a built-in type as the second
+    argument its refusal; CPython answers (`issubclass(bool, int)` is True, False across
+    the program's classes and the built-in types) and raises its own TypeError for what
+    is no class."""
+    same_as_cpython(
+        """class A:
+    pass
+class B(A):
+    pass
+class E(ValueError):
+    pass
+pairs = [
+    (bool, int), (int, bool), (int, float), (int, object), (int, BaseException), (ValueError, int),
+    (B, A), (A, B), (E, Exception), (E, (int, ValueError)), (list, list), (dict, object),
+    (str, (int, str)), (A, int), (float, int | float), (B, A | None), (set, set),
+    (KeyError, LookupError), (object, int),
+]
+for a, b in pairs:
+    print(a.__name__, issubclass(a, b))
+for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3))]:
+    try:
+        print(issubclass(*bad))
+    except TypeError as e:
+        print(e)
+"""
+    )

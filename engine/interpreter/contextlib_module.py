@@ -10,7 +10,8 @@ seen by `__exit__`. `with self.assertRaises(E):` is the same protocol over the o
 `unittest`'s source makes.
 
 `contextlib` is source in the interpreter's own language (`contextmanager`, the
-generator-based manager of `contextlib.py` 3.11, `nullcontext` and `suppress`), compiled
+generator-based manager of `contextlib.py` 3.11, a decorator too, `nullcontext` and
+`suppress`), compiled
 in library mode when a program imports it (`Compiler.library_module`), so a
 `@contextmanager` function's generator runs as any of the program's: `yield` hands
 `__enter__` its value, an exception of the body is thrown in at the `yield`, `finally`
@@ -117,6 +118,17 @@ from functools import wraps
 class _GeneratorContextManager:
     def __init__(self, func, args, kwds):
         self.gen = func(*args, **kwds)
+        self.func, self.args, self.kwds = func, args, kwds
+
+    def _recreate_cm(self):
+        return self.__class__(self.func, self.args, self.kwds)
+
+    def __call__(self, func):
+        @wraps(func)
+        def inner(*args, **kwds):
+            with self._recreate_cm():
+                return func(*args, **kwds)
+        return inner
 
     def __enter__(self):
         try:

@@ -278,30 +278,37 @@ EXHAUSTION = [
         "BACKPROP_MAX_STEPS",
         8,
     ),
+    # a function decorated with a `@contextmanager` manager that calls itself
+    (
+        "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
+        "@c()\ndef f():\n    return f()\nf()\n",
+        "BACKPROP_MAX_CALL_DEPTH",
+        7,
+    ),
     # an `__exit__` that swallows every exception does not swallow a bound
     (
         "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
-        "        return True\nwith S():\n    while True:\n        pass\n",
+        "        return True\nwith S():\n    while True: pass\n",
         "BACKPROP_MAX_STEPS",
         7,
     ),
     (
         "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
-        "        return True\ndef f():\n    with S():\n        f()\n    f()\nf()\n",
+        "        return True\ndef f():\n    with S(): f(); f()\nf()\n",
         "BACKPROP_MAX_STEPS",
         7,
     ),
     (
         "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
-        "    while True:\n        pass\nwith c():\n    pass\n",
+        "    while True: pass\nwith c():\n    pass\n",
         "BACKPROP_MAX_STEPS",
         5,
     ),
     (
-        "from contextlib import suppress\nwhile True:\n    with suppress(ValueError):\n"
-        "        raise ValueError\n",
+        "from contextlib import suppress\nwhile True:\n"
+        "    with suppress(ValueError): raise ValueError\n",
         "BACKPROP_MAX_STEPS",
-        4,
+        3,
     ),
     (
         "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n"

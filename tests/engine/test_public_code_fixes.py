@@ -1652,6 +1652,9 @@ NO_GRAD = (
     "L = a * b + a\n"
     "L.backward()\n"
     "print(a.grad, b.grad, len(L._children))\n"
+    "@Value.no_grad()\n"
+    "def infer(x):\n    return (Value(x) * 2)._children, Value._no_grad\n"
+    "print(infer(3.0), Value._no_grad, infer.__name__)\n"
 )
 
 

@@ -22,10 +22,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Generator
+from functools import partial
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
-from backprop_animator.engine.interpreter import codegen, generators, sets, unittest_module
+from backprop_animator.engine.interpreter import (
+    codegen,
+    contextlib_module,
+    generators,
+    pytest_module,
+    sets,
+    unittest_module,
+)
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -56,12 +64,18 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    SlotItemError,
 )
 from backprop_animator.engine.interpreter.patterns import compile_match
-from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, MAX_ITEMS, ProgramError
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    LOOP_HINT_TURNS,
+    MAX_ITEMS,
+    ProgramError,
+)
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
-from backprop_animator.engine.interpreter.text import NO_METHOD
+from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
 
@@ -252,7 +266,7 @@ class Compiler(ExpressionCompiler):
             raise self.error(
                 node,
                 "yield is supported as a statement of its own or as the value of an "
-                "assignment (x = yield v), in if, for, while and try; not inside with, "
+                "assignment (x = yield v), in if, for, while, try and with; not inside "
                 "match or a larger expression",
             )
         self.depth += 1
@@ -388,6 +402,18 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def gen_with(self, node: ast.With, scope: scopes.Scope) -> GenStmt:
+        """`with` in a generator, its body holding `yield`: `with_statement`'s protocol,
+        the body a generator (an exception thrown in at its `yield` reaches `__exit__`;
+        Python's own `GeneratorExit`, a generator freed before its end, passes it, as
+        it passes a `finally`)."""
+        body = self.gen_block(node.body, scope)
+        for item in reversed(node.items):
+            manager = self.expr(item.context_expr, scope)
+            store = None if item.optional_vars is None else self.store(item.optional_vars, scope)
+            body = contextlib_module.gen_managed(self.m, manager, store, body)
+        return body
+
     def gen_if(self, node: ast.If, scope: scopes.Scope) -> GenStmt:
         test = self.expr(node.test, scope)
         body = self.gen_block(node.body, scope)
@@ -486,6 +512,8 @@ class Compiler(ExpressionCompiler):
                 namespace.update(
                     unittest_module.native_names(self.m.state, self.globals, self.tree)
                 )
+            elif name == "pytest":
+                namespace.update(pytest_module.native_names(self.m.state))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -1185,18 +1213,17 @@ class Compiler(ExpressionCompiler):
             # `import collections.abc` binds `collections`, not a module of that name:
             # here only `import collections.abc as cabc` and `from collections.abc import`.
             dotted = "." in alias.name and alias.asname is None
-            if alias.name == "unittest":
-                stores.append((self.store_name(alias.asname or "unittest", scope, False), ""))
-                continue
-            if alias.name not in self.modules or alias.name == "__future__" or dotted:
+            if alias.name in LAZY_MODULES:  # `unittest`, `contextlib`: made when it runs
+                load = self.lazy_loader(alias.name)
+            elif alias.name not in self.modules or alias.name == "__future__" or dotted:
                 return self.refused_import(node, f"import {alias.name}", alias.name)
-            stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
-        modules = self.modules
-        unittest = self.unittest_loader() if any(not name for _, name in stores) else None
+            else:
+                load = partial(_same, self.modules[alias.name])
+            stores.append((self.store_name(alias.asname or alias.name, scope, False), load))
 
         def run(f: Frame) -> None:
-            for store, name in stores:
-                store(f, modules[name] if name or unittest is None else unittest())
+            for store, load in stores:
+                store(f, load())
 
         return run
 
@@ -1236,7 +1263,7 @@ class Compiler(ExpressionCompiler):
                 f"`{statement}` is not available: this is a scalar engine, every number is one "
                 "Value (write the arrays as lists of Values)"
             )
-        modules = [*(name for name in self.modules if name != "__future__"), "unittest"]
+        modules = [*(name for name in self.modules if name != "__future__"), *LAZY_MODULES]
         names = ", ".join(sorted(modules))
         return (
             f"`{statement}` is not available; the modules here are {names} "
@@ -1247,8 +1274,8 @@ class Compiler(ExpressionCompiler):
         module = node.module or ""
         if module == "micrograd.nn":
             return self.import_nn(node, scope)
-        if module == "unittest":
-            return self.import_unittest(node, scope)
+        if module in LAZY_MODULES:
+            return self.import_lazy(node, scope, module)
         if module == "micrograd":
             return self.import_micrograd_modules(node, scope)
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
@@ -1312,41 +1339,43 @@ class Compiler(ExpressionCompiler):
 
         return run
 
-    def unittest_loader(self) -> Callable[[], PModule]:
-        """`unittest` as a module: made from its source the first time the import runs."""
-        load = self.library_module("unittest")
+    def lazy_loader(self, name: str) -> Callable[[], PModule]:
+        """`unittest` or `contextlib` as a module: made from its source the first time
+        the import runs."""
+        load = self.library_module(name)
         made: list[PModule] = []
 
         def module() -> PModule:
             if not made:
                 namespace = load()
-                members = {one: namespace[one] for one in unittest_module.UNITTEST_NAMES}
-                made.append(PModule("unittest", members))
+                members = {one: namespace[one] for one in LAZY_MODULES[name]}
+                made.append(PModule(name, members))
             return made[0]
 
         return module
 
-    def import_unittest(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
-        """`from unittest import TestCase, main`: the classes of `unittest_module`'s source."""
+    def import_lazy(self, node: ast.ImportFrom, scope: scopes.Scope, name: str) -> Stmt:
+        """`from unittest import TestCase, main`, `from contextlib import contextmanager`:
+        the classes and functions of the module's source."""
         stores = []
         for alias in node.names:
-            if alias.name not in unittest_module.UNITTEST_NAMES:
-                error = self.error(node, f"unittest has no '{alias.name}' here")
+            if alias.name not in LAZY_MODULES[name]:
+                error = self.error(node, f"{name} has no '{alias.name}' here")
                 if not self.in_try:
                     raise error
                 return self.failed_import(node, error.message)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
-        module = self.unittest_loader()
+        module = self.lazy_loader(name)
 
         def run(f: Frame) -> None:
             members = module().members
-            for store, name in stores:
-                store(f, members[name])
+            for store, one in stores:
+                store(f, members[one])
 
         return run
 
     def with_statement(self, node: ast.With, scope: scopes.Scope) -> Stmt:
-        return unittest_module.compile_with(self, node, scope)
+        return contextlib_module.compile_with(self, node, scope)
 
     def import_micrograd_modules(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd import nn, engine, Value`: `nn.MLP`, `engine.Value`, modules of ours."""
@@ -1460,9 +1489,15 @@ class Compiler(ExpressionCompiler):
                 raise ProgramError("break, continue and return belong inside loops and functions")
             try:
                 cls = PClass(name, tuple(base_classes), namespace)
-            except TypeError as error:
+            except SlotItemError as error:
+                item = cpython_type(error.args[0])
+                words = f"__slots__ items must be strings, not '{item}'"
+                raise ProgramError(words, kind="TypeError") from None
+            except TypeError as error:  # its bases have no consistent order
                 raise ProgramError(str(error)) from None
             cls.doc = doc
+            if cls.slots:  # the names of its `__slots__` and its bases', gathered
+                self.m.state.charge(len(cls.slots) // ITEMS_PER_STEP)
             cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):
@@ -1521,6 +1556,7 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
     ast.Expr: Compiler.gen_expression,
     ast.Assign: Compiler.gen_assign,
     ast.Try: Compiler.gen_try,
+    ast.With: Compiler.gen_with,
     ast.If: Compiler.gen_if,
     ast.For: Compiler.gen_for,
     ast.While: Compiler.gen_while,
@@ -1577,7 +1613,19 @@ LIBRARY_SOURCES = {
     "micrograd.engine": ENGINE_SOURCE,
     "micrograd.nn": NN_SOURCE,
     "unittest": unittest_module.UNITTEST_SOURCE,
+    "contextlib": contextlib_module.CONTEXTLIB_SOURCE,
+    "pytest": pytest_module.PYTEST_SOURCE,
 }
+# The modules whose source is in the interpreter's language, and the names they export.
+LAZY_MODULES = {
+    "contextlib": contextlib_module.CONTEXTLIB_NAMES,
+    "pytest": pytest_module.PYTEST_NAMES,
+    "unittest": unittest_module.UNITTEST_NAMES,
+}
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def catches(wanted: Any, error: ProgramError, classes: dict[str, PClass]) -> bool:
@@ -1613,6 +1661,12 @@ def _yields_where_supported(node: ast.stmt) -> bool:
     if type(node) is ast.Try:
         return not any(
             handler.type is not None and contains_yield(handler.type) for handler in node.handlers
+        )
+    if type(node) is ast.With:
+        return not any(
+            contains_yield(item.context_expr)
+            or (item.optional_vars is not None and contains_yield(item.optional_vars))
+            for item in node.items
         )
     return False
 

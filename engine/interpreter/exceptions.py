@@ -30,6 +30,8 @@ from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, P
 from backprop_animator.engine.interpreter.runtime import ProgramError
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
+# The classes of a module of the library, not built-in names (`dataclasses`', `json`'s).
+NOT_BUILTIN = frozenset({"FrozenInstanceError", "JSONDecodeError"})
 HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("BaseException", None),
     ("Exception", "BaseException"),
@@ -44,6 +46,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("UnicodeError", "ValueError"),
     ("UnicodeEncodeError", "UnicodeError"),
     ("UnicodeDecodeError", "UnicodeError"),
+    ("JSONDecodeError", "ValueError"),  # json's, not a built-in name
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
     ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name

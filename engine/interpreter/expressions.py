@@ -876,6 +876,9 @@ class ExpressionCompiler:
         def run(f: Frame) -> Any:
             value = obj(f)
             if type(value) is PInstance and not is_bare_object(value):
+                if value.cls.slots is not None:  # `__slots__`: CPython's has no `__dict__`
+                    words = f"'{value.cls.name}' object has no attribute '__dict__'"
+                    raise ProgramError(words, line, column, kind="AttributeError")
                 return value.attrs
             if type(value) is PClass and not value.builtin:
                 return class_view(value)

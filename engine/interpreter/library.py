@@ -19,6 +19,7 @@ from typing import Any
 
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter.exceptions import (
+    NOT_BUILTIN,
     exception_classes,
     program_raise,
     wrong_arguments,
@@ -247,7 +248,7 @@ class Library:
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
-            **{name: cls for name, cls in m.exceptions.items() if name != "FrozenInstanceError"},
+            **{name: cls for name, cls in m.exceptions.items() if name not in NOT_BUILTIN},
             "property": Builtin("property", self.property_),
             "object": self.object_class,
             "staticmethod": Builtin(
@@ -326,7 +327,8 @@ class Library:
         if kwargs or len(args) != 1:
             raise ProgramError("vars() takes one of the program's objects here", kind="TypeError")
         value = args[0]
-        if is_bare_object(value):  # `vars(object())`
+        if is_bare_object(value) or (type(value) is PInstance and value.cls.slots is not None):
+            # `vars(object())`, and an object of a class with `__slots__`, have no `__dict__`
             raise ProgramError("vars() argument must have __dict__ attribute", kind="TypeError")
         if type(value) is PInstance:
             return value.attrs
@@ -757,20 +759,32 @@ class Library:
 
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
-        built-in exceptions among them) and `object`."""
+        built-in exceptions among them), `object` and the built-in types (`int`,
+        `bool`...), as CPython answers (`issubclass(bool, int)`, and False across them:
+        a program's class has no built-in type for a base here)."""
         if kwargs or len(args) != 2:
             raise ProgramError("issubclass() takes a class and a class (or a tuple of them)")
         cls, classes = args
-        if type(cls) is not PClass and cls is not self.object_class:
+        builtin_type = isinstance(cls, TypeObject)
+        if type(cls) is not PClass and not builtin_type:
             raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
         options = classes if type(classes) is tuple else (classes,)
         for option in options:
             if option is self.object_class:
                 return True
-            if type(option) is not PClass:
-                raise ProgramError("issubclass() takes the program's classes here")
-            if option in cls.mro:
-                return True
+            if type(option) is PClass:
+                if not builtin_type and option in cls.mro:
+                    return True
+            elif isinstance(option, TypeObject):
+                if builtin_type and any(
+                    issubclass(one, other) for one in cls.types for other in option.types
+                ):
+                    return True
+            elif option is not None:  # `int | None`: a union's None
+                raise ProgramError(
+                    "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+                    kind="TypeError",
+                )
         return False
 
     def converted(self, value: Any, dunder: str, kind: type) -> Any:

@@ -55,6 +55,7 @@ from backprop_animator.engine.interpreter.runtime import (
     MOVES_PER_STEP,
     SMALL_INT,
     ProgramError,
+    SlotDict,
     State,
     caught_as,
     too_deep,
@@ -341,7 +342,7 @@ class Machine:
             self.equip(cls)
         instance = _bare(PInstance)  # `PInstance(cls)` without its __init__ call
         instance.cls = cls
-        attrs = instance.attrs = {}
+        attrs = instance.attrs = {} if cls.slots is None else SlotDict(cls)
         instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
         init = cls.lookup("__init__")
@@ -470,9 +471,9 @@ class Machine:
         if kind is PProperty:
             return self.property_attr(obj, name)
         if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
-            return obj.name
+            return getattr(obj, "alias", obj.name)
         if name == "__name__" and kind is BoundMethod:
-            return obj.function.name
+            return getattr(obj.function, "alias", obj.function.name)
         if kind is PSuper:
             return self.super_attr(obj, name)
         table = self.methods.get(kind)

@@ -41,8 +41,11 @@ class Frame:
 class Function:
     """A `def` or `lambda` of the program, closed over the frame it was made in."""
 
+    # `alias`: the `__name__` that `functools.wraps` gave it (unset until then; its
+    # `name` stays its code's, which CPython's tracebacks show).
     __slots__ = (
         "abstract",
+        "alias",
         "body",
         "closure",
         "defaults",
@@ -58,6 +61,7 @@ class Function:
         "uses_super",
         "vararg",
     )
+    alias: str
 
     def __init__(
         self,
@@ -109,6 +113,7 @@ class PClass:
         "namespace",
         "shadowed",
         "shape",
+        "slots",
     )
 
     def __init__(self, name: str, bases: tuple[PClass, ...], namespace: dict[str, Any]) -> None:
@@ -135,6 +140,9 @@ class PClass:
             type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
         self.shadowed = False
+        # The attribute names its instances may hold when every class of its MRO has
+        # `__slots__` (none `__dict__`): CPython's instances then have no `__dict__`.
+        self.slots = slot_names(self.mro)
         self.find_properties()
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
         self.abstract = sorted(
@@ -163,6 +171,35 @@ class PClass:
         return MISSING
 
 
+class SlotItemError(TypeError):
+    """A `__slots__` item that is not a string (CPython's TypeError, named by the
+    compiler with the item's type)."""
+
+
+def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
+    """The names the `__slots__` of every class of `mro` give, or None where an
+    instance has a `__dict__`: a class without `__slots__` (or with `__dict__` in
+    them), or a built-in base other than `object` (an exception's instances have one)."""
+    names: set[str] = set()
+    if mro[0].builtin:
+        return None
+    for cls in mro:
+        if cls.builtin:
+            if cls.name == "object":
+                continue
+            return None
+        slots = cls.namespace.get("__slots__", MISSING)
+        if type(slots) is str:
+            slots = (slots,)
+        if type(slots) not in (tuple, list):
+            return None  # no `__slots__` (or a dict's or a generator's, not read here)
+        for one in slots:
+            if type(one) is not str:
+                raise SlotItemError(one)
+        names.update(slots)
+    return None if "__dict__" in names else frozenset(names)
+
+
 def is_bare_object(value: Any) -> bool:
     """Whether `value` is made by `object()`, which has no `__dict__` in CPython."""
     return type(value) is PInstance and value.cls.builtin and value.cls.name == "object"
@@ -184,7 +221,7 @@ NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
-    "fn",
+    "fn", "_backwards",
 )  # fmt: skip
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 

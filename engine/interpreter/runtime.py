@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.interpreter.objects import PSet
+from backprop_animator.engine.interpreter.objects import MISSING, PClass, PSet
 from backprop_animator.engine.limits import ENV_NAMES, Limits, current_deadline
 
 MAX_INT_BITS = 4_096  # integers are bounded by their size (a 64-bit hash with masks runs)
@@ -331,3 +331,31 @@ def too_deep(state: State, what: str) -> ProgramError:
     )
     error.args_seen = ("maximum recursion depth exceeded",)
     return error
+
+
+class SlotDict(dict[str, Any]):
+    """The attributes of an instance of a class with `__slots__`: a name outside them is
+    CPython's AttributeError when written (`'C' object has no attribute 'x'`, or
+    `... attribute 'm' is read-only` for a name its class has)."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: PClass) -> None:
+        super().__init__()
+        self.cls = cls
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        cls = self.cls
+        assert cls.slots is not None
+        if key not in cls.slots:
+            if cls.lookup(key) is MISSING:
+                words = f"'{cls.name}' object has no attribute '{key}'"
+            else:
+                words = f"'{cls.name}' object attribute '{key}' is read-only"
+            raise ProgramError(words, kind="AttributeError")
+        dict.__setitem__(self, key, value)
+
+
+def new_attrs(cls: PClass) -> dict[str, Any]:
+    """A new instance's attributes: a plain dict, or a `SlotDict` under `__slots__`."""
+    return {} if cls.slots is None else SlotDict(cls)

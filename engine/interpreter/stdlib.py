@@ -26,6 +26,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     slot_method,
     wrong_arguments,
 )
+from backprop_animator.engine.interpreter.json_module import json_module
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
     MISSING,
@@ -46,7 +47,12 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     reads_of,
 )
-from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    ProgramError,
+    State,
+    new_attrs,
+)
 from backprop_animator.engine.interpreter.text import a_type
 
 if TYPE_CHECKING:
@@ -101,6 +107,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "enum": enum_module(library),
         "logging": logging_module(library.state),
         "copy": copy_module(library),
+        "json": json_module(library),
     }
 
 
@@ -343,7 +350,8 @@ class _Copier:
         if cls.lookup("__copy__") is not MISSING or cls.lookup("__deepcopy__") is not MISSING:
             raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
         twin = PInstance(cls)
-        twin.attrs = attrs
+        twin.attrs = new_attrs(cls)  # a `SlotDict` under `__slots__`, as the original's
+        twin.attrs.update(attrs)
         twin.reads = reads_of(twin)
         return twin
 
@@ -659,6 +667,15 @@ def abc_module() -> PModule:
     )
 
 
+def name_of(wrapped: Any) -> str | None:
+    """The `__name__` that `functools.wraps(wrapped)` copies, or None (it has none)."""
+    if type(wrapped) is BoundMethod:
+        wrapped = wrapped.function
+    if type(wrapped) in (Function, PClass) or isinstance(wrapped, Builtin):
+        return str(getattr(wrapped, "alias", wrapped.name))
+    return None
+
+
 def functools_module(library: Library) -> PModule:
     m = library.machine
 
@@ -693,8 +710,18 @@ def functools_module(library: Library) -> PModule:
         return args[0]
 
     def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        """`@wraps(f)`: the wrapper's `__name__` is `f`'s, as CPython's `update_wrapper`
+        copies it (its code's name, which tracebacks show, stays its own)."""
         cpython = functools.wraps(len)
-        return Builtin("wraps", lambda a, k: decorated(a, k, "update_wrapper", cpython))
+        name = name_of(args[0]) if len(args) == 1 and not kwargs else None
+
+        def decorate(a: list[Any], k: dict[str, Any]) -> Any:
+            wrapper = decorated(a, k, "update_wrapper", cpython)
+            if name is not None and type(wrapper) is Function:
+                wrapper.alias = name
+            return wrapper
+
+        return Builtin("wraps", decorate)
 
     def cache_of(function: Any) -> Builtin:
         seen: dict[Any, Any] = {}

@@ -22,22 +22,14 @@ interpreter keeps none), and `_exit`, which ends the program as `sys.exit()` wou
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from backprop_animator.engine.interpreter.exceptions import instance_of_error
-from backprop_animator.engine.interpreter.objects import Builtin, Frame, Function, PClass
+from backprop_animator.engine.interpreter.objects import Builtin, Function, PClass
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
-    ProgramError,
     ProgramExit,
     State,
 )
-
-if TYPE_CHECKING:
-    from backprop_animator.engine.interpreter.compiler import Compiler
-    from backprop_animator.engine.interpreter.expressions import Stmt
-    from backprop_animator.engine.interpreter.machine import Machine
-    from backprop_animator.engine.interpreter.scope import Scope
 
 
 def native_names(state: State, globals_: dict[str, Any], tree: ast.Module | None) -> dict[str, Any]:
@@ -92,53 +84,6 @@ def first_doc_lines(tree: ast.Module | None) -> dict[int, str]:
             if doc and doc.strip():
                 docs[node.lineno] = doc.strip().split("\n")[0].strip()
     return docs
-
-
-def compile_with(compiler: Compiler, node: ast.With, scope: Scope) -> Stmt:
-    """`with self.assertRaises(ZeroDivisionError) [as cm]:`, the one `with` a program
-    may write (any other is refused, as before): the manager's `__enter__`, the body,
-    then its `__exit__` with what the body raised (a bound is no exception: it ends the
-    run, never seen by `__exit__`), which may swallow it."""
-    if not all(_asserts_raising(item.context_expr) for item in node.items):
-        raise compiler.unsupported(node)
-    body = compiler.block(node.body, scope)
-    for item in reversed(node.items):
-        manager = compiler.expr(item.context_expr, scope)
-        store = None if item.optional_vars is None else compiler.store(item.optional_vars, scope)
-        body = _managed(compiler.m, manager, store, body)
-    return body
-
-
-def _asserts_raising(expr: ast.expr) -> bool:
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr == "assertRaises"
-    )
-
-
-def _managed(m: Machine, manager: Any, store: Any, body: Stmt) -> Stmt:
-    classes = m.exceptions
-
-    def run(f: Frame) -> Any:
-        context = manager(f)
-        entered = m.call(m.get_attr(context, "__enter__"), [])
-        if store is not None:
-            store(f, entered)
-        leave = m.get_attr(context, "__exit__")
-        try:
-            signal = body(f)
-        except ProgramError as error:
-            if error.kind is None:
-                raise  # a bound: nothing may catch it
-            raised = instance_of_error(error, classes)
-            if m.truthy(m.call(leave, [raised.cls, raised, None])):
-                return None
-            raise
-        m.call(leave, [None, None, None])
-        return signal
-
-    return run
 
 
 UNITTEST_SOURCE = """

@@ -123,6 +123,9 @@ class Recorder:
         self.rerun: Rerun | None = None
         self.ids: dict[Value, str] = {}
         self.count = 0
+        # Nodes made with an empty set or list of operands, which the program may fill
+        # afterwards (`out._prev.add(self)`): with where each was made, until a pass.
+        self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
         self.shown: set[Value] = set()
         self.frames: list[dict[str, Any]] = []
         # Where the frames since the last pass begin (update frames waiting for the
@@ -311,6 +314,12 @@ class Recorder:
             # the mirror's edges and names are then the engine Value's for the same op.
             given = [*(args or ()), *(kwargs or {}).values()]
             mirrors = self.ordered_operands(mirrors, given) or mirrors
+        else:
+            children = shape.operands_of(attrs)
+            if (type(children) is PSet and not children.items) or (
+                type(children) is list and not children
+            ):
+                self.unfilled.append((instance, children, self.state.position))
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         self.instance_of[mirror] = instance
@@ -382,6 +391,22 @@ class Recorder:
                 if set(ordered) == wanted:
                     return ordered
         return None
+
+    def fill_operands(self) -> None:
+        """Before a pass: the nodes whose empty set or list of operands the program filled
+        after making them (`out._prev.add(self)`) get their edges, made where the node was;
+        the others are leaves (a pass has begun since they were made)."""
+        for instance, children, position in self.unfilled:
+            shape = instance.cls.shape
+            if instance.mirror is None or shape is None:
+                continue
+            if shape.operands_of(instance.attrs) is not children:
+                continue  # replaced since, which `relink` followed
+            if children.items if type(children) is PSet else children:
+                self.relink(instance)
+                if instance.mirror._prev:
+                    self.positions[instance.mirror] = position
+        self.unfilled.clear()
 
     def relink(self, instance: PInstance) -> None:
         """A node's operands were set after it was made: its mirror's edges follow."""
@@ -935,6 +960,8 @@ class Recorder:
         if self.rerun is not None:
             self.sync(output)
             self.rerun.pass_starts(output, len(self.passes))
+        if self.unfilled:
+            self.fill_operands()
         reachable = topological_order(output)
         self.pass_output = output
         self.rule_order = []

@@ -96,14 +96,60 @@ ESCAPES = [
     ("def g():\n    yield 1\ny = g().send.__self__\n", "dunder"),
     ("y = (x for x in [1]).send\n", "no attribute 'send'"),
     ("def g():\n    yield 1\ny = g().throw(3)\n", "deriving from BaseException"),
-    ('def g():\n    with open("f"):\n        yield 1\n', "with"),
+    ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "'open' is not defined"),
     ("try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    y = e.__traceback__\n", "dunder"),
     ("try:\n    x = 1 / 0\nexcept Exception as e:\n    y = e.with_traceback\n", "no attribute"),
     ("try:\n    x = {}[1]\nexcept KeyError as e:\n    y = e.args[0].__class__\n", "dunder"),
     ("raise ValueError('x')\n", "ValueError: x"),
     ("raise 3\n", "must derive from BaseException"),
     ("try:\n    pass\nexcept 3:\n    pass\nraise ValueError\n", "ValueError"),
-    ("with open('f') as f:\n    pass\n", "with"),
+    ("with open('f') as f:\n    pass\n", "'open' is not defined"),
+    # `__slots__` are read where they are written, and refuse what CPython refuses
+    ("class C:\n    __slots__ = ('x',)\ny = C.__slots__\n", "dunder"),
+    ("class C:\n    __slots__ = ('x',)\nsetattr(C(), '__dict__', 1)\n", "dunder"),
+    ("class C:\n    __slots__ = ('x',)\nC().y = 1\n", "'C' object has no attribute 'y'"),
+    ("class C:\n    __slots__ = (print,)\n", "must be strings, not 'builtin_function_or_method'"),
+    # pytest is its own source over one native helper, `_search`, which is not reachable
+    ("import pytest\ny = pytest._search\n", "no attribute '_search'"),
+    ("from pytest import _search\n", "pytest has no '_search' here"),
+    ("from pytest import Failed\n", "pytest has no 'Failed' here"),
+    ("import pytest\ny = pytest.mark._secret\n", "Marker name must NOT start with underscore"),
+    (
+        "import pytest\ninfo = pytest.raises(ZeroDivisionError, lambda: 1 / 0)\n"
+        "y = info.value.__traceback__\n",
+        "dunder",
+    ),
+    # a pattern that could backtrack (catastrophically) is refused before it runs
+    (
+        "import pytest\nwith pytest.raises(ValueError, match='(a+)+$'):\n"
+        "    raise ValueError('a' * 30 + 'b')\n",
+        "without repetition or groups",
+    ),
+    ("import pytest\nwith pytest.raises(ValueError, match=print):\n    pass\n", "takes a string"),
+    # json: its string functions only, over the program's plain values
+    ("import json\ny = json.decoder\n", "no attribute 'decoder'"),
+    ("import json\ny = json.load\n", "no attribute 'load'"),
+    ("import json\ny = json.dumps([1], cls=print)\n", "json.dumps(cls=...) is not available"),
+    ("import json\ny = json.JSONDecodeError.__subclasses__\n", "dunder"),
+    ("import json\ny = json.dumps(1, indent=10**9)\n", "takes at most 100"),
+    ("class A:\n    pass\ny = JSONDecodeError\n", "'JSONDecodeError' is not defined"),
+    # `with` runs the protocol of the program's own objects; contextlib is its own source
+    ("with 5:\n    pass\n", "'int' object does not support the context manager protocol"),
+    ("with print:\n    pass\n", "does not support the context manager protocol"),
+    ("import contextlib\ny = contextlib._GeneratorContextManager\n", "no attribute '_Gen"),
+    ("import contextlib\ny = contextlib.__dict__\n", "`.__dict__` of a module"),
+    ("from contextlib import ExitStack\n", "contextlib has no 'ExitStack' here"),
+    ("from contextlib import _GeneratorContextManager\n", "contextlib has no '_Gen"),
+    (
+        "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
+        "y = c().__enter__.__self__\n",
+        "dunder",
+    ),
+    (
+        "class M:\n    def __enter__(self):\n        return 1\n"
+        "    def __exit__(self, t, v, tb):\n        y = v.__traceback__\nwith M():\n    1 / 0\n",
+        "no attribute '__traceback__'",
+    ),
     ("x = Value(1.0)\ny = x._backward\n", "no attribute '_backward'"),
     ("x = Value(1.0)\nx._op = '+'\n", "only .data, .grad and .label"),
     ("x = Value(1.0)\nx.data = 'a'\n", "must be a number"),
@@ -195,6 +241,81 @@ EXHAUSTION = [
     ("s = 'x' * 10000\nprint(s.replace('x', s))\n", "strings here stay within 10,000", 2),
     ("x = '1' * 5000\nprint(int(x))\n", "too long", 2),
     ("while True:\n    pass\n", "has no break, so it never ends", 2),
+    # pytest's `match=` is charged for the search, `approx` for each item it compares
+    (
+        "import pytest\ns = 'a' * 10000\nwhile True:\n"
+        "    with pytest.raises(ValueError, match=s[:5000]):\n        raise ValueError(s)\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
+    (
+        "import pytest\nxs = [0.5] * 100000\nwhile True:\n    xs == pytest.approx(xs)\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
+    # json's text, items, nesting and integers are bounded before the encoder runs
+    ("import json\ns = json.dumps([[0.5] * 1000] * 1000)\n", "strings here stay within", 2),
+    (
+        "import json\na = []\nfor i in range(2000):\n    a = [a]\njson.dumps(a)\n",
+        "BACKPROP_MAX_DEPTH",
+        5,
+    ),
+    ("import json\nv = json.loads('[' * 5000 + ']' * 5000)\n", "BACKPROP_MAX_DEPTH", 2),
+    ("import json\nv = json.loads('1' * 2000)\n", "within 4,096 bits", 2),
+    ("import json\nwhile True:\n    json.dumps(list(range(100)))\n", "BACKPROP_MAX_STEPS", 3),
+    # the names of a class's `__slots__` are charged as they are gathered
+    (
+        "s = tuple(str(i) for i in range(3000))\nwhile True:\n    class C:\n"
+        "        __slots__ = s\n",
+        "BACKPROP_MAX_STEPS",
+        3,
+    ),
+    # a generator pausing inside a `with` runs on the steps bound, as any generator
+    (
+        "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
+        "        return True\ndef g():\n    while True:\n        with S():\n"
+        "            yield 1\nfor x in g():\n    pass\n",
+        "BACKPROP_MAX_STEPS",
+        8,
+    ),
+    # a function decorated with a `@contextmanager` manager that calls itself
+    (
+        "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
+        "@c()\ndef f():\n    return f()\nf()\n",
+        "BACKPROP_MAX_CALL_DEPTH",
+        7,
+    ),
+    # an `__exit__` that swallows every exception does not swallow a bound
+    (
+        "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
+        "        return True\nwith S():\n    while True: pass\n",
+        "BACKPROP_MAX_STEPS",
+        7,
+    ),
+    (
+        "class S:\n    def __enter__(self):\n        pass\n    def __exit__(self, *a):\n"
+        "        return True\ndef f():\n    with S(): f(); f()\nf()\n",
+        "BACKPROP_MAX_STEPS",
+        7,
+    ),
+    (
+        "from contextlib import contextmanager\n@contextmanager\ndef c():\n    yield\n"
+        "    while True: pass\nwith c():\n    pass\n",
+        "BACKPROP_MAX_STEPS",
+        5,
+    ),
+    (
+        "from contextlib import suppress\nwhile True:\n"
+        "    with suppress(ValueError): raise ValueError\n",
+        "BACKPROP_MAX_STEPS",
+        3,
+    ),
+    (
+        "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n"
+        "        print('x' * 1000)\nfor i in range(10**5):\n    with S():\n        pass\n",
+        "printed more than",
+        5,
+    ),
     (
         "def g():\n    try:\n        while True:\n            yield 1\n    finally:\n"
         "        pass\nxs = list(g())\n",

@@ -30,6 +30,7 @@ from backprop_animator.engine.interpreter.machine import (
     NUMBERS,
     SIZED,
     Machine,
+    length_of,
     number_error,
 )
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
@@ -528,8 +529,8 @@ class Library:
             return len(value)
         if type(value) is PInstance:
             result = self.machine.call_dunder(value, "__len__")
-            if type(result) is int:
-                return result
+            if result is not NO_METHOD:
+                return length_of(result)
         missing = TypeError(f"object of type '{python_type_name(value)}' has no len()")
         raise caught_as(f"{a_type(value)} has no len()", missing)
 

@@ -996,8 +996,13 @@ class Machine:
             result = self.call_dunder(value, "__bool__")
             if result is NO_METHOD:
                 result = self.call_dunder(value, "__len__")
-                return True if result is NO_METHOD else bool(result)
-            return bool(result)
+                return True if result is NO_METHOD else length_of(result) > 0
+            if type(result) is not bool:
+                raise ProgramError(
+                    f"__bool__ should return bool, returned {python_type_name(result)}",
+                    kind="TypeError",
+                )
+            return result
         if kind in NUMBERS or kind in SIZED or value is None or kind is complex:
             return bool(value)
         return True
@@ -1391,6 +1396,24 @@ def missing_arguments(fn: Function, names: list[str], which: str) -> ProgramErro
         f"{qualified(fn)}() missing {len(names)} required {which} argument{plural}: {listed}",
         kind="TypeError",
     )
+
+
+def length_of(result: Any) -> int:
+    """What a program's `__len__` returned, as CPython takes it for `len()` and truth: a
+    whole number from 0 to `sys.maxsize`, else CPython's TypeError, ValueError or
+    OverflowError."""
+    if type(result) is bool:
+        return int(result)
+    if type(result) is not int:
+        raise ProgramError(
+            f"'{python_type_name(result)}' object cannot be interpreted as an integer",
+            kind="TypeError",
+        )
+    if result < 0:
+        raise ProgramError("__len__() should return >= 0", kind="ValueError")
+    if result > sys.maxsize:
+        raise ProgramError("cannot fit 'int' into an index-sized integer", kind="OverflowError")
+    return result
 
 
 def _live(table: Iterable[Any], what: str) -> Iterator[Any]:

@@ -910,7 +910,9 @@ def test_an_object_without_its_own_eq_hash_repr_has_objects_methods() -> None:
     """`a.__eq__` of a class that does not define it is object's (it was an
     AttributeError): `a.__eq__(a)` True, else NotImplemented; `__ne__` inverts the class's
     `__eq__`; `__hash__` an int, stable (never printed), None beside an own `__eq__`;
-    `__repr__`/`__str__` run (their text has an address); wrong arguments CPython's words."""
+    `__repr__`/`__str__` run (their text has an address: one object's, never two made in
+    turn, whose addresses are equal only where the second reuses the first's memory, in
+    CPython and here as each allocates); wrong arguments CPython's words."""
     source = """
 import dataclasses
 class A:
@@ -948,7 +950,7 @@ cases = [
     lambda: E(1).__ne__(E(1)), lambda: E(1).__ne__(E(2)), lambda: E(1).__ne__(3),
     lambda: E(1).__hash__, lambda: type(H(1).__hash__()) is int,
     lambda: R().__str__(), lambda: R().__repr__(), lambda: S().__str__(),
-    lambda: S().__repr__() == repr(S()), lambda: G().__eq__(1), lambda: G().other,
+    lambda: (lambda s: s.__repr__() == repr(s))(S()), lambda: G().__eq__(1), lambda: G().other,
     lambda: o.__eq__(o), lambda: o.__ne__(1), lambda: o.__str__() == str(o),
     lambda: ValueError('x').__eq__(1), lambda: ValueError('x').__str__(),
     lambda: D().__hash__, lambda: F().__hash__() == hash(F()), lambda: D().__ne__(D(2)),
@@ -962,3 +964,31 @@ for f in cases:
         print(type(e).__name__, e)
 """
     assert_as_cpython(source)
+
+
+TRUTH_AND_LENGTH = """
+class B:
+    def __init__(self, r):
+        self.r = r
+    def __bool__(self):
+        return self.r
+class L:
+    def __init__(self, r):
+        self.r = r
+    def __len__(self):
+        return self.r
+"""
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "print(bool(B(True)), not B(False))", "bool(B(1))", "bool(B(2.5))", "not B(None)",
+        "if B('x'): pass", "while B(0): pass", "print(len(L(True)), bool(L(0)), bool(L(3)))",
+        "len(L(-1))", "bool(L(-1))", "len(L(2.0))", "if L(2.0): pass", "len(L(2 ** 70))",
+        "bool(L(2 ** 70))", "len(L(None))", "print([x for x in [1] if B(True)])",
+    ],
+)  # fmt: skip
+def test_a_bool_or_len_dunder_returning_the_wrong_kind_is_cpythons_error(statement: str) -> None:
+    # `__bool__` returning 3 was taken as true; `__len__` returning 2.0 said "has no len()".
+    assert_as_cpython(caught(statement, TRUTH_AND_LENGTH))

@@ -28,7 +28,7 @@ from typing import Any
 from backprop_animator.engine.errors import operation_failed
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN
 from backprop_animator.engine.interpreter.objects import PInstance
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.value import Value
 
 Stmt = Callable[[Any], Any]
@@ -269,6 +269,7 @@ def block(
 
 def _base(state: Any, rec: Any) -> dict[str, Any]:
     return {
+        "LOOP_HINT_TURNS": LOOP_HINT_TURNS,
         "BREAK": BREAK,
         "CONTINUE": CONTINUE,
         "state": state,
@@ -337,6 +338,10 @@ def _statement(
         return (written, "none") if written is not None else (_if(src, shape), "signal")
     if kind == "for":
         written = _for_written(src, shape, level, loop)
+        if written is not None:
+            return written, "none"
+    if kind == "while":
+        written = _while_written(src, shape, level, loop)
         if written is not None:
             return written, "none"
     if kind == "grad":
@@ -495,6 +500,54 @@ def _for_written(src: Source, shape: Shape, level: int, loop: str | None) -> lis
     if orelse is not None:
         written, _ = _entries(src, blocks[1][1], level + 1, loop)
         lines.append("else:")
+        lines.extend("    " + line for line in written)
+    return lines
+
+
+def _while_written(src: Source, shape: Shape, level: int, loop: str | None) -> list[str] | None:
+    """`while` written in whole, as `_for_written` writes a `for`: what
+    `Compiler.while_loop`'s closure does — the test at the `while`'s position each turn,
+    a step charged, the body's `break` and `continue` Python's own, the `else` block
+    where no `break` left the loop, and a bound that stops it after `LOOP_HINT_TURNS`
+    turns given the loop's hint."""
+    _, test, truthy, body, orelse, hint, here = shape
+    if level >= MAX_NESTED or src.written >= MAX_WRITTEN:
+        return None
+    blocks = [src.shape(body)] + ([src.shape(orelse)] if orelse is not None else [])
+    if any(block[0] != "block" for block in blocks):
+        return None
+    position, turns, q, ended = src.name(here, "P"), f"w{level}", f"q{level}", f"e{level}"
+    truth = (
+        f"({q} := {src.expr(test)}) is True or ({q} is not False and {src.name(truthy, 'H')}({q}))"
+    )
+    lines = [
+        f"{turns} = 0",
+        f"{ended} = False",
+        f"p = {position}",
+        "try:",
+        f"    while {truth}:",
+        f"        {turns} += 1",
+        "        state.steps += 1",
+        "        if state.steps > state.next_check:",
+        "            state.checkpoint()",
+    ]
+    written, _ = _entries(src, blocks[0][1], level + 1, position)
+    lines.extend("        " + line for line in written)
+    lines.append(f"        p = {position}")  # the next turn's test is the `while`'s
+    # The `else` block runs after the `try`, as the closure runs it after its own.
+    lines.extend(["    else:", f"        {ended} = True"])
+    hinted = src.name(hint, "F")
+    lines.extend(
+        [
+            "except ProgramError as error:",
+            f"    if {turns} >= LOOP_HINT_TURNS and error.runaway():",
+            f"        error.hint = {hinted}({turns})",
+            "    raise",
+        ]
+    )
+    if orelse is not None:
+        written, _ = _entries(src, blocks[1][1], level + 1, loop)
+        lines.append(f"if {ended}:")
         lines.extend("    " + line for line in written)
     return lines
 

@@ -1013,6 +1013,9 @@ class Compiler(ExpressionCompiler):
                 return orelse(f)
             return None
 
+        # Written in whole by a generated function it runs in (`codegen._while_written`).
+        shape = ("while", test, truthy, body, orelse, hint, self.pos(node))
+        self.shapes[id(run)] = (shape, run)
         return run
 
     def loop_hint(self, node: ast.While) -> Callable[[int], str | None]:

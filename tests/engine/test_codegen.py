@@ -258,6 +258,71 @@ def f(xs):
 """,
     """
 def f(xs):
+    order, seen, stack = [], set(), [xs[0]]
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        order.append(x)
+        for y in (x * 2 % 11, x * 3 % 11):
+            if y not in seen:
+                stack.append(y)
+    else:
+        order.append('empty')
+    return order
+""",
+    """
+def f(xs):
+    i = 0
+    while i < len(xs):
+        if xs[i] > 50:
+            break
+        i += 1
+    else:
+        i = -1
+    j = 0
+    while j < 3:
+        j += 1
+        while True:
+            break
+        else:
+            j = 100
+    return i, j
+""",
+    """
+def f(xs):
+    i = 0
+    while xs[i] != 60 or K == 5:
+        i += 1
+    return i
+""",
+    """
+class Countdown:
+    def __init__(self, n):
+        self.n = n
+
+    def __bool__(self):
+        return self.n > 0 if K < 5 or self.n == 3 else self.n  # 2: after a turn
+
+
+def f(xs):
+    left = Countdown(3)
+    while left:
+        left.n -= 1
+    return left.n
+""",
+    """
+def f(xs):
+    n = 0
+    while True:
+        n += 1
+        if n > (10**12 if K == 5 else 3):
+            break
+    return n
+""",
+    """
+def f(xs):
     n = 0
     for x in range(10**12 if K == 5 else 3):
         if x >= 0:
@@ -302,6 +367,8 @@ def test_blocks_written_in_whole_run_as_their_closures_do(
     if "10**12" in body:  # the step bound, in the generated function's loop
         assert isinstance(generated, tuple) and "steps" in generated[0]
         assert generated[1] in (4, 5, 6)  # the loop, whichever statement was counting
+        if "while True" in body:  # and the loop's hint, as its closure gives it
+            assert "the while True: loop at line 4 has run" in generated[0]
         return
     if isinstance(expected, BaseException):
         assert isinstance(generated, tuple)

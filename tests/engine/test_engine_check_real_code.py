@@ -27,10 +27,10 @@ from micrograd.engine import Value
 
 from backprop_animator.engine import Limits, trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines
+from tests.support.checkout import CHECKOUT
 
-ROOT = Path(__file__).resolve().parents[2]
-REAL_CODE = ROOT / "tests" / "engine" / "real_code"
-PUBLIC_CODE = ROOT / "tests" / "engine" / "public_code"
+REAL_CODE = Path(__file__).resolve().parent / "real_code"
+PUBLIC_CODE = Path(__file__).resolve().parent / "public_code"
 
 
 def run_learner_program(source: str) -> tuple[list[str], dict[str, Any]]:
@@ -231,7 +231,7 @@ process.stdin.on("end", () => {{
 def summaries_by_the_page(traces: dict[str, Any]) -> dict[str, Any]:
     node = shutil.which("node")
     assert node, "the test command installs Node.js"
-    js = ROOT / "static" / "js"
+    js = CHECKOUT / "static" / "js"  # the checkout's page (the tests run from a copy)
     modules = {
         "timeline": js / "passes" / "timeline.js",
         "columns": js / "passes" / "columns.js",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 from backprop_animator.engine.interpreter import codegen
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 
@@ -355,8 +355,8 @@ def test_blocks_written_in_whole_run_as_their_closures_do(
         expected = error
 
     def traced() -> object:
-        try:
-            return trace_source(source)
+        try:  # a clock that a loaded machine cannot reach first: the step bound stops it
+            return trace_source(source, limits=Limits(max_steps=300_000, time_limit=120.0))
         except EngineError as error:
             return (str(error), error.line, error.column)
 

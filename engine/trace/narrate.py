@@ -10,6 +10,7 @@ Example: a `*` node's backward text reads
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from backprop_animator.engine.lab.right_engine import sum_rounding
@@ -536,7 +537,11 @@ def own_rule_text(
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
     if not steps:
         return head + f"its rule{where} ran and wrote no gradient."
-    notes = _parted_factors(contributions, right, name) if right is not None else ""
+    notes = ""
+    if right is not None:
+        # A factor not read off the code is unknown where the upstream gradient is 0.
+        unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
+        notes = _parted_factors(contributions, right, name, unknown if node.grad == 0 else ())
     for child in dict.fromkeys(c[0] for c in contributions):
         if child not in node._prev:
             notes += (
@@ -665,9 +670,11 @@ def _parted_factors(
     contributions: list[tuple[Value, float, float, float]],
     right: list[tuple[Value, float]],
     name: Names,
+    unknown: Collection[Value] = (),
 ) -> str:
     """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
-    factor (all its writes together) is not the right one."""
+    factor (all its writes together) is not the right one; not for a child in
+    `unknown`, whose factor cannot be known (written over an upstream gradient of 0)."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
     # A factor measured from what a `+=` added is only as good as the sum's rounding (a
     # share of 1e-11 added to a gradient of 7.4): that much apart is not parted.
@@ -676,6 +683,8 @@ def _parted_factors(
     )
     notes = []
     for child, correct in _per_child(right).items():
+        if child in unknown:
+            continue
         local = mine.get(child, 0.0)
         apart = abs(local - correct)
         if apart > 1e-6 * max(1.0, abs(local), abs(correct)) and apart > slack.get(child, 0.0):

@@ -1,0 +1,228 @@
+"""Learners' own engines with bugs in them (SPEC §14), written as learners write them
+(`tests/engine/learner_bugs/`: Value, Scalar, Tensor, Node; `_prev`, `_children`,
+`parents`, `inputs`; `data`, `value`, `val`; rules as closures, methods, lambdas, a dict
+of ops; sorts recursive, iterative, Kahn's, none), each with one typical bug.
+
+For each: the interpreter prints what CPython prints, character for character; the check
+names the real bug (the op's row `wrong` at its first frame, or the sort, or `+=`) and
+nothing else; `correct_grad` is the right gradient, worked out here by hand or by
+micrograd; and the narration says what the code did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from micrograd.engine import Value as MicrogradValue
+
+from backprop_animator.engine import EngineError, trace_source
+from tests.engine.cpython import assert_same_output, printed_lines
+from tests.engine.helpers import assert_trace_invariants
+
+PROGRAMS = Path(__file__).resolve().parent / "learner_bugs"
+
+
+def run_in_cpython(source: str) -> tuple[list[str], BaseException | None]:
+    """What the program prints under CPython, with its own class (the tests' own
+    programs), and the exception it ends with, if any."""
+    random.seed(0)
+    out = io.StringIO()
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    error = None
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(source, "<program>", "exec"), namespace)
+        except Exception as raised:  # the program's own failure, compared below
+            error = raised
+    return out.getvalue().splitlines(), error
+
+
+def mg(build: Callable[..., MicrogradValue], **leaves: float) -> dict[str, float]:
+    """The leaves' gradients micrograd gives for `build(**leaves)`."""
+    values = {name: MicrogradValue(data) for name, data in leaves.items()}
+    build(**values).backward()
+    return {name: value.grad for name, value in values.items()}
+
+
+def _tanh_neuron() -> dict[str, float]:
+    x1, x2, w1, w2, b = 2.0, 0.0, -3.0, 1.0, 6.8813735870195432
+    d = 1 - math.tanh(x1 * w1 + x2 * w2 + b) ** 2
+    return {"x1": w1 * d, "w1": x1 * d, "x2": w2 * d, "w2": x2 * d, "b": d}
+
+
+def _tanh_wx_b() -> dict[str, float]:
+    w, x, b = 0.5, -1.0, 0.2
+    d = 1 - math.tanh(w * x + b) ** 2
+    return {"w": x * d, "x": w * d, "b": d}
+
+
+def _tanh_writes() -> dict[str, float]:
+    x, w = 0.7, -1.2
+    d = (1 - math.tanh(x * w) ** 2) * 4.0  # y = 3h + h
+    return {"x": w * d, "w": x * d, "h": 4.0}
+
+
+def _stack_preorder() -> dict[str, float]:
+    x, w = 0.5, 1.5
+    h = math.tanh(x * w)
+    d = (x + 1) * (1 - h * h)  # y = h * x + h
+    return {"x": h + d * w, "w": d * x}
+
+
+def _sigmoid() -> dict[str, float]:
+    x, w, b = 0.8, -0.6, 0.1
+    s = 1 / (1 + math.exp(-(x * w + b)))
+    d = s * (1 - s)
+    return {"x": w * d, "w": x * d, "b": d}
+
+
+def _log() -> dict[str, float]:
+    p, q = 0.25, 4.0
+    inner = p * q + p
+    return {"p": -(q + 1) / inner, "q": -p / inner}
+
+
+def _mul_no_upstream() -> dict[str, float]:
+    x, y = 0.5, -1.5
+    e = math.exp(x * y)
+    return {"x": 2 * y * e + 1, "y": 2 * x * e}
+
+
+RIGHT: dict[str, Callable[[], dict[str, float]]] = {
+    "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
+    "tanh_one_minus_t": _tanh_neuron,
+    "relu_mask_inverted": lambda: mg(
+        lambda x, w1, w2: (x * w1).relu() * 3 + (x * w2).relu() * -1 + 0.25, x=1.5, w1=-0.5, w2=2
+    ),
+    "pow_without_exponent": lambda: mg(lambda x: 3 * x**2 + x * -4 + 5, x=3.0),
+    "div_sign": lambda: {"a": 1 / 4, "b": -6 / 16 + 1},
+    "mul_no_upstream": _mul_no_upstream,
+    "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
+    "topo_not_reversed": _tanh_wx_b,
+    "seed_zero": lambda: mg(lambda a, b: a * b + a * 3.0, a=1.5, b=-2),
+    "hash_by_value": lambda: mg(lambda a, b, c: a * b + c * 0.5, a=2, b=3, c=6),
+    "kahn_no_seed": lambda: mg(lambda a, b: (a * b + a) * (a * b), a=2, b=-1),
+    "swapped_self_other": lambda: mg(lambda x, w, b: (w * x + b) * (w * x + b), x=4, w=-2, b=1),
+    "tanh_writes_out_grad": _tanh_writes,
+    "exp_self_data": lambda: {"x": 2 * math.exp(0.3) + 2 * 0.3},
+    "sub_sign": lambda: {"pred": 2 * (2.5 - 4.0), "target": -2 * (2.5 - 4.0)},
+    "kahn_assign_add": lambda: mg(lambda a: (a + a) * 3.0, a=-4),
+    "stack_preorder": _stack_preorder,
+    "method_dispatch_pow": lambda: mg(lambda a, b: a * b**-1 + a**2, a=3, b=2),
+    "sigmoid_plus": _sigmoid,
+    "recursive_no_sort": lambda: mg(lambda x, y: (x * y + x) * (x * y), x=2, y=5),
+    "log_wrong": _log,
+    "square_assign": lambda: mg(lambda a: a * a + 1.0, a=3),
+    "reset_out_grad": lambda: mg(lambda a, b: a * b + a, a=1.5, b=-2),
+    "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
+}
+
+R, W, U = "right", "wrong", "unchecked"
+# program: (each op's verdict and first frame, sort, accumulation); a first frame is
+# (frame, node, child) for a rule, (frame, node, consumer) for the sort, (frame, node,
+# child, lost) for `+=`.
+CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
+    "assign_in_mul": ({"*": R, "+": R}, R, (10, "n3", "n0", -8.0)),
+    "tanh_one_minus_t": ({"*": R, "+": R, "tanh": (6, "n9", "n8")}, R, R),
+    "relu_mask_inverted": ({"*": R, "+": R, "ReLU": (14, "n6", "n5")}, R, R),
+    "pow_without_exponent": ({"*": R, "+": R, "**": (13, "n1", "n0")}, R, R),
+    "div_sign": ({"+": R, "/": (4, "n2", "n1")}, R, R),
+    "mul_no_upstream": ({"*": (9, "n2", "n0"), "+": R, "exp": R}, R, R),
+    "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
+    "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
+    "seed_zero": ({"*": R, "+": R}, R, R),
+    "no_zero_grad": ({"*": R, "+": R, "**": R}, R, R),
+    "hash_by_value": ({"*": R, "+": R}, (7, "n5", None), R),
+    "kahn_no_seed": ({"*": R, "+": R}, R, R),
+    "swapped_self_other": ({"*": (7, "n3", "n1"), "+": R}, R, R),
+    "exp_self_data": ({"*": R, "+": R, "exp": (9, "n1", "n0")}, R, R),
+    "sub_sign": ({"*": R, "-": (4, "n2", "n1")}, R, R),
+    "kahn_assign_add": ({"*": R, "+": R}, R, (4, "n1", "n0", 3.0)),
+    "stack_preorder": ({"*": R, "+": R, "tanh": R}, (5, "n4", "n5"), R),
+    "mlp_tanh_training": ({"*": R, "+": R, "**": R, "tanh": (80, "n96", "n95")}, R, R),
+    "method_dispatch_pow": ({"*": R, "+": R, "**": (6, "n4", "n0")}, R, R),
+    "sigmoid_plus": ({"*": R, "+": R, "sigmoid": (4, "n5", "n4")}, R, R),
+    "recursive_no_sort": ({"*": R, "+": R}, (11, "n2", None), R),
+    "log_wrong": ({"*": R, "+": R, "log": (7, "n4", "n3")}, R, R),
+    "square_assign": ({"*": R, "+": R}, R, (5, "n1", "n0", 3.0)),
+    "relu_no_mask": ({"*": R, "+": R, "relu": (16, "n3", "n2")}, R, R),
+}
+# The two that CPython itself refuses, with the words the trace's error must carry.
+REFUSED = {
+    "no_radd": "unsupported operand type(s) for +: 'int' and 'Value'",
+    "eq_without_hash": "unhashable type: 'Value'",
+}
+# `_prev = set(...)`: CPython orders a node's operands by address, so three or more
+# shares summed into one gradient may round in another order (the last bits).
+SET_ORDER = {"mlp_tanh_training"}
+UNSEEDED = {"seed_zero", "kahn_no_seed"}  # their output's gradient stays 0
+
+
+def _verdict(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    if row["verdict"] != "wrong":
+        return row["verdict"]
+    return tuple(row["first"][key] for key in keys)
+
+
+def test_every_program_is_checked() -> None:
+    names = {path.stem for path in PROGRAMS.glob("*.py")}
+    assert names == set(CHECKS) | set(REFUSED)
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_check_names_the_real_bug(program: str) -> None:
+    source = (PROGRAMS / f"{program}.py").read_text()
+    trace = trace_source(source)
+    printed, error = run_in_cpython(source)
+    assert error is None
+    if program in SET_ORDER:
+        assert_same_output(printed_lines(trace), printed, rel=1e-12)
+    else:
+        assert printed_lines(trace) == printed
+    if program not in UNSEEDED:
+        assert_trace_invariants(trace)  # (which has every output's gradient end at 1)
+    check = trace["engine_check"]
+    rules, sort, accumulation = CHECKS[program]
+    found = {row["op"]: _verdict(row, ("frame", "node", "child")) for row in check["rules"]}
+    assert found == rules
+    assert _verdict(check["sort"], ("frame", "node", "consumer")) == sort
+    assert _verdict(check["accumulation"], ("frame", "node", "child", "lost")) == accumulation
+    if program in RIGHT:
+        by_label = {node["label"]: node for node in trace["nodes"] if node["kind"] == "leaf"}
+        for label, grad in RIGHT[program]().items():
+            node = by_label.get(label) or next(n for n in trace["nodes"] if n["name"] == label)
+            tolerance = 1e-6 if node.get("reference") == "numeric" else 1e-9
+            assert math.isclose(node["correct_grad"], grad, rel_tol=tolerance), (label, node)
+
+
+@pytest.mark.parametrize("program", sorted(REFUSED))
+def test_what_cpython_refuses_is_refused_with_its_words(program: str) -> None:
+    source = (PROGRAMS / f"{program}.py").read_text()
+    _, error = run_in_cpython(source)
+    assert isinstance(error, TypeError) and str(error) == REFUSED[program]
+    with pytest.raises(EngineError, match=re.escape(f"TypeError: {REFUSED[program]}")):
+        trace_source(source)
+
+
+def _backward_texts(trace: dict[str, Any]) -> list[str]:
+    return [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
+
+
+def test_a_factor_written_over_an_upstream_gradient_of_0_is_not_called_wrong() -> None:
+    # relu_mask_inverted: the inverted mask passes 0 to x*w2, whose (right) mul rule then
+    # adds 2 × 0 through `self._acc(...)`, a factor not read off the code: 0 × anything
+    # is 0, so nothing says the factor was 0, nor that the right one is 2.
+    trace = trace_source((PROGRAMS / "relu_mask_inverted.py").read_text())
+    texts = _backward_texts(trace)
+    mul = next(text for text in texts if text.startswith("x*w2 (*, grad 0)"))
+    assert "right local derivative" not in mul
+    relu = next(text for text in texts if text.startswith("h2 (ReLU"))
+    assert relu.endswith("The right local derivative for x*w2 is 1, not 0.")

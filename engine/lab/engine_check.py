@@ -104,6 +104,11 @@ def _rules(
         contributions = frame["contributions"]
         if not contributions and _loop_wrote(trace["frames"], index, operands.get(node_id, ())):
             continue  # backward() wrote the children's gradients itself: no rule to judge
+        if any(c["to"] == node_id for c in contributions):
+            # The rule wrote its own node's gradient (`out.grad = 0` once it is passed
+            # on): no local derivative of an operand; `+=`'s row says what it lost.
+            contributions = [c for c in contributions if c["to"] != node_id]
+            frame = {**frame, "contributions": contributions}
         if len(contributions) == len(correct):
             for c, (child, local) in zip(contributions, correct, strict=True):
                 if c["local"] != local or c["to"] != child:

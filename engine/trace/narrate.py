@@ -543,7 +543,12 @@ def own_rule_text(
         unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
         notes = _parted_factors(contributions, right, name, unknown if node.grad == 0 else ())
     for child in dict.fromkeys(c[0] for c in contributions):
-        if child not in node._prev:
+        if child is node:
+            notes += (
+                f" {own} is this rule's own node, not one of its operands: the rule "
+                "changes the gradient it was given."
+            )
+        elif child not in node._prev:
             notes += (
                 f" {name(child)} is not among {own}'s operands (its _prev): the graph has "
                 "lost it (a set merged it with an equal node?), though this rule still "

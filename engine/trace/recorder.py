@@ -1031,7 +1031,16 @@ class Recorder:
         first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         stretch = (first is not None, then) if first is not None or then is not None else None
-        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
+        now = node.grad
+        start = rule.get("upstream", now)
+        if start != now:  # the rule wrote its own node's gradient: said from where it began
+            node.grad = start
+            try:
+                self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
+            finally:
+                node.grad = now
+        else:
+            self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
         frame = self.frames[-1]
         if "line" in rule:
             frame["line"] = rule["line"]
@@ -1174,6 +1183,9 @@ class Recorder:
         if not (type(upstream) is float and -INF < upstream < INF):
             upstream = as_number(upstream, "grad")
         node.grad = upstream
+        # The gradient the rule passes on is its node's as the rule found it, even where
+        # the rule then writes it (`out.grad = local * out.grad`, `out.grad = 0`).
+        upstream = rule.setdefault("upstream", upstream)
         before_number = before if type(before) is float and -INF < before < INF else None
         if before_number is None:
             before_number = as_number(before, "grad")

@@ -154,6 +154,10 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "log_wrong": ({"*": R, "+": R, "log": (7, "n4", "n3")}, R, R),
     "square_assign": ({"*": R, "+": R}, R, (5, "n1", "n0", 3.0)),
     "relu_no_mask": ({"*": R, "+": R, "relu": (16, "n3", "n2")}, R, R),
+    # A rule that writes its own node's gradient: its operands' shares are right, and
+    # `+=`'s row names what the `=` into out.grad lost.
+    "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
+    "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -163,7 +167,9 @@ REFUSED = {
 # `_prev = set(...)`: CPython orders a node's operands by address, so three or more
 # shares summed into one gradient may round in another order (the last bits).
 SET_ORDER = {"mlp_tanh_training"}
-UNSEEDED = {"seed_zero", "kahn_no_seed"}  # their output's gradient stays 0
+# Outside SPEC §3's invariants: an output whose gradient stays 0 (never seeded), rules
+# that write their own node's gradient (a contribution to no child).
+UNUSUAL = {"seed_zero", "kahn_no_seed", "tanh_writes_out_grad", "reset_out_grad"}
 
 
 def _verdict(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -187,8 +193,8 @@ def test_the_check_names_the_real_bug(program: str) -> None:
         assert_same_output(printed_lines(trace), printed, rel=1e-12)
     else:
         assert printed_lines(trace) == printed
-    if program not in UNSEEDED:
-        assert_trace_invariants(trace)  # (which has every output's gradient end at 1)
+    if program not in UNUSUAL:
+        assert_trace_invariants(trace)
     check = trace["engine_check"]
     rules, sort, accumulation = CHECKS[program]
     found = {row["op"]: _verdict(row, ("frame", "node", "child")) for row in check["rules"]}
@@ -226,3 +232,30 @@ def test_a_factor_written_over_an_upstream_gradient_of_0_is_not_called_wrong() -
     assert "right local derivative" not in mul
     relu = next(text for text in texts if text.startswith("h2 (ReLU"))
     assert relu.endswith("The right local derivative for x*w2 is 1, not 0.")
+
+
+def test_a_rule_that_writes_its_own_gradient_is_said_from_the_gradient_it_was_given() -> None:
+    # tanh_writes_out_grad: `out.grad = (1 - t**2) * out.grad; self.grad += out.grad`
+    # passes x*w the right share, 0.5297 × 4, and loses h's 4. The upstream gradient is
+    # the 4 the rule found, not the 2.119 it left: the tanh row was "wrong" (a factor of
+    # 1 for x*w), and the text said "h.grad = 0.5297 × 2.119" and blamed a set.
+    trace = trace_source((PROGRAMS / "tanh_writes_out_grad.py").read_text())
+    tanh = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n3")
+    assert [c["upstream"] for c in tanh["contributions"]] == [4.0, 4.0]
+    assert tanh["text"] == (
+        "h (tanh, grad 4): its own rule ran. h.grad = 0.5297 × 4: the 4 already there is "
+        "lost; x*w.grad += 2.119 → 2.119. h is this rule's own node, not one of its "
+        "operands: the rule changes the gradient it was given."
+    )
+    h = next(node for node in trace["nodes"] if node["id"] == "n3")
+    assert (h["grad"], h["correct_grad"]) == (tanh["contributions"][0]["after"], 4.0)
+    # reset_out_grad: `out.grad = 0.0` after passing it on; the rules were "unchecked"
+    # (an upstream gradient of 0) and said "m.grad += 1 × 0 → 1".
+    trace = trace_source((PROGRAMS / "reset_out_grad.py").read_text())
+    texts = _backward_texts(trace)
+    assert texts[0] == (
+        "s (+, grad 1): its own rule ran. m.grad += 1 × 1 → 1; a.grad += 1 × 1 → 1; "
+        "s.grad = 0: the 1 already there is lost. s is this rule's own node, not one of "
+        "its operands: the rule changes the gradient it was given."
+    )
+    assert not any("a set merged it" in text for text in texts)

@@ -429,6 +429,47 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
     )
 
 
+def own_sort_text(
+    output: Value,
+    count: int,
+    name: Names,
+    fault: tuple[Value, Value | None, int] | None,
+    seed: float,
+) -> str:
+    """In place of the sort's usual words, for a learner's backward() whose order of
+    rules is not a right one (`recorder.order_fault`) or whose output's gradient is not
+    1 when its first rule runs: what it did."""
+    own = name(output)
+    if fault is None:
+        text = f"{own}.backward() runs the rules of the {count} {nodes_word(count)} that "
+        text += f"reach {own}, each after those of the nodes that use it."
+    else:
+        node, consumer, runs = fault
+        which = name(node)
+        if consumer is not None:
+            text = (
+                f"{own}.backward() runs {which}'s rule before that of {name(consumer)}, "
+                f"which uses {which}: {which} passes its gradient on before all of it "
+                "has arrived."
+            )
+        elif runs:
+            text = (
+                f"{own}.backward() runs {which}'s rule {runs} times: each run passes "
+                f"{which}'s whole gradient on again."
+            )
+        else:
+            text = (
+                f"{own}.backward() never runs {which}'s rule ({count} {nodes_word(count)} "
+                f"reach {own}): nothing is passed on from {which}."
+            )
+    if seed != 1:
+        text += f" {own}.grad is {name.number(seed)} when the first rule runs: it was not "
+        text += "seeded with 1."
+    else:
+        text += f" Seed {own}.grad = 1."
+    return text + " Each frame below is one rule, in the order it runs."
+
+
 def walk_text(output: str, count: int) -> str:
     """In place of the sort, for a backward() that runs the rules as a recursion down
     from its output reaches each node (`child._backward()` inside a rule, or a walk

@@ -906,6 +906,14 @@ class Recorder:
                     break
                 start[node] = after
                 self.right.touched.add(node)  # written in this pass: it starts there
+        if self.rule_order and not (self.walked or self.resumed):
+            # The sort frame's words say a proper order and a seed of 1: only where so.
+            fault = order_fault(self.rule_order, reachable, output)
+            seed = start[output]
+            if fault is not None or seed != 1:
+                sort["text"] = narrate.own_sort_text(
+                    output, len(reachable), self.names, fault, seed
+                )
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed
@@ -1793,6 +1801,33 @@ def check_number(data: Any, what: str) -> None:
 
 def not_finite(what: str, data: float) -> ProgramError:
     return ProgramError(not_finite_reason(what, data))
+
+
+def order_fault(
+    order: list[Value], reachable: list[Value], output: Value
+) -> tuple[Value, Value | None, int] | None:
+    """Where the order a learner's backward() ran its rules in (`order`, one entry per
+    run) is not a right one, as `engine.lab.engine_check` judges the sort: the first op
+    node whose rule ran before one of its consumers' (node, that consumer, 1), ran again
+    (node, None, its runs) or never ran (node, None, 0); None where it is right."""
+    consumers: dict[Value, list[Value]] = {}
+    for parent in reachable:
+        for child in parent._prev:
+            consumers.setdefault(child, []).append(parent)
+    ran: set[Value] = set()
+    for node in order:
+        if node._prev:
+            if node in ran:
+                return node, None, order.count(node)
+            if node is not output:
+                for consumer in consumers.get(node, ()):
+                    if consumer not in ran:
+                        return node, consumer, 1
+        ran.add(node)
+    for node in reachable:
+        if node._prev and node not in ran:
+            return node, None, 0
+    return None
 
 
 def _times_upstream(local: float, upstream: float, added: float, rounding: float) -> bool:

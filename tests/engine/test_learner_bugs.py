@@ -259,3 +259,38 @@ def test_a_rule_that_writes_its_own_gradient_is_said_from_the_gradient_it_was_gi
         "its operands: the rule changes the gradient it was given."
     )
     assert not any("a set merged it" in text for text in texts)
+
+
+SORT_TEXTS = {
+    # The sort frame said "Depth-first sort: N nodes, each after its children. Seed
+    # out.grad = 1, then walk the order backwards." of every one of these.
+    "seed_zero": "loss.backward() runs the rules of the 6 nodes that reach loss, each after "
+    "those of the nodes that use it. loss.grad is 0 when the first rule runs: it was not "
+    "seeded with 1.",
+    "kahn_no_seed": "e.backward() runs the rules of the 5 nodes that reach e, each after "
+    "those of the nodes that use it. e.grad is 0 when the first rule runs: it was not "
+    "seeded with 1.",
+    "sort_without_visited": "out.backward() runs h's rule before that of h*h, which uses h: "
+    "h passes its gradient on before all of it has arrived. Seed out.grad = 1.",
+    "topo_not_reversed": "y.backward() runs w*x's rule before that of w*x+b, which uses w*x: "
+    "w*x passes its gradient on before all of it has arrived. Seed y.grad = 1.",
+    "stack_preorder": "y.backward() runs h*x's rule before that of y, which uses h*x: h*x "
+    "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
+    "hash_by_value": "out.backward() never runs q's rule (7 nodes reach out): nothing is "
+    "passed on from q. Seed out.grad = 1.",
+}
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> None:
+    trace = trace_source((PROGRAMS / f"{program}.py").read_text())
+    texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "sort"]
+    if program in SORT_TEXTS:
+        assert texts == [
+            SORT_TEXTS[program] + " Each frame below is one rule, in the order it runs."
+        ]
+    elif program == "recursive_no_sort":
+        assert texts[0].startswith("No sort here: u.backward() walks down from u")
+    else:  # a right order, seeded with 1: the usual words
+        assert all(text.startswith("Depth-first sort: ") for text in texts), texts
+        assert all(text.endswith(".grad = 1, then walk the order backwards.") for text in texts)

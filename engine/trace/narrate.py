@@ -582,7 +582,9 @@ def own_rule_text(
     if right is not None:
         # A factor not read off the code is unknown where the upstream gradient is 0.
         unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
-        notes = _parted_factors(contributions, right, name, unknown if node.grad == 0 else ())
+        notes = _parted_factors(
+            contributions, right, name, unknown if node.grad == 0 else (), node.grad
+        )
     for child in dict.fromkeys(c[0] for c in contributions):
         if child is node:
             notes += (
@@ -717,10 +719,13 @@ def _parted_factors(
     right: list[tuple[Value, float]],
     name: Names,
     unknown: Collection[Value] = (),
+    upstream: float = 1.0,
 ) -> str:
     """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
     factor (all its writes together) is not the right one; not for a child in
-    `unknown`, whose factor cannot be known (written over an upstream gradient of 0)."""
+    `unknown`, whose factor cannot be known (written over an upstream gradient of 0).
+    A child given the right local derivative itself, where `upstream` is not 1, is told
+    that the code did not multiply it by the upstream gradient."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
     # A factor measured from what a `+=` added is only as good as the sum's rounding (a
     # share of 1e-11 added to a gradient of 7.4): that much apart is not parted.
@@ -734,6 +739,15 @@ def _parted_factors(
         local = mine.get(child, 0.0)
         apart = abs(local - correct)
         if apart > 1e-6 * max(1.0, abs(local), abs(correct)) and apart > slack.get(child, 0.0):
+            added = local * upstream
+            if abs(added - correct) <= 1e-9 * max(1.0, abs(correct)):
+                number = name.number
+                notes.append(
+                    f" {name(child)}.grad got {number(added)}, the right local derivative "
+                    f"alone: not multiplied by the upstream gradient {number(upstream)} (the "
+                    f"right share is {number(correct * upstream)})."
+                )
+                continue
             notes.append(
                 f" The right local derivative for {name(child)} is {name.number(correct)}, "
                 f"not {name.number(local)}."

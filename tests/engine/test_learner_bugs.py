@@ -294,3 +294,18 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
     else:  # a right order, seeded with 1: the usual words
         assert all(text.startswith("Depth-first sort: ") for text in texts), texts
         assert all(text.endswith(".grad = 1, then walk the order backwards.") for text in texts)
+
+
+def test_a_rule_that_forgets_the_upstream_gradient_is_said_so() -> None:
+    # mul_no_upstream: `self.grad += other.data`. Its local derivative is right (−1.5);
+    # the text said "The right local derivative for x is −1.5, not −1.588", a factor the
+    # code never wrote.
+    trace = trace_source((PROGRAMS / "mul_no_upstream.py").read_text())
+    text = next(t for t in _backward_texts(trace) if t.startswith("x*y (*, grad 0.9447)"))
+    assert text.endswith(
+        "x.grad got −1.5, the right local derivative alone: not multiplied by the upstream "
+        "gradient 0.9447 (the right share is −1.417). y.grad got 0.5, the right local "
+        "derivative alone: not multiplied by the upstream gradient 0.9447 (the right share "
+        "is 0.4724)."
+    )
+    assert "not −1.588" not in text

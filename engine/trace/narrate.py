@@ -463,8 +463,8 @@ def own_sort_text(
                 f"reach {own}): nothing is passed on from {which}."
             )
     if seed != 1:
-        text += f" {own}.grad is {name.number(seed)} when the first rule runs: it was not "
-        text += "seeded with 1."
+        text += f" {own}.grad is {name.number(seed)} when the first rule runs, not 1: a "
+        text += "right engine seeds it with 1."
     else:
         text += f" Seed {own}.grad = 1."
     return text + " Each frame below is one rule, in the order it runs."

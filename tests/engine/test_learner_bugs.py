@@ -96,6 +96,15 @@ def _mul_no_upstream() -> dict[str, float]:
     return {"x": 2 * y * e + 1, "y": 2 * x * e}
 
 
+def _backward_twice() -> dict[str, float]:
+    """micrograd's backward() called twice on one graph (its seed is `= 1`, not `+= 1`)."""
+    x, y = MicrogradValue(2.0), MicrogradValue(3.0)
+    z = x * y + x
+    z.backward()
+    z.backward()
+    return {"x": x.grad, "y": y.grad}
+
+
 RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
     "tanh_one_minus_t": _tanh_neuron,
@@ -122,6 +131,10 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "log_wrong": _log,
     "square_assign": lambda: mg(lambda a: a * a + 1.0, a=3),
     "reset_out_grad": lambda: mg(lambda a, b: a * b + a, a=1.5, b=-2),
+    "slots_value": lambda: {"a": 2 * 5.0 - 2.0, "b": -5.0},
+    "nary_sum_assign": lambda: {"x": 4 * -0.5 + 2, "y": 4 * 1.5},
+    "sorted_by_id": lambda: mg(lambda a, b: a * b + a, a=3, b=4),
+    "backward_twice": _backward_twice,
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
@@ -156,6 +169,18 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "relu_no_mask": ({"*": R, "+": R, "relu": (16, "n3", "n2")}, R, R),
     # A rule that writes its own node's gradient: its operands' shares are right, and
     # `+=`'s row names what the `=` into out.grad lost.
+    # Two bugs, two passes: each row at its own first frame, in the first pass.
+    "two_bugs_training": (
+        {"*": R, "+": R, "tanh": (17, "n14", "n13")},
+        R,
+        (26, "n5", "n1", 0.2873155742170733),
+    ),
+    "slots_value": ({"*": R, "+": R, "neg": (6, "n2", "n1")}, R, R),
+    "nary_sum_assign": ({"*": R, "sum": R}, R, (6, "n3", "n2", 2.0)),
+    "sorted_by_id": ({"*": R, "+": R}, (5, "n2", "n3"), R),
+    # A seed of `+= 1`: right on the first call, 2 on the second. No row is the seed's;
+    # the gradients end wrong, and the second sort frame says so.
+    "backward_twice": ({"*": R, "+": R}, R, R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
@@ -265,17 +290,19 @@ SORT_TEXTS = {
     # The sort frame said "Depth-first sort: N nodes, each after its children. Seed
     # out.grad = 1, then walk the order backwards." of every one of these.
     "seed_zero": "loss.backward() runs the rules of the 6 nodes that reach loss, each after "
-    "those of the nodes that use it. loss.grad is 0 when the first rule runs: it was not "
-    "seeded with 1.",
+    "those of the nodes that use it. loss.grad is 0 when the first rule runs, not 1: a "
+    "right engine seeds it with 1.",
     "kahn_no_seed": "e.backward() runs the rules of the 5 nodes that reach e, each after "
-    "those of the nodes that use it. e.grad is 0 when the first rule runs: it was not "
-    "seeded with 1.",
+    "those of the nodes that use it. e.grad is 0 when the first rule runs, not 1: a right "
+    "engine seeds it with 1.",
     "sort_without_visited": "out.backward() runs h's rule before that of h*h, which uses h: "
     "h passes its gradient on before all of it has arrived. Seed out.grad = 1.",
     "topo_not_reversed": "y.backward() runs w*x's rule before that of w*x+b, which uses w*x: "
     "w*x passes its gradient on before all of it has arrived. Seed y.grad = 1.",
     "stack_preorder": "y.backward() runs h*x's rule before that of y, which uses h*x: h*x "
     "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
+    "sorted_by_id": "d.backward() runs c's rule before that of d, which uses c: c passes its "
+    "gradient on before all of it has arrived. Seed d.grad = 1.",
     "hash_by_value": "out.backward() never runs q's rule (7 nodes reach out): nothing is "
     "passed on from q. Seed out.grad = 1.",
 }
@@ -289,6 +316,13 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
         assert texts == [
             SORT_TEXTS[program] + " Each frame below is one rule, in the order it runs."
         ]
+    elif program == "backward_twice":
+        assert texts[0].startswith("Depth-first sort: 4 nodes, each after its children.")
+        assert texts[1] == (
+            "z.backward() runs the rules of the 4 nodes that reach z, each after those of the "
+            "nodes that use it. z.grad is 2 when the first rule runs, not 1: a right engine "
+            "seeds it with 1. Each frame below is one rule, in the order it runs."
+        )
     elif program == "recursive_no_sort":
         assert texts[0].startswith("No sort here: u.backward() walks down from u")
     else:  # a right order, seeded with 1: the usual words

@@ -1225,8 +1225,12 @@ class Recorder:
         # A rule may write a node its output does not reach (a class that hashes by value
         # merged it away in a set): the trace shows it all the same.
         if child.mirror not in self.shown:
-            self.sync(child.mirror)
-            self.shown.add(child.mirror)
+            # With what it was made of, which nothing else may show (y of `y = a + b`,
+            # merged away from `x * y`: a and b, whose gradients y's rule never writes).
+            for shown in topological_order(child.mirror):
+                if shown not in self.shown:
+                    self.sync(shown)
+                    self.shown.add(shown)
         rule["tape"].append((child.mirror, effective, delta, before_number))
         if line is None:
             line = self.state.position[0]

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from micrograd.engine import Value as MicrogradValue
 
-from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine import EngineError, trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines
 from tests.engine.helpers import assert_trace_invariants
 
@@ -181,6 +181,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # A seed of `+= 1`: right on the first call, 2 on the second. No row is the seed's;
     # the gradients end wrong, and the second sort frame says so.
     "backward_twice": ({"*": R, "+": R}, R, R),
+    # y merged away from `x * y` (equal data, `_prev = set(...)`): the graph its _prev
+    # makes has `*` with one operand, which no right rule has, and no order it misses.
+    "hash_merges_operands": ({"*": U, "+": R}, R, R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
@@ -194,7 +197,10 @@ REFUSED = {
 SET_ORDER = {"mlp_tanh_training"}
 # Outside SPEC §3's invariants: an output whose gradient stays 0 (never seeded), rules
 # that write their own node's gradient (a contribution to no child).
-UNUSUAL = {"seed_zero", "kahn_no_seed", "tanh_writes_out_grad", "reset_out_grad"}
+UNUSUAL = {
+    "seed_zero", "kahn_no_seed", "tanh_writes_out_grad", "reset_out_grad",
+    "hash_merges_operands",  # and nodes no pass reaches, written by a rule
+}  # fmt: skip
 
 
 def _verdict(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -343,3 +349,21 @@ def test_a_rule_that_forgets_the_upstream_gradient_is_said_so() -> None:
         "is 0.4724)."
     )
     assert "not −1.588" not in text
+
+
+def test_a_node_merged_away_is_shown_with_what_it_was_made_of() -> None:
+    # hash_merges_operands: `x * y` keeps x alone in its _prev, but its rule writes
+    # y.grad; y = a + b was never reached by a pass, and its operands were in no table:
+    # the trace failed ("this operation failed: Value(data=0.0, grad=0.0) (KeyError)")
+    # where CPython ran.
+    trace = trace_source((PROGRAMS / "hash_merges_operands.py").read_text())
+    by_label = {node["label"]: node for node in trace["nodes"]}
+    a, b, y = by_label["a"], by_label["b"], by_label["y"]
+    assert {(e["source"], e["target"]) for e in trace["edges"] if e["target"] == y["id"]} == {
+        (a["id"], y["id"]),
+        (b["id"], y["id"]),
+    }
+    assert (a["grad"], b["grad"], y["grad"]) == (0.0, 0.0, 2.0)  # y's rule never ran
+    text = next(t for t in _backward_texts(trace) if t.startswith("*(x) (*, grad 1)"))
+    assert "y is not among *(x)'s operands (its _prev): the graph has lost it" in text
+    trace_columns((PROGRAMS / "hash_merges_operands.py").read_text())  # the page's form too

@@ -180,6 +180,9 @@ class Recorder:
         # recursion), innermost last: a write at the depth of one, by its node, goes on
         # with it (`loop_write`).
         self.loop_stack: list[dict[str, Any]] = []
+        # The op node's rule that ran last, if it wrote nothing (a `grad_fn` returning its
+        # shares): writes the pass's own loop then makes for that node go on with it.
+        self.empty_rule: dict[str, Any] | None = None
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -948,6 +951,7 @@ class Recorder:
         self.rule_order = []
         self.rule_depth = None
         self.walked = False
+        self.empty_rule = None
         return reachable, self.begin_pass(output, reachable)
 
     def close_own_pass(
@@ -1057,6 +1061,7 @@ class Recorder:
         else:
             frame[RESUMES] = first
             self.resumed = True
+        self.empty_rule = rule if first is None and not rule["tape"] and node._prev else None
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is
@@ -1090,6 +1095,12 @@ class Recorder:
             outer = stack.pop()
             if outer["node"] is node:
                 rule = outer  # back from the call: the same run of the rule goes on
+        empty = self.empty_rule
+        if rule is None and empty is not None and empty["node"] is node:
+            # `for c, g in zip(v._prev, v.grad_fn(v.grad)): c.grad += g`: the shares v's
+            # rule returned, written: that run of its rule goes on (one run, not two).
+            rule = {"node": node, "tape": [], "writes": [], "depth": depth}
+            rule["first"], rule["shown"] = empty["first"], True
         if rule is None:
             rule = {"node": node, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)

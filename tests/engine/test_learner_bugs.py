@@ -135,6 +135,15 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "nary_sum_assign": lambda: {"x": 4 * -0.5 + 2, "y": 4 * 1.5},
     "sorted_by_id": lambda: mg(lambda a, b: a * b + a, a=3, b=4),
     "backward_twice": _backward_twice,
+    "rules_return_grads": lambda: mg(lambda a, b: a * b + b, a=3, b=-2),
+    "relu_mask_on_grad": lambda: mg(
+        lambda x, w: (x * w).relu() * -3.0 + (x * w).relu() * 1.0, x=1.0, w=0.8
+    ),
+    "lambda_defaults_swapped": lambda: {
+        "x": 2.0 * (1 - math.tanh(1.0) ** 2) + 1,
+        "w": 0.5 * (1 - math.tanh(1.0) ** 2),
+    },
+    "tanh_from_exp_wrong": lambda: {k: _tanh_neuron()[k] for k in ("x1", "w1", "b")},
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
@@ -184,6 +193,11 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # y merged away from `x * y` (equal data, `_prev = set(...)`): the graph its _prev
     # makes has `*` with one operand, which no right rule has, and no order it misses.
     "hash_merges_operands": ({"*": U, "+": R}, R, R),
+    # Each op's function returns the shares and backward()'s loop adds them: one run.
+    "rules_return_grads": ({"*": (5, "n2", "n0"), "+": R}, R, R),
+    "relu_mask_on_grad": ({"*": R, "+": R, "ReLU": (11, "n3", "n2")}, R, R),
+    "lambda_defaults_swapped": ({"*": (6, "n2", "n0"), "+": R, "tanh": R}, R, R),
+    "tanh_from_exp_wrong": ({"*": R, "+": R, "tanh": (4, "n5", "n4")}, R, R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
@@ -200,6 +214,7 @@ SET_ORDER = {"mlp_tanh_training"}
 UNUSUAL = {
     "seed_zero", "kahn_no_seed", "tanh_writes_out_grad", "reset_out_grad",
     "hash_merges_operands",  # and nodes no pass reaches, written by a rule
+    "rules_return_grads",  # leaves with no rule to run: not in its order
 }  # fmt: skip
 
 
@@ -367,3 +382,24 @@ def test_a_node_merged_away_is_shown_with_what_it_was_made_of() -> None:
     text = next(t for t in _backward_texts(trace) if t.startswith("*(x) (*, grad 1)"))
     assert "y is not among *(x)'s operands (its _prev): the graph has lost it" in text
     trace_columns((PROGRAMS / "hash_merges_operands.py").read_text())  # the page's form too
+
+
+def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> None:
+    # rules_return_grads: `for child, g in zip(v._prev, v.grad_fn(v.grad)): child.grad
+    # += g`. The call of grad_fn was one run of v's rule (writing nothing) and the loop's
+    # `+=` another: the sort was "wrong" (each rule "runs 2 times"), `+` "wrong" with a
+    # factor of 0, and `*` named at its empty frame with a factor of 0, not the 3 (a's
+    # own data) its function really hands a.
+    trace = trace_source((PROGRAMS / "rules_return_grads.py").read_text())
+    frames = trace["frames"]
+    runs = [(i, f["node"]) for i, f in enumerate(frames) if f["phase"] == "backward"]
+    assert runs == [(3, "n3"), (4, "n3"), (5, "n2"), (6, "n2")]
+    assert frames[3]["contributions"] == [] and frames[5]["contributions"] == []
+    assert frames[6]["text"] == (
+        "a*b (*, grad 1): its rule on line 34 goes on. a.grad += 3 → 3; b.grad += −2; "
+        "2nd +=, sum 1 + −2 = −1."
+    )
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert rows["*"]["first"] == {
+        "frame": 5, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
+    }  # fmt: skip

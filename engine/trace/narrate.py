@@ -600,6 +600,12 @@ def own_rule_text(
     return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
 
 
+def again_text(node: Value, name: Names, run: int) -> str:
+    """After the words of a rule that ran before in the same pass (a learner's order
+    that lists its node twice): which run this is."""
+    return f" This is the {ordinal(run)} run of {name(node)}'s rule in this pass."
+
+
 def rule_stretch_text(
     node: Value,
     name: Names,

@@ -183,6 +183,7 @@ class Recorder:
         # The op node's rule that ran last, if it wrote nothing (a `grad_fn` returning its
         # shares): writes the pass's own loop then makes for that node go on with it.
         self.empty_rule: dict[str, Any] | None = None
+        self.rule_runs: dict[Value, int] = {}  # how often each op node's rule ran, this pass
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -773,11 +774,14 @@ class Recorder:
         index: int,
         writes: list[tuple[str, int, float | None, float]] | None = None,
         stretch: tuple[bool, Value | None] | None = None,
+        run: int = 1,
     ) -> None:
         """One rule's frame; `writes` (a program-class rule's) say how each `+=` of
         `tape` was written: (`"+="` or `"="`, its line, the local read off it, after).
         `stretch`, for a rule that runs other nodes' rules between its writes: whether
-        this frame goes on with an earlier one, and whose rule runs inside it next."""
+        this frame goes on with an earlier one, and whose rule runs inside it next.
+        `run`: which run of this node's rule in the pass it is (a learner's order may
+        run one twice)."""
         upstream = 0.0
         lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
@@ -806,6 +810,8 @@ class Recorder:
             right = found[0] if found else None
             # The page says it only where the built-in rule's sentence is the right one.
             said_later = said_later and narrate.said_as_built_in(node, tape, writes, right)
+            if run > 1:
+                said_later = False  # the built-in words do not say it ran before
             if said_later and node._const and node in self.instance_of:
                 said_later = False  # called a constant here, drawn as a leaf (`node_dicts`)
             if stretch is not None:
@@ -818,6 +824,8 @@ class Recorder:
                 self.count_received(tape)
             else:
                 text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
+                if run > 1:
+                    text += narrate.again_text(node, self.names, run)
         elif said_later:
             self.count_received(tape)
         elif self.mistake is None:
@@ -952,6 +960,7 @@ class Recorder:
         self.rule_depth = None
         self.walked = False
         self.empty_rule = None
+        self.rule_runs = {}
         return reachable, self.begin_pass(output, reachable)
 
     def close_own_pass(
@@ -1043,16 +1052,21 @@ class Recorder:
         first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         stretch = (first is not None, then) if first is not None or then is not None else None
+        run = 1
+        if first is None and node._prev and not self.hand_pass:
+            run = self.rule_runs[node] = self.rule_runs.get(node, 0) + 1
         now = node.grad
         start = rule.get("upstream", now)
         if start != now:  # the rule wrote its own node's gradient: said from where it began
             node.grad = start
             try:
-                self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
+                self.backward_frame(
+                    node, rule["tape"], len(self.passes), rule["writes"], stretch, run
+                )
             finally:
                 node.grad = now
         else:
-            self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
+            self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch, run)
         frame = self.frames[-1]
         if "line" in rule:
             frame["line"] = rule["line"]

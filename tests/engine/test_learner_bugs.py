@@ -403,3 +403,17 @@ def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> N
     assert rows["*"]["first"] == {
         "frame": 5, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
     }  # fmt: skip
+
+
+def test_a_rule_that_runs_again_says_which_run_it_is() -> None:
+    # sort_without_visited lists h three times; its 2nd and 3rd runs read as the 1st.
+    trace = trace_source((PROGRAMS / "sort_without_visited.py").read_text())
+    texts = [t for t in _backward_texts(trace) if t.startswith("h (*")]
+    assert [t.endswith("run of h's rule in this pass.") for t in texts] == [False, True, True]
+    assert texts[1].endswith("= 42. This is the 2nd run of h's rule in this pass.")
+    assert texts[2].endswith("= 81. This is the 3rd run of h's rule in this pass.")
+    # A walk with no sort reaches s twice (from u and from t): the second says so.
+    trace = trace_source((PROGRAMS / "recursive_no_sort.py").read_text())
+    texts = [t for t in _backward_texts(trace) if t.startswith("s (*")]
+    assert len(texts) == 2 and "2nd run" not in texts[0]
+    assert texts[1].endswith("This is the 2nd run of s's rule in this pass.")

@@ -144,6 +144,13 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
         "w": 0.5 * (1 - math.tanh(1.0) ** 2),
     },
     "tanh_from_exp_wrong": lambda: {k: _tanh_neuron()[k] for k in ("x1", "w1", "b")},
+    "stale_default_grad": lambda: mg(lambda a, b: a * b + a, a=2, b=-3),
+    "precedence_tanh": lambda: {
+        "x": 2.5 * -0.4 * (1 - math.tanh(0.6 * -0.4) ** 2),
+        "w": 2.5 * 0.6 * (1 - math.tanh(0.6 * -0.4) ** 2),
+    },
+    # x's own is None: below `x * 3` (one operand, the 3 kept in no node) no right rule.
+    "scalar_operand_unwrapped": lambda: {"y": 1.5 * 3 + 1},
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
@@ -198,6 +205,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "relu_mask_on_grad": ({"*": R, "+": R, "ReLU": (11, "n3", "n2")}, R, R),
     "lambda_defaults_swapped": ({"*": (6, "n2", "n0"), "+": R, "tanh": R}, R, R),
     "tanh_from_exp_wrong": ({"*": R, "+": R, "tanh": (4, "n5", "n4")}, R, R),
+    "stale_default_grad": ({"*": (4, "n2", "n0"), "+": R}, R, R),
+    "precedence_tanh": ({"*": R, "tanh": (6, "n3", "n2")}, R, R),
+    "scalar_operand_unwrapped": ({"*": R, "+": R, "**": (7, "n5", "n0")}, R, R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }

@@ -151,6 +151,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     },
     # x's own is None: below `x * 3` (one operand, the 3 kept in no node) no right rule.
     "scalar_operand_unwrapped": lambda: {"y": 1.5 * 3 + 1},
+    "int_grads_printing": lambda: mg(lambda a, b, c: (a * b + c) * a, a=2, b=-3, c=4),
+    "kahn_counts_once": lambda: mg(lambda x: (x * 2.0) * -1.0 + (x * 2.0) * (x * 2.0), x=1.5),
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
@@ -208,6 +210,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "stale_default_grad": ({"*": (4, "n2", "n0"), "+": R}, R, R),
     "precedence_tanh": ({"*": R, "tanh": (6, "n3", "n2")}, R, R),
     "scalar_operand_unwrapped": ({"*": R, "+": R, "**": (7, "n5", "n0")}, R, R),
+    "int_grads_printing": ({"*": R, "+": (5, "n4", "n3")}, R, R),
+    "kahn_counts_once": ({"*": R, "+": R}, (7, "n2", "n5"), R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
@@ -334,6 +338,8 @@ SORT_TEXTS = {
     "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
     "sorted_by_id": "d.backward() runs c's rule before that of d, which uses c: c passes its "
     "gradient on before all of it has arrived. Seed d.grad = 1.",
+    "kahn_counts_once": "out.backward() runs h's rule before that of h*−1, which uses h: h "
+    "passes its gradient on before all of it has arrived. Seed out.grad = 1.",
     "hash_by_value": "out.backward() never runs q's rule (7 nodes reach out): nothing is "
     "passed on from q. Seed out.grad = 1.",
 }

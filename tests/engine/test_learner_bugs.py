@@ -153,6 +153,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "scalar_operand_unwrapped": lambda: {"y": 1.5 * 3 + 1},
     "int_grads_printing": lambda: mg(lambda a, b, c: (a * b + c) * a, a=2, b=-3, c=4),
     "kahn_counts_once": lambda: mg(lambda x: (x * 2.0) * -1.0 + (x * 2.0) * (x * 2.0), x=1.5),
+    "typo_out_for_other": lambda: mg(lambda a, b: a * b + b, a=2, b=0.5),
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
@@ -212,6 +213,7 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "scalar_operand_unwrapped": ({"*": R, "+": R, "**": (7, "n5", "n0")}, R, R),
     "int_grads_printing": ({"*": R, "+": (5, "n4", "n3")}, R, R),
     "kahn_counts_once": ({"*": R, "+": R}, (7, "n2", "n5"), R),
+    "typo_out_for_other": ({"*": R, "+": (3, "n3", "n1")}, R, R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
@@ -229,6 +231,7 @@ UNUSUAL = {
     "seed_zero", "kahn_no_seed", "tanh_writes_out_grad", "reset_out_grad",
     "hash_merges_operands",  # and nodes no pass reaches, written by a rule
     "rules_return_grads",  # leaves with no rule to run: not in its order
+    "typo_out_for_other",
 }  # fmt: skip
 
 
@@ -433,3 +436,15 @@ def test_a_rule_that_runs_again_says_which_run_it_is() -> None:
     texts = [t for t in _backward_texts(trace) if t.startswith("s (*")]
     assert len(texts) == 2 and "2nd run" not in texts[0]
     assert texts[1].endswith("This is the 2nd run of s's rule in this pass.")
+
+
+def test_a_rule_that_adds_to_its_own_gradient_is_not_said_to_have_lost_a_merged_node() -> None:
+    # typo_out_for_other: `out.grad += out.grad` for `other.grad += out.grad`; the text
+    # said "c is not among c's operands (its _prev): the graph has lost it (a set merged
+    # it with an equal node?)".
+    trace = trace_source((PROGRAMS / "typo_out_for_other.py").read_text())
+    assert _backward_texts(trace)[0] == (
+        "c (+, grad 1): its own rule ran. a*b.grad += 1 × 1 → 1; c.grad += 1 × 1 → 2. The "
+        "right local derivative for b is 1, not 0. c is this rule's own node, not one of its "
+        "operands: the rule changes the gradient it was given."
+    )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from backprop_animator.engine.lab.engine_check import kept_writes
 from backprop_animator.engine.lab.right_engine import sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
@@ -572,7 +573,22 @@ def own_rule_text(
         return leaf_text(node, name)
     if right is not None and _written_right(contributions, writes, right):
         return backward_text(node, name, contributions, received)
-    steps = _write_steps(node, name, contributions, writes, received)
+    kept = None
+    if right is not None and any(write[0] == "=" for write in writes):
+        # An `=` that wrote the old gradient plus a right share (`self._grad += …` with
+        # no property, `g = self.grad + …; self.grad = g`) lost nothing: said as a sum,
+        # its factor what it added (as `engine.lab.engine_check` judges it).
+        kept = kept_writes(
+            [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+            right,
+            node.grad,
+        )
+        if node.grad:
+            contributions = [
+                (c[0], c[2] / node.grad, c[2], c[3]) if keeps else c
+                for c, keeps in zip(contributions, kept, strict=True)
+            ]
+    steps = _write_steps(node, name, contributions, writes, received, kept)
     own = name(node)
     where = _rule_line(writes)
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
@@ -643,13 +659,15 @@ def _write_steps(
     contributions: list[tuple[Value, float, float, float]],
     writes: list[tuple[str, int, float | None, float]],
     received: dict[Value, int],
+    kept: list[bool] | None = None,
 ) -> list[str]:
-    """Each write of a rule of the learner's own, said from their code (`own_rule_text`)."""
+    """Each write of a rule of the learner's own, said from their code (`own_rule_text`);
+    `kept`: which `=` wrote the old gradient plus a share (said as that sum)."""
     number = name.number
     upstream = number(node.grad)
     steps: list[str] = []
-    for (child, _, delta, before), (write, _, local, after) in zip(
-        contributions, writes, strict=True
+    for i, ((child, _, delta, before), (write, _, local, after)) in enumerate(
+        zip(contributions, writes, strict=True)
     ):
         received[child] = count = received.get(child, 0) + 1
         child_name = name(child)
@@ -664,6 +682,9 @@ def _write_steps(
                     f"{child_name}.grad += {term}; {nth} +=, sum {number(before)} + "
                     f"{number(delta)} = {number(after)}"
                 )
+        elif before != 0 and kept is not None and kept[i]:
+            term = factor or number(delta)
+            steps.append(f"{child_name}.grad = {number(before)} + {term} → {number(after)}")
         elif before != 0:
             lost = number(before)
             steps.append(

@@ -27,7 +27,8 @@ from backprop_animator.engine import EngineError, trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines
 from tests.engine.helpers import assert_trace_invariants
 
-PROGRAMS = Path(__file__).resolve().parent / "learner_bugs"
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAMS = ROOT / "tests" / "engine" / "learner_bugs"
 
 
 def run_in_cpython(source: str) -> tuple[list[str], BaseException | None]:
@@ -70,8 +71,8 @@ def _tanh_writes() -> dict[str, float]:
     return {"x": w * d, "w": x * d, "h": 4.0}
 
 
-def _stack_preorder() -> dict[str, float]:
-    x, w = 0.5, 1.5
+def _stack_preorder(w: float = 1.5) -> dict[str, float]:
+    x = 0.5
     h = math.tanh(x * w)
     d = (x + 1) * (1 - h * h)  # y = h * x + h
     return {"x": h + d * w, "w": d * x}
@@ -103,6 +104,12 @@ def _backward_twice() -> dict[str, float]:
     z.backward()
     z.backward()
     return {"x": x.grad, "y": y.grad}
+
+
+def _through_temporary() -> dict[str, float]:
+    a, b = 0.4, 2.0
+    e = math.exp(a * b)  # f = e * a + a
+    return {"a": e + a * e * b + 1, "b": a * e * a}
 
 
 RIGHT: dict[str, Callable[[], dict[str, float]]] = {
@@ -154,6 +161,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "int_grads_printing": lambda: mg(lambda a, b, c: (a * b + c) * a, a=2, b=-3, c=4),
     "kahn_counts_once": lambda: mg(lambda x: (x * 2.0) * -1.0 + (x * 2.0) * (x * 2.0), x=1.5),
     "typo_out_for_other": lambda: mg(lambda a, b: a * b + b, a=2, b=0.5),
+    "underscore_grad": lambda: _stack_preorder(w=-1.5),
+    "grad_through_temporary": _through_temporary,
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
@@ -214,6 +223,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "int_grads_printing": ({"*": R, "+": (5, "n4", "n3")}, R, R),
     "kahn_counts_once": ({"*": R, "+": R}, (7, "n2", "n5"), R),
     "typo_out_for_other": ({"*": R, "+": (3, "n3", "n1")}, R, R),
+    # `=` writes that keep the old gradient plus the right share: nothing is lost.
+    "underscore_grad": ({"*": R, "+": R, "tanh": (7, "n3", "n2")}, R, R),
+    "grad_through_temporary": ({"*": R, "+": R, "exp": (7, "n3", "n2")}, R, R),
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }
@@ -448,3 +460,31 @@ def test_a_rule_that_adds_to_its_own_gradient_is_not_said_to_have_lost_a_merged_
         "right local derivative for b is 1, not 0. c is this rule's own node, not one of its "
         "operands: the rule changes the gradient it was given."
     )
+
+
+def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
+    # `self._grad += …` with no property is recorded as an `=`, as is `g = self.grad + …;
+    # self.grad = g`: both keep what was there. The check called them accumulations, the
+    # text "a.grad = 3.226: the 1 already there is lost. The right local derivative for a
+    # is 2.226, not 3.226." (and so of ea0011's notebook, in public_code).
+    trace = trace_source((PROGRAMS / "grad_through_temporary.py").read_text())
+    texts = _backward_texts(trace)
+    assert texts[1] == (
+        "e*a (*, grad 1): its own rule ran. e.grad = 0.4 → 0.4; a.grad = 1 + 2.226 → 3.226."
+    )
+    assert texts[3] == (
+        "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; "
+        "b.grad = 0.128 → 0.128."
+    )
+    trace = trace_source((PROGRAMS / "underscore_grad.py").read_text())
+    assert not any("lost" in text for text in _backward_texts(trace))
+    notebook = ROOT / "tests" / "engine" / "public_code" / "ea0011_autodiff_micrograd_notebook.py"
+    trace = trace_source(notebook.read_text())
+    assert trace["frames"][43]["text"] == (
+        "x1 * w1 + x2 * w2 + b *  (*, grad 0.8536): its own rule ran. x1 * w1 + x2 * w2 + "
+        "b.grad = −1.207 + 1.707 → 0.5; 2.grad = 0.7523 → 0.7523."
+    )
+    assert trace["engine_check"]["accumulation"]["verdict"] == "right"
+    # An `=` that does lose the gradient there is still said so.
+    trace = trace_source((PROGRAMS / "square_assign.py").read_text())
+    assert _backward_texts(trace)[2].endswith("a.grad = 3 × 1: the 3 already there is lost.")

@@ -166,7 +166,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
 }
 
-R, W, U = "right", "wrong", "unchecked"
+R, U = "right", "unchecked"
 # program: (each op's verdict and first frame, sort, accumulation); a first frame is
 # (frame, node, child) for a rule, (frame, node, consumer) for the sort, (frame, node,
 # child, lost) for `+=`.
@@ -180,6 +180,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
     "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
     "seed_zero": ({"*": R, "+": R}, R, R),
+    # A right engine, no zero_grad between steps: the right engine carries the gradients
+    # from step to step as the program does (SPEC §14), so nothing is wrong to name.
     "no_zero_grad": ({"*": R, "+": R, "**": R}, R, R),
     "hash_by_value": ({"*": R, "+": R}, (7, "n5", None), R),
     "kahn_no_seed": ({"*": R, "+": R}, R, R),
@@ -195,8 +197,6 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "log_wrong": ({"*": R, "+": R, "log": (7, "n4", "n3")}, R, R),
     "square_assign": ({"*": R, "+": R}, R, (5, "n1", "n0", 3.0)),
     "relu_no_mask": ({"*": R, "+": R, "relu": (16, "n3", "n2")}, R, R),
-    # A rule that writes its own node's gradient: its operands' shares are right, and
-    # `+=`'s row names what the `=` into out.grad lost.
     # Two bugs, two passes: each row at its own first frame, in the first pass.
     "two_bugs_training": (
         {"*": R, "+": R, "tanh": (17, "n14", "n13")},
@@ -226,6 +226,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `=` writes that keep the old gradient plus the right share: nothing is lost.
     "underscore_grad": ({"*": R, "+": R, "tanh": (7, "n3", "n2")}, R, R),
     "grad_through_temporary": ({"*": R, "+": R, "exp": (7, "n3", "n2")}, R, R),
+    # A rule that writes its own node's gradient: its operands' shares are right, and
+    # `+=`'s row names what the `=` into out.grad lost.
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
 }

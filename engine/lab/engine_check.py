@@ -28,6 +28,7 @@ Example (`=` in `__mul__`, `a = Value(2.0); b = Value(3.0); d = a * b + a`):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from backprop_animator.engine.lab.right_engine import agrees, sum_rounding
@@ -104,6 +105,11 @@ def _rules(
         contributions = frame["contributions"]
         if not contributions and _loop_wrote(trace["frames"], index, operands.get(node_id, ())):
             continue  # backward() wrote the children's gradients itself: no rule to judge
+        if any(c["to"] == node_id for c in contributions):
+            # The rule wrote its own node's gradient (`out.grad = 0` once it is passed
+            # on): no local derivative of an operand; `+=`'s row says what it lost.
+            contributions = [c for c in contributions if c["to"] != node_id]
+            frame = {**frame, "contributions": contributions}
         if len(contributions) == len(correct):
             for c, (child, local) in zip(contributions, correct, strict=True):
                 if c["local"] != local or c["to"] != child:
@@ -292,22 +298,33 @@ def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
     locals_ = pass_right.get(frame["node"])
     if not locals_:
         return kept
-    upstream = contributions[0]["upstream"]
-    shares: dict[str, list[float]] = {}
+    writes = [(c["to"], c["write"], c["before"], c["after"]) for c in contributions]
+    return kept_writes(writes, locals_, contributions[0]["upstream"])
+
+
+def kept_writes(
+    writes: Sequence[tuple[Any, str, float, float]],
+    locals_: Sequence[tuple[Any, float]],
+    upstream: float,
+) -> list[bool]:
+    """`_kept` of one rule's writes, (child, `"+="` or `"="`, before, after), given the
+    right local derivative of each operand position and the upstream gradient (the
+    narration's too: `narrate.own_rule_text`)."""
+    kept = [False] * len(writes)
+    shares: dict[Any, list[float]] = {}
     for to, local in locals_:
         shares.setdefault(to, []).append(local * upstream)
-    added: dict[str, float] = {}  # what the rule's writes so far added to each child
-    for i, c in enumerate(contributions):
-        child = c["to"]
-        delta = c["after"] - c["before"]
-        if c["write"] == "=" and child in shares:
+    added: dict[Any, float] = {}  # what the rule's writes so far added to each child
+    for i, (child, write, before, after) in enumerate(writes):
+        delta = after - before
+        if write == "=" and child in shares:
             rest = sum(shares[child]) - added.get(child, 0.0)
-            rounding = sum_rounding(c["before"], c["after"])
+            rounding = sum_rounding(before, after)
             kept[i] = any(
                 agrees(delta, share) or abs(delta - share) <= rounding
                 for share in (rest, *shares[child])
             )
-        if c["write"] == "+=" or kept[i]:
+        if write == "+=" or kept[i]:
             added[child] = added.get(child, 0.0) + delta
     return kept
 

@@ -10,8 +10,10 @@ Example: a `*` node's backward text reads
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
+from backprop_animator.engine.lab.engine_check import kept_writes
 from backprop_animator.engine.lab.right_engine import sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
@@ -428,6 +430,47 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
     )
 
 
+def own_sort_text(
+    output: Value,
+    count: int,
+    name: Names,
+    fault: tuple[Value, Value | None, int] | None,
+    seed: float,
+) -> str:
+    """In place of the sort's usual words, for a learner's backward() whose order of
+    rules is not a right one (`recorder.order_fault`) or whose output's gradient is not
+    1 when its first rule runs: what it did."""
+    own = name(output)
+    if fault is None:
+        text = f"{own}.backward() runs the rules of the {count} {nodes_word(count)} that "
+        text += f"reach {own}, each after those of the nodes that use it."
+    else:
+        node, consumer, runs = fault
+        which = name(node)
+        if consumer is not None:
+            text = (
+                f"{own}.backward() runs {which}'s rule before that of {name(consumer)}, "
+                f"which uses {which}: {which} passes its gradient on before all of it "
+                "has arrived."
+            )
+        elif runs:
+            text = (
+                f"{own}.backward() runs {which}'s rule {runs} times: each run passes "
+                f"{which}'s whole gradient on again."
+            )
+        else:
+            text = (
+                f"{own}.backward() never runs {which}'s rule ({count} {nodes_word(count)} "
+                f"reach {own}): nothing is passed on from {which}."
+            )
+    if seed != 1:
+        text += f" {own}.grad is {name.number(seed)} when the first rule runs, not 1: a "
+        text += "right engine seeds it with 1."
+    else:
+        text += f" Seed {own}.grad = 1."
+    return text + " Each frame below is one rule, in the order it runs."
+
+
 def walk_text(output: str, count: int) -> str:
     """In place of the sort, for a backward() that runs the rules as a recursion down
     from its output reaches each node (`child._backward()` inside a rule, or a walk
@@ -530,21 +573,53 @@ def own_rule_text(
         return leaf_text(node, name)
     if right is not None and _written_right(contributions, writes, right):
         return backward_text(node, name, contributions, received)
-    steps = _write_steps(node, name, contributions, writes, received)
+    kept = None
+    if right is not None and any(write[0] == "=" for write in writes):
+        # An `=` that wrote the old gradient plus a right share (`self._grad += …` with
+        # no property, `g = self.grad + …; self.grad = g`) lost nothing: said as a sum,
+        # its factor what it added (as `engine.lab.engine_check` judges it).
+        kept = kept_writes(
+            [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+            right,
+            node.grad,
+        )
+        if node.grad:
+            contributions = [
+                (c[0], c[2] / node.grad, c[2], c[3]) if keeps else c
+                for c, keeps in zip(contributions, kept, strict=True)
+            ]
+    steps = _write_steps(node, name, contributions, writes, received, kept)
     own = name(node)
     where = _rule_line(writes)
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
     if not steps:
         return head + f"its rule{where} ran and wrote no gradient."
-    notes = _parted_factors(contributions, right, name) if right is not None else ""
+    notes = ""
+    if right is not None:
+        # A factor not read off the code is unknown where the upstream gradient is 0.
+        unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
+        notes = _parted_factors(
+            contributions, right, name, unknown if node.grad == 0 else (), node.grad
+        )
     for child in dict.fromkeys(c[0] for c in contributions):
-        if child not in node._prev:
+        if child is node:
+            notes += (
+                f" {own} is this rule's own node, not one of its operands: the rule "
+                "changes the gradient it was given."
+            )
+        elif child not in node._prev:
             notes += (
                 f" {name(child)} is not among {own}'s operands (its _prev): the graph has "
                 "lost it (a set merged it with an equal node?), though this rule still "
                 "writes its gradient."
             )
     return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
+
+
+def again_text(node: Value, name: Names, run: int) -> str:
+    """After the words of a rule that ran before in the same pass (a learner's order
+    that lists its node twice): which run this is."""
+    return f" This is the {ordinal(run)} run of {name(node)}'s rule in this pass."
 
 
 def rule_stretch_text(
@@ -584,13 +659,15 @@ def _write_steps(
     contributions: list[tuple[Value, float, float, float]],
     writes: list[tuple[str, int, float | None, float]],
     received: dict[Value, int],
+    kept: list[bool] | None = None,
 ) -> list[str]:
-    """Each write of a rule of the learner's own, said from their code (`own_rule_text`)."""
+    """Each write of a rule of the learner's own, said from their code (`own_rule_text`);
+    `kept`: which `=` wrote the old gradient plus a share (said as that sum)."""
     number = name.number
     upstream = number(node.grad)
     steps: list[str] = []
-    for (child, _, delta, before), (write, _, local, after) in zip(
-        contributions, writes, strict=True
+    for i, ((child, _, delta, before), (write, _, local, after)) in enumerate(
+        zip(contributions, writes, strict=True)
     ):
         received[child] = count = received.get(child, 0) + 1
         child_name = name(child)
@@ -605,6 +682,9 @@ def _write_steps(
                     f"{child_name}.grad += {term}; {nth} +=, sum {number(before)} + "
                     f"{number(delta)} = {number(after)}"
                 )
+        elif before != 0 and kept is not None and kept[i]:
+            term = factor or number(delta)
+            steps.append(f"{child_name}.grad = {number(before)} + {term} → {number(after)}")
         elif before != 0:
             lost = number(before)
             steps.append(
@@ -665,9 +745,14 @@ def _parted_factors(
     contributions: list[tuple[Value, float, float, float]],
     right: list[tuple[Value, float]],
     name: Names,
+    unknown: Collection[Value] = (),
+    upstream: float = 1.0,
 ) -> str:
     """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
-    factor (all its writes together) is not the right one."""
+    factor (all its writes together) is not the right one; not for a child in
+    `unknown`, whose factor cannot be known (written over an upstream gradient of 0).
+    A child given the right local derivative itself, where `upstream` is not 1, is told
+    that the code did not multiply it by the upstream gradient."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
     # A factor measured from what a `+=` added is only as good as the sum's rounding (a
     # share of 1e-11 added to a gradient of 7.4): that much apart is not parted.
@@ -676,9 +761,20 @@ def _parted_factors(
     )
     notes = []
     for child, correct in _per_child(right).items():
+        if child in unknown:
+            continue
         local = mine.get(child, 0.0)
         apart = abs(local - correct)
         if apart > 1e-6 * max(1.0, abs(local), abs(correct)) and apart > slack.get(child, 0.0):
+            added = local * upstream
+            if abs(added - correct) <= 1e-9 * max(1.0, abs(correct)):
+                number = name.number
+                notes.append(
+                    f" {name(child)}.grad got {number(added)}, the right local derivative "
+                    f"alone: not multiplied by the upstream gradient {number(upstream)} (the "
+                    f"right share is {number(correct * upstream)})."
+                )
+                continue
             notes.append(
                 f" The right local derivative for {name(child)} is {name.number(correct)}, "
                 f"not {name.number(local)}."

@@ -183,6 +183,10 @@ class Recorder:
         # recursion), innermost last: a write at the depth of one, by its node, goes on
         # with it (`loop_write`).
         self.loop_stack: list[dict[str, Any]] = []
+        # The op node's rule that ran last, if it wrote nothing (a `grad_fn` returning its
+        # shares): writes the pass's own loop then makes for that node go on with it.
+        self.empty_rule: dict[str, Any] | None = None
+        self.rule_runs: dict[Value, int] = {}  # how often each op node's rule ran, this pass
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -795,11 +799,14 @@ class Recorder:
         index: int,
         writes: list[tuple[str, int, float | None, float]] | None = None,
         stretch: tuple[bool, Value | None] | None = None,
+        run: int = 1,
     ) -> None:
         """One rule's frame; `writes` (a program-class rule's) say how each `+=` of
         `tape` was written: (`"+="` or `"="`, its line, the local read off it, after).
         `stretch`, for a rule that runs other nodes' rules between its writes: whether
-        this frame goes on with an earlier one, and whose rule runs inside it next."""
+        this frame goes on with an earlier one, and whose rule runs inside it next.
+        `run`: which run of this node's rule in the pass it is (a learner's order may
+        run one twice)."""
         upstream = 0.0
         lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
@@ -828,6 +835,8 @@ class Recorder:
             right = found[0] if found else None
             # The page says it only where the built-in rule's sentence is the right one.
             said_later = said_later and narrate.said_as_built_in(node, tape, writes, right)
+            if run > 1:
+                said_later = False  # the built-in words do not say it ran before
             if said_later and node._const and node in self.instance_of:
                 said_later = False  # called a constant here, drawn as a leaf (`node_dicts`)
             if stretch is not None:
@@ -840,6 +849,8 @@ class Recorder:
                 self.count_received(tape)
             else:
                 text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
+                if run > 1:
+                    text += narrate.again_text(node, self.names, run)
         elif said_later:
             self.count_received(tape)
         elif self.mistake is None:
@@ -931,6 +942,14 @@ class Recorder:
                     break
                 start[node] = after
                 self.right.touched.add(node)  # written in this pass: it starts there
+        if self.rule_order and not (self.walked or self.resumed):
+            # The sort frame's words say a proper order and a seed of 1: only where so.
+            fault = order_fault(self.rule_order, reachable, output)
+            seed = start[output]
+            if fault is not None or seed != 1:
+                sort["text"] = narrate.own_sort_text(
+                    output, len(reachable), self.names, fault, seed
+                )
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed
@@ -967,6 +986,8 @@ class Recorder:
         self.rule_order = []
         self.rule_depth = None
         self.walked = False
+        self.empty_rule = None
+        self.rule_runs = {}
         return reachable, self.begin_pass(output, reachable)
 
     def close_own_pass(
@@ -1058,7 +1079,21 @@ class Recorder:
         first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         stretch = (first is not None, then) if first is not None or then is not None else None
-        self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch)
+        run = 1
+        if first is None and node._prev and not self.hand_pass:
+            run = self.rule_runs[node] = self.rule_runs.get(node, 0) + 1
+        now = node.grad
+        start = rule.get("upstream", now)
+        if start != now:  # the rule wrote its own node's gradient: said from where it began
+            node.grad = start
+            try:
+                self.backward_frame(
+                    node, rule["tape"], len(self.passes), rule["writes"], stretch, run
+                )
+            finally:
+                node.grad = now
+        else:
+            self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch, run)
         frame = self.frames[-1]
         if "line" in rule:
             frame["line"] = rule["line"]
@@ -1067,6 +1102,7 @@ class Recorder:
         else:
             frame[RESUMES] = first
             self.resumed = True
+        self.empty_rule = rule if first is None and not rule["tape"] and node._prev else None
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is
@@ -1100,6 +1136,12 @@ class Recorder:
             outer = stack.pop()
             if outer["node"] is node:
                 rule = outer  # back from the call: the same run of the rule goes on
+        empty = self.empty_rule
+        if rule is None and empty is not None and empty["node"] is node:
+            # `for c, g in zip(v._prev, v.grad_fn(v.grad)): c.grad += g`: the shares v's
+            # rule returned, written: that run of its rule goes on (one run, not two).
+            rule = {"node": node, "tape": [], "writes": [], "depth": depth}
+            rule["first"], rule["shown"] = empty["first"], True
         if rule is None:
             rule = {"node": node, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)
@@ -1201,6 +1243,9 @@ class Recorder:
         if not (type(upstream) is float and -INF < upstream < INF):
             upstream = as_number(upstream, "grad")
         node.grad = upstream
+        # The gradient the rule passes on is its node's as the rule found it, even where
+        # the rule then writes it (`out.grad = local * out.grad`, `out.grad = 0`).
+        upstream = rule.setdefault("upstream", upstream)
         before_number = before if type(before) is float and -INF < before < INF else None
         if before_number is None:
             before_number = as_number(before, "grad")
@@ -1232,8 +1277,12 @@ class Recorder:
         # A rule may write a node its output does not reach (a class that hashes by value
         # merged it away in a set): the trace shows it all the same.
         if child.mirror not in self.shown:
-            self.sync(child.mirror)
-            self.shown.add(child.mirror)
+            # With what it was made of, which nothing else may show (y of `y = a + b`,
+            # merged away from `x * y`: a and b, whose gradients y's rule never writes).
+            for shown in topological_order(child.mirror):
+                if shown not in self.shown:
+                    self.sync(shown)
+                    self.shown.add(shown)
         rule["tape"].append((child.mirror, effective, delta, before_number))
         if line is None:
             line = self.state.position[0]
@@ -1808,6 +1857,33 @@ def check_number(data: Any, what: str) -> None:
 
 def not_finite(what: str, data: float) -> ProgramError:
     return ProgramError(not_finite_reason(what, data))
+
+
+def order_fault(
+    order: list[Value], reachable: list[Value], output: Value
+) -> tuple[Value, Value | None, int] | None:
+    """Where the order a learner's backward() ran its rules in (`order`, one entry per
+    run) is not a right one, as `engine.lab.engine_check` judges the sort: the first op
+    node whose rule ran before one of its consumers' (node, that consumer, 1), ran again
+    (node, None, its runs) or never ran (node, None, 0); None where it is right."""
+    consumers: dict[Value, list[Value]] = {}
+    for parent in reachable:
+        for child in parent._prev:
+            consumers.setdefault(child, []).append(parent)
+    ran: set[Value] = set()
+    for node in order:
+        if node._prev:
+            if node in ran:
+                return node, None, order.count(node)
+            if node is not output:
+                for consumer in consumers.get(node, ()):
+                    if consumer not in ran:
+                        return node, consumer, 1
+        ran.add(node)
+    for node in reachable:
+        if node._prev and node not in ran:
+            return node, None, 0
+    return None
 
 
 def _times_upstream(local: float, upstream: float, added: float, rounding: float) -> bool:

@@ -1,0 +1,492 @@
+"""Learners' own engines with bugs in them (SPEC §14), written as learners write them
+(`tests/engine/learner_bugs/`: Value, Scalar, Tensor, Node; `_prev`, `_children`,
+`parents`, `inputs`; `data`, `value`, `val`; rules as closures, methods, lambdas, a dict
+of ops; sorts recursive, iterative, Kahn's, none), each with one typical bug.
+
+For each: the interpreter prints what CPython prints, character for character; the check
+names the real bug (the op's row `wrong` at its first frame, or the sort, or `+=`) and
+nothing else; `correct_grad` is the right gradient, worked out here by hand or by
+micrograd; and the narration says what the code did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from micrograd.engine import Value as MicrogradValue
+
+from backprop_animator.engine import EngineError, trace_columns, trace_source
+from tests.engine.cpython import assert_same_output, printed_lines
+from tests.engine.helpers import assert_trace_invariants
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAMS = ROOT / "tests" / "engine" / "learner_bugs"
+
+
+def run_in_cpython(source: str) -> tuple[list[str], BaseException | None]:
+    """What the program prints under CPython, with its own class (the tests' own
+    programs), and the exception it ends with, if any."""
+    random.seed(0)
+    out = io.StringIO()
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    error = None
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(source, "<program>", "exec"), namespace)
+        except Exception as raised:  # the program's own failure, compared below
+            error = raised
+    return out.getvalue().splitlines(), error
+
+
+def mg(build: Callable[..., MicrogradValue], **leaves: float) -> dict[str, float]:
+    """The leaves' gradients micrograd gives for `build(**leaves)`."""
+    values = {name: MicrogradValue(data) for name, data in leaves.items()}
+    build(**values).backward()
+    return {name: value.grad for name, value in values.items()}
+
+
+def _tanh_neuron() -> dict[str, float]:
+    x1, x2, w1, w2, b = 2.0, 0.0, -3.0, 1.0, 6.8813735870195432
+    d = 1 - math.tanh(x1 * w1 + x2 * w2 + b) ** 2
+    return {"x1": w1 * d, "w1": x1 * d, "x2": w2 * d, "w2": x2 * d, "b": d}
+
+
+def _tanh_wx_b() -> dict[str, float]:
+    w, x, b = 0.5, -1.0, 0.2
+    d = 1 - math.tanh(w * x + b) ** 2
+    return {"w": x * d, "x": w * d, "b": d}
+
+
+def _tanh_writes() -> dict[str, float]:
+    x, w = 0.7, -1.2
+    d = (1 - math.tanh(x * w) ** 2) * 4.0  # y = 3h + h
+    return {"x": w * d, "w": x * d, "h": 4.0}
+
+
+def _stack_preorder(w: float = 1.5) -> dict[str, float]:
+    x = 0.5
+    h = math.tanh(x * w)
+    d = (x + 1) * (1 - h * h)  # y = h * x + h
+    return {"x": h + d * w, "w": d * x}
+
+
+def _sigmoid() -> dict[str, float]:
+    x, w, b = 0.8, -0.6, 0.1
+    s = 1 / (1 + math.exp(-(x * w + b)))
+    d = s * (1 - s)
+    return {"x": w * d, "w": x * d, "b": d}
+
+
+def _log() -> dict[str, float]:
+    p, q = 0.25, 4.0
+    inner = p * q + p
+    return {"p": -(q + 1) / inner, "q": -p / inner}
+
+
+def _mul_no_upstream() -> dict[str, float]:
+    x, y = 0.5, -1.5
+    e = math.exp(x * y)
+    return {"x": 2 * y * e + 1, "y": 2 * x * e}
+
+
+def _backward_twice() -> dict[str, float]:
+    """micrograd's backward() called twice on one graph (its seed is `= 1`, not `+= 1`)."""
+    x, y = MicrogradValue(2.0), MicrogradValue(3.0)
+    z = x * y + x
+    z.backward()
+    z.backward()
+    return {"x": x.grad, "y": y.grad}
+
+
+def _through_temporary() -> dict[str, float]:
+    a, b = 0.4, 2.0
+    e = math.exp(a * b)  # f = e * a + a
+    return {"a": e + a * e * b + 1, "b": a * e * a}
+
+
+RIGHT: dict[str, Callable[[], dict[str, float]]] = {
+    "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
+    "tanh_one_minus_t": _tanh_neuron,
+    "relu_mask_inverted": lambda: mg(
+        lambda x, w1, w2: (x * w1).relu() * 3 + (x * w2).relu() * -1 + 0.25, x=1.5, w1=-0.5, w2=2
+    ),
+    "pow_without_exponent": lambda: mg(lambda x: 3 * x**2 + x * -4 + 5, x=3.0),
+    "div_sign": lambda: {"a": 1 / 4, "b": -6 / 16 + 1},
+    "mul_no_upstream": _mul_no_upstream,
+    "sort_without_visited": lambda: mg(lambda x, y: (x * y) * (x * y) + x * y, x=3, y=2),
+    "topo_not_reversed": _tanh_wx_b,
+    "seed_zero": lambda: mg(lambda a, b: a * b + a * 3.0, a=1.5, b=-2),
+    "hash_by_value": lambda: mg(lambda a, b, c: a * b + c * 0.5, a=2, b=3, c=6),
+    "kahn_no_seed": lambda: mg(lambda a, b: (a * b + a) * (a * b), a=2, b=-1),
+    "swapped_self_other": lambda: mg(lambda x, w, b: (w * x + b) * (w * x + b), x=4, w=-2, b=1),
+    "tanh_writes_out_grad": _tanh_writes,
+    "exp_self_data": lambda: {"x": 2 * math.exp(0.3) + 2 * 0.3},
+    "sub_sign": lambda: {"pred": 2 * (2.5 - 4.0), "target": -2 * (2.5 - 4.0)},
+    "kahn_assign_add": lambda: mg(lambda a: (a + a) * 3.0, a=-4),
+    "stack_preorder": _stack_preorder,
+    "method_dispatch_pow": lambda: mg(lambda a, b: a * b**-1 + a**2, a=3, b=2),
+    "sigmoid_plus": _sigmoid,
+    "recursive_no_sort": lambda: mg(lambda x, y: (x * y + x) * (x * y), x=2, y=5),
+    "log_wrong": _log,
+    "square_assign": lambda: mg(lambda a: a * a + 1.0, a=3),
+    "reset_out_grad": lambda: mg(lambda a, b: a * b + a, a=1.5, b=-2),
+    "slots_value": lambda: {"a": 2 * 5.0 - 2.0, "b": -5.0},
+    "nary_sum_assign": lambda: {"x": 4 * -0.5 + 2, "y": 4 * 1.5},
+    "sorted_by_id": lambda: mg(lambda a, b: a * b + a, a=3, b=4),
+    "backward_twice": _backward_twice,
+    "rules_return_grads": lambda: mg(lambda a, b: a * b + b, a=3, b=-2),
+    "relu_mask_on_grad": lambda: mg(
+        lambda x, w: (x * w).relu() * -3.0 + (x * w).relu() * 1.0, x=1.0, w=0.8
+    ),
+    "lambda_defaults_swapped": lambda: {
+        "x": 2.0 * (1 - math.tanh(1.0) ** 2) + 1,
+        "w": 0.5 * (1 - math.tanh(1.0) ** 2),
+    },
+    "tanh_from_exp_wrong": lambda: {k: _tanh_neuron()[k] for k in ("x1", "w1", "b")},
+    "stale_default_grad": lambda: mg(lambda a, b: a * b + a, a=2, b=-3),
+    "precedence_tanh": lambda: {
+        "x": 2.5 * -0.4 * (1 - math.tanh(0.6 * -0.4) ** 2),
+        "w": 2.5 * 0.6 * (1 - math.tanh(0.6 * -0.4) ** 2),
+    },
+    # x's own is None: below `x * 3` (one operand, the 3 kept in no node) no right rule.
+    "scalar_operand_unwrapped": lambda: {"y": 1.5 * 3 + 1},
+    "int_grads_printing": lambda: mg(lambda a, b, c: (a * b + c) * a, a=2, b=-3, c=4),
+    "kahn_counts_once": lambda: mg(lambda x: (x * 2.0) * -1.0 + (x * 2.0) * (x * 2.0), x=1.5),
+    "typo_out_for_other": lambda: mg(lambda a, b: a * b + b, a=2, b=0.5),
+    "underscore_grad": lambda: _stack_preorder(w=-1.5),
+    "grad_through_temporary": _through_temporary,
+    "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
+}
+
+R, U = "right", "unchecked"
+# program: (each op's verdict and first frame, sort, accumulation); a first frame is
+# (frame, node, child) for a rule, (frame, node, consumer) for the sort, (frame, node,
+# child, lost) for `+=`.
+CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
+    "assign_in_mul": ({"*": R, "+": R}, R, (10, "n3", "n0", -8.0)),
+    "tanh_one_minus_t": ({"*": R, "+": R, "tanh": (6, "n9", "n8")}, R, R),
+    "relu_mask_inverted": ({"*": R, "+": R, "ReLU": (14, "n6", "n5")}, R, R),
+    "pow_without_exponent": ({"*": R, "+": R, "**": (13, "n1", "n0")}, R, R),
+    "div_sign": ({"+": R, "/": (4, "n2", "n1")}, R, R),
+    "mul_no_upstream": ({"*": (9, "n2", "n0"), "+": R, "exp": R}, R, R),
+    "sort_without_visited": ({"*": R, "+": R}, (5, "n2", "n3"), R),
+    "topo_not_reversed": ({"*": R, "+": R, "tanh": R}, (6, "n3", "n4"), R),
+    "seed_zero": ({"*": R, "+": R}, R, R),
+    # A right engine, no zero_grad between steps: the right engine carries the gradients
+    # from step to step as the program does (SPEC §14), so nothing is wrong to name.
+    "no_zero_grad": ({"*": R, "+": R, "**": R}, R, R),
+    "hash_by_value": ({"*": R, "+": R}, (7, "n5", None), R),
+    "kahn_no_seed": ({"*": R, "+": R}, R, R),
+    "swapped_self_other": ({"*": (7, "n3", "n1"), "+": R}, R, R),
+    "exp_self_data": ({"*": R, "+": R, "exp": (9, "n1", "n0")}, R, R),
+    "sub_sign": ({"*": R, "-": (4, "n2", "n1")}, R, R),
+    "kahn_assign_add": ({"*": R, "+": R}, R, (4, "n1", "n0", 3.0)),
+    "stack_preorder": ({"*": R, "+": R, "tanh": R}, (5, "n4", "n5"), R),
+    "mlp_tanh_training": ({"*": R, "+": R, "**": R, "tanh": (80, "n96", "n95")}, R, R),
+    "method_dispatch_pow": ({"*": R, "+": R, "**": (6, "n4", "n0")}, R, R),
+    "sigmoid_plus": ({"*": R, "+": R, "sigmoid": (4, "n5", "n4")}, R, R),
+    "recursive_no_sort": ({"*": R, "+": R}, (11, "n2", None), R),
+    "log_wrong": ({"*": R, "+": R, "log": (7, "n4", "n3")}, R, R),
+    "square_assign": ({"*": R, "+": R}, R, (5, "n1", "n0", 3.0)),
+    "relu_no_mask": ({"*": R, "+": R, "relu": (16, "n3", "n2")}, R, R),
+    # Two bugs, two passes: each row at its own first frame, in the first pass.
+    "two_bugs_training": (
+        {"*": R, "+": R, "tanh": (17, "n14", "n13")},
+        R,
+        (26, "n5", "n1", 0.2873155742170733),
+    ),
+    "slots_value": ({"*": R, "+": R, "neg": (6, "n2", "n1")}, R, R),
+    "nary_sum_assign": ({"*": R, "sum": R}, R, (6, "n3", "n2", 2.0)),
+    "sorted_by_id": ({"*": R, "+": R}, (5, "n2", "n3"), R),
+    # A seed of `+= 1`: right on the first call, 2 on the second. No row is the seed's;
+    # the gradients end wrong, and the second sort frame says so.
+    "backward_twice": ({"*": R, "+": R}, R, R),
+    # y merged away from `x * y` (equal data, `_prev = set(...)`): the graph its _prev
+    # makes has `*` with one operand, which no right rule has, and no order it misses.
+    "hash_merges_operands": ({"*": U, "+": R}, R, R),
+    # Each op's function returns the shares and backward()'s loop adds them: one run.
+    "rules_return_grads": ({"*": (5, "n2", "n0"), "+": R}, R, R),
+    "relu_mask_on_grad": ({"*": R, "+": R, "ReLU": (11, "n3", "n2")}, R, R),
+    "lambda_defaults_swapped": ({"*": (6, "n2", "n0"), "+": R, "tanh": R}, R, R),
+    "tanh_from_exp_wrong": ({"*": R, "+": R, "tanh": (4, "n5", "n4")}, R, R),
+    "stale_default_grad": ({"*": (4, "n2", "n0"), "+": R}, R, R),
+    "precedence_tanh": ({"*": R, "tanh": (6, "n3", "n2")}, R, R),
+    "scalar_operand_unwrapped": ({"*": R, "+": R, "**": (7, "n5", "n0")}, R, R),
+    "int_grads_printing": ({"*": R, "+": (5, "n4", "n3")}, R, R),
+    "kahn_counts_once": ({"*": R, "+": R}, (7, "n2", "n5"), R),
+    "typo_out_for_other": ({"*": R, "+": (3, "n3", "n1")}, R, R),
+    # `=` writes that keep the old gradient plus the right share: nothing is lost.
+    "underscore_grad": ({"*": R, "+": R, "tanh": (7, "n3", "n2")}, R, R),
+    "grad_through_temporary": ({"*": R, "+": R, "exp": (7, "n3", "n2")}, R, R),
+    # A rule that writes its own node's gradient: its operands' shares are right, and
+    # `+=`'s row names what the `=` into out.grad lost.
+    "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
+    "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
+}
+# The two that CPython itself refuses, with the words the trace's error must carry.
+REFUSED = {
+    "no_radd": "unsupported operand type(s) for +: 'int' and 'Value'",
+    "eq_without_hash": "unhashable type: 'Value'",
+}
+# `_prev = set(...)`: CPython orders a node's operands by address, so three or more
+# shares summed into one gradient may round in another order (the last bits).
+SET_ORDER = {"mlp_tanh_training"}
+# Outside SPEC §3's invariants: an output whose gradient stays 0 (never seeded), rules
+# that write their own node's gradient (a contribution to no child).
+UNUSUAL = {
+    "seed_zero", "kahn_no_seed", "tanh_writes_out_grad", "reset_out_grad",
+    "hash_merges_operands",  # and nodes no pass reaches, written by a rule
+    "rules_return_grads",  # leaves with no rule to run: not in its order
+    "typo_out_for_other",
+}  # fmt: skip
+
+
+def _verdict(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    if row["verdict"] != "wrong":
+        return row["verdict"]
+    return tuple(row["first"][key] for key in keys)
+
+
+def test_every_program_is_checked() -> None:
+    names = {path.stem for path in PROGRAMS.glob("*.py")}
+    assert names == set(CHECKS) | set(REFUSED)
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_check_names_the_real_bug(program: str) -> None:
+    source = (PROGRAMS / f"{program}.py").read_text()
+    trace = trace_source(source)
+    printed, error = run_in_cpython(source)
+    assert error is None
+    if program in SET_ORDER:
+        assert_same_output(printed_lines(trace), printed, rel=1e-12)
+    else:
+        assert printed_lines(trace) == printed
+    if program not in UNUSUAL:
+        assert_trace_invariants(trace)
+    check = trace["engine_check"]
+    rules, sort, accumulation = CHECKS[program]
+    found = {row["op"]: _verdict(row, ("frame", "node", "child")) for row in check["rules"]}
+    assert found == rules
+    assert _verdict(check["sort"], ("frame", "node", "consumer")) == sort
+    assert _verdict(check["accumulation"], ("frame", "node", "child", "lost")) == accumulation
+    if program in RIGHT:
+        by_label = {node["label"]: node for node in trace["nodes"] if node["kind"] == "leaf"}
+        for label, grad in RIGHT[program]().items():
+            node = by_label.get(label) or next(n for n in trace["nodes"] if n["name"] == label)
+            tolerance = 1e-6 if node.get("reference") == "numeric" else 1e-9
+            assert math.isclose(node["correct_grad"], grad, rel_tol=tolerance), (label, node)
+
+
+@pytest.mark.parametrize("program", sorted(REFUSED))
+def test_what_cpython_refuses_is_refused_with_its_words(program: str) -> None:
+    source = (PROGRAMS / f"{program}.py").read_text()
+    _, error = run_in_cpython(source)
+    assert isinstance(error, TypeError) and str(error) == REFUSED[program]
+    with pytest.raises(EngineError, match=re.escape(f"TypeError: {REFUSED[program]}")):
+        trace_source(source)
+
+
+def _backward_texts(trace: dict[str, Any]) -> list[str]:
+    return [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
+
+
+def test_a_factor_written_over_an_upstream_gradient_of_0_is_not_called_wrong() -> None:
+    # relu_mask_inverted: the inverted mask passes 0 to x*w2, whose (right) mul rule then
+    # adds 2 × 0 through `self._acc(...)`, a factor not read off the code: 0 × anything
+    # is 0, so nothing says the factor was 0, nor that the right one is 2.
+    trace = trace_source((PROGRAMS / "relu_mask_inverted.py").read_text())
+    texts = _backward_texts(trace)
+    mul = next(text for text in texts if text.startswith("x*w2 (*, grad 0)"))
+    assert "right local derivative" not in mul
+    relu = next(text for text in texts if text.startswith("h2 (ReLU"))
+    assert relu.endswith("The right local derivative for x*w2 is 1, not 0.")
+
+
+def test_a_rule_that_writes_its_own_gradient_is_said_from_the_gradient_it_was_given() -> None:
+    # tanh_writes_out_grad: `out.grad = (1 - t**2) * out.grad; self.grad += out.grad`
+    # passes x*w the right share, 0.5297 × 4, and loses h's 4. The upstream gradient is
+    # the 4 the rule found, not the 2.119 it left: the tanh row was "wrong" (a factor of
+    # 1 for x*w), and the text said "h.grad = 0.5297 × 2.119" and blamed a set.
+    trace = trace_source((PROGRAMS / "tanh_writes_out_grad.py").read_text())
+    tanh = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n3")
+    assert [c["upstream"] for c in tanh["contributions"]] == [4.0, 4.0]
+    assert tanh["text"] == (
+        "h (tanh, grad 4): its own rule ran. h.grad = 0.5297 × 4: the 4 already there is "
+        "lost; x*w.grad += 2.119 → 2.119. h is this rule's own node, not one of its "
+        "operands: the rule changes the gradient it was given."
+    )
+    h = next(node for node in trace["nodes"] if node["id"] == "n3")
+    assert (h["grad"], h["correct_grad"]) == (tanh["contributions"][0]["after"], 4.0)
+    # reset_out_grad: `out.grad = 0.0` after passing it on; the rules were "unchecked"
+    # (an upstream gradient of 0) and said "m.grad += 1 × 0 → 1".
+    trace = trace_source((PROGRAMS / "reset_out_grad.py").read_text())
+    texts = _backward_texts(trace)
+    assert texts[0] == (
+        "s (+, grad 1): its own rule ran. m.grad += 1 × 1 → 1; a.grad += 1 × 1 → 1; "
+        "s.grad = 0: the 1 already there is lost. s is this rule's own node, not one of "
+        "its operands: the rule changes the gradient it was given."
+    )
+    assert not any("a set merged it" in text for text in texts)
+
+
+SORT_TEXTS = {
+    # The sort frame said "Depth-first sort: N nodes, each after its children. Seed
+    # out.grad = 1, then walk the order backwards." of every one of these.
+    "seed_zero": "loss.backward() runs the rules of the 6 nodes that reach loss, each after "
+    "those of the nodes that use it. loss.grad is 0 when the first rule runs, not 1: a "
+    "right engine seeds it with 1.",
+    "kahn_no_seed": "e.backward() runs the rules of the 5 nodes that reach e, each after "
+    "those of the nodes that use it. e.grad is 0 when the first rule runs, not 1: a right "
+    "engine seeds it with 1.",
+    "sort_without_visited": "out.backward() runs h's rule before that of h*h, which uses h: "
+    "h passes its gradient on before all of it has arrived. Seed out.grad = 1.",
+    "topo_not_reversed": "y.backward() runs w*x's rule before that of w*x+b, which uses w*x: "
+    "w*x passes its gradient on before all of it has arrived. Seed y.grad = 1.",
+    "stack_preorder": "y.backward() runs h*x's rule before that of y, which uses h*x: h*x "
+    "passes its gradient on before all of it has arrived. Seed y.grad = 1.",
+    "sorted_by_id": "d.backward() runs c's rule before that of d, which uses c: c passes its "
+    "gradient on before all of it has arrived. Seed d.grad = 1.",
+    "kahn_counts_once": "out.backward() runs h's rule before that of h*−1, which uses h: h "
+    "passes its gradient on before all of it has arrived. Seed out.grad = 1.",
+    "hash_by_value": "out.backward() never runs q's rule (7 nodes reach out): nothing is "
+    "passed on from q. Seed out.grad = 1.",
+}
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> None:
+    trace = trace_source((PROGRAMS / f"{program}.py").read_text())
+    texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "sort"]
+    if program in SORT_TEXTS:
+        assert texts == [
+            SORT_TEXTS[program] + " Each frame below is one rule, in the order it runs."
+        ]
+    elif program == "backward_twice":
+        assert texts[0].startswith("Depth-first sort: 4 nodes, each after its children.")
+        assert texts[1] == (
+            "z.backward() runs the rules of the 4 nodes that reach z, each after those of the "
+            "nodes that use it. z.grad is 2 when the first rule runs, not 1: a right engine "
+            "seeds it with 1. Each frame below is one rule, in the order it runs."
+        )
+    elif program == "recursive_no_sort":
+        assert texts[0].startswith("No sort here: u.backward() walks down from u")
+    else:  # a right order, seeded with 1: the usual words
+        assert all(text.startswith("Depth-first sort: ") for text in texts), texts
+        assert all(text.endswith(".grad = 1, then walk the order backwards.") for text in texts)
+
+
+def test_a_rule_that_forgets_the_upstream_gradient_is_said_so() -> None:
+    # mul_no_upstream: `self.grad += other.data`. Its local derivative is right (−1.5);
+    # the text said "The right local derivative for x is −1.5, not −1.588", a factor the
+    # code never wrote.
+    trace = trace_source((PROGRAMS / "mul_no_upstream.py").read_text())
+    text = next(t for t in _backward_texts(trace) if t.startswith("x*y (*, grad 0.9447)"))
+    assert text.endswith(
+        "x.grad got −1.5, the right local derivative alone: not multiplied by the upstream "
+        "gradient 0.9447 (the right share is −1.417). y.grad got 0.5, the right local "
+        "derivative alone: not multiplied by the upstream gradient 0.9447 (the right share "
+        "is 0.4724)."
+    )
+    assert "not −1.588" not in text
+
+
+def test_a_node_merged_away_is_shown_with_what_it_was_made_of() -> None:
+    # hash_merges_operands: `x * y` keeps x alone in its _prev, but its rule writes
+    # y.grad; y = a + b was never reached by a pass, and its operands were in no table:
+    # the trace failed ("this operation failed: Value(data=0.0, grad=0.0) (KeyError)")
+    # where CPython ran.
+    trace = trace_source((PROGRAMS / "hash_merges_operands.py").read_text())
+    by_label = {node["label"]: node for node in trace["nodes"]}
+    a, b, y = by_label["a"], by_label["b"], by_label["y"]
+    assert {(e["source"], e["target"]) for e in trace["edges"] if e["target"] == y["id"]} == {
+        (a["id"], y["id"]),
+        (b["id"], y["id"]),
+    }
+    assert (a["grad"], b["grad"], y["grad"]) == (0.0, 0.0, 2.0)  # y's rule never ran
+    text = next(t for t in _backward_texts(trace) if t.startswith("*(x) (*, grad 1)"))
+    assert "y is not among *(x)'s operands (its _prev): the graph has lost it" in text
+    trace_columns((PROGRAMS / "hash_merges_operands.py").read_text())  # the page's form too
+
+
+def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> None:
+    # rules_return_grads: `for child, g in zip(v._prev, v.grad_fn(v.grad)): child.grad
+    # += g`. The call of grad_fn was one run of v's rule (writing nothing) and the loop's
+    # `+=` another: the sort was "wrong" (each rule "runs 2 times"), `+` "wrong" with a
+    # factor of 0, and `*` named at its empty frame with a factor of 0, not the 3 (a's
+    # own data) its function really hands a.
+    trace = trace_source((PROGRAMS / "rules_return_grads.py").read_text())
+    frames = trace["frames"]
+    runs = [(i, f["node"]) for i, f in enumerate(frames) if f["phase"] == "backward"]
+    assert runs == [(3, "n3"), (4, "n3"), (5, "n2"), (6, "n2")]
+    assert frames[3]["contributions"] == [] and frames[5]["contributions"] == []
+    assert frames[6]["text"] == (
+        "a*b (*, grad 1): its rule on line 34 goes on. a.grad += 3 → 3; b.grad += −2; "
+        "2nd +=, sum 1 + −2 = −1."
+    )
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert rows["*"]["first"] == {
+        "frame": 5, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
+    }  # fmt: skip
+
+
+def test_a_rule_that_runs_again_says_which_run_it_is() -> None:
+    # sort_without_visited lists h three times; its 2nd and 3rd runs read as the 1st.
+    trace = trace_source((PROGRAMS / "sort_without_visited.py").read_text())
+    texts = [t for t in _backward_texts(trace) if t.startswith("h (*")]
+    assert [t.endswith("run of h's rule in this pass.") for t in texts] == [False, True, True]
+    assert texts[1].endswith("= 42. This is the 2nd run of h's rule in this pass.")
+    assert texts[2].endswith("= 81. This is the 3rd run of h's rule in this pass.")
+    # A walk with no sort reaches s twice (from u and from t): the second says so.
+    trace = trace_source((PROGRAMS / "recursive_no_sort.py").read_text())
+    texts = [t for t in _backward_texts(trace) if t.startswith("s (*")]
+    assert len(texts) == 2 and "2nd run" not in texts[0]
+    assert texts[1].endswith("This is the 2nd run of s's rule in this pass.")
+
+
+def test_a_rule_that_adds_to_its_own_gradient_is_not_said_to_have_lost_a_merged_node() -> None:
+    # typo_out_for_other: `out.grad += out.grad` for `other.grad += out.grad`; the text
+    # said "c is not among c's operands (its _prev): the graph has lost it (a set merged
+    # it with an equal node?)".
+    trace = trace_source((PROGRAMS / "typo_out_for_other.py").read_text())
+    assert _backward_texts(trace)[0] == (
+        "c (+, grad 1): its own rule ran. a*b.grad += 1 × 1 → 1; c.grad += 1 × 1 → 2. The "
+        "right local derivative for b is 1, not 0. c is this rule's own node, not one of its "
+        "operands: the rule changes the gradient it was given."
+    )
+
+
+def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
+    # `self._grad += …` with no property is recorded as an `=`, as is `g = self.grad + …;
+    # self.grad = g`: both keep what was there. The check called them accumulations, the
+    # text "a.grad = 3.226: the 1 already there is lost. The right local derivative for a
+    # is 2.226, not 3.226." (and so of ea0011's notebook, in public_code).
+    trace = trace_source((PROGRAMS / "grad_through_temporary.py").read_text())
+    texts = _backward_texts(trace)
+    assert texts[1] == (
+        "e*a (*, grad 1): its own rule ran. e.grad = 0.4 → 0.4; a.grad = 1 + 2.226 → 3.226."
+    )
+    assert texts[3] == (
+        "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; "
+        "b.grad = 0.128 → 0.128."
+    )
+    trace = trace_source((PROGRAMS / "underscore_grad.py").read_text())
+    assert not any("lost" in text for text in _backward_texts(trace))
+    notebook = ROOT / "tests" / "engine" / "public_code" / "ea0011_autodiff_micrograd_notebook.py"
+    trace = trace_source(notebook.read_text())
+    assert trace["frames"][43]["text"] == (
+        "x1 * w1 + x2 * w2 + b *  (*, grad 0.8536): its own rule ran. x1 * w1 + x2 * w2 + "
+        "b.grad = −1.207 + 1.707 → 0.5; 2.grad = 0.7523 → 0.7523."
+    )
+    assert trace["engine_check"]["accumulation"]["verdict"] == "right"
+    # An `=` that does lose the gradient there is still said so.
+    trace = trace_source((PROGRAMS / "square_assign.py").read_text())
+    assert _backward_texts(trace)[2].endswith("a.grad = 3 × 1: the 3 already there is lost.")

@@ -2083,7 +2083,7 @@ pairs = [
 ]
 for a, b in pairs:
     print(a.__name__, issubclass(a, b))
-for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3))]:
+for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3)), (int, None), (A, None)]:
     try:
         print(issubclass(*bad))
     except TypeError as e:

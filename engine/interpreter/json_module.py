@@ -82,8 +82,12 @@ def json_module(library: Library) -> PModule:
                 kind="TypeError",
             )
         text = args[0]
-        if type(text) is bytes:
-            text = text.decode("utf-8")
+        if type(text) is bytes:  # in the encoding CPython's `loads` detects (a BOM, UTF-16)
+            state.check_str(len(text))
+            try:
+                text = text.decode(json.detect_encoding(text), "surrogatepass")
+            except UnicodeDecodeError as error:
+                raise ProgramError(str(error), kind="UnicodeDecodeError") from None
         if type(text) is not str:
             raise ProgramError(
                 f"the JSON object must be str, bytes or bytearray, not {cpython_type(args[0])}",
@@ -94,6 +98,8 @@ def json_module(library: Library) -> PModule:
             value = json.loads(text)
         except json.JSONDecodeError as error:
             raise ProgramError(str(error), kind="JSONDecodeError") from None
+        except ValueError as error:  # a number of more digits than CPython converts
+            raise ProgramError(str(error), kind="ValueError") from None
         except RecursionError:
             raise state.too_nested() from None
         state.charge(state.measure(value))

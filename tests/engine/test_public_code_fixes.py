@@ -1952,6 +1952,8 @@ bad = [
     lambda: json.loads(5), lambda: json.dumps([float('nan')], allow_nan=False),
     lambda: json.dumps({(1,): 1}, skipkeys=True),
     lambda: json.dumps({'b': 1, 1: 2}, sort_keys=True),
+    lambda: json.loads(b'\xff'), lambda: json.loads(b'\xff\xfe1\x00'),
+    lambda: json.loads('1' * 5000),
 ]
 for bad in bad:
     try:

@@ -10,11 +10,13 @@ the program before the work, with an error that names the bound and the line.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine.interpreter import pytest_module
 from tests.engine.cpython import printed_lines
 from tests.support.programs import own_value_program
 
@@ -384,6 +386,32 @@ def test_json_text_laid_out_within_the_string_bound_is_cpythons() -> None:
     )
     trace = trace_source(source + END)
     assert printed_lines(trace)[:2] == ["9972 9901", "9500 9802"]
+
+
+def test_pytest_match_patterns_are_charged_for_their_compiling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # More patterns than `re` caches, each compiled again at every search (about 6 ms for
+    # 5,000 characters): the search of a three-character message was charged 15 steps,
+    # and a million steps ran 3 s. Compiling is charged by the pattern's length.
+    searches: list[int] = []
+    search = re.search
+
+    def spy(pattern: str, text: str) -> re.Match[str] | None:
+        searches.append(1)
+        return search(pattern, text)
+
+    monkeypatch.setattr(pytest_module.re, "search", spy)
+    source = (
+        "import pytest\nbase = '[a]' * 1650\npats = [base + str(i) for i in range(520)]\n"
+        "while True:\n    for p in pats:\n        try:\n"
+        "            with pytest.raises(ValueError, match=p):\n"
+        "                raise ValueError('aaa')\n"
+        "        except AssertionError:\n            pass\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=1_000_000, time_limit=100))
+    assert len(searches) < 200, len(searches)  # 4,950 steps each compile: 135; were 1,347
 
 
 def test_the_step_limit_names_its_variable_its_default_and_the_line() -> None:

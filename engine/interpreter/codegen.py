@@ -43,6 +43,10 @@ _CACHE_SIZE = 512
 # most `_CACHE_CHARS` characters of source (about four times as much compiled code).
 MAX_WRITTEN = 300
 MAX_SOURCE_CHARS = 60_000
+# The least source one statement's bookkeeping makes (`_wrapped`'s five lines, indented
+# in the function): a block is given up once its statements so far make more than
+# `MAX_SOURCE_CHARS` (blocks written in whole may hold thousands).
+_LEAST_PER_STATEMENT = 150
 _CACHE_CHARS = 3_000_000
 _cached_chars = 0
 MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
@@ -74,6 +78,7 @@ class Source:
         self.values: dict[str, Any] = dict(base)
         self.temps = 0
         self.written = 0  # expressions written in whole so far (`MAX_WRITTEN`)
+        self.least = 0  # the least its source is long already (`_LEAST_PER_STATEMENT`)
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -226,7 +231,10 @@ def block(
     runs, whose own error `in_order` located at `c`, the statement's, and let anything
     else through). None where its source would be longer than `MAX_SOURCE_CHARS`."""
     src = Source(shapes, _base(state, rec))
-    lines, ends = _entries(src, entries, 0)
+    try:
+        lines, ends = _entries(src, entries, 0)
+    except _TooLong:
+        return None  # given up before the rest of its source was written
     if ends != "returns":
         lines.append("return None")
     source = "\n".join(
@@ -267,6 +275,10 @@ def block(
     return factory(*src.values.values())
 
 
+class _TooLong(Exception):
+    """A block's source passed `MAX_SOURCE_CHARS` while it was being written."""
+
+
 def _base(state: Any, rec: Any) -> dict[str, Any]:
     return {
         "LOOP_HINT_TURNS": LOOP_HINT_TURNS,
@@ -297,6 +309,9 @@ def _entries(
         body, ends = _statement(src, inner, level, loop)
         p, t = src.name(position, "P"), src.name(text, "T")
         lines.extend(_wrapped(p, t, body, anchors, level))
+        src.least += _LEAST_PER_STATEMENT
+        if src.least > MAX_SOURCE_CHARS:
+            raise _TooLong
         if ends == "returns":
             lines.append("return RETURN")
             break

@@ -72,11 +72,19 @@ def entered(m: Machine, context: Any, f: Frame, store: Any) -> Any:
 
 
 def swallowed(m: Machine, leave: Any, error: ProgramError) -> bool:
-    """Whether `__exit__` swallows the exception the body raised (never a bound)."""
+    """Whether `__exit__` swallows the exception the body raised (never a bound). It
+    runs handling that exception, as CPython's `with` calls it: a bare `raise` in it
+    raises it again."""
     if error.kind is None:
         return False  # a bound: nothing may catch it
     raised = instance_of_error(error, m.exceptions)
-    return m.truthy(m.call(leave, [raised.cls, raised, None]))
+    state = m.state
+    outer = state.handling
+    state.handling = error
+    try:
+        return m.truthy(m.call(leave, [raised.cls, raised, None]))
+    finally:
+        state.handling = outer
 
 
 def _managed(m: Machine, manager: Any, store: Any, body: Stmt) -> Stmt:

@@ -18,7 +18,6 @@ ValueError), with CPython's words. Not here: `dump`, `load` (there are no files)
 from __future__ import annotations
 
 import json
-import math
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import Builtin, PModule
@@ -61,11 +60,12 @@ def json_module(library: Library) -> PModule:
         walker.special = m.collections
         walker.skipkeys = bool(kwargs.get("skipkeys", False))
         walker.has_default = default is not None
-        plain = walker.walk(args[0], 1)
         options = {key: value for key, value in kwargs.items() if key != "default"}
         for key in ("indent", "separators"):
             if key in options:
                 options[key] = _plain_option(options[key], key)
+        walker.lay_out(options.get("indent"), options.get("separators"))
+        plain = walker.walk(args[0], 1)
         try:
             text = json.dumps(plain, **options)
         except (TypeError, ValueError) as error:  # CPython's, for options it refuses
@@ -82,8 +82,12 @@ def json_module(library: Library) -> PModule:
                 kind="TypeError",
             )
         text = args[0]
-        if type(text) is bytes:
-            text = text.decode("utf-8")
+        if type(text) is bytes:  # in the encoding CPython's `loads` detects (a BOM, UTF-16)
+            state.check_str(len(text))
+            try:
+                text = text.decode(json.detect_encoding(text), "surrogatepass")
+            except UnicodeDecodeError as error:
+                raise ProgramError(str(error), kind="UnicodeDecodeError") from None
         if type(text) is not str:
             raise ProgramError(
                 f"the JSON object must be str, bytes or bytearray, not {cpython_type(args[0])}",
@@ -94,6 +98,8 @@ def json_module(library: Library) -> PModule:
             value = json.loads(text)
         except json.JSONDecodeError as error:
             raise ProgramError(str(error), kind="JSONDecodeError") from None
+        except ValueError as error:  # a number of more digits than CPython converts
+            raise ProgramError(str(error), kind="ValueError") from None
         except RecursionError:
             raise state.too_nested() from None
         state.charge(state.measure(value))
@@ -141,6 +147,16 @@ def _check_ints(state: State, value: Any) -> None:
             stack.extend(item)
 
 
+def _key_chars(key: Any) -> int:
+    """The least text a key makes with its quotes and a `:` (`"1":`, `"true":`)."""
+    kind = type(key)
+    if kind is str:
+        return len(key) + 3
+    if kind is int:
+        return (len(str(key)) if key.bit_length() < 64 else 20) + 3
+    return 6 if kind is float else 7  # `"0.5":`; `"null":`, `"true":`, `"false":`
+
+
 class _Walker:
     """A value of the program's as the plain data CPython's encoder writes."""
 
@@ -151,6 +167,12 @@ class _Walker:
         self.skipkeys = False
         self.items = 0
         self.chars = 0
+        # The text the encoder puts around each item of a list or a dict: its separators,
+        # and with `indent` a new line indented as deep as the container (`lay_out`).
+        self.item_separator = 2  # `, `
+        self.key_separator = 2  # `: `
+        self.indent: int | None = None
+        self.level = 0  # the containers the walk is in, as the encoder indents them
         self.path: set[int] = set()
         # What `collections` made (`Machine.collections`): a deque and a dict's views are
         # lists here, and not JSON in CPython.
@@ -164,6 +186,29 @@ class _Walker:
         if self.chars > MAX_STR:
             self.state.check_str(self.chars)  # refused: the text would pass the bound
 
+    def lay_out(self, indent: Any, separators: Any) -> None:
+        """The lengths of the text CPython's encoder writes between items, given its
+        options (already `_plain_option`'s): `indent` puts each item on a line of its own,
+        indented once more per container, and makes the item separator `,`."""
+        if indent is not None:
+            self.indent = len(indent) if type(indent) is str else max(0, indent)
+            self.item_separator = 1
+        if separators is not None:
+            self.item_separator, self.key_separator = map(len, separators)
+
+    def laid_out(self, items: int) -> None:
+        """The text between and around a container's `items`, counted as the items are:
+        with `indent`, a text of 5,000 short items 200 lists deep is megabytes of
+        indentation, refused before the encoder writes it."""
+        if not items:
+            return
+        chars = (items - 1) * self.item_separator
+        if self.indent is not None:
+            chars += items * (1 + self.indent * self.level) + 1 + self.indent * (self.level - 1)
+        self.chars += chars
+        if self.chars > MAX_STR:
+            self.state.check_str(self.chars)
+
     def walk(self, value: Any, depth: int) -> Any:
         if depth > self.state.limits.max_depth:
             raise self.state.too_nested()
@@ -175,7 +220,7 @@ class _Walker:
             self.count(len(str(value)) if value.bit_length() < 64 else 20)
             return value
         if kind is float:
-            self.count(3 if not math.isfinite(value) else 5)
+            self.count(3)  # `0.5`, `NaN`: the shortest a float's text is
             return value
         if kind is str:
             self.count(len(value) + 2)
@@ -189,11 +234,14 @@ class _Walker:
                 raise ProgramError("Circular reference detected", kind="ValueError")
             self.path.add(marker)
             self.count(2)
+            self.level += 1
             try:
                 if kind is dict:
                     return self.walk_dict(value, depth)
+                self.laid_out(len(value))
                 return [self.walk(item, depth + 1) for item in value]
             finally:
+                self.level -= 1
                 self.path.discard(marker)
         return self.other(value, cpython_type(value), depth)
 
@@ -221,6 +269,11 @@ class _Walker:
                     f"keys must be str, int, float, bool or None, not {cpython_type(key)}",
                     kind="TypeError",
                 )
-            self.count(len(key) + 3 if type(key) is str else 8)
+            self.count(_key_chars(key))
             plain[key] = self.walk(item, depth + 1)
+        # (`len(key) + 3` counted one character of the key separator)
+        self.laid_out(len(plain))
+        self.chars += len(plain) * max(0, self.key_separator - 1)
+        if self.chars > MAX_STR:
+            self.state.check_str(self.chars)
         return plain

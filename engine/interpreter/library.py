@@ -769,7 +769,8 @@ class Library:
         builtin_type = isinstance(cls, TypeObject)
         if type(cls) is not PClass and not builtin_type:
             raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
-        options = classes if type(classes) is tuple else (classes,)
+        # A None is a union's (`int | None` is a tuple here), not a class of its own.
+        options = classes if type(classes) is tuple else (classes,) if classes is not None else (0,)
         for option in options:
             if option is self.object_class:
                 return True

@@ -4,6 +4,8 @@ at the statement running, and the cache of compiled shapes stays bounded."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
@@ -149,6 +151,32 @@ def test_a_block_nested_deep_and_wide_generates_bounded_source(
     assert printed_lines(trace) == ["1"] * HOT
     assert sources and max(sources) <= codegen.MAX_SOURCE_CHARS
     assert sum(map(len, codegen._factories)) <= codegen._CACHE_CHARS
+
+
+def test_a_block_too_long_for_its_source_is_given_up_as_it_is_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An `if` holding 19,000 statements is written in whole into the function around it:
+    # its source was written out (0.4 s, uncharged and past any deadline), then refused
+    # for its length, and again for the `if` inside. It is given up once the statements
+    # written so far pass the bound.
+    statements: list[int] = []
+    wrapped = codegen._wrapped
+
+    def spy(*args: Any) -> list[str]:
+        statements.append(1)
+        return wrapped(*args)
+
+    monkeypatch.setattr(codegen, "_wrapped", spy)
+    body = ";".join(["pass"] * 19_000)
+    source = (
+        f"def f(k):\n    if k >= 0:\n        if k >= 0:\n            {body}\n    return 1\n"
+        f"for k in range({HOT + 1}):\n    f(k)\n"
+    )
+    trace_source(source + TAIL, limits=Limits(max_steps=10**7))
+    # At most 401 statements (60,000 characters at 150 each) in each block given up: f's
+    # body and its `if`'s body; and the few of the loop's body, generated.
+    assert len(statements) <= 2 * 401 + 10, len(statements)
 
 
 # Blocks written in whole inside a generated function (`_if_written`, `_for_written`):

@@ -9,9 +9,14 @@ the program before the work, with an error that names the bound and the line.
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine.interpreter import pytest_module
 from tests.engine.cpython import printed_lines
 from tests.support.programs import own_value_program
 
@@ -339,6 +344,74 @@ def test_exhaustion_stops_before_the_work_and_names_its_bound(
     with pytest.raises(EngineError, match=words.replace("*", r"\*").replace("(", r"\(")) as caught:
         trace_source(source + END, limits=limits)
     assert caught.value.line == line
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "json.dumps(a, indent=100)",  # 4,000 lines of 19,000 spaces: 76 MB of text
+        "json.dumps(a, indent='\\t' * 100)",
+        "json.dumps(a[0][0][0], separators=(' ' * 100, ':'))",  # 400 KB of separators
+        "json.dumps({i: 0 for i in range(200)}, separators=(',', ':' * 100))",
+    ],
+)
+def test_json_text_laid_out_past_the_string_bound_is_refused_before_it_is_written(
+    call: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The walk counted the items' own text, not the indentation or the separators the
+    # encoder writes between them: the text was made (76 MB, 0.5 s) before its length
+    # was refused.
+    written: list[int] = []
+    dumps = json.dumps  # the module `json_module` writes its text with
+
+    def spy(*args: Any, **kwargs: Any) -> str:
+        written.append(1)
+        return dumps(*args, **kwargs)
+
+    monkeypatch.setattr(json, "dumps", spy)
+    source = f"import json\na = [0] * 4000\nfor _ in range(190):\n    a = [a]\ns = {call}\n"
+    with pytest.raises(EngineError, match="strings here stay within 10,000") as caught:
+        trace_source(source + END)
+    assert caught.value.line == 5
+    assert written == []
+
+
+def test_json_text_laid_out_within_the_string_bound_is_cpythons() -> None:
+    # Counting the layout refuses nothing CPython's text keeps within the bound.
+    source = (
+        "import json\nd = {i: [0.5, None, True] for i in range(280)}\n"
+        "e = {i: [0.5, None, True] for i in range(455)}\n"
+        "print(len(json.dumps(d, indent=1)), len(json.dumps(e, separators=(',', ':'))))\n"
+        "print(len(json.dumps([0.5] * 1900)), len(json.dumps([[1]] * 1400, indent='')))\n"
+    )
+    trace = trace_source(source + END)
+    assert printed_lines(trace)[:2] == ["9972 9901", "9500 9802"]
+
+
+def test_pytest_match_patterns_are_charged_for_their_compiling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # More patterns than `re` caches, each compiled again at every search (about 6 ms for
+    # 5,000 characters): the search of a three-character message was charged 15 steps,
+    # and a million steps ran 3 s. Compiling is charged by the pattern's length.
+    searches: list[int] = []
+    search = re.search
+
+    def spy(pattern: str, text: str) -> re.Match[str] | None:
+        searches.append(1)
+        return search(pattern, text)
+
+    monkeypatch.setattr(pytest_module.re, "search", spy)
+    source = (
+        "import pytest\nbase = '[a]' * 1650\npats = [base + str(i) for i in range(520)]\n"
+        "while True:\n    for p in pats:\n        try:\n"
+        "            with pytest.raises(ValueError, match=p):\n"
+        "                raise ValueError('aaa')\n"
+        "        except AssertionError:\n            pass\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=1_000_000, time_limit=100))
+    assert len(searches) < 200, len(searches)  # 4,950 steps each compile: 135; were 1,347
 
 
 def test_the_step_limit_names_its_variable_its_default_and_the_line() -> None:

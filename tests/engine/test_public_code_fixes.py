@@ -1952,6 +1952,8 @@ bad = [
     lambda: json.loads(5), lambda: json.dumps([float('nan')], allow_nan=False),
     lambda: json.dumps({(1,): 1}, skipkeys=True),
     lambda: json.dumps({'b': 1, 1: 2}, sort_keys=True),
+    lambda: json.loads(b'\xff'), lambda: json.loads(b'\xff\xfe1\x00'),
+    lambda: json.loads('1' * 5000),
 ]
 for bad in bad:
     try:
@@ -2062,6 +2064,52 @@ def test_with_around_a_yield_in_a_generator_is_cpythons() -> None:
     same_as_cpython(WITH_IN_GENERATORS)
 
 
+def test_exit_runs_handling_the_exception_of_the_with_body() -> None:
+    """CPython calls `__exit__` inside the handler of what the body raised: a bare
+    `raise` there raises it again (it was `RuntimeError: No active exception to
+    reraise`), in a `with` in a plain function and in a generator; once `__exit__` is
+    done, the exception handled before the `with` is the one a bare `raise` raises."""
+    same_as_cpython(
+        """class M:
+    def __enter__(self):
+        return self
+    def __exit__(self, t, v, tb):
+        if t is KeyError:
+            raise
+        return t is ValueError
+def g():
+    with M():
+        yield 1
+        raise KeyError('in g')
+for make in [lambda: M(), lambda: M()]:
+    for e in [KeyError('k'), ValueError('v'), None]:
+        try:
+            with make():
+                if e is not None:
+                    raise e
+            print('through', e)
+        except KeyError as got:
+            print('raised', repr(got))
+try:
+    list(g())
+except KeyError as got:
+    print('generator', repr(got))
+try:
+    raise IndexError('before')
+except IndexError:
+    try:
+        with M():
+            raise KeyError('inner')
+    except KeyError:
+        pass
+    try:
+        raise
+    except IndexError as got:
+        print('still', repr(got))
+"""
+    )
+
+
 def test_issubclass_of_built_in_types_is_cpythons() -> None:
     """pytest's `raises(int)` asks `issubclass(int, BaseException)`: it was the
     interpreter's TypeError ('arg 1 must be a class'), and a built-in type as the second
@@ -2083,7 +2131,7 @@ pairs = [
 ]
 for a, b in pairs:
     print(a.__name__, issubclass(a, b))
-for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3))]:
+for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3)), (int, None), (A, None)]:
     try:
         print(issubclass(*bad))
     except TypeError as e:

@@ -208,3 +208,71 @@ export function tagSpot(record, width, obstacles) {
   }
   return best;
 }
+
+/**
+ * The area every spot `tagSpot` may give a tag of this width reaches: above, below and
+ * either side of its record, a row further up or down included.
+ * @param {{x: number, y: number, width: number}} record  centre and width
+ * @param {number} width
+ * @returns {Box}
+ */
+export function tagReach(record, width) {
+  const reach = width + SIZES.recordHeight;
+  return {
+    x: record.x - record.width / 2 - reach,
+    y: record.y - SIZES.recordHeight - TAG_HEIGHT - 4,
+    width: record.width + 2 * reach,
+    height: 2 * (SIZES.recordHeight + TAG_HEIGHT + 4),
+  };
+}
+
+/**
+ * Boxes filed by the cells of a grid (`cell` layout units wide), so that what meets an
+ * area is looked for among the boxes of its cells only: a big graph's tags each look at
+ * the few boxes near them, not at every one placed so far.
+ * Example: a grid holding 20,000 tags in a row answers `near` for one with the two or
+ * three around it.
+ * @template {Box} B
+ * @param {number} [cell]
+ */
+export function boxGrid(cell = 256) {
+  /** @type {Map<string, B[]>} */
+  const cells = new Map();
+  /**
+   * @param {Box} area
+   * @param {(key: string) => void} visit
+   */
+  const each = (area, visit) => {
+    for (let cx = Math.floor(area.x / cell); cx <= Math.floor((area.x + area.width) / cell); cx++)
+      for (
+        let cy = Math.floor(area.y / cell);
+        cy <= Math.floor((area.y + area.height) / cell);
+        cy++
+      )
+        visit(`${cx},${cy}`);
+  };
+  return {
+    /** @param {B} box */
+    add(box) {
+      each(box, (key) => {
+        const list = cells.get(key);
+        if (list) list.push(box);
+        else cells.set(key, [box]);
+      });
+    },
+    /**
+     * The boxes filed in the cells `area` meets (each once) that `keep` keeps.
+     * @param {Box} area
+     * @param {(box: B) => boolean} [keep]
+     * @returns {B[]}
+     */
+    near(area, keep = () => true) {
+      /** @type {Set<B>} */
+      const found = new Set();
+      each(area, (key) => {
+        for (const box of cells.get(key) ?? []) if (keep(box)) found.add(box);
+      });
+      return [...found];
+    },
+  };
+}

@@ -36,6 +36,9 @@ Entry = tuple[Stmt, tuple[int, int], bool, str]
 
 # Blocks longer than this stay on the loop (`in_order`): the source stays small.
 MAX_STATEMENTS = 40
+# Statements one generated function writes, the blocks of its `if`, `for` and `while`
+# included (`_fits`): past it a nested block is its closure, called.
+MAX_WRITTEN_STATEMENTS = 120
 _CACHE_SIZE = 512
 # A block's source is bounded whatever its statements nest: past `MAX_WRITTEN` expressions
 # written in whole the rest are their closures, and a source still longer than
@@ -79,6 +82,7 @@ class Source:
         self.temps = 0
         self.written = 0  # expressions written in whole so far (`MAX_WRITTEN`)
         self.least = 0  # the least its source is long already (`_LEAST_PER_STATEMENT`)
+        self.statements = 0  # statements written so far, nested ones included (`_fits`)
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -275,6 +279,16 @@ def block(
     return factory(*src.values.values())
 
 
+def _fits(src: Source, blocks: list[Shape]) -> bool:
+    """Whether these blocks are `in_order`'s and may be written in whole here: each no
+    longer than `MAX_STATEMENTS` (a longer one stays on the loop, as it would alone),
+    and all the function's statements together no more than `MAX_WRITTEN_STATEMENTS`;
+    else the statement calls its closure and the rest of the function is still written."""
+    if any(block[0] != "block" or len(block[1]) > MAX_STATEMENTS for block in blocks):
+        return False
+    return src.statements + sum(len(block[1]) for block in blocks) <= MAX_WRITTEN_STATEMENTS
+
+
 class _TooLong(Exception):
     """A block's source passed `MAX_SOURCE_CHARS` while it was being written."""
 
@@ -310,6 +324,7 @@ def _entries(
         p, t = src.name(position, "P"), src.name(text, "T")
         lines.extend(_wrapped(p, t, body, anchors, level))
         src.least += _LEAST_PER_STATEMENT
+        src.statements += 1
         if src.least > MAX_SOURCE_CHARS:
             raise _TooLong
         if ends == "returns":
@@ -463,7 +478,7 @@ def _if_written(src: Source, shape: Shape, level: int, loop: str | None) -> list
     if level >= MAX_NESTED or src.written >= MAX_WRITTEN:
         return None
     blocks = [src.shape(body)] + ([src.shape(orelse)] if orelse is not None else [])
-    if any(block[0] != "block" for block in blocks):
+    if not _fits(src, blocks):
         return None
     q = f"q{level}"
     lines = [
@@ -492,7 +507,7 @@ def _for_written(src: Source, shape: Shape, level: int, loop: str | None) -> lis
     if level >= MAX_NESTED or src.written >= MAX_WRITTEN:
         return None
     blocks = [src.shape(body)] + ([src.shape(orelse)] if orelse is not None else [])
-    if any(block[0] != "block" for block in blocks):
+    if not _fits(src, blocks):
         return None
     position = src.name(here, "P")
     item = f"i{level}"
@@ -529,7 +544,7 @@ def _while_written(src: Source, shape: Shape, level: int, loop: str | None) -> l
     if level >= MAX_NESTED or src.written >= MAX_WRITTEN:
         return None
     blocks = [src.shape(body)] + ([src.shape(orelse)] if orelse is not None else [])
-    if any(block[0] != "block" for block in blocks):
+    if not _fits(src, blocks):
         return None
     position, turns, q, ended = src.name(here, "P"), f"w{level}", f"q{level}", f"e{level}"
     truth = (

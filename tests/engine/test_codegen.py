@@ -410,3 +410,29 @@ def test_blocks_written_in_whole_run_as_their_closures_do(
     else:
         assert isinstance(generated, dict)
         assert_same_output(printed_lines(generated), expected)
+
+
+def test_a_long_nested_block_stays_its_closure_and_the_function_is_still_generated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An `if` of more statements than a block is generated for is not written in whole
+    # (600 here, whose source would pass `MAX_SOURCE_CHARS`):
+    # the function around it is generated all the same (with the `if` calling its
+    # block), rather than given up for the length the nested block would add.
+    made: list[object] = []
+    block = codegen.block
+
+    def spy(*args: object) -> object:
+        result = block(*args)  # type: ignore[arg-type]
+        made.append((len(args[0]), result))  # type: ignore[arg-type]
+        return result
+
+    monkeypatch.setattr(codegen, "block", spy)
+    long = codegen.MAX_SOURCE_CHARS // 100  # more than its source could hold written in whole
+    long_body = "".join("        x += 1\n" for _ in range(long))
+    source = f"def f(k):\n    x = 0\n    if k >= 0:\n{long_body}    return x\n\n"
+    source += "for k in range(5):\n    print(f(k))\n"
+    trace = trace_source(source + TAIL)
+    assert printed_lines(trace) == [str(long)] * 5
+    outer = [result for count, result in made if count == 3]  # f's body: x = 0, if, return
+    assert outer and all(result is not None for result in outer)

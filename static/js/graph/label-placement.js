@@ -62,6 +62,20 @@ export function labelSpot(record, size, obstacles) {
     { x: right + 8, y: record.y - height / 2 },
     { x: record.x - record.width / 2, y: record.y + h / 2 + 4 },
   ];
+  return clearestSpot(candidates, width, height, obstacles);
+}
+
+/**
+ * The first of `candidates` (top-left corners of a `width` × `height` box) that covers
+ * none of `obstacles`, else the one covering the least area of them.
+ * Example: clearestSpot([{x: 0, y: 0}, {x: 50, y: 0}], 10, 10, [{x: 0, y: 0, width: 20,
+ * height: 20}]) is {x: 50, y: 0}.
+ * @param {{x: number, y: number}[]} candidates  in order of preference
+ * @param {number} width
+ * @param {number} height
+ * @param {Iterable<Box>} obstacles
+ */
+function clearestSpot(candidates, width, height, obstacles) {
   let best = candidates[0];
   let bestCover = Infinity;
   for (const spot of candidates) {
@@ -191,22 +205,7 @@ export function tagSpot(record, width, obstacles) {
     { x: left + TAG_INSET, y: above - row },
     { x: left + TAG_INSET, y: below + row },
   ];
-  let best = candidates[0];
-  let bestCover = Infinity;
-  for (const spot of candidates) {
-    let cover = 0;
-    for (const other of obstacles) {
-      const dx = Math.min(spot.x + width, other.x + other.width) - Math.max(spot.x, other.x);
-      const dy = Math.min(spot.y + TAG_HEIGHT, other.y + other.height) - Math.max(spot.y, other.y);
-      if (dx > 0 && dy > 0) cover += dx * dy;
-    }
-    if (cover === 0) return spot;
-    if (cover < bestCover) {
-      bestCover = cover;
-      best = spot;
-    }
-  }
-  return best;
+  return clearestSpot(candidates, width, TAG_HEIGHT, obstacles);
 }
 
 /**

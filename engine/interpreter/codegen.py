@@ -11,8 +11,10 @@ statements (an expression statement, an assignment to a local or an attribute, `
 `return`) are written in whole, and so are the commonest expressions in them (names,
 constants, `a.b` of a local, operators, calls and method calls, up to `MAX_DEPTH`
 deep): a name is read in place, an operator or a call is its compiled closure's own
-second half (`apply`, `dispatch`) given the operands the generated code computed. Any
-other statement or expression is its closure, called. Where a fast path does not apply,
+second half (`apply`, `dispatch`) given the operands the generated code computed; the
+blocks of an `if`, `for` or `while` are written in the same function (`_if_written`,
+`_for_written`, `_while_written`), up to `MAX_NESTED` deep. Any other statement or
+expression is its closure, called. Where a fast path does not apply,
 the generated code has only read (a local, an object's attributes) and calls the
 closure, which reads again and goes its own way. The generated code does exactly what
 the closures did, in the same order, so a trace is the same byte for byte. A block is
@@ -315,8 +317,9 @@ def _entries(
     """The lines running `entries` as `in_order` runs them (each statement's lines in
     `_wrapped`'s bookkeeping, a signal returned as `in_order` returns it), and how the
     last one ends. `level`: how deep in blocks written in whole these are (`_if_written`,
-    `_for_written`); `loop`: the name of the position of the `for` written in whole
-    these run in, if any, whose `break` and `continue` signals are Python's own there."""
+    `_for_written`, `_while_written`); `loop`: the name of the position of the `for` or
+    `while` written in whole these run in, if any, whose `break` and `continue` signals
+    are Python's own there."""
     lines: list[str] = []
     ends = "none"
     for inner, position, anchors, text in entries:

@@ -18,6 +18,7 @@ ValueError), with CPython's words. Not here: `dump`, `load` (there are no files)
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import Builtin, PModule
@@ -94,6 +95,8 @@ def json_module(library: Library) -> PModule:
                 kind="TypeError",
             )
         state.check_str(len(text))
+        if _nests_deeper_than(text, state.limits.max_depth):
+            raise state.too_nested()  # before the decoder, whose recursion is in C
         try:
             value = json.loads(text)
         except json.JSONDecodeError as error:
@@ -277,3 +280,29 @@ class _Walker:
         if self.chars > MAX_STR:
             self.state.check_str(self.chars)
         return plain
+
+
+# A JSON string (skipped whole, escapes and all, closed or not) or a bracket.
+_TOKENS = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]')
+
+
+def _nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether the JSON text opens more than `limit` brackets at once (brackets in its
+    strings do not count), by a scan in C with no recursion: `json.loads` is never handed
+    a text nested deeper than the interpreter's containers may be (its decoder recurses
+    in C, under the recursion limit a trace raises, as the server's body check has it).
+
+    Example: `_nests_deeper_than('[[1], {"a": "[[["}]', 2)` -> False.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        first = token.group()[0]
+        if first == "[" or first == "{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif first == "]" or first == "}":
+            depth -= 1
+    return False

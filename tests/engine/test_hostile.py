@@ -620,3 +620,24 @@ def test_a_failing_import_in_a_function_caught_in_a_loop_is_bounded() -> None:
     )
     with pytest.raises(EngineError, match="dunder"):
         trace_source(leak + END)
+
+
+def test_json_loads_never_hands_the_decoder_a_text_nested_past_the_depth_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The decoder recurses in C, under the recursion limit a trace raises: a text nested
+    # deeper than containers may be is refused before it (with the string bound raised,
+    # 100,000 brackets deep was a C stack's worth); brackets inside strings do not count.
+    from backprop_animator.engine.interpreter import json_module, runtime
+
+    monkeypatch.setattr(runtime, "MAX_STR", 300_000)  # 10,000 allows 5,000 deep at most
+    handed: list[str] = []
+    decode = json_module.json.loads
+    monkeypatch.setattr(json_module.json, "loads", lambda text: handed.append(text) or decode(text))
+    source = "import json\nx = json.loads('[' * 100_000 + ']' * 100_000)\n"
+    with pytest.raises(EngineError, match="nested too deeply"):
+        trace_source(source)
+    assert handed == []
+    shallow = '[["[[[[[[[[", {"k": "]]]]"}]]'
+    ours = printed_lines(trace_source(f"import json\nprint(json.loads({shallow!r}))\n" + END))
+    assert ours[0] == repr(json.loads(shallow)) and set(handed) == {shallow}

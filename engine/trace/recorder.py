@@ -1083,17 +1083,12 @@ class Recorder:
         if first is None and node._prev and not self.hand_pass:
             run = self.rule_runs[node] = self.rule_runs.get(node, 0) + 1
         now = node.grad
-        start = rule.get("upstream", now)
-        if start != now:  # the rule wrote its own node's gradient: said from where it began
-            node.grad = start
-            try:
-                self.backward_frame(
-                    node, rule["tape"], len(self.passes), rule["writes"], stretch, run
-                )
-            finally:
-                node.grad = now
-        else:
+        # A rule that wrote its own node's gradient is said from where that one began.
+        node.grad = rule.get("upstream", now)
+        try:
             self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch, run)
+        finally:
+            node.grad = now
         frame = self.frames[-1]
         if "line" in rule:
             frame["line"] = rule["line"]

@@ -174,9 +174,10 @@ function sortRow(sort, trace, { nameOf, jump }) {
  * The row for `+=`.
  * @param {import("../passes/trace.js").EngineCheck["accumulation"]} accumulation
  * @param {import("../passes/trace.js").Trace} trace
+ * @param {Set<string>} wrote  the ops some rule of which wrote a gradient (`opsThatWrote`)
  * @param {RowContext} ctx
  */
-function accumulationRow(accumulation, trace, { nameOf, jump, number }) {
+function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number }) {
   const sumParts = /** @type {(Node | string)[]} */ ([
     html("code", { text: "+=" }),
     ": ",
@@ -202,7 +203,7 @@ function accumulationRow(accumulation, trace, { nameOf, jump, number }) {
     );
   } else if (!ranRules(trace)) {
     sumParts.push(". No rule ran, so no write could be told apart from the others.");
-  } else if (opsThatWrote(trace).size === 0) {
+  } else if (wrote.size === 0) {
     sumParts.push(
       ". No rule wrote a gradient (backward() writes them itself), so no write could be told apart from the others.",
     );
@@ -250,8 +251,9 @@ function outlinedWhere(parted, passCount) {
  * every gradient agrees with a right engine's."
  * @param {import("../passes/trace.js").EngineCheck} check
  * @param {import("../passes/timeline.js").Timeline} timeline
+ * @param {Set<string>} [wrote]  `opsThatWrote(timeline.trace)`, where the caller has it
  */
-export function engineSummary(check, timeline) {
+export function engineSummary(check, timeline, wrote = opsThatWrote(timeline.trace)) {
   const { trace } = timeline;
   const wrong =
     check.rules.some((rule) => rule.verdict === "wrong") ||
@@ -260,7 +262,6 @@ export function engineSummary(check, timeline) {
   const partedList = partedAtEnds(timeline);
   const parted = partedList.length;
   const where = outlinedWhere(partedList, trace.passes?.length ?? 1);
-  const wrote = opsThatWrote(trace);
   const unwritten = check.rules.filter(
     (rule) => rule.verdict === "unchecked" && !wrote.has(rule.op),
   ).length;
@@ -333,7 +334,7 @@ export function mountEngineCheckView(
   const wrote = opsThatWrote(trace);
   const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));
   const sort = sortRow(check.sort, trace, ctx);
-  const accumulation = accumulationRow(check.accumulation, trace, ctx);
+  const accumulation = accumulationRow(check.accumulation, trace, wrote, ctx);
   // One sentence per row that has numbers, shown while the quiz hides them.
   /** @type {Map<Shown, HTMLElement>} */
   const maskNotes = new Map();
@@ -350,7 +351,7 @@ export function mountEngineCheckView(
     }
     maskNotes.set(shown, note);
   }
-  const { wrong, summary } = engineSummary(check, timeline);
+  const { wrong, summary } = engineSummary(check, timeline, wrote);
 
   container.replaceChildren(
     html(

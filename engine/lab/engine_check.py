@@ -28,14 +28,16 @@ Example (`=` in `__mul__`, `a = Value(2.0); b = Value(3.0); d = a * b + a`):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from backprop_animator.engine.lab.right_engine import agrees, sum_rounding
 from backprop_animator.engine.ops import op_key
 
 # Per pass: each node id's right locals by operand position, (child id, local), or None.
 RightLocals = list[dict[str, list[tuple[str, float]] | None]]
+
+N = TypeVar("N", bound=Hashable)  # a node: a trace id, or a Value (`order_fault`)
 
 
 def check_engine(
@@ -226,38 +228,71 @@ def _sort(
     by_pass: dict[int, list[tuple[int, str]]] = {}
     for index, frame in backwards:
         by_pass.setdefault(frame["pass"], []).append((index, frame["node"]))
+    no_children: list[str] = []
     for pass_index, entry in enumerate(trace["passes"]):
-        reached = _reached(entry["output"], children)
-        # Each node's consumers within this pass's graph: a weight shared by every pass
-        # is not walked over every pass's consumers at each pass.
-        consumers: dict[str, list[str]] = {}
-        for parent in reached:
-            for child in children.get(parent, ()):
-                consumers.setdefault(child, []).append(parent)
-        ran: set[str] = set()
         frames = by_pass.get(pass_index, [])
         if not frames:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
-        output = entry["output"]
-        for index, node_id in frames:
-            if node_id in is_op:
-                if node_id in ran:
-                    # A second run adds the node's share to its children once more.
-                    first = {"frame": index, "node": node_id, "consumer": None}
-                    return {"verdict": "wrong", "first": first}
-                if not ran.issuperset(consumers.get(node_id, ())) and node_id != output:
-                    waiting = [c for c in consumers[node_id] if c not in ran]
-                    first = {"frame": index, "node": node_id, "consumer": min(waiting, key=_order)}
-                    return {"verdict": "wrong", "first": first}
-            ran.add(node_id)
-        never = sorted((n for n in reached if n in is_op and n not in ran), key=_order)
-        if never:
-            last = frames[-1][0] if frames else _sort_frame(trace, pass_index)
+        fault = order_fault(
+            [node_id for _, node_id in frames],
+            _reached(entry["output"], children),
+            lambda node_id: children.get(node_id, no_children),
+            is_op.__contains__,
+            entry["output"],
+            _order,
+        )
+        if fault is not None:
+            at, node_id, consumer, _ = fault
+            # A rule that never ran is named at the pass's last rule.
+            index = frames[-1 if at is None else at][0]
             return {
                 "verdict": "wrong",
-                "first": {"frame": last, "node": never[0], "consumer": None},
+                "first": {"frame": index, "node": node_id, "consumer": consumer},
             }
     return {"verdict": "right", "first": None}
+
+
+def order_fault(
+    order: Sequence[N],
+    reached: Iterable[N],
+    children: Callable[[N], Iterable[N]],
+    is_op: Callable[[N], bool],
+    output: N,
+    made: Callable[[N], Any],
+) -> tuple[int | None, N, N | None, int] | None:
+    """Where the order a pass ran its rules in (`order`, one entry per run) is not a
+    right one: the first op node whose rule ran before that of one of its consumers
+    (those in `reached`, the pass's graph), ran again, or never ran. The one rule of the
+    check's sort row (over trace ids) and of the sort frame's words (over Values,
+    `recorder.Recorder.user_pass`), so that both name the same node and consumer.
+
+    The answer is (the place in `order` of the run found wrong, or None for a rule that
+    never ran; the node; the first made (`made`) of its consumers still waiting, or
+    None; the node's runs: 1 for a consumer still waiting, all of its runs for a rule
+    that ran again, 0 for one that never ran), or None where the order is right.
+
+    Example: the rules of `c = a * b; d = c + a` run d, a, c, b: `order_fault([d, a, c,
+    b], …)` is None (a leaf's rule passes nothing on); run c, d, a, b it is (0, c, d, 1).
+    """
+    consumers: dict[N, list[N]] = {}
+    for parent in reached:
+        for child in children(parent):
+            consumers.setdefault(child, []).append(parent)
+    ran: set[N] = set()
+    for at, node in enumerate(order):
+        if is_op(node):
+            if node in ran:
+                # A second run adds the node's share to its children once more.
+                return at, node, None, order.count(node)
+            if node != output:
+                waiting = [c for c in consumers.get(node, ()) if c not in ran]
+                if waiting:
+                    return at, node, min(waiting, key=made), 1
+        ran.add(node)
+    never = [node for node in reached if is_op(node) and node not in ran]
+    if never:
+        return None, min(never, key=made), None, 0
+    return None
 
 
 def _order(node_id: str) -> int:
@@ -273,14 +308,6 @@ def _reached(output: str, children: dict[str, list[str]]) -> set[str]:
                 seen.add(child)
                 stack.append(child)
     return seen
-
-
-def _sort_frame(trace: dict[str, Any], pass_index: int) -> int:
-    return next(
-        i
-        for i, frame in enumerate(trace["frames"])
-        if frame["phase"] == "sort" and frame["pass"] == pass_index
-    )
 
 
 def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:

@@ -438,8 +438,8 @@ def own_sort_text(
     seed: float,
 ) -> str:
     """In place of the sort's usual words, for a learner's backward() whose order of
-    rules is not a right one (`recorder.order_fault`) or whose output's gradient is not
-    1 when its first rule runs: what it did."""
+    rules is not a right one (`recorder.own_order_fault`) or whose output's gradient
+    is not 1 when its first rule runs: what it did."""
     own = name(output)
     if fault is None:
         text = f"{own}.backward() runs the rules of the {count} {nodes_word(count)} that "

@@ -56,7 +56,7 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.lab import mistake_text, mistakes
-from backprop_animator.engine.lab.engine_check import check_engine
+from backprop_animator.engine.lab.engine_check import check_engine, order_fault
 from backprop_animator.engine.lab.right_engine import RightEngine, right_locals, sum_rounding
 from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
@@ -75,6 +75,7 @@ from backprop_animator.engine.value import (
 SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
 SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
 _SEQ = attrgetter("_seq")  # creation order
+_PREV = attrgetter("_prev")
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
 # run of a rule that this one goes on with, after other nodes' rules ran inside it.
@@ -944,7 +945,7 @@ class Recorder:
                 self.right.touched.add(node)  # written in this pass: it starts there
         if self.rule_order and not (self.walked or self.resumed):
             # The sort frame's words say a proper order and a seed of 1: only where so.
-            fault = order_fault(self.rule_order, reachable, output)
+            fault = own_order_fault(self.rule_order, reachable, output)
             seed = start[output]
             if fault is not None or seed != 1:
                 sort["text"] = narrate.own_sort_text(
@@ -1854,31 +1855,20 @@ def not_finite(what: str, data: float) -> ProgramError:
     return ProgramError(not_finite_reason(what, data))
 
 
-def order_fault(
+def own_order_fault(
     order: list[Value], reachable: list[Value], output: Value
 ) -> tuple[Value, Value | None, int] | None:
     """Where the order a learner's backward() ran its rules in (`order`, one entry per
-    run) is not a right one, as `engine.lab.engine_check` judges the sort: the first op
-    node whose rule ran before one of its consumers' (node, that consumer, 1), ran again
-    (node, None, its runs) or never ran (node, None, 0); None where it is right."""
-    consumers: dict[Value, list[Value]] = {}
-    for parent in reachable:
-        for child in parent._prev:
-            consumers.setdefault(child, []).append(parent)
-    ran: set[Value] = set()
-    for node in order:
-        if node._prev:
-            if node in ran:
-                return node, None, order.count(node)
-            if node is not output:
-                for consumer in consumers.get(node, ()):
-                    if consumer not in ran:
-                        return node, consumer, 1
-        ran.add(node)
-    for node in reachable:
-        if node._prev and node not in ran:
-            return node, None, 0
-    return None
+    run) is not a right one, by the rule of the check's sort row (`engine_check.
+    order_fault`): (node, the first made of its consumers still waiting, 1), (node,
+    None, its runs) for a rule that ran again, (node, None, 0) for one that never ran;
+    None where it is right."""
+    fault = order_fault(order, reachable, _PREV, _has_prev, output, _SEQ)
+    return None if fault is None else fault[1:]
+
+
+def _has_prev(node: Value) -> bool:
+    return bool(node._prev)
 
 
 def _times_upstream(local: float, upstream: float, added: float, rounding: float) -> bool:

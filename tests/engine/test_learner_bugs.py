@@ -164,6 +164,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "underscore_grad": lambda: _stack_preorder(w=-1.5),
     "grad_through_temporary": _through_temporary,
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
+    "bfs_no_count": lambda: mg(lambda w: w * 4.0 + (w * 4.0 * 2.0 + w * 4.0 * 3.0), w=0.5),
 }
 
 R, U = "right", "unchecked"
@@ -230,6 +231,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `+=`'s row names what the `=` into out.grad lost.
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
+    # x (n2) runs before p2 (n4) and p1 (n6), which use it: the first made is named.
+    "bfs_no_count": ({"*": R, "+": R}, (7, "n2", "n4"), R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -359,6 +362,10 @@ SORT_TEXTS = {
     "passes its gradient on before all of it has arrived. Seed out.grad = 1.",
     "hash_by_value": "out.backward() never runs q's rule (7 nodes reach out): nothing is "
     "passed on from q. Seed out.grad = 1.",
+    # The frame named p1, the first of x's consumers in the depth-first order; the check
+    # p2, the first made: both name p2 now (`engine_check.order_fault`).
+    "bfs_no_count": "out.backward() runs x's rule before that of p2, which uses x: x passes "
+    "its gradient on before all of it has arrived. Seed out.grad = 1.",
 }
 
 
@@ -382,6 +389,29 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
     else:  # a right order, seeded with 1: the usual words
         assert all(text.startswith("Depth-first sort: ") for text in texts), texts
         assert all(text.endswith(".grad = 1, then walk the order backwards.") for text in texts)
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_sort_frame_names_what_the_checks_sort_row_names(program: str) -> None:
+    # One rule (`engine_check.order_fault`) for both: where several consumers wait, the
+    # frame named the first in the depth-first order, the check the first made.
+    trace = trace_source((PROGRAMS / f"{program}.py").read_text())
+    first = trace["engine_check"]["sort"]["first"]
+    sorts = {f["pass"]: f["text"] for f in trace["frames"] if f["phase"] == "sort"}
+    if first is None:
+        assert not any("before that of" in text or "never runs" in text for text in sorts.values())
+        return
+    text = sorts[trace["frames"][first["frame"]]["pass"]]
+    if text.startswith("No sort here:"):
+        return  # a walk with no sort (recursive_no_sort): its own words
+    name = {node["id"]: node["name"] for node in trace["nodes"]}
+    node = name[first["node"]]
+    if first["consumer"] is not None:
+        consumer = name[first["consumer"]]
+        assert f"runs {node}'s rule before that of {consumer}, which uses {node}:" in text
+    else:
+        again = re.search(f"runs {node}'s rule \\d+ times", text)
+        assert f"never runs {node}'s rule" in text or again
 
 
 def test_a_rule_that_forgets_the_upstream_gradient_is_said_so() -> None:
@@ -490,3 +520,45 @@ def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
     # An `=` that does lose the gradient there is still said so.
     trace = trace_source((PROGRAMS / "square_assign.py").read_text())
     assert _backward_texts(trace)[2].endswith("a.grad = 3 × 1: the 3 already there is lost.")
+
+
+def test_one_rule_judges_an_order_over_values_and_over_trace_ids() -> None:
+    # bfs_no_count's graph: x waits for p1 and p2, p2 made first. The sort frame's words
+    # (over Values) named p1, the first of them in the depth-first order; the check's
+    # row (over ids) p2.
+    from backprop_animator.engine.lab.engine_check import order_fault
+    from backprop_animator.engine.value import Value, topological_order
+
+    w, four, three, two = Value(0.5), Value(4.0), Value(3.0), Value(2.0)
+    x = w * four
+    p2 = x * three
+    p1 = x * two
+    total = p1 + p2
+    out = x + total
+    reachable = topological_order(out)
+    assert reachable.index(p1) < reachable.index(p2)
+    order = [out, x, total, w, four, p1, p2, two, three]
+    by_value = order_fault(
+        order, reachable, lambda v: v._prev, lambda v: bool(v._prev), out, lambda v: v._seq
+    )
+    assert by_value == (1, x, p2, 1)
+    ids = {node: f"n{i}" for i, node in enumerate(sorted(reachable, key=lambda v: v._seq))}
+    children = {ids[v]: [ids[c] for c in v._prev] for v in reachable}
+    by_id = order_fault(
+        [ids[v] for v in order],
+        set(children),
+        children.__getitem__,
+        lambda i: bool(children[i]),
+        ids[out],
+        lambda i: int(i[1:]),
+    )
+    assert by_id == (1, ids[x], ids[p2], 1)
+    # Run again, or never: the same answers over both.
+    twice = [out, total, p1, p2, x, x, w, four, two, three]
+    assert order_fault(twice, reachable, lambda v: v._prev, lambda v: bool(v._prev), out, id) == (
+        5, x, None, 2
+    )  # fmt: skip
+    never = [out, total, p2, p1, w, four, two, three]
+    assert order_fault(never, reachable, lambda v: v._prev, lambda v: bool(v._prev), out, id) == (
+        None, x, None, 0
+    )  # fmt: skip

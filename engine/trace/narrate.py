@@ -438,8 +438,11 @@ def own_sort_text(
     seed: float,
 ) -> str:
     """In place of the sort's usual words, for a learner's backward() whose order of
-    rules is not a right one (`recorder.own_order_fault`) or whose output's gradient
-    is not 1 when its first rule runs: what it did."""
+    rules is not a right one (`recorder.own_order_fault`), or a right one but not a
+    depth-first sort's (`recorder.depth_first`: Kahn's algorithm, a breadth-first
+    order), or whose output's gradient is not 1 when its first rule runs: what it did.
+    A right order is said as what makes it right, each rule after those of the nodes
+    that use the rule's node, with no word of how it was found."""
     own = name(output)
     if fault is None:
         text = f"{own}.backward() runs the rules of the {count} {nodes_word(count)} that "

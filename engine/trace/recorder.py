@@ -947,7 +947,7 @@ class Recorder:
             # The sort frame's words say a proper order and a seed of 1: only where so.
             fault = own_order_fault(self.rule_order, reachable, output)
             seed = start[output]
-            if fault is not None or seed != 1:
+            if fault is not None or seed != 1 or not depth_first(topo[::-1], reachable, output):
                 sort["text"] = narrate.own_sort_text(
                     output, len(reachable), self.names, fault, seed
                 )
@@ -1869,6 +1869,37 @@ def own_order_fault(
 
 def _has_prev(node: Value) -> bool:
     return bool(node._prev)
+
+
+def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bool:
+    """Whether `order`, the nodes in the order their rules ran (each once, a right
+    order), is a depth-first sort's walked backwards: the reverse of the post-order
+    a recursive `build_topo` from `output` appends, over each node's children in
+    operand order (`reachable`, `topological_order`) or in the reverse of it (an
+    explicit stack that pushes them in order), both over the nodes whose rules ran
+    (a backward() may skip the leaves'). Else the sort frame does not say depth-first:
+    Kahn's algorithm, a breadth-first order, an order of the program's own."""
+    ran = set(order)
+    reached = set(reachable)
+    walked = [node for node in reversed(order) if node in reached]
+    if [node for node in reachable if node in ran] == walked:
+        return True
+    post: list[Value] = []
+    visited = {output}
+    stack: list[tuple[Value, int]] = [(output, len(output._prev))]
+    while stack:
+        node, i = stack[-1]
+        if i:
+            stack[-1] = (node, i - 1)
+            child = node._prev[i - 1]
+            if child not in visited:
+                visited.add(child)
+                stack.append((child, len(child._prev)))
+        else:
+            stack.pop()
+            if node in ran:
+                post.append(node)
+    return post == walked
 
 
 def _times_upstream(local: float, upstream: float, added: float, rounding: float) -> bool:

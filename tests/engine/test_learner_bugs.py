@@ -112,6 +112,11 @@ def _through_temporary() -> dict[str, float]:
     return {"a": e + a * e * b + 1, "b": a * e * a}
 
 
+def _square_of_sum(a: MicrogradValue, b: MicrogradValue, c: MicrogradValue) -> MicrogradValue:
+    s = a * b + b * c
+    return s * s
+
+
 RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
     "tanh_one_minus_t": _tanh_neuron,
@@ -164,6 +169,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "underscore_grad": lambda: _stack_preorder(w=-1.5),
     "grad_through_temporary": _through_temporary,
     "relu_no_mask": lambda: mg(lambda x: (x * -1).relu() * 4 + (x * 0.5).relu() * 2, x=2),
+    "kahn_right": lambda: mg(_square_of_sum, a=1.5, b=-0.5, c=2),
+    "iterative_dfs": lambda: mg(_square_of_sum, a=1.5, b=-0.5, c=2),
     "bfs_no_count": lambda: mg(lambda w: w * 4.0 + (w * 4.0 * 2.0 + w * 4.0 * 3.0), w=0.5),
 }
 
@@ -231,6 +238,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `+=`'s row names what the `=` into out.grad lost.
     "tanh_writes_out_grad": ({"*": R, "+": R, "tanh": R}, R, (8, "n3", "n3", 4.0)),
     "reset_out_grad": ({"*": R, "+": R}, R, (3, "n3", "n3", 1.0)),
+    # Right sorts that are not the recursive build_topo's: nothing to name.
+    "kahn_right": ({"*": R, "+": R}, R, R),
+    "iterative_dfs": ({"*": R, "+": R}, R, R),
     # x (n2) runs before p2 (n4) and p1 (n6), which use it: the first made is named.
     "bfs_no_count": ({"*": R, "+": R}, (7, "n2", "n4"), R),
 }
@@ -362,6 +372,12 @@ SORT_TEXTS = {
     "passes its gradient on before all of it has arrived. Seed out.grad = 1.",
     "hash_by_value": "out.backward() never runs q's rule (7 nodes reach out): nothing is "
     "passed on from q. Seed out.grad = 1.",
+    # Kahn's algorithm: a right order, but no depth-first sort's (c, b, 3, a): the words
+    # say what makes it right, not how a depth-first sort would have found it.
+    "kahn_assign_add": "c.backward() runs the rules of the 4 nodes that reach c, each after "
+    "those of the nodes that use it. Seed c.grad = 1.",
+    "kahn_right": "out.backward() runs the rules of the 7 nodes that reach out, each after "
+    "those of the nodes that use it. Seed out.grad = 1.",
     # The frame named p1, the first of x's consumers in the depth-first order; the check
     # p2, the first made: both name p2 now (`engine_check.order_fault`).
     "bfs_no_count": "out.backward() runs x's rule before that of p2, which uses x: x passes "
@@ -386,7 +402,7 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
         )
     elif program == "recursive_no_sort":
         assert texts[0].startswith("No sort here: u.backward() walks down from u")
-    else:  # a right order, seeded with 1: the usual words
+    else:  # a depth-first sort's order (iterative_dfs's too), seeded with 1: the usual words
         assert all(text.startswith("Depth-first sort: ") for text in texts), texts
         assert all(text.endswith(".grad = 1, then walk the order backwards.") for text in texts)
 
@@ -562,3 +578,20 @@ def test_one_rule_judges_an_order_over_values_and_over_trace_ids() -> None:
     assert order_fault(never, reachable, lambda v: v._prev, lambda v: bool(v._prev), out, id) == (
         None, x, None, 0
     )  # fmt: skip
+
+
+def test_a_right_order_that_no_depth_first_sort_gives_is_not_called_depth_first() -> None:
+    # Kahn's algorithm over a deque (collections_sort in real_code): e, d, c, a, b, where
+    # the recursive build_topo walked backwards gives e, d, c, b, a. The frame said
+    # "Depth-first sort: 5 nodes, each after its children."; the check's row was right.
+    source = (ROOT / "tests" / "engine" / "real_code" / "collections_sort.py").read_text()
+    trace = trace_source(source)
+    sort = next(frame for frame in trace["frames"] if frame["phase"] == "sort")
+    assert sort["text"] == (
+        "e.backward() runs the rules of the 5 nodes that reach e, each after those of the "
+        "nodes that use it. Seed e.grad = 1. Each frame below is one rule, in the order it "
+        "runs."
+    )
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
+    # The page's form too: the words travel as text, not as the sort's template.
+    trace_columns(source)

@@ -516,6 +516,8 @@ class Machine:
 
     def class_attr_of(self, obj: PInstance, name: str) -> Any:
         """`get_attr` of an instance's attribute that is not its own: its class's."""
+        if name == "__hash__" and hash_is_none(obj.cls):
+            return None  # `__eq__` without `__hash__`: CPython's `__hash__ = None`
         found = obj.cls.lookup(name)
         kind = type(found)
         if kind is Function:
@@ -553,8 +555,7 @@ class Machine:
     def object_method(self, obj: PInstance, name: str) -> Any:
         """`a.__eq__`, `a.__ne__`, `a.__hash__`, `a.__repr__`, `a.__str__` of an object
         whose class does not define it: `object`'s method, bound, as CPython's."""
-        unset = obj.cls.lookup("__hash__") is MISSING
-        if name == "__hash__" and unset and obj.cls.lookup("__eq__") is not MISSING:
+        if name == "__hash__" and hash_is_none(obj.cls):
             return None  # a class defining `__eq__` alone is unhashable: CPython's None
 
         def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -596,6 +597,8 @@ class Machine:
 
     def class_attr(self, obj: PClass, name: str) -> Any:
         """`get_attr` of a program's class."""
+        if name == "__hash__" and hash_is_none(obj):
+            return None  # `V.__hash__ is None` for a class defining `__eq__` alone
         found = obj.lookup(name)
         if found is MISSING:
             if name == "__name__":
@@ -1555,6 +1558,17 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (OverflowError, "OverflowError"),
     (ValueError, "ValueError"),
 )
+
+
+def hash_is_none(cls: PClass) -> bool:
+    """Whether CPython's `cls.__hash__` is None: the first class of its MRO that defines
+    `__hash__` or `__eq__` defines `__eq__` alone (CPython then sets `__hash__ = None`)."""
+    for c in cls.mro:
+        if "__hash__" in c.namespace:
+            return c.namespace["__hash__"] is None
+        if "__eq__" in c.namespace:
+            return True
+    return False
 
 
 # The methods of `object` that an object of the program's has when its class does not

@@ -2138,3 +2138,36 @@ for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3)), (int, None), (A, None)]:
         print(e)
 """
     )
+
+
+def test_a_class_defining_eq_alone_has_cpythons_hash_none() -> None:
+    """A tutorial's `Value` with `__eq__` and no `__hash__` is unhashable, and CPython
+    says so in the class itself: `Value.__hash__ is None` (it was the interpreter's
+    `object.__hash__`, read off the class); a subclass defining `__hash__` is hashable
+    again, and one defining `__eq__` over it unhashable again, as CPython's MRO says."""
+    same_as_cpython(
+        """class V:
+    def __eq__(self, o):
+        return True
+class W(V):
+    def __hash__(self):
+        return 1
+class X(W):
+    def __eq__(self, o):
+        return False
+class Y(V):
+    pass
+class Z:
+    __hash__ = None
+class P:
+    pass
+for c in (V, W, X, Y, Z, P):
+    print(c.__name__, c.__hash__ is None, c().__hash__ is None)
+for c in (V, X, Y, Z):
+    try:
+        hash(c())
+    except TypeError as e:
+        print(e)
+print(hash(W()), len({P(), P()}))
+"""
+    )

@@ -67,6 +67,7 @@ from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     a_type,
+    cpython_type,
     python_type_name,
 )
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
@@ -848,8 +849,11 @@ class Library:
                 "float() argument must be a string or a real number, not 'complex'"
             )
             raise caught_as("float() of a complex number", not_real)
-        if type(value) not in (*NUMBERS, str):
-            raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
+        if type(value) not in (*NUMBERS, str):  # `float(v)` of a `Value` with no `__float__`
+            raise ProgramError(
+                f"float() argument must be a string or a real number, not '{cpython_type(value)}'",
+                kind="TypeError",
+            )
         try:
             return float(value)
         except ValueError as error:

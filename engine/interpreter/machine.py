@@ -194,6 +194,10 @@ class Machine:
             return self.call(func.function, args, kwargs)
         if isinstance(func, Inert):
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
+        if kind in _NOT_CALLABLE or (kind is PInstance and func.cls.lookup("__call__") is MISSING):
+            # `model(x)` of a class with no `__call__`, `loss.data()`: CPython's TypeError
+            message = f"'{cpython_type(func)}' object is not callable"
+            raise ProgramError(message, kind="TypeError")
         raise ProgramError(f"{a_type(func)} cannot be called")
 
     def call_function(
@@ -1217,7 +1221,12 @@ class Machine:
                     failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
                     raise failed from None
             raise bad_index(obj, key)
-        raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
+        # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
+        if kind is PClass:
+            message = f"type '{obj.name}' is not subscriptable"
+        else:
+            message = f"'{cpython_type(obj)}' object is not subscriptable"
+        raise ProgramError(message, kind="TypeError")
 
     def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
         """A missing key of a `defaultdict` (made by its factory, and kept) or of a
@@ -1557,6 +1566,12 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (ZeroDivisionError, "ZeroDivisionError"),
     (OverflowError, "OverflowError"),
     (ValueError, "ValueError"),
+)
+
+
+# Values CPython's call refuses with "'float' object is not callable".
+_NOT_CALLABLE = frozenset(
+    {int, float, bool, complex, str, bytes, list, tuple, dict, PSet, Value, type(None)}
 )
 
 

@@ -641,3 +641,28 @@ def test_json_loads_never_hands_the_decoder_a_text_nested_past_the_depth_bound(
     shallow = '[["[[[[[[[[", {"k": "]]]]"}]]'
     ours = printed_lines(trace_source(f"import json\nprint(json.loads({shallow!r}))\n" + END))
     assert ours[0] == repr(json.loads(shallow)) and set(handed) == {shallow}
+
+
+def test_type_errors_of_calling_indexing_and_hashing_what_cannot_be_stay_bounded() -> None:
+    """`x(1)`, `x[0]`, `float(x)` of what has no such method are CPython's TypeErrors
+    now, catchable: a loop catching them forever still meets the step limit, and what
+    it catches names only the type (no object of Python's); `V.__hash__` of a class
+    defining `__eq__` alone is None, which calls nothing."""
+    source = (
+        "class V:\n    def __eq__(self, o):\n        return True\n"
+        "seen = []\nwhile True:\n    for x in (V(), 1.0, None):\n        try:\n"
+        "            x(1)\n        except TypeError as e:\n            seen.append(str(e))\n"
+        "        try:\n            x[0]\n        except TypeError as e:\n            pass\n"
+        "        try:\n            float(x)\n        except TypeError as e:\n            pass\n"
+        "    seen = seen[-3:]\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)
+    words = printed_lines(
+        trace_source(
+            "class V:\n    def __eq__(self, o):\n        return True\n"
+            "try:\n    V()(1)\nexcept TypeError as e:\n    print(e, V.__hash__)\n"
+            "try:\n    V.__hash__(V())\nexcept TypeError as e:\n    print(e)\n" + END
+        )
+    )
+    assert words[:2] == ["'V' object is not callable None", "'NoneType' object is not callable"]

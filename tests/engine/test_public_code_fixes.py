@@ -199,7 +199,10 @@ def test_float_and_int_of_an_object_call_its_own_conversions() -> None:
     )
     with pytest.raises(EngineError, match=re.escape("V.__float__ returned non-float (a str)")):
         run("class V:\n    def __float__(self):\n        return 'x'\nfloat(V())\n")
-    with pytest.raises(EngineError, match=re.escape("float() needs a number or a string, not a W")):
+    with pytest.raises(
+        EngineError,
+        match=re.escape("float() argument must be a string or a real number, not 'W'"),
+    ):
         run("class W:\n    pass\nfloat(W())\n")
 
 
@@ -2171,3 +2174,41 @@ for c in (V, X, Y, Z):
 print(hash(W()), len({P(), P()}))
 """
     )
+
+
+def test_calling_indexing_and_float_of_what_has_no_such_method_are_cpythons_type_errors() -> None:
+    """A tutorial's `model(x)` of a class with no `__call__` (its method is `forward`),
+    `v.data()`, `v[0]` of a `Value` and `float(v)` with no `__float__`: CPython's
+    TypeErrors, with its words, caught by `except TypeError` (they were the interpreter's
+    refusals, "a V cannot be called", or its own words)."""
+    same_as_cpython(
+        """class V:
+    def __init__(self):
+        self.data = 2.0
+    def forward(self, x):
+        return x
+v = V()
+for thing in (v, 2.0, 3, None, V, v.forward, len, {1}):
+    try:
+        thing[0]
+    except TypeError as e:
+        print(e)
+for thing in (v, 2.0, 3, None, 'ab', [1], (1,), {1: 2}, {1}, True):
+    try:
+        thing(1)
+    except TypeError as e:
+        print(e)
+for thing in (v, [1], None, (1,), {}, max, V):
+    try:
+        float(thing)
+    except TypeError as e:
+        print(e)
+try:
+    v.data()
+except TypeError as e:
+    print(e)
+"""
+    )
+    with pytest.raises(EngineError, match=re.escape("'V' object is not callable")) as raised:
+        run("class V:\n    pass\nmodel = V()\nmodel([1.0])\n")
+    assert raised.value.line == 4

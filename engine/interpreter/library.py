@@ -536,7 +536,14 @@ class Library:
         raise caught_as(f"{a_type(value)} has no len()", missing)
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
-        if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
+        not_int = [a for a in args if type(a) not in (int, bool)]
+        if not kwargs and 1 <= len(args) <= 3 and not_int:
+            bad = not_int[0]
+            if type(bad) is not PInstance or bad.cls.lookup("__index__") is MISSING:
+                # `range(len(xs) / 2)`: CPython's TypeError, with its words
+                message = f"'{cpython_type(bad)}' object cannot be interpreted as an integer"
+                raise ProgramError(message, kind="TypeError")
+        if kwargs or not 1 <= len(args) <= 3 or not_int:
             raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:
             return range(*args)
@@ -1590,8 +1597,9 @@ class Library:
             population = one(args, kwargs, "random.choice")
             if type(population) not in (list, tuple, str, range):
                 raise ProgramError("random.choice() takes a list, tuple, string or range")
-            if not population:
-                raise ProgramError("random.choice() of an empty sequence")
+            if not population:  # CPython's IndexError, with its words
+                empty = IndexError("Cannot choose from an empty sequence")
+                raise caught_as("random.choice() of an empty sequence", empty)
             return rng.choice(population)
 
         def shuffle(args: list[Any], kwargs: dict[str, Any]) -> None:

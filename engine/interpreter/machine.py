@@ -614,7 +614,7 @@ class Machine:
             if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
                 return OBJECT_HASH
             raise ProgramError(
-                f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
+                f"type object '{obj.name}' has no attribute '{name}'", kind="AttributeError"
             )
         if type(found) is PStaticMethod:
             return found.function

@@ -2212,3 +2212,33 @@ except TypeError as e:
     with pytest.raises(EngineError, match=re.escape("'V' object is not callable")) as raised:
         run("class V:\n    pass\nmodel = V()\nmodel([1.0])\n")
     assert raised.value.line == 4
+
+
+def test_range_of_a_float_an_empty_choice_and_a_missing_class_attribute_are_cpythons() -> None:
+    """A learner's `range(len(xs) / 2)` is CPython's TypeError ("'float' object cannot be
+    interpreted as an integer"), `random.choice([])` its IndexError, and `Value.zero`
+    of a class without it its AttributeError "type object 'Value' has no attribute" (they
+    were the interpreter's refusals, or its words)."""
+    same_as_cpython(
+        """import random
+class W:
+    pass
+xs = [1.0, 2.0, 3.0]
+for args in [(len(xs) / 2,), (0, 2.0), (None,), ('3',), (W(),), (1, 5, 0.5)]:
+    try:
+        range(*args)
+    except TypeError as e:
+        print(e)
+print(list(range(len(xs) // 2)), list(range(True, 3)))
+try:
+    random.choice([])
+except IndexError as e:
+    print('IndexError', e)
+try:
+    W.zero_grad
+except AttributeError as e:
+    print(e)
+"""
+    )
+    with pytest.raises(EngineError, match="TypeError: 'float' object cannot be interpreted"):
+        run("for i in range(3 / 2):\n    pass\n")

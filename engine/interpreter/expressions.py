@@ -564,9 +564,18 @@ class ExpressionCompiler:
                 try:
                     return f.vars[name]
                 except KeyError:
-                    raise ProgramError(
-                        f"local variable '{name}' is used before it is given a value", line, column
-                    ) from None
+                    # `x += 1` of a global in a function: CPython's UnboundLocalError
+                    unbound = ProgramError(
+                        f"local variable '{name}' is used before it is given a value",
+                        line,
+                        column,
+                        kind="UnboundLocalError",
+                    )
+                    unbound.args_seen = (
+                        f"cannot access local variable '{name}' where it is not associated "
+                        "with a value",
+                    )
+                    raise unbound from None
 
             self.shapes[id(load_local)] = (("local", name), load_local)
             return load_local

@@ -666,3 +666,14 @@ def test_type_errors_of_calling_indexing_and_hashing_what_cannot_be_stay_bounded
         )
     )
     assert words[:2] == ["'V' object is not callable None", "'NoneType' object is not callable"]
+
+
+def test_a_caught_unbound_local_error_stays_bounded() -> None:
+    """An UnboundLocalError is catchable now: a loop that provokes and catches it forever
+    meets the step limit, and what it catches is the variable's name in CPython's words."""
+    source = (
+        "def f():\n    x += 1\nwhile True:\n    try:\n        f()\n"
+        "    except UnboundLocalError as e:\n        words = str(e)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)

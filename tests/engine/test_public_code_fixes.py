@@ -2242,3 +2242,45 @@ except AttributeError as e:
     )
     with pytest.raises(EngineError, match="TypeError: 'float' object cannot be interpreted"):
         run("for i in range(3 / 2):\n    pass\n")
+
+
+def test_a_local_read_before_it_is_assigned_is_cpythons_unbound_local_error() -> None:
+    """A training loop's `step += 1` inside a function without `global step` is CPython's
+    UnboundLocalError (a NameError), with its 3.11 words, caught by `except NameError`
+    too (it was the interpreter's refusal, which nothing caught)."""
+    same_as_cpython(
+        """step = 0
+def train():
+    step += 1
+try:
+    train()
+except UnboundLocalError as e:
+    print('UnboundLocalError', e, isinstance(e, NameError), e.args)
+def m():
+    y = zz
+    zz = 1
+try:
+    m()
+except NameError as e:
+    print(type(e).__name__, e)
+def ok():
+    global step
+    step += 1
+    return step
+print(ok(), issubclass(UnboundLocalError, NameError), UnboundLocalError.__name__)
+def f(flag):
+    total = 0
+    for i in range(5):
+        if flag and i == 3:
+            del total
+        total = total + i
+    return total
+for k in range(4):
+    try:
+        print(f(k == 3))
+    except UnboundLocalError as e:
+        print('unbound', e)
+"""
+    )
+    with pytest.raises(EngineError, match="UnboundLocalError: cannot access local variable 'step'"):
+        run("step = 0\ndef train():\n    step += 1\ntrain()\n")

@@ -20,6 +20,7 @@ from typing import Any
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter.exceptions import (
     NOT_BUILTIN,
+    error_matches,
     exception_classes,
     program_raise,
     wrong_arguments,
@@ -454,8 +455,11 @@ class Library:
             words = "next() takes an iterator and a default"
             raise wrong_arguments(words, "next", args, kwargs, kind="TypeError")
         iterator = args[0]
+        if type(iterator) is PInstance and iterator.cls.lookup("__next__") is not MISSING:
+            return self.next_of_object(iterator, args)
         if type(iterator) not in ITERATOR_TYPES:
-            raise ProgramError(f"{a_type(iterator)} is not an iterator", kind="TypeError")
+            message = f"'{cpython_type(iterator)}' object is not an iterator"
+            raise ProgramError(message, kind="TypeError")
         self.state.charge(1)
         try:
             return next(iterator)
@@ -463,6 +467,23 @@ class Library:
             if len(args) == 2:
                 return args[1]
             raise stop_iteration(stop.value) from None
+
+    def next_of_object(self, iterator: PInstance, args: list[Any]) -> Any:
+        """`next(it)` of the program's own iterator: its `__next__`, whose StopIteration
+        gives the default when there is one, as CPython's."""
+        machine = self.machine
+        self.state.charge(1)
+        try:
+            return machine.call_dunder(iterator, "__next__")
+        except ProgramError as error:
+            stop = machine.exceptions.get("StopIteration")
+            if (
+                len(args) == 2
+                and stop is not None
+                and error_matches(error, stop, machine.exceptions)
+            ):
+                return args[1]
+            raise
 
     def unary_function(self, name: str) -> Call:
         """`tanh(x)` and friends of the straight-line language: a Value's method, or the

@@ -351,7 +351,10 @@ class Machine:
         instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:
-            self.call_function(init, [instance, *args], kwargs)
+            returned = self.call_function(init, [instance, *args], kwargs)
+            if returned is not None:  # `return self` in `__init__`: CPython's TypeError
+                message = f"__init__() should return None, not '{cpython_type(returned)}'"
+                raise ProgramError(message, kind="TypeError")
         elif type(init) is NativeMethod:
             init.call([instance, *args], kwargs or {})
         elif args or kwargs:
@@ -1157,11 +1160,29 @@ class Machine:
             return iter(value)
         if kind is PInstance:
             result = self.call_dunder(value, "__iter__")
+            if type(result) is PInstance:  # `return self` of an iterator class
+                if result.cls.lookup("__next__") is MISSING:
+                    message = f"iter() returned non-iterator of type '{result.cls.name}'"
+                    raise ProgramError(message, kind="TypeError")
+                return self._nexted(result)
             if result is not NO_METHOD:
                 return self.iterate(result)
             if type(value.cls.lookup("__getitem__")) is not type(MISSING):
                 return self._indexed(value)
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def _nexted(self, iterator: PInstance) -> Iterator[Any]:
+        """CPython's iterator protocol: `iterator.__next__()` until it raises StopIteration
+        (each call a call of the program's, charged as one)."""
+        stop = self.exceptions.get("StopIteration")
+        while True:
+            try:
+                item = self.call_dunder(iterator, "__next__")
+            except ProgramError as error:
+                if stop is not None and error_matches(error, stop, self.exceptions):
+                    return
+                raise
+            yield item
 
     def _indexed(self, value: PInstance) -> Iterator[Any]:
         """CPython's old sequence protocol: a class with `__getitem__` and no `__iter__`

@@ -677,3 +677,17 @@ def test_a_caught_unbound_local_error_stays_bounded() -> None:
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=SMALL)
+
+
+@pytest.mark.parametrize(
+    "consumer", ["list(C())", "max(C())", "set(C())", "tuple(C())", "[x for x in C()]"]
+)
+def test_an_endless_iterator_of_the_programs_own_stops_at_the_step_limit(consumer: str) -> None:
+    """`__next__` is a call of the program's, charged as one: an iterator that never
+    raises StopIteration, read to its end, meets the step limit."""
+    source = (
+        "class C:\n    def __iter__(self):\n        return self\n"
+        f"    def __next__(self):\n        return 'a'\nx = {consumer}\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)

@@ -2284,3 +2284,54 @@ for k in range(4):
     )
     with pytest.raises(EngineError, match="UnboundLocalError: cannot access local variable 'step'"):
         run("step = 0\ndef train():\n    step += 1\ntrain()\n")
+
+
+def test_the_iterator_protocol_of_the_programs_own_classes_is_cpythons() -> None:
+    """A course's mini-batch class whose `__iter__` returns `self` and whose `__next__`
+    raises StopIteration: `for`, `list`, `zip`, unpacking and `next()` run it as CPython
+    does (it nested forever, `__iter__` giving the object again; `next()` of it was
+    refused); `__iter__` returning an object with no `__next__` is CPython's TypeError,
+    as `next()` of a list is ("'list' object is not an iterator"), and an `__init__`
+    that returns a value ("__init__() should return None, not 'A'")."""
+    same_as_cpython(
+        """class Batches:
+    def __init__(self, data, size):
+        self.data = data
+        self.size = size
+    def __iter__(self):
+        self.i = 0
+        return self
+    def __next__(self):
+        if self.i >= len(self.data):
+            raise StopIteration
+        batch = self.data[self.i:self.i + self.size]
+        self.i += self.size
+        return batch
+b = Batches(list(range(7)), 3)
+for batch in b:
+    print(batch)
+print(list(b), list(zip(b, 'xyz')), [x[0] for x in Batches([5, 6], 1)])
+a, c = Batches([9, 8], 1)
+it = iter(Batches([1, 2], 1))
+print(a, c, next(it), next(it), next(it, 'end'))
+class Stop(StopIteration):
+    pass
+class Sub:
+    def __iter__(self):
+        return self
+    def __next__(self):
+        raise Stop
+print(list(Sub()), next(Sub(), 'default'))
+class Bad:
+    def __iter__(self):
+        return self
+class A:
+    def __init__(self):
+        return self
+for attempt in (lambda: list(Bad()), lambda: next([1]), lambda: next(None), A):
+    try:
+        attempt()
+    except TypeError as e:
+        print(e)
+"""
+    )

@@ -74,6 +74,10 @@ from backprop_animator.engine.interpreter.text import (
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
 
+# Asked (by `cpython_refusal`, with None for every argument) for CPython's words when a
+# call of `random.uniform`, `random.randint`... has the wrong number of arguments.
+_RANDOM_PROBE = random.Random(0)
+
 # Built-ins whose result reads its argument lazily (see `Library.flat`).
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
 
@@ -1591,6 +1595,7 @@ class Library:
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                keys = dict.fromkeys(kwargs)
                 given = list(args)
                 for key in names[len(given) :]:
                     if key in kwargs:
@@ -1598,19 +1603,26 @@ class Library:
                     elif defaults:
                         given.append(defaults[names.index(key)])
                 if kwargs or len(given) != count or any(type(a) not in NUMBERS for a in given):
-                    raise ProgramError(f"random.{name}() takes {count} numbers")
+                    # `random.uniform(-1)`: CPython's TypeError for the arguments' number
+                    words = f"random.{name}() takes {count} numbers"
+                    probe = getattr(_RANDOM_PROBE, name)
+                    raise wrong_arguments(words, name, list(args), keys, cpython=probe)
                 return function(*given)
 
             return call
 
         def integers(name: str) -> Call:
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                words = f"random.{name}() takes integers"
+                probe = getattr(_RANDOM_PROBE, name)
                 if kwargs or not 1 <= len(args) <= 3 or any(type(a) is not int for a in args):
-                    raise ProgramError(f"random.{name}() takes integers")
+                    raise wrong_arguments(words, name, args, kwargs, cpython=probe)
                 try:
                     return rng.randint(*args) if name == "randint" else rng.randrange(*args)
-                except (ValueError, TypeError) as error:
-                    raise ProgramError(f"random.{name}(): {error}") from None
+                except TypeError:  # `random.randint(1)`: the arguments' number
+                    raise wrong_arguments(words, name, args, kwargs, cpython=probe) from None
+                except ValueError as error:  # `randint(2, 1)`: CPython's, caught as one
+                    raise caught_as(f"random.{name}(): {error}", error) from None
 
             return call
 
@@ -1639,8 +1651,8 @@ class Library:
             state.charge(min(k, MAX_ITEMS + 1))
             try:
                 return rng.sample(population, k)
-            except ValueError as error:
-                raise ProgramError(f"random.sample(): {error}") from None
+            except ValueError as error:  # a sample larger than the population: CPython's
+                raise caught_as(f"random.sample(): {error}", error) from None
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),

@@ -2335,3 +2335,33 @@ for attempt in (lambda: list(Bad()), lambda: next([1]), lambda: next(None), A):
         print(e)
 """
     )
+
+
+def test_random_calls_with_the_wrong_arguments_are_cpythons_errors() -> None:
+    """`random.uniform(-1)` (a weight initialiser missing its upper bound), `randint(1)`,
+    `random.random(1)` are CPython's TypeErrors with its words, `randint(2, 1)` and a
+    sample larger than its population its ValueErrors (they were refusals); what the
+    interpreter does not take (`uniform('a', 1)`) stays refused."""
+    same_as_cpython(
+        """import random
+def attempt(f):
+    try:
+        print('ok', f())
+    except Exception as e:
+        print(type(e).__name__, e)
+random.seed(3)
+attempt(lambda: random.uniform(-1))
+attempt(lambda: random.uniform(-1, 1, 2))
+attempt(lambda: random.random(1))
+attempt(lambda: random.gauss(0, 1, 2))
+attempt(lambda: random.gauss(mu=0, sigma=2))
+attempt(lambda: random.randint(1))
+attempt(lambda: random.randint(2, 1))
+attempt(lambda: random.randrange(1, 5, 0))
+attempt(lambda: random.sample([1, 2], 5))
+attempt(lambda: random.sample([1, 2, 3], 2))
+attempt(lambda: random.Random(5).uniform(1))
+"""
+    )
+    with pytest.raises(EngineError, match=re.escape("random.uniform() takes 2 numbers")):
+        run("import random\nrandom.uniform('a', 1)\n")

@@ -934,8 +934,8 @@ class ExpressionCompiler:
             for v in values:
                 if v is not None and type(v) not in (int, bool):
                     raise ProgramError("slice indices must be integers or None")
-            if values[2] == 0:
-                raise ProgramError("slice step cannot be zero")
+            if values[2] == 0:  # CPython's ValueError, caught as one
+                raise ProgramError("slice step cannot be zero", kind="ValueError")
             return slice(*values)
 
         return run

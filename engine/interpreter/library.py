@@ -74,6 +74,9 @@ from backprop_animator.engine.interpreter.text import (
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
 
+# What `isinstance(x, ...)` is given that is no class, for CPython's TypeError.
+_NOT_CLASSES = frozenset({str, int, float, bool, list, dict, PInstance, Value, PSet})
+
 # Asked (by `cpython_refusal`, with None for every argument) for CPython's words when a
 # call of `random.uniform`, `random.randint`... has the wrong number of arguments.
 _RANDOM_PROBE = random.Random(0)
@@ -533,8 +536,12 @@ class Library:
             raise ProgramError("print() writes to the print panel only (file=sys.stdout)")
         if kwargs:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        if not (type(sep) is str and type(end) is str):
-            raise ProgramError("print()'s sep and end must be strings")
+        sep = " " if sep is None else sep  # `print(x, end=None)`: the default, as CPython's
+        end = "\n" if end is None else end
+        for name, given in (("sep", sep), ("end", end)):
+            if type(given) is not str:
+                message = f"{name} must be None or a string, not {cpython_type(given)}"
+                raise ProgramError(message, kind="TypeError")
         # Measured part by part: a line is refused before it is joined, not after.
         room = MAX_PRINTED - self.state.printed
         total = len(end)
@@ -768,8 +775,9 @@ class Library:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)
         value, classes = args
+        not_a_class = "isinstance() arg 2 must be a type, a tuple of types, or a union"
         if classes is None:
-            raise ProgramError("isinstance()'s second argument must be a class")
+            raise ProgramError(not_a_class, kind="TypeError")
         options = classes if type(classes) is tuple else (classes,)
         for cls in options:
             if cls is self.object_class:
@@ -787,6 +795,8 @@ class Library:
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
                 if abstract_instance(cls.name, value):
                     return True
+            elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
+                raise ProgramError(not_a_class, kind="TypeError")
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False

@@ -2365,3 +2365,30 @@ attempt(lambda: random.Random(5).uniform(1))
     )
     with pytest.raises(EngineError, match=re.escape("random.uniform() takes 2 numbers")):
         run("import random\nrandom.uniform('a', 1)\n")
+
+
+def test_print_end_none_isinstance_of_a_string_and_a_zero_slice_step_are_cpythons() -> None:
+    """`print(x, end=None)` is the default line end, as CPython's (it was refused), and a
+    `sep` that is no string its TypeError; `isinstance(v, 'Value')` (a class's name for
+    the class) its TypeError, and `xs[::0]` its ValueError (they were refusals)."""
+    same_as_cpython(
+        """class V:
+    pass
+def attempt(f):
+    try:
+        print('ok', f())
+    except Exception as e:
+        print(type(e).__name__, e)
+attempt(lambda: [1, 2, 3][::0])
+attempt(lambda: isinstance(V(), 'V'))
+attempt(lambda: isinstance(V(), None))
+attempt(lambda: isinstance(1.0, (int, 'a')))
+attempt(lambda: isinstance(1, (int, 'a')))
+attempt(lambda: isinstance(1, 5))
+attempt(lambda: print(1, 2, sep=5))
+attempt(lambda: print(1, end=3))
+print('a', 'b', sep=None)
+print('c', end=None)
+print('d')
+"""
+    )

@@ -691,3 +691,14 @@ def test_an_endless_iterator_of_the_programs_own_stops_at_the_step_limit(consume
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=SMALL)
+
+
+def test_a_bound_methods_repr_stays_within_the_string_bound() -> None:
+    """A bound method prints its object's repr: an object whose repr is as long as a
+    string may be makes a bound method's text that the string bound refuses."""
+    source = (
+        "class V:\n    def __repr__(self):\n        return 'x' * 9_990\n"
+        "    def go(self):\n        pass\ns = repr(V().go)\n"
+    )
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        trace_source(source + END)

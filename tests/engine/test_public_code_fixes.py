@@ -2392,3 +2392,27 @@ print('c', end=None)
 print('d')
 """
     )
+
+
+def test_a_bound_method_prints_as_cpythons_with_its_objects_repr() -> None:
+    """`print(loss.backward)` (the call's parentheses forgotten) shows CPython's
+    `<bound method Value.backward of Value(data=...)>` when the class has a `__repr__`
+    (it was `<bound method backward>`). (A `__repr__` showing its own bound method is
+    CPython's RecursionError here, as there; not run here under CPython, whose C stack
+    a test process with a raised recursion limit may not survive.)"""
+    same_as_cpython(
+        """class V:
+    def __init__(self, d):
+        self.d = d
+    def __repr__(self):
+        return f"V({self.d})"
+    def go(self):
+        return 1
+    @classmethod
+    def make(cls):
+        return cls(0)
+v = V(2.0)
+print(v.go)
+print(repr(v.go), str(v.go), f"{v.go}", [v.go], V.make)
+"""
+    )

@@ -414,6 +414,7 @@ class ExpressionCompiler:
         if args.posonlyargs:
             raise self.error(node, "positional-only parameters (/) are not supported")
         inner = scopes.function_scope(node, scope)
+        qualname = inner.qualname
         params = tuple(a.arg for a in args.args)
         kwonly = tuple(a.arg for a in args.kwonlyargs)
         vararg = args.vararg.arg if args.vararg else None
@@ -457,6 +458,7 @@ class ExpressionCompiler:
             )
             fn.uses_super = uses_super
             fn.span = span
+            fn.qualname = qualname
             if makes is not None:
                 fn.makes = makes
             return fn

@@ -1392,8 +1392,9 @@ def bad_index(obj: Any, key: Any) -> ProgramError:
 
 
 def qualified(fn: Function) -> str:
-    """The name CPython's argument errors give a function: `Vec.add` for a method."""
-    return fn.name if fn.owner is None else f"{fn.owner.name}.{fn.name}"
+    """The name CPython's argument errors give a function, its `__qualname__`: `Vec.add`
+    for a method, `Value.__mul__.<locals>._backward` for a closure."""
+    return fn.qualname
 
 
 def too_many_arguments(fn: Function, given: int, kwargs: dict[str, Any]) -> ProgramError:

@@ -97,9 +97,8 @@ class Texts:
         if kind is Function:
             return f"<function {value.name}>"
         if kind is BoundMethod:  # `print(loss.backward)`: CPython's, its object's repr
-            fn = value.function
-            name = fn.name if fn.owner is None else f"{fn.owner.name}.{fn.name}"
-            shown = f"<bound method {name} of {self.to_repr(value.self, seen)}>"
+            qualname = value.function.qualname
+            shown = f"<bound method {qualname} of {self.to_repr(value.self, seen)}>"
             self.state.check_str(len(shown))
             return shown
         if kind is PClass:  # a class of the program's is its module's, `__main__`

@@ -2416,3 +2416,53 @@ print(v.go)
 print(repr(v.go), str(v.go), f"{v.go}", [v.go], V.make)
 """
     )
+
+
+def test_argument_errors_name_a_closure_by_cpythons_qualified_name() -> None:
+    """A learner's `def _backward(grad):` inside `__mul__`, called by the pass as
+    `node._backward()`: CPython's TypeError names it `Val.__mul__.<locals>._backward()`
+    (it was `_backward()`); nested classes, lambdas and comprehensions as 3.11 names
+    them (`<locals>` after a function, none after a class or a comprehension)."""
+    same_as_cpython(
+        """class Val:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+    def __mul__(self, other):
+        out = Val(self.data * other.data, (self, other))
+        def _backward(grad):
+            self.grad += other.data * grad
+        out._backward = _backward
+        return out
+def attempt(f, *args, **kw):
+    try:
+        f(*args, **kw)
+    except TypeError as e:
+        print(e)
+c = Val(2.0) * Val(3.0)
+attempt(c._backward)
+attempt(c._backward, 1, 2)
+def f():
+    return [lambda x: x for _ in 'a'][0]
+attempt(f())
+attempt([lambda x: x for _ in 'a'][0])
+attempt((lambda: (lambda x: 0))())
+attempt(next(lambda x: 0 for _ in 'a'))
+class A:
+    f = lambda self, x: 0
+    def m(self):
+        class B:
+            def n(self, y):
+                pass
+        return B
+    class C:
+        def __repr__(self):
+            return 'C()'
+        def p(self, z):
+            pass
+attempt(A().f)
+attempt(A().m()().n)
+attempt(A.C().p, z=1, k=2)
+print(A.C().p)
+"""
+    )

@@ -414,6 +414,7 @@ class ExpressionCompiler:
         if args.posonlyargs:
             raise self.error(node, "positional-only parameters (/) are not supported")
         inner = scopes.function_scope(node, scope)
+        qualname = inner.qualname
         params = tuple(a.arg for a in args.args)
         kwonly = tuple(a.arg for a in args.kwonlyargs)
         vararg = args.vararg.arg if args.vararg else None
@@ -457,6 +458,7 @@ class ExpressionCompiler:
             )
             fn.uses_super = uses_super
             fn.span = span
+            fn.qualname = qualname
             if makes is not None:
                 fn.makes = makes
             return fn
@@ -564,9 +566,18 @@ class ExpressionCompiler:
                 try:
                     return f.vars[name]
                 except KeyError:
-                    raise ProgramError(
-                        f"local variable '{name}' is used before it is given a value", line, column
-                    ) from None
+                    # `x += 1` of a global in a function: CPython's UnboundLocalError
+                    unbound = ProgramError(
+                        f"local variable '{name}' is used before it is given a value",
+                        line,
+                        column,
+                        kind="UnboundLocalError",
+                    )
+                    unbound.args_seen = (
+                        f"cannot access local variable '{name}' where it is not associated "
+                        "with a value",
+                    )
+                    raise unbound from None
 
             self.shapes[id(load_local)] = (("local", name), load_local)
             return load_local
@@ -925,8 +936,8 @@ class ExpressionCompiler:
             for v in values:
                 if v is not None and type(v) not in (int, bool):
                     raise ProgramError("slice indices must be integers or None")
-            if values[2] == 0:
-                raise ProgramError("slice step cannot be zero")
+            if values[2] == 0:  # CPython's ValueError, caught as one
+                raise ProgramError("slice step cannot be zero", kind="ValueError")
             return slice(*values)
 
         return run

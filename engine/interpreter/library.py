@@ -20,6 +20,7 @@ from typing import Any
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter.exceptions import (
     NOT_BUILTIN,
+    error_matches,
     exception_classes,
     program_raise,
     wrong_arguments,
@@ -67,10 +68,18 @@ from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     a_type,
+    cpython_type,
     python_type_name,
 )
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
 from backprop_animator.engine.value import Value, creation_order
+
+# What `isinstance(x, ...)` is given that is no class, for CPython's TypeError.
+_NOT_CLASSES = frozenset({str, int, float, bool, list, dict, PInstance, Value, PSet})
+
+# Asked (by `cpython_refusal`, with None for every argument) for CPython's words when a
+# call of `random.uniform`, `random.randint`... has the wrong number of arguments.
+_RANDOM_PROBE = random.Random(0)
 
 # Built-ins whose result reads its argument lazily (see `Library.flat`).
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
@@ -453,8 +462,11 @@ class Library:
             words = "next() takes an iterator and a default"
             raise wrong_arguments(words, "next", args, kwargs, kind="TypeError")
         iterator = args[0]
+        if type(iterator) is PInstance and iterator.cls.lookup("__next__") is not MISSING:
+            return self.next_of_object(iterator, args)
         if type(iterator) not in ITERATOR_TYPES:
-            raise ProgramError(f"{a_type(iterator)} is not an iterator", kind="TypeError")
+            message = f"'{cpython_type(iterator)}' object is not an iterator"
+            raise ProgramError(message, kind="TypeError")
         self.state.charge(1)
         try:
             return next(iterator)
@@ -462,6 +474,23 @@ class Library:
             if len(args) == 2:
                 return args[1]
             raise stop_iteration(stop.value) from None
+
+    def next_of_object(self, iterator: PInstance, args: list[Any]) -> Any:
+        """`next(it)` of the program's own iterator: its `__next__`, whose StopIteration
+        gives the default when there is one, as CPython's."""
+        machine = self.machine
+        self.state.charge(1)
+        try:
+            return machine.call_dunder(iterator, "__next__")
+        except ProgramError as error:
+            stop = machine.exceptions.get("StopIteration")
+            if (
+                len(args) == 2
+                and stop is not None
+                and error_matches(error, stop, machine.exceptions)
+            ):
+                return args[1]
+            raise
 
     def unary_function(self, name: str) -> Call:
         """`tanh(x)` and friends of the straight-line language: a Value's method, or the
@@ -507,8 +536,12 @@ class Library:
             raise ProgramError("print() writes to the print panel only (file=sys.stdout)")
         if kwargs:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        if not (type(sep) is str and type(end) is str):
-            raise ProgramError("print()'s sep and end must be strings")
+        sep = " " if sep is None else sep  # `print(x, end=None)`: the default, as CPython's
+        end = "\n" if end is None else end
+        for name, given in (("sep", sep), ("end", end)):
+            if type(given) is not str:
+                message = f"{name} must be None or a string, not {cpython_type(given)}"
+                raise ProgramError(message, kind="TypeError")
         # Measured part by part: a line is refused before it is joined, not after.
         room = MAX_PRINTED - self.state.printed
         total = len(end)
@@ -535,7 +568,14 @@ class Library:
         raise caught_as(f"{a_type(value)} has no len()", missing)
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
-        if kwargs or not 1 <= len(args) <= 3 or any(type(a) not in (int, bool) for a in args):
+        not_int = [a for a in args if type(a) not in (int, bool)]
+        if not kwargs and 1 <= len(args) <= 3 and not_int:
+            bad = not_int[0]
+            if type(bad) is not PInstance or bad.cls.lookup("__index__") is MISSING:
+                # `range(len(xs) / 2)`: CPython's TypeError, with its words
+                message = f"'{cpython_type(bad)}' object cannot be interpreted as an integer"
+                raise ProgramError(message, kind="TypeError")
+        if kwargs or not 1 <= len(args) <= 3 or not_int:
             raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:
             return range(*args)
@@ -735,8 +775,9 @@ class Library:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)
         value, classes = args
+        not_a_class = "isinstance() arg 2 must be a type, a tuple of types, or a union"
         if classes is None:
-            raise ProgramError("isinstance()'s second argument must be a class")
+            raise ProgramError(not_a_class, kind="TypeError")
         options = classes if type(classes) is tuple else (classes,)
         for cls in options:
             if cls is self.object_class:
@@ -754,6 +795,8 @@ class Library:
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
                 if abstract_instance(cls.name, value):
                     return True
+            elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
+                raise ProgramError(not_a_class, kind="TypeError")
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
@@ -848,8 +891,11 @@ class Library:
                 "float() argument must be a string or a real number, not 'complex'"
             )
             raise caught_as("float() of a complex number", not_real)
-        if type(value) not in (*NUMBERS, str):
-            raise ProgramError(f"float() needs a number or a string, not {a_type(value)}")
+        if type(value) not in (*NUMBERS, str):  # `float(v)` of a `Value` with no `__float__`
+            raise ProgramError(
+                f"float() argument must be a string or a real number, not '{cpython_type(value)}'",
+                kind="TypeError",
+            )
         try:
             return float(value)
         except ValueError as error:
@@ -1559,6 +1605,7 @@ class Library:
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                keys = dict.fromkeys(kwargs)
                 given = list(args)
                 for key in names[len(given) :]:
                     if key in kwargs:
@@ -1566,19 +1613,26 @@ class Library:
                     elif defaults:
                         given.append(defaults[names.index(key)])
                 if kwargs or len(given) != count or any(type(a) not in NUMBERS for a in given):
-                    raise ProgramError(f"random.{name}() takes {count} numbers")
+                    # `random.uniform(-1)`: CPython's TypeError for the arguments' number
+                    words = f"random.{name}() takes {count} numbers"
+                    probe = getattr(_RANDOM_PROBE, name)
+                    raise wrong_arguments(words, name, list(args), keys, cpython=probe)
                 return function(*given)
 
             return call
 
         def integers(name: str) -> Call:
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                words = f"random.{name}() takes integers"
+                probe = getattr(_RANDOM_PROBE, name)
                 if kwargs or not 1 <= len(args) <= 3 or any(type(a) is not int for a in args):
-                    raise ProgramError(f"random.{name}() takes integers")
+                    raise wrong_arguments(words, name, args, kwargs, cpython=probe)
                 try:
                     return rng.randint(*args) if name == "randint" else rng.randrange(*args)
-                except (ValueError, TypeError) as error:
-                    raise ProgramError(f"random.{name}(): {error}") from None
+                except TypeError:  # `random.randint(1)`: the arguments' number
+                    raise wrong_arguments(words, name, args, kwargs, cpython=probe) from None
+                except ValueError as error:  # `randint(2, 1)`: CPython's, caught as one
+                    raise caught_as(f"random.{name}(): {error}", error) from None
 
             return call
 
@@ -1586,8 +1640,9 @@ class Library:
             population = one(args, kwargs, "random.choice")
             if type(population) not in (list, tuple, str, range):
                 raise ProgramError("random.choice() takes a list, tuple, string or range")
-            if not population:
-                raise ProgramError("random.choice() of an empty sequence")
+            if not population:  # CPython's IndexError, with its words
+                empty = IndexError("Cannot choose from an empty sequence")
+                raise caught_as("random.choice() of an empty sequence", empty)
             return rng.choice(population)
 
         def shuffle(args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -1606,8 +1661,8 @@ class Library:
             state.charge(min(k, MAX_ITEMS + 1))
             try:
                 return rng.sample(population, k)
-            except ValueError as error:
-                raise ProgramError(f"random.sample(): {error}") from None
+            except ValueError as error:  # a sample larger than the population: CPython's
+                raise caught_as(f"random.sample(): {error}", error) from None
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),

@@ -194,6 +194,10 @@ class Machine:
             return self.call(func.function, args, kwargs)
         if isinstance(func, Inert):
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
+        if kind in _NOT_CALLABLE or (kind is PInstance and func.cls.lookup("__call__") is MISSING):
+            # `model(x)` of a class with no `__call__`, `loss.data()`: CPython's TypeError
+            message = f"'{cpython_type(func)}' object is not callable"
+            raise ProgramError(message, kind="TypeError")
         raise ProgramError(f"{a_type(func)} cannot be called")
 
     def call_function(
@@ -347,7 +351,10 @@ class Machine:
         instance.mirror = None
         init = cls.lookup("__init__")
         if type(init) is Function:
-            self.call_function(init, [instance, *args], kwargs)
+            returned = self.call_function(init, [instance, *args], kwargs)
+            if returned is not None:  # `return self` in `__init__`: CPython's TypeError
+                message = f"__init__() should return None, not '{cpython_type(returned)}'"
+                raise ProgramError(message, kind="TypeError")
         elif type(init) is NativeMethod:
             init.call([instance, *args], kwargs or {})
         elif args or kwargs:
@@ -516,6 +523,8 @@ class Machine:
 
     def class_attr_of(self, obj: PInstance, name: str) -> Any:
         """`get_attr` of an instance's attribute that is not its own: its class's."""
+        if name == "__hash__" and hash_is_none(obj.cls):
+            return None  # `__eq__` without `__hash__`: CPython's `__hash__ = None`
         found = obj.cls.lookup(name)
         kind = type(found)
         if kind is Function:
@@ -553,8 +562,7 @@ class Machine:
     def object_method(self, obj: PInstance, name: str) -> Any:
         """`a.__eq__`, `a.__ne__`, `a.__hash__`, `a.__repr__`, `a.__str__` of an object
         whose class does not define it: `object`'s method, bound, as CPython's."""
-        unset = obj.cls.lookup("__hash__") is MISSING
-        if name == "__hash__" and unset and obj.cls.lookup("__eq__") is not MISSING:
+        if name == "__hash__" and hash_is_none(obj.cls):
             return None  # a class defining `__eq__` alone is unhashable: CPython's None
 
         def method(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -596,6 +604,8 @@ class Machine:
 
     def class_attr(self, obj: PClass, name: str) -> Any:
         """`get_attr` of a program's class."""
+        if name == "__hash__" and hash_is_none(obj):
+            return None  # `V.__hash__ is None` for a class defining `__eq__` alone
         found = obj.lookup(name)
         if found is MISSING:
             if name == "__name__":
@@ -607,7 +617,7 @@ class Machine:
             if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
                 return OBJECT_HASH
             raise ProgramError(
-                f"class '{obj.name}' has no attribute '{name}'", kind="AttributeError"
+                f"type object '{obj.name}' has no attribute '{name}'", kind="AttributeError"
             )
         if type(found) is PStaticMethod:
             return found.function
@@ -1150,11 +1160,29 @@ class Machine:
             return iter(value)
         if kind is PInstance:
             result = self.call_dunder(value, "__iter__")
+            if type(result) is PInstance:  # `return self` of an iterator class
+                if result.cls.lookup("__next__") is MISSING:
+                    message = f"iter() returned non-iterator of type '{result.cls.name}'"
+                    raise ProgramError(message, kind="TypeError")
+                return self._nexted(result)
             if result is not NO_METHOD:
                 return self.iterate(result)
             if type(value.cls.lookup("__getitem__")) is not type(MISSING):
                 return self._indexed(value)
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def _nexted(self, iterator: PInstance) -> Iterator[Any]:
+        """CPython's iterator protocol: `iterator.__next__()` until it raises StopIteration
+        (each call a call of the program's, charged as one)."""
+        stop = self.exceptions.get("StopIteration")
+        while True:
+            try:
+                item = self.call_dunder(iterator, "__next__")
+            except ProgramError as error:
+                if stop is not None and error_matches(error, stop, self.exceptions):
+                    return
+                raise
+            yield item
 
     def _indexed(self, value: PInstance) -> Iterator[Any]:
         """CPython's old sequence protocol: a class with `__getitem__` and no `__iter__`
@@ -1214,7 +1242,12 @@ class Machine:
                     failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
                     raise failed from None
             raise bad_index(obj, key)
-        raise ProgramError(f"{a_type(obj)} cannot be indexed", kind="TypeError")
+        # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
+        if kind is PClass:
+            message = f"type '{obj.name}' is not subscriptable"
+        else:
+            message = f"'{cpython_type(obj)}' object is not subscriptable"
+        raise ProgramError(message, kind="TypeError")
 
     def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
         """A missing key of a `defaultdict` (made by its factory, and kept) or of a
@@ -1359,8 +1392,9 @@ def bad_index(obj: Any, key: Any) -> ProgramError:
 
 
 def qualified(fn: Function) -> str:
-    """The name CPython's argument errors give a function: `Vec.add` for a method."""
-    return fn.name if fn.owner is None else f"{fn.owner.name}.{fn.name}"
+    """The name CPython's argument errors give a function, its `__qualname__`: `Vec.add`
+    for a method, `Value.__mul__.<locals>._backward` for a closure."""
+    return fn.qualname
 
 
 def too_many_arguments(fn: Function, given: int, kwargs: dict[str, Any]) -> ProgramError:
@@ -1555,6 +1589,23 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (OverflowError, "OverflowError"),
     (ValueError, "ValueError"),
 )
+
+
+# Values CPython's call refuses with "'float' object is not callable".
+_NOT_CALLABLE = frozenset(
+    {int, float, bool, complex, str, bytes, list, tuple, dict, PSet, Value, type(None)}
+)
+
+
+def hash_is_none(cls: PClass) -> bool:
+    """Whether CPython's `cls.__hash__` is None: the first class of its MRO that defines
+    `__hash__` or `__eq__` defines `__eq__` alone (CPython then sets `__hash__ = None`)."""
+    for c in cls.mro:
+        if "__hash__" in c.namespace:
+            return c.namespace["__hash__"] is None
+        if "__eq__" in c.namespace:
+            return True
+    return False
 
 
 # The methods of `object` that an object of the program's has when its class does not

@@ -56,6 +56,7 @@ class Function:
         "name",
         "owner",
         "params",
+        "qualname",
         "simple",
         "span",
         "uses_super",
@@ -76,6 +77,7 @@ class Function:
         closure: Frame | None,
     ) -> None:
         self.name = name
+        self.qualname = name  # CPython's `__qualname__`: `Value.__mul__.<locals>._backward`
         self.params = params
         self.defaults = defaults
         self.vararg = vararg

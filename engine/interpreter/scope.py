@@ -13,6 +13,12 @@ from dataclasses import dataclass, field
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_COMPREHENSION_NAMES: dict[type, str] = {
+    ast.ListComp: "<listcomp>",
+    ast.SetComp: "<setcomp>",
+    ast.DictComp: "<dictcomp>",
+    ast.GeneratorExp: "<genexpr>",
+}
 
 
 @dataclass
@@ -23,6 +29,9 @@ class Scope:
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)
     in_class: bool = False  # a class body or a function defined in one: dunders allowed
+    # CPython's `__qualname__` of what this scope is the body of (`Value.__mul__`,
+    # `Value.__mul__.<locals>._backward`), which its argument errors name.
+    qualname: str = ""
 
     def resolve(self, name: str) -> tuple[str, int]:
         """("local", 0), ("free", hops to the defining frame), ("global", 0) or ("class", 0)."""
@@ -45,8 +54,20 @@ class Scope:
         return ("global", 0)
 
 
+def qualify(parent: Scope, name: str) -> str:
+    """CPython 3.11's `__qualname__` of `name` defined in `parent`'s body: `<locals>`
+    after a function's name, none after a class's or a comprehension's."""
+    if parent.kind == "module":
+        return name
+    if parent.kind == "function":
+        return f"{parent.qualname}.<locals>.{name}"
+    return f"{parent.qualname}.{name}"
+
+
 def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
     scope = Scope("function", parent, in_class=parent.in_class)
+    name = node.name if isinstance(node, ast.FunctionDef) else "<lambda>"
+    scope.qualname = qualify(parent, name)
     args = node.args
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         scope.locals.add(arg.arg)
@@ -60,6 +81,7 @@ def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
 
 def class_scope(node: ast.ClassDef, parent: Scope) -> Scope:
     scope = Scope("class", parent, in_class=True)
+    scope.qualname = qualify(parent, node.name)
     _collect(node.body, scope)
     return scope
 
@@ -67,6 +89,7 @@ def class_scope(node: ast.ClassDef, parent: Scope) -> Scope:
 def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
     scope = Scope("comprehension", parent, in_class=parent.in_class)
     assert isinstance(node, _COMPREHENSIONS)
+    scope.qualname = qualify(parent, _COMPREHENSION_NAMES[type(node)])
     for generator in node.generators:
         _targets(generator.target, scope.locals)
     return scope

@@ -96,8 +96,11 @@ class Texts:
                 seen.discard(id(value))
         if kind is Function:
             return f"<function {value.name}>"
-        if kind is BoundMethod:
-            return f"<bound method {value.function.name}>"
+        if kind is BoundMethod:  # `print(loss.backward)`: CPython's, its object's repr
+            qualname = value.function.qualname
+            shown = f"<bound method {qualname} of {self.to_repr(value.self, seen)}>"
+            self.state.check_str(len(shown))
+            return shown
         if kind is PClass:  # a class of the program's is its module's, `__main__`
             module = "" if value in self.builtin_classes else "__main__."
             return f"<class '{module}{value.name}'>"

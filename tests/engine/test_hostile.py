@@ -641,3 +641,64 @@ def test_json_loads_never_hands_the_decoder_a_text_nested_past_the_depth_bound(
     shallow = '[["[[[[[[[[", {"k": "]]]]"}]]'
     ours = printed_lines(trace_source(f"import json\nprint(json.loads({shallow!r}))\n" + END))
     assert ours[0] == repr(json.loads(shallow)) and set(handed) == {shallow}
+
+
+def test_type_errors_of_calling_indexing_and_hashing_what_cannot_be_stay_bounded() -> None:
+    """`x(1)`, `x[0]`, `float(x)` of what has no such method are CPython's TypeErrors
+    now, catchable: a loop catching them forever still meets the step limit, and what
+    it catches names only the type (no object of Python's); `V.__hash__` of a class
+    defining `__eq__` alone is None, which calls nothing."""
+    source = (
+        "class V:\n    def __eq__(self, o):\n        return True\n"
+        "seen = []\nwhile True:\n    for x in (V(), 1.0, None):\n        try:\n"
+        "            x(1)\n        except TypeError as e:\n            seen.append(str(e))\n"
+        "        try:\n            x[0]\n        except TypeError as e:\n            pass\n"
+        "        try:\n            float(x)\n        except TypeError as e:\n            pass\n"
+        "    seen = seen[-3:]\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)
+    words = printed_lines(
+        trace_source(
+            "class V:\n    def __eq__(self, o):\n        return True\n"
+            "try:\n    V()(1)\nexcept TypeError as e:\n    print(e, V.__hash__)\n"
+            "try:\n    V.__hash__(V())\nexcept TypeError as e:\n    print(e)\n" + END
+        )
+    )
+    assert words[:2] == ["'V' object is not callable None", "'NoneType' object is not callable"]
+
+
+def test_a_caught_unbound_local_error_stays_bounded() -> None:
+    """An UnboundLocalError is catchable now: a loop that provokes and catches it forever
+    meets the step limit, and what it catches is the variable's name in CPython's words."""
+    source = (
+        "def f():\n    x += 1\nwhile True:\n    try:\n        f()\n"
+        "    except UnboundLocalError as e:\n        words = str(e)\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)
+
+
+@pytest.mark.parametrize(
+    "consumer", ["list(C())", "max(C())", "set(C())", "tuple(C())", "[x for x in C()]"]
+)
+def test_an_endless_iterator_of_the_programs_own_stops_at_the_step_limit(consumer: str) -> None:
+    """`__next__` is a call of the program's, charged as one: an iterator that never
+    raises StopIteration, read to its end, meets the step limit."""
+    source = (
+        "class C:\n    def __iter__(self):\n        return self\n"
+        f"    def __next__(self):\n        return 'a'\nx = {consumer}\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=SMALL)
+
+
+def test_a_bound_methods_repr_stays_within_the_string_bound() -> None:
+    """A bound method prints its object's repr: an object whose repr is as long as a
+    string may be makes a bound method's text that the string bound refuses."""
+    source = (
+        "class V:\n    def __repr__(self):\n        return 'x' * 9_990\n"
+        "    def go(self):\n        pass\ns = repr(V().go)\n"
+    )
+    with pytest.raises(EngineError, match="strings here stay within 10,000"):
+        trace_source(source + END)

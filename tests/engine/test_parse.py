@@ -283,7 +283,7 @@ ERRORS = [
     ("import os\nx = 1.0\n", "import", 1, 1),
     ("x = 1.0\nfrom os import path\n", "import", 2, 1),
     ("from micrograd import Value as V\n", "import", 1, 1),
-    ("x = 1.0\ny = x[0]\n", "a float cannot be indexed", 2, 5),
+    ("x = 1.0\ny = x[0]\n", "'float' object is not subscriptable", 2, 5),
     ("x = 1.0\ny = x + 'a'\n", "unsupported operand types for +: 'float' and 'str'", 2, 5),
     ("x = 'a'\n", "not a Value", None, None),
     ("x = 2.0\nk = 2.0\ny = x ** k\n", "exponent", 3, 5),

@@ -19,12 +19,19 @@ from backprop_animator.engine.interpreter.expressions import PASS_FUNCTIONS
 
 
 def run_in_cpython(source: str) -> list[str]:
-    """The lines the program prints when CPython runs it (random seeded with 0 first)."""
+    """The lines the program prints when CPython runs it (random seeded with 0 first).
+    A program that raises the recursion limit (`sys.setrecursionlimit(10**6)`) has it put
+    back after: raised in the test process, a later deep recursion overflows the C stack
+    and kills the whole run instead of raising a RecursionError."""
     random.seed(0)
     out = io.StringIO()
     namespace: dict[str, Any] = {"Value": MicrogradValue, "__name__": "__main__"}
-    with contextlib.redirect_stdout(out):
-        exec(compile(source, "<program>", "exec"), namespace)  # the tests' own programs
+    limit = sys.getrecursionlimit()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "<program>", "exec"), namespace)  # the tests' own programs
+    finally:
+        sys.setrecursionlimit(limit)
     return out.getvalue().splitlines()
 
 

@@ -1548,6 +1548,7 @@ class Library:
                 "uniform": rng.uniform,
                 "gauss": rng.gauss,
                 "normalvariate": rng.normalvariate,
+                "betavariate": lambda alpha, beta: _betavariate(rng, alpha, beta),
                 "random": rng.random,
             }
             function = functions[name]
@@ -1556,6 +1557,7 @@ class Library:
                 "uniform": (("a", "b"), ()),
                 "gauss": (("mu", "sigma"), (0.0, 1.0)),
                 "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
+                "betavariate": (("alpha", "beta"), ()),
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1616,6 +1618,7 @@ class Library:
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
             "normalvariate": Builtin("random.normalvariate", numeric("normalvariate", 2)),
+            "betavariate": Builtin("random.betavariate", numeric("betavariate", 2)),
             "randint": Builtin("random.randint", integers("randint")),
             "randrange": Builtin("random.randrange", integers("randrange")),
             "choice": Builtin("random.choice", choice),
@@ -1635,6 +1638,17 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _betavariate(rng: random.Random, alpha: float, beta: float) -> float:
+    """CPython's draw. Its rejection loop never ends for nan, inf or a parameter past
+    8.9e307 (`2 * alpha` overflows), so those are refused; one <= 0 is its ValueError."""
+    if not all(math.isfinite(x) and x <= 1e300 for x in (alpha, beta)):
+        raise ProgramError("random.betavariate() takes alpha and beta up to 1e300 here")
+    try:
+        return rng.betavariate(alpha, beta)
+    except ValueError as error:
+        raise ProgramError(str(error), kind="ValueError") from None
 
 
 def _choices(rng: random.Random, state: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:

@@ -641,3 +641,13 @@ def test_json_loads_never_hands_the_decoder_a_text_nested_past_the_depth_bound(
     shallow = '[["[[[[[[[[", {"k": "]]]]"}]]'
     ours = printed_lines(trace_source(f"import json\nprint(json.loads({shallow!r}))\n" + END))
     assert ours[0] == repr(json.loads(shallow)) and set(handed) == {shallow}
+
+
+@pytest.mark.parametrize("arguments", ["float('inf'), 1.0", "float('nan'), 2.0", "2.0, 1e308"])
+def test_betavariate_never_enters_cpythons_endless_loop(arguments: str) -> None:
+    # CPython's gammavariate loops forever for nan, inf or a parameter past 8.9e307 (its
+    # `2 * alpha` overflows): refused before the draw, on the module and on an instance.
+    for call in ("random.betavariate", "random.Random(1).betavariate"):
+        source = f"import random\nx = {call}({arguments})\n"
+        with pytest.raises(EngineError, match="up to 1e300 here"):
+            trace_source(source + END, limits=SMALL)

@@ -2138,3 +2138,25 @@ for bad in [(5, int), (int, 5), (A, 'x'), (A, (A, 3)), (int, None), (A, None)]:
         print(e)
 """
     )
+
+
+def test_random_betavariate_is_cpythons_draw() -> None:
+    """Milky-Way-Cookie/autograd-engine's pipeline draws its applicants with
+    `rng = random.Random(seed)` and `rng.betavariate(2.5, 2.0)`: it was a missing
+    attribute; now CPython's numbers, on the module and on an instance, and CPython's
+    ValueError for a parameter that is not positive."""
+    same_as_cpython(
+        """import random
+rng = random.Random(7)
+print([round(rng.betavariate(2.5, 2.0), 12) for _ in range(3)])
+random.seed(3)
+print(random.betavariate(0.5, 0.5), random.betavariate(alpha=1.0, beta=3.0))
+print(random.betavariate(1e-300, 1e-300), rng.betavariate(1e300, 1e300))
+for bad in [(-1.0, 1.0), (1.0, 0)]:
+    try:
+        random.betavariate(*bad)
+    except ValueError as e:
+        print(e)
+"""
+    )
+

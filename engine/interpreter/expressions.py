@@ -542,19 +542,19 @@ class ExpressionCompiler:
         def missing() -> ProgramError:
             return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
+        lookup = globals_.get
+
+        def load_global(f: Frame) -> Any:
+            # Not `try: globals_[name]`: a built-in's name (`isinstance`, `set`) would
+            # raise and catch a KeyError at every use.
+            value = lookup(name, _UNBOUND)
+            if value is not _UNBOUND:
+                return value
+            if name in builtins:
+                return builtins[name]
+            raise missing() from None
+
         if how == "global":
-            lookup = globals_.get
-
-            def load_global(f: Frame) -> Any:
-                # Not `try: globals_[name]`: a built-in's name (`isinstance`, `set`) would
-                # raise and catch a KeyError at every use.
-                value = lookup(name, _UNBOUND)
-                if value is not _UNBOUND:
-                    return value
-                if name in builtins:
-                    return builtins[name]
-                raise missing() from None
-
             shape = ("global", name, lookup, _UNBOUND, builtins)
             self.shapes[id(load_global)] = (shape, load_global)
             return load_global
@@ -571,6 +571,8 @@ class ExpressionCompiler:
             self.shapes[id(load_local)] = (("local", name), load_local)
             return load_local
         if how == "class":
+            # A name the class body binds: its own, else the module's, else a built-in
+            # (CPython's LOAD_NAME; `f = staticmethod(f)` reads the module's `f`).
 
             def load_class(f: Frame) -> Any:
                 if name in f.vars:

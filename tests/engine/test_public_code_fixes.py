@@ -2160,3 +2160,28 @@ for bad in [(-1.0, 1.0), (1.0, 0)]:
 """
     )
 
+
+def test_a_class_body_reads_a_global_of_a_name_it_then_binds() -> None:
+    """competetor/Tiny-Autograd-Engine's package needed `class ops: apply_forward =
+    staticmethod(apply_forward)` (its `from . import ops`): a class body reading a name
+    it binds itself failed with the interpreter's own NameError ("cannot access free
+    variable 'load_global'"); it is CPython's LOAD_NAME: the class's own, else the
+    module's, else a built-in, else CPython's NameError."""
+    same_as_cpython(
+        """def apply_forward(x):
+    return 2 * x
+class ops:
+    apply_forward = staticmethod(apply_forward)
+    print(len('ab'))
+    len = 3
+    print(len)
+print(ops.apply_forward(4), len('abc'))
+try:
+    class B:
+        print(undefined_name)
+        undefined_name = 1
+except NameError as e:
+    print(e)
+"""
+    )
+

@@ -2185,3 +2185,32 @@ except NameError as e:
 """
     )
 
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = 1\nfrom __future__ import annotations\n",
+        "x = 1\nif x:\n    from __future__ import annotations\n",
+        "def f():\n    from __future__ import annotations\n",
+        "import math; from __future__ import annotations\n",
+        "from __future__ import annotations\n'doc'\nfrom __future__ import division\n",
+        "from __future__ import braces\n",
+        "'''doc'''\nfrom __future__ import annotations, nonsense\n",
+    ],
+)
+def test_a_future_import_anywhere_but_the_top_is_cpythons_syntax_error(source: str) -> None:
+    """competetor/Tiny-Autograd-Engine's modules, concatenated, have a second `from
+    __future__ import annotations` in the middle: CPython refuses the file (a
+    SyntaxError of its compiler, which `ast.parse` does not check); the interpreter ran
+    it. Now the same message, line and column as CPython's."""
+    with pytest.raises(SyntaxError) as caught:
+        compile(source, "<program>", "exec")
+    error = caught.value
+    expected = f"line {error.lineno}, column {error.offset}: syntax error: {error.msg}"
+    with pytest.raises(EngineError) as ours:
+        trace_source(source + TAIL)
+    assert str(ours.value) == expected
+
+
+def test_future_imports_at_the_top_still_run() -> None:
+    same_as_cpython('"""A docstring."""\nfrom __future__ import annotations, division\nx = 1\n')

@@ -2214,3 +2214,45 @@ def test_a_future_import_anywhere_but_the_top_is_cpythons_syntax_error(source: s
 
 def test_future_imports_at_the_top_still_run() -> None:
     same_as_cpython('"""A docstring."""\nfrom __future__ import annotations, division\nx = 1\n')
+
+
+def test_operands_kept_as_prevs_are_the_graphs_edges() -> None:
+    """zhengyu920/minigrad's notebook keeps a node's operands as `prevs` (a list, with a
+    mutable default `prevs=[]`) and its op as `ops`, and makes tanh a free function
+    (`Value(out, prevs=[x], ops='tanh')`): its numbers were CPython's, but every node was
+    drawn alone, each a leaf; now with its edges."""
+    source = (
+        "import math\n"
+        "class Value:\n"
+        "    def __init__(self, data, prevs=[], ops='', label=''):\n"
+        "        self.data = data; self.prevs = prevs; self.ops = ops\n"
+        "        self.grad = 0.0; self.label = label; self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        other = other if isinstance(other, Value) else Value(other)\n"
+        "        result = Value(self.data * other.data, [self, other], '*')\n"
+        "        def mul_backward():\n"
+        "            self.grad += other.data * result.grad\n"
+        "            other.grad += self.data * result.grad\n"
+        "        result._backward = mul_backward\n        return result\n"
+        "    def backward(self):\n"
+        "        self.grad = 1.0; visited = set(); topo = []\n"
+        "        def DFS(cur):\n"
+        "            if cur in visited:\n                return\n"
+        "            visited.add(cur)\n"
+        "            for prev in cur.prevs:\n                DFS(prev)\n"
+        "            topo.append(cur)\n"
+        "        DFS(self)\n"
+        "        for node in reversed(topo):\n            node._backward()\n"
+        "def tanh(x):\n"
+        "    exp = math.exp(x.data * 2)\n    out = (exp - 1) / (exp + 1)\n"
+        "    result = Value(out, prevs=[x], ops='tanh')\n"
+        "    def tanh_backward():\n        x.grad += (1 - out ** 2) * result.grad\n"
+        "    result._backward = tanh_backward\n    return result\n"
+        "a = Value(0.5); b = Value(-2.0)\ny = tanh(a * b)\ny.backward()\n"
+        "print(y.data, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 3
+    leaves = sorted(node["data"] for node in trace["nodes"] if node["kind"] == "leaf")
+    assert leaves == [-2.0, 0.5]

@@ -51,6 +51,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("AttributeError", "Exception"),
     ("FrozenInstanceError", "AttributeError"),  # dataclasses', not a built-in name
     ("NameError", "Exception"),
+    ("UnboundLocalError", "NameError"),
     ("AssertionError", "Exception"),
     ("RuntimeError", "Exception"),
     ("NotImplementedError", "RuntimeError"),

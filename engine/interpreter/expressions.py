@@ -542,6 +542,13 @@ class ExpressionCompiler:
         def missing() -> ProgramError:
             return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
+        def unbound_free() -> ProgramError:  # an enclosing function's name, not bound yet
+            message = (
+                f"cannot access free variable '{name}' where it is not associated with a value"
+                " in enclosing scope"
+            )
+            return ProgramError(message, line, column, kind="NameError")
+
         lookup = globals_.get
 
         def load_global(f: Frame) -> Any:
@@ -565,7 +572,11 @@ class ExpressionCompiler:
                     return f.vars[name]
                 except KeyError:
                     raise ProgramError(
-                        f"local variable '{name}' is used before it is given a value", line, column
+                        f"cannot access local variable '{name}' where it is not associated with"
+                        " a value",
+                        line,
+                        column,
+                        kind="UnboundLocalError",
                     ) from None
 
             self.shapes[id(load_local)] = (("local", name), load_local)
@@ -587,7 +598,7 @@ class ExpressionCompiler:
                 try:
                     return f.parent.vars[name]  # type: ignore[union-attr]
                 except KeyError:
-                    raise missing() from None
+                    raise unbound_free() from None
 
             self.shapes[id(load_enclosing)] = (("enclosing", name), load_enclosing)
             return load_enclosing
@@ -600,7 +611,7 @@ class ExpressionCompiler:
             try:
                 return frame.vars[name]
             except KeyError:
-                raise missing() from None
+                raise unbound_free() from None
 
         return load_free
 

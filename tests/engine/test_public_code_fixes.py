@@ -2256,3 +2256,48 @@ def test_operands_kept_as_prevs_are_the_graphs_edges() -> None:
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 3
     leaves = sorted(node["data"] for node in trace["nodes"] if node["kind"] == "leaf")
     assert leaves == [-2.0, 0.5]
+
+
+def test_a_local_read_before_it_is_bound_is_cpythons_unbound_local_error() -> None:
+    """leburik12/micrograd_plus's `elu()` defines its `_backward` only in its `else`
+    branch, then sets `out._backward = _backward` on both: CPython raises
+    UnboundLocalError (a NameError) there, which a program may catch; the interpreter
+    stopped with its own words ("local variable '_backward' is used before it is given a
+    value"), which no `except` caught. Now CPython's class and words, and CPython's
+    NameError for an enclosing function's name not bound yet."""
+    same_as_cpython(
+        """def elu(x):
+    if x > 0:
+        out = x
+    else:
+        out = 2 * x
+        def _backward():
+            return out
+    return out, _backward
+try:
+    elu(0.5)
+except UnboundLocalError as e:
+    print(type(e).__name__, e, isinstance(e, NameError), e.args)
+def h():
+    w = 1
+    del w
+    return w
+try:
+    h()
+except NameError as e:
+    print(repr(e))
+def outer():
+    def inner():
+        return later
+    first = inner()
+    later = 1
+    return first
+try:
+    outer()
+except NameError as e:
+    print(type(e).__name__, e)
+print(issubclass(UnboundLocalError, NameError), UnboundLocalError.__name__)
+"""
+    )
+    with pytest.raises(EngineError, match=re.escape("UnboundLocalError: cannot access local")):
+        run("def f():\n    y = y + 1\nf()\n")

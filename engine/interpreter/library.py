@@ -48,6 +48,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    TextBuffer,
     TypeObject,
     is_bare_object,
     is_dunder,
@@ -503,12 +504,24 @@ class Library:
         sep = kwargs.pop("sep", " ")
         end = kwargs.pop("end", "\n")
         kwargs.pop("flush", None)  # the panel has no buffer to flush
-        if kwargs.pop("file", STDOUT) is not STDOUT:
-            raise ProgramError("print() writes to the print panel only (file=sys.stdout)")
+        file = kwargs.pop("file", STDOUT)
+        if file is not STDOUT and type(file) is not TextBuffer:
+            raise ProgramError(
+                "print() writes to the print panel (file=sys.stdout) or an io.StringIO only"
+            )
         if kwargs:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if not (type(sep) is str and type(end) is str):
             raise ProgramError("print()'s sep and end must be strings")
+        if type(file) is TextBuffer:  # `print(..., file=io.StringIO())`: into its text
+            texts: list[str] = []
+            length = len(end)
+            for arg in args:  # measured part by part, as a printed line is
+                texts.append(self.machine.texts.to_str(arg))
+                length += len(texts[-1]) + (len(sep) if len(texts) > 1 else 0)
+                self.state.check_str(length)
+            file.members["write"].call([sep.join(texts) + end], {})
+            return
         # Measured part by part: a line is refused before it is joined, not after.
         room = MAX_PRINTED - self.state.printed
         total = len(end)

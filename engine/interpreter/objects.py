@@ -432,6 +432,16 @@ class PModule:
         self.members = members
 
 
+class TextBuffer:
+    """An `io.StringIO()` (stdlib.io_module): its methods, which hold CPython's own buffer
+    in their closures; the program reaches nothing else of it."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: dict[str, Any]) -> None:
+        self.members = members
+
+
 class Inert:
     """A name imported only so pasted code runs (`Digraph`); using it is an error."""
 

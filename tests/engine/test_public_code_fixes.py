@@ -263,7 +263,7 @@ def test_small_things_training_scripts_use() -> None:
         "s = 'Hello World'\nprint(s.find('W'), s.count('l'), s.title(), s.center(15, '*'))\n"
         "print('ab'.zfill(4), s.isalpha(), 'a\\nb'.splitlines(), s.rfind('o'), s.swapcase())\n"
     )
-    with pytest.raises(EngineError, match="print panel only"):
+    with pytest.raises(EngineError, match=r"or an io\.StringIO only"):
         run("print('x', file=[])\n")
     with pytest.raises(EngineError, match="has no attribute 'stderr'"):
         run("import sys\nprint('x', file=sys.stderr)\n")
@@ -2301,3 +2301,52 @@ print(issubclass(UnboundLocalError, NameError), UnboundLocalError.__name__)
     )
     with pytest.raises(EngineError, match=re.escape("UnboundLocalError: cannot access local")):
         run("def f():\n    y = y + 1\nf()\n")
+
+
+def test_io_string_io_is_cpythons_text_buffer() -> None:
+    """joma74/micrograd_from_scratch's notebook prints an MLP's parameters into a buffer,
+    `output = StringIO()`, `print(*mlp.parameters(), sep="\\n", file=output)`, then
+    prints `output.getvalue()`: `from io import StringIO` was refused. Now CPython's own
+    buffer inside (writes over the middle, `seek`, `truncate`, its errors and words)."""
+    same_as_cpython(
+        """from io import StringIO
+import io
+output = StringIO()
+print(*[1, 2.5, 'x'], sep="\\n", file=output)
+print(f'Parameters:\\n{output.getvalue()}')
+print(output.write("tail"), output.tell(), output.getvalue())
+s = io.StringIO("abcdef")
+print(s.write("XY"), s.getvalue(), s.read(), s.tell())
+s.seek(0)
+print(s.read(3), s.readline(), s.tell())
+print(s.seek(1), s.truncate(2), s.getvalue())
+s.seek(10)
+s.write("Z")
+print(repr(s.getvalue()))
+try:
+    s.seek(-1)
+except ValueError as e:
+    print("ValueError", e)
+try:
+    s.write(5)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    StringIO(5)
+except TypeError as e:
+    print("TypeError", e)
+print(StringIO(None).getvalue() == "", StringIO(initial_value="q").read())
+s.close()
+try:
+    s.getvalue()
+except ValueError as e:
+    print("ValueError", e)
+try:
+    s.write("a")
+except ValueError as e:
+    print("ValueError", e)
+print("end", end="", file=output)
+print(output.getvalue().splitlines())
+"""
+    )
+

@@ -2350,3 +2350,33 @@ print(output.getvalue().splitlines())
 """
     )
 
+
+def test_operands_kept_as_terms_are_the_graphs_edges() -> None:
+    """joma74/micrograd_from_scratch's engine keeps a node's operands as `_terms` (and
+    its label as `_label`): its numbers were CPython's, every node drawn alone."""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data, _terms=(), _op='prim', _label='?'):\n"
+        "        self.data = data; self.grad = 0; self._backward = lambda: None\n"
+        "        self._terms = set(_terms); self._op = _op; self._label = _label\n"
+        "    def __mul__(self, other):\n"
+        "        out = Value(self.data * other.data, (self, other), '*')\n"
+        "        def _backward():\n"
+        "            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        topo, visited = [], set()\n"
+        "        def build_topo(v):\n"
+        "            if v not in visited:\n"
+        "                visited.add(v)\n"
+        "                for term in v._terms:\n                    build_topo(term)\n"
+        "                topo.append(v)\n"
+        "        build_topo(self)\n        self.grad = 1\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "a = Value(2.0); b = Value(-3.0)\nc = a * b * a\nc.backward()\n"
+        "print(c.data, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4

@@ -2380,3 +2380,38 @@ def test_operands_kept_as_terms_are_the_graphs_edges() -> None:
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+
+
+def test_a_rule_named_backprop_is_drawn_as_the_nodes_rule() -> None:
+    """p-foresman/micrograd_python's `Node` keeps its rule as `_backprop` (its gradient as
+    `gradient`, its number as `value`) and its pass is `backprop()`: the numbers were
+    CPython's, but no rule was drawn, so the pass had no backward frame at all."""
+    source = (
+        "class Node:\n"
+        "    def __init__(self, data, children=(), operation=''):\n"
+        "        self.value = data; self.gradient = 0\n"
+        "        self._backprop = lambda: None; self._prev = set(children)\n"
+        "        self._opperation = operation\n"
+        "    def __mul__(self, other):\n"
+        "        other = other if isinstance(other, Node) else Node(other)\n"
+        "        out = Node(self.value * other.value, (self, other), '*')\n"
+        "        def _backprop():\n"
+        "            self.gradient += other.value * out.gradient\n"
+        "            other.gradient += self.value * out.gradient\n"
+        "        out._backprop = _backprop\n        return out\n"
+        "    def backprop(self):\n"
+        "        topo, visited = [], set()\n"
+        "        def build_topo(v):\n"
+        "            if v not in visited:\n"
+        "                visited.add(v)\n"
+        "                for child in v._prev:\n                    build_topo(child)\n"
+        "                topo.append(v)\n"
+        "        build_topo(self)\n        self.gradient = 1\n"
+        "        for v in reversed(topo):\n            v._backprop()\n"
+        "a = Node(2.0); b = Node(-3.0)\nc = a * b * a\nc.backprop()\n"
+        "print(c.value, a.gradient, b.gradient)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+    assert any(frame.get("phase") == "backward" for frame in trace["frames"])

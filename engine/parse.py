@@ -104,7 +104,68 @@ def parse_program(
         raise limits.exceeded("max_source_chars", f"the program is {len(source):,} characters long")
     _check_no_nul(source)
     _check_statement_sizes(source, limits)
-    return tree if tree is not None else _parse(source, limits)
+    tree = tree if tree is not None else _parse(source, limits)
+    _check_future_imports(tree)
+    return tree
+
+
+# The features CPython 3.11 knows (`from __future__ import braces` is "not a chance").
+_FUTURE_FEATURES = frozenset(
+    (
+        "nested_scopes", "generators", "division", "absolute_import", "with_statement",
+        "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop", "annotations",
+    )
+)  # fmt: skip
+
+
+def _check_future_imports(tree: ast.Module) -> None:
+    """CPython's compile-time checks of `from __future__ import ...`, which `ast.parse`
+    leaves to the compiler: only a docstring (the first statement) and other future
+    imports may come before one (Python/future.c), and one anywhere else is a SyntaxError
+    (the compiler's `from ... import`).
+
+    Example: `x = 1` then `from __future__ import annotations` -> "from __future__ imports
+    must occur at the beginning of the file", at line 2.
+    """
+    late_message = "from __future__ imports must occur at the beginning of the file"
+
+    def error(node: ast.stmt, message: str, column: int) -> EngineError:
+        return EngineError(f"syntax error: {message}", node.lineno, column)
+
+    body = tree.body
+    first = body[0] if body else None
+    docstring = (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and type(first.value.value) is str
+    )
+    last_line, done, previous_line = -1, False, 0
+    for statement in body[1:] if docstring else body:
+        if done and statement.lineno > previous_line:
+            break
+        previous_line = statement.lineno
+        if not (isinstance(statement, ast.ImportFrom) and statement.module == "__future__"):
+            done = True
+            continue
+        if done:  # `import os; from __future__ import ...` on one line (future.c's column)
+            raise error(statement, late_message, statement.col_offset)
+        for alias in statement.names:
+            if alias.name == "braces":
+                raise error(statement, "not a chance", statement.col_offset + 1)
+            if alias.name not in _FUTURE_FEATURES:
+                message = f"future feature {alias.name} is not defined"
+                raise error(statement, message, statement.col_offset + 1)
+        last_line = statement.lineno
+    late = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and node.lineno > last_line
+    ]
+    if late:
+        node = min(late, key=lambda node: (node.lineno, node.col_offset))
+        raise error(node, late_message, node.col_offset + 1)
 
 
 def is_straight_line(tree: ast.Module) -> bool:

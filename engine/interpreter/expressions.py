@@ -544,19 +544,26 @@ class ExpressionCompiler:
         def missing() -> ProgramError:
             return ProgramError(f"name '{name}' is not defined", line, column, kind="NameError")
 
+        def unbound_free() -> ProgramError:  # an enclosing function's name, not bound yet
+            message = (
+                f"cannot access free variable '{name}' where it is not associated with a value"
+                " in enclosing scope"
+            )
+            return ProgramError(message, line, column, kind="NameError")
+
+        lookup = globals_.get
+
+        def load_global(f: Frame) -> Any:
+            # Not `try: globals_[name]`: a built-in's name (`isinstance`, `set`) would
+            # raise and catch a KeyError at every use.
+            value = lookup(name, _UNBOUND)
+            if value is not _UNBOUND:
+                return value
+            if name in builtins:
+                return builtins[name]
+            raise missing() from None
+
         if how == "global":
-            lookup = globals_.get
-
-            def load_global(f: Frame) -> Any:
-                # Not `try: globals_[name]`: a built-in's name (`isinstance`, `set`) would
-                # raise and catch a KeyError at every use.
-                value = lookup(name, _UNBOUND)
-                if value is not _UNBOUND:
-                    return value
-                if name in builtins:
-                    return builtins[name]
-                raise missing() from None
-
             shape = ("global", name, lookup, _UNBOUND, builtins)
             self.shapes[id(load_global)] = (shape, load_global)
             return load_global
@@ -566,22 +573,19 @@ class ExpressionCompiler:
                 try:
                     return f.vars[name]
                 except KeyError:
-                    # `x += 1` of a global in a function: CPython's UnboundLocalError
-                    unbound = ProgramError(
-                        f"local variable '{name}' is used before it is given a value",
+                    raise ProgramError(
+                        f"cannot access local variable '{name}' where it is not associated with"
+                        " a value",
                         line,
                         column,
                         kind="UnboundLocalError",
-                    )
-                    unbound.args_seen = (
-                        f"cannot access local variable '{name}' where it is not associated "
-                        "with a value",
-                    )
-                    raise unbound from None
+                    ) from None
 
             self.shapes[id(load_local)] = (("local", name), load_local)
             return load_local
         if how == "class":
+            # A name the class body binds: its own, else the module's, else a built-in
+            # (CPython's LOAD_NAME; `f = staticmethod(f)` reads the module's `f`).
 
             def load_class(f: Frame) -> Any:
                 if name in f.vars:
@@ -596,7 +600,7 @@ class ExpressionCompiler:
                 try:
                     return f.parent.vars[name]  # type: ignore[union-attr]
                 except KeyError:
-                    raise missing() from None
+                    raise unbound_free() from None
 
             self.shapes[id(load_enclosing)] = (("enclosing", name), load_enclosing)
             return load_enclosing
@@ -609,7 +613,7 @@ class ExpressionCompiler:
             try:
                 return frame.vars[name]
             except KeyError:
-                raise missing() from None
+                raise unbound_free() from None
 
         return load_free
 

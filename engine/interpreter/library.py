@@ -49,6 +49,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    TextBuffer,
     TypeObject,
     is_bare_object,
     is_dunder,
@@ -532,8 +533,11 @@ class Library:
         sep = kwargs.pop("sep", " ")
         end = kwargs.pop("end", "\n")
         kwargs.pop("flush", None)  # the panel has no buffer to flush
-        if kwargs.pop("file", STDOUT) is not STDOUT:
-            raise ProgramError("print() writes to the print panel only (file=sys.stdout)")
+        file = kwargs.pop("file", STDOUT)
+        if file is not STDOUT and type(file) is not TextBuffer:
+            raise ProgramError(
+                "print() writes to the print panel (file=sys.stdout) or an io.StringIO only"
+            )
         if kwargs:
             raise ProgramError(f"print() got an unexpected keyword argument '{next(iter(kwargs))}'")
         sep = " " if sep is None else sep  # `print(x, end=None)`: the default, as CPython's
@@ -542,6 +546,15 @@ class Library:
             if type(given) is not str:
                 message = f"{name} must be None or a string, not {cpython_type(given)}"
                 raise ProgramError(message, kind="TypeError")
+        if type(file) is TextBuffer:  # `print(..., file=io.StringIO())`: into its text
+            texts: list[str] = []
+            length = len(end)
+            for arg in args:  # measured part by part, as a printed line is
+                texts.append(self.machine.texts.to_str(arg))
+                length += len(texts[-1]) + (len(sep) if len(texts) > 1 else 0)
+                self.state.check_str(length)
+            file.members["write"].call([sep.join(texts) + end], {})
+            return
         # Measured part by part: a line is refused before it is joined, not after.
         room = MAX_PRINTED - self.state.printed
         total = len(end)
@@ -1594,6 +1607,7 @@ class Library:
                 "uniform": rng.uniform,
                 "gauss": rng.gauss,
                 "normalvariate": rng.normalvariate,
+                "betavariate": lambda alpha, beta: _betavariate(rng, alpha, beta),
                 "random": rng.random,
             }
             function = functions[name]
@@ -1602,6 +1616,7 @@ class Library:
                 "uniform": (("a", "b"), ()),
                 "gauss": (("mu", "sigma"), (0.0, 1.0)),
                 "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
+                "betavariate": (("alpha", "beta"), ()),
             }.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1671,6 +1686,7 @@ class Library:
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
             "normalvariate": Builtin("random.normalvariate", numeric("normalvariate", 2)),
+            "betavariate": Builtin("random.betavariate", numeric("betavariate", 2)),
             "randint": Builtin("random.randint", integers("randint")),
             "randrange": Builtin("random.randrange", integers("randrange")),
             "choice": Builtin("random.choice", choice),
@@ -1690,6 +1706,17 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _betavariate(rng: random.Random, alpha: float, beta: float) -> float:
+    """CPython's draw. Its rejection loop never ends for nan, inf or a parameter past
+    8.9e307 (`2 * alpha` overflows), so those are refused; one <= 0 is its ValueError."""
+    if not all(math.isfinite(x) and x <= 1e300 for x in (alpha, beta)):
+        raise ProgramError("random.betavariate() takes alpha and beta up to 1e300 here")
+    try:
+        return rng.betavariate(alpha, beta)
+    except ValueError as error:
+        raise ProgramError(str(error), kind="ValueError") from None
 
 
 def _choices(rng: random.Random, state: Any, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:

@@ -41,6 +41,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     PSuper,
+    TextBuffer,
     TypeObject,
     class_dict,
     find_shape,
@@ -472,6 +473,11 @@ class Machine:
         if kind is PModule:
             if name.startswith("_") or name not in obj.members:
                 raise ProgramError(f"module '{obj.name}' has no attribute '{name}' here")
+            return obj.members[name]
+        if kind is TextBuffer:  # an `io.StringIO()`: its methods only
+            if name.startswith("_") or name not in obj.members:
+                missing = f"'_io.StringIO' object has no attribute '{name}'"
+                raise ProgramError(missing, kind="AttributeError")
             return obj.members[name]
         if kind is PClass:
             return self.class_attr(obj, name)

@@ -212,7 +212,7 @@ OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes", "args",
-    "prev_list", "_previous",
+    "prev_list", "_previous", "prevs", "_terms",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -223,7 +223,7 @@ NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
-    "fn", "_backwards",
+    "fn", "_backwards", "_backprop",
 )  # fmt: skip
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 
@@ -431,6 +431,16 @@ class PModule:
 
     def __init__(self, name: str, members: dict[str, Any]) -> None:
         self.name = name
+        self.members = members
+
+
+class TextBuffer:
+    """An `io.StringIO()` (stdlib.io_module): its methods, which hold CPython's own buffer
+    in their closures; the program reaches nothing else of it."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, members: dict[str, Any]) -> None:
         self.members = members
 
 

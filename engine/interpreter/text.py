@@ -27,6 +27,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    TextBuffer,
     TypeObject,
 )
 from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, State
@@ -398,6 +399,8 @@ def python_type_name(value: Any) -> str:
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
         return "method"
+    if type(value) is TextBuffer:
+        return "StringIO"
     if type(value) in _WRAPPERS:  # a class's `__dict__` holds them
         return _WRAPPERS[type(value)]
     return type_name(value)

@@ -61,7 +61,7 @@ OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
-    "args", "prev_list", "_previous",
+    "args", "prev_list", "_previous", "prevs", "_terms",
 )  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 

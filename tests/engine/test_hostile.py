@@ -702,3 +702,47 @@ def test_a_bound_methods_repr_stays_within_the_string_bound() -> None:
     )
     with pytest.raises(EngineError, match="strings here stay within 10,000"):
         trace_source(source + END)
+
+
+@pytest.mark.parametrize("arguments", ["float('inf'), 1.0", "float('nan'), 2.0", "2.0, 1e308"])
+def test_betavariate_never_enters_cpythons_endless_loop(arguments: str) -> None:
+    # CPython's gammavariate loops forever for nan, inf or a parameter past 8.9e307 (its
+    # `2 * alpha` overflows): refused before the draw, on the module and on an instance.
+    for call in ("random.betavariate", "random.Random(1).betavariate"):
+        source = f"import random\nx = {call}({arguments})\n"
+        with pytest.raises(EngineError, match="up to 1e300 here"):
+            trace_source(source + END, limits=SMALL)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "b.write('a' * 6000)\nb.write('a' * 6000)\n",
+        "b.seek(9_999)\nb.write('ab')\n",
+        "for i in range(200):\n    print('x' * 100, file=b)\n",
+        "print(*(['y' * 5000] * 3), file=b)\n",
+    ],
+)
+def test_a_string_io_stays_within_the_string_bound(body: str) -> None:
+    # Checked before CPython's buffer grows: what it would hold after the write.
+    source = "import io\nb = io.StringIO()\n" + body
+    with pytest.raises(EngineError, match="strings here stay within"):
+        trace_source(source + END, limits=SMALL)
+
+
+@pytest.mark.parametrize(
+    ("expression", "words"),
+    [
+        ("b.buffer", "has no attribute 'buffer'"),
+        ("b.members", "has no attribute 'members'"),
+        ("b._checkClosed", "has no attribute '_checkClosed'"),
+        ("getattr(b, '__class__')", "dunder"),
+        ("b.__dict__", "`.__dict__` of an object is not available"),
+        ("vars(b)", "vars() argument must be"),
+        ("b.seek(10**30)", "OverflowError"),
+    ],
+)
+def test_a_string_io_hands_out_its_methods_only(expression: str, words: str) -> None:
+    source = f"import io\nb = io.StringIO('x')\ny = {expression}\n"
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END, limits=SMALL)

@@ -266,7 +266,7 @@ def test_small_things_training_scripts_use() -> None:
         "s = 'Hello World'\nprint(s.find('W'), s.count('l'), s.title(), s.center(15, '*'))\n"
         "print('ab'.zfill(4), s.isalpha(), 'a\\nb'.splitlines(), s.rfind('o'), s.swapcase())\n"
     )
-    with pytest.raises(EngineError, match="print panel only"):
+    with pytest.raises(EngineError, match=r"or an io\.StringIO only"):
         run("print('x', file=[])\n")
     with pytest.raises(EngineError, match="has no attribute 'stderr'"):
         run("import sys\nprint('x', file=sys.stderr)\n")
@@ -2466,3 +2466,280 @@ attempt(A.C().p, z=1, k=2)
 print(A.C().p)
 """
     )
+
+
+def test_random_betavariate_is_cpythons_draw() -> None:
+    """Milky-Way-Cookie/autograd-engine's pipeline draws its applicants with
+    `rng = random.Random(seed)` and `rng.betavariate(2.5, 2.0)`: it was a missing
+    attribute; now CPython's numbers, on the module and on an instance, and CPython's
+    ValueError for a parameter that is not positive."""
+    same_as_cpython(
+        """import random
+rng = random.Random(7)
+print([round(rng.betavariate(2.5, 2.0), 12) for _ in range(3)])
+random.seed(3)
+print(random.betavariate(0.5, 0.5), random.betavariate(alpha=1.0, beta=3.0))
+print(random.betavariate(1e-300, 1e-300), rng.betavariate(1e300, 1e300))
+for bad in [(-1.0, 1.0), (1.0, 0)]:
+    try:
+        random.betavariate(*bad)
+    except ValueError as e:
+        print(e)
+"""
+    )
+
+
+def test_a_class_body_reads_a_global_of_a_name_it_then_binds() -> None:
+    """competetor/Tiny-Autograd-Engine's package needed `class ops: apply_forward =
+    staticmethod(apply_forward)` (its `from . import ops`): a class body reading a name
+    it binds itself failed with the interpreter's own NameError ("cannot access free
+    variable 'load_global'"); it is CPython's LOAD_NAME: the class's own, else the
+    module's, else a built-in, else CPython's NameError."""
+    same_as_cpython(
+        """def apply_forward(x):
+    return 2 * x
+class ops:
+    apply_forward = staticmethod(apply_forward)
+    print(len('ab'))
+    len = 3
+    print(len)
+print(ops.apply_forward(4), len('abc'))
+try:
+    class B:
+        print(undefined_name)
+        undefined_name = 1
+except NameError as e:
+    print(e)
+"""
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = 1\nfrom __future__ import annotations\n",
+        "x = 1\nif x:\n    from __future__ import annotations\n",
+        "def f():\n    from __future__ import annotations\n",
+        "import math; from __future__ import annotations\n",
+        "from __future__ import annotations\n'doc'\nfrom __future__ import division\n",
+        "from __future__ import braces\n",
+        "'''doc'''\nfrom __future__ import annotations, nonsense\n",
+    ],
+)
+def test_a_future_import_anywhere_but_the_top_is_cpythons_syntax_error(source: str) -> None:
+    """competetor/Tiny-Autograd-Engine's modules, concatenated, have a second `from
+    __future__ import annotations` in the middle: CPython refuses the file (a
+    SyntaxError of its compiler, which `ast.parse` does not check); the interpreter ran
+    it. Now the same message, line and column as CPython's."""
+    with pytest.raises(SyntaxError) as caught:
+        compile(source, "<program>", "exec")
+    error = caught.value
+    expected = f"line {error.lineno}, column {error.offset}: syntax error: {error.msg}"
+    with pytest.raises(EngineError) as ours:
+        trace_source(source + TAIL)
+    assert str(ours.value) == expected
+
+
+def test_future_imports_at_the_top_still_run() -> None:
+    same_as_cpython('"""A docstring."""\nfrom __future__ import annotations, division\nx = 1\n')
+
+
+def test_operands_kept_as_prevs_are_the_graphs_edges() -> None:
+    """zhengyu920/minigrad's notebook keeps a node's operands as `prevs` (a list, with a
+    mutable default `prevs=[]`) and its op as `ops`, and makes tanh a free function
+    (`Value(out, prevs=[x], ops='tanh')`): its numbers were CPython's, but every node was
+    drawn alone, each a leaf; now with its edges."""
+    source = (
+        "import math\n"
+        "class Value:\n"
+        "    def __init__(self, data, prevs=[], ops='', label=''):\n"
+        "        self.data = data; self.prevs = prevs; self.ops = ops\n"
+        "        self.grad = 0.0; self.label = label; self._backward = lambda: None\n"
+        "    def __mul__(self, other):\n"
+        "        other = other if isinstance(other, Value) else Value(other)\n"
+        "        result = Value(self.data * other.data, [self, other], '*')\n"
+        "        def mul_backward():\n"
+        "            self.grad += other.data * result.grad\n"
+        "            other.grad += self.data * result.grad\n"
+        "        result._backward = mul_backward\n        return result\n"
+        "    def backward(self):\n"
+        "        self.grad = 1.0; visited = set(); topo = []\n"
+        "        def DFS(cur):\n"
+        "            if cur in visited:\n                return\n"
+        "            visited.add(cur)\n"
+        "            for prev in cur.prevs:\n                DFS(prev)\n"
+        "            topo.append(cur)\n"
+        "        DFS(self)\n"
+        "        for node in reversed(topo):\n            node._backward()\n"
+        "def tanh(x):\n"
+        "    exp = math.exp(x.data * 2)\n    out = (exp - 1) / (exp + 1)\n"
+        "    result = Value(out, prevs=[x], ops='tanh')\n"
+        "    def tanh_backward():\n        x.grad += (1 - out ** 2) * result.grad\n"
+        "    result._backward = tanh_backward\n    return result\n"
+        "a = Value(0.5); b = Value(-2.0)\ny = tanh(a * b)\ny.backward()\n"
+        "print(y.data, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 3
+    leaves = sorted(node["data"] for node in trace["nodes"] if node["kind"] == "leaf")
+    assert leaves == [-2.0, 0.5]
+
+
+def test_a_local_read_before_it_is_bound_is_cpythons_unbound_local_error() -> None:
+    """leburik12/micrograd_plus's `elu()` defines its `_backward` only in its `else`
+    branch, then sets `out._backward = _backward` on both: CPython raises
+    UnboundLocalError (a NameError) there, which a program may catch; the interpreter
+    stopped with its own words ("local variable '_backward' is used before it is given a
+    value"), which no `except` caught. Now CPython's class and words, and CPython's
+    NameError for an enclosing function's name not bound yet."""
+    same_as_cpython(
+        """def elu(x):
+    if x > 0:
+        out = x
+    else:
+        out = 2 * x
+        def _backward():
+            return out
+    return out, _backward
+try:
+    elu(0.5)
+except UnboundLocalError as e:
+    print(type(e).__name__, e, isinstance(e, NameError), e.args)
+def h():
+    w = 1
+    del w
+    return w
+try:
+    h()
+except NameError as e:
+    print(repr(e))
+def outer():
+    def inner():
+        return later
+    first = inner()
+    later = 1
+    return first
+try:
+    outer()
+except NameError as e:
+    print(type(e).__name__, e)
+print(issubclass(UnboundLocalError, NameError), UnboundLocalError.__name__)
+"""
+    )
+    with pytest.raises(EngineError, match=re.escape("UnboundLocalError: cannot access local")):
+        run("def f():\n    y = y + 1\nf()\n")
+
+
+def test_io_string_io_is_cpythons_text_buffer() -> None:
+    """joma74/micrograd_from_scratch's notebook prints an MLP's parameters into a buffer,
+    `output = StringIO()`, `print(*mlp.parameters(), sep="\\n", file=output)`, then
+    prints `output.getvalue()`: `from io import StringIO` was refused. Now CPython's own
+    buffer inside (writes over the middle, `seek`, `truncate`, its errors and words)."""
+    same_as_cpython(
+        """from io import StringIO
+import io
+output = StringIO()
+print(*[1, 2.5, 'x'], sep="\\n", file=output)
+print(f'Parameters:\\n{output.getvalue()}')
+print(output.write("tail"), output.tell(), output.getvalue())
+s = io.StringIO("abcdef")
+print(s.write("XY"), s.getvalue(), s.read(), s.tell())
+s.seek(0)
+print(s.read(3), s.readline(), s.tell())
+print(s.seek(1), s.truncate(2), s.getvalue())
+s.seek(10)
+s.write("Z")
+print(repr(s.getvalue()))
+try:
+    s.seek(-1)
+except ValueError as e:
+    print("ValueError", e)
+try:
+    s.write(5)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    StringIO(5)
+except TypeError as e:
+    print("TypeError", e)
+print(StringIO(None).getvalue() == "", StringIO(initial_value="q").read())
+s.close()
+try:
+    s.getvalue()
+except ValueError as e:
+    print("ValueError", e)
+try:
+    s.write("a")
+except ValueError as e:
+    print("ValueError", e)
+print("end", end="", file=output)
+print(output.getvalue().splitlines())
+"""
+    )
+
+
+def test_operands_kept_as_terms_are_the_graphs_edges() -> None:
+    """joma74/micrograd_from_scratch's engine keeps a node's operands as `_terms` (and
+    its label as `_label`): its numbers were CPython's, every node drawn alone."""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data, _terms=(), _op='prim', _label='?'):\n"
+        "        self.data = data; self.grad = 0; self._backward = lambda: None\n"
+        "        self._terms = set(_terms); self._op = _op; self._label = _label\n"
+        "    def __mul__(self, other):\n"
+        "        out = Value(self.data * other.data, (self, other), '*')\n"
+        "        def _backward():\n"
+        "            self.grad += other.data * out.grad\n"
+        "            other.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        topo, visited = [], set()\n"
+        "        def build_topo(v):\n"
+        "            if v not in visited:\n"
+        "                visited.add(v)\n"
+        "                for term in v._terms:\n                    build_topo(term)\n"
+        "                topo.append(v)\n"
+        "        build_topo(self)\n        self.grad = 1\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "a = Value(2.0); b = Value(-3.0)\nc = a * b * a\nc.backward()\n"
+        "print(c.data, a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+
+
+def test_a_rule_named_backprop_is_drawn_as_the_nodes_rule() -> None:
+    """p-foresman/micrograd_python's `Node` keeps its rule as `_backprop` (its gradient as
+    `gradient`, its number as `value`) and its pass is `backprop()`: the numbers were
+    CPython's, but no rule was drawn, so the pass had no backward frame at all."""
+    source = (
+        "class Node:\n"
+        "    def __init__(self, data, children=(), operation=''):\n"
+        "        self.value = data; self.gradient = 0\n"
+        "        self._backprop = lambda: None; self._prev = set(children)\n"
+        "        self._opperation = operation\n"
+        "    def __mul__(self, other):\n"
+        "        other = other if isinstance(other, Node) else Node(other)\n"
+        "        out = Node(self.value * other.value, (self, other), '*')\n"
+        "        def _backprop():\n"
+        "            self.gradient += other.value * out.gradient\n"
+        "            other.gradient += self.value * out.gradient\n"
+        "        out._backprop = _backprop\n        return out\n"
+        "    def backprop(self):\n"
+        "        topo, visited = [], set()\n"
+        "        def build_topo(v):\n"
+        "            if v not in visited:\n"
+        "                visited.add(v)\n"
+        "                for child in v._prev:\n                    build_topo(child)\n"
+        "                topo.append(v)\n"
+        "        build_topo(self)\n        self.gradient = 1\n"
+        "        for v in reversed(topo):\n            v._backprop()\n"
+        "a = Node(2.0); b = Node(-3.0)\nc = a * b * a\nc.backprop()\n"
+        "print(c.value, a.gradient, b.gradient)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+    assert any(frame.get("phase") == "backward" for frame in trace["frames"])

@@ -833,8 +833,17 @@ class Recorder:
         if writes is not None:
             found = self.rule_locals[node] = right_locals(node, node._prev)
             right = found[0] if found else None
-            # The page says it only where the built-in rule's sentence is the right one.
-            said_later = said_later and narrate.said_as_built_in(node, tape, writes, right)
+            # The gradient's name as the learner's code writes it (`a.gradient += …`).
+            owner = self.instance_of.get(node)
+            shape = owner.cls.shape if owner is not None else None
+            grad = shape.said if shape is not None else "grad"
+            # The page says it only where the built-in rule's sentence is the right one,
+            # whose words say `.grad`.
+            said_later = (
+                said_later
+                and grad == "grad"
+                and narrate.said_as_built_in(node, tape, writes, right)
+            )
             if run > 1:
                 said_later = False  # the built-in words do not say it ran before
             if said_later and node._const and node in self.instance_of:
@@ -843,12 +852,14 @@ class Recorder:
                 said_later = False
                 resumed, then = stretch
                 text = narrate.rule_stretch_text(
-                    node, self.names, tape, writes, self.received, resumed, then
+                    node, self.names, tape, writes, self.received, resumed, then, grad
                 )
             elif said_later:
                 self.count_received(tape)
             else:
-                text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
+                text = narrate.own_rule_text(
+                    node, self.names, tape, writes, self.received, right, grad
+                )
                 if run > 1:
                     text += narrate.again_text(node, self.names, run)
         elif said_later:

@@ -1391,8 +1391,20 @@ class Recorder:
                 entry["correct_grads"] = {ids[node]: float(grad) for node, grad in found.items()}
         if self.right_by_id is not None:
             # A program with its own Value class: where it parts from a right engine.
-            trace["engine_check"] = check_engine(trace, self.right_by_id, resumes)
+            check = trace["engine_check"] = check_engine(trace, self.right_by_id, resumes)
+            said = self.gradient_said()
+            if said != "grad":
+                check["grad"] = said  # its gradient's name, which the page's rows quote
         return trace
+
+    def gradient_said(self) -> str:
+        """The gradient's attribute as the program's own class writes it (`Shape.said`:
+        `gradient`, `derivative`, `_grad`), the first pass's output's; `grad` for none."""
+        for output, _, _ in self.passes:
+            instance = self.instance_of.get(output)
+            if instance is not None and instance.cls.shape is not None:
+                return instance.cls.shape.said
+        return "grad"
 
     def plain_trace(
         self,

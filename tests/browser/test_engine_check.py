@@ -450,6 +450,26 @@ def test_the_equals_row_names_the_write_that_found_a_share_there(
     )
 
 
+def test_the_rows_quote_the_learners_name_for_the_gradient(player_page: Page, server: str) -> None:
+    # The class keeps its gradient in `gradient`: the `=` row quotes `a.gradient`, as the
+    # learner's line writes it (the trace's `engine_check.grad`), never `a.grad`.
+    source = (
+        (_CLASS + "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\n")
+        .replace("self.grad += other.data * out.grad", "self.grad = other.data * out.grad")
+        .replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad")
+        .replace(".grad", ".gradient")
+    )
+    line = source.split("\n").index("            other.gradient = self.data * out.gradient") + 1
+    check = trace_source(source)["engine_check"]
+    assert check["grad"] == "gradient" and check["accumulation"]["first"]["lost"] == 3.0
+    open_player(player_page, player_url(server, source))
+
+    accumulation = player_page.get_by_test_id("engine-check-accumulation")
+    expect(accumulation).to_contain_text(
+        f"b's rule writes a.gradient with = (line {line}), and the 3 already there is lost."
+    )
+
+
 REAL_CODE = Path(__file__).resolve().parents[1] / "engine" / "real_code"
 
 

@@ -228,4 +228,19 @@ describe("substitutions of a learner's own rule (SPEC §14)", () => {
     assert.equal(row.numeric, "= 4");
     assert.equal(row.result, "\u2192 a.grad = 1 + 4 = 5");
   });
+  it("says the gradient by the name the learner's class gives it", () => {
+    const [row] = substitutions({
+      op: "*",
+      name: "b",
+      contributions: [
+        { to: "n0", local: 3, upstream: 1, delta: 3, before: 1, after: 4, write: "+=", line: 2 },
+      ],
+      nameOf,
+      ops: undefined,
+      sourceLines: ["class Value:", "            other.gradient += self.data * out.gradient"],
+      grad: "gradient",
+    });
+    assert.equal(row.symbolic, "other.gradient += self.data * out.gradient");
+    assert.equal(row.result, "\u2192 a.gradient = 1 + 3 = 4");
+  });
 });

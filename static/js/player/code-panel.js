@@ -296,6 +296,7 @@ function backwardParts(context, state) {
     assign: trace.mistake === "assign",
     ops: trace.ops,
     sourceLines,
+    grad: trace.engine_check?.grad,
   });
   // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
   if (rows.length) parts.push(substitutionBox(rows));

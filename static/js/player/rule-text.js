@@ -142,8 +142,10 @@ export function localSymbol(ops, op, out, child, other) {
  * shown as the learner wrote it: their line, their factor, their `=` or `+=`.
  * @param {{op: string, name: string, contributions: import("../passes/trace.js").Contribution[],
  *   nameOf: (id: string) => string, assign?: boolean,
- *   ops: import("../passes/op-facts.js").OpTable | undefined, sourceLines?: string[]}} frame
- *   ops: the trace's; sourceLines: the program's, for a learner's writes
+ *   ops: import("../passes/op-facts.js").OpTable | undefined, sourceLines?: string[],
+ *   grad?: string}} frame
+ *   ops: the trace's; sourceLines: the program's, for a learner's writes; grad: the
+ *   gradient's attribute as the learner's class names it (`engine_check.grad`), for theirs
  */
 export function substitutions({
   op,
@@ -153,10 +155,11 @@ export function substitutions({
   assign = false,
   ops,
   sourceLines = [],
+  grad = "grad",
 }) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
-    if (c.write) return learnerSubstitution(c, child, sourceLines);
+    if (c.write) return learnerSubstitution(c, child, sourceLines, grad);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
@@ -180,10 +183,11 @@ export function substitutions({
  * @param {import("../passes/trace.js").Contribution} c
  * @param {string} child  the child's name
  * @param {string[]} sourceLines
+ * @param {string} grad  the gradient's attribute, as the learner's class names it
  */
-function learnerSubstitution(c, child, sourceLines) {
+function learnerSubstitution(c, child, sourceLines, grad) {
   const written = c.line ? (sourceLines[c.line - 1] ?? "").trim() : "";
-  const symbolic = written || `${attribute(child, "grad")} ${c.write} …`;
+  const symbolic = written || `${attribute(child, grad)} ${c.write} …`;
   const value = c.write === "+=" ? c.delta : c.after;
   const numeric =
     c.local === null || c.local === undefined
@@ -194,6 +198,6 @@ function learnerSubstitution(c, child, sourceLines) {
       ? `${formatValue(c.before)} + ${formatValue(c.delta)} = `
       : "";
   const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
-  const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
+  const result = `\u2192 ${attribute(child, grad)} = ${sum}${formatValue(c.after)}${lost}`;
   return { symbolic, numeric, result };
 }

@@ -863,11 +863,12 @@ class Compiler(ExpressionCompiler):
                 type(obj) is PInstance
                 and name in obj.reads  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
+                and (plain or own_gradient(obj))
             ):
                 rule = rec.in_rule
                 if rule is None and owner_of is not None and rec.pass_output is not None:
                     rule = rec.loop_write(owner_of(f), obj)  # a rule run in the pass's own loop
-                if rule is not None and obj.mirror is not None and (plain or own_gradient(obj)):
+                if rule is not None and obj.mirror is not None:
                     attrs = obj.attrs
                     outside = rec.in_rule is None
                     rec.in_rule = rule

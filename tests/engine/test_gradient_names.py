@@ -285,3 +285,60 @@ def test_another_attribute_of_that_name_in_a_grad_class_is_an_attribute() -> Non
     lineless = [[{k: v for k, v in c.items() if k != "line"} for c in w] for w in writes(trace)]
     same = writes(trace_source(program("grad")))
     assert lineless == [[{k: v for k, v in c.items() if k != "line"} for c in w] for w in same]
+
+
+LOOP_RULES = """\
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children
+        self._local_grads = local_grads
+
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for c in v._children:
+                    build(c)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for c, lg in zip(v._children, v._local_grads):
+                c.grad += lg * v.grad
+
+
+a = Value(3.0)
+b = Value(4.0)
+z = (a * b + a) * Value(4.0)
+z.backward()
+print(a.grad, b.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    "write", ["c.grad += lg * v.grad", "c.grad += lg"], ids=["right", "upstream forgotten"]
+)
+def test_rules_run_in_backwards_own_loop_under_another_name(write: str) -> None:
+    # microgpt's engine, its gradient kept in `derivative`: each v's writes in the loop
+    # are v's rule (the loop, or the `v.derivative` of the term, says whose), as with `grad`.
+    with_grad = LOOP_RULES.replace("c.grad += lg * v.grad", write)
+    source = with_grad.replace(".grad", ".derivative")
+    trace = trace_source(source)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    same = trace_source(with_grad)
+    assert writes(trace) == writes(same) and len(backward_frames(trace)) == 3
+    assert trace["engine_check"] == {**same["engine_check"], "grad": "derivative"}
+    texts = " ".join(frame["text"] for frame in backward_frames(trace))
+    assert ".derivative += " in texts and not re.search(r"\.grad\b", texts)

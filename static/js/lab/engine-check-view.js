@@ -22,6 +22,7 @@
  * "Show frame 8", and its rows for + and * say "right".
  */
 import { formatValue } from "../player/format.js";
+import { gradName } from "../player/rule-text.js";
 import { html } from "../player/svg.js";
 import { partedAtEnds } from "./mistakes.js";
 
@@ -331,7 +332,7 @@ export function mountEngineCheckView(
       numbers.push({ element, text, frame });
       return element;
     },
-    grad: check.grad ?? "grad",
+    grad: gradName(trace),
   };
   const wrote = opsThatWrote(trace);
   const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));

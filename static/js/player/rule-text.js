@@ -51,18 +51,32 @@ export function withoutDocstring(lines) {
 export const MOST_RULE_LINES = 40;
 
 /**
+ * The gradient's attribute as the program's own class names it (`engine_check.grad`:
+ * `gradient`, `derivative`, `_grad`), else `grad` (the engine's own `Value`, a class that
+ * keeps it in `grad`, or anything that is not a plain name).
+ * Example: gradName({engine_check: {grad: "gradient"}}) -> "gradient".
+ * @param {{engine_check?: {grad?: string}}} trace
+ */
+export function gradName(trace) {
+  const grad = trace.engine_check?.grad;
+  return typeof grad === "string" && /^[A-Za-z_]\w*$/.test(grad) ? grad : "grad";
+}
+
+/**
  * A program-class node's own `_backward`, as the program wrote it (`nodes[].rule`:
  * its first and last line in the source): the lines without their common indent, the
  * number of the first, and which of them write a `.grad` (what runs at a backward
- * step); null when the lines are not in the source.
+ * step; `grad`: the attribute, as `gradName` gives it); null when the lines are not in
+ * the source.
  * Example: programRule(["class V:", "  def _backward():", "    a.grad += 1"],
  *   {line: 2, end_line: 3}) -> {lines: ["def _backward():", "  a.grad += 1"], first: 2,
  *   writes: Set {1}}
  * @param {string[]} sourceLines
  * @param {{line: number, end_line: number}} rule
+ * @param {string} [grad]
  * @returns {{lines: string[], first: number, writes: Set<number>} | null}
  */
-export function programRule(sourceLines, rule) {
+export function programRule(sourceLines, rule, grad = "grad") {
   const { line, end_line: endLine } = rule;
   if (!Number.isInteger(line) || !Number.isInteger(endLine)) return null;
   if (line < 1 || endLine < line || endLine > sourceLines.length) return null;
@@ -73,8 +87,12 @@ export function programRule(sourceLines, rule) {
   const lines = raw.map((text) => text.slice(Math.min(indent, text.length)));
   if (cut) lines.push("\u2026");
   const writes = new Set();
+  const written =
+    grad === "grad"
+      ? /\.grad\s*(?:\*\*|\/\/|[-+*/%@&|^]|<<|>>)?=(?!=)/
+      : new RegExp(`\\.${grad}\\s*(?:\\*\\*|\\/\\/|[-+*/%@&|^]|<<|>>)?=(?!=)`);
   lines.forEach((text, i) => {
-    if (/\.grad\s*(?:\*\*|\/\/|[-+*/%@&|^]|<<|>>)?=(?!=)/.test(text)) writes.add(i);
+    if (written.test(text)) writes.add(i);
   });
   return { lines, first: line, writes };
 }

@@ -337,6 +337,11 @@ class EngineCheck(Strict):
     rules: list[RuleVerdict] = Field(description="One per op used in the graph.")
     sort: SortVerdict
     accumulation: AccumulationVerdict
+    grad: str | None = Field(
+        default=None,
+        description="The gradient's attribute where the class keeps it under another name "
+        "than `grad` (`gradient`, `derivative`, `_grad`); absent for `grad`.",
+    )
 
 
 class EngineCheckRequest(BaseModel):

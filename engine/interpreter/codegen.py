@@ -29,7 +29,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN
-from backprop_animator.engine.interpreter.objects import PInstance
+from backprop_animator.engine.interpreter.objects import GRAD_NAMES, PInstance
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.value import Value
 
@@ -419,21 +419,25 @@ def _store(src: Source, store: Any, value: str) -> list[str]:
 
 def _grad(src: Source, shape: Shape) -> list[str]:
     """`child.grad += term` (`Compiler.grad_write`): the child, its gradient before, the
-    term and the sum computed here, in its order; the write is its `finish`."""
-    _, obj, combine, term_of, finish, get_attr, binary = shape
+    term and the sum computed here, in its order; the write is its `finish`. The
+    attribute's name (`grad`, `gradient`…: one of `GRAD_NAMES`, never the program's
+    text) is written in as a constant, as `"grad"` always was; `update` makes the sum."""
+    _, obj, combine, term_of, finish, get_attr, binary, name, update = shape
+    assert name in GRAD_NAMES
     get, op, add = src.name(get_attr, "F"), src.name(binary, "B"), src.name(combine, "K")
+    plus = op if update is binary else src.name(update, "B")
     lines = [
         f"o = {src.expr(obj)}",
-        'if type(o) is PInstance and "grad" in o.reads:',
-        '    b = o.reads["grad"]',
+        f"if type(o) is PInstance and {name!r} in o.reads:",
+        f"    b = o.reads[{name!r}]",
         "else:",
-        f'    b = {get}(o, "grad")',
+        f"    b = {get}(o, {name!r})",
         *_term(src, term_of, op),
     ]
     if combine == "+":
-        lines.append(f"a = b + v if type(b) is float and type(v) is float else {op}({add}, b, v)")
+        lines.append(f"a = b + v if type(b) is float and type(v) is float else {plus}({add}, b, v)")
     else:
-        lines.append(f"a = {op}({add}, b, v)")
+        lines.append(f"a = {plus}({add}, b, v)")
     return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
 
 

@@ -52,6 +52,7 @@ from backprop_animator.engine.interpreter.expressions import (
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
+    GRAD_NAMES,
     MISSING,
     OPERAND_NAMES,
     Frame,
@@ -583,7 +584,7 @@ class Compiler(ExpressionCompiler):
             len(node.targets) == 1
             and scope.kind != "module"
             and isinstance(target, ast.Attribute)
-            and target.attr == "grad"
+            and target.attr in GRAD_NAMES
         ):
             self.check_attribute(target, scope)
             return self.grad_write(target, None, node.value, scope)
@@ -701,7 +702,7 @@ class Compiler(ExpressionCompiler):
         if op is None:
             raise self.error(node, "this operator is not supported")
         target = node.target
-        if isinstance(target, ast.Attribute) and target.attr == "grad":
+        if isinstance(target, ast.Attribute) and target.attr in GRAD_NAMES:
             self.check_attribute(target, scope)
             return self.grad_write(target, op, node.value, scope)
         binary = self.in_place(op)
@@ -759,10 +760,20 @@ class Compiler(ExpressionCompiler):
         derivative is read off the code (the left factor's own value, or 1); otherwise
         it is None: the recorder never invents it. Operands are evaluated in CPython's
         order, each once.
+
+        The attribute may be any of `GRAD_NAMES` (`child.gradient += other.data *
+        out.gradient`): a name other than `grad` is a gradient only for an object
+        whose class's shape gives it as its gradient (`Shape.grad`), checked as it is
+        written; for any other object it is an attribute like another, updated in
+        place as `augmented` updates one (`in_place`: `__iadd__`, a list extended).
         """
         m = self.m
         binary = m.binary
         get_attr = m.get_attr
+        name = target.attr
+        # The sum of an update: `binary` for `grad`, as it always was; another name's
+        # as any attribute's update, which it is where the object is no graph node.
+        update = binary if name == "grad" or op is None else self.in_place(op)
         obj_expr = self.expr(target.value, scope)
         read_first: Expr | None = None  # `child.grad` on the right of `child.grad = child.grad + …`
         term = right
@@ -775,29 +786,29 @@ class Compiler(ExpressionCompiler):
                 read_last, term = self.expr(right.right, scope), right.left
         write = "+=" if op in ("+", "-") or read_first or read_last else "="
         combine = op if op is not None else "+"
-        term_of = self.local_term(term, scope, readable=op is None or op == "+")
+        term_of = self.local_term(term, name, scope, readable=op is None or op == "+")
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
-        owner_of = self.upstream_node(term, scope) if op in (None, "+") else None
+        owner_of = self.upstream_node(term, name, scope) if op in (None, "+") else None
         if owner_of is None and write == "+=" and isinstance(target.value, ast.Name):
             # `child.grad += local` in `for child, local in zip(v._children, …)`: v's
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)
             owner_of = self.expr(owner, scope) if owner is not None else None
-        finish = self.grad_finish(owner_of, write)
+        finish = self.grad_finish(owner_of, write, name)
 
         def run(f: Frame) -> None:
             if op is not None:
                 obj = obj_expr(f)
-                if type(obj) is PInstance and "grad" in obj.reads:
-                    before = obj.reads["grad"]  # what `get_attr` reads, sooner
+                if type(obj) is PInstance and name in obj.reads:
+                    before = obj.reads[name]  # what `get_attr` reads, sooner
                 else:
-                    before = get_attr(obj, "grad")
+                    before = get_attr(obj, name)
                 local, value = term_of(f)
                 if combine == "+" and type(before) is float and type(value) is float:
                     after = before + value  # what `binary` gives two floats
                 else:
                     try:
-                        after = binary(combine, before, value)
+                        after = update(combine, before, value)
                     except ProgramError as error:
                         if error.kind == "TypeError":
                             in_place_words(error, combine, before, value)
@@ -825,23 +836,34 @@ class Compiler(ExpressionCompiler):
             finish(f, obj, local, before, after)
 
         if op is not None:  # `child.grad += term`: written in whole by `codegen`
-            shape = ("grad", obj_expr, combine, term_of, finish, get_attr, binary)
+            shape = ("grad", obj_expr, combine, term_of, finish, get_attr, binary, name, update)
             self.shapes[id(run)] = (shape, run)
         return run
 
     def grad_finish(
-        self, owner_of: Expr | None, write: str
+        self, owner_of: Expr | None, write: str, name: str = "grad"
     ) -> Callable[[Frame, Any, Any, Any, Any], None]:
         """The second half of a gradient write (`grad_write`), its operands evaluated: the
-        contribution recorded where a rule is running, and the gradient written."""
+        contribution recorded where a rule is running, and the gradient written. `name`:
+        the attribute written, a gradient where it is `grad` or the object's class's own
+        gradient (`Shape.grad`: `gradient`, `derivative`, `_grad` with no property)."""
         rec = self.rec
         set_attr = self.m.set_attr
+        plain = name == "grad"
+
+        def own_gradient(obj: PInstance) -> bool:
+            """Whether `name` (not `grad`) is `obj`'s class's gradient, written by this
+            statement itself: not by a `grad` property's setter (`self._grad = g`), whose
+            write is the statement's that called it (`setter_write`)."""
+            shape = obj.cls.shape
+            return shape is not None and shape.grad == name and rec.setter_write is None
 
         def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
-                and "grad" in obj.reads  # not `_grad` behind a property: that runs its setter
+                and name in obj.reads  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
+                and (plain or own_gradient(obj))
             ):
                 rule = rec.in_rule
                 if rule is None and owner_of is not None and rec.pass_output is not None:
@@ -852,23 +874,28 @@ class Compiler(ExpressionCompiler):
                     rec.in_rule = rule
                     try:
                         rec.contribution(
-                            obj, local, attrs["grad"] if before is None else before, after, write
+                            obj, local, attrs[name] if before is None else before, after, write
                         )
                     finally:
                         if outside:
                             rec.in_rule = None
-                    attrs["grad"] = after
+                    attrs[name] = after
                     return
-            if rec.in_rule is not None and type(obj) is PInstance and obj.cls.has_properties:
+            if (
+                rec.in_rule is not None
+                and type(obj) is PInstance
+                and obj.cls.has_properties
+                and (plain or own_gradient(obj))
+            ):
                 # `child.grad += …` through a `grad` property: its setter's write (`self._grad
                 # = g`) is this statement's, a `+=` with the factor read off it, on its line.
                 rec.setter_write = (obj, local, write, rec.state.position[0])
                 try:
-                    set_attr(obj, "grad", after)
+                    set_attr(obj, name, after)
                 finally:
                     rec.setter_write = None
                 return
-            set_attr(obj, "grad", after)
+            set_attr(obj, name, after)
 
         return finish
 
@@ -880,29 +907,30 @@ class Compiler(ExpressionCompiler):
                 return owners[name]
         return None
 
-    def upstream_node(self, term: ast.expr, scope: scopes.Scope) -> Expr | None:
+    def upstream_node(self, term: ast.expr, name: str, scope: scopes.Scope) -> Expr | None:
         """The node whose gradient a gradient write's term multiplies, where it is a
-        name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`): read again, which
-        costs nothing and changes nothing."""
+        name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`; `name` the gradient's
+        attribute, the one written): read again, which costs nothing and changes nothing."""
         grads: list[ast.expr] = [term] if isinstance(term, ast.Attribute) else []
         if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
             grads = [term.right, term.left]
         for side in grads:
-            if isinstance(side, ast.Attribute) and side.attr == "grad":
+            if isinstance(side, ast.Attribute) and side.attr == name:
                 if isinstance(side.value, ast.Name):
                     return self.expr(side.value, scope)
                 return None
         return None
 
     def local_term(
-        self, term: ast.expr, scope: scopes.Scope, readable: bool
+        self, term: ast.expr, name: str, scope: scopes.Scope, readable: bool
     ) -> Callable[[Frame], tuple[Any, Any]]:
         """The term a gradient write adds or writes, evaluated: (its local factor, or
-        None where it cannot be read off the code, and its value)."""
+        None where it cannot be read off the code, and its value); `name`: the
+        gradient's attribute (`grad`, or the one written: `out.gradient`)."""
         binary = self.m.binary
         if readable and isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
             left, right = term.left, term.right
-            if isinstance(right, ast.Attribute) and right.attr == "grad":
+            if isinstance(right, ast.Attribute) and right.attr == name:
                 local_expr, upstream_expr = self.expr(left, scope), self.expr(right, scope)
 
                 def local_first(f: Frame) -> tuple[Any, Any]:
@@ -914,7 +942,7 @@ class Compiler(ExpressionCompiler):
 
                 self.shapes[id(local_first)] = (("term", local_expr, upstream_expr), local_first)
                 return local_first
-            if isinstance(left, ast.Attribute) and left.attr == "grad":
+            if isinstance(left, ast.Attribute) and left.attr == name:
                 upstream_expr, local_expr = self.expr(left, scope), self.expr(right, scope)
 
                 def upstream_first(f: Frame) -> tuple[Any, Any]:
@@ -928,9 +956,7 @@ class Compiler(ExpressionCompiler):
                 self.shapes[id(upstream_first)] = (shape, upstream_first)
                 return upstream_first
         value = self.expr(term, scope)
-        factor = (
-            1.0 if readable and isinstance(term, ast.Attribute) and term.attr == "grad" else None
-        )
+        factor = 1.0 if readable and isinstance(term, ast.Attribute) and term.attr == name else None
 
         def plain(f: Frame) -> tuple[Any, Any]:
             return factor, value(f)

@@ -231,12 +231,21 @@ OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
 class Shape:
     """The attribute names of one Value-like class: its operands (`second`: the other of
     a pair, `left` and `right`), its number, its rule, its op and its gradient (`grad`,
-    or `_grad` behind a property)."""
+    `gradient`, `derivative`, or `_grad`, behind a `grad` property or not). `said`: the
+    gradient's name as the learner's code writes it, the one the trace's words quote
+    (`a.gradient += 3 × 1`): `grad` where a `grad` property stands before `_grad`."""
 
-    __slots__ = ("grad", "number", "op", "operands", "rule", "second")
+    __slots__ = ("grad", "number", "op", "operands", "rule", "said", "second")
 
     def __init__(
-        self, operands: str, number: str, rule: str, op: str, grad: str, second: str | None = None
+        self,
+        operands: str,
+        number: str,
+        rule: str,
+        op: str,
+        grad: str,
+        second: str | None = None,
+        said: str | None = None,
     ) -> None:
         self.operands = operands
         self.second = second
@@ -244,6 +253,7 @@ class Shape:
         self.rule = rule
         self.op = op
         self.grad = grad
+        self.said = grad if said is None else said
 
     def operands_of(self, attrs: dict[str, Any]) -> Any:
         """An object's operands: what its operands attribute holds, or a pair's two."""
@@ -277,7 +287,8 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     if rule is None and operands is None:
         return None
     op = first(OP_NAMES) or "_op"
-    return Shape(operands or "_prev", number, rule or "_backward", op, grad, second)
+    said = "grad" if type(cls.lookup("grad")) is PProperty else grad
+    return Shape(operands or "_prev", number, rule or "_backward", op, grad, second, said)
 
 
 def missing_part(attrs: dict[str, Any]) -> str:

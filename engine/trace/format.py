@@ -234,6 +234,9 @@ class EngineCheck(TypedDict):
     rules: list[RuleVerdict]
     sort: SortVerdict
     accumulation: AccumulationVerdict
+    # The gradient's attribute where the class keeps it under another name than `grad`
+    # (`gradient`, `derivative`, `_grad`): the rows quote the learner's code with it.
+    grad: NotRequired[str]
 
 
 class Trace(TypedDict):

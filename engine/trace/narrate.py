@@ -503,8 +503,10 @@ def backward_text(
     name: Names,
     contributions: list[tuple[Value, float, float, float]],
     received: dict[Value, int],
+    grad: str = "grad",
 ) -> str:
-    """Say what one `_backward` did; `received` counts the `+=`s each child got so far."""
+    """Say what one `_backward` did; `received` counts the `+=`s each child got so far;
+    `grad`: the gradient's attribute as a learner's own class names it (`gradient`)."""
     if not node._prev:
         return leaf_text(node, name)
     # The caches are read directly (`numbers.get(x) or number(x)` is `name.number(x)`):
@@ -527,6 +529,7 @@ def backward_text(
                     text_of(local) or number(local),
                     upstream,
                     text_of(after) or number(after),
+                    grad,
                 )
             )
         else:
@@ -539,6 +542,7 @@ def backward_text(
                     text_of(before) or number(before),
                     text_of(delta) or number(delta),
                     text_of(after) or number(after),
+                    grad,
                 )
             )
     own = name_of(node) or name(node)
@@ -558,8 +562,10 @@ def own_rule_text(
     writes: list[tuple[str, int, float | None, float]],
     received: dict[Value, int],
     right: list[tuple[Value, float]] | None,
+    grad: str = "grad",
 ) -> str:
-    """What one rule of the learner's own class did (SPEC §14), said from their code.
+    """What one rule of the learner's own class did (SPEC §14), said from their code:
+    `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
 
     `writes` say how each contribution was written (`"+="` or `"="`, the line, the
     factor read off the code or None, the gradient after). Where every write is a `+=`
@@ -575,11 +581,11 @@ def own_rule_text(
     if not contributions and not node._prev:
         return leaf_text(node, name)
     if right is not None and _written_right(contributions, writes, right):
-        return backward_text(node, name, contributions, received)
+        return backward_text(node, name, contributions, received, grad)
     kept = None
     if right is not None and any(write[0] == "=" for write in writes):
-        # An `=` that wrote the old gradient plus a right share (`self._grad += …` with
-        # no property, `g = self.grad + …; self.grad = g`) lost nothing: said as a sum,
+        # An `=` that wrote the old gradient plus a right share (`g = self.grad + …;
+        # self.grad = g`) lost nothing: said as a sum,
         # its factor what it added (as `engine.lab.engine_check` judges it).
         kept = kept_writes(
             [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
@@ -591,7 +597,7 @@ def own_rule_text(
                 (c[0], c[2] / node.grad, c[2], c[3]) if keeps else c
                 for c, keeps in zip(contributions, kept, strict=True)
             ]
-    steps = _write_steps(node, name, contributions, writes, received, kept)
+    steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     own = name(node)
     where = _rule_line(writes)
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
@@ -602,7 +608,7 @@ def own_rule_text(
         # A factor not read off the code is unknown where the upstream gradient is 0.
         unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
         notes = _parted_factors(
-            contributions, right, name, unknown if node.grad == 0 else (), node.grad
+            contributions, right, name, unknown if node.grad == 0 else (), node.grad, grad
         )
     for child in dict.fromkeys(c[0] for c in contributions):
         if child is node:
@@ -633,6 +639,7 @@ def rule_stretch_text(
     received: dict[Value, int],
     resumed: bool,
     then: Value | None,
+    grad: str = "grad",
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
@@ -643,7 +650,7 @@ def rule_stretch_text(
     Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
     rule runs inside it.`
     """
-    steps = _write_steps(node, name, contributions, writes, received)
+    steps = _write_steps(node, name, contributions, writes, received, None, grad)
     where = _rule_line(writes)
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
     head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
@@ -663,9 +670,11 @@ def _write_steps(
     writes: list[tuple[str, int, float | None, float]],
     received: dict[Value, int],
     kept: list[bool] | None = None,
+    grad: str = "grad",
 ) -> list[str]:
     """Each write of a rule of the learner's own, said from their code (`own_rule_text`);
-    `kept`: which `=` wrote the old gradient plus a share (said as that sum)."""
+    `kept`: which `=` wrote the old gradient plus a share (said as that sum); `grad`:
+    the gradient's attribute, as their code writes it."""
     number = name.number
     upstream = number(node.grad)
     steps: list[str] = []
@@ -678,23 +687,23 @@ def _write_steps(
         if write == "+=":
             term = factor or number(delta)
             if count == 1 or before == 0:
-                steps.append(f"{child_name}.grad += {term} → {number(after)}")
+                steps.append(f"{child_name}.{grad} += {term} → {number(after)}")
             else:
                 nth = ordinal(count)
                 steps.append(
-                    f"{child_name}.grad += {term}; {nth} +=, sum {number(before)} + "
+                    f"{child_name}.{grad} += {term}; {nth} +=, sum {number(before)} + "
                     f"{number(delta)} = {number(after)}"
                 )
         elif before != 0 and kept is not None and kept[i]:
             term = factor or number(delta)
-            steps.append(f"{child_name}.grad = {number(before)} + {term} → {number(after)}")
+            steps.append(f"{child_name}.{grad} = {number(before)} + {term} → {number(after)}")
         elif before != 0:
             lost = number(before)
             steps.append(
-                f"{child_name}.grad = {factor or number(after)}: the {lost} already there is lost"
+                f"{child_name}.{grad} = {factor or number(after)}: the {lost} already there is lost"
             )
         else:
-            steps.append(f"{child_name}.grad = {factor or number(after)} → {number(after)}")
+            steps.append(f"{child_name}.{grad} = {factor or number(after)} → {number(after)}")
     return steps
 
 
@@ -750,6 +759,7 @@ def _parted_factors(
     name: Names,
     unknown: Collection[Value] = (),
     upstream: float = 1.0,
+    grad: str = "grad",
 ) -> str:
     """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
     factor (all its writes together) is not the right one; not for a child in
@@ -773,7 +783,7 @@ def _parted_factors(
             if abs(added - correct) <= 1e-9 * max(1.0, abs(correct)):
                 number = name.number
                 notes.append(
-                    f" {name(child)}.grad got {number(added)}, the right local derivative "
+                    f" {name(child)}.{grad} got {number(added)}, the right local derivative "
                     f"alone: not multiplied by the upstream gradient {number(upstream)} (the "
                     f"right share is {number(correct * upstream)})."
                 )

@@ -834,8 +834,17 @@ class Recorder:
         if writes is not None:
             found = self.rule_locals[node] = right_locals(node, node._prev)
             right = found[0] if found else None
-            # The page says it only where the built-in rule's sentence is the right one.
-            said_later = said_later and narrate.said_as_built_in(node, tape, writes, right)
+            # The gradient's name as the learner's code writes it (`a.gradient += …`).
+            owner = self.instance_of.get(node)
+            shape = owner.cls.shape if owner is not None else None
+            grad = shape.said if shape is not None else "grad"
+            # The page says it only where the built-in rule's sentence is the right one,
+            # whose words say `.grad`.
+            said_later = (
+                said_later
+                and grad == "grad"
+                and narrate.said_as_built_in(node, tape, writes, right)
+            )
             if run > 1:
                 said_later = False  # the built-in words do not say it ran before
             if said_later and node._const and node in self.instance_of:
@@ -844,12 +853,14 @@ class Recorder:
                 said_later = False
                 resumed, then = stretch
                 text = narrate.rule_stretch_text(
-                    node, self.names, tape, writes, self.received, resumed, then
+                    node, self.names, tape, writes, self.received, resumed, then, grad
                 )
             elif said_later:
                 self.count_received(tape)
             else:
-                text = narrate.own_rule_text(node, self.names, tape, writes, self.received, right)
+                text = narrate.own_rule_text(
+                    node, self.names, tape, writes, self.received, right, grad
+                )
                 if run > 1:
                     text += narrate.again_text(node, self.names, run)
         elif said_later:
@@ -1381,8 +1392,20 @@ class Recorder:
                 entry["correct_grads"] = {ids[node]: float(grad) for node, grad in found.items()}
         if self.right_by_id is not None:
             # A program with its own Value class: where it parts from a right engine.
-            trace["engine_check"] = check_engine(trace, self.right_by_id, resumes)
+            check = trace["engine_check"] = check_engine(trace, self.right_by_id, resumes)
+            said = self.gradient_said()
+            if said != "grad":
+                check["grad"] = said  # its gradient's name, which the page's rows quote
         return trace
+
+    def gradient_said(self) -> str:
+        """The gradient's attribute as the program's own class writes it (`Shape.said`:
+        `gradient`, `derivative`, `_grad`), the first pass's output's; `grad` for none."""
+        for output, _, _ in self.passes:
+            instance = self.instance_of.get(output)
+            if instance is not None and instance.cls.shape is not None:
+                return instance.cls.shape.said
+        return "grad"
 
     def plain_trace(
         self,

@@ -56,16 +56,25 @@ def rule_ran(own: str, op: str, upstream: str, rule: str, steps: str) -> str:
     return f"{own} ({op}, grad {upstream}): {rule}. {steps}."
 
 
-def first_add(child: str, local: str, upstream: str, after: str) -> str:
-    """The first `+=` into a child's gradient in a pass."""
-    return f"{child}.grad += {local} × {upstream} → {after}"
+def first_add(child: str, local: str, upstream: str, after: str, grad: str = "grad") -> str:
+    """The first `+=` into a child's gradient in a pass (`grad`: the attribute the
+    learner's class keeps it in, `gradient`, said by the engine alone: not a blank of
+    the page's template)."""
+    return f"{child}.{grad} += {local} × {upstream} → {after}"
 
 
 def later_add(
-    child: str, local: str, upstream: str, nth: str, before: str, delta: str, after: str
+    child: str,
+    local: str,
+    upstream: str,
+    nth: str,
+    before: str,
+    delta: str,
+    after: str,
+    grad: str = "grad",
 ) -> str:
     """A second or later `+=` into the same child in a pass: the sum, said."""
-    return f"{child}.grad += {local} × {upstream}; {nth} +=, sum {before} + {delta} = {after}"
+    return f"{child}.{grad} += {local} × {upstream}; {nth} +=, sum {before} + {delta} = {after}"
 
 
 def worked_out(op: str, operands: list[str]) -> str:
@@ -106,9 +115,10 @@ SAID = Said()
 
 
 def _template(sentence: Callable[..., str]) -> str:
-    """The sentence with each parameter's name in braces where its words go."""
-    names = inspect.signature(sentence).parameters
-    return sentence(*(f"{{{name}}}" for name in names))
+    """The sentence with each parameter's name in braces where its words go; a
+    parameter with a default is no blank of the page's (the default stays in the words)."""
+    parameters = inspect.signature(sentence).parameters.values()
+    return sentence(*(f"{{{p.name}}}" for p in parameters if p.default is inspect.Parameter.empty))
 
 
 SENTENCES: dict[str, str] = {

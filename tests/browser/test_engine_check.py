@@ -256,6 +256,27 @@ def test_the_quiz_on_a_learners_engine_asks_about_the_write_their_code_makes(
     expect(feedback).to_contain_text("is lost")
 
 
+def test_the_quiz_asks_about_the_gradient_by_the_learners_name(
+    player_page: Page, server: str
+) -> None:
+    # The same engine keeping its gradient in `gradient`: the question, the answer's label
+    # and the hint quote `c.gradient`, as the learner's code writes it.
+    source = BUGGY_ASSIGN.replace(".grad", ".gradient")
+    trace = trace_source(source)
+    assert trace["engine_check"]["grad"] == "gradient"
+    first = trace["engine_check"]["accumulation"]["first"]
+    open_player(player_page, quiz_url(server, source, frame=str(first["frame"])))
+    go_to_next_question(player_page)
+    prompt = player_page.get_by_test_id("quiz-prompt")
+    expect(prompt).to_contain_text(".gradient after its =?")
+    expect(prompt).not_to_contain_text(re.compile(r"\.grad\b"))
+    write = trace["frames"][first["frame"]]["contributions"][0]
+    answer(player_page, str(write["after"]))
+    feedback = player_page.get_by_test_id("quiz-feedback")
+    expect(feedback).to_contain_text("Right")
+    expect(feedback).to_contain_text(".gradient")
+
+
 def test_rules_called_by_hand_show_the_call_and_are_checked(player_page: Page, server: str) -> None:
     # A lecture's first steps: no backward(), each rule called by hand (test_hand_pass.py).
     source = (
@@ -448,6 +469,36 @@ def test_the_equals_row_names_the_write_that_found_a_share_there(
     expect(accumulation).to_contain_text(
         f"b's rule writes a.grad with = (line {line}), and the 3 already there is lost."
     )
+
+
+def test_the_rows_quote_the_learners_name_for_the_gradient(player_page: Page, server: str) -> None:
+    # The class keeps its gradient in `gradient`: the `=` row quotes `a.gradient`, as the
+    # learner's line writes it (the trace's `engine_check.grad`), never `a.grad`.
+    source = (
+        (_CLASS + "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\n")
+        .replace("self.grad += other.data * out.grad", "self.grad = other.data * out.grad")
+        .replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad")
+        .replace(".grad", ".gradient")
+    )
+    line = source.split("\n").index("            other.gradient = self.data * out.gradient") + 1
+    check = trace_source(source)["engine_check"]
+    assert check["grad"] == "gradient" and check["accumulation"]["first"]["lost"] == 3.0
+    open_player(player_page, player_url(server, source))
+
+    accumulation = player_page.get_by_test_id("engine-check-accumulation")
+    expect(accumulation).to_contain_text(
+        f"b's rule writes a.gradient with = (line {line}), and the 3 already there is lost."
+    )
+    # At that frame the code panel marks the rule's two writes and says where each left
+    # a's gradient, by the learner's name.
+    accumulation.get_by_test_id("engine-check-first").click()
+    code = player_page.get_by_test_id("code-panel")
+    for write in ("self.gradient = other.data", "other.gradient = self.data"):
+        expect(code.locator(".code-line.is-marked", has_text=write)).to_have_count(1)
+    expect(code.locator(".code-line", has_text="def _backward")).to_have_count(1)
+    expect(code.locator(".code-line.is-marked", has_text="def _backward")).to_have_count(0)
+    substitution = code.get_by_test_id("substitution")
+    expect(substitution.nth(1)).to_contain_text("\u2192 a.gradient = 3, overwriting 3")
 
 
 REAL_CODE = Path(__file__).resolve().parents[1] / "engine" / "real_code"

@@ -511,10 +511,9 @@ def test_a_rule_that_adds_to_its_own_gradient_is_not_said_to_have_lost_a_merged_
 
 
 def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
-    # `self._grad += …` with no property is recorded as an `=`, as is `g = self.grad + …;
-    # self.grad = g`: both keep what was there. The check called them accumulations, the
-    # text "a.grad = 3.226: the 1 already there is lost. The right local derivative for a
-    # is 2.226, not 3.226." (and so of ea0011's notebook, in public_code).
+    # `g = self.grad + …; self.grad = g` is recorded as an `=` that keeps what was there.
+    # The check called it an accumulation, the text "a.grad = 3.226: the 1 already there
+    # is lost. The right local derivative for a is 2.226, not 3.226."
     trace = trace_source((PROGRAMS / "grad_through_temporary.py").read_text())
     texts = _backward_texts(trace)
     assert texts[1] == (
@@ -524,13 +523,21 @@ def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
         "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; "
         "b.grad = 0.128 → 0.128."
     )
+    # `self._grad += …` with no property is the `+=` it is (it was recorded as an `=`,
+    # said as a sum), in the learner's words: `._grad`, not `.grad`.
     trace = trace_source((PROGRAMS / "underscore_grad.py").read_text())
-    assert not any("lost" in text for text in _backward_texts(trace))
+    texts = _backward_texts(trace)
+    assert not any("lost" in text for text in texts)
+    assert texts[1] == (
+        "h*x (*, grad 1): multiply by the other factor. h._grad += 0.5 × 1; 2nd +=, sum 1 + "
+        "0.5 = 1.5; x._grad += −0.6351 × 1 → −0.6351."
+    )
     notebook = ROOT / "tests" / "engine" / "public_code" / "ea0011_autodiff_micrograd_notebook.py"
     trace = trace_source(notebook.read_text())
     assert trace["frames"][43]["text"] == (
-        "x1 * w1 + x2 * w2 + b *  (*, grad 0.8536): its own rule ran. x1 * w1 + x2 * w2 + "
-        "b.grad = −1.207 + 1.707 → 0.5; 2.grad = 0.7523 → 0.7523."
+        "x1 * w1 + x2 * w2 + b *  (*, grad 0.8536): multiply by the other factor. x1 * w1 + "
+        "x2 * w2 + b._grad += 2 × 0.8536; 2nd +=, sum −1.207 + 1.707 = 0.5; 2._grad += "
+        "0.8814 × 0.8536 → 0.7523."
     )
     assert trace["engine_check"]["accumulation"]["verdict"] == "right"
     # An `=` that does lose the gradient there is still said so.

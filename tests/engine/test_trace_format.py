@@ -107,6 +107,10 @@ PROGRAMS = {
     "d.backward()\n",
     "own engine, unknown op": OWN_ENGINE_CLASS
     + "a = Value(2.0, label='a')\nb = a.odd()\nc = b * b\nc.backward()\nc.backward()\n",
+    # Its gradient kept under another name: `engine_check.grad`.
+    "own engine, gradient": (
+        OWN_ENGINE_CLASS + "a = Value(2.0, label='a')\nb = a * a + a\nb.backward()\n"
+    ).replace(".grad", ".gradient"),
 }
 
 

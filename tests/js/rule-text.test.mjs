@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import {
   attribute,
   backwardLines,
+  gradName,
   localSymbol,
   MOST_RULE_LINES,
   programRule,
@@ -177,6 +178,16 @@ describe("programRule", () => {
     assert.deepEqual([...(programRule(lines, { line: 1, end_line: 3 })?.writes ?? [])], [1, 2]);
   });
 
+  it("marks the writes of a gradient kept under another name, by that name", () => {
+    const renamed = source.map((line) => line.replaceAll(".grad", ".gradient"));
+    const rule = programRule(renamed, { line: 3, end_line: 6 }, "gradient");
+    assert.deepEqual([...(rule?.writes ?? [])], [1, 3]);
+    assert.deepEqual([...(programRule(renamed, { line: 3, end_line: 6 })?.writes ?? [])], []);
+    const lines = ["x._grad += 1", "x.grad = 2", "x.gradient == 3"];
+    const writes = programRule(lines, { line: 1, end_line: 3 }, "_grad")?.writes;
+    assert.deepEqual([...(writes ?? [])], [0]);
+  });
+
   it("refuses lines the source does not have", () => {
     for (const rule of [
       { line: 0, end_line: 2 },
@@ -227,5 +238,30 @@ describe("substitutions of a learner's own rule (SPEC §14)", () => {
     });
     assert.equal(row.numeric, "= 4");
     assert.equal(row.result, "\u2192 a.grad = 1 + 4 = 5");
+  });
+  it("says the gradient by the name the learner's class gives it", () => {
+    const [row] = substitutions({
+      op: "*",
+      name: "b",
+      contributions: [
+        { to: "n0", local: 3, upstream: 1, delta: 3, before: 1, after: 4, write: "+=", line: 2 },
+      ],
+      nameOf,
+      ops: undefined,
+      sourceLines: ["class Value:", "            other.gradient += self.data * out.gradient"],
+      grad: "gradient",
+    });
+    assert.equal(row.symbolic, "other.gradient += self.data * out.gradient");
+    assert.equal(row.result, "\u2192 a.gradient = 1 + 3 = 4");
+  });
+});
+
+describe("gradName", () => {
+  it("is the learner's class's name for the gradient, else grad", () => {
+    assert.equal(gradName({ engine_check: { grad: "gradient" } }), "gradient");
+    assert.equal(gradName({ engine_check: { grad: "_grad" } }), "_grad");
+    assert.equal(gradName({}), "grad");
+    assert.equal(gradName({ engine_check: {} }), "grad");
+    assert.equal(gradName({ engine_check: { grad: "x) |(" } }), "grad"); // a name only
   });
 });

@@ -22,14 +22,16 @@
  * "Show frame 8", and its rows for + and * say "right".
  */
 import { formatValue } from "../player/format.js";
+import { gradName } from "../player/rule-text.js";
 import { html } from "../player/svg.js";
 import { partedAtEnds } from "./mistakes.js";
 
 /**
  * @typedef {{nameOf: (id: string) => string, jump: (frame: number) => HTMLButtonElement,
- *   number: (value: number, frame: number) => HTMLElement}} RowContext
+ *   number: (value: number, frame: number) => HTMLElement, grad: string}} RowContext
  *   nameOf: a node's name on screen; jump: a new button to a frame; number: a number the
- *   row shows about that frame, which the quiz may hide
+ *   row shows about that frame, which the quiz may hide; grad: the gradient's attribute
+ *   as the learner's class names it (`check.grad`: `gradient`, `_grad`), else `grad`
  */
 
 /**
@@ -143,7 +145,7 @@ function opsThatWrote(trace) {
  * @param {import("../passes/trace.js").Trace} trace
  * @param {RowContext} ctx
  */
-function sortRow(sort, trace, { nameOf, jump }) {
+function sortRow(sort, trace, { nameOf, jump, grad }) {
   const sortParts = /** @type {(Node | string)[]} */ (["The sort: ", verdictMark(sort.verdict)]);
   const sortFirst = sort.first;
   if (sortFirst) {
@@ -152,7 +154,7 @@ function sortRow(sort, trace, { nameOf, jump }) {
     const who = nameOf(sortFirst.node);
     sortParts.push(
       sortFirst.consumer
-        ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.grad. `
+        ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.${grad}. `
         : ranHere
           ? `. ${who}'s rule runs a second time and adds its share again. `
           : `. ${who}'s rule never runs. `,
@@ -177,7 +179,7 @@ function sortRow(sort, trace, { nameOf, jump }) {
  * @param {Set<string>} wrote  the ops some rule of which wrote a gradient (`opsThatWrote`)
  * @param {RowContext} ctx
  */
-function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number }) {
+function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number, grad }) {
   const sumParts = /** @type {(Node | string)[]} */ ([
     html("code", { text: "+=" }),
     ": ",
@@ -196,7 +198,7 @@ function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number }) {
         : undefined;
     const where = write?.line ? ` (line ${write.line})` : "";
     sumParts.push(
-      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.grad with =${where}, and the `,
+      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.${grad} with =${where}, and the `,
       number(lost.lost, lost.frame),
       " already there is lost. ",
       jump(lost.frame),
@@ -330,6 +332,7 @@ export function mountEngineCheckView(
       numbers.push({ element, text, frame });
       return element;
     },
+    grad: gradName(trace),
   };
   const wrote = opsThatWrote(trace);
   const rows = check.rules.map((rule) => ruleRow(rule, wrote.has(rule.op), ctx));

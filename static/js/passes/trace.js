@@ -22,7 +22,8 @@
  *   first: {frame: number, node: string, child: string, learner: number, correct: number} | null}} RuleVerdict
  * @typedef {{rules: RuleVerdict[],
  *   sort: {verdict: "right" | "wrong", first: {frame: number, node: string, consumer: string | null} | null},
- *   accumulation: {verdict: "right" | "wrong", first: {frame: number, node: string, child: string, lost: number} | null}}} EngineCheck
+ *   accumulation: {verdict: "right" | "wrong", first: {frame: number, node: string, child: string, lost: number} | null},
+ *   grad?: string}} EngineCheck  grad: the gradient's attribute where the class keeps it under another name
  * @typedef {{node: string, field: "data" | "grad", before: number, after: number}} Change
  *   one write to a node's `.data` or `.grad`: an update frame's, or a pass's seed
  * @typedef {{phase: "build", node: string, text: string, line?: number, pass?: number, prints?: string[]}} BuildFrame

@@ -10,6 +10,7 @@ import { formatValue } from "./format.js";
 import { mistakeCode, sortStepCode } from "../lab/lab-code.js";
 import {
   backwardLines,
+  gradName,
   programRule,
   ruleSource,
   substitutions,
@@ -91,7 +92,7 @@ const markWhere = (lines, pattern) =>
  * @param {boolean} running  a backward step: mark the program's lines that write a grad
  */
 function rule({ trace, rules, sourceLines }, node, marked, running) {
-  const own = node.rule ? programRule(sourceLines, node.rule) : null;
+  const own = node.rule ? programRule(sourceLines, node.rule, gradName(trace)) : null;
   if (own) {
     const { lines, first, writes } = own;
     const span =
@@ -170,7 +171,12 @@ function sortParts(context, state) {
   const own = ownBackward(context, state);
   if (own) {
     // Marked: where it seeds the output's gradient and where it calls the rules.
-    const marked = markWhere(own.lines, /\.grad\s*=\s*1(?:\.0*)?\s*(?:#.*)?$/);
+    const grad = gradName(context.trace);
+    const seed =
+      grad === "grad"
+        ? /\.grad\s*=\s*1(?:\.0*)?\s*(?:#.*)?$/
+        : new RegExp(`\\.${grad}\\s*=\\s*1(?:\\.0*)?\\s*(?:#.*)?$`);
+    const marked = markWhere(own.lines, seed);
     if (own.call !== null) marked.add(own.call - own.first);
     return [
       codeBlock(own.lines, marked, {
@@ -296,6 +302,7 @@ function backwardParts(context, state) {
     assign: trace.mistake === "assign",
     ops: trace.ops,
     sourceLines,
+    grad: gradName(trace),
   });
   // None while the quiz hides this frame's numbers: an empty labelled box helps nobody.
   if (rows.length) parts.push(substitutionBox(rows));

@@ -51,18 +51,32 @@ export function withoutDocstring(lines) {
 export const MOST_RULE_LINES = 40;
 
 /**
+ * The gradient's attribute as the program's own class names it (`engine_check.grad`:
+ * `gradient`, `derivative`, `_grad`), else `grad` (the engine's own `Value`, a class that
+ * keeps it in `grad`, or anything that is not a plain name).
+ * Example: gradName({engine_check: {grad: "gradient"}}) -> "gradient".
+ * @param {{engine_check?: {grad?: string}}} trace
+ */
+export function gradName(trace) {
+  const grad = trace.engine_check?.grad;
+  return typeof grad === "string" && /^[A-Za-z_]\w*$/.test(grad) ? grad : "grad";
+}
+
+/**
  * A program-class node's own `_backward`, as the program wrote it (`nodes[].rule`:
  * its first and last line in the source): the lines without their common indent, the
  * number of the first, and which of them write a `.grad` (what runs at a backward
- * step); null when the lines are not in the source.
+ * step; `grad`: the attribute, as `gradName` gives it); null when the lines are not in
+ * the source.
  * Example: programRule(["class V:", "  def _backward():", "    a.grad += 1"],
  *   {line: 2, end_line: 3}) -> {lines: ["def _backward():", "  a.grad += 1"], first: 2,
  *   writes: Set {1}}
  * @param {string[]} sourceLines
  * @param {{line: number, end_line: number}} rule
+ * @param {string} [grad]
  * @returns {{lines: string[], first: number, writes: Set<number>} | null}
  */
-export function programRule(sourceLines, rule) {
+export function programRule(sourceLines, rule, grad = "grad") {
   const { line, end_line: endLine } = rule;
   if (!Number.isInteger(line) || !Number.isInteger(endLine)) return null;
   if (line < 1 || endLine < line || endLine > sourceLines.length) return null;
@@ -73,8 +87,12 @@ export function programRule(sourceLines, rule) {
   const lines = raw.map((text) => text.slice(Math.min(indent, text.length)));
   if (cut) lines.push("\u2026");
   const writes = new Set();
+  const written =
+    grad === "grad"
+      ? /\.grad\s*(?:\*\*|\/\/|[-+*/%@&|^]|<<|>>)?=(?!=)/
+      : new RegExp(`\\.${grad}\\s*(?:\\*\\*|\\/\\/|[-+*/%@&|^]|<<|>>)?=(?!=)`);
   lines.forEach((text, i) => {
-    if (/\.grad\s*(?:\*\*|\/\/|[-+*/%@&|^]|<<|>>)?=(?!=)/.test(text)) writes.add(i);
+    if (written.test(text)) writes.add(i);
   });
   return { lines, first: line, writes };
 }
@@ -142,8 +160,10 @@ export function localSymbol(ops, op, out, child, other) {
  * shown as the learner wrote it: their line, their factor, their `=` or `+=`.
  * @param {{op: string, name: string, contributions: import("../passes/trace.js").Contribution[],
  *   nameOf: (id: string) => string, assign?: boolean,
- *   ops: import("../passes/op-facts.js").OpTable | undefined, sourceLines?: string[]}} frame
- *   ops: the trace's; sourceLines: the program's, for a learner's writes
+ *   ops: import("../passes/op-facts.js").OpTable | undefined, sourceLines?: string[],
+ *   grad?: string}} frame
+ *   ops: the trace's; sourceLines: the program's, for a learner's writes; grad: the
+ *   gradient's attribute as the learner's class names it (`engine_check.grad`), for theirs
  */
 export function substitutions({
   op,
@@ -153,10 +173,11 @@ export function substitutions({
   assign = false,
   ops,
   sourceLines = [],
+  grad = "grad",
 }) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
-    if (c.write) return learnerSubstitution(c, child, sourceLines);
+    if (c.write) return learnerSubstitution(c, child, sourceLines, grad);
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
@@ -180,10 +201,11 @@ export function substitutions({
  * @param {import("../passes/trace.js").Contribution} c
  * @param {string} child  the child's name
  * @param {string[]} sourceLines
+ * @param {string} grad  the gradient's attribute, as the learner's class names it
  */
-function learnerSubstitution(c, child, sourceLines) {
+function learnerSubstitution(c, child, sourceLines, grad) {
   const written = c.line ? (sourceLines[c.line - 1] ?? "").trim() : "";
-  const symbolic = written || `${attribute(child, "grad")} ${c.write} …`;
+  const symbolic = written || `${attribute(child, grad)} ${c.write} …`;
   const value = c.write === "+=" ? c.delta : c.after;
   const numeric =
     c.local === null || c.local === undefined
@@ -194,6 +216,6 @@ function learnerSubstitution(c, child, sourceLines) {
       ? `${formatValue(c.before)} + ${formatValue(c.delta)} = `
       : "";
   const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
-  const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
+  const result = `\u2192 ${attribute(child, grad)} = ${sum}${formatValue(c.after)}${lost}`;
   return { symbolic, numeric, result };
 }

@@ -29,7 +29,7 @@ import {
   startQuiz,
   storageKey,
 } from "./quiz-state.js";
-import { attribute, localSymbol } from "../player/rule-text.js";
+import { attribute, gradName, localSymbol } from "../player/rule-text.js";
 import { html, svg } from "../player/svg.js";
 import { sourceLines as splitSourceLines } from "../player/source-position.js";
 
@@ -94,6 +94,8 @@ export function mountQuiz(
   },
 ) {
   const { trace } = timeline;
+  // The gradient's attribute as a learner's own class names it (`gradient`), else `grad`.
+  const grad = gradName(trace);
   // The bug lab's assign engine writes each gradient with = where += belongs: ask about that.
   const write = trace.mistake === "assign" ? "=" : "+=";
   const sourceLines = splitSourceLines(trace.source);
@@ -305,8 +307,8 @@ export function mountQuiz(
    */
   function feedbackText(q, given, factor) {
     const { local, upstream, delta, before, after } = q.step;
-    const child = attribute(nameOf(q.to), "grad");
-    const parent = attribute(nameOf(q.node), "grad");
+    const child = attribute(nameOf(q.to), grad);
+    const parent = attribute(nameOf(q.node), grad);
     // An engine that overwrites instead of adding (the bug lab's assign, or a learner's
     // own rule that writes `=`, SPEC §14) drops `before`.
     const adds = q.step.write
@@ -371,7 +373,7 @@ export function mountQuiz(
       (other) => other.index <= q.index && other.frame >= state.startFrame,
     ).length;
     const count = questions.filter((other) => other.frame >= state.startFrame).length;
-    return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), "grad")} after its ${q.step.write ?? write}?`;
+    return `Question ${position} of ${count}: ${nameOf(q.node)} (${node.op}) runs its rule. What is ${attribute(nameOf(q.to), grad)} after its ${q.step.write ?? write}?`;
   }
 
   /** @param {Question} q */
@@ -379,7 +381,7 @@ export function mountQuiz(
     const node = trace.nodes[/** @type {number} */ (timeline.indexOf.get(q.node))];
     const siblings = questions.filter((other) => other.frame === q.frame);
     const other = siblings.length === 2 ? nameOf(siblings[1 - q.position].to) : nameOf(q.to);
-    const child = attribute(nameOf(q.to), "grad");
+    const child = attribute(nameOf(q.to), grad);
     // A learner's own rule (SPEC §14) is quoted from their code, with their `=` or `+=`.
     const own = q.step.line ? (sourceLines[q.step.line - 1] ?? "").trim() : "";
     const written = q.step.write ?? write;
@@ -390,11 +392,11 @@ export function mountQuiz(
         html("code", {
           text:
             own ||
-            `${child} ${written} ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), "grad")}`,
+            `${child} ${written} ${localSymbol(trace.ops, node.op, nameOf(q.node), nameOf(q.to), other)} × ${attribute(nameOf(q.node), grad)}`,
         }),
       ]),
       html("p", {
-        text: `Local derivative: ${local}. Upstream gradient ${attribute(nameOf(q.node), "grad")}: ${formatValue(q.step.upstream)}. ${child} before this ${written}: ${formatValue(q.step.before)}.`,
+        text: `Local derivative: ${local}. Upstream gradient ${attribute(nameOf(q.node), grad)}: ${formatValue(q.step.upstream)}. ${child} before this ${written}: ${formatValue(q.step.before)}.`,
       }),
     ];
   }
@@ -424,7 +426,7 @@ export function mountQuiz(
     review.replaceChildren(
       ...closed.map((q) => {
         const given = /** @type {import("./quiz-state.js").Answer} */ (state.answers[q.index]);
-        const child = attribute(nameOf(q.to), "grad");
+        const child = attribute(nameOf(q.to), grad);
         const said = given.revealed ? "you pressed Show me" : `you said ${given.text}`;
         return html(
           "p",
@@ -500,7 +502,7 @@ export function mountQuiz(
               const given = /** @type {import("./quiz-state.js").Answer} */ (
                 shownState.answers[q.index]
               );
-              const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), "grad")} after ${nameOf(q.node)}'s rule is ${formatValue(q.step.after)}`;
+              const what = `Frame ${q.frame + 1}: ${attribute(nameOf(q.to), grad)} after ${nameOf(q.node)}'s rule is ${formatValue(q.step.after)}`;
               const said = given.revealed ? " (shown)" : ` (you said ${given.text})`;
               const go = frameLink
                 ? html("a", { href: frameLink(q.frame), text: what })
@@ -585,7 +587,7 @@ export function mountQuiz(
         prompt.dataset.nodeId = open.to;
         if (opened) {
           question.textContent = askText(open);
-          answerLabel.textContent = `${attribute(nameOf(open.to), "grad")} =`;
+          answerLabel.textContent = `${attribute(nameOf(open.to), grad)} =`;
           hint.replaceChildren(...hintText(open));
           hint.hidden = true;
           hintButton.setAttribute("aria-expanded", "false");

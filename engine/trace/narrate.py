@@ -416,8 +416,8 @@ def build_said(node: Value, name: Names) -> Said:
     return Said(None, True) if swapped else SAID
 
 
-def sort_text(output: Value, count: int, name: Names) -> str:
-    return sorted_nodes(count, nodes_word(count), name(output))
+def sort_text(output: Value, count: int, name: Names, grad: str = "grad") -> str:
+    return sorted_nodes(count, nodes_word(count), name(output), grad)
 
 
 def by_hand_text(count: int, output: str, rule: str) -> str:
@@ -436,13 +436,15 @@ def own_sort_text(
     name: Names,
     fault: tuple[Value, Value | None, int] | None,
     seed: float,
+    grad: str = "grad",
 ) -> str:
     """In place of the sort's usual words, for a learner's backward() whose order of
     rules is not a right one (`recorder.own_order_fault`), or a right one but not a
     depth-first sort's (`recorder.depth_first`: Kahn's algorithm, a breadth-first
     order), or whose output's gradient is not 1 when its first rule runs: what it did.
     A right order is said as what makes it right, each rule after those of the nodes
-    that use the rule's node, with no word of how it was found."""
+    that use the rule's node, with no word of how it was found. `grad`: the gradient's
+    name as the learner's class writes it (`gradient`)."""
     own = name(output)
     if fault is None:
         text = f"{own}.backward() runs the rules of the {count} {nodes_word(count)} that "
@@ -467,10 +469,10 @@ def own_sort_text(
                 f"reach {own}): nothing is passed on from {which}."
             )
     if seed != 1:
-        text += f" {own}.grad is {name.number(seed)} when the first rule runs, not 1: a "
+        text += f" {own}.{grad} is {name.number(seed)} when the first rule runs, not 1: a "
         text += "right engine seeds it with 1."
     else:
-        text += f" Seed {own}.grad = 1."
+        text += f" Seed {own}.{grad} = 1."
     return text + " Each frame below is one rule, in the order it runs."
 
 

@@ -958,10 +958,14 @@ class Recorder:
             # The sort frame's words say a proper order and a seed of 1: only where so.
             fault = own_order_fault(self.rule_order, reachable, output)
             seed = start[output]
+            owner = self.instance_of.get(output)
+            grad = owner.cls.shape.said if owner is not None and owner.cls.shape else "grad"
             if fault is not None or seed != 1 or not depth_first(topo[::-1], reachable, output):
                 sort["text"] = narrate.own_sort_text(
-                    output, len(reachable), self.names, fault, seed
+                    output, len(reachable), self.names, fault, seed, grad
                 )
+            elif grad != "grad":  # the page's sentence says `.grad`: the words are written here
+                sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed

@@ -33,11 +33,11 @@ def built_named(own: str, symbolic: str, numeric: str, data: str) -> str:
     return f"{own} = {symbolic} = {numeric} = {data}"
 
 
-def sorted_nodes(count: int | str, nodes: str, output: str) -> str:
-    """The sort and the seed (`nodes`: `nodes_word(count)`)."""
+def sorted_nodes(count: int | str, nodes: str, output: str, grad: str = "grad") -> str:
+    """The sort and the seed (`nodes`: `nodes_word(count)`; `grad`: as in `first_add`)."""
     return (
         f"Depth-first sort: {count} {nodes}, each after its children. "
-        f"Seed {output}.grad = 1, then walk the order backwards."
+        f"Seed {output}.{grad} = 1, then walk the order backwards."
     )
 
 

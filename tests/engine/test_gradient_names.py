@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from backprop_animator.engine import enginecheck_source, trace_source
+from backprop_animator.engine import enginecheck_source, trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.engine.helpers import assert_trace_invariants
 
@@ -141,6 +141,11 @@ def test_a_gradient_under_another_name_is_written_as_grad_is(name: str) -> None:
     texts = " ".join(frame["text"] for frame in backward_frames(trace))
     assert f"a.{name} += −3 × " in texts and f"b.{name} += 2 × " in texts
     assert ".grad +=" not in texts
+    # So does the sort frame's seed, in the page's encoding too (its sentence says .grad).
+    (sort,) = [frame["text"] for frame in trace["frames"] if frame["phase"] == "sort"]
+    assert sort.startswith("Depth-first sort: 5 nodes") and f"Seed e.{name} = 1," in sort
+    columns = trace_columns(source)
+    assert f"Seed e.{name} = 1," in " ".join(columns["frames"]["text"].values())
     assert_trace_invariants(trace)
 
 

@@ -465,6 +465,13 @@ class Library:
         iterator = args[0]
         if type(iterator) is PInstance and iterator.cls.lookup("__next__") is not MISSING:
             return self.next_of_object(iterator, args)
+        if type(iterator) is TextBuffer:  # `next(buffer)`: its next line, as CPython's
+            line = iterator.methods["readline"](iterator.buffer, [], {})
+            if line:
+                return line
+            if len(args) == 2:
+                return args[1]
+            raise stop_iteration(None)
         if type(iterator) not in ITERATOR_TYPES:
             message = f"'{cpython_type(iterator)}' object is not an iterator"
             raise ProgramError(message, kind="TypeError")
@@ -553,7 +560,7 @@ class Library:
                 texts.append(self.machine.texts.to_str(arg))
                 length += len(texts[-1]) + (len(sep) if len(texts) > 1 else 0)
                 self.state.check_str(length)
-            file.members["write"].call([sep.join(texts) + end], {})
+            file.methods["write"](file.buffer, [sep.join(texts) + end], {})
             return
         # Measured part by part: a line is refused before it is joined, not after.
         room = MAX_PRINTED - self.state.printed

@@ -463,6 +463,7 @@ _CPYTHON_NAMED: dict[type, str] = {
     map: "map",
     filter: "filter",
     MappingProxyType: "mappingproxy",
+    TextBuffer: "_io.StringIO",
 }
 
 

@@ -2743,3 +2743,26 @@ def test_a_rule_named_backprop_is_drawn_as_the_nodes_rule() -> None:
     assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
     assert any(frame.get("phase") == "backward" for frame in trace["frames"])
+
+
+def test_a_string_io_is_a_context_manager_and_an_iterator_of_lines_as_cpythons() -> None:
+    """`with io.StringIO() as out:` and `for line in buf` are CPython's (they were a
+    TypeError a program could catch, "'object' object does not support the context
+    manager protocol", "'StringIO' object is not iterable"); next() of one too, and
+    write()'s argument errors in CPython's words."""
+    source = (
+        "import io\n"
+        "with io.StringIO('p\\nq\\n') as f:\n"
+        "    for line in f:\n        print(repr(line))\n"
+        "try:\n    with f:\n        pass\nexcept ValueError as e:\n    print('VE', e)\n"
+        "g = io.StringIO('a\\nb')\n"
+        "print(repr(next(g)), repr(next(g)), next(g, 'end'), list(io.StringIO('x\\ny')))\n"
+        "try:\n    next(g)\nexcept StopIteration as e:\n    print('stop', repr(str(e)))\n"
+        "try:\n    with g as h:\n        print(h is g)\n        raise KeyError('k')\n"
+        "except KeyError as e:\n    print('KE', e)\n"
+        "for call in (lambda: io.StringIO().write('a', 'b'), lambda: io.StringIO().write(x=1),\n"
+        "             lambda: io.StringIO()[0], lambda: float(io.StringIO())):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print('TE', e)\n"
+    )
+    source += "v = Value(1.0)\nv.backward()\nprint(v.grad)\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

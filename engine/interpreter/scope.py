@@ -56,8 +56,9 @@ class Scope:
 
 def qualify(parent: Scope, name: str) -> str:
     """CPython 3.11's `__qualname__` of `name` defined in `parent`'s body: `<locals>`
-    after a function's name, none after a class's or a comprehension's."""
-    if parent.kind == "module":
+    after a function's name, none after a class's or a comprehension's; a name the
+    parent declares `global` (`global f` then `def f`) is the module's, named alone."""
+    if parent.kind == "module" or name in parent.globals:
         return name
     if parent.kind == "function":
         return f"{parent.qualname}.<locals>.{name}"

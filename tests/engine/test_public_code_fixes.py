@@ -2766,3 +2766,20 @@ def test_a_string_io_is_a_context_manager_and_an_iterator_of_lines_as_cpythons()
     )
     source += "v = Value(1.0)\nv.backward()\nprint(v.grad)\n"
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_a_function_or_class_declared_global_is_named_alone_in_argument_errors() -> None:
+    """CPython's `__qualname__` of a `def` or `class` whose name its enclosing scope
+    declares `global` is the name alone (compile.c's `force_global`), not
+    `outer.<locals>.gf`."""
+    source = (
+        "def outer():\n    global gf\n    def gf(a):\n        pass\n"
+        "outer()\n"
+        "class K:\n    class L:\n        global M\n        class M:\n"
+        "            def z(self):\n                pass\n"
+        "for call in (lambda: gf(1, 2), lambda: M().z(3)):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+    assert run_in_cpython(source)[0] == "gf() takes 1 positional argument but 2 were given"

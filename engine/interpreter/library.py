@@ -275,7 +275,7 @@ class Library:
             "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
-            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
+            "iter": Builtin("iter", lambda a, k: m.iter_of(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", self.id_),

@@ -1171,16 +1171,35 @@ class Machine:
         if kind is TextBuffer:  # `for line in buffer`: its lines, as CPython's
             return self._buffer_lines(value)
         if kind is PInstance:
-            result = self.call_dunder(value, "__iter__")
-            if type(result) is PInstance:  # `return self` of an iterator class
-                if result.cls.lookup("__next__") is MISSING:
-                    message = f"iter() returned non-iterator of type '{result.cls.name}'"
-                    raise ProgramError(message, kind="TypeError")
-                return self._nexted(result)
-            if result is not NO_METHOD:
-                return self.iterate(result)
-            if type(value.cls.lookup("__getitem__")) is not type(MISSING):
-                return self._indexed(value)
+            found = self.instance_iterator(value)
+            return self._nexted(found) if type(found) is PInstance else found
+        raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def iter_of(self, value: Any) -> Any:
+        """`iter(x)`: as `iterate`, but the program's own iterator as it is, as CPython's
+        (`iter(it) is it` of a class whose `__iter__` returns self)."""
+        if type(value) is PInstance:
+            return self.instance_iterator(value)
+        return self.iterate(value)
+
+    def instance_iterator(self, value: PInstance) -> Any:
+        """What iterating over an object of the program's goes through: its `__iter__`'s
+        result, an object of the program's with `__next__` or an iterator of Python's (a
+        container it returned is CPython's TypeError, `return self.items`), else its
+        `__getitem__` by index; else CPython's TypeError."""
+        result = self.call_dunder(value, "__iter__")
+        if type(result) is PInstance:  # `return self` of an iterator class
+            if result.cls.lookup("__next__") is MISSING:
+                message = f"iter() returned non-iterator of type '{result.cls.name}'"
+                raise ProgramError(message, kind="TypeError")
+            return result
+        if result is not NO_METHOD:
+            if type(result) in _NOT_ITERATORS:  # a container, a number, None: not iterators
+                message = f"iter() returned non-iterator of type '{cpython_type(result)}'"
+                raise ProgramError(message, kind="TypeError")
+            return self.iterate(result)
+        if type(value.cls.lookup("__getitem__")) is not type(MISSING):
+            return self._indexed(value)
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
 
     def _buffer_lines(self, value: TextBuffer) -> Iterator[Any]:
@@ -1614,6 +1633,11 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
 # What CPython's `io.StringIO()` has that ours does not: refused, not an AttributeError
 # a program could take for an answer (`hasattr(b, "closed")`).
 _STRING_IO_NAMES = frozenset(dir(io.StringIO))
+
+# What an `__iter__` may not return: CPython's "iter() returned non-iterator".
+_NOT_ITERATORS = frozenset(
+    {*SIZED, int, float, bool, complex, type(None), Value, Function, BoundMethod, PClass}
+)
 
 # Values CPython's call refuses with "'float' object is not callable".
 _NOT_CALLABLE = frozenset(

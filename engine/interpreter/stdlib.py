@@ -1472,7 +1472,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
     of_tuple: dict[str, tuple[int, Call]] = {
         "__eq__": (1, equal),
         "__hash__": (0, hashed),
-        "__iter__": (0, lambda a, k: values(a[0])),
+        "__iter__": (0, lambda a, k: iter(values(a[0]))),  # a tuple_iterator, as CPython's
         "__getitem__": (1, item),
         "__len__": (0, lambda a, k: len(names)),
     }

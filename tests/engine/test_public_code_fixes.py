@@ -2783,3 +2783,29 @@ def test_a_function_or_class_declared_global_is_named_alone_in_argument_errors()
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
     assert run_in_cpython(source)[0] == "gf() takes 1 positional argument but 2 were given"
+
+
+def test_iter_gives_the_programs_own_iterator_and_refuses_a_container_from_iter() -> None:
+    """`iter(it)` of a class whose `__iter__` returns self is the object itself, as
+    CPython's (it was a generator of the interpreter's: `iter(it) is it` False, its type
+    'object', its methods gone); an `__iter__` returning a list (`return self.params`) is
+    CPython's TypeError, where it was iterated as if it were `iter(self.params)`."""
+    source = (
+        "class It:\n"
+        "    def __init__(self, n):\n        self.n = n; self.i = 0\n"
+        "    def __iter__(self):\n        return self\n"
+        "    def __next__(self):\n"
+        "        if self.i >= self.n:\n            raise StopIteration\n"
+        "        self.i += 1\n        return self.i\n"
+        "    def left(self):\n        return self.n - self.i\n"
+        "it = It(3)\nj = iter(it)\n"
+        "print(j is it, type(j).__name__, next(j), j.left(), list(j), next(j, 'end'))\n"
+        "class Params:\n"
+        "    def __init__(self):\n        self.params = [1, 2]\n"
+        "    def __iter__(self):\n        return self.params\n"
+        "for call in (lambda: list(Params()), lambda: iter(Params()),\n"
+        "             lambda: [p for p in Params()]):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -911,6 +911,9 @@ class Library:
                 "float() argument must be a string or a real number, not 'complex'"
             )
             raise caught_as("float() of a complex number", not_real)
+        if type(value) is PInstance and value.cls.lookup("__index__") is not MISSING:
+            # CPython's float() falls back on `__index__`: not done here, so refused
+            raise ProgramError(f"float() of {a_type(value)} through its __index__ is not done here")
         if type(value) not in (*NUMBERS, str):  # `float(v)` of a `Value` with no `__float__`
             raise ProgramError(
                 f"float() argument must be a string or a real number, not '{cpython_type(value)}'",

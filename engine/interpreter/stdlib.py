@@ -818,15 +818,20 @@ def functools_module(library: Library) -> PModule:
         return args[0]
 
     def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        """`@wraps(f)`: the wrapper's `__name__` is `f`'s, as CPython's `update_wrapper`
-        copies it (its code's name, which tracebacks show, stays its own)."""
+        """`@wraps(f)`: the wrapper's `__name__` and `__qualname__` are `f`'s, as CPython's
+        `update_wrapper` copies them (its code's name, which tracebacks show, stays its
+        own; its argument errors and its bound method's repr say `K.g`, as 3.11's)."""
         cpython = functools.wraps(len)
         name = name_of(args[0]) if len(args) == 1 and not kwargs else None
+        target = args[0].function if name is not None and type(args[0]) is BoundMethod else None
+        target = args[0] if target is None and name is not None else target
+        qualname = target.qualname if type(target) is Function else name
 
         def decorate(a: list[Any], k: dict[str, Any]) -> Any:
             wrapper = decorated(a, k, "update_wrapper", cpython)
-            if name is not None and type(wrapper) is Function:
+            if name is not None and qualname is not None and type(wrapper) is Function:
                 wrapper.alias = name
+                wrapper.qualname = qualname
             return wrapper
 
         return Builtin("wraps", decorate)

@@ -2809,3 +2809,26 @@ def test_iter_gives_the_programs_own_iterator_and_refuses_a_container_from_iter(
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_functools_wraps_copies_the_qualified_name_argument_errors_and_reprs_say() -> None:
+    """CPython's `update_wrapper` copies `__qualname__` too, and 3.11's argument errors
+    and a bound method's repr name a function by it: `K.g() missing 1 required
+    positional argument: 'x'`, not `deco.<locals>.wrapper()`."""
+    source = (
+        "import functools\n"
+        "def deco(fn):\n"
+        "    @functools.wraps(fn)\n"
+        "    def wrapper(x):\n        return fn(x)\n"
+        "    return wrapper\n"
+        "class K:\n"
+        "    def __repr__(self):\n        return 'K!'\n"
+        "    @deco\n    def g(self, a):\n        pass\n"
+        "    def plain(self):\n        pass\n"
+        "@deco\ndef h(a):\n    pass\n"
+        "for call in (lambda: K.g(), lambda: h(1, 2), lambda: deco(K().plain)(1, 2)):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+        "print(K().g)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -135,9 +135,7 @@ class Texts:
         if kind is PStaticMethod or kind is PClassMethod:  # read off a class's `__dict__`
             wrapper = "staticmethod" if kind is PStaticMethod else "classmethod"
             return f"<{wrapper}({self.to_repr(value.function, seen)})>"
-        if kind is PProperty:
-            return "<property object>"
-        return "<object>"
+        return _FIXED_REPRS.get(kind, "<object>")
 
     def _container(self, value: Any, seen: set[int]) -> str:
         parts: list[str] = []
@@ -387,6 +385,14 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
         except ValueError as error:
             return ProgramError(str(error), kind="ValueError")
     return ProgramError(f"invalid format spec {spec[:40]!r}", kind="ValueError")
+
+
+# Reprs that say no more than the type: an io.StringIO's is CPython's, its address left
+# out as an object's is (`<V object>`).
+_FIXED_REPRS: dict[type, str] = {
+    PProperty: "<property object>",
+    TextBuffer: "<_io.StringIO object>",
+}
 
 
 def python_type_name(value: Any) -> str:

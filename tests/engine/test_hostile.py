@@ -779,3 +779,11 @@ def test_float_of_an_object_with_only_index_is_refused_not_a_wrong_type_error() 
     )
     with pytest.raises(EngineError, match=re.escape("through its __index__ is not done here")):
         trace_source(source + END, limits=SMALL)
+
+
+def test_a_string_io_prints_as_cpythons_without_its_address() -> None:
+    # `<_io.StringIO object at 0x…>` in CPython; no address here, as an object's `<V object>`
+    source = "import io\nb = io.StringIO()\nprint(b, [b])\n"
+    assert printed_lines(trace_source(source + END))[0] == (
+        "<_io.StringIO object> [<_io.StringIO object>]"
+    )

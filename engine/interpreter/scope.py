@@ -130,6 +130,8 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
             continue
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             scope.locals.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            scope.locals.add(node.name)  # `except ValueError as e` binds e here
         elif isinstance(node, ast.alias):
             scope.locals.add((node.asname or node.name).split(".")[0])
         elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name is not None:

@@ -2832,3 +2832,76 @@ def test_functools_wraps_copies_the_qualified_name_argument_errors_and_reprs_say
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_a_functions_except_as_name_is_its_local_and_is_deleted_after_the_handler() -> None:
+    """`except ValueError as e` in a function binds a local `e`, as CPython's: the name
+    was not among the function's locals, so the handler wrote the module's `e` (a global
+    `e = 2.718` became the exception) and, its deletion done on the locals, left it
+    there. Now local, and deleted after the handler where it was stored (`global e`,
+    `nonlocal x`, a class body, a generator): a later read is CPython's
+    UnboundLocalError or NameError."""
+    source = """\
+e = 2.718
+def f():
+    try:
+        raise ValueError("boom")
+    except ValueError as e:
+        print("in", e)
+    try:
+        return e
+    except UnboundLocalError as err:
+        return str(err)
+print(f(), e)
+def g():
+    global e
+    try:
+        raise KeyError("k")
+    except KeyError as e:
+        pass
+g()
+try:
+    print(e)
+except NameError as err:
+    print("gone:", err)
+def outer():
+    x = 1
+    def inner():
+        nonlocal x
+        try:
+            raise ValueError("v")
+        except ValueError as x:
+            pass
+    inner()
+    try:
+        return x
+    except NameError as err:
+        return "free gone: " + str(err)
+print(outer())
+class C:
+    try:
+        raise ValueError("c")
+    except ValueError as ce:
+        got = str(ce)
+print(C.got, hasattr(C, "ce"))
+def gen():
+    try:
+        raise ValueError("g")
+    except ValueError as ge:
+        yield str(ge)
+    try:
+        yield ge
+    except UnboundLocalError as err:
+        yield "gen gone"
+print(list(gen()))
+def h():
+    for i in range(3):
+        try:
+            raise ValueError(i)
+        except ValueError as err:
+            last = err
+    return str(last)
+print(h())
+"""
+    source += "v = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -1641,7 +1641,7 @@ _NOT_ITERATORS = frozenset(
 
 # Values CPython's call refuses with "'float' object is not callable".
 _NOT_CALLABLE = frozenset(
-    {int, float, bool, complex, str, bytes, list, tuple, dict, PSet, Value, type(None)}
+    {int, float, bool, complex, str, bytes, list, tuple, dict, PSet, Value, type(None), TextBuffer}
 )
 
 

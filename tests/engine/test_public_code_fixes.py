@@ -2905,3 +2905,13 @@ print(h())
 """
     source += "v = Value(1.0)\nv.backward()\n"
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_calling_a_string_io_is_cpythons_type_error() -> None:
+    # `buf()` for `buf.getvalue()`: CPython's TypeError, where it was a refusal
+    source = (
+        "import io\nbuf = io.StringIO()\n"
+        "try:\n    buf()\nexcept TypeError as e:\n    print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

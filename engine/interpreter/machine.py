@@ -1177,9 +1177,12 @@ class Machine:
 
     def iter_of(self, value: Any) -> Any:
         """`iter(x)`: as `iterate`, but the program's own iterator as it is, as CPython's
-        (`iter(it) is it` of a class whose `__iter__` returns self)."""
+        (`iter(it) is it` of a class whose `__iter__` returns self), and an `io.StringIO()`
+        itself, its own iterator as CPython's is."""
         if type(value) is PInstance:
             return self.instance_iterator(value)
+        if type(value) is TextBuffer:
+            return value
         return self.iterate(value)
 
     def instance_iterator(self, value: PInstance) -> Any:

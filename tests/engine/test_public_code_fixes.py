@@ -2915,3 +2915,13 @@ def test_calling_a_string_io_is_cpythons_type_error() -> None:
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_iter_of_a_string_io_is_the_buffer_itself() -> None:
+    # CPython's StringIO is its own iterator: not a generator of the interpreter's
+    source = (
+        "import io\nb = io.StringIO('a\\nb\\nc')\n"
+        "it = iter(b)\nprint(it is b, type(it).__name__, repr(next(it)), list(it))\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -1285,7 +1285,12 @@ class Machine:
                     raise failed from None
             raise bad_index(obj, key)
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
-        if kind is PClass:
+        if (kind is PClass and obj.lookup("__class_getitem__") is not MISSING) or (
+            isinstance(obj, TypeObject) and obj.name in _GENERIC_TYPES
+        ):  # `list[float]`, CPython's generic alias: not made here
+            words = "(CPython's generic alias, or the class's __class_getitem__)"
+            raise ProgramError(f"{obj.name}[...] is not available here {words}")
+        if kind is PClass or isinstance(obj, TypeObject):
             message = f"type '{obj.name}' is not subscriptable"
         else:
             message = f"'{cpython_type(obj)}' object is not subscriptable"
@@ -1636,6 +1641,9 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
 # What CPython's `io.StringIO()` has that ours does not: refused, not an AttributeError
 # a program could take for an answer (`hasattr(b, "closed")`).
 _STRING_IO_NAMES = frozenset(dir(io.StringIO))
+
+# The built-in types CPython subscripts into a generic alias (`list[float]`).
+_GENERIC_TYPES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
 
 # What an `__iter__` may not return: CPython's "iter() returned non-iterator".
 _NOT_ITERATORS = frozenset(

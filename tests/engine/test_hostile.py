@@ -787,3 +787,26 @@ def test_a_string_io_prints_as_cpythons_without_its_address() -> None:
     assert printed_lines(trace_source(source + END))[0] == (
         "<_io.StringIO object> [<_io.StringIO object>]"
     )
+
+
+@pytest.mark.parametrize("expression", ["list[float]", "dict[str, int]", "G[3]"])
+def test_subscripting_a_class_cpython_subscripts_is_refused_not_a_type_error(
+    expression: str,
+) -> None:
+    # `Vector = list[float]` is CPython's generic alias: no TypeError a program could catch
+    source = (
+        "class G:\n    def __class_getitem__(cls, key):\n        return key\n"
+        f"try:\n    x = {expression}\nexcept TypeError:\n    x = None\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("[...] is not available here")):
+        trace_source(source + END, limits=SMALL)
+
+
+def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
+    source = "for t in (int, float, str):\n    try:\n        t[0]\n    except TypeError as e:\n"
+    source += "        print(e)\n"
+    assert printed_lines(trace_source(source + END))[:3] == [
+        "type 'int' is not subscriptable",
+        "type 'float' is not subscriptable",
+        "type 'str' is not subscriptable",
+    ]

@@ -541,6 +541,7 @@ class Library:
         end = kwargs.pop("end", "\n")
         kwargs.pop("flush", None)  # the panel has no buffer to flush
         file = kwargs.pop("file", STDOUT)
+        file = STDOUT if file is None else file  # `print(x, file=None)`: stdout, as CPython's
         if file is not STDOUT and type(file) is not TextBuffer:
             raise ProgramError(
                 "print() writes to the print panel (file=sys.stdout) or an io.StringIO only"

@@ -2925,3 +2925,10 @@ def test_iter_of_a_string_io_is_the_buffer_itself() -> None:
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_print_with_file_none_prints_as_cpythons() -> None:
+    # `file=None` is sys.stdout, as `sep=None` and `end=None` are their defaults
+    source = "for i in range(2):\n    print(i, 2, file=None, sep=None, end=None)\n"
+    source += "v = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source) == ["0 2", "1 2"]

@@ -95,8 +95,10 @@ class Texts:
                 return self._container(value, seen)
             finally:
                 seen.discard(id(value))
-        if kind is Function:
-            return f"<function {value.name}>"
+        if kind is Function:  # CPython's, by its qualified name, with no address
+            shown = f"<function {value.qualname}>"
+            self.state.check_str(len(shown))
+            return shown
         if kind is BoundMethod:  # `print(loss.backward)`: CPython's, its object's repr
             qualname = value.function.qualname
             shown = f"<bound method {qualname} of {self.to_repr(value.self, seen)}>"

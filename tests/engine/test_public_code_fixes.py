@@ -2932,3 +2932,21 @@ def test_print_with_file_none_prints_as_cpythons() -> None:
     source = "for i in range(2):\n    print(i, 2, file=None, sep=None, end=None)\n"
     source += "v = Value(1.0)\nv.backward()\n"
     assert printed_lines(trace_source(source)) == run_in_cpython(source) == ["0 2", "1 2"]
+
+
+def test_a_function_prints_by_its_qualified_name_as_cpythons_without_its_address() -> None:
+    """`<function Value.__add__.<locals>._backward at 0x…>` in CPython (nadav203/
+    micrograd_nn's `__main__` block prints one): the same here without the address, as a
+    bound method's repr names it, where it was `<function _backward>`."""
+    source = (
+        "class V:\n"
+        "    def add(self):\n"
+        "        def _backward():\n            pass\n"
+        "        return _backward\n"
+        "    @staticmethod\n    def sm():\n        pass\n"
+        "def f():\n    pass\n"
+        "for fn in (V().add(), V.sm, f, lambda: 0):\n"
+        "    print(repr(fn).split(' at 0x')[0].rstrip('>') + '>')\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

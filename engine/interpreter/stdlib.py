@@ -10,6 +10,7 @@ program's own values, and `typing`'s names are inert annotations.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import io
@@ -489,7 +490,19 @@ class _Copier:
         if kind is PInstance:
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
+        if kind is TextBuffer:
+            return self.buffer(value)
         raise self.refuse(value)
+
+    def buffer(self, value: TextBuffer) -> TextBuffer:
+        """A copy of an `io.StringIO()`, deep or not: CPython's own copy of its buffer (its
+        text, its position), charged for the text and the object, as a new one is."""
+        try:
+            copied = copy.copy(value.buffer)  # CPython's `__getstate__`: text and position
+        except ValueError as error:  # closed
+            raise ProgramError(str(error), kind="ValueError") from None
+        self.state.charge(_BUFFER_STEPS + len(copied.getvalue()) // ITEMS_PER_STEP)
+        return TextBuffer(copied, value.methods)
 
     def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if len(args) != 1 or kwargs:
@@ -542,6 +555,8 @@ class _Copier:
             copied = memo[id(value)] = BoundMethod(
                 value.function, self.deep(value.self, memo, depth)
             )
+        elif kind is TextBuffer:
+            copied = memo[id(value)] = self.buffer(value)
         else:
             raise self.refuse(value)
         return copied

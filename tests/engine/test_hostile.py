@@ -810,3 +810,14 @@ def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
         "type 'float' is not subscriptable",
         "type 'str' is not subscriptable",
     ]
+
+
+@pytest.mark.parametrize("copier", ["copy.copy", "copy.deepcopy"])
+def test_copies_of_a_string_io_kept_in_a_loop_are_charged_for_their_text(copier: str) -> None:
+    # each copy is CPython's own buffer of 10,000 characters (40 kB): a step per ten
+    source = (
+        "import io, copy\nb = io.StringIO('x' * 10_000)\nkeep = []\n"
+        f"for i in range(1_000):\n    keep.append({copier}(b))\n"
+    )
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + END, limits=Limits(max_steps=100_000))

@@ -2950,3 +2950,17 @@ def test_a_function_prints_by_its_qualified_name_as_cpythons_without_its_address
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_copying_a_string_io_is_cpythons_copy_of_its_text_and_position() -> None:
+    # It was a TypeError a program could catch ('cannot copy an object here')
+    source = (
+        "import io, copy\nb = io.StringIO('x\\ny\\n')\nb.read(1)\n"
+        "c = copy.copy(b)\nc.write('Z')\n"
+        "d, e = copy.deepcopy([b, b])\n"
+        "print(repr(b.getvalue()), repr(c.getvalue()), c.tell(), d is e, d.tell(), c is b)\n"
+        "b.close()\n"
+        "try:\n    copy.copy(b)\nexcept ValueError as error:\n    print(error)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -1120,7 +1120,7 @@ class Machine:
             type(container.cls.lookup(name)) is not type(MISSING)
             for name in ("__iter__", "__getitem__")
         )
-        if iterable and (kind is PInstance or kind in ITERATOR_TYPES):
+        if iterable and (kind is PInstance or kind in ITERATOR_TYPES or kind is TextBuffer):
             # No `__contains__`: CPython compares with each item its iteration gives.
             for candidate in self.iterate(container):
                 self.state.charge(1)

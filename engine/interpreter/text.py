@@ -407,8 +407,6 @@ def python_type_name(value: Any) -> str:
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
         return "method"
-    if type(value) is TextBuffer:
-        return "StringIO"
     if type(value) in _WRAPPERS:  # a class's `__dict__` holds them
         return _WRAPPERS[type(value)]
     return type_name(value)
@@ -434,6 +432,8 @@ def type_name(value: Any) -> str:
         return "class"
     if isinstance(value, PModule):
         return "module"
+    if type(value) is TextBuffer:  # `io.StringIO()`: its class's `__name__`
+        return "StringIO"
     if value is None:
         return "None"
     return type(value).__name__ if type(value) in _PLAIN else "object"

@@ -737,7 +737,7 @@ def test_a_string_io_stays_within_the_string_bound(body: str) -> None:
         ("b.members", "has no attribute 'members'"),
         ("b._checkClosed", "io.StringIO's _checkClosed is not available"),
         ("getattr(b, '__class__')", "dunder"),
-        ("b.__dict__", "`.__dict__` of an object is not available"),
+        ("b.__dict__", "`.__dict__` of a StringIO is not available"),
         ("vars(b)", "vars() argument must be"),
         ("b.seek(10**30)", "OverflowError"),
     ],

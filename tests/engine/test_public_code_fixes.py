@@ -2964,3 +2964,15 @@ def test_copying_a_string_io_is_cpythons_copy_of_its_text_and_position() -> None
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_in_of_a_string_io_reads_its_lines_and_json_names_its_type_as_cpythons() -> None:
+    # `'y\n' in buf` compares its lines (it was a TypeError, "argument of type 'StringIO'
+    # is not iterable"); json.dumps names it StringIO, CPython's `__name__`
+    source = (
+        "import io, json\nb = io.StringIO('x\\ny\\n')\n"
+        "print('y\\n' in b, 'q' in io.StringIO('q'), b in b)\n"
+        "try:\n    json.dumps(b)\nexcept TypeError as e:\n    print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -1198,7 +1198,12 @@ class Machine:
             return result
         if result is not NO_METHOD:
             if type(result) in _NOT_ITERATORS:  # a container, a number, None: not iterators
-                message = f"iter() returned non-iterator of type '{cpython_type(result)}'"
+                special = self.collections.get(id(result))  # `d.keys()`: a list here
+                if special is not None and special[0] is result and special[1][:5] == "dict_":
+                    named = special[1]  # CPython's view, `dict_keys`
+                else:
+                    named = cpython_type(result)
+                message = f"iter() returned non-iterator of type '{named}'"
                 raise ProgramError(message, kind="TypeError")
             return self.iterate(result)
         if type(value.cls.lookup("__getitem__")) is not type(MISSING):

@@ -2976,3 +2976,37 @@ def test_in_of_a_string_io_reads_its_lines_and_json_names_its_type_as_cpythons()
         "v = Value(1.0)\nv.backward()\n"
     )
     assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_what_an_iter_method_returns_is_taken_or_refused_as_cpythons() -> None:
+    """Iterators of Python's (`iter(self.d.items())`, `reversed`, `map`, `zip`, a
+    generator...) are taken; a container is CPython's TypeError, named as CPython names
+    it (`dict_keys` for `self.d.keys()`, a list inside the interpreter)."""
+    source = """\
+import itertools
+class A:
+    def __init__(self, how): self.how = how; self.items = [1, 2]; self.d = {1: 2}
+    def __iter__(self):
+        h = self.how
+        if h == 0: return self.items.__iter__()
+        if h == 1: return iter(self.d.items())
+        if h == 2: return reversed(self.items)
+        if h == 3: return itertools.chain(self.items, [3])
+        if h == 4: return map(str, self.items)
+        if h == 5: return (x for x in self.items)
+        if h == 6: return self.d.keys()
+        if h == 7: return zip(self.items, self.items)
+        if h == 8: return enumerate(self.items)
+        if h == 9: return iter(self.d)
+        if h == 10: return self.d.values()
+        if h == 11: return range(3)
+        if h == 12: return self.d
+        if h == 13: return iter(range(2))
+"""
+    source += (
+        "for how in range(1, 14):\n"
+        "    try:\n        print(how, list(A(how)))\n"
+        "    except TypeError as e:\n        print(how, e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

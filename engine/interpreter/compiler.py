@@ -353,7 +353,7 @@ class Compiler(ExpressionCompiler):
         classes = self.m.exceptions
 
         def caught(f: Frame, error: ProgramError) -> Generator[Any, Any, Any]:
-            for kind, store, name, handler in handlers:
+            for kind, store, unbind, handler in handlers:
                 if kind is not None and not catches(kind(f), error, classes):
                     continue
                 if store is not None:
@@ -364,12 +364,12 @@ class Compiler(ExpressionCompiler):
                     signal = yield from handler(f)
                 except ProgramError:
                     state.handling = outer
-                    if name is not None:
-                        f.vars.pop(name, None)
+                    if unbind is not None:
+                        unbind(f)
                     raise
                 state.handling = outer
-                if name is not None:
-                    f.vars.pop(name, None)  # CPython deletes the name after the handler
+                if unbind is not None:
+                    unbind(f)  # CPython deletes the name after the handler
                 return signal
             raise error
 
@@ -1163,19 +1163,39 @@ class Compiler(ExpressionCompiler):
         node: ast.Try,
         scope: scopes.Scope,
         block: Callable[[list[ast.stmt], scopes.Scope], Any],
-    ) -> list[tuple[Any, Any, str | None, Any]]:
-        """A `try`'s except clauses, compiled: (the class, where the name is stored, the
-        name, the body), `block` compiling each body (`block`, or `gen_block` in a
-        generator)."""
+    ) -> list[tuple[Any, Any, Callable[[Frame], None] | None, Any]]:
+        """A `try`'s except clauses, compiled: (the class, where the name is stored, what
+        unbinds the name after the handler, as CPython deletes it, and the body), `block`
+        compiling each body (`block`, or `gen_block` in a generator)."""
         return [
             (
                 self.expr(handler.type, scope) if handler.type is not None else None,
                 self.store_name(handler.name, scope, False) if handler.name else None,
-                handler.name,
+                self.unbind(handler.name, scope) if handler.name else None,
                 block(handler.body, scope),
             )
             for handler in node.handlers
         ]
+
+    def unbind(self, name: str, scope: scopes.Scope) -> Callable[[Frame], None]:
+        """What deletes `except ... as name`'s name after the handler, where `store_name`
+        stored it: a local, a global (`global e` declared, or at the top), or an enclosing
+        function's (`nonlocal e`); nothing where it is unbound already."""
+        how, hops = scope.resolve(name)
+        if how == "global":
+            globals_ = self.globals
+            return lambda f: globals_.pop(name, None)
+        if how in ("local", "class"):
+            return lambda f: f.vars.pop(name, None)
+
+        def unbind_free(f: Frame) -> None:
+            frame = f
+            for _ in range(hops):
+                assert frame.parent is not None
+                frame = frame.parent
+            frame.vars.pop(name, None)
+
+        return unbind_free
 
     def try_statement(self, node: ast.Try, scope: scopes.Scope) -> Stmt:
         self.in_try += 1
@@ -1192,7 +1212,7 @@ class Compiler(ExpressionCompiler):
 
         def caught(f: Frame, error: ProgramError) -> Any:
             """Run the first handler that catches `error`; re-raise it if none does."""
-            for kind, store, name, handler in handlers:
+            for kind, store, unbind, handler in handlers:
                 if kind is not None and not catches(kind(f), error, classes):
                     continue
                 if store is not None:
@@ -1203,8 +1223,8 @@ class Compiler(ExpressionCompiler):
                     return handler(f)
                 finally:
                     state.handling = outer
-                    if name is not None:
-                        f.vars.pop(name, None)  # CPython deletes the name after the handler
+                    if unbind is not None:
+                        unbind(f)  # CPython deletes the name after the handler
             raise error
 
         def protected(f: Frame) -> Any:

@@ -25,7 +25,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.exceptions import instance_of_error
-from backprop_animator.engine.interpreter.objects import MISSING, PInstance
+from backprop_animator.engine.interpreter.objects import MISSING, Builtin, PInstance, TextBuffer
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.interpreter.text import cpython_type
 
@@ -49,10 +49,31 @@ def compile_with(compiler: Compiler, node: ast.With, scope: Scope) -> Stmt:
 
 def special(m: Machine, context: Any, name: str) -> Any:
     """`context`'s class's `name` bound to it, or MISSING: only the program's objects
-    have `__enter__` and `__exit__` here (a built-in value has neither, as in CPython)."""
+    have `__enter__` and `__exit__` here (a built-in value has neither, as in CPython),
+    and an `io.StringIO()`, whose `with` closes it, as CPython's."""
+    if type(context) is TextBuffer:
+        return Builtin(f"StringIO.{name}", _buffer_manager(context, name))
     if type(context) is not PInstance or context.cls.lookup(name) is MISSING:
         return MISSING
     return m.class_attr_of(context, name)
+
+
+def _buffer_manager(context: TextBuffer, name: str) -> Any:
+    """`with io.StringIO() as out:`: its `__enter__` gives it (a closed one's ValueError),
+    its `__exit__` closes it."""
+    buffer = context.buffer
+
+    def enter(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        try:
+            buffer.__enter__()  # CPython's own check
+        except ValueError as error:
+            raise ProgramError(str(error), kind="ValueError") from None
+        return context
+
+    def leave(args: list[Any], kwargs: dict[str, Any]) -> None:
+        buffer.close()
+
+    return enter if name == "__enter__" else leave
 
 
 def entered(m: Machine, context: Any, f: Frame, store: Any) -> Any:

@@ -21,7 +21,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from backprop_animator.engine.interpreter.objects import Builtin, PModule
+from backprop_animator.engine.interpreter.objects import Builtin, PModule, TextBuffer
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_STR,
@@ -246,7 +246,9 @@ class _Walker:
             finally:
                 self.level -= 1
                 self.path.discard(marker)
-        return self.other(value, cpython_type(value), depth)
+        # CPython names the type by its `__name__` (an io.StringIO's is `StringIO`)
+        name = "StringIO" if type(value) is TextBuffer else cpython_type(value)
+        return self.other(value, name, depth)
 
     def other(self, value: Any, name: str, depth: int) -> Any:
         """What `default=` makes of a value CPython's encoder cannot write, else its

@@ -275,7 +275,7 @@ class Library:
             "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
-            "iter": Builtin("iter", lambda a, k: m.iterate(one(a, k, "iter"))),
+            "iter": Builtin("iter", lambda a, k: m.iter_of(one(a, k, "iter"))),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", self.id_),
@@ -465,6 +465,13 @@ class Library:
         iterator = args[0]
         if type(iterator) is PInstance and iterator.cls.lookup("__next__") is not MISSING:
             return self.next_of_object(iterator, args)
+        if type(iterator) is TextBuffer:  # `next(buffer)`: its next line, as CPython's
+            line = iterator.methods["readline"](iterator.buffer, [], {})
+            if line:
+                return line
+            if len(args) == 2:
+                return args[1]
+            raise stop_iteration(None)
         if type(iterator) not in ITERATOR_TYPES:
             message = f"'{cpython_type(iterator)}' object is not an iterator"
             raise ProgramError(message, kind="TypeError")
@@ -534,6 +541,7 @@ class Library:
         end = kwargs.pop("end", "\n")
         kwargs.pop("flush", None)  # the panel has no buffer to flush
         file = kwargs.pop("file", STDOUT)
+        file = STDOUT if file is None else file  # `print(x, file=None)`: stdout, as CPython's
         if file is not STDOUT and type(file) is not TextBuffer:
             raise ProgramError(
                 "print() writes to the print panel (file=sys.stdout) or an io.StringIO only"
@@ -553,7 +561,7 @@ class Library:
                 texts.append(self.machine.texts.to_str(arg))
                 length += len(texts[-1]) + (len(sep) if len(texts) > 1 else 0)
                 self.state.check_str(length)
-            file.members["write"].call([sep.join(texts) + end], {})
+            file.methods["write"](file.buffer, [sep.join(texts) + end], {})
             return
         # Measured part by part: a line is refused before it is joined, not after.
         room = MAX_PRINTED - self.state.printed
@@ -904,6 +912,9 @@ class Library:
                 "float() argument must be a string or a real number, not 'complex'"
             )
             raise caught_as("float() of a complex number", not_real)
+        if type(value) is PInstance and value.cls.lookup("__index__") is not MISSING:
+            # CPython's float() falls back on `__index__`: not done here, so refused
+            raise ProgramError(f"float() of {a_type(value)} through its __index__ is not done here")
         if type(value) not in (*NUMBERS, str):  # `float(v)` of a `Value` with no `__float__`
             raise ProgramError(
                 f"float() argument must be a string or a real number, not '{cpython_type(value)}'",

@@ -11,6 +11,7 @@ Attributes come from allow-lists only; Python's `getattr` is never used on a val
 
 from __future__ import annotations
 
+import io
 import math
 import operator
 import sys
@@ -475,10 +476,13 @@ class Machine:
                 raise ProgramError(f"module '{obj.name}' has no attribute '{name}' here")
             return obj.members[name]
         if kind is TextBuffer:  # an `io.StringIO()`: its methods only
-            if name.startswith("_") or name not in obj.members:
-                missing = f"'_io.StringIO' object has no attribute '{name}'"
-                raise ProgramError(missing, kind="AttributeError")
-            return obj.members[name]
+            member = None if name.startswith("_") else obj.member(name)
+            if member is not None:
+                return member
+            if name in _STRING_IO_NAMES:  # `b.closed`, `b.readlines`: CPython's has them
+                raise ProgramError(f"io.StringIO's {name} is not available here")
+            missing = f"'_io.StringIO' object has no attribute '{name}'"
+            raise ProgramError(missing, kind="AttributeError")
         if kind is PClass:
             return self.class_attr(obj, name)
         if kind is PProperty:
@@ -1116,7 +1120,7 @@ class Machine:
             type(container.cls.lookup(name)) is not type(MISSING)
             for name in ("__iter__", "__getitem__")
         )
-        if iterable and (kind is PInstance or kind in ITERATOR_TYPES):
+        if iterable and (kind is PInstance or kind in ITERATOR_TYPES or kind is TextBuffer):
             # No `__contains__`: CPython compares with each item its iteration gives.
             for candidate in self.iterate(container):
                 self.state.charge(1)
@@ -1164,18 +1168,55 @@ class Machine:
             return _live(value.ordered(), "Set")
         if kind in SIZED or kind in ITERATOR_TYPES:
             return iter(value)
+        if kind is TextBuffer:  # `for line in buffer`: its lines, as CPython's
+            return self._buffer_lines(value)
         if kind is PInstance:
-            result = self.call_dunder(value, "__iter__")
-            if type(result) is PInstance:  # `return self` of an iterator class
-                if result.cls.lookup("__next__") is MISSING:
-                    message = f"iter() returned non-iterator of type '{result.cls.name}'"
-                    raise ProgramError(message, kind="TypeError")
-                return self._nexted(result)
-            if result is not NO_METHOD:
-                return self.iterate(result)
-            if type(value.cls.lookup("__getitem__")) is not type(MISSING):
-                return self._indexed(value)
+            found = self.instance_iterator(value)
+            return self._nexted(found) if type(found) is PInstance else found
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def iter_of(self, value: Any) -> Any:
+        """`iter(x)`: as `iterate`, but the program's own iterator as it is, as CPython's
+        (`iter(it) is it` of a class whose `__iter__` returns self), and an `io.StringIO()`
+        itself, its own iterator as CPython's is."""
+        if type(value) is PInstance:
+            return self.instance_iterator(value)
+        if type(value) is TextBuffer:
+            return value
+        return self.iterate(value)
+
+    def instance_iterator(self, value: PInstance) -> Any:
+        """What iterating over an object of the program's goes through: its `__iter__`'s
+        result, an object of the program's with `__next__` or an iterator of Python's (a
+        container it returned is CPython's TypeError, `return self.items`), else its
+        `__getitem__` by index; else CPython's TypeError."""
+        result = self.call_dunder(value, "__iter__")
+        if type(result) is PInstance:  # `return self` of an iterator class
+            if result.cls.lookup("__next__") is MISSING:
+                message = f"iter() returned non-iterator of type '{result.cls.name}'"
+                raise ProgramError(message, kind="TypeError")
+            return result
+        if result is not NO_METHOD:
+            if type(result) in _NOT_ITERATORS:  # a container, a number, None: not iterators
+                special = self.collections.get(id(result))  # `d.keys()`: a list here
+                if special is not None and special[0] is result and special[1][:5] == "dict_":
+                    named = special[1]  # CPython's view, `dict_keys`
+                else:
+                    named = cpython_type(result)
+                message = f"iter() returned non-iterator of type '{named}'"
+                raise ProgramError(message, kind="TypeError")
+            return self.iterate(result)
+        if type(value.cls.lookup("__getitem__")) is not type(MISSING):
+            return self._indexed(value)
+        raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def _buffer_lines(self, value: TextBuffer) -> Iterator[Any]:
+        """An `io.StringIO()`'s lines from where it stands, read one by one (its `readline`,
+        charged as it charges), until one is empty."""
+        readline = value.methods["readline"]
+        buffer = value.buffer
+        while line := readline(buffer, [], {}):
+            yield line
 
     def _nexted(self, iterator: PInstance) -> Iterator[Any]:
         """CPython's iterator protocol: `iterator.__next__()` until it raises StopIteration
@@ -1249,7 +1290,12 @@ class Machine:
                     raise failed from None
             raise bad_index(obj, key)
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
-        if kind is PClass:
+        if (kind is PClass and obj.lookup("__class_getitem__") is not MISSING) or (
+            isinstance(obj, TypeObject) and obj.name in _GENERIC_TYPES
+        ):  # `list[float]`, CPython's generic alias: not made here
+            words = "(CPython's generic alias, or the class's __class_getitem__)"
+            raise ProgramError(f"{obj.name}[...] is not available here {words}")
+        if kind is PClass or isinstance(obj, TypeObject):
             message = f"type '{obj.name}' is not subscriptable"
         else:
             message = f"'{cpython_type(obj)}' object is not subscriptable"
@@ -1597,9 +1643,21 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
 )
 
 
+# What CPython's `io.StringIO()` has that ours does not: refused, not an AttributeError
+# a program could take for an answer (`hasattr(b, "closed")`).
+_STRING_IO_NAMES = frozenset(dir(io.StringIO))
+
+# The built-in types CPython subscripts into a generic alias (`list[float]`).
+_GENERIC_TYPES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
+
+# What an `__iter__` may not return: CPython's "iter() returned non-iterator".
+_NOT_ITERATORS = frozenset(
+    {*SIZED, int, float, bool, complex, type(None), Value, Function, BoundMethod, PClass}
+)
+
 # Values CPython's call refuses with "'float' object is not callable".
 _NOT_CALLABLE = frozenset(
-    {int, float, bool, complex, str, bytes, list, tuple, dict, PSet, Value, type(None)}
+    {int, float, bool, complex, str, bytes, list, tuple, dict, PSet, Value, type(None), TextBuffer}
 )
 
 

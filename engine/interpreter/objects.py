@@ -446,13 +446,24 @@ class PModule:
 
 
 class TextBuffer:
-    """An `io.StringIO()` (stdlib.io_module): its methods, which hold CPython's own buffer
-    in their closures; the program reaches nothing else of it."""
+    """An `io.StringIO()` (stdlib.io_module): CPython's own buffer, which the program
+    never reaches, and the table of its methods, each given the buffer when it is read
+    (`member`); the program reaches nothing else of it."""
 
-    __slots__ = ("members",)
+    __slots__ = ("buffer", "methods")
 
-    def __init__(self, members: dict[str, Any]) -> None:
-        self.members = members
+    def __init__(self, buffer: Any, methods: dict[str, Callable[..., Any]]) -> None:
+        self.buffer = buffer
+        self.methods = methods
+
+    def member(self, name: str) -> Builtin | None:
+        """`b.write`: the method, made for this buffer (a new one each time, as
+        CPython's bound methods are), or None where there is none of that name."""
+        method = self.methods.get(name)
+        if method is None:
+            return None
+        buffer = self.buffer
+        return Builtin(f"StringIO.{name}", lambda args, kwargs: method(buffer, args, kwargs))
 
 
 class Inert:

@@ -56,8 +56,9 @@ class Scope:
 
 def qualify(parent: Scope, name: str) -> str:
     """CPython 3.11's `__qualname__` of `name` defined in `parent`'s body: `<locals>`
-    after a function's name, none after a class's or a comprehension's."""
-    if parent.kind == "module":
+    after a function's name, none after a class's or a comprehension's; a name the
+    parent declares `global` (`global f` then `def f`) is the module's, named alone."""
+    if parent.kind == "module" or name in parent.globals:
         return name
     if parent.kind == "function":
         return f"{parent.qualname}.<locals>.{name}"
@@ -129,6 +130,8 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
             continue
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             scope.locals.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            scope.locals.add(node.name)  # `except ValueError as e` binds e here
         elif isinstance(node, ast.alias):
             scope.locals.add((node.asname or node.name).split(".")[0])
         elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name is not None:

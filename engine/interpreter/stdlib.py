@@ -10,6 +10,7 @@ program's own values, and `typing`'s names are inert annotations.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import io
@@ -263,9 +264,15 @@ def io_module(state: State) -> PModule:
     """`from io import StringIO`, as a notebook collects lines to print at once
     (`print(*params, sep="\\n", file=output)`, `output.getvalue()`): a text buffer with
     `write`, `getvalue`, `read`, `readline`, `seek`, `tell`, `truncate` and `close`,
-    CPython's own inside, its errors CPython's."""
+    CPython's own inside, its errors CPython's.
+
+    A buffer is CPython's StringIO in a `TextBuffer`; its methods are made as they are
+    read (`b.write`, a new one each time, as CPython's bound methods), so a buffer kept
+    costs no more than CPython's own, and is charged as an object of the program's is."""
 
     def string_io(args: list[Any], kwargs: dict[str, Any]) -> TextBuffer:
+        if len(args) == 2 or "newline" in kwargs:  # CPython's takes it: refused, not an error
+            raise ProgramError("io.StringIO()'s newline is not available here")
         if len(args) > 1 or set(kwargs) - {"initial_value"} or (args and kwargs):
             raise ProgramError("StringIO() takes an initial text here", kind="TypeError")
         initial = args[0] if args else kwargs.get("initial_value", "")
@@ -273,82 +280,88 @@ def io_module(state: State) -> PModule:
             wrong = python_type_name(initial)
             message = f"initial_value must be str or None, not {wrong}"
             raise ProgramError(message, kind="TypeError")
+        state.charge(_BUFFER_STEPS)
         state.check_str(len(initial or ""))
-        buffer = io.StringIO(initial)
-        members: dict[str, Any] = {}
+        return TextBuffer(io.StringIO(initial), methods)
 
-        def integer(name: str, value: Any) -> int | None:
-            """An argument as CPython's StringIO takes it: an integer (or None for a size),
-            else its TypeError in its words."""
-            if type(value) in (int, bool):
-                return int(value)
-            wrong = python_type_name(value)
-            if name == "seek":
-                raise ProgramError(
-                    f"'{wrong}' object cannot be interpreted as an integer", kind="TypeError"
-                )
-            if value is None:
-                return None
+    def integer(name: str, value: Any) -> int | None:
+        """An argument as CPython's StringIO takes it: an integer (or None for a size),
+        else its TypeError in its words."""
+        if type(value) in (int, bool):
+            return int(value)
+        wrong = python_type_name(value)
+        if name == "seek":
             raise ProgramError(
-                f"argument should be integer or None, not '{wrong}'", kind="TypeError"
+                f"'{wrong}' object cannot be interpreted as an integer", kind="TypeError"
             )
+        if value is None:
+            return None
+        raise ProgramError(f"argument should be integer or None, not '{wrong}'", kind="TypeError")
 
-        def write(args: list[Any], kwargs: dict[str, Any]) -> int:
-            if kwargs or len(args) != 1:
-                raise ProgramError("StringIO.write() takes exactly one argument", kind="TypeError")
-            text = args[0]
-            if type(text) is not str:
-                wrong = python_type_name(text)
-                raise ProgramError(f"string argument expected, got '{wrong}'", kind="TypeError")
-            try:  # what it will hold, checked before it is written (`seek(9000)` first)
-                position = buffer.tell()
-                size = buffer.seek(0, 2)
-                buffer.seek(position)
-            except ValueError as error:  # closed
+    def write(buffer: io.StringIO, args: list[Any], kwargs: dict[str, Any]) -> int:
+        if kwargs:  # CPython's words
+            raise ProgramError("StringIO.write() takes no keyword arguments", kind="TypeError")
+        if len(args) != 1:
+            words = f"StringIO.write() takes exactly one argument ({len(args)} given)"
+            raise ProgramError(words, kind="TypeError")
+        text = args[0]
+        if type(text) is not str:
+            wrong = python_type_name(text)
+            raise ProgramError(f"string argument expected, got '{wrong}'", kind="TypeError")
+        try:  # what it will hold, checked before it is written (`seek(9000)` first)
+            position = buffer.tell()
+            size = buffer.seek(0, 2)
+            buffer.seek(position)
+        except ValueError as error:  # closed
+            raise ProgramError(str(error), kind="ValueError") from None
+        end = max(size, position + len(text))
+        if end > MAX_STR:
+            state.check_str(end)  # refused, in the string bound's words
+        # A step per so many characters written, the padding a write past the end
+        # makes (`seek(9_999)` then `write("x")`: CPython fills the gap) counted too.
+        state.check_str(len(text) + max(0, position - size))
+        return buffer.write(text)
+
+    def method(name: str, most: int) -> Callable[[io.StringIO, list[Any], dict[str, Any]], Any]:
+        def call(buffer: io.StringIO, args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if kwargs:
+                words = f"StringIO.{name}() takes no keyword arguments"
+                raise ProgramError(words, kind="TypeError")
+            if len(args) > most:  # CPython's words
+                words = (
+                    f"StringIO.{name}() takes no arguments ({len(args)} given)"
+                    if most == 0
+                    else f"{name} expected at most {most} argument"
+                    f"{'s' if most > 1 else ''}, got {len(args)}"
+                )
+                raise ProgramError(words, kind="TypeError")
+            given = [integer(name, value) for value in args]
+            if name == "seek" and given and given[0] is not None and given[0] < 0:
+                raise ProgramError(f"Negative seek position {given[0]}", kind="ValueError")
+            try:
+                result = getattr(buffer, name)(*given)
+            except ValueError as error:  # closed, or a bad `whence`
                 raise ProgramError(str(error), kind="ValueError") from None
-            end = max(size, position + len(text))
-            if end > MAX_STR:
-                state.check_str(end)  # refused, in the string bound's words
-            state.check_str(len(text))  # a step per so many characters written
-            return buffer.write(text)
+            except OverflowError as error:  # `seek(10**30)`: CPython's words
+                raise ProgramError(str(error), kind="OverflowError") from None
+            except OSError as error:  # `seek(5, 1)`: only zero cur-relative seeks
+                raise ProgramError(f"StringIO.seek(): {error}") from None
+            if type(result) is str:
+                state.charge(len(result) // ITEMS_PER_STEP)
+            return result
 
-        def method(name: str, most: int) -> Builtin:
-            def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-                if kwargs:
-                    words = f"StringIO.{name}() takes no keyword arguments"
-                    raise ProgramError(words, kind="TypeError")
-                if len(args) > most:  # CPython's words
-                    words = (
-                        f"StringIO.{name}() takes no arguments ({len(args)} given)"
-                        if most == 0
-                        else f"{name} expected at most {most} argument"
-                        f"{'s' if most > 1 else ''}, got {len(args)}"
-                    )
-                    raise ProgramError(words, kind="TypeError")
-                given = [integer(name, value) for value in args]
-                if name == "seek" and given and given[0] is not None and given[0] < 0:
-                    raise ProgramError(f"Negative seek position {given[0]}", kind="ValueError")
-                try:
-                    result = getattr(buffer, name)(*given)
-                except ValueError as error:  # closed, or a bad `whence`
-                    raise ProgramError(str(error), kind="ValueError") from None
-                except OverflowError as error:  # `seek(10**30)`: CPython's words
-                    raise ProgramError(str(error), kind="OverflowError") from None
-                except OSError as error:  # `seek(5, 1)`: only zero cur-relative seeks
-                    raise ProgramError(f"StringIO.seek(): {error}") from None
-                if type(result) is str:
-                    state.charge(len(result) // ITEMS_PER_STEP)
-                return result
+        return call
 
-            return Builtin(f"StringIO.{name}", call)
-
-        members["write"] = Builtin("StringIO.write", write)
-        for name, most in (("getvalue", 0), ("read", 1), ("readline", 1), ("seek", 2),
-                           ("tell", 0), ("truncate", 1), ("close", 0)):  # fmt: skip
-            members[name] = method(name, most)
-        return TextBuffer(members)
-
+    methods: dict[str, Callable[[io.StringIO, list[Any], dict[str, Any]], Any]] = {"write": write}
+    for name, most in (("getvalue", 0), ("read", 1), ("readline", 1), ("seek", 2),
+                       ("tell", 0), ("truncate", 1), ("close", 0)):  # fmt: skip
+        methods[name] = method(name, most)
     return PModule("io", {"StringIO": Builtin("io.StringIO", string_io)})
+
+
+# What making an `io.StringIO()` costs: CPython's object and ours, as much memory as an
+# object of the program's with a few attributes.
+_BUFFER_STEPS = 10
 
 
 # What the program's clock reads per interpreter step: a microsecond.
@@ -477,7 +490,19 @@ class _Copier:
         if kind is PInstance:
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
+        if kind is TextBuffer:
+            return self.buffer(value)
         raise self.refuse(value)
+
+    def buffer(self, value: TextBuffer) -> TextBuffer:
+        """A copy of an `io.StringIO()`, deep or not: CPython's own copy of its buffer (its
+        text, its position), charged for the text and the object, as a new one is."""
+        try:
+            copied = copy.copy(value.buffer)  # CPython's `__getstate__`: text and position
+        except ValueError as error:  # closed
+            raise ProgramError(str(error), kind="ValueError") from None
+        self.state.charge(_BUFFER_STEPS + len(copied.getvalue()) // ITEMS_PER_STEP)
+        return TextBuffer(copied, value.methods)
 
     def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if len(args) != 1 or kwargs:
@@ -530,6 +555,8 @@ class _Copier:
             copied = memo[id(value)] = BoundMethod(
                 value.function, self.deep(value.self, memo, depth)
             )
+        elif kind is TextBuffer:
+            copied = memo[id(value)] = self.buffer(value)
         else:
             raise self.refuse(value)
         return copied
@@ -806,15 +833,20 @@ def functools_module(library: Library) -> PModule:
         return args[0]
 
     def wraps(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        """`@wraps(f)`: the wrapper's `__name__` is `f`'s, as CPython's `update_wrapper`
-        copies it (its code's name, which tracebacks show, stays its own)."""
+        """`@wraps(f)`: the wrapper's `__name__` and `__qualname__` are `f`'s, as CPython's
+        `update_wrapper` copies them (its code's name, which tracebacks show, stays its
+        own; its argument errors and its bound method's repr say `K.g`, as 3.11's)."""
         cpython = functools.wraps(len)
         name = name_of(args[0]) if len(args) == 1 and not kwargs else None
+        target = args[0].function if name is not None and type(args[0]) is BoundMethod else None
+        target = args[0] if target is None and name is not None else target
+        qualname = target.qualname if type(target) is Function else name
 
         def decorate(a: list[Any], k: dict[str, Any]) -> Any:
             wrapper = decorated(a, k, "update_wrapper", cpython)
-            if name is not None and type(wrapper) is Function:
+            if name is not None and qualname is not None and type(wrapper) is Function:
                 wrapper.alias = name
+                wrapper.qualname = qualname
             return wrapper
 
         return Builtin("wraps", decorate)
@@ -1460,7 +1492,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClas
     of_tuple: dict[str, tuple[int, Call]] = {
         "__eq__": (1, equal),
         "__hash__": (0, hashed),
-        "__iter__": (0, lambda a, k: values(a[0])),
+        "__iter__": (0, lambda a, k: iter(values(a[0]))),  # a tuple_iterator, as CPython's
         "__getitem__": (1, item),
         "__len__": (0, lambda a, k: len(names)),
     }

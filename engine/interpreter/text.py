@@ -95,8 +95,10 @@ class Texts:
                 return self._container(value, seen)
             finally:
                 seen.discard(id(value))
-        if kind is Function:
-            return f"<function {value.name}>"
+        if kind is Function:  # CPython's, by its qualified name, with no address
+            shown = f"<function {value.qualname}>"
+            self.state.check_str(len(shown))
+            return shown
         if kind is BoundMethod:  # `print(loss.backward)`: CPython's, its object's repr
             qualname = value.function.qualname
             shown = f"<bound method {qualname} of {self.to_repr(value.self, seen)}>"
@@ -135,9 +137,7 @@ class Texts:
         if kind is PStaticMethod or kind is PClassMethod:  # read off a class's `__dict__`
             wrapper = "staticmethod" if kind is PStaticMethod else "classmethod"
             return f"<{wrapper}({self.to_repr(value.function, seen)})>"
-        if kind is PProperty:
-            return "<property object>"
-        return "<object>"
+        return _FIXED_REPRS.get(kind, "<object>")
 
     def _container(self, value: Any, seen: set[int]) -> str:
         parts: list[str] = []
@@ -389,6 +389,14 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
     return ProgramError(f"invalid format spec {spec[:40]!r}", kind="ValueError")
 
 
+# Reprs that say no more than the type: an io.StringIO's is CPython's, its address left
+# out as an object's is (`<V object>`).
+_FIXED_REPRS: dict[type, str] = {
+    PProperty: "<property object>",
+    TextBuffer: "<_io.StringIO object>",
+}
+
+
 def python_type_name(value: Any) -> str:
     """`type(value).__name__` as CPython gives it ('NoneType', 'list', 'type')."""
     if value is None:
@@ -399,8 +407,6 @@ def python_type_name(value: Any) -> str:
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
         return "method"
-    if type(value) is TextBuffer:
-        return "StringIO"
     if type(value) in _WRAPPERS:  # a class's `__dict__` holds them
         return _WRAPPERS[type(value)]
     return type_name(value)
@@ -426,6 +432,8 @@ def type_name(value: Any) -> str:
         return "class"
     if isinstance(value, PModule):
         return "module"
+    if type(value) is TextBuffer:  # `io.StringIO()`: its class's `__name__`
+        return "StringIO"
     if value is None:
         return "None"
     return type(value).__name__ if type(value) in _PLAIN else "object"
@@ -463,6 +471,7 @@ _CPYTHON_NAMED: dict[type, str] = {
     map: "map",
     filter: "filter",
     MappingProxyType: "mappingproxy",
+    TextBuffer: "_io.StringIO",
 }
 
 

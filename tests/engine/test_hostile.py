@@ -735,9 +735,9 @@ def test_a_string_io_stays_within_the_string_bound(body: str) -> None:
     [
         ("b.buffer", "has no attribute 'buffer'"),
         ("b.members", "has no attribute 'members'"),
-        ("b._checkClosed", "has no attribute '_checkClosed'"),
+        ("b._checkClosed", "io.StringIO's _checkClosed is not available"),
         ("getattr(b, '__class__')", "dunder"),
-        ("b.__dict__", "`.__dict__` of an object is not available"),
+        ("b.__dict__", "`.__dict__` of a StringIO is not available"),
         ("vars(b)", "vars() argument must be"),
         ("b.seek(10**30)", "OverflowError"),
     ],
@@ -746,3 +746,78 @@ def test_a_string_io_hands_out_its_methods_only(expression: str, words: str) -> 
     source = f"import io\nb = io.StringIO('x')\ny = {expression}\n"
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END, limits=SMALL)
+
+
+@pytest.mark.parametrize(
+    ("turns", "body"),
+    [
+        # CPython fills the gap a write past the end leaves: 40 kB a buffer, for a step
+        (1_000, "    b = io.StringIO()\n    b.seek(9_999)\n    b.write('x')\n    keep.append(b)\n"),
+        # an empty buffer kept: it was 4 kB of closures, charged nothing of its own
+        (10_000, "    keep.append(io.StringIO())\n"),
+    ],
+)
+def test_string_ios_kept_in_a_loop_are_charged_for_what_they_hold(turns: int, body: str) -> None:
+    source = f"import io\nkeep = []\nfor i in range({turns}):\n" + body
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + END, limits=Limits(max_steps=100_000))
+
+
+@pytest.mark.parametrize("name", ["closed", "readlines", "writelines", "_checkClosed"])
+def test_what_cpythons_string_io_has_and_ours_does_not_is_refused(name: str) -> None:
+    # Not an AttributeError a program could catch (`hasattr(b, 'closed')` False)
+    source = f"import io\nb = io.StringIO('x')\nprint(hasattr(b, {name!r}))\n"
+    with pytest.raises(EngineError, match=re.escape(f"io.StringIO's {name} is not available")):
+        trace_source(source + END, limits=SMALL)
+
+
+def test_float_of_an_object_with_only_index_is_refused_not_a_wrong_type_error() -> None:
+    # CPython's float() falls back on `__index__` (3.0): no TypeError a program could catch
+    source = (
+        "class I:\n    def __index__(self):\n        return 3\n"
+        "try:\n    x = float(I())\nexcept TypeError:\n    x = 0.0\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("through its __index__ is not done here")):
+        trace_source(source + END, limits=SMALL)
+
+
+def test_a_string_io_prints_as_cpythons_without_its_address() -> None:
+    # `<_io.StringIO object at 0x…>` in CPython; no address here, as an object's `<V object>`
+    source = "import io\nb = io.StringIO()\nprint(b, [b])\n"
+    assert printed_lines(trace_source(source + END))[0] == (
+        "<_io.StringIO object> [<_io.StringIO object>]"
+    )
+
+
+@pytest.mark.parametrize("expression", ["list[float]", "dict[str, int]", "G[3]"])
+def test_subscripting_a_class_cpython_subscripts_is_refused_not_a_type_error(
+    expression: str,
+) -> None:
+    # `Vector = list[float]` is CPython's generic alias: no TypeError a program could catch
+    source = (
+        "class G:\n    def __class_getitem__(cls, key):\n        return key\n"
+        f"try:\n    x = {expression}\nexcept TypeError:\n    x = None\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("[...] is not available here")):
+        trace_source(source + END, limits=SMALL)
+
+
+def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
+    source = "for t in (int, float, str):\n    try:\n        t[0]\n    except TypeError as e:\n"
+    source += "        print(e)\n"
+    assert printed_lines(trace_source(source + END))[:3] == [
+        "type 'int' is not subscriptable",
+        "type 'float' is not subscriptable",
+        "type 'str' is not subscriptable",
+    ]
+
+
+@pytest.mark.parametrize("copier", ["copy.copy", "copy.deepcopy"])
+def test_copies_of_a_string_io_kept_in_a_loop_are_charged_for_their_text(copier: str) -> None:
+    # each copy is CPython's own buffer of 10,000 characters (40 kB): a step per ten
+    source = (
+        "import io, copy\nb = io.StringIO('x' * 10_000)\nkeep = []\n"
+        f"for i in range(1_000):\n    keep.append({copier}(b))\n"
+    )
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + END, limits=Limits(max_steps=100_000))

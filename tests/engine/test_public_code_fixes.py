@@ -2743,3 +2743,270 @@ def test_a_rule_named_backprop_is_drawn_as_the_nodes_rule() -> None:
     assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
     assert any(frame.get("phase") == "backward" for frame in trace["frames"])
+
+
+def test_a_string_io_is_a_context_manager_and_an_iterator_of_lines_as_cpythons() -> None:
+    """`with io.StringIO() as out:` and `for line in buf` are CPython's (they were a
+    TypeError a program could catch, "'object' object does not support the context
+    manager protocol", "'StringIO' object is not iterable"); next() of one too, and
+    write()'s argument errors in CPython's words."""
+    source = (
+        "import io\n"
+        "with io.StringIO('p\\nq\\n') as f:\n"
+        "    for line in f:\n        print(repr(line))\n"
+        "try:\n    with f:\n        pass\nexcept ValueError as e:\n    print('VE', e)\n"
+        "g = io.StringIO('a\\nb')\n"
+        "print(repr(next(g)), repr(next(g)), next(g, 'end'), list(io.StringIO('x\\ny')))\n"
+        "try:\n    next(g)\nexcept StopIteration as e:\n    print('stop', repr(str(e)))\n"
+        "try:\n    with g as h:\n        print(h is g)\n        raise KeyError('k')\n"
+        "except KeyError as e:\n    print('KE', e)\n"
+        "for call in (lambda: io.StringIO().write('a', 'b'), lambda: io.StringIO().write(x=1),\n"
+        "             lambda: io.StringIO()[0], lambda: float(io.StringIO())):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print('TE', e)\n"
+    )
+    source += "v = Value(1.0)\nv.backward()\nprint(v.grad)\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_a_function_or_class_declared_global_is_named_alone_in_argument_errors() -> None:
+    """CPython's `__qualname__` of a `def` or `class` whose name its enclosing scope
+    declares `global` is the name alone (compile.c's `force_global`), not
+    `outer.<locals>.gf`."""
+    source = (
+        "def outer():\n    global gf\n    def gf(a):\n        pass\n"
+        "outer()\n"
+        "class K:\n    class L:\n        global M\n        class M:\n"
+        "            def z(self):\n                pass\n"
+        "for call in (lambda: gf(1, 2), lambda: M().z(3)):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+    assert run_in_cpython(source)[0] == "gf() takes 1 positional argument but 2 were given"
+
+
+def test_iter_gives_the_programs_own_iterator_and_refuses_a_container_from_iter() -> None:
+    """`iter(it)` of a class whose `__iter__` returns self is the object itself, as
+    CPython's (it was a generator of the interpreter's: `iter(it) is it` False, its type
+    'object', its methods gone); an `__iter__` returning a list (`return self.params`) is
+    CPython's TypeError, where it was iterated as if it were `iter(self.params)`."""
+    source = (
+        "class It:\n"
+        "    def __init__(self, n):\n        self.n = n; self.i = 0\n"
+        "    def __iter__(self):\n        return self\n"
+        "    def __next__(self):\n"
+        "        if self.i >= self.n:\n            raise StopIteration\n"
+        "        self.i += 1\n        return self.i\n"
+        "    def left(self):\n        return self.n - self.i\n"
+        "it = It(3)\nj = iter(it)\n"
+        "print(j is it, type(j).__name__, next(j), j.left(), list(j), next(j, 'end'))\n"
+        "class Params:\n"
+        "    def __init__(self):\n        self.params = [1, 2]\n"
+        "    def __iter__(self):\n        return self.params\n"
+        "for call in (lambda: list(Params()), lambda: iter(Params()),\n"
+        "             lambda: [p for p in Params()]):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_functools_wraps_copies_the_qualified_name_argument_errors_and_reprs_say() -> None:
+    """CPython's `update_wrapper` copies `__qualname__` too, and 3.11's argument errors
+    and a bound method's repr name a function by it: `K.g() missing 1 required
+    positional argument: 'x'`, not `deco.<locals>.wrapper()`."""
+    source = (
+        "import functools\n"
+        "def deco(fn):\n"
+        "    @functools.wraps(fn)\n"
+        "    def wrapper(x):\n        return fn(x)\n"
+        "    return wrapper\n"
+        "class K:\n"
+        "    def __repr__(self):\n        return 'K!'\n"
+        "    @deco\n    def g(self, a):\n        pass\n"
+        "    def plain(self):\n        pass\n"
+        "@deco\ndef h(a):\n    pass\n"
+        "for call in (lambda: K.g(), lambda: h(1, 2), lambda: deco(K().plain)(1, 2)):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+        "print(K().g)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_a_functions_except_as_name_is_its_local_and_is_deleted_after_the_handler() -> None:
+    """`except ValueError as e` in a function binds a local `e`, as CPython's: the name
+    was not among the function's locals, so the handler wrote the module's `e` (a global
+    `e = 2.718` became the exception) and, its deletion done on the locals, left it
+    there. Now local, and deleted after the handler where it was stored (`global e`,
+    `nonlocal x`, a class body, a generator): a later read is CPython's
+    UnboundLocalError or NameError."""
+    source = """\
+e = 2.718
+def f():
+    try:
+        raise ValueError("boom")
+    except ValueError as e:
+        print("in", e)
+    try:
+        return e
+    except UnboundLocalError as err:
+        return str(err)
+print(f(), e)
+def g():
+    global e
+    try:
+        raise KeyError("k")
+    except KeyError as e:
+        pass
+g()
+try:
+    print(e)
+except NameError as err:
+    print("gone:", err)
+def outer():
+    x = 1
+    def inner():
+        nonlocal x
+        try:
+            raise ValueError("v")
+        except ValueError as x:
+            pass
+    inner()
+    try:
+        return x
+    except NameError as err:
+        return "free gone: " + str(err)
+print(outer())
+class C:
+    try:
+        raise ValueError("c")
+    except ValueError as ce:
+        got = str(ce)
+print(C.got, hasattr(C, "ce"))
+def gen():
+    try:
+        raise ValueError("g")
+    except ValueError as ge:
+        yield str(ge)
+    try:
+        yield ge
+    except UnboundLocalError as err:
+        yield "gen gone"
+print(list(gen()))
+def h():
+    for i in range(3):
+        try:
+            raise ValueError(i)
+        except ValueError as err:
+            last = err
+    return str(last)
+print(h())
+"""
+    source += "v = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_calling_a_string_io_is_cpythons_type_error() -> None:
+    # `buf()` for `buf.getvalue()`: CPython's TypeError, where it was a refusal
+    source = (
+        "import io\nbuf = io.StringIO()\n"
+        "try:\n    buf()\nexcept TypeError as e:\n    print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_iter_of_a_string_io_is_the_buffer_itself() -> None:
+    # CPython's StringIO is its own iterator: not a generator of the interpreter's
+    source = (
+        "import io\nb = io.StringIO('a\\nb\\nc')\n"
+        "it = iter(b)\nprint(it is b, type(it).__name__, repr(next(it)), list(it))\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_print_with_file_none_prints_as_cpythons() -> None:
+    # `file=None` is sys.stdout, as `sep=None` and `end=None` are their defaults
+    source = "for i in range(2):\n    print(i, 2, file=None, sep=None, end=None)\n"
+    source += "v = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython(source) == ["0 2", "1 2"]
+
+
+def test_a_function_prints_by_its_qualified_name_as_cpythons_without_its_address() -> None:
+    """`<function Value.__add__.<locals>._backward at 0x…>` in CPython (nadav203/
+    micrograd_nn's `__main__` block prints one): the same here without the address, as a
+    bound method's repr names it, where it was `<function _backward>`."""
+    source = (
+        "class V:\n"
+        "    def add(self):\n"
+        "        def _backward():\n            pass\n"
+        "        return _backward\n"
+        "    @staticmethod\n    def sm():\n        pass\n"
+        "def f():\n    pass\n"
+        "for fn in (V().add(), V.sm, f, lambda: 0):\n"
+        "    print(repr(fn).split(' at 0x')[0].rstrip('>') + '>')\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_copying_a_string_io_is_cpythons_copy_of_its_text_and_position() -> None:
+    # It was a TypeError a program could catch ('cannot copy an object here')
+    source = (
+        "import io, copy\nb = io.StringIO('x\\ny\\n')\nb.read(1)\n"
+        "c = copy.copy(b)\nc.write('Z')\n"
+        "d, e = copy.deepcopy([b, b])\n"
+        "print(repr(b.getvalue()), repr(c.getvalue()), c.tell(), d is e, d.tell(), c is b)\n"
+        "b.close()\n"
+        "try:\n    copy.copy(b)\nexcept ValueError as error:\n    print(error)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_in_of_a_string_io_reads_its_lines_and_json_names_its_type_as_cpythons() -> None:
+    # `'y\n' in buf` compares its lines (it was a TypeError, "argument of type 'StringIO'
+    # is not iterable"); json.dumps names it StringIO, CPython's `__name__`
+    source = (
+        "import io, json\nb = io.StringIO('x\\ny\\n')\n"
+        "print('y\\n' in b, 'q' in io.StringIO('q'), b in b)\n"
+        "try:\n    json.dumps(b)\nexcept TypeError as e:\n    print(e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+
+
+def test_what_an_iter_method_returns_is_taken_or_refused_as_cpythons() -> None:
+    """Iterators of Python's (`iter(self.d.items())`, `reversed`, `map`, `zip`, a
+    generator...) are taken; a container is CPython's TypeError, named as CPython names
+    it (`dict_keys` for `self.d.keys()`, a list inside the interpreter)."""
+    source = """\
+import itertools
+class A:
+    def __init__(self, how): self.how = how; self.items = [1, 2]; self.d = {1: 2}
+    def __iter__(self):
+        h = self.how
+        if h == 0: return self.items.__iter__()
+        if h == 1: return iter(self.d.items())
+        if h == 2: return reversed(self.items)
+        if h == 3: return itertools.chain(self.items, [3])
+        if h == 4: return map(str, self.items)
+        if h == 5: return (x for x in self.items)
+        if h == 6: return self.d.keys()
+        if h == 7: return zip(self.items, self.items)
+        if h == 8: return enumerate(self.items)
+        if h == 9: return iter(self.d)
+        if h == 10: return self.d.values()
+        if h == 11: return range(3)
+        if h == 12: return self.d
+        if h == 13: return iter(range(2))
+"""
+    source += (
+        "for how in range(1, 14):\n"
+        "    try:\n        print(how, list(A(how)))\n"
+        "    except TypeError as e:\n        print(how, e)\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)

@@ -926,6 +926,8 @@ class Recorder:
             self.sort_frame = None
             self.in_rule = None
         self.close_loop_rule()  # the last rule the program's own loop ran
+        shape = instance.cls.shape
+        grad = shape.said if shape is not None else "grad"  # the gradient as the class says it
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
@@ -940,7 +942,13 @@ class Recorder:
             sort["text"] = narrate.walk_text(self.names(output), len(reachable))
         elif type(sort["text"]) is Said and len(topo) != len(reachable):
             # The page counts the pass's topo; the sentence counts what the output reaches.
-            sort["text"] = narrate.sort_text(output, len(reachable), self.names)
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
+        elif grad != "grad" and (
+            type(sort["text"]) is Said
+            or sort["text"] == narrate.sort_text(output, len(reachable), self.names)
+        ):
+            # The usual words' seed says `.grad`: a gradient under another name is said here.
+            sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
         self.shown.update(topo)  # a rule may run on a node its _prev no longer reaches
         # The right engine starts where the learner's first rule found the gradients:
         # after what their backward() wrote before it (a seed, gradients set to 0). A
@@ -958,14 +966,10 @@ class Recorder:
             # The sort frame's words say a proper order and a seed of 1: only where so.
             fault = own_order_fault(self.rule_order, reachable, output)
             seed = start[output]
-            owner = self.instance_of.get(output)
-            grad = owner.cls.shape.said if owner is not None and owner.cls.shape else "grad"
             if fault is not None or seed != 1 or not depth_first(topo[::-1], reachable, output):
                 sort["text"] = narrate.own_sort_text(
                     output, len(reachable), self.names, fault, seed, grad
                 )
-            elif grad != "grad":  # the page's sentence says `.grad`: the words are written here
-                sort["text"] = narrate.sort_text(output, len(reachable), self.names, grad)
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed

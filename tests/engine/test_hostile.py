@@ -746,3 +746,19 @@ def test_a_string_io_hands_out_its_methods_only(expression: str, words: str) -> 
     source = f"import io\nb = io.StringIO('x')\ny = {expression}\n"
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END, limits=SMALL)
+
+
+def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> None:
+    """A module that is not here, imported in a function body, is CPython's ImportError
+    when the function runs: caught, the name is still unbound and nothing was loaded."""
+    source = (
+        "def grab():\n    import os\n    return os\n"
+        "def rel():\n    from .secrets import key\n    return key\n"
+        "for f in (grab, rel):\n    try:\n        f()\n    except ImportError:\n        pass\n"
+        "def use():\n    try:\n        import subprocess\n    except ImportError:\n        pass\n"
+        "    return subprocess.run\n"
+        "use()\n"
+    )
+    with pytest.raises(EngineError, match="UnboundLocalError") as caught:
+        trace_source(source + END)
+    assert caught.value.line == 17

@@ -2743,3 +2743,74 @@ def test_a_rule_named_backprop_is_drawn_as_the_nodes_rule() -> None:
     assert printed_lines(trace) == run_in_cpython(source) == ["-12.0 -12.0 4.0"]
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
     assert any(frame.get("phase") == "backward" for frame in trace["frames"])
+
+
+def test_an_import_in_a_function_body_fails_only_when_the_function_runs() -> None:
+    """akv17's engine imports `from .util import render_graph` inside a method the program
+    never calls: it was refused before the program ran, where CPython fails only if the
+    method runs (a relative import in a script is CPython's ImportError); a module that
+    is not here (`import numpy` in a function) is its ModuleNotFoundError, when it runs."""
+    import warnings
+
+    with warnings.catch_warnings():  # CPython's default filters ignore its ImportWarning
+        warnings.simplefilter("ignore", ImportWarning)
+        same_as_cpython(
+            "class V:\n    def render(self):\n        from .util import render_graph\n"
+            "        return render_graph(self)\n"
+            "def plot():\n    import numpy as np\n    return np\n"
+            "def dots():\n    from . import viz\n    return viz\n"
+            "print('runs')\n"
+            "for f in (V().render, plot, dots):\n"
+            "    try:\n        f()\n    except ImportError as e:\n"
+            "        print(type(e).__name__, e, isinstance(e, ImportError))\n"
+        )
+    # Uncaught: CPython's class and words first, at the import's line.
+    source = "def f():\n    from .util import g\nprint('first')\nf()\n"
+    with pytest.raises(
+        EngineError, match="ImportError: attempted relative import with no known parent package"
+    ) as caught:
+        run(source)
+    assert caught.value.line == 2
+    # At the module's top level CPython fails at once too: refused, in CPython's words.
+    with pytest.raises(EngineError, match=r"^line 1, column 1: ImportError: attempted relative"):
+        run("from .util import render_graph\n")
+    with pytest.raises(EngineError, match="ModuleNotFoundError: No module named 'torch' — "):
+        run("import torch.nn as nn\n")
+    # A module of CPython's own library that is not here: refused without CPython's words.
+    with pytest.raises(EngineError, match=r"^line 1, column 1: `import os` is not available"):
+        run("import os\n")
+
+
+def test_an_op_kept_as_an_enum_member_is_named_by_its_value_or_its_name() -> None:
+    """kazijawad/pygrad keeps each node's op as a member of `class Op(Enum)` (`Op.ADD`),
+    not a string: its nodes were drawn with no op name. A member whose value is a string
+    is named by it (`'+'`), any other by its name (`MUL`, an `auto()` number)."""
+    source = (
+        "from enum import Enum, auto\n"
+        "class Op(Enum):\n    MUL = auto()\n    ADD = '+'\n"
+        "class V:\n"
+        "    def __init__(self, data, prev=(), op=None):\n"
+        "        self.data = data; self.grad = 0.0; self._prev = prev; self._op = op\n"
+        "        self._backward = lambda: None\n"
+        "    def __add__(self, o):\n        out = V(self.data + o.data, (self, o), Op.ADD)\n"
+        "        def _backward():\n            self.grad += out.grad; o.grad += out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def __mul__(self, o):\n        out = V(self.data * o.data, (self, o), Op.MUL)\n"
+        "        def _backward():\n"
+        "            self.grad += o.data * out.grad; o.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        topo, seen = [], set()\n"
+        "        def build(v):\n"
+        "            if v not in seen:\n"
+        "                seen.add(v)\n"
+        "                for c in v._prev:\n                    build(c)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "a, b = V(2.0), V(3.0)\ny = a * b + a\ny.backward()\n"
+        "print(y._op, repr(y._op), a.grad, b.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    assert [node["op"] for node in trace["nodes"] if node["kind"] == "op"] == ["MUL", "+"]

@@ -762,3 +762,19 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
     with pytest.raises(EngineError, match="UnboundLocalError") as caught:
         trace_source(source + END)
     assert caught.value.line == 17
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("import logging, io\nh = logging.StreamHandler(io.StringIO())\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler(stream=None)\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler()\nh.emit(1)\n", "no attribute 'emit'"),
+        ("import logging\nh = logging.StreamHandler()\ny = h.__dict__\n", "__dict__"),
+        ("import logging\nlogging.getLogger().addHandler(logging.Formatter())\n", "handler"),
+        ("import logging\nf = logging.Formatter(fmt=print)\n", "takes a string"),
+    ],
+)
+def test_a_log_handler_writes_nowhere_and_hands_out_nothing(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)

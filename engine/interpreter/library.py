@@ -1987,8 +1987,16 @@ _BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
     "Set": (PSet,),
     "Sequence": (list, tuple, str, range),
 }
+# The numeric tower (`numbers`): the built-in numbers CPython registers in each class.
+_NUMBERS: dict[str, tuple[type, ...]] = {
+    "Number": (int, float, complex, bool),
+    "Complex": (int, float, complex, bool),
+    "Real": (int, float, bool),
+    "Rational": (int, bool),
+    "Integral": (int, bool),
+}
 ABSTRACT_CLASSES = frozenset(
-    {*_BUILT_IN_ALIASES, "Iterable", "Iterator", "Generator", "Sized", "Container",
+    {*_BUILT_IN_ALIASES, *_NUMBERS, "Iterable", "Iterator", "Generator", "Sized", "Container",
      "Collection", "Reversible", "Callable", "Type"}
 )  # fmt: skip
 
@@ -2003,6 +2011,8 @@ def abstract_instance(name: str, value: Any) -> bool:
     kind = type(value)
     if name in _BUILT_IN_ALIASES:
         return kind in _BUILT_IN_ALIASES[name]
+    if name in _NUMBERS:
+        return kind in _NUMBERS[name]
     if name == "Iterable":
         return kind in _CONTAINERS or kind in ITERATOR_TYPES or _defines(value, "__iter__")
     if name == "Iterator":

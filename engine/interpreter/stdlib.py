@@ -105,6 +105,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
         "collections.abc": abc_classes_module(),
+        "numbers": PModule("numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}),
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
@@ -123,6 +124,11 @@ ABC_CLASS_NAMES = (
     "MutableMapping", "Sized", "Container", "Collection", "Reversible", "Callable", "Set",
     "Hashable",
 )  # fmt: skip
+
+
+# `from numbers import Real`: the numeric tower's abstract classes, for `isinstance` (an
+# int, a float, a bool, a complex number, as CPython registers them) and annotations.
+NUMBER_CLASS_NAMES = ("Number", "Complex", "Real", "Rational", "Integral")
 
 
 def abc_classes_module() -> PModule:

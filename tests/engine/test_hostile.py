@@ -778,3 +778,19 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
 def test_a_log_handler_writes_nowhere_and_hands_out_nothing(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("import numbers\nnumbers.Real.register(int)\n", "no attribute 'register'"),
+        ("import numbers\ny = numbers.Real.__subclasses__\n", "dunder"),
+        ("import numbers\nclass A(numbers.Real):\n    pass\n", "inherit from the program's"),
+        ("import numbers\ny = numbers.__dict__\n", "__dict__` of a module"),
+        ("from numbers import os\n", "numbers has no 'os' here"),
+        ("import numbers\nx = numbers.Real()\n", "cannot be called"),
+    ],
+)
+def test_the_numeric_tower_is_a_name_for_isinstance_only(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)

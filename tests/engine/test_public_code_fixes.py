@@ -2831,3 +2831,22 @@ def test_a_stream_handler_logs_to_stderr_so_nowhere_here() -> None:
         "print(len(logger.handlers), logger.handlers[0] is ch, logger.level)\n"
         "logger.removeHandler(ch)\nprint(logger.handlers)\n"
     )
+
+
+def test_the_numeric_tower_of_numbers_answers_isinstance_as_cpython() -> None:
+    """AkshajKashyap/autograd-engine-from-scratch's scalar `Value` checks its data with
+    `from numbers import Real` (`if not isinstance(data, Real): raise TypeError`): the
+    import was refused. Its classes answer for the numbers a program has as CPython's."""
+    same_as_cpython(
+        "import numbers\nfrom numbers import Real, Number, Integral\n"
+        "class V:\n    def __init__(self, data: Real) -> None:\n"
+        "        if not isinstance(data, Real):\n"
+        "            raise TypeError('Value data must be a real number')\n"
+        "        self.data = float(data)\n"
+        "things = [1, 2.5, True, 1j, '1', None, [1], V(3)]\n"
+        "for name in ('Number', 'Complex', 'Real', 'Rational', 'Integral'):\n"
+        "    cls = getattr(numbers, name)\n"
+        "    print(name, [isinstance(x, cls) for x in things])\n"
+        "print(isinstance(2, (str, Integral)), isinstance(V(1), Number))\n"
+        "try:\n    V('2')\nexcept TypeError as e:\n    print(e)\n"
+    )

@@ -32,6 +32,7 @@ from backprop_animator.engine.interpreter import (
     contextlib_module,
     generators,
     pytest_module,
+    queue_module,
     sets,
     unittest_module,
 )
@@ -524,6 +525,8 @@ class Compiler(ExpressionCompiler):
                 )
             elif name == "pytest":
                 namespace.update(pytest_module.native_names(self.m.state))
+            elif name == "queue":
+                namespace.update(queue_module.native_names())
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -1675,12 +1678,14 @@ LIBRARY_SOURCES = {
     "unittest": unittest_module.UNITTEST_SOURCE,
     "contextlib": contextlib_module.CONTEXTLIB_SOURCE,
     "pytest": pytest_module.PYTEST_SOURCE,
+    "queue": queue_module.QUEUE_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
     "contextlib": contextlib_module.CONTEXTLIB_NAMES,
     "pytest": pytest_module.PYTEST_NAMES,
     "unittest": unittest_module.UNITTEST_NAMES,
+    "queue": queue_module.QUEUE_NAMES,
 }
 
 

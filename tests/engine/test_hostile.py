@@ -794,3 +794,20 @@ def test_a_log_handler_writes_nowhere_and_hands_out_nothing(source: str, words: 
 def test_the_numeric_tower_is_a_name_for_isinstance_only(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("q = queue.Queue()\ntry:\n    q.get()\nexcept BaseException:\n    pass\n", "empty()"),
+        ("q = queue.Queue(maxsize=1)\nq.put(1)\nq.put(2)\n", "full()"),
+        ("q = queue.Queue()\nq.put(1)\nq.join()\n", "task_done()"),
+        ("queue._wait_forever('get')\n", "has no attribute '_wait_forever'"),
+        ("from queue import _wait_forever\n", "queue has no '_wait_forever'"),
+    ],
+)
+def test_a_queue_wait_that_would_never_end_is_a_bound(body: str, words: str) -> None:
+    # One thread: CPython would wait forever; here the program stops, and no `except`
+    # catches it, as at any bound.
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source("import queue\n" + body + END)

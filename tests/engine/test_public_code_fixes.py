@@ -2850,3 +2850,33 @@ def test_the_numeric_tower_of_numbers_answers_isinstance_as_cpython() -> None:
         "print(isinstance(2, (str, Integral)), isinstance(V(1), Number))\n"
         "try:\n    V('2')\nexcept TypeError as e:\n    print(e)\n"
     )
+
+
+def test_a_breadth_first_backward_with_queue_runs_as_cpythons() -> None:
+    """AnuarTB/micrograd's `Value.backward()` walks the graph breadth-first with
+    `q = queue.Queue()`, `q.put(self)`, `while not q.empty(): v = q.get()`: `import queue`
+    was refused. `Queue` and `LifoQueue` are CPython's, with `Empty`, `Full` and the
+    ValueErrors of a negative timeout and of one `task_done()` too many."""
+    same_as_cpython(
+        "import queue\nfrom queue import Queue, LifoQueue, Empty, Full\n"
+        "class V:\n    def __init__(self, data, parents=()):\n"
+        "        self.data, self.grad, self.parents = data, 0.0, parents\n"
+        "    def backward(self):\n        self.grad = 1.0\n        seen = {self}\n"
+        "        q = queue.Queue()\n        q.put(self)\n"
+        "        while not q.empty():\n            v = q.get()\n"
+        "            for parent, local in v.parents:\n"
+        "                parent.grad += local * v.grad\n"
+        "                if parent not in seen:\n"
+        "                    seen.add(parent)\n                    q.put(parent)\n"
+        "a, b = V(2.0), V(3.0)\nc = V(a.data * b.data, ((a, b.data), (b, a.data)))\n"
+        "c.backward()\nprint(a.grad, b.grad)\n"
+        "s = LifoQueue()\ns.put('x'); s.put('y')\nprint(s.get(), s.qsize(), s.get_nowait())\n"
+        "for call in (s.get_nowait, lambda: s.get(block=False), lambda: s.get(timeout=0.01)):\n"
+        "    try:\n        call()\n    except Empty as e:\n        print('Empty', repr(e))\n"
+        "full = Queue(maxsize=1)\nfull.put(1)\nprint(full.full(), full.empty())\n"
+        "try:\n    full.put_nowait(2)\nexcept queue.Full:\n    print('Full')\n"
+        "for bad in (lambda: full.get(timeout=-1), lambda: full.put(3, timeout=-1)):\n"
+        "    try:\n        bad()\n    except ValueError as e:\n        print(e)\n"
+        "full.get()\nfull.task_done()\nfull.join()\n"
+        "try:\n    full.task_done()\nexcept ValueError as e:\n    print(e)\n"
+    )

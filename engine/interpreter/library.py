@@ -1535,9 +1535,10 @@ class Library:
         function = getattr(math, name)  # name is one of _MATH_FUNCTIONS, fixed here
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if kwargs:
+            # `math.isclose(a, b, rel_tol=1e-4)`: its two keyword-only tolerances.
+            if kwargs and (name != "isclose" or set(kwargs) - {"rel_tol", "abs_tol"}):
                 raise ProgramError(f"math.{name}() takes no keywords here")
-            for arg in args:
+            for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
                     wrong = python_type_name(arg)
@@ -1551,7 +1552,7 @@ class Library:
                         TypeError(words),
                     )
             try:
-                result = function(*args)
+                result = function(*args, **kwargs)
             except TypeError as error:  # caught as CPython's TypeError, in its words
                 raise caught_as(f"math.{name}(): {error}", error) from None
             except (ArithmeticError, ValueError) as error:

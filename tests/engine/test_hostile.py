@@ -811,3 +811,17 @@ def test_a_queue_wait_that_would_never_end_is_a_bound(body: str, words: str) -> 
     # catches it, as at any bound.
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source("import queue\n" + body + END)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "math.isclose(1.0, 1.0, rel_tol=Value(1.0))",
+        "math.isclose(1.0, 1.0, abs_tol=[1])",
+        "math.isclose(1.0, 1.0, rel_tol=1e-9, key=print)",
+        "math.isclose(1.0, 1.0, rel_tol=10**400)",
+    ],
+)
+def test_math_isclose_tolerances_are_plain_numbers(call: str) -> None:
+    with pytest.raises(EngineError):
+        trace_source(f"import math\ny = {call}\n" + END)

@@ -2880,3 +2880,20 @@ def test_a_breadth_first_backward_with_queue_runs_as_cpythons() -> None:
         "full.get()\nfull.task_done()\nfull.join()\n"
         "try:\n    full.task_done()\nexcept ValueError as e:\n    print(e)\n"
     )
+
+
+def test_math_isclose_takes_its_keyword_tolerances() -> None:
+    """cancleeric/nanograd's test compares a gradient with a numerical one by
+    `math.isclose(x.grad, numerical, rel_tol=1e-4)`: refused ("takes no keywords")."""
+    same_as_cpython(
+        "import math\n"
+        "print(math.isclose(1.0, 1.00001, rel_tol=1e-4), math.isclose(1.0, 1.1, rel_tol=1e-4),"
+        " math.isclose(0.0, 1e-9, abs_tol=1e-6), math.isclose(1, 1.0001, abs_tol=0.0))\n"
+        "for bad in (dict(rel_tol=-1.0), dict(rel_tol='a')):\n"
+        "    try:\n        math.isclose(1.0, 1.0, **bad)\n"
+        "    except (ValueError, TypeError) as e:\n        print(type(e).__name__, e)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("math.isclose() takes no keywords here")):
+        run("import math\nmath.isclose(1.0, 1.0, tol=1)\n")
+    with pytest.raises(EngineError, match=re.escape("math.sqrt() takes no keywords here")):
+        run("import math\nmath.sqrt(x=4.0)\n")

@@ -360,6 +360,9 @@ class Recorder:
             for child in children:
                 if type(child) is tuple and child:
                     child = child[0]  # `(node, local)` pairs, as some classes keep them
+                elif type(child) is PInstance and child.mirror is None:
+                    self.state.charge(len(child.attrs) // ITEMS_PER_STEP)  # its attributes
+                    child = held_node(child)  # the same pair as an object: `Operand(val, deriv)`
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors
@@ -1864,6 +1867,14 @@ def update_text(statement: str, changes: list[dict[str, Any]], still: str = "") 
         summary += f", {still}"
     statement = statement.rstrip(":")
     return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
+
+
+def held_node(holder: PInstance) -> Any:
+    """The node an operand's holder object keeps (AnuarTB/micrograd's `Operand(val=node,
+    deriv=2.0)`, a `(node, local)` pair as an object): its one attribute that is a graph
+    node, else None."""
+    nodes = [v for v in holder.attrs.values() if type(v) is PInstance and v.mirror is not None]
+    return nodes[0] if len(nodes) == 1 else None
 
 
 def enum_op_name(op: Any) -> str:

@@ -2897,3 +2897,36 @@ def test_math_isclose_takes_its_keyword_tolerances() -> None:
         run("import math\nmath.isclose(1.0, 1.0, tol=1)\n")
     with pytest.raises(EngineError, match=re.escape("math.sqrt() takes no keywords here")):
         run("import math\nmath.sqrt(x=4.0)\n")
+
+
+def test_operands_kept_in_holder_objects_are_the_graphs_edges() -> None:
+    """AnuarTB/micrograd keeps each operand in a dataclass with its local derivative
+    (`self.operands.append(Operand(val=other, deriv=...))`), a `(node, local)` pair as an
+    object: its prints and passes were CPython's, but each pass's output was drawn alone;
+    the node such a holder keeps (its one attribute that is a node) is now the operand."""
+    source = (
+        "import queue\nfrom dataclasses import dataclass\n"
+        "class Value:\n    def __init__(self, data):\n"
+        "        self.data = data\n        self.operands = []\n        self.grad = 0\n"
+        "        self.op = ''\n"
+        "    def __mul__(self, other):\n        out = Value(self.data * other.data)\n"
+        "        out.operands.append(Operand(self, other.data))\n"
+        "        out.operands.append(Operand(other, self.data))\n"
+        "        out.op = '*'\n        return out\n"
+        "    def __add__(self, other):\n        out = Value(self.data + other.data)\n"
+        "        out.operands += [Operand(self, 1.0), Operand(other, 1.0)]\n"
+        "        out.op = '+'\n        return out\n"
+        "    def backward(self):\n        self.grad = 1\n        q = queue.Queue()\n"
+        "        q.put(self)\n        while not q.empty():\n            v = q.get()\n"
+        "            for operand in v.operands:\n"
+        "                operand.val.grad += v.grad * operand.deriv\n"
+        "                q.put(operand.val)\n"
+        "@dataclass\nclass Operand:\n    val: Value\n    deriv: float\n"
+        "a, b, c = Value(2.0), Value(-3.0), Value(4.0)\ny = a * b + c\ny.backward()\n"
+        "print(y.data, a.grad, b.grad, c.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-2.0 -3.0 2.0 1.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(-3.0, 2.0), (2.0, -3.0), (4.0, 1.0)]

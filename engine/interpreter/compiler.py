@@ -21,6 +21,7 @@ compiled program and what anything else runs.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
@@ -31,6 +32,7 @@ from backprop_animator.engine.interpreter import (
     contextlib_module,
     generators,
     pytest_module,
+    queue_module,
     sets,
     unittest_module,
 )
@@ -89,6 +91,14 @@ BINARY_DUNDERS = {
     ">>": "rshift",
 }  # fmt: skip
 PASTE_NAMES = ("Value", "draw_dot", "Digraph")  # `from anything import Value` and friends
+
+
+def import_failure(module: str) -> tuple[str, str]:
+    """CPython's error class and words for an import of `module` that is not there: a
+    relative import (`.util`) in a script, which is in no package, or a missing module."""
+    if module.startswith("."):
+        return "ImportError", "attempted relative import with no known parent package"
+    return "ModuleNotFoundError", f"No module named '{module.split('.')[0]}'"
 
 
 def own_setattr(cls: PClass) -> bool:
@@ -515,6 +525,8 @@ class Compiler(ExpressionCompiler):
                 )
             elif name == "pytest":
                 namespace.update(pytest_module.native_names(self.m.state))
+            elif name == "queue":
+                namespace.update(queue_module.native_names())
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -1265,7 +1277,10 @@ class Compiler(ExpressionCompiler):
             if alias.name in LAZY_MODULES:  # `unittest`, `contextlib`: made when it runs
                 load = self.lazy_loader(alias.name)
             elif alias.name not in self.modules or alias.name == "__future__" or dotted:
-                return self.refused_import(node, f"import {alias.name}", alias.name)
+                # In a function body, a module not here fails when the statement runs.
+                when_run = scope.kind == "function" and alias.name not in self.modules
+                statement = f"import {alias.name}"
+                return self.refused_import(node, statement, alias.name, when_run=when_run)
             else:
                 load = partial(_same, self.modules[alias.name])
             stores.append((self.store_name(alias.asname or alias.name, scope, False), load))
@@ -1284,14 +1299,14 @@ class Compiler(ExpressionCompiler):
         (`try: import numpy as np` / `except ImportError: np = None`), as CPython raises
         on a machine without that module."""
         message = self.not_importable(statement, module)
+        kind, seen = import_failure(module)
         if not (self.in_try or when_run):
-            raise self.error(node, message)
+            raise self.error(node, self.refusal(statement, module))
         line, column = self.pos(node)
-        seen = (f"No module named '{module.split('.')[0]}'",)
 
         def run(f: Frame) -> None:
-            error = ProgramError(message, line, column, kind="ModuleNotFoundError")
-            error.args_seen = seen
+            error = ProgramError(message, line, column, kind=kind)
+            error.args_seen = (seen,)
             raise error
 
         return run
@@ -1306,7 +1321,21 @@ class Compiler(ExpressionCompiler):
 
         return run
 
+    def refusal(self, statement: str, module: str) -> str:
+        """Why an import is refused before the program runs: CPython's error first where
+        CPython fails there too (a relative import, a module outside its standard library)."""
+        message = self.not_importable(statement, module)
+        if module.startswith(".") or module.split(".")[0] not in sys.stdlib_module_names:
+            kind, seen = import_failure(module)
+            return f"{kind}: {seen} — {message}"
+        return message
+
     def not_importable(self, statement: str, module: str) -> str:
+        if module.startswith("."):
+            return (
+                f"`{statement}` is not available: a program here is one file, in no package "
+                "(paste that module's code above the code that uses it)"
+            )
         if module.split(".")[0] in SCALAR_ONLY:
             return (
                 f"`{statement}` is not available: this is a scalar engine, every number is one "
@@ -1320,7 +1349,7 @@ class Compiler(ExpressionCompiler):
         )
 
     def import_from(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
-        module = node.module or ""
+        module = "." * node.level + (node.module or "")
         if module == "micrograd.nn":
             return self.import_nn(node, scope)
         if module in LAZY_MODULES:
@@ -1330,8 +1359,8 @@ class Compiler(ExpressionCompiler):
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if self.absent_when_run(module, alias.name, scope):
-                # `try: from graphviz import Digraph`, or `from graphviz import Digraph` in
-                # a draw_dot() the program calls in a `try`: graphviz is not here
+                # `try: from graphviz import Digraph`, or an import in a function body
+                # (`from .util import render_graph`): it fails when it runs, as in CPython
                 statement = f"from {module} import {alias.name}"
                 return self.refused_import(node, statement, module, when_run=True)
             try:
@@ -1349,13 +1378,18 @@ class Compiler(ExpressionCompiler):
         return run
 
     def absent_when_run(self, module: str, name: str, scope: scopes.Scope) -> bool:
-        """Whether `from module import name` raises CPython's `ModuleNotFoundError` when it
-        runs: in a `try` body, and `Digraph` in a function body (a draw_dot() the program
-        may call inside `try: ... except ImportError:`), as on a machine without graphviz.
-        A `draw_dot(...)` statement is skipped, so its import never runs."""
+        """Whether `from module import name` raises CPython's `ModuleNotFoundError` (for a
+        relative import, its `ImportError`) when it runs: in a `try` body, or in a function
+        body, `Digraph` too (a draw_dot() the program may call inside `try: ... except
+        ImportError:`, as on a machine without graphviz); `Value` and `draw_dot` are taken
+        from anywhere. A `draw_dot(...)` statement is skipped, so its import never runs."""
         if module in self.modules or name == "Value":
             return False
-        return bool(self.in_try) or (name == "Digraph" and scope.kind == "function")
+        if self.in_try:
+            return True
+        # In a function body, as CPython, when the function runs (akv17's `from .util import
+        # render_graph` in a method); `draw_dot` from anywhere stays a name that is skipped.
+        return scope.kind == "function" and (name == "Digraph" or name not in PASTE_NAMES)
 
     def imported_value(self, node: ast.ImportFrom, module: str, name: str) -> Any:
         """What `from module import name` binds, known when the program is compiled."""
@@ -1370,7 +1404,7 @@ class Compiler(ExpressionCompiler):
             return self.builtins["Value"]
         if name in PASTE_NAMES:
             return Inert(name)
-        raise self.error(node, self.not_importable(f"from {module} import {name}", module))
+        raise self.error(node, self.refusal(f"from {module} import {name}", module))
 
     def import_nn(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd.nn import MLP`: micrograd's classes, run by the interpreter."""
@@ -1664,12 +1698,14 @@ LIBRARY_SOURCES = {
     "unittest": unittest_module.UNITTEST_SOURCE,
     "contextlib": contextlib_module.CONTEXTLIB_SOURCE,
     "pytest": pytest_module.PYTEST_SOURCE,
+    "queue": queue_module.QUEUE_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
     "contextlib": contextlib_module.CONTEXTLIB_NAMES,
     "pytest": pytest_module.PYTEST_NAMES,
     "unittest": unittest_module.UNITTEST_NAMES,
+    "queue": queue_module.QUEUE_NAMES,
 }
 
 

@@ -1546,9 +1546,10 @@ class Library:
         function = getattr(math, name)  # name is one of _MATH_FUNCTIONS, fixed here
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if kwargs:
+            # `math.isclose(a, b, rel_tol=1e-4)`: its two keyword-only tolerances.
+            if kwargs and (name != "isclose" or set(kwargs) - {"rel_tol", "abs_tol"}):
                 raise ProgramError(f"math.{name}() takes no keywords here")
-            for arg in args:
+            for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
                     wrong = python_type_name(arg)
@@ -1562,7 +1563,7 @@ class Library:
                         TypeError(words),
                     )
             try:
-                result = function(*args)
+                result = function(*args, **kwargs)
             except TypeError as error:  # caught as CPython's TypeError, in its words
                 raise caught_as(f"math.{name}(): {error}", error) from None
             except (ArithmeticError, ValueError) as error:
@@ -1998,8 +1999,16 @@ _BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
     "Set": (PSet,),
     "Sequence": (list, tuple, str, range),
 }
+# The numeric tower (`numbers`): the built-in numbers CPython registers in each class.
+_NUMBERS: dict[str, tuple[type, ...]] = {
+    "Number": (int, float, complex, bool),
+    "Complex": (int, float, complex, bool),
+    "Real": (int, float, bool),
+    "Rational": (int, bool),
+    "Integral": (int, bool),
+}
 ABSTRACT_CLASSES = frozenset(
-    {*_BUILT_IN_ALIASES, "Iterable", "Iterator", "Generator", "Sized", "Container",
+    {*_BUILT_IN_ALIASES, *_NUMBERS, "Iterable", "Iterator", "Generator", "Sized", "Container",
      "Collection", "Reversible", "Callable", "Type"}
 )  # fmt: skip
 
@@ -2014,6 +2023,8 @@ def abstract_instance(name: str, value: Any) -> bool:
     kind = type(value)
     if name in _BUILT_IN_ALIASES:
         return kind in _BUILT_IN_ALIASES[name]
+    if name in _NUMBERS:
+        return kind in _NUMBERS[name]
     if name == "Iterable":
         return kind in _CONTAINERS or kind in ITERATOR_TYPES or _defines(value, "__iter__")
     if name == "Iterator":

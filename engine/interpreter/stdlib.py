@@ -106,6 +106,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "dataclasses": dataclasses_module(library),
         "collections": collections_module(library),
         "collections.abc": abc_classes_module(),
+        "numbers": PModule("numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}),
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
@@ -124,6 +125,11 @@ ABC_CLASS_NAMES = (
     "MutableMapping", "Sized", "Container", "Collection", "Reversible", "Callable", "Set",
     "Hashable",
 )  # fmt: skip
+
+
+# `from numbers import Real`: the numeric tower's abstract classes, for `isinstance` (an
+# int, a float, a bool, a complex number, as CPython registers them) and annotations.
+NUMBER_CLASS_NAMES = ("Number", "Complex", "Real", "Rational", "Integral")
 
 
 def abc_classes_module() -> PModule:
@@ -645,6 +651,12 @@ def logging_module(state: State) -> PModule:
                 return disabled[0] < level and level >= effective(name)
 
             members["setLevel"] = Builtin("Logger.setLevel", set_level)
+            handlers: list[Any] = []
+            members["handlers"] = handlers
+            members["addHandler"] = Builtin("Logger.addHandler", _handler_call(handlers, True))
+            members["removeHandler"] = Builtin(
+                "Logger.removeHandler", _handler_call(handlers, False)
+            )
             members["getEffectiveLevel"] = Builtin(
                 "Logger.getEffectiveLevel", lambda args, kwargs: effective(name)
             )
@@ -682,9 +694,59 @@ def logging_module(state: State) -> PModule:
 
     members: dict[str, Any] = dict(LOG_LEVELS)
     members.update(calls("logging."))
+    members["StreamHandler"] = Builtin("logging.StreamHandler", _stream_handler)
+    members["Formatter"] = Builtin("logging.Formatter", _formatter)
     members["getLogger"] = Builtin("logging.getLogger", get_logger)
     members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
     return PModule("logging", members)
+
+
+def _stream_handler(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+    """`logging.StreamHandler()`: CPython's writes to stderr, never to what the program
+    prints, so here its lines go nowhere; one given a stream (stdout) is refused."""
+    if args or kwargs:
+        raise ProgramError(
+            "logging.StreamHandler(stream) is not available: log lines here go nowhere "
+            "(StreamHandler() writes to stderr in CPython, not to what the program prints)"
+        )
+    members: dict[str, Any] = {"level": 0, "formatter": None}
+
+    def set_level(a: list[Any], k: dict[str, Any]) -> None:
+        members["level"] = level_number(a[0] if a else k.get("level"))
+
+    def set_formatter(a: list[Any], k: dict[str, Any]) -> None:
+        if len(a) + len(k) != 1:
+            raise ProgramError("setFormatter() takes one formatter", kind="TypeError")
+        members["formatter"] = a[0] if a else k.get("fmt")
+
+    members["setLevel"] = Builtin("Handler.setLevel", set_level)
+    members["setFormatter"] = Builtin("Handler.setFormatter", set_formatter)
+    return PModule("StreamHandler", members)
+
+
+def _formatter(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+    """`logging.Formatter(fmt)`: kept for a handler whose lines go nowhere."""
+    if len(args) > 3 or set(kwargs) - {"fmt", "datefmt", "style", "validate"}:
+        raise ProgramError("Formatter() takes fmt, datefmt and style", kind="TypeError")
+    fmt = args[0] if args else kwargs.get("fmt")
+    if fmt is not None and type(fmt) is not str:
+        raise ProgramError("Formatter(fmt) takes a string", kind="TypeError")
+    return PModule("Formatter", {"_fmt": fmt})
+
+
+def _handler_call(handlers: list[Any], add: bool) -> Callable[..., None]:
+    def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("addHandler() takes one handler", kind="TypeError")
+        handler = args[0]
+        if type(handler) is not PModule or handler.name != "StreamHandler":
+            raise ProgramError("a logger's handler here is a logging.StreamHandler()")
+        if add and not any(one is handler for one in handlers):
+            handlers.append(handler)
+        elif not add:
+            handlers[:] = [one for one in handlers if one is not handler]
+
+    return call
 
 
 def _nearest_ancestor(

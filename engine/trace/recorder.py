@@ -55,6 +55,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramExit,
     State,
 )
+from backprop_animator.engine.interpreter.stdlib import ENUM_KEY
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_engine, order_fault
 from backprop_animator.engine.lab.right_engine import RightEngine, right_locals, sum_rounding
@@ -311,7 +312,7 @@ class Recorder:
         mirrors = self.operand_mirrors(shape.operands_of(attrs))
         op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
-        name = clean_text(cut_label(op)) if type(op) is str else ""
+        name = clean_text(cut_label(op)) if type(op) is str else enum_op_name(op)
         if mirrors and op is None and shape.op not in attrs:
             name = self.op_made(instance)
         if mirrors:
@@ -359,6 +360,9 @@ class Recorder:
             for child in children:
                 if type(child) is tuple and child:
                     child = child[0]  # `(node, local)` pairs, as some classes keep them
+                elif type(child) is PInstance and child.mirror is None:
+                    self.state.charge(len(child.attrs) // ITEMS_PER_STEP)  # its attributes
+                    child = held_node(child)  # the same pair as an object: `Operand(val, deriv)`
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors
@@ -1867,6 +1871,24 @@ def update_text(statement: str, changes: list[dict[str, Any]], still: str = "") 
         summary += f", {still}"
     statement = statement.rstrip(":")
     return f"{statement}: {summary}" if statement else summary[:1].upper() + summary[1:]
+
+
+def held_node(holder: PInstance) -> Any:
+    """The node an operand's holder object keeps (AnuarTB/micrograd's `Operand(val=node,
+    deriv=2.0)`, a `(node, local)` pair as an object): its one attribute that is a graph
+    node, else None."""
+    nodes = [v for v in holder.attrs.values() if type(v) is PInstance and v.mirror is not None]
+    return nodes[0] if len(nodes) == 1 else None
+
+
+def enum_op_name(op: Any) -> str:
+    """An op kept as an Enum member (`Op.ADD`), named as a learner reads it: the member's
+    value where it is a string (`'+'`, `'ADD'`), else its name; "" for any other object."""
+    if type(op) is not PInstance or not any(ENUM_KEY in base.namespace for base in op.cls.mro):
+        return ""
+    value, name = op.attrs.get("value"), op.attrs.get("name")
+    text = value if type(value) is str else name
+    return clean_text(cut_label(text)) if type(text) is str else ""
 
 
 def cut_label(label: str) -> str:

@@ -490,8 +490,10 @@ def test_repeated_backward_passes_count_the_nodes_they_visit_as_steps() -> None:
         "x = Value(0.5)\ny = x\nfor i in range(1000):\n    y = y * 1.0\n"
         "for j in range(100):\n    y.backward()\n"
     )
+    # The step bound is what stops it, at the default steps; the clock is given room so
+    # that a loaded machine does not stop it first (the time bound is tested on its own).
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
-        trace_source(source)
+        trace_source(source, limits=Limits(time_limit=60.0))
     assert "visits 2,001" in caught.value.message
     assert (caught.value.line, caught.value.column) == (6, 5)
 
@@ -821,3 +823,82 @@ def test_copies_of_a_string_io_kept_in_a_loop_are_charged_for_their_text(copier:
     )
     with pytest.raises(EngineError, match="too many steps"):
         trace_source(source + END, limits=Limits(max_steps=100_000))
+
+
+def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> None:
+    """A module that is not here, imported in a function body, is CPython's ImportError
+    when the function runs: caught, the name is still unbound and nothing was loaded."""
+    source = (
+        "def grab():\n    import os\n    return os\n"
+        "def rel():\n    from .secrets import key\n    return key\n"
+        "for f in (grab, rel):\n    try:\n        f()\n    except ImportError:\n        pass\n"
+        "def use():\n    try:\n        import subprocess\n    except ImportError:\n        pass\n"
+        "    return subprocess.run\n"
+        "use()\n"
+    )
+    with pytest.raises(EngineError, match="UnboundLocalError") as caught:
+        trace_source(source + END)
+    assert caught.value.line == 17
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("import logging, io\nh = logging.StreamHandler(io.StringIO())\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler(stream=None)\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler()\nh.emit(1)\n", "no attribute 'emit'"),
+        ("import logging\nh = logging.StreamHandler()\ny = h.__dict__\n", "__dict__"),
+        ("import logging\nlogging.getLogger().addHandler(logging.Formatter())\n", "handler"),
+        ("import logging\nf = logging.Formatter(fmt=print)\n", "takes a string"),
+    ],
+)
+def test_a_log_handler_writes_nowhere_and_hands_out_nothing(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("import numbers\nnumbers.Real.register(int)\n", "no attribute 'register'"),
+        ("import numbers\ny = numbers.Real.__subclasses__\n", "dunder"),
+        ("import numbers\nclass A(numbers.Real):\n    pass\n", "inherit from the program's"),
+        ("import numbers\ny = numbers.__dict__\n", "__dict__` of a module"),
+        ("from numbers import os\n", "numbers has no 'os' here"),
+        ("import numbers\nx = numbers.Real()\n", "cannot be called"),
+    ],
+)
+def test_the_numeric_tower_is_a_name_for_isinstance_only(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("q = queue.Queue()\ntry:\n    q.get()\nexcept BaseException:\n    pass\n", "empty()"),
+        ("q = queue.Queue(maxsize=1)\nq.put(1)\nq.put(2)\n", "full()"),
+        ("q = queue.Queue()\nq.put(1)\nq.join()\n", "task_done()"),
+        ("queue._wait_forever('get')\n", "has no attribute '_wait_forever'"),
+        ("from queue import _wait_forever\n", "queue has no '_wait_forever'"),
+    ],
+)
+def test_a_queue_wait_that_would_never_end_is_a_bound(body: str, words: str) -> None:
+    # One thread: CPython would wait forever; here the program stops, and no `except`
+    # catches it, as at any bound.
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source("import queue\n" + body + END)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "math.isclose(1.0, 1.0, rel_tol=Value(1.0))",
+        "math.isclose(1.0, 1.0, abs_tol=[1])",
+        "math.isclose(1.0, 1.0, rel_tol=1e-9, key=print)",
+        "math.isclose(1.0, 1.0, rel_tol=10**400)",
+    ],
+)
+def test_math_isclose_tolerances_are_plain_numbers(call: str) -> None:
+    with pytest.raises(EngineError):
+        trace_source(f"import math\ny = {call}\n" + END)

@@ -312,6 +312,8 @@ class Recorder:
         op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
         name = clean_text(cut_label(op)) if type(op) is str else ""
+        if type(op) is PInstance and op.cls.shape is None:  # an op object (`Sigmoid()`)
+            name = clean_text(cut_label(op.cls.name))
         if mirrors and op is None and shape.op not in attrs:
             name = self.op_made(instance)
         if mirrors:

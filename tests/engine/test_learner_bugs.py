@@ -142,6 +142,12 @@ def _tanh_assign_reused() -> dict[str, float]:
     return {"x": w * dn, "w": x * dn}
 
 
+def _cos_sign() -> dict[str, float]:
+    t, w = 0.7, 2.0
+    du = -3 * math.sin(t * w)  # y = 3cos(tw) + t
+    return {"t": w * du + 1, "w": t * du}
+
+
 def _shared_weight_second_epoch() -> dict[str, float]:
     w = 0.3 + 0.05 * 3.4  # the program's step, with the gradient its `=` left: -3.4
     batch = [(1.0, 2.0), (2.0, 3.0), (-1.0, 0.0)]
@@ -219,6 +225,10 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "shared_weight_batch_assign": _shared_weight_second_epoch,
     "pow_value_exponent": lambda: {"x": 0.5 * 3 * 2.0**2, "y": 0.5 * 8 * math.log(2) + 1},
     "seed_after_loop": lambda: mg(lambda a, b: a * b + b, a=2, b=-3),
+    "sqrt_no_root": lambda: {"a": 3.0 / 5.0, "b": 4.0 / 5.0},
+    "abs_no_sign": lambda: {"pred": -1 + 0.5, "target": 1.0},
+    "cos_sign": _cos_sign,
+    "kahn_leaves_first": lambda: mg(lambda a, b: a * b + a, a=2, b=-1),
 }
 
 R, U = "right", "unchecked"
@@ -315,6 +325,13 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "seed_after_loop": ({"*": R, "+": R}, R, R),
     # A right engine; the program zeroes the gradients before its update reads them.
     "zero_grad_before_step": ({"*": R, "+": R}, R, R),
+    "sqrt_no_root": ({"*": R, "+": R, "sqrt": (5, "n5", "n4")}, R, R),
+    # abs of a positive input is right as written: the negative one is named.
+    "abs_no_sign": ({"*": R, "+": R, "abs": (11, "n5", "n4")}, R, R),
+    "cos_sign": ({"*": R, "cos": (8, "n3", "n2"), "+": R}, R, R),
+    "sigmoid_neuron_input": ({"*": R, "+": R, "sigmoid": (37, "n47", "n46")}, R, R),
+    # Leaves first: c's rule runs before d's, which uses c.
+    "kahn_leaves_first": ({"*": R, "+": R}, (5, "n2", "n3"), R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -464,6 +481,9 @@ SORT_TEXTS = {
     "seed_after_loop": "c.backward() runs the rules of the 4 nodes that reach c, each after "
     "those of the nodes that use it. c.grad is 0 when the first rule runs, not 1: a right "
     "engine seeds it with 1.",
+    # Kahn's algorithm counted from the leaves: c's rule runs before d's, which uses c.
+    "kahn_leaves_first": "d.backward() runs c's rule before that of d, which uses c: c passes "
+    "its gradient on before all of it has arrived. Seed d.grad = 1.",
     # Kahn's algorithm, once per step of the loop.
     "zero_grad_before_step": "loss.backward() runs the rules of the 17 nodes that reach loss, "
     "each after those of the nodes that use it. Seed loss.grad = 1.",

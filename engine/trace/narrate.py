@@ -14,7 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from backprop_animator.engine.lab.engine_check import kept_writes
-from backprop_animator.engine.lab.right_engine import sum_rounding
+from backprop_animator.engine.lab.right_engine import registry_op, sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
@@ -71,10 +71,11 @@ _ORDINALS = tuple(ordinal(n) for n in range(100))  # the usual counts of `+=`, w
 def rule_text(op: str) -> str:
     """What a node's rule does, in words: `rule_text("**-1") -> 'local derivative k·x^(k−1)'`.
 
-    Ops from other engines are matched case-insensitively (micrograd's `ReLU`); any
-    other op gets a sentence that says its rule was watched, not known.
+    Ops from other engines are matched case-insensitively (micrograd's `ReLU`), and by
+    the words they are named in (a class per op's `Add`, `Mul`); any other op gets a
+    sentence that says its rule was watched, not known.
     """
-    entry = lookup(op) or lookup(op.lower())
+    entry = lookup(op) or lookup(op.lower()) or lookup(registry_op(op))
     return entry.rule if entry is not None else MEASURED_RULE
 
 

@@ -229,6 +229,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "abs_no_sign": lambda: {"pred": -1 + 0.5, "target": 1.0},
     "cos_sign": _cos_sign,
     "kahn_leaves_first": lambda: mg(lambda a, b: a * b + a, a=2, b=-1),
+    "slots_div_numerator": lambda: {"total": 1 / 4.0, "count": -6.0 / 4.0**2},
+    "relu_mask_on_input_grad": lambda: {"x": 3 * 2.0 + 1, "w": 3 * 1.5},
 }
 
 R, U = "right", "unchecked"
@@ -332,6 +334,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "sigmoid_neuron_input": ({"*": R, "+": R, "sigmoid": (37, "n47", "n46")}, R, R),
     # Leaves first: c's rule runs before d's, which uses c.
     "kahn_leaves_first": ({"*": R, "+": R}, (5, "n2", "n3"), R),
+    "slots_div_numerator": ({"/": (5, "n2", "n0"), "+": R}, R, R),
+    "relu_mask_on_input_grad": ({"*": R, "relu": (8, "n3", "n2"), "+": R}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -772,3 +776,9 @@ def test_ops_a_class_keeps_no_name_for_are_named_by_the_method_that_made_them() 
     assert rows["-"]["first"]["learner"] == 1.0
     assert math.isclose(rows["-"]["first"]["correct"], -1.0, rel_tol=1e-6)  # numeric
     assert printed_lines(trace) == run_in_cpython(NO_OP_KEPT)[0]
+    # A class per op: its ops' right rules are said as ours are ("a rule of its own
+    # engine; its effect on each child was measured" of `Add` and `Mul`).
+    trace = trace_source((PROGRAMS / "sigmoid_s_times_s.py").read_text())
+    texts = _backward_texts(trace)
+    assert texts[1].startswith("Add(Mul(x, w), b) (Add, grad 0.1811): pass the gradient on")
+    assert texts[2].startswith("Mul(x, w) (Mul, grad 0.1811): multiply by the other factor.")

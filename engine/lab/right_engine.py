@@ -55,9 +55,19 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
     ("softplus", 1): lambda x: math.log1p(math.exp(x)),
 }
 
-# Ops of any number of operands the registry does not have (an engine's own `mean`).
+
+def _dot(*xs: float) -> float:
+    """`dot(ws, xs)` with its operands `ws + xs`: the first half times the second; NaN
+    (reproducing no node's data) for an odd count."""
+    half, odd = divmod(len(xs), 2)
+    return math.nan if odd else math.fsum(a * b for a, b in zip(xs[:half], xs[half:], strict=True))
+
+
+# Ops of any number of operands the registry does not have (an engine's own `mean`),
+# trusted as the others are only where they reproduce the node's data.
 NARY_NUMERIC_OPS: dict[str, Callable[..., float]] = {
     "mean": lambda *xs: math.fsum(xs) / len(xs),
+    "dot": _dot,
 }
 
 

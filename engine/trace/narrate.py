@@ -768,8 +768,12 @@ def _parted_factors(
     factor (all its writes together) is not the right one; not for a child in
     `unknown`, whose factor cannot be known (written over an upstream gradient of 0).
     A child given the right local derivative itself, where `upstream` is not 1, is told
-    that the code did not multiply it by the upstream gradient."""
+    that the code did not multiply it by the upstream gradient; one given it times its
+    own gradient so far (`self.grad += out.data * self.grad`), that it was multiplied by
+    that, not by the upstream gradient."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
+    writes = _per_child([(c[0], 1.0) for c in contributions])
+    had = {c[0]: c[3] for c in contributions}  # the gradient before: its one write's
     # A factor measured from what a `+=` added is only as good as the sum's rounding (a
     # share of 1e-11 added to a gradient of 7.4): that much apart is not parted.
     slack = _per_child(
@@ -789,6 +793,21 @@ def _parted_factors(
                     f" {name(child)}.{grad} got {number(added)}, the right local derivative "
                     f"alone: not multiplied by the upstream gradient {number(upstream)} (the "
                     f"right share is {number(correct * upstream)})."
+                )
+                continue
+            before = had.get(child, 0.0) if writes.get(child) == 1.0 else 0.0
+            times_own = correct * before
+            if (
+                before
+                and abs(before - upstream) > 1e-9 * max(1.0, abs(upstream))
+                and abs(added - times_own) <= 1e-9 * max(1.0, abs(times_own))
+            ):
+                number = name.number
+                notes.append(
+                    f" {name(child)}.{grad} got {number(added)}, the right local derivative "
+                    f"{number(correct)} times {name(child)}'s own gradient {number(before)}: "
+                    f"not times the upstream gradient {number(upstream)} (the right share is "
+                    f"{number(correct * upstream)})."
                 )
                 continue
             notes.append(

@@ -231,6 +231,10 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "kahn_leaves_first": lambda: mg(lambda a, b: a * b + a, a=2, b=-1),
     "slots_div_numerator": lambda: {"total": 1 / 4.0, "count": -6.0 / 4.0**2},
     "relu_mask_on_input_grad": lambda: {"x": 3 * 2.0 + 1, "w": 3 * 1.5},
+    "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
+        **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
+        **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
+    },
 }
 
 R, U = "right", "unchecked"
@@ -319,8 +323,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "exp_times_own_grad": ({"*": R, "exp": (11, "n3", "n2"), "+": R}, R, R),
     "mean_no_divide": ({"*": R, "+": R, "mean": (11, "n16", "n5")}, R, R),
     "tanh_assign_reused": ({"*": R, "tanh": R, "+": R}, R, (8, "n3", "n2", 0.5)),
-    # ws + xs as one list of operands: no right rule for `dot` over them.
-    "dot_first_factor": ({"dot": U, "+": R, "*": R}, R, R),
+    # ws + xs as one list of operands: ws[0]'s factor, xs[0], is right; ws[1]'s is not.
+    "dot_first_factor": ({"dot": (7, "n6", "n1"), "+": R, "*": R}, R, R),
     "shared_weight_batch_assign": ({"*": R, "+": R, "**": R}, R, (23, "n9", "n0", 0.6)),
     "pow_value_exponent": ({"**": (7, "n2", "n1"), "*": R, "+": R}, R, R),
     # The seed comes after the rules: no row is the seed's, the sort frame says it.
@@ -782,3 +786,16 @@ def test_ops_a_class_keeps_no_name_for_are_named_by_the_method_that_made_them() 
     texts = _backward_texts(trace)
     assert texts[1].startswith("Add(Mul(x, w), b) (Add, grad 0.1811): pass the gradient on")
     assert texts[2].startswith("Mul(x, w) (Mul, grad 0.1811): multiply by the other factor.")
+
+
+def test_a_rule_that_multiplies_by_the_operands_own_gradient_is_said_so() -> None:
+    # exp_times_own_grad: `self.grad += out.data * self.grad`. The text said "The right
+    # local derivative for z is 0.6065, not 0.4044": 1.213 / 3, a factor the code never
+    # wrote; it wrote e^z times z's own gradient, 2.
+    trace = trace_source((PROGRAMS / "exp_times_own_grad.py").read_text())
+    text = next(t for t in _backward_texts(trace) if t.startswith("exp(z) (exp, grad 3)"))
+    assert text.endswith(
+        "z.grad got 1.213, the right local derivative 0.6065 times z's own gradient 2: not "
+        "times the upstream gradient 3 (the right share is 1.82)."
+    )
+    assert "not 0.4044" not in text

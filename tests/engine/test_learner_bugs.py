@@ -231,6 +231,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "kahn_leaves_first": lambda: mg(lambda a, b: a * b + a, a=2, b=-1),
     "slots_div_numerator": lambda: {"total": 1 / 4.0, "count": -6.0 / 4.0**2},
     "relu_mask_on_input_grad": lambda: {"x": 3 * 2.0 + 1, "w": 3 * 1.5},
+    "sub_minus_equals_mul_assign": lambda: {"pred": 2 * (2.5 - 4.0), "target": -2 * (2.5 - 4.0)},
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -340,6 +341,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "kahn_leaves_first": ({"*": R, "+": R}, (5, "n2", "n3"), R),
     "slots_div_numerator": ({"/": (5, "n2", "n0"), "+": R}, R, R),
     "relu_mask_on_input_grad": ({"*": R, "relu": (8, "n3", "n2"), "+": R}, R, R),
+    # `other.grad -= out.grad` is the right `-` rule: only mul's `=` is named.
+    "sub_minus_equals_mul_assign": ({"-": R, "*": R}, R, (3, "n3", "n2", -1.5)),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {

@@ -219,6 +219,9 @@ def _method_names(op: Op) -> tuple[str, ...]:
 
 
 OP_OF_METHOD: dict[str, str] = {name: key for key, op in OPS.items() for name in _method_names(op)}
+# Ops the right engine knows by their numbers alone (`right_engine.NUMERIC_OPS`): a node
+# made by one of these methods, in a class that keeps no op, is that op's.
+OP_OF_METHOD |= {"__truediv__": "/", "__sub__": "-", "__neg__": "neg"}
 
 
 def power_op(exponent: object) -> str:

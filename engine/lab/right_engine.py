@@ -55,6 +55,30 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
     ("softplus", 1): lambda x: math.log1p(math.exp(x)),
 }
 
+
+def _dot(*xs: float) -> float:
+    """`dot(ws, xs)` with its operands `ws + xs`: the first half times the second; NaN
+    (reproducing no node's data) for an odd count."""
+    half, odd = divmod(len(xs), 2)
+    return math.nan if odd else math.fsum(a * b for a, b in zip(xs[:half], xs[half:], strict=True))
+
+
+# Ops of any number of operands the registry does not have (an engine's own `mean`),
+# trusted as the others are only where they reproduce the node's data.
+NARY_NUMERIC_OPS: dict[str, Callable[..., float]] = {
+    "mean": lambda *xs: math.fsum(xs) / len(xs),
+    "dot": _dot,
+}
+
+
+def _numeric_function(op: str, count: int) -> Callable[..., float] | None:
+    """The plain-number function of an op of `count` operands, by either table."""
+    found = NUMERIC_OPS.get((op, count)) or NUMERIC_OPS.get((op.lower(), count))
+    if found is None and count > 0:
+        found = NARY_NUMERIC_OPS.get(op.lower())
+    return found
+
+
 Locals = list[tuple[Value, float]]
 
 # An op named in words (`"add"`, `"Mul"`, `"__pow__"`: how many engines name them) is the
@@ -185,7 +209,7 @@ def _forward(op: str, operands: Sequence[Value]) -> float | None:
     entry = OPS.get(key) or OPS.get(key.lower())
     if entry is not None and entry.number is not None and len(data) == 1:
         return float(entry.number(data[0]))
-    function = NUMERIC_OPS.get((op, len(data))) or NUMERIC_OPS.get((op.lower(), len(data)))
+    function = _numeric_function(op, len(data))
     return None if function is None else float(function(*data))
 
 
@@ -223,7 +247,7 @@ def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals |
 
 
 def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
-    function = NUMERIC_OPS.get((op, len(operands))) or NUMERIC_OPS.get((op.lower(), len(operands)))
+    function = _numeric_function(op, len(operands))
     if function is None:
         return None
     data = [float(child.data) for child in operands]

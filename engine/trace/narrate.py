@@ -14,7 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from backprop_animator.engine.lab.engine_check import kept_writes
-from backprop_animator.engine.lab.right_engine import sum_rounding
+from backprop_animator.engine.lab.right_engine import registry_op, sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
@@ -71,10 +71,11 @@ _ORDINALS = tuple(ordinal(n) for n in range(100))  # the usual counts of `+=`, w
 def rule_text(op: str) -> str:
     """What a node's rule does, in words: `rule_text("**-1") -> 'local derivative k·x^(k−1)'`.
 
-    Ops from other engines are matched case-insensitively (micrograd's `ReLU`); any
-    other op gets a sentence that says its rule was watched, not known.
+    Ops from other engines are matched case-insensitively (micrograd's `ReLU`), and by
+    the words they are named in (a class per op's `Add`, `Mul`); any other op gets a
+    sentence that says its rule was watched, not known.
     """
-    entry = lookup(op) or lookup(op.lower())
+    entry = lookup(op) or lookup(op.lower()) or lookup(registry_op(op))
     return entry.rule if entry is not None else MEASURED_RULE
 
 
@@ -767,8 +768,12 @@ def _parted_factors(
     factor (all its writes together) is not the right one; not for a child in
     `unknown`, whose factor cannot be known (written over an upstream gradient of 0).
     A child given the right local derivative itself, where `upstream` is not 1, is told
-    that the code did not multiply it by the upstream gradient."""
+    that the code did not multiply it by the upstream gradient; one given it times its
+    own gradient so far (`self.grad += out.data * self.grad`), that it was multiplied by
+    that, not by the upstream gradient."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
+    writes = _per_child([(c[0], 1.0) for c in contributions])
+    had = {c[0]: c[3] for c in contributions}  # the gradient before: its one write's
     # A factor measured from what a `+=` added is only as good as the sum's rounding (a
     # share of 1e-11 added to a gradient of 7.4): that much apart is not parted.
     slack = _per_child(
@@ -788,6 +793,21 @@ def _parted_factors(
                     f" {name(child)}.{grad} got {number(added)}, the right local derivative "
                     f"alone: not multiplied by the upstream gradient {number(upstream)} (the "
                     f"right share is {number(correct * upstream)})."
+                )
+                continue
+            before = had.get(child, 0.0) if writes.get(child) == 1.0 else 0.0
+            times_own = correct * before
+            if (
+                before
+                and abs(before - upstream) > 1e-9 * max(1.0, abs(upstream))
+                and abs(added - times_own) <= 1e-9 * max(1.0, abs(times_own))
+            ):
+                number = name.number
+                notes.append(
+                    f" {name(child)}.{grad} got {number(added)}, the right local derivative "
+                    f"{number(correct)} times {name(child)}'s own gradient {number(before)}: "
+                    f"not times the upstream gradient {number(upstream)} (the right share is "
+                    f"{number(correct * upstream)})."
                 )
                 continue
             notes.append(

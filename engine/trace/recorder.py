@@ -313,6 +313,8 @@ class Recorder:
         op = attrs.get(shape.op)
         # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
         name = clean_text(cut_label(op)) if type(op) is str else enum_op_name(op)
+        if not name and type(op) is PInstance and op.cls.shape is None:
+            name = clean_text(cut_label(op.cls.name))  # an op object (`Sigmoid()`)
         if mirrors and op is None and shape.op not in attrs:
             name = self.op_made(instance)
         if mirrors:

@@ -117,6 +117,43 @@ def _square_of_sum(a: MicrogradValue, b: MicrogradValue, c: MicrogradValue) -> M
     return s * s
 
 
+def _sigmoid_s_times_s() -> dict[str, float]:
+    x, w, b = 0.5, -1.2, 0.3
+    s = 1 / (1 + math.exp(-(x * w + b)))
+    d = s * (1 - s)
+    return {"x": w * d, "w": x * d, "b": d}
+
+
+def _tanh_of_tanh() -> dict[str, float]:
+    x, w = 0.8, 1.5
+    d = 2 * (1 - math.tanh(x * w) ** 2)  # y = 2h + x
+    return {"x": d * w + 1, "w": d * x}
+
+
+def _exp_times_own_grad() -> dict[str, float]:
+    a, b = 0.5, -1.0
+    dz = 3 * math.exp(a * b) + 2  # y = 3e^z + 2z
+    return {"a": b * dz, "b": a * dz}
+
+
+def _tanh_assign_reused() -> dict[str, float]:
+    x, w = 1.5, 0.4
+    dn = 1 - math.tanh(x * w) ** 2 + 0.5  # out = tanh(n) + 0.5n
+    return {"x": w * dn, "w": x * dn}
+
+
+def _cos_sign() -> dict[str, float]:
+    t, w = 0.7, 2.0
+    du = -3 * math.sin(t * w)  # y = 3cos(tw) + t
+    return {"t": w * du + 1, "w": t * du}
+
+
+def _shared_weight_second_epoch() -> dict[str, float]:
+    w = 0.3 + 0.05 * 3.4  # the program's step, with the gradient its `=` left: -3.4
+    batch = [(1.0, 2.0), (2.0, 3.0), (-1.0, 0.0)]
+    return {"w": sum(2 * (w * x - y) * x for x, y in batch)}
+
+
 RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
     "tanh_one_minus_t": _tanh_neuron,
@@ -172,6 +209,33 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "kahn_right": lambda: mg(_square_of_sum, a=1.5, b=-0.5, c=2),
     "iterative_dfs": lambda: mg(_square_of_sum, a=1.5, b=-0.5, c=2),
     "bfs_no_count": lambda: mg(lambda w: w * 4.0 + (w * 4.0 * 2.0 + w * 4.0 * 3.0), w=0.5),
+    # The graph `1 - x` built (x + −1, the forward pass wrong): right for that graph.
+    "rsub_self_minus_other": lambda: mg(lambda x, w: (x + -1.0) * w, x=0.25, w=3.0),
+    "div_divisor_reciprocal": lambda: {"a": 2 * 3.0 / 2.0, "b": -(3.0**2) / 2.0**2 + 1},
+    "pow_k_times_x_k": lambda: {"x": 3 * 2.0**2 + 5},
+    "sigmoid_s_times_s": _sigmoid_s_times_s,
+    "tanh_of_tanh": _tanh_of_tanh,
+    # target is cut out by `-target` (a new leaf): pred's is right for the graph built.
+    "neg_no_node": lambda: mg(lambda pred: (pred + -4.0) * (pred + -4.0), pred=2.5),
+    "closure_late_binding": lambda: {"a": -1.0 + 0.5, "b": 2.0 + 0.5, "c": -1.0 + 2.0},
+    "visited_by_data_id": lambda: mg(lambda a, b, c: b * (a + c), a=1, b=3, c=2),
+    "exp_times_own_grad": _exp_times_own_grad,
+    "mean_no_divide": lambda: {"w": (2 * -0.5 * 1.0 + 0.0 + 2 * 1.0 * 4.0) / 3},
+    "tanh_assign_reused": _tanh_assign_reused,
+    "shared_weight_batch_assign": _shared_weight_second_epoch,
+    "pow_value_exponent": lambda: {"x": 0.5 * 3 * 2.0**2, "y": 0.5 * 8 * math.log(2) + 1},
+    "seed_after_loop": lambda: mg(lambda a, b: a * b + b, a=2, b=-3),
+    "sqrt_no_root": lambda: {"a": 3.0 / 5.0, "b": 4.0 / 5.0},
+    "abs_no_sign": lambda: {"pred": -1 + 0.5, "target": 1.0},
+    "cos_sign": _cos_sign,
+    "kahn_leaves_first": lambda: mg(lambda a, b: a * b + a, a=2, b=-1),
+    "slots_div_numerator": lambda: {"total": 1 / 4.0, "count": -6.0 / 4.0**2},
+    "relu_mask_on_input_grad": lambda: {"x": 3 * 2.0 + 1, "w": 3 * 1.5},
+    "sub_minus_equals_mul_assign": lambda: {"pred": 2 * (2.5 - 4.0), "target": -2 * (2.5 - 4.0)},
+    "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
+        **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
+        **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
+    },
 }
 
 R, U = "right", "unchecked"
@@ -243,15 +307,53 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "iterative_dfs": ({"*": R, "+": R}, R, R),
     # x (n2) runs before p2 (n4) and p1 (n6), which use it: the first made is named.
     "bfs_no_count": ({"*": R, "+": R}, (7, "n2", "n4"), R),
+    # `1 - x` made x − 1: a wrong forward pass, every rule right for the graph it built.
+    "rsub_self_minus_other": ({"+": R, "*": R}, R, R),
+    "div_divisor_reciprocal": ({"/": (6, "n2", "n1"), "*": R, "+": R}, R, R),
+    "pow_k_times_x_k": ({"**": (7, "n1", "n0"), "*": R, "+": R}, R, R),
+    # A class per op: the op is its class's name.
+    "sigmoid_s_times_s": ({"Mul": R, "Add": R, "Sigmoid": (4, "n5", "n4")}, R, R),
+    "tanh_of_tanh": ({"*": R, "tanh": (8, "n3", "n2"), "+": R}, R, R),
+    # `-target` a new leaf: the graph has no path to target, every rule right for it.
+    "neg_no_node": ({"+": R, "*": R}, R, R),
+    # zero_grad that misses the biases: as no_zero_grad, the right engine carries them.
+    "zero_grad_misses_biases": ({"*": R, "+": R, "ReLU": R}, R, R),
+    "closure_late_binding": ({"*": R, "sum": (5, "n6", "n3")}, R, R),
+    # d (a + c, 3) shares id(3) with b: never sorted, so `+` never runs to be checked.
+    "visited_by_data_id": ({"+": U, "*": R}, (4, "n3", None), R),
+    "exp_times_own_grad": ({"*": R, "exp": (11, "n3", "n2"), "+": R}, R, R),
+    "mean_no_divide": ({"*": R, "+": R, "mean": (11, "n16", "n5")}, R, R),
+    "tanh_assign_reused": ({"*": R, "tanh": R, "+": R}, R, (8, "n3", "n2", 0.5)),
+    # ws + xs as one list of operands: ws[0]'s factor, xs[0], is right; ws[1]'s is not.
+    "dot_first_factor": ({"dot": (7, "n6", "n1"), "+": R, "*": R}, R, R),
+    "shared_weight_batch_assign": ({"*": R, "+": R, "**": R}, R, (23, "n9", "n0", 0.6)),
+    "pow_value_exponent": ({"**": (7, "n2", "n1"), "*": R, "+": R}, R, R),
+    # The seed comes after the rules: no row is the seed's, the sort frame says it.
+    "seed_after_loop": ({"*": R, "+": R}, R, R),
+    # A right engine; the program zeroes the gradients before its update reads them.
+    "zero_grad_before_step": ({"*": R, "+": R}, R, R),
+    "sqrt_no_root": ({"*": R, "+": R, "sqrt": (5, "n5", "n4")}, R, R),
+    # abs of a positive input is right as written: the negative one is named.
+    "abs_no_sign": ({"*": R, "+": R, "abs": (11, "n5", "n4")}, R, R),
+    "cos_sign": ({"*": R, "cos": (8, "n3", "n2"), "+": R}, R, R),
+    "sigmoid_neuron_input": ({"*": R, "+": R, "sigmoid": (37, "n47", "n46")}, R, R),
+    # Leaves first: c's rule runs before d's, which uses c.
+    "kahn_leaves_first": ({"*": R, "+": R}, (5, "n2", "n3"), R),
+    "slots_div_numerator": ({"/": (5, "n2", "n0"), "+": R}, R, R),
+    "relu_mask_on_input_grad": ({"*": R, "relu": (8, "n3", "n2"), "+": R}, R, R),
+    # `other.grad -= out.grad` is the right `-` rule: only mul's `=` is named.
+    "sub_minus_equals_mul_assign": ({"-": R, "*": R}, R, (3, "n3", "n2", -1.5)),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
     "no_radd": "unsupported operand type(s) for +: 'int' and 'Value'",
     "eq_without_hash": "unhashable type: 'Value'",
+    "no_rmul": "unsupported operand type(s) for *: 'int' and 'Value'",
+    "call_instead_of_assign": "'NoneType' object is not callable",
 }
 # `_prev = set(...)`: CPython orders a node's operands by address, so three or more
 # shares summed into one gradient may round in another order (the last bits).
-SET_ORDER = {"mlp_tanh_training"}
+SET_ORDER = {"mlp_tanh_training", "zero_grad_misses_biases"}
 # Outside SPEC §3's invariants: an output whose gradient stays 0 (never seeded), rules
 # that write their own node's gradient (a contribution to no child).
 UNUSUAL = {
@@ -259,6 +361,9 @@ UNUSUAL = {
     "hash_merges_operands",  # and nodes no pass reaches, written by a rule
     "rules_return_grads",  # leaves with no rule to run: not in its order
     "typo_out_for_other",
+    # Leaves with no rule to run: an empty list of them, one backward over (child, local)
+    # pairs, a class per op that skips a node with none.
+    "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
 }  # fmt: skip
 
 
@@ -382,7 +487,20 @@ SORT_TEXTS = {
     # p2, the first made: both name p2 now (`engine_check.order_fault`).
     "bfs_no_count": "out.backward() runs x's rule before that of p2, which uses x: x passes "
     "its gradient on before all of it has arrived. Seed out.grad = 1.",
+    "visited_by_data_id": "e.backward() never runs d's rule (5 nodes reach e): nothing is "
+    "passed on from d. Seed e.grad = 1.",
+    "seed_after_loop": "c.backward() runs the rules of the 4 nodes that reach c, each after "
+    "those of the nodes that use it. c.grad is 0 when the first rule runs, not 1: a right "
+    "engine seeds it with 1.",
+    # Kahn's algorithm counted from the leaves: c's rule runs before d's, which uses c.
+    "kahn_leaves_first": "d.backward() runs c's rule before that of d, which uses c: c passes "
+    "its gradient on before all of it has arrived. Seed d.grad = 1.",
+    # Kahn's algorithm, once per step of the loop.
+    "zero_grad_before_step": "loss.backward() runs the rules of the 17 nodes that reach loss, "
+    "each after those of the nodes that use it. Seed loss.grad = 1.",
 }
+# Programs whose backward() runs more than once, each pass with the same words.
+SORT_PASSES = {"zero_grad_before_step": 3}
 
 
 @pytest.mark.parametrize("program", sorted(CHECKS))
@@ -392,7 +510,7 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
     if program in SORT_TEXTS:
         assert texts == [
             SORT_TEXTS[program] + " Each frame below is one rule, in the order it runs."
-        ]
+        ] * SORT_PASSES.get(program, 1)
     elif program == "backward_twice":
         assert texts[0].startswith("Depth-first sort: 4 nodes, each after its children.")
         assert texts[1] == (
@@ -605,3 +723,82 @@ def test_a_right_order_that_no_depth_first_sort_gives_is_not_called_depth_first(
     assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
     # The page's form too: the words travel as text, not as the sort's template.
     trace_columns(source)
+
+
+NO_OP_KEPT = """
+class V:
+    def __init__(self, data, prev=()):
+        self.data = data
+        self.grad = 0.0
+        self.prev = prev
+        self._backward = lambda: None
+
+    def __sub__(self, other):
+        out = V(self.data - other.data, (self, other))
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __neg__(self):
+        out = V(-self.data, (self,))
+
+        def _backward():
+            self.grad += -out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v.prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+
+a, b = V(3.0), V(1.0)
+y = -(a - b)
+y.backward()
+print(a.grad, b.grad)
+"""
+
+
+def test_ops_a_class_keeps_no_name_for_are_named_by_the_method_that_made_them() -> None:
+    # A class with no `_op`: `__sub__`, `__neg__` and `__truediv__` made nodes with no op
+    # (`""`, "unchecked"), where `__add__` and `__mul__` made `+` and `*`; and an op kept
+    # as an object of a class per op (`Sigmoid()`) was no op either.
+    trace = trace_source(NO_OP_KEPT)
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert rows["neg"]["verdict"] == "right"
+    assert rows["-"]["verdict"] == "wrong"
+    assert rows["-"]["first"]["learner"] == 1.0
+    assert math.isclose(rows["-"]["first"]["correct"], -1.0, rel_tol=1e-6)  # numeric
+    assert printed_lines(trace) == run_in_cpython(NO_OP_KEPT)[0]
+    # A class per op: its ops' right rules are said as ours are ("a rule of its own
+    # engine; its effect on each child was measured" of `Add` and `Mul`).
+    trace = trace_source((PROGRAMS / "sigmoid_s_times_s.py").read_text())
+    texts = _backward_texts(trace)
+    assert texts[1].startswith("Add(Mul(x, w), b) (Add, grad 0.1811): pass the gradient on")
+    assert texts[2].startswith("Mul(x, w) (Mul, grad 0.1811): multiply by the other factor.")
+
+
+def test_a_rule_that_multiplies_by_the_operands_own_gradient_is_said_so() -> None:
+    # exp_times_own_grad: `self.grad += out.data * self.grad`. The text said "The right
+    # local derivative for z is 0.6065, not 0.4044": 1.213 / 3, a factor the code never
+    # wrote; it wrote e^z times z's own gradient, 2.
+    trace = trace_source((PROGRAMS / "exp_times_own_grad.py").read_text())
+    text = next(t for t in _backward_texts(trace) if t.startswith("exp(z) (exp, grad 3)"))
+    assert text.endswith(
+        "z.grad got 1.213, the right local derivative 0.6065 times z's own gradient 2: not "
+        "times the upstream gradient 3 (the right share is 1.82)."
+    )
+    assert "not 0.4044" not in text

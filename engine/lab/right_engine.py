@@ -14,6 +14,10 @@ relative, from the op's plain-number function in `NUMERIC_OPS`. An op in neither
 has no right local derivative: that node's children (and everything the gradient
 reaches through them) get no `correct_grad`.
 
+At a kink (relu or abs of exactly 0: `KINKS`) any subgradient is a right local
+derivative; where the learner's rule ran there with a factor in the range, read off its
+code, the right engine takes it (`take_kink`), else micrograd's 0.
+
 Example: for `a * a` with `a.data == 3` the right locals are [(a, 3.0), (a, 3.0)]: the
 rule adds twice, and a right engine's `a.grad` is 6.
 """
@@ -149,6 +153,66 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     except (ArithmeticError, ValueError, TypeError):
         return None
     return found, "numeric"
+
+
+# Ops with a kink: at that input they have no derivative, and any number of the range
+# (a subgradient) is a right local derivative. `right_locals` gives micrograd's choice
+# there (relu's 0; abs's 0, its central difference); where a learner's rule ran at the
+# kink with a factor in the range, the right engine takes the learner's (`take_kink`).
+# By op: (the input at the kink, the range's low end, its high end).
+KINKS: dict[str, tuple[float, float, float]] = {
+    "relu": (0.0, 0.0, 1.0),
+    "abs": (0.0, -1.0, 1.0),
+}
+
+
+def kink_range(node: Value, operands: Sequence[Value]) -> tuple[float, float] | None:
+    """The range of right local derivatives where `node`'s op is at its kink (relu or
+    abs of exactly 0: `(0.0, 1.0)`, `(-1.0, 1.0)`), else None."""
+    if len(operands) != 1:
+        return None
+    kink = KINKS.get(registry_op(node._op).lower())
+    if kink is None:
+        return None
+    try:
+        at = float(operands[0].data) == kink[0]
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    return (kink[1], kink[2]) if at else None
+
+
+def in_kink_range(local: float, low: float, high: float) -> bool:
+    """Whether a local derivative is in a kink's range (within `TOLERANCE`)."""
+    return low - TOLERANCE <= local <= high + TOLERANCE
+
+
+def take_kink(
+    node: Value, found: tuple[Locals, str] | None, learner: Sequence[tuple[Value, float | None]]
+) -> tuple[tuple[Locals, str] | None, bool]:
+    """`found` (the node's `right_locals`), with the learner's factor in its place where the
+    node is at its op's kink and the learner's rule wrote its one operand a factor in the
+    range, read off the code (`learner`: each write's child and factor, None where it was
+    not read off): any subgradient is right there. And whether it was taken: micrograd's
+    choice stays where the rule wrote no factor that can be read, or one out of the range.
+
+    Example: relu of exactly 0, a rule `self.grad += (self.data >= 0) * out.grad`:
+    `take_kink(h, ([(x, 0.0)], "registry"), [(x, 1.0)]) == (([(x, 1.0)], "registry"), True)`.
+    """
+    if found is None or not learner:
+        return found, False
+    locals_, reference = found
+    kink = kink_range(node, node._prev)
+    if kink is None or len(locals_) != 1:
+        return found, False
+    child = locals_[0][0]
+    total = 0.0
+    for to, local in learner:
+        if to is not child or local is None:
+            return found, False
+        total += local
+    if not in_kink_range(total, *kink) or total == locals_[0][1]:
+        return found, False
+    return ([(child, total)], reference), True
 
 
 # The exponents a power without its exponent in its op may be found to have.

@@ -14,7 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from backprop_animator.engine.lab.engine_check import kept_writes
-from backprop_animator.engine.lab.right_engine import registry_op, sum_rounding
+from backprop_animator.engine.lab.right_engine import kink_range, registry_op, sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
@@ -566,6 +566,7 @@ def own_rule_text(
     received: dict[Value, int],
     right: list[tuple[Value, float]] | None,
     grad: str = "grad",
+    own_words: bool = False,
 ) -> str:
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
@@ -575,7 +576,8 @@ def own_rule_text(
     whose factor is the right engine's (`right`, per operand position), the text is the
     built-in rule's (`backward_text`); otherwise it says what the code did: an `=` that
     overwrites a gradient says which number is lost, and a factor that is not the right
-    one is named beside the right one.
+    one is named beside the right one. `own_words`: said from the code even so (a rule
+    at a kink whose factor is right but not the one the built-in words say).
 
     Example (`=` in `__mul__`, `b = a * a`):
     `a*a (*, grad 1): the rule on line 12 writes a.grad twice. a.grad = 3 × 1 → 3;
@@ -583,7 +585,7 @@ def own_rule_text(
     """
     if not contributions and not node._prev:
         return leaf_text(node, name)
-    if right is not None and _written_right(contributions, writes, right):
+    if not own_words and right is not None and _written_right(contributions, writes, right):
         return backward_text(node, name, contributions, received, grad)
     kept = None
     if right is not None and any(write[0] == "=" for write in writes):
@@ -611,7 +613,13 @@ def own_rule_text(
         # A factor not read off the code is unknown where the upstream gradient is 0.
         unknown = {c[0] for c, w in zip(contributions, writes, strict=True) if w[2] is None}
         notes = _parted_factors(
-            contributions, right, name, unknown if node.grad == 0 else (), node.grad, grad
+            contributions,
+            right,
+            name,
+            unknown if node.grad == 0 else (),
+            node.grad,
+            grad,
+            _kink(node),
         )
     for child in dict.fromkeys(c[0] for c in contributions):
         if child is node:
@@ -763,6 +771,7 @@ def _parted_factors(
     unknown: Collection[Value] = (),
     upstream: float = 1.0,
     grad: str = "grad",
+    kink: tuple[str, float, float] | None = None,
 ) -> str:
     """` The right engine multiplies a.grad's share by 6, not 3.` for each child whose
     factor (all its writes together) is not the right one; not for a child in
@@ -770,7 +779,9 @@ def _parted_factors(
     A child given the right local derivative itself, where `upstream` is not 1, is told
     that the code did not multiply it by the upstream gradient; one given it times its
     own gradient so far (`self.grad += out.data * self.grad`), that it was multiplied by
-    that, not by the upstream gradient."""
+    that, not by the upstream gradient. At a kink (`kink`: the op and the range of right
+    local derivatives of a relu or abs of exactly 0) a factor out of the range is told
+    the range."""
     mine = _per_child([(c[0], c[1]) for c in contributions])
     writes = _per_child([(c[0], 1.0) for c in contributions])
     had = {c[0]: c[3] for c in contributions}  # the gradient before: its one write's
@@ -810,11 +821,44 @@ def _parted_factors(
                     f"{number(correct * upstream)})."
                 )
                 continue
+            if kink is not None:
+                op, low, high = kink
+                notes.append(
+                    f" {name(child)} is exactly 0, where {op} has no derivative: a right "
+                    f"local derivative there is any number from {name.number(low)} to "
+                    f"{name.number(high)}, not {name.number(local)}."
+                )
+                continue
             notes.append(
                 f" The right local derivative for {name(child)} is {name.number(correct)}, "
                 f"not {name.number(local)}."
             )
     return "".join(notes)
+
+
+def _kink(node: Value) -> tuple[str, float, float] | None:
+    """The node's op and its range of right local derivatives, at a kink (`kink_range`)."""
+    kink = kink_range(node, node._prev)
+    return None if kink is None else (node._op, *kink)
+
+
+def kink_text(node: Value, name: Names, local: float) -> str:
+    """After the words of a rule that ran at its op's kink (relu or abs of exactly 0)
+    with a factor other than micrograd's, in the range of right ones: that it is right.
+
+    Example: `" x is exactly 0, where relu has no derivative: any local derivative from 0
+    to 1 is right there (a subgradient), and the right engine takes this rule's 1."`
+    """
+    kink = kink_range(node, node._prev)
+    if kink is None:
+        return ""
+    low, high = kink
+    number = name.number
+    return (
+        f" {name(node._prev[0])} is exactly 0, where {node._op} has no derivative: any local "
+        f"derivative from {number(low)} to {number(high)} is right there (a subgradient), "
+        f"and the right engine takes this rule's {number(local)}."
+    )
 
 
 def leaf_text(node: Value, name: Names) -> str:

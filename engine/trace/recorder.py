@@ -58,7 +58,12 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.stdlib import ENUM_KEY
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_engine, order_fault
-from backprop_animator.engine.lab.right_engine import RightEngine, right_locals, sum_rounding
+from backprop_animator.engine.lab.right_engine import (
+    RightEngine,
+    right_locals,
+    sum_rounding,
+    take_kink,
+)
 from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
@@ -838,7 +843,16 @@ class Recorder:
         said_later = self.said_later and lost is None
         text = ""
         if writes is not None:
-            found = self.rule_locals[node] = right_locals(node, node._prev)
+            found = right_locals(node, node._prev)
+            # At a kink (relu or abs of exactly 0) any subgradient is right: the right
+            # engine takes the factor this rule wrote, where it is one (`take_kink`).
+            kink = False
+            if found is not None and len(node._prev) == 1:
+                learner = [(c[0], w[2]) for c, w in zip(tape, writes, strict=True)]
+                found, kink = take_kink(node, found, learner)
+            if tape or node not in self.rule_locals:
+                # (a later stretch of a rule with no writes keeps what its first found)
+                self.rule_locals[node] = found
             right = found[0] if found else None
             # The gradient's name as the learner's code writes it (`a.gradient += …`).
             owner = self.instance_of.get(node)
@@ -848,6 +862,7 @@ class Recorder:
             # whose words say `.grad`.
             said_later = (
                 said_later
+                and not kink  # the built-in words say micrograd's choice at a kink
                 and grad == "grad"
                 and narrate.said_as_built_in(node, tape, writes, right)
             )
@@ -865,8 +880,10 @@ class Recorder:
                 self.count_received(tape)
             else:
                 text = narrate.own_rule_text(
-                    node, self.names, tape, writes, self.received, right, grad
+                    node, self.names, tape, writes, self.received, right, grad, kink
                 )
+                if kink and right is not None:
+                    text += narrate.kink_text(node, self.names, right[0][1])
                 if run > 1:
                     text += narrate.again_text(node, self.names, run)
         elif said_later:

@@ -1041,3 +1041,28 @@ def test_a_backward_that_runs_no_rule_has_no_call_line() -> None:
     trace = trace_source(source)
     first = line_of(source, "def backward(self, bp=1.0):")
     assert trace["passes"][0]["backward"] == {"line": first, "end_line": first + 3, "call": None}
+
+
+def test_at_a_kink_a_subgradient_of_the_learners_is_taken() -> None:
+    from backprop_animator.engine.lab.right_engine import kink_range, right_locals, take_kink
+    from backprop_animator.engine.value import Value
+
+    zero, two = Value(0.0), Value(2.0)
+    relu, abs_ = Value(0.0, (zero,), "ReLU"), Value(0.0, (zero,), "abs")
+    assert kink_range(relu, relu._prev) == (0.0, 1.0)
+    assert kink_range(abs_, abs_._prev) == (-1.0, 1.0)
+    assert kink_range(Value(2.0, (two,), "relu"), (two,)) is None  # away from the kink
+    assert kink_range(Value(0.0, (zero,), "tanh"), (zero,)) is None  # no kink
+    found = right_locals(relu, relu._prev)
+    assert found == ([(zero, 0.0)], "registry")  # micrograd's choice
+    for local in (1.0, 0.5, True):
+        assert take_kink(relu, found, [(zero, local)]) == (([(zero, local)], "registry"), True)
+    for local in (2.0, -1.0):  # out of [0, 1]: micrograd's choice stays, the rule is wrong
+        assert take_kink(relu, found, [(zero, local)]) == (found, False)
+    assert take_kink(relu, found, [(zero, None)]) == (found, False)  # a factor not read
+    assert take_kink(relu, found, []) == (found, False)  # the rule wrote nothing
+    assert take_kink(relu, found, [(zero, 0.5), (zero, 0.5)])[0] == ([(zero, 1.0)], "registry")
+    found = right_locals(abs_, abs_._prev)
+    assert found is not None and found[0] == [(zero, 0.0)]
+    assert take_kink(abs_, found, [(zero, -1.0)]) == (([(zero, -1.0)], "numeric"), True)
+    assert take_kink(abs_, found, [(zero, 1.5)]) == (found, False)

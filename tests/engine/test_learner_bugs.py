@@ -232,6 +232,11 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "slots_div_numerator": lambda: {"total": 1 / 4.0, "count": -6.0 / 4.0**2},
     "relu_mask_on_input_grad": lambda: {"x": 3 * 2.0 + 1, "w": 3 * 1.5},
     "sub_minus_equals_mul_assign": lambda: {"pred": 2 * (2.5 - 4.0), "target": -2 * (2.5 - 4.0)},
+    # relu of exactly 0 given 2: micrograd's 0 there, so b's share is 0 (w's from w*4).
+    "relu_at_zero_wrong": lambda: {"w": 4.0, "b": 0.0},
+    # abs of exactly 0: the rule's own sign at 0 taken (0, and 1), any in [-1, 1] right.
+    "abs_sign_zero_at_zero": lambda: {"w": 4.0, "x": 0.0, "target": 0.0},
+    "abs_one_at_zero": lambda: {"w": 2.0 * 3 + 4.0, "x": 0.5 * 3, "target": -3.0},
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -343,6 +348,12 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "relu_mask_on_input_grad": ({"*": R, "relu": (8, "n3", "n2"), "+": R}, R, R),
     # `other.grad -= out.grad` is the right `-` rule: only mul's `=` is named.
     "sub_minus_equals_mul_assign": ({"-": R, "*": R}, R, (3, "n3", "n2", -1.5)),
+    # At a kink (relu or abs of exactly 0) any subgradient is right: `>= 0`'s 1 for relu,
+    # abs's sign(0) = 0 and its 1; relu's 2 there is out of [0, 1], and named.
+    "relu_ge_at_zero": ({"*": R, "+": R, "ReLU": R}, R, R),
+    "relu_at_zero_wrong": ({"*": R, "+": R, "ReLU": (14, "n5", "n4")}, R, R),
+    "abs_sign_zero_at_zero": ({"*": R, "+": R, "abs": R}, R, R),
+    "abs_one_at_zero": ({"*": R, "+": R, "abs": R}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -802,3 +813,27 @@ def test_a_rule_that_multiplies_by_the_operands_own_gradient_is_said_so() -> Non
         "times the upstream gradient 3 (the right share is 1.82)."
     )
     assert "not 0.4044" not in text
+
+
+def test_at_a_kink_the_learners_subgradient_is_right() -> None:
+    # relu_ge_at_zero: micrograd's Neuron with a bias of Value(0) fed [0, 0]: relu's input
+    # is exactly 0, where `self.data >= 0` gives 1 and micrograd 0. Both are right (any
+    # number from 0 to 1): the right engine takes the learner's, so that no node's
+    # gradient parts from the right engine's, in any of the three steps.
+    trace = trace_source((PROGRAMS / "relu_ge_at_zero.py").read_text())
+    for node in trace["nodes"]:
+        assert math.isclose(node["correct_grad"], node["grad"], rel_tol=1e-12, abs_tol=1e-15)
+    texts = [text for text in _backward_texts(trace) if "exactly 0" in text]
+    assert len(texts) == 3  # both hidden relus of [0, 0] in the first step, one after
+    assert texts[0].endswith(
+        "is exactly 0, where ReLU has no derivative: any local derivative from 0 to 1 is "
+        "right there (a subgradient), and the right engine takes this rule's 1."
+    )
+    assert not any("right local derivative" in text for text in _backward_texts(trace))
+    # relu_at_zero_wrong: 2 at exactly 0 is no subgradient; the words give the range.
+    trace = trace_source((PROGRAMS / "relu_at_zero_wrong.py").read_text())
+    h = next(text for text in _backward_texts(trace) if text.startswith("h (ReLU"))
+    assert h.endswith(
+        "w*2+b is exactly 0, where ReLU has no derivative: a right local derivative there "
+        "is any number from 0 to 1, not 2."
+    )

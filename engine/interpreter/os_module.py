@@ -350,10 +350,13 @@ def environ_object() -> PInstance:
         raise error
 
     def get(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if kwargs or not 2 <= len(args) <= 3:
-            raise ProgramError("os.environ.get() takes a key and a default here", kind="TypeError")
-        environ_key(args[1])
-        return args[2] if len(args) == 3 else None
+        # CPython's `Mapping.get(self, key, default=None)`, in its words
+        given = dict(kwargs)
+        if len(args) < 3 and "default" not in given:
+            given["default"] = None
+        _, key, default = arguments("Mapping.get", ("self", "key", "default"), args, given, 2)
+        environ_key(key)
+        return default
 
     def contains(args: list[Any], kwargs: dict[str, Any]) -> bool:
         environ_key(args[1])

@@ -3288,11 +3288,13 @@ def test_os_path_string_functions_are_cpythons() -> None:
         "       lambda: p.commonpath(['/a', 'b']), lambda: p.join(), lambda: p.dirname('a', 'b'),\n"
         "       lambda: p.basename(q=1), lambda: p.relpath('a', 'b', 'c'), lambda: os.getcwd(1),\n"
         "       lambda: os.getenv(1), lambda: os.environ[1], lambda: 1 in os.environ,\n"
-        "       lambda: os.environ.get(2, 'x'), lambda: os.getenv(), lambda: os.fspath(3)]\n"
+        "       lambda: os.environ.get(2, 'x'), lambda: os.getenv(), lambda: os.fspath(3),\n"
+        "       lambda: os.environ.get(), lambda: os.environ.get('A', 'b', 'c')]\n"
         "for f in bad:\n"
         "    try:\n        f()\n"
         "    except (TypeError, ValueError) as e:\n        print(type(e).__name__, e)\n"
         "print(p.dirname(p='a/b'), os.getenv('BACKPROP_UNSET_X', default=3))\n"
+        "print(os.environ.get('BACKPROP_UNSET_X', default=4), os.environ.get(key='NO_X'))\n"
     )
 
 

@@ -69,6 +69,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     SlotItemError,
 )
+from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
 from backprop_animator.engine.interpreter.patterns import compile_match
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -101,6 +102,45 @@ def import_failure(module: str) -> tuple[str, str]:
     return "ModuleNotFoundError", f"No module named '{module.split('.')[0]}'"
 
 
+def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineError]) -> None:
+    """Refuse, before the program runs, `os.listdir(...)`, `os.path.exists(...)` and the
+    like of a program that imports `os`: a name an `import os` (or `import os.path`,
+    `from os import path`, an `as` name) binds, then one of `os_module.REFUSED_NAMES`
+    read off it. A read the compiler cannot see (`getattr(os, name)`) is refused when it
+    runs, as no `except` catches."""
+    modules: dict[str, str] = {}  # a name bound to `os` or `os.path`: its module's name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("os", "os.path"):
+                    bound = alias.asname or "os"
+                    plain = alias.asname is None or alias.name == "os"
+                    modules[bound] = "os" if plain else "posixpath"
+        elif isinstance(node, ast.ImportFrom) and node.module == "os" and not node.level:
+            for alias in node.names:
+                if alias.name == "path":
+                    modules[alias.asname or "path"] = "posixpath"
+    if not modules:
+        return
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value
+        module = None
+        if isinstance(owner, ast.Name):
+            module = modules.get(owner.id)
+        elif (
+            isinstance(owner, ast.Attribute)
+            and owner.attr == "path"
+            and isinstance(owner.value, ast.Name)
+            and modules.get(owner.value.id) == "os"
+        ):
+            module = "posixpath"
+        refused = os_refusal(module, node.attr) if module else None
+        if refused is not None:
+            raise error(node, refused)
+
+
 def own_setattr(cls: PClass) -> bool:
     """Whether writes to `cls`'s objects go through a `__setattr__` of the program's."""
     return type(cls.lookup("__setattr__")) is Function
@@ -130,6 +170,7 @@ class Compiler(ExpressionCompiler):
         if not self.library and patches_value(tree):
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
+        refuse_host_calls(tree, self.error)
         scope = scopes.module_scope(tree.body)
         return self.block(tree.body, scope)
 
@@ -1269,11 +1310,16 @@ class Compiler(ExpressionCompiler):
         return run
 
     def import_statement(self, node: ast.Import, scope: scopes.Scope) -> Stmt:
-        stores = []
+        stores: list[tuple[Callable[[Frame, Any], None], Callable[[], Any]]] = []
         for alias in node.names:
             # `import collections.abc` binds `collections`, not a module of that name:
             # here only `import collections.abc as cabc` and `from collections.abc import`.
             dotted = "." in alias.name and alias.asname is None
+            if alias.name == "os.path" and alias.asname is None:  # binds `os`, as CPython's
+                stores.append(
+                    (self.store_name("os", scope, False), partial(_same, self.modules["os"]))
+                )
+                continue
             if alias.name in LAZY_MODULES:  # `unittest`, `contextlib`: made when it runs
                 load = self.lazy_loader(alias.name)
             elif alias.name not in self.modules or alias.name == "__future__" or dotted:
@@ -1397,6 +1443,9 @@ class Compiler(ExpressionCompiler):
             raise self.error(node, "`import *` is not available here")
         if module in self.modules:
             members = self.modules[module].members
+            refused = os_refusal(self.modules[module].name, name)
+            if refused is not None:  # `from os import listdir`
+                raise self.error(node, refused)
             if name.startswith("_") or name not in members:
                 raise self.error(node, f"{module} has no '{name}' here")
             return members[name]

@@ -55,6 +55,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_dunder,
     ordered_by_hash,
 )
+from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_ITEMS,
@@ -259,6 +260,7 @@ class Library:
             "NotImplemented": NotImplemented,
             "draw_dot": Inert("draw_dot"),
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
+            "__file__": FAKE_FILE,  # `os.path.dirname(__file__)`: the fake program's path
             **{name: cls for name, cls in m.exceptions.items() if name not in NOT_BUILTIN},
             "property": Builtin("property", self.property_),
             "object": self.object_class,

@@ -50,6 +50,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_dunder,
     type_union,
 )
+from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_INT_BITS,
@@ -473,7 +474,9 @@ class Machine:
             return self.value_attr(obj, name)
         if kind is PModule:
             if name.startswith("_") or name not in obj.members:
-                raise ProgramError(f"module '{obj.name}' has no attribute '{name}' here")
+                # `os.listdir`: a refusal naming it, which no `except` catches
+                refused = os_refusal(obj.name, name)
+                raise ProgramError(refused or f"module '{obj.name}' has no attribute '{name}' here")
             return obj.members[name]
         if kind is TextBuffer:  # an `io.StringIO()`: its methods only
             member = None if name.startswith("_") else obj.member(name)

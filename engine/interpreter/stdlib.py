@@ -50,6 +50,7 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     reads_of,
 )
+from backprop_animator.engine.interpreter.os_module import os_modules
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_STR,
@@ -114,6 +115,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "copy": copy_module(library),
         "json": json_module(library),
         "io": io_module(library.state),
+        **os_modules(library),
     }
 
 

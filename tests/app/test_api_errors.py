@@ -18,7 +18,7 @@ BAD_PROGRAMS = [
     ("syntax error", "x = (1 +\n", (1, 5)),
     ("unknown name", "a = Value(1.0)\nb = a * w3\n", (2, 9)),
     ("attribute access", "a = Value(1.0)\nb = a.__class__\n", (2, 5)),
-    ("import", "import os\n", (1, 1)),
+    ("import", "import shutil\n", (1, 1)),
     ("import other than Value", "from os import system\n", (1, 1)),
     ("with open (no files)", "with open('f') as f:\n    pass\n", (1, 6)),
     ("no Value at the end", "xs = [1.0 for i in range(3)]\n", None),

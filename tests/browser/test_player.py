@@ -116,7 +116,7 @@ def test_fork_shows_the_running_sum_on_e(player_page: Page, server: str) -> None
     [
         ("x = 2.0\ny = x +* 3", "Line 2"),
         ("x = 2.0\ny = tanh(q) * x", "Line 2, column 10"),
-        ("import os", "Line 1"),
+        ("import shutil", "Line 1"),
     ],
 )
 def test_bad_source_shows_the_message_and_its_place(

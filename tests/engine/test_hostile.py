@@ -67,11 +67,11 @@ ESCAPES = [
     ("y = vars(print)\n", "program's objects"),
     ("import math\ny = vars(math)\n", "program's objects"),
     ("y = __builtins__\n", "'__builtins__' is not defined"),
-    ("import os\n", "import os"),
+    ("import shutil\n", "import shutil"),
     ("import random as r\ny = r._inst\n", "no attribute '_inst'"),
     ("import math\ny = math.__dict__\n", "`.__dict__` of a module is not available"),
     ("from random import _inst\n", "no '_inst'"),
-    ("from os import path\n", "not available"),
+    ("from os import system\n", "os.system is not available"),
     # an operator method is read only from the program's own class, or a number's own
     # (the engine's method, with nothing behind it)
     ("y = (1.0).__add__.__self__\n", "dunder"),
@@ -181,7 +181,7 @@ ESCAPES = [
     ("from collections import deque\ny = [1].popleft()\n", "no attribute 'popleft'"),
     ("from collections import defaultdict\nd = defaultdict(3)\n", "must be callable"),
     ("import collections\ny = collections.abc\n", "no attribute 'abc'"),
-    ("import os\n", "the modules here are"),
+    ("import shutil\n", "the modules here are"),
     ("x = (y := print)\nz = y.__self__\n", "dunder"),
     ("s = b'bytes' * 10**8\n", "strings here stay within"),  # bytes are bounded as strings
     ("s = f'{1j:>1000000000}'\n", "format width"),  # complex numbers are two floats
@@ -829,7 +829,7 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
     """A module that is not here, imported in a function body, is CPython's ImportError
     when the function runs: caught, the name is still unbound and nothing was loaded."""
     source = (
-        "def grab():\n    import os\n    return os\n"
+        "def grab():\n    import shutil\n    return shutil\n"
         "def rel():\n    from .secrets import key\n    return key\n"
         "for f in (grab, rel):\n    try:\n        f()\n    except ImportError:\n        pass\n"
         "def use():\n    try:\n        import subprocess\n    except ImportError:\n        pass\n"
@@ -902,3 +902,150 @@ def test_a_queue_wait_that_would_never_end_is_a_bound(body: str, words: str) -> 
 def test_math_isclose_tolerances_are_plain_numbers(call: str) -> None:
     with pytest.raises(EngineError):
         trace_source(f"import math\ny = {call}\n" + END)
+
+
+OS_REFUSED = [
+    ("import os\nos.listdir('.')\n", "os.listdir"),
+    ("import os\nx = os.path.exists('/etc/passwd')\n", "os.path.exists"),
+    ("import os\nos.path.isfile('x')\n", "os.path.isfile"),
+    ("import os\nos.path.isdir('x')\n", "os.path.isdir"),
+    ("import os\nos.path.getsize('x')\n", "os.path.getsize"),
+    ("import os\nos.path.expanduser('~')\n", "os.path.expanduser"),
+    ("import os\nos.path.expandvars('$HOME')\n", "os.path.expandvars"),
+    ("import os\nos.makedirs('out', exist_ok=True)\n", "os.makedirs"),
+    ("import os\nos.mkdir('out')\n", "os.mkdir"),
+    ("import os\nos.remove('x')\n", "os.remove"),
+    ("import os\nos.unlink('x')\n", "os.unlink"),
+    ("import os\nos.rename('a', 'b')\n", "os.rename"),
+    ("import os\nos.open('x', 0)\n", "os.open"),
+    ("import os\nos.system('ls')\n", "os.system"),
+    ("import os\nos.popen('ls')\n", "os.popen"),
+    ("import os\nfor d in os.walk('.'):\n    pass\n", "os.walk"),
+    ("import os\nos.scandir('.')\n", "os.scandir"),
+    ("import os\nos.stat('x')\n", "os.stat"),
+    ("import os\nos.chdir('/')\n", "os.chdir"),
+    ("import os\nos.getpid()\n", "os.getpid"),
+    ("import os\nos.urandom(8)\n", "os.urandom"),
+    ("import os\nos.fork()\n", "os.fork"),
+    ("import os\nos.execv('/bin/sh', ['sh'])\n", "os.execv"),
+    ("import os\nos.kill(1, 9)\n", "os.kill"),
+    ("import os\nos.putenv('A', '1')\n", "os.putenv"),
+    ("import os\nos._exit(0)\n", "os._exit"),
+    ("import os\nx = os.path.os\n", "os.path.os"),
+    ("import os\nx = os.sys\n", "os.sys"),
+    ("import os as o\no.system('ls')\n", "os.system"),
+    ("import os.path as osp\nosp.exists('x')\n", "os.path.exists"),
+    ("from os import path as p\np.islink('x')\n", "os.path.islink"),
+    ("from os import system\n", "os.system"),
+    ("from os import listdir, path\n", "os.listdir"),
+    ("from os.path import exists\n", "os.path.exists"),
+    ("from os.path import join, isfile\n", "os.path.isfile"),
+]
+
+
+@pytest.mark.parametrize(("source", "named"), OS_REFUSED)
+def test_os_functions_that_reach_the_host_are_refused_before_the_program_runs(
+    source: str, named: str
+) -> None:
+    """`os` is the interpreter's own: its path string functions only. Anything that
+    reaches the files, the environment or the process is refused, naming it, before
+    anything runs (nothing is printed first)."""
+    # A loop that never ends first: refused before it runs, not stopped at a bound.
+    with pytest.raises(EngineError, match=re.escape(named)) as caught:
+        trace_source("while True:\n    pass\n" + source + END, limits=SMALL)
+    assert caught.value.line is not None and caught.value.line >= 3
+
+
+@pytest.mark.parametrize(
+    ("probe", "named"),
+    [
+        ("f = getattr(os, 'listdir')", "os.listdir"),
+        ("f = getattr(os.path, 'exists')", "os.path.exists"),
+        ("f = hasattr(os, 'fork')", "os.fork"),
+        ("name = 'sys' + 'tem'\nf = getattr(os, name)", "os.system"),
+        ("os.environ['A'] = '1'", "os.environ[key] = value"),
+        ("del os.environ['A']", "del os.environ[key]"),
+        ("os.environ.setdefault('A', '1')", "os.environ.setdefault()"),
+        ("os.environ.update({'A': '1'})", "os.environ.update()"),
+        ("os.environ.pop('A', None)", "os.environ.pop()"),
+        ("os.environ.clear()", "os.environ.clear()"),
+        ("os.environ.__setitem__('A', '1')", "os.environ[key] = value"),
+        ("f = os.__dict__", "`.__dict__` of a module is not available"),
+        ("f = os.path.__dict__", "`.__dict__` of a module is not available"),
+        ("f = os.environ.__class__", "dunder"),
+        ("f = getattr(os, '_exit')", "os._exit"),
+        ("f = getattr(os, '__loader__')", "dunder attributes are not available"),
+        ("f = os.path.__builtins__", "dunder"),
+        ("f = os.path.genericpath", "os.path.genericpath"),
+        ("f = os.path.__spec__", "dunder"),
+    ],
+)
+def test_no_probe_of_the_host_through_os_is_caught(probe: str, named: str) -> None:
+    """A read the compiler cannot see (`getattr(os, name)`) or a write to `os.environ`
+    is a refusal when it runs that no `except` catches, so a program learns nothing of
+    the host by trying."""
+    body = "\n".join("    " + line for line in probe.split("\n"))
+    source = f"import os\ntry:\n{body}\nexcept BaseException:\n    print('caught')\n"
+    with pytest.raises(EngineError, match=re.escape(named)):
+        trace_source(source + END)
+
+
+def test_os_hands_out_no_python_object_and_an_empty_environment() -> None:
+    source = (
+        "import os\nimport os.path\nfrom os.path import join\n"
+        "print(type(os).__name__, type(os.path).__name__, join.__name__)\n"
+        "for m in (os, os.path):\n"
+        "    try:\n        vars(m)\n    except TypeError as e:\n        print(e)\n"
+        "print(os.environ, len(os.environ), list(os.environ), os.environ.copy())\n"
+        "print(os.environ.keys(), os.environ.items(), os.environ.values())\n"
+        "print(os.environ.get('PATH'), os.environ.get('HOME', 'h'), os.getenv('USER'))\n"
+        "print('PATH' in os.environ, os.getcwd(), __file__)\n"
+        "for key in os.environ:\n    print(key)\n"
+        "try:\n    os.environ['PATH']\nexcept KeyError as e:\n    print('KeyError', e)\n"
+        "print(os.path.join('a', 'b'), os.path.abspath('.'), os.path.realpath('/proc/self'))\n"
+    )
+    assert printed_lines(trace_source(source + END)) == [
+        "module module join",
+        "vars() argument must be one of the program's objects, not a module",
+        "vars() argument must be one of the program's objects, not a module",
+        "environ({}) 0 [] {}",
+        "[] [] []",
+        "None h None",
+        "False /program /program/main.py",
+        "KeyError 'PATH'",
+        "a/b /program /proc/self",
+        "1",
+    ]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "os.path.join('a' * 6000, 'b' * 6000)",
+        "os.path.join(*(['a' * 1000] * 11))",
+        "os.path.relpath('/' + 'a/' * 3000, '/' + 'b/' * 4000)",
+        "os.path.abspath('x' * 9995)",
+        "os.path.realpath('x' * 9995)",
+    ],
+)
+def test_os_path_results_stay_within_the_string_bound(call: str) -> None:
+    with pytest.raises(EngineError, match="strings here stay within"):
+        trace_source(f"import os\ny = {call}\n" + END)
+
+
+def test_os_path_work_is_charged_by_the_lengths_it_reads() -> None:
+    source = "import os\ns = 'a/' * 4000\nfor i in range(2000):\n    y = os.path.normpath(s)\n"
+    with pytest.raises(EngineError, match="step"):
+        trace_source(source + END, limits=Limits(max_steps=200_000))
+
+
+def test_os_path_takes_strings_only() -> None:
+    for call, words in [
+        ("os.path.join(b'a', b'b')", "bytes is not available here"),
+        ("os.path.dirname(b'/a')", "bytes is not available here"),
+        ("os.path.join('a', b'b')", "bytes is not available here"),
+        ("os.path.commonpath(x for x in ['/a'])", "a list or a tuple of paths"),
+        ("os.path.realpath('a', strict=True)", "strict=True"),
+    ]:
+        with pytest.raises(EngineError, match=re.escape(words)):
+            trace_source(f"import os\ny = {call}\n" + END)

@@ -3044,8 +3044,8 @@ def test_an_import_in_a_function_body_fails_only_when_the_function_runs() -> Non
     with pytest.raises(EngineError, match="ModuleNotFoundError: No module named 'torch' — "):
         run("import torch.nn as nn\n")
     # A module of CPython's own library that is not here: refused without CPython's words.
-    with pytest.raises(EngineError, match=r"^line 1, column 1: `import os` is not available"):
-        run("import os\n")
+    with pytest.raises(EngineError, match=r"^line 1, column 1: `import shutil` is not available"):
+        run("import shutil\n")
 
 
 def test_an_op_kept_as_an_enum_member_is_named_by_its_value_or_its_name() -> None:
@@ -3197,3 +3197,129 @@ def test_operands_kept_in_holder_objects_are_the_graphs_edges() -> None:
     assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
     leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
     assert leaves == [(-3.0, 2.0), (2.0, -3.0), (4.0, 1.0)]
+
+
+OS_SETUP_ENGINE = (
+    "class Value:\n"
+    "    def __init__(self, data, _children=(), _op=''):\n"
+    "        self.data = data\n        self.grad = 0.0\n"
+    "        self._backward = lambda: None\n        self._prev = set(_children)\n"
+    "        self._op = _op\n"
+    "    def __add__(self, other):\n"
+    "        other = other if isinstance(other, Value) else Value(other)\n"
+    "        out = Value(self.data + other.data, (self, other), '+')\n"
+    "        def _backward():\n"
+    "            self.grad += out.grad\n            other.grad += out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def __mul__(self, other):\n"
+    "        other = other if isinstance(other, Value) else Value(other)\n"
+    "        out = Value(self.data * other.data, (self, other), '*')\n"
+    "        def _backward():\n"
+    "            self.grad += other.data * out.grad\n"
+    "            other.grad += self.data * out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def backward(self):\n"
+    "        topo, visited = [], set()\n"
+    "        def build(v):\n"
+    "            if v not in visited:\n"
+    "                visited.add(v)\n"
+    "                for child in v._prev:\n                    build(child)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n            v._backward()\n"
+    "a, b = Value(2.0), Value(-3.0)\nc = a * b + a\nc.backward()\n"
+    "print(c.data, a.grad, b.grad)\n"
+)
+# CPython's `__file__` is where its file is: both sides are given the fake one here.
+FAKE_FILE_LINE = "__file__ = '/program/main.py'\n"
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "import os, sys\nsys.path.append(os.path.pardir)\n",
+        "import os\nimport sys\n"
+        "sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), '..')))\n",
+        "import os.path\nimport sys\nsys.path.append(os.path.join('..', 'micrograd'))\n",
+        "from os import path\nimport sys\nsys.path.append(path.dirname(path.abspath(__file__)))\n",
+        "from os.path import join, dirname, abspath\nimport sys\n"
+        "ROOT = abspath(join(dirname(__file__), '..', '..'))\nsys.path.insert(0, ROOT)\n"
+        "print(ROOT)\n",
+        "import os\nimport random\nrandom.seed(int(os.environ.get('BACKPROP_UNSET_SEED', '0')))\n"
+        "print(os.getenv('BACKPROP_UNSET_NAME', 'none'), 'BACKPROP_UNSET_NAME' in os.environ)\n",
+        "import os.path as osp\nHERE = osp.dirname(osp.realpath(__file__))\n"
+        "print(osp.basename(HERE), osp.relpath(osp.join(HERE, 'data'), HERE))\n",
+    ],
+)
+def test_path_set_up_lines_before_an_engine_run_as_in_cpython(
+    setup: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Example scripts and test files begin by putting their repository on `sys.path`
+    (`import os, sys`, `os.path.join(os.path.dirname(__file__), '..')`): harmless here,
+    where every import is the interpreter's, so `os` is a module of its own with
+    `os.path`'s string functions, and the engine after it runs as in CPython."""
+    import sys
+
+    monkeypatch.setattr(sys, "path", [*sys.path])  # CPython's side appends to the real one
+    for name in ("BACKPROP_UNSET_SEED", "BACKPROP_UNSET_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    body = setup + OS_SETUP_ENGINE
+    ours = printed_lines(trace_source(body))
+    assert ours == run_in_cpython(FAKE_FILE_LINE + body)
+    assert ours[-1] == "-4.0 -2.0 2.0"
+
+
+def test_os_path_string_functions_are_cpythons() -> None:
+    same_as_cpython(
+        "import os\nfrom os import path as p\n"
+        "print(p.join('a', 'b', '/c', 'd'), p.join('a', ''), p.join('', 'x'))\n"
+        "print(p.split('/a/b/c.py'), p.split(''), p.splitext('x/y.tar.gz'), p.splitext('.rc'))\n"
+        "print(p.basename('/a/b/'), p.dirname('a'), p.normpath('a//b/../c/.'), p.normpath(''))\n"
+        "print(p.normpath('//a/b'), p.normpath('///a'), p.isabs('/x'), p.isabs('x'))\n"
+        "print(p.commonpath(['/a/b/c', '/a/b/d']), p.commonprefix(['abc', 'abd']))\n"
+        "print(p.relpath('/a/b', '/a/c/d'), p.relpath('/a', start='/a'), p.splitdrive('c:/x'))\n"
+        "print(p.abspath('/a/../b/./c'), p.realpath('/x/y/..'), p.normcase('A/B'))\n"
+        "print(os.sep, os.pardir, os.curdir, repr(os.linesep), os.path.sep, os.extsep)\n"
+        "print(os.altsep, os.pathsep, os.devnull, os.name, p.curdir, p.pardir)\n"
+        "print(os.fspath('x'), os.path is p)\n"
+        "class P:\n    pass\n"
+        "bad = [lambda: p.join(1), lambda: p.join('a', 1), lambda: p.dirname(None),\n"
+        "       lambda: p.relpath(''), lambda: p.commonpath([]), lambda: p.dirname(P()),\n"
+        "       lambda: p.commonpath(['/a', 'b']), lambda: p.join(), lambda: p.dirname('a', 'b'),\n"
+        "       lambda: p.basename(q=1), lambda: p.relpath('a', 'b', 'c'), lambda: os.getcwd(1),\n"
+        "       lambda: os.getenv(1), lambda: os.environ[1], lambda: 1 in os.environ,\n"
+        "       lambda: os.environ.get(2, 'x'), lambda: os.getenv(), lambda: os.fspath(3),\n"
+        "       lambda: os.environ.get(), lambda: os.environ.get('A', 'b', 'c')]\n"
+        "for f in bad:\n"
+        "    try:\n        f()\n"
+        "    except (TypeError, ValueError) as e:\n        print(type(e).__name__, e)\n"
+        "print(p.dirname(p='a/b'), os.getenv('BACKPROP_UNSET_X', default=3))\n"
+        "print(os.environ.get('BACKPROP_UNSET_X', default=4), os.environ.get(key='NO_X'))\n"
+    )
+
+
+def test_the_fake_working_directory_and_file() -> None:
+    """CPython's answers depend on its working directory and file: here they are a fixed
+    fake `/program` and `/program/main.py`, and the environment is empty."""
+    lines = run(
+        "import os\n"
+        "print(os.getcwd(), __file__, os.path.dirname(__file__))\n"
+        "print(os.path.abspath('x'), os.path.realpath('../y'), os.path.relpath('sub/x'))\n"
+        "up = os.path.join(os.path.dirname(__file__), '..')\n"
+        "print(os.path.relpath('/etc'), os.path.abspath(up))\n"
+        "e = os.environ\n"
+        "print(e, len(e), list(e), dict(e), e.copy())\n"
+        "print(os.environ.get('HOME'), os.getenv('PATH', '-'), 'HOME' in os.environ)\n"
+        "try:\n    os.environ['HOME']\n"
+        "except KeyError as e:\n    print(repr(e), e.args)\n"
+        "def f():\n    return __file__\nprint(f())\n"
+    )
+    assert lines == [
+        "/program /program/main.py /program",
+        "/program/x /y sub/x",
+        "../etc /",
+        "environ({}) 0 [] {} {}",
+        "None - False",
+        "KeyError('HOME') ('HOME',)",
+        "/program/main.py",
+    ]

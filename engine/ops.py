@@ -81,6 +81,9 @@ class Op:
     # 0 (or subnormal) there is an underflow. (`*` and `**k` are judged by their operands.)
     local_never_zero: bool = False
     data_never_zero: bool = False
+    # Where the op has no derivative (relu at 0): (that input, the lowest and the highest
+    # right local derivative there, a subgradient's range); `local` is micrograd's choice.
+    kink: tuple[float, float, float] | None = None
 
     @property
     def is_function(self) -> bool:
@@ -151,6 +154,7 @@ OPS: dict[str, Op] = {
             Formula("({out} > 0)", "child > 0"),
             "relu",
             number=_relu,
+            kink=(0.0, 0.0, 1.0),
         ),
         Op(
             "log",

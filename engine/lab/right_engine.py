@@ -159,9 +159,10 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
 # (a subgradient) is a right local derivative. `right_locals` gives micrograd's choice
 # there (relu's 0; abs's 0, its central difference); where a learner's rule ran at the
 # kink with a factor in the range, the right engine takes the learner's (`take_kink`).
-# By op: (the input at the kink, the range's low end, its high end).
+# By op: (the input at the kink, the range's low end, its high end): the registry's
+# (`Op.kink`), and `abs`, which is no op of the registry's (a numeric rule's).
 KINKS: dict[str, tuple[float, float, float]] = {
-    "relu": (0.0, 0.0, 1.0),
+    **{key: op.kink for key, op in OPS.items() if op.kink is not None},
     "abs": (0.0, -1.0, 1.0),
 }
 

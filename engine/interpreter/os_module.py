@@ -87,6 +87,8 @@ REFUSED_NAMES: dict[str, frozenset[str]] = {
     ),
 }
 WRITE_WORDS = {"__setitem__": "os.environ[key] = value", "__delitem__": "del os.environ[key]"}
+# The types whose truth CPython's `relpath` tests without calling a program's code.
+FALSY_PLAIN = (str, bytes, int, float, bool, list, tuple, dict, type(None))
 ENVIRON_WRITES = ("__setitem__", "__delitem__", "setdefault", "pop", "popitem", "update", "clear")
 
 
@@ -245,7 +247,8 @@ class PathFunctions:
             )
         given = with_default(args, kwargs, "start")
         value, start = arguments("relpath", ("path", "start"), args, given, 1)
-        if type(value) is str and not value:
+        if type(value) in FALSY_PLAIN and not value:
+            # CPython's `if not path:` before `os.fspath(path)`: `relpath(None)`, `relpath(0)`
             raise ProgramError("no path specified", kind="ValueError")
         path = fspath(value)
         start = "." if start is None else fspath(start)
@@ -344,7 +347,8 @@ def environ_object() -> PInstance:
     is refused, since CPython's changes the process's environment."""
 
     def getitem(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        key = environ_key(args[1])
+        _, key = arguments("_Environ.__getitem__", ("self", "key"), args, kwargs)
+        key = environ_key(key)
         error = ProgramError(repr(key), kind="KeyError")
         error.args_seen = (key,)
         raise error
@@ -359,8 +363,19 @@ def environ_object() -> PInstance:
         return default
 
     def contains(args: list[Any], kwargs: dict[str, Any]) -> bool:
-        environ_key(args[1])
+        _, key = arguments("Mapping.__contains__", ("self", "key"), args, kwargs)
+        environ_key(key)
         return False
+
+    def of_self(name: str, answer: Callable[[], Any]) -> NativeMethod:
+        """A method of `self` alone (`len`, `keys()`, `copy()`), its arguments checked
+        in CPython's words (`type(os.environ).__len__()`, `os.environ.copy(1)`)."""
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            arguments(name, ("self",), args, kwargs)
+            return answer()
+
+        return NativeMethod(name.rpartition(".")[2], call)
 
     def refused(name: str) -> NativeMethod:
         said = WRITE_WORDS.get(name, f"os.environ.{name}()")
@@ -376,14 +391,14 @@ def environ_object() -> PInstance:
     namespace: dict[str, Any] = {
         "__getitem__": NativeMethod("__getitem__", getitem),
         "__contains__": NativeMethod("__contains__", contains),
-        "__len__": NativeMethod("__len__", lambda a, k: 0),
-        "__iter__": NativeMethod("__iter__", lambda a, k: iter(())),
-        "__repr__": NativeMethod("__repr__", lambda a, k: "environ({})"),
+        "__len__": of_self("_Environ.__len__", lambda: 0),
+        "__iter__": of_self("_Environ.__iter__", lambda: iter(())),
+        "__repr__": of_self("_Environ.__repr__", lambda: "environ({})"),
         "get": NativeMethod("get", get),
-        "keys": NativeMethod("keys", lambda a, k: []),
-        "values": NativeMethod("values", lambda a, k: []),
-        "items": NativeMethod("items", lambda a, k: []),
-        "copy": NativeMethod("copy", lambda a, k: {}),
+        "keys": of_self("Mapping.keys", list),
+        "values": of_self("Mapping.values", list),
+        "items": of_self("Mapping.items", list),
+        "copy": of_self("_Environ.copy", dict),
         **{name: refused(name) for name in ENVIRON_WRITES},
     }
     return PInstance(PClass("_Environ", (), namespace))

@@ -3323,3 +3323,24 @@ def test_the_fake_working_directory_and_file() -> None:
         "KeyError('HOME') ('HOME',)",
         "/program/main.py",
     ]
+
+
+def test_os_environ_methods_check_their_arguments_as_cpythons_do() -> None:
+    """`type(os.environ).__getitem__(os.environ)` was the host's IndexError ("this
+    operation failed: list index out of range"), `os.environ.copy(1)` an empty dict:
+    CPython's TypeErrors in its words. And `relpath(None)` is its ValueError, since
+    CPython tests the path's truth before it reads it."""
+    same_as_cpython(
+        "import os\n"
+        "E = type(os.environ)\n"
+        "bad = [lambda: E.__getitem__(os.environ), lambda: E.__contains__(os.environ),\n"
+        "       lambda: E.__len__(), lambda: E.__iter__(), lambda: E.__repr__(),\n"
+        "       lambda: os.environ.copy(1), lambda: os.environ.keys(5),\n"
+        "       lambda: os.environ.items(1), lambda: os.environ.values(x=1),\n"
+        "       lambda: os.path.relpath(None), lambda: os.path.relpath(0),\n"
+        "       lambda: os.path.relpath(path=[])]\n"
+        "for f in bad:\n"
+        "    try:\n        f()\n"
+        "    except (TypeError, ValueError) as e:\n        print(type(e).__name__, e)\n"
+        "print(len(os.environ.copy()) >= 0, 'BACKPROP_UNSET_X' in os.environ)\n"
+    )

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import (
+    MISSING,
     Builtin,
     NativeMethod,
     PClass,
@@ -110,10 +111,22 @@ def fspath(value: Any) -> str:
     here; anything else CPython's TypeError."""
     if type(value) is str:
         return value
-    if type(value) is bytes:
-        raise ProgramError("os.path over bytes is not available here: paths are strings")
+    path_like(value)
     wrong = python_type_name(value)
     raise ProgramError(f"expected str, bytes or os.PathLike object, not {wrong}", kind="TypeError")
+
+
+def path_like(value: Any) -> None:
+    """Refuse a path CPython takes but this module does not: bytes, or an object of the
+    program's whose class has `__fspath__` (CPython calls it; here no path function calls
+    a program's code), rather than say CPython's TypeError where CPython gives none."""
+    if type(value) is bytes:
+        raise ProgramError("os.path over bytes is not available here: paths are strings")
+    if type(value) is PInstance and value.cls.lookup("__fspath__") is not MISSING:
+        raise ProgramError(
+            "an os.PathLike object (a class with __fspath__) is not available here as a "
+            "path: paths are strings (pass str(...) or the string itself)"
+        )
 
 
 def fake_abspath(path: str) -> str:
@@ -218,8 +231,7 @@ class PathFunctions:
         parts = []
         for value in args[1:]:
             if type(value) is not str:
-                if type(value) is bytes:
-                    fspath(value)  # refused
+                path_like(value)  # bytes, `__fspath__`: refused
                 wrong = python_type_name(value)
                 raise ProgramError(
                     f"join() argument must be str, bytes, or os.PathLike object, not '{wrong}'",

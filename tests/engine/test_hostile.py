@@ -1049,3 +1049,21 @@ def test_os_path_takes_strings_only() -> None:
     ]:
         with pytest.raises(EngineError, match=re.escape(words)):
             trace_source(f"import os\ny = {call}\n" + END)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["os.fspath(P())", "os.path.join('a', P())", "os.path.join(P(), 'a')", "os.path.dirname(P())",
+     "os.path.commonprefix([P()])", "os.path.relpath(P())"],
+)  # fmt: skip
+def test_an_os_path_like_object_is_refused_not_called_nor_a_wrong_type_error(call: str) -> None:
+    """CPython calls a path argument's `__fspath__`; here no path function calls a
+    program's code, and it is refused, not CPython's TypeError (which CPython does not
+    raise for it, so an `except TypeError` would run where CPython's does not)."""
+    source = (
+        "import os\nclass P:\n    def __fspath__(self):\n        print('called')\n"
+        f"        return '/a'\ntry:\n    y = {call}\nexcept TypeError:\n    print('caught')\n"
+    )
+    with pytest.raises(EngineError, match=r"an os\.PathLike object") as error:
+        trace_source(source + END)
+    assert error.value.line == 7

@@ -31,6 +31,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.limits import ENV_NAMES, past_deadline
 from backprop_animator.engine.ops import FORMULA_FUNCTIONS, OPS, is_other_power, op_key
 from backprop_animator.engine.value import Value
 
@@ -311,13 +313,26 @@ def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals |
     return [(operands[0], formula(float(out), data[0], data[0], k))]
 
 
+# How many operands a numeric rule's op may have before its differences read the clock.
+NUMERIC_UNTIMED = 64
+
+
 def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
     function = _numeric_function(op, len(operands))
     if function is None:
         return None
     data = [float(child.data) for child in operands]
     found: Locals = []
+    # Each operand's difference costs the whole op (an n-ary `mean` or `dot`: n² in
+    # all, charging no steps), so a big node reads the clock once per operand.
+    timed = len(data) > NUMERIC_UNTIMED
     for i, child in enumerate(operands):
+        if timed and past_deadline():
+            raise ProgramError(
+                f"the right engine's derivatives of a {op} of {len(data):,} operands took "
+                "too long: each operand's costs the whole op (set "
+                f"{ENV_NAMES['time_limit']} to change the time limit)"
+            )
         h = NUMERIC_STEP * abs(data[i]) or NUMERIC_STEP
         up, down = list(data), list(data)
         up[i] += h

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -1067,3 +1068,35 @@ def test_an_os_path_like_object_is_refused_not_called_nor_a_wrong_type_error(cal
     with pytest.raises(EngineError, match=r"an os\.PathLike object") as error:
         trace_source(source + END)
     assert error.value.line == 7
+
+
+def test_a_numeric_rule_of_thousands_of_operands_is_bounded_by_the_time_limit() -> None:
+    """An n-ary `mean` (or `dot`) has a numeric right rule, one central difference per
+    operand, each costing the whole op: n² work that charges no steps (a mean of 15,000
+    leaves took 15 s past a 1.8 s limit). It reads the clock once per operand, and going
+    past the limit is an error no `except` catches (the rule's own loop may be the one
+    to find the time up first)."""
+    source = (
+        "class V:\n"
+        "    def __init__(self, data, children=(), op=''):\n"
+        "        self.data, self.grad, self._prev, self._op = data, 0.0, list(children), op\n"
+        "        self._backward = lambda: None\n"
+        "xs = [V(float(i)) for i in range(12000)]\n"
+        "out = V(sum(x.data for x in xs) / len(xs), xs, 'mean')\n"
+        "def rule():\n"
+        "    for x in xs:\n"
+        "        x.grad += out.grad / len(xs)\n"
+        "out._backward = rule\n"
+        "def backward(v):\n"
+        "    v.grad = 1.0\n"
+        "    v._backward()\n"
+        "V.backward = backward\n"
+        "try:\n"
+        "    out.backward()\n"
+        "except BaseException:\n"
+        "    print('caught')\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="too long"):
+        trace_source(source, limits=Limits(time_limit=0.3))
+    assert time.monotonic() - started < 2.0  # it was 9 s, the rule's n² work unbroken

@@ -848,6 +848,10 @@ class Library:
                     issubclass(one, other) for one in cls.types for other in option.types
                 ):
                     return True
+            elif type(option) is Annotation and option.name in _NUMBERS:
+                # `issubclass(int, numbers.Real)`: the types CPython registers in each
+                if builtin_type and all(one in _NUMBERS[option.name] for one in cls.types):
+                    return True
             elif option is not None:  # `int | None`: a union's None
                 raise ProgramError(
                     "issubclass() arg 2 must be a class, a tuple of classes, or a union",

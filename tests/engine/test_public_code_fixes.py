@@ -3344,3 +3344,16 @@ def test_os_environ_methods_check_their_arguments_as_cpythons_do() -> None:
         "    except (TypeError, ValueError) as e:\n        print(type(e).__name__, e)\n"
         "print(len(os.environ.copy()) >= 0, 'BACKPROP_UNSET_X' in os.environ)\n"
     )
+
+
+def test_issubclass_of_a_number_type_and_the_numeric_tower_is_cpythons() -> None:
+    # `issubclass(int, numbers.Real)` was a TypeError here; CPython registers the built-in
+    # number types in the tower, and no class of a program's is in it.
+    same_as_cpython(
+        "import numbers\nfrom numbers import Real, Integral, Number\n"
+        "class V:\n    pass\n"
+        "print(issubclass(int, Real), issubclass(float, Integral), issubclass(bool, Number))\n"
+        "print(issubclass(complex, Real), issubclass(float, (Integral, Real)))\n"
+        "print(issubclass(str, Number), issubclass(V, Number))\n"
+        "print(issubclass(complex, numbers.Complex))\n"
+    )

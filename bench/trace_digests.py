@@ -2,7 +2,9 @@
 meant to be faster changed no answer: every program of `tests/engine/real_code/`, every
 example of `engine/examples.py` and `engine/program_examples.py` and the benches'
 own-engine programs, in packed and expanded granularity, plain, with `mistake="assign"`
-and `sort_steps=True`, with `sort_steps=True` alone, and the engine check; then each
+and `sort_steps=True`, with `sort_steps=True` alone, in the page's columns encoding, and
+the engine check; every program of `tests/engine/public_code/` (copied from public
+repositories) plain and in columns; then each
 real-code program under a ladder of small step limits (where a run stops, and with
 which sentence, shows that every step is still charged where it was).
 
@@ -25,12 +27,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from backprop_animator.engine import Limits, enginecheck_source, examples, program_examples
+from backprop_animator.engine import (
+    Limits,
+    enginecheck_source,
+    examples,
+    program_examples,
+    trace_columns,
+)
 from backprop_animator.engine import trace_source as trace
 from bench.interpreter_bench import mlp_batch_program
 from bench.real_code_bench import chain_sort
 
 REAL_CODE = Path(__file__).resolve().parents[1] / "tests" / "engine" / "real_code"
+PUBLIC_CODE = REAL_CODE.parent / "public_code"
 LIMITS = Limits(max_steps=10**8, max_nodes=200_000, time_limit=300.0)
 MODES: tuple[tuple[str | None, bool], ...] = ((None, False), ("assign", True), (None, True))
 STEP_LIMITS = (50, 137, 200, 500, 777, 1_000, 2_000, 3_333, 5_000, 10_000, 20_000, 50_000)
@@ -72,6 +81,11 @@ def digests() -> dict[str, str]:
             out[f"{name}|{granularity}|enginecheck"] = digest(
                 enginecheck_source, source, granularity, LIMITS
             )
+        out[f"{name}|packed|columns"] = digest(trace_columns, source, "packed", LIMITS)
+    for path in sorted(PUBLIC_CODE.glob("*.py")):
+        source = path.read_text()
+        out[f"public:{path.name}|packed"] = digest(trace, source, "packed", LIMITS)
+        out[f"public:{path.name}|packed|columns"] = digest(trace_columns, source, "packed", LIMITS)
     for path in sorted(REAL_CODE.glob("*.py")):
         source = path.read_text()
         for steps in STEP_LIMITS:

@@ -808,11 +808,12 @@ class Compiler(ExpressionCompiler):
 
         Inside a rule of the program's own Value class it is one contribution, kept as
         the learner wrote it: `"+="` for `child.grad += …` and `child.grad = child.grad +
-        …` (and `-=`), `"="` for anything else. Where the term added or written is
-        `<local> * <node>.grad` (either way round) or `<node>.grad` alone, the local
-        derivative is read off the code (the left factor's own value, or 1); otherwise
-        it is None: the recorder never invents it. Operands are evaluated in CPython's
-        order, each once.
+        …`, `"-="` for `child.grad -= …`, `"="` for anything else. Where the term added,
+        subtracted or written is `<local> * <node>.grad` (either way round) or
+        `<node>.grad` alone, the local derivative is read off the code (the left factor's
+        own value, or 1; the recorder negates it for a `-=`, which adds minus the
+        product); otherwise it is None: the recorder never invents it. Operands are
+        evaluated in CPython's order, each once.
 
         The attribute may be any of `GRAD_NAMES` (`child.gradient += other.data *
         out.gradient`): a name other than `grad` is a gradient only for an object
@@ -837,12 +838,12 @@ class Compiler(ExpressionCompiler):
                 read_first, term = self.expr(right.left, scope), right.right
             elif ast.unparse(right.right) == written:
                 read_last, term = self.expr(right.right, scope), right.left
-        write = "+=" if op in ("+", "-") or read_first or read_last else "="
+        write = "-=" if op == "-" else "+=" if op == "+" or read_first or read_last else "="
         combine = op if op is not None else "+"
-        term_of = self.local_term(term, name, scope, readable=op is None or op == "+")
+        term_of = self.local_term(term, name, scope, readable=op in (None, "+", "-"))
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
         owner_of = self.upstream_node(term, name, scope) if op in (None, "+") else None
-        if owner_of is None and write == "+=" and isinstance(target.value, ast.Name):
+        if owner_of is None and write != "=" and isinstance(target.value, ast.Name):
             # `child.grad += local` in `for child, local in zip(v._children, …)`: v's
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)

@@ -207,7 +207,7 @@ def _learner_locals(
                 return None
             if kept is None:
                 kept = _kept(frame, right)
-            adds = c["write"] == "+=" or (c["before"] != 0 and kept[i])
+            adds = c["write"] != "=" or (c["before"] != 0 and kept[i])  # `+=`, `-=`
             local = (c["delta"] if adds else c["after"]) / upstream
             if not math.isfinite(local):
                 return None
@@ -334,7 +334,7 @@ def kept_writes(
     locals_: Sequence[tuple[Any, float]],
     upstream: float,
 ) -> list[bool]:
-    """`_kept` of one rule's writes, (child, `"+="` or `"="`, before, after), given the
+    """`_kept` of one rule's writes, (child, `"+="`, `"-="` or `"="`, before, after), given the
     right local derivative of each operand position and the upstream gradient (the
     narration's too: `narrate.own_rule_text`)."""
     kept = [False] * len(writes)
@@ -351,7 +351,7 @@ def kept_writes(
                 agrees(delta, share) or abs(delta - share) <= rounding
                 for share in (rest, *shares[child])
             )
-        if write == "+=" or kept[i]:
+        if write != "=" or kept[i]:  # `+=`, `-=` (its delta is what it added)
             added[child] = added.get(child, 0.0) + delta
     return kept
 

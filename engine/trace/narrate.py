@@ -571,13 +571,15 @@ def own_rule_text(
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
 
-    `writes` say how each contribution was written (`"+="` or `"="`, the line, the
-    factor read off the code or None, the gradient after). Where every write is a `+=`
-    whose factor is the right engine's (`right`, per operand position), the text is the
-    built-in rule's (`backward_text`); otherwise it says what the code did: an `=` that
-    overwrites a gradient says which number is lost, and a factor that is not the right
-    one is named beside the right one. `own_words`: said from the code even so (a rule
-    at a kink whose factor is right but not the one the built-in words say).
+    `writes` say how each contribution was written (`"+="`, `"-="` or `"="`, the line,
+    the factor read off the code or None, the gradient after: a `-=`'s is the local
+    derivative, minus the factor the code wrote, and its words quote the code's).
+    Where every write is a `+=` whose factor is the right engine's (`right`, per operand
+    position), the text is the built-in rule's (`backward_text`); otherwise it says what
+    the code did: an `=` that overwrites a gradient says which number is lost, and a
+    factor that is not the right one is named beside the right one. `own_words`: said
+    from the code even so (a rule at a kink whose factor is right but not the one the
+    built-in words say).
 
     Example (`=` in `__mul__`, `b = a * a`):
     `a*a (*, grad 1): the rule on line 12 writes a.grad twice. a.grad = 3 × 1 → 3;
@@ -704,6 +706,18 @@ def _write_steps(
                 steps.append(
                     f"{child_name}.{grad} += {term}; {nth} +=, sum {number(before)} + "
                     f"{number(delta)} = {number(after)}"
+                )
+        elif write == "-=":
+            # Said as the code subtracts: its own factor (the local derivative's minus).
+            taken = f"{number(0.0 - local)} × {upstream}" if local is not None else None
+            term = taken or number(0.0 - delta)
+            if count == 1 or before == 0:
+                steps.append(f"{child_name}.{grad} -= {term} → {number(after)}")
+            else:
+                nth = ordinal(count)
+                steps.append(
+                    f"{child_name}.{grad} -= {term}; {nth} write, sum {number(before)} − "
+                    f"{number(0.0 - delta)} = {number(after)}"
                 )
         elif before != 0 and kept is not None and kept[i]:
             term = factor or number(delta)

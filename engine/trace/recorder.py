@@ -1268,9 +1268,11 @@ class Recorder:
         line: int | None = None,
     ) -> None:
         """One write of a rule of the program's own class into a child's `.grad`, kept as
-        the learner wrote it (SPEC §14): `write` is `"+="` or `"="`, `local` the factor
-        read off the code or None, `delta` is after − before; `line` the statement's
-        (by default the one running: not a `grad` property's setter, which writes it)."""
+        the learner wrote it (SPEC §14): `write` is `"+="`, `"-="` or `"="`, `local` the
+        factor read off the code or None, `delta` is after − before; `line` the
+        statement's (by default the one running: not a `grad` property's setter, which
+        writes it). A `-=` adds minus the product: its local derivative is minus the
+        factor, kept so (`delta` = local × upstream as for a `+=`)."""
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
@@ -1292,12 +1294,15 @@ class Recorder:
             after_number = as_number(after, "grad")
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
-        added = delta if write == "+=" else after_number
+        adds = write != "="
+        if read is not None and write == "-=":
+            read = 0.0 - read  # (not -read: a factor of 0 stays 0.0, never -0.0)
+        added = delta if adds else after_number
         if (
             read is not None
             and not _times_upstream(read, upstream, added, 0.0)
             and not (
-                write == "+="  # a tiny share added to a large gradient: the sum's rounding
+                adds  # a tiny share added to a large gradient: the sum's rounding
                 and _times_upstream(
                     read, upstream, added, sum_rounding(before_number, after_number)
                 )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_columns, trace_source
 from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_passes
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"
@@ -3357,3 +3357,67 @@ def test_issubclass_of_a_number_type_and_the_numeric_tower_is_cpythons() -> None
         "print(issubclass(str, Number), issubclass(V, Number))\n"
         "print(issubclass(complex, numbers.Complex))\n"
     )
+
+
+SUBTRACTING_RULE = (
+    "class Value:\n    def __init__(self, data, _children=(), _op=''):\n"
+    "        self.data = data\n        self.grad = 0.0\n"
+    "        self._backward = lambda: None\n        self._prev = _children\n"
+    "        self._op = _op\n"
+    "    def __sub__(self, other):\n"
+    "        out = Value(self.data - other.data, (self, other), '-')\n"
+    "        def _backward():\n            self.grad += out.grad\n"
+    "            other.grad -= SUBTRAHEND\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def __mul__(self, other):\n"
+    "        out = Value(self.data * other.data, (self, other), '*')\n"
+    "        def _backward():\n            self.grad += other.data * out.grad\n"
+    "            other.grad += self.data * out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def backward(self):\n        topo, seen = [], set()\n"
+    "        def build(v):\n            if v not in seen:\n                seen.add(v)\n"
+    "                for c in v._prev:\n                    build(c)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n            v._backward()\n"
+    "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c - b\ne = d * b\ne.backward()\n"
+    "print(a.grad, b.grad)\n"
+)
+
+
+def test_a_rule_that_subtracts_into_a_gradient_is_a_minus_equals() -> None:
+    # `other.grad -= out.grad` was recorded and said as a `+=` of an unread factor; it is
+    # a `-=` whose local derivative is minus the factor it subtracts (-1 here), the
+    # running sum right, and the check judges it by what it adds: right for `-`.
+    source = SUBTRACTING_RULE.replace("SUBTRAHEND", "out.grad")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    frame = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n3")
+    first, second = frame["contributions"]
+    assert (first["write"], first["local"]) == ("+=", 1.0)
+    assert second["write"] == "-=" and second["to"] == "n1"
+    assert second["local"] == -1.0 and second["upstream"] == -3.0
+    assert (second["before"], second["delta"], second["after"]) == (-3.0, 3.0, 0.0)
+    assert "b.grad -= 1 × −3; 2nd write, sum −3 − −3 = 0" in frame["text"]
+    assert "+= 1 × −3" not in frame["text"].split("; ", 1)[1]
+    check = trace["engine_check"]
+    assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
+    assert check["accumulation"]["verdict"] == "right"
+    # A term whose factor is not read off the code: said by the amount it takes away.
+    source = SUBTRACTING_RULE.replace("SUBTRAHEND", "(out.grad + 0.0)")
+    frame = next(
+        f for f in trace_source(source)["frames"] if f["phase"] == "backward" and f["node"] == "n3"
+    )
+    assert frame["contributions"][1]["local"] is None
+    assert frame["contributions"][1]["write"] == "-="
+    assert "b.grad -= −3; 2nd write" in frame["text"]
+    # A wrong `-=` (it adds the upstream gradient back): named, with its factor.
+    source = SUBTRACTING_RULE.replace("SUBTRAHEND", "-1.0 * out.grad")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    rule = next(r for r in trace["engine_check"]["rules"] if r["op"] == "-")
+    assert rule["verdict"] == "wrong" and rule["first"]["learner"] == 1.0
+    assert rule["first"]["correct"] == pytest.approx(-1.0)  # `-`'s is numeric
+    # The columns encoding keeps the write (`-`) and gives the contribution back.
+    columns = trace_columns(SUBTRACTING_RULE.replace("SUBTRAHEND", "out.grad"))
+    assert "-" in columns["frames"]["write"]

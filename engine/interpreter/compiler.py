@@ -942,8 +942,9 @@ class Compiler(ExpressionCompiler):
                 and (plain or own_gradient(obj))
             ):
                 # `child.grad += …` through a `grad` property: its setter's write (`self._grad
-                # = g`) is this statement's, a `+=` with the factor read off it, on its line.
-                rec.setter_write = (obj, local, write, rec.state.position[0])
+                # = g`) is this statement's, a `+=` with the factor read off it, on its line,
+                # and the sum the statement handed the setter (one that adds it is no rule's).
+                rec.setter_write = (obj, local, write, rec.state.position[0], before, after)
                 try:
                     set_attr(obj, name, after)
                 finally:

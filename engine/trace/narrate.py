@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from backprop_animator.engine.lab.engine_check import kept_writes
+from backprop_animator.engine.lab.engine_check import added_again, kept_writes
 from backprop_animator.engine.lab.right_engine import kink_range, registry_op, sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
@@ -587,7 +587,13 @@ def own_rule_text(
     """
     if not contributions and not node._prev:
         return leaf_text(node, name)
-    if not own_words and right is not None and _written_right(contributions, writes, right):
+    again = _added_again(node, contributions, writes)
+    if (
+        not own_words
+        and right is not None
+        and not again
+        and _written_right(contributions, writes, right)
+    ):
         return backward_text(node, name, contributions, received, grad)
     kept = None
     if right is not None and any(write[0] == "=" for write in writes):
@@ -622,6 +628,11 @@ def own_rule_text(
             node.grad,
             grad,
             _kink(node),
+        )
+    for child, before in again:
+        notes += (
+            f" {name(child)}.{grad} is a property whose setter adds what it is given: the "
+            f"{name.number(before)} already there is added again."
         )
     for child in dict.fromkeys(c[0] for c in contributions):
         if child is node:
@@ -742,7 +753,30 @@ def said_as_built_in(
     `backward_text`'s), so that the page can write it (`engine.trace_columns`)."""
     if not contributions and not node._prev:
         return True
-    return right is not None and _written_right(contributions, writes, right)
+    return (
+        right is not None
+        and _written_right(contributions, writes, right)
+        and not _added_again(node, contributions, writes)
+    )
+
+
+def _added_again(
+    node: Value,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+) -> list[tuple[Value, float]]:
+    """The children (with the gradient they held) into which a `+=` whose factor was read
+    off the code added something else: through a `grad` setter that adds what it is
+    given, the gradient already there added again (`engine_check.added_again`)."""
+    found = []
+    for (child, _, delta, before), (write, _, local, after) in zip(
+        contributions, writes, strict=True
+    ):
+        if local is not None and before != 0 and write != "=":
+            c = {"local": local, "upstream": node.grad, "delta": delta, "before": before}
+            if added_again({**c, "after": after, "write": write}):
+                found.append((child, before))
+    return found
 
 
 def _written_right(

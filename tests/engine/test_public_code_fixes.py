@@ -3421,3 +3421,58 @@ def test_a_rule_that_subtracts_into_a_gradient_is_a_minus_equals() -> None:
     # The columns encoding keeps the write (`-`) and gives the contribution back.
     columns = trace_columns(SUBTRACTING_RULE.replace("SUBTRAHEND", "out.grad"))
     assert "-" in columns["frames"]["write"]
+
+
+ADDING_SETTER = (
+    "class Value:\n    def __init__(self, data, _children=(), _op=''):\n"
+    "        self.data = data\n        self._grad = 0.0\n"
+    "        self._backward = lambda: None\n        self._prev = _children\n"
+    "        self._op = _op\n"
+    "    @property\n    def grad(self):\n        return self._grad\n"
+    "    @grad.setter\n    def grad(self, v):\n        self._grad += v\n"
+    "    def __add__(self, other):\n"
+    "        out = Value(self.data + other.data, (self, other), '+')\n"
+    "        def _backward():\n            self.grad WRITE out.grad\n"
+    "            other.grad WRITE out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def __mul__(self, other):\n"
+    "        out = Value(self.data * other.data, (self, other), '*')\n"
+    "        def _backward():\n            self.grad WRITE other.data * out.grad\n"
+    "            other.grad WRITE self.data * out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def backward(self):\n        topo, seen = [], set()\n"
+    "        def build(v):\n            if v not in seen:\n                seen.add(v)\n"
+    "                for c in v._prev:\n                    build(c)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n            v._backward()\n"
+    "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c + a\ne = d * a\ne.backward()\n"
+    "print(a.grad, b.grad, c.grad, d.grad)\n"
+)
+
+
+def test_a_grad_setter_that_adds_is_blamed_not_the_right_rule() -> None:
+    # `self._grad += v` in the setter: a rule's right `a.grad += 1 * out.grad` hands it
+    # the sum, and the -4 already there is added again. The check blamed the `+` and `*`
+    # rules (a factor of -1 where 1 is right); the rules are right, the `+=` row names
+    # the setter's write.
+    source = ADDING_SETTER.replace("WRITE", "+=")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-18.0 4.0 2.0 2.0"]
+    check = trace["engine_check"]
+    assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
+    assert check["accumulation"] == {
+        "verdict": "wrong",
+        "first": {"frame": 5, "node": "n3", "child": "n0", "lost": -4.0},
+    }
+    text = trace["frames"][5]["text"]
+    assert "a.grad += 1 × 2; 2nd +=, sum −4 + −2 = −6" in text
+    assert "setter adds what it is given: the −4 already there is added again" in text
+    assert trace["frames"][5]["contributions"][1]["local"] == 1.0
+    # The same setter written to with `=` in the rules accumulates: all right, as before.
+    source = ADDING_SETTER.replace("WRITE", "=")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-8.0 4.0 2.0 2.0"]
+    check = trace["engine_check"]
+    assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
+    assert check["accumulation"]["verdict"] == "right"

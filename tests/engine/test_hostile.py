@@ -1100,3 +1100,19 @@ def test_a_numeric_rule_of_thousands_of_operands_is_bounded_by_the_time_limit() 
     with pytest.raises(EngineError, match="too long"):
         trace_source(source, limits=Limits(time_limit=0.3))
     assert time.monotonic() - started < 2.0  # it was 9 s, the rule's n² work unbroken
+
+
+def test_the_os_module_under_another_scopes_name_is_refused_when_it_is_read() -> None:
+    """`refuse_host_calls` follows Python's scoping, so a parameter named `os` is the
+    program's own: handed the module itself (`f(os)`), its `os.system` is refused when
+    it is read, as no `except` catches, and so is `getattr`'s."""
+    for source in (
+        "import os\ndef f(os):\n    return os.system\n"
+        "try:\n    f(os)\nexcept BaseException:\n    print('caught')\n",
+        "import os\ndef f(m):\n    return getattr(m, 'system')\n"
+        "try:\n    f(os)\nexcept BaseException:\n    print('caught')\n",
+        "import os as o\nfor os in [o]:\n    def f():\n        return os.path.exists\n"
+        "try:\n    f()\nexcept BaseException:\n    print('caught')\n",
+    ):
+        with pytest.raises(EngineError, match="is not available here"):
+            trace_source(source + END)

@@ -3476,3 +3476,34 @@ def test_a_grad_setter_that_adds_is_blamed_not_the_right_rule() -> None:
     check = trace["engine_check"]
     assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
     assert check["accumulation"]["verdict"] == "right"
+
+
+def test_a_name_os_of_the_programs_own_is_not_refused_as_the_module() -> None:
+    # `refuse_host_calls` refused any `os.system` read of a program that imports os,
+    # whatever `os` named there: a parameter, a local, a loop or comprehension variable,
+    # a lambda's parameter. Now the name is resolved by Python's scoping.
+    same_as_cpython(
+        "import os\n"
+        "class Shell:\n    listdir = 'mine'\n"
+        "    def system(self, cmd):\n        return 'ran ' + cmd\n"
+        "def f(os):\n    return os.system('ls')\n"
+        "def g():\n    os = Shell()\n    return os.listdir\n"
+        "def k():\n    for os in [Shell()]:\n        return os.system('y')\n"
+        "h = lambda os: os.listdir\n"
+        "print(f(Shell()), g(), k(), h(Shell()), [os.system('x') for os in [Shell()]])\n"
+        "from os import path\n"
+        "def e(path):\n    return path.exists\n"
+        "class P:\n    exists = 1\n"
+        "print(e(P()), os.sep, os.path.join('a', 'b'))\n"
+    )
+    # The module itself, wherever the program reads it, is still refused before it runs.
+    for source in (
+        "import os\ndef f():\n    return os.system\n",
+        "def g():\n    global os\n    import os\ndef f():\n    return os.system\n",
+        "def f():\n    import os\n    return [os.listdir for _ in range(1)]\n",
+        "import os\nclass A:\n    os = 1\n    def f(self):\n        return os.system\n",
+        "import os as o\nf = lambda: o.path.exists\n",
+        "import os\nfor os in [1]:\n    pass\nos.system\n",  # bound both ways: refused
+    ):
+        with pytest.raises(EngineError, match="is not available here"):
+            run(source)

@@ -1010,7 +1010,7 @@ def test_os_hands_out_no_python_object_and_an_empty_environment() -> None:
         "vars() argument must be one of the program's objects, not a module",
         "vars() argument must be one of the program's objects, not a module",
         "environ({}) 0 [] {}",
-        "[] [] []",
+        "KeysView(environ({})) ItemsView(environ({})) ValuesView(environ({}))",  # CPython's
         "None h None",
         "False /program /program/main.py",
         "KeyError 'PATH'",

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import unittest.mock
 from pathlib import Path
 
 import pytest
@@ -3507,3 +3509,26 @@ def test_a_name_os_of_the_programs_own_is_not_refused_as_the_module() -> None:
     ):
         with pytest.raises(EngineError, match="is not available here"):
             run(source)
+
+
+def test_os_environ_compares_and_views_as_cpythons_empty_one() -> None:
+    # `os.environ == {}` was False (identity), CPython's True: its `Mapping.__eq__`
+    # compares items; it is unhashable so; `keys()`… were lists. Compared with CPython
+    # run with an empty environment (the fake one is empty), put back after.
+    body = (
+        "import os\ne = os.environ\n"
+        "print(e == {}, {} == e, e != {}, e == {'A': '1'}, e == e, e == 0, e != 0, e == [])\n"
+        "print(len(e), 'A' in e, e.get('A'), e.get('A', 'd'), list(e), dict(e), repr(e))\n"
+        "print(sorted(e), tuple(e), set(e), bool(e), e.copy() == e, os.environ == e.copy())\n"
+        "print(e.keys(), e.values(), e.items(), str(e.keys()), len(e.items()))\n"
+        "print(e.keys() == set(), e.items() == set(), e.values() == [], e.keys() == {1})\n"
+        "print(e.keys() != set(), e.keys() == e.keys(), bool(e.keys()), list(e.items()))\n"
+        "for f in (lambda: hash(e), lambda: {e: 1}, lambda: 1 in e.keys(),\n"
+        "          lambda: hash(e.keys()), lambda: e.keys(1)):\n"
+        "    try:\n        f()\n"
+        "    except TypeError as x:\n        print('TypeError', x)\n"
+        "print(('a', 1) in e.items(), [k for k in e.keys()], 'A' in e.keys())\n"
+    )
+    with unittest.mock.patch.dict(os.environ, clear=True):
+        theirs = run_in_cpython(body + TAIL)
+    assert run(body) == theirs

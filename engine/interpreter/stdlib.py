@@ -344,7 +344,13 @@ def io_module(state: State) -> PModule:
                 )
                 raise ProgramError(words, kind="TypeError")
             given = [integer(name, value) for value in args]
-            if name == "seek" and given and given[0] is not None and given[0] < 0:
+            if (
+                name == "seek"
+                and given
+                and given[0] is not None
+                and given[0] < 0
+                and (len(given) < 2 or given[1] == 0)  # `seek(-1, 1)` is the OSError below
+            ):
                 raise ProgramError(f"Negative seek position {given[0]}", kind="ValueError")
             try:
                 result = getattr(buffer, name)(*given)
@@ -353,7 +359,7 @@ def io_module(state: State) -> PModule:
             except OverflowError as error:  # `seek(10**30)`: CPython's words
                 raise ProgramError(str(error), kind="OverflowError") from None
             except OSError as error:  # `seek(5, 1)`: only zero cur-relative seeks
-                raise ProgramError(f"StringIO.seek(): {error}") from None
+                raise ProgramError(str(error), kind="OSError") from None  # CPython's words
             if type(result) is str:
                 state.charge(len(result) // ITEMS_PER_STEP)
             return result

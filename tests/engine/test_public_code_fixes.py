@@ -3532,3 +3532,28 @@ def test_os_environ_compares_and_views_as_cpythons_empty_one() -> None:
     with unittest.mock.patch.dict(os.environ, clear=True):
         theirs = run_in_cpython(body + TAIL)
     assert run(body) == theirs
+
+
+def test_a_nonzero_relative_seek_of_a_string_buffer_is_cpythons_oserror() -> None:
+    # `StringIO().seek(3, 1)` was refused (no `except` caught it); CPython raises a
+    # catchable `OSError: Can't do nonzero cur-relative seeks` (3.11's words for an
+    # end-relative one too), and a negative one relative to the position is that
+    # OSError too, not `Negative seek position`. OSError is a built-in class now, with
+    # CPython's fields and `__str__`.
+    same_as_cpython(
+        "import io\nb = io.StringIO('hello')\n"
+        "for args in ((3, 1), (3, 2), (0, 1), (0, 2), (-1, 1), (-1, 0), (0, 3), (-1, 3)):\n"
+        "    try:\n        print(b.seek(*args))\n"
+        "    except OSError as e:\n"
+        "        print('OSError', e, e.args, e.errno, e.strerror, e.filename, repr(e))\n"
+        "    except ValueError as e:\n        print('ValueError', e)\n"
+        "for a in ((), ('x',), (2, 'gone', 'f.txt'), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5, 6)):\n"
+        "    e = OSError(*a)\n"
+        "    print(str(e), e.args, e.errno, e.strerror, e.filename, e.filename2)\n"
+        "class MyErr(OSError):\n    pass\n"
+        "try:\n    raise MyErr(5, 'io')\n"
+        "except OSError as e:\n    print(type(e).__name__, e, e.errno, repr(e))\n"
+        "print(issubclass(OSError, Exception), isinstance(OSError('x'), Exception))\n"
+    )
+    with pytest.raises(EngineError, match="OSError: Can't do nonzero cur-relative seeks"):
+        run("import io\nio.StringIO().seek(3, 1)\n")

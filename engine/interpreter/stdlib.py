@@ -28,6 +28,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     slot_method,
     wrong_arguments,
 )
+from backprop_animator.engine.interpreter.heapq_module import heapq_module
 from backprop_animator.engine.interpreter.json_module import json_module
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
@@ -115,6 +116,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "copy": copy_module(library),
         "json": json_module(library),
         "io": io_module(library.state),
+        "heapq": heapq_module(library),
         **os_modules(library),
     }
 

@@ -1116,3 +1116,44 @@ def test_the_os_module_under_another_scopes_name_is_refused_when_it_is_read() ->
     ):
         with pytest.raises(EngineError, match="is not available here"):
             trace_source(source + END)
+
+
+def test_heapq_is_bounded_and_its_comparisons_are_the_programs() -> None:
+    """Each comparison a heap makes costs a step and `heapify` a step per item: a huge
+    heap stops at the step limit. A `__lt__` that raises reaches the program's `except`
+    (as CPython's); one that loops stops at the step limit, which nothing catches; one
+    that empties the heap is CPython's RuntimeError, not a host error."""
+    with pytest.raises(EngineError, match=r"line 4.*steps|steps.*line 4") as stopped:
+        trace_source(
+            "import heapq\nxs = [0] * 100000\n"  # 10,000 steps to make
+            "try:\n    heapq.heapify(xs)\nexcept BaseException:\n    print('caught')\n" + END,
+            limits=Limits(max_steps=60_000),
+        )
+    assert "caught" not in str(stopped.value)
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(
+            "import heapq\nh = []\n"
+            "try:\n    for i in range(100000):\n        heapq.heappush(h, -i)\n"
+            "except BaseException:\n    print('caught')\n" + END,
+            limits=SMALL,
+        )
+    source = (
+        "import heapq\nclass Bad:\n    def __lt__(self, other):\n"
+        "        raise ValueError('no order')\n"
+        "try:\n    heapq.heapify([Bad(), Bad()])\nexcept ValueError as e:\n    print('caught', e)\n"
+        "class Shrink:\n    def __lt__(self, other):\n        hs.clear()\n        return True\n"
+        "hs = [Shrink(), Shrink(), Shrink()]\n"
+        "try:\n    heapq.heappop(hs)\nexcept RuntimeError as e:\n    print('caught', e)\n"
+    )
+    assert printed_lines(trace_source(source + END))[:2] == [
+        "caught no order",
+        "caught list changed size during iteration",
+    ]
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(
+            "import heapq\nclass Loop:\n    def __lt__(self, other):\n"
+            "        while True:\n            pass\n"
+            "try:\n    heapq.heappush([Loop()], Loop())\nexcept BaseException:\n"
+            "    print('caught')\n" + END,
+            limits=SMALL,
+        )

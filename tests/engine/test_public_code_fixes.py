@@ -3557,3 +3557,43 @@ def test_a_nonzero_relative_seek_of_a_string_buffer_is_cpythons_oserror() -> Non
     )
     with pytest.raises(EngineError, match="OSError: Can't do nonzero cur-relative seeks"):
         run("import io\nio.StringIO().seek(3, 1)\n")
+
+
+def test_heapq_orders_program_values_as_cpythons_does() -> None:
+    # `import heapq` was refused. The heap is laid out as CPython's C functions lay it
+    # out, every comparison the program's own `__lt__` (the same pairs, in the same
+    # order), `(priority, counter, node)` tuples as people write them, CPython's errors.
+    same_as_cpython(
+        "import heapq\nimport random\ncalls = []\n"
+        "class Node:\n    def __init__(self, name, p):\n        self.name, self.p = name, p\n"
+        "    def __lt__(self, other):\n        calls.append((self.name, other.name))\n"
+        "        return self.p < other.p\n"
+        "    def __repr__(self):\n        return self.name\n"
+        "h = []\n"
+        "for i, p in enumerate([5, 3, 8, 1, 9, 2, 7, 3, 3, 0]):\n"
+        "    heapq.heappush(h, Node('n%d' % i, p))\n"
+        "print(h, [heapq.heappop(h) for _ in range(4)], h)\n"
+        "print(heapq.heappushpop(h, Node('x', 4)), heapq.heapreplace(h, Node('y', -1)), h)\n"
+        "xs = [Node('m%d' % i, random.randint(0, 20)) for i in range(40)]\n"
+        "heapq.heapify(xs)\nprint(xs, len(calls), calls[:12])\n"
+        "big = [random.randint(0, 99) for _ in range(2600)]\nheapq.heapify(big)\n"
+        "print(big[:12], big[-6:])\n"
+        "pq, counter = [], 0\na, b, c = Node('a', 0), Node('b', 0), Node('c', 0)\n"
+        "for prio, node in [(2, a), (1, b), (2, c), (1, a)]:\n"
+        "    heapq.heappush(pq, (prio, counter, node))\n    counter += 1\n"
+        "order = []\nwhile pq:\n    order.append(heapq.heappop(pq))\nprint(order)\n"
+        "ties = []\nfor node in (a, b, c):\n    heapq.heappush(ties, (1, node))\n"
+        "print([heapq.heappop(ties) for _ in range(3)])\n"
+        "print(heapq.nsmallest(3, [5, 1, 4, 1, 5, 9]), heapq.nlargest(3, [5, 1, 4, 1, 5, 9]))\n"
+        "print(heapq.nsmallest(2, ['bb', 'a', 'ccc', 'dd'], key=len),\n"
+        "      heapq.nlargest(2, ['bb', 'a', 'ccc', 'dd'], key=len), heapq.nsmallest(-1, [3]))\n"
+        "print(heapq.heappushpop([], 1), heapq.heappushpop([1], 0), heapq.heappushpop([1], 5))\n"
+        "for f in (lambda: heapq.heappop([]), lambda: heapq.heapreplace([], 1),\n"
+        "          lambda: heapq.heappush(1, 2), lambda: heapq.heapify((1,)),\n"
+        "          lambda: heapq.heappop(()), lambda: heapq.heappushpop(None, 1),\n"
+        "          lambda: heapq.heappush([]), lambda: heapq.heapify(),\n"
+        "          lambda: heapq.heappush(heap=[], item=1), lambda: heapq.nsmallest(2, 5),\n"
+        "          lambda: heapq.heappush([1], 'a')):\n"
+        "    try:\n        print(f())\n"
+        "    except (TypeError, IndexError) as e:\n        print(type(e).__name__, e)\n"
+    )

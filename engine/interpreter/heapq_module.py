@@ -7,7 +7,7 @@ in the same order and the same list after each call), with their errors and word
 (`heappop` of an empty list is `IndexError: index out of range`, `heappush() argument
 1 must be list, not int`); `nsmallest` and `nlargest` are what CPython documents them
 to equal, `sorted(iterable, key=key)[:n]` (`reverse=True` for the largest), sorted as
-`sorted` sorts.
+`sorted` sorts objects of the program's (`Library.sort_by_dunders`), tuples of them too.
 
 Every comparison is the interpreter's own of two program values (`Machine.compare`):
 an item's `__lt__` of the program's class is called as any call of the program's,
@@ -156,10 +156,14 @@ class Heaps:
                 raise ProgramError(
                     f"{name}() takes a whole number of items, not {wrong}", kind="TypeError"
                 )
-            items = self.library.collect(iterable)
+            library = self.library
+            items = library.collect(iterable)
             if n <= 0:
                 return []
-            self.library.sort(items, key, reverse)
+            # Sorted by the program's own comparison, whatever the keys (`sorted`'s quicker
+            # way for plain keys takes no tuple that holds an object of the program's).
+            keys = items if key is None else [library.machine.call(key, [i]) for i in items]
+            library.sort_by_dunders(items, keys, reverse)
             return items[:n]
 
         return call

@@ -3588,6 +3588,8 @@ def test_heapq_orders_program_values_as_cpythons_does() -> None:
         "print(heapq.nsmallest(2, ['bb', 'a', 'ccc', 'dd'], key=len),\n"
         "      heapq.nlargest(2, ['bb', 'a', 'ccc', 'dd'], key=len), heapq.nsmallest(-1, [3]))\n"
         "print(heapq.heappushpop([], 1), heapq.heappushpop([1], 0), heapq.heappushpop([1], 5))\n"
+        "pairs = [(1, Node('p', 2)), (1, Node('q', 1)), (0, Node('r', 5))]\n"
+        "print(heapq.nsmallest(2, pairs), heapq.nlargest(2, pairs), heapq.nlargest(1, [a, b]))\n"
         "for f in (lambda: heapq.heappop([]), lambda: heapq.heapreplace([], 1),\n"
         "          lambda: heapq.heappush(1, 2), lambda: heapq.heapify((1,)),\n"
         "          lambda: heapq.heappop(()), lambda: heapq.heappushpop(None, 1),\n"

@@ -114,10 +114,11 @@ class Contribution(Strict):
     delta: float = Field(description="`after − before`, the amount added.")
     before: float
     after: float
-    write: Literal["+=", "="] | None = Field(
+    write: Literal["+=", "-=", "="] | None = Field(
         default=None,
         description="A program's own class (§14): what the learner's statement did to "
-        "the child's `.grad`; `=` overwrites what was there.",
+        "the child's `.grad`; `=` overwrites what was there; a `-=`'s `local` is minus "
+        "the factor it subtracts.",
     )
     line: int | None = Field(
         default=None, description="A program's own class: the line of the learner's write."

@@ -106,39 +106,111 @@ def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineEr
     """Refuse, before the program runs, `os.listdir(...)`, `os.path.exists(...)` and the
     like of a program that imports `os`: a name an `import os` (or `import os.path`,
     `from os import path`, an `as` name) binds, then one of `os_module.REFUSED_NAMES`
-    read off it. A read the compiler cannot see (`getattr(os, name)`) is refused when it
-    runs, as no `except` catches."""
-    modules: dict[str, str] = {}  # a name bound to `os` or `os.path`: its module's name
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name in ("os", "os.path"):
-                    bound = alias.asname or "os"
-                    plain = alias.asname is None or alias.name == "os"
-                    modules[bound] = "os" if plain else "posixpath"
-        elif isinstance(node, ast.ImportFrom) and node.module == "os" and not node.level:
-            for alias in node.names:
-                if alias.name == "path":
-                    modules[alias.asname or "path"] = "posixpath"
-    if not modules:
+    read off it, where that name is the one the import bound, by Python's scoping
+    (`def f(os): return os.system` reads a parameter, `for os in shells` a variable of
+    another scope: not refused). A scope that binds the name both ways is refused, as it
+    may be the module. A read the compiler cannot see (`getattr(os, name)`, a name bound
+    by the import in a way it does not follow) is refused when it runs, as no `except`
+    catches."""
+    if not any(isinstance(node, ast.Import | ast.ImportFrom) for node in ast.walk(tree)):
+        return  # the usual program: no import at all, nothing to work out
+    names = _ModuleNames(tree)
+    if not names.modules:
         return
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Attribute):
-            continue
+    # The first refused read in `ast.walk`'s order, the one named before scopes counted.
+    order = {id(node): i for i, node in enumerate(ast.walk(tree))}
+    for node, scope in sorted(names.reads, key=lambda read: order[id(read[0])]):
         owner = node.value
         module = None
         if isinstance(owner, ast.Name):
-            module = modules.get(owner.id)
+            module = names.module(scope, owner.id)
         elif (
             isinstance(owner, ast.Attribute)
             and owner.attr == "path"
             and isinstance(owner.value, ast.Name)
-            and modules.get(owner.value.id) == "os"
+            and names.module(scope, owner.value.id) == "os"
         ):
             module = "posixpath"
         refused = os_refusal(module, node.attr) if module else None
         if refused is not None:
             raise error(node, refused)
+
+
+class _ModuleNames:
+    """Which names an `import os` (`os.path`) binds, scope by scope (`engine.interpreter
+    .scope`, the scoping the program runs with), and every attribute read with the scope
+    it is read in: for `refuse_host_calls`."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.root = scopes.module_scope(tree.body)
+        # Each scope's names bound to `os` or `os.path` (their modules' names), by id.
+        self.modules: dict[int, dict[str, str]] = {}
+        self.reads: list[tuple[ast.Attribute, scopes.Scope]] = []
+        for statement in tree.body:
+            self.visit(statement, self.root)
+
+    def module(self, scope: scopes.Scope, name: str) -> str | None:
+        """The module `name`, read in `scope`, is bound to by an import, if any."""
+        return self.modules.get(id(self.binder(scope, name)), {}).get(name)
+
+    def binder(self, scope: scopes.Scope, name: str) -> scopes.Scope:
+        """The scope whose binding of `name` a read in `scope` finds (`Scope.resolve`)."""
+        kind, hops = scope.resolve(name)
+        if kind in ("local", "class"):
+            return scope
+        found: scopes.Scope | None = scope.parent
+        while kind == "free" and found is not None:
+            if found.kind != "class":
+                hops -= 1
+                if hops == 0:
+                    return found
+            found = found.parent
+        return self.root
+
+    def bind(self, scope: scopes.Scope, name: str, module: str) -> None:
+        self.modules.setdefault(id(self.binder(scope, name)), {})[name] = module
+
+    def visit(self, node: ast.AST, scope: scopes.Scope) -> None:
+        visit = self.visit
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("os", "os.path"):
+                    plain = alias.asname is None or alias.name == "os"
+                    self.bind(scope, alias.asname or "os", "os" if plain else "posixpath")
+        elif isinstance(node, ast.ImportFrom) and node.module == "os" and not node.level:
+            for alias in node.names:
+                if alias.name == "path":
+                    self.bind(scope, alias.asname or "path", "posixpath")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            args = node.args
+            outer: list[ast.AST] = [*args.defaults, *(d for d in args.kw_defaults if d)]
+            if not isinstance(node, ast.Lambda):
+                outer += node.decorator_list
+            for child in outer:
+                visit(child, scope)
+            inner = scopes.function_scope(node, scope)  # type: ignore[arg-type]
+            for child in node.body if isinstance(node.body, list) else [node.body]:
+                visit(child, inner)
+            return
+        elif isinstance(node, ast.ClassDef):
+            for child in [*node.decorator_list, *node.bases, *node.keywords]:
+                visit(child, scope)
+            inner = scopes.class_scope(node, scope)
+            for child in node.body:
+                visit(child, inner)
+            return
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            first = node.generators[0]
+            visit(first.iter, scope)  # evaluated in the enclosing scope
+            inner = scopes.comprehension_scope(node, scope)
+            for child in [*ast.iter_child_nodes(node), first.target, *first.ifs]:
+                if child is not first:
+                    visit(child, inner)
+            return
+        elif isinstance(node, ast.Attribute):
+            self.reads.append((node, scope))
+        for child in ast.iter_child_nodes(node):
+            visit(child, scope)
 
 
 def own_setattr(cls: PClass) -> bool:
@@ -808,11 +880,12 @@ class Compiler(ExpressionCompiler):
 
         Inside a rule of the program's own Value class it is one contribution, kept as
         the learner wrote it: `"+="` for `child.grad += …` and `child.grad = child.grad +
-        …` (and `-=`), `"="` for anything else. Where the term added or written is
-        `<local> * <node>.grad` (either way round) or `<node>.grad` alone, the local
-        derivative is read off the code (the left factor's own value, or 1); otherwise
-        it is None: the recorder never invents it. Operands are evaluated in CPython's
-        order, each once.
+        …`, `"-="` for `child.grad -= …`, `"="` for anything else. Where the term added,
+        subtracted or written is `<local> * <node>.grad` (either way round) or
+        `<node>.grad` alone, the local derivative is read off the code (the left factor's
+        own value, or 1; the recorder negates it for a `-=`, which adds minus the
+        product); otherwise it is None: the recorder never invents it. Operands are
+        evaluated in CPython's order, each once.
 
         The attribute may be any of `GRAD_NAMES` (`child.gradient += other.data *
         out.gradient`): a name other than `grad` is a gradient only for an object
@@ -837,12 +910,12 @@ class Compiler(ExpressionCompiler):
                 read_first, term = self.expr(right.left, scope), right.right
             elif ast.unparse(right.right) == written:
                 read_last, term = self.expr(right.right, scope), right.left
-        write = "+=" if op in ("+", "-") or read_first or read_last else "="
+        write = "-=" if op == "-" else "+=" if op == "+" or read_first or read_last else "="
         combine = op if op is not None else "+"
-        term_of = self.local_term(term, name, scope, readable=op is None or op == "+")
+        term_of = self.local_term(term, name, scope, readable=op in (None, "+", "-"))
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
         owner_of = self.upstream_node(term, name, scope) if op in (None, "+") else None
-        if owner_of is None and write == "+=" and isinstance(target.value, ast.Name):
+        if owner_of is None and write != "=" and isinstance(target.value, ast.Name):
             # `child.grad += local` in `for child, local in zip(v._children, …)`: v's
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)
@@ -941,8 +1014,9 @@ class Compiler(ExpressionCompiler):
                 and (plain or own_gradient(obj))
             ):
                 # `child.grad += …` through a `grad` property: its setter's write (`self._grad
-                # = g`) is this statement's, a `+=` with the factor read off it, on its line.
-                rec.setter_write = (obj, local, write, rec.state.position[0])
+                # = g`) is this statement's, a `+=` with the factor read off it, on its line,
+                # and the sum the statement handed the setter (one that adds it is no rule's).
+                rec.setter_write = (obj, local, write, rec.state.position[0], before, after)
                 try:
                     set_attr(obj, name, after)
                 finally:

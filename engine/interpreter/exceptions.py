@@ -23,7 +23,7 @@ attribute is `args`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance, PSet
@@ -59,7 +59,11 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("StopIteration", "Exception"),
     ("ImportError", "Exception"),
     ("ModuleNotFoundError", "ImportError"),
+    ("OSError", "Exception"),  # what `io.StringIO().seek(3, 1)` raises, caught as CPython's
 )
+# `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
+# them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).
+OS_ERROR_FIELDS = ("errno", "strerror", "filename", None, "filename2")
 
 # Repr and str of one of an exception's arguments, given by the running program.
 Show = Callable[[Any], str]
@@ -86,6 +90,20 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
         args[0].attrs["args"] = tuple(args[1:])
         if any(cls.name == "StopIteration" for cls in args[0].cls.mro):
             args[0].attrs["value"] = args[1] if len(args) > 1 else None  # CPython's `.value`
+        elif any(cls.name == "OSError" for cls in args[0].cls.mro):
+            os_error_fields(args[0], args[1:])
+
+    def os_error_text(args: list[Any], kwargs: dict[str, Any]) -> str:
+        # CPython's `OSError.__str__`: `[Errno 2] No such file: 'x'` where it has them.
+        attrs = args[0].attrs
+        errno, strerror = attrs.get("errno"), attrs.get("strerror")
+        filename, filename2 = attrs.get("filename"), attrs.get("filename2")
+        if filename is not None:
+            said = f"[Errno {show_str(errno)}] {show_str(strerror)}: {show_repr(filename)}"
+            return said + (f" -> {show_repr(filename2)}" if filename2 is not None else "")
+        if errno is not None and strerror is not None:
+            return f"[Errno {show_str(errno)}] {show_str(strerror)}"
+        return text(args, kwargs)
 
     def text(args: list[Any], kwargs: dict[str, Any]) -> str:
         values = arguments_of(args[0])
@@ -118,6 +136,9 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
             }
         elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
             namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
+        elif name == "OSError":  # and so has OSError
+            said = slot_method("__str__", 0, os_error_text)
+            namespace = {"__str__": NativeMethod("__str__", said, name)}
         bases = (classes[base],) if base is not None else ()
         classes[name] = PClass(name, bases, namespace)
         classes[name].builtin = True
@@ -221,7 +242,24 @@ def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInsta
     instance.attrs["args"] = (error.message,) if error.args_seen is None else error.args_seen
     if error.kind == "StopIteration":  # `e.value`: what the generator returned, or None
         instance.attrs["value"] = instance.attrs["args"][0] if instance.attrs["args"] else None
+    elif error.kind == "OSError":
+        os_error_fields(instance, instance.attrs["args"])
     return instance
+
+
+def os_error_fields(instance: PInstance, values: Sequence[Any]) -> None:
+    """An OSError's `errno`, `strerror`, `filename` and `filename2`, set as CPython's
+    constructor sets them; with a file name its `args` keep the first two alone."""
+    attrs = instance.attrs
+    for field in OS_ERROR_FIELDS:
+        if field is not None:
+            attrs[field] = None
+    if 2 <= len(values) <= 5:
+        for field, value in zip(OS_ERROR_FIELDS, values, strict=False):
+            if field is not None:
+                attrs[field] = value
+        if len(values) > 2:
+            attrs["args"] = tuple(values[:2])
 
 
 def error_matches(error: ProgramError, wanted: PClass, classes: dict[str, PClass]) -> bool:

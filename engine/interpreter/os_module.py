@@ -32,6 +32,7 @@ from backprop_animator.engine.interpreter.objects import (
     PClass,
     PInstance,
     PModule,
+    PSet,
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
@@ -355,8 +356,10 @@ def environ_key(key: Any) -> str:
 
 def environ_object() -> PInstance:
     """`os.environ`: an empty mapping of the program's own, read as CPython's is read
-    (`get` with a default, `in`, `[key]` a KeyError, `len`, iteration, `copy()`); a write
-    is refused, since CPython's changes the process's environment."""
+    (`get` with a default, `in`, `[key]` a KeyError, `len`, iteration, `copy()`, `==` a
+    mapping as CPython's `Mapping.__eq__` compares, unhashable, its `keys()`/`values()`/
+    `items()` empty views); a write is refused, since CPython's changes the process's
+    environment."""
 
     def getitem(args: list[Any], kwargs: dict[str, Any]) -> Any:
         _, key = arguments("_Environ.__getitem__", ("self", "key"), args, kwargs)
@@ -400,6 +403,13 @@ def environ_object() -> PInstance:
 
         return NativeMethod(name, call)
 
+    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        # `Mapping.__eq__`: equal to any mapping with the same items (here: an empty one).
+        self, other = arguments("Mapping.__eq__", ("self", "other"), args, kwargs)
+        if type(other) is dict:
+            return not other
+        return True if other is self else NotImplemented
+
     namespace: dict[str, Any] = {
         "__getitem__": NativeMethod("__getitem__", getitem),
         "__contains__": NativeMethod("__contains__", contains),
@@ -407,10 +417,49 @@ def environ_object() -> PInstance:
         "__iter__": of_self("_Environ.__iter__", lambda: iter(())),
         "__repr__": of_self("_Environ.__repr__", lambda: "environ({})"),
         "get": NativeMethod("get", get),
-        "keys": of_self("Mapping.keys", list),
-        "values": of_self("Mapping.values", list),
-        "items": of_self("Mapping.items", list),
+        "__eq__": NativeMethod("__eq__", equal),  # and so unhashable, as CPython's
         "copy": of_self("_Environ.copy", dict),
         **{name: refused(name) for name in ENVIRON_WRITES},
     }
+    for name, view in (("keys", "KeysView"), ("values", "ValuesView"), ("items", "ItemsView")):
+        namespace[name] = of_self(f"Mapping.{name}", empty_view(view))
     return PInstance(PClass("_Environ", (), namespace))
+
+
+def empty_view(name: str) -> Callable[[], PInstance]:
+    """`os.environ.keys()` (`values()`, `items()`): an empty view, printed as CPython's
+    (`KeysView(environ({}))`); a keys or items view is a set, equal to an empty one."""
+
+    def contains(args: list[Any], kwargs: dict[str, Any]) -> bool:
+        _, key = arguments(f"{name}.__contains__", ("self", "key"), args, kwargs)
+        if name != "ItemsView":
+            environ_key(key)  # CPython's looks the key up in os.environ
+        return False
+
+    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        # `Set.__eq__`: a set of the same length whose items are all in this one. (A
+        # dict's own views are lists here, `dict_keys` only in print: not sets to it.)
+        self, other = arguments("Set.__eq__", ("self", "other"), args, kwargs)
+        if type(other) is PSet:
+            return not other.items
+        if type(other) is PInstance and other.cls is self.cls:
+            return True
+        return NotImplemented
+
+    def of_self(method: str, answer: Callable[[], Any]) -> NativeMethod:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            arguments(f"{name}.{method}", ("self",), args, kwargs)
+            return answer()
+
+        return NativeMethod(method, call)
+
+    namespace: dict[str, Any] = {
+        "__len__": of_self("__len__", lambda: 0),
+        "__iter__": of_self("__iter__", lambda: iter(())),
+        "__repr__": of_self("__repr__", lambda: f"{name}(environ({{}}))"),
+        "__contains__": NativeMethod("__contains__", contains),
+    }
+    if name != "ValuesView":
+        namespace["__eq__"] = NativeMethod("__eq__", equal)
+    cls = PClass(name, (), namespace)
+    return lambda: PInstance(cls)

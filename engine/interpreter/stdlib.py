@@ -28,6 +28,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     slot_method,
     wrong_arguments,
 )
+from backprop_animator.engine.interpreter.heapq_module import heapq_module
 from backprop_animator.engine.interpreter.json_module import json_module
 from backprop_animator.engine.interpreter.objects import (
     FROZEN,
@@ -115,6 +116,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "copy": copy_module(library),
         "json": json_module(library),
         "io": io_module(library.state),
+        "heapq": heapq_module(library),
         **os_modules(library),
     }
 
@@ -344,7 +346,13 @@ def io_module(state: State) -> PModule:
                 )
                 raise ProgramError(words, kind="TypeError")
             given = [integer(name, value) for value in args]
-            if name == "seek" and given and given[0] is not None and given[0] < 0:
+            if (
+                name == "seek"
+                and given
+                and given[0] is not None
+                and given[0] < 0
+                and (len(given) < 2 or given[1] == 0)  # `seek(-1, 1)` is the OSError below
+            ):
                 raise ProgramError(f"Negative seek position {given[0]}", kind="ValueError")
             try:
                 result = getattr(buffer, name)(*given)
@@ -353,7 +361,7 @@ def io_module(state: State) -> PModule:
             except OverflowError as error:  # `seek(10**30)`: CPython's words
                 raise ProgramError(str(error), kind="OverflowError") from None
             except OSError as error:  # `seek(5, 1)`: only zero cur-relative seeks
-                raise ProgramError(f"StringIO.seek(): {error}") from None
+                raise ProgramError(str(error), kind="OSError") from None  # CPython's words
             if type(result) is str:
                 state.charge(len(result) // ITEMS_PER_STEP)
             return result

@@ -207,7 +207,7 @@ def _learner_locals(
                 return None
             if kept is None:
                 kept = _kept(frame, right)
-            adds = c["write"] == "+=" or (c["before"] != 0 and kept[i])
+            adds = c["write"] != "=" or (c["before"] != 0 and kept[i])  # `+=`, `-=`
             local = (c["delta"] if adds else c["after"]) / upstream
             if not math.isfinite(local):
                 return None
@@ -334,7 +334,7 @@ def kept_writes(
     locals_: Sequence[tuple[Any, float]],
     upstream: float,
 ) -> list[bool]:
-    """`_kept` of one rule's writes, (child, `"+="` or `"="`, before, after), given the
+    """`_kept` of one rule's writes, (child, `"+="`, `"-="` or `"="`, before, after), given the
     right local derivative of each operand position and the upstream gradient (the
     narration's too: `narrate.own_rule_text`)."""
     kept = [False] * len(writes)
@@ -351,9 +351,23 @@ def kept_writes(
                 agrees(delta, share) or abs(delta - share) <= rounding
                 for share in (rest, *shares[child])
             )
-        if write == "+=" or kept[i]:
+        if write != "=" or kept[i]:  # `+=`, `-=` (its delta is what it added)
             added[child] = added.get(child, 0.0) + delta
     return kept
+
+
+def added_again(c: dict[str, Any]) -> bool:
+    """Whether a `+=` (or `-=`) whose factor was read off the code added something else to
+    a gradient that was not 0: the statement's own sum went through a `grad` property
+    whose setter adds what it is given (`self._grad += v`), so the gradient already there
+    was added again. (The recorder reads a factor off any other write only where it
+    agrees, within the same rounding, with what the write added.)"""
+    local, before = c["local"], c["before"]
+    if local is None or before == 0 or c.get("write", "=") == "=":
+        return False
+    product, delta = local * c["upstream"], c["delta"]
+    rounding = sum_rounding(before, c["after"])
+    return not abs(product - delta) <= 1e-9 * max(abs(product), abs(delta), 1e-300) + rounding
 
 
 def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
@@ -362,11 +376,14 @@ def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
         for c in contributions:
             if c.get("write") == "=":
                 break
+            if added_again(c):
+                first = {"frame": index, "node": frame["node"], "child": c["to"]}
+                return {"verdict": "wrong", "first": {**first, "lost": c["before"]}}
         else:
             continue  # the usual rule: `+=` only, nothing lost
         kept = _kept(frame, right)
         for c, keeps in zip(contributions, kept, strict=True):
-            if c.get("write") == "=" and c["before"] != 0 and not keeps:
+            if (c.get("write") == "=" and c["before"] != 0 and not keeps) or added_again(c):
                 first = {
                     "frame": index,
                     "node": frame["node"],

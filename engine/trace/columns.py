@@ -55,7 +55,7 @@ FRAME_COLUMNS = ("phase", "node", "pass", "line", "text", "contributions", "prin
 _FRAME_COLUMN_KEYS = frozenset(FRAME_COLUMNS)
 CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
 CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line"))
-WRITES = {"+=": "+", "=": "="}  # a contribution's `write`, a letter each; `.`: none
+WRITES = {"+=": "+", "-=": "-", "=": "="}  # a contribution's `write`, a letter each; `.`: none
 
 
 def to_columns(trace: dict[str, Any]) -> dict[str, Any]:

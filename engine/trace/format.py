@@ -94,7 +94,7 @@ class Contribution(TypedDict):
     before: float
     after: float
     underflow: NotRequired[Literal[True]]  # `delta` or `local` underflowed; only then
-    write: NotRequired[Literal["+=", "="]]  # a program's own class: what its code did
+    write: NotRequired[Literal["+=", "-=", "="]]  # a program's own class: what its code did
     line: NotRequired[int]  # a program's own class: the line of the write
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from backprop_animator.engine.lab.engine_check import kept_writes
+from backprop_animator.engine.lab.engine_check import added_again, kept_writes
 from backprop_animator.engine.lab.right_engine import kink_range, registry_op, sum_rounding
 from backprop_animator.engine.ops import CALL, lookup
 from backprop_animator.engine.trace.number_format import format_number
@@ -571,13 +571,15 @@ def own_rule_text(
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
 
-    `writes` say how each contribution was written (`"+="` or `"="`, the line, the
-    factor read off the code or None, the gradient after). Where every write is a `+=`
-    whose factor is the right engine's (`right`, per operand position), the text is the
-    built-in rule's (`backward_text`); otherwise it says what the code did: an `=` that
-    overwrites a gradient says which number is lost, and a factor that is not the right
-    one is named beside the right one. `own_words`: said from the code even so (a rule
-    at a kink whose factor is right but not the one the built-in words say).
+    `writes` say how each contribution was written (`"+="`, `"-="` or `"="`, the line,
+    the factor read off the code or None, the gradient after: a `-=`'s is the local
+    derivative, minus the factor the code wrote, and its words quote the code's).
+    Where every write is a `+=` whose factor is the right engine's (`right`, per operand
+    position), the text is the built-in rule's (`backward_text`); otherwise it says what
+    the code did: an `=` that overwrites a gradient says which number is lost, and a
+    factor that is not the right one is named beside the right one. `own_words`: said
+    from the code even so (a rule at a kink whose factor is right but not the one the
+    built-in words say).
 
     Example (`=` in `__mul__`, `b = a * a`):
     `a*a (*, grad 1): the rule on line 12 writes a.grad twice. a.grad = 3 × 1 → 3;
@@ -585,7 +587,13 @@ def own_rule_text(
     """
     if not contributions and not node._prev:
         return leaf_text(node, name)
-    if not own_words and right is not None and _written_right(contributions, writes, right):
+    again = _added_again(node, contributions, writes)
+    if (
+        not own_words
+        and right is not None
+        and not again
+        and _written_right(contributions, writes, right)
+    ):
         return backward_text(node, name, contributions, received, grad)
     kept = None
     if right is not None and any(write[0] == "=" for write in writes):
@@ -620,6 +628,11 @@ def own_rule_text(
             node.grad,
             grad,
             _kink(node),
+        )
+    for child, before in again:
+        notes += (
+            f" {name(child)}.{grad} is a property whose setter adds what it is given: the "
+            f"{name.number(before)} already there is added again."
         )
     for child in dict.fromkeys(c[0] for c in contributions):
         if child is node:
@@ -705,6 +718,18 @@ def _write_steps(
                     f"{child_name}.{grad} += {term}; {nth} +=, sum {number(before)} + "
                     f"{number(delta)} = {number(after)}"
                 )
+        elif write == "-=":
+            # Said as the code subtracts: its own factor (the local derivative's minus).
+            taken = f"{number(0.0 - local)} × {upstream}" if local is not None else None
+            term = taken or number(0.0 - delta)
+            if count == 1 or before == 0:
+                steps.append(f"{child_name}.{grad} -= {term} → {number(after)}")
+            else:
+                nth = ordinal(count)
+                steps.append(
+                    f"{child_name}.{grad} -= {term}; {nth} write, sum {number(before)} − "
+                    f"{number(0.0 - delta)} = {number(after)}"
+                )
         elif before != 0 and kept is not None and kept[i]:
             term = factor or number(delta)
             steps.append(f"{child_name}.{grad} = {number(before)} + {term} → {number(after)}")
@@ -728,7 +753,30 @@ def said_as_built_in(
     `backward_text`'s), so that the page can write it (`engine.trace_columns`)."""
     if not contributions and not node._prev:
         return True
-    return right is not None and _written_right(contributions, writes, right)
+    return (
+        right is not None
+        and _written_right(contributions, writes, right)
+        and not _added_again(node, contributions, writes)
+    )
+
+
+def _added_again(
+    node: Value,
+    contributions: list[tuple[Value, float, float, float]],
+    writes: list[tuple[str, int, float | None, float]],
+) -> list[tuple[Value, float]]:
+    """The children (with the gradient they held) into which a `+=` whose factor was read
+    off the code added something else: through a `grad` setter that adds what it is
+    given, the gradient already there added again (`engine_check.added_again`)."""
+    found = []
+    for (child, _, delta, before), (write, _, local, after) in zip(
+        contributions, writes, strict=True
+    ):
+        if local is not None and before != 0 and write != "=":
+            c = {"local": local, "upstream": node.grad, "delta": delta, "before": before}
+            if added_again({**c, "after": after, "write": write}):
+                found.append((child, before))
+    return found
 
 
 def _written_right(

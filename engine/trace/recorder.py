@@ -165,7 +165,8 @@ class Recorder:
         self.in_rule: dict[str, Any] | None = None
         # A rule's `child.grad += …` whose `grad` is a property: the node, the factor read
         # off the statement, its write (`+=`) and its line, for the setter's own write to keep.
-        self.setter_write: tuple[PInstance, Any, str, int] | None = None
+        # And the gradient the statement read and the sum it handed the setter.
+        self.setter_write: tuple[PInstance, Any, str, int, Any, Any] | None = None
         self.received: dict[Value, int] = {}
         # A program whose only backward pass is its rules called by hand, node by node
         # (`o.grad = 1.0; o._backward(); n._backward()`, a lecture's first steps): the
@@ -510,7 +511,14 @@ class Recorder:
                 statement = self.setter_write
                 if statement is not None and statement[0] is obj:
                     self.setter_write = None  # the statement's one write, through its setter
-                    self.contribution(obj, statement[1], before, after, statement[2], statement[3])
+                    _, local, write, line, read, handed = statement
+                    # What the statement itself added (`handed - read`), its factor judged by
+                    # that: a setter that adds what it is given (`self._grad += v`) adds the
+                    # gradient already there again, which is no fault of the rule's factor.
+                    share = None
+                    if write != "=" and type(read) in (int, float) and type(handed) in (int, float):
+                        share = float(handed) - float(read)
+                    self.contribution(obj, local, before, after, write, line, share)
                 else:
                     self.contribution(obj, None, before, after, "=")
                 return
@@ -1266,11 +1274,16 @@ class Recorder:
         after: Any,
         write: str,
         line: int | None = None,
+        share: float | None = None,
     ) -> None:
         """One write of a rule of the program's own class into a child's `.grad`, kept as
-        the learner wrote it (SPEC §14): `write` is `"+="` or `"="`, `local` the factor
-        read off the code or None, `delta` is after − before; `line` the statement's
-        (by default the one running: not a `grad` property's setter, which writes it)."""
+        the learner wrote it (SPEC §14): `write` is `"+="`, `"-="` or `"="`, `local` the
+        factor read off the code or None, `delta` is after − before; `line` the
+        statement's (by default the one running: not a `grad` property's setter, which
+        writes it). A `-=` adds minus the product: its local derivative is minus the
+        factor, kept so (`delta` = local × upstream as for a `+=`). `share`: what the
+        statement itself added, where a `grad` property's setter wrote something else
+        (the factor is judged by it; `delta` stays what the gradient became)."""
         rule = self.in_rule
         assert rule is not None and child.mirror is not None
         node: Value = rule["node"]
@@ -1292,14 +1305,18 @@ class Recorder:
             after_number = as_number(after, "grad")
         delta = after_number - before_number
         read = float(local) if type(local) in (int, float, bool) else None
-        added = delta if write == "+=" else after_number
+        adds = write != "="
+        if read is not None and write == "-=":
+            read = 0.0 - read  # (not -read: a factor of 0 stays 0.0, never -0.0)
+        added = delta if adds else after_number
+        judged = added if share is None else share
         if (
             read is not None
-            and not _times_upstream(read, upstream, added, 0.0)
+            and not _times_upstream(read, upstream, judged, 0.0)
             and not (
-                write == "+="  # a tiny share added to a large gradient: the sum's rounding
+                adds  # a tiny share added to a large gradient: the sum's rounding
                 and _times_upstream(
-                    read, upstream, added, sum_rounding(before_number, after_number)
+                    read, upstream, judged, sum_rounding(before_number, after_number)
                 )
             )
         ):

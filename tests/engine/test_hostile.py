@@ -1010,7 +1010,7 @@ def test_os_hands_out_no_python_object_and_an_empty_environment() -> None:
         "vars() argument must be one of the program's objects, not a module",
         "vars() argument must be one of the program's objects, not a module",
         "environ({}) 0 [] {}",
-        "[] [] []",
+        "KeysView(environ({})) ItemsView(environ({})) ValuesView(environ({}))",  # CPython's
         "None h None",
         "False /program /program/main.py",
         "KeyError 'PATH'",
@@ -1100,3 +1100,60 @@ def test_a_numeric_rule_of_thousands_of_operands_is_bounded_by_the_time_limit() 
     with pytest.raises(EngineError, match="too long"):
         trace_source(source, limits=Limits(time_limit=0.3))
     assert time.monotonic() - started < 2.0  # it was 9 s, the rule's n² work unbroken
+
+
+def test_the_os_module_under_another_scopes_name_is_refused_when_it_is_read() -> None:
+    """`refuse_host_calls` follows Python's scoping, so a parameter named `os` is the
+    program's own: handed the module itself (`f(os)`), its `os.system` is refused when
+    it is read, as no `except` catches, and so is `getattr`'s."""
+    for source in (
+        "import os\ndef f(os):\n    return os.system\n"
+        "try:\n    f(os)\nexcept BaseException:\n    print('caught')\n",
+        "import os\ndef f(m):\n    return getattr(m, 'system')\n"
+        "try:\n    f(os)\nexcept BaseException:\n    print('caught')\n",
+        "import os as o\nfor os in [o]:\n    def f():\n        return os.path.exists\n"
+        "try:\n    f()\nexcept BaseException:\n    print('caught')\n",
+    ):
+        with pytest.raises(EngineError, match="is not available here"):
+            trace_source(source + END)
+
+
+def test_heapq_is_bounded_and_its_comparisons_are_the_programs() -> None:
+    """Each comparison a heap makes costs a step and `heapify` a step per item: a huge
+    heap stops at the step limit. A `__lt__` that raises reaches the program's `except`
+    (as CPython's); one that loops stops at the step limit, which nothing catches; one
+    that empties the heap is CPython's RuntimeError, not a host error."""
+    with pytest.raises(EngineError, match=r"line 4.*steps|steps.*line 4") as stopped:
+        trace_source(
+            "import heapq\nxs = [0] * 100000\n"  # 10,000 steps to make
+            "try:\n    heapq.heapify(xs)\nexcept BaseException:\n    print('caught')\n" + END,
+            limits=Limits(max_steps=60_000),
+        )
+    assert "caught" not in str(stopped.value)
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(
+            "import heapq\nh = []\n"
+            "try:\n    for i in range(100000):\n        heapq.heappush(h, -i)\n"
+            "except BaseException:\n    print('caught')\n" + END,
+            limits=SMALL,
+        )
+    source = (
+        "import heapq\nclass Bad:\n    def __lt__(self, other):\n"
+        "        raise ValueError('no order')\n"
+        "try:\n    heapq.heapify([Bad(), Bad()])\nexcept ValueError as e:\n    print('caught', e)\n"
+        "class Shrink:\n    def __lt__(self, other):\n        hs.clear()\n        return True\n"
+        "hs = [Shrink(), Shrink(), Shrink()]\n"
+        "try:\n    heapq.heappop(hs)\nexcept RuntimeError as e:\n    print('caught', e)\n"
+    )
+    assert printed_lines(trace_source(source + END))[:2] == [
+        "caught no order",
+        "caught list changed size during iteration",
+    ]
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(
+            "import heapq\nclass Loop:\n    def __lt__(self, other):\n"
+            "        while True:\n            pass\n"
+            "try:\n    heapq.heappush([Loop()], Loop())\nexcept BaseException:\n"
+            "    print('caught')\n" + END,
+            limits=SMALL,
+        )

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import unittest.mock
 from pathlib import Path
 
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_columns, trace_source
 from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_passes
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"
@@ -3356,4 +3358,244 @@ def test_issubclass_of_a_number_type_and_the_numeric_tower_is_cpythons() -> None
         "print(issubclass(complex, Real), issubclass(float, (Integral, Real)))\n"
         "print(issubclass(str, Number), issubclass(V, Number))\n"
         "print(issubclass(complex, numbers.Complex))\n"
+    )
+
+
+SUBTRACTING_RULE = (
+    "class Value:\n    def __init__(self, data, _children=(), _op=''):\n"
+    "        self.data = data\n        self.grad = 0.0\n"
+    "        self._backward = lambda: None\n        self._prev = _children\n"
+    "        self._op = _op\n"
+    "    def __sub__(self, other):\n"
+    "        out = Value(self.data - other.data, (self, other), '-')\n"
+    "        def _backward():\n            self.grad += out.grad\n"
+    "            other.grad -= SUBTRAHEND\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def __mul__(self, other):\n"
+    "        out = Value(self.data * other.data, (self, other), '*')\n"
+    "        def _backward():\n            self.grad += other.data * out.grad\n"
+    "            other.grad += self.data * out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def backward(self):\n        topo, seen = [], set()\n"
+    "        def build(v):\n            if v not in seen:\n                seen.add(v)\n"
+    "                for c in v._prev:\n                    build(c)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n            v._backward()\n"
+    "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c - b\ne = d * b\ne.backward()\n"
+    "print(a.grad, b.grad)\n"
+)
+
+
+def test_a_rule_that_subtracts_into_a_gradient_is_a_minus_equals() -> None:
+    # `other.grad -= out.grad` was recorded and said as a `+=` of an unread factor; it is
+    # a `-=` whose local derivative is minus the factor it subtracts (-1 here), the
+    # running sum right, and the check judges it by what it adds: right for `-`.
+    source = SUBTRACTING_RULE.replace("SUBTRAHEND", "out.grad")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    frame = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n3")
+    first, second = frame["contributions"]
+    assert (first["write"], first["local"]) == ("+=", 1.0)
+    assert second["write"] == "-=" and second["to"] == "n1"
+    assert second["local"] == -1.0 and second["upstream"] == -3.0
+    assert (second["before"], second["delta"], second["after"]) == (-3.0, 3.0, 0.0)
+    assert "b.grad -= 1 × −3; 2nd write, sum −3 − −3 = 0" in frame["text"]
+    assert "+= 1 × −3" not in frame["text"].split("; ", 1)[1]
+    check = trace["engine_check"]
+    assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
+    assert check["accumulation"]["verdict"] == "right"
+    # A term whose factor is not read off the code: said by the amount it takes away.
+    source = SUBTRACTING_RULE.replace("SUBTRAHEND", "(out.grad + 0.0)")
+    frame = next(
+        f for f in trace_source(source)["frames"] if f["phase"] == "backward" and f["node"] == "n3"
+    )
+    assert frame["contributions"][1]["local"] is None
+    assert frame["contributions"][1]["write"] == "-="
+    assert "b.grad -= −3; 2nd write" in frame["text"]
+    # A wrong `-=` (it adds the upstream gradient back): named, with its factor.
+    source = SUBTRACTING_RULE.replace("SUBTRAHEND", "-1.0 * out.grad")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    rule = next(r for r in trace["engine_check"]["rules"] if r["op"] == "-")
+    assert rule["verdict"] == "wrong" and rule["first"]["learner"] == 1.0
+    assert rule["first"]["correct"] == pytest.approx(-1.0)  # `-`'s is numeric
+    # The columns encoding keeps the write (`-`) and gives the contribution back.
+    columns = trace_columns(SUBTRACTING_RULE.replace("SUBTRAHEND", "out.grad"))
+    assert "-" in columns["frames"]["write"]
+
+
+ADDING_SETTER = (
+    "class Value:\n    def __init__(self, data, _children=(), _op=''):\n"
+    "        self.data = data\n        self._grad = 0.0\n"
+    "        self._backward = lambda: None\n        self._prev = _children\n"
+    "        self._op = _op\n"
+    "    @property\n    def grad(self):\n        return self._grad\n"
+    "    @grad.setter\n    def grad(self, v):\n        self._grad += v\n"
+    "    def __add__(self, other):\n"
+    "        out = Value(self.data + other.data, (self, other), '+')\n"
+    "        def _backward():\n            self.grad WRITE out.grad\n"
+    "            other.grad WRITE out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def __mul__(self, other):\n"
+    "        out = Value(self.data * other.data, (self, other), '*')\n"
+    "        def _backward():\n            self.grad WRITE other.data * out.grad\n"
+    "            other.grad WRITE self.data * out.grad\n"
+    "        out._backward = _backward\n        return out\n"
+    "    def backward(self):\n        topo, seen = [], set()\n"
+    "        def build(v):\n            if v not in seen:\n                seen.add(v)\n"
+    "                for c in v._prev:\n                    build(c)\n"
+    "                topo.append(v)\n"
+    "        build(self)\n        self.grad = 1.0\n"
+    "        for v in reversed(topo):\n            v._backward()\n"
+    "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nd = c + a\ne = d * a\ne.backward()\n"
+    "print(a.grad, b.grad, c.grad, d.grad)\n"
+)
+
+
+def test_a_grad_setter_that_adds_is_blamed_not_the_right_rule() -> None:
+    # `self._grad += v` in the setter: a rule's right `a.grad += 1 * out.grad` hands it
+    # the sum, and the -4 already there is added again. The check blamed the `+` and `*`
+    # rules (a factor of -1 where 1 is right); the rules are right, the `+=` row names
+    # the setter's write.
+    source = ADDING_SETTER.replace("WRITE", "+=")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-18.0 4.0 2.0 2.0"]
+    check = trace["engine_check"]
+    assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
+    assert check["accumulation"] == {
+        "verdict": "wrong",
+        "first": {"frame": 5, "node": "n3", "child": "n0", "lost": -4.0},
+    }
+    text = trace["frames"][5]["text"]
+    assert "a.grad += 1 × 2; 2nd +=, sum −4 + −2 = −6" in text
+    assert "setter adds what it is given: the −4 already there is added again" in text
+    assert trace["frames"][5]["contributions"][1]["local"] == 1.0
+    # The same setter written to with `=` in the rules accumulates: all right, as before.
+    source = ADDING_SETTER.replace("WRITE", "=")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["-8.0 4.0 2.0 2.0"]
+    check = trace["engine_check"]
+    assert [r["verdict"] for r in check["rules"]] == ["right", "right"]
+    assert check["accumulation"]["verdict"] == "right"
+
+
+def test_a_name_os_of_the_programs_own_is_not_refused_as_the_module() -> None:
+    # `refuse_host_calls` refused any `os.system` read of a program that imports os,
+    # whatever `os` named there: a parameter, a local, a loop or comprehension variable,
+    # a lambda's parameter. Now the name is resolved by Python's scoping.
+    same_as_cpython(
+        "import os\n"
+        "class Shell:\n    listdir = 'mine'\n"
+        "    def system(self, cmd):\n        return 'ran ' + cmd\n"
+        "def f(os):\n    return os.system('ls')\n"
+        "def g():\n    os = Shell()\n    return os.listdir\n"
+        "def k():\n    for os in [Shell()]:\n        return os.system('y')\n"
+        "h = lambda os: os.listdir\n"
+        "print(f(Shell()), g(), k(), h(Shell()), [os.system('x') for os in [Shell()]])\n"
+        "from os import path\n"
+        "def e(path):\n    return path.exists\n"
+        "class P:\n    exists = 1\n"
+        "print(e(P()), os.sep, os.path.join('a', 'b'))\n"
+    )
+    # The module itself, wherever the program reads it, is still refused before it runs.
+    for source in (
+        "import os\ndef f():\n    return os.system\n",
+        "def g():\n    global os\n    import os\ndef f():\n    return os.system\n",
+        "def f():\n    import os\n    return [os.listdir for _ in range(1)]\n",
+        "import os\nclass A:\n    os = 1\n    def f(self):\n        return os.system\n",
+        "import os as o\nf = lambda: o.path.exists\n",
+        "import os\nfor os in [1]:\n    pass\nos.system\n",  # bound both ways: refused
+    ):
+        with pytest.raises(EngineError, match="is not available here"):
+            run(source)
+
+
+def test_os_environ_compares_and_views_as_cpythons_empty_one() -> None:
+    # `os.environ == {}` was False (identity), CPython's True: its `Mapping.__eq__`
+    # compares items; it is unhashable so; `keys()`… were lists. Compared with CPython
+    # run with an empty environment (the fake one is empty), put back after.
+    body = (
+        "import os\ne = os.environ\n"
+        "print(e == {}, {} == e, e != {}, e == {'A': '1'}, e == e, e == 0, e != 0, e == [])\n"
+        "print(len(e), 'A' in e, e.get('A'), e.get('A', 'd'), list(e), dict(e), repr(e))\n"
+        "print(sorted(e), tuple(e), set(e), bool(e), e.copy() == e, os.environ == e.copy())\n"
+        "print(e.keys(), e.values(), e.items(), str(e.keys()), len(e.items()))\n"
+        "print(e.keys() == set(), e.items() == set(), e.values() == [], e.keys() == {1})\n"
+        "print(e.keys() != set(), e.keys() == e.keys(), bool(e.keys()), list(e.items()))\n"
+        "for f in (lambda: hash(e), lambda: {e: 1}, lambda: 1 in e.keys(),\n"
+        "          lambda: hash(e.keys()), lambda: e.keys(1)):\n"
+        "    try:\n        f()\n"
+        "    except TypeError as x:\n        print('TypeError', x)\n"
+        "print(('a', 1) in e.items(), [k for k in e.keys()], 'A' in e.keys())\n"
+    )
+    with unittest.mock.patch.dict(os.environ, clear=True):
+        theirs = run_in_cpython(body + TAIL)
+    assert run(body) == theirs
+
+
+def test_a_nonzero_relative_seek_of_a_string_buffer_is_cpythons_oserror() -> None:
+    # `StringIO().seek(3, 1)` was refused (no `except` caught it); CPython raises a
+    # catchable `OSError: Can't do nonzero cur-relative seeks` (3.11's words for an
+    # end-relative one too), and a negative one relative to the position is that
+    # OSError too, not `Negative seek position`. OSError is a built-in class now, with
+    # CPython's fields and `__str__`.
+    same_as_cpython(
+        "import io\nb = io.StringIO('hello')\n"
+        "for args in ((3, 1), (3, 2), (0, 1), (0, 2), (-1, 1), (-1, 0), (0, 3), (-1, 3)):\n"
+        "    try:\n        print(b.seek(*args))\n"
+        "    except OSError as e:\n"
+        "        print('OSError', e, e.args, e.errno, e.strerror, e.filename, repr(e))\n"
+        "    except ValueError as e:\n        print('ValueError', e)\n"
+        "for a in ((), ('x',), (2, 'gone', 'f.txt'), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5, 6)):\n"
+        "    e = OSError(*a)\n"
+        "    print(str(e), e.args, e.errno, e.strerror, e.filename, e.filename2)\n"
+        "class MyErr(OSError):\n    pass\n"
+        "try:\n    raise MyErr(5, 'io')\n"
+        "except OSError as e:\n    print(type(e).__name__, e, e.errno, repr(e))\n"
+        "print(issubclass(OSError, Exception), isinstance(OSError('x'), Exception))\n"
+    )
+    with pytest.raises(EngineError, match="OSError: Can't do nonzero cur-relative seeks"):
+        run("import io\nio.StringIO().seek(3, 1)\n")
+
+
+def test_heapq_orders_program_values_as_cpythons_does() -> None:
+    # `import heapq` was refused. The heap is laid out as CPython's C functions lay it
+    # out, every comparison the program's own `__lt__` (the same pairs, in the same
+    # order), `(priority, counter, node)` tuples as people write them, CPython's errors.
+    same_as_cpython(
+        "import heapq\nimport random\ncalls = []\n"
+        "class Node:\n    def __init__(self, name, p):\n        self.name, self.p = name, p\n"
+        "    def __lt__(self, other):\n        calls.append((self.name, other.name))\n"
+        "        return self.p < other.p\n"
+        "    def __repr__(self):\n        return self.name\n"
+        "h = []\n"
+        "for i, p in enumerate([5, 3, 8, 1, 9, 2, 7, 3, 3, 0]):\n"
+        "    heapq.heappush(h, Node('n%d' % i, p))\n"
+        "print(h, [heapq.heappop(h) for _ in range(4)], h)\n"
+        "print(heapq.heappushpop(h, Node('x', 4)), heapq.heapreplace(h, Node('y', -1)), h)\n"
+        "xs = [Node('m%d' % i, random.randint(0, 20)) for i in range(40)]\n"
+        "heapq.heapify(xs)\nprint(xs, len(calls), calls[:12])\n"
+        "big = [random.randint(0, 99) for _ in range(2600)]\nheapq.heapify(big)\n"
+        "print(big[:12], big[-6:])\n"
+        "pq, counter = [], 0\na, b, c = Node('a', 0), Node('b', 0), Node('c', 0)\n"
+        "for prio, node in [(2, a), (1, b), (2, c), (1, a)]:\n"
+        "    heapq.heappush(pq, (prio, counter, node))\n    counter += 1\n"
+        "order = []\nwhile pq:\n    order.append(heapq.heappop(pq))\nprint(order)\n"
+        "ties = []\nfor node in (a, b, c):\n    heapq.heappush(ties, (1, node))\n"
+        "print([heapq.heappop(ties) for _ in range(3)])\n"
+        "print(heapq.nsmallest(3, [5, 1, 4, 1, 5, 9]), heapq.nlargest(3, [5, 1, 4, 1, 5, 9]))\n"
+        "print(heapq.nsmallest(2, ['bb', 'a', 'ccc', 'dd'], key=len),\n"
+        "      heapq.nlargest(2, ['bb', 'a', 'ccc', 'dd'], key=len), heapq.nsmallest(-1, [3]))\n"
+        "print(heapq.heappushpop([], 1), heapq.heappushpop([1], 0), heapq.heappushpop([1], 5))\n"
+        "pairs = [(1, Node('p', 2)), (1, Node('q', 1)), (0, Node('r', 5))]\n"
+        "print(heapq.nsmallest(2, pairs), heapq.nlargest(2, pairs), heapq.nlargest(1, [a, b]))\n"
+        "for f in (lambda: heapq.heappop([]), lambda: heapq.heapreplace([], 1),\n"
+        "          lambda: heapq.heappush(1, 2), lambda: heapq.heapify((1,)),\n"
+        "          lambda: heapq.heappop(()), lambda: heapq.heappushpop(None, 1),\n"
+        "          lambda: heapq.heappush([]), lambda: heapq.heapify(),\n"
+        "          lambda: heapq.heappush(heap=[], item=1), lambda: heapq.nsmallest(2, 5),\n"
+        "          lambda: heapq.heappush([1], 'a')):\n"
+        "    try:\n        print(f())\n"
+        "    except (TypeError, IndexError) as e:\n        print(type(e).__name__, e)\n"
     )

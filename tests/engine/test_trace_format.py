@@ -105,6 +105,11 @@ PROGRAMS = {
     "own engine, minus": OWN_ENGINE_CLASS
     + "a = Value(2.0, label='a')\nb = Value(5.0, label='b')\nc = a - b\nd = c * a\n"
     "d.backward()\n",
+    # A `-=` into a gradient: `write` "-=", its local minus the factor subtracted.
+    "own engine, -=": (
+        OWN_ENGINE_CLASS + "a = Value(2.0, label='a')\nb = Value(5.0, label='b')\nc = a - b\n"
+        "c.backward()\n"
+    ).replace("other.grad += (-1.0 * out.grad) + 0.0", "other.grad -= out.grad"),
     "own engine, unknown op": OWN_ENGINE_CLASS
     + "a = Value(2.0, label='a')\nb = a.odd()\nc = b * b\nc.backward()\nc.backward()\n",
     # Its gradient kept under another name: `engine_check.grad`.

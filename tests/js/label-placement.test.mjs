@@ -42,6 +42,14 @@ describe("deltaTexts", () => {
     );
     assert.equal(text, "0.5 \u2212 0.25 \u2192 0.25");
   });
+
+  it("writes a learner's -= as the code subtracts, its delta negated", () => {
+    const texts = deltaTexts([
+      { child: 1, before: 0, delta: -1, after: -1, write: "-=" },
+      { child: 1, before: -1, delta: -2, after: -3, write: "-=" },
+    ]);
+    assert.deepEqual(texts.get(1), ["-= 1 \u2192 \u22121", "\u22121 \u2212 2 \u2192 \u22123"]);
+  });
 });
 
 describe("labelSpot", () => {

@@ -254,6 +254,21 @@ describe("substitutions of a learner's own rule (SPEC §14)", () => {
     assert.equal(row.symbolic, "other.gradient += self.data * out.gradient");
     assert.equal(row.result, "\u2192 a.gradient = 1 + 3 = 4");
   });
+  it("says a -= with the factor the code subtracts (its local is minus that factor)", () => {
+    const [row] = substitutions({
+      op: "-",
+      name: "b",
+      contributions: [
+        { to: "n0", local: -1, upstream: 2, delta: -2, before: 5, after: 3, write: "-=", line: 2 },
+      ],
+      nameOf,
+      ops: undefined,
+      sourceLines: ["class Value:", "            other.grad -= out.grad"],
+    });
+    assert.equal(row.symbolic, "other.grad -= out.grad");
+    assert.equal(row.numeric, "= 1 \u00D7 2 = 2");
+    assert.equal(row.result, "\u2192 a.grad = 5 \u2212 2 = 3");
+  });
 });
 
 describe("gradName", () => {

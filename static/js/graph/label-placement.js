@@ -18,7 +18,7 @@ import { SIZES } from "../layout/layout-sizes.js";
  * The lines of text per receiving child, in the frame's order.
  * With the bug lab's `assign` engine (`overwrite`), a rule writes `=`: the old value is
  * replaced, not added to, and the label says what was lost.
- * @param {Array<{child: number, before: number, delta: number, after: number, write?: "+=" | "="}>} contributions
+ * @param {Array<{child: number, before: number, delta: number, after: number, write?: "+=" | "-=" | "="}>} contributions
  * @param {boolean} [overwrite]
  * @returns {Map<number, string[]>}
  */
@@ -26,11 +26,14 @@ export function deltaTexts(contributions, overwrite = false) {
   /** @type {Map<number, string[]>} */
   const lines = new Map();
   for (const c of contributions) {
-    // A learner's own rule (SPEC §14) says for each write whether it was `=` or `+=`.
+    // A learner's own rule (SPEC §14) says for each write whether it was `=`, `+=` or
+    // `-=` (which subtracts what it does not add: minus the delta).
     const text = (c.write ? c.write === "=" : overwrite)
       ? `= ${formatValue(c.after)}${c.before === 0 ? "" : ` (${formatValue(c.before)} lost)`}`
       : c.before === 0
-        ? `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
+        ? c.write === "-="
+          ? `-= ${formatValue(0 - c.delta)} \u2192 ${formatValue(c.after)}`
+          : `+= ${formatValue(c.delta)} \u2192 ${formatValue(c.after)}`
         : `${formatValue(c.before)} ${formatSigned(c.delta).replace(/^([+\u2212])/, "$1 ")} \u2192 ${formatValue(c.after)}`;
     lines.set(c.child, [...(lines.get(c.child) ?? []), text]);
   }

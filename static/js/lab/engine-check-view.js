@@ -189,18 +189,22 @@ function accumulationRow(accumulation, trace, wrote, { nameOf, jump, number, gra
   if (lost) {
     // The learner's line whose `=` threw the share away (a rule may write the same child
     // twice, `a * a`: the write that found it there), where the trace has it.
+    // Or its `+=` (`-=`) whose `grad` setter adds what it is given: the gradient already
+    // there is added again (engine_check.added_again), not lost.
     const there = trace.frames[lost.frame];
-    const write =
+    const writes =
       there?.phase === "backward"
-        ? there.contributions.find(
-            (c) => c.to === lost.child && c.write === "=" && c.before === lost.lost,
+        ? there.contributions.filter(
+            (c) => c.to === lost.child && c.write !== undefined && c.before === lost.lost,
           )
-        : undefined;
+        : [];
+    const write = writes.find((c) => c.write === "=") ?? writes[0];
     const where = write?.line ? ` (line ${write.line})` : "";
+    const again = write !== undefined && write.write !== "=";
     sumParts.push(
-      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.${grad} with =${where}, and the `,
+      `. ${nameOf(lost.node)}'s rule writes ${nameOf(lost.child)}.${grad} with ${again ? write.write : "="}${where}, ${again ? `through a setter that adds what it is given: the ` : "and the "}`,
       number(lost.lost, lost.frame),
-      " already there is lost. ",
+      again ? " already there is added again. " : " already there is lost. ",
       jump(lost.frame),
     );
   } else if (!ranRules(trace)) {

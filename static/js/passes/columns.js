@@ -24,7 +24,7 @@ const KINDS = /** @type {const} */ (["leaf", "const", "op"]);
 /** Fields a real program's nodes mostly have, each a column with null where absent. */
 const NODE_OPTIONAL_COLUMNS = /** @type {const} */ (["group", "rule", "correct_grad"]);
 /** A contribution's `write`, one letter each in `frames.write` ("." for none). */
-const WRITES = /** @type {const} */ ({ "+": "+=", "=": "=" });
+const WRITES = /** @type {const} */ ({ "+": "+=", "-": "-=", "=": "=" });
 
 /**
  * @typedef {import("./trace.js").Trace} Trace
@@ -359,7 +359,7 @@ class Replay {
         after,
       };
       const write = f.write?.[c];
-      if (write === "+" || write === "=") {
+      if (write === "+" || write === "-" || write === "=") {
         contribution.write = WRITES[write];
         contribution.line = f.write_line?.[c];
       }

@@ -15,9 +15,10 @@
  *     numerically
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
  * @typedef {{to: string, local: number | null, upstream: number, delta: number, before: number, after: number,
- *   underflow?: true, write?: "+=" | "=", line?: number}} Contribution
+ *   underflow?: true, write?: "+=" | "-=" | "=", line?: number}} Contribution
  *   local: null only for a program's own class where the factor cannot be read off its code;
  *   write, line: a program's own class (SPEC §14), what the learner's statement did and where
+ *   (a `-=`'s local is minus the factor it subtracts: delta = local × upstream all the same)
  * @typedef {{op: string, line: number | null, verdict: "right" | "wrong" | "unchecked",
  *   first: {frame: number, node: string, child: string, learner: number, correct: number} | null}} RuleVerdict
  * @typedef {{rules: RuleVerdict[],

@@ -206,14 +206,17 @@ export function substitutions({
 function learnerSubstitution(c, child, sourceLines, grad) {
   const written = c.line ? (sourceLines[c.line - 1] ?? "").trim() : "";
   const symbolic = written || `${attribute(child, grad)} ${c.write} …`;
-  const value = c.write === "+=" ? c.delta : c.after;
+  // A `-=` subtracts its factor times the upstream gradient: its `local` is minus that
+  // factor, its delta minus that product, and both are said as the code has them.
+  const minus = c.write === "-=";
+  const value = c.write === "+=" ? c.delta : minus ? 0 - c.delta : c.after;
   const numeric =
     c.local === null || c.local === undefined
       ? `= ${formatValue(value)}`
-      : `= ${formatValue(c.local)} \u00D7 ${formatValue(c.upstream)} = ${formatValue(value)}`;
+      : `= ${formatValue(minus ? 0 - c.local : c.local)} \u00D7 ${formatValue(c.upstream)} = ${formatValue(value)}`;
   const sum =
-    c.write === "+=" && c.before !== 0
-      ? `${formatValue(c.before)} + ${formatValue(c.delta)} = `
+    c.write !== "=" && c.before !== 0
+      ? `${formatValue(c.before)} ${minus ? "\u2212" : "+"} ${formatValue(value)} = `
       : "";
   const lost = c.write === "=" && c.before !== 0 ? `, overwriting ${formatValue(c.before)}` : "";
   const result = `\u2192 ${attribute(child, grad)} = ${sum}${formatValue(c.after)}${lost}`;

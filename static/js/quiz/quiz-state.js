@@ -24,7 +24,7 @@ const STATE_VERSION = 1;
  * @typedef {import("./answer-parse.js").Verdict} Verdict
  * @typedef {{index: number, frame: number, node: string, to: string, position: number,
  *   step: {local: number | null, upstream: number, delta: number, before: number, after: number,
- *     write?: "+=" | "=", line?: number}}} Question
+ *     write?: "+=" | "-=" | "=", line?: number}}} Question
  *   step.write, step.line: a learner's own rule (SPEC §14), as their code wrote it
  * @typedef {{text: string, value: number | null, right: boolean, revealed: boolean, hinted: boolean,
  *   verdict: Verdict | "revealed"}} Answer

@@ -310,9 +310,10 @@ export function mountQuiz(
     const child = attribute(nameOf(q.to), grad);
     const parent = attribute(nameOf(q.node), grad);
     // An engine that overwrites instead of adding (the bug lab's assign, or a learner's
-    // own rule that writes `=`, SPEC §14) drops `before`.
+    // own rule that writes `=`, SPEC §14) drops `before`; a `-=` adds its delta (its
+    // local is minus the factor it subtracts).
     const adds = q.step.write
-      ? q.step.write === "+="
+      ? q.step.write !== "="
       : isClose(before + delta, after) || before === 0;
     // A learner's write whose factor cannot be read off their code shows its amount.
     const term =

@@ -406,6 +406,16 @@ def build_text(node: Value, name: Names) -> str:
 def build_said(node: Value, name: Names) -> Said:
     """What the page needs to write `build_text(node, name)` itself: the symbolic name,
     where the sentence has one, and whether the operands were written the other way."""
+    symbolic, swapped = build_blanks(node, name)
+    if symbolic is not None:
+        return Said(symbolic, swapped)
+    return Said(None, True) if swapped else SAID
+
+
+def build_blanks(node: Value, name: Names) -> tuple[str | None, bool]:
+    """`build_said`'s two fields, for a caller that makes its own `Said` (a real
+    program's, with the numbers: `Recorder.said_build`)."""
+    # The caches are read directly: this runs once per op node of every trace.
     own = name._names.get(node) or name(node)
     symbolic = name._symbolic.get(node, _MISSING)
     if symbolic is _MISSING:
@@ -413,8 +423,8 @@ def build_said(node: Value, name: Names) -> Said:
     children = node._prev
     swapped = node._op == "*" and len(children) == 2 and children[1]._const == WRITTEN_LEFT
     if symbolic is not None and symbolic != own:
-        return Said(str(symbolic), swapped)
-    return Said(None, True) if swapped else SAID
+        return str(symbolic), swapped
+    return None, swapped
 
 
 def sort_text(output: Value, count: int, name: Names, grad: str = "grad") -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -682,7 +682,7 @@ class Recorder:
     def said_grad(self, node: Value) -> Said:
         """A rule frame that adds nothing, for the page to write: in a real program with
         the gradient its text shows, for the encoder to check."""
-        return SAID if self.plain else Said(numbers=(node.grad,))
+        return SAID if self.plain else Said(None, False, (node.grad,))
 
     def data_then(self, node: Value, seq: int) -> Any:
         """`node.data` as it was when the node numbered `seq` was made."""
@@ -953,12 +953,15 @@ class Recorder:
                     text += narrate.kink_text(node, names, right[0][1])
                 if run > 1:
                     text += narrate.again_text(node, names, run)
-        # The contributions become dicts once the nodes have their ids (`frames_with_ids`).
+        # The contributions become dicts once the nodes have their ids (`frames_with_ids`);
+        # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
+        # no lists of its own: the trace's frames outlive the run, and each object kept
+        # is one more the collector walks while it runs.
         frame: dict[str, Any] = {
             "phase": "backward",
             "node": node,
             "text": (SAID if tape else self.said_grad(node)) if said_later else text,
-            "contributions": (upstream, tape, writes, None),
+            "contributions": (upstream, tape, writes, None) if tape else NO_WRITES,
         }
         if self.pending:
             self.emit(frame, len(self.passes))
@@ -1143,7 +1146,15 @@ class Recorder:
         rule: dict[str, Any] = {"node": node, "owner": instance, "tape": [], "writes": []}
         if hand_pass:
             rule["line"] = state.position[0]  # where the program called it
-        result = self.run_rule(rule, run)
+        # `run_rule(rule, run)`, one call fewer per rule.
+        sync_mirror(instance, node)
+        self.in_rule = rule
+        self.sort_frame = None  # the seed is done once the first rule runs
+        try:
+            result = run()
+        finally:
+            self.in_rule = None
+        self.end_rule(rule)
         if hand_pass:
             self.hand_end = len(self.frames)
         return result
@@ -1362,9 +1373,9 @@ class Recorder:
         added = delta if write == "+=" else after_number
         if (
             read is not None
-            # `_times_upstream(read, upstream, added, 0.0)`'s usual case, without its call.
+            # `_times_upstream(read, upstream, added, 0.0)`, without its call: once per write.
             and not ((product := read * upstream) == added and -INF < product < INF)
-            and not _times_upstream(read, upstream, added, 0.0)
+            and not abs(product - added) <= 1e-9 * max(abs(product), abs(added), 1e-300)
             and not (
                 write == "+="  # a tiny share added to a large gradient: the sum's rounding
                 and _times_upstream(
@@ -2004,12 +2015,9 @@ def own_order_fault(
     order_fault`): (node, the first made of its consumers still waiting, 1), (node,
     None, its runs) for a rule that ran again, (node, None, 0) for one that never ran;
     None where it is right."""
-    fault = order_fault(order, reachable, _PREV, _has_prev, output, _SEQ)
+    # `is_op` is read as a truth value: a node's operands are one (no call of ours per node).
+    fault = order_fault(order, reachable, _PREV, _PREV, output, _SEQ)
     return None if fault is None else fault[1:]
-
-
-def _has_prev(node: Value) -> bool:
-    return bool(node._prev)
 
 
 def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bool:
@@ -2027,15 +2035,15 @@ def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bo
         return True
     post: list[Value] = []
     visited = {output}
-    stack: list[tuple[Value, int]] = [(output, len(output._prev))]
+    # Each entry's iterator goes on where it stopped (`topological_order`'s walk).
+    stack: list[tuple[Value, Iterator[Value]]] = [(output, reversed(output._prev))]
     while stack:
-        node, i = stack[-1]
-        if i:
-            stack[-1] = (node, i - 1)
-            child = node._prev[i - 1]
+        node, children = stack[-1]
+        for child in children:
             if child not in visited:
                 visited.add(child)
-                stack.append((child, len(child._prev)))
+                stack.append((child, reversed(child._prev)))
+                break
         else:
             stack.pop()
             if node in ran:
@@ -2054,6 +2062,9 @@ def _times_upstream(local: float, upstream: float, added: float, rounding: float
 
 
 INF = math.inf
+# A program-class rule's contributions where it wrote nothing (`own_rule_frame`): no
+# upstream gradient, no `+=`, no writes, none lost; shared, as nothing changes them.
+NO_WRITES: tuple[float, tuple[()], tuple[()], None] = (0.0, (), (), None)
 # `register_instance`'s name of each op string met so far, in every trace of this
 # process: a class's ops are few, but a program may make an op of any string (hence
 # the bound, and only short ones: a long string is not kept alive after its trace).

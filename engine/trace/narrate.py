@@ -354,6 +354,14 @@ def _split_path(path: str) -> tuple[str, str]:
     """A kept name's owner and last step, split at the last `.` outside brackets:
     `"layers[0].neurons[1].w[2]"` -> `("layers[0].neurons[1]", "w[2]")`;
     `"ps['a.b']"` -> `("", "ps['a.b']")`."""
+    # The usual path: its last `.` is outside brackets when the brackets after it pair
+    # up (`w[2]`), which is where the walk below would stop first.
+    last = path.rfind(".")
+    if last < 0:
+        return "", path
+    tail = path[last + 1 :]
+    if tail.count("]") == tail.count("["):
+        return path[:last], tail
     depth = 0
     for i in range(len(path) - 1, -1, -1):
         c = path[i]

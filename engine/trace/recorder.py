@@ -1880,24 +1880,33 @@ def kept_names(
     while queue and budget > 0:
         obj, path = queue.popleft()
         kind = type(obj)
+        # Each item's step (`.w`, `['a']`, `[2]`) is written only where a path takes it:
+        # most items are numbers, or nodes this pass does not want named.
+        items: Any
         if kind is PInstance:
-            items: Any = ((f".{attr}", child) for attr, child in obj.attrs.items())
+            items, step = obj.attrs.items(), ".{}"
         elif kind is dict:
-            items = ((f"[{key!r}]", child) for key, child in obj.items() if type(key) is str)
+            items, step = ((key, child) for key, child in obj.items() if type(key) is str), "[{!r}]"
         else:
-            items = ((f"[{i}]", child) for i, child in enumerate(obj))
-        for step, child in items:
+            items, step = enumerate(obj), "[{}]"
+        for key, child in items:
             budget -= 1
             if budget <= 0:
                 break
-            node = node_of(child)
+            held = type(child)
+            if held is Value:  # `node_of(child)`, inline: once per item walked
+                node = child
+            elif held is PInstance and child.mirror is not None:
+                node = child.mirror
+            else:
+                node = None
             if node is not None:
                 if id(node) in wanted and id(node) not in found:
-                    found[id(node)] = (node, path + step)
+                    found[id(node)] = (node, path + step.format(key))
                     roots.add(path.split(".", 1)[0].split("[", 1)[0])
-            elif type(child) in (PInstance, list, tuple, dict) and id(child) not in seen:
+            elif held in (PInstance, list, tuple, dict) and id(child) not in seen:
                 seen.add(id(child))
-                queue.append((child, path + step))
+                queue.append((child, path + step.format(key)))
     for key, entry in bare.items():
         found.setdefault(key, entry)
     one_root = len(roots) == 1 and (root := next(iter(roots)))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 Number = int | float
 
@@ -226,15 +226,17 @@ def topological_order(root: Value) -> list[Value]:
     """
     topo: list[Value] = []
     visited = {root}
-    stack: list[tuple[Value, int]] = [(root, 0)]
+    add = visited.add
+    # Each entry's iterator goes on where it stopped: one tuple per node, not per edge
+    # (every pass of a traced program sorts its whole graph).
+    stack: list[tuple[Value, Iterator[Value]]] = [(root, iter(root._prev))]
     while stack:
-        node, i = stack[-1]
-        if i < len(node._prev):
-            stack[-1] = (node, i + 1)
-            child = node._prev[i]
+        node, children = stack[-1]
+        for child in children:
             if child not in visited:
-                visited.add(child)
-                stack.append((child, 0))
+                add(child)
+                stack.append((child, iter(child._prev)))
+                break
         else:
             stack.pop()
             topo.append(node)

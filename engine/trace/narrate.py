@@ -354,6 +354,14 @@ def _split_path(path: str) -> tuple[str, str]:
     """A kept name's owner and last step, split at the last `.` outside brackets:
     `"layers[0].neurons[1].w[2]"` -> `("layers[0].neurons[1]", "w[2]")`;
     `"ps['a.b']"` -> `("", "ps['a.b']")`."""
+    # The usual path: its last `.` is outside brackets when the brackets after it pair
+    # up (`w[2]`), which is where the walk below would stop first.
+    last = path.rfind(".")
+    if last < 0:
+        return "", path
+    tail = path[last + 1 :]
+    if tail.count("]") == tail.count("["):
+        return path[:last], tail
     depth = 0
     for i in range(len(path) - 1, -1, -1):
         c = path[i]
@@ -406,6 +414,16 @@ def build_text(node: Value, name: Names) -> str:
 def build_said(node: Value, name: Names) -> Said:
     """What the page needs to write `build_text(node, name)` itself: the symbolic name,
     where the sentence has one, and whether the operands were written the other way."""
+    symbolic, swapped = build_blanks(node, name)
+    if symbolic is not None:
+        return Said(symbolic, swapped)
+    return Said(None, True) if swapped else SAID
+
+
+def build_blanks(node: Value, name: Names) -> tuple[str | None, bool]:
+    """`build_said`'s two fields, for a caller that makes its own `Said` (a real
+    program's, with the numbers: `Recorder.said_build`)."""
+    # The caches are read directly: this runs once per op node of every trace.
     own = name._names.get(node) or name(node)
     symbolic = name._symbolic.get(node, _MISSING)
     if symbolic is _MISSING:
@@ -413,8 +431,8 @@ def build_said(node: Value, name: Names) -> Said:
     children = node._prev
     swapped = node._op == "*" and len(children) == 2 and children[1]._const == WRITTEN_LEFT
     if symbolic is not None and symbolic != own:
-        return Said(str(symbolic), swapped)
-    return Said(None, True) if swapped else SAID
+        return str(symbolic), swapped
+    return None, swapped
 
 
 def sort_text(output: Value, count: int, name: Names, grad: str = "grad") -> str:

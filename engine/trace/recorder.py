@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -315,34 +315,44 @@ class Recorder:
         attrs = instance.attrs
         shape = instance.cls.shape
         assert shape is not None
-        mirrors = self.operand_mirrors(shape.operands_of(attrs))
+        # (No program code runs here: what `operands_of` gives stays what it was.)
+        children = shape.operands_of(attrs)
+        mirrors = self.operand_mirrors(children)
         op = attrs.get(shape.op)
-        # Cut as a foreign engine's op is (engine.foreign): it is in every text about the node.
-        name = clean_text(cut_label(op)) if type(op) is str else enum_op_name(op)
-        if not name and type(op) is PInstance and op.cls.shape is None:
-            name = clean_text(cut_label(op.cls.name))  # an op object (`Sigmoid()`)
-        if mirrors and op is None and shape.op not in attrs:
-            name = self.op_made(instance)
+        if type(op) is str:
+            # Cut as a foreign engine's op is (engine.foreign): it is in every text about
+            # the node. A class's ops are few (`+`, `*`, `tanh`): each is cut once.
+            name = _OP_NAMES.get(op)
+            if name is None:
+                name = clean_text(cut_label(op))
+                if len(_OP_NAMES) < MAX_OP_NAMES and len(op) <= MAX_LABEL:
+                    _OP_NAMES[op] = name
+        else:
+            name = enum_op_name(op)
+            if not name and type(op) is PInstance and op.cls.shape is None:
+                name = clean_text(cut_label(op.cls.name))  # an op object (`Sigmoid()`)
+        state = self.state
         if mirrors:
+            if op is None and shape.op not in attrs:
+                name = self.op_made(instance)
             # In the order the op took them, repeats kept (`a * a` has `{a}` in a set):
             # the mirror's edges and names are then the engine Value's for the same op.
-            given = [*(args or ()), *(kwargs or {}).values()]
-            mirrors = self.ordered_operands(mirrors, given) or mirrors
-        else:
-            children = shape.operands_of(attrs)
-            if (type(children) is PSet and not children.items) or (
-                type(children) is list and not children
-            ):
-                self.unfilled.append((instance, children, self.state.position))
+            ordered = self.ordered_operands(mirrors, args, kwargs)
+            if ordered is not None:
+                mirrors = ordered
+        elif (type(children) is PSet and not children.items) or (
+            type(children) is list and not children
+        ):
+            self.unfilled.append((instance, children, state.position))
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         self.instance_of[mirror] = instance
-        self.count += 1
-        self.owner_of[mirror] = self.state.owner
+        self.count = count = self.count + 1
+        self.owner_of[mirror] = state.owner
         if self.rerun is not None:
-            self.rerun.made(mirror, self.count, self)
+            self.rerun.made(mirror, count, self)
         if mirrors:
-            self.positions[mirror] = self.state.position
+            self.positions[mirror] = state.position
         if self.count > self.limits.max_nodes:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
@@ -364,7 +374,9 @@ class Recorder:
         if kind is PSet:
             children = children.items  # what its `len` and `for` read, without its dunders
         if kind is PSet or kind is list or kind is tuple:
-            self.state.charge(len(children) // ITEMS_PER_STEP)  # the walk below
+            walk = len(children) // ITEMS_PER_STEP
+            if walk:  # (usually 0: two operands)
+                self.state.charge(walk)  # the walk below
             for child in children:
                 if type(child) is tuple and child:
                     child = child[0]  # `(node, local)` pairs, as some classes keep them
@@ -388,12 +400,22 @@ class Recorder:
         attrs[shape.number] = as_number(attrs.get(shape.number), "data") + by
         self.sync(node)
 
-    def ordered_operands(self, mirrors: list[Value], args: list[Any]) -> list[Value] | None:
+    def ordered_operands(
+        self,
+        mirrors: list[Value],
+        args: list[Any] | None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> list[Value] | None:
         """The constructor's tuple or list of operands (`Value(x, (self, other))`) when it
-        holds exactly the nodes of `mirrors`, perhaps in another order or with repeats."""
+        holds exactly the nodes of `mirrors`, perhaps in another order or with repeats;
+        `args` and `kwargs` are the constructor's arguments, looked at in that order."""
         wanted: set[Value] | None = None
-        for arg in args:
-            if type(arg) not in (tuple, list) or len(arg) > 8:
+        given: Iterable[Any] = args or ()
+        if kwargs:
+            given = [*given, *kwargs.values()]
+        for arg in given:
+            kind = type(arg)
+            if (kind is not tuple and kind is not list) or len(arg) > 8:
                 continue
             ordered = []
             for item in arg:
@@ -437,7 +459,9 @@ class Recorder:
 
     def sync(self, node: Value) -> None:
         """Copy a program-class node's data, grad and label onto its mirror."""
-        self.sync_all((node,))
+        instance = self.instance_of.get(node)
+        if instance is not None:
+            sync_mirror(instance, node)
 
     def sync_all(self, nodes: Iterable[Value]) -> None:
         """`sync` of every node of `nodes`, in one loop (every node of each pass): a
@@ -445,22 +469,8 @@ class Recorder:
         instance_of = self.instance_of
         for node in nodes:
             instance = instance_of.get(node)
-            if instance is None:
-                continue
-            attrs = instance.attrs
-            shape = instance.cls.shape
-            assert shape is not None
-            data = attrs.get(shape.number)
-            if not (type(data) is float and -INF < data < INF):
-                data = as_number(data, "data")
-            node.data = data
-            grad = attrs.get(shape.grad)
-            if not (type(grad) is float and -INF < grad < INF):
-                grad = as_number(grad, "grad")
-            node.grad = grad
-            label = attrs.get("label")
-            if type(label) is str and label:
-                node.label = label
+            if instance is not None:
+                sync_mirror(instance, node)
 
     # Prints and update frames
 
@@ -590,18 +600,21 @@ class Recorder:
         waiting = frames[self.pass_end :]
         del frames[self.pass_end :]
         positions = self.positions
+        update_seq = self.update_seq
+        said_later = self.said_later
+        said_build = self.said_build
         # Nodes made after the last write to any `.data` show the numbers they have now.
         last_write = self.last_data_write
         for node in fresh:
             if node._prev:
                 seq = node._seq
-                while waiting and self.update_seq.get(id(waiting[0]), -1) < seq:
+                while waiting and update_seq.get(id(waiting[0]), -1) < seq:
                     frames.append(waiting.pop(0))
                 frame: dict[str, Any] = {
                     "phase": "build",
                     "node": node,
-                    "text": self.said_build(node, names, seq)
-                    if self.said_later
+                    "text": said_build(node, names, seq)
+                    if said_later
                     else narrate.build_text(node, names)
                     if last_write < seq
                     else self.build_text(node, names),
@@ -660,19 +673,24 @@ class Recorder:
     def said_build(self, node: Value, names: narrate.Names, seq: int) -> Said:
         """What the page needs to write a build frame's text (`build_text`) itself; in a
         real program, with the numbers `build_text` would show, for the encoder to check."""
-        said = narrate.build_said(node, names)
         if self.plain:
-            return said  # nothing writes a straight-line program's data
+            return narrate.build_said(node, names)  # nothing writes a straight-line program's data
+        symbolic, swapped = narrate.build_blanks(node, names)
+        children = node._prev
+        numbers: tuple[float, ...]
         if self.last_data_write < seq or node in self.instance_of:
-            numbers = (node.data, *[child.data for child in node._prev])
+            if len(children) == 2:  # the usual two operands, without a list to unpack
+                numbers = (node.data, children[0].data, children[1].data)
+            else:
+                numbers = (node.data, *[child.data for child in children])
         else:
-            numbers = (self.data_then(node, seq), *[self.data_then(c, seq) for c in node._prev])
-        return Said(said.symbolic, said.swapped, numbers)  # (`_replace`, without its walk)
+            numbers = (self.data_then(node, seq), *[self.data_then(c, seq) for c in children])
+        return Said(symbolic, swapped, numbers)
 
     def said_grad(self, node: Value) -> Said:
         """A rule frame that adds nothing, for the page to write: in a real program with
         the gradient its text shows, for the encoder to check."""
-        return SAID if self.plain else Said(numbers=(node.grad,))
+        return SAID if self.plain else Said(None, False, (node.grad,))
 
     def data_then(self, node: Value, seq: int) -> Any:
         """`node.data` as it was when the node numbered `seq` was made."""
@@ -813,20 +831,10 @@ class Recorder:
         return self.placed(node, rule_failure(self.names(node), node._op, error))
 
     def backward_frame(
-        self,
-        node: Value,
-        tape: list[tuple[Value, float, float, float]],
-        index: int,
-        writes: list[tuple[str, int, float | None, float]] | None = None,
-        stretch: tuple[bool, Value | None] | None = None,
-        run: int = 1,
+        self, node: Value, tape: list[tuple[Value, float, float, float]], index: int
     ) -> None:
-        """One rule's frame; `writes` (a program-class rule's) say how each `+=` of
-        `tape` was written: (`"+="` or `"="`, its line, the local read off it, after).
-        `stretch`, for a rule that runs other nodes' rules between its writes: whether
-        this frame goes on with an earlier one, and whose rule runs inside it next.
-        `run`: which run of this node's rule in the pass it is (a learner's order may
-        run one twice)."""
+        """One rule's frame of the built-in engine's pass (a program-class rule's is
+        `own_rule_frame`)."""
         upstream = 0.0
         lost: list[int] | None = None  # the contributions lost to underflow, by index
         if tape:
@@ -841,60 +849,13 @@ class Recorder:
                         f"the gradient flowing from {self.names(node)} into {self.names(child)} "
                         "is not a finite number; differentiation is exact, floating point is not",
                     )
-                # A learner's own class's rules are its own: not marked (docs/TRACE.md).
                 if (
-                    writes is None
-                    and (-smallest < delta < smallest or -smallest < local < smallest)
-                    and underflow.contribution_underflowed(node, child, local, node.grad, delta)
-                ):
+                    -smallest < delta < smallest or -smallest < local < smallest
+                ) and underflow.contribution_underflowed(node, child, local, node.grad, delta):
                     lost = [*(lost or ()), i]
         said_later = self.said_later and lost is None
         text = ""
-        if writes is not None:
-            found = right_locals(node, node._prev)
-            # At a kink (relu or abs of exactly 0) any subgradient is right: the right
-            # engine takes the factor this rule wrote, where it is one (`take_kink`).
-            kink = False
-            if found is not None and len(node._prev) == 1:
-                learner = [(c[0], w[2]) for c, w in zip(tape, writes, strict=True)]
-                found, kink = take_kink(node, found, learner)
-            if tape or node not in self.rule_locals:
-                # (a later stretch of a rule with no writes keeps what its first found)
-                self.rule_locals[node] = found
-            right = found[0] if found else None
-            # The gradient's name as the learner's code writes it (`a.gradient += …`).
-            owner = self.instance_of.get(node)
-            shape = owner.cls.shape if owner is not None else None
-            grad = shape.said if shape is not None else "grad"
-            # The page says it only where the built-in rule's sentence is the right one,
-            # whose words say `.grad`.
-            said_later = (
-                said_later
-                and not kink  # the built-in words say micrograd's choice at a kink
-                and grad == "grad"
-                and narrate.said_as_built_in(node, tape, writes, right)
-            )
-            if run > 1:
-                said_later = False  # the built-in words do not say it ran before
-            if said_later and node._const and node in self.instance_of:
-                said_later = False  # called a constant here, drawn as a leaf (`node_dicts`)
-            if stretch is not None:
-                said_later = False
-                resumed, then = stretch
-                text = narrate.rule_stretch_text(
-                    node, self.names, tape, writes, self.received, resumed, then, grad
-                )
-            elif said_later:
-                self.count_received(tape)
-            else:
-                text = narrate.own_rule_text(
-                    node, self.names, tape, writes, self.received, right, grad, kink
-                )
-                if kink and right is not None:
-                    text += narrate.kink_text(node, self.names, right[0][1])
-                if run > 1:
-                    text += narrate.again_text(node, self.names, run)
-        elif said_later:
+        if said_later:
             self.count_received(tape)
         elif self.mistake is None:
             text = narrate.backward_text(node, self.names, tape, self.received)
@@ -910,7 +871,7 @@ class Recorder:
             "phase": "backward",
             "node": node,
             "text": (SAID if tape else self.said_grad(node)) if said_later else text,
-            "contributions": (upstream, tape, writes, lost),
+            "contributions": (upstream, tape, None, lost),
         }
         if note and self.mistake is not None:
             frame["note"] = note  # goes after the mistaken engine's words (`engine_pass`)
@@ -919,6 +880,103 @@ class Recorder:
         else:
             frame["pass"] = index
             self.frames.append(frame)
+
+    def own_rule_frame(
+        self,
+        node: Value,
+        owner: PInstance,
+        tape: list[tuple[Value, float, float, float]],
+        writes: list[tuple[str, int, float | None, float]],
+        stretch: tuple[bool, Value | None] | None,
+        run: int,
+    ) -> dict[str, Any]:
+        """One frame of a rule of the program's own class (`owner`'s, whose mirror is
+        `node`): `writes` say how each `+=` of `tape` was written (`"+="` or `"="`, its
+        line, the local read off it, after). `stretch`, for a rule that runs other
+        nodes' rules between its writes: whether this frame goes on with an earlier one,
+        and whose rule runs inside it next. `run`: which run of this node's rule in the
+        pass it is (a learner's order may run one twice). A learner's own class's rules
+        are its own: their contributions are not marked for underflow (docs/TRACE.md),
+        and no mistake of the bug lab's runs with them (`open_own_pass`)."""
+        upstream = 0.0
+        if tape:
+            upstream = float(node.grad)
+            for child, local, delta, before in tape:
+                after = before + delta
+                # `math.isfinite` of both, without its calls (NaN fails the comparisons).
+                if not (-INF < local < INF and -INF < after < INF):
+                    raise self.placed(
+                        node,
+                        f"the gradient flowing from {self.names(node)} into {self.names(child)} "
+                        "is not a finite number; differentiation is exact, floating point is not",
+                    )
+        operands = node._prev
+        found = right_locals(node, operands)
+        # At a kink (relu or abs of exactly 0) any subgradient is right: the right
+        # engine takes the factor this rule wrote, where it is one (`take_kink`; a rule
+        # that wrote nothing has no factor to take).
+        kink = False
+        if found is not None and tape and len(operands) == 1:
+            learner = [(c[0], w[2]) for c, w in zip(tape, writes, strict=True)]
+            found, kink = take_kink(node, found, learner)
+        rule_locals = self.rule_locals
+        if tape or node not in rule_locals:
+            # (a later stretch of a rule with no writes keeps what its first found)
+            rule_locals[node] = found
+        right = found[0] if found else None
+        # The gradient's name as the learner's code writes it (`a.gradient += …`).
+        shape = owner.cls.shape
+        grad = shape.said if shape is not None else "grad"
+        text = ""
+        said_later = False
+        names = self.names
+        if stretch is not None:
+            resumed, then = stretch
+            text = narrate.rule_stretch_text(
+                node, names, tape, writes, self.received, resumed, then, grad
+            )
+        else:
+            # The page says it only where the built-in rule's sentence is the right one,
+            # whose words say `.grad`: not at a kink (the built-in words say micrograd's
+            # choice there), not for a second run (they do not say it ran before), not
+            # for a node called a constant here, drawn as a leaf (`node_dicts`).
+            said_later = (
+                self.said_later
+                and not kink
+                and grad == "grad"
+                and run == 1
+                and not node._const
+                and narrate.said_as_built_in(node, tape, writes, right)
+            )
+            if said_later:
+                received = self.received  # `count_received(tape)`, inline
+                for entry in tape:
+                    child = entry[0]
+                    received[child] = received.get(child, 0) + 1
+            else:
+                text = narrate.own_rule_text(
+                    node, names, tape, writes, self.received, right, grad, kink
+                )
+                if kink and right is not None:
+                    text += narrate.kink_text(node, names, right[0][1])
+                if run > 1:
+                    text += narrate.again_text(node, names, run)
+        # The contributions become dicts once the nodes have their ids (`frames_with_ids`);
+        # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
+        # no lists of its own: the trace's frames outlive the run, and each object kept
+        # is one more the collector walks while it runs.
+        frame: dict[str, Any] = {
+            "phase": "backward",
+            "node": node,
+            "text": (SAID if tape else self.said_grad(node)) if said_later else text,
+            "contributions": (upstream, tape, writes, None) if tape else NO_WRITES,
+        }
+        if self.pending:
+            self.emit(frame, len(self.passes))
+        else:
+            frame["pass"] = len(self.passes)
+            self.frames.append(frame)
+        return frame
 
     def count_received(self, tape: list[tuple[Value, float, float, float]]) -> None:
         """Each child's `+=`s in the pass, counted as a text would (`backward_text`) for
@@ -1061,18 +1119,20 @@ class Recorder:
         """One `node._backward()` call inside a program-class pass: one backward frame.
         Outside a pass, a call by hand: counted, or with `hand_pass` the hand pass's."""
         node = instance.mirror
-        if self.in_rule is not None:
-            if node is None or self.in_rule["node"] is node:
+        in_rule = self.in_rule
+        if in_rule is not None:
+            if node is None or in_rule["node"] is node:
                 return run()
-            return self.nested_rule(node, run)
+            return self.nested_rule(instance, node, run)
+        hand_pass = self.hand_pass
         if self.pass_output is None:
             if node is None or self.passes:
                 return run()
-            if not self.hand_pass:
+            if not hand_pass:
                 self.hand_rules += 1
                 return run()
             self.open_hand_pass(instance, node)
-        elif self.hand_pass and (node is self.pass_output or node not in self.hand_reached):
+        elif hand_pass and (node is self.pass_output or node not in self.hand_reached):
             # The walk's first node again (seeded anew), or a node it does not reach (a
             # graph built again): the program starts a new walk.
             self.close_hand_pass()
@@ -1080,20 +1140,35 @@ class Recorder:
         assert node is not None
         if self.loop_rule is not None or self.loop_stack:
             self.close_loop_rule()
+        state = self.state
         code = self.backward_code.get(len(self.passes))
         if code is not None and code["call"] is None:
-            code["call"] = self.state.position[0]  # the statement calling the rule
-        self.rule_runs_at(self.state.depth)
-        rule: dict[str, Any] = {"node": node, "tape": [], "writes": []}
-        if self.hand_pass:
-            rule["line"] = self.state.position[0]  # where the program called it
-        result = self.run_rule(rule, run)
-        if self.hand_pass:
+            code["call"] = state.position[0]  # the statement calling the rule
+        # `rule_runs_at(state.depth)`, once per rule run.
+        depth = state.depth
+        first_depth = self.rule_depth
+        if first_depth is None:
+            self.rule_depth = depth
+        elif depth != first_depth:
+            self.walked = True
+        rule: dict[str, Any] = {"node": node, "owner": instance, "tape": [], "writes": []}
+        if hand_pass:
+            rule["line"] = state.position[0]  # where the program called it
+        # `run_rule(rule, run)`, one call fewer per rule.
+        sync_mirror(instance, node)
+        self.in_rule = rule
+        self.sort_frame = None  # the seed is done once the first rule runs
+        try:
+            result = run()
+        finally:
+            self.in_rule = None
+        self.end_rule(rule)
+        if hand_pass:
             self.hand_end = len(self.frames)
         return result
 
     def run_rule(self, rule: dict[str, Any], run: Callable[[], Any]) -> Any:
-        self.sync(rule["node"])
+        sync_mirror(rule["owner"], rule["node"])
         self.in_rule = rule
         self.sort_frame = None  # the seed is done once the first rule runs
         try:
@@ -1103,7 +1178,7 @@ class Recorder:
         self.end_rule(rule)
         return result
 
-    def nested_rule(self, node: Value, run: Callable[[], Any]) -> Any:
+    def nested_rule(self, instance: PInstance, node: Value, run: Callable[[], Any]) -> Any:
         """A rule that runs another node's rule (a recursion, `for c in self._prev:
         c._backward()`): what the outer one wrote so far is its frame, the inner one has
         its own, and what the outer one writes after it is a frame of its own again."""
@@ -1113,17 +1188,18 @@ class Recorder:
         if outer["tape"]:
             self.end_rule(outer, then=node)
         try:
-            return self.run_rule({"node": node, "tape": [], "writes": []}, run)
+            return self.run_rule({"node": node, "owner": instance, "tape": [], "writes": []}, run)
         finally:
             outer["tape"], outer["writes"] = [], []
-            self.sync(outer["node"])
+            sync_mirror(outer["owner"], outer["node"])
             self.in_rule = outer
 
     def end_rule(self, rule: dict[str, Any], then: Value | None = None) -> None:
         """A rule's backward frame, once: again only for writes made since the last, a
         frame that goes on with the first (`RESUMES`). `then`: the node whose rule runs
         next, inside this one, which goes on after it."""
-        if rule.get("shown") and not rule["tape"]:
+        tape = rule["tape"]
+        if not tape and rule.get("shown"):
             return
         rule["shown"] = True
         node = rule["node"]
@@ -1132,23 +1208,24 @@ class Recorder:
         stretch = (first is not None, then) if first is not None or then is not None else None
         run = 1
         if first is None and node._prev and not self.hand_pass:
-            run = self.rule_runs[node] = self.rule_runs.get(node, 0) + 1
+            runs = self.rule_runs
+            run = runs[node] = runs.get(node, 0) + 1
         now = node.grad
         # A rule that wrote its own node's gradient is said from where that one began.
         node.grad = rule.get("upstream", now)
         try:
-            self.backward_frame(node, rule["tape"], len(self.passes), rule["writes"], stretch, run)
+            frame = self.own_rule_frame(node, rule["owner"], tape, rule["writes"], stretch, run)
         finally:
             node.grad = now
-        frame = self.frames[-1]
         if "line" in rule:
             frame["line"] = rule["line"]
         if first is None:
             rule["first"] = frame
+            self.empty_rule = rule if not tape and node._prev else None
         else:
             frame[RESUMES] = first
             self.resumed = True
-        self.empty_rule = rule if first is None and not rule["tape"] and node._prev else None
+            self.empty_rule = None
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is
@@ -1186,12 +1263,12 @@ class Recorder:
         if rule is None and empty is not None and empty["node"] is node:
             # `for c, g in zip(v._prev, v.grad_fn(v.grad)): c.grad += g`: the shares v's
             # rule returned, written: that run of its rule goes on (one run, not two).
-            rule = {"node": node, "tape": [], "writes": [], "depth": depth}
+            rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
             rule["first"], rule["shown"] = empty["first"], True
         if rule is None:
-            rule = {"node": node, "tape": [], "writes": [], "depth": depth}
+            rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)
-        self.sync(node)
+        sync_mirror(owner, node)
         self.sort_frame = None  # the seed is done once the first rule runs
         self.loop_rule = rule
         return rule
@@ -1285,11 +1362,12 @@ class Recorder:
         statement itself added, where a `grad` property's setter wrote something else
         (the factor is judged by it; `delta` stays what the gradient became)."""
         rule = self.in_rule
-        assert rule is not None and child.mirror is not None
+        mirror = child.mirror
+        assert rule is not None and mirror is not None
         node: Value = rule["node"]
-        owner = self.instance_of[node]
-        grad = owner.cls.shape.grad if owner.cls.shape is not None else "grad"
-        upstream = owner.attrs.get(grad)
+        owner: PInstance = rule["owner"]  # the instance whose mirror `node` is
+        shape = owner.cls.shape
+        upstream = owner.attrs.get(shape.grad if shape is not None else "grad")
         # `as_number`'s usual case, a finite float, without the calls: once per write.
         if not (type(upstream) is float and -INF < upstream < INF):
             upstream = as_number(upstream, "grad")
@@ -1312,7 +1390,9 @@ class Recorder:
         judged = added if share is None else share
         if (
             read is not None
-            and not _times_upstream(read, upstream, judged, 0.0)
+            # `_times_upstream(read, upstream, judged, 0.0)`, without its call: once per write.
+            and not ((product := read * upstream) == judged and -INF < product < INF)
+            and not abs(product - judged) <= 1e-9 * max(abs(product), abs(judged), 1e-300)
             and not (
                 adds  # a tiny share added to a large gradient: the sum's rounding
                 and _times_upstream(
@@ -1328,17 +1408,17 @@ class Recorder:
             effective = added / upstream if upstream else 0.0
             if not math.isfinite(effective):  # a subnormal upstream gradient
                 effective = 0.0
-        child.mirror.grad = after_number  # the mirror follows at once: no sync needed
+        mirror.grad = after_number  # the mirror follows at once: no sync needed
         # A rule may write a node its output does not reach (a class that hashes by value
         # merged it away in a set): the trace shows it all the same.
-        if child.mirror not in self.shown:
+        if mirror not in self.shown:
             # With what it was made of, which nothing else may show (y of `y = a + b`,
             # merged away from `x * y`: a and b, whose gradients y's rule never writes).
-            for shown in topological_order(child.mirror):
+            for shown in topological_order(mirror):
                 if shown not in self.shown:
                     self.sync(shown)
                     self.shown.add(shown)
-        rule["tape"].append((child.mirror, effective, delta, before_number))
+        rule["tape"].append((mirror, effective, delta, before_number))
         if line is None:
             line = self.state.position[0]
         rule["writes"].append((write, line, read, after_number))
@@ -1817,24 +1897,33 @@ def kept_names(
     while queue and budget > 0:
         obj, path = queue.popleft()
         kind = type(obj)
+        # Each item's step (`.w`, `['a']`, `[2]`) is written only where a path takes it:
+        # most items are numbers, or nodes this pass does not want named.
+        items: Any
         if kind is PInstance:
-            items: Any = ((f".{attr}", child) for attr, child in obj.attrs.items())
+            items, step = obj.attrs.items(), ".{}"
         elif kind is dict:
-            items = ((f"[{key!r}]", child) for key, child in obj.items() if type(key) is str)
+            items, step = ((key, child) for key, child in obj.items() if type(key) is str), "[{!r}]"
         else:
-            items = ((f"[{i}]", child) for i, child in enumerate(obj))
-        for step, child in items:
+            items, step = enumerate(obj), "[{}]"
+        for key, child in items:
             budget -= 1
             if budget <= 0:
                 break
-            node = node_of(child)
+            held = type(child)
+            if held is Value:  # `node_of(child)`, inline: once per item walked
+                node = child
+            elif held is PInstance and child.mirror is not None:
+                node = child.mirror
+            else:
+                node = None
             if node is not None:
                 if id(node) in wanted and id(node) not in found:
-                    found[id(node)] = (node, path + step)
+                    found[id(node)] = (node, path + step.format(key))
                     roots.add(path.split(".", 1)[0].split("[", 1)[0])
-            elif type(child) in (PInstance, list, tuple, dict) and id(child) not in seen:
+            elif held in (PInstance, list, tuple, dict) and id(child) not in seen:
                 seen.add(id(child))
-                queue.append((child, path + step))
+                queue.append((child, path + step.format(key)))
     for key, entry in bare.items():
         found.setdefault(key, entry)
     one_root = len(roots) == 1 and (root := next(iter(roots)))
@@ -1952,12 +2041,9 @@ def own_order_fault(
     order_fault`): (node, the first made of its consumers still waiting, 1), (node,
     None, its runs) for a rule that ran again, (node, None, 0) for one that never ran;
     None where it is right."""
-    fault = order_fault(order, reachable, _PREV, _has_prev, output, _SEQ)
+    # `is_op` is read as a truth value: a node's operands are one (no call of ours per node).
+    fault = order_fault(order, reachable, _PREV, _PREV, output, _SEQ)
     return None if fault is None else fault[1:]
-
-
-def _has_prev(node: Value) -> bool:
-    return bool(node._prev)
 
 
 def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bool:
@@ -1975,15 +2061,15 @@ def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bo
         return True
     post: list[Value] = []
     visited = {output}
-    stack: list[tuple[Value, int]] = [(output, len(output._prev))]
+    # Each entry's iterator goes on where it stopped (`topological_order`'s walk).
+    stack: list[tuple[Value, Iterator[Value]]] = [(output, reversed(output._prev))]
     while stack:
-        node, i = stack[-1]
-        if i:
-            stack[-1] = (node, i - 1)
-            child = node._prev[i - 1]
+        node, children = stack[-1]
+        for child in children:
             if child not in visited:
                 visited.add(child)
-                stack.append((child, len(child._prev)))
+                stack.append((child, reversed(child._prev)))
+                break
         else:
             stack.pop()
             if node in ran:
@@ -2002,6 +2088,35 @@ def _times_upstream(local: float, upstream: float, added: float, rounding: float
 
 
 INF = math.inf
+# A program-class rule's contributions where it wrote nothing (`own_rule_frame`): no
+# upstream gradient, no `+=`, no writes, none lost; shared, as nothing changes them.
+NO_WRITES: tuple[float, tuple[()], tuple[()], None] = (0.0, (), (), None)
+# `register_instance`'s name of each op string met so far, in every trace of this
+# process: a class's ops are few, but a program may make an op of any string (hence
+# the bound, and only short ones: a long string is not kept alive after its trace).
+_OP_NAMES: dict[str, str] = {}
+MAX_OP_NAMES = 256
+
+
+def sync_mirror(instance: PInstance, node: Value) -> None:
+    """Copy `instance`'s data, grad and label onto `node`, its mirror (`Recorder.sync`):
+    a finite float, the usual case, taken without `as_number`'s call. Once per node of
+    each pass and once per rule run, so the instance comes with it where the caller has
+    it (`user_rule`), not looked up again."""
+    attrs = instance.attrs
+    shape = instance.cls.shape
+    assert shape is not None
+    data = attrs.get(shape.number)
+    if not (type(data) is float and -INF < data < INF):
+        data = as_number(data, "data")
+    node.data = data
+    grad = attrs.get(shape.grad)
+    if not (type(grad) is float and -INF < grad < INF):
+        grad = as_number(grad, "grad")
+    node.grad = grad
+    label = attrs.get("label")
+    if type(label) is str and label:
+        node.label = label
 
 
 def as_number(value: Any, field: str) -> float:

@@ -248,7 +248,8 @@ class Compiler(ExpressionCompiler):
         made: Stmt = run
         if generate and len(entries) <= codegen.MAX_STATEMENTS:
             shapes = self.shapes
-            made = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+            made, hot = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+            self.hot[id(made)] = hot
         # A block an enclosing generated function may write in whole (`codegen._if_written`).
         self.shapes[id(made)] = (("block", entries), made)
         return made
@@ -1031,7 +1032,7 @@ class Compiler(ExpressionCompiler):
             self.loop_owners.pop()
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
-        iterate = self.m.iterate
+        iterate = self.m.loop_items
         local = self.local_name(node.target, scope)  # stored in place, as `store` does
 
         def run(f: Frame) -> Any:

@@ -229,6 +229,8 @@ class Machine:
                     params[2]: args[2],
                     params[3]: args[3],
                 }
+            elif count == 0:  # a node's `_backward()`
+                variables = {}
             else:
                 variables = dict(zip(params, args, strict=True))
         elif not kwargs and fn.simple and len(params) - len(fn.defaults) <= count < len(params):
@@ -1177,6 +1179,19 @@ class Machine:
             found = self.instance_iterator(value)
             return self._nexted(found) if type(found) is PInstance else found
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def loop_items(self, value: Any) -> Iterable[Any]:
+        """What a `for` statement walks, whose iterator the program never sees: as
+        `iterate`, but a list or tuple as it is and an empty set's nothing without a
+        generator made for it (a leaf's `for child in v._prev`, half a sort's visits):
+        with no item, no change of the set can be seen."""
+        kind = type(value)
+        if kind is PSet:
+            return _live(value.ordered(), "Set") if value.items else ()
+        if kind is list or kind is tuple:
+            items: Iterable[Any] = value
+            return items
+        return self.iterate(value)
 
     def iter_of(self, value: Any) -> Any:
         """`iter(x)`: as `iterate`, but the program's own iterator as it is, as CPython's

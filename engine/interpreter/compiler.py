@@ -915,6 +915,16 @@ class Compiler(ExpressionCompiler):
         def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
+                and obj.mirror is None
+                and not obj.cls.has_properties
+                and name not in obj.reads
+            ):
+                # `self.grad = 0.0` in `__init__`: a new attribute of an object no graph
+                # holds yet, which neither test below takes: what `set_attr` does, sooner.
+                obj.attrs[name] = after
+                return
+            if (
+                type(obj) is PInstance
                 and name in obj.reads  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
                 and (plain or own_gradient(obj))

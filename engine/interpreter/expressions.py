@@ -58,8 +58,6 @@ if TYPE_CHECKING:
 Expr = Callable[[Frame], Any]
 Stmt = Callable[[Frame], Any]
 
-_bare = object.__new__  # a Function made without __init__: `function`'s maker sets the slots
-
 BINARY_OPERATORS = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -453,9 +451,7 @@ class ExpressionCompiler:
         simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it
 
         def make(f: Frame) -> Function:
-            # `Function(...)`'s slots, set here without its __init__ call (one a node's
-            # `_backward` costs): the same values, the call's own ones included.
-            fn = _bare(Function)
+            fn = Function()  # (every slot set here, but `alias`)
             fn.name = name
             fn.qualname = qualname
             fn.params = params

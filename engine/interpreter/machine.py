@@ -29,7 +29,7 @@ from backprop_animator.engine.interpreter.objects import (
     Annotation,
     BoundMethod,
     Builtin,
-    Frame,
+    CallFrame,
     Function,
     Inert,
     Maker,
@@ -133,7 +133,7 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
 # A call of a program's function costs several steps: binding its arguments and making
 # its frame is several statements' worth of work.
 CALL_STEPS = 5
-_bare = object.__new__  # a Frame or PInstance made without __init__: its maker sets the slots
+_bare = object.__new__  # a PInstance made without __init__: its maker sets the slots
 
 
 class Machine:
@@ -269,7 +269,7 @@ class Machine:
         elif fn.owner is None and fn.name != "<lambda>":
             state.owner = (owner, fn.name)
         position = state.position
-        frame = _bare(Frame)  # `Frame(variables, fn.closure)` without its __init__ call
+        frame = CallFrame()  # `Frame(variables, fn.closure)` without its __init__ call
         frame.vars = variables
         frame.parent = fn.closure
         frame.ret = None

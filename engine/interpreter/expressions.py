@@ -677,7 +677,9 @@ class ExpressionCompiler:
                     if forward is not None:
                         # The left operand's own method (`__mul__`), called at once: what
                         # `dunder_binary` does first.
-                        method = a.cls.lookup(forward)
+                        cls = a.cls
+                        own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
+                        method = own[forward] if forward in own else cls.lookup(forward)
                         if type(method) is Function:
                             result = call_function(method, [a, b], None)
                             if result is not NotImplemented:
@@ -1128,7 +1130,9 @@ class ExpressionCompiler:
             position = state.position
             try:
                 if type(obj) is PInstance and method not in obj.attrs:
-                    fn = obj.cls.lookup(method)
+                    cls = obj.cls
+                    own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
+                    fn = own[method] if method in own else cls.lookup(method)
                     if type(fn) is Function:
                         if watch_pass:
                             if obj.mirror is not None:

@@ -354,7 +354,8 @@ class Machine:
         attrs = instance.attrs = {} if cls.slots is None else SlotDict(cls)
         instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
-        init = cls.lookup("__init__")
+        own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
+        init = own["__init__"] if "__init__" in own else cls.lookup("__init__")
         if type(init) is Function:
             returned = self.call_function(init, [instance, *args], kwargs)
             if returned is not None:  # `return self` in `__init__`: CPython's TypeError

@@ -29,7 +29,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN
-from backprop_animator.engine.interpreter.objects import GRAD_NAMES, PInstance
+from backprop_animator.engine.interpreter.objects import GRAD_NAMES, Function, PInstance
 from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
 from backprop_animator.engine.value import Value
 
@@ -57,6 +57,8 @@ _cached_chars = 0
 MAX_DEPTH = 6  # expressions written in this deep; deeper ones are their closures
 MAX_NESTED = 4  # `if` blocks written in whole this deep (`_if_written`); deeper: closures
 HOT_AFTER = 2  # a block runs on the loop this many times before it is generated
+# Methods made before their block is hot that are handed its generated function (`Hot`).
+MAX_WAITING = 8
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
@@ -208,11 +210,32 @@ _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
 }
 
 
-def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> Stmt:
+class Hot:
+    """What a function made from a block (`Function.body`) calls: `when_hot`'s
+    trampoline until the block is generated, then the generated function itself, which
+    a function made from then on calls at once (a call of the trampoline fewer each time
+    it runs: a node's `_backward`, a sort's `visit` made anew in every `backward()`). A
+    method, made once before its block is hot, waits in `waiting` (a few at most, made
+    in a class body, which its class keeps alive anyway) to be given the generated
+    function when it is made."""
+
+    __slots__ = ("body", "waiting")
+
+    def __init__(self, body: Stmt) -> None:
+        self.body = body
+        self.waiting: list[Function] = []
+
+    def wait(self, fn: Function) -> None:
+        if len(self.waiting) < MAX_WAITING:
+            self.waiting.append(fn)
+
+
+def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> tuple[Stmt, Hot]:
     """`loop` (`Compiler.in_order`'s) for a block's first `HOT_AFTER` runs, then the
     function `make` generates, made then and used from there on: a block that never
     runs, or runs once or twice, costs no `compile()` (a program of many functions
-    compiles as fast as before, and what it compiles is what it runs often)."""
+    compiles as fast as before, and what it compiles is what it runs often). With it,
+    its `Hot`: the function a function made of the block is to call."""
     runs = 0
     made: Stmt | None = None
 
@@ -224,9 +247,15 @@ def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> Stmt:
         if runs <= HOT_AFTER:
             return loop(f)
         made = make() or loop  # (a block whose source would be too long stays on the loop)
+        hot.body = made
+        for fn in hot.waiting:
+            if fn.body is run:
+                fn.body = made
+        hot.waiting.clear()
         return made(f)
 
-    return run
+    hot = Hot(run)
+    return run, hot
 
 
 def block(

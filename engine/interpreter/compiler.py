@@ -320,7 +320,8 @@ class Compiler(ExpressionCompiler):
         made: Stmt = run
         if generate and len(entries) <= codegen.MAX_STATEMENTS:
             shapes = self.shapes
-            made = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+            made, hot = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+            self.hot[id(made)] = hot
         # A block an enclosing generated function may write in whole (`codegen._if_written`).
         self.shapes[id(made)] = (("block", entries), made)
         return made
@@ -987,6 +988,16 @@ class Compiler(ExpressionCompiler):
         def finish(f: Frame, obj: Any, local: Any, before: Any, after: Any) -> None:
             if (
                 type(obj) is PInstance
+                and obj.mirror is None
+                and not obj.cls.has_properties
+                and name not in obj.reads
+            ):
+                # `self.grad = 0.0` in `__init__`: a new attribute of an object no graph
+                # holds yet, which neither test below takes: what `set_attr` does, sooner.
+                obj.attrs[name] = after
+                return
+            if (
+                type(obj) is PInstance
                 and name in obj.reads  # not `_grad` behind a property: that runs its setter
                 and not (obj.cls.has_properties and own_setattr(obj.cls))  # nor a hook
                 and (plain or own_gradient(obj))
@@ -1105,7 +1116,7 @@ class Compiler(ExpressionCompiler):
             self.loop_owners.pop()
         orelse = self.block(node.orelse, scope) if node.orelse else None
         state = self.m.state
-        iterate = self.m.iterate
+        iterate = self.m.loop_items
         local = self.local_name(node.target, scope)  # stored in place, as `store` does
 
         def run(f: Frame) -> Any:

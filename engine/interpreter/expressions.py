@@ -51,6 +51,7 @@ from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
 
 if TYPE_CHECKING:
+    from backprop_animator.engine.interpreter.codegen import Hot
     from backprop_animator.engine.parse import SourceLines
     from backprop_animator.engine.trace.recorder import Recorder
 
@@ -210,6 +211,9 @@ class ExpressionCompiler:
         # The shape of each statement closure `codegen` writes in whole (and the closure,
         # kept so that its id stays its own), by its id.
         self.shapes: dict[int, tuple[tuple[Any, ...], Callable[..., Any]]] = {}
+        # A block that may be generated (`codegen.when_hot`), by its id (kept alive in
+        # `shapes`): what a function made of it calls (`function`).
+        self.hot: dict[int, Hot] = {}
 
     # Errors and positions
 
@@ -443,24 +447,32 @@ class ExpressionCompiler:
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
 
+        hot = self.hot.get(id(compiled))
+        simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it
+
         def make(f: Frame) -> Function:
-            closure = f.parent if in_class else f
-            fn = Function(
-                name,
-                params,
-                tuple([d(f) for d in defaults]) if defaults else (),
-                vararg,
-                kwonly,
-                {k: d(f) for k, d in kwdefaults} if kwdefaults else {},
-                kwarg,
-                compiled,
-                closure,
-            )
-            fn.uses_super = uses_super
-            fn.span = span
+            fn = Function()  # (every slot set here, but `alias`)
+            fn.name = name
             fn.qualname = qualname
-            if makes is not None:
-                fn.makes = makes
+            fn.params = params
+            fn.defaults = tuple([d(f) for d in defaults]) if defaults else ()
+            fn.vararg = vararg
+            fn.kwonly = kwonly
+            fn.kwdefaults = {k: d(f) for k, d in kwdefaults} if kwdefaults else {}
+            fn.kwarg = kwarg
+            fn.simple = simple
+            if hot is None:
+                fn.body = compiled
+            else:
+                fn.body = body = hot.body  # the generated function, once there is one
+                if in_class and body is compiled:
+                    hot.wait(fn)
+            fn.closure = f.parent if in_class else f
+            fn.owner = None
+            fn.uses_super = uses_super
+            fn.makes = makes
+            fn.abstract = False
+            fn.span = span
             return fn
 
         return make
@@ -665,7 +677,9 @@ class ExpressionCompiler:
                     if forward is not None:
                         # The left operand's own method (`__mul__`), called at once: what
                         # `dunder_binary` does first.
-                        method = a.cls.lookup(forward)
+                        cls = a.cls
+                        own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
+                        method = own[forward] if forward in own else cls.lookup(forward)
                         if type(method) is Function:
                             result = call_function(method, [a, b], None)
                             if result is not NotImplemented:
@@ -1116,7 +1130,9 @@ class ExpressionCompiler:
             position = state.position
             try:
                 if type(obj) is PInstance and method not in obj.attrs:
-                    fn = obj.cls.lookup(method)
+                    cls = obj.cls
+                    own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
+                    fn = own[method] if method in own else cls.lookup(method)
                     if type(fn) is Function:
                         if watch_pass:
                             if obj.mirror is not None:

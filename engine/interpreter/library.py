@@ -945,6 +945,14 @@ class Library:
         if args and type(args[0]) is PSet:
             self.state.charge(len(args[0]))
             return sets.copy(args[0])
+        if args and type(args[0]) is tuple and len(args[0]) <= MAX_ITEMS:
+            # `set(children)` of a node's `(self, other)`: what `collect` charges (a step
+            # an item) and gives, without walking the tuple one step at a time.
+            state = self.state
+            state.steps += len(args[0])  # `state.charge(len(args[0]))`, inline
+            if state.steps > state.next_check:
+                state.checkpoint()
+            return self.make_set([*args[0]])
         return self.make_set(self.collect(args[0]) if args else [])
 
     def make_set(self, items: list[Any]) -> PSet:
@@ -1052,7 +1060,10 @@ class Library:
 
         def append(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
-            obj.append(one(args, kwargs, "append", list))
+            # `one`'s answer, sooner where it is one argument (`order.append(v)` per node)
+            obj.append(
+                args[0] if not kwargs and len(args) == 1 else one(args, kwargs, "append", list)
+            )
 
         def extend(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             items = self.collect(one(args, kwargs, "extend", list))
@@ -1332,7 +1343,10 @@ class Library:
             if len(obj.items) >= MAX_ITEMS and item not in obj.items:
                 state.check_items(len(obj) + 1)
             try:
-                obj.add(item)
+                if obj.mirror is None:
+                    obj.items[item] = None  # `PSet.add` of a set in insertion order, inline
+                else:
+                    obj.add(item)
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be put in a set") from None
 

@@ -29,7 +29,7 @@ from backprop_animator.engine.interpreter.objects import (
     Annotation,
     BoundMethod,
     Builtin,
-    Frame,
+    CallFrame,
     Function,
     Inert,
     Maker,
@@ -133,7 +133,7 @@ _VALUE_OPS: dict[str, Callable[[Any, Any], Any]] = {
 # A call of a program's function costs several steps: binding its arguments and making
 # its frame is several statements' worth of work.
 CALL_STEPS = 5
-_bare = object.__new__  # a Frame or PInstance made without __init__: its maker sets the slots
+_bare = object.__new__  # a PInstance made without __init__: its maker sets the slots
 
 
 class Machine:
@@ -229,6 +229,8 @@ class Machine:
                     params[2]: args[2],
                     params[3]: args[3],
                 }
+            elif count == 0:  # a node's `_backward()`
+                variables = {}
             else:
                 variables = dict(zip(params, args, strict=True))
         elif not kwargs and fn.simple and len(params) - len(fn.defaults) <= count < len(params):
@@ -267,7 +269,7 @@ class Machine:
         elif fn.owner is None and fn.name != "<lambda>":
             state.owner = (owner, fn.name)
         position = state.position
-        frame = _bare(Frame)  # `Frame(variables, fn.closure)` without its __init__ call
+        frame = CallFrame()  # `Frame(variables, fn.closure)` without its __init__ call
         frame.vars = variables
         frame.parent = fn.closure
         frame.ret = None
@@ -352,7 +354,8 @@ class Machine:
         attrs = instance.attrs = {} if cls.slots is None else SlotDict(cls)
         instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
-        init = cls.lookup("__init__")
+        own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
+        init = own["__init__"] if "__init__" in own else cls.lookup("__init__")
         if type(init) is Function:
             returned = self.call_function(init, [instance, *args], kwargs)
             if returned is not None:  # `return self` in `__init__`: CPython's TypeError
@@ -1177,6 +1180,19 @@ class Machine:
             found = self.instance_iterator(value)
             return self._nexted(found) if type(found) is PInstance else found
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def loop_items(self, value: Any) -> Iterable[Any]:
+        """What a `for` statement walks, whose iterator the program never sees: as
+        `iterate`, but a list or tuple as it is and an empty set's nothing without a
+        generator made for it (a leaf's `for child in v._prev`, half a sort's visits):
+        with no item, no change of the set can be seen."""
+        kind = type(value)
+        if kind is PSet:
+            return _live(value.ordered(), "Set") if value.items else ()
+        if kind is list or kind is tuple:
+            items: Iterable[Any] = value
+            return items
+        return self.iterate(value)
 
     def iter_of(self, value: Any) -> Any:
         """`iter(x)`: as `iterate`, but the program's own iterator as it is, as CPython's

@@ -38,6 +38,15 @@ class Frame:
         self.ret: Any = None  # the value a `return` hands back
 
 
+class CallFrame(Frame):
+    """A call's frame (`Machine.call_function`), its slots set by its maker: made by
+    C's own `object.__init__`, without a call of `Frame.__init__` in Python (a third of
+    the cost of making one, once per call of a program's function)."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 class Function:
     """A `def` or `lambda` of the program, closed over the frame it was made in."""
 
@@ -62,40 +71,29 @@ class Function:
         "uses_super",
         "vararg",
     )
+    # No __init__: its maker (`ExpressionCompiler.function`'s `make`) sets every slot
+    # but `alias`, with no call in Python to make one (one per node's `_backward`).
+    name: str
+    qualname: str  # CPython's `__qualname__`: `Value.__mul__.<locals>._backward`
+    params: tuple[str, ...]
+    defaults: tuple[Any, ...]
+    vararg: str | None
+    kwonly: tuple[str, ...]
+    kwdefaults: dict[str, Any]
+    kwarg: str | None
+    # Positional parameters only: a call with as many arguments binds them at once.
+    simple: bool
+    body: Callable[[Frame], Any]
+    closure: Frame | None
+    owner: PClass | None  # the class whose body defined it (for super()), else None
+    uses_super: bool
+    # The op a method of this name makes (`__mul__`: `*`, `ops.OP_OF_METHOD`): the op of
+    # the nodes it makes, when their class keeps none; else None.
+    makes: str | None
+    abstract: bool  # marked by @abstractmethod
+    # Its first and last line in the source: a program-class node's rule is shown there.
+    span: tuple[int, int]
     alias: str
-
-    def __init__(
-        self,
-        name: str,
-        params: tuple[str, ...],
-        defaults: tuple[Any, ...],
-        vararg: str | None,
-        kwonly: tuple[str, ...],
-        kwdefaults: dict[str, Any],
-        kwarg: str | None,
-        body: Callable[[Frame], Any],
-        closure: Frame | None,
-    ) -> None:
-        self.name = name
-        self.qualname = name  # CPython's `__qualname__`: `Value.__mul__.<locals>._backward`
-        self.params = params
-        self.defaults = defaults
-        self.vararg = vararg
-        self.kwonly = kwonly
-        self.kwdefaults = kwdefaults
-        self.kwarg = kwarg
-        # Positional parameters only: a call with as many arguments binds them at once.
-        self.simple = vararg is None and kwarg is None and not kwonly
-        self.body = body
-        self.closure = closure
-        self.owner: PClass | None = None  # the class whose body defined it (for super())
-        self.uses_super = False
-        # The op a method of this name makes (`__mul__`: `*`, `ops.OP_OF_METHOD`): the op
-        # of the nodes it makes, when their class keeps none.
-        self.makes: str | None = None
-        self.abstract = False  # marked by @abstractmethod
-        # Its first and last line in the source: a program-class node's rule is shown there.
-        self.span: tuple[int, int] = (0, 0)
 
 
 class PClass:

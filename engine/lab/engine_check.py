@@ -91,19 +91,23 @@ def _rules(
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
     row_of: dict[str, dict[str, Any]] = {}  # each op node's row, by id
+    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
     for node in trace["nodes"]:  # every op of the graph, in the order its nodes were made
         if node["kind"] == "op":
-            op = op_key(node["op"])
-            row = rows.get(op)
+            row = row_by_op.get(node["op"])
             if row is None:
-                rule = node.get("rule")
-                row = rows[op] = {
-                    "op": op,
-                    "line": rule["line"] if rule else None,
-                    "verdict": "unchecked",
-                    "first": None,
-                }
-                checked[op] = False
+                op = op_key(node["op"])
+                row = rows.get(op)
+                if row is None:
+                    rule = node.get("rule")
+                    row = rows[op] = {
+                        "op": op,
+                        "line": rule["line"] if rule else None,
+                        "verdict": "unchecked",
+                        "first": None,
+                    }
+                    checked[op] = False
+                row_by_op[node["op"]] = row
             row_of[node["id"]] = row
     no_locals: dict[str, list[tuple[str, float]] | None] = {}
     pass_right = no_locals  # the right locals of the last frame's pass
@@ -250,21 +254,27 @@ def _sort(
     backwards: Backwards,
 ) -> dict[str, Any]:
     by_pass: dict[int, tuple[list[int], list[str]]] = {}  # frame indexes, nodes
+    indexes: list[int] = []
+    order: list[str] = []
+    at_pass = None  # the pass of the last frame (a pass's frames follow each other)
     for index, frame in backwards:
-        entry = by_pass.get(frame["pass"])
-        if entry is None:
-            entry = by_pass[frame["pass"]] = ([], [])
-        entry[0].append(index)
-        entry[1].append(frame["node"])
+        if frame["pass"] != at_pass:
+            at_pass = frame["pass"]
+            if at_pass not in by_pass:
+                by_pass[at_pass] = ([], [])
+            indexes, order = by_pass[at_pass]
+        indexes.append(index)
+        order.append(frame["node"])
+    operands = children.__getitem__
     for pass_index, entry in enumerate(trace["passes"]):
         frames = by_pass.get(pass_index)
         if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
         output = entry["output"]
-        fault = order_fault(
-            order, _reached(output, children), children.__getitem__, is_op, output, _order
-        )
+        if _right_order(order, None, operands, is_op, output):
+            continue  # the usual pass, found right with no walk of its graph first
+        fault = order_fault(order, _reached(output, children), operands, is_op, output, _order)
         if fault is not None:
             at, node_id, consumer, _ = fault
             # A rule that never ran is named at the pass's last rule.
@@ -323,7 +333,7 @@ def order_fault(
 
 def _right_order(
     order: Sequence[N],
-    reached: Collection[N],
+    reached: Collection[N] | None,
     children: Callable[[N], Iterable[N]],
     is_op: Callable[[N], bool],
     output: N,
@@ -332,19 +342,30 @@ def _right_order(
     once, after its consumers') by one look at each edge: True only where it is; False
     where it may not be, and `order_fault`'s walk says where. By place in `order`: a
     consumer that ran first has the lower place, and `is_op` is asked only of a node
-    whose consumer did not run first or that never ran."""
+    whose consumer did not run first or that never ran.
+
+    `reached` None: the nodes whose rules ran stand for the pass's graph, where they
+    hold every node `output` reaches but leaves whose rules did not run (every operand of
+    a node that ran ran too, or has no operands and is no op): those that `reached`
+    lacks only add consumers to wait for, so an order right with them is right."""
     place = {node: at for at, node in enumerate(order)}
     if len(place) != len(order):
         return False  # a rule ran twice (maybe a leaf's, which is no fault: the walk says)
+    if reached is None and output not in place:
+        return False
     find = place.get
-    for parent in reached:
+    for parent in place if reached is None else reached:
         at = find(parent)
         if at is None and is_op(parent):
             return False  # a rule that never ran
         for child in children(parent):
             later = find(child)
-            if (later is None or at is None or later <= at) and child != output and is_op(child):
+            if later is not None and at is not None and at < later:
+                continue  # the consumer's rule ran first
+            if child != output and is_op(child):
                 return False  # a consumer still waiting at the child's rule, or none ran
+            if later is None and reached is None and children(child):
+                return False  # a node whose rule did not run, with operands not walked
     return True
 
 

@@ -1486,7 +1486,11 @@ class Recorder:
                     by_id[node_id] = locals_
                     continue
                 try:  # every operand has an id: it is reached from the pass's output
-                    by_id[node_id] = [(ids[child], local) for child, local in locals_]
+                    if len(locals_) == 2:  # the usual op, `a + b`, `a * b`: no comprehension
+                        (first, a), (second, b) = locals_
+                        by_id[node_id] = [(ids[first], a), (ids[second], b)]
+                    else:
+                        by_id[node_id] = [(ids[child], local) for child, local in locals_]
                 except KeyError:
                     by_id[node_id] = [(ids[c], local) for c, local in locals_ if c in ids]
         return out

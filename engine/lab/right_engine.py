@@ -402,8 +402,9 @@ class RightEngine:
                 if node in was_unknown:
                     unknown.add(node)
             else:
-                was_unknown.discard(node)
                 grads[node] = learner_start.get(node, 0.0)
+                if was_unknown:  # (usually empty: no call)
+                    was_unknown.discard(node)
         grads[output] = 1.0
         unknown.discard(output)
         pass_locals: dict[Value, Locals | None] = {}

@@ -28,7 +28,7 @@ Example (`=` in `__mul__`, `a = Value(2.0); b = Value(3.0); d = a * b + a`):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from backprop_animator.engine.lab.right_engine import agrees, sum_rounding
@@ -48,7 +48,6 @@ def check_engine(
     an earlier frame's run of the same rule (a rule that ran other nodes' rules between
     its writes), by index, each with the index of that run's first frame: a run is
     checked as one rule, at its first frame."""
-    nodes = {node["id"]: node for node in trace["nodes"]}
     if right is None:
         ops = sorted({op_key(node["op"]) for node in trace["nodes"] if node["kind"] == "op"})
         return {
@@ -59,11 +58,24 @@ def check_engine(
     backwards = [(i, f) for i, f in enumerate(trace["frames"]) if f["phase"] == "backward"]
     if resumes:
         backwards = _runs(backwards, resumes)
+    # Each node's operands, by the edges: built once for the rules and the sort.
+    children = _Operands()
+    for edge in trace["edges"]:
+        children.setdefault(edge["target"], []).append(edge["source"])
+    rules, row_of = _rules(trace, children, right, backwards)
     return {
-        "rules": _rules(trace, nodes, right, backwards),
-        "sort": _sort(trace, nodes, backwards),
+        "rules": rules,
+        "sort": _sort(trace, children, row_of.__contains__, backwards),
         "accumulation": _accumulation(backwards, right),
     }
+
+
+class _Operands(dict[str, list[str]]):
+    """Each node id's operands, by the trace's edges: none for a node that has none (a
+    leaf: no entry), so that `__getitem__` answers every id without a wrapper."""
+
+    def __missing__(self, node_id: str) -> list[str]:
+        return []
 
 
 Backwards = list[tuple[int, dict[str, Any]]]  # (index in `frames`, frame)
@@ -71,54 +83,71 @@ Backwards = list[tuple[int, dict[str, Any]]]  # (index in `frames`, frame)
 
 def _rules(
     trace: dict[str, Any],
-    nodes: dict[str, dict[str, Any]],
+    operands: dict[str, list[str]],
     right: RightLocals,
     backwards: Backwards,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The rows of the rules, and each op node's row by id (the op nodes, for `_sort`)."""
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
     row_of: dict[str, dict[str, Any]] = {}  # each op node's row, by id
-    operands: dict[str, set[str]] = {}
-    for edge in trace["edges"]:
-        operands.setdefault(edge["target"], set()).add(edge["source"])
+    row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
     for node in trace["nodes"]:  # every op of the graph, in the order its nodes were made
         if node["kind"] == "op":
-            op = op_key(node["op"])
-            row = rows.get(op)
+            row = row_by_op.get(node["op"])
             if row is None:
-                rule = node.get("rule")
-                row = rows[op] = {
-                    "op": op,
-                    "line": rule["line"] if rule else None,
-                    "verdict": "unchecked",
-                    "first": None,
-                }
-                checked[op] = False
+                op = op_key(node["op"])
+                row = rows.get(op)
+                if row is None:
+                    rule = node.get("rule")
+                    row = rows[op] = {
+                        "op": op,
+                        "line": rule["line"] if rule else None,
+                        "verdict": "unchecked",
+                        "first": None,
+                    }
+                    checked[op] = False
+                row_by_op[node["op"]] = row
             row_of[node["id"]] = row
+    no_locals: dict[str, list[tuple[str, float]] | None] = {}
+    pass_right = no_locals  # the right locals of the last frame's pass
+    right_at: int | None = None
     for index, frame in backwards:
         node_id = frame["node"]
         row = row_of.get(node_id)
         if row is None or row["first"] is not None:
             continue  # a leaf's rule, or already wrong: the first frame is the one to show
         pass_index = frame["pass"]
-        correct = right[pass_index].get(node_id) if pass_index < len(right) else None
+        if pass_index != right_at:
+            pass_right = right[pass_index] if pass_index < len(right) else no_locals
+            right_at = pass_index
+        correct = pass_right.get(node_id)
         if correct is None:
             continue
         contributions = frame["contributions"]
         if not contributions and _loop_wrote(trace["frames"], index, operands.get(node_id, ())):
             continue  # backward() wrote the children's gradients itself: no rule to judge
+        if len(contributions) == len(correct):
+            # The usual rule: each write's factor, read off the code, is the right one (and
+            # none is to the node itself, which the general case below sets aside).
+            for c, (child, local) in zip(contributions, correct, strict=True):
+                if c["local"] != local or c["to"] != child or child == node_id:
+                    break
+            else:
+                checked[row["op"]] = True
+                continue
         if any(c["to"] == node_id for c in contributions):
             # The rule wrote its own node's gradient (`out.grad = 0` once it is passed
             # on): no local derivative of an operand; `+=`'s row says what it lost.
             contributions = [c for c in contributions if c["to"] != node_id]
             frame = {**frame, "contributions": contributions}
-        if len(contributions) == len(correct):
-            for c, (child, local) in zip(contributions, correct, strict=True):
-                if c["local"] != local or c["to"] != child:
-                    break
-            else:  # the usual rule: each write's factor, read off the code, is the right one
-                checked[row["op"]] = True
-                continue
+            if len(contributions) == len(correct):
+                for c, (child, local) in zip(contributions, correct, strict=True):
+                    if c["local"] != local or c["to"] != child:
+                        break
+                else:
+                    checked[row["op"]] = True
+                    continue
         found = _learner_locals(contributions, frame, right)
         if found is None:
             continue
@@ -150,7 +179,7 @@ def _rules(
             row["verdict"] = "wrong"
         elif checked[op]:
             row["verdict"] = "right"
-    return list(rows.values())
+    return list(rows.values()), row_of
 
 
 def _loop_wrote(frames: list[dict[str, Any]], index: int, children: Any) -> bool:
@@ -219,32 +248,37 @@ def _learner_locals(
 
 
 def _sort(
-    trace: dict[str, Any], nodes: dict[str, dict[str, Any]], backwards: Backwards
+    trace: dict[str, Any],
+    children: _Operands,
+    is_op: Callable[[str], bool],
+    backwards: Backwards,
 ) -> dict[str, Any]:
-    children: dict[str, list[str]] = {}
-    for edge in trace["edges"]:
-        children.setdefault(edge["target"], []).append(edge["source"])
-    is_op = {node_id for node_id, node in nodes.items() if node["kind"] == "op"}
-    by_pass: dict[int, list[tuple[int, str]]] = {}
+    by_pass: dict[int, tuple[list[int], list[str]]] = {}  # frame indexes, nodes
+    indexes: list[int] = []
+    order: list[str] = []
+    at_pass = None  # the pass of the last frame (a pass's frames follow each other)
     for index, frame in backwards:
-        by_pass.setdefault(frame["pass"], []).append((index, frame["node"]))
-    no_children: list[str] = []
+        if frame["pass"] != at_pass:
+            at_pass = frame["pass"]
+            if at_pass not in by_pass:
+                by_pass[at_pass] = ([], [])
+            indexes, order = by_pass[at_pass]
+        indexes.append(index)
+        order.append(frame["node"])
+    operands = children.__getitem__
     for pass_index, entry in enumerate(trace["passes"]):
-        frames = by_pass.get(pass_index, [])
-        if not frames:
+        frames = by_pass.get(pass_index)
+        if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
-        fault = order_fault(
-            [node_id for _, node_id in frames],
-            _reached(entry["output"], children),
-            lambda node_id: children.get(node_id, no_children),
-            is_op.__contains__,
-            entry["output"],
-            _order,
-        )
+        indexes, order = frames
+        output = entry["output"]
+        if _right_order(order, None, operands, is_op, output):
+            continue  # the usual pass, found right with no walk of its graph first
+        fault = order_fault(order, _reached(output, children), operands, is_op, output, _order)
         if fault is not None:
             at, node_id, consumer, _ = fault
             # A rule that never ran is named at the pass's last rule.
-            index = frames[-1 if at is None else at][0]
+            index = indexes[-1 if at is None else at]
             return {
                 "verdict": "wrong",
                 "first": {"frame": index, "node": node_id, "consumer": consumer},
@@ -254,7 +288,7 @@ def _sort(
 
 def order_fault(
     order: Sequence[N],
-    reached: Iterable[N],
+    reached: Collection[N],
     children: Callable[[N], Iterable[N]],
     is_op: Callable[[N], bool],
     output: N,
@@ -274,6 +308,8 @@ def order_fault(
     Example: the rules of `c = a * b; d = c + a` run d, a, c, b: `order_fault([d, a, c,
     b], …)` is None (a leaf's rule passes nothing on); run c, d, a, b it is (0, c, d, 1).
     """
+    if _right_order(order, reached, children, is_op, output):
+        return None
     consumers: dict[N, list[N]] = {}
     for parent in reached:
         for child in children(parent):
@@ -293,6 +329,44 @@ def order_fault(
     if never:
         return None, min(never, key=made), None, 0
     return None
+
+
+def _right_order(
+    order: Sequence[N],
+    reached: Collection[N] | None,
+    children: Callable[[N], Iterable[N]],
+    is_op: Callable[[N], bool],
+    output: N,
+) -> bool:
+    """Whether `order_fault` finds the order right, asked of the usual pass (every rule
+    once, after its consumers') by one look at each edge: True only where it is; False
+    where it may not be, and `order_fault`'s walk says where. By place in `order`: a
+    consumer that ran first has the lower place, and `is_op` is asked only of a node
+    whose consumer did not run first or that never ran.
+
+    `reached` None: the nodes whose rules ran stand for the pass's graph, where they
+    hold every node `output` reaches but leaves whose rules did not run (every operand of
+    a node that ran ran too, or has no operands and is no op): those that `reached`
+    lacks only add consumers to wait for, so an order right with them is right."""
+    place = {node: at for at, node in enumerate(order)}
+    if len(place) != len(order):
+        return False  # a rule ran twice (maybe a leaf's, which is no fault: the walk says)
+    if reached is None and output not in place:
+        return False
+    find = place.get
+    for parent in place if reached is None else reached:
+        at = find(parent)
+        if at is None and is_op(parent):
+            return False  # a rule that never ran
+        for child in children(parent):
+            later = find(child)
+            if later is not None and at is not None and at < later:
+                continue  # the consumer's rule ran first
+            if child != output and is_op(child):
+                return False  # a consumer still waiting at the child's rule, or none ran
+            if later is None and reached is None and children(child):
+                return False  # a node whose rule did not run, with operands not walked
+    return True
 
 
 def _order(node_id: str) -> int:

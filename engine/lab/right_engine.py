@@ -135,9 +135,11 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
     """The right local derivative of `node` for each operand position, and where it
     comes from (`"registry"` or `"numeric"`); None for an op in neither table or a
     derivative that cannot be computed here (log of a negative number)."""
-    op = registry_op(node._op)
     if not operands:
         return [], "registry"
+    op = node._op
+    if op != "+" and op != "*":  # (the usual ops, which `registry_op` gives as they are)
+        op = registry_op(op)
     if op == "**" and len(operands) == 1:  # `"pow"` of one operand: its exponent unsaid
         op = _power_found(operands[0].data, node.data)
     if len(operands) == 2 and (op == "+" or op == "*"):
@@ -378,14 +380,6 @@ class RightEngine:
         # By pass index: each node's right locals, by operand position (`engine_check`).
         self.pass_locals: dict[int, dict[Value, Locals | None]] = {}
 
-    def start(self, node: Value, learner: float) -> float:
-        """Where the right engine starts a node at a pass: where it left it, unless the
-        program wrote the learner's gradient since (zero_grad): then there too."""
-        if node in self.grads and node not in self.touched:
-            return self.grads[node]
-        self.unknown.discard(node)
-        return learner
-
     def run_pass(
         self,
         index: int,
@@ -397,11 +391,24 @@ class RightEngine:
         """One right pass over `order` (children first, the output last), from the
         learner's gradients as their first rule found them (`learner_start`); `known`
         holds the `right_locals` already found for some nodes in this pass."""
-        grads = {node: self.start(node, learner_start.get(node, 0.0)) for node in order}
-        unknown = {node for node in order if node in self.unknown}
+        # Where each node starts: where the right engine left it, unless the program wrote
+        # the learner's gradient since (zero_grad): then there too, and known from there.
+        last, touched, was_unknown = self.grads, self.touched, self.unknown
+        grads: dict[Value, float] = {}
+        unknown: set[Value] = set()  # of this pass's nodes, those with no right gradient
+        for node in order:
+            if node in last and node not in touched:
+                grads[node] = last[node]
+                if node in was_unknown:
+                    unknown.add(node)
+            else:
+                grads[node] = learner_start.get(node, 0.0)
+                if was_unknown:  # (usually empty: no call)
+                    was_unknown.discard(node)
         grads[output] = 1.0
         unknown.discard(output)
         pass_locals: dict[Value, Locals | None] = {}
+        numeric = self.numeric
         for node in reversed(order):
             found = known[node] if node in known else right_locals(node, node._prev)
             if found is None:
@@ -411,15 +418,16 @@ class RightEngine:
             locals_, reference = found
             pass_locals[node] = locals_
             if reference == "numeric":
-                self.numeric.add(node)
+                numeric.add(node)
             upstream = grads[node]
             for child, local in locals_:
                 if child in grads:
                     grads[child] += local * upstream
-                if node in unknown:
-                    unknown.add(child)
-        for node in order:
-            self.grads[node] = grads[node]
-        self.touched.difference_update(order)
-        self.unknown = (self.unknown - set(order)) | unknown
+            if node in unknown:
+                unknown.update([child for child, _ in locals_])
+        last.update(grads)
+        touched.difference_update(order)
+        if was_unknown:
+            was_unknown.difference_update(grads)
+        self.unknown = was_unknown | unknown
         self.pass_locals[index] = pass_locals

@@ -1572,14 +1572,24 @@ class Recorder:
     def right_locals_by_id(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
         """The right engine's locals of each pass, by node id (`engine.lab.engine_check`)."""
         out: list[dict[str, Any]] = [{} for _ in self.passes]
+        id_of = ids.get
         for index, found in self.right.pass_locals.items():
-            out[index] = {
-                ids[node]: None
-                if locals_ is None
-                else [(ids[child], local) for child, local in locals_ if child in ids]
-                for node, locals_ in found.items()
-                if node in ids
-            }
+            by_id = out[index]
+            for node, locals_ in found.items():
+                node_id = id_of(node)
+                if node_id is None:
+                    continue
+                if not locals_:  # None, or a leaf's no locals: as they are (read only)
+                    by_id[node_id] = locals_
+                    continue
+                try:  # every operand has an id: it is reached from the pass's output
+                    if len(locals_) == 2:  # the usual op, `a + b`, `a * b`: no comprehension
+                        (first, a), (second, b) = locals_
+                        by_id[node_id] = [(ids[first], a), (ids[second], b)]
+                    else:
+                        by_id[node_id] = [(ids[child], local) for child, local in locals_]
+                except KeyError:
+                    by_id[node_id] = [(ids[c], local) for c, local in locals_ if c in ids]
         return out
 
     def node_names(self, ids: dict[Value, str]) -> tuple[dict[Value, str], list[dict[str, str]]]:

@@ -450,7 +450,7 @@ def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
         for c in contributions:
             if c.get("write") == "=":
                 break
-            if added_again(c):
+            if c["before"] != 0 and added_again(c):  # (a first write starts from 0)
                 first = {"frame": index, "node": frame["node"], "child": c["to"]}
                 return {"verdict": "wrong", "first": {**first, "lost": c["before"]}}
         else:

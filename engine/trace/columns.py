@@ -25,11 +25,14 @@ frame text: each of its four frames says what the sentences say.
 
 from __future__ import annotations
 
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 from backprop_animator.engine.trace.narrate import ordinal, rule_text
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
+    SAID,
     SENTENCES,
     Said,
     built,
@@ -56,12 +59,19 @@ _FRAME_COLUMN_KEYS = frozenset(FRAME_COLUMNS)
 CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
 CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line"))
 WRITES = {"+=": "+", "-=": "-", "=": "="}  # a contribution's `write`, a letter each; `.`: none
+_EDGE_ENDS = itemgetter("source", "target")
+_ID, _LABEL, _NAME, _OP, _KIND, _DATA, _GRAD = map(itemgetter, NODE_FIELDS)
+_CONTRIBUTION = itemgetter(*CONTRIBUTION_FIELDS)
 
 
 def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
     """The columns encoding of `trace` (see the module's docstring and docs/TRACE.md)."""
     nodes = trace["nodes"]
     index = {node["id"]: i for i, node in enumerate(nodes)}
+    at = index.__getitem__
+    # Each edge's source then target, as indices: the page's `edges`, and the operands
+    # of each node when a build text is checked (`_Frames.built`).
+    edges = list(map(at, chain.from_iterable(map(_EDGE_ENDS, trace["edges"]))))
     out: dict[str, Any] = {
         "encoding": ENCODING,
         "version": VERSION,
@@ -69,15 +79,15 @@ def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
         "source": trace["source"],
         "granularity": trace["granularity"],
         "nodes": _node_columns(nodes),
-        "edges": [index[x] for edge in trace["edges"] for x in (edge["source"], edge["target"])],
-        "topo": [index[n] for n in trace["topo"]],
+        "edges": edges,
+        "topo": list(map(at, trace["topo"])),
         "output": index[trace["output"]],
         "passes": [_pass_entry(entry, trace["topo"], index) for entry in trace["passes"]],
         "ops": trace["ops"],
         "sentences": SENTENCES,
-        "rules": {op: rule_text(op) for op in dict.fromkeys(n["op"] for n in nodes if n["op"])},
+        "rules": {op: rule_text(op) for op in dict.fromkeys(filter(None, map(_OP, nodes)))},
     }
-    out["frames"] = _Frames(trace, index, out["rules"]).columns()
+    out["frames"] = _Frames(trace, index, out["rules"], edges).columns()
     for key in ("mistake", "engine_check"):
         if key in trace:
             out[key] = trace[key]
@@ -85,31 +95,35 @@ def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
 
 
 def _node_columns(nodes: list[dict[str, Any]]) -> dict[str, Any]:
+    # Each column read with `map` (a node costs no bytecode per field).
+    labels = list(map(_LABEL, nodes))
     columns: dict[str, Any] = {
-        "label": [n["label"] for n in nodes],
+        "label": labels,
         # A node's name is its label where it has one: only the others are written.
-        "name": [None if n["name"] == n["label"] else n["name"] for n in nodes],
-        "op": [n["op"] for n in nodes],
-        "kind": [KINDS.index(n["kind"]) for n in nodes],
-        "data": [n["data"] for n in nodes],
-        "grad": [n["grad"] for n in nodes],
+        "name": [
+            None if name == label else name
+            for name, label in zip(map(_NAME, nodes), labels, strict=True)
+        ],
+        "op": list(map(_OP, nodes)),
+        "kind": list(map(KINDS.index, map(_KIND, nodes))),
+        "data": list(map(_DATA, nodes)),
+        "grad": list(map(_GRAD, nodes)),
     }
-    if any(n["id"] != f"n{i}" for i, n in enumerate(nodes)):
-        columns["id"] = [n["id"] for n in nodes]  # ids are `n0`, `n1`, … unless written
+    ids = list(map(_ID, nodes))
+    if ids != [f"n{i}" for i in range(len(nodes))]:
+        columns["id"] = ids  # ids are `n0`, `n1`, … unless written
     # A real program's nodes have a group, most a rule and a right gradient: columns
     # too, null where a node has none.
-    usual = len(NODE_FIELDS)
     for key in NODE_OPTIONAL_COLUMNS:
         if any(key in n for n in nodes):
-            columns[key] = [n.get(key) for n in nodes]
-            usual += 1
-    more = {
-        str(i): {k: v for k, v in n.items() if k not in NODE_KEYS_IN_COLUMNS}
-        for i, n in enumerate(nodes)
-        if len(n) > usual or (len(n) > len(NODE_FIELDS) and not n.keys() <= NODE_KEYS_IN_COLUMNS)
-    }
-    if more:
-        columns["more"] = more
+            columns[key] = list(map(dict.get, nodes, repeat(key)))
+    # A node with a key of no column (`underflow`, `reference`) has the rest in `more`.
+    if not all(map(NODE_KEYS_IN_COLUMNS.issuperset, nodes)):
+        columns["more"] = {
+            str(i): {k: v for k, v in n.items() if k not in NODE_KEYS_IN_COLUMNS}
+            for i, n in enumerate(nodes)
+            if not n.keys() <= NODE_KEYS_IN_COLUMNS
+        }
     return columns
 
 
@@ -126,18 +140,22 @@ class _Frames:
     gradient as they change (`data`, `grads`) and each child's count of `+=`s in the
     pass (`received`), which is what the page needs to give back what is left out."""
 
-    def __init__(self, trace: dict[str, Any], index: dict[str, int], rules: dict[str, str]):
+    def __init__(
+        self, trace: dict[str, Any], index: dict[str, int], rules: dict[str, str], edges: list[int]
+    ):
         self.trace = trace
         self.index = index
         self.rules = rules
+        self.edges = edges  # each edge's source and target index, flat
         nodes = trace["nodes"]
-        self.ops = [n["op"] for n in nodes]
+        self.ops = list(map(_OP, nodes))
         self.consts = [n["kind"] == "const" for n in nodes]
         self.data = _first_data(trace, index)
         self.grads: list[float] = [0.0] * len(nodes)
         self.received: dict[int, int] = {}
-        self._operands: list[list[int]] | None = None  # made when a build text is checked
-        self.names = [n["name"] for n in nodes]
+        # Each node, then its operands (indices): made when a build's numbers are checked.
+        self._built: list[list[int]] | None = None
+        self.names = list(map(_NAME, nodes))
         self.pass_names = [
             {index[k]: v for k, v in entry["names"].items()} for entry in trace["passes"]
         ]
@@ -158,16 +176,23 @@ class _Frames:
         self.contribution_more: dict[str, dict[str, Any]] = {}
         self.writes: list[str] = []  # letters of `WRITES`, up to the last contribution with one
         self.write_lines: list[int] = []
+        # What `numbers_of` works with, in one attribute: it runs for most frames.
+        kept = self.kept
+        self.at_hand = (
+            self.grads, index, kept, kept["delta"], kept["after"], self.received,
+            self.to, self.local, self.writes, self.write_lines,
+        )  # fmt: skip
 
     @property
-    def operands(self) -> list[list[int]]:
-        """Each node's operands (indices), in order."""
-        if self._operands is None:
-            index = self.index
-            self._operands = [[] for _ in self.names]
-            for edge in self.trace["edges"]:
-                self._operands[index[edge["target"]]].append(index[edge["source"]])
-        return self._operands
+    def built(self) -> list[list[int]]:
+        """Each node's index, then its operands' in order: the nodes whose data a build
+        text shows."""
+        if self._built is None:
+            built = self._built = [[i] for i in range(len(self.names))]
+            edges = self.edges
+            for source, target in zip(edges[::2], edges[1::2], strict=True):
+                built[target].append(source)
+        return self._built
 
     def number(self, x: float) -> str:
         return format_number(float(x))  # as the page reads it: a double
@@ -180,14 +205,17 @@ class _Frames:
         return str(self.names[node])
 
     def columns(self) -> dict[str, Any]:
-        has_pass = False
         # Each frame's own columns here, with the lists at hand (a frame costs what its
-        # fields cost); its text, and the numbers the replay needs, in `frame_text`.
+        # fields cost), and a text the engine left to the page (`Said`) taken here too:
+        # nearly every frame's. Any other text is checked in `frame_text`.
         index, phases, nodes, passes, lines, counts = (
             self.index, self.phase, self.node, self.passes, self.line, self.count
         )  # fmt: skip
-        usual_keys = _USUAL_KEYS
-        for k, frame in enumerate(self.trace["frames"]):
+        frames = self.trace["frames"]
+        # A trace of several passes has `pass` on every frame (`_USUAL_KEYS_IN_PASSES`).
+        usual_keys = _USUAL_KEYS_IN_PASSES if frames and "pass" in frames[0] else _USUAL_KEYS
+        numbers_of = self.numbers_of
+        for k, frame in enumerate(frames):
             phase = frame["phase"]
             node = index[frame["node"]] if "node" in frame else -1
             pass_ = frame.get("pass", -1)
@@ -204,9 +232,23 @@ class _Frames:
                     self.prints[str(k)] = frame["prints"]
             contributions = frame.get("contributions")
             counts.append(-1 if contributions is None else len(contributions))
-            self.frame_text(k, frame, phase, node, pass_, contributions)
-            if pass_ >= 0:
-                has_pass = True
+            text = frame["text"]
+            if type(text) is not Said:
+                self.frame_text(k, frame, phase, node, pass_, contributions)
+                continue
+            # The engine left this text to the page.
+            if contributions:
+                numbers_of(node, contributions, None)
+            elif phase == "sort":
+                self.sort(frame, max(pass_, 0))
+            if text is not SAID:  # (a rule that added something: nothing more to check)
+                if text.symbolic is not None:
+                    self.symbolic[str(k)] = text.symbolic
+                if text.swapped:
+                    self.swapped.append(k)
+                if text.numbers is not None:
+                    self.check_numbers(k, phase, node, max(pass_, 0), text)
+        has_pass = bool(passes) and max(passes) >= 0
         out: dict[str, Any] = {
             "phase": "".join(self.phase),
             "node": self.node,
@@ -243,20 +285,8 @@ class _Frames:
         contributions: list[dict[str, Any]] | None,
     ) -> None:
         """Frame `k`'s text, where the page's sentence does not give it back, and its
-        contributions' numbers, where the replay does not (`numbers_of`)."""
-        text = frame["text"]
-        if type(text) is Said:  # the engine left this text to the page
-            if contributions:
-                self.numbers_of(node, contributions)
-            elif phase == "sort":
-                self.sort(frame, max(pass_, 0))
-            if text.symbolic is not None:
-                self.symbolic[str(k)] = text.symbolic
-            if text.swapped:
-                self.swapped.append(k)
-            if text.numbers is not None:
-                self.check_numbers(k, phase, node, max(pass_, 0), text)
-            return
+        contributions' numbers, where the replay does not (`numbers_of`); a text the
+        engine wrote (not `Said`)."""
         at = max(pass_, 0)
         said: str | None
         if phase == "backward":
@@ -277,8 +307,7 @@ class _Frames:
         numbers = said.numbers
         assert numbers is not None
         if phase == "build":
-            data = self.data
-            if numbers == (data[node], *[data[child] for child in self.operands[node]]):
+            if numbers == tuple(map(self.data.__getitem__, self.built[node])):
                 return  # the usual build: the replay shows the numbers the text would
         elif numbers[0] == self.grads[node]:
             return  # the usual rule frame: the replay shows the gradient the text would
@@ -307,7 +336,7 @@ class _Frames:
         step = frame.get("step")
         if step is not None and step != "seed":
             return None  # a sort step's sentence is the lab's (`engine.lab.sort_steps`)
-        self.received = {}
+        self.received.clear()
         entry = self.trace["passes"][pass_]
         output = self.index[entry["output"]]
         if "changes" in frame:
@@ -322,7 +351,7 @@ class _Frames:
         number = self.number
         data = self.data
         shown = number(data[node])
-        operands = [number(data[child]) for child in self.operands[node]]
+        operands = [number(data[child]) for child in self.built[node][1:]]
         op = self.ops[node]
         numeric = worked_out(op, operands)
         said = built(own, numeric, shown)
@@ -349,7 +378,8 @@ class _Frames:
 
     def backward(self, node: int, pass_: int, contributions: list[dict[str, Any]]) -> str:
         upstream = self.grads[node]  # before the rule's `+=`s, which may write it
-        counts = self.numbers_of(node, contributions)
+        counts: list[int] = []
+        self.numbers_of(node, contributions, counts)
         steps = [
             self.add_text(self.index[c["to"]], pass_, count, c)
             for c, count in zip(contributions, counts, strict=True)
@@ -362,40 +392,35 @@ class _Frames:
         shown = self.number(contributions[0]["upstream"] if contributions else upstream)
         return rule_ran(own, op, shown, self.rules.get(op, ""), "; ".join(steps))
 
-    def numbers_of(self, node: int, contributions: list[dict[str, Any]]) -> list[int]:
+    def numbers_of(
+        self, node: int, contributions: list[dict[str, Any]], counts: list[int] | None
+    ) -> None:
         """Adds a rule's contributions, keeping each number the replay does not give back;
-        each one's count of `+=`s into its child in the pass."""
-        grads = self.grads
-        index = self.index
+        each one's count of `+=`s into its child in the pass, to `counts` if given."""
+        grads, index, kept, kept_delta, kept_after, received, to, locals_, writes, write_lines = (
+            self.at_hand
+        )
         upstream = grads[node]
-        kept = self.kept
-        kept_delta, kept_after = kept["delta"], kept["after"]
-        received = self.received
-        to, locals_ = self.to, self.local
-        writes, write_lines = self.writes, self.write_lines
         usual = len(CONTRIBUTION_FIELDS)
-        counts = []
         for c in contributions:
             at = len(to)
-            child = index[c["to"]]
+            child_id, local, said_upstream, delta, before, after = _CONTRIBUTION(c)
+            child = index[child_id]
             to.append(child)
-            local = c["local"]
             locals_.append(local)
-            before = grads[child]
-            after = c["after"]
+            replayed = grads[child]
             if local is None or type(local) is not float:
-                kept_delta[str(at)] = c["delta"]
+                kept_delta[str(at)] = delta
                 kept_after[str(at)] = after
             else:
-                delta = local * upstream
-                if c["delta"] != delta or type(c["delta"]) is not float:
-                    kept_delta[str(at)] = delta = c["delta"]
-                if after != before + delta or type(after) is not float:
+                if delta != local * upstream or type(delta) is not float:
+                    kept_delta[str(at)] = delta
+                if after != replayed + delta or type(after) is not float:
                     kept_after[str(at)] = after
-            if c["upstream"] != upstream or type(c["upstream"]) is not float:
-                kept["upstream"][str(at)] = c["upstream"]
-            if c["before"] != before or type(c["before"]) is not float:
-                kept["before"][str(at)] = c["before"]
+            if said_upstream != upstream or type(said_upstream) is not float:
+                kept["upstream"][str(at)] = said_upstream
+            if before != replayed or type(before) is not float:
+                kept["before"][str(at)] = before
             if len(c) > usual:
                 write = c.get("write")
                 if write is not None and len(c) == usual + 2 and len(writes) == at:
@@ -405,8 +430,8 @@ class _Frames:
                     self.other_fields(at, c)
             grads[child] = after
             received[child] = count = received.get(child, 0) + 1
-            counts.append(count)
-        return counts
+            if counts is not None:
+                counts.append(count)
 
     def other_fields(self, at: int, c: dict[str, Any]) -> None:
         """A contribution's `write` and `line` (a learner's own class: every one has
@@ -441,6 +466,10 @@ _USUAL_KEYS = {
     "backward": {"phase": 0, "node": 0, "text": 0, "contributions": 0}.keys(),
     # An update's `changes` always go in `more`: no column holds them.
     "update": {"phase": 0, "line": 0, "text": 0}.keys(),
+}
+# And with a pass each (a real program's frames, schema 2's).
+_USUAL_KEYS_IN_PASSES = {
+    phase: dict.fromkeys((*keys, "pass")).keys() for phase, keys in _USUAL_KEYS.items()
 }
 
 

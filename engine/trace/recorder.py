@@ -28,6 +28,7 @@ import math
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -1598,8 +1599,9 @@ class Recorder:
         final: dict[Value, str] = {}
         per_pass: list[dict[Value, str]] = []
         for (_, topo, _), (names, reachable) in zip(self.passes, self.pass_names, strict=True):
-            # An engine pass reaches exactly the nodes it ran (the same list): one walk.
-            nodes = topo if reachable is topo else (*reachable, *topo)
+            # An engine pass reaches exactly the nodes it ran (the same list): one walk; a
+            # program-class pass, mostly the same nodes: each once.
+            nodes = topo if reachable is topo else dict.fromkeys(chain(reachable, topo))
             called = {node: names(node) for node in nodes}
             per_pass.append(called)
             final.update(called)
@@ -1655,6 +1657,7 @@ class Recorder:
         )
         assign = self.mistake == "assign"
         plain = self.plain
+        printed = self.printed
         for frame in self.frames:
             phase = frame["phase"]
             if phase == "backward":
@@ -1720,14 +1723,12 @@ class Recorder:
             if carried:
                 frame["prints"] = carried + frame.get("prints", [])
                 carried = []
+            if printed and "prints" in frame:
+                frame["prints"] = frame.pop("prints")  # keep it the frame's last field
             out.append(frame)
         leftover = carried + [text for _, text in self.pending]
         if leftover and out:
-            out[-1]["prints"] = out[-1].get("prints", []) + leftover
-        if self.printed:
-            for frame in out:
-                if "prints" in frame:
-                    frame["prints"] = frame.pop("prints")  # keep it the frame's last field
+            out[-1]["prints"] = out[-1].get("prints", []) + leftover  # (last: a new key, or last)
         return out
 
     def still_text(self, still: list[tuple[Value, Any]] | None) -> str:
@@ -1754,11 +1755,15 @@ class Recorder:
         instance_of = self.instance_of
         owner_of = self.owner_of
         right = self.right
+        right_grads, unknown, numeric = right.grads, right.unknown, right.numeric
+        loop_lines = self.loop_lines
         correct = self.correct if self.mistake is not None else None
         plain = self.plain
         underflowed = self.underflowed
         group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
-        out = []
+        spans: dict[tuple[int, int], dict[str, int]] = {}  # `rule_lines`, one dict a rule
+        out: list[dict[str, Any]] = []
+        append = out.append
         for node in by_creation:
             if node._prev:
                 kind = "op"
@@ -1790,24 +1795,27 @@ class Recorder:
                 entry["correct_grad"] = float(correct[node])
             instance = instance_of.get(node)
             if instance is not None:
-                rule = rule_lines(instance) or self.loop_lines.get(node)
+                rule = rule_lines(instance, spans) or loop_lines.get(node)
                 if rule is not None:
                     entry["rule"] = rule
-                own_right = right.grads.get(node)
-                if own_right is not None and node not in right.unknown:
+                own_right = right_grads.get(node)
+                if own_right is not None and node not in unknown:
                     entry["correct_grad"] = float(own_right)
-                    if node in right.numeric:
+                    if node in numeric:
                         entry["reference"] = "numeric"
-            out.append(entry)
+            append(entry)
         return out
 
 
-def rule_lines(instance: PInstance) -> dict[str, int] | None:
+def rule_lines(
+    instance: PInstance, spans: dict[tuple[int, int], dict[str, int]] | None = None
+) -> dict[str, int] | None:
     """Where a program-class node's own `_backward` is written: `{"line", "end_line"}`.
 
     The function it holds when the program ends (a `def` or `lambda` of the program,
     or a bound method of its class), else its class's method of that name; None for
-    anything else (`None`, a built-in).
+    anything else (`None`, a built-in). `spans`: the dicts given so far, by the lines
+    they hold, given again (every node an op makes has its own closure of one `def`).
     """
     shape = instance.cls.shape
     name = shape.rule if shape is not None else "_backward"
@@ -1818,8 +1826,13 @@ def rule_lines(instance: PInstance) -> dict[str, int] | None:
         rule = rule.function
     if type(rule) is not Function or rule.span[0] <= 0:
         return None
-    line, end_line = rule.span
-    return {"line": line, "end_line": end_line}
+    span = rule.span
+    if spans is not None:
+        lines = spans.get(span)
+        if lines is None:
+            lines = spans[span] = {"line": span[0], "end_line": span[1]}
+        return lines
+    return {"line": span[0], "end_line": span[1]}
 
 
 class GroupNames:

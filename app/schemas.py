@@ -114,14 +114,20 @@ class Contribution(Strict):
     delta: float = Field(description="`after − before`, the amount added.")
     before: float
     after: float
-    write: Literal["+=", "-=", "="] | None = Field(
+    write: Literal["+=", "="] | None = Field(
         default=None,
         description="A program's own class (§14): what the learner's statement did to "
-        "the child's `.grad`; `=` overwrites what was there; a `-=`'s `local` is minus "
-        "the factor it subtracts.",
+        "the child's `.grad`: `+=` adds to what was there (a `-=` too: see `subtracts`), "
+        "`=` overwrites it.",
     )
     line: int | None = Field(
         default=None, description="A program's own class: the line of the learner's write."
+    )
+    subtracts: Literal[True] | None = Field(
+        default=None,
+        description="Present (true) where the learner wrote `-=`: a `+=` of minus the "
+        "product, its `local` minus the factor the code subtracts (`delta` = `local` × "
+        "`upstream` as for any `+=`).",
     )
     underflow: Literal[True] | None = Field(
         default=None, description="Present (true) when `delta` or `local` underflowed."

@@ -57,8 +57,9 @@ NODE_KEYS_IN_COLUMNS = frozenset(NODE_FIELDS + NODE_OPTIONAL_COLUMNS)
 FRAME_COLUMNS = ("phase", "node", "pass", "line", "text", "contributions", "prints")
 _FRAME_COLUMN_KEYS = frozenset(FRAME_COLUMNS)
 CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
-CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line"))
-WRITES = {"+=": "+", "-=": "-", "=": "="}  # a contribution's `write`, a letter each; `.`: none
+CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line", "subtracts"))
+# A contribution's `write`, a letter each (`.`: none); a `+=` that `subtracts` (a `-=`): `-`.
+WRITES = {"+=": "+", "=": "="}
 _EDGE_ENDS = itemgetter("source", "target")
 _ID, _LABEL, _NAME, _OP, _KIND, _DATA, _GRAD = map(itemgetter, NODE_FIELDS)
 _CONTRIBUTION = itemgetter(*CONTRIBUTION_FIELDS)
@@ -442,11 +443,12 @@ class _Frames:
             if len(writes) < at:
                 writes.extend("." * (at - len(writes)))
                 self.write_lines.extend([-1] * (at - len(self.write_lines)))
-            writes.append(WRITES[write])
+            writes.append("-" if c.get("subtracts") else WRITES[write])
             self.write_lines.append(c["line"])
         if len(c) > len(CONTRIBUTION_FIELDS) + (2 if write is not None else 0):
             more = {k: v for k, v in c.items() if k not in CONTRIBUTION_KEYS_IN_COLUMNS}
-            self.contribution_more[str(at)] = more
+            if more:
+                self.contribution_more[str(at)] = more
 
     def add_text(self, child: int, pass_: int, count: int, c: dict[str, Any]) -> str:
         name = self.name(child, pass_)

@@ -94,7 +94,8 @@ class Contribution(TypedDict):
     before: float
     after: float
     underflow: NotRequired[Literal[True]]  # `delta` or `local` underflowed; only then
-    write: NotRequired[Literal["+=", "-=", "="]]  # a program's own class: what its code did
+    write: NotRequired[Literal["+=", "="]]  # a program's own class: what its code did
+    subtracts: NotRequired[Literal[True]]  # that `+=` was written `-=` (local: minus its factor)
     line: NotRequired[int]  # a program's own class: the line of the write
 
 

@@ -1679,7 +1679,7 @@ class Recorder:
                     for index in lost or ():
                         contributions[index]["underflow"] = True
                 else:  # a program-class rule: as the learner's code wrote it (SPEC §14)
-                    frame["contributions"] = [
+                    frame["contributions"] = contributions = [
                         {
                             "to": ids[child],
                             "local": read,
@@ -1694,6 +1694,10 @@ class Recorder:
                             tape, writes, strict=True
                         )
                     ]
+                    for index, entry in enumerate(writes):
+                        if entry[0] == "-=":  # SPEC §14 has two writes: `+=` (it adds)
+                            contributions[index]["write"] = "+="
+                            contributions[index]["subtracts"] = True
             elif phase == "build" or ("step" in frame and frame["step"] != "seed"):
                 frame["node"] = ids[frame["node"]]  # a sort step's node, too
             elif phase == "update" or phase == "sort":

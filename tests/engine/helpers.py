@@ -121,7 +121,11 @@ def assert_trace_invariants(trace: dict[str, Any]) -> None:
             assert c["upstream"] == upstream
             assert c["before"] == last_after.get(c["to"], 0.0), "+= starts from the running sum"
             if "write" in c:  # a program's own class (SPEC §14): as the learner's code wrote it
-                assert c["write"] in ("+=", "-=", "=") and isinstance(c["line"], int)
+                # SPEC §14's two writes; a `-=` is a `+=` that `subtracts` (local: minus)
+                assert c["write"] in ("+=", "=") and isinstance(c["line"], int)
+                assert c.get("subtracts", True) is True and (
+                    "subtracts" not in c or c["write"] == "+="
+                )
                 assert c["delta"] == c["after"] - c["before"]
             else:
                 assert c["delta"] == c["local"] * c["upstream"]

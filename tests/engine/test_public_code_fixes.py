@@ -3397,7 +3397,9 @@ def test_a_rule_that_subtracts_into_a_gradient_is_a_minus_equals() -> None:
     frame = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n3")
     first, second = frame["contributions"]
     assert (first["write"], first["local"]) == ("+=", 1.0)
-    assert second["write"] == "-=" and second["to"] == "n1"
+    # SPEC §14's `write` is `+=` or `=`: a `-=` adds (minus the product) and `subtracts`
+    assert (second["write"], second["subtracts"], second["to"]) == ("+=", True, "n1")
+    assert "subtracts" not in first
     assert second["local"] == -1.0 and second["upstream"] == -3.0
     assert (second["before"], second["delta"], second["after"]) == (-3.0, 3.0, 0.0)
     assert "b.grad -= 1 × −3; 2nd write, sum −3 − −3 = 0" in frame["text"]
@@ -3411,7 +3413,8 @@ def test_a_rule_that_subtracts_into_a_gradient_is_a_minus_equals() -> None:
         f for f in trace_source(source)["frames"] if f["phase"] == "backward" and f["node"] == "n3"
     )
     assert frame["contributions"][1]["local"] is None
-    assert frame["contributions"][1]["write"] == "-="
+    assert frame["contributions"][1]["write"] == "+="
+    assert frame["contributions"][1]["subtracts"] is True
     assert "b.grad -= −3; 2nd write" in frame["text"]
     # A wrong `-=` (it adds the upstream gradient back): named, with its factor.
     source = SUBTRACTING_RULE.replace("SUBTRAHEND", "-1.0 * out.grad")

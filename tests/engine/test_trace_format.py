@@ -105,7 +105,7 @@ PROGRAMS = {
     "own engine, minus": OWN_ENGINE_CLASS
     + "a = Value(2.0, label='a')\nb = Value(5.0, label='b')\nc = a - b\nd = c * a\n"
     "d.backward()\n",
-    # A `-=` into a gradient: `write` "-=", its local minus the factor subtracted.
+    # A `-=` into a gradient: `write` "+=" with `subtracts`, its local minus the factor.
     "own engine, -=": (
         OWN_ENGINE_CLASS + "a = Value(2.0, label='a')\nb = Value(5.0, label='b')\nc = a - b\n"
         "c.backward()\n"

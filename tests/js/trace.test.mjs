@@ -9,6 +9,17 @@ describe("validateTrace", () => {
     for (const name of ["neuron.json", "neuron-expanded.json", "a-plus-a.json"])
       validateTrace(fixture(name));
   });
+  it("reads the API's -= (a += that subtracts, SPEC §14's two writes) as the page's -=", () => {
+    const trace = fixture("neuron.json");
+    const frame = trace.frames.find((f) => f.phase === "backward" && f.contributions.length > 1);
+    Object.assign(frame.contributions[0], { write: "+=", line: 3, subtracts: true });
+    Object.assign(frame.contributions[1], { write: "+=", line: 4 });
+    const checked = validateTrace(trace);
+    const [first, second] = checked.frames[trace.frames.indexOf(frame)].contributions;
+    assert.equal(first.write, "-=");
+    assert.equal(second.write, "+=");
+  });
+
   it("names the bad value", () => {
     assert.throws(() => validateTrace({ schema: 3 }), /trace\.schema must be 1 or 2, got 3/);
     const trace = fixture("neuron.json");

@@ -23,8 +23,11 @@ const PHASES = /** @type {const} */ ({ b: "build", s: "sort", k: "backward", u: 
 const KINDS = /** @type {const} */ (["leaf", "const", "op"]);
 /** Fields a real program's nodes mostly have, each a column with null where absent. */
 const NODE_OPTIONAL_COLUMNS = /** @type {const} */ (["group", "rule", "correct_grad"]);
-/** A contribution's `write`, one letter each in `frames.write` ("." for none). */
-const WRITES = /** @type {const} */ ({ "+": "+=", "-": "-=", "=": "=" });
+/**
+ * A contribution's `write`, one letter each in `frames.write` ("." for none); `-` is a
+ * `+=` that `subtracts` (written `-=`: the API's form, which validateTrace reads as `-=`).
+ */
+const WRITES = /** @type {const} */ ({ "+": "+=", "-": "+=", "=": "=" });
 
 /**
  * @typedef {import("./trace.js").Trace} Trace
@@ -362,6 +365,7 @@ class Replay {
       if (write === "+" || write === "-" || write === "=") {
         contribution.write = WRITES[write];
         contribution.line = f.write_line?.[c];
+        if (write === "-") contribution.subtracts = true;
       }
       const more = f.contribution_more?.[c];
       out.push(more ? { ...contribution, ...more } : contribution);

@@ -15,10 +15,12 @@
  *     numerically
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
  * @typedef {{to: string, local: number | null, upstream: number, delta: number, before: number, after: number,
- *   underflow?: true, write?: "+=" | "-=" | "=", line?: number}} Contribution
+ *   underflow?: true, write?: "+=" | "-=" | "=", line?: number, subtracts?: true}} Contribution
  *   local: null only for a program's own class where the factor cannot be read off its code;
  *   write, line: a program's own class (SPEC §14), what the learner's statement did and where
- *   (a `-=`'s local is minus the factor it subtracts: delta = local × upstream all the same)
+ *   (a `-=`'s local is minus the factor it subtracts: delta = local × upstream all the same;
+ *   the API says it `"+="` with `subtracts`, SPEC §14's two writes, and validateTrace makes
+ *   it the page's `"-="`, as the columns encoding's `-` is)
  * @typedef {{op: string, line: number | null, verdict: "right" | "wrong" | "unchecked",
  *   first: {frame: number, node: string, child: string, learner: number, correct: number} | null}} RuleVerdict
  * @typedef {{rules: RuleVerdict[],
@@ -126,6 +128,12 @@ function checkTrace(trace) {
       frame.phase === "backward" ||
       (frame.phase === "sort" && "node" in frame);
     if (named && !ids.has(frame.node)) fail(`.frames[${i}].node must name a node`, frame.node);
+    if (frame.phase === "backward" && Array.isArray(frame.contributions)) {
+      for (const c of frame.contributions) {
+        // The API's `-=` (a `+=` that subtracts, SPEC §14) is the page's `-=`.
+        if (c?.subtracts === true && c.write === "+=") c.write = "-=";
+      }
+    }
   });
   if (t.schema === 2) {
     validatePasses(t, ids, fail);

@@ -14,7 +14,8 @@ an item's `__lt__` of the program's class is called as any call of the program's
 within its steps, depth and time, and what it raises goes on to the program's
 `except`; each comparison, and each item moved, costs a step, so a heap of a million
 items is as bounded as a loop over it. As in CPython, a `__lt__` that changes the
-heap's length is a RuntimeError (`list changed size during iteration`).
+heap's length during a sift is a RuntimeError (`list changed size during iteration`);
+`heappushpop`'s first comparison checks no length, as CPython's.
 """
 
 from __future__ import annotations

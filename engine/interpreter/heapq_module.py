@@ -14,7 +14,8 @@ an item's `__lt__` of the program's class is called as any call of the program's
 within its steps, depth and time, and what it raises goes on to the program's
 `except`; each comparison, and each item moved, costs a step, so a heap of a million
 items is as bounded as a loop over it. As in CPython, a `__lt__` that changes the
-heap's length is a RuntimeError (`list changed size during iteration`).
+heap's length during a sift is a RuntimeError (`list changed size during iteration`);
+`heappushpop`'s first comparison checks no length, as CPython's.
 """
 
 from __future__ import annotations
@@ -118,8 +119,15 @@ class Heaps:
 
     def heappushpop(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         heap, item = _heap("heappushpop", 2, args, kwargs), args[1]
-        if not heap or not self.less(heap, heap[0], item):
+        if not heap:
             return item
+        # CPython's first comparison checks no length: a `__lt__` that adds to the heap
+        # goes on, one that empties it is `IndexError` (the sifts check theirs).
+        self.state.charge(1)
+        if not self.compare("<", heap[0], item):
+            return item
+        if not heap:
+            raise ProgramError("index out of range", kind="IndexError")
         top, heap[0] = heap[0], item
         self.sift_up(heap, 0)
         return top

@@ -1527,7 +1527,7 @@ def _live(table: Iterable[Any], what: str) -> Iterator[Any]:
     try:
         yield from table
     except RuntimeError:
-        raise ProgramError(f"{what} changed size during iteration") from None
+        raise ProgramError(f"{what} changed size during iteration", kind="RuntimeError") from None
 
 
 _ORDER: dict[str, Callable[[Any, Any], Any]] = {

@@ -3602,3 +3602,33 @@ def test_heapq_orders_program_values_as_cpythons_does() -> None:
         "    try:\n        print(f())\n"
         "    except (TypeError, IndexError) as e:\n        print(type(e).__name__, e)\n"
     )
+
+
+def test_heappushpop_compares_first_as_cpython_and_a_changed_size_is_catchable() -> None:
+    # CPython's heappushpop checks no length on its first comparison: a `__lt__` that
+    # empties the heap there is `IndexError: index out of range`, one that adds to it once
+    # goes on. A dict or set changed while a loop walks it is CPython's RuntimeError, which
+    # the program's `except` catches (it was a refusal no `except` caught).
+    source = (
+        "import heapq\n"
+        "class C:\n    def __init__(self, v, h):\n        self.v, self.h = v, h\n"
+        "    def __lt__(self, o):\n        self.h.clear()\n        return True\n"
+        "h = []\nh.append(C(1, h))\n"
+        "try:\n    heapq.heappushpop(h, C(5, h))\nexcept IndexError as e:\n    print('IE', e)\n"
+        "class G:\n    grown = False\n"
+        "    def __init__(self, v, h):\n        self.v, self.h = v, h\n"
+        "    def __lt__(self, o):\n        if not G.grown:\n            G.grown = True\n"
+        "            self.h.append(G(0, self.h))\n        return self.v < o.v\n"
+        "g = []\ng.append(G(1, g))\n"
+        "print(heapq.heappushpop(g, G(5, g)).v, [x.v for x in g])\n"
+        "d = {1: 2}\n"
+        "try:\n    for k in d:\n        d[k + 1] = 0\n"
+        "except RuntimeError as e:\n    print('RE', e)\n"
+        "s = {1, 2}\n"
+        "try:\n    for x in s:\n        s.add(x + 10)\n"
+        "except RuntimeError as e:\n    print('RE', e)\n"
+        "try:\n    print([s.add(x + 20) for x in s])\n"
+        "except RuntimeError as e:\n    print('RE', e)\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -733,7 +733,15 @@ class Library:
         for k in keys:
             if type(k) not in NUMBERS and type(k) not in (str, tuple, list, complex, bytes):
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
-            size += 1 if type(k) not in (tuple, list) else 1 + self.state.measure(k)
+            if type(k) in (tuple, list):
+                size += 1 + self.state.measure(k)
+                if _holds_instance(k):
+                    # `(priority, node)` pairs: a tie compares the program's objects by
+                    # their own `__lt__` (or CPython's TypeError naming their class).
+                    self.sort_by_dunders(items, keys, reverse)
+                    return
+            else:
+                size += 1
         # n log n comparisons, each walking its keys.
         self.state.charge(size * max(1, len(items).bit_length()))
         order = list(range(len(items)))
@@ -1859,6 +1867,20 @@ def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         missing.args_seen = (field,)  # the key, which a KeyError shows as its repr
         raise missing
     return kwargs[field]
+
+
+def _holds_instance(value: tuple[Any, ...] | list[Any]) -> bool:
+    """Whether a tuple or list holds an object of the program's classes at any depth
+    (within the nesting limit its making checked)."""
+    stack = [value]
+    while stack:
+        for item in stack.pop():
+            kind = type(item)
+            if kind is PInstance:
+                return True
+            if kind is tuple or kind is list:
+                stack.append(item)
+    return False
 
 
 class _Ordered:

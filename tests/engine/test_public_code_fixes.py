@@ -3632,3 +3632,26 @@ def test_heappushpop_compares_first_as_cpython_and_a_changed_size_is_catchable()
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_sorting_pairs_that_hold_the_programs_objects_compares_them_as_cpython() -> None:
+    # `sorted([(priority, node), ...])` and `pairs.sort()`: a tie on the first item
+    # compares the nodes, by their class's `__lt__` where it has one, else with CPython's
+    # TypeError naming the class (it named the interpreter's own 'PInstance').
+    source = (
+        "class Node:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __repr__(self):\n        return f'N{self.v}'\n"
+        "a, b = Node(1), Node(2)\n"
+        "for attempt in (lambda: sorted([(1, a), (1, b)]), lambda: [(1, a), (1, b)].sort(),\n"
+        "                lambda: sorted([[0, (1, b)], [0, (1, a)]], reverse=True)):\n"
+        "    try:\n        print(attempt())\n"
+        "    except TypeError as e:\n        print('TypeError', e)\n"
+        "print(sorted([(2, a), (1, b)]))\n"
+        "class Ranked(Node):\n    def __lt__(self, other):\n        print('lt', self, other)\n"
+        "        return self.v > other.v\n"
+        "r = [(0, Ranked(i)) for i in range(5)] + [(-1, Ranked(9))]\n"
+        "print(sorted(r))\nr.sort(reverse=True)\nprint(r)\n"
+        "print(sorted([(1, (0, Ranked(3))), (1, (0, Ranked(4)))], key=lambda p: p))\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

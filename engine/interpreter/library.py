@@ -251,9 +251,9 @@ class Library:
                 "bytes", lambda a, k: binary.make(self.state, a, k, self.collect), (bytes,)
             ),
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
-            "list": TypeObject("list", lambda a, k: self.collect(a[0]) if a else [], (list,)),
+            "list": TypeObject("list", self.list_, (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
-            "set": TypeObject("set", lambda a, k: self.set_(a), (PSet,)),
+            "set": TypeObject("set", lambda a, k: self.set_(_one_iterable("set", a, k)), (PSet,)),
             "dict": self.dict_type(),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
@@ -939,10 +939,11 @@ class Library:
         except ValueError as error:
             raise caught_as(f"float(): {error}", error) from None
 
+    def list_(self, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        return self.collect(args[0]) if _one_iterable("list", args, kwargs) else []
+
     def tuple_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        if kwargs or len(args) > 1:
-            raise ProgramError("tuple() takes at most one iterable")
-        if not args:
+        if not _one_iterable("tuple", args, kwargs):
             return ()
         items = self.collect(args[0])
         self.state.check_nesting(items)
@@ -1867,6 +1868,17 @@ def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         missing.args_seen = (field,)  # the key, which a KeyError shows as its repr
         raise missing
     return kwargs[field]
+
+
+def _one_iterable(name: str, args: list[Any], kwargs: dict[str, Any] | None) -> list[Any]:
+    """`args` of `list(...)`, `tuple(...)` or `set(...)`, which take at most one iterable
+    and no keyword: else CPython's TypeError, which the program may catch."""
+    if kwargs:
+        raise ProgramError(f"{name}() takes no keyword arguments", kind="TypeError")
+    if len(args) > 1:
+        message = f"{name} expected at most 1 argument, got {len(args)}"
+        raise ProgramError(message, kind="TypeError")
+    return args
 
 
 def _holds_instance(value: tuple[Any, ...] | list[Any]) -> bool:

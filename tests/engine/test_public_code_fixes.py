@@ -3655,3 +3655,17 @@ def test_sorting_pairs_that_hold_the_programs_objects_compares_them_as_cpython()
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_list_tuple_and_set_given_two_iterables_or_a_keyword_raise_cpythons_type_error() -> None:
+    # `list([1], 2)` and `set(x=[1])` ran, ignoring what CPython refuses; `tuple(...)`'s
+    # was a refusal no `except` caught: each is CPython's catchable TypeError, its words.
+    source = (
+        "for attempt in (lambda: list([1], 2), lambda: list(x=[1]), lambda: set([1], 2),\n"
+        "                lambda: set(x=[1]), lambda: tuple([1], 2), lambda: tuple(x=1),\n"
+        "                lambda: list(), lambda: set(), lambda: tuple([4])):\n"
+        "    try:\n        print(attempt())\n"
+        "    except TypeError as e:\n        print('TypeError', e)\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -253,7 +253,11 @@ class Library:
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", self.list_, (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
-            "set": TypeObject("set", lambda a, k: self.set_(_one_iterable("set", a, k)), (PSet,)),
+            "set": TypeObject(
+                "set",
+                lambda a, k: self.set_(a if not k and len(a) < 2 else _one_iterable("set", a, k)),
+                (PSet,),
+            ),
             "dict": self.dict_type(),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},

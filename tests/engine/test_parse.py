@@ -586,3 +586,42 @@ def test_a_tree_parsed_by_the_caller_gives_the_same_trace_and_the_same_checks() 
     long_source = "x = 1.0\n" * 50
     with pytest.raises(EngineError, match="characters long"):
         trace_source(long_source, limits=Limits(max_source_chars=100), tree=ast.parse(long_source))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f():\n    nonlocal q\n    q = 1\nf()\n",
+        "x = 1\nglobal x\n",
+        "def g():\n    x = 1\n    print(x)\n    global x\n",
+        "def g():\n    print(x)\n    global x\n",
+        "class C:\n    ys = [(z := i) for i in range(3)]\n",
+        "def f(a):\n    global a\n",
+        "def f(a):\n    nonlocal a\n",
+        "nonlocal zz\n",
+        "def h():\n    def k():\n        nonlocal h2\n    return k\n",
+        "def f():\n    global y\n    nonlocal y\n",
+    ],
+)
+def test_global_nonlocal_and_walrus_errors_of_cpythons_symbol_table_are_syntax_errors(
+    source: str,
+) -> None:
+    # `ast.parse` leaves these to the compiler's symbol table, and the program ran where
+    # CPython refuses it: now its SyntaxError, with its words, line and column.
+    with pytest.raises(SyntaxError) as cpython:
+        compile(source, "<program>", "exec")
+    with pytest.raises(EngineError) as ours:
+        trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert ours.value.message == f"syntax error: {cpython.value.msg}"
+    assert (ours.value.line, ours.value.column) == (cpython.value.lineno, cpython.value.offset)
+
+
+def test_global_and_nonlocal_as_cpython_takes_them_still_run() -> None:
+    source = (
+        "lr = 0.1\ndef step():\n    global lr\n    lr *= 0.9\nstep()\nprint(lr)\n"
+        "def o():\n    n = 0\n    def i():\n        nonlocal n\n        n += 1\n    i()\n"
+        "    return n\nprint(o(), [y := 3 for _ in range(2)], y, 'global')\n"
+        "v = Value(1.0)\nv.backward()\n"
+    )
+    prints = [p for f in trace_source(source)["frames"] for p in f.get("prints", [])]
+    assert prints == ["0.09000000000000001", "1 [3, 3] 3 global"]

@@ -219,8 +219,8 @@ def topological_order(root: Value) -> list[Value]:
     """Children before parents, exactly as a recursive depth-first `build` appends them.
 
     The recursive version appends a node after all its children, visiting children in
-    `_prev` order; an explicit stack of (node, next child index) gives the same list
-    without Python's recursion limit.
+    `_prev` order; an explicit stack of (node, its children's iterator, which goes on
+    where it stopped) gives the same list without Python's recursion limit.
 
     Example: for `c = a * b; d = c + a` -> [a, b, c, d].
     """

@@ -89,7 +89,12 @@ def trace_columns(
     with deadline(limits):
         trace = _trace_source(source, granularity, limits, mistake, sort_steps, tree, True)
     with _collector_paused():  # tens of thousands of lists and dicts, none in a cycle
-        return to_columns(trace)
+        columns = to_columns(trace)
+        # Freed while the collector is paused: the trace's dicts leave its count as they
+        # are freed, so the collection its end starts does not walk them all for nothing
+        # (the columns are a few long lists).
+        del trace
+        return columns
 
 
 def _trace_source(

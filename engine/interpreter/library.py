@@ -51,6 +51,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     TextBuffer,
     TypeObject,
+    holds_instance,
     is_bare_object,
     is_dunder,
     ordered_by_hash,
@@ -739,7 +740,7 @@ class Library:
                 raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
             if type(k) in (tuple, list):
                 size += 1 + self.state.measure(k)
-                if _holds_instance(k):
+                if holds_instance(k):
                     # `(priority, node)` pairs: a tie compares the program's objects by
                     # their own `__lt__` (or CPython's TypeError naming their class).
                     self.sort_by_dunders(items, keys, reverse)
@@ -1883,20 +1884,6 @@ def _one_iterable(name: str, args: list[Any], kwargs: dict[str, Any] | None) -> 
         message = f"{name} expected at most 1 argument, got {len(args)}"
         raise ProgramError(message, kind="TypeError")
     return args
-
-
-def _holds_instance(value: tuple[Any, ...] | list[Any]) -> bool:
-    """Whether a tuple or list holds an object of the program's classes at any depth
-    (within the nesting limit its making checked)."""
-    stack = [value]
-    while stack:
-        for item in stack.pop():
-            kind = type(item)
-            if kind is PInstance:
-                return True
-            if kind is tuple or kind is list:
-                stack.append(item)
-    return False
 
 
 class _Ordered:

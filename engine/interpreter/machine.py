@@ -46,6 +46,7 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     class_dict,
     find_shape,
+    holds_instance,
     is_bare_object,
     is_dunder,
     type_union,
@@ -1061,6 +1062,11 @@ class Machine:
             return bool(left == right)
         elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple, bytes)):
             self.charge_compare(left, right)
+            if (lt is list or lt is tuple) and (holds_instance(left) or holds_instance(right)):
+                # `(priority, node) < (priority, other)`: item by item as CPython's, each
+                # `__eq__` and `__lt__` of the program's called once (Python's own
+                # comparison would call `__eq__` first, then ours again after its error).
+                return self.compare_items(op, left, right)
             try:
                 return bool(_ORDER[op](left, right))
             except TypeError:

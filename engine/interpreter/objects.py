@@ -336,6 +336,20 @@ class PInstance:
         return rule(self, other)
 
 
+def holds_instance(value: tuple[Any, ...] | list[Any]) -> bool:
+    """Whether a tuple or list holds an object of the program's classes at any depth
+    (within the nesting limit its making checked)."""
+    stack = [value]
+    while stack:
+        for item in stack.pop():
+            kind = type(item)
+            if kind is PInstance:
+                return True
+            if kind is tuple or kind is list:
+                stack.append(item)
+    return False
+
+
 def reads_of(instance: PInstance) -> dict[str, Any]:
     """Where `instance`'s attribute reads look first (`PInstance.reads`); never written."""
     return NO_READS if instance.cls.shadowed else instance.attrs

@@ -3669,3 +3669,24 @@ def test_list_tuple_and_set_given_two_iterables_or_a_keyword_raise_cpythons_type
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_ordering_tuples_that_hold_the_programs_objects_calls_each_dunder_once() -> None:
+    # `(priority, node) < (priority, other)`: Python's own tuple comparison called the
+    # class's `__eq__`, failed on `<`, and ours walked the items again, calling `__eq__`
+    # twice (five times for a list of such tuples): now once, as CPython.
+    source = (
+        "class N:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __eq__(self, o):\n        print('eq', self.v, o.v)\n"
+        "        return self.v == o.v\n"
+        "    def __lt__(self, o):\n        print('lt', self.v, o.v)\n"
+        "        return self.v < o.v\n"
+        "    __hash__ = object.__hash__\n"
+        "    def __repr__(self):\n        return f'N{self.v}'\n"
+        "a, b = N(1), N(2)\n"
+        "print((0, a) < (0, b), [(0, a)] < [(0, b)], ((0, a), 1) < ((0, b), 0))\n"
+        "print(sorted([(1, b), (1, a), (0, b)]), max([(1, b), (1, a)]))\n"
+        "print((0, a) == (0, a), (0, a) > (0, b), [a, 1] >= [a, 2])\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -100,6 +100,11 @@ _FORWARD = {
     "%": "__mod__",
     "**": "__pow__",
     "@": "__matmul__",  # a matrix class of Values (`A @ X @ W`)
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
 }
 _REFLECTED = {op: "__r" + name[2:] for op, name in _FORWARD.items()}
 FORWARD_DUNDERS = _FORWARD  # `a + b` of a program's instance calls its class's `__add__`

@@ -3690,3 +3690,29 @@ def test_ordering_tuples_that_hold_the_programs_objects_calls_each_dunder_once()
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_bitwise_operators_and_shifts_call_the_programs_own_dunders() -> None:
+    # `a | b`, `&`, `^`, `<<`, `>>` of the program's objects call the class's `__or__`
+    # (and the rest, reflected ones included, `|=` through `__or__`): they were
+    # CPython's words for a class with none, a TypeError CPython does not raise.
+    source = (
+        "class B:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __or__(self, o):\n        return B(self.v | (o.v if isinstance(o, B) else o))\n"
+        "    def __ror__(self, o):\n        return B(o | self.v)\n"
+        "    def __and__(self, o):\n        return B(self.v & o.v)\n"
+        "    def __xor__(self, o):\n        return B(self.v ^ o.v)\n"
+        "    def __lshift__(self, n):\n        return B(self.v << n)\n"
+        "    def __rshift__(self, n):\n        return B(self.v >> n)\n"
+        "    def __repr__(self):\n        return f'B({self.v})'\n"
+        "a, b = B(6), B(3)\n"
+        "print(a | b, a & b, a ^ b, a << 2, a >> 1, 1 | a)\n"
+        "c = a\nc |= b\nprint(c, a)\n"
+        "for i in range(3):\n    a = a | B(8 << i)\nprint(a)\n"
+        "class P:\n    pass\n"
+        "for attempt in (lambda: P() | P(), lambda: P() << 1, lambda: 1 ^ P()):\n"
+        "    try:\n        print(attempt())\n"
+        "    except TypeError as e:\n        print('TypeError', e)\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -70,6 +70,20 @@ def check_engine(
     }
 
 
+def _written_right(
+    contributions: list[dict[str, Any]], correct: list[tuple[str, float]], node_id: str
+) -> bool:
+    """Whether a rule wrote one contribution per operand, in the operands' order, each
+    with the right factor read off the code, and none to its own node (`node_id`): the
+    usual rule, right with no sum to work out."""
+    if len(contributions) != len(correct):
+        return False
+    for c, (child, local) in zip(contributions, correct, strict=True):
+        if c["local"] != local or c["to"] != child or child == node_id:
+            return False
+    return True
+
+
 class _Operands(dict[str, list[str]]):
     """Each node id's operands, by the trace's edges: none for a node that has none (a
     leaf: no entry), so that `__getitem__` answers every id without a wrapper."""
@@ -127,27 +141,17 @@ def _rules(
         contributions = frame["contributions"]
         if not contributions and _loop_wrote(trace["frames"], index, operands.get(node_id, ())):
             continue  # backward() wrote the children's gradients itself: no rule to judge
-        if len(contributions) == len(correct):
-            # The usual rule: each write's factor, read off the code, is the right one (and
-            # none is to the node itself, which the general case below sets aside).
-            for c, (child, local) in zip(contributions, correct, strict=True):
-                if c["local"] != local or c["to"] != child or child == node_id:
-                    break
-            else:
-                checked[row["op"]] = True
-                continue
+        if _written_right(contributions, correct, node_id):
+            checked[row["op"]] = True  # the usual rule
+            continue
         if any(c["to"] == node_id for c in contributions):
             # The rule wrote its own node's gradient (`out.grad = 0` once it is passed
             # on): no local derivative of an operand; `+=`'s row says what it lost.
             contributions = [c for c in contributions if c["to"] != node_id]
             frame = {**frame, "contributions": contributions}
-            if len(contributions) == len(correct):
-                for c, (child, local) in zip(contributions, correct, strict=True):
-                    if c["local"] != local or c["to"] != child:
-                        break
-                else:
-                    checked[row["op"]] = True
-                    continue
+            if _written_right(contributions, correct, node_id):
+                checked[row["op"]] = True
+                continue
         found = _learner_locals(contributions, frame, right)
         if found is None:
             continue

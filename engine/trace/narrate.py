@@ -791,8 +791,15 @@ def _added_again(
         contributions, writes, strict=True
     ):
         if local is not None and before != 0 and write != "=":
-            c = {"local": local, "upstream": node.grad, "delta": delta, "before": before}
-            if added_again({**c, "after": after, "write": write}):
+            written = {
+                "local": local,
+                "upstream": node.grad,
+                "delta": delta,
+                "before": before,
+                "after": after,
+                "write": write,
+            }
+            if added_again(written):
                 found.append((child, before))
     return found
 

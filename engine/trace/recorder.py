@@ -845,11 +845,7 @@ class Recorder:
             smallest = underflow.SMALLEST_NORMAL
             for i, (child, local, delta, before) in enumerate(tape):
                 if not (isfinite(local) and isfinite(delta if assign else before + delta)):
-                    raise self.placed(
-                        node,
-                        f"the gradient flowing from {self.names(node)} into {self.names(child)} "
-                        "is not a finite number; differentiation is exact, floating point is not",
-                    )
+                    raise self.not_finite(node, child)
                 if (
                     -smallest < delta < smallest or -smallest < local < smallest
                 ) and underflow.contribution_underflowed(node, child, local, node.grad, delta):
@@ -882,6 +878,14 @@ class Recorder:
             frame["pass"] = index
             self.frames.append(frame)
 
+    def not_finite(self, node: Value, child: Value) -> EngineError:
+        """The error for a rule that passes on a gradient that is not a finite number."""
+        return self.placed(
+            node,
+            f"the gradient flowing from {self.names(node)} into {self.names(child)} "
+            "is not a finite number; differentiation is exact, floating point is not",
+        )
+
     def own_rule_frame(
         self,
         node: Value,
@@ -906,11 +910,7 @@ class Recorder:
                 after = before + delta
                 # `math.isfinite` of both, without its calls (NaN fails the comparisons).
                 if not (-INF < local < INF and -INF < after < INF):
-                    raise self.placed(
-                        node,
-                        f"the gradient flowing from {self.names(node)} into {self.names(child)} "
-                        "is not a finite number; differentiation is exact, floating point is not",
-                    )
+                    raise self.not_finite(node, child)
         operands = node._prev
         found = right_locals(node, operands)
         # At a kink (relu or abs of exactly 0) any subgradient is right: the right
@@ -1155,15 +1155,7 @@ class Recorder:
         rule: dict[str, Any] = {"node": node, "owner": instance, "tape": [], "writes": []}
         if hand_pass:
             rule["line"] = state.position[0]  # where the program called it
-        # `run_rule(rule, run)`, one call fewer per rule.
-        sync_mirror(instance, node)
-        self.in_rule = rule
-        self.sort_frame = None  # the seed is done once the first rule runs
-        try:
-            result = run()
-        finally:
-            self.in_rule = None
-        self.end_rule(rule)
+        result = self.run_rule(rule, run)
         if hand_pass:
             self.hand_end = len(self.frames)
         return result

@@ -36,6 +36,7 @@ from backprop_animator.engine.interpreter import (
     sets,
     unittest_module,
 )
+from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     ProgramRaise,
@@ -786,6 +787,11 @@ class Compiler(ExpressionCompiler):
                 result = m.call_dunder(left, dunder, right)
                 if result is not NO_METHOD and result is not NotImplemented:
                     return result
+            elif m.collections and kinds.kind_of(m.collections, left) is not None:
+                # `c += d` of a Counter, `q += items` of a deque: the same object, changed
+                changed = self.kinds_in_place(op, left, right)
+                if changed is not NotImplemented:
+                    return changed
             elif op == "+" and type(left) is list and type(right) in (list, tuple):
                 state.check_items(len(left) + len(right))
                 state.charge(len(right))
@@ -822,6 +828,37 @@ class Compiler(ExpressionCompiler):
                 raise
 
         return combine
+
+    def kinds_in_place(self, op: str, left: Any, right: Any) -> Any:
+        """`x op= y` of a `collections` kind, as CPython's: a Counter's `+= -= |= &=`
+        with any dict change it in place and drop its counts below 1; a deque's `+=`
+        extends it, and a `maxlen` pushes off what no longer fits. Else NotImplemented
+        (the plain dict's or list's way)."""
+        m = self.m
+        kind = kinds.kind_of(m.collections, left)
+        if kind == "Counter" and op in ("+", "-", "|", "&") and type(right) is dict:
+            if op == "&" and kinds.kind_of(m.collections, right) != "Counter":
+                missing = next((key for key in left if key not in right), MISSING)
+                if missing is not MISSING:  # a plain dict has no 0 for a missing key
+                    failed = ProgramError("the key is not in the dict", kind="KeyError")
+                    failed.args_seen = (missing,)
+                    raise failed
+            return kinds.counter_in_place(m, op, left, right)
+        if kind == "deque" and op in ("+", "*"):
+            if op == "+":
+                left.extend(m.bounded_list(right, MAX_ITEMS - len(left)))
+            else:
+                if type(right) not in (int, bool):
+                    return NotImplemented
+                times = max(int(right), 0)
+                m.state.check_items(len(left) * times)
+                m.state.charge(len(left) * times)
+                left *= times
+            maxlen = kinds.factory_of(m.collections, left)
+            if maxlen is not None:
+                kinds.trim(left, maxlen, from_left=True)
+            return left
+        return NotImplemented
 
     def augmented(self, node: ast.AugAssign, scope: scopes.Scope) -> Stmt:
         op = BINARY_OPERATORS.get(type(node.op))

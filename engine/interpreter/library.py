@@ -14,10 +14,12 @@ import math
 import random
 import string
 from collections.abc import Callable, Iterator
+from functools import partial
 from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter import binary, sets
+from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter.exceptions import (
     NOT_BUILTIN,
     error_matches,
@@ -378,6 +380,11 @@ class Library:
             value = one(args, kwargs, "type")
             if type(value) is PInstance:
                 return value.cls
+            registry = self.machine.collections
+            if registry and (type(value) is dict or type(value) is list):
+                kind = kinds.kind_of(registry, value)
+                if kind in self.machine.collection_types:  # `type(c).__name__` is 'Counter'
+                    return self.machine.collection_types[kind]
             found = by_type.get(type(value))
             if found is not None:
                 return found
@@ -826,7 +833,9 @@ class Library:
                 if type(value) is PInstance and cls in value.cls.mro:
                     return True
             elif isinstance(cls, TypeObject):
-                if type(value) in cls.types or (cls.types == (int,) and type(value) is bool):
+                if (
+                    type(value) in cls.types or (cls.types == (int,) and type(value) is bool)
+                ) and self.kind_fits(value, cls):
                     return True
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
                 if abstract_instance(cls.name, value):
@@ -836,6 +845,18 @@ class Library:
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False
+
+    def kind_fits(self, value: Any, cls: TypeObject) -> bool:
+        """`isinstance(c, Counter)` only of a Counter; `isinstance(d, list)` not of a
+        deque (a Counter, an OrderedDict and a defaultdict are dicts)."""
+        registry = self.machine.collections
+        types = self.machine.collection_types
+        wanted = next((k for k, t in types.items() if t is cls), None) if types else None
+        if wanted is not None:
+            return kinds.kind_of(registry, value) == wanted
+        if not registry or type(value) is not list:
+            return True
+        return kinds.kind_of(registry, value) != "deque"
 
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
@@ -1063,14 +1084,18 @@ class Library:
         """A list's methods, and a deque's (a list the machine knows as one) besides."""
         table = self.list_calls()
         methods = {name: self.bound(call, name) for name, call in table.items()}
-        for name, call in self.deque_calls(table["insert"], table["pop"]).items():
+        for name, call in self.deque_calls(table["pop"]).items():
             methods[name] = self.only("deque", call, name, "list")
+        methods["maxlen"] = self.attribute("deque", "maxlen", "list")
         return methods
 
     def list_calls(self) -> dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]:
-        """Each list method, called with the list, the arguments and the keywords."""
+        """Each list method, called with the list, the arguments and the keywords (a
+        deque's too: what differs for one is asked of `collection_kinds`)."""
         state = self.state
         m = self.machine
+        registry = m.collections
+        bounded = partial(kinds.keep_maxlen, registry)
 
         def append(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
@@ -1078,17 +1103,21 @@ class Library:
             obj.append(
                 args[0] if not kwargs and len(args) == 1 else one(args, kwargs, "append", list)
             )
+            if m.bounded_deques:
+                bounded(obj)
 
         def extend(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             items = self.collect(one(args, kwargs, "extend", list))
             state.check_items(len(obj) + len(items))
             obj.extend(items)
+            if m.bounded_deques:
+                bounded(obj)
 
         def pop(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if kwargs or len(args) > 1:
                 raise wrong_arguments("pop() takes an optional index", "pop", args, kwargs, list)
             if not obj:
-                raise caught_as("pop from an empty list", IndexError("pop from empty list"))
+                raise kinds.empty_pop(registry, obj)
             # Taking from the front shifts every item after it: that is work too.
             if args and type(args[0]) is int:
                 at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -1106,7 +1135,52 @@ class Library:
                 state.check_items(len(obj) + 1)
             at = args[0] if args[0] >= 0 else len(obj) + args[0]
             state.charge(max(0, len(obj) - at) // MOVES_PER_STEP)  # the items it shifts
+            if m.bounded_deques:
+                kinds.check_room(registry, obj)
             obj.insert(args[0], args[1])
+
+        def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            key = kwargs.pop("key", None)
+            reverse = kwargs.pop("reverse", False)
+            if args or kwargs:
+                words = "sort() takes only key= and reverse= keywords"
+                raise wrong_arguments(words, "sort", args, kwargs, list)
+            kinds.no_sort(registry, obj)
+            self.sort(obj, key, reverse)
+
+        def reverse(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "reverse", list)
+            state.charge(len(obj))
+            obj.reverse()
+
+        def copy(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            none(args, kwargs, "copy", list)
+            state.charge(len(obj))
+            copied: list[Any] = kinds.copied(m, obj, obj.copy())
+            return copied  # a deque's copy: a deque, its maxlen kept
+
+        def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            none(args, kwargs, "clear", list)
+            obj.clear()
+
+        return {
+            "append": append,
+            "extend": extend,
+            "pop": pop,
+            "insert": insert,
+            **self.list_searches(),
+            "sort": sort,
+            "reverse": reverse,
+            "copy": copy,
+            "clear": clear,
+        }
+
+    def list_searches(self) -> dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]:
+        """A list's (or deque's) `index`, `count` and `remove`: each item compared with
+        `==` as CPython compares them, in order."""
+        state = self.state
+        m = self.machine
+        registry = m.collections
 
         def index(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
             if kwargs or len(args) != 1:
@@ -1117,8 +1191,9 @@ class Library:
             for i, candidate in enumerate(obj):
                 if m.compare("==", candidate, item):
                     return i
-            missing = ValueError(f"{m.texts.to_repr(item)[:80]} is not in list")
-            raise caught_as("index(): the value is not in the list", missing)
+            kind = kinds.sequence_name(registry, obj)
+            missing = ValueError(f"{m.texts.to_repr(item)[:80]} is not in {kind}")
+            raise caught_as(f"index(): the value is not in the {kind}", missing)
 
         def count(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> int:
             item = one(args, kwargs, "count", list)
@@ -1132,55 +1207,30 @@ class Library:
                 if m.compare("==", candidate, item):
                     del obj[i]
                     return
-            missing = ValueError("list.remove(x): x not in list")
-            raise caught_as("remove(): the value is not in the list", missing)
+            raise kinds.not_removed(registry, obj, lambda: m.texts.to_repr(item)[:80])
 
-        def sort(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            key = kwargs.pop("key", None)
-            reverse = kwargs.pop("reverse", False)
-            if args or kwargs:
-                words = "sort() takes only key= and reverse= keywords"
-                raise wrong_arguments(words, "sort", args, kwargs, list)
-            self.sort(obj, key, reverse)
-
-        def reverse(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            none(args, kwargs, "reverse", list)
-            state.charge(len(obj))
-            obj.reverse()
-
-        def copy(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
-            none(args, kwargs, "copy", list)
-            state.charge(len(obj))
-            return obj.copy()
-
-        def clear(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            none(args, kwargs, "clear", list)
-            obj.clear()
-
-        return {
-            "append": append,
-            "extend": extend,
-            "pop": pop,
-            "insert": insert,
-            "index": index,
-            "count": count,
-            "remove": remove,
-            "sort": sort,
-            "reverse": reverse,
-            "copy": copy,
-            "clear": clear,
-        }
+        return {"index": index, "count": count, "remove": remove}
 
     def deque_calls(
-        self,
-        insert: Callable[[Any, list[Any], dict[str, Any]], Any],
-        pop: Callable[[Any, list[Any], dict[str, Any]], Any],
+        self, pop: Callable[[Any, list[Any], dict[str, Any]], Any]
     ) -> dict[str, Callable[[Any, list[Any], dict[str, Any]], Any]]:
-        """What a deque adds to a list's methods, made of the list's `insert` and `pop`."""
+        """What a deque adds to a list's methods (`popleft` is the list's `pop(0)`)."""
         state = self.state
+        registry = self.machine.collections
+
+        def room(obj: list[Any]) -> None:
+            """A deque with a `maxlen` drops from the right what an item put on the left
+            pushes off."""
+            maxlen = kinds.factory_of(registry, obj)
+            if maxlen is not None:
+                kinds.trim(obj, maxlen, from_left=False)
 
         def appendleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
-            insert(obj, [0, one(args, kwargs, "appendleft")], {})
+            item = one(args, kwargs, "appendleft")
+            state.charge(len(obj) // MOVES_PER_STEP)
+            state.check_items(len(obj) + 1) if len(obj) >= MAX_ITEMS else None
+            obj.insert(0, item)
+            room(obj)
 
         def popleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if not obj:
@@ -1189,7 +1239,7 @@ class Library:
 
         def extendleft(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             for item in self.collect(one(args, kwargs, "extendleft")):
-                insert(obj, [0, item], {})
+                appendleft(obj, [item], {})
 
         def rotate(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             steps = args[0] if args else 1
@@ -1217,12 +1267,28 @@ class Library:
         def method(obj: Any) -> Builtin:
             special = registry.get(id(obj))
             if special is None or special[0] is not obj or special[1] != kind:
+                shown = kinds.QUALIFIED.get(kinds.kind_of(registry, obj) or "", of)
                 raise ProgramError(
-                    f"'{of}' object has no attribute '{name}'", kind="AttributeError"
+                    f"'{shown}' object has no attribute '{name}'", kind="AttributeError"
                 )
             return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
 
         return method
+
+    def attribute(self, kind: str, name: str, of: str) -> Callable[[Any], Any]:
+        """An attribute of a `collections` kind only, kept as its factory: a deque's
+        `maxlen`, a defaultdict's `default_factory`."""
+        registry = self.machine.collections
+
+        def read(obj: Any) -> Any:
+            if kinds.kind_of(registry, obj) != kind:
+                shown = kinds.QUALIFIED.get(kinds.kind_of(registry, obj) or "", of)
+                raise ProgramError(
+                    f"'{shown}' object has no attribute '{name}'", kind="AttributeError"
+                )
+            return kinds.factory_of(registry, obj)
+
+        return read
 
     def class_dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         """`C.__dict__.keys()`, `.items()`, `.values()`, `.get()`, `.copy()`: a dict's, on
@@ -1295,7 +1361,12 @@ class Library:
                 self.machine.set_item(obj, args[0], args[1] if len(args) == 2 else None)
             return obj[args[0]]
 
+        registry = self.machine.collections
+
         def update(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if registry and kinds.kind_of(registry, obj) == "Counter":  # it counts
+                kinds.counter_update(self.machine, self, obj, args, kwargs, 1)
+                return
             if len(args) > 1:
                 words = "update() takes at most one positional argument"
                 raise wrong_arguments(words, "update", args, kwargs, dict)
@@ -1305,18 +1376,17 @@ class Library:
         def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             none(args, kwargs, "copy", dict)
             state.charge(len(obj))
-            return dict(obj)
+            # a Counter's copy is a Counter, a defaultdict's keeps its factory
+            return kinds.copied(self.machine, obj, dict(obj))
 
         def clear(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
             none(args, kwargs, "clear", dict)
             obj.clear()
 
         def popitem(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-            if not obj:
-                empty = ProgramError("popitem(): the dict is empty", kind="KeyError")
-                empty.args_seen = ("popitem(): dictionary is empty",)
-                raise empty
-            return obj.popitem()  # the last pair put in, as CPython's
+            # The last pair put in, as CPython's; an OrderedDict's `last=False`: the first.
+            ordered = bool(registry) and kinds.kind_of(registry, obj) == "OrderedDict"
+            return kinds.popitem(self.machine, obj, ordered, args, kwargs)
 
         table = {
             "popitem": popitem,
@@ -1345,6 +1415,32 @@ class Library:
 
         methods = {name: self.bound(call, name) for name, call in table.items()}
         methods["most_common"] = self.only("Counter", most_common, "most_common", "dict")
+        return {**methods, **self.kinds_dict_methods()}
+
+    def kinds_dict_methods(self) -> dict[str, Callable[[Any], Any]]:
+        """What a Counter, an OrderedDict and a defaultdict add to a dict's methods."""
+        m = self.machine
+
+        def subtract(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            kinds.counter_update(m, self, obj, args, kwargs, -1)
+
+        def elements(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            kinds.no_arguments("elements", args, kwargs)
+            return kinds.counter_elements(m, obj)
+
+        def total(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+            kinds.no_arguments("total", args, kwargs)
+            return kinds.counter_total(m, obj)
+
+        def move_to_end(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            kinds.move_to_end(m, obj, args, kwargs)
+
+        methods: dict[str, Callable[[Any], Any]] = {
+            name: self.only("Counter", call, name, "dict")
+            for name, call in (("subtract", subtract), ("elements", elements), ("total", total))
+        }
+        methods["move_to_end"] = self.only("OrderedDict", move_to_end, "move_to_end", "dict")
+        methods["default_factory"] = self.attribute("defaultdict", "default_factory", "dict")
         return methods
 
     def set_methods(self) -> dict[str, Callable[[Any], Builtin]]:

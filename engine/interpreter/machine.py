@@ -20,6 +20,7 @@ from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
+from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
@@ -166,6 +167,10 @@ class Machine:
         # `(obj, kind, factory)`, kind "defaultdict", "Counter" or "deque".
         self.collections: dict[int, tuple[Any, str, Any]] = {}
         self.texts.collections = self.collections
+        # `collections`' types by kind, once the module is made (`type(c)` of a Counter);
+        # and whether any deque has a `maxlen` (then a list's `append` asks if it is one).
+        self.collection_types: dict[str, Any] = {}
+        self.bounded_deques = False
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (also "dict_keys", "dict_values",
@@ -529,10 +534,12 @@ class Machine:
         python_type = PYTHON_TYPES.get(kind)
         if python_type is not None and not hasattr(python_type, name):
             # CPython has no such attribute either: its AttributeError, caught as one.
-            raise ProgramError(
-                f"'{python_type.__name__}' object has no attribute '{name}'",
-                kind="AttributeError",
-            )
+            shown = python_type.__name__
+            if self.collections and (
+                kind is dict or kind is list
+            ):  # 'Counter', 'collections.deque'
+                shown = kinds.QUALIFIED.get(kinds.kind_of(self.collections, obj) or "", shown)
+            raise ProgramError(f"'{shown}' object has no attribute '{name}'", kind="AttributeError")
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
     def shadowed_attr(self, obj: PInstance, name: str) -> Any:
@@ -934,6 +941,10 @@ class Machine:
         lt = type(left)
         rt = type(right)
         state = self.state
+        if self.collections and (lt is dict or lt is list or rt is dict or rt is list):
+            made = self.collection_binary(op, left, right)
+            if made is not NotImplemented:
+                return made
         if op == "+" and lt is rt and lt in (str, list, tuple, bytes):
             if lt is str or lt is bytes:
                 state.check_str(len(left) + len(right))
@@ -964,6 +975,49 @@ class Machine:
         if lt is complex or rt is complex:
             return self.complex_numbers(op, left, right)
         raise unsupported(op, left, right)
+
+    def collection_binary(self, op: str, left: Any, right: Any) -> Any:
+        """`a + b` and the others where a `collections` kind differs from the dict or
+        list it is: two Counters' arithmetic; a deque joined only to a deque; a Counter
+        with a plain dict, or a deque with a list, CPython's TypeError."""
+        registry = self.collections
+        left_kind, right_kind = kinds.kind_of(registry, left), kinds.kind_of(registry, right)
+        if left_kind is None and right_kind is None:
+            return NotImplemented
+        if op in ("+", "-", "|", "&") and "Counter" in (left_kind, right_kind):
+            if left_kind == right_kind == "Counter":
+                return kinds.counter_binary(self, op, left, right)
+            if op != "|" or type(left) is not dict or type(right) is not dict:
+                raise self.kinds_unsupported(op, left, right, left_kind, right_kind)
+        if op == "+" and "deque" in (left_kind, right_kind):
+            if left_kind == right_kind == "deque":
+                self.state.check_items(len(left) + len(right))
+                joined = left + right
+                maxlen = kinds.factory_of(registry, left)
+                if maxlen is not None:
+                    kinds.trim(joined, maxlen, from_left=True)
+                self.register(joined, "deque", maxlen)
+                return joined
+            if left_kind == "deque":
+                words = f'can only concatenate deque (not "{cpython_type(right)}") to deque'
+                raise ProgramError(words, kind="TypeError")
+            if type(left) in (list, tuple):
+                mine = type(left).__name__
+                words = f'can only concatenate {mine} (not "collections.deque") to {mine}'
+                raise ProgramError(words, kind="TypeError")
+        return NotImplemented
+
+    def kinds_unsupported(
+        self, op: str, left: Any, right: Any, left_kind: str | None, right_kind: str | None
+    ) -> ProgramError:
+        named = [
+            kinds.QUALIFIED.get(kind or "", cpython_type(value))
+            for value, kind in ((left, left_kind), (right, right_kind))
+        ]
+        words = f"unsupported operand type(s) for {op}: '{named[0]}' and '{named[1]}'"
+        failed = ProgramError(words, kind="TypeError")
+        failed.args_seen = (words,)
+        return failed
 
     def complex_numbers(self, op: str, left: Any, right: Any) -> complex:
         """Arithmetic with a complex number (`(-8) ** 0.5` makes one): Python's own on
@@ -1014,10 +1068,15 @@ class Machine:
                 return result
         if kind is complex and op != "~":
             return -operand if op == "-" else +operand
+        if kind is dict and op != "~" and kinds.kind_of(self.collections, operand) == "Counter":
+            return kinds.counter_unary(self, op, operand)
         failed = ProgramError(
             f"bad operand type for unary {op}: '{type_name(operand)}'", kind="TypeError"
         )
-        failed.args_seen = (f"bad operand type for unary {op}: '{cpython_type(operand)}'",)
+        named = cpython_type(operand)
+        if self.collections and (kind is dict or kind is list):  # 'Counter', 'collections.deque'
+            named = kinds.QUALIFIED.get(kinds.kind_of(self.collections, operand) or "", named)
+        failed.args_seen = (f"bad operand type for unary {op}: '{named}'",)
         raise failed
 
     def truthy(self, value: Any) -> bool:
@@ -1064,6 +1123,8 @@ class Machine:
                 return left is right
         elif op == "==":
             self.charge_compare(left, right)
+            if self.collections and (lt is dict or lt is list) and lt is rt:
+                return self.kinds_equal(left, right)
             return bool(left == right)
         elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple, bytes)):
             self.charge_compare(left, right)
@@ -1088,6 +1149,20 @@ class Machine:
         types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
         failed.args_seen = (f"'{op}' not supported between instances of {types}",)
         raise failed
+
+    def kinds_equal(self, left: Any, right: Any) -> bool:
+        """`==` where a `collections` kind differs from its dict or list: Counters count
+        a missing key as 0, OrderedDicts mind their order, a deque equals only a deque."""
+        registry = self.collections
+        left_kind, right_kind = kinds.kind_of(registry, left), kinds.kind_of(registry, right)
+        if left_kind == right_kind == "Counter":
+            return kinds.counters_equal(self, left, right)
+        equal = bool(left == right)
+        if left_kind == right_kind == "OrderedDict":
+            return kinds.ordered_equal(left, right, equal)
+        if (left_kind == "deque") != (right_kind == "deque"):
+            return False
+        return equal
 
     def compare_items(self, op: str, left: Any, right: Any) -> bool:
         """`left < right` of two lists (or tuples) whose items Python cannot order: as

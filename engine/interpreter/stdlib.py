@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
@@ -1397,9 +1398,10 @@ def _required(default: Any) -> bool:
 
 def collections_module(library: Library) -> PModule:
     """`defaultdict`, `Counter` and `OrderedDict` are the program's dicts, `deque` its
-    lists, each registered with the machine (`Machine.collections`) for what it adds: a
-    missing key's value, `most_common`, `appendleft`/`popleft`. `namedtuple` makes a
-    class of the program's kind. They print as the dicts and lists they are."""
+    lists, each registered with the machine (`Machine.collections`) for what it adds
+    (`collection_kinds`): a missing key's value, counting, `most_common`, `move_to_end`,
+    `appendleft`/`popleft`, a `maxlen`. `namedtuple` makes a class of the program's kind.
+    They print and name their types as CPython's."""
     m = library.machine
 
     register = m.register
@@ -1434,11 +1436,22 @@ def collections_module(library: Library) -> PModule:
         return made
 
     def deque(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
-        if kwargs or len(args) > 1:
-            raise ProgramError("deque() takes one iterable here", kind="TypeError")
-        made = library.collect(args[0]) if args else []
-        register(made, "deque")
+        maxlen = kinds.maxlen_of(m, args, kwargs)
+        source = args[0] if args else kwargs.get("iterable", ())
+        made = library.collect(source)
+        if maxlen is not None:
+            kinds.trim(made, maxlen, from_left=True)  # the last `maxlen` items stay
+            m.bounded_deques = True
+        register(made, "deque", maxlen)
         return made
+
+    def fromkeys(kind: str) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+            made = library.dict_fromkeys(args, kwargs)
+            register(made, kind)
+            return made
+
+        return Builtin(f"{kind}.fromkeys", call)
 
     def namedtuple(args: list[Any], kwargs: dict[str, Any]) -> PClass:
         if len(args) != 2 or type(args[0]) is not str:
@@ -1448,16 +1461,16 @@ def collections_module(library: Library) -> PModule:
             raise ProgramError("namedtuple() fields must be identifiers", kind="ValueError")
         return make_namedtuple(m, args[0], names, kwargs.get("defaults"))
 
-    return PModule(
-        "collections",
-        {
-            "defaultdict": TypeObject("defaultdict", defaultdict, (dict,)),
-            "Counter": TypeObject("Counter", counter, (dict,)),
-            "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,)),
-            "deque": TypeObject("deque", deque, (list,)),
-            "namedtuple": Builtin("namedtuple", namedtuple),
-        },
-    )
+    types = {
+        "defaultdict": TypeObject("defaultdict", defaultdict, (dict,)),
+        "Counter": TypeObject("Counter", counter, (dict,)),
+        "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,)),
+        "deque": TypeObject("deque", deque, (list,)),
+    }
+    types["defaultdict"].members["fromkeys"] = fromkeys("defaultdict")
+    types["OrderedDict"].members["fromkeys"] = fromkeys("OrderedDict")
+    m.collection_types = types  # `type(c)` of a Counter is this Counter (`Library.type_of`)
+    return PModule("collections", {**types, "namedtuple": Builtin("namedtuple", namedtuple)})
 
 
 def callable_object(value: Any) -> bool:

@@ -165,6 +165,8 @@ class Texts:
         return "{" + inner + "}" if parts else "set()"
 
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
+        if kind == "deque" and factory is not None:  # its maxlen
+            return f"deque([{inner}], maxlen={factory})"
         if kind in ("deque", "dict_keys", "dict_values", "dict_items"):
             return f"{kind}([{inner}])"
         if kind == "defaultdict":

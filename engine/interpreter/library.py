@@ -61,6 +61,7 @@ from backprop_animator.engine.interpreter.objects import (
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
+    MAX_INT_BITS,
     MAX_ITEMS,
     MAX_PRINTED,
     MAX_STR,
@@ -1668,6 +1669,9 @@ class Library:
         for name in _MATH_FUNCTIONS:
             members[name] = Builtin(f"math.{name}", self.math_function(name))
         members["factorial"] = Builtin("math.factorial", self.factorial)
+        for name in ("comb", "perm", "lcm"):
+            members[name] = Builtin(f"math.{name}", self.integer_math(name))
+        members["dist"] = Builtin("math.dist", self.dist)
         members["fsum"] = Builtin("math.fsum", lambda a, k: math.fsum(self.numbers(one(a, k))))
         members["prod"] = Builtin("math.prod", self.prod)
         return PModule("math", members)
@@ -1685,7 +1689,7 @@ class Library:
                     wrong = python_type_name(arg)
                     words = (
                         f"'{wrong}' object cannot be interpreted as an integer"
-                        if name in ("gcd", "factorial", "isqrt")
+                        if name in ("gcd", "factorial", "isqrt", "comb", "perm", "lcm")
                         else f"must be real number, not {wrong}"
                     )
                     raise caught_as(
@@ -1712,6 +1716,40 @@ class Library:
             raise ProgramError("math.factorial(n) for n > 1000 has more than 4,096 bits")
         self.state.charge(n)
         return self.state.check_int(math.factorial(n))
+
+    def dist(self, args: list[Any], kwargs: dict[str, Any]) -> float:
+        points = [self.numbers(point) for point in _two(args, kwargs, "dist")]
+        try:
+            return math.dist(*points)
+        except ValueError as error:
+            raise caught_as(f"math.dist(): {error}", error) from None
+
+    def integer_math(self, name: str) -> Call:
+        """`math.comb`, `math.perm` and `math.lcm` of integers: refused before the work
+        where the answer would pass the integer bound (a bound on its bits first), else
+        CPython's, charged by its size."""
+        math_call = self.math_function(name)
+
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if name == "perm" and len(args) == 2 and args[1] is None:
+                args = args[:1]  # `perm(n, None)` is `perm(n)`
+            if all(type(a) in (int, bool) for a in args) and not kwargs:
+                bits = sum(abs(int(a)).bit_length() for a in args)  # lcm: at most their product
+                if name != "lcm" and args:
+                    n = abs(int(args[0]))
+                    k = n if len(args) < 2 else max(int(args[1]), 0)
+                    k = 0 if k > n else min(k, n - k) if name == "comb" else k
+                    bits = k * max(1, n.bit_length())  # at most n ** k
+                if bits > MAX_INT_BITS * 4:
+                    raise ProgramError(
+                        f"math.{name}() of these would pass {MAX_INT_BITS:,} bits; integers "
+                        "here stay within that bound",
+                        kind="OverflowError",
+                    )
+                self.state.charge(bits // 64)
+            return math_call(args, kwargs)
+
+        return call
 
     def prod(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`math.prod`: a product through the machine, so Values make traced nodes."""
@@ -2043,7 +2081,18 @@ _MATH_FUNCTIONS = (
     "ldexp",
     "isqrt",
     "gcd",
+    "nextafter",
+    "ulp",
 )
+
+
+def _two(args: list[Any], kwargs: dict[str, Any], name: str) -> list[Any]:
+    if kwargs or len(args) != 2:
+        words = f"{name} expected 2 arguments, got {len(args)}"
+        failed = ProgramError(words, kind="TypeError")
+        failed.args_seen = (words,)
+        raise failed
+    return args
 
 
 _STR_METHODS: dict[str, Callable[..., Any]] = {

@@ -1149,7 +1149,11 @@ def itertools_module(library: Library) -> PModule:
         "repeat": Builtin("itertools.repeat", lazy("repeat", repeat)),
         "islice": Builtin("itertools.islice", lazy("islice", islice)),
         "zip_longest": Builtin("itertools.zip_longest", lazy("zip_longest", zip_longest)),
-        "chain": Builtin("itertools.chain", lazy("chain", chain)),
+        "chain": TypeObject("itertools.chain", lazy("chain", chain), ()),
+        **{
+            name: Builtin(f"itertools.{name}", lazy(name, functools.partial(make, m, library)))
+            for name, make in _MORE_ITERTOOLS.items()
+        },
         "combinations": Builtin(
             "itertools.combinations",
             lazy(
@@ -1179,7 +1183,122 @@ def itertools_module(library: Library) -> PModule:
             lazy("pairwise", lambda it: itertools.pairwise(library.collect(it))),
         ),
     }
+    members["chain"].members["from_iterable"] = Builtin(
+        "itertools.chain.from_iterable",
+        lambda args, kwargs: _generator(_from_iterable(library, _one_iterable(args, kwargs))),
+    )
     return PModule("itertools", members)
+
+
+def _one_iterable(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    if kwargs or len(args) != 1:
+        words = f"chain.from_iterable() takes exactly one argument ({len(args)} given)"
+        failed = ProgramError(words, kind="TypeError")
+        failed.args_seen = (words,)
+        raise failed
+    return args[0]
+
+
+def _from_iterable(library: Library, iterables: Any) -> Iterator[Any]:
+    for iterable in library.items(iterables):  # lazily, as CPython's
+        yield from library.items(iterable)
+
+
+def _takewhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
+    for item in library.items(iterable):
+        if not m.truthy(m.call(predicate, [item])):
+            return
+        yield item
+
+
+def _dropwhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
+    dropping = True
+    for item in library.items(iterable):
+        if dropping and m.truthy(m.call(predicate, [item])):
+            continue
+        dropping = False
+        yield item
+
+
+def _filterfalse(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
+    for item in library.items(iterable):
+        if not m.truthy(item if predicate is None else m.call(predicate, [item])):
+            yield item
+
+
+def _compress(m: Any, library: Library, data: Any, selectors: Any) -> Iterator[Any]:
+    for item, chosen in zip(library.items(data), library.items(selectors), strict=False):
+        if m.truthy(chosen):
+            yield item
+
+
+def _cycle(m: Any, library: Library, iterable: Any) -> Iterator[Any]:
+    # Endless, but lazy: each item is a step of the program that takes it.
+    items = library.collect(iterable)
+    while items:
+        yield from items
+
+
+class _GroupBy:
+    """`itertools.groupby` as CPython's C code runs it: one iterator shared by the
+    groups, so a group read after the next one was asked for is empty; the keys compared
+    with the program's `==` (the group's key first, identity first as CPython's)."""
+
+    def __init__(self, m: Any, library: Library, iterable: Any, key: Any) -> None:
+        self.m = m
+        self.items = library.items(iterable)
+        self.key = key
+        self.has_key = self.has_value = self.has_target = False
+        self.current_key: Any = None
+        self.current: Any = None
+        self.target: Any = None
+        self.turn = 0  # which group may still give items
+
+    def step(self) -> bool:
+        try:
+            value = next(self.items)
+        except StopIteration:
+            return False
+        key = value if self.key is None else self.m.call(self.key, [value])
+        self.current, self.current_key = value, key
+        self.has_value = self.has_key = True
+        return True
+
+    def equal(self, target: Any) -> bool:
+        return target is self.current_key or self.m.compare("==", target, self.current_key)
+
+    def groups(self) -> Iterator[Any]:
+        while True:
+            self.turn += 1
+            while not self.has_key or (self.has_target and self.equal(self.target)):
+                if not self.step():
+                    return
+            self.target, self.has_target = self.current_key, True
+            yield (self.target, _generator(self.group(self.target, self.turn)))
+
+    def group(self, target: Any, turn: int) -> Iterator[Any]:
+        while self.turn == turn:
+            if not self.has_value and not self.step():
+                return
+            if not self.equal(target):
+                return
+            self.has_value = False
+            yield self.current
+
+
+def _groupby(m: Any, library: Library, iterable: Any, key: Any = None) -> Iterator[Any]:
+    return _GroupBy(m, library, iterable, key).groups()
+
+
+# The finite iterators made here lazily (each item a step of the program that takes it).
+_MORE_ITERTOOLS: dict[str, Callable[..., Iterator[Any]]] = {
+    "groupby": _groupby,
+    "takewhile": _takewhile,
+    "dropwhile": _dropwhile,
+    "filterfalse": _filterfalse,
+    "compress": _compress,
+    "cycle": _cycle,
+}
 
 
 def _small(r: Any) -> int:

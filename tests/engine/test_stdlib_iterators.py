@@ -1,0 +1,105 @@
+"""More of `itertools` and `math` as CPython's (SPEC §15: "itertools (the finite
+ones)"): `groupby` with its shared iterator (a group read after the next one was asked
+for is empty), `chain.from_iterable`, `takewhile`, `dropwhile`, `filterfalse`,
+`compress`, `cycle`; `math.comb`, `perm`, `lcm`, `dist`, `nextafter`, `ulp`. Each
+statement runs under CPython and here, and both must print the same; the hostile ones
+stop at their bounds, before the work."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, trace_source
+from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
+
+PRELUDE = """
+import itertools, math
+from itertools import groupby, chain, takewhile, dropwhile, filterfalse, compress, cycle, islice
+"""
+
+STATEMENTS = [
+    'print([(k, list(g)) for k, g in groupby("aabbbca")])',
+    'print([(k, list(g)) for k, g in list(groupby("aabbbc"))])',
+    (
+        "print([(k, len(list(g))) for k, g in groupby(sorted([3, 1, 4, 1, 5, 9, 2, 6]), "
+        "key=lambda v: v % 2)])"
+    ),
+    (
+        "it = groupby([1, 1, 2]); k, g = next(it); print(k, next(g)); k2, g2 = next(it); "
+        "print(k2, list(g), list(g2))"
+    ),
+    'print(list(chain.from_iterable(["ab", [1, 2], (3,)])), list(chain([1], "xy")))',
+    (
+        "print(list(takewhile(lambda v: v < 3, [1, 2, 3, 1])), "
+        "list(dropwhile(lambda v: v < 3, [1, 2, 3, 1])))"
+    ),
+    ("print(list(filterfalse(None, [0, 1, 2, 0])), list(filterfalse(lambda v: v % 2, range(6))))"),
+    'print(list(compress("abcdef", [1, 0, 1, 0, 1, 1])), list(islice(cycle("ab"), 5)))',
+    "list(groupby(5))",
+    "list(chain.from_iterable([1]))",
+    "chain.from_iterable()",
+    "list(takewhile(None, [1]))",
+    (
+        "print(math.comb(5, 2), math.comb(10, 0), math.comb(3, 5), math.perm(5, 2), "
+        "math.perm(5), math.perm(3, 5), math.lcm(4, 6), math.lcm(), math.lcm(0, 5))"
+    ),
+    (
+        "print(math.dist([0, 0], [3, 4]), math.dist((1.5,), (0.5,)), math.nextafter(1.0, "
+        "2.0), math.ulp(1.0))"
+    ),
+    "print(math.comb(100, 50), math.comb(1000, 500).bit_length())",
+    "math.comb(-1, 2)",
+    "math.comb(5, -1)",
+    "math.comb(5.0, 2)",
+    "math.comb(5)",
+    "math.perm(5, None)",
+    "math.dist([1], [1, 2])",
+    "math.dist(1, 2)",
+    "math.comb(True, True)",
+]
+
+
+@pytest.mark.parametrize("statement", STATEMENTS)
+def test_an_iterator_or_math_function_does_what_cpythons_does(statement: str) -> None:
+    assert_as_cpython(caught(statement, PRELUDE))
+
+
+def test_groupby_calls_the_programs_key_and_eq_as_cpython_does() -> None:
+    source = """
+from itertools import groupby
+class K:
+    calls = 0
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, other):
+        K.calls += 1
+        return self.v // 2 == other.v // 2
+    __hash__ = None
+rows = [K(v) for v in [0, 1, 2, 3, 3, 6]]
+print([(k.v, [r.v for r in g]) for k, g in groupby(rows)], K.calls)
+keys = []
+print([k for k, _ in groupby(range(7), key=lambda v: keys.append(v) or v // 3)], keys)
+"""
+    assert_as_cpython(source)
+
+
+HOSTILE = [
+    # an endless cycle taken in a loop: the step bound
+    "import itertools\nfor x in itertools.cycle([1, 2]):\n    pass\n",
+    # an endless cycle listed: the container bound
+    "import itertools\nxs = list(itertools.cycle(range(10)))\n",
+    # groupby over an endless count: a step per item
+    "import itertools\nfor k, g in itertools.groupby(itertools.count()):\n    pass\n",
+    # from_iterable of endless iterables
+    "import itertools\nfor x in itertools.chain.from_iterable(itertools.repeat(range(9), 10**9)):\n"
+    "    pass\n",
+    # binomials and permutations far past the integer bound: refused before the work
+    "import math\nx = math.comb(10**9, 10**8)\n",
+    "import math\nx = math.perm(10**7)\n",
+]
+
+
+@pytest.mark.parametrize("program", HOSTILE)
+def test_an_iterator_or_math_function_stays_within_its_bounds(program: str) -> None:
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|1,000,000|4,096 bits"):
+        trace_source(program + TAIL)

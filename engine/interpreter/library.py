@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import random
-import string
 from collections.abc import Callable, Iterator
 from functools import partial
 from types import GeneratorType, MappingProxyType
@@ -71,6 +70,7 @@ from backprop_animator.engine.interpreter.runtime import (
     caught_as,
 )
 from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
+from backprop_animator.engine.interpreter.str_format import str_format
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     a_type,
@@ -1528,40 +1528,6 @@ class Library:
         }
         return {name: self.bound(call, name) for name, call in table.items()}
 
-    def str_format(self, obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-        """`"{} {:.4f}".format(a, b)`, field by field through the f-string formatter:
-        plain fields only (`{}`, `{0}`, `{name}`), never attributes or items of them,
-        since Python's `str.format` would walk those itself."""
-        state = self.state
-        texts = self.machine.texts
-        state.charge(len(obj) // 10)
-        pieces: list[str] = []
-        total = 0
-        numbering = _Numbering()
-        try:
-            fields = list(string.Formatter().parse(obj))  # parses; evaluates nothing
-        except ValueError as error:
-            raise ProgramError(f"str.format: {error}", kind="ValueError") from None
-        for literal, field, spec, conversion in fields:
-            pieces.append(literal)
-            total += len(literal)
-            if field is None:
-                continue
-            if "." in field or "[" in field or (spec and "{" in spec):
-                raise ProgramError(
-                    "str.format here takes plain fields ({}, {0}, {name}), "
-                    "not attributes, items or nested fields"
-                )
-            value = format_argument(numbering.name(field, conversion), args, kwargs)
-            code = ord(conversion) if conversion else -1
-            text = texts.format(value, spec or "", code)
-            total += len(text)
-            if total > MAX_STR:
-                state.check_str(total)  # refused before the pieces are joined
-            pieces.append(text)
-        state.check_str(total)  # and charged once, by the length made
-        return "".join(pieces)
-
     def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
         texts = self.machine.texts
@@ -1628,7 +1594,7 @@ class Library:
             name: simple(name)
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
-        table["format"] = self.str_format
+        table["format"] = partial(str_format, self.machine, self.attribute_name)
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
@@ -1956,57 +1922,6 @@ def _unbound(
         return call(args[0], args[1:], kwargs)
 
     return Builtin(name, method)
-
-
-class _Numbering:
-    """The fields of one `str.format` call, numbered as CPython numbers them: `{}` takes
-    the next position, `{0}` its own, never both kinds in one call; `!r`, `!s`, `!a`
-    are the only conversions."""
-
-    def __init__(self) -> None:
-        self.auto = 0  # fields numbered so far by `{}`
-        self.manual = False  # whether a field gave its own number
-
-    def name(self, field: str, conversion: str | None) -> str:
-        if conversion not in (None, "r", "s", "a"):
-            raise ProgramError(f"Unknown conversion specifier {conversion}", kind="ValueError")
-        if field == "":
-            if self.manual:
-                raise ProgramError(
-                    "cannot switch from manual field specification to automatic field numbering",
-                    kind="ValueError",
-                )
-            self.auto += 1
-            return str(self.auto - 1)
-        if _is_index(field):
-            if self.auto:
-                raise ProgramError(
-                    "cannot switch from automatic field numbering to manual field specification",
-                    kind="ValueError",
-                )
-            self.manual = True
-        return field
-
-
-def _is_index(field: str) -> bool:
-    """Whether a `str.format` field is a position: ASCII digits (`'²'` is a name)."""
-    return field.isascii() and field.isdigit()
-
-
-def format_argument(field: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """The argument a `str.format` field names: a position or a keyword."""
-    if _is_index(field):
-        if int(field) >= len(args):
-            raise ProgramError(
-                f"Replacement index {field} out of range for positional args tuple",
-                kind="IndexError",
-            )
-        return args[int(field)]
-    if field not in kwargs:
-        missing = ProgramError(repr(field), kind="KeyError")
-        missing.args_seen = (field,)  # the key, which a KeyError shows as its repr
-        raise missing
-    return kwargs[field]
 
 
 def _one_iterable(name: str, args: list[Any], kwargs: dict[str, Any] | None) -> list[Any]:

@@ -519,8 +519,6 @@ class Machine:
             member = self.type_member(obj, name)
             if member is not MISSING:
                 return member
-        if kind is str and name == "format":
-            raise ProgramError("str.format is not available here; use an f-string")
         if kind in NUMBERS and name in ("backward", "data", "grad", *FUNCTIONS):
             # Uncaught, a hint; caught (`hasattr(x, 'data')`), CPython's AttributeError.
             error = ProgramError(

@@ -52,6 +52,12 @@ ESCAPES = [
     ),
     ("s = '{0.__class__}'.format(1)\n", "str.format"),
     ("f = '{0.__class__}'.format\ns = f(1)\n", "str.format"),
+    # a field's attributes are the interpreter's to find, a dunder anywhere on the path refused
+    ("s = '{0.data.__class__}'.format(Value(1.0))\n", "dunder"),
+    ("def f():\n    pass\ns = '{0.__globals__}'.format(f)\n", "dunder"),
+    ("class A:\n    pass\ns = '{0.__init__.__globals__[os]}'.format(A())\n", "dunder"),
+    ("s = '{0:{0.__class__}}'.format(1)\n", "dunder"),  # a spec's own field too
+    ("s = '{0.a-b}'.format(1)\n", "no attribute is named"),  # the interpreter's own entries
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = getattr(1, 'numerator')\n", "no attribute 'numerator'"),  # `.real` is a number's own
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),
@@ -173,7 +179,11 @@ ESCAPES = [
     ("@staticmethod\ndef f():\n    pass\ny = f.__func__\n", "dunder"),
     ("@property\ndef f(self):\n    pass\ny = f.fget\n", "no attribute 'fget'"),
     ("import functools\ny = functools.reduce.__code__\n", "dunder"),
-    ("import itertools\ny = itertools.cycle\n", "no attribute 'cycle'"),
+    ("import itertools\ny = itertools.tee\n", "no attribute 'tee'"),
+    # endless `cycle`, as endless `count`: every consumer charges each item it takes
+    ("import itertools\ny = 'a' in itertools.cycle('b')\n", "BACKPROP_MAX_STEPS"),
+    ("import itertools\ny = all(itertools.cycle([1]))\n", "BACKPROP_MAX_STEPS"),
+    ("import itertools\nk, *g = itertools.groupby(itertools.cycle([0]))\n", "BACKPROP_MAX_STEPS"),
     ("import typing\ny = typing.get_type_hints\n", "no attribute"),
     ("import dataclasses\ny = dataclasses.fields\n", "no attribute"),
     ("import operator\ny = operator.methodcaller\n", "no attribute"),

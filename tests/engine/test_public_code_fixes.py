@@ -243,14 +243,19 @@ def test_str_format_formats_plain_fields_with_our_own_formatter() -> None:
         "print('{name:>6}|{{}}|{:,.2f}'.format(12345.678, name='hi'))\n"
         "try:\n    '{2}'.format(1)\nexcept IndexError as e:\n    print(e)\n"
     )
-    # Python's str.format would walk attributes and items itself: never handed to it.
-    for template in (
-        "'{0.__class__}'.format(1)",
-        "'{0[0]}'.format([1])",
-        "'{:{w}}'.format(1, w=3)",
-    ):
-        with pytest.raises(EngineError, match="plain fields"):
-            run(f"s = {template}\n")
+    # Attributes, items and a spec's own fields are found by the interpreter itself
+    # (`get_attr`, `get_item`), never by Python's str.format: a dunder is refused.
+    same_as_cpython(
+        "class P:\n    def __init__(self):\n        self.data = 2.5\n        self._op = '+'\n"
+        "p = P()\nprint('{0.data:.2f} {0._op} {d[a]} {xs[1]}'.format(p, d={'a': 1}, xs=[5, 6]))\n"
+        "print('{:{w}.{p}f}|{:>{}}'.format(3.14159, 'x', 4, w=10, p=2))\n"
+        "for t in ['{0[5]}', '{0.nope}', '{0:{1:{2}}}', '{0[}', '{!z}']:\n"
+        "    try:\n        t.format([1], 2, 3)\n"
+        "    except (IndexError, AttributeError, ValueError) as e:\n"
+        "        print(type(e).__name__, e)\n"
+    )
+    with pytest.raises(EngineError, match="dunder attributes are not available"):
+        run("s = '{0.__class__}'.format(1)\n")
     with pytest.raises(EngineError, match="format width"):  # bounded before the work
         run("s = '{:>1000000000}'.format(1)\n")
     with pytest.raises(EngineError, match="strings here stay within 10,000"):

@@ -1451,6 +1451,48 @@ def block_cpython_values(rng: random.Random) -> list[str]:
     return lines
 
 
+COLLECTION_STEPS = [
+    "c.update({w!r})", "c.update({{{w!r}: {n}}})", "c.subtract({w!r})", "c = c + Counter({w!r})",
+    "c = c - Counter({w!r})", "c = c | Counter({w!r})", "c = c & Counter({w!r})", "c = +c",
+    "c += Counter({w!r})", "c -= {{{w!r}: {n}}}", "c[{w!r}] -= {n}", "q.append({n})",
+    "q.appendleft({n})", "q.extend(range({n}))", "q.extendleft([{n}, {m}])", "q.rotate({m})",
+    "q += [{n}]", "od[{w!r}] = {n}", "od.move_to_end(list(od)[0]) if od else None",
+    "od.move_to_end(list(od)[-1], last=False) if od else None",
+    "od.popitem(last={b}) if od else None",
+]  # fmt: skip
+
+COLLECTION_CHECKS = [
+    "print(c, c.total(), sorted(c.elements()), c.most_common(2))",
+    "print(q, q.maxlen, len(q), list(reversed(q)), q == deque(q, maxlen=q.maxlen))",
+    "print(od, list(od), od == OrderedDict(sorted(od.items())), type(od).__name__)",
+    "print(c == Counter(dict(c)), +c == c, -c, type(c).__name__, isinstance(q, list))",
+    "print([(k, len(list(g))) for k, g in groupby(sorted(c.elements()))])",
+    "print('{0} {1.maxlen} {2[0]!r:>4}'.format(len(c), q, list(od) or ['-']))",
+]  # fmt: skip
+
+
+def block_collections3(rng: random.Random) -> list[str]:
+    """Counter's counting, a deque's maxlen, an OrderedDict's order, groupby and
+    str.format's fields, in random order."""
+    words = ["ab", "bca", "aab", "cc", "b"]
+    lines = [
+        "from collections import Counter, OrderedDict, deque",
+        "from itertools import groupby",
+        f"c = Counter({rng.choice(words)!r})",
+        f"q = deque(range({rng.randint(0, 5)}), maxlen={rng.choice(['None', '2', '3', '0'])})",
+        "od = OrderedDict((k, None) for k in 'xyz')",
+    ]
+    for _ in range(rng.randint(3, 8)):
+        step = rng.choice(COLLECTION_STEPS).format(
+            w=rng.choice(words), n=rng.randint(-2, 4), m=rng.randint(-3, 3), b=rng.random() < 0.5
+        )
+        lines += ["try:", f"    {step}", "except Exception as e:", "    print(type(e).__name__, e)"]
+        if rng.random() < 0.5:
+            lines.append(rng.choice(COLLECTION_CHECKS))
+    lines += COLLECTION_CHECKS
+    return lines
+
+
 BLOCKS: list[Block] = [
     block_cpython_values,
     block_arithmetic,
@@ -1475,6 +1517,7 @@ BLOCKS: list[Block] = [
     block_ints,
     block_dataclasses,
     block_more_generators,
+    block_collections3,
 ]
 
 

@@ -40,7 +40,12 @@ LOADS_OPTIONS: frozenset[str] = frozenset()
 # A walk counts the least text each value makes (`0`, `""`, `[]`): one that passes the
 # string bound is refused before the encoder runs.
 KEY_TYPES = (str, int, float, bool, type(None))
-NOT_JSON = frozenset({"deque", "dict_keys", "dict_values", "dict_items"})
+NOT_JSON = frozenset({"deque"})
+VIEWS = {
+    type({}.keys()): "dict_keys",
+    type({}.values()): "dict_values",
+    type({}.items()): "dict_items",
+}
 
 
 def json_module(library: Library) -> PModule:
@@ -231,6 +236,8 @@ class _Walker:
         made = self.special.get(id(value))
         if made is not None and made[0] is value and made[1] in NOT_JSON:
             return self.other(value, made[1], depth)
+        if kind in VIEWS:  # a dict's view: not JSON, as CPython's encoder says
+            return self.other(value, VIEWS[kind], depth)
         if kind in (list, tuple, dict):
             marker = id(value)
             if marker in self.path:

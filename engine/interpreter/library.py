@@ -127,6 +127,9 @@ class Library:
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
         machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
+        set_like: tuple[type, ...] = (type({}.keys()), type({}.items()))
+        for view in set_like:  # the views that are sets too
+            machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -723,7 +726,8 @@ class Library:
         value = one(args, kwargs, "reversed")
         if type(value) in (list, tuple, str, range, bytes):
             return reversed(value)
-        if type(value) is dict or type(value) is MappingProxyType:
+        if type(value) is dict or type(value) is MappingProxyType or type(value) in _VIEWS:
+            self.state.charge(len(value) // ITEMS_PER_STEP)
             return reversed(list(value))
         raise ProgramError(f"{a_type(value)} cannot be reversed")
 
@@ -1305,32 +1309,28 @@ class Library:
 
         return {name: on_copy(table[name]) for name in ("keys", "values", "items", "get", "copy")}
 
+    def view_isdisjoint(self, view: Any, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        """`d.keys().isdisjoint(other)`: no item of `other` is in the view, any iterable."""
+        for item in self.items(one(args, kwargs, "isdisjoint")):
+            if self.machine.contains(view, item):
+                return False
+        return True
+
     def dict_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
 
-        # The views are lists, which print as CPython's views (`dict_keys(['a'])`).
-        register = self.machine.register
-
-        def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        # CPython's own views: live, `in` a hash lookup, made at no cost (`Machine.VIEWS`).
+        def keys(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             none(args, kwargs, "keys", dict)
-            state.charge(len(obj))
-            view = list(obj.keys())
-            register(view, "dict_keys")
-            return view
+            return obj.keys()
 
-        def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        def values(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             none(args, kwargs, "values", dict)
-            state.charge(len(obj))
-            view = list(obj.values())
-            register(view, "dict_values")
-            return view
+            return obj.values()
 
-        def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+        def items(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             none(args, kwargs, "items", dict)
-            state.charge(len(obj))
-            view = list(obj.items())
-            register(view, "dict_items")
-            return view
+            return obj.items()
 
         def get(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
             if kwargs or not 1 <= len(args) <= 2:

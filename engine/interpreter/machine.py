@@ -80,13 +80,20 @@ if TYPE_CHECKING:
     from backprop_animator.engine.trace.recorder import Recorder
 
 NUMBERS = frozenset({int, float, bool})
-SIZED: frozenset[type] = frozenset({list, tuple, dict, str, PSet, range, bytes, MappingProxyType})
+# A dict's views, CPython's own objects (live, their `in` a hash lookup); the keys and
+# items views are set-like (`==` with a set, `&`, `|`, `-`, `^`).
+VIEWS: frozenset[type] = frozenset({type({}.keys()), type({}.values()), type({}.items())})
+SET_LIKE_VIEWS: frozenset[type] = frozenset({type({}.keys()), type({}.items())})
+HOLDS_A_LIST = "this item cannot be put in a set (it holds a list)"
+SIZED: frozenset[type] = frozenset(
+    {list, tuple, dict, str, PSet, range, bytes, MappingProxyType, *VIEWS}
+)
 # Keys whose hash CPython computes in constant time (a string caches its hash; nodes and
 # the program's instances hash by identity).
 SIMPLE_KEYS: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, type(None), Value, PInstance}
 )
-UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType})
+UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType, *VIEWS})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 BREAK: Any = object()  # and those `break` and `continue` hand up to their loop
 CONTINUE: Any = object()
@@ -164,7 +171,7 @@ class Machine:
         self.native_views: dict[tuple[int, int], Builtin] = {}
         # Dicts and lists that `collections` made (by id, with the object kept alive so
         # the id stays its own): what a missing key gives, and which deque methods apply.
-        # `(obj, kind, factory)`, kind "defaultdict", "Counter" or "deque".
+        # `(obj, kind, factory)`, kind "defaultdict", "Counter", "OrderedDict" or "deque".
         self.collections: dict[int, tuple[Any, str, Any]] = {}
         self.texts.collections = self.collections
         # `collections`' types by kind, once the module is made (`type(c)` of a Counter);
@@ -173,8 +180,8 @@ class Machine:
         self.bounded_deques = False
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
-        """Keep `obj` in `collections` as a `kind` (also "dict_keys", "dict_values",
-        "dict_items": the lists a dict's views are, which print as CPython's views)."""
+        """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
+        (a defaultdict's, a deque's maxlen)."""
         registry = self.collections
         if len(registry) >= PRUNE_AT:
             # Forget the ones only the registry still holds (a loop's temporary deques).
@@ -964,6 +971,8 @@ class Machine:
             state.check_items(len(left) + len(right))
             state.charge(len(left) + len(right))
             return {**left, **right}
+        if (lt in SET_LIKE_VIEWS or rt in SET_LIKE_VIEWS) and op in sets.SET_OPERATORS:
+            return self.views_combined(op, left, right)
         combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
         if combined is not None:
             return combined
@@ -1016,6 +1025,26 @@ class Machine:
         failed = ProgramError(words, kind="TypeError")
         failed.args_seen = (words,)
         return failed
+
+    def views_combined(self, op: str, left: Any, right: Any) -> PSet:
+        """`d.keys() & other` and the others: a new set, as CPython makes it of the view
+        and any iterable."""
+        made = []
+        for side in (left, right):
+            if type(side) is PSet:
+                made.append(side)
+                continue
+            items = list(self.iterate(side))
+            self.state.charge(len(items))
+            for item in items:
+                self.key(item)
+            try:
+                made.append(PSet(items))
+            except TypeError as error:  # an items view's pair that holds a list
+                raise caught_as(
+                    "this item cannot be put in a set (it holds a list)", error
+                ) from None
+        return sets.combine(self.state, sets.SET_OPERATORS[op], made[0], made[1])
 
     def complex_numbers(self, op: str, left: Any, right: Any) -> complex:
         """Arithmetic with a complex number (`(-8) ** 0.5` makes one): Python's own on
@@ -1123,6 +1152,8 @@ class Machine:
             self.charge_compare(left, right)
             if self.collections and (lt is dict or lt is list) and lt is rt:
                 return self.kinds_equal(left, right)
+            if lt in VIEWS or rt in VIEWS:
+                return self.views_equal(left, right)
             return bool(left == right)
         elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple, bytes)):
             self.charge_compare(left, right)
@@ -1136,9 +1167,20 @@ class Machine:
             except TypeError:
                 if lt is list or lt is tuple:
                     return self.compare_items(op, left, right)
-        elif lt is PSet and rt is PSet:  # subset and superset, as CPython's sets order
+        elif (lt is PSet or lt in SET_LIKE_VIEWS) and (rt is PSet or rt in SET_LIKE_VIEWS):
+            # subset and superset, as CPython's sets and a dict's keys and items order
             self.state.charge(min(len(left), len(right)))
-            return bool(_ORDER[op](left.items.keys(), right.items.keys()))
+            try:
+                return bool(
+                    _ORDER[op](
+                        left.items.keys() if lt is PSet else left,
+                        right.items.keys() if rt is PSet else right,
+                    )
+                )
+            except TypeError as error:  # an items view's pair that holds a list
+                raise caught_as(
+                    "this item cannot be put in a set (it holds a list)", error
+                ) from None
         hint = "; compare their .data" if lt is Value or rt is Value else ""
         failed = ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
@@ -1147,6 +1189,20 @@ class Machine:
         types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
         failed.args_seen = (f"'{op}' not supported between instances of {types}",)
         raise failed
+
+    def views_equal(self, left: Any, right: Any) -> bool:
+        """`d.keys() == {'a'}`: a keys or items view equals a set (or such a view) of the
+        same items, as CPython's; a values view only itself."""
+        if type(left) not in SET_LIKE_VIEWS:
+            left, right = right, left
+        if type(left) not in SET_LIKE_VIEWS:
+            return left is right
+        if type(right) is PSet:
+            right = right.items.keys()
+        elif type(right) not in SET_LIKE_VIEWS:
+            return False
+        self.state.charge(min(len(left), len(right)))
+        return bool(left == right)
 
     def kinds_equal(self, left: Any, right: Any) -> bool:
         """`==` where a `collections` kind differs from its dict or list: Counters count
@@ -1185,6 +1241,13 @@ class Machine:
                 return item in (container.items if kind is PSet else container)
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be a key") from None
+        if kind in SET_LIKE_VIEWS:  # `k in d.keys()`, `(k, v) in d.items()`: a hash lookup
+            if type(item) is tuple:
+                self.state.charge_walk(item)
+            try:
+                return item in container
+            except TypeError:
+                raise self.unhashable(item[0] if type(item) is tuple else item) from None
         if kind is range:
             # An integer is answered by arithmetic; anything else is compared with every
             # number of the range, as CPython does.
@@ -1231,19 +1294,21 @@ class Machine:
             state = self.state
             state.charge(min(state.measure(left), state.measure(right)))
 
+    def unhashable(self, key: Any) -> ProgramError:
+        words = f"unhashable type: '{python_type_name(key)}'"
+        unhashable = ProgramError(
+            f"{words} ({a_type(key)} cannot be put in a set or used as a key)", kind="TypeError"
+        )
+        unhashable.args_seen = (words,)
+        return unhashable
+
     def key(self, key: Any) -> Any:
         """`key` checked and charged as a set item or dict key: hashing a tuple walks it."""
         kind = type(key)
         if kind in SIMPLE_KEYS:
             return key
         if kind in UNHASHABLE:
-            words = f"unhashable type: '{python_type_name(key)}'"
-            unhashable = ProgramError(
-                f"{words} ({a_type(key)} cannot be put in a set or used as a key)",
-                kind="TypeError",
-            )
-            unhashable.args_seen = (words,)
-            raise unhashable
+            raise self.unhashable(key)
         if kind is tuple:
             self.state.charge_walk(key)
         return key
@@ -1256,6 +1321,8 @@ class Machine:
             return _live(value, "dictionary")
         if kind is PSet:
             return _live(value.ordered(), "Set")
+        if kind in VIEWS:  # a dict changed while its view is walked: CPython's RuntimeError
+            return _live(value, "dictionary")
         if kind in SIZED or kind in ITERATOR_TYPES:
             return iter(value)
         if kind is TextBuffer:  # `for line in buffer`: its lines, as CPython's
@@ -1301,11 +1368,7 @@ class Machine:
             return result
         if result is not NO_METHOD:
             if type(result) in _NOT_ITERATORS:  # a container, a number, None: not iterators
-                special = self.collections.get(id(result))  # `d.keys()`: a list here
-                if special is not None and special[0] is result and special[1][:5] == "dict_":
-                    named = special[1]  # CPython's view, `dict_keys`
-                else:
-                    named = cpython_type(result)
+                named = cpython_type(result)
                 message = f"iter() returned non-iterator of type '{named}'"
                 raise ProgramError(message, kind="TypeError")
             return self.iterate(result)
@@ -1534,6 +1597,7 @@ PYTHON_TYPES: dict[type, type] = {
 }
 PYTHON_TYPES[PSet] = set
 PYTHON_TYPES[MappingProxyType] = MappingProxyType
+PYTHON_TYPES.update({view: view for view in VIEWS})  # (`.mapping`, which they have, refused)
 
 
 def bad_index(obj: Any, key: Any) -> ProgramError:

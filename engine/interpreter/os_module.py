@@ -437,8 +437,7 @@ def empty_view(name: str) -> Callable[[], PInstance]:
         return False
 
     def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        # `Set.__eq__`: a set of the same length whose items are all in this one. (A
-        # dict's own views are lists here, `dict_keys` only in print: not sets to it.)
+        # `Set.__eq__`: a set of the same length whose items are all in this one.
         self, other = arguments("Set.__eq__", ("self", "other"), args, kwargs)
         if type(other) is PSet:
             return not other.items

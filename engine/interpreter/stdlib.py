@@ -461,13 +461,16 @@ class _Copier:
         its factory, a Counter, a deque...), as CPython's copy keeps its type."""
         special = self.m.collections.get(id(original))
         if special is not None and special[0] is original:
-            if special[1].startswith("dict_"):  # a dict's view
-                raise ProgramError(f"cannot pickle '{special[1]}' object", kind="TypeError")
             self.m.register(copied, special[1], special[2])
         return copied
 
     @staticmethod
     def refuse(value: Any) -> ProgramError:
+        if type(value) in (type({}.keys()), type({}.values()), type({}.items())):
+            words = f"cannot pickle '{type(value).__name__}' object"  # a dict's view
+            refused = ProgramError(words, kind="TypeError")
+            refused.args_seen = (words,)
+            return refused
         return ProgramError(f"cannot copy {a_type(value)} here", kind="TypeError")
 
     def made(self, original: PInstance, attrs: dict[str, Any]) -> PInstance:

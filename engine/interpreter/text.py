@@ -124,6 +124,8 @@ class Texts:
             return f"<{value.name}, not available here>"
         if kind is range or kind is complex:
             return repr(value)
+        if kind in _VIEW_NAMES:  # `dict_keys(['a', 'b'])`, of the items it has now
+            return f"{_VIEW_NAMES[kind]}({self.to_repr(list(value), seen)})"
         if kind is MappingProxyType:  # a class's `__dict__` (`objects.class_dict`)
             return f"mappingproxy({self.to_repr(value.copy(), seen)})"
         if kind is bytes:
@@ -167,8 +169,8 @@ class Texts:
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
         if kind == "deque" and factory is not None:  # its maxlen
             return f"deque([{inner}], maxlen={factory})"
-        if kind in ("deque", "dict_keys", "dict_values", "dict_items"):
-            return f"{kind}([{inner}])"
+        if kind == "deque":
+            return f"deque([{inner}])"
         if kind == "defaultdict":
             shown = "None" if factory is None else self.to_repr(factory, seen)
             return f"defaultdict({shown}, {{{inner}}})"
@@ -438,10 +440,19 @@ def type_name(value: Any) -> str:
         return "StringIO"
     if value is None:
         return "None"
+    if type(value) in _VIEW_NAMES:
+        return _VIEW_NAMES[type(value)]
     return type(value).__name__ if type(value) in _PLAIN else "object"
 
 
 _PLAIN = {int, float, bool, complex, str, bytes, list, tuple, dict, range, Value}
+
+# A dict's views, CPython's own objects, by the names CPython gives their types.
+_VIEW_NAMES: dict[type, str] = {
+    type({}.keys()): "dict_keys",
+    type({}.values()): "dict_values",
+    type({}.items()): "dict_items",
+}
 
 
 def cpython_type(value: Any) -> str:

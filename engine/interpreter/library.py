@@ -686,10 +686,12 @@ class Library:
             words = "round() takes a number and an optional number of digits"
             raise wrong_arguments(words, "round", args, kwargs)
         number, digits = given
+        if type(number) is PInstance and number.cls.lookup("__round__") is not MISSING:
+            # its class's own `__round__`, given the digits only when they are not None
+            extra = () if digits is None else (digits,)
+            return self.machine.call_dunder(number, "__round__", *extra)
         if type(number) not in NUMBERS:
-            if type(number) is Value or (
-                type(number) is PInstance and number.cls.lookup("__round__") is not MISSING
-            ):
+            if type(number) is Value:
                 raise ProgramError(f"round() of {a_type(number)} is not available here")
             no_round = TypeError(f"type {python_type_name(number)} doesn't define __round__ method")
             raise caught_as(f"round() of {a_type(number)}", no_round)

@@ -983,8 +983,66 @@ def functools_module(library: Library) -> PModule:
             "wraps": Builtin("wraps", wraps),
             "lru_cache": Builtin("lru_cache", lru_cache),
             "cache": Builtin("cache", cache),
+            "total_ordering": Builtin("total_ordering", lambda a, k: total_ordering(m, a, k)),
         },
     )
+
+
+# `functools.total_ordering`'s table, as CPython's: for the one ordering a class defines
+# (the greatest name of those it defines), the others made of it, each as
+# (name, the operation it asks, what it answers made of that answer `r`): "not r",
+# "r or ==" (r, else `self == other`), "r and !=" (r, and `self != other`) and their
+# negations.
+_ORDERINGS: dict[str, list[tuple[str, str]]] = {
+    "__lt__": [("__gt__", "not r and !="), ("__le__", "r or =="), ("__ge__", "not r")],
+    "__le__": [("__ge__", "not r or =="), ("__lt__", "r and !="), ("__gt__", "not r")],
+    "__gt__": [("__lt__", "not r and !="), ("__ge__", "r or =="), ("__le__", "not r")],
+    "__ge__": [("__le__", "not r or =="), ("__gt__", "r and !="), ("__lt__", "not r")],
+}
+
+
+def total_ordering(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`@functools.total_ordering`: the orderings a class lacks, made of the one it has,
+    as CPython's are (each calls the class's own, then `==` or `!=` where CPython's does)."""
+    if kwargs or len(args) != 1:
+        raise ProgramError("total_ordering() takes one class", kind="TypeError")
+    cls = args[0]
+    roots = (
+        {op for op in _ORDERINGS if cls.lookup(op) not in (MISSING, None)}
+        if type(cls) is PClass
+        else set()
+    )
+    if not roots:
+        words = "must define at least one ordering operation: < > <= >="
+        failed = ProgramError(words, kind="ValueError")
+        failed.args_seen = (words,)
+        raise failed
+    root = max(roots)
+    for name, rule in _ORDERINGS[root]:
+        if name not in roots:
+            cls.namespace[name] = NativeMethod(
+                name, python_method(f"{cls.name}.{name}", ("other",), _derived(m, root, rule))
+            )
+    return cls
+
+
+def _derived(m: Any, root: str, rule: str) -> Callable[[list[Any], dict[str, Any]], Any]:
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        self_, other = args
+        r = m.call_dunder(self_, root, other)  # `type(self).__lt__(self, other)`
+        if r is NotImplemented:
+            return r
+        if rule == "not r":
+            return not m.truthy(r)
+        if rule == "not r and !=":
+            return not m.truthy(r) and m.compare("!=", self_, other)
+        if rule == "not r or ==":
+            return not m.truthy(r) or m.compare("==", self_, other)
+        if rule == "r or ==":
+            return r if m.truthy(r) else m.compare("==", self_, other)
+        return m.compare("!=", self_, other) if m.truthy(r) else r  # "r and !="
+
+    return call
 
 
 def function_name(function: Any) -> str:

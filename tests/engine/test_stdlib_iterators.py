@@ -103,3 +103,36 @@ HOSTILE = [
 def test_an_iterator_or_math_function_stays_within_its_bounds(program: str) -> None:
     with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|1,000,000|4,096 bits"):
         trace_source(program + TAIL)
+
+
+@pytest.mark.parametrize("root", ["__lt__", "__le__", "__gt__", "__ge__"])
+def test_total_ordering_makes_the_other_orderings_as_cpythons(root: str) -> None:
+    op = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}[root]
+    source = f"""
+import functools
+calls = []
+@functools.total_ordering
+class V:
+    def __init__(self, d):
+        self.d = d
+    def __eq__(self, o):
+        calls.append('eq')
+        return self.d == o.d
+    def {root}(self, o):
+        calls.append('{root}')
+        return self.d {op} o.d
+    def __round__(self, n=None):
+        return V(round(self.d, n))
+    def __repr__(self):
+        return f'V({{self.d}})'
+class W:
+    pass
+a, b, c = V(1), V(2), V(1)
+print(a < b, a <= c, a > b, a >= c, b > a, c <= a, sorted([b, a, c]), max(a, b), calls)
+print(round(V(2.567), 2), round(V(2.5)), round(V(3.5), None))
+try:
+    functools.total_ordering(W)
+except ValueError as e:
+    print(e)
+"""
+    assert_as_cpython(source)

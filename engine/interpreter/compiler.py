@@ -35,6 +35,7 @@ from backprop_animator.engine.interpreter import (
     queue_module,
     sets,
     unittest_module,
+    warnings_module,
 )
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
@@ -1870,6 +1871,7 @@ LIBRARY_SOURCES = {
     "contextlib": contextlib_module.CONTEXTLIB_SOURCE,
     "pytest": pytest_module.PYTEST_SOURCE,
     "queue": queue_module.QUEUE_SOURCE,
+    "warnings": warnings_module.WARNINGS_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -1877,6 +1879,7 @@ LAZY_MODULES = {
     "pytest": pytest_module.PYTEST_NAMES,
     "unittest": unittest_module.UNITTEST_NAMES,
     "queue": queue_module.QUEUE_NAMES,
+    "warnings": warnings_module.WARNINGS_NAMES,
 }
 
 

@@ -60,6 +60,11 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("ImportError", "Exception"),
     ("ModuleNotFoundError", "ImportError"),
     ("OSError", "Exception"),  # what `io.StringIO().seek(3, 1)` raises, caught as CPython's
+    ("Warning", "Exception"),  # the categories `warnings.warn` and its filters name
+    ("UserWarning", "Warning"),
+    ("DeprecationWarning", "Warning"),
+    ("RuntimeWarning", "Warning"),
+    ("FutureWarning", "Warning"),
 )
 # `errno`, `strerror`, `filename`, `filename2` of an OSError: None but where CPython sets
 # them, from 2 to 5 arguments (`OSError(2, 'No such file', 'x')`).

@@ -267,6 +267,27 @@ def sys_module() -> PModule:
             "maxsize": sys.maxsize,
             "path": [],
             "stdout": STDOUT,
+            # `sys.float_info.epsilon` and the rest, CPython's numbers (read-only)
+            "float_info": PModule(
+                "sys.float_info",
+                {
+                    name: getattr(sys.float_info, name)
+                    for name in (
+                        "max",
+                        "max_exp",
+                        "max_10_exp",
+                        "min",
+                        "min_exp",
+                        "min_10_exp",
+                        "dig",
+                        "mant_dig",
+                        "epsilon",
+                        "radix",
+                        "rounds",
+                    )
+                },
+            ),
+            "version_info": tuple(sys.version_info[:3]),
         },
     )
 

@@ -136,3 +136,33 @@ except ValueError as e:
     print(e)
 """
     assert_as_cpython(source)
+
+
+def test_warnings_as_a_notebook_uses_it() -> None:
+    """(Every filter inside `catch_warnings`: CPython's run is in the test process.)"""
+    source = """
+import sys, warnings
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore")
+    warnings.simplefilter("always", DeprecationWarning)
+    warnings.resetwarnings()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    warnings.warn("old api", DeprecationWarning)
+    warnings.warn("plain")
+    warnings.warn(RuntimeWarning("made"))
+    print(len(w), [str(x.message) for x in w], [x.category.__name__ for x in w])
+for bad in ["loud", 3]:
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings(bad)
+    except AssertionError as e:
+        print('AssertionError', e)
+try:
+    warnings.warn("x", int)
+except TypeError as e:
+    print(e)
+print(issubclass(UserWarning, Exception), isinstance(FutureWarning("x"), Warning))
+print(sys.float_info.epsilon, sys.float_info.max, sys.float_info.dig, sys.version_info >= (3, 8))
+"""
+    assert_as_cpython(source)

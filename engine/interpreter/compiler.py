@@ -1668,12 +1668,28 @@ class Compiler(ExpressionCompiler):
                 actions.append(_delete_local(target.id))
             elif isinstance(target, ast.Name) and scope.resolve(target.id)[0] == "global":
                 actions.append(_delete_global(target.id, self.globals))
+            elif isinstance(target, ast.Attribute):
+                actions.append(self.delete_attribute(target, scope))
             else:
-                raise self.error(target, "only names and items can be deleted")
+                raise self.error(target, "only names, items and attributes can be deleted")
 
         def run(f: Frame) -> None:
             for action in actions:
                 action(f)
+
+        return run
+
+    def delete_attribute(
+        self, target: ast.Attribute, scope: scopes.Scope
+    ) -> Callable[[Frame], None]:
+        """`del obj.name` (`Machine.del_attr`); a dunder name is refused as it is read."""
+        self.check_attribute(target, scope)
+        obj = self.expr(target.value, scope)
+        name = target.attr
+        del_attr = self.m.del_attr
+
+        def run(f: Frame) -> None:
+            del_attr(obj(f), name)
 
         return run
 
@@ -1719,6 +1735,17 @@ class Compiler(ExpressionCompiler):
 
         return apply
 
+    def init_subclass(self, cls: PClass) -> None:
+        """A base's own `__init_subclass__` (a class method, whether it says so or not),
+        called with the new class as CPython's `type.__new__` calls it."""
+        for base in cls.mro[1:]:
+            hook = base.namespace.get("__init_subclass__")
+            if hook is not None:
+                if type(hook) is PClassMethod:
+                    hook = hook.function
+                self.m.call(hook, [cls])
+                return
+
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
         decorate = self.decorators(node, scope)
         if node.keywords:
@@ -1758,6 +1785,7 @@ class Compiler(ExpressionCompiler):
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:
                         function.owner = cls
+            self.init_subclass(cls)
             store(f, decorate(f, cls))
 
         return run

@@ -1474,6 +1474,8 @@ class _SuperMaker:
             raise ProgramError("super() takes no arguments, or a class and self, here")
         owner = self.frame.vars.get(" class")
         instance = next(iter(self.frame.vars.values()), None)
+        if type(owner) is PClass and type(instance) is PClass and owner in instance.mro:
+            return PSuper(owner, instance)  # in a class method: `cls`
         if type(owner) is not PClass or type(instance) is not PInstance:
             raise ProgramError("super() works only inside a method, with self as first argument")
         return PSuper(owner, instance)

@@ -69,7 +69,7 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
     caught_as,
 )
-from backprop_animator.engine.interpreter.stdlib import STDOUT, stdlib_modules
+from backprop_animator.engine.interpreter.stdlib import STDOUT, callable_object, stdlib_modules
 from backprop_animator.engine.interpreter.str_format import str_format
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
@@ -284,11 +284,12 @@ class Library:
             "getattr": Builtin("getattr", self.getattr_),
             "setattr": Builtin("setattr", self.setattr_),
             "hasattr": Builtin("hasattr", self.hasattr_),
+            "delattr": Builtin("delattr", self.delattr_),
             "vars": Builtin("vars", self.vars_),
             "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),
-            "iter": Builtin("iter", lambda a, k: m.iter_of(one(a, k, "iter"))),
+            "iter": Builtin("iter", self.iter_),
             "next": Builtin("next", self.next_),
             # An object's identity, as CPython gives it (its address): a number, no handle.
             "id": Builtin("id", self.id_),
@@ -329,6 +330,12 @@ class Library:
             if len(args) == 3 and error.kind == "AttributeError":
                 return args[2]
             raise
+
+    def delattr_(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if kwargs or len(args) != 2:
+            words = "delattr() takes an object and a name"
+            raise wrong_arguments(words, "delattr", args, kwargs, kind="TypeError")
+        self.machine.del_attr(args[0], self.attribute_name(args[1], "delattr"))
 
     def hasattr_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
@@ -677,6 +684,23 @@ class Library:
                 return result
         wrong = TypeError(f"bad operand type for abs(): '{python_type_name(value)}'")
         raise caught_as(f"abs() needs a number, not {a_type(value)}", wrong)
+
+    def iter_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`iter(x)`, and `iter(f, sentinel)`: `f()` called until it gives the sentinel."""
+        if len(args) == 2 and not kwargs:
+            function, sentinel = args
+            if not callable_object(function):
+                raise ProgramError("iter(v, w): v must be callable", kind="TypeError")
+            return self.until_sentinel(function, sentinel)
+        return self.machine.iter_of(one(args, kwargs, "iter"))
+
+    def until_sentinel(self, function: Any, sentinel: Any) -> Iterator[Any]:
+        machine = self.machine
+        while True:
+            value = machine.call(function, [])
+            if machine.compare("==", value, sentinel):
+                return
+            yield value
 
     def round_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`round(x)`, `round(x, n)`, `round(x, None)`, `round(number=x, ndigits=n)`:

@@ -701,32 +701,97 @@ class Machine:
             raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
         self.set_attr(obj, name, value, hook=False)
 
+    def del_attr(self, obj: Any, name: str) -> None:
+        """`del obj.name` of an object of the program's: its property's deleter, its
+        class's own `__delattr__`, or its own attribute removed (CPython's AttributeError
+        when it has none); a graph node's number, gradient and operands stay (the trace
+        reads them), and anything not the program's own object is refused."""
+        if type(obj) is PClass or type(obj) is Value:
+            whose = "a class's" if type(obj) is PClass else "a Value's"
+            raise ProgramError(f"deleting {whose} attribute ('{name}') is not available here")
+        if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
+            words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
+            failed = ProgramError(words, kind="AttributeError")
+            failed.args_seen = (words,)
+            raise failed
+        cls = obj.cls
+        own = cls.lookup("__delattr__")
+        if type(own) is Function:
+            self.call_function(own, [obj, name])
+            return
+        if cls.has_properties:
+            if cls.lookup(FROZEN) is True:
+                raise ProgramError(f"cannot delete field '{name}'", kind="FrozenInstanceError")
+            prop = cls.lookup(name)
+            if type(prop) is PProperty:
+                if prop.fdel is None:
+                    raise ProgramError(
+                        f"property '{name}' of '{cls.name}' object has no deleter",
+                        kind="AttributeError",
+                    )
+                self.call(prop.fdel, [obj])
+                return
+        shape = cls.shape
+        if (
+            obj.mirror is not None
+            and shape is not None
+            and name in (shape.grad, shape.number, shape.operands, shape.second)
+        ):
+            raise ProgramError(f"deleting a graph node's '{name}' is not available here")
+        if name not in obj.attrs:
+            missing = ProgramError(
+                f"'{cls.name}' object has no attribute '{name}'", kind="AttributeError"
+            )
+            if cls.slots and name in cls.slots:  # an empty slot: CPython says its name
+                missing.args_seen = (name,)
+            raise missing
+        del obj.attrs[name]
+
     def property_attr(self, obj: PProperty, name: str) -> Any:
-        """`get_attr` of a property: its `setter` and `getter` decorators."""
-        if name in ("setter", "getter"):
+        """`get_attr` of a property: its `setter`, `getter` and `deleter` decorators."""
+        if name in ("setter", "getter", "deleter"):
             prop = obj
             return Builtin(
                 name,
                 lambda args, kwargs: (
-                    PProperty(prop.fget, args[0])
+                    PProperty(prop.fget, args[0], prop.fdel)
                     if name == "setter"
-                    else PProperty(args[0], prop.fset)
+                    else PProperty(prop.fget, prop.fset, args[0])
+                    if name == "deleter"
+                    else PProperty(args[0], prop.fset, prop.fdel)
                 ),
             )
         raise ProgramError(f"a property has no attribute '{name}' here")
 
     def super_attr(self, obj: PSuper, name: str) -> Any:
-        """`get_attr` of `super()`: the first class after the owner in the mro that has it."""
-        mro = obj.self.cls.mro
+        """`get_attr` of `super()`: the first class after the owner in the mro that has it,
+        bound as CPython binds it: a method to the object, a class method to its class; in
+        a class method (`super()` of the class itself) a plain function as it is, but
+        `__init_subclass__`, a class method whether it says so or not."""
+        target = obj.self
+        of_class = type(target) is PClass
+        owner_of: PClass = target if isinstance(target, PClass) else target.cls
+        mro = owner_of.mro
         start = mro.index(obj.owner) + 1 if obj.owner in mro else len(mro)
         for cls in mro[start:]:
             if name in cls.namespace:
                 found = cls.namespace[name]
                 if type(found) is NativeMethod:
                     return bind_native(found, obj.self)
-                return BoundMethod(found, obj.self) if type(found) is Function else found
+                if type(found) is PClassMethod:
+                    return BoundMethod(found.function, owner_of)
+                if type(found) is PStaticMethod:
+                    return found.function
+                if type(found) is Function and (not of_class or name == "__init_subclass__"):
+                    return BoundMethod(found, obj.self)
+                return found
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
+        if name == "__init_subclass__":  # object's, which takes no keywords
+            return Builtin(
+                "object.__init_subclass__",
+                lambda args, kwargs: _object_init_subclass(owner_of.name, args, kwargs),
+            )
         if name == "__setattr__":  # `super().__setattr__(name, value)` that reaches object's
             self_ = obj.self
             return Builtin("__setattr__", lambda a, k: self.object_setattr([self_, *a], k))
@@ -1684,6 +1749,14 @@ _ORDER: dict[str, Callable[[Any, Any], Any]] = {
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
 }
+
+
+def _object_init_subclass(name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+    if args or kwargs:
+        words = f"{name}.__init_subclass__() takes no keyword arguments"
+        failed = ProgramError(words, kind="TypeError")
+        failed.args_seen = (words,)
+        raise failed
 
 
 def bind_native(method: NativeMethod, self_: Any) -> Builtin:

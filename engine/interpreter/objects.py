@@ -363,11 +363,12 @@ class PProperty:
     before an instance's own attribute of its name (False for `cached_property`, which
     CPython's instance dict hides)."""
 
-    __slots__ = ("data", "fget", "fset")
+    __slots__ = ("data", "fdel", "fget", "fset")
 
-    def __init__(self, fget: Any, fset: Any = None) -> None:
+    def __init__(self, fget: Any, fset: Any = None, fdel: Any = None) -> None:
         self.fget = fget
         self.fset = fset
+        self.fdel = fdel  # its `.deleter`, which `del obj.name` calls
         self.data = True
 
 
@@ -398,9 +399,9 @@ class PSuper:
 
     __slots__ = ("owner", "self")
 
-    def __init__(self, owner: PClass, self_: PInstance) -> None:
+    def __init__(self, owner: PClass, self_: PInstance | PClass) -> None:
         self.owner = owner
-        self.self = self_
+        self.self = self_  # the object, or in a class method the class
 
 
 class Builtin:

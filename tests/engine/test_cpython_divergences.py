@@ -992,3 +992,180 @@ class L:
 def test_a_bool_or_len_dunder_returning_the_wrong_kind_is_cpythons_error(statement: str) -> None:
     # `__bool__` returning 3 was taken as true; `__len__` returning 2.0 said "has no len()".
     assert_as_cpython(caught(statement, TRUTH_AND_LENGTH))
+
+
+# Classes as real programs write them: `__init_subclass__` (a registry of ops), `super()` in
+# a class method, `iter(f, sentinel)`, `del obj.attr` (a property's deleter, `__delattr__`,
+# slots, a frozen dataclass), `delattr`.
+CLASS_PROGRAMS = [
+    """
+class Node:
+    count = 0
+    def __init__(self, v, kids=()):
+        self.v, self.kids = v, list(kids)
+        Node.count += 1
+    def __iter__(self):
+        yield self
+        for k in self.kids:
+            yield from k
+    def __len__(self): return 1 + sum(len(k) for k in self.kids)
+    def __contains__(self, x): return any(n.v == x for n in self)
+    def __getitem__(self, i): return list(self)[i]
+    def __call__(self, s): return self.v * s
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls.tag = cls.__name__.lower()
+class Leaf(Node): pass
+t = Node(1, [Node(2, [Leaf(3)]), Leaf(4)])
+print([n.v for n in t], len(t), 3 in t, 9 in t, t[2].v, t(5), Node.count)
+print(Leaf.tag)
+it = iter([1, 2, 3, 0, 4]); print(list(iter(lambda: next(it), 0)))
+print(list(map(lambda a, b: a * b, [1, 2, 3], [4, 5])), list(zip("ab", [1, 2], strict=True)))
+print(list(enumerate("xy", start=3)))
+print(sorted([(1, "b"), (0, "z"), (1, "a")], key=lambda p: p[0]), sum([[1], [2]], []))
+def topo(v, seen=None, out=None):
+    seen = set() if seen is None else seen
+    out = [] if out is None else out
+    if id(v) not in seen:
+        seen.add(id(v))
+        for k in v.kids:
+            topo(k, seen, out)
+        out.append(v.v)
+    return out
+print(topo(t))
+def walk(v, depth=0):
+    yield depth, v.v
+    for k in v.kids:
+        yield from walk(k, depth + 1)
+print(dict(walk(t)), max(walk(t))[1], next(walk(t)))
+class P:
+    def __init__(self): self._x = 0
+    @property
+    def x(self): return self._x
+    @x.setter
+    def x(self, val):
+        if val < 0: raise ValueError("neg")
+        self._x = val
+    @x.deleter
+    def x(self): del self._x
+p = P(); p.x = 5; print(p.x)
+try:
+    p.x = -1
+except ValueError as e: print(e)
+del p.x; print(hasattr(p, "_x"))
+print(vars(P()), getattr(p, "nope", 7), callable(t), callable(3))
+""",
+    """
+from dataclasses import dataclass
+class P:
+    def __init__(self): self.a = 1
+    @property
+    def x(self): return 1
+class Q:
+    __slots__ = ("a", "b")
+    def __init__(self): self.a = 1
+class D:
+    def __delattr__(self, name): print("deleting", name)
+@dataclass(frozen=True)
+class F:
+    a: int = 1
+p = P()
+try:
+    del p.a
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    del p.a
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    del p.x
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    del p.nope
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    q = Q(); del q.a; print(hasattr(q, 'a'))
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    q = Q(); del q.b
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    del D().z
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    del F().a
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    delattr(p, 'x')
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    o = P(); delattr(o, 'a'); print(vars(o))
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    del print.x
+    print('ok')
+except Exception as e:
+    print(type(e).__name__, e)
+""",
+    """
+registry = []
+class Op:
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        registry.append(cls.__name__)
+class Add(Op): pass
+class Mul(Op): pass
+class Mul2(Mul): pass
+print(registry)
+class B:
+    @classmethod
+    def __init_subclass__(cls):
+        print("sub", cls.__name__)
+class C(B): pass
+class K:
+    def __init_subclass__(cls):
+        super().__init_subclass__(x=1)
+try:
+    class L(K): pass
+except TypeError as e:
+    print(e)
+""",
+]
+
+
+@pytest.mark.parametrize("source", CLASS_PROGRAMS)
+def test_classes_and_attributes_as_cpythons(source: str) -> None:
+    assert_as_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("statement", "words"),
+    [
+        ("class A:\n    pass\ndel A.x\n", "a class's attribute"),
+        ("class N:\n    pass\nn = N()\ndel n.__dict__\n", "__dict__"),
+        ("class N:\n    pass\ndelattr(N(), '__class__')\n", "dunder"),
+        ("v = Value(1.0)\nw = v * 2\ndelattr(w, 'grad')\n", "not available"),
+    ],
+)
+def test_deleting_what_is_not_the_programs_own_is_refused(statement: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(statement + TAIL)

@@ -237,6 +237,15 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     # abs of exactly 0: the rule's own sign at 0 taken (0, and 1), any in [-1, 1] right.
     "abs_sign_zero_at_zero": lambda: {"w": 4.0, "x": 0.0, "target": 0.0},
     "abs_one_at_zero": lambda: {"w": 2.0 * 3 + 4.0, "x": 0.5 * 3, "target": -3.0},
+    # y = w·x**k + x; the exponent's share has ln x, the rule's forgot it.
+    "named_methods_pow": lambda: {
+        "x": -0.4 * 3.0 * 1.5**2 + 1,
+        "k": -0.4 * 1.5**3 * math.log(1.5),
+        "w": 1.5**3,
+    },
+    # loss = log(p + x) − p·x, p = x·y (x 2, y 0.5): the right engine's and the tape's.
+    "tape_right": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
+    "tape_log_wrong": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -354,6 +363,14 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "relu_at_zero_wrong": ({"*": R, "+": R, "ReLU": (14, "n5", "n4")}, R, R),
     "abs_sign_zero_at_zero": ({"*": R, "+": R, "abs": R}, R, R),
     "abs_one_at_zero": ({"*": R, "+": R, "abs": R}, R, R),
+    # Ops as methods named for them (`x.pow(k)`), in a class that keeps no op: each is
+    # the op it is named for (it was one row, "", "unchecked").
+    "named_methods_pow": ({"**": (7, "n3", "n1"), "*": R, "+": R}, R, R),
+    # A tape: no node keeps its rule, so each write's `out.grad` says whose rule it is;
+    # log's `out.grad / self.data` and sub's `other.grad -= out.grad` too (they were
+    # updates outside any rule: log "unchecked" and the sort "wrong").
+    "tape_right": ({"*": R, "+": R, "log": R, "-": R}, R, R),
+    "tape_log_wrong": ({"*": R, "+": R, "log": (8, "n4", "n3"), "-": R}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -375,6 +392,7 @@ UNUSUAL = {
     # Leaves with no rule to run: an empty list of them, one backward over (child, local)
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
+    "tape_right", "tape_log_wrong",  # a tape holds the ops' rules, no leaf's
 }  # fmt: skip
 
 

@@ -110,7 +110,8 @@ export function ordinal(/** @type {number} */ n) {
 
 /**
  * An op over its operands' numbers as a build frame works it out (sentences.worked_out):
- * workedOut("*", ["2", "−3"]) -> "2 × −3"; workedOut("**2", ["−3"]) -> "(−3)**2".
+ * workedOut("*", ["2", "−3"]) -> "2 × −3"; workedOut("**2", ["−3"]) -> "(−3)**2";
+ * workedOut("-", ["1.099", "2"]) -> "1.099 − 2" (another engine's own `-`).
  * @param {string} op
  * @param {string[]} operands
  */
@@ -122,6 +123,9 @@ export function workedOut(op, operands) {
   if (op === "+") return terms.join(" + ");
   if (op === "*") return terms.join(" × ");
   if (op.startsWith("**") && terms.length === 1) return `${terms[0]}${op}`;
+  // Another engine's own `-` and `/` of two operands (ops.INFIX): between them.
+  if (terms.length === 2 && (op === "-" || op === "/"))
+    return terms.join(op === "-" ? ` ${MINUS} ` : " / ");
   return `${op}(${terms.join(", ")})`;
 }
 

@@ -50,8 +50,9 @@ FORMULA_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh")
 # precedence, a function call (`tanh(n)`) tighter than any of them.
 SUM, PRODUCT, POWER, CALL = 1, 2, 3, 4
 # Ops the registry does not have that another engine makes of two operands and the
-# words write between them (`a-b`, `1.099 − 2`), by precedence: one operand is a call.
-INFIX: dict[str, int] = {"-": SUM, "/": PRODUCT}
+# words write between them (`a-b`, `1.099 − 2`, `x**k` of a Value exponent), by
+# precedence: one operand is a call.
+INFIX: dict[str, int] = {"-": SUM, "/": PRODUCT, "**": POWER}
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ class Function:
         "qualname",
         "simple",
         "span",
+        "tape_rule",
         "uses_super",
         "vararg",
     )
@@ -91,6 +92,9 @@ class Function:
     # the nodes it makes, when their class keeps none; else None.
     makes: str | None
     abstract: bool  # marked by @abstractmethod
+    # A `def` inside a function whose own body writes a gradient (`self.grad += …`): a
+    # node's rule, perhaps kept on a tape rather than on its node (`Machine.call_function`).
+    tape_rule: bool
     # Its first and last line in the source: a program-class node's rule is shown there.
     span: tuple[int, int]
     alias: str

@@ -270,7 +270,7 @@ class Names:
         precedences = self._precedences
         outer = CALL if _unary(node) else precedences.get(op) or self._precedence_of(op)
         # `**` groups from the right, so an equal-precedence base needs brackets too.
-        power = op.startswith("**") and len(node._prev) == 1
+        power = op.startswith("**") and len(node._prev) <= 2  # (`x**k` of a Value `k` too)
         names = self._names
         unnamed = self._unnamed
         operands = []

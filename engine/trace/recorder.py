@@ -1160,6 +1160,15 @@ class Recorder:
             self.hand_end = len(self.frames)
         return result
 
+    def tape_rule(self, instance: PInstance, span: tuple[int, int], run: Callable[[], Any]) -> Any:
+        """A node's rule kept where its node is not (a tape), called in a pass: a run of
+        its rule, as `user_rule`; its lines (`span`) are where the node's rule is written
+        (`node_dicts`, the check's rows), as a rule its node keeps has them."""
+        node = instance.mirror
+        if node is not None and span[0] > 0 and node not in self.loop_lines:
+            self.loop_lines[node] = {"line": span[0], "end_line": span[1]}
+        return self.user_rule(instance, run)
+
     def run_rule(self, rule: dict[str, Any], run: Callable[[], Any]) -> Any:
         sync_mirror(rule["owner"], rule["node"])
         self.in_rule = rule

@@ -117,13 +117,14 @@ export function ordinal(/** @type {number} */ n) {
  */
 export function workedOut(op, operands) {
   let terms = operands;
-  if (op.startsWith("**") && terms.length === 1 && terms[0].startsWith(MINUS))
-    terms = [`(${terms[0]})`];
+  if (op.startsWith("**") && terms.length <= 2 && terms[0].startsWith(MINUS))
+    terms = [`(${terms[0]})`, ...terms.slice(1)]; // `(−1.5)**3`
   if (terms.length === 1 && (op === "+" || op === "*")) return `${op}(${terms[0]})`;
   if (op === "+") return terms.join(" + ");
   if (op === "*") return terms.join(" × ");
   if (op.startsWith("**") && terms.length === 1) return `${terms[0]}${op}`;
-  // Another engine's own `-` and `/` of two operands (ops.INFIX): between them.
+  // Another engine's own `-`, `/` and `**` (a Value exponent) of two (ops.INFIX).
+  if (terms.length === 2 && op === "**") return `${terms[0]}**${terms[1]}`;
   if (terms.length === 2 && (op === "-" || op === "/"))
     return terms.join(op === "-" ? ` ${MINUS} ` : " / ");
   return `${op}(${terms.join(", ")})`;

@@ -916,7 +916,7 @@ class Compiler(ExpressionCompiler):
         term_of = self.local_term(term, name, scope, readable=op in (None, "+", "-"))
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
         owner_of = self.upstream_node(term, name, scope) if op in (None, "+", "-") else None
-        if owner_of is None and write != "=" and isinstance(target.value, ast.Name):
+        if owner_of is None and isinstance(target.value, ast.Name):
             # `child.grad += local` in `for child, local in zip(v._children, …)`: v's
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)

@@ -690,17 +690,27 @@ def rule_stretch_text(
     resumed: bool,
     then: Value | None,
     grad: str = "grad",
+    right: list[tuple[Value, float]] | None = None,
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
     stretch, and whose rule runs inside it next. Whether its factors are right is said
-    of the whole run (`engine.lab.engine_check`), not of a stretch.
+    of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
+    the old gradient plus a right share (`right`: the node's right locals) is said as
+    the sum it kept, as `own_rule_text` says it, not as a loss.
 
     Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
     rule runs inside it.`
     """
-    steps = _write_steps(node, name, contributions, writes, received, None, grad)
+    kept = None
+    if right is not None and any(write[0] == "=" for write in writes):
+        kept = kept_writes(
+            [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+            right,
+            node.grad,
+        )
+    steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     where = _rule_line(writes)
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
     head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "

@@ -934,7 +934,7 @@ class Recorder:
         if stretch is not None:
             resumed, then = stretch
             text = narrate.rule_stretch_text(
-                node, names, tape, writes, self.received, resumed, then, grad
+                node, names, tape, writes, self.received, resumed, then, grad, right
             )
         else:
             # The page says it only where the built-in rule's sentence is the right one,

@@ -175,6 +175,12 @@ def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
     assert (first["node"], first["child"]) == (ids["x*w"], ids["x"])
     assert math.isclose(first["lost"], 1 - math.tanh(-0.3) ** 2, rel_tol=1e-12)
     assert printed_lines(trace) == run_learner_program(lossy)[0]
+    # The row's frame is the one that shows the write (the run's second: its first is
+    # the call of `_grad_fn`, which wrote nothing, where the row's button landed).
+    assert trace["frames"][first["frame"]]["text"] == (
+        "x*w (*, grad 0.9151): its rule on line 55 goes on. x.grad = −1.83: the 0.9151 "
+        "already there is lost; w.grad = 0.2745 → 0.2745."
+    )
 
 
 def test_a_rule_that_adds_through_a_grad_property_keeps_its_plus_equals() -> None:

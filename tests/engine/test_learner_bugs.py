@@ -148,6 +148,13 @@ def _cos_sign() -> dict[str, float]:
     return {"t": w * du + 1, "w": t * du}
 
 
+def _left_right() -> dict[str, float]:
+    x, w = 0.7, -1.3
+    s = 1 / (1 + math.exp(-(x * w)))
+    d = -(1 - s) * s * (1 - s)  # loss = (1 − s)² / 2
+    return {"x": d * w, "w": d * x}
+
+
 def _shared_weight_second_epoch() -> dict[str, float]:
     w = 0.3 + 0.05 * 3.4  # the program's step, with the gradient its `=` left: -3.4
     batch = [(1.0, 2.0), (2.0, 3.0), (-1.0, 0.0)]
@@ -247,6 +254,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "tape_right": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "tape_log_wrong": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "tape_mul_no_upstream": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
+    "left_right_div_sign": _left_right,
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -375,6 +383,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `self.grad += other.data`, no `out.grad`: the tape's call of the rule says whose
     # it is (it was an update, and `*` named at a frame where its share was right).
     "tape_mul_no_upstream": ({"*": (7, "n5", "n2"), "+": R, "log": R, "-": R}, R, R),
+    # `left`, `right` and a method `parents()`: the method was taken for the operands'
+    # attribute, so the graph had no edges, no right gradient, no row, and "right".
+    "left_right_div_sign": ({"*": R, "-": R, "exp": R, "+": R, "/": (10, "n16", "n15")}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -397,6 +408,7 @@ UNUSUAL = {
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
+    "left_right_div_sign",  # a leaf's grad_fn is None: its order skips it
 }  # fmt: skip
 
 

@@ -49,6 +49,10 @@ FORMULA_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh")
 # How an op's derived name binds (`engine.trace.narrate.Names`): infix ops by their Python
 # precedence, a function call (`tanh(n)`) tighter than any of them.
 SUM, PRODUCT, POWER, CALL = 1, 2, 3, 4
+# Ops the registry does not have that another engine makes of two operands and the
+# words write between them (`a-b`, `1.099 − 2`, `x**k` of a Value exponent), by
+# precedence: one operand is a call.
+INFIX: dict[str, int] = {"-": SUM, "/": PRODUCT, "**": POWER}
 
 
 @dataclass(frozen=True)
@@ -226,6 +230,9 @@ OP_OF_METHOD: dict[str, str] = {name: key for key, op in OPS.items() for name in
 # Ops the right engine knows by their numbers alone (`right_engine.NUMERIC_OPS`): a node
 # made by one of these methods, in a class that keeps no op, is that op's.
 OP_OF_METHOD |= {"__truediv__": "/", "__sub__": "-", "__neg__": "neg"}
+# The same ops as methods named for them (`x.add(y)`, `x.mul(y)`, `x.pow(k)`), as
+# tutorials write them before they reach the dunders.
+OP_OF_METHOD |= {"add": "+", "mul": "*", "pow": "**", "sub": "-", "div": "/", "neg": "neg"}
 
 
 def power_op(exponent: object) -> str:

@@ -953,8 +953,8 @@ class Compiler(ExpressionCompiler):
         combine = op if op is not None else "+"
         term_of = self.local_term(term, name, scope, readable=op in (None, "+", "-"))
         # `… * v.grad`: v's rule, when a learner's backward() runs it in its own loop.
-        owner_of = self.upstream_node(term, name, scope) if op in (None, "+") else None
-        if owner_of is None and write != "=" and isinstance(target.value, ast.Name):
+        owner_of = self.upstream_node(term, name, scope) if op in (None, "+", "-") else None
+        if owner_of is None and isinstance(target.value, ast.Name):
             # `child.grad += local` in `for child, local in zip(v._children, …)`: v's
             # rule all the same, its upstream gradient forgotten (Check your engine).
             owner = self.loop_owner(target.value.id)
@@ -1085,16 +1085,26 @@ class Compiler(ExpressionCompiler):
 
     def upstream_node(self, term: ast.expr, name: str, scope: scopes.Scope) -> Expr | None:
         """The node whose gradient a gradient write's term multiplies, where it is a
-        name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`; `name` the gradient's
-        attribute, the one written): read again, which costs nothing and changes nothing."""
-        grads: list[ast.expr] = [term] if isinstance(term, ast.Attribute) else []
-        if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
-            grads = [term.right, term.left]
-        for side in grads:
-            if isinstance(side, ast.Attribute) and side.attr == name:
-                if isinstance(side.value, ast.Name):
-                    return self.expr(side.value, scope)
-                return None
+        name (`v` in `local * v.grad`, `v.grad * local`, `v.grad`, `a * v.grad * b`,
+        `v.grad / x`, `-v.grad`; `name` the gradient's attribute, the one written): read
+        again, which costs nothing and changes nothing. Exactly one such factor, else
+        None (`out.grad * out.grad` says no one node)."""
+        found: list[ast.expr] = []
+
+        def factors(node: ast.expr) -> None:
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+                factors(node.left)
+                factors(node.right)
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                factors(node.left)  # the numerator: `out.grad / self.data`
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+                factors(node.operand)
+            elif isinstance(node, ast.Attribute) and node.attr == name:
+                found.append(node.value)
+
+        factors(term)
+        if len(found) == 1 and isinstance(found[0], ast.Name):
+            return self.expr(found[0], scope)
         return None
 
     def local_term(

@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.machine import (
 )
 from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_DUNDERS
 from backprop_animator.engine.interpreter.objects import (
+    GRAD_NAMES,
     RULE_NAMES,
     Builtin,
     Frame,
@@ -443,6 +444,7 @@ class ExpressionCompiler:
 
         in_class = scope.kind == "class"
         makes = OP_OF_METHOD.get(name) if in_class else None
+        tape_rule = scope.kind == "function" and isinstance(body, list) and writes_grad(body)
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
@@ -471,6 +473,7 @@ class ExpressionCompiler:
             fn.owner = None
             fn.uses_super = uses_super
             fn.makes = makes
+            fn.tape_rule = tape_rule
             fn.abstract = False
             fn.span = span
             return fn
@@ -1511,4 +1514,20 @@ def _folded_constant(node: ast.expr) -> bool:
         return isinstance(node.operand, ast.Constant)
     if isinstance(node, ast.Tuple):
         return all(map(_folded_constant, node.elts))
+    return False
+
+
+def writes_grad(body: list[ast.stmt]) -> bool:
+    """Whether a function's own statements (not those of a `def` or `lambda` inside it)
+    write an attribute named as a gradient is (`self.grad += …`, `other.grad -= …`)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES for t in targets):
+                return True
+        stack.extend(ast.iter_child_nodes(node))
     return False

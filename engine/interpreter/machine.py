@@ -31,6 +31,7 @@ from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Builtin,
     CallFrame,
+    Frame,
     Function,
     Inert,
     Maker,
@@ -224,6 +225,23 @@ class Machine:
     def call_function(
         self, fn: Function, args: list[Any], kwargs: dict[str, Any] | None = None
     ) -> Any:
+        if fn.tape_rule:
+            # A node's rule kept where its node is not (a tape: `for _, run in
+            # reversed(TAPE): run()`): the run of that node's rule it is, as
+            # `node._backward()` would be (`Recorder.user_rule`). One its node keeps
+            # (`out._rules`, a list of them) is run as the writes say (`loop_write`).
+            rec = self.recorder
+            if rec.pass_output is not None and rec.in_rule is None and not rec.hand_pass:
+                closure = fn.closure
+                # The look at its frame's names and its node's attributes, charged.
+                self.state.charge(1 + len(closure.vars) // ITEMS_PER_STEP if closure else 1)
+                owner = rule_owner(closure)
+                if owner is not None:
+                    self.state.charge(len(owner.attrs) // ITEMS_PER_STEP)
+                if owner is not None and not holds(owner, fn):
+                    return rec.tape_rule(
+                        owner, fn.span, lambda: self.call_function(fn, args, kwargs)
+                    )
         state = self.state
         state.steps += CALL_STEPS
         if state.steps > state.next_check:
@@ -1967,3 +1985,36 @@ def _in_bytes(container: bytes, item: Any) -> bool:
     if not 0 <= item < 256:
         raise ProgramError("byte must be in range(0, 256)", kind="ValueError")
     return item in container
+
+
+def rule_owner(frame: Frame | None) -> PInstance | None:
+    """The node a closure made in `frame` is the rule of: of the graph nodes the frame
+    holds (`self`, `other`, `out`), the one made of all the others (`out`), where there
+    are two to eight; else None."""
+    if frame is None:
+        return None
+    nodes = [v for v in frame.vars.values() if type(v) is PInstance and v.mirror is not None]
+    if not 2 <= len(nodes) <= 8:  # (an op's few: more is no op's frame, and costs more)
+        return None
+    for node in nodes:
+        mirror = node.mirror
+        assert mirror is not None
+        operands = mirror._prev
+        if operands and all(
+            other is node or any(other.mirror is operand for operand in operands) for other in nodes
+        ):
+            return node
+    return None
+
+
+def holds(node: PInstance, fn: Function) -> bool:
+    """Whether the node keeps `fn` itself, as an attribute or in a list or tuple of them
+    (among its first 16 items)."""
+    for value in node.attrs.values():
+        if value is fn:
+            return True
+        kind = type(value)
+        # (A node's few rules: the first 16 items, so a long list costs no more.)
+        if (kind is list or kind is tuple) and any(item is fn for item in value[:16]):
+            return True
+    return False

@@ -68,6 +68,7 @@ class Function:
         "qualname",
         "simple",
         "span",
+        "tape_rule",
         "uses_super",
         "vararg",
     )
@@ -91,6 +92,9 @@ class Function:
     # the nodes it makes, when their class keeps none; else None.
     makes: str | None
     abstract: bool  # marked by @abstractmethod
+    # A `def` inside a function whose own body writes a gradient (`self.grad += …`): a
+    # node's rule, perhaps kept on a tape rather than on its node (`Machine.call_function`).
+    tape_rule: bool
     # Its first and last line in the source: a program-class node's rule is shown there.
     span: tuple[int, int]
     alias: str
@@ -261,6 +265,10 @@ class Shape:
         return [operand for operand in pair if operand is not None]
 
 
+def _is_method(cls: PClass, name: str) -> bool:
+    return type(cls.lookup(name)) is Function
+
+
 def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     """The shape of an instance just made, or None if it is not a graph node: it must
     hold `grad` and a number, and have a rule or operands (its own, or its class's)."""
@@ -276,7 +284,17 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
             (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
         )
 
-    rule, operands = first(RULE_NAMES), first(OPERAND_NAMES)
+    rule = first(RULE_NAMES)
+    # Not a method of the class (`def parents(self): return [self.left, self.right]`):
+    # the operands are an attribute's, a list or tuple, or one to an attribute.
+    operands = next(
+        (
+            name
+            for name in OPERAND_NAMES
+            if name in attrs or (cls.lookup(name) is not MISSING and not _is_method(cls, name))
+        ),
+        None,
+    )
     second = None
     if operands is None:
         pair = next((pair for pair in OPERAND_PAIRS if first(pair) == pair[0]), None)

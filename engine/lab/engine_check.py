@@ -66,7 +66,7 @@ def check_engine(
     return {
         "rules": rules,
         "sort": _sort(trace, children, row_of.__contains__, backwards),
-        "accumulation": _accumulation(backwards, right),
+        "accumulation": _accumulation(backwards, right, trace["frames"]),
     }
 
 
@@ -199,6 +199,14 @@ def _loop_wrote(frames: list[dict[str, Any]], index: int, children: Any) -> bool
             if change["field"] == "grad" and change["node"] in children:
                 return True
     return False
+
+
+def _frame_of(contribution: dict[str, Any], index: int, frames: list[dict[str, Any]]) -> int:
+    """The frame, from a run's first (`index`) on, whose contributions hold this one."""
+    for at in range(index, len(frames)):
+        if any(c is contribution for c in frames[at].get("contributions", ())):
+            return at
+    return index
 
 
 def _runs(backwards: Backwards, resumes: dict[int, int]) -> Backwards:
@@ -448,7 +456,11 @@ def added_again(c: dict[str, Any]) -> bool:
     return not abs(product - delta) <= 1e-9 * max(abs(product), abs(delta), 1e-300) + rounding
 
 
-def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
+def _accumulation(
+    backwards: Backwards, right: RightLocals, frames: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The `+=` row: the first write that lost a gradient already there, at the frame
+    that shows that write (in a run of several frames, the one it is in)."""
     for index, frame in backwards:
         contributions = frame["contributions"]
         for c in contributions:
@@ -463,7 +475,7 @@ def _accumulation(backwards: Backwards, right: RightLocals) -> dict[str, Any]:
         for c, keeps in zip(contributions, kept, strict=True):
             if (c.get("write") == "=" and c["before"] != 0 and not keeps) or added_again(c):
                 first = {
-                    "frame": index,
+                    "frame": _frame_of(c, index, frames),
                     "node": frame["node"],
                     "child": c["to"],
                     "lost": c["before"],

@@ -15,7 +15,7 @@ from typing import Any
 
 from backprop_animator.engine.lab.engine_check import added_again, kept_writes
 from backprop_animator.engine.lab.right_engine import kink_range, registry_op, sum_rounding
-from backprop_animator.engine.ops import CALL, lookup
+from backprop_animator.engine.ops import CALL, INFIX, lookup
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
     SAID,
@@ -230,6 +230,8 @@ class Names:
 
     def _op_rank(self, node: Value) -> int:
         """The precedence of `node`'s op, remembered."""
+        if _unary(node):
+            return CALL
         return self._precedences.get(node._op) or self._precedence_of(node._op)
 
     def symbolic(self, node: Value) -> str | None:
@@ -266,9 +268,9 @@ class Names:
         """`symbolic`; with `short`, kept operands are called by their last step."""
         op = node._op
         precedences = self._precedences
-        outer = precedences.get(op) or self._precedence_of(op)
+        outer = CALL if _unary(node) else precedences.get(op) or self._precedence_of(op)
         # `**` groups from the right, so an equal-precedence base needs brackets too.
-        power = op.startswith("**") and len(node._prev) == 1
+        power = op.startswith("**") and len(node._prev) <= 2  # (`x**k` of a Value `k` too)
         names = self._names
         unnamed = self._unnamed
         operands = []
@@ -283,10 +285,8 @@ class Names:
             if child in unnamed:
                 return None
             if outer < CALL:  # a call's operands never need brackets
-                if child.label or not child._prev:
-                    inner = LEAF  # labels and leaves bind tightest
-                else:
-                    inner = precedences.get(child._op) or self._precedence_of(child._op)
+                # Labels and leaves bind tightest.
+                inner = LEAF if child.label or not child._prev else self._op_rank(child)
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
@@ -325,7 +325,7 @@ class Names:
             return None
         if node._prev and not node.label:
             precedences = self._precedences
-            inner = precedences.get(node._op) or self._precedence_of(node._op)
+            inner = self._op_rank(node)
             if inner <= (precedences.get(op) or self._precedence_of(op)):
                 return f"({text})"
         return text
@@ -381,7 +381,15 @@ def _is_number(node: Value) -> bool:
 
 def _op_precedence(op: str) -> int:
     entry = lookup(op)
-    return entry.precedence if entry is not None else CALL
+    if entry is not None:
+        return entry.precedence
+    return INFIX.get(op, CALL)  # another engine's own `a - b`, `a / b`, else a call
+
+
+def _unary(node: Value) -> bool:
+    """A node of an infix op of another engine with other than two operands (`-` of one,
+    a negation): said as a call, `-(x)`, which binds as tightly as one."""
+    return node._op in INFIX and len(node._prev) != 2
 
 
 def build_text(node: Value, name: Names) -> str:
@@ -682,17 +690,27 @@ def rule_stretch_text(
     resumed: bool,
     then: Value | None,
     grad: str = "grad",
+    right: list[tuple[Value, float]] | None = None,
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
     stretch, and whose rule runs inside it next. Whether its factors are right is said
-    of the whole run (`engine.lab.engine_check`), not of a stretch.
+    of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
+    the old gradient plus a right share (`right`: the node's right locals) is said as
+    the sum it kept, as `own_rule_text` says it, not as a loss.
 
     Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
     rule runs inside it.`
     """
-    steps = _write_steps(node, name, contributions, writes, received, None, grad)
+    kept = None
+    if right is not None and any(write[0] == "=" for write in writes):
+        kept = kept_writes(
+            [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+            right,
+            node.grad,
+        )
+    steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     where = _rule_line(writes)
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
     head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "

@@ -934,7 +934,7 @@ class Recorder:
         if stretch is not None:
             resumed, then = stretch
             text = narrate.rule_stretch_text(
-                node, names, tape, writes, self.received, resumed, then, grad
+                node, names, tape, writes, self.received, resumed, then, grad, right
             )
         else:
             # The page says it only where the built-in rule's sentence is the right one,
@@ -1159,6 +1159,15 @@ class Recorder:
         if hand_pass:
             self.hand_end = len(self.frames)
         return result
+
+    def tape_rule(self, instance: PInstance, span: tuple[int, int], run: Callable[[], Any]) -> Any:
+        """A node's rule kept where its node is not (a tape), called in a pass: a run of
+        its rule, as `user_rule`; its lines (`span`) are where the node's rule is written
+        (`node_dicts`, the check's rows), as a rule its node keeps has them."""
+        node = instance.mirror
+        if node is not None and span[0] > 0 and node not in self.loop_lines:
+            self.loop_lines[node] = {"line": span[0], "end_line": span[1]}
+        return self.user_rule(instance, run)
 
     def run_rule(self, rule: dict[str, Any], run: Callable[[], Any]) -> Any:
         sync_mirror(rule["owner"], rule["node"])
@@ -1620,6 +1629,16 @@ class Recorder:
                 f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
                 f"node here: {missing_part(self.unshaped.attrs)}"
             )
+        pulled = graph_pulled_backwards(globals_)
+        if pulled is not None:
+            node, field = pulled
+            raise ProgramError(
+                f"the program's {node.cls.name} objects each list the nodes made from them "
+                f"({field}), and grad() pulls each gradient from those when asked: a graph, "
+                "but not one drawn here. The trace follows each node to its operands: keep "
+                "them on the node it makes (out._prev = (self, other)), with node.grad, and "
+                "a backward() that pushes each node's gradient into its operands' grad"
+            )
         unshaped = graph_without_gradients(globals_)
         if unshaped is not None:
             raise ProgramError(
@@ -1976,6 +1995,32 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
 MAX_OPERANDS_LOOKED_AT = 8
 
 
+def graph_pulled_backwards(globals_: dict[str, Any]) -> tuple[PInstance, str] | None:
+    """An object the program's globals name with a number, a `grad` method of its class,
+    and a list of (local derivative, node made from it) pairs (a course's `Var` whose
+    `grad()` sums `weight * var.grad()` over its children), and that list's attribute:
+    for a refusal that says how its graph runs the other way."""
+    for value in globals_.values():
+        if type(value) is not PInstance or value.mirror is not None:
+            continue
+        attrs = value.attrs
+        if "grad" in attrs or not any(name in attrs for name in NUMBER_NAMES):
+            continue
+        if type(value.cls.lookup("grad")) is not Function:
+            continue
+        for name in OPERAND_NAMES:
+            pairs = attrs.get(name)
+            if type(pairs) is list and any(
+                type(pair) is tuple
+                and len(pair) == 2
+                and type(pair[1]) is PInstance
+                and pair[1].cls is value.cls
+                for pair in pairs[:MAX_OPERANDS_LOOKED_AT]
+            ):
+                return value, name
+    return None
+
+
 def _is_instance_of(operand: Any, node: PInstance) -> bool:
     """`operand` is, or pairs first, an object of `node`'s class (`(a, 1)` pairs too)."""
     if type(operand) is tuple and operand:
@@ -2144,6 +2189,13 @@ def as_number(value: Any, field: str) -> float:
         return value  # nearly every one: nothing to check or convert
     if value is None and field == "grad":
         return 0.0  # no gradient yet (`self.grad = None`, as PyTorch has it): drawn as 0
+    if type(value) is complex:
+        # `(1 - b) ** a` with 1 - b < 0 (a `__rsub__` that forgot its sign, say): Python
+        # makes a negative number to a fractional power complex, and carries on.
+        raise ProgramError(
+            f"a node's .{field} is the complex number {value!r}: a negative number to a "
+            "fractional power is complex in Python, and only real numbers are traced"
+        )
     if type(value) not in (int, float, bool):
         raise ProgramError(f"a node's .{field} must be a number to be traced")
     number = float(value)

@@ -80,9 +80,11 @@ def later_add(
 def worked_out(op: str, operands: list[str]) -> str:
     """An op over its operands' numbers, as a build frame works it out:
     `worked_out("*", ["2", "−3"]) -> '2 × −3'`, `worked_out("**2", ["−3"]) -> '(−3)**2'`,
-    `worked_out("tanh", ["0.8814"]) -> 'tanh(0.8814)'`."""
-    if op.startswith("**") and len(operands) == 1 and operands[0].startswith(MINUS):
-        operands = [f"({operands[0]})"]
+    `worked_out("tanh", ["0.8814"]) -> 'tanh(0.8814)'`, another engine's own `-` of two
+    operands `worked_out("-", ["1.099", "2"]) -> '1.099 − 2'`, its `**` of a Value
+    exponent `worked_out("**", ["−1.5", "3"]) -> '(−1.5)**3'`."""
+    if op.startswith("**") and len(operands) <= 2 and operands[0].startswith(MINUS):
+        operands = [f"({operands[0]})", *operands[1:]]  # `(−1.5)**3`
     return apply_op(op, operands, " + ", " × ")
 
 
@@ -96,6 +98,11 @@ def apply_op(op: str, operands: list[str], plus: str, times: str) -> str:
         return times.join(operands)
     if op.startswith("**") and len(operands) == 1:
         return f"{operands[0]}{op}"
+    if len(operands) == 2 and op == "**":  # another engine's Value exponent (`ops.INFIX`)
+        return f"{operands[0]}**{operands[1]}"
+    if len(operands) == 2 and (op == "-" or op == "/"):  # another engine's own (`ops.INFIX`)
+        between = f" {MINUS if op == '-' else op} " if plus.startswith(" ") else op
+        return between.join(operands)
     return f"{op}({', '.join(operands)})"
 
 

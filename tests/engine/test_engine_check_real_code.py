@@ -147,32 +147,40 @@ def test_the_check_agrees_with_cpython_and_micrograd(program: str) -> None:
     assert check["accumulation"]["verdict"] == "right"
 
 
-def test_a_loop_that_writes_what_each_rule_returns_is_not_judged_per_rule() -> None:
-    # grad_none_engine: each `_grad_fn` returns its shares and backward()'s loop writes
-    # them (`p.grad = g if p.grad is None else p.grad + g`): the rules wrote nothing, so
-    # none is "wrong" with a factor of 0; each write, the first into None included, is
-    # an update frame of the pass, so the page's gradients are the program's.
-    trace = trace_source((REAL_CODE / "grad_none_engine.py").read_text())
-    assert {rule["verdict"] for rule in trace["engine_check"]["rules"]} == {"unchecked"}
-    backward = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
-    assert backward and all(not frame["contributions"] for frame in backward)
-    written = {
-        change["node"]
-        for frame in trace["frames"]
-        if frame["phase"] == "update"
-        for change in frame["changes"]
-        if change["field"] == "grad"
-    }
+def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
+    # grad_none_engine: each `_grad_fn` returns its shares and backward()'s loop over v's
+    # operands writes them (`p.grad = g if p.grad is None else p.grad + g`): v's rule, as
+    # a `+=` in that loop is. It was left unjudged (every row "unchecked", the writes
+    # updates), so the same loop with `p.grad = g`, which loses a share, had "+=: right".
+    source = (REAL_CODE / "grad_none_engine.py").read_text()
+    trace = trace_source(source)
+    check = trace["engine_check"]
+    assert {rule["op"]: rule["verdict"] for rule in check["rules"]} == {
+        "*": "right", "+": "right", "tanh": "right"
+    }  # fmt: skip
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    assert not [frame for frame in trace["frames"] if frame["phase"] == "update"]
+    texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
+    # The `=` that keeps the sum is said as the sum (it said "the 0.9151 already there
+    # is lost"), the first one into None as a write from 0.
+    assert texts[5] == (
+        "x*w (*, grad 0.9151): its rule on line 55 goes on. x.grad = 0.9151 + −1.83 → "
+        "−0.9151; w.grad = 0.2745 → 0.2745."
+    )
+    lossy = source.replace("p.grad = g if p.grad is None else p.grad + g", "p.grad = g")
+    assert lossy != source
+    trace = trace_source(lossy)
     ids = {node["name"]: node["id"] for node in trace["nodes"]}
-    assert written == {ids[name] for name in ("x", "w", "x*w", "x*w+x")}
-    firsts = [
-        change
-        for frame in trace["frames"]
-        if frame["phase"] == "update"
-        for change in frame["changes"]
-        if change["node"] == ids["w"]
-    ]
-    assert firsts[0]["before"] == 0.0  # None, drawn as 0
+    first = trace["engine_check"]["accumulation"]["first"]
+    assert (first["node"], first["child"]) == (ids["x*w"], ids["x"])
+    assert math.isclose(first["lost"], 1 - math.tanh(-0.3) ** 2, rel_tol=1e-12)
+    assert printed_lines(trace) == run_learner_program(lossy)[0]
+    # The row's frame is the one that shows the write (the run's second: its first is
+    # the call of `_grad_fn`, which wrote nothing, where the row's button landed).
+    assert trace["frames"][first["frame"]]["text"] == (
+        "x*w (*, grad 0.9151): its rule on line 55 goes on. x.grad = −1.83: the 0.9151 "
+        "already there is lost; w.grad = 0.2745 → 0.2745."
+    )
 
 
 def test_a_rule_that_adds_through_a_grad_property_keeps_its_plus_equals() -> None:
@@ -279,7 +287,7 @@ def test_every_programs_summary_counts_the_nodes_the_graph_outlines() -> None:
     }
     assert recursive["outlined"] == sorted(ids[name] for name in CASES["recursive_backward"][1])
     assert "rules cannot be judged one by one" in recursive["summary"]
-    assert "every gradient agrees" in pages["grad_none_engine"]["summary"]
+    assert "every gradient is right" in pages["grad_none_engine"]["summary"]
     # A lecture that sets gradients by hand after its first backward(): the engine left
     # them right, and nothing is outlined (its summary said "yet 3 gradients differ").
     assert pages["nn_zero_to_hero_micrograd_lecture_first_half"]["outlined"] == []

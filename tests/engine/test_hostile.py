@@ -1167,3 +1167,45 @@ def test_heapq_is_bounded_and_its_comparisons_are_the_programs() -> None:
             "    print('caught')\n" + END,
             limits=SMALL,
         )
+
+
+TAPE_OF_A_WIDE_NODE = """
+class V:
+    def __init__(self, data, inputs=()):
+        self.data = data
+        self.grad = 0.0
+        self.inputs = inputs
+
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other))
+        for i in range(3000):
+            setattr(out, f"a{i}", i)  # a node of thousands of attributes
+
+        def run():
+            self.grad += out.grad
+        TAPE.append(run)
+        return out
+
+
+def backward(loss):
+    loss.grad = 1.0
+    for _ in range(100000):
+        for run in TAPE:
+            run()
+
+
+TAPE = []
+x = V(1.0)
+y = x + V(2.0)
+backward(y)
+"""
+
+
+def test_a_rule_on_a_tape_is_charged_for_the_look_at_its_node() -> None:
+    # Each call of a rule kept on a tape, in a pass, looks at its frame's names and its
+    # node's attributes (`Machine.call_function`, `holds`): charged by their count, so
+    # 100,000 calls over a node of 3,000 attributes stop at the step limit, soon.
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(TAPE_OF_A_WIDE_NODE, limits=Limits(max_steps=2_000_000, time_limit=30.0))
+    assert time.monotonic() - started < 10.0

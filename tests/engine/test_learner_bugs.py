@@ -148,6 +148,13 @@ def _cos_sign() -> dict[str, float]:
     return {"t": w * du + 1, "w": t * du}
 
 
+def _left_right() -> dict[str, float]:
+    x, w = 0.7, -1.3
+    s = 1 / (1 + math.exp(-(x * w)))
+    d = -(1 - s) * s * (1 - s)  # loss = (1 − s)² / 2
+    return {"x": d * w, "w": d * x}
+
+
 def _shared_weight_second_epoch() -> dict[str, float]:
     w = 0.3 + 0.05 * 3.4  # the program's step, with the gradient its `=` left: -3.4
     batch = [(1.0, 2.0), (2.0, 3.0), (-1.0, 0.0)]
@@ -237,6 +244,17 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     # abs of exactly 0: the rule's own sign at 0 taken (0, and 1), any in [-1, 1] right.
     "abs_sign_zero_at_zero": lambda: {"w": 4.0, "x": 0.0, "target": 0.0},
     "abs_one_at_zero": lambda: {"w": 2.0 * 3 + 4.0, "x": 0.5 * 3, "target": -3.0},
+    # y = w·x**k + x; the exponent's share has ln x, the rule's forgot it.
+    "named_methods_pow": lambda: {
+        "x": -0.4 * 3.0 * 1.5**2 + 1,
+        "k": -0.4 * 1.5**3 * math.log(1.5),
+        "w": 1.5**3,
+    },
+    # loss = log(p + x) − p·x, p = x·y (x 2, y 0.5): the right engine's and the tape's.
+    "tape_right": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
+    "tape_log_wrong": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
+    "tape_mul_no_upstream": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
+    "left_right_div_sign": _left_right,
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -354,6 +372,20 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "relu_at_zero_wrong": ({"*": R, "+": R, "ReLU": (14, "n5", "n4")}, R, R),
     "abs_sign_zero_at_zero": ({"*": R, "+": R, "abs": R}, R, R),
     "abs_one_at_zero": ({"*": R, "+": R, "abs": R}, R, R),
+    # Ops as methods named for them (`x.pow(k)`), in a class that keeps no op: each is
+    # the op it is named for (it was one row, "", "unchecked").
+    "named_methods_pow": ({"**": (7, "n3", "n1"), "*": R, "+": R}, R, R),
+    # A tape: no node keeps its rule, so each write's `out.grad` says whose rule it is;
+    # log's `out.grad / self.data` and sub's `other.grad -= out.grad` too (they were
+    # updates outside any rule: log "unchecked" and the sort "wrong").
+    "tape_right": ({"*": R, "+": R, "log": R, "-": R}, R, R),
+    "tape_log_wrong": ({"*": R, "+": R, "log": (8, "n4", "n3"), "-": R}, R, R),
+    # `self.grad += other.data`, no `out.grad`: the tape's call of the rule says whose
+    # it is (it was an update, and `*` named at a frame where its share was right).
+    "tape_mul_no_upstream": ({"*": (7, "n5", "n2"), "+": R, "log": R, "-": R}, R, R),
+    # `left`, `right` and a method `parents()`: the method was taken for the operands'
+    # attribute, so the graph had no edges, no right gradient, no row, and "right".
+    "left_right_div_sign": ({"*": R, "-": R, "exp": R, "+": R, "/": (10, "n16", "n15")}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -375,6 +407,8 @@ UNUSUAL = {
     # Leaves with no rule to run: an empty list of them, one backward over (child, local)
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
+    "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
+    "left_right_div_sign",  # a leaf's grad_fn is None: its order skips it
 }  # fmt: skip
 
 
@@ -837,3 +871,38 @@ def test_at_a_kink_the_learners_subgradient_is_right() -> None:
         "w*2+b is exactly 0, where ReLU has no derivative: a right local derivative there "
         "is any number from 0 to 1, not 2."
     )
+
+
+def test_a_tapes_rules_are_its_nodes_rules_where_they_are_written() -> None:
+    # tape_mul_no_upstream: each op appends (out, run) to a tape and backward() calls
+    # them. `self.grad += other.data` has no `out.grad` to say whose rule it is: it was
+    # an update between rules, and the check named `*` at p*x's frame, where its share
+    # (2 × 1) was right, with a factor of 0. The rows had no line, and the page said
+    # "(the built-in engine)" of the learner's own rules.
+    trace = trace_source((PROGRAMS / "tape_mul_no_upstream.py").read_text())
+    assert [f["phase"] for f in trace["frames"]].count("update") == 0
+    rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
+    assert {op: row["line"] for op, row in rows.items()} == {"*": 36, "+": 18, "log": 45, "-": 27}
+    assert rows["*"]["first"] == {
+        "frame": 7, "node": "n5", "child": "n2", "learner": -2.0, "correct": 2.0
+    }  # fmt: skip
+    assert trace["frames"][7]["text"] == (
+        "TAPE[3][0] (*, grad −1): its own rule ran. p.grad += 2 → 2; x.grad += 1 × −1 → −1. "
+        "p.grad got 2, the right local derivative alone: not multiplied by the upstream "
+        "gradient −1 (the right share is −2)."
+    )
+
+
+def test_ops_named_as_methods_are_those_ops_and_a_value_exponent_reads_as_written() -> None:
+    # named_methods_pow: `x.pow(k).mul(w).add(x)` in a class that keeps no op. The nodes
+    # had op "" (one row, "unchecked"); with pow's op `**` of a Value exponent, the
+    # frames said `**(x, k) = **(1.5, 3)`.
+    trace = trace_source((PROGRAMS / "named_methods_pow.py").read_text())
+    assert [n["op"] for n in trace["nodes"] if n["kind"] == "op"] == ["**", "*", "+"]
+    builds = [frame["text"] for frame in trace["frames"] if frame["phase"] == "build"]
+    assert builds == [
+        "x**k = 1.5**3 = 3.375",
+        "x**k*w = 3.375 × −0.4 = −1.35",
+        "y = x**k*w+x = −1.35 + 1.5 = 0.15",
+    ]
+    trace_columns((PROGRAMS / "named_methods_pow.py").read_text())  # the page's replay too

@@ -16,6 +16,7 @@ from backprop_animator.engine import (
     Limits,
     enginecheck_source,
     program_examples,
+    trace_columns,
     trace_source,
 )
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
@@ -1008,6 +1009,171 @@ print(gradients_of(d)[a])
     assert "Variable objects hold a number and their operands" in message
     assert "it has no `grad` attribute" in message
     assert run_in_cpython(source) == ["3"]
+
+
+def test_a_graph_whose_gradients_are_pulled_from_the_nodes_made_later_is_refused_so() -> None:
+    # A course's shape: each Var lists (local derivative, node made from it) pairs, and
+    # grad() pulls its gradient from those, caching it. It was refused with "the
+    # program's result is not a Value ... numbers stay numbers (x = 2.0 is not a leaf)",
+    # which says nothing of what it has.
+    source = """\
+import math
+
+class Var:
+    def __init__(self, value):
+        self.value = value
+        self.children = []
+        self.grad_value = None
+
+    def grad(self):
+        if self.grad_value is None:
+            self.grad_value = sum(w * v.grad() for w, v in self.children)
+        return self.grad_value
+
+    def __mul__(self, other):
+        z = Var(self.value * other.value)
+        self.children.append((other.value, z))
+        other.children.append((self.value, z))
+        return z
+
+def sin(x):
+    z = Var(math.sin(x.value))
+    x.children.append((math.cos(x.value), z))
+    return z
+
+x = Var(0.5)
+y = Var(4.0)
+z = sin(x * y)
+z.grad_value = 1.0
+print(x.grad(), y.grad())
+"""
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    assert caught.value.message == (
+        "the program's Var objects each list the nodes made from them (children), and "
+        "grad() pulls each gradient from those when asked: a graph, but not one drawn "
+        "here. The trace follows each node to its operands: keep them on the node it makes "
+        "(out._prev = (self, other)), with node.grad, and a backward() that pushes each "
+        "node's gradient into its operands' grad"
+    )
+    assert run_in_cpython(source) == [f"{4.0 * math.cos(2.0)} {0.5 * math.cos(2.0)}"]
+
+
+def test_a_complex_number_in_a_node_says_where_it_came_from() -> None:
+    # An `__rsub__` that forgot its sign makes `1 - b` into b − 1 < 0, and `(1 - b) ** a`
+    # complex, as CPython makes it. It said "a node's .data must be a number to be
+    # traced", of a number.
+    source = """\
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = _children
+        self._backward = lambda: None
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other))
+
+    def __neg__(self):
+        return Value(-self.data, (self,))
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return self - other
+
+    def __pow__(self, other):
+        return Value(self.data ** other.data, (self, other))
+
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+
+a = Value(1.5)
+b = Value(0.5)
+c = (1 - b) ** a
+c.backward()
+print(c.data)
+"""
+    with pytest.raises(EngineError) as caught:
+        trace_source(source)
+    number = (-0.5) ** 1.5
+    assert caught.value.message == (
+        f"a node's .data is the complex number {number!r}: a negative number to a "
+        "fractional power is complex in Python, and only real numbers are traced"
+    )
+    assert caught.value.line == 31  # c.backward(), where c is first drawn
+    assert run_in_cpython(source) == [repr(number)]
+
+
+OWN_MINUS_AND_DIVIDE = """\
+class V:
+    def __init__(self, data, prev=(), op=''):
+        self.data = data; self.grad = 0.0; self._prev = prev; self._op = op
+        self._backward = lambda: None
+    def _mk(self, d, o, op, f):
+        out = V(d, (self, o), op)
+        def _b():
+            ga, gb = f()
+            self.grad += ga * out.grad
+            o.grad += gb * out.grad
+        out._backward = _b
+        return out
+    def __sub__(self, o): return self._mk(self.data - o.data, o, '-', lambda: (1.0, -1.0))
+    def __mul__(self, o): return self._mk(self.data * o.data, o, '*', lambda: (o.data, self.data))
+    def __add__(self, o): return self._mk(self.data + o.data, o, '+', lambda: (1.0, 1.0))
+    def __truediv__(self, o):
+        return self._mk(self.data / o.data, o, '/', lambda: (1 / o.data, -self.data / o.data**2))
+    def __neg__(self):
+        out = V(-self.data, (self,), '-')
+        def _b(): self.grad -= out.grad
+        out._backward = _b
+        return out
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev: build(c)
+                topo.append(v)
+        build(self); self.grad = 1.0
+        for v in reversed(topo): v._backward()
+a, b, c, d, e = V(1.0), V(2.0), V(3.0), V(5.0), V(7.0)
+y = ((a - b) * c) / (d - e) - (a - (b - c)) + -(a + b) * c / (d / e)
+y.backward()
+print(y.data, a.grad, b.grad, c.grad, d.grad, e.grad)
+"""
+
+
+def test_an_engines_own_minus_and_divide_read_as_written() -> None:
+    # A class whose `__sub__` and `__truediv__` make nodes of their own (`_op` "-" and
+    # "/"): the build frames said `-(a, b) = -(1, 2)` and `/(36.75, 3)`, a call of a
+    # tuple. Now between the operands, bracketed where precedence needs it; a `-` of
+    # one operand (a negation) stays a call.
+    trace = trace_source(OWN_MINUS_AND_DIVIDE)
+    builds = [frame["text"] for frame in trace["frames"] if frame["phase"] == "build"]
+    assert builds == [
+        "a-b = 1 − 2 = −1",
+        "(a-b)*c = −1 × 3 = −3",
+        "d-e = 5 − 7 = −2",
+        "(a-b)*c/(d-e) = −3 / −2 = 1.5",
+        "b-c = 2 − 3 = −1",
+        "a-(b-c) = 1 − −1 = 2",
+        "(a-b)*c/(d-e)-(a-(b-c)) = 1.5 − 2 = −0.5",
+        "a+b = 1 + 2 = 3",
+        "-(a+b) = -(3) = −3",
+        "-(a+b)*c = −3 × 3 = −9",
+        "d/e = 5 / 7 = 0.7143",
+        "-(a+b)*c/(d/e) = −9 / 0.7143 = −12.6",
+        "y = (a-b)*c/(d-e)-(a-(b-c))+-(a+b)*c/(d/e) = −0.5 + −12.6 = −13.1",
+    ]
+    assert printed_lines(trace) == run_in_cpython(OWN_MINUS_AND_DIVIDE)
+    assert {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]} == {
+        "-": "right", "*": "right", "/": "right", "+": "right"
+    }  # fmt: skip
+    trace_columns(OWN_MINUS_AND_DIVIDE)  # the page's form: its replay writes the same
 
 
 def test_a_pass_says_where_the_programs_own_backward_is_written() -> None:

@@ -76,6 +76,11 @@ describe("the columns encoding", () => {
     assert.equal(workedOut("**2", ["\u22123"]), "(\u22123)**2");
     assert.equal(workedOut("tanh", ["0.8814"]), "tanh(0.8814)");
     assert.equal(workedOut("+", ["1"]), "+(1)");
+    // Another engine's own `-` and `/` of two operands, between them; of one, a call.
+    assert.equal(workedOut("-", ["1.099", "2"]), "1.099 \u2212 2");
+    assert.equal(workedOut("/", ["6", "4"]), "6 / 4");
+    assert.equal(workedOut("-", ["3"]), "-(3)");
+    assert.equal(workedOut("**", ["\u22121.5", "3"]), "(\u22121.5)**3");
   });
   it("gives back the numbers and texts left out", () => {
     const trace = fromColumns(structuredClone(A_PLUS_A));

@@ -110,18 +110,23 @@ export function ordinal(/** @type {number} */ n) {
 
 /**
  * An op over its operands' numbers as a build frame works it out (sentences.worked_out):
- * workedOut("*", ["2", "−3"]) -> "2 × −3"; workedOut("**2", ["−3"]) -> "(−3)**2".
+ * workedOut("*", ["2", "−3"]) -> "2 × −3"; workedOut("**2", ["−3"]) -> "(−3)**2";
+ * workedOut("-", ["1.099", "2"]) -> "1.099 − 2" (another engine's own `-`).
  * @param {string} op
  * @param {string[]} operands
  */
 export function workedOut(op, operands) {
   let terms = operands;
-  if (op.startsWith("**") && terms.length === 1 && terms[0].startsWith(MINUS))
-    terms = [`(${terms[0]})`];
+  if (op.startsWith("**") && terms.length <= 2 && terms[0].startsWith(MINUS))
+    terms = [`(${terms[0]})`, ...terms.slice(1)]; // `(−1.5)**3`
   if (terms.length === 1 && (op === "+" || op === "*")) return `${op}(${terms[0]})`;
   if (op === "+") return terms.join(" + ");
   if (op === "*") return terms.join(" × ");
   if (op.startsWith("**") && terms.length === 1) return `${terms[0]}${op}`;
+  // Another engine's own `-`, `/` and `**` (a Value exponent) of two (ops.INFIX).
+  if (terms.length === 2 && op === "**") return `${terms[0]}**${terms[1]}`;
+  if (terms.length === 2 && (op === "-" || op === "/"))
+    return terms.join(op === "-" ? ` ${MINUS} ` : " / ");
   return `${op}(${terms.join(", ")})`;
 }
 

@@ -9,7 +9,8 @@ What it cannot see: a foreign rule's individual `+=`s. Each rule is run once wit
 the upstream gradient set to 1, and the change in each distinct child's gradient is
 its local derivative; so `a + a` shows one contribution of 2, not two of 1, and
 `_prev` being a set means one edge. Sibling order follows the set's iteration order,
-which Python does not fix between runs.
+which Python does not fix between runs; but the two operands of another engine's own
+`a - b`, `a / b` or `a ** b` are put in the order that makes the node's number.
 
 Ops we do not have (micrograd's `ReLU`, a learner's `sin`) are narrated as rules that
 were watched; an op node whose `_op` is empty or None is shown as `?`. Anything the
@@ -24,6 +25,7 @@ locals -3 (into a) and 2 (into b), exactly the numbers `c._backward` adds in.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
@@ -126,7 +128,34 @@ def _children(node: Any) -> list[Any]:
             f"a node's _prev is not a collection of nodes ({type(error).__name__}: "
             f"{_cut(str(error))})"
         ) from None
-    return list(unique.values())
+    children = list(unique.values())
+    if len(children) == 2 and type(node._prev) in (set, frozenset):
+        return _in_written_order(node, children)
+    return children
+
+
+# Another engine's own ops written between two operands (`ops.INFIX`), by what they make.
+_INFIX_VALUES: dict[str, Callable[[float, float], float]] = {
+    "-": lambda a, b: a - b,
+    "/": lambda a, b: a / b,
+    "**": lambda a, b: a**b,
+}
+
+
+def _in_written_order(node: Any, children: list[Any]) -> list[Any]:
+    """The two operands of `a - b`, `a / b` or `a ** b` kept in a set, which does not
+    keep their order (it is the objects' addresses'): the order that makes the node's
+    own number, when only the other one does not. Any other op's, as the set gives them."""
+    make = _INFIX_VALUES.get(_op_text(node))
+    if make is None:
+        return children
+    try:
+        first, second = (_number(child.data) for child in children)
+        forward = make(first, second) == _number(node.data)
+        backward = make(second, first) == _number(node.data)
+    except (ArithmeticError, ValueError, TypeError, EngineError):
+        return children
+    return children[::-1] if backward and not forward else children
 
 
 def _data(node: Any) -> float:

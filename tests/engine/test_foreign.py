@@ -258,3 +258,16 @@ def test_a_foreign_label_with_a_lone_surrogate_is_replaced_in_the_trace() -> Non
     trace = trace_value(unary(x, "*", 2.0))
     assert trace["nodes"][0]["label"] == "x\ufffd"
     assert all("\ud800" not in frame["text"] for frame in trace["frames"])
+
+
+@pytest.mark.parametrize(("op", "result"), [("-", 3.0), ("/", 2.5), ("**", 25.0)])
+def test_two_operands_kept_in_a_set_are_shown_in_the_order_that_makes_the_number(
+    op: str, result: float
+) -> None:
+    """A set does not keep `a - b`'s order (its objects' addresses do): of the two
+    orders, the one that makes the node's number is the one shown, whatever the set gives."""
+    for _ in range(8):  # new objects each time: other addresses, other set orders
+        a, b = Node(5.0, label="a"), Node(2.0, label="b")
+        out = Node(result, (a, b), op)
+        trace = trace_value(out)
+        assert trace["nodes"][-1]["name"] == f"a{op}b"

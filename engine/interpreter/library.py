@@ -1007,7 +1007,7 @@ class Library:
             if type(source) is MappingProxyType:  # `dict(C.__dict__)`
                 source = source.copy()
             if type(source) is dict:
-                self.state.charge(len(source) // ITEMS_PER_STEP)
+                self.state.charge(len(source))  # each key hashed and put in: `d.copy()`'s
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
             for position, pair in enumerate(pairs):
                 if type(pair) not in (tuple, list):
@@ -1299,7 +1299,9 @@ class Library:
             if len(args) > 1:
                 words = "update() takes at most one positional argument"
                 raise wrong_arguments(words, "update", args, kwargs, dict)
-            for key, value in self.dict_(args, kwargs).items():
+            made = self.dict_(args, kwargs)
+            state.charge(len(made))  # each key put in again, in `obj`
+            for key, value in made.items():
                 self.machine.set_item(obj, key, value)
 
         def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1394,6 +1396,7 @@ class Library:
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
+                state.charge(len(obj))  # the copy each starts from (`s.union()` is one)
                 result = sets.copy(obj)
                 sources: list[Any] = []
                 for arg in args:  # `a.union(b, c)`: any iterables, one after the other

@@ -730,6 +730,21 @@ class Library:
         return items
 
     def sort(self, items: list[Any], key: Any, reverse: Any) -> None:
+        """Sort `items` in place, as CPython's `list.sort`: the list is empty while its
+        keys and comparisons run (a key or `__lt__` that appends to it no longer grows
+        what is being sorted, nor one that clears it breaks the sort), then holds its
+        items sorted; one changed meanwhile is CPython's ValueError, its changes dropped."""
+        saved = items[:]
+        items.clear()
+        try:
+            self.sort_items(saved, key, reverse)
+        finally:
+            modified = bool(items)
+            items[:] = saved
+        if modified:
+            raise ProgramError("list modified during sort", kind="ValueError")
+
+    def sort_items(self, items: list[Any], key: Any, reverse: Any) -> None:
         keys = items if key is None else [self.machine.call(key, [item]) for item in items]
         if any(type(k) is PInstance for k in keys):
             self.sort_by_dunders(items, keys, reverse)

@@ -1295,3 +1295,20 @@ def test_a_class_is_charged_for_the_names_of_its_mro() -> None:
             setup + "for i in range(50):\n    class B(Big):\n        pass\n" + END, limits=limits
         )
     assert caught.value.line == 6
+
+
+def test_a_list_changed_by_its_own_sort_is_cpythons_value_error() -> None:
+    """A key that appended to the list it sorted grew what was being sorted until the
+    step bound; an `__lt__` that cleared it was a host IndexError. CPython empties the
+    list while it sorts it: the changes are dropped, and an append is its ValueError."""
+    source = (
+        "xs = [3, 1, 2]\ndef k(x):\n    xs.append(0)\n    return x\n"
+        "try:\n    xs.sort(key=k)\nexcept ValueError as e:\n    print('caught', e)\nprint(xs)\n"
+        "class A:\n    def __init__(s, v):\n        s.v = v\n    def __lt__(s, o):\n"
+        "        ys.clear()\n        return s.v < o.v\n"
+        "ys = [A(3), A(1), A(2)]\nys.sort()\nprint([a.v for a in ys])\n"
+        "zs = [A(2), A(1)]\nprint([a.v for a in sorted(zs)], len(zs))\n"
+    )
+    ours = printed_lines(trace_source(source + END))
+    assert ours[:4] == run_in_cpython(source)
+    assert ours[:2] == ["caught list modified during sort", "[1, 2, 3]"]

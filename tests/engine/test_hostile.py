@@ -1312,3 +1312,14 @@ def test_a_list_changed_by_its_own_sort_is_cpythons_value_error() -> None:
     ours = printed_lines(trace_source(source + END))
     assert ours[:4] == run_in_cpython(source)
     assert ours[:2] == ["caught list modified during sort", "[1, 2, 3]"]
+
+
+@pytest.mark.parametrize("write", ["str(x)", "repr(x)", "repr([x])", "f'{x}'"])
+def test_writing_a_big_integer_costs_a_step_per_ten_digits(write: str) -> None:
+    """CPython writes an integer's digits in time their square: `str(2**4095)` took a
+    third of a millisecond for one step, so a loop of them ran on the clock alone."""
+    source = f"x = 2**4095\nfor i in range(200):\n    s = {write}\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source + END, limits=SMALL)
+    assert caught.value.line == 3
+    assert printed_lines(trace_source("print(len(str(2**4095)))\n" + END))[0] == "1233"

@@ -78,6 +78,7 @@ from backprop_animator.engine.interpreter.runtime import (
     LOOP_HINT_TURNS,
     MAX_ITEMS,
     ProgramError,
+    State,
 )
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
@@ -1779,6 +1780,8 @@ class Compiler(ExpressionCompiler):
             signal = body(Frame(namespace, f.parent if in_class else f))
             if signal is not None:
                 raise ProgramError("break, continue and return belong inside loops and functions")
+            if base_classes:
+                check_ancestry(self.m.state, base_classes)
             try:
                 cls = PClass(name, tuple(base_classes), namespace)
             except SlotItemError as error:
@@ -1788,6 +1791,9 @@ class Compiler(ExpressionCompiler):
             except TypeError as error:  # its bases have no consistent order
                 raise ProgramError(str(error)) from None
             cls.doc = doc
+            # Making it looks at every name of every class of its MRO (properties,
+            # abstract methods, slots), once each.
+            self.m.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             if cls.slots:  # the names of its `__slots__` and its bases', gathered
                 self.m.state.charge(len(cls.slots) // ITEMS_PER_STEP)
             cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
@@ -1802,6 +1808,20 @@ class Compiler(ExpressionCompiler):
 
 
 GenStmt = generators.GenStmt
+
+
+def check_ancestry(state: State, bases: list[PClass]) -> None:
+    """Refuse a class whose MRO would be longer than `BACKPROP_MAX_DEPTH` (a class of a
+    class of a class ... made in a loop), charging the classes its bases' MROs hold.
+    Every class made and every attribute looked up walks its MRO: a chain 5,000 classes
+    deep made each new class cost seconds, within a few steps."""
+    state.charge(sum(len(base.mro) for base in bases))
+    ancestors = {cls for base in bases for cls in base.mro}
+    if len(ancestors) + 1 > state.limits.max_depth:
+        error = state.limits.exceeded(
+            "max_depth", "classes inherit too deeply (a class of a class of a class ...)"
+        )
+        raise ProgramError(error.message)
 
 
 def _pass(compiler: Compiler, node: ast.stmt, scope: scopes.Scope) -> Stmt:

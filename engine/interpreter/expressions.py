@@ -992,6 +992,7 @@ class ExpressionCompiler:
                     mapping = k(f)
                     if type(mapping) is not dict:
                         raise ProgramError("** needs a dict")
+                    state.charge(len(mapping))  # a step per keyword, as `*` per argument
                     for key, value in mapping.items():
                         if type(key) is not str:
                             raise ProgramError("keyword names must be strings")
@@ -1249,6 +1250,7 @@ class ExpressionCompiler:
             for k, v in zip(node.keys, node.values, strict=True)
         ]
         set_item = self.m.set_item
+        charge = self.m.state.charge
 
         def run(f: Frame) -> dict[Any, Any]:
             out: dict[Any, Any] = {}
@@ -1259,6 +1261,7 @@ class ExpressionCompiler:
                         mapping = mapping.copy()
                     if type(mapping) is not dict:
                         raise ProgramError("** in a dict needs a dict")
+                    charge(len(mapping))  # a step per item copied, as `d.copy()`
                     for k, v in mapping.items():
                         set_item(out, k, v)
                 else:

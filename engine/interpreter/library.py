@@ -768,6 +768,21 @@ class Library:
         return items
 
     def sort(self, items: list[Any], key: Any, reverse: Any) -> None:
+        """Sort `items` in place, as CPython's `list.sort`: the list is empty while its
+        keys and comparisons run (a key or `__lt__` that appends to it no longer grows
+        what is being sorted, nor one that clears it breaks the sort), then holds its
+        items sorted; one changed meanwhile is CPython's ValueError, its changes dropped."""
+        saved = items[:]
+        items.clear()
+        try:
+            self.sort_items(saved, key, reverse)
+        finally:
+            modified = bool(items)
+            items[:] = saved
+        if modified:
+            raise ProgramError("list modified during sort", kind="ValueError")
+
+    def sort_items(self, items: list[Any], key: Any, reverse: Any) -> None:
         keys = items if key is None else [self.machine.call(key, [item]) for item in items]
         if any(type(k) is PInstance for k in keys):
             self.sort_by_dunders(items, keys, reverse)
@@ -1059,7 +1074,7 @@ class Library:
             if type(source) is MappingProxyType:  # `dict(C.__dict__)`
                 source = source.copy()
             if type(source) is dict:
-                self.state.charge(len(source) // ITEMS_PER_STEP)
+                self.state.charge(len(source))  # each key hashed and put in: `d.copy()`'s
             pairs = list(source.items()) if type(source) is dict else self.collect(source)
             for position, pair in enumerate(pairs):
                 if type(pair) not in (tuple, list):
@@ -1397,7 +1412,9 @@ class Library:
             if len(args) > 1:
                 words = "update() takes at most one positional argument"
                 raise wrong_arguments(words, "update", args, kwargs, dict)
-            for key, value in self.dict_(args, kwargs).items():
+            made = self.dict_(args, kwargs)
+            state.charge(len(made))  # each key put in again, in `obj`
+            for key, value in made.items():
                 self.machine.set_item(obj, key, value)
 
         def copy(obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1517,6 +1534,7 @@ class Library:
                 if name in ("issubset", "issuperset", "isdisjoint"):
                     other = self.make_set(self.collect(one(args, kwargs, name)))
                     return sets.compare(state, name, obj, other)
+                state.charge(len(obj))  # the copy each starts from (`s.union()` is one)
                 result = sets.copy(obj)
                 sources: list[Any] = []
                 for arg in args:  # `a.union(b, c)`: any iterables, one after the other

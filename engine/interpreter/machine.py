@@ -179,16 +179,21 @@ class Machine:
         # and whether any deque has a `maxlen` (then a list's `append` asks if it is one).
         self.collection_types: dict[str, Any] = {}
         self.bounded_deques = False
+        # The registry's size at which it is next pruned: twice what a pruning left, so
+        # a program that keeps its deques alive does not have them all looked at again
+        # for each new one.
+        self.prune_at = PRUNE_AT
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
         (a defaultdict's, a deque's maxlen)."""
         registry = self.collections
-        if len(registry) >= PRUNE_AT:
+        if len(registry) >= self.prune_at:
             # Forget the ones only the registry still holds (a loop's temporary deques).
             for key, (held, _, _) in list(registry.items()):
                 if sys.getrefcount(held) <= UNUSED_REFCOUNT:
                     del registry[key]
+            self.prune_at = max(PRUNE_AT, 2 * len(registry))
         registry[id(obj)] = (obj, kind, factory)
 
     # Calls
@@ -887,6 +892,7 @@ class Machine:
             obj.namespace[name] = value
             if type(value) is PProperty:  # its instances made from now on read it first
                 obj.has_properties = True
+                self.state.charge(sum(len(c.namespace) for c in obj.mro) // ITEMS_PER_STEP)
                 obj.find_properties()
             return
         if kind is TypeObject and (not obj.types or obj.name in _BUILTIN_TYPES):

@@ -149,13 +149,16 @@ class PClass:
         self.slots = slot_names(self.mro)
         self.find_properties()
         # Methods still abstract here (`@abstractmethod` not overridden): no instances.
+        # (Looked up by the names some class marks abstract only, so a class costs the
+        # size of its MRO's namespaces, not that times the length of its MRO.)
+        marked = {
+            key
+            for c in self.mro
+            for key, value in c.namespace.items()
+            if type(value) is Function and value.abstract
+        }
         self.abstract = sorted(
-            {
-                key
-                for c in self.mro
-                for key in c.namespace
-                if type(self.lookup(key)) is Function and self.lookup(key).abstract
-            }
+            key for key in marked if type(found := self.lookup(key)) is Function and found.abstract
         )
 
     def find_properties(self) -> None:
@@ -163,10 +166,11 @@ class PClass:
         instances' own attributes, as CPython finds it (`self.__dict__['x'] = 5` does not
         hide a property `x`): then its instances' attribute reads go by `Machine.get_attr`
         (their `reads` is empty), and every other class's read its instances' dict at once."""
-        names = {key for c in self.mro for key, v in c.namespace.items() if type(v) is PProperty}
-        self.shadowed = any(
-            type(found := self.lookup(key)) is PProperty and found.data for key in names
-        )
+        found: dict[str, Any] = {}  # each name's first value along the MRO: `lookup`'s
+        for c in self.mro:
+            for key, value in c.namespace.items():
+                found.setdefault(key, value)
+        self.shadowed = any(type(v) is PProperty and v.data for v in found.values())
 
     def lookup(self, name: str) -> Any:
         for cls in self.mro:
@@ -767,23 +771,36 @@ MISSING: Any = _Missing()
 
 
 def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
-    """C3 linearization of the bases, as Python computes a class's `__mro__`."""
-    sequences = [list(base.mro) for base in bases] + [list(bases)]
+    """C3 linearization of the bases, as Python computes a class's `__mro__`: the first
+    head (of the bases' MROs, then the bases) that is in no other sequence's tail, again
+    and again. How many tails hold each class is counted once and kept up to date, so a
+    class costs the length of its MRO times the number of its bases, not its square."""
+    sequences = [base.mro for base in bases if base.mro] + ([bases] if bases else [])
+    at = [0] * len(sequences)  # where each sequence's head is
+    in_tails: dict[PClass, int] = {}
+    for seq in sequences:
+        for cls in seq[1:]:
+            in_tails[cls] = in_tails.get(cls, 0) + 1
     result: list[PClass] = []
     while True:
-        sequences = [seq for seq in sequences if seq]
-        if not sequences:
-            return result
-        for seq in sequences:
-            head = seq[0]
-            if not any(head in other[1:] for other in sequences):
-                break
-        else:
+        head = None
+        left = False
+        for i, seq in enumerate(sequences):
+            if at[i] < len(seq):
+                left = True
+                if not in_tails.get(seq[at[i]]):
+                    head = seq[at[i]]
+                    break
+        if head is None:
+            if not left:
+                return result
             raise TypeError(f"class {name}: its bases have no consistent order")
         result.append(head)
-        for seq in sequences:
-            if seq[0] is head:
-                del seq[0]
+        for i, seq in enumerate(sequences):
+            if at[i] < len(seq) and seq[at[i]] is head:
+                at[i] += 1
+                if at[i] < len(seq):
+                    in_tails[seq[at[i]]] -= 1  # the new head is no longer in a tail
 
 
 def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | None:

@@ -199,6 +199,12 @@ class State:
                 raise self.out_of_time()
             self.next_check = min(self.step_limit, self.steps + TIME_CHECK_STEPS)
 
+    def look_at_clock(self) -> None:
+        """Raise if the time limit has passed: for work inside one charge (a walk that
+        charges what it walked once it is done)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise self.out_of_time()
+
     def out_of_steps(self) -> ProgramError:
         error = self.limits.exceeded("max_steps", "the program ran too many steps")
         return ProgramError(error.message)
@@ -245,6 +251,8 @@ class State:
             items += len(children)
             if containers + items // ITEMS_PER_STEP > budget:
                 self.charge(containers + items // ITEMS_PER_STEP)
+            if containers % TIME_CHECK_STEPS == 0:
+                self.look_at_clock()  # a walk of a million shared containers takes a second
             # Only containers are walked on; a flat one is looked at in C.
             if children and not CONTAINERS.isdisjoint(set(map(type, children))):
                 stack.extend((child, depth + 1) for child in children if type(child) in CONTAINERS)

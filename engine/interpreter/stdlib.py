@@ -59,6 +59,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
     new_attrs,
+    too_deep,
 )
 from backprop_animator.engine.interpreter.text import a_type, python_type_name
 
@@ -1209,7 +1210,10 @@ def itertools_module(library: Library) -> PModule:
             raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
         if not all(b is None or type(b) is int for b in bounds):
             raise ProgramError("islice() takes integer bounds", kind="ValueError")
-        return itertools.islice(library.items(iterable), *bounds)
+        # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as
+        # a call, as a generator's resumption does: an islice of an islice of ... (or of
+        # the program's generators) 100,000 deep would recurse in C past any stack.
+        return _nested(itertools.islice(library.items(iterable), *bounds), library.state)
 
     def zip_longest(*iterables: Any, fillvalue: Any = None) -> Iterator[Any]:
         return itertools.zip_longest(*pools(iterables), fillvalue=fillvalue)
@@ -1392,6 +1396,26 @@ def _small(r: Any) -> int:
 def _generator(iterator: Iterator[Any]) -> Iterator[Any]:
     """A Python iterator as a generator the machine iterates (never a chain of C ones)."""
     yield from iterator
+
+
+def _nested(iterator: Iterator[Any], state: State) -> Iterator[Any]:
+    """`iterator`'s items, each taken as a call (`BACKPROP_MAX_CALL_DEPTH`): a lazy
+    built-in over another lazy iterable nests on Python's C stack as a call does."""
+    limit = state.limits.max_call_depth
+    while True:
+        state.depth += 1
+        try:
+            if state.depth > limit:
+                raise too_deep(state, "iterators are nested too deeply (islice of islice ...)")
+            item = next(iterator, _END)
+        finally:
+            state.depth -= 1
+        if item is _END:
+            return
+        yield item
+
+
+_END: Any = object()
 
 
 def dataclasses_module(library: Library) -> PModule:

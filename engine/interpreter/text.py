@@ -30,7 +30,13 @@ from backprop_animator.engine.interpreter.objects import (
     TextBuffer,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, State
+from backprop_animator.engine.interpreter.runtime import (
+    MAX_STR,
+    SMALL_INT,
+    STRING_CHARS_PER_STEP,
+    ProgramError,
+    State,
+)
 from backprop_animator.engine.value import Value
 
 # [[fill]align][sign][z][#][0][width][grouping][.precision][type]
@@ -70,6 +76,12 @@ class Texts:
     def to_repr(self, value: Any, seen: set[int] | None = None) -> str:
         self.state.charge(1)
         kind = type(value)
+        if kind is int and not -SMALL_INT <= value <= SMALL_INT:
+            # Its decimal digits, a step per ten as any string made (an f-string's `{x}`
+            # is charged so): 4,096 bits are 1,234 digits, which CPython writes in time
+            # their square (a loop of `str(2**4095)` ran at a third of a millisecond a step).
+            self.state.charge(value.bit_length() * 3 // (10 * STRING_CHARS_PER_STEP))
+            return repr(value)
         if kind is float or kind is int or kind is bool or value is None or value is Ellipsis:
             return repr(value)
         if value is NotImplemented:  # what a number's `(2).__add__(node)` answers

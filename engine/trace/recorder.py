@@ -98,6 +98,11 @@ BACKWARD_STEPS_PER_NODE = 20
 STEPS_PER_WRITE = 4
 # Values the naming walk at the end of a run looks at, at most (`GroupNames`).
 NAMING_BUDGET = 200_000
+# The longest path the naming walks write (`MLP.layers[1].neurons[0]`): an object deeper
+# than that is named by its class, a node left unnamed. Each object the walk reaches
+# keeps its path, so without a bound a chain of 150,000 objects (`a.n = x` in a loop)
+# would make paths of 150,000 steps each: gigabytes, after the program's own bounds.
+MAX_PATH = 200
 
 
 # The bug lab's mistakes change the built-in engine (SPEC §13): a program's own class
@@ -1872,6 +1877,8 @@ class GroupNames:
             obj, path = queue.popleft()
             for attr, value in obj.attrs.items():
                 budget -= 1
+                if len(path) + len(attr) >= MAX_PATH:
+                    continue  # (the budget still counts it: a wide object is no cheaper)
                 if type(value) is PInstance:
                     if value.mirror is None and id(value) not in paths:
                         paths[id(value)] = f"{path}.{attr}"
@@ -1948,6 +1955,8 @@ def kept_names(
             budget -= 1
             if budget <= 0:
                 break
+            if len(path) + (len(key) if type(key) is str else 0) >= MAX_PATH:
+                continue
             held = type(child)
             if held is Value:  # `node_of(child)`, inline: once per item walked
                 node = child

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, Limits, Value, trace_source
 from backprop_animator.engine.interpreter import pytest_module
-from tests.engine.cpython import printed_lines
+from tests.engine.cpython import printed_lines, run_in_cpython
 from tests.support.programs import own_value_program
 
 SMALL = Limits(max_steps=20_000)
@@ -1209,3 +1209,169 @@ def test_a_rule_on_a_tape_is_charged_for_the_look_at_its_node() -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(TAPE_OF_A_WIDE_NODE, limits=Limits(max_steps=2_000_000, time_limit=30.0))
     assert time.monotonic() - started < 10.0
+
+
+# A copy made in one expression is charged a step per item, as `d.copy()` is: each ran
+# in Python item by item for a step or none (`{**d}`, `f(**d)`, `s.union()`), so a loop
+# of them held the clock off for seconds and took memory for no steps.
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "{**d}",
+        "f(**d)",
+        "dict(**d)",
+        "dict(d)",
+        "{}.update(d)",
+        "s.union()",
+        "s.difference()",
+        "s.intersection()",
+    ],
+)
+def test_a_copy_of_a_thousand_items_costs_a_thousand_steps(copy: str) -> None:
+    setup = "d = {str(i): i for i in range(1000)}\ns = set(range(1000))\ndef f(**k):\n    pass\n"
+    loop = f"for i in range(40):\n    x = {copy}\n"
+    trace_source(setup + END, limits=Limits(max_steps=10_000))  # the setup fits
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(setup + loop + END, limits=Limits(max_steps=30_000))
+    assert caught.value.line == 6
+
+
+def test_an_islice_of_an_islice_counts_as_a_call_each() -> None:
+    """Read in C through each level, a long chain of them recursed past the C stack (a
+    segfault); reading one now counts each level as a call, a generator's too."""
+    chain = "import itertools\nx = itertools.count(7)\nfor i in range(COUNT):\n    x = itertools.islice(x, 0, None)\nprint(next(x))\n"  # noqa: E501
+    assert printed_lines(trace_source(chain.replace("COUNT", "900") + END))[0] == "7"
+    with pytest.raises(EngineError, match=r"RecursionError.*BACKPROP_MAX_CALL_DEPTH") as caught:
+        trace_source(chain.replace("COUNT", "3000") + END)
+    assert caught.value.line == 5
+    mixed = (
+        "import itertools\ndef g(x):\n    yield from x\nx = itertools.count()\n"
+        "for i in range(3000):\n    x = itertools.islice(g(x), 0, None)\nprint(next(x))\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_CALL_DEPTH"):
+        trace_source(mixed + END)
+    source = (
+        "import itertools\ndef g():\n    i = 0\n    while True:\n        yield i\n        i += 1\n"
+        "print(list(itertools.islice(g(), 3, 10, 2)), list(itertools.islice('abcdef', 4)))\n"
+    )
+    assert printed_lines(trace_source(source + END))[0] == "[3, 5, 7, 9] ['a', 'b', 'c', 'd']"
+
+
+def test_the_naming_walk_writes_no_path_longer_than_its_bound() -> None:
+    """Each object of a chain got a path one step longer than its parent's: 30,000
+    objects made a gigabyte of paths after the program had ended within its bounds."""
+    from backprop_animator.engine.interpreter.objects import PClass, PInstance
+    from backprop_animator.engine.trace.recorder import MAX_PATH, GroupNames, kept_names
+
+    link = PClass("Link", (), {})
+    node = Value(1.0) * 2
+    chain: Any = [node]
+    for _ in range(20_000):
+        made = PInstance(link)
+        made.attrs["next"] = chain
+        chain = made
+    paths = GroupNames({"head": chain}).paths
+    assert len(paths) > 10 and max(map(len, paths.values())) <= MAX_PATH + 10
+    assert kept_names({"head": chain}, [node]) == {}  # too deep to be named by its path
+    holder = PInstance(link)
+    holder.attrs["w"] = [node]
+    assert kept_names({"model": holder}, [node]) == {node: "w[0]"}
+
+
+def test_a_walk_of_a_shared_structure_looks_at_the_clock() -> None:
+    """Comparing two lists that share themselves 2**100 times walks them within the
+    step budget: with a budget of a billion steps the time limit must stop it."""
+    source = (
+        "x = [1]\ny = [1]\nfor i in range(100):\n    x = [x, x]\n    y = [y, y]\nprint(x == y)\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT") as caught:
+        trace_source(source + END, limits=Limits(max_steps=10**9, time_limit=0.3))
+    assert time.monotonic() - started < 1.5
+    assert caught.value.line == 6
+
+
+def test_classes_inherit_at_most_the_depth_bound_deep() -> None:
+    """A chain of classes made in a loop: each new class walked its whole MRO (in time
+    its square, to linearize it) for a few steps; 5,000 deep took ten seconds."""
+    chain = "class A:\n    def f(self):\n        return 1\nfor i in range(COUNT):\n    class A(A):\n        pass\nprint(A().f())\n"  # noqa: E501
+    assert printed_lines(trace_source(chain.replace("COUNT", "150") + END))[0] == "1"
+    with pytest.raises(EngineError, match=r"inherit too deeply.*BACKPROP_MAX_DEPTH") as caught:
+        trace_source(chain.replace("COUNT", "5000") + END)
+    assert caught.value.line == 5
+
+
+def test_the_method_resolution_order_is_cpythons() -> None:
+    """C3 as CPython computes it (the linearization counts tails now): the example of
+    the paper that defined it."""
+
+    def cls(name: str, bases: str) -> str:
+        return (
+            f"class {name}({bases}):\n    def who(self):\n"
+            f"        return ['{name}'] + super().who()\n"
+        )
+
+    source = (
+        "class O:\n    def who(self):\n        return ['O']\n"
+        + "".join(
+            cls(name, bases)
+            for name, bases in [
+                *((name, "O") for name in "ABCDE"),
+                ("K1", "A, B, C"),
+                ("K2", "D, B, E"),
+                ("K3", "D, A"),
+                ("Z", "K1, K2, K3"),
+            ]
+        )
+        + "print(Z().who())\n"
+    )
+    ours = printed_lines(trace_source(source + END))
+    assert ours[0] == "['Z', 'K1', 'K2', 'K3', 'D', 'A', 'B', 'C', 'E', 'O']"
+    assert ours[0] == run_in_cpython(source)[0]
+
+
+def test_counters_kept_alive_are_not_all_looked_at_for_each_new_one() -> None:
+    source = "from collections import Counter\nx = None\nfor i in range(30000):\n    x = Counter({1: x})\nprint(len(x))\n"  # noqa: E501
+    assert printed_lines(trace_source(source + END))[0] == "1"
+
+
+def test_a_class_is_charged_for_the_names_of_its_mro() -> None:
+    """Making a class looks at every name its MRO's classes hold (properties, abstract
+    methods, slots): a subclass of a class of 50,000 names made in a loop took 22 s
+    for ten steps a class; now a step per ten names."""
+    setup = "class Big:\n    pass\nfor i in range(20000):\n    setattr(Big, 'a' + str(i), i)\n"
+    limits = Limits(max_steps=120_000)  # the setup takes 100,000
+    trace_source(setup + END, limits=limits)
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(
+            setup + "for i in range(50):\n    class B(Big):\n        pass\n" + END, limits=limits
+        )
+    assert caught.value.line == 6
+
+
+def test_a_list_changed_by_its_own_sort_is_cpythons_value_error() -> None:
+    """A key that appended to the list it sorted grew what was being sorted until the
+    step bound; an `__lt__` that cleared it was a host IndexError. CPython empties the
+    list while it sorts it: the changes are dropped, and an append is its ValueError."""
+    source = (
+        "xs = [3, 1, 2]\ndef k(x):\n    xs.append(0)\n    return x\n"
+        "try:\n    xs.sort(key=k)\nexcept ValueError as e:\n    print('caught', e)\nprint(xs)\n"
+        "class A:\n    def __init__(s, v):\n        s.v = v\n    def __lt__(s, o):\n"
+        "        ys.clear()\n        return s.v < o.v\n"
+        "ys = [A(3), A(1), A(2)]\nys.sort()\nprint([a.v for a in ys])\n"
+        "zs = [A(2), A(1)]\nprint([a.v for a in sorted(zs)], len(zs))\n"
+    )
+    ours = printed_lines(trace_source(source + END))
+    assert ours[:4] == run_in_cpython(source)
+    assert ours[:2] == ["caught list modified during sort", "[1, 2, 3]"]
+
+
+@pytest.mark.parametrize("write", ["str(x)", "repr(x)", "repr([x])", "f'{x}'"])
+def test_writing_a_big_integer_costs_a_step_per_ten_digits(write: str) -> None:
+    """CPython writes an integer's digits in time their square: `str(2**4095)` took a
+    third of a millisecond for one step, so a loop of them ran on the clock alone."""
+    source = f"x = 2**4095\nfor i in range(200):\n    s = {write}\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source + END, limits=SMALL)
+    assert caught.value.line == 3
+    assert printed_lines(trace_source("print(len(str(2**4095)))\n" + END))[0] == "1233"

@@ -249,6 +249,68 @@ CASES = [
         """,
         None,
     ),
+    # An islice of an islice of ... read in C, one level per islice: a segfault.
+    case(
+        "an islice of an islice 60,000 deep, read",
+        """
+        import itertools
+        x = itertools.count()
+        for i in range(60000):
+            x = itertools.islice(x, 0, None)
+        print(next(x))
+        """,
+        NESTED,
+    ),
+    # The naming walk after the run kept a path per object, each one step longer than
+    # its parent's: 100,000 objects in a chain made gigabytes of paths.
+    case(
+        "100,000 objects in a chain, each holding the next",
+        """
+        class Link:
+            pass
+        x = None
+        for i in range(100000):
+            link = Link()
+            link.next = x
+            x = link
+        """,
+        None,
+    ),
+    # `f(**d)` copied 100,000 keywords for a few steps: the clock was read once a second.
+    case(
+        "100,000 keywords passed by ** over and over",
+        """
+        def f(**k):
+            return k
+        d = {str(i): i for i in range(100000)}
+        while True:
+            f(**d)
+        """,
+        STEPS,
+    ),
+    # Each class of a chain made its MRO in time the square of its length, for no steps.
+    case(
+        "a class of a class of a class ..., 5,000 deep",
+        """
+        class A:
+            pass
+        for i in range(5000):
+            class A(A):
+                pass
+        """,
+        "BACKPROP_MAX_DEPTH",
+    ),
+    # Every new Counter looked at all the live ones again: 60,000 took minutes.
+    case(
+        "60,000 Counters kept alive, each in the next",
+        """
+        from collections import Counter
+        x = None
+        for i in range(60000):
+            x = Counter({1: x})
+        """,
+        None,
+    ),
     case(
         "set membership 20,000 times in a 20,000-item set",
         """

@@ -136,10 +136,11 @@ class Texts:
             return f"<{value.name}, not available here>"
         if kind is range or kind is complex:
             return repr(value)
-        if kind in _VIEW_NAMES:  # `dict_keys(['a', 'b'])`, of the items it has now
-            return f"{_VIEW_NAMES[kind]}({self.to_repr(list(value), seen)})"
-        if kind is MappingProxyType:  # a class's `__dict__` (`objects.class_dict`)
-            return f"mappingproxy({self.to_repr(value.copy(), seen)})"
+        if kind in _WRAPPED_MAPPINGS:
+            # `dict_keys(['a', 'b'])`, of the items a dict's view has now; a class's
+            # `__dict__` (`objects.class_dict`) as `mappingproxy({...})`
+            inner = list(value) if kind in _VIEW_NAMES else value.copy()
+            return f"{_WRAPPED_MAPPINGS[kind]}({self.to_repr(inner, seen)})"
         if kind is bytes:
             self.state.charge(len(value) // 10)
             shown = repr(value)  # up to four characters a byte (`\\x00`)
@@ -465,6 +466,8 @@ _VIEW_NAMES: dict[type, str] = {
     type({}.values()): "dict_values",
     type({}.items()): "dict_items",
 }
+# What prints as a wrapper round its items: a dict's views, a class's `__dict__`.
+_WRAPPED_MAPPINGS: dict[type, str] = {**_VIEW_NAMES, MappingProxyType: "mappingproxy"}
 
 
 def cpython_type(value: Any) -> str:

@@ -6,6 +6,7 @@ what our interpreter printed, frame by frame, so both sides are compared as text
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import io
 import math
@@ -26,7 +27,12 @@ def run_in_cpython(source: str) -> list[str]:
     and kills the whole run instead of raising a RecursionError."""
     random.seed(0)
     out = io.StringIO()
-    namespace: dict[str, Any] = {"Value": MicrogradValue, "__name__": "__main__"}
+    # `__builtins__` the module, as a script's `__main__` has it (exec's default is its dict)
+    namespace: dict[str, Any] = {
+        "Value": MicrogradValue,
+        "__name__": "__main__",
+        "__builtins__": builtins,
+    }
     limit = sys.getrecursionlimit()
     try:
         with contextlib.redirect_stdout(out):

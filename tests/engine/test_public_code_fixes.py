@@ -3742,3 +3742,20 @@ def test_unpacking_what_cannot_be_walked_is_cpythons_type_error() -> None:
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_builtins_is_a_module_of_cpythons_built_ins() -> None:
+    # `act = __builtins__.sum(...)` (kushviradiya/micrograd-implementation's notebook,
+    # whose `sum` was shadowed) was a NameError: `__builtins__` and `import builtins` are
+    # now the built-ins as a module, as a script's, printed as CPython prints it.
+    source = (
+        "def f():\n    pass\n"
+        "sum = 0\nfor i in range(4):\n    sum += i\n"
+        "print(__builtins__.sum([1, 2, 3], 10), sum, __builtins__.max(2, 7))\n"
+        "import builtins\nfrom builtins import len as size\n"
+        "print(builtins.sum is __builtins__.sum, size('abc'), builtins.isinstance(1, int))\n"
+        "print(__builtins__, type(builtins).__name__)\n"
+        "import sys, itertools\nprint(sys, itertools)\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

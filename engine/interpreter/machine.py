@@ -1199,12 +1199,14 @@ class Machine:
         if type(value) is PInstance:
             cls = value.cls
             if cls.lookup("__iter__") is MISSING and cls.lookup("__getitem__") is MISSING:
-                raise _cannot_unpack(value)
+                message = f"cannot unpack non-iterable {python_type_name(value)} object"
+                raise ProgramError(message, kind="TypeError")
             return self.iterate(value)
         try:
             return self.iterate(value)
         except ProgramError as error:  # not an object of the program's: nothing else ran
-            raise _cannot_unpack(value) from error
+            message = f"cannot unpack non-iterable {python_type_name(value)} object"
+            raise ProgramError(message, kind="TypeError") from error
 
     def loop_items(self, value: Any) -> Iterable[Any]:
         """What a `for` statement walks, whose iterator the program never sees: as
@@ -1771,8 +1773,3 @@ def _in_bytes(container: bytes, item: Any) -> bool:
     if not 0 <= item < 256:
         raise ProgramError("byte must be in range(0, 256)", kind="ValueError")
     return item in container
-
-
-def _cannot_unpack(value: Any) -> ProgramError:
-    message = f"cannot unpack non-iterable {python_type_name(value)} object"
-    return ProgramError(message, kind="TypeError")

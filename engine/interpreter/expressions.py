@@ -303,7 +303,7 @@ class ExpressionCompiler:
                 items = value
             else:
                 items = []
-                for item in m.iterate(value):
+                for item in m.unpack_items(value):
                     state.charge(1)
                     items.append(item)
                     if len(items) > count and star is None:

@@ -10,6 +10,7 @@ program draws exactly CPython's numbers.
 
 from __future__ import annotations
 
+import builtins as _host_builtins
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -301,6 +302,12 @@ class Library:
             "oct": Builtin("oct", lambda a, k: oct(self.integer(one(a, k, "oct")))),
         }
         names["type"] = Builtin("type", self.type_of(names))
+        # `__builtins__.sum(...)`, `import builtins`: the built-ins above that CPython's
+        # own module has, as the module a script's `__builtins__` is (a program that named
+        # something `sum` reaches the built-in through it); the engine's extras are not in it.
+        members = {name: value for name, value in names.items() if name in _CPYTHON_BUILTINS}
+        self.builtins_module = PModule("builtins", members)
+        names["__builtins__"] = self.builtins_module
         return names
 
     # Classes and attributes, by name
@@ -543,10 +550,16 @@ class Library:
 
         return call
 
+    builtins_module: PModule | None = None
+
     def modules(self) -> dict[str, PModule]:
+        if self.builtins_module is None:
+            self.builtins()
+        assert self.builtins_module is not None
         return {
             "math": self.math_module(),
             "random": self.random_module(self.state.rng),
+            "builtins": self.builtins_module,
             **stdlib_modules(self),
         }
 
@@ -2326,3 +2339,8 @@ def _round_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]
     if not given or (len(given) == 1 and "ndigits" in kwargs):
         return None
     return given[0], given[1] if len(given) == 2 else None
+
+
+# The names of CPython's `builtins` module (read once, here, to choose which of the
+# interpreter's own built-ins `__builtins__` shows; nothing of the host's is handed on).
+_CPYTHON_BUILTINS = frozenset(vars(_host_builtins)) - {"__name__", "__doc__"}

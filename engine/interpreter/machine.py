@@ -1421,6 +1421,22 @@ class Machine:
             return self._nexted(found) if type(found) is PInstance else found
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
 
+    def unpack_items(self, value: Any) -> Iterator[Any]:
+        """What a tuple target walks (`a, b = value`, `for a, b in pairs`): as `iterate`,
+        but a value that cannot be walked is CPython's own words for an unpacking
+        (`cannot unpack non-iterable NoneType object`), not a loop's."""
+        if type(value) is PInstance:
+            cls = value.cls
+            if cls.lookup("__iter__") is MISSING and cls.lookup("__getitem__") is MISSING:
+                message = f"cannot unpack non-iterable {python_type_name(value)} object"
+                raise ProgramError(message, kind="TypeError")
+            return self.iterate(value)
+        try:
+            return self.iterate(value)
+        except ProgramError as error:  # not an object of the program's: nothing else ran
+            message = f"cannot unpack non-iterable {python_type_name(value)} object"
+            raise ProgramError(message, kind="TypeError") from error
+
     def loop_items(self, value: Any) -> Iterable[Any]:
         """What a `for` statement walks, whose iterator the program never sees: as
         `iterate`, but a list or tuple as it is and an empty set's nothing without a

@@ -9,6 +9,7 @@ Python's `format` — never an object with attributes, so no field can walk anyw
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from types import GeneratorType, MappingProxyType
 from typing import Any
@@ -131,6 +132,8 @@ class Texts:
                 name = names.get(level, "NOTSET" if level == 0 else f"Level {level}")
                 kind_name = "RootLogger" if value.name == "root" else "Logger"
                 return f"<{kind_name} {value.name} ({name})>"
+            if value.name in sys.builtin_module_names:  # CPython's words, no file to name
+                return f"<module '{value.name}' (built-in)>"
             return f"<module '{value.name}'>"
         if isinstance(value, Inert):
             return f"<{value.name}, not available here>"

@@ -73,7 +73,6 @@ ESCAPES = [
     ("y = vars()\n", "vars() takes one"),
     ("y = vars(print)\n", "program's objects"),
     ("import math\ny = vars(math)\n", "program's objects"),
-    ("y = __builtins__\n", "'__builtins__' is not defined"),
     ("import shutil\n", "import shutil"),
     ("import random as r\ny = r._inst\n", "no attribute '_inst'"),
     ("import math\ny = math.__dict__\n", "`.__dict__` of a module is not available"),
@@ -202,6 +201,18 @@ ESCAPES = [
     ("y = (1).__hash__\n", "no attribute '__hash__' here"),
     ("y = print.__hash__\n", "no attribute '__hash__' here"),
     ("class A:\n    pass\ny = A().__eq__.__self__\n", "dunder"),
+    # `__builtins__` and `import builtins` are the interpreter's own built-ins as a module:
+    # CPython's names of them only, no dunder, no file, no import, nothing to change
+    ("y = __builtins__.__import__('os')\n", "dunder"),
+    ("y = __builtins__.__dict__\n", "module is not available"),
+    ("y = getattr(__builtins__, '__loader__')\n", "dunder"),
+    ("y = __builtins__.open\n", "no attribute 'open' here"),
+    ("y = __builtins__.eval\n", "no attribute 'eval' here"),
+    ("import builtins\ny = builtins.exec\n", "no attribute 'exec' here"),
+    ("import builtins\nbuiltins.print = len\n", "cannot set attributes on a module"),
+    ("setattr(__builtins__, 'sum', len)\n", "cannot set attributes on a module"),
+    ("y = vars(__builtins__)\n", "not a module"),
+    ("y = __builtins__.object.__subclasses__\n", "dunder"),
 ]
 
 

@@ -3721,3 +3721,46 @@ def test_bitwise_operators_and_shifts_call_the_programs_own_dunders() -> None:
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_unpacking_what_cannot_be_walked_is_cpythons_type_error() -> None:
+    # `dot, derivative = f()` of a function that returns nothing (F-Fer/micrograd_annotated's
+    # fundamentals notebook) said a loop's "'NoneType' object is not iterable": CPython's
+    # words for an unpacking are "cannot unpack non-iterable NoneType object", for a
+    # tuple or list target, a starred one, a `for` and a comprehension's alike.
+    source = (
+        "class P:\n    pass\n"
+        "class G:\n    def __getitem__(self, i):\n"
+        "        if i < 2:\n            return i * 10\n        raise IndexError(i)\n"
+        "def nothing():\n    pass\n"
+        "def pairs():\n    yield (1, 2)\n    yield 3\n"
+        "for attempt in (lambda: [a for a, b in [None]], lambda: {a: b for a, b in [2.5]}):\n"
+        "    try:\n        print(attempt())\n"
+        "    except TypeError as e:\n        print('TypeError', e)\n"
+        "try:\n    dot, derivative = nothing()\nexcept TypeError as e:\n    print(e)\n"
+        "try:\n    [a, *rest] = 7\nexcept TypeError as e:\n    print(e)\n"
+        "try:\n    a, b = P()\nexcept TypeError as e:\n    print(e)\n"
+        "try:\n    for a, b in pairs():\n        print(a, b)\n"
+        "except TypeError as e:\n    print(e)\n"
+        "a, b = G()\nprint(a, b)\n"
+        "try:\n    for x in None:\n        pass\nexcept TypeError as e:\n    print(e)\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)
+
+
+def test_builtins_is_a_module_of_cpythons_built_ins() -> None:
+    # `act = __builtins__.sum(...)` (kushviradiya/micrograd-implementation's notebook,
+    # whose `sum` was shadowed) was a NameError: `__builtins__` and `import builtins` are
+    # now the built-ins as a module, as a script's, printed as CPython prints it.
+    source = (
+        "def f():\n    pass\n"
+        "sum = 0\nfor i in range(4):\n    sum += i\n"
+        "print(__builtins__.sum([1, 2, 3], 10), sum, __builtins__.max(2, 7))\n"
+        "import builtins\nfrom builtins import len as size\n"
+        "print(builtins.sum is __builtins__.sum, size('abc'), builtins.isinstance(1, int))\n"
+        "print(__builtins__, type(builtins).__name__)\n"
+        "import sys, itertools\nprint(sys, itertools)\n"
+    )
+    trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(source)

@@ -1,0 +1,346 @@
+import math
+
+def f(x):
+    return 3*x**2 - 4*x + 5
+
+f(3.0)
+
+h = 0.0000001
+x = 2/3
+(f(x + h) - f(x)) / h
+
+a = 2.0
+b = -3.0
+c = 10.0
+d = a*b + c
+d
+
+h = 0.0001
+
+a = 2.0
+b = -3.0
+c = 10.0
+
+# WRT to 'a'
+d1 = a*b + c
+a += h 
+d2 = a*b +c
+
+print("W.R.T. 'a'")
+print(f"d1 = {d1}")
+print(f"d2 = {d2}")
+print(f"slope = {(d2 - d1) / h}")
+print()
+
+# WRT to 'b'
+d1 = a*b + c
+b += h 
+d2 = a*b +c
+
+print("W.R.T. 'b'")
+print(f"d1 = {d1}")
+print(f"d2 = {d2}")
+print(f"slope = {(d2 - d1) / h}")
+print()
+
+# WRT to 'c'
+d1 = a*b + c
+c += h 
+d2 = a*b +c
+
+print("W.R.T. 'c'")
+print(f"d1 = {d1}")
+print(f"d2 = {d2}")
+print(f"slope = {(d2 - d1) / h}")
+print()
+
+class Value:
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+        out._backward = _backward
+        return out
+
+    def __radd__(self, other): 
+        """other + self"""
+        return self + other
+
+    def __neg__(self):
+        return self * -1
+        
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out =  Value(self.data * other.data, (self, other), "*")
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def __rmul__(self, other): 
+        """other * self"""
+        return self * other
+
+    def __truediv__(self, other):
+        """self / other = self * ()"""
+        return self * other.data**-1
+
+    def __pow__(self, other):
+        assert isinstance(other, (int, float)), "only supporting int / float power for now"
+        out = Value(self.data**other, (self,), f"**{other}")
+
+        def _backward():
+            self.grad += other * (self.data**(other - 1)) * out.grad
+            
+        out._backward = _backward
+        return out
+        
+    def tanh(self):        
+        x = self.data
+        t = (math.exp(2*x) - 1) / (math.exp(2*x) + 1)
+        out = Value(t,  (self, ), "tanh")
+
+        def _backward():
+            self.grad += (1- t**2) * out.grad
+            
+        out._backward = _backward
+        return out
+
+    def exp(self):
+        x = self.data
+        out = Value(math.exp(x), (self, ), "exp")
+
+        def _backward():
+            self.grad += out.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    @staticmethod
+    def _topological_sort(x):
+        topo = []
+        visited = set()
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+    
+        build_topo(x)
+        return topo
+    
+    def backward(self):
+        topo = self._topological_sort(self)
+        self.grad = 1.0
+        for node in reversed(topo):
+            node._backward()
+
+a = Value(2.0, label="a")
+b = Value(4.0, label="b")
+a / b
+
+a-b
+
+# inputs x1, x2
+x1 = Value(2.0, label="x1")
+x2 = Value(0.0, label="x2")
+
+# weights w1, w2 (synaptic strengths)
+w1 = Value(-3.0, label="w1")
+w2 = Value(1.0, label="w2")
+
+# bias of the neuron
+b = Value(6.8813735870195432, label="b")
+
+# x1w1 + x2w2 + b
+x1w1 = x1*w1; x1w1.label = "x1*w1"
+x2w2 = x2*w2; x2w2.label = "x2*w2"
+
+x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = "x1w1x2w2"
+n = x1w1x2w2 + b; n.label = "n"
+
+o = n.tanh(); o.label = "o"
+o.backward()
+
+# inputs x1, x2
+x1 = Value(2.0, label="x1")
+x2 = Value(0.0, label="x2")
+
+# weights w1, w2 (synaptic strengths)
+w1 = Value(-3.0, label="w1")
+w2 = Value(1.0, label="w2")
+
+# bias of the neuron
+b = Value(6.8813735870195432, label="b")
+
+# x1w1 + x2w2 + b
+x1w1 = x1*w1; x1w1.label = "x1*w1"
+x2w2 = x2*w2; x2w2.label = "x2*w2"
+
+x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = "x1w1x2w2"
+n = x1w1x2w2 + b; n.label = "n"
+
+# ---- tanh()
+e = (2*n).exp();
+o = (e - 1) / (e + 1)
+# ----
+
+e.label="e"
+o.label = "o"
+o.backward()
+
+o.grad = 1.0
+n.grad = 0.5
+
+x1w1x2w2.grad = 0.5
+b.grad = 0.5
+
+x1w1.grad = 0.5
+x2w2.grad = 0.5
+
+x1.grad = w1.data * x1w1.grad
+w1.grad = x1.data * x1w1.grad
+x2.grad = w2.data * x2w2.grad
+w2.grad = x2.data * x2w2.grad
+
+# o = tanh(n)
+# do/dn = 1 - o**2
+1 - o.data**2
+
+def topological_sort(v):
+    topo = []
+    visited = set()
+    def build_topo(v):
+        if v not in visited:
+            visited.add(v)
+            for child in v._prev:
+                build_topo(child)
+            topo.append(v)
+
+    build_topo(v)
+    return topo
+
+topological_sort(o)
+
+o.grad = 1.0
+
+topo = topological_sort(o)
+
+for node in reversed(topo):
+    node._backward()
+
+o.grad = 1.0
+o._backward()
+n._backward()
+b._backward()
+x1w1x2w2._backward()
+x1w1._backward()
+x2w2._backward()
+
+import random
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1,1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1,1))
+
+    def __call__(self, x):
+        """w * x + b"""
+        act = sum((wi*xi for wi, xi in zip(self.w, x)), self.b)
+        out = act.tanh()
+        return out
+
+    def parameters(self):
+        return self.w + [self.b]
+
+class Layer:
+    def __init__(self, nin, nout):
+        self.neurons = [Neuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+class MLP:
+    def __init__(self, nin, nouts):
+        sz = [nin] + nouts
+        self.layers = [Layer(sz[i], sz[i+1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+# Neuron
+x = [2.0, 3.0]
+n = Neuron(2)
+n(x)
+
+# Layer
+x = [2.0, 3.0]
+n = Layer(2, 3)
+n(x)
+
+# MLP
+x = [2.0, 3.0, -1.0]
+n = MLP(3, [4, 4, 1])
+n(x)
+
+# MLP
+x = [2.0, 3.0, -1.0]
+n = MLP(3, [4, 4, 1])
+n(x)
+
+xs = [
+    [2.0, 3.0, -1.0],
+    [3.0, -1.0, 0.5],
+    [0.5, 1.0, 1.0],
+    [1.0, 1.0, -1.0],
+]
+ys = [1.0, -1.0, -1.0, 1.0] # desired targets
+ypred = [n(x) for x in xs]
+
+for k in range(20):
+    # forward pass
+    ypred = [n(x) for x in xs]
+    loss = sum((yout - ygt)**2 for ygt, yout in zip(ys, ypred))
+
+    # backward pass
+    for p in n.parameters():
+        p.grad = 0.0
+    loss.backward();
+
+    # update (gradient descent)
+    for p in n.parameters():
+        p.data += -0.1 * p.grad
+
+    print(k, loss.data)
+
+ypred

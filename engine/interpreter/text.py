@@ -125,16 +125,7 @@ class Texts:
         if isinstance(value, Builtin):
             return f"<built-in function {value.name}>"
         if kind is PModule:
-            effective = value.members.get("getEffectiveLevel")
-            if effective is not None:  # a logger (stdlib.logging_module), as CPython's
-                level = effective.call([], {})
-                names = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG"}
-                name = names.get(level, "NOTSET" if level == 0 else f"Level {level}")
-                kind_name = "RootLogger" if value.name == "root" else "Logger"
-                return f"<{kind_name} {value.name} ({name})>"
-            if value.name in sys.builtin_module_names:  # CPython's words, no file to name
-                return f"<module '{value.name}' (built-in)>"
-            return f"<module '{value.name}'>"
+            return _module_repr(value)
         if isinstance(value, Inert):
             return f"<{value.name}, not available here>"
         if kind is range or kind is complex:
@@ -438,6 +429,20 @@ _WRAPPERS: dict[type, str] = {
     PStaticMethod: "staticmethod",
     PClassMethod: "classmethod",
 }
+
+
+def _module_repr(value: PModule) -> str:
+    """A module's repr, or a logger's (`stdlib.logging_module`), as CPython's."""
+    effective = value.members.get("getEffectiveLevel")
+    if effective is not None:
+        level = effective.call([], {})
+        names = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG"}
+        name = names.get(level, "NOTSET" if level == 0 else f"Level {level}")
+        kind_name = "RootLogger" if value.name == "root" else "Logger"
+        return f"<{kind_name} {value.name} ({name})>"
+    if value.name in sys.builtin_module_names:  # CPython's words, no file to name
+        return f"<module '{value.name}' (built-in)>"
+    return f"<module '{value.name}'>"
 
 
 def type_name(value: Any) -> str:

@@ -320,7 +320,9 @@ class Compiler(ExpressionCompiler):
         made: Stmt = run
         if generate and len(entries) <= codegen.MAX_STATEMENTS:
             shapes = self.shapes
-            made, hot = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+            made, hot = codegen.when_hot(
+                run, lambda hot: codegen.block(entries, shapes, state, rec, hot)
+            )
             self.hot[id(made)] = hot
         # A block an enclosing generated function may write in whole (`codegen._if_written`).
         self.shapes[id(made)] = (("block", entries), made)

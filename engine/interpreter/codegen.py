@@ -20,6 +20,14 @@ closure, which reads again and goes its own way. The generated code does exactly
 the closures did, in the same order, so a trace is the same byte for byte. A block is
 generated only once it has run `HOT_AFTER` times on the loop (`when_hot`): a program of
 many functions called once or never pays no `compile()` for them.
+
+The body of a function with positional parameters only gets a second function in the
+same source, `enter(fn, args)` (`_enter`): what `Machine.call_function` does before and
+after the body (steps, depth, binding, owner, frame) written around the body's own lines,
+so a call of the program's function is one Python call, not three (`Function.enter`).
+An update group is opened only where none was open when the block began (`a_`), and
+not at all by a statement inside one that opens its own (`Source.anchored`): in both
+cases `in_order`'s own test would find one open.
 """
 
 from __future__ import annotations
@@ -83,9 +91,10 @@ _factories: dict[str, Callable[..., Any]] = {}  # a block's `run`, or `(run, ent
 #   ("return_local", expr, name)
 #   ("return_none",)
 Shape = tuple[Any, ...]
-# A function's body (`Hot.signature`): its parameters, how many have defaults, the op its
-# methods make (`Function.makes`), whether it uses `super()`, and `Machine.bind`.
-Signature = tuple[tuple[str, ...], int, "str | None", bool, Callable[..., dict[str, Any]]]
+# A function's body (`Hot.signature`): its name (a `def`'s: never "<lambda>"), its
+# parameters, how many have defaults, the op its methods make (`Function.makes`), whether
+# it uses `super()`, and `Machine.bind`.
+Signature = tuple[str, tuple[str, ...], int, "str | None", bool, Callable[..., dict[str, Any]]]
 
 
 class Source:
@@ -99,6 +108,10 @@ class Source:
         self.written = 0  # expressions written in whole so far (`MAX_WRITTEN`)
         self.least = 0  # the least its source is long already (`_LEAST_PER_STATEMENT`)
         self.statements = 0  # statements written so far, nested ones included (`_fits`)
+        # Whether the statements being written are inside one that opens an update group
+        # (`_wrapped`): that group stays open while they run (only the statement that
+        # opened a group closes it), so theirs would never open and their check is left out.
+        self.anchored = False
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -313,6 +326,7 @@ def block(
         "    def run(f):",
         "        V = f.vars",
         "        p = c = None",
+        "        a_ = rec.anchor is None",
         "        try:",
         *("            " + line for line in lines),
         *("        " + line for line in handlers),
@@ -356,7 +370,7 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
     some of the defaults), the owner and the op made noted, the frame made, the body's
     lines run (a `return` returns the function's value, as `call_function` does with
     the body's signal), the error named after the function and the state put back."""
-    params, defaults, makes, uses_super, bind = signature
+    name, params, defaults, makes, uses_super, bind = signature
     names = [src.name(param, "N") for param in params]
     count = len(params)
     out = [
@@ -382,19 +396,28 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
     out += ["        owner_ = state.owner", "        making_ = state.making"]
     if makes is not None:
         out.append(f"        state.making = ({src.name(makes, 'K')}, args)")
+    # `call_function`'s owner: the arguments bound, `args` is empty exactly when the
+    # function takes none, and a `def`'s name is never "<lambda>".
+    n = src.name(name, "K")
+    if count == 0:
+        out += ["        if fn.owner is None:", f"            state.owner = (owner_, {n})"]
+    else:
+        out += [
+            f"        if {'args and ' if count == defaults else ''}fn.owner is not None:",
+            "            self_ = args[0]",
+            "            if type(self_) is PInstance and not self_.cls.is_node_class:",
+            "                state.owner = self_",
+            "        elif fn.owner is None:",
+            f"            state.owner = (owner_, {n})",
+        ]
     out += [
-        "        if args and fn.owner is not None:",
-        "            self_ = args[0]",
-        "            if type(self_) is PInstance and not self_.cls.is_node_class:",
-        "                state.owner = self_",
-        '        elif fn.owner is None and fn.name != "<lambda>":',
-        "            state.owner = (owner_, fn.name)",
         "        position_ = state.position",
         "        f = CallFrame()",
         "        f.vars = V",
         "        f.parent = fn.closure",
         "        f.ret = None",
         "        p = c = None",
+        "        a_ = rec.anchor is None",
         "        try:",
         "            try:",
         *("                " + _returned(line) for line in lines),
@@ -468,9 +491,12 @@ def _entries(
     lines: list[str] = []
     ends = "none"
     for inner, position, anchors, text in entries:
+        anchored = src.anchored
+        src.anchored = anchored or anchors
         body, ends = _statement(src, inner, level, loop)
+        src.anchored = anchored
         p, t = src.name(position, "P"), src.name(text, "T")
-        lines.extend(_wrapped(p, t, body, anchors, level))
+        lines.extend(_wrapped(p, t, body, anchors and not anchored))
         src.least += _LEAST_PER_STATEMENT
         src.statements += 1
         if src.least > MAX_SOURCE_CHARS:
@@ -734,10 +760,9 @@ def _while_written(src: Source, shape: Shape, level: int, loop: str | None) -> l
     return lines
 
 
-def _wrapped(p: str, t: str, body: list[str], anchors: bool, level: int) -> list[str]:
+def _wrapped(p: str, t: str, body: list[str], anchors: bool) -> list[str]:
     """`in_order`'s bookkeeping around one statement's lines (`p` and `t` the names of
-    its position and text; `level` names its `opened` apart from an enclosing one's)."""
-    opened = f"opened{level}"
+    its position and text)."""
     out = [
         "state.steps += 1",
         "if state.steps > state.next_check:",
@@ -746,13 +771,16 @@ def _wrapped(p: str, t: str, body: list[str], anchors: bool, level: int) -> list
         f"p = state.position = {p}",
     ]
     if anchors:  # an update group opened here is closed here, as `in_order` does
-        out.append(f"{opened} = rec.anchor is None")
-        out.append(f"if {opened}:")
-        out.append(f"    rec.open_anchor({p}[0], {t})")
+        # (`a_`: whether no group was open when the block began; none is open before
+        # each of its statements then, as each closes the one it opened, and else the
+        # one open stays open, as only the statement that opened it closes it.)
+        out.append("if a_:")  # `rec.open_anchor({p}[0], {t})`, inline
+        out.append("    rec._anchor_count = k_ = rec._anchor_count + 1")
+        out.append(f"    rec.anchor = (k_, {p}[0], {t})")
         out.append("try:")
         out.extend("    " + line for line in body)
         out.append("finally:")
-        out.append(f"    if {opened}:")
+        out.append("    if a_:")
         out.append("        rec.anchor = None")
     else:
         out.extend(body)

@@ -1005,7 +1005,15 @@ class Compiler(ExpressionCompiler):
                 and (plain or own_gradient(obj))
             ):
                 rule = rec.in_rule
-                if rule is None and owner_of is not None and rec.pass_output is not None:
+                if rule is not None:
+                    if obj.mirror is not None:  # a rule's write: what the branch below does
+                        attrs = obj.attrs  # with `rec.in_rule` already the rule
+                        rec.contribution(
+                            obj, local, attrs[name] if before is None else before, after, write
+                        )
+                        attrs[name] = after
+                        return
+                elif owner_of is not None and rec.pass_output is not None:
                     rule = rec.loop_write(owner_of(f), obj)  # a rule run in the pass's own loop
                 if rule is not None and obj.mirror is not None:
                     attrs = obj.attrs

@@ -451,7 +451,7 @@ class ExpressionCompiler:
         simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it
         call_function = self.m.call_function
         if hot is not None and simple:
-            hot.signature = (params, len(defaults), makes, uses_super, self.m.bind)
+            hot.signature = (name, params, len(defaults), makes, uses_super, self.m.bind)
 
         def make(f: Frame) -> Function:
             fn = Function()  # (every slot set here, but `alias`)

@@ -368,7 +368,8 @@ def f(xs):
 
 # Functions called through their generated `enter` (`codegen._enter`): arguments bound with
 # and without defaults, a wrong count refused by `Machine.bind`, methods that make ops and
-# call `super()`, recursion to the depth bound, an error inside naming its function.
+# call `super()`, recursion to the depth bound, an error inside naming its function, a
+# rule's writes in blocks written in whole (whose update group is their statement's).
 ENTERED = [
     """
 def g(a, b=2, c=(3,)):
@@ -421,6 +422,35 @@ def f(xs):
         return down(10 if K < 5 else 5000)
     except RecursionError:
         return 'deep'
+""",
+    """
+class N:
+    def __init__(self, d, ch=()):
+        self.d = d
+        self.grad = 0.0
+        self._prev = set(ch)
+        self._backward = lambda: None
+
+    def __mul__(self, o):
+        out = N(self.d * o.d, (self, o))
+
+        def _backward():
+            for c, other in ((self, o), (o, self)):
+                if c is not None:
+                    c.grad += other.d * out.grad
+
+        out._backward = _backward
+        return out
+
+
+def f(xs):
+    a, b = N(xs[0]), N(xs[1] if K < 5 else 'x')
+    c = a * b
+    c.grad = 1.0
+    for k in range(2):
+        if k == 0:
+            c._backward()
+    return a.grad, b.grad, len(c._prev)
 """,
     """
 def g(n):

@@ -20,6 +20,14 @@ closure, which reads again and goes its own way. The generated code does exactly
 the closures did, in the same order, so a trace is the same byte for byte. A block is
 generated only once it has run `HOT_AFTER` times on the loop (`when_hot`): a program of
 many functions called once or never pays no `compile()` for them.
+
+The body of a function with positional parameters only gets a second function in the
+same source, `enter(fn, args)` (`_enter`): what `Machine.call_function` does before and
+after the body (steps, depth, binding, owner, frame) written around the body's own lines,
+so a call of the program's function is one Python call, not three (`Function.enter`).
+An update group is opened only where none was open when the block began (`a_`), and
+not at all by a statement inside one that opens its own (`Source.anchored`): in both
+cases `in_order`'s own test would find one open.
 """
 
 from __future__ import annotations
@@ -28,9 +36,18 @@ from collections.abc import Callable
 from typing import Any
 
 from backprop_animator.engine.errors import operation_failed
-from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN
-from backprop_animator.engine.interpreter.objects import GRAD_NAMES, Function, PInstance
-from backprop_animator.engine.interpreter.runtime import LOOP_HINT_TURNS, ProgramError
+from backprop_animator.engine.interpreter.machine import BREAK, CALL_STEPS, CONTINUE, RETURN
+from backprop_animator.engine.interpreter.objects import (
+    GRAD_NAMES,
+    CallFrame,
+    Function,
+    PInstance,
+)
+from backprop_animator.engine.interpreter.runtime import (
+    LOOP_HINT_TURNS,
+    ProgramError,
+    too_deep,
+)
 from backprop_animator.engine.value import Value
 
 Stmt = Callable[[Any], Any]
@@ -62,7 +79,7 @@ MAX_WAITING = 8
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
-_factories: dict[str, Callable[..., Stmt]] = {}
+_factories: dict[str, Callable[..., Any]] = {}  # a block's `run`, or `(run, enter)`
 
 # What a statement's closure is, when it is one of the shapes written in whole: set by
 # the compiler for the closures it makes (`Shapes.note`), keyed by the closure's id while
@@ -74,6 +91,10 @@ _factories: dict[str, Callable[..., Stmt]] = {}
 #   ("return_local", expr, name)
 #   ("return_none",)
 Shape = tuple[Any, ...]
+# A function's body (`Hot.signature`): its name (a `def`'s: never "<lambda>"), its
+# parameters, how many have defaults, the op its methods make (`Function.makes`), whether
+# it uses `super()`, and `Machine.bind`.
+Signature = tuple[str, tuple[str, ...], int, "str | None", bool, Callable[..., dict[str, Any]]]
 
 
 class Source:
@@ -87,6 +108,10 @@ class Source:
         self.written = 0  # expressions written in whole so far (`MAX_WRITTEN`)
         self.least = 0  # the least its source is long already (`_LEAST_PER_STATEMENT`)
         self.statements = 0  # statements written so far, nested ones included (`_fits`)
+        # Whether the statements being written are inside one that opens an update group
+        # (`_wrapped`): that group stays open while they run (only the statement that
+        # opened a group closes it), so theirs would never open and their check is left out.
+        self.anchored = False
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -219,18 +244,23 @@ class Hot:
     in a class body, which its class keeps alive anyway) to be given the generated
     function when it is made."""
 
-    __slots__ = ("body", "waiting")
+    __slots__ = ("body", "enter", "signature", "waiting")
 
     def __init__(self, body: Stmt) -> None:
         self.body = body
         self.waiting: list[Function] = []
+        # A function's body with positional parameters only: its parameters and the rest of
+        # what `Machine.call_function` reads that is the same for every function made of it
+        # (`ExpressionCompiler.function` sets it), and once generated, `block`'s `enter`.
+        self.signature: Signature | None = None
+        self.enter: Callable[[Any, list[Any]], Any] | None = None
 
     def wait(self, fn: Function) -> None:
         if len(self.waiting) < MAX_WAITING:
             self.waiting.append(fn)
 
 
-def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> tuple[Stmt, Hot]:
+def when_hot(loop: Stmt, make: Callable[[Hot], Stmt | None]) -> tuple[Stmt, Hot]:
     """`loop` (`Compiler.in_order`'s) for a block's first `HOT_AFTER` runs, then the
     function `make` generates, made then and used from there on: a block that never
     runs, or runs once or twice, costs no `compile()` (a program of many functions
@@ -246,11 +276,13 @@ def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> tuple[Stmt, Hot]:
         runs += 1
         if runs <= HOT_AFTER:
             return loop(f)
-        made = make() or loop  # (a block whose source would be too long stays on the loop)
+        made = make(hot) or loop  # (a block whose source would be too long stays on the loop)
         hot.body = made
         for fn in hot.waiting:
             if fn.body is run:
                 fn.body = made
+                if made is not loop and hot.enter is not None:
+                    fn.enter = hot.enter
         hot.waiting.clear()
         return made(f)
 
@@ -259,12 +291,17 @@ def when_hot(loop: Stmt, make: Callable[[], Stmt | None]) -> tuple[Stmt, Hot]:
 
 
 def block(
-    entries: list[Entry], shapes: dict[int, tuple[Shape, Stmt]], state: Any, rec: Any
+    entries: list[Entry],
+    shapes: dict[int, tuple[Shape, Stmt]],
+    state: Any,
+    rec: Any,
+    hot: Hot | None = None,
 ) -> Stmt | None:
     """One function running `entries` as `Compiler.in_order`'s loop runs them: one `try`
     around them all, `p` the position of the statement running (None while a checkpoint
     runs, whose own error `in_order` located at `c`, the statement's, and let anything
-    else through). None where its source would be longer than `MAX_SOURCE_CHARS`."""
+    else through). None where its source would be longer than `MAX_SOURCE_CHARS`.
+    A function's body (`hot.signature` set) gets its `enter` too, in `hot.enter`."""
     src = Source(shapes, _base(state, rec))
     try:
         lines, ends = _entries(src, entries, 0)
@@ -272,31 +309,40 @@ def block(
         return None  # given up before the rest of its source was written
     if ends != "returns":
         lines.append("return None")
-    source = "\n".join(
-        [
-            f"def factory({', '.join(src.values)}):",
-            "    def run(f):",
-            "        V = f.vars",
-            "        p = c = None",
-            "        try:",
-            *("            " + line for line in lines),
-            "        except ProgramError as error:",
-            "            raise error.located(*(c if p is None else p)) from None",
-            "        except RecursionError:",
-            "            if p is None:",
-            "                raise",
-            '            limit = state.limits.exceeded("max_depth", TOO_DEEP)',
-            "            raise ProgramError(limit.message).located(*p) from None",
-            "        except Exception as error:",
-            "            if p is None:",
-            "                raise",
-            "            raise ProgramError(operation_failed(error)).located(*p) from None",
-            "    return run",
-            "",
-        ]
-    )
-    if len(source) > MAX_SOURCE_CHARS:
+    handlers = [
+        "except ProgramError as error:",
+        "    raise error.located(*(c if p is None else p)) from None",
+        "except RecursionError:",
+        "    if p is None:",
+        "        raise",
+        '    limit = state.limits.exceeded("max_depth", TOO_DEEP)',
+        "    raise ProgramError(limit.message).located(*p) from None",
+        "except Exception as error:",
+        "    if p is None:",
+        "        raise",
+        "    raise ProgramError(operation_failed(error)).located(*p) from None",
+    ]
+    run = [
+        "    def run(f):",
+        "        V = f.vars",
+        "        p = c = None",
+        "        a_ = rec.anchor is None",
+        "        try:",
+        *("            " + line for line in lines),
+        *("        " + line for line in handlers),
+    ]
+    if sum(len(line) + 1 for line in run) > MAX_SOURCE_CHARS:
         return None
+    signature = hot.signature if hot is not None else None
+    enter = [] if signature is None else _enter(src, signature, lines, handlers)
+    source = "\n".join(
+        [f"def factory({', '.join(src.values)}):", *run, *enter, "    return (run, enter)", ""]
+    )
+    if not enter or len(source) > MAX_SOURCE_CHARS:  # (its `enter` is not worth the length)
+        enter = []
+        source = "\n".join([f"def factory({', '.join(src.values)}):", *run, "    return run", ""])
+        if len(source) > MAX_SOURCE_CHARS:
+            return None
     global _cached_chars
     factory = _factories.get(source)
     if factory is None:
@@ -307,7 +353,98 @@ def block(
         namespace: dict[str, Any] = {}
         exec(compile(source, "<block>", "exec"), namespace)  # this module's own template
         factory = _factories[source] = namespace["factory"]
-    return factory(*src.values.values())
+    if not enter:
+        made: Stmt = factory(*src.values.values())
+        return made
+    made, entered = factory(*src.values.values())
+    assert hot is not None
+    hot.enter = entered
+    return made
+
+
+def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[str]) -> list[str]:
+    """`enter(fn, args)`: what `Machine.call_function` does for a call with positional
+    arguments only of a function made of this body, and the body itself, in one Python
+    function: the call's steps and depth checked, its arguments bound as `call_function`
+    binds them (`Machine.bind` where they are not as many as the parameters or fewer by
+    some of the defaults), the owner and the op made noted, the frame made, the body's
+    lines run (a `return` returns the function's value, as `call_function` does with
+    the body's signal), the error named after the function and the state put back."""
+    name, params, defaults, makes, uses_super, bind = signature
+    names = [src.name(param, "N") for param in params]
+    count = len(params)
+    out = [
+        "    def enter(fn, args):",
+        f"        state.steps += {CALL_STEPS}",
+        "        if state.steps > state.next_check:",
+        "            state.checkpoint()",
+        "        if state.depth >= state.max_call_depth:",
+        '            raise too_deep(state, "calls are nested too deeply (recursion)")',
+        "        n_ = len(args)",
+    ]
+    for given in range(count, count - defaults - 1, -1):
+        items = [f"{names[i]}: args[{i}]" for i in range(given)]
+        items += [f"{names[i]}: d_[{i - (count - defaults)}]" for i in range(given, count)]
+        out.append(f"        {'if' if given == count else 'elif'} n_ == {given}:")
+        if given < count:
+            out.append("            d_ = fn.defaults")
+        out.append(f"            V = {{{', '.join(items)}}}")
+    out += ["        else:", f"            V = {src.name(bind, 'F')}(fn, args, {{}})"]
+    out.append("        state.depth += 1")
+    if uses_super:
+        out.append('        V[" class"] = fn.owner')
+    out += ["        owner_ = state.owner", "        making_ = state.making"]
+    if makes is not None:
+        out.append(f"        state.making = ({src.name(makes, 'K')}, args)")
+    # `call_function`'s owner: the arguments bound, `args` is empty exactly when the
+    # function takes none, and a `def`'s name is never "<lambda>".
+    n = src.name(name, "K")
+    if count == 0:
+        out += ["        if fn.owner is None:", f"            state.owner = (owner_, {n})"]
+    else:
+        out += [
+            f"        if {'args and ' if count == defaults else ''}fn.owner is not None:",
+            "            self_ = args[0]",
+            "            if type(self_) is PInstance and not self_.cls.is_node_class:",
+            "                state.owner = self_",
+            "        elif fn.owner is None:",
+            f"            state.owner = (owner_, {n})",
+        ]
+    out += [
+        "        position_ = state.position",
+        "        f = CallFrame()",
+        "        f.vars = V",
+        "        f.parent = fn.closure",
+        "        f.ret = None",
+        "        p = c = None",
+        "        a_ = rec.anchor is None",
+        "        try:",
+        "            try:",
+        *("                " + _returned(line) for line in lines),
+        *("            " + line for line in handlers),
+        "        except ProgramError as error:",
+        "            if error.pending is None:",
+        "                error.pending = fn.name",
+        "            raise",
+        "        finally:",
+        "            state.depth -= 1",
+        "            state.owner = owner_",
+        "            state.making = making_",
+        "            state.position = position_",
+    ]
+    return out
+
+
+def _returned(line: str) -> str:
+    """A body's line as `enter` has it: what the body returns (its signal) is what
+    `Machine.call_function` makes of it, the function's value or None."""
+    code = line.lstrip()
+    indent = line[: len(line) - len(code)]
+    if code == "return RETURN":
+        return indent + "return f.ret"
+    if code == "return signal":
+        return indent + "return f.ret if signal is RETURN else None"
+    return line
 
 
 def _fits(src: Source, blocks: list[Shape]) -> bool:
@@ -337,6 +474,8 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
         "PInstance": PInstance,
         "RETURN": RETURN,
         "TOO_DEEP": TOO_DEEP,
+        "CallFrame": CallFrame,
+        "too_deep": too_deep,
     }
 
 
@@ -352,9 +491,12 @@ def _entries(
     lines: list[str] = []
     ends = "none"
     for inner, position, anchors, text in entries:
+        anchored = src.anchored
+        src.anchored = anchored or anchors
         body, ends = _statement(src, inner, level, loop)
+        src.anchored = anchored
         p, t = src.name(position, "P"), src.name(text, "T")
-        lines.extend(_wrapped(p, t, body, anchors, level))
+        lines.extend(_wrapped(p, t, body, anchors and not anchored))
         src.least += _LEAST_PER_STATEMENT
         src.statements += 1
         if src.least > MAX_SOURCE_CHARS:
@@ -618,10 +760,9 @@ def _while_written(src: Source, shape: Shape, level: int, loop: str | None) -> l
     return lines
 
 
-def _wrapped(p: str, t: str, body: list[str], anchors: bool, level: int) -> list[str]:
+def _wrapped(p: str, t: str, body: list[str], anchors: bool) -> list[str]:
     """`in_order`'s bookkeeping around one statement's lines (`p` and `t` the names of
-    its position and text; `level` names its `opened` apart from an enclosing one's)."""
-    opened = f"opened{level}"
+    its position and text)."""
     out = [
         "state.steps += 1",
         "if state.steps > state.next_check:",
@@ -630,13 +771,16 @@ def _wrapped(p: str, t: str, body: list[str], anchors: bool, level: int) -> list
         f"p = state.position = {p}",
     ]
     if anchors:  # an update group opened here is closed here, as `in_order` does
-        out.append(f"{opened} = rec.anchor is None")
-        out.append(f"if {opened}:")
-        out.append(f"    rec.open_anchor({p}[0], {t})")
+        # (`a_`: whether no group was open when the block began; none is open before
+        # each of its statements then, as each closes the one it opened, and else the
+        # one open stays open, as only the statement that opened it closes it.)
+        out.append("if a_:")  # `rec.open_anchor({p}[0], {t})`, inline
+        out.append("    rec._anchor_count = k_ = rec._anchor_count + 1")
+        out.append(f"    rec.anchor = (k_, {p}[0], {t})")
         out.append("try:")
         out.extend("    " + line for line in body)
         out.append("finally:")
-        out.append(f"    if {opened}:")
+        out.append("    if a_:")
         out.append("        rec.anchor = None")
     else:
         out.extend(body)

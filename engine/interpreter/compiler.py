@@ -323,7 +323,9 @@ class Compiler(ExpressionCompiler):
         made: Stmt = run
         if generate and len(entries) <= codegen.MAX_STATEMENTS:
             shapes = self.shapes
-            made, hot = codegen.when_hot(run, lambda: codegen.block(entries, shapes, state, rec))
+            made, hot = codegen.when_hot(
+                run, lambda hot: codegen.block(entries, shapes, state, rec, hot)
+            )
             self.hot[id(made)] = hot
         # A block an enclosing generated function may write in whole (`codegen._if_written`).
         self.shapes[id(made)] = (("block", entries), made)
@@ -1042,7 +1044,15 @@ class Compiler(ExpressionCompiler):
                 and (plain or own_gradient(obj))
             ):
                 rule = rec.in_rule
-                if rule is None and owner_of is not None and rec.pass_output is not None:
+                if rule is not None:
+                    if obj.mirror is not None:  # a rule's write: what the branch below does
+                        attrs = obj.attrs  # with `rec.in_rule` already the rule
+                        rec.contribution(
+                            obj, local, attrs[name] if before is None else before, after, write
+                        )
+                        attrs[name] = after
+                        return
+                elif owner_of is not None and rec.pass_output is not None:
                     rule = rec.loop_write(owner_of(f), obj)  # a rule run in the pass's own loop
                 if rule is not None and obj.mirror is not None:
                     attrs = obj.attrs

@@ -451,6 +451,9 @@ class ExpressionCompiler:
 
         hot = self.hot.get(id(compiled))
         simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it
+        call_function = self.m.call_function
+        if hot is not None and simple:
+            hot.signature = (name, params, len(defaults), makes, uses_super, self.m.bind)
 
         def make(f: Frame) -> Function:
             fn = Function()  # (every slot set here, but `alias`)
@@ -465,8 +468,11 @@ class ExpressionCompiler:
             fn.simple = simple
             if hot is None:
                 fn.body = compiled
+                fn.enter = call_function
             else:
                 fn.body = body = hot.body  # the generated function, once there is one
+                enter = hot.enter  # and the one that binds and runs it (`codegen._enter`)
+                fn.enter = call_function if enter is None else enter
                 if in_class and body is compiled:
                     hot.wait(fn)
             fn.closure = f.parent if in_class else f
@@ -649,7 +655,6 @@ class ExpressionCompiler:
         values = self.m.values
         dunder_binary = self.m.dunder_binary
         reflected = self.m.reflected
-        call_function = self.m.call_function
         forward = FORWARD_DUNDERS.get(op)
         line, column = self.pos(node)
 
@@ -684,7 +689,7 @@ class ExpressionCompiler:
                         own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
                         method = own[forward] if forward in own else cls.lookup(forward)
                         if type(method) is Function:
-                            result = call_function(method, [a, b], None)
+                            result = method.enter(method, [a, b])
                             if result is not NotImplemented:
                                 return result
                             return reflected(op, a, b)
@@ -1075,7 +1080,6 @@ class ExpressionCompiler:
         once, without the general dispatch."""
         m = self.m
         call = m.call
-        call_function = m.call_function
         line, column = position
         values_of = argument_list(args)
         instantiate = m.instantiate
@@ -1086,7 +1090,7 @@ class ExpressionCompiler:
             try:
                 kind = type(target)
                 if kind is Function:
-                    return call_function(target, values, None)
+                    return target.enter(target, values)
                 if kind is Builtin or kind is TypeObject:
                     state.steps += 1  # `state.charge(1)`, as `Machine.call` charges a built-in
                     if state.steps > state.next_check:
@@ -1120,7 +1124,6 @@ class ExpressionCompiler:
         rec = self.rec
         state = m.state
         call = m.call
-        call_function = m.call_function
         get_attr = m.get_attr
         line, column = position
         with_self = argument_list(args, first=True)
@@ -1140,14 +1143,12 @@ class ExpressionCompiler:
                     if type(fn) is Function:
                         if watch_pass:
                             if obj.mirror is not None:
-                                return rec.user_pass(
-                                    obj, lambda: call_function(fn, values, None), fn
-                                )
+                                return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
                         elif watch_rule and is_rule(obj, method):  # a method `_backward`
-                            return rec.user_rule(obj, lambda: call_function(fn, values, None))
-                        return call_function(fn, values, None)
+                            return rec.user_rule(obj, lambda: fn.enter(fn, values))
+                        return fn.enter(fn, values)
                 del values[0]
                 kind = type(obj)
                 if kind is PInstance:
@@ -1166,10 +1167,10 @@ class ExpressionCompiler:
                     target = get_attr(obj, method)
                 if watch_rule and type(obj) is PInstance and is_rule(obj, method):
                     if type(target) is Function:  # a closure kept on the node: called at once
-                        return rec.user_rule(obj, lambda: call_function(target, values, None))
+                        return rec.user_rule(obj, lambda: target.enter(target, values))
                     return rec.user_rule(obj, lambda: call(target, values, None))
                 if type(target) is Function:
-                    return call_function(target, values, None)
+                    return target.enter(target, values)
                 return call(target, values, None)
             except ProgramError as error:
                 raise error.located(line, column) from None

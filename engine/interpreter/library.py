@@ -1043,10 +1043,17 @@ class Library:
             # `set(children)` of a node's `(self, other)`: what `collect` charges (a step
             # an item) and gives, without walking the tuple one step at a time.
             state = self.state
-            state.steps += len(args[0])  # `state.charge(len(args[0]))`, inline
+            items = args[0]
+            state.steps += len(items)  # `state.charge(len(args[0]))`, inline
             if state.steps > state.next_check:
                 state.checkpoint()
-            return self.make_set([*args[0]])
+            for item in items:  # `make_set`, inline: the tuple is its items as they are
+                if type(item) is not PInstance:
+                    return self.make_set([*items])
+            try:  # objects of the program's, each a key as it is
+                return PSet(items)
+            except TypeError:
+                raise ProgramError("this item cannot be put in a set (it holds a list)") from None
         return self.make_set(self.collect(args[0]) if args else [])
 
     def make_set(self, items: list[Any]) -> PSet:

@@ -201,8 +201,13 @@ class Machine:
     def call(self, func: Any, args: list[Any], kwargs: dict[str, Any] | None = None) -> Any:
         kind = type(func)
         if kind is BoundMethod:
+            if not kwargs:  # `fn.enter`: `call_function`, or its body's own (`codegen`)
+                function = func.function
+                return function.enter(function, [func.self, *args])
             return self.call_function(func.function, [func.self, *args], kwargs)
         if kind is Function:
+            if not kwargs:
+                return func.enter(func, args)
             return self.call_function(func, args, kwargs)
         if isinstance(func, Builtin):
             self.state.charge(1)
@@ -212,6 +217,8 @@ class Machine:
         if kind is PInstance:
             method = func.cls.lookup("__call__")
             if type(method) is Function:
+                if not kwargs:
+                    return method.enter(method, [func, *args])
                 return self.call_function(method, [func, *args], kwargs)
             if type(method) is PClassMethod:  # jack-norrie/autodiff's `Function.__call__`
                 return self.call_function(method.function, [func.cls, *args], kwargs)
@@ -398,7 +405,10 @@ class Machine:
         own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
         init = own["__init__"] if "__init__" in own else cls.lookup("__init__")
         if type(init) is Function:
-            returned = self.call_function(init, [instance, *args], kwargs)
+            if kwargs:
+                returned = self.call_function(init, [instance, *args], kwargs)
+            else:  # `init.enter`: `call_function`, or its body's own (`codegen._enter`)
+                returned = init.enter(init, [instance, *args])
             if returned is not None:  # `return self` in `__init__`: CPython's TypeError
                 message = f"__init__() should return None, not '{cpython_type(returned)}'"
                 raise ProgramError(message, kind="TypeError")
@@ -488,13 +498,13 @@ class Machine:
 
     def call_method(self, method: Function | NativeMethod, args: list[Any]) -> Any:
         if isinstance(method, Function):
-            return self.call_function(method, args)
+            return method.enter(method, args)
         return method.call(args, {})
 
     def call_dunder(self, instance: PInstance, name: str, *args: Any) -> Any:
         method = instance.cls.lookup(name)
         if type(method) is Function:
-            return self.call_function(method, [instance, *args])
+            return method.enter(method, [instance, *args])
         if type(method) is NativeMethod:
             return method.call([instance, *args], {})
         return NO_METHOD
@@ -1005,7 +1015,7 @@ class Machine:
         if type(left) is PInstance and op in _FORWARD:
             method = left.cls.lookup(_FORWARD[op])
             if type(method) is Function:
-                result = self.call_function(method, [left, right])
+                result = method.enter(method, [left, right])
                 if result is not NotImplemented:
                     return result
             elif type(method) is NativeMethod:

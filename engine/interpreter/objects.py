@@ -58,6 +58,7 @@ class Function:
         "body",
         "closure",
         "defaults",
+        "enter",
         "kwarg",
         "kwdefaults",
         "kwonly",
@@ -85,6 +86,10 @@ class Function:
     # Positional parameters only: a call with as many arguments binds them at once.
     simple: bool
     body: Callable[[Frame], Any]
+    # A call with positional arguments only, `fn.enter(fn, args)`: `Machine.call_function`,
+    # or once its body is generated, the generated function that binds the arguments, makes
+    # the frame and runs the body in one Python call (`codegen.block`'s `enter`).
+    enter: Callable[[Any, list[Any]], Any]
     closure: Frame | None
     owner: PClass | None  # the class whose body defined it (for super()), else None
     uses_super: bool

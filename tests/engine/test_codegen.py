@@ -366,7 +366,105 @@ def f(xs):
 ]
 
 
-@pytest.mark.parametrize("body", WRITTEN_IN_WHOLE)
+# Functions called through their generated `enter` (`codegen._enter`): arguments bound with
+# and without defaults, a wrong count refused by `Machine.bind`, methods that make ops and
+# call `super()`, recursion to the depth bound, an error inside naming its function, a
+# rule's writes in blocks written in whole (whose update group is their statement's).
+ENTERED = [
+    """
+def g(a, b=2, c=(3,)):
+    d = a
+    return d, b, c
+
+
+def f(xs):
+    many = xs[:3] if K < 5 else xs[:4]
+    return g(1), g(1, 5), g(1, 5, 6), g(1, c=4), g(*many)
+""",
+    """
+def g(a, b):
+    return a - b
+
+
+def f(xs):
+    return g(xs[0], xs[1]) if K < 5 else g(xs[0])
+""",
+    """
+class A:
+    def __init__(self, v):
+        self.v = v
+
+    def __add__(self, other):
+        return A(self.v + other.v)
+
+
+class B(A):
+    def __init__(self, v, w=0):
+        super().__init__(v)
+        self.w = w
+
+    def __add__(self, other):
+        s = super().__add__(other)
+        return B(s.v, self.w)
+
+
+def f(xs):
+    b = B(xs[0], 1) + B(xs[1])
+    return b.v, b.w, (B(1) + 2).v if K == 5 else 0
+""",
+    """
+def down(n):
+    return 0 if n == 0 else 1 + down(n - 1)
+
+
+def f(xs):
+    try:
+        return down(10 if K < 5 else 5000)
+    except RecursionError:
+        return 'deep'
+""",
+    """
+class N:
+    def __init__(self, d, ch=()):
+        self.d = d
+        self.grad = 0.0
+        self._prev = set(ch)
+        self._backward = lambda: None
+
+    def __mul__(self, o):
+        out = N(self.d * o.d, (self, o))
+
+        def _backward():
+            for c, other in ((self, o), (o, self)):
+                if c is not None:
+                    c.grad += other.d * out.grad
+
+        out._backward = _backward
+        return out
+
+
+def f(xs):
+    a, b = N(xs[0]), N(xs[1] if K < 5 else 'x')
+    c = a * b
+    c.grad = 1.0
+    for k in range(2):
+        if k == 0:
+            c._backward()
+    return a.grad, b.grad, len(c._prev)
+""",
+    """
+def g(n):
+    m = n
+    return m // (K - 5)
+
+
+def f(xs):
+    return [g(x) for x in xs[:2]]
+""",
+]
+
+
+@pytest.mark.parametrize("body", WRITTEN_IN_WHOLE + ENTERED)
 def test_blocks_written_in_whole_run_as_their_closures_do(
     body: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -94,7 +94,9 @@ Shape = tuple[Any, ...]
 # A function's body (`Hot.signature`): its name (a `def`'s: never "<lambda>"), its
 # parameters, how many have defaults, the op its methods make (`Function.makes`), whether
 # it uses `super()`, and `Machine.bind`.
-Signature = tuple[str, tuple[str, ...], int, "str | None", bool, Callable[..., dict[str, Any]]]
+# (name, parameters, defaults, the op it makes, uses super(), `Machine.bind`, and for a
+# rule that may be kept on a tape `Machine.call_function`, which asks whose rule it is)
+Signature = tuple[str, tuple[str, ...], int, "str | None", bool, Callable[..., dict[str, Any]], Any]
 
 
 class Source:
@@ -370,11 +372,19 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
     some of the defaults), the owner and the op made noted, the frame made, the body's
     lines run (a `return` returns the function's value, as `call_function` does with
     the body's signal), the error named after the function and the state put back."""
-    name, params, defaults, makes, uses_super, bind = signature
+    name, params, defaults, makes, uses_super, bind, tape = signature
     names = [src.name(param, "N") for param in params]
     count = len(params)
-    out = [
-        "    def enter(fn, args):",
+    out = ["    def enter(fn, args):"]
+    if tape is not None:
+        # A rule run outside any rule in a pass may be one kept on a tape: the machine's
+        # own call asks whose it is (`Machine.call_function`); a node's `_backward()`
+        # call is in its rule already and goes on here.
+        out += [
+            "        if rec.in_rule is None and rec.pass_output is not None and not rec.hand_pass:",
+            f"            return {src.name(tape, 'F')}(fn, args)",
+        ]
+    out += [
         f"        state.steps += {CALL_STEPS}",
         "        if state.steps > state.next_check:",
         "            state.checkpoint()",

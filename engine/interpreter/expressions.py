@@ -453,7 +453,8 @@ class ExpressionCompiler:
         simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it
         call_function = self.m.call_function
         if hot is not None and simple:
-            hot.signature = (name, params, len(defaults), makes, uses_super, self.m.bind)
+            tape = self.m.call_function if tape_rule else None  # (`codegen._enter`)
+            hot.signature = (name, params, len(defaults), makes, uses_super, self.m.bind, tape)
 
         def make(f: Frame) -> Function:
             fn = Function()  # (every slot set here, but `alias`)

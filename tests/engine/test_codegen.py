@@ -4,6 +4,7 @@ at the statement running, and the cache of compiled shapes stays bounded."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -534,3 +535,22 @@ def test_a_long_nested_block_stays_its_closure_and_the_function_is_still_generat
     assert printed_lines(trace) == [str(long)] * 5
     outer = [result for count, result in made if count == 3]  # f's body: x = 0, if, return
     assert outer and all(result is not None for result in outer)
+
+
+def test_a_tapes_rules_stay_their_nodes_rules_once_their_body_is_generated() -> None:
+    """A rule kept on a tape, called from a pass outside any rule, is found to be its
+    node's rule by `Machine.call_function`; once its body is generated (after the first
+    passes) its generated `enter` hands such a call to `call_function` too, so every
+    pass of a training loop is narrated alike (the later ones were 'No sort here')."""
+    source = (Path(__file__).parent / "learner_bugs" / "tape_right.py").read_text()
+    start = source.index("x = Value(")
+    loop = "for step in range(5):\n    TAPE.clear()\n" + "".join(
+        "    " + line + "\n" for line in source[start:].splitlines()
+    )
+    trace = trace_source(source[:start] + loop)
+    sorts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "sort"]
+    assert len(sorts) == 5 and len(set(sorts)) == 1, sorts
+    rule_lines = [
+        [frame.get("line") for frame in trace["frames"] if frame.get("pass") == k] for k in range(5)
+    ]
+    assert all(lines == rule_lines[0] for lines in rule_lines)

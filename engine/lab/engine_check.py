@@ -31,8 +31,9 @@ import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from backprop_animator.engine.lab.right_engine import Locals, agrees, sum_rounding
+from backprop_animator.engine.lab.right_engine import ROUNDING, Locals, agrees, sum_rounding
 from backprop_animator.engine.ops import op_key
+from backprop_animator.engine.trace.sentences import SAID
 from backprop_animator.engine.value import Value
 
 N = TypeVar("N", bound=Hashable)  # a node: a trace id, or a Value (`order_fault`)
@@ -215,15 +216,35 @@ def _rules(
                     checked[op] = False
                 row_by_op[node._op] = row
             row_of[node] = row
+    no_locals: dict[Value, Locals | None] = {}
+    pass_right = no_locals  # the right locals of the last frame's pass
+    right_at: int | None = None
     for index, frame in backwards:
         node = frame["node"]
         row = row_of.get(node)
         if row is None or row["first"] is not None:
             continue  # a leaf's rule, or already wrong: the first frame is the one to show
-        correct = _correct(right, frame["pass"], node, ids)
+        pass_index = frame["pass"]
+        if pass_index != right_at:
+            pass_right = right[pass_index] if pass_index < len(right) else no_locals
+            right_at = pass_index
+        correct = pass_right.get(node)
         if correct is None:
             continue
         raw = frame["contributions"]
+        if type(raw) is tuple and raw[1] and raw[2] is not None and len(raw[1]) == len(correct):
+            # The usual rule of a learner's class, one right `+=` per operand in order (as
+            # `_written_right`, read off its tape and writes): no call made for it.
+            for (to, _, _, _), (_, _, read, _), (child, local) in zip(
+                raw[1], raw[2], correct, strict=True
+            ):
+                if read != local or to is not child or child is node or child not in ids:
+                    break
+            else:
+                checked[row["op"]] = True
+                continue
+        correct = _correct(right, pass_index, node, ids)  # (of the operands the trace has)
+        assert correct is not None
         if type(raw) is tuple and raw[1] and _written_right_raw(raw, correct, node):
             checked[row["op"]] = True  # the usual rule, read as the recorder keeps it
             continue
@@ -548,7 +569,7 @@ def added_other(local: float, upstream: float, delta: float, before: float, afte
     product = local * upstream
     if product == delta and -INF < product < INF:
         return False  # the usual write: what it added is the product itself
-    rounding = sum_rounding(before, after)
+    rounding = ROUNDING * max(abs(before), abs(after))  # `sum_rounding`, without its call
     return not abs(product - delta) <= 1e-9 * max(abs(product), abs(delta), 1e-300) + rounding
 
 
@@ -564,6 +585,11 @@ def _accumulation(
             upstream, tape, writes, _ = contributions
             if writes is None:
                 continue  # the built-in engine's rule: `+=` only, nothing lost
+            if frame["text"] is SAID:
+                # Left to the page (`engine.trace_columns`) as the built-in rule's words:
+                # only where every write is a `+=` whose factor was read off the code and
+                # none added again (`narrate.said_as_built_in`, on these very numbers).
+                continue
             for (child, _, delta, before), (write, _, read, after) in zip(
                 tape, writes, strict=True
             ):

@@ -250,6 +250,7 @@ class _Frames:
         # A trace of several passes has `pass` on every frame (`_USUAL_KEYS_IN_PASSES`).
         usual_keys = _USUAL_KEYS_IN_PASSES if frames and "pass" in frames[0] else _USUAL_KEYS
         numbers_of = self.numbers_of_raw if self.raw else self.numbers_of
+        data_at, grads = self.data.__getitem__, self.grads  # (lists changed in place)
         for k, frame in enumerate(frames):
             phase = frame["phase"]
             node = index[frame["node"]] if "node" in frame else -1
@@ -291,7 +292,14 @@ class _Frames:
                     self.symbolic[str(k)] = text.symbolic
                 if text.swapped:
                     self.swapped.append(k)
-                if text.numbers is not None:
+                numbers = text.numbers
+                # `check_numbers`' usual answer, without its call: the replay shows the
+                # numbers the text would (a build's data, a rule frame's gradient).
+                if numbers is not None and (
+                    numbers != tuple(map(data_at, self.built[node]))
+                    if phase == "build"
+                    else numbers[0] != grads[node]
+                ):
                     self.check_numbers(k, phase, node, max(pass_, 0), text)
         has_pass = bool(passes) and max(passes) >= 0
         out: dict[str, Any] = {

@@ -768,7 +768,10 @@ def said_as_built_in(
     right: list[tuple[Value, float]] | None,
 ) -> bool:
     """Whether `own_rule_text` says what the built-in engine's sentences say (a leaf's, or
-    `backward_text`'s), so that the page can write it (`engine.trace_columns`)."""
+    `backward_text`'s), so that the page can write it (`engine.trace_columns`). A rule
+    with writes is said so only where each is a `+=` whose factor was read off the code
+    and none added again: the engine check's accumulation row reads it so
+    (`engine_check._accumulation`)."""
     if not contributions and not node._prev:
         return True
     return (

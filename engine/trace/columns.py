@@ -62,6 +62,7 @@ CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
 CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line", "subtracts"))
 # A contribution's `write`, a letter each (`.`: none); a `+=` that `subtracts` (a `-=`): `-`.
 WRITES = {"+=": "+", "=": "="}
+WRITE_LETTERS = {**WRITES, "-=": "-"}  # a learner's write as the recorder keeps it
 _EDGE_ENDS = itemgetter("source", "target")
 _ID, _LABEL, _NAME, _OP, _KIND, _DATA, _GRAD = map(itemgetter, NODE_FIELDS)
 _CONTRIBUTION = itemgetter(*CONTRIBUTION_FIELDS)
@@ -251,6 +252,14 @@ class _Frames:
         usual_keys = _USUAL_KEYS_IN_PASSES if frames and "pass" in frames[0] else _USUAL_KEYS
         numbers_of = self.numbers_of_raw if self.raw else self.numbers_of
         data_at, grads = self.data.__getitem__, self.grads  # (lists changed in place)
+        raw = self.raw
+        kept, received = self.kept, self.received
+        kept_upstream, kept_delta, kept_before, kept_after = (
+            kept["upstream"], kept["delta"], kept["before"], kept["after"]
+        )  # fmt: skip
+        to_column, local_column, write_column, write_lines = (
+            self.to, self.local, self.writes, self.write_lines
+        )  # fmt: skip
         for k, frame in enumerate(frames):
             phase = frame["phase"]
             node = index[frame["node"]] if "node" in frame else -1
@@ -269,7 +278,7 @@ class _Frames:
             contributions = frame.get("contributions")
             if contributions is None:
                 counts.append(-1)
-            elif self.raw:
+            elif raw:
                 # (upstream, tape, writes, lost): the tape's, one a contribution
                 counts.append(len(contributions[1]))
                 if not contributions[1]:
@@ -278,13 +287,46 @@ class _Frames:
                 counts.append(len(contributions))
             text = frame["text"]
             if type(text) is not Said:
-                if contributions is not None and self.raw:
+                if contributions is not None and raw:
                     contributions = contribution_dicts(contributions, None)
                 self.frame_text(k, frame, phase, node, pass_, contributions)
                 continue
             # The engine left this text to the page.
             if contributions:
-                numbers_of(node, contributions, None)
+                if raw and contributions[2] is not None:
+                    # A learner's rule as the recorder keeps it: `numbers_of_raw`, inline
+                    # (once per rule frame), where every number is a float already.
+                    said_upstream, tape, written, _ = contributions
+                    upstream = grads[node]
+                    for (child_node, _, delta, before), (write, line, local, after) in zip(
+                        tape, written, strict=True
+                    ):
+                        at = len(to_column)
+                        child = index[child_node]
+                        to_column.append(child)
+                        local_column.append(local)
+                        replayed = grads[child]
+                        if local is None:
+                            kept_delta[str(at)] = delta
+                            kept_after[str(at)] = after
+                        else:
+                            if delta != local * upstream:
+                                kept_delta[str(at)] = delta
+                            if after != replayed + delta:
+                                kept_after[str(at)] = after
+                        if said_upstream != upstream:
+                            kept_upstream[str(at)] = said_upstream
+                        if before != replayed:
+                            kept_before[str(at)] = before
+                        if len(write_column) < at:
+                            write_column.extend("." * (at - len(write_column)))
+                            write_lines.extend([-1] * (at - len(write_lines)))
+                        write_column.append(WRITE_LETTERS[write])
+                        write_lines.append(line)
+                        grads[child] = after
+                        received[child] = received.get(child, 0) + 1
+                else:
+                    numbers_of(node, contributions, None)
             elif phase == "sort":
                 self.sort(frame, max(pass_, 0))
             if text is not SAID:  # (a rule that added something: nothing more to check)
@@ -301,6 +343,11 @@ class _Frames:
                     else numbers[0] != grads[node]
                 ):
                     self.check_numbers(k, phase, node, max(pass_, 0), text)
+        return self.assembled()
+
+    def assembled(self) -> dict[str, Any]:
+        """The columns, once every frame is in them (`columns`)."""
+        passes = self.passes
         has_pass = bool(passes) and max(passes) >= 0
         out: dict[str, Any] = {
             "phase": "".join(self.phase),
@@ -489,7 +536,8 @@ class _Frames:
 
     def numbers_of_raw(self, node: int, raw: Raw, counts: None) -> None:
         """`numbers_of` of a rule's contributions as the recorder keeps them (`Raw`): the
-        same columns, read off its tape and writes with no dict made for them."""
+        same columns, read off its tape and writes with no dict made for them. (`columns`
+        reads a learner's rule so inline, the usual case.)"""
         grads, _, kept, kept_delta, kept_after, received, to, locals_, writes, write_lines = (
             self.at_hand
         )
@@ -526,7 +574,7 @@ class _Frames:
                 if len(writes) < at:
                     writes.extend("." * (at - len(writes)))
                     write_lines.extend([-1] * (at - len(write_lines)))
-                writes.append("-" if write == "-=" else WRITES[write])
+                writes.append(WRITE_LETTERS[write])
                 write_lines.append(line)
             grads[child] = after
             received[child] = received.get(child, 0) + 1

@@ -25,7 +25,7 @@ from backprop_animator.engine.parse import (
     parse_program,
 )
 from backprop_animator.engine.run import trace_graph, trace_program, trace_straight_line
-from backprop_animator.engine.trace.columns import to_columns
+from backprop_animator.engine.trace.columns import ENCODING, to_columns
 from backprop_animator.engine.value import Value
 
 __all__ = [
@@ -88,6 +88,10 @@ def trace_columns(
     limits = limits or Limits()
     with deadline(limits):
         trace = _trace_source(source, granularity, limits, mistake, sort_steps, tree, True)
+    if trace.get("encoding") == ENCODING:
+        # A real program's: the recorder wrote it in this encoding from its own tables
+        # (`Recorder.columns`), with no trace's dicts made first.
+        return trace
     with _collector_paused():  # tens of thousands of lists and dicts, none in a cycle
         columns = to_columns(trace)
         # Freed while the collector is paused: the trace's dicts leave its count as they
@@ -161,7 +165,7 @@ def enginecheck_source(
     """
     trace = trace_source(source, granularity, limits, tree=tree)
     check = trace.get("engine_check")
-    return check if check is not None else check_engine(trace, None)
+    return check if check is not None else check_engine(trace)
 
 
 def _own_value_class(tree: ast.Module) -> ast.ClassDef | None:

@@ -31,132 +31,242 @@ import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from backprop_animator.engine.lab.right_engine import agrees, sum_rounding
+from backprop_animator.engine.lab.right_engine import ROUNDING, Locals, agrees, sum_rounding
 from backprop_animator.engine.ops import op_key
-
-# Per pass: each node id's right locals by operand position, (child id, local), or None.
-RightLocals = list[dict[str, list[tuple[str, float]] | None]]
+from backprop_animator.engine.trace.sentences import SAID
+from backprop_animator.engine.value import Value
 
 N = TypeVar("N", bound=Hashable)  # a node: a trace id, or a Value (`order_fault`)
 
 
-def check_engine(
-    trace: dict[str, Any], right: RightLocals | None, resumes: dict[int, int] | None = None
-) -> dict[str, Any]:
-    """The answer of `POST /api/enginecheck` for a finished trace; `right` is None for a
-    program that runs the built-in engine. `resumes`: the backward frames that go on with
-    an earlier frame's run of the same rule (a rule that ran other nodes' rules between
-    its writes), by index, each with the index of that run's first frame: a run is
-    checked as one rule, at its first frame."""
-    if right is None:
-        ops = sorted({op_key(node["op"]) for node in trace["nodes"] if node["kind"] == "op"})
-        return {
-            "rules": [{"op": op, "line": None, "verdict": "right", "first": None} for op in ops],
-            "sort": {"verdict": "right", "first": None},
-            "accumulation": {"verdict": "right", "first": None},
-        }
-    backwards = [(i, f) for i, f in enumerate(trace["frames"]) if f["phase"] == "backward"]
-    if resumes:
-        backwards = _runs(backwards, resumes)
-    # Each node's operands, by the edges: built once for the rules and the sort.
-    children = _Operands()
-    for edge in trace["edges"]:
-        children.setdefault(edge["target"], []).append(edge["source"])
-    rules, row_of = _rules(trace, children, right, backwards)
+def check_engine(trace: dict[str, Any]) -> dict[str, Any]:
+    """The answer of `POST /api/enginecheck` for a trace of the built-in engine (no class
+    of the program's own): every op right. A program's own class is checked as its trace
+    is written (`check_run`)."""
+    ops = sorted({op_key(node["op"]) for node in trace["nodes"] if node["kind"] == "op"})
     return {
-        "rules": rules,
-        "sort": _sort(trace, children, row_of.__contains__, backwards),
-        "accumulation": _accumulation(backwards, right, trace["frames"]),
+        "rules": [{"op": op, "line": None, "verdict": "right", "first": None} for op in ops],
+        "sort": {"verdict": "right", "first": None},
+        "accumulation": {"verdict": "right", "first": None},
     }
 
 
-def _written_right(
-    contributions: list[dict[str, Any]], correct: list[tuple[str, float]], node_id: str
-) -> bool:
+# A backward frame's contributions as the recorder keeps them until the trace is written:
+# (upstream, tape, writes, lost): the tape's (child, local, delta, before) per write, and
+# for a rule of the program's own class its writes' (write, line, factor read, after);
+# None for the built-in engine's rule, whose `lost` lists the writes lost to underflow.
+Raw = tuple[float, Sequence[tuple[Value, float, float, float]], Any, Any]
+
+
+def contribution_dicts(
+    raw: Raw, ids: dict[Value, str] | None, assign: bool = False
+) -> list[dict[str, Any]]:
+    """A rule's contributions as the trace writes them (SPEC §3, §14), each child by its id
+    in `ids` (None: the child itself, as `check_run` reads them). `assign`: the bug lab's
+    `=` leaves the delta alone (SPEC §8)."""
+    upstream, tape, writes, lost = raw
+    if writes is None:
+        contributions = [
+            {
+                "to": child if ids is None else ids[child],
+                "local": float(local),
+                "upstream": upstream,
+                "delta": float(delta),
+                "before": float(before),
+                "after": float(delta if assign else before + delta),
+            }
+            for child, local, delta, before in tape
+        ]
+        for index in lost or ():
+            contributions[index]["underflow"] = True
+        return contributions
+    # A program-class rule: as the learner's code wrote it (SPEC §14).
+    contributions = [
+        {
+            "to": child if ids is None else ids[child],
+            "local": read,
+            "upstream": upstream,
+            "delta": delta,
+            "before": before,
+            "after": after,
+            "write": write,
+            "line": line,
+        }
+        for (child, _, delta, before), (write, line, read, after) in zip(tape, writes, strict=True)
+    ]
+    for index, entry in enumerate(writes):
+        if entry[0] == "-=":  # SPEC §14 has two writes: `+=` (it adds)
+            contributions[index]["write"] = "+="
+            contributions[index]["subtracts"] = True
+    return contributions
+
+
+def check_run(
+    nodes: list[Value],
+    frames: list[dict[str, Any]],
+    outputs: list[Value],
+    right: list[dict[Value, Locals | None]],
+    ids: dict[Value, str],
+    rule_line: Callable[[Value], int | None],
+    resumes: dict[int, int] | None = None,
+) -> dict[str, Any]:
+    """Where a program's own Value class parts from a right engine, read off the
+    recorder's own tables as its trace is written: `nodes` every node of the trace in the
+    order they were made (their operands as the trace's edges), `frames` the trace's
+    frames with their nodes and their rules' contributions as the recorder keeps them
+    (`Raw`), `outputs` each pass's output, `right` the right engine's locals of each
+    pass (`engine.lab.right_engine`), `ids` each node's id in the answer, `rule_line` the
+    line of a node's rule. `resumes`: the backward frames that go on with an earlier
+    frame's run of the same rule (a rule that ran other nodes' rules between its writes),
+    by index, each with the index of that run's first frame: a run is checked as one
+    rule, at its first frame."""
+    backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
+    if resumes:
+        backwards = _runs(backwards, resumes)
+    rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
+    return {
+        "rules": rules,
+        "sort": _sort(outputs, row_of.__contains__, backwards, ids),
+        "accumulation": _accumulation(backwards, right, ids),
+    }
+
+
+def _view(contributions: Raw | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A frame's contributions as dicts, each child as itself (`contribution_dicts`): a
+    rule's that `_runs` joined are so already."""
+    if type(contributions) is tuple:
+        return contribution_dicts(contributions, None)
+    return contributions  # type: ignore[return-value]
+
+
+def _operands(node: Value) -> Sequence[Value]:
+    return node._prev
+
+
+def _correct(
+    right: list[dict[Value, Locals | None]], pass_index: int, node: Value, ids: dict[Value, str]
+) -> Locals | None:
+    """The right locals of `node` in pass `pass_index`, of the operands the trace has."""
+    found = right[pass_index].get(node) if pass_index < len(right) else None
+    if not found:
+        return found
+    for child, _ in found:
+        if child not in ids:
+            return [(c, local) for c, local in found if c in ids]
+    return found
+
+
+def _written_right(contributions: list[dict[str, Any]], correct: Locals, node: Value) -> bool:
     """Whether a rule wrote one contribution per operand, in the operands' order, each
-    with the right factor read off the code, and none to its own node (`node_id`): the
-    usual rule, right with no sum to work out."""
+    with the right factor read off the code, and none to its own node: the usual rule,
+    right with no sum to work out."""
     if len(contributions) != len(correct):
         return False
     for c, (child, local) in zip(contributions, correct, strict=True):
-        if c["local"] != local or c["to"] != child or child == node_id:
+        if c["local"] != local or c["to"] is not child or child is node:
             return False
     return True
 
 
-class _Operands(dict[str, list[str]]):
-    """Each node id's operands, by the trace's edges: none for a node that has none (a
-    leaf: no entry), so that `__getitem__` answers every id without a wrapper."""
-
-    def __missing__(self, node_id: str) -> list[str]:
-        return []
+def _written_right_raw(raw: Raw, correct: Locals, node: Value) -> bool:
+    """`_written_right` of a rule's contributions as the recorder keeps them."""
+    _, tape, writes, _ = raw
+    if len(tape) != len(correct):
+        return False
+    if writes is None:
+        for (to, local, _, _), (child, right) in zip(tape, correct, strict=True):
+            if float(local) != right or to is not child or child is node:
+                return False
+        return True
+    for (to, _, _, _), (_, _, read, _), (child, right) in zip(tape, writes, correct, strict=True):
+        if read != right or to is not child or child is node:
+            return False
+    return True
 
 
 Backwards = list[tuple[int, dict[str, Any]]]  # (index in `frames`, frame)
 
 
 def _rules(
-    trace: dict[str, Any],
-    operands: dict[str, list[str]],
-    right: RightLocals,
+    nodes: list[Value],
+    frames: list[dict[str, Any]],
+    right: list[dict[Value, Locals | None]],
     backwards: Backwards,
-) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The rows of the rules, and each op node's row by id (the op nodes, for `_sort`)."""
+    ids: dict[Value, str],
+    rule_line: Callable[[Value], int | None],
+) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
+    """The rows of the rules, and each op node's row (the op nodes, for `_sort`)."""
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
-    row_of: dict[str, dict[str, Any]] = {}  # each op node's row, by id
+    row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
     row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
-    for node in trace["nodes"]:  # every op of the graph, in the order its nodes were made
-        if node["kind"] == "op":
-            row = row_by_op.get(node["op"])
+    for node in nodes:  # every op of the graph, in the order its nodes were made
+        if node._prev:
+            row = row_by_op.get(node._op)
             if row is None:
-                op = op_key(node["op"])
+                op = op_key(node._op)
                 row = rows.get(op)
                 if row is None:
-                    rule = node.get("rule")
                     row = rows[op] = {
                         "op": op,
-                        "line": rule["line"] if rule else None,
+                        "line": rule_line(node),
                         "verdict": "unchecked",
                         "first": None,
                     }
                     checked[op] = False
-                row_by_op[node["op"]] = row
-            row_of[node["id"]] = row
-    no_locals: dict[str, list[tuple[str, float]] | None] = {}
+                row_by_op[node._op] = row
+            row_of[node] = row
+    no_locals: dict[Value, Locals | None] = {}
     pass_right = no_locals  # the right locals of the last frame's pass
     right_at: int | None = None
     for index, frame in backwards:
-        node_id = frame["node"]
-        row = row_of.get(node_id)
+        node = frame["node"]
+        row = row_of.get(node)
         if row is None or row["first"] is not None:
             continue  # a leaf's rule, or already wrong: the first frame is the one to show
         pass_index = frame["pass"]
         if pass_index != right_at:
             pass_right = right[pass_index] if pass_index < len(right) else no_locals
             right_at = pass_index
-        correct = pass_right.get(node_id)
+        correct = pass_right.get(node)
         if correct is None:
             continue
-        contributions = frame["contributions"]
-        if not contributions and _loop_wrote(trace["frames"], index, operands.get(node_id, ())):
-            continue  # backward() wrote the children's gradients itself: no rule to judge
-        if _written_right(contributions, correct, node_id):
-            checked[row["op"]] = True  # the usual rule
-            continue
-        if any(c["to"] == node_id for c in contributions):
-            # The rule wrote its own node's gradient (`out.grad = 0` once it is passed
-            # on): no local derivative of an operand; `+=`'s row says what it lost.
-            contributions = [c for c in contributions if c["to"] != node_id]
-            frame = {**frame, "contributions": contributions}
-            if _written_right(contributions, correct, node_id):
+        raw = frame["contributions"]
+        if type(raw) is tuple and raw[1] and raw[2] is not None and len(raw[1]) == len(correct):
+            # The usual rule of a learner's class, one right `+=` per operand in order (as
+            # `_written_right`, read off its tape and writes): no call made for it.
+            for (to, _, _, _), (_, _, read, _), (child, local) in zip(
+                raw[1], raw[2], correct, strict=True
+            ):
+                if read != local or to is not child or child is node or child not in ids:
+                    break
+            else:
                 checked[row["op"]] = True
                 continue
-        found = _learner_locals(contributions, frame, right)
+        correct = _correct(right, pass_index, node, ids)  # (of the operands the trace has)
+        assert correct is not None
+        if type(raw) is tuple and raw[1] and _written_right_raw(raw, correct, node):
+            checked[row["op"]] = True  # the usual rule, read as the recorder keeps it
+            continue
+        contributions = _view(raw)
+        if not contributions and _loop_wrote(frames, index, node._prev, ids):
+            continue  # backward() wrote the children's gradients itself: no rule to judge
+        if _written_right(contributions, correct, node):
+            checked[row["op"]] = True  # the usual rule
+            continue
+        if any(c["to"] is node for c in contributions):
+            # The rule wrote its own node's gradient (`out.grad = 0` once it is passed
+            # on): no local derivative of an operand; `+=`'s row says what it lost.
+            contributions = [c for c in contributions if c["to"] is not node]
+            if _written_right(contributions, correct, node):
+                checked[row["op"]] = True
+                continue
+        frame = {**frame, "contributions": contributions}
+        found = _learner_locals(contributions, frame, right, ids)
         if found is None:
             continue
         mine, slack = found
-        right_sum: dict[str, float] = {}
+        right_sum: dict[Value, float] = {}
         for child, local in correct:
             right_sum[child] = right_sum.get(child, 0.0) + local
         checked[row["op"]] = True
@@ -172,8 +282,8 @@ def _rules(
             ):
                 row["first"] = {
                     "frame": index,
-                    "node": node_id,
-                    "child": child,
+                    "node": ids[node],
+                    "child": ids[child],
                     "learner": learner,
                     "correct": want,
                 }
@@ -186,27 +296,22 @@ def _rules(
     return list(rows.values()), row_of
 
 
-def _loop_wrote(frames: list[dict[str, Any]], index: int, children: Any) -> bool:
+def _loop_wrote(
+    frames: list[dict[str, Any]], index: int, children: Any, ids: dict[Value, str]
+) -> bool:
     """Whether the program's own statements (update frames), between the rule frame at
     `index` and the next one of its pass, wrote a gradient of one of that node's
     children: a backward() whose loop writes what the rule only returned (`p.grad = g`
     for each `g` of `v._grad_fn(v.grad)`), so the rule wrote nothing of its own."""
     pass_index = frames[index]["pass"]
+    written = {ids[child] for child in children}  # an update's changes name nodes by id
     for frame in frames[index + 1 :]:
         if frame["phase"] != "update" or frame["pass"] != pass_index:
             return False
         for change in frame["changes"]:
-            if change["field"] == "grad" and change["node"] in children:
+            if change["field"] == "grad" and change["node"] in written:
                 return True
     return False
-
-
-def _frame_of(contribution: dict[str, Any], index: int, frames: list[dict[str, Any]]) -> int:
-    """The frame, from a run's first (`index`) on, whose contributions hold this one."""
-    for at in range(index, len(frames)):
-        if any(c is contribution for c in frames[at].get("contributions", ())):
-            return at
-    return index
 
 
 def _runs(backwards: Backwards, resumes: dict[int, int]) -> Backwards:
@@ -222,23 +327,34 @@ def _runs(backwards: Backwards, resumes: dict[int, int]) -> Backwards:
         else:
             place = at[first]
             head = runs[place][1]
-            runs[place] = (
-                first,
-                {**head, "contributions": [*head["contributions"], *frame["contributions"]]},
-            )
+            joined = [
+                *_shown_at(head["contributions"], first),
+                *_shown_at(frame["contributions"], index),
+            ]
+            runs[place] = (first, {**head, "contributions": joined})
     return runs
 
 
+def _shown_at(contributions: Raw | list[dict[str, Any]], index: int) -> list[dict[str, Any]]:
+    """A joined run's contributions, each with the frame that shows it (`shown_at`: the
+    `+=` row's frame is the one its write is in), on copies: the trace's own are not
+    changed."""
+    return [c if "shown_at" in c else {**c, "shown_at": index} for c in _view(contributions)]
+
+
 def _learner_locals(
-    contributions: list[dict[str, Any]], frame: dict[str, Any], right: RightLocals
-) -> tuple[dict[str, float], dict[str, float]] | None:
+    contributions: list[dict[str, Any]],
+    frame: dict[str, Any],
+    right: list[dict[Value, Locals | None]],
+    ids: dict[Value, str],
+) -> tuple[dict[Value, float], dict[Value, float]] | None:
     """Each child's factor in one rule, all its writes together: read off the code where
     it could be, else what the write added (or wrote, for an `=` that did not keep the
     old gradient) over the upstream gradient; None when that cannot be known (an
     upstream gradient of 0, a factor too large for a float). And each child's slack:
     how far a factor measured from what a sum added may be off by that sum's rounding."""
-    mine: dict[str, float] = {}
-    slack: dict[str, float] = {}
+    mine: dict[Value, float] = {}
+    slack: dict[Value, float] = {}
     kept: list[bool] | None = None  # asked only of a factor not read off the code
     for i, c in enumerate(contributions):
         local = c["local"]
@@ -247,7 +363,7 @@ def _learner_locals(
             if upstream == 0:
                 return None
             if kept is None:
-                kept = _kept(frame, right)
+                kept = _kept(frame, right, ids)
             adds = c["write"] != "=" or (c["before"] != 0 and kept[i])  # `+=`, `-=`
             local = (c["delta"] if adds else c["after"]) / upstream
             if not math.isfinite(local):
@@ -260,14 +376,14 @@ def _learner_locals(
 
 
 def _sort(
-    trace: dict[str, Any],
-    children: _Operands,
-    is_op: Callable[[str], bool],
+    outputs: list[Value],
+    is_op: Callable[[Value], bool],
     backwards: Backwards,
+    ids: dict[Value, str],
 ) -> dict[str, Any]:
-    by_pass: dict[int, tuple[list[int], list[str]]] = {}  # frame indexes, nodes
+    by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
     indexes: list[int] = []
-    order: list[str] = []
+    order: list[Value] = []
     at_pass = None  # the pass of the last frame (a pass's frames follow each other)
     for index, frame in backwards:
         if frame["pass"] != at_pass:
@@ -277,23 +393,25 @@ def _sort(
             indexes, order = by_pass[at_pass]
         indexes.append(index)
         order.append(frame["node"])
-    operands = children.__getitem__
-    for pass_index, entry in enumerate(trace["passes"]):
+    for pass_index, output in enumerate(outputs):
         frames = by_pass.get(pass_index)
         if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
-        output = entry["output"]
-        if _right_order(order, None, operands, is_op, output):
+        if _right_order(order, None, _operands, is_op, output):
             continue  # the usual pass, found right with no walk of its graph first
-        fault = order_fault(order, _reached(output, children), operands, is_op, output, _order)
+        fault = order_fault(order, _reached(output), _operands, is_op, output, _made)
         if fault is not None:
-            at, node_id, consumer, _ = fault
+            at, node, consumer, _ = fault
             # A rule that never ran is named at the pass's last rule.
             index = indexes[-1 if at is None else at]
             return {
                 "verdict": "wrong",
-                "first": {"frame": index, "node": node_id, "consumer": consumer},
+                "first": {
+                    "frame": index,
+                    "node": ids[node],
+                    "consumer": None if consumer is None else ids[consumer],
+                },
             }
     return {"verdict": "right", "first": None}
 
@@ -381,22 +499,24 @@ def _right_order(
     return True
 
 
-def _order(node_id: str) -> int:
-    return int(node_id[1:])  # ids are n0, n1, … in creation order
+def _made(node: Value) -> int:
+    return node._seq  # the order ids are given in: n0, n1, … as the nodes were made
 
 
-def _reached(output: str, children: dict[str, list[str]]) -> set[str]:
+def _reached(output: Value) -> set[Value]:
     seen = {output}
     stack = [output]
     while stack:
-        for child in children.get(stack.pop(), ()):
+        for child in stack.pop()._prev:
             if child not in seen:
                 seen.add(child)
                 stack.append(child)
     return seen
 
 
-def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
+def _kept(
+    frame: dict[str, Any], right: list[dict[Value, Locals | None]], ids: dict[Value, str]
+) -> list[bool]:
     """For each write of one rule, whether an `=` kept what was there: it wrote the old
     gradient plus a right share (`self.grad = tmp` with `tmp = self.grad + …`), an
     accumulation all the same. A child the op uses twice (`a * a`, `b + b`) has a share
@@ -407,8 +527,7 @@ def _kept(frame: dict[str, Any], right: RightLocals) -> list[bool]:
     kept = [False] * len(contributions)
     if all(c.get("write") != "=" for c in contributions):
         return kept  # the usual rule: `+=` only
-    pass_right = right[frame["pass"]] if frame["pass"] < len(right) else {}
-    locals_ = pass_right.get(frame["node"])
+    locals_ = _correct(right, frame["pass"], frame["node"], ids)
     if not locals_:
         return kept
     writes = [(c["to"], c["write"], c["before"], c["after"]) for c in contributions]
@@ -451,33 +570,70 @@ def added_again(c: dict[str, Any]) -> bool:
     local, before = c["local"], c["before"]
     if local is None or before == 0 or c.get("write", "=") == "=":
         return False
-    product, delta = local * c["upstream"], c["delta"]
-    rounding = sum_rounding(before, c["after"])
+    return added_other(local, c["upstream"], c["delta"], before, c["after"])
+
+
+def added_other(local: float, upstream: float, delta: float, before: float, after: float) -> bool:
+    """`added_again` of a `+=` that read `local` off the code: whether it added something
+    else than `local` times `upstream`, beyond the rounding of its own sum."""
+    product = local * upstream
+    if product == delta and -INF < product < INF:
+        return False  # the usual write: what it added is the product itself
+    rounding = ROUNDING * max(abs(before), abs(after))  # `sum_rounding`, without its call
     return not abs(product - delta) <= 1e-9 * max(abs(product), abs(delta), 1e-300) + rounding
 
 
+INF = math.inf
+
+
 def _accumulation(
-    backwards: Backwards, right: RightLocals, frames: list[dict[str, Any]]
+    backwards: Backwards, right: list[dict[Value, Locals | None]], ids: dict[Value, str]
 ) -> dict[str, Any]:
     """The `+=` row: the first write that lost a gradient already there, at the frame
     that shows that write (in a run of several frames, the one it is in)."""
     for index, frame in backwards:
         contributions = frame["contributions"]
-        for c in contributions:
-            if c.get("write") == "=":
-                break
-            if c["before"] != 0 and added_again(c):  # (a first write starts from 0)
-                first = {"frame": index, "node": frame["node"], "child": c["to"]}
-                return {"verdict": "wrong", "first": {**first, "lost": c["before"]}}
+        if type(contributions) is tuple:  # as the recorder keeps them: read so
+            upstream, tape, writes, _ = contributions
+            if writes is None:
+                continue  # the built-in engine's rule: `+=` only, nothing lost
+            if frame["text"] is SAID:
+                # Left to the page (`engine.trace_columns`) as the built-in rule's words:
+                # only where every write is a `+=` whose factor was read off the code and
+                # none added again (`narrate.said_as_built_in`, on these very numbers).
+                continue
+            for (child, _, delta, before), (write, _, read, after) in zip(
+                tape, writes, strict=True
+            ):
+                if write == "=":
+                    break
+                if (
+                    before != 0
+                    and read is not None
+                    and added_other(read, upstream, delta, before, after)
+                ):
+                    first = {"frame": index, "node": ids[frame["node"]], "child": ids[child]}
+                    return {"verdict": "wrong", "first": {**first, "lost": before}}
+            else:
+                continue  # the usual rule: `+=` only, nothing lost
+            contributions = _view(contributions)
         else:
-            continue  # the usual rule: `+=` only, nothing lost
-        kept = _kept(frame, right)
+            for c in contributions:
+                if c.get("write") == "=":
+                    break
+                if c["before"] != 0 and added_again(c):  # (a first write starts from 0)
+                    shown = c.get("shown_at", index)  # (in a joined run, its own frame)
+                    first = {"frame": shown, "node": ids[frame["node"]], "child": ids[c["to"]]}
+                    return {"verdict": "wrong", "first": {**first, "lost": c["before"]}}
+            else:
+                continue  # the usual rule: `+=` only, nothing lost
+        kept = _kept({**frame, "contributions": contributions}, right, ids)
         for c, keeps in zip(contributions, kept, strict=True):
             if (c.get("write") == "=" and c["before"] != 0 and not keeps) or added_again(c):
                 first = {
-                    "frame": _frame_of(c, index, frames),
-                    "node": frame["node"],
-                    "child": c["to"],
+                    "frame": c.get("shown_at", index),  # the frame that shows this write
+                    "node": ids[frame["node"]],
+                    "child": ids[c["to"]],
                     "lost": c["before"],
                 }
                 return {"verdict": "wrong", "first": first}

@@ -128,7 +128,10 @@ def sum_rounding(before: float, after: float) -> float:
     """How far `after - before` may be from the amount a `+=` added, by the rounding of
     the sum alone: a share of 1e-11 added to a gradient of 7.4 keeps only four digits in
     the difference, so a factor measured from it is only as good as this."""
-    return 4 * sys.float_info.epsilon * max(abs(before), abs(after))
+    return ROUNDING * max(abs(before), abs(after))
+
+
+ROUNDING = 4 * sys.float_info.epsilon  # `sum_rounding`'s factor (a power of 2)
 
 
 def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] | None:

@@ -29,6 +29,7 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
+from backprop_animator.engine.lab.engine_check import Raw, contribution_dicts
 from backprop_animator.engine.trace.narrate import ordinal, rule_text
 from backprop_animator.engine.trace.number_format import format_number
 from backprop_animator.engine.trace.sentences import (
@@ -50,6 +51,7 @@ ENCODING = "columns"
 VERSION = 1
 PHASES = {"build": "b", "sort": "s", "backward": "k", "update": "u"}
 KINDS = ("leaf", "const", "op")
+_CONST = KINDS.index("const")
 NODE_FIELDS = ("id", "label", "name", "op", "kind", "data", "grad")
 NODE_OPTIONAL_COLUMNS = ("group", "rule", "correct_grad")
 NODE_KEYS_IN_COLUMNS = frozenset(NODE_FIELDS + NODE_OPTIONAL_COLUMNS)
@@ -60,6 +62,7 @@ CONTRIBUTION_FIELDS = ("to", "local", "upstream", "delta", "before", "after")
 CONTRIBUTION_KEYS_IN_COLUMNS = frozenset((*CONTRIBUTION_FIELDS, "write", "line", "subtracts"))
 # A contribution's `write`, a letter each (`.`: none); a `+=` that `subtracts` (a `-=`): `-`.
 WRITES = {"+=": "+", "=": "="}
+WRITE_LETTERS = {**WRITES, "-=": "-"}  # a learner's write as the recorder keeps it
 _EDGE_ENDS = itemgetter("source", "target")
 _ID, _LABEL, _NAME, _OP, _KIND, _DATA, _GRAD = map(itemgetter, NODE_FIELDS)
 _CONTRIBUTION = itemgetter(*CONTRIBUTION_FIELDS)
@@ -86,9 +89,31 @@ def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
         "passes": [_pass_entry(entry, trace["topo"], index) for entry in trace["passes"]],
         "ops": trace["ops"],
         "sentences": SENTENCES,
-        "rules": {op: rule_text(op) for op in dict.fromkeys(filter(None, map(_OP, nodes)))},
+        "rules": rules_of(list(map(_OP, nodes))),
     }
-    out["frames"] = _Frames(trace, index, out["rules"], edges).columns()
+    return with_frames(out, trace["frames"], index, list(map(_NAME, nodes)), trace)
+
+
+def rules_of(ops: list[str]) -> dict[str, str]:
+    """The `rules` of the encoding: each op's rule as the page's sentences say it."""
+    return {op: rule_text(op) for op in dict.fromkeys(filter(None, ops))}
+
+
+def with_frames(
+    out: dict[str, Any],
+    frames: list[dict[str, Any]],
+    index: dict[str, int],
+    names: list[str],
+    trace: dict[str, Any],
+    raw: dict[Any, int] | None = None,
+) -> dict[str, Any]:
+    """`out`, the encoding but for its frames, with them: `frames` the trace's, `index`
+    each node id's index (an update's changes, a pass's names), `names` each node's name,
+    and from `trace` its `mistake` and `engine_check` if it has them. `raw`: each node's
+    index where the frames keep their nodes and rules' contributions as the recorder
+    does (`recorder.Recorder.finish` for `engine.trace_columns`): no ids or dicts are
+    made for them."""
+    out["frames"] = _Frames(frames, out, index, names, raw).columns()
     for key in ("mistake", "engine_check"):
         if key in trace:
             out[key] = trace[key]
@@ -142,23 +167,33 @@ class _Frames:
     pass (`received`), which is what the page needs to give back what is left out."""
 
     def __init__(
-        self, trace: dict[str, Any], index: dict[str, int], rules: dict[str, str], edges: list[int]
+        self,
+        frames: list[dict[str, Any]],
+        out: dict[str, Any],
+        index: dict[str, int],
+        names: list[str],
+        raw: dict[Any, int] | None = None,
     ):
-        self.trace = trace
+        self.frames = frames
+        self.out = out
         self.index = index
-        self.rules = rules
-        self.edges = edges  # each edge's source and target index, flat
-        nodes = trace["nodes"]
-        self.ops = list(map(_OP, nodes))
-        self.consts = [n["kind"] == "const" for n in nodes]
-        self.data = _first_data(trace, index)
-        self.grads: list[float] = [0.0] * len(nodes)
+        # A frame's node and a contribution's child, by index: by id, or as the recorder
+        # keeps them (`raw`: its nodes, whose rules' contributions are its `Raw` tuples).
+        self.at: dict[Any, int] = index if raw is None else raw
+        self.raw = raw is not None
+        self.rules = out["rules"]
+        self.edges = out["edges"]  # each edge's source and target index, flat
+        nodes = out["nodes"]
+        self.ops = nodes["op"]
+        self.consts = [kind == _CONST for kind in nodes["kind"]]
+        self.data = _first_data(nodes["data"], frames, index)
+        self.grads: list[float] = [0.0] * len(names)
         self.received: dict[int, int] = {}
         # Each node, then its operands (indices): made when a build's numbers are checked.
         self._built: list[list[int]] | None = None
-        self.names = list(map(_NAME, nodes))
+        self.names = names
         self.pass_names = [
-            {index[k]: v for k, v in entry["names"].items()} for entry in trace["passes"]
+            {index[k]: v for k, v in entry["names"].items()} for entry in out["passes"]
         ]
         # The columns, and the sparse tables of what the rules do not give back.
         self.phase: list[str] = []
@@ -210,12 +245,21 @@ class _Frames:
         # fields cost), and a text the engine left to the page (`Said`) taken here too:
         # nearly every frame's. Any other text is checked in `frame_text`.
         index, phases, nodes, passes, lines, counts = (
-            self.index, self.phase, self.node, self.passes, self.line, self.count
+            self.at, self.phase, self.node, self.passes, self.line, self.count
         )  # fmt: skip
-        frames = self.trace["frames"]
+        frames = self.frames
         # A trace of several passes has `pass` on every frame (`_USUAL_KEYS_IN_PASSES`).
         usual_keys = _USUAL_KEYS_IN_PASSES if frames and "pass" in frames[0] else _USUAL_KEYS
-        numbers_of = self.numbers_of
+        numbers_of = self.numbers_of_raw if self.raw else self.numbers_of
+        data_at, grads = self.data.__getitem__, self.grads  # (lists changed in place)
+        raw = self.raw
+        kept, received = self.kept, self.received
+        kept_upstream, kept_delta, kept_before, kept_after = (
+            kept["upstream"], kept["delta"], kept["before"], kept["after"]
+        )  # fmt: skip
+        to_column, local_column, write_column, write_lines = (
+            self.to, self.local, self.writes, self.write_lines
+        )  # fmt: skip
         for k, frame in enumerate(frames):
             phase = frame["phase"]
             node = index[frame["node"]] if "node" in frame else -1
@@ -232,14 +276,57 @@ class _Frames:
                 if "prints" in frame:
                     self.prints[str(k)] = frame["prints"]
             contributions = frame.get("contributions")
-            counts.append(-1 if contributions is None else len(contributions))
+            if contributions is None:
+                counts.append(-1)
+            elif raw:
+                # (upstream, tape, writes, lost): the tape's, one a contribution
+                counts.append(len(contributions[1]))
+                if not contributions[1]:
+                    contributions = None  # (a rule that wrote nothing)
+            else:
+                counts.append(len(contributions))
             text = frame["text"]
             if type(text) is not Said:
+                if contributions is not None and raw:
+                    contributions = contribution_dicts(contributions, None)
                 self.frame_text(k, frame, phase, node, pass_, contributions)
                 continue
             # The engine left this text to the page.
             if contributions:
-                numbers_of(node, contributions, None)
+                if raw and contributions[2] is not None:
+                    # A learner's rule as the recorder keeps it: `numbers_of_raw`, inline
+                    # (once per rule frame), where every number is a float already.
+                    said_upstream, tape, written, _ = contributions
+                    upstream = grads[node]
+                    for (child_node, _, delta, before), (write, line, local, after) in zip(
+                        tape, written, strict=True
+                    ):
+                        at = len(to_column)
+                        child = index[child_node]
+                        to_column.append(child)
+                        local_column.append(local)
+                        replayed = grads[child]
+                        if local is None:
+                            kept_delta[str(at)] = delta
+                            kept_after[str(at)] = after
+                        else:
+                            if delta != local * upstream:
+                                kept_delta[str(at)] = delta
+                            if after != replayed + delta:
+                                kept_after[str(at)] = after
+                        if said_upstream != upstream:
+                            kept_upstream[str(at)] = said_upstream
+                        if before != replayed:
+                            kept_before[str(at)] = before
+                        if len(write_column) < at:
+                            write_column.extend("." * (at - len(write_column)))
+                            write_lines.extend([-1] * (at - len(write_lines)))
+                        write_column.append(WRITE_LETTERS[write])
+                        write_lines.append(line)
+                        grads[child] = after
+                        received[child] = received.get(child, 0) + 1
+                else:
+                    numbers_of(node, contributions, None)
             elif phase == "sort":
                 self.sort(frame, max(pass_, 0))
             if text is not SAID:  # (a rule that added something: nothing more to check)
@@ -247,8 +334,20 @@ class _Frames:
                     self.symbolic[str(k)] = text.symbolic
                 if text.swapped:
                     self.swapped.append(k)
-                if text.numbers is not None:
+                numbers = text.numbers
+                # `check_numbers`' usual answer, without its call: the replay shows the
+                # numbers the text would (a build's data, a rule frame's gradient).
+                if numbers is not None and (
+                    numbers != tuple(map(data_at, self.built[node]))
+                    if phase == "build"
+                    else numbers[0] != grads[node]
+                ):
                     self.check_numbers(k, phase, node, max(pass_, 0), text)
+        return self.assembled()
+
+    def assembled(self) -> dict[str, Any]:
+        """The columns, once every frame is in them (`columns`)."""
+        passes = self.passes
         has_pass = bool(passes) and max(passes) >= 0
         out: dict[str, Any] = {
             "phase": "".join(self.phase),
@@ -338,13 +437,13 @@ class _Frames:
         if step is not None and step != "seed":
             return None  # a sort step's sentence is the lab's (`engine.lab.sort_steps`)
         self.received.clear()
-        entry = self.trace["passes"][pass_]
-        output = self.index[entry["output"]]
+        entry = self.out["passes"][pass_]
+        output = entry["output"]
         if "changes" in frame:
             self.apply(frame["changes"])
         else:
             self.grads[output] = 1.0
-        count = len(entry["topo"])
+        count = len(self.out["topo"] if entry["topo"] is None else entry["topo"])
         return sorted_nodes(str(count), nodes_word(count), self.name(output, pass_))
 
     def build(self, k: int, node: int, pass_: int, text: str) -> str | None:
@@ -382,7 +481,7 @@ class _Frames:
         counts: list[int] = []
         self.numbers_of(node, contributions, counts)
         steps = [
-            self.add_text(self.index[c["to"]], pass_, count, c)
+            self.add_text(self.at[c["to"]], pass_, count, c)
             for c, count in zip(contributions, counts, strict=True)
         ]
         own = self.name(node, pass_)
@@ -398,9 +497,10 @@ class _Frames:
     ) -> None:
         """Adds a rule's contributions, keeping each number the replay does not give back;
         each one's count of `+=`s into its child in the pass, to `counts` if given."""
-        grads, index, kept, kept_delta, kept_after, received, to, locals_, writes, write_lines = (
+        grads, _, kept, kept_delta, kept_after, received, to, locals_, writes, write_lines = (
             self.at_hand
         )
+        index = self.at
         upstream = grads[node]
         usual = len(CONTRIBUTION_FIELDS)
         for c in contributions:
@@ -433,6 +533,53 @@ class _Frames:
             received[child] = count = received.get(child, 0) + 1
             if counts is not None:
                 counts.append(count)
+
+    def numbers_of_raw(self, node: int, raw: Raw, counts: None) -> None:
+        """`numbers_of` of a rule's contributions as the recorder keeps them (`Raw`): the
+        same columns, read off its tape and writes with no dict made for them. (`columns`
+        reads a learner's rule so inline, the usual case.)"""
+        grads, _, kept, kept_delta, kept_after, received, to, locals_, writes, write_lines = (
+            self.at_hand
+        )
+        index = self.at
+        upstream = grads[node]
+        said_upstream, tape, written, lost = raw
+        kept_upstream, kept_before = kept["upstream"], kept["before"]
+        if written is None:  # the built-in engine's rule
+            written = repeat(None)
+        for (node_, local, delta, before), entry in zip(tape, written, strict=False):
+            at = len(to)
+            child = index[node_]
+            to.append(child)
+            if entry is None:
+                after = float(before + delta)
+                local, delta, before = float(local), float(delta), float(before)
+            else:
+                write, line, local, after = entry
+            locals_.append(local)
+            replayed = grads[child]
+            if local is None or type(local) is not float:
+                kept_delta[str(at)] = delta
+                kept_after[str(at)] = after
+            else:
+                if delta != local * upstream or type(delta) is not float:
+                    kept_delta[str(at)] = delta
+                if after != replayed + delta or type(after) is not float:
+                    kept_after[str(at)] = after
+            if said_upstream != upstream or type(said_upstream) is not float:
+                kept_upstream[str(at)] = said_upstream
+            if before != replayed or type(before) is not float:
+                kept_before[str(at)] = before
+            if entry is not None:  # a learner's own class: every `+=` has its write and line
+                if len(writes) < at:
+                    writes.extend("." * (at - len(writes)))
+                    write_lines.extend([-1] * (at - len(write_lines)))
+                writes.append(WRITE_LETTERS[write])
+                write_lines.append(line)
+            grads[child] = after
+            received[child] = received.get(child, 0) + 1
+        for i in lost or ():
+            self.contribution_more[str(len(to) - len(tape) + i)] = {"underflow": True}
 
     def other_fields(self, at: int, c: dict[str, Any]) -> None:
         """A contribution's `write` and `line` (a learner's own class: every one has
@@ -475,11 +622,13 @@ _USUAL_KEYS_IN_PASSES = {
 }
 
 
-def _first_data(trace: dict[str, Any], index: dict[str, int]) -> list[float]:
-    """Every node's data before the program's first write to it: each node's last data,
-    then, from the last frame to the first, what each write to `.data` replaced."""
-    data = [n["data"] for n in trace["nodes"]]
-    for frame in reversed(trace["frames"]):
+def _first_data(
+    data: list[float], frames: list[dict[str, Any]], index: dict[str, int]
+) -> list[float]:
+    """Every node's data before the program's first write to it: each node's last data
+    (`data`), then, from the last frame to the first, what each write to `.data` replaced."""
+    data = list(data)
+    for frame in reversed(frames):
         for change in reversed(frame.get("changes", ())):
             if change["field"] == "data":
                 data[index[change["node"]]] = change["before"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from backprop_animator.engine.lab.engine_check import added_again, kept_writes
+from backprop_animator.engine.lab.engine_check import added_other, kept_writes
 from backprop_animator.engine.lab.right_engine import kink_range, registry_op, sum_rounding
 from backprop_animator.engine.ops import CALL, INFIX, lookup
 from backprop_animator.engine.trace.number_format import format_number
@@ -786,7 +786,10 @@ def said_as_built_in(
     right: list[tuple[Value, float]] | None,
 ) -> bool:
     """Whether `own_rule_text` says what the built-in engine's sentences say (a leaf's, or
-    `backward_text`'s), so that the page can write it (`engine.trace_columns`)."""
+    `backward_text`'s), so that the page can write it (`engine.trace_columns`). A rule
+    with writes is said so only where each is a `+=` whose factor was read off the code
+    and none added again: the engine check's accumulation row reads it so
+    (`engine_check._accumulation`)."""
     if not contributions and not node._prev:
         return True
     return (
@@ -805,20 +808,18 @@ def _added_again(
     off the code added something else: through a `grad` setter that adds what it is
     given, the gradient already there added again (`engine_check.added_again`)."""
     found = []
+    upstream = node.grad
     for (child, _, delta, before), (write, _, local, after) in zip(
         contributions, writes, strict=True
     ):
-        if local is not None and before != 0 and write != "=":
-            written = {
-                "local": local,
-                "upstream": node.grad,
-                "delta": delta,
-                "before": before,
-                "after": after,
-                "write": write,
-            }
-            if added_again(written):
-                found.append((child, before))
+        # `added_again` of the write, without a dict made for it: once per write.
+        if (
+            local is not None
+            and before != 0
+            and write != "="
+            and added_other(local, upstream, delta, before, after)
+        ):
+            found.append((child, before))
     return found
 
 

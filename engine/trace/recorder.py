@@ -24,6 +24,7 @@ frames are emitted when their pass starts; lines printed after the last frame go
 
 from __future__ import annotations
 
+import gc
 import math
 from bisect import bisect_right
 from collections import deque
@@ -58,7 +59,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.stdlib import ENUM_KEY
 from backprop_animator.engine.lab import mistake_text, mistakes
-from backprop_animator.engine.lab.engine_check import check_engine, order_fault
+from backprop_animator.engine.lab.engine_check import check_run, contribution_dicts, order_fault
 from backprop_animator.engine.lab.right_engine import (
     RightEngine,
     right_locals,
@@ -68,8 +69,8 @@ from backprop_animator.engine.lab.right_engine import (
 from backprop_animator.engine.lab.sort_steps import Step, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
-from backprop_animator.engine.trace import narrate, underflow
-from backprop_animator.engine.trace.sentences import SAID, Said
+from backprop_animator.engine.trace import columns, narrate, underflow
+from backprop_animator.engine.trace.sentences import SAID, SENTENCES, Said
 from backprop_animator.engine.trace.text import clean_text
 from backprop_animator.engine.value import (
     Value,
@@ -127,9 +128,6 @@ class Recorder:
         # pass runs.
         self.right = RightEngine()
         self.rule_locals: dict[Value, Any] = {}  # `right_locals` of the rules run this pass
-        # The right engine's locals by node id, once the trace is written (a program of
-        # its own class only): what `engine.lab.engine_check` compares the rules with.
-        self.right_by_id: list[dict[str, Any]] | None = None
         # The gradient check's runs (`engine.lab.program_gradcheck`), all off in a trace:
         # `Rerun` numbers the nodes, keeps each pass's leaf gradients, moves one leaf
         # and stops at the pass whose output it reads.
@@ -475,8 +473,23 @@ class Recorder:
         instance_of = self.instance_of
         for node in nodes:
             instance = instance_of.get(node)
-            if instance is not None:
-                sync_mirror(instance, node)
+            if instance is None:
+                continue
+            # `sync_mirror(instance, node)`, inline: once per node of each pass.
+            attrs = instance.attrs
+            shape = instance.cls.shape
+            assert shape is not None
+            data = attrs.get(shape.number)
+            if not (type(data) is float and -INF < data < INF):
+                data = as_number(data, "data")
+            node.data = data
+            grad = attrs.get(shape.grad)
+            if not (type(grad) is float and -INF < grad < INF):
+                grad = as_number(grad, "grad")
+            node.grad = grad
+            label = attrs.get("label")
+            if type(label) is str and label:
+                node.label = label
 
     # Prints and update frames
 
@@ -645,7 +658,7 @@ class Recorder:
             text = mistake_text.sort_text(output, len(reachable), names, mistake)
         sort: dict[str, Any] = {"phase": "sort", "text": text, "changes": [], "node": output}
         if steps is not None:
-            identity = {node: node for node in reachable}  # ids come with `frames_with_ids`
+            identity = {node: node for node in reachable}  # ids come with `frames_to_ids`
             append_first = mistake == "append-first"
             for frame in step_frames(steps, identity, names, append_first=append_first):
                 self.emit(frame, index)
@@ -868,7 +881,7 @@ class Recorder:
             note = narrate.underflow_text([tape[i][0] for i in lost], self.names)
             if self.mistake is None:
                 text += note
-        # The contributions become dicts once the nodes have their ids (`frames_with_ids`).
+        # The contributions become dicts once the nodes have their ids (`frames_to_ids`).
         frame: dict[str, Any] = {
             "phase": "backward",
             "node": node,
@@ -967,7 +980,7 @@ class Recorder:
                     text += narrate.kink_text(node, names, right[0][1])
                 if run > 1:
                     text += narrate.again_text(node, names, run)
-        # The contributions become dicts once the nodes have their ids (`frames_with_ids`);
+        # The contributions become dicts once the nodes have their ids (`frames_to_ids`).
         # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
         # no lists of its own: the trace's frames outlive the run, and each object kept
         # is one more the collector walks while it runs.
@@ -1486,8 +1499,39 @@ class Recorder:
         several = (
             len(self.passes) > 1 or self.sort_writes or any(f["phase"] == "update" for f in frames)
         )
+        check = None
         if self.right.pass_locals:
-            self.right_by_id = self.right_locals_by_id(ids)
+            # A program with its own Value class: where it parts from a right engine, read
+            # off the frames as the recorder keeps them (their nodes, their rules' writes).
+            pass_locals = self.right.pass_locals
+            check = check_run(
+                by_creation,
+                frames,
+                [output for output, _, _ in self.passes],
+                [pass_locals.get(i, {}) for i in range(len(self.passes))],
+                ids,
+                self.rule_line,
+                resumes,
+            )
+            said = self.gradient_said()
+            if said != "grad":
+                check["grad"] = said  # its gradient's name, which the page's rows quote
+        if self.said_later and not self.plain:
+            # The page's encoding, made from the frames as they are (by each node's index):
+            # the trace's ids, node dicts and contribution dicts are for schema 1 and 2.
+            return self.columns(
+                source,
+                granularity,
+                by_creation,
+                ids,
+                groups,
+                names,
+                renamed,
+                frames,
+                several,
+                check,
+            )
+        self.frames_to_ids(frames, ids)
         if self.plain:
             return self.plain_trace(source, granularity, by_creation, ids, frames, names)
         trace: dict[str, Any] = {
@@ -1525,13 +1569,101 @@ class Recorder:
             # Each pass's right gradients: a pass's frames compare with its own.
             for entry, found in zip(trace["passes"], self.pass_correct, strict=True):
                 entry["correct_grads"] = {ids[node]: float(grad) for node, grad in found.items()}
-        if self.right_by_id is not None:
-            # A program with its own Value class: where it parts from a right engine.
-            check = trace["engine_check"] = check_engine(trace, self.right_by_id, resumes)
-            said = self.gradient_said()
-            if said != "grad":
-                check["grad"] = said  # its gradient's name, which the page's rows quote
+        if check is not None:
+            trace["engine_check"] = check
         return trace
+
+    def columns(
+        self,
+        source: str,
+        granularity: str,
+        by_creation: list[Value],
+        ids: dict[Value, str],
+        groups: GroupNames,
+        names: dict[Value, str],
+        renamed: list[dict[str, str]],
+        frames: list[dict[str, Any]],
+        several: bool,
+        check: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """A real program's trace in the page's columns encoding (`engine.trace.columns`:
+        what `to_columns` makes of the trace `finish` writes otherwise, field for field),
+        made from the recorder's own tables: every node by its index, the frames' nodes
+        and rules' contributions as the recorder keeps them."""
+        was_enabled = gc.isenabled()
+        gc.disable()  # a few long lists and the frames' columns, none in a cycle
+        try:
+            order = {node: i for i, node in enumerate(by_creation)}
+            edges = [
+                i
+                for node in by_creation
+                if node._prev
+                for target in (order[node],)
+                for child in node._prev
+                for i in (order[child], target)
+            ]
+            last_output, last_topo, _ = self.passes[-1]
+            nodes = self.node_columns(by_creation, groups, names)
+            out: dict[str, Any] = {
+                "encoding": columns.ENCODING,
+                "version": columns.VERSION,
+                "schema": SCHEMA_TWO if several else SCHEMA_ONE,
+                "source": source,
+                "granularity": granularity,
+                "nodes": nodes,
+                "edges": edges,
+                "topo": [order[node] for node in last_topo],
+                "output": order[last_output],
+                "passes": [
+                    {
+                        "output": order[output],
+                        # The usual pass sorts what the trace's `topo` holds: null says so.
+                        "topo": None
+                        if topo is last_topo or topo == last_topo
+                        else [order[node] for node in topo],
+                        "data": float(data),
+                        "names": pass_renamed,
+                    }
+                    | ({"backward": self.backward_code[i]} if i in self.backward_code else {})
+                    for i, ((output, topo, data), pass_renamed) in enumerate(
+                        zip(self.passes, renamed, strict=True)
+                    )
+                ],
+                "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
+                "sentences": SENTENCES,
+                "rules": columns.rules_of(nodes["op"]),
+            }
+            index = {node_id: i for i, node_id in enumerate(ids.values())}
+            return columns.with_frames(
+                out,
+                frames,
+                index,
+                [names[node] for node in by_creation],
+                {} if check is None else {"engine_check": check},
+                order,
+            )
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def rule_line(self, node: Value) -> int | None:
+        """The line of a node's rule, as its trace node's `rule` says (`node_dicts`)."""
+        instance = self.instance_of.get(node)
+        if instance is None:
+            return None
+        rule = rule_lines(instance) or self.loop_lines.get(node)
+        return rule["line"] if rule else None
+
+    def frames_to_ids(self, frames: list[dict[str, Any]], ids: dict[Value, str]) -> None:
+        """The frames as schema 1 and 2 write them: each node by its id, each rule's
+        contributions as dicts (`engine_check.contribution_dicts`)."""
+        assign = self.mistake == "assign"
+        for frame in frames:
+            node = frame.get("node")
+            if node is not None:
+                frame["node"] = ids[node]
+                if frame["phase"] == "backward":
+                    frame["contributions"] = contribution_dicts(frame["contributions"], ids, assign)
 
     def gradient_said(self) -> str:
         """The gradient's attribute as the program's own class writes it (`Shape.said`:
@@ -1575,29 +1707,6 @@ class Recorder:
             {"output": trace["output"], "topo": trace["topo"], "data": float(data), "names": {}}
         ]
         return trace
-
-    def right_locals_by_id(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
-        """The right engine's locals of each pass, by node id (`engine.lab.engine_check`)."""
-        out: list[dict[str, Any]] = [{} for _ in self.passes]
-        id_of = ids.get
-        for index, found in self.right.pass_locals.items():
-            by_id = out[index]
-            for node, locals_ in found.items():
-                node_id = id_of(node)
-                if node_id is None:
-                    continue
-                if not locals_:  # None, or a leaf's no locals: as they are (read only)
-                    by_id[node_id] = locals_
-                    continue
-                try:  # every operand has an id: it is reached from the pass's output
-                    if len(locals_) == 2:  # the usual op, `a + b`, `a * b`: no comprehension
-                        (first, a), (second, b) = locals_
-                        by_id[node_id] = [(ids[first], a), (ids[second], b)]
-                    else:
-                        by_id[node_id] = [(ids[child], local) for child, local in locals_]
-                except KeyError:
-                    by_id[node_id] = [(ids[c], local) for c, local in locals_ if c in ids]
-        return out
 
     def node_names(self, ids: dict[Value, str]) -> tuple[dict[Value, str], list[dict[str, str]]]:
         """Each node's name as the last pass that reaches it calls it, and per pass the
@@ -1662,6 +1771,9 @@ class Recorder:
         )
 
     def frames_with_ids(self, ids: dict[Value, str]) -> list[dict[str, Any]]:
+        """The frames as the trace has them (update frames that change nothing left out,
+        their changes and the sort's by id, prints carried), but each frame's node and
+        each rule's contributions as the recorder keeps them (`frames_to_ids`)."""
         out: list[dict[str, Any]] = []
         carried: list[str] = []
         last_pass = len(self.passes) - 1
@@ -1671,52 +1783,11 @@ class Recorder:
             and not self.sort_writes
             and not any(f["phase"] == "update" for f in self.frames)
         )
-        assign = self.mistake == "assign"
         plain = self.plain
         printed = self.printed
         for frame in self.frames:
             phase = frame["phase"]
-            if phase == "backward":
-                frame["node"] = ids[frame["node"]]
-                upstream, tape, writes, lost = frame["contributions"]
-                if writes is None:
-                    frame["contributions"] = contributions = [
-                        {
-                            "to": ids[child],
-                            "local": float(local),
-                            "upstream": upstream,
-                            "delta": float(delta),
-                            "before": float(before),
-                            # The `assign` mistake's `=` leaves the delta alone (SPEC §8).
-                            "after": float(delta if assign else before + delta),
-                        }
-                        for child, local, delta, before in tape
-                    ]
-                    for index in lost or ():
-                        contributions[index]["underflow"] = True
-                else:  # a program-class rule: as the learner's code wrote it (SPEC §14)
-                    frame["contributions"] = contributions = [
-                        {
-                            "to": ids[child],
-                            "local": read,
-                            "upstream": upstream,
-                            "delta": delta,
-                            "before": before,
-                            "after": after,
-                            "write": write,
-                            "line": line,
-                        }
-                        for (child, _, delta, before), (write, line, read, after) in zip(
-                            tape, writes, strict=True
-                        )
-                    ]
-                    for index, entry in enumerate(writes):
-                        if entry[0] == "-=":  # SPEC §14 has two writes: `+=` (it adds)
-                            contributions[index]["write"] = "+="
-                            contributions[index]["subtracts"] = True
-            elif phase == "build" or ("step" in frame and frame["step"] != "seed"):
-                frame["node"] = ids[frame["node"]]  # a sort step's node, too
-            elif phase == "update" or phase == "sort":
+            if phase == "update" or (phase == "sort" and frame.get("step", "seed") == "seed"):
                 # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
                     {"node": ids[node], "field": field, "before": float(b), "after": float(a)}
@@ -1731,7 +1802,6 @@ class Recorder:
                 if phase == "update":
                     frame["text"] = update_text(frame["text"], changes, self.still_text(still))
                 if phase == "sort":
-                    frame["node"] = ids[frame["node"]]
                     if one_pass:
                         del frame["changes"]
                     if plain:
@@ -1824,6 +1894,79 @@ class Recorder:
                     if node in numeric:
                         entry["reference"] = "numeric"
             append(entry)
+        return out
+
+    def node_columns(
+        self, by_creation: list[Value], groups: GroupNames, names: dict[Value, str]
+    ) -> dict[str, Any]:
+        """The encoding's `nodes` of a real program (`columns._node_columns` of what
+        `node_dicts` writes, field for field), in one walk of the nodes."""
+        instance_of = self.instance_of
+        owner_of = self.owner_of
+        right = self.right
+        right_grads, unknown, numeric = right.grads, right.unknown, right.numeric
+        loop_lines = self.loop_lines
+        underflowed = self.underflowed
+        group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
+        spans: dict[tuple[int, int], dict[str, int]] = {}  # `rule_lines`, one dict a rule
+        labels: list[str] = []
+        shown_names: list[str | None] = []
+        kinds: list[int] = []
+        group_column: list[str] = []
+        rule_column: list[dict[str, int] | None] = []
+        correct_column: list[float | None] = []
+        more: dict[str, dict[str, Any]] = {}
+        for i, node in enumerate(by_creation):
+            if node._prev:
+                kinds.append(2)  # `columns.KINDS`: "op"
+            elif node._const and node not in instance_of:
+                kinds.append(1)  # "const"
+            else:
+                kinds.append(0)  # "leaf"
+            owner = owner_of.get(node)
+            group = group_of.get(id(owner))
+            if group is None:
+                group = group_of[id(owner)] = groups.name(owner)
+            group_column.append(group)
+            label = clean_text(node.label) if node.label else node.label
+            if label and len(label) > MAX_LABEL:
+                label = cut_label(label)
+            labels.append(label)
+            name = names[node]
+            shown_names.append(None if name == label else name)
+            extra: dict[str, Any] | None = None
+            if node in underflowed:
+                extra = {"underflow": True}
+            instance = instance_of.get(node)
+            if instance is None:
+                rule_column.append(None)
+                correct_column.append(None)
+            else:
+                rule_column.append(rule_lines(instance, spans) or loop_lines.get(node))
+                own_right = right_grads.get(node)
+                if own_right is not None and node not in unknown:
+                    correct_column.append(float(own_right))
+                    if node in numeric:
+                        extra = {**(extra or {}), "reference": "numeric"}
+                else:
+                    correct_column.append(None)
+            if extra is not None:
+                more[str(i)] = extra
+        out: dict[str, Any] = {
+            "label": labels,
+            "name": shown_names,
+            "op": [node._op for node in by_creation],
+            "kind": kinds,
+            "data": [float(node.data) for node in by_creation],
+            "grad": [float(node.grad) for node in by_creation],
+            "group": group_column,
+        }
+        if any(rule is not None for rule in rule_column):
+            out["rule"] = rule_column
+        if any(correct is not None for correct in correct_column):
+            out["correct_grad"] = correct_column
+        if more:
+            out["more"] = more
         return out
 
 

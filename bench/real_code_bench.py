@@ -7,7 +7,8 @@ lecture's training loop among them) and a learner's recursive sort over a long c
 each timed in the same run
 
 - traced: `encode_trace` as the server does it (parse, compile, interpret, record every
-  frame, compact JSON);
+  frame, compact JSON), in schema 1 as API clients get it; page: the same in the columns
+  encoding the page asks for (`engine.trace_columns`);
 - CPython: the same source executed by CPython itself, micrograd 0.1.0's `Value`
   standing in for the engine's where the program uses it.
 
@@ -149,25 +150,31 @@ def main() -> None:
     }
     programs["learner's recursive sort (chains)"] = chain_sort()
     print(
-        f"{'program':56} {'nodes':>7} {'traced ms':>10} {'in a row ms':>12} {'CPython ms':>11} "
-        f"{'ratio':>7}"
+        f"{'program':56} {'nodes':>7} {'traced ms':>10} {'in a row ms':>12} {'page ms':>8} "
+        f"{'CPython ms':>11} {'ratio':>7} {'page':>7}"
     )
-    worst = 0.0
+    worst = worst_page = 0.0
     for name, source in programs.items():
         nodes = len(trace_source(source, limits=LIMITS)["nodes"])
         traced = best(lambda source=source: encode_trace(source, "packed", LIMITS))
         row = in_a_row(lambda source=source: encode_trace(source, "packed", LIMITS))
+        page = best(
+            lambda source=source: encode_trace(source, "packed", LIMITS, encoding="columns")
+        )
         reference = best(in_cpython(source))
-        ratio = traced / reference
+        ratio, page_ratio = traced / reference, page / reference
         if nodes >= LARGE:
-            worst = max(worst, ratio)
+            worst, worst_page = max(worst, ratio), max(worst_page, page_ratio)
         mark = " *" if nodes >= LARGE else ""
         print(
-            f"{name:56} {nodes:7,} {traced * 1000:10.1f} {row * 1000:12.1f} "
-            f"{reference * 1000:11.1f} {ratio:6.1f}x{mark}"
+            f"{name:56} {nodes:7,} {traced * 1000:10.1f} {row * 1000:12.1f} {page * 1000:8.1f} "
+            f"{reference * 1000:11.1f} {ratio:6.1f}x {page_ratio:6.1f}x{mark}"
         )
-    verdict = "meets" if worst <= GOAL else "misses"
-    print(f"* {LARGE:,} nodes or more: worst {worst:.1f}x CPython, {verdict} the {GOAL:g}x goal")
+    verdict = "meets" if max(worst, worst_page) <= GOAL else "misses"
+    print(
+        f"* {LARGE:,} nodes or more: worst {worst:.1f}x CPython (the page's encoding "
+        f"{worst_page:.1f}x), {verdict} the {GOAL:g}x goal"
+    )
 
 
 if __name__ == "__main__":

@@ -1240,34 +1240,6 @@ def itertools_module(library: Library) -> PModule:
             name: Builtin(f"itertools.{name}", lazy(name, functools.partial(make, m, library)))
             for name, make in _MORE_ITERTOOLS.items()
         },
-        "combinations": Builtin(
-            "itertools.combinations",
-            lazy(
-                "combinations", lambda it, r: itertools.combinations(library.collect(it), _small(r))
-            ),
-        ),
-        "combinations_with_replacement": Builtin(
-            "itertools.combinations_with_replacement",
-            lazy(
-                "combinations_with_replacement",
-                lambda it, r: itertools.combinations_with_replacement(
-                    library.collect(it), _small(r)
-                ),
-            ),
-        ),
-        "permutations": Builtin(
-            "itertools.permutations",
-            lazy(
-                "permutations",
-                lambda it, r=None: itertools.permutations(
-                    library.collect(it), None if r is None else _small(r)
-                ),
-            ),
-        ),
-        "pairwise": Builtin(
-            "itertools.pairwise",
-            lazy("pairwise", lambda it: itertools.pairwise(library.collect(it))),
-        ),
     }
     members["chain"].members["from_iterable"] = Builtin(
         "itertools.chain.from_iterable",
@@ -1376,8 +1348,30 @@ def _groupby(m: Any, library: Library, iterable: Any, key: Any = None) -> Iterat
     return _GroupBy(m, library, iterable, key).groups()
 
 
+def _combinations(m: Any, library: Library, iterable: Any, r: Any) -> Iterator[Any]:
+    return itertools.combinations(library.collect(iterable), _small(r))
+
+
+def _combinations_with_replacement(
+    m: Any, library: Library, iterable: Any, r: Any
+) -> Iterator[Any]:
+    return itertools.combinations_with_replacement(library.collect(iterable), _small(r))
+
+
+def _permutations(m: Any, library: Library, iterable: Any, r: Any = None) -> Iterator[Any]:
+    return itertools.permutations(library.collect(iterable), None if r is None else _small(r))
+
+
+def _pairwise(m: Any, library: Library, iterable: Any) -> Iterator[Any]:
+    return itertools.pairwise(library.collect(iterable))
+
+
 # The finite iterators made here lazily (each item a step of the program that takes it).
 _MORE_ITERTOOLS: dict[str, Callable[..., Iterator[Any]]] = {
+    "combinations": _combinations,
+    "combinations_with_replacement": _combinations_with_replacement,
+    "permutations": _permutations,
+    "pairwise": _pairwise,
     "groupby": _groupby,
     "takewhile": _takewhile,
     "dropwhile": _dropwhile,

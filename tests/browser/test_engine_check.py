@@ -508,17 +508,15 @@ REAL_CODE = Path(__file__).resolve().parents[1] / "engine" / "real_code"
     ("program", "ending"),
     [
         ("recursive_backward", "5 gradients end different from a right engine's"),
-        ("grad_none_engine", "every gradient agrees with a right engine's"),
     ],
 )
 def test_the_summary_counts_the_gradients_the_graph_outlines(
     player_page: Page, server: str, program: str, ending: str
 ) -> None:
-    # Engines whose backward() writes the gradients itself (a recursion; a loop writing
-    # `p.grad = g` with what each `_grad_fn` returned, into a grad that starts as None):
-    # the summary says the rules could not be judged one by one, and its count of the
-    # gradients that end wrong is the number of nodes the graph outlines at the end
-    # (it said "0 gradients end wrong" beside three outlined nodes, or 5 beside none).
+    # An engine whose backward() writes the gradients itself (a recursion): the summary
+    # says the rules could not be judged one by one, and its count of the gradients that
+    # end wrong is the number of nodes the graph outlines at the end (it said "0 gradients
+    # end wrong" beside three outlined nodes, or 5 beside none).
     source = (REAL_CODE / f"{program}.py").read_text()
     trace = trace_source(source)
     parted = [node["id"] for node in _parted(trace)]
@@ -537,12 +535,25 @@ def test_the_summary_counts_the_gradients_the_graph_outlines(
     expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
         "no rule of this op writes a gradient"
     )
-    if program == "grad_none_engine":
-        # Its last frame is the loop of its backward() writing two gradients: the code
-        # panel says so (it said "Between passes", in the middle of the pass).
-        code = player_page.get_by_test_id("code-panel")
-        expect(code).to_contain_text("Your backward() writes 2 gradients itself:")
-        expect(code).not_to_contain_text("Between passes")
+
+
+def test_a_loop_writing_each_grad_fns_answer_is_judged_rule_by_rule(
+    player_page: Page, server: str
+) -> None:
+    # An engine whose backward() loop writes `p.grad = g` with what each `_grad_fn`
+    # returned, into a grad that starts as None: each of its rules is judged as its writes
+    # say (it was all "unchecked", "backward() writes the gradients itself"), all right here,
+    # and no node outlined.
+    source = (REAL_CODE / "grad_none_engine.py").read_text()
+    trace = trace_source(source)
+    assert {rule["verdict"] for rule in trace["engine_check"]["rules"]} == {"right"}
+    assert not _parted(trace)
+    open_player(player_page, player_url(server, source, frame=len(trace["frames"]) - 1))
+    panel = player_page.get_by_test_id("engine-check")
+    expect(panel).to_have_attribute("data-verdict", "right")
+    expect(panel).to_contain_text("Your engine agrees with a right one on this program")
+    expect(panel).not_to_contain_text("backward() writes the gradients itself")
+    expect(player_page.locator("[data-testid=node][data-parted]")).to_have_count(0)
 
 
 def test_a_gradient_that_ends_wrong_is_not_marked_with_a_check(

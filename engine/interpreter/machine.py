@@ -1556,6 +1556,8 @@ class Machine:
                 raise ProgramError(f"{a_type(key)} cannot be a dict key") from None
         elif kind in (list, tuple, str, range, bytes):
             if type(key) is slice:
+                if kind is list and self.collections:
+                    self.no_deque_slice(obj)
                 size = len(range(*key.indices(len(obj))))
                 if kind is str or kind is bytes:
                     self.state.check_str(size)
@@ -1616,6 +1618,8 @@ class Machine:
                     raise failed from None
                 return
             if type(key) is slice:
+                if self.collections:
+                    self.no_deque_slice(obj)
                 removed = len(range(*key.indices(len(obj))))
                 items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
                 self.state.check_items(len(obj) - removed + len(items))
@@ -1652,17 +1656,26 @@ class Machine:
                 state.check_items(len(out) + MAX_ITEMS - room)
         return out
 
+    def no_deque_slice(self, obj: list[Any]) -> None:
+        """A deque (a program list here) takes no slice: CPython's TypeError."""
+        if kinds.kind_of(self.collections, obj) == "deque":
+            raise kinds.typed("sequence index must be integer, not 'slice'")
+
     def del_item(self, obj: Any, key: Any) -> None:
         kind = type(obj)
         try:
             if kind is dict or (kind is list and type(key) in (int, bool, slice)):
                 if kind is list:  # deleting shifts every item after it: that is work too
+                    if type(key) is slice and self.collections:
+                        self.no_deque_slice(obj)
                     self.state.charge(len(obj) // MOVES_PER_STEP)
                 else:
                     self.key(key)
                 del obj[key]
                 return
         except KeyError:
+            if self.collections and kinds.kind_of(self.collections, obj) == "Counter":
+                return  # a Counter's `__delitem__` lets a missing key be
             missing = ProgramError("del: no such key", kind="KeyError")
             missing.args_seen = (key,)  # a KeyError shows its key
             raise missing from None

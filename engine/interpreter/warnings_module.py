@@ -5,7 +5,8 @@
 The source below is in the interpreter's own language, compiled in library mode when a
 program imports `warnings` (`Compiler.library_module`). CPython writes a warning to
 stderr, which is not the program's printed output: here a warning is not shown, and a
-filter changes nothing there is to see. `catch_warnings(record=True)` gives the list a
+filter changes nothing there is to see, but the "error" filter (a warning raised as an
+exception) is refused rather than ignored. `catch_warnings(record=True)` gives the list a
 `warn` inside it appends to (each with `message`, `category`, `filename`, `lineno`), as
 CPython's does under `simplefilter("always")`.
 """
@@ -49,12 +50,16 @@ class catch_warnings:
 def filterwarnings(action, message="", category=Warning, module="", lineno=0, append=False):
     if action not in ("default", "error", "ignore", "always", "module", "once"):
         raise AssertionError(f"invalid action: {action!r}")
+    if action == "error":  # a warning raised as an exception: not made here (refused)
+        raise NotImplementedError("the warnings filter 'error' is not available here")
     return None
 
 
 def simplefilter(action, category=Warning, lineno=0, append=False):
     if action not in ("default", "error", "ignore", "always", "module", "once"):
         raise AssertionError(f"invalid action: {action!r}")
+    if action == "error":  # a warning raised as an exception: not made here (refused)
+        raise NotImplementedError("the warnings filter 'error' is not available here")
     return None
 
 

@@ -174,3 +174,20 @@ HOSTILE = [
 def test_a_collections_kind_stays_within_its_bounds(program: str) -> None:
     with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|1,000,000|BACKPROP_TRACE_TIME"):
         trace_source(program + TAIL)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "d = deque([1, 2, 3]); print(d[0:2])",
+        "d = deque([1, 2, 3]); d[0:1] = [9]",
+        "d = deque([1, 2, 3]); del d[0:1]",
+        "c = Counter(a=1); del c['zz']; print(c)",
+        "o = OrderedDict(a=1); del o['zz']",
+        "x = [1, 2, 3]; print(x[0:2]); del x[0:1]; print(x)",
+    ],
+)
+def test_deque_slices_and_counter_del_as_cpython(statement: str) -> None:
+    """A deque takes no slice (CPython's TypeError, not a list's slice); `del` of a
+    Counter's missing key is no error (its `__delitem__`), an OrderedDict's is."""
+    assert_as_cpython(caught(statement, PRELUDE))

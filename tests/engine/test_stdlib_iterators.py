@@ -166,3 +166,12 @@ print(issubclass(UserWarning, Exception), isinstance(FutureWarning("x"), Warning
 print(sys.float_info.epsilon, sys.float_info.max, sys.float_info.dig, sys.version_info >= (3, 8))
 """
     assert_as_cpython(source)
+
+
+@pytest.mark.parametrize("call", ['filterwarnings("error")', 'simplefilter("error")'])
+def test_warnings_error_filter_is_refused_not_ignored(call: str) -> None:
+    """CPython raises a warning as an exception under the 'error' filter; it is not made
+    here, so it is refused (never silently ignored, which would give another output)."""
+    source = f"import warnings\nwarnings.{call}\nwarnings.warn('boom')\nprint('went on')\n"
+    with pytest.raises(EngineError, match="'error' is not available here"):
+        trace_source(source)

@@ -42,9 +42,7 @@ def factory_of(registry: dict[int, tuple[Any, str, Any]], obj: Any) -> Any:
 
 def typed(words: str) -> ProgramError:
     """A TypeError in CPython's own words, caught or not."""
-    failed = ProgramError(words, kind="TypeError")
-    failed.args_seen = (words,)
-    return failed
+    return caught_as(words, TypeError(words))
 
 
 def no_arguments(name: str, args: list[Any], kwargs: dict[str, Any]) -> None:

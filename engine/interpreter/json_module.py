@@ -28,7 +28,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     State,
 )
-from backprop_animator.engine.interpreter.text import cpython_type
+from backprop_animator.engine.interpreter.text import VIEW_NAMES, cpython_type
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.library import Library
@@ -41,11 +41,6 @@ LOADS_OPTIONS: frozenset[str] = frozenset()
 # string bound is refused before the encoder runs.
 KEY_TYPES = (str, int, float, bool, type(None))
 NOT_JSON = frozenset({"deque"})
-VIEWS = {
-    type({}.keys()): "dict_keys",
-    type({}.values()): "dict_values",
-    type({}.items()): "dict_items",
-}
 
 
 def json_module(library: Library) -> PModule:
@@ -236,8 +231,8 @@ class _Walker:
         made = self.special.get(id(value))
         if made is not None and made[0] is value and made[1] in NOT_JSON:
             return self.other(value, made[1], depth)
-        if kind in VIEWS:  # a dict's view: not JSON, as CPython's encoder says
-            return self.other(value, VIEWS[kind], depth)
+        if kind in VIEW_NAMES:  # a dict's view: not JSON, as CPython's encoder says
+            return self.other(value, VIEW_NAMES[kind], depth)
         if kind in (list, tuple, dict):
             marker = id(value)
             if marker in self.path:

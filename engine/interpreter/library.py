@@ -31,7 +31,9 @@ from backprop_animator.engine.interpreter.generators import generator_methods, s
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
+    SET_LIKE_VIEWS,
     SIZED,
+    VIEWS,
     Machine,
     length_of,
     number_error,
@@ -128,8 +130,7 @@ class Library:
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
         machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
-        set_like: tuple[type, ...] = (type({}.keys()), type({}.items()))
-        for view in set_like:  # the views that are sets too
+        for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         machine.type_member = self.type_member
         machine.direct = {
@@ -765,7 +766,7 @@ class Library:
         value = one(args, kwargs, "reversed")
         if type(value) in (list, tuple, str, range, bytes):
             return reversed(value)
-        if type(value) is dict or type(value) is MappingProxyType or type(value) in _VIEWS:
+        if type(value) is dict or type(value) is MappingProxyType or type(value) in VIEWS:
             self.state.charge(len(value) // ITEMS_PER_STEP)
             return reversed(list(value))
         raise ProgramError(f"{a_type(value)} cannot be reversed")
@@ -2156,8 +2157,6 @@ _ONE_STRING = frozenset({"partition", "rpartition", "removeprefix", "removesuffi
 # `isinstance(x, Iterable)` with `typing`'s names for collections.abc's classes and the
 # built-in types: what CPython answers for the objects a program has here, a class of the
 # program's by the methods it defines, as those classes' `__subclasshook__` looks for them.
-_VIEWS = frozenset({type({}.keys()), type({}.values()), type({}.items())})
-_CONTAINERS = SIZED | _VIEWS
 _BUILT_IN_ALIASES: dict[str, tuple[type, ...]] = {
     "List": (list,),
     "MutableSequence": (list,),
@@ -2195,19 +2194,19 @@ def abstract_instance(name: str, value: Any) -> bool:
     if name in _NUMBERS:
         return kind in _NUMBERS[name]
     if name == "Iterable":
-        return kind in _CONTAINERS or kind in ITERATOR_TYPES or _defines(value, "__iter__")
+        return kind in SIZED or kind in ITERATOR_TYPES or _defines(value, "__iter__")
     if name == "Iterator":
         return kind in ITERATOR_TYPES or _defines(value, "__iter__", "__next__")
     if name == "Generator":
         return kind is GeneratorType
     if name == "Sized":
-        return kind in _CONTAINERS or _defines(value, "__len__")
+        return kind in SIZED or _defines(value, "__len__")
     if name == "Container":
-        return kind in _CONTAINERS or _defines(value, "__contains__")
+        return kind in SIZED or _defines(value, "__contains__")
     if name == "Collection":
-        return kind in _CONTAINERS or _defines(value, "__len__", "__iter__", "__contains__")
+        return kind in SIZED or _defines(value, "__len__", "__iter__", "__contains__")
     if name == "Reversible":
-        return kind in (_CONTAINERS - {PSet}) or _defines(value, "__reversed__", "__iter__")
+        return kind in (SIZED - {PSet}) or _defines(value, "__reversed__", "__iter__")
     if name == "Type":
         return kind is PClass or isinstance(value, TypeObject)
     return callable_value(value)  # Callable

@@ -68,6 +68,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
+    VIEW_NAMES,
     Texts,
     a_type,
     cpython_type,
@@ -83,7 +84,7 @@ if TYPE_CHECKING:
 NUMBERS = frozenset({int, float, bool})
 # A dict's views, CPython's own objects (live, their `in` a hash lookup); the keys and
 # items views are set-like (`==` with a set, `&`, `|`, `-`, `^`).
-VIEWS: frozenset[type] = frozenset({type({}.keys()), type({}.values()), type({}.items())})
+VIEWS: frozenset[type] = frozenset(VIEW_NAMES)
 SET_LIKE_VIEWS: frozenset[type] = frozenset({type({}.keys()), type({}.items())})
 HOLDS_A_LIST = "this item cannot be put in a set (it holds a list)"
 SIZED: frozenset[type] = frozenset(

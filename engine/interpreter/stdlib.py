@@ -61,7 +61,7 @@ from backprop_animator.engine.interpreter.runtime import (
     new_attrs,
     too_deep,
 )
-from backprop_animator.engine.interpreter.text import a_type, python_type_name
+from backprop_animator.engine.interpreter.text import VIEW_NAMES, a_type, python_type_name
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.library import Library
@@ -488,8 +488,8 @@ class _Copier:
 
     @staticmethod
     def refuse(value: Any) -> ProgramError:
-        if type(value) in (type({}.keys()), type({}.values()), type({}.items())):
-            words = f"cannot pickle '{type(value).__name__}' object"  # a dict's view
+        if type(value) in VIEW_NAMES:
+            words = f"cannot pickle '{VIEW_NAMES[type(value)]}' object"  # a dict's view
             refused = ProgramError(words, kind="TypeError")
             refused.args_seen = (words,)
             return refused

@@ -17,15 +17,13 @@ from _string import formatter_field_name_split  # type: ignore[import-not-found]
 from collections.abc import Callable
 from typing import Any
 
-from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError
+from backprop_animator.engine.interpreter.runtime import MAX_STR, ProgramError, caught_as
 
 _PARSER = string.Formatter()
 
 
 def _value_error(words: str) -> ProgramError:
-    failed = ProgramError(words, kind="ValueError")
-    failed.args_seen = (words,)
-    return failed
+    return caught_as(words, ValueError(words))
 
 
 class _Fields:

@@ -133,7 +133,7 @@ class Texts:
         if kind in _WRAPPED_MAPPINGS:
             # `dict_keys(['a', 'b'])`, of the items a dict's view has now; a class's
             # `__dict__` (`objects.class_dict`) as `mappingproxy({...})`
-            inner = list(value) if kind in _VIEW_NAMES else value.copy()
+            inner = list(value) if kind in VIEW_NAMES else value.copy()
             return f"{_WRAPPED_MAPPINGS[kind]}({self.to_repr(inner, seen)})"
         if kind is bytes:
             self.state.charge(len(value) // 10)
@@ -461,21 +461,21 @@ def type_name(value: Any) -> str:
         return "StringIO"
     if value is None:
         return "None"
-    if type(value) in _VIEW_NAMES:
-        return _VIEW_NAMES[type(value)]
+    if type(value) in VIEW_NAMES:
+        return VIEW_NAMES[type(value)]
     return type(value).__name__ if type(value) in _PLAIN else "object"
 
 
 _PLAIN = {int, float, bool, complex, str, bytes, list, tuple, dict, range, Value}
 
 # A dict's views, CPython's own objects, by the names CPython gives their types.
-_VIEW_NAMES: dict[type, str] = {
+VIEW_NAMES: dict[type, str] = {
     type({}.keys()): "dict_keys",
     type({}.values()): "dict_values",
     type({}.items()): "dict_items",
 }
 # What prints as a wrapper round its items: a dict's views, a class's `__dict__`.
-_WRAPPED_MAPPINGS: dict[type, str] = {**_VIEW_NAMES, MappingProxyType: "mappingproxy"}
+_WRAPPED_MAPPINGS: dict[type, str] = {**VIEW_NAMES, MappingProxyType: "mappingproxy"}
 
 
 def cpython_type(value: Any) -> str:

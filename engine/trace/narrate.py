@@ -621,21 +621,15 @@ def own_rule_text(
         and _written_right(contributions, writes, right)
     ):
         return backward_text(node, name, contributions, received, grad)
-    kept = None
-    if right is not None and any(write[0] == "=" for write in writes):
-        # An `=` that wrote the old gradient plus a right share (`g = self.grad + …;
-        # self.grad = g`) lost nothing: said as a sum,
-        # its factor what it added (as `engine.lab.engine_check` judges it).
-        kept = kept_writes(
-            [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
-            right,
-            node.grad,
-        )
-        if node.grad:
-            contributions = [
-                (c[0], c[2] / node.grad, c[2], c[3]) if keeps else c
-                for c, keeps in zip(contributions, kept, strict=True)
-            ]
+    # An `=` that wrote the old gradient plus a right share (`g = self.grad + …;
+    # self.grad = g`) lost nothing: said as a sum, its factor what it added (as
+    # `engine.lab.engine_check` judges it).
+    kept = _equals_kept(node, contributions, writes, right)
+    if kept is not None and node.grad:
+        contributions = [
+            (c[0], c[2] / node.grad, c[2], c[3]) if keeps else c
+            for c, keeps in zip(contributions, kept, strict=True)
+        ]
     steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     own = name(node)
     where = _rule_line(writes)
@@ -703,13 +697,7 @@ def rule_stretch_text(
     Example: `d (+, grad 1): its own rule on line 18 ran. c.grad += 1 × 1 → 1; then c's
     rule runs inside it.`
     """
-    kept = None
-    if right is not None and any(write[0] == "=" for write in writes):
-        kept = kept_writes(
-            [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
-            right,
-            node.grad,
-        )
+    kept = _equals_kept(node, contributions, writes, right)
     steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     where = _rule_line(writes)
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
@@ -721,6 +709,18 @@ def rule_stretch_text(
 def _rule_line(writes: list[tuple[str, int, float | None, float]]) -> str:
     lines = sorted({line for _, line, _, _ in writes if line > 0})
     return f" on line {lines[0]}" if len(lines) == 1 else ""
+
+
+def _equals_kept(node: Value, contributions: Any, writes: Any, right: Any) -> list[bool] | None:
+    """For a rule with an `=` among its writes and the node's right locals, whether each
+    write kept the gradient that was there (`engine_check.kept_writes`); else None."""
+    if right is None or not any(write[0] == "=" for write in writes):
+        return None
+    return kept_writes(
+        [(c[0], w[0], c[3], w[3]) for c, w in zip(contributions, writes, strict=True)],
+        right,
+        node.grad,
+    )
 
 
 def _write_steps(

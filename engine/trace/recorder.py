@@ -473,23 +473,8 @@ class Recorder:
         instance_of = self.instance_of
         for node in nodes:
             instance = instance_of.get(node)
-            if instance is None:
-                continue
-            # `sync_mirror(instance, node)`, inline: once per node of each pass.
-            attrs = instance.attrs
-            shape = instance.cls.shape
-            assert shape is not None
-            data = attrs.get(shape.number)
-            if not (type(data) is float and -INF < data < INF):
-                data = as_number(data, "data")
-            node.data = data
-            grad = attrs.get(shape.grad)
-            if not (type(grad) is float and -INF < grad < INF):
-                grad = as_number(grad, "grad")
-            node.grad = grad
-            label = attrs.get("label")
-            if type(label) is str and label:
-                node.label = label
+            if instance is not None:
+                sync_mirror(instance, node)
 
     # Prints and update frames
 

@@ -10,8 +10,11 @@ their `test*` methods by name) and writes CPython's report: the interpreter has 
 stderr, so the report is printed, where a learner reads it. So does
 `TextTestRunner(verbosity=2).run(TestLoader().loadTestsFromTestCase(T))`, as notebooks
 run tests. Left out: the traceback lines of a failure (CPython's name the learner's
-file), the diffs CPython adds for unequal lists, dicts and strings, `subTest`, the
-`skip` decorators, `mock`.
+file), the diffs CPython adds for unequal lists, dicts and strings, the `skip`
+decorators, `mock`. `subTest` is CPython's: run by the runner, a failing subtest is
+reported as a failure of its own (`test_x (__main__.T.test_x) (graph=1)`) and the test
+goes on; called outside a runner (`T().test_x()`, as pytest-style calls make), the
+error goes through, as CPython's does when it has no result to report to.
 
 The native pieces (`native_names`): the program's module-level classes that are
 `TestCase`s, in `dir()` order, a class's test method names, a method's docstring (the
@@ -163,6 +166,39 @@ class _AssertRaisesContext:
         return True
 
 
+class _SubTest:
+    def __init__(self, test_case, message, params):
+        self.test_case = test_case
+        self._message = message
+        self.params = params
+        self.failureException = test_case.failureException
+
+    def _subDescription(self):
+        parts = []
+        if self._message is not None:
+            parts.append(f"[{self._message}]")
+        if self.params:
+            parts.append("(" + ", ".join(f"{k}={v!r}" for k, v in self.params.items()) + ")")
+        return " ".join(parts) or "(<subtest>)"
+
+    def shortDescription(self):
+        return self.test_case.shortDescription()
+
+    def __str__(self):
+        return f"{self.test_case} {self._subDescription()}"
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, exc_type, exc_value, tb):
+        result = self.test_case._result
+        if exc_type is None or result is None or issubclass(exc_type, RecursionError):
+            return False
+        self.test_case._subtest_failed = True
+        result.outcome(self, exc_value)
+        return True
+
+
 class TestCase:
     failureException = AssertionError
     longMessage = True
@@ -201,6 +237,14 @@ class TestCase:
 
     def shortDescription(self):
         return self._testMethodDoc
+
+    # The runner's result while it runs this test, where a subTest reports (None when
+    # the test method is called directly: then a subtest's error goes through).
+    _result = None
+    _subtest_failed = False
+
+    def subTest(self, msg=None, **params):
+        return _SubTest(self, msg, params)
 
     def skipTest(self, reason):
         raise SkipTest(reason)
@@ -376,6 +420,7 @@ class _TextResult:
         self.errors = []
         self.skipped = []
         self.testsRun = 0
+        self.midline = False  # verbose: a test's "... " printed, its word not yet
 
     def wasSuccessful(self):
         return len(self.failures) == len(self.errors) == 0
@@ -387,6 +432,13 @@ class _TextResult:
             print(letter, end="")
 
     def outcome(self, test, error):
+        if self.verbosity > 1 and isinstance(test, _SubTest):
+            if self.midline:
+                print()
+            print(f"  {_describe(test)} ... ", end="")
+        elif self.verbosity > 1 and not self.midline:
+            print(f"{_describe(test)} ... ", end="")
+        self.midline = False
         if isinstance(error, SkipTest):
             self.skipped.append((test, str(error)))
             self.status("s", f"skipped {str(error)!r}")
@@ -401,18 +453,23 @@ class _TextResult:
         self.testsRun += 1
         if self.verbosity > 1:
             print(f"{_describe(test)} ... ", end="")
+            self.midline = True
         error = _attempt(test.setUp)
         if error is not None:
             self.outcome(test, error)
             return
+        test._result = self
+        test._subtest_failed = False
         error = _attempt(getattr(test, test._testMethodName))
+        test._result = None
         if error is not None:
             self.outcome(test, error)
         ending = _attempt(test.tearDown)
         if ending is not None:
             self.outcome(test, ending)
-        if error is None and ending is None:
+        if error is None and ending is None and not test._subtest_failed:
             self.status(".", "ok")
+            self.midline = False
 
     def class_fixture(self, cls, name):
         error = _attempt(getattr(cls, name))
@@ -441,7 +498,8 @@ class _TextResult:
         for flavour, errors in (("ERROR", self.errors), ("FAIL", self.failures)):
             for test, text in errors:
                 print("=" * 70)
-                print(f"{flavour}: {_describe(test) if isinstance(test, TestCase) else test}")
+                described = isinstance(test, (TestCase, _SubTest))
+                print(f"{flavour}: {_describe(test) if described else test}")
                 print("-" * 70)
                 print(text)
                 print()

@@ -736,3 +736,96 @@ print('never')
     trace = trace_source(source)
     assert len(trace["passes"]) == 2
     assert printed_lines(trace) == run_tests_in_cpython(source)
+
+
+SUBTESTS = """
+import unittest
+
+
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+        for node in [self, *self._prev]:
+            node._backward()
+
+
+class TestSquares(unittest.TestCase):
+    def test_all_pass(self):
+        for x in [1.0, 2.0]:
+            with self.subTest(x=x):
+                a = Value(x)
+                (a * a).backward()
+                self.assertEqual(a.grad, 2 * x)
+
+    def test_some_fail(self):
+        "Squares, one of them wrong."
+        for x in [1.0, 3.0, 4.0]:
+            with self.subTest("square", x=x, twice=2 * x):
+                self.assertLess(x, 3.5)
+        with self.subTest():
+            raise KeyError("k")
+        print("still running")
+
+    def test_skip_in_a_subtest(self):
+        with self.subTest(n=1):
+            self.skipTest("not today")
+        with self.subTest("only a message"):
+            pass
+
+
+unittest.main(exit=False)
+unittest.main(exit=False, verbosity=2)
+TestSquares().test_all_pass()  # no runner: subTest is a plain context manager
+try:
+    TestSquares().test_some_fail()
+except AssertionError as error:
+    print("through:", error)
+"""
+
+
+def test_subtests_report_each_failure_and_the_test_goes_on_as_in_cpython(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    trace = assert_as_cpython(SUBTESTS, monkeypatch)
+    lines = printed_lines(trace)
+    failed = "FAIL: test_some_fail (__main__.TestSquares.test_some_fail) "
+    failed += "[square] (x=4.0, twice=8.0)"
+    assert failed in lines
+    assert "ERROR: test_some_fail (__main__.TestSquares.test_some_fail) (<subtest>)" in lines
+    # a failed subtest does not end its test (in the dots run, printed after `.sFE`)
+    assert sum(line.endswith("still running") for line in lines) == 2
+    assert "through: 4.0 not less than 3.5" in lines
+
+
+def test_micrograds_engine_and_nn_import_as_modules_as_cpythons() -> None:
+    source = (
+        "import random\nimport micrograd.engine as mg\nimport micrograd.engine\n"
+        "import micrograd.nn as mnn\nrandom.seed(1)\n"
+        "a = mg.Value(2.0)\nb = micrograd.engine.Value(-3.0)\nc = a * b + a\nc.backward()\n"
+        "n = mnn.Neuron(2)\ny = n([a, b])\ny.backward()\n"
+        "print(c.data, a.grad, b.grad, y.data, type(a) is micrograd.engine.Value)\n"
+    )
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_passes(source)[0]
+    # `import micrograd.nn` binds the package, holding `nn` and the `engine` it imports
+    package = "import micrograd.nn\nv = micrograd.engine.Value(2.0)\n(v * v).backward()\n"
+    assert printed_lines(trace_source(package + "print(v.grad)\n")) == ["4.0"]
+    with pytest.raises(EngineError, match=r"module 'micrograd\.engine' has no attribute 'os'"):
+        trace_source("import micrograd.engine as mg\nprint(mg.os)\n" + TAIL)
+    with pytest.raises(EngineError):  # nothing of the interpreter behind the module
+        trace_source("import micrograd.engine as mg\nprint(mg.__dict__)\n" + TAIL)

@@ -1466,7 +1466,7 @@ class Compiler(ExpressionCompiler):
                 continue
             if alias.name in LAZY_MODULES:  # `unittest`, `contextlib`: made when it runs
                 load = self.lazy_loader(alias.name)
-            elif alias.name in ("micrograd.engine", "micrograd.nn"):
+            elif alias.name in ("micrograd", "micrograd.engine", "micrograd.nn"):
                 load = self.micrograd_loader(alias.name, package=alias.asname is None)
                 name = alias.asname or "micrograd"
                 stores.append((self.store_name(name, scope, False), load))
@@ -1551,6 +1551,8 @@ class Compiler(ExpressionCompiler):
             return self.import_lazy(node, scope, module)
         if module == "micrograd":
             return self.import_micrograd_modules(node, scope)
+        # `from micrograd.engine import Value` sets `engine` on the package, as CPython's
+        attach = self.micrograd_attach(("engine",)) if module == "micrograd.engine" else None
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if self.absent_when_run(module, alias.name, scope):
@@ -1567,6 +1569,8 @@ class Compiler(ExpressionCompiler):
             bindings.append((self.store_name(alias.asname or alias.name, scope, False), value))
 
         def run(f: Frame) -> None:
+            if attach is not None:
+                attach()
             for store, value in bindings:
                 store(f, value)
 
@@ -1612,8 +1616,10 @@ class Compiler(ExpressionCompiler):
                 raise self.error(node, f"micrograd.nn has no '{alias.name}' here")
             stores.append((self.store_name(alias.asname or alias.name, scope, False), alias.name))
         load = self.library_module("micrograd.nn")
+        attach = self.micrograd_attach(("engine", "nn"))
 
         def run(f: Frame) -> None:
+            attach()
             namespace = load()
             for store, name in stores:
                 store(f, namespace[name])
@@ -1658,32 +1664,62 @@ class Compiler(ExpressionCompiler):
     def with_statement(self, node: ast.With, scope: scopes.Scope) -> Stmt:
         return contextlib_module.compile_with(self, node, scope)
 
+    _micrograd: dict[str, PModule] | None = None
+
+    def micrograd_modules(self) -> dict[str, PModule]:
+        """micrograd's package and its `engine` module, one of each per program, as
+        CPython has them: the package (its `__init__.py` is empty) gains `engine` and `nn`
+        as the statements importing them run (`import micrograd as mg`, then `from
+        micrograd.engine import Value`, makes `mg.engine`)."""
+        if self._micrograd is None:
+            engine = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
+            self._micrograd = {"micrograd": PModule("micrograd", {}), "engine": engine}
+        return self._micrograd
+
+    def micrograd_attach(self, names: tuple[str, ...]) -> Callable[[], PModule]:
+        """When run: `engine` (and `nn`, which imports it) set on the package, as the
+        import of `micrograd.engine` or `micrograd.nn` sets them; gives the package."""
+        modules = self.micrograd_modules()
+        package = modules["micrograd"]
+        load_nn = self.library_module("micrograd.nn") if "nn" in names else None
+
+        sets_engine = "engine" in names or load_nn is not None
+
+        def attach() -> PModule:
+            if sets_engine:
+                package.members["engine"] = modules["engine"]
+            if load_nn is not None and "nn" not in package.members:
+                namespace = load_nn()
+                nn = PModule("micrograd.nn", {one: namespace[one] for one in NN_NAMES})
+                package.members["nn"] = nn
+            return package
+
+        return attach
+
     def micrograd_loader(self, name: str, package: bool) -> Callable[[], PModule]:
         """`import micrograd.engine as mg` (a test that checks an engine against
         micrograd's): the module; `import micrograd.engine` binds the package `micrograd`,
-        holding `engine` (and `nn`, which imports `engine`, after `import micrograd.nn`)."""
-        engine = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
-        load_nn = self.library_module("micrograd.nn") if name == "micrograd.nn" else None
-        made: list[PModule] = []
+        holding `engine` (and `nn`, which imports `engine`, after `import micrograd.nn`);
+        `import micrograd`, the package as it is then."""
+        if name == "micrograd":
+            package_of = self.micrograd_modules()["micrograd"]
+            return partial(_same, package_of)
+        attach = self.micrograd_attach(("engine", "nn") if name == "micrograd.nn" else ("engine",))
+        inner = name.rpartition(".")[2]
 
         def module() -> PModule:
-            if not made:
-                members: dict[str, Any] = {"engine": engine}
-                if load_nn is not None:
-                    namespace = load_nn()
-                    members["nn"] = PModule("micrograd.nn", {n: namespace[n] for n in NN_NAMES})
-                inner = members["nn"] if load_nn is not None else engine
-                made.append(PModule("micrograd", members) if package else inner)
-            return made[0]
+            made = attach()
+            return made if package else made.members[inner]
 
         return module
 
     def import_micrograd_modules(self, node: ast.ImportFrom, scope: scopes.Scope) -> Stmt:
         """`from micrograd import nn, engine, Value`: `nn.MLP`, `engine.Value`, modules of ours."""
         stores = []
+        attach = self.micrograd_attach(tuple(alias.name for alias in node.names))
         for alias in node.names:
             if alias.name == "engine":
-                value: Any = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
+                value: Any = self.micrograd_modules()["engine"]
             elif alias.name == "nn":  # made when the statement runs
                 value = None
             else:  # `Value` and the rest as anywhere
@@ -1694,14 +1730,11 @@ class Compiler(ExpressionCompiler):
                         raise
                     return self.failed_import(node, error.message)
             stores.append((self.store_name(alias.asname or alias.name, scope, False), value))
-        load = self.library_module("micrograd.nn")
 
         def run(f: Frame) -> None:
+            package = attach()
             for store, value in stores:
-                if value is None:
-                    namespace = load()
-                    value = PModule("micrograd.nn", {one: namespace[one] for one in NN_NAMES})
-                store(f, value)
+                store(f, package.members["nn"] if value is None else value)
 
         return run
 

@@ -531,6 +531,11 @@ class Machine:
             if name.startswith("_") or name not in obj.members:
                 # `os.listdir`: a refusal naming it, which no `except` catches
                 refused = os_refusal(obj.name, name)
+                if obj.name == "micrograd" and not name.startswith("_"):
+                    # micrograd's package is empty until its modules are imported: CPython's
+                    # AttributeError, which the program may catch (`hasattr(mg, "nn")`)
+                    words = f"module 'micrograd' has no attribute '{name}'"
+                    raise ProgramError(words, kind="AttributeError")
                 raise ProgramError(refused or f"module '{obj.name}' has no attribute '{name}' here")
             return obj.members[name]
         if kind is TextBuffer:  # an `io.StringIO()`: its methods only

@@ -7,6 +7,8 @@ what they print, every pass's output number and every leaf's gradient.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,41 @@ def test_micrograd_s_modules_import_as_modules_and_nothing_else() -> None:
         trace_source("from micrograd import os\n")
     with pytest.raises(EngineError):  # a module of ours has no dunder to walk
         trace_source("from micrograd import nn\nprint(nn.__dict__)\n")
+
+
+MICROGRAD_PACKAGE = """
+import random
+import micrograd as mg
+try:
+    mg.engine
+except AttributeError as e:
+    print("before:", e)
+from micrograd.engine import Value
+print(mg.engine.Value is Value, hasattr(mg, "nn"))
+from micrograd.nn import Neuron
+print(hasattr(mg, "nn"), mg.nn.Neuron is Neuron)
+import micrograd.engine as me
+import micrograd
+print(me is mg.engine, micrograd is mg)
+random.seed(3)
+n = mg.nn.MLP(2, [2, 1])
+y = n([Value(1.0), Value(-1.0)])
+y.backward()
+print(y.data, [p.grad for p in n.parameters()])
+"""
+
+
+def test_micrograds_package_gains_its_modules_as_they_are_imported_as_in_a_fresh_cpython() -> None:
+    # `import micrograd as mg` (unused in a notebook, beside `from micrograd.engine import
+    # Value`) is CPython's empty package, which each import of a module of it fills. A
+    # fresh CPython (this process has imported micrograd.engine already) says the same.
+    fresh = subprocess.run(
+        [sys.executable, "-c", MICROGRAD_PACKAGE], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert printed_lines(trace_source(MICROGRAD_PACKAGE)) == fresh
+    assert fresh[0] == "before: module 'micrograd' has no attribute 'engine'"
+    with pytest.raises(EngineError):  # nothing of ours behind the package either
+        trace_source("import micrograd\nprint(micrograd.__path__)\nv = Value(1.0)\nv.backward()\n")
 
 
 def test_time_is_a_clock_of_the_programs_own_work_and_a_sleep_that_does_not_wait() -> None:

@@ -45,6 +45,8 @@ from backprop_animator.engine.interpreter.exceptions import (
     instance_of_error,
     is_exception_class,
     program_raise,
+    set_cause,
+    stamp,
 )
 from backprop_animator.engine.interpreter.expressions import (
     BINARY_OPERATORS,
@@ -485,13 +487,15 @@ class Compiler(ExpressionCompiler):
             for kind, store, unbind, handler in handlers:
                 if kind is not None and not catches(kind(f), error, classes):
                     continue
+                stamp(state, error, state.handling)
                 if store is not None:
                     store(f, instance_of_error(error, classes))
                 outer = state.handling
                 state.handling = error
                 try:
                     signal = yield from handler(f)
-                except ProgramError:
+                except ProgramError as raised:
+                    stamp(state, raised, error)
                     state.handling = outer
                     if unbind is not None:
                         unbind(f)
@@ -523,7 +527,16 @@ class Compiler(ExpressionCompiler):
             except ProgramError as error:
                 if error.kind is None:
                     raise  # a bound: the program stops here, no more of it runs
-                ending = yield from final(f)
+                stamp(state, error, state.handling)  # `finally` runs handling it
+                outer = state.handling
+                state.handling = error
+                try:
+                    ending = yield from final(f)
+                except ProgramError as raised:
+                    stamp(state, raised, error)
+                    raise
+                finally:
+                    state.handling = outer
                 if ending is not None:
                     return ending  # a return or break in `finally` drops the exception
                 raise error from None
@@ -1345,9 +1358,11 @@ class Compiler(ExpressionCompiler):
                 if state.handling is None:
                     raise ProgramError("No active exception to reraise", kind="RuntimeError")
                 raise state.handling
-            if cause is not None:
-                cause(f)  # evaluated, as CPython does; the chain is not shown
-            raise self.raised(exc(f))
+            error = self.raised(exc(f))
+            if cause is not None:  # evaluated after the exception, as CPython does
+                set_cause(m, error, cause(f))
+            stamp(state, error, state.handling)
+            raise error
 
         return run
 
@@ -1412,12 +1427,16 @@ class Compiler(ExpressionCompiler):
             for kind, store, unbind, handler in handlers:
                 if kind is not None and not catches(kind(f), error, classes):
                     continue
+                stamp(state, error, state.handling)
                 if store is not None:
                     store(f, instance_of_error(error, classes))
                 outer = state.handling
                 state.handling = error
                 try:
                     return handler(f)
+                except ProgramError as raised:  # raised handling `error`: its context
+                    stamp(state, raised, error)
+                    raise
                 finally:
                     state.handling = outer
                     if unbind is not None:
@@ -1444,7 +1463,18 @@ class Compiler(ExpressionCompiler):
             except ProgramError as error:
                 if error.kind is None:
                     raise  # a bound: the program stops here, no more of it runs
-                ending = final(f)
+                # `finally` runs handling it, as CPython's: a bare `raise` re-raises it,
+                # and what is raised there has it as its context.
+                stamp(state, error, state.handling)
+                outer = state.handling
+                state.handling = error
+                try:
+                    ending = final(f)
+                except ProgramError as raised:
+                    stamp(state, raised, error)
+                    raise
+                finally:
+                    state.handling = outer
                 if ending is not None:
                     return ending  # a return or break in `finally` drops the exception
                 raise
@@ -1756,22 +1786,55 @@ class Compiler(ExpressionCompiler):
 
         return apply
 
-    def init_subclass(self, cls: PClass) -> None:
+    def init_subclass(self, cls: PClass, keywords: dict[str, Any]) -> None:
         """A base's own `__init_subclass__` (a class method, whether it says so or not),
-        called with the new class as CPython's `type.__new__` calls it."""
+        called with the new class and the class statement's keywords as CPython's
+        `type.__new__` calls it; `object`'s takes none."""
         for base in cls.mro[1:]:
             hook = base.namespace.get("__init_subclass__")
             if hook is not None:
                 if type(hook) is PClassMethod:
                     hook = hook.function
-                self.m.call(hook, [cls])
+                self.m.call(hook, [cls], keywords or None)
                 return
+        if keywords:
+            words = f"{cls.name}.__init_subclass__() takes no keyword arguments"
+            raise ProgramError(words, kind="TypeError")
+
+    def class_keywords(
+        self, node: ast.ClassDef, scope: scopes.Scope
+    ) -> Callable[[Frame], tuple[bool, dict[str, Any]]]:
+        """`class M(metaclass=ABCMeta, flag=True)`: evaluated in order when the statement
+        runs, whether the metaclass is `abc.ABCMeta` (no other is here), and the other
+        keywords, for `__init_subclass__`."""
+        keywords = []
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.error(keyword, "a class statement's `**keywords` are not supported")
+            keywords.append((keyword.arg, self.expr(keyword.value, scope)))
+        name = node.name
+
+        def run(f: Frame) -> tuple[bool, dict[str, Any]]:
+            abc = False
+            given: dict[str, Any] = {}
+            for key, value in keywords:
+                found = value(f)
+                if key != "metaclass":
+                    given[key] = found
+                elif type(found) is Inert and found.name == "ABCMeta":
+                    abc = True
+                else:
+                    raise ProgramError(
+                        f"class {name}: a metaclass other than abc.ABCMeta is not supported"
+                    )
+            return abc, given
+
+        return run
 
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
         decorate = self.decorators(node, scope)
-        if node.keywords:
-            raise self.error(node, "class keywords (metaclass=...) are not supported")
         bases = [self.expr(base, scope) for base in node.bases]
+        keywords = self.class_keywords(node, scope) if node.keywords else None
         inner = scopes.class_scope(node, scope)
         body = self.block(node.body, inner)
         store = self.store_name(node.name, scope, False)
@@ -1786,6 +1849,7 @@ class Compiler(ExpressionCompiler):
                 if type(value) is not PClass:
                     raise ProgramError(f"class {name} can only inherit from the program's classes")
                 base_classes.append(value)
+            abc, given = keywords(f) if keywords is not None else (False, {})
             namespace: dict[str, Any] = {}
             signal = body(Frame(namespace, f.parent if in_class else f))
             if signal is not None:
@@ -1793,7 +1857,7 @@ class Compiler(ExpressionCompiler):
             if base_classes:
                 check_ancestry(self.m.state, base_classes)
             try:
-                cls = PClass(name, tuple(base_classes), namespace)
+                cls = PClass(name, tuple(base_classes), namespace, abc)
             except SlotItemError as error:
                 item = cpython_type(error.args[0])
                 words = f"__slots__ items must be strings, not '{item}'"
@@ -1811,7 +1875,7 @@ class Compiler(ExpressionCompiler):
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:
                         function.owner = cls
-            self.init_subclass(cls)
+            self.init_subclass(cls, given)
             store(f, decorate(f, cls))
 
         return run

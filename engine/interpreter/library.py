@@ -73,7 +73,7 @@ from backprop_animator.engine.interpreter.runtime import (
     caught_as,
 )
 from backprop_animator.engine.interpreter.stdlib import STDOUT, callable_object, stdlib_modules
-from backprop_animator.engine.interpreter.str_format import str_format
+from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     a_type,
@@ -94,6 +94,10 @@ _RANDOM_PROBE = random.Random(0)
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
 
 Call = Callable[[list[Any], dict[str, Any]], Any]
+
+
+def _view_mapping(view: Any) -> Any:
+    return view.mapping
 
 
 class Library:
@@ -132,6 +136,8 @@ class Library:
         machine.methods[MappingProxyType] = self.class_dict_methods()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
+        for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
+            machine.methods.setdefault(view, {})["mapping"] = _view_mapping
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -319,8 +325,9 @@ class Library:
         return PProperty(args[0], args[1] if len(args) == 2 else None)
 
     def attribute_name(self, name: Any, function: str) -> str:
-        if type(name) is not str:
-            raise ProgramError(f"{function}(): attribute name must be a string", kind="TypeError")
+        if type(name) is not str:  # CPython's words
+            words = f"attribute name must be string, not '{cpython_type(name)}'"
+            raise ProgramError(words, kind="TypeError")
         if is_dunder(name):
             raise ProgramError(f"{function}(): dunder attributes are not available here")
         if not name.isidentifier():  # the interpreter keeps its own entries under such names
@@ -1660,6 +1667,7 @@ class Library:
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
         table["format"] = partial(str_format, self.machine, self.attribute_name)
+        table["format_map"] = partial(str_format_map, self.machine, self.attribute_name)
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:

@@ -21,7 +21,9 @@ from typing import Any
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter.exceptions import (
+    CHAIN_NAMES,
     NOT_BUILTIN,
+    chain_attribute,
     error_matches,
     exception_classes,
     program_raise,
@@ -340,6 +342,8 @@ class Library:
             words = "getattr() takes an object, a name and a default"
             raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
         try:
+            if args[1] in CHAIN_NAMES and type(args[1]) is str:  # `getattr(e, '__cause__')`
+                return chain_attribute(self.machine, args[0], args[1])
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
             if len(args) == 3 and error.kind == "AttributeError":
@@ -356,6 +360,8 @@ class Library:
         if kwargs or len(args) != 2:
             words = "hasattr() takes an object and a name"
             raise wrong_arguments(words, "hasattr", args, kwargs, kind="TypeError")
+        if args[1] in CHAIN_NAMES and type(args[1]) is str and self.is_exception(args[0]):
+            return True  # an exception's chain (`__traceback__` too, though refused)
         answer = has_dunder(*args)
         if answer is not None:
             return answer
@@ -366,6 +372,10 @@ class Library:
                 return False
             raise
         return True
+
+    def is_exception(self, value: Any) -> bool:
+        base = self.machine.exceptions["BaseException"]
+        return type(value) is PInstance and base in value.cls.mro
 
     def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`vars(obj)`: an instance's own attributes, the live dict as in CPython; only

@@ -1459,7 +1459,7 @@ def test_an_exceptions_chain_is_cpythons() -> None:
         ("print(ValueError.__cause__)\n", "exception object here, not its class"),
         ("e = ValueError(1)\ne.__cause__ = None\n", "dunder attributes"),
         ("print(ValueError(1).__notes__)\n", "dunder attributes"),
-        ("print(getattr(ValueError(1), '__cause__'))\n", "dunder attributes"),
+        ("print(getattr(ValueError(1), '__notes__'))\n", "dunder attributes"),
     ],
 )  # fmt: skip
 def test_what_of_an_exception_is_not_here_is_refused_uncaught(source: str, words: str) -> None:
@@ -1535,6 +1535,28 @@ except ZeroDivisionError as z:
 
 def test_an_exception_raised_in_exit_has_the_bodys_as_its_context() -> None:
     assert_as_cpython(WITH_CHAINS)
+
+
+GETATTR_CHAINS = """
+try:
+    try:
+        {}['k']
+    except KeyError as k:
+        raise ValueError('v') from k
+except ValueError as e:
+    print(repr(getattr(e, '__cause__', None)), getattr(e, '__suppress_context__'))
+    print(hasattr(e, '__cause__'), hasattr(e, '__context__'), hasattr(e, '__traceback__'))
+    print(repr(getattr(e.__cause__, '__context__', 'none')))
+class P:
+    pass
+print(getattr(P(), '__cause__', 'default'), hasattr(P(), '__context__'))
+print(getattr(5, '__cause__', 'd'))
+print(hasattr(ValueError('x'), '__suppress_context__'), getattr(ValueError('x'), '__traceback__'))
+"""
+
+
+def test_getattr_and_hasattr_of_an_exceptions_chain_are_cpythons() -> None:
+    assert_as_cpython(GETATTR_CHAINS)
 
 
 def test_a_never_raised_exceptions_traceback_is_none_as_cpythons() -> None:

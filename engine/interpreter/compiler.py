@@ -83,7 +83,7 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
-from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
+from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, CLASS_VARIABLES, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
@@ -780,6 +780,14 @@ class Compiler(ExpressionCompiler):
         if scope.kind != "class" or not isinstance(node.target, ast.Name):
             return assign
         name = node.target.id
+        if is_classvar(node.annotation):  # `count: ClassVar[int] = 0`: no dataclass field
+
+            def run_classvar(f: Frame) -> Any:
+                f.vars.setdefault(ANNOTATIONS, []).append(name)
+                f.vars.setdefault(CLASS_VARIABLES, []).append(name)
+                return assign(f)
+
+            return run_classvar
 
         def run(f: Frame) -> Any:
             f.vars.setdefault(ANNOTATIONS, []).append(name)
@@ -1882,6 +1890,20 @@ class Compiler(ExpressionCompiler):
 
 
 GenStmt = generators.GenStmt
+
+
+def is_classvar(annotation: ast.expr) -> bool:
+    """Whether an annotation is `ClassVar`, `ClassVar[int]`, `typing.ClassVar[...]` or
+    such a string, as dataclasses tell a class variable from a field (by its name here:
+    annotations are not evaluated)."""
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        text = annotation.value.strip()
+        return text.split("[")[0].strip() in ("ClassVar", "typing.ClassVar")
+    if isinstance(annotation, ast.Name):
+        return annotation.id == "ClassVar"
+    return isinstance(annotation, ast.Attribute) and annotation.attr == "ClassVar"
 
 
 def check_ancestry(state: State, bases: list[PClass]) -> None:

@@ -73,6 +73,7 @@ Call = Callable[[list[Any], dict[str, Any]], Any]
 # fields of a dataclass. A key with a space no program can name.
 ANNOTATIONS = " annotations"
 FIELDS = " fields"  # a dataclass's fields with their defaults, as `@dataclass` found them
+CLASS_VARIABLES = " class variables"  # the names annotated `ClassVar`: no dataclass fields
 
 TYPING_NAMES = (
     "Any", "AnyStr", "Callable", "ClassVar", "Deque", "DefaultDict", "Dict", "Final",
@@ -1778,8 +1779,10 @@ def fields_of(cls: PClass) -> list[tuple[str, Any]]:
         if FIELDS in klass.namespace:
             out.update(klass.namespace[FIELDS])
             continue
+        class_variables = klass.namespace.get(CLASS_VARIABLES, ())
         for name in klass.namespace.get(ANNOTATIONS, ()):
-            out[name] = klass.namespace.get(name, NO_DEFAULT)
+            if name not in class_variables:
+                out[name] = klass.namespace.get(name, NO_DEFAULT)
     return list(out.items())
 
 

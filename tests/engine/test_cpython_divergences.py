@@ -2137,3 +2137,43 @@ for k in m:
 @pytest.mark.parametrize("source", [F10_PROGRAM, F11_PROGRAM])
 def test_a_dict_views_mapping_is_cpythons_read_only_proxy(source: str) -> None:
     assert_as_cpython(source)
+
+
+CLASS_VARIABLES = """
+from dataclasses import dataclass, field, fields, asdict
+from typing import ClassVar
+import typing
+@dataclass
+class P:
+    count: ClassVar[int] = 0
+    other: typing.ClassVar = 'c'
+    names: 'ClassVar[list]' = []
+    x: int = 1
+    y: list = field(default_factory=list)
+    def __post_init__(self):
+        P.count += 1
+print(P(), [f.name for f in fields(P)], P.count, asdict(P(5)), P.count)
+@dataclass
+class Q(P):
+    z: int = 0
+    registry: ClassVar[dict] = {}
+print(Q(1, [2], 3), [f.name for f in fields(Q)], P.count, Q.count)
+try:
+    P(1, [], 3)
+except TypeError as e:
+    print(e)
+"""
+
+
+def test_a_dataclasses_class_variables_are_no_fields_as_in_cpython() -> None:
+    """`count: ClassVar[int] = 0` is no field, as CPython's dataclasses see it. Compared
+    with CPython run as a script: `run_in_cpython` compiles under this module's
+    `from __future__ import annotations`, whose string annotations its dataclasses
+    cannot resolve to `typing.ClassVar` there (they become fields)."""
+    import subprocess
+    import sys
+
+    theirs = subprocess.run(
+        [sys.executable, "-c", CLASS_VARIABLES], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert printed_lines(trace_source(CLASS_VARIABLES + TAIL)) == theirs

@@ -2177,3 +2177,86 @@ def test_a_dataclasses_class_variables_are_no_fields_as_in_cpython() -> None:
         [sys.executable, "-c", CLASS_VARIABLES], capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert printed_lines(trace_source(CLASS_VARIABLES + TAIL)) == theirs
+
+
+INIT_SUBCLASS_CHAIN = """
+class Base:
+    registry = {}
+    def __init_subclass__(cls, name=None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        Base.registry[name or cls.__name__] = cls
+class A(Base, name='a'):
+    pass
+class B(Base):
+    pass
+print(sorted(Base.registry))
+try:
+    class C(Base, name='c', extra=1):
+        pass
+except TypeError as e:
+    print(e)
+class Plugin:
+    @classmethod
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__()
+        cls.opts = kwargs
+class P(Plugin, a=1, b=2):
+    pass
+print(P.opts)
+"""
+
+
+def test_init_subclass_keywords_passed_up_to_objects_are_cpythons() -> None:
+    """A registry's `__init_subclass__(cls, name=None, **kwargs)` passing the rest to
+    `super()`: object's takes none, CPython's TypeError naming the new class."""
+    assert_as_cpython(INIT_SUBCLASS_CHAIN)
+
+
+REAL_CHAINS = """
+class ShapeError(ValueError):
+    pass
+def check(n):
+    if n < 0:
+        raise ShapeError(f'bad {n}')
+    return n
+def load(xs):
+    out = []
+    for x in xs:
+        try:
+            out.append(check(x))
+        except ShapeError as err:
+            raise RuntimeError(f'failed at {x}') from err
+    return out
+try:
+    load([1, -2])
+except RuntimeError as e:
+    print(e, '<-', repr(e.__cause__), type(e.__cause__).__name__)
+    print(isinstance(e.__cause__, ValueError))
+    c = e.__cause__
+    print(c.args, c.__cause__, repr(c.__context__))
+try:
+    try:
+        int('x')
+    except Exception as e:
+        raise type(e)(str(e) + '!') from e
+except ValueError as v:
+    print(v, v.__cause__ is not None, v.__cause__.args)
+def retry(f, n):
+    last = None
+    for i in range(n):
+        try:
+            return f(i)
+        except ZeroDivisionError as e:
+            last = e
+    raise RuntimeError('gave up') from last
+try:
+    retry(lambda i: 1 / 0, 3)
+except RuntimeError as r:
+    print(r, repr(r.__cause__), r.__context__)
+"""
+
+
+def test_exception_chains_as_real_code_writes_them_are_cpythons() -> None:
+    """A loader re-raising with `from err`, `raise type(e)(...) from e`, a retry loop
+    raising `from` the last error it kept (outside any handler: no context)."""
+    assert_as_cpython(REAL_CHAINS)

@@ -260,6 +260,24 @@ def counters_equal(m: Any, left: dict[Any, Any], right: dict[Any, Any]) -> bool:
     return True
 
 
+def counters_ordered(m: Any, op: str, left: dict[Any, Any], right: dict[Any, Any]) -> bool | None:
+    """`a <= b` (and `<`, `>=`, `>`) of two Counters, as CPython's: every key's count
+    compared (a missing key counts 0), `<` and `>` also unequal; None when either is
+    not a Counter (no order: CPython's TypeError)."""
+    registry = m.collections
+    if kind_of(registry, left) != "Counter" or kind_of(registry, right) != "Counter":
+        return None
+    if op in ("<", ">") and counters_equal(m, left, right):
+        return False
+    m.state.charge(len(left) + len(right))
+    each = "<=" if op in ("<", "<=") else ">="
+    for c in (left, right):
+        for key in list(c):
+            if not m.compare(each, left.get(key, 0), right.get(key, 0)):
+                return False
+    return True
+
+
 def move_to_end(m: Any, obj: dict[Any, Any], args: list[Any], kwargs: dict[str, Any]) -> None:
     """`od.move_to_end(key, last=True)`: the key to the end, or to the front."""
     if len(args) + len(kwargs) > 2:

@@ -45,6 +45,8 @@ from backprop_animator.engine.interpreter.exceptions import (
     instance_of_error,
     is_exception_class,
     program_raise,
+    set_cause,
+    stamp,
 )
 from backprop_animator.engine.interpreter.expressions import (
     BINARY_OPERATORS,
@@ -81,7 +83,7 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
-from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
+from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, CLASS_VARIABLES, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
@@ -485,13 +487,15 @@ class Compiler(ExpressionCompiler):
             for kind, store, unbind, handler in handlers:
                 if kind is not None and not catches(kind(f), error, classes):
                     continue
+                stamp(state, error, state.handling)
                 if store is not None:
                     store(f, instance_of_error(error, classes))
                 outer = state.handling
                 state.handling = error
                 try:
                     signal = yield from handler(f)
-                except ProgramError:
+                except ProgramError as raised:
+                    stamp(state, raised, error)
                     state.handling = outer
                     if unbind is not None:
                         unbind(f)
@@ -523,7 +527,16 @@ class Compiler(ExpressionCompiler):
             except ProgramError as error:
                 if error.kind is None:
                     raise  # a bound: the program stops here, no more of it runs
-                ending = yield from final(f)
+                stamp(state, error, state.handling)  # `finally` runs handling it
+                outer = state.handling
+                state.handling = error
+                try:
+                    ending = yield from final(f)
+                except ProgramError as raised:
+                    stamp(state, raised, error)
+                    raise
+                finally:
+                    state.handling = outer
                 if ending is not None:
                     return ending  # a return or break in `finally` drops the exception
                 raise error from None
@@ -767,6 +780,14 @@ class Compiler(ExpressionCompiler):
         if scope.kind != "class" or not isinstance(node.target, ast.Name):
             return assign
         name = node.target.id
+        if is_classvar(node.annotation):  # `count: ClassVar[int] = 0`: no dataclass field
+
+            def run_classvar(f: Frame) -> Any:
+                f.vars.setdefault(ANNOTATIONS, []).append(name)
+                f.vars.setdefault(CLASS_VARIABLES, []).append(name)
+                return assign(f)
+
+            return run_classvar
 
         def run(f: Frame) -> Any:
             f.vars.setdefault(ANNOTATIONS, []).append(name)
@@ -1345,9 +1366,11 @@ class Compiler(ExpressionCompiler):
                 if state.handling is None:
                     raise ProgramError("No active exception to reraise", kind="RuntimeError")
                 raise state.handling
-            if cause is not None:
-                cause(f)  # evaluated, as CPython does; the chain is not shown
-            raise self.raised(exc(f))
+            error = self.raised(exc(f))
+            if cause is not None:  # evaluated after the exception, as CPython does
+                set_cause(m, error, cause(f))
+            stamp(state, error, state.handling)
+            raise error
 
         return run
 
@@ -1412,12 +1435,16 @@ class Compiler(ExpressionCompiler):
             for kind, store, unbind, handler in handlers:
                 if kind is not None and not catches(kind(f), error, classes):
                     continue
+                stamp(state, error, state.handling)
                 if store is not None:
                     store(f, instance_of_error(error, classes))
                 outer = state.handling
                 state.handling = error
                 try:
                     return handler(f)
+                except ProgramError as raised:  # raised handling `error`: its context
+                    stamp(state, raised, error)
+                    raise
                 finally:
                     state.handling = outer
                     if unbind is not None:
@@ -1444,7 +1471,18 @@ class Compiler(ExpressionCompiler):
             except ProgramError as error:
                 if error.kind is None:
                     raise  # a bound: the program stops here, no more of it runs
-                ending = final(f)
+                # `finally` runs handling it, as CPython's: a bare `raise` re-raises it,
+                # and what is raised there has it as its context.
+                stamp(state, error, state.handling)
+                outer = state.handling
+                state.handling = error
+                try:
+                    ending = final(f)
+                except ProgramError as raised:
+                    stamp(state, raised, error)
+                    raise
+                finally:
+                    state.handling = outer
                 if ending is not None:
                     return ending  # a return or break in `finally` drops the exception
                 raise
@@ -1814,22 +1852,55 @@ class Compiler(ExpressionCompiler):
 
         return apply
 
-    def init_subclass(self, cls: PClass) -> None:
+    def init_subclass(self, cls: PClass, keywords: dict[str, Any]) -> None:
         """A base's own `__init_subclass__` (a class method, whether it says so or not),
-        called with the new class as CPython's `type.__new__` calls it."""
+        called with the new class and the class statement's keywords as CPython's
+        `type.__new__` calls it; `object`'s takes none."""
         for base in cls.mro[1:]:
             hook = base.namespace.get("__init_subclass__")
             if hook is not None:
                 if type(hook) is PClassMethod:
                     hook = hook.function
-                self.m.call(hook, [cls])
+                self.m.call(hook, [cls], keywords or None)
                 return
+        if keywords:
+            words = f"{cls.name}.__init_subclass__() takes no keyword arguments"
+            raise ProgramError(words, kind="TypeError")
+
+    def class_keywords(
+        self, node: ast.ClassDef, scope: scopes.Scope
+    ) -> Callable[[Frame], tuple[bool, dict[str, Any]]]:
+        """`class M(metaclass=ABCMeta, flag=True)`: evaluated in order when the statement
+        runs, whether the metaclass is `abc.ABCMeta` (no other is here), and the other
+        keywords, for `__init_subclass__`."""
+        keywords = []
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.error(keyword, "a class statement's `**keywords` are not supported")
+            keywords.append((keyword.arg, self.expr(keyword.value, scope)))
+        name = node.name
+
+        def run(f: Frame) -> tuple[bool, dict[str, Any]]:
+            abc = False
+            given: dict[str, Any] = {}
+            for key, value in keywords:
+                found = value(f)
+                if key != "metaclass":
+                    given[key] = found
+                elif type(found) is Inert and found.name == "ABCMeta":
+                    abc = True
+                else:
+                    raise ProgramError(
+                        f"class {name}: a metaclass other than abc.ABCMeta is not supported"
+                    )
+            return abc, given
+
+        return run
 
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
         decorate = self.decorators(node, scope)
-        if node.keywords:
-            raise self.error(node, "class keywords (metaclass=...) are not supported")
         bases = [self.expr(base, scope) for base in node.bases]
+        keywords = self.class_keywords(node, scope) if node.keywords else None
         inner = scopes.class_scope(node, scope)
         body = self.block(node.body, inner)
         store = self.store_name(node.name, scope, False)
@@ -1844,6 +1915,7 @@ class Compiler(ExpressionCompiler):
                 if type(value) is not PClass:
                     raise ProgramError(f"class {name} can only inherit from the program's classes")
                 base_classes.append(value)
+            abc, given = keywords(f) if keywords is not None else (False, {})
             namespace: dict[str, Any] = {}
             signal = body(Frame(namespace, f.parent if in_class else f))
             if signal is not None:
@@ -1851,7 +1923,7 @@ class Compiler(ExpressionCompiler):
             if base_classes:
                 check_ancestry(self.m.state, base_classes)
             try:
-                cls = PClass(name, tuple(base_classes), namespace)
+                cls = PClass(name, tuple(base_classes), namespace, abc)
             except SlotItemError as error:
                 item = cpython_type(error.args[0])
                 words = f"__slots__ items must be strings, not '{item}'"
@@ -1869,13 +1941,27 @@ class Compiler(ExpressionCompiler):
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:
                         function.owner = cls
-            self.init_subclass(cls)
+            self.init_subclass(cls, given)
             store(f, decorate(f, cls))
 
         return run
 
 
 GenStmt = generators.GenStmt
+
+
+def is_classvar(annotation: ast.expr) -> bool:
+    """Whether an annotation is `ClassVar`, `ClassVar[int]`, `typing.ClassVar[...]` or
+    such a string, as dataclasses tell a class variable from a field (by its name here:
+    annotations are not evaluated)."""
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        text = annotation.value.strip()
+        return text.split("[")[0].strip() in ("ClassVar", "typing.ClassVar")
+    if isinstance(annotation, ast.Name):
+        return annotation.id == "ClassVar"
+    return isinstance(annotation, ast.Attribute) and annotation.attr == "ClassVar"
 
 
 def check_ancestry(state: State, bases: list[PClass]) -> None:

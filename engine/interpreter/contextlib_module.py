@@ -24,7 +24,7 @@ import ast
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-from backprop_animator.engine.interpreter.exceptions import instance_of_error
+from backprop_animator.engine.interpreter.exceptions import instance_of_error, stamp
 from backprop_animator.engine.interpreter.objects import MISSING, Builtin, PInstance, TextBuffer
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.interpreter.text import cpython_type
@@ -98,12 +98,16 @@ def swallowed(m: Machine, leave: Any, error: ProgramError) -> bool:
     raises it again."""
     if error.kind is None:
         return False  # a bound: nothing may catch it
-    raised = instance_of_error(error, m.exceptions)
     state = m.state
+    stamp(state, error, state.handling)
+    raised = instance_of_error(error, m.exceptions)
     outer = state.handling
     state.handling = error
     try:
         return m.truthy(m.call(leave, [raised.cls, raised, None]))
+    except ProgramError as new:  # raised handling `error`: its context
+        stamp(state, new, error)
+        raise
     finally:
         state.handling = outer
 

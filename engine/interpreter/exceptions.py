@@ -17,8 +17,9 @@ in CPython's words: a method the interpreter makes checks them as CPython's woul
 Python), and a built-in function's or method's refusal asks CPython's own function for
 its words (`cpython_refusal`), with placeholders in place of the program's values.
 
-No Python exception object ever reaches a program: only these instances, whose only
-attribute is `args`.
+No Python exception object ever reaches a program: only these instances, whose
+attributes are `args` and the chain CPython keeps (`__cause__`, `__context__`,
+`__suppress_context__`, read by `chain_attribute`); their `__traceback__` is refused.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance, PSet
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError
+from backprop_animator.engine.interpreter.text import python_type_name
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
 # The classes of a module of the library, not built-in names (`dataclasses`', `json`'s).
@@ -138,6 +140,7 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
                 "__repr__": NativeMethod(
                     "__repr__", slot_method("__repr__", 0, representation), name
                 ),
+                "with_traceback": NativeMethod("with_traceback", no_traceback, name),
             }
         elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
             namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
@@ -148,6 +151,12 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
         classes[name] = PClass(name, bases, namespace)
         classes[name].builtin = True
     return classes
+
+
+def no_traceback(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`e.with_traceback(tb)`: refused, as `e.__traceback__` is (no traceback object
+    is here)."""
+    raise ProgramError("`.with_traceback()` is not available: a traceback object is not here")
 
 
 def slot_method(name: str, count: int, call: Call) -> Call:
@@ -239,11 +248,15 @@ def is_exception_class(value: Any, classes: dict[str, PClass]) -> bool:
 
 
 def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInstance:
-    """The instance an `except ... as e` binds: the raised one, or one made for an
-    interpreter error of its kind, holding its message."""
+    """The instance an `except ... as e` binds: the raised one, or one made (once) for
+    an interpreter error of its kind, holding its message."""
     if isinstance(error, ProgramRaise):
         return error.instance
+    if error.made is not None:
+        return error.made  # type: ignore[no-any-return]
     instance = PInstance(classes.get(error.kind or "", classes["Exception"]))
+    instance.chain = [None, error.context, False]
+    error.made = instance
     instance.attrs["args"] = (error.message,) if error.args_seen is None else error.args_seen
     if error.kind == "StopIteration":  # `e.value`: what the generator returned, or None
         instance.attrs["value"] = instance.attrs["args"][0] if instance.attrs["args"] else None
@@ -304,7 +317,7 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     for function in (
         len, abs, repr, any, all, id, hash, ord, chr, bin, hex, callable, min, max, sum,
         range, sorted, isinstance, enumerate, round, divmod, pow, getattr, setattr, hasattr,
-        zip, map, filter, iter, next, format, reversed, type,
+        zip, map, filter, iter, next, format, reversed, type, delattr,
     )
 }  # fmt: skip
 
@@ -346,3 +359,96 @@ def cpython_refusal(
     except Exception:  # any other refusal is of the placeholders
         return None
     return None
+
+
+# The attributes of an exception's chain a program reads (`e.__cause__`), though dunders.
+CHAIN_NAMES = frozenset({"__cause__", "__context__", "__suppress_context__", "__traceback__"})
+
+
+def raised_instance(error: ProgramError) -> PInstance | None:
+    """The instance `error` carries, if it has one yet."""
+    made: PInstance | None = error.made
+    return error.instance if isinstance(error, ProgramRaise) else made
+
+
+def stamp(state: Any, error: ProgramError, handled: ProgramError | None) -> None:
+    """Record, once, the exception `handled` when `error` was raised as its
+    `__context__` (CPython's), unless it is `error` itself (a bare `raise`), and cut a
+    cycle the chain would make, as CPython cuts it (`raise a` while handling `b`, whose
+    context is `a`: `b.__context__` becomes None). The links walked are charged as a
+    container's items are."""
+    if error.stamped:
+        return
+    error.stamped = True
+    instance = raised_instance(error)
+    if instance is not None and not hasattr(instance, "chain"):
+        instance.chain = [None, None, False]  # raised: its `__traceback__` is not None
+    if handled is None or handled is error:
+        return
+    if instance is not None and raised_instance(handled) is instance:
+        return
+    error.context = handled
+    if instance is not None:
+        instance.chain[1] = handled
+    link: ProgramError | None = handled
+    walked = 0
+    while link is not None:
+        walked += 1
+        if walked % ITEMS_PER_STEP == 0:
+            state.charge(1)
+        holder = raised_instance(link)
+        chained = holder is not None and hasattr(holder, "chain")
+        following = holder.chain[1] if chained else link.context  # type: ignore[union-attr]
+        if following is None:
+            return
+        if instance is not None and raised_instance(following) is instance:
+            if chained:
+                holder.chain[1] = None  # type: ignore[union-attr]
+            link.context = None
+            return
+        link = following
+
+
+def set_cause(machine: Any, error: ProgramRaise, cause: Any) -> None:
+    """`raise X from cause`: an exception (a class is instantiated) or None, else
+    CPython's TypeError; `__suppress_context__` set either way."""
+    classes = machine.exceptions
+    if is_exception_class(cause, classes):
+        cause = machine.instantiate(cause, [], None)
+    if cause is not None and (
+        type(cause) is not PInstance or classes["BaseException"] not in cause.cls.mro
+    ):
+        raise ProgramError("exception causes must derive from BaseException", kind="TypeError")
+    instance = error.instance
+    if not hasattr(instance, "chain"):
+        instance.chain = [None, None, False]
+    instance.chain[0] = cause
+    instance.chain[2] = True
+
+
+def chain_attribute(machine: Any, value: Any, name: str) -> Any:
+    """`e.__cause__`, `e.__context__`, `e.__suppress_context__` of an exception, as
+    CPython keeps them; `e.__traceback__` None before it is raised, refused after (no
+    traceback object is here). Of anything else: CPython's AttributeError, or, of an
+    exception class (whose are CPython's descriptors), a refusal."""
+    classes = machine.exceptions
+    if type(value) is not PInstance or classes["BaseException"] not in value.cls.mro:
+        if type(value) is PInstance:  # an object's own, as any attribute (a class body's)
+            return machine.get_attr(value, name)
+        if is_exception_class(value, classes):
+            raise ProgramError(f"`.{name}` is read off an exception object here, not its class")
+        kind = python_type_name(value)
+        raise ProgramError(f"'{kind}' object has no attribute '{name}'", kind="AttributeError")
+    chain = value.chain if hasattr(value, "chain") else None
+    if name == "__traceback__":
+        if chain is None:
+            return None
+        raise ProgramError("`.__traceback__` is not available: a traceback object is not here")
+    if chain is None:
+        return False if name == "__suppress_context__" else None
+    if name == "__cause__":
+        return chain[0]
+    if name == "__suppress_context__":
+        return chain[2]
+    context = chain[1]
+    return instance_of_error(context, classes) if context is not None else None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.exceptions import CHAIN_NAMES, chain_attribute
 from backprop_animator.engine.interpreter.machine import (
     FORWARD_DUNDERS,
     PYTHON_TYPES,
@@ -839,6 +840,21 @@ class ExpressionCompiler:
         self.shapes[id(run)] = (("ifexp", test, body, orelse, truthy), run)
         return run
 
+    def chain_attribute(self, obj: Expr, node: ast.Attribute) -> Expr:
+        """`e.__cause__`, `e.__context__`, `e.__suppress_context__`, `e.__traceback__`
+        of an exception, in a class body or not (`exceptions.chain_attribute`)."""
+        machine = self.m
+        name = node.attr
+        line, column = self.pos(node)
+
+        def run(f: Frame) -> Any:
+            try:
+                return chain_attribute(machine, obj(f), name)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return run
+
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
         if node.attr == "__dict__" and not isinstance(node.ctx, ast.Load):
             raise self.error(
@@ -863,6 +879,8 @@ class ExpressionCompiler:
             return lambda f: type_of([obj(f)], {})
         if name == "__dict__":  # `self.__dict__`: `vars(self)`; `type(x).__dict__`
             return self.instance_dict(obj, node)
+        if name in CHAIN_NAMES:  # `e.__cause__`: an exception's chain, as CPython keeps it
+            return self.chain_attribute(obj, node)
         self.check_attribute(node, scope)
         get_attr = self.m.get_attr
         line, column = self.pos(node)

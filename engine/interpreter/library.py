@@ -21,7 +21,9 @@ from typing import Any
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter.exceptions import (
+    CHAIN_NAMES,
     NOT_BUILTIN,
+    chain_attribute,
     error_matches,
     exception_classes,
     program_raise,
@@ -73,7 +75,7 @@ from backprop_animator.engine.interpreter.runtime import (
     caught_as,
 )
 from backprop_animator.engine.interpreter.stdlib import STDOUT, callable_object, stdlib_modules
-from backprop_animator.engine.interpreter.str_format import str_format
+from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
     a_type,
@@ -94,6 +96,10 @@ _RANDOM_PROBE = random.Random(0)
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
 
 Call = Callable[[list[Any], dict[str, Any]], Any]
+
+
+def _view_mapping(view: Any) -> Any:
+    return view.mapping
 
 
 class Library:
@@ -132,6 +138,8 @@ class Library:
         machine.methods[MappingProxyType] = self.class_dict_methods()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
+        for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
+            machine.methods.setdefault(view, {})["mapping"] = _view_mapping
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -319,8 +327,9 @@ class Library:
         return PProperty(args[0], args[1] if len(args) == 2 else None)
 
     def attribute_name(self, name: Any, function: str) -> str:
-        if type(name) is not str:
-            raise ProgramError(f"{function}(): attribute name must be a string", kind="TypeError")
+        if type(name) is not str:  # CPython's words
+            words = f"attribute name must be string, not '{cpython_type(name)}'"
+            raise ProgramError(words, kind="TypeError")
         if is_dunder(name):
             raise ProgramError(f"{function}(): dunder attributes are not available here")
         if not name.isidentifier():  # the interpreter keeps its own entries under such names
@@ -333,6 +342,8 @@ class Library:
             words = "getattr() takes an object, a name and a default"
             raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
         try:
+            if args[1] in CHAIN_NAMES and type(args[1]) is str:  # `getattr(e, '__cause__')`
+                return chain_attribute(self.machine, args[0], args[1])
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
             if len(args) == 3 and error.kind == "AttributeError":
@@ -349,6 +360,8 @@ class Library:
         if kwargs or len(args) != 2:
             words = "hasattr() takes an object and a name"
             raise wrong_arguments(words, "hasattr", args, kwargs, kind="TypeError")
+        if args[1] in CHAIN_NAMES and type(args[1]) is str and self.is_exception(args[0]):
+            return True  # an exception's chain (`__traceback__` too, though refused)
         answer = has_dunder(*args)
         if answer is not None:
             return answer
@@ -359,6 +372,10 @@ class Library:
                 return False
             raise
         return True
+
+    def is_exception(self, value: Any) -> bool:
+        base = self.machine.exceptions["BaseException"]
+        return type(value) is PInstance and base in value.cls.mro
 
     def vars_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """`vars(obj)`: an instance's own attributes, the live dict as in CPython; only
@@ -1660,6 +1677,7 @@ class Library:
             for name in ("upper", "lower", "strip", "lstrip", "rstrip", "startswith")
         }
         table["format"] = partial(str_format, self.machine, self.attribute_name)
+        table["format_map"] = partial(str_format_map, self.machine, self.attribute_name)
         table.update({name: simple(name) for name in _STR_METHODS if name not in table})
 
         def center(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:

@@ -24,6 +24,8 @@ from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
+    ENDLESS,
+    ENUM_KEY,
     FROZEN,
     MISSING,
     NO_READS,
@@ -740,14 +742,40 @@ class Machine:
             raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
         self.set_attr(obj, name, value, hook=False)
 
+    def del_class_attr(self, cls: PClass, name: str) -> None:
+        """`del C.x`, `delattr(C, 'x')`: the class's own attribute removed, as CPython's
+        (its AttributeError when the class itself has none, its TypeError of a built-in
+        class); a property's removal is seen as its setting is. Not of a dunder (the
+        methods a class was equipped with stay), nor of an Enum's member."""
+        self.state.charge(1)
+        if cls.builtin:
+            raise immutable_type(name, cls.name)
+        if is_dunder(name) or not name.isidentifier():
+            raise ProgramError(f"deleting a class's attribute {name!r} is not available here")
+        if any(ENUM_KEY in c.namespace for c in cls.mro):
+            raise ProgramError(f"deleting an Enum's attribute ('{name}') is not available here")
+        if name not in cls.namespace:
+            words = f"type object '{cls.name}' has no attribute '{name}'"
+            failed = ProgramError(words, kind="AttributeError")
+            failed.args_seen = (words,)
+            raise failed
+        removed = cls.namespace.pop(name)
+        if type(removed) is PProperty:  # its instances' reads look at it no longer
+            self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
+            cls.find_properties()
+
     def del_attr(self, obj: Any, name: str) -> None:
         """`del obj.name` of an object of the program's: its property's deleter, its
         class's own `__delattr__`, or its own attribute removed (CPython's AttributeError
         when it has none); a graph node's number, gradient and operands stay (the trace
         reads them), and anything not the program's own object is refused."""
-        if type(obj) is PClass or type(obj) is Value:
-            whose = "a class's" if type(obj) is PClass else "a Value's"
-            raise ProgramError(f"deleting {whose} attribute ('{name}') is not available here")
+        if type(obj) is PClass:
+            self.del_class_attr(obj, name)
+            return
+        if isinstance(obj, TypeObject) and (not obj.types or obj.name in _BUILTIN_TYPES):
+            raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))  # `del int.x`
+        if type(obj) is Value:
+            raise ProgramError(f"deleting a Value's attribute ('{name}') is not available here")
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
@@ -1286,14 +1314,26 @@ class Machine:
                 raise caught_as(
                     "this item cannot be put in a set (it holds a list)", error
                 ) from None
+        elif lt is dict and rt is dict and self.collections:
+            ordered = kinds.counters_ordered(self, op, left, right)  # two Counters
+            if ordered is not None:
+                return ordered
         hint = "; compare their .data" if lt is Value or rt is Value else ""
         failed = ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
             kind="TypeError",
         )
-        types = f"'{cpython_type(left)}' and '{cpython_type(right)}'"
+        types = f"'{self.kind_name(left)}' and '{self.kind_name(right)}'"
         failed.args_seen = (f"'{op}' not supported between instances of {types}",)
         raise failed
+
+    def kind_name(self, value: Any) -> str:
+        """`cpython_type`, a `collections` kind by CPython's name (`Counter`)."""
+        if self.collections and (type(value) is dict or type(value) is list):
+            kind = kinds.kind_of(self.collections, value)
+            if kind is not None:
+                return kinds.QUALIFIED[kind]
+        return cpython_type(value)
 
     def views_equal(self, left: Any, right: Any) -> bool:
         """`d.keys() == {'a'}`: a keys or items view equals a set (or such a view) of the
@@ -1700,6 +1740,7 @@ class Machine:
 ITERATOR_TYPES = frozenset(
     {
         GeneratorType,
+        *ENDLESS,
         type(iter([])),
         type(iter(())),
         type(iter("")),
@@ -1731,7 +1772,7 @@ PYTHON_TYPES: dict[type, type] = {
 }
 PYTHON_TYPES[PSet] = set
 PYTHON_TYPES[MappingProxyType] = MappingProxyType
-PYTHON_TYPES.update({view: view for view in VIEWS})  # (`.mapping`, which they have, refused)
+PYTHON_TYPES.update({view: view for view in VIEWS})  # (`.mapping` in their method tables)
 
 
 def bad_index(obj: Any, key: Any) -> ProgramError:

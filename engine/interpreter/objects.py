@@ -17,6 +17,7 @@ set exactly as it would there.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
 from types import MappingProxyType
@@ -109,6 +110,7 @@ class PClass:
     """A class of the program: a name, its bases' method resolution order, its namespace."""
 
     __slots__ = (
+        "abc",
         "abstract",
         "builtin",
         "doc",
@@ -125,10 +127,19 @@ class PClass:
         "slots",
     )
 
-    def __init__(self, name: str, bases: tuple[PClass, ...], namespace: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        name: str,
+        bases: tuple[PClass, ...],
+        namespace: dict[str, Any],
+        abc: bool = False,
+    ) -> None:
         self.name = name
         self.namespace = namespace
         self.mro: tuple[PClass, ...] = (self, *_linearize(name, bases))
+        # Its metaclass is `abc.ABCMeta` (`abc.ABC` a base, or `metaclass=ABCMeta`): only
+        # then do methods left abstract keep it from being instantiated, as in CPython.
+        self.abc: bool = abc or any(c.abc for c in self.mro[1:])
         # Instances of a Value-like class are graph nodes: calling their methods does
         # not start a new `group` (see `engine.interpreter.calls`).
         self.is_node_class = any("backward" in c.namespace for c in self.mro)
@@ -158,7 +169,7 @@ class PClass:
         # size of its MRO's namespaces, not that times the length of its MRO.)
         marked = {
             key
-            for c in self.mro
+            for c in (self.mro if self.abc else ())
             for key, value in c.namespace.items()
             if type(value) is Function and value.abstract
         }
@@ -343,8 +354,11 @@ class PInstance:
     # `reads`: where attribute reads look first, the instance's own `attrs`, or an empty
     # dict when its class has a property (`PClass.shadowed`), which own attributes of its
     # name do not hide: then reads go by `Machine.get_attr`, which asks the class first.
-    __slots__ = ("attrs", "cls", "hashed", "mirror", "reads")
+    # `chain`: an exception's `[__cause__, the error of its __context__,
+    # __suppress_context__]` (`exceptions.stamp`), set once it is raised; unset before.
+    __slots__ = ("attrs", "chain", "cls", "hashed", "mirror", "reads")
     hashed: int | None
+    chain: list[Any]
 
     def __init__(self, cls: PClass) -> None:
         self.cls = cls
@@ -506,6 +520,11 @@ class TextBuffer:
         return Builtin(f"StringIO.{name}", lambda args, kwargs: method(buffer, args, kwargs))
 
 
+# `itertools.count()` and `itertools.repeat(x)`, Python's own: endless, but leaves (they
+# read no other iterator), so a lazy built-in over one takes its items as it goes.
+ENDLESS = (type(itertools.count()), type(itertools.repeat(None)))
+
+
 class Inert:
     """A name imported only so pasted code runs (`Digraph`); using it is an error."""
 
@@ -527,6 +546,9 @@ class Placeholder(Inert):
     def __hash__(self) -> int:
         return hash(self.name)
 
+
+# In the namespace of `enum.Enum`: its subclasses' bodies are members (`stdlib`).
+ENUM_KEY = " enum"
 
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"

@@ -57,6 +57,13 @@ class ProgramExit(BaseException):
 class ProgramError(EngineError):
     """An `EngineError` that learns its position and call chain on its way out."""
 
+    # The exception being handled when it was raised (CPython's `__context__`), once
+    # `exceptions.stamp` has looked (`stamped`); the instance an `except ... as e` bound
+    # of an error the interpreter raised itself (`made`), made once.
+    context: ProgramError | None = None
+    stamped = False
+    made: Any = None
+
     def __init__(
         self,
         message: str,

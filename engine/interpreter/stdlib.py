@@ -32,6 +32,8 @@ from backprop_animator.engine.interpreter.exceptions import (
 from backprop_animator.engine.interpreter.heapq_module import heapq_module
 from backprop_animator.engine.interpreter.json_module import json_module
 from backprop_animator.engine.interpreter.objects import (
+    ENDLESS,
+    ENUM_KEY,
     FROZEN,
     MISSING,
     Annotation,
@@ -71,6 +73,7 @@ Call = Callable[[list[Any], dict[str, Any]], Any]
 # fields of a dataclass. A key with a space no program can name.
 ANNOTATIONS = " annotations"
 FIELDS = " fields"  # a dataclass's fields with their defaults, as `@dataclass` found them
+CLASS_VARIABLES = " class variables"  # the names annotated `ClassVar`: no dataclass fields
 
 TYPING_NAMES = (
     "Any", "AnyStr", "Callable", "ClassVar", "Deque", "DefaultDict", "Dict", "Final",
@@ -83,15 +86,24 @@ TYPING_NAMES = (
 
 
 class Field:
-    """What `dataclasses.field(...)` returns: a field's default or default factory."""
+    """What `dataclasses.field(...)` returns: a field's default or default factory, and
+    whether `__init__` takes it, `__repr__` shows it, `__eq__` compares it."""
 
-    __slots__ = ("compare", "default", "factory", "repr")
+    __slots__ = ("compare", "default", "factory", "init", "repr")
 
-    def __init__(self, default: Any, factory: Any, repr: bool = True, compare: bool = True) -> None:
+    def __init__(
+        self,
+        default: Any,
+        factory: Any,
+        repr: bool = True,
+        compare: bool = True,
+        init: bool = True,
+    ) -> None:
         self.default = default
         self.factory = factory
         self.repr = repr
         self.compare = compare
+        self.init = init
 
 
 NO_DEFAULT: Any = Inert("no default")
@@ -163,9 +175,6 @@ def finish_class(m: Any, cls: PClass) -> PClass:
         return made
     make_enum_members(cls)
     return cls
-
-
-ENUM_KEY = " enum"  # in the namespace of `enum.Enum`: its subclasses' bodies are members
 
 
 class _Auto:
@@ -881,7 +890,7 @@ def abc_module() -> PModule:
     return PModule(
         "abc",
         {
-            "ABC": PClass("ABC", (), {}),
+            "ABC": PClass("ABC", (), {}, abc=True),
             "ABCMeta": Inert("ABCMeta"),
             "abstractmethod": Builtin("abstractmethod", abstractmethod),
         },
@@ -949,32 +958,36 @@ def functools_module(library: Library) -> PModule:
 
         return Builtin("wraps", decorate)
 
-    def cache_of(function: Any) -> Builtin:
-        seen: dict[Any, Any] = {}
+    cache_info = _cache_info_class(m)
 
-        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-            key = (tuple(args), tuple(sorted(kwargs.items())))
-            m.key(key)
-            try:
-                if key in seen:
-                    return seen[key]
-            except TypeError:
-                raise ProgramError("a cached function's arguments must be hashable") from None
-            result = seen[key] = m.call(function, args, kwargs)
-            return result
+    def cache_of(function: Any, maxsize: int | None, typed: bool) -> CachedFunction:
+        return CachedFunction(m, function, maxsize, typed, cache_info)
 
-        return Builtin(function_name(function), call)
+    m.methods[CachedFunction] = CACHED_METHODS
 
     def lru_cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        # `@lru_cache` and `@lru_cache(maxsize=None)` alike; every result is kept.
-        if len(args) == 1 and (type(args[0]) is Function or isinstance(args[0], Builtin)):
-            return cache_of(args[0])
+        """`@lru_cache`, `@lru_cache()`, `@lru_cache(maxsize=None)`, `@lru_cache(10)`,
+        `typed=True`: CPython's least-recently-used cache (128 results by default)."""
         cpython = functools.lru_cache(maxsize=None)
+        unknown = [key for key in kwargs if key not in ("maxsize", "typed")]
+        if unknown or len(args) > 2 or (args and "maxsize" in kwargs):
+            words = "lru_cache() takes maxsize and typed"
+            raise wrong_arguments(words, "lru_cache", args, kwargs, cpython=functools.lru_cache)
+        first = args[0] if args else kwargs.get("maxsize", 128)
+        typed = m.truthy(args[1] if len(args) > 1 else kwargs.get("typed", False))
+        if type(first) is Function or isinstance(first, Builtin):  # `@lru_cache`
+            return cache_of(first, 128, typed)
+        if first is not None and type(first) is not int:
+            words = "Expected first argument to be an integer, a callable, or None"
+            raise ProgramError(words, kind="TypeError")
+        maxsize = None if first is None else max(first, 0)
         name = "decorating_function"
-        return Builtin("lru_cache", lambda a, k: cache_of(decorated(a, k, name, cpython)))
+        return Builtin(
+            "lru_cache", lambda a, k: cache_of(decorated(a, k, name, cpython), maxsize, typed)
+        )
 
     def cache(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        return cache_of(decorated(args, kwargs, "cache", functools.cache))
+        return cache_of(decorated(args, kwargs, "cache", functools.cache), None, False)
 
     def cached_property(args: list[Any], kwargs: dict[str, Any]) -> PProperty:
         """`@functools.cached_property`: the first read runs the method and keeps its
@@ -1131,9 +1144,145 @@ def operator_module(library: Library) -> PModule:
 
         return Builtin("attrgetter", attribute)
 
+    def methodcaller(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+        """`methodcaller('split', ',')`: what calls that method of its one argument with
+        those arguments, as CPython's (not of a dunder name here)."""
+        if not args:
+            words = "methodcaller needs at least one argument, the method name"
+            raise ProgramError(words, kind="TypeError")
+        name, given, named = args[0], list(args[1:]), dict(kwargs)
+        if type(name) is not str:
+            raise ProgramError("method name must be a string", kind="TypeError")
+        if name.startswith("__"):
+            raise ProgramError("methodcaller() takes no dunder names here")
+        caller = operator.methodcaller("x")  # asked for CPython's words only
+
+        def call(a: list[Any], k: dict[str, Any]) -> Any:
+            obj = single(a, k, "methodcaller", caller)
+            return m.call(m.get_attr(obj, name), list(given), dict(named) or None)
+
+        return Builtin("methodcaller", call)
+
     members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
     members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
+    members["methodcaller"] = Builtin("operator.methodcaller", methodcaller)
     return PModule("operator", members)
+
+
+class CachedFunction(Builtin):
+    """A function `functools.lru_cache` (or `cache`) wraps, as CPython's: a result kept
+    for each arguments (their order, keywords by name and in order; their types too when
+    `typed`), at most `maxsize` of them (None: all), the least recently used dropped
+    first; `cache_info()` and `cache_clear()` (`Machine.methods`). Each call is charged
+    as a call; every result kept was a call's."""
+
+    __slots__ = ("hits", "info", "m", "maxsize", "misses", "seen", "typed", "wrapped")
+
+    def __init__(
+        self, m: Any, wrapped: Any, maxsize: int | None, typed: bool, info: Callable[[], PClass]
+    ) -> None:
+        super().__init__(function_name(wrapped), self.run)
+        self.m = m
+        self.wrapped = wrapped
+        self.maxsize = maxsize
+        self.typed = typed
+        self.info = info
+        self.seen: dict[Any, Any] = {}
+        self.hits = self.misses = 0
+
+    def key(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        key: tuple[Any, ...] = (*args, KEYWORDS, *kwargs.items()) if kwargs else tuple(args)
+        if self.typed:
+            values = [*args, *kwargs.values()]
+            key += tuple((type(v), v.cls if type(v) is PInstance else None) for v in values)
+        # The walk hashing it takes, charged (and its nesting bounded) before it hashes.
+        self.m.state.charge_walk((tuple(args), tuple(kwargs.items())))
+        for value in (*args, *kwargs.values()):
+            self.m.key(value)  # an unhashable argument: CPython's TypeError
+        try:
+            hash(key)  # (a program's `__hash__` runs here, as CPython's)
+        except TypeError:  # a list inside a tuple
+            raise ProgramError("a cached function's arguments must be hashable") from None
+        return key
+
+    def run(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        m, seen, maxsize = self.m, self.seen, self.maxsize
+        if maxsize == 0:
+            self.misses += 1
+            return m.call(self.wrapped, args, kwargs)
+        key = self.key(args, kwargs)
+        if key in seen:
+            self.hits += 1
+            result = seen[key]
+            if maxsize is not None:  # now the most recently used
+                del seen[key]
+                seen[key] = result
+            return result
+        self.misses += 1
+        result = m.call(self.wrapped, args, kwargs)
+        if maxsize is None:
+            seen[key] = result
+        elif key not in seen:  # (a recursive call may have kept it meanwhile: left be)
+            if len(seen) >= maxsize:
+                del seen[next(iter(seen))]
+            seen[key] = result
+        return result
+
+    def cache_info(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if args or kwargs:
+            raise no_arguments("cache_info", args, kwargs)
+        counts = [self.hits, self.misses, self.maxsize, len(self.seen)]
+        return self.m.call(self.info(), counts)
+
+    def cache_clear(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if args or kwargs:
+            raise no_arguments("cache_clear", args, kwargs)
+        self.state_charge(len(self.seen))
+        self.seen.clear()
+        self.hits = self.misses = 0
+
+    def cache_parameters(self, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        if args or kwargs:
+            bound_arguments("lru_cache.<locals>.<lambda>", (), args, kwargs)  # CPython's
+        return {"maxsize": self.maxsize, "typed": self.typed}
+
+    def state_charge(self, items: int) -> None:
+        self.m.state.charge(items // ITEMS_PER_STEP)
+
+
+def no_arguments(name: str, args: list[Any], kwargs: dict[str, Any]) -> ProgramError:
+    """CPython's words for a cached function's method given arguments."""
+    if kwargs:
+        words = f"_lru_cache_wrapper.{name}() takes no keyword arguments"
+    else:
+        words = f"_lru_cache_wrapper.{name}() takes no arguments ({len(args)} given)"
+    return ProgramError(words, kind="TypeError")
+
+
+KEYWORDS: Any = Inert("keywords")  # between a cache key's arguments and its keywords
+
+
+def _cache_info_class(m: Any) -> Callable[[], PClass]:
+    """What gives the named tuple class `CacheInfo`, made when first asked for."""
+    made: list[PClass] = []
+
+    def cache_info() -> PClass:
+        if not made:
+            fields = ["hits", "misses", "maxsize", "currsize"]
+            made.append(make_namedtuple(m, "CacheInfo", fields, None))
+        return made[0]
+
+    return cache_info
+
+
+def _cached_method(name: str) -> Callable[[Any], Builtin]:
+    """`f.cache_info` (or `cache_clear`, `cache_parameters`) of a cached function `f`."""
+    return lambda f: Builtin(name, getattr(f, name))
+
+
+CACHED_METHODS: dict[str, Callable[[Any], Builtin]] = {
+    name: _cached_method(name) for name in ("cache_info", "cache_clear", "cache_parameters")
+}
 
 
 def _binary(apply: Callable[[str, Any, Any], Any], op: str, name: str) -> Call:
@@ -1164,7 +1313,8 @@ def itertools_module(library: Library) -> PModule:
                 words = f"itertools.{name}() cannot take these arguments"
                 cpython = getattr(itertools, name)
                 raise wrong_arguments(words, name, args, kwargs, cpython=cpython) from None
-            return _generator(make(*args, **kwargs))
+            made = make(*args, **kwargs)
+            return made if type(made) in ENDLESS else _generator(made)
 
         return call
 
@@ -1198,10 +1348,11 @@ def itertools_module(library: Library) -> PModule:
     def starmap(function: Any, iterable: Any) -> Iterator[Any]:
         return (m.call(function, list(m.iterate(args))) for args in library.collect(iterable))
 
-    def repeat(value: Any, times: Any = None) -> Iterator[Any]:
-        if type(times) is not int:
-            raise ProgramError("repeat() here needs a count: repeat(x, n)")
-        return itertools.repeat(value, times)
+    def repeat(value: Any, *times: Any) -> Iterator[Any]:
+        return _repeat(value, *times)
+
+    def tee(iterable: Any, n: Any = 2) -> tuple[Iterator[Any], ...]:
+        return _tee(library, iterable, n)
 
     def islice(iterable: Any, *bounds: Any) -> Iterator[Any]:
         if len(bounds) > 3:
@@ -1227,12 +1378,19 @@ def itertools_module(library: Library) -> PModule:
             raise ProgramError("count() takes numbers", kind="TypeError")
         return itertools.count(start, step)
 
+    def tee_call(args: list[Any], kwargs: dict[str, Any]) -> tuple[Iterator[Any], ...]:
+        if kwargs or not 1 <= len(args) <= 2:
+            words = "itertools.tee() takes an iterable and a count"
+            raise wrong_arguments(words, "tee", args, kwargs, cpython=itertools.tee)
+        return tee(*args)
+
     members: dict[str, Any] = {
         "count": Builtin("itertools.count", lazy("count", count)),
         "product": Builtin("itertools.product", lazy("product", product)),
         "accumulate": Builtin("itertools.accumulate", lazy("accumulate", accumulate)),
         "starmap": Builtin("itertools.starmap", lazy("starmap", starmap)),
         "repeat": Builtin("itertools.repeat", lazy("repeat", repeat)),
+        "tee": Builtin("itertools.tee", tee_call),
         "islice": Builtin("itertools.islice", lazy("islice", islice)),
         "zip_longest": Builtin("itertools.zip_longest", lazy("zip_longest", zip_longest)),
         "chain": TypeObject("itertools.chain", lazy("chain", chain), ()),
@@ -1246,6 +1404,36 @@ def itertools_module(library: Library) -> PModule:
         lambda args, kwargs: _generator(_from_iterable(library, _one_iterable(args, kwargs))),
     )
     return PModule("itertools", members)
+
+
+def _repeat(value: Any, *times: Any) -> Iterator[Any]:
+    """`repeat(x)`: without a count endless, but lazy, as `count()`: each item a step of
+    the program that takes it."""
+    if len(times) > 1:
+        args = [value, *times]
+        words = "repeat() takes at most 2 arguments"
+        raise wrong_arguments(words, "repeat", args, {}, cpython=itertools.repeat)
+    if not times:
+        return itertools.repeat(value)
+    if type(times[0]) is not int and type(times[0]) is not bool:
+        words = f"'{python_type_name(times[0])}' object cannot be interpreted as an integer"
+        raise ProgramError(words, kind="TypeError")
+    return itertools.repeat(value, times[0])
+
+
+def _tee(library: Library, iterable: Any, n: Any) -> tuple[Iterator[Any], ...]:
+    """`a, b = tee(xs)`: `n` iterators over one lazy source, each item taken from it
+    once (as a call: a tee of a tee of ... nests), kept until every one of them has had
+    it, as CPython's."""
+    if type(n) is not int and type(n) is not bool:
+        words = f"'{python_type_name(n)}' object cannot be interpreted as an integer"
+        raise ProgramError(words, kind="TypeError")
+    if n < 0:
+        raise ProgramError("n must be >= 0", kind="ValueError")
+    library.state.check_items(n)  # (and charged for them)
+    first = library.machine.iterate(iterable)  # at once, as CPython's `iter()`
+    source = _nested(library.items(first), library.state)
+    return tuple(_generator(one) for one in itertools.tee(source, n))
 
 
 def _one_iterable(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1422,10 +1610,13 @@ def dataclasses_module(library: Library) -> PModule:
         factory = kwargs.pop("default_factory", None)
         shown = m.truthy(kwargs.pop("repr", True))
         compared = m.truthy(kwargs.pop("compare", True))
+        taken = m.truthy(kwargs.pop("init", True))
         for name in kwargs:
-            if name not in ("init", "hash", "metadata", "kw_only"):
+            if name not in ("hash", "metadata", "kw_only"):
                 raise ProgramError(f"field() got an unexpected keyword argument '{name}'")
-        return Field(default, factory, shown, compared)
+        if default is not NO_DEFAULT and factory is not None:
+            raise ProgramError("cannot specify both default and default_factory", kind="ValueError")
+        return Field(default, factory, shown, compared, taken)
 
     def dataclass(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if len(args) == 1 and type(args[0]) is PClass and not kwargs:
@@ -1433,37 +1624,152 @@ def dataclasses_module(library: Library) -> PModule:
         options = dict(kwargs)
         return Builtin("dataclass", lambda a, k: make_dataclass(m, a[0], options))
 
-    def asdict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-        instance = args[0] if len(args) == 1 else None
-        if type(instance) is not PInstance:
-            raise ProgramError("asdict() takes a dataclass instance", kind="TypeError")
-        return {name: instance.attrs.get(name) for name, _ in fields_of(instance.cls)}
+    plain = _Plain(library)
 
-    def astuple(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        return tuple(asdict(args, kwargs).values())
+    def converter(name: str, factory_name: str) -> Call:
+        """`asdict(obj, dict_factory=dict)` or `astuple(obj, tuple_factory=tuple)`."""
+
+        def convert(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            factory = kwargs.pop(factory_name, None)
+            if len(args) != 1 or kwargs:
+                words = f"{name}() takes 1 positional argument and {factory_name} only"
+                raise ProgramError(words, kind="TypeError")
+            if not is_dataclass_instance(args[0]):
+                words = f"{name}() should be called on dataclass instances"
+                raise ProgramError(words, kind="TypeError")
+            return plain.convert(args[0], name == "asdict", factory, 0)
+
+        return convert
+
+    def fields(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("fields() takes 1 positional argument", kind="TypeError")
+        cls = args[0].cls if type(args[0]) is PInstance else args[0]
+        if type(cls) is not PClass or cls.lookup(FIELDS) is MISSING:
+            words = "must be called with a dataclass type or instance"
+            raise ProgramError(words, kind="TypeError")
+        return field_objects(cls, field_class)
+
+    def is_dataclass(args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if len(args) != 1 or kwargs:
+            raise ProgramError("is_dataclass() takes 1 positional argument", kind="TypeError")
+        cls = args[0].cls if type(args[0]) is PInstance else args[0]
+        return type(cls) is PClass and cls.lookup(FIELDS) is not MISSING
 
     def replace(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """`replace(obj, x=1)`: a new object of obj's class, made from obj's fields and
-        the changes, through the class's own `__init__`, as CPython makes it."""
-        current = asdict(args, {})
-        unknown = [name for name in kwargs if name not in current]
-        if unknown:
-            raise ProgramError(
-                f"__init__() got an unexpected keyword argument '{unknown[0]}'", kind="TypeError"
-            )
-        return m.call(args[0].cls, [], {**current, **kwargs})
+        """`replace(obj, x=1)`: a new object of obj's class, made from obj's fields
+        `__init__` takes (read as attributes) and the changes, through the class's own
+        `__init__`, as CPython makes it."""
+        if len(args) != 1:
+            raise ProgramError("replace() takes 1 positional argument", kind="TypeError")
+        if not is_dataclass_instance(args[0]):
+            words = "replace() should be called on dataclass instances"
+            raise ProgramError(words, kind="TypeError")
+        changes = dict(kwargs)
+        for name, default in args[0].cls.lookup(FIELDS):
+            if type(default) is Field and not default.init:
+                if name in changes:
+                    words = (
+                        f"field {name} is declared with init=False, "
+                        "it cannot be specified with replace()"
+                    )
+                    raise ProgramError(words, kind="ValueError")
+                continue
+            if name not in changes:
+                changes[name] = m.get_attr(args[0], name)
+        return m.call(args[0].cls, [], changes)
 
+    field_class = PClass("Field", (), {})
     return PModule(
         "dataclasses",
         {
             "dataclass": Builtin("dataclass", dataclass),
             "field": Builtin("field", field),
-            "asdict": Builtin("asdict", asdict),
-            "astuple": Builtin("astuple", astuple),
+            "fields": Builtin("fields", fields),
+            "asdict": Builtin("asdict", converter("asdict", "dict_factory")),
+            "astuple": Builtin("astuple", converter("astuple", "tuple_factory")),
             "replace": Builtin("replace", replace),
+            "is_dataclass": Builtin("is_dataclass", is_dataclass),
+            "Field": field_class,
+            "MISSING": NO_DEFAULT,
             "FrozenInstanceError": m.exceptions["FrozenInstanceError"],
         },
     )
+
+
+def is_dataclass_instance(value: Any) -> bool:
+    return type(value) is PInstance and value.cls.lookup(FIELDS) is not MISSING
+
+
+# Where a dataclass keeps the `Field` objects `dataclasses.fields` gave (the same each
+# time, as CPython's).
+FIELD_OBJECTS = " field objects"
+
+
+def field_objects(cls: PClass, field_class: PClass) -> tuple[Any, ...]:
+    """`dataclasses.fields(cls)`: a `Field` object of each field, with CPython's
+    attributes but its `type` (annotations are not evaluated here)."""
+    made = cls.namespace.get(FIELD_OBJECTS)
+    if made is not None:
+        return tuple(made)  # a new tuple each call, of the same objects, as CPython's
+    objects = []
+    for name, default in cls.lookup(FIELDS):
+        spec = default if type(default) is Field else Field(default, None)
+        one = PInstance(field_class)
+        one.attrs.update(
+            name=name,
+            default=spec.default,
+            default_factory=spec.factory if spec.factory is not None else NO_DEFAULT,
+            init=spec.init,
+            repr=spec.repr,
+            hash=None,
+            compare=spec.compare,
+            kw_only=False,
+        )
+        objects.append(one)
+    cls.namespace[FIELD_OBJECTS] = objects
+    return tuple(objects)
+
+
+class _Plain:
+    """`asdict` and `astuple` as CPython's: a dataclass object's fields (read as its
+    attributes) into a dict or tuple, lists, tuples and dicts into new ones, each item
+    likewise, and anything else deep-copied (`copy.deepcopy`); a step an item, nesting
+    at most BACKPROP_MAX_DEPTH deep."""
+
+    def __init__(self, library: Library) -> None:
+        self.m = library.machine
+        self.state = library.state
+        self.copier = _Copier(library)
+
+    def convert(self, value: Any, as_dict: bool, factory: Any, depth: int) -> Any:
+        state = self.state
+        if depth >= state.limits.max_depth:
+            what = "asdict() or astuple() went too deep (objects in objects in objects ...)"
+            raise ProgramError(state.limits.exceeded("max_depth", what).message)
+        state.charge(1)
+        depth += 1
+        kind = type(value)
+        if is_dataclass_instance(value):
+            items = [
+                (name, self.convert(self.m.get_attr(value, name), as_dict, factory, depth))
+                for name, _ in value.cls.lookup(FIELDS)
+            ]
+            if as_dict:
+                return dict(items) if factory is None else self.m.call(factory, [items])
+            values = [item for _, item in items]
+            return tuple(values) if factory is None else self.m.call(factory, [values])
+        if kind is list or kind is tuple:
+            return kind(self.convert(item, as_dict, factory, depth) for item in value)
+        if kind is dict:
+            key = self.m.key
+            return {
+                key(self.convert(k, as_dict, factory, depth)): self.convert(
+                    v, as_dict, factory, depth
+                )
+                for k, v in value.items()
+            }
+        return self.copier.deep(value, {}, depth)
 
 
 def fields_of(cls: PClass) -> list[tuple[str, Any]]:
@@ -1473,8 +1779,10 @@ def fields_of(cls: PClass) -> list[tuple[str, Any]]:
         if FIELDS in klass.namespace:
             out.update(klass.namespace[FIELDS])
             continue
+        class_variables = klass.namespace.get(CLASS_VARIABLES, ())
         for name in klass.namespace.get(ANNOTATIONS, ()):
-            out[name] = klass.namespace.get(name, NO_DEFAULT)
+            if name not in class_variables:
+                out[name] = klass.namespace.get(name, NO_DEFAULT)
     return list(out.items())
 
 
@@ -1498,12 +1806,16 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
 
     def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
         self_ = args[0]
-        parts = [f"{name}={texts.to_repr(self_.attrs.get(name))}" for name in shown]
+        attrs = self_.attrs  # a field never set (`init=False`, no default): AttributeError
+        parts = [
+            f"{name}={texts.to_repr(attrs[name] if name in attrs else m.get_attr(self_, name))}"
+            for name in shown
+        ]
         return f"{self_.cls.name}({', '.join(parts)})"
 
     def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
         self_ = args[0]
-        fields = tuple(self_.attrs.get(name) for name in compared)
+        fields = _field_values(m, self_, compared)
         for value in fields:
             m.key(value)  # a list field is CPython's TypeError, which a program may catch
         return hash(m.key(fields))
@@ -1548,11 +1860,18 @@ def _comparison(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], di
         self_, other = args
         if type(other) is not PInstance or other.cls is not self_.cls:
             return NotImplemented
-        mine = tuple(self_.attrs.get(name) for name in compared)
-        theirs = tuple(other.attrs.get(name) for name in compared)
+        mine = _field_values(m, self_, compared)
+        theirs = _field_values(m, other, compared)
         return m.compare(op, mine, theirs)
 
     return call
+
+
+def _field_values(m: Any, instance: PInstance, names: list[str]) -> tuple[Any, ...]:
+    """The fields `names` of a dataclass object, as CPython's generated methods read
+    them (`self.x`): a field never set is its AttributeError."""
+    attrs = instance.attrs
+    return tuple(attrs[n] if n in attrs else m.get_attr(instance, n) for n in names)
 
 
 def _dataclass_init(
@@ -1561,18 +1880,34 @@ def _dataclass_init(
     """A dataclass's generated `__init__`: each field from its argument, keyword, default
     or default factory, in order, then `__post_init__` if the class has one."""
 
+    # The fields `__init__` takes (not `field(init=False)`), in order; the others are
+    # set from their default or factory, if they have one, in their place.
+    taken = [(n, d) for n, d in fields if type(d) is not Field or d.init]
+    names = {n for n, _ in taken}
+    least = sum(1 for _, d in taken if _required(d)) + 1
+    most = len(taken) + 1
+    counted = f"{most}" if least == most else f"from {least} to {most}"
+
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
         if not args:  # `P.__init__()`: `self` is missing, and every field without a default
-            required = ["self", *(n for n, d in fields if _required(d) and n not in kwargs)]
+            required = ["self", *(n for n, d in taken if _required(d) and n not in kwargs)]
             bound_arguments(f"{cls.name}.__init__", tuple(required), [], {})
         self_, *values = args
-        if len(values) > len(fields):
+        if len(values) > len(taken):
             raise ProgramError(
-                f"{cls.name}.__init__() takes {len(fields) + 1} positional arguments but "
-                f"{len(values) + 1} were given",
+                f"{cls.name}.__init__() takes {counted} positional argument"
+                f"{'' if most == 1 else 's'} but {len(values) + 1} were given",
                 kind="TypeError",
             )
-        for i, (name, default) in enumerate(fields):
+        i = -1
+        for name, default in fields:
+            if name not in names:
+                if type(default) is Field and default.factory is not None:
+                    m.set_attr(self_, name, m.call(default.factory, []), initial=True)
+                elif type(default) is Field and default.default is not NO_DEFAULT:
+                    m.set_attr(self_, name, default.default, initial=True)
+                continue
+            i += 1
             if i < len(values):
                 value = values[i]
                 if name in kwargs:
@@ -1594,9 +1929,9 @@ def _dataclass_init(
                     kind="TypeError",
                 )
             m.set_attr(self_, name, value, initial=True)
-        if len(kwargs) > 0 and len(values) <= len(fields):
+        if len(kwargs) > 0 and len(values) <= len(taken):
             unknown = next(iter(kwargs))
-            if unknown not in dict(fields):
+            if unknown not in names:
                 raise ProgramError(
                     f"{cls.name}.__init__() got an unexpected keyword argument '{unknown}'",
                     kind="TypeError",

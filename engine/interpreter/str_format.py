@@ -81,11 +81,40 @@ class _Fields:
         return self.kwargs[first]
 
 
+class _MappingFields(_Fields):
+    """The one mapping of a `format_map` call: each field named is an item of it
+    (`m.get_item`: a defaultdict's default, a Counter's 0), none numbered."""
+
+    def __init__(self, m: Any, name: Callable[[Any, str], str], mapping: Any) -> None:
+        super().__init__(m, name, [], {})
+        self.mapping = mapping
+
+    def argument(self, first: Any) -> Any:
+        if type(first) is int:
+            raise _value_error("Format string contains positional fields")
+        return self.m.get_item(self.mapping, first)
+
+
 def str_format(
     m: Any, name: Callable[[Any, str], str], text: str, args: list[Any], kwargs: dict[str, Any]
 ) -> str:
     """`text.format(*args, **kwargs)`; `name` checks an attribute's name (`getattr`'s)."""
     return _format(m, text, _Fields(m, name, args, kwargs), 2)
+
+
+def str_format_map(
+    m: Any, name: Callable[[Any, str], str], text: str, args: list[Any], kwargs: dict[str, Any]
+) -> str:
+    """`text.format_map(mapping)`, as CPython's."""
+    if kwargs:
+        words = "str.format_map() takes no keyword arguments"
+    elif len(args) != 1:
+        words = f"str.format_map() takes exactly one argument ({len(args)} given)"
+    else:
+        return _format(m, text, _MappingFields(m, name, args[0]), 2)
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (words,)
+    raise failed
 
 
 def _format(m: Any, text: str, fields: _Fields, depth: int) -> str:

@@ -15,6 +15,7 @@ from types import GeneratorType, MappingProxyType
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
+    ENDLESS,
     MISSING,
     Annotation,
     BoundMethod,
@@ -143,6 +144,19 @@ class Texts:
             return shown
         if kind is Annotation:
             return f"typing.{value.name}"
+        return self.other_repr(value, seen)
+
+    def other_repr(self, value: Any, seen: set[int] | None) -> str:
+        """`count(5)`, `repeat('a', 3)` as CPython's, of what is left of them; a fixed
+        text for the other objects `to_repr` has not shown."""
+        kind = type(value)
+        if kind in ENDLESS:
+            held = value.__reduce__()[1]
+            step = held[1] if len(held) == 2 else None
+            if kind is ENDLESS[0] and step == 1 and type(step) is not float:
+                held = held[:1]  # a step of 1 is not shown
+            inner = ", ".join(self.to_repr(item, seen) for item in held)
+            return f"{'count' if kind is ENDLESS[0] else 'repeat'}({inner})"
         if kind is PStaticMethod or kind is PClassMethod:  # read off a class's `__dict__`
             wrapper = "staticmethod" if kind is PStaticMethod else "classmethod"
             return f"<{wrapper}({self.to_repr(value.function, seen)})>"
@@ -420,6 +434,8 @@ def python_type_name(value: Any) -> str:
         return "method"
     if type(value) in _WRAPPERS:  # a class's `__dict__` holds them
         return _WRAPPERS[type(value)]
+    if type(value) in ENDLESS:  # as CPython's messages name them (`__name__` is 'count')
+        return _CPYTHON_NAMED[type(value)]
     return type_name(value)
 
 
@@ -502,6 +518,8 @@ def cpython_type(value: Any) -> str:
 # Python's own lazy objects a program may hold, by the names CPython gives them.
 _CPYTHON_NAMED: dict[type, str] = {
     GeneratorType: "generator",
+    ENDLESS[0]: "itertools.count",
+    ENDLESS[1]: "itertools.repeat",
     zip: "zip",
     enumerate: "enumerate",
     map: "map",

@@ -41,6 +41,7 @@ from backprop_animator.engine.errors import (
     rule_failure,
 )
 from backprop_animator.engine.interpreter.objects import (
+    ENUM_KEY,
     MISSING,
     NUMBER_NAMES,
     OPERAND_NAMES,
@@ -57,7 +58,6 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramExit,
     State,
 )
-from backprop_animator.engine.interpreter.stdlib import ENUM_KEY
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_run, contribution_dicts, order_fault
 from backprop_animator.engine.lab.right_engine import (

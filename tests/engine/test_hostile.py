@@ -108,8 +108,16 @@ ESCAPES = [
     ("y = (x for x in [1]).send\n", "no attribute 'send'"),
     ("def g():\n    yield 1\ny = g().throw(3)\n", "deriving from BaseException"),
     ('def g():\n    with open("f"):\n        yield 1\nlist(g())\n', "'open' is not defined"),
-    ("try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    y = e.__traceback__\n", "dunder"),
-    ("try:\n    x = 1 / 0\nexcept Exception as e:\n    y = e.with_traceback\n", "no attribute"),
+    # No traceback object is here: a raised exception's is refused, as is the method
+    # that would set one (reading the method is harmless: calling it refuses).
+    (
+        "try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    y = e.__traceback__\n",
+        "a traceback object is not here",
+    ),
+    (
+        "try:\n    x = 1 / 0\nexcept Exception as e:\n    y = e.with_traceback(None)\n",
+        "a traceback object is not here",
+    ),
     ("try:\n    x = {}[1]\nexcept KeyError as e:\n    y = e.args[0].__class__\n", "dunder"),
     ("raise ValueError('x')\n", "ValueError: x"),
     ("raise 3\n", "must derive from BaseException"),
@@ -128,7 +136,7 @@ ESCAPES = [
     (
         "import pytest\ninfo = pytest.raises(ZeroDivisionError, lambda: 1 / 0)\n"
         "y = info.value.__traceback__\n",
-        "dunder",
+        "a traceback object is not here",
     ),
     # a pattern that could backtrack (catastrophically) is refused before it runs
     (
@@ -159,7 +167,7 @@ ESCAPES = [
     (
         "class M:\n    def __enter__(self):\n        return 1\n"
         "    def __exit__(self, t, v, tb):\n        y = v.__traceback__\nwith M():\n    1 / 0\n",
-        "no attribute '__traceback__'",
+        "a traceback object is not here",
     ),
     ("x = Value(1.0)\ny = x._backward\n", "no attribute '_backward'"),
     ("x = Value(1.0)\nx._op = '+'\n", "only .data, .grad and .label"),
@@ -178,14 +186,14 @@ ESCAPES = [
     ("@staticmethod\ndef f():\n    pass\ny = f.__func__\n", "dunder"),
     ("@property\ndef f(self):\n    pass\ny = f.fget\n", "no attribute 'fget'"),
     ("import functools\ny = functools.reduce.__code__\n", "dunder"),
-    ("import itertools\ny = itertools.tee\n", "no attribute 'tee'"),
+    ("import itertools\ny = itertools.batched\n", "no attribute 'batched'"),
     # endless `cycle`, as endless `count`: every consumer charges each item it takes
     ("import itertools\ny = 'a' in itertools.cycle('b')\n", "BACKPROP_MAX_STEPS"),
     ("import itertools\ny = all(itertools.cycle([1]))\n", "BACKPROP_MAX_STEPS"),
     ("import itertools\nk, *g = itertools.groupby(itertools.cycle([0]))\n", "BACKPROP_MAX_STEPS"),
     ("import typing\ny = typing.get_type_hints\n", "no attribute"),
-    ("import dataclasses\ny = dataclasses.fields\n", "no attribute"),
-    ("import operator\ny = operator.methodcaller\n", "no attribute"),
+    ("import dataclasses\ny = dataclasses.make_dataclass\n", "no attribute"),
+    ('import operator\ny = operator.methodcaller("__class__")\n', "no dunder names"),
     ("import numpy as np\n", "scalar engine"),
     ("from collections import namedtuple\nP = namedtuple('P', ['__class__'])\n", "identifiers"),
     ("from collections import deque\ny = [1].popleft()\n", "no attribute 'popleft'"),
@@ -642,7 +650,7 @@ def test_a_failing_import_in_a_function_caught_in_a_loop_is_bounded() -> None:
         "def draw():\n    from graphviz import Digraph\n"
         "try:\n    draw()\nexcept ImportError as e:\n    y = e.__traceback__\n"
     )
-    with pytest.raises(EngineError, match="dunder"):
+    with pytest.raises(EngineError, match="a traceback object is not here"):
         trace_source(leak + END)
 
 

@@ -58,6 +58,7 @@ from backprop_animator.engine.interpreter.runtime import (
     MAX_STR,
     ProgramError,
     State,
+    caught_as,
     new_attrs,
     too_deep,
 )
@@ -1213,7 +1214,11 @@ def itertools_module(library: Library) -> PModule:
         # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as
         # a call, as a generator's resumption does: an islice of an islice of ... (or of
         # the program's generators) 100,000 deep would recurse in C past any stack.
-        return _nested(itertools.islice(library.items(iterable), *bounds), library.state)
+        try:
+            sliced = itertools.islice(library.items(iterable), *bounds)
+        except ValueError as error:  # a negative bound: CPython's ValueError and words
+            raise caught_as(f"itertools.islice(): {error}", error) from None
+        return _nested(sliced, library.state)
 
     def zip_longest(*iterables: Any, fillvalue: Any = None) -> Iterator[Any]:
         return itertools.zip_longest(*pools(iterables), fillvalue=fillvalue)

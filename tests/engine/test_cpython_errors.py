@@ -483,3 +483,23 @@ def test_a_setattr_that_writes_through_itself_stops_at_the_depth_bound() -> None
     )
     with pytest.raises(EngineError, match="nested too deeply"):
         trace_source(source + TAIL)
+
+
+# Each was "this operation failed: ... (OverflowError)" or an error of the engine's own,
+# which no `except` catches, where CPython raises an exception the program can catch.
+CAUGHT_AS_CPYTHONS = [
+    "float(3 ** 2000)", "float(-(10 ** 400))", "x = 1; x = float(x << 1100)",
+    "math.fsum([float('inf'), float('-inf')])", "math.fsum([1e308, 1e308])",
+    "import itertools; itertools.islice([1], -1)",
+    "import itertools; itertools.islice([1], -1, 2)",
+    "import itertools; itertools.islice([1], 0, 2, -1)",
+    "math.factorial(-1)", "math.factorial(1.5)", "math.factorial('3')", "math.factorial(None)",
+    "range(0, 10, 0)", "range(5, 1, False)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", CAUGHT_AS_CPYTHONS)
+def test_a_builtins_failure_is_cpythons_exception_that_the_program_catches(
+    statement: str,
+) -> None:
+    assert_as_cpython(caught(statement))

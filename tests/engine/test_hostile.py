@@ -1386,3 +1386,15 @@ def test_writing_a_big_integer_costs_a_step_per_ten_digits(write: str) -> None:
         trace_source(source + END, limits=SMALL)
     assert caught.value.line == 3
     assert printed_lines(trace_source("print(len(str(2**4095)))\n" + END))[0] == "1233"
+
+
+def test_a_modular_power_of_big_integers_is_charged_by_its_work() -> None:
+    # pow(e, e, m) of 4,096-bit numbers is 0.2-0.7 s of CPython's time: it was charged
+    # 4,096 steps (one per bit of the exponent), so 240 of them fit the step bound.
+    source = "m = 3 ** 2580 + 2\ne = 7 ** 1450\nfor i in range(6):\n    x = pow(e, e, m)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60))
+    assert caught.value.line == 4
+    # A 64-bit modulus stays a step per bit: an RSA toy or a hash runs as before.
+    small = "m = 2 ** 61 - 1\nfor i in range(200):\n    x = pow(i + 2, m - 2, m)\nprint(x)\n"
+    assert printed_lines(trace_source(small + END))[:1] == run_in_cpython(small)

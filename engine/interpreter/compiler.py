@@ -365,9 +365,10 @@ class Compiler(ExpressionCompiler):
     def generator_function(self, body: list[ast.stmt], scope: scopes.Scope, name: str) -> Stmt:
         run_body = self.gen_block(body, scope)
         state = self.m.state
+        levels = generators.yield_depth(body)
 
         def start(f: Frame) -> Any:
-            f.ret = generators.resumed(run_body(f), f, state, name, RETURN)
+            f.ret = generators.resumed(run_body(f), f, state, name, RETURN, levels)
             return RETURN
 
         return start

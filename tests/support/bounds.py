@@ -336,4 +336,17 @@ CASES.append(
     )
 )
 
+# Generators still suspended when the run stops are closed as Python frees them, a
+# GeneratorExit thrown through each of their frames: after the bound, 6 s for these.
+CASES.append(
+    Case(
+        "generators suspended 20 loops deep, kept until the bound",
+        "def g():\n"
+        + "".join("    " * (i + 1) + f"for i{i} in [1]:\n" for i in range(20))
+        + "    " * 21
+        + "yield 1\nkeep = []\nwhile True:\n    x = g()\n    next(x)\n    keep.append(x)\n",
+        STEPS,
+    )
+)
+
 NEVER_ENDS = "x = 0\nwhile True:\n    x = x + 1\n"

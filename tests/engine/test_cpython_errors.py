@@ -503,3 +503,25 @@ def test_a_builtins_failure_is_cpythons_exception_that_the_program_catches(
     statement: str,
 ) -> None:
     assert_as_cpython(caught(statement))
+
+
+STAR_FORMATS = [
+    "print('%.*f' % (2, 1.5))", "print(repr('%*d' % (5, 3)), repr('%*d' % (-5, 3)))",
+    "print(repr('%-*d|' % (5, 3)), '%.*f' % (-1, 1.5), '%*.*f' % (8, 3, 3.14159))",
+    "print('%.*s' % (2, 'abcdef'), repr('%*s' % (3, 'a')), '%*d' % (True, 3))",
+    "print('%*d' % (1.5, 3))", "print('%*d' % ('a', 3))", "print('%.*f' % (2,))",
+    "print('%*d' % (10**8, 3))", "print('%.*f' % (10**6, 1.5))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", STAR_FORMATS[:7])
+def test_a_star_width_or_precision_in_percent_formatting_is_cpythons(statement: str) -> None:
+    # `'%.*f' % (2, x)` was left as text, then CPython's TypeError for the arguments
+    # it did not convert: no program with a `*` ran.
+    assert_as_cpython(caught(statement))
+
+
+@pytest.mark.parametrize("statement", STAR_FORMATS[7:])
+def test_a_star_width_or_precision_stays_within_the_string_bound(statement: str) -> None:
+    with pytest.raises(EngineError, match="format (width|precision)"):
+        trace_source(statement + TAIL)

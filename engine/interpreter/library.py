@@ -2328,6 +2328,7 @@ def complex_(args: list[Any], kwargs: dict[str, Any]) -> complex:
     except (
         TypeError,
         ValueError,
+        OverflowError,  # `complex(2 ** 4000)`: int too large to convert to float
     ) as error:  # CPython's words: `complex() arg is a malformed string`
         raise caught_as(f"complex(): {error}", error) from None
 

@@ -1398,3 +1398,17 @@ def test_a_modular_power_of_big_integers_is_charged_by_its_work() -> None:
     # A 64-bit modulus stays a step per bit: an RSA toy or a hash runs as before.
     small = "m = 2 ** 61 - 1\nfor i in range(200):\n    x = pow(i + 2, m - 2, m)\nprint(x)\n"
     assert printed_lines(trace_source(small + END))[:1] == run_in_cpython(small)
+
+
+def test_an_integer_refused_for_its_size_is_charged_for_its_making() -> None:
+    # `a * a` of 4,096-bit numbers makes 8,192 bits (40 µs) before the size is refused,
+    # a catchable OverflowError: it was charged nothing for that, so a loop that caught
+    # it ran eight times the work per step of any other.
+    source = (
+        "a = 3 ** 2580\nn = 0\nfor i in range(1000):\n    try:\n        x = a * a\n"
+        "    except OverflowError:\n        n += 1\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=50_000, time_limit=60))
+    traced = trace_source(source + "print(n)\n" + END, limits=Limits(time_limit=60))
+    assert printed_lines(traced)[0] == "1000"

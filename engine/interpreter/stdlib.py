@@ -1248,7 +1248,11 @@ def itertools_module(library: Library) -> PModule:
     }
     members["chain"].members["from_iterable"] = Builtin(
         "itertools.chain.from_iterable",
-        lambda args, kwargs: _generator(_from_iterable(library, _one_iterable(args, kwargs))),
+        # Each item taken as a call, as islice's: one nested 20,000 deep recursed through
+        # Python's frames to its RecursionError and back, 6 s past any deadline.
+        lambda args, kwargs: _generator(
+            _nested(_from_iterable(library, _one_iterable(args, kwargs)), library.state)
+        ),
     )
     return PModule("itertools", members)
 
@@ -1290,7 +1294,9 @@ def _filterfalse(m: Any, library: Library, predicate: Any, iterable: Any) -> Ite
 
 
 def _compress(m: Any, library: Library, data: Any, selectors: Any) -> Iterator[Any]:
-    for item, chosen in zip(library.items(data), library.items(selectors), strict=False):
+    # Each item taken as a call (`_nested`), as `chain.from_iterable`'s.
+    pairs = zip(library.items(data), library.items(selectors), strict=False)
+    for item, chosen in _nested(pairs, library.state):
         if m.truthy(chosen):
             yield item
 

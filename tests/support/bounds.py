@@ -391,11 +391,11 @@ CASES += [
         NESTED,
     ),
     case(
-        "chain.from_iterable of chain.from_iterable ..., 100,000 deep, read",
+        "chain.from_iterable of chain.from_iterable ..., 20,000 deep, read",
         """
         import itertools
         c = [1]
-        for i in range(100000):
+        for i in range(20000):
             c = itertools.chain.from_iterable([c])
         print(next(iter(c)))
         """,

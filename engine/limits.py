@@ -8,7 +8,8 @@ changed from the environment (`BACKPROP_MAX_SOURCE_CHARS`, `BACKPROP_MAX_NODES`,
 
 The time limit holds in every host (SPEC §16): `deadline(limits)` starts the clock for
 one call of the engine's API (a trace, a gradient check with all its re-runs), and the
-interpreter looks at it every few thousand steps, so the CLI and a notebook kernel,
+interpreter looks at it every few thousand steps (and the checks and compiling before
+its first step, every few thousand nodes: `tick`), so the CLI and a notebook kernel,
 which have no worker process to kill, stop on their own like the server does.
 """
 

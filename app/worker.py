@@ -246,7 +246,11 @@ def serve_traces(connection: Connection, limits: Limits) -> None:
         try:
             reply = ("ok", run_job(job, limits, gzip_large))
         except EngineError as error:
-            reply = ("error", (error.message, error.line, error.column))
+            # Answered before the run it stopped is freed: the error's traceback holds the
+            # run, and freeing a long program's compiled closures takes a tenth of a
+            # second, which the request's deadline does not leave.
+            connection.send(("error", (error.message, error.line, error.column)))
+            continue
         except Exception:
             reply = ("crash", traceback.format_exc())
         connection.send(reply)

@@ -8,7 +8,8 @@ changed from the environment (`BACKPROP_MAX_SOURCE_CHARS`, `BACKPROP_MAX_NODES`,
 
 The time limit holds in every host (SPEC §16): `deadline(limits)` starts the clock for
 one call of the engine's API (a trace, a gradient check with all its re-runs), and the
-interpreter looks at it every few thousand steps, so the CLI and a notebook kernel,
+interpreter looks at it every few thousand steps (and the checks and compiling before
+its first step, every few thousand nodes: `tick`), so the CLI and a notebook kernel,
 which have no worker process to kill, stop on their own like the server does.
 """
 
@@ -99,6 +100,8 @@ def read_seconds(name: str, raw: str) -> float:
 
 # When the current call of the engine must stop (time.monotonic()), or None outside one.
 _deadline: ContextVar[float | None] = ContextVar("backprop_deadline", default=None)
+# The limits that deadline was set from, to word the error of the work that reads it.
+_deadline_limits: ContextVar[Limits | None] = ContextVar("backprop_deadline_limits", default=None)
 
 
 @contextmanager
@@ -109,9 +112,11 @@ def deadline(limits: Limits) -> Iterator[None]:
         yield
         return
     token = _deadline.set(time.monotonic() + limits.time_limit)
+    limits_token = _deadline_limits.set(limits)
     try:
         yield
     finally:
+        _deadline_limits.reset(limits_token)
         _deadline.reset(token)
 
 
@@ -129,6 +134,48 @@ def past_deadline() -> bool:
     every so many nodes."""
     end = _deadline.get()
     return end is not None and time.monotonic() > end
+
+
+# Work done before the program runs (the checks of its text, compiling it) counts the
+# nodes it visits, for every thread at once (a count a race misses only moves the next
+# reading of the clock), and reads the clock once per `NODES_PER_TIME_CHECK` of them.
+_visits = [0]
+
+
+def tick() -> bool:
+    """Count one node visited before the program runs; every so many, whether the
+    current call of the engine is past its deadline (then raise `took_too_long`). A
+    100,000-character program takes a second or more to compile, all before the
+    interpreter's first step: this clock is what bounds that time (SPEC §16).
+    """
+    _visits[0] += 1
+    return not _visits[0] % NODES_PER_TIME_CHECK and past_deadline()
+
+
+def took_too_long(line: int | None = None, column: int | None = None) -> EngineError:
+    """The error of work before the program runs (`tick`) that met the deadline."""
+    limits = _deadline_limits.get() or Limits()
+    return limits.exceeded(
+        "time_limit",
+        "the program took too long to read, before it ran (is it very long, or nested very deep?)",
+        line,
+        column,
+    )
+
+
+def visited(node: ast.AST) -> None:
+    """`tick` for a node a walk of the tree reaches, raising `took_too_long` at its line.
+    Nodes with no place of their own (`ast.Load`, `ast.Add`...) are not counted: the
+    error is always at a line, and they cost next to nothing."""
+    if "lineno" in node._attributes and tick():
+        raise took_too_long(node.lineno)  # type: ignore[attr-defined]
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk(node)` that reads the clock as `tick` does."""
+    for found in ast.walk(node):
+        visited(found)
+        yield found
 
 
 def too_deep(node: ast.expr) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import Limits, tick, took_too_long, walk
 from backprop_animator.engine.ops import FUNCTIONS
 from backprop_animator.engine.value import Value
 
@@ -183,7 +183,7 @@ def _check_future_imports(tree: ast.Module) -> None:
         last_line = statement.lineno
     late = [
         node
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.ImportFrom)
         and node.module == "__future__"
         and node.lineno > last_line
@@ -426,6 +426,8 @@ def _first_piece_over(source: str, budget: int, last_line: int) -> tuple[int, in
             line, column = token.start
             if line > last_line:
                 return None
+            if tick():
+                raise took_too_long(line)
             if token.string == ";" and token.type == tokenize.OP:
                 piece, count = (line, -1), 0  # the next piece starts at the next token
             elif line != piece[0] or piece[1] < 0:

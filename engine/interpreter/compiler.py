@@ -85,6 +85,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, CLASS_VARIABLES, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
+from backprop_animator.engine.limits import tick, took_too_long, visited, walk
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
 
@@ -117,13 +118,13 @@ def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineEr
     may be the module. A read the compiler cannot see (`getattr(os, name)`, a name bound
     by the import in a way it does not follow) is refused when it runs, as no `except`
     catches."""
-    if not any(isinstance(node, ast.Import | ast.ImportFrom) for node in ast.walk(tree)):
+    if not any(isinstance(node, ast.Import | ast.ImportFrom) for node in walk(tree)):
         return  # the usual program: no import at all, nothing to work out
     names = _ModuleNames(tree)
     if not names.modules:
         return
     # The first refused read in `ast.walk`'s order, the one named before scopes counted.
-    order = {id(node): i for i, node in enumerate(ast.walk(tree))}
+    order = {id(node): i for i, node in enumerate(walk(tree))}
     for node, scope in sorted(names.reads, key=lambda read: order[id(read[0])]):
         owner = node.value
         module = None
@@ -176,6 +177,7 @@ class _ModuleNames:
         self.modules.setdefault(id(self.binder(scope, name)), {})[name] = module
 
     def visit(self, node: ast.AST, scope: scopes.Scope) -> None:
+        visited(node)
         visit = self.visit
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -345,6 +347,8 @@ class Compiler(ExpressionCompiler):
             raise self.m.state.limits.exceeded(
                 "max_depth", "statements are nested too deeply", *self.pos(node)
             )
+        if tick() and not self.library:
+            raise took_too_long(*self.pos(node))
         try:
             return self.stmt_node(node, scope)
         finally:
@@ -363,9 +367,10 @@ class Compiler(ExpressionCompiler):
     def generator_function(self, body: list[ast.stmt], scope: scopes.Scope, name: str) -> Stmt:
         run_body = self.gen_block(body, scope)
         state = self.m.state
+        levels = generators.yield_depth(body)
 
         def start(f: Frame) -> Any:
-            f.ret = generators.resumed(run_body(f), f, state, name, RETURN)
+            f.ret = generators.resumed(run_body(f), f, state, name, RETURN, levels)
             return RETURN
 
         return start
@@ -406,6 +411,8 @@ class Compiler(ExpressionCompiler):
             raise self.m.state.limits.exceeded(
                 "max_depth", "statements are nested too deeply", *self.pos(node)
             )
+        if tick() and not self.library:
+            raise took_too_long(*self.pos(node))
         try:
             inner = compile_statement(self, node, scope)
         finally:
@@ -2174,6 +2181,7 @@ def statements_calling_backward(tree: ast.Module) -> set[int]:
     AST = ast.AST
     while stack:
         node, enclosing = stack.pop()
+        visited(node)
         if isinstance(node, ast.stmt):
             enclosing = (*enclosing, id(node))
         elif (
@@ -2199,7 +2207,7 @@ def patches_value(tree: ast.Module) -> bool:
     defines = False
     patches = False
     imports = False  # `from micrograd.engine import Value`, maybe a class of its own later
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in ("micrograd", "micrograd.engine"):
             imports = imports or any(alias.name == "Value" for alias in node.names)
         elif isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == "Value":

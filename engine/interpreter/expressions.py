@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +48,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
 )
 from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
-from backprop_animator.engine.limits import too_deep
+from backprop_animator.engine.limits import tick, too_deep, took_too_long, visited
 from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
 
@@ -124,6 +124,7 @@ def contains_yield(node: ast.AST) -> bool:
         stack = [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]
     while stack:
         child = stack.pop()
+        visited(child)
         if isinstance(child, ast.Yield | ast.YieldFrom):
             return True
         for grandchild in ast.iter_child_nodes(child):
@@ -207,6 +208,8 @@ class ExpressionCompiler:
         self.max_depth = max_depth
         self.depth = 0
         self.calls_backward: set[int] = set()  # statements that call .backward(), by id
+        # Whether each function met so far names `super` in it (`_uses_super`), by id.
+        self.super_users: dict[int, bool] = {}
         # Library modules compiled for this program, by name (`Compiler.library_module`).
         self.loaded: dict[str, Callable[[], dict[str, Any]]] = {}
         self.tree: ast.Module | None = None  # the program (a test's docstring for `unittest`)
@@ -431,7 +434,7 @@ class ExpressionCompiler:
             for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
             if d is not None
         ]
-        uses_super = _uses_super(body)
+        uses_super = _uses_super(body, self.super_users)
         if isinstance(body, list) and is_generator(body):
             compiled = self.generator_function(body, inner, name)
         elif isinstance(body, list):
@@ -494,6 +497,8 @@ class ExpressionCompiler:
         self.depth += 1
         if self.depth > self.max_depth:
             raise self.m.state.limits.exceeded("max_depth", too_deep(node), *self.pos(node))
+        if tick() and not self.library:
+            raise took_too_long(*self.pos(node))
         try:
             return self.expr_node(node, scope)
         finally:
@@ -1521,11 +1526,26 @@ def _field(texts: Texts, inner: Expr, spec: Expr | None, conversion: int) -> Exp
     return run
 
 
-def _uses_super(body: list[ast.stmt] | ast.expr) -> bool:
-    nodes = body if isinstance(body, list) else [body]
-    return any(
-        isinstance(n, ast.Name) and n.id == "super" for node in nodes for n in ast.walk(node)
-    )
+def _uses_super(body: Iterable[ast.AST] | ast.expr, known: dict[int, bool]) -> bool:
+    """Whether `body` names `super` anywhere, in the functions it defines too. Each
+    function in it is answered once, into `known` (by id), and read from there when the
+    function enclosing it is asked again: functions nested 100 deep were walked again at
+    each level (seconds of compiling for no step)."""
+    stack: list[ast.AST] = [body] if isinstance(body, ast.AST) else list(body)
+    while stack:
+        node = stack.pop()
+        visited(node)
+        if isinstance(node, ast.Name) and node.id == "super":
+            return True
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            answer = known.get(id(node))
+            if answer is None:
+                answer = known[id(node)] = _uses_super(ast.iter_child_nodes(node), known)
+            if answer:
+                return True
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _folded_constant(node: ast.expr) -> bool:
@@ -1546,6 +1566,7 @@ def writes_grad(body: list[ast.stmt]) -> bool:
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
+        visited(node)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         if isinstance(node, (ast.Assign, ast.AugAssign)):

@@ -19,6 +19,7 @@ the generator's `finally` then; here it does not run).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Generator, Iterator
 from types import GeneratorType
 from typing import Any
@@ -27,6 +28,7 @@ from backprop_animator.engine.interpreter.exceptions import ProgramRaise, is_exc
 from backprop_animator.engine.interpreter.objects import Builtin, Frame, PClass, PInstance
 from backprop_animator.engine.interpreter.runtime import ProgramError, State, too_deep
 from backprop_animator.engine.interpreter.text import a_type
+from backprop_animator.engine.limits import visited
 
 # A statement or value of a generator's body: a Python generator of its own, which
 # hands back a signal (statements) or a value (`yield`, `yield from`).
@@ -34,7 +36,12 @@ GenStmt = Callable[[Frame], Generator[Any, Any, Any]]
 
 
 def resumed(
-    body: Generator[Any, Any, Any], frame: Frame, state: State, name: str, returned: Any
+    body: Generator[Any, Any, Any],
+    frame: Frame,
+    state: State,
+    name: str,
+    returned: Any,
+    levels: int = 1,
 ) -> Generator[Any, Any, Any]:
     """A generator of the program: its body run one item at a time, a value sent in
     or an exception thrown in passed down to the `yield` it stopped at. Each
@@ -43,39 +50,70 @@ def resumed(
     do. Its `return` value ends it (`StopIteration.value`, for `yield from`).
 
     While it is suspended, the exception the consumer's `except` is handling is the
-    consumer's again (`State.handling`), as CPython keeps a generator's own apart."""
-    limit = state.limits.max_call_depth
-    sent: Any = None
-    thrown: ProgramError | None = None
-    while True:
-        state.depth += 1
-        outer = state.handling
-        try:
-            if state.depth > limit:
-                raise too_deep(state, "generators are nested too deeply (recursion)")
-            if thrown is not None:
-                item = body.throw(thrown)
-            elif sent is None:
-                item = next(body)
-            else:
-                item = body.send(sent)
-        except StopIteration as stop:
-            return frame.ret if stop.value is returned else None
-        except ProgramError as error:
-            if error.pending is None:
-                error.pending = name
-            raise
-        finally:
-            state.depth -= 1
-            state.handling = outer
-        thrown = None
-        try:
-            sent = yield item
-        except ProgramError as error:  # `throw` and `close`; Python's GeneratorExit passes
-            thrown, sent = error, None
+    consumer's again (`State.handling`), as CPython keeps a generator's own apart.
+
+    From its start to its end it counts in `State.unclosed` for its `levels` (the
+    Python generators it is made of, one per statement around its deepest `yield`):
+    what Python's closing of it will cost once the program drops it, or the run ends.
+    """
+    state.unclosed += levels
+    try:
+        limit = state.limits.max_call_depth
+        sent: Any = None
+        thrown: ProgramError | None = None
+        while True:
+            state.depth += 1
+            outer = state.handling
+            try:
+                if state.depth > limit:
+                    raise too_deep(state, "generators are nested too deeply (recursion)")
+                if thrown is not None:
+                    item = body.throw(thrown)
+                elif sent is None:
+                    item = next(body)
+                else:
+                    item = body.send(sent)
+            except StopIteration as stop:
+                return frame.ret if stop.value is returned else None
+            except ProgramError as error:
+                if error.pending is None:
+                    error.pending = name
+                raise
+            finally:
+                state.depth -= 1
+                state.handling = outer
+            thrown = None
+            try:
+                sent = yield item
+            except ProgramError as error:  # `throw`, `close`; Python's GeneratorExit passes
+                thrown, sent = error, None
+    finally:
+        state.unclosed -= levels
 
 
 RESUMED_CODE = resumed.__code__
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def yield_depth(body: list[ast.stmt]) -> int:
+    """How many statements deep a generator function's deepest `yield` is (1: in the
+    body itself), outside the functions and classes it defines: how many Python
+    generators one of its suspensions is made of (`resumed`).
+
+    Example: `for x in xs:\n    if x:\n        yield x` is 3 deep.
+    """
+    deepest = 1
+    stack: list[tuple[ast.AST, int]] = [(statement, 1) for statement in body]
+    while stack:
+        node, depth = stack.pop()
+        visited(node)
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            deepest = max(deepest, depth)
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, _SCOPES):
+                stack.append((child, depth + isinstance(child, ast.stmt)))
+    return deepest
 
 
 def is_program_generator(value: Any) -> bool:

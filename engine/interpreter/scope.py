@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from backprop_animator.engine.limits import visited
+
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _COMPREHENSION_NAMES: dict[type, str] = {
@@ -107,6 +109,7 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
+        visited(node)
         if isinstance(node, ast.Global):
             scope.globals.update(node.names)
         elif isinstance(node, ast.Nonlocal):
@@ -148,6 +151,7 @@ def _walrus_targets(node: ast.AST) -> set[str]:
     stack = list(ast.iter_child_nodes(node))
     while stack:
         child = stack.pop()
+        visited(child)
         if isinstance(child, _NESTED):
             continue
         if isinstance(child, ast.NamedExpr) and isinstance(child.target, ast.Name):

@@ -60,6 +60,7 @@ from backprop_animator.engine.interpreter.runtime import (
     MAX_STR,
     ProgramError,
     State,
+    caught_as,
     new_attrs,
     too_deep,
 )
@@ -1364,7 +1365,11 @@ def itertools_module(library: Library) -> PModule:
         # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as
         # a call, as a generator's resumption does: an islice of an islice of ... (or of
         # the program's generators) 100,000 deep would recurse in C past any stack.
-        return _nested(itertools.islice(library.items(iterable), *bounds), library.state)
+        try:
+            sliced = itertools.islice(library.items(iterable), *bounds)
+        except ValueError as error:  # a negative bound: CPython's ValueError and words
+            raise caught_as(f"itertools.islice(): {error}", error) from None
+        return _nested(sliced, library.state)
 
     def zip_longest(*iterables: Any, fillvalue: Any = None) -> Iterator[Any]:
         return itertools.zip_longest(*pools(iterables), fillvalue=fillvalue)
@@ -1401,7 +1406,11 @@ def itertools_module(library: Library) -> PModule:
     }
     members["chain"].members["from_iterable"] = Builtin(
         "itertools.chain.from_iterable",
-        lambda args, kwargs: _generator(_from_iterable(library, _one_iterable(args, kwargs))),
+        # Each item taken as a call, as islice's: one nested 20,000 deep recursed through
+        # Python's frames to its RecursionError and back, 6 s past any deadline.
+        lambda args, kwargs: _generator(
+            _nested(_from_iterable(library, _one_iterable(args, kwargs)), library.state)
+        ),
     )
     return PModule("itertools", members)
 
@@ -1473,7 +1482,9 @@ def _filterfalse(m: Any, library: Library, predicate: Any, iterable: Any) -> Ite
 
 
 def _compress(m: Any, library: Library, data: Any, selectors: Any) -> Iterator[Any]:
-    for item, chosen in zip(library.items(data), library.items(selectors), strict=False):
+    # Each item taken as a call (`_nested`), as `chain.from_iterable`'s.
+    pairs = zip(library.items(data), library.items(selectors), strict=False)
+    for item, chosen in _nested(pairs, library.state):
         if m.truthy(chosen):
             yield item
 

@@ -266,6 +266,12 @@ class Texts:
             if kind == "%":
                 out.append("%")
                 continue
+            if width == "*":  # `'%*d' % (5, x)`: the width is an argument, before the value
+                given = _star_argument(args)
+                flags += "-" if given < 0 else ""
+                width = str(abs(given))
+            if precision == "*":  # `'%.*f' % (2, x)`: a negative one is 0, as CPython's
+                precision = str(max(0, _star_argument(args)))
             if key is not None:
                 if not mapping or get_item is None:
                     raise ProgramError("format requires a mapping", kind="TypeError")
@@ -382,7 +388,17 @@ def _plain_made(item: Any) -> int:
 # Where bytes %-formatting could make many characters: a width or a precision.
 _BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
 _BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
-_PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrs%])")
+_PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXeEfFgGcrs%])")
+
+
+def _star_argument(args: list[Any]) -> int:
+    """The next argument of a `%` format, taken by a `*` width or precision: an int."""
+    if not args:
+        raise ProgramError("not enough arguments for format string", kind="TypeError")
+    given = args.pop(0)
+    if type(given) not in (int, bool):
+        raise ProgramError("* wants int", kind="TypeError")
+    return int(given)
 
 
 def _is_mapping(values: Any) -> bool:

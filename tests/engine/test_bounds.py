@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -207,3 +208,104 @@ def test_a_course_training_loop_runs_at_the_default_limits_with_cpythons_numbers
     assert len(ours) == 20
     # The order of a set of nodes is their addresses' in CPython: the last bits may differ.
     assert_same_output(ours, run_in_cpython(COURSE_LOOP))
+
+
+PASS_TAIL = "v = Value(1.0)\nw = v * 2\nw.backward()\n"
+
+# Programs within the source bound that took seconds to read before their first step:
+# many tiny statements, long expressions, f-strings, and functions nested deep.
+LONG_TO_READ = {
+    "tiny statements": "for i in range(1):\n    pass\n" + "x = 1\n" * 6_000,
+    "long expressions": "a = 1\n" + ("x = " + " + ".join(["a"] * 150) + "\n") * 40,
+    "f-strings": "a = 1\n" + "f'{a}{a:>{a}}{a!r}'\n" * 1_500,
+    "nested functions": "".join(" " * i + f"def f{i}():\n" for i in range(90))
+    + (" " * 90 + "x = a + a\n") * 600,
+}
+
+
+@pytest.mark.parametrize("source", LONG_TO_READ.values(), ids=list(LONG_TO_READ))
+def test_reading_a_program_before_it_runs_stops_at_the_time_limit(source: str) -> None:
+    # Checking and compiling a program read no clock: a 100,000-character one spent
+    # up to 8 s there before the interpreter's first step could. Past its deadline
+    # already, the program is refused while it is read, at a line, not once it runs.
+    with deadline(Limits(time_limit=0.1)):
+        time.sleep(0.15)
+        with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT") as caught:
+            trace_source(source)
+    assert "before it ran" in caught.value.message
+    assert caught.value.line is not None
+
+
+def test_reading_a_program_within_the_time_limit_is_not_refused() -> None:
+    # The same clock, not yet run out, refuses nothing: the programs run as before.
+    source = "a = 1\n" + ("x = " + " + ".join(["a"] * 150) + "\n") * 40 + PASS_TAIL
+    trace = trace_source(source, limits=Limits(time_limit=60))
+    assert trace["nodes"]
+
+
+def nodes_visited(source: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times compiling `source` asked for a node's children."""
+    import ast
+
+    count = [0]
+    children = ast.iter_child_nodes
+
+    def counting(node: ast.AST) -> Iterator[ast.AST]:
+        count[0] += 1
+        return children(node)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ast, "iter_child_nodes", counting)
+        trace_source(source + PASS_TAIL, limits=Limits(time_limit=60))
+    return count[0]
+
+
+def test_functions_nested_deep_are_read_in_time_linear_in_their_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each function's body was walked for `super` again at every level it is nested
+    # in: 95 levels, 95 walks of the innermost body (7 s for 80,000 characters).
+    body = (" " * 80 + "x = " + " + ".join(["a"] * 20) + "\n") * 100
+
+    def nested(depth: int) -> str:
+        heads = "".join(" " * i + f"def f{i}():\n" for i in range(depth))
+        pads = "".join(" " * i + "if a:\n" for i in range(depth, 80))
+        return heads + pads + body
+
+    shallow = nodes_visited(nested(1), monkeypatch)
+    deep = nodes_visited(nested(80), monkeypatch)
+    assert deep < 2 * shallow, (shallow, deep)
+
+
+KEPT_GENERATORS = """
+def g():
+    for a in [1]:
+        for b in [1]:
+            for c in [1]:
+                for d in [1]:
+                    for e in [1]:
+                        for f in [1]:
+                            for h in [1]:
+                                for k in [1]:
+                                    yield 1
+keep = []
+for n in range({n}):
+    x = g()
+    next(x)
+    keep.append(x)
+"""
+
+
+def test_generators_left_suspended_count_their_closing_against_the_time_limit() -> None:
+    # Python closes each generator the run leaves suspended once the run is over: a
+    # GeneratorExit thrown through the Python generators it is made of (9 here), about
+    # 20 µs each. 5,000 of them are 0.9 s of closing after the last step: within a
+    # 0.5 s limit the run must stop before it has made them, not overrun by that much.
+    source = KEPT_GENERATORS.format(n=5_000) + PASS_TAIL
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source, limits=Limits(time_limit=0.5))
+    assert time.monotonic() - started < 3.0
+    # A few hundred cost a few milliseconds of closing: traced as before.
+    trace = trace_source(KEPT_GENERATORS.format(n=300) + PASS_TAIL, limits=Limits(time_limit=5))
+    assert trace["nodes"]

@@ -483,3 +483,45 @@ def test_a_setattr_that_writes_through_itself_stops_at_the_depth_bound() -> None
     )
     with pytest.raises(EngineError, match="nested too deeply"):
         trace_source(source + TAIL)
+
+
+# Each was "this operation failed: ... (OverflowError)" or an error of the engine's own,
+# which no `except` catches, where CPython raises an exception the program can catch.
+CAUGHT_AS_CPYTHONS = [
+    "float(3 ** 2000)", "float(-(10 ** 400))", "x = 1; x = float(x << 1100)",
+    "math.fsum([float('inf'), float('-inf')])", "math.fsum([1e308, 1e308])",
+    "import itertools; itertools.islice([1], -1)",
+    "import itertools; itertools.islice([1], -1, 2)",
+    "import itertools; itertools.islice([1], 0, 2, -1)",
+    "math.factorial(-1)", "math.factorial(1.5)", "math.factorial('3')", "math.factorial(None)",
+    "range(0, 10, 0)", "range(5, 1, False)", "complex(2 ** 4000)", "complex(1, -(3 ** 2500))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", CAUGHT_AS_CPYTHONS)
+def test_a_builtins_failure_is_cpythons_exception_that_the_program_catches(
+    statement: str,
+) -> None:
+    assert_as_cpython(caught(statement))
+
+
+STAR_FORMATS = [
+    "print('%.*f' % (2, 1.5))", "print(repr('%*d' % (5, 3)), repr('%*d' % (-5, 3)))",
+    "print(repr('%-*d|' % (5, 3)), '%.*f' % (-1, 1.5), '%*.*f' % (8, 3, 3.14159))",
+    "print('%.*s' % (2, 'abcdef'), repr('%*s' % (3, 'a')), '%*d' % (True, 3))",
+    "print('%*d' % (1.5, 3))", "print('%*d' % ('a', 3))", "print('%.*f' % (2,))",
+    "print('%*d' % (10**8, 3))", "print('%.*f' % (10**6, 1.5))",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", STAR_FORMATS[:7])
+def test_a_star_width_or_precision_in_percent_formatting_is_cpythons(statement: str) -> None:
+    # `'%.*f' % (2, x)` was left as text, then CPython's TypeError for the arguments
+    # it did not convert: no program with a `*` ran.
+    assert_as_cpython(caught(statement))
+
+
+@pytest.mark.parametrize("statement", STAR_FORMATS[7:])
+def test_a_star_width_or_precision_stays_within_the_string_bound(statement: str) -> None:
+    with pytest.raises(EngineError, match=r"format (width|precision)"):
+        trace_source(statement + TAIL)

@@ -1394,3 +1394,59 @@ def test_writing_a_big_integer_costs_a_step_per_ten_digits(write: str) -> None:
         trace_source(source + END, limits=SMALL)
     assert caught.value.line == 3
     assert printed_lines(trace_source("print(len(str(2**4095)))\n" + END))[0] == "1233"
+
+
+def test_a_modular_power_of_big_integers_is_charged_by_its_work() -> None:
+    # pow(e, e, m) of 4,096-bit numbers is 0.2-0.7 s of CPython's time: it was charged
+    # 4,096 steps (one per bit of the exponent), so 240 of them fit the step bound.
+    source = "m = 3 ** 2580 + 2\ne = 7 ** 1450\nfor i in range(6):\n    x = pow(e, e, m)\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60))
+    assert caught.value.line == 4
+    # A 64-bit modulus stays a step per bit: an RSA toy or a hash runs as before.
+    small = "m = 2 ** 61 - 1\nfor i in range(200):\n    x = pow(i + 2, m - 2, m)\nprint(x)\n"
+    assert printed_lines(trace_source(small + END))[:1] == run_in_cpython(small)
+
+
+def test_an_integer_refused_for_its_size_is_charged_for_its_making() -> None:
+    # `a * a` of 4,096-bit numbers makes 8,192 bits (40 µs) before the size is refused,
+    # a catchable OverflowError: it was charged nothing for that, so a loop that caught
+    # it ran eight times the work per step of any other.
+    source = (
+        "a = 3 ** 2580\nn = 0\nfor i in range(1000):\n    try:\n        x = a * a\n"
+        "    except OverflowError:\n        n += 1\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=50_000, time_limit=60))
+    traced = trace_source(source + "print(n)\n" + END, limits=Limits(time_limit=60))
+    assert printed_lines(traced)[0] == "1000"
+
+
+def test_math_comb_within_the_integer_bound_is_cpythons_not_refused() -> None:
+    # The bound before the work was n ** k: comb(4000, 1500), 3,812 bits, was refused
+    # as passing 4,096 bits. Its size is now estimated within a bit (math.lgamma).
+    source = (
+        "import math\nfor n, k in [(4000, 1500), (4000, 2000), (5000, 400), (700, 600)]:\n"
+        "    c = math.comb(n, k)\n    print(c.bit_length(), c % 1000003)\n"
+        "try:\n    math.perm(4000, 1500)\nexcept OverflowError:\n    print('over')\n"
+    )
+    assert printed_lines(trace_source(source + END))[:5] == [
+        *run_in_cpython(source)[:4],
+        "over",  # 17,481 bits: past the integer bound (CPython's has none)
+    ]
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    ["itertools.chain.from_iterable([c])", "itertools.compress(c, [1, 1])"],
+    ids=["chain.from_iterable", "compress"],
+)
+def test_a_lazy_itertool_nested_deep_stops_at_the_call_depth_promptly(wrap: str) -> None:
+    # Read, 20,000 levels recursed through five Python frames each to Python's own
+    # RecursionError and unwound: 4-6 s past a 1.8 s deadline. Each item a level takes
+    # counts as a call now, as islice's, and the call depth stops it at 1,000 levels.
+    source = f"import itertools\nc = [1, 2]\nfor i in range(20000):\n    c = {wrap}\nx = next(c)\n"
+    # (Python's RecursionError came out as "the program nests too deeply", BACKPROP_MAX_DEPTH.)
+    with pytest.raises(EngineError, match="iterators are nested too deeply") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60))
+    assert caught.value.line == 5

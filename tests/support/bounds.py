@@ -324,4 +324,102 @@ CASES = [
     ),
 ]
 
+# Compiling read no clock: 80,000 characters of functions nested 95 deep were 7 s of
+# work before the first step (then the loop, to be stopped by a bound too).
+CASES.append(
+    Case(
+        "80,000 characters of functions nested 95 deep, then a loop",
+        "".join(" " * i + f"def f{i}():\n" for i in range(95))
+        + (" " * 95 + "x = " + " + ".join(["a"] * 100) + "\n") * 150
+        + "while True:\n    pass\n",
+        STEPS,
+    )
+)
+
+# Generators still suspended when the run stops are closed as Python frees them, a
+# GeneratorExit thrown through each of their frames: after the bound, 6 s for these.
+CASES.append(
+    Case(
+        "generators suspended 20 loops deep, kept until the bound",
+        "def g():\n"
+        + "".join("    " * (i + 1) + f"for i{i} in [1]:\n" for i in range(20))
+        + "    " * 21
+        + "yield 1\nkeep = []\nwhile True:\n    x = g()\n    next(x)\n    keep.append(x)\n",
+        STEPS,
+    )
+)
+
+# The constructs added last (collections kinds, dict views, str.format fields,
+# itertools' groupby, cycle and chain.from_iterable, math.comb), each driven to a bound.
+CASES += [
+    case(
+        "groupby of an endless cycle, unpacked",
+        """
+        import itertools
+        k, *g = itertools.groupby(itertools.cycle([0]))
+        """,
+        STEPS,
+    ),
+    case(
+        "the keys views of a 100,000-key dict intersected over and over",
+        """
+        d = {i: i for i in range(100000)}
+        while True:
+            x = d.keys() & d.keys()
+        """,
+        STEPS,
+    ),
+    case(
+        "Counters of 100,000 keys added over and over",
+        """
+        from collections import Counter
+        c = Counter(range(100000))
+        while True:
+            x = c + c
+        """,
+        STEPS,
+    ),
+    case(
+        "a deque in a deque in a deque ..., 100,000 deep, printed",
+        """
+        from collections import deque
+        d = deque()
+        for i in range(100000):
+            d = deque([d])
+        print(d)
+        """,
+        NESTED,
+    ),
+    case(
+        "chain.from_iterable of chain.from_iterable ..., 20,000 deep, read",
+        """
+        import itertools
+        c = [1]
+        for i in range(20000):
+            c = itertools.chain.from_iterable([c])
+        print(next(iter(c)))
+        """,
+        NESTED,
+    ),
+    case(
+        "str.format with nested spec fields over and over",
+        """
+        s = '{:{}}' * 2000
+        args = [1, 5] * 2000
+        while True:
+            x = s.format(*args)
+        """,
+        STEPS,
+    ),
+    case(
+        "math.comb near the integer bound over and over",
+        """
+        import math
+        while True:
+            x = math.comb(4000, 1500)
+        """,
+        STEPS,
+    ),
+]
+
 NEVER_ENDS = "x = 0\nwhile True:\n    x = x + 1\n"

@@ -55,7 +55,8 @@ describe("layout", () => {
       });
       // Each drawn point of the repeat lies well below the straight edge at its x: two
       // lines a learner sees as two, not one line with a ripple in it (they crossed).
-      const yAt = (x) => straight.reduce((a, b) => (Math.abs(b.x - x) < Math.abs(a.x - x) ? b : a)).y;
+      const yAt = (x) =>
+        straight.reduce((a, b) => (Math.abs(b.x - x) < Math.abs(a.x - x) ? b : a)).y;
       for (const point of bowed.slice(0, -1))
         assert.ok(point.y - yAt(point.x) >= 8, `${layout.engine}: ${JSON.stringify(point)}`);
     }

@@ -42,12 +42,15 @@ export function nodeLook(state, i) {
 }
 
 /**
- * The state of the operand edge into `parent` at this frame.
+ * The state of the operand edge from `child` into `parent` at this frame. Hidden until
+ * both ends are drawn: a closed call's box appears with its first value, and the edges
+ * from operands made later (the rest of a neuron's inputs) would hang from nothing.
  * @param {import("../passes/timeline.js").FrameState} state
  * @param {number} parent
+ * @param {number} child
  */
-export function edgeLook(state, parent) {
-  if (!state.visible[parent]) return "hidden";
+export function edgeLook(state, parent, child) {
+  if (!state.visible[parent] || !state.visible[child]) return "hidden";
   if (parent !== state.current) return "shown";
   return state.phase === "backward" ? "back" : state.phase === "build" ? "forward" : "shown";
 }

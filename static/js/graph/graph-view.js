@@ -314,7 +314,7 @@ function createMounter(layers, scene, hidden, latest) {
     const elements = createEdgeElements(layers.edges, layout.edges[k], k);
     mountedEdges.set(k, elements);
     const state = latest();
-    if (state) paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+    if (state) paintEdge(elements, edgeLook(state, layout.edges[k].parent, layout.edges[k].child));
   }
 
   /** @param {number} k */
@@ -344,7 +344,7 @@ function createMounter(layers, scene, hidden, latest) {
   function paint(state) {
     for (const [i, elements] of mounted) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
     for (const [k, elements] of mountedEdges)
-      paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+      paintEdge(elements, edgeLook(state, layout.edges[k].parent, layout.edges[k].child));
   }
 
   return { layout, mounted, nodeInView, edgeInView, syncMounted, paint };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { edgeLook, opName } from "../../static/js/graph/graph-scene.js";
+import { edgeLook, labelFit, opName } from "../../static/js/graph/graph-scene.js";
 
 describe("opName", () => {
   const op = /** @type {any} */ ({ kind: "op", label: "" });
@@ -30,4 +30,12 @@ describe("edgeLook", () => {
     assert.equal(edgeLook(state, 2, 1), "hidden"));
   it("hides an edge into a value not drawn yet", () =>
     assert.equal(edgeLook({ ...state, visible: Uint8Array.of(1, 1, 0) }, 2, 0), "hidden"));
+});
+
+describe("labelFit", () => {
+  it("leaves a short label as it is", () => assert.equal(labelFit(2, 28.6), null));
+  it("squeezes a long one inside its cell, clear of both sides", () => {
+    // The layout's cell for 20 characters: 20 x 7.3 + 2 x 7 = 160 px.
+    assert.equal(labelFit(20, 160), 150);
+  });
 });

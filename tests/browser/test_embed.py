@@ -166,6 +166,29 @@ def test_embed_shows_a_hostile_program_as_text_and_runs_nothing(
     assert dialogs == []
 
 
+@pytest.mark.parametrize("frames", ["short", "long"])
+def test_embed_in_a_320_px_column_keeps_its_controls_inside(
+    player_page: Page, server: str, frames: str
+) -> None:
+    # A course page's narrow column: the transport's first row (step buttons, the
+    # "k / N" counter, the speed) overflowed its border by 26 px, the speed half hidden.
+    source = (
+        NEURON
+        if frames == "short"
+        else "x = Value(0.5)\nfor i in range(200):\n    x = x * 1.001\nx.backward()\n"
+    )
+    player_page.set_viewport_size({"width": 320, "height": 800})
+    open_player(player_page, embed_url(server, source, frame="300"))
+    assert player_page.evaluate("document.documentElement.scrollWidth") <= 320
+    inside = player_page.evaluate(
+        "() => { const bar = document.querySelector('.transport').getBoundingClientRect();"
+        " return [...document.querySelectorAll('.transport button, .transport select,"
+        " .transport input, .transport output')].map(e => { const r = e.getBoundingClientRect();"
+        " return [e.getAttribute('aria-label'), r.left >= bar.left && r.right <= bar.right]; }); }"
+    )
+    assert len(inside) == 6 and all(fits for _, fits in inside), inside
+
+
 def test_embed_tells_the_framing_page_its_height(
     player_page: Page, server: str, course_site: tuple[str, Path]
 ) -> None:

@@ -350,6 +350,26 @@ def test_the_lab_fits_a_phone(phone_page: Page, server: str) -> None:
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def test_the_plots_labels_do_not_run_into_one_another_on_a_phone(
+    phone_page: Page, server: str
+) -> None:
+    open_player(phone_page, lab_url(server, NEURON, gradcheck=1, frame=9))
+    plot = phone_page.get_by_test_id("gradcheck-plot")
+    expect(plot.locator("[data-testid=plot-point]").first).to_be_visible()
+    # Every text of the plot (tick labels, "0 (exact)", axis titles), pairwise apart by
+    # at least 4 px across or apart in height: at 390 px the decades' labels ran together.
+    boxes = plot.locator("text").evaluate_all(
+        "texts => texts.map(t => { const r = t.getBoundingClientRect();"
+        " return [t.textContent, r.left, r.right, r.top, r.bottom]; })"
+    )
+    assert len(boxes) > 6
+    for i, (a, a_left, a_right, a_top, a_bottom) in enumerate(boxes):
+        for b, b_left, b_right, b_top, b_bottom in boxes[i + 1 :]:
+            apart_across = a_right + 4 <= b_left or b_right + 4 <= a_left
+            apart_down = a_bottom <= b_top or b_bottom <= a_top
+            assert apart_across or apart_down, f"{a!r} and {b!r} touch"
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_axe_finds_no_serious_violations_in_the_lab(
     axe_page: Page, server: str, theme: str

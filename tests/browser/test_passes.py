@@ -289,6 +289,33 @@ def test_a_big_program_opens_folded_and_a_box_opens_on_click_and_on_enter(
     expect(boxes).to_have_count(9)
 
 
+def test_tab_brings_each_closed_box_into_view_and_rings_it(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    # The camera follows the action at frame 40 (the second layer); Tab went to the
+    # first layer's boxes outside the frame and left them there, unseen.
+    open_trace(player_page, server, traces["mlp-training"], frame=40)
+    expect(player_page.get_by_test_id("group").first).to_be_attached()
+    player_page.get_by_test_id("graph-frame").focus()
+    frame = player_page.get_by_test_id("graph-frame")
+    for _ in range(3):
+        player_page.keyboard.press("Tab")
+        focused = player_page.locator(":focus")
+        expect(focused).to_have_attribute("data-testid", "group")
+        player_page.wait_for_function(
+            """() => {
+              const frame = document.querySelector('[data-testid=graph-frame]');
+              const f = frame.getBoundingClientRect();
+              const r = document.activeElement.getBoundingClientRect();
+              return r.left >= f.left && r.right <= f.right && r.top >= f.top
+                && r.bottom <= f.bottom && frame.scrollLeft === 0 && frame.scrollTop === 0;
+            }"""
+        )
+        ring = focused.locator(".node-box").evaluate("e => getComputedStyle(e).strokeDasharray")
+        assert ring == "none", ring
+    assert frame.evaluate("e => e.scrollLeft + e.scrollTop") == 0
+
+
 def test_a_closed_network_stands_in_layer_columns_with_bundled_edges(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:

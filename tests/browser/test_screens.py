@@ -161,3 +161,21 @@ def test_a_long_program_leaves_the_address_and_comes_back_on_reload(
     assert fresh.get_by_test_id("source").input_value() != source
     other.close()
     assert problems.unexpected() == []
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_a_small_phone_reads_the_page_without_scrolling_sideways(
+    chromium: Browser, problems: Problems, server: str, width: int
+) -> None:
+    # At 360 px (many Android phones) the editor's two granularity choices ran 8 px
+    # past the screen, at 320 px the examples menu too; and the rule with its numbers
+    # scrolled sideways inside its box, its end out of view.
+    for page in sized_page(chromium, problems, width, 800):
+        open_player(page, player_url(server, NEURON_PROGRAM, frame=6))
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for box in ("[data-testid=source]", "select[name=example]", ".granularity"):
+            right = page.locator(box).evaluate("e => e.getBoundingClientRect().right")
+            assert right <= width, box
+        substitution = page.get_by_test_id("substitution").first
+        expect(substitution).to_contain_text("o.grad")
+        assert substitution.evaluate("e => e.scrollWidth <= e.clientWidth")

@@ -11,6 +11,7 @@ import {
   recordLabel,
 } from "../../static/js/layout/layout.js";
 import { place, sortByTarget } from "../../static/js/layout/layered-layout.js";
+import { edgeBow, edgePolyline } from "../../static/js/player/svg.js";
 import { chainTrace, fixture } from "./helpers.mjs";
 
 /** Children left of parents, and no two records overlapping. */
@@ -43,6 +44,22 @@ describe("layout", () => {
     const input = layoutInput(fixture("a-plus-a.json"));
     const layout = layoutGraph(input, dagre);
     assert.deepEqual(layout.edges.map((e) => e.repeat).sort(), [0, 1]);
+  });
+
+  it("keeps a + a's two edges apart from end to end, in both layouts", () => {
+    const input = layoutInput(fixture("a-plus-a.json"));
+    for (const layout of [layoutGraph(input, dagre), layoutGraph(input)]) {
+      const [straight, bowed] = [0, 1].map((repeat) => {
+        const edge = layout.edges.find((e) => e.repeat === repeat);
+        return edgePolyline(edge.points, edgeBow(edge.repeat), 8);
+      });
+      // Each drawn point of the repeat lies well below the straight edge at its x: two
+      // lines a learner sees as two, not one line with a ripple in it (they crossed).
+      const yAt = (x) =>
+        straight.reduce((a, b) => (Math.abs(b.x - x) < Math.abs(a.x - x) ? b : a)).y;
+      for (const point of bowed.slice(0, -1))
+        assert.ok(point.y - yAt(point.x) >= 8, `${layout.engine}: ${JSON.stringify(point)}`);
+    }
   });
 
   it("uses the fast layered layout for big graphs, left to right, without overlaps", () => {

@@ -85,7 +85,9 @@ export function drawFar(canvas, scene, state, view, size, folds = []) {
   context.beginPath();
   for (let k = 0; k < edgeParent.length; k++) {
     const parent = edgeParent[k];
-    if (!state.visible[parent] || hidden[parent] || hidden[edgeChild[k]]) continue;
+    const child = edgeChild[k];
+    if (!state.visible[parent] || !state.visible[child] || hidden[parent] || hidden[child])
+      continue;
     const x1 = edgeEnds[4 * k];
     const y1 = edgeEnds[4 * k + 1];
     const x2 = edgeEnds[4 * k + 2];

@@ -42,14 +42,35 @@ export function nodeLook(state, i) {
 }
 
 /**
- * The state of the operand edge into `parent` at this frame.
+ * The state of the operand edge from `child` into `parent` at this frame. Hidden until
+ * both ends are drawn: a closed call's box appears with its first value, and the edges
+ * from operands made later (the rest of a neuron's inputs) would hang from nothing.
  * @param {import("../passes/timeline.js").FrameState} state
  * @param {number} parent
+ * @param {number} child
  */
-export function edgeLook(state, parent) {
-  if (!state.visible[parent]) return "hidden";
+export function edgeLook(state, parent, child) {
+  if (!state.visible[parent] || !state.visible[child]) return "hidden";
   if (parent !== state.current) return "shown";
   return state.phase === "backward" ? "back" : state.phase === "build" ? "forward" : "shown";
+}
+
+/** A label character's width at the label's 13 px bold monospace (about 0.6 em). */
+const LABEL_CHAR_PX = 7.9;
+/** The least room kept between a label and its cell's sides. */
+const LABEL_MARGIN_PX = 5;
+
+/**
+ * The length to squeeze a record's label to, or null when it fits as it is. The layout
+ * sizes the label cell at SIZES.charWidth (7.3 px) a character, a little under the bold
+ * face's width, so a long label ("layers[0].neurons[0]") ran into the cell's border.
+ * Example: labelFit(2, 28.6) -> null; labelFit(20, 160) -> 150
+ * @param {number} chars  the label's length
+ * @param {number} cellWidth  the label cell's width
+ */
+export function labelFit(chars, cellWidth) {
+  const room = cellWidth - 2 * LABEL_MARGIN_PX;
+  return chars * LABEL_CHAR_PX > room ? room : null;
 }
 
 /**
@@ -126,6 +147,8 @@ export function createNodeElements(
   const vw = box.valueWidth;
   if (lw > 0) {
     svg("line", { class: "node-divider", x1: lw, x2: lw, y1: 0, y2: h }, group);
+    const text = visibleLabel(labels[i]);
+    const fit = labelFit(text.length, lw);
     svg(
       "text",
       {
@@ -134,9 +157,10 @@ export function createNodeElements(
         x: lw / 2,
         y: h / 2,
         dy: "0.35em",
+        ...(fit === null ? {} : { textLength: fit, lengthAdjust: "spacingAndGlyphs" }),
       },
       group,
-    ).textContent = visibleLabel(labels[i]);
+    ).textContent = text;
   }
   svg("line", { class: "node-divider", x1: lw + vw, x2: lw + vw, y1: 0, y2: h }, group);
   svg("text", { class: "node-caption", x: lw + vw / 2, y: 11 }, group).textContent = "data";

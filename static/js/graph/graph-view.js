@@ -32,6 +32,7 @@ import { drawDeltaLabels } from "./delta-labels.js";
 import { wantsMinimap } from "./minimap-math.js";
 import { mountMinimap } from "./minimap.js";
 import { attachPanZoom } from "./pan-zoom.js";
+import { SIZES } from "../layout/layout-sizes.js";
 import { html, svg } from "../player/svg.js";
 
 /** Screen pixels around the view that are mounted too, so small pans show no gaps. */
@@ -89,6 +90,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     minimap?.redraw();
   });
   listenToZoomButtons(tools, panZoom, () => follower.fit(latest));
+  revealFocusedRecords({ frame, trace, layout, panZoom });
 
   const { topoIndex } = timeline;
   const scene = { trace, layout, names, labels, topoIndex, resultOf: resultIndex(layout) };
@@ -149,6 +151,35 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
       frame.remove();
     },
   };
+}
+
+/**
+ * A record that takes the keyboard's focus (a closed call's box, pass-graph.js) is
+ * brought into view: Tab rested on boxes outside the frame, where nothing showed it.
+ * The frame's own scroll, which the browser moves to show a focused element, stays at
+ * zero (the view transform alone places the picture). The listener is on the frame: an
+ * SVG element with a focus listener becomes a tab stop of its own in Chromium.
+ * @param {{frame: HTMLElement, trace: {nodes: Array<{id: string}>},
+ *   layout: import("../layout/layout.js").Layout,
+ *   panZoom: {isInView: (rect: {x: number, y: number, width: number, height: number}) => boolean,
+ *     centerOn: (x: number, y: number) => void}}} parts
+ */
+function revealFocusedRecords({ frame, trace, layout, panZoom }) {
+  /** @type {Map<string, number> | null} */
+  let indexOf = null;
+  frame.addEventListener("focusin", (event) => {
+    const id = /** @type {Element} */ (event.target)
+      .closest?.(".node")
+      ?.getAttribute("data-node-id");
+    if (!id) return;
+    indexOf ??= new Map(trace.nodes.map((node, i) => [node.id, i]));
+    const record = layout.records[indexOf.get(id) ?? -1];
+    if (!record) return;
+    frame.scrollTop = 0;
+    frame.scrollLeft = 0;
+    const rect = { x: record.x, y: record.y, width: record.width, height: SIZES.recordHeight };
+    if (!panZoom.isInView(rect)) panZoom.centerOn(record.x, record.y);
+  });
 }
 
 /**
@@ -314,7 +345,7 @@ function createMounter(layers, scene, hidden, latest) {
     const elements = createEdgeElements(layers.edges, layout.edges[k], k);
     mountedEdges.set(k, elements);
     const state = latest();
-    if (state) paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+    if (state) paintEdge(elements, edgeLook(state, layout.edges[k].parent, layout.edges[k].child));
   }
 
   /** @param {number} k */
@@ -344,7 +375,7 @@ function createMounter(layers, scene, hidden, latest) {
   function paint(state) {
     for (const [i, elements] of mounted) paintNode(elements, nodeLook(state, i), trace.nodes[i]);
     for (const [k, elements] of mountedEdges)
-      paintEdge(elements, edgeLook(state, layout.edges[k].parent));
+      paintEdge(elements, edgeLook(state, layout.edges[k].parent, layout.edges[k].child));
   }
 
   return { layout, mounted, nodeInView, edgeInView, syncMounted, paint };

@@ -17,6 +17,8 @@ import { svg } from "../player/svg.js";
 export const MOST_SERIES = 6;
 const SHAPES = ["circle", "square", "triangle", "diamond", "cross", "bar"];
 const MARGIN = { top: 14, right: 14, bottom: 44, left: 58 };
+/** The least distance between two x labels' centres: a label's width and a gap. */
+const MIN_X_LABEL_SPACING = 48;
 
 /**
  * A marker of a given shape centred at 0,0.
@@ -75,11 +77,17 @@ function plotFrame(data, clientWidth) {
  */
 function drawAxes(root, data, { height, inner, sx, sy }) {
   const grid = svg("g", { class: "plot-grid" }, root);
-  for (const t of data.xTicks) {
+  // On a phone the decades stand some 40 px apart and their labels ("1e−14", about 33 px)
+  // ran into one another: then every other decade is labelled; each keeps its grid line.
+  // The labels sit 18 px under the frame, clear of "0 (exact)" on its bottom edge.
+  const spacing = data.xTicks.length > 1 ? sx(data.xTicks[1]) - sx(data.xTicks[0]) : Infinity;
+  const labelEvery = spacing < MIN_X_LABEL_SPACING ? 2 : 1;
+  for (const [index, t] of data.xTicks.entries()) {
     svg("line", { x1: sx(t), x2: sx(t), y1: MARGIN.top, y2: MARGIN.top + inner.height }, grid);
+    if (index % labelEvery !== 0) continue;
     svg(
       "text",
-      { class: "plot-tick", x: sx(t), y: MARGIN.top + inner.height + 16, "text-anchor": "middle" },
+      { class: "plot-tick", x: sx(t), y: MARGIN.top + inner.height + 18, "text-anchor": "middle" },
       root,
     ).textContent = decadeLabel(t);
   }

@@ -224,6 +224,18 @@ export function dagreLayout(dagre, graph) {
           ].map(pick);
     return { child: edge.child, parent: edge.parent, points, repeat };
   });
+  // A value used twice by one op (`a + a`): dagre spaces the two routes a few pixels
+  // apart, which the drawn bow (svg.js's edgeBow) then crossed. As in the layered
+  // layout, each such edge runs between the two centres and the bow alone parts them.
+  for (const [k, edge] of edges.entries()) {
+    if (bundleOf[k] >= 0 || seen.get(`${edge.child}>${edge.parent}`) < 2) continue;
+    const first = edge.points[0];
+    const last = edge.points[edge.points.length - 1];
+    edge.points = [
+      { x: first.x, y: records[edge.child].y },
+      { x: last.x, y: /** @type {{y: number}} */ (ops[edge.parent]).y },
+    ];
+  }
   /** @type {Layout["results"]} */
   const results = [];
   graph.nodes.forEach((node, i) => {

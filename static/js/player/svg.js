@@ -45,8 +45,8 @@ export function edgePath(points, bow = 0) {
   const first = points[0];
   const last = points[points.length - 1];
   if (points.length <= 2 || bow !== 0) {
-    const mx = (first.x + last.x) / 2;
-    return `M${first.x},${first.y}C${mx},${first.y + bow} ${mx},${last.y + bow} ${last.x},${last.y}`;
+    const [p0, p1, p2, p3] = bowedBend(first, last, bow);
+    return `M${p0.x},${p0.y}C${p1.x},${p1.y} ${p2.x},${p2.y} ${p3.x},${p3.y}`;
   }
   let d = `M${first.x},${first.y}`;
   for (let i = 1; i < points.length; i++) {
@@ -66,6 +66,36 @@ export function edgePath(points, bow = 0) {
 export const edgeBow = (repeat) =>
   repeat === 0 ? 0 : (repeat % 2 ? 1 : -1) * 14 * Math.ceil(repeat / 2);
 
+/** How far a repeated edge's ends sit off the centre line, at most: inside the record
+ * (36 px tall) and meeting the op's circle (radius 13). */
+const BOW_END_OFFSET = 9;
+/** How far past its op's left side a repeated edge ends: under the circle, whose fill
+ * hides the end, so an end off the centre line still meets the circle's edge. */
+const BOW_END_INSET = 4;
+
+/**
+ * The one cubic bend of a straight or repeated edge. A repeat (bow ≠ 0) leaves its
+ * record and meets its op off the centre line as well as bulging between them: an op
+ * sits close to its operands' records, and a bulge alone over those few pixels read as
+ * a ripple on one line rather than as `a` going into `a + a` twice.
+ * Example: bowedBend({x: 0, y: 0}, {x: 20, y: 0}, 14) ->
+ *   [{x: 0, y: 9}, {x: 10, y: 14}, {x: 10, y: 14}, {x: 24, y: 9}]
+ * @param {{x: number, y: number}} first
+ * @param {{x: number, y: number}} last
+ * @param {number} bow
+ */
+function bowedBend(first, last, bow) {
+  const mx = (first.x + last.x) / 2;
+  const off = Math.max(-BOW_END_OFFSET, Math.min(BOW_END_OFFSET, bow));
+  const inset = bow === 0 ? 0 : BOW_END_INSET;
+  return [
+    { x: first.x, y: first.y + off },
+    { x: mx, y: first.y + bow },
+    { x: mx, y: last.y + bow },
+    { x: last.x + inset, y: last.y + off },
+  ];
+}
+
 /**
  * The curve edgePath draws, as straight pieces (`steps` per bend), for tests of what
  * is on screen. Example: edgePolyline([{x: 0, y: 0}, {x: 10, y: 10}], 0, 2) ->
@@ -79,20 +109,13 @@ export function edgePolyline(points, bow = 0, steps = 6) {
   const last = points[points.length - 1];
   const bends =
     points.length <= 2 || bow !== 0
-      ? [
-          [
-            first,
-            { x: (first.x + last.x) / 2, y: first.y + bow },
-            { x: (first.x + last.x) / 2, y: last.y + bow },
-            last,
-          ],
-        ]
+      ? [bowedBend(first, last, bow)]
       : points.slice(1).map((b, i) => {
           const a = points[i];
           const mx = (a.x + b.x) / 2;
           return [a, { x: mx, y: a.y }, { x: mx, y: b.y }, b];
         });
-  const out = [first];
+  const out = [bends[0][0]];
   for (const [p0, p1, p2, p3] of bends) {
     for (let s = 1; s <= steps; s++) {
       const t = s / steps;

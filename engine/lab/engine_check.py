@@ -13,7 +13,8 @@ three questions, each with the first frame where the answer is no:
   children's gradients: `_loop_wrote`).
 - `sort`: whether every rule of an op node ran once, after the rules of all of its
   consumers in the same pass (`consumer` names one still waiting; None where the
-  rule ran twice or never).
+  rule ran twice or never), and no rule of a node of an earlier pass's graph that the
+  pass's output does not reach (a tape nothing cleared: `pass` and `line` name it).
 - `accumulation`: whether a child written twice kept both contributions: an `=` that
   found a gradient already there lost it.
 
@@ -126,7 +127,7 @@ def check_run(
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
     return {
         "rules": rules,
-        "sort": _sort(outputs, row_of.__contains__, backwards, ids),
+        "sort": _sort(outputs, row_of.__contains__, backwards, ids, right, rule_line),
         "accumulation": _accumulation(backwards, right, ids),
     }
 
@@ -380,7 +381,14 @@ def _sort(
     is_op: Callable[[Value], bool],
     backwards: Backwards,
     ids: dict[Value, str],
+    right: list[dict[Value, Locals | None]],
+    rule_line: Callable[[Value], int | None],
 ) -> dict[str, Any]:
+    """The sort's row: the first pass whose order of rules is not a right one
+    (`order_fault`), or that ran the rule of a node of an earlier pass's graph that its
+    output does not reach (`_stale`: a rule a right engine does not run there), at the
+    first frame that shows it. A stale rule is named with the pass whose node it is
+    (`pass`, 0-based) and the line of its rule (`line`)."""
     by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
     indexes: list[int] = []
     order: list[Value] = []
@@ -398,9 +406,15 @@ def _sort(
         if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
-        if _right_order(order, None, _operands, is_op, output):
+        stale = _stale(order, right, pass_index, is_op)
+        if stale is None and _right_order(order, None, _operands, is_op, output):
             continue  # the usual pass, found right with no walk of its graph first
         fault = order_fault(order, _reached(output), _operands, is_op, output, _made)
+        if stale is not None and (fault is None or fault[0] is None or stale[0] < fault[0]):
+            place, made = stale
+            left = order[place]
+            first = {"frame": indexes[place], "node": ids[left], "consumer": None}
+            return {"verdict": "wrong", "first": {**first, "pass": made, "line": rule_line(left)}}
         if fault is not None:
             at, node, consumer, _ = fault
             # A rule that never ran is named at the pass's last rule.
@@ -414,6 +428,28 @@ def _sort(
                 },
             }
     return {"verdict": "right", "first": None}
+
+
+def _stale(
+    order: Sequence[Value],
+    right: list[dict[Value, Locals | None]],
+    pass_index: int,
+    is_op: Callable[[Value], bool],
+) -> tuple[int, int] | None:
+    """The first rule in a pass's `order` of an op node its output does not reach (the
+    right engine's locals of the pass have every node it reaches) that an earlier pass's
+    did: (its place in `order`, the first pass that reached it), or None. A rule left on a
+    tape, or in a list of nodes, that nothing cleared runs again in a later pass; a rule
+    of a node no output reaches (a value the program only printed) is no pass's."""
+    reached = right[pass_index] if pass_index < len(right) else None
+    if not reached:
+        return None
+    for at, node in enumerate(order):
+        if node not in reached and is_op(node):
+            for earlier in range(pass_index):
+                if node in right[earlier]:
+                    return at, earlier
+    return None
 
 
 def order_fault(

@@ -500,7 +500,30 @@ def own_sort_text(
         text += "right engine seeds it with 1."
     else:
         text += f" Seed {own}.{grad} = 1."
-    return text + " Each frame below is one rule, in the order it runs."
+    return text + EACH_FRAME
+
+
+EACH_FRAME = " Each frame below is one rule, in the order it runs."
+
+
+def stale_sort_text(
+    output: Value, name: Names, runs: list[tuple[Value, int]], now: int
+) -> str:
+    """After the sort's words of pass `now` (0-based), where its backward() also ran the
+    rules of nodes of earlier passes' graphs that its output does not reach (`runs`: each
+    node, with the pass whose node it is, in the order they ran; `stale_text`)."""
+    count = len(runs)
+    made = [pass_index for _, pass_index in runs]
+    first, last = min(made) + 1, max(made) + 1
+    which = f"pass {first}'s graph" if first == last else f"the graphs of passes {first} to {last}"
+    node, its = runs[0]
+    return (
+        f" It also runs the rules of {count} {nodes_word(count)} of {which} (pass {its + 1}'s "
+        f"{name(node)} first), which pass "
+        f"{now + 1}'s {name(output)} does not reach: left over (the list of rules backward() "
+        "runs was not cleared), they are no part of this pass, and a right engine does not "
+        "run them."
+    )
 
 
 def walk_text(output: str, count: int) -> str:
@@ -673,6 +696,23 @@ def again_text(node: Value, name: Names, run: int) -> str:
     """After the words of a rule that ran before in the same pass (a learner's order
     that lists its node twice): which run this is."""
     return f" This is the {ordinal(run)} run of {name(node)}'s rule in this pass."
+
+
+def stale_text(node: Value, name: Names, made: int, now: int, output: Value) -> str:
+    """After the words of a rule run in pass `now` (0-based) whose output does not reach
+    its node, a node of pass `made`'s graph: a rule left on a tape, or in a list of
+    nodes, that nothing cleared. A right engine runs only the rules of the nodes the
+    output reaches, so what this one adds is extra.
+
+    Example: ` This y is pass 1's node, which pass 2's loss does not reach: its rule is
+    left over from pass 1 (…). A right engine does not run it here: what it adds is
+    extra.`"""
+    return (
+        f" This {name(node)} is pass {made + 1}'s node, which pass {now + 1}'s "
+        f"{name(output)} does not reach: its rule is left over from pass {made + 1} (the "
+        "list of rules backward() runs was not cleared). A right engine does not run it "
+        "here: what it adds is extra."
+    )
 
 
 def rule_stretch_text(

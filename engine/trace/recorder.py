@@ -199,6 +199,14 @@ class Recorder:
         # shares): writes the pass's own loop then makes for that node go on with it.
         self.empty_rule: dict[str, Any] | None = None
         self.rule_runs: dict[Value, int] = {}  # how often each op node's rule ran, this pass
+        # The pass that first reached each node (its build frame's); and, of a pass of the
+        # program's own class, what its output reaches (as a set once a rule of an earlier
+        # pass's node runs) and the rules it ran of nodes it does not reach that an
+        # earlier pass did (`stale_pass`: a tape never cleared, run again).
+        self.first_pass: dict[Value, int] = {}
+        self.pass_reachable: list[Value] = []
+        self.pass_reach: set[Value] | None = None
+        self.stale_runs: list[tuple[Value, int]] = []
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -598,6 +606,9 @@ class Recorder:
             self.sync_all(reachable)
         shown = self.shown
         fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
+        first_pass = self.first_pass
+        for node in fresh:
+            first_pass.setdefault(node, index)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
         frames = self.frames
@@ -897,13 +908,16 @@ class Recorder:
         writes: list[tuple[str, int, float | None, float]],
         stretch: tuple[bool, Value | None] | None,
         run: int,
+        stale: int | None = None,
     ) -> dict[str, Any]:
         """One frame of a rule of the program's own class (`owner`'s, whose mirror is
         `node`): `writes` say how each `+=` of `tape` was written (`"+="` or `"="`, its
         line, the local read off it, after). `stretch`, for a rule that runs other
         nodes' rules between its writes: whether this frame goes on with an earlier one,
         and whose rule runs inside it next. `run`: which run of this node's rule in the
-        pass it is (a learner's order may run one twice). A learner's own class's rules
+        pass it is (a learner's order may run one twice). `stale`: the earlier pass whose
+        graph the node is of, where this pass's output does not reach it (`stale_pass`).
+        A learner's own class's rules
         are its own: their contributions are not marked for underflow (docs/TRACE.md),
         and no mistake of the bug lab's runs with them (`open_own_pass`)."""
         upstream = 0.0
@@ -949,6 +963,7 @@ class Recorder:
                 and not kink
                 and grad == "grad"
                 and run == 1
+                and stale is None
                 and not node._const
                 and narrate.said_as_built_in(node, tape, writes, right)
             )
@@ -965,6 +980,10 @@ class Recorder:
                     text += narrate.kink_text(node, names, right[0][1])
                 if run > 1:
                     text += narrate.again_text(node, names, run)
+        if stale is not None:
+            output = self.pass_output
+            assert output is not None
+            text += narrate.stale_text(node, names, stale, len(self.passes), output)
         # The contributions become dicts once the nodes have their ids (`frames_to_ids`).
         # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
         # no lists of its own: the trace's frames outlive the run, and each object kept
@@ -1063,6 +1082,17 @@ class Recorder:
                 sort["text"] = narrate.own_sort_text(
                     output, len(reachable), self.names, fault, seed, grad
                 )
+        if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
+            text = sort["text"]
+            if type(text) is not str or text == narrate.sort_text(
+                output, len(reachable), self.names, grad
+            ):  # the usual words (or the page's, `Said`): what the pass's own rules did
+                text = narrate.own_sort_text(
+                    output, len(reachable), self.names, None, start[output], grad
+                )
+            more = narrate.stale_sort_text(output, self.names, self.stale_runs, len(self.passes))
+            head, each, tail = text.rpartition(narrate.EACH_FRAME)
+            sort["text"] = head + more + each + tail if each else text + more
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed
@@ -1096,6 +1126,9 @@ class Recorder:
             self.fill_operands()
         reachable = topological_order(output)
         self.pass_output = output
+        self.pass_reachable = reachable
+        self.pass_reach = None
+        self.stale_runs = []
         self.rule_order = []
         self.rule_depth = None
         self.walked = False
@@ -1212,14 +1245,18 @@ class Recorder:
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         stretch = (first is not None, then) if first is not None or then is not None else None
         run = 1
+        stale = None
         if first is None and node._prev and not self.hand_pass:
             runs = self.rule_runs
             run = runs[node] = runs.get(node, 0) + 1
+            stale = self.stale_pass(node)
         now = node.grad
         # A rule that wrote its own node's gradient is said from where that one began.
         node.grad = rule.get("upstream", now)
         try:
-            frame = self.own_rule_frame(node, rule["owner"], tape, rule["writes"], stretch, run)
+            frame = self.own_rule_frame(
+                node, rule["owner"], tape, rule["writes"], stretch, run, stale
+            )
         finally:
             node.grad = now
         if "line" in rule:
@@ -1231,6 +1268,21 @@ class Recorder:
             frame[RESUMES] = first
             self.resumed = True
             self.empty_rule = None
+
+    def stale_pass(self, node: Value) -> int | None:
+        """The earlier pass whose graph `node` is of, where the running pass's output does
+        not reach it (a rule left on a tape, or in a list of nodes, that nothing cleared:
+        a right engine does not run it here), else None. Kept in `stale_runs`."""
+        made = self.first_pass.get(node)
+        if made is None or made >= len(self.passes):
+            return None  # a node of this pass's (or of none: a value no output reaches)
+        reach = self.pass_reach
+        if reach is None:
+            reach = self.pass_reach = set(self.pass_reachable)
+        if node in reach:
+            return None  # a graph used again (backward() twice on one output)
+        self.stale_runs.append((node, made))
+        return made
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is

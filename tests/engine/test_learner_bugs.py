@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import random
 import re
@@ -255,6 +256,12 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "tape_log_wrong": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "tape_mul_no_upstream": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "left_right_div_sign": _left_right,
+    # Each leaf as the right engine leaves it after the second step (w 0.1, b 0.8, y 1):
+    # x, never zeroed, keeps the first step's 2 (2·y·w, y 2, w 0.5) and adds 2·y·w again.
+    "tape_never_cleared": lambda: {"w": 2 * 1.0 * 2, "b": 2 * 1.0, "x": 2 * 2 * 0.5 + 2 * 0.1},
+    "tape_cleared_training": lambda: {"w": 2 * 0.5 * 2, "b": 2 * 0.5},
+    # w −0.35, b 0.3, y −0.75; x keeps step 1's 2·(−1.25)·(−0.5).
+    "topo_default_list": lambda: {"w": 2 * -0.75 * 3, "b": 2 * -0.75, "x": 1.25 + 0.525},
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -383,6 +390,14 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `self.grad += other.data`, no `out.grad`: the tape's call of the rule says whose
     # it is (it was an update, and `*` named at a frame where its share was right).
     "tape_mul_no_upstream": ({"*": (7, "n5", "n2"), "+": R, "log": R, "-": R}, R, R),
+    # A tape nothing clears: the second backward() runs the first step's rules too, whose
+    # nodes its loss does not reach (each rule right for its node; the check said all
+    # right). The sort names the first of them, the first step's loss.
+    "tape_never_cleared": ({"*": R, "+": R}, (15, "n5", None), R),
+    # Cleared after each backward(): right, with the rule of a value the loss does not use.
+    "tape_cleared_training": ({"*": R, "+": R}, R, R),
+    # `def backward(self, topo=[], visited=set())`: one list for every call, as a tape.
+    "topo_default_list": ({"*": R, "+": R}, (21, "n5", None), R),
     # `left`, `right` and a method `parents()`: the method was taken for the operands'
     # attribute, so the graph had no edges, no right gradient, no row, and "right".
     "left_right_div_sign": ({"*": R, "-": R, "exp": R, "+": R, "/": (10, "n16", "n15")}, R, R),
@@ -408,6 +423,7 @@ UNUSUAL = {
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
+    "tape_never_cleared", "tape_cleared_training",
     "left_right_div_sign",  # a leaf's grad_fn is None: its order skips it
 }  # fmt: skip
 
@@ -546,6 +562,19 @@ SORT_TEXTS = {
 }
 # Programs whose backward() runs more than once, each pass with the same words.
 SORT_PASSES = {"zero_grad_before_step": 3}
+# A list of rules nothing clears: the second pass's words say the first's rules run too.
+STALE_SORT_TEXTS = {
+    "tape_never_cleared": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
+    "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
+    "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
+    "and a right engine does not run them. Each frame below is one rule, in the order it runs.",
+    "topo_default_list": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
+    "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
+    "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
+    "and a right engine does not run them. Each frame below is one rule, in the order it runs.",
+}
 
 
 @pytest.mark.parametrize("program", sorted(CHECKS))
@@ -565,6 +594,9 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
         )
     elif program == "recursive_no_sort":
         assert texts[0].startswith("No sort here: u.backward() walks down from u")
+    elif program in STALE_SORT_TEXTS:
+        assert texts[0].startswith("Depth-first sort: 6 nodes, each after its children.")
+        assert texts[1:] == [STALE_SORT_TEXTS[program]]
     else:  # a depth-first sort's order (iterative_dfs's too), seeded with 1: the usual words
         assert all(text.startswith("Depth-first sort: ") for text in texts), texts
         # The seed as the learner's class names its gradient (underscore_grad: `_grad`).
@@ -591,6 +623,9 @@ def test_the_sort_frame_names_what_the_checks_sort_row_names(program: str) -> No
     if first["consumer"] is not None:
         consumer = name[first["consumer"]]
         assert f"runs {node}'s rule before that of {consumer}, which uses {node}:" in text
+    elif "pass" in first:  # a rule of an earlier pass's node, run again (a tape not cleared)
+        made = first["pass"] + 1
+        assert f"of pass {made}'s graph (pass {made}'s {node} first)" in text
     else:
         again = re.search(f"runs {node}'s rule \\d+ times", text)
         assert f"never runs {node}'s rule" in text or again
@@ -906,3 +941,50 @@ def test_ops_named_as_methods_are_those_ops_and_a_value_exponent_reads_as_writte
         "y = x**k*w+x = −1.35 + 1.5 = 0.15",
     ]
     trace_columns((PROGRAMS / "named_methods_pow.py").read_text())  # the page's replay too
+
+
+def test_rules_a_tape_keeps_from_an_earlier_pass_are_named_as_extra_writes() -> None:
+    # tape_never_cleared: the second backward() runs the first step's rules after its own,
+    # their nodes holding the first step's gradients: w.grad ends 28 (CPython's too) where
+    # a right engine has 4. Each of those rules is right for its node, and the check said
+    # all right, the frames nothing of it.
+    source = (PROGRAMS / "tape_never_cleared.py").read_text()
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0] == ["0 4.0 8.0 4.0", "1 1.0 28.0 10.0"]
+    check = trace["engine_check"]
+    assert check["sort"] == {
+        "verdict": "wrong",
+        "first": {"frame": 15, "node": "n5", "consumer": None, "pass": 0, "line": 26},
+    }
+    assert [row["verdict"] for row in check["rules"]] == ["right", "right"]
+    frames = trace["frames"]
+    stale = [(i, f["node"]) for i, f in enumerate(frames) if "left over from pass 1" in f["text"]]
+    assert stale == [(15, "n5"), (16, "n4"), (17, "n3")]  # pass 1's loss, y and w*x
+    assert all(frames[i]["pass"] == 1 for i, _ in stale)
+    assert frames[16]["text"] == (
+        "y (+, grad 8): its own rule ran. w*x.grad += 1 × 8 → 12; b.grad += 1 × 8; 2nd +=, "
+        "sum 2 + 8 = 10. This y is pass 1's node, which pass 2's loss does not reach: its rule "
+        "is left over from pass 1 (the list of rules backward() runs was not cleared). A right "
+        "engine does not run it here: what it adds is extra."
+    )
+    by_label = {n["label"]: n for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert (by_label["w"]["grad"], by_label["w"]["correct_grad"]) == (28.0, 4.0)
+    # The page's form carries the same words (no frame of these is left to the page).
+    columns = trace_columns(source)
+    assert "left over from pass 1" in json.dumps(columns)
+
+
+def test_a_tape_cleared_each_pass_is_right_with_a_rule_no_loss_reaches() -> None:
+    # tape_cleared_training: the same tape, cleared by backward(); `twice = y + y` is on
+    # the tape but not in the loss (its rule passes on 0): nothing is named, nothing left
+    # over, each leaf's gradient the right engine's.
+    source = (PROGRAMS / "tape_cleared_training.py").read_text()
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0]
+    check = trace["engine_check"]
+    assert check["sort"] == {"verdict": "right", "first": None}
+    assert [row["verdict"] for row in check["rules"]] == ["right", "right"]
+    assert not any("left over" in frame["text"] for frame in trace["frames"])
+    for node in trace["nodes"]:
+        if node["kind"] == "leaf":
+            assert node["grad"] == node["correct_grad"], node

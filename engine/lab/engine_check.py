@@ -390,6 +390,7 @@ def _sort(
     first frame that shows it. A stale rule is named with the pass whose node it is
     (`pass`, 0-based) and the line of its rule (`line`)."""
     by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
+    first_reached: dict[Value, int] = {}  # the first pass that reached each node (`_stale`)
     indexes: list[int] = []
     order: list[Value] = []
     at_pass = None  # the pass of the last frame (a pass's frames follow each other)
@@ -406,7 +407,7 @@ def _sort(
         if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
-        stale = _stale(order, right, pass_index, is_op)
+        stale = _stale(order, right, pass_index, is_op, first_reached)
         if stale is None and _right_order(order, None, _operands, is_op, output):
             continue  # the usual pass, found right with no walk of its graph first
         fault = order_fault(order, _reached(output), _operands, is_op, output, _made)
@@ -435,20 +436,27 @@ def _stale(
     right: list[dict[Value, Locals | None]],
     pass_index: int,
     is_op: Callable[[Value], bool],
+    first_reached: dict[Value, int],
 ) -> tuple[int, int] | None:
     """The first rule in a pass's `order` of an op node its output does not reach (the
     right engine's locals of the pass have every node it reaches) that an earlier pass's
     did: (its place in `order`, the first pass that reached it), or None. A rule left on a
     tape, or in a list of nodes, that nothing cleared runs again in a later pass; a rule
-    of a node no output reaches (a value the program only printed) is no pass's."""
+    of a node no output reaches (a value the program only printed) is no pass's.
+    `first_reached`: each node's first pass, filled here once a node outside the pass
+    is found (one walk of the passes' nodes, not one per such rule)."""
     reached = right[pass_index] if pass_index < len(right) else None
     if not reached:
         return None
     for at, node in enumerate(order):
         if node not in reached and is_op(node):
-            for earlier in range(pass_index):
-                if node in right[earlier]:
-                    return at, earlier
+            if not first_reached:
+                for earlier, nodes in enumerate(right):
+                    for known in nodes:
+                        first_reached.setdefault(known, earlier)
+            made = first_reached.get(node)
+            if made is not None and made < pass_index:
+                return at, made
     return None
 
 

@@ -658,7 +658,7 @@ def own_rule_text(
     where = _rule_line(writes)
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
     if not steps:
-        return head + f"its rule{where} ran and wrote no gradient."
+        return head + f"its rule{where} ran{WROTE_NONE}"
     notes = ""
     if right is not None:
         # A factor not read off the code is unknown where the upstream gradient is 0.
@@ -715,6 +715,24 @@ def stale_text(node: Value, name: Names, made: int, now: int, output: Value) -> 
     )
 
 
+WROTE_NONE = " and wrote no gradient."
+
+
+def returned_text(node: Value, name: Names, line: int | None) -> str:
+    """In place of `own_rule_text`'s "ran and wrote no gradient", for a rule that returns
+    its operands' shares (`grad_fn`) which the program's own loop then adds: the next
+    frame (`rule_stretch_text` with `returned`) shows those writes.
+
+    Example: `y (tanh, grad 1): its rule on line 22 returns a share of y.grad for each
+    operand and writes none itself; backward()'s loop adds them.`"""
+    own = name(node)
+    where = f" on line {line}" if line else ""
+    return (
+        f"{own} ({node._op}, grad {name.number(node.grad)}): its rule{where} returns a share "
+        f"of {own}.grad for each operand and writes none itself; backward()'s loop adds them."
+    )
+
+
 def rule_stretch_text(
     node: Value,
     name: Names,
@@ -725,11 +743,13 @@ def rule_stretch_text(
     then: Value | None,
     grad: str = "grad",
     right: list[tuple[Value, float]] | None = None,
+    returned: bool = False,
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
-    stretch, and whose rule runs inside it next. Whether its factors are right is said
+    stretch, and whose rule runs inside it next (`returned`: the writes of the program's
+    own loop, adding the shares the rule returned). Whether its factors are right is said
     of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
     the sum it kept, as `own_rule_text` says it, not as a loss.
@@ -741,7 +761,10 @@ def rule_stretch_text(
     steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     where = _rule_line(writes)
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
-    head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
+    if returned:
+        head += f"the loop{where} adds the shares its rule returned. "
+    else:
+        head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
     inside = f"; then {name(then)}'s rule runs inside it" if then is not None else ""
     return f"{head}{'; '.join(steps)}{inside}."
 

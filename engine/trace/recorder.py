@@ -606,9 +606,7 @@ class Recorder:
             self.sync_all(reachable)
         shown = self.shown
         fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
-        first_pass = self.first_pass
-        for node in fresh:
-            first_pass.setdefault(node, index)
+        self.first_pass.update(dict.fromkeys(fresh, index))  # (none of them there yet)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
         frames = self.frames
@@ -906,7 +904,7 @@ class Recorder:
         owner: PInstance,
         tape: list[tuple[Value, float, float, float]],
         writes: list[tuple[str, int, float | None, float]],
-        stretch: tuple[bool, Value | None] | None,
+        stretch: tuple[bool, Value | None, bool] | None,
         run: int,
         stale: int | None = None,
     ) -> dict[str, Any]:
@@ -914,7 +912,8 @@ class Recorder:
         `node`): `writes` say how each `+=` of `tape` was written (`"+="` or `"="`, its
         line, the local read off it, after). `stretch`, for a rule that runs other
         nodes' rules between its writes: whether this frame goes on with an earlier one,
-        and whose rule runs inside it next. `run`: which run of this node's rule in the
+        whose rule runs inside it next, and whether these are the writes of a loop of the
+        program's own that adds the shares the rule returned (`loop_write`). `run`: which run of this node's rule in the
         pass it is (a learner's order may run one twice). `stale`: the earlier pass whose
         graph the node is of, where this pass's output does not reach it (`stale_pass`).
         A learner's own class's rules
@@ -949,9 +948,9 @@ class Recorder:
         said_later = False
         names = self.names
         if stretch is not None:
-            resumed, then = stretch
+            resumed, then, returned = stretch
             text = narrate.rule_stretch_text(
-                node, names, tape, writes, self.received, resumed, then, grad, right
+                node, names, tape, writes, self.received, resumed, then, grad, right, returned
             )
         else:
             # The page says it only where the built-in rule's sentence is the right one,
@@ -1243,13 +1242,17 @@ class Recorder:
         node = rule["node"]
         first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
-        stretch = (first is not None, then) if first is not None or then is not None else None
+        stretch = None
+        if first is not None or then is not None:
+            stretch = (first is not None, then, "returned" in rule)
         run = 1
         stale = None
         if first is None and node._prev and not self.hand_pass:
             runs = self.rule_runs
             run = runs[node] = runs.get(node, 0) + 1
-            stale = self.stale_pass(node)
+            made = self.first_pass.get(node)
+            if made is not None and made < len(self.passes):  # an earlier pass's node
+                stale = self.stale_pass(node, made)
         now = node.grad
         # A rule that wrote its own node's gradient is said from where that one began.
         node.grad = rule.get("upstream", now)
@@ -1269,13 +1272,11 @@ class Recorder:
             self.resumed = True
             self.empty_rule = None
 
-    def stale_pass(self, node: Value) -> int | None:
-        """The earlier pass whose graph `node` is of, where the running pass's output does
-        not reach it (a rule left on a tape, or in a list of nodes, that nothing cleared:
-        a right engine does not run it here), else None. Kept in `stale_runs`."""
-        made = self.first_pass.get(node)
-        if made is None or made >= len(self.passes):
-            return None  # a node of this pass's (or of none: a value no output reaches)
+    def stale_pass(self, node: Value, made: int) -> int | None:
+        """`made`, the earlier pass that first reached `node`, where the running pass's
+        output does not reach it (a rule left on a tape, or in a list of nodes, that
+        nothing cleared: a right engine does not run it here), else None. Kept in
+        `stale_runs`."""
         reach = self.pass_reach
         if reach is None:
             reach = self.pass_reach = set(self.pass_reachable)
@@ -1321,7 +1322,12 @@ class Recorder:
             # `for c, g in zip(v._prev, v.grad_fn(v.grad)): c.grad += g`: the shares v's
             # rule returned, written: that run of its rule goes on (one run, not two).
             rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
-            rule["first"], rule["shown"] = empty["first"], True
+            rule["first"], rule["shown"], rule["returned"] = empty["first"], True, True
+            first = empty["first"]
+            if type(first["text"]) is str and first["text"].endswith(narrate.WROTE_NONE):
+                # Its run wrote nothing: it returned the shares this loop adds.
+                line = self.rule_line(node)
+                first["text"] = narrate.returned_text(node, self.names, line)
         if rule is None:
             rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)

@@ -260,6 +260,11 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     # x, never zeroed, keeps the first step's 2 (2·y·w, y 2, w 0.5) and adds 2·y·w again.
     "tape_never_cleared": lambda: {"w": 2 * 1.0 * 2, "b": 2 * 1.0, "x": 2 * 2 * 0.5 + 2 * 0.1},
     "tape_cleared_training": lambda: {"w": 2 * 0.5 * 2, "b": 2 * 0.5},
+    "grad_fn_one_line_loop": lambda: {  # y = tanh(x·w + b), x 0.5, w −1.5, b 0.25
+        "x": -1.5 * (1 - math.tanh(-0.5) ** 2),
+        "w": 0.5 * (1 - math.tanh(-0.5) ** 2),
+        "b": 1 - math.tanh(-0.5) ** 2,
+    },
     # w −0.35, b 0.3, y −0.75; x keeps step 1's 2·(−1.25)·(−0.5).
     "topo_default_list": lambda: {"w": 2 * -0.75 * 3, "b": 2 * -0.75, "x": 1.25 + 0.525},
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
@@ -398,6 +403,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "tape_cleared_training": ({"*": R, "+": R}, R, R),
     # `def backward(self, topo=[], visited=set())`: one list for every call, as a tape.
     "topo_default_list": ({"*": R, "+": R}, (21, "n5", None), R),
+    # grad_fn returns the shares, `for p, g in zip(...): p.grad += g` on one line adds them.
+    "grad_fn_one_line_loop": ({"*": R, "+": R, "tanh": R}, R, R),
     # `left`, `right` and a method `parents()`: the method was taken for the operands'
     # attribute, so the graph had no edges, no right gradient, no row, and "right".
     "left_right_div_sign": ({"*": R, "-": R, "exp": R, "+": R, "/": (10, "n16", "n15")}, R, R),
@@ -424,7 +431,7 @@ UNUSUAL = {
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
-    "left_right_div_sign",  # a leaf's grad_fn is None: its order skips it
+    "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped
 }  # fmt: skip
 
 
@@ -675,10 +682,18 @@ def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> N
     runs = [(i, f["node"]) for i, f in enumerate(frames) if f["phase"] == "backward"]
     assert runs == [(3, "n3"), (4, "n3"), (5, "n2"), (6, "n2")]
     assert frames[3]["contributions"] == [] and frames[5]["contributions"] == []
-    assert frames[6]["text"] == (
-        "a*b (*, grad 1): its rule on line 34 goes on. a.grad += 3 → 3; b.grad += −2; "
-        "2nd +=, sum 1 + −2 = −1."
+    # Its words: the call of grad_fn wrote nothing, it returned the shares (it said "its
+    # rule ran and wrote no gradient"), and the loop's line is the loop's, not the rule's
+    # (it said "its rule on line 34 goes on", line 34 being `child.grad += g`).
+    assert frames[5]["text"] == (
+        "a*b (*, grad 1): its rule on line 18 returns a share of a*b.grad for each operand "
+        "and writes none itself; backward()'s loop adds them."
     )
+    assert frames[6]["text"] == (
+        "a*b (*, grad 1): the loop on line 34 adds the shares its rule returned. a.grad += 3 "
+        "→ 3; b.grad += −2; 2nd +=, sum 1 + −2 = −1."
+    )
+    assert [c["line"] for c in frames[6]["contributions"]] == [34, 34]
     rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
     assert rows["*"]["first"] == {
         "frame": 5, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
@@ -988,3 +1003,34 @@ def test_a_tape_cleared_each_pass_is_right_with_a_rule_no_loss_reaches() -> None
     for node in trace["nodes"]:
         if node["kind"] == "leaf":
             assert node["grad"] == node["correct_grad"], node
+
+
+def test_a_loop_on_one_line_that_adds_what_grad_fn_returns_is_said_as_that_loop() -> None:
+    # grad_fn_one_line_loop: `for p, g in zip(node.parents, node.grad_fn(node.grad)):
+    # p.grad += g` on one line. Each run of a rule is two frames, the call of grad_fn
+    # (which writes nothing) and the loop's writes, whose line is the loop's own line, the
+    # write's. They said "its rule ran and wrote no gradient." and "its rule on line 38
+    # goes on.", line 38 being the loop's, not the rule's.
+    source = (PROGRAMS / "grad_fn_one_line_loop.py").read_text()
+    trace = trace_source(source)
+    loop = (
+        source.split("\n").index(
+            "            for p, g in zip(node.parents, node.grad_fn(node.grad)): p.grad += g"
+        )
+        + 1
+    )
+    tanh = (
+        source.split("\n").index("        return Value(t, (self,), lambda g: ((1 - t * t) * g,))")
+        + 1
+    )
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert [c["line"] for f in frames for c in f["contributions"]] == [loop] * 5
+    assert [f["text"] for f in frames[:2]] == [
+        f"y (tanh, grad 1): its rule on line {tanh} returns a share of y.grad for each operand "
+        "and writes none itself; backward()'s loop adds them.",
+        f"y (tanh, grad 1): the loop on line {loop} adds the shares its rule returned. "
+        "x*w+b.grad += 0.7864 → 0.7864.",
+    ]
+    assert trace["passes"][0]["backward"]["call"] == loop
+    rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frames[0]["node"])
+    assert rule == {"line": tanh, "end_line": tanh}  # the lambda grad_fn, not the loop

@@ -390,6 +390,7 @@ def _sort(
     first frame that shows it. A stale rule is named with the pass whose node it is
     (`pass`, 0-based) and the line of its rule (`line`)."""
     by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
+    frame_at = dict(backwards)  # (the frames of a rule of an earlier pass's node: `_stale`)
     first_reached: dict[Value, int] = {}  # the first pass that reached each node (`_stale`)
     indexes: list[int] = []
     order: list[Value] = []
@@ -408,6 +409,10 @@ def _sort(
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
         stale = _stale(order, right, pass_index, is_op, first_reached)
+        while stale is not None and not _changed(frame_at[indexes[stale[0]]]["contributions"]):
+            # A rule left over that adds nothing (its node's gradient 0, zeroed since):
+            # no gradient parts from a right engine's by it; the next one may.
+            stale = _stale(order, right, pass_index, is_op, first_reached, stale[0] + 1)
         if stale is None and _right_order(order, None, _operands, is_op, output):
             continue  # the usual pass, found right with no walk of its graph first
         fault = order_fault(order, _reached(output), _operands, is_op, output, _made)
@@ -437,6 +442,7 @@ def _stale(
     pass_index: int,
     is_op: Callable[[Value], bool],
     first_reached: dict[Value, int],
+    start: int = 0,
 ) -> tuple[int, int] | None:
     """The first rule in a pass's `order` of an op node its output does not reach (the
     right engine's locals of the pass have every node it reaches) that an earlier pass's
@@ -444,11 +450,13 @@ def _stale(
     tape, or in a list of nodes, that nothing cleared runs again in a later pass; a rule
     of a node no output reaches (a value the program only printed) is no pass's.
     `first_reached`: each node's first pass, filled here once a node outside the pass
-    is found (one walk of the passes' nodes, not one per such rule)."""
+    is found (one walk of the passes' nodes, not one per such rule). `start`: the place
+    in `order` to look from."""
     reached = right[pass_index] if pass_index < len(right) else None
     if not reached:
         return None
-    for at, node in enumerate(order):
+    for at in range(start, len(order)):
+        node = order[at]
         if node not in reached and is_op(node):
             if not first_reached:
                 for earlier, nodes in enumerate(right):
@@ -458,6 +466,13 @@ def _stale(
             if made is not None and made < pass_index:
                 return at, made
     return None
+
+
+def _changed(contributions: Raw | list[dict[str, Any]]) -> bool:
+    """Whether a rule's writes changed a gradient (as the recorder keeps them, or joined)."""
+    if type(contributions) is tuple:
+        return any(delta != 0 for _, _, delta, _ in contributions[1])
+    return any(c["delta"] != 0 for c in _view(contributions))
 
 
 def order_fault(

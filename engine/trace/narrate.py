@@ -698,11 +698,14 @@ def again_text(node: Value, name: Names, run: int) -> str:
     return f" This is the {ordinal(run)} run of {name(node)}'s rule in this pass."
 
 
-def stale_text(node: Value, name: Names, made: int, now: int, output: Value) -> str:
+def stale_text(
+    node: Value, name: Names, made: int, now: int, output: Value, adds: bool = True
+) -> str:
     """After the words of a rule run in pass `now` (0-based) whose output does not reach
     its node, a node of pass `made`'s graph: a rule left on a tape, or in a list of
     nodes, that nothing cleared. A right engine runs only the rules of the nodes the
-    output reaches, so what this one adds is extra.
+    output reaches, so what this one adds is extra (`adds`: it changed a gradient; else
+    it added nothing, its node's gradient being 0, and says so).
 
     Example: ` This y is pass 1's node, which pass 2's loss does not reach: its rule is
     left over from pass 1 (…). A right engine does not run it here: what it adds is
@@ -711,7 +714,7 @@ def stale_text(node: Value, name: Names, made: int, now: int, output: Value) -> 
         f" This {name(node)} is pass {made + 1}'s node, which pass {now + 1}'s "
         f"{name(output)} does not reach: its rule is left over from pass {made + 1} (the "
         "list of rules backward() runs was not cleared). A right engine does not run it "
-        "here: what it adds is extra."
+        + ("here: what it adds is extra." if adds else "here; it adds nothing, its gradient 0.")
     )
 
 

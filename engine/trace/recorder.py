@@ -982,7 +982,8 @@ class Recorder:
         if stale is not None:
             output = self.pass_output
             assert output is not None
-            text += narrate.stale_text(node, names, stale, len(self.passes), output)
+            adds = any(entry[2] != 0 for entry in tape)
+            text += narrate.stale_text(node, names, stale, len(self.passes), output, adds)
         # The contributions become dicts once the nodes have their ids (`frames_to_ids`).
         # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
         # no lists of its own: the trace's frames outlive the run, and each object kept

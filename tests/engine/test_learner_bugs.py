@@ -1003,6 +1003,19 @@ def test_a_tape_cleared_each_pass_is_right_with_a_rule_no_loss_reaches() -> None
     for node in trace["nodes"]:
         if node["kind"] == "leaf":
             assert node["grad"] == node["correct_grad"], node
+    # Not cleared, but backward() zeroes every node on the tape first: the first step's
+    # rules run again and add nothing. The gradients are a right engine's, so the check
+    # is right; the frames still say those rules are left over.
+    source = (PROGRAMS / "tape_never_cleared.py").read_text()
+    zeroing = "def backward(loss):\n    for out, _ in TAPE:\n        out.grad = 0.0\n"
+    source = source.replace("def backward(loss):\n", zeroing)
+    assert zeroing in source
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0] == ["0 4.0 8.0 4.0", "1 1.0 4.0 2.0"]
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
+    left = [f["text"] for f in trace["frames"] if "left over from pass 1" in f["text"]]
+    assert len(left) == 3
+    assert all(t.endswith("does not run it here; it adds nothing, its gradient 0.") for t in left)
 
 
 def test_a_loop_on_one_line_that_adds_what_grad_fn_returns_is_said_as_that_loop() -> None:

@@ -281,8 +281,13 @@ def _rules(
                 and not agrees(learner, want)
                 and abs(learner - want) > slack.get(child, 0.0)
             ):
+                # A run whose first frame wrote nothing (a rule that returned the shares a
+                # loop then adds): the frame with its first write to the child.
+                shown = index
+                if all(c.get("shown_at", index) != index for c in contributions):
+                    shown = next((c["shown_at"] for c in contributions if c["to"] is child), index)
                 row["first"] = {
-                    "frame": index,
+                    "frame": shown,
                     "node": ids[node],
                     "child": ids[child],
                     "learner": learner,

@@ -787,3 +787,30 @@ def test_a_loop_on_one_line_is_quoted_by_its_write(player_page: Page, server: st
     expect(player_page.get_by_test_id("narration")).to_contain_text(
         "the loop on line 39 adds the shares its rule returned"
     )
+
+
+def test_the_loops_frame_marks_the_loops_write_and_the_row_shows_it(
+    player_page: Page, server: str
+) -> None:
+    # rules_return_grads: `for child, g in zip(v._prev, v.grad_fn(v.grad)):` then
+    # `child.grad += g`. At the loop's frame the excerpt of backward() marked the `for`
+    # line (the one that called grad_fn), and the `*` row's button showed the call's
+    # frame, which writes nothing.
+    source = (LEARNER_BUGS / "rules_return_grads.py").read_text()
+    trace = trace_source(source)
+    write = source.split("\n").index("                    child.grad += g") + 1
+    row = next(r for r in trace["engine_check"]["rules"] if r["op"] == "*")
+    frame = row["first"]["frame"]
+    assert [c["line"] for c in trace["frames"][frame]["contributions"]] == [write, write]
+    open_player(player_page, player_url(server, source))
+    player_page.locator("[data-testid=engine-check-row][data-op='*']").get_by_test_id(
+        "engine-check-first"
+    ).click()
+    expect(player_page.get_by_test_id("scrubber")).to_have_value(str(frame))
+    excerpt = player_page.get_by_test_id("code-panel").locator("figure").first
+    expect(excerpt.locator(".code-line.is-marked")).to_have_count(1)
+    expect(excerpt.locator(".code-line.is-marked")).to_contain_text(f"{write}")
+    expect(excerpt.locator(".code-line.is-marked")).to_contain_text("child.grad += g")
+    substitution = player_page.get_by_test_id("code-panel").get_by_test_id("substitution")
+    expect(substitution).to_have_count(2)
+    expect(substitution.first).to_contain_text("child.grad += g")

@@ -319,8 +319,10 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # y merged away from `x * y` (equal data, `_prev = set(...)`): the graph its _prev
     # makes has `*` with one operand, which no right rule has, and no order it misses.
     "hash_merges_operands": ({"*": U, "+": R}, R, R),
-    # Each op's function returns the shares and backward()'s loop adds them: one run.
-    "rules_return_grads": ({"*": (5, "n2", "n0"), "+": R}, R, R),
+    # Each op's function returns the shares and backward()'s loop adds them: one run,
+    # named at the loop's frame that writes a's share (the run's first frame, the call of
+    # the function, writes nothing: its button showed no write).
+    "rules_return_grads": ({"*": (6, "n2", "n0"), "+": R}, R, R),
     "relu_mask_on_grad": ({"*": R, "+": R, "ReLU": (11, "n3", "n2")}, R, R),
     "lambda_defaults_swapped": ({"*": (6, "n2", "n0"), "+": R, "tanh": R}, R, R),
     "tanh_from_exp_wrong": ({"*": R, "+": R, "tanh": (4, "n5", "n4")}, R, R),
@@ -696,7 +698,7 @@ def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> N
     assert [c["line"] for c in frames[6]["contributions"]] == [34, 34]
     rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
     assert rows["*"]["first"] == {
-        "frame": 5, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
+        "frame": 6, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
     }  # fmt: skip
 
 

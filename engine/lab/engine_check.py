@@ -281,13 +281,8 @@ def _rules(
                 and not agrees(learner, want)
                 and abs(learner - want) > slack.get(child, 0.0)
             ):
-                # A run whose first frame wrote nothing (a rule that returned the shares a
-                # loop then adds): the frame with its first write to the child.
-                shown = index
-                if all(c.get("shown_at", index) != index for c in contributions):
-                    shown = next((c["shown_at"] for c in contributions if c["to"] is child), index)
                 row["first"] = {
-                    "frame": shown,
+                    "frame": _write_frame(contributions, child, index),
                     "node": ids[node],
                     "child": ids[child],
                     "learner": learner,
@@ -300,6 +295,15 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
+
+
+def _write_frame(contributions: list[dict[str, Any]], child: Value, index: int) -> int:
+    """The frame a wrong factor of a run (first frame `index`) is shown at: its first, but
+    where that one wrote nothing (a rule that returned the shares a loop then adds), the
+    frame with the run's first write to `child` (`shown_at`, of a joined run)."""
+    if any(c.get("shown_at", index) == index for c in contributions):
+        return index
+    return next((c["shown_at"] for c in contributions if c["to"] is child), index)
 
 
 def _loop_wrote(

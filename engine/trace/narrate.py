@@ -506,9 +506,7 @@ def own_sort_text(
 EACH_FRAME = " Each frame below is one rule, in the order it runs."
 
 
-def stale_sort_text(
-    output: Value, name: Names, runs: list[tuple[Value, int]], now: int
-) -> str:
+def stale_sort_text(output: Value, name: Names, runs: list[tuple[Value, int]], now: int) -> str:
     """After the sort's words of pass `now` (0-based), where its backward() also ran the
     rules of nodes of earlier passes' graphs that its output does not reach (`runs`: each
     node, with the pass whose node it is, in the order they ran; `stale_text`)."""

@@ -913,12 +913,12 @@ class Recorder:
         line, the local read off it, after). `stretch`, for a rule that runs other
         nodes' rules between its writes: whether this frame goes on with an earlier one,
         whose rule runs inside it next, and whether these are the writes of a loop of the
-        program's own that adds the shares the rule returned (`loop_write`). `run`: which run of this node's rule in the
-        pass it is (a learner's order may run one twice). `stale`: the earlier pass whose
-        graph the node is of, where this pass's output does not reach it (`stale_pass`).
-        A learner's own class's rules
-        are its own: their contributions are not marked for underflow (docs/TRACE.md),
-        and no mistake of the bug lab's runs with them (`open_own_pass`)."""
+        program's own that adds the shares the rule returned (`loop_write`). `run`: which
+        run of this node's rule in the pass it is (a learner's order may run one twice).
+        `stale`: the earlier pass whose graph the node is of, where this pass's output
+        does not reach it (`stale_pass`). A learner's own class's rules are its own:
+        their contributions are not marked for underflow (docs/TRACE.md), and no mistake
+        of the bug lab's runs with them (`open_own_pass`)."""
         upstream = 0.0
         if tape:
             upstream = float(node.grad)

@@ -110,6 +110,7 @@ def check_run(
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
     resumes: dict[int, int] | None = None,
+    stale_passes: Collection[int] = (),
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -120,14 +121,16 @@ def check_run(
     line of a node's rule. `resumes`: the backward frames that go on with an earlier
     frame's run of the same rule (a rule that ran other nodes' rules between its writes),
     by index, each with the index of that run's first frame: a run is checked as one
-    rule, at its first frame."""
+    rule, at its first frame. `stale_passes`: the passes that ran a rule of an earlier
+    pass's node their output does not reach (`Recorder.stale_pass`), the only ones the
+    sort's row looks at for such a rule (`_stale`)."""
     backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
     if resumes:
         backwards = _runs(backwards, resumes)
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
     return {
         "rules": rules,
-        "sort": _sort(outputs, row_of.__contains__, backwards, ids, right, rule_line),
+        "sort": _sort(outputs, row_of.__contains__, backwards, ids, right, rule_line, stale_passes),
         "accumulation": _accumulation(backwards, right, ids),
     }
 
@@ -392,6 +395,7 @@ def _sort(
     ids: dict[Value, str],
     right: list[dict[Value, Locals | None]],
     rule_line: Callable[[Value], int | None],
+    stale_passes: Collection[int] = (),
 ) -> dict[str, Any]:
     """The sort's row: the first pass whose order of rules is not a right one
     (`order_fault`), or that ran the rule of a node of an earlier pass's graph that its
@@ -399,7 +403,7 @@ def _sort(
     first frame that shows it. A stale rule is named with the pass whose node it is
     (`pass`, 0-based) and the line of its rule (`line`)."""
     by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
-    frame_at = dict(backwards)  # (the frames of a rule of an earlier pass's node: `_stale`)
+    frame_at: dict[int, dict[str, Any]] = {}  # by index, once a pass has a rule left over
     first_reached: dict[Value, int] = {}  # the first pass that reached each node (`_stale`)
     indexes: list[int] = []
     order: list[Value] = []
@@ -417,7 +421,10 @@ def _sort(
         if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
-        stale = _stale(order, right, pass_index, is_op, first_reached)
+        stale = None
+        if pass_index in stale_passes:
+            frame_at = frame_at or dict(backwards)
+            stale = _stale(order, right, pass_index, is_op, first_reached)
         while stale is not None and not _changed(frame_at[indexes[stale[0]]]["contributions"]):
             # A rule left over that adds nothing (its node's gradient 0, zeroed since):
             # no gradient parts from a right engine's by it; the next one may.

@@ -207,6 +207,12 @@ class Recorder:
         self.pass_reachable: list[Value] = []
         self.pass_reach: set[Value] | None = None
         self.stale_runs: list[tuple[Value, int]] = []
+        self.stale_passes: list[int] = []  # the passes that ran some (`engine_check._sort`)
+        # A number taken from the creation order as each pass of the program's own class
+        # opens, and the last pass's: a node made after that one is of no earlier pass's
+        # graph, which spares the usual rule the look-up (`end_rule`).
+        self.pass_opened = -1
+        self.older_than = -1
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -1083,6 +1089,7 @@ class Recorder:
                     output, len(reachable), self.names, fault, seed, grad
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
+            self.stale_passes.append(len(self.passes))
             text = sort["text"]
             if type(text) is not str or text == narrate.sort_text(
                 output, len(reachable), self.names, grad
@@ -1129,6 +1136,7 @@ class Recorder:
         self.pass_reachable = reachable
         self.pass_reach = None
         self.stale_runs = []
+        self.older_than, self.pass_opened = self.pass_opened, next(creation_order)
         self.rule_order = []
         self.rule_depth = None
         self.walked = False
@@ -1251,9 +1259,10 @@ class Recorder:
         if first is None and node._prev and not self.hand_pass:
             runs = self.rule_runs
             run = runs[node] = runs.get(node, 0) + 1
-            made = self.first_pass.get(node)
-            if made is not None and made < len(self.passes):  # an earlier pass's node
-                stale = self.stale_pass(node, made)
+            if node._seq < self.older_than:  # made before the last pass opened
+                made = self.first_pass.get(node)
+                if made is not None and made < len(self.passes):  # an earlier pass's node
+                    stale = self.stale_pass(node, made)
         now = node.grad
         # A rule that wrote its own node's gradient is said from where that one began.
         node.grad = rule.get("upstream", now)
@@ -1556,6 +1565,7 @@ class Recorder:
                 ids,
                 self.rule_line,
                 resumes,
+                self.stale_passes,
             )
             said = self.gradient_said()
             if said != "grad":

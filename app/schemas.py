@@ -317,8 +317,18 @@ class RuleVerdict(Strict):
 
 class SortFirst(Strict):
     frame: int
-    node: str = Field(description="The node whose rule ran too early, twice or never.")
+    node: str = Field(
+        description="The node whose rule ran too early, twice or never, or in a pass whose "
+        "output does not reach it (a rule left over from an earlier pass: `pass`)."
+    )
     consumer: str | None = Field(description="A consumer whose rule had not run yet.")
+    pass_index: int | None = Field(
+        default=None,
+        alias="pass",
+        description="A rule left over from an earlier pass (a tape nothing cleared): the "
+        "0-based pass whose graph its node is of. Absent otherwise.",
+    )
+    line: int | None = Field(default=None, description="With `pass`: the line of that node's rule.")
 
 
 class SortVerdict(Strict):

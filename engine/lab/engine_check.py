@@ -13,7 +13,8 @@ three questions, each with the first frame where the answer is no:
   children's gradients: `_loop_wrote`).
 - `sort`: whether every rule of an op node ran once, after the rules of all of its
   consumers in the same pass (`consumer` names one still waiting; None where the
-  rule ran twice or never).
+  rule ran twice or never), and no rule of a node of an earlier pass's graph that the
+  pass's output does not reach (a tape nothing cleared: `pass` and `line` name it).
 - `accumulation`: whether a child written twice kept both contributions: an `=` that
   found a gradient already there lost it.
 
@@ -109,6 +110,7 @@ def check_run(
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
     resumes: dict[int, int] | None = None,
+    stale_passes: Collection[int] = (),
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -119,14 +121,16 @@ def check_run(
     line of a node's rule. `resumes`: the backward frames that go on with an earlier
     frame's run of the same rule (a rule that ran other nodes' rules between its writes),
     by index, each with the index of that run's first frame: a run is checked as one
-    rule, at its first frame."""
+    rule, at its first frame. `stale_passes`: the passes that ran a rule of an earlier
+    pass's node their output does not reach (`Recorder.stale_pass`), the only ones the
+    sort's row looks at for such a rule (`_stale`)."""
     backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
     if resumes:
         backwards = _runs(backwards, resumes)
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
     return {
         "rules": rules,
-        "sort": _sort(outputs, row_of.__contains__, backwards, ids),
+        "sort": _sort(outputs, row_of.__contains__, backwards, ids, right, rule_line, stale_passes),
         "accumulation": _accumulation(backwards, right, ids),
     }
 
@@ -281,7 +285,7 @@ def _rules(
                 and abs(learner - want) > slack.get(child, 0.0)
             ):
                 row["first"] = {
-                    "frame": index,
+                    "frame": _write_frame(contributions, child, index),
                     "node": ids[node],
                     "child": ids[child],
                     "learner": learner,
@@ -294,6 +298,15 @@ def _rules(
         elif checked[op]:
             row["verdict"] = "right"
     return list(rows.values()), row_of
+
+
+def _write_frame(contributions: list[dict[str, Any]], child: Value, index: int) -> int:
+    """The frame a wrong factor of a run (first frame `index`) is shown at: its first, but
+    where that one wrote nothing (a rule that returned the shares a loop then adds), the
+    frame with the run's first write to `child` (`shown_at`, of a joined run)."""
+    if any(c.get("shown_at", index) == index for c in contributions):
+        return index
+    return next((c["shown_at"] for c in contributions if c["to"] is child), index)
 
 
 def _loop_wrote(
@@ -380,8 +393,18 @@ def _sort(
     is_op: Callable[[Value], bool],
     backwards: Backwards,
     ids: dict[Value, str],
+    right: list[dict[Value, Locals | None]],
+    rule_line: Callable[[Value], int | None],
+    stale_passes: Collection[int] = (),
 ) -> dict[str, Any]:
+    """The sort's row: the first pass whose order of rules is not a right one
+    (`order_fault`), or that ran the rule of a node of an earlier pass's graph that its
+    output does not reach (`_stale`: a rule a right engine does not run there), at the
+    first frame that shows it. A stale rule is named with the pass whose node it is
+    (`pass`, 0-based) and the line of its rule (`line`)."""
     by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
+    frame_at: dict[int, dict[str, Any]] = {}  # by index, once a pass has a rule left over
+    first_reached: dict[Value, int] = {}  # the first pass that reached each node (`_stale`)
     indexes: list[int] = []
     order: list[Value] = []
     at_pass = None  # the pass of the last frame (a pass's frames follow each other)
@@ -398,9 +421,22 @@ def _sort(
         if frames is None:
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
-        if _right_order(order, None, _operands, is_op, output):
+        stale = None
+        if pass_index in stale_passes:
+            frame_at = frame_at or dict(backwards)
+            stale = _stale(order, right, pass_index, is_op, first_reached)
+        while stale is not None and not _changed(frame_at[indexes[stale[0]]]["contributions"]):
+            # A rule left over that adds nothing (its node's gradient 0, zeroed since):
+            # no gradient parts from a right engine's by it; the next one may.
+            stale = _stale(order, right, pass_index, is_op, first_reached, stale[0] + 1)
+        if stale is None and _right_order(order, None, _operands, is_op, output):
             continue  # the usual pass, found right with no walk of its graph first
         fault = order_fault(order, _reached(output), _operands, is_op, output, _made)
+        if stale is not None and (fault is None or fault[0] is None or stale[0] < fault[0]):
+            place, made = stale
+            left = order[place]
+            first = {"frame": indexes[place], "node": ids[left], "consumer": None}
+            return {"verdict": "wrong", "first": {**first, "pass": made, "line": rule_line(left)}}
         if fault is not None:
             at, node, consumer, _ = fault
             # A rule that never ran is named at the pass's last rule.
@@ -414,6 +450,45 @@ def _sort(
                 },
             }
     return {"verdict": "right", "first": None}
+
+
+def _stale(
+    order: Sequence[Value],
+    right: list[dict[Value, Locals | None]],
+    pass_index: int,
+    is_op: Callable[[Value], bool],
+    first_reached: dict[Value, int],
+    start: int = 0,
+) -> tuple[int, int] | None:
+    """The first rule in a pass's `order` of an op node its output does not reach (the
+    right engine's locals of the pass have every node it reaches) that an earlier pass's
+    did: (its place in `order`, the first pass that reached it), or None. A rule left on a
+    tape, or in a list of nodes, that nothing cleared runs again in a later pass; a rule
+    of a node no output reaches (a value the program only printed) is no pass's.
+    `first_reached`: each node's first pass, filled here once a node outside the pass
+    is found (one walk of the passes' nodes, not one per such rule). `start`: the place
+    in `order` to look from."""
+    reached = right[pass_index] if pass_index < len(right) else None
+    if not reached:
+        return None
+    for at in range(start, len(order)):
+        node = order[at]
+        if node not in reached and is_op(node):
+            if not first_reached:
+                for earlier, nodes in enumerate(right):
+                    for known in nodes:
+                        first_reached.setdefault(known, earlier)
+            made = first_reached.get(node)
+            if made is not None and made < pass_index:
+                return at, made
+    return None
+
+
+def _changed(contributions: Raw | list[dict[str, Any]]) -> bool:
+    """Whether a rule's writes changed a gradient (as the recorder keeps them, or joined)."""
+    if type(contributions) is tuple:
+        return any(delta != 0 for _, _, delta, _ in contributions[1])
+    return any(c["delta"] != 0 for c in _view(contributions))
 
 
 def order_fault(

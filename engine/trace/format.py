@@ -206,10 +206,20 @@ class RuleVerdict(TypedDict):
     first: RuleFirst | None
 
 
-class SortFirst(TypedDict):
-    frame: int
-    node: str
-    consumer: str | None  # a consumer whose rule had not run; None: ran twice or never
+# `consumer`: a consumer whose rule had not run; None: the rule ran twice, never, or is
+# left over from an earlier pass (a tape nothing cleared), which `pass` (the 0-based pass
+# whose graph its node is of) and `line` (its rule's line) say; the functional form, as
+# `pass` is a keyword.
+SortFirst = TypedDict(
+    "SortFirst",
+    {
+        "frame": int,
+        "node": str,
+        "consumer": str | None,
+        "pass": NotRequired[int],
+        "line": NotRequired[int | None],
+    },
+)
 
 
 class SortVerdict(TypedDict):

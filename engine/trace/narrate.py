@@ -500,7 +500,28 @@ def own_sort_text(
         text += "right engine seeds it with 1."
     else:
         text += f" Seed {own}.{grad} = 1."
-    return text + " Each frame below is one rule, in the order it runs."
+    return text + EACH_FRAME
+
+
+EACH_FRAME = " Each frame below is one rule, in the order it runs."
+
+
+def stale_sort_text(output: Value, name: Names, runs: list[tuple[Value, int]], now: int) -> str:
+    """After the sort's words of pass `now` (0-based), where its backward() also ran the
+    rules of nodes of earlier passes' graphs that its output does not reach (`runs`: each
+    node, with the pass whose node it is, in the order they ran; `stale_text`)."""
+    count = len(runs)
+    made = [pass_index for _, pass_index in runs]
+    first, last = min(made) + 1, max(made) + 1
+    which = f"pass {first}'s graph" if first == last else f"the graphs of passes {first} to {last}"
+    node, its = runs[0]
+    return (
+        f" It also runs the rules of {count} {nodes_word(count)} of {which} (pass {its + 1}'s "
+        f"{name(node)} first), which pass "
+        f"{now + 1}'s {name(output)} does not reach: left over (the list of rules backward() "
+        "runs was not cleared), they are no part of this pass, and a right engine does not "
+        "run them."
+    )
 
 
 def walk_text(output: str, count: int) -> str:
@@ -635,7 +656,7 @@ def own_rule_text(
     where = _rule_line(writes)
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
     if not steps:
-        return head + f"its rule{where} ran and wrote no gradient."
+        return head + f"its rule{where} ran{WROTE_NONE}"
     notes = ""
     if right is not None:
         # A factor not read off the code is unknown where the upstream gradient is 0.
@@ -675,6 +696,44 @@ def again_text(node: Value, name: Names, run: int) -> str:
     return f" This is the {ordinal(run)} run of {name(node)}'s rule in this pass."
 
 
+def stale_text(
+    node: Value, name: Names, made: int, now: int, output: Value, adds: bool = True
+) -> str:
+    """After the words of a rule run in pass `now` (0-based) whose output does not reach
+    its node, a node of pass `made`'s graph: a rule left on a tape, or in a list of
+    nodes, that nothing cleared. A right engine runs only the rules of the nodes the
+    output reaches, so what this one adds is extra (`adds`: it changed a gradient; else
+    it added nothing, its node's gradient being 0, and says so).
+
+    Example: ` This y is pass 1's node, which pass 2's loss does not reach: its rule is
+    left over from pass 1 (…). A right engine does not run it here: what it adds is
+    extra.`"""
+    return (
+        f" This {name(node)} is pass {made + 1}'s node, which pass {now + 1}'s "
+        f"{name(output)} does not reach: its rule is left over from pass {made + 1} (the "
+        "list of rules backward() runs was not cleared). A right engine does not run it "
+        + ("here: what it adds is extra." if adds else "here; it adds nothing, its gradient 0.")
+    )
+
+
+WROTE_NONE = " and wrote no gradient."
+
+
+def returned_text(node: Value, name: Names, line: int | None) -> str:
+    """In place of `own_rule_text`'s "ran and wrote no gradient", for a rule that returns
+    its operands' shares (`grad_fn`) which the program's own loop then adds: the next
+    frame (`rule_stretch_text` with `returned`) shows those writes.
+
+    Example: `y (tanh, grad 1): its rule on line 22 returns a share of y.grad for each
+    operand and writes none itself; backward()'s loop adds them.`"""
+    own = name(node)
+    where = f" on line {line}" if line else ""
+    return (
+        f"{own} ({node._op}, grad {name.number(node.grad)}): its rule{where} returns a share "
+        f"of {own}.grad for each operand and writes none itself; backward()'s loop adds them."
+    )
+
+
 def rule_stretch_text(
     node: Value,
     name: Names,
@@ -685,11 +744,13 @@ def rule_stretch_text(
     then: Value | None,
     grad: str = "grad",
     right: list[tuple[Value, float]] | None = None,
+    returned: bool = False,
 ) -> str:
     """One stretch of a rule that runs other nodes' rules between its writes (a
     recursion: `child.grad += …` then `child._backward()` for each child): its writes
     so far, said as `own_rule_text` says them, whether it goes on from an earlier
-    stretch, and whose rule runs inside it next. Whether its factors are right is said
+    stretch, and whose rule runs inside it next (`returned`: the writes of the program's
+    own loop, adding the shares the rule returned). Whether its factors are right is said
     of the whole run (`engine.lab.engine_check`), not of a stretch; an `=` that wrote
     the old gradient plus a right share (`right`: the node's right locals) is said as
     the sum it kept, as `own_rule_text` says it, not as a loss.
@@ -701,7 +762,10 @@ def rule_stretch_text(
     steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     where = _rule_line(writes)
     head = f"{name(node)} ({node._op}, grad {name.number(node.grad)}): "
-    head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
+    if returned:
+        head += f"the loop{where} adds the shares its rule returned. "
+    else:
+        head += f"its rule{where} goes on. " if resumed else f"its own rule{where} ran. "
     inside = f"; then {name(then)}'s rule runs inside it" if then is not None else ""
     return f"{head}{'; '.join(steps)}{inside}."
 

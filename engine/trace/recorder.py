@@ -199,6 +199,20 @@ class Recorder:
         # shares): writes the pass's own loop then makes for that node go on with it.
         self.empty_rule: dict[str, Any] | None = None
         self.rule_runs: dict[Value, int] = {}  # how often each op node's rule ran, this pass
+        # The pass that first reached each node (its build frame's); and, of a pass of the
+        # program's own class, what its output reaches (as a set once a rule of an earlier
+        # pass's node runs) and the rules it ran of nodes it does not reach that an
+        # earlier pass did (`stale_pass`: a tape never cleared, run again).
+        self.first_pass: dict[Value, int] = {}
+        self.pass_reachable: list[Value] = []
+        self.pass_reach: set[Value] | None = None
+        self.stale_runs: list[tuple[Value, int]] = []
+        self.stale_passes: list[int] = []  # the passes that ran some (`engine_check._sort`)
+        # A number taken from the creation order as each pass of the program's own class
+        # opens, and the last pass's: a node made after that one is of no earlier pass's
+        # graph, which spares the usual rule the look-up (`end_rule`).
+        self.pass_opened = -1
+        self.older_than = -1
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -598,6 +612,7 @@ class Recorder:
             self.sync_all(reachable)
         shown = self.shown
         fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
+        self.first_pass.update(dict.fromkeys(fresh, index))  # (none of them there yet)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
         frames = self.frames
@@ -895,17 +910,21 @@ class Recorder:
         owner: PInstance,
         tape: list[tuple[Value, float, float, float]],
         writes: list[tuple[str, int, float | None, float]],
-        stretch: tuple[bool, Value | None] | None,
+        stretch: tuple[bool, Value | None, bool] | None,
         run: int,
+        stale: int | None = None,
     ) -> dict[str, Any]:
         """One frame of a rule of the program's own class (`owner`'s, whose mirror is
         `node`): `writes` say how each `+=` of `tape` was written (`"+="` or `"="`, its
         line, the local read off it, after). `stretch`, for a rule that runs other
         nodes' rules between its writes: whether this frame goes on with an earlier one,
-        and whose rule runs inside it next. `run`: which run of this node's rule in the
-        pass it is (a learner's order may run one twice). A learner's own class's rules
-        are its own: their contributions are not marked for underflow (docs/TRACE.md),
-        and no mistake of the bug lab's runs with them (`open_own_pass`)."""
+        whose rule runs inside it next, and whether these are the writes of a loop of the
+        program's own that adds the shares the rule returned (`loop_write`). `run`: which
+        run of this node's rule in the pass it is (a learner's order may run one twice).
+        `stale`: the earlier pass whose graph the node is of, where this pass's output
+        does not reach it (`stale_pass`). A learner's own class's rules are its own:
+        their contributions are not marked for underflow (docs/TRACE.md), and no mistake
+        of the bug lab's runs with them (`open_own_pass`)."""
         upstream = 0.0
         if tape:
             upstream = float(node.grad)
@@ -935,9 +954,9 @@ class Recorder:
         said_later = False
         names = self.names
         if stretch is not None:
-            resumed, then = stretch
+            resumed, then, returned = stretch
             text = narrate.rule_stretch_text(
-                node, names, tape, writes, self.received, resumed, then, grad, right
+                node, names, tape, writes, self.received, resumed, then, grad, right, returned
             )
         else:
             # The page says it only where the built-in rule's sentence is the right one,
@@ -949,6 +968,7 @@ class Recorder:
                 and not kink
                 and grad == "grad"
                 and run == 1
+                and stale is None
                 and not node._const
                 and narrate.said_as_built_in(node, tape, writes, right)
             )
@@ -965,6 +985,11 @@ class Recorder:
                     text += narrate.kink_text(node, names, right[0][1])
                 if run > 1:
                     text += narrate.again_text(node, names, run)
+        if stale is not None:
+            output = self.pass_output
+            assert output is not None
+            adds = any(entry[2] != 0 for entry in tape)
+            text += narrate.stale_text(node, names, stale, len(self.passes), output, adds)
         # The contributions become dicts once the nodes have their ids (`frames_to_ids`).
         # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
         # no lists of its own: the trace's frames outlive the run, and each object kept
@@ -1063,6 +1088,18 @@ class Recorder:
                 sort["text"] = narrate.own_sort_text(
                     output, len(reachable), self.names, fault, seed, grad
                 )
+        if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
+            self.stale_passes.append(len(self.passes))
+            text = sort["text"]
+            if type(text) is not str or text == narrate.sort_text(
+                output, len(reachable), self.names, grad
+            ):  # the usual words (or the page's, `Said`): what the pass's own rules did
+                text = narrate.own_sort_text(
+                    output, len(reachable), self.names, None, start[output], grad
+                )
+            more = narrate.stale_sort_text(output, self.names, self.stale_runs, len(self.passes))
+            head, each, tail = text.rpartition(narrate.EACH_FRAME)
+            sort["text"] = head + more + each + tail if each else text + more
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
         if failed is not None:
             raise failed
@@ -1096,6 +1133,10 @@ class Recorder:
             self.fill_operands()
         reachable = topological_order(output)
         self.pass_output = output
+        self.pass_reachable = reachable
+        self.pass_reach = None
+        self.stale_runs = []
+        self.older_than, self.pass_opened = self.pass_opened, next(creation_order)
         self.rule_order = []
         self.rule_depth = None
         self.walked = False
@@ -1210,16 +1251,25 @@ class Recorder:
         node = rule["node"]
         first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
-        stretch = (first is not None, then) if first is not None or then is not None else None
+        stretch = None
+        if first is not None or then is not None:
+            stretch = (first is not None, then, "returned" in rule)
         run = 1
+        stale = None
         if first is None and node._prev and not self.hand_pass:
             runs = self.rule_runs
             run = runs[node] = runs.get(node, 0) + 1
+            if node._seq < self.older_than:  # made before the last pass opened
+                made = self.first_pass.get(node)
+                if made is not None and made < len(self.passes):  # an earlier pass's node
+                    stale = self.stale_pass(node, made)
         now = node.grad
         # A rule that wrote its own node's gradient is said from where that one began.
         node.grad = rule.get("upstream", now)
         try:
-            frame = self.own_rule_frame(node, rule["owner"], tape, rule["writes"], stretch, run)
+            frame = self.own_rule_frame(
+                node, rule["owner"], tape, rule["writes"], stretch, run, stale
+            )
         finally:
             node.grad = now
         if "line" in rule:
@@ -1231,6 +1281,19 @@ class Recorder:
             frame[RESUMES] = first
             self.resumed = True
             self.empty_rule = None
+
+    def stale_pass(self, node: Value, made: int) -> int | None:
+        """`made`, the earlier pass that first reached `node`, where the running pass's
+        output does not reach it (a rule left on a tape, or in a list of nodes, that
+        nothing cleared: a right engine does not run it here), else None. Kept in
+        `stale_runs`."""
+        reach = self.pass_reach
+        if reach is None:
+            reach = self.pass_reach = set(self.pass_reachable)
+        if node in reach:
+            return None  # a graph used again (backward() twice on one output)
+        self.stale_runs.append((node, made))
+        return made
 
     def loop_write(self, owner: Any, child: PInstance) -> dict[str, Any] | None:
         """A write into `child.grad` in a pass, outside any rule, whose term is
@@ -1269,7 +1332,12 @@ class Recorder:
             # `for c, g in zip(v._prev, v.grad_fn(v.grad)): c.grad += g`: the shares v's
             # rule returned, written: that run of its rule goes on (one run, not two).
             rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
-            rule["first"], rule["shown"] = empty["first"], True
+            rule["first"], rule["shown"], rule["returned"] = empty["first"], True, True
+            first = empty["first"]
+            if type(first["text"]) is str and first["text"].endswith(narrate.WROTE_NONE):
+                # Its run wrote nothing: it returned the shares this loop adds.
+                line = self.rule_line(node)
+                first["text"] = narrate.returned_text(node, self.names, line)
         if rule is None:
             rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)
@@ -1497,6 +1565,7 @@ class Recorder:
                 ids,
                 self.rule_line,
                 resumes,
+                self.stale_passes,
             )
             said = self.gradient_said()
             if said != "grad":

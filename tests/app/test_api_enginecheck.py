@@ -5,6 +5,7 @@ trace's `engine_check`."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -15,6 +16,7 @@ from backprop_animator.engine import enginecheck_source, program_examples, trace
 from tests.app.test_cli import run
 
 pytestmark = pytest.mark.anyio
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_the_check_finds_a_lost_share_and_matches_the_trace(
@@ -29,6 +31,23 @@ async def test_the_check_finds_a_lost_share_and_matches_the_trace(
     assert check == trace_source(source)["engine_check"] == enginecheck_source(source)
     assert check["accumulation"]["verdict"] == "wrong"
     assert [rule["verdict"] for rule in check["rules"]] == ["right", "right", "right"]
+
+
+async def test_a_tape_nothing_clears_is_named_with_the_pass_and_line(
+    client: httpx.AsyncClient,
+) -> None:
+    # The sort row's `first` of a rule left over from an earlier pass has `pass` and
+    # `line`, which the schema (extra fields forbidden) must know.
+    source = (ROOT / "tests" / "engine" / "learner_bugs" / "tape_never_cleared.py").read_text()
+    response = await client.post("/api/enginecheck", json={"source": source})
+
+    assert response.status_code == 200, response.text
+    check = response.json()
+    EngineCheck.model_validate(check)
+    assert check == trace_source(source)["engine_check"]
+    assert check["sort"]["first"] == {
+        "frame": 15, "node": "n5", "consumer": None, "pass": 0, "line": 26
+    }  # fmt: skip
 
 
 async def test_a_program_on_the_built_in_engine_is_all_right(client: httpx.AsyncClient) -> None:

@@ -740,3 +740,77 @@ def test_the_right_engine_tags_cover_no_record_op_label_or_other_tag(
         assert t["x"] < r["x"] + r["width"] and r["x"] < t["x"] + t["width"]
         gap = max(r["y"] - (t["y"] + t["height"]), t["y"] - (r["y"] + r["height"]))
         assert 0 <= gap <= 4, (node["name"], t, r)
+
+
+LEARNER_BUGS = Path(__file__).resolve().parents[1] / "engine" / "learner_bugs"
+
+
+def test_rules_left_on_a_tape_from_an_earlier_pass_are_named_in_the_sort_row(
+    player_page: Page, server: str
+) -> None:
+    # tape_never_cleared: the second backward() runs the first step's rules too. Every
+    # row said "right" while w.grad ended 28 where a right engine has 4: the sort row now
+    # names the first of those rules, and its button lands on that rule's frame.
+    source = (LEARNER_BUGS / "tape_never_cleared.py").read_text()
+    trace = trace_source(source)
+    check = trace["engine_check"]
+    frame, count = check["sort"]["first"]["frame"], len(trace["frames"])
+    open_player(player_page, player_url(server, source))
+    _expect_rows_match(player_page, check)
+    sort = player_page.get_by_test_id("engine-check-sort")
+    expect(sort).to_contain_text(
+        "Pass 2 also runs the rule (line 26) of pass 1's loss, left over (nothing cleared the "
+        "list of rules): pass 2's output does not reach it, so a right engine does not run "
+        "it, and what it adds is extra."
+    )
+    sort.get_by_test_id("engine-check-first").click()
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text(f"{frame + 1} / {count}")
+    expect(player_page.get_by_test_id("narration")).to_contain_text(
+        "This loss is pass 1's node, which pass 2's loss does not reach"
+    )
+
+
+def test_a_loop_on_one_line_is_quoted_by_its_write(player_page: Page, server: str) -> None:
+    # grad_fn_one_line_loop: `for p, g in zip(…): p.grad += g` on one line. The code
+    # panel's row quoted the whole line with its numbers after it ("…: p.grad += g =
+    # 0.7864"); it quotes the write.
+    source = (LEARNER_BUGS / "grad_fn_one_line_loop.py").read_text()
+    trace = trace_source(source)
+    frame = next(
+        i for i, f in enumerate(trace["frames"]) if f["phase"] == "backward" and f["contributions"]
+    )
+    open_player(player_page, player_url(server, source, frame=frame))
+    substitution = player_page.get_by_test_id("code-panel").get_by_test_id("substitution")
+    expect(substitution).to_have_count(1)
+    expect(substitution.locator(".symbolic")).to_have_text("p.grad += g")
+    expect(substitution.locator(".numeric")).to_have_text("= 0.7864")
+    expect(player_page.get_by_test_id("narration")).to_contain_text(
+        "the loop on line 39 adds the shares its rule returned"
+    )
+
+
+def test_the_loops_frame_marks_the_loops_write_and_the_row_shows_it(
+    player_page: Page, server: str
+) -> None:
+    # rules_return_grads: `for child, g in zip(v._prev, v.grad_fn(v.grad)):` then
+    # `child.grad += g`. At the loop's frame the excerpt of backward() marked the `for`
+    # line (the one that called grad_fn), and the `*` row's button showed the call's
+    # frame, which writes nothing.
+    source = (LEARNER_BUGS / "rules_return_grads.py").read_text()
+    trace = trace_source(source)
+    write = source.split("\n").index("                    child.grad += g") + 1
+    row = next(r for r in trace["engine_check"]["rules"] if r["op"] == "*")
+    frame = row["first"]["frame"]
+    assert [c["line"] for c in trace["frames"][frame]["contributions"]] == [write, write]
+    open_player(player_page, player_url(server, source))
+    player_page.locator("[data-testid=engine-check-row][data-op='*']").get_by_test_id(
+        "engine-check-first"
+    ).click()
+    expect(player_page.get_by_test_id("scrubber")).to_have_value(str(frame))
+    excerpt = player_page.get_by_test_id("code-panel").locator("figure").first
+    expect(excerpt.locator(".code-line.is-marked")).to_have_count(1)
+    expect(excerpt.locator(".code-line.is-marked")).to_contain_text(f"{write}")
+    expect(excerpt.locator(".code-line.is-marked")).to_contain_text("child.grad += g")
+    substitution = player_page.get_by_test_id("code-panel").get_by_test_id("substitution")
+    expect(substitution).to_have_count(2)
+    expect(substitution.first).to_contain_text("child.grad += g")

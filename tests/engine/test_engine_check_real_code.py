@@ -164,8 +164,8 @@ def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
     # The `=` that keeps the sum is said as the sum (it said "the 0.9151 already there
     # is lost"), the first one into None as a write from 0.
     assert texts[5] == (
-        "x*w (*, grad 0.9151): its rule on line 55 goes on. x.grad = 0.9151 + −1.83 → "
-        "−0.9151; w.grad = 0.2745 → 0.2745."
+        "x*w (*, grad 0.9151): the loop on line 55 adds the shares its rule returned. "
+        "x.grad = 0.9151 + −1.83 → −0.9151; w.grad = 0.2745 → 0.2745."
     )
     lossy = source.replace("p.grad = g if p.grad is None else p.grad + g", "p.grad = g")
     assert lossy != source
@@ -178,8 +178,8 @@ def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
     # The row's frame is the one that shows the write (the run's second: its first is
     # the call of `_grad_fn`, which wrote nothing, where the row's button landed).
     assert trace["frames"][first["frame"]]["text"] == (
-        "x*w (*, grad 0.9151): its rule on line 55 goes on. x.grad = −1.83: the 0.9151 "
-        "already there is lost; w.grad = 0.2745 → 0.2745."
+        "x*w (*, grad 0.9151): the loop on line 55 adds the shares its rule returned. "
+        "x.grad = −1.83: the 0.9151 already there is lost; w.grad = 0.2745 → 0.2745."
     )
 
 

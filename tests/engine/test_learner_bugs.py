@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import random
 import re
@@ -255,6 +256,17 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "tape_log_wrong": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "tape_mul_no_upstream": lambda: {"x": (0.5 + 1) / 3 - (0.5 * 2 + 1), "y": 2 / 3 - 2 * 2},
     "left_right_div_sign": _left_right,
+    # Each leaf as the right engine leaves it after the second step (w 0.1, b 0.8, y 1):
+    # x, never zeroed, keeps the first step's 2 (2·y·w, y 2, w 0.5) and adds 2·y·w again.
+    "tape_never_cleared": lambda: {"w": 2 * 1.0 * 2, "b": 2 * 1.0, "x": 2 * 2 * 0.5 + 2 * 0.1},
+    "tape_cleared_training": lambda: {"w": 2 * 0.5 * 2, "b": 2 * 0.5},
+    "grad_fn_one_line_loop": lambda: {  # y = tanh(x·w + b), x 0.5, w −1.5, b 0.25
+        "x": -1.5 * (1 - math.tanh(-0.5) ** 2),
+        "w": 0.5 * (1 - math.tanh(-0.5) ** 2),
+        "b": 1 - math.tanh(-0.5) ** 2,
+    },
+    # w −0.35, b 0.3, y −0.75; x keeps step 1's 2·(−1.25)·(−0.5).
+    "topo_default_list": lambda: {"w": 2 * -0.75 * 3, "b": 2 * -0.75, "x": 1.25 + 0.525},
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
@@ -307,8 +319,10 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # y merged away from `x * y` (equal data, `_prev = set(...)`): the graph its _prev
     # makes has `*` with one operand, which no right rule has, and no order it misses.
     "hash_merges_operands": ({"*": U, "+": R}, R, R),
-    # Each op's function returns the shares and backward()'s loop adds them: one run.
-    "rules_return_grads": ({"*": (5, "n2", "n0"), "+": R}, R, R),
+    # Each op's function returns the shares and backward()'s loop adds them: one run,
+    # named at the loop's frame that writes a's share (the run's first frame, the call of
+    # the function, writes nothing: its button showed no write).
+    "rules_return_grads": ({"*": (6, "n2", "n0"), "+": R}, R, R),
     "relu_mask_on_grad": ({"*": R, "+": R, "ReLU": (11, "n3", "n2")}, R, R),
     "lambda_defaults_swapped": ({"*": (6, "n2", "n0"), "+": R, "tanh": R}, R, R),
     "tanh_from_exp_wrong": ({"*": R, "+": R, "tanh": (4, "n5", "n4")}, R, R),
@@ -383,6 +397,16 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `self.grad += other.data`, no `out.grad`: the tape's call of the rule says whose
     # it is (it was an update, and `*` named at a frame where its share was right).
     "tape_mul_no_upstream": ({"*": (7, "n5", "n2"), "+": R, "log": R, "-": R}, R, R),
+    # A tape nothing clears: the second backward() runs the first step's rules too, whose
+    # nodes its loss does not reach (each rule right for its node; the check said all
+    # right). The sort names the first of them, the first step's loss.
+    "tape_never_cleared": ({"*": R, "+": R}, (15, "n5", None), R),
+    # Cleared after each backward(): right, with the rule of a value the loss does not use.
+    "tape_cleared_training": ({"*": R, "+": R}, R, R),
+    # `def backward(self, topo=[], visited=set())`: one list for every call, as a tape.
+    "topo_default_list": ({"*": R, "+": R}, (21, "n5", None), R),
+    # grad_fn returns the shares, `for p, g in zip(...): p.grad += g` on one line adds them.
+    "grad_fn_one_line_loop": ({"*": R, "+": R, "tanh": R}, R, R),
     # `left`, `right` and a method `parents()`: the method was taken for the operands'
     # attribute, so the graph had no edges, no right gradient, no row, and "right".
     "left_right_div_sign": ({"*": R, "-": R, "exp": R, "+": R, "/": (10, "n16", "n15")}, R, R),
@@ -408,7 +432,8 @@ UNUSUAL = {
     # pairs, a class per op that skips a node with none.
     "closure_late_binding", "div_divisor_reciprocal", "sigmoid_s_times_s",
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
-    "left_right_div_sign",  # a leaf's grad_fn is None: its order skips it
+    "tape_never_cleared", "tape_cleared_training",
+    "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped
 }  # fmt: skip
 
 
@@ -546,6 +571,19 @@ SORT_TEXTS = {
 }
 # Programs whose backward() runs more than once, each pass with the same words.
 SORT_PASSES = {"zero_grad_before_step": 3}
+# A list of rules nothing clears: the second pass's words say the first's rules run too.
+STALE_SORT_TEXTS = {
+    "tape_never_cleared": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
+    "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
+    "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
+    "and a right engine does not run them. Each frame below is one rule, in the order it runs.",
+    "topo_default_list": "loss.backward() runs the rules of the 6 nodes that reach loss, each "
+    "after those of the nodes that use it. Seed loss.grad = 1. It also runs the rules of 3 "
+    "nodes of pass 1's graph (pass 1's loss first), which pass 2's loss does not reach: left "
+    "over (the list of rules backward() runs was not cleared), they are no part of this pass, "
+    "and a right engine does not run them. Each frame below is one rule, in the order it runs.",
+}
 
 
 @pytest.mark.parametrize("program", sorted(CHECKS))
@@ -565,6 +603,9 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
         )
     elif program == "recursive_no_sort":
         assert texts[0].startswith("No sort here: u.backward() walks down from u")
+    elif program in STALE_SORT_TEXTS:
+        assert texts[0].startswith("Depth-first sort: 6 nodes, each after its children.")
+        assert texts[1:] == [STALE_SORT_TEXTS[program]]
     else:  # a depth-first sort's order (iterative_dfs's too), seeded with 1: the usual words
         assert all(text.startswith("Depth-first sort: ") for text in texts), texts
         # The seed as the learner's class names its gradient (underscore_grad: `_grad`).
@@ -591,6 +632,9 @@ def test_the_sort_frame_names_what_the_checks_sort_row_names(program: str) -> No
     if first["consumer"] is not None:
         consumer = name[first["consumer"]]
         assert f"runs {node}'s rule before that of {consumer}, which uses {node}:" in text
+    elif "pass" in first:  # a rule of an earlier pass's node, run again (a tape not cleared)
+        made = first["pass"] + 1
+        assert f"of pass {made}'s graph (pass {made}'s {node} first)" in text
     else:
         again = re.search(f"runs {node}'s rule \\d+ times", text)
         assert f"never runs {node}'s rule" in text or again
@@ -640,13 +684,21 @@ def test_shares_a_rule_returns_and_the_loop_adds_are_one_run_of_that_rule() -> N
     runs = [(i, f["node"]) for i, f in enumerate(frames) if f["phase"] == "backward"]
     assert runs == [(3, "n3"), (4, "n3"), (5, "n2"), (6, "n2")]
     assert frames[3]["contributions"] == [] and frames[5]["contributions"] == []
-    assert frames[6]["text"] == (
-        "a*b (*, grad 1): its rule on line 34 goes on. a.grad += 3 → 3; b.grad += −2; "
-        "2nd +=, sum 1 + −2 = −1."
+    # Its words: the call of grad_fn wrote nothing, it returned the shares (it said "its
+    # rule ran and wrote no gradient"), and the loop's line is the loop's, not the rule's
+    # (it said "its rule on line 34 goes on", line 34 being `child.grad += g`).
+    assert frames[5]["text"] == (
+        "a*b (*, grad 1): its rule on line 18 returns a share of a*b.grad for each operand "
+        "and writes none itself; backward()'s loop adds them."
     )
+    assert frames[6]["text"] == (
+        "a*b (*, grad 1): the loop on line 34 adds the shares its rule returned. a.grad += 3 "
+        "→ 3; b.grad += −2; 2nd +=, sum 1 + −2 = −1."
+    )
+    assert [c["line"] for c in frames[6]["contributions"]] == [34, 34]
     rows = {row["op"]: row for row in trace["engine_check"]["rules"]}
     assert rows["*"]["first"] == {
-        "frame": 5, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
+        "frame": 6, "node": "n2", "child": "n0", "learner": 3.0, "correct": -2.0
     }  # fmt: skip
 
 
@@ -906,3 +958,94 @@ def test_ops_named_as_methods_are_those_ops_and_a_value_exponent_reads_as_writte
         "y = x**k*w+x = −1.35 + 1.5 = 0.15",
     ]
     trace_columns((PROGRAMS / "named_methods_pow.py").read_text())  # the page's replay too
+
+
+def test_rules_a_tape_keeps_from_an_earlier_pass_are_named_as_extra_writes() -> None:
+    # tape_never_cleared: the second backward() runs the first step's rules after its own,
+    # their nodes holding the first step's gradients: w.grad ends 28 (CPython's too) where
+    # a right engine has 4. Each of those rules is right for its node, and the check said
+    # all right, the frames nothing of it.
+    source = (PROGRAMS / "tape_never_cleared.py").read_text()
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0] == ["0 4.0 8.0 4.0", "1 1.0 28.0 10.0"]
+    check = trace["engine_check"]
+    assert check["sort"] == {
+        "verdict": "wrong",
+        "first": {"frame": 15, "node": "n5", "consumer": None, "pass": 0, "line": 26},
+    }
+    assert [row["verdict"] for row in check["rules"]] == ["right", "right"]
+    frames = trace["frames"]
+    stale = [(i, f["node"]) for i, f in enumerate(frames) if "left over from pass 1" in f["text"]]
+    assert stale == [(15, "n5"), (16, "n4"), (17, "n3")]  # pass 1's loss, y and w*x
+    assert all(frames[i]["pass"] == 1 for i, _ in stale)
+    assert frames[16]["text"] == (
+        "y (+, grad 8): its own rule ran. w*x.grad += 1 × 8 → 12; b.grad += 1 × 8; 2nd +=, "
+        "sum 2 + 8 = 10. This y is pass 1's node, which pass 2's loss does not reach: its rule "
+        "is left over from pass 1 (the list of rules backward() runs was not cleared). A right "
+        "engine does not run it here: what it adds is extra."
+    )
+    by_label = {n["label"]: n for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert (by_label["w"]["grad"], by_label["w"]["correct_grad"]) == (28.0, 4.0)
+    # The page's form carries the same words (no frame of these is left to the page).
+    columns = trace_columns(source)
+    assert "left over from pass 1" in json.dumps(columns)
+
+
+def test_a_tape_cleared_each_pass_is_right_with_a_rule_no_loss_reaches() -> None:
+    # tape_cleared_training: the same tape, cleared by backward(); `twice = y + y` is on
+    # the tape but not in the loss (its rule passes on 0): nothing is named, nothing left
+    # over, each leaf's gradient the right engine's.
+    source = (PROGRAMS / "tape_cleared_training.py").read_text()
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0]
+    check = trace["engine_check"]
+    assert check["sort"] == {"verdict": "right", "first": None}
+    assert [row["verdict"] for row in check["rules"]] == ["right", "right"]
+    assert not any("left over" in frame["text"] for frame in trace["frames"])
+    for node in trace["nodes"]:
+        if node["kind"] == "leaf":
+            assert node["grad"] == node["correct_grad"], node
+    # Not cleared, but backward() zeroes every node on the tape first: the first step's
+    # rules run again and add nothing. The gradients are a right engine's, so the check
+    # is right; the frames still say those rules are left over.
+    source = (PROGRAMS / "tape_never_cleared.py").read_text()
+    zeroing = "def backward(loss):\n    for out, _ in TAPE:\n        out.grad = 0.0\n"
+    source = source.replace("def backward(loss):\n", zeroing)
+    assert zeroing in source
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0] == ["0 4.0 8.0 4.0", "1 1.0 4.0 2.0"]
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
+    left = [f["text"] for f in trace["frames"] if "left over from pass 1" in f["text"]]
+    assert len(left) == 3
+    assert all(t.endswith("does not run it here; it adds nothing, its gradient 0.") for t in left)
+
+
+def test_a_loop_on_one_line_that_adds_what_grad_fn_returns_is_said_as_that_loop() -> None:
+    # grad_fn_one_line_loop: `for p, g in zip(node.parents, node.grad_fn(node.grad)):
+    # p.grad += g` on one line. Each run of a rule is two frames, the call of grad_fn
+    # (which writes nothing) and the loop's writes, whose line is the loop's own line, the
+    # write's. They said "its rule ran and wrote no gradient." and "its rule on line 38
+    # goes on.", line 38 being the loop's, not the rule's.
+    source = (PROGRAMS / "grad_fn_one_line_loop.py").read_text()
+    trace = trace_source(source)
+    loop = (
+        source.split("\n").index(
+            "            for p, g in zip(node.parents, node.grad_fn(node.grad)): p.grad += g"
+        )
+        + 1
+    )
+    tanh = (
+        source.split("\n").index("        return Value(t, (self,), lambda g: ((1 - t * t) * g,))")
+        + 1
+    )
+    frames = [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert [c["line"] for f in frames for c in f["contributions"]] == [loop] * 5
+    assert [f["text"] for f in frames[:2]] == [
+        f"y (tanh, grad 1): its rule on line {tanh} returns a share of y.grad for each operand "
+        "and writes none itself; backward()'s loop adds them.",
+        f"y (tanh, grad 1): the loop on line {loop} adds the shares its rule returned. "
+        "x*w+b.grad += 0.7864 → 0.7864.",
+    ]
+    assert trace["passes"][0]["backward"]["call"] == loop
+    rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frames[0]["node"])
+    assert rule == {"line": tanh, "end_line": tanh}  # the lambda grad_fn, not the loop

@@ -12,6 +12,7 @@ import {
   ruleKey,
   ruleSource,
   substitutions,
+  writeStatement,
 } from "../../static/js/player/rule-text.js";
 import { fixture } from "./helpers.mjs";
 
@@ -278,5 +279,51 @@ describe("gradName", () => {
     assert.equal(gradName({}), "grad");
     assert.equal(gradName({ engine_check: {} }), "grad");
     assert.equal(gradName({ engine_check: { grad: "x) |(" } }), "grad"); // a name only
+  });
+});
+
+describe("writeStatement: the statement of a line that writes a gradient", () => {
+  it("is the line itself where it holds one statement", () => {
+    assert.equal(writeStatement("        child.grad += g", "+="), "child.grad += g");
+    assert.equal(writeStatement("  a.grad += 1  # the seed", "+="), "a.grad += 1  # the seed");
+  });
+  it("is the write of a loop written on one line, not its header", () => {
+    const line = "            for p, g in zip(node.parents, node.grad_fn(node.grad)): p.grad += g";
+    assert.equal(writeStatement(line, "+="), "p.grad += g");
+    assert.equal(writeStatement(line, "+=", 1), "p.grad += g");
+    assert.equal(writeStatement("if n := len(xs): xs[0].grad = n", "="), "xs[0].grad = n");
+  });
+  it("skips colons and semicolons in brackets, strings and comments", () => {
+    assert.equal(
+      writeStatement("for c, g in zip(v.prev, (lambda u: (u, u))(v.grad)): c.grad += g", "+="),
+      "c.grad += g",
+    );
+    assert.equal(writeStatement("if d[1:2] == ';': a.grad -= 1  # x: y", "-="), "a.grad -= 1");
+  });
+  it("takes the k-th of several writes on one line", () => {
+    const line = "self.grad += out.grad; other.grad += out.grad";
+    assert.equal(writeStatement(line, "+=", 0), "self.grad += out.grad");
+    assert.equal(writeStatement(line, "+=", 1), "other.grad += out.grad");
+    assert.equal(writeStatement("x = 1; a.grad == 2; b.grad = 3", "=", 1), "b.grad = 3");
+  });
+  it("quotes the write in a row of the code panel", () => {
+    const rows = substitutions({
+      op: "*",
+      name: "b",
+      contributions: [
+        { to: "n0", local: null, upstream: 1, delta: 2, before: 0, after: 2, write: "+=", line: 1 },
+        { to: "n1", local: null, upstream: 1, delta: 3, before: 0, after: 3, write: "+=", line: 1 },
+      ],
+      nameOf: (id) => ({ n0: "a", n1: "c" })[id],
+      ops: undefined,
+      sourceLines: ["    for p, g in zip(v.parents, v.grad_fn(v.grad)): p.grad += g"],
+    });
+    assert.deepEqual(
+      rows.map((row) => [row.symbolic, row.numeric, row.result]),
+      [
+        ["p.grad += g", "= 2", "\u2192 a.grad = 2"],
+        ["p.grad += g", "= 3", "\u2192 c.grad = 3"],
+      ],
+    );
   });
 });

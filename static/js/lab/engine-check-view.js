@@ -152,12 +152,16 @@ function sortRow(sort, trace, { nameOf, jump, grad }) {
     const there = trace.frames[sortFirst.frame];
     const ranHere = there?.phase === "backward" && there.node === sortFirst.node;
     const who = nameOf(sortFirst.node);
+    const from = sortFirst.pass;
+    const where = sortFirst.line ? ` (line ${sortFirst.line})` : "";
     sortParts.push(
       sortFirst.consumer
         ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.${grad}. `
-        : ranHere
-          ? `. ${who}'s rule runs a second time and adds its share again. `
-          : `. ${who}'s rule never runs. `,
+        : from !== undefined && there
+          ? `. Pass ${(there.pass ?? 0) + 1} also runs the rule${where} of pass ${from + 1}'s ${who}, left over (nothing cleared the list of rules): pass ${(there.pass ?? 0) + 1}'s output does not reach it, so a right engine does not run it, and what it adds is extra. `
+          : ranHere
+            ? `. ${who}'s rule runs a second time and adds its share again. `
+            : `. ${who}'s rule never runs. `,
       jump(sortFirst.frame),
     );
   } else if (!ranRules(trace)) {

@@ -24,7 +24,7 @@
  * @typedef {{op: string, line: number | null, verdict: "right" | "wrong" | "unchecked",
  *   first: {frame: number, node: string, child: string, learner: number, correct: number} | null}} RuleVerdict
  * @typedef {{rules: RuleVerdict[],
- *   sort: {verdict: "right" | "wrong", first: {frame: number, node: string, consumer: string | null} | null},
+ *   sort: {verdict: "right" | "wrong", first: {frame: number, node: string, consumer: string | null, pass?: number, line?: number | null} | null},
  *   accumulation: {verdict: "right" | "wrong", first: {frame: number, node: string, child: string, lost: number} | null},
  *   grad?: string}} EngineCheck  grad: the gradient's attribute where the class keeps it under another name
  * @typedef {{node: string, field: "data" | "grad", before: number, after: number}} Change

@@ -162,6 +162,23 @@ function ownBackward({ trace, sourceLines }, state) {
 }
 
 /**
+ * The line of this frame's writes where the program's own backward() makes them itself
+ * (a loop that adds the shares a rule returned, `for c, g in zip(v._prev,
+ * v.grad_fn(v.grad)):` then `c.grad += g`): the write's own line, which the panel marks
+ * in place of the line that called the rule; null where a rule wrote them, or they are
+ * on several lines.
+ * @param {import("../passes/trace.js").Trace} trace
+ * @param {import("../passes/timeline.js").FrameState} state
+ * @returns {number | null}
+ */
+function loopWriteLine(trace, state) {
+  const code = trace.passes?.[state.pass ?? 0]?.backward;
+  const line = state.contributions[0]?.line;
+  if (!code || typeof line !== "number" || line < code.line || line > code.end_line) return null;
+  return state.contributions.every((c) => c.line === line) ? line : null;
+}
+
+/**
  * The sort frame: the program's own backward(), else the engine's backward and its
  * depth-first sort, else a sketch of them.
  * @param {CodeContext} context
@@ -277,7 +294,7 @@ function backwardParts(context, state) {
     state.line !== null
       ? programExcerpt(state.line, sourceLines, codeBlock)
       : own?.call != null
-        ? programExcerpt(own.call, sourceLines, codeBlock, step)
+        ? programExcerpt(loopWriteLine(trace, state) ?? own.call, sourceLines, codeBlock, step)
         : own
           ? // No rule is called: its own loop writes each node's share (the rule below).
             [html("p", { class: "code-note", text: `${step} (its loop writes the gradients)` })]

@@ -177,7 +177,13 @@ export function substitutions({
 }) {
   return contributions.map((c, i) => {
     const child = nameOf(c.to);
-    if (c.write) return learnerSubstitution(c, child, sourceLines, grad);
+    if (c.write) {
+      // Which of this line's writes it is: a loop on one line writes each child in turn.
+      const k = contributions
+        .slice(0, i)
+        .filter((d) => d.line === c.line && d.write === c.write).length;
+      return learnerSubstitution(c, child, sourceLines, grad, k);
+    }
     const other = contributions.length === 2 ? nameOf(contributions[1 - i].to) : child;
     const symbolic = `${attribute(child, "grad")} ${assign ? "=" : "+="} ${localSymbol(ops, op, name, child, other)} \u00D7 ${attribute(name, "grad")}`;
     const sum =
@@ -189,6 +195,69 @@ export function substitutions({
     const result = `\u2192 ${attribute(child, "grad")} = ${sum}${formatValue(c.after)}${lost}`;
     return { symbolic, numeric, result };
   });
+}
+
+const COMPOUND =
+  /^\s*(?:for|async\s+for|if|elif|else|while|with|async\s+with|try|except|finally)\b/;
+const AUGMENTED = "+-*/%&|^@";
+
+/**
+ * The statement of a source line that makes a write (`write`: `+=`, `-=` or `=`), the
+ * `k`-th such one: the line itself, trimmed, unless it holds more than one statement
+ * (a one-line suite, `for p, g in zip(v.parents, v.grad_fn(v.grad)): p.grad += g`, or
+ * `a.grad += x; b.grad += y`). Brackets, strings and a comment are skipped; a compound
+ * statement's header ends at its first colon outside them (not a walrus's `:=`).
+ * Example: writeStatement("    for p, g in pairs: p.grad += g", "+=") -> "p.grad += g".
+ * @param {string} line
+ * @param {string} write
+ * @param {number} [k]
+ */
+export function writeStatement(line, write, k = 0) {
+  /** @type {{text: string, ops: Set<string>}[]} */
+  const parts = [];
+  let start = 0;
+  let depth = 0;
+  let header = COMPOUND.test(line);
+  let ops = new Set();
+  /** @type {string | null} */
+  let quote = null;
+  const cut = (/** @type {number} */ end) => {
+    parts.push({ text: line.slice(start, end).trim(), ops });
+    start = end + 1;
+    ops = new Set();
+  };
+  let end = line.length;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote !== null) {
+      if (ch === "\\") i++;
+      else if (line.startsWith(quote, i)) {
+        i += quote.length - 1;
+        quote = null;
+      }
+    } else if (ch === '"' || ch === "'") {
+      quote = line.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
+      i += quote.length - 1;
+    } else if (ch === "#") {
+      end = i;
+      break;
+    } else if ("([{".includes(ch)) depth++;
+    else if (")]}".includes(ch)) depth = Math.max(0, depth - 1);
+    else if (depth > 0) continue;
+    else if (ch === ";") cut(i);
+    else if (ch === ":" && header && line[i + 1] !== "=") {
+      cut(i);
+      header = false;
+    } else if (ch === "=" && line[i + 1] === "=") i++;
+    else if (ch === "=" && !"=!<>:".includes(line[i - 1] ?? "")) {
+      const before = line[i - 1] ?? "";
+      ops.add(AUGMENTED.includes(before) ? `${before}=` : "=");
+    }
+  }
+  cut(end);
+  const writing = parts.filter((part) => part.ops.has(write));
+  if (parts.filter((part) => part.text).length < 2 || writing.length === 0) return line.trim();
+  return writing[k % writing.length].text;
 }
 
 /**
@@ -203,8 +272,8 @@ export function substitutions({
  * @param {string[]} sourceLines
  * @param {string} grad  the gradient's attribute, as the learner's class names it
  */
-function learnerSubstitution(c, child, sourceLines, grad) {
-  const written = c.line ? (sourceLines[c.line - 1] ?? "").trim() : "";
+function learnerSubstitution(c, child, sourceLines, grad, k = 0) {
+  const written = c.line ? writeStatement(sourceLines[c.line - 1] ?? "", c.write ?? "=", k) : "";
   const symbolic = written || `${attribute(child, grad)} ${c.write} …`;
   // A `-=` subtracts its factor times the upstream gradient: its `local` is minus that
   // factor, its delta minus that product, and both are said as the code has them.

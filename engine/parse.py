@@ -143,6 +143,34 @@ _FUTURE_FEATURES = frozenset(
 )  # fmt: skip
 
 
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` as a list, without its two generators: the walks of
+    every tree before it runs (scopes, imports, patches) visit every node."""
+    children: list[ast.AST] = []
+    AST = ast.AST
+    for field in node._fields:
+        child = getattr(node, field, None)
+        if isinstance(child, AST):
+            children.append(child)
+        elif type(child) is list:
+            children.extend([item for item in child if isinstance(item, AST)])
+    return children
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk(node)` as a list, in its order (breadth first), without its generators."""
+    nodes = [node]
+    AST = ast.AST
+    for current in nodes:  # (the list grows as it is read: the next level after this one)
+        for field in current._fields:
+            child = getattr(current, field, None)
+            if isinstance(child, AST):
+                nodes.append(child)
+            elif type(child) is list:
+                nodes.extend([item for item in child if isinstance(item, AST)])
+    return nodes
+
+
 def _check_future_imports(tree: ast.Module) -> None:
     """CPython's compile-time checks of `from __future__ import ...`, which `ast.parse`
     leaves to the compiler: only a docstring (the first statement) and other future
@@ -183,7 +211,7 @@ def _check_future_imports(tree: ast.Module) -> None:
         last_line = statement.lineno
     late = [
         node
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.ImportFrom)
         and node.module == "__future__"
         and node.lineno > last_line

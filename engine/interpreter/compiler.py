@@ -83,7 +83,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
-from backprop_animator.engine.parse import SourceLines, parse_python
+from backprop_animator.engine.parse import SourceLines, child_nodes, parse_python, walk
 from backprop_animator.engine.value import Value
 
 # Array libraries: refused with a sentence of their own.
@@ -115,13 +115,15 @@ def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineEr
     may be the module. A read the compiler cannot see (`getattr(os, name)`, a name bound
     by the import in a way it does not follow) is refused when it runs, as no `except`
     catches."""
-    if not any(isinstance(node, ast.Import | ast.ImportFrom) for node in ast.walk(tree)):
-        return  # the usual program: no import at all, nothing to work out
+    if not any(map(_imports_os, walk(tree))):
+        # The usual program: no import that can bind `os` or `os.path` (an `import math`
+        # binds nothing `_ModuleNames` follows), so no scope of it to work out.
+        return
     names = _ModuleNames(tree)
     if not names.modules:
         return
     # The first refused read in `ast.walk`'s order, the one named before scopes counted.
-    order = {id(node): i for i, node in enumerate(ast.walk(tree))}
+    order = {id(node): i for i, node in enumerate(walk(tree))}
     for node, scope in sorted(names.reads, key=lambda read: order[id(read[0])]):
         owner = node.value
         module = None
@@ -137,6 +139,16 @@ def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineEr
         refused = os_refusal(module, node.attr) if module else None
         if refused is not None:
             raise error(node, refused)
+
+
+def _imports_os(node: ast.AST) -> bool:
+    """Whether `node` is an import `_ModuleNames.visit` binds a name of (`import os`,
+    `import os.path`, `from os import path`, with or without `as`)."""
+    if isinstance(node, ast.Import):
+        return any(alias.name in ("os", "os.path") for alias in node.names)
+    if isinstance(node, ast.ImportFrom) and node.module == "os" and not node.level:
+        return any(alias.name == "path" for alias in node.names)
+    return False
 
 
 class _ModuleNames:
@@ -206,13 +218,13 @@ class _ModuleNames:
             first = node.generators[0]
             visit(first.iter, scope)  # evaluated in the enclosing scope
             inner = scopes.comprehension_scope(node, scope)
-            for child in [*ast.iter_child_nodes(node), first.target, *first.ifs]:
+            for child in [*child_nodes(node), first.target, *first.ifs]:
                 if child is not first:
                     visit(child, inner)
             return
         elif isinstance(node, ast.Attribute):
             self.reads.append((node, scope))
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             visit(child, scope)
 
 
@@ -1922,7 +1934,7 @@ def _leaves_loop(body: list[ast.stmt]) -> bool:
         if isinstance(node, ast.For | ast.While):
             stack.extend(node.orelse)
             continue
-        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+        stack.extend(child for child in child_nodes(node) if isinstance(child, ast.stmt))
         if isinstance(node, ast.Try):
             for handler in node.handlers:
                 stack.extend(handler.body)
@@ -2055,7 +2067,7 @@ def patches_value(tree: ast.Module) -> bool:
     defines = False
     patches = False
     imports = False  # `from micrograd.engine import Value`, maybe a class of its own later
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in ("micrograd", "micrograd.engine"):
             imports = imports or any(alias.name == "Value" for alias in node.names)
         elif isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == "Value":

@@ -49,6 +49,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
 from backprop_animator.engine.limits import too_deep
 from backprop_animator.engine.ops import OP_OF_METHOD
+from backprop_animator.engine.parse import child_nodes, walk
 from backprop_animator.engine.value import Value
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def contains_yield(node: ast.AST) -> bool:
         child = stack.pop()
         if isinstance(child, ast.Yield | ast.YieldFrom):
             return True
-        for grandchild in ast.iter_child_nodes(child):
+        for grandchild in child_nodes(child):
             if not isinstance(grandchild, ast.FunctionDef | ast.Lambda | ast.ClassDef):
                 stack.append(grandchild)
     return False
@@ -1505,9 +1506,7 @@ def _field(texts: Texts, inner: Expr, spec: Expr | None, conversion: int) -> Exp
 
 def _uses_super(body: list[ast.stmt] | ast.expr) -> bool:
     nodes = body if isinstance(body, list) else [body]
-    return any(
-        isinstance(n, ast.Name) and n.id == "super" for node in nodes for n in ast.walk(node)
-    )
+    return any(isinstance(n, ast.Name) and n.id == "super" for node in nodes for n in walk(node))
 
 
 def _folded_constant(node: ast.expr) -> bool:
@@ -1534,5 +1533,5 @@ def writes_grad(body: list[ast.stmt]) -> bool:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES for t in targets):
                 return True
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return False

@@ -962,6 +962,16 @@ OS_REFUSED = [
     ("from os import listdir, path\n", "os.listdir"),
     ("from os.path import exists\n", "os.path.exists"),
     ("from os.path import join, isfile\n", "os.path.isfile"),
+    # Beside imports of other modules, which bind nothing to follow.
+    ("import math, os\nos.system('ls')\n", "os.system"),
+    (
+        "import math\nfrom random import seed\nimport os.path\nos.path.isfile('x')\n",
+        "os.path.isfile",
+    ),
+    (
+        "import math\ndef f():\n    from os import path\n    return path.exists('x')\n",
+        "os.path.exists",
+    ),
 ]
 
 

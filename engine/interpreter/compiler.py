@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 import sys
+import threading
+import weakref
 from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
@@ -228,6 +230,14 @@ class _ModuleNames:
             visit(child, scope)
 
 
+# Each tree's `statements_calling_backward` and `patches_value`, once `refuse_host_calls`
+# let it through: for as long as the tree lives (a gradient check's re-runs share one).
+_TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, tuple[set[int], bool]] = (
+    weakref.WeakKeyDictionary()
+)
+_TREE_FACTS_LOCK = threading.Lock()
+
+
 def own_setattr(cls: PClass) -> bool:
     """Whether writes to `cls`'s objects go through a `__setattr__` of the program's."""
     return type(cls.lookup("__setattr__")) is Function
@@ -253,11 +263,18 @@ class Compiler(ExpressionCompiler):
 
     def module(self, tree: ast.Module) -> Stmt:
         self.tree = tree
-        self.calls_backward = statements_calling_backward(tree)
-        if not self.library and patches_value(tree):
+        facts = _TREE_FACTS.get(tree)
+        if facts is None:
+            # Worked out once a tree: a gradient check compiles the program again for each
+            # of its re-runs, from the same tree (which nothing changes).
+            refuse_host_calls(tree, self.error)  # (a tree it refuses is never remembered)
+            facts = (statements_calling_backward(tree), patches_value(tree))
+            with _TREE_FACTS_LOCK:
+                _TREE_FACTS[tree] = facts
+        self.calls_backward, patches = facts
+        if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
-        refuse_host_calls(tree, self.error)
         scope = scopes.module_scope(tree.body)
         return self.block(tree.body, scope)
 

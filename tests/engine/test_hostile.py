@@ -988,6 +988,18 @@ def test_os_functions_that_reach_the_host_are_refused_before_the_program_runs(
     assert caught.value.line is not None and caught.value.line >= 3
 
 
+def test_a_refused_tree_is_refused_each_time_it_is_compiled() -> None:
+    """The compiler remembers what it read off a tree it let through (for a gradient
+    check's re-runs), never a tree it refused: the same tree is refused again."""
+    import ast
+
+    source = "import math, os\nos.system('ls')\n" + END
+    tree = ast.parse(source)
+    for _ in range(2):
+        with pytest.raises(EngineError, match=re.escape("os.system")):
+            trace_source(source, tree=tree)
+
+
 @pytest.mark.parametrize(
     ("probe", "named"),
     [

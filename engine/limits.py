@@ -171,11 +171,34 @@ def visited(node: ast.AST) -> None:
         raise took_too_long(node.lineno)  # type: ignore[attr-defined]
 
 
-def walk(node: ast.AST) -> Iterator[ast.AST]:
-    """`ast.walk(node)` that reads the clock as `tick` does."""
-    for found in ast.walk(node):
-        visited(found)
-        yield found
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` as a list, without its two generators: the walks of
+    every tree before it runs (scopes, imports, patches) visit every node."""
+    children: list[ast.AST] = []
+    AST = ast.AST
+    for field in node._fields:
+        child = getattr(node, field, None)
+        if isinstance(child, AST):
+            children.append(child)
+        elif type(child) is list:
+            children.extend([item for item in child if isinstance(item, AST)])
+    return children
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk(node)` as a list, in its order (breadth first), without its generators,
+    reading the clock as `tick` does for each node it reaches (`visited`)."""
+    nodes = [node]
+    AST = ast.AST
+    for current in nodes:  # (the list grows as it is read: the next level after this one)
+        visited(current)
+        for field in current._fields:
+            child = getattr(current, field, None)
+            if isinstance(child, AST):
+                nodes.append(child)
+            elif type(child) is list:
+                nodes.extend([item for item in child if isinstance(item, AST)])
+    return nodes
 
 
 def too_deep(node: ast.expr) -> str:

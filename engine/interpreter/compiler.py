@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 import sys
+import threading
+import weakref
 from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
@@ -85,7 +87,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, CLASS_VARIABLES, finish_class
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
-from backprop_animator.engine.limits import tick, took_too_long, visited, walk
+from backprop_animator.engine.limits import child_nodes, tick, took_too_long, visited, walk
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
 
@@ -118,8 +120,10 @@ def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineEr
     may be the module. A read the compiler cannot see (`getattr(os, name)`, a name bound
     by the import in a way it does not follow) is refused when it runs, as no `except`
     catches."""
-    if not any(isinstance(node, ast.Import | ast.ImportFrom) for node in walk(tree)):
-        return  # the usual program: no import at all, nothing to work out
+    if not any(map(_imports_os, walk(tree))):
+        # The usual program: no import that can bind `os` or `os.path` (an `import math`
+        # binds nothing `_ModuleNames` follows), so no scope of it to work out.
+        return
     names = _ModuleNames(tree)
     if not names.modules:
         return
@@ -140,6 +144,16 @@ def refuse_host_calls(tree: ast.Module, error: Callable[[ast.AST, str], EngineEr
         refused = os_refusal(module, node.attr) if module else None
         if refused is not None:
             raise error(node, refused)
+
+
+def _imports_os(node: ast.AST) -> bool:
+    """Whether `node` is an import `_ModuleNames.visit` binds a name of (`import os`,
+    `import os.path`, `from os import path`, with or without `as`)."""
+    if isinstance(node, ast.Import):
+        return any(alias.name in ("os", "os.path") for alias in node.names)
+    if isinstance(node, ast.ImportFrom) and node.module == "os" and not node.level:
+        return any(alias.name == "path" for alias in node.names)
+    return False
 
 
 class _ModuleNames:
@@ -210,14 +224,22 @@ class _ModuleNames:
             first = node.generators[0]
             visit(first.iter, scope)  # evaluated in the enclosing scope
             inner = scopes.comprehension_scope(node, scope)
-            for child in [*ast.iter_child_nodes(node), first.target, *first.ifs]:
+            for child in [*child_nodes(node), first.target, *first.ifs]:
                 if child is not first:
                     visit(child, inner)
             return
         elif isinstance(node, ast.Attribute):
             self.reads.append((node, scope))
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             visit(child, scope)
+
+
+# Each tree's `statements_calling_backward` and `patches_value`, once `refuse_host_calls`
+# let it through: for as long as the tree lives (a gradient check's re-runs share one).
+_TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, tuple[set[int], bool]] = (
+    weakref.WeakKeyDictionary()
+)
+_TREE_FACTS_LOCK = threading.Lock()
 
 
 def own_setattr(cls: PClass) -> bool:
@@ -245,11 +267,18 @@ class Compiler(ExpressionCompiler):
 
     def module(self, tree: ast.Module) -> Stmt:
         self.tree = tree
-        self.calls_backward = statements_calling_backward(tree)
-        if not self.library and patches_value(tree):
+        facts = _TREE_FACTS.get(tree)
+        if facts is None:
+            # Worked out once a tree: a gradient check compiles the program again for each
+            # of its re-runs, from the same tree (which nothing changes).
+            refuse_host_calls(tree, self.error)  # (a tree it refuses is never remembered)
+            facts = (statements_calling_backward(tree), patches_value(tree))
+            with _TREE_FACTS_LOCK:
+                _TREE_FACTS[tree] = facts
+        self.calls_backward, patches = facts
+        if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
-        refuse_host_calls(tree, self.error)
         scope = scopes.module_scope(tree.body)
         return self.block(tree.body, scope)
 
@@ -2073,7 +2102,7 @@ def _leaves_loop(body: list[ast.stmt]) -> bool:
         if isinstance(node, ast.For | ast.While):
             stack.extend(node.orelse)
             continue
-        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+        stack.extend(child for child in child_nodes(node) if isinstance(child, ast.stmt))
         if isinstance(node, ast.Try):
             for handler in node.handlers:
                 stack.extend(handler.body)

@@ -48,7 +48,13 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
 )
 from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
-from backprop_animator.engine.limits import tick, too_deep, took_too_long, visited
+from backprop_animator.engine.limits import (
+    child_nodes,
+    tick,
+    too_deep,
+    took_too_long,
+    visited,
+)
 from backprop_animator.engine.ops import OP_OF_METHOD
 from backprop_animator.engine.value import Value
 
@@ -127,7 +133,7 @@ def contains_yield(node: ast.AST) -> bool:
         visited(child)
         if isinstance(child, ast.Yield | ast.YieldFrom):
             return True
-        for grandchild in ast.iter_child_nodes(child):
+        for grandchild in child_nodes(child):
             if not isinstance(grandchild, ast.FunctionDef | ast.Lambda | ast.ClassDef):
                 stack.append(grandchild)
     return False
@@ -1540,11 +1546,11 @@ def _uses_super(body: Iterable[ast.AST] | ast.expr, known: dict[int, bool]) -> b
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
             answer = known.get(id(node))
             if answer is None:
-                answer = known[id(node)] = _uses_super(ast.iter_child_nodes(node), known)
+                answer = known[id(node)] = _uses_super(child_nodes(node), known)
             if answer:
                 return True
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return False
 
 
@@ -1573,5 +1579,5 @@ def writes_grad(body: list[ast.stmt]) -> bool:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES for t in targets):
                 return True
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return False

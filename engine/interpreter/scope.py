@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from backprop_animator.engine.limits import visited
+from backprop_animator.engine.limits import child_nodes, visited, walk
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -141,14 +141,14 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
             scope.locals.add(node.name)  # a `case` pattern's capture
         elif isinstance(node, ast.MatchMapping) and node.rest is not None:
             scope.locals.add(node.rest)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
 
 
 def _walrus_targets(node: ast.AST) -> set[str]:
     """Names `:=` binds inside a comprehension (nested comprehensions included, nested
     functions not)."""
     found: set[str] = set()
-    stack = list(ast.iter_child_nodes(node))
+    stack = list(child_nodes(node))
     while stack:
         child = stack.pop()
         visited(child)
@@ -156,11 +156,11 @@ def _walrus_targets(node: ast.AST) -> set[str]:
             continue
         if isinstance(child, ast.NamedExpr) and isinstance(child.target, ast.Name):
             found.add(child.target.id)
-        stack.extend(ast.iter_child_nodes(child))
+        stack.extend(child_nodes(child))
     return found
 
 
 def _targets(target: ast.expr, names: set[str]) -> None:
-    for node in ast.walk(target):
+    for node in walk(target):
         if isinstance(node, ast.Name):
             names.add(node.id)

@@ -1356,20 +1356,7 @@ def itertools_module(library: Library) -> PModule:
         return _tee(library, iterable, n)
 
     def islice(iterable: Any, *bounds: Any) -> Iterator[Any]:
-        if len(bounds) > 3:
-            args = [iterable, *bounds]
-            words = "itertools.islice() takes an iterable and at most three bounds"
-            raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
-        if not all(b is None or type(b) is int for b in bounds):
-            raise ProgramError("islice() takes integer bounds", kind="ValueError")
-        # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as
-        # a call, as a generator's resumption does: an islice of an islice of ... (or of
-        # the program's generators) 100,000 deep would recurse in C past any stack.
-        try:
-            sliced = itertools.islice(library.items(iterable), *bounds)
-        except ValueError as error:  # a negative bound: CPython's ValueError and words
-            raise caught_as(f"itertools.islice(): {error}", error) from None
-        return _nested(sliced, library.state)
+        return _islice(library, iterable, *bounds)
 
     def zip_longest(*iterables: Any, fillvalue: Any = None) -> Iterator[Any]:
         return itertools.zip_longest(*pools(iterables), fillvalue=fillvalue)
@@ -1413,6 +1400,24 @@ def itertools_module(library: Library) -> PModule:
         ),
     )
     return PModule("itertools", members)
+
+
+def _islice(library: Library, iterable: Any, *bounds: Any) -> Iterator[Any]:
+    """`itertools.islice`, lazy over its source."""
+    if len(bounds) > 3:
+        args = [iterable, *bounds]
+        words = "itertools.islice() takes an iterable and at most three bounds"
+        raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
+    if not all(b is None or type(b) is int for b in bounds):
+        raise ProgramError("islice() takes integer bounds", kind="ValueError")
+    # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as
+    # a call, as a generator's resumption does: an islice of an islice of ... (or of
+    # the program's generators) 100,000 deep would recurse in C past any stack.
+    try:
+        sliced = itertools.islice(library.items(iterable), *bounds)
+    except ValueError as error:  # a negative bound: CPython's ValueError and words
+        raise caught_as(f"itertools.islice(): {error}", error) from None
+    return _nested(sliced, library.state)
 
 
 def _repeat(value: Any, *times: Any) -> Iterator[Any]:

@@ -192,8 +192,10 @@ class _Frames:
         # Each node, then its operands (indices): made when a build's numbers are checked.
         self._built: list[list[int]] | None = None
         self.names = names
+        # (most passes rename nothing: an empty dict, with no comprehension run for it)
         self.pass_names = [
-            {index[k]: v for k, v in entry["names"].items()} for entry in out["passes"]
+            {index[k]: v for k, v in names.items()} if (names := entry["names"]) else {}
+            for entry in out["passes"]
         ]
         # The columns, and the sparse tables of what the rules do not give back.
         self.phase: list[str] = []
@@ -328,7 +330,7 @@ class _Frames:
                 else:
                     numbers_of(node, contributions, None)
             elif phase == "sort":
-                self.sort(frame, max(pass_, 0))
+                self.seed(frame, max(pass_, 0))  # (the page writes its sentence)
             if text is not SAID:  # (a rule that added something: nothing more to check)
                 if text.symbolic is not None:
                     self.symbolic[str(k)] = text.symbolic
@@ -433,18 +435,25 @@ class _Frames:
             values[self.index[change["node"]]] = change["after"]
 
     def sort(self, frame: dict[str, Any], pass_: int) -> str | None:
+        entry = self.seed(frame, pass_)
+        if entry is None:
+            return None  # a sort step's sentence is the lab's (`engine.lab.sort_steps`)
+        count = len(self.out["topo"] if entry["topo"] is None else entry["topo"])
+        return sorted_nodes(str(count), nodes_word(count), self.name(entry["output"], pass_))
+
+    def seed(self, frame: dict[str, Any], pass_: int) -> dict[str, Any] | None:
+        """What a sort frame does to the replay (its seed, or what its backward() wrote),
+        without its sentence: the pass's entry, or None for a sort step (no seed)."""
         step = frame.get("step")
         if step is not None and step != "seed":
-            return None  # a sort step's sentence is the lab's (`engine.lab.sort_steps`)
+            return None
         self.received.clear()
-        entry = self.out["passes"][pass_]
-        output = entry["output"]
+        entry: dict[str, Any] = self.out["passes"][pass_]
         if "changes" in frame:
             self.apply(frame["changes"])
         else:
-            self.grads[output] = 1.0
-        count = len(self.out["topo"] if entry["topo"] is None else entry["topo"])
-        return sorted_nodes(str(count), nodes_word(count), self.name(output, pass_))
+            self.grads[entry["output"]] = 1.0
+        return entry
 
     def build(self, k: int, node: int, pass_: int, text: str) -> str | None:
         own = self.name(node, pass_)

@@ -110,7 +110,9 @@ class Names:
         # `fmt` of each number met so far: local derivatives, gradients and sums repeat.
         # Equal numbers (1 == 1.0 == True, 0.0 == -0.0) have the same text.
         self._numbers: dict[float, str] = {}
-        self._precedences: dict[str, int] = {}  # `_op_precedence` of each op met so far
+        # `_op_precedence` of each op met so far, in every trace of this process: a pass's
+        # `Names` is new, its ops mostly the last pass's (`_precedence_of` bounds it).
+        self._precedences: dict[str, int] = _PRECEDENCES
 
     def __call__(self, node: Value) -> str:
         name = self._names.get(node)
@@ -244,8 +246,11 @@ class Names:
         return text  # type: ignore[return-value]
 
     def _precedence_of(self, op: str) -> int:
-        """`_op_precedence(op)`, remembered."""
-        precedence = self._precedences[op] = _op_precedence(op)
+        """`_op_precedence(op)`, remembered: a program may make an op of any string, so
+        only short ones, and only so many (a long string is not kept after its trace)."""
+        precedence = _op_precedence(op)
+        if len(op) <= MAX_KEPT_OP and len(_PRECEDENCES) < MAX_PRECEDENCES:
+            _PRECEDENCES[op] = precedence
         return precedence
 
     def _short_symbolic(self, node: Value) -> str | None:
@@ -377,6 +382,13 @@ def _split_path(path: str) -> tuple[str, str]:
 def _is_number(node: Value) -> bool:
     """An unlabelled leaf: named by its number, as a constant the program wrote."""
     return not node._prev and not node.label
+
+
+# `Names._precedence_of`'s table, shared by every trace: at most `MAX_PRECEDENCES` ops
+# of at most `MAX_KEPT_OP` characters.
+_PRECEDENCES: dict[str, int] = {}
+MAX_PRECEDENCES = 256
+MAX_KEPT_OP = 40
 
 
 def _op_precedence(op: str) -> int:

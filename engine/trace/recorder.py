@@ -925,6 +925,15 @@ class Recorder:
         does not reach it (`stale_pass`). A learner's own class's rules are its own:
         their contributions are not marked for underflow (docs/TRACE.md), and no mistake
         of the bug lab's runs with them (`open_own_pass`)."""
+        if not tape and not node._prev and stretch is None and stale is None and self.said_later:
+            # A leaf's rule that wrote nothing (`lambda: None`), said by the page: what
+            # the general path below comes to for it, without its calls (every leaf of
+            # every pass of a loop over the whole order).
+            shape = owner.cls.shape
+            if not node._const and (shape is None or shape.said == "grad"):
+                if node not in self.rule_locals:
+                    self.rule_locals[node] = ([], "registry")  # `right_locals` of no operands
+                return self.rule_frame(node, self.said_grad(node), NO_WRITES)
         upstream = 0.0
         if tape:
             upstream = float(node.grad)
@@ -994,11 +1003,19 @@ class Recorder:
         # a rule that wrote nothing (every leaf's, in a loop over the whole order) keeps
         # no lists of its own: the trace's frames outlive the run, and each object kept
         # is one more the collector walks while it runs.
+        return self.rule_frame(
+            node,
+            (SAID if tape else self.said_grad(node)) if said_later else text,
+            (upstream, tape, writes, None) if tape else NO_WRITES,
+        )
+
+    def rule_frame(self, node: Value, text: str | Said, contributions: Any) -> dict[str, Any]:
+        """A program-class rule's backward frame, in the pass (`own_rule_frame`)."""
         frame: dict[str, Any] = {
             "phase": "backward",
             "node": node,
-            "text": (SAID if tape else self.said_grad(node)) if said_later else text,
-            "contributions": (upstream, tape, writes, None) if tape else NO_WRITES,
+            "text": text,
+            "contributions": contributions,
         }
         if self.pending:
             self.emit(frame, len(self.passes))
@@ -2119,21 +2136,20 @@ def kept_names(
     seen: set[int] = set()
     queue: deque[tuple[Any, str]] = deque()
     roots: set[str] = set()
-
-    def node_of(value: Any) -> Value | None:
-        if type(value) is Value:
-            return value
-        if type(value) is PInstance and value.mirror is not None:
-            mirror: Value = value.mirror
-            return mirror
-        return None
-
+    # Once per global of each pass: most are the program's functions and classes, which
+    # hold no node (the node of a Value or of an object with a mirror, without a call).
     for name, value in globals_.items():
-        node = node_of(value)
+        kind = type(value)
+        if kind is Value:
+            node = value
+        elif kind is PInstance and value.mirror is not None:
+            node = value.mirror
+        else:
+            node = None
         if node is not None:
             if id(node) in wanted:
                 bare.setdefault(id(node), (node, name))
-        elif type(value) in (PInstance, list, tuple, dict) and id(value) not in seen:
+        elif kind in (PInstance, list, tuple, dict) and id(value) not in seen:
             seen.add(id(value))
             queue.append((value, name))
     while queue and budget > 0:
@@ -2155,7 +2171,7 @@ def kept_names(
             if len(path) + (len(key) if type(key) is str else 0) >= MAX_PATH:
                 continue
             held = type(child)
-            if held is Value:  # `node_of(child)`, inline: once per item walked
+            if held is Value:  # the node it holds, as above: once per item walked
                 node = child
             elif held is PInstance and child.mirror is not None:
                 node = child.mirror

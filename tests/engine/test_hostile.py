@@ -970,6 +970,16 @@ OS_REFUSED = [
     ("from os import listdir, path\n", "os.listdir"),
     ("from os.path import exists\n", "os.path.exists"),
     ("from os.path import join, isfile\n", "os.path.isfile"),
+    # Beside imports of other modules, which bind nothing to follow.
+    ("import math, os\nos.system('ls')\n", "os.system"),
+    (
+        "import math\nfrom random import seed\nimport os.path\nos.path.isfile('x')\n",
+        "os.path.isfile",
+    ),
+    (
+        "import math\ndef f():\n    from os import path\n    return path.exists('x')\n",
+        "os.path.exists",
+    ),
 ]
 
 
@@ -984,6 +994,18 @@ def test_os_functions_that_reach_the_host_are_refused_before_the_program_runs(
     with pytest.raises(EngineError, match=re.escape(named)) as caught:
         trace_source("while True:\n    pass\n" + source + END, limits=SMALL)
     assert caught.value.line is not None and caught.value.line >= 3
+
+
+def test_a_refused_tree_is_refused_each_time_it_is_compiled() -> None:
+    """The compiler remembers what it read off a tree it let through (for a gradient
+    check's re-runs), never a tree it refused: the same tree is refused again."""
+    import ast
+
+    source = "import math, os\nos.system('ls')\n" + END
+    tree = ast.parse(source)
+    for _ in range(2):
+        with pytest.raises(EngineError, match=re.escape("os.system")):
+            trace_source(source, tree=tree)
 
 
 @pytest.mark.parametrize(

@@ -275,3 +275,21 @@ def test_a_foreign_graph_gets_names_too() -> None:
     trace = trace_value(out)
     assert [node["name"] for node in trace["nodes"]] == ["a", "square(a)"]
     assert trace["ops"] == {}  # not one of ours: the page draws it by its own name
+
+
+def test_the_precedences_every_trace_shares_are_bounded_and_of_short_ops_only() -> None:
+    """`Names` remembers each op's precedence in a table every trace shares (a pass's
+    `Names` is new each pass): a program may make an op of any string, so only short
+    ones are kept, and only `MAX_PRECEDENCES` of them; the names stay the same past it."""
+    from backprop_animator.engine import Value
+    from backprop_animator.engine.trace import narrate
+
+    a, b = Value(1.0, label="a"), Value(2.0, label="b")
+    long_op = "op" + "x" * (narrate.MAX_KEPT_OP + 10)
+    nodes = [Value(3.0, (a, b), f"own{i}") for i in range(narrate.MAX_PRECEDENCES + 50)]
+    nodes.append(Value(3.0, (a, b), long_op))
+    for node in nodes:
+        assert narrate.Names()(node) == narrate.Names()(node)  # the same, remembered or not
+    assert len(narrate._PRECEDENCES) <= narrate.MAX_PRECEDENCES
+    assert long_op not in narrate._PRECEDENCES
+    assert narrate._PRECEDENCES.get("+", narrate._op_precedence("+")) == narrate._op_precedence("+")

@@ -625,3 +625,26 @@ def test_global_and_nonlocal_as_cpython_takes_them_still_run() -> None:
     )
     prints = [p for f in trace_source(source)["frames"] for p in f.get("prints", [])]
     assert prints == ["0.09000000000000001", "1 [3, 3] 3 global"]
+
+
+# The tree walks every program's compilation runs (`parse.walk`, `parse.child_nodes`)
+
+
+def test_walk_and_child_nodes_are_ast_walk_and_iter_child_nodes_in_their_order() -> None:
+    """The walks before a program runs (its imports, its scopes, a patched Value, a
+    future import) see every node in `ast.walk`'s order: the first refused read of
+    `refuse_host_calls` is named by that order."""
+    from pathlib import Path
+
+    from backprop_animator.engine.limits import child_nodes, walk
+
+    here = Path(__file__).parent
+    sources = [path.read_text() for path in sorted((here / "public_code").glob("*.py"))]
+    sources += [path.read_text() for path in sorted((here / "real_code").glob("*.py"))]
+    sources.append("match p:\n    case {'a': [x, *rest], **kw} if x: pass\n")
+    sources.append("x = [y async for y in z]\nf = lambda *a, k=1, **kw: (yield)\n")
+    for source in sources:
+        tree = ast.parse(source)
+        assert walk(tree) == list(ast.walk(tree))
+        for node in ast.walk(tree):
+            assert child_nodes(node) == list(ast.iter_child_nodes(node))

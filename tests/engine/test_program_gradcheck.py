@@ -101,3 +101,20 @@ def test_a_move_that_breaks_the_program_is_said_so() -> None:
     )
     with pytest.raises(EngineError, match=r"moving 'x' by 0\.1, the program fails"):
         gradcheck_source(source, h=[0.1])
+
+
+def test_a_checks_re_runs_work_out_the_trees_facts_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gradient check compiles the program again for each re-run, from one tree: what
+    the compiler reads off the whole tree (the statements that call backward(), a patched
+    Value, `os` refused) is worked out once, and the answer is the same."""
+    from backprop_animator.engine.interpreter import compiler
+
+    source = program_examples.OWN_ENGINE_FORK
+    before = gradcheck_source(source, **CENTRAL)
+    calls = []
+    walked = compiler.statements_calling_backward
+    monkeypatch.setattr(
+        compiler, "statements_calling_backward", lambda tree: calls.append(tree) or walked(tree)
+    )
+    assert gradcheck_source(source, **CENTRAL) == before
+    assert len(calls) == 1

@@ -328,7 +328,9 @@ class SortFirst(Strict):
         description="A rule left over from an earlier pass (a tape nothing cleared): the "
         "0-based pass whose graph its node is of. Absent otherwise.",
     )
-    line: int | None = Field(default=None, description="With `pass`: the line of that node's rule.")
+    line: int | None = Field(
+        default=None, description="With `pass`: the line of that node's rule, where it is known."
+    )
 
 
 class SortVerdict(Strict):

@@ -435,8 +435,11 @@ def _sort(
         if stale is not None and (fault is None or fault[0] is None or stale[0] < fault[0]):
             place, made = stale
             left = order[place]
-            first = {"frame": indexes[place], "node": ids[left], "consumer": None}
-            return {"verdict": "wrong", "first": {**first, "pass": made, "line": rule_line(left)}}
+            first = {"frame": indexes[place], "node": ids[left], "consumer": None, "pass": made}
+            line = rule_line(left)
+            if line is not None:  # (a rule whose line is known: every one a tape keeps)
+                first["line"] = line
+            return {"verdict": "wrong", "first": first}
         if fault is not None:
             at, node, consumer, _ = fault
             # A rule that never ran is named at the pass's last rule.

@@ -208,8 +208,8 @@ class RuleVerdict(TypedDict):
 
 # `consumer`: a consumer whose rule had not run; None: the rule ran twice, never, or is
 # left over from an earlier pass (a tape nothing cleared), which `pass` (the 0-based pass
-# whose graph its node is of) and `line` (its rule's line) say; the functional form, as
-# `pass` is a keyword.
+# whose graph its node is of) and `line` (its rule's line, where it is known) say; the
+# functional form, as `pass` is a keyword.
 SortFirst = TypedDict(
     "SortFirst",
     {
@@ -217,7 +217,7 @@ SortFirst = TypedDict(
         "node": str,
         "consumer": str | None,
         "pass": NotRequired[int],
-        "line": NotRequired[int | None],
+        "line": NotRequired[int],
     },
 )
 

@@ -199,20 +199,7 @@ class Recorder:
         # shares): writes the pass's own loop then makes for that node go on with it.
         self.empty_rule: dict[str, Any] | None = None
         self.rule_runs: dict[Value, int] = {}  # how often each op node's rule ran, this pass
-        # The pass that first reached each node (its build frame's); and, of a pass of the
-        # program's own class, what its output reaches (as a set once a rule of an earlier
-        # pass's node runs) and the rules it ran of nodes it does not reach that an
-        # earlier pass did (`stale_pass`: a tape never cleared, run again).
-        self.first_pass: dict[Value, int] = {}
-        self.pass_reachable: list[Value] = []
-        self.pass_reach: set[Value] | None = None
-        self.stale_runs: list[tuple[Value, int]] = []
-        self.stale_passes: list[int] = []  # the passes that ran some (`engine_check._sort`)
-        # A number taken from the creation order as each pass of the program's own class
-        # opens, and the last pass's: a node made after that one is of no earlier pass's
-        # graph, which spares the usual rule the look-up (`end_rule`).
-        self.pass_opened = -1
-        self.older_than = -1
+        self.start_left_overs()
         # The call depth of a pass's first rule, and whether another ran deeper or
         # shallower: a backward() that runs the rules as its recursion reaches each
         # node, with no sort first (`walk_text`).
@@ -246,6 +233,24 @@ class Recorder:
         # engine's sentences say carry `sentences.Said` instead of a text.
         self.said_later = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
+
+    def start_left_overs(self) -> None:
+        """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing
+        cleared, run again), empty (`__init__`)."""
+        # The pass that first reached each node (its build frame's); and, of a pass of the
+        # program's own class, what its output reaches (as a set once a rule of an earlier
+        # pass's node runs) and the rules it ran of nodes it does not reach that an
+        # earlier pass did (`stale_pass`: a tape never cleared, run again).
+        self.first_pass: dict[Value, int] = {}
+        self.pass_reachable: list[Value] = []
+        self.pass_reach: set[Value] | None = None
+        self.stale_runs: list[tuple[Value, int]] = []
+        self.stale_passes: list[int] = []  # the passes that ran some (`engine_check._sort`)
+        # A number taken from the creation order as each pass of the program's own class
+        # opens, and the last pass's: a node made after that one is of no earlier pass's
+        # graph, which spares the usual rule the look-up (`end_rule`).
+        self.pass_opened = -1
+        self.older_than = -1
 
     def adopt_plain(self, node: Value, where: tuple[int, int]) -> None:
         """Take a node a straight-line program made, checked already, made at `where`."""

@@ -34,6 +34,7 @@ from backprop_animator.engine.trace import format as trace_format
 from tests.engine.regenerate_golden import GOLDEN, GOLDEN_IDS
 
 REAL_CODE = Path(__file__).parent / "real_code"
+LEARNER_BUGS = Path(__file__).parent / "learner_bugs"
 # Small real programs as people paste them: dataclasses, other names for the parts of a
 # node class, annotations, micrograd's nn imported, `:=`, sorting by keys.
 REAL_PROGRAMS = (
@@ -132,6 +133,11 @@ def _cases() -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
     ]
     sources += [(name, text, "expanded") for name, text in PROGRAMS.items()]
     sources += [(name, (REAL_CODE / name).read_text("utf-8"), "packed") for name in REAL_PROGRAMS]
+    # A tape nothing clears: the sort's `first` names a rule left over (`pass`, `line`).
+    sources += [
+        (name, (LEARNER_BUGS / name).read_text("utf-8"), "packed")
+        for name in ("tape_never_cleared.py", "topo_default_list.py")
+    ]
     for name, source, granularity in sources:
         for mistake in (None, *MISTAKES):
             for sort_steps in (False, True):

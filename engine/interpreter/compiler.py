@@ -85,7 +85,13 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
-from backprop_animator.engine.interpreter.stdlib import ANNOTATIONS, CLASS_VARIABLES, finish_class
+from backprop_animator.engine.interpreter.stdlib import (
+    ABC_META,
+    ANNOTATIONS,
+    CLASS_VARIABLES,
+    INIT_VARIABLES,
+    finish_class,
+)
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
 from backprop_animator.engine.limits import child_nodes, tick, took_too_long, visited, walk
 from backprop_animator.engine.parse import SourceLines, parse_python
@@ -816,6 +822,14 @@ class Compiler(ExpressionCompiler):
         if scope.kind != "class" or not isinstance(node.target, ast.Name):
             return assign
         name = node.target.id
+        if annotation_named(node.annotation, INIT_VARIABLE_NAMES):  # `scale: InitVar[float]`
+
+            def run_initvar(f: Frame) -> Any:
+                f.vars.setdefault(ANNOTATIONS, []).append(name)
+                f.vars.setdefault(INIT_VARIABLES, []).append(name)
+                return assign(f)
+
+            return run_initvar
         if is_classvar(node.annotation):  # `count: ClassVar[int] = 0`: no dataclass field
 
             def run_classvar(f: Frame) -> Any:
@@ -1923,7 +1937,7 @@ class Compiler(ExpressionCompiler):
                 found = value(f)
                 if key != "metaclass":
                     given[key] = found
-                elif type(found) is Inert and found.name == "ABCMeta":
+                elif found is ABC_META:
                     abc = True
                 else:
                     raise ProgramError(
@@ -1990,14 +2004,24 @@ def is_classvar(annotation: ast.expr) -> bool:
     """Whether an annotation is `ClassVar`, `ClassVar[int]`, `typing.ClassVar[...]` or
     such a string, as dataclasses tell a class variable from a field (by its name here:
     annotations are not evaluated)."""
+    return annotation_named(annotation, ("ClassVar", "typing.ClassVar"))
+
+
+INIT_VARIABLE_NAMES = ("InitVar", "dataclasses.InitVar")
+
+
+def annotation_named(annotation: ast.expr, names: tuple[str, ...]) -> bool:
+    """Whether an annotation is one of `names` (`ClassVar`, `typing.ClassVar`), bare,
+    subscripted (`ClassVar[int]`) or such a string, by its name (annotations are not
+    evaluated here)."""
     if isinstance(annotation, ast.Subscript):
         annotation = annotation.value
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         text = annotation.value.strip()
-        return text.split("[")[0].strip() in ("ClassVar", "typing.ClassVar")
+        return text.split("[")[0].strip() in names
     if isinstance(annotation, ast.Name):
-        return annotation.id == "ClassVar"
-    return isinstance(annotation, ast.Attribute) and annotation.attr == "ClassVar"
+        return annotation.id == names[0]
+    return isinstance(annotation, ast.Attribute) and annotation.attr == names[0]
 
 
 def check_ancestry(state: State, bases: list[PClass]) -> None:

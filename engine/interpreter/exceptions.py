@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance, PSet
-from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError
-from backprop_animator.engine.interpreter.text import python_type_name
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, MAX_ITEMS, ProgramError
+from backprop_animator.engine.interpreter.text import cpython_type, python_type_name
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
 # The classes of a module of the library, not built-in names (`dataclasses`', `json`'s).
@@ -83,6 +83,31 @@ class ProgramRaise(ProgramError):
     def __init__(self, instance: PInstance, message: str) -> None:
         super().__init__(message, kind=instance.cls.name)
         self.instance = instance
+
+
+def add_note(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`e.add_note("...")` (3.11): the note appended to `e.__notes__`, a list made the
+    first time; CPython's TypeError for a note not a str, or a `__notes__` not a list."""
+    if kwargs:
+        raise ProgramError("BaseException.add_note() takes no keyword arguments", kind="TypeError")
+    if len(args) != 2:
+        words = f"BaseException.add_note() takes exactly one argument ({len(args) - 1} given)"
+        raise ProgramError(words, kind="TypeError")
+    instance, note = args
+    if type(note) is not str:
+        raise ProgramError(f"note must be a str, not '{cpython_type(note)}'", kind="TypeError")
+    notes = instance.attrs.get("__notes__")
+    if notes is None and "__notes__" not in instance.attrs:
+        instance.attrs["__notes__"] = [note]
+    elif type(notes) is not list:
+        raise ProgramError("Cannot add note: __notes__ is not a list", kind="TypeError")
+    elif len(notes) >= MAX_ITEMS:
+        raise ProgramError(
+            f"this container would hold {len(notes) + 1:,} items; containers here stay within "
+            f"{MAX_ITEMS:,}"
+        )
+    else:
+        notes.append(note)
 
 
 def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
@@ -141,6 +166,7 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
                     "__repr__", slot_method("__repr__", 0, representation), name
                 ),
                 "with_traceback": NativeMethod("with_traceback", no_traceback, name),
+                "add_note": NativeMethod("add_note", add_note, name),
             }
         elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
             namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}

@@ -74,7 +74,12 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
     caught_as,
 )
-from backprop_animator.engine.interpreter.stdlib import STDOUT, callable_object, stdlib_modules
+from backprop_animator.engine.interpreter.stdlib import (
+    ABC_META,
+    STDOUT,
+    callable_object,
+    stdlib_modules,
+)
 from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
     NO_METHOD,
@@ -100,6 +105,9 @@ Call = Callable[[list[Any], dict[str, Any]], Any]
 
 def _view_mapping(view: Any) -> Any:
     return view.mapping
+
+
+NOTES = "__notes__"  # an exception's notes (`e.add_note(...)`), readable by name too
 
 
 class Library:
@@ -310,7 +318,8 @@ class Library:
             "hex": Builtin("hex", lambda a, k: hex(self.integer(one(a, k, "hex")))),
             "oct": Builtin("oct", lambda a, k: oct(self.integer(one(a, k, "oct")))),
         }
-        names["type"] = Builtin("type", self.type_of(names))
+        # `type` a type itself: `type(C) is type`, `isinstance(C, type)` of a class.
+        names["type"] = TypeObject("type", self.type_of(names), (PClass, TypeObject))
         # `__builtins__.sum(...)`, `import builtins`: the built-ins above that CPython's
         # own module has, as the module a script's `__builtins__` is (a program that named
         # something `sum` reaches the built-in through it); the engine's extras are not in it.
@@ -338,12 +347,16 @@ class Library:
         return name
 
     def getattr_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`getattr(obj, name[, default])`: no dunder name but an exception's chain and
+        notes."""
         if kwargs or not 2 <= len(args) <= 3:
             words = "getattr() takes an object, a name and a default"
             raise wrong_arguments(words, "getattr", args, kwargs, kind="TypeError")
         try:
             if args[1] in CHAIN_NAMES and type(args[1]) is str:  # `getattr(e, '__cause__')`
                 return chain_attribute(self.machine, args[0], args[1])
+            if args[1] == NOTES and type(args[1]) is str and self.is_exception(args[0]):
+                return self.machine.get_attr(args[0], NOTES)  # an exception's notes
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
             if len(args) == 3 and error.kind == "AttributeError":
@@ -362,6 +375,8 @@ class Library:
             raise wrong_arguments(words, "hasattr", args, kwargs, kind="TypeError")
         if args[1] in CHAIN_NAMES and type(args[1]) is str and self.is_exception(args[0]):
             return True  # an exception's chain (`__traceback__` too, though refused)
+        if args[1] == NOTES and type(args[1]) is str and self.is_exception(args[0]):
+            return NOTES in args[0].attrs  # its notes, once `add_note` (or the program) set them
         answer = has_dunder(*args)
         if answer is not None:
             return answer
@@ -416,6 +431,8 @@ class Library:
             value = one(args, kwargs, "type")
             if type(value) is PInstance:
                 return value.cls
+            if type(value) is PClass or isinstance(value, TypeObject):  # a class's metaclass
+                return ABC_META if type(value) is PClass and value.abc else names["type"]
             registry = self.machine.collections
             if registry and (type(value) is dict or type(value) is list):
                 kind = kinds.kind_of(registry, value)
@@ -913,6 +930,9 @@ class Library:
             if type(cls) is PClass:
                 if type(value) is PInstance and cls in value.cls.mro:
                     return True
+            elif cls is ABC_META:  # `isinstance(C, ABCMeta)`: C's metaclass is ABCMeta
+                if type(value) is PClass and value.abc:
+                    return True
             elif isinstance(cls, TypeObject):
                 if (
                     type(value) in cls.types or (cls.types == (int,) and type(value) is bool)
@@ -959,6 +979,8 @@ class Library:
                 if not builtin_type and option in cls.mro:
                     return True
             elif isinstance(option, TypeObject):
+                if cls is option or (cls is ABC_META and PClass in option.types):
+                    return True  # `issubclass(ABCMeta, type)`: a metaclass is a type
                 if builtin_type and any(
                     issubclass(one, other) for one in cls.types for other in option.types
                 ):

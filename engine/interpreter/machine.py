@@ -224,9 +224,9 @@ class Machine:
                     return method.enter(method, [func, *args])
                 return self.call_function(method, [func, *args], kwargs)
             if type(method) is PClassMethod:  # jack-norrie/autodiff's `Function.__call__`
-                return self.call_function(method.function, [func.cls, *args], kwargs)
+                return self.call(method.function, [func.cls, *args], kwargs)
             if type(method) is PStaticMethod:
-                return self.call_function(method.function, args, kwargs)
+                return self.call(method.function, args, kwargs)
         if kind is PStaticMethod:  # read off a class's `__dict__`: callable, as CPython's
             return self.call(func.function, args, kwargs)
         if isinstance(func, Inert):
@@ -620,7 +620,7 @@ class Machine:
         if kind is PStaticMethod:
             return found.function
         if kind is PClassMethod:
-            return BoundMethod(found.function, obj.cls)
+            return self.class_bound(found.function, obj.cls)
         if found is OBJECT_HASH:  # `__hash__ = object.__hash__`, read off an object: bound
             return self.object_method(obj, name)
         if found is not MISSING:
@@ -697,10 +697,20 @@ class Machine:
         if type(found) is PStaticMethod:
             return found.function
         if type(found) is PClassMethod:
-            return BoundMethod(found.function, obj)
+            return self.class_bound(found.function, obj)
         if type(found) is NativeMethod:
             return unbound_native(found, obj)
         return found
+
+    def class_bound(self, function: Any, cls: PClass) -> Any:
+        """A class method read off its class or an object: bound to the class. A
+        BoundMethod holds a program's function only (`call` enters it); anything else a
+        class method wraps (a named tuple's `_make`, `classmethod(len)`) is called through
+        `call` with the class first."""
+        if type(function) is Function:
+            return BoundMethod(function, cls)
+        name = function.name if isinstance(function, Builtin) else "method"
+        return Builtin(name, lambda args, kwargs: self.call(function, [cls, *args], kwargs))
 
     def class_view(self, cls: PClass) -> MappingProxyType[str, Any]:
         """`C.__dict__` and `vars(C)` of a program's class (`objects.class_dict`): a step
@@ -740,7 +750,9 @@ class Machine:
             raise ProgramError("object.__setattr__(): dunder attributes are not available here")
         if not name.isidentifier():  # the interpreter keeps its own entries under such names
             raise ProgramError(f"no attribute is named {name!r} here", kind="AttributeError")
-        self.set_attr(obj, name, value, hook=False)
+        # Past a frozen dataclass's refusal too, as CPython's (its `__post_init__` sets a
+        # field so).
+        self.set_attr(obj, name, value, hook=False, initial=True)
 
     def del_class_attr(self, cls: PClass, name: str) -> None:
         """`del C.x`, `delattr(C, 'x')`: the class's own attribute removed, as CPython's
@@ -846,7 +858,7 @@ class Machine:
                 if type(found) is NativeMethod:
                     return bind_native(found, obj.self)
                 if type(found) is PClassMethod:
-                    return BoundMethod(found.function, owner_of)
+                    return self.class_bound(found.function, owner_of)
                 if type(found) is PStaticMethod:
                     return found.function
                 if type(found) is Function and (not of_class or name == "__init_subclass__"):

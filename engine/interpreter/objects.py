@@ -477,16 +477,22 @@ class NativeMethod(Builtin):
 
 class TypeObject(Builtin):
     """A built-in type name (`int`, `list`...): callable, and usable in `isinstance`;
-    `members`, what a program may read off it (`dict.fromkeys`)."""
+    `members`, what a program may read off it (`dict.fromkeys`); `module`, the module
+    its `repr` names (`abc.` of `<class 'abc.ABCMeta'>`), none for the built-ins."""
 
-    __slots__ = ("members", "types")
+    __slots__ = ("members", "module", "types")
 
     def __init__(
-        self, name: str, call: Callable[[list[Any], dict[str, Any]], Any], types: tuple[type, ...]
+        self,
+        name: str,
+        call: Callable[[list[Any], dict[str, Any]], Any],
+        types: tuple[type, ...],
+        module: str = "",
     ) -> None:
         super().__init__(name, call)
         self.types = types
         self.members: dict[str, Any] = {}
+        self.module = module
 
 
 class PModule:

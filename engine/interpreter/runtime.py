@@ -63,6 +63,9 @@ class ProgramExit(BaseException):
     no handler of the program catches it."""
 
 
+NOTES_SHOWN = 500  # characters of an uncaught exception's notes in its message
+
+
 class ProgramError(EngineError):
     """An `EngineError` that learns its position and call chain on its way out."""
 
@@ -117,11 +120,23 @@ class ProgramError(EngineError):
                     message = said + message[len(words) :]  # `... here: this is a plain`
                 else:
                     message = f"{said} — {message}"
+        message += self.notes()
         if self.chain:
             message = f"{message} ({describe_chain(self.chain)})"
         if self.hint is not None:
             message = f"{message} — {self.hint}"
         return EngineError(message, self.line, self.column)
+
+    def notes(self) -> str:
+        """The notes of the exception (`e.add_note(...)`, 3.11), each on a line after its
+        message as CPython prints them under it; their text cut at `NOTES_SHOWN`."""
+        # A `ProgramRaise`'s instance, or the one an `except ... as e` made of this error.
+        instance = getattr(self, "instance", None) or self.made
+        notes = instance.attrs.get("__notes__") if instance is not None else None
+        if type(notes) is not list or not notes:
+            return ""
+        said = "\n".join(note if type(note) is str else "<note>" for note in notes[:NOTES_SHOWN])
+        return "\n" + said[:NOTES_SHOWN] + ("…" if len(said) > NOTES_SHOWN else "")
 
     def cpython_words(self) -> str | None:
         """What `str(e)` shows of this error in CPython, or None when its arguments are

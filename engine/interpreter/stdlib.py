@@ -15,7 +15,6 @@ import functools
 import inspect
 import io
 import itertools
-import keyword
 import operator
 import sys
 from collections.abc import Callable, Iterator
@@ -26,11 +25,17 @@ from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
     python_method,
-    slot_method,
     wrong_arguments,
 )
 from backprop_animator.engine.interpreter.heapq_module import heapq_module
 from backprop_animator.engine.interpreter.json_module import json_module
+from backprop_animator.engine.interpreter.namedtuples import (
+    NAMEDTUPLE_KEY,
+    checked_names,
+    class_namedtuple,
+    collections_namedtuple,
+    make_namedtuple,
+)
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
@@ -75,6 +80,11 @@ Call = Callable[[list[Any], dict[str, Any]], Any]
 ANNOTATIONS = " annotations"
 FIELDS = " fields"  # a dataclass's fields with their defaults, as `@dataclass` found them
 CLASS_VARIABLES = " class variables"  # the names annotated `ClassVar`: no dataclass fields
+# The names annotated `InitVar` (`dataclasses.InitVar[int]`): arguments of `__init__`
+# passed on to `__post_init__`, never set on the object, no fields.
+INIT_VARIABLES = " init variables"
+# A dataclass's fields and its InitVars, in order, with their defaults: what `__init__` takes.
+INIT_FIELDS = " init fields"
 
 TYPING_NAMES = (
     "Any", "AnyStr", "Callable", "ClassVar", "Deque", "DefaultDict", "Dict", "Final",
@@ -116,7 +126,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
             "__future__", {"annotations": Inert("annotations"), "division": Inert("division")}
         ),
         "typing": typing_module(library),
-        "abc": abc_module(),
+        "abc": abc_module(library),
         "functools": functools_module(library),
         "operator": operator_module(library),
         "itertools": itertools_module(library),
@@ -155,25 +165,13 @@ def abc_classes_module() -> PModule:
     return PModule("collections.abc", {name: Annotation(name) for name in ABC_CLASS_NAMES})
 
 
-NAMEDTUPLE_KEY = " namedtuple"  # in `typing.NamedTuple`'s namespace
-
-
 def finish_class(m: Any, cls: PClass) -> PClass:
     """What a class statement makes of a subclass of `enum.Enum` (its members) or of
     `typing.NamedTuple` (a named tuple of its annotated fields, with its methods);
     any other class as it is."""
     if any(NAMEDTUPLE_KEY in base.namespace for base in cls.mro[1:]):
         names = list(cls.namespace.get(ANNOTATIONS, ()))
-        defaults = [cls.namespace[n] for n in names if n in cls.namespace]
-        if any(n not in cls.namespace for n in names[len(names) - len(defaults) :]):
-            raise ProgramError(
-                "Non-default namedtuple field cannot follow default field", kind="TypeError"
-            )
-        made = make_namedtuple(m, cls.name, names, defaults)
-        for key, value in cls.namespace.items():
-            if key not in names and key != ANNOTATIONS:
-                made.namespace[key] = value  # its own methods and class attributes
-        return made
+        return class_namedtuple(m, cls, names, ANNOTATIONS)
     make_enum_members(cls)
     return cls
 
@@ -844,9 +842,7 @@ def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, A
             kind="TypeError",
         )
     pairs = library.collect(args[1]) if len(args) == 2 else list(kwargs.items())
-    library.state.charge(len(pairs))  # a step per field
     names: list[str] = []
-    seen: set[str] = set()
     for pair in pairs:
         if type(pair) not in (tuple, list) or len(pair) != 2:
             raise ProgramError("NamedTuple() fields are (name, type) pairs", kind="TypeError")
@@ -855,19 +851,8 @@ def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, A
             name = str(name)  # CPython's str() of each name, then the identifier test
         if type(name) is not str:
             raise ProgramError("NamedTuple() fields are (name, type) pairs", kind="TypeError")
-        if not name.isidentifier():
-            words = f"Type names and field names must be valid identifiers: {name!r}"
-        elif keyword.iskeyword(name):
-            words = f"Type names and field names cannot be a keyword: {name!r}"
-        elif name.startswith("_"):
-            words = f"Field names cannot start with an underscore: {name!r}"
-        elif name in seen:
-            words = f"Encountered duplicate field name: {name!r}"
-        else:
-            names.append(name)
-            seen.add(name)
-            continue
-        raise ProgramError(words, kind="ValueError")
+        names.append(name)
+    names = checked_names(library.machine, args[0], names, False)
     return make_namedtuple(library.machine, args[0], names, None)
 
 
@@ -875,7 +860,22 @@ def _two() -> Any:
     raise ProgramError("this function takes two arguments", kind="TypeError")
 
 
-def abc_module() -> PModule:
+def _no_abc_meta(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    raise ProgramError(
+        "ABCMeta() is not available here: write a class statement with metaclass=ABCMeta",
+        kind="TypeError",
+    )
+
+
+# `abc.ABCMeta`, the metaclass: `type(C)` of a class made with it (`metaclass=ABCMeta`, or
+# `abc.ABC` a base), as CPython's `<class 'abc.ABCMeta'>`; `isinstance(C, ABCMeta)`.
+ABC_META = TypeObject("ABCMeta", _no_abc_meta, (), module="abc.")
+
+
+def abc_module(library: Library) -> PModule:
+    abc_class = PClass("ABC", (), {}, abc=True)
+    library.machine.texts.class_modules[abc_class] = "abc."  # `<class 'abc.ABC'>`
+
     def abstractmethod(args: list[Any], kwargs: dict[str, Any]) -> Any:
         function = args[0] if len(args) == 1 and not kwargs else None
         inner = function
@@ -891,8 +891,8 @@ def abc_module() -> PModule:
     return PModule(
         "abc",
         {
-            "ABC": PClass("ABC", (), {}, abc=True),
-            "ABCMeta": Inert("ABCMeta"),
+            "ABC": abc_class,
+            "ABCMeta": ABC_META,
             "abstractmethod": Builtin("abstractmethod", abstractmethod),
         },
     )
@@ -1673,27 +1673,7 @@ def dataclasses_module(library: Library) -> PModule:
         return type(cls) is PClass and cls.lookup(FIELDS) is not MISSING
 
     def replace(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """`replace(obj, x=1)`: a new object of obj's class, made from obj's fields
-        `__init__` takes (read as attributes) and the changes, through the class's own
-        `__init__`, as CPython makes it."""
-        if len(args) != 1:
-            raise ProgramError("replace() takes 1 positional argument", kind="TypeError")
-        if not is_dataclass_instance(args[0]):
-            words = "replace() should be called on dataclass instances"
-            raise ProgramError(words, kind="TypeError")
-        changes = dict(kwargs)
-        for name, default in args[0].cls.lookup(FIELDS):
-            if type(default) is Field and not default.init:
-                if name in changes:
-                    words = (
-                        f"field {name} is declared with init=False, "
-                        "it cannot be specified with replace()"
-                    )
-                    raise ProgramError(words, kind="ValueError")
-                continue
-            if name not in changes:
-                changes[name] = m.get_attr(args[0], name)
-        return m.call(args[0].cls, [], changes)
+        return dataclass_replace(m, args, kwargs)
 
     field_class = PClass("Field", (), {})
     return PModule(
@@ -1707,10 +1687,42 @@ def dataclasses_module(library: Library) -> PModule:
             "replace": Builtin("replace", replace),
             "is_dataclass": Builtin("is_dataclass", is_dataclass),
             "Field": field_class,
+            "InitVar": Annotation("InitVar"),
             "MISSING": NO_DEFAULT,
             "FrozenInstanceError": m.exceptions["FrozenInstanceError"],
         },
     )
+
+
+def dataclass_replace(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`replace(obj, x=1)`: a new object of obj's class, made from obj's fields
+    `__init__` takes (read as attributes) and the changes, through the class's own
+    `__init__`, as CPython makes it."""
+    if len(args) != 1:
+        raise ProgramError("replace() takes 1 positional argument", kind="TypeError")
+    if not is_dataclass_instance(args[0]):
+        words = "replace() should be called on dataclass instances"
+        raise ProgramError(words, kind="TypeError")
+    changes = dict(kwargs)
+    kept = dict(args[0].cls.lookup(FIELDS))
+    for name, default in args[0].cls.lookup(INIT_FIELDS):
+        if name not in changes and name not in kept:
+            if _required(default):  # an InitVar, which the object does not keep
+                words = f"InitVar {name!r} must be specified with replace()"
+                raise ProgramError(words, kind="ValueError")
+            changes[name] = m.get_attr(args[0], name)  # its default, the class's
+    for name, default in args[0].cls.lookup(FIELDS):
+        if type(default) is Field and not default.init:
+            if name in changes:
+                words = (
+                    f"field {name} is declared with init=False, "
+                    "it cannot be specified with replace()"
+                )
+                raise ProgramError(words, kind="ValueError")
+            continue
+        if name not in changes:
+            changes[name] = m.get_attr(args[0], name)
+    return m.call(args[0].cls, [], changes)
 
 
 def is_dataclass_instance(value: Any) -> bool:
@@ -1789,11 +1801,12 @@ class _Plain:
 
 
 def fields_of(cls: PClass) -> list[tuple[str, Any]]:
-    """A dataclass's fields, bases' first, each with its default (or `NO_DEFAULT`)."""
+    """A dataclass's fields and InitVars, bases' first, each with its default (or
+    `NO_DEFAULT`)."""
     out: dict[str, Any] = {}
     for klass in reversed(cls.mro):
-        if FIELDS in klass.namespace:
-            out.update(klass.namespace[FIELDS])
+        if INIT_FIELDS in klass.namespace:
+            out.update(klass.namespace[INIT_FIELDS])
             continue
         class_variables = klass.namespace.get(CLASS_VARIABLES, ())
         for name in klass.namespace.get(ANNOTATIONS, ()):
@@ -1807,11 +1820,14 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     only where the class does not define its own (as CPython does)."""
     if type(cls) is not PClass:
         raise ProgramError(f"@dataclass decorates a class, not {a_type(cls)}", kind="TypeError")
-    fields = fields_of(cls)
+    taken = fields_of(cls)
+    init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}
+    fields = [(name, d) for name, d in taken if name not in init_variables]
     shown = [name for name, d in fields if type(d) is not Field or d.repr]
     compared = [name for name, d in fields if type(d) is not Field or d.compare]
     namespace = cls.namespace
     namespace[FIELDS] = fields
+    namespace[INIT_FIELDS] = taken
     for name, default in fields:
         if type(default) is Field:
             if default.default is NO_DEFAULT:
@@ -1841,7 +1857,7 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
         cls.has_properties = True  # `Machine.set_attr` looks before it writes
     if options.get("match_args", True) and "__match_args__" not in namespace:
         namespace["__match_args__"] = tuple(name for name, _ in fields)  # `case Point(x, y)`
-    generated: dict[str, Any] = {"__init__": _dataclass_init(m, cls, fields)}
+    generated: dict[str, Any] = {"__init__": _dataclass_init(m, cls, taken, init_variables)}
     if options.get("repr", True):
         generated["__repr__"] = representation
     eq = options.get("eq", True)
@@ -1891,10 +1907,11 @@ def _field_values(m: Any, instance: PInstance, names: list[str]) -> tuple[Any, .
 
 
 def _dataclass_init(
-    m: Any, cls: PClass, fields: list[tuple[str, Any]]
+    m: Any, cls: PClass, fields: list[tuple[str, Any]], init_variables: set[str]
 ) -> Callable[[list[Any], dict[str, Any]], None]:
     """A dataclass's generated `__init__`: each field from its argument, keyword, default
-    or default factory, in order, then `__post_init__` if the class has one."""
+    or default factory, in order, then `__post_init__` if the class has one, given the
+    InitVars' values (`init_variables`, which are never set on the object) in order."""
 
     # The fields `__init__` takes (not `field(init=False)`), in order; the others are
     # set from their default or factory, if they have one, in their place.
@@ -1916,6 +1933,7 @@ def _dataclass_init(
                 kind="TypeError",
             )
         i = -1
+        passed: list[Any] = []  # the InitVars' values, for `__post_init__`
         for name, default in fields:
             if name not in names:
                 if type(default) is Field and default.factory is not None:
@@ -1944,7 +1962,10 @@ def _dataclass_init(
                     f"{cls.name}.__init__() missing 1 required positional argument: '{name}'",
                     kind="TypeError",
                 )
-            m.set_attr(self_, name, value, initial=True)
+            if name in init_variables:
+                passed.append(value)
+            else:
+                m.set_attr(self_, name, value, initial=True)
         if len(kwargs) > 0 and len(values) <= len(taken):
             unknown = next(iter(kwargs))
             if unknown not in names:
@@ -1954,7 +1975,7 @@ def _dataclass_init(
                 )
         post = cls.lookup("__post_init__")
         if type(post) is Function:
-            m.call_function(post, [self_])
+            m.call_function(post, [self_, *passed])
 
     return init
 
@@ -2024,12 +2045,7 @@ def collections_module(library: Library) -> PModule:
         return Builtin(f"{kind}.fromkeys", call)
 
     def namedtuple(args: list[Any], kwargs: dict[str, Any]) -> PClass:
-        if len(args) != 2 or type(args[0]) is not str:
-            raise ProgramError("namedtuple() takes a name and its fields", kind="TypeError")
-        names = args[1].replace(",", " ").split() if type(args[1]) is str else list(args[1])
-        if not all(type(n) is str and n.isidentifier() and not n.startswith("_") for n in names):
-            raise ProgramError("namedtuple() fields must be identifiers", kind="ValueError")
-        return make_namedtuple(m, args[0], names, kwargs.get("defaults"))
+        return collections_namedtuple(library, args, kwargs)
 
     types = {
         "defaultdict": TypeObject("defaultdict", defaultdict, (dict,)),
@@ -2045,115 +2061,3 @@ def collections_module(library: Library) -> PModule:
 
 def callable_object(value: Any) -> bool:
     return isinstance(value, Builtin | Function | PClass) or type(value) is PInstance
-
-
-def make_namedtuple(m: Any, name: str, names: list[str], defaults: Any) -> PClass:
-    """A class whose instances hold `names` in order and unpack, index and compare as
-    the tuple of them."""
-    given = list(defaults) if type(defaults) in (list, tuple) else []
-    fallback = dict(zip(names[len(names) - len(given) :], given, strict=True)) if given else {}
-    texts = m.texts
-
-    def values(self_: PInstance) -> tuple[Any, ...]:
-        return tuple(self_.attrs[n] for n in names)
-
-    def init(args: list[Any], kwargs: dict[str, Any]) -> None:
-        if not args:  # `P.__init__()`
-            raise ProgramError(
-                f"{name}.__new__() missing 1 required positional argument: '_cls'",
-                kind="TypeError",
-            )
-        self_, *positional = args
-        if len(positional) > len(names):
-            raise ProgramError(
-                f"{name}.__new__() takes {len(names) + 1} positional arguments but "
-                f"{len(positional) + 1} were given",
-                kind="TypeError",
-            )
-        for i, field_name in enumerate(names):
-            if i < len(positional):
-                self_.attrs[field_name] = positional[i]
-            elif field_name in kwargs:
-                self_.attrs[field_name] = kwargs.pop(field_name)
-            elif field_name in fallback:
-                self_.attrs[field_name] = fallback[field_name]
-            else:
-                missing = [n for n in names[i:] if n not in kwargs and n not in fallback]
-                quoted = [f"'{n}'" for n in missing]
-                listed = (
-                    " and ".join(quoted)
-                    if len(quoted) < 3
-                    else (", ".join(quoted[:-1]) + ", and " + quoted[-1])
-                )
-                plural = "" if len(missing) == 1 else "s"
-                raise ProgramError(
-                    f"{name}.__new__() missing {len(missing)} required positional "
-                    f"argument{plural}: {listed}",
-                    kind="TypeError",
-                )
-        if kwargs:
-            raise ProgramError(
-                f"{name}.__new__() got an unexpected keyword argument '{next(iter(kwargs))}'",
-                kind="TypeError",
-            )
-
-    def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
-        parts = [f"{n}={texts.to_repr(args[0].attrs[n])}" for n in names]
-        return f"{name}({', '.join(parts)})"
-
-    def equal(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        other = args[1]
-        theirs = values(other) if type(other) is PInstance and other.cls is cls else other
-        return m.compare("==", values(args[0]), theirs)
-
-    def item(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        return m.get_item(values(args[0]), args[1])
-
-    def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:
-        fields = values(args[0])
-        for value in fields:
-            m.key(value)  # a list field is CPython's TypeError, which a program may catch
-        return hash(m.key(fields))  # as the tuple of its fields hashes
-
-    def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-        return {n: args[0].attrs[n] for n in names}
-
-    def replace(args: list[Any], kwargs: dict[str, Any]) -> PInstance:
-        if len(args) != 1:
-            given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
-            raise ProgramError(
-                f"{name}._replace() takes 1 positional argument but {given}"
-                if args
-                else f"{name}._replace() missing 1 required positional argument: 'self'",
-                kind="TypeError",
-            )
-        unknown = [key for key in kwargs if key not in names]
-        if unknown:
-            raise ProgramError(
-                f"_replace() got unexpected field names {unknown}", kind="ValueError"
-            )
-        made = PInstance(args[0].cls)
-        made.attrs.update(args[0].attrs)
-        made.attrs.update(kwargs)
-        return made
-
-    # As CPython's: a Python function of the named tuple's own, or tuple's C method.
-    python: dict[str, Call] = {
-        "__init__": init,
-        "__repr__": python_method(f"{name}.__repr__", (), representation),
-        "_asdict": python_method(f"{name}._asdict", (), as_dict),
-        "_replace": replace,
-    }
-    of_tuple: dict[str, tuple[int, Call]] = {
-        "__eq__": (1, equal),
-        "__hash__": (0, hashed),
-        "__iter__": (0, lambda a, k: iter(values(a[0]))),  # a tuple_iterator, as CPython's
-        "__getitem__": (1, item),
-        "__len__": (0, lambda a, k: len(names)),
-    }
-    namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in python.items()}
-    for key, (count, call) in of_tuple.items():
-        namespace[key] = NativeMethod(key, slot_method(key, count, call), "tuple")
-    namespace["_fields"] = tuple(names)
-    cls = PClass(name, (), namespace)
-    return cls

@@ -61,6 +61,8 @@ class Texts:
         self.call_dunder = call_dunder
         # The classes that are Python's own (`object`, the exceptions): no module shown.
         self.builtin_classes: set[PClass] = set()
+        # A library module's classes (`abc.ABC`): the module their `repr` names.
+        self.class_modules: dict[PClass, str] = {}
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
 
@@ -120,9 +122,9 @@ class Texts:
             return shown
         if kind is PClass:  # a class of the program's is its module's, `__main__`
             module = "" if value in self.builtin_classes else "__main__."
-            return f"<class '{module}{value.name}'>"
+            return f"<class '{self.class_modules.get(value, module)}{value.name}'>"
         if isinstance(value, TypeObject):
-            return f"<class '{value.name}'>"
+            return f"<class '{value.module}{value.name}'>"
         if isinstance(value, Builtin):
             return f"<built-in function {value.name}>"
         if kind is PModule:

@@ -65,7 +65,8 @@ ESCAPES = [
     ("y = hasattr(print, '__self__')\n", "dunder"),
     ("y = type(1).__bases__\n", "dunder"),
     ("y = type(print)(1)\n", "cannot create 'builtin_function_or_method' instances"),
-    ("y = type(type(1))(3)\n", "cannot create"),
+    # `type(type(1))` is `type` itself, as CPython's: never a class made from data
+    ("y = type(type(1))('X', (), {})\n", "type() takes exactly one argument"),
     ("y = __import__('os')\n", "'__import__' is not defined"),
     ("y = open('/etc/passwd')\n", "'open' is not defined"),
     ("y = eval('1')\n", "'eval' is not defined"),
@@ -195,7 +196,15 @@ ESCAPES = [
     ("import dataclasses\ny = dataclasses.make_dataclass\n", "no attribute"),
     ('import operator\ny = operator.methodcaller("__class__")\n', "no dunder names"),
     ("import numpy as np\n", "scalar engine"),
-    ("from collections import namedtuple\nP = namedtuple('P', ['__class__'])\n", "identifiers"),
+    (
+        "from collections import namedtuple\nP = namedtuple('P', ['__class__'])\n",
+        "cannot start with an underscore",
+    ),
+    (
+        "from collections import namedtuple\nP = namedtuple('P', ['__class__'], rename=True)\n"
+        "y = P(1).__class__\n",
+        "dunder",
+    ),
     ("from collections import deque\ny = [1].popleft()\n", "no attribute 'popleft'"),
     ("from collections import defaultdict\nd = defaultdict(3)\n", "must be callable"),
     ("import collections\ny = collections.abc\n", "no attribute 'abc'"),

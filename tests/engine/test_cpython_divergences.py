@@ -1502,6 +1502,47 @@ except MyError as m:
     assert_as_cpython(source)
 
 
+def test_an_exception_class_body_writing_its_cause_sets_the_chain() -> None:
+    """`self.__cause__ = cause` in an exception's own `__init__` (a wrapping error's
+    usual shape) is CPython's chain, not an attribute of that name the reads never see:
+    the cause, with `__suppress_context__` set, checked as CPython checks it."""
+    source = """
+class Wrapped(Exception):
+    def __init__(self, message, cause=None):
+        super().__init__(message)
+        self.__cause__ = cause
+    def quiet(self, flag):
+        self.__suppress_context__ = flag
+    def bad(self):
+        self.__cause__ = 5
+w = Wrapped('m', ValueError('inner'))
+print(repr(w.__cause__), w.__suppress_context__, repr(w.__context__))
+try:
+    raise w
+except Wrapped as x:
+    print(repr(x.__cause__), x.__suppress_context__, '__cause__' in vars(x))
+w.quiet(False)
+print(w.__suppress_context__)
+try:
+    w.bad()
+except TypeError as t:
+    print(t, repr(w.__cause__))
+print(repr(Wrapped('n').__cause__), Wrapped('n', None).__suppress_context__)
+"""
+    assert_as_cpython(source)
+
+
+def test_an_exception_class_body_writing_its_context_or_traceback_is_refused() -> None:
+    """`self.__context__ = x` and `self.__traceback__ = x` of an exception: the chain's
+    context is the interpreter's to keep (cut where it would loop), so refused, never an
+    attribute the reads do not see."""
+    for name in ("__context__", "__traceback__"):
+        source = f"class E(Exception):\n    def set(self):\n        self.{name} = None\nE().set()\n"
+        with pytest.raises(EngineError, match=name) as refused:
+            trace_source(source + TAIL)
+        assert refused.value.line == 3
+
+
 WITH_CHAINS = """
 class M:
     def __enter__(self):

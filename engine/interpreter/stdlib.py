@@ -1460,7 +1460,18 @@ def _repeat(value: Any, *times: Any) -> Iterator[Any]:
     if type(times[0]) is not int and type(times[0]) is not bool:
         words = f"'{python_type_name(times[0])}' object cannot be interpreted as an integer"
         raise ProgramError(words, kind="TypeError")
-    return itertools.repeat(value, times[0])
+    return itertools.repeat(value, _c_size(times[0]))
+
+
+def _c_size(n: int) -> int:
+    """A count CPython's C code holds in a `Py_ssize_t` (`repeat`'s, `tee`'s): past
+    one, its OverflowError, a program's to catch."""
+    if not -(2**63) <= n < 2**63:
+        words = "Python int too large to convert to C ssize_t"
+        failed = ProgramError(words, kind="OverflowError")
+        failed.args_seen = (words,)
+        raise failed
+    return n
 
 
 def _tee(library: Library, iterable: Any, n: Any) -> tuple[Iterator[Any], ...]:
@@ -1470,7 +1481,7 @@ def _tee(library: Library, iterable: Any, n: Any) -> tuple[Iterator[Any], ...]:
     if type(n) is not int and type(n) is not bool:
         words = f"'{python_type_name(n)}' object cannot be interpreted as an integer"
         raise ProgramError(words, kind="TypeError")
-    if n < 0:
+    if _c_size(n) < 0:
         raise ProgramError("n must be >= 0", kind="ValueError")
     library.state.check_items(n)  # (and charged for them)
     first = library.machine.iterate(iterable)  # at once, as CPython's `iter()`

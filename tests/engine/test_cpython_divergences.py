@@ -2301,3 +2301,23 @@ def test_exception_chains_as_real_code_writes_them_are_cpythons() -> None:
     """A loader re-raising with `from err`, `raise type(e)(...) from e`, a retry loop
     raising `from` the last error it kept (outside any handler: no context)."""
     assert_as_cpython(REAL_CHAINS)
+
+
+def test_repeat_and_tee_counts_past_a_c_size_are_cpythons_overflow_error() -> None:
+    """`repeat(x, 10**30)` and `tee(xs, 10**30)`: CPython's OverflowError, which a
+    program catches, not the host's failure (nor the container bound, for `tee`)."""
+    source = """
+import itertools
+for args in ((1, 10**30), (1, -10**30), (1, 2.5), (1, True), (1, -3), (1, 2**63), (1, 2**63 - 1)):
+    try:
+        r = itertools.repeat(*args)
+        print('made', repr(r), len(list(itertools.islice(r, 3))))
+    except Exception as e:
+        print(type(e).__name__, e)
+for n in (10**30, -10**30, 2**63):
+    try:
+        itertools.tee([1], n)
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)

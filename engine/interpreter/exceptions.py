@@ -27,7 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance, PSet
+from backprop_animator.engine.interpreter.objects import (
+    NativeMethod,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+    TypeObject,
+)
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError
 from backprop_animator.engine.interpreter.text import python_type_name
 
@@ -440,8 +447,15 @@ def chain_attribute(machine: Any, value: Any, name: str) -> Any:
             return machine.get_attr(value, name)
         if is_exception_class(value, classes):
             raise ProgramError(f"`.{name}` is read off an exception object here, not its class")
-        kind = python_type_name(value)
-        raise ProgramError(f"'{kind}' object has no attribute '{name}'", kind="AttributeError")
+        if type(value) is PClass or type(value) is TypeObject:  # CPython's words of a type
+            words = f"type object '{value.name}' has no attribute '{name}'"
+        elif type(value) is PModule:
+            words = f"module '{value.name}' has no attribute '{name}'"
+        else:
+            words = f"'{python_type_name(value)}' object has no attribute '{name}'"
+        failed = ProgramError(words, kind="AttributeError")
+        failed.args_seen = (words,)
+        raise failed
     chain = value.chain if hasattr(value, "chain") else None
     if name == "__traceback__":
         if chain is None or len(chain) > 3:  # never raised (a chain written before)

@@ -2321,3 +2321,25 @@ for n in (10**30, -10**30, 2**63):
         print(type(e).__name__, e)
 """
     assert_as_cpython(source)
+
+
+def test_a_chain_name_read_off_a_type_or_module_is_cpythons_attribute_error() -> None:
+    """`getattr(A, '__cause__')` of a class, a built-in type or a module: CPython's
+    AttributeError in its words (`type object 'A' has no attribute '__cause__'`)."""
+    source = """
+import math
+import itertools
+class A:
+    pass
+for obj in (A, int, itertools.chain, math, print, 3, None, [1]):
+    for name in ('__cause__', '__context__', '__suppress_context__', '__traceback__'):
+        try:
+            getattr(obj, name)
+        except AttributeError as e:
+            print(e, e.args)
+try:
+    A.__context__
+except AttributeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)

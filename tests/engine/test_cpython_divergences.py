@@ -1532,6 +1532,35 @@ print(repr(Wrapped('n').__cause__), Wrapped('n', None).__suppress_context__)
     assert_as_cpython(source)
 
 
+CAUSE_BEFORE_RAISE = """
+class W(Exception):
+    def __init__(self, m, cause=None):
+        super().__init__(m)
+        self.__cause__ = cause
+        self.__suppress_context__ = False
+w = W('m', KeyError('c'))
+print(w.__traceback__, repr(w.__cause__), w.__suppress_context__)
+try:
+    try:
+        raise IndexError('i')
+    except IndexError:
+        raise w
+except W as x:
+    print(repr(x.__cause__), repr(x.__context__), x.__suppress_context__)
+    print(hasattr(x, '__traceback__'))
+try:
+    raise W('n', ValueError('v')) from KeyError('k')
+except W as y:
+    print(repr(y.__cause__), y.__suppress_context__)
+"""
+
+
+def test_a_cause_written_before_the_exception_is_raised_keeps_it_unraised_till_then() -> None:
+    """A chain written in `__init__` leaves `__traceback__` None until the exception is
+    raised; raising it keeps the cause and adds the context, as CPython's."""
+    assert_as_cpython(CAUSE_BEFORE_RAISE)
+
+
 def test_an_exception_class_body_writing_its_context_or_traceback_is_refused() -> None:
     """`self.__context__ = x` and `self.__traceback__ = x` of an exception: the chain's
     context is the interpreter's to keep (cut where it would loop), so refused, never an

@@ -485,8 +485,10 @@ def write_chain(machine: Any, obj: Any, name: str, value: Any) -> None:
         return
     if name not in ("__cause__", "__suppress_context__"):
         raise ProgramError(f"`.{name}` of an exception is not written here, only read")
-    if name == "__cause__" and value is not None and (
-        type(value) is not PInstance or classes["BaseException"] not in value.cls.mro
+    if (
+        name == "__cause__"
+        and value is not None
+        and (type(value) is not PInstance or classes["BaseException"] not in value.cls.mro)
     ):
         words = "exception cause must be None or derive from BaseException"
         raise ProgramError(words, kind="TypeError")

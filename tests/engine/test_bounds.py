@@ -244,19 +244,40 @@ def test_reading_a_program_within_the_time_limit_is_not_refused() -> None:
 
 
 def nodes_visited(source: str, monkeypatch: pytest.MonkeyPatch) -> int:
-    """How many times compiling `source` asked for a node's children."""
+    """How many times compiling `source` asked for a node's children: by
+    `ast.iter_child_nodes`, `limits.child_nodes` (under every name a module of the
+    engine imported it by) or `limits.walk` (each node it walked). The count must see
+    every walk of the tree: one that counted none (0 < 2 * 0) fails."""
     import ast
 
+    from backprop_animator.engine import limits
+
     count = [0]
-    children = ast.iter_child_nodes
+    children, child_nodes, walk = ast.iter_child_nodes, limits.child_nodes, limits.walk
 
     def counting(node: ast.AST) -> Iterator[ast.AST]:
         count[0] += 1
         return children(node)
 
+    def counting_nodes(node: ast.AST) -> list[ast.AST]:
+        count[0] += 1
+        return child_nodes(node)
+
+    def counting_walk(node: ast.AST) -> list[ast.AST]:
+        nodes = walk(node)
+        count[0] += len(nodes)
+        return nodes
+
     with monkeypatch.context() as patch:
         patch.setattr(ast, "iter_child_nodes", counting)
+        for module in list(sys.modules.values()):
+            if getattr(module, "__name__", "").startswith("backprop_animator."):
+                if getattr(module, "child_nodes", None) is child_nodes:
+                    patch.setattr(module, "child_nodes", counting_nodes)
+                if getattr(module, "walk", None) is walk:
+                    patch.setattr(module, "walk", counting_walk)
         trace_source(source + PASS_TAIL, limits=Limits(time_limit=60))
+    assert count[0] > 0
     return count[0]
 
 

@@ -42,7 +42,9 @@ from backprop_animator.engine.interpreter import (
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
+    CHAIN_NAMES,
     ProgramRaise,
+    delete_chain,
     error_matches,
     instance_of_error,
     is_exception_class,
@@ -1840,6 +1842,9 @@ class Compiler(ExpressionCompiler):
         obj = self.expr(target.value, scope)
         name = target.attr
         del_attr = self.m.del_attr
+        if name in CHAIN_NAMES:  # `del self.__cause__`: an exception's, CPython's TypeError
+            machine = self.m
+            return lambda f: delete_chain(machine, obj(f), name)
 
         def run(f: Frame) -> None:
             del_attr(obj(f), name)

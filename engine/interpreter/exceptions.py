@@ -499,3 +499,20 @@ def write_chain(machine: Any, obj: Any, name: str, value: Any) -> None:
     if name == "__cause__":
         obj.chain[0] = value
     obj.chain[2] = True if name == "__cause__" else value
+
+
+def delete_chain(machine: Any, obj: Any, name: str) -> None:
+    """`del self.__cause__` in a class body: of an exception, CPython's TypeError (its
+    chain's attributes may not be deleted); of any other object, `Machine.del_attr`."""
+    classes = machine.exceptions
+    if type(obj) is not PInstance or classes["BaseException"] not in obj.cls.mro:
+        machine.del_attr(obj, name)
+        return
+    words = (
+        "can't delete numeric/char attribute"
+        if name == "__suppress_context__"
+        else f"{name} may not be deleted"
+    )
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (words,)
+    raise failed

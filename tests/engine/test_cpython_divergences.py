@@ -2372,3 +2372,32 @@ except AttributeError as e:
     print(e)
 """
     assert_as_cpython(source)
+
+
+def test_deleting_an_exceptions_chain_in_a_class_body_is_cpythons_type_error() -> None:
+    source = """
+class W(Exception):
+    def drop(self, name):
+        if name == 'cause':
+            del self.__cause__
+        elif name == 'context':
+            del self.__context__
+        elif name == 'suppress':
+            del self.__suppress_context__
+        else:
+            del self.__traceback__
+class Plain:
+    def drop(self):
+        del self.__cause__
+for name in ('cause', 'context', 'suppress', 'traceback'):
+    try:
+        W().drop(name)
+    except TypeError as e:
+        print(e, e.args)
+p = Plain()
+try:
+    p.drop()
+except AttributeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)

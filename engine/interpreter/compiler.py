@@ -44,6 +44,7 @@ from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     ProgramRaise,
+    chain_attribute,
     delete_chain,
     error_matches,
     instance_of_error,
@@ -51,6 +52,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     program_raise,
     set_cause,
     stamp,
+    write_chain,
 )
 from backprop_animator.engine.interpreter.expressions import (
     BINARY_OPERATORS,
@@ -954,6 +956,10 @@ class Compiler(ExpressionCompiler):
             obj_expr = self.expr(target.value, scope)
             get_attr = self.m.get_attr
             set_attr = self.m.set_attr
+            if name in CHAIN_NAMES:  # `self.__cause__ += x`: the chain, read and written
+                machine = self.m
+                get_attr = partial(chain_attribute, machine)
+                set_attr = partial(write_chain, machine)
 
             def run_attribute(f: Frame) -> None:
                 obj = obj_expr(f)

@@ -2401,3 +2401,26 @@ except AttributeError as e:
     print(e)
 """
     assert_as_cpython(source)
+
+
+def test_an_in_place_operator_on_an_exceptions_cause_reads_and_writes_its_chain() -> None:
+    """`self.__cause__ += 1` reads the chain (None: CPython's TypeError), as `=` writes it."""
+    source = """
+class W(Exception):
+    def bump(self):
+        self.__cause__ += 1
+    def swap(self, other):
+        self.__cause__ = None
+        self.__cause__ = self.__cause__ or other
+        return self.__cause__
+class P:
+    def bump(self):
+        self.__cause__ += 1
+for obj in (W(), P()):
+    try:
+        obj.bump()
+    except Exception as e:
+        print(type(e).__name__, e)
+print(repr(W().swap(KeyError(1))))
+"""
+    assert_as_cpython(source)

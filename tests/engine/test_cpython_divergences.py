@@ -2424,3 +2424,22 @@ for obj in (W(), P()):
 print(repr(W().swap(KeyError(1))))
 """
     assert_as_cpython(source)
+
+
+def test_an_exceptions_chain_written_wrong_is_cpythons_type_error() -> None:
+    source = """
+class W(Exception):
+    def put(self, name, value):
+        if name == 'cause':
+            self.__cause__ = value
+        else:
+            self.__suppress_context__ = value
+w = W()
+for name, value in (('cause', ValueError), ('cause', 'x'), ('suppress', 1), ('suppress', None)):
+    try:
+        w.put(name, value)
+    except TypeError as e:
+        print(e)
+print(repr(w.__cause__), w.__suppress_context__)
+"""
+    assert_as_cpython(source)

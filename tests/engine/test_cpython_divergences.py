@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
-from tests.engine.cpython import printed_lines
+from tests.engine.cpython import printed_lines, run_in_cpython
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
 
 IN_PLACE = [
@@ -2237,9 +2237,9 @@ except TypeError as e:
 
 def test_a_dataclasses_class_variables_are_no_fields_as_in_cpython() -> None:
     """`count: ClassVar[int] = 0` is no field, as CPython's dataclasses see it. Compared
-    with CPython run as a script: `run_in_cpython` compiles under this module's
-    `from __future__ import annotations`, whose string annotations its dataclasses
-    cannot resolve to `typing.ClassVar` there (they become fields)."""
+    with CPython run as a script: a string annotation (`'ClassVar[list]'`) is resolved
+    by dataclasses in `sys.modules['__main__']`, which in this process is not the
+    program `run_in_cpython` runs."""
     import subprocess
     import sys
 
@@ -2443,3 +2443,25 @@ for name, value in (('cause', ValueError), ('cause', 'x'), ('suppress', 1), ('su
 print(repr(w.__cause__), w.__suppress_context__)
 """
     assert_as_cpython(source)
+
+
+EVALUATED_ANNOTATIONS = """
+from dataclasses import dataclass, fields
+from typing import ClassVar
+@dataclass
+class C:
+    x: int
+    count: ClassVar[int] = 0
+print([f.name for f in fields(C)])
+def f(a: int) -> float:
+    return a
+print(f(2), 'annotated')
+"""
+
+
+def test_the_cpython_a_program_is_compared_with_evaluates_its_annotations() -> None:
+    """`run_in_cpython` runs a program as a script runs: not under the test module's
+    `from __future__ import annotations` (with which `ClassVar[int]` stayed a string and
+    became a dataclass field there, and a comparison asserted a CPython that is not)."""
+    assert run_in_cpython(EVALUATED_ANNOTATIONS) == ["['x']", "2 annotated"]
+    assert_as_cpython(EVALUATED_ANNOTATIONS)

@@ -42,13 +42,17 @@ from backprop_animator.engine.interpreter import (
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.exceptions import (
+    CHAIN_NAMES,
     ProgramRaise,
+    chain_attribute,
+    delete_chain,
     error_matches,
     instance_of_error,
     is_exception_class,
     program_raise,
     set_cause,
     stamp,
+    write_chain,
 )
 from backprop_animator.engine.interpreter.expressions import (
     BINARY_OPERATORS,
@@ -966,6 +970,10 @@ class Compiler(ExpressionCompiler):
             obj_expr = self.expr(target.value, scope)
             get_attr = self.m.get_attr
             set_attr = self.m.set_attr
+            if name in CHAIN_NAMES:  # `self.__cause__ += x`: the chain, read and written
+                machine = self.m
+                get_attr = partial(chain_attribute, machine)
+                set_attr = partial(write_chain, machine)
 
             def run_attribute(f: Frame) -> None:
                 obj = obj_expr(f)
@@ -1854,6 +1862,9 @@ class Compiler(ExpressionCompiler):
         obj = self.expr(target.value, scope)
         name = target.attr
         del_attr = self.m.del_attr
+        if name in CHAIN_NAMES:  # `del self.__cause__`: an exception's, CPython's TypeError
+            machine = self.m
+            return lambda f: delete_chain(machine, obj(f), name)
 
         def run(f: Frame) -> None:
             del_attr(obj(f), name)

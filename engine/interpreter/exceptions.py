@@ -27,7 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from backprop_animator.engine.interpreter.objects import NativeMethod, PClass, PInstance, PSet
+from backprop_animator.engine.interpreter.objects import (
+    NativeMethod,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+    TypeObject,
+)
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, MAX_ITEMS, ProgramError
 from backprop_animator.engine.interpreter.text import cpython_type, python_type_name
 
@@ -407,8 +414,11 @@ def stamp(state: Any, error: ProgramError, handled: ProgramError | None) -> None
         return
     error.stamped = True
     instance = raised_instance(error)
-    if instance is not None and not hasattr(instance, "chain"):
-        instance.chain = [None, None, False]  # raised: its `__traceback__` is not None
+    if instance is not None:
+        if not hasattr(instance, "chain"):
+            instance.chain = [None, None, False]  # raised: its `__traceback__` is not None
+        elif len(instance.chain) > 3:
+            del instance.chain[3:]  # written before it was raised (`write_chain`): now raised
     if handled is None or handled is error:
         return
     if instance is not None and raised_instance(handled) is instance:
@@ -463,11 +473,18 @@ def chain_attribute(machine: Any, value: Any, name: str) -> Any:
             return machine.get_attr(value, name)
         if is_exception_class(value, classes):
             raise ProgramError(f"`.{name}` is read off an exception object here, not its class")
-        kind = python_type_name(value)
-        raise ProgramError(f"'{kind}' object has no attribute '{name}'", kind="AttributeError")
+        if type(value) is PClass or type(value) is TypeObject:  # CPython's words of a type
+            words = f"type object '{value.name}' has no attribute '{name}'"
+        elif type(value) is PModule:
+            words = f"module '{value.name}' has no attribute '{name}'"
+        else:
+            words = f"'{python_type_name(value)}' object has no attribute '{name}'"
+        failed = ProgramError(words, kind="AttributeError")
+        failed.args_seen = (words,)
+        raise failed
     chain = value.chain if hasattr(value, "chain") else None
     if name == "__traceback__":
-        if chain is None:
+        if chain is None or len(chain) > 3:  # never raised (a chain written before)
             return None
         raise ProgramError("`.__traceback__` is not available: a traceback object is not here")
     if chain is None:
@@ -478,3 +495,50 @@ def chain_attribute(machine: Any, value: Any, name: str) -> Any:
         return chain[2]
     context = chain[1]
     return instance_of_error(context, classes) if context is not None else None
+
+
+def write_chain(machine: Any, obj: Any, name: str, value: Any) -> None:
+    """`self.__cause__ = cause` in a class body (`self.__suppress_context__ = flag`):
+    of an exception, its chain as CPython's setters write it (a cause sets
+    `__suppress_context__`), with their TypeErrors; its `__context__` and `__traceback__`
+    are the interpreter's to keep (a context is cut where it would loop), so refused. Of
+    any other object, an attribute as any other (`Machine.set_attr`). An exception not
+    raised yet gets a chain marked so (a fourth item, which `stamp` drops): its
+    `__traceback__` stays None."""
+    classes = machine.exceptions
+    if type(obj) is not PInstance or classes["BaseException"] not in obj.cls.mro:
+        machine.set_attr(obj, name, value)
+        return
+    if name not in ("__cause__", "__suppress_context__"):
+        raise ProgramError(f"`.{name}` of an exception is not written here, only read")
+    if (
+        name == "__cause__"
+        and value is not None
+        and (type(value) is not PInstance or classes["BaseException"] not in value.cls.mro)
+    ):
+        words = "exception cause must be None or derive from BaseException"
+        raise ProgramError(words, kind="TypeError")
+    if name == "__suppress_context__" and type(value) is not bool:
+        raise ProgramError("attribute value type must be bool", kind="TypeError")
+    if not hasattr(obj, "chain"):
+        obj.chain = [None, None, False, "not raised"]
+    if name == "__cause__":
+        obj.chain[0] = value
+    obj.chain[2] = True if name == "__cause__" else value
+
+
+def delete_chain(machine: Any, obj: Any, name: str) -> None:
+    """`del self.__cause__` in a class body: of an exception, CPython's TypeError (its
+    chain's attributes may not be deleted); of any other object, `Machine.del_attr`."""
+    classes = machine.exceptions
+    if type(obj) is not PInstance or classes["BaseException"] not in obj.cls.mro:
+        machine.del_attr(obj, name)
+        return
+    words = (
+        "can't delete numeric/char attribute"
+        if name == "__suppress_context__"
+        else f"{name} may not be deleted"
+    )
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (words,)
+    raise failed

@@ -17,7 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.exceptions import CHAIN_NAMES, chain_attribute
+from backprop_animator.engine.interpreter.exceptions import (
+    CHAIN_NAMES,
+    chain_attribute,
+    write_chain,
+)
 from backprop_animator.engine.interpreter.machine import (
     FORWARD_DUNDERS,
     PYTHON_TYPES,
@@ -259,6 +263,8 @@ class ExpressionCompiler:
         """A function that binds a value to the target: a name, attribute, item or tuple."""
         if isinstance(target, ast.Name):
             return self.store_name(target.id, scope, label)
+        if isinstance(target, ast.Attribute) and target.attr in CHAIN_NAMES:
+            return self.store_chain(target, scope)
         if isinstance(target, ast.Attribute):
             self.check_attribute(target, scope)
             obj = self.expr(target.value, scope)
@@ -866,6 +872,25 @@ class ExpressionCompiler:
                 raise error.located(line, column) from None
 
         return run
+
+    def store_chain(
+        self, target: ast.Attribute, scope: scopes.Scope
+    ) -> Callable[[Frame, Any], None]:
+        """`self.__cause__ = cause` in a class body: an exception's chain, as CPython's
+        setters write it (`exceptions.write_chain`); outside one, refused as any dunder."""
+        self.check_attribute(target, scope)
+        obj = self.expr(target.value, scope)
+        machine = self.m
+        name = target.attr
+        line, column = self.pos(target)
+
+        def store(f: Frame, value: Any) -> None:
+            try:
+                write_chain(machine, obj(f), name, value)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return store
 
     def check_attribute(self, node: ast.Attribute, scope: scopes.Scope) -> None:
         if node.attr == "__dict__" and not isinstance(node.ctx, ast.Load):

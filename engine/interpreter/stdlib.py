@@ -69,7 +69,12 @@ from backprop_animator.engine.interpreter.runtime import (
     new_attrs,
     too_deep,
 )
-from backprop_animator.engine.interpreter.text import VIEW_NAMES, a_type, python_type_name
+from backprop_animator.engine.interpreter.text import (
+    VIEW_NAMES,
+    a_type,
+    cpython_type,
+    python_type_name,
+)
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.library import Library
@@ -1086,6 +1091,21 @@ def function_name(function: Any) -> str:
     return function.name if isinstance(function, Builtin | Function) else "function"
 
 
+def program_attribute(obj: Any, name: str) -> str:
+    """`name`, read off `obj` by `attrgetter` or `methodcaller`: none of the entries the
+    interpreter keeps under names no attribute can have (a dataclass's `' fields'`), as
+    `getattr` refuses them; CPython's AttributeError, which has no such attribute."""
+    if name.isidentifier():
+        return name
+    if type(obj) is PClass:
+        words = f"type object '{obj.name}' has no attribute '{name}'"
+    else:
+        words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
+    failed = ProgramError(words, kind="AttributeError")
+    failed.args_seen = (words,)
+    raise failed
+
+
 def operator_module(library: Library) -> PModule:
     m = library.machine
     members: dict[str, Any] = {}
@@ -1131,17 +1151,24 @@ def operator_module(library: Library) -> PModule:
         return Builtin("itemgetter", item)
 
     def attrgetter(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        names = [str(name) for name in args]
-        for name in names:
-            if name.startswith("__"):
-                raise ProgramError("attrgetter() takes no dunder names here")
+        for name in args:
+            if type(name) is not str:
+                raise ProgramError("attribute name must be a string", kind="TypeError")
+        paths = [name.split(".") for name in args]  # `attrgetter('b.c')`, as CPython's
+        if any(part.startswith("__") for path in paths for part in path):
+            raise ProgramError("attrgetter() takes no dunder names here")
         getter = operator.attrgetter("x")  # asked for CPython's words only
+
+        def follow(obj: Any, path: list[str]) -> Any:
+            for part in path:
+                obj = m.get_attr(obj, program_attribute(obj, part))
+            return obj
 
         def attribute(a: list[Any], k: dict[str, Any]) -> Any:
             obj = single(a, k, "attrgetter", getter)
-            if len(names) == 1:
-                return m.get_attr(obj, names[0])
-            return tuple(m.get_attr(obj, n) for n in names)
+            if len(paths) == 1:
+                return follow(obj, paths[0])
+            return tuple(follow(obj, path) for path in paths)
 
         return Builtin("attrgetter", attribute)
 
@@ -1160,7 +1187,8 @@ def operator_module(library: Library) -> PModule:
 
         def call(a: list[Any], k: dict[str, Any]) -> Any:
             obj = single(a, k, "methodcaller", caller)
-            return m.call(m.get_attr(obj, name), list(given), dict(named) or None)
+            method = m.get_attr(obj, program_attribute(obj, name))
+            return m.call(method, list(given), dict(named) or None)
 
         return Builtin("methodcaller", call)
 
@@ -1432,7 +1460,18 @@ def _repeat(value: Any, *times: Any) -> Iterator[Any]:
     if type(times[0]) is not int and type(times[0]) is not bool:
         words = f"'{python_type_name(times[0])}' object cannot be interpreted as an integer"
         raise ProgramError(words, kind="TypeError")
-    return itertools.repeat(value, times[0])
+    return itertools.repeat(value, _c_size(times[0]))
+
+
+def _c_size(n: int) -> int:
+    """A count CPython's C code holds in a `Py_ssize_t` (`repeat`'s, `tee`'s): past
+    one, its OverflowError, a program's to catch."""
+    if not -(2**63) <= n < 2**63:
+        words = "Python int too large to convert to C ssize_t"
+        failed = ProgramError(words, kind="OverflowError")
+        failed.args_seen = (words,)
+        raise failed
+    return n
 
 
 def _tee(library: Library, iterable: Any, n: Any) -> tuple[Iterator[Any], ...]:
@@ -1442,7 +1481,7 @@ def _tee(library: Library, iterable: Any, n: Any) -> tuple[Iterator[Any], ...]:
     if type(n) is not int and type(n) is not bool:
         words = f"'{python_type_name(n)}' object cannot be interpreted as an integer"
         raise ProgramError(words, kind="TypeError")
-    if n < 0:
+    if _c_size(n) < 0:
         raise ProgramError("n must be >= 0", kind="ValueError")
     library.state.check_items(n)  # (and charged for them)
     first = library.machine.iterate(iterable)  # at once, as CPython's `iter()`

@@ -36,7 +36,9 @@ def run_in_cpython(source: str) -> list[str]:
     limit = sys.getrecursionlimit()
     try:
         with contextlib.redirect_stdout(out):
-            exec(compile(source, "<program>", "exec"), namespace)  # the tests' own programs
+            # `dont_inherit`: not this module's `from __future__ import annotations` (a
+            # script's annotations are evaluated: `ClassVar[int]` is no dataclass field)
+            exec(compile(source, "<program>", "exec", dont_inherit=True), namespace)
     finally:
         sys.setrecursionlimit(limit)
     return out.getvalue().splitlines()

@@ -11,7 +11,7 @@ import io
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
-from tests.engine.cpython import printed_lines
+from tests.engine.cpython import printed_lines, run_in_cpython
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
 
 IN_PLACE = [
@@ -1507,6 +1507,76 @@ except MyError as m:
     assert_as_cpython(source)
 
 
+def test_an_exception_class_body_writing_its_cause_sets_the_chain() -> None:
+    """`self.__cause__ = cause` in an exception's own `__init__` (a wrapping error's
+    usual shape) is CPython's chain, not an attribute of that name the reads never see:
+    the cause, with `__suppress_context__` set, checked as CPython checks it."""
+    source = """
+class Wrapped(Exception):
+    def __init__(self, message, cause=None):
+        super().__init__(message)
+        self.__cause__ = cause
+    def quiet(self, flag):
+        self.__suppress_context__ = flag
+    def bad(self):
+        self.__cause__ = 5
+w = Wrapped('m', ValueError('inner'))
+print(repr(w.__cause__), w.__suppress_context__, repr(w.__context__))
+try:
+    raise w
+except Wrapped as x:
+    print(repr(x.__cause__), x.__suppress_context__, '__cause__' in vars(x))
+w.quiet(False)
+print(w.__suppress_context__)
+try:
+    w.bad()
+except TypeError as t:
+    print(t, repr(w.__cause__))
+print(repr(Wrapped('n').__cause__), Wrapped('n', None).__suppress_context__)
+"""
+    assert_as_cpython(source)
+
+
+CAUSE_BEFORE_RAISE = """
+class W(Exception):
+    def __init__(self, m, cause=None):
+        super().__init__(m)
+        self.__cause__ = cause
+        self.__suppress_context__ = False
+w = W('m', KeyError('c'))
+print(w.__traceback__, repr(w.__cause__), w.__suppress_context__)
+try:
+    try:
+        raise IndexError('i')
+    except IndexError:
+        raise w
+except W as x:
+    print(repr(x.__cause__), repr(x.__context__), x.__suppress_context__)
+    print(hasattr(x, '__traceback__'))
+try:
+    raise W('n', ValueError('v')) from KeyError('k')
+except W as y:
+    print(repr(y.__cause__), y.__suppress_context__)
+"""
+
+
+def test_a_cause_written_before_the_exception_is_raised_keeps_it_unraised_till_then() -> None:
+    """A chain written in `__init__` leaves `__traceback__` None until the exception is
+    raised; raising it keeps the cause and adds the context, as CPython's."""
+    assert_as_cpython(CAUSE_BEFORE_RAISE)
+
+
+def test_an_exception_class_body_writing_its_context_or_traceback_is_refused() -> None:
+    """`self.__context__ = x` and `self.__traceback__ = x` of an exception: the chain's
+    context is the interpreter's to keep (cut where it would loop), so refused, never an
+    attribute the reads do not see."""
+    for name in ("__context__", "__traceback__"):
+        source = f"class E(Exception):\n    def set(self):\n        self.{name} = None\nE().set()\n"
+        with pytest.raises(EngineError, match=name) as refused:
+            trace_source(source + TAIL)
+        assert refused.value.line == 3
+
+
 WITH_CHAINS = """
 class M:
     def __enter__(self):
@@ -2172,9 +2242,9 @@ except TypeError as e:
 
 def test_a_dataclasses_class_variables_are_no_fields_as_in_cpython() -> None:
     """`count: ClassVar[int] = 0` is no field, as CPython's dataclasses see it. Compared
-    with CPython run as a script: `run_in_cpython` compiles under this module's
-    `from __future__ import annotations`, whose string annotations its dataclasses
-    cannot resolve to `typing.ClassVar` there (they become fields)."""
+    with CPython run as a script: a string annotation (`'ClassVar[list]'`) is resolved
+    by dataclasses in `sys.modules['__main__']`, which in this process is not the
+    program `run_in_cpython` runs."""
     import subprocess
     import sys
 
@@ -2584,3 +2654,138 @@ def test_a_dataclass_initvar_goes_to_post_init_and_is_no_field() -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(INIT_VAR_PROGRAM, "<program>", "exec", dont_inherit=True), namespace)
     assert printed_lines(trace_source(INIT_VAR_PROGRAM + TAIL)) == out.getvalue().splitlines()
+
+
+def test_repeat_and_tee_counts_past_a_c_size_are_cpythons_overflow_error() -> None:
+    """`repeat(x, 10**30)` and `tee(xs, 10**30)`: CPython's OverflowError, which a
+    program catches, not the host's failure (nor the container bound, for `tee`)."""
+    source = """
+import itertools
+for args in ((1, 10**30), (1, -10**30), (1, 2.5), (1, True), (1, -3), (1, 2**63), (1, 2**63 - 1)):
+    try:
+        r = itertools.repeat(*args)
+        print('made', repr(r), len(list(itertools.islice(r, 3))))
+    except Exception as e:
+        print(type(e).__name__, e)
+for n in (10**30, -10**30, 2**63):
+    try:
+        itertools.tee([1], n)
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_chain_name_read_off_a_type_or_module_is_cpythons_attribute_error() -> None:
+    """`getattr(A, '__cause__')` of a class, a built-in type or a module: CPython's
+    AttributeError in its words (`type object 'A' has no attribute '__cause__'`)."""
+    source = """
+import math
+import itertools
+class A:
+    pass
+for obj in (A, int, itertools.chain, math, print, 3, None, [1]):
+    for name in ('__cause__', '__context__', '__suppress_context__', '__traceback__'):
+        try:
+            getattr(obj, name)
+        except AttributeError as e:
+            print(e, e.args)
+try:
+    A.__context__
+except AttributeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_deleting_an_exceptions_chain_in_a_class_body_is_cpythons_type_error() -> None:
+    source = """
+class W(Exception):
+    def drop(self, name):
+        if name == 'cause':
+            del self.__cause__
+        elif name == 'context':
+            del self.__context__
+        elif name == 'suppress':
+            del self.__suppress_context__
+        else:
+            del self.__traceback__
+class Plain:
+    def drop(self):
+        del self.__cause__
+for name in ('cause', 'context', 'suppress', 'traceback'):
+    try:
+        W().drop(name)
+    except TypeError as e:
+        print(e, e.args)
+p = Plain()
+try:
+    p.drop()
+except AttributeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_an_in_place_operator_on_an_exceptions_cause_reads_and_writes_its_chain() -> None:
+    """`self.__cause__ += 1` reads the chain (None: CPython's TypeError), as `=` writes it."""
+    source = """
+class W(Exception):
+    def bump(self):
+        self.__cause__ += 1
+    def swap(self, other):
+        self.__cause__ = None
+        self.__cause__ = self.__cause__ or other
+        return self.__cause__
+class P:
+    def bump(self):
+        self.__cause__ += 1
+for obj in (W(), P()):
+    try:
+        obj.bump()
+    except Exception as e:
+        print(type(e).__name__, e)
+print(repr(W().swap(KeyError(1))))
+"""
+    assert_as_cpython(source)
+
+
+def test_an_exceptions_chain_written_wrong_is_cpythons_type_error() -> None:
+    source = """
+class W(Exception):
+    def put(self, name, value):
+        if name == 'cause':
+            self.__cause__ = value
+        else:
+            self.__suppress_context__ = value
+w = W()
+for name, value in (('cause', ValueError), ('cause', 'x'), ('suppress', 1), ('suppress', None)):
+    try:
+        w.put(name, value)
+    except TypeError as e:
+        print(e)
+print(repr(w.__cause__), w.__suppress_context__)
+"""
+    assert_as_cpython(source)
+
+
+EVALUATED_ANNOTATIONS = """
+from dataclasses import dataclass, fields
+from typing import ClassVar
+@dataclass
+class C:
+    x: int
+    count: ClassVar[int] = 0
+print([f.name for f in fields(C)])
+def f(a: int) -> float:
+    return a
+print(f(2), 'annotated')
+"""
+
+
+def test_the_cpython_a_program_is_compared_with_evaluates_its_annotations() -> None:
+    """`run_in_cpython` runs a program as a script runs: not under the test module's
+    `from __future__ import annotations` (with which `ClassVar[int]` stayed a string and
+    became a dataclass field there, and a comparison asserted a CPython that is not)."""
+    assert run_in_cpython(EVALUATED_ANNOTATIONS) == ["['x']", "2 annotated"]
+    assert_as_cpython(EVALUATED_ANNOTATIONS)

@@ -1481,3 +1481,63 @@ def test_a_lazy_itertool_nested_deep_stops_at_the_call_depth_promptly(wrap: str)
     with pytest.raises(EngineError, match="iterators are nested too deeply") as caught:
         trace_source(source + END, limits=Limits(time_limit=60))
     assert caught.value.line == 5
+
+
+INTERNAL_NAMES = """
+from dataclasses import dataclass, field
+from enum import Enum
+import operator
+@dataclass
+class P:
+    x: int
+    y: list = field(default_factory=list)
+class C(Enum):
+    A = 1
+for name in (' fields', ' field objects', ' annotations', ' enum', 'x y', ''):
+    for make in (operator.attrgetter, operator.methodcaller):
+        for of in (P, P(1), C, C.A):
+            try:
+                got = make(name)(of)
+                print('got', type(got).__name__)
+            except AttributeError as e:
+                print('AttributeError')
+            except TypeError as e:
+                print('TypeError')
+"""
+
+
+def test_attrgetter_and_methodcaller_reach_no_entry_of_the_interpreters() -> None:
+    """The interpreter keeps its own entries (a dataclass's fields, an Enum's members)
+    under names no attribute can have (' fields'): `getattr` refuses them, and so do
+    `attrgetter` and `methodcaller` (CPython's AttributeError: no such attribute), so a
+    program never holds, nor changes, the list `@dataclass` and `dataclasses.fields` read."""
+    ours = printed_lines(trace_source(INTERNAL_NAMES + END))
+    assert ours[:-1] == run_in_cpython(INTERNAL_NAMES)
+    assert set(ours[:-1]) == {"AttributeError"}
+
+
+def test_attrgetter_takes_only_strings_and_follows_dotted_names_as_cpythons() -> None:
+    source = """
+import operator
+class A:
+    pass
+a = A()
+a.b = A()
+a.b.c = 7
+print(operator.attrgetter('b.c')(a), operator.attrgetter('b.c', 'b.c')(a))
+for bad in (5, A(), None):
+    try:
+        operator.attrgetter(bad)
+    except TypeError as e:
+        print(e)
+for dotted in ('b..c', '.b', 'b. c', 'b.c.real'):
+    try:
+        operator.attrgetter(dotted)(a)
+        print('read', dotted)
+    except AttributeError:
+        print('AttributeError')
+    except Exception as e:
+        print(type(e).__name__)
+"""
+    ours = printed_lines(trace_source(source + END))
+    assert ours[:-1] == run_in_cpython(source)

@@ -146,7 +146,8 @@ def run_reference(source: str, mistake: str | None) -> tuple[dict[str, RefValue]
         for line in source.splitlines()
         if not line.startswith(("from backprop_animator", "from micrograd"))
     )
-    exec(compile(body, "<program>", "exec"), namespace)  # the tests' own programs
+    # the tests' own programs (`dont_inherit`: as a script, not under this module's `__future__`)
+    exec(compile(body, "<program>", "exec", dont_inherit=True), namespace)
     return RefValue.labelled, RefValue.passes
 
 

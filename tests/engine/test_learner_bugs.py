@@ -41,7 +41,7 @@ def run_in_cpython(source: str) -> tuple[list[str], BaseException | None]:
     error = None
     with contextlib.redirect_stdout(out):
         try:
-            exec(compile(source, "<program>", "exec"), namespace)
+            exec(compile(source, "<program>", "exec", dont_inherit=True), namespace)
         except Exception as raised:  # the program's own failure, compared below
             error = raised
     return out.getvalue().splitlines(), error

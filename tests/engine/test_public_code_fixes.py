@@ -1926,7 +1926,8 @@ def test_a_rule_named_backwards_run_by_hand_is_a_pass() -> None:
     grads = {node["label"]: node["grad"] for node in trace["nodes"] if node["kind"] == "leaf"}
     namespace: dict[str, object] = {}
     with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(source, "<program>", "exec"), namespace)  # the test's own program
+        # the test's own program (`dont_inherit`: as a script, not under this module's `__future__`)
+        exec(compile(source, "<program>", "exec", dont_inherit=True), namespace)
     assert grads == {"x": namespace["x"].grad, "w": namespace["w"].grad}  # type: ignore[attr-defined]
 
 

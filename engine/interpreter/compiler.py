@@ -826,25 +826,18 @@ class Compiler(ExpressionCompiler):
         if scope.kind != "class" or not isinstance(node.target, ast.Name):
             return assign
         name = node.target.id
-        if annotation_named(node.annotation, INIT_VARIABLE_NAMES):  # `scale: InitVar[float]`
-
-            def run_initvar(f: Frame) -> Any:
-                f.vars.setdefault(ANNOTATIONS, []).append(name)
-                f.vars.setdefault(INIT_VARIABLES, []).append(name)
-                return assign(f)
-
-            return run_initvar
-        if is_classvar(node.annotation):  # `count: ClassVar[int] = 0`: no dataclass field
-
-            def run_classvar(f: Frame) -> Any:
-                f.vars.setdefault(ANNOTATIONS, []).append(name)
-                f.vars.setdefault(CLASS_VARIABLES, []).append(name)
-                return assign(f)
-
-            return run_classvar
+        # Every annotated name in order; an `InitVar` (`scale: InitVar[float]`) or a
+        # `ClassVar` (`count: ClassVar[int] = 0`, no dataclass field) in its own list too.
+        kept: str | None = None
+        if annotation_named(node.annotation, INIT_VARIABLE_NAMES):
+            kept = INIT_VARIABLES
+        elif is_classvar(node.annotation):
+            kept = CLASS_VARIABLES
 
         def run(f: Frame) -> Any:
             f.vars.setdefault(ANNOTATIONS, []).append(name)
+            if kept is not None:
+                f.vars.setdefault(kept, []).append(name)
             return assign(f)
 
         return run

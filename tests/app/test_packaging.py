@@ -16,7 +16,7 @@ import httpx
 import pytest
 from service_helpers import NEURON
 
-from tests.support.checkout import CHECKOUT
+from tests.support.checkout import CHECKOUT, WHEEL
 from tests.support.harness import live_server
 
 pytestmark = pytest.mark.slow
@@ -31,6 +31,12 @@ CSS_URLS = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
 
 @pytest.fixture(scope="module")
 def installed_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv with the wheel installed. Under `scripts/test-wheel` the suite already runs
+    in one (the wheel built from this checkout, installed away from the source tree), so
+    it is that venv, not a second build and install of the same wheel; in the checkout,
+    the wheel is built and installed here."""
+    if WHEEL:
+        return Path(sys.prefix)
     work = tmp_path_factory.mktemp("wheel")
     run_or_fail(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", work, CHECKOUT]

@@ -13,6 +13,7 @@ import math
 import random
 import re
 import sys
+from collections import Counter
 from typing import Any
 
 from micrograd.engine import Value as MicrogradValue
@@ -101,7 +102,8 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
     (their graphs are walked when the program has ended, for the leaves' gradients)."""
     outputs: list[Any] = []
     numbers: list[float] = []
-    passes: list[Any] = []  # the frames of the passes counted
+    passes: list[Any] = []  # the frames of the passes counted, kept alive
+    pass_ids: set[int] = set()  # theirs: a frame kept alive keeps its id
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
         code = frame.f_code
@@ -109,7 +111,7 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             return
         caller = frame.f_back
         while caller is not None:
-            if any(caller is one for one in passes):
+            if id(caller) in pass_ids:
                 return  # a pass's own recursion (`backward(self, grad)` on each node)
             caller = caller.f_back
         method = code.co_name in PASS_FUNCTIONS  # `loss.backward()`, `loss.backprop()`
@@ -125,6 +127,7 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             outputs.append(node)
             numbers.append(number_of(node))
             passes.append(frame)
+            pass_ids.add(id(frame))
 
     sys.setprofile(profile)
     try:
@@ -132,6 +135,30 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
     finally:
         sys.setprofile(None)
     return lines, numbers, outputs
+
+
+def assert_leaves_among(ours: list[tuple[float, float]], theirs: list[tuple[float, float]]) -> None:
+    """Every (number, gradient) leaf of ours is one of CPython's, each of theirs matched
+    once: equal pairs first, then the rest within `math.isclose` (a `set` of operands is
+    ordered by address in CPython, so sums of three or more may round otherwise)."""
+    left = Counter(theirs)
+    close = []
+    for pair in ours:
+        if left[pair] > 0:
+            left[pair] -= 1
+        else:
+            close.append(pair)
+    rest = list(left.elements())
+    for data, grad in close:
+        match = next(
+            (pair for pair in rest if isclose(pair[0], data) and isclose(pair[1], grad)), None
+        )
+        assert match is not None, (data, grad, rest)
+        rest.remove(match)
+
+
+def isclose(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:

@@ -15,6 +15,7 @@ import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.cpython import (
+    assert_leaves_among,
     assert_same_output,
     leaves_of,
     printed_lines,
@@ -46,14 +47,7 @@ def test_a_public_program_runs_as_cpython_runs_it(path: Path) -> None:
     # folds its constants (`2 * x`) into the operation, so CPython may have more leaves.
     theirs = leaves_of(outputs)
     assert bool(ours) == bool(theirs)
-    for data, grad in ours:
-        match = next((pair for pair in theirs if same(pair[0], data) and same(pair[1], grad)), None)
-        assert match is not None, (data, grad, theirs)
-        theirs.remove(match)
-
-
-def same(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    assert_leaves_among(ours, theirs)
 
 
 def test_micrograd_s_modules_import_as_modules_and_nothing_else() -> None:

@@ -21,6 +21,7 @@ from micrograd.engine import Value as MicrogradValue
 from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine import cpython
 from tests.engine.cpython import (
+    assert_leaves_among,
     assert_same_output,
     leaves_of,
     printed_lines,
@@ -77,15 +78,8 @@ def assert_as_cpython(source: str, monkeypatch: pytest.MonkeyPatch) -> dict[str,
         if node["kind"] == "leaf"
     )
     theirs = leaves_of(outputs)
-    for data, grad in ours:
-        match = next((pair for pair in theirs if same(pair, (data, grad))), None)
-        assert match is not None, (data, grad, theirs)
-        theirs.remove(match)
+    assert_leaves_among(ours, theirs)
     return trace
-
-
-def same(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
 
 
 OWN_VALUE = """

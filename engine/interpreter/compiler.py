@@ -889,6 +889,8 @@ class Compiler(ExpressionCompiler):
                 m.methods[dict]["update"](left).call([right], {})
                 return left
             elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
+                if left.frozen:  # `fs |= s`: a new frozenset, as CPython's (none changes)
+                    return sets.combine(state, SET_OPERATORS[op], left, right)
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
                 sets.combine_in_place(state, SET_OPERATORS[op], left, right)
                 return left

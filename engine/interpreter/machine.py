@@ -1452,6 +1452,8 @@ class Machine:
             state.charge(min(state.measure(left), state.measure(right)))
 
     def unhashable(self, key: Any) -> ProgramError:
+        if type(key) is PSet and key.frozen:  # CPython hashes one; not here (a refusal)
+            return ProgramError("a frozenset as a set item or dict key is not available here")
         words = f"unhashable type: '{python_type_name(key)}'"
         unhashable = ProgramError(
             f"{words} ({a_type(key)} cannot be put in a set or used as a key)", kind="TypeError"

@@ -576,14 +576,17 @@ class PSet:
     them: the mirror holds an `_Entry` for each, its hash as `__hash__` computed it when
     it was added (so the program's `__hash__` runs once, as in CPython), `entries` the
     entries by that hash.
+
+    `frozen`: a `frozenset` (the same set, refusing every change: library.set_methods).
     """
 
-    __slots__ = ("entries", "items", "mirror")
+    __slots__ = ("entries", "frozen", "items", "mirror")
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         self.items: dict[Any, None] = dict.fromkeys(items)
         self.entries: dict[int, list[_Entry]] | None = None
         self.mirror: set[Any] | None = None
+        self.frozen = False
         for first in self.items:
             # `set((self, other))` of a graph's nodes, the usual case: ordered by insertion
             # (as the two tests below find, sooner).

@@ -540,6 +540,8 @@ class _Copier:
             charge(len(value) // ITEMS_PER_STEP)
             return self.same_kind(value, dict(value))
         if kind is PSet:
+            if value.frozen:  # `copy.copy(fs) is fs`, as CPython's
+                return value
             charge(len(value.items) // ITEMS_PER_STEP)
             return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
@@ -601,6 +603,7 @@ class _Copier:
             copied = memo[id(value)] = PSet()
             for item in value.ordered():  # CPython's: set(list(value)), deep-copied
                 copied.add(key(self.deep(item, memo, depth)))
+            copied.frozen = value.frozen
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():

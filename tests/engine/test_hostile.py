@@ -59,6 +59,9 @@ ESCAPES = [
     ("s = '{0:{0.__class__}}'.format(1)\n", "dunder"),  # a spec's own field too
     ("s = '{0.a-b}'.format(1)\n", "no attribute is named"),  # the interpreter's own entries
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
+    ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
+    ("y = frozenset.__dict__\n", "__dict__"),
+    ("y = {frozenset([1]): 1}\n", "frozenset as a set item or dict key"),
     ("y = getattr(1, 'numerator')\n", "no attribute 'numerator'"),  # `.real` is a number's own
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),
     ("class A:\n    pass\nsetattr(A(), '__class__', 1)\n", "dunder"),
@@ -246,6 +249,8 @@ EXHAUSTION = [
     ("while True:\n    pass\n", "BACKPROP_MAX_STEPS", 2),
     ("x = 0\nwhile True:\n    x += 1\n", "BACKPROP_MAX_STEPS", 2),
     ("s = sorted(range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
+    ("s = frozenset(range(10**8))\n", "BACKPROP_MAX_STEPS", 1),
+    ("s = frozenset(range(9))\nwhile True:\n    s = s | {len(s)}\n", "BACKPROP_MAX_STEPS", 3),
     ("d = {i: i for i in range(10**7)}\n", "BACKPROP_MAX_STEPS", 1),
     ("s = ','.join(str(i) for i in range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
     ("a = [0] * 1000\nfor i in range(10**6):\n    a == a[:]\n", "BACKPROP_MAX_STEPS", 3),

@@ -3765,3 +3765,88 @@ def test_builtins_is_a_module_of_cpythons_built_ins() -> None:
     )
     trace = trace_source(source + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(source)
+
+
+FROZENSET = """
+a = frozenset({3, 1, 2})
+print(a, repr(frozenset()), type(a).__name__, type(a) is frozenset, type({1}) is set)
+print(isinstance(a, frozenset), isinstance(a, set), isinstance({1}, frozenset))
+print(a == {1, 2, 3}, {1, 2, 3} == a, 2 in a, len(a), sorted(a), [x for x in a])
+print(a | {4}, type({4} | a).__name__, a & {1, 5}, a - {1}, a ^ {1, 9}, a <= {1, 2, 3, 4})
+print(a.union([7]), type(a.union([7])).__name__, a.issubset({1, 2, 3, 4}), a.copy() is a)
+c = a
+c |= {10}
+print(a, c, c is a)
+for name in ("add", "discard", "remove", "update", "clear", "pop"):
+    try:
+        getattr(a, name)
+    except AttributeError as e:
+        print("AttributeError", e)
+try:
+    a.add(5)
+except AttributeError as e:
+    print("AttributeError", e)
+print(set(a), type(set(a)).__name__, frozenset(a) is a, frozenset([1, 1, 2]))
+print(frozenset(x * 2 for x in range(3)), frozenset("ab") == frozenset("ba"))
+kinds = frozenset({"tanh", "relu", "sigmoid"})
+print("tanh" in kinds, "x" not in kinds, sorted(kinds))
+import copy
+print(copy.copy(a) is a, copy.deepcopy(a) == a, type(copy.deepcopy(a)).__name__)
+try:
+    frozenset(1, 2)
+except TypeError as e:
+    print("TypeError", e)
+"""
+
+
+def test_frozenset_is_cpythons_set_that_refuses_every_change() -> None:
+    # VanshAt's lilgrad (PyPI) keeps a node's operands in a `frozenset` and its activation
+    # names in another: `frozenset` was a NameError. It is a set here that refuses every
+    # change (CPython's AttributeError), printed, typed and combined as CPython's.
+    trace = trace_source(FROZENSET + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(FROZENSET)
+    # As a set item or a dict key CPython hashes it; here that is a refusal, caught by
+    # nothing (a TypeError would be a lie a program could catch).
+    for body in (
+        "d = {frozenset({1}): 2}\n",
+        "try:\n    s = {frozenset()}\nexcept TypeError:\n    pass\n",
+    ):
+        with pytest.raises(EngineError, match="a frozenset as a set item or dict key"):
+            trace_source(body + "v = Value(1.0)\nv.backward()\n")
+
+
+FIXTURES = """
+import random
+import pytest
+
+@pytest.fixture(autouse=True)
+def seed():
+    random.seed(0)
+
+@pytest.fixture
+def model():
+    return 3
+
+@pytest.fixture(scope="module", name="other")
+def some():
+    return 4
+
+print(model.name, some.name, type(seed).__name__)
+for fixture in (model, some):
+    try:
+        fixture()
+    except BaseException as e:
+        print(type(e).__name__, str(e))
+try:
+    pytest.fixture(model)
+except ValueError as e:
+    print(e)
+"""
+
+
+def test_pytest_fixtures_are_pytests_objects_outside_a_pytest_run() -> None:
+    # lilgrad's tests/test_day06.py opens with `@pytest.fixture(autouse=True)`, refused
+    # here: a fixture is pytest 9's object, which a script's direct call fails (pytest's
+    # `Failed`, its words), as CPython's pytest outside a pytest run.
+    trace = trace_source(FIXTURES + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(FIXTURES)

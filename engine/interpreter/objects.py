@@ -540,6 +540,17 @@ class Inert:
         self.name = name
 
 
+class Stream(Inert):
+    """`sys.stdout`, the print panel (`print(x, file=sys.stdout)`): `members`, the few of
+    its attributes a program may read (machine.get_attr; stdlib.sys_module makes them)."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.members = members
+
+
 class Placeholder(Inert):
     """CPython's `__dict__` and `__weakref__` descriptors in a class's `__dict__`: named,
     equal to another of the same name (two views of one class compare equal), unusable."""

@@ -398,11 +398,16 @@ class FixtureFunctionMarker:
 
     def __call__(self, function):
         if isinstance(function, FixtureFunctionDefinition):
-            raise ValueError(f"@pytest.fixture is being applied more than once to the same function {function._function.__name__!r}")
+            name = function._function.__name__
+            raise ValueError(
+                f"@pytest.fixture is being applied more than once to the same function {name!r}"
+            )
         return FixtureFunctionDefinition(function, self.name)
 
 
-def fixture(fixture_function=None, *, scope="function", params=None, autouse=False, ids=None, name=None):
+def fixture(
+    fixture_function=None, *, scope="function", params=None, autouse=False, ids=None, name=None
+):
     marker = FixtureFunctionMarker(name)
     if fixture_function is not None:
         return marker(fixture_function)

@@ -55,6 +55,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    Stream,
     TextBuffer,
     TypeObject,
     reads_of,
@@ -258,7 +259,33 @@ def make_enum_members(cls: PClass) -> None:
             by_value[(type(value), value)] = member
 
 
-STDOUT = Inert("sys.stdout")  # `print(..., file=sys.stdout)`: the print panel
+def _reconfigure(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`sys.stdout.reconfigure(encoding="utf-8")` (a script's set-up for a Windows
+    console): nothing to change, the panel shows every character; CPython's TypeErrors."""
+    if args:
+        raise ProgramError("reconfigure() takes no positional arguments", kind="TypeError")
+    for name in kwargs:
+        if name not in _RECONFIGURE:
+            words = f"'{name}' is an invalid keyword argument for reconfigure()"
+            raise ProgramError(words, kind="TypeError")
+
+
+def _flush(args: list[Any], kwargs: dict[str, Any]) -> None:
+    if args or kwargs:
+        words = f"TextIOWrapper.flush() takes no arguments ({len(args) + len(kwargs)} given)"
+        raise ProgramError(words, kind="TypeError")
+
+
+_RECONFIGURE = ("encoding", "errors", "newline", "line_buffering", "write_through")
+# `print(..., file=sys.stdout)`: the print panel
+STDOUT = Stream(
+    "sys.stdout",
+    {
+        "reconfigure": Builtin("reconfigure", _reconfigure),
+        "flush": Builtin("flush", _flush),
+        "encoding": "utf-8",
+    },
+)
 
 
 def sys_module() -> PModule:

@@ -61,6 +61,9 @@ ESCAPES = [
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
     ("y = frozenset.__dict__\n", "__dict__"),
+    ("import sys\ny = sys.stdout.__class__\n", "dunder"),
+    ("import sys\ny = sys.stdout.buffer\n", "sys.stdout's buffer is not available here"),
+    ("import sys\nf = sys.stdout.reconfigure\ny = f.__self__\n", "dunder"),
     ("y = {frozenset([1]): 1}\n", "frozenset as a set item or dict key"),
     ("y = getattr(1, 'numerator')\n", "no attribute 'numerator'"),  # `.real` is a number's own
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),

@@ -8,6 +8,8 @@ import contextlib
 import io
 import os
 import re
+import subprocess
+import sys
 import unittest.mock
 from pathlib import Path
 
@@ -3850,3 +3852,36 @@ def test_pytest_fixtures_are_pytests_objects_outside_a_pytest_run() -> None:
     # `Failed`, its words), as CPython's pytest outside a pytest run.
     trace = trace_source(FIXTURES + "v = Value(1.0)\nv.backward()\n")
     assert printed_lines(trace) == run_in_cpython(FIXTURES)
+
+
+STDOUT_SET_UP = """
+import sys
+if hasattr(sys.stdout, "reconfigure"):
+    sys.stdout.reconfigure(encoding="utf-8")
+sys.stdout.reconfigure(errors="replace", line_buffering=True)
+sys.stdout.flush()
+print("é ✓", sys.stdout.encoding, file=sys.stdout)
+for call in (lambda: sys.stdout.reconfigure("utf-8"), lambda: sys.stdout.reconfigure(codec=1)):
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+try:
+    sys.stdout.nothing
+except AttributeError as e:
+    print(e)
+print(hasattr(sys.stdout, "nothing"))
+"""
+
+
+def test_sys_stdout_reconfigure_of_a_scripts_set_up_does_nothing_as_cpythons() -> None:
+    # VanshAt/MicroGrad's examples open with `if hasattr(sys.stdout, "reconfigure"):
+    # sys.stdout.reconfigure(encoding="utf-8")` (for a Windows console): it was refused.
+    # A script's CPython (whose stdout is a TextIOWrapper, not the tests' StringIO) prints:
+    fresh = subprocess.run(
+        [sys.executable, "-c", STDOUT_SET_UP], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert printed_lines(trace_source(STDOUT_SET_UP + "v = Value(1.0)\nv.backward()\n")) == fresh
+    assert fresh[0] == "é ✓ utf-8"
+    with pytest.raises(EngineError, match=r"sys\.stdout's write is not available here"):
+        trace_source("import sys\nsys.stdout.write('x')\nv = Value(1.0)\nv.backward()\n")

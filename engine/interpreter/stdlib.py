@@ -70,6 +70,7 @@ from backprop_animator.engine.interpreter.runtime import (
     new_attrs,
     too_deep,
 )
+from backprop_animator.engine.interpreter.statistics_module import statistics_module
 from backprop_animator.engine.interpreter.text import (
     VIEW_NAMES,
     a_type,
@@ -148,6 +149,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "json": json_module(library),
         "io": io_module(library.state),
         "heapq": heapq_module(library),
+        "statistics": statistics_module(library),
         **os_modules(library),
     }
 

@@ -61,6 +61,8 @@ ESCAPES = [
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
     ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
     ("y = frozenset.__dict__\n", "__dict__"),
+    ("import statistics\ny = statistics.StatisticsError\n", "has no attribute"),
+    ("import statistics\ny = statistics.__dict__\n", "of a module is not available"),
     ("import sys\ny = sys.stdout.__class__\n", "dunder"),
     ("import sys\ny = sys.stdout.buffer\n", "sys.stdout's buffer is not available here"),
     ("import sys\nf = sys.stdout.reconfigure\ny = f.__self__\n", "dunder"),
@@ -253,6 +255,16 @@ EXHAUSTION = [
     ("x = 0\nwhile True:\n    x += 1\n", "BACKPROP_MAX_STEPS", 2),
     ("s = sorted(range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
     ("s = frozenset(range(10**8))\n", "BACKPROP_MAX_STEPS", 1),
+    (
+        "import statistics\ns = statistics.median(list(range(900000)) * 1)\n",
+        "BACKPROP_MAX_STEPS",
+        2,
+    ),
+    (
+        "import statistics\nxs = [0.5] * 1000\nwhile True:\n    statistics.mean(xs)\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
     ("s = frozenset(range(9))\nwhile True:\n    s = s | {len(s)}\n", "BACKPROP_MAX_STEPS", 3),
     ("d = {i: i for i in range(10**7)}\n", "BACKPROP_MAX_STEPS", 1),
     ("s = ','.join(str(i) for i in range(10**6))\n", "BACKPROP_MAX_STEPS", 1),

@@ -3885,3 +3885,43 @@ def test_sys_stdout_reconfigure_of_a_scripts_set_up_does_nothing_as_cpythons() -
     assert fresh[0] == "é ✓ utf-8"
     with pytest.raises(EngineError, match=r"sys\.stdout's write is not available here"):
         trace_source("import sys\nsys.stdout.write('x')\nv = Value(1.0)\nv.backward()\n")
+
+
+STATISTICS = """
+import statistics
+from statistics import mean, stdev, median
+losses = [0.5, 0.25, 0.125, 0.1]
+print(mean(losses), statistics.fmean(losses), stdev(losses), median(losses))
+print(statistics.pstdev(losses), statistics.variance([1, 2, 3, 4], 2.5))
+print(statistics.pvariance([1, 2, 3, 4], mu=2.5), statistics.median_low([1, 2, 3, 4]))
+print(mean([0.1, 0.2, 0.3]), statistics.fmean([0.1, 0.2, 0.3]), mean([1, 2, 3]))
+print(mean([True, False]), statistics.mode([1, 1, 2]), statistics.median_high([4, 1, 2, 3]))
+print(mean(x * x for x in range(5)), mean(range(7)), median((5, 1, 3)))
+class V:
+    pass
+for f in (statistics.mean, statistics.fmean, statistics.stdev):
+    try:
+        f([V(), V()])
+    except TypeError as e:
+        print(type(e).__name__, e)
+for call in (lambda: mean([1], [2]), lambda: stdev([1, 2], 1, 2), lambda: mean([1], foo=1), mean):
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+"""
+
+
+def test_statistics_on_plain_numbers_is_cpythons_own() -> None:
+    # A training script's `statistics.mean(losses)` was refused (no such module). CPython's
+    # functions now run on the program's numbers: `mean` is its exactly rounded mean.
+    trace = trace_source(STATISTICS + "v = Value(1.0)\nv.backward()\n")
+    assert printed_lines(trace) == run_in_cpython(STATISTICS)
+    refused = {
+        "statistics.mean([])\n": "StatisticsError: mean requires at least one data point",
+        "statistics.median([Value(1.0)])\n": "median of what is not a number",
+        "statistics.fmean([1.0], weights=[2.0])\n": r"statistics\.fmean takes \(data\) here",
+    }
+    for body, words in refused.items():
+        with pytest.raises(EngineError, match=words):
+            trace_source("import statistics\n" + body + "v = Value(1.0)\nv.backward()\n")

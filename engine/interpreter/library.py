@@ -1013,11 +1013,10 @@ class Library:
         result = self.machine.call_dunder(value, dunder)
         if result is NO_METHOD:
             return value  # refused by the caller, naming the class
-        if type(result) is not kind:
-            raise ProgramError(
-                f"{value.cls.name}.{dunder} returned non-{kind.__name__} ({a_type(result)})",
-                kind="TypeError",
-            )
+        if type(result) is not kind:  # CPython's words (its `__int__`'s name no class)
+            named = f"{value.cls.name}.{dunder}" if dunder == "__float__" else dunder
+            words = f"{named} returned non-{kind.__name__} (type {python_type_name(result)})"
+            raise ProgramError(words, kind="TypeError")
         return result
 
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
@@ -1795,11 +1794,15 @@ class Library:
                 raise ProgramError(f"math.{name}() takes no keywords here")
             for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
+                    if type(arg) is PInstance:  # CPython's `__float__` (`__index__`)
+                        args = [self.real(one, name in _INTEGER_MATH) for one in args]
+                        if all(type(one) in NUMBERS for one in (*args, *kwargs.values())):
+                            break
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
                     wrong = python_type_name(arg)
                     words = (
                         f"'{wrong}' object cannot be interpreted as an integer"
-                        if name in ("gcd", "factorial", "isqrt", "comb", "perm", "lcm")
+                        if name in _INTEGER_MATH
                         else f"must be real number, not {wrong}"
                     )
                     raise caught_as(
@@ -1817,6 +1820,18 @@ class Library:
             return result
 
         return call
+
+    def real(self, value: Any, integer: bool = False) -> Any:
+        """What CPython's math takes an object of the program's class as: its `__float__`
+        (which must give a float), else its `__index__` (an int; only that for a function
+        of integers); else the object itself, refused by the caller."""
+        if type(value) is not PInstance:
+            return value
+        if not integer and value.cls.lookup("__float__") is not MISSING:
+            return self.converted(value, "__float__", float)
+        if value.cls.lookup("__index__") is not MISSING:
+            return self.converted(value, "__index__", int)
+        return value
 
     def fsum(self, args: list[Any], kwargs: dict[str, Any]) -> float:
         try:
@@ -2082,6 +2097,10 @@ def _unbound(
         return call(args[0], args[1:], kwargs)
 
     return Builtin(name, method)
+
+
+# The math functions that take integers (an object's `__index__`, never its `__float__`).
+_INTEGER_MATH = frozenset({"gcd", "factorial", "isqrt", "comb", "perm", "lcm"})
 
 
 def _one_iterable(name: str, args: list[Any], kwargs: dict[str, Any] | None) -> list[Any]:

@@ -201,7 +201,7 @@ def test_float_and_int_of_an_object_call_its_own_conversions() -> None:
         "    def __int__(self):\n        return int(self.data)\n"
         "print(float(V(2)), int(V(3.7)), float(V(1)) + 1)\n"
     )
-    with pytest.raises(EngineError, match=re.escape("V.__float__ returned non-float (a str)")):
+    with pytest.raises(EngineError, match=re.escape("V.__float__ returned non-float (type str)")):
         run("class V:\n    def __float__(self):\n        return 'x'\nfloat(V())\n")
     with pytest.raises(
         EngineError,
@@ -3925,3 +3925,38 @@ def test_statistics_on_plain_numbers_is_cpythons_own() -> None:
     for body, words in refused.items():
         with pytest.raises(EngineError, match=words):
             trace_source("import statistics\n" + body + "v = Value(1.0)\nv.backward()\n")
+
+
+MATH_OF_OBJECTS = """
+import math
+class V:
+    def __init__(self, d):
+        self.d = d
+    def __float__(self):
+        return self.d
+class I:
+    def __index__(self):
+        return 3
+class B:
+    def __float__(self):
+        return 1
+    def __int__(self):
+        return 'x'
+class N:
+    pass
+print(math.exp(V(1.0)), math.tanh(V(0.5)), math.log(V(2.0)), math.isclose(V(1.0), 1.0))
+print(math.pow(V(2.0), 3), math.sqrt(I()), math.gcd(I(), 6), math.exp(V(0.5)) == math.exp(0.5))
+for bad in (lambda: math.exp(N()), lambda: math.exp(B()), lambda: float(B()), lambda: int(B())):
+    try:
+        print(bad())
+    except TypeError as e:
+        print("TypeError", e)
+"""
+
+
+def test_math_takes_an_object_by_its_own_float_as_cpythons() -> None:
+    # `math.exp(v)` of an object whose class defines `__float__` (a learner's `Value` that
+    # converts itself) was refused: CPython's math calls `__float__` (`__index__` for an
+    # int, and for `gcd` and the other functions of integers only that), its words when
+    # one returns the wrong type.
+    same_as_cpython(MATH_OF_OBJECTS)

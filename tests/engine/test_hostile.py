@@ -62,6 +62,11 @@ ESCAPES = [
     ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
     ("y = frozenset.__dict__\n", "__dict__"),
     ("import statistics\ny = statistics.StatisticsError\n", "has no attribute"),
+    # never run here (nothing is collected): refused, not silently skipped
+    (
+        "class A:\n    def __del__(self):\n        print('gone')\na = A()\ndel a\n",
+        "__del__` is not run",
+    ),
     ("import statistics\ny = statistics.__dict__\n", "of a module is not available"),
     ("import sys\ny = sys.stdout.__class__\n", "dunder"),
     ("import sys\ny = sys.stdout.buffer\n", "sys.stdout's buffer is not available here"),

@@ -889,6 +889,8 @@ class Compiler(ExpressionCompiler):
                 m.methods[dict]["update"](left).call([right], {})
                 return left
             elif type(left) is PSet and type(right) is PSet and op in SET_OPERATORS:
+                if left.frozen:  # `fs |= s`: a new frozenset, as CPython's (none changes)
+                    return sets.combine(state, SET_OPERATORS[op], left, right)
                 # `visited |= {v}`: the same set, changed (another name for it sees it).
                 sets.combine_in_place(state, SET_OPERATORS[op], left, right)
                 return left
@@ -1952,6 +1954,12 @@ class Compiler(ExpressionCompiler):
         return run
 
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name == "__del__":
+                # CPython runs it when the last reference goes (`del b`, a rebinding):
+                # objects here are never collected, so it would silently never run.
+                words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+                raise self.error(item, words)
         decorate = self.decorators(node, scope)
         bases = [self.expr(base, scope) for base in node.bases]
         keywords = self.class_keywords(node, scope) if node.keywords else None

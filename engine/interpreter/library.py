@@ -283,6 +283,13 @@ class Library:
                 lambda a, k: self.set_(a if not k and len(a) < 2 else _one_iterable("set", a, k)),
                 (PSet,),
             ),
+            "frozenset": TypeObject(
+                "frozenset",
+                lambda a, k: self.frozenset_(
+                    a if not k and len(a) < 2 else _one_iterable("frozenset", a, k)
+                ),
+                (PSet,),
+            ),
             "dict": self.dict_type(),
             "Value": TypeObject("Value", self.value_, (Value,)),
             **{name: Builtin(name, self.unary_function(name)) for name in FUNCTIONS},
@@ -440,7 +447,7 @@ class Library:
                     return self.machine.collection_types[kind]
             found = by_type.get(type(value))
             if found is not None:
-                return found
+                return names["frozenset"] if type(value) is PSet and value.frozen else found
             if value is None:  # `type(self.grad_fn).__name__` of a leaf: CPython's name
                 return none_type
             name = python_type_name(value)  # `type(print).__name__` as CPython's too
@@ -950,6 +957,8 @@ class Library:
     def kind_fits(self, value: Any, cls: TypeObject) -> bool:
         """`isinstance(c, Counter)` only of a Counter; `isinstance(d, list)` not of a
         deque (a Counter, an OrderedDict and a defaultdict are dicts)."""
+        if type(value) is PSet:  # a set is no frozenset, nor a frozenset a set
+            return value.frozen == (cls.name == "frozenset")
         registry = self.machine.collections
         types = self.machine.collection_types
         wanted = next((k for k, t in types.items() if t is cls), None) if types else None
@@ -1004,11 +1013,10 @@ class Library:
         result = self.machine.call_dunder(value, dunder)
         if result is NO_METHOD:
             return value  # refused by the caller, naming the class
-        if type(result) is not kind:
-            raise ProgramError(
-                f"{value.cls.name}.{dunder} returned non-{kind.__name__} ({a_type(result)})",
-                kind="TypeError",
-            )
+        if type(result) is not kind:  # CPython's words (its `__int__`'s name no class)
+            named = f"{value.cls.name}.{dunder}" if dunder == "__float__" else dunder
+            words = f"{named} returned non-{kind.__name__} (type {python_type_name(result)})"
+            raise ProgramError(words, kind="TypeError")
         return result
 
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
@@ -1099,6 +1107,14 @@ class Library:
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None
         return self.make_set(self.collect(args[0]) if args else [])
+
+    def frozenset_(self, args: list[Any]) -> PSet:
+        """`frozenset(x)`: a set that refuses every change; of a frozenset, itself."""
+        if args and type(args[0]) is PSet and args[0].frozen:
+            return args[0]
+        made = self.set_(args)
+        made.frozen = True
+        return made
 
     def make_set(self, items: list[Any]) -> PSet:
         key = self.machine.key
@@ -1555,6 +1571,8 @@ class Library:
         state = self.state
 
         def add(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> None:
+            if obj.frozen:
+                raise _frozen(obj, "add")
             item = args[0] if not kwargs and len(args) == 1 else one(args, kwargs, "add", PSet)
             if type(item) is not PInstance:
                 self.machine.key(item)  # (an object of the program's: a key as it is)
@@ -1583,6 +1601,8 @@ class Library:
 
         def copy(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> PSet:
             none(args, kwargs, "copy", PSet)
+            if obj.frozen:  # CPython's `fs.copy() is fs`
+                return obj
             state.charge(len(obj))
             return sets.copy(obj)
 
@@ -1611,6 +1631,7 @@ class Library:
                 # CPython's own method on the same items gives its order of the result.
                 if obj.mirror is not None and not obj.entries and all(map(sets.orderable, sources)):
                     result.mirror = getattr(obj.mirror, name)(*sources)
+                result.frozen = obj.frozen  # `fs.union(s)` is a frozenset
                 return result
 
             return method
@@ -1621,20 +1642,33 @@ class Library:
                 raise ProgramError("pop from an empty set", kind="KeyError")
             return obj.pop()
 
+        changes = {"add": add, "update": update, "discard": discard, "remove": remove}
+        changes.update(clear=clear, pop=pop)
         table = {
-            "add": add,
-            "update": update,
-            "discard": discard,
-            "remove": remove,
             "copy": copy,
-            "clear": clear,
-            "pop": pop,
             **{
                 name: algebra(name)
                 for name in (*sets.SET_OPERATORS.values(), "issubset", "issuperset", "isdisjoint")
             },
         }
-        return {name: self.bound(call, name) for name, call in table.items()}
+        methods = {name: self.bound(call, name) for name, call in table.items()}
+        for name, call in changes.items():  # a frozenset has none of them
+            methods[name] = self.changing(call if name == "add" else _unfrozen(call, name), name)
+        return methods
+
+    def changing(
+        self, call: Callable[[PSet, list[Any], dict[str, Any]], Any], name: str
+    ) -> Callable[[Any], Builtin]:
+        """`bound` for a method that changes a set: read off a frozenset, CPython's
+        AttributeError (`call` refuses one too: `Machine.direct` calls it unread)."""
+
+        def method(obj: PSet) -> Builtin:
+            if obj.frozen:
+                raise _frozen(obj, name)
+            return Builtin(name, lambda args, kwargs: call(obj, args, kwargs))
+
+        self.unbound[method] = call
+        return method
 
     def str_methods(self) -> dict[str, Callable[[Any], Builtin]]:
         state = self.state
@@ -1760,11 +1794,15 @@ class Library:
                 raise ProgramError(f"math.{name}() takes no keywords here")
             for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
+                    if type(arg) is PInstance:  # CPython's `__float__` (`__index__`)
+                        args = [self.real(one, name in _INTEGER_MATH) for one in args]
+                        if all(type(one) in NUMBERS for one in (*args, *kwargs.values())):
+                            break
                     hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
                     wrong = python_type_name(arg)
                     words = (
                         f"'{wrong}' object cannot be interpreted as an integer"
-                        if name in ("gcd", "factorial", "isqrt", "comb", "perm", "lcm")
+                        if name in _INTEGER_MATH
                         else f"must be real number, not {wrong}"
                     )
                     raise caught_as(
@@ -1782,6 +1820,18 @@ class Library:
             return result
 
         return call
+
+    def real(self, value: Any, integer: bool = False) -> Any:
+        """What CPython's math takes an object of the program's class as: its `__float__`
+        (which must give a float), else its `__index__` (an int; only that for a function
+        of integers); else the object itself, refused by the caller."""
+        if type(value) is not PInstance:
+            return value
+        if not integer and value.cls.lookup("__float__") is not MISSING:
+            return self.converted(value, "__float__", float)
+        if value.cls.lookup("__index__") is not MISSING:
+            return self.converted(value, "__index__", int)
+        return value
 
     def fsum(self, args: list[Any], kwargs: dict[str, Any]) -> float:
         try:
@@ -2047,6 +2097,10 @@ def _unbound(
         return call(args[0], args[1:], kwargs)
 
     return Builtin(name, method)
+
+
+# The math functions that take integers (an object's `__index__`, never its `__float__`).
+_INTEGER_MATH = frozenset({"gcd", "factorial", "isqrt", "comb", "perm", "lcm"})
 
 
 def _one_iterable(name: str, args: list[Any], kwargs: dict[str, Any] | None) -> list[Any]:
@@ -2420,3 +2474,21 @@ def _round_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]
 # The names of CPython's `builtins` module (read once, here, to choose which of the
 # interpreter's own built-ins `__builtins__` shows; nothing of the host's is handed on).
 _CPYTHON_BUILTINS = frozenset(vars(_host_builtins)) - {"__name__", "__doc__"}
+
+
+def _frozen(obj: PSet, name: str) -> ProgramError:
+    """`fs.add(x)` of a frozenset: CPython's AttributeError (it has no such method)."""
+    return ProgramError(f"'frozenset' object has no attribute '{name}'", kind="AttributeError")
+
+
+def _unfrozen(
+    call: Callable[[PSet, list[Any], dict[str, Any]], Any], name: str
+) -> Callable[[PSet, list[Any], dict[str, Any]], Any]:
+    """`call`, refusing a frozenset (as `add` does inline, on its hot path)."""
+
+    def checked(obj: PSet, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if obj.frozen:
+            raise _frozen(obj, name)
+        return call(obj, args, kwargs)
+
+    return checked

@@ -46,6 +46,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     PStaticMethod,
     PSuper,
+    Stream,
     TextBuffer,
     TypeObject,
     class_dict,
@@ -577,6 +578,14 @@ class Machine:
             )
             error.args_seen = (f"'{type_name(obj)}' object has no attribute '{name}'",)
             raise error
+        return self.other_attr(obj, name)
+
+    def other_attr(self, obj: Any, name: str) -> Any:
+        """`get_attr` of what has no attribute table of its own: `sys.stdout`'s few
+        members, else CPython's AttributeError where CPython has none either."""
+        kind = type(obj)
+        if kind is Stream:  # `sys.stdout.reconfigure(...)`
+            return _stream_member(obj, name)
         python_type = PYTHON_TYPES.get(kind)
         if python_type is not None and not hasattr(python_type, name):
             # CPython has no such attribute either: its AttributeError, caught as one.
@@ -1452,6 +1461,8 @@ class Machine:
             state.charge(min(state.measure(left), state.measure(right)))
 
     def unhashable(self, key: Any) -> ProgramError:
+        if type(key) is PSet and key.frozen:  # CPython hashes one; not here (a refusal)
+            return ProgramError("a frozenset as a set item or dict key is not available here")
         words = f"unhashable type: '{python_type_name(key)}'"
         unhashable = ProgramError(
             f"{words} ({a_type(key)} cannot be put in a set or used as a key)", kind="TypeError"
@@ -2008,6 +2019,20 @@ _NUMBER_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
 # What CPython's `io.StringIO()` has that ours does not: refused, not an AttributeError
 # a program could take for an answer (`hasattr(b, "closed")`).
 _STRING_IO_NAMES = frozenset(dir(io.StringIO))
+
+
+def _stream_member(stream: Stream, name: str) -> Any:
+    """`sys.stdout.x`: a member of the panel's; one CPython's stream has and this has not
+    (`write`, `fileno`) refused; else CPython's AttributeError (a program may catch it)."""
+    if name in stream.members:
+        return stream.members[name]
+    if name in _TEXT_STREAM_NAMES and not name.startswith("_"):
+        raise ProgramError(f"sys.stdout's {name} is not available here")
+    missing = f"'_io.TextIOWrapper' object has no attribute '{name}'"
+    raise ProgramError(missing, kind="AttributeError")
+
+
+_TEXT_STREAM_NAMES = frozenset(dir(io.TextIOWrapper))
 
 # The built-in types CPython subscripts into a generic alias (`list[float]`).
 _GENERIC_TYPES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})

@@ -540,6 +540,17 @@ class Inert:
         self.name = name
 
 
+class Stream(Inert):
+    """`sys.stdout`, the print panel (`print(x, file=sys.stdout)`): `members`, the few of
+    its attributes a program may read (machine.get_attr; stdlib.sys_module makes them)."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.members = members
+
+
 class Placeholder(Inert):
     """CPython's `__dict__` and `__weakref__` descriptors in a class's `__dict__`: named,
     equal to another of the same name (two views of one class compare equal), unusable."""
@@ -576,14 +587,17 @@ class PSet:
     them: the mirror holds an `_Entry` for each, its hash as `__hash__` computed it when
     it was added (so the program's `__hash__` runs once, as in CPython), `entries` the
     entries by that hash.
+
+    `frozen`: a `frozenset` (the same set, refusing every change: library.set_methods).
     """
 
-    __slots__ = ("entries", "items", "mirror")
+    __slots__ = ("entries", "frozen", "items", "mirror")
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         self.items: dict[Any, None] = dict.fromkeys(items)
         self.entries: dict[int, list[_Entry]] | None = None
         self.mirror: set[Any] | None = None
+        self.frozen = False
         for first in self.items:
             # `set((self, other))` of a graph's nodes, the usual case: ordered by insertion
             # (as the two tests below find, sooner).

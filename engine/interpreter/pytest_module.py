@@ -3,8 +3,9 @@ engines when they are run as a script (the test functions called by the program)
 `pytest.approx` (pytest 9's `ApproxScalar`, `ApproxSequenceLike` and `ApproxMapping`:
 the same tolerances, NaN and infinity rules, `repr` and errors), `pytest.raises` (as a
 context manager or called with a function; `match=` a pattern without repetition or
-groups), `pytest.fail` and `pytest.mark` (its decorators give the function back, as
-pytest's marks do outside a pytest run).
+groups), `pytest.fail`, `pytest.mark` (its decorators give the function back, as
+pytest's marks do outside a pytest run) and `pytest.fixture` (pytest 9's fixture object,
+which refuses to be called directly, as pytest's does outside a pytest run).
 
 The source below is in the interpreter's own language, compiled in library mode when a
 program imports `pytest` (`Compiler.library_module`). The native piece is `_search`,
@@ -370,6 +371,47 @@ class MarkGenerator:
 
 
 mark = MarkGenerator()
+
+
+class FixtureFunctionDefinition:
+    def __init__(self, function, name=None):
+        self._function = function
+        self.name = function.__name__ if name is None else name
+
+    def __repr__(self):
+        return f"<pytest_fixture({self._function!r})>"
+
+    def __call__(self, *args, **kwargs):
+        fail(
+            f'Fixture "{self.name}" called directly. Fixtures are not meant to be called '
+            "directly,\\nbut are created automatically when test functions request them as "
+            "parameters.\\nSee https://docs.pytest.org/en/stable/explanation/fixtures.html "
+            "for more information about fixtures, and\\n"
+            "https://docs.pytest.org/en/stable/deprecations.html#calling-fixtures-directly",
+            pytrace=False,
+        )
+
+
+class FixtureFunctionMarker:
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self, function):
+        if isinstance(function, FixtureFunctionDefinition):
+            name = function._function.__name__
+            raise ValueError(
+                f"@pytest.fixture is being applied more than once to the same function {name!r}"
+            )
+        return FixtureFunctionDefinition(function, self.name)
+
+
+def fixture(
+    fixture_function=None, *, scope="function", params=None, autouse=False, ids=None, name=None
+):
+    marker = FixtureFunctionMarker(name)
+    if fixture_function is not None:
+        return marker(fixture_function)
+    return marker
 """
 
-PYTEST_NAMES = frozenset({"approx", "raises", "fail", "mark"})
+PYTEST_NAMES = frozenset({"approx", "raises", "fail", "mark", "fixture"})

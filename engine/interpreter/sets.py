@@ -34,6 +34,7 @@ def combine(state: State, name: str, left: PSet, right: PSet) -> PSet:
                 *(item for item in right.items if item not in left.items),
             ]
         )
+    result.frozen = left.frozen  # `fs | s` is a frozenset, `s | fs` a set, as CPython's
     other = _other(left, name, right)
     if other is not None and left.mirror is not None and not left.entries:
         result.mirror = getattr(left.mirror, name)(other)  # CPython's order

@@ -55,6 +55,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    Stream,
     TextBuffer,
     TypeObject,
     reads_of,
@@ -69,6 +70,7 @@ from backprop_animator.engine.interpreter.runtime import (
     new_attrs,
     too_deep,
 )
+from backprop_animator.engine.interpreter.statistics_module import statistics_module
 from backprop_animator.engine.interpreter.text import (
     VIEW_NAMES,
     a_type,
@@ -147,6 +149,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "json": json_module(library),
         "io": io_module(library.state),
         "heapq": heapq_module(library),
+        "statistics": statistics_module(library),
         **os_modules(library),
     }
 
@@ -258,7 +261,33 @@ def make_enum_members(cls: PClass) -> None:
             by_value[(type(value), value)] = member
 
 
-STDOUT = Inert("sys.stdout")  # `print(..., file=sys.stdout)`: the print panel
+def _reconfigure(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`sys.stdout.reconfigure(encoding="utf-8")` (a script's set-up for a Windows
+    console): nothing to change, the panel shows every character; CPython's TypeErrors."""
+    if args:
+        raise ProgramError("reconfigure() takes no positional arguments", kind="TypeError")
+    for name in kwargs:
+        if name not in _RECONFIGURE:
+            words = f"'{name}' is an invalid keyword argument for reconfigure()"
+            raise ProgramError(words, kind="TypeError")
+
+
+def _flush(args: list[Any], kwargs: dict[str, Any]) -> None:
+    if args or kwargs:
+        words = f"TextIOWrapper.flush() takes no arguments ({len(args) + len(kwargs)} given)"
+        raise ProgramError(words, kind="TypeError")
+
+
+_RECONFIGURE = ("encoding", "errors", "newline", "line_buffering", "write_through")
+# `print(..., file=sys.stdout)`: the print panel
+STDOUT = Stream(
+    "sys.stdout",
+    {
+        "reconfigure": Builtin("reconfigure", _reconfigure),
+        "flush": Builtin("flush", _flush),
+        "encoding": "utf-8",
+    },
+)
 
 
 def sys_module() -> PModule:
@@ -540,6 +569,8 @@ class _Copier:
             charge(len(value) // ITEMS_PER_STEP)
             return self.same_kind(value, dict(value))
         if kind is PSet:
+            if value.frozen:  # `copy.copy(fs) is fs`, as CPython's
+                return value
             charge(len(value.items) // ITEMS_PER_STEP)
             return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
@@ -601,6 +632,7 @@ class _Copier:
             copied = memo[id(value)] = PSet()
             for item in value.ordered():  # CPython's: set(list(value)), deep-copied
                 copied.add(key(self.deep(item, memo, depth)))
+            copied.frozen = value.frozen
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():

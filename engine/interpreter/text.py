@@ -187,6 +187,8 @@ class Texts:
             return f"({inner},)" if len(parts) == 1 else f"({inner})"
         if type(value) is dict:
             return "{" + inner + "}"
+        if value.frozen:  # `frozenset({1, 2})`, `frozenset()`
+            return f"frozenset({{{inner}}})" if parts else "frozenset()"
         return "{" + inner + "}" if parts else "set()"
 
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
@@ -484,7 +486,7 @@ def type_name(value: Any) -> str:
     if isinstance(value, PInstance):
         return value.cls.name
     if isinstance(value, PSet):
-        return "set"
+        return "frozenset" if value.frozen else "set"
     if isinstance(value, Function | BoundMethod | Builtin):
         return "function"
     if isinstance(value, PClass):

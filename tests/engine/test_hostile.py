@@ -59,6 +59,19 @@ ESCAPES = [
     ("s = '{0:{0.__class__}}'.format(1)\n", "dunder"),  # a spec's own field too
     ("s = '{0.a-b}'.format(1)\n", "no attribute is named"),  # the interpreter's own entries
     ("s = f'{1:{\"0.__class__\"}}'\n", "Format specifier"),  # CPython's ValueError, nothing walked
+    ("y = frozenset([1]).__class__\n", "dunder"),  # a frozenset is a set: nothing behind it
+    ("y = frozenset.__dict__\n", "__dict__"),
+    ("import statistics\ny = statistics.StatisticsError\n", "has no attribute"),
+    # never run here (nothing is collected): refused, not silently skipped
+    (
+        "class A:\n    def __del__(self):\n        print('gone')\na = A()\ndel a\n",
+        "__del__` is not run",
+    ),
+    ("import statistics\ny = statistics.__dict__\n", "of a module is not available"),
+    ("import sys\ny = sys.stdout.__class__\n", "dunder"),
+    ("import sys\ny = sys.stdout.buffer\n", "sys.stdout's buffer is not available here"),
+    ("import sys\nf = sys.stdout.reconfigure\ny = f.__self__\n", "dunder"),
+    ("y = {frozenset([1]): 1}\n", "frozenset as a set item or dict key"),
     ("y = getattr(1, 'numerator')\n", "no attribute 'numerator'"),  # `.real` is a number's own
     ("y = getattr(Value(1.0), '__class__')\n", "dunder"),
     ("class A:\n    pass\nsetattr(A(), '__class__', 1)\n", "dunder"),
@@ -246,6 +259,18 @@ EXHAUSTION = [
     ("while True:\n    pass\n", "BACKPROP_MAX_STEPS", 2),
     ("x = 0\nwhile True:\n    x += 1\n", "BACKPROP_MAX_STEPS", 2),
     ("s = sorted(range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
+    ("s = frozenset(range(10**8))\n", "BACKPROP_MAX_STEPS", 1),
+    (
+        "import statistics\ns = statistics.median(list(range(900000)) * 1)\n",
+        "BACKPROP_MAX_STEPS",
+        2,
+    ),
+    (
+        "import statistics\nxs = [0.5] * 1000\nwhile True:\n    statistics.mean(xs)\n",
+        "BACKPROP_MAX_STEPS",
+        4,
+    ),
+    ("s = frozenset(range(9))\nwhile True:\n    s = s | {len(s)}\n", "BACKPROP_MAX_STEPS", 3),
     ("d = {i: i for i in range(10**7)}\n", "BACKPROP_MAX_STEPS", 1),
     ("s = ','.join(str(i) for i in range(10**6))\n", "BACKPROP_MAX_STEPS", 1),
     ("a = [0] * 1000\nfor i in range(10**6):\n    a == a[:]\n", "BACKPROP_MAX_STEPS", 3),

@@ -19,7 +19,7 @@ from service_helpers import NEURON
 from tests.support.checkout import CHECKOUT, WHEEL
 from tests.support.harness import live_server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 HTML_LINKS = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']""")
 JS_IMPORTS = re.compile(

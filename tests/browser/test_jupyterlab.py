@@ -31,7 +31,7 @@ from backprop_animator.app.notebook import RESTORE_HINT, WIDGET_HINT
 from tests.browser.test_course_pages import shoot
 from tests.support.harness import free_port
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("jupyterlab")]
 
 ROOT = Path(__file__).resolve().parents[2]
 NEURON = (

@@ -21,6 +21,10 @@ from tests.browser.conftest import Problems, open_page
 from tests.lti.stack import Stack, add_activity, lti_stack
 
 
+# One LTI stack (platform, tool, database) for the module: its tests on one worker.
+pytestmark = pytest.mark.xdist_group("lti-browser")
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with lti_stack(tmp_path_factory.mktemp("lti-browser")) as running:

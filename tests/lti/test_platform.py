@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 
 from tests.support.harness import live_server
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.xdist_group("lti-platform")]
 
 ROOT = Path(__file__).resolve().parents[2]  # the directory holding the tests package
 CLIENT_ID = "backprop-animator-test"

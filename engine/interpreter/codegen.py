@@ -45,6 +45,7 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.runtime import (
     LOOP_HINT_TURNS,
+    SMALL_INT,
     ProgramError,
     too_deep,
 )
@@ -79,6 +80,7 @@ MAX_WAITING = 8
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
+NUMBERS_ = frozenset({int, float, bool})  # `Machine.binary`'s plain numbers (`_numbers`)
 _factories: dict[str, Callable[..., Any]] = {}  # a block's `run`, or `(run, enter)`
 
 # What a statement's closure is, when it is one of the shapes written in whole: set by
@@ -486,6 +488,8 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
         "TOO_DEEP": TOO_DEEP,
         "CallFrame": CallFrame,
         "too_deep": too_deep,
+        "NUMBERS_": NUMBERS_,
+        "SMALL_INT": SMALL_INT,
     }
 
 
@@ -602,11 +606,13 @@ def _grad(src: Source, shape: Shape) -> list[str]:
     """`child.grad += term` (`Compiler.grad_write`): the child, its gradient before, the
     term and the sum computed here, in its order; the write is its `finish`. The
     attribute's name (`grad`, `gradient`…: one of `GRAD_NAMES`, never the program's
-    text) is written in as a constant, as `"grad"` always was; `update` makes the sum."""
-    _, obj, combine, term_of, finish, get_attr, binary, name, update = shape
+    text) is written in as a constant, as `"grad"` always was; `updated` makes the sum
+    as the closure makes it (its TypeError in `+=`'s words), and where that is
+    `Machine.binary`'s (`update`) two plain numbers are added here (`_numbers`)."""
+    _, obj, combine, term_of, finish, get_attr, binary, name, update, updated = shape
     assert name in GRAD_NAMES
-    get, op, add = src.name(get_attr, "F"), src.name(binary, "B"), src.name(combine, "K")
-    plus = op if update is binary else src.name(update, "B")
+    get, op = src.name(get_attr, "F"), src.name(binary, "B")
+    plus = src.name(updated, "B")  # the sum as the closure makes it, its errors' words too
     lines = [
         f"o = {src.expr(obj)}",
         f"if type(o) is PInstance and {name!r} in o.reads:",
@@ -615,11 +621,33 @@ def _grad(src: Source, shape: Shape) -> list[str]:
         f"    b = {get}(o, {name!r})",
         *_term(src, term_of, op),
     ]
-    if combine == "+":
-        lines.append(f"a = b + v if type(b) is float and type(v) is float else {plus}({add}, b, v)")
+    if combine == "+" and update is binary:
+        lines.extend(_numbers("a", "b", "+", "v", f"{plus}(b, v)"))
+    elif combine == "+":
+        lines.append(f"a = b + v if type(b) is float and type(v) is float else {plus}(b, v)")
     else:
-        lines.append(f"a = {plus}({add}, b, v)")
+        lines.append(f"a = {plus}(b, v)")
     return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
+
+
+def _numbers(result: str, left: str, op: str, right: str, otherwise: str) -> list[str]:
+    """`result = left op right` (`+` or `*`) for two plain numbers as `Machine.binary`
+    computes it (`Machine.numbers`), where no error can come of it: floats, and ints
+    and bools within `SMALL_INT` (no float conversion overflows, a product or sum
+    outside it is measured by `check_int` as `numbers` measures it); `otherwise` for
+    anything else (a Value, an object, a huge int, NaN or an infinity)."""
+    both = f"{left} {op} {right}"
+    return [
+        f"if type({left}) is float and type({right}) is float:",
+        f"    {result} = {both}",
+        f"elif type({left}) in NUMBERS_ and type({right}) in NUMBERS_"
+        f" and -SMALL_INT <= {left} <= SMALL_INT and -SMALL_INT <= {right} <= SMALL_INT:",
+        f"    {result} = {both}",
+        f"    if type({result}) is int and not -SMALL_INT <= {result} <= SMALL_INT:",
+        f"        state.check_int({result})",
+        "else:",
+        f"    {result} = {otherwise}",
+    ]
 
 
 def _term(src: Source, term_of: Any, op: str) -> list[str]:
@@ -628,9 +656,9 @@ def _term(src: Source, term_of: Any, op: str) -> list[str]:
     shape = src.shape(term_of)
     kind = shape[0]
     if kind == "term":
-        first, second, product = "l", "u", "l * u"
+        first, second = "l", "u"
     elif kind == "term_upstream":
-        first, second, product = "u", "l", "u * l"
+        first, second = "u", "l"
     elif kind == "term_plain":
         return [f"l = {src.name(shape[1], 'K')}", f"v = {src.expr(shape[2])}"]
     else:
@@ -638,7 +666,7 @@ def _term(src: Source, term_of: Any, op: str) -> list[str]:
     return [
         f"{first} = {src.expr(shape[1])}",
         f"{second} = {src.expr(shape[2])}",
-        f'v = {product} if type(l) is float and type(u) is float else {op}("*", {first}, {second})',
+        *_numbers("v", first, "*", second, f'{op}("*", {first}, {second})'),
     ]
 
 

@@ -392,12 +392,14 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "            state.checkpoint()",
         "        if state.depth >= state.max_call_depth:",
         '            raise too_deep(state, "calls are nested too deeply (recursion)")',
-        "        n_ = len(args)",
     ]
+    if defaults:
+        out.append("        n_ = len(args)")
     for given in range(count, count - defaults - 1, -1):
         items = [f"{names[i]}: args[{i}]" for i in range(given)]
         items += [f"{names[i]}: d_[{i - (count - defaults)}]" for i in range(given, count)]
-        out.append(f"        {'if' if given == count else 'elif'} n_ == {given}:")
+        length = "n_" if defaults else "len(args)"
+        out.append(f"        {'if' if given == count else 'elif'} {length} == {given}:")
         if given < count:
             out.append("            d_ = fn.defaults")
         out.append(f"            V = {{{', '.join(items)}}}")
@@ -405,8 +407,11 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
     out.append("        state.depth += 1")
     if uses_super:
         out.append('        V[" class"] = fn.owner')
-    out += ["        owner_ = state.owner", "        making_ = state.making"]
+    out.append("        owner_ = state.owner")
     if makes is not None:
+        # (`state.making` is put back by every call that sets it, so one that does not
+        # finds it as it was: only a function that sets it keeps it to put back.)
+        out.append("        making_ = state.making")
         out.append(f"        state.making = ({src.name(makes, 'K')}, args)")
     # `call_function`'s owner: the arguments bound, `args` is empty exactly when the
     # function takes none, and a `def`'s name is never "<lambda>".
@@ -419,7 +424,8 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
             "            self_ = args[0]",
             "            if type(self_) is PInstance and not self_.cls.is_node_class:",
             "                state.owner = self_",
-            "        elif fn.owner is None:",
+            # (`else`: the owner is None, unless `args` was empty.)
+            "        elif fn.owner is None:" if count == defaults else "        else:",
             f"            state.owner = (owner_, {n})",
         ]
     out += [
@@ -441,7 +447,7 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "        finally:",
         "            state.depth -= 1",
         "            state.owner = owner_",
-        "            state.making = making_",
+        *(["            state.making = making_"] if makes is not None else []),
         "            state.position = position_",
     ]
     return out

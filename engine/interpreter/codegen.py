@@ -144,7 +144,13 @@ class Source:
         return _EXPRESSIONS[kind](self, code, shape, depth + 1)
 
     def local(self, name: str, code: Any) -> str:
+        """The local `name` read, `code` its closure (which says where it is unbound): a
+        parameter nothing in the program unbinds (`Scope.always_bound`, noted in the
+        closure's shape) is read at once, as it is in the frame from the call on."""
         n = self.name(name, "N")
+        shape = self.shape(code)
+        if shape[0] == "local" and shape[1] == name and shape[2]:
+            return f"V[{n}]"
         return f"(V[{n}] if {n} in V else {self.name(code, 'E')}(f))"
 
 
@@ -158,6 +164,8 @@ def _local(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
     n, t = src.name(shape[1], "N"), src.temp()
+    if shape[2]:  # a parameter of the enclosing function that nothing unbinds
+        return f"f.parent.vars[{n}]"
     return f"({t}[{n}] if {n} in ({t} := f.parent.vars) else {src.name(code, 'E')}(f))"
 
 
@@ -170,10 +178,11 @@ def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    _, local, attr = shape
+    _, local, attr, bound = shape
     n, a, o, d = src.name(local, "N"), src.name(attr, "A"), src.temp(), src.temp()
+    read = f"V[{n}]" if bound else f"(V[{n}] if {n} in V else None)"
     return (
-        f"({d}[{a}] if type({o} := (V[{n}] if {n} in V else None)) is PInstance"
+        f"({d}[{a}] if type({o} := {read}) is PInstance"
         f" and {a} in ({d} := {o}.reads) else {src.name(code, 'E')}(f))"
     )
 

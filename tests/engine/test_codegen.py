@@ -617,3 +617,76 @@ def test_gradient_writes_of_plain_numbers_are_machine_binarys(
     monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
     assert traced(GRAD_NUMBERS + TAIL) == generated
     assert traced(GRAD_NUMBERS + HUGE + TAIL) == huge
+
+
+UNBOUND_PARAMETERS = """
+def f(a, b):
+    if b > 2:
+        del a
+    try:
+        return a + b
+    except NameError as error:
+        return str(error)
+
+def g(x):
+    def h():
+        return x
+    if x > 3:
+        del x
+    return h()
+
+def k(e):
+    try:
+        raise ValueError(1)
+    except ValueError as e:
+        pass
+    return e
+
+def m(p, q=2):
+    def inner():
+        return p.real + q
+    return p * q + inner()
+
+for i in range(6):  # past `codegen.HOT_AFTER`: the later calls are the generated functions'
+    print(f(1, i), m(i), m(i, 3))
+    for fn in (g, k):
+        try:
+            print(fn(i))
+        except Exception as error:
+            print(type(error).__name__, error)
+"""
+
+
+def test_parameters_are_read_at_once_unless_the_program_can_unbind_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A parameter that nothing deletes (`Scope.always_bound`) is read without the test
+    # for an unbound name; one deleted (`del a`) or bound by `except ... as e` anywhere
+    # keeps it, and says CPython's words when it is read unbound, generated or not.
+    generated = trace_source(UNBOUND_PARAMETERS + TAIL)
+    assert_same_output(printed_lines(generated), run_in_cpython(UNBOUND_PARAMETERS + TAIL))
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert trace_source(UNBOUND_PARAMETERS + TAIL) == generated
+
+
+def test_which_parameters_are_always_bound() -> None:
+    import ast
+
+    from backprop_animator.engine.interpreter import scope as scopes
+
+    tree = ast.parse(UNBOUND_PARAMETERS)
+    root = scopes.module_scope(tree.body)
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    found = {name: scopes.function_scope(node, root).bound for name, node in functions.items()}
+    assert found == {
+        "f": frozenset({"b"}),
+        "g": frozenset(),
+        "k": frozenset(),
+        "m": frozenset({"p", "q"}),
+    }
+    m = scopes.function_scope(functions["m"], root)
+    inner = scopes.function_scope(functions["m"].body[0], m)  # type: ignore[arg-type]
+    assert inner.always_bound("p") and inner.always_bound("q")
+    g = scopes.function_scope(functions["g"], root)
+    h = scopes.function_scope(functions["g"].body[0], g)  # type: ignore[arg-type]
+    assert not h.always_bound("x") and not g.always_bound("h")  # a local, no parameter

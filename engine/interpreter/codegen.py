@@ -45,6 +45,7 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.runtime import (
     LOOP_HINT_TURNS,
+    SMALL_INT,
     ProgramError,
     too_deep,
 )
@@ -79,6 +80,7 @@ MAX_WAITING = 8
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
+NUMBERS_ = frozenset({int, float, bool})  # `Machine.binary`'s plain numbers (`_numbers`)
 _factories: dict[str, Callable[..., Any]] = {}  # a block's `run`, or `(run, enter)`
 
 # What a statement's closure is, when it is one of the shapes written in whole: set by
@@ -142,7 +144,13 @@ class Source:
         return _EXPRESSIONS[kind](self, code, shape, depth + 1)
 
     def local(self, name: str, code: Any) -> str:
+        """The local `name` read, `code` its closure (which says where it is unbound): a
+        parameter nothing in the program unbinds (`Scope.always_bound`, noted in the
+        closure's shape) is read at once, as it is in the frame from the call on."""
         n = self.name(name, "N")
+        shape = self.shape(code)
+        if shape[0] == "local" and shape[1] == name and shape[2]:
+            return f"V[{n}]"
         return f"(V[{n}] if {n} in V else {self.name(code, 'E')}(f))"
 
 
@@ -156,6 +164,8 @@ def _local(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
     n, t = src.name(shape[1], "N"), src.temp()
+    if shape[2]:  # a parameter of the enclosing function that nothing unbinds
+        return f"f.parent.vars[{n}]"
     return f"({t}[{n}] if {n} in ({t} := f.parent.vars) else {src.name(code, 'E')}(f))"
 
 
@@ -168,10 +178,11 @@ def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _attr_local(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    _, local, attr = shape
+    _, local, attr, bound = shape
     n, a, o, d = src.name(local, "N"), src.name(attr, "A"), src.temp(), src.temp()
+    read = f"V[{n}]" if bound else f"(V[{n}] if {n} in V else None)"
     return (
-        f"({d}[{a}] if type({o} := (V[{n}] if {n} in V else None)) is PInstance"
+        f"({d}[{a}] if type({o} := {read}) is PInstance"
         f" and {a} in ({d} := {o}.reads) else {src.name(code, 'E')}(f))"
     )
 
@@ -390,12 +401,14 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "            state.checkpoint()",
         "        if state.depth >= state.max_call_depth:",
         '            raise too_deep(state, "calls are nested too deeply (recursion)")',
-        "        n_ = len(args)",
     ]
+    if defaults:
+        out.append("        n_ = len(args)")
     for given in range(count, count - defaults - 1, -1):
         items = [f"{names[i]}: args[{i}]" for i in range(given)]
         items += [f"{names[i]}: d_[{i - (count - defaults)}]" for i in range(given, count)]
-        out.append(f"        {'if' if given == count else 'elif'} n_ == {given}:")
+        length = "n_" if defaults else "len(args)"
+        out.append(f"        {'if' if given == count else 'elif'} {length} == {given}:")
         if given < count:
             out.append("            d_ = fn.defaults")
         out.append(f"            V = {{{', '.join(items)}}}")
@@ -403,8 +416,11 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
     out.append("        state.depth += 1")
     if uses_super:
         out.append('        V[" class"] = fn.owner')
-    out += ["        owner_ = state.owner", "        making_ = state.making"]
+    out.append("        owner_ = state.owner")
     if makes is not None:
+        # (`state.making` is put back by every call that sets it, so one that does not
+        # finds it as it was: only a function that sets it keeps it to put back.)
+        out.append("        making_ = state.making")
         out.append(f"        state.making = ({src.name(makes, 'K')}, args)")
     # `call_function`'s owner: the arguments bound, `args` is empty exactly when the
     # function takes none, and a `def`'s name is never "<lambda>".
@@ -417,7 +433,8 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
             "            self_ = args[0]",
             "            if type(self_) is PInstance and not self_.cls.is_node_class:",
             "                state.owner = self_",
-            "        elif fn.owner is None:",
+            # (`else`: the owner is None, unless `args` was empty.)
+            "        elif fn.owner is None:" if count == defaults else "        else:",
             f"            state.owner = (owner_, {n})",
         ]
     out += [
@@ -439,7 +456,7 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "        finally:",
         "            state.depth -= 1",
         "            state.owner = owner_",
-        "            state.making = making_",
+        *(["            state.making = making_"] if makes is not None else []),
         "            state.position = position_",
     ]
     return out
@@ -486,6 +503,8 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
         "TOO_DEEP": TOO_DEEP,
         "CallFrame": CallFrame,
         "too_deep": too_deep,
+        "NUMBERS_": NUMBERS_,
+        "SMALL_INT": SMALL_INT,
     }
 
 
@@ -602,11 +621,13 @@ def _grad(src: Source, shape: Shape) -> list[str]:
     """`child.grad += term` (`Compiler.grad_write`): the child, its gradient before, the
     term and the sum computed here, in its order; the write is its `finish`. The
     attribute's name (`grad`, `gradient`…: one of `GRAD_NAMES`, never the program's
-    text) is written in as a constant, as `"grad"` always was; `update` makes the sum."""
-    _, obj, combine, term_of, finish, get_attr, binary, name, update = shape
+    text) is written in as a constant, as `"grad"` always was; `updated` makes the sum
+    as the closure makes it (its TypeError in `+=`'s words), and where that is
+    `Machine.binary`'s (`update`) two plain numbers are added here (`_numbers`)."""
+    _, obj, combine, term_of, finish, get_attr, binary, name, update, updated = shape
     assert name in GRAD_NAMES
-    get, op, add = src.name(get_attr, "F"), src.name(binary, "B"), src.name(combine, "K")
-    plus = op if update is binary else src.name(update, "B")
+    get, op = src.name(get_attr, "F"), src.name(binary, "B")
+    plus = src.name(updated, "B")  # the sum as the closure makes it, its errors' words too
     lines = [
         f"o = {src.expr(obj)}",
         f"if type(o) is PInstance and {name!r} in o.reads:",
@@ -615,11 +636,33 @@ def _grad(src: Source, shape: Shape) -> list[str]:
         f"    b = {get}(o, {name!r})",
         *_term(src, term_of, op),
     ]
-    if combine == "+":
-        lines.append(f"a = b + v if type(b) is float and type(v) is float else {plus}({add}, b, v)")
+    if combine == "+" and update is binary:
+        lines.extend(_numbers("a", "b", "+", "v", f"{plus}(b, v)"))
+    elif combine == "+":
+        lines.append(f"a = b + v if type(b) is float and type(v) is float else {plus}(b, v)")
     else:
-        lines.append(f"a = {plus}({add}, b, v)")
+        lines.append(f"a = {plus}(b, v)")
     return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
+
+
+def _numbers(result: str, left: str, op: str, right: str, otherwise: str) -> list[str]:
+    """`result = left op right` (`+` or `*`) for two plain numbers as `Machine.binary`
+    computes it (`Machine.numbers`), where no error can come of it: floats, and ints
+    and bools within `SMALL_INT` (no float conversion overflows, a product or sum
+    outside it is measured by `check_int` as `numbers` measures it); `otherwise` for
+    anything else (a Value, an object, a huge int, NaN or an infinity)."""
+    both = f"{left} {op} {right}"
+    return [
+        f"if type({left}) is float and type({right}) is float:",
+        f"    {result} = {both}",
+        f"elif type({left}) in NUMBERS_ and type({right}) in NUMBERS_"
+        f" and -SMALL_INT <= {left} <= SMALL_INT and -SMALL_INT <= {right} <= SMALL_INT:",
+        f"    {result} = {both}",
+        f"    if type({result}) is int and not -SMALL_INT <= {result} <= SMALL_INT:",
+        f"        state.check_int({result})",
+        "else:",
+        f"    {result} = {otherwise}",
+    ]
 
 
 def _term(src: Source, term_of: Any, op: str) -> list[str]:
@@ -628,9 +671,9 @@ def _term(src: Source, term_of: Any, op: str) -> list[str]:
     shape = src.shape(term_of)
     kind = shape[0]
     if kind == "term":
-        first, second, product = "l", "u", "l * u"
+        first, second = "l", "u"
     elif kind == "term_upstream":
-        first, second, product = "u", "l", "u * l"
+        first, second = "u", "l"
     elif kind == "term_plain":
         return [f"l = {src.name(shape[1], 'K')}", f"v = {src.expr(shape[2])}"]
     else:
@@ -638,7 +681,7 @@ def _term(src: Source, term_of: Any, op: str) -> list[str]:
     return [
         f"{first} = {src.expr(shape[1])}",
         f"{second} = {src.expr(shape[2])}",
-        f'v = {product} if type(l) is float and type(u) is float else {op}("*", {first}, {second})',
+        *_numbers("v", first, "*", second, f'{op}("*", {first}, {second})'),
     ]
 
 

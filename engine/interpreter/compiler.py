@@ -1038,6 +1038,16 @@ class Compiler(ExpressionCompiler):
             owner_of = self.expr(owner, scope) if owner is not None else None
         finish = self.grad_finish(owner_of, write, name)
 
+        def updated(before: Any, value: Any) -> Any:
+            """The update's sum, its TypeError in CPython's words for `+=` (the
+            generated function's too: `codegen._grad`)."""
+            try:
+                return update(combine, before, value)
+            except ProgramError as error:
+                if error.kind == "TypeError":
+                    in_place_words(error, combine, before, value)
+                raise
+
         def run(f: Frame) -> None:
             if op is not None:
                 obj = obj_expr(f)
@@ -1049,12 +1059,7 @@ class Compiler(ExpressionCompiler):
                 if combine == "+" and type(before) is float and type(value) is float:
                     after = before + value  # what `binary` gives two floats
                 else:
-                    try:
-                        after = update(combine, before, value)
-                    except ProgramError as error:
-                        if error.kind == "TypeError":
-                            in_place_words(error, combine, before, value)
-                        raise
+                    after = updated(before, value)
             elif read_first is not None:
                 before = read_first(f)
                 local, value = term_of(f)
@@ -1078,7 +1083,9 @@ class Compiler(ExpressionCompiler):
             finish(f, obj, local, before, after)
 
         if op is not None:  # `child.grad += term`: written in whole by `codegen`
-            shape = ("grad", obj_expr, combine, term_of, finish, get_attr, binary, name, update)
+            shape = (
+                "grad", obj_expr, combine, term_of, finish, get_attr, binary, name, update, updated
+            )  # fmt: skip
             self.shapes[id(run)] = (shape, run)
         return run
 

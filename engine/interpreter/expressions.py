@@ -622,7 +622,8 @@ class ExpressionCompiler:
                         kind="UnboundLocalError",
                     ) from None
 
-            self.shapes[id(load_local)] = (("local", name), load_local)
+            local_shape = ("local", name, scope.always_bound(name))
+            self.shapes[id(load_local)] = (local_shape, load_local)
             return load_local
         if how == "class":
             # A name the class body binds: its own, else the module's, else a built-in
@@ -643,7 +644,8 @@ class ExpressionCompiler:
                 except KeyError:
                     raise unbound_free() from None
 
-            self.shapes[id(load_enclosing)] = (("enclosing", name), load_enclosing)
+            free_shape = ("enclosing", name, scope.always_bound(name))
+            self.shapes[id(load_enclosing)] = (free_shape, load_enclosing)
             return load_enclosing
 
         def load_free(f: Frame) -> Any:
@@ -938,7 +940,8 @@ class ExpressionCompiler:
                 except ProgramError as error:
                     raise error.located(line, column) from None
 
-            self.shapes[id(run_local)] = (("attr_local", local, name), run_local)
+            bound = scope.always_bound(local)  # (a parameter nothing unbinds: `codegen`)
+            self.shapes[id(run_local)] = (("attr_local", local, name, bound), run_local)
             return run_local
 
         def slow(value: Any) -> Any:

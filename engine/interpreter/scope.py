@@ -34,6 +34,30 @@ class Scope:
     # CPython's `__qualname__` of what this scope is the body of (`Value.__mul__`,
     # `Value.__mul__.<locals>._backward`), which its argument errors name.
     qualname: str = ""
+    # The names that may ever be unbound in the program (`del x`, `except E as x`,
+    # anywhere in its module: `module_scope`), shared down its scopes; and a function's
+    # parameters that are none of them, bound from its call to its end (`always_bound`).
+    unbinds: frozenset[str] | None = None
+    bound: frozenset[str] = frozenset()
+
+    def always_bound(self, name: str) -> bool:
+        """Whether reading `name` here (a local, or a free variable of the enclosing
+        function that defines it) always finds it bound: a parameter of that function
+        that nothing in the program deletes. The generated code reads it without the
+        test for an unbound name (`codegen.Source.local`)."""
+        if name in self.globals or self.kind == "module":
+            return False
+        scope: Scope | None = self
+        while scope is not None:
+            if scope.kind == "class" and scope is not self:
+                scope = scope.parent
+                continue
+            if scope.kind == "module" or name in scope.globals:
+                return False
+            if name in scope.locals and name not in scope.nonlocals:
+                return scope.kind == "function" and name in scope.bound
+            scope = scope.parent
+        return False
 
     def resolve(self, name: str) -> tuple[str, int]:
         """("local", 0), ("free", hops to the defining frame), ("global", 0) or ("class", 0)."""
@@ -68,7 +92,7 @@ def qualify(parent: Scope, name: str) -> str:
 
 
 def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
-    scope = Scope("function", parent, in_class=parent.in_class)
+    scope = Scope("function", parent, in_class=parent.in_class, unbinds=parent.unbinds)
     name = node.name if isinstance(node, ast.FunctionDef) else "<lambda>"
     scope.qualname = qualify(parent, name)
     args = node.args
@@ -77,20 +101,22 @@ def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
     for extra in (args.vararg, args.kwarg):
         if extra is not None:
             scope.locals.add(extra.arg)
+    if scope.unbinds is not None:  # (None: a tree not read by `module_scope`: no name is)
+        scope.bound = frozenset(scope.locals - scope.unbinds)
     body = node.body if isinstance(node.body, list) else [node.body]
     _collect(body, scope)
     return scope
 
 
 def class_scope(node: ast.ClassDef, parent: Scope) -> Scope:
-    scope = Scope("class", parent, in_class=True)
+    scope = Scope("class", parent, in_class=True, unbinds=parent.unbinds)
     scope.qualname = qualify(parent, node.name)
     _collect(node.body, scope)
     return scope
 
 
 def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
-    scope = Scope("comprehension", parent, in_class=parent.in_class)
+    scope = Scope("comprehension", parent, in_class=parent.in_class, unbinds=parent.unbinds)
     assert isinstance(node, _COMPREHENSIONS)
     scope.qualname = qualify(parent, _COMPREHENSION_NAMES[type(node)])
     for generator in node.generators:
@@ -101,7 +127,21 @@ def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
 def module_scope(body: list[ast.stmt]) -> Scope:
     scope = Scope("module", None)
     _collect(body, scope)
+    scope.unbinds = _unbinds(body)
     return scope
+
+
+def _unbinds(body: list[ast.stmt]) -> frozenset[str]:
+    """Every name the module's code may unbind, in any of its scopes: a `del` of it
+    (`del x`, `del x, y`, `del (x, y)`), or `except E as x`, which unbinds `x` at the
+    end of its block."""
+    names: set[str] = set()
+    for node in walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            names.add(node.name)
+    return frozenset(names)
 
 
 def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:

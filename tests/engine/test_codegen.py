@@ -557,3 +557,136 @@ def test_a_tapes_rules_stay_their_nodes_rules_once_their_body_is_generated() -> 
         [frame.get("line") for frame in trace["frames"] if frame.get("pass") == k] for k in range(5)
     ]
     assert all(lines == rule_lines[0] for lines in rule_lines)
+
+
+GRAD_NUMBERS = """
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0
+        self._prev = set(children)
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        out = Node(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += out.grad * (out.data > 0)
+
+        out._backward = _backward
+        return out
+
+CASES = [
+    (2, 3, 1), (2.5, 3, 1), (2, 0.5, 2.0), (True, 3, 1), (-4, 7, 2**62),
+    (2**62, 2**62, 1), (2**63, 1, 1), (-(2**63), 1.0, 1), (2**63 + 1, 1, 1),
+    (10**400, 1, 1.5), (float('inf'), 1, 2), (float('nan'), 1.0, 2), (3, 4, 'x'),
+]
+for a_data, b_data, upstream in CASES:
+    for k in range(4):  # the rule's body runs as its generated function from its third run
+        a, b = Node(a_data), Node(b_data)
+        a.grad = k
+        c = a * b
+        c.grad = upstream
+        try:
+            c._backward()
+            print(a.grad, b.grad)
+        except Exception as error:
+            print(type(error).__name__, error)
+"""
+HUGE = "\nc = Node(2**3000) * Node(2**3000)\nc.grad = 2**3000\nc._backward()\n"
+
+
+def test_gradient_writes_of_plain_numbers_are_machine_binarys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `child.grad += local * out.grad` with ints, bools, floats, ints past 64 bits,
+    # infinities and NaNs: the generated function computes what `Machine.binary` does
+    # (`codegen._numbers`), the same trace as every block on its loop, CPython's prints.
+    def traced(source: str) -> object:
+        try:
+            return trace_source(source)
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    generated = traced(GRAD_NUMBERS + TAIL)
+    huge = traced(GRAD_NUMBERS + HUGE + TAIL)
+    assert isinstance(generated, dict)
+    assert_same_output(printed_lines(generated), run_in_cpython(GRAD_NUMBERS + TAIL))
+    assert isinstance(huge, tuple) and "bits" in huge[0]  # the product measured and refused
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert traced(GRAD_NUMBERS + TAIL) == generated
+    assert traced(GRAD_NUMBERS + HUGE + TAIL) == huge
+
+
+UNBOUND_PARAMETERS = """
+def f(a, b):
+    if b > 2:
+        del a
+    try:
+        return a + b
+    except NameError as error:
+        return str(error)
+
+def g(x):
+    def h():
+        return x
+    if x > 3:
+        del x
+    return h()
+
+def k(e):
+    try:
+        raise ValueError(1)
+    except ValueError as e:
+        pass
+    return e
+
+def m(p, q=2):
+    def inner():
+        return p.real + q
+    return p * q + inner()
+
+for i in range(6):  # past `codegen.HOT_AFTER`: the later calls are the generated functions'
+    print(f(1, i), m(i), m(i, 3))
+    for fn in (g, k):
+        try:
+            print(fn(i))
+        except Exception as error:
+            print(type(error).__name__, error)
+"""
+
+
+def test_parameters_are_read_at_once_unless_the_program_can_unbind_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A parameter that nothing deletes (`Scope.always_bound`) is read without the test
+    # for an unbound name; one deleted (`del a`) or bound by `except ... as e` anywhere
+    # keeps it, and says CPython's words when it is read unbound, generated or not.
+    generated = trace_source(UNBOUND_PARAMETERS + TAIL)
+    assert_same_output(printed_lines(generated), run_in_cpython(UNBOUND_PARAMETERS + TAIL))
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert trace_source(UNBOUND_PARAMETERS + TAIL) == generated
+
+
+def test_which_parameters_are_always_bound() -> None:
+    import ast
+
+    from backprop_animator.engine.interpreter import scope as scopes
+
+    tree = ast.parse(UNBOUND_PARAMETERS)
+    root = scopes.module_scope(tree.body)
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    found = {name: scopes.function_scope(node, root).bound for name, node in functions.items()}
+    assert found == {
+        "f": frozenset({"b"}),
+        "g": frozenset(),
+        "k": frozenset(),
+        "m": frozenset({"p", "q"}),
+    }
+    m = scopes.function_scope(functions["m"], root)
+    inner = scopes.function_scope(functions["m"].body[0], m)  # type: ignore[arg-type]
+    assert inner.always_bound("p") and inner.always_bound("q")
+    g = scopes.function_scope(functions["g"], root)
+    h = scopes.function_scope(functions["g"].body[0], g)  # type: ignore[arg-type]
+    assert not h.always_bound("x") and not g.always_bound("h")  # a local, no parameter

@@ -157,7 +157,9 @@ class PClass:
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
-            type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
+            type(v) is PProperty or k in (FROZEN, TUPLE_FIELDS)
+            for c in self.mro
+            for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
         self.shadowed = False
         # The attribute names its instances may hold when every class of its MRO has
@@ -558,6 +560,16 @@ ENUM_KEY = " enum"
 
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"
+
+# In the namespace of a named tuple's class: its field names, which CPython's
+# `_tuplegetter` descriptors keep read-only (`p.x = 1`: "can't set attribute").
+TUPLE_FIELDS = " tuple fields"
+
+
+def is_tuple_field(cls: PClass, name: str) -> bool:
+    """Whether `name` is a field of the named tuple class `cls` (or of one it inherits)."""
+    fields = cls.lookup(TUPLE_FIELDS)
+    return fields is not MISSING and name in fields
 
 
 class PSet:

@@ -604,7 +604,8 @@ class _Copier:
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():
-                copied.attrs[name] = self.deep(item, memo, depth)
+                # (past a `SlotDict`'s check: the original held it, a named tuple's field too)
+                dict.__setitem__(copied.attrs, name, self.deep(item, memo, depth))
             self.register(copied)
         elif kind is BoundMethod:
             copied = memo[id(value)] = BoundMethod(

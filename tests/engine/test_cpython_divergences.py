@@ -2789,3 +2789,122 @@ def test_the_cpython_a_program_is_compared_with_evaluates_its_annotations() -> N
     became a dataclass field there, and a comparison asserted a CPython that is not)."""
     assert run_in_cpython(EVALUATED_ANNOTATIONS) == ["['x']", "2 annotated"]
     assert_as_cpython(EVALUATED_ANNOTATIONS)
+
+
+def test_a_named_tuples_fields_are_read_only_as_cpythons() -> None:
+    """CPython's named tuple keeps its fields in `_tuplegetter` descriptors and has no
+    `__dict__` (`__slots__ = ()`); a subclass without `__slots__` has one."""
+    source = """
+from collections import namedtuple
+from typing import NamedTuple
+import copy
+P = namedtuple('P', 'x y', defaults=[0])
+p = P(1)
+for write in [lambda: setattr(p, 'x', 5), lambda: setattr(p, 'z', 1),
+              lambda: setattr(p, '_asdict', 1), lambda: vars(p)]:
+    try:
+        write()
+        print('no error')
+    except (AttributeError, TypeError) as e:
+        print(type(e).__name__, e)
+try:
+    p.y = 2
+except AttributeError as e:
+    print(e)
+try:
+    del p.x
+except AttributeError as e:
+    print(e)
+try:
+    del p.z
+except AttributeError as e:
+    print(e)
+print(p, p._replace(y=5), P._make([3, 4]), copy.copy(p), copy.deepcopy(p), hash(p) == hash((1, 0)))
+class S(P):
+    def total(self):
+        return self.x + self.y
+s = S(2, 3)
+s.extra = 1
+print(s.extra, s.total(), s, s._replace(x=9), copy.deepcopy(s).extra)
+try:
+    s.x = 9
+except AttributeError as e:
+    print(e)
+class T(P):
+    __slots__ = ()
+try:
+    T(1, 2).extra = 1
+except AttributeError as e:
+    print(e)
+class Q(NamedTuple):
+    a: int
+    b: float = 1.5
+    def double(self):
+        return Q(self.a * 2, self.b * 2)
+q = Q(2)
+print(q.double(), q.a, q[1], *q, q == (2, 1.5), q._asdict())
+try:
+    q.b = 3
+except AttributeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_an_abc_subclass_takes_class_attributes_as_cpythons() -> None:
+    source = """
+from abc import ABC, ABCMeta, abstractmethod
+class Base(ABC):
+    @abstractmethod
+    def f(self): ...
+class C(Base):
+    def f(self): return 1
+C.x = 1
+Base.y = 2
+setattr(C, 'z', 3)
+class M(metaclass=ABCMeta):
+    pass
+M.w = 4
+print(C.x, C.y, C().y, C.z, M.w, M().w)
+"""
+    assert_as_cpython(source)
+
+
+def test_lazy_builtins_read_the_programs_generators_as_they_go() -> None:
+    """`zip`, `map`, `enumerate` and `filter` take each item of a generator of the
+    program's when they need it, in argument order, as CPython's do: the generators'
+    prints interleave with the loop's."""
+    source = """
+def gen(name, n):
+    for i in range(n):
+        print('pull', name, i)
+        yield i
+    print('done', name)
+for a, b in zip(gen('a', 3), gen('b', 2)):
+    print(a, b)
+for x in map(lambda a, b: a + b, gen('p', 2), gen('q', 3)):
+    print(x)
+for i, x in enumerate(gen('e', 2), 1):
+    print(i, x)
+for x in filter(None, gen('f', 3)):
+    print(x)
+print(next(zip(gen('n', 5), [7])))
+"""
+    assert_as_cpython(source)
+
+
+def test_a_missing_environment_variable_added_to_is_cpythons_key_error() -> None:
+    """`os.environ` is empty here: `+=` of a missing key is what CPython does on a
+    machine without it (its KeyError, before any write)."""
+    assert_as_cpython(caught("import os; os.environ['BACKPROP_SURELY_UNSET_9'] += 'x'"))
+
+
+def test_setting_a_modules_attribute_is_refused_naming_it() -> None:
+    """CPython sets it; here a module (and a logger) is the interpreter's own table."""
+    for source, words in [
+        ("import math\nmath.foo = 1\n", "setting .foo of the module 'math' is not available"),
+        ("import logging\nlogging.getLogger('a').propagate = False\n", "of the logger 'a'"),
+    ]:
+        with pytest.raises(EngineError, match=words) as refused:
+            trace_source(source + TAIL)
+        assert refused.value.line == 2

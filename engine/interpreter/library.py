@@ -126,7 +126,11 @@ class Library:
         self.object_class = PClass("object", (), {})
         self.object_class.builtin = True
         self.object_class.has_properties = True  # `object().x = 1` goes by `Machine.set_attr`
-        machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
+        machine.exceptions = exception_classes(
+            machine.texts.to_str,
+            machine.texts.to_repr,
+            lambda value: machine.bounded_list(value, MAX_ITEMS),
+        )
         machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}

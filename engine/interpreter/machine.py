@@ -187,6 +187,9 @@ class Machine:
         # a program that keeps its deques alive does not have them all looked at again
         # for each new one.
         self.prune_at = PRUNE_AT
+        # Each `def`'s annotations, by its lines (`Function.span`), for `get_type_hints`
+        # (`engine.interpreter.type_hints`).
+        self.hints: dict[tuple[int, int], list[tuple[str, Any]]] = {}
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -406,6 +409,8 @@ class Machine:
         attrs = instance.attrs = {} if cls.slots is None else SlotDict(cls)
         instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
+        if cls.exception:  # `BaseException.__new__`'s: whatever `__init__` does after
+            instance.fields = {"args": tuple(args)}
         own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
         init = own["__init__"] if "__init__" in own else cls.lookup("__init__")
         if type(init) is Function:

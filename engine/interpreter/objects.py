@@ -116,6 +116,7 @@ class PClass:
         "doc",
         "eq_rule",
         "equipped",
+        "exception",
         "has_properties",
         "hash_rule",
         "is_node_class",
@@ -153,6 +154,9 @@ class PClass:
         # One of Python's own classes (`object`, the exceptions): its attributes cannot be
         # set, as CPython's immutable types' cannot.
         self.builtin = False
+        # A subclass of `BaseException` (which `exceptions.exception_classes` marks): its
+        # objects keep their `args` in `PInstance.fields`, set when they are made.
+        self.exception: bool = any(base.exception for base in bases)
         self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
@@ -358,15 +362,20 @@ class PInstance:
     # name do not hide: then reads go by `Machine.get_attr`, which asks the class first.
     # `chain`: an exception's `[__cause__, the error of its __context__,
     # __suppress_context__]` (`exceptions.stamp`), set once it is raised; unset before.
-    __slots__ = ("attrs", "chain", "cls", "hashed", "mirror", "reads")
+    # `fields`: an exception's `args` (and a StopIteration's `value`, an OSError's
+    # `errno`…), which CPython keeps outside its `__dict__`; set when it is made.
+    __slots__ = ("attrs", "chain", "cls", "fields", "hashed", "mirror", "reads")
     hashed: int | None
     chain: list[Any]
+    fields: dict[str, Any]
 
     def __init__(self, cls: PClass) -> None:
         self.cls = cls
         self.attrs: dict[str, Any] = {}
         self.reads = reads_of(self)
         self.mirror: Any = None  # its engine Value when it is a traced graph node
+        if cls.exception:
+            self.fields = {"args": ()}
 
     def __hash__(self) -> int:
         rule = self.cls.hash_rule

@@ -7,6 +7,9 @@ from __future__ import annotations
 import builtins
 import contextlib
 import io
+import re
+import sys
+import types
 
 import pytest
 
@@ -2908,3 +2911,209 @@ def test_setting_a_modules_attribute_is_refused_naming_it() -> None:
         with pytest.raises(EngineError, match=words) as refused:
             trace_source(source + TAIL)
         assert refused.value.line == 2
+
+
+def test_an_exceptions_args_are_outside_its_dict_and_set_by_its_call() -> None:
+    """CPython's `BaseException.__new__` keeps the call's arguments as `args` (a
+    descriptor, not in `__dict__`), also when the class's own `__init__` never calls
+    `super().__init__`; `vars(e)` shows only what the program set."""
+    source = """
+import copy
+class ShapeError(Exception):
+    def __init__(self, expected, got):
+        self.expected = expected
+        self.got = got
+e = ShapeError(3, [4])
+print(e.args, str(e), repr(e), vars(e))
+c, d = copy.copy(e), copy.deepcopy(e)
+print(c.args, d.args, d.args[1] is e.args[1], vars(d))
+try:
+    raise ValueError('bad', 2)
+except ValueError as caught:
+    print(vars(caught), caught.__dict__ == {})
+    caught.note = 1
+    print(vars(caught))
+try:
+    [][1]
+except IndexError as caught:
+    print(vars(caught), caught.args)
+s = StopIteration(7)
+print(s.value, s.args, vars(s))
+del s.value
+print(s.value)
+o = OSError(2, 'No such file', 'a.txt')
+print(o, o.errno, vars(o))
+del o.errno
+o.filename = 'b'
+print(o, vars(o))
+e.args = 'ab'
+print(e.args, e)
+for bad in ['e.args = 5', 'del e.args']:
+    try:
+        if bad == 'e.args = 5':
+            e.args = 5
+        else:
+            del e.args
+    except TypeError as err:
+        print(err)
+def gen():
+    yield 1
+    return 5
+it = gen()
+next(it)
+try:
+    next(it)
+except StopIteration as stop:
+    print(vars(stop), stop.value, stop.args)
+class Q(ValueError):
+    def __init__(self):
+        super().__init__('fixed')
+print(Q().args, repr(Q()))
+"""
+    assert_as_cpython(source)
+
+
+def test_an_uncaught_exception_without_super_init_shows_its_arguments() -> None:
+    source = "class ShapeError(Exception):\n    def __init__(self, a, b):\n        self.a = a\n"
+    with pytest.raises(EngineError, match=r"line 4, column 1: ShapeError: \(3, 4\)$"):
+        trace_source(source + "raise ShapeError(3, 4)\n" + TAIL)
+
+
+def run_as_main(source: str) -> list[str]:
+    """What CPython prints running `source` as the script `__main__` (its classes'
+    `__module__`, where `get_type_hints` looks their names up): `run_in_cpython`'s
+    namespace is no module."""
+    module = types.ModuleType("__main__")
+    module.__dict__["__builtins__"] = builtins
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = module
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "<program>", "exec", dont_inherit=True), module.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+    return out.getvalue().splitlines()
+
+
+TYPE_HINTS = """
+import typing
+from typing import get_type_hints
+class Node:
+    data: float
+    label: str = ''
+    def __init__(self, data: float, children: 'tuple' = (), op: str = '') -> None:
+        self.data = data
+    def __add__(self, other: 'Node') -> 'Node':
+        return Node(self.data + other.data)
+    @staticmethod
+    def make(x: int) -> 'Node':
+        return Node(x)
+class Leaf(Node):
+    grad: float
+    data: int
+def f(x: int, *args: float, k: bool = True, **kw: str) -> Node:
+    return Node(x)
+def g(a, b):
+    return a
+print(get_type_hints(Node), get_type_hints(Leaf), get_type_hints(Node(1.0)))
+print(get_type_hints(Node(1.0).__add__), get_type_hints(Node.make))
+print(get_type_hints(f), get_type_hints(g), get_type_hints(int), typing.get_type_hints(len))
+hints = get_type_hints(f, include_extras=True)
+print(hints['x'] is int, hints['return'] is Node, isinstance(3, hints['x']))
+def h(x: 'Missing') -> None:
+    pass
+try:
+    get_type_hints(h)
+except NameError as e:
+    print('NameError', e)
+for bad in [3, 'text', None]:
+    try:
+        get_type_hints(bad)
+    except TypeError as e:
+        print('TypeError', e)
+def twice(x: "'Node'", y: '3'):
+    pass
+print(get_type_hints(twice))
+"""
+
+FUTURE_TYPE_HINTS = """
+from __future__ import annotations
+from typing import get_type_hints
+calls = []
+def seen(name):
+    calls.append(name)
+    return float
+class Layer:
+    size: int
+    scale: seen('scale')
+    def forward(self, x: Neuron, n: int = 3) -> list:
+        return []
+class Neuron:
+    w: float
+    nxt: Neuron
+print(calls)
+print(get_type_hints(Layer), calls)
+print(get_type_hints(Layer.forward), get_type_hints(Neuron))
+class Bad:
+    x: Later
+try:
+    get_type_hints(Bad)
+except NameError as e:
+    print('NameError', e)
+Later = 5
+print(get_type_hints(Bad))
+class Shadow:
+    int = str
+    y: int
+    z: float
+print(get_type_hints(Shadow))
+"""
+
+
+@pytest.mark.parametrize("source", [TYPE_HINTS, FUTURE_TYPE_HINTS], ids=["plain", "future"])
+def test_get_type_hints_evaluates_the_programs_annotations_as_cpython(source: str) -> None:
+    """`typing.get_type_hints` of the program's classes (their bases' annotations first),
+    functions and methods: each annotation evaluated when asked, a string one (a forward
+    reference, or every one under `from __future__ import annotations`) in the program's
+    globals (a class's own names after them), CPython's NameError for a name nowhere."""
+    assert printed_lines(trace_source(source + TAIL)) == run_as_main(source)
+
+
+@pytest.mark.parametrize(
+    ("annotation", "words"),
+    [
+        ("'x y'", "SyntaxError: Forward reference must be an expression -- got 'x y'"),
+        ("'os.system'", "name 'os' is not defined"),
+        ("'().__class__'", "dunder"),
+        ("'__import__(\"os\")'", "name '__import__' is not defined"),
+        ("'" + "-" * 5000 + "1'", "BACKPROP_MAX_DEPTH"),
+        ("'" + "(" * 300 + "1" + ")" * 300 + "'", "Forward reference must be an expression"),
+        ("'" + "-" * 300 + "1'", "BACKPROP_MAX_DEPTH"),
+        ("'x: int'", "Forward reference must be an expression"),
+        ("'f(1)'", "BACKPROP_MAX_CALL_DEPTH"),
+    ],
+    ids=[
+        "words",
+        "host",
+        "dunder",
+        "import",
+        "operators",
+        "parens",
+        "nesting",
+        "statement",
+        "loop",
+    ],
+)
+def test_get_type_hints_of_a_hostile_annotation_is_a_clean_error(
+    annotation: str, words: str
+) -> None:
+    """A string annotation is parsed and compiled only when `get_type_hints` asks, by
+    the same whitelist as the program: nothing outside it runs, and every bound holds."""
+    source = (
+        "from typing import get_type_hints\n"
+        f"def f(x: {annotation}):\n    return get_type_hints(f)\n"
+        "f(1)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape(words) if "(" in words else words):
+        trace_source(source + TAIL)

@@ -39,13 +39,17 @@ MAX_FORWARD_LEVELS = 20
 
 
 class Hint:
-    """One annotation as written: evaluated only when `get_type_hints` asks for it."""
+    """One annotation as written: evaluated only when `get_type_hints` asks for it.
+    What it compiled to (`codes`, by the tree and how its names are looked up) and the
+    trees of its strings (`trees`) are kept, so asking again compiles nothing."""
 
-    __slots__ = ("compiler", "node")
+    __slots__ = ("codes", "compiler", "node", "trees")
 
     def __init__(self, compiler: Any, node: ast.expr) -> None:
         self.compiler = compiler
         self.node = node
+        self.codes: dict[tuple[int, bool], Any] = {}
+        self.trees: dict[str, ast.expr] = {}
 
 
 def function_hints(compiler: Any, node: ast.FunctionDef) -> list[tuple[str, Hint]]:
@@ -106,31 +110,45 @@ def evaluate(machine: Any, hint: Hint, namespace: dict[str, Any] | None) -> Any:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         value: Any = node.value
     else:
-        value = run(machine, hint.compiler, node, namespace)
+        value = run(machine, hint, node, namespace)
         if type(value) is not str:
             return none_type(hint.compiler) if value is None else value
     while type(value) is str:  # a forward reference: `'Value'`, `"list[Node]"`
         levels += 1
         if levels > MAX_FORWARD_LEVELS:
             raise ProgramError("a forward reference names a forward reference too many times")
-        value = run(machine, hint.compiler, parsed(machine, value, node), namespace)
+        tree = hint.trees.get(value)
+        if tree is None:
+            tree = hint.trees[value] = parsed(machine, value, node)
+        value = run(machine, hint, tree, namespace)
         if value is None:
             return none_type(hint.compiler)
     return value
 
 
-def run(machine: Any, compiler: Any, node: ast.expr, namespace: dict[str, Any] | None) -> Any:
-    """`node` compiled now and run: its names the program's globals, then the class's own
+def run(machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | None) -> Any:
+    """`node` (compiled once) run: its names the program's globals, then the class's own
     (`namespace`, as CPython's `get_type_hints` looks them up), then the built-ins."""
+    machine.state.charge(1)
+    compiler = hint.compiler
+    key = (id(node), namespace is None)  # (the node is kept, by the hint or its trees)
+    code = hint.codes.get(key)
+    if code is None:
+        module = scopes.Scope("module", None)
+        if namespace is None:
+            code = compiler.expr(node, module)
+        else:  # every name it reads asks the frame's own names first, then the globals
+            names = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
+            code = compiler.expr(node, scopes.Scope("class", module, locals=names))
+        hint.codes[key] = code
     if namespace is None:
-        return compiler.expr(node, scopes.Scope("module", None))(Frame({}, None))
+        return code(Frame({}, None))
     machine.state.charge(len(namespace) // ITEMS_PER_STEP)
     globals_ = compiler.globals
     own = {
         key: value for key, value in namespace.items() if key.isidentifier() and key not in globals_
     }
-    scope = scopes.Scope("class", scopes.Scope("module", None), locals=set(own))
-    return compiler.expr(node, scope)(Frame(own, None))
+    return code(Frame(own, None))
 
 
 def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:

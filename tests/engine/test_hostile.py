@@ -192,7 +192,7 @@ ESCAPES = [
     ("import itertools\ny = 'a' in itertools.cycle('b')\n", "BACKPROP_MAX_STEPS"),
     ("import itertools\ny = all(itertools.cycle([1]))\n", "BACKPROP_MAX_STEPS"),
     ("import itertools\nk, *g = itertools.groupby(itertools.cycle([0]))\n", "BACKPROP_MAX_STEPS"),
-    ("import typing\ny = typing.get_type_hints\n", "no attribute"),
+    ("import typing\ny = typing.get_overloads\n", "no attribute"),
     ("import dataclasses\ny = dataclasses.make_dataclass\n", "no attribute"),
     ('import operator\ny = operator.methodcaller("__class__")\n', "no dunder names"),
     ("import numpy as np\n", "scalar engine"),

@@ -3117,3 +3117,27 @@ def test_get_type_hints_of_a_hostile_annotation_is_a_clean_error(
     )
     with pytest.raises(EngineError, match=re.escape(words) if "(" in words else words):
         trace_source(source + TAIL)
+
+
+def test_an_object_without_a_repr_is_shown_as_cpythons_without_module_and_address() -> None:
+    """CPython's `<__main__.MLP object at 0x7f…>` changes with every run (and would make
+    every trace that prints one differ); here it is `<MLP object>` wherever CPython shows
+    its default repr (str, repr, containers, f-strings, a bound method), the same on
+    every run, and the program's own `__repr__` where it has one."""
+    source = """
+class MLP:
+    def forward(self):
+        return 1
+class Layer(MLP):
+    pass
+class Named:
+    def __repr__(self):
+        return 'Named()'
+m = MLP()
+print(m, repr(m), str(m), [m, Layer()], f'{m!r} {m}', {'k': m}, (Named(), m))
+print(m.forward, str(m) == repr(m), format(m, ''))
+"""
+    ours = printed_lines(trace_source(source + TAIL))
+    assert ours == printed_lines(trace_source(source + TAIL))  # the same on every run
+    address = re.compile(r"<__main__\.(\w+) object at 0x[0-9a-f]+>")
+    assert ours == [address.sub(r"<\1 object>", line) for line in run_in_cpython(source)]

@@ -2892,6 +2892,13 @@ for i, x in enumerate(gen('e', 2), 1):
 for x in filter(None, gen('f', 3)):
     print(x)
 print(next(zip(gen('n', 5), [7])))
+for long, short in [(3, 2), (2, 3)]:
+    try:
+        for a, b in zip(gen('a', long), gen('b', short), strict=True):
+            print(a, b)
+    except ValueError as e:
+        print(e)
+print(dict(zip(gen('k', 2), gen('v', 2))), list(enumerate(gen('z', 0))))
 """
     assert_as_cpython(source)
 

@@ -16,30 +16,63 @@ here of plain text, `.` and `.*` (and a leading `^`, a trailing `$`); another is
 refused, as is the "error" action (a warning raised as an exception).
 `catch_warnings(record=True)` gives the list each warning shown inside it is appended to
 instead (each with `message`, `category`, `filename`, `lineno`), as CPython's does. A
-warning with `stacklevel` above 1 is attributed to a caller's line, which is not known
-here: it is recorded, and not shown.
+warning's `stacklevel` names the call it is attributed to, as CPython's does (`2`: the
+line that called the function warning); past the program's outermost call, CPython's
+`sys:1`.
 """
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
 from typing import Any
 
+from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Builtin
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
-from backprop_animator.engine.interpreter.runtime import State
+from backprop_animator.engine.interpreter.runtime import ProgramError, State
+
+_CALL = Machine.call_function.__code__
 
 
 def native_names(state: State, lines: list[str]) -> dict[str, Any]:
-    """`_where()`: the program's statement running now (the `warn` call's: a library
-    statement keeps its caller's position), as `(filename, lineno, stripped line)`."""
+    """`_where(stacklevel)`: the statement a warning is attributed to, as `(filename,
+    lineno, stripped line)`: the one running now for 1 (the `warn` call's: a library
+    statement keeps its caller's position), else the line of a call further out."""
 
     def where(args: list[Any], kwargs: dict[str, Any]) -> tuple[str, int, str]:
-        line = state.position[0]
+        level = args[0]
+        if type(level) is not int and type(level) is not bool:
+            words = f"'{type(level).__name__}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        line = state.position[0] if level <= 1 else call_site(level - 1, state)
+        if line is None:
+            return ("sys", 1, "")
         text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         state.charge(len(text) // 10)
         return (FAKE_FILE, line, text)
 
     return {"_where": Builtin("_where", where)}
+
+
+def call_site(levels: int, state: State) -> int | None:
+    """The line of the call `levels` calls out from the one that called `warn` (whose
+    own call is the innermost: `Machine.call_function`, or the `enter` that
+    `engine.interpreter.codegen` generates, each keeps the position it was called from);
+    None past the outermost. Only the interpreter's own Python frames are read."""
+    frame: FrameType | None = sys._getframe(1)
+    seen = 0
+    while frame is not None:
+        code = frame.f_code
+        generated = "position_" in code.co_varnames and "making_" in code.co_varnames
+        if code is _CALL or generated:
+            state.charge(1)
+            seen += 1
+            if seen > levels:
+                saved = frame.f_locals.get("position_" if generated else "position")
+                return saved[0] if type(saved) is tuple else None
+        frame = frame.f_back
+    return None
 
 
 WARNINGS_SOURCE = """
@@ -49,7 +82,7 @@ filters = [
     ("default", None, DeprecationWarning, "__main__", 0),
     ("ignore", None, DeprecationWarning, None, 0),
 ]
-_state = {"version": 1, "registry": {}, "once": {}}
+_state = {"version": 1, "registry": {}, "outside": {}, "once": {}}
 
 
 class WarningMessage:
@@ -163,23 +196,23 @@ class catch_warnings:
         return None
 
 
-def _action_for(text, category, lineno):
+def _action_for(text, category, lineno, module_name):
     for action, message, kind, module, line in filters:
         if (_matches(message, text) and issubclass(category, kind)
-                and _matches(module, "__main__") and (line == 0 or line == lineno)):
+                and _matches(module, module_name) and (line == 0 or line == lineno)):
             return action
     return "default"
 
 
-def _shown(text, category, lineno):
-    registry = _state["registry"]
+def _shown(text, category, lineno, outside):
+    registry = _state["outside" if outside else "registry"]
     if registry.get("version") != _state["version"]:
         registry.clear()
         registry["version"] = _state["version"]
     key = (text, category, lineno)
     if registry.get(key):
         return False
-    action = _action_for(text, category, lineno)
+    action = _action_for(text, category, lineno, "sys" if outside else "__main__")
     if action == "ignore":
         return False
     if action == "once":
@@ -204,14 +237,14 @@ def warn(message, category=None, stacklevel=1, source=None):
         category = UserWarning
     if not issubclass(category, Warning):
         raise TypeError(f"category must be a Warning subclass, not '{type(category).__name__}'")
-    filename, lineno, line = _where()
+    filename, lineno, line = _where(stacklevel)
     text = str(message)
-    if not _shown(text, category, lineno):
+    if not _shown(text, category, lineno, filename == "sys"):
         return None
     if _recording and _recording[-1] is not None:
         made = message if isinstance(message, Warning) else category(message)
         _recording[-1].append(WarningMessage(made, category, filename, lineno))
-    elif stacklevel <= 1:
+    else:
         print(f"{filename}:{lineno}: {category.__name__}: {text}")
         if line:
             print(f"  {line}")

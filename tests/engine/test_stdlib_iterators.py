@@ -225,12 +225,42 @@ print('done')
 """
 
 
-def test_a_warning_is_shown_as_cpython_writes_it_to_stderr(tmp_path: Path) -> None:
+STACKLEVEL_PROGRAM = """
+import warnings
+def old(x):
+    warnings.warn("old() is deprecated", DeprecationWarning, stacklevel=2)
+    return x
+def deeper():
+    warnings.warn("three up", stacklevel=3)
+def middle():
+    deeper()
+class Engine:
+    def step(self):
+        warnings.warn("step", FutureWarning, stacklevel=2)
+e = Engine()
+old(1)
+old(2)
+middle()
+e.step()
+warnings.warn("too far", stacklevel=2)
+warnings.warn("far dep", DeprecationWarning, stacklevel=5)
+def loop():
+    for i in range(30):
+        e.step()
+        old(i)
+loop()
+print('done')
+"""
+
+
+@pytest.mark.parametrize("program", [WARNING_PROGRAM, STACKLEVEL_PROGRAM], ids=["filters", "stack"])
+def test_a_warning_is_shown_as_cpython_writes_it_to_stderr(tmp_path: Path, program: str) -> None:
     """CPython writes `file:line: Category: message` and the line's source under it to
-    stderr, through its filters (each shown once per line by default); there is no
-    stderr here, so the lines are printed, in the order the program made them."""
+    stderr, through its filters (each shown once per line by default), at the line of the
+    call `stacklevel` names (`sys:1` past the outermost); there is no stderr here, so the
+    lines are printed, in the order the program made them."""
     script = tmp_path / "main.py"
-    script.write_text(WARNING_PROGRAM)
+    script.write_text(program)
     run = subprocess.run(
         [sys.executable, "-u", str(script)],
         stdout=subprocess.PIPE,
@@ -241,7 +271,7 @@ def test_a_warning_is_shown_as_cpython_writes_it_to_stderr(tmp_path: Path) -> No
         env={"PATH": os.environ.get("PATH", "")},
     )
     theirs = run.stdout.replace(str(script), "/program/main.py").splitlines()
-    assert printed_lines(trace_source(WARNING_PROGRAM + TAIL)) == theirs
+    assert printed_lines(trace_source(program + TAIL)) == theirs
 
 
 @pytest.mark.parametrize("pattern", ["[a-z]+", "(x)", "a|b", "x+"])

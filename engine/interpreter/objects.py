@@ -156,12 +156,16 @@ class PClass:
         self.builtin = False
         # A subclass of `BaseException` (which `exceptions.exception_classes` marks): its
         # objects keep their `args` in `PInstance.fields`, set when they are made.
-        self.exception: bool = any(base.exception for base in bases)
+        self.exception = False
+        for base in bases:  # (no generator: a class is made for each built-in, every run)
+            if base.exception:
+                self.exception = True
+                break
         self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
-            type(v) is PProperty or k in (FROZEN, TUPLE_FIELDS)
+            type(v) is PProperty or k in WRITE_GUARDS
             for c in self.mro
             for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
@@ -573,6 +577,10 @@ FROZEN = "__dataclass_frozen__"
 # In the namespace of a named tuple's class: its field names, which CPython's
 # `_tuplegetter` descriptors keep read-only (`p.x = 1`: "can't set attribute").
 TUPLE_FIELDS = " tuple fields"
+
+
+# Namespace entries that make a class's attribute writes look first (`has_properties`).
+WRITE_GUARDS = frozenset({FROZEN, TUPLE_FIELDS})
 
 
 def is_tuple_field(cls: PClass, name: str) -> bool:

@@ -235,6 +235,15 @@ OP_OF_METHOD |= {"__truediv__": "/", "__sub__": "-", "__neg__": "neg"}
 OP_OF_METHOD |= {"add": "+", "mul": "*", "pow": "**", "sub": "-", "div": "/", "neg": "neg"}
 
 
+# The op an Enum member's word names (`Op.MUL = 'mul'`, `Op.TANH = auto()`), matched
+# case-insensitively: the tutorial words above and the registry's own keys
+# (`Recorder.register_instance`); any other word is an op of the program's own.
+OP_OF_WORD: dict[str, str] = {
+    "add": "+", "mul": "*", "sub": "-", "div": "/", "truediv": "/", "pow": "**", "neg": "neg",
+    **{key: key for key in OPS if key != "**"},
+}  # fmt: skip
+
+
 def power_op(exponent: object) -> str:
     """`x ** k`'s op for a plain number k (`**2`, `**-1`), else `**` alone."""
     if type(exponent) is int or type(exponent) is float:

@@ -97,6 +97,7 @@ from backprop_animator.engine.interpreter.stdlib import (
     finish_class,
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
+from backprop_animator.engine.interpreter.type_hints import HINTS, Hint
 from backprop_animator.engine.limits import child_nodes, tick, took_too_long, visited, walk
 from backprop_animator.engine.parse import SourceLines, parse_python
 from backprop_animator.engine.value import Value
@@ -705,6 +706,8 @@ class Compiler(ExpressionCompiler):
                 namespace.update(pytest_module.native_names(self.m.state))
             elif name == "queue":
                 namespace.update(queue_module.native_names())
+            elif name == "warnings":  # the program's lines, which a warning shows
+                namespace.update(warnings_module.native_names(self.m.state, self.lines.lines))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -833,9 +836,11 @@ class Compiler(ExpressionCompiler):
             kept = INIT_VARIABLES
         elif is_classvar(node.annotation):
             kept = CLASS_VARIABLES
+        hint = Hint(self, node.annotation)  # evaluated only by `typing.get_type_hints`
 
         def run(f: Frame) -> Any:
             f.vars.setdefault(ANNOTATIONS, []).append(name)
+            f.vars.setdefault(HINTS, {})[name] = hint
             if kept is not None:
                 f.vars.setdefault(kept, []).append(name)
             return assign(f)

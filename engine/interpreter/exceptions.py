@@ -28,10 +28,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
+    Builtin,
     NativeMethod,
     PClass,
     PInstance,
     PModule,
+    PProperty,
     PSet,
     TypeObject,
 )
@@ -117,24 +119,48 @@ def add_note(args: list[Any], kwargs: dict[str, Any]) -> None:
         notes.append(note)
 
 
-def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
+def exception_classes(
+    show_str: Show, show_repr: Show, items_of: Callable[[Any], list[Any]]
+) -> dict[str, PClass]:
     """The built-in exception classes, with `__init__`, `__str__` and `__repr__` of their
-    own (an instance keeps its arguments as `args`, as in CPython)."""
+    own (an instance keeps its arguments as `args`, as in CPython, outside its `__dict__`:
+    in `PInstance.fields`, read and written through the descriptors `field` makes)."""
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
         if kwargs:
             refused = ProgramError("exceptions take no keyword arguments here", kind="TypeError")
             refused.args_seen = (f"{args[0].cls.name}() takes no keyword arguments",)
             raise refused
-        args[0].attrs["args"] = tuple(args[1:])
+        args[0].fields["args"] = tuple(args[1:])
         if any(cls.name == "StopIteration" for cls in args[0].cls.mro):
-            args[0].attrs["value"] = args[1] if len(args) > 1 else None  # CPython's `.value`
+            args[0].fields["value"] = args[1] if len(args) > 1 else None  # CPython's `.value`
         elif any(cls.name == "OSError" for cls in args[0].cls.mro):
             os_error_fields(args[0], args[1:])
 
+    def field(name: str) -> PProperty:
+        """CPython's descriptor of `name` (`BaseException.args`, a getset that makes a
+        tuple of what it is given and is not deleted; `StopIteration.value` and the
+        OSError's fields, members that a `del` sets to None)."""
+
+        def get(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            return args[0].fields.get(name)
+
+        def put(args: list[Any], kwargs: dict[str, Any]) -> None:
+            value = args[1]
+            if name == "args":
+                value = value if type(value) is tuple else tuple(items_of(value))
+            args[0].fields[name] = value
+
+        def delete(args: list[Any], kwargs: dict[str, Any]) -> None:
+            if name == "args":
+                raise ProgramError("args may not be deleted", kind="TypeError")
+            args[0].fields[name] = None
+
+        return PProperty(Builtin(name, get), Builtin(name, put), Builtin(name, delete))
+
     def os_error_text(args: list[Any], kwargs: dict[str, Any]) -> str:
         # CPython's `OSError.__str__`: `[Errno 2] No such file: 'x'` where it has them.
-        attrs = args[0].attrs
+        attrs = args[0].fields
         errno, strerror = attrs.get("errno"), attrs.get("strerror")
         filename, filename2 = attrs.get("filename"), attrs.get("filename2")
         if filename is not None:
@@ -174,15 +200,20 @@ def exception_classes(show_str: Show, show_repr: Show) -> dict[str, PClass]:
                 ),
                 "with_traceback": NativeMethod("with_traceback", no_traceback, name),
                 "add_note": NativeMethod("add_note", add_note, name),
+                "args": field("args"),
             }
+        elif name == "StopIteration":
+            namespace = {"value": field("value")}
         elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
             namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
         elif name == "OSError":  # and so has OSError
             said = slot_method("__str__", 0, os_error_text)
             namespace = {"__str__": NativeMethod("__str__", said, name)}
+            namespace.update((f, field(f)) for f in OS_ERROR_FIELDS if f is not None)
         bases = (classes[base],) if base is not None else ()
-        classes[name] = PClass(name, bases, namespace)
-        classes[name].builtin = True
+        classes[name] = made = PClass(name, bases, namespace)
+        made.builtin = True
+        made.exception = True
     return classes
 
 
@@ -259,7 +290,7 @@ def bound_arguments(
 
 
 def arguments_of(instance: PInstance) -> tuple[Any, ...]:
-    values = instance.attrs.get("args", ())
+    values = instance.fields.get("args", ())
     return values if type(values) is tuple else (values,)
 
 
@@ -290,18 +321,19 @@ def instance_of_error(error: ProgramError, classes: dict[str, PClass]) -> PInsta
     instance = PInstance(classes.get(error.kind or "", classes["Exception"]))
     instance.chain = [None, error.context, False]
     error.made = instance
-    instance.attrs["args"] = (error.message,) if error.args_seen is None else error.args_seen
+    fields = instance.fields
+    fields["args"] = (error.message,) if error.args_seen is None else error.args_seen
     if error.kind == "StopIteration":  # `e.value`: what the generator returned, or None
-        instance.attrs["value"] = instance.attrs["args"][0] if instance.attrs["args"] else None
+        fields["value"] = fields["args"][0] if fields["args"] else None
     elif error.kind == "OSError":
-        os_error_fields(instance, instance.attrs["args"])
+        os_error_fields(instance, fields["args"])
     return instance
 
 
 def os_error_fields(instance: PInstance, values: Sequence[Any]) -> None:
     """An OSError's `errno`, `strerror`, `filename` and `filename2`, set as CPython's
     constructor sets them; with a file name its `args` keep the first two alone."""
-    attrs = instance.attrs
+    attrs = instance.fields
     for field in OS_ERROR_FIELDS:
         if field is not None:
             attrs[field] = None

@@ -52,6 +52,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
 )
 from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
+from backprop_animator.engine.interpreter.type_hints import function_hints
 from backprop_animator.engine.limits import (
     child_nodes,
     tick,
@@ -465,6 +466,10 @@ class ExpressionCompiler:
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
+        if isinstance(node, ast.FunctionDef) and not self.library:
+            hints = function_hints(self, node)
+            if hints:
+                self.m.hints[span] = hints  # evaluated only by `typing.get_type_hints`
 
         hot = self.hot.get(id(compiled))
         simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it

@@ -193,8 +193,7 @@ def close(generator: Any, state: State, generator_exit: PClass) -> None:
             raise ProgramError("generator already executing", kind="ValueError")
         generator.close()  # not started: none of its code has run, none runs now
         return
-    instance = PInstance(generator_exit)
-    instance.attrs["args"] = ()
+    instance = PInstance(generator_exit)  # its `args` empty
     try:
         generator.throw(ProgramRaise(instance, "GeneratorExit"))
     except StopIteration:

@@ -29,7 +29,11 @@ from backprop_animator.engine.interpreter.exceptions import (
     program_raise,
     wrong_arguments,
 )
-from backprop_animator.engine.interpreter.generators import generator_methods, stop_iteration
+from backprop_animator.engine.interpreter.generators import (
+    generator_methods,
+    is_program_generator,
+    stop_iteration,
+)
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
@@ -122,7 +126,11 @@ class Library:
         self.object_class = PClass("object", (), {})
         self.object_class.builtin = True
         self.object_class.has_properties = True  # `object().x = 1` goes by `Machine.set_attr`
-        machine.exceptions = exception_classes(machine.texts.to_str, machine.texts.to_repr)
+        machine.exceptions = exception_classes(
+            machine.texts.to_str,
+            machine.texts.to_repr,
+            lambda value: machine.bounded_list(value, MAX_ITEMS),
+        )
         machine.texts.builtin_classes = {self.object_class, *machine.exceptions.values()}
         # What each method `bound` made binds (`Machine.direct`).
         self.unbound: dict[Any, Callable[[Any, list[Any], dict[str, Any]], Any]] = {}
@@ -895,7 +903,10 @@ class Library:
         (a crash, not an error). Example: `enumerate(zip(a, b))` reads the zip first.
         """
         iterator = self.machine.iterate(value)
-        if type(value) not in _LAZY:
+        if type(value) not in _LAZY or is_program_generator(value):
+            # A generator of the program's own is read as it goes, as CPython's `zip`
+            # reads it (its prints come in CPython's order): each resumption counts as a
+            # call, so a chain through it stops at the call depth.
             return iterator
         items: list[Any] = []
         charge = self.state.charge

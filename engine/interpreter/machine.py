@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.objects import (
     holds_instance,
     is_bare_object,
     is_dunder,
+    is_tuple_field,
     type_union,
 )
 from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
@@ -187,6 +188,9 @@ class Machine:
         # a program that keeps its deques alive does not have them all looked at again
         # for each new one.
         self.prune_at = PRUNE_AT
+        # Each `def`'s annotations, by its lines (`Function.span`), for `get_type_hints`
+        # (`engine.interpreter.type_hints`).
+        self.hints: dict[tuple[int, int], list[tuple[str, Any]]] = {}
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -406,6 +410,8 @@ class Machine:
         attrs = instance.attrs = {} if cls.slots is None else SlotDict(cls)
         instance.reads = NO_READS if cls.shadowed else attrs  # `reads_of`, inline
         instance.mirror = None
+        if cls.exception:  # `BaseException.__new__`'s: whatever `__init__` does after
+            instance.fields = {"args": tuple(args)}
         own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
         init = own["__init__"] if "__init__" in own else cls.lookup("__init__")
         if type(init) is Function:
@@ -810,6 +816,8 @@ class Machine:
         if cls.has_properties:
             if cls.lookup(FROZEN) is True:
                 raise ProgramError(f"cannot delete field '{name}'", kind="FrozenInstanceError")
+            if is_tuple_field(cls, name):  # a named tuple's field
+                raise ProgramError("can't delete attribute", kind="AttributeError")
             prop = cls.lookup(name)
             if type(prop) is PProperty:
                 if prop.fdel is None:
@@ -885,6 +893,35 @@ class Machine:
             return Builtin("__setattr__", lambda a, k: self.object_setattr([self_, *a], k))
         raise ProgramError(f"super() has no attribute '{name}'")
 
+    def guarded_write(
+        self, obj: PInstance, name: str, value: Any, hook: bool, initial: bool
+    ) -> bool:
+        """`set_attr` of an object whose class looks before it writes (`has_properties`):
+        refused (an `object()`, a frozen dataclass, a named tuple's field), or done by its
+        class's own `__setattr__` or a property's setter (True); else False, a plain write."""
+        cls = obj.cls
+        if is_bare_object(obj):
+            raise ProgramError(f"'object' object has no attribute '{name}'", kind="AttributeError")
+        if not initial and cls.lookup(FROZEN) is True:
+            raise ProgramError(f"cannot assign to field '{name}'", kind="FrozenInstanceError")
+        if hook:
+            own = cls.lookup("__setattr__")
+            if type(own) is Function:
+                self.call_function(own, [obj, name, value])
+                return True
+        if is_tuple_field(cls, name):  # a named tuple's field: CPython's `_tuplegetter`'s
+            raise ProgramError("can't set attribute", kind="AttributeError")
+        prop = cls.lookup(name)
+        if type(prop) is PProperty:
+            if prop.fset is None:
+                raise ProgramError(
+                    f"property '{name}' of '{cls.name}' object has no setter",
+                    kind="AttributeError",
+                )
+            self.call(prop.fset, [obj, value])
+            return True
+        return False
+
     def set_attr(
         self, obj: Any, name: str, value: Any, hook: bool = True, initial: bool = False
     ) -> None:
@@ -895,29 +932,8 @@ class Machine:
         kind = type(obj)
         if kind is PInstance:
             attrs = obj.attrs
-            if obj.cls.has_properties:
-                if is_bare_object(obj):
-                    raise ProgramError(
-                        f"'object' object has no attribute '{name}'", kind="AttributeError"
-                    )
-                if not initial and obj.cls.lookup(FROZEN) is True:
-                    raise ProgramError(
-                        f"cannot assign to field '{name}'", kind="FrozenInstanceError"
-                    )
-                if hook:
-                    own = obj.cls.lookup("__setattr__")
-                    if type(own) is Function:
-                        self.call_function(own, [obj, name, value])
-                        return
-                prop = obj.cls.lookup(name)
-                if type(prop) is PProperty:
-                    if prop.fset is None:
-                        raise ProgramError(
-                            f"property '{name}' of '{obj.cls.name}' object has no setter",
-                            kind="AttributeError",
-                        )
-                    self.call(prop.fset, [obj, value])
-                    return
+            if obj.cls.has_properties and self.guarded_write(obj, name, value, hook, initial):
+                return
             if obj.mirror is not None:
                 shape = obj.cls.shape
                 assert shape is not None
@@ -964,6 +980,8 @@ class Machine:
             raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))
         if kind is Builtin and obj.name in _BUILTIN_TYPES:
             raise immutable_type(name, obj.name)  # `type`, `property`, `range`…
+        if kind is PModule:
+            raise ProgramError(module_write_refused(obj, name))
         refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"
@@ -2147,3 +2165,19 @@ def holds(node: PInstance, fn: Function) -> bool:
         if (kind is list or kind is tuple) and any(item is fn for item in value[:16]):
             return True
     return False
+
+
+def module_write_refused(module: PModule, name: str) -> str:
+    """Why `math.foo = 1` (or `logger.propagate = False`) is refused: the modules here,
+    and the loggers and handlers of `logging`, are the interpreter's own tables, which
+    the library's own code reads too (CPython would set the attribute)."""
+    if "getEffectiveLevel" in module.members:
+        what = f"the logger {module.name!r}"
+    elif module.name in ("StreamHandler", "Formatter", "Random"):
+        what = f"a {module.name}"
+    else:
+        what = f"the module {module.name!r}"
+    return (
+        f"setting .{name} of {what} is not available here: its attributes are the "
+        "interpreter's own, which a program reads but does not change (CPython would set it)"
+    )

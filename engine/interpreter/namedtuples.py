@@ -15,13 +15,20 @@ from backprop_animator.engine.interpreter.exceptions import (
     slot_method,
 )
 from backprop_animator.engine.interpreter.objects import (
+    TUPLE_FIELDS,
     Builtin,
     NativeMethod,
     PClass,
     PClassMethod,
     PInstance,
+    reads_of,
 )
-from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, MAX_ITEMS, ProgramError
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    MAX_ITEMS,
+    ProgramError,
+    new_attrs,
+)
 
 Call = Any
 
@@ -173,6 +180,10 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
     namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in python.items()}
     for key, (count, call) in of_tuple.items():
         namespace[key] = NativeMethod(key, slot_method(key, count, call), "tuple")
+    # As CPython's: no `__dict__` (a subclass without `__slots__` has one), its fields
+    # read-only (`Machine.set_attr`); their values are kept in the object's slot dict.
+    namespace["__slots__"] = ()
+    namespace[TUPLE_FIELDS] = frozenset(names)
     namespace["_fields"] = tuple(names)
     namespace["_field_defaults"] = dict(fallback)
     namespace["_make"] = PClassMethod(Builtin("_make", _make(m, name, names)))
@@ -186,7 +197,9 @@ def new_instance(m: Any, cls: PClass, names: list[str], values: list[Any]) -> PI
     if not cls.equipped:
         m.equip(cls)  # how its objects hash in a set, as `Machine.instantiate` has it
     made = PInstance(cls)
-    made.attrs.update(zip(names, values, strict=True))
+    made.attrs = new_attrs(cls)  # a `SlotDict`, unless a subclass has a `__dict__`
+    made.reads = reads_of(made)
+    dict.update(made.attrs, zip(names, values, strict=True))  # past the `SlotDict`'s check
     return made
 
 
@@ -255,13 +268,14 @@ def _init(m: Any, name: str, names: list[str], fallback: dict[str, Any]) -> Call
                 kind="TypeError",
             )
         m.state.charge(len(names) // ITEMS_PER_STEP)
+        # (past a `SlotDict`'s check: the fields are read-only to the program)
         for i, field_name in enumerate(names):
             if i < len(positional):
-                self_.attrs[field_name] = positional[i]
+                dict.__setitem__(self_.attrs, field_name, positional[i])
             elif field_name in kwargs:
-                self_.attrs[field_name] = kwargs.pop(field_name)
+                dict.__setitem__(self_.attrs, field_name, kwargs.pop(field_name))
             elif field_name in fallback:
-                self_.attrs[field_name] = fallback[field_name]
+                dict.__setitem__(self_.attrs, field_name, fallback[field_name])
             else:
                 raise _missing(
                     name, [n for n in names[i:] if n not in kwargs and n not in fallback]

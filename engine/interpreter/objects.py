@@ -116,6 +116,7 @@ class PClass:
         "doc",
         "eq_rule",
         "equipped",
+        "exception",
         "has_properties",
         "hash_rule",
         "is_node_class",
@@ -153,11 +154,20 @@ class PClass:
         # One of Python's own classes (`object`, the exceptions): its attributes cannot be
         # set, as CPython's immutable types' cannot.
         self.builtin = False
+        # A subclass of `BaseException` (which `exceptions.exception_classes` marks): its
+        # objects keep their `args` in `PInstance.fields`, set when they are made.
+        self.exception = False
+        for base in bases:  # (no generator: a class is made for each built-in, every run)
+            if base.exception:
+                self.exception = True
+                break
         self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
-            type(v) is PProperty or k == FROZEN for c in self.mro for k, v in c.namespace.items()
+            type(v) is PProperty or k in WRITE_GUARDS
+            for c in self.mro
+            for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
         self.shadowed = False
         # The attribute names its instances may hold when every class of its MRO has
@@ -356,15 +366,20 @@ class PInstance:
     # name do not hide: then reads go by `Machine.get_attr`, which asks the class first.
     # `chain`: an exception's `[__cause__, the error of its __context__,
     # __suppress_context__]` (`exceptions.stamp`), set once it is raised; unset before.
-    __slots__ = ("attrs", "chain", "cls", "hashed", "mirror", "reads")
+    # `fields`: an exception's `args` (and a StopIteration's `value`, an OSError's
+    # `errno`…), which CPython keeps outside its `__dict__`; set when it is made.
+    __slots__ = ("attrs", "chain", "cls", "fields", "hashed", "mirror", "reads")
     hashed: int | None
     chain: list[Any]
+    fields: dict[str, Any]
 
     def __init__(self, cls: PClass) -> None:
         self.cls = cls
         self.attrs: dict[str, Any] = {}
         self.reads = reads_of(self)
         self.mirror: Any = None  # its engine Value when it is a traced graph node
+        if cls.exception:
+            self.fields = {"args": ()}
 
     def __hash__(self) -> int:
         rule = self.cls.hash_rule
@@ -569,6 +584,20 @@ ENUM_KEY = " enum"
 
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"
+
+# In the namespace of a named tuple's class: its field names, which CPython's
+# `_tuplegetter` descriptors keep read-only (`p.x = 1`: "can't set attribute").
+TUPLE_FIELDS = " tuple fields"
+
+
+# Namespace entries that make a class's attribute writes look first (`has_properties`).
+WRITE_GUARDS = frozenset({FROZEN, TUPLE_FIELDS})
+
+
+def is_tuple_field(cls: PClass, name: str) -> bool:
+    """Whether `name` is a field of the named tuple class `cls` (or of one it inherits)."""
+    fields = cls.lookup(TUPLE_FIELDS)
+    return fields is not MISSING and name in fields
 
 
 class PSet:

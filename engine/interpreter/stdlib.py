@@ -77,6 +77,7 @@ from backprop_animator.engine.interpreter.text import (
     cpython_type,
     python_type_name,
 )
+from backprop_animator.engine.interpreter.type_hints import get_type_hints
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.library import Library
@@ -234,6 +235,7 @@ def make_enum_members(cls: PClass) -> None:
     for name, value in list(cls.namespace.items()):
         if (
             name.startswith("_")
+            or not name.isidentifier()  # the interpreter's own entries (`ANNOTATIONS`…)
             or isinstance(value, Builtin | Function)
             or type(value)
             in (
@@ -546,6 +548,8 @@ class _Copier:
         twin.attrs = new_attrs(cls)  # a `SlotDict` under `__slots__`, as the original's
         twin.attrs.update(attrs)
         twin.reads = reads_of(twin)
+        if cls.exception:  # its `args` (deep-copied by `deep`)
+            twin.fields = dict(original.fields)
         return twin
 
     def register(self, twin: PInstance) -> PInstance:
@@ -636,7 +640,12 @@ class _Copier:
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():
-                copied.attrs[name] = self.deep(item, memo, depth)
+                # (past a `SlotDict`'s check: the original held it, a named tuple's field too)
+                dict.__setitem__(copied.attrs, name, self.deep(item, memo, depth))
+            if value.cls.exception:
+                fields = copied.fields
+                for name, item in value.fields.items():
+                    fields[name] = self.deep(item, memo, depth)
             self.register(copied)
         elif kind is BoundMethod:
             copied = memo[id(value)] = BoundMethod(
@@ -862,6 +871,9 @@ def typing_module(library: Library) -> PModule:
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
     members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    members["get_type_hints"] = Builtin(
+        "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
+    )
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named

@@ -352,7 +352,9 @@ class Recorder:
                     _OP_NAMES[op] = name
         else:
             name = enum_op_name(op)
-            if not name and type(op) is PInstance and op.cls.shape is None:
+            if name:
+                name = self.worded_op(name)
+            elif type(op) is PInstance and op.cls.shape is None:
                 name = clean_text(cut_label(op.cls.name))  # an op object (`Sigmoid()`)
         state = self.state
         if mirrors:
@@ -380,6 +382,21 @@ class Recorder:
             raise ProgramError(
                 self.limits.exceeded("max_nodes", "the graph has too many nodes").message
             )
+
+    def worded_op(self, word: str) -> str:
+        """The op an Enum member's word names (`ops.OP_OF_WORD`: `'mul'` is `*`, `'TANH'`
+        `tanh`), else the word itself; `'pow'` is `**k` with its exponent when `__pow__`
+        (or `pow`) is making the node, else the word."""
+        known = ops.OP_OF_WORD.get(word.lower())
+        if known is None:
+            return word
+        if known == "**":
+            making = self.state.making
+            if making is None or making[0] != "**":
+                return word
+            args = making[1]
+            return ops.power_op(args[1] if len(args) > 1 else None)
+        return known
 
     def op_made(self, instance: PInstance) -> str:
         """The op of a node whose class keeps none: the one the method making it stands

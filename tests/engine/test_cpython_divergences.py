@@ -7,6 +7,9 @@ from __future__ import annotations
 import builtins
 import contextlib
 import io
+import re
+import sys
+import types
 
 import pytest
 
@@ -2789,3 +2792,359 @@ def test_the_cpython_a_program_is_compared_with_evaluates_its_annotations() -> N
     became a dataclass field there, and a comparison asserted a CPython that is not)."""
     assert run_in_cpython(EVALUATED_ANNOTATIONS) == ["['x']", "2 annotated"]
     assert_as_cpython(EVALUATED_ANNOTATIONS)
+
+
+def test_a_named_tuples_fields_are_read_only_as_cpythons() -> None:
+    """CPython's named tuple keeps its fields in `_tuplegetter` descriptors and has no
+    `__dict__` (`__slots__ = ()`); a subclass without `__slots__` has one."""
+    source = """
+from collections import namedtuple
+from typing import NamedTuple
+import copy
+P = namedtuple('P', 'x y', defaults=[0])
+p = P(1)
+for write in [lambda: setattr(p, 'x', 5), lambda: setattr(p, 'z', 1),
+              lambda: setattr(p, '_asdict', 1), lambda: vars(p)]:
+    try:
+        write()
+        print('no error')
+    except (AttributeError, TypeError) as e:
+        print(type(e).__name__, e)
+try:
+    p.y = 2
+except AttributeError as e:
+    print(e)
+try:
+    del p.x
+except AttributeError as e:
+    print(e)
+try:
+    del p.z
+except AttributeError as e:
+    print(e)
+print(p, p._replace(y=5), P._make([3, 4]), copy.copy(p), copy.deepcopy(p), hash(p) == hash((1, 0)))
+class S(P):
+    def total(self):
+        return self.x + self.y
+s = S(2, 3)
+s.extra = 1
+print(s.extra, s.total(), s, s._replace(x=9), copy.deepcopy(s).extra)
+try:
+    s.x = 9
+except AttributeError as e:
+    print(e)
+class T(P):
+    __slots__ = ()
+try:
+    T(1, 2).extra = 1
+except AttributeError as e:
+    print(e)
+class Q(NamedTuple):
+    a: int
+    b: float = 1.5
+    def double(self):
+        return Q(self.a * 2, self.b * 2)
+q = Q(2)
+print(q.double(), q.a, q[1], *q, q == (2, 1.5), q._asdict())
+try:
+    q.b = 3
+except AttributeError as e:
+    print(e)
+"""
+    assert_as_cpython(source)
+
+
+def test_an_abc_subclass_takes_class_attributes_as_cpythons() -> None:
+    source = """
+from abc import ABC, ABCMeta, abstractmethod
+class Base(ABC):
+    @abstractmethod
+    def f(self): ...
+class C(Base):
+    def f(self): return 1
+C.x = 1
+Base.y = 2
+setattr(C, 'z', 3)
+class M(metaclass=ABCMeta):
+    pass
+M.w = 4
+print(C.x, C.y, C().y, C.z, M.w, M().w)
+"""
+    assert_as_cpython(source)
+
+
+def test_lazy_builtins_read_the_programs_generators_as_they_go() -> None:
+    """`zip`, `map`, `enumerate` and `filter` take each item of a generator of the
+    program's when they need it, in argument order, as CPython's do: the generators'
+    prints interleave with the loop's."""
+    source = """
+def gen(name, n):
+    for i in range(n):
+        print('pull', name, i)
+        yield i
+    print('done', name)
+for a, b in zip(gen('a', 3), gen('b', 2)):
+    print(a, b)
+for x in map(lambda a, b: a + b, gen('p', 2), gen('q', 3)):
+    print(x)
+for i, x in enumerate(gen('e', 2), 1):
+    print(i, x)
+for x in filter(None, gen('f', 3)):
+    print(x)
+print(next(zip(gen('n', 5), [7])))
+for long, short in [(3, 2), (2, 3)]:
+    try:
+        for a, b in zip(gen('a', long), gen('b', short), strict=True):
+            print(a, b)
+    except ValueError as e:
+        print(e)
+print(dict(zip(gen('k', 2), gen('v', 2))), list(enumerate(gen('z', 0))))
+"""
+    assert_as_cpython(source)
+
+
+def test_a_missing_environment_variable_added_to_is_cpythons_key_error() -> None:
+    """`os.environ` is empty here: `+=` of a missing key is what CPython does on a
+    machine without it (its KeyError, before any write)."""
+    assert_as_cpython(caught("import os; os.environ['BACKPROP_SURELY_UNSET_9'] += 'x'"))
+
+
+def test_setting_a_modules_attribute_is_refused_naming_it() -> None:
+    """CPython sets it; here a module (and a logger) is the interpreter's own table."""
+    for source, words in [
+        ("import math\nmath.foo = 1\n", "setting .foo of the module 'math' is not available"),
+        ("import logging\nlogging.getLogger('a').propagate = False\n", "of the logger 'a'"),
+    ]:
+        with pytest.raises(EngineError, match=words) as refused:
+            trace_source(source + TAIL)
+        assert refused.value.line == 2
+
+
+def test_an_exceptions_args_are_outside_its_dict_and_set_by_its_call() -> None:
+    """CPython's `BaseException.__new__` keeps the call's arguments as `args` (a
+    descriptor, not in `__dict__`), also when the class's own `__init__` never calls
+    `super().__init__`; `vars(e)` shows only what the program set."""
+    source = """
+import copy
+class ShapeError(Exception):
+    def __init__(self, expected, got):
+        self.expected = expected
+        self.got = got
+e = ShapeError(3, [4])
+print(e.args, str(e), repr(e), vars(e))
+c, d = copy.copy(e), copy.deepcopy(e)
+print(c.args, d.args, d.args[1] is e.args[1], vars(d))
+try:
+    raise ValueError('bad', 2)
+except ValueError as caught:
+    print(vars(caught), caught.__dict__ == {})
+    caught.note = 1
+    print(vars(caught))
+try:
+    [][1]
+except IndexError as caught:
+    print(vars(caught), caught.args)
+s = StopIteration(7)
+print(s.value, s.args, vars(s))
+del s.value
+print(s.value)
+o = OSError(2, 'No such file', 'a.txt')
+print(o, o.errno, vars(o))
+del o.errno
+o.filename = 'b'
+print(o, vars(o))
+e.args = 'ab'
+print(e.args, e)
+for bad in ['e.args = 5', 'del e.args']:
+    try:
+        if bad == 'e.args = 5':
+            e.args = 5
+        else:
+            del e.args
+    except TypeError as err:
+        print(err)
+def gen():
+    yield 1
+    return 5
+it = gen()
+next(it)
+try:
+    next(it)
+except StopIteration as stop:
+    print(vars(stop), stop.value, stop.args)
+class Q(ValueError):
+    def __init__(self):
+        super().__init__('fixed')
+print(Q().args, repr(Q()))
+"""
+    assert_as_cpython(source)
+
+
+def test_an_uncaught_exception_without_super_init_shows_its_arguments() -> None:
+    source = "class ShapeError(Exception):\n    def __init__(self, a, b):\n        self.a = a\n"
+    with pytest.raises(EngineError, match=r"line 4, column 1: ShapeError: \(3, 4\)$"):
+        trace_source(source + "raise ShapeError(3, 4)\n" + TAIL)
+
+
+def run_as_main(source: str) -> list[str]:
+    """What CPython prints running `source` as the script `__main__` (its classes'
+    `__module__`, where `get_type_hints` looks their names up): `run_in_cpython`'s
+    namespace is no module."""
+    module = types.ModuleType("__main__")
+    module.__dict__["__builtins__"] = builtins
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = module
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "<program>", "exec", dont_inherit=True), module.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+    return out.getvalue().splitlines()
+
+
+TYPE_HINTS = """
+import typing
+from typing import get_type_hints
+class Node:
+    data: float
+    label: str = ''
+    def __init__(self, data: float, children: 'tuple' = (), op: str = '') -> None:
+        self.data = data
+    def __add__(self, other: 'Node') -> 'Node':
+        return Node(self.data + other.data)
+    @staticmethod
+    def make(x: int) -> 'Node':
+        return Node(x)
+class Leaf(Node):
+    grad: float
+    data: int
+def f(x: int, *args: float, k: bool = True, **kw: str) -> Node:
+    return Node(x)
+def g(a, b):
+    return a
+print(get_type_hints(Node), get_type_hints(Leaf), get_type_hints(Node(1.0)))
+print(get_type_hints(Node(1.0).__add__), get_type_hints(Node.make))
+print(get_type_hints(f), get_type_hints(g), get_type_hints(int), typing.get_type_hints(len))
+hints = get_type_hints(f, include_extras=True)
+print(hints['x'] is int, hints['return'] is Node, isinstance(3, hints['x']))
+def h(x: 'Missing') -> None:
+    pass
+try:
+    get_type_hints(h)
+except NameError as e:
+    print('NameError', e)
+for bad in [3, 'text', None]:
+    try:
+        get_type_hints(bad)
+    except TypeError as e:
+        print('TypeError', e)
+def twice(x: "'Node'", y: '3'):
+    pass
+print(get_type_hints(twice))
+"""
+
+FUTURE_TYPE_HINTS = """
+from __future__ import annotations
+from typing import get_type_hints
+calls = []
+def seen(name):
+    calls.append(name)
+    return float
+class Layer:
+    size: int
+    scale: seen('scale')
+    def forward(self, x: Neuron, n: int = 3) -> list:
+        return []
+class Neuron:
+    w: float
+    nxt: Neuron
+print(calls)
+print(get_type_hints(Layer), calls)
+print(get_type_hints(Layer.forward), get_type_hints(Neuron))
+class Bad:
+    x: Later
+try:
+    get_type_hints(Bad)
+except NameError as e:
+    print('NameError', e)
+Later = 5
+print(get_type_hints(Bad))
+class Shadow:
+    int = str
+    y: int
+    z: float
+print(get_type_hints(Shadow))
+"""
+
+
+@pytest.mark.parametrize("source", [TYPE_HINTS, FUTURE_TYPE_HINTS], ids=["plain", "future"])
+def test_get_type_hints_evaluates_the_programs_annotations_as_cpython(source: str) -> None:
+    """`typing.get_type_hints` of the program's classes (their bases' annotations first),
+    functions and methods: each annotation evaluated when asked, a string one (a forward
+    reference, or every one under `from __future__ import annotations`) in the program's
+    globals (a class's own names after them), CPython's NameError for a name nowhere."""
+    assert printed_lines(trace_source(source + TAIL)) == run_as_main(source)
+
+
+@pytest.mark.parametrize(
+    ("annotation", "words"),
+    [
+        ("'x y'", "SyntaxError: Forward reference must be an expression -- got 'x y'"),
+        ("'os.system'", "name 'os' is not defined"),
+        ("'().__class__'", "dunder"),
+        ("'__import__(\"os\")'", "name '__import__' is not defined"),
+        ("'" + "-" * 5000 + "1'", "BACKPROP_MAX_DEPTH"),
+        ("'" + "(" * 300 + "1" + ")" * 300 + "'", "Forward reference must be an expression"),
+        ("'" + "-" * 300 + "1'", "BACKPROP_MAX_DEPTH"),
+        ("'x: int'", "Forward reference must be an expression"),
+        ("'f(1)'", "BACKPROP_MAX_CALL_DEPTH"),
+    ],
+    ids=[
+        "words",
+        "host",
+        "dunder",
+        "import",
+        "operators",
+        "parens",
+        "nesting",
+        "statement",
+        "loop",
+    ],
+)
+def test_get_type_hints_of_a_hostile_annotation_is_a_clean_error(
+    annotation: str, words: str
+) -> None:
+    """A string annotation is parsed and compiled only when `get_type_hints` asks, by
+    the same whitelist as the program: nothing outside it runs, and every bound holds."""
+    source = (
+        "from typing import get_type_hints\n"
+        f"def f(x: {annotation}):\n    return get_type_hints(f)\n"
+        "f(1)\n"
+    )
+    with pytest.raises(EngineError, match=re.escape(words) if "(" in words else words):
+        trace_source(source + TAIL)
+
+
+def test_an_object_without_a_repr_is_shown_as_cpythons_without_module_and_address() -> None:
+    """CPython's `<__main__.MLP object at 0x7f…>` changes with every run (and would make
+    every trace that prints one differ); here it is `<MLP object>` wherever CPython shows
+    its default repr (str, repr, containers, f-strings, a bound method), the same on
+    every run, and the program's own `__repr__` where it has one."""
+    source = """
+class MLP:
+    def forward(self):
+        return 1
+class Layer(MLP):
+    pass
+class Named:
+    def __repr__(self):
+        return 'Named()'
+m = MLP()
+print(m, repr(m), str(m), [m, Layer()], f'{m!r} {m}', {'k': m}, (Named(), m))
+print(m.forward, str(m) == repr(m), format(m, ''))
+"""
+    ours = printed_lines(trace_source(source + TAIL))
+    assert ours == printed_lines(trace_source(source + TAIL))  # the same on every run
+    address = re.compile(r"<__main__\.(\w+) object at 0x[0-9a-f]+>")
+    assert ours == [address.sub(r"<\1 object>", line) for line in run_in_cpython(source)]

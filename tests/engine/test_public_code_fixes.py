@@ -3061,7 +3061,8 @@ def test_an_import_in_a_function_body_fails_only_when_the_function_runs() -> Non
 def test_an_op_kept_as_an_enum_member_is_named_by_its_value_or_its_name() -> None:
     """kazijawad/pygrad keeps each node's op as a member of `class Op(Enum)` (`Op.ADD`),
     not a string: its nodes were drawn with no op name. A member whose value is a string
-    is named by it (`'+'`), any other by its name (`MUL`, an `auto()` number)."""
+    is named by it (`'+'`), any other by its name (`MUL`, an `auto()` number), and a word
+    that names an op the engine knows is that op (`MUL`: `*`)."""
     source = (
         "from enum import Enum, auto\n"
         "class Op(Enum):\n    MUL = auto()\n    ADD = '+'\n"
@@ -3090,7 +3091,40 @@ def test_an_op_kept_as_an_enum_member_is_named_by_its_value_or_its_name() -> Non
     )
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source)
-    assert [node["op"] for node in trace["nodes"] if node["kind"] == "op"] == ["MUL", "+"]
+    assert [node["op"] for node in trace["nodes"] if node["kind"] == "op"] == ["*", "+"]
+
+
+def test_an_enum_op_whose_word_names_a_known_op_is_shown_as_that_op() -> None:
+    """`class Op(Enum): MUL = 'mul'` (a value that is a name, not a symbol) was drawn
+    `mul(x1, w1)`; the words of the engine's ops (`add mul sub div pow neg` and the
+    registry's `tanh exp relu…`, in any case) are the ops, `pow` made by `__pow__` with its
+    exponent; any other word stays the program's own op."""
+    source = (
+        "import math\nfrom enum import Enum, auto\n"
+        "class Op(Enum):\n    TANH = auto()\n    MUL = 'mul'\n    ADD = 'add'\n"
+        "    POW = 'pow'\n    SUB = 'Sub'\n    SQUASH = 'squash'\n"
+        "class V:\n"
+        "    def __init__(self, data, prev=(), op=None):\n"
+        "        self.data = data; self.grad = 0.0; self._prev = prev; self._op = op\n"
+        "        self._backward = lambda: None\n"
+        "    def __add__(self, o):\n        return V(self.data + o.data, (self, o), Op.ADD)\n"
+        "    def __mul__(self, o):\n        return V(self.data * o.data, (self, o), Op.MUL)\n"
+        "    def __sub__(self, o):\n        return V(self.data - o.data, (self, o), Op.SUB)\n"
+        "    def __pow__(self, k):\n        return V(self.data ** k, (self,), Op.POW)\n"
+        "    def tanh(self):\n        return V(math.tanh(self.data), (self,), Op.TANH)\n"
+        "    def squash(self):\n        return V(self.data / 2, (self,), Op.SQUASH)\n"
+        "    def backward(self):\n        self.grad = 1.0\n"
+        "x1, w1, b = V(2.0), V(-3.0), V(1.0)\n"
+        "n = x1 * w1 + b\nm = (n - b) ** 2\no = m.tanh().squash() + V(2.0, (x1,), Op.POW)\n"
+        "print(Op.MUL, Op.POW.value)\n"
+        "o.backward()\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    ops = [node["op"] for node in trace["nodes"] if node["kind"] == "op"]
+    assert ops == ["*", "+", "-", "**2", "tanh", "squash", "pow", "+"]
+    names = [node["name"] for node in trace["nodes"] if node["kind"] == "op"]
+    assert names[0] == "x1*w1"
 
 
 def test_a_stream_handler_logs_to_stderr_so_nowhere_here() -> None:

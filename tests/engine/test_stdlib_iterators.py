@@ -7,9 +7,15 @@ stop at their bounds, before the work."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
+from tests.engine.cpython import printed_lines
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
 
 PRELUDE = """
@@ -175,3 +181,112 @@ def test_warnings_error_filter_is_refused_not_ignored(call: str) -> None:
     source = f"import warnings\nwarnings.{call}\nwarnings.warn('boom')\nprint('went on')\n"
     with pytest.raises(EngineError, match="'error' is not available here"):
         trace_source(source)
+
+
+WARNING_PROGRAM = """
+import warnings
+def old(x):
+    warnings.warn("old() is deprecated", DeprecationWarning)
+    return x
+for i in range(3):
+    old(i)
+warnings.warn("plain")
+print('between')
+warnings.warn(RuntimeWarning("made"))
+for i in range(2):
+    warnings.warn("loop %d" % i, FutureWarning)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    warnings.warn("hidden")
+old(5)
+with warnings.catch_warnings(record=True) as log:
+    warnings.simplefilter("default")
+    old(5)
+    old(5)
+    warnings.warn("kept")
+print(len(log), [str(w.message) for w in log], [w.lineno for w in log])
+warnings.simplefilter("always")
+old(6)
+old(7)
+warnings.filterwarnings("ignore", message="OLD.*depre")
+old(8)
+warnings.filterwarnings("ignore", category=UserWarning)
+warnings.warn("user")
+warnings.resetwarnings()
+warnings.warn("after reset", DeprecationWarning)
+warnings.simplefilter("once")
+warnings.warn("one")
+warnings.warn("one")
+warnings.simplefilter("module")
+for i in range(2):
+    warnings.warn("mod")
+warnings.warn("mod")
+print('done')
+"""
+
+
+STACKLEVEL_PROGRAM = """
+import warnings
+def old(x):
+    warnings.warn("old() is deprecated", DeprecationWarning, stacklevel=2)
+    return x
+def deeper():
+    warnings.warn("three up", stacklevel=3)
+def middle():
+    deeper()
+class Engine:
+    def step(self):
+        warnings.warn("step", FutureWarning, stacklevel=2)
+e = Engine()
+old(1)
+old(2)
+middle()
+e.step()
+warnings.warn("too far", stacklevel=2)
+warnings.warn("far dep", DeprecationWarning, stacklevel=5)
+def loop():
+    for i in range(30):
+        e.step()
+        old(i)
+loop()
+print('done')
+"""
+
+
+@pytest.mark.parametrize("program", [WARNING_PROGRAM, STACKLEVEL_PROGRAM], ids=["filters", "stack"])
+def test_a_warning_is_shown_as_cpython_writes_it_to_stderr(tmp_path: Path, program: str) -> None:
+    """CPython writes `file:line: Category: message` and the line's source under it to
+    stderr, through its filters (each shown once per line by default), at the line of the
+    call `stacklevel` names (`sys:1` past the outermost); there is no stderr here, so the
+    lines are printed, in the order the program made them."""
+    script = tmp_path / "main.py"
+    script.write_text(program)
+    run = subprocess.run(
+        [sys.executable, "-u", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+        env={"PATH": os.environ.get("PATH", "")},
+    )
+    theirs = run.stdout.replace(str(script), "/program/main.py").splitlines()
+    assert printed_lines(trace_source(program + TAIL)) == theirs
+
+
+@pytest.mark.parametrize("pattern", ["[a-z]+", "(x)", "a|b", "x+"])
+def test_a_warnings_filter_pattern_beyond_plain_text_is_refused(pattern: str) -> None:
+    source = f"import warnings\nwarnings.filterwarnings('ignore', message={pattern!r})\n"
+    with pytest.raises(EngineError, match="is not available here"):
+        trace_source(source + TAIL)
+
+
+def test_a_warning_made_in_a_loop_is_bounded() -> None:
+    """Hostile: `always` in an endless loop prints two lines a turn: the output bound
+    stops it (or the steps), never a hang; a long message stays within the string bound."""
+    source = (
+        "import warnings\nwarnings.simplefilter('always')\n"
+        "while True:\n    warnings.warn('x' * 9000)\n"
+    )
+    with pytest.raises(EngineError, match="printed more than 200,000 characters"):
+        trace_source(source + TAIL)

@@ -1,0 +1,182 @@
+"""`typing.get_type_hints(obj)` of the program's own classes and functions.
+
+Annotations are not evaluated when a `def` or a class body runs (as under `from
+__future__ import annotations`): each is kept as its syntax tree, a `Hint`, with the
+compiler of the program (`ExpressionCompiler.function` keeps a function's by its lines in
+`Machine.hints`; `Compiler.annotated` a class body's in its namespace under `HINTS`).
+`get_type_hints` evaluates them then, as CPython's does: compiled by the same compiler
+(so only the language's whitelist runs), names looked up in the program's globals (a
+class's own names after them, the built-ins last), a string annotation parsed and
+evaluated in its turn (`'Value'`, a forward reference), `None` as `NoneType`. A name
+nowhere is CPython's NameError, a string that is no expression its SyntaxError's words.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.objects import (
+    BoundMethod,
+    Builtin,
+    Frame,
+    Function,
+    PClass,
+    PClassMethod,
+    PInstance,
+    PStaticMethod,
+    TypeObject,
+)
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError
+from backprop_animator.engine.parse import parse_python
+
+# In a class's namespace: its body's annotations, `{name: Hint}` in their order.
+HINTS = " hints"
+
+# A string annotation whose value is a string again is parsed again, this many times.
+MAX_FORWARD_LEVELS = 20
+
+
+class Hint:
+    """One annotation as written: evaluated only when `get_type_hints` asks for it.
+    What it compiled to (`codes`, by the tree and how its names are looked up) and the
+    trees of its strings (`trees`) are kept, so asking again compiles nothing."""
+
+    __slots__ = ("codes", "compiler", "node", "trees")
+
+    def __init__(self, compiler: Any, node: ast.expr) -> None:
+        self.compiler = compiler
+        self.node = node
+        self.codes: dict[tuple[int, bool], Any] = {}
+        self.trees: dict[str, ast.expr] = {}
+
+
+def function_hints(compiler: Any, node: ast.FunctionDef) -> list[tuple[str, Hint]]:
+    """A `def`'s annotations in CPython's `__annotations__` order: its parameters', then
+    `return`."""
+    args = node.args
+    params = [*args.posonlyargs, *args.args]
+    if args.vararg is not None:
+        params.append(args.vararg)
+    params.extend(args.kwonlyargs)
+    if args.kwarg is not None:
+        params.append(args.kwarg)
+    hints = [(a.arg, Hint(compiler, a.annotation)) for a in params if a.annotation is not None]
+    if node.returns is not None:
+        hints.append(("return", Hint(compiler, node.returns)))
+    return hints
+
+
+def get_type_hints(machine: Any, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`typing.get_type_hints(obj)`: a function's (or method's) annotations, or a class's
+    and its bases', evaluated (`include_extras` taken, no other namespace)."""
+    given = dict(kwargs)
+    given.pop("include_extras", None)
+    if len(args) > 1 or any(given.pop(key, None) is not None for key in ("globalns", "localns")):
+        raise ProgramError("get_type_hints() takes the object alone here (no namespaces)")
+    if len(args) != 1 or given:
+        raise ProgramError("get_type_hints() takes one class or function", kind="TypeError")
+    obj = args[0]
+    if type(obj) is BoundMethod:
+        obj = obj.function
+    if type(obj) is PStaticMethod or type(obj) is PClassMethod:
+        obj = obj.function
+    if type(obj) is Function:
+        found = machine.hints.get(obj.span) if obj.span != (0, 0) else None
+        return {name: evaluate(machine, hint, None) for name, hint in found or ()}
+    if type(obj) is PClass:
+        hints: dict[str, Any] = {}
+        for cls in reversed(obj.mro):
+            machine.state.charge(1)
+            for name, hint in cls.namespace.get(HINTS, {}).items():
+                hints[name] = evaluate(machine, hint, cls.namespace)
+        return hints
+    if type(obj) is PInstance:  # CPython reads `obj.__annotations__`: its class's own
+        for cls in obj.cls.mro:
+            if HINTS in cls.namespace:
+                found_hints = cls.namespace[HINTS].items()
+                return {name: evaluate(machine, hint, None) for name, hint in found_hints}
+    if isinstance(obj, TypeObject | Builtin):  # `int`, `len`: none of their own
+        return {}
+    shown = machine.texts.to_repr(obj)
+    raise ProgramError(f"{shown} is not a module, class, method, or function.", kind="TypeError")
+
+
+def evaluate(machine: Any, hint: Hint, namespace: dict[str, Any] | None) -> Any:
+    """One annotation's value, as CPython's `get_type_hints` makes it."""
+    node = hint.node
+    levels = 0
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        value: Any = node.value
+    else:
+        value = run(machine, hint, node, namespace)
+        if type(value) is not str:
+            return none_type(hint.compiler) if value is None else value
+    while type(value) is str:  # a forward reference: `'Value'`, `"list[Node]"`
+        levels += 1
+        if levels > MAX_FORWARD_LEVELS:
+            raise ProgramError("a forward reference names a forward reference too many times")
+        tree = hint.trees.get(value)
+        if tree is None:
+            tree = hint.trees[value] = parsed(machine, value, node)
+        value = run(machine, hint, tree, namespace)
+        if value is None:
+            return none_type(hint.compiler)
+    return value
+
+
+def run(machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | None) -> Any:
+    """`node` (compiled once) run: its names the program's globals, then the class's own
+    (`namespace`, as CPython's `get_type_hints` looks them up), then the built-ins."""
+    machine.state.charge(1)
+    compiler = hint.compiler
+    key = (id(node), namespace is None)  # (the node is kept, by the hint or its trees)
+    code = hint.codes.get(key)
+    if code is None:
+        module = scopes.Scope("module", None)
+        if namespace is None:
+            code = compiler.expr(node, module)
+        else:  # every name it reads asks the frame's own names first, then the globals
+            names = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
+            code = compiler.expr(node, scopes.Scope("class", module, locals=names))
+        hint.codes[key] = code
+    if namespace is None:
+        return code(Frame({}, None))
+    machine.state.charge(len(namespace) // ITEMS_PER_STEP)
+    globals_ = compiler.globals
+    own = {
+        key: value for key, value in namespace.items() if key.isidentifier() and key not in globals_
+    }
+    return code(Frame(own, None))
+
+
+def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:
+    """A string annotation as an expression, placed at the annotation (for its errors);
+    CPython's SyntaxError words for one that is none."""
+    limits = machine.state.limits
+    budget = 4 * limits.max_depth + 100
+    machine.state.charge(len(text) // ITEMS_PER_STEP)
+    if sum(text.count(c) for c in "([{-+~*.,|") > budget:
+        what = f"this forward reference has more than {budget:,} operators, too many to nest"
+        raise limits.exceeded("max_depth", what)
+    failed = ProgramError(f"Forward reference must be an expression -- got {text!r}")
+    failed.kind = "SyntaxError"
+    try:
+        tree = parse_python(text.lstrip(" \t"))
+    except SyntaxError:
+        raise failed from None
+    except (RecursionError, MemoryError, ValueError):
+        raise limits.exceeded("max_depth", "this forward reference is nested too deeply") from None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        raise failed
+    expression = tree.body[0].value
+    for part in ast.walk(expression):
+        if isinstance(part, ast.expr):
+            ast.copy_location(part, at)
+    return expression
+
+
+def none_type(compiler: Any) -> Any:
+    """`type(None)`, which `get_type_hints` gives for a `None` annotation."""
+    return compiler.m.call(compiler.builtins["type"], [None])

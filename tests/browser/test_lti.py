@@ -20,7 +20,6 @@ from backprop_animator.engine.examples import NEURON
 from tests.browser.conftest import Problems, open_page
 from tests.lti.stack import Stack, add_activity, lti_stack
 
-
 # One LTI stack (platform, tool, database) for the module: its tests on one worker.
 pytestmark = pytest.mark.xdist_group("lti-browser")
 

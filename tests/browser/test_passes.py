@@ -518,24 +518,33 @@ def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: s
     expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)
 
 
+# Steps closer together than the page's 250 ms are rapid (graph-follow.js, player.js):
+# only those are judged, so a frame a loaded machine draws late is no failure.
 RAPID_STEPS = """async (count) => {
   const view = document.querySelector('[data-testid=graph-viewport]');
   const viewport = () => view.getAttribute('transform');
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   const glided = [];
+  let rapid = 0;
   let rapidFlowStill = 0;
+  let last = -Infinity;
   for (let i = 0; i < count; i++) {
+    const now = performance.now();
+    const isRapid = now - last < 200;
+    last = now;
     document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
     await frame();
     const after = viewport();
     await frame();
+    if (!isRapid) continue;
+    rapid++;
     if (viewport() !== after) glided.push(i);
     const player = document.querySelector('[data-testid=player]');
     const back = document.querySelector('.edge[data-state=back]');
     if (player.dataset.rapid && back && getComputedStyle(back).animationName === 'none')
       rapidFlowStill++;
   }
-  return {glided, rapidFlowStill};
+  return {glided, rapid, rapidFlowStill};
 }"""
 
 
@@ -549,8 +558,9 @@ def test_an_arrow_key_held_moves_the_view_at_once_and_stills_the_flow(
     start = next(k for k, f in enumerate(trace["frames"]) if f["phase"] == "backward")
     open_trace(player_page, server, trace, frame=start)
     moved = player_page.evaluate(RAPID_STEPS, 60)
+    assert moved["rapid"] >= 30, moved  # two display frames a step: far under 200 ms
     assert moved["glided"] == [], moved
-    assert moved["rapidFlowStill"] >= 55, moved
+    assert moved["rapidFlowStill"] >= moved["rapid"] - 5, moved
     player = player_page.get_by_test_id("player")
     expect(player).not_to_have_attribute("data-rapid", "true")
     back = player_page.locator(".edge[data-state=back]").first

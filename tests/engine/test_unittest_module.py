@@ -495,6 +495,10 @@ BOUNDED = [
 ]
 
 
+# A roomy clock: a loaded machine must not stop first what the step bound must stop.
+ROOMY = Limits(time_limit=60.0)
+
+
 @pytest.mark.parametrize(("body", "words"), BOUNDED)
 def test_a_bound_inside_a_test_ends_the_run_and_is_no_test_error(body: str, words: str) -> None:
     source = (
@@ -503,7 +507,7 @@ def test_a_bound_inside_a_test_ends_the_run_and_is_no_test_error(body: str, word
         "unittest.main(exit=False)\nprint('after')\n" + TAIL
     )
     with pytest.raises(EngineError, match=words) as caught:
-        trace_source(source)
+        trace_source(source, limits=ROOMY)
     assert "in test_a()" in caught.value.message
 
 
@@ -525,7 +529,7 @@ def test_a_bound_in_setup_or_a_class_fixture_ends_the_run_too() -> None:
             "unittest.main()\n" + TAIL
         )
         with pytest.raises(EngineError, match="too many steps"):
-            trace_source(source)
+            trace_source(source, limits=ROOMY)
 
 
 LEAKS = [

@@ -50,6 +50,7 @@ from backprop_animator.engine.interpreter.objects import (
     PClass,
     PInstance,
     PSet,
+    held_operands,
     missing_part,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -1218,6 +1219,8 @@ class Recorder:
             self.rerun.pass_starts(output, len(self.passes))
         if self.unfilled:
             self.fill_operands()
+        if not output._prev:
+            unheld_refusal(instance)
         reachable = topological_order(output)
         self.pass_output = output
         self.pass_reachable = reachable
@@ -2366,6 +2369,28 @@ def held_node(holder: PInstance) -> Any:
     node, else None."""
     nodes = [v for v in holder.attrs.values() if type(v) is PInstance and v.mirror is not None]
     return nodes[0] if len(nodes) == 1 else None
+
+
+def unheld_refusal(instance: PInstance) -> None:
+    """Refuse a pass from a node whose class keeps its operands in a record of its op
+    (`Shape.held`) that holds one, but no operands where they are looked for (`ctx.ins`):
+    drawn, it would be a graph of one node, its gradients nowhere."""
+    shape = instance.cls.shape
+    if shape is None or not shape.held:
+        return
+    record = instance.attrs.get(shape.operands)
+    if (type(record) is not PInstance or record.mirror is not None) and type(record) not in (
+        tuple,
+        list,
+    ):
+        return  # a leaf (None), or a function (`grad_fn` a closure)
+    if held_operands(record) is not None:
+        return
+    raise ProgramError(
+        f"backward() was called on a {instance.cls.name} whose {shape.operands} holds no "
+        f"operands here: keep them in it as one of {', '.join(OPERAND_NAMES[:6])}… "
+        f"({shape.operands}.parents = (a, b)), or as a tuple ((Mul, (a, b)))"
+    )
 
 
 def op_of_class(name: str) -> str | None:

@@ -350,3 +350,15 @@ print(d.data, d.grad, a.grad)
     # d's two operands, from its tuple record's inner tuple; no other node has any.
     assert sorted(nodes[e["source"]]["data"] for e in trace["edges"]) == [2.0, 8.0]
     assert {nodes[e["target"]]["data"] for e in trace["edges"]} == {16.0}
+
+
+def test_a_record_of_the_op_with_no_operands_where_they_are_looked_for_is_refused() -> None:
+    # `ctx.inputs_`: no name operands go by. Drawn, it would be one node with every
+    # gradient in its sort frame; refused, saying where to keep them.
+    source = (Path(__file__).parent / "real_code" / "function_ctx_engine.py").read_text()
+    source = source.replace("self.parents = parents", "self.inputs_ = parents")
+    source = source.replace("v._ctx.parents", "v._ctx.inputs_")
+    assert run_in_cpython(source)  # CPython runs it
+    with pytest.raises(EngineError, match="Scalar whose _ctx holds no operands here") as caught:
+        trace_source(source)
+    assert caught.value.line == source.splitlines().index("o.backward()") + 1

@@ -362,3 +362,38 @@ def test_a_record_of_the_op_with_no_operands_where_they_are_looked_for_is_refuse
     with pytest.raises(EngineError, match="Scalar whose _ctx holds no operands here") as caught:
         trace_source(source)
     assert caught.value.line == source.splitlines().index("o.backward()") + 1
+
+
+RECURSIVE_BACKWARD = """    def backward(self, allow_fill=True):
+        if self._ctx is None:
+            return
+        if self.grad is None and allow_fill:
+            self.grad = 1.0
+        grads = self._ctx.backward(self.grad)
+        if len(self._ctx.parents) == 1:
+            grads = [grads]
+        for t, g in zip(self._ctx.parents, grads):
+            t.grad = g if t.grad is None else t.grad + g
+            t.backward(False)
+
+
+"""
+
+
+def test_early_tinygrads_walk_without_a_sort_is_drawn_and_judged_wrong_at_its_sort() -> None:
+    # Each node's backward() hands its parents their shares and recurses into them,
+    # as early tinygrad did, with no topological sort: a node reached twice passes on a
+    # share before it has all of its own. Its numbers are CPython's; the check says the
+    # sort is where it parts from a right engine (each op's shares are right).
+    source = (Path(__file__).parent / "real_code" / "function_instance_engine.py").read_text()
+    start, end = source.index("    def backward(self):"), source.index("def sigmoid")
+    source = source[:start] + RECURSIVE_BACKWARD + source[end:]
+    source = source.replace("    b.grad = None\n", "    b.grad = None\n    loss.grad = None\n")
+    trace = as_cpython_with_leaves(source)
+    check = trace["engine_check"]
+    assert {rule["verdict"] for rule in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == "wrong"
+    assert any(
+        not math.isclose(node["grad"], node["correct_grad"], rel_tol=1e-6)
+        for node in trace["nodes"]
+    )

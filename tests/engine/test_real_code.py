@@ -397,3 +397,19 @@ def test_early_tinygrads_walk_without_a_sort_is_drawn_and_judged_wrong_at_its_so
         not math.isclose(node["grad"], node["correct_grad"], rel_tol=1e-6)
         for node in trace["nodes"]
     )
+
+
+def test_operands_put_in_the_record_after_it_was_hung_on_the_node_are_its_edges() -> None:
+    # `out._ctx = ctx` with an empty `ctx.parents`, filled afterwards: the edges are
+    # there when the pass begins, as for `out._prev.append(…)`.
+    source = (Path(__file__).parent / "real_code" / "function_ctx_engine.py").read_text()
+    made = "        ctx = Context(cls, inputs)\n"
+    hung = "        out._ctx = ctx\n"
+    assert made in source and hung in source
+    late = source.replace(made, "        ctx = Context(cls, [])\n")
+    late = late.replace(hung, hung + "        ctx.parents.extend(inputs)\n")
+    edges = [(e["source"], e["target"]) for e in trace_source(source)["edges"]]
+    assert (
+        edges
+        and [(e["source"], e["target"]) for e in as_cpython_with_leaves(late)["edges"]] == edges
+    )

@@ -65,6 +65,7 @@ from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
+    HOLDER_NAMES,
     MISSING,
     OPERAND_NAMES,
     Frame,
@@ -2116,7 +2117,8 @@ _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scop
 
 def operand_loop(node: ast.For) -> dict[str, ast.Name]:
     """`for child in v._prev:` or `for child, local in zip(v._children, …):` (any of
-    `OPERAND_NAMES`): {"child": v}; otherwise {}."""
+    `OPERAND_NAMES`), or the operands v's holder keeps (`for p, g in
+    zip(v._ctx.parents, grads)`, any of `HOLDER_NAMES`): {"child": v}; otherwise {}."""
     target, iterable = node.target, node.iter
     if (
         isinstance(iterable, ast.Call)
@@ -2127,14 +2129,16 @@ def operand_loop(node: ast.For) -> dict[str, ast.Name]:
         and target.elts
     ):
         target, iterable = target.elts[0], iterable.args[0]
-    if (
+    if not (
         isinstance(target, ast.Name)
         and isinstance(iterable, ast.Attribute)
         and iterable.attr in OPERAND_NAMES
-        and isinstance(iterable.value, ast.Name)
     ):
-        return {target.id: iterable.value}
-    return {}
+        return {}
+    owner = iterable.value
+    if isinstance(owner, ast.Attribute) and owner.attr in HOLDER_NAMES:
+        owner = owner.value
+    return {target.id: owner} if isinstance(owner, ast.Name) else {}
 
 
 def _leaves_loop(body: list[ast.stmt]) -> bool:

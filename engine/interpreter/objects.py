@@ -258,6 +258,12 @@ RULE_NAMES = (
     "fn", "_backwards", "_backprop",
 )  # fmt: skip
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
+# Where a node with no operands of its own keeps the record of the op that made it, the
+# operands inside it (PyTorch's `Function` style: `out._ctx = ctx` with `ctx.parents`,
+# `out.grad_fn = MulBackward(a, b)` with its `.inputs`, `out._ctx = (Mul, (a, b))`).
+HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
+# The items of a holder tuple looked at (`(Mul, (a, b))`, `(Mul, ctx)`): a record, not data.
+MAX_HOLDER_ITEMS = 4
 
 
 class Shape:
@@ -267,7 +273,7 @@ class Shape:
     gradient's name as the learner's code writes it, the one the trace's words quote
     (`a.gradient += 3 × 1`): `grad` where a `grad` property stands before `_grad`."""
 
-    __slots__ = ("grad", "number", "op", "operands", "rule", "said", "second")
+    __slots__ = ("grad", "held", "number", "op", "operands", "rule", "said", "second")
 
     def __init__(
         self,
@@ -278,8 +284,10 @@ class Shape:
         grad: str,
         second: str | None = None,
         said: str | None = None,
+        held: bool = False,
     ) -> None:
         self.operands = operands
+        self.held = held  # `operands` names a holder of them (`HOLDER_NAMES`), not them
         self.second = second
         self.number = number
         self.rule = rule
@@ -288,11 +296,47 @@ class Shape:
         self.said = grad if said is None else said
 
     def operands_of(self, attrs: dict[str, Any]) -> Any:
-        """An object's operands: what its operands attribute holds, or a pair's two."""
+        """An object's operands: what its operands attribute holds, or a pair's two, or
+        what the holder of the op that made it keeps (`held_operands`)."""
+        if self.held:
+            return held_operands(attrs.get(self.operands))
         if self.second is None:
             return attrs.get(self.operands)
         pair = (attrs.get(self.operands), attrs.get(self.second))
         return [operand for operand in pair if operand is not None]
+
+
+def held_operands(holder: Any) -> Any:
+    """The operands a node's holder keeps (`Shape.held`): an object of the program's that
+    is no node (a context, a `Function` instance, a `grad_fn` object) gives its own
+    operands attribute's value (`ctx.parents`, `grad_fn.inputs`: the first of
+    `OPERAND_NAMES` among its own attributes); a tuple or list gives itself where it
+    holds a node (`(Mul, a, b)`), else, of its first `MAX_HOLDER_ITEMS` items, the first
+    tuple or list holding a node (`(Mul, (a, b))`) or object holding operands (`(Mul,
+    ctx)`); anything else, None. Bounded: one object's attributes and a few items, read
+    as they are (a property of the holder's class, no attribute of its own, is never
+    run), one level down at most."""
+    kind = type(holder)
+    if kind is PInstance:
+        if holder.mirror is not None:
+            return None  # a node is no holder (`out._ctx = a`: not a's operands)
+        attrs = holder.attrs
+        name = next((name for name in OPERAND_NAMES if name in attrs), None)
+        return None if name is None else attrs[name]
+    if kind is not tuple and kind is not list:
+        return None
+    items = holder[:MAX_HOLDER_ITEMS]
+    if any(type(item) is PInstance and item.mirror is not None for item in items):
+        return holder
+    for item in items:
+        if type(item) is tuple or type(item) is list:
+            if any(type(i) is PInstance and i.mirror is not None for i in item[:MAX_HOLDER_ITEMS]):
+                return item
+        elif type(item) is PInstance and item.mirror is None:
+            found = held_operands(item)
+            if found is not None:
+                return found
+    return None
 
 
 def _is_method(cls: PClass, name: str) -> bool:
@@ -330,11 +374,17 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         pair = next((pair for pair in OPERAND_PAIRS if first(pair) == pair[0]), None)
         if pair is not None and first(pair[1:]) is not None:
             operands, second = pair
+    held = False
+    if operands is None:
+        # No operands of its own: where a record of the op that made it is kept (set in
+        # `__init__`, None for a leaf), the operands it keeps (`held_operands`).
+        operands = next((name for name in HOLDER_NAMES if name in attrs), None)
+        held = operands is not None
     if rule is None and operands is None:
         return None
     op = first(OP_NAMES) or "_op"
     said = "grad" if type(cls.lookup("grad")) is PProperty else grad
-    return Shape(operands or "_prev", number, rule or "_backward", op, grad, second, said)
+    return Shape(operands or "_prev", number, rule or "_backward", op, grad, second, said, held)
 
 
 def missing_part(attrs: dict[str, Any]) -> str:
@@ -343,7 +393,10 @@ def missing_part(attrs: dict[str, Any]) -> str:
         return "it has no `grad` attribute"
     if not any(name in attrs for name in NUMBER_NAMES):
         return f"it has no number attribute (one of {', '.join(NUMBER_NAMES)})"
-    return f"it has neither operands ({', '.join(OPERAND_NAMES[:4])}…) nor a rule (_backward…)"
+    return (
+        f"it has neither operands ({', '.join(OPERAND_NAMES[:4])}…), nor a record of the op "
+        "that made it holding them (_ctx, grad_fn…), nor a rule (_backward…)"
+    )
 
 
 class Maker(list[str]):

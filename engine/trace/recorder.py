@@ -29,7 +29,7 @@ import math
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
+from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -47,8 +47,10 @@ from backprop_animator.engine.interpreter.objects import (
     OPERAND_NAMES,
     BoundMethod,
     Function,
+    PClass,
     PInstance,
     PSet,
+    held_operands,
     missing_part,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -137,6 +139,9 @@ class Recorder:
         # Nodes made with an empty set or list of operands, which the program may fill
         # afterwards (`out._prev.add(self)`): with where each was made, until a pass.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
+        # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
+        # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
+        self.held_by: dict[int, PInstance] = {}
         self.shown: set[Value] = set()
         self.frames: list[dict[str, Any]] = []
         # Where the frames since the last pass begin (update frames waiting for the
@@ -479,6 +484,12 @@ class Recorder:
             shape = instance.cls.shape
             if instance.mirror is None or shape is None:
                 continue
+            if shape.held:  # `children` is the holder, which may have got them since
+                if instance.attrs.get(shape.operands) is children:
+                    self.relink(instance, refill=False)
+                    if instance.mirror._prev:
+                        self.positions[instance.mirror] = position
+                continue
             if shape.operands_of(instance.attrs) is not children:
                 continue  # replaced since, which `relink` followed
             if children.items if type(children) is PSet else children:
@@ -487,8 +498,11 @@ class Recorder:
                     self.positions[instance.mirror] = position
         self.unfilled.clear()
 
-    def relink(self, instance: PInstance) -> None:
-        """A node's operands were set after it was made: its mirror's edges follow."""
+    def relink(self, instance: PInstance, refill: bool = True) -> None:
+        """A node's operands were set after it was made: its mirror's edges follow. Of
+        a node whose operands a holder keeps (`Shape.held`, `out._ctx = ctx`), the op is
+        named then (`held_op`); a holder with no operands yet is looked at again before
+        the next pass (`fill_operands`; not while that runs: `refill`)."""
         shape = instance.cls.shape
         mirror = instance.mirror
         assert shape is not None and mirror is not None
@@ -496,6 +510,41 @@ class Recorder:
         mirror._prev = tuple(mirrors)
         if mirrors:
             self.positions[mirror] = self.state.position
+            if shape.held:
+                holder = instance.attrs.get(shape.operands)
+                if type(holder) is PInstance:
+                    self.held_by[id(holder)] = instance  # (kept alive by the node)
+                if not mirror._op:
+                    mirror._op = self.held_op(instance, holder)
+        elif shape.held and refill:
+            holder = instance.attrs.get(shape.operands)
+            if holder is not None:
+                self.unfilled.append((instance, holder, self.state.position))
+
+    def held_op(self, instance: PInstance, holder: Any) -> str:
+        """The op of a node whose operands a holder keeps (`Shape.held`), where its class
+        keeps none: the op its op class's name stands for (`Mul`, `MulBackward`: `*`;
+        the holder's class where it is a subclass, a `Function`'s, or a class it holds,
+        `ctx.fn`, `(Mul, (a, b))`: read as they are), but `**` with its exponent, or any
+        other, from the method making it (`op_made`: `__truediv__` making `x * y**-1`
+        is no `/` of its `**` node), else the class's own name (`Sigmoid`)."""
+        shape = instance.cls.shape
+        assert shape is not None
+        if shape.op in instance.attrs or instance.cls.lookup(shape.op) is not MISSING:
+            return ""  # the class keeps its op, which names it (`register_instance`)
+        cls: Any = None
+        if type(holder) is PInstance:
+            values = islice(holder.attrs.values(), MAX_OPERANDS_LOOKED_AT)  # (not all of them)
+            cls = next((v for v in values if type(v) is PClass), None)
+            if cls is None and any(not base.builtin for base in holder.cls.mro[1:]):
+                cls = holder.cls  # `Mul(Function)`, not a `Context` of every op
+        elif type(holder) is tuple or type(holder) is list:
+            cls = next((v for v in holder[:MAX_OPERANDS_LOOKED_AT] if type(v) is PClass), None)
+        named = op_of_class(cls.name) if cls is not None and not cls.builtin else None
+        made = self.op_made(instance)
+        if named is None or (named == "**" and made.startswith("**")):
+            return made or (clean_text(cut_label(cls.name)) if cls is not None else "")
+        return named
 
     def sync(self, node: Value) -> None:
         """Copy a program-class node's data, grad and label onto its mirror."""
@@ -1170,6 +1219,8 @@ class Recorder:
             self.rerun.pass_starts(output, len(self.passes))
         if self.unfilled:
             self.fill_operands()
+        if not output._prev:
+            unheld_refusal(instance)
         reachable = topological_order(output)
         self.pass_output = output
         self.pass_reachable = reachable
@@ -1342,6 +1393,12 @@ class Recorder:
         writes: a loop that calls itself for each child), else None."""
         if type(owner) is not PInstance or owner is child or self.hand_pass:
             return None  # (a hand pass's own writes between its calls stay updates)
+        if owner.mirror is None:  # the holder of a node's operands (`fn = t.grad_fn`)
+            held = self.held_by.get(id(owner))
+            shape = held.cls.shape if held is not None else None
+            if shape is None or held is None or held.attrs.get(shape.operands) is not owner:
+                return None
+            owner = held
         node = owner.mirror
         if node is None or child.mirror not in node._prev:
             return None
@@ -2312,6 +2369,39 @@ def held_node(holder: PInstance) -> Any:
     node, else None."""
     nodes = [v for v in holder.attrs.values() if type(v) is PInstance and v.mirror is not None]
     return nodes[0] if len(nodes) == 1 else None
+
+
+def unheld_refusal(instance: PInstance) -> None:
+    """Refuse a pass from a node whose class keeps its operands in a record of its op
+    (`Shape.held`) that holds one, but no operands where they are looked for (`ctx.ins`):
+    drawn, it would be a graph of one node, its gradients nowhere."""
+    shape = instance.cls.shape
+    if shape is None or not shape.held:
+        return
+    record = instance.attrs.get(shape.operands)
+    if (type(record) is not PInstance or record.mirror is not None) and type(record) not in (
+        tuple,
+        list,
+    ):
+        return  # a leaf (None), or a function (`grad_fn` a closure)
+    if held_operands(record) is not None:
+        return
+    raise ProgramError(
+        f"backward() was called on a {instance.cls.name} whose {shape.operands} holds no "
+        f"operands here: keep them in it as one of {', '.join(OPERAND_NAMES[:6])}… "
+        f"({shape.operands}.parents = (a, b)), or as a tuple ((Mul, (a, b)))"
+    )
+
+
+def op_of_class(name: str) -> str | None:
+    """The op an op class's name stands for: `Mul`, `MulBackward0`, `MulFunction`: `*`
+    (the names `OP_OF_METHOD` knows, `mul`, `tanh`…), else None."""
+    key = name.lower()
+    for suffix in ("backward0", "backward", "function", "fn", "op"):
+        if key.endswith(suffix) and len(key) > len(suffix):
+            key = key[: -len(suffix)]
+            break
+    return ops.OP_OF_METHOD.get(key)
 
 
 def enum_op_name(op: Any) -> str:

@@ -88,13 +88,37 @@ def number_of(node: Any) -> Any:
     return next(getattr(node, name) for name in NUMBER_NAMES if hasattr(node, name))
 
 
+HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
+
+
 def operands_of(node: Any) -> list[Any]:
-    """A node's operands; a list of `(node, local)` pairs counts its nodes."""
+    """A node's operands; a list of `(node, local)` pairs counts its nodes. A node with
+    none of its own gives those the record of its op keeps (`node._ctx.parents`,
+    `node.grad_fn.inputs`, `node._ctx = (Mul, (a, b))`)."""
     for name in OPERAND_NAMES:
         if hasattr(node, name):
             operands = list(getattr(node, name) or ())
             return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
-    return []
+    holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
+    if isinstance(holder, (tuple, list)):
+        if any(_is_node(item) for item in holder):
+            return [item for item in holder if _is_node(item)]
+        inner = next(
+            (i for i in holder if isinstance(i, (tuple, list)) and any(map(_is_node, i[:4]))),
+            None,
+        )
+        if inner is not None:
+            return [item for item in inner if _is_node(item)]
+        holder = next((i for i in holder if not isinstance(i, type)), None)
+    if holder is None or _is_node(holder):
+        return []
+    return [o for o in operands_of(holder) if _is_node(o)] if not callable(holder) else []
+
+
+def _is_node(value: Any) -> bool:
+    return any(hasattr(value, name) for name in GRAD_NAMES) and any(
+        hasattr(value, name) for name in NUMBER_NAMES
+    )
 
 
 def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], list[Any]]:

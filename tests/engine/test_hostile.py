@@ -1593,3 +1593,53 @@ for dotted in ('b..c', '.b', 'b. c', 'b.c.real'):
 """
     ours = printed_lines(trace_source(source + END))
     assert ours[:-1] == run_in_cpython(source)
+
+
+OPS_RECORD = """
+class Ctx:
+    def __getattr__(self, name):
+        print("getattr ran", name)
+        raise AttributeError(name)
+
+class V:
+    def __init__(self, data):
+        self.data = data
+        self.grad = 0.0
+        self._ctx = None
+
+    def __mul__(self, other):
+        out = V(self.data * other.data)
+        ctx = Ctx()
+        ctx.parents = [out, self]
+        out._ctx = ctx
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+
+a = V(2.0)
+b = a * a
+c = V(3.0)
+c._ctx = c
+d = V(1.0)
+d._ctx = (d, (d,))
+for i in range(N):
+    a._ctx = (Ctx, (), [0] * 1000)
+b.backward()
+print(b.data, b.grad)
+"""
+
+
+def test_a_record_of_the_op_holding_the_operands_is_read_never_run_and_bounded() -> None:
+    # A node whose operands its op's record keeps (`out._ctx = ctx`, `ctx.parents`): the
+    # record's class's `__getattr__` never runs (it would print), a record that is the
+    # node itself or holds only it gives no operands, a record holding its own node is
+    # the self-edge `_prev` gives, and records set in a loop are charged like any write.
+    source = OPS_RECORD.replace("N)", "1000)")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["4.0 1.0"]
+    edges = sorted((e["source"], e["target"]) for e in trace["edges"])
+    nodes = {n["id"]: n["data"] for n in trace["nodes"]}
+    assert sorted((nodes[s], nodes[t]) for s, t in edges) == [(2.0, 4.0), (4.0, 4.0)]
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(OPS_RECORD.replace("N)", "10**7)"), limits=Limits(max_steps=20_000))

@@ -9,12 +9,21 @@ carry no Python object, decorators stay within the program's own objects.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
-from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+from tests.engine.cpython import (
+    assert_leaves_among,
+    assert_same_output,
+    leaves_of,
+    printed_lines,
+    run_in_cpython,
+    run_in_cpython_with_passes,
+)
 
 PROGRAMS = sorted((Path(__file__).parent / "real_code").glob("*.py"))
 
@@ -198,3 +207,209 @@ def test_a_backward_that_writes_the_gradients_itself_keeps_its_writes() -> None:
     for change in sort["changes"]:
         final[change["node"]] = change["after"]
     assert final == {node["id"]: node["grad"] for node in trace["nodes"]}
+
+
+# PyTorch-`Function`-style engines: a node keeps no operands of its own, only the record
+# of the op that made it (`out._ctx = ctx` with `ctx.parents`, a `Function` instance,
+# `out.grad_fn = MulBackward(a, b)` with `.inputs`, `out._ctx = (Mul, (a, b))`).
+HELD = ["function_ctx_engine", "function_instance_engine", "grad_fn_object_engine"]
+
+
+def as_cpython_with_leaves(source: str) -> dict[str, Any]:
+    """The trace of `source`, checked against CPython's run: printed lines, each pass's
+    output number and every leaf's (number, gradient)."""
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source, limits=Limits(time_limit=30.0))
+    assert_same_output(printed_lines(trace), lines)
+    assert [one["data"] for one in trace["passes"]] == pytest.approx(numbers, rel=1e-12)
+    ours = [(float(n["data"]), float(n["grad"])) for n in trace["nodes"] if n["kind"] == "leaf"]
+    theirs = leaves_of(outputs)
+    assert len(ours) == len(theirs) > 0
+    assert_leaves_among(ours, theirs)
+    return trace
+
+
+@pytest.mark.parametrize("program", HELD)
+def test_operands_kept_in_the_ops_record_are_drawn_with_edges_and_rules(program: str) -> None:
+    trace = as_cpython_with_leaves(
+        (Path(__file__).parent / "real_code" / f"{program}.py").read_text()
+    )
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    ops = {node["id"] for node in trace["nodes"] if node["kind"] == "op"}
+    assert ops and trace["edges"]
+    # Every op node has its operands as edges, and its op named (`Mul`, `MulBackward`: `*`).
+    assert {edge["target"] for edge in trace["edges"]} == ops
+    assert all(nodes[i]["op"] in {"+", "*", "tanh", "exp", "**-1", "relu", "log"} for i in ops)
+    # Every gradient is a right engine's, and each op node's rule has its backward frame
+    # in each pass, whose writes are the loop's over the record's operands.
+    for node in trace["nodes"]:
+        assert math.isclose(node["grad"], node["correct_grad"], rel_tol=1e-9, abs_tol=1e-12)
+    backward = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
+    for one, pass_ in enumerate(trace["passes"]):
+        ran = [frame["node"] for frame in backward if frame["pass"] == one]
+        assert sorted(ran) == sorted(pass_["topo"]) and len(ran) == len(set(ran))
+    assert all(frame["contributions"] for frame in backward)
+    check = trace["engine_check"]
+    assert {rule["verdict"] for rule in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+
+
+TUPLE_RECORD = """
+import math
+
+class Mul:
+    @staticmethod
+    def backward(a, b, g):
+        return g * b.data, g * a.data
+
+class Add:
+    @staticmethod
+    def backward(a, b, g):
+        return g, g
+
+class Var:
+    def __init__(self, data, ctx=None):
+        self.data = data
+        self.grad = 0.0
+        self._ctx = ctx
+
+    def __add__(self, other):
+        return Var(self.data + other.data, (Add, (self, other)))
+
+    def __mul__(self, other):
+        return Var(self.data * other.data, (Mul, (self, other)))
+
+def backward(out):
+    order, seen = [], set()
+    def visit(v):
+        if v not in seen:
+            seen.add(v)
+            if v._ctx:
+                for p in v._ctx[1]:
+                    visit(p)
+            order.append(v)
+    visit(out)
+    out.grad = 1.0
+    for v in reversed(order):
+        if v._ctx:
+            fn, parents = v._ctx
+            for p, g in zip(parents, fn.backward(*parents, v.grad)):
+                p.grad += g
+
+a, b = Var(2.0), Var(-3.0)
+c = a * b + a
+backward(c)
+print(c.data, a.grad, b.grad)
+"""
+
+
+def test_an_ops_record_kept_as_a_tuple_gives_the_operands_and_the_op() -> None:
+    # `(Mul, (a, b))`: the class names the op, the inner tuple holds the operands.
+    trace = as_cpython_with_leaves(TUPLE_RECORD)
+    ops = sorted(node["op"] for node in trace["nodes"] if node["kind"] == "op")
+    assert ops == ["*", "+"] and len(trace["edges"]) == 4
+
+
+def test_an_ops_record_is_read_as_it_is_never_run() -> None:
+    # The record's class has a property named like operands, and the record holds the
+    # node itself, a huge tuple and a list of a million numbers: nothing of it runs or is
+    # walked (the property would print), a node is no record, the run is CPython's.
+    source = """
+class Ctx:
+    @property
+    def parents(self):
+        print("property ran")
+        return []
+
+class V:
+    def __init__(self, data):
+        self.data = data
+        self.grad = 0.0
+        self._ctx = None
+
+    def __mul__(self, other):
+        out = V(self.data * other.data)
+        out._ctx = Ctx()
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+
+a = V(2.0)
+b = a * a
+b._ctx = b
+c = a * b
+c._ctx = (Ctx,) * 100000
+d = a * c
+d._ctx = (Ctx, [0.5] * 1000000, (a, c))
+d.backward()
+print(d.data, d.grad, a.grad)
+"""
+    trace = as_cpython_with_leaves(source)
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    # d's two operands, from its tuple record's inner tuple; no other node has any.
+    assert sorted(nodes[e["source"]]["data"] for e in trace["edges"]) == [2.0, 8.0]
+    assert {nodes[e["target"]]["data"] for e in trace["edges"]} == {16.0}
+
+
+def test_a_record_of_the_op_with_no_operands_where_they_are_looked_for_is_refused() -> None:
+    # `ctx.inputs_`: no name operands go by. Drawn, it would be one node with every
+    # gradient in its sort frame; refused, saying where to keep them.
+    source = (Path(__file__).parent / "real_code" / "function_ctx_engine.py").read_text()
+    source = source.replace("self.parents = parents", "self.inputs_ = parents")
+    source = source.replace("v._ctx.parents", "v._ctx.inputs_")
+    assert run_in_cpython(source)  # CPython runs it
+    with pytest.raises(EngineError, match="Scalar whose _ctx holds no operands here") as caught:
+        trace_source(source)
+    assert caught.value.line == source.splitlines().index("o.backward()") + 1
+
+
+RECURSIVE_BACKWARD = """    def backward(self, allow_fill=True):
+        if self._ctx is None:
+            return
+        if self.grad is None and allow_fill:
+            self.grad = 1.0
+        grads = self._ctx.backward(self.grad)
+        if len(self._ctx.parents) == 1:
+            grads = [grads]
+        for t, g in zip(self._ctx.parents, grads):
+            t.grad = g if t.grad is None else t.grad + g
+            t.backward(False)
+
+
+"""
+
+
+def test_early_tinygrads_walk_without_a_sort_is_drawn_and_judged_wrong_at_its_sort() -> None:
+    # Each node's backward() hands its parents their shares and recurses into them,
+    # as early tinygrad did, with no topological sort: a node reached twice passes on a
+    # share before it has all of its own. Its numbers are CPython's; the check says the
+    # sort is where it parts from a right engine (each op's shares are right).
+    source = (Path(__file__).parent / "real_code" / "function_instance_engine.py").read_text()
+    start, end = source.index("    def backward(self):"), source.index("def sigmoid")
+    source = source[:start] + RECURSIVE_BACKWARD + source[end:]
+    source = source.replace("    b.grad = None\n", "    b.grad = None\n    loss.grad = None\n")
+    trace = as_cpython_with_leaves(source)
+    check = trace["engine_check"]
+    assert {rule["verdict"] for rule in check["rules"]} == {"right"}
+    assert check["sort"]["verdict"] == "wrong"
+    assert any(
+        not math.isclose(node["grad"], node["correct_grad"], rel_tol=1e-6)
+        for node in trace["nodes"]
+    )
+
+
+def test_operands_put_in_the_record_after_it_was_hung_on_the_node_are_its_edges() -> None:
+    # `out._ctx = ctx` with an empty `ctx.parents`, filled afterwards: the edges are
+    # there when the pass begins, as for `out._prev.append(…)`.
+    source = (Path(__file__).parent / "real_code" / "function_ctx_engine.py").read_text()
+    made = "        ctx = Context(cls, inputs)\n"
+    hung = "        out._ctx = ctx\n"
+    assert made in source and hung in source
+    late = source.replace(made, "        ctx = Context(cls, [])\n")
+    late = late.replace(hung, hung + "        ctx.parents.extend(inputs)\n")
+    edges = [(e["source"], e["target"]) for e in trace_source(source)["edges"]]
+    assert (
+        edges
+        and [(e["source"], e["target"]) for e in as_cpython_with_leaves(late)["edges"]] == edges
+    )

@@ -251,6 +251,12 @@ class Recorder:
         # graph, which spares the usual rule the look-up (`end_rule`).
         self.pass_opened = -1
         self.older_than = -1
+        # The passes whose order of rules `user_pass` found right (`own_order_fault`), each
+        # with the count of `relinks` when its graph was sorted: the check's sort row
+        # takes the answer where no node's operands were set again since (`finish`).
+        self.right_orders: dict[int, int] = {}
+        self.relinks = 0  # nodes whose operands were set after they were made (`relink`)
+        self.pass_relinks = 0
 
     def adopt_plain(self, node: Value, where: tuple[int, int]) -> None:
         """Take a node a straight-line program made, checked already, made at `where`."""
@@ -477,6 +483,7 @@ class Recorder:
         assert shape is not None and mirror is not None
         mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
         mirror._prev = tuple(mirrors)
+        self.relinks += 1
         if mirrors:
             self.positions[mirror] = self.state.position
 
@@ -1105,6 +1112,8 @@ class Recorder:
         if self.rule_order and not (self.walked or self.resumed):
             # The sort frame's words say a proper order and a seed of 1: only where so.
             fault = own_order_fault(self.rule_order, reachable, output)
+            if fault is None:
+                self.right_orders[len(self.passes)] = self.pass_relinks
             seed = start[output]
             if fault is not None or seed != 1 or not depth_first(topo[::-1], reachable, output):
                 sort["text"] = narrate.own_sort_text(
@@ -1154,6 +1163,7 @@ class Recorder:
         if self.unfilled:
             self.fill_operands()
         reachable = topological_order(output)
+        self.pass_relinks = self.relinks
         self.pass_output = output
         self.pass_reachable = reachable
         self.pass_reach = None
@@ -1588,6 +1598,8 @@ class Recorder:
                 self.rule_line,
                 resumes,
                 self.stale_passes,
+                # (a graph whose operands were set again since its pass may reach others)
+                {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
             )
             said = self.gradient_said()
             if said != "grad":

@@ -28,8 +28,8 @@ import gc
 import math
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -84,6 +84,9 @@ SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
 SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
 _SEQ = attrgetter("_seq")  # creation order
 _PREV = attrgetter("_prev")
+_PHASE = itemgetter("phase")
+_PASS = itemgetter("pass")
+_CHANGING = frozenset(("update", "sort"))  # the phases whose frames keep `changes`
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
 # run of a rule that this one goes on with, after other nodes' rules ran inside it.
@@ -233,6 +236,7 @@ class Recorder:
         # engine's sentences say carry `sentences.Said` instead of a text.
         self.said_later = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
+        self.changed_frames: list[dict[str, Any]] = []  # (`frames_with_ids`)
 
     def start_left_overs(self) -> None:
         """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing
@@ -1731,6 +1735,7 @@ class Recorder:
                 [names[node] for node in by_creation],
                 {} if check is None else {"engine_check": check},
                 order,
+                self.changed_frames,
             )
         finally:
             if was_enabled:
@@ -1864,19 +1869,50 @@ class Recorder:
         """The frames as the trace has them (update frames that change nothing left out,
         their changes and the sort's by id, prints carried), but each frame's node and
         each rule's contributions as the recorder keeps them (`frames_to_ids`)."""
-        out: list[dict[str, Any]] = []
+        frames = self.frames
+        count = len(frames)
+        phases = list(map(_PHASE, frames))
         carried: list[str] = []
+        # The frames that keep `changes`, in order, for the columns' first data
+        # (`columns._first_data`), which then walks these alone.
+        changed: list[dict[str, Any]] = []
+        self.changed_frames = changed
         last_pass = len(self.passes) - 1
         # A one-pass trace keeps schema 1's shape: its sort frame has no `changes`.
-        one_pass = (
-            len(self.passes) == 1
-            and not self.sort_writes
-            and not any(f["phase"] == "update" for f in self.frames)
-        )
+        one_pass = len(self.passes) == 1 and not self.sort_writes and "update" not in phases
         plain = self.plain
         printed = self.printed
-        for frame in self.frames:
-            phase = frame["phase"]
+        todo: Sequence[int] = range(count)
+        if not plain:
+            # Only these frames change here (found without a bytecode per frame): updates
+            # and sorts, a frame after the last pass (the pass it belongs to is the last),
+            # one with prints (kept its last field); and the frame after one left out,
+            # which takes its prints (below). Nearly every frame is a build or a rule's.
+            at = range(count)
+            todo = sorted(
+                {
+                    *compress(at, map(_CHANGING.__contains__, phases)),
+                    *compress(at, map(last_pass.__lt__, map(_PASS, frames))),
+                    *(
+                        compress(at, map(dict.__contains__, frames, repeat("prints")))
+                        if printed
+                        else ()
+                    ),
+                }
+            )
+        kept: list[bool] | None = None  # each frame's, once one is left out
+        i, j, waiting = -1, 0, len(todo)
+        while True:
+            if carried and i + 1 < count:
+                i += 1  # the next frame takes the prints of those left out
+            elif j < waiting:
+                i = todo[j]
+            else:
+                break
+            while j < waiting and todo[j] <= i:
+                j += 1
+            frame = frames[i]
+            phase = phases[i]
             if phase == "update" or (phase == "sort" and frame.get("step", "seed") == "seed"):
                 # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
@@ -1887,6 +1923,9 @@ class Recorder:
                 still = frame.pop("still", None)
                 if phase == "update" and not changes:
                     carried.extend(frame.get("prints", ()))
+                    if kept is None:
+                        kept = [True] * count
+                    kept[i] = False
                     continue
                 frame["changes"] = changes
                 if phase == "update":
@@ -1896,6 +1935,8 @@ class Recorder:
                         del frame["changes"]
                     if plain:
                         del frame["node"]
+                if "changes" in frame:
+                    changed.append(frame)
             if plain:
                 del frame["pass"]
             elif frame["pass"] > last_pass:
@@ -1905,7 +1946,7 @@ class Recorder:
                 carried = []
             if printed and "prints" in frame:
                 frame["prints"] = frame.pop("prints")  # keep it the frame's last field
-            out.append(frame)
+        out = list(frames if kept is None else compress(frames, kept))
         leftover = carried + [text for _, text in self.pending]
         if leftover and out:
             out[-1]["prints"] = out[-1].get("prints", []) + leftover  # (last: a new key, or last)

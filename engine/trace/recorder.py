@@ -87,6 +87,7 @@ _PREV = attrgetter("_prev")
 _PHASE = itemgetter("phase")
 _PASS = itemgetter("pass")
 _CHANGING = frozenset(("update", "sort"))  # the phases whose frames keep `changes`
+_HOLDERS = frozenset((Value, PInstance, list, tuple, dict))  # what `kept_names` walks
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
 # run of a rule that this one goes on with, after other nodes' rules ran inside it.
@@ -2196,10 +2197,11 @@ def kept_names(
     seen: set[int] = set()
     queue: deque[tuple[Any, str]] = deque()
     roots: set[str] = set()
-    # Once per global of each pass: most are the program's functions and classes, which
-    # hold no node (the node of a Value or of an object with a mirror, without a call).
-    for name, value in globals_.items():
-        kind = type(value)
+    # Once per global of each pass that can hold a node: most globals are the program's
+    # functions, classes and modules, passed over without a bytecode each (`compress`).
+    holders = map(_HOLDERS.__contains__, map(type, globals_.values()))
+    for name, value in compress(globals_.items(), holders):
+        kind = type(value)  # (the node of a Value or of an object with a mirror, no call)
         if kind is Value:
             node = value
         elif kind is PInstance and value.mirror is not None:

@@ -30,7 +30,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
 from backprop_animator.engine import ops
@@ -87,6 +87,7 @@ _PREV = attrgetter("_prev")
 _PHASE = itemgetter("phase")
 _PASS = itemgetter("pass")
 _CHANGING = frozenset(("update", "sort"))  # the phases whose frames keep `changes`
+_CONST, _LABEL, _OP, _DATA, _GRAD = map(attrgetter, ("_const", "label", "_op", "data", "grad"))
 _HOLDERS = frozenset((Value, PInstance, list, tuple, dict))  # what `kept_names` walks
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
@@ -2034,68 +2035,66 @@ class Recorder:
         """The encoding's `nodes` of a real program (`columns._node_columns` of what
         `node_dicts` writes, field for field), in one walk of the nodes."""
         instance_of = self.instance_of
-        owner_of = self.owner_of
         right = self.right
         right_grads, unknown, numeric = right.grads, right.unknown, right.numeric
         loop_lines = self.loop_lines
         underflowed = self.underflowed
-        group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
+        # Each column is read off every node with `map` (no bytecode a node) where it can
+        # be; only the nodes that need more (a label, a constant, an object of the
+        # program's class) are walked, by index (`compress`).
+        at = range(len(by_creation))
+        operands = list(map(_PREV, by_creation))
+        kinds = [2 if prev else 0 for prev in operands]  # `columns.KINDS`: "op", "leaf"
+        for i in compress(at, map(_CONST, by_creation)):
+            if not operands[i] and by_creation[i] not in instance_of:
+                kinds[i] = 1  # "const"
+        # A group by its owner (by id: the owners stay alive meanwhile), named once each.
+        owners = list(map(self.owner_of.get, by_creation))
+        keys = list(map(id, owners))
+        group_of = {
+            key: groups.name(owner) for key, owner in dict(zip(keys, owners, strict=True)).items()
+        }
+        labels = list(map(_LABEL, by_creation))
+        for i in compress(at, labels):
+            label = clean_text(labels[i])
+            labels[i] = label if len(label) <= MAX_LABEL else cut_label(label)
+        instances = list(map(instance_of.get, by_creation))
         spans: dict[tuple[int, int], dict[str, int]] = {}  # `rule_lines`, one dict a rule
-        labels: list[str] = []
-        shown_names: list[str | None] = []
-        kinds: list[int] = []
-        group_column: list[str] = []
-        rule_column: list[dict[str, int] | None] = []
-        correct_column: list[float | None] = []
+        rule_column: list[dict[str, int] | None] = [None] * len(by_creation)
+        correct_column: list[float | None] = [None] * len(by_creation)
+        references: list[int] = []  # nodes whose right gradient is numeric
+        for i in compress(at, map(is_not, instances, repeat(None))):
+            node, instance = by_creation[i], instances[i]
+            assert instance is not None
+            rule_column[i] = rule_lines(instance, spans) or loop_lines.get(node)
+            own_right = right_grads.get(node)
+            if own_right is not None and node not in unknown:
+                correct_column[i] = float(own_right)
+                if node in numeric:
+                    references.append(i)
         more: dict[str, dict[str, Any]] = {}
-        for i, node in enumerate(by_creation):
-            if node._prev:
-                kinds.append(2)  # `columns.KINDS`: "op"
-            elif node._const and node not in instance_of:
-                kinds.append(1)  # "const"
-            else:
-                kinds.append(0)  # "leaf"
-            owner = owner_of.get(node)
-            group = group_of.get(id(owner))
-            if group is None:
-                group = group_of[id(owner)] = groups.name(owner)
-            group_column.append(group)
-            label = clean_text(node.label) if node.label else node.label
-            if label and len(label) > MAX_LABEL:
-                label = cut_label(label)
-            labels.append(label)
-            name = names[node]
-            shown_names.append(None if name == label else name)
-            extra: dict[str, Any] | None = None
-            if node in underflowed:
-                extra = {"underflow": True}
-            instance = instance_of.get(node)
-            if instance is None:
-                rule_column.append(None)
-                correct_column.append(None)
-            else:
-                rule_column.append(rule_lines(instance, spans) or loop_lines.get(node))
-                own_right = right_grads.get(node)
-                if own_right is not None and node not in unknown:
-                    correct_column.append(float(own_right))
-                    if node in numeric:
-                        extra = {**(extra or {}), "reference": "numeric"}
-                else:
-                    correct_column.append(None)
-            if extra is not None:
+        if underflowed or references:
+            flagged = compress(at, map(underflowed.__contains__, by_creation))
+            for i in sorted({*flagged, *references}):
+                extra: dict[str, Any] = {"underflow": True} if by_creation[i] in underflowed else {}
+                if i in references:
+                    extra["reference"] = "numeric"
                 more[str(i)] = extra
         out: dict[str, Any] = {
             "label": labels,
-            "name": shown_names,
-            "op": [node._op for node in by_creation],
+            "name": [
+                None if name == label else name
+                for name, label in zip(map(names.__getitem__, by_creation), labels, strict=True)
+            ],
+            "op": list(map(_OP, by_creation)),
             "kind": kinds,
-            "data": [float(node.data) for node in by_creation],
-            "grad": [float(node.grad) for node in by_creation],
-            "group": group_column,
+            "data": list(map(float, map(_DATA, by_creation))),
+            "grad": list(map(float, map(_GRAD, by_creation))),
+            "group": list(map(group_of.__getitem__, keys)),
         }
-        if any(rule is not None for rule in rule_column):
+        if any(map(is_not, rule_column, repeat(None))):
             out["rule"] = rule_column
-        if any(correct is not None for correct in correct_column):
+        if any(map(is_not, correct_column, repeat(None))):
             out["correct_grad"] = correct_column
         if more:
             out["more"] = more

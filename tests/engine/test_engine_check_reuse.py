@@ -84,10 +84,10 @@ def rows_both_ways(source: str, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Each check the trace makes: (its answer, the answer without the recorder's
     `right_orders`, the passes it took from the recorder)."""
     seen: list[Any] = []
-    real = engine_check.check_run
+    real: Any = engine_check.check_run  # (called with the recorder's arguments as they come)
 
     def check_twice(*args: Any) -> dict[str, Any]:
-        found = real(*args)
+        found: dict[str, Any] = real(*args)
         seen.append((found, real(*args[:-1], ()), set(args[-1])))
         return found
 

@@ -29,7 +29,7 @@ import math
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, compress, repeat
+from itertools import chain, compress, filterfalse, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
@@ -629,7 +629,7 @@ class Recorder:
         if self.instance_of:
             self.sync_all(reachable)
         shown = self.shown
-        fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
+        fresh = sorted(filterfalse(shown.__contains__, reachable), key=_SEQ)
         self.first_pass.update(dict.fromkeys(fresh, index))  # (none of them there yet)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
@@ -1061,7 +1061,7 @@ class Recorder:
         reachable, sort = self.open_own_pass(instance, output)
         self.pass_code(code)
         self.sort_frame = sort
-        start = {node: float(node.grad) for node in reachable}
+        start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
         self.rule_locals = {}
         # A backward() that raises an exception the program catches (a guard against a
         # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
@@ -1814,7 +1814,7 @@ class Recorder:
             # An engine pass reaches exactly the nodes it ran (the same list): one walk; a
             # program-class pass, mostly the same nodes: each once.
             nodes = topo if reachable is topo else dict.fromkeys(chain(reachable, topo))
-            called = {node: names(node) for node in nodes}
+            called = dict(zip(nodes, map(names, nodes), strict=True))
             per_pass.append(called)
             final.update(called)
         if len(final) < len(ids):  # nodes a learner's rule wrote that no output reaches
@@ -2188,7 +2188,7 @@ def kept_names(
     may be a loop's variable left on the last value it took. With one object at the root
     of every path, its variable is left out. Labelled values keep their labels.
     """
-    wanted = {id(node) for node in reachable if not node.label}
+    wanted = set(map(id, filterfalse(_LABEL, reachable)))  # (the unlabelled)
     if not wanted or not globals_:
         return {}
     found: dict[int, tuple[Value, str]] = {}
@@ -2403,8 +2403,8 @@ def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bo
     Kahn's algorithm, a breadth-first order, an order of the program's own."""
     ran = set(order)
     reached = set(reachable)
-    walked = [node for node in reversed(order) if node in reached]
-    if [node for node in reachable if node in ran] == walked:
+    walked = list(filter(reached.__contains__, reversed(order)))
+    if list(filter(ran.__contains__, reachable)) == walked:
         return True
     post: list[Value] = []
     visited = {output}

@@ -111,6 +111,7 @@ def check_run(
     rule_line: Callable[[Value], int | None],
     resumes: dict[int, int] | None = None,
     stale_passes: Collection[int] = (),
+    right_orders: Collection[int] = (),
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
     recorder's own tables as its trace is written: `nodes` every node of the trace in the
@@ -123,14 +124,25 @@ def check_run(
     by index, each with the index of that run's first frame: a run is checked as one
     rule, at its first frame. `stale_passes`: the passes that ran a rule of an earlier
     pass's node their output does not reach (`Recorder.stale_pass`), the only ones the
-    sort's row looks at for such a rule (`_stale`)."""
+    sort's row looks at for such a rule (`_stale`). `right_orders`: passes whose order
+    of rules the recorder found right already (`order_fault` of the very order and graph
+    this would look at, `Recorder.user_pass`), not looked at again."""
     backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
     if resumes:
         backwards = _runs(backwards, resumes)
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
     return {
         "rules": rules,
-        "sort": _sort(outputs, row_of.__contains__, backwards, ids, right, rule_line, stale_passes),
+        "sort": _sort(
+            outputs,
+            row_of.__contains__,
+            backwards,
+            ids,
+            right,
+            rule_line,
+            stale_passes,
+            right_orders,
+        ),
         "accumulation": _accumulation(backwards, right, ids),
     }
 
@@ -396,6 +408,7 @@ def _sort(
     right: list[dict[Value, Locals | None]],
     rule_line: Callable[[Value], int | None],
     stale_passes: Collection[int] = (),
+    right_orders: Collection[int] = (),
 ) -> dict[str, Any]:
     """The sort's row: the first pass whose order of rules is not a right one
     (`order_fault`), or that ran the rule of a node of an earlier pass's graph that its
@@ -429,7 +442,9 @@ def _sort(
             # A rule left over that adds nothing (its node's gradient 0, zeroed since):
             # no gradient parts from a right engine's by it; the next one may.
             stale = _stale(order, right, pass_index, is_op, first_reached, stale[0] + 1)
-        if stale is None and _right_order(order, None, _operands, is_op, output):
+        if stale is None and (
+            pass_index in right_orders or _right_order(order, None, _operands, is_op, output)
+        ):
             continue  # the usual pass, found right with no walk of its graph first
         fault = order_fault(order, _reached(output), _operands, is_op, output, _made)
         if stale is not None and (fault is None or fault[0] is None or stale[0] < fault[0]):

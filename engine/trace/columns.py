@@ -106,14 +106,16 @@ def with_frames(
     names: list[str],
     trace: dict[str, Any],
     raw: dict[Any, int] | None = None,
+    changed: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """`out`, the encoding but for its frames, with them: `frames` the trace's, `index`
     each node id's index (an update's changes, a pass's names), `names` each node's name,
     and from `trace` its `mistake` and `engine_check` if it has them. `raw`: each node's
     index where the frames keep their nodes and rules' contributions as the recorder
     does (`recorder.Recorder.finish` for `engine.trace_columns`): no ids or dicts are
-    made for them."""
-    out["frames"] = _Frames(frames, out, index, names, raw).columns()
+    made for them. `changed`: the frames that have `changes`, in order, where the caller
+    knows them (the recorder does), so that only those are walked for the first data."""
+    out["frames"] = _Frames(frames, out, index, names, raw, changed).columns()
     for key in ("mistake", "engine_check"):
         if key in trace:
             out[key] = trace[key]
@@ -173,6 +175,7 @@ class _Frames:
         index: dict[str, int],
         names: list[str],
         raw: dict[Any, int] | None = None,
+        changed: list[dict[str, Any]] | None = None,
     ):
         self.frames = frames
         self.out = out
@@ -186,7 +189,7 @@ class _Frames:
         nodes = out["nodes"]
         self.ops = nodes["op"]
         self.consts = [kind == _CONST for kind in nodes["kind"]]
-        self.data = _first_data(nodes["data"], frames, index)
+        self.data = _first_data(nodes["data"], frames if changed is None else changed, index)
         self.grads: list[float] = [0.0] * len(names)
         self.received: dict[int, int] = {}
         # Each node, then its operands (indices): made when a build's numbers are checked.
@@ -635,7 +638,8 @@ def _first_data(
     data: list[float], frames: list[dict[str, Any]], index: dict[str, int]
 ) -> list[float]:
     """Every node's data before the program's first write to it: each node's last data
-    (`data`), then, from the last frame to the first, what each write to `.data` replaced."""
+    (`data`), then, from the last frame to the first, what each write to `.data` replaced
+    (`frames`: all of them, or those with `changes`, in order)."""
     data = list(data)
     for frame in reversed(frames):
         for change in reversed(frame.get("changes", ())):

@@ -868,10 +868,26 @@ def said_as_built_in(
     (`engine_check._accumulation`)."""
     if not contributions and not node._prev:
         return True
-    return (
-        right is not None
-        and _written_right(contributions, writes, right)
-        and not _added_again(node, contributions, writes)
+    if right is None:
+        return False
+    if len(contributions) == len(right):
+        # The usual rule in one loop (once per rule run): a `+=` per operand in the
+        # operands' order, its factor read off the code and exactly the right one, and
+        # none added again (a first write, or one that added just its product). Any
+        # other rule is judged by the two walks below.
+        upstream = node.grad
+        for (child, local, delta, before), (write, _, read, _), (to, right_local) in zip(
+            contributions, writes, right, strict=True
+        ):
+            if write != "+=" or read is None or child is not to or local != right_local:
+                break
+            # `added_other`'s usual answer, without its call: the product, finite.
+            if before != 0 and ((product := read * upstream) != delta or product - product):
+                break
+        else:
+            return True
+    return _written_right(contributions, writes, right) and not _added_again(
+        node, contributions, writes
     )
 
 

@@ -28,9 +28,9 @@ import gc
 import math
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from itertools import chain, islice
-from operator import attrgetter, itemgetter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, compress, filterfalse, islice, repeat
+from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
 from backprop_animator.engine import ops
@@ -86,6 +86,11 @@ SCHEMA_ONE = 1  # one pass: a straight-line program's shape (SPEC §3)
 SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
 _SEQ = attrgetter("_seq")  # creation order
 _PREV = attrgetter("_prev")
+_PHASE = itemgetter("phase")
+_PASS = itemgetter("pass")
+_CHANGING = frozenset(("update", "sort"))  # the phases whose frames keep `changes`
+_CONST, _LABEL, _OP, _DATA, _GRAD = map(attrgetter, ("_const", "label", "_op", "data", "grad"))
+_HOLDERS = frozenset((Value, PInstance, list, tuple, dict))  # what `kept_names` walks
 MAX_LABEL = 100  # labels longer than this are cut in the trace
 # A backward frame's key, the recorder's own (never in a trace): the frame of the same
 # run of a rule that this one goes on with, after other nodes' rules ran inside it.
@@ -238,6 +243,7 @@ class Recorder:
         # engine's sentences say carry `sentences.Said` instead of a text.
         self.said_later = False
         self.underflowed: set[Value] = set()  # nodes whose data or a gradient underflowed
+        self.changed_frames: list[dict[str, Any]] = []  # (`frames_with_ids`)
 
     def start_left_overs(self) -> None:
         """What finds the rules a pass runs of an earlier pass's nodes (a tape nothing
@@ -256,6 +262,12 @@ class Recorder:
         # graph, which spares the usual rule the look-up (`end_rule`).
         self.pass_opened = -1
         self.older_than = -1
+        # The passes whose order of rules `user_pass` found right (`own_order_fault`), each
+        # with the count of `relinks` when its graph was sorted: the check's sort row
+        # takes the answer where no node's operands were set again since (`finish`).
+        self.right_orders: dict[int, int] = {}
+        self.relinks = 0  # nodes whose operands were set after they were made (`relink`)
+        self.pass_relinks = 0
 
     def adopt_plain(self, node: Value, where: tuple[int, int]) -> None:
         """Take a node a straight-line program made, checked already, made at `where`."""
@@ -508,6 +520,7 @@ class Recorder:
         assert shape is not None and mirror is not None
         mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
         mirror._prev = tuple(mirrors)
+        self.relinks += 1
         if mirrors:
             self.positions[mirror] = self.state.position
             if shape.held:
@@ -682,7 +695,7 @@ class Recorder:
         if self.instance_of:
             self.sync_all(reachable)
         shown = self.shown
-        fresh = sorted([n for n in reachable if n not in shown], key=_SEQ)
+        fresh = sorted(filterfalse(shown.__contains__, reachable), key=_SEQ)
         self.first_pass.update(dict.fromkeys(fresh, index))  # (none of them there yet)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
@@ -1010,8 +1023,9 @@ class Recorder:
             upstream = float(node.grad)
             for child, local, delta, before in tape:
                 after = before + delta
-                # `math.isfinite` of both, without its calls (NaN fails the comparisons).
-                if not (-INF < local < INF and -INF < after < INF):
+                # `math.isfinite` of both, without its calls (`x - x` is 0.0 for a finite
+                # number, NaN for inf and NaN).
+                if local - local or after - after:
                     raise self.not_finite(node, child)
         operands = node._prev
         found = right_locals(node, operands)
@@ -1113,7 +1127,7 @@ class Recorder:
         reachable, sort = self.open_own_pass(instance, output)
         self.pass_code(code)
         self.sort_frame = sort
-        start = {node: float(node.grad) for node in reachable}
+        start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
         self.rule_locals = {}
         # A backward() that raises an exception the program catches (a guard against a
         # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
@@ -1171,6 +1185,8 @@ class Recorder:
         if self.rule_order and not (self.walked or self.resumed):
             # The sort frame's words say a proper order and a seed of 1: only where so.
             fault = own_order_fault(self.rule_order, reachable, output)
+            if fault is None:
+                self.right_orders[len(self.passes)] = self.pass_relinks
             seed = start[output]
             if fault is not None or seed != 1 or not depth_first(topo[::-1], reachable, output):
                 sort["text"] = narrate.own_sort_text(
@@ -1222,6 +1238,7 @@ class Recorder:
         if not output._prev:
             unheld_refusal(instance)
         reachable = topological_order(output)
+        self.pass_relinks = self.relinks
         self.pass_output = output
         self.pass_reachable = reachable
         self.pass_reach = None
@@ -1538,20 +1555,21 @@ class Recorder:
         shape = owner.cls.shape
         upstream = owner.attrs.get(shape.grad if shape is not None else "grad")
         # `as_number`'s usual case, a finite float, without the calls: once per write.
-        if not (type(upstream) is float and -INF < upstream < INF):
+        if type(upstream) is not float or upstream - upstream:  # (`sync_mirror`'s test)
             upstream = as_number(upstream, "grad")
         node.grad = upstream
         # The gradient the rule passes on is its node's as the rule found it, even where
         # the rule then writes it (`out.grad = local * out.grad`, `out.grad = 0`).
         upstream = rule.setdefault("upstream", upstream)
-        before_number = before if type(before) is float and -INF < before < INF else None
+        before_number = before if type(before) is float and not before - before else None
         if before_number is None:
             before_number = as_number(before, "grad")
-        after_number = after if type(after) is float and -INF < after < INF else None
+        after_number = after if type(after) is float and not after - after else None
         if after_number is None:
             after_number = as_number(after, "grad")
         delta = after_number - before_number
-        read = float(local) if type(local) in (int, float, bool) else None
+        kind = type(local)
+        read = local if kind is float else float(local) if kind is int or kind is bool else None
         adds = write != "="
         if read is not None and write == "-=":
             read = 0.0 - read  # (not -read: a factor of 0 stays 0.0, never -0.0)
@@ -1560,7 +1578,7 @@ class Recorder:
         if (
             read is not None
             # `_times_upstream(read, upstream, judged, 0.0)`, without its call: once per write.
-            and not ((product := read * upstream) == judged and -INF < product < INF)
+            and not ((product := read * upstream) == judged and not product - product)
             and not abs(product - judged) <= 1e-9 * max(abs(product), abs(judged), 1e-300)
             and not (
                 adds  # a tiny share added to a large gradient: the sum's rounding
@@ -1662,6 +1680,8 @@ class Recorder:
                 self.rule_line,
                 resumes,
                 self.stale_passes,
+                # (a graph whose operands were set again since its pass may reach others)
+                {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
             )
             said = self.gradient_said()
             if said != "grad":
@@ -1791,6 +1811,7 @@ class Recorder:
                 [names[node] for node in by_creation],
                 {} if check is None else {"engine_check": check},
                 order,
+                self.changed_frames,
             )
         finally:
             if was_enabled:
@@ -1867,7 +1888,7 @@ class Recorder:
             # An engine pass reaches exactly the nodes it ran (the same list): one walk; a
             # program-class pass, mostly the same nodes: each once.
             nodes = topo if reachable is topo else dict.fromkeys(chain(reachable, topo))
-            called = {node: names(node) for node in nodes}
+            called = dict(zip(nodes, map(names, nodes), strict=True))
             per_pass.append(called)
             final.update(called)
         if len(final) < len(ids):  # nodes a learner's rule wrote that no output reaches
@@ -1924,19 +1945,50 @@ class Recorder:
         """The frames as the trace has them (update frames that change nothing left out,
         their changes and the sort's by id, prints carried), but each frame's node and
         each rule's contributions as the recorder keeps them (`frames_to_ids`)."""
-        out: list[dict[str, Any]] = []
+        frames = self.frames
+        count = len(frames)
+        phases = list(map(_PHASE, frames))
         carried: list[str] = []
+        # The frames that keep `changes`, in order, for the columns' first data
+        # (`columns._first_data`), which then walks these alone.
+        changed: list[dict[str, Any]] = []
+        self.changed_frames = changed
         last_pass = len(self.passes) - 1
         # A one-pass trace keeps schema 1's shape: its sort frame has no `changes`.
-        one_pass = (
-            len(self.passes) == 1
-            and not self.sort_writes
-            and not any(f["phase"] == "update" for f in self.frames)
-        )
+        one_pass = len(self.passes) == 1 and not self.sort_writes and "update" not in phases
         plain = self.plain
         printed = self.printed
-        for frame in self.frames:
-            phase = frame["phase"]
+        todo: Sequence[int] = range(count)
+        if not plain:
+            # Only these frames change here (found without a bytecode per frame): updates
+            # and sorts, a frame after the last pass (the pass it belongs to is the last),
+            # one with prints (kept its last field); and the frame after one left out,
+            # which takes its prints (below). Nearly every frame is a build or a rule's.
+            at = range(count)
+            todo = sorted(
+                {
+                    *compress(at, map(_CHANGING.__contains__, phases)),
+                    *compress(at, map(last_pass.__lt__, map(_PASS, frames))),
+                    *(
+                        compress(at, map(dict.__contains__, frames, repeat("prints")))
+                        if printed
+                        else ()
+                    ),
+                }
+            )
+        kept: list[bool] | None = None  # each frame's, once one is left out
+        i, j, waiting = -1, 0, len(todo)
+        while True:
+            if carried and i + 1 < count:
+                i += 1  # the next frame takes the prints of those left out
+            elif j < waiting:
+                i = todo[j]
+            else:
+                break
+            while j < waiting and todo[j] <= i:
+                j += 1
+            frame = frames[i]
+            phase = phases[i]
             if phase == "update" or (phase == "sort" and frame.get("step", "seed") == "seed"):
                 # A write that changed nothing (zero_grad on zero gradients) is no change.
                 changes = [
@@ -1947,6 +1999,9 @@ class Recorder:
                 still = frame.pop("still", None)
                 if phase == "update" and not changes:
                     carried.extend(frame.get("prints", ()))
+                    if kept is None:
+                        kept = [True] * count
+                    kept[i] = False
                     continue
                 frame["changes"] = changes
                 if phase == "update":
@@ -1956,6 +2011,8 @@ class Recorder:
                         del frame["changes"]
                     if plain:
                         del frame["node"]
+                if "changes" in frame:
+                    changed.append(frame)
             if plain:
                 del frame["pass"]
             elif frame["pass"] > last_pass:
@@ -1965,7 +2022,7 @@ class Recorder:
                 carried = []
             if printed and "prints" in frame:
                 frame["prints"] = frame.pop("prints")  # keep it the frame's last field
-            out.append(frame)
+        out = list(frames if kept is None else compress(frames, kept))
         leftover = carried + [text for _, text in self.pending]
         if leftover and out:
             out[-1]["prints"] = out[-1].get("prints", []) + leftover  # (last: a new key, or last)
@@ -2052,68 +2109,66 @@ class Recorder:
         """The encoding's `nodes` of a real program (`columns._node_columns` of what
         `node_dicts` writes, field for field), in one walk of the nodes."""
         instance_of = self.instance_of
-        owner_of = self.owner_of
         right = self.right
         right_grads, unknown, numeric = right.grads, right.unknown, right.numeric
         loop_lines = self.loop_lines
         underflowed = self.underflowed
-        group_of: dict[int, str] = {}  # by the owner's id: the owners stay alive meanwhile
+        # Each column is read off every node with `map` (no bytecode a node) where it can
+        # be; only the nodes that need more (a label, a constant, an object of the
+        # program's class) are walked, by index (`compress`).
+        at = range(len(by_creation))
+        operands = list(map(_PREV, by_creation))
+        kinds = [2 if prev else 0 for prev in operands]  # `columns.KINDS`: "op", "leaf"
+        for i in compress(at, map(_CONST, by_creation)):
+            if not operands[i] and by_creation[i] not in instance_of:
+                kinds[i] = 1  # "const"
+        # A group by its owner (by id: the owners stay alive meanwhile), named once each.
+        owners = list(map(self.owner_of.get, by_creation))
+        keys = list(map(id, owners))
+        group_of = {
+            key: groups.name(owner) for key, owner in dict(zip(keys, owners, strict=True)).items()
+        }
+        labels = list(map(_LABEL, by_creation))
+        for i in compress(at, labels):
+            label = clean_text(labels[i])
+            labels[i] = label if len(label) <= MAX_LABEL else cut_label(label)
+        instances = list(map(instance_of.get, by_creation))
         spans: dict[tuple[int, int], dict[str, int]] = {}  # `rule_lines`, one dict a rule
-        labels: list[str] = []
-        shown_names: list[str | None] = []
-        kinds: list[int] = []
-        group_column: list[str] = []
-        rule_column: list[dict[str, int] | None] = []
-        correct_column: list[float | None] = []
+        rule_column: list[dict[str, int] | None] = [None] * len(by_creation)
+        correct_column: list[float | None] = [None] * len(by_creation)
+        references: list[int] = []  # nodes whose right gradient is numeric
+        for i in compress(at, map(is_not, instances, repeat(None))):
+            node, instance = by_creation[i], instances[i]
+            assert instance is not None
+            rule_column[i] = rule_lines(instance, spans) or loop_lines.get(node)
+            own_right = right_grads.get(node)
+            if own_right is not None and node not in unknown:
+                correct_column[i] = float(own_right)
+                if node in numeric:
+                    references.append(i)
         more: dict[str, dict[str, Any]] = {}
-        for i, node in enumerate(by_creation):
-            if node._prev:
-                kinds.append(2)  # `columns.KINDS`: "op"
-            elif node._const and node not in instance_of:
-                kinds.append(1)  # "const"
-            else:
-                kinds.append(0)  # "leaf"
-            owner = owner_of.get(node)
-            group = group_of.get(id(owner))
-            if group is None:
-                group = group_of[id(owner)] = groups.name(owner)
-            group_column.append(group)
-            label = clean_text(node.label) if node.label else node.label
-            if label and len(label) > MAX_LABEL:
-                label = cut_label(label)
-            labels.append(label)
-            name = names[node]
-            shown_names.append(None if name == label else name)
-            extra: dict[str, Any] | None = None
-            if node in underflowed:
-                extra = {"underflow": True}
-            instance = instance_of.get(node)
-            if instance is None:
-                rule_column.append(None)
-                correct_column.append(None)
-            else:
-                rule_column.append(rule_lines(instance, spans) or loop_lines.get(node))
-                own_right = right_grads.get(node)
-                if own_right is not None and node not in unknown:
-                    correct_column.append(float(own_right))
-                    if node in numeric:
-                        extra = {**(extra or {}), "reference": "numeric"}
-                else:
-                    correct_column.append(None)
-            if extra is not None:
+        if underflowed or references:
+            flagged = compress(at, map(underflowed.__contains__, by_creation))
+            for i in sorted({*flagged, *references}):
+                extra: dict[str, Any] = {"underflow": True} if by_creation[i] in underflowed else {}
+                if i in references:
+                    extra["reference"] = "numeric"
                 more[str(i)] = extra
         out: dict[str, Any] = {
             "label": labels,
-            "name": shown_names,
-            "op": [node._op for node in by_creation],
+            "name": [
+                None if name == label else name
+                for name, label in zip(map(names.__getitem__, by_creation), labels, strict=True)
+            ],
+            "op": list(map(_OP, by_creation)),
             "kind": kinds,
-            "data": [float(node.data) for node in by_creation],
-            "grad": [float(node.grad) for node in by_creation],
-            "group": group_column,
+            "data": list(map(float, map(_DATA, by_creation))),
+            "grad": list(map(float, map(_GRAD, by_creation))),
+            "group": list(map(group_of.__getitem__, keys)),
         }
-        if any(rule is not None for rule in rule_column):
+        if any(map(is_not, rule_column, repeat(None))):
             out["rule"] = rule_column
-        if any(correct is not None for correct in correct_column):
+        if any(map(is_not, correct_column, repeat(None))):
             out["correct_grad"] = correct_column
         if more:
             out["more"] = more
@@ -2207,7 +2262,7 @@ def kept_names(
     may be a loop's variable left on the last value it took. With one object at the root
     of every path, its variable is left out. Labelled values keep their labels.
     """
-    wanted = {id(node) for node in reachable if not node.label}
+    wanted = set(map(id, filterfalse(_LABEL, reachable)))  # (the unlabelled)
     if not wanted or not globals_:
         return {}
     found: dict[int, tuple[Value, str]] = {}
@@ -2215,10 +2270,11 @@ def kept_names(
     seen: set[int] = set()
     queue: deque[tuple[Any, str]] = deque()
     roots: set[str] = set()
-    # Once per global of each pass: most are the program's functions and classes, which
-    # hold no node (the node of a Value or of an object with a mirror, without a call).
-    for name, value in globals_.items():
-        kind = type(value)
+    # Once per global of each pass that can hold a node: most globals are the program's
+    # functions, classes and modules, passed over without a bytecode each (`compress`).
+    holders = map(_HOLDERS.__contains__, map(type, globals_.values()))
+    for name, value in compress(globals_.items(), holders):
+        kind = type(value)  # (the node of a Value or of an object with a mirror, no call)
         if kind is Value:
             node = value
         elif kind is PInstance and value.mirror is not None:
@@ -2454,8 +2510,8 @@ def depth_first(order: list[Value], reachable: list[Value], output: Value) -> bo
     Kahn's algorithm, a breadth-first order, an order of the program's own."""
     ran = set(order)
     reached = set(reachable)
-    walked = [node for node in reversed(order) if node in reached]
-    if [node for node in reachable if node in ran] == walked:
+    walked = list(filter(reached.__contains__, reversed(order)))
+    if list(filter(ran.__contains__, reachable)) == walked:
         return True
     post: list[Value] = []
     visited = {output}
@@ -2505,11 +2561,13 @@ def sync_mirror(instance: PInstance, node: Value) -> None:
     shape = instance.cls.shape
     assert shape is not None
     data = attrs.get(shape.number)
-    if not (type(data) is float and -INF < data < INF):
+    # A finite float (`x - x` is 0.0 for each, NaN for inf and NaN): fewer bytecodes
+    # than `-INF < x < INF`, at every node of every pass and every rule run.
+    if type(data) is not float or data - data:
         data = as_number(data, "data")
     node.data = data
     grad = attrs.get(shape.grad)
-    if not (type(grad) is float and -INF < grad < INF):
+    if type(grad) is not float or grad - grad:
         grad = as_number(grad, "grad")
     node.grad = grad
     label = attrs.get("label")

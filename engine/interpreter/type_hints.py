@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
@@ -134,13 +135,7 @@ def run(machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | No
     key = (id(node), namespace is None)  # (the node is kept, by the hint or its trees)
     code = hint.codes.get(key)
     if code is None:
-        module = scopes.Scope("module", None)
-        if namespace is None:
-            code = compiler.expr(node, module)
-        else:  # every name it reads asks the frame's own names first, then the globals
-            names = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
-            code = compiler.expr(node, scopes.Scope("class", module, locals=names))
-        hint.codes[key] = code
+        code = hint.codes[key] = compiled(compiler, node, namespace is not None)
     if namespace is None:
         return code(Frame({}, None))
     machine.state.charge(len(namespace) // ITEMS_PER_STEP)
@@ -149,6 +144,25 @@ def run(machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | No
         key: value for key, value in namespace.items() if key.isidentifier() and key not in globals_
     }
     return code(Frame(own, None))
+
+
+def compiled(compiler: Any, node: ast.expr, in_class: bool) -> Any:
+    """`node` compiled in a module of its own (in a class's, `in_class`: every name it
+    reads asks the frame's own names first, then the globals). What the compiler refuses
+    (a dunder, a nesting past the depth bound) is its refusal at the annotation, as the
+    program's own code is refused, never an internal error let through a call."""
+    module = scopes.Scope("module", None)
+    if in_class:
+        names = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
+        scope = scopes.Scope("class", module, locals=names)
+    else:
+        scope = module
+    try:
+        return compiler.expr(node, scope)
+    except ProgramError:
+        raise
+    except EngineError as error:
+        raise ProgramError(error.message, error.line, error.column) from None
 
 
 def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:

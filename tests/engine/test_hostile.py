@@ -1593,3 +1593,20 @@ for dotted in ('b..c', '.b', 'b. c', 'b.c.real'):
 """
     ours = printed_lines(trace_source(source + END))
     assert ours[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    "annotation", ["'().__class__'", "'" + "not " * 300 + "1'", "'lambda: ' * 300 + '1'"]
+)
+def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotation(
+    annotation: str,
+) -> None:
+    """`get_type_hints` compiles a string annotation when it runs: what the compiler
+    refuses in it (a dunder, a nesting past the depth bound) is said as the compiler
+    says it, at the annotation, never as an internal exception's name."""
+    source = f"import typing\ndef f(x: {annotation}):\n    pass\ny = typing.get_type_hints(f)\n"
+    with pytest.raises(EngineError) as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert "EngineError" not in caught.value.message
+    assert "operation failed" not in caught.value.message
+    assert (caught.value.line, caught.value.column) == (2, 10)

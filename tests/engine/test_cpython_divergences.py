@@ -3148,3 +3148,33 @@ print(m.forward, str(m) == repr(m), format(m, ''))
     assert ours == printed_lines(trace_source(source + TAIL))  # the same on every run
     address = re.compile(r"<__main__\.(\w+) object at 0x[0-9a-f]+>")
     assert ours == [address.sub(r"<\1 object>", line) for line in run_in_cpython(source)]
+
+
+STATISTICS_ERRORS = """
+import statistics
+inf = float('inf')
+calls = [
+    (statistics.mean, [10**400, 1]), (statistics.fmean, [10**400]),
+    (statistics.fmean, [inf, -inf]), (statistics.fmean, [1e308, 1e308]),
+    (statistics.stdev, [inf, 1.0]), (statistics.pstdev, [1.0, inf]),
+    (statistics.variance, [10**300, 1]), (statistics.median, [10**400, 1]),
+]
+for function, data in calls:
+    try:
+        print(function(data))
+    except (ArithmeticError, ValueError, AttributeError) as e:
+        print(type(e).__name__, e)
+try:
+    statistics.stdev([1.0, 2.0], 10**400)
+except OverflowError as e:
+    print('OverflowError', e)
+"""
+
+
+def test_what_cpythons_statistics_raises_on_plain_numbers_the_program_catches() -> None:
+    """CPython's own functions run on the program's numbers: what they raise (an int too
+    large for a float, `-inf + inf` in `fmean`'s fsum, `stdev`'s AttributeError of an
+    infinity) is the program's to catch, as it is CPython's, not an engine stop."""
+    assert printed_lines(trace_source(STATISTICS_ERRORS + TAIL)) == run_in_cpython(
+        STATISTICS_ERRORS
+    )

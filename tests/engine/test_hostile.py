@@ -266,6 +266,12 @@ EXHAUSTION = [
         "BACKPROP_MAX_STEPS",
         2,
     ),
+    (  # CPython's exact arithmetic on 4,000-bit ints: charged by their size
+        "import statistics\nxs = [2**4000 - 1, 2**3999 + 12345] * 1000\n"
+        "s = statistics.pvariance(xs, 3)\n",
+        "BACKPROP_MAX_STEPS",
+        3,
+    ),
     (
         "import statistics\nxs = [0.5] * 1000\nwhile True:\n    statistics.mean(xs)\n",
         "BACKPROP_MAX_STEPS",

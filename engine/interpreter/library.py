@@ -890,23 +890,25 @@ class Library:
     def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) < 2:
             raise ProgramError("map() takes a function and at least one iterable")
-        function = args[0]
         iterables = [self.flat(arg) for arg in args[1:]]
-        return (self.machine.call(function, list(group)) for group in zip(*iterables, strict=False))
+        return _mapped(self.machine.call, args[0], iterables)
 
     def flat(self, value: Any) -> Iterator[Any]:
         """An iterable for a lazy built-in (`zip`, `enumerate`, `map`, `filter`); another
         lazy one is read into a list first, step by step within the limits.
 
-        So built-ins wrapped in built-ins never chain: CPython's own iterators recurse in
-        C when a chain tens of thousands deep is read or freed, past any limit of ours
-        (a crash, not an error). Example: `enumerate(zip(a, b))` reads the zip first.
+        So built-ins wrapped in built-ins chain no deeper than `MAX_LAZY_CHAIN`: CPython's
+        own iterators recurse in C when a chain tens of thousands deep is read or freed,
+        past any limit of ours (a crash, not an error). Example: `enumerate(zip(a, b))`
+        of lists reads the zip first; of the program's generators, as it goes (below).
         """
         iterator = self.machine.iterate(value)
-        if type(value) not in _LAZY or is_program_generator(value):
+        if type(value) not in _LAZY or is_program_generator(value) or _reads_generator(value):
             # A generator of the program's own is read as it goes, as CPython's `zip`
-            # reads it (its prints come in CPython's order): each resumption counts as a
-            # call, so a chain through it stops at the call depth.
+            # reads it (its prints come in CPython's order; an endless one, as a data
+            # loader is, ends where the loop breaks), through a few built-ins too
+            # (`enumerate(zip(g, h))`): each resumption counts as a call, so a chain
+            # through it stops at the call depth.
             return iterator
         items: list[Any] = []
         charge = self.state.charge
@@ -920,14 +922,8 @@ class Library:
     def filter_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) != 2:
             raise ProgramError("filter() takes a function (or None) and an iterable")
-        function = args[0]
-        truthy = self.machine.truthy
-        call = self.machine.call
-        return (
-            item
-            for item in self.flat(args[1])
-            if truthy(item if function is None else call(function, [item]))
-        )
+        machine = self.machine
+        return _filtered(machine.truthy, machine.call, args[0], [self.flat(args[1])])
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
@@ -2085,6 +2081,66 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
         yield from zip(*iterables, strict=True)
     except ValueError as error:
         raise ProgramError(str(error), kind="ValueError") from None
+
+
+def _mapped(
+    call: Callable[[Any, list[Any]], Any], function: Any, iterables: list[Iterator[Any]]
+) -> Iterator[Any]:
+    """`map(function, *iterables)`."""
+    for group in zip(*iterables, strict=False):
+        yield call(function, list(group))
+
+
+def _filtered(
+    truthy: Callable[[Any], bool],
+    call: Callable[[Any, list[Any]], Any],
+    function: Any,
+    iterables: list[Iterator[Any]],
+) -> Iterator[Any]:
+    """`filter(function, iterables[0])` (`None`: the items that are true)."""
+    for item in iterables[0]:
+        if truthy(item if function is None else call(function, [item])):
+            yield item
+
+
+# The library's own lazy built-ins that are Python generators, each reading `iterables`.
+_READERS = frozenset({_strict_zip.__code__, _mapped.__code__, _filtered.__code__})
+# How many lazy built-ins may stand between one and a generator of the program's that it
+# reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
+MAX_LAZY_CHAIN = 8
+_LOOKED_AT = 32
+
+
+def _reads_generator(value: Any) -> bool:
+    """Whether the lazy built-in `value` reads a generator of the program's own through
+    at most `MAX_LAZY_CHAIN` lazy built-ins (their iterators found as CPython pickles
+    them, or a library generator's `iterables`), looking at `_LOOKED_AT` iterators at
+    most: so a chain of built-ins read as it goes is never deeper than that."""
+    stack = [(value, 0)]
+    looked = 0
+    while stack:
+        item, depth = stack.pop()
+        looked += 1
+        if looked > _LOOKED_AT:
+            return False
+        if is_program_generator(item):
+            return True
+        if depth < MAX_LAZY_CHAIN:
+            stack.extend((inner, depth + 1) for inner in _read_by(item))
+    return False
+
+
+def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
+    """The iterators a lazy built-in reads (none of anything else)."""
+    kind = type(value)
+    if kind is zip:
+        return value.__reduce__()[1]  # type: ignore[no-any-return]
+    if kind is enumerate:
+        return value.__reduce__()[1][:1]  # type: ignore[no-any-return]
+    if kind is GeneratorType and value.gi_code in _READERS:
+        frame = value.gi_frame
+        return () if frame is None else list(frame.f_locals["iterables"])
+    return ()
 
 
 def _unbound(

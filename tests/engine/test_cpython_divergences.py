@@ -3178,3 +3178,32 @@ def test_what_cpythons_statistics_raises_on_plain_numbers_the_program_catches() 
     assert printed_lines(trace_source(STATISTICS_ERRORS + TAIL)) == run_in_cpython(
         STATISTICS_ERRORS
     )
+
+
+LAZY_OVER_LAZY = """
+def gen(n):
+    for i in range(n):
+        print('gen', i)
+        yield i
+for i, (a, b) in enumerate(zip(gen(2), gen(2))):
+    print('loop', i, a, b)
+def endless():
+    i = 0
+    while True:
+        i += 1
+        yield i
+for step, (x, y) in enumerate(zip(endless(), map(abs, endless())), start=1):
+    if step == 3:
+        break
+print(step, x, y)
+m = map(abs, filter(None, endless()))
+print(next(m), next(m))
+print(list(zip(range(3), enumerate(filter(None, gen(3))))))
+"""
+
+
+def test_a_lazy_builtin_over_one_over_the_programs_generator_reads_it_as_it_goes() -> None:
+    """`enumerate(zip(loader(), labels()))`: the zip over the program's generators is
+    read as it goes, as CPython's (prints in its order; an endless generator, as a data
+    loader is, ends where the loop breaks), not first read to its end."""
+    assert printed_lines(trace_source(LAZY_OVER_LAZY + TAIL)) == run_in_cpython(LAZY_OVER_LAZY)

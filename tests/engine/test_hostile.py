@@ -605,6 +605,9 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
         trace_source("for i in range(1000):\n    pass" + END, limits=limits)
 
 
+WRAP = "def w(it):\n    for a in it:\n        yield a\n"
+
+
 @pytest.mark.parametrize(
     "source",
     [
@@ -613,8 +616,23 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
         "z = [1]\nfor i in range(200000):\n    z = enumerate(z)\nx = list(z)\n",
         "z = [1]\nfor i in range(200000):\n    z = (a for a in z)\nx = list(z)\n",
         "z = [1]\nfor i in range(100000):\n    z = (a for a in map(abs, z))\nx = list(z)\n",
+        # over a generator of the program's: read as it goes through 8 built-ins at most
+        WRAP + "z = w([1])\nfor i in range(200000):\n    z = zip(z)\nx = list(z)\n",
+        WRAP + "z = w([1])\nfor i in range(50000):\n"
+        "    z = filter(None, map(bool, enumerate(z)))\nx = list(z)\n",
+        WRAP + "z = [1]\nfor i in range(20000):\n"
+        "    z = enumerate(zip(zip(zip(zip(zip(zip(zip(w(z)))))))))\nz = None\nx = 1\n",
     ],
-    ids=["filter", "zip", "enumerate", "generator-expression", "generator-over-map"],
+    ids=[
+        "filter",
+        "zip",
+        "enumerate",
+        "generator-expression",
+        "generator-over-map",
+        "zip-over-generator",
+        "mixed-over-generator",
+        "freed-eight-over-each-generator",
+    ],
 )
 def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
     # CPython's own iterators recurse in C when a deep chain is read or freed: a segfault,
@@ -624,17 +642,18 @@ def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
         trace_source(source + "x\n", limits=Limits(time_limit=30.0))
 
 
-WRAP = "def w(it):\n    for a in it:\n        yield a\n"
-
-
 @pytest.mark.parametrize(
     "source",
     [
         WRAP + "z = [1]\nfor i in range(50000):\n    z = zip(w(z))\nx = list(z)\n",
         WRAP + "z = [1]\nfor i in range(50000):\n    z = map(abs, w(z))\nx = list(z)\n",
         WRAP + "z = [1]\nfor i in range(50000):\n    z = filter(None, w(z))\nx = list(z)\n",
+        WRAP + "z = [1]\nfor i in range(5000):\n"
+        "    z = zip(zip(zip(zip(zip(zip(zip(zip(w(z)))))))))\nx = list(z)\n",
+        WRAP + "z = [1]\nfor i in range(5000):\n"
+        "    z = zip(map(abs, zip(filter(None, zip(zip(w(z)), strict=True)))))\nx = list(z)\n",
     ],
-    ids=["zip", "map", "filter"],
+    ids=["zip", "map", "filter", "eight-zips", "mixed"],
 )
 def test_lazy_builtins_over_the_programs_generators_stop_at_the_call_depth(source: str) -> None:
     """`zip`, `map`, `enumerate` and `filter` read a generator of the program's as they

@@ -1801,21 +1801,8 @@ class Library:
                 raise ProgramError(f"math.{name}() takes no keywords here")
             for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
-                    if type(arg) is PInstance:  # CPython's `__float__` (`__index__`)
-                        args = [self.real(one, name in _INTEGER_MATH) for one in args]
-                        if all(type(one) in NUMBERS for one in (*args, *kwargs.values())):
-                            break
-                    hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
-                    wrong = python_type_name(arg)
-                    words = (
-                        f"'{wrong}' object cannot be interpreted as an integer"
-                        if name in _INTEGER_MATH
-                        else f"must be real number, not {wrong}"
-                    )
-                    raise caught_as(
-                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}",
-                        TypeError(words),
-                    )
+                    args, kwargs = self.math_numbers(name, args, kwargs)
+                    break
             try:
                 result = function(*args, **kwargs)
             except TypeError as error:  # caught as CPython's TypeError, in its words
@@ -1827,6 +1814,33 @@ class Library:
             return result
 
         return call
+
+    def math_numbers(
+        self, name: str, args: list[Any], kwargs: dict[str, Any]
+    ) -> tuple[list[Any], dict[str, Any]]:
+        """`math.name`'s arguments as CPython's math takes them, left to right: an object
+        of the program's class by its `__float__` (`__index__`: `real`), anything else
+        not a plain number CPython's TypeError naming it, the first that is refused."""
+        integer = name in _INTEGER_MATH
+        taken: list[Any] = []
+        for i, arg in enumerate((*args, *kwargs.values())):
+            if type(arg) is PInstance and not (name == "ldexp" and i == 1):
+                arg = self.real(arg, integer)
+            if type(arg) not in NUMBERS:
+                hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
+                wrong = python_type_name(arg)
+                if integer:
+                    words = f"'{wrong}' object cannot be interpreted as an integer"
+                elif name == "ldexp" and i == 1:  # an int, nothing converted
+                    words = "Expected an int as second argument to ldexp."
+                else:
+                    words = f"must be real number, not {wrong}"
+                raise caught_as(
+                    f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}",
+                    TypeError(words),
+                )
+            taken.append(arg)
+        return taken[: len(args)], dict(zip(kwargs, taken[len(args) :], strict=True))
 
     def real(self, value: Any, integer: bool = False) -> Any:
         """What CPython's math takes an object of the program's class as: its `__float__`

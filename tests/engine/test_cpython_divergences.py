@@ -3207,3 +3207,35 @@ def test_a_lazy_builtin_over_one_over_the_programs_generator_reads_it_as_it_goes
     read as it goes, as CPython's (prints in its order; an endless generator, as a data
     loader is, ends where the loop breaks), not first read to its end."""
     assert printed_lines(trace_source(LAZY_OVER_LAZY + TAIL)) == run_in_cpython(LAZY_OVER_LAZY)
+
+
+MATH_OF_OBJECTS = """
+import math
+class A:
+    def __float__(self):
+        print('float of A')
+        return 2.0
+class I:
+    def __index__(self):
+        return 3
+calls = [
+    lambda: math.pow(A(), 's'), lambda: math.pow('s', A()), lambda: math.pow(A(), A()),
+    lambda: math.atan2(A(), None), lambda: math.log(A(), 's'), lambda: math.ldexp(A(), I()),
+    lambda: math.ldexp(A(), 2), lambda: math.isclose(A(), 2.0, rel_tol=A()),
+    lambda: math.gcd(I(), 2.5), lambda: math.comb(I(), I()), lambda: math.sqrt(I()),
+]
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print('TypeError', e)
+"""
+
+
+def test_math_converts_the_programs_objects_in_order_and_names_the_first_it_cannot() -> None:
+    """CPython's math converts its arguments left to right (an object by its `__float__`,
+    else `__index__`), its TypeError naming the first it cannot take (`must be real
+    number, not str` of `pow(A(), 's')`, not the object converted before it);
+    `isclose`'s tolerances too; `ldexp`'s exponent an int only."""
+    ours = printed_lines(trace_source(MATH_OF_OBJECTS + TAIL))
+    assert ours == run_in_cpython(MATH_OF_OBJECTS)

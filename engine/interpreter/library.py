@@ -65,6 +65,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_bare_object,
     is_dunder,
     ordered_by_hash,
+    tuple_dict_refusal,
 )
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import (
@@ -417,6 +418,9 @@ class Library:
             # `vars(object())`, and an object of a class with `__slots__`, have no `__dict__`
             raise ProgramError("vars() argument must have __dict__ attribute", kind="TypeError")
         if type(value) is PInstance:
+            refused = tuple_dict_refusal(value.cls)
+            if refused is not None:
+                raise ProgramError(refused)
             return value.attrs
         if type(value) is PClass and not value.builtin:  # `vars(C)`: `C.__dict__`
             return self.machine.class_view(value)

@@ -1635,3 +1635,17 @@ def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotati
     assert "EngineError" not in caught.value.message
     assert "operation failed" not in caught.value.message
     assert (caught.value.line, caught.value.column) == (2, 10)
+
+
+@pytest.mark.parametrize("reader", ["vars(p)", "p.__dict__"])
+def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: str) -> None:
+    """A subclass of a named tuple has a `__dict__` in CPython, which holds none of the
+    fields (they are the tuple's items): here the fields are kept with the attributes,
+    so that dict is refused, never a way to change a field nor a wrong `vars(p)`."""
+    source = (
+        "import collections\nP = collections.namedtuple('P', 'x y')\nclass R(P):\n    pass\n"
+        f"p = R(1, 2)\nd = {reader}\nd['x'] = 5\nprint(p.x)\n"
+    )
+    with pytest.raises(EngineError, match="named tuple") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert caught.value.line == 6

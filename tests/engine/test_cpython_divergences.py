@@ -3239,3 +3239,23 @@ def test_math_converts_the_programs_objects_in_order_and_names_the_first_it_cann
     `isclose`'s tolerances too; `ldexp`'s exponent an int only."""
     ours = printed_lines(trace_source(MATH_OF_OBJECTS + TAIL))
     assert ours == run_in_cpython(MATH_OF_OBJECTS)
+
+
+NAMED_TUPLE_INIT_AGAIN = """
+import collections
+P = collections.namedtuple('P', 'x y')
+class R(P):
+    def again(self):
+        self.__init__(5, 6)
+        super().__init__(7, 8, 9)
+        return self.x
+r = R(3, 4)
+print(r.again(), r)
+"""
+
+
+def test_a_named_tuples_init_called_again_changes_no_field() -> None:
+    """A named tuple's fields are set when it is made (CPython's `__new__`); its
+    `__init__` is `object`'s, which does nothing: called again it changes no field."""
+    ours = printed_lines(trace_source(NAMED_TUPLE_INIT_AGAIN + TAIL))
+    assert ours == run_in_cpython(NAMED_TUPLE_INIT_AGAIN)

@@ -172,6 +172,9 @@ class Library:
         for python_type in kind.types:
             call = self.machine.direct.get(python_type, {}).get(name)
             if call is not None:
+                if kind.name == "frozenset" and name in _SET_CHANGES:  # CPython's has none
+                    words = f"type object 'frozenset' has no attribute '{name}'"
+                    raise ProgramError(words, kind="AttributeError")
                 return _unbound(kind.name, name, python_type, call)
         return MISSING
 
@@ -2173,7 +2176,10 @@ def _unbound(
         if not args:
             wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
             raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
-        if type(args[0]) is not python_type:
+        first = args[0]
+        if type(first) is not python_type or (
+            python_type is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
+        ):
             wrong = TypeError(
                 f"descriptor '{name}' for '{owner}' objects doesn't apply to a "
                 f"'{python_type_name(args[0])}' object"
@@ -2183,6 +2189,9 @@ def _unbound(
 
     return Builtin(name, method)
 
+
+# The methods of a set that change it, which a frozenset has none of.
+_SET_CHANGES = frozenset({"add", "update", "discard", "remove", "clear", "pop"})
 
 # The math functions that take integers (an object's `__index__`, never its `__float__`).
 _INTEGER_MATH = frozenset({"gcd", "factorial", "isqrt", "comb", "perm", "lcm"})

@@ -3259,3 +3259,26 @@ def test_a_named_tuples_init_called_again_changes_no_field() -> None:
     `__init__` is `object`'s, which does nothing: called again it changes no field."""
     ours = printed_lines(trace_source(NAMED_TUPLE_INIT_AGAIN + TAIL))
     assert ours == run_in_cpython(NAMED_TUPLE_INIT_AGAIN)
+
+
+SET_METHODS_OFF_THE_TYPE = """
+fs = frozenset([1])
+s = {2}
+calls = [
+    lambda: set.add(fs, 1), lambda: set.union(fs, s), lambda: frozenset.union(s, fs),
+    lambda: frozenset.union(fs, s), lambda: set.discard(fs, 1), lambda: set.copy(fs),
+    lambda: frozenset.add, lambda: set.union(s, fs),
+]
+for call in calls:
+    try:
+        print(call())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_a_set_method_read_off_its_type_takes_only_that_kind_of_set() -> None:
+    """`set.add(fs, 1)` of a frozenset, `frozenset.union(s)` of a set: CPython's
+    descriptor TypeError, as for any other wrong object; a frozenset has no `add`."""
+    ours = printed_lines(trace_source(SET_METHODS_OFF_THE_TYPE + TAIL))
+    assert ours == run_in_cpython(SET_METHODS_OFF_THE_TYPE)

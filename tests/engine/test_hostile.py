@@ -67,6 +67,12 @@ ESCAPES = [
         "class A:\n    def __del__(self):\n        print('gone')\na = A()\ndel a\n",
         "__del__` is not run",
     ),
+    (
+        "class A:\n    def _gone(self):\n        print('gone')\n    __del__ = _gone\na = A()\n",
+        "__del__` is not run",
+    ),
+    ("class A:\n    __del__: object = print\na = A()\n", "__del__` is not run"),
+    ("class A:\n    if True:\n        def __del__(self):\n            pass\n", "__del__` is not"),
     ("import statistics\ny = statistics.__dict__\n", "of a module is not available"),
     ("import sys\ny = sys.stdout.__class__\n", "dunder"),
     ("import sys\ny = sys.stdout.buffer\n", "sys.stdout's buffer is not available here"),

@@ -2176,9 +2176,9 @@ def _unbound(
         if not args:
             wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
             raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
-        first = args[0]
+        first: Any = args[0]
         if type(first) is not python_type or (
-            python_type is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
+            type(first) is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
         ):
             wrong = TypeError(
                 f"descriptor '{name}' for '{owner}' objects doesn't apply to a "

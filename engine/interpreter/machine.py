@@ -1497,6 +1497,9 @@ class Machine:
             raise self.unhashable(key)
         if kind is tuple:
             self.state.charge_walk(key)
+            inside = _set_inside(key)
+            if inside is not None:  # (hashed by identity, it would find no equal set)
+                raise self.unhashable(inside)
         return key
 
     # Iteration, items
@@ -2181,3 +2184,19 @@ def module_write_refused(module: PModule, name: str) -> str:
         f"setting .{name} of {what} is not available here: its attributes are the "
         "interpreter's own, which a program reads but does not change (CPython would set it)"
     )
+
+
+def _set_inside(key: tuple[Any, ...]) -> PSet | None:
+    """A set (or frozenset) a tuple holds, at any depth of tuples in it (which CPython
+    cannot hash, or hashes by its items: not the interpreter's set's identity)."""
+    level = [key]
+    while level:
+        inner: list[tuple[Any, ...]] = []
+        for t in level:
+            for item in t:
+                if type(item) is PSet:
+                    return item
+                if type(item) is tuple:
+                    inner.append(item)
+        level = inner
+    return None

@@ -3282,3 +3282,21 @@ def test_a_set_method_read_off_its_type_takes_only_that_kind_of_set() -> None:
     descriptor TypeError, as for any other wrong object; a frozenset has no `add`."""
     ours = printed_lines(trace_source(SET_METHODS_OFF_THE_TYPE + TAIL))
     assert ours == run_in_cpython(SET_METHODS_OFF_THE_TYPE)
+
+
+def test_a_tuple_holding_a_set_is_no_key_as_cpythons() -> None:
+    """A tuple holding a set cannot be hashed (CPython's TypeError, caught); one holding
+    a frozenset, which CPython hashes by its items, is refused, never hashed by identity
+    (`(frozenset([1]),) in d` was False where CPython's is True)."""
+    source = """
+for make in (lambda: {(1, {2}): 1}, lambda: {((3, {4}),)}, lambda: {}.get((1, set())),
+             lambda: dict.fromkeys([(set(),)])):
+    try:
+        make()
+    except TypeError as e:
+        print('TypeError', e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+    for frozen in ("d = {(frozenset([1]),): 1}\n", "s = {(1, (frozenset(),))}\n"):
+        with pytest.raises(EngineError, match="frozenset as a set item or dict key"):
+            trace_source(frozen + TAIL)

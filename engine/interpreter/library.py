@@ -59,6 +59,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    Stream,
     TextBuffer,
     TypeObject,
     holds_instance,
@@ -641,7 +642,7 @@ class Library:
         kwargs.pop("flush", None)  # the panel has no buffer to flush
         file = kwargs.pop("file", STDOUT)
         file = STDOUT if file is None else file  # `print(x, file=None)`: stdout, as CPython's
-        if file is not STDOUT and type(file) is not TextBuffer:
+        if type(file) is not Stream and type(file) is not TextBuffer:  # (a run's `sys.stdout`)
             raise ProgramError(
                 "print() writes to the print panel (file=sys.stdout) or an io.StringIO only"
             )

@@ -8,6 +8,7 @@ import builtins
 import contextlib
 import io
 import re
+import subprocess
 import sys
 import types
 
@@ -3300,3 +3301,37 @@ for make in (lambda: {(1, {2}): 1}, lambda: {((3, {4}),)}, lambda: {}.get((1, se
     for frozen in ("d = {(frozenset([1]),): 1}\n", "s = {(1, (frozenset(),))}\n"):
         with pytest.raises(EngineError, match="frozenset as a set item or dict key"):
             trace_source(frozen + TAIL)
+
+
+RECONFIGURE = """
+import sys
+calls = [dict(encoding=5), dict(errors=5), dict(newline=5), dict(newline='x'),
+         dict(encoding='nope'), dict(errors='strict'), dict(line_buffering=5),
+         dict(write_through='a'), dict(encoding=None), dict(encoding='UTF8', newline='')]
+for given in calls:
+    try:
+        sys.stdout.reconfigure(**given)
+        print('ok', sorted(given), sys.stdout.encoding)
+    except (TypeError, ValueError, LookupError) as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_sys_stdout_reconfigure_checks_its_arguments_as_cpythons() -> None:
+    """`sys.stdout.reconfigure(...)` changes nothing here (utf-8 is what the panel
+    shows), but what CPython refuses it refuses in CPython's words: a text argument that
+    is no string, a newline CPython has none of, an encoding no codec has."""
+    # (a script's CPython, whose stdout is a TextIOWrapper, not the tests' StringIO)
+    theirs = subprocess.run(
+        [sys.executable, "-c", RECONFIGURE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONIOENCODING": "utf-8"},
+    ).stdout.splitlines()
+    assert printed_lines(trace_source(RECONFIGURE + TAIL)) == theirs
+
+
+def test_sys_stdout_reconfigured_to_another_encoding_is_refused() -> None:
+    with pytest.raises(EngineError, match=r"encoding='latin-1'.* not available here"):
+        trace_source("import sys\nsys.stdout.reconfigure(encoding='latin-1')\n" + TAIL)

@@ -803,6 +803,8 @@ class Machine:
             raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))  # `del int.x`
         if type(obj) is Value:
             raise ProgramError(f"deleting a Value's attribute ('{name}') is not available here")
+        if type(obj) is PModule:  # (CPython deletes it: refused as a write is)
+            raise ProgramError(module_write_refused(obj, name, "deleting"))
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
@@ -2170,7 +2172,7 @@ def holds(node: PInstance, fn: Function) -> bool:
     return False
 
 
-def module_write_refused(module: PModule, name: str) -> str:
+def module_write_refused(module: PModule, name: str, doing: str = "setting") -> str:
     """Why `math.foo = 1` (or `logger.propagate = False`) is refused: the modules here,
     and the loggers and handlers of `logging`, are the interpreter's own tables, which
     the library's own code reads too (CPython would set the attribute)."""
@@ -2180,9 +2182,10 @@ def module_write_refused(module: PModule, name: str) -> str:
         what = f"a {module.name}"
     else:
         what = f"the module {module.name!r}"
+    done = "set" if doing == "setting" else "delete"
     return (
-        f"setting .{name} of {what} is not available here: its attributes are the "
-        "interpreter's own, which a program reads but does not change (CPython would set it)"
+        f"{doing} .{name} of {what} is not available here: its attributes are the "
+        f"interpreter's own, which a program reads but does not change (CPython would {done} it)"
     )
 
 

@@ -247,6 +247,9 @@ ESCAPES = [
     ("y = __builtins__.eval\n", "no attribute 'eval' here"),
     ("import builtins\ny = builtins.exec\n", "no attribute 'exec' here"),
     ("import builtins\nbuiltins.print = len\n", "setting .print of the module 'builtins' is not"),
+    # (CPython deletes it: not its AttributeError, which a program would catch, untrue)
+    ("import math\ntry:\n    del math.pi\nexcept AttributeError:\n    pass\n", "deleting .pi"),
+    ("import math\ndelattr(math, 'pi')\n", "deleting .pi of the module 'math' is not"),
     ("setattr(__builtins__, 'sum', len)\n", "setting .sum of the module 'builtins' is not"),
     ("y = vars(__builtins__)\n", "not a module"),
     ("y = __builtins__.object.__subclasses__\n", "dunder"),

@@ -28,7 +28,7 @@ from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
 
-from backprop_animator.engine.errors import EngineError, operation_failed
+from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import (
     codegen,
     contextlib_module,
@@ -87,6 +87,7 @@ from backprop_animator.engine.interpreter.runtime import (
     MAX_ITEMS,
     ProgramError,
     State,
+    host_failure,
 )
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import (
@@ -359,7 +360,7 @@ class Compiler(ExpressionCompiler):
                     limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                     raise ProgramError(limit.message).located(*position) from None
                 except Exception as error:  # a built-in's own refusal we did not word
-                    raise ProgramError(operation_failed(error)).located(*position) from None
+                    raise host_failure(error).located(*position) from None
                 if signal is not None:
                     return signal
             return None
@@ -687,7 +688,7 @@ class Compiler(ExpressionCompiler):
                 limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                 raise ProgramError(limit.message) from None
             except Exception as error:
-                raise ProgramError(operation_failed(error)) from None
+                raise host_failure(error) from None
 
         return run
 

@@ -3335,3 +3335,32 @@ def test_sys_stdout_reconfigure_checks_its_arguments_as_cpythons() -> None:
 def test_sys_stdout_reconfigured_to_another_encoding_is_refused() -> None:
     with pytest.raises(EngineError, match=r"encoding='latin-1'.* not available here"):
         trace_source("import sys\nsys.stdout.reconfigure(encoding='latin-1')\n" + TAIL)
+
+
+RUNNING_GENERATOR = """
+def g():
+    for x in it:
+        yield x
+it = g()
+def h():
+    yield list(me)
+me = h()
+def k():
+    for pair in enumerate(zip(selfref)):
+        yield pair
+selfref = k()
+for generator in (it, me, selfref):
+    try:
+        print(next(generator))
+    except ValueError as e:
+        print('ValueError', e)
+"""
+
+
+def test_a_generator_reading_itself_is_cpythons_value_error() -> None:
+    """A generator of the program's that iterates itself (by `for`, `list`, a lazy
+    built-in) is CPython's `ValueError: generator already executing`, which the program
+    catches, not an engine stop."""
+    assert printed_lines(trace_source(RUNNING_GENERATOR + TAIL)) == run_in_cpython(
+        RUNNING_GENERATOR
+    )

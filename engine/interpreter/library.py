@@ -1869,15 +1869,13 @@ class Library:
             raise caught_as(f"math.fsum(): {error}", error) from None
 
     def factorial(self, args: list[Any], kwargs: dict[str, Any]) -> int:
-        n = one(args, kwargs, "math.factorial")
-        if type(n) not in (int, bool, PInstance):
+        n = self.real(one(args, kwargs, "math.factorial"), integer=True)  # its `__index__`
+        if type(n) not in (int, bool):
             wrong = TypeError(f"'{cpython_type(n)}' object cannot be interpreted as an integer")
             raise caught_as("math.factorial() takes a non-negative integer", wrong)
-        if type(n) in (int, bool) and n < 0:
+        if n < 0:
             negative = ValueError("factorial() not defined for negative values")
             raise caught_as("math.factorial() takes a non-negative integer", negative)
-        if type(n) is PInstance:  # CPython would ask its `__index__`: not done here
-            raise ProgramError("math.factorial() takes a non-negative integer")
         if n > 1_000:
             raise ProgramError("math.factorial(n) for n > 1000 has more than 4,096 bits")
         self.state.charge(n)
@@ -1932,9 +1930,18 @@ class Library:
         return total
 
     def numbers(self, iterable: Any) -> list[Any]:
+        """The items of `iterable` as `math.fsum` and `math.dist` take them: plain numbers,
+        an object of the program's by its `__float__` (else `__index__`), in order;
+        anything else CPython's TypeError (a Value refused, naming its methods)."""
         values = self.collect(iterable)
-        if any(type(v) not in NUMBERS for v in values):
-            raise ProgramError("this function takes plain numbers")
+        for i, value in enumerate(values):
+            if type(value) not in NUMBERS:
+                value = values[i] = self.real(value)
+                if type(value) is Value:
+                    raise ProgramError("this function takes plain numbers, not Values")
+                if type(value) not in NUMBERS:
+                    words = f"must be real number, not {python_type_name(value)}"
+                    raise ProgramError(words, kind="TypeError")
         return values
 
     def random_module(self, rng: random.Random) -> PModule:

@@ -3364,3 +3364,29 @@ def test_a_generator_reading_itself_is_cpythons_value_error() -> None:
     assert printed_lines(trace_source(RUNNING_GENERATOR + TAIL)) == run_in_cpython(
         RUNNING_GENERATOR
     )
+
+
+MATH_OF_OBJECTS_IN_LISTS = """
+import math
+class A:
+    def __float__(self):
+        print('float of A')
+        return 1.5
+class I:
+    def __index__(self):
+        return 4
+for call in [lambda: math.fsum([A(), 2]), lambda: math.dist([A()], [0]),
+             lambda: math.factorial(I()), lambda: math.fsum([I()]), lambda: math.fsum([A(), 's']),
+             lambda: math.factorial(A()), lambda: math.dist([I(), 1], [None, 2])]:
+    try:
+        print(call())
+    except TypeError as e:
+        print('TypeError', e)
+"""
+
+
+def test_fsum_dist_and_factorial_take_the_programs_objects_as_cpython() -> None:
+    """`math.fsum` and `math.dist` take an object by its `__float__` (else `__index__`),
+    `math.factorial` by its `__index__`, as CPython's do (they were refused)."""
+    ours = printed_lines(trace_source(MATH_OF_OBJECTS_IN_LISTS + TAIL))
+    assert ours == run_in_cpython(MATH_OF_OBJECTS_IN_LISTS)

@@ -80,7 +80,6 @@ MAX_WAITING = 8
 MAX_ITEMS = 16  # a display or a call of more items or arguments is its closure
 _ITEMS = {"list": 1, "tuple": 1, "call": 2, "method": 3}  # where a shape keeps its items
 TOO_DEEP = "the program nests too deeply"
-FILENAME = "<block>"  # what a generated function's code is compiled as (`warnings` finds it)
 NUMBERS_ = frozenset({int, float, bool})  # `Machine.binary`'s plain numbers (`_numbers`)
 _factories: dict[str, Callable[..., Any]] = {}  # a block's `run`, or `(run, enter)`
 
@@ -365,7 +364,7 @@ def block(
             _cached_chars = 0
         _cached_chars += len(source)
         namespace: dict[str, Any] = {}
-        exec(compile(source, FILENAME, "exec"), namespace)  # this module's own template
+        exec(compile(source, "<block>", "exec"), namespace)  # this module's own template
         factory = _factories[source] = namespace["factory"]
     if not enter:
         made: Stmt = factory(*src.values.values())

@@ -27,7 +27,6 @@ import sys
 from types import FrameType
 from typing import Any
 
-from backprop_animator.engine.interpreter.codegen import FILENAME
 from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Builtin
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
@@ -65,8 +64,7 @@ def call_site(levels: int, state: State) -> int | None:
     seen = 0
     while frame is not None:
         code = frame.f_code
-        # (a generated `enter` keeps `making_` only where its function makes an op)
-        generated = code.co_filename == FILENAME and "position_" in code.co_varnames
+        generated = "position_" in code.co_varnames and "making_" in code.co_varnames
         if code is _CALL or generated:
             state.charge(1)
             seen += 1

@@ -51,6 +51,9 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.value import Value
 
+# The file name of the generated functions' code: a generated `enter` (a call of the
+# program's function) is known by it and its name (`warnings_module.call_site`).
+BLOCK_FILE = "<block>"
 Stmt = Callable[[Any], Any]
 Entry = tuple[Stmt, tuple[int, int], bool, str]
 
@@ -364,7 +367,7 @@ def block(
             _cached_chars = 0
         _cached_chars += len(source)
         namespace: dict[str, Any] = {}
-        exec(compile(source, "<block>", "exec"), namespace)  # this module's own template
+        exec(compile(source, BLOCK_FILE, "exec"), namespace)  # this module's own template
         factory = _factories[source] = namespace["factory"]
     if not enter:
         made: Stmt = factory(*src.values.values())

@@ -27,6 +27,7 @@ import sys
 from types import FrameType
 from typing import Any
 
+from backprop_animator.engine.interpreter.codegen import BLOCK_FILE
 from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Builtin
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
@@ -64,7 +65,7 @@ def call_site(levels: int, state: State) -> int | None:
     seen = 0
     while frame is not None:
         code = frame.f_code
-        generated = "position_" in code.co_varnames and "making_" in code.co_varnames
+        generated = code.co_name == "enter" and code.co_filename == BLOCK_FILE
         if code is _CALL or generated:
             state.charge(1)
             seen += 1

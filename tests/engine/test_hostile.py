@@ -428,6 +428,56 @@ def test_exhaustion_stops_before_the_work_and_names_its_bound(
 
 
 @pytest.mark.parametrize(
+    "annotation", ["'().__class__'", "'" + "not " * 300 + "1'", "'lambda: ' * 300 + '1'"]
+)
+def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotation(
+    annotation: str,
+) -> None:
+    """`get_type_hints` compiles a string annotation when it runs: what the compiler
+    refuses in it (a dunder, a nesting past the depth bound) is said as the compiler
+    says it, at the annotation, never as an internal exception's name."""
+    source = f"import typing\ndef f(x: {annotation}):\n    pass\ny = typing.get_type_hints(f)\n"
+    with pytest.raises(EngineError) as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert "EngineError" not in caught.value.message
+    assert "operation failed" not in caught.value.message
+    assert (caught.value.line, caught.value.column) == (2, 10)
+
+
+@pytest.mark.parametrize("reader", ["vars(p)", "p.__dict__"])
+def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: str) -> None:
+    """A subclass of a named tuple has a `__dict__` in CPython, which holds none of the
+    fields (they are the tuple's items): here the fields are kept with the attributes,
+    so that dict is refused, never a way to change a field nor a wrong `vars(p)`."""
+    source = (
+        "import collections\nP = collections.namedtuple('P', 'x y')\nclass R(P):\n    pass\n"
+        f"p = R(1, 2)\nd = {reader}\nd['x'] = 5\nprint(p.x)\n"
+    )
+    with pytest.raises(EngineError, match="named tuple") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert caught.value.line == 6
+
+
+def test_get_type_hints_keeps_what_it_compiles_of_a_few_forward_references_only() -> None:
+    """An annotation whose value is a new string each time it is evaluated: each is
+    parsed and compiled, but only a few are kept for the next call (every one kept was
+    4 KB a call, 270 MB within the default step bound), the others charged instead."""
+    source = (
+        "from typing import get_type_hints\nn = [0]\ndef name():\n    n[0] += 1\n"
+        "    return 'int if %d else float' % n[0]\ndef f(x: name()):\n    pass\n"
+        "for i in range(6000):\n    get_type_hints(f)\n"
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(EngineError, match="not a Value"):
+            trace_source(source + "x = 1\nx\n", limits=Limits(time_limit=60.0))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20
+
+
+@pytest.mark.parametrize(
     "call",
     [
         "json.dumps(a, indent=100)",  # 4,000 lines of 19,000 spaces: 76 MB of text
@@ -1628,53 +1678,3 @@ for dotted in ('b..c', '.b', 'b. c', 'b.c.real'):
 """
     ours = printed_lines(trace_source(source + END))
     assert ours[:-1] == run_in_cpython(source)
-
-
-@pytest.mark.parametrize(
-    "annotation", ["'().__class__'", "'" + "not " * 300 + "1'", "'lambda: ' * 300 + '1'"]
-)
-def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotation(
-    annotation: str,
-) -> None:
-    """`get_type_hints` compiles a string annotation when it runs: what the compiler
-    refuses in it (a dunder, a nesting past the depth bound) is said as the compiler
-    says it, at the annotation, never as an internal exception's name."""
-    source = f"import typing\ndef f(x: {annotation}):\n    pass\ny = typing.get_type_hints(f)\n"
-    with pytest.raises(EngineError) as caught:
-        trace_source(source + END, limits=Limits(time_limit=60.0))
-    assert "EngineError" not in caught.value.message
-    assert "operation failed" not in caught.value.message
-    assert (caught.value.line, caught.value.column) == (2, 10)
-
-
-@pytest.mark.parametrize("reader", ["vars(p)", "p.__dict__"])
-def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: str) -> None:
-    """A subclass of a named tuple has a `__dict__` in CPython, which holds none of the
-    fields (they are the tuple's items): here the fields are kept with the attributes,
-    so that dict is refused, never a way to change a field nor a wrong `vars(p)`."""
-    source = (
-        "import collections\nP = collections.namedtuple('P', 'x y')\nclass R(P):\n    pass\n"
-        f"p = R(1, 2)\nd = {reader}\nd['x'] = 5\nprint(p.x)\n"
-    )
-    with pytest.raises(EngineError, match="named tuple") as caught:
-        trace_source(source + END, limits=Limits(time_limit=60.0))
-    assert caught.value.line == 6
-
-
-def test_get_type_hints_keeps_what_it_compiles_of_a_few_forward_references_only() -> None:
-    """An annotation whose value is a new string each time it is evaluated: each is
-    parsed and compiled, but only a few are kept for the next call (every one kept was
-    4 KB a call, 270 MB within the default step bound), the others charged instead."""
-    source = (
-        "from typing import get_type_hints\nn = [0]\ndef name():\n    n[0] += 1\n"
-        "    return 'int if %d else float' % n[0]\ndef f(x: name()):\n    pass\n"
-        "for i in range(6000):\n    get_type_hints(f)\n"
-    )
-    tracemalloc.start()
-    try:
-        with pytest.raises(EngineError, match="not a Value"):
-            trace_source(source + "x = 1\nx\n", limits=Limits(time_limit=60.0))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 8 * 2**20

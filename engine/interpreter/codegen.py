@@ -35,7 +35,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from backprop_animator.engine.errors import operation_failed
 from backprop_animator.engine.interpreter.machine import BREAK, CALL_STEPS, CONTINUE, RETURN
 from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
@@ -47,6 +46,7 @@ from backprop_animator.engine.interpreter.runtime import (
     LOOP_HINT_TURNS,
     SMALL_INT,
     ProgramError,
+    host_failure,
     too_deep,
 )
 from backprop_animator.engine.value import Value
@@ -336,7 +336,7 @@ def block(
         "except Exception as error:",
         "    if p is None:",
         "        raise",
-        "    raise ProgramError(operation_failed(error)).located(*p) from None",
+        "    raise host_failure(error).located(*p) from None",
     ]
     run = [
         "    def run(f):",
@@ -499,7 +499,7 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
         "state": state,
         "rec": rec,
         "ProgramError": ProgramError,
-        "operation_failed": operation_failed,
+        "host_failure": host_failure,
         "Value": Value,
         "PInstance": PInstance,
         "RETURN": RETURN,

@@ -28,7 +28,7 @@ from collections.abc import Callable, Generator
 from functools import partial
 from typing import Any
 
-from backprop_animator.engine.errors import EngineError, operation_failed
+from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import (
     codegen,
     contextlib_module,
@@ -88,6 +88,7 @@ from backprop_animator.engine.interpreter.runtime import (
     MAX_ITEMS,
     ProgramError,
     State,
+    host_failure,
 )
 from backprop_animator.engine.interpreter.sets import SET_OPERATORS
 from backprop_animator.engine.interpreter.stdlib import (
@@ -360,7 +361,7 @@ class Compiler(ExpressionCompiler):
                     limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                     raise ProgramError(limit.message).located(*position) from None
                 except Exception as error:  # a built-in's own refusal we did not word
-                    raise ProgramError(operation_failed(error)).located(*position) from None
+                    raise host_failure(error).located(*position) from None
                 if signal is not None:
                     return signal
             return None
@@ -688,7 +689,7 @@ class Compiler(ExpressionCompiler):
                 limit = state.limits.exceeded("max_depth", "the program nests too deeply")
                 raise ProgramError(limit.message) from None
             except Exception as error:
-                raise ProgramError(operation_failed(error)) from None
+                raise host_failure(error) from None
 
         return run
 
@@ -1967,12 +1968,12 @@ class Compiler(ExpressionCompiler):
         return run
 
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
-        for item in node.body:
-            if isinstance(item, ast.FunctionDef) and item.name == "__del__":
-                # CPython runs it when the last reference goes (`del b`, a rebinding):
-                # objects here are never collected, so it would silently never run.
-                words = "`__del__` is not run here (objects are never collected, as CPython's are)"
-                raise self.error(item, words)
+        binding = _binds_del(node)
+        if binding is not None:
+            # CPython runs it when the last reference goes (`del b`, a rebinding):
+            # objects here are never collected, so it would silently never run.
+            words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+            raise self.error(binding, words)
         decorate = self.decorators(node, scope)
         bases = [self.expr(base, scope) for base in node.bases]
         keywords = self.class_keywords(node, scope) if node.keywords else None
@@ -2322,3 +2323,28 @@ def _adds_itself(right: Any) -> bool:
     if type(right) is PInstance:
         return right.cls.lookup("__radd__") is not MISSING
     return type(right) is Value
+
+
+def _binds_del(node: ast.ClassDef) -> ast.AST | None:
+    """Where a class body binds `__del__` (`def __del__`, `__del__ = f`, in an `if` of
+    the body too), not looking inside the functions and classes it defines."""
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if item.name == "__del__":
+                return item
+            stack.extend(item.decorator_list)
+            continue
+        if isinstance(item, ast.Lambda):
+            continue
+        if (
+            isinstance(item, ast.Name)
+            and item.id == "__del__"
+            and not isinstance(item.ctx, ast.Load)
+        ):
+            return item
+        if isinstance(item, ast.alias) and (item.asname or item.name) == "__del__":
+            return item
+        stack.extend(ast.iter_child_nodes(item))
+    return None

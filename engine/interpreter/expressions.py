@@ -43,6 +43,7 @@ from backprop_animator.engine.interpreter.objects import (
     TypeObject,
     is_bare_object,
     is_dunder,
+    tuple_dict_refusal,
 )
 from backprop_animator.engine.interpreter.runtime import (
     MAX_INT,
@@ -980,6 +981,9 @@ class ExpressionCompiler:
                 if value.cls.slots is not None:  # `__slots__`: CPython's has no `__dict__`
                     words = f"'{value.cls.name}' object has no attribute '__dict__'"
                     raise ProgramError(words, line, column, kind="AttributeError")
+                refused = tuple_dict_refusal(value.cls)
+                if refused is not None:
+                    raise ProgramError(refused, line, column)
                 return value.attrs
             if type(value) is PClass and not value.builtin:
                 return class_view(value)

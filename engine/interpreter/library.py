@@ -59,12 +59,14 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    Stream,
     TextBuffer,
     TypeObject,
     holds_instance,
     is_bare_object,
     is_dunder,
     ordered_by_hash,
+    tuple_dict_refusal,
 )
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import (
@@ -171,6 +173,9 @@ class Library:
         for python_type in kind.types:
             call = self.machine.direct.get(python_type, {}).get(name)
             if call is not None:
+                if kind.name == "frozenset" and name in _SET_CHANGES:  # CPython's has none
+                    words = f"type object 'frozenset' has no attribute '{name}'"
+                    raise ProgramError(words, kind="AttributeError")
                 return _unbound(kind.name, name, python_type, call)
         return MISSING
 
@@ -417,6 +422,9 @@ class Library:
             # `vars(object())`, and an object of a class with `__slots__`, have no `__dict__`
             raise ProgramError("vars() argument must have __dict__ attribute", kind="TypeError")
         if type(value) is PInstance:
+            refused = tuple_dict_refusal(value.cls)
+            if refused is not None:
+                raise ProgramError(refused)
             return value.attrs
         if type(value) is PClass and not value.builtin:  # `vars(C)`: `C.__dict__`
             return self.machine.class_view(value)
@@ -634,7 +642,7 @@ class Library:
         kwargs.pop("flush", None)  # the panel has no buffer to flush
         file = kwargs.pop("file", STDOUT)
         file = STDOUT if file is None else file  # `print(x, file=None)`: stdout, as CPython's
-        if file is not STDOUT and type(file) is not TextBuffer:
+        if type(file) is not Stream and type(file) is not TextBuffer:  # (a run's `sys.stdout`)
             raise ProgramError(
                 "print() writes to the print panel (file=sys.stdout) or an io.StringIO only"
             )
@@ -890,23 +898,25 @@ class Library:
     def map_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) < 2:
             raise ProgramError("map() takes a function and at least one iterable")
-        function = args[0]
         iterables = [self.flat(arg) for arg in args[1:]]
-        return (self.machine.call(function, list(group)) for group in zip(*iterables, strict=False))
+        return _mapped(self.machine.call, args[0], iterables)
 
     def flat(self, value: Any) -> Iterator[Any]:
         """An iterable for a lazy built-in (`zip`, `enumerate`, `map`, `filter`); another
         lazy one is read into a list first, step by step within the limits.
 
-        So built-ins wrapped in built-ins never chain: CPython's own iterators recurse in
-        C when a chain tens of thousands deep is read or freed, past any limit of ours
-        (a crash, not an error). Example: `enumerate(zip(a, b))` reads the zip first.
+        So built-ins wrapped in built-ins chain no deeper than `MAX_LAZY_CHAIN`: CPython's
+        own iterators recurse in C when a chain tens of thousands deep is read or freed,
+        past any limit of ours (a crash, not an error). Example: `enumerate(zip(a, b))`
+        of lists reads the zip first; of the program's generators, as it goes (below).
         """
         iterator = self.machine.iterate(value)
-        if type(value) not in _LAZY or is_program_generator(value):
+        if type(value) not in _LAZY or is_program_generator(value) or _reads_generator(value):
             # A generator of the program's own is read as it goes, as CPython's `zip`
-            # reads it (its prints come in CPython's order): each resumption counts as a
-            # call, so a chain through it stops at the call depth.
+            # reads it (its prints come in CPython's order; an endless one, as a data
+            # loader is, ends where the loop breaks), through a few built-ins too
+            # (`enumerate(zip(g, h))`): each resumption counts as a call, so a chain
+            # through it stops at the call depth.
             return iterator
         items: list[Any] = []
         charge = self.state.charge
@@ -920,14 +930,8 @@ class Library:
     def filter_(self, args: list[Any], kwargs: dict[str, Any]) -> Iterator[Any]:
         if kwargs or len(args) != 2:
             raise ProgramError("filter() takes a function (or None) and an iterable")
-        function = args[0]
-        truthy = self.machine.truthy
-        call = self.machine.call
-        return (
-            item
-            for item in self.flat(args[1])
-            if truthy(item if function is None else call(function, [item]))
-        )
+        machine = self.machine
+        return _filtered(machine.truthy, machine.call, args[0], [self.flat(args[1])])
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         if kwargs or len(args) != 2:
@@ -1805,21 +1809,8 @@ class Library:
                 raise ProgramError(f"math.{name}() takes no keywords here")
             for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
-                    if type(arg) is PInstance:  # CPython's `__float__` (`__index__`)
-                        args = [self.real(one, name in _INTEGER_MATH) for one in args]
-                        if all(type(one) in NUMBERS for one in (*args, *kwargs.values())):
-                            break
-                    hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
-                    wrong = python_type_name(arg)
-                    words = (
-                        f"'{wrong}' object cannot be interpreted as an integer"
-                        if name in _INTEGER_MATH
-                        else f"must be real number, not {wrong}"
-                    )
-                    raise caught_as(
-                        f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}",
-                        TypeError(words),
-                    )
+                    args, kwargs = self.math_numbers(name, args, kwargs)
+                    break
             try:
                 result = function(*args, **kwargs)
             except TypeError as error:  # caught as CPython's TypeError, in its words
@@ -1831,6 +1822,33 @@ class Library:
             return result
 
         return call
+
+    def math_numbers(
+        self, name: str, args: list[Any], kwargs: dict[str, Any]
+    ) -> tuple[list[Any], dict[str, Any]]:
+        """`math.name`'s arguments as CPython's math takes them, left to right: an object
+        of the program's class by its `__float__` (`__index__`: `real`), anything else
+        not a plain number CPython's TypeError naming it, the first that is refused."""
+        integer = name in _INTEGER_MATH
+        taken: list[Any] = []
+        for i, arg in enumerate((*args, *kwargs.values())):
+            if type(arg) is PInstance and not (name == "ldexp" and i == 1):
+                arg = self.real(arg, integer)
+            if type(arg) not in NUMBERS:
+                hint = f"; for a Value use v.{name}()" if type(arg) is Value else ""
+                wrong = python_type_name(arg)
+                if integer:
+                    words = f"'{wrong}' object cannot be interpreted as an integer"
+                elif name == "ldexp" and i == 1:  # an int, nothing converted
+                    words = "Expected an int as second argument to ldexp."
+                else:
+                    words = f"must be real number, not {wrong}"
+                raise caught_as(
+                    f"math.{name}() takes plain numbers, not {a_type(arg)}{hint}",
+                    TypeError(words),
+                )
+            taken.append(arg)
+        return taken[: len(args)], dict(zip(kwargs, taken[len(args) :], strict=True))
 
     def real(self, value: Any, integer: bool = False) -> Any:
         """What CPython's math takes an object of the program's class as: its `__float__`
@@ -1851,15 +1869,13 @@ class Library:
             raise caught_as(f"math.fsum(): {error}", error) from None
 
     def factorial(self, args: list[Any], kwargs: dict[str, Any]) -> int:
-        n = one(args, kwargs, "math.factorial")
-        if type(n) not in (int, bool, PInstance):
+        n = self.real(one(args, kwargs, "math.factorial"), integer=True)  # its `__index__`
+        if type(n) not in (int, bool):
             wrong = TypeError(f"'{cpython_type(n)}' object cannot be interpreted as an integer")
             raise caught_as("math.factorial() takes a non-negative integer", wrong)
-        if type(n) in (int, bool) and n < 0:
+        if n < 0:
             negative = ValueError("factorial() not defined for negative values")
             raise caught_as("math.factorial() takes a non-negative integer", negative)
-        if type(n) is PInstance:  # CPython would ask its `__index__`: not done here
-            raise ProgramError("math.factorial() takes a non-negative integer")
         if n > 1_000:
             raise ProgramError("math.factorial(n) for n > 1000 has more than 4,096 bits")
         self.state.charge(n)
@@ -1914,9 +1930,18 @@ class Library:
         return total
 
     def numbers(self, iterable: Any) -> list[Any]:
+        """The items of `iterable` as `math.fsum` and `math.dist` take them: plain numbers,
+        an object of the program's by its `__float__` (else `__index__`), in order;
+        anything else CPython's TypeError (a Value refused, naming its methods)."""
         values = self.collect(iterable)
-        if any(type(v) not in NUMBERS for v in values):
-            raise ProgramError("this function takes plain numbers")
+        for i, value in enumerate(values):
+            if type(value) not in NUMBERS:
+                value = values[i] = self.real(value)
+                if type(value) is Value:
+                    raise ProgramError("this function takes plain numbers, not Values")
+                if type(value) not in NUMBERS:
+                    words = f"must be real number, not {python_type_name(value)}"
+                    raise ProgramError(words, kind="TypeError")
         return values
 
     def random_module(self, rng: random.Random) -> PModule:
@@ -2087,6 +2112,66 @@ def _strict_zip(iterables: list[Iterator[Any]]) -> Iterator[tuple[Any, ...]]:
         raise ProgramError(str(error), kind="ValueError") from None
 
 
+def _mapped(
+    call: Callable[[Any, list[Any]], Any], function: Any, iterables: list[Iterator[Any]]
+) -> Iterator[Any]:
+    """`map(function, *iterables)`."""
+    for group in zip(*iterables, strict=False):
+        yield call(function, list(group))
+
+
+def _filtered(
+    truthy: Callable[[Any], bool],
+    call: Callable[[Any, list[Any]], Any],
+    function: Any,
+    iterables: list[Iterator[Any]],
+) -> Iterator[Any]:
+    """`filter(function, iterables[0])` (`None`: the items that are true)."""
+    for item in iterables[0]:
+        if truthy(item if function is None else call(function, [item])):
+            yield item
+
+
+# The library's own lazy built-ins that are Python generators, each reading `iterables`.
+_READERS = frozenset({_strict_zip.__code__, _mapped.__code__, _filtered.__code__})
+# How many lazy built-ins may stand between one and a generator of the program's that it
+# reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
+MAX_LAZY_CHAIN = 8
+_LOOKED_AT = 32
+
+
+def _reads_generator(value: Any) -> bool:
+    """Whether the lazy built-in `value` reads a generator of the program's own through
+    at most `MAX_LAZY_CHAIN` lazy built-ins (their iterators found as CPython pickles
+    them, or a library generator's `iterables`), looking at `_LOOKED_AT` iterators at
+    most: so a chain of built-ins read as it goes is never deeper than that."""
+    stack = [(value, 0)]
+    looked = 0
+    while stack:
+        item, depth = stack.pop()
+        looked += 1
+        if looked > _LOOKED_AT:
+            return False
+        if is_program_generator(item):
+            return True
+        if depth < MAX_LAZY_CHAIN:
+            stack.extend((inner, depth + 1) for inner in _read_by(item))
+    return False
+
+
+def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
+    """The iterators a lazy built-in reads (none of anything else)."""
+    kind = type(value)
+    if kind is zip:
+        return value.__reduce__()[1]  # type: ignore[no-any-return]
+    if kind is enumerate:
+        return value.__reduce__()[1][:1]  # type: ignore[no-any-return]
+    if kind is GeneratorType and value.gi_code in _READERS:
+        frame = value.gi_frame
+        return () if frame is None else list(frame.f_locals["iterables"])
+    return ()
+
+
 def _unbound(
     owner: str,
     name: str,
@@ -2099,7 +2184,10 @@ def _unbound(
         if not args:
             wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
             raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
-        if type(args[0]) is not python_type:
+        first: Any = args[0]
+        if type(first) is not python_type or (
+            type(first) is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
+        ):
             wrong = TypeError(
                 f"descriptor '{name}' for '{owner}' objects doesn't apply to a "
                 f"'{python_type_name(args[0])}' object"
@@ -2109,6 +2197,9 @@ def _unbound(
 
     return Builtin(name, method)
 
+
+# The methods of a set that change it, which a frozenset has none of.
+_SET_CHANGES = frozenset({"add", "update", "discard", "remove", "clear", "pop"})
 
 # The math functions that take integers (an object's `__index__`, never its `__float__`).
 _INTEGER_MATH = frozenset({"gcd", "factorial", "isqrt", "comb", "perm", "lcm"})

@@ -803,6 +803,8 @@ class Machine:
             raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))  # `del int.x`
         if type(obj) is Value:
             raise ProgramError(f"deleting a Value's attribute ('{name}') is not available here")
+        if type(obj) is PModule:  # (CPython deletes it: refused as a write is)
+            raise ProgramError(module_write_refused(obj, name, "deleting"))
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
@@ -1497,6 +1499,9 @@ class Machine:
             raise self.unhashable(key)
         if kind is tuple:
             self.state.charge_walk(key)
+            inside = _set_inside(key)
+            if inside is not None:  # (hashed by identity, it would find no equal set)
+                raise self.unhashable(inside)
         return key
 
     # Iteration, items
@@ -2167,7 +2172,7 @@ def holds(node: PInstance, fn: Function) -> bool:
     return False
 
 
-def module_write_refused(module: PModule, name: str) -> str:
+def module_write_refused(module: PModule, name: str, doing: str = "setting") -> str:
     """Why `math.foo = 1` (or `logger.propagate = False`) is refused: the modules here,
     and the loggers and handlers of `logging`, are the interpreter's own tables, which
     the library's own code reads too (CPython would set the attribute)."""
@@ -2177,7 +2182,24 @@ def module_write_refused(module: PModule, name: str) -> str:
         what = f"a {module.name}"
     else:
         what = f"the module {module.name!r}"
+    done = "set" if doing == "setting" else "delete"
     return (
-        f"setting .{name} of {what} is not available here: its attributes are the "
-        "interpreter's own, which a program reads but does not change (CPython would set it)"
+        f"{doing} .{name} of {what} is not available here: its attributes are the "
+        f"interpreter's own, which a program reads but does not change (CPython would {done} it)"
     )
+
+
+def _set_inside(key: tuple[Any, ...]) -> PSet | None:
+    """A set (or frozenset) a tuple holds, at any depth of tuples in it (which CPython
+    cannot hash, or hashes by its items: not the interpreter's set's identity)."""
+    level = [key]
+    while level:
+        inner: list[tuple[Any, ...]] = []
+        for t in level:
+            for item in t:
+                if type(item) is PSet:
+                    return item
+                if type(item) is tuple:
+                    inner.append(item)
+        level = inner
+    return None

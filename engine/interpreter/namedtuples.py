@@ -261,6 +261,8 @@ def _init(m: Any, name: str, names: list[str], fallback: dict[str, Any]) -> Call
                 kind="TypeError",
             )
         self_, *positional = args
+        if type(self_) is PInstance and names and dict.__contains__(self_.attrs, names[-1]):
+            return None  # made already: `object.__init__`, as CPython's, changes nothing
         if len(positional) > len(names):
             raise ProgramError(
                 f"{name}.__new__() takes {len(names) + 1} positional arguments but "

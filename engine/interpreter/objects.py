@@ -647,6 +647,18 @@ TUPLE_FIELDS = " tuple fields"
 WRITE_GUARDS = frozenset({FROZEN, TUPLE_FIELDS})
 
 
+def tuple_dict_refusal(cls: PClass) -> str | None:
+    """Why an object of a named tuple's subclass has no `__dict__` here (CPython's holds
+    none of the fields, which are the tuple's items; here they are kept with the
+    attributes, so the dict would show them and change them), else None."""
+    if cls.lookup(TUPLE_FIELDS) is MISSING:
+        return None
+    return (
+        f"the __dict__ of a {cls.name} object (a named tuple's subclass) is not available "
+        "here: it would hold the tuple's fields, which are read-only"
+    )
+
+
 def is_tuple_field(cls: PClass, name: str) -> bool:
     """Whether `name` is a field of the named tuple class `cls` (or of one it inherits)."""
     fields = cls.lookup(TUPLE_FIELDS)

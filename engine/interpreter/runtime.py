@@ -25,7 +25,7 @@ import random
 import time
 from typing import Any
 
-from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.errors import EngineError, operation_failed
 from backprop_animator.engine.interpreter.objects import MISSING, PClass, PSet
 from backprop_animator.engine.limits import ENV_NAMES, Limits, current_deadline
 
@@ -370,6 +370,15 @@ class State:
                 f"{MAX_ITEMS:,}"
             )
         self.charge(count // ITEMS_PER_STEP)
+
+
+def host_failure(error: Exception) -> ProgramError:
+    """An exception of Python's own that reached a statement: a generator of the
+    program's read while it runs (`for x in itself`) is CPython's ValueError, which the
+    program may catch; any other is said in words (`operation_failed`), not caught."""
+    if type(error) is ValueError and str(error) == "generator already executing":
+        return ProgramError("generator already executing", kind="ValueError")
+    return ProgramError(operation_failed(error))
 
 
 def too_deep(state: State, what: str) -> ProgramError:

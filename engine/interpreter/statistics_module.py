@@ -3,7 +3,9 @@ losses)`, `stdev`, `median` of a run's accuracies): `mean`, `fmean`, `median`,
 `median_low`, `median_high`, `mode`, `stdev`, `pstdev`, `variance`, `pvariance`, each
 CPython's own function run on the program's ints, floats and bools (so `mean` is
 CPython's exactly rounded mean of the exact sum, `mean([0.1, 0.2, 0.3]) == 0.2`, and
-`fmean` its float sum), charged a step per item, and its sort's steps for a median.
+`fmean` its float sum), charged a step per item (and a big int by its size), and its
+sort's steps for a median. What CPython's functions raise on plain numbers (an
+OverflowError, ValueError, AttributeError) is raised as CPython's, for the program to catch.
 
 An item that is not a number (a `Value`) is CPython's TypeError for the averages, in
 CPython's words; for a median or a mode, which CPython computes on anything it can
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import Builtin, PModule
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import BITS_PER_STEP, SMALL_INT, ProgramError
 from backprop_animator.engine.interpreter.text import python_type_name
 
 if TYPE_CHECKING:
@@ -48,10 +50,15 @@ def _function(library: Library, name: str) -> Callable[[list[Any], dict[str, Any
         given = dict(kwargs)
         _check_arguments(name, centre, args, given)
         items = library.collect(args[0])
-        library.state.charge(len(items))
+        state = library.state
+        state.charge(len(items))
         for item in items:
             if type(item) not in NUMBERS:
                 raise _not_a_number(name, item)
+            if type(item) is int and not -SMALL_INT <= item <= SMALL_INT:
+                # CPython's exact arithmetic (sums of squares, fractions) on a big int
+                # costs by its size, as the interpreter's own arithmetic is charged
+                state.charge(item.bit_length() // BITS_PER_STEP)
         extra = [args[1]] if len(args) == 2 else list(given.values())
         if extra and extra[0] is not None and type(extra[0]) not in NUMBERS:
             raise _not_a_number(name, extra[0])
@@ -61,6 +68,12 @@ def _function(library: Library, name: str) -> Callable[[list[Any], dict[str, Any
             return host(items, *extra)
         except statistics.StatisticsError as error:
             raise ProgramError(f"StatisticsError: {error}") from None
+        except (ArithmeticError, ValueError, AttributeError) as error:
+            # CPython's own, which the program may catch: an int too large for a float
+            # (OverflowError), `-inf + inf` in fmean's fsum (ValueError), stdev of an
+            # infinity (AttributeError: 'float' object has no attribute 'numerator')
+            kind = type(error).__name__
+            raise ProgramError(str(error), kind=kind) from None
 
     return call
 

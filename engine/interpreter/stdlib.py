@@ -11,11 +11,14 @@ program's own values, and `typing`'s names are inert annotations.
 from __future__ import annotations
 
 import copy
+import encodings
+import encodings.aliases
 import functools
 import inspect
 import io
 import itertools
 import operator
+import pkgutil
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -272,6 +275,38 @@ def _reconfigure(args: list[Any], kwargs: dict[str, Any]) -> None:
         if name not in _RECONFIGURE:
             words = f"'{name}' is an invalid keyword argument for reconfigure()"
             raise ProgramError(words, kind="TypeError")
+    for name in _RECONFIGURE[:3]:  # CPython's order: the texts' types first
+        given = kwargs.get(name)
+        if given is not None and type(given) is not str:
+            wrong = python_type_name(given)
+            words = f"reconfigure() argument '{name}' must be str or None, not {wrong}"
+            raise ProgramError(words, kind="TypeError")
+    newline = kwargs.get("newline")
+    if newline is not None and newline not in ("", "\n", "\r", "\r\n"):
+        raise ProgramError(f"illegal newline value: {newline}", kind="ValueError")
+    for name in _RECONFIGURE[3:]:
+        given = kwargs.get(name)
+        if given is not None and type(given) not in (int, bool):
+            words = f"'{python_type_name(given)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+    encoding = kwargs.get("encoding")
+    if encoding is not None:
+        codec = _codec(encoding)
+        if codec is None:
+            raise ProgramError(f"unknown encoding: {encoding}", kind="LookupError")
+        if codec != "utf_8":  # the panel shows utf-8 text, which CPython would not write
+            shown = encoding if len(encoding) < 40 else encoding[:40] + "…"
+            raise ProgramError(f"sys.stdout.reconfigure(encoding={shown!r}) is not available here")
+
+
+def _codec(name: str) -> str | None:
+    """The codec module CPython's lookup finds for an encoding's name (`'UTF8'`,
+    `'utf-8'`: `utf_8`), from its own tables, importing none (CPython's lookup imports the
+    codec's module and keeps every name it is asked, known or not), else None."""
+    norm = encodings.normalize_encoding(name.lower().replace(" ", "_").replace("-", "_"))
+    alias = _ALIASES.get(norm) or _ALIASES.get(norm.replace(".", "_"))
+    found = alias or norm
+    return found if found in _CODECS else None
 
 
 def _flush(args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -281,15 +316,24 @@ def _flush(args: list[Any], kwargs: dict[str, Any]) -> None:
 
 
 _RECONFIGURE = ("encoding", "errors", "newline", "line_buffering", "write_through")
-# `print(..., file=sys.stdout)`: the print panel
-STDOUT = Stream(
-    "sys.stdout",
-    {
-        "reconfigure": Builtin("reconfigure", _reconfigure),
-        "flush": Builtin("flush", _flush),
-        "encoding": "utf-8",
-    },
-)
+_ALIASES: dict[str, str] = encodings.aliases.aliases
+_CODECS = frozenset(found.name for found in pkgutil.iter_modules(encodings.__path__))
+# `print(..., file=sys.stdout)`: the print panel (a run's own, `stdout`; this one is
+# `print`'s default, which no program reads)
+STDOUT = Stream("sys.stdout", {})
+
+
+def stdout() -> Stream:
+    """A run's `sys.stdout`: its `encoding` the name `reconfigure` was given last."""
+    members: dict[str, Any] = {"flush": Builtin("flush", _flush), "encoding": "utf-8"}
+
+    def reconfigure(args: list[Any], kwargs: dict[str, Any]) -> None:
+        _reconfigure(args, kwargs)
+        if kwargs.get("encoding") is not None:
+            members["encoding"] = kwargs["encoding"]  # (a spelling of utf-8)
+
+    members["reconfigure"] = Builtin("reconfigure", reconfigure)
+    return Stream("sys.stdout", members)
 
 
 def sys_module() -> PModule:
@@ -311,7 +355,7 @@ def sys_module() -> PModule:
             "getrecursionlimit": Builtin("sys.getrecursionlimit", lambda a, k: 1000),
             "maxsize": sys.maxsize,
             "path": [],
-            "stdout": STDOUT,
+            "stdout": stdout(),
             # `sys.float_info.epsilon` and the rest, CPython's numbers (read-only)
             "float_info": PModule(
                 "sys.float_info",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
@@ -36,6 +37,11 @@ HINTS = " hints"
 
 # A string annotation whose value is a string again is parsed again, this many times.
 MAX_FORWARD_LEVELS = 20
+# The strings of one annotation whose trees (and what they compile to) are kept for the
+# next call; another is parsed and compiled each time, charged `UNKEPT_STEPS` for it (an
+# annotation whose value is a new string each call kept 4 KB a call).
+MAX_KEPT = 16
+UNKEPT_STEPS = 20
 
 
 class Hint:
@@ -118,29 +124,34 @@ def evaluate(machine: Any, hint: Hint, namespace: dict[str, Any] | None) -> Any:
         if levels > MAX_FORWARD_LEVELS:
             raise ProgramError("a forward reference names a forward reference too many times")
         tree = hint.trees.get(value)
+        keep = True
         if tree is None:
-            tree = hint.trees[value] = parsed(machine, value, node)
-        value = run(machine, hint, tree, namespace)
+            tree = parsed(machine, value, node)
+            keep = len(hint.trees) < MAX_KEPT
+            if keep:
+                hint.trees[value] = tree
+            else:
+                machine.state.charge(UNKEPT_STEPS)
+        value = run(machine, hint, tree, namespace, keep)
         if value is None:
             return none_type(hint.compiler)
     return value
 
 
-def run(machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | None) -> Any:
-    """`node` (compiled once) run: its names the program's globals, then the class's own
-    (`namespace`, as CPython's `get_type_hints` looks them up), then the built-ins."""
+def run(
+    machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | None, keep: bool = True
+) -> Any:
+    """`node` (compiled once, where it is kept: `keep`) run: its names the program's
+    globals, then the class's own (`namespace`, as CPython's `get_type_hints` looks them
+    up), then the built-ins."""
     machine.state.charge(1)
     compiler = hint.compiler
-    key = (id(node), namespace is None)  # (the node is kept, by the hint or its trees)
-    code = hint.codes.get(key)
+    key = (id(node), namespace is None)  # (a node kept, by the hint or its trees)
+    code = hint.codes.get(key) if keep else None
     if code is None:
-        module = scopes.Scope("module", None)
-        if namespace is None:
-            code = compiler.expr(node, module)
-        else:  # every name it reads asks the frame's own names first, then the globals
-            names = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
-            code = compiler.expr(node, scopes.Scope("class", module, locals=names))
-        hint.codes[key] = code
+        code = compiled(compiler, node, namespace is not None)
+        if keep:
+            hint.codes[key] = code
     if namespace is None:
         return code(Frame({}, None))
     machine.state.charge(len(namespace) // ITEMS_PER_STEP)
@@ -149,6 +160,31 @@ def run(machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | No
         key: value for key, value in namespace.items() if key.isidentifier() and key not in globals_
     }
     return code(Frame(own, None))
+
+
+def compiled(compiler: Any, node: ast.expr, in_class: bool) -> Any:
+    """`node` compiled in a module of its own (in a class's, `in_class`: every name it
+    reads asks the frame's own names first, then the globals). What the compiler refuses
+    (a dunder, a nesting past the depth bound) is its refusal at the annotation, as the
+    program's own code is refused, never an internal error let through a call."""
+    module = scopes.Scope("module", None)
+    if in_class:
+        names = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
+        scope = scopes.Scope("class", module, locals=names)
+    else:
+        scope = module
+    # (What it compiles to is never part of a generated block: the compiler's notes of
+    # its closures for `codegen` are not kept, as the compiler would keep them all.)
+    shapes = compiler.shapes
+    compiler.shapes = {}
+    try:
+        return compiler.expr(node, scope)
+    except ProgramError:
+        raise
+    except EngineError as error:
+        raise ProgramError(error.message, error.line, error.column) from None
+    finally:
+        compiler.shapes = shapes
 
 
 def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:

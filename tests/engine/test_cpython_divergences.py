@@ -8,6 +8,7 @@ import builtins
 import contextlib
 import io
 import re
+import subprocess
 import sys
 import types
 
@@ -3148,3 +3149,244 @@ print(m.forward, str(m) == repr(m), format(m, ''))
     assert ours == printed_lines(trace_source(source + TAIL))  # the same on every run
     address = re.compile(r"<__main__\.(\w+) object at 0x[0-9a-f]+>")
     assert ours == [address.sub(r"<\1 object>", line) for line in run_in_cpython(source)]
+
+
+STATISTICS_ERRORS = """
+import statistics
+inf = float('inf')
+calls = [
+    (statistics.mean, [10**400, 1]), (statistics.fmean, [10**400]),
+    (statistics.fmean, [inf, -inf]), (statistics.fmean, [1e308, 1e308]),
+    (statistics.stdev, [inf, 1.0]), (statistics.pstdev, [1.0, inf]),
+    (statistics.variance, [10**300, 1]), (statistics.median, [10**400, 1]),
+]
+for function, data in calls:
+    try:
+        print(function(data))
+    except (ArithmeticError, ValueError, AttributeError) as e:
+        print(type(e).__name__, e)
+try:
+    statistics.stdev([1.0, 2.0], 10**400)
+except OverflowError as e:
+    print('OverflowError', e)
+"""
+
+
+def test_what_cpythons_statistics_raises_on_plain_numbers_the_program_catches() -> None:
+    """CPython's own functions run on the program's numbers: what they raise (an int too
+    large for a float, `-inf + inf` in `fmean`'s fsum, `stdev`'s AttributeError of an
+    infinity) is the program's to catch, as it is CPython's, not an engine stop."""
+    assert printed_lines(trace_source(STATISTICS_ERRORS + TAIL)) == run_in_cpython(
+        STATISTICS_ERRORS
+    )
+
+
+LAZY_OVER_LAZY = """
+def gen(n):
+    for i in range(n):
+        print('gen', i)
+        yield i
+for i, (a, b) in enumerate(zip(gen(2), gen(2))):
+    print('loop', i, a, b)
+def endless():
+    i = 0
+    while True:
+        i += 1
+        yield i
+for step, (x, y) in enumerate(zip(endless(), map(abs, endless())), start=1):
+    if step == 3:
+        break
+print(step, x, y)
+m = map(abs, filter(None, endless()))
+print(next(m), next(m))
+print(list(zip(range(3), enumerate(filter(None, gen(3))))))
+"""
+
+
+def test_a_lazy_builtin_over_one_over_the_programs_generator_reads_it_as_it_goes() -> None:
+    """`enumerate(zip(loader(), labels()))`: the zip over the program's generators is
+    read as it goes, as CPython's (prints in its order; an endless generator, as a data
+    loader is, ends where the loop breaks), not first read to its end."""
+    assert printed_lines(trace_source(LAZY_OVER_LAZY + TAIL)) == run_in_cpython(LAZY_OVER_LAZY)
+
+
+MATH_OF_OBJECTS = """
+import math
+class A:
+    def __float__(self):
+        print('float of A')
+        return 2.0
+class I:
+    def __index__(self):
+        return 3
+calls = [
+    lambda: math.pow(A(), 's'), lambda: math.pow('s', A()), lambda: math.pow(A(), A()),
+    lambda: math.atan2(A(), None), lambda: math.log(A(), 's'), lambda: math.ldexp(A(), I()),
+    lambda: math.ldexp(A(), 2), lambda: math.isclose(A(), 2.0, rel_tol=A()),
+    lambda: math.gcd(I(), 2.5), lambda: math.comb(I(), I()), lambda: math.sqrt(I()),
+]
+for call in calls:
+    try:
+        print(call())
+    except TypeError as e:
+        print('TypeError', e)
+"""
+
+
+def test_math_converts_the_programs_objects_in_order_and_names_the_first_it_cannot() -> None:
+    """CPython's math converts its arguments left to right (an object by its `__float__`,
+    else `__index__`), its TypeError naming the first it cannot take (`must be real
+    number, not str` of `pow(A(), 's')`, not the object converted before it);
+    `isclose`'s tolerances too; `ldexp`'s exponent an int only."""
+    ours = printed_lines(trace_source(MATH_OF_OBJECTS + TAIL))
+    assert ours == run_in_cpython(MATH_OF_OBJECTS)
+
+
+NAMED_TUPLE_INIT_AGAIN = """
+import collections
+P = collections.namedtuple('P', 'x y')
+class R(P):
+    def again(self):
+        self.__init__(5, 6)
+        super().__init__(7, 8, 9)
+        return self.x
+r = R(3, 4)
+print(r.again(), r)
+"""
+
+
+def test_a_named_tuples_init_called_again_changes_no_field() -> None:
+    """A named tuple's fields are set when it is made (CPython's `__new__`); its
+    `__init__` is `object`'s, which does nothing: called again it changes no field."""
+    ours = printed_lines(trace_source(NAMED_TUPLE_INIT_AGAIN + TAIL))
+    assert ours == run_in_cpython(NAMED_TUPLE_INIT_AGAIN)
+
+
+SET_METHODS_OFF_THE_TYPE = """
+fs = frozenset([1])
+s = {2}
+calls = [
+    lambda: set.add(fs, 1), lambda: set.union(fs, s), lambda: frozenset.union(s, fs),
+    lambda: frozenset.union(fs, s), lambda: set.discard(fs, 1), lambda: set.copy(fs),
+    lambda: frozenset.add, lambda: set.union(s, fs),
+]
+for call in calls:
+    try:
+        print(call())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_a_set_method_read_off_its_type_takes_only_that_kind_of_set() -> None:
+    """`set.add(fs, 1)` of a frozenset, `frozenset.union(s)` of a set: CPython's
+    descriptor TypeError, as for any other wrong object; a frozenset has no `add`."""
+    ours = printed_lines(trace_source(SET_METHODS_OFF_THE_TYPE + TAIL))
+    assert ours == run_in_cpython(SET_METHODS_OFF_THE_TYPE)
+
+
+def test_a_tuple_holding_a_set_is_no_key_as_cpythons() -> None:
+    """A tuple holding a set cannot be hashed (CPython's TypeError, caught); one holding
+    a frozenset, which CPython hashes by its items, is refused, never hashed by identity
+    (`(frozenset([1]),) in d` was False where CPython's is True)."""
+    source = """
+for make in (lambda: {(1, {2}): 1}, lambda: {((3, {4}),)}, lambda: {}.get((1, set())),
+             lambda: dict.fromkeys([(set(),)])):
+    try:
+        make()
+    except TypeError as e:
+        print('TypeError', e)
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+    for frozen in ("d = {(frozenset([1]),): 1}\n", "s = {(1, (frozenset(),))}\n"):
+        with pytest.raises(EngineError, match="frozenset as a set item or dict key"):
+            trace_source(frozen + TAIL)
+
+
+RECONFIGURE = """
+import sys
+calls = [dict(encoding=5), dict(errors=5), dict(newline=5), dict(newline='x'),
+         dict(encoding='nope'), dict(errors='strict'), dict(line_buffering=5),
+         dict(write_through='a'), dict(encoding=None), dict(encoding='UTF8', newline='')]
+for given in calls:
+    try:
+        sys.stdout.reconfigure(**given)
+        print('ok', sorted(given), sys.stdout.encoding)
+    except (TypeError, ValueError, LookupError) as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_sys_stdout_reconfigure_checks_its_arguments_as_cpythons() -> None:
+    """`sys.stdout.reconfigure(...)` changes nothing here (utf-8 is what the panel
+    shows), but what CPython refuses it refuses in CPython's words: a text argument that
+    is no string, a newline CPython has none of, an encoding no codec has."""
+    # (a script's CPython, whose stdout is a TextIOWrapper, not the tests' StringIO)
+    theirs = subprocess.run(
+        [sys.executable, "-c", RECONFIGURE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONIOENCODING": "utf-8"},
+    ).stdout.splitlines()
+    assert printed_lines(trace_source(RECONFIGURE + TAIL)) == theirs
+
+
+def test_sys_stdout_reconfigured_to_another_encoding_is_refused() -> None:
+    with pytest.raises(EngineError, match=r"encoding='latin-1'.* not available here"):
+        trace_source("import sys\nsys.stdout.reconfigure(encoding='latin-1')\n" + TAIL)
+
+
+RUNNING_GENERATOR = """
+def g():
+    for x in it:
+        yield x
+it = g()
+def h():
+    yield list(me)
+me = h()
+def k():
+    for pair in enumerate(zip(selfref)):
+        yield pair
+selfref = k()
+for generator in (it, me, selfref):
+    try:
+        print(next(generator))
+    except ValueError as e:
+        print('ValueError', e)
+"""
+
+
+def test_a_generator_reading_itself_is_cpythons_value_error() -> None:
+    """A generator of the program's that iterates itself (by `for`, `list`, a lazy
+    built-in) is CPython's `ValueError: generator already executing`, which the program
+    catches, not an engine stop."""
+    assert printed_lines(trace_source(RUNNING_GENERATOR + TAIL)) == run_in_cpython(
+        RUNNING_GENERATOR
+    )
+
+
+MATH_OF_OBJECTS_IN_LISTS = """
+import math
+class A:
+    def __float__(self):
+        print('float of A')
+        return 1.5
+class I:
+    def __index__(self):
+        return 4
+for call in [lambda: math.fsum([A(), 2]), lambda: math.dist([A()], [0]),
+             lambda: math.factorial(I()), lambda: math.fsum([I()]), lambda: math.fsum([A(), 's']),
+             lambda: math.factorial(A()), lambda: math.dist([I(), 1], [None, 2])]:
+    try:
+        print(call())
+    except TypeError as e:
+        print('TypeError', e)
+"""
+
+
+def test_fsum_dist_and_factorial_take_the_programs_objects_as_cpython() -> None:
+    """`math.fsum` and `math.dist` take an object by its `__float__` (else `__index__`),
+    `math.factorial` by its `__index__`, as CPython's do (they were refused)."""
+    ours = printed_lines(trace_source(MATH_OF_OBJECTS_IN_LISTS + TAIL))
+    assert ours == run_in_cpython(MATH_OF_OBJECTS_IN_LISTS)

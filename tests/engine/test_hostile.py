@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -67,6 +68,12 @@ ESCAPES = [
         "class A:\n    def __del__(self):\n        print('gone')\na = A()\ndel a\n",
         "__del__` is not run",
     ),
+    (
+        "class A:\n    def _gone(self):\n        print('gone')\n    __del__ = _gone\na = A()\n",
+        "__del__` is not run",
+    ),
+    ("class A:\n    __del__: object = print\na = A()\n", "__del__` is not run"),
+    ("class A:\n    if True:\n        def __del__(self):\n            pass\n", "__del__` is not"),
     ("import statistics\ny = statistics.__dict__\n", "of a module is not available"),
     ("import sys\ny = sys.stdout.__class__\n", "dunder"),
     ("import sys\ny = sys.stdout.buffer\n", "sys.stdout's buffer is not available here"),
@@ -240,6 +247,9 @@ ESCAPES = [
     ("y = __builtins__.eval\n", "no attribute 'eval' here"),
     ("import builtins\ny = builtins.exec\n", "no attribute 'exec' here"),
     ("import builtins\nbuiltins.print = len\n", "setting .print of the module 'builtins' is not"),
+    # (CPython deletes it: not its AttributeError, which a program would catch, untrue)
+    ("import math\ntry:\n    del math.pi\nexcept AttributeError:\n    pass\n", "deleting .pi"),
+    ("import math\ndelattr(math, 'pi')\n", "deleting .pi of the module 'math' is not"),
     ("setattr(__builtins__, 'sum', len)\n", "setting .sum of the module 'builtins' is not"),
     ("y = vars(__builtins__)\n", "not a module"),
     ("y = __builtins__.object.__subclasses__\n", "dunder"),
@@ -265,6 +275,12 @@ EXHAUSTION = [
         "import statistics\ns = statistics.median(list(range(900000)) * 1)\n",
         "BACKPROP_MAX_STEPS",
         2,
+    ),
+    (  # CPython's exact arithmetic on 4,000-bit ints: charged by their size
+        "import statistics\nxs = [2**4000 - 1, 2**3999 + 12345] * 1000\n"
+        "s = statistics.pvariance(xs, 3)\n",
+        "BACKPROP_MAX_STEPS",
+        3,
     ),
     (
         "import statistics\nxs = [0.5] * 1000\nwhile True:\n    statistics.mean(xs)\n",
@@ -409,6 +425,56 @@ def test_exhaustion_stops_before_the_work_and_names_its_bound(
     with pytest.raises(EngineError, match=words.replace("*", r"\*").replace("(", r"\(")) as caught:
         trace_source(source + END, limits=limits)
     assert caught.value.line == line
+
+
+@pytest.mark.parametrize(
+    "annotation", ["'().__class__'", "'" + "not " * 300 + "1'", "'lambda: ' * 300 + '1'"]
+)
+def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotation(
+    annotation: str,
+) -> None:
+    """`get_type_hints` compiles a string annotation when it runs: what the compiler
+    refuses in it (a dunder, a nesting past the depth bound) is said as the compiler
+    says it, at the annotation, never as an internal exception's name."""
+    source = f"import typing\ndef f(x: {annotation}):\n    pass\ny = typing.get_type_hints(f)\n"
+    with pytest.raises(EngineError) as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert "EngineError" not in caught.value.message
+    assert "operation failed" not in caught.value.message
+    assert (caught.value.line, caught.value.column) == (2, 10)
+
+
+@pytest.mark.parametrize("reader", ["vars(p)", "p.__dict__"])
+def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: str) -> None:
+    """A subclass of a named tuple has a `__dict__` in CPython, which holds none of the
+    fields (they are the tuple's items): here the fields are kept with the attributes,
+    so that dict is refused, never a way to change a field nor a wrong `vars(p)`."""
+    source = (
+        "import collections\nP = collections.namedtuple('P', 'x y')\nclass R(P):\n    pass\n"
+        f"p = R(1, 2)\nd = {reader}\nd['x'] = 5\nprint(p.x)\n"
+    )
+    with pytest.raises(EngineError, match="named tuple") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert caught.value.line == 6
+
+
+def test_get_type_hints_keeps_what_it_compiles_of_a_few_forward_references_only() -> None:
+    """An annotation whose value is a new string each time it is evaluated: each is
+    parsed and compiled, but only a few are kept for the next call (every one kept was
+    4 KB a call, 270 MB within the default step bound), the others charged instead."""
+    source = (
+        "from typing import get_type_hints\nn = [0]\ndef name():\n    n[0] += 1\n"
+        "    return 'int if %d else float' % n[0]\ndef f(x: name()):\n    pass\n"
+        "for i in range(6000):\n    get_type_hints(f)\n"
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(EngineError, match="not a Value"):
+            trace_source(source + "x = 1\nx\n", limits=Limits(time_limit=60.0))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20
 
 
 @pytest.mark.parametrize(
@@ -599,6 +665,9 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
         trace_source("for i in range(1000):\n    pass" + END, limits=limits)
 
 
+WRAP = "def w(it):\n    for a in it:\n        yield a\n"
+
+
 @pytest.mark.parametrize(
     "source",
     [
@@ -607,8 +676,23 @@ def test_the_step_limit_is_read_from_the_environment() -> None:
         "z = [1]\nfor i in range(200000):\n    z = enumerate(z)\nx = list(z)\n",
         "z = [1]\nfor i in range(200000):\n    z = (a for a in z)\nx = list(z)\n",
         "z = [1]\nfor i in range(100000):\n    z = (a for a in map(abs, z))\nx = list(z)\n",
+        # over a generator of the program's: read as it goes through 8 built-ins at most
+        WRAP + "z = w([1])\nfor i in range(200000):\n    z = zip(z)\nx = list(z)\n",
+        WRAP + "z = w([1])\nfor i in range(50000):\n"
+        "    z = filter(None, map(bool, enumerate(z)))\nx = list(z)\n",
+        WRAP + "z = [1]\nfor i in range(20000):\n"
+        "    z = enumerate(zip(zip(zip(zip(zip(zip(zip(w(z)))))))))\nz = None\nx = 1\n",
     ],
-    ids=["filter", "zip", "enumerate", "generator-expression", "generator-over-map"],
+    ids=[
+        "filter",
+        "zip",
+        "enumerate",
+        "generator-expression",
+        "generator-over-map",
+        "zip-over-generator",
+        "mixed-over-generator",
+        "freed-eight-over-each-generator",
+    ],
 )
 def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
     # CPython's own iterators recurse in C when a deep chain is read or freed: a segfault,
@@ -618,17 +702,18 @@ def test_lazy_builtins_chained_deep_are_no_crash(source: str) -> None:
         trace_source(source + "x\n", limits=Limits(time_limit=30.0))
 
 
-WRAP = "def w(it):\n    for a in it:\n        yield a\n"
-
-
 @pytest.mark.parametrize(
     "source",
     [
         WRAP + "z = [1]\nfor i in range(50000):\n    z = zip(w(z))\nx = list(z)\n",
         WRAP + "z = [1]\nfor i in range(50000):\n    z = map(abs, w(z))\nx = list(z)\n",
         WRAP + "z = [1]\nfor i in range(50000):\n    z = filter(None, w(z))\nx = list(z)\n",
+        WRAP + "z = [1]\nfor i in range(5000):\n"
+        "    z = zip(zip(zip(zip(zip(zip(zip(zip(w(z)))))))))\nx = list(z)\n",
+        WRAP + "z = [1]\nfor i in range(5000):\n"
+        "    z = zip(map(abs, zip(filter(None, zip(zip(w(z)), strict=True)))))\nx = list(z)\n",
     ],
-    ids=["zip", "map", "filter"],
+    ids=["zip", "map", "filter", "eight-zips", "mixed"],
 )
 def test_lazy_builtins_over_the_programs_generators_stop_at_the_call_depth(source: str) -> None:
     """`zip`, `map`, `enumerate` and `filter` read a generator of the program's as they

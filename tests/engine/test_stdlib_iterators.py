@@ -253,7 +253,34 @@ print('done')
 """
 
 
-@pytest.mark.parametrize("program", [WARNING_PROGRAM, STACKLEVEL_PROGRAM], ids=["filters", "stack"])
+# Methods called often enough to run their generated `enter` (`codegen._enter`), which
+# keeps no `making_` where the method makes no op: their call sites count as calls too.
+HOT_STACKLEVEL_PROGRAM = """
+import warnings
+warnings.simplefilter("always")
+class Model:
+    def inner(self, x):
+        if x >= 298:
+            warnings.warn("deep", UserWarning, stacklevel=3)
+        return x
+    def middle(self, x):
+        y = self.inner(x)
+        return y
+    def outer(self, x):
+        z = self.middle(x) + 1
+        return z
+m = Model()
+for i in range(300):
+    m.outer(i)
+print('done')
+"""
+
+
+@pytest.mark.parametrize(
+    "program",
+    [WARNING_PROGRAM, STACKLEVEL_PROGRAM, HOT_STACKLEVEL_PROGRAM],
+    ids=["filters", "stack", "hot"],
+)
 def test_a_warning_is_shown_as_cpython_writes_it_to_stderr(tmp_path: Path, program: str) -> None:
     """CPython writes `file:line: Category: message` and the line's source under it to
     stderr, through its filters (each shown once per line by default), at the line of the

@@ -685,6 +685,10 @@ class Library:
             result = self.machine.call_dunder(value, "__len__")
             if result is not NO_METHOD:
                 return length_of(result)
+        if type(value) is PClass:
+            members = self.machine.enum_members(value)
+            if members is not None:  # `len(Op)`: its members, as CPython's
+                return len(members)
         missing = TypeError(f"object of type '{python_type_name(value)}' has no len()")
         raise caught_as(f"{a_type(value)} has no len()", missing)
 

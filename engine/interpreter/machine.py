@@ -50,6 +50,7 @@ from backprop_animator.engine.interpreter.objects import (
     TextBuffer,
     TypeObject,
     class_dict,
+    enum_members,
     find_shape,
     holds_instance,
     is_bare_object,
@@ -1416,6 +1417,16 @@ class Machine:
 
     def contains(self, container: Any, item: Any) -> bool:
         kind = type(container)
+        if kind is PClass:
+            members = self.enum_members(container)
+            if members is not None:  # `op in Op`: CPython 3.11's, Enum members only
+                if type(item) is PInstance and enum_members(item.cls) is not None:
+                    return item.cls is container and any(m is item for m in members)
+                words = (
+                    f"unsupported operand type(s) for 'in': '{python_type_name(item)}' "
+                    "and 'EnumType'"
+                )
+                raise ProgramError(words, kind="TypeError")
         if kind is PInstance:
             result = self.call_dunder(container, "__contains__", item)
             if result is not NO_METHOD:
@@ -1521,7 +1532,16 @@ class Machine:
         if kind is PInstance:
             found = self.instance_iterator(value)
             return self._nexted(found) if type(found) is PInstance else found
+        if kind is PClass:  # `for op in Op`: an Enum's members
+            members = self.enum_members(value)
+            if members is not None:
+                return iter(members)
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
+
+    def enum_members(self, cls: PClass) -> list[PInstance] | None:
+        """`objects.enum_members`, charged a step per name of the class's own."""
+        self.state.charge(1 + len(cls.namespace) // ITEMS_PER_STEP)
+        return enum_members(cls)
 
     def unpack_items(self, value: Any) -> Iterator[Any]:
         """What a tuple target walks (`a, b = value`, `for a, b in pairs`): as `iterate`,

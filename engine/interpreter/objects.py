@@ -635,6 +635,21 @@ class Placeholder(Inert):
 # In the namespace of `enum.Enum`: its subclasses' bodies are members (`stdlib`).
 ENUM_KEY = " enum"
 
+
+def enum_members(cls: PClass) -> list[PInstance] | None:
+    """An Enum class's members in their order, an alias's member once (`list(Op)`,
+    `for op in Op`, `len(Op)`, as CPython's); None for a class that is no Enum."""
+    if not any(ENUM_KEY in c.namespace for c in cls.mro):
+        return None
+    members: list[PInstance] = []
+    seen: set[int] = set()  # (by identity: no `__eq__` of the program's runs)
+    for value in cls.namespace.values():
+        if type(value) is PInstance and value.cls is cls and id(value) not in seen:
+            seen.add(id(value))
+            members.append(value)
+    return members
+
+
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"
 

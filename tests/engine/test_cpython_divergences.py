@@ -3390,3 +3390,43 @@ def test_fsum_dist_and_factorial_take_the_programs_objects_as_cpython() -> None:
     `math.factorial` by its `__index__`, as CPython's do (they were refused)."""
     ours = printed_lines(trace_source(MATH_OF_OBJECTS_IN_LISTS + TAIL))
     assert ours == run_in_cpython(MATH_OF_OBJECTS_IN_LISTS)
+
+
+ENUM_CLASS = """
+from enum import Enum
+class Op(Enum):
+    ADD = '+'
+    MUL = '*'
+    PLUS = '+'
+class Other(Enum):
+    X = 1
+"""
+
+
+def test_an_enum_class_is_walked_counted_and_asked_as_cpythons() -> None:
+    # `for op in Op`, `list(Op)`, `len(Op)`, `op in Op`: its members in order, an alias
+    # (PLUS, the same value as ADD) once; the empty `Enum` itself has none.
+    assert_as_cpython(
+        ENUM_CLASS
+        + "for op in Op:\n    print(op, op.value)\n"
+        + "print(list(Op), len(Op), Op.ADD in Op, Op.PLUS in Op, Other.X in Op)\n"
+        + "print([o.name for o in Other], list(Enum), len(Enum), sorted(o.value for o in Op))\n"
+        + "names = {op.value: op.name for op in Op}\nprint(names)\n"
+    )
+    # 3.11: anything but an Enum member is a TypeError (with a DeprecationWarning on
+    # CPython's stderr, which says 3.12 will answer instead).
+    with pytest.warns(DeprecationWarning, match="3.12"):
+        assert_as_cpython(
+            ENUM_CLASS
+            + "try:\n    print(1 in Op)\nexcept TypeError as e:\n    print(e)\n"
+            + "try:\n    print(Op.ADD in Other, 'a' in Other)\n"
+            + "except TypeError as e:\n    print(e)\n"
+        )
+
+
+def test_a_class_that_is_no_enum_is_still_not_walked() -> None:
+    assert_as_cpython(
+        "class A:\n    x = 1\n"
+        + "for f in (lambda: list(A), lambda: len(A), lambda: 1 in A):\n"
+        + "    try:\n        f()\n    except TypeError as e:\n        print(e)\n"
+    )

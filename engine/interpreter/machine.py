@@ -1539,7 +1539,7 @@ class Machine:
         raise ProgramError(f"'{python_type_name(value)}' object is not iterable", kind="TypeError")
 
     def enum_members(self, cls: PClass) -> list[PInstance] | None:
-        """`objects.enum_members`, charged a step per name of the class's own."""
+        """`objects.enum_members`, charged for the names of the class's own it looks at."""
         self.state.charge(1 + len(cls.namespace) // ITEMS_PER_STEP)
         return enum_members(cls)
 

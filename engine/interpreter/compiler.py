@@ -247,9 +247,10 @@ class _ModuleNames:
             visit(child, scope)
 
 
-# Each tree's `statements_calling_backward` and `patches_value`, once `refuse_host_calls`
-# let it through: for as long as the tree lives (a gradient check's re-runs share one).
-_TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, tuple[set[int], bool]] = (
+# Each tree's `statements_calling_backward`, `patches_value` and the names it may unbind
+# (`scope.unbinds_of`), once `refuse_host_calls` let it through: for as long as the tree
+# lives (a gradient check's re-runs share one).
+_TREE_FACTS: weakref.WeakKeyDictionary[ast.Module, tuple[set[int], bool, frozenset[str]]] = (
     weakref.WeakKeyDictionary()
 )
 _TREE_FACTS_LOCK = threading.Lock()
@@ -285,14 +286,18 @@ class Compiler(ExpressionCompiler):
             # Worked out once a tree: a gradient check compiles the program again for each
             # of its re-runs, from the same tree (which nothing changes).
             refuse_host_calls(tree, self.error)  # (a tree it refuses is never remembered)
-            facts = (statements_calling_backward(tree), patches_value(tree))
+            facts = (
+                statements_calling_backward(tree),
+                patches_value(tree),
+                scopes.unbinds_of(tree),
+            )
             with _TREE_FACTS_LOCK:
                 _TREE_FACTS[tree] = facts
-        self.calls_backward, patches = facts
+        self.calls_backward, patches, unbinds = facts
         if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
-        scope = scopes.module_scope(tree.body)
+        scope = scopes.module_scope(tree.body, unbinds)
         return self.block(tree.body, scope)
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:

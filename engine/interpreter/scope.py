@@ -124,19 +124,21 @@ def comprehension_scope(node: ast.expr, parent: Scope) -> Scope:
     return scope
 
 
-def module_scope(body: list[ast.stmt]) -> Scope:
+def module_scope(body: list[ast.stmt], unbinds: frozenset[str] | None = None) -> Scope:
+    """The module's scope; `unbinds`: the module's `unbinds_of`, for `Scope.always_bound`
+    (None: no parameter is taken as always bound)."""
     scope = Scope("module", None)
     _collect(body, scope)
-    scope.unbinds = _unbinds(body)
+    scope.unbinds = unbinds
     return scope
 
 
-def _unbinds(body: list[ast.stmt]) -> frozenset[str]:
+def unbinds_of(tree: ast.Module) -> frozenset[str]:
     """Every name the module's code may unbind, in any of its scopes: a `del` of it
     (`del x`, `del x, y`, `del (x, y)`), or `except E as x`, which unbinds `x` at the
     end of its block."""
     names: set[str] = set()
-    for node in walk(ast.Module(body=body, type_ignores=[])):
+    for node in walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
             names.add(node.id)
         elif isinstance(node, ast.ExceptHandler) and node.name is not None:

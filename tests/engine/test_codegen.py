@@ -675,7 +675,7 @@ def test_which_parameters_are_always_bound() -> None:
     from backprop_animator.engine.interpreter import scope as scopes
 
     tree = ast.parse(UNBOUND_PARAMETERS)
-    root = scopes.module_scope(tree.body)
+    root = scopes.module_scope(tree.body, scopes.unbinds_of(tree))
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     found = {name: scopes.function_scope(node, root).bound for name, node in functions.items()}
     assert found == {

@@ -59,6 +59,9 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
     ("abs", 1): abs,
     ("square", 1): lambda x: x * x,
     ("softplus", 1): lambda x: math.log1p(math.exp(x)),
+    # PyTorch's default slope; a learner's other slope does not reproduce the node's data.
+    ("leaky_relu", 1): lambda x: x if x > 0 else 0.01 * x,
+    ("leakyrelu", 1): lambda x: x if x > 0 else 0.01 * x,
 }
 
 
@@ -167,10 +170,12 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
 # there (relu's 0; abs's 0, its central difference); where a learner's rule ran at the
 # kink with a factor in the range, the right engine takes the learner's (`take_kink`).
 # By op: (the input at the kink, the range's low end, its high end): the registry's
-# (`Op.kink`), and `abs`, which is no op of the registry's (a numeric rule's).
+# (`Op.kink`), and `abs` and leaky relu, no ops of the registry's (numeric rules').
 KINKS: dict[str, tuple[float, float, float]] = {
     **{key: op.kink for key, op in OPS.items() if op.kink is not None},
     "abs": (0.0, -1.0, 1.0),
+    "leaky_relu": (0.0, 0.01, 1.0),
+    "leakyrelu": (0.0, 0.01, 1.0),
 }
 
 

@@ -162,6 +162,21 @@ def _shared_weight_second_epoch() -> dict[str, float]:
     return {"w": sum(2 * (w * x - y) * x for x, y in batch)}
 
 
+_LINE = ((1.0, 1.0), (2.0, 1.5), (3.0, 2.5))
+
+
+def _tanh_rule_uses_input() -> dict[str, float]:
+    x, w, b = 0.8, -0.5, 0.1
+    d = 3 * (1 - math.tanh(x * w + b) ** 2)  # y = 3·tanh(xw + b)
+    return {"x": w * d, "w": x * d, "b": d}
+
+
+def _softmax_cross_entropy() -> dict[str, float]:
+    logits, target = (1.0, 2.0, 0.5), 1  # −log softmax[target]: p − onehot
+    total = sum(math.exp(z) for z in logits)
+    return {f"logits[{i}]": math.exp(z) / total - (i == target) for i, z in enumerate(logits)}
+
+
 RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
     "tanh_one_minus_t": _tanh_neuron,
@@ -270,6 +285,24 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "dot_first_factor": lambda: {  # loss = y², y = ws·xs + 1 = −5.5
         **{f"ws[{i}]": -11.0 * x for i, x in enumerate((1.0, 3.0, -2.0))},
         **{f"xs[{i}]": -11.0 * w for i, w in enumerate((0.5, -1.0, 2.0))},
+    },
+    # loss = (1 − xw)², x 0.5, w 1.5: 2·(1 − 0.75) = 0.5 times −w and −x.
+    "rsub_rule_sign": lambda: {"x": 0.5 * -1.5, "w": 0.5 * -0.5},
+    "div_pow_no_upstream": lambda: {"a": 1 / 2.0, "b": -3.0 / 2.0**2 + 1},
+    # relu of −0.75 is 0: only y's own `+ w1` reaches a leaf.
+    "relu_out_data_ge": lambda: {"w1": 1.0, "w2": 0.0, "b": 0.0, "x1": 0.0, "x2": 0.0},
+    "tanh_rule_uses_input": _tanh_rule_uses_input,
+    "pow_precedence": lambda: {"w": sum(2 * (0.4 * x - y) * x for x, y in _LINE)},
+    "softmax_add_assign": _softmax_cross_entropy,
+    # leaky relu of 1 (slope 1) and of −1.5 (slope 0.01), x 2.
+    "leaky_relu_slopes_swapped": lambda: {"w1": 2.0, "w2": 2.0 * 0.01, "x": 0.5 - 0.75 * 0.01},
+    # R = 1 / (1/r1 + 1/r2) = 4/3: dR/dri = R² / ri².
+    "rtruediv_numerator_rule": lambda: {"r1": (4 / 3) ** 2 / 4.0, "r2": (4 / 3) ** 2 / 16.0},
+    # loss = (a·x³ + b − 4)², a 0.5, b 1, x 1.5: 2·(2.6875 − 4) = −2.625.
+    "pow_hardcoded_square": lambda: {
+        "a": -2.625 * 1.5**3,
+        "b": -2.625,
+        "x": -2.625 * 0.5 * 3 * 1.5**2,
     },
 }
 
@@ -410,6 +443,28 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `left`, `right` and a method `parents()`: the method was taken for the operands'
     # attribute, so the graph had no edges, no right gradient, no row, and "right".
     "left_right_div_sign": ({"*": R, "-": R, "exp": R, "+": R, "/": (10, "n16", "n15")}, R, R),
+    # `1 - x` as its own node, its rule `self.grad += out.grad`: x*w's factor is 1, not −1.
+    "rsub_rule_sign": ({"*": R, "-": (5, "n4", "n2")}, R, R),
+    # `a * b**-1`: the power's upstream is a's 3, which its rule never multiplies by.
+    "div_pow_no_upstream": ({"**": (6, "n2", "n1"), "*": R, "+": R}, R, R),
+    # `(out.data >= 0) * out.grad`: relu's output is never negative, so the mask is 1.
+    "relu_out_data_ge": ({"*": R, "+": R, "ReLU": (11, "n9", "n8")}, R, R),
+    "tanh_rule_uses_input": ({"*": R, "+": R, "tanh": (6, "n5", "n4")}, R, R),
+    # `other * self.data ** other-1 * out.grad`: the last term's square is named first.
+    "pow_precedence": ({"*": R, "+": R, "**": (14, "n18", "n17")}, R, R),
+    # `=` in `+`: the sum of the exps overwrites the share the true class's exp (n4) had
+    # from its own probability (n8, the division), e^2/Σ = 0.629 × … = −0.135.
+    "softmax_add_assign": (
+        {"exp": R, "+": R, "/": R, "log": R, "neg": R},
+        R,
+        (16, "n8", "n4", -0.1353352832366127),
+    ),
+    # An op the registry has not: the numeric table's leaky relu (slope 0.01) judges it.
+    "leaky_relu_slopes_swapped": ({"*": R, "leaky_relu": (7, "n6", "n5"), "+": R}, R, R),
+    # `other / self` with operands (other, self): the divisor's factor is −1/x², not 1/x.
+    "rtruediv_numerator_rule": ({"/": (5, "n8", "n6"), "+": R}, R, R),
+    # 2·x·out.grad for every exponent: right for the loss's square, wrong for x**3.
+    "pow_hardcoded_square": ({"**": (12, "n3", "n2"), "*": R, "+": R}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -434,6 +489,7 @@ UNUSUAL = {
     "tape_right", "tape_log_wrong", "tape_mul_no_upstream",  # a tape: the ops' rules only
     "tape_never_cleared", "tape_cleared_training",
     "left_right_div_sign", "grad_fn_one_line_loop",  # a leaf's grad_fn is None: skipped
+    "tanh_rule_uses_input",
 }  # fmt: skip
 
 
@@ -1049,3 +1105,33 @@ def test_a_loop_on_one_line_that_adds_what_grad_fn_returns_is_said_as_that_loop(
     assert trace["passes"][0]["backward"]["call"] == loop
     rule = next(n["rule"] for n in trace["nodes"] if n["id"] == frames[0]["node"])
     assert rule == {"line": tanh, "end_line": tanh}  # the lambda grad_fn, not the loop
+
+
+def _leaky(rule: str, data: float, slope: str = "0.01") -> dict[str, Any]:
+    """The engine check's leaky relu row for `leaky_relu_slopes_swapped.py` with its rule
+    and slope replaced and the first pre-activation (x·w1) made `data`."""
+    source = (PROGRAMS / "leaky_relu_slopes_swapped.py").read_text()
+    source = source.replace("(alpha if self.data > 0 else 1.0)", rule)
+    source = source.replace("alpha=0.01", f"alpha={slope}")
+    source = source.replace("w1, w2 = Value(0.5)", f"w1, w2 = Value({data / 2.0})")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0]
+    return next(row for row in trace["engine_check"]["rules"] if row["op"] == "leaky_relu")
+
+
+def test_leaky_relu_is_judged_by_the_numeric_table_with_its_kink() -> None:
+    # leaky_relu was an op neither table knew: "unchecked", whatever its rule did.
+    assert _leaky("(1.0 if self.data > 0 else alpha)", 1.0)["verdict"] == "right"
+    wrong = _leaky("(alpha if self.data > 0 else 1.0)", 1.0)
+    assert wrong["verdict"] == "wrong"
+    # x·w2's (−1.5) rule runs first: 1 where the slope is 0.01.
+    assert (wrong["first"]["learner"], wrong["first"]["correct"]) == (1.0, pytest.approx(0.01))
+    # At exactly 0 any slope in [0.01, 1] is a right subgradient; 2 is not.
+    assert _leaky("(1.0 if self.data >= 0 else alpha)", 0.0)["verdict"] == "right"
+    assert _leaky("(alpha if self.data <= 0 else 1.0)", 0.0)["verdict"] == "right"
+    assert _leaky("(2.0 if self.data >= 0 else alpha)", 0.0)["verdict"] == "wrong"
+    # Another slope than PyTorch's 0.01 does not reproduce the node's data for a negative
+    # input (x·w2 = −1.5): no right rule to judge that use by, none claimed.
+    other = _leaky("(1.0 if self.data > 0 else alpha)", 1.0, slope="0.2")
+    assert other["verdict"] in ("right", "unchecked")
+    assert other["first"] is None

@@ -193,8 +193,13 @@ NUMBER_FUNCTIONS: dict[str, Callable[..., float]] = {
 
 
 def op_key(op: str) -> str:
-    """The registry key of a node's op: `op_key("**-1") == "**"`, `op_key("tanh") == "tanh"`."""
-    return "**" if op.startswith("**") else op
+    """The registry key of a node's op: `op_key("**-1") == "**"`, `op_key("tanh") == "tanh"`,
+    and an exp whose op is written with its exponent in it, as `**2` is, `op_key("e^0.5")
+    == "exp"` (a learner's `f'e^{self.data}'`; trusted only where it reproduces the
+    node's data, as every op of another engine is)."""
+    if op.startswith("**"):
+        return "**"
+    return "exp" if op.startswith("e^") and len(op) > 2 else op
 
 
 def is_other_power(op: str) -> bool:

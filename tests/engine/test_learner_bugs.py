@@ -171,6 +171,13 @@ def _tanh_rule_uses_input() -> dict[str, float]:
     return {"x": w * d, "w": x * d, "b": d}
 
 
+def _sigmoid_plus_exp() -> dict[str, float]:
+    x, w, b = 0.2, 1.5, -0.4
+    s = 1 / (1 + math.exp(-(x * w + b)))  # y = sigmoid(xw + b) + e^(x/2)
+    d = s * (1 - s)
+    return {"x": w * d + 0.5 * math.exp(0.5 * x), "w": x * d, "b": d}
+
+
 def _softmax_cross_entropy() -> dict[str, float]:
     logits, target = (1.0, 2.0, 0.5), 1  # −log softmax[target]: p − onehot
     total = sum(math.exp(z) for z in logits)
@@ -304,6 +311,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
         "b": -2.625,
         "x": -2.625 * 0.5 * 3 * 1.5**2,
     },
+    "sigmoid_formula_at_output": _sigmoid_plus_exp,
 }
 
 R, U = "right", "unchecked"
@@ -465,6 +473,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "rtruediv_numerator_rule": ({"/": (5, "n8", "n6"), "+": R}, R, R),
     # 2·x·out.grad for every exponent: right for the loss's square, wrong for x**3.
     "pow_hardcoded_square": ({"**": (12, "n3", "n2"), "*": R, "+": R}, R, R),
+    # exp's op written with its input (`e^0.1`, as `**2` is): the registry's exp, right;
+    # sigmoid's rule evaluates e^-x/(1+e^-x)² at the output, not the input.
+    "sigmoid_formula_at_output": ({"*": R, "+": R, "Sigmoid": (11, "n5", "n4"), "exp": R}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -1135,3 +1146,16 @@ def test_leaky_relu_is_judged_by_the_numeric_table_with_its_kink() -> None:
     other = _leaky("(1.0 if self.data > 0 else alpha)", 1.0, slope="0.2")
     assert other["verdict"] in ("right", "unchecked")
     assert other["first"] is None
+
+
+def test_an_exp_written_with_its_exponent_in_its_op_is_exp_where_it_reproduces_the_data() -> None:
+    # `f'e^{self.data}'`: the op was "e^0.1", a row of its own, "unchecked", and x had
+    # no right gradient below it.
+    source = (PROGRAMS / "sigmoid_formula_at_output.py").read_text()
+    trace = trace_source(source)
+    assert {row["op"] for row in trace["engine_check"]["rules"]} >= {"exp"}
+    # An op spelled so whose node is not e to its operand (2 ** x) has no right rule.
+    other = source.replace("Value(math.exp(self.data)", "Value(2 ** self.data")
+    assert printed_lines(trace_source(other)) == run_in_cpython(other)[0]
+    rows = {row["op"]: row for row in trace_source(other)["engine_check"]["rules"]}
+    assert rows["exp"]["verdict"] == "unchecked"

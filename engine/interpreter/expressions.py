@@ -147,6 +147,26 @@ def contains_yield(node: ast.AST) -> bool:
 
 # Functions of the program that run a pass when given a graph node: `backprop(loss)`.
 PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass", "back"})
+# The words a method of a graph node's class that runs a pass is named with, as learners
+# name them (`loss.backprop_lets_go()`, `loss.run_backward()`, `loss.retroprop()`).
+PASS_WORDS = ("backward", "backprop", "retroprop")
+
+
+def is_pass_method(name: str) -> bool:
+    """Whether `node.name()` on a graph node runs a pass: a name of PASS_FUNCTIONS, or a
+    public method named with a word of PASS_WORDS that is no rule's name (`_backward`,
+    `backward_fn`: a node's own rule, run by the pass).
+
+    Example: `is_pass_method("backprop_lets_go") is True`, `is_pass_method("_backward")
+    is False`, `is_pass_method("backward_fn") is False`.
+    """
+    if name in PASS_FUNCTIONS:
+        return True
+    if name.startswith("_") or name in RULE_NAMES:
+        return False
+    lowered = name.lower()
+    return any(word in lowered for word in PASS_WORDS)
+
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`),
 # an exception's notes (`e.__notes__`, a list of the program's strings).
@@ -1086,7 +1106,7 @@ class ExpressionCompiler:
             watch_rule = method in RULE_NAMES
             # `loss.backward()` is a pass, and so is `loss.backprop()` on a graph node
             # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
-            watch_pass = method in PASS_FUNCTIONS
+            watch_pass = is_pass_method(method)
             watch_unshaped = method == "backward"
 
             def run_method(f: Frame) -> Any:
@@ -1196,7 +1216,7 @@ class ExpressionCompiler:
         line, column = position
         with_self = argument_list(args, first=True)
         watch_rule = method in RULE_NAMES
-        watch_pass = method in PASS_FUNCTIONS  # as in `call` above
+        watch_pass = is_pass_method(method)  # as in `call` above
         watch_unshaped = method == "backward"
         direct = m.direct
 

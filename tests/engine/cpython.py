@@ -18,7 +18,7 @@ from typing import Any
 
 from micrograd.engine import Value as MicrogradValue
 
-from backprop_animator.engine.interpreter.expressions import PASS_FUNCTIONS
+from backprop_animator.engine.interpreter.expressions import PASS_FUNCTIONS, is_pass_method
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -138,7 +138,11 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             if id(caller) in pass_ids:
                 return  # a pass's own recursion (`backward(self, grad)` on each node)
             caller = caller.f_back
-        method = code.co_name in PASS_FUNCTIONS  # `loss.backward()`, `loss.backprop()`
+        # `loss.backward()`, `loss.backprop()`, and a method of a class named with a
+        # pass's word, `loss.backprop_lets_go()` (`is_pass_method`), as the interpreter's
+        named = code.co_name in PASS_FUNCTIONS
+        in_class = code.co_qualname.split(".")[-2:-1] not in ([], ["<locals>"])
+        method = named or (is_pass_method(code.co_name) and in_class)
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
         if not (method or function):
             return  # `backprop(loss)` is a pass too, as the interpreter counts it

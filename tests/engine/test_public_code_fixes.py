@@ -3994,3 +3994,76 @@ def test_math_takes_an_object_by_its_own_float_as_cpythons() -> None:
     # int, and for `gcd` and the other functions of integers only that), its words when
     # one returns the wrong type.
     same_as_cpython(MATH_OF_OBJECTS)
+
+
+PASS_NAMED_AS_LEARNERS_NAME_IT = """
+class Scalar:
+    def __init__(self, val, inputs=(), op=''):
+        self.val = val
+        self.inputs = inputs
+        self.op = op
+        self.grad = 0.0
+        self.backward_fn = lambda: None
+
+    def __add__(self, other):
+        out = Scalar(self.val + other.val, (self, other), '+')
+
+        def backward_fn():
+            self.grad += out.grad
+            other.grad += out.grad
+        out.backward_fn = backward_fn
+        return out
+
+    def __mul__(self, other):
+        out = Scalar(self.val * other.val, (self, other), '*')
+
+        def backward_fn():
+            self.grad += other.val * out.grad
+            other.grad += self.val * out.grad
+        out.backward_fn = backward_fn
+        return out
+
+    def backprop_lets_go(self):
+        order, seen = [], set()
+
+        def visit(s):
+            if s not in seen:
+                seen.add(s)
+                for c in s.inputs:
+                    visit(c)
+                order.append(s)
+        visit(self)
+        self.grad = 1.0
+        for s in reversed(order):
+            s.backward_fn()
+
+
+a, b = Scalar(2.0), Scalar(-3.0)
+y = a * b + a
+y.backprop_lets_go()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_nodes_method_named_with_a_pass_word_is_a_pass_as_cpythons_profile_counts_it() -> None:
+    # `y.backprop_lets_go()` (a learner's name for backward): the program was refused as
+    # one with no result ("call .backward() on the output").
+    for source in (
+        PASS_NAMED_AS_LEARNERS_NAME_IT,
+        PASS_NAMED_AS_LEARNERS_NAME_IT.replace("backprop_lets_go", "run_backward"),
+        PASS_NAMED_AS_LEARNERS_NAME_IT.replace("backprop_lets_go", "retroprop"),
+    ):
+        lines, numbers, _ = run_in_cpython_with_passes(source)
+        trace = trace_source(source)
+        assert printed_lines(trace) == lines == ["-2.0 2.0"]
+        assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+        leaves = {n["name"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
+        assert leaves == {"a": -2.0, "b": 2.0}
+    # A rule's name stays a rule's: `backward_fn` run by hand is one rule, no pass.
+    by_hand = PASS_NAMED_AS_LEARNERS_NAME_IT.replace(
+        "y.backprop_lets_go()", "y.grad = 1.0\ny.backward_fn()"
+    ).replace("print(a.grad, b.grad)", "print(a.grad, b.grad)\ny")
+    assert run_in_cpython_with_passes(by_hand)[1] == []
+    # On an object that is no graph node, such a method is an ordinary call.
+    plain = "class T:\n    def run_backward(self):\n        return 3\nprint(T().run_backward())\n"
+    same_as_cpython(plain)

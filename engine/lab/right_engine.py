@@ -62,7 +62,14 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
     # PyTorch's default slope; a learner's other slope does not reproduce the node's data.
     ("leaky_relu", 1): lambda x: x if x > 0 else 0.01 * x,
     ("leakyrelu", 1): lambda x: x if x > 0 else 0.01 * x,
+    ("max", 2): max,
+    ("maximum", 2): max,
+    ("min", 2): min,
+    ("minimum", 2): min,
 }
+# Ops of two operands with a kink where the two are equal (or within a difference's
+# step): there any split of the gradient is a right one, so no use there is judged.
+TIED_OPS = frozenset({"max", "maximum", "min", "minimum"})
 
 
 def _dot(*xs: float) -> float:
@@ -332,6 +339,10 @@ def _numeric_locals(op: str, operands: Sequence[Value]) -> Locals | None:
     if function is None:
         return None
     data = [float(child.data) for child in operands]
+    if op.lower() in TIED_OPS and abs(data[0] - data[1]) <= NUMERIC_STEP * max(
+        1.0, abs(data[0]), abs(data[1])
+    ):
+        return None  # a tie: `max(a, a)` has no derivative, any split is right
     found: Locals = []
     # Each operand's difference costs the whole op (an n-ary `mean` or `dot`: n² in
     # all, charging no steps), so a big node reads the clock once per operand.

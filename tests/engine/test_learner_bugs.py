@@ -312,6 +312,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
         "x": -2.625 * 0.5 * 3 * 1.5**2,
     },
     "sigmoid_formula_at_output": _sigmoid_plus_exp,
+    # y = max(a·c, b·c)·0.5 + b, a 1.5, b −0.5, c 2: a·c is the larger.
+    "max_both_operands": lambda: {"a": 0.5 * 2.0, "b": 1.0, "c": 0.5 * 1.5},
 }
 
 R, U = "right", "unchecked"
@@ -476,6 +478,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # exp's op written with its input (`e^0.1`, as `**2` is): the registry's exp, right;
     # sigmoid's rule evaluates e^-x/(1+e^-x)² at the output, not the input.
     "sigmoid_formula_at_output": ({"*": R, "+": R, "Sigmoid": (11, "n5", "n4"), "exp": R}, R, R),
+    # The numeric table's max: only the larger operand decides; b*c's share is 0, not 1.
+    "max_both_operands": ({"*": R, "max": (9, "n5", "n4"), "+": R}, R, R),
 }
 # The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
@@ -1159,3 +1163,13 @@ def test_an_exp_written_with_its_exponent_in_its_op_is_exp_where_it_reproduces_t
     assert printed_lines(trace_source(other)) == run_in_cpython(other)[0]
     rows = {row["op"]: row for row in trace_source(other)["engine_check"]["rules"]}
     assert rows["exp"]["verdict"] == "unchecked"
+
+
+def test_a_max_of_two_equal_operands_is_judged_nowhere() -> None:
+    # At a tie any split of the gradient is right (max has no derivative there): the
+    # rule that passes both their share is not called wrong, nor is one that picks one.
+    source = (PROGRAMS / "max_both_operands.py").read_text().replace("Node(-0.5)", "Node(1.5)")
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)[0]
+    rows = {row["op"]: row for row in trace_source(source)["engine_check"]["rules"]}
+    assert rows["max"]["verdict"] == "unchecked"
+    assert rows["max"]["first"] is None

@@ -430,8 +430,10 @@ class RightEngine:
             if reference == "numeric":
                 numeric.add(node)
             upstream = grads[node]
+            if skipped:  # (usually None: the usual loop below, unchanged)
+                locals_ = [(child, local) for child, local in locals_ if child not in skipped]
             for child, local in locals_:
-                if child in grads and (skipped is None or child not in skipped):
+                if child in grads:
                     grads[child] += local * upstream
             if node in unknown:
                 unknown.update([child for child, _ in locals_])

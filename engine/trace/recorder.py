@@ -133,13 +133,10 @@ class Recorder:
         self.owner_of: dict[Value, Any] = {}
         self.positions: dict[Value, tuple[int, int]] = {}
         self.instance_of: dict[Value, PInstance] = {}
-        # The right engine beside the learner's own (SPEC §14), once a program-class
-        # pass runs.
+        # The right engine beside the learner's own (SPEC §14), once a class's pass runs.
         self.right = RightEngine()
         self.rule_locals: dict[Value, Any] = {}  # `right_locals` of the rules run this pass
-        # Of the rules run this pass, the operands each left out of `rule_locals`: nodes
-        # that need no gradient, whose share the rule did not write (`unrequired`).
-        self.rule_skipped: dict[Value, list[Value]] = {}
+        self.rule_skipped: dict[Value, list[Value]] = {}  # operands they left out (`unrequired`)
         # The gradient check's runs (`engine.lab.program_gradcheck`), all off in a trace:
         # `Rerun` numbers the nodes, keeps each pass's leaf gradients, moves one leaf
         # and stops at the pass whose output it reads.
@@ -206,10 +203,7 @@ class Recorder:
         # (`loop_rule`, `close_loop_rule`).
         self.loop_rule: dict[str, Any] | None = None
         self.loop_lines: dict[Value, dict[str, int]] = {}  # where each such rule wrote
-        # Of those, the nodes whose rule is the record of their op's (`Shape.held`): their
-        # `loop_lines` are where that record's class works out the shares (`held_rule`:
-        # `Mul.backward`), not the loop's write, which stays each write's own `line`.
-        self.held_rules: set[Value] = set()
+        self.held_rules: set[Value] = set()  # or its op's record's rule (`held_rule_lines`)
         # Such rules that a deeper call's writes broke into (`c._bw()` in the loop, a
         # recursion), innermost last: a write at the depth of one, by its node, goes on
         # with it (`loop_write`).
@@ -552,19 +546,15 @@ class Recorder:
         mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
         mirror._prev = tuple(mirrors)
         self.relinks += 1
-        if shape.held:
-            holder = instance.attrs.get(shape.operands)
-            if type(holder) is PInstance:
-                self.held_by[id(holder)] = instance  # (kept alive by the node)
+        holder = instance.attrs.get(shape.operands) if shape.held else None
+        if type(holder) is PInstance:
+            self.held_by[id(holder)] = instance  # (kept alive by the node)
         if mirrors:
             self.positions[mirror] = self.state.position
-            if shape.held:
-                if not mirror._op:
-                    mirror._op = self.held_op(instance, holder)
-        elif shape.held and refill:
-            holder = instance.attrs.get(shape.operands)
-            if holder is not None:
-                self.unfilled.append((instance, holder, self.state.position))
+            if shape.held and not mirror._op:
+                mirror._op = self.held_op(instance, holder)
+        elif refill and holder is not None:  # (a holder: `shape.held`)
+            self.unfilled.append((instance, holder, self.state.position))
 
     def held_op(self, instance: PInstance, holder: Any) -> str:
         """The op of a node whose operands a holder keeps (`Shape.held`), where its class

@@ -126,9 +126,9 @@ def check_run(
     the runs of a rule of an earlier pass's node that the running pass's output does not
     reach, each with the pass that first reached the node (`Recorder.stale_pass`, the one
     place such a rule is found: the frames' words and this row say the same rules).
-    `right_orders`: passes whose order
-    of rules the recorder found right already (`order_fault` of the very order and graph
-    this would look at, `Recorder.user_pass`), not looked at again."""
+    `right_orders`: passes whose order of rules the recorder found right already
+    (`order_fault` of the very order and graph this would look at, `Recorder.user_pass`),
+    not looked at again."""
     backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
     if stale_frames:

@@ -1070,7 +1070,7 @@ class Recorder:
         rule_locals = self.rule_locals
         if tape or node not in rule_locals:
             # (a later stretch of a rule with no writes keeps what its first found)
-            if found is not None and shape is not None and shape.requires is not None:
+            if shape is not None and shape.requires is not None and found is not None:
                 found = self.unrequired(node, found, tape)
             rule_locals[node] = found
         right = found[0] if found else None
@@ -1103,6 +1103,7 @@ class Recorder:
                     child = entry[0]
                     received[child] = received.get(child, 0) + 1
             else:
+                held = self.held_rules
                 text = narrate.own_rule_text(
                     node,
                     names,
@@ -1112,7 +1113,8 @@ class Recorder:
                     right,
                     grad,
                     kink,
-                    self.loop_lines[node]["line"] if node in self.held_rules else None,
+                    # (a rule its op's record keeps: where it works out the shares)
+                    self.loop_lines[node]["line"] if held and node in held else None,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])

@@ -82,6 +82,13 @@ class Node(Strict):
         description="Present where the right engine differentiated the node's op "
         "numerically (an op the registry does not have: `-`, `/`, `sin`…).",
     )
+    requires_grad: Literal[False] | None = Field(
+        default=None,
+        description="A program's own Value class (§14): present (false) where the node "
+        "needs no gradient (its `requires_grad` is false: an input or constant) and the "
+        "learner's rules left its share out; the right engine computes none for it either, "
+        "so it has no `correct_grad`.",
+    )
     group: str | None = Field(
         default=None,
         description="Schema 2 (§11) programs: the call path the node was made in, "

@@ -244,7 +244,7 @@ OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes", "args",
-    "prev_list", "_previous", "prevs", "_terms",
+    "prev_list", "_previous", "prevs", "_terms", "next_functions",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -258,12 +258,20 @@ RULE_NAMES = (
     "fn", "_backwards", "_backprop",
 )  # fmt: skip
 OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
+# Where a node says whether it needs a gradient at all (PyTorch's `requires_grad=False` on
+# an input or a constant): a rule that skips such a node's share (`if other.requires_grad:
+# other.grad += …`) leaves out nothing the program reads (`Recorder.unrequired`).
+REQUIRES_NAMES = ("requires_grad", "_requires_grad")
 # Where a node with no operands of its own keeps the record of the op that made it, the
 # operands inside it (PyTorch's `Function` style: `out._ctx = ctx` with `ctx.parents`,
 # `out.grad_fn = MulBackward(a, b)` with its `.inputs`, `out._ctx = (Mul, (a, b))`).
 HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
 # The items of a holder tuple looked at (`(Mul, (a, b))`, `(Mul, ctx)`): a record, not data.
 MAX_HOLDER_ITEMS = 4
+# The method, of a holder's class or of a class it keeps, that works out the operands'
+# shares from the node's gradient (`Mul.backward(ctx, grad)`, `MulBackward.apply(grad)`),
+# in the order they are tried (`held_rule`).
+HELD_RULE_NAMES = ("backward", "_backward", "apply")
 
 
 class Shape:
@@ -271,9 +279,11 @@ class Shape:
     a pair, `left` and `right`), its number, its rule, its op and its gradient (`grad`,
     `gradient`, `derivative`, or `_grad`, behind a `grad` property or not). `said`: the
     gradient's name as the learner's code writes it, the one the trace's words quote
-    (`a.gradient += 3 × 1`): `grad` where a `grad` property stands before `_grad`."""
+    (`a.gradient += 3 × 1`): `grad` where a `grad` property stands before `_grad`.
+    `requires`: the attribute that says whether a node needs a gradient (`requires_grad`,
+    `_requires_grad`: `REQUIRES_NAMES`), None where the class has none."""
 
-    __slots__ = ("grad", "held", "number", "op", "operands", "rule", "said", "second")
+    __slots__ = ("grad", "held", "number", "op", "operands", "requires", "rule", "said", "second")
 
     def __init__(
         self,
@@ -285,8 +295,10 @@ class Shape:
         second: str | None = None,
         said: str | None = None,
         held: bool = False,
+        requires: str | None = None,
     ) -> None:
         self.operands = operands
+        self.requires = requires
         self.held = held  # `operands` names a holder of them (`HOLDER_NAMES`), not them
         self.second = second
         self.number = number
@@ -310,7 +322,9 @@ def held_operands(holder: Any) -> Any:
     """The operands a node's holder keeps (`Shape.held`): an object of the program's that
     is no node (a context, a `Function` instance, a `grad_fn` object) gives its own
     operands attribute's value (`ctx.parents`, `grad_fn.inputs`: the first of
-    `OPERAND_NAMES` among its own attributes); a tuple or list gives itself where it
+    `OPERAND_NAMES` among its own attributes; PyTorch's `grad_fn.next_functions`, whose
+    `(function, input_nr)` pairs name other records, the recorder follows to their
+    nodes: `Recorder.operand_mirrors`); a tuple or list gives itself where it
     holds a node (`(Mul, a, b)`), else, of its first `MAX_HOLDER_ITEMS` items, the first
     tuple or list holding a node (`(Mul, (a, b))`) or object holding operands (`(Mul,
     ctx)`); anything else, None. Bounded: one object's attributes and a few items, read
@@ -335,6 +349,33 @@ def held_operands(holder: Any) -> Any:
         elif type(item) is PInstance and item.mirror is None:
             found = held_operands(item)
             if found is not None:
+                return found
+    return None
+
+
+def held_rule(holder: Any) -> Function | None:
+    """The program's function that works out a node's operands' shares, where the node
+    keeps the record of the op that made it (`Shape.held`) and its rule is that record's:
+    the holder's class's method (`HELD_RULE_NAMES`: a `Function` instance as the context,
+    `Mul.backward(self, grad)`; PyTorch's grad_fn objects, `MulBackward.apply(grad)`), or
+    that of a class the holder keeps (`ctx.fn = Mul`, `(Mul, (a, b))`: `Mul.backward(ctx,
+    grad)`); None where there is none. Bounded as `held_operands` is: one object's
+    attributes, or a holder tuple's first items, read as they are."""
+    kind = type(holder)
+    if kind is PInstance:
+        if holder.mirror is not None:
+            return None
+        classes = [holder.cls, *(v for v in holder.attrs.values() if type(v) is PClass)]
+    elif kind is tuple or kind is list:
+        classes = [item for item in holder[:MAX_HOLDER_ITEMS] if type(item) is PClass]
+    else:
+        return None
+    for cls in classes:
+        for name in HELD_RULE_NAMES:
+            found = cls.lookup(name)
+            if type(found) is PStaticMethod or type(found) is PClassMethod:
+                found = found.function
+            if type(found) is Function and found.span[0] > 0:
                 return found
     return None
 
@@ -384,7 +425,10 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         return None
     op = first(OP_NAMES) or "_op"
     said = "grad" if type(cls.lookup("grad")) is PProperty else grad
-    return Shape(operands or "_prev", number, rule or "_backward", op, grad, second, said, held)
+    requires = next((name for name in REQUIRES_NAMES if name in attrs), None)
+    return Shape(
+        operands or "_prev", number, rule or "_backward", op, grad, second, said, held, requires
+    )
 
 
 def missing_part(attrs: dict[str, Any]) -> str:

@@ -110,7 +110,7 @@ def check_run(
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
     resumes: dict[int, int] | None = None,
-    stale_passes: Collection[int] = (),
+    stale_frames: dict[int, int] | None = None,
     right_orders: Collection[int] = (),
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
@@ -122,12 +122,20 @@ def check_run(
     line of a node's rule. `resumes`: the backward frames that go on with an earlier
     frame's run of the same rule (a rule that ran other nodes' rules between its writes),
     by index, each with the index of that run's first frame: a run is checked as one
-    rule, at its first frame. `stale_passes`: the passes that ran a rule of an earlier
-    pass's node their output does not reach (`Recorder.stale_pass`), the only ones the
-    sort's row looks at for such a rule (`_stale`). `right_orders`: passes whose order
-    of rules the recorder found right already (`order_fault` of the very order and graph
-    this would look at, `Recorder.user_pass`), not looked at again."""
+    rule, at its first frame. `stale_frames`: the frames (by the id of the frame dict) of
+    the runs of a rule of an earlier pass's node that the running pass's output does not
+    reach, each with the pass that first reached the node (`Recorder.stale_pass`, the one
+    place such a rule is found: the frames' words and this row say the same rules).
+    `right_orders`: passes whose order of rules the recorder found right already
+    (`order_fault` of the very order and graph this would look at, `Recorder.user_pass`),
+    not looked at again."""
     backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
+    stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
+    if stale_frames:
+        for index, frame in backwards:
+            made = stale_frames.get(id(frame))
+            if made is not None:
+                stale_at[index] = made
     if resumes:
         backwards = _runs(backwards, resumes)
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
@@ -140,7 +148,7 @@ def check_run(
             ids,
             right,
             rule_line,
-            stale_passes,
+            stale_at,
             right_orders,
         ),
         "accumulation": _accumulation(backwards, right, ids),
@@ -407,17 +415,17 @@ def _sort(
     ids: dict[Value, str],
     right: list[dict[Value, Locals | None]],
     rule_line: Callable[[Value], int | None],
-    stale_passes: Collection[int] = (),
+    stale_at: dict[int, int] | None = None,
     right_orders: Collection[int] = (),
 ) -> dict[str, Any]:
     """The sort's row: the first pass whose order of rules is not a right one
     (`order_fault`), or that ran the rule of a node of an earlier pass's graph that its
-    output does not reach (`_stale`: a rule a right engine does not run there), at the
-    first frame that shows it. A stale rule is named with the pass whose node it is
-    (`pass`, 0-based) and the line of its rule (`line`)."""
+    output does not reach (`stale_at`: the recorder's, by frame index, each with the pass
+    that first reached the node: a rule a right engine does not run there), at the first
+    frame that shows it. A stale rule is named with the pass whose node it is (`pass`,
+    0-based) and the line of its rule (`line`)."""
     by_pass: dict[int, tuple[list[int], list[Value]]] = {}  # frame indexes, nodes
     frame_at: dict[int, dict[str, Any]] = {}  # by index, once a pass has a rule left over
-    first_reached: dict[Value, int] = {}  # the first pass that reached each node (`_stale`)
     indexes: list[int] = []
     order: list[Value] = []
     at_pass = None  # the pass of the last frame (a pass's frames follow each other)
@@ -435,13 +443,15 @@ def _sort(
             continue  # no rule of a node ran (its backward() adds the shares itself): no order
         indexes, order = frames
         stale = None
-        if pass_index in stale_passes:
+        if stale_at:
             frame_at = frame_at or dict(backwards)
-            stale = _stale(order, right, pass_index, is_op, first_reached)
-        while stale is not None and not _changed(frame_at[indexes[stale[0]]]["contributions"]):
-            # A rule left over that adds nothing (its node's gradient 0, zeroed since):
-            # no gradient parts from a right engine's by it; the next one may.
-            stale = _stale(order, right, pass_index, is_op, first_reached, stale[0] + 1)
+            for place, index in enumerate(indexes):
+                made = stale_at.get(index)
+                # A rule left over that adds nothing (its node's gradient 0, zeroed since):
+                # no gradient parts from a right engine's by it; the next one may.
+                if made is not None and _changed(frame_at[index]["contributions"]):
+                    stale = place, made
+                    break
         if stale is None and (
             pass_index in right_orders or _right_order(order, None, _operands, is_op, output)
         ):
@@ -468,38 +478,6 @@ def _sort(
                 },
             }
     return {"verdict": "right", "first": None}
-
-
-def _stale(
-    order: Sequence[Value],
-    right: list[dict[Value, Locals | None]],
-    pass_index: int,
-    is_op: Callable[[Value], bool],
-    first_reached: dict[Value, int],
-    start: int = 0,
-) -> tuple[int, int] | None:
-    """The first rule in a pass's `order` of an op node its output does not reach (the
-    right engine's locals of the pass have every node it reaches) that an earlier pass's
-    did: (its place in `order`, the first pass that reached it), or None. A rule left on a
-    tape, or in a list of nodes, that nothing cleared runs again in a later pass; a rule
-    of a node no output reaches (a value the program only printed) is no pass's.
-    `first_reached`: each node's first pass, filled here once a node outside the pass
-    is found (one walk of the passes' nodes, not one per such rule). `start`: the place
-    in `order` to look from."""
-    reached = right[pass_index] if pass_index < len(right) else None
-    if not reached:
-        return None
-    for at in range(start, len(order)):
-        node = order[at]
-        if node not in reached and is_op(node):
-            if not first_reached:
-                for earlier, nodes in enumerate(right):
-                    for known in nodes:
-                        first_reached.setdefault(known, earlier)
-            made = first_reached.get(node)
-            if made is not None and made < pass_index:
-                return at, made
-    return None
 
 
 def _changed(contributions: Raw | list[dict[str, Any]]) -> bool:

@@ -396,6 +396,9 @@ class RightEngine:
         # engine starts the next pass from what the program wrote, as the learner's does.
         self.touched: set[Value] = set()
         self.numeric: set[Value] = set()  # nodes whose op was differentiated numerically
+        # Nodes that need no gradient and whose share a rule left out, as of the last pass
+        # that reached them: the right engine computes none for them (`run_pass`).
+        self.not_required: set[Value] = set()
         # By pass index: each node's right locals, by operand position (`engine_check`).
         self.pass_locals: dict[int, dict[Value, Locals | None]] = {}
 
@@ -406,10 +409,14 @@ class RightEngine:
         order: list[Value],
         learner_start: dict[Value, float],
         known: dict[Value, tuple[Locals, str] | None],
+        skipped: set[Value] | None = None,
     ) -> None:
         """One right pass over `order` (children first, the output last), from the
         learner's gradients as their first rule found them (`learner_start`); `known`
-        holds the `right_locals` already found for some nodes in this pass."""
+        holds the `right_locals` already found for some nodes in this pass. `skipped`:
+        nodes that need no gradient (`requires_grad` false) whose share a rule left out
+        (`Recorder.unrequired`): a right engine computes none for them, so none is added
+        into them here and they have no right gradient (`not_required`)."""
         # Where each node starts: where the right engine left it, unless the program wrote
         # the learner's gradient since (zero_grad): then there too, and known from there.
         last, touched, was_unknown = self.grads, self.touched, self.unknown
@@ -439,6 +446,8 @@ class RightEngine:
             if reference == "numeric":
                 numeric.add(node)
             upstream = grads[node]
+            if skipped:  # (usually None: the usual loop below, unchanged)
+                locals_ = [(child, local) for child, local in locals_ if child not in skipped]
             for child, local in locals_:
                 if child in grads:
                     grads[child] += local * upstream
@@ -450,3 +459,6 @@ class RightEngine:
             was_unknown.difference_update(grads)
         self.unknown = was_unknown | unknown
         self.pass_locals[index] = pass_locals
+        if skipped or self.not_required:
+            self.not_required.difference_update(order)
+            self.not_required.update(skipped or ())

@@ -69,6 +69,9 @@ class Node(TypedDict):
     correct_grad: NotRequired[float]
     # A program's own class whose op the right engine differentiated numerically.
     reference: NotRequired[Literal["numeric"]]
+    # A program's own class: the node needs no gradient (its `requires_grad` false) and the
+    # learner's rules left its share out; the right engine computes none (no `correct_grad`).
+    requires_grad: NotRequired[Literal[False]]
     # Real programs (`engine.trace.recorder`): the call path the node was made in, or `""`.
     group: NotRequired[str]
     # A node of the program's own Value-like class whose `_backward` is the program's.

@@ -626,9 +626,13 @@ def own_rule_text(
     right: list[tuple[Value, float]] | None,
     grad: str = "grad",
     own_words: bool = False,
+    worked_out: int | None = None,
 ) -> str:
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
+    `worked_out`: the line of a rule that the record of the node's op keeps (`Mul`'s
+    `def backward(ctx, grad_output)`), which works out the shares the program's own loop
+    writes (`Recorder.held_rules`): the rule is said to be there, the writes the loop's.
 
     `writes` say how each contribution was written (`"+="`, `"-="` or `"="`, the line,
     the factor read off the code or None, the gradient after: a `-=`'s is the local
@@ -667,6 +671,10 @@ def own_rule_text(
     own = name(node)
     where = _rule_line(writes)
     head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
+    ran = "ran"
+    if worked_out is not None:
+        ran = f"worked out the shares{where and ','} which the loop{where} adds"
+        where = f" on line {worked_out}"
     if not steps:
         return head + f"its rule{where} ran{WROTE_NONE}"
     notes = ""
@@ -699,7 +707,7 @@ def own_rule_text(
                 "lost it (a set merged it with an equal node?), though this rule still "
                 "writes its gradient."
             )
-    return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
+    return head + f"its own rule{where} {ran}. {'; '.join(steps)}.{notes}"
 
 
 def again_text(node: Value, name: Names, run: int) -> str:

@@ -51,6 +51,7 @@ from backprop_animator.engine.interpreter.objects import (
     PInstance,
     PSet,
     held_operands,
+    held_rule,
     missing_part,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -63,6 +64,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_run, contribution_dicts, order_fault
 from backprop_animator.engine.lab.right_engine import (
+    Locals,
     RightEngine,
     right_locals,
     sum_rounding,
@@ -131,10 +133,10 @@ class Recorder:
         self.owner_of: dict[Value, Any] = {}
         self.positions: dict[Value, tuple[int, int]] = {}
         self.instance_of: dict[Value, PInstance] = {}
-        # The right engine beside the learner's own (SPEC §14), once a program-class
-        # pass runs.
+        # The right engine beside the learner's own (SPEC §14), once a class's pass runs.
         self.right = RightEngine()
         self.rule_locals: dict[Value, Any] = {}  # `right_locals` of the rules run this pass
+        self.rule_skipped: dict[Value, list[Value]] = {}  # operands they left out (`unrequired`)
         # The gradient check's runs (`engine.lab.program_gradcheck`), all off in a trace:
         # `Rerun` numbers the nodes, keeps each pass's leaf gradients, moves one leaf
         # and stops at the pass whose output it reads.
@@ -201,6 +203,7 @@ class Recorder:
         # (`loop_rule`, `close_loop_rule`).
         self.loop_rule: dict[str, Any] | None = None
         self.loop_lines: dict[Value, dict[str, int]] = {}  # where each such rule wrote
+        self.held_rules: set[Value] = set()  # or its op's record's rule (`held_rule_lines`)
         # Such rules that a deeper call's writes broke into (`c._bw()` in the loop, a
         # recursion), innermost last: a write at the depth of one, by its node, goes on
         # with it (`loop_write`).
@@ -256,7 +259,10 @@ class Recorder:
         self.pass_reachable: list[Value] = []
         self.pass_reach: set[Value] | None = None
         self.stale_runs: list[tuple[Value, int]] = []
-        self.stale_passes: list[int] = []  # the passes that ran some (`engine_check._sort`)
+        # Each frame of such a run (by the frame's id: the frames outlive the run), with
+        # the pass that first reached its node: the check's sort row reads them here
+        # (`engine_check._sort`), the one place a rule is found left over.
+        self.stale_frames: dict[int, int] = {}
         # A number taken from the creation order as each pass of the program's own class
         # opens, and the last pass's: a node made after that one is of no earlier pass's
         # graph, which spares the usual rule the look-up (`end_rule`).
@@ -388,6 +394,10 @@ class Recorder:
             self.unfilled.append((instance, children, state.position))
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
+        if shape.held:
+            holder = attrs.get(shape.operands)
+            if type(holder) is PInstance:
+                self.held_by[id(holder)] = instance  # (kept alive by the node)
         self.instance_of[mirror] = instance
         self.count = count = self.count + 1
         self.owner_of[mirror] = state.owner
@@ -437,12 +447,27 @@ class Recorder:
             for child in children:
                 if type(child) is tuple and child:
                     child = child[0]  # `(node, local)` pairs, as some classes keep them
+                    if type(child) is PInstance and child.mirror is None:
+                        child = self.record_node(child)
                 elif type(child) is PInstance and child.mirror is None:
                     self.state.charge(len(child.attrs) // ITEMS_PER_STEP)  # its attributes
                     child = held_node(child)  # the same pair as an object: `Operand(val, deriv)`
                 if type(child) is PInstance and child.mirror is not None:
                     mirrors.append(child.mirror)
         return mirrors
+
+    def record_node(self, record: PInstance) -> PInstance | None:
+        """The node a function of PyTorch's `next_functions` pairs stands for (`(function,
+        input_nr)`): the node whose record of its op it is (`grad_fn`, `held_by`), else
+        the one node it owns (`AccumulateGrad(variable)`, a leaf's), else None."""
+        node = self.held_by.get(id(record))
+        if node is not None:
+            shape = node.cls.shape
+            if shape is not None and node.attrs.get(shape.operands) is record:
+                return node
+        self.state.charge(len(record.attrs) // ITEMS_PER_STEP)  # its attributes
+        found: PInstance | None = held_node(record)
+        return found
 
     def move(self, node: Value, by: float) -> None:
         """Move a node's data by `by` (the gradient check's re-runs): an engine Value's
@@ -521,18 +546,15 @@ class Recorder:
         mirrors = self.operand_mirrors(shape.operands_of(instance.attrs))
         mirror._prev = tuple(mirrors)
         self.relinks += 1
+        holder = instance.attrs.get(shape.operands) if shape.held else None
+        if type(holder) is PInstance:
+            self.held_by[id(holder)] = instance  # (kept alive by the node)
         if mirrors:
             self.positions[mirror] = self.state.position
-            if shape.held:
-                holder = instance.attrs.get(shape.operands)
-                if type(holder) is PInstance:
-                    self.held_by[id(holder)] = instance  # (kept alive by the node)
-                if not mirror._op:
-                    mirror._op = self.held_op(instance, holder)
-        elif shape.held and refill:
-            holder = instance.attrs.get(shape.operands)
-            if holder is not None:
-                self.unfilled.append((instance, holder, self.state.position))
+            if shape.held and not mirror._op:
+                mirror._op = self.held_op(instance, holder)
+        elif refill and holder is not None:  # (a holder: `shape.held`)
+            self.unfilled.append((instance, holder, self.state.position))
 
     def held_op(self, instance: PInstance, holder: Any) -> str:
         """The op of a node whose operands a holder keeps (`Shape.held`), where its class
@@ -696,7 +718,14 @@ class Recorder:
             self.sync_all(reachable)
         shown = self.shown
         fresh = sorted(filterfalse(shown.__contains__, reachable), key=_SEQ)
-        self.first_pass.update(dict.fromkeys(fresh, index))  # (none of them there yet)
+        first_pass = self.first_pass
+        if len(shown) > len(first_pass):
+            # Some node is shown that no pass reached (a rule ran on it, a tape's, its pass's
+            # output not reaching it): the first pass that reaches it is its first all the
+            # same (`end_rule`: a later pass's run of its rule is this one's, left over).
+            first_pass.update(dict.fromkeys(filterfalse(first_pass.__contains__, reachable), index))
+        else:
+            first_pass.update(dict.fromkeys(fresh, index))  # (none of them there yet)
         # Update frames since the last pass wait here, so that each build frame goes
         # before the updates the program made after it: frames in the program's order.
         frames = self.frames
@@ -1036,13 +1065,15 @@ class Recorder:
         if found is not None and tape and len(operands) == 1:
             learner = [(c[0], w[2]) for c, w in zip(tape, writes, strict=True)]
             found, kink = take_kink(node, found, learner)
+        # The gradient's name as the learner's code writes it (`a.gradient += …`).
+        shape = owner.cls.shape
         rule_locals = self.rule_locals
         if tape or node not in rule_locals:
             # (a later stretch of a rule with no writes keeps what its first found)
+            if shape is not None and shape.requires is not None and found is not None:
+                found = self.unrequired(node, found, tape)
             rule_locals[node] = found
         right = found[0] if found else None
-        # The gradient's name as the learner's code writes it (`a.gradient += …`).
-        shape = owner.cls.shape
         grad = shape.said if shape is not None else "grad"
         text = ""
         said_later = False
@@ -1072,8 +1103,18 @@ class Recorder:
                     child = entry[0]
                     received[child] = received.get(child, 0) + 1
             else:
+                held = self.held_rules
                 text = narrate.own_rule_text(
-                    node, names, tape, writes, self.received, right, grad, kink
+                    node,
+                    names,
+                    tape,
+                    writes,
+                    self.received,
+                    right,
+                    grad,
+                    kink,
+                    # (a rule its op's record keeps: where it works out the shares)
+                    self.loop_lines[node]["line"] if held and node in held else None,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])
@@ -1093,6 +1134,37 @@ class Recorder:
             (SAID if tape else self.said_grad(node)) if said_later else text,
             (upstream, tape, writes, None) if tape else NO_WRITES,
         )
+
+    def unrequired(
+        self, node: Value, found: tuple[Locals, str], tape: list[tuple[Value, float, float, float]]
+    ) -> tuple[Locals, str]:
+        """`found` (the right locals of `node`'s rule) without the operands that need no
+        gradient (their `requires_grad`, or `_requires_grad`, false: `Shape.requires`) and
+        that this rule's writes left out (`if other.requires_grad: other.grad += …`): a
+        share nothing reads is owed to none, so the rule is right without it, and the right
+        engine computes no gradient for such a node either (`RightEngine.run_pass`'s
+        `skipped`). Those operands are kept in `rule_skipped` until a later stretch of the
+        same run writes them (a loop that adds the shares its rule returned)."""
+        locals_, reference = found
+        instance_of = self.instance_of
+        written = {entry[0] for entry in tape}
+        kept: Locals = []
+        skipped: list[Value] = []
+        for child, local in locals_:
+            if child not in written:
+                instance = instance_of.get(child)
+                shape = instance.cls.shape if instance is not None else None
+                if shape is not None and shape.requires is not None:
+                    flag = instance.attrs.get(shape.requires)  # type: ignore[union-attr]
+                    if flag is False or (type(flag) is int and flag == 0):
+                        skipped.append(child)
+                        continue
+            kept.append((child, local))
+        if skipped:
+            self.rule_skipped[node] = skipped
+            return kept, reference
+        self.rule_skipped.pop(node, None)
+        return found
 
     def rule_frame(self, node: Value, text: str | Said, contributions: Any) -> dict[str, Any]:
         """A program-class rule's backward frame, in the pass (`own_rule_frame`)."""
@@ -1129,6 +1201,7 @@ class Recorder:
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
         self.rule_locals = {}
+        self.rule_skipped = {}
         # A backward() that raises an exception the program catches (a guard against a
         # second pass, Druudik/minigrad's RuntimeError) is still a pass: it ends here.
         failed: ProgramError | ProgramExit | None = None
@@ -1193,7 +1266,6 @@ class Recorder:
                     output, len(reachable), self.names, fault, seed, grad
                 )
         if self.stale_runs:  # rules of earlier passes' nodes, run again: said after the sort's
-            self.stale_passes.append(len(self.passes))
             text = sort["text"]
             if type(text) is not str or text == narrate.sort_text(
                 output, len(reachable), self.names, grad
@@ -1261,7 +1333,15 @@ class Recorder:
     ) -> None:
         """The pass is done: the right engine's pass beside it, from `start`; the frames
         after `end` belong to the next pass."""
-        self.right.run_pass(len(self.passes), output, reachable, start, self.rule_locals)
+        skipped = self.rule_skipped
+        self.right.run_pass(
+            len(self.passes),
+            output,
+            reachable,
+            start,
+            self.rule_locals,
+            {child for children in skipped.values() for child in children} if skipped else None,
+        )
         self.passes.append((output, topo, output.data))
         self.pass_end = end
         if self.rerun is not None:
@@ -1381,6 +1461,8 @@ class Recorder:
             node.grad = now
         if "line" in rule:
             frame["line"] = rule["line"]
+        if stale is not None:
+            self.stale_frames[id(frame)] = stale
         if first is None:
             rule["first"] = frame
             self.empty_rule = rule if not tape and node._prev else None
@@ -1454,6 +1536,8 @@ class Recorder:
         if rule is None:
             rule = {"node": node, "owner": owner, "tape": [], "writes": [], "depth": depth}
             self.rule_runs_at(depth)
+            if node in self.held_rules or node not in self.loop_lines:
+                self.held_rule_lines(owner, node)
         sync_mirror(owner, node)
         self.sort_frame = None  # the seed is done once the first rule runs
         self.loop_rule = rule
@@ -1477,10 +1561,31 @@ class Recorder:
         self.loop_segment_done(rule)
         self.end_rule(rule)
 
+    def held_rule_lines(self, owner: PInstance, node: Value) -> None:
+        """A rule run in the program's own loop, of a node that keeps the record of its op
+        (`ctx.parents`, `grad_fn.inputs`): where that record works out the shares the loop
+        writes (`held_rule`: `def backward(ctx, grad_output)` of `Mul`) is the node's rule,
+        kept in `loop_lines` (`held_rules`), rather than the loop's write. Each pass's
+        first such write stands for the call of a rule (`passes[k].backward.call`), the
+        line the code panel marks in backward()."""
+        if node not in self.held_rules:
+            shape = owner.cls.shape
+            if shape is None or not shape.held:
+                return
+            function = held_rule(owner.attrs.get(shape.operands))
+            if function is None:
+                return
+            self.loop_lines[node] = {"line": function.span[0], "end_line": function.span[1]}
+            self.held_rules.add(node)
+        code = self.backward_code.get(len(self.passes))
+        if code is not None and code["call"] is None:
+            code["call"] = self.state.position[0]
+
     def loop_segment_done(self, rule: dict[str, Any]) -> None:
-        """Where a rule run in the program's own loop wrote, its stretches together."""
+        """Where a rule run in the program's own loop wrote, its stretches together (for a
+        rule of the record of its node's op, `held_rules`, where that record's is)."""
         lines = [line for _, line, _, _ in rule["writes"]]
-        if lines:
+        if lines and rule["node"] not in self.held_rules:
             known = self.loop_lines.get(rule["node"])
             if known is not None:
                 lines += [known["line"], known["end_line"]]
@@ -1503,6 +1608,7 @@ class Recorder:
         self.hand_reached = set(reachable)
         self.hand_start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
+        self.rule_skipped = {}
 
     def end_hand_walk(self) -> None:
         """A `backward()` called while a walk by hand is open: the walk ends there. (The
@@ -1679,7 +1785,7 @@ class Recorder:
                 ids,
                 self.rule_line,
                 resumes,
-                self.stale_passes,
+                self.stale_frames,
                 # (a graph whose operands were set again since its pass may reach others)
                 {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
             )
@@ -2053,6 +2159,7 @@ class Recorder:
         owner_of = self.owner_of
         right = self.right
         right_grads, unknown, numeric = right.grads, right.unknown, right.numeric
+        not_required = right.not_required
         loop_lines = self.loop_lines
         correct = self.correct if self.mistake is not None else None
         plain = self.plain
@@ -2096,7 +2203,9 @@ class Recorder:
                 if rule is not None:
                     entry["rule"] = rule
                 own_right = right_grads.get(node)
-                if own_right is not None and node not in unknown:
+                if not_required and node in not_required:
+                    entry["requires_grad"] = False  # no gradient owed: none computed
+                elif own_right is not None and node not in unknown:
                     entry["correct_grad"] = float(own_right)
                     if node in numeric:
                         entry["reference"] = "numeric"
@@ -2137,22 +2246,28 @@ class Recorder:
         rule_column: list[dict[str, int] | None] = [None] * len(by_creation)
         correct_column: list[float | None] = [None] * len(by_creation)
         references: list[int] = []  # nodes whose right gradient is numeric
+        unrequired: list[int] = []  # nodes that need no gradient, left out (`node_dicts`)
+        not_required = right.not_required
         for i in compress(at, map(is_not, instances, repeat(None))):
             node, instance = by_creation[i], instances[i]
             assert instance is not None
             rule_column[i] = rule_lines(instance, spans) or loop_lines.get(node)
             own_right = right_grads.get(node)
-            if own_right is not None and node not in unknown:
+            if not_required and node in not_required:
+                unrequired.append(i)
+            elif own_right is not None and node not in unknown:
                 correct_column[i] = float(own_right)
                 if node in numeric:
                     references.append(i)
         more: dict[str, dict[str, Any]] = {}
-        if underflowed or references:
+        if underflowed or references or unrequired:
             flagged = compress(at, map(underflowed.__contains__, by_creation))
-            for i in sorted({*flagged, *references}):
+            for i in sorted({*flagged, *references, *unrequired}):
                 extra: dict[str, Any] = {"underflow": True} if by_creation[i] in underflowed else {}
                 if i in references:
                     extra["reference"] = "numeric"
+                if i in unrequired:
+                    extra["requires_grad"] = False
                 more[str(i)] = extra
         out: dict[str, Any] = {
             "label": labels,

@@ -79,7 +79,7 @@ OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
-    "args", "prev_list", "_previous", "prevs", "_terms",
+    "args", "prev_list", "_previous", "prevs", "_terms", "next_functions",
 )  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 
@@ -112,7 +112,28 @@ def operands_of(node: Any) -> list[Any]:
         holder = next((i for i in holder if not isinstance(i, type)), None)
     if holder is None or _is_node(holder):
         return []
-    return [o for o in operands_of(holder) if _is_node(o)] if not callable(holder) else []
+    if callable(holder):
+        return []
+    if getattr(holder, "next_functions", None) is not None:
+        return _through_functions(holder)
+    return [o for o in operands_of(holder) if _is_node(o)]
+
+
+def _through_functions(fn: Any) -> list[Any]:
+    """The tensors a PyTorch-style record's `next_functions` lead to: a function with no
+    next functions of its own owns a leaf (`AccumulateGrad.variable`); another is an
+    input's own `grad_fn`, whose tensor no attribute names here: its inputs are walked
+    through (enough for the leaves' gradients, `leaves_of`)."""
+    found: list[Any] = []
+    for pair in fn.next_functions:
+        nxt = pair[0] if isinstance(pair, tuple) else pair
+        if nxt is None:
+            continue
+        if nxt.next_functions:
+            found.extend(_through_functions(nxt))
+        else:
+            found.extend(v for v in vars(nxt).values() if _is_node(v))
+    return found
 
 
 def _is_node(value: Any) -> bool:

@@ -1062,6 +1062,44 @@ def test_rules_a_tape_keeps_from_an_earlier_pass_are_named_as_extra_writes() -> 
     assert "left over from pass 1" in json.dumps(columns)
 
 
+def test_a_rule_of_a_node_first_run_unreached_then_reached_is_left_over_later() -> None:
+    # On the tape before the first pass, `p` is no pass's yet: its rule runs in pass 1
+    # (no fault, the loss does not reach it), then pass 2's output is p itself, then
+    # pass 3 reaches neither: p's rule, first in pass 3's order, is pass 2's, left over.
+    # The check named it; the frames named only loss0 (the recorder took p for a node
+    # of no pass, having drawn it with pass 1's rules).
+    source = (PROGRAMS / "tape_never_cleared.py").read_text()
+    program = source[: source.index("w = Value(0.5)")] + (
+        "w = Value(0.5)\nb = Value(1.0)\nx = Value(2.0)\nloss0 = w * b\np = loss0 * x\n"
+        "backward(loss0)\nprint(w.grad, b.grad, x.grad)\nbackward(p)\n"
+        "print(w.grad, b.grad, x.grad)\nloss2 = w + x\nbackward(loss2)\n"
+        "print(w.grad, b.grad, x.grad)\n"
+    )
+    trace = trace_source(program)
+    assert printed_lines(trace) == run_in_cpython(program)[0]
+    assert run_in_cpython(program)[0] == ["1.0 0.5 0.0", "4.0 2.0 0.5", "10.0 4.5 2.0"]
+    frames = trace["frames"]
+    ids = {n["id"]: n for n in trace["nodes"]}
+    sort = trace["engine_check"]["sort"]
+    assert sort["verdict"] == "wrong" and sort["first"]["pass"] == 1
+    assert ids[sort["first"]["node"]]["name"] == "p"
+    assert frames[sort["first"]["frame"]]["pass"] == 2
+    # The frames say the same: p's run is named as pass 2's rule, left over, and first.
+    left = [
+        ids[f["node"]]["name"]
+        for f in frames
+        if f["phase"] == "backward" and f["pass"] == 2 and "left over" in f["text"]
+    ]
+    assert left == ["p", "loss0"]
+    assert sort["first"]["frame"] == next(
+        i
+        for i, f in enumerate(frames)
+        if f["phase"] == "backward" and "left over from pass 2" in f["text"]
+    )
+    sorts = [f["text"] for f in frames if f["phase"] == "sort"]
+    assert "pass 2's p first" in sorts[2]
+
+
 def test_a_tape_cleared_each_pass_is_right_with_a_rule_no_loss_reaches() -> None:
     # tape_cleared_training: the same tape, cleared by backward(); `twice = y + y` is on
     # the tape but not in the loss (its rule passes on 0): nothing is named, nothing left

@@ -413,3 +413,31 @@ def test_operands_put_in_the_record_after_it_was_hung_on_the_node_are_its_edges(
         edges
         and [(e["source"], e["target"]) for e in as_cpython_with_leaves(late)["edges"]] == edges
     )
+
+
+def test_a_next_functions_graph_is_followed_as_pytorch_keeps_it() -> None:
+    # `grad_fn.next_functions`: (function, input_nr) pairs, each the input's own grad_fn
+    # or the AccumulateGrad that owns a leaf: edges to those functions' tensors.
+    source = (Path(__file__).parent / "real_code" / "next_functions_engine.py").read_text()
+    trace = as_cpython_with_leaves(source)
+    ids = {node["id"]: node for node in trace["nodes"]}
+    ops = {node["id"] for node in trace["nodes"] if node["kind"] == "op"}
+    assert {edge["target"] for edge in trace["edges"]} == ops
+    operands: dict[str, list[str]] = {}  # each op node's, in order, by its id
+    for edge in trace["edges"]:
+        operands.setdefault(edge["target"], []).append(ids[edge["source"]]["name"])
+    expected = {
+        "x1*w1": ["x1", "w1"],
+        "x2*w2": ["x2", "w2"],
+        "x1*w1+x2*w2": ["x1*w1", "x2*w2"],
+        "n": ["x1*w1+x2*w2", "b"],
+        "o": ["n"],
+    }
+    assert len(operands) == 2 * len(expected)  # the graph of each of the two passes
+    for target, names in operands.items():
+        assert names == expected[ids[target]["name"]]
+    assert {ids[i]["op"] for i in ops} == {"*", "+", "tanh"}
+    # Only the leaves' AccumulateGrad write a `.grad`, and they are the right engine's.
+    for node in trace["nodes"]:
+        if node["kind"] == "leaf":
+            assert math.isclose(node["grad"], node["correct_grad"], rel_tol=1e-9, abs_tol=1e-12)

@@ -39,6 +39,7 @@ LEARNER_BUGS = Path(__file__).parent / "learner_bugs"
 # node class, annotations, micrograd's nn imported, `:=`, sorting by keys.
 REAL_PROGRAMS = (
     "dataclass_engine.py",
+    "requires_grad_engine.py",
     "other_names_engine.py",
     "typed_engine.py",
     "micrograd_nn_import.py",

@@ -6,13 +6,14 @@
  * @typedef {"leaf" | "const" | "op" | "group"} NodeKind  "group": a closed call the page draws (pass-graph.js), never in a trace
  * @typedef {{id: string, label: string, name: string, op: string, kind: NodeKind, data: number, grad: number,
  *   underflow?: true, correct_grad?: number, reference?: "numeric", group?: string,
- *   rule?: {line: number, end_line: number}}} TraceNode
+ *   rule?: {line: number, end_line: number}, requires_grad?: false}} TraceNode
  *   name: what the engine's texts call it;
  *   underflow: a float underflowed here (engine/trace/underflow.py);
  *   rule: a program's own Value class: the lines of this node's own `_backward`;
  *   correct_grad: with a `mistake` (SPEC §8), and on a program's own Value class (§14),
  *     the gradient the correct engine gives; reference "numeric": its op was differentiated
- *     numerically
+ *     numerically; requires_grad false: it needs no gradient and the learner's rules left its
+ *     share out, so the right engine computes none (no correct_grad)
  * @typedef {{source: string, target: string}} TraceEdge  child -> parent, the way data flows
  * @typedef {{to: string, local: number | null, upstream: number, delta: number, before: number, after: number,
  *   underflow?: true, write?: "+=" | "-=" | "=", line?: number, subtracts?: true}} Contribution

@@ -1020,15 +1020,48 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
 @pytest.mark.parametrize(
     ("source", "words"),
     [
-        ("import logging, io\nh = logging.StreamHandler(io.StringIO())\n", "StreamHandler(stream)"),
-        ("import logging\nh = logging.StreamHandler(stream=None)\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler(stream=print)\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler(1, 2)\n", "takes one stream"),
         ("import logging\nh = logging.StreamHandler()\nh.emit(1)\n", "no attribute 'emit'"),
         ("import logging\nh = logging.StreamHandler()\ny = h.__dict__\n", "__dict__"),
         ("import logging\nlogging.getLogger().addHandler(logging.Formatter())\n", "handler"),
         ("import logging\nf = logging.Formatter(fmt=print)\n", "takes a string"),
+        ("import logging\nlogging.basicConfig(format='%(funcName)s')\n", "'funcName' is not"),
+        ("import logging\nlogging.basicConfig(format='%(process)d %(message)s')\n", "process"),
+        ("import logging\nlogging.Formatter('{thread}', style='{')\n", "'thread' is not"),
+        ("import logging\nlogging.Formatter('$message', style='$')\n", "style '$'"),
+        ("import logging\nlogging.Formatter('%(asctime)s', '%999999999Y')\n", "'%9'"),
+        ("import logging\nlogging.Formatter('%(asctime)s', '%Y' * 600)\n", "datefmt of more"),
+        ("import logging\nlogging.basicConfig(filename='/etc/passwd')\n", "no files here"),
+        (
+            "import logging\ntry:\n    1/0\nexcept ZeroDivisionError:\n    logging.exception('x')\n",
+            "traceback",
+        ),
+        ("import logging\nlogging.error('x', stack_info=True)\n", "traceback"),
+        ("import logging\nlogging.error('%d', 'a')\n", "could not be formatted (TypeError"),
+        (
+            "import logging\nlogging.basicConfig(format='%(nope)s')\nlogging.error('x')\n",
+            "could not be formatted (KeyError",
+        ),
+        (
+            "import logging\nlogging.basicConfig(format='{message.__class__}', style='{')\n"
+            "logging.error('x')\n",
+            "dunder",
+        ),
+        (
+            "import logging\nlogging.basicConfig(format='%(message)999999999s')\n"
+            "logging.error('x')\n",
+            "characters",
+        ),
+        (
+            "import logging\nfor i in range(10**6):\n    logging.error('x' * 1000)\n",
+            "printed more than",
+        ),
     ],
 )
-def test_a_log_handler_writes_nowhere_and_hands_out_nothing(source: str, words: str) -> None:
+def test_a_log_handler_writes_only_as_cpythons_and_hands_out_nothing(
+    source: str, words: str
+) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END)
 

@@ -50,6 +50,8 @@ from backprop_animator.engine.interpreter.objects import (
     TextBuffer,
     TypeObject,
     class_dict,
+    enum_member_map,
+    enum_member_named,
     enum_members,
     find_shape,
     holds_instance,
@@ -701,6 +703,8 @@ class Machine:
         if found is MISSING:
             if name == "__name__":
                 return obj.name
+            if name == "__members__" and enum_members(obj) is not None:
+                return enum_member_map(obj)  # `Op.__members__`, aliases too
             if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
@@ -1690,11 +1694,24 @@ class Machine:
         ):  # `list[float]`, CPython's generic alias: not made here
             words = "(CPython's generic alias, or the class's __class_getitem__)"
             raise ProgramError(f"{obj.name}[...] is not available here {words}")
+        if kind is PClass and any(ENUM_KEY in c.namespace for c in obj.mro):
+            return self.enum_item(obj, key)
         if kind is PClass or isinstance(obj, TypeObject):
             message = f"type '{obj.name}' is not subscriptable"
         else:
             message = f"'{cpython_type(obj)}' object is not subscriptable"
         raise ProgramError(message, kind="TypeError")
+
+    def enum_item(self, cls: PClass, key: Any) -> PInstance:
+        """`Op['MUL']`: the member of that name, or CPython's KeyError of the key."""
+        found = enum_member_named(cls, self.key(key))
+        if found is None:
+            failed = ProgramError(
+                f"{self.texts.to_repr(key)[:80]} is not a member of {cls.name}", kind="KeyError"
+            )
+            failed.args_seen = (key,)
+            raise failed
+        return found
 
     def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
         """A missing key of a `defaultdict` (made by its factory, and kept) or of a

@@ -650,6 +650,23 @@ def enum_members(cls: PClass) -> list[PInstance] | None:
     return members
 
 
+def enum_member_named(cls: PClass, name: Any) -> PInstance | None:
+    """`Op['MUL']`: the member (or alias) of that name, None where there is none."""
+    found = cls.namespace.get(name) if type(name) is str else None
+    return found if type(found) is PInstance and found.cls is cls else None
+
+
+def enum_member_map(cls: PClass) -> MappingProxyType[str, PInstance]:
+    """`Op.__members__`: every member's name, aliases too, in order, read-only."""
+    return MappingProxyType(
+        {
+            name: value
+            for name, value in cls.namespace.items()
+            if type(value) is PInstance and value.cls is cls and name.isidentifier()
+        }
+    )
+
+
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"
 

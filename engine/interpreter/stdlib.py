@@ -62,6 +62,7 @@ from backprop_animator.engine.interpreter.objects import (
     Stream,
     TextBuffer,
     TypeObject,
+    enum_members,
     reads_of,
 )
 from backprop_animator.engine.interpreter.os_module import os_modules
@@ -186,7 +187,36 @@ def finish_class(m: Any, cls: PClass) -> PClass:
         names = list(cls.namespace.get(ANNOTATIONS, ()))
         return class_namedtuple(m, cls, names, ANNOTATIONS)
     make_enum_members(cls)
+    if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
+        cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
+
+
+def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+    """`Op('mul')`: the member whose value equals it (a member itself is its own), or
+    CPython's ValueError; the functional API (`Op('Name', 'A B')`) is refused."""
+    if not args and not kwargs:
+        raise ProgramError(
+            "EnumType.__call__() missing 1 required positional argument: 'value'",
+            kind="TypeError",
+        )
+    if len(args) != 1 or kwargs:
+        raise ProgramError(
+            f"{cls.name}(...) with more than a value (Enum's functional API) is not available "
+            "here: write the class with its members"
+        )
+    value = args[0]
+    if type(value) is PInstance and value.cls is cls:
+        return value
+    members = enum_members(cls) or ()
+    if not members:
+        raise ProgramError(f"<enum '{cls.name}'> has no members defined", kind="TypeError")
+    for member in members:
+        m.state.charge(1)
+        if m.truthy(m.compare("==", member.attrs["value"], value)):
+            return member
+    failed = ProgramError(f"{m.texts.to_repr(value)} is not a valid {cls.name}", kind="ValueError")
+    raise failed
 
 
 class _Auto:

@@ -16,12 +16,14 @@ from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
+    ENUM_KEY,
     MISSING,
     Annotation,
     BoundMethod,
     Builtin,
     Function,
     Inert,
+    Maker,
     PClass,
     PClassMethod,
     PInstance,
@@ -122,6 +124,9 @@ class Texts:
             return shown
         if kind is PClass:  # a class of the program's is its module's, `__main__`
             module = "" if value in self.builtin_classes else "__main__."
+            enum = type(value.abstract) is Maker and module  # an Enum's: `<enum 'Op'>`
+            if enum and any(ENUM_KEY in c.namespace for c in value.mro[1:]):
+                return f"<enum '{value.name}'>"
             return f"<class '{self.class_modules.get(value, module)}{value.name}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"

@@ -3424,6 +3424,29 @@ def test_an_enum_class_is_walked_counted_and_asked_as_cpythons() -> None:
         )
 
 
+def test_an_enum_is_looked_up_by_name_and_by_value_as_cpythons() -> None:
+    """`Op['MUL']`, `Op('mul')` (a member itself too, an alias's value its first member,
+    `Op(3.0)` the member 3), `.__members__` (aliases too, in order), `<enum 'Op'>`, and
+    CPython's KeyError, ValueError and TypeErrors for what is none."""
+    assert_as_cpython(
+        ENUM_CLASS
+        + "print(Op['ADD'], Op('+'), Op['PLUS'], Op(Op.ADD), Op.ADD.name, Op.ADD.value)\n"
+        + "print(Op.__members__, list(Op.__members__), len(Op.__members__), Op, repr(Other))\n"
+        + "for name, member in Op.__members__.items():\n    print(name, member.value)\n"
+        + "print(Other(1.0), Other(True), Other['X'] is Other(1))\n"
+        + "class Empty(Enum):\n    def f(self):\n        pass\n"
+        + "class Box(Enum):\n    A = [1]\n"
+        + "print(Box([1]))\n"
+        + "for bad in (lambda: Op['BAD'], lambda: Op('bad'), lambda: Op(None), lambda: Op[1],\n"
+        + "        lambda: Op(), lambda: Op[[1]], lambda: Op['__init__'], lambda: Other(2),\n"
+        + "        lambda: Empty(1), lambda: Op([1]), lambda: Op.__members__.update({}),\n"
+        + "        lambda: Box([2]), lambda: A.__members__):\n"
+        + "    try:\n        print(bad())\n    except Exception as e:\n"
+        + "        print(type(e).__name__, e)\n"
+        + "class A:\n    pass\n"
+    )
+
+
 def test_a_class_that_is_no_enum_is_still_not_walked() -> None:
     assert_as_cpython(
         "class A:\n    x = 1\n"

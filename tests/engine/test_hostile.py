@@ -1034,7 +1034,8 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
         ("import logging\nlogging.Formatter('%(asctime)s', '%Y' * 600)\n", "datefmt of more"),
         ("import logging\nlogging.basicConfig(filename='/etc/passwd')\n", "no files here"),
         (
-            "import logging\ntry:\n    1/0\nexcept ZeroDivisionError:\n    logging.exception('x')\n",
+            "import logging\ntry:\n    1/0\nexcept ZeroDivisionError:\n"
+            "    logging.exception('x')\n",
             "traceback",
         ),
         ("import logging\nlogging.error('x', stack_info=True)\n", "traceback"),
@@ -1062,6 +1063,29 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
 def test_a_log_handler_writes_only_as_cpythons_and_hands_out_nothing(
     source: str, words: str
 ) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
+ENUM = "from enum import Enum\nclass Op(Enum):\n    ADD = '+'\n    MUL = '*'\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (ENUM + "x = Op.__members__.__class__\n", "dunder"),
+        (ENUM + "x = Op.__members__.mapping\n", "no attribute 'mapping'"),
+        (ENUM + "Op.__members__['X'] = 1\n", "does not support item assignment"),
+        (ENUM + "x = Op['__dict__']\n", "KeyError"),
+        (ENUM + "x = Op('Color', 'RED GREEN')\n", "functional API"),
+        (
+            ENUM + "class W:\n    def __eq__(self, o):\n        return o == self\nOp(W())\n",
+            "RecursionError",
+        ),
+        (ENUM + "while True:\n    Op('*')\n", "BACKPROP_MAX_STEPS"),
+    ],
+)
+def test_an_enum_lookup_hands_out_its_members_only_within_bounds(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END)
 

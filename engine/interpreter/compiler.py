@@ -415,9 +415,12 @@ class Compiler(ExpressionCompiler):
         run_body = self.gen_block(body, scope)
         state = self.m.state
         levels = generators.yield_depth(body)
+        qualname = scope.qualname  # what its generators' repr names, as CPython's
 
         def start(f: Frame) -> Any:
-            f.ret = generators.resumed(run_body(f), f, state, name, RETURN, levels)
+            made = generators.resumed(run_body(f), f, state, name, RETURN, levels)
+            made.__qualname__ = qualname  # type: ignore[attr-defined]
+            f.ret = made
             return RETURN
 
         return start

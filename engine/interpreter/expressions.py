@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Iterable
-from types import GeneratorType, MappingProxyType
+from types import CodeType, GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
@@ -52,7 +52,12 @@ from backprop_animator.engine.interpreter.runtime import (
     SMALL_INT,
     ProgramError,
 )
-from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
+from backprop_animator.engine.interpreter.text import (
+    ITERATOR_CODES,
+    Texts,
+    a_type,
+    python_type_name,
+)
 from backprop_animator.engine.interpreter.type_hints import function_hints
 from backprop_animator.engine.limits import (
     child_nodes,
@@ -1619,3 +1624,12 @@ def writes_grad(body: list[ast.stmt]) -> bool:
                 return True
         stack.extend(child_nodes(node))
     return False
+
+
+# A generator expression's walk, a Python generator named as CPython's (`<generator
+# object <genexpr>>`: `text.iterator_name`).
+ITERATOR_CODES.update(
+    (code, "genexpr")
+    for code in ExpressionCompiler.generator.__code__.co_consts
+    if isinstance(code, CodeType) and code.co_name == "loop"
+)

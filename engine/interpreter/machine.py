@@ -74,6 +74,8 @@ from backprop_animator.engine.interpreter.runtime import (
     too_deep,
 )
 from backprop_animator.engine.interpreter.text import (
+    ITERATOR_CODES,
+    ITERATOR_NAMES,
     NO_METHOD,
     VIEW_NAMES,
     Texts,
@@ -1936,6 +1938,8 @@ def _live(table: Iterable[Any], what: str) -> Iterator[Any]:
         raise ProgramError(f"{what} changed size during iteration", kind="RuntimeError") from None
 
 
+ITERATOR_CODES[_live.__code__] = "live"  # (`iter(d)`: its name, `text.iterator_name`)
+
 _ORDER: dict[str, Callable[[Any, Any], Any]] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -1998,6 +2002,7 @@ _BUILTIN_TYPES: dict[str, str] = {
             "filter", "reversed", "object", "super",
         )
     },
+    **{name: name for name in ITERATOR_NAMES},  # `type(iter([]))`, `type(gen)`
     "defaultdict": "collections.defaultdict",
     "deque": "collections.deque",
     "None": "NoneType",  # `type(None)`, as `type` names it

@@ -3447,6 +3447,45 @@ def test_an_enum_is_looked_up_by_name_and_by_value_as_cpythons() -> None:
     )
 
 
+LAZY_OBJECTS = """
+def g():
+    yield 1
+class C:
+    def walk(self):
+        yield 2
+lazy = [map(abs, [1]), zip([1]), zip([1], strict=True), filter(None, [1]), enumerate([1]),
+        reversed([1]), reversed((1,)), iter([]), iter(()), iter(range(3)), g(), C().walk(),
+        (x for x in []), iter({}), iter({}.values()), iter({}.items()), iter('ab'), iter({1}),
+        iter(lambda: 1, 0)]
+"""
+
+
+def test_lazy_objects_have_cpythons_classes() -> None:
+    """`type(map(f, xs))` is `map`, `isinstance(z, zip)`, `type(iter([])).__name__` is
+    `list_iterator`, a generator's is `generator`: CPython's classes and names."""
+    assert_as_cpython(
+        LAZY_OBJECTS
+        + "for x in lazy:\n    print(type(x), type(x).__name__, isinstance(x, type(x)))\n"
+        + "kinds = (map, zip, filter, enumerate, reversed)\n"
+        + "print([[isinstance(x, k) for k in kinds] for x in lazy])\n"
+        + "print(type(map(abs, [])) is map, type(zip()) is zip, type(g()) is type(C().walk()))\n"
+        + "print(map, zip, type(map), callable(filter), issubclass(enumerate, object))\n"
+        + "print(list(type(map(abs, []))(abs, [-1])), type(g()) == type(x for x in []))\n"
+        + "for bad in (lambda: map(abs, [1])[0], lambda: len(zip()), lambda: len(filter(None, [])),\n"
+        + "        lambda: map(abs, [1]) + 1, lambda: type(iter([]))(), lambda: g()[0]):\n"
+        + "    try:\n        bad()\n    except TypeError as e:\n        print(e)\n"
+    )
+
+
+def test_lazy_objects_print_as_cpythons_without_the_address() -> None:
+    # (No address, as an object of the program's prints: `<V object>`.)
+    source = LAZY_OBJECTS + "print(*lazy, sep='\\n')\n"
+    theirs = [re.sub(r" at 0x[0-9a-f]+>$", ">", line) for line in run_in_cpython(source)]
+    assert printed_lines(trace_source(source + TAIL)) == theirs
+    assert theirs[-9:-6] == ["<generator object g>", "<generator object C.walk>",
+                             "<generator object <genexpr>>"]  # fmt: skip
+
+
 def test_a_class_that_is_no_enum_is_still_not_walked() -> None:
     assert_as_cpython(
         "class A:\n    x = 1\n"

@@ -1067,6 +1067,23 @@ def test_a_log_handler_writes_only_as_cpythons_and_hands_out_nothing(
         trace_source(source + END)
 
 
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("t = type(iter([]))\nt()\n", "cannot create 'list_iterator' instances"),
+        ("def g():\n    yield 1\nt = type(g())\nt.x = 1\n", "immutable type 'generator'"),
+        ("t = type(map(abs, []))\nd = t.__dict__\n", "__dict__"),
+        ("t = type(iter({}))\ny = t.__subclasses__\n", "dunder"),
+        ("def g():\n    yield 1\nx = g().gi_frame\n", "gi_frame"),
+        ("x = map(abs, [1]).gi_code\n", "gi_code"),
+        ("x = type(iter(lambda: 1, 0)).mro()\n", "mro"),
+    ],
+)
+def test_the_classes_of_lazy_objects_hand_out_nothing(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
 ENUM = "from enum import Enum\nclass Op(Enum):\n    ADD = '+'\n    MUL = '*'\n"
 
 

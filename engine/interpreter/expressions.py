@@ -155,7 +155,17 @@ PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_p
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`),
 # an exception's notes (`e.__notes__`, a list of the program's strings).
-READABLE_DUNDERS = frozenset({"__name__", "__notes__", "__members__"})
+READABLE_DUNDERS = frozenset(
+    {
+        "__name__",
+        "__notes__",
+        "__members__",
+        "__qualname__",
+        "__module__",
+        "__doc__",
+        "__annotations__",
+    }
+)
 # The methods a program's own class may define, read anywhere (`a.__add__(b)`, as a
 # lesson shows what `a + b` calls): `Machine.get_attr` finds them in the program's class
 # and nowhere else, so on anything not the program's they are refused when read.

@@ -11,6 +11,7 @@ Attributes come from allow-lists only; Python's `getattr` is never used on a val
 
 from __future__ import annotations
 
+import builtins as _host_builtins
 import io
 import math
 import operator
@@ -84,6 +85,7 @@ from backprop_animator.engine.interpreter.text import (
     python_type_name,
     type_name,
 )
+from backprop_animator.engine.interpreter.type_hints import HINTS, class_annotations
 from backprop_animator.engine.ops import FUNCTIONS, OPS
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
@@ -568,6 +570,8 @@ class Machine:
             return getattr(obj, "alias", obj.name)
         if name == "__name__" and kind is BoundMethod:
             return getattr(obj.function, "alias", obj.function.name)
+        if name in CLASS_FACTS:
+            return self.other_fact(obj, name)
         if kind is PSuper:
             return self.super_attr(obj, name)
         table = self.methods.get(kind)
@@ -647,6 +651,12 @@ class Machine:
             return found
         if name in _OBJECT_METHODS:  # `a.__eq__`: object's own, found before `__getattr__`
             return self.object_method(obj, name)
+        if name == "__module__" or name == "__doc__":  # its class's
+            return self.class_fact(obj.cls, name)
+        if name == "__annotations__":  # the first of its classes' with annotations
+            annotated = next((c for c in obj.cls.mro if HINTS in c.namespace), None)
+            if annotated is not None:
+                return class_annotations(self, annotated)
         fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
         if type(fallback) is Function:
             return self.call_function(fallback, [obj, name])
@@ -697,6 +707,32 @@ class Machine:
             return Builtin(name, lambda args, kwargs: self.value_backward(obj, args, kwargs))
         raise ProgramError(f"a Value has no attribute '{name}' that programs can use")
 
+    def class_fact(self, cls: PClass, name: str) -> Any:
+        """`C.__qualname__`, `C.__module__`, `C.__doc__` (its docstring, None without
+        one: not a base's) and `C.__annotations__` (its body's own, `{}` where it has none,
+        as CPython 3.11's)."""
+        if name == "__qualname__":
+            return cls.qualname
+        if name == "__module__":
+            return "builtins" if cls.builtin else "__main__"
+        if name == "__doc__":
+            if cls.builtin:  # `ValueError.__doc__`: CPython's own text
+                return getattr(getattr(_host_builtins, cls.name, None), "__doc__", None)
+            return cls.doc
+        return class_annotations(self, cls)
+
+    def other_fact(self, obj: Any, name: str) -> Any:
+        """`f.__qualname__`, `f.__module__` of a function of the program's; the facts of
+        what is not the program's class, object or function are refused."""
+        kind = type(obj)
+        function = obj.function if kind is BoundMethod else obj
+        if type(function) is Function and name in ("__qualname__", "__module__"):
+            return function.qualname if name == "__qualname__" else "__main__"
+        raise ProgramError(
+            f"`.{name}` is read here of the program's classes (and `__qualname__` and "
+            f"`__module__` of its functions), not of {a_type(obj)}"
+        )
+
     def class_attr(self, obj: PClass, name: str) -> Any:
         """`get_attr` of a program's class."""
         if name == "__hash__" and hash_is_none(obj):
@@ -707,6 +743,8 @@ class Machine:
                 return obj.name
             if name == "__members__" and enum_members(obj) is not None:
                 return enum_member_map(obj)  # `Op.__members__`, aliases too
+            if name in CLASS_FACTS:  # `C.__qualname__`, `C.__annotations__`…
+                return self.class_fact(obj, name)
             if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
@@ -740,7 +778,8 @@ class Machine:
         `D.__dict__['__repr__'](1)` is refused, not run on what it cannot read), the same
         one each time, so two views of a class compare equal."""
         self.state.charge(len(cls.namespace) // ITEMS_PER_STEP)
-        return class_dict(cls, self.native_view)
+        annotated = class_annotations(self, cls) if HINTS in cls.namespace else None
+        return class_dict(cls, self.native_view, annotated)
 
     def native_view(self, method: NativeMethod, cls: PClass) -> Builtin:
         key = (id(method), id(cls))
@@ -2009,6 +2048,10 @@ _BUILTIN_TYPES: dict[str, str] = {
     "NoneType": "NoneType",
     "class": "type",
 }  # fmt: skip
+
+
+# What a class tells of itself besides its attributes (`Machine.class_fact`).
+CLASS_FACTS = frozenset({"__qualname__", "__module__", "__doc__", "__annotations__"})
 
 
 def immutable_type(name: str, type_name: str) -> ProgramError:

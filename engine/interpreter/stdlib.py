@@ -215,7 +215,9 @@ def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) 
         m.state.charge(1)
         if m.truthy(m.compare("==", member.attrs["value"], value)):
             return member
-    failed = ProgramError(f"{m.texts.to_repr(value)} is not a valid {cls.name}", kind="ValueError")
+    failed = ProgramError(
+        f"{m.texts.to_repr(value)} is not a valid {cls.qualname}", kind="ValueError"
+    )
     raise failed
 
 

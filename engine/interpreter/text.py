@@ -127,7 +127,8 @@ class Texts:
             enum = type(value.abstract) is Maker and module  # an Enum's: `<enum 'Op'>`
             if enum and any(ENUM_KEY in c.namespace for c in value.mro[1:]):
                 return f"<enum '{value.name}'>"
-            return f"<class '{self.class_modules.get(value, module)}{value.name}'>"
+            shown = value.qualname if module else value.name  # `<class '__main__.C.Inner'>`
+            return f"<class '{self.class_modules.get(value, module)}{shown}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"
         if isinstance(value, Builtin):
@@ -444,7 +445,7 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
 # `filter`'s, a program's generator function's...); "live" is a dict's or set's walk.
 ITERATOR_CODES: dict[Any, str] = {}
 # Python's own iterators, named by their type as CPython names it (`list_iterator`).
-_HOST_ITERATORS = frozenset(
+_HOST_ITERATORS: frozenset[type] = frozenset(
     {
         type(iter([])), type(iter(())), type(iter("")), type(iter("\u00e9")),
         type(iter(range(0))), type(reversed([])), type(iter({}.keys())), zip, enumerate,

@@ -46,13 +46,15 @@ def run_in_cpython(source: str) -> list[str]:
     return out.getvalue().splitlines()
 
 
-# Runs a program given on stdin as `run_in_cpython` does, in a process of its own.
+# Runs a program given on stdin as `run_in_cpython` does, in a process of its own and
+# in its `__main__` module, as a script runs (`typing.get_type_hints` of a class looks
+# its names up in `sys.modules[cls.__module__]`).
 _SUBPROCESS = """
-import random, sys
+import random as _random, sys as _sys
 from micrograd.engine import Value
-random.seed(0)
-source = sys.stdin.read()
-exec(compile(source, "<program>", "exec"), {"Value": Value, "__name__": "__main__"})
+_random.seed(0)
+del _random
+exec(compile(_sys.stdin.read(), "<program>", "exec"), globals())
 """
 
 

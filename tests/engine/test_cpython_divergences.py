@@ -3088,6 +3088,72 @@ def test_get_type_hints_evaluates_the_programs_annotations_as_cpython(source: st
     assert printed_lines(trace_source(source + TAIL)) == run_as_main(source)
 
 
+CLASS_NAMES_HINTS = """
+from typing import get_type_hints, Optional
+class Node:
+    \"\"\"A node.\"\"\"
+    K = int
+    class Leaf:
+        pass
+    a: 'Leaf'
+    b: Leaf
+    c: K
+    d: 'K'
+    e: None
+    f: 'Node'
+    def walk(self) -> 'Leaf':
+        pass
+def show(x):
+    try:
+        print(get_type_hints(x))
+    except NameError as e:
+        print('NameError', e)
+show(Node)
+class Obj:
+    L = float
+    n: int
+    w: L
+    m: 'str'
+show(Obj())
+class Far:
+    v: 'Node'
+show(Far())
+class Sub(Node):
+    h: 'Leaf'
+show(Sub)
+class Sub2(Node):
+    Leaf = str
+    h: 'Leaf'
+show(Sub2)
+show(Node.walk)
+def make():
+    class Local:
+        pass
+    return Local
+print(Node.Leaf, make(), Node.Leaf.__qualname__, make().__qualname__, Node.__qualname__)
+print(Node.__annotations__)
+print(Node.__doc__, Node.Leaf.__doc__, Sub.__doc__, Node().__doc__)
+print(Node.__module__, Node().__module__)
+print(Obj.__annotations__, Sub.__annotations__, Obj().__annotations__, Node.Leaf.__annotations__)
+print(list(vars(Obj)), vars(Obj)['__annotations__'], list(Node.__dict__)[:4])
+print(show.__qualname__, Node.walk.__qualname__, show.__module__, Node.walk.__module__)
+print(ValueError.__module__, ValueError.__doc__, KeyError.__qualname__)
+"""
+
+
+@pytest.mark.parametrize(
+    "future", ["", "from __future__ import annotations\n"], ids=["plain", "future"]
+)
+def test_get_type_hints_and_annotations_look_in_the_class_as_cpython(future: str) -> None:
+    """A class's own names (`'Leaf'`, a nested class; `K`, a class attribute) are its
+    annotations' (after the globals, for a string), an object's strings see the built-ins
+    alone (CPython's NameError for `'Node'`), and `C.__annotations__`, `vars(C)`,
+    `__qualname__` (`Node.Leaf`, `make.<locals>.Local`), `__doc__` and `__module__` are
+    CPython's."""
+    source = future + CLASS_NAMES_HINTS
+    assert printed_lines(trace_source(source + TAIL)) == run_as_main(source)
+
+
 @pytest.mark.parametrize(
     ("annotation", "words"),
     [
@@ -3471,8 +3537,9 @@ def test_lazy_objects_have_cpythons_classes() -> None:
         + "print(type(map(abs, [])) is map, type(zip()) is zip, type(g()) is type(C().walk()))\n"
         + "print(map, zip, type(map), callable(filter), issubclass(enumerate, object))\n"
         + "print(list(type(map(abs, []))(abs, [-1])), type(g()) == type(x for x in []))\n"
-        + "for bad in (lambda: map(abs, [1])[0], lambda: len(zip()), lambda: len(filter(None, [])),\n"
-        + "        lambda: map(abs, [1]) + 1, lambda: type(iter([]))(), lambda: g()[0]):\n"
+        + "for bad in (lambda: map(abs, [1])[0], lambda: len(zip()),\n"
+        + "        lambda: len(filter(None, [])), lambda: map(abs, [1]) + 1,\n"
+        + "        lambda: type(iter([]))(), lambda: g()[0]):\n"
         + "    try:\n        bad()\n    except TypeError as e:\n        print(e)\n"
     )
 

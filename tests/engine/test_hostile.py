@@ -1084,6 +1084,32 @@ def test_the_classes_of_lazy_objects_hand_out_nothing(source: str, words: str) -
         trace_source(source + END)
 
 
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("def f():\n    pass\nx = f.__doc__\n", "not of a function"),
+        ("x = (1).__module__\n", "not of an int"),
+        ("import math\nx = math.__doc__\n", "math"),
+        ("x = len.__qualname__\n", "not of a function"),
+        ("class C:\n    x: ().__class__\ny = C.__annotations__\n", "dunder"),
+        (
+            "class C:\n    x: 'os.system'\ny = vars(C)\nfrom typing import get_type_hints\n"
+            "get_type_hints(C)\n",
+            "name 'os' is not defined",
+        ),
+        (
+            "def f():\n    return f()\nclass C:\n    x: f()\ny = C.__annotations__\n",
+            "RecursionError",
+        ),
+        ("class C:\n    x: int\nwhile True:\n    C.__annotations__\n", "BACKPROP_MAX_STEPS"),
+        ("class C:\n    x: int\ny = C.__annotations__.__class__\n", "dunder"),
+    ],
+)
+def test_a_classs_facts_are_read_within_the_whitelist(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
 ENUM = "from enum import Enum\nclass Op(Enum):\n    ADD = '+'\n    MUL = '*'\n"
 
 

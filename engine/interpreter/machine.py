@@ -851,6 +851,8 @@ class Machine:
             raise ProgramError(f"deleting a Value's attribute ('{name}') is not available here")
         if type(obj) is PModule:  # (CPython deletes it: refused as a write is)
             raise ProgramError(module_write_refused(obj, name, "deleting"))
+        if type(obj) is Stream:
+            raise ProgramError(stream_write_refused(name, "deleting"))
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
@@ -1030,6 +1032,8 @@ class Machine:
             raise immutable_type(name, obj.name)  # `type`, `property`, `range`…
         if kind is PModule:
             raise ProgramError(module_write_refused(obj, name))
+        if kind is Stream:  # `sys.stdout.write = f`, `setattr(sys.stdout, ...)`
+            raise ProgramError(stream_write_refused(name))
         refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"
@@ -2271,6 +2275,19 @@ def module_write_refused(module: PModule, name: str, doing: str = "setting") -> 
     return (
         f"{doing} .{name} of {what} is not available here: its attributes are the "
         f"interpreter's own, which a program reads but does not change (CPython would {done} it)"
+    )
+
+
+def stream_write_refused(name: str, doing: str = "setting") -> str:
+    """Why `sys.stdout.write = f` (or `setattr(sys.stdout, name, value)`) is refused:
+    `sys.stdout` is the print panel, read through `print`, whose few members are the
+    interpreter's own."""
+    done = "set" if doing == "setting" else "delete"
+    return (
+        f"{doing} .{name} of sys.stdout is not available here: sys.stdout is the print "
+        "panel, which print() writes to; its members (reconfigure, flush, encoding) are "
+        f"the interpreter's own, which a program uses but does not change (CPython would "
+        f"{done} it, or refuse a read-only one)"
     )
 
 

@@ -1110,6 +1110,24 @@ def test_a_classs_facts_are_read_within_the_whitelist(source: str, words: str) -
         trace_source(source + END)
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "setattr(sys.stdout, 'write', print)",
+        "sys.stdout.write = print",
+        "sys.stdout.encoding = 'latin-1'",
+        "del sys.stdout.flush",
+        "delattr(sys.stdout, 'x')",
+        "try:\n    sys.stdout.x = 1\nexcept Exception:\n    pass",
+    ],
+)
+def test_sys_stdout_is_never_changed_and_says_why(statement: str) -> None:
+    with pytest.raises(
+        EngineError, match=re.escape("of sys.stdout is not available here: sys.stdout is")
+    ):
+        trace_source(f"import sys\n{statement}\n" + END)
+
+
 ENUM = "from enum import Enum\nclass Op(Enum):\n    ADD = '+'\n    MUL = '*'\n"
 
 

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from backprop_animator.engine.interpreter.machine import WRITABLE
 from backprop_animator.engine.interpreter.objects import Builtin, PModule, Stream, TextBuffer
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
@@ -201,6 +202,7 @@ class Logging:
         self.clock = clock
         self.loggers: dict[str, PModule] = {}
         self.disabled = 0  # `logging.disable(level)`
+        self.caches: dict[str, dict[int, bool]] = {}  # each logger's `_cache`
 
     # Loggers
 
@@ -218,11 +220,13 @@ class Logging:
 
         def set_level(args: list[Any], kwargs: dict[str, Any]) -> None:
             members["level"] = level_number(args[0] if args else kwargs.get("level"))
+            self.caches.clear()
 
         def is_enabled_for(args: list[Any], kwargs: dict[str, Any]) -> bool:
             return self.enabled(name, level_number(args[0] if args else kwargs.get("level")))
 
         members["setLevel"] = Builtin("Logger.setLevel", set_level)
+        members[WRITABLE] = {"propagate": _kept, "disabled": _kept, "level": _level_set}
         handlers: list[Any] = []
         members["handlers"] = handlers
         members["addHandler"] = Builtin("Logger.addHandler", _handler_call(handlers, True))
@@ -262,7 +266,17 @@ class Logging:
             name = name[:end] if end > 0 else "root"
 
     def enabled(self, name: str, level: int) -> bool:
-        return self.disabled < level and level >= self.effective(name)
+        """`Logger.isEnabledFor`, with CPython's cache of its answers (which `setLevel`
+        and `disable` clear, and a write of `logger.level` does not)."""
+        if self.truthy(self.logger(name).members["disabled"]):
+            return False
+        cache = self.caches.setdefault(name, {})
+        if level not in cache:
+            cache[level] = self.disabled < level and level >= self.effective(name)
+        return cache[level]
+
+    def truthy(self, value: Any) -> bool:
+        return bool(self.library.machine.truthy(value))
 
     def handlers_of(self, name: str) -> list[Any]:
         """The handlers a record of `name` reaches, as `Logger.callHandlers` walks them:
@@ -272,7 +286,8 @@ class Logging:
         while logger is not None:
             self.state.charge(1 + len(logger.members["handlers"]) // ITEMS_PER_STEP)
             found.extend(logger.members["handlers"])
-            logger = logger.members["parent"] if logger.members["propagate"] else None
+            propagate = self.truthy(logger.members["propagate"])
+            logger = logger.members["parent"] if propagate else None
         return found
 
     # Logging
@@ -442,6 +457,7 @@ class Logging:
                 one.members["formatter"] = fmt
         if kwargs.get("level") is not None:
             self.root.members["level"] = level_number(kwargs["level"])
+            self.caches.clear()
         unknown = [key for key in kwargs if key not in LOG_CONFIG]
         if unknown:
             raise ProgramError(f"Unrecognised argument(s): {', '.join(unknown)}", kind="ValueError")
@@ -454,6 +470,7 @@ class Logging:
 
         def disable(args: list[Any], kwargs: dict[str, Any]) -> None:
             self.disabled = level_number(args[0] if args else kwargs.get("level", 50))
+            self.caches.clear()
 
         def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
             name = args[0] if args else kwargs.get("name", "root")
@@ -479,6 +496,19 @@ class Logging:
         members["NullHandler"] = Builtin("logging.NullHandler", _null_handler)
         members["Formatter"] = Builtin("logging.Formatter", _formatter_call)
         return PModule("logging", members)
+
+
+def _kept(value: Any) -> Any:
+    """`logger.propagate = False`, `logger.disabled = True`: kept, read for its truth."""
+    return value
+
+
+def _level_set(value: Any) -> int:
+    """`logger.level = logging.DEBUG`: an integer (CPython takes anything, and fails
+    when it logs)."""
+    if type(value) is not int and type(value) is not bool:
+        raise ProgramError("a logger's level is set to an integer here (or use setLevel)")
+    return int(value)
 
 
 def logging_module(library: Library, clock: Callable[[], float]) -> PModule:

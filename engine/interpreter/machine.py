@@ -1031,6 +1031,10 @@ class Machine:
         if kind is Builtin and obj.name in _BUILTIN_TYPES:
             raise immutable_type(name, obj.name)  # `type`, `property`, `range`…
         if kind is PModule:
+            writable = obj.members.get(WRITABLE)
+            if writable is not None and name in writable:  # `logger.propagate = False`
+                obj.members[name] = writable[name](value)
+                return
             raise ProgramError(module_write_refused(obj, name))
         if kind is Stream:  # `sys.stdout.write = f`, `setattr(sys.stdout, ...)`
             raise ProgramError(stream_write_refused(name))
@@ -2259,6 +2263,11 @@ def holds(node: PInstance, fn: Function) -> bool:
         if (kind is list or kind is tuple) and any(item is fn for item in value[:16]):
             return True
     return False
+
+
+# In a module's table (a logger's): the names a program may set, each with what it
+# makes of the value it is given (or refuses).
+WRITABLE = "_writable"
 
 
 def module_write_refused(module: PModule, name: str, doing: str = "setting") -> str:

@@ -2914,7 +2914,8 @@ def test_setting_a_modules_attribute_is_refused_naming_it() -> None:
     """CPython sets it; here a module (and a logger) is the interpreter's own table."""
     for source, words in [
         ("import math\nmath.foo = 1\n", "setting .foo of the module 'math' is not available"),
-        ("import logging\nlogging.getLogger('a').propagate = False\n", "of the logger 'a'"),
+        ("import logging\nlogging.getLogger('a').name = 'b'\n", "of the logger 'a'"),
+        ("import logging\nlogging.getLogger('a').level = 'DEBUG'\n", "set to an integer"),
     ]:
         with pytest.raises(EngineError, match=words) as refused:
             trace_source(source + TAIL)

@@ -819,6 +819,28 @@ def test_logging_prints_what_cpythons_root_handler_writes_to_stderr() -> None:
     assert run(body) == run_in_cpython_with_stderr(body + TAIL)
 
 
+def test_a_loggers_records_reach_its_parents_handlers_as_cpythons() -> None:
+    """A library's logger with a handler of its own: its records go to the root's handler
+    too until `propagate = False`; `disabled`, and a `level` written directly, which
+    CPython's cache of `isEnabledFor` does not see until `setLevel` clears it."""
+    body = (
+        "import logging\nlogging.basicConfig(format='root: %(message)s')\n"
+        "lib = logging.getLogger('lib')\nh = logging.StreamHandler()\n"
+        "h.setFormatter(logging.Formatter('lib: %(message)s'))\nlib.addHandler(h)\n"
+        "lib.warning('both')\nlib.propagate = False\nlib.warning('lib only')\n"
+        "lib.disabled = True\nlib.warning('none')\nlib.disabled = False\n"
+        "lib.level = logging.ERROR\nlib.warning('cached, so shown')\n"
+        "lib.setLevel(logging.ERROR)\nlib.warning('not shown')\n"
+        "lib.error('shown %s', lib.propagate)\nprint(lib.propagate, lib.disabled, lib.level)\n"
+        "logging.getLogger('lib.sub').warning('from a child')\n"
+        "quiet = logging.getLogger('quiet')\nquiet.addHandler(logging.NullHandler())\n"
+        "quiet.propagate = False\nquiet.error('nowhere')\n"
+        "logging.getLogger('other').critical('%(n)d%%', {'n': 5})\n"
+    )
+    assert run(body) == run_in_cpython_with_stderr(body + TAIL)
+    assert run(body)[-1] == "root: 5%"
+
+
 def test_logging_refuses_a_file_and_reaches_nothing_of_pythons() -> None:
     with pytest.raises(EngineError, match=re.escape("basicConfig(filename=...) is not available")):
         run("import logging\nlogging.basicConfig(filename='log.txt')\n")

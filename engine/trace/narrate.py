@@ -626,6 +626,7 @@ def own_rule_text(
     right: list[tuple[Value, float]] | None,
     grad: str = "grad",
     own_words: bool = False,
+    returned_at: int | None = None,
 ) -> str:
     """What one rule of the learner's own class did (SPEC §14), said from their code:
     `grad` is the gradient's attribute as their code writes it (`a.gradient += …`).
@@ -638,7 +639,9 @@ def own_rule_text(
     the code did: an `=` that overwrites a gradient says which number is lost, and a
     factor that is not the right one is named beside the right one. `own_words`: said
     from the code even so (a rule at a kink whose factor is right but not the one the
-    built-in words say).
+    built-in words say). `returned_at`: the line of the rule, where it wrote none of
+    these and returned the shares the program's own loop writes (a PyTorch-style
+    `Function`'s `backward`): said so, the loop's line the writes'.
 
     Example (`=` in `__mul__`, `b = a * a`):
     `a*a (*, grad 1): the rule on line 12 writes a.grad twice. a.grad = 3 × 1 → 3;
@@ -699,6 +702,12 @@ def own_rule_text(
                 "lost it (a set merged it with an equal node?), though this rule still "
                 "writes its gradient."
             )
+    if returned_at is not None:
+        head += (
+            f"its rule on line {returned_at} returned a share for each operand; "
+            f"the loop{where} adds them. "
+        )
+        return f"{head}{'; '.join(steps)}.{notes}"
     return head + f"its own rule{where} ran. {'; '.join(steps)}.{notes}"
 
 
@@ -850,8 +859,11 @@ def _write_steps(
             steps.append(
                 f"{child_name}.{grad} = {factor or number(after)}: the {lost} already there is lost"
             )
+        elif factor is not None:
+            steps.append(f"{child_name}.{grad} = {factor} → {number(after)}")
         else:
-            steps.append(f"{child_name}.{grad} = {factor or number(after)} → {number(after)}")
+            # Nothing to work out (`p.grad = g`, the share a rule returned): the value.
+            steps.append(f"{child_name}.{grad} = {number(after)}")
     return steps
 
 

@@ -48,8 +48,10 @@ from backprop_animator.engine.interpreter.objects import (
     BoundMethod,
     Function,
     PClass,
+    PClassMethod,
     PInstance,
     PSet,
+    PStaticMethod,
     held_operands,
     missing_part,
 )
@@ -545,14 +547,7 @@ class Recorder:
         assert shape is not None
         if shape.op in instance.attrs or instance.cls.lookup(shape.op) is not MISSING:
             return ""  # the class keeps its op, which names it (`register_instance`)
-        cls: Any = None
-        if type(holder) is PInstance:
-            values = islice(holder.attrs.values(), MAX_OPERANDS_LOOKED_AT)  # (not all of them)
-            cls = next((v for v in values if type(v) is PClass), None)
-            if cls is None and any(not base.builtin for base in holder.cls.mro[1:]):
-                cls = holder.cls  # `Mul(Function)`, not a `Context` of every op
-        elif type(holder) is tuple or type(holder) is list:
-            cls = next((v for v in holder[:MAX_OPERANDS_LOOKED_AT] if type(v) is PClass), None)
+        cls = held_op_class(holder)
         named = op_of_class(cls.name) if cls is not None and not cls.builtin else None
         made = self.op_made(instance)
         if named is None or (named == "**" and made.startswith("**")):
@@ -1073,7 +1068,15 @@ class Recorder:
                     received[child] = received.get(child, 0) + 1
             else:
                 text = narrate.own_rule_text(
-                    node, names, tape, writes, self.received, right, grad, kink
+                    node,
+                    names,
+                    tape,
+                    writes,
+                    self.received,
+                    right,
+                    grad,
+                    kink,
+                    held_rule_line(owner, writes) if shape is not None and shape.held else None,
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])
@@ -2175,15 +2178,71 @@ class Recorder:
         return out
 
 
+def held_op_class(holder: Any) -> PClass | None:
+    """The op class of the record a node keeps of the op that made it (`Shape.held`): a
+    class the record holds (`ctx.fn`, `(Mul, (a, b))`), else the record's own class
+    where it is a subclass of one of the program's (`Mul(Function)`, `MulBackward(Node)`,
+    not a `Context` of every op); None for any other. Bounded: a few of its attributes
+    or items, read as they are."""
+    cls: PClass | None = None
+    if type(holder) is PInstance:
+        values = islice(holder.attrs.values(), MAX_OPERANDS_LOOKED_AT)  # (not all of them)
+        cls = next((v for v in values if type(v) is PClass), None)
+        if cls is None and any(not base.builtin for base in holder.cls.mro[1:]):
+            cls = holder.cls
+    elif type(holder) is tuple or type(holder) is list:
+        cls = next((v for v in holder[:MAX_OPERANDS_LOOKED_AT] if type(v) is PClass), None)
+    return cls
+
+
+# The methods of an op class that are its rule (PyTorch's `Function.backward`, a
+# `grad_fn`'s `apply`), in the order looked for: `apply` of a `Function` makes nodes.
+HELD_RULE_NAMES = ("backward", "apply")
+
+
+def held_rule(holder: Any) -> Function | None:
+    """The rule of a node whose record keeps the op that made it (`Shape.held`): its op
+    class's (`held_op_class`) `backward`, else `apply` (`MulBackward.apply`), a static,
+    class or plain method of the program's; None where there is none."""
+    cls = held_op_class(holder)
+    if cls is None or cls.builtin:
+        return None
+    for name in HELD_RULE_NAMES:
+        found = cls.lookup(name)
+        if type(found) is PStaticMethod or type(found) is PClassMethod:
+            found = found.function
+        if type(found) is Function and found.span[0] > 0:
+            return found
+    return None
+
+
+def held_rule_line(
+    instance: PInstance, writes: list[tuple[str, int, float | None, float]]
+) -> int | None:
+    """The line of the rule of a node whose record keeps its op (`held_rule`), where
+    none of `writes` is inside it: the rule returned the shares a loop of backward()
+    writes (`narrate.own_rule_text`'s `returned_at`); else None."""
+    lines = rule_lines(instance)
+    if lines is None or not writes:
+        return None
+    first, last = lines["line"], lines["end_line"]
+    if any(first <= write[1] <= last for write in writes):
+        return None
+    return first
+
+
 def rule_lines(
     instance: PInstance, spans: dict[tuple[int, int], dict[str, int]] | None = None
 ) -> dict[str, int] | None:
     """Where a program-class node's own `_backward` is written: `{"line", "end_line"}`.
 
     The function it holds when the program ends (a `def` or `lambda` of the program,
-    or a bound method of its class), else its class's method of that name; None for
-    anything else (`None`, a built-in). `spans`: the dicts given so far, by the lines
-    they hold, given again (every node an op makes has its own closure of one `def`).
+    or a bound method of its class), else its class's method of that name; for a node
+    whose record keeps the op that made it (`Shape.held`), its op class's rule
+    (`held_rule`: `Mul.backward`, not the loop of backward() that adds what it
+    returns); None for anything else (`None`, a built-in). `spans`: the dicts given so
+    far, by the lines they hold, given again (every node an op makes has its own
+    closure of one `def`).
     """
     shape = instance.cls.shape
     name = shape.rule if shape is not None else "_backward"
@@ -2192,6 +2251,8 @@ def rule_lines(
         rule = instance.cls.lookup(name)
     if type(rule) is BoundMethod:
         rule = rule.function
+    if type(rule) is not Function and shape is not None and shape.held:
+        rule = held_rule(instance.attrs.get(shape.operands))
     if type(rule) is not Function or rule.span[0] <= 0:
         return None
     span = rule.span
@@ -2553,7 +2614,8 @@ MAX_OP_NAMES = 256
 
 
 def sync_mirror(instance: PInstance, node: Value) -> None:
-    """Copy `instance`'s data, grad and label onto `node`, its mirror (`Recorder.sync`):
+    """Copy `instance`'s data, grad and label onto `node`, its mirror (`Recorder.sync`;
+    a label of `'None'` is none):
     a finite float, the usual case, taken without `as_number`'s call. Once per node of
     each pass and once per rule run, so the instance comes with it where the caller has
     it (`user_rule`), not looked up again."""
@@ -2571,7 +2633,9 @@ def sync_mirror(instance: PInstance, node: Value) -> None:
         grad = as_number(grad, "grad")
     node.grad = grad
     label = attrs.get("label")
-    if type(label) is str and label:
+    # `label='None'`, a class's default for no label (a placeholder, not a name: "None =
+    # a*b" reads as Python's None), is no label: the node is named as unlabelled ones are.
+    if type(label) is str and label and label != "None":
         node.label = label
 
 

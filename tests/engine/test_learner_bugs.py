@@ -735,11 +735,10 @@ def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
     trace = trace_source((PROGRAMS / "grad_through_temporary.py").read_text())
     texts = _backward_texts(trace)
     assert texts[1] == (
-        "e*a (*, grad 1): its own rule ran. e.grad = 0.4 → 0.4; a.grad = 1 + 2.226 → 3.226."
+        "e*a (*, grad 1): its own rule ran. e.grad = 0.4; a.grad = 1 + 2.226 → 3.226."
     )
     assert texts[3] == (
-        "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; "
-        "b.grad = 0.128 → 0.128."
+        "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; b.grad = 0.128."
     )
     # `self._grad += …` with no property is the `+=` it is (it was recorded as an `=`,
     # said as a sum), in the learner's words: `._grad`, not `.grad`.

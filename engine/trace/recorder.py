@@ -2321,7 +2321,8 @@ def kept_names(
     objects and through lists, tuples and dicts (at most `budget` items), breadth first,
     so the shortest path wins; a path through an object wins over a bare global, which
     may be a loop's variable left on the last value it took. With one object at the root
-    of every path, its variable is left out. Labelled values keep their labels.
+    of every path, its variable is left out. Labelled values keep their labels. A
+    tuple that holds a function of the program's (a tape's `(out, run)`) names none.
     """
     wanted = set(map(id, filterfalse(_LABEL, reachable)))  # (the unlabelled)
     if not wanted or not globals_:
@@ -2358,6 +2359,11 @@ def kept_names(
             items, step = obj.attrs.items(), ".{}"
         elif kind is dict:
             items, step = ((key, child) for key, child in obj.items() if type(key) is str), "[{!r}]"
+        elif kind is tuple and any(type(item) is Function for item in obj):
+            # A tape's entry, `(out, run)`: a node kept with its rule for backward(), not
+            # where the program keeps it to use (`TAPE[3][0]`); named as if not kept.
+            budget -= len(obj)
+            continue
         else:
             items, step = enumerate(obj), "[{}]"
         for key, child in items:

@@ -37,6 +37,7 @@ from backprop_animator.engine.trace.sentences import (
     SENTENCES,
     Said,
     built,
+    built_bare,
     built_named,
     first_add,
     later_add,
@@ -423,6 +424,8 @@ class _Frames:
             numeric = worked_out(self.ops[node], operands[::-1] if said.swapped else operands)
             if said.symbolic is not None:
                 text = built_named(own, said.symbolic, numeric, number(numbers[0]))
+            elif numeric == own:
+                text = built_bare(own, number(numbers[0]))
             else:
                 text = built(own, numeric, number(numbers[0]))
         elif self.ops[node]:
@@ -466,7 +469,7 @@ class _Frames:
         operands = [number(data[child]) for child in self.built[node][1:]]
         op = self.ops[node]
         numeric = worked_out(op, operands)
-        said = built(own, numeric, shown)
+        said = built_bare(own, shown) if numeric == own else built(own, numeric, shown)
         if said == text:
             return said
         if op == "*" and len(operands) == 2 and operands[0] != operands[1]:

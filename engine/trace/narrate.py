@@ -22,6 +22,7 @@ from backprop_animator.engine.trace.sentences import (
     Said,
     apply_op,
     built,
+    built_bare,
     built_named,
     first_add,
     later_add,
@@ -428,6 +429,8 @@ def build_text(node: Value, name: Names) -> str:
         numeric = name.numeric(node)
     if symbolic is not None and symbolic != own:
         return built_named(own, str(symbolic), numeric, data)
+    if numeric == own:
+        return built_bare(own, data)  # `exp(0) = 1`: its numbers are its name
     return built(own, numeric, data)
 
 
@@ -858,8 +861,11 @@ def _write_steps(
             steps.append(
                 f"{child_name}.{grad} = {factor or number(after)}: the {lost} already there is lost"
             )
+        elif factor is not None:
+            steps.append(f"{child_name}.{grad} = {factor} → {number(after)}")
         else:
-            steps.append(f"{child_name}.{grad} = {factor or number(after)} → {number(after)}")
+            # Nothing to work out (`p.grad = g`, the share a rule returned): the value.
+            steps.append(f"{child_name}.{grad} = {number(after)}")
     return steps
 
 

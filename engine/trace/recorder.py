@@ -567,14 +567,7 @@ class Recorder:
         assert shape is not None
         if shape.op in instance.attrs or instance.cls.lookup(shape.op) is not MISSING:
             return ""  # the class keeps its op, which names it (`register_instance`)
-        cls: Any = None
-        if type(holder) is PInstance:
-            values = islice(holder.attrs.values(), MAX_OPERANDS_LOOKED_AT)  # (not all of them)
-            cls = next((v for v in values if type(v) is PClass), None)
-            if cls is None and any(not base.builtin for base in holder.cls.mro[1:]):
-                cls = holder.cls  # `Mul(Function)`, not a `Context` of every op
-        elif type(holder) is tuple or type(holder) is list:
-            cls = next((v for v in holder[:MAX_OPERANDS_LOOKED_AT] if type(v) is PClass), None)
+        cls = held_op_class(holder)
         named = op_of_class(cls.name) if cls is not None and not cls.builtin else None
         made = self.op_made(instance)
         if named is None or (named == "**" and made.startswith("**")):
@@ -2290,6 +2283,23 @@ class Recorder:
         return out
 
 
+def held_op_class(holder: Any) -> PClass | None:
+    """The op class of the record a node keeps of the op that made it (`Shape.held`): a
+    class the record holds (`ctx.fn`, `(Mul, (a, b))`), else the record's own class
+    where it is a subclass of one of the program's (`Mul(Function)`, `MulBackward(Node)`,
+    not a `Context` of every op); None for any other. Bounded: a few of its attributes
+    or items, read as they are."""
+    cls: PClass | None = None
+    if type(holder) is PInstance:
+        values = islice(holder.attrs.values(), MAX_OPERANDS_LOOKED_AT)  # (not all of them)
+        cls = next((v for v in values if type(v) is PClass), None)
+        if cls is None and any(not base.builtin for base in holder.cls.mro[1:]):
+            cls = holder.cls
+    elif type(holder) is tuple or type(holder) is list:
+        cls = next((v for v in holder[:MAX_OPERANDS_LOOKED_AT] if type(v) is PClass), None)
+    return cls
+
+
 def rule_lines(
     instance: PInstance, spans: dict[tuple[int, int], dict[str, int]] | None = None
 ) -> dict[str, int] | None:
@@ -2375,7 +2385,8 @@ def kept_names(
     objects and through lists, tuples and dicts (at most `budget` items), breadth first,
     so the shortest path wins; a path through an object wins over a bare global, which
     may be a loop's variable left on the last value it took. With one object at the root
-    of every path, its variable is left out. Labelled values keep their labels.
+    of every path, its variable is left out. Labelled values keep their labels. A
+    tuple that holds a function of the program's (a tape's `(out, run)`) names none.
     """
     wanted = set(map(id, filterfalse(_LABEL, reachable)))  # (the unlabelled)
     if not wanted or not globals_:
@@ -2412,6 +2423,11 @@ def kept_names(
             items, step = obj.attrs.items(), ".{}"
         elif kind is dict:
             items, step = ((key, child) for key, child in obj.items() if type(key) is str), "[{!r}]"
+        elif kind is tuple and any(type(item) is Function for item in obj):
+            # A tape's entry, `(out, run)`: a node kept with its rule for backward(), not
+            # where the program keeps it to use (`TAPE[3][0]`); named as if not kept.
+            budget -= len(obj)
+            continue
         else:
             items, step = enumerate(obj), "[{}]"
         for key, child in items:
@@ -2668,7 +2684,8 @@ MAX_OP_NAMES = 256
 
 
 def sync_mirror(instance: PInstance, node: Value) -> None:
-    """Copy `instance`'s data, grad and label onto `node`, its mirror (`Recorder.sync`):
+    """Copy `instance`'s data, grad and label onto `node`, its mirror (`Recorder.sync`;
+    a label of `'None'` is none):
     a finite float, the usual case, taken without `as_number`'s call. Once per node of
     each pass and once per rule run, so the instance comes with it where the caller has
     it (`user_rule`), not looked up again."""
@@ -2686,7 +2703,9 @@ def sync_mirror(instance: PInstance, node: Value) -> None:
         grad = as_number(grad, "grad")
     node.grad = grad
     label = attrs.get("label")
-    if type(label) is str and label:
+    # `label='None'`, a class's default for no label (a placeholder, not a name: "None =
+    # a*b" reads as Python's None), is no label: the node is named as unlabelled ones are.
+    if type(label) is str and label and label != "None":
         node.label = label
 
 

@@ -28,6 +28,12 @@ def built(own: str, numeric: str, data: str) -> str:
     return f"{own} = {numeric} = {data}"
 
 
+def built_bare(own: str, data: str) -> str:
+    """A build frame whose node is called by the very text its numbers make (an op of
+    constants: `exp(0) = 1`, not `exp(0) = exp(0) = 1`)."""
+    return f"{own} = {data}"
+
+
 def built_named(own: str, symbolic: str, numeric: str, data: str) -> str:
     """A build frame whose node has a name of its own: `n = x1*w1+b = −6 + 6.881 = 0.8814`."""
     return f"{own} = {symbolic} = {numeric} = {data}"
@@ -130,5 +136,14 @@ def _template(sentence: Callable[..., str]) -> str:
 
 SENTENCES: dict[str, str] = {
     sentence.__name__: _template(sentence)
-    for sentence in (built, built_named, sorted_nodes, leaf_rule, rule_ran, first_add, later_add)
+    for sentence in (
+        built,
+        built_bare,
+        built_named,
+        sorted_nodes,
+        leaf_rule,
+        rule_ran,
+        first_add,
+        later_add,
+    )
 }

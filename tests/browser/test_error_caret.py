@@ -138,3 +138,35 @@ def test_an_endless_loop_is_said_to_never_end(
     error = player_page.get_by_test_id("error")
     expect(error).to_contain_text("the while True: loop at line 2 has no break, so it never ends")
     expect(error).not_to_contain_text("BACKPROP_")
+
+
+def test_the_editor_marks_and_scrolls_to_the_error_s_line_until_the_program_changes(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    """Run was clicked, so the editor has no focus and its selection neither shows nor
+    scrolls: the line an error is about is marked (`error-line`) and scrolled into the
+    editor's view, wherever typing had left it, and the mark goes once the text changes."""
+    problems.allowed.append("status of 4")
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    editor = player_page.get_by_test_id("source")
+    # `fill` leaves the caret, and the editor's view, at the end of 80 lines.
+    lines = [f"x{i} = Value({i}.0)" for i in range(80)]
+    lines[9] = "y = x1 * w3"
+    editor.fill("\n".join(lines))
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("error")).to_contain_text("w3")
+    mark = player_page.get_by_test_id("error-line")
+    expect(mark).to_be_visible()
+    expect(mark).to_have_attribute("data-line", "10")
+    inside = editor.evaluate(
+        """(area) => {
+          const box = area.getBoundingClientRect();
+          const band = document.querySelector('[data-testid=error-line]').getBoundingClientRect();
+          return band.top >= box.top && band.bottom <= box.bottom;
+        }"""
+    )
+    assert inside
+    expect(player_page.get_by_test_id("source-line")).to_be_hidden()  # no frame of this text
+    editor.press("End")
+    editor.type("  # edited")
+    expect(mark).to_be_hidden()

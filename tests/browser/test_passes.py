@@ -477,9 +477,12 @@ def test_nn_py_training_opens_folded_by_neuron_with_its_loss_chart(
     assert "group:MLP.layers[2].neurons[0]" in ids
     expect(player_page.get_by_test_id("prints")).to_contain_text("5 3.8394")
     # The last frame is the optimizer's step. nn.py's parameters have no labels, so each
-    # change is named by its neuron, not by the number it is about to leave.
+    # change is named where the model keeps it, as the narration names it, not by the
+    # number it is about to leave nor only by its neuron.
     change = player_page.get_by_test_id("code-panel").locator(".update-changes li").first
-    expect(change).to_have_text(re.compile(r"^in MLP\.layers\[\d\]\.neurons\[\d\]: data \S+ → "))
+    expect(change).to_have_text(
+        re.compile(r"^layers\[\d\]\.neurons\[\d\]\.(w\[\d\]|b)\.data: \S+ → ")
+    )
     player_page.keyboard.press("Home")
     expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 6")
 

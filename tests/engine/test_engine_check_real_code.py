@@ -165,7 +165,7 @@ def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
     # is lost"), the first one into None as a write from 0.
     assert texts[5] == (
         "x*w (*, grad 0.9151): the loop on line 55 adds the shares its rule returned. "
-        "x.grad = 0.9151 + −1.83 → −0.9151; w.grad = 0.2745 → 0.2745."
+        "x.grad = 0.9151 + −1.83 → −0.9151; w.grad = 0.2745."
     )
     lossy = source.replace("p.grad = g if p.grad is None else p.grad + g", "p.grad = g")
     assert lossy != source
@@ -179,7 +179,7 @@ def test_a_loop_that_writes_what_each_rule_returns_is_judged_per_rule() -> None:
     # the call of `_grad_fn`, which wrote nothing, where the row's button landed).
     assert trace["frames"][first["frame"]]["text"] == (
         "x*w (*, grad 0.9151): the loop on line 55 adds the shares its rule returned. "
-        "x.grad = −1.83: the 0.9151 already there is lost; w.grad = 0.2745 → 0.2745."
+        "x.grad = −1.83: the 0.9151 already there is lost; w.grad = 0.2745."
     )
 
 

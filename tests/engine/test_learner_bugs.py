@@ -806,11 +806,10 @@ def test_an_assignment_that_keeps_the_old_gradient_is_said_as_a_sum() -> None:
     trace = trace_source((PROGRAMS / "grad_through_temporary.py").read_text())
     texts = _backward_texts(trace)
     assert texts[1] == (
-        "e*a (*, grad 1): its own rule ran. e.grad = 0.4 → 0.4; a.grad = 1 + 2.226 → 3.226."
+        "e*a (*, grad 1): its own rule ran. e.grad = 0.4; a.grad = 1 + 2.226 → 3.226."
     )
     assert texts[3] == (
-        "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; "
-        "b.grad = 0.128 → 0.128."
+        "a*b (*, grad 0.32): its own rule ran. a.grad = 3.226 + 0.64 → 3.866; b.grad = 0.128."
     )
     # `self._grad += …` with no property is the `+=` it is (it was recorded as an `=`,
     # said as a sum), in the learner's words: `._grad`, not `.grad`.
@@ -1010,10 +1009,28 @@ def test_a_tapes_rules_are_its_nodes_rules_where_they_are_written() -> None:
         "frame": 7, "node": "n5", "child": "n2", "learner": -2.0, "correct": 2.0
     }  # fmt: skip
     assert trace["frames"][7]["text"] == (
-        "TAPE[3][0] (*, grad −1): its own rule ran. p.grad += 2 → 2; x.grad += 1 × −1 → −1. "
+        "p*x (*, grad −1): its own rule ran. p.grad += 2 → 2; x.grad += 1 × −1 → −1. "
         "p.grad got 2, the right local derivative alone: not multiplied by the upstream "
         "gradient −1 (the right share is −2)."
     )
+
+
+@pytest.mark.parametrize(
+    "program", ["tape_right", "tape_never_cleared", "tape_log_wrong", "tape_cleared_training"]
+)
+def test_a_tapes_nodes_are_named_by_their_operands_not_by_their_place_on_the_tape(
+    program: str,
+) -> None:
+    # Each op appends `(out, run)` to a global tape: its nodes were named by that place
+    # (`loss = TAPE[2][0]-TAPE[3][0]`), and a pass-1 node left on it by its expression
+    # in pass 2's frames. A tuple holding a rule is a tape's entry, not a place the
+    # program keeps a node to use: they are named as the program wrote them.
+    trace = trace_source((PROGRAMS / f"{program}.py").read_text())
+    texts = [frame["text"] for frame in trace["frames"]]
+    assert not any("TAPE" in text for text in texts)
+    assert not any("TAPE" in node["name"] for node in trace["nodes"])
+    if program == "tape_right":
+        assert texts[4] == "loss = log(p+x)-p*x = 1.099 − 2 = −0.9014"
 
 
 def test_ops_named_as_methods_are_those_ops_and_a_value_exponent_reads_as_written() -> None:

@@ -293,3 +293,20 @@ def test_the_precedences_every_trace_shares_are_bounded_and_of_short_ops_only() 
     assert len(narrate._PRECEDENCES) <= narrate.MAX_PRECEDENCES
     assert long_op not in narrate._PRECEDENCES
     assert narrate._PRECEDENCES.get("+", narrate._op_precedence("+")) == narrate._op_precedence("+")
+
+
+def test_an_op_of_constants_is_said_once_not_as_its_name_again() -> None:
+    # `exp(0) = exp(0) = 1` (`2**3 = 2**3 = 8`, `ReLU(−2) = ReLU(−2) = 0` in learners'
+    # test files): a node named by its operands' numbers is the very text they work out
+    # to; said once, by the engine and by the page (`built_bare`, `columns.js`).
+    from backprop_animator.engine import trace_columns
+    from backprop_animator.engine.trace.sentences import SENTENCES
+
+    source = "def f():\n    return Value(0.0).exp() * 3 + Value(2.0) ** 3\ny = f()\ny.backward()\n"
+    texts = [frame["text"] for frame in trace_source(source)["frames"]]
+    assert texts[:4] == [
+        "exp(0) = 1", "exp(0)*3 = 1 × 3 = 3", "2**3 = 8", "y = exp(0)*3+2**3 = 3 + 8 = 11"
+    ]  # fmt: skip
+    assert SENTENCES["built_bare"] == "{own} = {data}"
+    columns = trace_columns(source)
+    assert "exp(0) = exp(0)" not in json.dumps(columns, ensure_ascii=False)

@@ -4102,3 +4102,43 @@ def test_a_nodes_method_named_with_a_pass_word_is_a_pass_as_cpythons_profile_cou
     # On an object that is no graph node, such a method is an ordinary call.
     plain = "class T:\n    def run_backward(self):\n        return 3\nprint(T().run_backward())\n"
     same_as_cpython(plain)
+
+
+def test_a_label_of_none_a_class_s_default_is_no_name() -> None:
+    """sibananda-dora/Backpropagation_lib's Value takes `label='None'` by default (the
+    string, for graphviz): every unlabelled node was called `None` (`None = a*b`, `Seed
+    None.grad = 1`). That default is no label: those nodes are named as unlabelled ones
+    are, by their operands; a label the program gives is kept, and the program still
+    reads its own 'None'."""
+    source = (
+        "class Value:\n"
+        "    def __init__(self, data, _children=(), _op='', label='None'):\n"
+        "        self.data = data; self.grad = 0.0; self.label = label\n"
+        "        self._backward = lambda: None; self._prev = set(_children); self._op = _op\n"
+        "    def __mul__(self, other):\n"
+        "        out = Value(self.data * other.data, (self, other), '*')\n"
+        "        def _backward():\n"
+        "            self.grad += other.data * out.grad; other.grad += self.data * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n"
+        "        topo, seen = [], set()\n"
+        "        def build(v):\n"
+        "            if v not in seen:\n"
+        "                seen.add(v)\n"
+        "                for c in v._prev:\n                    build(c)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "def test():\n"
+        "    a = Value(2.0, label='a'); b = Value(-3.0)\n"
+        "    c = a * b\n    c.backward()\n"
+        "    print(c.label, b.label, a.label, a.grad, b.grad)\n"
+        "test()\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["None None a -3.0 2.0"]
+    labels = {node["name"]: node["label"] for node in trace["nodes"]}
+    assert labels == {"a": "a", "−3": "", "a*−3": ""}
+    texts = " ".join(frame["text"] for frame in trace["frames"])
+    assert "None" not in texts
+    assert texts.startswith("a*−3 = 2 × −3 = −6")

@@ -10,6 +10,7 @@ carry no Python object, decorators stay within the program's own objects.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -255,6 +256,37 @@ def test_operands_kept_in_the_ops_record_are_drawn_with_edges_and_rules(program:
     check = trace["engine_check"]
     assert {rule["verdict"] for rule in check["rules"]} == {"right"}
     assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+
+
+@pytest.mark.parametrize("program", HELD)
+def test_a_held_records_rule_is_its_op_classs_backward_not_the_loop_that_adds_its_shares(
+    program: str,
+) -> None:
+    """Each op node's rule is its op class's method (`Mul.backward`, a `grad_fn`'s
+    `apply`): its lines, the check's rows and the backward frames name it, and the
+    frames say the loop of backward() adds what it worked out. They named the loop's
+    `p.grad += g` line as every op's "own rule"."""
+    source = (Path(__file__).parent / "real_code" / f"{program}.py").read_text()
+    lines = source.splitlines()
+    trace = trace_source(source, limits=Limits(time_limit=30.0))
+    ops = [node for node in trace["nodes"] if node["kind"] == "op"]
+    defs = {node["rule"]["line"] for node in ops}
+    assert len(defs) >= 3
+    for line in defs:
+        assert re.match(r"\s*def (backward|apply)\(", lines[line - 1]), lines[line - 1]
+    assert {rule["line"] for rule in trace["engine_check"]["rules"]} == defs
+    loop = next(
+        i + 1 for i, text in enumerate(lines) if re.match(r"\s+(p|t|inp)\.grad (\+)?= ", text)
+    )
+    rule_of = {node["id"]: node["rule"]["line"] for node in ops}
+    backward = [frame for frame in trace["frames"] if frame["phase"] == "backward"]
+    assert backward
+    for frame in backward:
+        said = (
+            f"its own rule on line {rule_of[frame['node']]} worked out the shares, "
+            f"which the loop on line {loop} adds. "
+        )
+        assert said in frame["text"], frame["text"]
 
 
 TUPLE_RECORD = """

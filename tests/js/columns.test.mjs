@@ -13,6 +13,7 @@ import {
 // these are its small parts and what a frame's text does when it is read.
 const SENTENCES = {
   built: "{own} = {numeric} = {data}",
+  built_bare: "{own} = {data}",
   built_named: "{own} = {symbolic} = {numeric} = {data}",
   sorted_nodes:
     "Depth-first sort: {count} {nodes}, each after its children. Seed {output}.grad = 1, then walk the order backwards.",

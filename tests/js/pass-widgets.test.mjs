@@ -5,7 +5,12 @@ import { chartGeometry } from "../../static/js/passes/loss-chart.js";
 import { nextPassStart, previousPassStart } from "../../static/js/passes/pass-navigator.js";
 import { printIndex } from "../../static/js/player/print-panel.js";
 import { lineOfFrame } from "../../static/js/player/source-line.js";
-import { changeText, programExcerpt, updateNote } from "../../static/js/player/update-code.js";
+import {
+  changeName,
+  changeText,
+  programExcerpt,
+  updateNote,
+} from "../../static/js/player/update-code.js";
 
 describe("the loss chart's geometry", () => {
   it("spreads passes across the width and puts the highest value at the top", () => {
@@ -97,6 +102,16 @@ describe("an update frame's sentences", () => {
       changeText({ child: 0, field: "grad", before: 2, after: 0 }, null, 0),
       "grad 2 \u2192 0 (emptied for the next pass)",
     );
+  });
+  it("calls a value the program keeps by where it keeps it, not by the call that made it", () => {
+    const leaf = { kind: "leaf", label: "" };
+    assert.equal(changeName(leaf, "layers[0][0].w[0]"), "layers[0][0].w[0]");
+    assert.equal(changeName(leaf, "w"), "w");
+    assert.equal(changeName(leaf, "\u22120.4482"), null);
+    assert.equal(changeName(leaf, "0.5"), null);
+    assert.equal(changeName(leaf, "1e-07"), null);
+    assert.equal(changeName({ kind: "leaf", label: "0.5" }, "0.5"), "0.5");
+    assert.equal(changeName({ kind: "op", label: "" }, "2*w"), "2*w");
   });
   it("does not divide by a zero gradient", () => {
     assert.equal(

@@ -132,12 +132,42 @@ export function mountEditor(
           ),
         );
         const offset = sourceOffset(source, error.line, error.column);
-        if (source === textarea.value)
+        if (source === textarea.value) {
           textarea.setSelectionRange(offset, Math.min(offset + 1, source.length));
+          bringIntoView(error.line, error.column);
+        }
       }
     }
     errorBox.replaceChildren(...parts);
     errorBox.hidden = false;
+  }
+
+  /**
+   * Scroll the editor to an error's line (1-based) and column, where they are out of
+   * its view: a selection in an editor without focus neither shows nor scrolls (Run
+   * was clicked, or the program came from a link), and a long program was left scrolled
+   * wherever the last edit put it. The editor does not wrap lines, so line n is
+   * (n − 1) line heights down; the column is counted in the font's digit widths.
+   * @param {number} line
+   * @param {number | null} column
+   */
+  function bringIntoView(line, column) {
+    const style = getComputedStyle(textarea);
+    const lineHeight = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
+    const padTop = parseFloat(style.paddingTop) || 0;
+    const padBottom = parseFloat(style.paddingBottom) || 0;
+    const height = textarea.clientHeight - padTop - padBottom;
+    const y = (line - 1) * lineHeight;
+    if (y < textarea.scrollTop || y + lineHeight > textarea.scrollTop + height)
+      textarea.scrollTop = Math.max(0, y - (height - lineHeight) / 2);
+    if (column === null) return;
+    const context = document.createElement("canvas").getContext("2d");
+    if (!context) return;
+    context.font = style.font;
+    const x = (column - 1) * context.measureText("0").width;
+    const width = textarea.clientWidth - (parseFloat(style.paddingLeft) || 0);
+    if (x < textarea.scrollLeft || x > textarea.scrollLeft + width * 0.9)
+      textarea.scrollLeft = Math.max(0, x - width / 2);
   }
 
   /** @param {boolean} busy */

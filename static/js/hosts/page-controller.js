@@ -141,6 +141,8 @@ export function mountPageController({
     editorRoot?.querySelector("[data-testid=source]") ?? null
   );
   const sourceLine = sourceTextarea && mountSourceLine(sourceTextarea);
+  // The line an error is about, marked in the editor while it holds that program.
+  const errorLine = sourceTextarea && mountSourceLine(sourceTextarea, { kind: "error" });
   // The bug lab: a mistake and sort steps change the trace, the gradient check adds a panel.
   const lab = mountPageLab({
     editorRoot,
@@ -200,6 +202,8 @@ export function mountPageController({
     playerRoot.classList.toggle("is-stale", Boolean(problem));
     if (editor) editor.showError(problem, source);
     else showProblem(errorBox, problem);
+    const about = problem && (source === undefined || source === editor?.source);
+    errorLine?.show(about ? problem.line : null);
   }
 
   return {

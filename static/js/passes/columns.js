@@ -428,9 +428,13 @@ class Replay {
     const op = this.nodes[node].op;
     const numeric = workedOut(op, this.swapped.has(k) ? operands.reverse() : operands);
     const symbolic = this.f.symbolic?.[k];
-    return symbolic === undefined
-      ? fill(sentences.built, { own, numeric, data: shown })
-      : fill(sentences.built_named, { own, symbolic, numeric, data: shown });
+    if (symbolic !== undefined)
+      return fill(sentences.built_named, { own, symbolic, numeric, data: shown });
+    // An op of constants, whose numbers are its name: `exp(0) = 1` (a trace made before
+    // `built_bare` says it twice, as its engine did).
+    if (numeric === own && sentences.built_bare !== undefined)
+      return fill(sentences.built_bare, { own, data: shown });
+    return fill(sentences.built, { own, numeric, data: shown });
   }
 
   /**

@@ -19,16 +19,24 @@ export function lineOfFrame(trace, k) {
   return typeof line === "number" && Number.isInteger(line) && line >= 1 ? line : null;
 }
 
-/** @param {HTMLTextAreaElement} textarea */
-export function mountSourceLine(textarea) {
-  const wrap = html("div", { class: "source-wrap" });
-  textarea.before(wrap);
-  wrap.append(textarea);
+/**
+ * @param {HTMLTextAreaElement} textarea
+ * @param {{kind?: "frame" | "error"}} [options]  "error": the line an error is about
+ *   (`data-testid=error-line`), a second band beside the frame's in the same wrapper
+ */
+export function mountSourceLine(textarea, { kind = "frame" } = {}) {
+  let wrap = textarea.parentElement;
+  if (!wrap?.classList.contains("source-wrap")) {
+    wrap = html("div", { class: "source-wrap" });
+    textarea.before(wrap);
+    wrap.append(textarea);
+  }
   // Long lines scroll sideways instead of wrapping, so line n is always row n.
   textarea.wrap = "off";
+  const error = kind === "error";
   const mark = html("div", {
-    class: "source-line-mark",
-    "data-testid": "source-line",
+    class: error ? "source-line-mark error-line-mark" : "source-line-mark",
+    "data-testid": error ? "error-line" : "source-line",
     "aria-hidden": "true",
   });
   mark.hidden = true;

@@ -3,9 +3,11 @@
  * that changed values between passes (an optimizer's `p.data -= lr * p.grad`, a
  * `zero_grad()`), then each value's change with the numbers put in.
  * Example: w.data 1 -> 0.8 while w.grad is 2 reads "w.data: 1.0 → 0.8 (−0.2 = −0.1 × grad 2.0)".
- * A value without a label (nn.py's parameters) has only its number for a name, which the
- * change itself replaces: it is called by the call that made it, "in MLP.layers[0].neurons[1]:
- * data 0.6 → 0.57 (…)", rather than "0.6.data: 0.6 → 0.57".
+ * A value without a label is called where the program keeps it, as the narration calls
+ * it ("layers[0][1].w[2].data: 0.6 → 0.57 (…)"); one kept nowhere the engine looked has
+ * only its number for a name, which the change itself replaces: it is called by the call
+ * that made it, "in MLP.layers[0].neurons[1]: data 0.6 → 0.57 (…)", rather than
+ * "0.6.data: 0.6 → 0.57".
  */
 import { formatValue } from "./format.js";
 import { html } from "./svg.js";
@@ -33,6 +35,21 @@ export function changeText(change, name, grad, group = "") {
       ? ` = ${formatValue(-rate)} \u00D7 grad ${formatValue(grad)}`
       : "";
   return `${moved} (moved by ${formatValue(delta)}${step})`;
+}
+
+/**
+ * What a change calls its value: the engine's name for it, or null where that name is
+ * only the number an unlabelled leaf had (`changeText` then names the call that made it).
+ * A name the engine found where the program keeps the value (`layers[0][1].w[2]`, `w`)
+ * starts as a Python name does, never with a digit, a point or a minus sign.
+ * Example: changeName({kind: "leaf", label: ""}, "w[0]") is "w[0]"; with "−0.4482", null.
+ * @param {{kind: string, label: string} | undefined} node
+ * @param {string} name
+ * @returns {string | null}
+ */
+export function changeName(node, name) {
+  if (node?.kind !== "leaf" || node.label) return name;
+  return /^[\u2212\-.\d]/.test(name ?? "") ? null : name;
 }
 
 /** @typedef {(lines: string[], marked: Set<number>, options?: {first?: number, label?: string}) => HTMLElement} CodeBlock */
@@ -100,7 +117,7 @@ export function updateParts(state, { sourceLines, names, codeBlock, nodes, inBac
       { class: "update-changes" },
       changes.slice(0, 12).map((c) => {
         const node = nodes[c.child];
-        const name = node?.kind === "leaf" && !node.label ? null : names[c.child];
+        const name = changeName(node, names[c.child]);
         return html("li", {
           text: changeText(c, name, state.grads[c.child], node?.group ?? ""),
         });

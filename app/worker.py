@@ -215,7 +215,8 @@ def run_job(
     `encode_gradcheck`); `tree` is its program parsed already, in this process."""
     options = dict(job.options)
     if job.time_limit is not None:
-        limits = dataclasses.replace(limits, time_limit=job.time_limit)
+        said = limits.said_time_limit or limits.time_limit  # (the limit the server was set to)
+        limits = dataclasses.replace(limits, time_limit=job.time_limit, said_time_limit=said)
     if job.kind == "export":
         return encode_export(job.source, job.granularity, limits, gzip_large, **options)
     if job.kind == "gradcheck":

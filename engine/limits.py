@@ -48,6 +48,11 @@ class Limits:
     max_gradcheck_work: int = 500_000
     # Seconds one call of the engine may run (a trace, or a gradient check's re-runs).
     time_limit: float = 1.8
+    # The time limit an error names, where the engine is given less than the limit set
+    # (a server's request that waited for a worker runs on what is left of its limit,
+    # less a margin: the learner is told the limit the server was set to, not that);
+    # None: `time_limit`.
+    said_time_limit: float | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
@@ -78,6 +83,8 @@ class Limits:
     ) -> EngineError:
         """The error for going over one limit, naming the variable that raises it."""
         limit = getattr(self, field)
+        if field == "time_limit" and self.said_time_limit is not None:
+            limit = self.said_time_limit
         amount = f"{limit:g} s" if field == "time_limit" else f"{limit:,}"
         return EngineError(
             f"{what} (the limit is {amount}; set {ENV_NAMES[field]} to change it)", line, col

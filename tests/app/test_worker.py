@@ -112,6 +112,20 @@ def test_an_export_over_its_trace_budget_is_refused_naming_the_variable() -> Non
     assert f"{size:,} bytes of trace" in caught.value.message
 
 
+def test_a_job_run_on_what_is_left_of_its_limit_names_the_limit_the_server_was_set_to() -> None:
+    # A request that waited for a worker runs on what is left of its time limit, less a
+    # margin (`Job.time_limit`): the learner was told "the limit is 1.64987 s" where the
+    # server's limit is 2.5 s.
+    endless = "i = 0\nwhile True:\n    i += 1\n"
+    with pytest.raises(EngineError) as caught:
+        run_job(Job("trace", endless, "packed", time_limit=0.2), Limits(time_limit=2.5))
+    assert "the limit is 2.5 s; set BACKPROP_TRACE_TIME_LIMIT" in caught.value.message
+    assert caught.value.line in (2, 3)  # the loop turn or its body, as the clock falls
+    with pytest.raises(EngineError) as caught:
+        trace_source(endless, limits=Limits(time_limit=0.2))
+    assert "the limit is 0.2 s;" in caught.value.message
+
+
 @pytest.mark.parametrize(
     ("job", "direct"),
     [

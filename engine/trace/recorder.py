@@ -1187,7 +1187,10 @@ class Recorder:
             # The usual pass ran every rule once in the reverse of the recorder's own
             # depth-first sort (`reachable`, the same walk over the same operands): a
             # right order and a depth-first one, with no walk of the graph to say so.
-            usual = self.rule_order == reachable[::-1]
+            # Only where no node's operands were set after it was made (`relink`): each
+            # node's operands are then older nodes, so the graph has no cycle, which
+            # `own_order_fault` alone would find.
+            usual = not self.relinks and self.rule_order == reachable[::-1]
             fault = None if usual else own_order_fault(self.rule_order, reachable, output)
             if fault is None:
                 self.right_orders[len(self.passes)] = self.pass_relinks

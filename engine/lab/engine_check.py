@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
-from itertools import compress
-from operator import itemgetter
 from typing import Any, TypeVar
 
 from backprop_animator.engine.lab.right_engine import ROUNDING, Locals, agrees, sum_rounding
@@ -39,7 +37,6 @@ from backprop_animator.engine.ops import op_key
 from backprop_animator.engine.trace.sentences import SAID
 from backprop_animator.engine.value import Value
 
-_PHASE = itemgetter("phase")
 N = TypeVar("N", bound=Hashable)  # a node: a trace id, or a Value (`order_fault`)
 
 
@@ -130,8 +127,7 @@ def check_run(
     sort's row looks at for such a rule (`_stale`). `right_orders`: passes whose order
     of rules the recorder found right already (`order_fault` of the very order and graph
     this would look at, `Recorder.user_pass`), not looked at again."""
-    # (with `map` and `compress`: no bytecode a frame)
-    backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
+    backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
     if resumes:
         backwards = _runs(backwards, resumes)
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)

@@ -29,7 +29,7 @@ import math
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, compress, count, filterfalse, islice, repeat
+from itertools import chain, compress, filterfalse, islice, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
@@ -1667,8 +1667,7 @@ class Recorder:
         by_creation = sorted(included, key=_SEQ)
         if self.instance_of:
             self.sync_all(by_creation)
-        numbered = map("n{}".format, range(len(by_creation)))  # each node's id, by creation
-        self.ids = ids = dict(zip(by_creation, numbered, strict=True))
+        self.ids = ids = {node: f"n{i}" for i, node in enumerate(by_creation)}
         groups = GroupNames(globals_)
         frames = self.frames_with_ids(ids)
         resumes = resumed_frames(frames) if self.resumed else None
@@ -1744,7 +1743,7 @@ class Recorder:
                     zip(self.passes, renamed, strict=True)
                 )
             ],
-            "ops": ops.page_facts(ops_of(by_creation)),
+            "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }
         if self.mistake is not None:
             trace["mistake"] = self.mistake
@@ -1775,13 +1774,15 @@ class Recorder:
         was_enabled = gc.isenabled()
         gc.disable()  # a few long lists and the frames' columns, none in a cycle
         try:
-            order = dict(zip(by_creation, count()))
-            # Each edge's source, then its target (a node's index is its place here), read
-            # off the nodes with `map`: no bytecode an edge.
-            operands = list(map(_PREV, by_creation))
-            targets = chain.from_iterable(map(repeat, count(), map(len, operands)))
-            sources = map(order.__getitem__, chain.from_iterable(operands))
-            edges = list(chain.from_iterable(zip(sources, targets, strict=True)))
+            order = {node: i for i, node in enumerate(by_creation)}
+            edges = [
+                i
+                for node in by_creation
+                if node._prev
+                for target in (order[node],)
+                for child in node._prev
+                for i in (order[child], target)
+            ]
             last_output, last_topo, _ = self.passes[-1]
             nodes = self.node_columns(by_creation, groups, names)
             out: dict[str, Any] = {
@@ -1809,11 +1810,11 @@ class Recorder:
                         zip(self.passes, renamed, strict=True)
                     )
                 ],
-                "ops": ops.page_facts(ops_of(by_creation)),
+                "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
                 "sentences": SENTENCES,
                 "rules": columns.rules_of(nodes["op"]),
             }
-            index = dict(zip(ids.values(), count()))
+            index = {node_id: i for i, node_id in enumerate(ids.values())}
             return columns.with_frames(
                 out,
                 frames,
@@ -1880,7 +1881,7 @@ class Recorder:
             "topo": [ids[node] for node in topo],
             "output": ids[output],
             "frames": frames,
-            "ops": ops.page_facts(ops_of(by_creation)),
+            "ops": ops.page_facts({node._op for node in by_creation if node._prev}),
         }
         if self.mistake is not None:
             trace["mistake"] = self.mistake
@@ -2183,11 +2184,6 @@ class Recorder:
         if more:
             out["more"] = more
         return out
-
-
-def ops_of(nodes: list[Value]) -> set[str]:
-    """The ops of `nodes`' op nodes (those with operands), read with `map`."""
-    return set(compress(map(_OP, nodes), map(_PREV, nodes)))
 
 
 def rule_lines(

@@ -25,8 +25,8 @@ frame text: each of its four frames says what the sentences say.
 
 from __future__ import annotations
 
-from itertools import chain, compress, count, repeat
-from operator import itemgetter, ne
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 from backprop_animator.engine.lab.engine_check import Raw, contribution_dicts
@@ -66,7 +66,6 @@ WRITE_LETTERS = {**WRITES, "-=": "-"}  # a learner's write as the recorder keeps
 _EDGE_ENDS = itemgetter("source", "target")
 _ID, _LABEL, _NAME, _OP, _KIND, _DATA, _GRAD = map(itemgetter, NODE_FIELDS)
 _CONTRIBUTION = itemgetter(*CONTRIBUTION_FIELDS)
-_PHASE = itemgetter("phase")
 
 
 def to_columns(trace: dict[str, Any]) -> dict[str, Any]:
@@ -250,30 +249,14 @@ class _Frames:
         # Each frame's own columns here, with the lists at hand (a frame costs what its
         # fields cost), and a text the engine left to the page (`Said`) taken here too:
         # nearly every frame's. Any other text is checked in `frame_text`.
-        index, counts = self.at, self.count
+        index, phases, nodes, passes, lines, counts = (
+            self.at, self.phase, self.node, self.passes, self.line, self.count
+        )  # fmt: skip
         frames = self.frames
-        # The columns every frame has, read off all of them with `map` (no bytecode a
-        # frame): its phase, node (-1 for none), pass (-1) and line (-1).
-        phase_words = list(map(_PHASE, frames))
-        self.phase = list(map(PHASES.__getitem__, phase_words))
-        node_at = {**index, None: -1}.__getitem__
-        self.node = nodes = list(map(node_at, map(dict.get, frames, repeat("node"))))
-        self.passes = passes = list(map(dict.get, frames, repeat("pass"), repeat(-1)))
-        self.line = list(map(dict.get, frames, repeat("line"), repeat(-1)))
-        # A trace of several passes has `pass` on every frame (`_USUAL_KEYS_IN_PASSES`);
-        # only a frame with other keys (prints, a sort step) has more to write.
+        # A trace of several passes has `pass` on every frame (`_USUAL_KEYS_IN_PASSES`).
         usual_keys = _USUAL_KEYS_IN_PASSES if frames and "pass" in frames[0] else _USUAL_KEYS
-        odd = map(ne, map(dict.keys, frames), map(usual_keys.__getitem__, phase_words))
-        for k in compress(range(len(frames)), odd):
-            frame = frames[k]
-            if not frame.keys() <= _FRAME_COLUMN_KEYS:  # (schema 2's `pass` has a column)
-                more = {key: value for key, value in frame.items() if key not in FRAME_COLUMNS}
-                self.more[str(k)] = more
-            if "prints" in frame:
-                self.prints[str(k)] = frame["prints"]
         numbers_of = self.numbers_of_raw if self.raw else self.numbers_of
         data_at, grads = self.data.__getitem__, self.grads  # (lists changed in place)
-        built = self.built if "b" in self.phase else []  # (each build's node, then operands)
         raw = self.raw
         kept, received = self.kept, self.received
         kept_upstream, kept_delta, kept_before, kept_after = (
@@ -282,7 +265,21 @@ class _Frames:
         to_column, local_column, write_column, write_lines = (
             self.to, self.local, self.writes, self.write_lines
         )  # fmt: skip
-        for k, frame, phase, node, pass_ in zip(count(), frames, phase_words, nodes, passes):
+        for k, frame in enumerate(frames):
+            phase = frame["phase"]
+            node = index[frame["node"]] if "node" in frame else -1
+            pass_ = frame.get("pass", -1)
+            phases.append(PHASES[phase])
+            nodes.append(node)
+            passes.append(pass_)
+            lines.append(frame.get("line", -1))
+            keys = frame.keys()
+            if keys != usual_keys[phase]:
+                if not keys <= _FRAME_COLUMN_KEYS:  # (schema 2's `pass` has a column)
+                    more = {key: value for key, value in frame.items() if key not in FRAME_COLUMNS}
+                    self.more[str(k)] = more
+                if "prints" in frame:
+                    self.prints[str(k)] = frame["prints"]
             contributions = frame.get("contributions")
             if contributions is None:
                 counts.append(-1)
@@ -346,7 +343,7 @@ class _Frames:
                 # `check_numbers`' usual answer, without its call: the replay shows the
                 # numbers the text would (a build's data, a rule frame's gradient).
                 if numbers is not None and (
-                    numbers != tuple(map(data_at, built[node]))
+                    numbers != tuple(map(data_at, self.built[node]))
                     if phase == "build"
                     else numbers[0] != grads[node]
                 ):

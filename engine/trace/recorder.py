@@ -1250,11 +1250,22 @@ class Recorder:
                 self.right.touched.add(node)  # written in this pass: it starts there
         if self.rule_order and not (self.walked or self.resumed):
             # The sort frame's words say a proper order and a seed of 1: only where so.
-            fault = own_order_fault(self.rule_order, reachable, output)
+            # The usual pass ran every rule once in the reverse of the recorder's own
+            # depth-first sort (`reachable`, the same walk over the same operands): a
+            # right order and a depth-first one, with no walk of the graph to say so.
+            # Only where no node's operands were set after it was made (`relink`): each
+            # node's operands are then older nodes, so the graph has no cycle, which
+            # `own_order_fault` alone would find.
+            usual = not self.relinks and self.rule_order == reachable[::-1]
+            fault = None if usual else own_order_fault(self.rule_order, reachable, output)
             if fault is None:
                 self.right_orders[len(self.passes)] = self.pass_relinks
             seed = start[output]
-            if fault is not None or seed != 1 or not depth_first(topo[::-1], reachable, output):
+            if (
+                fault is not None
+                or seed != 1
+                or not (usual or depth_first(topo[::-1], reachable, output))
+            ):
                 sort["text"] = narrate.own_sort_text(
                     output, len(reachable), self.names, fault, seed, grad
                 )

@@ -1,7 +1,9 @@
 """The engine check's sort row takes the recorder's own answer for a pass whose order of
 rules `user_pass` found right (`Recorder.right_orders`) instead of working it out again:
 the row must be the very one the check works out without it, also where the program sets
-a node's operands again after the pass (then the recorder's answer is not taken)."""
+a node's operands again after the pass (then the recorder's answer is not taken). And
+`user_pass` takes the usual order (every rule once, in the reverse of its own sort) as
+right without walking it, but walks a graph whose operands were set again before it."""
 
 from __future__ import annotations
 
@@ -112,3 +114,47 @@ def test_operands_set_after_the_pass_make_the_check_look_again(
     assert found["sort"]["verdict"] == "wrong"  # as the graph at the end has it
     assert found == again
     assert taken == set()
+
+
+# Operands set again before the pass (`relink`): the graph may then have a cycle, which
+# only `own_order_fault`'s walk finds, so the usual order is not taken on sight.
+RELINKED_BEFORE = (
+    ENGINE
+    + """
+a = V(2.0)
+b = V(3.0)
+c = a * b
+c._prev = {a, b}
+c.backward()
+"""
+)
+
+
+def order_walks(source: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+    """How often `user_pass` walked a pass's order (`own_order_fault`), and the trace."""
+    walks: list[int] = []
+    real: Any = recorder.own_order_fault
+
+    def counted(*args: Any) -> Any:
+        walks.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(recorder, "own_order_fault", counted)
+    trace = trace_columns(source, limits=LIMITS)
+    return len(walks), trace
+
+
+def test_the_usual_order_is_right_without_a_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    walks, trace = order_walks(TWO_PASSES, monkeypatch)
+    assert walks == 0  # every rule once, in the reverse of the recorder's own sort
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
+    frames = trace["frames"]
+    sorts = [str(k) for k, phase in enumerate(frames["phase"]) if phase == "s"]
+    assert len(sorts) == 2
+    assert not set(sorts) & frames.get("text", {}).keys()  # the usual words: the page's
+
+
+def test_a_relinked_graph_is_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    walks, trace = order_walks(RELINKED_BEFORE, monkeypatch)
+    assert walks == 1
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}

@@ -415,9 +415,12 @@ class Compiler(ExpressionCompiler):
         run_body = self.gen_block(body, scope)
         state = self.m.state
         levels = generators.yield_depth(body)
+        qualname = scope.qualname  # what its generators' repr names, as CPython's
 
         def start(f: Frame) -> Any:
-            f.ret = generators.resumed(run_body(f), f, state, name, RETURN, levels)
+            made = generators.resumed(run_body(f), f, state, name, RETURN, levels)
+            made.__qualname__ = qualname  # type: ignore[attr-defined]
+            f.ret = made
             return RETURN
 
         return start
@@ -1988,6 +1991,7 @@ class Compiler(ExpressionCompiler):
         name = node.name
         in_class = scope.kind == "class"
         doc = ast.get_docstring(node, clean=False)  # its `__dict__`'s `__doc__`
+        qualname = inner.qualname
 
         def run(f: Frame) -> None:
             base_classes = []
@@ -2012,12 +2016,14 @@ class Compiler(ExpressionCompiler):
             except TypeError as error:  # its bases have no consistent order
                 raise ProgramError(str(error)) from None
             cls.doc = doc
+            cls.qualname = qualname
             # Making it looks at every name of every class of its MRO (properties,
             # abstract methods, slots), once each.
             self.m.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             if cls.slots:  # the names of its `__slots__` and its bases', gathered
                 self.m.state.charge(len(cls.slots) // ITEMS_PER_STEP)
             cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
+            cls.qualname = qualname
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:

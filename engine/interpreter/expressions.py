@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Iterable
-from types import GeneratorType, MappingProxyType
+from types import CodeType, GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.errors import EngineError
@@ -52,7 +52,12 @@ from backprop_animator.engine.interpreter.runtime import (
     SMALL_INT,
     ProgramError,
 )
-from backprop_animator.engine.interpreter.text import Texts, a_type, python_type_name
+from backprop_animator.engine.interpreter.text import (
+    ITERATOR_CODES,
+    Texts,
+    a_type,
+    python_type_name,
+)
 from backprop_animator.engine.interpreter.type_hints import function_hints
 from backprop_animator.engine.limits import (
     child_nodes,
@@ -170,7 +175,17 @@ def is_pass_method(name: str) -> bool:
 
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`),
 # an exception's notes (`e.__notes__`, a list of the program's strings).
-READABLE_DUNDERS = frozenset({"__name__", "__notes__"})
+READABLE_DUNDERS = frozenset(
+    {
+        "__name__",
+        "__notes__",
+        "__members__",
+        "__qualname__",
+        "__module__",
+        "__doc__",
+        "__annotations__",
+    }
+)
 # The methods a program's own class may define, read anywhere (`a.__add__(b)`, as a
 # lesson shows what `a + b` calls): `Machine.get_attr` finds them in the program's class
 # and nowhere else, so on anything not the program's they are refused when read.
@@ -1639,3 +1654,12 @@ def writes_grad(body: list[ast.stmt]) -> bool:
                 return True
         stack.extend(child_nodes(node))
     return False
+
+
+# A generator expression's walk, a Python generator named as CPython's (`<generator
+# object <genexpr>>`: `text.iterator_name`).
+ITERATOR_CODES.update(
+    (code, "genexpr")
+    for code in ExpressionCompiler.generator.__code__.co_consts
+    if isinstance(code, CodeType) and code.co_name == "loop"
+)

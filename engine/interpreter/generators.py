@@ -27,7 +27,7 @@ from typing import Any
 from backprop_animator.engine.interpreter.exceptions import ProgramRaise, is_exception_class
 from backprop_animator.engine.interpreter.objects import Builtin, Frame, PClass, PInstance
 from backprop_animator.engine.interpreter.runtime import ProgramError, State, too_deep
-from backprop_animator.engine.interpreter.text import a_type
+from backprop_animator.engine.interpreter.text import ITERATOR_CODES, a_type
 from backprop_animator.engine.limits import visited
 
 # A statement or value of a generator's body: a Python generator of its own, which
@@ -92,6 +92,7 @@ def resumed(
 
 
 RESUMED_CODE = resumed.__code__
+ITERATOR_CODES[RESUMED_CODE] = "function"  # a `generator`, shown by its `__qualname__`
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 

@@ -88,9 +88,11 @@ from backprop_animator.engine.interpreter.stdlib import (
 )
 from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
+    ITERATOR_CODES,
     NO_METHOD,
     a_type,
     cpython_type,
+    iterator_name,
     python_type_name,
 )
 from backprop_animator.engine.ops import FUNCTIONS, NUMBER_FUNCTIONS
@@ -105,6 +107,9 @@ _RANDOM_PROBE = random.Random(0)
 
 # Built-ins whose result reads its argument lazily (see `Library.flat`).
 _LAZY = frozenset({zip, enumerate, map, filter, GeneratorType})
+# The lazy built-ins that are classes, as in CPython (`type(zip(a, b)) is zip`): what
+# they make is one of theirs by its name (`text.iterator_name`), not its Python type.
+LAZY_TYPES = frozenset({"zip", "enumerate", "reversed", "map", "filter"})
 
 Call = Callable[[list[Any], dict[str, Any]], Any]
 
@@ -265,9 +270,9 @@ class Library:
             "max": Builtin("max", lambda a, k: self.extreme(a, k, "max")),
             "abs": Builtin("abs", self.abs_),
             "round": Builtin("round", self.round_),
-            "zip": Builtin("zip", self.zip_),
-            "enumerate": Builtin("enumerate", self.enumerate_),
-            "reversed": Builtin("reversed", self.reversed_),
+            "zip": TypeObject("zip", self.zip_, (zip, GeneratorType)),
+            "enumerate": TypeObject("enumerate", self.enumerate_, (enumerate,)),
+            "reversed": TypeObject("reversed", self.reversed_, (reversed,)),
             "sorted": Builtin("sorted", self.sorted_),
             "any": Builtin(
                 "any", lambda a, k: any(m.truthy(x) for x in self.items(one(a, k, "any")))
@@ -275,8 +280,8 @@ class Library:
             "all": Builtin(
                 "all", lambda a, k: all(m.truthy(x) for x in self.items(one(a, k, "all")))
             ),
-            "map": Builtin("map", self.map_),
-            "filter": Builtin("filter", self.filter_),
+            "map": TypeObject("map", self.map_, (GeneratorType,)),
+            "filter": TypeObject("filter", self.filter_, (GeneratorType,)),
             "isinstance": Builtin("isinstance", self.isinstance_),
             "issubclass": Builtin("issubclass", self.issubclass_),
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
@@ -444,7 +449,7 @@ class Library:
         (`type(1.0) is float`); only ever the program's own objects."""
         by_type: dict[type, Any] = {}
         for value in names.values():
-            if isinstance(value, TypeObject):
+            if isinstance(value, TypeObject) and value.name not in LAZY_TYPES:
                 for kind in value.types:
                     by_type.setdefault(kind, value)
         others: dict[str, TypeObject] = {}
@@ -466,6 +471,14 @@ class Library:
                 return names["frozenset"] if type(value) is PSet and value.frozen else found
             if value is None:  # `type(self.grad_fn).__name__` of a leaf: CPython's name
                 return none_type
+            lazy = iterator_name(value)  # `type(map(f, xs)) is map`, `list_iterator`
+            if lazy is not None:
+                if lazy in LAZY_TYPES:
+                    return names[lazy]
+                if lazy not in others:
+                    made = _not_constructible(lazy, "")  # (as in CPython: none has a constructor)
+                    others[lazy] = TypeObject(lazy, made, (type(value),))
+                return others[lazy]
             name = python_type_name(value)  # `type(print).__name__` as CPython's too
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
@@ -978,6 +991,8 @@ class Library:
         deque (a Counter, an OrderedDict and a defaultdict are dicts)."""
         if type(value) is PSet:  # a set is no frozenset, nor a frozenset a set
             return value.frozen == (cls.name == "frozenset")
+        if type(value) is GeneratorType:  # `isinstance(m, map)`: made by `map`
+            return iterator_name(value) == cls.name
         registry = self.machine.collections
         types = self.machine.collection_types
         wanted = next((k for k, t in types.items() if t is cls), None) if types else None
@@ -2136,6 +2151,16 @@ def _filtered(
             yield item
 
 
+# Their names as CPython's (`type(map(f, xs))`, `<map object>`: `text.iterator_name`).
+ITERATOR_CODES.update(
+    {
+        _mapped.__code__: "map",
+        _filtered.__code__: "filter",
+        _strict_zip.__code__: "zip",
+        Library.until_sentinel.__code__: "callable_iterator",
+    }
+)
+
 # The library's own lazy built-ins that are Python generators, each reading `iterables`.
 _READERS = frozenset({_strict_zip.__code__, _mapped.__code__, _filtered.__code__})
 # How many lazy built-ins may stand between one and a generator of the program's that it
@@ -2467,9 +2492,9 @@ def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
         raise ProgramError("NoneType takes no arguments", kind="TypeError")
 
 
-def _not_constructible(name: str) -> Call:
+def _not_constructible(name: str, where: str = " here") -> Call:
     def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        raise ProgramError(f"cannot create '{name}' instances here", kind="TypeError")
+        raise ProgramError(f"cannot create '{name}' instances{where}", kind="TypeError")
 
     return call
 

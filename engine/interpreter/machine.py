@@ -11,6 +11,7 @@ Attributes come from allow-lists only; Python's `getattr` is never used on a val
 
 from __future__ import annotations
 
+import builtins as _host_builtins
 import io
 import math
 import operator
@@ -50,6 +51,8 @@ from backprop_animator.engine.interpreter.objects import (
     TextBuffer,
     TypeObject,
     class_dict,
+    enum_member_map,
+    enum_member_named,
     enum_members,
     find_shape,
     holds_instance,
@@ -72,6 +75,8 @@ from backprop_animator.engine.interpreter.runtime import (
     too_deep,
 )
 from backprop_animator.engine.interpreter.text import (
+    ITERATOR_CODES,
+    ITERATOR_NAMES,
     NO_METHOD,
     VIEW_NAMES,
     Texts,
@@ -80,6 +85,7 @@ from backprop_animator.engine.interpreter.text import (
     python_type_name,
     type_name,
 )
+from backprop_animator.engine.interpreter.type_hints import HINTS, class_annotations
 from backprop_animator.engine.ops import FUNCTIONS, OPS
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
@@ -564,6 +570,8 @@ class Machine:
             return getattr(obj, "alias", obj.name)
         if name == "__name__" and kind is BoundMethod:
             return getattr(obj.function, "alias", obj.function.name)
+        if name in CLASS_FACTS:
+            return self.other_fact(obj, name)
         if kind is PSuper:
             return self.super_attr(obj, name)
         table = self.methods.get(kind)
@@ -643,6 +651,12 @@ class Machine:
             return found
         if name in _OBJECT_METHODS:  # `a.__eq__`: object's own, found before `__getattr__`
             return self.object_method(obj, name)
+        if name == "__module__" or name == "__doc__":  # its class's
+            return self.class_fact(obj.cls, name)
+        if name == "__annotations__":  # the first of its classes' with annotations
+            annotated = next((c for c in obj.cls.mro if HINTS in c.namespace), None)
+            if annotated is not None:
+                return class_annotations(self, annotated)
         fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
         if type(fallback) is Function:
             return self.call_function(fallback, [obj, name])
@@ -693,6 +707,32 @@ class Machine:
             return Builtin(name, lambda args, kwargs: self.value_backward(obj, args, kwargs))
         raise ProgramError(f"a Value has no attribute '{name}' that programs can use")
 
+    def class_fact(self, cls: PClass, name: str) -> Any:
+        """`C.__qualname__`, `C.__module__`, `C.__doc__` (its docstring, None without
+        one: not a base's) and `C.__annotations__` (its body's own, `{}` where it has none,
+        as CPython 3.11's)."""
+        if name == "__qualname__":
+            return cls.qualname
+        if name == "__module__":
+            return "builtins" if cls.builtin else "__main__"
+        if name == "__doc__":
+            if cls.builtin:  # `ValueError.__doc__`: CPython's own text
+                return getattr(getattr(_host_builtins, cls.name, None), "__doc__", None)
+            return cls.doc
+        return class_annotations(self, cls)
+
+    def other_fact(self, obj: Any, name: str) -> Any:
+        """`f.__qualname__`, `f.__module__` of a function of the program's; the facts of
+        what is not the program's class, object or function are refused."""
+        kind = type(obj)
+        function = obj.function if kind is BoundMethod else obj
+        if type(function) is Function and name in ("__qualname__", "__module__"):
+            return function.qualname if name == "__qualname__" else "__main__"
+        raise ProgramError(
+            f"`.{name}` is read here of the program's classes (and `__qualname__` and "
+            f"`__module__` of its functions), not of {a_type(obj)}"
+        )
+
     def class_attr(self, obj: PClass, name: str) -> Any:
         """`get_attr` of a program's class."""
         if name == "__hash__" and hash_is_none(obj):
@@ -701,6 +741,10 @@ class Machine:
         if found is MISSING:
             if name == "__name__":
                 return obj.name
+            if name == "__members__" and enum_members(obj) is not None:
+                return enum_member_map(obj)  # `Op.__members__`, aliases too
+            if name in CLASS_FACTS:  # `C.__qualname__`, `C.__annotations__`…
+                return self.class_fact(obj, name)
             if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
@@ -734,7 +778,8 @@ class Machine:
         `D.__dict__['__repr__'](1)` is refused, not run on what it cannot read), the same
         one each time, so two views of a class compare equal."""
         self.state.charge(len(cls.namespace) // ITEMS_PER_STEP)
-        return class_dict(cls, self.native_view)
+        annotated = class_annotations(self, cls) if HINTS in cls.namespace else None
+        return class_dict(cls, self.native_view, annotated)
 
     def native_view(self, method: NativeMethod, cls: PClass) -> Builtin:
         key = (id(method), id(cls))
@@ -806,6 +851,8 @@ class Machine:
             raise ProgramError(f"deleting a Value's attribute ('{name}') is not available here")
         if type(obj) is PModule:  # (CPython deletes it: refused as a write is)
             raise ProgramError(module_write_refused(obj, name, "deleting"))
+        if type(obj) is Stream:
+            raise ProgramError(stream_write_refused(name, "deleting"))
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
@@ -984,7 +1031,13 @@ class Machine:
         if kind is Builtin and obj.name in _BUILTIN_TYPES:
             raise immutable_type(name, obj.name)  # `type`, `property`, `range`…
         if kind is PModule:
+            writable = obj.members.get(WRITABLE)
+            if writable is not None and name in writable:  # `logger.propagate = False`
+                obj.members[name] = writable[name](value)
+                return
             raise ProgramError(module_write_refused(obj, name))
+        if kind is Stream:  # `sys.stdout.write = f`, `setattr(sys.stdout, ...)`
+            raise ProgramError(stream_write_refused(name))
         refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"
@@ -1690,11 +1743,24 @@ class Machine:
         ):  # `list[float]`, CPython's generic alias: not made here
             words = "(CPython's generic alias, or the class's __class_getitem__)"
             raise ProgramError(f"{obj.name}[...] is not available here {words}")
+        if kind is PClass and any(ENUM_KEY in c.namespace for c in obj.mro):
+            return self.enum_item(obj, key)
         if kind is PClass or isinstance(obj, TypeObject):
             message = f"type '{obj.name}' is not subscriptable"
         else:
             message = f"'{cpython_type(obj)}' object is not subscriptable"
         raise ProgramError(message, kind="TypeError")
+
+    def enum_item(self, cls: PClass, key: Any) -> PInstance:
+        """`Op['MUL']`: the member of that name, or CPython's KeyError of the key."""
+        found = enum_member_named(cls, self.key(key))
+        if found is None:
+            failed = ProgramError(
+                f"{self.texts.to_repr(key)[:80]} is not a member of {cls.name}", kind="KeyError"
+            )
+            failed.args_seen = (key,)
+            raise failed
+        return found
 
     def missing_key(self, obj: dict[Any, Any], key: Any, kind: str, factory: Any) -> Any:
         """A missing key of a `defaultdict` (made by its factory, and kept) or of a
@@ -1919,6 +1985,8 @@ def _live(table: Iterable[Any], what: str) -> Iterator[Any]:
         raise ProgramError(f"{what} changed size during iteration", kind="RuntimeError") from None
 
 
+ITERATOR_CODES[_live.__code__] = "live"  # (`iter(d)`: its name, `text.iterator_name`)
+
 _ORDER: dict[str, Callable[[Any, Any], Any]] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -1981,12 +2049,17 @@ _BUILTIN_TYPES: dict[str, str] = {
             "filter", "reversed", "object", "super",
         )
     },
+    **{name: name for name in ITERATOR_NAMES},  # `type(iter([]))`, `type(gen)`
     "defaultdict": "collections.defaultdict",
     "deque": "collections.deque",
     "None": "NoneType",  # `type(None)`, as `type` names it
     "NoneType": "NoneType",
     "class": "type",
 }  # fmt: skip
+
+
+# What a class tells of itself besides its attributes (`Machine.class_fact`).
+CLASS_FACTS = frozenset({"__qualname__", "__module__", "__doc__", "__annotations__"})
 
 
 def immutable_type(name: str, type_name: str) -> ProgramError:
@@ -2192,6 +2265,11 @@ def holds(node: PInstance, fn: Function) -> bool:
     return False
 
 
+# In a module's table (a logger's): the names a program may set, each with what it
+# makes of the value it is given (or refuses).
+WRITABLE = "_writable"
+
+
 def module_write_refused(module: PModule, name: str, doing: str = "setting") -> str:
     """Why `math.foo = 1` (or `logger.propagate = False`) is refused: the modules here,
     and the loggers and handlers of `logging`, are the interpreter's own tables, which
@@ -2206,6 +2284,19 @@ def module_write_refused(module: PModule, name: str, doing: str = "setting") -> 
     return (
         f"{doing} .{name} of {what} is not available here: its attributes are the "
         f"interpreter's own, which a program reads but does not change (CPython would {done} it)"
+    )
+
+
+def stream_write_refused(name: str, doing: str = "setting") -> str:
+    """Why `sys.stdout.write = f` (or `setattr(sys.stdout, name, value)`) is refused:
+    `sys.stdout` is the print panel, read through `print`, whose few members are the
+    interpreter's own."""
+    done = "set" if doing == "setting" else "delete"
+    return (
+        f"{doing} .{name} of sys.stdout is not available here: sys.stdout is the print "
+        "panel, which print() writes to; its members (reconfigure, flush, encoding) are "
+        f"the interpreter's own, which a program uses but does not change (CPython would "
+        f"{done} it, or refuse a read-only one)"
     )
 
 

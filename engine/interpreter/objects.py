@@ -123,6 +123,7 @@ class PClass:
         "mro",
         "name",
         "namespace",
+        "qualname",
         "shadowed",
         "shape",
         "slots",
@@ -136,6 +137,8 @@ class PClass:
         abc: bool = False,
     ) -> None:
         self.name = name
+        # CPython's `__qualname__` (`C.Inner`, `f.<locals>.C`), which the compiler sets
+        self.qualname = name
         self.namespace = namespace
         self.mro: tuple[PClass, ...] = (self, *_linearize(name, bases))
         # Its metaclass is `abc.ABCMeta` (`abc.ABC` a base, or `metaclass=ABCMeta`): only
@@ -650,6 +653,23 @@ def enum_members(cls: PClass) -> list[PInstance] | None:
     return members
 
 
+def enum_member_named(cls: PClass, name: Any) -> PInstance | None:
+    """`Op['MUL']`: the member (or alias) of that name, None where there is none."""
+    found = cls.namespace.get(name) if type(name) is str else None
+    return found if type(found) is PInstance and found.cls is cls else None
+
+
+def enum_member_map(cls: PClass) -> MappingProxyType[str, PInstance]:
+    """`Op.__members__`: every member's name, aliases too, in order, read-only."""
+    return MappingProxyType(
+        {
+            name: value
+            for name, value in cls.namespace.items()
+            if type(value) is PInstance and value.cls is cls and name.isidentifier()
+        }
+    )
+
+
 # In the namespace of a `@dataclass(frozen=True)` class: its fields are set once.
 FROZEN = "__dataclass_frozen__"
 
@@ -864,16 +884,21 @@ class _Probe(PInstance):
 
 
 def class_dict(
-    cls: PClass, native: Callable[[NativeMethod, PClass], Any]
+    cls: PClass,
+    native: Callable[[NativeMethod, PClass], Any],
+    annotations: dict[str, Any] | None = None,
 ) -> MappingProxyType[str, Any]:
     """`C.__dict__` of a program's class: a read-only view of its own attributes, keys in
     CPython's order (`__module__`, the docstring, the body's names, then `__dict__` and
-    `__weakref__` where no base gave them, `__doc__` last when there is no docstring);
+    `__weakref__` where no base gave them, `__doc__` last when there is no docstring;
+    `__annotations__` second where the body annotates);
     values the program's own objects (the interpreter's own entries left out; `__dict__`
     and `__weakref__`, CPython's descriptors, placeholders it cannot use; a built-in
     method, a dataclass's `__init__`, as `native` gives it read off the class, which
     checks what it is called on)."""
     own: dict[str, Any] = {"__module__": "__main__"}
+    if annotations is not None:  # its body's (`C.__annotations__`), where it annotates
+        own["__annotations__"] = annotations
     if cls.doc is not None:
         own["__doc__"] = cls.doc
     own.update(

@@ -32,6 +32,7 @@ from backprop_animator.engine.interpreter.exceptions import (
 )
 from backprop_animator.engine.interpreter.heapq_module import heapq_module
 from backprop_animator.engine.interpreter.json_module import json_module
+from backprop_animator.engine.interpreter.logging_module import logging_module
 from backprop_animator.engine.interpreter.namedtuples import (
     NAMEDTUPLE_KEY,
     checked_names,
@@ -61,6 +62,7 @@ from backprop_animator.engine.interpreter.objects import (
     Stream,
     TextBuffer,
     TypeObject,
+    enum_members,
     reads_of,
 )
 from backprop_animator.engine.interpreter.os_module import os_modules
@@ -148,7 +150,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "time": time_module(library.state),
         "sys": sys_module(),
         "enum": enum_module(library),
-        "logging": logging_module(library.state),
+        "logging": logging_module(library, lambda: library.state.steps * SECONDS_PER_STEP),
         "copy": copy_module(library),
         "json": json_module(library),
         "io": io_module(library.state),
@@ -185,7 +187,38 @@ def finish_class(m: Any, cls: PClass) -> PClass:
         names = list(cls.namespace.get(ANNOTATIONS, ()))
         return class_namedtuple(m, cls, names, ANNOTATIONS)
     make_enum_members(cls)
+    if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
+        cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
+
+
+def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+    """`Op('mul')`: the member whose value equals it (a member itself is its own), or
+    CPython's ValueError; the functional API (`Op('Name', 'A B')`) is refused."""
+    if not args and not kwargs:
+        raise ProgramError(
+            "EnumType.__call__() missing 1 required positional argument: 'value'",
+            kind="TypeError",
+        )
+    if len(args) != 1 or kwargs:
+        raise ProgramError(
+            f"{cls.name}(...) with more than a value (Enum's functional API) is not available "
+            "here: write the class with its members"
+        )
+    value = args[0]
+    if type(value) is PInstance and value.cls is cls:
+        return value
+    members = enum_members(cls) or ()
+    if not members:
+        raise ProgramError(f"<enum '{cls.name}'> has no members defined", kind="TypeError")
+    for member in members:
+        m.state.charge(1)
+        if m.truthy(m.compare("==", member.attrs["value"], value)):
+            return member
+    failed = ProgramError(
+        f"{m.texts.to_repr(value)} is not a valid {cls.qualname}", kind="ValueError"
+    )
+    raise failed
 
 
 class _Auto:
@@ -700,210 +733,6 @@ class _Copier:
         else:
             raise self.refuse(value)
         return copied
-
-
-# `logging`'s levels, as CPython numbers them.
-LOG_LEVELS = {
-    "CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20,
-    "DEBUG": 10, "NOTSET": 0,
-}  # fmt: skip
-LOG_CALLS = ("debug", "info", "warning", "warn", "error", "critical", "fatal", "exception")
-# What `basicConfig` may be told: where its lines would go (a stream, a file, handlers)
-# is not among them.
-LOG_CONFIG = frozenset({"level", "format", "datefmt", "style", "force", "encoding", "errors"})
-
-
-def level_number(level: Any) -> int:
-    """A level as `setLevel` takes it: an integer, or a level's name."""
-    if type(level) is int or type(level) is bool:
-        return int(level)
-    if type(level) is str:
-        if level in LOG_LEVELS:
-            return LOG_LEVELS[level]
-        raise ProgramError(f"Unknown level: {level!r}", kind="ValueError")
-    shown = f": {level!r}" if level is None or type(level) is float else ""
-    raise ProgramError(f"Level not an integer or a valid string{shown}", kind="TypeError")
-
-
-def logging_module(state: State) -> PModule:
-    """`import logging` as a library's code logs its progress (`logger.info(...)`): a
-    log line goes to CPython's stderr, never to what the program prints, so here it goes
-    nowhere. `basicConfig` takes the level and the format and refuses a stream, a file or
-    handlers, whose lines could be printed; `getLogger(name)` is one logger per name,
-    with CPython's `level` (what `setLevel` set), `getEffectiveLevel()` (its nearest
-    dotted ancestor's when it has none, the root's WARNING at the end) and
-    `isEnabledFor(level)`."""
-    loggers: dict[str, PModule] = {}
-    disabled = [0]  # `logging.disable(level)`
-
-    def log_call(name: str, at_level: bool = False) -> Builtin:
-        def call(args: list[Any], kwargs: dict[str, Any]) -> None:
-            if len(args) < 1 + at_level:
-                raise ProgramError(f"{name}() missing its message", kind="TypeError")
-            if at_level and type(args[0]) is not int:
-                raise ProgramError("level must be an integer", kind="TypeError")
-
-        return Builtin(name, call)
-
-    def disable(args: list[Any], kwargs: dict[str, Any]) -> None:
-        disabled[0] = level_number(args[0] if args else kwargs.get("level", 50))
-
-    def calls(prefix: str) -> dict[str, Any]:
-        members: dict[str, Any] = {name: log_call(f"{prefix}{name}") for name in LOG_CALLS}
-        members["log"] = log_call(f"{prefix}log", at_level=True)
-        members["disable"] = Builtin(f"{prefix}disable", disable)
-        return members
-
-    def effective(name: str) -> int:
-        """The level of the nearest of `name`'s dotted ancestors that has one, the root's
-        at the end: a step per ancestor looked at, each a cut of the name."""
-        while True:
-            level = logger(name).members["level"]
-            if level or name == "root":
-                return int(level)
-            end = name.rfind(".")
-            state.charge(1 + len(name) // ITEMS_PER_STEP)
-            while end > 0 and name[:end] not in loggers:
-                end = name.rfind(".", 0, end)
-                state.charge(1 + end // ITEMS_PER_STEP)
-            name = name[:end] if end > 0 else "root"
-
-    def logger(name: str) -> PModule:
-        if name not in loggers:
-            members = calls("Logger.")
-            del members["disable"]
-            members["name"] = name
-            members["level"] = 30 if name == "root" else 0
-            members["propagate"] = True
-            members["disabled"] = False
-
-            def set_level(args: list[Any], kwargs: dict[str, Any]) -> None:
-                members["level"] = level_number(args[0] if args else kwargs.get("level"))
-
-            def is_enabled_for(args: list[Any], kwargs: dict[str, Any]) -> bool:
-                level = level_number(args[0] if args else kwargs.get("level"))
-                return disabled[0] < level and level >= effective(name)
-
-            members["setLevel"] = Builtin("Logger.setLevel", set_level)
-            handlers: list[Any] = []
-            members["handlers"] = handlers
-            members["addHandler"] = Builtin("Logger.addHandler", _handler_call(handlers, True))
-            members["removeHandler"] = Builtin(
-                "Logger.removeHandler", _handler_call(handlers, False)
-            )
-            members["getEffectiveLevel"] = Builtin(
-                "Logger.getEffectiveLevel", lambda args, kwargs: effective(name)
-            )
-            members["isEnabledFor"] = Builtin("Logger.isEnabledFor", is_enabled_for)
-            if name != "root":
-                members["parent"] = _nearest_ancestor(state, loggers, name, logger("root"))
-            else:
-                members["parent"] = None
-            made = loggers[name] = PModule(name, members)
-            _adopt(state, loggers, made)
-        return loggers[name]
-
-    def get_logger(args: list[Any], kwargs: dict[str, Any]) -> PModule:
-        name = args[0] if args else kwargs.get("name", "root")
-        if len(args) > 1 or set(kwargs) - {"name"} or not isinstance(name, str | None):
-            raise ProgramError("getLogger() takes a logger's name", kind="TypeError")
-        return logger(name or "root")
-
-    configured = [False]
-
-    def basic_config(args: list[Any], kwargs: dict[str, Any]) -> None:
-        if args:
-            raise ProgramError("basicConfig() takes keyword arguments only", kind="TypeError")
-        for key in kwargs:
-            if key not in LOG_CONFIG:
-                raise ProgramError(
-                    f"basicConfig({key}=...) is not available: log lines here go nowhere "
-                    "(in CPython they go to stderr, not to what the program prints)"
-                )
-        if configured[0] and not kwargs.get("force"):
-            return  # CPython's root has its handler: a second call does nothing
-        configured[0] = True
-        if "level" in kwargs:
-            logger("root").members["level"] = level_number(kwargs["level"])
-
-    members: dict[str, Any] = dict(LOG_LEVELS)
-    members.update(calls("logging."))
-    members["StreamHandler"] = Builtin("logging.StreamHandler", _stream_handler)
-    members["Formatter"] = Builtin("logging.Formatter", _formatter)
-    members["getLogger"] = Builtin("logging.getLogger", get_logger)
-    members["basicConfig"] = Builtin("logging.basicConfig", basic_config)
-    return PModule("logging", members)
-
-
-def _stream_handler(args: list[Any], kwargs: dict[str, Any]) -> PModule:
-    """`logging.StreamHandler()`: CPython's writes to stderr, never to what the program
-    prints, so here its lines go nowhere; one given a stream (stdout) is refused."""
-    if args or kwargs:
-        raise ProgramError(
-            "logging.StreamHandler(stream) is not available: log lines here go nowhere "
-            "(StreamHandler() writes to stderr in CPython, not to what the program prints)"
-        )
-    members: dict[str, Any] = {"level": 0, "formatter": None}
-
-    def set_level(a: list[Any], k: dict[str, Any]) -> None:
-        members["level"] = level_number(a[0] if a else k.get("level"))
-
-    def set_formatter(a: list[Any], k: dict[str, Any]) -> None:
-        if len(a) + len(k) != 1:
-            raise ProgramError("setFormatter() takes one formatter", kind="TypeError")
-        members["formatter"] = a[0] if a else k.get("fmt")
-
-    members["setLevel"] = Builtin("Handler.setLevel", set_level)
-    members["setFormatter"] = Builtin("Handler.setFormatter", set_formatter)
-    return PModule("StreamHandler", members)
-
-
-def _formatter(args: list[Any], kwargs: dict[str, Any]) -> PModule:
-    """`logging.Formatter(fmt)`: kept for a handler whose lines go nowhere."""
-    if len(args) > 3 or set(kwargs) - {"fmt", "datefmt", "style", "validate"}:
-        raise ProgramError("Formatter() takes fmt, datefmt and style", kind="TypeError")
-    fmt = args[0] if args else kwargs.get("fmt")
-    if fmt is not None and type(fmt) is not str:
-        raise ProgramError("Formatter(fmt) takes a string", kind="TypeError")
-    return PModule("Formatter", {"_fmt": fmt})
-
-
-def _handler_call(handlers: list[Any], add: bool) -> Callable[..., None]:
-    def call(args: list[Any], kwargs: dict[str, Any]) -> None:
-        if len(args) != 1 or kwargs:
-            raise ProgramError("addHandler() takes one handler", kind="TypeError")
-        handler = args[0]
-        if type(handler) is not PModule or handler.name != "StreamHandler":
-            raise ProgramError("a logger's handler here is a logging.StreamHandler()")
-        if add and not any(one is handler for one in handlers):
-            handlers.append(handler)
-        elif not add:
-            handlers[:] = [one for one in handlers if one is not handler]
-
-    return call
-
-
-def _nearest_ancestor(
-    state: State, loggers: dict[str, PModule], name: str, root: PModule
-) -> PModule:
-    """The logger of `name`'s nearest dotted ancestor that has one, else the root (a step
-    per cut of the name looked at, as `effective` charges)."""
-    end = name.rfind(".")
-    while end > 0 and name[:end] not in loggers:
-        state.charge(1 + end // ITEMS_PER_STEP)
-        end = name.rfind(".", 0, end)
-    return loggers[name[:end]] if end > 0 else root
-
-
-def _adopt(state: State, loggers: dict[str, PModule], made: PModule) -> None:
-    """CPython's `_fixupChildren`: the loggers below a new one whose parent was above it
-    have it as their parent now (a step per ten loggers looked at)."""
-    state.charge(len(loggers) // ITEMS_PER_STEP)
-    below, root = made.name + ".", loggers["root"]
-    for other in loggers.values():
-        parent = other.members["parent"]
-        if other.name.startswith(below) and (parent is root or len(parent.name) < len(made.name)):
-            other.members["parent"] = made
 
 
 def typing_module(library: Library) -> PModule:

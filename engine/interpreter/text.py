@@ -16,12 +16,14 @@ from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
+    ENUM_KEY,
     MISSING,
     Annotation,
     BoundMethod,
     Builtin,
     Function,
     Inert,
+    Maker,
     PClass,
     PClassMethod,
     PInstance,
@@ -122,7 +124,11 @@ class Texts:
             return shown
         if kind is PClass:  # a class of the program's is its module's, `__main__`
             module = "" if value in self.builtin_classes else "__main__."
-            return f"<class '{self.class_modules.get(value, module)}{value.name}'>"
+            enum = type(value.abstract) is Maker and module  # an Enum's: `<enum 'Op'>`
+            if enum and any(ENUM_KEY in c.namespace for c in value.mro[1:]):
+                return f"<enum '{value.name}'>"
+            shown = value.qualname if module else value.name  # `<class '__main__.C.Inner'>`
+            return f"<class '{self.class_modules.get(value, module)}{shown}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"
         if isinstance(value, Builtin):
@@ -162,7 +168,7 @@ class Texts:
         if kind is PStaticMethod or kind is PClassMethod:  # read off a class's `__dict__`
             wrapper = "staticmethod" if kind is PStaticMethod else "classmethod"
             return f"<{wrapper}({self.to_repr(value.function, seen)})>"
-        return _FIXED_REPRS.get(kind, "<object>")
+        return _FIXED_REPRS.get(kind) or iterator_repr(value) or "<object>"
 
     def _container(self, value: Any, seen: set[int]) -> str:
         parts: list[str] = []
@@ -434,6 +440,69 @@ def _spec_error(value: Any, spec: str) -> ProgramError:
     return ProgramError(f"invalid format spec {spec[:40]!r}", kind="ValueError")
 
 
+# The names CPython gives the lazy objects a program may hold that are Python generators
+# here, by the code of the generator (filled by the modules that make them: `map`'s,
+# `filter`'s, a program's generator function's...); "live" is a dict's or set's walk.
+ITERATOR_CODES: dict[Any, str] = {}
+# Python's own iterators, named by their type as CPython names it (`list_iterator`).
+_HOST_ITERATORS: frozenset[type] = frozenset(
+    {
+        type(iter([])), type(iter(())), type(iter("")), type(iter("\u00e9")),
+        type(iter(range(0))), type(reversed([])), type(iter({}.keys())), zip, enumerate,
+        reversed,
+    }
+)  # fmt: skip
+# A dict's or a set's walk (`iter(d)`, `iter(d.items())`) by what it walks.
+_LIVE_NAMES: dict[type, str] = {
+    dict: "dict_keyiterator",
+    type({}.keys()): "dict_keyiterator",
+    type({}.values()): "dict_valueiterator",
+    type({}.items()): "dict_itemiterator",
+}
+
+
+# Every name `iterator_name` gives: Python's own immutable types.
+ITERATOR_NAMES = frozenset(
+    {kind.__name__ for kind in _HOST_ITERATORS}
+    | set(_LIVE_NAMES.values())
+    | {"set_iterator", "generator", "map", "filter", "callable_iterator"}
+)
+
+
+def iterator_name(value: Any) -> str | None:
+    """`type(x).__name__` of a lazy object as CPython's (`map`, `generator`,
+    `list_iterator`); None for anything else. A dict's walk is named by what it walks
+    while it can be asked (once exhausted, only as a `generator`)."""
+    kind = type(value)
+    if kind is GeneratorType:
+        name = ITERATOR_CODES.get(value.gi_code, "generator")
+        if name == "live":
+            frame = value.gi_frame
+            if frame is None:
+                return "generator"
+            if frame.f_locals.get("what") == "Set":
+                return "set_iterator"
+            return _LIVE_NAMES.get(type(frame.f_locals.get("table")), "dict_keyiterator")
+        return "generator" if name == "genexpr" or name == "function" else name
+    return kind.__name__ if kind in _HOST_ITERATORS else None
+
+
+def iterator_repr(value: Any) -> str | None:
+    """`<map object>`, `<generator object walk>` (its qualname), `<generator object
+    <genexpr>>`: CPython's, with no address (as an object's: `<V object>`)."""
+    name = iterator_name(value)
+    if name is None:
+        return None
+    if name != "generator":
+        return f"<{name} object>"
+    made_by = ITERATOR_CODES.get(value.gi_code)
+    if made_by == "function":
+        return f"<generator object {value.__qualname__}>"
+    if made_by == "genexpr":
+        return "<generator object <genexpr>>"
+    return "<generator object>"
+
+
 # Reprs that say no more than the type: an io.StringIO's is CPython's, its address left
 # out as an object's is (`<V object>`).
 _FIXED_REPRS: dict[type, str] = {
@@ -456,7 +525,7 @@ def python_type_name(value: Any) -> str:
         return _WRAPPERS[type(value)]
     if type(value) in ENDLESS:  # as CPython's messages name them (`__name__` is 'count')
         return _CPYTHON_NAMED[type(value)]
-    return type_name(value)
+    return iterator_name(value) or type_name(value)
 
 
 _WRAPPERS: dict[type, str] = {
@@ -530,9 +599,11 @@ def cpython_type(value: Any) -> str:
         return "type"
     if isinstance(value, Builtin):
         return "builtin_function_or_method"
+    if kind is GeneratorType:  # `'map' object is not subscriptable`
+        return iterator_name(value) or "generator"
     if kind in _CPYTHON_NAMED:
         return _CPYTHON_NAMED[kind]
-    return type_name(value)
+    return iterator_name(value) or type_name(value)
 
 
 # Python's own lazy objects a program may hold, by the names CPython gives them.

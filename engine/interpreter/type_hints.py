@@ -98,25 +98,78 @@ def get_type_hints(machine: Any, args: list[Any], kwargs: dict[str, Any]) -> dic
             for name, hint in cls.namespace.get(HINTS, {}).items():
                 hints[name] = evaluate(machine, hint, cls.namespace)
         return hints
-    if type(obj) is PInstance:  # CPython reads `obj.__annotations__`: its class's own
+    if type(obj) is PInstance:
+        # CPython reads `obj.__annotations__`, its class's own, and evaluates a string
+        # with no globals (`obj` has no `__globals__`): the built-ins alone.
         for cls in obj.cls.mro:
             if HINTS in cls.namespace:
                 found_hints = cls.namespace[HINTS].items()
-                return {name: evaluate(machine, hint, None) for name, hint in found_hints}
+                return {
+                    name: evaluate(machine, hint, cls.namespace, strings_in=BUILT_INS)
+                    for name, hint in found_hints
+                }
     if isinstance(obj, TypeObject | Builtin):  # `int`, `len`: none of their own
         return {}
     shown = machine.texts.to_repr(obj)
     raise ProgramError(f"{shown} is not a module, class, method, or function.", kind="TypeError")
 
 
-def evaluate(machine: Any, hint: Hint, namespace: dict[str, Any] | None) -> Any:
-    """One annotation's value, as CPython's `get_type_hints` makes it."""
+# How a forward reference's names are looked up: the globals, then a class's own names
+# (CPython's `get_type_hints` of a class), or the built-ins alone (of an object).
+GLOBALS_FIRST = "globals"
+BUILT_INS = "builtins"
+
+
+def future_annotations(compiler: Any) -> bool:
+    """Whether the module begins with `from __future__ import annotations`, which makes
+    every annotation a string in CPython (only a docstring and futures come before)."""
+    tree = getattr(compiler, "tree", None)
+    for index, statement in enumerate(tree.body if tree is not None else ()):
+        if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            if any(alias.name == "annotations" for alias in statement.names):
+                return True
+        elif not (index == 0 and isinstance(statement, ast.Expr)):
+            return False
+    return False
+
+
+def class_annotations(machine: Any, cls: PClass) -> dict[str, Any]:
+    """`C.__annotations__` as CPython 3.11 has it: the class body's own, each the value
+    its expression makes (looked up in the class's names, then the globals, as the body
+    does; evaluated when it is read here), a string kept as it is, and every one the text
+    of its expression under `from __future__ import annotations`."""
+    annotations: dict[str, Any] = {}
+    for name, hint in cls.namespace.get(HINTS, {}).items():
+        machine.state.charge(1)
+        node = hint.node
+        if future_annotations(hint.compiler):  # `'Node'` is `"'Node'"` then
+            text = ast.unparse(node)
+            machine.state.check_str(len(text))
+            annotations[name] = text
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            annotations[name] = node.value
+        else:
+            annotations[name] = run(machine, hint, node, cls.namespace, class_first=True)
+    return annotations
+
+
+def evaluate(
+    machine: Any,
+    hint: Hint,
+    namespace: dict[str, Any] | None,
+    strings_in: str = GLOBALS_FIRST,
+) -> Any:
+    """One annotation's value, as CPython's `get_type_hints` makes it: an expression the
+    value it made when its class body ran (its names the class's first), a string (a
+    forward reference) evaluated then, by `strings_in`."""
     node = hint.node
     levels = 0
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        value: Any = node.value
+    if future_annotations(hint.compiler):
+        value: Any = ast.unparse(node)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        value = node.value
     else:
-        value = run(machine, hint, node, namespace)
+        value = run(machine, hint, node, namespace, class_first=True)
         if type(value) is not str:
             return none_type(hint.compiler) if value is None else value
     while type(value) is str:  # a forward reference: `'Value'`, `"list[Node]"`
@@ -132,18 +185,34 @@ def evaluate(machine: Any, hint: Hint, namespace: dict[str, Any] | None) -> Any:
                 hint.trees[value] = tree
             else:
                 machine.state.charge(UNKEPT_STEPS)
-        value = run(machine, hint, tree, namespace, keep)
+        if strings_in == BUILT_INS:
+            only_built_ins(hint.compiler, tree)
+        value = run(machine, hint, tree, namespace, keep=keep)
         if value is None:
             return none_type(hint.compiler)
     return value
 
 
+def only_built_ins(compiler: Any, tree: ast.expr) -> None:
+    """A forward reference evaluated with no globals, as CPython's `get_type_hints` of an
+    object: a name that is no built-in is CPython's NameError."""
+    for part in ast.walk(tree):
+        if isinstance(part, ast.Name) and part.id not in compiler.builtins:
+            raise ProgramError(f"name '{part.id}' is not defined", kind="NameError")
+
+
 def run(
-    machine: Any, hint: Hint, node: ast.expr, namespace: dict[str, Any] | None, keep: bool = True
+    machine: Any,
+    hint: Hint,
+    node: ast.expr,
+    namespace: dict[str, Any] | None,
+    keep: bool = True,
+    class_first: bool = False,
 ) -> Any:
     """`node` (compiled once, where it is kept: `keep`) run: its names the program's
     globals, then the class's own (`namespace`, as CPython's `get_type_hints` looks them
-    up), then the built-ins."""
+    up), then the built-ins; the class's own first (`class_first`, as its body looked
+    them up when it ran)."""
     machine.state.charge(1)
     compiler = hint.compiler
     key = (id(node), namespace is None)  # (a node kept, by the hint or its trees)
@@ -157,7 +226,9 @@ def run(
     machine.state.charge(len(namespace) // ITEMS_PER_STEP)
     globals_ = compiler.globals
     own = {
-        key: value for key, value in namespace.items() if key.isidentifier() and key not in globals_
+        key: value
+        for key, value in namespace.items()
+        if key.isidentifier() and (class_first or key not in globals_)
     }
     return code(Frame(own, None))
 

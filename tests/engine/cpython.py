@@ -12,6 +12,7 @@ import io
 import math
 import random
 import re
+import subprocess
 import sys
 from collections import Counter
 from typing import Any
@@ -43,6 +44,35 @@ def run_in_cpython(source: str) -> list[str]:
     finally:
         sys.setrecursionlimit(limit)
     return out.getvalue().splitlines()
+
+
+# Runs a program given on stdin as `run_in_cpython` does, in a process of its own and
+# in its `__main__` module, as a script runs (`typing.get_type_hints` of a class looks
+# its names up in `sys.modules[cls.__module__]`).
+_SUBPROCESS = """
+import random as _random, sys as _sys
+from micrograd.engine import Value
+_random.seed(0)
+del _random
+exec(compile(_sys.stdin.read(), "<program>", "exec"), globals())
+"""
+
+
+def run_in_cpython_with_stderr(source: str) -> list[str]:
+    """The lines CPython writes to stdout and stderr together, in the order it writes
+    them (both unbuffered into one pipe): what `logging` and `warnings` write, which the
+    interpreter prints. In a process of its own, so `logging.basicConfig` configures
+    that process's logging, not the test run's."""
+    ran = subprocess.run(
+        [sys.executable, "-u", "-c", _SUBPROCESS],
+        input=source,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    return ran.stdout.splitlines()
 
 
 def printed_lines(trace: dict[str, Any]) -> list[str]:

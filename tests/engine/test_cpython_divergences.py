@@ -2914,7 +2914,8 @@ def test_setting_a_modules_attribute_is_refused_naming_it() -> None:
     """CPython sets it; here a module (and a logger) is the interpreter's own table."""
     for source, words in [
         ("import math\nmath.foo = 1\n", "setting .foo of the module 'math' is not available"),
-        ("import logging\nlogging.getLogger('a').propagate = False\n", "of the logger 'a'"),
+        ("import logging\nlogging.getLogger('a').name = 'b'\n", "of the logger 'a'"),
+        ("import logging\nlogging.getLogger('a').level = 'DEBUG'\n", "set to an integer"),
     ]:
         with pytest.raises(EngineError, match=words) as refused:
             trace_source(source + TAIL)
@@ -3085,6 +3086,72 @@ def test_get_type_hints_evaluates_the_programs_annotations_as_cpython(source: st
     functions and methods: each annotation evaluated when asked, a string one (a forward
     reference, or every one under `from __future__ import annotations`) in the program's
     globals (a class's own names after them), CPython's NameError for a name nowhere."""
+    assert printed_lines(trace_source(source + TAIL)) == run_as_main(source)
+
+
+CLASS_NAMES_HINTS = """
+from typing import get_type_hints, Optional
+class Node:
+    \"\"\"A node.\"\"\"
+    K = int
+    class Leaf:
+        pass
+    a: 'Leaf'
+    b: Leaf
+    c: K
+    d: 'K'
+    e: None
+    f: 'Node'
+    def walk(self) -> 'Leaf':
+        pass
+def show(x):
+    try:
+        print(get_type_hints(x))
+    except NameError as e:
+        print('NameError', e)
+show(Node)
+class Obj:
+    L = float
+    n: int
+    w: L
+    m: 'str'
+show(Obj())
+class Far:
+    v: 'Node'
+show(Far())
+class Sub(Node):
+    h: 'Leaf'
+show(Sub)
+class Sub2(Node):
+    Leaf = str
+    h: 'Leaf'
+show(Sub2)
+show(Node.walk)
+def make():
+    class Local:
+        pass
+    return Local
+print(Node.Leaf, make(), Node.Leaf.__qualname__, make().__qualname__, Node.__qualname__)
+print(Node.__annotations__)
+print(Node.__doc__, Node.Leaf.__doc__, Sub.__doc__, Node().__doc__)
+print(Node.__module__, Node().__module__)
+print(Obj.__annotations__, Sub.__annotations__, Obj().__annotations__, Node.Leaf.__annotations__)
+print(list(vars(Obj)), vars(Obj)['__annotations__'], list(Node.__dict__)[:4])
+print(show.__qualname__, Node.walk.__qualname__, show.__module__, Node.walk.__module__)
+print(ValueError.__module__, ValueError.__doc__, KeyError.__qualname__)
+"""
+
+
+@pytest.mark.parametrize(
+    "future", ["", "from __future__ import annotations\n"], ids=["plain", "future"]
+)
+def test_get_type_hints_and_annotations_look_in_the_class_as_cpython(future: str) -> None:
+    """A class's own names (`'Leaf'`, a nested class; `K`, a class attribute) are its
+    annotations' (after the globals, for a string), an object's strings see the built-ins
+    alone (CPython's NameError for `'Node'`), and `C.__annotations__`, `vars(C)`,
+    `__qualname__` (`Node.Leaf`, `make.<locals>.Local`), `__doc__` and `__module__` are
+    CPython's."""
+    source = future + CLASS_NAMES_HINTS
     assert printed_lines(trace_source(source + TAIL)) == run_as_main(source)
 
 
@@ -3422,6 +3489,69 @@ def test_an_enum_class_is_walked_counted_and_asked_as_cpythons() -> None:
             + "try:\n    print(Op.ADD in Other, 'a' in Other)\n"
             + "except TypeError as e:\n    print(e)\n"
         )
+
+
+def test_an_enum_is_looked_up_by_name_and_by_value_as_cpythons() -> None:
+    """`Op['MUL']`, `Op('mul')` (a member itself too, an alias's value its first member,
+    `Op(3.0)` the member 3), `.__members__` (aliases too, in order), `<enum 'Op'>`, and
+    CPython's KeyError, ValueError and TypeErrors for what is none."""
+    assert_as_cpython(
+        ENUM_CLASS
+        + "print(Op['ADD'], Op('+'), Op['PLUS'], Op(Op.ADD), Op.ADD.name, Op.ADD.value)\n"
+        + "print(Op.__members__, list(Op.__members__), len(Op.__members__), Op, repr(Other))\n"
+        + "for name, member in Op.__members__.items():\n    print(name, member.value)\n"
+        + "print(Other(1.0), Other(True), Other['X'] is Other(1))\n"
+        + "class Empty(Enum):\n    def f(self):\n        pass\n"
+        + "class Box(Enum):\n    A = [1]\n"
+        + "print(Box([1]))\n"
+        + "for bad in (lambda: Op['BAD'], lambda: Op('bad'), lambda: Op(None), lambda: Op[1],\n"
+        + "        lambda: Op(), lambda: Op[[1]], lambda: Op['__init__'], lambda: Other(2),\n"
+        + "        lambda: Empty(1), lambda: Op([1]), lambda: Op.__members__.update({}),\n"
+        + "        lambda: Box([2]), lambda: A.__members__):\n"
+        + "    try:\n        print(bad())\n    except Exception as e:\n"
+        + "        print(type(e).__name__, e)\n"
+        + "class A:\n    pass\n"
+    )
+
+
+LAZY_OBJECTS = """
+def g():
+    yield 1
+class C:
+    def walk(self):
+        yield 2
+lazy = [map(abs, [1]), zip([1]), zip([1], strict=True), filter(None, [1]), enumerate([1]),
+        reversed([1]), reversed((1,)), iter([]), iter(()), iter(range(3)), g(), C().walk(),
+        (x for x in []), iter({}), iter({}.values()), iter({}.items()), iter('ab'), iter({1}),
+        iter(lambda: 1, 0)]
+"""
+
+
+def test_lazy_objects_have_cpythons_classes() -> None:
+    """`type(map(f, xs))` is `map`, `isinstance(z, zip)`, `type(iter([])).__name__` is
+    `list_iterator`, a generator's is `generator`: CPython's classes and names."""
+    assert_as_cpython(
+        LAZY_OBJECTS
+        + "for x in lazy:\n    print(type(x), type(x).__name__, isinstance(x, type(x)))\n"
+        + "kinds = (map, zip, filter, enumerate, reversed)\n"
+        + "print([[isinstance(x, k) for k in kinds] for x in lazy])\n"
+        + "print(type(map(abs, [])) is map, type(zip()) is zip, type(g()) is type(C().walk()))\n"
+        + "print(map, zip, type(map), callable(filter), issubclass(enumerate, object))\n"
+        + "print(list(type(map(abs, []))(abs, [-1])), type(g()) == type(x for x in []))\n"
+        + "for bad in (lambda: map(abs, [1])[0], lambda: len(zip()),\n"
+        + "        lambda: len(filter(None, [])), lambda: map(abs, [1]) + 1,\n"
+        + "        lambda: type(iter([]))(), lambda: g()[0]):\n"
+        + "    try:\n        bad()\n    except TypeError as e:\n        print(e)\n"
+    )
+
+
+def test_lazy_objects_print_as_cpythons_without_the_address() -> None:
+    # (No address, as an object of the program's prints: `<V object>`.)
+    source = LAZY_OBJECTS + "print(*lazy, sep='\\n')\n"
+    theirs = [re.sub(r" at 0x[0-9a-f]+>$", ">", line) for line in run_in_cpython(source)]
+    assert printed_lines(trace_source(source + TAIL)) == theirs
+    assert theirs[-9:-6] == ["<generator object g>", "<generator object C.walk>",
+                             "<generator object <genexpr>>"]  # fmt: skip
 
 
 def test_a_class_that_is_no_enum_is_still_not_walked() -> None:

@@ -1020,15 +1020,133 @@ def test_an_import_in_a_function_that_fails_when_it_runs_hands_out_nothing() -> 
 @pytest.mark.parametrize(
     ("source", "words"),
     [
-        ("import logging, io\nh = logging.StreamHandler(io.StringIO())\n", "StreamHandler(stream)"),
-        ("import logging\nh = logging.StreamHandler(stream=None)\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler(stream=print)\n", "StreamHandler(stream)"),
+        ("import logging\nh = logging.StreamHandler(1, 2)\n", "takes one stream"),
         ("import logging\nh = logging.StreamHandler()\nh.emit(1)\n", "no attribute 'emit'"),
         ("import logging\nh = logging.StreamHandler()\ny = h.__dict__\n", "__dict__"),
         ("import logging\nlogging.getLogger().addHandler(logging.Formatter())\n", "handler"),
         ("import logging\nf = logging.Formatter(fmt=print)\n", "takes a string"),
+        ("import logging\nlogging.basicConfig(format='%(funcName)s')\n", "'funcName' is not"),
+        ("import logging\nlogging.basicConfig(format='%(process)d %(message)s')\n", "process"),
+        ("import logging\nlogging.Formatter('{thread}', style='{')\n", "'thread' is not"),
+        ("import logging\nlogging.Formatter('$message', style='$')\n", "style '$'"),
+        ("import logging\nlogging.Formatter('%(asctime)s', '%999999999Y')\n", "'%9'"),
+        ("import logging\nlogging.Formatter('%(asctime)s', '%Y' * 600)\n", "datefmt of more"),
+        ("import logging\nlogging.basicConfig(filename='/etc/passwd')\n", "no files here"),
+        (
+            "import logging\ntry:\n    1/0\nexcept ZeroDivisionError:\n"
+            "    logging.exception('x')\n",
+            "traceback",
+        ),
+        ("import logging\nlogging.error('x', stack_info=True)\n", "traceback"),
+        ("import logging\nlogging.error('%d', 'a')\n", "could not be formatted (TypeError"),
+        (
+            "import logging\nlogging.basicConfig(format='%(nope)s')\nlogging.error('x')\n",
+            "could not be formatted (KeyError",
+        ),
+        (
+            "import logging\nlogging.basicConfig(format='{message.__class__}', style='{')\n"
+            "logging.error('x')\n",
+            "dunder",
+        ),
+        (
+            "import logging\nlogging.basicConfig(format='%(message)999999999s')\n"
+            "logging.error('x')\n",
+            "characters",
+        ),
+        (
+            "import logging\nfor i in range(10**6):\n    logging.error('x' * 1000)\n",
+            "printed more than",
+        ),
     ],
 )
-def test_a_log_handler_writes_nowhere_and_hands_out_nothing(source: str, words: str) -> None:
+def test_a_log_handler_writes_only_as_cpythons_and_hands_out_nothing(
+    source: str, words: str
+) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("t = type(iter([]))\nt()\n", "cannot create 'list_iterator' instances"),
+        ("def g():\n    yield 1\nt = type(g())\nt.x = 1\n", "immutable type 'generator'"),
+        ("t = type(map(abs, []))\nd = t.__dict__\n", "__dict__"),
+        ("t = type(iter({}))\ny = t.__subclasses__\n", "dunder"),
+        ("def g():\n    yield 1\nx = g().gi_frame\n", "gi_frame"),
+        ("x = map(abs, [1]).gi_code\n", "gi_code"),
+        ("x = type(iter(lambda: 1, 0)).mro()\n", "mro"),
+    ],
+)
+def test_the_classes_of_lazy_objects_hand_out_nothing(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("def f():\n    pass\nx = f.__doc__\n", "not of a function"),
+        ("x = (1).__module__\n", "not of an int"),
+        ("import math\nx = math.__doc__\n", "math"),
+        ("x = len.__qualname__\n", "not of a function"),
+        ("class C:\n    x: ().__class__\ny = C.__annotations__\n", "dunder"),
+        (
+            "class C:\n    x: 'os.system'\ny = vars(C)\nfrom typing import get_type_hints\n"
+            "get_type_hints(C)\n",
+            "name 'os' is not defined",
+        ),
+        (
+            "def f():\n    return f()\nclass C:\n    x: f()\ny = C.__annotations__\n",
+            "RecursionError",
+        ),
+        ("class C:\n    x: int\nwhile True:\n    C.__annotations__\n", "BACKPROP_MAX_STEPS"),
+        ("class C:\n    x: int\ny = C.__annotations__.__class__\n", "dunder"),
+    ],
+)
+def test_a_classs_facts_are_read_within_the_whitelist(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "setattr(sys.stdout, 'write', print)",
+        "sys.stdout.write = print",
+        "sys.stdout.encoding = 'latin-1'",
+        "del sys.stdout.flush",
+        "delattr(sys.stdout, 'x')",
+        "try:\n    sys.stdout.x = 1\nexcept Exception:\n    pass",
+    ],
+)
+def test_sys_stdout_is_never_changed_and_says_why(statement: str) -> None:
+    with pytest.raises(
+        EngineError, match=re.escape("of sys.stdout is not available here: sys.stdout is")
+    ):
+        trace_source(f"import sys\n{statement}\n" + END)
+
+
+ENUM = "from enum import Enum\nclass Op(Enum):\n    ADD = '+'\n    MUL = '*'\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (ENUM + "x = Op.__members__.__class__\n", "dunder"),
+        (ENUM + "x = Op.__members__.mapping\n", "no attribute 'mapping'"),
+        (ENUM + "Op.__members__['X'] = 1\n", "does not support item assignment"),
+        (ENUM + "x = Op['__dict__']\n", "KeyError"),
+        (ENUM + "x = Op('Color', 'RED GREEN')\n", "functional API"),
+        (
+            ENUM + "class W:\n    def __eq__(self, o):\n        return o == self\nOp(W())\n",
+            "RecursionError",
+        ),
+        (ENUM + "while True:\n    Op('*')\n", "BACKPROP_MAX_STEPS"),
+    ],
+)
+def test_an_enum_lookup_hands_out_its_members_only_within_bounds(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END)
 

@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_columns, trace_source
-from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_passes
+from tests.engine.cpython import (
+    printed_lines,
+    run_in_cpython,
+    run_in_cpython_with_passes,
+    run_in_cpython_with_stderr,
+)
 
 TAIL = "\nv = Value(1.0)\nv.backward()\n"
 
@@ -217,11 +222,15 @@ def test_an_enum_s_members_have_names_and_values() -> None:
         "print(Op.ADD, repr(Op.MUL), Op.MUL.value, Op.ADD.name, Op.MINUS is Op.NEG)\n"
         "print(Op.NEG.symbol(), {Op.ADD: 1}[Op.ADD], isinstance(Op.ADD, Op), Op.ADD != Op.MUL)\n"
     )
-    # Looking a member up by value is refused, not answered with a new object.
-    with pytest.raises(EngineError, match=re.escape("Op(value) is not available here")):
-        run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nOp(1)\n")
+    # Looked up by value, a member is the member itself, never a new object.
+    same_as_cpython(
+        "from enum import Enum\nclass Op(Enum):\n    ADD = 1\n"
+        "print(Op(1) is Op.ADD, Op['ADD'] is Op.ADD, Op.__members__)\n"
+    )
     with pytest.raises(EngineError, match="dunder"):
-        run("from enum import Enum\nclass Op(Enum):\n    ADD = 1\nprint(Op.__members__)\n")
+        run(
+            "from enum import Enum\nclass Op(Enum):\n    ADD = 1\nprint(Op.__members__.__class__)\n"
+        )
 
 
 def test_a_free_backprop_function_given_a_node_is_a_pass() -> None:
@@ -790,10 +799,11 @@ def test_the_matrix_operator_on_anything_else_is_cpythons_type_error() -> None:
         run("def f():\n    pass\nx = f @ f\n")
 
 
-def test_logging_writes_nowhere_as_cpythons_goes_to_stderr() -> None:
+def test_logging_prints_what_cpythons_root_handler_writes_to_stderr() -> None:
     """THAMIZH-ARASU/scalargrad logs every node and pass (`logger.debug(f"...")`) after
-    `logging.basicConfig(level=..., format=...)` in a dataclass's `__post_init__`."""
-    same_as_cpython(
+    `logging.basicConfig(level=..., format=...)` in a dataclass's `__post_init__`: its
+    lines are printed as CPython writes them to stderr, in the program's order."""
+    body = (
         "import logging\nfrom enum import Enum\nfrom dataclasses import dataclass\n"
         "class LogLevel(Enum):\n    DEBUG = logging.DEBUG\n    INFO = logging.INFO\n"
         "@dataclass\nclass Config:\n    log_level: LogLevel = LogLevel.INFO\n"
@@ -803,17 +813,39 @@ def test_logging_writes_nowhere_as_cpythons_goes_to_stderr() -> None:
         "logger.debug(f'made {config}')\nlogger.info('pass %d done', 3)\n"
         "logging.warning('careful')\nlogger.log(logging.ERROR, 'x')\n"
         "print(config, logging.WARNING, logging.CRITICAL, logger is logging.getLogger(__name__))\n"
-        "logger.setLevel(logging.DEBUG)\n"
+        "logger.setLevel(logging.DEBUG)\nlogger.debug('now %s', [1])\n"
     )
+    assert run(body) == ["pass 3 done", "careful", "x", *run_in_cpython(body)[-1:], "now [1]"]
+    assert run(body) == run_in_cpython_with_stderr(body + TAIL)
 
 
-def test_logging_refuses_a_destination_and_reaches_nothing_of_pythons() -> None:
-    with pytest.raises(EngineError, match=re.escape("basicConfig(stream=...) is not available")):
-        run("import logging, sys\nlogging.basicConfig(stream=sys.stdout)\n")
-    with pytest.raises(EngineError, match=re.escape("basicConfig(handlers=...) is not available")):
-        run("import logging\nlogging.basicConfig(handlers=[])\n")
-    with pytest.raises(EngineError, match=re.escape("StreamHandler(stream) is not available")):
-        run("import logging, sys\nh = logging.StreamHandler(sys.stdout)\n")
+def test_a_loggers_records_reach_its_parents_handlers_as_cpythons() -> None:
+    """A library's logger with a handler of its own: its records go to the root's handler
+    too until `propagate = False`; `disabled`, and a `level` written directly, which
+    CPython's cache of `isEnabledFor` does not see until `setLevel` clears it."""
+    body = (
+        "import logging\nlogging.basicConfig(format='root: %(message)s')\n"
+        "lib = logging.getLogger('lib')\nh = logging.StreamHandler()\n"
+        "h.setFormatter(logging.Formatter('lib: %(message)s'))\nlib.addHandler(h)\n"
+        "lib.warning('both')\nlib.propagate = False\nlib.warning('lib only')\n"
+        "lib.disabled = True\nlib.warning('none')\nlib.disabled = False\n"
+        "lib.level = logging.ERROR\nlib.warning('cached, so shown')\n"
+        "lib.setLevel(logging.ERROR)\nlib.warning('not shown')\n"
+        "lib.error('shown %s', lib.propagate)\nprint(lib.propagate, lib.disabled, lib.level)\n"
+        "logging.getLogger('lib.sub').warning('from a child')\n"
+        "quiet = logging.getLogger('quiet')\nquiet.addHandler(logging.NullHandler())\n"
+        "quiet.propagate = False\nquiet.error('nowhere')\n"
+        "logging.getLogger('other').critical('%(n)d%%', {'n': 5})\n"
+    )
+    assert run(body) == run_in_cpython_with_stderr(body + TAIL)
+    assert run(body)[-1] == "root: 5%"
+
+
+def test_logging_refuses_a_file_and_reaches_nothing_of_pythons() -> None:
+    with pytest.raises(EngineError, match=re.escape("basicConfig(filename=...) is not available")):
+        run("import logging\nlogging.basicConfig(filename='log.txt')\n")
+    with pytest.raises(EngineError, match=re.escape("StreamHandler(stream) writes to sys.stdout")):
+        run("import logging\nh = logging.StreamHandler(print)\n")
     with pytest.raises(EngineError, match="no attribute 'root'"):
         run("import logging\nr = logging.root\n")
     with pytest.raises(EngineError):  # a logger is a table of what it may do, no more
@@ -3127,21 +3159,24 @@ def test_an_enum_op_whose_word_names_a_known_op_is_shown_as_that_op() -> None:
     assert names[0] == "x1*w1"
 
 
-def test_a_stream_handler_logs_to_stderr_so_nowhere_here() -> None:
+def test_a_stream_handler_prints_what_it_writes_to_stderr() -> None:
     """akv17/minigrad's Trainer, given no logger, makes one as CPython's logging cookbook
     does: `logging.StreamHandler()` with `setLevel('INFO')` and a `Formatter(fmt)`, added
     with `logger.addHandler(ch)`: refused (no attribute 'StreamHandler'). Its lines go to
-    stderr in CPython, never to what the program prints, so here they go nowhere."""
-    same_as_cpython(
+    stderr in CPython: printed here, formatted by its formatter."""
+    body = (
         "import logging\n"
         "logger = logging.getLogger('scalargrad')\nlogger.setLevel('INFO')\n"
         "ch = logging.StreamHandler()\nch.setLevel('INFO')\n"
-        "formatter = logging.Formatter('%(asctime)s - [%(levelname)s] - %(message)s')\n"
+        "formatter = logging.Formatter('[%(levelname)s] %(name)s:%(lineno)d - %(message)s')\n"
         "ch.setFormatter(formatter)\nlogger.addHandler(ch)\nlogger.addHandler(ch)\n"
-        "logger.info('Training...')\n"
+        "logger.info('Training...')\nlogger.debug('not shown')\n"
         "print(len(logger.handlers), logger.handlers[0] is ch, logger.level)\n"
-        "logger.removeHandler(ch)\nprint(logger.handlers)\n"
+        "logger.removeHandler(ch)\nprint(logger.handlers)\nlogger.info('not shown either')\n"
+        "logger.warning('last resort')\n"
     )
+    assert run(body)[0] == "[INFO] scalargrad:10 - Training..."
+    assert run(body) == run_in_cpython_with_stderr(body + TAIL)
 
 
 def test_the_numeric_tower_of_numbers_answers_isinstance_as_cpython() -> None:

@@ -27,7 +27,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.machine import WRITABLE
-from backprop_animator.engine.interpreter.objects import Builtin, PModule, Stream, TextBuffer
+from backprop_animator.engine.interpreter.objects import (
+    LOG_HANDLERS,
+    LOG_KIND,
+    Builtin,
+    PModule,
+    Stream,
+    TextBuffer,
+)
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 
@@ -122,7 +129,8 @@ def formatter(fmt: Any, datefmt: Any = None, style: Any = "%") -> PModule:
                     f"the datefmt directive '%{directive}' is not available here "
                     "(%Y %m %d %H %M %S %I %p %j %a %A %b %B %y %w %U %W %z %Z %% are)"
                 )
-    return PModule("Formatter", {"_fmt": text, "datefmt": datefmt, "_style": style})
+    members = {"_fmt": text, "datefmt": datefmt, "_style": style, LOG_KIND: "Formatter"}
+    return PModule("Formatter", members)
 
 
 def _formatter_call(args: list[Any], kwargs: dict[str, Any]) -> PModule:
@@ -137,7 +145,7 @@ def _formatter_call(args: list[Any], kwargs: dict[str, Any]) -> PModule:
 def handler(kind: str, stream: Any = None) -> PModule:
     """A `StreamHandler` (its stream the printed output, as stderr is here, or
     `sys.stdout`, or an `io.StringIO`) or a `NullHandler`."""
-    members: dict[str, Any] = {"level": 0, "formatter": None, "stream": stream}
+    members: dict[str, Any] = {"level": 0, "formatter": None, "stream": stream, LOG_KIND: kind}
 
     def set_level(a: list[Any], k: dict[str, Any]) -> None:
         members["level"] = level_number(a[0] if a else k.get("level"))
@@ -146,7 +154,7 @@ def handler(kind: str, stream: Any = None) -> PModule:
         if len(a) + len(k) != 1:
             raise ProgramError("setFormatter() takes one formatter", kind="TypeError")
         given = a[0] if a else k.get("fmt")
-        if given is not None and (type(given) is not PModule or given.name != "Formatter"):
+        if given is not None and _kind(given) != "Formatter":
             raise ProgramError("setFormatter() takes a logging.Formatter here")
         members["formatter"] = given
 
@@ -180,7 +188,7 @@ def _handler_call(handlers: list[Any], add: bool) -> Callable[..., None]:
         if len(args) != 1 or kwargs:
             raise ProgramError("addHandler() takes one handler", kind="TypeError")
         given = args[0]
-        if type(given) is not PModule or given.name not in ("StreamHandler", "NullHandler"):
+        if _kind(given) not in LOG_HANDLERS:
             raise ProgramError(
                 "a logger's handler here is a logging.StreamHandler() or NullHandler()"
             )
@@ -217,6 +225,7 @@ class Logging:
         members["level"] = 30 if name == "root" else 0
         members["propagate"] = True
         members["disabled"] = False
+        members[LOG_KIND] = "Logger"
 
         def set_level(args: list[Any], kwargs: dict[str, Any]) -> None:
             members["level"] = level_number(args[0] if args else kwargs.get("level"))
@@ -340,7 +349,14 @@ class Logging:
         record = self.record(name, level, msg, args, kwargs.get("extra"))
         handlers = self.handlers_of(name)
         for one in handlers:
-            if level >= one.members["level"] and one.name == "StreamHandler":
+            if _kind(one) not in LOG_HANDLERS:  # (`logger.handlers.append(3)`)
+                shown = self.library.machine.texts.to_repr(one)[:80]
+                raise ProgramError(
+                    f"a logger's handlers hold {shown}, which is no handler: they are "
+                    "logging.StreamHandler() or NullHandler() here (CPython fails on it "
+                    "when a record reaches it)"
+                )
+            if level >= one.members["level"] and _kind(one) == "StreamHandler":
                 self.emit(one.members["formatter"], one.members["stream"], record)
         if not handlers and level >= 30:  # CPython's `lastResort`: the message alone
             self.emit(None, None, record)
@@ -496,6 +512,11 @@ class Logging:
         members["NullHandler"] = Builtin("logging.NullHandler", _null_handler)
         members["Formatter"] = Builtin("logging.Formatter", _formatter_call)
         return PModule("logging", members)
+
+
+def _kind(value: Any) -> str | None:
+    """What `logging` made `value` as (`LOG_KIND`); None for anything else."""
+    return value.members.get(LOG_KIND) if type(value) is PModule else None
 
 
 def _kept(value: Any) -> Any:

@@ -1,0 +1,58 @@
+"""`logging`'s handlers, formatters and loggers are told apart by what they are, never by
+a name a program chooses (`getLogger('Formatter')`), and what a program puts in a
+logger's `handlers` list is refused with words, never a host error's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from backprop_animator.engine import EngineError, trace_source
+from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
+
+END = "\nv = Value(1.0)\nv.backward()\n"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # A logger named as a formatter or a handler is a logger, not one of them.
+        "h = logging.StreamHandler()\nh.setFormatter(logging.getLogger('Formatter'))",
+        "lg.addHandler(logging.getLogger('StreamHandler'))",
+        "lg.addHandler(logging.getLogger('NullHandler'))",
+        "logging.basicConfig(handlers=[logging.getLogger('StreamHandler')])",
+    ],
+)
+def test_a_logger_named_as_a_handler_or_formatter_is_none_of_them(statement: str) -> None:
+    source = f"import logging\nlg = logging.getLogger('a')\n{statement}\nlg.warning('x')\n"
+    with pytest.raises(EngineError, match=r"logging\.Formatter here|is a logging\.StreamHandler"):
+        trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    "item", ["3", "logging", "lg", "logging.Formatter('%(message)s')", "logging.getLogger('x')"]
+)
+def test_what_a_program_puts_in_a_loggers_handlers_is_refused_with_words(item: str) -> None:
+    source = f"import logging\nlg = logging.getLogger('a')\nlg.handlers.append({item})\n"
+    with pytest.raises(EngineError) as raised:
+        trace_source(source + "lg.warning('x')\n" + END)
+    message = str(raised.value)
+    assert "line 4" in message and "is no handler" in message
+    assert "operation failed" not in message and "members" not in message
+
+
+def test_handlers_and_formatters_print_as_cpythons() -> None:
+    body = (
+        "import logging, io, sys\nh = logging.StreamHandler()\n"
+        "print(h, logging.StreamHandler(sys.stdout), logging.StreamHandler(io.StringIO()))\n"
+        "h.setLevel(logging.ERROR)\nn = logging.NullHandler()\nn.setLevel(15)\n"
+        "print([h, n], repr(h))\n"
+    )
+    source = body + END
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)
+    formatter = "import logging\nprint(logging.Formatter('%(message)s'))\n" + END
+    assert printed_lines(trace_source(formatter)) == ["<logging.Formatter object>"]
+    assert re.fullmatch(
+        r"<logging.Formatter object at 0x[0-9a-f]+>", run_in_cpython_with_stderr(formatter)[0]
+    )

@@ -198,6 +198,9 @@ class Machine:
         # Each `def`'s annotations, by its lines (`Function.span`), for `get_type_hints`
         # (`engine.interpreter.type_hints`).
         self.hints: dict[tuple[int, int], list[tuple[str, Any]]] = {}
+        # The spans of methods named with a pass's word that do no pass's work
+        # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
+        self.no_passes: set[tuple[int, int]] = set()
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory

@@ -744,7 +744,8 @@ class Machine:
         if found is MISSING:
             if name == "__name__":
                 return obj.name
-            if name == "__members__" and enum_members(obj) is not None:
+            if name == "__members__" and any(ENUM_KEY in c.namespace for c in obj.mro):
+                self.state.charge(len(obj.namespace) // ITEMS_PER_STEP)  # (each name read)
                 return enum_member_map(obj)  # `Op.__members__`, aliases too
             if name in CLASS_FACTS:  # `C.__qualname__`, `C.__annotations__`…
                 return self.class_fact(obj, name)

@@ -209,6 +209,7 @@ def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) 
     if type(value) is PInstance and value.cls is cls:
         return value
     members = enum_members(cls) or ()
+    m.state.charge(len(cls.namespace) // ITEMS_PER_STEP)  # (each name read, to gather them)
     if not members:
         raise ProgramError(f"<enum '{cls.name}'> has no members defined", kind="TypeError")
     for member in members:

@@ -19,6 +19,7 @@ from typing import Any
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
     BoundMethod,
     Builtin,
     Frame,
@@ -225,10 +226,10 @@ def run(
         return code(Frame({}, None))
     machine.state.charge(len(namespace) // ITEMS_PER_STEP)
     globals_ = compiler.globals
-    own = {
+    own = {  # (not the interpreter's own entries: `__dataclass_frozen__`, as `C.__dict__`)
         key: value
         for key, value in namespace.items()
-        if key.isidentifier() and (class_first or key not in globals_)
+        if key.isidentifier() and key != FROZEN and (class_first or key not in globals_)
     }
     return code(Frame(own, None))
 

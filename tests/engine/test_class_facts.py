@@ -1,0 +1,36 @@
+"""What a class tells of itself (`get_type_hints(C)`, `C.__annotations__`) reads the
+class's own names as CPython's does, never an entry the interpreter keeps in it."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import trace_source
+from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
+
+END = "\nv = Value(1.0)\nv.backward()\n"
+FROZEN = (
+    "from dataclasses import dataclass\nfrom typing import get_type_hints\n"
+    "@dataclass(frozen=True)\nclass C:\n    x: int\n    y: {hint}\n"
+    "try:\n    print({read})\nexcept NameError as e:\n    print(e)\n"
+)
+MISSING = "name '__dataclass_frozen__' is not defined"
+
+
+@pytest.mark.parametrize(
+    ("hint", "read"),
+    [
+        ("'__dataclass_frozen__'", "get_type_hints(C)"),
+        ("__dataclass_frozen__", "C.__annotations__"),
+    ],
+)
+def test_an_annotation_never_reads_the_interpreters_own_entries_of_a_class(
+    hint: str, read: str
+) -> None:
+    # `@dataclass(frozen=True)` keeps `__dataclass_frozen__` in the class's names here
+    # (it was read as True); CPython's class has no such name: a NameError, which CPython
+    # raises when the class body runs (its annotation is evaluated then), and here when
+    # the annotation is read.
+    source = FROZEN.format(hint=hint, read=read) + END
+    assert printed_lines(trace_source(source)) == [MISSING]
+    assert run_in_cpython_with_stderr(source)[-1].endswith(MISSING)

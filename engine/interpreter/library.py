@@ -128,6 +128,9 @@ class Library:
         self.machine = machine
         self.state: State = machine.state
         self.printed = printed
+        # The program's compiler (`run.py` sets it): the library's own warnings are the
+        # program's `warnings` module's (`warn`).
+        self.compiler: Any = None
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
@@ -626,6 +629,14 @@ class Library:
         return call
 
     builtins_module: PModule | None = None
+
+    def warn(self, text: str, category: str) -> None:
+        """`warnings.warn(text, category, 2)` in a library function (`logger.warn`'s
+        DeprecationWarning): shown at the program's line that called it, through the
+        filters of the program's `warnings`, as CPython's."""
+        if self.compiler is not None:
+            warn = self.compiler.library_module("warnings")()["warn"]
+            self.machine.call(warn, [text, self.compiler.builtins[category]], {})
 
     def modules(self) -> dict[str, PModule]:
         if self.builtins_module is None:

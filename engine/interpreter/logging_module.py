@@ -320,6 +320,10 @@ class Logging:
                 raise ProgramError(
                     f"{shown}() missing 1 required positional argument: 'msg'", kind="TypeError"
                 )
+            if call == "warn":  # CPython's deprecated alias of `warning`
+                kind = "function" if name == "" else "method"
+                words = f"The 'warn' {kind} is deprecated, use 'warning' instead"
+                self.library.warn(words, "DeprecationWarning")
             if name == "" and not self.root.members["handlers"]:
                 self.basic_config([], {})  # the module's `logging.info(...)`: the root's
             if call == "exception":

@@ -4,7 +4,11 @@ logger's `handlers` list is refused with words, never a host error's."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +60,34 @@ def test_handlers_and_formatters_print_as_cpythons() -> None:
     assert re.fullmatch(
         r"<logging.Formatter object at 0x[0-9a-f]+>", run_in_cpython_with_stderr(formatter)[0]
     )
+
+
+WARN = """
+import logging
+lg = logging.getLogger('lib')
+for i in range(2):
+    lg.warn('old %d', i)
+logging.warn('module')
+import warnings
+warnings.simplefilter('ignore')
+lg.warn('quiet')
+"""
+
+
+def test_warn_is_cpythons_deprecated_alias_with_its_warning(tmp_path: Path) -> None:
+    """`logger.warn` (and `logging.warn`) logs as `warning` after CPython's
+    DeprecationWarning, shown as a warning is (once per line, through the filters)."""
+    script = tmp_path / "main.py"
+    script.write_text(WARN)
+    run = subprocess.run(
+        [sys.executable, "-u", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+        env={"PATH": os.environ.get("PATH", "")},
+    )
+    theirs = run.stdout.replace(str(script), "/program/main.py").splitlines()
+    assert "DeprecationWarning: The 'warn' method is deprecated" in theirs[0]
+    assert printed_lines(trace_source(WARN + END)) == theirs

@@ -89,6 +89,7 @@ from backprop_animator.engine.interpreter.stdlib import (
 from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
     ITERATOR_CODES,
+    ITERATOR_NAMES,
     NO_METHOD,
     a_type,
     cpython_type,
@@ -1035,8 +1036,13 @@ class Library:
             elif isinstance(option, TypeObject):
                 if cls is option or (cls is ABC_META and PClass in option.types):
                     return True  # `issubclass(ABCMeta, type)`: a metaclass is a type
-                if builtin_type and any(
-                    issubclass(one, other) for one in cls.types for other in option.types
+                # (A lazy object's class, `map`, `generator`, `list_iterator`, is its own
+                # only: most are Python generators here, which their types would share.)
+                lazy = cls.name in ITERATOR_NAMES or option.name in ITERATOR_NAMES
+                if (
+                    builtin_type
+                    and not lazy
+                    and any(issubclass(one, other) for one in cls.types for other in option.types)
                 ):
                     return True
             elif type(option) is Annotation and option.name in _NUMBERS:

@@ -34,3 +34,19 @@ def test_an_annotation_never_reads_the_interpreters_own_entries_of_a_class(
     source = FROZEN.format(hint=hint, read=read) + END
     assert printed_lines(trace_source(source)) == [MISSING]
     assert run_in_cpython_with_stderr(source)[-1].endswith(MISSING)
+
+
+LAZY_CLASSES = """
+def gen():
+    yield 1
+lazy = [type(gen()), map, filter, zip, enumerate, reversed, type(iter([])), type(iter({}))]
+print([[issubclass(one, other) for other in lazy] for one in lazy])
+print([issubclass(one, (object, int)) for one in lazy])
+"""
+
+
+def test_the_classes_of_lazy_objects_are_subclasses_of_themselves_only() -> None:
+    # A generator, a map object and a zip object are Python generators here: their
+    # classes were each other's subclasses (`issubclass(type(gen()), map)` was True).
+    source = LAZY_CLASSES + END
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)

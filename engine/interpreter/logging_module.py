@@ -406,8 +406,10 @@ class Logging:
         except ProgramError as error:
             if error.kind is None:
                 raise
+            said = error.message  # (a program's own exception says its class already)
+            said = said if said.startswith(f"{error.kind}: ") else f"{error.kind}: {said}"
             raise ProgramError(
-                f"this log line could not be formatted ({error.kind}: {error.message}); "
+                f"this log line could not be formatted ({said}); "
                 "CPython prints '--- Logging error ---' and a traceback to stderr and "
                 "goes on, which is not available here"
             ) from None

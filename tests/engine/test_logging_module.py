@@ -91,3 +91,14 @@ def test_warn_is_cpythons_deprecated_alias_with_its_warning(tmp_path: Path) -> N
     theirs = run.stdout.replace(str(script), "/program/main.py").splitlines()
     assert "DeprecationWarning: The 'warn' method is deprecated" in theirs[0]
     assert printed_lines(trace_source(WARN + END)) == theirs
+
+
+def test_a_message_whose_str_raises_is_refused_naming_its_exception_once() -> None:
+    # CPython prints '--- Logging error ---' and a traceback and goes on: refused here,
+    # with the program's exception said as CPython says it (it was "ValueError: ValueError").
+    source = (
+        "import logging\nclass M:\n    def __str__(self):\n        raise ValueError('bad')\n"
+        "try:\n    logging.warning(M())\nexcept ValueError:\n    print('never caught')\n"
+    )
+    with pytest.raises(EngineError, match=re.escape("could not be formatted (ValueError: bad)")):
+        trace_source(source + END)

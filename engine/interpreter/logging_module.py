@@ -96,11 +96,12 @@ def level_name(level: int) -> str:
     return LEVEL_NAMES.get(level, f"Level {level}")
 
 
-def formatter(fmt: Any, datefmt: Any = None, style: Any = "%") -> PModule:
+def formatter(state: State, fmt: Any, datefmt: Any = None, style: Any = "%") -> PModule:
     """A `Formatter`: its format checked as CPython's is (its style, a field named), and
-    a field CPython has that is not kept here refused."""
+    a field CPython has that is not kept here refused (a step per ten characters)."""
     if fmt is not None and type(fmt) is not str:
         raise ProgramError("Formatter(fmt) takes a string", kind="TypeError")
+    state.charge(len(fmt or "") // ITEMS_PER_STEP)
     if datefmt is not None and type(datefmt) is not str:
         raise ProgramError("Formatter(datefmt=...) takes a string", kind="TypeError")
     if style not in ("%", "{", "$"):
@@ -133,13 +134,18 @@ def formatter(fmt: Any, datefmt: Any = None, style: Any = "%") -> PModule:
     return PModule("Formatter", members)
 
 
-def _formatter_call(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+def _formatter_call(state: State) -> Callable[[list[Any], dict[str, Any]], PModule]:
     """`logging.Formatter(fmt, datefmt, style)`."""
-    names = ("fmt", "datefmt", "style", "validate")
-    if len(args) > 4 or set(kwargs) - set(names) or any(n in kwargs for n in names[: len(args)]):
-        raise ProgramError("Formatter() takes fmt, datefmt and style", kind="TypeError")
-    given = dict(zip(names, args, strict=False)) | kwargs
-    return formatter(given.get("fmt"), given.get("datefmt"), given.get("style", "%"))
+
+    def call(args: list[Any], kwargs: dict[str, Any]) -> PModule:
+        names = ("fmt", "datefmt", "style", "validate")
+        named = set(kwargs)
+        if len(args) > 4 or named - set(names) or any(n in named for n in names[: len(args)]):
+            raise ProgramError("Formatter() takes fmt, datefmt and style", kind="TypeError")
+        given = dict(zip(names, args, strict=False)) | kwargs
+        return formatter(state, given.get("fmt"), given.get("datefmt"), given.get("style", "%"))
+
+    return call
 
 
 def handler(kind: str, stream: Any = None) -> PModule:
@@ -469,9 +475,8 @@ class Logging:
         style = kwargs.get("style", "%")
         if style not in ("%", "{", "$"):
             raise ProgramError("Style must be one of: %,{,$", kind="ValueError")
-        fmt = formatter(
-            kwargs.get("format", DEFAULT_FORMATS.get(style)), kwargs.get("datefmt"), style
-        )
+        text = kwargs.get("format", DEFAULT_FORMATS.get(style))
+        fmt = formatter(self.state, text, kwargs.get("datefmt"), style)
         add = self.root.members["addHandler"]
         for one in made:
             add.call([one], {})
@@ -516,7 +521,7 @@ class Logging:
         members["basicConfig"] = Builtin("logging.basicConfig", self.basic_config)
         members["StreamHandler"] = Builtin("logging.StreamHandler", _stream_handler)
         members["NullHandler"] = Builtin("logging.NullHandler", _null_handler)
-        members["Formatter"] = Builtin("logging.Formatter", _formatter_call)
+        members["Formatter"] = Builtin("logging.Formatter", _formatter_call(self.state))
         return PModule("logging", members)
 
 

@@ -90,8 +90,14 @@ def get_type_hints(machine: Any, args: list[Any], kwargs: dict[str, Any]) -> dic
     if type(obj) is PStaticMethod or type(obj) is PClassMethod:
         obj = obj.function
     if type(obj) is Function:
+        # An expression CPython evaluated when the `def` ran, in its class's body for a
+        # method (its names the class's first); a string in the globals alone.
         found = machine.hints.get(obj.span) if obj.span != (0, 0) else None
-        return {name: evaluate(machine, hint, None) for name, hint in found or ()}
+        owner = obj.owner.namespace if obj.owner is not None else None
+        return {
+            name: evaluate(machine, hint, owner, strings_in=GLOBALS_ONLY)
+            for name, hint in found or ()
+        }
     if type(obj) is PClass:
         hints: dict[str, Any] = {}
         for cls in reversed(obj.mro):
@@ -118,6 +124,7 @@ def get_type_hints(machine: Any, args: list[Any], kwargs: dict[str, Any]) -> dic
 # How a forward reference's names are looked up: the globals, then a class's own names
 # (CPython's `get_type_hints` of a class), or the built-ins alone (of an object).
 GLOBALS_FIRST = "globals"
+GLOBALS_ONLY = "globals only"
 BUILT_INS = "builtins"
 
 
@@ -188,7 +195,8 @@ def evaluate(
                 machine.state.charge(UNKEPT_STEPS)
         if strings_in == BUILT_INS:
             only_built_ins(hint.compiler, tree)
-        value = run(machine, hint, tree, namespace, keep=keep)
+        names = namespace if strings_in == GLOBALS_FIRST else None
+        value = run(machine, hint, tree, names, keep=keep)
         if value is None:
             return none_type(hint.compiler)
     return value

@@ -3104,6 +3104,8 @@ class Node:
     f: 'Node'
     def walk(self) -> 'Leaf':
         pass
+    def grow(self, k: K, s: 'str') -> Leaf:
+        pass
 def show(x):
     try:
         print(get_type_hints(x))
@@ -3127,6 +3129,8 @@ class Sub2(Node):
     h: 'Leaf'
 show(Sub2)
 show(Node.walk)
+show(Node.grow)
+show(Node().grow)
 def make():
     class Local:
         pass

@@ -189,7 +189,9 @@ def _null_handler(args: list[Any], kwargs: dict[str, Any]) -> PModule:
     return handler("NullHandler")
 
 
-def _handler_call(handlers: list[Any], add: bool) -> Callable[..., None]:
+def _handler_call(state: State, handlers: list[Any], add: bool) -> Callable[..., None]:
+    """`addHandler` (`add`) or `removeHandler`: a step per ten handlers looked at."""
+
     def call(args: list[Any], kwargs: dict[str, Any]) -> None:
         if len(args) != 1 or kwargs:
             raise ProgramError("addHandler() takes one handler", kind="TypeError")
@@ -198,10 +200,13 @@ def _handler_call(handlers: list[Any], add: bool) -> Callable[..., None]:
             raise ProgramError(
                 "a logger's handler here is a logging.StreamHandler() or NullHandler()"
             )
+        state.charge(len(handlers) // ITEMS_PER_STEP)
         if add and not any(one is given for one in handlers):
             handlers.append(given)
-        elif not add:
-            handlers[:] = [one for one in handlers if one is not given]
+        elif not add:  # the first of it only, as CPython's `list.remove`
+            found = next((i for i, one in enumerate(handlers) if one is given), None)
+            if found is not None:
+                del handlers[found]
 
     return call
 
@@ -244,8 +249,10 @@ class Logging:
         members[WRITABLE] = {"propagate": _kept, "disabled": _kept, "level": _level_set}
         handlers: list[Any] = []
         members["handlers"] = handlers
-        members["addHandler"] = Builtin("Logger.addHandler", _handler_call(handlers, True))
-        members["removeHandler"] = Builtin("Logger.removeHandler", _handler_call(handlers, False))
+        add = _handler_call(self.state, handlers, True)
+        members["addHandler"] = Builtin("Logger.addHandler", add)
+        remove = _handler_call(self.state, handlers, False)
+        members["removeHandler"] = Builtin("Logger.removeHandler", remove)
         members["hasHandlers"] = Builtin(
             "Logger.hasHandlers", lambda args, kwargs: bool(self.handlers_of(name))
         )

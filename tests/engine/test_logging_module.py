@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
 
 END = "\nv = Value(1.0)\nv.backward()\n"
@@ -102,3 +102,27 @@ def test_a_message_whose_str_raises_is_refused_naming_its_exception_once() -> No
     )
     with pytest.raises(EngineError, match=re.escape("could not be formatted (ValueError: bad)")):
         trace_source(source + END)
+
+
+@pytest.mark.parametrize("call", ["addHandler", "removeHandler"])
+def test_adding_a_handler_charges_for_the_handlers_it_looks_at(call: str) -> None:
+    # Each call walks the logger's handlers (is it there already?): 100 calls on 20,000
+    # handlers are 200,000 steps (they were 100, and a million such calls ran 20 s).
+    source = (
+        "import logging\nlg = logging.getLogger('a')\nh = logging.NullHandler()\n"
+        f"lg.handlers.extend([h] * 20000)\nfor i in range(100):\n    lg.{call}(h)\n"
+        "    lg.handlers.append(h)\n"
+    )
+    trace_source(source.replace("range(100)", "range(1)") + END, limits=Limits(max_steps=100_000))
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=100_000))
+
+
+def test_remove_handler_removes_its_first_place_only_as_cpythons() -> None:
+    body = (
+        "import logging\nlg = logging.getLogger('a')\nh = logging.StreamHandler()\n"
+        "lg.handlers.extend([h, h])\nlg.removeHandler(h)\nprint(len(lg.handlers))\n"
+        "lg.warning('once')\n"
+    )
+    source = body + END
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)

@@ -130,9 +130,19 @@ BUILT_INS = "builtins"
 
 def future_annotations(compiler: Any) -> bool:
     """Whether the module begins with `from __future__ import annotations`, which makes
-    every annotation a string in CPython (only a docstring and futures come before)."""
+    every annotation a string in CPython (only a docstring and futures come before);
+    looked for once per module, not at each annotation read."""
     tree = getattr(compiler, "tree", None)
-    for index, statement in enumerate(tree.body if tree is not None else ()):
+    if tree is None:
+        return False
+    kept = getattr(compiler, "future_annotations", None)  # (its tree, the answer)
+    if kept is None or kept[0] is not tree:
+        kept = compiler.future_annotations = (tree, _begins_with_annotations(tree))
+    return bool(kept[1])
+
+
+def _begins_with_annotations(tree: ast.Module) -> bool:
+    for index, statement in enumerate(tree.body):
         if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
             if any(alias.name == "annotations" for alias in statement.names):
                 return True

@@ -3,9 +3,11 @@ class's own names as CPython's does, never an entry the interpreter keeps in it.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from backprop_animator.engine import trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
 
 END = "\nv = Value(1.0)\nv.backward()\n"
@@ -50,3 +52,17 @@ def test_the_classes_of_lazy_objects_are_subclasses_of_themselves_only() -> None
     # classes were each other's subclasses (`issubclass(type(gen()), map)` was True).
     source = LAZY_CLASSES + END
     assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)
+
+
+def test_reading_annotations_under_many_future_imports_ends_at_the_time_limit() -> None:
+    # Whether the module has `from __future__ import annotations` was looked up again, a
+    # walk of every future import before the code, for each annotation read: 2,900 of
+    # them made each read cost ~3,000 uncharged checks, and the run overshot its limit.
+    source = (
+        "from __future__ import division\n" * 2_900
+        + "class C:\n    x: int\n    y: int\n    z: int\nwhile True:\n    C.__annotations__\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=r"BACKPROP_TRACE_TIME_LIMIT|BACKPROP_MAX_STEPS"):
+        trace_source(source, limits=Limits(time_limit=0.3))
+    assert time.monotonic() - started < 1.0

@@ -32,7 +32,13 @@ import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from backprop_animator.engine.lab.right_engine import ROUNDING, Locals, agrees, sum_rounding
+from backprop_animator.engine.lab.right_engine import (
+    ROUNDING,
+    Locals,
+    agrees,
+    row_op,
+    sum_rounding,
+)
 from backprop_animator.engine.ops import op_key
 from backprop_animator.engine.trace.sentences import SAID
 from backprop_animator.engine.value import Value
@@ -220,7 +226,7 @@ def _rules(
         if node._prev:
             row = row_by_op.get(node._op)
             if row is None:
-                op = op_key(node._op)
+                op = row_op(node._op, node.data, list(node._prev))
                 row = rows.get(op)
                 if row is None:
                     row = rows[op] = {

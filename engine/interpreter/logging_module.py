@@ -189,10 +189,13 @@ def _null_handler(args: list[Any], kwargs: dict[str, Any]) -> PModule:
     return handler("NullHandler")
 
 
-def _handler_call(state: State, handlers: list[Any], add: bool) -> Callable[..., None]:
-    """`addHandler` (`add`) or `removeHandler`: a step per ten handlers looked at."""
+def _handler_call(state: State, members: dict[str, Any], add: bool) -> Callable[..., None]:
+    """`addHandler` (`add`) or `removeHandler` of the logger whose table is `members`, on
+    its `handlers` list as it is now (a program may set another): a step per ten handlers
+    looked at."""
 
     def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+        handlers = members["handlers"]
         if len(args) != 1 or kwargs:
             raise ProgramError("addHandler() takes one handler", kind="TypeError")
         given = args[0]
@@ -246,12 +249,13 @@ class Logging:
             return self.enabled(name, level_number(args[0] if args else kwargs.get("level")))
 
         members["setLevel"] = Builtin("Logger.setLevel", set_level)
-        members[WRITABLE] = {"propagate": _kept, "disabled": _kept, "level": _level_set}
-        handlers: list[Any] = []
-        members["handlers"] = handlers
-        add = _handler_call(self.state, handlers, True)
+        members[WRITABLE] = {
+            "propagate": _kept, "disabled": _kept, "level": _level_set, "handlers": _list_set
+        }  # fmt: skip
+        members["handlers"] = []
+        add = _handler_call(self.state, members, True)
         members["addHandler"] = Builtin("Logger.addHandler", add)
-        remove = _handler_call(self.state, handlers, False)
+        remove = _handler_call(self.state, members, False)
         members["removeHandler"] = Builtin("Logger.removeHandler", remove)
         members["hasHandlers"] = Builtin(
             "Logger.hasHandlers", lambda args, kwargs: bool(self.handlers_of(name))
@@ -539,6 +543,14 @@ def _kind(value: Any) -> str | None:
 
 def _kept(value: Any) -> Any:
     """`logger.propagate = False`, `logger.disabled = True`: kept, read for its truth."""
+    return value
+
+
+def _list_set(value: Any) -> list[Any]:
+    """`logger.handlers = []`: the list itself, which the logger's handlers are now (CPython
+    takes anything, and fails when it logs)."""
+    if type(value) is not list:
+        raise ProgramError("a logger's handlers is set to a list here")
     return value
 
 

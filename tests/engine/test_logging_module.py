@@ -126,3 +126,19 @@ def test_remove_handler_removes_its_first_place_only_as_cpythons() -> None:
     )
     source = body + END
     assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)
+
+
+def test_a_loggers_handlers_may_be_replaced_by_a_list_as_cpythons() -> None:
+    # `logging.getLogger().handlers = []` (a notebook's reset before `basicConfig`) was
+    # refused as a write of the interpreter's own table.
+    body = (
+        "import logging\nlogging.basicConfig(format='first %(message)s')\n"
+        "logging.warning('a')\nlogging.getLogger().handlers = []\n"
+        "logging.basicConfig(format='second %(message)s')\nlogging.warning('b')\n"
+        "mine = []\nlg = logging.getLogger('x')\nlg.handlers = mine\n"
+        "lg.addHandler(logging.NullHandler())\nprint(len(mine), lg.handlers is mine)\n"
+    )
+    source = body + END
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)
+    with pytest.raises(EngineError, match="handlers is set to a list here"):
+        trace_source("import logging\nlogging.getLogger().handlers = ()\n" + END)

@@ -1240,3 +1240,18 @@ def test_an_op_written_e_to_a_power_that_is_no_exp_of_its_operand_is_no_exp_row(
     assert (exp["line"], exp["verdict"]) == (28, "right")
     minus = [row for row in rows if row["op"].startswith("e^")]
     assert [(row["line"], row["verdict"]) for row in minus] == [(21, "unchecked")]
+
+
+def test_an_exp_and_an_e_to_minus_with_the_same_op_text_are_in_their_own_rows() -> None:
+    # e to minus -0.5 and e to 0.5 are both written `e^0.5`: the one that is no exp of its
+    # operand made the row, and the real exp's right rule was judged in it, "right" at
+    # the other's rule (line 21).
+    source = EXP_OF_MINUS.replace("x, w = Value(0.7), Value(-1.3)", "x, w = Value(0.5), Value(1.0)")
+    source = source.replace(
+        "y = (x * w).exp_minus() * (x * w).exp()", "y = (x * Value(-1.0)).exp_minus() * x.exp()"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0]
+    rows = {row["op"]: (row["line"], row["verdict"]) for row in trace["engine_check"]["rules"]}
+    assert rows["exp"] == (28, "right")
+    assert rows["e^0.5"] == (21, "unchecked")

@@ -142,3 +142,17 @@ def test_a_loggers_handlers_may_be_replaced_by_a_list_as_cpythons() -> None:
     assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)
     with pytest.raises(EngineError, match="handlers is set to a list here"):
         trace_source("import logging\nlogging.getLogger().handlers = ()\n" + END)
+
+
+@pytest.mark.parametrize(
+    ("made", "kind"),
+    [("logging.StreamHandler()", "StreamHandler"), ("logging.Formatter()", "Formatter")],
+)
+def test_a_copy_of_a_handler_or_formatter_is_refused_in_words_not_as_a_module(
+    made: str, kind: str
+) -> None:
+    # CPython copies them; here they were "cannot pickle 'module' object", the words of
+    # the interpreter's own table they are kept in.
+    source = f"import logging, copy\nx = copy.copy({made})\n" + END
+    with pytest.raises(EngineError, match=re.escape(f"copying a logging.{kind} is not")):
+        trace_source(source)

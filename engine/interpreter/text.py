@@ -25,7 +25,6 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Function,
     Inert,
-    Maker,
     PClass,
     PClassMethod,
     PInstance,
@@ -126,8 +125,7 @@ class Texts:
             return shown
         if kind is PClass:  # a class of the program's is its module's, `__main__`
             module = "" if value in self.builtin_classes else "__main__."
-            enum = type(value.abstract) is Maker and module  # an Enum's: `<enum 'Op'>`
-            if enum and any(ENUM_KEY in c.namespace for c in value.mro[1:]):
+            if any(ENUM_KEY in c.namespace for c in value.mro):  # an Enum: `<enum 'Op'>`
                 return f"<enum '{value.name}'>"
             shown = value.qualname if module else value.name  # `<class '__main__.C.Inner'>`
             return f"<class '{self.class_modules.get(value, module)}{shown}'>"
@@ -473,11 +471,14 @@ ITERATOR_NAMES = frozenset(
 
 def iterator_name(value: Any) -> str | None:
     """`type(x).__name__` of a lazy object as CPython's (`map`, `generator`,
-    `list_iterator`); None for anything else. A dict's walk is named by what it walks
-    while it can be asked (once exhausted, only as a `generator`)."""
+    `list_iterator`); None for anything else (another of the library's own Python
+    generators, which CPython's are no generators: `itertools.chain`'s). A dict's walk is
+    named by what it walks while it can be asked (once exhausted, only as a `generator`)."""
     kind = type(value)
     if kind is GeneratorType:
-        name = ITERATOR_CODES.get(value.gi_code, "generator")
+        name = ITERATOR_CODES.get(value.gi_code)
+        if name is None:
+            return None
         if name == "live":
             frame = value.gi_frame
             if frame is None:
@@ -500,9 +501,7 @@ def iterator_repr(value: Any) -> str | None:
     made_by = ITERATOR_CODES.get(value.gi_code)
     if made_by == "function":
         return f"<generator object {value.__qualname__}>"
-    if made_by == "genexpr":
-        return "<generator object <genexpr>>"
-    return "<generator object>"
+    return "<generator object <genexpr>>" if made_by == "genexpr" else "<generator object>"
 
 
 # Reprs that say no more than the type: an io.StringIO's is CPython's, its address left

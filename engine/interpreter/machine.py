@@ -28,6 +28,7 @@ from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
     FROZEN,
+    LOG_KIND,
     MISSING,
     NO_READS,
     Annotation,
@@ -548,6 +549,10 @@ class Machine:
             return self.value_attr(obj, name)
         if kind is PModule:
             if name.startswith("_") or name not in obj.members:
+                made_as = obj.members.get(LOG_KIND)  # `logging`'s, named by the program
+                if made_as is not None:
+                    what = f"the logger '{obj.name}'" if made_as == "Logger" else f"a {made_as}"
+                    raise ProgramError(f"{what} has no attribute '{name}' here")
                 # `os.listdir`: a refusal naming it, which no `except` catches
                 refused = os_refusal(obj.name, name)
                 if obj.name == "micrograd" and not name.startswith("_"):

@@ -156,3 +156,17 @@ def test_a_copy_of_a_handler_or_formatter_is_refused_in_words_not_as_a_module(
     source = f"import logging, copy\nx = copy.copy({made})\n" + END
     with pytest.raises(EngineError, match=re.escape(f"copying a logging.{kind} is not")):
         trace_source(source)
+
+
+@pytest.mark.parametrize("name", ["os", "micrograd", "a"])
+def test_a_loggers_missing_attribute_is_refused_as_a_loggers_whatever_its_name(
+    name: str,
+) -> None:
+    # A logger named `os` was refused with os's words (it reaches the machine's files),
+    # one named `micrograd` with micrograd's catchable AttributeError.
+    source = (
+        f"import logging\nlg = logging.getLogger({name!r})\ntry:\n    x = lg.listdir\n"
+        "except AttributeError:\n    print('caught')\n"
+    )
+    with pytest.raises(EngineError, match=re.escape(f"the logger '{name}' has no attribute")):
+        trace_source(source + END)

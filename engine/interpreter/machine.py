@@ -2283,9 +2283,12 @@ def module_write_refused(module: PModule, name: str, doing: str = "setting") -> 
     """Why `math.foo = 1` (or `logger.propagate = False`) is refused: the modules here,
     and the loggers and handlers of `logging`, are the interpreter's own tables, which
     the library's own code reads too (CPython would set the attribute)."""
-    if "getEffectiveLevel" in module.members:
+    made_as = module.members.get(LOG_KIND)  # `logging`'s, told apart by what they are
+    if made_as == "Logger":
         what = f"the logger {module.name!r}"
-    elif module.name in ("StreamHandler", "Formatter", "Random"):
+    elif made_as is not None:
+        what = f"a {made_as}"
+    elif module.name == "Random":
         what = f"a {module.name}"
     else:
         what = f"the module {module.name!r}"

@@ -170,3 +170,9 @@ def test_a_loggers_missing_attribute_is_refused_as_a_loggers_whatever_its_name(
     )
     with pytest.raises(EngineError, match=re.escape(f"the logger '{name}' has no attribute")):
         trace_source(source + END)
+
+
+def test_a_write_to_a_null_handler_is_refused_as_a_handlers() -> None:
+    source = "import logging\nh = logging.NullHandler()\nh.level = 10\n" + END
+    with pytest.raises(EngineError, match=re.escape("setting .level of a NullHandler is not")):
+        trace_source(source)

@@ -151,11 +151,20 @@ def _begins_with_annotations(tree: ast.Module) -> bool:
     return False
 
 
+# In a class's namespace: its `__annotations__` once read, the one dict it keeps (CPython
+# makes it when the class body runs; here when it is first read).
+ANNOTATIONS_READ = " annotations read"
+
+
 def class_annotations(machine: Any, cls: PClass) -> dict[str, Any]:
     """`C.__annotations__` as CPython 3.11 has it: the class body's own, each the value
     its expression makes (looked up in the class's names, then the globals, as the body
-    does; evaluated when it is read here), a string kept as it is, and every one the text
-    of its expression under `from __future__ import annotations`."""
+    does; evaluated when it is first read here), a string kept as it is, and every one
+    the text of its expression under `from __future__ import annotations`; one dict,
+    which the class keeps (a write to it stays)."""
+    kept = cls.namespace.get(ANNOTATIONS_READ)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
     annotations: dict[str, Any] = {}
     for name, hint in cls.namespace.get(HINTS, {}).items():
         machine.state.charge(1)
@@ -168,6 +177,7 @@ def class_annotations(machine: Any, cls: PClass) -> dict[str, Any]:
             annotations[name] = node.value
         else:
             annotations[name] = run(machine, hint, node, cls.namespace, class_first=True)
+    cls.namespace[ANNOTATIONS_READ] = annotations
     return annotations
 
 

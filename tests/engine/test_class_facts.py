@@ -66,3 +66,26 @@ def test_reading_annotations_under_many_future_imports_ends_at_the_time_limit() 
     with pytest.raises(EngineError, match=r"BACKPROP_TRACE_TIME_LIMIT|BACKPROP_MAX_STEPS"):
         trace_source(source, limits=Limits(time_limit=0.3))
     assert time.monotonic() - started < 1.0
+
+
+ANNOTATIONS_KEPT = """
+def f():
+    print('evaluated')
+    return int
+class C:
+    x: f()
+print(C.__annotations__)
+print(C.__annotations__ is C.__annotations__, vars(C)['__annotations__'] is C.__annotations__)
+C.__annotations__['y'] = str
+print(C.__annotations__, C().__annotations__ is C.__annotations__)
+class D(C):
+    pass
+print(D.__annotations__ is D.__annotations__)
+"""
+
+
+def test_a_classs_annotations_are_one_dict_the_class_keeps() -> None:
+    # They were evaluated at each read: a new dict each time (`is` was False, a write to
+    # it was lost), and an annotation's call ran again at each read.
+    source = ANNOTATIONS_KEPT + END
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)

@@ -150,6 +150,7 @@ def trace_program(
         library.modules(),
         limits.max_depth,
     )
+    library.compiler = compiler  # (`Library.warn`)
     code = compiler.module(tree)
     deepest = max(limits.max_depth, limits.max_call_depth)
     wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)

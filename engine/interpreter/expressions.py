@@ -173,6 +173,29 @@ def is_pass_method(name: str) -> bool:
     return any(word in lowered for word in PASS_WORDS)
 
 
+def does_pass_work(body: list[ast.stmt]) -> bool:
+    """Whether a method named with a pass's word only (`is_pass_method`, not a name of
+    PASS_FUNCTIONS) does a pass's work, as `run_backward` does and `register_backward_hook`
+    (which keeps a hook) does not: its code (functions inside it too) writes a gradient
+    (`self.grad = 1.0`) or calls a rule or a pass (`v._backward()`, `self.backward()`).
+
+    Example: `does_pass_work(ast.parse("self.hooks.append(fn)").body) is False`.
+    """
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        visited(node)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr in GRAD_NAMES for t in targets):
+                return True
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            lowered = called.lower()
+            if called in RULE_NAMES or any(word in lowered for word in PASS_WORDS):
+                return True
+    return False
+
+
 # Dunder attributes any code may read: a class's or function's name (`type(x).__name__`),
 # an exception's notes (`e.__notes__`, a list of the program's strings).
 READABLE_DUNDERS = frozenset(
@@ -502,6 +525,9 @@ class ExpressionCompiler:
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
+        worded = in_class and is_pass_method(name) and name not in PASS_FUNCTIONS
+        if worded and not self.library and isinstance(body, list) and not does_pass_work(body):
+            self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
         if isinstance(node, ast.FunctionDef) and not self.library:
             hints = function_hints(self, node)
             if hints:
@@ -1123,6 +1149,7 @@ class ExpressionCompiler:
             # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
             watch_pass = is_pass_method(method)
             watch_unshaped = method == "backward"
+            no_passes = m.no_passes
 
             def run_method(f: Frame) -> Any:
                 obj = obj_expr(f)
@@ -1133,7 +1160,7 @@ class ExpressionCompiler:
                     if not watch_rule and type(obj) is PInstance and method not in obj.attrs:
                         fn = obj.cls.lookup(method)
                         if type(fn) is Function:
-                            if watch_pass and obj.mirror is not None:
+                            if watch_pass and obj.mirror is not None and fn.span not in no_passes:
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs), fn
                                 )
@@ -1234,6 +1261,7 @@ class ExpressionCompiler:
         watch_pass = is_pass_method(method)  # as in `call` above
         watch_unshaped = method == "backward"
         direct = m.direct
+        no_passes = m.no_passes
 
         def dispatch(values: list[Any]) -> Any:
             obj = values[0]
@@ -1244,7 +1272,7 @@ class ExpressionCompiler:
                     own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
                     fn = own[method] if method in own else cls.lookup(method)
                     if type(fn) is Function:
-                        if watch_pass:
+                        if watch_pass and fn.span not in no_passes:
                             if obj.mirror is not None:
                                 return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
                             if watch_unshaped and rec.unshaped is None:

@@ -89,6 +89,7 @@ from backprop_animator.engine.interpreter.stdlib import (
 from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
     ITERATOR_CODES,
+    ITERATOR_NAMES,
     NO_METHOD,
     a_type,
     cpython_type,
@@ -128,6 +129,9 @@ class Library:
         self.machine = machine
         self.state: State = machine.state
         self.printed = printed
+        # The program's compiler (`run.py` sets it): the library's own warnings are the
+        # program's `warnings` module's (`warn`).
+        self.compiler: Any = None
         # `class Value(object):`: a base with nothing in it (its `__init__` is
         # `Machine.super_attr`'s), and what `isinstance(x, object)` is always true of.
         self.object_class = PClass("object", (), {})
@@ -627,6 +631,14 @@ class Library:
 
     builtins_module: PModule | None = None
 
+    def warn(self, text: str, category: str) -> None:
+        """`warnings.warn(text, category, 2)` in a library function (`logger.warn`'s
+        DeprecationWarning): shown at the program's line that called it, through the
+        filters of the program's `warnings`, as CPython's."""
+        if self.compiler is not None:
+            warn = self.compiler.library_module("warnings")()["warn"]
+            self.machine.call(warn, [text, self.compiler.builtins[category]], {})
+
     def modules(self) -> dict[str, PModule]:
         if self.builtins_module is None:
             self.builtins()
@@ -1024,8 +1036,13 @@ class Library:
             elif isinstance(option, TypeObject):
                 if cls is option or (cls is ABC_META and PClass in option.types):
                     return True  # `issubclass(ABCMeta, type)`: a metaclass is a type
-                if builtin_type and any(
-                    issubclass(one, other) for one in cls.types for other in option.types
+                # (A lazy object's class, `map`, `generator`, `list_iterator`, is its own
+                # only: most are Python generators here, which their types would share.)
+                lazy = cls.name in ITERATOR_NAMES or option.name in ITERATOR_NAMES
+                if (
+                    builtin_type
+                    and not lazy
+                    and any(issubclass(one, other) for one in cls.types for other in option.types)
                 ):
                     return True
             elif type(option) is Annotation and option.name in _NUMBERS:

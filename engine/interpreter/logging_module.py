@@ -27,7 +27,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.machine import WRITABLE
-from backprop_animator.engine.interpreter.objects import Builtin, PModule, Stream, TextBuffer
+from backprop_animator.engine.interpreter.objects import (
+    LOG_HANDLERS,
+    LOG_KIND,
+    Builtin,
+    PModule,
+    Stream,
+    TextBuffer,
+)
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 
@@ -123,7 +130,8 @@ def formatter(state: State, fmt: Any, datefmt: Any = None, style: Any = "%") -> 
                     f"the datefmt directive '%{directive}' is not available here "
                     "(%Y %m %d %H %M %S %I %p %j %a %A %b %B %y %w %U %W %z %Z %% are)"
                 )
-    return PModule("Formatter", {"_fmt": text, "datefmt": datefmt, "_style": style})
+    members = {"_fmt": text, "datefmt": datefmt, "_style": style, LOG_KIND: "Formatter"}
+    return PModule("Formatter", members)
 
 
 def _formatter_call(state: State) -> Callable[[list[Any], dict[str, Any]], PModule]:
@@ -143,7 +151,7 @@ def _formatter_call(state: State) -> Callable[[list[Any], dict[str, Any]], PModu
 def handler(kind: str, stream: Any = None) -> PModule:
     """A `StreamHandler` (its stream the printed output, as stderr is here, or
     `sys.stdout`, or an `io.StringIO`) or a `NullHandler`."""
-    members: dict[str, Any] = {"level": 0, "formatter": None, "stream": stream}
+    members: dict[str, Any] = {"level": 0, "formatter": None, "stream": stream, LOG_KIND: kind}
 
     def set_level(a: list[Any], k: dict[str, Any]) -> None:
         members["level"] = level_number(a[0] if a else k.get("level"))
@@ -152,7 +160,7 @@ def handler(kind: str, stream: Any = None) -> PModule:
         if len(a) + len(k) != 1:
             raise ProgramError("setFormatter() takes one formatter", kind="TypeError")
         given = a[0] if a else k.get("fmt")
-        if given is not None and (type(given) is not PModule or given.name != "Formatter"):
+        if given is not None and _kind(given) != "Formatter":
             raise ProgramError("setFormatter() takes a logging.Formatter here")
         members["formatter"] = given
 
@@ -181,19 +189,27 @@ def _null_handler(args: list[Any], kwargs: dict[str, Any]) -> PModule:
     return handler("NullHandler")
 
 
-def _handler_call(handlers: list[Any], add: bool) -> Callable[..., None]:
+def _handler_call(state: State, members: dict[str, Any], add: bool) -> Callable[..., None]:
+    """`addHandler` (`add`) or `removeHandler` of the logger whose table is `members`, on
+    its `handlers` list as it is now (a program may set another): a step per ten handlers
+    looked at."""
+
     def call(args: list[Any], kwargs: dict[str, Any]) -> None:
+        handlers = members["handlers"]
         if len(args) != 1 or kwargs:
             raise ProgramError("addHandler() takes one handler", kind="TypeError")
         given = args[0]
-        if type(given) is not PModule or given.name not in ("StreamHandler", "NullHandler"):
+        if _kind(given) not in LOG_HANDLERS:
             raise ProgramError(
                 "a logger's handler here is a logging.StreamHandler() or NullHandler()"
             )
+        state.charge(len(handlers) // ITEMS_PER_STEP)
         if add and not any(one is given for one in handlers):
             handlers.append(given)
-        elif not add:
-            handlers[:] = [one for one in handlers if one is not given]
+        elif not add:  # the first of it only, as CPython's `list.remove`
+            found = next((i for i, one in enumerate(handlers) if one is given), None)
+            if found is not None:
+                del handlers[found]
 
     return call
 
@@ -223,6 +239,7 @@ class Logging:
         members["level"] = 30 if name == "root" else 0
         members["propagate"] = True
         members["disabled"] = False
+        members[LOG_KIND] = "Logger"
 
         def set_level(args: list[Any], kwargs: dict[str, Any]) -> None:
             members["level"] = level_number(args[0] if args else kwargs.get("level"))
@@ -232,11 +249,14 @@ class Logging:
             return self.enabled(name, level_number(args[0] if args else kwargs.get("level")))
 
         members["setLevel"] = Builtin("Logger.setLevel", set_level)
-        members[WRITABLE] = {"propagate": _kept, "disabled": _kept, "level": _level_set}
-        handlers: list[Any] = []
-        members["handlers"] = handlers
-        members["addHandler"] = Builtin("Logger.addHandler", _handler_call(handlers, True))
-        members["removeHandler"] = Builtin("Logger.removeHandler", _handler_call(handlers, False))
+        members[WRITABLE] = {
+            "propagate": _kept, "disabled": _kept, "level": _level_set, "handlers": _list_set
+        }  # fmt: skip
+        members["handlers"] = []
+        add = _handler_call(self.state, members, True)
+        members["addHandler"] = Builtin("Logger.addHandler", add)
+        remove = _handler_call(self.state, members, False)
+        members["removeHandler"] = Builtin("Logger.removeHandler", remove)
         members["hasHandlers"] = Builtin(
             "Logger.hasHandlers", lambda args, kwargs: bool(self.handlers_of(name))
         )
@@ -317,6 +337,10 @@ class Logging:
                 raise ProgramError(
                     f"{shown}() missing 1 required positional argument: 'msg'", kind="TypeError"
                 )
+            if call == "warn":  # CPython's deprecated alias of `warning`
+                kind = "function" if name == "" else "method"
+                words = f"The 'warn' {kind} is deprecated, use 'warning' instead"
+                self.library.warn(words, "DeprecationWarning")
             if name == "" and not self.root.members["handlers"]:
                 self.basic_config([], {})  # the module's `logging.info(...)`: the root's
             if call == "exception":
@@ -346,7 +370,14 @@ class Logging:
         record = self.record(name, level, msg, args, kwargs.get("extra"))
         handlers = self.handlers_of(name)
         for one in handlers:
-            if level >= one.members["level"] and one.name == "StreamHandler":
+            if _kind(one) not in LOG_HANDLERS:  # (`logger.handlers.append(3)`)
+                shown = self.library.machine.texts.to_repr(one)[:80]
+                raise ProgramError(
+                    f"a logger's handlers hold {shown}, which is no handler: they are "
+                    "logging.StreamHandler() or NullHandler() here (CPython fails on it "
+                    "when a record reaches it)"
+                )
+            if level >= one.members["level"] and _kind(one) == "StreamHandler":
                 self.emit(one.members["formatter"], one.members["stream"], record)
         if not handlers and level >= 30:  # CPython's `lastResort`: the message alone
             self.emit(None, None, record)
@@ -392,8 +423,10 @@ class Logging:
         except ProgramError as error:
             if error.kind is None:
                 raise
+            said = error.message  # (a program's own exception says its class already)
+            said = said if said.startswith(f"{error.kind}: ") else f"{error.kind}: {said}"
             raise ProgramError(
-                f"this log line could not be formatted ({error.kind}: {error.message}); "
+                f"this log line could not be formatted ({said}); "
                 "CPython prints '--- Logging error ---' and a traceback to stderr and "
                 "goes on, which is not available here"
             ) from None
@@ -503,8 +536,21 @@ class Logging:
         return PModule("logging", members)
 
 
+def _kind(value: Any) -> str | None:
+    """What `logging` made `value` as (`LOG_KIND`); None for anything else."""
+    return value.members.get(LOG_KIND) if type(value) is PModule else None
+
+
 def _kept(value: Any) -> Any:
     """`logger.propagate = False`, `logger.disabled = True`: kept, read for its truth."""
+    return value
+
+
+def _list_set(value: Any) -> list[Any]:
+    """`logger.handlers = []`: the list itself, which the logger's handlers are now (CPython
+    takes anything, and fails when it logs)."""
+    if type(value) is not list:
+        raise ProgramError("a logger's handlers is set to a list here")
     return value
 
 

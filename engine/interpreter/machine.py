@@ -28,6 +28,7 @@ from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
     FROZEN,
+    LOG_KIND,
     MISSING,
     NO_READS,
     Annotation,
@@ -198,6 +199,9 @@ class Machine:
         # Each `def`'s annotations, by its lines (`Function.span`), for `get_type_hints`
         # (`engine.interpreter.type_hints`).
         self.hints: dict[tuple[int, int], list[tuple[str, Any]]] = {}
+        # The spans of methods named with a pass's word that do no pass's work
+        # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
+        self.no_passes: set[tuple[int, int]] = set()
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -545,6 +549,10 @@ class Machine:
             return self.value_attr(obj, name)
         if kind is PModule:
             if name.startswith("_") or name not in obj.members:
+                made_as = obj.members.get(LOG_KIND)  # `logging`'s, named by the program
+                if made_as is not None:
+                    what = f"the logger '{obj.name}'" if made_as == "Logger" else f"a {made_as}"
+                    raise ProgramError(f"{what} has no attribute '{name}' here")
                 # `os.listdir`: a refusal naming it, which no `except` catches
                 refused = os_refusal(obj.name, name)
                 if obj.name == "micrograd" and not name.startswith("_"):
@@ -741,7 +749,8 @@ class Machine:
         if found is MISSING:
             if name == "__name__":
                 return obj.name
-            if name == "__members__" and enum_members(obj) is not None:
+            if name == "__members__" and any(ENUM_KEY in c.namespace for c in obj.mro):
+                self.state.charge(len(obj.namespace) // ITEMS_PER_STEP)  # (each name read)
                 return enum_member_map(obj)  # `Op.__members__`, aliases too
             if name in CLASS_FACTS:  # `C.__qualname__`, `C.__annotations__`…
                 return self.class_fact(obj, name)
@@ -2274,9 +2283,12 @@ def module_write_refused(module: PModule, name: str, doing: str = "setting") -> 
     """Why `math.foo = 1` (or `logger.propagate = False`) is refused: the modules here,
     and the loggers and handlers of `logging`, are the interpreter's own tables, which
     the library's own code reads too (CPython would set the attribute)."""
-    if "getEffectiveLevel" in module.members:
+    made_as = module.members.get(LOG_KIND)  # `logging`'s, told apart by what they are
+    if made_as == "Logger":
         what = f"the logger {module.name!r}"
-    elif module.name in ("StreamHandler", "Formatter", "Random"):
+    elif made_as is not None:
+        what = f"a {made_as}"
+    elif module.name == "Random":
         what = f"a {module.name}"
     else:
         what = f"the module {module.name!r}"

@@ -620,6 +620,14 @@ class PModule:
         self.members = members
 
 
+# In the table of what `logging` makes (`logging_module`): what it is, `Logger`,
+# `StreamHandler`, `NullHandler` or `Formatter`, by which it is told apart (its `name` is
+# a logger's, which the program chooses: `getLogger('Formatter')`). A program reads no
+# member whose name begins with `_`.
+LOG_KIND = "_log_kind"
+LOG_HANDLERS = ("StreamHandler", "NullHandler")
+
+
 class TextBuffer:
     """An `io.StringIO()` (stdlib.io_module): CPython's own buffer, which the program
     never reaches, and the table of its methods, each given the buffer when it is read

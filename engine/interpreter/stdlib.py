@@ -44,6 +44,7 @@ from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
     FROZEN,
+    LOG_KIND,
     MISSING,
     Annotation,
     BoundMethod,
@@ -209,6 +210,7 @@ def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) 
     if type(value) is PInstance and value.cls is cls:
         return value
     members = enum_members(cls) or ()
+    m.state.charge(len(cls.namespace) // ITEMS_PER_STEP)  # (each name read, to gather them)
     if not members:
         raise ProgramError(f"<enum '{cls.name}'> has no members defined", kind="TypeError")
     for member in members:
@@ -591,6 +593,9 @@ class _Copier:
                 return True
             if value.name == "Random":
                 raise ProgramError("copying a random.Random is not available here")
+            made_as = value.members.get(LOG_KIND)  # a handler, a formatter (CPython copies them)
+            if made_as is not None:
+                raise ProgramError(f"copying a logging.{made_as} is not available here")
             raise ProgramError("cannot pickle 'module' object", kind="TypeError")
         return (
             kind in ATOMIC_COPIES

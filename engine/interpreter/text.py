@@ -17,6 +17,8 @@ from typing import Any
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
+    LOG_HANDLERS,
+    LOG_KIND,
     MISSING,
     Annotation,
     BoundMethod,
@@ -535,15 +537,27 @@ _WRAPPERS: dict[type, str] = {
 }
 
 
+_LEVEL_NAMES = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG", 0: "NOTSET"}
+
+
 def _module_repr(value: PModule) -> str:
-    """A module's repr, or a logger's (`stdlib.logging_module`), as CPython's."""
-    effective = value.members.get("getEffectiveLevel")
-    if effective is not None:
-        level = effective.call([], {})
-        names = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG"}
-        name = names.get(level, "NOTSET" if level == 0 else f"Level {level}")
+    """A module's repr, or a logger's, a handler's or a formatter's (`logging_module`),
+    as CPython's (a formatter's address left out, as an object's is)."""
+    kind = value.members.get(LOG_KIND)
+    if kind == "Logger":
+        level = value.members["getEffectiveLevel"].call([], {})
+        name = _LEVEL_NAMES.get(level, f"Level {level}")
         kind_name = "RootLogger" if value.name == "root" else "Logger"
         return f"<{kind_name} {value.name} ({name})>"
+    if kind in LOG_HANDLERS:  # `<StreamHandler <stderr> (NOTSET)>`: its stream's name
+        level = value.members["level"]
+        stream = value.members["stream"]
+        shown = "" if type(stream) is TextBuffer else "<stdout> " if stream else "<stderr> "
+        if kind == "NullHandler":
+            shown = ""
+        return f"<{kind} {shown}({_LEVEL_NAMES.get(level, f'Level {level}')})>"
+    if kind == "Formatter":
+        return "<logging.Formatter object>"
     if value.name in sys.builtin_module_names:  # CPython's words, no file to name
         return f"<module '{value.name}' (built-in)>"
     return f"<module '{value.name}'>"

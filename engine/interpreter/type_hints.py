@@ -19,6 +19,7 @@ from typing import Any
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import scope as scopes
 from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
     BoundMethod,
     Builtin,
     Frame,
@@ -129,9 +130,19 @@ BUILT_INS = "builtins"
 
 def future_annotations(compiler: Any) -> bool:
     """Whether the module begins with `from __future__ import annotations`, which makes
-    every annotation a string in CPython (only a docstring and futures come before)."""
+    every annotation a string in CPython (only a docstring and futures come before);
+    looked for once per module, not at each annotation read."""
     tree = getattr(compiler, "tree", None)
-    for index, statement in enumerate(tree.body if tree is not None else ()):
+    if tree is None:
+        return False
+    kept = getattr(compiler, "future_annotations", None)  # (its tree, the answer)
+    if kept is None or kept[0] is not tree:
+        kept = compiler.future_annotations = (tree, _begins_with_annotations(tree))
+    return bool(kept[1])
+
+
+def _begins_with_annotations(tree: ast.Module) -> bool:
+    for index, statement in enumerate(tree.body):
         if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
             if any(alias.name == "annotations" for alias in statement.names):
                 return True
@@ -140,11 +151,20 @@ def future_annotations(compiler: Any) -> bool:
     return False
 
 
+# In a class's namespace: its `__annotations__` once read, the one dict it keeps (CPython
+# makes it when the class body runs; here when it is first read).
+ANNOTATIONS_READ = " annotations read"
+
+
 def class_annotations(machine: Any, cls: PClass) -> dict[str, Any]:
     """`C.__annotations__` as CPython 3.11 has it: the class body's own, each the value
     its expression makes (looked up in the class's names, then the globals, as the body
-    does; evaluated when it is read here), a string kept as it is, and every one the text
-    of its expression under `from __future__ import annotations`."""
+    does; evaluated when it is first read here), a string kept as it is, and every one
+    the text of its expression under `from __future__ import annotations`; one dict,
+    which the class keeps (a write to it stays)."""
+    kept = cls.namespace.get(ANNOTATIONS_READ)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
     annotations: dict[str, Any] = {}
     for name, hint in cls.namespace.get(HINTS, {}).items():
         machine.state.charge(1)
@@ -157,6 +177,7 @@ def class_annotations(machine: Any, cls: PClass) -> dict[str, Any]:
             annotations[name] = node.value
         else:
             annotations[name] = run(machine, hint, node, cls.namespace, class_first=True)
+    cls.namespace[ANNOTATIONS_READ] = annotations
     return annotations
 
 
@@ -233,10 +254,10 @@ def run(
         return code(Frame({}, None))
     machine.state.charge(len(namespace) // ITEMS_PER_STEP)
     globals_ = compiler.globals
-    own = {
+    own = {  # (not the interpreter's own entries: `__dataclass_frozen__`, as `C.__dict__`)
         key: value
         for key, value in namespace.items()
-        if key.isidentifier() and (class_first or key not in globals_)
+        if key.isidentifier() and key != FROZEN and (class_first or key not in globals_)
     }
     return code(Frame(own, None))
 

@@ -32,7 +32,13 @@ import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from backprop_animator.engine.lab.right_engine import ROUNDING, Locals, agrees, sum_rounding
+from backprop_animator.engine.lab.right_engine import (
+    ROUNDING,
+    Locals,
+    agrees,
+    row_op,
+    sum_rounding,
+)
 from backprop_animator.engine.ops import op_key
 from backprop_animator.engine.trace.sentences import SAID
 from backprop_animator.engine.value import Value
@@ -211,6 +217,21 @@ def _written_right_raw(raw: Raw, correct: Locals, node: Value) -> bool:
 Backwards = list[tuple[int, dict[str, Any]]]  # (index in `frames`, frame)
 
 
+def _row_key(node: Value) -> str:
+    """What a node's row is found by: its op as written (`**2`, `**3`), but an exp written
+    with its exponent (`e^0.5`) is exp's where its node is e to its operand, else its own
+    (two such nodes may be written alike: e to 0.5, e to minus −0.5; `row_op`)."""
+    written = node._op
+    if written.startswith("e^"):
+        return row_op(written, node.data, list(node._prev))
+    return written
+
+
+def _row_name(key: str) -> str:
+    """The op a row found by `key` (`_row_key`) is named by: the registry's (`op_key`)."""
+    return key if key.startswith("e^") else op_key(key)
+
+
 def _rules(
     nodes: list[Value],
     frames: list[dict[str, Any]],
@@ -226,9 +247,10 @@ def _rules(
     row_by_op: dict[str, dict[str, Any]] = {}  # by the node's op as it is (`**2`, `**3`)
     for node in nodes:  # every op of the graph, in the order its nodes were made
         if node._prev:
-            row = row_by_op.get(node._op)
+            written = _row_key(node)
+            row = row_by_op.get(written)
             if row is None:
-                op = op_key(node._op)
+                op = _row_name(written)
                 row = rows.get(op)
                 if row is None:
                     row = rows[op] = {
@@ -238,7 +260,7 @@ def _rules(
                         "first": None,
                     }
                     checked[op] = False
-                row_by_op[node._op] = row
+                row_by_op[written] = row
             row_of[node] = row
     no_locals: dict[Value, Locals | None] = {}
     pass_right = no_locals  # the right locals of the last frame's pass

@@ -310,6 +310,17 @@ def _reproduces(op: str, data: float, operands: Sequence[Value]) -> bool:
     return abs(expected - data) <= 1e-9 * max(1.0, abs(expected), abs(data))
 
 
+def row_op(op: str, data: float, operands: Sequence[Value]) -> str:
+    """The op a node's rule is checked under, its row: the registry's key (`op_key`), but
+    an exp written with its exponent in its op (`e^0.5`) only where the node is e to its
+    one operand; another (`f'e^{-self.data}'`, e to minus it) keeps its op as written, a
+    row of its own, which no right rule judges."""
+    key = op_key(op)
+    if key == "exp" and op != key and (len(operands) != 1 or not _reproduces(op, data, operands)):
+        return op
+    return key
+
+
 def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals | None:
     if (op == "+" or op == "*") and len(operands) < 2:
         return None  # a sum or product of one: an operand went missing (a set merged two)

@@ -6,6 +6,7 @@ what our interpreter printed, frame by frame, so both sides are compared as text
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import io
@@ -19,7 +20,11 @@ from typing import Any
 
 from micrograd.engine import Value as MicrogradValue
 
-from backprop_animator.engine.interpreter.expressions import PASS_FUNCTIONS, is_pass_method
+from backprop_animator.engine.interpreter.expressions import (
+    PASS_FUNCTIONS,
+    does_pass_work,
+    is_pass_method,
+)
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -179,6 +184,13 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
     numbers: list[float] = []
     passes: list[Any] = []  # the frames of the passes counted, kept alive
     pass_ids: set[int] = set()  # theirs: a frame kept alive keeps its id
+    # The program's `def`s by the line their code starts at (a decorator's, if any), for
+    # `does_pass_work`.
+    defs = {
+        min([node.lineno, *(d.lineno for d in node.decorator_list)]): node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef)
+    }
 
     def profile(frame: Any, event: str, _arg: Any) -> None:
         code = frame.f_code
@@ -193,7 +205,10 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
         # pass's word, `loss.backprop_lets_go()` (`is_pass_method`), as the interpreter's
         named = code.co_name in PASS_FUNCTIONS
         in_class = code.co_qualname.split(".")[-2:-1] not in ([], ["<locals>"])
-        method = named or (is_pass_method(code.co_name) and in_class)
+        worded = is_pass_method(code.co_name) and in_class and code.co_filename == "<program>"
+        if worded and not named:  # `register_backward_hook`, which keeps a hook: no pass
+            worded = does_pass_work(defs[code.co_firstlineno].body)
+        method = named or worded
         function = code.co_name in PASS_FUNCTIONS and "." not in code.co_qualname
         if not (method or function):
             return  # `backprop(loss)` is a pass too, as the interpreter counts it

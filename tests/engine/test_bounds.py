@@ -309,3 +309,17 @@ def test_generators_left_suspended_count_their_closing_against_the_time_limit() 
     # A few hundred cost a few milliseconds of closing: traced as before.
     trace = trace_source(KEPT_GENERATORS.format(n=300) + PASS_TAIL, limits=Limits(time_limit=5))
     assert trace["nodes"]
+
+
+@pytest.mark.parametrize("lookup", ["Op.__members__", "Op(0)", "len(Op.__members__)"])
+def test_an_enums_lookups_charge_for_the_members_they_walk(lookup: str) -> None:
+    # Each walks every member in Python (the mapping made, the members gathered): 200
+    # reads of a 2,000-member Enum are 40,000 steps, not 600 uncharged walks.
+    members = "".join(f"    A{i} = {i}\n" for i in range(2_000))
+    source = (
+        f"from enum import Enum\nclass Op(Enum):\n{members}"
+        f"for i in range(200):\n    x = {lookup}\n" + "v = Value(1.0)\nv.backward()\n"
+    )
+    trace_source(source.replace("range(200)", "range(1)"), limits=Limits(max_steps=20_000))
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source, limits=Limits(max_steps=20_000))

@@ -1213,11 +1213,13 @@ def test_an_exp_written_with_its_exponent_in_its_op_is_exp_where_it_reproduces_t
     source = (PROGRAMS / "sigmoid_formula_at_output.py").read_text()
     trace = trace_source(source)
     assert {row["op"] for row in trace["engine_check"]["rules"]} >= {"exp"}
-    # An op spelled so whose node is not e to its operand (2 ** x) has no right rule.
+    # An op spelled so whose node is not e to its operand (2 ** x) has no right rule:
+    # its op as written, a row of its own, unchecked (no exp's row).
     other = source.replace("Value(math.exp(self.data)", "Value(2 ** self.data")
     assert printed_lines(trace_source(other)) == run_in_cpython(other)[0]
     rows = {row["op"]: row for row in trace_source(other)["engine_check"]["rules"]}
-    assert rows["exp"]["verdict"] == "unchecked"
+    assert "exp" not in rows
+    assert {row["verdict"] for op, row in rows.items() if op.startswith("e^")} == {"unchecked"}
 
 
 def test_a_max_of_two_equal_operands_is_judged_nowhere() -> None:
@@ -1228,3 +1230,83 @@ def test_a_max_of_two_equal_operands_is_judged_nowhere() -> None:
     rows = {row["op"]: row for row in trace_source(source)["engine_check"]["rules"]}
     assert rows["max"]["verdict"] == "unchecked"
     assert rows["max"]["first"] is None
+
+
+EXP_OF_MINUS = """
+import math
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def exp_minus(self):
+        out = Value(math.exp(-self.data), (self,), f'e^{-self.data}')
+        def _backward():
+            self.grad += out.data * out.grad
+        out._backward = _backward
+        return out
+
+    def exp(self):
+        out = Value(math.exp(self.data), (self,), f'e^{self.data}')
+        def _backward():
+            self.grad += out.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+x, w = Value(0.7), Value(-1.3)
+y = (x * w).exp_minus() * (x * w).exp()
+y.backward()
+print(x.grad, w.grad)
+"""
+
+
+def test_an_op_written_e_to_a_power_that_is_no_exp_of_its_operand_is_no_exp_row() -> None:
+    # `f'e^{-self.data}'` is e to minus the operand: no exp of it, so no row of exp's.
+    # It was grouped with the real exp (its rule at line 28, right) under "exp", whose row
+    # then pointed at its rule (line 21, missing the minus sign) and said "right".
+    trace = trace_source(EXP_OF_MINUS)
+    assert printed_lines(trace) == run_in_cpython(EXP_OF_MINUS)[0]
+    rows = trace["engine_check"]["rules"]
+    exp = next(row for row in rows if row["op"] == "exp")
+    assert (exp["line"], exp["verdict"]) == (28, "right")
+    minus = [row for row in rows if row["op"].startswith("e^")]
+    assert [(row["line"], row["verdict"]) for row in minus] == [(21, "unchecked")]
+
+
+def test_an_exp_and_an_e_to_minus_with_the_same_op_text_are_in_their_own_rows() -> None:
+    # e to minus -0.5 and e to 0.5 are both written `e^0.5`: the one that is no exp of its
+    # operand made the row, and the real exp's right rule was judged in it, "right" at
+    # the other's rule (line 21).
+    source = EXP_OF_MINUS.replace("x, w = Value(0.7), Value(-1.3)", "x, w = Value(0.5), Value(1.0)")
+    source = source.replace(
+        "y = (x * w).exp_minus() * (x * w).exp()", "y = (x * Value(-1.0)).exp_minus() * x.exp()"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0]
+    rows = {row["op"]: (row["line"], row["verdict"]) for row in trace["engine_check"]["rules"]}
+    assert rows["exp"] == (28, "right")
+    assert rows["e^0.5"] == (21, "unchecked")

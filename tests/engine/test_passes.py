@@ -9,7 +9,12 @@ import pytest
 
 from backprop_animator.engine import EngineError, trace_source
 from backprop_animator.engine import program_examples as programs
-from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
+from tests.engine.cpython import (
+    assert_same_output,
+    printed_lines,
+    run_in_cpython,
+    run_in_cpython_with_passes,
+)
 from tests.engine.helpers import nodes_by_id
 from tests.support.programs import nn_source, nn_training
 
@@ -315,3 +320,55 @@ def test_an_update_says_which_value_stayed_and_why() -> None:
     )
     assert [c["node"] for c in update["changes"]] == ["n2"]  # b's; w's write changed nothing
     assert "still" not in update
+
+
+HOOKED = """
+class Value:
+    def __init__(self, data, _children=()):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = _children
+        self.hooks = []
+
+    def register_backward_hook(self, fn):
+        self.hooks.append(fn)
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+        for hook in self.hooks:
+            hook(self)
+
+
+a, b = Value(2.0), Value(-3.0)
+a.register_backward_hook(print)
+y = a * b
+y.register_backward_hook(lambda v: print('hook', v.grad))
+y.backward()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_nodes_method_named_with_a_pass_word_that_does_no_pass_work_is_no_pass() -> None:
+    # `register_backward_hook` keeps a hook: it writes no gradient and runs no rule, so it
+    # is no pass (each call was one, with its own sort frame and no rule); the words'
+    # methods that do a pass's work still are, in CPython's count too.
+    lines, numbers, _ = run_in_cpython_with_passes(HOOKED)
+    trace = trace_source(HOOKED)
+    assert printed_lines(trace) == lines == ["hook 1.0", "-3.0 2.0"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-6.0]
+    runs = HOOKED.replace("def backward(", "def run_backward(").replace(
+        "y.backward()", "y.run_backward()"
+    )
+    lines, numbers, _ = run_in_cpython_with_passes(runs)
+    assert [one["data"] for one in trace_source(runs)["passes"]] == numbers == [-6.0]

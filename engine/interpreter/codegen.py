@@ -119,6 +119,10 @@ class Source:
         # (`_wrapped`): that group stays open while they run (only the statement that
         # opened a group closes it), so theirs would never open and their check is left out.
         self.anchored = False
+        # Whether a name of the enclosing function is read (`_enclosing`): its frame's
+        # variables are then `W`, read once where the function begins (a frame's `vars`
+        # is the same dict from its making on, and a frame's `parent` never changes).
+        self.enclosing = False
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -166,10 +170,11 @@ def _local(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    n, t = src.name(shape[1], "N"), src.temp()
+    n = src.name(shape[1], "N")
+    src.enclosing = True  # (`W`: the enclosing frame's variables, read once a call)
     if shape[2]:  # a parameter of the enclosing function that nothing unbinds
-        return f"f.parent.vars[{n}]"
-    return f"({t}[{n}] if {n} in ({t} := f.parent.vars) else {src.name(code, 'E')}(f))"
+        return f"W[{n}]"
+    return f"(W[{n}] if {n} in W else {src.name(code, 'E')}(f))"
 
 
 def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
@@ -341,6 +346,7 @@ def block(
     run = [
         "    def run(f):",
         "        V = f.vars",
+        *(["        W = f.parent.vars"] if src.enclosing else []),
         "        p = c = None",
         "        a_ = rec.anchor is None",
         "        try:",
@@ -402,7 +408,9 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         f"        state.steps += {CALL_STEPS}",
         "        if state.steps > state.next_check:",
         "            state.checkpoint()",
-        "        if state.depth >= state.max_call_depth:",
+        # (`depth_`: the depth before the call, put back after it: every call within puts
+        # its own back, so `state.depth -= 1` would find it `depth_ + 1`.)
+        "        if (depth_ := state.depth) >= state.max_call_depth:",
         '            raise too_deep(state, "calls are nested too deeply (recursion)")',
     ]
     if defaults:
@@ -416,7 +424,7 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
             out.append("            d_ = fn.defaults")
         out.append(f"            V = {{{', '.join(items)}}}")
     out += ["        else:", f"            V = {src.name(bind, 'F')}(fn, args, {{}})"]
-    out.append("        state.depth += 1")
+    out.append("        state.depth = depth_ + 1")
     if uses_super:
         out.append('        V[" class"] = fn.owner')
     out.append("        owner_ = state.owner")
@@ -445,7 +453,7 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "        f = CallFrame()",
         "        f.vars = V",
         "        f.parent = fn.closure",
-        "        f.ret = None",
+        *(["        W = fn.closure.vars"] if src.enclosing else []),
         "        p = c = None",
         "        a_ = rec.anchor is None",
         "        try:",
@@ -457,7 +465,7 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "                error.pending = fn.name",
         "            raise",
         "        finally:",
-        "            state.depth -= 1",
+        "            state.depth = depth_",
         "            state.owner = owner_",
         *(["            state.making = making_"] if makes is not None else []),
         "            state.position = position_",
@@ -467,9 +475,14 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
 
 def _returned(line: str) -> str:
     """A body's line as `enter` has it: what the body returns (its signal) is what
-    `Machine.call_function` makes of it, the function's value or None."""
+    `Machine.call_function` makes of it, the function's value or None. A `return`
+    written in whole returns its value at once (`f.ret = …` is only ever followed by
+    `return RETURN`, in the same `try` or after its `finally`), so `enter`'s frame has
+    no `ret` but one a statement's closure set before returning `RETURN`."""
     code = line.lstrip()
     indent = line[: len(line) - len(code)]
+    if code.startswith("f.ret = "):
+        return indent + "return " + code[len("f.ret = ") :]
     if code == "return RETURN":
         return indent + "return f.ret"
     if code == "return signal":

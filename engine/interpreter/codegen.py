@@ -30,10 +30,7 @@ same source, `enter(fn, args)` (`_enter`): what `Machine.call_function` does bef
 after the body (steps, depth, binding, owner, frame) written around the body's own lines,
 so a call of the program's function is one Python call, not three (`Function.enter`).
 A `return` written in whole returns its value from `enter` at once, and a name of the
-enclosing function is read from its frame's variables fetched once a run (`W`). The
-body is written twice in `enter` where the source stays short enough: as `run` has it,
-and for a call made while an update group is open (nearly every call) without the
-statements' tests for opening one, which would all find one open (`_ungrouped`).
+enclosing function is read from its frame's variables fetched once a run (`W`).
 An update group is opened only where none was open when the block began (`a_`), and
 not at all by a statement inside one that opens its own (`Source.anchored`): in both
 cases `in_order`'s own test would find one open.
@@ -65,8 +62,6 @@ from backprop_animator.engine.value import Value
 BLOCK_FILE = "<block>"
 # The mark of a function body's first statement's step lines (`_wrapped`, `_owing`).
 OWED = "#owed#"
-# The mark of the lines that open and close an update group (`_wrapped`, `_ungrouped`).
-GROUP = "  # a_"
 Stmt = Callable[[Any], Any]
 Entry = tuple[Stmt, tuple[int, int], bool, str]
 
@@ -369,12 +364,7 @@ def block(
     if sum(len(line) + 1 for line in run) > MAX_SOURCE_CHARS:
         return None
     signature = hot.signature if hot is not None else None
-    enter: list[str] = []
-    if signature is not None:
-        ungrouped = _ungrouped(lines)
-        enter = _enter(src, signature, lines, handlers, ungrouped)
-        if ungrouped is not None and sum(len(line) + 1 for line in enter) > MAX_SOURCE_CHARS // 2:
-            enter = _enter(src, signature, lines, handlers)  # (the shorter `enter`)
+    enter = [] if signature is None else _enter(src, signature, lines, handlers)
     source = "\n".join(
         [f"def factory({', '.join(src.values)}):", *run, *enter, "    return (run, enter)", ""]
     )
@@ -402,35 +392,7 @@ def block(
     return made
 
 
-def _ungrouped(lines: list[str]) -> list[str] | None:
-    """The body's lines for a call made while an update group is open (`a_` false, as
-    in nearly every call: the statement calling opened one): none of its statements
-    opens one then, so the lines that would (`GROUP`) are left out, and the lines of
-    their `try` dedented. None where no statement opens one."""
-    if not any(line.endswith(GROUP) for line in lines):
-        return None
-    out: list[str] = []
-    tries: list[int] = []  # the indents of the groups' `try`s the lines are in
-    for line in lines:
-        code = line.lstrip()
-        indent = len(line) - len(code)
-        while tries and indent <= tries[-1]:
-            tries.pop()
-        if line.endswith(GROUP):
-            if code == "try:" + GROUP:
-                tries.append(indent)
-            continue
-        out.append(line[4 * len(tries) :])
-    return out
-
-
-def _enter(
-    src: Source,
-    signature: Signature,
-    lines: list[str],
-    handlers: list[str],
-    ungrouped: list[str] | None = None,
-) -> list[str]:
+def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[str]) -> list[str]:
     """`enter(fn, args)`: what `Machine.call_function` does for a call with positional
     arguments only of a function made of this body, and the body itself, in one Python
     function: the call's steps and depth checked, its arguments bound as `call_function`
@@ -521,7 +483,7 @@ def _enter(
         "        a_ = rec.anchor is None",
         "        try:",
         "            try:",
-        *(_body(lines, ungrouped)),
+        *("                " + _returned(line) for line in _owing(lines)),
         *("            " + line for line in handlers),
         "        except ProgramError as error:",
         "            if error.pending is None:",
@@ -534,19 +496,6 @@ def _enter(
         "            state.position = position_",
     ]
     return out
-
-
-def _body(lines: list[str], ungrouped: list[str] | None) -> list[str]:
-    """`enter`'s body: `lines`, or where there are `ungrouped` lines, those run while an
-    update group is open (`_ungrouped`), `lines` else."""
-    if ungrouped is None:
-        return ["                " + _returned(line) for line in _owing(lines)]
-    return [
-        "                if a_:",
-        *("                    " + _returned(line) for line in _owing(lines)),
-        "                else:",
-        *("                    " + _returned(line) for line in _owing(ungrouped)),
-    ]
 
 
 def _owing(lines: list[str]) -> list[str]:
@@ -959,16 +908,14 @@ def _wrapped(p: str, t: str, body: list[str], anchors: bool, paid: str = "no") -
         # (`a_`: whether no group was open when the block began; none is open before
         # each of its statements then, as each closes the one it opened, and else the
         # one open stays open, as only the statement that opened it closes it.)
-        # (Each line of the group's, `GROUP`-marked, is left out where `a_` is false
-        # for the whole body, the `try`'s lines dedented: `_ungrouped`.)
-        out.append("if a_:" + GROUP)  # `rec.open_anchor({p}[0], {t})`, inline
-        out.append("    rec._anchor_count = k_ = rec._anchor_count + 1" + GROUP)
-        out.append(f"    rec.anchor = (k_, {p}[0], {t})" + GROUP)
-        out.append("try:" + GROUP)
+        out.append("if a_:")  # `rec.open_anchor({p}[0], {t})`, inline
+        out.append("    rec._anchor_count = k_ = rec._anchor_count + 1")
+        out.append(f"    rec.anchor = (k_, {p}[0], {t})")
+        out.append("try:")
         out.extend("    " + line for line in body)
-        out.append("finally:" + GROUP)
-        out.append("    if a_:" + GROUP)
-        out.append("        rec.anchor = None" + GROUP)
+        out.append("finally:")
+        out.append("    if a_:")
+        out.append("        rec.anchor = None")
     else:
         out.extend(body)
     return out

@@ -19,12 +19,18 @@ the generated code has only read (a local, an object's attributes) and calls the
 closure, which reads again and goes its own way. The generated code does exactly what
 the closures did, in the same order, so a trace is the same byte for byte. A block is
 generated only once it has run `HOT_AFTER` times on the loop (`when_hot`): a program of
-many functions called once or never pays no `compile()` for them.
+many functions called once or never pays no `compile()` for them. Two steps with nothing
+between them that could see the count or fail are charged as one sum (a `for` or
+`while` turn's and its body's first statement's, `_charge2`; a call's and its body's
+first statement's, `_enter`), and where the sum would pass the next checkpoint, one after
+the other as before: every limit is met at the statement and step it was met before.
 
 The body of a function with positional parameters only gets a second function in the
 same source, `enter(fn, args)` (`_enter`): what `Machine.call_function` does before and
 after the body (steps, depth, binding, owner, frame) written around the body's own lines,
 so a call of the program's function is one Python call, not three (`Function.enter`).
+A `return` written in whole returns its value from `enter` at once, and a name of the
+enclosing function is read from its frame's variables fetched once a run (`W`).
 An update group is opened only where none was open when the block began (`a_`), and
 not at all by a statement inside one that opens its own (`Source.anchored`): in both
 cases `in_order`'s own test would find one open.
@@ -54,6 +60,8 @@ from backprop_animator.engine.value import Value
 # The file name of the generated functions' code: a generated `enter` (a call of the
 # program's function) is known by it and its name (`warnings_module.call_site`).
 BLOCK_FILE = "<block>"
+# The mark of a function body's first statement's step lines (`_wrapped`, `_owing`).
+OWED = "#owed#"
 Stmt = Callable[[Any], Any]
 Entry = tuple[Stmt, tuple[int, int], bool, str]
 
@@ -119,6 +127,10 @@ class Source:
         # (`_wrapped`): that group stays open while they run (only the statement that
         # opened a group closes it), so theirs would never open and their check is left out.
         self.anchored = False
+        # Whether a name of the enclosing function is read (`_enclosing`): its frame's
+        # variables are then `W`, read once where the function begins (a frame's `vars`
+        # is the same dict from its making on, and a frame's `parent` never changes).
+        self.enclosing = False
 
     def name(self, value: Any, prefix: str) -> str:
         name = f"{prefix}{len(self.values)}"
@@ -166,10 +178,11 @@ def _local(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _enclosing(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    n, t = src.name(shape[1], "N"), src.temp()
+    n = src.name(shape[1], "N")
+    src.enclosing = True  # (`W`: the enclosing frame's variables, read once a call)
     if shape[2]:  # a parameter of the enclosing function that nothing unbinds
-        return f"f.parent.vars[{n}]"
-    return f"({t}[{n}] if {n} in ({t} := f.parent.vars) else {src.name(code, 'E')}(f))"
+        return f"W[{n}]"
+    return f"(W[{n}] if {n} in W else {src.name(code, 'E')}(f))"
 
 
 def _global(src: Source, code: Any, shape: Shape, depth: int) -> str:
@@ -320,7 +333,7 @@ def block(
     A function's body (`hot.signature` set) gets its `enter` too, in `hot.enter`."""
     src = Source(shapes, _base(state, rec))
     try:
-        lines, ends = _entries(src, entries, 0)
+        lines, ends = _entries(src, entries, 0, paid="owed")
     except _TooLong:
         return None  # given up before the rest of its source was written
     if ends != "returns":
@@ -341,10 +354,11 @@ def block(
     run = [
         "    def run(f):",
         "        V = f.vars",
+        *(["        W = f.parent.vars"] if src.enclosing else []),
         "        p = c = None",
         "        a_ = rec.anchor is None",
         "        try:",
-        *("            " + line for line in lines),
+        *("            " + line.removeprefix(OWED) for line in lines),
         *("        " + line for line in handlers),
     ]
     if sum(len(line) + 1 for line in run) > MAX_SOURCE_CHARS:
@@ -399,10 +413,23 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
             f"            return {src.name(tape, 'F')}(fn, args)",
         ]
     out += [
-        f"        state.steps += {CALL_STEPS}",
+        # The call's steps and its body's first statement's together: nothing between
+        # the two can see the count but an error, before which the statement's step is
+        # given back; where the sum would pass the next checkpoint, the call's alone is
+        # charged and checked, and the statement's where it begins (`owed_`, `_owing`).
+        f"        state.steps += {CALL_STEPS + 1}",
         "        if state.steps > state.next_check:",
-        "            state.checkpoint()",
-        "        if state.depth >= state.max_call_depth:",
+        "            state.steps -= 1",
+        "            if state.steps > state.next_check:",
+        "                state.checkpoint()",
+        "            owed_ = True",
+        "        else:",
+        "            owed_ = False",
+        # (`depth_`: the depth before the call, put back after it: every call within puts
+        # its own back, so `state.depth -= 1` would find it `depth_ + 1`.)
+        "        if (depth_ := state.depth) >= state.max_call_depth:",
+        "            if not owed_:",
+        "                state.steps -= 1",
         '            raise too_deep(state, "calls are nested too deeply (recursion)")',
     ]
     if defaults:
@@ -415,8 +442,14 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         if given < count:
             out.append("            d_ = fn.defaults")
         out.append(f"            V = {{{', '.join(items)}}}")
-    out += ["        else:", f"            V = {src.name(bind, 'F')}(fn, args, {{}})"]
-    out.append("        state.depth += 1")
+    out += [
+        "        else:",  # (`bind` may fail: the statement's step is given back before it)
+        "            if not owed_:",
+        "                state.steps -= 1",
+        "                owed_ = True",
+        f"            V = {src.name(bind, 'F')}(fn, args, {{}})",
+    ]
+    out.append("        state.depth = depth_ + 1")
     if uses_super:
         out.append('        V[" class"] = fn.owner')
     out.append("        owner_ = state.owner")
@@ -445,19 +478,19 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
         "        f = CallFrame()",
         "        f.vars = V",
         "        f.parent = fn.closure",
-        "        f.ret = None",
+        *(["        W = fn.closure.vars"] if src.enclosing else []),
         "        p = c = None",
         "        a_ = rec.anchor is None",
         "        try:",
         "            try:",
-        *("                " + _returned(line) for line in lines),
+        *("                " + _returned(line) for line in _owing(lines)),
         *("            " + line for line in handlers),
         "        except ProgramError as error:",
         "            if error.pending is None:",
         "                error.pending = fn.name",
         "            raise",
         "        finally:",
-        "            state.depth -= 1",
+        "            state.depth = depth_",
         "            state.owner = owner_",
         *(["            state.making = making_"] if makes is not None else []),
         "            state.position = position_",
@@ -465,11 +498,25 @@ def _enter(src: Source, signature: Signature, lines: list[str], handlers: list[s
     return out
 
 
+def _owing(lines: list[str]) -> list[str]:
+    """The body's lines as `enter` runs them: the first statement's step (its lines
+    marked `OWED`, the body's first) was charged with the call's own unless `owed_`."""
+    n = 0
+    while n < len(lines) and lines[n].startswith(OWED):
+        n += 1
+    return ["if owed_:", *("    " + line.removeprefix(OWED) for line in lines[:n]), *lines[n:]]
+
+
 def _returned(line: str) -> str:
     """A body's line as `enter` has it: what the body returns (its signal) is what
-    `Machine.call_function` makes of it, the function's value or None."""
+    `Machine.call_function` makes of it, the function's value or None. A `return`
+    written in whole returns its value at once (`f.ret = …` is only ever followed by
+    `return RETURN`, in the same `try` or after its `finally`), so `enter`'s frame has
+    no `ret` but one a statement's closure set before returning `RETURN`."""
     code = line.lstrip()
     indent = line[: len(line) - len(code)]
+    if code.startswith("f.ret = "):
+        return indent + "return " + code[len("f.ret = ") :]
     if code == "return RETURN":
         return indent + "return f.ret"
     if code == "return signal":
@@ -512,14 +559,15 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
 
 
 def _entries(
-    src: Source, entries: list[Entry], level: int, loop: str | None = None
+    src: Source, entries: list[Entry], level: int, loop: str | None = None, paid: str = "no"
 ) -> tuple[list[str], str]:
     """The lines running `entries` as `in_order` runs them (each statement's lines in
     `_wrapped`'s bookkeeping, a signal returned as `in_order` returns it), and how the
     last one ends. `level`: how deep in blocks written in whole these are (`_if_written`,
     `_for_written`, `_while_written`); `loop`: the name of the position of the `for` or
     `while` written in whole these run in, if any, whose `break` and `continue` signals
-    are Python's own there."""
+    are Python's own there; `paid`: how the first statement's step is charged
+    (`_wrapped`)."""
     lines: list[str] = []
     ends = "none"
     for inner, position, anchors, text in entries:
@@ -528,7 +576,8 @@ def _entries(
         body, ends = _statement(src, inner, level, loop)
         src.anchored = anchored
         p, t = src.name(position, "P"), src.name(text, "T")
-        lines.extend(_wrapped(p, t, body, anchors and not anchored))
+        lines.extend(_wrapped(p, t, body, anchors and not anchored, paid))
+        paid = "no"
         src.least += _LEAST_PER_STATEMENT
         src.statements += 1
         if src.least > MAX_SOURCE_CHARS:
@@ -745,20 +794,24 @@ def _for_written(src: Source, shape: Shape, level: int, loop: str | None) -> lis
         return None
     position = src.name(here, "P")
     item = f"i{level}"
-    target = (
-        f"V[{src.name(local, 'N')}] = {item}"
-        if local is not None
-        else f"{src.name(store, 'S')}(f, {item})"
-    )
     lines = [
         f"for {item} in {src.name(iterate, 'F')}({src.expr(iterable)}):",
         f"    p = {position}",
-        "    state.steps += 1",
-        "    if state.steps > state.next_check:",
-        "        state.checkpoint()",
-        f"    {target}",
     ]
-    written, _ = _entries(src, blocks[0][1], level + 1, position)
+    if local is not None:  # the item's step and the body's first together (`_charge2`)
+        first = src.name(blocks[0][1][0][1], "P")
+        target = f"V[{src.name(local, 'N')}] = {item}"
+        lines.extend("    " + line for line in _charge2(target, first))
+        paid = "yes"
+    else:
+        lines += [
+            "    state.steps += 1",
+            "    if state.steps > state.next_check:",
+            "        state.checkpoint()",
+            f"    {src.name(store, 'S')}(f, {item})",
+        ]
+        paid = "no"
+    written, _ = _entries(src, blocks[0][1], level + 1, position, paid)
     lines.extend("    " + line for line in written)
     lines.append(f"    p = {position}")  # the next item's iteration is the `for`'s
     if orelse is not None:
@@ -791,11 +844,9 @@ def _while_written(src: Source, shape: Shape, level: int, loop: str | None) -> l
         "try:",
         f"    while {truth}:",
         f"        {turns} += 1",
-        "        state.steps += 1",
-        "        if state.steps > state.next_check:",
-        "            state.checkpoint()",
+        *("        " + line for line in _charge2("", src.name(blocks[0][1][0][1], "P"))),
     ]
-    written, _ = _entries(src, blocks[0][1], level + 1, position)
+    written, _ = _entries(src, blocks[0][1], level + 1, position, "yes")
     lines.extend("        " + line for line in written)
     lines.append(f"        p = {position}")  # the next turn's test is the `while`'s
     # The `else` block runs after the `try`, as the closure runs it after its own.
@@ -816,16 +867,43 @@ def _while_written(src: Source, shape: Shape, level: int, loop: str | None) -> l
     return lines
 
 
-def _wrapped(p: str, t: str, body: list[str], anchors: bool) -> list[str]:
+def _charge2(between: str, first: str) -> list[str]:
+    """A loop's step for its turn and its body's first statement's step charged
+    together, where nothing between the two (`between`: the store of the item in a
+    local, or nothing) can see the count or fail: the sum charged at once, and where it
+    would pass the next checkpoint, the two charged and checked one after the other as
+    before, the turn's checkpoint located at `p` (the loop's), the statement's at
+    `first`."""
+    both = ["state.steps -= 1", "if state.steps > state.next_check:", "    state.checkpoint()"]
+    both += [between] if between else []
+    both += [
+        "state.steps += 1",
+        "if state.steps > state.next_check:",
+        f"    p, c = None, {first}",
+        "    state.checkpoint()",
+    ]
+    lines = ["state.steps += 2", "if state.steps > state.next_check:"]
+    lines += ["    " + line for line in both]
+    return [*lines, "else:", f"    {between}"] if between else lines
+
+
+def _wrapped(p: str, t: str, body: list[str], anchors: bool, paid: str = "no") -> list[str]:
     """`in_order`'s bookkeeping around one statement's lines (`p` and `t` the names of
-    its position and text)."""
-    out = [
+    its position and text). `paid`: whether its step is charged here ("no"), was
+    charged already by the `for` or `while` whose body it begins ("yes", `_charge2`),
+    or is the first of a function's body ("owed": charged here in `run`, by `enter`'s
+    own charge in `enter` unless `owed_`, `_owing`)."""
+    charge = [
         "state.steps += 1",
         "if state.steps > state.next_check:",
         f"    p, c = None, {p}",
         "    state.checkpoint()",
-        f"p = state.position = {p}",
     ]
+    if paid == "yes":
+        charge = []
+    elif paid == "owed":
+        charge = [OWED + line for line in charge]
+    out = [*charge, f"p = state.position = {p}"]
     if anchors:  # an update group opened here is closed here, as `in_order` does
         # (`a_`: whether no group was open when the block began; none is open before
         # each of its statements then, as each closes the one it opened, and else the

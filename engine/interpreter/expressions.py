@@ -1265,9 +1265,10 @@ class ExpressionCompiler:
 
         def dispatch(values: list[Any]) -> Any:
             obj = values[0]
-            position = state.position
-            try:
-                if type(obj) is PInstance and method not in obj.attrs:
+            if type(obj) is PInstance and method not in obj.attrs:
+                # A method of the program's class: its call (`enter`, `call_function`)
+                # puts `state.position` back itself, as `finally` below does for the rest.
+                try:
                     cls = obj.cls
                     own = cls.namespace  # its MRO's first: `lookup`'s answer, sooner
                     fn = own[method] if method in own else cls.lookup(method)
@@ -1280,6 +1281,10 @@ class ExpressionCompiler:
                         elif watch_rule and is_rule(obj, method):  # a method `_backward`
                             return rec.user_rule(obj, lambda: fn.enter(fn, values))
                         return fn.enter(fn, values)
+                except ProgramError as error:
+                    raise error.located(line, column) from None
+            position = state.position
+            try:
                 del values[0]
                 kind = type(obj)
                 if kind is PInstance:

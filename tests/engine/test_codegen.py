@@ -690,3 +690,65 @@ def test_which_parameters_are_always_bound() -> None:
     g = scopes.function_scope(functions["g"], root)
     h = scopes.function_scope(functions["g"].body[0], g)  # type: ignore[arg-type]
     assert not h.always_bound("x") and not g.always_bound("h")  # a local, no parameter
+
+
+CHARGED_TOGETHER = """
+import time
+
+def add(a, b=2):
+    s = a + b
+    return s
+
+def deeper(n):
+    return 1 + deeper(n - 1)
+
+def turns(n):
+    t = 0
+    for i in range(n):
+        t = t + add(i)
+    k = 0
+    while k < n:
+        k = k + 1
+        t = t + k
+    return t
+
+total = 0
+for j in range(8):
+    total = total + turns(j) + add(j, j)
+    print(total, time.time())
+try:
+    deeper(5)
+except RecursionError:
+    print("deep", time.time())
+for bad in [(), (1, 2, 3)]:
+    try:
+        add(*bad)
+    except TypeError:
+        print("bind", time.time())
+v = Value(float(total))
+v.backward()
+"""
+
+
+def test_steps_charged_together_meet_every_limit_where_one_by_one_did(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A loop's turn and its body's first statement, a call and its body's first statement
+    # are charged as one sum in a generated function (`codegen._charge2`, `_enter`'s
+    # `owed_`): under every step limit the run stops at the same statement with the same
+    # words as on `in_order`'s loop, and a clock read (a microsecond a step), a recursion
+    # caught at the depth bound and a binding's TypeError caught see the same count.
+    def traced(steps: int) -> object:
+        limits = Limits(max_steps=steps, max_call_depth=40, time_limit=120.0)
+        try:
+            return printed_lines(trace_source(CHARGED_TOGETHER, limits=limits))
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    limits = [*range(1, 1000, 7), 10**6]  # (the program runs about 900 steps)
+    generated = [traced(steps) for steps in limits]
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    looped = [traced(steps) for steps in limits]
+    assert generated == looped
+    assert isinstance(generated[-1], list) and "deep" in generated[-1][-3]
+    assert sum(isinstance(run, tuple) for run in generated) > 50

@@ -199,7 +199,12 @@ def op_key(op: str) -> str:
     node's data, as every op of another engine is)."""
     if op.startswith("**"):
         return "**"
-    return "exp" if op.startswith("e^") and len(op) > 2 else op
+    return "exp" if is_written_exp(op) else op
+
+
+def is_written_exp(op: str) -> bool:
+    """An exp whose op is written with its exponent in it (`e^0.5`, `op_key`'s `exp`)."""
+    return op.startswith("e^") and len(op) > 2
 
 
 def is_other_power(op: str) -> bool:

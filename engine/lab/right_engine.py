@@ -33,7 +33,13 @@ from typing import Any
 
 from backprop_animator.engine.interpreter.runtime import ProgramError
 from backprop_animator.engine.limits import ENV_NAMES, past_deadline
-from backprop_animator.engine.ops import FORMULA_FUNCTIONS, OPS, is_other_power, op_key
+from backprop_animator.engine.ops import (
+    FORMULA_FUNCTIONS,
+    OPS,
+    is_other_power,
+    is_written_exp,
+    op_key,
+)
 from backprop_animator.engine.value import Value
 
 # Relative agreement of two local derivatives or gradients (SPEC §14).
@@ -315,10 +321,9 @@ def row_op(op: str, data: float, operands: Sequence[Value]) -> str:
     an exp written with its exponent in its op (`e^0.5`) only where the node is e to its
     one operand; another (`f'e^{-self.data}'`, e to minus it) keeps its op as written, a
     row of its own, which no right rule judges."""
-    key = op_key(op)
-    if key == "exp" and op != key and (len(operands) != 1 or not _reproduces(op, data, operands)):
+    if is_written_exp(op) and (len(operands) != 1 or not _reproduces(op, data, operands)):
         return op
-    return key
+    return op_key(op)
 
 
 def _registry_locals(op: str, out: float, operands: Sequence[Value]) -> Locals | None:

@@ -60,6 +60,12 @@ describe("which passes the loss chart plots", () => {
   it("plots nothing for the same graph's backward() run twice", () => {
     assert.equal(runOf(forgotZeroGrad()), null);
   });
+  it("plots nothing for one test's graphs rebuilt alike, named by their expression", () => {
+    const r = recorder("repeated backward");
+    const x = r.leaf("x", 3);
+    for (let k = 0; k < 3; k++) r.backward(r.mul(x, x, { label: "x*x" }));
+    assert.equal(runOf(r.trace()), null);
+  });
   it("plots only the loop's passes after passes that are not its steps", () => {
     const r = testFile([3, 2]);
     const w = r.leaf("w", 0.5);

@@ -13,15 +13,19 @@ const WIDTH = 320;
 const HEIGHT = 100;
 const PAD = { left: 50, right: 12, top: 12, bottom: 22 };
 
-/** A name the engine gives a node when nothing names it (docs/TRACE.md `name`). */
-const FALLBACK_NAME = /^the .+ node$/;
+/**
+ * A name the program gave a value, where it keeps it (`loss`, `model.layers[0].out`):
+ * not one the engine made of its expression or data (`3**2`, `the + node`).
+ */
+const KEPT_NAME = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*$/;
 
 /**
  * Whether pass p is the next step of the loop pass p − 1 ran: it builds a new graph
- * (its output is another node) of the same size, and either shares a node with the
- * previous one (a parameter the loop keeps), or the program changed some data between
- * them (an optimizer step), or both outputs bear the same name the program gave them
- * (a loop that makes its parameters anew each step, `w = Value(w.data - lr * w.grad)`).
+ * (its output is another node) of the same size, and either the program changed some
+ * data between them (an optimizer step) or both outputs bear the same name the program
+ * gave them (a loop that makes its parameters anew each step, `w = Value(w.data - …)`,
+ * or whose step changed nothing). A test file's tests each build their own graph:
+ * no data changes between them, and their outputs are named apart or by their data.
  * @param {import("./timeline.js").Timeline} timeline  with passes
  * @param {string[]} names  node index -> name
  * @param {number} p  ≥ 1
@@ -33,14 +37,11 @@ function continuesLoop(timeline, names, p) {
   if (pass.output === before.output) return false;
   let size = 0;
   let sizeBefore = 0;
-  let shared = false;
   for (let i = 0; i < pass.member.length; i++) {
     size += pass.member[i];
     sizeBefore += before.member[i];
-    if (pass.member[i] && before.member[i]) shared = true;
   }
   if (size !== sizeBefore) return false;
-  if (shared) return true;
   const frames = timeline.trace.frames;
   for (let k = Math.max(before.sortFrame, 0); k < pass.start; k++) {
     const frame = frames[k];
@@ -48,7 +49,7 @@ function continuesLoop(timeline, names, p) {
       return true;
   }
   const name = names[pass.output];
-  return name === names[before.output] && !FALLBACK_NAME.test(name);
+  return name === names[before.output] && KEPT_NAME.test(name);
 }
 
 /**

@@ -153,8 +153,12 @@ function focusBox({ panZoom, layout, timeline }, index, frameIndex, k, state) {
 const CONTENT_MARGIN = 16;
 /** Screen pixels from the view's edge within which a box counts as in view (isInView). */
 const IN_VIEW_MARGIN = 24;
-/** Screen pixels kept beside the records when the whole graph just fits the view. */
-const FIT_EDGE = 4;
+/**
+ * Screen pixels the records may overhang each side of the view and still be shown
+ * whole across it, centred: a record's border and padding, never a leaf's name (which
+ * the view following the output cut off instead).
+ */
+const OVERHANG = 12;
 
 /**
  * The content x to centre on to show `box` at scale k. A graph drawn whole (small)
@@ -179,7 +183,7 @@ function aimX({ panZoom, small, layout }, box, k) {
     low = Math.min(low, record.x - record.width / 2);
     high = Math.max(high, record.x + record.width / 2);
   }
-  if ((high - low) * k <= width - 2 * FIT_EDGE) return (low + high) / 2;
+  if ((high - low) * k <= width + 2 * OVERHANG) return (low + high) / 2;
   const x = Math.min(CONTENT_MARGIN, width - IN_VIEW_MARGIN - (box.x + box.width / 2) * k);
   // A box wider than the view: centre it, as before.
   if ((box.x - box.width / 2) * k + x < IN_VIEW_MARGIN) return box.x;

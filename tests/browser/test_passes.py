@@ -594,3 +594,45 @@ def test_the_topo_strip_marks_one_chip_current_as_its_window_moves(
         expect(current).to_have_attribute("data-testid", "topo-chip")
         expect(current).to_have_class(re.compile(r"\bis-current\b"))
         expect(player_page.locator(".topo-chips .is-more[aria-current]")).to_have_count(0)
+
+
+UNITTEST_FILE = """import unittest
+from micrograd.engine import Value
+
+
+class TestGradients(unittest.TestCase):
+    def test_add(self):
+        a = Value(2.0)
+        c = a + Value(-3.0)
+        c.backward()
+        self.assertEqual(a.grad, 1.0)
+
+    def test_tanh(self):
+        x = Value(0.5)
+        y = x.tanh()
+        y.backward()
+        self.assertAlmostEqual(x.grad, 0.5, places=3)
+
+
+unittest.main()
+"""
+
+
+def test_a_test_file_gets_no_loss_chart_and_its_report_stays_unwrapped(
+    player_page: Page, server: str
+) -> None:
+    # Each test's backward() runs its own graph: a line through their outputs would
+    # read as a loss curve. unittest's 70-character rules stay one line each.
+    query = urllib.parse.urlencode({"source": UNITTEST_FILE, "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 2 of 2")
+    expect(player_page.get_by_test_id("loss-chart")).to_have_count(0)
+    prints = player_page.get_by_test_id("prints")
+    expect(prints).to_contain_text("=" * 70)
+    shape = prints.evaluate(
+        """p => ({lines: p.textContent.split("\\n").length, height: p.scrollHeight,
+          line: parseFloat(getComputedStyle(p).lineHeight), wide: p.scrollWidth > p.clientWidth})"""
+    )
+    assert shape["wide"], shape
+    assert abs(shape["height"] - shape["lines"] * shape["line"]) < shape["line"], shape

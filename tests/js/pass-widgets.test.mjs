@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { chartGeometry } from "../../static/js/passes/loss-chart.js";
+import { chartGeometry, loopRun } from "../../static/js/passes/loss-chart.js";
+import { createTimeline } from "../../static/js/passes/timeline.js";
 import { nextPassStart, previousPassStart } from "../../static/js/passes/pass-navigator.js";
 import { printIndex } from "../../static/js/player/print-panel.js";
 import { lineOfFrame } from "../../static/js/player/source-line.js";
+import { forgotZeroGrad, mlpTraining, optimizerSteps, recorder } from "./multipass.mjs";
 import {
   changeName,
   changeText,
@@ -29,6 +31,58 @@ describe("the loss chart's geometry", () => {
     assert.equal(flat.points[0].y, flat.points[1].y);
     assert.equal(flat.points[0].y, 12 + (100 - 12 - 22) / 2);
     assert.equal(chartGeometry([3], 320, 100).points[0].x, 50 + (320 - 50 - 12) / 2);
+  });
+});
+
+describe("which passes the loss chart plots", () => {
+  const runOf = (trace) =>
+    loopRun(
+      createTimeline(trace),
+      trace.nodes.map((node) => node.label || node.id),
+    );
+  /** Tests that each build their own graph and call backward() on it. */
+  const testFile = (sizes) => {
+    const r = recorder("test file");
+    sizes.forEach((size, t) => {
+      let out = r.leaf(`x${t}`, t + 1);
+      for (let k = 1; k < size; k++) out = r.tanh(out);
+      r.backward(out);
+    });
+    return r;
+  };
+  it("plots every step of a training loop", () => {
+    assert.deepEqual(runOf(mlpTraining(3)), [0, 2]);
+    assert.deepEqual(runOf(optimizerSteps()), [0, 1]);
+  });
+  it("plots nothing for tests whose graphs are unrelated, even of one size", () => {
+    assert.equal(runOf(testFile([3, 2, 2, 2, 4]).trace()), null);
+  });
+  it("plots nothing for the same graph's backward() run twice", () => {
+    assert.equal(runOf(forgotZeroGrad()), null);
+  });
+  it("plots nothing for one test's graphs rebuilt alike, named by their expression", () => {
+    const r = recorder("repeated backward");
+    const x = r.leaf("x", 3);
+    for (let k = 0; k < 3; k++) r.backward(r.mul(x, x, { label: "x*x" }));
+    assert.equal(runOf(r.trace()), null);
+  });
+  it("plots only the loop's passes after passes that are not its steps", () => {
+    const r = testFile([3, 2]);
+    const w = r.leaf("w", 0.5);
+    for (let step = 0; step < 3; step++) {
+      const loss = r.mul(w, w, { label: "loss" });
+      r.backward(loss);
+    }
+    assert.deepEqual(runOf(r.trace()), [2, 4]);
+  });
+  it("plots a loop that makes its parameter anew each step, by its output's name", () => {
+    const r = recorder("rebinding loop");
+    let w = r.leaf("w", 1);
+    for (let step = 0; step < 3; step++) {
+      r.backward(r.mul(w, w, { label: "loss" }));
+      w = r.leaf("w", w.data - 0.1 * w.grad);
+    }
+    assert.deepEqual(runOf(r.trace()), [0, 2]);
   });
 });
 

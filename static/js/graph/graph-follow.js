@@ -45,7 +45,7 @@ export function createFollower(options) {
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
     const box = focusBox(options, focus, state.index, choice.scale, state);
-    panZoom.centerOn(box.x, box.y, choice.scale, true);
+    panZoom.centerOn(aimX(options, box, choice.scale), box.y, choice.scale, true);
   }
 
   /**
@@ -74,10 +74,11 @@ export function createFollower(options) {
     // scrubber jumps around, keep still (drawing a new region per jump is what costs on
     // big graphs) and move once it rests.
     clearTimeout(followTimer);
-    if (!jumped) panZoom.centerOn(box.x, box.y, undefined, rapid);
+    const x = aimX(options, box, panZoom.view.k);
+    if (!jumped) panZoom.centerOn(x, box.y, undefined, rapid);
     else
       followTimer = setTimeout(
-        () => panZoom.centerOn(box.x, box.y, undefined, true),
+        () => panZoom.centerOn(x, box.y, undefined, true),
         FOLLOW_AFTER_JUMP_MS,
       );
   }
@@ -146,6 +147,47 @@ function focusBox({ panZoom, layout, timeline }, index, frameIndex, k, state) {
     width: right - left,
     height: bottom - top,
   };
+}
+
+/** Screen pixels the view keeps beside the content's edge (view-transform's clampToContent). */
+const CONTENT_MARGIN = 16;
+/** Screen pixels from the view's edge within which a box counts as in view (isInView). */
+const IN_VIEW_MARGIN = 24;
+/**
+ * Screen pixels the records may overhang each side of the view and still be shown
+ * whole across it, centred: a record's border and padding, never a leaf's name (which
+ * the view following the output cut off instead).
+ */
+const OVERHANG = 12;
+
+/**
+ * The content x to centre on to show `box` at scale k. A graph drawn whole (small)
+ * whose records fit the view's width is shown whole across it; a wider one keeps its
+ * left edge in view while the box fits beside it, else puts the box at the right of
+ * the view. The leaves stand at the left, and a graph a little wider than the view
+ * had them cut off when the view centred on its output (a Function-style engine's
+ * neuron at 1280×800). A big graph, drawn by region, centres the box.
+ * Example: box 100 wide at x 850, records from 20 to 1200, in an 800 px view at k 1
+ *   -> the view's x is min(16, 800 − 24 − 900) = −124, so centre on (400 + 124) / 1 = 524.
+ * @param {FollowerOptions} options
+ * @param {{x: number, width: number}} box  centre and size, in layout units
+ * @param {number} k
+ */
+function aimX({ panZoom, small, layout }, box, k) {
+  if (!small) return box.x;
+  const width = panZoom.size.width;
+  let low = Infinity;
+  let high = -Infinity;
+  for (const record of layout.records) {
+    if (!record) continue;
+    low = Math.min(low, record.x - record.width / 2);
+    high = Math.max(high, record.x + record.width / 2);
+  }
+  if ((high - low) * k <= width + 2 * OVERHANG) return (low + high) / 2;
+  const x = Math.min(CONTENT_MARGIN, width - IN_VIEW_MARGIN - (box.x + box.width / 2) * k);
+  // A box wider than the view: centre it, as before.
+  if ((box.x - box.width / 2) * k + x < IN_VIEW_MARGIN) return box.x;
+  return (width / 2 - x) / k;
 }
 
 /**

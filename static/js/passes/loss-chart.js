@@ -1,8 +1,10 @@
 /**
  * The loss chart (SPEC.md §11, `[data-testid=loss-chart]`): each pass's output
  * `data` as a line of points, the current pass marked; a point is a button that
- * jumps to the start of its pass. The geometry is a pure function (chartGeometry),
- * the SVG a mount function with an idempotent update(state).
+ * jumps to the start of its pass. Only a training loop's passes are charted
+ * (loopRun): the backward() calls of a test file run unrelated graphs, and a line
+ * through their outputs would read as a loss curve. The geometry is a pure function
+ * (chartGeometry), the SVG a mount function with an idempotent update(state).
  */
 import { formatValue } from "../player/format.js";
 import { svg } from "../player/svg.js";
@@ -10,6 +12,66 @@ import { svg } from "../player/svg.js";
 const WIDTH = 320;
 const HEIGHT = 100;
 const PAD = { left: 50, right: 12, top: 12, bottom: 22 };
+
+/**
+ * A name the program gave a value, where it keeps it (`loss`, `model.layers[0].out`):
+ * not one the engine made of its expression or data (`3**2`, `the + node`).
+ */
+const KEPT_NAME = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*$/;
+
+/**
+ * Whether pass p is the next step of the loop pass p − 1 ran: it builds a new graph
+ * (its output is another node) of the same size, and either the program changed some
+ * data between them (an optimizer step) or both outputs bear the same name the program
+ * gave them (a loop that makes its parameters anew each step, `w = Value(w.data - …)`,
+ * or whose step changed nothing). A test file's tests each build their own graph:
+ * no data changes between them, and their outputs are named apart or by their data.
+ * @param {import("./timeline.js").Timeline} timeline  with passes
+ * @param {string[]} names  node index -> name
+ * @param {number} p  ≥ 1
+ */
+function continuesLoop(timeline, names, p) {
+  const passes = /** @type {import("./passes.js").PassInfo[]} */ (timeline.passes);
+  const before = passes[p - 1];
+  const pass = passes[p];
+  if (pass.output === before.output) return false;
+  let size = 0;
+  let sizeBefore = 0;
+  for (let i = 0; i < pass.member.length; i++) {
+    size += pass.member[i];
+    sizeBefore += before.member[i];
+  }
+  if (size !== sizeBefore) return false;
+  const frames = timeline.trace.frames;
+  for (let k = Math.max(before.sortFrame, 0); k < pass.start; k++) {
+    const frame = frames[k];
+    if (frame.phase === "update" && frame.changes.some((change) => change.field === "data"))
+      return true;
+  }
+  const name = names[pass.output];
+  return name === names[before.output] && KEPT_NAME.test(name);
+}
+
+/**
+ * The passes the chart plots, [first, last] inclusive: the longest run of passes that
+ * are one loop's steps (the latest of equal runs), or null when no two are.
+ * Example: a unittest file whose tests each call backward() -> null; the micrograd
+ *   lecture's two single-neuron passes and then its 20 training steps -> [2, 21].
+ * @param {import("./timeline.js").Timeline} timeline  with passes
+ * @param {string[]} names
+ * @returns {[number, number] | null}
+ */
+export function loopRun(timeline, names) {
+  const count = timeline.passes?.length ?? 0;
+  /** @type {[number, number] | null} */ let best = null;
+  let first = 0;
+  for (let p = 1; p <= count; p++) {
+    if (p < count && continuesLoop(timeline, names, p)) continue;
+    if (p - 1 > first && (!best || p - 1 - first >= best[1] - best[0])) best = [first, p - 1];
+    first = p;
+  }
+  return best;
+}
 
 /**
  * Where each pass's value goes in a width × height box with the chart's padding,
@@ -35,10 +97,12 @@ export function chartGeometry(values, width = WIDTH, height = HEIGHT) {
 
 /**
  * @param {HTMLElement} container
- * @param {{values: number[], starts: number[], outputName: string, onSeek: (frame: number) => void}} options
- *   values: each pass's output data; starts: each pass's first frame
+ * @param {{values: number[], starts: number[], first?: number, outputName: string,
+ *   onSeek: (frame: number) => void}} options
+ *   values: the charted passes' output data; starts: their first frames; first: the
+ *   first charted pass's index (0 unless the chart starts later)
  */
-export function mountLossChart(container, { values, starts, outputName, onSeek }) {
+export function mountLossChart(container, { values, starts, first = 0, outputName, onSeek }) {
   const geometry = chartGeometry(values);
   const title = `${outputName} after each forward pass`;
   const chart = /** @type {SVGSVGElement} */ (
@@ -47,7 +111,7 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
       "data-testid": "loss-chart",
       viewBox: `0 0 ${geometry.width} ${geometry.height}`,
       role: "group",
-      "aria-label": `Chart: ${title}, pass 1 to ${values.length}`,
+      "aria-label": `Chart: ${title}, pass ${first + 1} to ${first + values.length}`,
     })
   );
   const { pad } = geometry;
@@ -73,9 +137,9 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
       y: geometry.height - pad.bottom,
       "text-anchor": "end",
     });
-  label("pass 1", { x: pad.left, y: geometry.height - 6, "text-anchor": "start" });
+  label(`pass ${first + 1}`, { x: pad.left, y: geometry.height - 6, "text-anchor": "start" });
   if (values.length > 1)
-    label(String(values.length), {
+    label(String(first + values.length), {
       x: geometry.width - pad.right,
       y: geometry.height - 6,
       "text-anchor": "end",
@@ -97,8 +161,8 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
         "data-testid": "loss-point",
         tabindex: 0,
         role: "button",
-        "data-pass": p,
-        "aria-label": `Pass ${p + 1}: ${outputName} = ${formatValue(point.value)}. Go to this pass.`,
+        "data-pass": first + p,
+        "aria-label": `Pass ${first + p + 1}: ${outputName} = ${formatValue(point.value)}. Go to this pass.`,
       },
       chart,
     );
@@ -122,18 +186,18 @@ export function mountLossChart(container, { values, starts, outputName, onSeek }
     return mark;
   });
   container.replaceChildren(chart);
-  let shown = -1;
+  let shown = Number.NaN;
 
   /** @param {{pass?: number}} state */
   function update(state) {
-    const pass = state.pass ?? 0;
+    const pass = (state.pass ?? 0) - first;
     if (pass === shown) return;
     if (shown >= 0) marks[shown]?.removeAttribute("aria-current");
     marks[shown]?.classList.remove("is-current");
     shown = pass;
     marks[pass]?.classList.add("is-current");
     marks[pass]?.setAttribute("aria-current", "step");
-    chart.setAttribute("data-current-pass", String(pass));
+    chart.setAttribute("data-current-pass", String(first + pass));
   }
   return { update };
 }

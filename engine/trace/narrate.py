@@ -223,7 +223,7 @@ class Names:
             if (
                 left._op == "+"
                 and len(left._prev) == 2
-                and not self._labelled(left)
+                and not (left.label and left not in self._moved)
                 and left not in self._short
             ):
                 path.append(left)
@@ -315,7 +315,8 @@ class Names:
         `a * b**-1` is `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
         right = children[1]
         if op == "+":
-            kept = self._labelled(right) or right in self._short  # labelled, or kept
+            # Labelled (not by a label `moved_labels` took), or kept by the program.
+            kept = (right.label and right not in self._moved) or right in self._short
             if right._const and not kept and right.data < 0:
                 return f"{operands[0]}-{format_number(-right.data)}"
             if kept or len(right._prev) != 2 or right._prev[1]._const != NEGATION:
@@ -326,7 +327,7 @@ class Names:
             return f"-{operands[0]}"
         if right._const == WRITTEN_LEFT:
             return f"{operands[1]}*{operands[0]}"
-        kept = self._labelled(right) or right in self._short  # labelled, or kept
+        kept = (right.label and right not in self._moved) or right in self._short
         if kept or right._op != "**-1" or len(right._prev) != 1:
             return f"{operands[0]}*{operands[1]}"
         text = self._right_of(right._prev[0], "*")

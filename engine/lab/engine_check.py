@@ -240,7 +240,9 @@ def _rules(
     ids: dict[Value, str],
     rule_line: Callable[[Value], int | None],
 ) -> tuple[list[dict[str, Any]], dict[Value, dict[str, Any]]]:
-    """The rows of the rules, and each op node's row (the op nodes, for `_sort`)."""
+    """The rows of the rules, and each op node's row (the op nodes, for `_sort`). A row's
+    `line` is its first node's rule's, a wrong row's that of the rule its first frame
+    ran (an op two methods make has a rule on each one's line)."""
     rows: dict[str, dict[str, Any]] = {}
     checked: dict[str, bool] = {}
     row_of: dict[Value, dict[str, Any]] = {}  # each op node's row
@@ -333,6 +335,9 @@ def _rules(
                     "learner": learner,
                     "correct": want,
                 }
+                # The rule the verdict is about: an op two methods make (`__mul__` and
+                # `__rmul__` written apart) has a rule on each one's line.
+                row["line"] = rule_line(node)
                 break
     for op, row in rows.items():
         if row["first"] is not None:

@@ -89,7 +89,11 @@ class Names:
     once: every frame that mentions a node or repeats a number reuses the text.
     """
 
-    def __init__(self, kept: dict[Value, str] | None = None) -> None:
+    def __init__(self, kept: dict[Value, str] | None = None, moved: Collection[Value] = ()) -> None:
+        # Labelled nodes whose label the program's variable took on to a node made from
+        # them (`loss = loss + d*d`: `moved_labels`): named as if unlabelled, so that a
+        # node and its operand are not both `loss`.
+        self._moved = moved
         # Where a real program keeps its unlabelled values (`layers[0].neurons[1].w[2]`,
         # engine.trace.recorder.kept_names): their names, before a number or an expression.
         self._names: dict[Value, str] = dict(kept) if kept else {}
@@ -136,7 +140,7 @@ class Names:
         return text
 
     def _derive(self, node: Value) -> str:
-        if node.label:
+        if node.label and node not in self._moved:
             return shorten(node.label)
         if not node._prev:
             return format_number(node.data)
@@ -183,10 +187,10 @@ class Names:
             return None
         (_, head, _), (_, tail, _) = named
         plus = self._precedences.get("+") or self._precedence_of("+")
-        if first._prev and not first.label and self._op_rank(first) < plus:
+        if first._prev and not self._labelled(first) and self._op_rank(first) < plus:
             head = f"({head})"
-        kept = last.label or last in self._short  # labelled, or kept by the program
-        if _is_number(last) and not kept and last.data < 0:
+        kept = self._labelled(last) or last in self._short  # labelled, or kept by the program
+        if not last._prev and not kept and last.data < 0:
             text = f"{head}+…-{format_number(-last.data)}"
         elif not kept and len(last._prev) == 2 and last._prev[1]._const == NEGATION:
             negated = self._right_of(last._prev[0], "+")  # `a + (-d)`, written `…-d`
@@ -194,7 +198,7 @@ class Names:
                 return None
             text = f"{head}+…-{negated}"
         else:
-            if last._prev and not last.label and self._op_rank(last) <= plus:
+            if last._prev and not self._labelled(last) and self._op_rank(last) <= plus:
                 tail = f"({tail})"
             text = f"{head}+…+{tail}"
         if owners:
@@ -219,7 +223,7 @@ class Names:
             if (
                 left._op == "+"
                 and len(left._prev) == 2
-                and not left.label
+                and not (left.label and left not in self._moved)
                 and left not in self._short
             ):
                 path.append(left)
@@ -230,6 +234,10 @@ class Names:
             terms += 1
             chains[sum_node] = (first, terms)
         return chains[node]
+
+    def _labelled(self, node: Value) -> bool:
+        """Whether `node` is named by its label (one `moved_labels` took is not)."""
+        return bool(node.label) and node not in self._moved
 
     def _op_rank(self, node: Value) -> int:
         """The precedence of `node`'s op, remembered."""
@@ -292,7 +300,8 @@ class Names:
                 return None
             if outer < CALL:  # a call's operands never need brackets
                 # Labels and leaves bind tightest.
-                inner = LEAF if child.label or not child._prev else self._op_rank(child)
+                labelled = child.label and child not in self._moved
+                inner = LEAF if labelled or not child._prev else self._op_rank(child)
                 if inner < outer or (inner == outer and (i > 0 or power)):
                     text = f"({text})"
             operands.append(text)
@@ -306,7 +315,8 @@ class Names:
         `a * b**-1` is `a/b`, and `n * 2` made from the program's `2*n` is `2*n`."""
         right = children[1]
         if op == "+":
-            kept = right.label or right in self._short  # labelled, or kept by the program
+            # Labelled (not by a label `moved_labels` took), or kept by the program.
+            kept = (right.label and right not in self._moved) or right in self._short
             if right._const and not kept and right.data < 0:
                 return f"{operands[0]}-{format_number(-right.data)}"
             if kept or len(right._prev) != 2 or right._prev[1]._const != NEGATION:
@@ -317,7 +327,7 @@ class Names:
             return f"-{operands[0]}"
         if right._const == WRITTEN_LEFT:
             return f"{operands[1]}*{operands[0]}"
-        kept = right.label or right in self._short  # labelled, or kept by the program
+        kept = (right.label and right not in self._moved) or right in self._short
         if kept or right._op != "**-1" or len(right._prev) != 1:
             return f"{operands[0]}*{operands[1]}"
         text = self._right_of(right._prev[0], "*")
@@ -329,7 +339,7 @@ class Names:
         text = self(node)
         if node in self._unnamed:
             return None
-        if node._prev and not node.label:
+        if node._prev and not self._labelled(node):
             precedences = self._precedences
             inner = self._op_rank(node)
             if inner <= (precedences.get(op) or self._precedence_of(op)):
@@ -378,11 +388,6 @@ def _split_path(path: str) -> tuple[str, str]:
         elif c == "." and depth == 0:
             return path[:i], path[i + 1 :]
     return "", path
-
-
-def _is_number(node: Value) -> bool:
-    """An unlabelled leaf: named by its number, as a constant the program wrote."""
-    return not node._prev and not node.label
 
 
 # `Names._precedence_of`'s table, shared by every trace: at most `MAX_PRECEDENCES` ops

@@ -28,7 +28,7 @@ import gc
 import math
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import chain, compress, filterfalse, islice, repeat
 from operator import attrgetter, is_not, itemgetter
 from typing import Any
@@ -705,7 +705,8 @@ class Recorder:
         """The pass's build frames, then its sort: `steps` (SPEC §9) the sort's calls,
         shown before the seed; the bug lab's mistake (`self.mistake`) says its own sort."""
         index = len(self.passes)
-        self.names = names = narrate.Names(kept_names(self.globals_, reachable))
+        moved = moved_labels(reachable)
+        self.names = names = narrate.Names(kept_names(self.globals_, reachable, moved), moved)
         self.pass_names.append((names, reachable))
         if self.instance_of:
             self.sync_all(reachable)
@@ -2386,8 +2387,27 @@ class GroupNames:
         return self.paths.get(id(owner)) or owner.cls.name
 
 
+def moved_labels(reachable: list[Value]) -> set[Value]:
+    """The labelled nodes whose variable took their label on to a node made from them:
+    `loss` of `loss = loss + d*d` in a loop, each sum but the last (`x = x.tanh()`, `h =
+    h * 2` too). Such a node is named as if it had no label (by where the program keeps
+    it, else its operands, a leaf by its number), so that no node and its operand share
+    a name (`loss.grad += 1` in `loss`'s own rule). The trace's `label` stays the name
+    the node was first assigned to."""
+    moved: set[Value] = set()
+    for node in filter(_LABEL, reachable):
+        label = node.label
+        for child in node._prev:
+            if child.label == label and child is not node:
+                moved.add(child)
+    return moved
+
+
 def kept_names(
-    globals_: dict[str, Any], reachable: list[Value], budget: int = NAMING_BUDGET
+    globals_: dict[str, Any],
+    reachable: list[Value],
+    moved: Collection[Value] = (),
+    budget: int = NAMING_BUDGET,
 ) -> dict[Value, str]:
     """Where the program keeps the unlabelled values of a pass, as their names (issue 23):
     `layers[0].neurons[1].w[2]` for a parameter of `model = MLP(...)`, `w` for a global.
@@ -2400,6 +2420,8 @@ def kept_names(
     tuple that holds a function of the program's (a tape's `(out, run)`) names none.
     """
     wanted = set(map(id, filterfalse(_LABEL, reachable)))  # (the unlabelled)
+    if moved:  # (and those whose label moved on: `moved_labels`)
+        wanted.update(map(id, moved))
     if not wanted or not globals_:
         return {}
     found: dict[int, tuple[Value, str]] = {}

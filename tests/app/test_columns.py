@@ -212,6 +212,24 @@ def test_the_straight_line_corpus_comes_back_whole() -> None:
     )
 
 
+def test_a_running_sum_and_an_op_of_two_rules_come_back_whole() -> None:
+    # Sums named by their operands once `loss` moved on (`name` no longer the label), and
+    # a check row whose line is the wrong rule's, not the op's first node's.
+    from tests.engine.test_narrate import OWN_RUNNING_SUM, RUNNING_SUM
+
+    two_rules = (ENGINE_TESTS / "learner_bugs" / "rmul_written_apart.py").read_text()
+    straight = "a = Value(2.0)\nb = a * 3\nb = b + a\nb = b * b\n"  # the straight-line language
+    sources = [RUNNING_SUM, OWN_RUNNING_SUM, two_rules, straight]
+    assert_programs_round_trip(
+        [(source, granularity, {}) for source in sources for granularity in ("packed", "expanded")]
+    )
+    columns = trace_columns(two_rules, "packed", LIMITS)
+    mul = next(row for row in columns["engine_check"]["rules"] if row["op"] == "*")
+    assert (mul["line"], mul["verdict"]) == (35, "wrong")
+    names = trace_columns(RUNNING_SUM, "packed", LIMITS)["nodes"]["name"]
+    assert "0+d*d" in names and "0" in names
+
+
 def test_graphs_built_in_python_come_back_whole() -> None:
     traces = []
     for index in range(corpus.GRAPHS):

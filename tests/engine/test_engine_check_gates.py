@@ -180,7 +180,9 @@ def test_a_pytorch_style_engine_that_gates_every_share_is_right() -> None:
             assert "correct_grad" not in node and node["grad"] == 0.0
         else:
             assert node["correct_grad"] == pytest.approx(node["grad"], rel=1e-12, abs=1e-15)
-    # The constants wrapped on the way, and `-y` made of constants alone, need none.
+    # The constants wrapped on the way, and `-y` made of constants alone, need none; so
+    # does `loss = Tensor(0.0)`, named by its number since `loss` moved on to the sums.
     unrequired = {node["name"] for node in nodes if "requires_grad" in node}
-    assert {"loss", "0.6", "0.6*−1"} <= unrequired
+    assert {"0", "0.6", "0.6*−1"} <= unrequired
+    assert {n["label"] for n in nodes if "requires_grad" in n and n["name"] == "0"} == {"loss"}
     assert not unrequired & {"w", "b", "err"}

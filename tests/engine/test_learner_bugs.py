@@ -199,6 +199,7 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "hash_by_value": lambda: mg(lambda a, b, c: a * b + c * 0.5, a=2, b=3, c=6),
     "kahn_no_seed": lambda: mg(lambda a, b: (a * b + a) * (a * b), a=2, b=-1),
     "swapped_self_other": lambda: mg(lambda x, w, b: (w * x + b) * (w * x + b), x=4, w=-2, b=1),
+    "rmul_written_apart": lambda: mg(lambda w, x: (w * x + 3 * w) * (w * x + 3 * w), w=0.5, x=1.5),
     "tanh_writes_out_grad": _tanh_writes,
     "exp_self_data": lambda: {"x": 2 * math.exp(0.3) + 2 * 0.3},
     "sub_sign": lambda: {"pred": 2 * (2.5 - 4.0), "target": -2 * (2.5 - 4.0)},
@@ -336,6 +337,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "hash_by_value": ({"*": R, "+": R}, (7, "n5", None), R),
     "kahn_no_seed": ({"*": R, "+": R}, R, R),
     "swapped_self_other": ({"*": (7, "n3", "n1"), "+": R}, R, R),
+    # `3 * w` made by an `__rmul__` of its own, whose rule multiplies w's share by w.
+    "rmul_written_apart": ({"*": (7, "n4", "n0"), "+": R}, R, R),
     "exp_self_data": ({"*": R, "+": R, "exp": (9, "n1", "n0")}, R, R),
     "sub_sign": ({"*": R, "-": (4, "n2", "n1")}, R, R),
     "kahn_assign_add": ({"*": R, "+": R}, R, (4, "n1", "n0", 3.0)),
@@ -1310,3 +1313,33 @@ def test_an_exp_and_an_e_to_minus_with_the_same_op_text_are_in_their_own_rows() 
     rows = {row["op"]: (row["line"], row["verdict"]) for row in trace["engine_check"]["rules"]}
     assert rows["exp"] == (28, "right")
     assert rows["e^0.5"] == (21, "unchecked")
+
+
+def test_a_wrong_rows_line_is_the_rule_its_first_frame_ran() -> None:
+    # `*` made by `__mul__` (its rule on line 25, right) and by an `__rmul__` written out
+    # again (line 35, wrong): the row is `*`'s, the first node `w*x`'s, and it pointed at
+    # line 25 while its first frame and its numbers were those of `3*w`'s rule.
+    source = (PROGRAMS / "rmul_written_apart.py").read_text()
+    lines = source.splitlines()
+    trace = trace_source(source)
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    mul = next(row for row in trace["engine_check"]["rules"] if row["op"] == "*")
+    assert mul["verdict"] == "wrong"
+    assert mul["line"] == nodes[mul["first"]["node"]]["rule"]["line"] == 35
+    assert lines[mul["line"] - 1 : mul["line"] + 2] == [
+        "        def _backward():",
+        "            other.grad += self.data * out.grad",
+        "            self.grad += self.data * out.grad",
+    ]
+    assert lines[mul["line"] - 5].strip() == "def __rmul__(self, other):"
+    assert nodes["n2"]["rule"]["line"] == 25  # the first `*` node's, right
+    # Where both rules are right the row keeps the first node's line.
+    fixed = source.replace(
+        "            self.grad += self.data * out.grad\n        out._backward = _backward\n"
+        "        return out\n\n    def backward",
+        "            self.grad += other.data * out.grad\n        out._backward = _backward\n"
+        "        return out\n\n    def backward",
+    )
+    assert fixed != source
+    rows = {row["op"]: row for row in trace_source(fixed)["engine_check"]["rules"]}
+    assert (rows["*"]["line"], rows["*"]["verdict"]) == (25, "right")

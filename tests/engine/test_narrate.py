@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from backprop_animator.engine import program_examples, trace_source, trace_value
 from backprop_animator.engine.trace.narrate import MAX_LABEL_IN_TEXT
+from tests.engine.cpython import printed_lines, run_in_cpython
 
 
 def test_a_long_label_is_cut_in_the_text_and_to_100_characters_on_its_node() -> None:
@@ -48,6 +51,84 @@ def test_a_label_beginning_with_the_still_lets_parents_be_named_after_it() -> No
 
 def names_of(source: str) -> list[str]:
     return [node["name"] for node in trace_source(source)["nodes"]]
+
+
+RUNNING_SUM = """
+w = Value(0.5)
+loss = Value(0.0)
+for x, y in [(1.0, 2.0), (2.0, 3.0)]:
+    d = w * x - y
+    loss = loss + d * d
+loss.backward()
+print(loss.data, w.grad)
+"""
+
+# The same with a class of the program's own (SPEC §14), its rules written as micrograd's.
+OWN_RUNNING_SUM = """
+class V:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = tuple(_children)
+        self._op = _op
+
+    def __add__(self, other):
+        out = V(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, V) else V(other)
+        out = V(self.data * other.data, (self, other), '*')
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+""" + RUNNING_SUM.replace("Value(", "V(").replace("w * x - y", "w * x + V(-y)")
+
+
+@pytest.mark.parametrize("source", [RUNNING_SUM, OWN_RUNNING_SUM], ids=["built-in", "own"])
+def test_a_running_sum_kept_in_one_variable_is_loss_only_at_its_last_sum(source: str) -> None:
+    # `loss = loss + d*d` moves the name on to each new sum: the sum before it and the
+    # leaf it started from were `loss` too, so that `loss`'s rule read `loss.grad += 1`.
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    named = {node["name"]: node for node in trace["nodes"]}
+    assert named["loss"]["id"] == trace["passes"][0]["output"]
+    assert named["0+d*d"]["label"] == named["0"]["label"] == "loss"  # (the label stays)
+    texts = {frame["node"]: frame["text"] for frame in trace["frames"] if frame["phase"] == "build"}
+    assert texts[named["loss"]["id"]].startswith("loss = 0+d*d+d*d = 2.25 + 4 = 6.25")
+    assert texts[named["0+d*d"]["id"]].startswith("0+d*d = 0 + 2.25 = 2.25")
+    rules = [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
+    assert rules[0].startswith("loss (+, grad 1)")
+    assert "0+d*d.grad += 1 × 1 → 1; d*d.grad += 1 × 1 → 1." in rules[0]
+    assert "loss.grad" not in " ".join(rules)
+    assert "0.grad += 1 × 1 → 1" in " ".join(rules)
+    for node in trace["nodes"]:  # no node is called as one of its operands is
+        operands = {nodes[e["source"]]["name"] for e in trace["edges"] if e["target"] == node["id"]}
+        assert node["name"] not in operands, node
 
 
 def test_unlabelled_nodes_are_named_by_the_expression_that_made_them() -> None:

@@ -134,7 +134,8 @@ def in_cpython(source: str) -> Callable[[], None]:
     def run() -> None:
         random.seed(0)
         namespace = {"Value": MicrogradValue, "__name__": "__main__"}
-        with contextlib.redirect_stdout(io.StringIO()):
+        # (stderr too: a program that logs writes its lines there, as it is printed here)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             exec(code, namespace)  # the bench's own programs, never a user's
 
     return run

@@ -25,6 +25,7 @@ import ast
 import asyncio
 import logging
 import multiprocessing
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.context import SpawnContext, SpawnProcess
@@ -33,7 +34,15 @@ from typing import Any, Literal
 from backprop_animator.app.errors import ServiceError
 from backprop_animator.app.settings import Settings
 from backprop_animator.app.work_estimate import estimate_with_tree
-from backprop_animator.app.worker import READY, EncodedTrace, Job, Reply, run_job, serve_traces
+from backprop_animator.app.worker import (
+    MIN_ENGINE_TIME,
+    READY,
+    EncodedTrace,
+    Job,
+    Reply,
+    run_job,
+    serve_traces,
+)
 from backprop_animator.engine import EngineError, Limits
 
 logger = logging.getLogger(__name__)
@@ -279,7 +288,10 @@ class WorkerPool:
             if gone:
                 self._idle.put_nowait(worker)
                 raise ClientGone()
-        job = job._replace(time_limit=engine_time(deadline - asyncio.get_running_loop().time()))
+        left = deadline - asyncio.get_running_loop().time()
+        job = job._replace(
+            time_limit=engine_time(left), ends_at=time.monotonic() + left - ENGINE_TIME_MARGIN
+        )
         try:
             async with asyncio.timeout_at(deadline):
                 reply = await asyncio.to_thread(worker.call, job, accepts_gzip)
@@ -337,7 +349,6 @@ class WorkerPool:
 # The engine stops this much before the request's deadline, so that its own answer
 # ("the program ran for too long", a 400 naming the limit) arrives before the pool's.
 ENGINE_TIME_MARGIN = 0.15
-MIN_ENGINE_TIME = 0.05
 
 
 def engine_time(remaining: float) -> float:

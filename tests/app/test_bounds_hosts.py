@@ -1,6 +1,7 @@
 """Bounded in every host (SPEC §16), outside the engine: the CLI, which has no worker
-to kill, and the HTTP API, whose threads and workers must answer 200 or 400, never
-500 or a hang. The hostile programs are those of `tests.support.bounds`."""
+to kill, and the HTTP API, whose threads and workers must answer 200 or 400 (or, for
+a program the pool stopped at its time limit, the 503 the README names), never 500 or
+a hang. The hostile programs are those of `tests.support.bounds`."""
 
 from __future__ import annotations
 
@@ -65,6 +66,13 @@ async def test_the_api_answers_a_trace_or_a_400(client: httpx.AsyncClient, case:
     response = await client.post("/api/trace", json={"source": case.source})
     if case.refusal is None:
         assert response.status_code == 200, response.text
+    elif response.status_code == 503:
+        # The engine stops itself 0.15 s before the pool's deadline and answers 400;
+        # a niced worker on a loaded machine (CI's two cores) can miss that margin, and
+        # then the pool's own answer is this documented 503, naming the time limit.
+        error = assert_error_shape(response, 503)
+        assert "BACKPROP_TRACE_TIME_LIMIT" in str(error["message"]), error
+        assert response.headers["retry-after"] == "1"
     else:
         error = assert_error_shape(response, 400)
         assert case.refused_as_expected(str(error["message"])), error

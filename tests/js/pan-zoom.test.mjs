@@ -52,6 +52,24 @@ describe("pan-zoom's glide (issue 23, 11)", () => {
     assert.equal(panZoom.isInView({ x: 0, y: 0, width: 40, height: 20 }), false);
   });
 
+  it("settles a glide where it was heading, at once, and does nothing without one", () => {
+    const { panZoom, tick, transforms } = stage();
+    const far = { x: 2000, y: 1500, width: 40, height: 20 };
+    const before = transforms.length;
+    panZoom.settle();
+    assert.equal(transforms.length, before, "no glide: the view is not written");
+    panZoom.centerOn(far.x, far.y);
+    const heading = { ...panZoom.heading };
+    tick(16);
+    assert.notDeepEqual(panZoom.view, heading, "a sixteenth of the way");
+    panZoom.settle();
+    assert.deepEqual(panZoom.view, heading);
+    assert.deepEqual(panZoom.heading, panZoom.view, "still: heading nowhere else");
+    const settled = transforms.length;
+    tick(16);
+    assert.equal(transforms.length, settled, "the glide's frames are cancelled");
+  });
+
   it("forgets where it was heading when a zoom cuts the glide short", () => {
     const { panZoom } = stage();
     const far = { x: 2000, y: 1500, width: 40, height: 20 };

@@ -66,6 +66,9 @@ export function createFollower(options) {
     const now = performance.now();
     const rapid = now - lastStepAt < RAPID_STEPS_MS;
     lastStepAt = now;
+    // A slower step before this one may have begun a glide: a rapid step ends it where
+    // it was heading (an arrow key held, one repeat late, glided on for 280 ms).
+    if (rapid && !jumped) panZoom.settle();
     if (state.current < 0 || overview) return;
     const box = focusBox(options, state.current, state.index, panZoom.view.k, state);
     if (panZoom.isInView(box) && !underControls(covered, panZoom, box)) return;

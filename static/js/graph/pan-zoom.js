@@ -144,6 +144,17 @@ function viewActions(state) {
       glideTo(state, target);
     },
     /**
+     * End a glide in progress where it was heading, at once: steps coming faster than a
+     * glide (an arrow key held, after one slower step began one) never glide.
+     */
+    settle() {
+      if (!state.heading) return;
+      const target = state.heading;
+      stopGlide(state);
+      state.view = target;
+      apply(state);
+    },
+    /**
      * Whether a content rectangle is comfortably on screen, or will be when the glide in
      * progress ends (so stepping faster than a glide does not start it again and again,
      * which kept the whole graph moving and redrawn at every step).

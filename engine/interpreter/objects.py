@@ -248,6 +248,9 @@ OPERAND_NAMES = (
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes", "args",
     "prev_list", "_previous", "prevs", "_terms", "next_functions",
+    # A Brazilian course's `Valor` (Ilum's "Redes Neurais"), in every student's copy:
+    # `progenitor`, `operador_mae`, `rotulo`, the rule `propagar`, `propagar_tudo()`.
+    "progenitor", "progenitores",
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -258,9 +261,9 @@ NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
-    "fn", "_backwards", "_backprop",
+    "fn", "_backwards", "_backprop", "propagar",
 )  # fmt: skip
-OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
+OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name", "operador_mae")
 # Where a node says whether it needs a gradient at all (PyTorch's `requires_grad=False` on
 # an input or a constant): a rule that skips such a node's share (`if other.requires_grad:
 # other.grad += …`) leaves out nothing the program reads (`Recorder.unrequired`).

@@ -17,6 +17,8 @@ import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_columns, trace_source
 from tests.engine.cpython import (
+    assert_leaves_among,
+    leaves_of,
     printed_lines,
     run_in_cpython,
     run_in_cpython_with_passes,
@@ -4142,3 +4144,156 @@ def test_a_label_of_none_a_class_s_default_is_no_name() -> None:
     texts = " ".join(frame["text"] for frame in trace["frames"])
     assert "None" not in texts
     assert texts.startswith("a*−3 = 2 × −3 = −6")
+
+
+# A Brazilian course's engine (Ilum's "Redes Neurais e Algoritmos Genéticos", whose
+# students publish their notebooks): `Valor` keeps its operands in `progenitor`, its op in
+# `operador_mae`, its label in `rotulo`, each node's rule in `propagar` (the class's own
+# `propagar` does nothing, a leaf's), and the pass is `propagar_tudo()`. Written here in
+# our own words with the course's names; its MLP classes are `Neuronio`, `Camada`, `MLP`.
+VALOR_COURSE = """
+import math
+import random
+
+
+class Valor:
+    def __init__(self, data, progenitor=(), operador_mae="", rotulo=""):
+        self.data = data
+        self.progenitor = progenitor
+        self.operador_mae = operador_mae
+        self.rotulo = rotulo
+        self.grad = 0
+
+    def __repr__(self):
+        return f"Valor(data={self.data})"
+
+    def __add__(self, outro):
+        outro = outro if isinstance(outro, Valor) else Valor(outro)
+        saida = Valor(self.data + outro.data, (self, outro), "+")
+
+        def propagar_soma():
+            self.grad += saida.grad
+            outro.grad += saida.grad
+
+        saida.propagar = propagar_soma
+        return saida
+
+    def __radd__(self, outro):
+        return self + outro
+
+    def __mul__(self, outro):
+        outro = outro if isinstance(outro, Valor) else Valor(outro)
+        saida = Valor(self.data * outro.data, (self, outro), "*")
+
+        def propagar_produto():
+            self.grad += saida.grad * outro.data
+            outro.grad += saida.grad * self.data
+
+        saida.propagar = propagar_produto
+        return saida
+
+    def __rmul__(self, outro):
+        return self * outro
+
+    def __pow__(self, expoente):
+        saida = Valor(self.data ** expoente, (self,), f"**{expoente}")
+
+        def propagar_potencia():
+            self.grad += saida.grad * expoente * self.data ** (expoente - 1)
+
+        saida.propagar = propagar_potencia
+        return saida
+
+    def __sub__(self, outro):
+        return self + (-1) * outro
+
+    def exp(self):
+        saida = Valor(math.exp(self.data), (self,), "exp")
+
+        def propagar_exp():
+            self.grad += saida.grad * saida.data
+
+        saida.propagar = propagar_exp
+        return saida
+
+    def sig(self):
+        return self.exp() * (self.exp() + 1) ** -1
+
+    def propagar(self):
+        pass
+
+    def propagar_tudo(self):
+        self.grad = 1
+        ordem = []
+        vistos = set()
+
+        def visita(v):
+            if v not in vistos:
+                vistos.add(v)
+                for p in v.progenitor:
+                    visita(p)
+                ordem.append(v)
+
+        visita(self)
+        for v in reversed(ordem):
+            v.propagar()
+
+
+class Neuronio:
+    def __init__(self, n):
+        self.pesos = [Valor(random.uniform(-1, 1)) for _ in range(n)]
+        self.vies = Valor(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        soma = 0
+        for xi, p in zip(x, self.pesos):
+            soma = soma + xi * p
+        return (soma + self.vies).sig()
+
+    def parametros(self):
+        return self.pesos + [self.vies]
+
+
+random.seed(3)
+neuronio = Neuronio(2)
+dados = [([1.0, -0.5], 1), ([0.2, 0.8], 0)]
+for epoca in range(3):
+    loss = sum((neuronio(x) - y) ** 2 for x, y in dados)
+    for p in neuronio.parametros():
+        p.grad = 0
+    loss.propagar_tudo()
+    for p in neuronio.parametros():
+        p.data = p.data - 0.5 * p.grad
+    print(epoca, loss.data)
+a = Valor(0.5, rotulo="a")
+b = Valor(-2.0, rotulo="b")
+c = (a * b).exp() * a
+c.propagar_tudo()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_portuguese_courses_valor_with_its_propagar_tudo_pass_runs_as_cpython() -> None:
+    """The course's names were outside the interpreter's lists: no operands, no rule, no
+    pass were found, and the program was refused as having no result. `progenitor` is an
+    operands name now, `operador_mae` an op's, `propagar` a rule's and `propagar_tudo()`
+    (a method named with `propagar`, no rule's) a pass, in CPython's count too."""
+    lines, numbers, outputs = run_in_cpython_with_passes(VALOR_COURSE)
+    assert len(lines) == 4 and len(numbers) == 4
+    trace = trace_source(VALOR_COURSE)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers
+    ops = {node["op"] for node in trace["nodes"]}
+    assert {"+", "*", "exp", "**-1", "**2"} <= ops
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {
+        "+": "right", "*": "right", "exp": "right", "**": "right"
+    }  # fmt: skip
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert_leaves_among(ours, leaves_of(outputs))
+    # The rule a leaf keeps is its class's `propagar`, which does nothing: no pass is
+    # counted for it, and `propagar` run by hand on a node is its rule, no pass.
+    by_hand = VALOR_COURSE.replace("c.propagar_tudo()", "c.grad = 1\nc.propagar()")
+    assert len(run_in_cpython_with_passes(by_hand)[1]) == 3
+    assert len(trace_source(by_hand)["passes"]) == 3

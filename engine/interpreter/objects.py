@@ -251,6 +251,7 @@ OPERAND_NAMES = (
     # A Brazilian course's `Valor` (Ilum's "Redes Neurais"), in every student's copy:
     # `progenitor`, `operador_mae`, `rotulo`, the rule `propagar`, `propagar_tudo()`.
     "progenitor", "progenitores",
+    "_ancestors", "ancestors",  # a `Scalar(val, …)` whose rule is `_backward_fn`
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (

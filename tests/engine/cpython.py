@@ -115,7 +115,7 @@ OPERAND_NAMES = (
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
     "args", "prev_list", "_previous", "prevs", "_terms", "next_functions",
-    "progenitor", "progenitores",
+    "progenitor", "progenitores", "_ancestors", "ancestors",
 )  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 

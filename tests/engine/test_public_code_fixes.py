@@ -4297,3 +4297,59 @@ def test_a_portuguese_courses_valor_with_its_propagar_tudo_pass_runs_as_cpython(
     by_hand = VALOR_COURSE.replace("c.propagar_tudo()", "c.grad = 1\nc.propagar()")
     assert len(run_in_cpython_with_passes(by_hand)[1]) == 3
     assert len(trace_source(by_hand)["passes"]) == 3
+
+
+def test_operands_kept_as_ancestors_are_the_graphs_edges() -> None:
+    """A `Scalar(val, _children, _op, tag)` found in the index keeps its operands as
+    `_ancestors` (its rule `_backward_fn`, its op `_operation`): the graph had no edge,
+    `a*b` was drawn as a leaf with CPython's leaves' gradients not among its own, and no
+    rule was judged. `_ancestors` (and `ancestors`) is an operands name now."""
+    source = (
+        "class Scalar:\n"
+        "    def __init__(self, val, _children=(), _op='', tag=''):\n"
+        "        self.val = val\n"
+        "        self._backward_fn = lambda: None\n"
+        "        self.tag = tag\n"
+        "        self.grad = 0\n"
+        "        self._ancestors = _children\n"
+        "        self._operation = _op\n"
+        "    def __add__(self, other):\n"
+        "        out = Scalar(self.val + other.val, (self, other), '+')\n"
+        "        def _backward_fn():\n"
+        "            self.grad += out.grad\n"
+        "            other.grad += out.grad\n"
+        "        out._backward_fn = _backward_fn\n"
+        "        return out\n"
+        "    def __mul__(self, other):\n"
+        "        out = Scalar(self.val * other.val, (self, other), '*')\n"
+        "        def _backward_fn():\n"
+        "            self.grad += other.val * out.grad\n"
+        "            other.grad += self.val * out.grad\n"
+        "        out._backward_fn = _backward_fn\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        topo, seen = [], set()\n"
+        "        def build(v):\n"
+        "            if v not in seen:\n"
+        "                seen.add(v)\n"
+        "                for a in v._ancestors:\n"
+        "                    build(a)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n"
+        "        self.grad = 1\n"
+        "        for v in reversed(topo):\n"
+        "            v._backward_fn()\n"
+        "a = Scalar(2.0, tag='a')\n"
+        "b = Scalar(-3.0, tag='b')\n"
+        "c = a * b + a\n"
+        "c.backward()\n"
+        "print(a.grad, b.grad)\n"
+    )
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert printed_lines(trace) == lines == ["-2.0 2.0"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "+": "right"}

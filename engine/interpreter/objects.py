@@ -281,6 +281,42 @@ MAX_HOLDER_ITEMS = 4
 HELD_RULE_NAMES = ("backward", "_backward", "apply")
 
 
+# Words a class's own names for its operands and its rule hold, where no name of the lists
+# above is among its attributes (`_previous_nodes`, `child_nodes`, `_backward_function`):
+# an attribute of the instance (set in `__init__`) whose name holds one of them, a tuple,
+# list or set for the operands (`worded_operands`), a function for the rule.
+OPERAND_WORDS = ("prev", "child", "parent", "ancestor", "operand", "input", "progenitor")
+RULE_WORDS = ("backward", "backprop")
+
+
+def worded_operands(attrs: dict[str, Any]) -> str | None:
+    """The first attribute whose name holds a word of OPERAND_WORDS and whose value is a
+    tuple, list or set (empty for a leaf): a class's own name for its operands.
+
+    Example: `worded_operands({"value": 2.0, "_previous_nodes": ()}) == "_previous_nodes"`.
+    """
+    for name, value in attrs.items():
+        kind = type(value)
+        if kind is tuple or kind is list or kind is PSet:
+            lowered = name.lower()
+            if any(word in lowered for word in OPERAND_WORDS):
+                return name
+    return None
+
+
+def worded_rule(attrs: dict[str, Any]) -> str | None:
+    """The first attribute whose name holds a word of RULE_WORDS and whose value is a
+    function (`self._backward_function = lambda: None`): a class's own name for its rule.
+    Only the instance's own: the class's `backward` method is the pass, not a rule."""
+    for name, value in attrs.items():
+        kind = type(value)
+        if kind is Function or kind is BoundMethod:
+            lowered = name.lower()
+            if any(word in lowered for word in RULE_WORDS):
+                return name
+    return None
+
+
 class Shape:
     """The attribute names of one Value-like class: its operands (`second`: the other of
     a pair, `left` and `right`), its number, its rule, its op and its gradient (`grad`,
@@ -406,7 +442,7 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
             (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
         )
 
-    rule = first(RULE_NAMES)
+    rule = first(RULE_NAMES) or worded_rule(attrs)
     # Not a method of the class (`def parents(self): return [self.left, self.right]`):
     # the operands are an attribute's, a list or tuple, or one to an attribute.
     operands = next(
@@ -422,6 +458,8 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         pair = next((pair for pair in OPERAND_PAIRS if first(pair) == pair[0]), None)
         if pair is not None and first(pair[1:]) is not None:
             operands, second = pair
+    if operands is None:
+        operands = worded_operands(attrs)
     held = False
     if operands is None:
         # No operands of its own: where a record of the op that made it is kept (set in

@@ -4353,3 +4353,90 @@ def test_operands_kept_as_ancestors_are_the_graphs_edges() -> None:
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
     rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
     assert rows == {"*": "right", "+": "right"}
+
+
+WORDED_ENGINE = """
+class Node:
+    def __init__(self, value, _previous_nodes=(), _operator=''):
+        self.value = value
+        self.grad = 0
+        self._previous_nodes = set(_previous_nodes)
+        self._operator = _operator
+        self._backward_function = lambda: None
+
+    def __add__(self, other):
+        other = other if isinstance(other, Node) else Node(other)
+        out = Node(self.value + other.value, (self, other), '+')
+        def _backward_pass():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward_function = _backward_pass
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Node) else Node(other)
+        out = Node(self.value * other.value, (self, other), '*')
+        def _backward_pass():
+            self.grad += other.value * out.grad
+            other.grad += self.value * out.grad
+        out._backward_function = _backward_pass
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for p in v._previous_nodes:
+                    visit(p)
+                order.append(v)
+        visit(self)
+        self.grad = 1
+        for v in reversed(order):
+            v._backward_function()
+
+x = Node(1.5)
+w = Node(-2.0)
+y = x * w + x * x
+y.backward()
+print(y.value, x.grad, w.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("operands", "rule"),
+    [
+        ("_previous_nodes", "_backward_function"),
+        ("child_nodes", "_backward_function"),
+        ("input_nodes_", "backprop_step"),
+    ],
+)
+def test_operands_and_a_rule_under_a_class_s_own_names_are_found_by_their_words(
+    operands: str, rule: str
+) -> None:
+    """An engine whose operands are `_previous_nodes` and whose rule is
+    `_backward_function` (names of a learner's own, found in the index) was "not a graph
+    node here". A tuple, list or set attribute whose name holds `prev`, `child`,
+    `parent`, `ancestor`, `operand`, `input` or `progenitor`, and a function attribute
+    whose name holds `backward` or `backprop`, are its operands and its rule where no
+    name of the interpreter's lists is there; the tests' CPython side walks the same."""
+    source = WORDED_ENGINE.replace("_previous_nodes", operands).replace("_backward_function", rule)
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert printed_lines(trace) == lines == ["-0.75 1.0 1.5"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-0.75]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-2.0, 1.5), (1.5, 1.0)]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "+": "right"}
+
+
+def test_a_container_whose_name_holds_no_operand_word_is_no_graph() -> None:
+    # `history`, a set, and `_step`, a function, are no names of the lists and hold none
+    # of the words: still "not a graph node here".
+    source = WORDED_ENGINE.replace("_previous_nodes", "history").replace(
+        "_backward_function", "_step"
+    )
+    assert run_in_cpython(source) == ["-0.75 1.0 1.5"]
+    with pytest.raises(EngineError, match="not a graph node here"):
+        trace_source(source)

@@ -1095,8 +1095,8 @@ def test_collections_abc_names_annotate_and_answer_isinstance() -> None:
         "def f(xs: Sequence[float]) -> Iterable[int]:\n    return [int(x) for x in xs]\n"
         "print(f([1.5, 2.5]))\n"
     )
-    with pytest.raises(EngineError, match=re.escape("`import collections.abc` is not available")):
-        run("import collections.abc\n")  # it would bind `collections`, as CPython's does
+    # `import collections.abc` binds `collections`, as CPython's does (the test after the
+    # Ilum course's below); `collections` alone has no `abc` until it is imported.
     with pytest.raises(EngineError, match="no attribute 'abc'"):
         run("import collections\ny = collections.abc\n")
     with pytest.raises(EngineError, match=re.escape("collections.abc has no '_collections_abc'")):
@@ -4440,3 +4440,21 @@ def test_a_container_whose_name_holds_no_operand_word_is_no_graph() -> None:
     assert run_in_cpython(source) == ["-0.75 1.0 1.5"]
     with pytest.raises(EngineError, match="not a graph node here"):
         trace_source(source)
+
+
+def test_collections_abc_imported_as_its_package_or_from_it_is_cpythons() -> None:
+    """`import collections.abc` was refused ("not available", though the module is here)
+    and `from collections import abc` was "collections has no 'abc' here": both bind what
+    CPython binds, and `collections.abc` is there from then on (as after `from
+    collections.abc import Iterable`)."""
+    for body in (
+        "import collections.abc\n"
+        "print(isinstance([], collections.abc.Iterable), collections.Counter('aab'))\n",
+        "from collections import abc, deque\nprint(isinstance(deque(), abc.Sized))\n",
+        "from collections.abc import Iterable\nimport collections\n"
+        "print(isinstance((), collections.abc.Sequence), isinstance(5, Iterable))\n",
+    ):
+        same_as_cpython(body)
+    # Each run has its own `collections`: the last program's import set nothing here.
+    with pytest.raises(EngineError, match="no attribute 'abc'"):
+        run("import collections\ny = collections.abc\n")

@@ -1569,13 +1569,16 @@ class Compiler(ExpressionCompiler):
     def import_statement(self, node: ast.Import, scope: scopes.Scope) -> Stmt:
         stores: list[tuple[Callable[[Frame, Any], None], Callable[[], Any]]] = []
         for alias in node.names:
-            # `import collections.abc` binds `collections`, not a module of that name:
-            # here only `import collections.abc as cabc` and `from collections.abc import`.
+            # `import collections.abc` binds `collections`, not a module of that name.
             dotted = "." in alias.name and alias.asname is None
             if alias.name == "os.path" and alias.asname is None:  # binds `os`, as CPython's
                 stores.append(
                     (self.store_name("os", scope, False), partial(_same, self.modules["os"]))
                 )
+                continue
+            if alias.name == "collections.abc" and alias.asname is None:
+                # binds `collections`, which holds `abc` from then on, as CPython's
+                stores.append((self.store_name("collections", scope, False), self.abc_attach()))
                 continue
             if alias.name in LAZY_MODULES:  # `unittest`, `contextlib`: made when it runs
                 load = self.lazy_loader(alias.name)
@@ -1666,6 +1669,10 @@ class Compiler(ExpressionCompiler):
             return self.import_micrograd_modules(node, scope)
         # `from micrograd.engine import Value` sets `engine` on the package, as CPython's
         attach = self.micrograd_attach(("engine",)) if module == "micrograd.engine" else None
+        if module == "collections.abc" or (
+            module == "collections" and any(alias.name == "abc" for alias in node.names)
+        ):
+            attach = self.abc_attach()  # `collections.abc` is there from then on
         bindings: list[tuple[Callable[[Frame, Any], None], Any]] = []
         for alias in node.names:
             if self.absent_when_run(module, alias.name, scope):
@@ -1712,6 +1719,8 @@ class Compiler(ExpressionCompiler):
             refused = os_refusal(self.modules[module].name, name)
             if refused is not None:  # `from os import listdir`
                 raise self.error(node, refused)
+            if module == "collections" and name == "abc":  # a submodule, as CPython's
+                return self.modules["collections.abc"]
             if name.startswith("_") or name not in members:
                 raise self.error(node, f"{module} has no '{name}' here")
             return members[name]
@@ -1788,6 +1797,19 @@ class Compiler(ExpressionCompiler):
             engine = PModule("micrograd.engine", {"Value": self.builtins["Value"]})
             self._micrograd = {"micrograd": PModule("micrograd", {}), "engine": engine}
         return self._micrograd
+
+    def abc_attach(self) -> Callable[[], PModule]:
+        """When run: `abc` set on `collections`, as an import of `collections.abc` sets it
+        in CPython (`import collections.abc`, `from collections.abc import Iterable`,
+        `from collections import abc`); gives `collections`."""
+        collections = self.modules["collections"]
+        abc = self.modules["collections.abc"]
+
+        def attach() -> PModule:
+            collections.members["abc"] = abc
+            return collections
+
+        return attach
 
     def micrograd_attach(self, names: tuple[str, ...]) -> Callable[[], PModule]:
         """When run: `engine` (and `nn`, which imports it) set on the package, as the

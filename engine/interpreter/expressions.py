@@ -153,8 +153,9 @@ def contains_yield(node: ast.AST) -> bool:
 # Functions of the program that run a pass when given a graph node: `backprop(loss)`.
 PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_pass", "back"})
 # The words a method of a graph node's class that runs a pass is named with, as learners
-# name them (`loss.backprop_lets_go()`, `loss.run_backward()`, `loss.retroprop()`).
-PASS_WORDS = ("backward", "backprop", "retroprop")
+# name them (`loss.backprop_lets_go()`, `loss.run_backward()`, `loss.retroprop()`, a
+# Portuguese course's `loss.propagar_tudo()`, whose rules are `propagar`).
+PASS_WORDS = ("backward", "backprop", "retroprop", "propagar")
 
 
 def is_pass_method(name: str) -> bool:

@@ -248,6 +248,10 @@ OPERAND_NAMES = (
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes", "args",
     "prev_list", "_previous", "prevs", "_terms", "next_functions",
+    # A Brazilian course's `Valor` (Ilum's "Redes Neurais"), in every student's copy:
+    # `progenitor`, `operador_mae`, `rotulo`, the rule `propagar`, `propagar_tudo()`.
+    "progenitor", "progenitores",
+    "_ancestors", "ancestors",  # a `Scalar(val, …)` whose rule is `_backward_fn`
 )  # fmt: skip
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
@@ -258,9 +262,9 @@ NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
-    "fn", "_backwards", "_backprop",
+    "fn", "_backwards", "_backprop", "propagar",
 )  # fmt: skip
-OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name")
+OP_NAMES = ("_op", "op", "_operation", "operation", "_op_name", "op_name", "operador_mae")
 # Where a node says whether it needs a gradient at all (PyTorch's `requires_grad=False` on
 # an input or a constant): a rule that skips such a node's share (`if other.requires_grad:
 # other.grad += …`) leaves out nothing the program reads (`Recorder.unrequired`).
@@ -275,6 +279,42 @@ MAX_HOLDER_ITEMS = 4
 # shares from the node's gradient (`Mul.backward(ctx, grad)`, `MulBackward.apply(grad)`),
 # in the order they are tried (`held_rule`).
 HELD_RULE_NAMES = ("backward", "_backward", "apply")
+
+
+# Words a class's own names for its operands and its rule hold, where no name of the lists
+# above is among its attributes (`_previous_nodes`, `child_nodes`, `_backward_function`):
+# an attribute of the instance (set in `__init__`) whose name holds one of them, a tuple,
+# list or set for the operands (`worded_operands`), a function for the rule.
+OPERAND_WORDS = ("prev", "child", "parent", "ancestor", "operand", "input", "progenitor")
+RULE_WORDS = ("backward", "backprop")
+
+
+def worded_operands(attrs: dict[str, Any]) -> str | None:
+    """The first attribute whose name holds a word of OPERAND_WORDS and whose value is a
+    tuple, list or set (empty for a leaf): a class's own name for its operands.
+
+    Example: `worded_operands({"value": 2.0, "_previous_nodes": ()}) == "_previous_nodes"`.
+    """
+    for name, value in attrs.items():
+        kind = type(value)
+        if kind is tuple or kind is list or kind is PSet:
+            lowered = name.lower()
+            if any(word in lowered for word in OPERAND_WORDS):
+                return name
+    return None
+
+
+def worded_rule(attrs: dict[str, Any]) -> str | None:
+    """The first attribute whose name holds a word of RULE_WORDS and whose value is a
+    function (`self._backward_function = lambda: None`): a class's own name for its rule.
+    Only the instance's own: the class's `backward` method is the pass, not a rule."""
+    for name, value in attrs.items():
+        kind = type(value)
+        if kind is Function or kind is BoundMethod:
+            lowered = name.lower()
+            if any(word in lowered for word in RULE_WORDS):
+                return name
+    return None
 
 
 class Shape:
@@ -402,7 +442,7 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
             (name for name in names if name in attrs or cls.lookup(name) is not MISSING), None
         )
 
-    rule = first(RULE_NAMES)
+    rule = first(RULE_NAMES) or worded_rule(attrs)
     # Not a method of the class (`def parents(self): return [self.left, self.right]`):
     # the operands are an attribute's, a list or tuple, or one to an attribute.
     operands = next(
@@ -418,6 +458,8 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
         pair = next((pair for pair in OPERAND_PAIRS if first(pair) == pair[0]), None)
         if pair is not None and first(pair[1:]) is not None:
             operands, second = pair
+    if operands is None:
+        operands = worded_operands(attrs)
     held = False
     if operands is None:
         # No operands of its own: where a record of the op that made it is kept (set in

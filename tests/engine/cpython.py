@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.expressions import (
     does_pass_work,
     is_pass_method,
 )
+from backprop_animator.engine.interpreter.objects import OPERAND_WORDS
 
 
 def run_in_cpython(source: str) -> list[str]:
@@ -115,6 +116,7 @@ OPERAND_NAMES = (
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
     "args", "prev_list", "_previous", "prevs", "_terms", "next_functions",
+    "progenitor", "progenitores", "_ancestors", "ancestors",
 )  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 
@@ -134,6 +136,12 @@ def operands_of(node: Any) -> list[Any]:
         if hasattr(node, name):
             operands = list(getattr(node, name) or ())
             return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
+    for name, value in vars(node).items() if hasattr(node, "__dict__") else ():
+        # a class's own name for them, as the interpreter's `worded_operands` finds it
+        if isinstance(value, (tuple, list, set, frozenset)) and any(
+            word in name.lower() for word in OPERAND_WORDS
+        ):
+            return [o[0] if type(o) is tuple and len(o) == 2 else o for o in value]
     holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
     if isinstance(holder, (tuple, list)):
         if any(_is_node(item) for item in holder):

@@ -315,6 +315,21 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "sigmoid_formula_at_output": _sigmoid_plus_exp,
     # y = max(a·c, b·c)·0.5 + b, a 1.5, b −0.5, c 2: a·c is the larger.
     "max_both_operands": lambda: {"a": 0.5 * 2.0, "b": 1.0, "c": 0.5 * 1.5},
+    "build_topo_self_typo": _tanh_neuron,
+    # y = 3h + h², h = relu(0.5·1.5 − 0.25·2 + 0.1) = 0.35: dy/dh = 3 + 2h = 3.7.
+    "loop_calls_output_rule": lambda: {"w[0]": 3.7 * 1.5, "w[1]": 3.7 * 2.0, "b": 3.7},
+    # y = h·x + h, h = e^(xw), x 0.5, w −1.2.
+    "rules_run_in_sort": lambda: {
+        "x": math.exp(-0.6) * (1 + 1.5 * -1.2),
+        "w": math.exp(-0.6) * 1.5 * 0.5,
+    },
+    # loss = Σ (0.8x − 0.2 − y)², residuals −1.4, −3.1, −3.3 at x = 1, 2, 3.
+    "square_rule_no_two": lambda: {"w": 2 * (-1.4 * 1 - 3.1 * 2 - 3.3 * 3), "b": 2 * -7.8},
+    # z = 2^(xy) + x², x 1.5, y 0.5: d 2^p / dp = 2^p · ln 2.
+    "rpow_power_rule": lambda: {
+        "x": 0.5 * 2**0.75 * math.log(2) + 2 * 1.5,
+        "y": 1.5 * 2**0.75 * math.log(2),
+    },
 }
 
 R, U = "right", "unchecked"
@@ -483,14 +498,30 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "sigmoid_formula_at_output": ({"*": R, "+": R, "Sigmoid": (11, "n5", "n4"), "exp": R}, R, R),
     # The numeric table's max: only the larger operand decides; b*c's share is 0, not 1.
     "max_both_operands": ({"*": R, "max": (9, "n5", "n4"), "+": R}, R, R),
+    # `build_topo(v)` for `build_topo(child)`: the order holds o alone, only tanh runs.
+    "build_topo_self_typo": ({"*": U, "+": U, "tanh": R}, (6, "n5", None), R),
+    # `self._backward()` for `node._backward()`: y's rule runs once per node, no other.
+    "loop_calls_output_rule": ({"*": U, "+": R, "relu": U}, (10, "n13", None), R),
+    # Each rule runs in the sort too, children's first: x*w's before exp's, which uses it.
+    "rules_run_in_sort": ({"*": R, "exp": R, "+": R}, (7, "n2", "n3"), R),
+    # The numeric table's softplus: e^x passed where the sigmoid of x belongs.
+    "softplus_rule_exp": ({"*": R, "+": R, "softplus": (23, "n22", "n21"), "**": R}, R, R),
+    "square_rule_no_two": ({"*": R, "+": R, "square": (17, "n22", "n21")}, R, R),
+    # `2 ** x` (`__rpow__`, op `2**`): a number to the power of the node's one operand.
+    "rpow_power_rule": ({"*": R, "2**": (7, "n3", "n2"), "**": R, "+": R}, R, R),
 }
-# The two that CPython itself refuses, with the words the trace's error must carry.
+# The ones that CPython itself refuses, with the words the trace's error must carry
+# (a TypeError but where `REFUSED_AS` says).
 REFUSED = {
     "no_radd": "unsupported operand type(s) for +: 'int' and 'Value'",
     "eq_without_hash": "unhashable type: 'Value'",
     "no_rmul": "unsupported operand type(s) for *: 'int' and 'Value'",
     "call_instead_of_assign": "'NoneType' object is not callable",
+    "grad_none_until_used": "unsupported operand type(s) for +=: 'NoneType' and 'float'",
+    # `return other + self` in __radd__: int and Value hand `0 + v` to each other forever.
+    "radd_reflects_back": "maximum recursion depth exceeded",
 }
+REFUSED_AS: dict[str, type[Exception]] = {"radd_reflects_back": RecursionError}
 # `_prev = set(...)`: CPython orders a node's operands by address, so three or more
 # shares summed into one gradient may round in another order (the last bits).
 SET_ORDER = {"mlp_tanh_training", "zero_grad_misses_biases"}
@@ -552,8 +583,9 @@ def test_the_check_names_the_real_bug(program: str) -> None:
 def test_what_cpython_refuses_is_refused_with_its_words(program: str) -> None:
     source = (PROGRAMS / f"{program}.py").read_text()
     _, error = run_in_cpython(source)
-    assert isinstance(error, TypeError) and str(error) == REFUSED[program]
-    with pytest.raises(EngineError, match=re.escape(f"TypeError: {REFUSED[program]}")):
+    kind = REFUSED_AS.get(program, TypeError)
+    assert type(error) is kind and str(error) == REFUSED[program]
+    with pytest.raises(EngineError, match=re.escape(f"{kind.__name__}: {REFUSED[program]}")):
         trace_source(source)
 
 
@@ -642,6 +674,10 @@ SORT_TEXTS = {
     # Kahn's algorithm, once per step of the loop.
     "zero_grad_before_step": "loss.backward() runs the rules of the 17 nodes that reach loss, "
     "each after those of the nodes that use it. Seed loss.grad = 1.",
+    "build_topo_self_typo": "o.backward() never runs x1*w1's rule (10 nodes reach o): nothing "
+    "is passed on from x1*w1. Seed o.grad = 1.",
+    "loop_calls_output_rule": "y.backward() runs y's rule 14 times: each run passes y's whole "
+    "gradient on again. Seed y.grad = 1.",
 }
 # Programs whose backward() runs more than once, each pass with the same words.
 SORT_PASSES = {"zero_grad_before_step": 3}
@@ -677,6 +713,8 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
         )
     elif program == "recursive_no_sort":
         assert texts[0].startswith("No sort here: u.backward() walks down from u")
+    elif program == "rules_run_in_sort":  # rules run inside the sort's recursion
+        assert texts[0].startswith("No sort here: y.backward() walks down from y")
     elif program in STALE_SORT_TEXTS:
         assert texts[0].startswith("Depth-first sort: 6 nodes, each after its children.")
         assert texts[1:] == [STALE_SORT_TEXTS[program]]
@@ -1343,3 +1381,25 @@ def test_a_wrong_rows_line_is_the_rule_its_first_frame_ran() -> None:
     assert fixed != source
     rows = {row["op"]: row for row in trace_source(fixed)["engine_check"]["rules"]}
     assert (rows["*"]["line"], rows["*"]["verdict"]) == (25, "right")
+
+
+def test_a_number_to_the_power_of_a_value_is_judged_where_its_op_reproduces_the_data() -> None:
+    # A learner's `__rpow__` writes its op `f'{other}**'`: `2**` was a row no table had,
+    # "unchecked". It is 2 to the power of the one operand, trusted where that gives the
+    # node's data: the right rule (2^x · ln 2) is right, the power rule wrong
+    # (rpow_power_rule); an op `2**` that made x ** 2 reproduces nothing and stays
+    # unchecked.
+    source = (PROGRAMS / "rpow_power_rule.py").read_text()
+    wrong = "            self.grad += self.data * other ** (self.data - 1) * out.grad\n"
+    assert wrong in source
+    right = source.replace(
+        wrong, "            self.grad += out.data * math.log(other) * out.grad\n"
+    )
+    rows = {row["op"]: row["verdict"] for row in trace_source(right)["engine_check"]["rules"]}
+    assert rows == {"*": "right", "2**": "right", "**": "right", "+": "right"}
+    squared = source.replace("Value(other ** self.data,", "Value(self.data ** other,")
+    assert squared != source
+    trace = trace_source(squared)
+    assert printed_lines(trace) == run_in_cpython(squared)[0]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows["2**"] == "unchecked"

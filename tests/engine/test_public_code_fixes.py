@@ -17,6 +17,8 @@ import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_columns, trace_source
 from tests.engine.cpython import (
+    assert_leaves_among,
+    leaves_of,
     printed_lines,
     run_in_cpython,
     run_in_cpython_with_passes,
@@ -1093,8 +1095,8 @@ def test_collections_abc_names_annotate_and_answer_isinstance() -> None:
         "def f(xs: Sequence[float]) -> Iterable[int]:\n    return [int(x) for x in xs]\n"
         "print(f([1.5, 2.5]))\n"
     )
-    with pytest.raises(EngineError, match=re.escape("`import collections.abc` is not available")):
-        run("import collections.abc\n")  # it would bind `collections`, as CPython's does
+    # `import collections.abc` binds `collections`, as CPython's does (the test after the
+    # Ilum course's below); `collections` alone has no `abc` until it is imported.
     with pytest.raises(EngineError, match="no attribute 'abc'"):
         run("import collections\ny = collections.abc\n")
     with pytest.raises(EngineError, match=re.escape("collections.abc has no '_collections_abc'")):
@@ -4142,3 +4144,317 @@ def test_a_label_of_none_a_class_s_default_is_no_name() -> None:
     texts = " ".join(frame["text"] for frame in trace["frames"])
     assert "None" not in texts
     assert texts.startswith("a*−3 = 2 × −3 = −6")
+
+
+# A Brazilian course's engine (Ilum's "Redes Neurais e Algoritmos Genéticos", whose
+# students publish their notebooks): `Valor` keeps its operands in `progenitor`, its op in
+# `operador_mae`, its label in `rotulo`, each node's rule in `propagar` (the class's own
+# `propagar` does nothing, a leaf's), and the pass is `propagar_tudo()`. Written here in
+# our own words with the course's names; its MLP classes are `Neuronio`, `Camada`, `MLP`.
+VALOR_COURSE = """
+import math
+import random
+
+
+class Valor:
+    def __init__(self, data, progenitor=(), operador_mae="", rotulo=""):
+        self.data = data
+        self.progenitor = progenitor
+        self.operador_mae = operador_mae
+        self.rotulo = rotulo
+        self.grad = 0
+
+    def __repr__(self):
+        return f"Valor(data={self.data})"
+
+    def __add__(self, outro):
+        outro = outro if isinstance(outro, Valor) else Valor(outro)
+        saida = Valor(self.data + outro.data, (self, outro), "+")
+
+        def propagar_soma():
+            self.grad += saida.grad
+            outro.grad += saida.grad
+
+        saida.propagar = propagar_soma
+        return saida
+
+    def __radd__(self, outro):
+        return self + outro
+
+    def __mul__(self, outro):
+        outro = outro if isinstance(outro, Valor) else Valor(outro)
+        saida = Valor(self.data * outro.data, (self, outro), "*")
+
+        def propagar_produto():
+            self.grad += saida.grad * outro.data
+            outro.grad += saida.grad * self.data
+
+        saida.propagar = propagar_produto
+        return saida
+
+    def __rmul__(self, outro):
+        return self * outro
+
+    def __pow__(self, expoente):
+        saida = Valor(self.data ** expoente, (self,), f"**{expoente}")
+
+        def propagar_potencia():
+            self.grad += saida.grad * expoente * self.data ** (expoente - 1)
+
+        saida.propagar = propagar_potencia
+        return saida
+
+    def __sub__(self, outro):
+        return self + (-1) * outro
+
+    def exp(self):
+        saida = Valor(math.exp(self.data), (self,), "exp")
+
+        def propagar_exp():
+            self.grad += saida.grad * saida.data
+
+        saida.propagar = propagar_exp
+        return saida
+
+    def sig(self):
+        return self.exp() * (self.exp() + 1) ** -1
+
+    def propagar(self):
+        pass
+
+    def propagar_tudo(self):
+        self.grad = 1
+        ordem = []
+        vistos = set()
+
+        def visita(v):
+            if v not in vistos:
+                vistos.add(v)
+                for p in v.progenitor:
+                    visita(p)
+                ordem.append(v)
+
+        visita(self)
+        for v in reversed(ordem):
+            v.propagar()
+
+
+class Neuronio:
+    def __init__(self, n):
+        self.pesos = [Valor(random.uniform(-1, 1)) for _ in range(n)]
+        self.vies = Valor(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        soma = 0
+        for xi, p in zip(x, self.pesos):
+            soma = soma + xi * p
+        return (soma + self.vies).sig()
+
+    def parametros(self):
+        return self.pesos + [self.vies]
+
+
+random.seed(3)
+neuronio = Neuronio(2)
+dados = [([1.0, -0.5], 1), ([0.2, 0.8], 0)]
+for epoca in range(3):
+    loss = sum((neuronio(x) - y) ** 2 for x, y in dados)
+    for p in neuronio.parametros():
+        p.grad = 0
+    loss.propagar_tudo()
+    for p in neuronio.parametros():
+        p.data = p.data - 0.5 * p.grad
+    print(epoca, loss.data)
+a = Valor(0.5, rotulo="a")
+b = Valor(-2.0, rotulo="b")
+c = (a * b).exp() * a
+c.propagar_tudo()
+print(a.grad, b.grad)
+"""
+
+
+def test_a_portuguese_courses_valor_with_its_propagar_tudo_pass_runs_as_cpython() -> None:
+    """The course's names were outside the interpreter's lists: no operands, no rule, no
+    pass were found, and the program was refused as having no result. `progenitor` is an
+    operands name now, `operador_mae` an op's, `propagar` a rule's and `propagar_tudo()`
+    (a method named with `propagar`, no rule's) a pass, in CPython's count too."""
+    lines, numbers, outputs = run_in_cpython_with_passes(VALOR_COURSE)
+    assert len(lines) == 4 and len(numbers) == 4
+    trace = trace_source(VALOR_COURSE)
+    assert printed_lines(trace) == lines
+    assert [one["data"] for one in trace["passes"]] == numbers
+    ops = {node["op"] for node in trace["nodes"]}
+    assert {"+", "*", "exp", "**-1", "**2"} <= ops
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {
+        "+": "right", "*": "right", "exp": "right", "**": "right"
+    }  # fmt: skip
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    ours = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert_leaves_among(ours, leaves_of(outputs))
+    # The rule a leaf keeps is its class's `propagar`, which does nothing: no pass is
+    # counted for it, and `propagar` run by hand on a node is its rule, no pass.
+    by_hand = VALOR_COURSE.replace("c.propagar_tudo()", "c.grad = 1\nc.propagar()")
+    assert len(run_in_cpython_with_passes(by_hand)[1]) == 3
+    assert len(trace_source(by_hand)["passes"]) == 3
+
+
+def test_operands_kept_as_ancestors_are_the_graphs_edges() -> None:
+    """A `Scalar(val, _children, _op, tag)` found in the index keeps its operands as
+    `_ancestors` (its rule `_backward_fn`, its op `_operation`): the graph had no edge,
+    `a*b` was drawn as a leaf with CPython's leaves' gradients not among its own, and no
+    rule was judged. `_ancestors` (and `ancestors`) is an operands name now."""
+    source = (
+        "class Scalar:\n"
+        "    def __init__(self, val, _children=(), _op='', tag=''):\n"
+        "        self.val = val\n"
+        "        self._backward_fn = lambda: None\n"
+        "        self.tag = tag\n"
+        "        self.grad = 0\n"
+        "        self._ancestors = _children\n"
+        "        self._operation = _op\n"
+        "    def __add__(self, other):\n"
+        "        out = Scalar(self.val + other.val, (self, other), '+')\n"
+        "        def _backward_fn():\n"
+        "            self.grad += out.grad\n"
+        "            other.grad += out.grad\n"
+        "        out._backward_fn = _backward_fn\n"
+        "        return out\n"
+        "    def __mul__(self, other):\n"
+        "        out = Scalar(self.val * other.val, (self, other), '*')\n"
+        "        def _backward_fn():\n"
+        "            self.grad += other.val * out.grad\n"
+        "            other.grad += self.val * out.grad\n"
+        "        out._backward_fn = _backward_fn\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        topo, seen = [], set()\n"
+        "        def build(v):\n"
+        "            if v not in seen:\n"
+        "                seen.add(v)\n"
+        "                for a in v._ancestors:\n"
+        "                    build(a)\n"
+        "                topo.append(v)\n"
+        "        build(self)\n"
+        "        self.grad = 1\n"
+        "        for v in reversed(topo):\n"
+        "            v._backward_fn()\n"
+        "a = Scalar(2.0, tag='a')\n"
+        "b = Scalar(-3.0, tag='b')\n"
+        "c = a * b + a\n"
+        "c.backward()\n"
+        "print(a.grad, b.grad)\n"
+    )
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert printed_lines(trace) == lines == ["-2.0 2.0"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "+": "right"}
+
+
+WORDED_ENGINE = """
+class Node:
+    def __init__(self, value, _previous_nodes=(), _operator=''):
+        self.value = value
+        self.grad = 0
+        self._previous_nodes = set(_previous_nodes)
+        self._operator = _operator
+        self._backward_function = lambda: None
+
+    def __add__(self, other):
+        other = other if isinstance(other, Node) else Node(other)
+        out = Node(self.value + other.value, (self, other), '+')
+        def _backward_pass():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward_function = _backward_pass
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Node) else Node(other)
+        out = Node(self.value * other.value, (self, other), '*')
+        def _backward_pass():
+            self.grad += other.value * out.grad
+            other.grad += self.value * out.grad
+        out._backward_function = _backward_pass
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for p in v._previous_nodes:
+                    visit(p)
+                order.append(v)
+        visit(self)
+        self.grad = 1
+        for v in reversed(order):
+            v._backward_function()
+
+x = Node(1.5)
+w = Node(-2.0)
+y = x * w + x * x
+y.backward()
+print(y.value, x.grad, w.grad)
+"""
+
+
+@pytest.mark.parametrize(
+    ("operands", "rule"),
+    [
+        ("_previous_nodes", "_backward_function"),
+        ("child_nodes", "_backward_function"),
+        ("input_nodes_", "backprop_step"),
+    ],
+)
+def test_operands_and_a_rule_under_a_class_s_own_names_are_found_by_their_words(
+    operands: str, rule: str
+) -> None:
+    """An engine whose operands are `_previous_nodes` and whose rule is
+    `_backward_function` (names of a learner's own, found in the index) was "not a graph
+    node here". A tuple, list or set attribute whose name holds `prev`, `child`,
+    `parent`, `ancestor`, `operand`, `input` or `progenitor`, and a function attribute
+    whose name holds `backward` or `backprop`, are its operands and its rule where no
+    name of the interpreter's lists is there; the tests' CPython side walks the same."""
+    source = WORDED_ENGINE.replace("_previous_nodes", operands).replace("_backward_function", rule)
+    lines, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = trace_source(source)
+    assert printed_lines(trace) == lines == ["-0.75 1.0 1.5"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-0.75]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-2.0, 1.5), (1.5, 1.0)]
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "right", "+": "right"}
+
+
+def test_a_container_whose_name_holds_no_operand_word_is_no_graph() -> None:
+    # `history`, a set, and `_step`, a function, are no names of the lists and hold none
+    # of the words: still "not a graph node here".
+    source = WORDED_ENGINE.replace("_previous_nodes", "history").replace(
+        "_backward_function", "_step"
+    )
+    assert run_in_cpython(source) == ["-0.75 1.0 1.5"]
+    with pytest.raises(EngineError, match="not a graph node here"):
+        trace_source(source)
+
+
+def test_collections_abc_imported_as_its_package_or_from_it_is_cpythons() -> None:
+    """`import collections.abc` was refused ("not available", though the module is here)
+    and `from collections import abc` was "collections has no 'abc' here": both bind what
+    CPython binds, and `collections.abc` is there from then on (as after `from
+    collections.abc import Iterable`)."""
+    for body in (
+        "import collections.abc\n"
+        "print(isinstance([], collections.abc.Iterable), collections.Counter('aab'))\n",
+        "from collections import abc, deque\nprint(isinstance(deque(), abc.Sized))\n",
+        "from collections.abc import Iterable\nimport collections\n"
+        "print(isinstance((), collections.abc.Sequence), isinstance(5, Iterable))\n",
+    ):
+        same_as_cpython(body)
+    # Each run has its own `collections`: the last program's import set nothing here.
+    with pytest.raises(EngineError, match="no attribute 'abc'"):
+        run("import collections\ny = collections.abc\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import re
 import subprocess
@@ -478,6 +479,66 @@ def test_a_method_added_to_micrograd_s_value_runs_on_micrograd_s_own_class() -> 
     # A class of the program's own named Value, later, is the program's as before.
     mixed = source + "class Value:\n    pass\nprint(type(Value()).__name__)\n"
     assert printed_lines(trace_source(mixed)) == run_in_cpython(mixed)
+
+
+SUBCLASS_OF_MICROGRAD = """
+import math
+from micrograd.engine import Value
+
+
+class ValueExt(Value):
+    \"\"\"Extension class for micrograd.engine.Value\"\"\"
+
+    def __init__(self, data, _children=(), _op=''):
+        super().__init__(data, _children, _op)
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = ValueExt(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def ln(self):
+        out = ValueExt(math.log(self.data), (self,), 'ln')
+
+        def _backward():
+            self.grad += 1 / self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+
+a, b = ValueExt(2.0), ValueExt(3.0)
+c = (a + a * b).ln()
+c.backward()
+print(c, a.grad, b.grad, type(a * b).__name__, type(c).__name__, isinstance(c, Value))
+"""
+
+
+def test_a_class_made_from_micrograd_s_value_extends_micrograd_s_own_class() -> None:
+    # `class ValueExt(Value):` over `from micrograd.engine import Value` (notebooks add
+    # `ln`, `sigmoid`, `__rpow__` that way) was refused: "class ValueExt can only
+    # inherit from the program's classes". micrograd's own class is run here then, as
+    # for `Value.tanh = tanh`: `a * b` is its `__mul__` (a Value), `a + …` the subclass's.
+    trace = trace_source(SUBCLASS_OF_MICROGRAD)
+    lines, numbers, _ = run_in_cpython_with_passes(SUBCLASS_OF_MICROGRAD)
+    assert printed_lines(trace) == lines
+    assert lines[0].endswith("0.5 0.25 Value ValueExt True")
+    assert [p["data"] for p in trace["passes"]] == numbers == [math.log(8.0)]
+    leaves = {n["name"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert leaves == {"a": 0.5, "b": 0.25}
+    # Without the import (Value from anywhere), and by a module's name, the same.
+    bare = SUBCLASS_OF_MICROGRAD.replace("from micrograd.engine import Value\n", "")
+    assert printed_lines(trace_source(bare)) == lines
+    module = SUBCLASS_OF_MICROGRAD.replace(
+        "from micrograd.engine import Value\n", "from micrograd import engine\n"
+    ).replace("class ValueExt(Value):", "class ValueExt(engine.Value):")
+    assert printed_lines(trace_source(module)) == run_in_cpython_with_passes(module)[0] == lines
 
 
 def test_a_node_whose_operands_are_its_src_and_whose_rules_are_op_objects() -> None:

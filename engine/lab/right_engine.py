@@ -65,6 +65,20 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
     ("abs", 1): abs,
     ("square", 1): lambda x: x * x,
     ("softplus", 1): lambda x: math.log1p(math.exp(x)),
+    # Activations and functions learners add as ops of their own, judged numerically
+    # (each only where it reproduces the node's data: GELU's tanh approximation does not).
+    ("silu", 1): lambda x: x / (1 + math.exp(-x)),
+    ("swish", 1): lambda x: x / (1 + math.exp(-x)),
+    ("elu", 1): lambda x: x if x > 0 else math.expm1(x),
+    ("gelu", 1): lambda x: 0.5 * x * (1 + math.erf(x / math.sqrt(2))),
+    ("softsign", 1): lambda x: x / (1 + abs(x)),
+    ("log10", 1): math.log10,
+    ("log2", 1): math.log2,
+    ("sinh", 1): math.sinh,
+    ("cosh", 1): math.cosh,
+    ("tan", 1): math.tan,
+    ("atan", 1): math.atan,
+    ("arctan", 1): math.atan,
     # PyTorch's default slope; a learner's other slope does not reproduce the node's data.
     ("leaky_relu", 1): lambda x: x if x > 0 else 0.01 * x,
     ("leakyrelu", 1): lambda x: x if x > 0 else 0.01 * x,
@@ -94,11 +108,33 @@ NARY_NUMERIC_OPS: dict[str, Callable[..., float]] = {
 
 
 def _numeric_function(op: str, count: int) -> Callable[..., float] | None:
-    """The plain-number function of an op of `count` operands, by either table."""
+    """The plain-number function of an op of `count` operands, by either table; a
+    number's power of one operand, written with its base (`2**`, an `__rpow__`'s
+    `f'{other}**'`), is `2 ** x`."""
     found = NUMERIC_OPS.get((op, count)) or NUMERIC_OPS.get((op.lower(), count))
     if found is None and count > 0:
         found = NARY_NUMERIC_OPS.get(op.lower())
+    if found is None and count == 1:
+        base = _power_base(op)
+        if base is not None:
+            return lambda x: base**x
     return found
+
+
+def _power_base(op: str) -> float | None:
+    """The base of a number's power written as its op (`_power_base("2**") == 2.0`,
+    `"e**"` is e), if the op is one and the base a positive number (a real power of any
+    exponent); else None."""
+    if not op.endswith("**") or len(op) == 2:
+        return None
+    written = op[:-2]
+    if written == "e":
+        return math.e
+    try:
+        base = float(written)
+    except ValueError:
+        return None
+    return base if base > 0 and math.isfinite(base) else None
 
 
 Locals = list[tuple[Value, float]]

@@ -108,33 +108,31 @@ NARY_NUMERIC_OPS: dict[str, Callable[..., float]] = {
 
 
 def _numeric_function(op: str, count: int) -> Callable[..., float] | None:
-    """The plain-number function of an op of `count` operands, by either table; a
-    number's power of one operand, written with its base (`2**`, an `__rpow__`'s
-    `f'{other}**'`), is `2 ** x`."""
+    """The plain-number function of an op of `count` operands, by either table, or a
+    number to the power of its one operand (`_number_to_the_power`)."""
     found = NUMERIC_OPS.get((op, count)) or NUMERIC_OPS.get((op.lower(), count))
     if found is None and count > 0:
         found = NARY_NUMERIC_OPS.get(op.lower())
     if found is None and count == 1:
-        base = _power_base(op)
-        if base is not None:
-            return lambda x: base**x
+        found = _number_to_the_power(op)
     return found
 
 
-def _power_base(op: str) -> float | None:
-    """The base of a number's power written as its op (`_power_base("2**") == 2.0`,
-    `"e**"` is e), if the op is one and the base a positive number (a real power of any
-    exponent); else None."""
-    if not op.endswith("**") or len(op) == 2:
+def _number_to_the_power(op: str) -> Callable[[float], float] | None:
+    """A number to the power of a node's one operand, written as a learner's `__rpow__`
+    writes its op (`f'{other}**'`: `2**` for `2 ** x`), trusted as every numeric op is,
+    only where it reproduces the node's data; None for any other op.
+
+    Example: `_number_to_the_power("2**")(3.0) == 8.0`; `_number_to_the_power("**2")`
+    is None (that is `x ** 2`, the registry's).
+    """
+    if len(op) < 3 or not op.endswith("**"):
         return None
-    written = op[:-2]
-    if written == "e":
-        return math.e
     try:
-        base = float(written)
+        base = float(op[:-2])
     except ValueError:
         return None
-    return base if base > 0 and math.isfinite(base) else None
+    return lambda x: base**x
 
 
 Locals = list[tuple[Value, float]]

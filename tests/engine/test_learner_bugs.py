@@ -528,7 +528,7 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # The numeric table's max: only the larger operand decides; b*c's share is 0, not 1.
     "max_both_operands": ({"*": R, "max": (9, "n5", "n4"), "+": R}, R, R),
 }
-# Those that CPython itself refuses, with the words the trace's error must carry.
+# The two that CPython itself refuses, with the words the trace's error must carry.
 REFUSED = {
     "no_rsub": "unsupported operand type(s) for -: 'int' and 'Value'",
     "no_radd": "unsupported operand type(s) for +: 'int' and 'Value'",

@@ -33,6 +33,7 @@ from backprop_animator.engine.interpreter import (
     codegen,
     contextlib_module,
     generators,
+    graphlib_module,
     pytest_module,
     queue_module,
     sets,
@@ -2184,6 +2185,7 @@ LIBRARY_SOURCES = {
     "pytest": pytest_module.PYTEST_SOURCE,
     "queue": queue_module.QUEUE_SOURCE,
     "warnings": warnings_module.WARNINGS_SOURCE,
+    "graphlib": graphlib_module.GRAPHLIB_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2192,6 +2194,7 @@ LAZY_MODULES = {
     "unittest": unittest_module.UNITTEST_NAMES,
     "queue": queue_module.QUEUE_NAMES,
     "warnings": warnings_module.WARNINGS_NAMES,
+    "graphlib": graphlib_module.GRAPHLIB_NAMES,
 }
 
 

@@ -4203,3 +4203,116 @@ def test_a_label_of_none_a_class_s_default_is_no_name() -> None:
     texts = " ".join(frame["text"] for frame in trace["frames"])
     assert "None" not in texts
     assert texts.startswith("a*−3 = 2 × −3 = −6")
+
+
+GRAPHLIB_BACKWARD = """
+import graphlib
+from graphlib import TopologicalSorter, CycleError
+
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data, self.grad, self._op = data, 0.0, _op
+        self._prev = tuple(_children)
+        self._backward = lambda: None
+
+    def __repr__(self):
+        return f"Value({self.data})"
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        ts = TopologicalSorter()
+        stack, seen = [self], set()
+        while stack:
+            v = stack.pop()
+            if v not in seen:
+                seen.add(v)
+                ts.add(v, *v._prev)
+                stack.extend(v._prev)
+        order = list(ts.static_order())
+        print([v.data for v in order])
+        self.grad = 1.0
+        for v in reversed(order):
+            v._backward()
+
+
+a, b = Value(2.0), Value(-3.0)
+c = a * b + a * a
+c.backward()
+print(a.grad, b.grad)
+graph = {"d": {"b", "c"}, "b": ["a"], "c": ("a",), "e": []}
+print(list(TopologicalSorter(graph).static_order()) in (
+    ["a", "e", "b", "c", "d"], ["a", "e", "c", "b", "d"]))
+ts = graphlib.TopologicalSorter({3: [1, 2], 2: [1]})
+ts.add(4, 3)
+ts.prepare()
+while ts:
+    ready = ts.get_ready()
+    print("ready", ready, ts.is_active())
+    ts.done(*ready)
+for bad in (lambda: ts.add(5), ts.prepare, lambda: ts.done(9), lambda: ts.done(4)):
+    try:
+        bad()
+    except ValueError as e:
+        print(type(e).__name__, e)
+try:
+    list(TopologicalSorter({"x": ["y"], "y": ["z"], "z": ["x"]}).static_order())
+except CycleError as e:
+    print(isinstance(e, ValueError), e.args[0], e.args[1])
+fresh = TopologicalSorter({1: [0]})
+for call in (fresh.get_ready, fresh.is_active, lambda: fresh.done(0)):
+    try:
+        call()
+    except ValueError as e:
+        print(e)
+fresh.prepare()
+print(fresh.get_ready())
+try:
+    fresh.done(1)
+except ValueError as e:
+    print(e)
+"""
+
+
+def test_a_backward_that_orders_its_graph_with_graphlib_runs_as_cpythons() -> None:
+    """`from graphlib import TopologicalSorter` (noway/yagrad orders its graph with it;
+    a learner asked for a topological sort reaches for the standard library's) was
+    refused: "No module named 'graphlib'". It is CPython 3.11's own, its order included
+    (the nodes as first added, then each as its last predecessor is done), with its
+    ValueErrors and `CycleError`."""
+    lines, numbers, _ = run_in_cpython_with_passes(GRAPHLIB_BACKWARD)
+    trace = trace_source(GRAPHLIB_BACKWARD)
+    assert printed_lines(trace) == lines
+    assert lines[:2] == ["[2.0, -3.0, 4.0, -6.0, -2.0]", "1.0 2.0"]
+    assert [p["data"] for p in trace["passes"]] == numbers == [-2.0]
+    assert "True ('nodes are in a cycle'" not in "\n".join(lines)  # args, not the tuple
+    assert any(line.startswith("True nodes are in a cycle [") for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("import graphlib\ny = graphlib.__dict__\n", "__dict__` of a module"),
+        ("from graphlib import _NodeInfo\n", "graphlib has no '_NodeInfo'"),
+        ("import graphlib\ny = graphlib._NODE_OUT\n", "has no attribute '_NODE_OUT'"),
+        ("from graphlib import GenericAlias\n", "graphlib has no 'GenericAlias'"),
+    ],
+)
+def test_graphlib_has_its_two_names_and_nothing_behind_them(body: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(body + TAIL)

@@ -4302,17 +4302,3 @@ def test_a_backward_that_orders_its_graph_with_graphlib_runs_as_cpythons() -> No
     assert [p["data"] for p in trace["passes"]] == numbers == [-2.0]
     assert "True ('nodes are in a cycle'" not in "\n".join(lines)  # args, not the tuple
     assert any(line.startswith("True nodes are in a cycle [") for line in lines)
-
-
-@pytest.mark.parametrize(
-    ("body", "words"),
-    [
-        ("import graphlib\ny = graphlib.__dict__\n", "__dict__` of a module"),
-        ("from graphlib import _NodeInfo\n", "graphlib has no '_NodeInfo'"),
-        ("import graphlib\ny = graphlib._NODE_OUT\n", "has no attribute '_NODE_OUT'"),
-        ("from graphlib import GenericAlias\n", "graphlib has no 'GenericAlias'"),
-    ],
-)
-def test_graphlib_has_its_two_names_and_nothing_behind_them(body: str, words: str) -> None:
-    with pytest.raises(EngineError, match=re.escape(words)):
-        trace_source(body + TAIL)

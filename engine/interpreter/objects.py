@@ -252,7 +252,7 @@ OPERAND_NAMES = (
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
     ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
-    ("lhs", "rhs"), ("_left", "_right"),
+    ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property

@@ -116,6 +116,11 @@ OPERAND_NAMES = (
     "pairs", "_pairs", "local_gradients", "_local_gradients", "input_nodes", "_input_nodes",
     "args", "prev_list", "_previous", "prevs", "_terms", "next_functions",
 )  # fmt: skip
+# Operands kept one to an attribute (the engine's `OPERAND_PAIRS`), a missing one None.
+OPERAND_PAIRS = (
+    ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
+    ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
+)  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 
 
@@ -134,6 +139,10 @@ def operands_of(node: Any) -> list[Any]:
         if hasattr(node, name):
             operands = list(getattr(node, name) or ())
             return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
+    for first, second in OPERAND_PAIRS:
+        if hasattr(node, first) and hasattr(node, second):
+            pair = (getattr(node, first), getattr(node, second))
+            return [o for o in pair if o is not None and not callable(o)]
     holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
     if isinstance(holder, (tuple, list)):
         if any(_is_node(item) for item in holder):

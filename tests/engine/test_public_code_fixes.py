@@ -4302,3 +4302,65 @@ def test_a_backward_that_orders_its_graph_with_graphlib_runs_as_cpythons() -> No
     assert [p["data"] for p in trace["passes"]] == numbers == [-2.0]
     assert "True ('nodes are in a cycle'" not in "\n".join(lines)  # args, not the tuple
     assert any(line.startswith("True nodes are in a cycle [") for line in lines)
+
+
+CHILD_1_CHILD_2 = """
+class Value:
+    def __init__(self, data):
+        self.data = data
+        self.grad = 0.0
+        self.child_1 = None
+        self.child_2 = None
+        self.grad_child_1 = None
+        self.grad_child_2 = None
+
+    def backward(self):
+        self.grad = 1.0
+        self._traverse(self.child_1, self.grad_child_1)
+        self._traverse(self.child_2, self.grad_child_2)
+
+    def _traverse(self, other, child_grad):
+        if other is not None:
+            other.grad += self.grad * child_grad
+            other._traverse(other.child_1, other.grad_child_1)
+            other._traverse(other.child_2, other.grad_child_2)
+            if (other.child_1 is not None) or (other.child_2 is not None):
+                other.grad = 0.0
+
+    def __mul__(self, other):
+        out = Value(data=self.data * other.data)
+        out.grad_child_1 = other.data
+        out.grad_child_2 = self.data
+        out.child_1 = self
+        out.child_2 = other
+        return out
+
+    def tanh(self):
+        out = Value(data=math.tanh(self.data))
+        out.grad_child_1 = 1.0 - out.data ** 2
+        out.child_1 = self
+        return out
+
+
+import math
+a, b = Value(data=0.5), Value(data=-2.0)
+out = (a * b * a).tanh()
+out.backward()
+print(round(out.data, 6), a.grad, b.grad)
+"""
+
+
+def test_a_node_whose_operands_are_child_1_and_child_2_is_drawn_as_a_graph() -> None:
+    """kaifishr/PyAutograd keeps a node's operands in `child_1` and `child_2` (the second
+    None for one operand), their local derivatives beside them, and walks every path down
+    from the output, passing each path's product: backward() was refused, "called on a
+    Value, which is not a graph node here". The pair is an operand pair now, as `left`
+    and `right` are."""
+    lines, numbers, _ = run_in_cpython_with_passes(CHILD_1_CHILD_2)
+    trace = trace_source(CHILD_1_CHILD_2)
+    assert printed_lines(trace) == lines
+    assert [p["data"] for p in trace["passes"]] == numbers
+    leaves = {n["name"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert leaves["a"] == float(lines[0].split()[1]) and leaves["b"] == float(lines[0].split()[2])
+    edges = {(e["source"], e["target"]) for e in trace["edges"]}
+    assert len(edges) == 5  # a, b into a*b; a*b, a into a*b*a; that into tanh

@@ -135,14 +135,16 @@ def operands_of(node: Any) -> list[Any]:
     """A node's operands; a list of `(node, local)` pairs counts its nodes. A node with
     none of its own gives those the record of its op keeps (`node._ctx.parents`,
     `node.grad_fn.inputs`, `node._ctx = (Mul, (a, b))`)."""
+    pairs = () if any(hasattr(node, name) for name in OPERAND_NAMES) else OPERAND_PAIRS
+    for first, second in pairs:  # (only where no name of the list is there)
+        if hasattr(node, first) and hasattr(node, second):
+            pair = (getattr(node, first), getattr(node, second))
+            return [o for o in pair if o is not None and not callable(o)]
+
     for name in OPERAND_NAMES:
         if hasattr(node, name):
             operands = list(getattr(node, name) or ())
             return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
-    for first, second in OPERAND_PAIRS:
-        if hasattr(node, first) and hasattr(node, second):
-            pair = (getattr(node, first), getattr(node, second))
-            return [o for o in pair if o is not None and not callable(o)]
     holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
     if isinstance(holder, (tuple, list)):
         if any(_is_node(item) for item in holder):

@@ -988,12 +988,14 @@ def ordered_by_hash(item: Any) -> bool:
 
 class Annotation:
     """A `typing` name (`List`, `Optional[float]`): usable in annotations and aliases,
-    subscriptable, and nothing else."""
+    subscriptable (keeping what it was subscripted with, for `typing.get_args`), and
+    nothing else."""
 
-    __slots__ = ("name",)
+    __slots__ = ("args", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, args: tuple[Any, ...] = ()) -> None:
         self.name = name
+        self.args = args
 
 
 class _Missing:

@@ -752,12 +752,58 @@ def typing_module(library: Library) -> PModule:
     members["get_type_hints"] = Builtin(
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
+    members["get_args"] = Builtin("get_args", lambda a, k: _get_args(library, a, k))
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named
     members["Generic"] = PClass("Generic", (), {})
     members["Protocol"] = PClass("Protocol", (), {})
     return PModule("typing", members)
+
+
+def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """`typing.get_args(tp)`: what a subscripted `typing` name was subscripted with, as
+    CPython's: a `Union`'s members flattened (a `Union` or `Optional` inside one gives its
+    own), each once, in order, `Optional[X]` as `(X, NoneType)`; `()` for anything else
+    (`int`, `List` bare)."""
+    if kwargs or len(args) != 1:
+        raise ProgramError("get_args() takes exactly one argument", kind="TypeError")
+    hint = args[0]
+    if type(hint) is not Annotation or not hint.args:
+        return ()
+    if hint.name not in ("Union", "Optional"):
+        return hint.args
+    found: list[Any] = []
+    for member in _union_members(library, hint):
+        if not any(member is seen or _same_hint(member, seen) for seen in found):
+            found.append(member)
+    return tuple(found)
+
+
+def _union_members(library: Library, hint: Annotation) -> list[Any]:
+    members: list[Any] = []
+    for member in hint.args:
+        if type(member) is Annotation and member.name in ("Union", "Optional") and member.args:
+            members.extend(_union_members(library, member))
+        elif member is None:  # `Union[int, None]`: None stands for its type
+            members.append(_none_type(library))
+        else:
+            members.append(member)
+    if hint.name == "Optional":
+        members.append(_none_type(library))
+    return members
+
+
+def _none_type(library: Library) -> Any:
+    """`type(None)`, the program's own (`get_args(Optional[int])[1] is type(None)`)."""
+    if library.compiler is None:
+        raise ProgramError("get_args() of an Optional is not available here")
+    return library.machine.call(library.compiler.builtins["type"], [None], {})
+
+
+def _same_hint(a: Any, b: Any) -> bool:
+    """Whether two members of a Union are one (`Union[int, int]` is `int` once)."""
+    return type(a) is Annotation and type(b) is Annotation and (a.name, a.args) == (b.name, b.args)
 
 
 def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, Any]) -> PClass:

@@ -640,6 +640,41 @@ def test_a_backward_that_orders_its_graph_with_graphlib_runs_as_cpythons() -> No
     assert any(line.startswith("True nodes are in a cycle [") for line in lines)
 
 
+def test_typing_get_args_gives_what_a_typing_name_was_subscripted_with() -> None:
+    """maxschebek/nanograd tests an exponent with `isinstance(other, get_args(Data))`,
+    `Data = Union[int, float]`: `from typing import get_args` was refused ("typing has no
+    'get_args' here"). It is CPython's for the typing names here: a Union's members
+    flattened, each once, `Optional[X]` as `(X, NoneType)`, `()` for anything else."""
+    source = (
+        "from typing import Union, Optional, List, Dict, Tuple, get_args\n"
+        "Data = Union[int, float]\n"
+        "print(get_args(Data), get_args(Optional[float]), get_args(List[int]))\n"
+        "print(get_args(Dict[str, int]), get_args(int), get_args(List))\n"
+        "print(get_args(Tuple[int, ...]))\n"
+        "print(get_args(Union[int, Optional[str]]), get_args(Union[int, None, int]))\n"
+        "print(get_args(Optional[float])[1] is type(None), isinstance(2, get_args(Data)))\n"
+        "class V:\n    def __init__(self, data, _prev=()):\n"
+        "        self.data, self.grad, self._prev = data, 0.0, _prev\n"
+        "        self._backward = lambda: None\n"
+        "    def __pow__(self, k: Data):\n"
+        "        if not isinstance(k, get_args(Data)):\n"
+        "            raise NotImplementedError('Exponent must be int or float')\n"
+        "        out = V(self.data ** k, (self,))\n"
+        "        def _backward():\n            self.grad += k * self.data ** (k - 1) * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n        self.grad = 1.0\n        self._backward()\n"
+        "x = V(3.0)\ny = x ** 2\ny.backward()\nprint(x.grad)\n"
+        "try:\n    x ** V(2.0)\nexcept NotImplementedError as e:\n    print(e)\n"
+        "try:\n    get_args()\nexcept TypeError as e:\n    print(type(e).__name__)\n"
+    )
+    lines = run_in_cpython_with_passes(source)[0]
+    assert printed_lines(trace_source(source)) == lines
+    assert (
+        lines[0]
+        == "(<class 'int'>, <class 'float'>) (<class 'float'>, <class 'NoneType'>) (<class 'int'>,)"
+    )
+
+
 CHILD_1_CHILD_2 = """
 class Value:
     def __init__(self, data):

@@ -765,7 +765,8 @@ def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tupl
     """`typing.get_args(tp)`: what a subscripted `typing` name was subscripted with, as
     CPython's: a `Union`'s members flattened (a `Union` or `Optional` inside one gives its
     own), each once, in order, `Optional[X]` as `(X, NoneType)`; `()` for anything else
-    (`int`, `List` bare)."""
+    (`int`, `List` bare). Each member read is charged, and the nesting is walked with a
+    stack of its own (a Union nested a million deep is no host recursion)."""
     if kwargs or len(args) != 1:
         raise ProgramError("get_args() takes exactly one argument", kind="TypeError")
     hint = args[0]
@@ -774,24 +775,37 @@ def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tupl
     if hint.name not in ("Union", "Optional"):
         return hint.args
     found: list[Any] = []
-    for member in _union_members(library, hint):
-        if not any(member is seen or _same_hint(member, seen) for seen in found):
+    seen: set[Any] = set()  # each member by identity; a typing name by its name and args'
+    stack: list[Any] = [_UNION_END if hint.name == "Optional" else None, iter(hint.args)]
+    state = library.machine.state
+    while stack:
+        top = stack[-1]
+        member = next(top, _UNION_END) if not (top is None or top is _UNION_END) else top
+        if member is _UNION_END or top is None or top is _UNION_END:
+            stack.pop()
+            if top is _UNION_END:  # an Optional's own None, after its members
+                member = None
+            else:
+                continue
+        state.charge(1)
+        if type(member) is Annotation and member.name in ("Union", "Optional") and member.args:
+            stack.append(_UNION_END if member.name == "Optional" else None)
+            stack.append(iter(member.args))
+            continue
+        if member is None:  # `Union[int, None]`: None stands for its type
+            member = _none_type(library)
+        key = (
+            (member.name, tuple(id(arg) for arg in member.args))
+            if type(member) is Annotation
+            else id(member)
+        )
+        if key not in seen:
+            seen.add(key)
             found.append(member)
     return tuple(found)
 
 
-def _union_members(library: Library, hint: Annotation) -> list[Any]:
-    members: list[Any] = []
-    for member in hint.args:
-        if type(member) is Annotation and member.name in ("Union", "Optional") and member.args:
-            members.extend(_union_members(library, member))
-        elif member is None:  # `Union[int, None]`: None stands for its type
-            members.append(_none_type(library))
-        else:
-            members.append(member)
-    if hint.name == "Optional":
-        members.append(_none_type(library))
-    return members
+_UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes here)
 
 
 def _none_type(library: Library) -> Any:
@@ -799,11 +813,6 @@ def _none_type(library: Library) -> Any:
     if library.compiler is None:
         raise ProgramError("get_args() of an Optional is not available here")
     return library.machine.call(library.compiler.builtins["type"], [None], {})
-
-
-def _same_hint(a: Any, b: Any) -> bool:
-    """Whether two members of a Union are one (`Union[int, int]` is `int` once)."""
-    return type(a) is Annotation and type(b) is Annotation and (a.name, a.args) == (b.name, b.args)
 
 
 def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, Any]) -> PClass:

@@ -1219,6 +1219,18 @@ def test_graphlib_has_its_two_names_and_nothing_behind_them(body: str, words: st
         trace_source(body + END)
 
 
+def test_typing_get_args_walks_a_deep_union_with_a_stack_and_charges_every_member() -> None:
+    # A Union nested 100,000 deep is no host recursion; a million members are a bound.
+    deep = "from typing import Union, get_args\nu = int\nfor i in range(100000):\n"
+    deep += "    u = Union[u, float]\nprint(get_args(u))\n"
+    assert printed_lines(trace_source(deep + END))[0] == "(<class 'int'>, <class 'float'>)"
+    wide = "from typing import Union, get_args\nu = Union[tuple(range(10**6))]\nget_args(u)\n"
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(wide + END)
+    with pytest.raises(EngineError, match="get_args\\(\\) takes exactly one argument"):
+        trace_source("from typing import get_args\nget_args(1, 2)\n" + END)
+
+
 @pytest.mark.parametrize(
     "call",
     [

@@ -33,6 +33,7 @@ from backprop_animator.engine.interpreter import (
     codegen,
     contextlib_module,
     generators,
+    graphlib_module,
     pytest_module,
     queue_module,
     sets,
@@ -2206,6 +2207,7 @@ LIBRARY_SOURCES = {
     "pytest": pytest_module.PYTEST_SOURCE,
     "queue": queue_module.QUEUE_SOURCE,
     "warnings": warnings_module.WARNINGS_SOURCE,
+    "graphlib": graphlib_module.GRAPHLIB_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2214,6 +2216,7 @@ LAZY_MODULES = {
     "unittest": unittest_module.UNITTEST_NAMES,
     "queue": queue_module.QUEUE_NAMES,
     "warnings": warnings_module.WARNINGS_NAMES,
+    "graphlib": graphlib_module.GRAPHLIB_NAMES,
 }
 
 
@@ -2317,8 +2320,8 @@ def statements_calling_backward(tree: ast.Module) -> set[int]:
 
 def patches_value(tree: ast.Module) -> bool:
     """Whether the program sets an attribute of a `Value` it imports from micrograd or
-    does not define (`Value.tanh = tanh`, `setattr(Value, "exp", exp)`): micrograd's
-    class, extended."""
+    does not define (`Value.tanh = tanh`, `setattr(Value, "exp", exp)`), or makes a class
+    of its own from it (`class ValueExt(Value):`): micrograd's class, extended."""
     defines = False
     patches = False
     imports = False  # `from micrograd.engine import Value`, maybe a class of its own later
@@ -2327,6 +2330,8 @@ def patches_value(tree: ast.Module) -> bool:
             imports = imports or any(alias.name == "Value" for alias in node.names)
         elif isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == "Value":
             defines = True
+        elif isinstance(node, ast.ClassDef):  # `class ValueExt(Value):` extends it too
+            patches = patches or any(_names_value(base) for base in node.bases)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
             patches = patches or (isinstance(node.value, ast.Name) and node.value.id == "Value")
         elif isinstance(node, ast.Name) and node.id == "Value" and isinstance(node.ctx, ast.Store):
@@ -2341,6 +2346,13 @@ def patches_value(tree: ast.Module) -> bool:
         ):
             patches = True
     return patches and (imports or not defines)
+
+
+def _names_value(base: ast.expr) -> bool:
+    """`Value`, `engine.Value` or `micrograd.engine.Value` as a class's base."""
+    if isinstance(base, ast.Attribute):
+        return base.attr == "Value"
+    return isinstance(base, ast.Name) and base.id == "Value"
 
 
 def is_type_checking(test: ast.expr) -> bool:

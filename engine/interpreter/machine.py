@@ -1702,8 +1702,8 @@ class Machine:
 
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
-        if kind is Annotation:
-            return obj  # `Optional[float]`, `List[Value]`: still just an annotation
+        if kind is Annotation:  # `Optional[float]`, `List[Value]`: still just an annotation
+            return Annotation(obj.name, key if type(key) is tuple else (key,))
         if kind is PClass and any(c.name in GENERIC_BASES and not c.mro[1:] for c in obj.mro):
             return obj  # `class Stack(Generic[T])`, `Stack[int]`
         if kind is PInstance:

@@ -256,7 +256,7 @@ OPERAND_NAMES = (
 # Operands kept one to an attribute, two attributes a node (tried after OPERAND_NAMES).
 OPERAND_PAIRS = (
     ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
-    ("lhs", "rhs"), ("_left", "_right"),
+    ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
@@ -1030,12 +1030,14 @@ def ordered_by_hash(item: Any) -> bool:
 
 class Annotation:
     """A `typing` name (`List`, `Optional[float]`): usable in annotations and aliases,
-    subscriptable, and nothing else."""
+    subscriptable (keeping what it was subscripted with, for `typing.get_args`), and
+    nothing else."""
 
-    __slots__ = ("name",)
+    __slots__ = ("args", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, args: tuple[Any, ...] = ()) -> None:
         self.name = name
+        self.args = args
 
 
 class _Missing:

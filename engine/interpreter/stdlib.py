@@ -752,12 +752,67 @@ def typing_module(library: Library) -> PModule:
     members["get_type_hints"] = Builtin(
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
+    members["get_args"] = Builtin("get_args", lambda a, k: _get_args(library, a, k))
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named
     members["Generic"] = PClass("Generic", (), {})
     members["Protocol"] = PClass("Protocol", (), {})
     return PModule("typing", members)
+
+
+def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """`typing.get_args(tp)`: what a subscripted `typing` name was subscripted with, as
+    CPython's: a `Union`'s members flattened (a `Union` or `Optional` inside one gives its
+    own), each once, in order, `Optional[X]` as `(X, NoneType)`; `()` for anything else
+    (`int`, `List` bare). Each member read is charged, and the nesting is walked with a
+    stack of its own (a Union nested a million deep is no host recursion)."""
+    if kwargs or len(args) != 1:
+        raise ProgramError("get_args() takes exactly one argument", kind="TypeError")
+    hint = args[0]
+    if type(hint) is not Annotation or not hint.args:
+        return ()
+    if hint.name not in ("Union", "Optional"):
+        return hint.args
+    found: list[Any] = []
+    seen: set[Any] = set()  # each member by identity; a typing name by its name and args'
+    stack: list[Any] = [_UNION_END if hint.name == "Optional" else None, iter(hint.args)]
+    state = library.machine.state
+    while stack:
+        top = stack[-1]
+        member = next(top, _UNION_END) if not (top is None or top is _UNION_END) else top
+        if member is _UNION_END or top is None or top is _UNION_END:
+            stack.pop()
+            if top is _UNION_END:  # an Optional's own None, after its members
+                member = None
+            else:
+                continue
+        state.charge(1)
+        if type(member) is Annotation and member.name in ("Union", "Optional") and member.args:
+            stack.append(_UNION_END if member.name == "Optional" else None)
+            stack.append(iter(member.args))
+            continue
+        if member is None:  # `Union[int, None]`: None stands for its type
+            member = _none_type(library)
+        key = (
+            (member.name, tuple(id(arg) for arg in member.args))
+            if type(member) is Annotation
+            else id(member)
+        )
+        if key not in seen:
+            seen.add(key)
+            found.append(member)
+    return tuple(found)
+
+
+_UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes here)
+
+
+def _none_type(library: Library) -> Any:
+    """`type(None)`, the program's own (`get_args(Optional[int])[1] is type(None)`)."""
+    if library.compiler is None:
+        raise ProgramError("get_args() of an Optional is not available here")
+    return library.machine.call(library.compiler.builtins["type"], [None], {})
 
 
 def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, Any]) -> PClass:

@@ -65,6 +65,20 @@ NUMERIC_OPS: dict[tuple[str, int], Callable[..., float]] = {
     ("abs", 1): abs,
     ("square", 1): lambda x: x * x,
     ("softplus", 1): lambda x: math.log1p(math.exp(x)),
+    # Activations and functions learners add as ops of their own, judged numerically
+    # (each only where it reproduces the node's data: GELU's tanh approximation does not).
+    ("silu", 1): lambda x: x / (1 + math.exp(-x)),
+    ("swish", 1): lambda x: x / (1 + math.exp(-x)),
+    ("elu", 1): lambda x: x if x > 0 else math.expm1(x),
+    ("gelu", 1): lambda x: 0.5 * x * (1 + math.erf(x / math.sqrt(2))),
+    ("softsign", 1): lambda x: x / (1 + abs(x)),
+    ("log10", 1): math.log10,
+    ("log2", 1): math.log2,
+    ("sinh", 1): math.sinh,
+    ("cosh", 1): math.cosh,
+    ("tan", 1): math.tan,
+    ("atan", 1): math.atan,
+    ("arctan", 1): math.atan,
     # PyTorch's default slope; a learner's other slope does not reproduce the node's data.
     ("leaky_relu", 1): lambda x: x if x > 0 else 0.01 * x,
     ("leakyrelu", 1): lambda x: x if x > 0 else 0.01 * x,

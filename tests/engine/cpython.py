@@ -118,6 +118,11 @@ OPERAND_NAMES = (
     "args", "prev_list", "_previous", "prevs", "_terms", "next_functions",
     "progenitor", "progenitores", "_ancestors", "ancestors",
 )  # fmt: skip
+# Operands kept one to an attribute (the engine's `OPERAND_PAIRS`), a missing one None.
+OPERAND_PAIRS = (
+    ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
+    ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
+)  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 
 
@@ -132,6 +137,12 @@ def operands_of(node: Any) -> list[Any]:
     """A node's operands; a list of `(node, local)` pairs counts its nodes. A node with
     none of its own gives those the record of its op keeps (`node._ctx.parents`,
     `node.grad_fn.inputs`, `node._ctx = (Mul, (a, b))`)."""
+    pairs = () if any(hasattr(node, name) for name in OPERAND_NAMES) else OPERAND_PAIRS
+    for first, second in pairs:  # (only where no name of the list is there)
+        if hasattr(node, first) and hasattr(node, second):
+            pair = (getattr(node, first), getattr(node, second))
+            return [o for o in pair if o is not None and not callable(o)]
+
     for name in OPERAND_NAMES:
         if hasattr(node, name):
             operands = list(getattr(node, name) or ())

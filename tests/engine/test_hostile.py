@@ -1199,6 +1199,39 @@ def test_a_queue_wait_that_would_never_end_is_a_bound(body: str, words: str) -> 
 
 
 @pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("import graphlib\ny = graphlib.__dict__\n", "__dict__` of a module"),
+        ("from graphlib import _NodeInfo\n", "graphlib has no '_NodeInfo'"),
+        ("import graphlib\ny = graphlib._NODE_OUT\n", "has no attribute '_NODE_OUT'"),
+        ("from graphlib import GenericAlias\n", "graphlib has no 'GenericAlias'"),
+        ("import graphlib\ny = graphlib.TopologicalSorter.__subclasses__\n", "dunder"),
+        # The library's code is charged as the program's: a graph without end is a bound.
+        (
+            "import graphlib\nts = graphlib.TopologicalSorter()\ni = 0\n"
+            "while True:\n    ts.add(i, i + 1)\n    i += 1\n",
+            "too many steps",
+        ),
+    ],
+)
+def test_graphlib_has_its_two_names_and_nothing_behind_them(body: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(body + END)
+
+
+def test_typing_get_args_walks_a_deep_union_with_a_stack_and_charges_every_member() -> None:
+    # A Union nested 100,000 deep is no host recursion; a million members are a bound.
+    deep = "from typing import Union, get_args\nu = int\nfor i in range(100000):\n"
+    deep += "    u = Union[u, float]\nprint(get_args(u))\n"
+    assert printed_lines(trace_source(deep + END))[0] == "(<class 'int'>, <class 'float'>)"
+    wide = "from typing import Union, get_args\nu = Union[tuple(range(10**6))]\nget_args(u)\n"
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(wide + END)
+    with pytest.raises(EngineError, match="get_args\\(\\) takes exactly one argument"):
+        trace_source("from typing import get_args\nget_args(1, 2)\n" + END)
+
+
+@pytest.mark.parametrize(
     "call",
     [
         "math.isclose(1.0, 1.0, rel_tol=Value(1.0))",

@@ -184,7 +184,39 @@ def _softmax_cross_entropy() -> dict[str, float]:
     return {f"logits[{i}]": math.exp(z) / total - (i == target) for i, z in enumerate(logits)}
 
 
+def _log10_rule() -> dict[str, float]:
+    a, b = 4.0, 2.5  # y = log10(a·b) + a
+    return {"a": 1 / (a * math.log(10)) + 1, "b": 1 / (b * math.log(10))}
+
+
+def _rpow_no_log() -> dict[str, float]:
+    x, k = 1.5, -0.5  # y = 2 ** (x·k) + x
+    d = 2 ** (x * k) * math.log(2)
+    return {"x": d * k + 1, "k": d * x}
+
+
+def _softplus_sign() -> dict[str, float]:
+    w, x, b = 0.8, 1.5, -0.2  # y = 2·softplus(w·x + b): its derivative is the sigmoid
+    d = 2 / (1 + math.exp(-(w * x + b)))
+    return {"w": d * x, "x": d * w, "b": d}
+
+
+def _silu_missing_term() -> dict[str, float]:
+    z = 0.4 * 1.0 + -0.7 * 2.0  # y = 3·silu(z), silu(z) = z·s(z)
+    s = 1 / (1 + math.exp(-z))
+    d = 3 * (s + z * s * (1 - s))
+    return {"ws[0]": d * 1.0, "ws[1]": d * 2.0}
+
+
 RIGHT: dict[str, Callable[[], dict[str, float]]] = {
+    "sort_uses_self_prev": lambda: mg(
+        lambda w, x, b: (w * x + b) * (w * x + b), w=0.5, x=2.0, b=-0.25
+    ),
+    "log10_rule_natural": _log10_rule,
+    "rpow_no_log": _rpow_no_log,
+    "softplus_sign": _softplus_sign,
+    "silu_missing_term": _silu_missing_term,
+    "mul_uses_other_grad": lambda: mg(lambda a, b: a * b + b, a=3, b=-2),
     "assign_in_mul": lambda: mg(lambda a, b, c, f: (a * b + c) * f * a, a=2, b=-3, c=10, f=-2),
     "tanh_one_minus_t": _tanh_neuron,
     "relu_mask_inverted": lambda: mg(
@@ -337,6 +369,18 @@ R, U = "right", "unchecked"
 # (frame, node, child) for a rule, (frame, node, consumer) for the sort, (frame, node,
 # child, lost) for `+=`.
 CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
+    # The sort's loop reads `self._prev` (the output's operands) for every node: w*x, an
+    # operand of z, is never sorted, its rule never runs.
+    "sort_uses_self_prev": ({"*": R, "+": R}, (5, "n3", None), R),
+    # Ops the registry has not, judged by the numeric table: a base-10 log, a number's
+    # power written with its base (`2**`, an `__rpow__`), softplus, SiLU.
+    "log10_rule_natural": ({"*": R, "log10": (5, "n3", "n2"), "+": R}, R, R),
+    "rpow_no_log": ({"*": R, "2**": (5, "n3", "n2"), "+": R}, R, R),
+    "softplus_sign": ({"*": R, "+": R, "softplus": (7, "n5", "n4")}, R, R),
+    "silu_missing_term": ({"*": R, "+": R, "silu": (9, "n9", "n8")}, R, R),
+    # `other.grad * out.grad` for `other.data * out.grad`: a's factor is b's gradient so
+    # far (1, from `+`), not b's data (−2).
+    "mul_uses_other_grad": ({"*": (4, "n2", "n0"), "+": R}, R, R),
     "assign_in_mul": ({"*": R, "+": R}, R, (10, "n3", "n0", -8.0)),
     "tanh_one_minus_t": ({"*": R, "+": R, "tanh": (6, "n9", "n8")}, R, R),
     "relu_mask_inverted": ({"*": R, "+": R, "ReLU": (14, "n6", "n5")}, R, R),
@@ -513,6 +557,7 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
 # The ones that CPython itself refuses, with the words the trace's error must carry
 # (a TypeError but where `REFUSED_AS` says).
 REFUSED = {
+    "no_rsub": "unsupported operand type(s) for -: 'int' and 'Value'",
     "no_radd": "unsupported operand type(s) for +: 'int' and 'Value'",
     "eq_without_hash": "unhashable type: 'Value'",
     "no_rmul": "unsupported operand type(s) for *: 'int' and 'Value'",
@@ -633,6 +678,8 @@ def test_a_rule_that_writes_its_own_gradient_is_said_from_the_gradient_it_was_gi
 
 
 SORT_TEXTS = {
+    "sort_uses_self_prev": "loss.backward() never runs w*x's rule (6 nodes reach loss): "
+    "nothing is passed on from w*x. Seed loss.grad = 1.",
     # The sort frame said "Depth-first sort: N nodes, each after its children. Seed
     # out.grad = 1, then walk the order backwards." of every one of these.
     "seed_zero": "loss.backward() runs the rules of the 6 nodes that reach loss, each after "
@@ -1246,6 +1293,73 @@ def test_leaky_relu_is_judged_by_the_numeric_table_with_its_kink() -> None:
     other = _leaky("(1.0 if self.data > 0 else alpha)", 1.0, slope="0.2")
     assert other["verdict"] in ("right", "unchecked")
     assert other["first"] is None
+
+
+ACTIVATION = """
+import math
+class V:
+    def __init__(self, data, _prev=(), _op=''):
+        self.data, self.grad, self._prev, self._op = data, 0.0, _prev, _op
+        self._backward = lambda: None
+    def act(self, op, f, d):
+        out = V(f(self.data), (self,), op)
+        def _backward():
+            self.grad += d(self.data) * out.grad
+        out._backward = _backward
+        return out
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for c in v._prev:
+                    build(c)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+x = V(X)
+y = x.act(OP, F, D)
+y.backward()
+print(y.data, x.grad)
+"""
+
+
+def _activation_row(op: str, x: float, f: str, d: str) -> dict[str, Any]:
+    source = ACTIVATION.replace("X", repr(x)).replace("OP", repr(op))
+    source = source.replace("F, D", f"lambda x: {f}, lambda x: {d}")
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source)[0]
+    (row,) = trace["engine_check"]["rules"]
+    return row
+
+
+def test_activations_a_learner_adds_are_judged_by_the_numeric_table() -> None:
+    # They were ops neither table knew: "unchecked", whatever their rules did.
+    sig = "1 / (1 + math.exp(-x))"
+    silu = f"x * {sig}"
+    assert _activation_row("silu", 0.7, silu, f"{sig} * (1 + x * (1 - {sig}))")["verdict"] == (
+        "right"
+    )
+    assert _activation_row("swish", 0.7, silu, sig)["verdict"] == "wrong"
+    elu = "x if x > 0 else math.exp(x) - 1"
+    assert _activation_row("elu", -0.5, elu, "1.0 if x > 0 else math.exp(x)")["verdict"] == "right"
+    assert _activation_row("elu", -0.5, elu, "1.0 if x > 0 else 0.0")["verdict"] == "wrong"
+    assert _activation_row("log2", 3.0, "math.log2(x)", "1 / x")["verdict"] == "wrong"
+    right = "1 / (x * math.log(2))"
+    assert _activation_row("log2", 3.0, "math.log2(x)", right)["verdict"] == "right"
+    # A number's power written with its base: `3**` is 3 ** x.
+    assert _activation_row("3**", 0.5, "3 ** x", "3 ** x * math.log(3)")["verdict"] == "right"
+    assert _activation_row("3**", 0.5, "3 ** x", "x * 3 ** (x - 1)")["verdict"] == "wrong"
+    # GELU by its tanh approximation does not reproduce the exact GELU's data: no right
+    # rule to judge it by, none claimed; nor a base that is no positive number.
+    approx = "0.5 * x * (1 + math.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))"
+    assert _activation_row("gelu", 1.2, approx, "1.0")["verdict"] == "unchecked"
+    exact = "0.5 * x * (1 + math.erf(x / math.sqrt(2)))"
+    assert _activation_row("gelu", 1.2, exact, "1.0")["verdict"] == "wrong"
+    assert _activation_row("-2**", 2.0, "-2 ** x", "1.0")["verdict"] == "unchecked"
+    assert _activation_row("x**", 2.0, "2 ** x", "1.0")["verdict"] == "unchecked"
 
 
 def test_an_exp_written_with_its_exponent_in_its_op_is_exp_where_it_reproduces_the_data() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import re
 import subprocess
@@ -480,6 +481,262 @@ def test_a_method_added_to_micrograd_s_value_runs_on_micrograd_s_own_class() -> 
     # A class of the program's own named Value, later, is the program's as before.
     mixed = source + "class Value:\n    pass\nprint(type(Value()).__name__)\n"
     assert printed_lines(trace_source(mixed)) == run_in_cpython(mixed)
+
+
+SUBCLASS_OF_MICROGRAD = """
+import math
+from micrograd.engine import Value
+
+
+class ValueExt(Value):
+    \"\"\"Extension class for micrograd.engine.Value\"\"\"
+
+    def __init__(self, data, _children=(), _op=''):
+        super().__init__(data, _children, _op)
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = ValueExt(self.data + other.data, (self, other), '+')
+
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    def ln(self):
+        out = ValueExt(math.log(self.data), (self,), 'ln')
+
+        def _backward():
+            self.grad += 1 / self.data * out.grad
+
+        out._backward = _backward
+        return out
+
+
+a, b = ValueExt(2.0), ValueExt(3.0)
+c = (a + a * b).ln()
+c.backward()
+print(c, a.grad, b.grad, type(a * b).__name__, type(c).__name__, isinstance(c, Value))
+"""
+
+
+def test_a_class_made_from_micrograd_s_value_extends_micrograd_s_own_class() -> None:
+    # `class ValueExt(Value):` over `from micrograd.engine import Value` (notebooks add
+    # `ln`, `sigmoid`, `__rpow__` that way) was refused: "class ValueExt can only
+    # inherit from the program's classes". micrograd's own class is run here then, as
+    # for `Value.tanh = tanh`: `a * b` is its `__mul__` (a Value), `a + …` the subclass's.
+    trace = trace_source(SUBCLASS_OF_MICROGRAD)
+    lines, numbers, _ = run_in_cpython_with_passes(SUBCLASS_OF_MICROGRAD)
+    assert printed_lines(trace) == lines
+    assert lines[0].endswith("0.5 0.25 Value ValueExt True")
+    assert [p["data"] for p in trace["passes"]] == numbers == [math.log(8.0)]
+    leaves = {n["name"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert leaves == {"a": 0.5, "b": 0.25}
+    # Without the import (Value from anywhere), and by a module's name, the same.
+    bare = SUBCLASS_OF_MICROGRAD.replace("from micrograd.engine import Value\n", "")
+    assert printed_lines(trace_source(bare)) == lines
+    module = SUBCLASS_OF_MICROGRAD.replace(
+        "from micrograd.engine import Value\n", "from micrograd import engine\n"
+    ).replace("class ValueExt(Value):", "class ValueExt(engine.Value):")
+    assert printed_lines(trace_source(module)) == run_in_cpython_with_passes(module)[0] == lines
+
+
+GRAPHLIB_BACKWARD = """
+import graphlib
+from graphlib import TopologicalSorter, CycleError
+
+
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data, self.grad, self._op = data, 0.0, _op
+        self._prev = tuple(_children)
+        self._backward = lambda: None
+
+    def __repr__(self):
+        return f"Value({self.data})"
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        ts = TopologicalSorter()
+        stack, seen = [self], set()
+        while stack:
+            v = stack.pop()
+            if v not in seen:
+                seen.add(v)
+                ts.add(v, *v._prev)
+                stack.extend(v._prev)
+        order = list(ts.static_order())
+        print([v.data for v in order])
+        self.grad = 1.0
+        for v in reversed(order):
+            v._backward()
+
+
+a, b = Value(2.0), Value(-3.0)
+c = a * b + a * a
+c.backward()
+print(a.grad, b.grad)
+graph = {"d": {"b", "c"}, "b": ["a"], "c": ("a",), "e": []}
+print(list(TopologicalSorter(graph).static_order()) in (
+    ["a", "e", "b", "c", "d"], ["a", "e", "c", "b", "d"]))
+ts = graphlib.TopologicalSorter({3: [1, 2], 2: [1]})
+ts.add(4, 3)
+ts.prepare()
+while ts:
+    ready = ts.get_ready()
+    print("ready", ready, ts.is_active())
+    ts.done(*ready)
+for bad in (lambda: ts.add(5), ts.prepare, lambda: ts.done(9), lambda: ts.done(4)):
+    try:
+        bad()
+    except ValueError as e:
+        print(type(e).__name__, e)
+try:
+    list(TopologicalSorter({"x": ["y"], "y": ["z"], "z": ["x"]}).static_order())
+except CycleError as e:
+    print(isinstance(e, ValueError), e.args[0], e.args[1])
+fresh = TopologicalSorter({1: [0]})
+for call in (fresh.get_ready, fresh.is_active, lambda: fresh.done(0)):
+    try:
+        call()
+    except ValueError as e:
+        print(e)
+fresh.prepare()
+print(fresh.get_ready())
+try:
+    fresh.done(1)
+except ValueError as e:
+    print(e)
+"""
+
+
+def test_a_backward_that_orders_its_graph_with_graphlib_runs_as_cpythons() -> None:
+    """`from graphlib import TopologicalSorter` (noway/yagrad orders its graph with it;
+    a learner asked for a topological sort reaches for the standard library's) was
+    refused: "No module named 'graphlib'". It is CPython 3.11's own, its order included
+    (the nodes as first added, then each as its last predecessor is done), with its
+    ValueErrors and `CycleError`."""
+    lines, numbers, _ = run_in_cpython_with_passes(GRAPHLIB_BACKWARD)
+    trace = trace_source(GRAPHLIB_BACKWARD)
+    assert printed_lines(trace) == lines
+    assert lines[:2] == ["[2.0, -3.0, 4.0, -6.0, -2.0]", "1.0 2.0"]
+    assert [p["data"] for p in trace["passes"]] == numbers == [-2.0]
+    assert "True ('nodes are in a cycle'" not in "\n".join(lines)  # args, not the tuple
+    assert any(line.startswith("True nodes are in a cycle [") for line in lines)
+
+
+def test_typing_get_args_gives_what_a_typing_name_was_subscripted_with() -> None:
+    """maxschebek/nanograd tests an exponent with `isinstance(other, get_args(Data))`,
+    `Data = Union[int, float]`: `from typing import get_args` was refused ("typing has no
+    'get_args' here"). It is CPython's for the typing names here: a Union's members
+    flattened, each once, `Optional[X]` as `(X, NoneType)`, `()` for anything else."""
+    source = (
+        "from typing import Union, Optional, List, Dict, Tuple, get_args\n"
+        "Data = Union[int, float]\n"
+        "print(get_args(Data), get_args(Optional[float]), get_args(List[int]))\n"
+        "print(get_args(Dict[str, int]), get_args(int), get_args(List))\n"
+        "print(get_args(Tuple[int, ...]))\n"
+        "print(get_args(Union[int, Optional[str]]), get_args(Union[int, None, int]))\n"
+        "print(get_args(Optional[float])[1] is type(None), isinstance(2, get_args(Data)))\n"
+        "class V:\n    def __init__(self, data, _prev=()):\n"
+        "        self.data, self.grad, self._prev = data, 0.0, _prev\n"
+        "        self._backward = lambda: None\n"
+        "    def __pow__(self, k: Data):\n"
+        "        if not isinstance(k, get_args(Data)):\n"
+        "            raise NotImplementedError('Exponent must be int or float')\n"
+        "        out = V(self.data ** k, (self,))\n"
+        "        def _backward():\n            self.grad += k * self.data ** (k - 1) * out.grad\n"
+        "        out._backward = _backward\n        return out\n"
+        "    def backward(self):\n        self.grad = 1.0\n        self._backward()\n"
+        "x = V(3.0)\ny = x ** 2\ny.backward()\nprint(x.grad)\n"
+        "try:\n    x ** V(2.0)\nexcept NotImplementedError as e:\n    print(e)\n"
+        "try:\n    get_args()\nexcept TypeError as e:\n    print(type(e).__name__)\n"
+    )
+    lines = run_in_cpython_with_passes(source)[0]
+    assert printed_lines(trace_source(source)) == lines
+    assert (
+        lines[0]
+        == "(<class 'int'>, <class 'float'>) (<class 'float'>, <class 'NoneType'>) (<class 'int'>,)"
+    )
+
+
+CHILD_1_CHILD_2 = """
+class Value:
+    def __init__(self, data):
+        self.data = data
+        self.grad = 0.0
+        self.child_1 = None
+        self.child_2 = None
+        self.grad_child_1 = None
+        self.grad_child_2 = None
+
+    def backward(self):
+        self.grad = 1.0
+        self._traverse(self.child_1, self.grad_child_1)
+        self._traverse(self.child_2, self.grad_child_2)
+
+    def _traverse(self, other, child_grad):
+        if other is not None:
+            other.grad += self.grad * child_grad
+            other._traverse(other.child_1, other.grad_child_1)
+            other._traverse(other.child_2, other.grad_child_2)
+            if (other.child_1 is not None) or (other.child_2 is not None):
+                other.grad = 0.0
+
+    def __mul__(self, other):
+        out = Value(data=self.data * other.data)
+        out.grad_child_1 = other.data
+        out.grad_child_2 = self.data
+        out.child_1 = self
+        out.child_2 = other
+        return out
+
+    def tanh(self):
+        out = Value(data=math.tanh(self.data))
+        out.grad_child_1 = 1.0 - out.data ** 2
+        out.child_1 = self
+        return out
+
+
+import math
+a, b = Value(data=0.5), Value(data=-2.0)
+out = (a * b * a).tanh()
+out.backward()
+print(round(out.data, 6), a.grad, b.grad)
+"""
+
+
+def test_a_node_whose_operands_are_child_1_and_child_2_is_drawn_as_a_graph() -> None:
+    """kaifishr/PyAutograd keeps a node's operands in `child_1` and `child_2` (the second
+    None for one operand), their local derivatives beside them, and walks every path down
+    from the output, passing each path's product: backward() was refused, "called on a
+    Value, which is not a graph node here". The pair is an operand pair now, as `left`
+    and `right` are."""
+    lines, numbers, _ = run_in_cpython_with_passes(CHILD_1_CHILD_2)
+    trace = trace_source(CHILD_1_CHILD_2)
+    assert printed_lines(trace) == lines
+    assert [p["data"] for p in trace["passes"]] == numbers
+    leaves = {n["name"]: n["grad"] for n in trace["nodes"] if n["kind"] == "leaf"}
+    assert leaves["a"] == float(lines[0].split()[1]) and leaves["b"] == float(lines[0].split()[2])
+    edges = {(e["source"], e["target"]) for e in trace["edges"]}
+    assert len(edges) == 5  # a, b into a*b; a*b, a into a*b*a; that into tanh
 
 
 def test_a_node_whose_operands_are_its_src_and_whose_rules_are_op_objects() -> None:

@@ -118,3 +118,18 @@ async def test_a_refused_cors_preflight_is_in_the_error_shape(client: httpx.Asyn
     )
     assert allowed.status_code == 200
     assert allowed.headers["access-control-allow-origin"] == "*"
+
+
+def test_the_cli_under_a_lowered_int_digit_limit_runs_what_cpython_runs() -> None:
+    # PYTHONINTMAXSTRDIGITS=640 is the CLI's process's; the program's is CPython's default.
+    source = "for x in [2**4095]:\n    print(len(str(x)))\nv = Value(1.0)\nv.backward()\n"
+    done = subprocess.run(
+        [str(SCRIPT), "trace", "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONINTMAXSTRDIGITS": "640"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"prints":["1233"]' in done.stdout

@@ -20,7 +20,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, Value, trace_source, trace_value
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    Value,
+    gradcheck_source,
+    trace_source,
+    trace_value,
+)
 from backprop_animator.engine.interpreter import runtime
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, deadline
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
@@ -131,6 +138,32 @@ def test_overlapping_traces_in_threads_give_back_pythons_recursion_limit() -> No
         thread.join()
     assert errors == []
     assert sys.getrecursionlimit() == before
+
+
+# CPython's own bound on int <-> str conversions is 4,300 digits; a 4,096-bit integer
+# has 1,234 of them, a literal of the program may have 1,000.
+BIG_DIGITS = (
+    "x = 2**4095\ns = str(x)\nprint(len(s), int(s) == x, f'{x:,}'[:9], '%d' % (x % 10**700))\n"
+    f"y = {'7' * 1_000}\nprint(repr(y)[-3:], int('9' * 1_000) > y)\n"
+)
+
+
+def test_a_hosts_lowered_int_digit_limit_is_not_the_programs_and_is_given_back() -> None:
+    # A kernel or a CLI run under PYTHONINTMAXSTRDIGITS=640 (CPython's least): the
+    # program still gets CPython's default, in a trace and a gradient check alike, and
+    # the host gets its own back, after a failed run too.
+    source = BIG_DIGITS + PASS_TAIL
+    theirs = run_in_cpython(source)
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        assert printed_lines(trace_source(source)) == theirs
+        assert gradcheck_source(source)["checks"]
+        with pytest.raises(EngineError, match="ValueError: 1233"):
+            trace_source("x = str(2**4095)\nraise ValueError(len(x))\n")
+        assert sys.get_int_max_str_digits() == 640
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 def steps_taken(source: str) -> int:

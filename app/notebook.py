@@ -231,10 +231,11 @@ def animate(
     if not isinstance(quiz, bool):
         raise TypeError(f"quiz must be True or False, not {quiz!r}")
     check = None
+    # The kernel has no worker to kill: the engine's own bounds, time included, are what
+    # stop a program that never ends or a graph too big to trace (BACKPROP_* variables,
+    # as everywhere).
+    limits = Limits.from_env()
     if isinstance(program, str):
-        # The kernel has no worker to kill: the engine's own bounds, time included, are
-        # what stop a program that never ends (BACKPROP_* variables, as everywhere).
-        limits = Limits.from_env()
         trace = trace_source(program, granularity, limits, mistake=mistake, sort_steps=sort_steps)
         default_title = standalone_title(program)
         if gradcheck:
@@ -245,9 +246,9 @@ def animate(
                 "gradcheck=True needs a program or an engine.Value graph: another engine's "
                 "forward pass cannot be recomputed here"
             )
-        trace = trace_value(program, mistake=mistake, sort_steps=sort_steps)
+        trace = trace_value(program, limits=limits, mistake=mistake, sort_steps=sort_steps)
         if gradcheck:
-            check = gradcheck_graph(program, mistake=mistake)
+            check = gradcheck_graph(program, limits, mistake=mistake)
         output = next(node for node in trace["nodes"] if node["id"] == trace["output"])
         prefix = js_constant("hosts/program-title.js", "TITLE_PREFIX")
         default_title = f"{prefix}: {output['label'] or 'a graph from Python'}"

@@ -166,6 +166,18 @@ def test_a_hosts_lowered_int_digit_limit_is_not_the_programs_and_is_given_back()
         sys.set_int_max_str_digits(before)
 
 
+def test_a_graph_built_in_python_is_bounded_by_the_node_limit() -> None:
+    # A foreign engine's graph was mirrored up to BACKPROP_MAX_NODES, the engine's own
+    # Value's was traced whatever its size: `animate(loss)` of a 1,000,000-node graph
+    # took the kernel's memory (a 200,000-node one, 4 s).
+    out = Value(1.0)
+    for _ in range(1_500):
+        out = out * 1.0
+    with pytest.raises(EngineError, match=r"more than 1,000 nodes .*BACKPROP_MAX_NODES"):
+        trace_value(out, limits=Limits(max_nodes=1_000))
+    assert len(trace_value(out, limits=Limits(max_nodes=3_001))["nodes"]) == 3_001  # and 1.0s
+
+
 def steps_taken(source: str) -> int:
     """How many steps a program took: the interpreter's own count, read off its state."""
     states: list[runtime.State] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -72,6 +73,67 @@ def test_a_hostile_program_ends_cleanly_in_process(case: Case) -> None:
     else:
         assert case.refused_as_expected(str(answer.get("error"))), answer
         assert answer["line"] is not None  # pointed at the statement that hit the bound
+
+
+# The same, in a thread whose C stack is 1 MiB (a host's thread: CPython's threads take
+# the system's default, 8 MiB on Linux, less elsewhere, whatever a host sets).
+IN_A_SMALL_THREAD = f"""
+import json, resource, sys, threading
+resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_BYTES}, {MEMORY_BYTES}))
+from backprop_animator.engine import EngineError, trace_source
+source = sys.stdin.read()
+answer = {{}}
+def run():
+    try:
+        answer["nodes"] = len(trace_source(source)["nodes"])
+    except EngineError as error:
+        answer["error"] = error.message
+threading.stack_size(1024 * 1024)
+thread = threading.Thread(target=run)
+thread.start()
+thread.join()
+print(json.dumps(answer))
+"""
+
+
+def loops_around(depth: int, body: str) -> str:
+    heads = "".join("    " * (i + 1) + f"for i{i} in [1]:\n" for i in range(depth))
+    return heads + "    " * (depth + 1) + body + "\n"
+
+
+DEEP_ON_THE_C_STACK = {
+    # A generator resumes its callee's frames in C, one per statement around its yield:
+    # 1,000 of them nested took 4 MiB of C stack, where CPython's take 0.5.
+    "yield from, 1,000 deep": "def f(n):\n    yield from f(n + 1)\nlist(f(0))\n",
+    "yield from inside five loops": "def f(n):\n"
+    + loops_around(5, "yield from f(n + 1)")
+    + "list(f(0))\n",
+    "sorted() calling __lt__ calling a generator, each again": "class A:\n"
+    "    def __lt__(self, o):\n        return next(g())\ndef g():\n"
+    + loops_around(10, "yield sorted([A(), A()]) is None")
+    + "sorted([A(), A()])\n",
+    "a learner's build(v), 990 deep": "class N:\n    def __init__(self, p):\n"
+    "        self._prev = p\nx = N([])\nfor i in range(989):\n    x = N([x])\n"
+    "topo = []\nseen = set()\ndef build(v):\n    if v not in seen:\n        seen.add(v)\n"
+    "        for c in v._prev:\n            build(c)\n        topo.append(v)\nbuild(x)\n"
+    "print(len(topo))\n",
+}
+
+
+@pytest.mark.parametrize("source", DEEP_ON_THE_C_STACK.values(), ids=list(DEEP_ON_THE_C_STACK))
+def test_a_program_deep_on_the_c_stack_ends_cleanly_in_a_hosts_small_thread(source: str) -> None:
+    # The program runs on a C stack of the engine's own size, whatever thread calls it.
+    done = subprocess.run(
+        [sys.executable, "-c", IN_A_SMALL_THREAD],
+        input=source + PASS_TAIL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "BACKPROP_TRACE_TIME_LIMIT": "30"},  # the depth, not the clock
+    )
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stderr[-2000:]}"
+    answer = json.loads(done.stdout)
+    assert "nodes" in answer or "too deeply" in answer["error"], answer
 
 
 def test_a_loop_that_never_ends_stops_at_the_time_limit() -> None:

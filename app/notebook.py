@@ -40,6 +40,7 @@ from backprop_animator.app.still import still_image
 from backprop_animator.app.widget import player_widget
 from backprop_animator.engine import Limits, gradcheck_source, trace_source, trace_value
 from backprop_animator.engine.lab.gradcheck import gradcheck_graph
+from backprop_animator.engine.limits import deadline
 from backprop_animator.engine.rules import rule_sources
 from backprop_animator.engine.value import Value
 
@@ -236,10 +237,13 @@ def animate(
     # as everywhere).
     limits = Limits.from_env()
     if isinstance(program, str):
-        trace = trace_source(program, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+        with deadline(limits):  # the trace and the check: one call, one time limit
+            trace = trace_source(
+                program, granularity, limits, mistake=mistake, sort_steps=sort_steps
+            )
+            if gradcheck:
+                check = gradcheck_source(program, granularity, limits, mistake=mistake)
         default_title = standalone_title(program)
-        if gradcheck:
-            check = gradcheck_source(program, granularity, limits, mistake=mistake)
     elif isinstance(program, Value) or _looks_like_a_value(program):
         if gradcheck and not isinstance(program, Value):
             raise TypeError(

@@ -38,6 +38,11 @@ MAX_ITEMS = 1_000_000  # items in one list, tuple, dict or set
 MAX_PRINTED = 200_000  # characters a program may print in all
 STRING_CHARS_PER_STEP = 10  # making a string charges a step per ten characters
 ITEMS_PER_STEP = 10  # a container made in one go (`[0] * n`, `a + b`) charges per ten items
+# A class the library makes for the program (`namedtuple(...)`, `@dataclass`): a dozen
+# methods and their closures, about 36 us and 8 KB, which the collector walks once the
+# run ends; charged as the statements that would take that long (CPython's own compiles
+# and runs their source: longer still).
+MADE_CLASS_STEPS = 100
 MOVES_PER_STEP = 100  # items a list shifts (`insert(0, x)`, `pop(0)`) in one memmove step
 TIME_CHECK_STEPS = 2_000  # steps between two looks at the clock
 # What Python's closing of one Python generator a suspended generator of the program is

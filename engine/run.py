@@ -158,7 +158,7 @@ def trace_program(
     try:
         with _recursion_room(wanted):
             with suppress(ProgramExit):  # `unittest.main()` ended the program
-                on_own_stack(code, Frame(globals_, None))
+                on_own_stack(code, Frame(globals_, None), state.stop_soon)
             if rerun is not None and not rerun.first:
                 return None  # it never reached the pass it was run for
             return recorder.finish(source, granularity, globals_)
@@ -208,10 +208,11 @@ PROGRAM_STACK_BYTES = 32 * 1024 * 1024
 _stack_size_lock = threading.Lock()
 
 
-def on_own_stack(run: Callable[[Frame], Any], frame: Frame) -> Any:
+def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], None]) -> Any:
     """`run(frame)` in a thread whose C stack is `PROGRAM_STACK_BYTES`, in this thread's
     context (the deadline is a context variable); what it returns or raises is this
-    call's. Where no such thread can be started, it runs here."""
+    call's. Where no such thread can be started, it runs here. Should this thread be
+    interrupted while it waits (a kernel's Ctrl-C), `stop()` ends the run first."""
     outcome: list[Any] = []
     failure: list[BaseException] = []
     context = contextvars.copy_context()
@@ -232,7 +233,12 @@ def on_own_stack(run: Callable[[Frame], Any], frame: Frame) -> Any:
                 threading.stack_size(previous)
     except (RuntimeError, ValueError):  # no threads here, or no stack of that size
         return run(frame)
-    thread.join()
+    try:
+        thread.join()
+    except BaseException:
+        stop()
+        thread.join()
+        raise
     if failure:
         raise failure[0]
     return outcome[0]

@@ -21,6 +21,7 @@ next checkpoint rather than the step limit itself, so the hot paths keep one com
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -242,6 +243,12 @@ class State:
             if now > self.deadline:
                 raise self.out_of_time()
             self.next_check = min(self.step_limit, self.steps + TIME_CHECK_STEPS)
+
+    def stop_soon(self) -> None:
+        """From another thread: end the run at its next step, as past its time limit (the
+        thread that waits for it was interrupted)."""
+        self.deadline = -math.inf
+        self.next_check = -1
 
     def look_at_clock(self) -> None:
         """Raise if the time limit has passed: for work inside one charge (a walk that

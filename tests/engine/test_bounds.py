@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -134,6 +135,34 @@ def test_a_program_deep_on_the_c_stack_ends_cleanly_in_a_hosts_small_thread(sour
     assert done.returncode == 0, f"exit {done.returncode}\n{done.stderr[-2000:]}"
     answer = json.loads(done.stdout)
     assert "nodes" in answer or "too deeply" in answer["error"], answer
+
+
+def test_an_interrupt_of_the_caller_stops_the_program_in_its_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A kernel's interrupt (Ctrl-C, "interrupt the kernel") reaches the thread that
+    # waits for the program's: the program stops too, rather than run on to its limit
+    # (its steps are what show it: Python marks an interrupted join's thread stopped).
+    states: list[runtime.State] = []
+    original = runtime.State.__init__
+
+    def recording(self: runtime.State, limits: Limits) -> None:
+        original(self, limits)
+        states.append(self)
+
+    monkeypatch.setattr(runtime.State, "__init__", recording)
+    previous = signal.signal(signal.SIGALRM, signal.default_int_handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            trace_source(NEVER_ENDS, limits=Limits(max_steps=10**12, time_limit=30))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    time.sleep(0.1)  # its last steps, to the next look at the clock
+    steps = states[-1].steps
+    time.sleep(0.3)
+    assert states[-1].steps == steps
 
 
 def test_a_loop_that_never_ends_stops_at_the_time_limit() -> None:

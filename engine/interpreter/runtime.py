@@ -390,6 +390,11 @@ def host_failure(error: Exception) -> ProgramError:
     program may catch; any other is said in words (`operation_failed`), not caught."""
     if type(error) is ValueError and str(error) == "generator already executing":
         return ProgramError("generator already executing", kind="ValueError")
+    if isinstance(error, MemoryError):  # (a bound: the process's memory, past the others)
+        return ProgramError(
+            "the program ran out of memory: it keeps more alive at once than this process "
+            "may hold (MemoryError)"
+        )
     return ProgramError(operation_failed(error))
 
 

@@ -201,3 +201,20 @@ def test_a_trace_and_its_gradient_check_share_one_time_limit(
     monkeypatch.undo()
     assert "BACKPROP_TRACE_TIME_LIMIT" in said
     assert took < 1.2, f"{took:.2f} s of a 1 s limit"
+
+
+def test_the_cli_names_memory_run_out_as_such() -> None:
+    # The step and time bounds raised past what the process's memory holds: Python's
+    # MemoryError in a statement was "this operation failed:  (MemoryError)".
+    environment = {"BACKPROP_MAX_STEPS": str(10**9), "BACKPROP_TRACE_TIME_LIMIT": "60"}
+    done = subprocess.run(
+        [str(SCRIPT), "trace", "keep = []\nwhile True:\n    keep.append([0] * 999_999)\n"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **environment},
+        preexec_fn=limit_memory,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "ran out of memory" in done.stderr, done.stderr
+    assert "line 3" in done.stderr

@@ -40,6 +40,7 @@ from backprop_animator.app.still import still_image
 from backprop_animator.app.widget import player_widget
 from backprop_animator.engine import Limits, gradcheck_source, trace_source, trace_value
 from backprop_animator.engine.lab.gradcheck import gradcheck_graph
+from backprop_animator.engine.limits import deadline
 from backprop_animator.engine.rules import rule_sources
 from backprop_animator.engine.value import Value
 
@@ -231,23 +232,27 @@ def animate(
     if not isinstance(quiz, bool):
         raise TypeError(f"quiz must be True or False, not {quiz!r}")
     check = None
+    # The kernel has no worker to kill: the engine's own bounds, time included, are what
+    # stop a program that never ends or a graph too big to trace (BACKPROP_* variables,
+    # as everywhere).
+    limits = Limits.from_env()
     if isinstance(program, str):
-        # The kernel has no worker to kill: the engine's own bounds, time included, are
-        # what stop a program that never ends (BACKPROP_* variables, as everywhere).
-        limits = Limits.from_env()
-        trace = trace_source(program, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+        with deadline(limits):  # the trace and the check: one call, one time limit
+            trace = trace_source(
+                program, granularity, limits, mistake=mistake, sort_steps=sort_steps
+            )
+            if gradcheck:
+                check = gradcheck_source(program, granularity, limits, mistake=mistake)
         default_title = standalone_title(program)
-        if gradcheck:
-            check = gradcheck_source(program, granularity, limits, mistake=mistake)
     elif isinstance(program, Value) or _looks_like_a_value(program):
         if gradcheck and not isinstance(program, Value):
             raise TypeError(
                 "gradcheck=True needs a program or an engine.Value graph: another engine's "
                 "forward pass cannot be recomputed here"
             )
-        trace = trace_value(program, mistake=mistake, sort_steps=sort_steps)
+        trace = trace_value(program, limits=limits, mistake=mistake, sort_steps=sort_steps)
         if gradcheck:
-            check = gradcheck_graph(program, mistake=mistake)
+            check = gradcheck_graph(program, limits, mistake=mistake)
         output = next(node for node in trace["nodes"] if node["id"] == trace["output"])
         prefix = js_constant("hosts/program-title.js", "TITLE_PREFIX")
         default_title = f"{prefix}: {output['label'] or 'a graph from Python'}"

@@ -35,6 +35,7 @@ from backprop_animator.engine import (
     trace_columns,
     trace_source,
 )
+from backprop_animator.engine.limits import deadline
 from backprop_animator.engine.trace.text import clean_strings
 
 
@@ -192,8 +193,11 @@ def encode_export(
     from backprop_animator.app.export import render_standalone, standalone_title
     from backprop_animator.engine.rules import rule_sources
 
-    trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
-    check = gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None
+    with deadline(limits):  # the trace and the check: one call, one time limit
+        trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+        check = (
+            gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None
+        )
     size = len(dump_json(trace))
     if max_trace_bytes is not None and size > max_trace_bytes:
         raise EngineError(

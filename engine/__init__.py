@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
-from backprop_animator.engine.foreign import copy_grads_back, mirror_graph
+from backprop_animator.engine.foreign import copy_grads_back, mirror_graph, too_many_nodes
 from backprop_animator.engine.lab.engine_check import check_engine
 from backprop_animator.engine.lab.gradcheck import gradcheck_source
 from backprop_animator.engine.lab.mistakes import MISTAKES, check_mistake
@@ -197,10 +197,11 @@ def trace_value(
     """
     check_mistake(mistake)
     options: dict[str, Any] = {"mistake": mistake, "sort_steps": sort_steps}
+    limits = limits or Limits()
     with _collector_paused():
         if isinstance(output, Value):
+            _check_graph_size(output, limits.max_nodes)
             return trace_graph(output, source=source, granularity=granularity, **options)
-        limits = limits or Limits()
         try:
             mirror, originals = mirror_graph(output, limits.max_nodes)
             trace = trace_graph(mirror, source=source, granularity=granularity, **options)
@@ -214,6 +215,21 @@ def trace_value(
                 f"the graph could not be traced: {type(error).__name__}: {str(error)[:200]}"
             ) from None
         return trace
+
+
+def _check_graph_size(output: Value, max_nodes: int) -> None:
+    """Refuse a graph of engine Values of more than `max_nodes` nodes, as a foreign
+    one is (`mirror_graph`), before its trace takes time and memory: a graph built in
+    Python is under the node limit as a program's is (SPEC §16)."""
+    seen = {id(output)}
+    stack = [output]
+    while stack:
+        for child in stack.pop()._prev:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+        if len(seen) > max_nodes:
+            raise too_many_nodes(max_nodes)
 
 
 # The youngest generation's threshold while a real program is traced (Python's default

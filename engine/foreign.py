@@ -42,7 +42,9 @@ def mirror_graph(output: Any, max_nodes: int) -> tuple[Value, dict[Value, Any]]:
     """Build engine Values mirroring the foreign graph below `output`.
 
     Returns the mirrored output and a map from each mirror to its foreign node.
-    Mirrors are created children first, so ids follow a topological order.
+    Mirrors are created children first, so ids follow a topological order. The nodes
+    found, not only those mirrored, are what `max_nodes` bounds: a graph with no bottom
+    (a `_prev` that makes new nodes each time it is read) is refused, not walked forever.
     """
     mirrors: dict[int, Value] = {}
     originals: dict[Value, Any] = {}
@@ -52,11 +54,13 @@ def mirror_graph(output: Any, max_nodes: int) -> tuple[Value, dict[Value, Any]]:
         node, children_done = stack.pop()
         if id(node) in mirrors:
             continue
-        children = _children(node)
+        children = _children(node, max_nodes)
         if not children_done:
             if id(node) in visiting:
                 raise EngineError("the graph has a cycle: a node is its own descendant")
             visiting.add(id(node))
+            if len(visiting) > max_nodes:
+                raise too_many_nodes(max_nodes)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(children))
             continue
@@ -70,9 +74,13 @@ def mirror_graph(output: Any, max_nodes: int) -> tuple[Value, dict[Value, Any]]:
             mirror._backward = _watch(node, mirror, children, [mirrors[id(c)] for c in children])
         mirrors[id(node)] = mirror
         originals[mirror] = node
-        if len(mirrors) > max_nodes:
-            raise EngineError(f"the graph has more than {max_nodes:,} nodes")
     return mirrors[id(output)], originals
+
+
+def too_many_nodes(max_nodes: int) -> EngineError:
+    return EngineError(
+        f"the graph has more than {max_nodes:,} nodes (set BACKPROP_MAX_NODES to change it)"
+    )
 
 
 def _watch(node: Any, mirror: Value, children: list[Any], child_mirrors: list[Value]) -> Any:
@@ -113,7 +121,8 @@ def copy_grads_back(originals: dict[Value, Any]) -> None:
         node.grad = mirror.grad
 
 
-def _children(node: Any) -> list[Any]:
+def _children(node: Any, max_nodes: int) -> list[Any]:
+    """A node's children, each once, read from its `_prev` up to `max_nodes` of them."""
     missing = [name for name in REQUIRED if not hasattr(node, name)]
     if missing:
         raise EngineError(
@@ -123,12 +132,16 @@ def _children(node: Any) -> list[Any]:
     try:
         for child in node._prev:
             unique.setdefault(id(child), child)
+            if len(unique) > max_nodes:
+                break
     except Exception as error:
         raise EngineError(
             f"a node's _prev is not a collection of nodes ({type(error).__name__}: "
             f"{_cut(str(error))})"
         ) from None
     children = list(unique.values())
+    if len(children) > max_nodes:
+        raise too_many_nodes(max_nodes)
     if len(children) == 2 and type(node._prev) in (set, frozenset):
         return _in_written_order(node, children)
     return children

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -121,10 +123,43 @@ def deadline(limits: Limits) -> Iterator[None]:
     token = _deadline.set(time.monotonic() + limits.time_limit)
     limits_token = _deadline_limits.set(limits)
     try:
-        yield
+        with _cpython_int_digits():
+            yield
     finally:
         _deadline_limits.reset(limits_token)
         _deadline.reset(token)
+
+
+# CPython's default bound on converting an integer to or from decimal text (4,300 digits).
+# A host may lower its own (`sys.set_int_max_str_digits`, `PYTHONINTMAXSTRDIGITS`, down
+# to 640): in a kernel or a CLI run so set, a program that CPython runs (a 4,096-bit
+# integer printed, a 1,000-digit literal) failed with the host's words. The bound is the
+# whole process's, and the engine's calls overlap in the server's threads: the first call
+# in raises it to CPython's default while calls run (0, no bound, stays 0: the
+# interpreter bounds integers by their bits), and the last one out puts back what the
+# first found.
+CPYTHON_INT_DIGITS = sys.int_info.default_max_str_digits
+_digits_lock = threading.Lock()
+_digits_calls = 0
+_digits_saved = 0
+
+
+@contextmanager
+def _cpython_int_digits() -> Iterator[None]:
+    global _digits_calls, _digits_saved
+    with _digits_lock:
+        if _digits_calls == 0:
+            _digits_saved = sys.get_int_max_str_digits()
+            if 0 < _digits_saved < CPYTHON_INT_DIGITS:
+                sys.set_int_max_str_digits(CPYTHON_INT_DIGITS)
+        _digits_calls += 1
+    try:
+        yield
+    finally:
+        with _digits_lock:
+            _digits_calls -= 1
+            if _digits_calls == 0 and sys.get_int_max_str_digits() != _digits_saved:
+                sys.set_int_max_str_digits(_digits_saved)
 
 
 def current_deadline() -> float | None:

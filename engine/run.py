@@ -13,9 +13,10 @@ by the same recorder in schema 1's shape; so are graphs built in Python (`trace_
 from __future__ import annotations
 
 import ast
+import contextvars
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -157,7 +158,7 @@ def trace_program(
     try:
         with _recursion_room(wanted):
             with suppress(ProgramExit):  # `unittest.main()` ended the program
-                code(Frame(globals_, None))
+                on_own_stack(code, Frame(globals_, None), state.stop_soon)
             if rerun is not None and not rerun.first:
                 return None  # it never reached the pass it was run for
             return recorder.finish(source, granularity, globals_)
@@ -193,6 +194,54 @@ def trace_program(
         said_later=said_later,
         hand_pass=True,
     )
+
+
+# The C stack a real program runs on. Python's recursion limit counts frames, not bytes,
+# and the interpreter's frames are not all alike: a generator of the program resumes
+# its callee's compiled statements in C, a frame each (about 400 bytes), and a sort
+# calls a class's `__lt__` from a C frame of 3 KB. Within the call depth and the frames
+# the recursion limit allows (`_recursion_room`), a program took up to 8 MiB: past the
+# C stack of a thread a host may run it in (1 or 2 MiB), and at the edge of Linux's
+# 8 MiB main thread (a segfault of the kernel or the worker, where CPython's own
+# recursion stays within 4). So it runs in a thread of its own, with this much.
+PROGRAM_STACK_BYTES = 32 * 1024 * 1024
+_stack_size_lock = threading.Lock()
+
+
+def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], None]) -> Any:
+    """`run(frame)` in a thread whose C stack is `PROGRAM_STACK_BYTES`, in this thread's
+    context (the deadline is a context variable); what it returns or raises is this
+    call's. Where no such thread can be started, it runs here. Should this thread be
+    interrupted while it waits (a kernel's Ctrl-C), `stop()` ends the run first."""
+    outcome: list[Any] = []
+    failure: list[BaseException] = []
+    context = contextvars.copy_context()
+
+    def target() -> None:
+        try:
+            outcome.append(context.run(run, frame))
+        except BaseException as error:  # handed back to the caller's thread
+            failure.append(error)
+
+    try:
+        with _stack_size_lock:  # the size is the next thread's, whoever starts it
+            previous = threading.stack_size(PROGRAM_STACK_BYTES)
+            try:
+                thread = threading.Thread(target=target, name="backprop-program", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(previous)
+    except (RuntimeError, ValueError):  # no threads here, or no stack of that size
+        return run(frame)
+    try:
+        thread.join()
+    except BaseException:
+        stop()
+        thread.join()
+        raise
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 # Python's recursion limit is the whole process's, and traces run at once in the event

@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.objects import (
 )
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
+    MADE_CLASS_STEPS,
     MAX_ITEMS,
     ProgramError,
     new_attrs,
@@ -134,6 +135,7 @@ def class_namedtuple(m: Any, cls: PClass, names: list[str], annotations: str) ->
 def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | None) -> PClass:
     """A class whose instances hold `names` in order and unpack, index and compare as
     the tuple of them; `defaults` the values of the last fields when not given."""
+    m.state.charge(MADE_CLASS_STEPS)
     given = defaults or []
     fallback = dict(zip(names[len(names) - len(given) :], given, strict=True)) if given else {}
     texts = m.texts

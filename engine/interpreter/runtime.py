@@ -21,6 +21,7 @@ next checkpoint rather than the step limit itself, so the hot paths keep one com
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -38,6 +39,11 @@ MAX_ITEMS = 1_000_000  # items in one list, tuple, dict or set
 MAX_PRINTED = 200_000  # characters a program may print in all
 STRING_CHARS_PER_STEP = 10  # making a string charges a step per ten characters
 ITEMS_PER_STEP = 10  # a container made in one go (`[0] * n`, `a + b`) charges per ten items
+# A class the library makes for the program (`namedtuple(...)`, `@dataclass`): a dozen
+# methods and their closures, about 36 us and 8 KB, which the collector walks once the
+# run ends; charged as the statements that would take that long (CPython's own compiles
+# and runs their source: longer still).
+MADE_CLASS_STEPS = 100
 MOVES_PER_STEP = 100  # items a list shifts (`insert(0, x)`, `pop(0)`) in one memmove step
 TIME_CHECK_STEPS = 2_000  # steps between two looks at the clock
 # What Python's closing of one Python generator a suspended generator of the program is
@@ -238,6 +244,12 @@ class State:
                 raise self.out_of_time()
             self.next_check = min(self.step_limit, self.steps + TIME_CHECK_STEPS)
 
+    def stop_soon(self) -> None:
+        """From another thread: end the run at its next step, as past its time limit (the
+        thread that waits for it was interrupted)."""
+        self.deadline = -math.inf
+        self.next_check = -1
+
     def look_at_clock(self) -> None:
         """Raise if the time limit has passed: for work inside one charge (a walk that
         charges what it walked once it is done)."""
@@ -378,6 +390,11 @@ def host_failure(error: Exception) -> ProgramError:
     program may catch; any other is said in words (`operation_failed`), not caught."""
     if type(error) is ValueError and str(error) == "generator already executing":
         return ProgramError("generator already executing", kind="ValueError")
+    if isinstance(error, MemoryError):  # (a bound: the process's memory, past the others)
+        return ProgramError(
+            "the program ran out of memory: it keeps more alive at once than this process "
+            "may hold (MemoryError)"
+        )
     return ProgramError(operation_failed(error))
 
 

@@ -69,6 +69,7 @@ from backprop_animator.engine.interpreter.objects import (
 from backprop_animator.engine.interpreter.os_module import os_modules
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
+    MADE_CLASS_STEPS,
     MAX_STR,
     ProgramError,
     State,
@@ -1836,6 +1837,7 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     only where the class does not define its own (as CPython does)."""
     if type(cls) is not PClass:
         raise ProgramError(f"@dataclass decorates a class, not {a_type(cls)}", kind="TypeError")
+    m.state.charge(MADE_CLASS_STEPS)
     taken = fields_of(cls)
     init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}
     fields = [(name, d) for name, d in taken if name not in init_variables]

@@ -293,9 +293,16 @@ def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:
     limits = machine.state.limits
     budget = 4 * limits.max_depth + 100
     machine.state.charge(len(text) // ITEMS_PER_STEP)
+
+    def too_deep(what: str) -> ProgramError:
+        # A bound (no `except` catches it), at the annotation, as the compiler's are.
+        message = limits.exceeded("max_depth", what).message
+        return ProgramError(message, at.lineno, at.col_offset + 1)
+
     if sum(text.count(c) for c in "([{-+~*.,|") > budget:
-        what = f"this forward reference has more than {budget:,} operators, too many to nest"
-        raise limits.exceeded("max_depth", what)
+        raise too_deep(
+            f"this forward reference has more than {budget:,} operators, too many to nest"
+        )
     failed = ProgramError(f"Forward reference must be an expression -- got {text!r}")
     failed.kind = "SyntaxError"
     try:
@@ -303,7 +310,7 @@ def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:
     except SyntaxError:
         raise failed from None
     except (RecursionError, MemoryError, ValueError):
-        raise limits.exceeded("max_depth", "this forward reference is nested too deeply") from None
+        raise too_deep("this forward reference is nested too deeply") from None
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
         raise failed
     expression = tree.body[0].value

@@ -11,12 +11,14 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
 
+from backprop_animator.engine import EngineError, Limits
 from tests.support.bounds import CASES, MEMORY_BYTES, NEVER_ENDS, SECONDS, Case
 
 SCRIPT = Path(sys.executable).parent / "backprop-animator"
@@ -118,3 +120,101 @@ async def test_a_refused_cors_preflight_is_in_the_error_shape(client: httpx.Asyn
     )
     assert allowed.status_code == 200
     assert allowed.headers["access-control-allow-origin"] == "*"
+
+
+def test_the_cli_under_a_lowered_int_digit_limit_runs_what_cpython_runs() -> None:
+    # PYTHONINTMAXSTRDIGITS=640 is the CLI's process's; the program's is CPython's default.
+    source = "for x in [2**4095]:\n    print(len(str(x)))\nv = Value(1.0)\nv.backward()\n"
+    done = subprocess.run(
+        [str(SCRIPT), "trace", "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PYTHONINTMAXSTRDIGITS": "640"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"prints":["1233"]' in done.stdout
+
+
+# The trace takes about half the time limit; the gradient check's re-runs, moving x, never
+# end. A page or an animation with its check is one call of the engine, under one limit.
+HALF_THEN_FOREVER = """x = Value(1.0, label='x')
+n = 0
+for i in range(550_000):
+    n += 1
+if x.data != 1.0:
+    while True:
+        pass
+y = x * 2
+y.backward()
+"""
+
+
+def export_by_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    from backprop_animator.app.cli import main
+
+    status = main(["export", HALF_THEN_FOREVER, "--gradcheck", "-o", str(tmp_path / "p.html")])
+    assert status == 2
+    return capsys.readouterr().err
+
+
+def export_by_a_worker(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    from backprop_animator.app.worker import encode_export
+
+    with pytest.raises(EngineError) as caught:
+        encode_export(HALF_THEN_FOREVER, "packed", Limits.from_env(), gradcheck=True)
+    return caught.value.message
+
+
+def animate_in_a_kernel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    from backprop_animator.app.notebook import animate
+
+    with pytest.raises(EngineError) as caught:
+        animate(HALF_THEN_FOREVER, gradcheck=True)
+    return caught.value.message
+
+
+@pytest.mark.parametrize(
+    "host", [export_by_the_cli, export_by_a_worker, animate_in_a_kernel], ids=lambda h: h.__name__
+)
+def test_a_trace_and_its_gradient_check_share_one_time_limit(
+    host: Callable[[Path, pytest.CaptureFixture[str]], str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A clock that moves a millisecond each time it is read: the same on a loaded machine.
+    clock = [time.monotonic()]
+
+    def ticking() -> float:
+        clock[0] += 0.001
+        return clock[0]
+
+    monkeypatch.setenv("BACKPROP_TRACE_TIME_LIMIT", "1")
+    monkeypatch.setenv("BACKPROP_MAX_STEPS", str(10**9))
+    monkeypatch.setenv("BACKPROP_MAX_GRADCHECK_WORK", str(10**12))
+    monkeypatch.setattr(time, "monotonic", ticking)
+    started = clock[0]
+    said = host(tmp_path, capsys)
+    took = clock[0] - started
+    monkeypatch.undo()
+    assert "BACKPROP_TRACE_TIME_LIMIT" in said
+    assert took < 1.2, f"{took:.2f} s of a 1 s limit"
+
+
+def test_the_cli_names_memory_run_out_as_such() -> None:
+    # The step and time bounds raised past what the process's memory holds: Python's
+    # MemoryError in a statement was "this operation failed:  (MemoryError)".
+    environment = {"BACKPROP_MAX_STEPS": str(10**9), "BACKPROP_TRACE_TIME_LIMIT": "60"}
+    done = subprocess.run(
+        [str(SCRIPT), "trace", "keep = []\nwhile True:\n    keep.append([0] * 999_999)\n"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **environment},
+        preexec_fn=limit_memory,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "ran out of memory" in done.stderr, done.stderr
+    assert "line 3" in done.stderr

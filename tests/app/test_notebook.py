@@ -145,6 +145,23 @@ def test_hostile_labels_cannot_escape_the_notebook_output() -> None:
     assert PAYLOAD in {node["label"] for node in trace_in(inner_document(fragment))["nodes"]}
 
 
+@pytest.mark.parametrize("engine", ["own", "foreign"])
+def test_a_graph_from_python_is_under_the_environments_node_limit(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As a program is (BACKPROP_MAX_NODES, SPEC §16): the kernel has no worker to
+    # protect it from a graph too big to trace.
+    monkeypatch.setenv("BACKPROP_MAX_NODES", "50")
+    kind: Any = Value if engine == "own" else ForeignValue
+    out = kind(1.0)
+    for _ in range(60):
+        out = out + kind(2.0)
+    with pytest.raises(EngineError, match=r"more than 50 nodes .*BACKPROP_MAX_NODES"):
+        animate(out)
+    with pytest.raises(EngineError, match=r"more than 50 nodes .*BACKPROP_MAX_NODES"):
+        animate(out, gradcheck=engine == "own")
+
+
 def test_animate_refuses_what_is_neither_a_program_nor_a_value() -> None:
     with pytest.raises(TypeError, match="not int"):
         animate(42)

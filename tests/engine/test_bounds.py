@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -20,7 +22,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, Value, trace_source, trace_value
+from backprop_animator.engine import (
+    EngineError,
+    Limits,
+    Value,
+    gradcheck_source,
+    trace_source,
+    trace_value,
+)
 from backprop_animator.engine.interpreter import runtime
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, deadline
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
@@ -65,6 +74,95 @@ def test_a_hostile_program_ends_cleanly_in_process(case: Case) -> None:
     else:
         assert case.refused_as_expected(str(answer.get("error"))), answer
         assert answer["line"] is not None  # pointed at the statement that hit the bound
+
+
+# The same, in a thread whose C stack is 1 MiB (a host's thread: CPython's threads take
+# the system's default, 8 MiB on Linux, less elsewhere, whatever a host sets).
+IN_A_SMALL_THREAD = f"""
+import json, resource, sys, threading
+resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_BYTES}, {MEMORY_BYTES}))
+from backprop_animator.engine import EngineError, trace_source
+source = sys.stdin.read()
+answer = {{}}
+def run():
+    try:
+        answer["nodes"] = len(trace_source(source)["nodes"])
+    except EngineError as error:
+        answer["error"] = error.message
+threading.stack_size(1024 * 1024)
+thread = threading.Thread(target=run)
+thread.start()
+thread.join()
+print(json.dumps(answer))
+"""
+
+
+def loops_around(depth: int, body: str) -> str:
+    heads = "".join("    " * (i + 1) + f"for i{i} in [1]:\n" for i in range(depth))
+    return heads + "    " * (depth + 1) + body + "\n"
+
+
+DEEP_ON_THE_C_STACK = {
+    # A generator resumes its callee's frames in C, one per statement around its yield:
+    # 1,000 of them nested took 4 MiB of C stack, where CPython's take 0.5.
+    "yield from, 1,000 deep": "def f(n):\n    yield from f(n + 1)\nlist(f(0))\n",
+    "yield from inside five loops": "def f(n):\n"
+    + loops_around(5, "yield from f(n + 1)")
+    + "list(f(0))\n",
+    "sorted() calling __lt__ calling a generator, each again": "class A:\n"
+    "    def __lt__(self, o):\n        return next(g())\ndef g():\n"
+    + loops_around(10, "yield sorted([A(), A()]) is None")
+    + "sorted([A(), A()])\n",
+    "a learner's build(v), 990 deep": "class N:\n    def __init__(self, p):\n"
+    "        self._prev = p\nx = N([])\nfor i in range(989):\n    x = N([x])\n"
+    "topo = []\nseen = set()\ndef build(v):\n    if v not in seen:\n        seen.add(v)\n"
+    "        for c in v._prev:\n            build(c)\n        topo.append(v)\nbuild(x)\n"
+    "print(len(topo))\n",
+}
+
+
+@pytest.mark.parametrize("source", DEEP_ON_THE_C_STACK.values(), ids=list(DEEP_ON_THE_C_STACK))
+def test_a_program_deep_on_the_c_stack_ends_cleanly_in_a_hosts_small_thread(source: str) -> None:
+    # The program runs on a C stack of the engine's own size, whatever thread calls it.
+    done = subprocess.run(
+        [sys.executable, "-c", IN_A_SMALL_THREAD],
+        input=source + PASS_TAIL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "BACKPROP_TRACE_TIME_LIMIT": "30"},  # the depth, not the clock
+    )
+    assert done.returncode == 0, f"exit {done.returncode}\n{done.stderr[-2000:]}"
+    answer = json.loads(done.stdout)
+    assert "nodes" in answer or "too deeply" in answer["error"], answer
+
+
+def test_an_interrupt_of_the_caller_stops_the_program_in_its_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A kernel's interrupt (Ctrl-C, "interrupt the kernel") reaches the thread that
+    # waits for the program's: the program stops too, rather than run on to its limit
+    # (its steps are what show it: Python marks an interrupted join's thread stopped).
+    states: list[runtime.State] = []
+    original = runtime.State.__init__
+
+    def recording(self: runtime.State, limits: Limits) -> None:
+        original(self, limits)
+        states.append(self)
+
+    monkeypatch.setattr(runtime.State, "__init__", recording)
+    previous = signal.signal(signal.SIGALRM, signal.default_int_handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            trace_source(NEVER_ENDS, limits=Limits(max_steps=10**12, time_limit=30))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    time.sleep(0.1)  # its last steps, to the next look at the clock
+    steps = states[-1].steps
+    time.sleep(0.3)
+    assert states[-1].steps == steps
 
 
 def test_a_loop_that_never_ends_stops_at_the_time_limit() -> None:
@@ -133,6 +231,44 @@ def test_overlapping_traces_in_threads_give_back_pythons_recursion_limit() -> No
     assert sys.getrecursionlimit() == before
 
 
+# CPython's own bound on int <-> str conversions is 4,300 digits; a 4,096-bit integer
+# has 1,234 of them, a literal of the program may have 1,000.
+BIG_DIGITS = (
+    "x = 2**4095\ns = str(x)\nprint(len(s), int(s) == x, f'{x:,}'[:9], '%d' % (x % 10**700))\n"
+    f"y = {'7' * 1_000}\nprint(repr(y)[-3:], int('9' * 1_000) > y)\n"
+)
+
+
+def test_a_hosts_lowered_int_digit_limit_is_not_the_programs_and_is_given_back() -> None:
+    # A kernel or a CLI run under PYTHONINTMAXSTRDIGITS=640 (CPython's least): the
+    # program still gets CPython's default, in a trace and a gradient check alike, and
+    # the host gets its own back, after a failed run too.
+    source = BIG_DIGITS + PASS_TAIL
+    theirs = run_in_cpython(source)
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        assert printed_lines(trace_source(source)) == theirs
+        assert gradcheck_source(source)["checks"]
+        with pytest.raises(EngineError, match="ValueError: 1233"):
+            trace_source("x = str(2**4095)\nraise ValueError(len(x))\n")
+        assert sys.get_int_max_str_digits() == 640
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
+def test_a_graph_built_in_python_is_bounded_by_the_node_limit() -> None:
+    # A foreign engine's graph was mirrored up to BACKPROP_MAX_NODES, the engine's own
+    # Value's was traced whatever its size: `animate(loss)` of a 1,000,000-node graph
+    # took the kernel's memory (a 200,000-node one, 4 s).
+    out = Value(1.0)
+    for _ in range(1_500):
+        out = out * 1.0
+    with pytest.raises(EngineError, match=r"more than 1,000 nodes .*BACKPROP_MAX_NODES"):
+        trace_value(out, limits=Limits(max_nodes=1_000))
+    assert len(trace_value(out, limits=Limits(max_nodes=3_001))["nodes"]) == 3_001  # and 1.0s
+
+
 def steps_taken(source: str) -> int:
     """How many steps a program took: the interpreter's own count, read off its state."""
     states: list[runtime.State] = []
@@ -148,6 +284,23 @@ def steps_taken(source: str) -> int:
     finally:
         runtime.State.__init__ = original  # type: ignore[method-assign]
     return states[-1].steps
+
+
+MADE_IN_A_LOOP = {
+    "namedtuple": "from collections import namedtuple\nkeep = []\nfor i in range({n}):\n"
+    "    keep.append(namedtuple('T', 'a b c d e f g h'))\n",
+    "dataclass": "from dataclasses import dataclass\nkeep = []\nfor i in range({n}):\n"
+    "    @dataclass\n    class D:\n        a: int = 0\n        b: int = 0\n    keep.append(D)\n",
+}
+
+
+@pytest.mark.parametrize("maker", MADE_IN_A_LOOP.values(), ids=list(MADE_IN_A_LOOP))
+def test_a_class_made_for_the_program_costs_the_steps_of_its_work(maker: str) -> None:
+    # Each made a class of a dozen methods (36 us, 8 KB, a full collection's walk after
+    # the run) for four steps: kept in a loop, 1,000,000 steps were 17 s and 2 GB, and
+    # the time limit stopped them with a collection of 1.4 s still to come, past it.
+    made = steps_taken(maker.format(n=200) + PASS_TAIL)
+    assert made > 200 * 100, made
 
 
 LEARNERS_SORT = """

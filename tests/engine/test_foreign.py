@@ -120,6 +120,37 @@ def test_a_graph_over_the_node_limit_is_an_engine_error() -> None:
         trace_value(chain, limits=Limits(max_nodes=2))
 
 
+class Endless:
+    """A node whose `_prev` makes a new node each time it is read: a graph with no
+    bottom (a lazy engine's bug, or a hostile one), and one whose `_prev` never ends."""
+
+    made = 0
+
+    def __init__(self, endless_children: bool = False) -> None:
+        Endless.made += 1
+        if Endless.made > 100_000:
+            raise RuntimeError("the walk never stopped")
+        self.data, self.grad, self._op, self.label = 1.0, 0.0, "+", ""
+        self._backward: Callable[[], None] = lambda: None
+        self.endless_children = endless_children
+
+    @property
+    def _prev(self) -> Any:
+        if self.endless_children:
+            return (Endless() for _ in iter(int, 1))  # never ends
+        return (Endless(),)
+
+
+@pytest.mark.parametrize("wide", [False, True], ids=["deep", "wide"])
+def test_a_graph_with_no_end_stops_at_the_node_limit(wide: bool) -> None:
+    # Mirrored nodes alone were counted, and a node is mirrored once its children are:
+    # a graph with no bottom grew the walk's stack until memory ran out.
+    Endless.made = 0
+    with pytest.raises(EngineError, match=r"more than 1,000 nodes .*BACKPROP_MAX_NODES"):
+        trace_value(Endless(wide), limits=Limits(max_nodes=1_000))
+    assert Endless.made < 5_000
+
+
 def test_a_cycle_is_an_engine_error() -> None:
     a = Node(1.0)
     b = Node(1.0, (a,), "*")

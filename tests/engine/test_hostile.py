@@ -428,7 +428,14 @@ def test_exhaustion_stops_before_the_work_and_names_its_bound(
 
 
 @pytest.mark.parametrize(
-    "annotation", ["'().__class__'", "'" + "not " * 300 + "1'", "'lambda: ' * 300 + '1'"]
+    "annotation",
+    [
+        "'().__class__'",
+        "'" + "not " * 300 + "1'",
+        "'lambda: ' * 300 + '1'",
+        # Too many operators to nest, refused before Python's parser sees it.
+        "'" + "-" * 1_000 + "1'",
+    ],
 )
 def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotation(
     annotation: str,

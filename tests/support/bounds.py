@@ -422,4 +422,34 @@ CASES += [
     ),
 ]
 
+# A generator resumes the compiled statements around its yield in C, a frame each, and a
+# sort calls `__lt__` from a C frame of its own: this recursion took 8 MiB of C stack
+# within the call depth (a segfault in a smaller thread, at the edge in a main thread).
+CASES.append(
+    Case(
+        "sorted() calling __lt__ calling a generator ten loops deep, each again",
+        "class A:\n    def __lt__(self, o):\n        return next(g())\ndef g():\n"
+        + "".join("    " * (i + 1) + f"for i{i} in [1]:\n" for i in range(10))
+        + "    " * 11
+        + "yield sorted([A(), A()]) is None\nsorted([A(), A()])\n"
+        + PASS,
+        "too deeply",
+    )
+)
+
+# A class the library makes (a dozen methods) cost four steps: kept in a loop, the time
+# limit stopped them, and a collection of what they made (1.4 s) came after it.
+CASES.append(
+    case(
+        "named tuple classes made in a loop and kept",
+        """
+        from collections import namedtuple
+        keep = []
+        while True:
+            keep.append(namedtuple('T', 'a b c d e f g h'))
+        """,
+        STEPS,
+    )
+)
+
 NEVER_ENDS = "x = 0\nwhile True:\n    x = x + 1\n"

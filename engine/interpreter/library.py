@@ -2074,6 +2074,7 @@ class Library:
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),
+            "getrandbits": Builtin("random.getrandbits", partial(_getrandbits, rng)),
             "choices": Builtin("random.choices", lambda a, k: _choices(rng, state, a, k)),
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
@@ -2099,6 +2100,29 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _getrandbits(rng: random.Random, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """`getrandbits(k)`: k bits of the generator's own, CPython's number; k within
+    the integer bound, refused before the draw."""
+    if kwargs or len(args) != 1:
+        words = "random.getrandbits() takes one number of bits"
+        probe = _RANDOM_PROBE.getrandbits
+        raise wrong_arguments(words, "getrandbits", args, kwargs, cpython=probe)
+    bits = args[0]
+    if type(bits) is not int and type(bits) is not bool:
+        words = f"'{cpython_type(bits)}' object cannot be interpreted as an integer"
+        raise caught_as(words, TypeError(words))
+    if bits > MAX_INT_BITS:
+        raise ProgramError(
+            f"random.getrandbits({bits:,}) would make an integer of more than "
+            f"{MAX_INT_BITS:,} bits",
+            kind="OverflowError",
+        )
+    try:
+        return rng.getrandbits(bits)
+    except ValueError as error:  # a negative count: CPython's, caught as one
+        raise caught_as(f"random.getrandbits(): {error}", error) from None
 
 
 def _betavariate(rng: random.Random, alpha: float, beta: float) -> float:

@@ -1113,8 +1113,8 @@ class Machine:
             raise failed from None
         except TypeError:
             raise unsupported(op, left, right) from None
-        except ValueError as error:
-            raise ProgramError(f"{op}: {error}") from None
+        except ValueError as error:  # `1 << -1`: CPython's ValueError, which `except` catches
+            raise caught_as(f"{op}: {error}", error) from None
         if type(result) is int and not -SMALL_INT <= result <= SMALL_INT:
             self.state.check_int(result)
         return result

@@ -78,6 +78,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.statistics_module import statistics_module
 from backprop_animator.engine.interpreter.text import (
+    NO_METHOD,
     VIEW_NAMES,
     a_type,
     cpython_type,
@@ -1117,7 +1118,77 @@ def operator_module(library: Library) -> PModule:
     members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
     members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
     members["methodcaller"] = Builtin("operator.methodcaller", methodcaller)
+    members.update(_operator_more(library, single))
     return PModule("operator", members)
+
+
+def _operator_more(
+    library: Library, single: Callable[[list[Any], dict[str, Any], str, Any], Any]
+) -> dict[str, Builtin]:
+    """The rest of `operator`'s arithmetic, bitwise, logical and sequence functions
+    (SPEC §15), each the machine's own operator as the program's would run it:
+    `and_`, `or_`, `xor`, `lshift`, `rshift`, `abs`, `invert`/`inv`, `not_`, `truth`,
+    `is_`, `is_not`, `contains`, `concat`, `index`."""
+    m = library.machine
+    members: dict[str, Builtin] = {}
+    for name, op in (("and_", "&"), ("or_", "|"), ("xor", "^"), ("lshift", "<<"), ("rshift", ">>")):
+        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op, name))
+    for name, op in (("is_", "is"), ("is_not", "is not")):
+        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+
+    def one_of(name: str, apply: Callable[[Any], Any]) -> Builtin:
+        cpython = getattr(operator, name)
+        return Builtin(f"operator.{name}", lambda a, k: apply(single(a, k, name, cpython)))
+
+    members["abs"] = one_of("abs", lambda x: library.abs_([x], {}))
+    members["invert"] = one_of("invert", lambda x: m.unary("~", x))
+    members["inv"] = one_of("inv", lambda x: m.unary("~", x))
+    members["not_"] = one_of("not_", lambda x: not m.truthy(x))
+    members["truth"] = one_of("truth", m.truthy)
+    members["index"] = one_of("index", lambda x: _index(m, x))
+
+    def contains(args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if kwargs or len(args) != 2:
+            words = "this operator takes two arguments (in)"
+            raise wrong_arguments(
+                words, "contains", args, kwargs, kind="TypeError", cpython=operator.contains
+            )
+        return m.contains(args[0], args[1])
+
+    def concat(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or len(args) != 2:
+            words = "this operator takes two arguments (+)"
+            raise wrong_arguments(
+                words, "concat", args, kwargs, kind="TypeError", cpython=operator.concat
+            )
+        first = args[0]
+        if type(first) not in (list, tuple, str) and not (
+            type(first) is PInstance and first.cls.lookup("__getitem__") is not MISSING
+        ):
+            words = f"'{cpython_type(first)}' object can't be concatenated"
+            failed = ProgramError(words, kind="TypeError")
+            failed.args_seen = (words,)
+            raise failed
+        return m.binary("+", first, args[1])
+
+    members["contains"] = Builtin("operator.contains", contains)
+    members["concat"] = Builtin("operator.concat", concat)
+    return members
+
+
+def _index(m: Any, value: Any) -> Any:
+    """`operator.index(x)`: an int (a bool's as an int), or what the program's
+    `__index__` gives; CPython's TypeError for anything else."""
+    if type(value) is int or type(value) is bool:
+        return int(value)
+    if type(value) is PInstance:
+        result = m.call_dunder(value, "__index__")
+        if result is not NO_METHOD:
+            return result
+    words = f"'{cpython_type(value)}' object cannot be interpreted as an integer"
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (words,)
+    raise failed
 
 
 class CachedFunction(Builtin):

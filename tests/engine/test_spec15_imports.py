@@ -1,0 +1,103 @@
+"""SPEC §15's import list, name by name where the audit found it short: `operator`'s
+arithmetic, bitwise and comparison functions (the whole family, not only `add` …
+`ge`), and `random.Random` instances with the generator's own `getrandbits`. Each
+statement runs under CPython and here, and both must print the same (errors
+included, in CPython's class and words); the hostile ones stop at their bounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, trace_source
+from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
+
+PRELUDE = """
+import operator, random
+class A:
+    def __init__(self, v):
+        self.v = v
+    def __and__(self, other):
+        return A(self.v + 100)
+    def __invert__(self):
+        return 'inverted'
+    def __index__(self):
+        return 7
+    def __contains__(self, item):
+        return item == 3
+    def __repr__(self):
+        return f'A({self.v})'
+"""
+
+OPERATOR_STATEMENTS = [
+    "print(operator.abs(-3.5), operator.abs(-2), operator.abs(True))",
+    "print(operator.and_(6, 3), operator.or_(6, 3), operator.xor(6, 3))",
+    "print(operator.lshift(1, 3), operator.rshift(8, 2), operator.rshift(-9, 1))",
+    "print(operator.invert(5), operator.inv(-1), operator.invert(True))",
+    "print(operator.not_(1), operator.not_([]), operator.truth([]), operator.truth('a'))",
+    "print(operator.is_(None, None), operator.is_not(1, None), operator.is_([], []))",
+    "print(operator.contains([1], 1), operator.contains('abc', 'b'), operator.contains({1: 0}, 1))",
+    "print(operator.concat([1], [2]), operator.concat('a', 'b'), operator.concat((1,), (2,)))",
+    "print(operator.index(7), operator.index(True), operator.index(A(0)))",
+    "print(operator.and_(A(1), 2), operator.invert(A(1)), operator.contains(A(1), 3))",
+    "import functools; print(functools.reduce(operator.xor, [1, 2, 4, 8]))",
+    # CPython's errors, caught by the program
+    "operator.concat(1, 2)",
+    "operator.concat([1], (2,))",
+    "operator.index(1.5)",
+    "operator.invert(1.5)",
+    "operator.abs('a')",
+    "operator.and_(1.0, 1)",
+    "operator.lshift(1, -1)",
+    # the program's own shifts raise the same ValueError, which `except` catches
+    "x = 1 << -1",
+    "x = 8; x >>= -2",
+    "operator.not_()",
+    "operator.truth(1, 2)",
+    "operator.contains(1, 2)",
+    "operator.is_(1)",
+]
+
+
+@pytest.mark.parametrize("statement", OPERATOR_STATEMENTS)
+def test_operators_functions_do_what_cpythons_do(statement: str) -> None:
+    assert_as_cpython(caught(statement, PRELUDE))
+
+
+RANDOM_STATEMENTS = [
+    "random.seed(7); print(random.getrandbits(64), random.getrandbits(1), random.getrandbits(0))",
+    "r = random.Random(42); print(r.getrandbits(32), r.getrandbits(200), r.random())",
+    "r = random.Random(3); r.getrandbits(8); print(r.randint(1, 100))",
+    "random.getrandbits(-1)",
+    "random.getrandbits(1.5)",
+    "random.getrandbits()",
+]
+
+
+@pytest.mark.parametrize("statement", RANDOM_STATEMENTS)
+def test_getrandbits_draws_cpythons_numbers(statement: str) -> None:
+    assert_as_cpython(caught(statement, PRELUDE))
+
+
+def test_getrandbits_past_the_integer_bound_is_refused_before_the_work() -> None:
+    program = "import random\nx = random.getrandbits(10**9)\n"
+    with pytest.raises(EngineError, match="4,096 bits"):
+        trace_source(program + TAIL)
+
+
+HOSTILE = [
+    ("import operator\nx = operator.lshift(1, 10**6)\n", "4,096 bits"),
+    ("import operator\nx = operator.concat('a' * 10000, 'b')\n", "10,000"),
+    ("import operator\nx = operator.concat([0] * 1000000, [1])\n", "1,000,000"),
+    (
+        "import operator\nx = [[0]]\nfor i in range(10**9):\n    x = operator.concat(x, x)\n",
+        "1,000,000",
+    ),
+    ("import operator\nx = operator.index(Value(1.0))\n", "cannot be interpreted as an integer"),
+    ("import operator\nx = operator.invert(Value(1.0))\n", "unary ~"),
+]
+
+
+@pytest.mark.parametrize(("program", "bound"), HOSTILE)
+def test_operators_functions_stay_within_the_bounds(program: str, bound: str) -> None:
+    with pytest.raises(EngineError, match=bound):
+        trace_source(program + TAIL)

@@ -2091,11 +2091,14 @@ class Library:
         return PModule("random", members)
 
     def random_instance(self, args: list[Any], kwargs: dict[str, Any]) -> PModule:
-        """`random.Random(seed)`: a generator of its own, CPython's numbers for the seed."""
+        """`random.Random(seed)`: a generator of its own, CPython's numbers for the seed.
+        Without one (or with None) it is seeded with 0, as an unseeded program's `random`
+        is, so that the same program gives the same trace (CPython's would read the clock
+        or the system's entropy)."""
         if kwargs or len(args) > 1:
             raise ProgramError("random.Random() takes one seed", kind="TypeError")
-        seed = args[0] if args else None
-        if seed is not None and type(seed) not in (*NUMBERS, str):
+        seed = args[0] if args and args[0] is not None else 0
+        if type(seed) not in (*NUMBERS, str):
             raise ProgramError("random.Random() takes a number or a string", kind="TypeError")
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]

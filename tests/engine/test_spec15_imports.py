@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
+from tests.engine.cpython import printed_lines
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
 
 PRELUDE = """
@@ -101,3 +102,17 @@ HOSTILE = [
 def test_operators_functions_stay_within_the_bounds(program: str, bound: str) -> None:
     with pytest.raises(EngineError, match=bound):
         trace_source(program + TAIL)
+
+
+def test_a_random_instance_without_a_seed_is_seeded_with_0_so_traces_repeat() -> None:
+    # SPEC §3: the same source gives the same trace, byte for byte; §11: an unseeded
+    # program is seeded with 0. CPython seeds `Random()` from the system's entropy.
+    program = (
+        "import random\nr = random.Random()\nq = random.Random(None)\nz = random.Random(0)\n"
+        "print(r.random(), q.random(), z.random())\nr.seed()\nprint(r.random())\n"
+    )
+    first = trace_source(program + TAIL)
+    assert first == trace_source(program + TAIL)
+    drawn = printed_lines(first)
+    same = "0.8444218515250481"  # random.Random(0).random()
+    assert drawn == [f"{same} {same} {same}", same]

@@ -1136,7 +1136,7 @@ class Machine:
             raise ProgramError(f"the operator {op} is not defined for Values")
         if op == "**":
             if type(right) is Value:
-                raise ProgramError("the exponent of ** must be a plain number, not a Value")
+                raise _value_exponent(left)
             if type(left) is Value and type(left.data) is int and type(right) is not float:
                 self.power(left.data, right)  # only measures: refuses a huge integer
         mark = next(creation_order)
@@ -2118,6 +2118,22 @@ def in_place_words(error: ProgramError, op: str, left: Any, right: Any) -> None:
     words = unsupported_words(op, left, right)
     if error.line is None and error.args_seen == (words,) and words.startswith("unsupported"):
         error.args_seen = (_unsupported_pair(f"{op}=", left, right),)
+
+
+def _value_exponent(base: Any) -> ProgramError:
+    """`x ** y` with a Value exponent, refused as micrograd 0.1.0 refuses it, so that a
+    program may catch it: its `__pow__`'s `assert isinstance(other, (int, float))` for a
+    Value base, CPython's TypeError for a number's (micrograd's Value has no `__rpow__`)."""
+    words = "the exponent of ** must be a plain number, not a Value"
+    if type(base) is Value:
+        failed = ProgramError(words, kind="AssertionError")
+        failed.args_seen = ("only supporting int/float powers for now",)
+        return failed
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (
+        f"unsupported operand type(s) for ** or pow(): '{cpython_type(base)}' and 'Value'",
+    )
+    return failed
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:

@@ -116,3 +116,19 @@ def test_a_random_instance_without_a_seed_is_seeded_with_0_so_traces_repeat() ->
     drawn = printed_lines(first)
     same = "0.8444218515250481"  # random.Random(0).random()
     assert drawn == [f"{same} {same} {same}", same]
+
+
+VALUE_EXPONENTS = [
+    "Value(2.0) ** Value(3.0)",
+    "2 ** Value(3.0)",
+    "2.5 ** Value(3.0)",
+    "pow(Value(1.0), Value(2.0))",
+    "x = Value(1.0); x **= Value(2.0)",
+]
+
+
+@pytest.mark.parametrize("statement", VALUE_EXPONENTS)
+def test_a_value_exponent_is_micrograds_catchable_error(statement: str) -> None:
+    # SPEC §15: `from micrograd.engine import Value` gives micrograd 0.1.0's behaviour:
+    # its `__pow__` asserts a number exponent, and it has no `__rpow__`.
+    assert_as_cpython(caught(statement, "from micrograd.engine import Value"))

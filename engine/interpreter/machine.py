@@ -1249,6 +1249,16 @@ class Machine:
                 mine = type(left).__name__
                 words = f'can only concatenate {mine} (not "collections.deque") to {mine}'
                 raise ProgramError(words, kind="TypeError")
+        if op == "*" and "deque" in (left_kind, right_kind):
+            # `deque([1]) * 3`: a deque, with the maxlen and its last items, as CPython's
+            queue, count = (left, right) if left_kind == "deque" else (right, left)
+            if type(count) is int or type(count) is bool:
+                repeated = self.repeat(queue, count)
+                maxlen = kinds.factory_of(registry, queue)
+                if maxlen is not None:
+                    kinds.trim(repeated, maxlen, from_left=True)
+                self.register(repeated, "deque", maxlen)
+                return repeated
         return NotImplemented
 
     def kinds_unsupported(

@@ -132,3 +132,16 @@ def test_a_value_exponent_is_micrograds_catchable_error(statement: str) -> None:
     # SPEC §15: `from micrograd.engine import Value` gives micrograd 0.1.0's behaviour:
     # its `__pow__` asserts a number exponent, and it has no `__rpow__`.
     assert_as_cpython(caught(statement, "from micrograd.engine import Value"))
+
+
+def test_a_deque_repeated_is_a_deque_as_cpythons() -> None:
+    assert_as_cpython(
+        "from collections import deque\n"
+        "d = deque([1, 2]); print(d * 3, 2 * d, d * 0, d * True)\n"
+        "e = deque([1, 2], maxlen=3); print(e * 2, 2 * e)\n"
+        "f = deque([5]); f *= 3; print(f)\n"
+        "g = deque([1, 2], maxlen=3); g *= 2; print(g)\n"
+        "h = deque([1]); k = h * 2; k.append(9); print(h, k, type(k).__name__)\n"
+        "k.appendleft(0); print(k)\n"
+        "try:\n    deque([1]) * 1.5\nexcept TypeError as e:\n    print(e)\n"
+    )

@@ -560,7 +560,9 @@ class Machine:
                     # AttributeError, which the program may catch (`hasattr(mg, "nn")`)
                     words = f"module 'micrograd' has no attribute '{name}'"
                     raise ProgramError(words, kind="AttributeError")
-                raise ProgramError(refused or f"module '{obj.name}' has no attribute '{name}' here")
+                # (a `random.Random(seed)` instance is an object, as CPython names it)
+                what = "'Random' object" if obj.name == "Random" else f"module '{obj.name}'"
+                raise ProgramError(refused or f"{what} has no attribute '{name}' here")
             return obj.members[name]
         if kind is TextBuffer:  # an `io.StringIO()`: its methods only
             member = None if name.startswith("_") else obj.member(name)

@@ -145,3 +145,9 @@ def test_a_deque_repeated_is_a_deque_as_cpythons() -> None:
         "k.appendleft(0); print(k)\n"
         "try:\n    deque([1]) * 1.5\nexcept TypeError as e:\n    print(e)\n"
     )
+
+
+def test_a_random_instance_is_named_as_an_object_not_a_module() -> None:
+    program = "import random\nr = random.Random(1)\nx = r.lognormvariate(0, 1)\n"
+    with pytest.raises(EngineError, match="'Random' object has no attribute 'lognormvariate'"):
+        trace_source(program + TAIL)

@@ -108,6 +108,13 @@ TYPING_NAMES = (
     "Self", "SupportsFloat", "SupportsInt", "Tuple", "Type", "Union", "Hashable",
     "Sized", "Collection", "Container", "Reversible", "Awaitable", "Counter",
     "OrderedDict", "TypeAlias", "Never", "Annotated",
+    # the rest of CPython 3.11's `typing.__all__` that names a type, for annotations
+    "AbstractSet", "ByteString", "ContextManager", "ItemsView", "KeysView", "MappingView",
+    "MutableSet", "ValuesView", "AsyncIterator", "AsyncIterable", "Coroutine",
+    "AsyncGenerator", "AsyncContextManager", "SupportsAbs", "SupportsBytes",
+    "SupportsComplex", "SupportsIndex", "SupportsRound", "ChainMap", "BinaryIO", "IO",
+    "Match", "Pattern", "TextIO", "LiteralString", "NotRequired", "Required", "TypeGuard",
+    "Unpack", "Concatenate",
 )  # fmt: skip
 
 
@@ -750,6 +757,17 @@ def typing_module(library: Library) -> PModule:
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
     members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    for name in ("no_type_check", "no_type_check_decorator"):  # decorators that return it
+        members[name] = Builtin(name, lambda a, k: a[0] if len(a) == 1 and not k else _one())
+    members["dataclass_transform"] = Builtin(  # `@dataclass_transform()`: changes nothing
+        "dataclass_transform", lambda a, k: Builtin("decorator", lambda b, _: b[0])
+    )
+    members["assert_type"] = Builtin("assert_type", lambda a, k: a[0] if len(a) == 2 else _two())
+    for name in ("ParamSpec", "TypeVarTuple"):  # `P = ParamSpec("P")`, as `TypeVar`
+        members[name] = Builtin(name, lambda a, k: Annotation(str(a[0]) if a else "P"))
+    builtins = library.builtins_module
+    if builtins is not None:  # `typing.Text` is `str` itself, as in CPython
+        members["Text"] = builtins.members["str"]
     members["get_type_hints"] = Builtin(
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
@@ -786,6 +804,10 @@ def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, A
 
 def _two() -> Any:
     raise ProgramError("this function takes two arguments", kind="TypeError")
+
+
+def _one() -> Any:
+    raise ProgramError("this function takes one argument", kind="TypeError")
 
 
 def _no_abc_meta(args: list[Any], kwargs: dict[str, Any]) -> Any:

@@ -151,3 +151,68 @@ def test_a_random_instance_is_named_as_an_object_not_a_module() -> None:
     program = "import random\nr = random.Random(1)\nx = r.lognormvariate(0, 1)\n"
     with pytest.raises(EngineError, match="'Random' object has no attribute 'lognormvariate'"):
         trace_source(program + TAIL)
+
+
+TYPE_NAMES = [
+    "AbstractSet",
+    "ByteString",
+    "ContextManager",
+    "ItemsView",
+    "KeysView",
+    "MappingView",
+    "MutableSet",
+    "ValuesView",
+    "AsyncIterator",
+    "AsyncIterable",
+    "Coroutine",
+    "AsyncGenerator",
+    "AsyncContextManager",
+    "SupportsAbs",
+    "SupportsBytes",
+    "SupportsComplex",
+    "SupportsIndex",
+    "SupportsRound",
+    "ChainMap",
+    "BinaryIO",
+    "IO",
+    "Match",
+    "Pattern",
+    "TextIO",
+    "LiteralString",
+    "NotRequired",
+    "Required",
+    "TypeGuard",
+    "Unpack",
+    "Concatenate",
+    "Text",
+    "ParamSpec",
+    "TypeVarTuple",
+    "assert_type",
+    "no_type_check",
+    "no_type_check_decorator",
+    "dataclass_transform",
+]
+
+
+@pytest.mark.parametrize("name", TYPE_NAMES)
+def test_every_typing_name_of_a_type_imports_for_annotations(name: str) -> None:
+    # SPEC §15: `typing` (every name usable in annotations)
+    assert_as_cpython(f"from typing import {name}\nimport typing\nprint(typing.{name} is {name})")
+
+
+def test_typing_names_work_in_annotations_as_at_cpythons_run_time() -> None:
+    assert_as_cpython(
+        "from typing import Text, SupportsIndex, TextIO, AbstractSet, Callable, Concatenate\n"
+        "from typing import ParamSpec, TypeVarTuple, TypeGuard, assert_type, no_type_check\n"
+        "from typing import dataclass_transform\n"
+        "P = ParamSpec('P')\nTs = TypeVarTuple('Ts')\n"
+        "def f(x: SupportsIndex, s: Text, out: TextIO = None, a: AbstractSet[int] = frozenset()"
+        ") -> Text:\n    return Text(x) + s\n"
+        "print(f(3, 'a'), Text('q'), isinstance('a', Text), Text is str, assert_type(5, int))\n"
+        "@no_type_check\ndef g():\n    return 1\nprint(g())\n"
+        "@dataclass_transform()\ndef h(cls):\n    return cls\n@h\nclass K:\n    pass\n"
+        "print(K.__name__)\n"
+        "def is_s(v) -> TypeGuard[str]:\n    return isinstance(v, str)\nprint(is_s(1))\n"
+        "def deco(fn: Callable[P, int]) -> Callable[Concatenate[int, P], int]:\n    return fn\n"
+        "print(deco(len)('ab'))\n"
+    )

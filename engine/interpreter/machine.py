@@ -577,7 +577,10 @@ class Machine:
         if kind is PProperty:
             return self.property_attr(obj, name)
         if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
-            return getattr(obj, "alias", obj.name)
+            # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
+            return getattr(
+                obj, "alias", obj.name.rpartition(".")[2] if kind is not Function else obj.name
+            )
         if name == "__name__" and kind is BoundMethod:
             return getattr(obj.function, "alias", obj.function.name)
         if name in CLASS_FACTS:

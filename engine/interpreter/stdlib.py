@@ -1183,19 +1183,108 @@ def _operator_more(
             raise wrong_arguments(
                 words, "concat", args, kwargs, kind="TypeError", cpython=operator.concat
             )
-        first = args[0]
-        if type(first) not in (list, tuple, str) and not (
-            type(first) is PInstance and first.cls.lookup("__getitem__") is not MISSING
-        ):
-            words = f"'{cpython_type(first)}' object can't be concatenated"
-            failed = ProgramError(words, kind="TypeError")
-            failed.args_seen = (words,)
-            raise failed
-        return m.binary("+", first, args[1])
+        return m.binary("+", _sequence_to_concatenate(args[0]), args[1])
 
     members["contains"] = Builtin("operator.contains", contains)
     members["concat"] = Builtin("operator.concat", concat)
+    members["matmul"] = Builtin("operator.matmul", _binary(m.binary, "@", "matmul"))
+    members.update(_operator_in_place(library))
+    members.update(_operator_items(library))
     return members
+
+
+_IN_PLACE_OPERATORS = (
+    ("iadd", "+"), ("isub", "-"), ("imul", "*"), ("itruediv", "/"), ("ifloordiv", "//"),
+    ("imod", "%"), ("ipow", "**"), ("iand", "&"), ("ior", "|"), ("ixor", "^"),
+    ("ilshift", "<<"), ("irshift", ">>"), ("imatmul", "@"),
+)  # fmt: skip
+
+
+def _operator_in_place(library: Library) -> dict[str, Builtin]:
+    """`operator.iadd(a, b)` and the others: `a += b` as the program's statement runs it
+    (a list extended in place, an object's own `__iadd__`), its result returned.
+    `iconcat` is `iadd` of a sequence only, as `concat` is `add`'s."""
+    made: dict[str, Builtin] = {}
+    for name, op in _IN_PLACE_OPERATORS:
+
+        def call(args: list[Any], kwargs: dict[str, Any], name: str = name, op: str = op) -> Any:
+            if kwargs or len(args) != 2:
+                words = f"this operator takes two arguments ({op}=)"
+                cpython = getattr(operator, name)
+                raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
+            return library.compiler.in_place(op)(op, args[0], args[1])
+
+        made[name] = Builtin(f"operator.{name}", call)
+    iadd = made["iadd"]
+
+    def iconcat(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if args:
+            _sequence_to_concatenate(args[0])
+        return iadd.call(args, kwargs)
+
+    made["iconcat"] = Builtin("operator.iconcat", iconcat)
+    return made
+
+
+def _operator_items(library: Library) -> dict[str, Builtin]:
+    """`operator`'s item functions: `getitem`, `setitem`, `delitem`, `countOf`,
+    `indexOf` (by `is` or `==`, as CPython's) and 3.11's `call`."""
+    m = library.machine
+
+    def arguments(args: list[Any], kwargs: dict[str, Any], name: str, count: int) -> list[Any]:
+        if kwargs or len(args) != count:
+            words = f"operator.{name}() takes {count} arguments"
+            cpython = getattr(operator, name)
+            raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
+        return args
+
+    def count_of(args: list[Any], kwargs: dict[str, Any]) -> int:
+        items, wanted = arguments(args, kwargs, "countOf", 2)
+        found = library.collect(items)
+        return sum(1 for item in found if item is wanted or m.compare("==", item, wanted))
+
+    def index_of(args: list[Any], kwargs: dict[str, Any]) -> int:
+        items, wanted = arguments(args, kwargs, "indexOf", 2)
+        for i, item in enumerate(library.collect(items)):
+            if item is wanted or m.compare("==", item, wanted):
+                return i
+        raise caught_as(
+            "operator.indexOf(): the item is not in the sequence",
+            ValueError("sequence.index(x): x not in sequence"),
+        )
+
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if not args:
+            arguments(args, kwargs, "call", 1)
+        return m.call(args[0], list(args[1:]), dict(kwargs) or None)
+
+    return {
+        "getitem": Builtin(
+            "operator.getitem", lambda a, k: m.get_item(*arguments(a, k, "getitem", 2))
+        ),
+        "setitem": Builtin(
+            "operator.setitem", lambda a, k: m.set_item(*arguments(a, k, "setitem", 3))
+        ),
+        "delitem": Builtin(
+            "operator.delitem", lambda a, k: m.del_item(*arguments(a, k, "delitem", 2))
+        ),
+        "countOf": Builtin("operator.countOf", count_of),
+        "indexOf": Builtin("operator.indexOf", index_of),
+        "call": Builtin("operator.call", call),
+    }
+
+
+def _sequence_to_concatenate(first: Any) -> Any:
+    """The first argument of `operator.concat` or `iconcat`, which must be a sequence;
+    CPython's TypeError for anything else."""
+    if type(first) not in (list, tuple, str) and not (
+        type(first) is PInstance and first.cls.lookup("__getitem__") is not MISSING
+    ):
+        words = f"'{cpython_type(first)}' object can't be concatenated"
+        failed = ProgramError(words, kind="TypeError")
+        failed.args_seen = (words,)
+        raise failed
+    return first
 
 
 def _index(m: Any, value: Any) -> Any:

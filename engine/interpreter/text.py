@@ -131,8 +131,8 @@ class Texts:
             return f"<class '{self.class_modules.get(value, module)}{shown}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"
-        if isinstance(value, Builtin):
-            return f"<built-in function {value.name}>"
+        if isinstance(value, Builtin):  # `<built-in function sqrt>`, as CPython's
+            return f"<built-in function {value.name.rpartition('.')[2]}>"
         if kind is PModule:
             return _module_repr(value)
         if isinstance(value, Inert):

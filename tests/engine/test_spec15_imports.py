@@ -110,6 +110,12 @@ HOSTILE = [
     ),
     ("import operator\nx = operator.index(Value(1.0))\n", "cannot be interpreted as an integer"),
     ("import operator\nx = operator.invert(Value(1.0))\n", "unary ~"),
+    ("import operator\nx = [0]\nfor i in range(40):\n    x = operator.iadd(x, x)\n", "1,000,000"),
+    ("import operator\nx = operator.imul([0], 10**7)\n", "1,000,000"),
+    ("import operator\nx = operator.imul('ab', 10**5)\n", "10,000"),
+    ("import operator\nx = operator.countOf(range(10**9), 5)\n", "BACKPROP_MAX_STEPS"),
+    ("import operator\ndef f(n):\n    return operator.call(f, n + 1)\nf(0)\n", "1,000"),
+    ("import operator\nx = operator.ilshift(1, 10**6)\n", "4,096 bits"),
 ]
 
 

@@ -1294,8 +1294,13 @@ def _index(m: Any, value: Any) -> Any:
         return int(value)
     if type(value) is PInstance:
         result = m.call_dunder(value, "__index__")
-        if result is not NO_METHOD:
+        if type(result) is int:
             return result
+        if result is not NO_METHOD:
+            words = f"__index__ returned non-int (type {cpython_type(result)})"
+            failed = ProgramError(words, kind="TypeError")
+            failed.args_seen = (words,)
+            raise failed
     words = f"'{cpython_type(value)}' object cannot be interpreted as an integer"
     failed = ProgramError(words, kind="TypeError")
     failed.args_seen = (words,)

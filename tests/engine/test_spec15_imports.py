@@ -60,6 +60,7 @@ OPERATOR_STATEMENTS = [
     "operator.concat(1, 2)",
     "operator.concat([1], (2,))",
     "operator.index(1.5)",
+    "class B:\n        def __index__(self):\n            return 'x'\n    operator.index(B())",
     "operator.invert(1.5)",
     "operator.abs('a')",
     "operator.and_(1.0, 1)",

@@ -71,6 +71,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_STR,
     ProgramError,
+    ProgramExit,
     State,
     caught_as,
     new_attrs,
@@ -420,7 +421,25 @@ def sys_module() -> PModule:
                 },
             ),
             "version_info": tuple(sys.version_info[:3]),
+            "exit": Builtin("sys.exit", _sys_exit),
         },
+    )
+
+
+def _sys_exit(args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`sys.exit()`, `sys.exit(0)` or `sys.exit(None)` (a script's `sys.exit(main())`):
+    the program ends there, and its trace is what it did until then. An exit with an
+    error status (another number, or a message) is a refusal that says so, since CPython
+    would end the script with that status; no `except` of the program catches either."""
+    if kwargs or len(args) > 1:
+        raise ProgramError("sys.exit() takes at most one argument", kind="TypeError")
+    status = args[0] if args else None
+    if status is None or (type(status) is int and status == 0):
+        raise ProgramExit
+    shown = repr(status) if type(status) in (str, int, bool, float) else "an object"
+    raise ProgramError(
+        f"the program called sys.exit({shown[:100]}): it ended with an error status "
+        "(exit status 0 or None ends a program here as it ends in CPython)"
     )
 
 

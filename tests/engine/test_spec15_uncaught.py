@@ -1,4 +1,5 @@
-"""SPEC §15: an uncaught exception is a 400 with CPython's message, line and call chain.
+"""SPEC §15: how a program ends. An uncaught exception is a 400 with CPython's message,
+line and call chain; `sys.exit()` ends the program as CPython's SystemExit does.
 An exception raised with no words (`raise ValueError`, `raise Exception()`) ends
 CPython's traceback with its class name alone, never `ValueError: ValueError`."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
+from tests.engine.cpython import printed_lines
 
 RAISED = [
     ("raise Exception", "line 2, column 1: Exception"),
@@ -25,3 +27,27 @@ def test_an_exception_without_words_ends_with_its_class_alone(statement: str, me
         trace_source("def f(): pass\n" + statement)
     said = str(raised.value)
     assert said == message or said.startswith(message + " (in ")
+
+
+def test_a_script_that_ends_with_sys_exit_runs_as_it_is() -> None:
+    # SPEC §15: real code as people write it, `sys.exit(main())` included: the program
+    # ends there (what CPython prints: `4.0`, then nothing more), `finally` blocks run.
+    script = (
+        "import sys\nfrom micrograd.engine import Value\n"
+        "def main():\n    a = Value(2.0)\n    b = a * a\n    b.backward()\n    print(a.grad)\n"
+        "if __name__ == '__main__':\n"
+        "    try:\n        sys.exit(main())\n"
+        "    except Exception:\n        print('no Exception catches it')\n"
+        "    finally:\n        print('finally')\n"
+        "print('never')\n"
+    )
+    trace = trace_source(script)
+    assert printed_lines(trace) == ["4.0", "finally"]
+    assert len(trace["passes"]) == 1
+
+
+@pytest.mark.parametrize("status", ["1", "'bye'", "2.5"])
+def test_sys_exit_with_an_error_status_is_refused_saying_so(status: str) -> None:
+    program = f"import sys\nv = Value(1.0) * 2\nv.backward()\nsys.exit({status})\n"
+    with pytest.raises(EngineError, match=r"sys\.exit\(.*error status"):
+        trace_source(program)

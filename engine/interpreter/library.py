@@ -163,6 +163,7 @@ class Library:
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
         machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
+        machine.methods[slice] = self.slice_members()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
@@ -291,6 +292,7 @@ class Library:
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
+            "slice": TypeObject("slice", self.slice_, (slice,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
             "complex": TypeObject("complex", complex_, (complex,)),
@@ -1069,6 +1071,36 @@ class Library:
             words = f"{named} returned non-{kind.__name__} (type {python_type_name(result)})"
             raise ProgramError(words, kind="TypeError")
         return result
+
+    def slice_(self, args: list[Any], kwargs: dict[str, Any]) -> slice:
+        """`slice(stop)`, `slice(start, stop[, step])`: what `xs[a:b:c]` makes, of integers
+        or None (a class's `__getitem__` is given one, `isinstance(k, slice)`)."""
+        if kwargs or not 1 <= len(args) <= 3:
+            words = "slice() takes one to three arguments"
+            raise wrong_arguments(words, "slice", args, kwargs, kind="TypeError", cpython=slice)
+        if any(a is not None and type(a) is not int and type(a) is not bool for a in args):
+            raise ProgramError("slice() takes integers or None here")
+        return slice(*args)
+
+    def slice_members(self) -> dict[str, Callable[[Any], Any]]:
+        """A slice's `start`, `stop`, `step` and `indices(length)`, as CPython's."""
+
+        def indices(obj: slice, args: list[Any], kwargs: dict[str, Any]) -> tuple[int, ...]:
+            length = one(args, kwargs, "indices")
+            if type(length) is not int and type(length) is not bool:
+                words = f"'{cpython_type(length)}' object cannot be interpreted as an integer"
+                raise caught_as(words, TypeError(words))
+            try:
+                return obj.indices(length)
+            except ValueError as error:  # a negative length: CPython's, caught as one
+                raise caught_as(f"slice.indices(): {error}", error) from None
+
+        return {
+            "start": lambda obj: obj.start,
+            "stop": lambda obj: obj.stop,
+            "step": lambda obj: obj.step,
+            "indices": self.bound(indices, "indices"),
+        }
 
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         if kwargs or len(args) > 1:

@@ -107,7 +107,7 @@ SIZED: frozenset[type] = frozenset(
 SIMPLE_KEYS: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, type(None), Value, PInstance}
 )
-UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType, *VIEWS})
+UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType, slice, *VIEWS})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 BREAK: Any = object()  # and those `break` and `continue` hand up to their loop
 CONTINUE: Any = object()
@@ -1747,7 +1747,7 @@ class Machine:
             if type(key) is slice:
                 if kind is list and self.collections:
                     self.no_deque_slice(obj)
-                size = len(range(*key.indices(len(obj))))
+                size = _slice_length(key, len(obj))
                 if kind is str or kind is bytes:
                     self.state.check_str(size)
                 else:
@@ -1822,14 +1822,14 @@ class Machine:
             if type(key) is slice:
                 if self.collections:
                     self.no_deque_slice(obj)
-                removed = len(range(*key.indices(len(obj))))
+                removed = _slice_length(key, len(obj))
                 items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
                 self.state.check_items(len(obj) - removed + len(items))
                 self.state.charge(len(obj) // MOVES_PER_STEP)
                 try:
                     obj[key] = items
-                except ValueError as error:
-                    raise ProgramError(str(error)) from None
+                except ValueError as error:  # an extended slice's size: CPython's, catchable
+                    raise caught_as(str(error), error) from None
                 return
             raise bad_index(obj, key)
         if kind is PInstance:
@@ -1870,6 +1870,8 @@ class Machine:
                 if kind is list:  # deleting shifts every item after it: that is work too
                     if type(key) is slice and self.collections:
                         self.no_deque_slice(obj)
+                    if type(key) is slice:
+                        _slice_length(key, len(obj))  # a step of 0: CPython's ValueError
                     self.state.charge(len(obj) // MOVES_PER_STEP)
                 else:
                     self.key(key)
@@ -2149,6 +2151,15 @@ def _value_exponent(base: Any) -> ProgramError:
         f"unsupported operand type(s) for ** or pow(): '{cpython_type(base)}' and 'Value'",
     )
     return failed
+
+
+def _slice_length(key: slice, length: int) -> int:
+    """How many items `key` takes of a sequence of `length`; a step of 0 is CPython's
+    ValueError (`slice step cannot be zero`), which the program may catch."""
+    try:
+        return len(range(*key.indices(length)))
+    except ValueError as error:
+        raise caught_as(str(error), error) from None
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:

@@ -989,8 +989,50 @@ def functools_module(library: Library) -> PModule:
             "lru_cache": Builtin("lru_cache", lru_cache),
             "cache": Builtin("cache", cache),
             "total_ordering": Builtin("total_ordering", lambda a, k: total_ordering(m, a, k)),
+            "cmp_to_key": Builtin("cmp_to_key", lambda a, k: cmp_to_key(m, a, k)),
         },
     )
+
+
+def cmp_to_key(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+    """`functools.cmp_to_key(mycmp)`: a key whose objects compare by `mycmp(a, b)`
+    against 0, as CPython's `KeyWrapper`s do (`obj` the wrapped item, unhashable); each
+    comparison of two keys is one call of the program's function."""
+    if kwargs or len(args) != 1:
+        words = "cmp_to_key() takes one function"
+        raise wrong_arguments(words, "cmp_to_key", args, kwargs, kind="TypeError")
+    compare_items = args[0]
+    namespace: dict[str, Any] = {"__hash__": None}
+    key_class = PClass("KeyWrapper", (), namespace)
+
+    def ordering(op: str) -> Callable[[list[Any], dict[str, Any]], Any]:
+        def call(pair: list[Any], kwargs: dict[str, Any]) -> Any:
+            mine, other = pair
+            if type(other) is not PInstance or other.cls is not key_class:
+                raise ProgramError("other argument must be K instance", kind="TypeError")
+            result = m.call(compare_items, [mine.attrs["obj"], other.attrs["obj"]])
+            return m.compare(op, result, 0)
+
+        return call
+
+    for name, op in (
+        ("__lt__", "<"),
+        ("__gt__", ">"),
+        ("__le__", "<="),
+        ("__ge__", ">="),
+        ("__eq__", "=="),
+    ):
+        method = python_method(f"functools.KeyWrapper.{name}", ("other",), ordering(op))
+        namespace[name] = NativeMethod(name, method)
+
+    def key(items: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        if kwargs or len(items) != 1:
+            raise wrong_arguments("K() takes one object", "K", items, kwargs, kind="TypeError")
+        made = PInstance(key_class)
+        made.attrs["obj"] = items[0]
+        return made
+
+    return Builtin("K", key)
 
 
 # `functools.total_ordering`'s table, as CPython's: for the one ordering a class defines

@@ -238,3 +238,30 @@ def test_typing_names_work_in_annotations_as_at_cpythons_run_time() -> None:
         "def deco(fn: Callable[P, int]) -> Callable[Concatenate[int, P], int]:\n    return fn\n"
         "print(deco(len)('ab'))\n"
     )
+
+
+def test_cmp_to_key_sorts_as_cpythons_calling_the_comparison_as_often() -> None:
+    assert_as_cpython(
+        "from functools import cmp_to_key\nimport functools\n"
+        "def by_len_then_rev(a, b):\n    if len(a) != len(b):\n        return len(a) - len(b)\n"
+        "    return (a < b) - (a > b)\n"
+        "words = ['bb', 'a', 'ccc', 'aa', 'c']\n"
+        "print(sorted(words, key=cmp_to_key(by_len_then_rev)))\n"
+        "print(sorted(words, key=functools.cmp_to_key(by_len_then_rev), reverse=True))\n"
+        "print(min(words, key=cmp_to_key(by_len_then_rev)))\n"
+        "K = cmp_to_key(lambda a, b: a - b)\nk = K(5)\n"
+        "print(k.obj, K(1) < K(2), K(2) == K(2), K(3) >= K(4), K(3) > K(1), K(1) <= K(1))\n"
+        "calls = []\ndef c(a, b):\n    calls.append((a, b))\n    return a - b\n"
+        "xs = [5, 2, 8, 1, 9, 3]\nxs.sort(key=cmp_to_key(c))\nprint(xs, calls)\n"
+        "try:\n    hash(k)\nexcept TypeError:\n    print('unhashable')\n"
+    )
+
+
+def test_cmp_to_key_is_bounded_by_the_steps_its_comparisons_take() -> None:
+    program = (
+        "from functools import cmp_to_key\n"
+        "def slow(a, b):\n    for i in range(1000):\n        pass\n    return a - b\n"
+        "xs = sorted(range(5000), key=cmp_to_key(slow))\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(program + TAIL)

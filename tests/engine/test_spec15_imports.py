@@ -265,3 +265,16 @@ def test_cmp_to_key_is_bounded_by_the_steps_its_comparisons_take() -> None:
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(program + TAIL)
+
+
+def test_update_wrapper_does_what_wraps_does() -> None:
+    assert_as_cpython(
+        "import functools\n"
+        "def deco(fn):\n    def wrapper(*a, **k):\n        return fn(*a, **k) * 2\n"
+        "    return functools.update_wrapper(wrapper, fn)\n"
+        "@deco\ndef double_me(x):\n    return x + 1\n"
+        "print(double_me(3), double_me.__name__, double_me.__qualname__)\n"
+        "class A:\n    @deco\n    def m(self):\n        return 1\n"
+        "print(A().m(), A.m.__name__, A.m.__qualname__)\n"
+        "try:\n    functools.update_wrapper(deco)\nexcept TypeError:\n    print('TypeError')\n"
+    )

@@ -928,14 +928,6 @@ def functools_module(library: Library) -> PModule:
 
         return Builtin("wraps", decorate)
 
-    def update_wrapper(args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """`update_wrapper(wrapper, wrapped)`: what `@wraps(wrapped)` does to `wrapper`."""
-        if kwargs or len(args) != 2:
-            words = "update_wrapper() takes a wrapper and the function it wraps"
-            cpython = functools.update_wrapper
-            raise wrong_arguments(words, "update_wrapper", args, kwargs, cpython=cpython)
-        return wraps([args[1]], {}).call([args[0]], {})
-
     cache_info = _cache_info_class(m)
 
     def cache_of(function: Any, maxsize: int | None, typed: bool) -> CachedFunction:
@@ -994,13 +986,24 @@ def functools_module(library: Library) -> PModule:
             "reduce": Builtin("reduce", reduce),
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),
-            "update_wrapper": Builtin("update_wrapper", update_wrapper),
+            "update_wrapper": Builtin("update_wrapper", functools.partial(_update_wrapper, wraps)),
             "lru_cache": Builtin("lru_cache", lru_cache),
             "cache": Builtin("cache", cache),
             "total_ordering": Builtin("total_ordering", lambda a, k: total_ordering(m, a, k)),
             "cmp_to_key": Builtin("cmp_to_key", lambda a, k: cmp_to_key(m, a, k)),
         },
     )
+
+
+def _update_wrapper(
+    wraps: Callable[[list[Any], dict[str, Any]], Builtin], args: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    """`update_wrapper(wrapper, wrapped)`: what `@wraps(wrapped)` does to `wrapper`."""
+    if kwargs or len(args) != 2:
+        words = "update_wrapper() takes a wrapper and the function it wraps"
+        cpython = functools.update_wrapper
+        raise wrong_arguments(words, "update_wrapper", args, kwargs, cpython=cpython)
+    return wraps([args[1]], {}).call([args[0]], {})
 
 
 def cmp_to_key(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Builtin:

@@ -51,3 +51,27 @@ def test_sys_exit_with_an_error_status_is_refused_saying_so(status: str) -> None
     program = f"import sys\nv = Value(1.0) * 2\nv.backward()\nsys.exit({status})\n"
     with pytest.raises(EngineError, match=r"sys\.exit\(.*error status"):
         trace_source(program)
+
+
+def test_raise_system_exit_is_cpythons_and_ends_a_script_with_success() -> None:
+    script = (
+        "from micrograd.engine import Value\n"
+        "def main():\n    a = Value(2.0)\n    b = a * a\n    b.backward()\n    print(a.grad)\n"
+        "    return 0\n"
+        "try:\n    raise SystemExit(5)\n"
+        "except SystemExit as e:\n    print('caught', e.code, repr(e))\n"
+        "try:\n    raise SystemExit\nexcept Exception:\n    print('no Exception catches it')\n"
+        "except BaseException as e:\n"
+        "    print(type(e).__name__, isinstance(e, Exception), e.code)\n"
+        "if __name__ == '__main__':\n    raise SystemExit(main())\nprint('never')\n"
+    )
+    assert printed_lines(trace_source(script)) == [
+        "caught 5 SystemExit(5)",
+        "SystemExit False None",
+        "4.0",
+    ]
+
+
+def test_raise_system_exit_with_an_error_status_is_a_400_saying_it() -> None:
+    with pytest.raises(EngineError, match="SystemExit: 3"):
+        trace_source("v = Value(1.0) * 2\nv.backward()\nraise SystemExit(3)\n")

@@ -27,6 +27,7 @@ from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
+    program_raise,
     python_method,
     wrong_arguments,
 )
@@ -71,7 +72,6 @@ from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_STR,
     ProgramError,
-    ProgramExit,
     State,
     caught_as,
     new_attrs,
@@ -158,7 +158,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "collections.abc": abc_classes_module(),
         "numbers": PModule("numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}),
         "time": time_module(library.state),
-        "sys": sys_module(),
+        "sys": sys_module(library),
         "enum": enum_module(library),
         "logging": logging_module(library, lambda: library.state.steps * SECONDS_PER_STEP),
         "copy": copy_module(library),
@@ -380,7 +380,7 @@ def stdout() -> Stream:
     return Stream("sys.stdout", members)
 
 
-def sys_module() -> PModule:
+def sys_module(library: Library) -> PModule:
     """`import sys` as micrograd programs use it: `sys.setrecursionlimit(10000)` before a
     deep recursive sort is accepted and changes nothing (calls still nest at most
     BACKPROP_MAX_CALL_DEPTH deep); `sys.path.append(...)` appends to a list of the
@@ -421,26 +421,18 @@ def sys_module() -> PModule:
                 },
             ),
             "version_info": tuple(sys.version_info[:3]),
-            "exit": Builtin("sys.exit", _sys_exit),
+            "exit": Builtin("sys.exit", functools.partial(_sys_exit, library.machine)),
         },
     )
 
 
-def _sys_exit(args: list[Any], kwargs: dict[str, Any]) -> None:
-    """`sys.exit()`, `sys.exit(0)` or `sys.exit(None)` (a script's `sys.exit(main())`):
-    the program ends there, and its trace is what it did until then. An exit with an
-    error status (another number, or a message) is a refusal that says so, since CPython
-    would end the script with that status; no `except` of the program catches either."""
+def _sys_exit(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`sys.exit(status=None)`: raises CPython's SystemExit, which `except SystemExit`
+    catches; uncaught with no status, 0 or None it ends the program there, its trace
+    what it did until then (`engine.run`), and with another it is a 400 that says it."""
     if kwargs or len(args) > 1:
         raise ProgramError("sys.exit() takes at most one argument", kind="TypeError")
-    status = args[0] if args else None
-    if status is None or (type(status) is int and status == 0):
-        raise ProgramExit
-    shown = repr(status) if type(status) in (str, int, bool, float) else "an object"
-    raise ProgramError(
-        f"the program called sys.exit({shown[:100]}): it ended with an error status "
-        "(exit status 0 or None ends a program here as it ends in CPython)"
-    )
+    raise program_raise(m, m.instantiate(m.exceptions["SystemExit"], list(args), None))
 
 
 def io_module(state: State) -> PModule:

@@ -22,6 +22,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
 from backprop_animator.engine.interpreter.compiler import Compiler
+from backprop_animator.engine.interpreter.exceptions import exits_cleanly
 from backprop_animator.engine.interpreter.library import Library
 from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Frame
@@ -158,7 +159,11 @@ def trace_program(
     try:
         with _recursion_room(wanted):
             with suppress(ProgramExit):  # `unittest.main()` ended the program
-                on_own_stack(code, Frame(globals_, None), state.stop_soon)
+                try:
+                    on_own_stack(code, Frame(globals_, None), state.stop_soon)
+                except ProgramError as error:
+                    if not exits_cleanly(error):  # (`raise SystemExit(0)` ends it too)
+                        raise
             if rerun is not None and not rerun.first:
                 return None  # it never reached the pass it was run for
             return recorder.finish(source, granularity, globals_)

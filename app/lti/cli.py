@@ -183,7 +183,7 @@ def rotate_keys(args: argparse.Namespace) -> int:
     if not args.list:
         had_key = bool(keys.all_keys(db))
         key = keys.rotate(db, args.keep_days)
-        print(f"{'rotated: the new' if had_key else 'made the'} signing key is {key.kid}")
+        print(f"{'rotated: the new' if had_key else 'made: the'} signing key is {key.kid}")
     for key in keys.all_keys(db):
         state = "signing" if key.retired_at is None else "retired, still in /lti/jwks"
         print(f"  {key.kid}  {state}")

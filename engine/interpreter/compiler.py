@@ -88,6 +88,7 @@ from backprop_animator.engine.interpreter.runtime import (
     LOOP_HINT_TURNS,
     MAX_ITEMS,
     ProgramError,
+    ProgramExit,
     State,
     host_failure,
 )
@@ -1561,6 +1562,11 @@ class Compiler(ExpressionCompiler):
                     state.handling = outer
                 if ending is not None:
                     return ending  # a return or break in `finally` drops the exception
+                raise
+            except ProgramExit:  # `sys.exit()` runs `finally`, as CPython's SystemExit does
+                ending = final(f)
+                if ending is not None:
+                    return ending
                 raise
             ending = final(f)
             return ending if ending is not None else signal

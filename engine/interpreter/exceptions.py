@@ -47,6 +47,7 @@ HIERARCHY: tuple[tuple[str, str | None], ...] = (
     ("BaseException", None),
     ("Exception", "BaseException"),
     ("GeneratorExit", "BaseException"),
+    ("SystemExit", "BaseException"),  # `raise SystemExit(main())`: `engine.run` ends there
     ("ArithmeticError", "Exception"),
     ("ZeroDivisionError", "ArithmeticError"),
     ("OverflowError", "ArithmeticError"),
@@ -132,10 +133,7 @@ def exception_classes(
             refused.args_seen = (f"{args[0].cls.name}() takes no keyword arguments",)
             raise refused
         args[0].fields["args"] = tuple(args[1:])
-        if any(cls.name == "StopIteration" for cls in args[0].cls.mro):
-            args[0].fields["value"] = args[1] if len(args) > 1 else None  # CPython's `.value`
-        elif any(cls.name == "OSError" for cls in args[0].cls.mro):
-            os_error_fields(args[0], args[1:])
+        special_fields(args[0], tuple(args[1:]))
 
     def field(name: str) -> PProperty:
         """CPython's descriptor of `name` (`BaseException.args`, a getset that makes a
@@ -204,6 +202,8 @@ def exception_classes(
             }
         elif name == "StopIteration":
             namespace = {"value": field("value")}
+        elif name == "SystemExit":
+            namespace = {"code": field("code")}
         elif name == "KeyError":  # CPython's KeyError has a `__str__` of its own
             namespace = {"__str__": NativeMethod("__str__", slot_method("__str__", 0, text), name)}
         elif name == "OSError":  # and so has OSError
@@ -287,6 +287,28 @@ def bound_arguments(
             kind="TypeError",
         )
     return [*args, *(kwargs[name] for name in names[len(args) :])]
+
+
+def special_fields(instance: PInstance, given: tuple[Any, ...]) -> None:
+    """The fields some classes keep besides `args`: a StopIteration's `value`, an
+    OSError's `errno`…, a SystemExit's `code` (None, its one argument, or all of them)."""
+    names = {cls.name for cls in instance.cls.mro}
+    if "StopIteration" in names:
+        instance.fields["value"] = given[0] if given else None  # CPython's `.value`
+    elif "OSError" in names:
+        os_error_fields(instance, list(given))
+    elif "SystemExit" in names:
+        instance.fields["code"] = given[0] if len(given) == 1 else (given or None)
+
+
+def exits_cleanly(error: ProgramError) -> bool:
+    """Whether an uncaught `error` is a `SystemExit` with no status, 0 or None (a
+    script's `raise SystemExit(main())`): CPython ends the script there, with success."""
+    instance = getattr(error, "instance", None)
+    if error.kind != "SystemExit" or type(instance) is not PInstance:
+        return False
+    code = instance.fields.get("code")
+    return code is None or (type(code) in (int, bool) and code == 0)
 
 
 def arguments_of(instance: PInstance) -> tuple[Any, ...]:

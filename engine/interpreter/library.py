@@ -163,6 +163,7 @@ class Library:
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
         machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
+        machine.methods[slice] = self.slice_members()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
@@ -291,6 +292,7 @@ class Library:
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
+            "slice": TypeObject("slice", self.slice_, (slice,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
             "complex": TypeObject("complex", complex_, (complex,)),
@@ -1069,6 +1071,36 @@ class Library:
             words = f"{named} returned non-{kind.__name__} (type {python_type_name(result)})"
             raise ProgramError(words, kind="TypeError")
         return result
+
+    def slice_(self, args: list[Any], kwargs: dict[str, Any]) -> slice:
+        """`slice(stop)`, `slice(start, stop[, step])`: what `xs[a:b:c]` makes, of integers
+        or None (a class's `__getitem__` is given one, `isinstance(k, slice)`)."""
+        if kwargs or not 1 <= len(args) <= 3:
+            words = "slice() takes one to three arguments"
+            raise wrong_arguments(words, "slice", args, kwargs, kind="TypeError", cpython=slice)
+        if any(a is not None and type(a) is not int and type(a) is not bool for a in args):
+            raise ProgramError("slice() takes integers or None here")
+        return slice(*args)
+
+    def slice_members(self) -> dict[str, Callable[[Any], Any]]:
+        """A slice's `start`, `stop`, `step` and `indices(length)`, as CPython's."""
+
+        def indices(obj: slice, args: list[Any], kwargs: dict[str, Any]) -> tuple[int, ...]:
+            length = one(args, kwargs, "indices")
+            if type(length) is not int and type(length) is not bool:
+                words = f"'{cpython_type(length)}' object cannot be interpreted as an integer"
+                raise caught_as(words, TypeError(words))
+            try:
+                return obj.indices(length)
+            except ValueError as error:  # a negative length: CPython's, caught as one
+                raise caught_as(f"slice.indices(): {error}", error) from None
+
+        return {
+            "start": lambda obj: obj.start,
+            "stop": lambda obj: obj.stop,
+            "step": lambda obj: obj.step,
+            "indices": self.bound(indices, "indices"),
+        }
 
     def str_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         if kwargs or len(args) > 1:
@@ -2074,6 +2106,7 @@ class Library:
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),
+            "getrandbits": Builtin("random.getrandbits", partial(_getrandbits, rng)),
             "choices": Builtin("random.choices", lambda a, k: _choices(rng, state, a, k)),
             "random": Builtin("random.random", numeric("random", 0)),
             "uniform": Builtin("random.uniform", numeric("uniform", 2)),
@@ -2090,15 +2123,41 @@ class Library:
         return PModule("random", members)
 
     def random_instance(self, args: list[Any], kwargs: dict[str, Any]) -> PModule:
-        """`random.Random(seed)`: a generator of its own, CPython's numbers for the seed."""
+        """`random.Random(seed)`: a generator of its own, CPython's numbers for the seed.
+        Without one (or with None) it is seeded with 0, as an unseeded program's `random`
+        is, so that the same program gives the same trace (CPython's would read the clock
+        or the system's entropy)."""
         if kwargs or len(args) > 1:
             raise ProgramError("random.Random() takes one seed", kind="TypeError")
-        seed = args[0] if args else None
-        if seed is not None and type(seed) not in (*NUMBERS, str):
+        seed = args[0] if args and args[0] is not None else 0
+        if type(seed) not in (*NUMBERS, str):
             raise ProgramError("random.Random() takes a number or a string", kind="TypeError")
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _getrandbits(rng: random.Random, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """`getrandbits(k)`: k bits of the generator's own, CPython's number; k within
+    the integer bound, refused before the draw."""
+    if kwargs or len(args) != 1:
+        words = "random.getrandbits() takes one number of bits"
+        probe = _RANDOM_PROBE.getrandbits
+        raise wrong_arguments(words, "getrandbits", args, kwargs, cpython=probe)
+    bits = args[0]
+    if type(bits) is not int and type(bits) is not bool:
+        words = f"'{cpython_type(bits)}' object cannot be interpreted as an integer"
+        raise caught_as(words, TypeError(words))
+    if bits > MAX_INT_BITS:
+        raise ProgramError(
+            f"random.getrandbits({bits:,}) would make an integer of more than "
+            f"{MAX_INT_BITS:,} bits",
+            kind="OverflowError",
+        )
+    try:
+        return rng.getrandbits(bits)
+    except ValueError as error:  # a negative count: CPython's, caught as one
+        raise caught_as(f"random.getrandbits(): {error}", error) from None
 
 
 def _betavariate(rng: random.Random, alpha: float, beta: float) -> float:

@@ -107,7 +107,7 @@ SIZED: frozenset[type] = frozenset(
 SIMPLE_KEYS: frozenset[type] = frozenset(
     {int, float, bool, str, bytes, type(None), Value, PInstance}
 )
-UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType, *VIEWS})
+UNHASHABLE: frozenset[type] = frozenset({list, dict, PSet, MappingProxyType, slice, *VIEWS})
 RETURN: Any = object()  # the signal a `return` statement hands up to its function
 BREAK: Any = object()  # and those `break` and `continue` hand up to their loop
 CONTINUE: Any = object()
@@ -560,7 +560,9 @@ class Machine:
                     # AttributeError, which the program may catch (`hasattr(mg, "nn")`)
                     words = f"module 'micrograd' has no attribute '{name}'"
                     raise ProgramError(words, kind="AttributeError")
-                raise ProgramError(refused or f"module '{obj.name}' has no attribute '{name}' here")
+                # (a `random.Random(seed)` instance is an object, as CPython names it)
+                what = "'Random' object" if obj.name == "Random" else f"module '{obj.name}'"
+                raise ProgramError(refused or f"{what} has no attribute '{name}' here")
             return obj.members[name]
         if kind is TextBuffer:  # an `io.StringIO()`: its methods only
             member = None if name.startswith("_") else obj.member(name)
@@ -575,7 +577,10 @@ class Machine:
         if kind is PProperty:
             return self.property_attr(obj, name)
         if name == "__name__" and (kind is Function or isinstance(obj, Builtin)):
-            return getattr(obj, "alias", obj.name)
+            # a built-in's without its module (`math.sqrt.__name__`: 'sqrt'), as CPython's
+            return getattr(
+                obj, "alias", obj.name.rpartition(".")[2] if kind is not Function else obj.name
+            )
         if name == "__name__" and kind is BoundMethod:
             return getattr(obj.function, "alias", obj.function.name)
         if name in CLASS_FACTS:
@@ -1113,8 +1118,8 @@ class Machine:
             raise failed from None
         except TypeError:
             raise unsupported(op, left, right) from None
-        except ValueError as error:
-            raise ProgramError(f"{op}: {error}") from None
+        except ValueError as error:  # `1 << -1`: CPython's ValueError, which `except` catches
+            raise caught_as(f"{op}: {error}", error) from None
         if type(result) is int and not -SMALL_INT <= result <= SMALL_INT:
             self.state.check_int(result)
         return result
@@ -1136,7 +1141,7 @@ class Machine:
             raise ProgramError(f"the operator {op} is not defined for Values")
         if op == "**":
             if type(right) is Value:
-                raise ProgramError("the exponent of ** must be a plain number, not a Value")
+                raise _value_exponent(left)
             if type(left) is Value and type(left.data) is int and type(right) is not float:
                 self.power(left.data, right)  # only measures: refuses a huge integer
         mark = next(creation_order)
@@ -1249,6 +1254,16 @@ class Machine:
                 mine = type(left).__name__
                 words = f'can only concatenate {mine} (not "collections.deque") to {mine}'
                 raise ProgramError(words, kind="TypeError")
+        if op == "*" and "deque" in (left_kind, right_kind):
+            # `deque([1]) * 3`: a deque, with the maxlen and its last items, as CPython's
+            queue, count = (left, right) if left_kind == "deque" else (right, left)
+            if type(count) is int or type(count) is bool:
+                repeated = self.repeat(queue, count)
+                maxlen = kinds.factory_of(registry, queue)
+                if maxlen is not None:
+                    kinds.trim(repeated, maxlen, from_left=True)
+                self.register(repeated, "deque", maxlen)
+                return repeated
         return NotImplemented
 
     def kinds_unsupported(
@@ -1732,7 +1747,7 @@ class Machine:
             if type(key) is slice:
                 if kind is list and self.collections:
                     self.no_deque_slice(obj)
-                size = len(range(*key.indices(len(obj))))
+                size = _slice_length(key, len(obj))
                 if kind is str or kind is bytes:
                     self.state.check_str(size)
                 else:
@@ -1807,14 +1822,14 @@ class Machine:
             if type(key) is slice:
                 if self.collections:
                     self.no_deque_slice(obj)
-                removed = len(range(*key.indices(len(obj))))
+                removed = _slice_length(key, len(obj))
                 items = self.bounded_list(value, MAX_ITEMS - len(obj) + removed)
                 self.state.check_items(len(obj) - removed + len(items))
                 self.state.charge(len(obj) // MOVES_PER_STEP)
                 try:
                     obj[key] = items
-                except ValueError as error:
-                    raise ProgramError(str(error)) from None
+                except ValueError as error:  # an extended slice's size: CPython's, catchable
+                    raise caught_as(str(error), error) from None
                 return
             raise bad_index(obj, key)
         if kind is PInstance:
@@ -1855,6 +1870,8 @@ class Machine:
                 if kind is list:  # deleting shifts every item after it: that is work too
                     if type(key) is slice and self.collections:
                         self.no_deque_slice(obj)
+                    if type(key) is slice:
+                        _slice_length(key, len(obj))  # a step of 0: CPython's ValueError
                     self.state.charge(len(obj) // MOVES_PER_STEP)
                 else:
                     self.key(key)
@@ -2118,6 +2135,31 @@ def in_place_words(error: ProgramError, op: str, left: Any, right: Any) -> None:
     words = unsupported_words(op, left, right)
     if error.line is None and error.args_seen == (words,) and words.startswith("unsupported"):
         error.args_seen = (_unsupported_pair(f"{op}=", left, right),)
+
+
+def _value_exponent(base: Any) -> ProgramError:
+    """`x ** y` with a Value exponent, refused as micrograd 0.1.0 refuses it, so that a
+    program may catch it: its `__pow__`'s `assert isinstance(other, (int, float))` for a
+    Value base, CPython's TypeError for a number's (micrograd's Value has no `__rpow__`)."""
+    words = "the exponent of ** must be a plain number, not a Value"
+    if type(base) is Value:
+        failed = ProgramError(words, kind="AssertionError")
+        failed.args_seen = ("only supporting int/float powers for now",)
+        return failed
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (
+        f"unsupported operand type(s) for ** or pow(): '{cpython_type(base)}' and 'Value'",
+    )
+    return failed
+
+
+def _slice_length(key: slice, length: int) -> int:
+    """How many items `key` takes of a sequence of `length`; a step of 0 is CPython's
+    ValueError (`slice step cannot be zero`), which the program may catch."""
+    try:
+        return len(range(*key.indices(length)))
+    except ValueError as error:
+        raise caught_as(str(error), error) from None
 
 
 def number_error(what: str, error: BaseException) -> ProgramError:

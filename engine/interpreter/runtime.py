@@ -116,7 +116,12 @@ class ProgramError(EngineError):
         a program could have caught starts as CPython's traceback ends (`IndexError: list
         index out of range`), the engine's sentence after it when that says more."""
         message = self.message
-        if self.kind is not None and not message.startswith(f"{self.kind}:"):
+        # (`raise ValueError`, with no words: CPython's traceback ends `ValueError`, bare)
+        if (
+            self.kind is not None
+            and message != self.kind
+            and not message.startswith(f"{self.kind}:")
+        ):
             words = self.cpython_words()
             if words is not None:
                 said = f"{self.kind}: {words}" if words else self.kind

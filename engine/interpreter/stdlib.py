@@ -27,6 +27,7 @@ from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
 from backprop_animator.engine.interpreter.exceptions import (
     bound_arguments,
+    program_raise,
     python_method,
     wrong_arguments,
 )
@@ -79,6 +80,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.statistics_module import statistics_module
 from backprop_animator.engine.interpreter.text import (
+    NO_METHOD,
     VIEW_NAMES,
     a_type,
     cpython_type,
@@ -108,6 +110,13 @@ TYPING_NAMES = (
     "Self", "SupportsFloat", "SupportsInt", "Tuple", "Type", "Union", "Hashable",
     "Sized", "Collection", "Container", "Reversible", "Awaitable", "Counter",
     "OrderedDict", "TypeAlias", "Never", "Annotated",
+    # the rest of CPython 3.11's `typing.__all__` that names a type, for annotations
+    "AbstractSet", "ByteString", "ContextManager", "ItemsView", "KeysView", "MappingView",
+    "MutableSet", "ValuesView", "AsyncIterator", "AsyncIterable", "Coroutine",
+    "AsyncGenerator", "AsyncContextManager", "SupportsAbs", "SupportsBytes",
+    "SupportsComplex", "SupportsIndex", "SupportsRound", "ChainMap", "BinaryIO", "IO",
+    "Match", "Pattern", "TextIO", "LiteralString", "NotRequired", "Required", "TypeGuard",
+    "Unpack", "Concatenate",
 )  # fmt: skip
 
 
@@ -150,7 +159,7 @@ def stdlib_modules(library: Library) -> dict[str, PModule]:
         "collections.abc": abc_classes_module(),
         "numbers": PModule("numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}),
         "time": time_module(library.state),
-        "sys": sys_module(),
+        "sys": sys_module(library),
         "enum": enum_module(library),
         "logging": logging_module(library, lambda: library.state.steps * SECONDS_PER_STEP),
         "copy": copy_module(library),
@@ -372,7 +381,7 @@ def stdout() -> Stream:
     return Stream("sys.stdout", members)
 
 
-def sys_module() -> PModule:
+def sys_module(library: Library) -> PModule:
     """`import sys` as micrograd programs use it: `sys.setrecursionlimit(10000)` before a
     deep recursive sort is accepted and changes nothing (calls still nest at most
     BACKPROP_MAX_CALL_DEPTH deep); `sys.path.append(...)` appends to a list of the
@@ -413,8 +422,18 @@ def sys_module() -> PModule:
                 },
             ),
             "version_info": tuple(sys.version_info[:3]),
+            "exit": Builtin("sys.exit", functools.partial(_sys_exit, library.machine)),
         },
     )
+
+
+def _sys_exit(m: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`sys.exit(status=None)`: raises CPython's SystemExit, which `except SystemExit`
+    catches; uncaught with no status, 0 or None it ends the program there, its trace
+    what it did until then (`engine.run`), and with another it is a 400 that says it."""
+    if kwargs or len(args) > 1:
+        raise ProgramError("sys.exit() takes at most one argument", kind="TypeError")
+    raise program_raise(m, m.instantiate(m.exceptions["SystemExit"], list(args), None))
 
 
 def io_module(state: State) -> PModule:
@@ -750,6 +769,17 @@ def typing_module(library: Library) -> PModule:
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
     members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    for name in ("no_type_check", "no_type_check_decorator"):  # decorators that return it
+        members[name] = Builtin(name, lambda a, k: a[0] if len(a) == 1 and not k else _one())
+    members["dataclass_transform"] = Builtin(  # `@dataclass_transform()`: changes nothing
+        "dataclass_transform", lambda a, k: Builtin("decorator", lambda b, _: b[0])
+    )
+    members["assert_type"] = Builtin("assert_type", lambda a, k: a[0] if len(a) == 2 else _two())
+    for name in ("ParamSpec", "TypeVarTuple"):  # `P = ParamSpec("P")`, as `TypeVar`
+        members[name] = Builtin(name, lambda a, k: Annotation(str(a[0]) if a else "P"))
+    builtins = library.builtins_module
+    if builtins is not None:  # `typing.Text` is `str` itself, as in CPython
+        members["Text"] = builtins.members["str"]
     members["get_type_hints"] = Builtin(
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
@@ -841,6 +871,10 @@ def functional_namedtuple(library: Library, args: list[Any], kwargs: dict[str, A
 
 def _two() -> Any:
     raise ProgramError("this function takes two arguments", kind="TypeError")
+
+
+def _one() -> Any:
+    raise ProgramError("this function takes one argument", kind="TypeError")
 
 
 def _no_abc_meta(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -1000,11 +1034,65 @@ def functools_module(library: Library) -> PModule:
             "reduce": Builtin("reduce", reduce),
             "partial": Builtin("partial", partial),
             "wraps": Builtin("wraps", wraps),
+            "update_wrapper": Builtin("update_wrapper", functools.partial(_update_wrapper, wraps)),
             "lru_cache": Builtin("lru_cache", lru_cache),
             "cache": Builtin("cache", cache),
             "total_ordering": Builtin("total_ordering", lambda a, k: total_ordering(m, a, k)),
+            "cmp_to_key": Builtin("cmp_to_key", lambda a, k: cmp_to_key(m, a, k)),
         },
     )
+
+
+def _update_wrapper(
+    wraps: Callable[[list[Any], dict[str, Any]], Builtin], args: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    """`update_wrapper(wrapper, wrapped)`: what `@wraps(wrapped)` does to `wrapper`."""
+    if kwargs or len(args) != 2:
+        words = "update_wrapper() takes a wrapper and the function it wraps"
+        cpython = functools.update_wrapper
+        raise wrong_arguments(words, "update_wrapper", args, kwargs, cpython=cpython)
+    return wraps([args[1]], {}).call([args[0]], {})
+
+
+def cmp_to_key(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Builtin:
+    """`functools.cmp_to_key(mycmp)`: a key whose objects compare by `mycmp(a, b)`
+    against 0, as CPython's `KeyWrapper`s do (`obj` the wrapped item, unhashable); each
+    comparison of two keys is one call of the program's function."""
+    if kwargs or len(args) != 1:
+        words = "cmp_to_key() takes one function"
+        raise wrong_arguments(words, "cmp_to_key", args, kwargs, kind="TypeError")
+    compare_items = args[0]
+    namespace: dict[str, Any] = {"__hash__": None}
+    key_class = PClass("KeyWrapper", (), namespace)
+
+    def ordering(op: str) -> Callable[[list[Any], dict[str, Any]], Any]:
+        def call(pair: list[Any], kwargs: dict[str, Any]) -> Any:
+            mine, other = pair
+            if type(other) is not PInstance or other.cls is not key_class:
+                raise ProgramError("other argument must be K instance", kind="TypeError")
+            result = m.call(compare_items, [mine.attrs["obj"], other.attrs["obj"]])
+            return m.compare(op, result, 0)
+
+        return call
+
+    for name, op in (
+        ("__lt__", "<"),
+        ("__gt__", ">"),
+        ("__le__", "<="),
+        ("__ge__", ">="),
+        ("__eq__", "=="),
+    ):
+        method = python_method(f"functools.KeyWrapper.{name}", ("other",), ordering(op))
+        namespace[name] = NativeMethod(name, method)
+
+    def key(items: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        if kwargs or len(items) != 1:
+            raise wrong_arguments("K() takes one object", "K", items, kwargs, kind="TypeError")
+        made = PInstance(key_class)
+        made.attrs["obj"] = items[0]
+        return made
+
+    return Builtin("K", key)
 
 
 # `functools.total_ordering`'s table, as CPython's: for the one ordering a class defines
@@ -1173,7 +1261,171 @@ def operator_module(library: Library) -> PModule:
     members["itemgetter"] = Builtin("operator.itemgetter", itemgetter)
     members["attrgetter"] = Builtin("operator.attrgetter", attrgetter)
     members["methodcaller"] = Builtin("operator.methodcaller", methodcaller)
+    members.update(_operator_more(library, single))
     return PModule("operator", members)
+
+
+def _operator_more(
+    library: Library, single: Callable[[list[Any], dict[str, Any], str, Any], Any]
+) -> dict[str, Builtin]:
+    """The rest of `operator`'s arithmetic, bitwise, logical and sequence functions
+    (SPEC §15), each the machine's own operator as the program's would run it:
+    `and_`, `or_`, `xor`, `lshift`, `rshift`, `abs`, `invert`/`inv`, `not_`, `truth`,
+    `is_`, `is_not`, `contains`, `concat`, `index`."""
+    m = library.machine
+    members: dict[str, Builtin] = {}
+    for name, op in (("and_", "&"), ("or_", "|"), ("xor", "^"), ("lshift", "<<"), ("rshift", ">>")):
+        members[name] = Builtin(f"operator.{name}", _binary(m.binary, op, name))
+    for name, op in (("is_", "is"), ("is_not", "is not")):
+        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+
+    def one_of(name: str, apply: Callable[[Any], Any]) -> Builtin:
+        cpython = getattr(operator, name)
+        return Builtin(f"operator.{name}", lambda a, k: apply(single(a, k, name, cpython)))
+
+    members["abs"] = one_of("abs", lambda x: library.abs_([x], {}))
+    members["invert"] = one_of("invert", lambda x: m.unary("~", x))
+    members["inv"] = one_of("inv", lambda x: m.unary("~", x))
+    members["not_"] = one_of("not_", lambda x: not m.truthy(x))
+    members["truth"] = one_of("truth", m.truthy)
+    members["index"] = one_of("index", lambda x: _index(m, x))
+
+    def contains(args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if kwargs or len(args) != 2:
+            words = "this operator takes two arguments (in)"
+            raise wrong_arguments(
+                words, "contains", args, kwargs, kind="TypeError", cpython=operator.contains
+            )
+        return m.contains(args[0], args[1])
+
+    def concat(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if kwargs or len(args) != 2:
+            words = "this operator takes two arguments (+)"
+            raise wrong_arguments(
+                words, "concat", args, kwargs, kind="TypeError", cpython=operator.concat
+            )
+        return m.binary("+", _sequence_to_concatenate(args[0]), args[1])
+
+    members["contains"] = Builtin("operator.contains", contains)
+    members["concat"] = Builtin("operator.concat", concat)
+    members["matmul"] = Builtin("operator.matmul", _binary(m.binary, "@", "matmul"))
+    members.update(_operator_in_place(library))
+    members.update(_operator_items(library))
+    return members
+
+
+_IN_PLACE_OPERATORS = (
+    ("iadd", "+"), ("isub", "-"), ("imul", "*"), ("itruediv", "/"), ("ifloordiv", "//"),
+    ("imod", "%"), ("ipow", "**"), ("iand", "&"), ("ior", "|"), ("ixor", "^"),
+    ("ilshift", "<<"), ("irshift", ">>"), ("imatmul", "@"),
+)  # fmt: skip
+
+
+def _operator_in_place(library: Library) -> dict[str, Builtin]:
+    """`operator.iadd(a, b)` and the others: `a += b` as the program's statement runs it
+    (a list extended in place, an object's own `__iadd__`), its result returned.
+    `iconcat` is `iadd` of a sequence only, as `concat` is `add`'s."""
+    made: dict[str, Builtin] = {}
+    for name, op in _IN_PLACE_OPERATORS:
+
+        def call(args: list[Any], kwargs: dict[str, Any], name: str = name, op: str = op) -> Any:
+            if kwargs or len(args) != 2:
+                words = f"this operator takes two arguments ({op}=)"
+                cpython = getattr(operator, name)
+                raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
+            return library.compiler.in_place(op)(op, args[0], args[1])
+
+        made[name] = Builtin(f"operator.{name}", call)
+    iadd = made["iadd"]
+
+    def iconcat(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if args:
+            _sequence_to_concatenate(args[0])
+        return iadd.call(args, kwargs)
+
+    made["iconcat"] = Builtin("operator.iconcat", iconcat)
+    return made
+
+
+def _operator_items(library: Library) -> dict[str, Builtin]:
+    """`operator`'s item functions: `getitem`, `setitem`, `delitem`, `countOf`,
+    `indexOf` (by `is` or `==`, as CPython's) and 3.11's `call`."""
+    m = library.machine
+
+    def arguments(args: list[Any], kwargs: dict[str, Any], name: str, count: int) -> list[Any]:
+        if kwargs or len(args) != count:
+            words = f"operator.{name}() takes {count} arguments"
+            cpython = getattr(operator, name)
+            raise wrong_arguments(words, name, args, kwargs, kind="TypeError", cpython=cpython)
+        return args
+
+    def count_of(args: list[Any], kwargs: dict[str, Any]) -> int:
+        items, wanted = arguments(args, kwargs, "countOf", 2)
+        found = library.collect(items)
+        return sum(1 for item in found if item is wanted or m.compare("==", item, wanted))
+
+    def index_of(args: list[Any], kwargs: dict[str, Any]) -> int:
+        items, wanted = arguments(args, kwargs, "indexOf", 2)
+        for i, item in enumerate(library.collect(items)):
+            if item is wanted or m.compare("==", item, wanted):
+                return i
+        raise caught_as(
+            "operator.indexOf(): the item is not in the sequence",
+            ValueError("sequence.index(x): x not in sequence"),
+        )
+
+    def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if not args:
+            arguments(args, kwargs, "call", 1)
+        return m.call(args[0], list(args[1:]), dict(kwargs) or None)
+
+    return {
+        "getitem": Builtin(
+            "operator.getitem", lambda a, k: m.get_item(*arguments(a, k, "getitem", 2))
+        ),
+        "setitem": Builtin(
+            "operator.setitem", lambda a, k: m.set_item(*arguments(a, k, "setitem", 3))
+        ),
+        "delitem": Builtin(
+            "operator.delitem", lambda a, k: m.del_item(*arguments(a, k, "delitem", 2))
+        ),
+        "countOf": Builtin("operator.countOf", count_of),
+        "indexOf": Builtin("operator.indexOf", index_of),
+        "call": Builtin("operator.call", call),
+    }
+
+
+def _sequence_to_concatenate(first: Any) -> Any:
+    """The first argument of `operator.concat` or `iconcat`, which must be a sequence;
+    CPython's TypeError for anything else."""
+    if type(first) not in (list, tuple, str) and not (
+        type(first) is PInstance and first.cls.lookup("__getitem__") is not MISSING
+    ):
+        words = f"'{cpython_type(first)}' object can't be concatenated"
+        failed = ProgramError(words, kind="TypeError")
+        failed.args_seen = (words,)
+        raise failed
+    return first
+
+
+def _index(m: Any, value: Any) -> Any:
+    """`operator.index(x)`: an int (a bool's as an int), or what the program's
+    `__index__` gives; CPython's TypeError for anything else."""
+    if type(value) is int or type(value) is bool:
+        return int(value)
+    if type(value) is PInstance:
+        result = m.call_dunder(value, "__index__")
+        if type(result) is int:
+            return result
+        if result is not NO_METHOD:
+            words = f"__index__ returned non-int (type {cpython_type(result)})"
+            failed = ProgramError(words, kind="TypeError")
+            failed.args_seen = (words,)
+            raise failed
+    words = f"'{cpython_type(value)}' object cannot be interpreted as an integer"
+    failed = ProgramError(words, kind="TypeError")
+    failed.args_seen = (words,)
+    raise failed
 
 
 class CachedFunction(Builtin):

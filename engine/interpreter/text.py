@@ -131,13 +131,13 @@ class Texts:
             return f"<class '{self.class_modules.get(value, module)}{shown}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"
-        if isinstance(value, Builtin):
-            return f"<built-in function {value.name}>"
+        if isinstance(value, Builtin):  # `<built-in function sqrt>`, as CPython's
+            return f"<built-in function {value.name.rpartition('.')[2]}>"
         if kind is PModule:
             return _module_repr(value)
         if isinstance(value, Inert):
             return f"<{value.name}, not available here>"
-        if kind is range or kind is complex:
+        if kind is range or kind is complex or kind is slice:  # (a slice of ints or None)
             return repr(value)
         if kind in _WRAPPED_MAPPINGS:
             # `dict_keys(['a', 'b'])`, of the items a dict's view has now; a class's
@@ -584,7 +584,7 @@ def type_name(value: Any) -> str:
     return type(value).__name__ if type(value) in _PLAIN else "object"
 
 
-_PLAIN = {int, float, bool, complex, str, bytes, list, tuple, dict, range, Value}
+_PLAIN = {int, float, bool, complex, str, bytes, list, tuple, dict, range, slice, Value}
 
 # A dict's views, CPython's own objects, by the names CPython gives their types.
 VIEW_NAMES: dict[type, str] = {

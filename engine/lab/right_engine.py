@@ -12,7 +12,8 @@ An op the registry does not have (`-`, `/`, `sin`, …) is differentiated numeri
 central difference quotient of the op's output with respect to each input, h = 1e-6
 relative, from the op's plain-number function in `NUMERIC_OPS`. An op in neither table
 has no right local derivative: that node's children (and everything the gradient
-reaches through them) get no `correct_grad`.
+reaches through them) get no `correct_grad`; nor does a node whose right gradient
+overflows the float range (strict JSON has no infinity).
 
 At a kink (relu or abs of exactly 0: `KINKS`) any subgradient is a right local
 derivative; where the learner's rule ran there with a factor in the range, read off its
@@ -503,6 +504,10 @@ class RightEngine:
                     grads[child] += local * upstream
             if node in unknown:
                 unknown.update([child for child, _ in locals_])
+        # A right gradient past the float range (a learner's engine whose own numbers stay
+        # finite, a share its wrong rule left out): no number strict JSON can carry, so
+        # none, as for an op with no right local derivative; the learner's trace stands.
+        unknown.update([node for node, grad in grads.items() if not math.isfinite(grad)])
         last.update(grads)
         touched.difference_update(order)
         if was_unknown:

@@ -80,7 +80,7 @@ def test_bad_registrations_exit_2_with_a_sentence(capsys: pytest.CaptureFixture[
 
 def test_keys_are_made_then_rotated(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lti", "keys"]) == 0
-    assert "made the signing key" in capsys.readouterr().out
+    assert "made: the signing key is " in capsys.readouterr().out
     assert main(["lti", "keys", "--keep-days", "3"]) == 0
     out = capsys.readouterr().out
     assert "rotated" in out and "retired, still in /lti/jwks" in out

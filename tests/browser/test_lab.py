@@ -593,7 +593,9 @@ def row_ids(page: Page) -> list[str]:
 def test_a_check_over_the_work_bound_checks_what_fits_and_says_so(
     player_page: Page, tight_server: str
 ) -> None:
-    whole = post(tight_server, "/api/gradcheck", {"source": FOUR_LEAVES_THREE_PASSES})
+    whole = post(
+        tight_server, "/api/gradcheck?refusal_status=200", {"source": FOUR_LEAVES_THREE_PASSES}
+    )
     assert "BACKPROP_MAX_GRADCHECK_WORK" in str(whole["error"])
     open_player(player_page, lab_url(tight_server, FOUR_LEAVES_THREE_PASSES, gradcheck=1))
     panel = player_page.get_by_test_id("gradcheck")

@@ -448,13 +448,41 @@ def test_the_graph_shows_where_each_node_stands_in_the_recursion(
     expect(player_page.locator("[data-sort-state]")).to_have_count(0)
 
 
-def test_a_check_over_the_work_limit_says_so_and_the_player_still_plays(
-    player_page: Page, server: str, problems: Problems
+def test_a_check_over_the_work_limit_checks_what_fits_and_the_player_still_plays(
+    player_page: Page, server: str
 ) -> None:
-    problems.allowed.append("status of 400")
     lines = [f"x{i} = {i}.0" for i in range(300)] + ["s = x0"]
     lines += [f"s = s + x{i}" for i in range(1, 300)]
-    open_player(player_page, lab_url(server, "\n".join(lines), gradcheck=1))
+    source = "\n".join(lines)
+    whole = post(server, "/api/gradcheck?refusal_status=200", {"source": source})
+    assert "check fewer leaves or h values" in str(whole["error"])
+    open_player(player_page, lab_url(server, source, gradcheck=1))
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-state", "ready")
+    # 300 leaves × 14 h values × 599 nodes is over 500,000: 59 leaves fit with every h.
+    expect(panel).to_have_attribute("data-of", "300")
+    expect(panel).to_have_attribute("data-checked", "59")
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(59)
+    expect(panel).to_contain_text("Checked 59 of 300 leaves")
+    expect(panel).not_to_contain_text("BACKPROP_MAX_GRADCHECK_WORK")
+    first, last = (
+        player_page.get_by_test_id("gradcheck-row").first,
+        player_page.get_by_test_id("gradcheck-row").last,
+    )
+    expect(first).to_have_attribute("data-label", "x0")
+    expect(last).to_have_attribute("data-label", "x299")
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("899 / 899")  # 299 + 1 + 599
+
+
+def test_a_check_that_cannot_be_cut_to_fit_says_why(
+    player_page: Page, tight_server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 400")
+    # One run is some 18,000 steps: not even one leaf at two h values fits under TIGHT_WORK.
+    source = "a = Value(1.0)\nb = Value(2.0)\nt = 0\nfor i in range(6000):\n    t = t + i\n"
+    source += "out = a * b\nout.backward()\n"
+    open_player(player_page, lab_url(tight_server, source, gradcheck=1))
     panel = player_page.get_by_test_id("gradcheck")
     expect(panel).to_have_attribute("data-state", "error")
     # The limit is the server's: the learner is told to check less, not to set it.
@@ -462,8 +490,7 @@ def test_a_check_over_the_work_limit_says_so_and_the_player_still_plays(
     expect(panel).to_contain_text("check fewer leaves or h values")
     expect(panel).not_to_contain_text("BACKPROP_MAX_GRADCHECK_WORK")
     expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(0)
-    player_page.keyboard.press("End")
-    expect(player_page.get_by_test_id("frame-counter")).to_have_text("899 / 899")  # 299 + 1 + 599
+    expect(panel).not_to_have_attribute("data-checked", re.compile(".*"))
 
 
 def test_no_sort_on_a_tree_says_the_gradients_come_out_right(

@@ -665,7 +665,10 @@ def test_the_learner_picks_the_leaves_and_the_pass_to_check(
     # Two chosen fit: the check is the learner's, not cut.
     expect(panel).not_to_have_attribute("data-checked", re.compile(".*"))
     assert row_ids(player_page) == ["n1", "n2"]
-    expect(panel.locator(".gradcheck-status")).to_contain_text("All 2 leaves agree")
+    expect(panel.locator(".gradcheck-status")).to_have_text(
+        "Checked the 2 chosen of the pass's 4 leaves. All 2 leaves agree: backprop and the"
+        " difference quotient give the same gradients."
+    )
 
     # Another pass: its own gradients (the weights have moved), as the server checks pass 2.
     player_page.get_by_test_id("gradcheck-pass").select_option("2")

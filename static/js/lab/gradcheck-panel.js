@@ -186,9 +186,10 @@ function checkRow(s, right, mistaken, name) {
  * @param {import("../passes/trace.js").Trace} trace
  * @param {"forward" | "central"} checkedScheme
  * @param {import("./gradcheck-fit.js").Fitted | null} fitted  what was checked when cut to fit
+ * @param {number | null} of  the pass's leaves, when the learner chose some of them
  * @returns {import("./gradcheck.js").CheckSummary[]}
  */
-function showCheck(parts, check, trace, checkedScheme, fitted) {
+function showCheck(parts, check, trace, checkedScheme, fitted, of) {
   const mistake = mistakeInfo(trace.mistake);
   const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
   const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
@@ -199,7 +200,12 @@ function showCheck(parts, check, trace, checkedScheme, fitted) {
   }));
   parts.backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
   parts.panel.dataset.state = "ready";
-  parts.status.textContent = (fitted ? fittedStatus(fitted) : "") + checkStatus(summaries, mistake);
+  const scope = fitted
+    ? fittedStatus(fitted)
+    : of !== null && of > check.checks.length
+      ? `Checked the ${check.checks.length} chosen of the pass's ${of} leaves. `
+      : "";
+  parts.status.textContent = scope + checkStatus(summaries, mistake);
   showFitted(parts.panel, fitted);
   parts.body.replaceChildren(
     ...summaries.map((s) =>
@@ -277,9 +283,13 @@ export function mountGradcheckPanel(container, { onScheme, onPick } = {}) {
     setScheme(value) {
       showScheme(value);
     },
-    loading() {
+    /** @param {number | null} [count]  the leaves asked for, when not every leaf */
+    loading(count = null) {
       panel.dataset.state = "loading";
-      status.textContent = "Checking every leaf over the sweep of h\u2026";
+      status.textContent =
+        count === null
+          ? "Checking every leaf over the sweep of h\u2026"
+          : `Checking ${count === 1 ? "1 leaf" : `${count} leaves`} over the sweep of h\u2026`;
     },
     /**
      * What the learner may choose: the pass's leaves, those checked, how many fit.
@@ -302,11 +312,12 @@ export function mountGradcheckPanel(container, { onScheme, onPick } = {}) {
      * @param {import("../passes/trace.js").Trace} trace  the trace on screen (leaf values, the right engine's gradients)
      * @param {"forward" | "central"} [checkedScheme]  the difference the response used
      * @param {import("./gradcheck-fit.js").Fitted | null} [fitted]  what was checked, when cut to fit
+     * @param {number | null} [of]  the pass's leaves, when the learner chose some of them
      */
-    show(response, trace, checkedScheme = "forward", fitted = null) {
+    show(response, trace, checkedScheme = "forward", fitted = null, of = null) {
       const check = validateGradCheck(response);
       showScheme(checkedScheme);
-      summaries = showCheck(parts, check, trace, checkedScheme, fitted);
+      summaries = showCheck(parts, check, trace, checkedScheme, fitted, of);
       if (fitted) parts.pick.open();
       redraw();
     },

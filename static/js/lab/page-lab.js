@@ -58,7 +58,7 @@ async function loadGradcheck(panel, shown, { scheme, choice, fits }, signal) {
       max: fits.get(key) ?? null,
     });
   pick(asked);
-  panel.loading();
+  panel.loading(choice.leaves ? choice.leaves.length : null);
   try {
     const options = { signal, mistake: shown.mistake ?? null, scheme, pass: choice.pass };
     const fetchCheck = (/** @type {{leaves: string[] | null, h: number[] | null}} */ cut) =>
@@ -70,7 +70,7 @@ async function loadGradcheck(panel, shown, { scheme, choice, fits }, signal) {
     if (signal.aborted) return;
     if (over) fits.set(key, leavesThatFit(over));
     if (fitted) pick(fitted.leaves);
-    panel.show(result, shown, scheme, fitted);
+    panel.show(result, shown, scheme, fitted, choice.leaves ? leaves.length : null);
   } catch (error) {
     if (signal.aborted) return;
     const message = error instanceof Error ? error.message : String(error);

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from backprop_animator.engine.rules import rule_sources
 from tests.browser.conftest import NEURON, Problems, open_player
 from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_export import offline_page as offline_page
+from tests.support.harness import live_server
 
 pytestmark = pytest.mark.browser
 
@@ -446,13 +448,41 @@ def test_the_graph_shows_where_each_node_stands_in_the_recursion(
     expect(player_page.locator("[data-sort-state]")).to_have_count(0)
 
 
-def test_a_check_over_the_work_limit_says_so_and_the_player_still_plays(
-    player_page: Page, server: str, problems: Problems
+def test_a_check_over_the_work_limit_checks_what_fits_and_the_player_still_plays(
+    player_page: Page, server: str
 ) -> None:
-    problems.allowed.append("status of 400")
     lines = [f"x{i} = {i}.0" for i in range(300)] + ["s = x0"]
     lines += [f"s = s + x{i}" for i in range(1, 300)]
-    open_player(player_page, lab_url(server, "\n".join(lines), gradcheck=1))
+    source = "\n".join(lines)
+    whole = post(server, "/api/gradcheck?refusal_status=200", {"source": source})
+    assert "check fewer leaves or h values" in str(whole["error"])
+    open_player(player_page, lab_url(server, source, gradcheck=1))
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-state", "ready")
+    # 300 leaves × 14 h values × 599 nodes is over 500,000: 59 leaves fit with every h.
+    expect(panel).to_have_attribute("data-of", "300")
+    expect(panel).to_have_attribute("data-checked", "59")
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(59)
+    expect(panel).to_contain_text("Checked 59 of 300 leaves")
+    expect(panel).not_to_contain_text("BACKPROP_MAX_GRADCHECK_WORK")
+    first, last = (
+        player_page.get_by_test_id("gradcheck-row").first,
+        player_page.get_by_test_id("gradcheck-row").last,
+    )
+    expect(first).to_have_attribute("data-label", "x0")
+    expect(last).to_have_attribute("data-label", "x299")
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("frame-counter")).to_have_text("899 / 899")  # 299 + 1 + 599
+
+
+def test_a_check_that_cannot_be_cut_to_fit_says_why(
+    player_page: Page, tight_server: str, problems: Problems
+) -> None:
+    problems.allowed.append("status of 400")
+    # One run is some 18,000 steps: not even one leaf at two h values fits under TIGHT_WORK.
+    source = "a = Value(1.0)\nb = Value(2.0)\nt = 0\nfor i in range(6000):\n    t = t + i\n"
+    source += "out = a * b\nout.backward()\n"
+    open_player(player_page, lab_url(tight_server, source, gradcheck=1))
     panel = player_page.get_by_test_id("gradcheck")
     expect(panel).to_have_attribute("data-state", "error")
     # The limit is the server's: the learner is told to check less, not to set it.
@@ -460,8 +490,7 @@ def test_a_check_over_the_work_limit_says_so_and_the_player_still_plays(
     expect(panel).to_contain_text("check fewer leaves or h values")
     expect(panel).not_to_contain_text("BACKPROP_MAX_GRADCHECK_WORK")
     expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(0)
-    player_page.keyboard.press("End")
-    expect(player_page.get_by_test_id("frame-counter")).to_have_text("899 / 899")  # 299 + 1 + 599
+    expect(panel).not_to_have_attribute("data-checked", re.compile(".*"))
 
 
 def test_no_sort_on_a_tree_says_the_gradients_come_out_right(
@@ -556,3 +585,142 @@ def test_the_lab_runs_a_training_loop_pass_by_pass(player_page: Page, server: st
         item = player_page.locator("[data-testid=bug-lab-parted][data-node-id=n0]")
         expect(item).to_be_visible()
         assert float(item.get_attribute("data-correct-grad") or "nan") == right
+
+
+# Four leaves, three passes, 655 interpreter steps a run: the whole forward check (4 leaves ×
+# 14 h values) is about 37,000 steps; under TIGHT_WORK, 2 leaves fit with every h.
+FOUR_LEAVES_THREE_PASSES = """\
+a = Value(1.0)
+b = Value(2.0)
+c = Value(-1.0)
+d = Value(0.5)
+for k in range(3):
+    out = (a * b + c * d).tanh()
+    for p in [a, b, c, d]:
+        p.grad = 0.0
+    out.backward()
+    for p in [a, b, c, d]:
+        p.data -= 0.1 * p.grad
+"""
+TIGHT_WORK = "24000"
+
+
+@pytest.fixture(scope="module")
+def tight_server() -> Iterator[str]:
+    """The app with a work bound that a real program's whole gradient check is over."""
+    with live_server(env={"BACKPROP_MAX_GRADCHECK_WORK": TIGHT_WORK}) as base:
+        yield base
+
+
+def row_ids(page: Page) -> list[str]:
+    rows = page.get_by_test_id("gradcheck-row")
+    return [str(row.get_attribute("data-node-id")) for row in rows.all()]
+
+
+def test_a_check_over_the_work_bound_checks_what_fits_and_says_so(
+    player_page: Page, tight_server: str
+) -> None:
+    whole = post(
+        tight_server, "/api/gradcheck?refusal_status=200", {"source": FOUR_LEAVES_THREE_PASSES}
+    )
+    assert "BACKPROP_MAX_GRADCHECK_WORK" in str(whole["error"])
+    open_player(player_page, lab_url(tight_server, FOUR_LEAVES_THREE_PASSES, gradcheck=1))
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-state", "ready")
+    expect(panel).to_have_attribute("data-checked", "2")
+    expect(panel).to_have_attribute("data-of", "4")
+    expect(panel.locator(".gradcheck-status")).to_contain_text("Checked 2 of 4 leaves")
+    # Spread over the pass (first and last), every h, as the server checks those two.
+    assert row_ids(player_page) == ["n0", "n3"]
+    cut = post(
+        tight_server, "/api/gradcheck", {"source": FOUR_LEAVES_THREE_PASSES, "leaves": ["n0", "n3"]}
+    )
+    checks: list[dict[str, object]] = cut["checks"]  # type: ignore[assignment]
+    rows = player_page.get_by_test_id("gradcheck-row")
+    for row, check in zip(rows.all(), checks, strict=True):
+        assert float(row.get_attribute("data-analytic") or "nan") == check["analytic"]
+    # The choice unfolds, with the two checked and no third allowed within the bound.
+    expect(player_page.get_by_test_id("gradcheck-pick")).to_have_attribute("open", "")
+    boxes = player_page.get_by_test_id("gradcheck-leaf")
+    expect(boxes).to_have_count(4)
+    assert [box.is_checked() for box in boxes.all()] == [True, False, False, True]
+    assert [box.is_disabled() for box in boxes.all()] == [False, True, True, False]
+    expect(player_page.get_by_test_id("gradcheck-pick")).to_contain_text("up to 2 at a time")
+
+
+def test_the_learner_picks_the_leaves_and_the_pass_to_check(
+    player_page: Page, tight_server: str
+) -> None:
+    open_player(player_page, lab_url(tight_server, FOUR_LEAVES_THREE_PASSES, gradcheck=1))
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-checked", "2")
+    player_page.locator("[data-testid=gradcheck-leaf][value=n0]").uncheck()
+    player_page.locator("[data-testid=gradcheck-leaf][value=n3]").uncheck()
+    expect(player_page.get_by_test_id("gradcheck-run")).to_be_disabled()
+    player_page.locator("[data-testid=gradcheck-leaf][value=n1]").check()
+    player_page.locator("[data-testid=gradcheck-leaf][value=n2]").check()
+    player_page.get_by_test_id("gradcheck-run").click()
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(2)
+    expect(panel).to_have_attribute("data-state", "ready")
+    # Two chosen fit: the check is the learner's, not cut.
+    expect(panel).not_to_have_attribute("data-checked", re.compile(".*"))
+    assert row_ids(player_page) == ["n1", "n2"]
+    expect(panel.locator(".gradcheck-status")).to_have_text(
+        "Checked the 2 chosen of the pass's 4 leaves. All 2 leaves agree: backprop and the"
+        " difference quotient give the same gradients."
+    )
+
+    # Another pass: its own gradients (the weights have moved), as the server checks pass 2.
+    player_page.get_by_test_id("gradcheck-pass").select_option("2")
+    expect(panel).to_have_attribute("data-checked", "2")
+    expect(player_page.get_by_test_id("gradcheck-pass")).to_have_value("2")
+    answer = post(
+        tight_server,
+        "/api/gradcheck",
+        {"source": FOUR_LEAVES_THREE_PASSES, "pass": 2, "leaves": row_ids(player_page)},
+    )
+    checks: list[dict[str, object]] = answer["checks"]  # type: ignore[assignment]
+    rows = player_page.get_by_test_id("gradcheck-row").all()
+    assert [float(r.get_attribute("data-analytic") or "nan") for r in rows] == [
+        c["analytic"] for c in checks
+    ]
+    first = post(
+        tight_server,
+        "/api/gradcheck",
+        {"source": FOUR_LEAVES_THREE_PASSES, "leaves": row_ids(player_page)},
+    )
+    assert first["checks"] != checks
+
+    # The central difference costs two runs an h: one leaf fits.
+    player_page.get_by_test_id("gradcheck-scheme").select_option("central")
+    expect(panel).to_have_attribute("data-checked", "1")
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(1)
+
+
+def test_a_program_within_the_bound_checks_every_leaf_with_the_choice_folded(
+    player_page: Page, server: str
+) -> None:
+    open_player(player_page, lab_url(server, FOUR_LEAVES_THREE_PASSES, gradcheck=1))
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-state", "ready")
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(4)
+    expect(panel).not_to_have_attribute("data-checked", re.compile(".*"))
+    pick = player_page.get_by_test_id("gradcheck-pick")
+    expect(pick).to_be_visible()
+    expect(pick).not_to_have_attribute("open", re.compile(".*"))
+    expect(panel.locator(".gradcheck-status")).to_have_text(
+        "All 4 leaves agree: backprop and the difference quotient give the same gradients."
+    )
+    # A single leaf of a single pass has nothing to choose.
+    player_page.get_by_test_id("source").fill(ARTICLE_F)
+    player_page.get_by_test_id("run").click()
+    expect(player_page.get_by_test_id("gradcheck-row")).to_have_count(1)
+    expect(pick).to_be_hidden()
+
+
+def test_axe_finds_no_serious_violations_in_the_gradient_check_choice(
+    axe_page: Page, tight_server: str
+) -> None:
+    open_player(axe_page, lab_url(tight_server, FOUR_LEAVES_THREE_PASSES, gradcheck=1))
+    expect(axe_page.get_by_test_id("gradcheck")).to_have_attribute("data-checked", "2")
+    assert serious_violations(axe_page) == []

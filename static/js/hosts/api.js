@@ -53,18 +53,37 @@ export async function fetchTrace(
  * quotients over a sweep of h.
  * @param {string} source
  * @param {"packed" | "expanded"} granularity
- * @param {{base?: string, signal?: AbortSignal, mistake?: string | null, scheme?: "forward" | "central"}} [options]
- *   mistake: check that mistaken engine's gradients (SPEC §8)
+ * @param {{base?: string, signal?: AbortSignal, mistake?: string | null, scheme?: "forward" | "central",
+ *   pass?: number, leaves?: string[] | null, h?: number[] | null}} [options]
+ *   mistake: check that mistaken engine's gradients (SPEC §8); pass: which backward pass
+ *   (SPEC §13, sent when not 0); leaves: the ids, labels or names to check (default every
+ *   leaf); h: the h values (default the server's sweep)
  * @returns {Promise<import("../lab/gradcheck.js").GradCheck>}
  */
 export async function fetchGradcheck(
   source,
   granularity,
-  { base = "/", signal, mistake = null, scheme = "forward" } = {},
+  {
+    base = "/",
+    signal,
+    mistake = null,
+    scheme = "forward",
+    pass = 0,
+    leaves = null,
+    h = null,
+  } = {},
 ) {
   return postJson(
     "api/gradcheck",
-    { source, granularity, scheme, ...(mistake ? { mistake } : {}) },
+    {
+      source,
+      granularity,
+      scheme,
+      ...(mistake ? { mistake } : {}),
+      ...(pass ? { pass } : {}),
+      ...(leaves ? { leaves } : {}),
+      ...(h ? { h } : {}),
+    },
     { base, signal },
   );
 }

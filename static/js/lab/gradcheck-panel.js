@@ -8,12 +8,19 @@
  * engine, so "backprop" is what it computed and the check shows the disagreement;
  * the right engine's gradient (the trace's `correct_grad`) is named beside it.
  *
- * Test hooks: [data-testid=gradcheck] (data-state: loading | ready | error), rows
+ * A check cut to fit the server's work bound (gradcheck-fit.js) says so in its status
+ * ("Checked 5 of 13 leaves…") and unfolds the choice of pass and leaves (gradcheck-pick.js).
+ *
+ * Test hooks: [data-testid=gradcheck] (data-state: loading | ready | error; data-checked
+ * and data-of, the leaves checked and asked for, when the check was cut to fit), rows
  * [data-testid=gradcheck-row] with data-label, data-node-id, data-analytic,
- * data-numeric, data-h, data-agrees; the plot is [data-testid=gradcheck-plot].
+ * data-numeric, data-h, data-agrees; the plot is [data-testid=gradcheck-plot]; the
+ * choice's hooks are gradcheck-pick.js's.
  */
 import { formatValue } from "../player/format.js";
 import { hLabel, summarizeCheck, validateGradCheck } from "./gradcheck.js";
+import { DEFAULT_H } from "./gradcheck-fit.js";
+import { buildGradcheckPick } from "./gradcheck-pick.js";
 import { drawGradcheckPlot } from "./gradcheck-plot.js";
 import { mistakeInfo } from "./mistakes.js";
 import { html } from "../player/svg.js";
@@ -29,8 +36,12 @@ const NUDGES = { forward: "Nudge one leaf by h", central: "Nudge one leaf by +h 
 /**
  * The panel's elements, unattached: the section and the parts the panel updates.
  * @param {boolean} withScheme  whether to offer the choice of difference
+ * @param {((choice: import("./gradcheck-pick.js").CheckChoice) => void) | undefined} onPick
+ *   the learner chose another pass or leaves; without it (an export) there is no choice
  */
-function buildGradcheckPanel(withScheme) {
+function buildGradcheckPanel(withScheme, onPick) {
+  const pick = buildGradcheckPick((choice) => onPick?.(choice));
+  pick.root.hidden = true;
   const status = html("p", { class: "gradcheck-status", role: "status" });
   const body = html("tbody");
   const backpropHead = html("th", { scope: "col", text: "backprop" });
@@ -80,6 +91,7 @@ function buildGradcheckPanel(withScheme) {
           " (about \u221A\u03B5\u00B7|x| forward, \u221B\u03B5\u00B7|x| central), the plot every h.",
       ]),
       status,
+      ...(onPick ? [pick.root] : []),
       html(
         "div",
         {
@@ -93,7 +105,7 @@ function buildGradcheckPanel(withScheme) {
       plot,
     ],
   );
-  return { panel, status, body, backpropHead, plot, nudge, formula, schemeMenu };
+  return { panel, status, body, backpropHead, plot, nudge, formula, schemeMenu, pick };
 }
 
 /**
@@ -111,12 +123,25 @@ function checkStatus(summaries, mistake) {
 }
 
 /**
+ * What a check cut to fit the work bound left out, said before its verdict.
+ * @param {import("./gradcheck-fit.js").Fitted} fitted
+ */
+function fittedStatus(fitted) {
+  const h = fitted.h ? ` at ${fitted.h.length} of the ${DEFAULT_H.length} h values` : "";
+  return (
+    `Checked ${fitted.leaves.length} of ${fitted.of} leaves${h}, spread over the pass: all ${fitted.of}` +
+    ` at every h would be over the server's work bound. Choose others below. `
+  );
+}
+
+/**
  * One leaf's table row.
  * @param {import("./gradcheck.js").CheckSummary} s
  * @param {number} right  the right engine's gradient of the leaf
  * @param {boolean} mistaken  whether backprop ran a bug-lab mistake
+ * @param {string} name  the leaf's label, else its name (`layers[0].neurons[0].w[0]`), else its id
  */
-function checkRow(s, right, mistaken) {
+function checkRow(s, right, mistaken, name) {
   return html(
     "tr",
     {
@@ -131,7 +156,7 @@ function checkRow(s, right, mistaken) {
       class: s.agrees ? "agrees" : "differs",
     },
     [
-      html("th", { scope: "row", text: s.label || s.node }),
+      html("th", { scope: "row", text: name }),
       html("td", { class: "number", text: formatValue(s.analytic, CHECK_DIGITS) }),
       html("td", {
         class: "number",
@@ -160,31 +185,59 @@ function checkRow(s, right, mistaken) {
  * @param {import("./gradcheck.js").GradCheck} check
  * @param {import("../passes/trace.js").Trace} trace
  * @param {"forward" | "central"} checkedScheme
+ * @param {import("./gradcheck-fit.js").Fitted | null} fitted  what was checked when cut to fit
+ * @param {number | null} of  the pass's leaves, when the learner chose some of them
  * @returns {import("./gradcheck.js").CheckSummary[]}
  */
-function showCheck(parts, check, trace, checkedScheme) {
+function showCheck(parts, check, trace, checkedScheme, fitted, of) {
   const mistake = mistakeInfo(trace.mistake);
   const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
   const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
-  const summaries = check.checks.map((c) =>
-    summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
-  );
+  const nameOf = new Map(trace.nodes.map((node) => [node.id, node.label || node.name]));
+  const summaries = check.checks.map((c) => ({
+    ...summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
+    name: c.label || nameOf.get(c.node) || c.node,
+  }));
   parts.backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
   parts.panel.dataset.state = "ready";
-  parts.status.textContent = checkStatus(summaries, mistake);
+  const scope = fitted
+    ? fittedStatus(fitted)
+    : of !== null && of > check.checks.length
+      ? `Checked the ${check.checks.length} chosen of the pass's ${of} leaves. `
+      : "";
+  parts.status.textContent = scope + checkStatus(summaries, mistake);
+  showFitted(parts.panel, fitted);
   parts.body.replaceChildren(
-    ...summaries.map((s) => checkRow(s, rightOf.get(s.node) ?? s.analytic, Boolean(mistake))),
+    ...summaries.map((s) =>
+      checkRow(s, rightOf.get(s.node) ?? s.analytic, Boolean(mistake), s.name ?? s.node),
+    ),
   );
   return summaries;
 }
 
 /**
- * @param {HTMLElement} container  emptied and filled with the panel (hidden until opened)
- * @param {{onScheme?: (scheme: "forward" | "central") => void}} [options]
- *   onScheme: the learner chose another difference; without it (an export) there is no choice
+ * @param {HTMLElement} panel
+ * @param {import("./gradcheck-fit.js").Fitted | null} fitted
  */
-export function mountGradcheckPanel(container, { onScheme } = {}) {
-  const parts = buildGradcheckPanel(Boolean(onScheme));
+function showFitted(panel, fitted) {
+  if (fitted) {
+    panel.dataset.checked = String(fitted.leaves.length);
+    panel.dataset.of = String(fitted.of);
+  } else {
+    delete panel.dataset.checked;
+    delete panel.dataset.of;
+  }
+}
+
+/**
+ * @param {HTMLElement} container  emptied and filled with the panel (hidden until opened)
+ * @param {{onScheme?: (scheme: "forward" | "central") => void,
+ *   onPick?: (choice: import("./gradcheck-pick.js").CheckChoice) => void}} [options]
+ *   onScheme: the learner chose another difference; onPick: another pass or leaves;
+ *   without them (an export) there is no choice
+ */
+export function mountGradcheckPanel(container, { onScheme, onPick } = {}) {
+  const parts = buildGradcheckPanel(Boolean(onScheme), onPick);
   const { panel, status, body, plot, nudge, formula, schemeMenu } = parts;
   schemeMenu.addEventListener("change", () =>
     onScheme?.(schemeMenu.value === "central" ? "central" : "forward"),
@@ -230,13 +283,25 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
     setScheme(value) {
       showScheme(value);
     },
-    loading() {
+    /** @param {number | null} [count]  the leaves asked for, when not every leaf */
+    loading(count = null) {
       panel.dataset.state = "loading";
-      status.textContent = "Checking every leaf over the sweep of h\u2026";
+      status.textContent =
+        count === null
+          ? "Checking every leaf over the sweep of h\u2026"
+          : `Checking ${count === 1 ? "1 leaf" : `${count} leaves`} over the sweep of h\u2026`;
+    },
+    /**
+     * What the learner may choose: the pass's leaves, those checked, how many fit.
+     * @param {import("./gradcheck-pick.js").PickState} state
+     */
+    setPick(state) {
+      parts.pick.set(state);
     },
     /** @param {string} message */
     showError(message) {
       panel.dataset.state = "error";
+      showFitted(panel, null);
       status.textContent = `The gradient check could not run: ${message}`;
       body.replaceChildren();
       plot.replaceChildren();
@@ -246,11 +311,14 @@ export function mountGradcheckPanel(container, { onScheme } = {}) {
      * @param {unknown} response  the body of POST /api/gradcheck
      * @param {import("../passes/trace.js").Trace} trace  the trace on screen (leaf values, the right engine's gradients)
      * @param {"forward" | "central"} [checkedScheme]  the difference the response used
+     * @param {import("./gradcheck-fit.js").Fitted | null} [fitted]  what was checked, when cut to fit
+     * @param {number | null} [of]  the pass's leaves, when the learner chose some of them
      */
-    show(response, trace, checkedScheme = "forward") {
+    show(response, trace, checkedScheme = "forward", fitted = null, of = null) {
       const check = validateGradCheck(response);
       showScheme(checkedScheme);
-      summaries = showCheck(parts, check, trace, checkedScheme);
+      summaries = showCheck(parts, check, trace, checkedScheme, fitted, of);
+      if (fitted) parts.pick.open();
       redraw();
     },
     destroy() {

@@ -209,7 +209,7 @@ function buildLegend(shown) {
       "aria-hidden": "true",
     });
     marker(SHAPES[s % SHAPES.length], svg("g", { class: "plot-point" }, key));
-    item.append(key, ` ${summary.label || summary.node}`);
+    item.append(key, ` ${summary.name || summary.label || summary.node}`);
     legend.append(item);
   });
   return legend;
@@ -242,7 +242,7 @@ export function drawGradcheckPlot(container, summaries, { scheme = "forward" } =
   const data = plotData(shown);
   const frame = plotFrame(data, container.clientWidth);
   const { width, height } = frame;
-  const names = shown.map((summary) => summary.label || summary.node).join(", ");
+  const names = shown.map((summary) => summary.name || summary.label || summary.node).join(", ");
   const root = /** @type {SVGSVGElement} */ (
     svg("svg", {
       class: "gradcheck-svg",

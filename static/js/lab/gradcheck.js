@@ -28,7 +28,8 @@ export const AGREEMENT = 1e-4;
  * @typedef {{h: number, numeric: number, error: number}} CheckRow
  * @typedef {{node: string, label: string, analytic: number, rows: CheckRow[]}} Check
  * @typedef {{output: string, checks: Check[]}} GradCheck
- * @typedef {{node: string, label: string, analytic: number, rows: CheckRow[], best: CheckRow | null, agrees: boolean}} CheckSummary
+ * @typedef {{node: string, label: string, analytic: number, rows: CheckRow[], best: CheckRow | null, agrees: boolean,
+ *   name?: string}} CheckSummary  name: what the page calls the leaf (an unlabelled one's `layers[0].neurons[0].w[0]`)
  */
 
 /**
@@ -161,7 +162,7 @@ export function plotData(summaries) {
   );
   if (x[0] === x[1]) x[0] -= 1;
   const series = summaries.map((summary) => ({
-    label: summary.label || summary.node,
+    label: summary.name || summary.label || summary.node,
     points: summary.rows
       .filter((row) => row.h > 0 && Number.isFinite(row.error))
       .map((row) => ({

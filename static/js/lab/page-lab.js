@@ -2,10 +2,13 @@
  * The bug lab on `/` and `/embed` (SPEC.md §7–9), for page-controller.js: the controls under
  * the editor, the state they and the URL share (`mistake`, `sort_steps`,
  * `gradcheck`), the options a trace is fetched with, and the gradient-check panel
- * under the player, fetched for whatever trace is on screen. A bug-lab example
- * from /api/examples brings its own options.
+ * under the player, fetched for whatever trace is on screen, for the pass and leaves the
+ * learner chose there (every leaf of the first pass until then); a check over the server's
+ * work bound is cut to what fits (gradcheck-fit.js). A bug-lab example from /api/examples
+ * brings its own options.
  */
 import { fetchGradcheck } from "../hosts/api.js";
+import { checkWithinBound, leavesThatFit, overBound, passLeaves } from "./gradcheck-fit.js";
 import { mountGradcheckPanel } from "./gradcheck-panel.js";
 import { forLearner } from "../hosts/host.js";
 import { mountLabControls } from "./lab-controls.js";
@@ -32,21 +35,51 @@ function exampleState(example, scheme) {
 }
 
 /**
- * Fetch the gradient check of the trace on screen into the panel, unless aborted meanwhile.
+ * Fetch the gradient check of the trace on screen into the panel, unless aborted meanwhile:
+ * the pass and leaves chosen, or what of them fits the work bound. `fits` keeps, by pass and
+ * difference, how many leaves fit, once the server has said.
  * @param {ReturnType<typeof mountGradcheckPanel>} panel
  * @param {import("../passes/trace.js").Trace} shown
- * @param {"forward" | "central"} scheme
+ * @param {{scheme: "forward" | "central", choice: import("./gradcheck-pick.js").CheckChoice,
+ *   fits: Map<string, number>}} check
  * @param {AbortSignal} signal
  */
-async function loadGradcheck(panel, shown, scheme, signal) {
-  panel.loading();
+async function loadGradcheck(panel, shown, { scheme, choice, fits }, signal) {
+  const leaves = passLeaves(shown, choice.pass);
+  const asked = choice.leaves ?? leaves.map((leaf) => leaf.id);
+  const key = `${choice.pass} ${scheme}`;
+  /** @param {string[]} checked */
+  const pick = (checked) =>
+    panel.setPick({
+      leaves,
+      checked,
+      passes: shown.passes.length,
+      pass: choice.pass,
+      max: fits.get(key) ?? null,
+    });
+  pick(asked);
+  panel.loading(choice.leaves ? choice.leaves.length : null);
   try {
-    const options = { signal, mistake: shown.mistake ?? null, scheme };
-    const result = await fetchGradcheck(shown.source, shown.granularity, options);
-    if (!signal.aborted) panel.show(result, shown, scheme);
+    const options = { signal, mistake: shown.mistake ?? null, scheme, pass: choice.pass };
+    const fetchCheck = (/** @type {{leaves: string[] | null, h: number[] | null}} */ cut) =>
+      fetchGradcheck(shown.source, shown.granularity, { ...options, ...cut });
+    const { result, fitted, over } = await checkWithinBound(fetchCheck, {
+      asked,
+      all: choice.leaves === null,
+    });
+    if (signal.aborted) return;
+    if (over) fits.set(key, leavesThatFit(over));
+    if (fitted) pick(fitted.leaves);
+    panel.show(result, shown, scheme, fitted, choice.leaves ? leaves.length : null);
   } catch (error) {
-    if (!signal.aborted)
-      panel.showError(error instanceof Error ? forLearner(error.message) : String(error));
+    if (signal.aborted) return;
+    const message = error instanceof Error ? error.message : String(error);
+    const over = overBound(message);
+    if (over) {
+      fits.set(key, leavesThatFit(over));
+      pick(asked);
+    }
+    panel.showError(forLearner(message));
   }
 }
 
@@ -64,12 +97,20 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   const panelRoot = document.createElement("div");
   panelRoot.className = "gradcheck-host";
   playerRoot.after(panelRoot);
+  /** @type {import("./gradcheck-pick.js").CheckChoice} the pass and leaves to check */
+  let choice = { pass: 0, leaves: null };
+  /** How many leaves fit the work bound, by pass and difference, for the program on screen. */
+  const fits = new Map();
   const panel = mountGradcheckPanel(panelRoot, {
     onScheme: (scheme) => {
       state = { ...state, scheme };
       controls?.set(state);
       refresh();
       onChange(false);
+    },
+    onPick: (picked) => {
+      choice = picked;
+      refresh();
     },
   });
   /** @type {AbortController | null} */
@@ -110,7 +151,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
     if (!state.gradcheck || !trace) return;
     const controller = new AbortController();
     inFlight = controller;
-    await loadGradcheck(panel, trace, state.scheme, controller.signal);
+    await loadGradcheck(panel, trace, { scheme: state.scheme, choice, fits }, controller.signal);
   }
 
   return {
@@ -121,6 +162,11 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
     traceOptions: () => ({ mistake: state.mistake, sortSteps: state.sortSteps }),
     /** @param {import("../passes/trace.js").Trace} shownTrace  the trace now on screen */
     shown(shownTrace) {
+      // Another program (or another pass count) starts again from every leaf of the first pass.
+      if (shownTrace.source !== trace?.source || choice.pass >= shownTrace.passes.length) {
+        choice = { pass: 0, leaves: null };
+        fits.clear();
+      }
       trace = shownTrace;
       // A program's own Value class sorts in its own backward(): no steps to show.
       controls?.setOwnEngine(Boolean(shownTrace.engine_check));

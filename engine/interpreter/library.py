@@ -62,6 +62,7 @@ from backprop_animator.engine.interpreter.objects import (
     Stream,
     TextBuffer,
     TypeObject,
+    enum_mixin_value,
     holds_instance,
     is_bare_object,
     is_dunder,
@@ -720,6 +721,7 @@ class Library:
         raise caught_as(f"{a_type(value)} has no len()", missing)
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
+        args = [enum_mixin_value(a) for a in args]  # `range(Level.HIGH)`: an IntEnum's int
         not_int = [a for a in args if type(a) not in (int, bool)]
         if not kwargs and 1 <= len(args) <= 3 and not_int:
             bad = not_int[0]
@@ -987,9 +989,11 @@ class Library:
                 if type(value) is PClass and value.abc:
                     return True
             elif isinstance(cls, TypeObject):
+                # an IntEnum's or StrEnum's member: an int, a str
+                plain = enum_mixin_value(value) if type(value) is PInstance else value
                 if (
-                    type(value) in cls.types or (cls.types == (int,) and type(value) is bool)
-                ) and self.kind_fits(value, cls):
+                    type(plain) in cls.types or (cls.types == (int,) and type(plain) is bool)
+                ) and self.kind_fits(plain, cls):
                     return True
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
                 if abstract_instance(cls.name, value):
@@ -1761,6 +1765,8 @@ class Library:
             parts = self.collect(one(args, kwargs, "join", str))
             total = 0
             for position, part in enumerate(parts):
+                if type(part) is PInstance:  # a StrEnum's member: its str
+                    part = parts[position] = enum_mixin_value(part)
                 if type(part) is not str:
                     wrong = TypeError(
                         f"sequence item {position}: expected str instance, "

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -3563,4 +3564,105 @@ def test_a_class_that_is_no_enum_is_still_not_walked() -> None:
         "class A:\n    x = 1\n"
         + "for f in (lambda: list(A), lambda: len(A), lambda: 1 in A):\n"
         + "    try:\n        f()\n    except TypeError as e:\n        print(e)\n"
+    )
+
+
+MIXIN_ENUMS = """
+from enum import Enum, IntEnum, StrEnum, auto
+class Op(StrEnum):
+    ADD = auto()
+    MUL = "mul"
+    TANH = auto()
+class Lvl(IntEnum):
+    LOW = 1
+    HIGH = auto()
+def t(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_a_str_enums_members_are_strs_and_an_int_enums_are_ints_as_cpythons() -> None:
+    # (issue 22: a public engine keys its ops by a StrEnum: `d[op]` with `d` keyed by
+    # the op's string, `f"{op}"`, `op == "mul"`)
+    assert_as_cpython(
+        MIXIN_ENUMS
+        + "print(Op.ADD, Op.MUL == 'mul', 'mul' == Op.MUL, f'{Op.TANH}|{Op.MUL:>5}|')\n"
+        + "print(repr(Op.ADD), str(Op.MUL), Op.MUL != 'add', Op('mul') is Op.MUL)\n"
+        + "d = {Op.ADD: 1, 'mul': 2}\nprint(d['add'], d[Op.MUL], len(d), Op.ADD in {'add'})\n"
+        + "print(Op.MUL.upper(), Op.ADD + '!', '<' + Op.ADD, Op.ADD * 2, len(Op.TANH))\n"
+        + "print(Op.ADD[0], [c for c in Op.MUL], 'd' in Op.ADD, Op.ADD in 'add mul')\n"
+        + "print('-'.join([Op.ADD, Op.MUL]), '%s' % Op.ADD, hash(Op.ADD) == hash('add'))\n"
+        + "print(Lvl.HIGH, Lvl.HIGH + 1, 3 * Lvl.HIGH, Lvl.LOW < Lvl.HIGH, Lvl.LOW == 1)\n"
+        + "print(repr(Lvl.HIGH), f'{Lvl.LOW:03d}', Lvl(2).name, {1: 'x'}[Lvl.LOW])\n"
+        + "print([1, 2, 3][Lvl.LOW], list(range(Lvl.HIGH)), int(Lvl.HIGH), float(Lvl.HIGH))\n"
+        + "print(-Lvl.LOW, ~Lvl.LOW, abs(-Lvl.HIGH), Lvl.HIGH.bit_length(), max(Lvl))\n"
+        + "print(sorted([Lvl.HIGH, Lvl.LOW]), list(Op), Op.MUL.value, Op.MUL.name)\n"
+        + "print(isinstance(Op.ADD, str), isinstance(Lvl.LOW, int), isinstance(Op.ADD, Enum))\n"
+        + "print(isinstance(Op.ADD, (int, Op)), isinstance(Lvl.LOW, str), bool(Lvl.LOW))\n"
+        + "t(lambda: Op.ADD.nope)\nt(lambda: Lvl.LOW.nope)\nt(lambda: Op('sub'))\n"
+        + "t(lambda: Op.ADD - 'a')\nt(lambda: Lvl.LOW + 'a')\n"
+    )
+
+
+def test_a_str_enum_member_that_is_no_string_is_cpythons_type_error() -> None:
+    assert_as_cpython(
+        "from enum import StrEnum\ntry:\n    class Bad(StrEnum):\n        A = 1\n"
+        "except TypeError as e:\n    print('TypeError', e)\n"
+    )
+
+
+def test_the_recursion_limit_a_program_sets_is_the_one_it_reads_back_as_cpythons() -> None:
+    # (learners' `sys.setrecursionlimit(10**4)` before a recursive sort: what the program
+    # reads back is its own number, with CPython's errors for one CPython refuses; the
+    # call depth bound stays the interpreter's)
+    assert_as_cpython(
+        "import sys\ndef t(f):\n    try:\n        print(f())\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "print(sys.getrecursionlimit())\n"
+        "for bad in (0, -5, 1.5, 2**70, -2**70, '9', None):\n"
+        "    t(lambda: sys.setrecursionlimit(bad))\n"
+        "t(lambda: sys.setrecursionlimit())\nt(lambda: sys.setrecursionlimit(1, 2))\n"
+        "t(lambda: sys.setrecursionlimit(n=3))\nt(lambda: sys.getrecursionlimit(1))\n"
+        "t(lambda: sys.getrecursionlimit(x=1))\n"
+        "sys.setrecursionlimit(10**4)\nprint(sys.getrecursionlimit())\n"
+        "sys.setrecursionlimit(1500)\nprint(sys.getrecursionlimit())\n"
+        "def walk(n):\n    return 0 if n == 0 else 1 + walk(n - 1)\nprint(walk(900))\n"
+    )
+
+
+def test_a_recursion_limit_too_low_for_the_depth_is_cpythons_recursion_error(
+    tmp_path: Path,
+) -> None:
+    # CPython counts a script's module and the call itself: run as a script, not exec'd
+    source = (
+        "import sys\ndef t(f):\n    try:\n        print(f())\n"
+        "    except RecursionError as e:\n        print(type(e).__name__, e)\n"
+        "t(lambda: sys.setrecursionlimit(True))\nt(lambda: sys.setrecursionlimit(4))\n"
+        "def f(n):\n    return f(n - 1) if n else t(lambda: sys.setrecursionlimit(9))\n"
+        "f(2)\nprint(sys.getrecursionlimit())\n"
+        "try:\n    sys.setrecursionlimit(2)\nexcept RecursionError as e:\n    print(e)\n"
+    )
+    script = tmp_path / "limit.py"
+    script.write_text(source)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert printed_lines(trace_source(source + TAIL)) == run.stdout.splitlines()
+
+
+def test_a_partials_func_args_and_keywords_are_cpythons_and_read_only() -> None:
+    assert_as_cpython(
+        "from functools import partial\ndef f(a, b, c=1):\n    return a + b + c\n"
+        "def t(g):\n    try:\n        print(g())\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "p = partial(f, 1, c=5)\nprint(p(2), p.func is f, p.args, p.keywords, p.func.__name__)\n"
+        "for attr in ('func', 'args', 'keywords'):\n    t(lambda: setattr(p, attr, 1))\n"
+        "q = partial(p, 3)\nprint(q.func is f, q.args, q.keywords, q(), type(p).__name__)\n"
+        "p.keywords['c'] = 10\nprint(p(2), p.keywords is p.keywords, callable(p))\n"
+        "print(partial(print, [1], sep='-'), partial(print).args, partial(print).keywords)\n"
+        "t(lambda: partial(1))\nt(lambda: partial())\nt(lambda: p.nope)\n"
+        "t(lambda: p.args[0] + 'a')\n"
+        "class C:\n    def m(self, x):\n        return x * 2\n"
+        "print(partial(C().m, 4)(), partial(C)().m(1), isinstance(p, partial))\n"
     )

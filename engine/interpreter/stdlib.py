@@ -127,7 +127,7 @@ class Field:
     """What `dataclasses.field(...)` returns: a field's default or default factory, and
     whether `__init__` takes it, `__repr__` shows it, `__eq__` compares it."""
 
-    __slots__ = ("compare", "default", "factory", "init", "repr")
+    __slots__ = ("compare", "default", "factory", "init", "kw_only", "repr")
 
     def __init__(
         self,
@@ -142,6 +142,7 @@ class Field:
         self.repr = repr
         self.compare = compare
         self.init = init
+        self.kw_only = False  # `field(kw_only=True)`: no place among the positional ones
 
 
 NO_DEFAULT: Any = Inert("no default")
@@ -2066,7 +2067,9 @@ def dataclasses_module(library: Library) -> PModule:
                 raise ProgramError(f"field() got an unexpected keyword argument '{name}'")
         if default is not NO_DEFAULT and factory is not None:
             raise ProgramError("cannot specify both default and default_factory", kind="ValueError")
-        return Field(default, factory, shown, compared, taken)
+        made = Field(default, factory, shown, compared, taken)
+        made.kw_only = m.truthy(kwargs.get("kw_only", False))
+        return made
 
     def dataclass(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if len(args) == 1 and type(args[0]) is PClass and not kwargs:
@@ -2255,7 +2258,10 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     if type(cls) is not PClass:
         raise ProgramError(f"@dataclass decorates a class, not {a_type(cls)}", kind="TypeError")
     m.state.charge(MADE_CLASS_STEPS)
+    _no_mutable_default(m, cls)
     taken = fields_of(cls)
+    if options.get("init", True) and not options.get("kw_only"):
+        _defaults_last(taken)
     init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}
     fields = [(name, d) for name, d in taken if name not in init_variables]
     shown = [name for name, d in fields if type(d) is not Field or d.repr]
@@ -2317,6 +2323,49 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
                 call = python_method(f"{cls.name}.{name}", params, call)
             namespace[name] = NativeMethod(name, call)
     return cls
+
+
+def _no_mutable_default(m: Any, cls: PClass) -> None:
+    """CPython 3.11's ValueError for a field of the class's own whose default is of an
+    unhashable class (`x: list = []`, a dataclass object that is not frozen)."""
+    class_variables = cls.namespace.get(CLASS_VARIABLES, ())
+    for name in cls.namespace.get(ANNOTATIONS, ()):
+        default = cls.namespace.get(name, NO_DEFAULT)
+        if type(default) is Field:
+            default = default.default
+        if name in class_variables or not _unhashable_class(default):
+            continue
+        shown = m.texts.to_repr(default.cls) if type(default) is PInstance else None
+        shown = shown or f"<class '{python_type_name(default)}'>"
+        words = f"mutable default {shown} for field {name} is not allowed: use default_factory"
+        raise ProgramError(words, kind="ValueError")
+
+
+def _unhashable_class(value: Any) -> bool:
+    """Whether CPython's `type(value).__hash__` is None."""
+    kind = type(value)
+    if kind is PInstance:
+        for c in value.cls.mro:
+            if "__hash__" in c.namespace:
+                return c.namespace["__hash__"] is None
+            if "__eq__" in c.namespace:
+                return True
+        return False
+    return kind is list or kind is dict or kind is bytearray or (kind is PSet and not value.frozen)
+
+
+def _defaults_last(fields: list[tuple[str, Any]]) -> None:
+    """CPython's TypeError for a field `__init__` takes positionally, with no default,
+    after one with a default (a base class's fields first)."""
+    seen_default = False
+    for name, default in fields:
+        if type(default) is Field and (not default.init or default.kw_only):
+            continue
+        if not _required(default):
+            seen_default = True
+        elif seen_default:
+            words = f"non-default argument '{name}' follows default argument"
+            raise ProgramError(words, kind="TypeError")
 
 
 def _comparison(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], dict[str, Any]], Any]:

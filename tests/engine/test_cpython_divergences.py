@@ -3666,3 +3666,33 @@ def test_a_partials_func_args_and_keywords_are_cpythons_and_read_only() -> None:
         "class C:\n    def m(self, x):\n        return x * 2\n"
         "print(partial(C().m, 4)(), partial(C)().m(1), isinstance(p, partial))\n"
     )
+
+
+def test_a_dataclass_field_order_and_mutable_defaults_are_cpythons_errors() -> None:
+    # `x: list = []` (once a silently shared list here) and a field with no default after
+    # one with a default: CPython refuses the class as it is made
+    header = "from dataclasses import dataclass, field\n"
+    bodies = [
+        "@dataclass\nclass A:\n    a: int = 1\n    b: int\n",
+        "@dataclass\nclass A:\n    a: int = field(default=1)\n    b: int = field()\n",
+        "@dataclass\nclass A:\n    a: int = field(default_factory=list)\n    b: int\n",
+        "@dataclass\nclass G:\n    a: int = 1\n@dataclass\nclass A(G):\n    b: int\n",
+        "@dataclass\nclass A:\n    x: list = []\n",
+        "@dataclass\nclass A:\n    x: dict = field(default={})\n",
+        "@dataclass\nclass A:\n    n: int = 0\n    x: set = set()\n    y: list = []\n",
+        "@dataclass\nclass P:\n    v: int = 0\n@dataclass\nclass A:\n    p: P = P()\n",
+        "class E:\n    def __eq__(self, o):\n        return True\n"
+        "@dataclass\nclass A:\n    e: E = E()\n",
+        "@dataclass(init=False)\nclass A:\n    a: int = 1\n    b: int\n",
+        "@dataclass(kw_only=True)\nclass A:\n    a: int = 1\n    b: int\nprint(A(b=2))\n",
+        "@dataclass\nclass A:\n    a: int = 1\n    b: int = field(kw_only=True)\nprint(A(b=3))\n",
+        "@dataclass\nclass A:\n    a: int = 1\n    b: int = field(init=False)\nprint(A().a)\n",
+        "@dataclass(frozen=True)\nclass P:\n    v: int = 0\n@dataclass\nclass A:\n    p: P = P()\n"
+        "    t: tuple = (1, [2])\n    s: frozenset = frozenset()\nprint(A())\n",
+    ]
+    for body in bodies:
+        indented = "".join(f"    {line}\n" for line in body.splitlines())
+        assert_as_cpython(
+            header + f"try:\n{indented}    print('made')\n"
+            "except (TypeError, ValueError) as e:\n    print(type(e).__name__, e)\n"
+        )

@@ -525,6 +525,8 @@ class Library:
 
     def chr_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         code = self.integer(one(args, kwargs, "chr"))
+        if not -(2**31) <= code < 2**31:  # CPython's C int first
+            raise ProgramError("Python int too large to convert to C int", kind="OverflowError")
         if not 0 <= code <= 0x10FFFF:
             raise ProgramError("chr() arg not in range(0x110000)", kind="ValueError")
         return chr(code)

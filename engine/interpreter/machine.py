@@ -735,6 +735,9 @@ class Machine:
         if name == "__qualname__":
             return cls.qualname
         if name == "__module__":
+            module = self.texts.class_modules.get(cls)  # `abc.ABC`, `graphlib.CycleError`
+            if module is not None:
+                return module[:-1]
             return "builtins" if cls.builtin else "__main__"
         if name == "__doc__":
             if cls.builtin:  # `ValueError.__doc__`: CPython's own text

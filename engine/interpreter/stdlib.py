@@ -924,6 +924,7 @@ def typing_module(library: Library) -> PModule:
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
     members["get_args"] = Builtin("get_args", lambda a, k: _get_args(library, a, k))
+    members["get_origin"] = Builtin("get_origin", lambda a, k: _get_origin(library, members, a, k))
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named
@@ -977,6 +978,39 @@ def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tupl
 
 
 _UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes here)
+
+# `get_origin(List[int])` is `list`: typing's aliases of the built-in classes, bare too
+_ORIGIN_CLASSES = {
+    "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set",
+    "FrozenSet": "frozenset", "Type": "type",
+}  # fmt: skip
+# The special forms whose subscription's origin is the form itself (bare: None)
+_ORIGIN_FORMS = frozenset(
+    {"Union", "Literal", "ClassVar", "Final", "Annotated", "Concatenate", "TypeGuard"}
+)
+
+
+def _get_origin(
+    library: Library, members: dict[str, Any], args: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    """`typing.get_origin(tp)`, as CPython's: `list` of `List[int]` (and of `List`), the
+    form of a `Union[...]` (`Optional[X]`'s too), `Literal[...]`, `ClassVar[...]`…;
+    `Generic` of itself; a `collections.abc` alias's (`Iterable[int]`) is typing's own
+    name here (CPython's is `collections.abc.Iterable`); None for anything else."""
+    (hint,) = bound_arguments("get_origin", ("tp",), args, kwargs)  # CPython's TypeErrors
+    if hint is members["Generic"] or hint is members["Protocol"]:
+        return hint
+    if type(hint) is not Annotation:
+        return None
+    name = "Union" if hint.name == "Optional" else hint.name
+    builtins = library.builtins_module
+    if name in _ORIGIN_CLASSES and builtins is not None:
+        return builtins.members[_ORIGIN_CLASSES[name]]
+    if name in ABC_CLASS_NAMES and name in members:
+        return members[name]
+    if name in _ORIGIN_FORMS and hint.args and name in members:
+        return members[name]
+    return None
 
 
 def _none_type(library: Library) -> Any:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
-from tests.engine.cpython import printed_lines, run_in_cpython
+from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_stderr
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
 
 IN_PLACE = [
@@ -3696,3 +3696,39 @@ def test_a_dataclass_field_order_and_mutable_defaults_are_cpythons_errors() -> N
             header + f"try:\n{indented}    print('made')\n"
             "except (TypeError, ValueError) as e:\n    print(type(e).__name__, e)\n"
         )
+
+
+def test_typing_get_origin_is_cpythons() -> None:
+    assert_as_cpython(
+        "import typing\nfrom typing import List, Dict, Tuple, Set, FrozenSet, Type, Union\n"
+        "from typing import Optional, Literal, ClassVar, Final, Any, Generic, TypeVar\n"
+        "from typing import get_origin, get_args\nT = TypeVar('T')\n"
+        "for tp in [List[int], Dict[str, int], Tuple[int, ...], Set[int], FrozenSet[int],\n"
+        "           Type[int], List, Dict, int, None, 'x', Any, Union, Optional, Literal]:\n"
+        "    print(get_origin(tp))\n"
+        "print(get_origin(Union[int, str]) is Union, get_origin(Optional[int]) is Union)\n"
+        "print(get_origin(Literal[1]) is Literal, get_origin(ClassVar[int]) is ClassVar)\n"
+        "print(get_origin(Final[int]) is Final, get_origin(List[int]) is list)\n"
+        "print(get_origin(Generic) is Generic, get_origin(typing.Dict[str, List[int]]) is dict)\n"
+        "def kind(tp):\n    if get_origin(tp) is Union:\n        return 'union', get_args(tp)\n"
+        "    return get_origin(tp) or tp\n"
+        "print(kind(Optional[float]), kind(List[str]), kind(int))\n"
+        "for call in (lambda: get_origin(), lambda: get_origin(1, 2), lambda: get_origin(t=1)):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+    )
+
+
+def test_an_uncaught_graphlib_cycle_error_is_named_with_its_module_as_cpythons() -> None:
+    # CPython's traceback ends with the class's module where it is not builtins or the
+    # program's own: `graphlib.CycleError: (...)`; its classes' `__module__` and repr too
+    source = (
+        "import graphlib\nprint(graphlib.CycleError, graphlib.CycleError.__module__)\n"
+        "print(graphlib.TopologicalSorter.__module__)\n"
+        "ts = graphlib.TopologicalSorter({'a': {'b'}, 'b': {'a'}})\nts.prepare()\n"
+    )
+    theirs = run_in_cpython_with_stderr(source)
+    with pytest.raises(EngineError) as raised:
+        trace_source(source + TAIL)
+    assert raised.value.message.startswith(theirs[-1] + " (in prepare()")
+    assert theirs[-1].startswith("graphlib.CycleError: ('nodes are in a cycle'")
+    assert_as_cpython(source.replace("ts.prepare()\n", ""))

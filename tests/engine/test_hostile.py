@@ -1966,3 +1966,28 @@ PARTIAL = "from functools import partial\np = partial(print, [1], sep='-')\n"
 def test_a_partial_hands_out_its_three_members_only_within_bounds(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END, limits=Limits(max_steps=50_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    "statement", ["n = len(range(2 ** 100))", "x = [1][2 ** 70]", "x = 2 ** 3000 / 7"]
+)
+def test_a_c_size_overflow_uncaught_is_cpythons_last_line_at_its_line(statement: str) -> None:
+    # (once "this operation failed: ... (OverflowError)", which no `except` caught)
+    with pytest.raises(EngineError) as raised:
+        trace_source(f"a = 1\n{statement}\n" + END)
+    assert raised.value.line == 2
+    assert re.search(r"(Overflow|Index)Error: ", raised.value.message)
+    assert "operation failed" not in raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("from typing import get_origin, List\nx = get_origin(List[int]).__class__\n", "dunder"),
+        ("import typing\nx = typing.get_origin(typing.List).__dict__\n", "not available"),
+        ("from typing import get_origin\nx = get_origin.__self__\n", "dunder"),
+    ],
+)
+def test_get_origin_hands_out_the_classes_a_program_can_name_only(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)

@@ -723,8 +723,10 @@ class Library:
         raise caught_as(f"{a_type(value)} has no len()", missing)
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
-        args = [enum_mixin_value(a) for a in args]  # `range(Level.HIGH)`: an IntEnum's int
         not_int = [a for a in args if type(a) not in (int, bool)]
+        if not_int and any(enum_mixin_value(a) is not a for a in not_int):
+            args = [enum_mixin_value(a) for a in args]  # `range(Level.HIGH)`: its int
+            not_int = [a for a in args if type(a) not in (int, bool)]
         if not kwargs and 1 <= len(args) <= 3 and not_int:
             bad = not_int[0]
             if type(bad) is not PInstance or bad.cls.lookup("__index__") is MISSING:
@@ -1767,8 +1769,8 @@ class Library:
             parts = self.collect(one(args, kwargs, "join", str))
             total = 0
             for position, part in enumerate(parts):
-                if type(part) is PInstance:  # a StrEnum's member: its str
-                    part = parts[position] = enum_mixin_value(part)
+                if type(part) is not str:
+                    part = parts[position] = enum_mixin_value(part)  # a StrEnum's member
                 if type(part) is not str:
                     wrong = TypeError(
                         f"sequence item {position}: expected str instance, "

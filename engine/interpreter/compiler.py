@@ -737,6 +737,10 @@ class Compiler(ExpressionCompiler):
                 if not ran:
                     ran.append(True)
                     code(Frame(namespace, None))
+                    if name in _NAMED_MODULES:  # `<class 'graphlib.CycleError'>`
+                        for value in namespace.values():
+                            if type(value) is PClass:
+                                self.m.texts.class_modules[value] = f"{name}."
                 return namespace
 
             self.loaded[name] = load
@@ -2224,6 +2228,11 @@ LAZY_MODULES = {
     "warnings": warnings_module.WARNINGS_NAMES,
     "graphlib": graphlib_module.GRAPHLIB_NAMES,
 }
+
+
+# The library modules whose classes CPython names by the module itself (not `unittest`,
+# whose are `unittest.case.`'s, nor `queue`'s `_queue.Empty`): their `__module__`.
+_NAMED_MODULES = frozenset({"graphlib"})
 
 
 def _same(value: Any) -> Any:

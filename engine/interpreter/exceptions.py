@@ -325,7 +325,10 @@ def program_raise(machine: Any, value: Any) -> ProgramRaise:
     if type(value) is not PInstance or classes["BaseException"] not in value.cls.mro:
         raise ProgramError("exceptions must derive from BaseException", kind="TypeError")
     text = machine.texts.to_str(value)
-    message = f"{value.cls.name}: {text}" if text else value.cls.name
+    # (a class of a module other than builtins or the program's is named with its module,
+    # as CPython's traceback ends: `graphlib.CycleError: ...`)
+    named = machine.texts.class_modules.get(value.cls, "") + value.cls.name
+    message = f"{named}: {text}" if text else named
     return ProgramRaise(value, message[:500])
 
 

@@ -62,6 +62,7 @@ from backprop_animator.engine.interpreter.objects import (
     Stream,
     TextBuffer,
     TypeObject,
+    enum_mixin_value,
     holds_instance,
     is_bare_object,
     is_dunder,
@@ -524,6 +525,8 @@ class Library:
 
     def chr_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         code = self.integer(one(args, kwargs, "chr"))
+        if not -(2**31) <= code < 2**31:  # CPython's C int first
+            raise ProgramError("Python int too large to convert to C int", kind="OverflowError")
         if not 0 <= code <= 0x10FFFF:
             raise ProgramError("chr() arg not in range(0x110000)", kind="ValueError")
         return chr(code)
@@ -721,6 +724,9 @@ class Library:
 
     def range_(self, args: list[Any], kwargs: dict[str, Any]) -> range:
         not_int = [a for a in args if type(a) not in (int, bool)]
+        if not_int and any(enum_mixin_value(a) is not a for a in not_int):
+            args = [enum_mixin_value(a) for a in args]  # `range(Level.HIGH)`: its int
+            not_int = [a for a in args if type(a) not in (int, bool)]
         if not kwargs and 1 <= len(args) <= 3 and not_int:
             bad = not_int[0]
             if type(bad) is not PInstance or bad.cls.lookup("__index__") is MISSING:
@@ -987,9 +993,11 @@ class Library:
                 if type(value) is PClass and value.abc:
                     return True
             elif isinstance(cls, TypeObject):
+                # an IntEnum's or StrEnum's member: an int, a str
+                plain = enum_mixin_value(value) if type(value) is PInstance else value
                 if (
-                    type(value) in cls.types or (cls.types == (int,) and type(value) is bool)
-                ) and self.kind_fits(value, cls):
+                    type(plain) in cls.types or (cls.types == (int,) and type(plain) is bool)
+                ) and self.kind_fits(plain, cls):
                     return True
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
                 if abstract_instance(cls.name, value):
@@ -1761,6 +1769,8 @@ class Library:
             parts = self.collect(one(args, kwargs, "join", str))
             total = 0
             for position, part in enumerate(parts):
+                if type(part) is not str:
+                    part = parts[position] = enum_mixin_value(part)  # a StrEnum's member
                 if type(part) is not str:
                     wrong = TypeError(
                         f"sequence item {position}: expected str instance, "

@@ -40,6 +40,7 @@ from backprop_animator.engine.interpreter.objects import (
     Inert,
     Maker,
     NativeMethod,
+    Partial,
     PClass,
     PClassMethod,
     PInstance,
@@ -55,6 +56,7 @@ from backprop_animator.engine.interpreter.objects import (
     enum_member_map,
     enum_member_named,
     enum_members,
+    enum_mixin_value,
     find_shape,
     holds_instance,
     is_bare_object,
@@ -614,6 +616,9 @@ class Machine:
         kind = type(obj)
         if kind is Stream:  # `sys.stdout.reconfigure(...)`
             return _stream_member(obj, name)
+        if kind is Partial and not is_dunder(name):  # CPython's AttributeError, caught
+            words = f"'functools.partial' object has no attribute '{name}'"
+            raise ProgramError(words, kind="AttributeError")
         python_type = PYTHON_TYPES.get(kind)
         if python_type is not None and not hasattr(python_type, name):
             # CPython has no such attribute either: its AttributeError, caught as one.
@@ -673,6 +678,9 @@ class Machine:
         fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
         if type(fallback) is Function:
             return self.call_function(fallback, [obj, name])
+        plain = enum_mixin_value(obj)
+        if plain is not obj and hasattr(type(plain), name):
+            return self.get_attr(plain, name)  # an IntEnum's or a StrEnum's member: `.upper()`
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
@@ -727,6 +735,9 @@ class Machine:
         if name == "__qualname__":
             return cls.qualname
         if name == "__module__":
+            module = self.texts.class_modules.get(cls)  # `abc.ABC`, `graphlib.CycleError`
+            if module is not None:
+                return module[:-1]
             return "builtins" if cls.builtin else "__main__"
         if name == "__doc__":
             if cls.builtin:  # `ValueError.__doc__`: CPython's own text
@@ -1056,6 +1067,8 @@ class Machine:
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"
             refused.args_seen = (f"'{cpython_type(obj)}' object has no attribute '{name}'",)
+            if kind is Partial and name in self.methods[Partial]:  # `p.func = g`
+                refused.args_seen = ("readonly attribute",)
         raise refused
 
     # Engine Values
@@ -1530,6 +1543,8 @@ class Machine:
             return item in container
         if kind in SIZED:
             if kind is str:
+                if type(item) is PInstance:  # `op in 'add mul'` of a StrEnum's member
+                    item = enum_mixin_value(item)
                 if type(item) is not str:
                     raise ProgramError(
                         "'in <string>' requires string as left operand, not "
@@ -1760,6 +1775,8 @@ class Machine:
                     failed = ProgramError(f"index {key} is out of range", kind="IndexError")
                     failed.args_seen = tuple(error.args)  # CPython's "list index out of range"
                     raise failed from None
+            if type(key) is PInstance and enum_mixin_value(key) is not key:
+                return self.get_item(obj, enum_mixin_value(key))  # `xs[Level.HIGH]`
             raise bad_index(obj, key)
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
         if (kind is PClass and obj.lookup("__class_getitem__") is not MISSING) or (

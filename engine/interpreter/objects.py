@@ -612,6 +612,26 @@ class Builtin:
         self.call = call
 
 
+class Partial(Builtin):
+    """What `functools.partial(func, *args, **keywords)` makes: called, `func` with
+    `args` first and `keywords` under the call's own; `.func`, `.args` and `.keywords`
+    read-only, as CPython's (its `keywords` the same dict each time, as CPython's)."""
+
+    __slots__ = ("args", "func", "keywords")
+
+    def __init__(
+        self,
+        call: Callable[[list[Any], dict[str, Any]], Any],
+        func: Any,
+        args: tuple[Any, ...],
+        keywords: dict[str, Any],
+    ) -> None:
+        super().__init__("partial", call)
+        self.func = func
+        self.args = args
+        self.keywords = keywords
+
+
 class NativeMethod(Builtin):
     """A method of a built-in class (an exception's `__init__`, `__str__`): found on an
     instance, it is bound to it like a program's method; `call` takes `self` first.
@@ -731,6 +751,20 @@ class Placeholder(Inert):
 
 # In the namespace of `enum.Enum`: its subclasses' bodies are members (`stdlib`).
 ENUM_KEY = " enum"
+# In the namespace of `enum.IntEnum` and `enum.StrEnum`: the type their members are (a
+# member stands for its value wherever an int or a str is read: `==`, hashing, arithmetic,
+# `isinstance`, f-strings, the str's methods).
+ENUM_MIXIN_KEY = " enum mixin"
+
+
+def enum_mixin_value(value: Any) -> Any:
+    """An IntEnum's or StrEnum's member's value (`Op.MUL` -> `'mul'`); anything else as
+    it is."""
+    if type(value) is PInstance:
+        for c in value.cls.mro:
+            if ENUM_MIXIN_KEY in c.namespace:
+                return value.attrs.get("value")
+    return value
 
 
 def enum_members(cls: PClass) -> list[PInstance] | None:

@@ -121,6 +121,7 @@ class ProgramError(EngineError):
             self.kind is not None
             and message != self.kind
             and not message.startswith(f"{self.kind}:")
+            and not message.partition(":")[0].endswith(f".{self.kind}")  # `graphlib.`'s
         ):
             words = self.cpython_words()
             if words is not None:
@@ -391,10 +392,15 @@ class State:
 
 def host_failure(error: Exception) -> ProgramError:
     """An exception of Python's own that reached a statement: a generator of the
-    program's read while it runs (`for x in itself`) is CPython's ValueError, which the
-    program may catch; any other is said in words (`operation_failed`), not caught."""
+    program's read while it runs (`for x in itself`) is CPython's ValueError, and an
+    OverflowError CPython's, which the program may catch; any other is said in words
+    (`operation_failed`), not caught."""
     if type(error) is ValueError and str(error) == "generator already executing":
         return ProgramError("generator already executing", kind="ValueError")
+    if type(error) is OverflowError:
+        # A C size or a float past its range, of the program's own number (`len(range(2**100))`:
+        # `Python int too large to convert to C ssize_t`): CPython's, caught as one.
+        return ProgramError(str(error)[:200], kind="OverflowError")
     if isinstance(error, MemoryError):  # (a bound: the process's memory, past the others)
         return ProgramError(
             "the program ran out of memory: it keeps more alive at once than this process "

@@ -44,6 +44,7 @@ from backprop_animator.engine.interpreter.namedtuples import (
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
+    ENUM_MIXIN_KEY,
     FROZEN,
     LOG_KIND,
     MISSING,
@@ -54,6 +55,7 @@ from backprop_animator.engine.interpreter.objects import (
     Inert,
     Maker,
     NativeMethod,
+    Partial,
     PClass,
     PClassMethod,
     PInstance,
@@ -65,6 +67,7 @@ from backprop_animator.engine.interpreter.objects import (
     TextBuffer,
     TypeObject,
     enum_members,
+    enum_mixin_value,
     reads_of,
 )
 from backprop_animator.engine.interpreter.os_module import os_modules
@@ -124,7 +127,7 @@ class Field:
     """What `dataclasses.field(...)` returns: a field's default or default factory, and
     whether `__init__` takes it, `__repr__` shows it, `__eq__` compares it."""
 
-    __slots__ = ("compare", "default", "factory", "init", "repr")
+    __slots__ = ("compare", "default", "factory", "init", "kw_only", "repr")
 
     def __init__(
         self,
@@ -139,6 +142,7 @@ class Field:
         self.repr = repr
         self.compare = compare
         self.init = init
+        self.kw_only = False  # `field(kw_only=True)`: no place among the positional ones
 
 
 NO_DEFAULT: Any = Inert("no default")
@@ -199,6 +203,8 @@ def finish_class(m: Any, cls: PClass) -> PClass:
         return class_namedtuple(m, cls, names, ANNOTATIONS)
     make_enum_members(cls)
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
+        if not cls.equipped:  # (its members hash before any instance is made)
+            m.equip(cls)
         cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
 
@@ -267,10 +273,95 @@ def enum_module(library: Library) -> PModule:
         "__str__": NativeMethod("__str__", python_method("Enum.__str__", (), member_text)),
         "__repr__": NativeMethod("__repr__", python_method("Enum.__repr__", (), member_repr)),
     }
+    enum = PClass("Enum", (), namespace)
     return PModule(
         "enum",
-        {"Enum": PClass("Enum", (), namespace), "auto": Builtin("auto", lambda a, k: _Auto())},
+        {
+            "Enum": enum,
+            "IntEnum": PClass("IntEnum", (enum,), _mixin_namespace(library, int)),
+            "StrEnum": PClass("StrEnum", (enum,), _mixin_namespace(library, str)),
+            "auto": Builtin("auto", lambda a, k: _Auto()),
+        },
     )
+
+
+def _mixin_namespace(library: Library, kind: type) -> dict[str, Any]:
+    """`enum.IntEnum`'s and `enum.StrEnum`'s methods: a member is its value wherever an
+    int or a str is read (`Op.MUL == 'mul'`, a dict key equal to the string, `f'{op}'`,
+    `Op.MUL.upper()`, `Level.HIGH + 1`, ordering), as CPython's members are ints and strs
+    (the value's attributes: `Machine.class_attr_of`)."""
+    m = library.machine
+    plain = enum_mixin_value
+    qual = kind.__name__
+
+    def method(name: str, params: tuple[str, ...], call: Call) -> NativeMethod:
+        return NativeMethod(name, python_method(f"{qual}.{name}", params, call))
+
+    def compared(op: str) -> Call:
+        return lambda a, k: m.compare(op, plain(a[0]), plain(a[1]))
+
+    def operated(op: str, left: Any, right: Any) -> Any:
+        try:
+            return m.binary(op, plain(left), plain(right))
+        except ProgramError as error:  # the member's class named (`'Lvl' and 'str'`)
+            if error.kind == "TypeError" and str(error).startswith("unsupported operand"):
+                return NotImplemented
+            raise
+
+    def forward(op: str) -> Call:
+        return lambda a, k: operated(op, a[0], a[1])
+
+    def reflected(op: str) -> Call:
+        return lambda a, k: operated(op, a[1], a[0])
+
+    def of_value(builtin: Call) -> Call:
+        return lambda a, k: builtin([plain(a[0])], {})
+
+    def unary(op: str) -> Call:
+        return lambda a, k: m.unary(op, plain(a[0]))
+
+    namespace: dict[str, Any] = {
+        ENUM_MIXIN_KEY: kind,
+        "__str__": method("__str__", (), lambda a, k: m.texts.to_str(plain(a[0]))),
+        "__format__": method(
+            "__format__", ("format_spec",), lambda a, k: m.texts.format(plain(a[0]), a[1])
+        ),
+        "__hash__": method("__hash__", (), lambda a, k: library.hash_([plain(a[0])], {})),
+    }
+    for op, name in (("==", "eq"), ("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")):
+        namespace[f"__{name}__"] = method(f"__{name}__", ("other",), compared(op))
+    value_of = lambda a, k: plain(a[0])  # noqa: E731
+    if kind is int:  # `[w, b][Level.HIGH]`, `int(op)`, `-op`, `abs(op)`
+        namespace["__index__"] = namespace["__int__"] = method("__int__", (), value_of)
+        for name, builtin in (("float", library.float_), ("abs", library.abs_)):
+            namespace[f"__{name}__"] = method(f"__{name}__", (), of_value(builtin))
+        for op, name in (("-", "neg"), ("+", "pos"), ("~", "invert")):
+            namespace[f"__{name}__"] = method(f"__{name}__", (), unary(op))
+    else:  # `len(op)`, `op[0]`, `'d' in op`, `for c in op`
+        namespace["__len__"] = method("__len__", (), lambda a, k: len(plain(a[0])))
+        namespace["__getitem__"] = method(
+            "__getitem__", ("key",), lambda a, k: m.get_item(plain(a[0]), a[1])
+        )
+        namespace["__contains__"] = method(
+            "__contains__", ("key",), lambda a, k: m.contains(plain(a[0]), a[1])
+        )
+        namespace["__iter__"] = method("__iter__", (), lambda a, k: m.iterate(plain(a[0])))
+    namespace["__bool__"] = method("__bool__", (), lambda a, k: m.truthy(plain(a[0])))
+    for op, name in MIXIN_OPERATORS[kind]:
+        namespace[f"__{name}__"] = method(f"__{name}__", ("other",), forward(op))
+        namespace[f"__r{name}__"] = method(f"__r{name}__", ("other",), reflected(op))
+    return namespace
+
+
+# The operators of an IntEnum's members (an int's) and of a StrEnum's (a str's)
+MIXIN_OPERATORS: dict[type, tuple[tuple[str, str], ...]] = {
+    int: (
+        ("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "truediv"), ("//", "floordiv"),
+        ("%", "mod"), ("**", "pow"), ("&", "and"), ("|", "or"), ("^", "xor"),
+        ("<<", "lshift"), (">>", "rshift"),
+    ),
+    str: (("+", "add"), ("*", "mul"), ("%", "mod")),
+}  # fmt: skip
 
 
 def make_enum_members(cls: PClass) -> None:
@@ -280,6 +371,8 @@ def make_enum_members(cls: PClass) -> None:
         return
     by_value: dict[tuple[type, Any], PInstance] = {}
     last = 0
+    mixins = (c.namespace[ENUM_MIXIN_KEY] for c in cls.mro if ENUM_MIXIN_KEY in c.namespace)
+    mixin = next(mixins, None)  # an IntEnum's `int`, a StrEnum's `str`
     for name, value in list(cls.namespace.items()):
         if (
             name.startswith("_")
@@ -295,7 +388,9 @@ def make_enum_members(cls: PClass) -> None:
         ):
             continue
         if type(value) is _Auto:
-            value = last + 1
+            value = name.lower() if mixin is str else last + 1
+        if mixin is not None and type(value) is not mixin:
+            value = _mixin_member_value(cls, mixin, value)
         if type(value) is int:
             last = value
         plain = type(value) in (int, float, str, bool, type(None))  # Python's own hash
@@ -309,6 +404,19 @@ def make_enum_members(cls: PClass) -> None:
         cls.namespace[name] = member
         if plain:
             by_value[(type(value), value)] = member
+
+
+def _mixin_member_value(cls: PClass, mixin: type, value: Any) -> Any:
+    """An IntEnum's member given a bool is its int (`int(True)`); a StrEnum's given no
+    str is CPython's TypeError; anything else is refused (CPython would convert it)."""
+    if mixin is int and type(value) is bool:
+        return int(value)
+    if mixin is str and type(value) in (int, float, type(None)):
+        raise ProgramError(f"{value!r} is not a string", kind="TypeError")
+    raise ProgramError(
+        f"an {cls.name} member's value must be {'an int' if mixin is int else 'a str'} "
+        f"here, not {python_type_name(value)}"
+    )
 
 
 def _reconfigure(args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -383,21 +491,53 @@ def stdout() -> Stream:
 
 def sys_module(library: Library) -> PModule:
     """`import sys` as micrograd programs use it: `sys.setrecursionlimit(10000)` before a
-    deep recursive sort is accepted and changes nothing (calls still nest at most
-    BACKPROP_MAX_CALL_DEPTH deep); `sys.path.append(...)` appends to a list of the
-    program's own, since every import here is the interpreter's."""
+    deep recursive sort is accepted, and `getrecursionlimit()` reads it back, but it
+    changes no bound (calls still nest at most BACKPROP_MAX_CALL_DEPTH deep);
+    `sys.path.append(...)` appends to a list of the program's own, since every import
+    here is the interpreter's."""
+
+    read_back = [1000]  # what `getrecursionlimit()` answers: the program's own number
+    state = library.state
 
     def set_limit(args: list[Any], kwargs: dict[str, Any]) -> None:
-        if len(args) != 1 or kwargs or type(args[0]) is not int:
-            raise ProgramError("setrecursionlimit() takes one integer", kind="TypeError")
-        if args[0] < 1:
+        if kwargs:
+            words = "sys.setrecursionlimit() takes no keyword arguments"
+            raise ProgramError(words, kind="TypeError")
+        if len(args) != 1:
+            words = f"sys.setrecursionlimit() takes exactly one argument ({len(args)} given)"
+            raise ProgramError(words, kind="TypeError")
+        limit = args[0]
+        if type(limit) is not int and type(limit) is not bool:
+            words = f"'{python_type_name(limit)}' object cannot be interpreted as an integer"
+            raise ProgramError(words, kind="TypeError")
+        if not -(2**31) <= limit < 2**31:
+            words = "Python int too large to convert to C int"
+            raise ProgramError(words, kind="OverflowError")
+        if limit < 1:
             raise ProgramError("recursion limit must be greater or equal than 1", kind="ValueError")
+        depth = state.depth + 2  # CPython's count of a script: its module, this call
+        if limit <= depth:
+            words = (
+                f"cannot set the recursion limit to {int(limit)} at the recursion depth "
+                f"{depth}: the limit is too low"
+            )
+            raise ProgramError(words, kind="RecursionError")
+        read_back[0] = int(limit)
+
+    def get_limit(args: list[Any], kwargs: dict[str, Any]) -> int:
+        if kwargs:
+            words = "sys.getrecursionlimit() takes no keyword arguments"
+            raise ProgramError(words, kind="TypeError")
+        if args:
+            words = f"sys.getrecursionlimit() takes no arguments ({len(args)} given)"
+            raise ProgramError(words, kind="TypeError")
+        return read_back[0]
 
     return PModule(
         "sys",
         {
             "setrecursionlimit": Builtin("sys.setrecursionlimit", set_limit),
-            "getrecursionlimit": Builtin("sys.getrecursionlimit", lambda a, k: 1000),
+            "getrecursionlimit": Builtin("sys.getrecursionlimit", get_limit),
             "maxsize": sys.maxsize,
             "path": [],
             "stdout": stdout(),
@@ -784,6 +924,7 @@ def typing_module(library: Library) -> PModule:
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
     members["get_args"] = Builtin("get_args", lambda a, k: _get_args(library, a, k))
+    members["get_origin"] = Builtin("get_origin", lambda a, k: _get_origin(library, members, a, k))
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named
@@ -837,6 +978,39 @@ def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tupl
 
 
 _UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes here)
+
+# `get_origin(List[int])` is `list`: typing's aliases of the built-in classes, bare too
+_ORIGIN_CLASSES = {
+    "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set",
+    "FrozenSet": "frozenset", "Type": "type",
+}  # fmt: skip
+# The special forms whose subscription's origin is the form itself (bare: None)
+_ORIGIN_FORMS = frozenset(
+    {"Union", "Literal", "ClassVar", "Final", "Annotated", "Concatenate", "TypeGuard"}
+)
+
+
+def _get_origin(
+    library: Library, members: dict[str, Any], args: list[Any], kwargs: dict[str, Any]
+) -> Any:
+    """`typing.get_origin(tp)`, as CPython's: `list` of `List[int]` (and of `List`), the
+    form of a `Union[...]` (`Optional[X]`'s too), `Literal[...]`, `ClassVar[...]`…;
+    `Generic` of itself; a `collections.abc` alias's (`Iterable[int]`) is typing's own
+    name here (CPython's is `collections.abc.Iterable`); None for anything else."""
+    (hint,) = bound_arguments("get_origin", ("tp",), args, kwargs)  # CPython's TypeErrors
+    if hint is members["Generic"] or hint is members["Protocol"]:
+        return hint
+    if type(hint) is not Annotation:
+        return None
+    name = "Union" if hint.name == "Optional" else hint.name
+    builtins = library.builtins_module
+    if name in _ORIGIN_CLASSES and builtins is not None:
+        return builtins.members[_ORIGIN_CLASSES[name]]
+    if name in ABC_CLASS_NAMES and name in members:
+        return members[name]
+    if name in _ORIGIN_FORMS and hint.args and name in members:
+        return members[name]
+    return None
 
 
 def _none_type(library: Library) -> Any:
@@ -924,8 +1098,38 @@ def name_of(wrapped: Any) -> str | None:
     return None
 
 
+def _partial(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Partial:
+    """`functools.partial(func, *args, **keywords)`, as CPython makes it."""
+    if not args:
+        raise ProgramError("type 'partial' takes at least one argument", kind="TypeError")
+    function, *bound = args
+    if type(function) is PInstance:
+        callable_ = function.cls.lookup("__call__") is not MISSING
+    else:
+        callable_ = isinstance(function, Builtin | Function | BoundMethod | PClass)
+    if not callable_:
+        raise ProgramError("the first argument must be callable", kind="TypeError")
+    if type(function) is Partial:  # `partial(partial(f, 1), 2)`: CPython's, flattened
+        bound = [*function.args, *bound]
+        kwargs = {**function.keywords, **kwargs}
+        function = function.func
+        m.state.check_items(len(bound) + len(kwargs))  # (each copied: a step per ten items)
+        m.state.charge((len(bound) + len(kwargs)) // ITEMS_PER_STEP)
+
+    def call(a: list[Any], k: dict[str, Any]) -> Any:
+        return m.call(made.func, [*made.args, *a], {**made.keywords, **k})
+
+    made = Partial(call, function, tuple(bound), dict(kwargs))
+    return made
+
+
 def functools_module(library: Library) -> PModule:
     m = library.machine
+    m.methods[Partial] = {  # `p.func`, `p.args`, `p.keywords` (`Machine.get_attr`)
+        "func": lambda p: p.func,
+        "args": lambda p: p.args,
+        "keywords": lambda p: p.keywords,
+    }
 
     def reduce(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 2 <= len(args) <= 3:
@@ -943,12 +1147,6 @@ def functools_module(library: Library) -> PModule:
         for item in items:
             total = m.call(function, [total, item])
         return total
-
-    def partial(args: list[Any], kwargs: dict[str, Any]) -> Builtin:
-        if not args:
-            raise ProgramError("partial() takes a function", kind="TypeError")
-        function, *bound = args
-        return Builtin("partial", lambda a, k: m.call(function, [*bound, *a], {**kwargs, **k}))
 
     def decorated(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
         """The one function a decorator is given, else CPython's TypeError."""
@@ -1032,7 +1230,9 @@ def functools_module(library: Library) -> PModule:
         {
             "cached_property": Builtin("cached_property", cached_property),
             "reduce": Builtin("reduce", reduce),
-            "partial": Builtin("partial", partial),
+            "partial": TypeObject(
+                "partial", functools.partial(_partial, m), (Partial,), module="functools."
+            ),
             "wraps": Builtin("wraps", wraps),
             "update_wrapper": Builtin("update_wrapper", functools.partial(_update_wrapper, wraps)),
             "lru_cache": Builtin("lru_cache", lru_cache),
@@ -1901,7 +2101,9 @@ def dataclasses_module(library: Library) -> PModule:
                 raise ProgramError(f"field() got an unexpected keyword argument '{name}'")
         if default is not NO_DEFAULT and factory is not None:
             raise ProgramError("cannot specify both default and default_factory", kind="ValueError")
-        return Field(default, factory, shown, compared, taken)
+        made = Field(default, factory, shown, compared, taken)
+        made.kw_only = m.truthy(kwargs.get("kw_only", False))
+        return made
 
     def dataclass(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if len(args) == 1 and type(args[0]) is PClass and not kwargs:
@@ -2090,7 +2292,10 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     if type(cls) is not PClass:
         raise ProgramError(f"@dataclass decorates a class, not {a_type(cls)}", kind="TypeError")
     m.state.charge(MADE_CLASS_STEPS)
+    _no_mutable_default(m, cls)
     taken = fields_of(cls)
+    if options.get("init", True) and not options.get("kw_only"):
+        _defaults_last(taken)
     init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}
     fields = [(name, d) for name, d in taken if name not in init_variables]
     shown = [name for name, d in fields if type(d) is not Field or d.repr]
@@ -2152,6 +2357,49 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
                 call = python_method(f"{cls.name}.{name}", params, call)
             namespace[name] = NativeMethod(name, call)
     return cls
+
+
+def _no_mutable_default(m: Any, cls: PClass) -> None:
+    """CPython 3.11's ValueError for a field of the class's own whose default is of an
+    unhashable class (`x: list = []`, a dataclass object that is not frozen)."""
+    class_variables = cls.namespace.get(CLASS_VARIABLES, ())
+    for name in cls.namespace.get(ANNOTATIONS, ()):
+        default = cls.namespace.get(name, NO_DEFAULT)
+        if type(default) is Field:
+            default = default.default
+        if name in class_variables or not _unhashable_class(default):
+            continue
+        shown = m.texts.to_repr(default.cls) if type(default) is PInstance else None
+        shown = shown or f"<class '{python_type_name(default)}'>"
+        words = f"mutable default {shown} for field {name} is not allowed: use default_factory"
+        raise ProgramError(words, kind="ValueError")
+
+
+def _unhashable_class(value: Any) -> bool:
+    """Whether CPython's `type(value).__hash__` is None."""
+    kind = type(value)
+    if kind is PInstance:
+        for c in value.cls.mro:
+            if "__hash__" in c.namespace:
+                return c.namespace["__hash__"] is None
+            if "__eq__" in c.namespace:
+                return True
+        return False
+    return kind is list or kind is dict or kind is bytearray or (kind is PSet and not value.frozen)
+
+
+def _defaults_last(fields: list[tuple[str, Any]]) -> None:
+    """CPython's TypeError for a field `__init__` takes positionally, with no default,
+    after one with a default (a base class's fields first)."""
+    seen_default = False
+    for name, default in fields:
+        if type(default) is Field and (not default.init or default.kw_only):
+            continue
+        if not _required(default):
+            seen_default = True
+        elif seen_default:
+            words = f"non-default argument '{name}' follows default argument"
+            raise ProgramError(words, kind="TypeError")
 
 
 def _comparison(m: Any, op: str, compared: list[str]) -> Callable[[list[Any], dict[str, Any]], Any]:

@@ -25,6 +25,7 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Function,
     Inert,
+    Partial,
     PClass,
     PClassMethod,
     PInstance,
@@ -68,6 +69,16 @@ class Texts:
         self.class_modules: dict[PClass, str] = {}
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
+
+    def partial_repr(self, value: Partial, seen: set[int] | None) -> str:
+        """`functools.partial(<function f>, 1, c=5)`: CPython's, its function's address
+        left out as everywhere here."""
+        parts = [self.to_repr(value.func, seen)]
+        parts += [self.to_repr(arg, seen) for arg in value.args]
+        parts += [f"{key}={self.to_repr(arg, seen)}" for key, arg in value.keywords.items()]
+        text = f"functools.partial({', '.join(parts)})"
+        self.state.check_str(len(text))
+        return text
 
     def to_str(self, value: Any) -> str:
         if type(value) is str:
@@ -131,6 +142,8 @@ class Texts:
             return f"<class '{self.class_modules.get(value, module)}{shown}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"
+        if kind is Partial:  # `functools.partial(<function f>, 1, c=5)`, no address
+            return self.partial_repr(value, seen)
         if isinstance(value, Builtin):  # `<built-in function sqrt>`, as CPython's
             return f"<built-in function {value.name.rpartition('.')[2]}>"
         if kind is PModule:
@@ -518,6 +531,8 @@ def python_type_name(value: Any) -> str:
         return "NoneType"
     if isinstance(value, TypeObject) or type(value) is PClass:
         return "type"
+    if type(value) is Partial:
+        return "partial"
     if isinstance(value, Builtin):
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
@@ -610,6 +625,8 @@ def cpython_type(value: Any) -> str:
         return "method"
     if isinstance(value, TypeObject) or kind is PClass:
         return "type"
+    if kind is Partial:
+        return "functools.partial"
     if isinstance(value, Builtin):
         return "builtin_function_or_method"
     if kind is GeneratorType:  # `'map' object is not subscriptable`

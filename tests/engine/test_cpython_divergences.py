@@ -11,11 +11,12 @@ import re
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
 from backprop_animator.engine import EngineError, trace_source
-from tests.engine.cpython import printed_lines, run_in_cpython
+from tests.engine.cpython import printed_lines, run_in_cpython, run_in_cpython_with_stderr
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython, caught
 
 IN_PLACE = [
@@ -3564,3 +3565,170 @@ def test_a_class_that_is_no_enum_is_still_not_walked() -> None:
         + "for f in (lambda: list(A), lambda: len(A), lambda: 1 in A):\n"
         + "    try:\n        f()\n    except TypeError as e:\n        print(e)\n"
     )
+
+
+MIXIN_ENUMS = """
+from enum import Enum, IntEnum, StrEnum, auto
+class Op(StrEnum):
+    ADD = auto()
+    MUL = "mul"
+    TANH = auto()
+class Lvl(IntEnum):
+    LOW = 1
+    HIGH = auto()
+def t(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_a_str_enums_members_are_strs_and_an_int_enums_are_ints_as_cpythons() -> None:
+    # (issue 22: a public engine keys its ops by a StrEnum: `d[op]` with `d` keyed by
+    # the op's string, `f"{op}"`, `op == "mul"`)
+    assert_as_cpython(
+        MIXIN_ENUMS
+        + "print(Op.ADD, Op.MUL == 'mul', 'mul' == Op.MUL, f'{Op.TANH}|{Op.MUL:>5}|')\n"
+        + "print(repr(Op.ADD), str(Op.MUL), Op.MUL != 'add', Op('mul') is Op.MUL)\n"
+        + "d = {Op.ADD: 1, 'mul': 2}\nprint(d['add'], d[Op.MUL], len(d), Op.ADD in {'add'})\n"
+        + "print(Op.MUL.upper(), Op.ADD + '!', '<' + Op.ADD, Op.ADD * 2, len(Op.TANH))\n"
+        + "print(Op.ADD[0], [c for c in Op.MUL], 'd' in Op.ADD, Op.ADD in 'add mul')\n"
+        + "print('-'.join([Op.ADD, Op.MUL]), '%s' % Op.ADD, hash(Op.ADD) == hash('add'))\n"
+        + "print(Lvl.HIGH, Lvl.HIGH + 1, 3 * Lvl.HIGH, Lvl.LOW < Lvl.HIGH, Lvl.LOW == 1)\n"
+        + "print(repr(Lvl.HIGH), f'{Lvl.LOW:03d}', Lvl(2).name, {1: 'x'}[Lvl.LOW])\n"
+        + "print([1, 2, 3][Lvl.LOW], list(range(Lvl.HIGH)), int(Lvl.HIGH), float(Lvl.HIGH))\n"
+        + "print(-Lvl.LOW, ~Lvl.LOW, abs(-Lvl.HIGH), Lvl.HIGH.bit_length(), max(Lvl))\n"
+        + "print(sorted([Lvl.HIGH, Lvl.LOW]), list(Op), Op.MUL.value, Op.MUL.name)\n"
+        + "print(isinstance(Op.ADD, str), isinstance(Lvl.LOW, int), isinstance(Op.ADD, Enum))\n"
+        + "print(isinstance(Op.ADD, (int, Op)), isinstance(Lvl.LOW, str), bool(Lvl.LOW))\n"
+        + "t(lambda: Op.ADD.nope)\nt(lambda: Lvl.LOW.nope)\nt(lambda: Op('sub'))\n"
+        + "t(lambda: Op.ADD - 'a')\nt(lambda: Lvl.LOW + 'a')\n"
+    )
+
+
+def test_a_str_enum_member_that_is_no_string_is_cpythons_type_error() -> None:
+    assert_as_cpython(
+        "from enum import StrEnum\ntry:\n    class Bad(StrEnum):\n        A = 1\n"
+        "except TypeError as e:\n    print('TypeError', e)\n"
+    )
+
+
+def test_the_recursion_limit_a_program_sets_is_the_one_it_reads_back_as_cpythons() -> None:
+    # (learners' `sys.setrecursionlimit(10**4)` before a recursive sort: what the program
+    # reads back is its own number, with CPython's errors for one CPython refuses; the
+    # call depth bound stays the interpreter's)
+    assert_as_cpython(
+        "import sys\ndef t(f):\n    try:\n        print(f())\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "print(sys.getrecursionlimit())\n"
+        "for bad in (0, -5, 1.5, 2**70, -2**70, '9', None):\n"
+        "    t(lambda: sys.setrecursionlimit(bad))\n"
+        "t(lambda: sys.setrecursionlimit())\nt(lambda: sys.setrecursionlimit(1, 2))\n"
+        "t(lambda: sys.setrecursionlimit(n=3))\nt(lambda: sys.getrecursionlimit(1))\n"
+        "t(lambda: sys.getrecursionlimit(x=1))\n"
+        "sys.setrecursionlimit(10**4)\nprint(sys.getrecursionlimit())\n"
+        "sys.setrecursionlimit(1500)\nprint(sys.getrecursionlimit())\n"
+        "def walk(n):\n    return 0 if n == 0 else 1 + walk(n - 1)\nprint(walk(900))\n"
+    )
+
+
+def test_a_recursion_limit_too_low_for_the_depth_is_cpythons_recursion_error(
+    tmp_path: Path,
+) -> None:
+    # CPython counts a script's module and the call itself: run as a script, not exec'd
+    source = (
+        "import sys\ndef t(f):\n    try:\n        print(f())\n"
+        "    except RecursionError as e:\n        print(type(e).__name__, e)\n"
+        "t(lambda: sys.setrecursionlimit(True))\nt(lambda: sys.setrecursionlimit(4))\n"
+        "def f(n):\n    return f(n - 1) if n else t(lambda: sys.setrecursionlimit(9))\n"
+        "f(2)\nprint(sys.getrecursionlimit())\n"
+        "try:\n    sys.setrecursionlimit(2)\nexcept RecursionError as e:\n    print(e)\n"
+    )
+    script = tmp_path / "limit.py"
+    script.write_text(source)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert printed_lines(trace_source(source + TAIL)) == run.stdout.splitlines()
+
+
+def test_a_partials_func_args_and_keywords_are_cpythons_and_read_only() -> None:
+    assert_as_cpython(
+        "from functools import partial\ndef f(a, b, c=1):\n    return a + b + c\n"
+        "def t(g):\n    try:\n        print(g())\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "p = partial(f, 1, c=5)\nprint(p(2), p.func is f, p.args, p.keywords, p.func.__name__)\n"
+        "for attr in ('func', 'args', 'keywords'):\n    t(lambda: setattr(p, attr, 1))\n"
+        "q = partial(p, 3)\nprint(q.func is f, q.args, q.keywords, q(), type(p).__name__)\n"
+        "p.keywords['c'] = 10\nprint(p(2), p.keywords is p.keywords, callable(p))\n"
+        "print(partial(print, [1], sep='-'), partial(print).args, partial(print).keywords)\n"
+        "t(lambda: partial(1))\nt(lambda: partial())\nt(lambda: p.nope)\n"
+        "t(lambda: p.args[0] + 'a')\n"
+        "class C:\n    def m(self, x):\n        return x * 2\n"
+        "print(partial(C().m, 4)(), partial(C)().m(1), isinstance(p, partial))\n"
+    )
+
+
+def test_a_dataclass_field_order_and_mutable_defaults_are_cpythons_errors() -> None:
+    # `x: list = []` (once a silently shared list here) and a field with no default after
+    # one with a default: CPython refuses the class as it is made
+    header = "from dataclasses import dataclass, field\n"
+    bodies = [
+        "@dataclass\nclass A:\n    a: int = 1\n    b: int\n",
+        "@dataclass\nclass A:\n    a: int = field(default=1)\n    b: int = field()\n",
+        "@dataclass\nclass A:\n    a: int = field(default_factory=list)\n    b: int\n",
+        "@dataclass\nclass G:\n    a: int = 1\n@dataclass\nclass A(G):\n    b: int\n",
+        "@dataclass\nclass A:\n    x: list = []\n",
+        "@dataclass\nclass A:\n    x: dict = field(default={})\n",
+        "@dataclass\nclass A:\n    n: int = 0\n    x: set = set()\n    y: list = []\n",
+        "@dataclass\nclass P:\n    v: int = 0\n@dataclass\nclass A:\n    p: P = P()\n",
+        "class E:\n    def __eq__(self, o):\n        return True\n"
+        "@dataclass\nclass A:\n    e: E = E()\n",
+        "@dataclass(init=False)\nclass A:\n    a: int = 1\n    b: int\n",
+        "@dataclass(kw_only=True)\nclass A:\n    a: int = 1\n    b: int\nprint(A(b=2))\n",
+        "@dataclass\nclass A:\n    a: int = 1\n    b: int = field(kw_only=True)\nprint(A(b=3))\n",
+        "@dataclass\nclass A:\n    a: int = 1\n    b: int = field(init=False)\nprint(A().a)\n",
+        "@dataclass(frozen=True)\nclass P:\n    v: int = 0\n@dataclass\nclass A:\n    p: P = P()\n"
+        "    t: tuple = (1, [2])\n    s: frozenset = frozenset()\nprint(A())\n",
+    ]
+    for body in bodies:
+        indented = "".join(f"    {line}\n" for line in body.splitlines())
+        assert_as_cpython(
+            header + f"try:\n{indented}    print('made')\n"
+            "except (TypeError, ValueError) as e:\n    print(type(e).__name__, e)\n"
+        )
+
+
+def test_typing_get_origin_is_cpythons() -> None:
+    assert_as_cpython(
+        "import typing\nfrom typing import List, Dict, Tuple, Set, FrozenSet, Type, Union\n"
+        "from typing import Optional, Literal, ClassVar, Final, Any, Generic, TypeVar\n"
+        "from typing import get_origin, get_args\nT = TypeVar('T')\n"
+        "for tp in [List[int], Dict[str, int], Tuple[int, ...], Set[int], FrozenSet[int],\n"
+        "           Type[int], List, Dict, int, None, 'x', Any, Union, Optional, Literal]:\n"
+        "    print(get_origin(tp))\n"
+        "print(get_origin(Union[int, str]) is Union, get_origin(Optional[int]) is Union)\n"
+        "print(get_origin(Literal[1]) is Literal, get_origin(ClassVar[int]) is ClassVar)\n"
+        "print(get_origin(Final[int]) is Final, get_origin(List[int]) is list)\n"
+        "print(get_origin(Generic) is Generic, get_origin(typing.Dict[str, List[int]]) is dict)\n"
+        "def kind(tp):\n    if get_origin(tp) is Union:\n        return 'union', get_args(tp)\n"
+        "    return get_origin(tp) or tp\n"
+        "print(kind(Optional[float]), kind(List[str]), kind(int))\n"
+        "for call in (lambda: get_origin(), lambda: get_origin(1, 2), lambda: get_origin(t=1)):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+    )
+
+
+def test_an_uncaught_graphlib_cycle_error_is_named_with_its_module_as_cpythons() -> None:
+    # CPython's traceback ends with the class's module where it is not builtins or the
+    # program's own: `graphlib.CycleError: (...)`; its classes' `__module__` and repr too
+    source = (
+        "import graphlib\nprint(graphlib.CycleError, graphlib.CycleError.__module__)\n"
+        "print(graphlib.TopologicalSorter.__module__)\n"
+        "ts = graphlib.TopologicalSorter({'a': {'b'}, 'b': {'a'}})\nts.prepare()\n"
+    )
+    theirs = run_in_cpython_with_stderr(source)
+    with pytest.raises(EngineError) as raised:
+        trace_source(source + TAIL)
+    assert raised.value.message.startswith(theirs[-1] + " (in prepare()")
+    assert theirs[-1].startswith("graphlib.CycleError: ('nodes are in a cycle'")
+    assert_as_cpython(source.replace("ts.prepare()\n", ""))

@@ -495,6 +495,11 @@ CAUGHT_AS_CPYTHONS = [
     "import itertools; itertools.islice([1], 0, 2, -1)",
     "math.factorial(-1)", "math.factorial(1.5)", "math.factorial('3')", "math.factorial(None)",
     "range(0, 10, 0)", "range(5, 1, False)", "complex(2 ** 4000)", "complex(1, -(3 ** 2500))",
+    # (issue 22: a C size of the program's int, once uncaught words)
+    "len(range(2 ** 100))", "len(range(-2 ** 100, 0))", "r = range(2 ** 70); print(r[-1])",
+    "[1].pop(2 ** 70)", "[1].insert(2 ** 70, 3)", "chr(2 ** 70)", "chr(-2 ** 40)",
+    "[1, 2][2 ** 70]", "'ab'[2 ** 70]", "(1,)[-2 ** 70]", "2 ** 2000 / 3", "1.5 * 2 ** 2000",
+    "divmod(2 ** 2000, 1.0)", "math.sqrt(2 ** 2000)", "math.exp(2 ** 70)",
 ]  # fmt: skip
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 import tracemalloc
 from typing import Any
@@ -1156,10 +1157,40 @@ def test_an_enum_lookup_hands_out_its_members_only_within_bounds(source: str, wo
         trace_source(source + END)
 
 
+MIXIN = (
+    "from enum import IntEnum, StrEnum, auto\nclass Op(StrEnum):\n    ADD = auto()\n"
+    "class L(IntEnum):\n    X = 10 ** 400\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (MIXIN + "x = Op.ADD.__class__\n", "dunder"),
+        (MIXIN + "x = Op.ADD.upper.__self__\n", "dunder"),
+        (MIXIN + "x = L.X.__globals__\n", "dunder"),
+        (MIXIN + "x = Op.ADD.value.__class__\n", "dunder"),
+        (MIXIN + "x = Op.ADD * 10 ** 9\n", "strings here stay within"),
+        (MIXIN + "x = f'{Op.ADD:>999999999999}'\n", "format width"),
+        (MIXIN + "x = L.X ** L.X\n", "OverflowError"),
+        (MIXIN + "x = float(L.X)\n", "OverflowError"),
+        (MIXIN + "x = '-'.join([Op.ADD] * 10 ** 4)\n", "strings here stay within"),
+        (MIXIN + "class B(IntEnum):\n    A = 'x'\n", "must be an int here"),
+    ],
+)
+def test_an_int_or_str_enums_member_is_its_value_only_within_bounds(
+    source: str, words: str
+) -> None:
+    # (an IntEnum's or StrEnum's member reads as its int or str: never more than one)
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)
+
+
 @pytest.mark.parametrize(
     "source",
     [
         ENUM + "while True:\n    Op('*')\n",
+        MIXIN + "while True:\n    x = {Op.ADD: L.X}[Op('add')] + len(Op.ADD)\n",
         "class C:\n    x: int\n    y: 'C'\nwhile True:\n    C.__annotations__\n",
         "import logging\nlogging.basicConfig(level=0, format='%(asctime)s %(message)s')\n"
         "while True:\n    logging.debug('x')\n    logging.getLogger('a.b').info('y')\n",
@@ -1901,3 +1932,63 @@ def test_a_record_of_the_op_holding_the_operands_is_read_never_run_and_bounded()
     assert sorted((nodes[s], nodes[t]) for s, t in edges) == [(2.0, 4.0), (4.0, 4.0)]
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(OPS_RECORD.replace("N)", "10**7)"), limits=Limits(max_steps=20_000))
+
+
+def test_a_programs_recursion_limit_is_its_own_number_and_moves_no_bound() -> None:
+    # `sys.setrecursionlimit(10**9)` is read back, but neither the host's limit nor the
+    # call depth bound moves: a recursion past BACKPROP_MAX_CALL_DEPTH is still stopped.
+    before = sys.getrecursionlimit()
+    source = (
+        "import sys\nsys.setrecursionlimit(10**9)\nprint(sys.getrecursionlimit())\n"
+        "def down(n):\n    return down(n + 1)\ndown(0)\n"
+    )
+    with pytest.raises(EngineError, match="RecursionError"):
+        trace_source(source + END, limits=Limits(max_call_depth=50))
+    assert sys.getrecursionlimit() == before
+    lowered = "import sys\nsys.setrecursionlimit(30)\nprint(sys.getrecursionlimit())\n"
+    assert printed_lines(trace_source(lowered + END)) == ["30", "1"]
+
+
+PARTIAL = "from functools import partial\np = partial(print, [1], sep='-')\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (PARTIAL + "x = p.__dict__\n", "not available"),
+        (PARTIAL + "x = p.func.__self__\n", "dunder"),
+        (PARTIAL + "x = p.__call__\n", "has no attribute '__call__' here"),
+        (PARTIAL + "p.func = len\n", "readonly attribute"),
+        (PARTIAL + "while True:\n    p = partial(p, 1)\n", "BACKPROP_MAX"),
+        (PARTIAL + "p.args[0].append(p)\nprint(repr(p) * 10**4)\n", "strings here stay within"),
+        (PARTIAL + "def f():\n    return partial(f)()\nf()\n", "RecursionError"),
+    ],
+)
+def test_a_partial_hands_out_its_three_members_only_within_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END, limits=Limits(max_steps=50_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    "statement", ["n = len(range(2 ** 100))", "x = [1][2 ** 70]", "x = 2 ** 3000 / 7"]
+)
+def test_a_c_size_overflow_uncaught_is_cpythons_last_line_at_its_line(statement: str) -> None:
+    # (once "this operation failed: ... (OverflowError)", which no `except` caught)
+    with pytest.raises(EngineError) as raised:
+        trace_source(f"a = 1\n{statement}\n" + END)
+    assert raised.value.line == 2
+    assert re.search(r"(Overflow|Index)Error: ", raised.value.message)
+    assert "operation failed" not in raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("from typing import get_origin, List\nx = get_origin(List[int]).__class__\n", "dunder"),
+        ("import typing\nx = typing.get_origin(typing.List).__dict__\n", "not available"),
+        ("from typing import get_origin\nx = get_origin.__self__\n", "dunder"),
+    ],
+)
+def test_get_origin_hands_out_the_classes_a_program_can_name_only(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END)

@@ -98,6 +98,11 @@ def open_notebook(page: Page, lab: tuple[str, str, Path], name: str) -> None:
     base, token, _ = lab
     workspace = name.removesuffix(".ipynb")  # one per notebook, so none reopens another's tabs
     page.goto(f"{base}/lab/workspaces/{workspace}/tree/{name}?token={token}&reset")
+    wait_for_notebook(page)
+
+
+def wait_for_notebook(page: Page) -> None:
+    """Wait until JupyterLab has read the notebook's cells, not its empty placeholder."""
     page.locator(".jp-Notebook").wait_for()
     page.locator(".jp-Notebook .jp-Spinner").wait_for(state="detached")
     news = page.get_by_role("button", name="No", exact=True)  # JupyterLab asks about its news
@@ -200,8 +205,10 @@ def test_without_anywidget_an_untrusted_notebook_shows_the_hint_and_a_trusted_on
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert trusted.returncode == 0, trusted.stderr
-    lab_page.reload()
+    lab_page.reload()  # JupyterLab starts again: seconds on a loaded machine (CI took > 5)
+    wait_for_notebook(lab_page)
+    lab_page.locator(".jp-Notebook .jp-CodeCell").nth(1).wait_for()  # its cells, read again
     player = lab_page.frame_locator(".jp-OutputArea iframe[data-testid=player-frame]")
-    expect(player.get_by_test_id("frame-counter")).to_have_text("5 / 16")
+    expect(player.get_by_test_id("frame-counter")).to_have_text("5 / 16", timeout=60_000)
     expect(lab_page.locator("img.backprop-animator-still")).to_be_hidden()
     shoot(lab_page, "notebook-trusted.png")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -59,7 +60,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Pa
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--ServerApp.allow_root=True", "--LabApp.extension_manager=readonly",
         ],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
@@ -75,13 +76,27 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Pa
             pytest.fail("JupyterLab did not answer within two minutes")
         yield base, token, folder
     finally:
+        stop_lab(process, base, token)
+
+
+def stop_lab(process: subprocess.Popen[bytes], base: str, token: str) -> None:
+    """Stop JupyterLab and its kernels: its own shutdown first, then SIGTERM, then SIGKILL
+    to the whole session. Under xdist's load a SIGTERM alone once left the server waiting
+    30 s on a kernel still starting; a server left running would fail an unrelated test
+    with a ResourceWarning."""
+    try:
+        request = urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST")
+        urllib.request.urlopen(request, data=b"", timeout=5).close()
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
         process.terminate()
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            # A loaded machine can take JupyterLab longer to shut its kernels down; a
-            # server left running would fail an unrelated test with a ResourceWarning.
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
 

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Error,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from backprop_animator.engine.examples import (
     NEURON as NEURON,  # the article's neuron, for every browser test
@@ -26,11 +34,25 @@ from tests.support.harness import CHROMIUM_ARGS, live_server
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
+# `expect` waits until its condition holds; Playwright gives up after 5 s by default. On
+# CI's two cores shared by two pytest workers, the server's workers and Chromium, a step
+# a quiet machine takes in one second has taken more than five (a JupyterLab reload, a
+# big trace). A longer wait changes no assertion, only how long a failing one takes to
+# say so; tests that ask for speed measure it themselves.
+expect.set_options(timeout=15_000)
+
+
+# The browser tests ask what the page shows, not when the server gives up: a roomy trace
+# time limit keeps a loaded machine's slow gradient check or big trace from a 503 (CI's
+# two cores run two pytest workers, Chromium and the servers' workers). The 1.8 s default
+# and its sentences have tests of their own (tests/app).
+ROOMY = {"BACKPROP_TRACE_TIME_LIMIT": "20"}
+
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
-    """The app on a free loopback port; yields its base URL."""
-    with live_server() as base:
+    """The app on a free loopback port, with a roomy time limit; yields its base URL."""
+    with live_server(env=ROOMY) as base:
         yield base
 
 

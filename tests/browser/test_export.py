@@ -91,7 +91,7 @@ def test_export_play_button_runs_to_the_end(
     page.locator("[data-testid=speed]").select_option("4")
     page.get_by_role("button", name="Play").click()
 
-    expect(page.get_by_test_id("frame-counter")).to_have_text("16 / 16", timeout=10_000)
+    expect(page.get_by_test_id("frame-counter")).to_have_text("16 / 16")
     assert blocked == []
 
 

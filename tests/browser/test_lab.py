@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from backprop_animator.app.export import render_standalone
 from backprop_animator.engine import gradcheck_source, trace_source
 from backprop_animator.engine.rules import rule_sources
-from tests.browser.conftest import NEURON, Problems, open_player
+from tests.browser.conftest import NEURON, ROOMY, Problems, open_player
 from tests.browser.test_accessibility import serious_violations
 from tests.browser.test_export import offline_page as offline_page
 from tests.support.harness import live_server
@@ -608,7 +608,7 @@ TIGHT_WORK = "24000"
 @pytest.fixture(scope="module")
 def tight_server() -> Iterator[str]:
     """The app with a work bound that a real program's whole gradient check is over."""
-    with live_server(env={"BACKPROP_MAX_GRADCHECK_WORK": TIGHT_WORK}) as base:
+    with live_server(env={**ROOMY, "BACKPROP_MAX_GRADCHECK_WORK": TIGHT_WORK}) as base:
         yield base
 
 

@@ -228,7 +228,7 @@ def test_playing_stops_at_the_next_question(player_page: Page, server: str) -> N
     open_player(player_page, quiz_url(server, frame="4"))
     player_page.get_by_role("button", name="Play").click()
 
-    expect(player_page.get_by_test_id("quiz-prompt")).to_be_visible(timeout=10_000)
+    expect(player_page.get_by_test_id("quiz-prompt")).to_be_visible()
     expect(player_page.get_by_test_id("frame-counter")).to_have_text("7 / 16")
     expect(player_page.get_by_role("button", name="Play")).to_be_visible()
 

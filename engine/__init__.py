@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import ast
 import gc
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
@@ -25,6 +24,7 @@ from backprop_animator.engine.parse import (
     parse_program,
 )
 from backprop_animator.engine.run import trace_graph, trace_program, trace_straight_line
+from backprop_animator.engine.shared_setting import SharedSetting
 from backprop_animator.engine.trace.columns import ENCODING, to_columns
 from backprop_animator.engine.value import Value
 
@@ -243,34 +243,32 @@ RELAXED_THRESHOLD = 10_000
 # loop of a learner's own engine spent 0.22 s of 1.8 s in gen-1 collections of objects
 # that live until the trace is written; with 50, 0.07 s (tests/engine/real_code).
 RELAXED_OLDER = 50
-_relaxed_lock = threading.Lock()
-_relaxed_count = 0  # traces running with the relaxed threshold (threads of the server)
-_saved_threshold: tuple[int, ...] = gc.get_threshold()
 
 
-@contextmanager
-def _collector_relaxed() -> Iterator[None]:
+def _relaxed(host: tuple[int, ...], wants: list[None]) -> tuple[int, ...]:
+    first, *rest = host
+    if not first:
+        return host  # the collector is off, and stays off
+    return (max(first, RELAXED_THRESHOLD), *(max(threshold, RELAXED_OLDER) for threshold in rest))
+
+
+def _set_threshold(thresholds: tuple[int, ...]) -> None:
+    gc.set_threshold(*thresholds)
+
+
+_thresholds: SharedSetting[tuple[int, ...], None] = SharedSetting(
+    gc.get_threshold, _set_threshold, _relaxed
+)
+
+
+def _collector_relaxed() -> AbstractContextManager[None]:
     """Raise the collector's thresholds while a real program is traced.
 
     The threshold is the whole process's: the first of concurrent traces raises it and
-    the last puts back what it found. A threshold of 0 (collector off) stays 0.
+    the last puts back what it found (`SharedSetting`). A threshold of 0 (collector off)
+    stays 0.
     """
-    global _relaxed_count, _saved_threshold
-    with _relaxed_lock:
-        if _relaxed_count == 0:
-            _saved_threshold = gc.get_threshold()
-            first, *rest = _saved_threshold
-            if first:
-                older = [max(threshold, RELAXED_OLDER) for threshold in rest]
-                gc.set_threshold(max(first, RELAXED_THRESHOLD), *older)
-        _relaxed_count += 1
-    try:
-        yield
-    finally:
-        with _relaxed_lock:
-            _relaxed_count -= 1
-            if _relaxed_count == 0:
-                gc.set_threshold(*_saved_threshold)
+    return _thresholds.held(None)
 
 
 @contextmanager

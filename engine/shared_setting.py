@@ -7,10 +7,10 @@ the first holder in saves the host's value, every holder's entry and exit sets t
 value the holders want (when that changes), and the last one out puts the host's
 value back, once.
 
-A host that changes the setting while holders hold it: a later holder's entry or exit
-that wants another value sets it again; the last one out puts back the host's saved
-value only if the setting is still the one the holders set, so a change the host made
-meanwhile (and no holder undid) is the host's to keep.
+A host that changes the setting while holders hold it: the next holder's entry or exit
+sets the holders' value again (they run on it); the last one out puts back the host's
+saved value only if the setting is still the one the holders set, so a change the host
+made after the last holder's entry or exit is the host's to keep.
 
 Example: `digits = SharedSetting(sys.get_int_max_str_digits, sys.set_int_max_str_digits,
 lambda host, wants: max(host, *wants))`; `with digits.held(4300): ...`.
@@ -70,10 +70,11 @@ class SharedSetting(Generic[T, W]):
         host: T = self._host  # type: ignore[assignment]  # set by the first holder in
         if self._wants:
             value = self._wanted(host, self._wants)
+            if value == self._ours and self._get() == value:
+                return  # as the holders want it already
         elif self._ours == host or self._get() != self._ours:
-            return  # nothing of ours to undo, or the host has set it since
+            return  # the last one out: nothing of ours to undo, or the host has set it since
         else:
             value = host
-        if value != self._ours:
-            self._set(value)
-            self._ours = value
+        self._set(value)
+        self._ours = value

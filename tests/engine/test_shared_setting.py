@@ -112,9 +112,12 @@ def test_a_value_the_host_set_meanwhile_is_the_hosts_to_keep() -> None:
         host.value = 2_000  # the host's own change, while a holder holds it
         with setting.held(600):  # a holder that wants another value sets it again
             assert host.value == 600
+        host.value = 50  # lowered under the holders' feet
+        with setting.held(300):  # the next holder in sets what the holders want again
+            assert host.value == 500
         host.value = 3_000
     assert host.value == 3_000  # the last one out did not undo the host's change
-    assert host.sets == [500, 600, 500]
+    assert host.sets == [500, 600, 500, 500]
 
 
 def test_the_engines_three_settings_come_back_as_they_were() -> None:

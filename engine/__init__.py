@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import ast
 import gc
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
@@ -25,8 +24,9 @@ from backprop_animator.engine.parse import (
     parse_program,
 )
 from backprop_animator.engine.run import trace_graph, trace_program, trace_straight_line
+from backprop_animator.engine.shared_setting import SharedSetting
 from backprop_animator.engine.trace.columns import ENCODING, to_columns
-from backprop_animator.engine.value import Value
+from backprop_animator.engine.value import GraphTooLarge, Value
 
 __all__ = [
     "MISTAKES",
@@ -200,8 +200,19 @@ def trace_value(
     limits = limits or Limits()
     with _collector_paused():
         if isinstance(output, Value):
-            _check_graph_size(output, limits.max_nodes)
-            return trace_graph(output, source=source, granularity=granularity, **options)
+            # A graph built in Python is under the node limit as a program's is (SPEC
+            # §16), counted by the trace's first walk, before its trace takes time and
+            # memory; a foreign one is counted as it is mirrored.
+            try:
+                return trace_graph(
+                    output,
+                    source=source,
+                    granularity=granularity,
+                    max_nodes=limits.max_nodes,
+                    **options,
+                )
+            except GraphTooLarge:
+                raise too_many_nodes(limits.max_nodes) from None
         try:
             mirror, originals = mirror_graph(output, limits.max_nodes)
             trace = trace_graph(mirror, source=source, granularity=granularity, **options)
@@ -217,21 +228,6 @@ def trace_value(
         return trace
 
 
-def _check_graph_size(output: Value, max_nodes: int) -> None:
-    """Refuse a graph of engine Values of more than `max_nodes` nodes, as a foreign
-    one is (`mirror_graph`), before its trace takes time and memory: a graph built in
-    Python is under the node limit as a program's is (SPEC §16)."""
-    seen = {id(output)}
-    stack = [output]
-    while stack:
-        for child in stack.pop()._prev:
-            if id(child) not in seen:
-                seen.add(id(child))
-                stack.append(child)
-        if len(seen) > max_nodes:
-            raise too_many_nodes(max_nodes)
-
-
 # The youngest generation's threshold while a real program is traced (Python's default
 # is 700 allocations). A trace keeps almost everything it allocates alive until it is
 # done, so each young collection walks objects that survive anyway: for a 2,000-node
@@ -243,34 +239,32 @@ RELAXED_THRESHOLD = 10_000
 # loop of a learner's own engine spent 0.22 s of 1.8 s in gen-1 collections of objects
 # that live until the trace is written; with 50, 0.07 s (tests/engine/real_code).
 RELAXED_OLDER = 50
-_relaxed_lock = threading.Lock()
-_relaxed_count = 0  # traces running with the relaxed threshold (threads of the server)
-_saved_threshold: tuple[int, ...] = gc.get_threshold()
 
 
-@contextmanager
-def _collector_relaxed() -> Iterator[None]:
+def _relaxed(host: tuple[int, ...], wants: list[None]) -> tuple[int, ...]:
+    first, *rest = host
+    if not first:
+        return host  # the collector is off, and stays off
+    return (max(first, RELAXED_THRESHOLD), *(max(threshold, RELAXED_OLDER) for threshold in rest))
+
+
+def _set_threshold(thresholds: tuple[int, ...]) -> None:
+    gc.set_threshold(*thresholds)
+
+
+_thresholds: SharedSetting[tuple[int, ...], None] = SharedSetting(
+    gc.get_threshold, _set_threshold, _relaxed
+)
+
+
+def _collector_relaxed() -> AbstractContextManager[None]:
     """Raise the collector's thresholds while a real program is traced.
 
     The threshold is the whole process's: the first of concurrent traces raises it and
-    the last puts back what it found. A threshold of 0 (collector off) stays 0.
+    the last puts back what it found (`SharedSetting`). A threshold of 0 (collector off)
+    stays 0.
     """
-    global _relaxed_count, _saved_threshold
-    with _relaxed_lock:
-        if _relaxed_count == 0:
-            _saved_threshold = gc.get_threshold()
-            first, *rest = _saved_threshold
-            if first:
-                older = [max(threshold, RELAXED_OLDER) for threshold in rest]
-                gc.set_threshold(max(first, RELAXED_THRESHOLD), *older)
-        _relaxed_count += 1
-    try:
-        yield
-    finally:
-        with _relaxed_lock:
-            _relaxed_count -= 1
-            if _relaxed_count == 0:
-                gc.set_threshold(*_saved_threshold)
+    return _thresholds.held(None)
 
 
 @contextmanager

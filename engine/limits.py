@@ -18,15 +18,15 @@ from __future__ import annotations
 import ast
 import os
 import sys
-import threading
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError
+from backprop_animator.engine.shared_setting import SharedSetting
 
 ENV_NAMES = {
     "max_source_chars": "BACKPROP_MAX_SOURCE_CHARS",
@@ -134,32 +134,24 @@ def deadline(limits: Limits) -> Iterator[None]:
 # A host may lower its own (`sys.set_int_max_str_digits`, `PYTHONINTMAXSTRDIGITS`, down
 # to 640): in a kernel or a CLI run so set, a program that CPython runs (a 4,096-bit
 # integer printed, a 1,000-digit literal) failed with the host's words. The bound is the
-# whole process's, and the engine's calls overlap in the server's threads: the first call
-# in raises it to CPython's default while calls run (0, no bound, stays 0: the
-# interpreter bounds integers by their bits), and the last one out puts back what the
-# first found.
+# whole process's, and the engine's calls overlap in the server's threads: while calls
+# run it is at least CPython's default (0, no bound, stays 0: the interpreter bounds
+# integers by their bits), and the last one out puts back what the first found
+# (`SharedSetting`).
 CPYTHON_INT_DIGITS = sys.int_info.default_max_str_digits
-_digits_lock = threading.Lock()
-_digits_calls = 0
-_digits_saved = 0
 
 
-@contextmanager
-def _cpython_int_digits() -> Iterator[None]:
-    global _digits_calls, _digits_saved
-    with _digits_lock:
-        if _digits_calls == 0:
-            _digits_saved = sys.get_int_max_str_digits()
-            if 0 < _digits_saved < CPYTHON_INT_DIGITS:
-                sys.set_int_max_str_digits(CPYTHON_INT_DIGITS)
-        _digits_calls += 1
-    try:
-        yield
-    finally:
-        with _digits_lock:
-            _digits_calls -= 1
-            if _digits_calls == 0 and sys.get_int_max_str_digits() != _digits_saved:
-                sys.set_int_max_str_digits(_digits_saved)
+def _at_least_cpythons(host: int, wants: list[None]) -> int:
+    return CPYTHON_INT_DIGITS if 0 < host < CPYTHON_INT_DIGITS else host
+
+
+_int_digits: SharedSetting[int, None] = SharedSetting(
+    sys.get_int_max_str_digits, sys.set_int_max_str_digits, _at_least_cpythons
+)
+
+
+def _cpython_int_digits() -> AbstractContextManager[None]:
+    return _int_digits.held(None)
 
 
 def current_deadline() -> float | None:

@@ -16,8 +16,8 @@ import ast
 import contextvars
 import sys
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import AbstractContextManager, suppress
 from typing import Any
 
 from backprop_animator.engine.errors import EngineError, operation_failed
@@ -30,6 +30,7 @@ from backprop_animator.engine.interpreter.runtime import ProgramError, ProgramEx
 from backprop_animator.engine.interpreter.straight_line import StraightLine
 from backprop_animator.engine.limits import Limits
 from backprop_animator.engine.parse import SourceLines
+from backprop_animator.engine.shared_setting import SharedSetting
 from backprop_animator.engine.trace.recorder import HandPass, PassReached, Recorder, Rerun
 from backprop_animator.engine.value import Value
 
@@ -76,12 +77,14 @@ def trace_graph(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
+    max_nodes: int = sys.maxsize,
 ) -> dict[str, Any]:
     """Trace a graph of engine Values built in Python (`engine.trace_value`): its
     gradients are reset and recomputed by one backward pass, written as a straight-line
-    program's trace."""
+    program's trace. A graph of more than `max_nodes` nodes is `GraphTooLarge`, before
+    its trace is begun."""
     recorder = _plain_recorder(Limits(), mistake, sort_steps)
-    recorder.adopt_graph(output)
+    recorder.adopt_graph(output, max_nodes)
     return _one_pass(recorder, output, source, granularity)
 
 
@@ -251,25 +254,18 @@ def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], N
 
 # Python's recursion limit is the whole process's, and traces run at once in the event
 # loop and in threads: each asks for the room it needs, the limit is the most any running
-# trace asked for, and the last one out puts back the limit it found.
-_recursion_lock = threading.Lock()
-_recursion_wanted: list[int] = []
-_recursion_saved = 0
+# trace asked for (or the host's, if more), and the last one out puts back the limit it
+# found (`SharedSetting`).
+def _most_room(host: int, wants: list[int]) -> int:
+    return max(host, *wants)
 
 
-@contextmanager
-def _recursion_room(frames: int) -> Iterator[None]:
+_recursion_limit: SharedSetting[int, int] = SharedSetting(
+    sys.getrecursionlimit, sys.setrecursionlimit, _most_room
+)
+
+
+def _recursion_room(frames: int) -> AbstractContextManager[None]:
     """Python's recursion limit at least `frames` while the block runs, whatever other
     threads ask for and give back meanwhile."""
-    global _recursion_saved
-    with _recursion_lock:
-        if not _recursion_wanted:
-            _recursion_saved = sys.getrecursionlimit()
-        _recursion_wanted.append(frames)
-        sys.setrecursionlimit(max([_recursion_saved, *_recursion_wanted]))
-    try:
-        yield
-    finally:
-        with _recursion_lock:
-            _recursion_wanted.remove(frames)
-            sys.setrecursionlimit(max([_recursion_saved, *_recursion_wanted]))
+    return _recursion_limit.held(frames)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Callable, Iterator
 
 Number = int | float
@@ -215,12 +216,19 @@ def constant(x: Number) -> Value:
     return out
 
 
-def topological_order(root: Value) -> list[Value]:
+class GraphTooLarge(Exception):
+    """`topological_order` met more nodes than `max_nodes`, and stopped there."""
+
+
+def topological_order(root: Value, max_nodes: int = sys.maxsize) -> list[Value]:
     """Children before parents, exactly as a recursive depth-first `build` appends them.
 
     The recursive version appends a node after all its children, visiting children in
     `_prev` order; an explicit stack of (node, its children's iterator, which goes on
-    where it stopped) gives the same list without Python's recursion limit.
+    where it stopped) gives the same list without Python's recursion limit. A graph of
+    more than `max_nodes` nodes raises `GraphTooLarge` as the walk meets one node too
+    many (`engine.trace_value`'s bound, SPEC §16: a graph built in Python is counted in
+    the walk its trace takes anyway).
 
     Example: for `c = a * b; d = c + a` -> [a, b, c, d].
     """
@@ -235,6 +243,8 @@ def topological_order(root: Value) -> list[Value]:
         for child in children:
             if child not in visited:
                 add(child)
+                if len(visited) > max_nodes:
+                    raise GraphTooLarge(max_nodes)
                 stack.append((child, iter(child._prev)))
                 break
         else:

@@ -37,7 +37,12 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, MAX_ITEMS, ProgramError
+from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
+    MAX_ITEMS,
+    RAISE_STEPS,
+    ProgramError,
+)
 from backprop_animator.engine.interpreter.text import cpython_type, python_type_name
 
 # (name, base): each class after its base; the classes CPython programs raise and catch.
@@ -465,11 +470,13 @@ def stamp(state: Any, error: ProgramError, handled: ProgramError | None) -> None
     """Record, once, the exception `handled` when `error` was raised as its
     `__context__` (CPython's), unless it is `error` itself (a bare `raise`), and cut a
     cycle the chain would make, as CPython cuts it (`raise a` while handling `b`, whose
-    context is `a`: `b.__context__` becomes None). The links walked are charged as a
-    container's items are."""
+    context is `a`: `b.__context__` becomes None). The exception is charged
+    `RAISE_STEPS` (a bound, never), and the links walked as a container's items are."""
     if error.stamped:
         return
     error.stamped = True
+    if error.kind is not None:
+        state.charge(RAISE_STEPS)
     instance = raised_instance(error)
     if instance is not None:
         if not hasattr(instance, "chain"):

@@ -46,6 +46,14 @@ ITEMS_PER_STEP = 10  # a container made in one go (`[0] * n`, `a + b`) charges p
 MADE_CLASS_STEPS = 100
 MOVES_PER_STEP = 100  # items a list shifts (`insert(0, x)`, `pop(0)`) in one memmove step
 TIME_CHECK_STEPS = 2_000  # steps between two looks at the clock
+# An exception the program raises or catches: the exception object and its message, the
+# Python exception that carries it up through the interpreter's frames, its traceback,
+# the handler's match. A `raise ValueError(i)` caught by `except ValueError: pass` took
+# 4x a plain step's time per step charged (2.2 us against 0.55 us, steps 7 to a turn),
+# a `d[k]` KeyError caught 3.4x: charged on top of its statements, once an exception, as
+# it is first raised or caught (`exceptions.stamp`), so the step bound stops a loop of
+# them in about the time it stops a plain loop (docs/LANGUAGE.md, Cost model).
+RAISE_STEPS = 15
 # What Python's closing of one Python generator a suspended generator of the program is
 # made of takes (a GeneratorExit thrown through its frame and its handlers): 15-30 µs on
 # a 2-core machine, the time of about 20 cheap steps, and slower as the machine is

@@ -31,7 +31,9 @@ from backprop_animator.engine import (
     trace_value,
 )
 from backprop_animator.engine.interpreter import runtime
+from backprop_animator.engine.lab import mistakes
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, deadline
+from backprop_animator.engine.trace.recorder import Recorder
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.support.bounds import CASES, MEMORY_BYTES, NEVER_ENDS, SECONDS, Case
 
@@ -267,6 +269,26 @@ def test_a_graph_built_in_python_is_bounded_by_the_node_limit() -> None:
     with pytest.raises(EngineError, match=r"more than 1,000 nodes .*BACKPROP_MAX_NODES"):
         trace_value(out, limits=Limits(max_nodes=1_000))
     assert len(trace_value(out, limits=Limits(max_nodes=3_001))["nodes"]) == 3_001  # and 1.0s
+    with pytest.raises(EngineError, match=r"more than 3,000 nodes"):
+        trace_value(out, limits=Limits(max_nodes=3_000))  # one node too many
+
+
+@pytest.mark.parametrize("mistake", [None, "assign", "append-first", "no-sort"])
+def test_a_graph_over_the_node_limit_is_refused_by_its_first_walk(
+    mistake: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The count is the trace's own first walk (`Recorder.adopt_graph`): it stops at the
+    # node one past the limit, and no pass, frame or sort of the graph is begun.
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the graph's trace was begun")
+
+    monkeypatch.setattr(Recorder, "engine_pass", never)
+    monkeypatch.setattr(mistakes, "backward_order", never)
+    out = Value(0.0)
+    for i in range(5_000):
+        out = out + Value(float(i))
+    with pytest.raises(EngineError, match=r"more than 100 nodes"):
+        trace_value(out, limits=Limits(max_nodes=100), mistake=mistake)
 
 
 def steps_taken(source: str) -> int:
@@ -301,6 +323,41 @@ def test_a_class_made_for_the_program_costs_the_steps_of_its_work(maker: str) ->
     # the time limit stopped them with a collection of 1.4 s still to come, past it.
     made = steps_taken(maker.format(n=200) + PASS_TAIL)
     assert made > 200 * 100, made
+
+
+RAISING_LOOP = """\
+i = 0
+while {test}:
+    i = i + 1
+    try:
+        raise ValueError(i)
+    except ValueError:
+        pass
+"""
+PLAIN_LOOP = "i = 0\nwhile {test}:\n    i = i + 1\n"
+
+
+def test_raising_and_catching_is_charged_the_steps_of_its_work() -> None:
+    # A turn of the raising loop took the time of about 28 plain steps and was charged 7:
+    # the step bound stopped it 4x later than a plain loop (and the clock, past it).
+    # Now a turn costs its statements and RAISE_STEPS (`exceptions.stamp`).
+    def per_turn(loop: str) -> float:
+        small = steps_taken(loop.format(test="i < 100") + PASS_TAIL)
+        large = steps_taken(loop.format(test="i < 1100") + PASS_TAIL)
+        return (large - small) / 1_000
+
+    plain, raising = per_turn(PLAIN_LOOP), per_turn(RAISING_LOOP)
+    assert plain == 2
+    assert raising == 7 + runtime.RAISE_STEPS
+    # (CPython's own `raise ValueError(i)` caught takes 19 times its `i = i + 1`: 381 ns, 20 ns)
+    assert raising - plain >= 15 * (plain - 1)
+
+
+@pytest.mark.parametrize("loop", [PLAIN_LOOP, RAISING_LOOP], ids=["plain", "raising"])
+def test_a_raising_loop_meets_the_step_bound_as_a_plain_loop_does(loop: str) -> None:
+    # Under the step bound alone (a clock of minutes), both loops stop at the steps.
+    with pytest.raises(EngineError, match=r"ran too many steps \(the limit is 200,000"):
+        trace_source(loop.format(test="True"), limits=Limits(max_steps=200_000, time_limit=600))
 
 
 LEARNERS_SORT = """

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from backprop_animator.app.page_constants import js_constant
 from backprop_animator.app.schemas import Gradcheck
 from backprop_animator.engine import EngineError, Limits, gradcheck_source, trace_source
 from backprop_animator.engine.lab.gradcheck import DEFAULT_H, MAX_H_VALUES
@@ -40,6 +41,12 @@ def test_the_default_sweep_runs_from_0_1_to_1e_14() -> None:
     assert [row["h"] for row in check["rows"]] == list(DEFAULT_H)
     assert DEFAULT_H[0] == 0.1 and DEFAULT_H[-1] == pytest.approx(1e-14, rel=1e-12)
     assert len(DEFAULT_H) == 14
+
+
+def test_the_page_cuts_down_the_servers_own_sweep() -> None:
+    # The page's gradient check panel fits a check over the work bound to fewer h values
+    # of the default sweep (static/js/lab/gradcheck-fit.js): the same floats as the server's.
+    assert js_constant("lab/gradcheck-fit.js", "DEFAULT_H") == list(DEFAULT_H)
 
 
 def test_the_sweep_shows_the_error_falling_then_rising_again() -> None:

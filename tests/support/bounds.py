@@ -40,6 +40,21 @@ NESTED = "nested too deeply"
 STEPS = "BACKPROP_MAX_STEPS"
 
 CASES = [
+    # A loop of exceptions raised and caught: charged the steps of its work (`RAISE_STEPS`),
+    # it meets the step bound in about the time a plain loop does, not the clock 4x later.
+    case(
+        "a loop that raises and catches forever",
+        """
+        i = 0
+        while True:
+            i = i + 1
+            try:
+                raise ValueError(i)
+            except ValueError:
+                pass
+        """,
+        STEPS,
+    ),
     # A program's `__hash__` hashing a nested tuple that holds itself: C recursion under
     # every call, where CPython's own C stack ran out (a segfault) before the bound.
     case(

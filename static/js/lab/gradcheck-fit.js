@@ -14,8 +14,12 @@
  * ["n0", "n4", "n8", "n12"].
  */
 
-/** The server's default sweep of h (SPEC §7): 0.1, 0.01, …, 1e-14. */
-export const DEFAULT_H = Array.from({ length: 14 }, (_, k) => Number(`1e-${k + 1}`));
+/**
+ * The server's default sweep of h (SPEC §7), `engine/lab/gradcheck.py`'s `DEFAULT_H`: one
+ * JSON line, which tests/engine/test_gradcheck.py reads (`js_constant`) to hold the two the same.
+ */
+// biome-ignore format: one line of JSON, for `app.page_constants.js_constant`
+export const DEFAULT_H = [0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14];
 
 /**
  * @typedef {{total: number, leaves: number, perLeaf: number, overhead: number, limit: number,

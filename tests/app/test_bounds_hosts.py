@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 from service_helpers import NEURON, assert_error_shape, assert_still_serving
@@ -86,6 +87,14 @@ async def test_an_export_of_a_program_printing_a_lone_surrogate_is_a_page(
 ) -> None:
     source = "print('\\ud800')\nfor i in range(2):\n    pass\nv = Value(1.0)\nv.backward()\n"
     response = await client.get("/export", params={"source": source})
+    for _ in range(5):
+        # A worker the hostile cases before this test had stopped is started again; on a
+        # loaded machine its start can outlast the time limit, and the answer is the
+        # documented 503 with Retry-After: a client asks again, as this one does.
+        if response.status_code != 503:
+            break
+        await anyio.sleep(float(response.headers["retry-after"]))
+        response = await client.get("/export", params={"source": source})
     assert response.status_code == 200, response.text
     assert "\ufffd" in response.text
 

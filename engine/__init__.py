@@ -26,7 +26,7 @@ from backprop_animator.engine.parse import (
 from backprop_animator.engine.run import trace_graph, trace_program, trace_straight_line
 from backprop_animator.engine.shared_setting import SharedSetting
 from backprop_animator.engine.trace.columns import ENCODING, to_columns
-from backprop_animator.engine.value import GraphTooLarge, Value
+from backprop_animator.engine.value import Value
 
 __all__ = [
     "MISTAKES",
@@ -200,19 +200,8 @@ def trace_value(
     limits = limits or Limits()
     with _collector_paused():
         if isinstance(output, Value):
-            # A graph built in Python is under the node limit as a program's is (SPEC
-            # §16), counted by the trace's first walk, before its trace takes time and
-            # memory; a foreign one is counted as it is mirrored.
-            try:
-                return trace_graph(
-                    output,
-                    source=source,
-                    granularity=granularity,
-                    max_nodes=limits.max_nodes,
-                    **options,
-                )
-            except GraphTooLarge:
-                raise too_many_nodes(limits.max_nodes) from None
+            _check_graph_size(output, limits.max_nodes)
+            return trace_graph(output, source=source, granularity=granularity, **options)
         try:
             mirror, originals = mirror_graph(output, limits.max_nodes)
             trace = trace_graph(mirror, source=source, granularity=granularity, **options)
@@ -226,6 +215,21 @@ def trace_value(
                 f"the graph could not be traced: {type(error).__name__}: {str(error)[:200]}"
             ) from None
         return trace
+
+
+def _check_graph_size(output: Value, max_nodes: int) -> None:
+    """Refuse a graph of engine Values of more than `max_nodes` nodes, as a foreign
+    one is (`mirror_graph`), before its trace takes time and memory: a graph built in
+    Python is under the node limit as a program's is (SPEC §16)."""
+    seen = {id(output)}
+    stack = [output]
+    while stack:
+        for child in stack.pop()._prev:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+        if len(seen) > max_nodes:
+            raise too_many_nodes(max_nodes)
 
 
 # The youngest generation's threshold while a real program is traced (Python's default

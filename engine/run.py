@@ -77,14 +77,12 @@ def trace_graph(
     *,
     mistake: str | None = None,
     sort_steps: bool = False,
-    max_nodes: int = sys.maxsize,
 ) -> dict[str, Any]:
     """Trace a graph of engine Values built in Python (`engine.trace_value`): its
     gradients are reset and recomputed by one backward pass, written as a straight-line
-    program's trace. A graph of more than `max_nodes` nodes is `GraphTooLarge`, before
-    its trace is begun."""
+    program's trace."""
     recorder = _plain_recorder(Limits(), mistake, sort_steps)
-    recorder.adopt_graph(output, max_nodes)
+    recorder.adopt_graph(output)
     return _one_pass(recorder, output, source, granularity)
 
 

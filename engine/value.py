@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 from collections.abc import Callable, Iterator
 
 Number = int | float
@@ -216,19 +215,12 @@ def constant(x: Number) -> Value:
     return out
 
 
-class GraphTooLarge(Exception):
-    """`topological_order` met more nodes than `max_nodes`, and stopped there."""
-
-
-def topological_order(root: Value, max_nodes: int = sys.maxsize) -> list[Value]:
+def topological_order(root: Value) -> list[Value]:
     """Children before parents, exactly as a recursive depth-first `build` appends them.
 
     The recursive version appends a node after all its children, visiting children in
     `_prev` order; an explicit stack of (node, its children's iterator, which goes on
-    where it stopped) gives the same list without Python's recursion limit. A graph of
-    more than `max_nodes` nodes raises `GraphTooLarge` as the walk meets one node too
-    many (`engine.trace_value`'s bound, SPEC §16: a graph built in Python is counted in
-    the walk its trace takes anyway).
+    where it stopped) gives the same list without Python's recursion limit.
 
     Example: for `c = a * b; d = c + a` -> [a, b, c, d].
     """
@@ -243,8 +235,6 @@ def topological_order(root: Value, max_nodes: int = sys.maxsize) -> list[Value]:
         for child in children:
             if child not in visited:
                 add(child)
-                if len(visited) > max_nodes:
-                    raise GraphTooLarge(max_nodes)
                 stack.append((child, iter(child._prev)))
                 break
         else:

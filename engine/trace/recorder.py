@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import gc
 import math
-import sys
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -281,17 +280,12 @@ class Recorder:
         if node._prev:
             self.positions[node] = where
 
-    def adopt_graph(self, output: Value, max_nodes: int = sys.maxsize) -> None:
-        """Take a graph built in Python (`engine.trace_value`): its gradients start at 0.
-        One of more than `max_nodes` nodes is `GraphTooLarge`, found by the first walk
-        before anything is made of its nodes."""
+    def adopt_graph(self, output: Value) -> None:
+        """Take a graph built in Python (`engine.trace_value`): its gradients start at 0."""
         names = narrate.Names()
-        topo = topological_order(output, max_nodes)
-        if self.mistake not in (None, "assign"):  # the mistaken engine's own sort
-            topo = mistakes.backward_order(output, self.mistake)[0]
         # In the order the engine (or the lab's mistaken one) will walk: the first value
         # it would meet that is not a finite number is the one named.
-        for node in topo:
+        for node in mistakes.backward_order(output, self.mistake)[0]:
             if not math.isfinite(node.data):
                 # Programs are checked as they run; a graph built in Python may not be.
                 raise self.placed(

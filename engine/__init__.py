@@ -220,7 +220,12 @@ def trace_value(
 def _check_graph_size(output: Value, max_nodes: int) -> None:
     """Refuse a graph of engine Values of more than `max_nodes` nodes, as a foreign
     one is (`mirror_graph`), before its trace takes time and memory: a graph built in
-    Python is under the node limit as a program's is (SPEC §16)."""
+    Python is under the node limit as a program's is (SPEC §16).
+
+    A walk of its own, though the trace walks the graph again: the count could be taken
+    in `topological_order`'s walk (-1.9 % of a 20,001-node trace, measured), but that
+    function's source is what the page shows a learner for the sort (`rules.py`), and a
+    bound in it would be shown too."""
     seen = {id(output)}
     stack = [output]
     while stack:

@@ -32,7 +32,9 @@ from backprop_animator.engine import (
     trace_value,
 )
 from backprop_animator.engine.interpreter import runtime
+from backprop_animator.engine.lab import mistakes
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, deadline
+from backprop_animator.engine.trace.recorder import Recorder
 from tests.engine.cpython import assert_same_output, printed_lines, run_in_cpython
 from tests.support.bounds import CASES, MEMORY_BYTES, NEVER_ENDS, SECONDS, Case
 
@@ -272,6 +274,26 @@ def test_a_graph_built_in_python_is_bounded_by_the_node_limit() -> None:
     with pytest.raises(EngineError, match=r"more than 1,000 nodes .*BACKPROP_MAX_NODES"):
         trace_value(out, limits=Limits(max_nodes=1_000))
     assert len(trace_value(out, limits=Limits(max_nodes=3_001))["nodes"]) == 3_001  # and 1.0s
+    with pytest.raises(EngineError, match=r"more than 3,000 nodes"):
+        trace_value(out, limits=Limits(max_nodes=3_000))  # one node too many
+
+
+@pytest.mark.parametrize("mistake", [None, "assign", "append-first", "no-sort"])
+def test_a_graph_over_the_node_limit_is_refused_before_its_trace_begins(
+    mistake: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The count (`engine._check_graph_size`) stops at the node one past the limit, and no
+    # pass, frame or sort of the graph is begun, whichever engine traces it.
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the graph's trace was begun")
+
+    monkeypatch.setattr(Recorder, "engine_pass", never)
+    monkeypatch.setattr(mistakes, "backward_order", never)
+    out = Value(0.0)
+    for i in range(5_000):
+        out = out + Value(float(i))
+    with pytest.raises(EngineError, match=r"more than 100 nodes"):
+        trace_value(out, limits=Limits(max_nodes=100), mistake=mistake)
 
 
 def steps_taken(source: str) -> int:

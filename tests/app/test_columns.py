@@ -81,7 +81,9 @@ def assert_round_trip(
     """Every trace comes back from the page's decoder as its JSON says it (numbers as
     numbers: JSON.stringify writes 1.0 as 1; texts character for character).
     `encodings`: the traces as `trace_columns` made them; else `to_columns` of each."""
-    plain = [orjson.loads(orjson.dumps(trace)) for trace in traces]
+    # Each trace as JSON gives it, once (a trace sent in both encodings is here twice).
+    as_json = {id(trace): orjson.loads(orjson.dumps(trace)) for trace in traces}
+    plain = [as_json[id(trace)] for trace in traces]
     if encodings is None:
         encodings = [to_columns(trace) for trace in traces]
     sent = [orjson.loads(orjson.dumps(columns)) for columns in encodings]

@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 from backprop_animator.app.worker import encode_trace
 from backprop_animator.engine import (
     EngineError,
-    Limits,
     trace_columns,
     trace_source,
     trace_value,
@@ -38,13 +37,14 @@ from tests.engine import straight_line_corpus as corpus
 from tests.engine.test_properties import Program, programs
 from tests.support.checkout import CHECKOUT
 from tests.support.programs import fanout_program, mlp_program
+from tests.support.traces import ROOMY, same_program, traced
 
 COLUMNS_JS = CHECKOUT / "static" / "js" / "passes" / "columns.js"
 ENGINE_TESTS = Path(__file__).parent.parent / "engine"
 # The default limits with a roomy clock: the numbers are what is compared, and the
 # public programs (8,000 nodes, traced twice here) meet the 1.8 s default on a busy
-# 2-core machine (test_public_code.py raises it alike).
-LIMITS = Limits(time_limit=30.0)
+# 2-core machine (test_public_code.py raises it alike, with the same `ROOMY`).
+LIMITS = ROOMY
 
 # Reads a JSON list of encodings on stdin; writes their decoded traces, every text read.
 DECODE = """
@@ -81,7 +81,9 @@ def assert_round_trip(
     """Every trace comes back from the page's decoder as its JSON says it (numbers as
     numbers: JSON.stringify writes 1.0 as 1; texts character for character).
     `encodings`: the traces as `trace_columns` made them; else `to_columns` of each."""
-    plain = [orjson.loads(orjson.dumps(trace)) for trace in traces]
+    # Each trace as JSON gives it, once (a trace sent in both encodings is here twice).
+    as_json = {id(trace): orjson.loads(orjson.dumps(trace)) for trace in traces}
+    plain = [as_json[id(trace)] for trace in traces]
     if encodings is None:
         encodings = [to_columns(trace) for trace in traces]
     sent = [orjson.loads(orjson.dumps(columns)) for columns in encodings]
@@ -89,14 +91,20 @@ def assert_round_trip(
         assert same(back, want, "trace"), "see the first difference above"
 
 
-def assert_programs_round_trip(programs: list[tuple[str, str, dict[str, Any]]]) -> int:
+def assert_programs_round_trip(
+    programs: list[tuple[str, str, dict[str, Any]]], *, kept: bool = False
+) -> int:
     """Each (source, granularity, options) the engine traces comes back whole from both
     encoders: `trace_columns`, which leaves a straight-line program's texts to the page
-    without writing them, and `to_columns` of the finished trace, which checks each."""
+    without writing them, and `to_columns` of the finished trace, which checks each.
+    `kept`: the traces of `tests.support.traces`, shared with other tests of the program."""
     traces, encodings = [], []
     for source, granularity, options in programs:
         try:
-            trace = trace_source(source, granularity, LIMITS, **options)
+            if kept:
+                trace = traced(trace_source, source, granularity, LIMITS, **options)
+            else:
+                trace = trace_source(source, granularity, LIMITS, **options)
         except EngineError as refusal:
             refused = refusal
             # Made wrong on purpose (log(0), a mistake asked of a program with its own
@@ -106,10 +114,13 @@ def assert_programs_round_trip(programs: list[tuple[str, str, dict[str, Any]]]) 
             assert str(error.value) == str(refused)
             continue
         traces.append(trace)
-        encodings.append(trace_columns(source, granularity, LIMITS, **options))
+        if kept:
+            encodings.append(traced(trace_columns, source, granularity, LIMITS, **options))
+        else:
+            encodings.append(trace_columns(source, granularity, LIMITS, **options))
     assert len(traces) >= len(programs) // 3
-    assert_round_trip(traces, encodings)
-    assert_round_trip(traces)
+    # Both encodings of every trace, decoded by one start of the page's decoder.
+    assert_round_trip(traces + traces, encodings + [to_columns(trace) for trace in traces])
     return len(traces)
 
 
@@ -245,11 +256,16 @@ REAL_PROGRAMS = sorted((ENGINE_TESTS / "real_code").glob("*.py")) + sorted(
 
 
 @pytest.mark.parametrize(
-    "path", REAL_PROGRAMS, ids=[f"{path.parent.name}/{path.stem}" for path in REAL_PROGRAMS]
+    "path",
+    [
+        pytest.param(path, marks=same_program(path), id=f"{path.parent.name}/{path.stem}")
+        for path in REAL_PROGRAMS
+    ],
 )
 def test_real_programs_come_back_whole(path: Path) -> None:
-    """One program a test: the public ones are up to 18,000 nodes, traced twice here."""
-    assert assert_programs_round_trip([(path.read_text(), "packed", {})]) == 1, "refused"
+    """One program a test: the public ones are up to 18,000 nodes, traced twice here
+    (each trace kept for the program's other tests: test_public_code.py...)."""
+    assert assert_programs_round_trip([(path.read_text(), "packed", {})], kept=True) == 1, "refused"
 
 
 def test_the_real_programs_are_there() -> None:

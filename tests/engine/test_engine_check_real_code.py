@@ -25,9 +25,10 @@ from typing import Any
 import pytest
 from micrograd.engine import Value
 
-from backprop_animator.engine import Limits, trace_columns, trace_source
+from backprop_animator.engine import trace_columns, trace_source
 from tests.engine.cpython import assert_same_output, printed_lines
 from tests.support.checkout import CHECKOUT
+from tests.support.traces import ROOMY, traced
 
 REAL_CODE = Path(__file__).resolve().parent / "real_code"
 PUBLIC_CODE = Path(__file__).resolve().parent / "public_code"
@@ -270,8 +271,9 @@ def _count_in(summary: str) -> int:
 def test_every_programs_summary_counts_the_nodes_the_graph_outlines() -> None:
     traces = {}
     for path in sorted([*REAL_CODE.glob("*.py"), *PUBLIC_CODE.glob("*.py")]):
-        # A generous clock: a loaded machine must not stop a program the page runs.
-        columns = trace_columns(path.read_text(), limits=Limits(time_limit=300.0))
+        # A generous clock: a loaded machine must not stop a program the page runs. The
+        # trace test_columns.py makes of it too (tests/support/traces.py).
+        columns = traced(trace_columns, path.read_text(), "packed", ROOMY)
         if "engine_check" in columns:
             traces[path.stem] = columns
     assert len(traces) >= 30

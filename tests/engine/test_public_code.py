@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from backprop_animator.engine import EngineError, Limits, trace_source
+from backprop_animator.engine import EngineError, trace_source
 from tests.engine.cpython import (
     assert_leaves_among,
     assert_same_output,
@@ -23,18 +23,22 @@ from tests.engine.cpython import (
     run_in_cpython_with_passes,
     run_in_cpython_with_stderr,
 )
+from tests.support.traces import ROOMY, same_program, traced
 
 LOG_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}")  # `%(asctime)s`
 PROGRAMS = sorted((Path(__file__).parent / "public_code").glob("*.py"))
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[path.stem for path in PROGRAMS])
+@pytest.mark.parametrize(
+    "path", [pytest.param(path, marks=same_program(path), id=path.stem) for path in PROGRAMS]
+)
 def test_a_public_program_runs_as_cpython_runs_it(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     lines, numbers, outputs = run_in_cpython_with_passes(source)
     # The default limits, as the acceptance tests run them, but for the clock: this machine
     # is shared, and the numbers are what is compared (test_bounds.py times the limits).
-    trace = trace_source(source, limits=Limits(time_limit=30.0))
+    # The trace test_columns.py makes of it too (tests/support/traces.py).
+    trace = traced(trace_source, source, "packed", ROOMY)
     printed = printed_lines(trace)
     if "import logging" in source:
         # Its log lines are printed, where CPython writes them to stderr; their time is the

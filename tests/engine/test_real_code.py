@@ -26,15 +26,19 @@ from tests.engine.cpython import (
     run_in_cpython_with_passes,
     run_in_cpython_with_stderr,
 )
+from tests.support.traces import ROOMY, same_program, traced
 
 PROGRAMS = sorted((Path(__file__).parent / "real_code").glob("*.py"))
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=[path.stem for path in PROGRAMS])
+@pytest.mark.parametrize(
+    "path", [pytest.param(path, marks=same_program(path), id=path.stem) for path in PROGRAMS]
+)
 def test_a_real_program_prints_what_cpython_prints(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     # The numbers are what is compared; the time limit is roomy (test_bounds.py says why).
-    ours = printed_lines(trace_source(source, limits=Limits(time_limit=30.0)))
+    # The trace test_columns.py makes of it too (tests/support/traces.py).
+    ours = printed_lines(traced(trace_source, source, "packed", ROOMY))
     assert ours, "the program printed nothing"
     # A program that logs: its log lines are printed, where CPython writes them to stderr.
     logs = "import logging" in source

@@ -22,7 +22,6 @@ from typing import Any, Literal, NotRequired, Required, get_args, get_origin
 from backprop_animator.engine import (
     MISTAKES,
     EngineError,
-    Limits,
     Value,
     enginecheck_source,
     program_examples,
@@ -32,6 +31,7 @@ from backprop_animator.engine import (
 from backprop_animator.engine.examples import EXAMPLES
 from backprop_animator.engine.trace import format as trace_format
 from tests.engine.regenerate_golden import GOLDEN, GOLDEN_IDS
+from tests.support.traces import ROOMY, traced
 
 REAL_CODE = Path(__file__).parent / "real_code"
 LEARNER_BUGS = Path(__file__).parent / "learner_bugs"
@@ -144,8 +144,9 @@ def _cases() -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
             for sort_steps in (False, True):
                 yield (
                     f"{name} {granularity} mistake={mistake} sort_steps={sort_steps}",
-                    lambda s=source, g=granularity, m=mistake, ss=sort_steps: trace_source(
-                        s, g, Limits(time_limit=30.0), mistake=m, sort_steps=ss
+                    # The real programs' traces test_columns.py... make too (ROOMY).
+                    lambda s=source, g=granularity, m=mistake, ss=sort_steps: traced(
+                        trace_source, s, g, ROOMY, mistake=m, sort_steps=ss
                     ),
                 )
     for mistake in (None, *MISTAKES):

@@ -375,6 +375,12 @@ def test_while_a_new_program_traces_the_old_player_waits_and_says_so(
     player_page.keyboard.press("End")
     expect(counter).to_have_text("… / …")
 
+    # The page says it waits before its request leaves; the route sees the request when
+    # Playwright next hears from the browser, which a loaded machine can delay.
+    for _ in range(150):
+        if held:
+            break
+        player_page.wait_for_timeout(100)
     held[0].continue_()
     player_page.unroute("**/api/trace*")
     expect(counter).to_have_text("1 / 4")

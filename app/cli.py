@@ -110,19 +110,19 @@ def enginecheck(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     from backprop_animator.app.export import render_standalone, standalone_title
-    from backprop_animator.engine import EngineError, gradcheck_source, trace_source
-    from backprop_animator.engine.limits import deadline
+    from backprop_animator.engine import EngineError, trace_with_check
     from backprop_animator.engine.rules import rule_sources
 
     try:
         source, limits = read_program(args)
-        with deadline(limits):  # the trace and the check: one call, one time limit
-            trace = trace_source(
-                source, args.granularity, limits, mistake=args.mistake, sort_steps=args.sort_steps
-            )
-            check = None
-            if args.gradcheck:
-                check = gradcheck_source(source, args.granularity, limits, mistake=args.mistake)
+        trace, check = trace_with_check(
+            source,
+            args.granularity,
+            limits,
+            mistake=args.mistake,
+            sort_steps=args.sort_steps,
+            gradcheck=args.gradcheck,
+        )
     except (ValueError, EngineError) as error:
         return fail(error, args.source)
     document = render_standalone(

@@ -38,9 +38,8 @@ from backprop_animator.app.export import render_standalone, standalone_title
 from backprop_animator.app.page_constants import height_listener, js_constant
 from backprop_animator.app.still import still_image
 from backprop_animator.app.widget import player_widget
-from backprop_animator.engine import Limits, gradcheck_source, trace_source, trace_value
+from backprop_animator.engine import Limits, trace_value, trace_with_check
 from backprop_animator.engine.lab.gradcheck import gradcheck_graph
-from backprop_animator.engine.limits import deadline
 from backprop_animator.engine.rules import rule_sources
 from backprop_animator.engine.value import Value
 
@@ -237,12 +236,14 @@ def animate(
     # as everywhere).
     limits = Limits.from_env()
     if isinstance(program, str):
-        with deadline(limits):  # the trace and the check: one call, one time limit
-            trace = trace_source(
-                program, granularity, limits, mistake=mistake, sort_steps=sort_steps
-            )
-            if gradcheck:
-                check = gradcheck_source(program, granularity, limits, mistake=mistake)
+        trace, check = trace_with_check(
+            program,
+            granularity,
+            limits,
+            mistake=mistake,
+            sort_steps=sort_steps,
+            gradcheck=gradcheck,
+        )
         default_title = standalone_title(program)
     elif isinstance(program, Value) or _looks_like_a_value(program):
         if gradcheck and not isinstance(program, Value):

@@ -34,8 +34,8 @@ from backprop_animator.engine import (
     gradcheck_source,
     trace_columns,
     trace_source,
+    trace_with_check,
 )
-from backprop_animator.engine.limits import deadline
 from backprop_animator.engine.trace.text import clean_strings
 
 
@@ -193,11 +193,9 @@ def encode_export(
     from backprop_animator.app.export import render_standalone, standalone_title
     from backprop_animator.engine.rules import rule_sources
 
-    with deadline(limits):  # the trace and the check: one call, one time limit
-        trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
-        check = (
-            gradcheck_source(source, granularity, limits, mistake=mistake) if gradcheck else None
-        )
+    trace, check = trace_with_check(
+        source, granularity, limits, mistake=mistake, sort_steps=sort_steps, gradcheck=gradcheck
+    )
     size = len(dump_json(trace))
     if max_trace_bytes is not None and size > max_trace_bytes:
         raise EngineError(

@@ -38,7 +38,29 @@ __all__ = [
     "trace_columns",
     "trace_source",
     "trace_value",
+    "trace_with_check",
 ]
+
+
+def trace_with_check(
+    source: str,
+    granularity: str = "packed",
+    limits: Limits | None = None,
+    *,
+    mistake: str | None = None,
+    sort_steps: bool = False,
+    gradcheck: bool = False,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """`trace_source` of a program and, with `gradcheck`, its `gradcheck_source` under one
+    deadline: the check's re-runs share the trace's time limit (SPEC §16), in every host
+    that makes both (an export, `animate(gradcheck=True)`)."""
+    limits = limits or Limits()
+    with deadline(limits):
+        trace = trace_source(source, granularity, limits, mistake=mistake, sort_steps=sort_steps)
+        check = None
+        if gradcheck:
+            check = gradcheck_source(source, granularity, limits, mistake=mistake)
+    return trace, check
 
 
 def trace_source(

@@ -10,6 +10,9 @@ import pytest
 import backprop_animator
 from tests.support.checkout import WHEEL
 
+# xdist's groups on pytest 9.2 (tests/support/xdist_groups.py)
+pytest_plugins = ["tests.support.xdist_groups"]
+
 
 def pytest_configure() -> None:
     if not WHEEL:

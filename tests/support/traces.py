@@ -15,10 +15,8 @@ it (no tuple, no NaN, no key that is not a string), so a copy is the trace.
 
 Tests that share programs through here carry `same_program(path)` (an `xdist_group` of
 the program's name, with `--dist loadgroup`), so that under pytest-xdist a program's
-tests run in one worker and find its trace there. Not yet in effect: pytest-xdist 3.8
-writes a group into `item._nodeid`, which pytest 9.2's `nodeid` no longer reads, so
-the workers get no groups at all (2026-12-06) and each finds a program's trace only
-where the program's earlier tests ran in it. `-n 0` finds every one.
+tests run in one worker and find its trace there (on pytest 9.2 through
+tests/support/xdist_groups.py, which gives xdist its groups back). `-n 0` finds every one.
 """
 
 from __future__ import annotations

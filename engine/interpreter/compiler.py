@@ -98,6 +98,8 @@ from backprop_animator.engine.interpreter.stdlib import (
     ANNOTATIONS,
     CLASS_VARIABLES,
     INIT_VARIABLES,
+    check_enum_extension,
+    enum_mixin_base,
     finish_class,
 )
 from backprop_animator.engine.interpreter.text import NO_METHOD, cpython_type
@@ -2027,12 +2029,11 @@ class Compiler(ExpressionCompiler):
         qualname = inner.qualname
 
         def run(f: Frame) -> None:
-            base_classes = []
-            for base in bases:
-                value = base(f)
-                if type(value) is not PClass:
-                    raise ProgramError(f"class {name} can only inherit from the program's classes")
-                base_classes.append(value)
+            base_classes = [base(f) for base in bases]
+            for index, value in enumerate(base_classes):
+                if type(value) is not PClass:  # `class Op(str, Enum)`, or refused
+                    base_classes[index] = enum_mixin_base(name, value, base_classes)
+            check_enum_extension(name, base_classes)
             abc, given = keywords(f) if keywords is not None else (False, {})
             namespace: dict[str, Any] = {}
             signal = body(Frame(namespace, f.parent if in_class else f))

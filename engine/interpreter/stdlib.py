@@ -201,12 +201,37 @@ def finish_class(m: Any, cls: PClass) -> PClass:
     if any(NAMEDTUPLE_KEY in base.namespace for base in cls.mro[1:]):
         names = list(cls.namespace.get(ANNOTATIONS, ()))
         return class_namedtuple(m, cls, names, ANNOTATIONS)
+    if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
+        _check_enum_mixins(cls)
     make_enum_members(cls)
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         if not cls.equipped:  # (its members hash before any instance is made)
             m.equip(cls)
         cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
+
+
+def check_enum_extension(name: str, bases: list[PClass]) -> None:
+    """CPython's refusal, before a class body runs, of a class whose bases include an
+    Enum that has members (`class M(Op)`). Each namespace is read up to its first
+    member: no more than making the class reads of it."""
+    for base in bases:
+        if not any(ENUM_KEY in c.namespace for c in base.mro):
+            continue  # no Enum: a class attribute that is an instance of it is no member
+        for c in base.mro:
+            if any(type(v) is PInstance and v.cls is c for v in c.namespace.values()):
+                raise ProgramError(
+                    f"<enum '{name}'> cannot extend <enum '{c.name}'>", kind="TypeError"
+                )
+
+
+def _check_enum_mixins(cls: PClass) -> None:
+    """CPython's refusal of an Enum whose members would be of two data types at once
+    (`class M(int, str, Enum)`)."""
+    kinds = {c.namespace[ENUM_MIXIN_KEY] for c in cls.mro if ENUM_MIXIN_KEY in c.namespace}
+    if len(kinds) > 1:
+        named = ", ".join(f"<class '{kind.__name__}'>" for kind in (str, int))
+        raise ProgramError(f"too many data types for '{cls.name}': {{{named}}}", kind="TypeError")
 
 
 def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) -> PInstance:
@@ -239,6 +264,11 @@ def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) 
     raise failed
 
 
+# In the namespace of `enum.Enum`: the mixins of `class Op(str, Enum)` and `class L(int,
+# Enum)` (`enum_mixin_base`), by the type their members are.
+ENUM_MIXINS_KEY = " enum mixins"
+
+
 class _Auto:
     """What `enum.auto()` gives: the next integer, once the class is made."""
 
@@ -267,12 +297,28 @@ def enum_module(library: Library) -> PModule:
             kind="TypeError",
         )
 
+    def member_format(args: list[Any], kwargs: dict[str, Any]) -> str:
+        # CPython 3.11's `Enum.__format__`: `str(self)` formatted as a str (`f'{op:>6}'`).
+        return texts.format(texts.to_str(args[0]), args[1])
+
     namespace: dict[str, Any] = {
         ENUM_KEY: True,
         "__init__": NativeMethod("__init__", no_lookup),
         "__str__": NativeMethod("__str__", python_method("Enum.__str__", (), member_text)),
         "__repr__": NativeMethod("__repr__", python_method("Enum.__repr__", (), member_repr)),
+        "__format__": NativeMethod(
+            "__format__", python_method("Enum.__format__", ("format_spec",), member_format)
+        ),
     }
+    # `class Op(str, Enum)`, `class Level(int, Enum)`: the members are strs or ints as a
+    # StrEnum's and an IntEnum's are, but print and format as an Enum's (`Op.MUL`), as in
+    # CPython 3.11 (`enum_mixin_base`).
+    mixins: dict[type, PClass] = {}
+    for kind in (int, str):
+        mixed = _mixin_namespace(library, kind)
+        del mixed["__str__"], mixed["__format__"]
+        mixins[kind] = PClass(kind.__name__, (), mixed)
+    namespace[ENUM_MIXINS_KEY] = mixins
     enum = PClass("Enum", (), namespace)
     return PModule(
         "enum",
@@ -283,6 +329,20 @@ def enum_module(library: Library) -> PModule:
             "auto": Builtin("auto", lambda a, k: _Auto()),
         },
     )
+
+
+def enum_mixin_base(name: str, base: Any, bases: list[Any]) -> PClass:
+    """What `str` or `int` among a class statement's bases stands for: with a subclass of
+    `enum.Enum` among them, the mixin that makes its members strs or ints (`class Op(str,
+    Enum)`); any other value that is not the program's class is refused."""
+    if type(base) is TypeObject and base.name in ("int", "str"):
+        for other in bases:
+            if type(other) is PClass:
+                for c in other.mro:
+                    mixins: dict[type, PClass] | None = c.namespace.get(ENUM_MIXINS_KEY)
+                    if mixins is not None:
+                        return mixins[int if base.name == "int" else str]
+    raise ProgramError(f"class {name} can only inherit from the program's classes")
 
 
 def _mixin_namespace(library: Library, kind: type) -> dict[str, Any]:

@@ -3607,6 +3607,30 @@ def test_a_str_enums_members_are_strs_and_an_int_enums_are_ints_as_cpythons() ->
     )
 
 
+def test_an_enum_mixed_with_str_or_int_is_cpythons() -> None:
+    # (`class Op(str, Enum)`, the older spelling of a StrEnum: its members are strs, but
+    # print and format as an Enum's, `Op.MUL`; so too a plain Enum's `f'{op:>6}'`)
+    assert_as_cpython(
+        "from enum import Enum\ndef t(f):\n    try:\n        print(f())\n"
+        "    except Exception as e:\n        print(type(e).__name__, e)\n"
+        "class Op(str, Enum):\n    ADD = '+'\n    MUL = '*'\n"
+        "class Lvl(int, Enum):\n    LOW = 1\n    HIGH = 2\n"
+        "class Plain(Enum):\n    A = 'a'\n"
+        "print(Op.ADD, f'{Op.MUL}|{Op.MUL:>7}|{Plain.A:^9}|', str(Op.ADD), repr(Op.MUL))\n"
+        "print(Op.ADD == '+', {'*': 2}[Op.MUL], Op('*') is Op.MUL, Op['ADD'], len(Op.MUL))\n"
+        "print(Op.ADD + '!', Op.MUL.upper(), '%s' % Op.ADD, hash(Op.ADD) == hash('+'))\n"
+        "print(isinstance(Op.ADD, str), isinstance(Op.ADD, Enum), isinstance(Lvl.LOW, int))\n"
+        "print(Lvl.HIGH + 1, f'{Lvl.LOW}', [7, 8, 9][Lvl.HIGH], Lvl(1), sorted(Lvl), -Lvl.LOW)\n"
+        "print(list(Op), Op.MUL.value, Op.MUL.name, Lvl.LOW < Lvl.HIGH, Lvl.LOW * 2.5)\n"
+        "t(lambda: Op('-'))\nt(lambda: Op.ADD - 'a')\nt(lambda: Lvl.LOW + 'a')\n"
+        "def a():\n    class M(str, Op):\n        pass\n"
+        "def b():\n    class M(Lvl):\n        pass\n"
+        "def c():\n    class M(int, str, Enum):\n        B = 1\n"
+        "def d():\n    class M(str, Plain):\n        pass\n"
+        "for make in (a, b, c, d):\n    t(make)\n"
+    )
+
+
 def test_a_str_enum_member_that_is_no_string_is_cpythons_type_error() -> None:
     assert_as_cpython(
         "from enum import StrEnum\ntry:\n    class Bad(StrEnum):\n        A = 1\n"

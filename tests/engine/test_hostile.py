@@ -1158,7 +1158,7 @@ def test_an_enum_lookup_hands_out_its_members_only_within_bounds(source: str, wo
 
 
 MIXIN = (
-    "from enum import IntEnum, StrEnum, auto\nclass Op(StrEnum):\n    ADD = auto()\n"
+    "from enum import Enum, IntEnum, StrEnum, auto\nclass Op(StrEnum):\n    ADD = auto()\n"
     "class L(IntEnum):\n    X = 10 ** 400\n"
 )
 
@@ -1176,6 +1176,13 @@ MIXIN = (
         (MIXIN + "x = float(L.X)\n", "OverflowError"),
         (MIXIN + "x = '-'.join([Op.ADD] * 10 ** 4)\n", "strings here stay within"),
         (MIXIN + "class B(IntEnum):\n    A = 'x'\n", "must be an int here"),
+        (MIXIN + "class M(str, Enum):\n    A = 'a'\nx = M.A.__mro__\n", "dunder"),
+        (MIXIN + "class M(str, Enum):\n    A = 'a'\nx = M.A.upper.__self__\n", "dunder"),
+        (MIXIN + "class F(float, Enum):\n    A = 1.0\n", "inherit from the program's"),
+        (MIXIN + "class S(str):\n    pass\n", "inherit from the program's"),
+        (MIXIN + "class S(list, Op):\n    pass\n", "inherit from the program's"),
+        (MIXIN + "class S(str, Enum):\n    A = 'a'\nx = S.A * 10 ** 9\n", "strings here stay"),
+        (MIXIN + "class S(int, Enum):\n    A = 10 ** 400\nx = S.A ** S.A\n", "OverflowError"),
     ],
 )
 def test_an_int_or_str_enums_member_is_its_value_only_within_bounds(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -263,7 +263,7 @@ class ExpressionCompiler:
         lines: SourceLines,
         globals_: dict[str, Any],
         builtins: dict[str, Any],
-        modules: dict[str, PModule],
+        modules: Mapping[str, PModule],
         max_depth: int,
         *,
         library: bool = False,

@@ -84,6 +84,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.interpreter.stdlib import (
     ABC_META,
     STDOUT,
+    Modules,
     callable_object,
     stdlib_modules,
 )
@@ -644,16 +645,16 @@ class Library:
             warn = self.compiler.library_module("warnings")()["warn"]
             self.machine.call(warn, [text, self.compiler.builtins[category]], {})
 
-    def modules(self) -> dict[str, PModule]:
+    def modules(self) -> Modules:
         if self.builtins_module is None:
             self.builtins()
         assert self.builtins_module is not None
-        return {
+        made = {
             "math": self.math_module(),
             "random": self.random_module(self.state.rng),
             "builtins": self.builtins_module,
-            **stdlib_modules(self),
         }
+        return Modules(made, stdlib_modules(self))
 
     # Built-in functions
 

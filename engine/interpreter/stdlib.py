@@ -20,7 +20,7 @@ import itertools
 import operator
 import pkgutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter import collection_kinds as kinds
@@ -148,30 +148,68 @@ class Field:
 NO_DEFAULT: Any = Inert("no default")
 
 
-def stdlib_modules(library: Library) -> dict[str, PModule]:
+class Modules(Mapping[str, PModule]):
+    """A run's modules by name, each made when a program first imports it (most import
+    one or two, and making them all took about a third of a small program's trace): `in`
+    and the names read only the names. A module is made by itself, from the run's
+    library alone, so when it is made changes nothing it holds."""
+
+    def __init__(self, made: dict[str, PModule], makers: dict[str, Callable[[], Any]]) -> None:
+        self._made = made
+        self._makers = makers  # a maker of several modules (`os`, `os.path`) gives a dict
+        self._names = [*made, *makers]
+
+    def __getitem__(self, name: str) -> PModule:
+        module = self._made.get(name)
+        if module is None:
+            made = self._makers[name]()  # a KeyError for a name not here, as a dict's
+            if type(made) is dict:
+                self._made.update(made)
+                module = made[name]
+            else:
+                module = self._made[name] = made
+        return module
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._made or name in self._makers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def stdlib_modules(library: Library) -> dict[str, Callable[[], Any]]:
+    """The makers of the library's modules, by name (`Modules`)."""
+    state = library.state
+    os_made = lambda: os_modules(library)  # noqa: E731 (`os` and `os.path`, made together)
     return {
-        "__future__": PModule(
+        "__future__": lambda: PModule(
             "__future__", {"annotations": Inert("annotations"), "division": Inert("division")}
         ),
-        "typing": typing_module(library),
-        "abc": abc_module(library),
-        "functools": functools_module(library),
-        "operator": operator_module(library),
-        "itertools": itertools_module(library),
-        "dataclasses": dataclasses_module(library),
-        "collections": collections_module(library),
-        "collections.abc": abc_classes_module(),
-        "numbers": PModule("numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}),
-        "time": time_module(library.state),
-        "sys": sys_module(library),
-        "enum": enum_module(library),
-        "logging": logging_module(library, lambda: library.state.steps * SECONDS_PER_STEP),
-        "copy": copy_module(library),
-        "json": json_module(library),
-        "io": io_module(library.state),
-        "heapq": heapq_module(library),
-        "statistics": statistics_module(library),
-        **os_modules(library),
+        "typing": lambda: typing_module(library),
+        "abc": lambda: abc_module(library),
+        "functools": lambda: functools_module(library),
+        "operator": lambda: operator_module(library),
+        "itertools": lambda: itertools_module(library),
+        "dataclasses": lambda: dataclasses_module(library),
+        "collections": lambda: collections_module(library),
+        "collections.abc": abc_classes_module,
+        "numbers": lambda: PModule(
+            "numbers", {name: Annotation(name) for name in NUMBER_CLASS_NAMES}
+        ),
+        "time": lambda: time_module(state),
+        "sys": lambda: sys_module(library),
+        "enum": lambda: enum_module(library),
+        "logging": lambda: logging_module(library, lambda: state.steps * SECONDS_PER_STEP),
+        "copy": lambda: copy_module(library),
+        "json": lambda: json_module(library),
+        "io": lambda: io_module(state),
+        "heapq": lambda: heapq_module(library),
+        "statistics": lambda: statistics_module(library),
+        "os": os_made,
+        "os.path": os_made,
     }
 
 

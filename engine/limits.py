@@ -219,9 +219,30 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     return children
 
 
+# Where a module's walk is kept on its tree (`walk`): the checks and facts worked out
+# before a program runs walk its whole tree five times, and nothing changes the tree.
+_WALKED = "_backprop_walked"
+
+
 def walk(node: ast.AST) -> list[ast.AST]:
     """`ast.walk(node)` as a list, in its order (breadth first), without its generators,
-    reading the clock as `tick` does for each node it reaches (`visited`)."""
+    reading the clock as `tick` does for each node it reaches (`visited`). A module's
+    list is kept on it and handed out again (its callers only read it): a walk of the
+    tree after the first counts its nodes at once and reads the clock once."""
+    if type(node) is ast.Module:
+        kept: list[ast.AST] | None = node.__dict__.get(_WALKED)
+        if kept is None:
+            kept = _walk(node)
+            setattr(node, _WALKED, kept)
+        else:
+            _visits[0] += len(kept)
+            if past_deadline():
+                raise took_too_long(node.body[0].lineno if node.body else None)
+        return kept
+    return _walk(node)
+
+
+def _walk(node: ast.AST) -> list[ast.AST]:
     nodes = [node]
     AST = ast.AST
     for current in nodes:  # (the list grows as it is read: the next level after this one)

@@ -4715,3 +4715,80 @@ def test_collections_abc_imported_as_its_package_or_from_it_is_cpythons() -> Non
     # Each run has its own `collections`: the last program's import set nothing here.
     with pytest.raises(EngineError, match="no attribute 'abc'"):
         run("import collections\ny = collections.abc\n")
+
+
+def test_an_iterators_next_method_is_next_of_it_as_cpythons() -> None:
+    """A dataclass engine in the index gives each node an id with
+    `field(init=False, default_factory=ID_CREATOR)`, `ID_CREATOR = count().__next__`:
+    "'object' object has no attribute '__next__' here". An iterator's `__next__` is
+    `next(it)` as a method now, with CPython's StopIteration and TypeErrors."""
+    same_as_cpython(
+        "from dataclasses import dataclass, field\nfrom itertools import count\n"
+        "NEXT = count(5).__next__\n"
+        "@dataclass\nclass N:\n    x: float\n"
+        "    id: int = field(init=False, default_factory=NEXT)\n"
+        "print(N(1.0), N(2.0).id, NEXT())\n"
+        "it = iter([1, 2])\nprint(it.__next__(), next(it))\n"
+        "g = (k * k for k in range(3))\nm = map(str, 'ab')\nprint(g.__next__(), m.__next__())\n"
+        "for bad in ((), (1,)):\n"
+        "    try:\n        it.__next__(*bad)\n"
+        "    except (StopIteration, TypeError) as e:\n        print(type(e).__name__, e)\n"
+        "try:\n    it.__next__(default=0)\nexcept TypeError as e:\n    print(e)\n"
+    )
+
+
+PARTIALMETHOD = """
+from functools import partialmethod
+
+class Cell:
+    def __init__(self):
+        self.alive = False
+    def set_state(self, state, *, loud=False):
+        self.alive = bool(state)
+        if loud:
+            print("now", self.alive)
+        return self
+    set_alive = partialmethod(set_state, True)
+    set_dead = partialmethod(set_state, False, loud=True)
+    shout = partialmethod(staticmethod(print), "static:")
+
+c = Cell()
+print(c.set_alive().alive, c.set_dead().alive)
+c.set_alive(loud=True)
+c.shout(1, 2)
+print(Cell.set_alive(c).alive)
+
+def _mul(self, other, scale):
+    return self.v * other.v * scale
+
+class V:
+    def __init__(self, v):
+        self.v = v
+setattr(V, "__mul__", partialmethod(_mul, scale=2))
+setattr(V, "times", partialmethod(_mul))
+print(V(3) * V(4), V(1).times(V(5), 10), getattr(V(2), "__mul__")(V(2)))
+for bad in ((), (3,)):
+    try:
+        partialmethod(*bad)
+    except TypeError as e:
+        print("TypeError", e)
+try:
+    Cell.bad = partialmethod(Cell.set_state)
+    c.bad(1, 2, 3)
+except TypeError as e:
+    print("TypeError", e)
+"""
+
+
+def test_partialmethod_and_an_operator_method_set_by_setattr_are_cpythons() -> None:
+    """Old tinygrad registers its ops with `setattr(Tensor, name, partialmethod(fxn.apply,
+    fxn))` and its operators with `setattr(Tensor, f"__{name}__", ...)`: "functools has
+    no 'partialmethod' here", and "setattr(): dunder attributes are not available here"
+    where `V.__mul__ = f` was allowed. `partialmethod` is CPython's (a method of the
+    object it is read off, its arguments first; of a static method, none), and
+    `setattr`/`getattr` take the operator methods `C.__mul__ = f` may write."""
+    same_as_cpython(PARTIALMETHOD)
+    with pytest.raises(EngineError, match="dunder attributes are not available"):
+        run("class A:\n    pass\nsetattr(A, '__getattribute__', len)\n")
+    with pytest.raises(EngineError, match="partialmethod of a classmethod"):
+        run("from functools import partialmethod\nm = partialmethod(classmethod(len))\n")

@@ -907,6 +907,9 @@ class Machine:
             obj.mirror is not None
             and shape is not None
             and name in (shape.grad, shape.number, shape.operands, shape.second)
+            # tinygrad's `del t0._ctx` once its rule ran: the record of the op that made
+            # the node, its operands already read when it was made (the graph stays drawn)
+            and not (shape.held and name == shape.operands)
         ):
             raise ProgramError(f"deleting a graph node's '{name}' is not available here")
         if name not in obj.attrs:

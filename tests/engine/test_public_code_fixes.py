@@ -4792,3 +4792,73 @@ def test_partialmethod_and_an_operator_method_set_by_setattr_are_cpythons() -> N
         run("class A:\n    pass\nsetattr(A, '__getattribute__', len)\n")
     with pytest.raises(EngineError, match="partialmethod of a classmethod"):
         run("from functools import partialmethod\nm = partialmethod(classmethod(len))\n")
+
+
+TINYGRAD_DEL_CTX = """
+class Function:
+    def __init__(self, *tensors):
+        self.parents = tensors
+
+    @classmethod
+    def apply(fxn, *x):
+        ctx = fxn(*x)
+        ret = T(ctx.forward(*[t.data for t in x]))
+        ret._ctx = ctx
+        return ret
+
+class Mul(Function):
+    def forward(self, x, y):
+        self.x, self.y = x, y
+        return x * y
+    def backward(self, g):
+        return self.y * g, self.x * g
+
+class Add(Function):
+    def forward(self, x, y):
+        return x + y
+    def backward(self, g):
+        return g, g
+
+class T:
+    def __init__(self, data):
+        self.data, self.grad, self._ctx = data, None, None
+    def __add__(self, o): return Add.apply(self, o)
+    def __mul__(self, o): return Mul.apply(self, o)
+    def deepwalk(self):
+        def walk(node, visited, nodes):
+            visited.add(node)
+            if getattr(node, "_ctx", None):
+                for i in node._ctx.parents:
+                    if i not in visited:
+                        walk(i, visited, nodes)
+                nodes.append(node)
+            return nodes
+        return walk(self, set(), [])
+    def backward(self):
+        self.grad = 1.0
+        for t0 in reversed(self.deepwalk()):
+            grads = t0._ctx.backward(t0.grad)
+            for t, g in zip(t0._ctx.parents, grads):
+                t.grad = g if t.grad is None else t.grad + g
+            del t0._ctx
+        return self
+
+a, b = T(2.0), T(-3.0)
+y = a * b + a
+y.backward()
+print(y.data, a.grad, b.grad, hasattr(y, "_ctx"), a._ctx)
+"""
+
+
+def test_tinygrads_del_of_a_nodes_ctx_after_its_rule_is_cpythons() -> None:
+    """tinygrad's `Tensor.backward` ends each node's turn with `del t0._ctx`: "deleting a
+    graph node's '_ctx' is not available here". The record of the op that made a node
+    (its operands read when it was made) may be deleted now; its number, gradient and
+    operands of its own still may not."""
+    same_as_cpython(TINYGRAD_DEL_CTX)
+    trace = trace_source(TINYGRAD_DEL_CTX)
+    assert len(trace["passes"]) == 1
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(-3.0, 2.0), (2.0, -2.0)]
+    with pytest.raises(EngineError, match="deleting a graph node's 'data'"):
+        run(TINYGRAD_DEL_CTX + "del a.data\n")

@@ -39,6 +39,7 @@ from backprop_animator.engine.interpreter.objects import (
     Function,
     Inert,
     Maker,
+    PARTIAL_METHOD,
     NativeMethod,
     Partial,
     PClass,
@@ -2059,6 +2060,10 @@ def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
     so to anything else (rather than run on what it cannot read)."""
 
     descriptor = method.descriptor
+    if descriptor == PARTIAL_METHOD:
+        # CPython's partialmethod read off a class: a function taking the object first,
+        # which binds again when a class keeps it (`Tensor.__mul__ = Tensor.mul`)
+        return method
     if descriptor is not None and method.name == "__init__":
         # Each of CPython's exception classes has an `__init__` of its own.
         descriptor = next((c.name for c in owner.mro if c.builtin), descriptor)

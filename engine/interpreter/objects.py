@@ -632,6 +632,11 @@ class Partial(Builtin):
         self.keywords = keywords
 
 
+# The `descriptor` of a `functools.partialmethod` (stdlib.py): read off a class, the
+# method itself, which binds to an object again wherever a class keeps it.
+PARTIAL_METHOD = "<partialmethod>"
+
+
 class NativeMethod(Builtin):
     """A method of a built-in class (an exception's `__init__`, `__str__`): found on an
     instance, it is bound to it like a program's method; `call` takes `self` first.

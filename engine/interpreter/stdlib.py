@@ -54,6 +54,7 @@ from backprop_animator.engine.interpreter.objects import (
     Function,
     Inert,
     Maker,
+    PARTIAL_METHOD,
     NativeMethod,
     Partial,
     PClass,
@@ -1151,7 +1152,7 @@ def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> NativeMet
             return m.call(function, [*bound, *a[1:]], {**keywords, **k})
         return m.call(function, [*a[:1], *bound, *a[1:]], {**keywords, **k})
 
-    return NativeMethod(getattr(function, "name", "partialmethod"), call)
+    return NativeMethod(getattr(function, "name", "partialmethod"), call, PARTIAL_METHOD)
 
 
 def functools_module(library: Library) -> PModule:

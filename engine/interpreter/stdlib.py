@@ -1265,9 +1265,7 @@ def functools_module(library: Library) -> PModule:
             "partial": TypeObject(
                 "partial", functools.partial(_partial, m), (Partial,), module="functools."
             ),
-            "partialmethod": Builtin(
-                "partialmethod", lambda a, k: _partialmethod(m, a, k)
-            ),
+            "partialmethod": Builtin("partialmethod", lambda a, k: _partialmethod(m, a, k)),
             "wraps": Builtin("wraps", wraps),
             "update_wrapper": Builtin("update_wrapper", functools.partial(_update_wrapper, wraps)),
             "lru_cache": Builtin("lru_cache", lru_cache),

@@ -272,7 +272,12 @@ REQUIRES_NAMES = ("requires_grad", "_requires_grad")
 # Where a node with no operands of its own keeps the record of the op that made it, the
 # operands inside it (PyTorch's `Function` style: `out._ctx = ctx` with `ctx.parents`,
 # `out.grad_fn = MulBackward(a, b)` with its `.inputs`, `out._ctx = (Mul, (a, b))`).
-HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
+HOLDER_NAMES = (
+    "_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator",
+    # axent-pl/axgrad's `Value(value=func(), func=func)`: an `Operation` object that keeps
+    # the operands as `left` and `right` (its `parameters()`), and works out the value
+    "func",
+)  # fmt: skip
 # The items of a holder tuple looked at (`(Mul, (a, b))`, `(Mul, ctx)`): a record, not data.
 MAX_HOLDER_ITEMS = 4
 # The method, of a holder's class or of a class it keeps, that works out the operands'
@@ -379,7 +384,12 @@ def held_operands(holder: Any) -> Any:
             return None  # a node is no holder (`out._ctx = a`: not a's operands)
         attrs = holder.attrs
         name = next((name for name in OPERAND_NAMES if name in attrs), None)
-        return None if name is None else attrs[name]
+        if name is None:  # one to an attribute (`op.left`, `op.right`), a missing one None
+            pair = next((p for p in OPERAND_PAIRS if p[0] in attrs and p[1] in attrs), None)
+            if pair is None:
+                return None
+            return tuple(attrs[n] for n in pair if attrs[n] is not None)
+        return attrs[name]
     if kind is not tuple and kind is not list:
         return None
     items = holder[:MAX_HOLDER_ITEMS]

@@ -4864,3 +4864,53 @@ def test_tinygrads_del_of_a_nodes_ctx_after_its_rule_is_cpythons() -> None:
     assert leaves == [(-3.0, 2.0), (2.0, -2.0)]
     with pytest.raises(EngineError, match="deleting a graph node's 'data'"):
         run(TINYGRAD_DEL_CTX + "del a.data\n")
+
+
+OPERATION_HOLDER = """
+class Op:
+    def __init__(self, left, right):
+        self.left = left
+        self.right = right
+    def __call__(self):
+        return self.left.value * self.right.value
+    def parameters(self):
+        return self.left, self.right
+    def gradients(self):
+        return self.right.value, self.left.value
+
+class V:
+    def __init__(self, value, func=None):
+        self.value = float(value)
+        self.func = func
+        self.grad = 0.0
+    def __mul__(self, other):
+        func = Op(self, other)
+        return V(func(), func=func)
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+    def _backward(self):
+        if self.func is not None:
+            for p, g in zip(self.func.parameters(), self.func.gradients()):
+                p.grad = p.grad + self.grad * g
+                p._backward()
+
+a, b = V(2.0), V(-3.0)
+y = a * b * a
+y.backward()
+print(y.value, a.grad, b.grad)
+"""
+
+
+def test_operands_kept_by_an_operation_object_as_left_and_right_are_the_graph() -> None:
+    """axent-pl/axgrad's nodes keep the op that made them as `func`, an `Operation`
+    object (callable, it works out the value) holding the operands as `left` and
+    `right`: every node was drawn as a leaf, unconnected. `func` is a holder of the op's
+    record now, and a holder's operand pair is its operands; the tests' CPython side
+    walks the same."""
+    lines, numbers, outputs = run_in_cpython_with_passes(OPERATION_HOLDER)
+    trace = trace_source(OPERATION_HOLDER)
+    assert printed_lines(trace) == lines == ["-12.0 -12.0 4.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 4.0), (2.0, -12.0)]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-12.0]

@@ -159,7 +159,7 @@ l1, l2 = Linear(2, 3), Linear(3, 1)
 params = l1.parameters() + l2.parameters()
 data = [((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0), ((1.0, 1.0), -1.0), ((0.0, 0.0), -1.0)]
 
-for step in range(8):
+for step in range(4):
     loss = Scalar(0.0)
     for x, y in data:
         hidden = [h.tanh() for h in l1(x)]

@@ -257,6 +257,7 @@ OPERAND_NAMES = (
 OPERAND_PAIRS = (
     ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
+    ("v1", "v2"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
@@ -277,6 +278,9 @@ HOLDER_NAMES = (
     # axent-pl/axgrad's `Value(value=func(), func=func)`: an `Operation` object that keeps
     # the operands as `left` and `right` (its `parameters()`), and works out the value
     "func",
+    # Giully314/Endurance's `out.operation = SumOperation(self, other, out)`: a dataclass
+    # with `v1`, `v2` and `out`, whose `backward()` is the node's rule
+    "operation",
 )  # fmt: skip
 # The items of a holder tuple looked at (`(Mul, (a, b))`, `(Mul, ctx)`): a record, not data.
 MAX_HOLDER_ITEMS = 4
@@ -479,6 +483,8 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     if rule is None and operands is None:
         return None
     op = first(OP_NAMES) or "_op"
+    if held and op == operands:  # `operation` holding the op's object: its class names it
+        op = "_op"
     said = "grad" if type(cls.lookup("grad")) is PProperty else grad
     requires = next((name for name in REQUIRES_NAMES if name in attrs), None)
     return Shape(

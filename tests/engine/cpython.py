@@ -122,6 +122,7 @@ OPERAND_NAMES = (
 OPERAND_PAIRS = (
     ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
+    ("v1", "v2"),
 )  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 
@@ -134,7 +135,7 @@ HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "cr
 # Where the engine finds a node's operands by watching its rule run (axent-pl/axgrad's
 # `func`, an `Operation` object, callable, that keeps them as `left` and `right`): read
 # here only for the leaves CPython's run compares.
-HELD_BY_OPERATION = ("func",)
+HELD_BY_OPERATION = ("func", "operation")
 
 
 def operands_of(node: Any) -> list[Any]:

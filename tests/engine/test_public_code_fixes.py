@@ -4914,3 +4914,74 @@ def test_operands_kept_by_an_operation_object_as_left_and_right_are_the_graph() 
     leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 4.0), (2.0, -12.0)]
     assert [one["data"] for one in trace["passes"]] == numbers == [-12.0]
+
+
+OPERATION_DATACLASS = """
+from dataclasses import dataclass
+
+@dataclass
+class Op:
+    v1: "Var" = None
+    v2: "Var" = None
+    out: "Var" = None
+
+@dataclass
+class MulOp(Op):
+    def backward(self):
+        self.v1.gradient += self.v2.value * self.out.gradient
+        self.v2.gradient += self.v1.value * self.out.gradient
+
+@dataclass
+class AddOp(Op):
+    def backward(self):
+        self.v1.gradient += self.out.gradient
+        self.v2.gradient += self.out.gradient
+
+class Var:
+    def __init__(self, value):
+        self.value = float(value)
+        self.gradient = 0.0
+        self.operation = None
+    def __mul__(self, other):
+        out = Var(self.value * other.value)
+        out.operation = MulOp(self, other, out)
+        return out
+    def __add__(self, other):
+        out = Var(self.value + other.value)
+        out.operation = AddOp(self, other, out)
+        return out
+    def backward(self):
+        order, seen = [], []
+        def visit(node):
+            seen.append(node)
+            if node.operation is not None:
+                for v in node.operation.__dict__.values():
+                    if v is not None and v not in seen:
+                        visit(v)
+            order.append(node)
+        visit(self)
+        self.gradient = 1.0
+        for v in reversed(order):
+            if v.operation is not None:
+                v.operation.backward()
+
+a, b = Var(2.0), Var(-3.0)
+y = a * b + a
+y.backward()
+print(y.value, a.gradient, b.gradient)
+"""
+
+
+def test_operands_kept_by_an_operation_dataclass_as_v1_and_v2_are_the_graph() -> None:
+    """Giully314/Endurance keeps the op that made a node as `operation`, a dataclass
+    `SumOperation(v1, v2, out)` whose `backward()` adds the shares: "backward() was
+    called on a Variable, which is not a graph node here". `operation` is a name of the
+    holder of a node's op now (and names no op then: the holder's class does), `v1` and
+    `v2` an operand pair; the tests' CPython side walks the same."""
+    lines, numbers, outputs = run_in_cpython_with_passes(OPERATION_DATACLASS)
+    trace = trace_source(OPERATION_DATACLASS)
+    assert printed_lines(trace) == lines == ["-4.0 -2.0 2.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]

@@ -294,7 +294,10 @@ HELD_RULE_NAMES = ("backward", "_backward", "apply")
 # above is among its attributes (`_previous_nodes`, `child_nodes`, `_backward_function`):
 # an attribute of the instance (set in `__init__`) whose name holds one of them, a tuple,
 # list or set for the operands (`worded_operands`), a function for the rule.
-OPERAND_WORDS = ("prev", "child", "parent", "ancestor", "operand", "input", "progenitor")
+OPERAND_WORDS = (
+    "prev", "child", "parent", "ancestor", "operand", "input", "progenitor",
+    "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
+)  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 
 

@@ -4666,6 +4666,9 @@ print(y.value, x.grad, w.grad)
         ("_previous_nodes", "_backward_function"),
         ("child_nodes", "_backward_function"),
         ("input_nodes_", "backprop_step"),
+        # FireHead90544/pocketgrad (no licence): `self._dependencies = set(_children)`,
+        # drawn as leaves (every node unconnected) before `depend` was a word here
+        ("_dependencies", "_backward_function"),
     ],
 )
 def test_operands_and_a_rule_under_a_class_s_own_names_are_found_by_their_words(

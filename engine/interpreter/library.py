@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterator
 from functools import partial
 from types import GeneratorType, MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
@@ -29,6 +29,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     program_raise,
     wrong_arguments,
 )
+from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS
 from backprop_animator.engine.interpreter.generators import (
     generator_methods,
     is_program_generator,
@@ -170,6 +171,11 @@ class Library:
             machine.methods[view] = {"isdisjoint": self.bound(self.view_isdisjoint, "isdisjoint")}
         for view in VIEWS:  # `d.keys().mapping`: CPython's read-only proxy of the dict
             machine.methods.setdefault(view, {})["mapping"] = _view_mapping
+        # `count().__next__` (a counter kept as a function: `ID = count().__next__`, then
+        # `ID()` for each node's id), `it.__next__()`: `next(it)`, as CPython's.
+        next_method = self.bound(self.next_method, "__next__")
+        for iterator in ITERATOR_TYPES:
+            machine.methods.setdefault(cast(type, iterator), {})["__next__"] = next_method
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -372,7 +378,9 @@ class Library:
         if type(name) is not str:  # CPython's words
             words = f"attribute name must be string, not '{cpython_type(name)}'"
             raise ProgramError(words, kind="TypeError")
-        if is_dunder(name):
+        if is_dunder(name) and name not in METHOD_DUNDERS:
+            # (an operator method, as `C.__mul__ = f` may write it: old tinygrad's
+            # `setattr(Tensor, f"__{name}__", ...)`)
             raise ProgramError(f"{function}(): dunder attributes are not available here")
         if not name.isidentifier():  # the interpreter keeps its own entries under such names
             message = f"{function}(): no attribute is named {name!r}"
@@ -599,6 +607,15 @@ class Library:
             if len(args) == 2:
                 return args[1]
             raise stop_iteration(stop.value) from None
+
+    def next_method(self, iterator: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`it.__next__()`: `next(it)` with no default, CPython's method-wrapper."""
+        if kwargs:
+            words = "wrapper __next__() takes no keyword arguments"
+            raise ProgramError(words, kind="TypeError")
+        if args:
+            raise ProgramError(f"expected 0 arguments, got {len(args)}", kind="TypeError")
+        return self.next_([iterator], {})
 
     def next_of_object(self, iterator: PInstance, args: list[Any]) -> Any:
         """`next(it)` of the program's own iterator: its `__next__`, whose StopIteration

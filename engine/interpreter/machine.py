@@ -31,6 +31,7 @@ from backprop_animator.engine.interpreter.objects import (
     LOG_KIND,
     MISSING,
     NO_READS,
+    PARTIAL_METHOD,
     Annotation,
     BoundMethod,
     Builtin,
@@ -907,6 +908,9 @@ class Machine:
             obj.mirror is not None
             and shape is not None
             and name in (shape.grad, shape.number, shape.operands, shape.second)
+            # tinygrad's `del t0._ctx` once its rule ran: the record of the op that made
+            # the node, its operands already read when it was made (the graph stays drawn)
+            and not (shape.held and name == shape.operands)
         ):
             raise ProgramError(f"deleting a graph node's '{name}' is not available here")
         if name not in obj.attrs:
@@ -2056,6 +2060,10 @@ def unbound_native(method: NativeMethod, owner: PClass) -> Builtin:
     so to anything else (rather than run on what it cannot read)."""
 
     descriptor = method.descriptor
+    if descriptor == PARTIAL_METHOD:
+        # CPython's partialmethod read off a class: a function taking the object first,
+        # which binds again when a class keeps it (`Tensor.__mul__ = Tensor.mul`)
+        return method
     if descriptor is not None and method.name == "__init__":
         # Each of CPython's exception classes has an `__init__` of its own.
         descriptor = next((c.name for c in owner.mro if c.builtin), descriptor)

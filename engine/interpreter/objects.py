@@ -257,6 +257,7 @@ OPERAND_NAMES = (
 OPERAND_PAIRS = (
     ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
+    ("v1", "v2"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
@@ -272,7 +273,15 @@ REQUIRES_NAMES = ("requires_grad", "_requires_grad")
 # Where a node with no operands of its own keeps the record of the op that made it, the
 # operands inside it (PyTorch's `Function` style: `out._ctx = ctx` with `ctx.parents`,
 # `out.grad_fn = MulBackward(a, b)` with its `.inputs`, `out._ctx = (Mul, (a, b))`).
-HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
+HOLDER_NAMES = (
+    "_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator",
+    # axent-pl/axgrad's `Value(value=func(), func=func)`: an `Operation` object that keeps
+    # the operands as `left` and `right` (its `parameters()`), and works out the value
+    "func",
+    # Giully314/Endurance's `out.operation = SumOperation(self, other, out)`: a dataclass
+    # with `v1`, `v2` and `out`, whose `backward()` is the node's rule
+    "operation",
+)  # fmt: skip
 # The items of a holder tuple looked at (`(Mul, (a, b))`, `(Mul, ctx)`): a record, not data.
 MAX_HOLDER_ITEMS = 4
 # The method, of a holder's class or of a class it keeps, that works out the operands'
@@ -285,7 +294,10 @@ HELD_RULE_NAMES = ("backward", "_backward", "apply")
 # above is among its attributes (`_previous_nodes`, `child_nodes`, `_backward_function`):
 # an attribute of the instance (set in `__init__`) whose name holds one of them, a tuple,
 # list or set for the operands (`worded_operands`), a function for the rule.
-OPERAND_WORDS = ("prev", "child", "parent", "ancestor", "operand", "input", "progenitor")
+OPERAND_WORDS = (
+    "prev", "child", "parent", "ancestor", "operand", "input", "progenitor",
+    "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
+)  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 
 
@@ -379,7 +391,12 @@ def held_operands(holder: Any) -> Any:
             return None  # a node is no holder (`out._ctx = a`: not a's operands)
         attrs = holder.attrs
         name = next((name for name in OPERAND_NAMES if name in attrs), None)
-        return None if name is None else attrs[name]
+        if name is None:  # one to an attribute (`op.left`, `op.right`), a missing one None
+            pair = next((p for p in OPERAND_PAIRS if p[0] in attrs and p[1] in attrs), None)
+            if pair is None:
+                return None
+            return tuple(attrs[n] for n in pair if attrs[n] is not None)
+        return attrs[name]
     if kind is not tuple and kind is not list:
         return None
     items = holder[:MAX_HOLDER_ITEMS]
@@ -469,6 +486,8 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     if rule is None and operands is None:
         return None
     op = first(OP_NAMES) or "_op"
+    if held and op == operands:  # `operation` holding the op's object: its class names it
+        op = "_op"
     said = "grad" if type(cls.lookup("grad")) is PProperty else grad
     requires = next((name for name in REQUIRES_NAMES if name in attrs), None)
     return Shape(
@@ -630,6 +649,11 @@ class Partial(Builtin):
         self.func = func
         self.args = args
         self.keywords = keywords
+
+
+# The `descriptor` of a `functools.partialmethod` (stdlib.py): read off a class, the
+# method itself, which binds to an object again wherever a class keeps it.
+PARTIAL_METHOD = "<partialmethod>"
 
 
 class NativeMethod(Builtin):

@@ -48,6 +48,7 @@ from backprop_animator.engine.interpreter.objects import (
     FROZEN,
     LOG_KIND,
     MISSING,
+    PARTIAL_METHOD,
     Annotation,
     BoundMethod,
     Builtin,
@@ -1221,6 +1222,37 @@ def _partial(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Partial:
     return made
 
 
+def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> NativeMethod:
+    """`functools.partialmethod(func, *args, **keywords)` (old tinygrad registers its ops
+    so: `setattr(Tensor, name, partialmethod(fxn.apply, fxn))`): read off an object, a
+    method that calls `func(obj, *args, *more)`, as CPython's; `func` a static method,
+    `func(*args, *more)`."""
+    if not args:
+        words = "partialmethod.__init__() missing 1 required positional argument: 'func'"
+        raise ProgramError(words, kind="TypeError")
+    function, *bound = args
+    static = type(function) is PStaticMethod
+    if static:
+        function = function.function
+    if type(function) is PClassMethod:
+        raise ProgramError("functools.partialmethod of a classmethod is not available here")
+    if type(function) is PInstance:
+        callable_ = function.cls.lookup("__call__") is not MISSING
+    else:
+        callable_ = isinstance(function, Builtin | Function | BoundMethod | PClass)
+    if not callable_:
+        words = f"{m.texts.to_repr(function)} is not callable or a descriptor"
+        raise ProgramError(words, kind="TypeError")
+    keywords = dict(kwargs)
+
+    def call(a: list[Any], k: dict[str, Any]) -> Any:
+        if static:
+            return m.call(function, [*bound, *a[1:]], {**keywords, **k})
+        return m.call(function, [*a[:1], *bound, *a[1:]], {**keywords, **k})
+
+    return NativeMethod(getattr(function, "name", "partialmethod"), call, PARTIAL_METHOD)
+
+
 def functools_module(library: Library) -> PModule:
     m = library.machine
     m.methods[Partial] = {  # `p.func`, `p.args`, `p.keywords` (`Machine.get_attr`)
@@ -1331,6 +1363,7 @@ def functools_module(library: Library) -> PModule:
             "partial": TypeObject(
                 "partial", functools.partial(_partial, m), (Partial,), module="functools."
             ),
+            "partialmethod": Builtin("partialmethod", lambda a, k: _partialmethod(m, a, k)),
             "wraps": Builtin("wraps", wraps),
             "update_wrapper": Builtin("update_wrapper", functools.partial(_update_wrapper, wraps)),
             "lru_cache": Builtin("lru_cache", lru_cache),

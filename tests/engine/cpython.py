@@ -122,6 +122,7 @@ OPERAND_NAMES = (
 OPERAND_PAIRS = (
     ("first_parent", "second_parent"), ("parent1", "parent2"), ("left", "right"),
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
+    ("v1", "v2"),
 )  # fmt: skip
 GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
 
@@ -131,6 +132,10 @@ def number_of(node: Any) -> Any:
 
 
 HOLDER_NAMES = ("_ctx", "ctx", "_context", "context", "grad_fn", "_grad_fn", "creator", "_creator")
+# Where the engine finds a node's operands by watching its rule run (axent-pl/axgrad's
+# `func`, an `Operation` object, callable, that keeps them as `left` and `right`): read
+# here only for the leaves CPython's run compares.
+HELD_BY_OPERATION = ("func", "operation")
 
 
 def operands_of(node: Any) -> list[Any]:
@@ -164,9 +169,15 @@ def operands_of(node: Any) -> list[Any]:
         if inner is not None:
             return [item for item in inner if _is_node(item)]
         holder = next((i for i in holder if not isinstance(i, type)), None)
+    if holder is None:
+        operation = next((getattr(node, n) for n in HELD_BY_OPERATION if hasattr(node, n)), None)
+        if any(hasattr(operation, a) and hasattr(operation, b) for a, b in OPERAND_PAIRS):
+            holder = operation
     if holder is None or _is_node(holder):
         return []
-    if callable(holder):
+    if callable(holder) and not any(
+        hasattr(holder, a) and hasattr(holder, b) for a, b in OPERAND_PAIRS
+    ):
         return []
     if getattr(holder, "next_functions", None) is not None:
         return _through_functions(holder)

@@ -109,7 +109,8 @@ ESCAPES = [
     ("y = 'a'.__mod__\n", "no attribute '__mod__'"),
     ("def f():\n    pass\ny = f.__call__\n", "no attribute '__call__'"),
     ("import math\ny = math.__call__\n", "no attribute '__call__'"),
-    ("def g():\n    yield 1\ny = g().__next__\n", "no attribute '__next__'"),
+    # (a generator's `__next__` is `next(g)` as a method: an engine's, nothing behind it)
+    ("def g():\n    yield 1\ny = g().__next__.__self__\n", "dunder"),
     # micrograd's own class, run when a program adds to it: nothing of Python's behind it
     (
         "from micrograd.engine import Value\nValue.f = 1\n"
@@ -254,6 +255,19 @@ ESCAPES = [
     ("setattr(__builtins__, 'sum', len)\n", "setting .sum of the module 'builtins' is not"),
     ("y = vars(__builtins__)\n", "not a module"),
     ("y = __builtins__.object.__subclasses__\n", "dunder"),
+    # `setattr` takes the operator methods `C.__mul__ = f` may write, and nothing else
+    ("class A:\n    pass\nsetattr(A, '__init_subclass__', len)\n", "dunder"),
+    ("class A:\n    pass\nsetattr(A, '__getattr__', len)\n", "dunder"),
+    ("setattr(int, '__add__', len)\n", "immutable type 'int'"),
+    ("import math\nsetattr(math, '__call__', len)\n", "module 'math' is not available"),
+    (
+        "from functools import partialmethod\nclass A:\n    f = partialmethod(len)\n"
+        "y = A.f.__self__\n",
+        "dunder",
+    ),
+    # an iterator's `__next__` is `next(it)` as a method, nothing behind it
+    ("from itertools import count\ny = count().__next__.__self__\n", "dunder"),
+    ("y = iter([1]).__next__.__call__\n", "no attribute '__call__'"),
 ]
 
 
@@ -402,6 +416,11 @@ EXHAUSTION = [
         "        print('x' * 1000)\nfor i in range(10**5):\n    with S():\n        pass\n",
         "printed more than",
         5,
+    ),
+    (
+        "from itertools import count\nf = count().__next__\nwhile True:\n    f()\n",
+        "BACKPROP_MAX_STEPS",
+        3,
     ),
     (
         "def g():\n    try:\n        while True:\n            yield 1\n    finally:\n"

@@ -1378,11 +1378,13 @@ def test_hasattr_of_a_dunder_on_the_programs_class_says_whether_it_is_there() ->
     for refused in (
         "hasattr(V(1), '__dict__')",
         "hasattr(V, '__mro__')",
-        "hasattr([], '__len__')",
         "getattr(V, '__init__')",
     ):
         with pytest.raises(EngineError, match="dunder attributes are not available"):
             run(f"class V:\n    def __init__(self, d=0):\n        self.d = d\nx = {refused}\n")
+    # An operator method, which `[].__len__` may read too: refused as that read is.
+    with pytest.raises(EngineError, match="'list' object has no attribute '__len__' here"):
+        run("x = hasattr([], '__len__')\n")
 
 
 def test_dict_fromkeys_is_cpythons_and_bounded() -> None:
@@ -4666,6 +4668,9 @@ print(y.value, x.grad, w.grad)
         ("_previous_nodes", "_backward_function"),
         ("child_nodes", "_backward_function"),
         ("input_nodes_", "backprop_step"),
+        # FireHead90544/pocketgrad (no licence): `self._dependencies = set(_children)`,
+        # drawn as leaves (every node unconnected) before `depend` was a word here
+        ("_dependencies", "_backward_function"),
     ],
 )
 def test_operands_and_a_rule_under_a_class_s_own_names_are_found_by_their_words(
@@ -4715,3 +4720,273 @@ def test_collections_abc_imported_as_its_package_or_from_it_is_cpythons() -> Non
     # Each run has its own `collections`: the last program's import set nothing here.
     with pytest.raises(EngineError, match="no attribute 'abc'"):
         run("import collections\ny = collections.abc\n")
+
+
+def test_an_iterators_next_method_is_next_of_it_as_cpythons() -> None:
+    """A dataclass engine in the index gives each node an id with
+    `field(init=False, default_factory=ID_CREATOR)`, `ID_CREATOR = count().__next__`:
+    "'object' object has no attribute '__next__' here". An iterator's `__next__` is
+    `next(it)` as a method now, with CPython's StopIteration and TypeErrors."""
+    same_as_cpython(
+        "from dataclasses import dataclass, field\nfrom itertools import count\n"
+        "NEXT = count(5).__next__\n"
+        "@dataclass\nclass N:\n    x: float\n"
+        "    id: int = field(init=False, default_factory=NEXT)\n"
+        "print(N(1.0), N(2.0).id, NEXT())\n"
+        "it = iter([1, 2])\nprint(it.__next__(), next(it))\n"
+        "g = (k * k for k in range(3))\nm = map(str, 'ab')\nprint(g.__next__(), m.__next__())\n"
+        "for bad in ((), (1,)):\n"
+        "    try:\n        it.__next__(*bad)\n"
+        "    except (StopIteration, TypeError) as e:\n        print(type(e).__name__, e)\n"
+        "try:\n    it.__next__(default=0)\nexcept TypeError as e:\n    print(e)\n"
+    )
+
+
+PARTIALMETHOD = """
+from functools import partialmethod
+
+class Cell:
+    def __init__(self):
+        self.alive = False
+    def set_state(self, state, *, loud=False):
+        self.alive = bool(state)
+        if loud:
+            print("now", self.alive)
+        return self
+    set_alive = partialmethod(set_state, True)
+    set_dead = partialmethod(set_state, False, loud=True)
+    shout = partialmethod(staticmethod(print), "static:")
+
+c = Cell()
+print(c.set_alive().alive, c.set_dead().alive)
+c.set_alive(loud=True)
+c.shout(1, 2)
+print(Cell.set_alive(c).alive)
+
+def _mul(self, other, scale):
+    return self.v * other.v * scale
+
+class V:
+    def __init__(self, v):
+        self.v = v
+setattr(V, "__mul__", partialmethod(_mul, scale=2))
+setattr(V, "times", partialmethod(_mul))
+print(V(3) * V(4), V(1).times(V(5), 10), getattr(V(2), "__mul__")(V(2)))
+V.__sub__ = V.__mul__  # read off the class, it binds again where a class keeps it
+print(V(3) - V(4), V.times(V(2), V(2), 3))
+for bad in ((), (3,)):
+    try:
+        partialmethod(*bad)
+    except TypeError as e:
+        print("TypeError", e)
+try:
+    Cell.bad = partialmethod(Cell.set_state)
+    c.bad(1, 2, 3)
+except TypeError as e:
+    print("TypeError", e)
+"""
+
+
+def test_partialmethod_and_an_operator_method_set_by_setattr_are_cpythons() -> None:
+    """Old tinygrad registers its ops with `setattr(Tensor, name, partialmethod(fxn.apply,
+    fxn))` and its operators with `setattr(Tensor, f"__{name}__", ...)`: "functools has
+    no 'partialmethod' here", and "setattr(): dunder attributes are not available here"
+    where `V.__mul__ = f` was allowed. `partialmethod` is CPython's (a method of the
+    object it is read off, its arguments first; of a static method, none), and
+    `setattr`/`getattr` take the operator methods `C.__mul__ = f` may write."""
+    same_as_cpython(PARTIALMETHOD)
+    with pytest.raises(EngineError, match="dunder attributes are not available"):
+        run("class A:\n    pass\nsetattr(A, '__getattribute__', len)\n")
+    with pytest.raises(EngineError, match="partialmethod of a classmethod"):
+        run("from functools import partialmethod\nm = partialmethod(classmethod(len))\n")
+
+
+TINYGRAD_DEL_CTX = """
+class Function:
+    def __init__(self, *tensors):
+        self.parents = tensors
+
+    @classmethod
+    def apply(fxn, *x):
+        ctx = fxn(*x)
+        ret = T(ctx.forward(*[t.data for t in x]))
+        ret._ctx = ctx
+        return ret
+
+class Mul(Function):
+    def forward(self, x, y):
+        self.x, self.y = x, y
+        return x * y
+    def backward(self, g):
+        return self.y * g, self.x * g
+
+class Add(Function):
+    def forward(self, x, y):
+        return x + y
+    def backward(self, g):
+        return g, g
+
+class T:
+    def __init__(self, data):
+        self.data, self.grad, self._ctx = data, None, None
+    def __add__(self, o): return Add.apply(self, o)
+    def __mul__(self, o): return Mul.apply(self, o)
+    def deepwalk(self):
+        def walk(node, visited, nodes):
+            visited.add(node)
+            if getattr(node, "_ctx", None):
+                for i in node._ctx.parents:
+                    if i not in visited:
+                        walk(i, visited, nodes)
+                nodes.append(node)
+            return nodes
+        return walk(self, set(), [])
+    def backward(self):
+        self.grad = 1.0
+        for t0 in reversed(self.deepwalk()):
+            grads = t0._ctx.backward(t0.grad)
+            for t, g in zip(t0._ctx.parents, grads):
+                t.grad = g if t.grad is None else t.grad + g
+            del t0._ctx
+        return self
+
+a, b = T(2.0), T(-3.0)
+y = a * b + a
+y.backward()
+print(y.data, a.grad, b.grad, hasattr(y, "_ctx"), a._ctx)
+"""
+
+
+def test_tinygrads_del_of_a_nodes_ctx_after_its_rule_is_cpythons() -> None:
+    """tinygrad's `Tensor.backward` ends each node's turn with `del t0._ctx`: "deleting a
+    graph node's '_ctx' is not available here". The record of the op that made a node
+    (its operands read when it was made) may be deleted now; its number, gradient and
+    operands of its own still may not."""
+    same_as_cpython(TINYGRAD_DEL_CTX)
+    trace = trace_source(TINYGRAD_DEL_CTX)
+    assert len(trace["passes"]) == 1
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(-3.0, 2.0), (2.0, -2.0)]
+    with pytest.raises(EngineError, match="deleting a graph node's 'data'"):
+        run(TINYGRAD_DEL_CTX + "del a.data\n")
+
+
+OPERATION_HOLDER = """
+class Op:
+    def __init__(self, left, right):
+        self.left = left
+        self.right = right
+    def __call__(self):
+        return self.left.value * self.right.value
+    def parameters(self):
+        return self.left, self.right
+    def gradients(self):
+        return self.right.value, self.left.value
+
+class V:
+    def __init__(self, value, func=None):
+        self.value = float(value)
+        self.func = func
+        self.grad = 0.0
+    def __mul__(self, other):
+        func = Op(self, other)
+        return V(func(), func=func)
+    def backward(self):
+        self.grad = 1.0
+        self._backward()
+    def _backward(self):
+        if self.func is not None:
+            for p, g in zip(self.func.parameters(), self.func.gradients()):
+                p.grad = p.grad + self.grad * g
+                p._backward()
+
+a, b = V(2.0), V(-3.0)
+y = a * b * a
+y.backward()
+print(y.value, a.grad, b.grad)
+"""
+
+
+def test_operands_kept_by_an_operation_object_as_left_and_right_are_the_graph() -> None:
+    """axent-pl/axgrad's nodes keep the op that made them as `func`, an `Operation`
+    object (callable, it works out the value) holding the operands as `left` and
+    `right`: every node was drawn as a leaf, unconnected. `func` is a holder of the op's
+    record now, and a holder's operand pair is its operands; the tests' CPython side
+    walks the same."""
+    lines, numbers, outputs = run_in_cpython_with_passes(OPERATION_HOLDER)
+    trace = trace_source(OPERATION_HOLDER)
+    assert printed_lines(trace) == lines == ["-12.0 -12.0 4.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 4.0), (2.0, -12.0)]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-12.0]
+
+
+OPERATION_DATACLASS = """
+from dataclasses import dataclass
+
+@dataclass
+class Op:
+    v1: "Var" = None
+    v2: "Var" = None
+    out: "Var" = None
+
+@dataclass
+class MulOp(Op):
+    def backward(self):
+        self.v1.gradient += self.v2.value * self.out.gradient
+        self.v2.gradient += self.v1.value * self.out.gradient
+
+@dataclass
+class AddOp(Op):
+    def backward(self):
+        self.v1.gradient += self.out.gradient
+        self.v2.gradient += self.out.gradient
+
+class Var:
+    def __init__(self, value):
+        self.value = float(value)
+        self.gradient = 0.0
+        self.operation = None
+    def __mul__(self, other):
+        out = Var(self.value * other.value)
+        out.operation = MulOp(self, other, out)
+        return out
+    def __add__(self, other):
+        out = Var(self.value + other.value)
+        out.operation = AddOp(self, other, out)
+        return out
+    def backward(self):
+        order, seen = [], []
+        def visit(node):
+            seen.append(node)
+            if node.operation is not None:
+                for v in node.operation.__dict__.values():
+                    if v is not None and v not in seen:
+                        visit(v)
+            order.append(node)
+        visit(self)
+        self.gradient = 1.0
+        for v in reversed(order):
+            if v.operation is not None:
+                v.operation.backward()
+
+a, b = Var(2.0), Var(-3.0)
+y = a * b + a
+y.backward()
+print(y.value, a.gradient, b.gradient)
+"""
+
+
+def test_operands_kept_by_an_operation_dataclass_as_v1_and_v2_are_the_graph() -> None:
+    """Giully314/Endurance keeps the op that made a node as `operation`, a dataclass
+    `SumOperation(v1, v2, out)` whose `backward()` adds the shares: "backward() was
+    called on a Variable, which is not a graph node here". `operation` is a name of the
+    holder of a node's op now (and names no op then: the holder's class does), `v1` and
+    `v2` an operand pair; the tests' CPython side walks the same."""
+    lines, numbers, outputs = run_in_cpython_with_passes(OPERATION_DATACLASS)
+    trace = trace_source(OPERATION_DATACLASS)
+    assert printed_lines(trace) == lines == ["-4.0 -2.0 2.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]

@@ -524,7 +524,9 @@ def order_fault(
 ) -> tuple[int | None, N, N | None, int] | None:
     """Where the order a pass ran its rules in (`order`, one entry per run) is not a
     right one: the first op node whose rule ran before that of one of its consumers
-    (those in `reached`, the pass's graph), ran again, or never ran. The one rule of the
+    (those in `reached`, the pass's graph) that runs later, ran again, or never ran. A
+    consumer whose rule never runs is that fault, not its operands': they wait for
+    nothing that comes (a loop over `topo[:-1]` never runs the output's rule). The one rule of the
     check's sort row (over trace ids) and of the sort frame's words (over Values,
     `recorder.Recorder.user_pass`), so that both name the same node and consumer.
 
@@ -543,13 +545,14 @@ def order_fault(
         for child in children(parent):
             consumers.setdefault(child, []).append(parent)
     ran: set[N] = set()
+    runs = set(order)
     for at, node in enumerate(order):
         if is_op(node):
             if node in ran:
                 # A second run adds the node's share to its children once more.
                 return at, node, None, order.count(node)
             if node != output:
-                waiting = [c for c in consumers.get(node, ()) if c not in ran]
+                waiting = [c for c in consumers.get(node, ()) if c not in ran and c in runs]
                 if waiting:
                     return at, node, min(waiting, key=made), 1
         ran.add(node)

@@ -1112,6 +1112,8 @@ class Recorder:
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])
+                if not tape and right:
+                    text += self.unset_rule_text(node, owner, right, grad)
                 if run > 1:
                     text += narrate.again_text(node, names, run)
         if stale is not None:
@@ -1128,6 +1130,19 @@ class Recorder:
             (SAID if tape else self.said_grad(node)) if said_later else text,
             (upstream, tape, writes, None) if tape else NO_WRITES,
         )
+
+    def unset_rule_text(self, node: Value, owner: PInstance, right: Locals, grad: str) -> str:
+        """Of an op node whose rule wrote nothing: where that rule is one `__init__` made
+        (`self._backward = lambda: None`, a leaf's), the op's own rule was never set on the
+        node (`out._backward = _backward` left out), and its operands get nothing; "" for
+        another rule (one that wrote nothing of its own accord)."""
+        shape = owner.cls.shape
+        rule = owner.attrs.get(shape.rule if shape is not None else "_backward")
+        if type(rule) is not Function or ".__init__.<locals>." not in rule.qualname:
+            return ""
+        if not any(local for _, local in right) or not node.grad:
+            return ""
+        return narrate.unset_rule_text(node, self.names, rule.span[0], right, grad)
 
     def unrequired(
         self, node: Value, found: tuple[Locals, str], tape: list[tuple[Value, float, float, float]]

@@ -1074,6 +1074,12 @@ def test_one_rule_judges_an_order_over_values_and_over_trace_ids() -> None:
     assert order_fault(never, reachable, lambda v: v._prev, lambda v: bool(v._prev), out, id) == (
         None, x, None, 0
     )  # fmt: skip
+    # The output's rule never run (`reversed(topo[:-1])`): total and x wait for nothing
+    # that comes; out is named (it was (0, total, out, 1): total "before that of out").
+    skipped = [total, p1, p2, x, w, four, two, three]
+    assert order_fault(skipped, reachable, lambda v: v._prev, lambda v: bool(v._prev), out, id) == (
+        None, out, None, 0
+    )  # fmt: skip
 
 
 def test_a_right_order_that_no_depth_first_sort_gives_is_not_called_depth_first() -> None:

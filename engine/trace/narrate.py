@@ -499,7 +499,14 @@ def own_sort_text(
     else:
         node, consumer, runs = fault
         which = name(node)
-        if consumer is not None:
+        if consumer is node:
+            text = (
+                f"{own}.backward() runs {which}'s rule, and {which} is among its own operands "
+                f"(its _prev): the graph has a loop, and no order runs every rule after those "
+                "of the nodes that use its node (one list of operands shared by several "
+                "nodes, as a default `[]` is?)."
+            )
+        elif consumer is not None:
             text = (
                 f"{own}.backward() runs {which}'s rule before that of {name(consumer)}, "
                 f"which uses {which}: {which} passes its gradient on before all of it "

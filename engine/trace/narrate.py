@@ -575,6 +575,23 @@ def no_rule_text(output: str, count: int) -> str:
     )
 
 
+def parted_writes_text(
+    node: Value, name: Names, learner: float, right: float, output: Value
+) -> str:
+    """After `no_rule_text`, where the gradients that backward() wrote part from the right
+    engine's: the node nearest the output whose gradient does, with both numbers.
+
+    Example: ` x*w+b's gradient ends −1.601, where a right engine's is −0.4499: these
+    writes are not the chain rule's sum, over each path from y down to a node, of the
+    product of the local derivatives along it.`"""
+    number = name.number
+    return (
+        f" {name(node)}'s gradient ends {number(learner)}, where a right engine's is "
+        f"{number(right)}: these writes are not the chain rule's sum, over each path from "
+        f"{name(output)} down to a node, of the product of the local derivatives along it."
+    )
+
+
 def backward_text(
     node: Value,
     name: Names,

@@ -238,6 +238,13 @@ def _rules_from_output() -> dict[str, float]:
     return {"x": dx, "y": dy}
 
 
+def _path_sum() -> dict[str, float]:
+    x, w, b = 0.5, -2.0, 0.3  # y = h² + h·x, h = tanh(x·w + b)
+    h = math.tanh(x * w + b)
+    d = (2 * h + x) * (1 - h * h)
+    return {"x": d * w + h, "w": d * x, "b": d}
+
+
 def _neuron_inline() -> dict[str, float]:
     ws, xs, b = (0.5, -1.0, 0.25), (1.0, 2.0, -3.0), 0.1  # y = tanh(ws·xs + b)
     d = 1 - math.tanh(sum(w * x for w, x in zip(ws, xs, strict=True)) + b) ** 2
@@ -446,6 +453,8 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     # `1 / r` built as r / 1: right for that graph (each leaf's factor 1 / 1).
     "rtruediv_swapped": lambda: {"r1": 1.0, "r2": 1.0},
     "rules_from_output": _rules_from_output,
+    "recursive_path_sum": _path_sum,
+    "recursive_passes_total": _path_sum,
     "topo_insert_front": lambda: mg(
         lambda x, w, b: (x * w + b).relu() * (x * w + b).relu() + (x * w + b).relu() * x,
         x=2.0,
@@ -680,6 +689,11 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `_children=[]` kept and appended to: one list is every node's operands, a among
     # them: a graph with a loop, whose ops reproduce nothing (their rows unchecked).
     "mutable_default_children": ({"": U, "*": U, "+": U}, (8, "n0", "n0"), R),
+    # No rules: backward() writes every gradient itself, judged whole (no order to judge):
+    # each operand handed the share that just arrived is right; handed the node's whole
+    # gradient so far, h's first share reaches x*w+b twice, which is named.
+    "recursive_path_sum": ({"*": U, "+": U, "tanh": U}, R, R),
+    "recursive_passes_total": ({"*": U, "+": U, "tanh": U}, (6, "n4", None), R),
     # An explicit stack that lists p twice (s and q push it): first p runs before q.
     "stack_shared_twice": ({"*": R, "+": R}, (5, "n3", "n4"), R),
 }
@@ -718,6 +732,7 @@ UNUSUAL = {
     "sub_rule_never_attached",  # an op whose rule (a leaf's) writes none of its operands
     "neuron_inline_mul_late",  # rules that write nodes that are not their operands
     "mutable_default_children",  # a graph with a loop: no order of it
+    "recursive_path_sum", "recursive_passes_total",  # no rule: the sort frame writes all
 }  # fmt: skip
 
 
@@ -874,6 +889,16 @@ SORT_TEXTS = {
     "sorted_by_creation": "y.backward() runs the rules of the 9 nodes that reach y, each after "
     "those of the nodes that use it. Seed y.grad = 1.",
 }
+# backward()s that write every gradient themselves: no frame per rule.
+NO_RULE = "y.backward() calls no node's rule: it writes the gradients itself, so there is no "
+NO_RULE += "step per node to show. Its writes, seed included, are this frame: 9 gradients change."
+NO_RULE_TEXTS = {
+    "recursive_path_sum": NO_RULE,
+    # It said the first sentence alone, and the check "right": x ends 9.502, not 0.2954.
+    "recursive_passes_total": NO_RULE + " x*w+b's gradient ends −1.601, where a right "
+    "engine's is −0.4499: these writes are not the chain rule's sum, over each path from y "
+    "down to a node, of the product of the local derivatives along it.",
+}
 # Programs whose backward() runs more than once, each pass with the same words.
 SORT_PASSES = {"zero_grad_before_step": 3}
 # A list of rules nothing clears: the second pass's words say the first's rules run too.
@@ -899,6 +924,8 @@ def test_the_sort_frame_says_what_the_learners_backward_did(program: str) -> Non
         assert texts == [
             SORT_TEXTS[program] + " Each frame below is one rule, in the order it runs."
         ] * SORT_PASSES.get(program, 1)
+    elif program in NO_RULE_TEXTS:
+        assert texts == [NO_RULE_TEXTS[program]]
     elif program == "backward_twice":
         assert texts[0].startswith("Depth-first sort: 4 nodes, each after its children.")
         assert texts[1] == (
@@ -941,6 +968,8 @@ def test_the_sort_frame_names_what_the_checks_sort_row_names(program: str) -> No
     elif first["consumer"] is not None:
         consumer = name[first["consumer"]]
         assert f"runs {node}'s rule before that of {consumer}, which uses {node}:" in text
+    elif "calls no node's rule" in text:  # judged whole, by a node's gradient at the end
+        assert f" {node}'s gradient ends " in text
     elif "pass" in first:  # a rule of an earlier pass's node, run again (a tape not cleared)
         made = first["pass"] + 1
         assert f"of pass {made}'s graph (pass {made}'s {node} first)" in text
@@ -1689,6 +1718,7 @@ UNUSUAL_RIGHT = (
     "rules_from_output",
     "topo_insert_front",
     "const_operands_not_nodes",
+    "recursive_path_sum",
 )
 UNKNOWN_BELOW = {
     "graph_built_once_training": {"w", "b", "2", "w*2"},
@@ -1701,7 +1731,9 @@ BLAME = ("right local derivative", "lost", "not among", "before that of", "never
 def test_a_right_engine_written_its_own_way_is_blamed_for_nothing(program: str) -> None:
     trace = trace_source((PROGRAMS / f"{program}.py").read_text())
     check = trace["engine_check"]
-    assert {row["verdict"] for row in check["rules"]} == {"right"}
+    # (no rule at all to judge: each row unchecked)
+    verdict = "unchecked" if program == "recursive_path_sum" else "right"
+    assert {row["verdict"] for row in check["rules"]} == {verdict}
     assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
     unknown = set()
     for node in trace["nodes"]:
@@ -1781,3 +1813,28 @@ def test_a_rule_that_writes_a_loops_last_nodes_is_not_said_to_be_a_sets_merge() 
         "with an equal node?)" in text
         for text in _backward_texts(trace)
     )
+
+
+def test_a_backward_that_writes_every_gradient_itself_is_judged_by_what_it_wrote() -> None:
+    # recursive_passes_total: no rule runs, so no row and no order could say anything,
+    # and the check said all right while x ended 9.502 (right: 0.2954). The pass is
+    # judged whole: the node nearest y whose written gradient parts is named.
+    trace = trace_source((PROGRAMS / "recursive_passes_total.py").read_text())
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    first = trace["engine_check"]["sort"]["first"]
+    assert (nodes[first["node"]]["name"], trace["frames"][first["frame"]]["phase"]) == (
+        "x*w+b",
+        "sort",
+    )
+    # A walk that hands each operand the share that just arrived is right, in its second
+    # pass too, where the nodes keep the first pass's gradients that a right engine
+    # would pass on again (its correct_grad): what the pass added is the derivative.
+    real = ROOT / "tests" / "engine" / "real_code"
+    trace = trace_source((real / "recursive_backward.py").read_text())
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
+    x = next(node for node in trace["nodes"] if node["name"] == "x")
+    assert (x["grad"], x["correct_grad"]) == (4.0, 6.0)
+    # Laid out as PyTorch's: only the leaves' gradients written, the others' kept in a
+    # table of its own (the output's stays None): not judged by those it never wrote.
+    trace = trace_source((real / "next_functions_engine.py").read_text())
+    assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}

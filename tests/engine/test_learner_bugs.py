@@ -454,6 +454,10 @@ RIGHT: dict[str, Callable[[], dict[str, float]]] = {
     "rtruediv_swapped": lambda: {"r1": 1.0, "r2": 1.0},
     "rules_from_output": _rules_from_output,
     "recursive_path_sum": _path_sum,
+    "softmax_shift_by_max": lambda: {  # −log softmax[0]: p − onehot (logits[1] is `top`)
+        name: math.exp(z) / sum(math.exp(v) for v in (1.0, 3.0, -0.5)) - (name == "logits[0]")
+        for name, z in (("logits[0]", 1.0), ("top", 3.0), ("logits[2]", -0.5))
+    },
     "recursive_passes_total": _path_sum,
     "topo_insert_front": lambda: mg(
         lambda x, w, b: (x * w + b).relu() * (x * w + b).relu() + (x * w + b).relu() * x,
@@ -689,6 +693,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # `_children=[]` kept and appended to: one list is every node's operands, a among
     # them: a graph with a loop, whose ops reproduce nothing (their rows unchecked).
     "mutable_default_children": ({"": U, "*": U, "+": U}, (8, "n0", "n0"), R),
+    # Right: the gradients zeroed inside backward(); softmax shifted by max() of Values.
+    "zero_inside_backward": ({"*": R, "+": R, "**": R}, R, R),
+    "softmax_shift_by_max": ({"neg": R, "+": R, "exp": R, "/": R, "log": R}, R, R),
     # No rules: backward() writes every gradient itself, judged whole (no order to judge):
     # each operand handed the share that just arrived is right; handed the node's whole
     # gradient so far, h's first share reaches x*w+b twice, which is named.
@@ -708,10 +715,15 @@ REFUSED = {
     "grad_none_until_used": "unsupported operand type(s) for +=: 'NoneType' and 'float'",
     # `return other + self` in __radd__: int and Value hand `0 + v` to each other forever.
     "radd_reflects_back": "maximum recursion depth exceeded",
+    # `self * -1` in `__neg__`, with a `__mul__` that wraps no number.
+    "mul_number_unwrapped": "'int' object has no attribute 'data'",
     # The exponent wrapped in a Value, then used as a number in the rule.
     "pow_exponent_wrapped": "unsupported operand type(s) for ** or pow(): 'float' and 'Value'",
 }
-REFUSED_AS: dict[str, type[Exception]] = {"radd_reflects_back": RecursionError}
+REFUSED_AS: dict[str, type[Exception]] = {
+    "radd_reflects_back": RecursionError,
+    "mul_number_unwrapped": AttributeError,
+}
 # `_prev = set(...)`: CPython orders a node's operands by address, so three or more
 # shares summed into one gradient may round in another order (the last bits).
 SET_ORDER = {"mlp_tanh_training", "zero_grad_misses_biases"}
@@ -1719,6 +1731,8 @@ UNUSUAL_RIGHT = (
     "topo_insert_front",
     "const_operands_not_nodes",
     "recursive_path_sum",
+    "zero_inside_backward",
+    "softmax_shift_by_max",
 )
 UNKNOWN_BELOW = {
     "graph_built_once_training": {"w", "b", "2", "w*2"},

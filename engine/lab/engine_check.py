@@ -544,9 +544,9 @@ def order_fault(
     right one: the first op node whose rule ran before that of one of its consumers
     (those in `reached`, the pass's graph) that runs later, ran again, or never ran. A
     consumer whose rule never runs is that fault, not its operands': they wait for
-    nothing that comes (a loop over `topo[:-1]` never runs the output's rule). The one rule of the
-    check's sort row (over trace ids) and of the sort frame's words (over Values,
-    `recorder.Recorder.user_pass`), so that both name the same node and consumer.
+    nothing that comes (a loop over `topo[:-1]` never runs the output's rule). The one
+    rule of the check's sort row (over trace ids) and of the sort frame's words (over
+    Values, `recorder.Recorder.user_pass`), so that both name the same node and consumer.
 
     The answer is (the place in `order` of the run found wrong, or None for a rule that
     never ran; the node; the first made (`made`) of its consumers still waiting, or

@@ -822,3 +822,29 @@ def test_the_loops_frame_marks_the_loops_write_and_the_row_shows_it(
     substitution = player_page.get_by_test_id("code-panel").get_by_test_id("substitution")
     expect(substitution).to_have_count(2)
     expect(substitution.first).to_contain_text("child.grad += g")
+
+
+@pytest.mark.parametrize(
+    ("program", "words"),
+    [
+        # `_children=[]` appended to: a is among its own operands. The row said "a's rule
+        # runs before a's has added to a.grad".
+        (
+            "mutable_default_children",
+            "a is among its own operands: the graph has a loop, so no order runs every rule "
+            "after those of its node's consumers.",
+        ),
+        # `reversed(order[:-1])`: the row said x*w+b's rule "runs before y's has added".
+        ("loop_skips_output_rule", "y's rule never runs."),
+    ],
+)
+def test_the_sort_row_says_a_loop_and_an_output_never_run(
+    player_page: Page, server: str, program: str, words: str
+) -> None:
+    source = (LEARNER_BUGS / f"{program}.py").read_text()
+    check = trace_source(source)["engine_check"]
+    open_player(player_page, player_url(server, source))
+    _expect_rows_match(player_page, check)
+    sort = player_page.get_by_test_id("engine-check-sort")
+    expect(sort).to_contain_text(words)
+    expect(sort).not_to_contain_text("has added to")

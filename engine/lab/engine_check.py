@@ -117,6 +117,7 @@ def check_run(
     rule_line: Callable[[Value], int | None],
     resumes: dict[int, int] | None = None,
     stale_frames: dict[int, int] | None = None,
+    walk_faults: dict[int, Value] | None = None,
     right_orders: Collection[int] = (),
 ) -> dict[str, Any]:
     """Where a program's own Value class parts from a right engine, read off the
@@ -132,6 +133,9 @@ def check_run(
     the runs of a rule of an earlier pass's node that the running pass's output does not
     reach, each with the pass that first reached the node (`Recorder.stale_pass`, the one
     place such a rule is found: the frames' words and this row say the same rules).
+    `walk_faults`: the sort frames (by the id of the frame dict) of passes whose
+    backward() wrote every gradient itself (no rule ran) and left one that parts from
+    the right engine's, each with the node it names (`Recorder.judge_own_writes`).
     `right_orders`: passes whose order of rules the recorder found right already
     (`order_fault` of the very order and graph this would look at, `Recorder.user_pass`),
     not looked at again."""
@@ -145,6 +149,12 @@ def check_run(
     if resumes:
         backwards = _runs(backwards, resumes)
     rules, row_of = _rules(nodes, frames, right, backwards, ids, rule_line)
+    walked: dict[int, tuple[int, Value]] = {}  # by pass: (sort frame index, node)
+    if walk_faults:
+        for index, frame in enumerate(frames):
+            node = walk_faults.get(id(frame))
+            if node is not None:
+                walked.setdefault(frame["pass"], (index, node))
     return {
         "rules": rules,
         "sort": _sort(
@@ -156,6 +166,7 @@ def check_run(
             rule_line,
             stale_at,
             right_orders,
+            walked,
         ),
         "accumulation": _accumulation(backwards, right, ids),
     }
@@ -444,6 +455,7 @@ def _sort(
     rule_line: Callable[[Value], int | None],
     stale_at: dict[int, int] | None = None,
     right_orders: Collection[int] = (),
+    walked: dict[int, tuple[int, Value]] | None = None,
 ) -> dict[str, Any]:
     """The sort's row: the first pass whose order of rules is not a right one
     (`order_fault`), or that ran the rule of a node of an earlier pass's graph that its
@@ -467,7 +479,13 @@ def _sort(
     for pass_index, output in enumerate(outputs):
         frames = by_pass.get(pass_index)
         if frames is None:
-            continue  # no rule of a node ran (its backward() adds the shares itself): no order
+            # No rule of a node ran (its backward() adds the shares itself): no order, and
+            # the pass judged whole, by the gradients it left (`walked`).
+            if walked and pass_index in walked:
+                index, node = walked[pass_index]
+                first = {"frame": index, "node": ids[node], "consumer": None}
+                return {"verdict": "wrong", "first": first}
+            continue
         indexes, order = frames
         stale = None
         if stale_at:
@@ -524,9 +542,11 @@ def order_fault(
 ) -> tuple[int | None, N, N | None, int] | None:
     """Where the order a pass ran its rules in (`order`, one entry per run) is not a
     right one: the first op node whose rule ran before that of one of its consumers
-    (those in `reached`, the pass's graph), ran again, or never ran. The one rule of the
-    check's sort row (over trace ids) and of the sort frame's words (over Values,
-    `recorder.Recorder.user_pass`), so that both name the same node and consumer.
+    (those in `reached`, the pass's graph) that runs later, ran again, or never ran. A
+    consumer whose rule never runs is that fault, not its operands': they wait for
+    nothing that comes (a loop over `topo[:-1]` never runs the output's rule). The one
+    rule of the check's sort row (over trace ids) and of the sort frame's words (over
+    Values, `recorder.Recorder.user_pass`), so that both name the same node and consumer.
 
     The answer is (the place in `order` of the run found wrong, or None for a rule that
     never ran; the node; the first made (`made`) of its consumers still waiting, or
@@ -543,13 +563,14 @@ def order_fault(
         for child in children(parent):
             consumers.setdefault(child, []).append(parent)
     ran: set[N] = set()
+    runs = set(order)
     for at, node in enumerate(order):
         if is_op(node):
             if node in ran:
                 # A second run adds the node's share to its children once more.
                 return at, node, None, order.count(node)
             if node != output:
-                waiting = [c for c in consumers.get(node, ()) if c not in ran]
+                waiting = [c for c in consumers.get(node, ()) if c not in ran and c in runs]
                 if waiting:
                     return at, node, min(waiting, key=made), 1
         ran.add(node)

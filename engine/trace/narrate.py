@@ -499,7 +499,14 @@ def own_sort_text(
     else:
         node, consumer, runs = fault
         which = name(node)
-        if consumer is not None:
+        if consumer is node:
+            text = (
+                f"{own}.backward() runs {which}'s rule, and {which} is among its own operands "
+                f"(its _prev): the graph has a loop, and no order runs every rule after those "
+                "of the nodes that use its node (one list of operands shared by several "
+                "nodes, as a default `[]` is?)."
+            )
+        elif consumer is not None:
             text = (
                 f"{own}.backward() runs {which}'s rule before that of {name(consumer)}, "
                 f"which uses {which}: {which} passes its gradient on before all of it "
@@ -565,6 +572,23 @@ def no_rule_text(output: str, count: int) -> str:
         f"{output}.backward() calls no node's rule: it writes the gradients itself, so "
         f"there is no step per node to show. Its writes, seed included, are this frame: "
         f"{count} {changes}."
+    )
+
+
+def parted_writes_text(
+    node: Value, name: Names, learner: float, right: float, output: Value
+) -> str:
+    """After `no_rule_text`, where the gradients that backward() wrote part from the right
+    engine's: the node nearest the output whose gradient does, with both numbers.
+
+    Example: ` x*w+b's gradient ends −1.601, where a right engine's is −0.4499: these
+    writes are not the chain rule's sum, over each path from y down to a node, of the
+    product of the local derivatives along it.`"""
+    number = name.number
+    return (
+        f" {name(node)}'s gradient ends {number(learner)}, where a right engine's is "
+        f"{number(right)}: these writes are not the chain rule's sum, over each path from "
+        f"{name(output)} down to a node, of the product of the local derivatives along it."
     )
 
 
@@ -709,13 +733,57 @@ def own_rule_text(
                 f" {own} is this rule's own node, not one of its operands: the rule "
                 "changes the gradient it was given."
             )
-        elif child not in node._prev:
-            notes += (
-                f" {name(child)} is not among {own}'s operands (its _prev): the graph has "
-                "lost it (a set merged it with an equal node?), though this rule still "
-                "writes its gradient."
-            )
+    outside = [c for c in dict.fromkeys(c[0] for c in contributions) if c is not node]
+    notes += _not_operands([c for c in outside if c not in node._prev], node, name)
     return head + f"its own rule{where} {ran}. {'; '.join(steps)}.{notes}"
+
+
+def _not_operands(children: list[Value], node: Value, name: Names) -> str:
+    """Of the children a rule writes that are none of its node's operands: a set of
+    operands that merged one with an equal one (a class that hashes by value) keeps an
+    operand of the same data; the others the rule reaches by a name that meant another
+    node when the rule was made (a closure made in a loop, whose variable the loop has
+    moved on), said once for all of them."""
+    own = name(node)
+    merged = [c for c in children if any(p.data == c.data for p in node._prev)]
+    notes = "".join(
+        f" {name(child)} is not among {own}'s operands (its _prev): the graph has lost it "
+        "(a set merged it with an equal node?), though this rule still writes its gradient."
+        for child in merged
+    )
+    others = [name(child) for child in children if child not in merged]
+    if others:
+        many = len(others) > 1
+        notes += (
+            f" {' and '.join(others)} {'are' if many else 'is'} not among {own}'s operands "
+            f"(its _prev), though this rule writes {'their gradients' if many else 'its gradient'}"
+            f": the rule reads a name that means another node now than when {own} was made "
+            "(a closure made in a loop, run after the loop has moved on?)."
+        )
+    return notes
+
+
+def unset_rule_text(
+    node: Value, name: Names, line: int, right: list[tuple[Value, float]], grad: str = "grad"
+) -> str:
+    """After "its rule ran and wrote no gradient." of an op node whose rule is the one
+    every node is made with (a leaf's, `__init__`'s on `line`): the rule its op wrote was
+    never set on it, and what a right rule writes of its operands.
+
+    Example: ` err's rule is the one __init__ gives every node (line 7), a leaf's, which
+    passes nothing on: no rule of its own was set on it. A right rule writes
+    w*x+b.grad += 1 × −1.5; y.grad += −1 × −1.5.`"""
+    number = name.number
+    upstream = number(node.grad)
+    writes = "; ".join(
+        f"{name(child)}.{grad} += {number(local)} × {upstream}"
+        for child, local in _per_child(right).items()
+    )
+    return (
+        f" {name(node)}'s rule is the one __init__ gives every node (line {line}), a leaf's, "
+        f"which passes nothing on: no rule of its own was set on it. A right rule writes "
+        f"{writes}."
+    )
 
 
 def again_text(node: Value, name: Names, run: int) -> str:

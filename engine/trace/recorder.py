@@ -66,6 +66,7 @@ from backprop_animator.engine.lab.engine_check import check_run, contribution_di
 from backprop_animator.engine.lab.right_engine import (
     Locals,
     RightEngine,
+    agrees,
     right_locals,
     sum_rounding,
     take_kink,
@@ -263,6 +264,9 @@ class Recorder:
         # the pass that first reached its node: the check's sort row reads them here
         # (`engine_check._sort`), the one place a rule is found left over.
         self.stale_frames: dict[int, int] = {}
+        # The sort frames (by id) of passes whose backward() wrote every gradient itself
+        # and left one that parts from the right engine's, each with the node named.
+        self.walk_faults: dict[int, Value] = {}
         # A number taken from the creation order as each pass of the program's own class
         # opens, and the last pass's: a node made after that one is of no earlier pass's
         # graph, which spares the usual rule the look-up (`end_rule`).
@@ -1112,6 +1116,8 @@ class Recorder:
                 )
                 if kink and right is not None:
                     text += narrate.kink_text(node, names, right[0][1])
+                if not tape and right:
+                    text += self.unset_rule_text(node, owner, right, grad)
                 if run > 1:
                     text += narrate.again_text(node, names, run)
         if stale is not None:
@@ -1128,6 +1134,19 @@ class Recorder:
             (SAID if tape else self.said_grad(node)) if said_later else text,
             (upstream, tape, writes, None) if tape else NO_WRITES,
         )
+
+    def unset_rule_text(self, node: Value, owner: PInstance, right: Locals, grad: str) -> str:
+        """Of an op node whose rule wrote nothing: where that rule is one `__init__` made
+        (`self._backward = lambda: None`, a leaf's), the op's own rule was never set on the
+        node (`out._backward = _backward` left out), and its operands get nothing; "" for
+        another rule (one that wrote nothing of its own accord)."""
+        shape = owner.cls.shape
+        rule = owner.attrs.get(shape.rule if shape is not None else "_backward")
+        if type(rule) is not Function or ".__init__.<locals>." not in rule.qualname:
+            return ""
+        if not any(local for _, local in right) or not node.grad:
+            return ""
+        return narrate.unset_rule_text(node, self.names, rule.span[0], right, grad)
 
     def unrequired(
         self, node: Value, found: tuple[Locals, str], tape: list[tuple[Value, float, float, float]]
@@ -1218,7 +1237,8 @@ class Recorder:
         # The order the rules ran, each node once (a learner's walk with no sort may run
         # a rule twice: its frames show both runs).
         topo = list(reversed(dict.fromkeys(self.rule_order)))
-        if not self.rule_order and len(sort["changes"]) > 1:
+        writes_itself = not self.rule_order and len(sort["changes"]) > 1
+        if writes_itself:
             # backward() wrote the gradients itself (`narrate.no_rule_text`): no rule
             # frames, every write in this frame, which the trace keeps (schema 2).
             changed = {node for node, field, b, a in sort["changes"] if b != a}
@@ -1282,9 +1302,60 @@ class Recorder:
             head, each, tail = text.rpartition(narrate.EACH_FRAME)
             sort["text"] = head + more + each + tail if each else text + more
         self.close_own_pass(output, topo, reachable, start, len(self.frames))
+        if writes_itself:
+            self.judge_own_writes(output, reachable, sort, start)
         if failed is not None:
             raise failed
         return result
+
+    def judge_own_writes(
+        self,
+        output: Value,
+        reachable: list[Value],
+        sort: dict[str, Any],
+        start: dict[Value, float],
+    ) -> None:
+        """A pass whose backward() wrote every gradient itself (`narrate.no_rule_text`) has
+        no rule to judge and no order of rules: it is judged whole, by the gradients it
+        wrote (the sort frame's `changes`; `start`, where it found them). Right where each
+        gradient it wrote is the right engine's (which carries every gradient from pass to
+        pass), or where what this pass added to each is the chain rule's derivative of
+        the output, from a seed of 1 (an engine that hands each operand the share that
+        just arrived adds that, whatever its nodes kept from an earlier pass). Else the
+        node nearest the output (the last made) whose gradient parts from the right
+        engine's is named, in the sort frame's words and in the check's sort row
+        (`walk_faults`, by the sort frame's id)."""
+        begin: dict[Value, float] = {}
+        end = dict(start)
+        for node, field, before, after in sort["changes"]:
+            if field == "grad" and node in end:
+                begin.setdefault(node, before)
+                end[node] = after
+        right, unknown = self.right.grads, self.right.unknown
+        # Only the gradients it wrote: an engine laid out as PyTorch's writes the leaves'
+        # alone, and keeps the others' in a table of its own.
+        parted = [
+            node
+            for node in begin
+            if node in right and node not in unknown and not agrees(end[node], right[node])
+        ]
+        if not parted:
+            return
+        fresh = dict.fromkeys(reachable, 0.0)
+        fresh[output] = 1.0
+        found = self.right.pass_locals.get(len(self.passes) - 1, {})
+        for node in reversed(reachable):
+            locals_ = found.get(node)
+            if locals_ is None and node._prev:
+                break  # an op with no right rule: nothing to say what it should add
+            for child, local in locals_ or ():
+                fresh[child] += local * fresh[node]
+        else:
+            if all(agrees(end[n] - begin[n], fresh[n]) for n in begin):
+                return
+        node = max(parted, key=_SEQ)
+        self.walk_faults[id(sort)] = node
+        sort["text"] += narrate.parted_writes_text(node, self.names, end[node], right[node], output)
 
     def pass_code(self, code: Any) -> None:
         """Where the program's own `backward()` of this pass is written, for the page's
@@ -1791,6 +1862,7 @@ class Recorder:
                 self.rule_line,
                 resumes,
                 self.stale_frames,
+                self.walk_faults,
                 # (a graph whose operands were set again since its pass may reach others)
                 {i for i, relinks in self.right_orders.items() if relinks == self.relinks},
             )

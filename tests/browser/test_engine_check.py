@@ -343,7 +343,7 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
     player_page: Page, server: str
 ) -> None:
     # b's gradient ends wrong, and no row says right about what it could not see: the
-    # summary says why the rules could not be judged, and counts the outlined gradients.
+    # rows say why the rules could not be judged.
     trace = trace_source(PAIRS_ENGINE)
     check = trace["engine_check"]
     assert {rule["verdict"] for rule in check["rules"]} == {"unchecked"}
@@ -353,15 +353,23 @@ def test_an_engine_with_no_rule_per_node_claims_nothing_it_could_not_check(
 
     panel = player_page.get_by_test_id("engine-check")
     _expect_rows_match(player_page, check)
-    expect(panel).to_contain_text("so its rules cannot be judged one by one")
+    # Its sort row is wrong (judged whole, below): the summary says it parts, and counts
+    # the outlined gradients (it said "so its rules cannot be judged one by one. Judged
+    # as they end, 3 gradients end different", with every row right or unchecked).
     expect(panel).to_contain_text(
-        f"Judged as they end, {parted} gradients end different from a right engine's"
+        f"Your engine parts from a right one: {parted} gradients end wrong"
     )
     expect(panel.get_by_test_id("engine-check-row").first).to_contain_text(
         "no rule of this op writes a gradient"
     )
     expect(panel).not_to_contain_text("Every rule, the sort and += agree")
     expect(panel.get_by_test_id("engine-check-sort")).to_contain_text("no order of rules to judge")
+    # Judged whole (`Recorder.judge_own_writes`): `child.grad += local` forgets the upstream
+    # gradient, and the row names the node nearest c whose gradient parts (it said "right").
+    assert check["sort"]["verdict"] == "wrong"
+    expect(panel.get_by_test_id("engine-check-sort")).to_contain_text(
+        "a*b.grad ends different from a right engine's, so its writes are not the chain rule's"
+    )
     expect(panel.get_by_test_id("engine-check-accumulation")).not_to_contain_text(
         "Every child keeps each share"
     )
@@ -814,3 +822,29 @@ def test_the_loops_frame_marks_the_loops_write_and_the_row_shows_it(
     substitution = player_page.get_by_test_id("code-panel").get_by_test_id("substitution")
     expect(substitution).to_have_count(2)
     expect(substitution.first).to_contain_text("child.grad += g")
+
+
+@pytest.mark.parametrize(
+    ("program", "words"),
+    [
+        # `_children=[]` appended to: a is among its own operands. The row said "a's rule
+        # runs before a's has added to a.grad".
+        (
+            "mutable_default_children",
+            "a is among its own operands: the graph has a loop, so no order runs every rule "
+            "after those of its node's consumers.",
+        ),
+        # `reversed(order[:-1])`: the row said x*w+b's rule "runs before y's has added".
+        ("loop_skips_output_rule", "y's rule never runs."),
+    ],
+)
+def test_the_sort_row_says_a_loop_and_an_output_never_run(
+    player_page: Page, server: str, program: str, words: str
+) -> None:
+    source = (LEARNER_BUGS / f"{program}.py").read_text()
+    check = trace_source(source)["engine_check"]
+    open_player(player_page, player_url(server, source))
+    _expect_rows_match(player_page, check)
+    sort = player_page.get_by_test_id("engine-check-sort")
+    expect(sort).to_contain_text(words)
+    expect(sort).not_to_contain_text("has added to")

@@ -62,6 +62,17 @@ describe("layout", () => {
     }
   });
 
+  it("lays out a + a whose op the program names nowhere (no op shape)", () => {
+    // `c = Value(a.data * a.data, (a, a))` built by hand, or a `_children=[]` default
+    // every node shares: an op node with op "". dagre's layout threw reading the op
+    // shape's y for the repeated edge, and the page never loaded.
+    const trace = fixture("a-plus-a.json");
+    for (const node of trace.nodes) if (node.kind === "op") node.op = "";
+    const input = layoutInput(trace);
+    for (const layout of [layoutGraph(input, dagre), layoutGraph(input)])
+      assert.deepEqual(layout.edges.map((e) => e.repeat).sort(), [0, 1]);
+  });
+
   it("uses the fast layered layout for big graphs, left to right, without overlaps", () => {
     const input = layoutInput(chainTrace(DAGRE_MAX_NODES));
     const layout = layoutGraph(input, dagre);

@@ -155,13 +155,17 @@ function sortRow(sort, trace, { nameOf, jump, grad }) {
     const from = sortFirst.pass;
     const where = sortFirst.line ? ` (line ${sortFirst.line})` : "";
     sortParts.push(
-      sortFirst.consumer
-        ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.${grad}. `
-        : from !== undefined && there
-          ? `. Pass ${(there.pass ?? 0) + 1} also runs the rule${where} of pass ${from + 1}'s ${who}, left over (nothing cleared the list of rules): pass ${(there.pass ?? 0) + 1}'s output does not reach it, so a right engine does not run it, and what it adds is extra. `
-          : ranHere
-            ? `. ${who}'s rule runs a second time and adds its share again. `
-            : `. ${who}'s rule never runs. `,
+      sortFirst.consumer === sortFirst.node
+        ? `. ${who} is among its own operands: the graph has a loop, so no order runs every rule after those of its node's consumers. `
+        : sortFirst.consumer
+          ? `. ${who}'s rule runs before ${nameOf(sortFirst.consumer)}'s has added to ${who}.${grad}. `
+          : there?.phase === "sort"
+            ? `. backward() runs no node's rule (it writes the gradients itself): there is no order of rules to judge, but ${who}.${grad} ends different from a right engine's, so its writes are not the chain rule's. `
+            : from !== undefined && there
+              ? `. Pass ${(there.pass ?? 0) + 1} also runs the rule${where} of pass ${from + 1}'s ${who}, left over (nothing cleared the list of rules): pass ${(there.pass ?? 0) + 1}'s output does not reach it, so a right engine does not run it, and what it adds is extra. `
+              : ranHere
+                ? `. ${who}'s rule runs a second time and adds its share again. `
+                : `. ${who}'s rule never runs. `,
       jump(sortFirst.frame),
     );
   } else if (!ranRules(trace)) {

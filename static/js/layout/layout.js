@@ -231,9 +231,12 @@ export function dagreLayout(dagre, graph) {
     if (bundleOf[k] >= 0 || seen.get(`${edge.child}>${edge.parent}`) < 2) continue;
     const first = edge.points[0];
     const last = edge.points[edge.points.length - 1];
+    // (An op node whose op the program names nowhere, `Value(a.data ** 2, (a, a))`, has
+    // no op shape: the edge ends where dagre ended it.)
+    const target = ops[edge.parent] ?? last;
     edge.points = [
       { x: first.x, y: records[edge.child].y },
-      { x: last.x, y: /** @type {{y: number}} */ (ops[edge.parent]).y },
+      { x: last.x, y: target.y },
     ];
   }
   /** @type {Layout["results"]} */

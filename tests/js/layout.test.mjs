@@ -231,6 +231,9 @@ describe("recordLabel", () => {
     assert.equal(recordLabel(leaf("ps[0]")), "ps[0]");
     assert.equal(recordLabel(leaf("0.5914")), "");
     assert.equal(recordLabel(leaf("-1.5e-05")), "");
+    // The trace writes a negative number with U+2212 (a leaf `Value(-y)`, y = 0.5).
+    assert.equal(recordLabel(leaf("\u22120.5")), "");
+    assert.equal(recordLabel(leaf("\u22121.5e\u221205")), "");
     assert.equal(recordLabel({ ...leaf("x1"), label: "x1" }), "x1");
   });
 });

@@ -868,8 +868,13 @@ def _write_steps(
             # Said as the code subtracts: its own factor (the local derivative's minus).
             taken = f"{number(0.0 - local)} × {upstream}" if local is not None else None
             term = taken or number(0.0 - delta)
-            if count == 1 or before == 0:
+            if before == 0:
                 steps.append(f"{child_name}.{grad} -= {term} → {number(after)}")
+            elif count == 1:  # held from an earlier pass, as `+=` says it
+                steps.append(
+                    f"{child_name}.{grad} -= {term}; it held {number(before)} already, "
+                    f"sum {number(before)} − {number(0.0 - delta)} = {number(after)}"
+                )
             else:
                 nth = ordinal(count)
                 steps.append(

@@ -411,3 +411,28 @@ def test_a_first_add_onto_a_gradient_left_from_the_last_pass_says_what_it_held()
     # The page writes these texts itself, from the sentence the columns carry
     # (tests/app/test_columns.py decodes them into the same words).
     assert "it held {before} already" in trace_columns(source)["sentences"]["held_add"]
+
+
+def test_a_learners_own_minus_rule_onto_a_held_gradient_says_the_difference() -> None:
+    source = (
+        "class V:\n"
+        "    def __init__(self, d, ch=()):\n"
+        "        self.data = d\n        self.grad = 0.0\n        self._prev = ch\n"
+        "        self._backward = lambda: None\n"
+        "    def __sub__(self, o):\n"
+        "        out = V(self.data - o.data, (self, o))\n"
+        "        def _backward():\n"
+        "            self.grad += out.grad\n"
+        "            o.grad -= out.grad\n"
+        "        out._backward = _backward\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        self.grad = 1.0\n        self._backward()\n"
+        "a = V(2.0)\nb = V(3.0)\nc = a - b\nc.backward()\nc.backward()\n"
+    )
+    rules = [f["text"] for f in trace_source(source)["frames"] if f["phase"] == "backward"]
+    assert rules[0].endswith("a.grad += 1 × 1 → 1; b.grad -= 1 × 1 → −1.")
+    assert rules[1].endswith(
+        "a.grad += 1 × 1; it held 1 already, sum 1 + 1 = 2; "
+        "b.grad -= 1 × 1; it held −1 already, sum −1 − 1 = −2."
+    )

@@ -40,6 +40,7 @@ from backprop_animator.engine.trace.sentences import (
     built_bare,
     built_named,
     first_add,
+    held_add,
     later_add,
     leaf_rule,
     nodes_word,
@@ -617,9 +618,11 @@ class _Frames:
         number = self.number
         local = "" if c["local"] is None else number(c["local"])
         upstream, after = number(c["upstream"]), number(c["after"])
-        if count == 1:
+        if count == 1 and c["before"] == 0:
             return first_add(name, local, upstream, after)
         before, delta = number(c["before"]), number(c["delta"])
+        if count == 1:
+            return held_add(name, local, upstream, before, delta, after)
         return later_add(name, local, upstream, ordinal(count), before, delta, after)
 
 

@@ -25,6 +25,7 @@ from backprop_animator.engine.trace.sentences import (
     built_bare,
     built_named,
     first_add,
+    held_add,
     later_add,
     leaf_rule,
     nodes_word,
@@ -616,7 +617,19 @@ def backward_text(
         received[child] = count = count_of(child, 0) + 1
         child_name = name_of(child) or name(child)
         after = before + delta
-        if count == 1:
+        if count == 1 and before != 0:
+            step(
+                held_add(
+                    child_name,
+                    text_of(local) or number(local),
+                    upstream,
+                    text_of(before) or number(before),
+                    text_of(delta) or number(delta),
+                    text_of(after) or number(after),
+                    grad,
+                )
+            )
+        elif count == 1:
             step(
                 first_add(
                     child_name,
@@ -906,8 +919,13 @@ def _write_steps(
         factor = f"{number(local)} × {upstream}" if local is not None else None
         if write == "+=":
             term = factor or number(delta)
-            if count == 1 or before == 0:
+            if before == 0:
                 steps.append(f"{child_name}.{grad} += {term} → {number(after)}")
+            elif count == 1:  # held from an earlier pass: said as `held_add` says it
+                steps.append(
+                    f"{child_name}.{grad} += {term}; it held {number(before)} already, "
+                    f"sum {number(before)} + {number(delta)} = {number(after)}"
+                )
             else:
                 nth = ordinal(count)
                 steps.append(
@@ -918,8 +936,13 @@ def _write_steps(
             # Said as the code subtracts: its own factor (the local derivative's minus).
             taken = f"{number(0.0 - local)} × {upstream}" if local is not None else None
             term = taken or number(0.0 - delta)
-            if count == 1 or before == 0:
+            if before == 0:
                 steps.append(f"{child_name}.{grad} -= {term} → {number(after)}")
+            elif count == 1:  # held from an earlier pass, as `+=` says it
+                steps.append(
+                    f"{child_name}.{grad} -= {term}; it held {number(before)} already, "
+                    f"sum {number(before)} − {number(0.0 - delta)} = {number(after)}"
+                )
             else:
                 nth = ordinal(count)
                 steps.append(

@@ -69,6 +69,24 @@ def first_add(child: str, local: str, upstream: str, after: str, grad: str = "gr
     return f"{child}.{grad} += {local} × {upstream} → {after}"
 
 
+def held_add(
+    child: str,
+    local: str,
+    upstream: str,
+    before: str,
+    delta: str,
+    after: str,
+    grad: str = "grad",
+) -> str:
+    """The first `+=` into a child's gradient in a pass that finds it holding something
+    already (carried over from an earlier pass that nothing zeroed): the sum, said, so
+    `3 × −11.8` does not seem to make −111.9."""
+    return (
+        f"{child}.{grad} += {local} × {upstream}; it held {before} already, "
+        f"sum {before} + {delta} = {after}"
+    )
+
+
 def later_add(
     child: str,
     local: str,
@@ -144,6 +162,7 @@ SENTENCES: dict[str, str] = {
         leaf_rule,
         rule_ran,
         first_add,
+        held_add,
         later_add,
     )
 }

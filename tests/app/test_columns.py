@@ -241,6 +241,15 @@ def test_a_running_sum_and_an_op_of_two_rules_come_back_whole() -> None:
     assert "0+d*d" in names and "0" in names
 
 
+def test_a_pass_that_adds_to_gradients_the_last_left_comes_back_whole() -> None:
+    # No zero_grad between two backward() calls: pass 2's first += into each leaf says
+    # what it held (sentences.held_add), in the engine's words and the page's alike.
+    source = "a = Value(2.0)\nb = Value(-3.0)\nc = a*b + a\nc.backward()\nc.backward()\n"
+    assert assert_programs_round_trip([(source, "packed", {})]) == 1
+    texts = [f["text"] for f in trace_source(source, "packed", LIMITS)["frames"]]
+    assert sum(text.count("already, sum") for text in texts) == 3  # a*b, a and b
+
+
 def test_graphs_built_in_python_come_back_whole() -> None:
     traces = []
     for index in range(corpus.GRAPHS):

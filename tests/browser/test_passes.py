@@ -495,6 +495,27 @@ def one_pass(sizes: str) -> str:
     )
 
 
+def test_a_lone_neuron_before_the_training_leaves_the_network_folded(
+    player_page: Page, server: str
+) -> None:
+    # The lecture's program: one neuron's backward() first (no call in it), then nn.py
+    # trains. Opened at its first frame, the folding is the network's, not the neuron's.
+    neuron = "a = Value(2.0)\nb = a * 3.0\nb.backward()\n"
+    # Two steps of nn_training's loop, on its four samples: more values than fit.
+    training = nn_training(prints=False).replace("range(6)", "range(2)")
+    source = nn_source() + neuron + training
+    player_page.goto(f"{server}/?{urllib.parse.urlencode({'source': source})}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 1 of 3")
+    groups = player_page.get_by_test_id("group")
+    expect(groups).to_have_count(0)
+    expect(player_page.locator("[data-testid=fold-note]")).to_have_text("Every call is open.")
+    player_page.get_by_test_id("scrubber").focus()
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 3 of 3")
+    expect(groups).to_have_count(9)
+
+
 def test_one_pass_of_a_big_network_opens_folded_with_its_parameters_inside(
     player_page: Page, server: str
 ) -> None:

@@ -1093,9 +1093,9 @@ def test_a_rule_that_adds_to_its_own_gradient_is_not_said_to_have_lost_a_merged_
     # it with an equal node?)".
     trace = trace_source((PROGRAMS / "typo_out_for_other.py").read_text())
     assert _backward_texts(trace)[0] == (
-        "c (+, grad 1): its own rule ran. a*b.grad += 1 × 1 → 1; c.grad += 1 × 1 → 2. The "
-        "right local derivative for b is 1, not 0. c is this rule's own node, not one of its "
-        "operands: the rule changes the gradient it was given."
+        "c (+, grad 1): its own rule ran. a*b.grad += 1 × 1 → 1; c.grad += 1 × 1; it held 1 "
+        "already, sum 1 + 1 = 2. The right local derivative for b is 1, not 0. c is this "
+        "rule's own node, not one of its operands: the rule changes the gradient it was given."
     )
 
 
@@ -1373,7 +1373,8 @@ def test_rules_a_tape_keeps_from_an_earlier_pass_are_named_as_extra_writes() -> 
     assert stale == [(15, "n5"), (16, "n4"), (17, "n3")]  # pass 1's loss, y and w*x
     assert all(frames[i]["pass"] == 1 for i, _ in stale)
     assert frames[16]["text"] == (
-        "y (+, grad 8): its own rule ran. w*x.grad += 1 × 8 → 12; b.grad += 1 × 8; 2nd +=, "
+        "y (+, grad 8): its own rule ran. w*x.grad += 1 × 8; it held 4 already, sum 4 + 8 = 12; "
+        "b.grad += 1 × 8; 2nd +=, "
         "sum 2 + 8 = 10. This y is pass 1's node, which pass 2's loss does not reach: its rule "
         "is left over from pass 1 (the list of rules backward() runs was not cleared). A right "
         "engine does not run it here: what it adds is extra."

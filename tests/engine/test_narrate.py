@@ -391,3 +391,48 @@ def test_an_op_of_constants_is_said_once_not_as_its_name_again() -> None:
     assert SENTENCES["built_bare"] == "{own} = {data}"
     columns = trace_columns(source)
     assert "exp(0) = exp(0)" not in json.dumps(columns, ensure_ascii=False)
+
+
+def test_a_first_add_onto_a_gradient_left_from_the_last_pass_says_what_it_held() -> None:
+    # Two backward() calls, no zero_grad: pass 2's first += into a.grad finds pass 1's −2
+    # there. "a.grad += 1 × 1 → −1" would not add up; the text says the sum.
+    from backprop_animator.engine import trace_columns
+
+    source = "a = Value(2.0)\nb = Value(-3.0)\nc = a*b + a\nc.backward()\nc.backward()\n"
+    frames = trace_source(source)["frames"]
+    second = [f["text"] for f in frames if f.get("pass") == 1 and f["phase"] == "backward"]
+    assert "a.grad += 1 × 1; it held −2 already, sum −2 + 1 = −1" in second[0], second[0]
+    # a*b held pass 1's 1 too, so its rule passes on 2: a.grad ends −7, as CPython's.
+    assert "a.grad += −3 × 2; 2nd +=, sum −1 + −6 = −7" in second[1], second[1]
+    assert "b.grad += 2 × 2; it held 2 already, sum 2 + 4 = 6" in second[1]
+    # Pass 1 starts from zero: no "held".
+    first = [f["text"] for f in frames if f.get("pass") == 0 and f["phase"] == "backward"]
+    assert not any("held" in text for text in first)
+    # The page writes these texts itself, from the sentence the columns carry
+    # (tests/app/test_columns.py decodes them into the same words).
+    assert "it held {before} already" in trace_columns(source)["sentences"]["held_add"]
+
+
+def test_a_learners_own_minus_rule_onto_a_held_gradient_says_the_difference() -> None:
+    source = (
+        "class V:\n"
+        "    def __init__(self, d, ch=()):\n"
+        "        self.data = d\n        self.grad = 0.0\n        self._prev = ch\n"
+        "        self._backward = lambda: None\n"
+        "    def __sub__(self, o):\n"
+        "        out = V(self.data - o.data, (self, o))\n"
+        "        def _backward():\n"
+        "            self.grad += out.grad\n"
+        "            o.grad -= out.grad\n"
+        "        out._backward = _backward\n"
+        "        return out\n"
+        "    def backward(self):\n"
+        "        self.grad = 1.0\n        self._backward()\n"
+        "a = V(2.0)\nb = V(3.0)\nc = a - b\nc.backward()\nc.backward()\n"
+    )
+    rules = [f["text"] for f in trace_source(source)["frames"] if f["phase"] == "backward"]
+    assert rules[0].endswith("a.grad += 1 × 1 → 1; b.grad -= 1 × 1 → −1.")
+    assert rules[1].endswith(
+        "a.grad += 1 × 1; it held 1 already, sum 1 + 1 = 2; "
+        "b.grad -= 1 × 1; it held −1 already, sum −1 − 1 = −2."
+    )

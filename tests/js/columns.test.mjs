@@ -20,6 +20,8 @@ const SENTENCES = {
   leaf_rule: "{own} is a {what}: its rule does nothing. grad = {grad}.",
   rule_ran: "{own} ({op}, grad {upstream}): {rule}. {steps}.",
   first_add: "{child}.grad += {local} × {upstream} → {after}",
+  held_add:
+    "{child}.grad += {local} × {upstream}; it held {before} already, sum {before} + {delta} = {after}",
   later_add: "{child}.grad += {local} × {upstream}; {nth} +=, sum {before} + {delta} = {after}",
 };
 

@@ -88,16 +88,21 @@ describe("passLeaves", () => {
       { id: "n3", kind: "const", label: "", name: "" },
       { id: "n4", kind: "leaf", label: "", name: "" },
       { id: "n5", kind: "leaf", label: "", name: "later" },
+      // `loss = Value(0.0)` summed into: the texts call this leaf 0, not loss.
+      { id: "n6", kind: "leaf", label: "loss", name: "0" },
     ],
-    passes: [{ topo: ["n2", "n3", "n4", "n10"] }, { topo: ["n5"] }],
+    passes: [{ topo: ["n2", "n3", "n4", "n10"] }, { topo: ["n5", "n6"] }],
   });
-  it("lists a pass's leaves in node-id order, by label, name or id", () => {
+  it("lists a pass's leaves in node-id order, by name, label or id", () => {
     assert.deepEqual(passLeaves(trace, 0), [
       { id: "n2", name: "x" },
       { id: "n4", name: "n4" },
       { id: "n10", name: "w[1]" },
     ]);
-    assert.deepEqual(passLeaves(trace, 1), [{ id: "n5", name: "later" }]);
+    assert.deepEqual(passLeaves(trace, 1), [
+      { id: "n5", name: "later" },
+      { id: "n6", name: "0" },
+    ]);
   });
 });
 

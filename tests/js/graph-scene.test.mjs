@@ -14,6 +14,8 @@ describe("opName", () => {
     assert.equal(opName({ ...op, kind: "leaf" }, "w", 150), "");
     assert.equal(opName(op, "the * node", 150), "");
   });
+  it("names a partial sum whose label the texts do not use (`loss = loss + d*d`)", () =>
+    assert.equal(opName({ ...op, label: "loss" }, "0+d*d", 150), "0+d*d"));
 });
 
 describe("edgeLook", () => {

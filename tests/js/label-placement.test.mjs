@@ -12,6 +12,7 @@ import {
   TAG_HEIGHT,
   tagReach,
   tagSpot,
+  topoBadgeWidth,
 } from "../../static/js/graph/label-placement.js";
 import { SIZES } from "../../static/js/layout/layout-sizes.js";
 
@@ -116,6 +117,34 @@ describe("placeLabels", () => {
       obstaclesOf(layout, 0),
     );
     assert.equal(label.y, 100 + h / 2 + 4);
+  });
+
+  it("keeps a leaf's label off the topo badge of the record it feeds", () => {
+    // A column of three leaves 24 apart (the article's w2, w1, x1 of a neuron) and the
+    // product of the lower two in the next column, its badge level with the middle leaf's
+    // right: under and over are taken by the neighbours, right of the middle is the badge.
+    const layout = /** @type {any} */ ({
+      records: [
+        { x: 100, y: 100, width: 120 },
+        { x: 100, y: 100 - h - 24, width: 120 },
+        { x: 100, y: 100 + h + 24, width: 120 },
+        { x: 280, y: 100 + 20, width: 120 },
+      ],
+      ops: [null, null, null, { x: 200, y: 120 }],
+    });
+    const obstacles = [0, 1, 2, 3].flatMap((i) => obstaclesOf(layout, i, topoBadgeWidth(i + 1)));
+    const badge = { x: 220 - 9, y: 120 - h / 2 - 9, width: 18, height: 18 };
+    assert.deepEqual(obstacles.at(-1), { node: -1, ...badge });
+    const [label] = placeLabels([{ child: 0, texts: ["+= 1 \u2192 1"] }], layout, obstacles);
+    assert.equal(overlap(label, badge), false, "the label covers the product's badge");
+    for (const box of obstacles)
+      if (box.node !== 0) assert.equal(overlap(label, box), false, "the label covers a box");
+    assert.equal(label.x, 168, "right of its record");
+  });
+
+  it("sizes a badge by its digits", () => {
+    assert.equal(topoBadgeWidth(7), 18);
+    assert.equal(topoBadgeWidth(134), 27.5);
   });
 });
 

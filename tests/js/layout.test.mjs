@@ -242,6 +242,28 @@ describe("recordLabel", () => {
     assert.equal(recordLabel(leaf("ps[0]")), "ps[0]");
     assert.equal(recordLabel(leaf("0.5914")), "");
     assert.equal(recordLabel(leaf("-1.5e-05")), "");
+    // The trace writes a negative number with U+2212 (a leaf `Value(-y)`, y = 0.5).
+    assert.equal(recordLabel(leaf("\u22120.5")), "");
+    assert.equal(recordLabel(leaf("\u22121.5e\u221205")), "");
     assert.equal(recordLabel({ ...leaf("x1"), label: "x1" }), "x1");
+  });
+
+  it("keeps a label the texts call the node by, and drops one a running sum passed on", () => {
+    const node = (label, name, kind = "op") => ({
+      id: "n0",
+      label,
+      name,
+      op: "",
+      kind,
+      data: 0,
+      grad: 0,
+    });
+    // `loss = Value(0.0)`, then `loss = loss + d*d` twice: the texts call them 0, 0+d*d, loss.
+    assert.equal(recordLabel(node("loss", "0", "leaf")), "");
+    assert.equal(recordLabel(node("loss", "0+d*d")), "");
+    assert.equal(recordLabel(node("loss", "loss")), "loss");
+    const long = "a_label_longer_than_forty_characters_in_all_of_it";
+    assert.equal(recordLabel(node(long, `${long.slice(0, 39)}\u2026`)), long);
+    assert.equal(recordLabel(node("x1", "")), "x1");
   });
 });

@@ -5,7 +5,7 @@
  * Labels of children that are not drawn (off screen on a big graph) are left out.
  */
 import { formatValue } from "../player/format.js";
-import { deltaTexts, obstaclesOf, placeLabels } from "./label-placement.js";
+import { deltaTexts, obstaclesOf, placeLabels, topoBadgeWidth } from "./label-placement.js";
 import { svg } from "../player/svg.js";
 
 /**
@@ -38,7 +38,13 @@ export function drawDeltaLabels(layer, state, { timeline, layout, drawn, isDrawn
   const shown = labels.filter((label) => isDrawn(label.child));
   if (shown.length === 0) return;
   const obstacles = [];
-  for (const i of drawn) if (state.visible[i]) obstacles.push(...obstaclesOf(layout, i));
+  // Labels come at the sort frame and after it, when each record wears its topo badge.
+  const { topoIndex } = timeline;
+  for (const i of drawn) {
+    if (!state.visible[i]) continue;
+    const badge = topoIndex[i] >= 0 ? topoBadgeWidth(topoIndex[i] + 1) : 0;
+    obstacles.push(...obstaclesOf(layout, i, badge));
+  }
   placeLabels(shown, layout, obstacles).forEach((spot, n) => {
     const group = svg(
       "g",

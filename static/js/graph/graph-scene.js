@@ -9,7 +9,7 @@
  * quiz, passes) extend it and paintNode, and every renderer follows.
  */
 import { formatValue } from "../player/format.js";
-import { SIZES, opWidth, visibleLabel } from "../layout/layout-sizes.js";
+import { SIZES, labelIsName, opWidth, visibleLabel } from "../layout/layout-sizes.js";
 import { opGlyph } from "../passes/op-facts.js";
 import { edgeBow, edgePath, svg } from "../player/svg.js";
 
@@ -220,7 +220,9 @@ const NAME_CHAR_WIDTH = 6.7;
  * @param {number} width  the record's
  */
 export function opName(node, name, width) {
-  if (node.kind !== "op" || node.label || !name || /^the .* node$/.test(name)) return "";
+  // A label the texts do not call it by (a running sum's) is not drawn: its name is.
+  const labelled = Boolean(node.label) && labelIsName(node.label, name);
+  if (node.kind !== "op" || labelled || !name || /^the .* node$/.test(name)) return "";
   const room = Math.max(4, Math.floor((width - NAME_INSET) / NAME_CHAR_WIDTH));
   return name.length > room ? `${name.slice(0, room - 1)}…` : name;
 }

@@ -2,7 +2,8 @@
  * The `+=` labels of a backward frame, as text and as places, with no DOM: each
  * contribution is written next to the child that receives it (a fork shows the
  * running sum, `−0.1036 + 0.1464 → 0.0429`), and each label goes under, over, right
- * of or under-left of its record, whichever covers least of the other boxes.
+ * of or under-left of its record (or right of it, raised or lowered half a row),
+ * whichever covers least of the other boxes and topo badges.
  *
  * Example: deltaTexts([{child: 2, before: 0, delta: 0.5, after: 0.5}]) ->
  * Map {2 => ["+= 0.5000 → 0.5000"]}.
@@ -64,6 +65,10 @@ export function labelSpot(record, size, obstacles) {
     { x: right - width, y: record.y - h / 2 - 4 - height },
     { x: right + 8, y: record.y - height / 2 },
     { x: record.x - record.width / 2, y: record.y + h / 2 + 4 },
+    // Right of it, straddling its top or bottom edge: clear of the topo badge of a
+    // record in the next column that the middle spot would cover.
+    { x: right + 8, y: record.y - h / 2 - height / 2 },
+    { x: right + 8, y: record.y + h / 2 - height / 2 },
   ];
   return clearestSpot(candidates, width, height, obstacles);
 }
@@ -123,28 +128,35 @@ export function placeLabels(labels, layout, obstacles) {
 }
 
 /**
- * The boxes a label should not cover for one value: its record (grown by 2) and its
- * op circle.
+ * The boxes a label should not cover for one value: its record (grown by 2), its op
+ * circle and, given its width, the topo badge on the record's top-left corner, which no
+ * label covers, its own value's included (node -1: placeLabels never skips it).
  * @param {import("../layout/layout.js").Layout} layout
  * @param {number} i
+ * @param {number} [badgeWidth]  0: no badge drawn
  * @returns {Array<Box & {node: number}>}
  */
-export function obstaclesOf(layout, i) {
+export function obstaclesOf(layout, i, badgeWidth = 0) {
   const record = layout.records[i];
   const h = SIZES.recordHeight;
   const r = SIZES.opRadius;
-  const boxes = [
-    {
-      node: i,
-      x: record.x - record.width / 2 - 2,
-      y: record.y - h / 2 - 2,
-      width: record.width + 4,
-      height: h + 4,
-    },
-  ];
+  const left = record.x - record.width / 2;
+  const top = record.y - h / 2;
+  const boxes = [{ node: i, x: left - 2, y: top - 2, width: record.width + 4, height: h + 4 }];
   const op = layout.ops[i];
   if (op) boxes.push({ node: i, x: op.x - r, y: op.y - r, width: 2 * r, height: 2 * r });
+  if (badgeWidth > 0)
+    boxes.push({ node: -1, x: left - badgeWidth / 2, y: top - 9, width: badgeWidth, height: 18 });
   return boxes;
+}
+
+/**
+ * The width of the topo badge showing this 1-based position (graph-scene.js draws it).
+ * Example: topoBadgeWidth(7) -> 18; topoBadgeWidth(134) -> 27.5
+ * @param {number} position
+ */
+export function topoBadgeWidth(position) {
+  return Math.max(18, String(position).length * 6.5 + 8);
 }
 
 /** A parted tag's height (parted-marks.js), and its gap to its record. */

@@ -13,7 +13,14 @@
 import { formatValue } from "../player/format.js";
 import { opWidth } from "../layout/layout-sizes.js";
 import { gradCaptionText, opName } from "./graph-scene.js";
-import { boxGrid, markObstacles, TAG_HEIGHT, tagReach, tagSpot } from "./label-placement.js";
+import {
+  boxGrid,
+  markObstacles,
+  TAG_HEIGHT,
+  tagReach,
+  tagSpot,
+  topoBadgeWidth,
+} from "./label-placement.js";
 import { opGlyph } from "../passes/op-facts.js";
 import { partedAt } from "../lab/mistakes.js";
 import { svg } from "../player/svg.js";
@@ -36,10 +43,9 @@ function obstacleGrid(timeline, layout, names) {
   /** @type {ReturnType<typeof boxGrid<import("./label-placement.js").Box & {node: number}>>} */
   const grid = boxGrid();
   trace.nodes.forEach((node, i) => {
-    const digits = String((timeline.topoIndex[i] ?? 0) + 1).length;
     const name = opName(node, names[i] ?? "", layout.records[i].width);
     const boxes = markObstacles(layout, i, {
-      badgeWidth: Math.max(18, digits * 6.5 + 8),
+      badgeWidth: topoBadgeWidth((timeline.topoIndex[i] ?? 0) + 1),
       nameWidth: name.length * NAME_CHAR_WIDTH,
       opWidth: node.kind === "op" ? opWidth(opGlyph(trace.ops, node.op).length) : undefined,
     });

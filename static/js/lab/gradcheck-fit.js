@@ -93,7 +93,8 @@ export function spread(items, n) {
 }
 
 /**
- * The leaves of pass `pass` (`kind: leaf`, in node-id order), as the check takes them.
+ * The leaves of pass `pass` (`kind: leaf`, in node-id order), as the check takes them, each
+ * called what the texts call it (its name; a running sum's first leaf is `0`, not its label).
  * @param {import("../passes/trace.js").Trace} trace
  * @param {number} pass
  * @returns {PassLeaf[]}
@@ -103,7 +104,7 @@ export function passLeaves(trace, pass) {
   return trace.nodes
     .filter((node) => node.kind === "leaf" && ids.has(node.id))
     .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)))
-    .map((node) => ({ id: node.id, name: node.label || node.name || node.id }));
+    .map((node) => ({ id: node.id, name: node.name || node.label || node.id }));
 }
 
 /**

@@ -139,7 +139,7 @@ function fittedStatus(fitted) {
  * @param {import("./gradcheck.js").CheckSummary} s
  * @param {number} right  the right engine's gradient of the leaf
  * @param {boolean} mistaken  whether backprop ran a bug-lab mistake
- * @param {string} name  the leaf's label, else its name (`layers[0].neurons[0].w[0]`), else its id
+ * @param {string} name  what the texts call the leaf: its name (its label, or `layers[0].neurons[0].w[0]`), else its label, else its id
  */
 function checkRow(s, right, mistaken, name) {
   return html(
@@ -193,10 +193,12 @@ function showCheck(parts, check, trace, checkedScheme, fitted, of) {
   const mistake = mistakeInfo(trace.mistake);
   const rightOf = new Map(trace.nodes.map((node) => [node.id, node.correct_grad ?? node.grad]));
   const dataOf = new Map(trace.nodes.map((node) => [node.id, node.data]));
-  const nameOf = new Map(trace.nodes.map((node) => [node.id, node.label || node.name]));
+  // What the texts call each leaf: its label, unless a running sum took it on (the leaf
+  // of `loss = Value(0.0)` is `0`, not a second `loss`).
+  const nameOf = new Map(trace.nodes.map((node) => [node.id, node.name || node.label]));
   const summaries = check.checks.map((c) => ({
     ...summarizeCheck(c, { scheme: checkedScheme, x: dataOf.get(c.node) ?? 1 }),
-    name: c.label || nameOf.get(c.node) || c.node,
+    name: nameOf.get(c.node) || c.label || c.node,
   }));
   parts.backpropHead.textContent = mistake ? "backprop (mistaken)" : "backprop";
   parts.panel.dataset.state = "ready";

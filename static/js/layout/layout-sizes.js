@@ -52,3 +52,20 @@ export function recordCells(label, valueChars = SIZES.valueCellChars) {
   const valueWidth = valueChars * SIZES.charWidth + 2 * SIZES.cellPadding;
   return { label: labelWidth, value: valueWidth, width: labelWidth + 2 * valueWidth };
 }
+
+/**
+ * Whether the trace calls a node by its label (TRACE.md `name`): as it is, or cut with
+ * `…`. It does not when another node took the label too, as a running sum's variable:
+ * of `loss = Value(0.0)` and `loss = loss + d*d`, only the last sum is `loss`, the leaf
+ * `0` and the partial sums `0+d*d`…, so the graph does not draw three `loss` records.
+ * Example: labelIsName("loss", "0") -> false; labelIsName("x1", "x1") -> true
+ * @param {string} label
+ * @param {string} name  "" when the trace gives none
+ */
+export function labelIsName(label, name) {
+  return (
+    name === "" ||
+    name === label ||
+    (name.endsWith("\u2026") && label.startsWith(name.slice(0, -1)))
+  );
+}

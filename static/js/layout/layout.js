@@ -10,7 +10,7 @@
  * the main thread and in Node.
  */
 import { formatValue } from "../player/format.js";
-import { SIZES, opWidth, recordCells, visibleLabel } from "./layout-sizes.js";
+import { SIZES, labelIsName, opWidth, recordCells, visibleLabel } from "./layout-sizes.js";
 import { layeredLayout } from "./layered-layout.js";
 import { opGlyph } from "../passes/op-facts.js";
 
@@ -125,15 +125,19 @@ export function valueChars(trace) {
  * The text in a record's label cell: the label, a constant's value, or for a leaf the
  * program keeps (a real program's parameter, named by its path) the path's last step.
  * Example: {label: "", kind: "const", data: -2} -> "−2"; {label: "", kind: "op"} -> "";
+ * {label: "", kind: "leaf", name: "−0.5"} -> "" (a number, not a path ending in `5`);
+ * {label: "loss", kind: "leaf", name: "0"} -> "" (the texts call it 0: labelIsName);
  * {label: "", kind: "leaf", name: "layers[0].neurons[1].w[2]"} -> "w[2]"
  * @param {import("../passes/trace.js").TraceNode} node
  */
 export function recordLabel(node) {
-  if (node.label) return node.label;
-  if (node.kind === "const") return formatValue(node.data);
   const name = node.name ?? "";
-  // A name that is a number (its data) or "the * node" is no path.
-  if (node.kind === "leaf" && /[.[]/.test(name) && Number.isNaN(Number(name))) {
+  if (node.label && labelIsName(node.label, name)) return node.label;
+  if (node.kind === "const") return formatValue(node.data);
+  // A name that is a number (its data, written with the trace's minus sign, `−0.5`) or
+  // "the * node" is no path.
+  const number = Number(name.replaceAll("\u2212", "-"));
+  if (node.kind === "leaf" && /[.[]/.test(name) && Number.isNaN(number)) {
     return name.slice(name.lastIndexOf(".") + 1);
   }
   return "";

@@ -463,7 +463,16 @@ class Replay {
         upstream: this.number(c.upstream),
         after: this.number(c.after),
       };
-      if (nth === 1) return fill(sentences.first_add, blanks);
+      // The first `+=` of the pass into a gradient an earlier pass left (no zero_grad)
+      // says what it held (a trace from before that sentence has none: it says first_add).
+      const held = c.before !== 0 && sentences.held_add !== undefined;
+      if (nth === 1 && !held) return fill(sentences.first_add, blanks);
+      if (nth === 1)
+        return fill(sentences.held_add, {
+          ...blanks,
+          before: this.number(c.before),
+          delta: this.number(c.delta),
+        });
       return fill(sentences.later_add, {
         ...blanks,
         nth: ordinal(nth),

@@ -51,13 +51,20 @@ export async function mountPassGraph(
   }));
   const widest = valueChars(trace);
   const orders = passes.map((pass) => passOrder(pass, timeline));
+  const anyGroups = nodes.some((node) => /** @type {any} */ (node).group);
   const first = passes[Math.max(0, Math.min(passes.length - 1, startPass))];
-  const fit = foldThatFits(nodes, edges, maxItems, { member: first.member, output: first.output });
+  // A pass with no call in it (the lecture's lone neuron before its MLP trains) folds
+  // nothing: the first pass that has calls chooses the folding, which leaves a pass
+  // without them as it is.
+  /** @param {import("./passes.js").PassInfo} pass */
+  const hasCalls = (pass) =>
+    nodes.some((node, i) => pass.member[i] && /** @type {any} */ (node).group);
+  const basis = !anyGroups || hasCalls(first) ? first : (passes.find(hasCalls) ?? first);
+  const fit = foldThatFits(nodes, edges, maxItems, { member: basis.member, output: basis.output });
   let closed = fit.closed;
   // A network too big to show its parameters folds them into their boxes as well.
   let hideLeaves = fit.hideLeaves;
   let closedKey = keyOf(closed, hideLeaves);
-  const anyGroups = nodes.some((node) => /** @type {any} */ (node).group);
 
   const graphSlot = html("div", { class: "pass-graph" });
   const openAll = html("button", {

@@ -1142,7 +1142,11 @@ class Recorder:
         another rule (one that wrote nothing of its own accord)."""
         shape = owner.cls.shape
         rule = owner.attrs.get(shape.rule if shape is not None else "_backward")
-        if type(rule) is not Function or ".__init__.<locals>." not in rule.qualname:
+        if (
+            type(rule) is not Function
+            or rule.name != "<lambda>"  # a `def` in `__init__` may be the op's own rule
+            or ".__init__.<locals>." not in rule.qualname
+        ):
             return ""
         if not any(local for _, local in right) or not node.grad:
             return ""
@@ -1327,8 +1331,11 @@ class Recorder:
         (`walk_faults`, by the sort frame's id)."""
         begin: dict[Value, float] = {}
         end = dict(start)
+        # Only the nodes the pass reaches: its backward() may zero gradients the output
+        # does not reach (every parameter's), which it owes nothing.
+        reach = set(reachable)
         for node, field, before, after in sort["changes"]:
-            if field == "grad" and node in end:
+            if field == "grad" and node in end and node in reach:
                 begin.setdefault(node, before)
                 end[node] = after
         right, unknown = self.right.grads, self.right.unknown

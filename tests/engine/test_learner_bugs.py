@@ -1826,6 +1826,28 @@ def test_a_rule_never_set_on_its_node_is_said_so_with_what_a_right_rule_writes()
     assert printed_lines(trace) == run_in_cpython(own)[0]
     err = next(f for f in trace["frames"] if f["phase"] == "backward" and f["node"] == "n6")
     assert err["text"] == "err (-, grad −1.5): its rule ran and wrote no gradient."
+    # Nor is a `def` in `__init__` that is every op's rule, branching on `self._op`, with
+    # no branch for `-` (review, 2026-12-06): it is the op's rule, which passed nothing.
+    dispatch = (
+        "class Value:\n    def __init__(self, data, _children=(), _op=''):\n"
+        "        self.data = data\n        self.grad = 0.0\n        self._prev = set(_children)\n"
+        "        self._op = _op\n        def _backward():\n            if self._op == '+':\n"
+        "                for c in self._prev:\n                    c.grad += self.grad\n"
+        "        self._backward = _backward\n"
+        "    def __add__(self, o):\n        return Value(self.data + o.data, (self, o), '+')\n"
+        "    def __sub__(self, o):\n        return Value(self.data - o.data, (self, o), '-')\n"
+        "    def backward(self):\n        topo, seen = [], set()\n        def build(v):\n"
+        "            if v not in seen:\n                seen.add(v)\n"
+        "                for c in v._prev:\n                    build(c)\n"
+        "                topo.append(v)\n        build(self)\n        self.grad = 1.0\n"
+        "        for v in reversed(topo):\n            v._backward()\n"
+        "a, c = Value(2.0), Value(1.0)\ny = (a - c) + a\ny.backward()\nprint(a.grad, c.grad)\n"
+    )
+    trace = trace_source(dispatch)
+    assert printed_lines(trace) == run_in_cpython(dispatch)[0] == ["1.0 0.0"]
+    texts = [frame["text"] for frame in trace["frames"] if frame["phase"] == "backward"]
+    assert "a-c (-, grad 1): its rule ran and wrote no gradient." in texts
+    assert not [text for text in texts if "__init__ gives" in text]
 
 
 def test_a_rule_that_writes_a_loops_last_nodes_is_not_said_to_be_a_sets_merge() -> None:
@@ -1874,3 +1896,39 @@ def test_a_backward_that_writes_every_gradient_itself_is_judged_by_what_it_wrote
     # table of its own (the output's stays None): not judged by those it never wrote.
     trace = trace_source((real / "next_functions_engine.py").read_text())
     assert trace["engine_check"]["sort"] == {"verdict": "right", "first": None}
+
+
+def _zeroing_all(name: str, extra: str, before: str) -> str:
+    """A learner engine of the directory whose `backward()` first zeroes every gradient in
+    `ALL`, nodes the output does not reach among them (review, 2026-12-06)."""
+    source = (PROGRAMS / f"{name}.py").read_text()
+    source = source.replace(
+        "    def backward(self, upstream=1.0):\n",
+        "    def backward(self, upstream=1.0, top=True):\n        if top:\n"
+        "            for n in ALL:\n                n.grad = 0.0\n",
+    )
+    source = re.sub(r"child\.backward\((.*)\)\n", r"child.backward(\1, False)\n", source)
+    return source.replace("\ny.backward()", f"\n{extra}\n{before}y.backward()")
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "verdict"),
+    [
+        # right: zeroing a parameter the output does not reach is no fault
+        ("recursive_path_sum", "u = Value(4.0)\nALL = [x, w, b, u]\n(u * w).backward()", "right"),
+        # wrong (passes the total down), with nodes it does not reach: no engine failure
+        (
+            "recursive_passes_total",
+            "old = Value(9.0)\nold2 = old * old\nALL = [old, old2, x, w, b]",
+            "wrong",
+        ),
+    ],
+)
+def test_a_whole_pass_judged_on_the_nodes_it_reaches(name: str, extra: str, verdict: str) -> None:
+    source = _zeroing_all(name, extra, "")
+    assert "ALL" in source and "False)" in source
+    trace = trace_source(source)
+    printed, error = run_in_cpython(source)
+    assert error is None
+    assert_same_output(printed_lines(trace), printed)
+    assert trace["engine_check"]["sort"]["verdict"] == verdict

@@ -303,6 +303,9 @@ def enum_by_value(m: Any, cls: PClass, args: list[Any], kwargs: dict[str, Any]) 
     raise failed
 
 
+# In the namespace of the mixins of `class Op(str, Enum)` (`enum_mixin_base`), which
+# are not a StrEnum's or an IntEnum's (`make_enum_members`).
+ENUM_PLAIN_MIXIN_KEY = " enum plain mixin"
 # In the namespace of `enum.Enum`: the mixins of `class Op(str, Enum)` and `class L(int,
 # Enum)` (`enum_mixin_base`), by the type their members are.
 ENUM_MIXINS_KEY = " enum mixins"
@@ -356,6 +359,7 @@ def enum_module(library: Library) -> PModule:
     for kind in (int, str):
         mixed = _mixin_namespace(library, kind)
         del mixed["__str__"], mixed["__format__"]
+        mixed[ENUM_PLAIN_MIXIN_KEY] = True
         mixins[kind] = PClass(kind.__name__, (), mixed)
     namespace[ENUM_MIXINS_KEY] = mixins
     enum = PClass("Enum", (), namespace)
@@ -472,6 +476,9 @@ def make_enum_members(cls: PClass) -> None:
     last = 0
     mixins = (c.namespace[ENUM_MIXIN_KEY] for c in cls.mro if ENUM_MIXIN_KEY in c.namespace)
     mixin = next(mixins, None)  # an IntEnum's `int`, a StrEnum's `str`
+    # `class Op(str, Enum)`: its values are converted as `str(value)` is, and `auto()` is
+    # Enum's (1, 2, ...), where a StrEnum's refuses a number and names its `auto()`s.
+    mixed_in = any(ENUM_PLAIN_MIXIN_KEY in c.namespace for c in cls.mro)
     for name, value in list(cls.namespace.items()):
         if (
             name.startswith("_")
@@ -487,9 +494,11 @@ def make_enum_members(cls: PClass) -> None:
         ):
             continue
         if type(value) is _Auto:
-            value = name.lower() if mixin is str else last + 1
+            value = name.lower() if mixin is str and not mixed_in else last + 1
         if mixin is not None and type(value) is not mixin:
-            value = _mixin_member_value(cls, mixin, value)
+            if type(value) is int:
+                last = value  # (`auto()` counts on from the number, not its str)
+            value = _mixin_member_value(cls, mixin, value, mixed_in)
         if type(value) is int:
             last = value
         plain = type(value) in (int, float, str, bool, type(None))  # Python's own hash
@@ -505,10 +514,16 @@ def make_enum_members(cls: PClass) -> None:
             by_value[(type(value), value)] = member
 
 
-def _mixin_member_value(cls: PClass, mixin: type, value: Any) -> Any:
+def _mixin_member_value(cls: PClass, mixin: type, value: Any, plain: bool) -> Any:
     """An IntEnum's member given a bool is its int (`int(True)`); a StrEnum's given no
-    str is CPython's TypeError; anything else is refused (CPython would convert it)."""
+    str is CPython's TypeError; a plain mixin's (`class Op(str, Enum)`) given a number is
+    its `str()` or `int()`, as CPython's; anything else is refused (CPython would convert
+    it)."""
     if mixin is int and type(value) is bool:
+        return int(value)
+    if plain and mixin is str and type(value) in (int, float, bool, type(None)):
+        return repr(value)  # (`str()` of these is their repr; a float's, CPython's repr)
+    if plain and mixin is int and type(value) is float:
         return int(value)
     if mixin is str and type(value) in (int, float, type(None)):
         raise ProgramError(f"{value!r} is not a string", kind="TypeError")

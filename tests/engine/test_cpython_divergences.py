@@ -3611,7 +3611,7 @@ def test_an_enum_mixed_with_str_or_int_is_cpythons() -> None:
     # (`class Op(str, Enum)`, the older spelling of a StrEnum: its members are strs, but
     # print and format as an Enum's, `Op.MUL`; so too a plain Enum's `f'{op:>6}'`)
     assert_as_cpython(
-        "from enum import Enum\ndef t(f):\n    try:\n        print(f())\n"
+        "from enum import Enum, auto\ndef t(f):\n    try:\n        print(f())\n"
         "    except Exception as e:\n        print(type(e).__name__, e)\n"
         "class Op(str, Enum):\n    ADD = '+'\n    MUL = '*'\n"
         "class Lvl(int, Enum):\n    LOW = 1\n    HIGH = 2\n"
@@ -3628,6 +3628,10 @@ def test_an_enum_mixed_with_str_or_int_is_cpythons() -> None:
         "def c():\n    class M(int, str, Enum):\n        B = 1\n"
         "def d():\n    class M(str, Plain):\n        pass\n"
         "for make in (a, b, c, d):\n    t(make)\n"
+        "class X(str, Enum):\n    A = auto()\n    B = auto()\n"
+        "    C = 1\n    D = 2.5\n    E = None\n"
+        "class N(int, Enum):\n    A = auto()\n    B = 2.9\n    C = auto()\n"
+        "print(repr(X.A), X.B == '2', repr(X.C), repr(X.D), repr(X.E), list(N), N(2))\n"
     )
 
 

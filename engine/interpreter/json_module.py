@@ -21,7 +21,13 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from backprop_animator.engine.interpreter.objects import Builtin, PModule, TextBuffer
+from backprop_animator.engine.interpreter.objects import (
+    Builtin,
+    PInstance,
+    PModule,
+    TextBuffer,
+    enum_mixin_value,
+)
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MAX_STR,
@@ -216,6 +222,9 @@ class _Walker:
         if depth > self.state.limits.max_depth:
             raise self.state.too_nested()
         kind = type(value)
+        if kind is PInstance:  # a StrEnum's or IntEnum's member is its str or int, as CPython's
+            value = enum_mixin_value(value)
+            kind = type(value)
         if value is None or kind is bool:
             self.count(4)
             return value
@@ -269,6 +278,8 @@ class _Walker:
     def walk_dict(self, value: dict[Any, Any], depth: int) -> dict[Any, Any]:
         plain: dict[Any, Any] = {}
         for key, item in value.items():
+            if type(key) is PInstance:  # `{Op.MUL: 1}`: keyed by its str (a StrEnum's)
+                key = enum_mixin_value(key)
             if type(key) not in KEY_TYPES:
                 if self.skipkeys:
                     continue

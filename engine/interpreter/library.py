@@ -840,6 +840,9 @@ class Library:
             words = "round() takes a number and an optional number of digits"
             raise wrong_arguments(words, "round", args, kwargs)
         number, digits = given
+        named = number  # (CPython's words name the member's class)
+        if type(number) is PInstance:  # an IntEnum's member is its int (`round(Level.HIGH)`)
+            number = enum_mixin_value(number)
         if type(number) is PInstance and number.cls.lookup("__round__") is not MISSING:
             # its class's own `__round__`, given the digits only when they are not None
             extra = () if digits is None else (digits,)
@@ -847,8 +850,8 @@ class Library:
         if type(number) not in NUMBERS:
             if type(number) is Value:
                 raise ProgramError(f"round() of {a_type(number)} is not available here")
-            no_round = TypeError(f"type {python_type_name(number)} doesn't define __round__ method")
-            raise caught_as(f"round() of {a_type(number)}", no_round)
+            no_round = TypeError(f"type {python_type_name(named)} doesn't define __round__ method")
+            raise caught_as(f"round() of {a_type(named)}", no_round)
         if digits is not None and type(digits) not in (int, bool):
             if type(digits) is PInstance and digits.cls.lookup("__index__") is not MISSING:
                 raise ProgramError("round()'s digits must be an integer here")

@@ -35,6 +35,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     TextBuffer,
     TypeObject,
+    enum_mixin_value,
 )
 from backprop_animator.engine.interpreter.runtime import (
     MAX_STR,
@@ -332,9 +333,12 @@ class Texts:
             if precision is not None:
                 text = text[: int(precision)]
             return self.format(text, spec if width else "")
+        given = value
+        if type(value) is PInstance:  # an IntEnum's member is its int (`'%d' % Level.HIGH`)
+            value = enum_mixin_value(value)
         numeric = type(value) in (int, float, bool)
         if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
-            name = python_type_name(value)
+            name = python_type_name(given)
             if kind in "eEfFgG":
                 message = f"must be real number, not {name}"
             else:

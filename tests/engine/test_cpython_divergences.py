@@ -3635,6 +3635,43 @@ def test_an_enum_mixed_with_str_or_int_is_cpythons() -> None:
     )
 
 
+def test_enum_members_of_a_data_type_in_percent_round_and_json_are_cpythons() -> None:
+    # (review, 2026-12-06: `'%d' % Level.HIGH`, `round(Level.HIGH)` and `json.dumps(Op.MUL)`
+    # were TypeErrors CPython does not raise; a plain Enum's member still is one)
+    assert_as_cpython(ENUM_DATA_TYPES)
+
+
+ENUM_DATA_TYPES = """
+from enum import Enum, IntEnum, StrEnum
+import json
+class L(IntEnum):
+    A = 3
+class M(int, Enum):
+    B = 7
+class Op(StrEnum):
+    MUL = "mul"
+class S(str, Enum):
+    ADD = "+"
+class P(Enum):
+    X = 1
+def t(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+print("%d|%x|%s|%r|%5.1f|%d" % (L.A, L.A, L.A, L.A, M.B, M.B))
+print(round(L.A), round(M.B, 1), json.dumps([Op.MUL, S.ADD, L.A, M.B]))
+print(json.dumps({Op.MUL: L.A, S.ADD: 1}))
+t(lambda: "%d" % Op.MUL)
+t(lambda: "%d" % P.X)
+t(lambda: round(P.X))
+t(lambda: round(S.ADD))
+t(lambda: json.dumps(P.X))
+t(lambda: json.dumps({P.X: 1}))
+print("%s %r" % (S.ADD, S.ADD))
+"""
+
+
 def test_a_str_enum_member_that_is_no_string_is_cpythons_type_error() -> None:
     assert_as_cpython(
         "from enum import StrEnum\ntry:\n    class Bad(StrEnum):\n        A = 1\n"

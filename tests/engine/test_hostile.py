@@ -1202,6 +1202,9 @@ MIXIN = (
         (MIXIN + "class S(list, Op):\n    pass\n", "inherit from the program's"),
         (MIXIN + "class S(str, Enum):\n    A = 'a'\nx = S.A * 10 ** 9\n", "strings here stay"),
         (MIXIN + "class S(int, Enum):\n    A = 10 ** 400\nx = S.A ** S.A\n", "OverflowError"),
+        (MIXIN + "import json\nx = json.dumps([Op.ADD] * 400_000)\n", "strings here stay"),
+        (MIXIN + "import json\nx = json.dumps({Op.ADD: [L.X] * 20_000})\n", "strings here stay"),
+        (MIXIN + "x = '%d' % L.X * 10 ** 6\n", "strings here stay"),
     ],
 )
 def test_an_int_or_str_enums_member_is_its_value_only_within_bounds(

@@ -179,3 +179,9 @@ def test_a_small_phone_reads_the_page_without_scrolling_sideways(
         substitution = page.get_by_test_id("substitution").first
         expect(substitution).to_contain_text("o.grad")
         assert substitution.evaluate("e => e.scrollWidth <= e.clientWidth")
+        # The name in the header on one line, whole (it broke at its hyphen).
+        name = page.locator(".site-header h1")
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth")
+        height = name.evaluate("e => e.getBoundingClientRect().height")
+        size = name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert height < 2 * size

@@ -16,7 +16,7 @@ Example: for `a = Value(3.0); b = a + a` ->
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from backprop_animator.engine.trace.narrate import Names
@@ -48,13 +48,41 @@ def build(v):
 """
 
 
-def sort_steps(root: Value, *, append_first: bool = False) -> list[Step]:
+def sort_steps(
+    root: Value, *, append_first: bool = False, order: Callable[[Value], int] | None = None
+) -> list[Step]:
     """Every call `build(root)` makes, in order, as (step, node, depth); the root is depth 0.
 
-    Children are visited in operand order (`_prev`), so there are `len(nodes)` visits
-    and appends and `1 + len(edges) - len(nodes)` skips. Without `append_first` the
-    appends are exactly `topological_order(root)`.
+    Children are visited in operand order (`_prev`), or sorted by `order` when given (a
+    learner's own sort that takes them otherwise), so there are `len(nodes)` visits
+    and appends and `1 + len(edges) - len(nodes)` skips. Without `append_first` and
+    `order` the appends are exactly `topological_order(root)`.
     """
+    if order is not None:
+        children = {node: sorted(node._prev, key=order) for node in _reached(root)}
+        return _walk(root, append_first, children.__getitem__)
+    return _walk(root, append_first, _operands)
+
+
+def _operands(node: Value) -> Sequence[Value]:
+    return node._prev
+
+
+def _reached(root: Value) -> list[Value]:
+    """Every node `root` reaches, itself first."""
+    seen = {root}
+    todo = [root]
+    for node in todo:
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return todo
+
+
+def _walk(
+    root: Value, append_first: bool, children: Callable[[Value], Sequence[Value]]
+) -> list[Step]:
     steps: list[Step] = [("visit", root, 0)]
     if append_first:
         steps.append(("append", root, 0))
@@ -63,9 +91,10 @@ def sort_steps(root: Value, *, append_first: bool = False) -> list[Step]:
     stack: list[tuple[Value, int]] = [(root, 0)]
     while stack:
         node, i = stack[-1]
-        if i < len(node._prev):
+        operands = children(node)
+        if i < len(operands):
             stack[-1] = (node, i + 1)
-            child = node._prev[i]
+            child = operands[i]
             depth = len(stack)
             if child in visited:
                 steps.append(("skip", child, depth))

@@ -71,7 +71,7 @@ from backprop_animator.engine.lab.right_engine import (
     sum_rounding,
     take_kink,
 )
-from backprop_animator.engine.lab.sort_steps import Step, step_frames
+from backprop_animator.engine.lab.sort_steps import Step, appended, step_frames
 from backprop_animator.engine.lab.sort_steps import sort_steps as sort_steps_of
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, Limits, past_deadline
 from backprop_animator.engine.trace import columns, narrate, underflow
@@ -1213,7 +1213,7 @@ class Recorder:
             return run()
         output = instance.mirror
         assert output is not None
-        reachable, sort = self.open_own_pass(instance, output)
+        reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
         self.pass_code(code)
         self.sort_frame = sort
         start = dict(zip(reachable, map(float, map(_GRAD, reachable)), strict=True))
@@ -1283,6 +1283,8 @@ class Recorder:
             # `own_order_fault` alone would find.
             usual = not self.relinks and self.rule_order == reachable[::-1]
             fault = None if usual else own_order_fault(self.rule_order, reachable, output)
+            if self.sort_steps and fault is None:
+                self.own_sort_steps(output, reachable if usual else topo, sort)
             if fault is None:
                 self.right_orders[len(self.passes)] = self.pass_relinks
             seed = start[output]
@@ -1378,11 +1380,52 @@ class Recorder:
                 "call": None,
             }
 
+    def own_sort_steps(self, output: Value, topo: list[Value], sort: dict[str, Any]) -> None:
+        """`sort_steps` on a pass of the program's own class, after its backward() ran,
+        whose rules ran in the reverse of `topo`, a right order: the calls of the recursive
+        depth-first walk whose appends are `topo`, before the pass's seed frame, as the
+        built-in engine's pass shows them (leaves whose rules the program does not run
+        may be missing from `topo`: the walk appends them too). The walk takes a node's
+        operands in their order; where that walk's appends are not `topo` (a sort of the
+        program's own that takes them in another order), in the order `topo` places them
+        (every node there). Where neither
+        walk gives `topo` (no depth-first sort made it), the seed alone, whose sentence
+        says the program's own order."""
+        steps = sort_steps_of(output)
+        walked = appended(steps)
+        if len(walked) > len(topo):  # leaves whose rules the program did not run
+            ran = set(topo)
+            if any(node._prev for node in walked if node not in ran):
+                return
+            walked = [node for node in walked if node in ran]
+        if walked != topo:
+            place = {node: at for at, node in enumerate(topo)}
+            if len(place) != len(topo) or any(
+                child not in place for node in topo for child in node._prev
+            ):
+                return
+            steps = sort_steps_of(output, order=place.__getitem__)
+            if appended(steps) != topo:
+                return
+        identity = {node: node for _, node, _ in steps}  # ids come with `frames_to_ids`
+        frames = step_frames(steps, identity, self.names)
+        index = len(self.passes)
+        for frame in frames:
+            frame["pass"] = index
+        prints = sort.pop("prints", None)
+        if prints is not None:  # printed before the sort began: before its first call
+            frames[0]["prints"] = prints
+        at = len(self.frames) - 1
+        while self.frames[at] is not sort:
+            at -= 1
+        self.frames[at:at] = frames
+
     def open_own_pass(
-        self, instance: PInstance, output: Value
+        self, instance: PInstance, output: Value, *, steps: bool = False
     ) -> tuple[list[Value], dict[str, Any]]:
         """A pass of the program's own class begins at `output`: what it reaches, and its
-        sort frame (after the build frames it brings)."""
+        sort frame (after the build frames it brings); with `steps` (`sort_steps`) the
+        sort frame is the seed step (`own_sort_steps` puts the walk's calls before it)."""
         if self.mistake is not None:
             raise ProgramError(OWN_RULES_REFUSE_MISTAKE.format(name=instance.cls.name))
         if self.rerun is not None:
@@ -1404,7 +1447,7 @@ class Recorder:
         self.walked = False
         self.empty_rule = None
         self.rule_runs = {}
-        return reachable, self.begin_pass(output, reachable)
+        return reachable, self.begin_pass(output, reachable, [] if steps else None)
 
     def close_own_pass(
         self,

@@ -662,25 +662,28 @@ def test_check_your_engine_hides_what_the_quiz_asks_until_it_is_answered(
     expect(row).to_contain_text(f"{abs(hidden[0]):.4f}")
 
 
-def test_sort_step_by_step_is_off_with_its_reason_for_a_programs_own_class(
+def test_sort_step_by_step_on_a_programs_own_class_says_what_its_steps_are(
     player_page: Page, server: str
 ) -> None:
-    # Its own backward() sorts: the step-by-step sort (the built-in engine's build) has
-    # nothing to show, and the box did nothing, silently. It is disabled, and says why.
-    assert "sort_steps" not in trace_source(BUGGY_ASSIGN, sort_steps=True)
+    # Its own backward() sorts: the steps are those of the depth-first walk that makes
+    # its sort's order, which a note beside the box says (it was disabled before).
+    traced = trace_source(BUGGY_ASSIGN, sort_steps=True)
+    calls = [k for k, f in enumerate(traced["frames"]) if f.get("step") == "visit"]
+    assert calls
     open_player(player_page, player_url(server, BUGGY_ASSIGN) + "&sort_steps=1")
     toggle = player_page.get_by_test_id("sort-steps-toggle")
     note = player_page.get_by_test_id("sort-steps-note")
-    expect(toggle).to_be_disabled()
+    expect(toggle).to_be_enabled()
+    expect(toggle).to_be_checked()
     expect(note).to_be_visible()
-    expect(note).to_contain_text("own backward() does the sort")
+    expect(note).to_contain_text("depth-first walk that makes its order")
     expect(toggle).to_have_attribute("aria-describedby", note.get_attribute("id") or "?")
-    expect(toggle).to_have_accessible_description(re.compile("own backward\\(\\) does the sort"))
-    expect(player_page.locator("label.lab-steps")).to_have_attribute(
-        "title", re.compile("own backward")
-    )
+    expect(toggle).to_have_accessible_description(re.compile("Your own backward\\(\\) sorts"))
+    player_page.get_by_test_id("scrubber").fill(str(calls[0]))
+    expect(player_page.get_by_test_id("sort-steps")).to_be_visible()
+    expect(player_page.get_by_test_id("code-panel")).to_contain_text("def build(v)")
 
-    # A program on the built-in engine: the box works again, with no note.
+    # A program on the built-in engine: no note.
     plain = "a = Value(2.0)\nb = a * a\nb.backward()\n"
     sort = [f["phase"] for f in trace_source(plain, sort_steps=True)["frames"]].index("sort")
     player_page.get_by_test_id("source").fill(plain)

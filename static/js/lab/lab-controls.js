@@ -4,23 +4,24 @@
  * gradient check. They hold no state of their own: the page sets them from its
  * URL and hears every change.
  *
- * A program with its own `class Value` runs its own backward(), which the step-by-step
- * sort (the built-in engine's recursive build) does not follow: for it the page calls
- * setOwnEngine(true), and the checkbox is disabled with the reason beside it (its
- * aria-describedby and title), never a box that silently does nothing.
+ * A program with its own `class Value` sorts in its own backward(), whose calls are not
+ * seen one by one: its steps are those of the recursive walk that makes the order its
+ * sort made (docs/LAB.md). For it the page calls setOwnEngine(true), and a note beside
+ * the checkbox says so (its aria-describedby and title).
  *
  * Test hooks: [data-testid=mistake] (a select: "" is the right engine),
- * [data-testid=sort-steps-toggle] (checkbox), [data-testid=sort-steps-note] (the reason
- * it is disabled), [data-testid=gradcheck-toggle] (button, aria-pressed).
+ * [data-testid=sort-steps-toggle] (checkbox), [data-testid=sort-steps-note] (what the
+ * steps are for the program's own class), [data-testid=gradcheck-toggle] (button,
+ * aria-pressed).
  */
 import { MISTAKE_CHOICES } from "./lab-code.js";
 import { LAB_DEFAULTS } from "./lab-url.js";
 import { html } from "../player/svg.js";
 
-/** Why "sort step by step" is off for a program with its own Value class. */
-export const OWN_SORT_REASON =
-  "Off here: this program's own backward() does the sort (its code shows at the sort " +
-  "frame), and the steps follow the built-in engine's.";
+/** What "sort step by step" shows for a program with its own Value class. */
+export const OWN_SORT_NOTE =
+  "Your own backward() sorts here: the steps are those of the depth-first walk that " +
+  "makes its order. Where no such walk makes it, the seed frame says what it did.";
 let serial = 0;
 
 /**
@@ -57,7 +58,7 @@ export function mountLabControls(container, { onChange }) {
     id: `lab-steps-note-${++serial}`,
     "data-testid": "sort-steps-note",
     hidden: true,
-    text: OWN_SORT_REASON,
+    text: OWN_SORT_NOTE,
   });
   container.replaceChildren(
     html("div", { class: "lab-controls", role: "group", "aria-label": "Lab" }, [
@@ -92,17 +93,15 @@ export function mountLabControls(container, { onChange }) {
     },
     read,
     /**
-     * The trace on screen has its own Value class (`engine_check`): the step-by-step sort
-     * does not apply, and says why. Its state is kept for the next program.
+     * The trace on screen has its own Value class (`engine_check`): the note says what
+     * the steps are for it.
      * @param {boolean} own
      */
     setOwnEngine(own) {
-      steps.disabled = own;
       stepsNote.hidden = !own;
-      stepsLabel.classList.toggle("is-disabled", own);
       if (own) {
         steps.setAttribute("aria-describedby", stepsNote.id);
-        stepsLabel.title = OWN_SORT_REASON;
+        stepsLabel.title = OWN_SORT_NOTE;
       } else {
         steps.removeAttribute("aria-describedby");
         stepsLabel.removeAttribute("title");

@@ -168,7 +168,7 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
         fits.clear();
       }
       trace = shownTrace;
-      // A program's own Value class sorts in its own backward(): no steps to show.
+      // A program's own Value class sorts in its own backward(): the note says what the steps are.
       controls?.setOwnEngine(Boolean(shownTrace.engine_check));
       refresh();
     },

@@ -338,7 +338,10 @@ function frameParts(context, state) {
   const parts = [];
   const frame = trace.frames[state.index];
   const sortFrame = frame.phase === "sort" ? frame : null;
-  const step = sortFrame?.step;
+  // A pass of the learner's own engine shows its own backward() at the seed (`sortParts`);
+  // the walk's calls before it (`sort_steps`) show the recursive walk they are.
+  const ownSeed = sortFrame?.step === "seed" && !!trace.passes?.[state.pass ?? 0]?.backward;
+  const step = ownSeed ? undefined : sortFrame?.step;
   // The bug lab: the mistaken line against the right one, wherever the mistake acts.
   if (state.phase !== "build" && !(step && trace.mistake === "append-first")) {
     for (const block of mistakeCode(trace.mistake, rules))

@@ -2124,6 +2124,8 @@ class Library:
             rng.shuffle(items)
 
         def sample(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            if len(args) == 1 and list(kwargs) == ["k"]:  # `random.sample(xs, k=4)`
+                args, kwargs = [args[0], kwargs["k"]], {}
             if kwargs or len(args) != 2 or type(args[1]) is not int:
                 raise ProgramError("random.sample() takes a sequence and a count")
             population, k = args

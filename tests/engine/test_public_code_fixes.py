@@ -4990,3 +4990,83 @@ def test_operands_kept_by_an_operation_dataclass_as_v1_and_v2_are_the_graph() ->
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
     assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
     assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+
+
+OPERANDS_OBJECT = """
+import sys
+
+class Pair(object):
+    def __init__(self, out=None, other=None):
+        self.out = out
+        self.other = other
+
+class Value(object):
+    def __init__(self, data, _children=Pair(), _op=''):
+        self.data = data
+        self.grad = 0
+        self._prev = _children
+        self._op = _op
+
+    def add(self, other):
+        return Value(self.data + other.data, Pair(self, other), '+')
+
+    def mul(self, other):
+        return Value(self.data * other.data, Pair(self, other), '*')
+
+    def _backward(self):
+        a, b = self._prev.out, self._prev.other
+        if self._op == '+':
+            a.grad += self.grad
+            b.grad += self.grad
+        elif self._op == '*':
+            a.grad += b.data * self.grad
+            b.grad += a.data * self.grad
+
+    def _build(self, visited, topo):
+        if self not in visited:
+            visited[self] = None
+            if self._prev.out:
+                self._prev.out._build(visited, topo)
+            if self._prev.other:
+                self._prev.other._build(visited, topo)
+            topo.append(self)
+
+    def backward(self):
+        topo = []
+        self._build({}, topo)
+        self.grad = 1
+        for v in reversed(topo):
+            v._backward()
+
+def entry_point(args):
+    a, b = Value(2.0), Value(-3.0)
+    y = a.mul(b).add(a)
+    y.backward()
+    print(y.data, a.grad, b.grad)
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(entry_point(sys.argv))
+"""
+
+
+def test_operands_kept_by_an_object_under_prev_are_the_graph_and_sys_argv_is_a_scripts() -> None:
+    """3tty0n/micrograd (a fork written for RPython) keeps a node's operands as
+    `_prev = Children(self, other)`, an object with `.out` and `.other`, and its script
+    ends `sys.exit(entry_point(sys.argv))`: "module 'sys' has no attribute 'argv' here",
+    and once past that every node was drawn as a leaf. An object under the operands name
+    gives its attributes that are nodes now (the tests' CPython side reads the same), and
+    `sys.argv` is a script's run with no arguments: its path alone."""
+    lines, numbers, outputs = run_in_cpython_with_passes(OPERANDS_OBJECT)
+    trace = trace_source(OPERANDS_OBJECT)
+    assert printed_lines(trace) == lines == ["-4.0 -2.0 2.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    # (CPython's, here, is the test run's own: a script run alone has its path alone)
+    argv = "import sys\nsys.argv.append('x')\nprint(sys.argv)\nv = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(argv)) == ["['/program/main.py', 'x']"]
+    assert printed_lines(trace_source(argv.replace("sys.argv.append('x')\n", ""))) == [
+        "['/program/main.py']"
+    ]

@@ -1023,6 +1023,10 @@ class Machine:
                     attrs[name] = value
                     self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
                     return
+                elif name == shape.op:
+                    attrs[name] = value
+                    self.recorder.renamed(obj)  # `out._op = '+'` after `__init__`
+                    return
             attrs[name] = value
             return
         if kind is Value:

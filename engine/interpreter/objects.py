@@ -297,6 +297,7 @@ HELD_RULE_NAMES = ("backward", "_backward", "apply")
 OPERAND_WORDS = (
     "prev", "child", "parent", "ancestor", "operand", "input", "progenitor",
     "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
+    "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 

@@ -5070,3 +5070,76 @@ def test_operands_kept_by_an_object_under_prev_are_the_graph_and_sys_argv_is_a_s
     assert printed_lines(trace_source(argv.replace("sys.argv.append('x')\n", ""))) == [
         "['/program/main.py']"
     ]
+
+
+MADE_BARE = """
+class Value:
+    def __init__(self, data, label=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self.label = label
+        self.came_from = set()
+
+    def __add__(self, other):
+        ret = Value(self.data + other.data)
+        ret.came_from = (self, other)
+        def backward():
+            self.grad += ret.grad
+            other.grad += ret.grad
+        ret._backward = backward
+        return ret
+
+    def __mul__(self, other):
+        ret = Value(self.data * other.data)
+        ret.came_from = (self, other)
+        ret._op = 'times'
+        def backward():
+            self.grad += other.data * ret.grad
+            other.grad += self.data * ret.grad
+        ret._backward = backward
+        return ret
+
+    def backward(self):
+        topo, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v.came_from:
+                    visit(child)
+                topo.append(v)
+        visit(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+a, b = Value(2.0), Value(-3.0)
+y = a * b + a
+y.backward()
+print(y.data, a.grad, b.grad)
+"""
+
+
+def test_a_node_made_bare_gets_its_operands_and_op_from_what_the_method_sets_after() -> None:
+    """gavi/micrograd_py makes each node bare, `ret = Value(x)`, then sets `ret.came_from
+    = (self, other)` and `ret.operator = '+'`: `came_from` was no operands name, so every
+    node was drawn as a leaf; and a node whose `_op` is set after it is made
+    (kaifishr/PyAutograd's `out._op = '+'`) kept the op it was made with, '', its rule
+    unchecked. `came_from`, `made_from`, `comes_from`, `derived_from` are operand words
+    now, an op written after `__init__` is the node's op, and a node whose operands come
+    after it is made, with no op of its own, is named by the method making it."""
+    lines, numbers, outputs = run_in_cpython_with_passes(MADE_BARE)
+    trace = trace_source(MADE_BARE)
+    assert printed_lines(trace) == lines == ["-4.0 -2.0 2.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["+", "times"]
+    rules = trace["engine_check"]["rules"]
+    assert sorted((r["op"], r["verdict"]) for r in rules) == [("+", "right"), ("times", "right")]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    # An op written after is cut as one given to `__init__` is; one that is no text leaves
+    # the op the method making the node stands for.
+    long = trace_source(MADE_BARE.replace("'times'", "'t' * 9_000"))
+    assert max(len(n["op"]) for n in long["nodes"]) <= 100
+    other = trace_source(MADE_BARE.replace("'times'", "[1, 2]"))
+    assert sorted(n["op"] for n in other["nodes"] if n["kind"] != "leaf") == ["*", "+"]

@@ -542,10 +542,16 @@ class Recorder:
     def renamed(self, instance: PInstance) -> None:
         """A node's op was set after it was made (`out = Value(x)`, then `out._prev = {a,
         b}` and `out._op = '+'` in the method making it): its mirror's op follows, as its
-        edges do (`relink`). A text op only, cut as `register_instance` cuts one."""
+        edges do (`relink`). A text op only, cut as `register_instance` cuts one, written
+        while an op's method runs (`__add__`, `tanh`…) on a node that is none of its
+        operands (`self.op = '+'` in `__add__` is an engine keeping on each input the op
+        it went into, not the op that made it)."""
         shape = instance.cls.shape
         mirror = instance.mirror
         assert shape is not None and mirror is not None
+        making = self.state.making
+        if making is None or any(arg is instance for arg in making[1]):
+            return
         op = instance.attrs.get(shape.op)
         if type(op) is str:
             name = _OP_NAMES.get(op)

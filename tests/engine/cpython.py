@@ -160,7 +160,10 @@ def operands_of(node: Any) -> list[Any]:
                 inner = operands_of(held) if _operands_held(held) else []
                 return inner or [v for v in vars(held).values() if _is_node(v)]
             operands = list(held or ())
-            return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
+            # (None: a missing operand, `[self, None]` for a one-operand op)
+            return [
+                o[0] if type(o) is tuple and len(o) == 2 else o for o in operands if o is not None
+            ]
     for name, value in vars(node).items() if hasattr(node, "__dict__") else ():
         # a class's own name for them, as the interpreter's `worded_operands` finds it
         if isinstance(value, (tuple, list, set, frozenset)) and any(

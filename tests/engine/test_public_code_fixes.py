@@ -5143,3 +5143,12 @@ def test_a_node_made_bare_gets_its_operands_and_op_from_what_the_method_sets_aft
     assert max(len(n["op"]) for n in long["nodes"]) <= 100
     other = trace_source(MADE_BARE.replace("'times'", "[1, 2]"))
     assert sorted(n["op"] for n in other["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    # Written on an operand of the op being made (GautamSharda/perceptron-to-gpt keeps on
+    # each input the op it went into): no op of the input's.
+    made = "        ret.came_from = (self, other)\n"
+    first = "        def backward():\n            self.grad += ret"
+    mark = "        self._op = other._op = 'into +'\n"
+    marked = MADE_BARE.replace(made + first, made + mark + first)
+    assert marked != MADE_BARE
+    ops = sorted(n["op"] for n in trace_source(marked)["nodes"])
+    assert ops == ["", "", "+", "times"]

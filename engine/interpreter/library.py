@@ -220,7 +220,7 @@ class Library:
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
         real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
         integer_dunders, real_dunders = number_dunders(
-            self.machine, self.round_, self.pow_, self.divmod_
+            self.machine, self.round_, self.pow_, self.divmod_, self.format_
         )
         integer.update({name: self.bound(m, name) for name, m in integer_dunders.items()})
         real.update({name: self.bound(m, name) for name, m in real_dunders.items()})

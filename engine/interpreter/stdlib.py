@@ -1100,6 +1100,9 @@ _UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes he
 _ORIGIN_CLASSES = {
     "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set",
     "FrozenSet": "frozenset", "Type": "type",
+    # CPython's generic aliases of the classes themselves, `list[int]`: not bare
+    "list": "list", "dict": "dict", "tuple": "tuple", "set": "set", "frozenset": "frozenset",
+    "type": "type",
 }  # fmt: skip
 # The special forms whose subscription's origin is the form itself (bare: None)
 _ORIGIN_FORMS = frozenset(
@@ -2715,10 +2718,11 @@ def collections_module(library: Library) -> PModule:
         return collections_namedtuple(library, args, kwargs)
 
     types = {
-        "defaultdict": TypeObject("defaultdict", defaultdict, (dict,)),
-        "Counter": TypeObject("Counter", counter, (dict,)),
-        "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,)),
-        "deque": TypeObject("deque", deque, (list,)),
+        # `<class 'collections.OrderedDict'>`, as CPython shows them
+        "defaultdict": TypeObject("defaultdict", defaultdict, (dict,), "collections."),
+        "Counter": TypeObject("Counter", counter, (dict,), "collections."),
+        "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,), "collections."),
+        "deque": TypeObject("deque", deque, (list,), "collections."),
     }
     types["defaultdict"].members["fromkeys"] = fromkeys("defaultdict")
     types["OrderedDict"].members["fromkeys"] = fromkeys("OrderedDict")

@@ -5152,3 +5152,53 @@ def test_a_node_made_bare_gets_its_operands_and_op_from_what_the_method_sets_aft
     assert marked != MADE_BARE
     ops = sorted(n["op"] for n in trace_source(marked)["nodes"])
     assert ops == ["", "", "+", "times"]
+
+
+GENERIC_ALIASES = """
+import typing
+from collections import OrderedDict, defaultdict, deque, Counter
+from dataclasses import dataclass
+
+@dataclass(slots=True)
+class Node:
+    value: float
+    grad: float = 0.0
+    children: tuple = ()
+
+    def __format__(self, format_spec: str) -> str:
+        return self.value.__format__(format_spec)
+
+Vector = list[Node]
+Matrix = list[Vector]
+Table = dict[str, tuple[int, ...]]
+print(Vector, Matrix, Table, list[float], type[int], set[frozenset[str]])
+print(typing.get_args(Table), typing.get_origin(Vector) is list, typing.get_origin(list))
+print(dict[str, OrderedDict], OrderedDict, defaultdict, deque, Counter)
+print(f"{Node(2.5):.3f}", (7).__format__(">4"), True.__format__("d"), (1.5).__format__(""))
+try:
+    (1.5).__format__(3)
+except TypeError as e:
+    print(e)
+def first(m: Matrix) -> Vector:
+    return m[0]
+print(len(first([[Node(1.0)]])))
+v = Value(1.0)
+v.backward()
+"""
+
+
+def test_a_generic_alias_of_a_built_in_class_and_a_numbers_format_are_cpythons() -> None:
+    """YuriyGuts/zerogpt's engine ends `Vector = list[AutoGradNode]`, `Matrix =
+    list[Vector]`: "list[...] is not available here", and its node's `__format__` returns
+    `self.value.__format__(format_spec)`: "'float' object has no attribute '__format__'
+    here". `list[X]` (`dict`, `tuple`, `set`, `frozenset`, `type`) is an alias now, as
+    `List[X]` is, shown as CPython shows it, with `typing.get_args`/`get_origin`; a
+    number's `__format__(spec)` is `format(x, spec)`, with CPython's TypeError; and the
+    collections classes show as `<class 'collections.OrderedDict'>`, as CPython's."""
+    assert printed_lines(trace_source(GENERIC_ALIASES)) == run_in_cpython(GENERIC_ALIASES)
+    with pytest.raises(EngineError, match="not subscriptable"):
+        trace_source("x = float[int]\n")
+    # An alias nested past the depth bound is refused when it is shown, not a host crash.
+    nested = "A = list[int]\nfor i in range(100_000):\n    A = list[A]\nprint(A)\n"
+    with pytest.raises(EngineError, match="nests too deeply"):
+        trace_source(nested + "v = Value(1.0)\nv.backward()\n")

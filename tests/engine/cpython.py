@@ -155,7 +155,7 @@ def operands_of(node: Any) -> list[Any]:
     for name in OPERAND_NAMES:
         if hasattr(node, name):
             held = getattr(node, name)
-            if hasattr(held, "__dict__") and not _is_node(held):
+            if hasattr(held, "__dict__") and not hasattr(held, "__iter__") and not _is_node(held):
                 # an object keeping them (`_prev = Children(self, other)`, `.out`, `.other`)
                 inner = operands_of(held) if _operands_held(held) else []
                 return inner or [v for v in vars(held).values() if _is_node(v)]

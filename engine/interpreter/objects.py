@@ -370,7 +370,11 @@ class Shape:
             return held_operands(attrs.get(self.operands))
         if self.second is None:
             operands = attrs.get(self.operands)
-            if type(operands) is PInstance and operands.mirror is None:
+            if (
+                type(operands) is PInstance
+                and operands.mirror is None
+                and operands.cls.lookup("__iter__") is MISSING  # (no collection of its own)
+            ):
                 return object_operands(operands)
             return operands
         pair = (attrs.get(self.operands), attrs.get(self.second))

@@ -136,7 +136,11 @@ def in_cpython(source: str) -> Callable[[], None]:
         namespace = {"Value": MicrogradValue, "__name__": "__main__"}
         # (stderr too: a program that logs writes its lines there, as it is printed here)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            exec(code, namespace)  # the bench's own programs, never a user's
+            try:
+                exec(code, namespace)  # the bench's own programs, never a user's
+            except SystemExit as end:  # a script's `sys.exit(main(sys.argv))`, its end
+                if end.code not in (None, 0):
+                    raise
 
     return run
 

@@ -220,7 +220,7 @@ class Library:
         integer = {name: self.bound(plain(name), name) for name in ("bit_length", "bit_count")}
         real = {name: self.bound(plain(name), name) for name in ("is_integer",)}
         integer_dunders, real_dunders = number_dunders(
-            self.machine, self.round_, self.pow_, self.divmod_
+            self.machine, self.round_, self.pow_, self.divmod_, self.format_
         )
         integer.update({name: self.bound(m, name) for name, m in integer_dunders.items()})
         real.update({name: self.bound(m, name) for name, m in real_dunders.items()})
@@ -2124,6 +2124,7 @@ class Library:
             rng.shuffle(items)
 
         def sample(args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
+            args, kwargs = _sample_arguments(args, kwargs)
             if kwargs or len(args) != 2 or type(args[1]) is not int:
                 raise ProgramError("random.sample() takes a sequence and a count")
             population, k = args
@@ -2166,6 +2167,13 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _sample_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """`random.sample(xs, k=4)`: the count by keyword, as CPython takes it."""
+    if len(args) == 1 and list(kwargs) == ["k"]:
+        return [args[0], kwargs["k"]], {}
+    return args, kwargs
 
 
 def _getrandbits(rng: random.Random, args: list[Any], kwargs: dict[str, Any]) -> int:

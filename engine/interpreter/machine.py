@@ -1023,6 +1023,10 @@ class Machine:
                     attrs[name] = value
                     self.recorder.relink(obj)  # `out._prev = [a, b]` after `__init__`
                     return
+                elif name == shape.op:
+                    attrs[name] = value
+                    self.recorder.renamed(obj)  # `out._op = '+'` after `__init__`
+                    return
             attrs[name] = value
             return
         if kind is Value:
@@ -1782,10 +1786,12 @@ class Machine:
             if type(key) is PInstance and enum_mixin_value(key) is not key:
                 return self.get_item(obj, enum_mixin_value(key))  # `xs[Level.HIGH]`
             raise bad_index(obj, key)
+        if isinstance(obj, TypeObject) and obj.name in _GENERIC_TYPES:
+            # `Vector = list[Value]`: CPython's generic alias, an alias as `List[Value]` is
+            return Annotation(obj.name, key if type(key) is tuple else (key,))
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
-        if (kind is PClass and obj.lookup("__class_getitem__") is not MISSING) or (
-            isinstance(obj, TypeObject) and obj.name in _GENERIC_TYPES
-        ):  # `list[float]`, CPython's generic alias: not made here
+        if kind is PClass and obj.lookup("__class_getitem__") is not MISSING:
+            # a class's own `__class_getitem__`: not run here
             words = "(CPython's generic alias, or the class's __class_getitem__)"
             raise ProgramError(f"{obj.name}[...] is not available here {words}")
         if kind is PClass and any(ENUM_KEY in c.namespace for c in obj.mro):

@@ -17,6 +17,7 @@ from typing import Any
 
 from backprop_animator.engine.interpreter.machine import NUMBERS
 from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.text import python_type_name
 
 ARITHMETIC = {
     "add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
@@ -65,7 +66,7 @@ NAMES = frozenset(
     {f"__{w}__" for w in (*ARITHMETIC, *INTEGER_ONLY)}
     | {f"__r{w}__" for w in (*ARITHMETIC, *INTEGER_ONLY)}
     | {f"__{w}__" for w in (*COMPARISONS, "neg", "pos", "abs", "invert", "index", "round")}
-    | {"__divmod__", "__rdivmod__", *CONVERSIONS}
+    | {"__divmod__", "__rdivmod__", "__format__", *CONVERSIONS}
 )
 
 
@@ -81,10 +82,12 @@ def convert(name: str, how: Callable[[Any], Any]) -> Method:
 
 
 def number_dunders(
-    machine: Any, round_: Call, pow_: Call, divmod_: Call
+    machine: Any, round_: Call, pow_: Call, divmod_: Call, format_: Call
 ) -> tuple[dict[str, Method], dict[str, Method]]:
     """The methods of an `int` (and `bool`) and of a `float`, each `(obj, args, kwargs)`:
-    `round_`, `pow_` and `divmod_` are the built-ins' own (a modulus, a pair)."""
+    `round_`, `pow_`, `divmod_` and `format_` are the built-ins' own (a modulus, a pair;
+    `x.__format__(spec)`, as `self.value.__format__(format_spec)` in a node's own
+    `__format__`, is `format(x, spec)`)."""
 
     def forward(name: str, op: str) -> Method:
         def method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -142,6 +145,13 @@ def number_dunders(
             raise ProgramError(words, kind="TypeError")
         return round_([obj, *args], {})
 
+    def format_method(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        spec = one_argument("__format__", args, kwargs)
+        if type(spec) is not str:
+            words = f"__format__() argument must be str, not {python_type_name(spec)}"
+            raise ProgramError(words, kind="TypeError")
+        return format_([obj, spec], {})
+
     def table(operators: dict[str, str]) -> dict[str, Method]:
         methods: dict[str, Method] = {}
         for word, op in operators.items():
@@ -152,6 +162,7 @@ def number_dunders(
         for word, op in (("neg", "-"), ("pos", "+"), ("abs", "abs")):
             methods[f"__{word}__"] = unary(f"__{word}__", op)
         methods["__round__"] = round_method
+        methods["__format__"] = format_method
         methods["__divmod__"] = pair("__divmod__", reverse=False)
         methods["__rdivmod__"] = pair("__rdivmod__", reverse=True)
         methods.update({name: convert(name, how) for name, how in CONVERSIONS.items()})

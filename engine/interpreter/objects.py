@@ -297,6 +297,7 @@ HELD_RULE_NAMES = ("backward", "_backward", "apply")
 OPERAND_WORDS = (
     "prev", "child", "parent", "ancestor", "operand", "input", "progenitor",
     "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
+    "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 
@@ -368,9 +369,28 @@ class Shape:
         if self.held:
             return held_operands(attrs.get(self.operands))
         if self.second is None:
-            return attrs.get(self.operands)
+            operands = attrs.get(self.operands)
+            if (
+                type(operands) is PInstance
+                and operands.mirror is None
+                and operands.cls.lookup("__iter__") is MISSING  # (no collection of its own)
+            ):
+                return object_operands(operands)
+            return operands
         pair = (attrs.get(self.operands), attrs.get(self.second))
         return [operand for operand in pair if operand is not None]
+
+
+def object_operands(holder: PInstance) -> tuple[Any, ...]:
+    """The operands an object of the program's keeps under the operands name, where it
+    is no collection (3tty0n/micrograd's `_prev = Children(self, other)`, with `.out`,
+    `.other` and a `tolist()`): what it keeps under a name of the lists (`held_operands`),
+    else its attributes that are nodes, in the order they were set (None, a missing
+    operand, left out). One object's attributes, read as they are."""
+    found = held_operands(holder)
+    if found is not None:
+        return tuple(found)
+    return tuple(v for v in holder.attrs.values() if type(v) is PInstance and v.mirror is not None)
 
 
 def held_operands(holder: Any) -> Any:

@@ -71,7 +71,7 @@ from backprop_animator.engine.interpreter.objects import (
     enum_mixin_value,
     reads_of,
 )
-from backprop_animator.engine.interpreter.os_module import os_modules
+from backprop_animator.engine.interpreter.os_module import FAKE_FILE, os_modules
 from backprop_animator.engine.interpreter.runtime import (
     ITEMS_PER_STEP,
     MADE_CLASS_STEPS,
@@ -608,7 +608,8 @@ def sys_module(library: Library) -> PModule:
     deep recursive sort is accepted, and `getrecursionlimit()` reads it back, but it
     changes no bound (calls still nest at most BACKPROP_MAX_CALL_DEPTH deep);
     `sys.path.append(...)` appends to a list of the program's own, since every import
-    here is the interpreter's."""
+    here is the interpreter's; `sys.argv` is a script's run with no arguments, a list of
+    the program's own holding its path (`sys.exit(main(sys.argv))`)."""
 
     read_back = [1000]  # what `getrecursionlimit()` answers: the program's own number
     state = library.state
@@ -654,6 +655,8 @@ def sys_module(library: Library) -> PModule:
             "getrecursionlimit": Builtin("sys.getrecursionlimit", get_limit),
             "maxsize": sys.maxsize,
             "path": [],
+            # a script's `sys.argv`: its own path (the fake `__file__`), no arguments
+            "argv": [FAKE_FILE],
             "stdout": stdout(),
             # `sys.float_info.epsilon` and the rest, CPython's numbers (read-only)
             "float_info": PModule(
@@ -1097,6 +1100,9 @@ _UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes he
 _ORIGIN_CLASSES = {
     "List": "list", "Dict": "dict", "Tuple": "tuple", "Set": "set",
     "FrozenSet": "frozenset", "Type": "type",
+    # CPython's generic aliases of the classes themselves, `list[int]`: not bare
+    "list": "list", "dict": "dict", "tuple": "tuple", "set": "set", "frozenset": "frozenset",
+    "type": "type",
 }  # fmt: skip
 # The special forms whose subscription's origin is the form itself (bare: None)
 _ORIGIN_FORMS = frozenset(
@@ -2712,10 +2718,11 @@ def collections_module(library: Library) -> PModule:
         return collections_namedtuple(library, args, kwargs)
 
     types = {
-        "defaultdict": TypeObject("defaultdict", defaultdict, (dict,)),
-        "Counter": TypeObject("Counter", counter, (dict,)),
-        "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,)),
-        "deque": TypeObject("deque", deque, (list,)),
+        # `<class 'collections.OrderedDict'>`, as CPython shows them
+        "defaultdict": TypeObject("defaultdict", defaultdict, (dict,), "collections."),
+        "Counter": TypeObject("Counter", counter, (dict,), "collections."),
+        "OrderedDict": TypeObject("OrderedDict", ordered_dict, (dict,), "collections."),
+        "deque": TypeObject("deque", deque, (list,), "collections."),
     }
     types["defaultdict"].members["fromkeys"] = fromkeys("defaultdict")
     types["OrderedDict"].members["fromkeys"] = fromkeys("OrderedDict")

@@ -46,6 +46,9 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.value import Value
 
+# The built-in classes whose subscription is CPython's generic alias (`list[float]`)
+GENERIC_ALIASES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
+
 # [[fill]align][sign][z][#][0][width][grouping][.precision][type]
 _SPEC = re.compile(
     r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?z?#?0?(?P<width>\d+)?[_,]?"
@@ -165,8 +168,29 @@ class Texts:
                 self.state.check_str(len(shown))
             return shown
         if kind is Annotation:
-            return f"typing.{value.name}"
+            return self.annotation_repr(value, seen)
         return self.other_repr(value, seen)
+
+    def annotation_repr(self, value: Annotation, seen: set[int] | None) -> str:
+        """A `typing` name (`typing.List`), or CPython's generic alias as it shows it,
+        `list[float]`, `dict[str, __main__.Value]`."""
+        if value.name in GENERIC_ALIASES:
+            inner = ", ".join(self.alias_argument(arg, seen) for arg in value.args)
+            return f"{value.name}[{inner}]"
+        return f"typing.{value.name}"
+
+    def alias_argument(self, arg: Any, seen: set[int] | None) -> str:
+        """An argument of a generic alias as CPython's `repr(list[X])` shows it: a class
+        by its qualified name (`__main__.Value`, a built-in's bare: `float`), `...`."""
+        if type(arg) is PClass:
+            module = "" if arg in self.builtin_classes else "__main__."
+            shown = arg.qualname if module else arg.name
+            return f"{self.class_modules.get(arg, module)}{shown}"
+        if isinstance(arg, TypeObject):
+            return f"{arg.module}{arg.name}"
+        if arg is Ellipsis:
+            return "..."
+        return self.to_repr(arg, seen)
 
     def other_repr(self, value: Any, seen: set[int] | None) -> str:
         """`count(5)`, `repeat('a', 3)` as CPython's, of what is left of them; a fixed

@@ -539,6 +539,24 @@ class Recorder:
                     self.positions[instance.mirror] = position
         self.unfilled.clear()
 
+    def renamed(self, instance: PInstance) -> None:
+        """A node's op was set after it was made (`out = Value(x)`, then `out._prev = {a,
+        b}` and `out._op = '+'` in the method making it): its mirror's op follows, as its
+        edges do (`relink`). A text op only, cut as `register_instance` cuts one, written
+        while an op's method runs (`__add__`, `tanh`…) on a node that is none of its
+        operands (`self.op = '+'` in `__add__` is an engine keeping on each input the op
+        it went into, not the op that made it)."""
+        shape = instance.cls.shape
+        mirror = instance.mirror
+        assert shape is not None and mirror is not None
+        making = self.state.making
+        if making is None or any(arg is instance for arg in making[1]):
+            return
+        op = instance.attrs.get(shape.op)
+        if type(op) is str:
+            name = _OP_NAMES.get(op)
+            mirror._op = clean_text(cut_label(op)) if name is None else name
+
     def relink(self, instance: PInstance, refill: bool = True) -> None:
         """A node's operands were set after it was made: its mirror's edges follow. Of
         a node whose operands a holder keeps (`Shape.held`, `out._ctx = ctx`), the op is
@@ -557,6 +575,9 @@ class Recorder:
             self.positions[mirror] = self.state.position
             if shape.held and not mirror._op:
                 mirror._op = self.held_op(instance, holder)
+            elif not mirror._op and shape.op not in instance.attrs:
+                # no op of its own: the method making it names it, as `register_instance`
+                mirror._op = self.op_made(instance)
         elif refill and holder is not None:  # (a holder: `shape.held`)
             self.unfilled.append((instance, holder, self.state.position))
 

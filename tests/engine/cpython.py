@@ -47,6 +47,10 @@ def run_in_cpython(source: str) -> list[str]:
             # `dont_inherit`: not this module's `from __future__ import annotations` (a
             # script's annotations are evaluated: `ClassVar[int]` is no dataclass field)
             exec(compile(source, "<program>", "exec", dont_inherit=True), namespace)
+    except SystemExit as end:
+        # A script's `sys.exit(main(sys.argv))`: 0 or None ends it as it ends a script.
+        if end.code not in (None, 0):
+            raise
     finally:
         sys.setrecursionlimit(limit)
     return out.getvalue().splitlines()
@@ -150,8 +154,16 @@ def operands_of(node: Any) -> list[Any]:
 
     for name in OPERAND_NAMES:
         if hasattr(node, name):
-            operands = list(getattr(node, name) or ())
-            return [o[0] if type(o) is tuple and len(o) == 2 else o for o in operands]
+            held = getattr(node, name)
+            if hasattr(held, "__dict__") and not hasattr(held, "__iter__") and not _is_node(held):
+                # an object keeping them (`_prev = Children(self, other)`, `.out`, `.other`)
+                inner = operands_of(held) if _operands_held(held) else []
+                return inner or [v for v in vars(held).values() if _is_node(v)]
+            operands = list(held or ())
+            # (None: a missing operand, `[self, None]` for a one-operand op)
+            return [
+                o[0] if type(o) is tuple and len(o) == 2 else o for o in operands if o is not None
+            ]
     for name, value in vars(node).items() if hasattr(node, "__dict__") else ():
         # a class's own name for them, as the interpreter's `worded_operands` finds it
         if isinstance(value, (tuple, list, set, frozenset)) and any(
@@ -182,6 +194,12 @@ def operands_of(node: Any) -> list[Any]:
     if getattr(holder, "next_functions", None) is not None:
         return _through_functions(holder)
     return [o for o in operands_of(holder) if _is_node(o)]
+
+
+def _operands_held(holder: Any) -> bool:
+    return any(hasattr(holder, name) for name in OPERAND_NAMES) or any(
+        hasattr(holder, a) and hasattr(holder, b) for a, b in OPERAND_PAIRS
+    )
 
 
 def _through_functions(fn: Any) -> list[Any]:

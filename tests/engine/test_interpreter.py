@@ -182,6 +182,7 @@ xs = list(range(10))
 random.shuffle(xs)
 print(random.random(), random.gauss(0, 1), random.choice(['a', 'b', 'c']), xs)
 print(random.randint(1, 6), random.sample(range(20), 3))
+print(random.sample(xs, k=4), random.sample(['a', 'b', 'c'], k=0))
 """,
     "reading and writing .data and .grad of a Value": """
 a = Value(2.0)

@@ -4990,3 +4990,215 @@ def test_operands_kept_by_an_operation_dataclass_as_v1_and_v2_are_the_graph() ->
     assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
     assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
     assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+
+
+OPERANDS_OBJECT = """
+import sys
+
+class Pair(object):
+    def __init__(self, out=None, other=None):
+        self.out = out
+        self.other = other
+
+class Value(object):
+    def __init__(self, data, _children=Pair(), _op=''):
+        self.data = data
+        self.grad = 0
+        self._prev = _children
+        self._op = _op
+
+    def add(self, other):
+        return Value(self.data + other.data, Pair(self, other), '+')
+
+    def mul(self, other):
+        return Value(self.data * other.data, Pair(self, other), '*')
+
+    def _backward(self):
+        a, b = self._prev.out, self._prev.other
+        if self._op == '+':
+            a.grad += self.grad
+            b.grad += self.grad
+        elif self._op == '*':
+            a.grad += b.data * self.grad
+            b.grad += a.data * self.grad
+
+    def _build(self, visited, topo):
+        if self not in visited:
+            visited[self] = None
+            if self._prev.out:
+                self._prev.out._build(visited, topo)
+            if self._prev.other:
+                self._prev.other._build(visited, topo)
+            topo.append(self)
+
+    def backward(self):
+        topo = []
+        self._build({}, topo)
+        self.grad = 1
+        for v in reversed(topo):
+            v._backward()
+
+def entry_point(args):
+    a, b = Value(2.0), Value(-3.0)
+    y = a.mul(b).add(a)
+    y.backward()
+    print(y.data, a.grad, b.grad)
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(entry_point(sys.argv))
+"""
+
+
+def test_operands_kept_by_an_object_under_prev_are_the_graph_and_sys_argv_is_a_scripts() -> None:
+    """3tty0n/micrograd (a fork written for RPython) keeps a node's operands as
+    `_prev = Children(self, other)`, an object with `.out` and `.other`, and its script
+    ends `sys.exit(entry_point(sys.argv))`: "module 'sys' has no attribute 'argv' here",
+    and once past that every node was drawn as a leaf. An object under the operands name
+    gives its attributes that are nodes now (the tests' CPython side reads the same), and
+    `sys.argv` is a script's run with no arguments: its path alone."""
+    lines, numbers, outputs = run_in_cpython_with_passes(OPERANDS_OBJECT)
+    trace = trace_source(OPERANDS_OBJECT)
+    assert printed_lines(trace) == lines == ["-4.0 -2.0 2.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    # (CPython's, here, is the test run's own: a script run alone has its path alone)
+    argv = "import sys\nsys.argv.append('x')\nprint(sys.argv)\nv = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(argv)) == ["['/program/main.py', 'x']"]
+    assert printed_lines(trace_source(argv.replace("sys.argv.append('x')\n", ""))) == [
+        "['/program/main.py']"
+    ]
+
+
+MADE_BARE = """
+class Value:
+    def __init__(self, data, label=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self.label = label
+        self.came_from = set()
+
+    def __add__(self, other):
+        ret = Value(self.data + other.data)
+        ret.came_from = (self, other)
+        def backward():
+            self.grad += ret.grad
+            other.grad += ret.grad
+        ret._backward = backward
+        return ret
+
+    def __mul__(self, other):
+        ret = Value(self.data * other.data)
+        ret.came_from = (self, other)
+        ret._op = 'times'
+        def backward():
+            self.grad += other.data * ret.grad
+            other.grad += self.data * ret.grad
+        ret._backward = backward
+        return ret
+
+    def backward(self):
+        topo, seen = [], set()
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v.came_from:
+                    visit(child)
+                topo.append(v)
+        visit(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+a, b = Value(2.0), Value(-3.0)
+y = a * b + a
+y.backward()
+print(y.data, a.grad, b.grad)
+"""
+
+
+def test_a_node_made_bare_gets_its_operands_and_op_from_what_the_method_sets_after() -> None:
+    """gavi/micrograd_py makes each node bare, `ret = Value(x)`, then sets `ret.came_from
+    = (self, other)` and `ret.operator = '+'`: `came_from` was no operands name, so every
+    node was drawn as a leaf; and a node whose `_op` is set after it is made
+    (kaifishr/PyAutograd's `out._op = '+'`) kept the op it was made with, '', its rule
+    unchecked. `came_from`, `made_from`, `comes_from`, `derived_from` are operand words
+    now, an op written after `__init__` is the node's op, and a node whose operands come
+    after it is made, with no op of its own, is named by the method making it."""
+    lines, numbers, outputs = run_in_cpython_with_passes(MADE_BARE)
+    trace = trace_source(MADE_BARE)
+    assert printed_lines(trace) == lines == ["-4.0 -2.0 2.0"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == sorted(leaves_of(outputs)) == [(-3.0, 2.0), (2.0, -2.0)]
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["+", "times"]
+    rules = trace["engine_check"]["rules"]
+    assert sorted((r["op"], r["verdict"]) for r in rules) == [("+", "right"), ("times", "right")]
+    assert [one["data"] for one in trace["passes"]] == numbers == [-4.0]
+    # An op written after is cut as one given to `__init__` is; one that is no text leaves
+    # the op the method making the node stands for.
+    long = trace_source(MADE_BARE.replace("'times'", "'t' * 9_000"))
+    assert max(len(n["op"]) for n in long["nodes"]) <= 100
+    other = trace_source(MADE_BARE.replace("'times'", "[1, 2]"))
+    assert sorted(n["op"] for n in other["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    # Written on an operand of the op being made (GautamSharda/perceptron-to-gpt keeps on
+    # each input the op it went into): no op of the input's.
+    made = "        ret.came_from = (self, other)\n"
+    first = "        def backward():\n            self.grad += ret"
+    mark = "        self._op = other._op = 'into +'\n"
+    marked = MADE_BARE.replace(made + first, made + mark + first)
+    assert marked != MADE_BARE
+    ops = sorted(n["op"] for n in trace_source(marked)["nodes"])
+    assert ops == ["", "", "+", "times"]
+
+
+GENERIC_ALIASES = """
+import typing
+from collections import OrderedDict, defaultdict, deque, Counter
+from dataclasses import dataclass
+
+@dataclass(slots=True)
+class Node:
+    value: float
+    grad: float = 0.0
+    children: tuple = ()
+
+    def __format__(self, format_spec: str) -> str:
+        return self.value.__format__(format_spec)
+
+Vector = list[Node]
+Matrix = list[Vector]
+Table = dict[str, tuple[int, ...]]
+print(Vector, Matrix, Table, list[float], type[int], set[frozenset[str]])
+print(typing.get_args(Table), typing.get_origin(Vector) is list, typing.get_origin(list))
+print(dict[str, OrderedDict], OrderedDict, defaultdict, deque, Counter)
+print(f"{Node(2.5):.3f}", (7).__format__(">4"), True.__format__("d"), (1.5).__format__(""))
+try:
+    (1.5).__format__(3)
+except TypeError as e:
+    print(e)
+def first(m: Matrix) -> Vector:
+    return m[0]
+print(len(first([[Node(1.0)]])))
+v = Value(1.0)
+v.backward()
+"""
+
+
+def test_a_generic_alias_of_a_built_in_class_and_a_numbers_format_are_cpythons() -> None:
+    """YuriyGuts/zerogpt's engine ends `Vector = list[AutoGradNode]`, `Matrix =
+    list[Vector]`: "list[...] is not available here", and its node's `__format__` returns
+    `self.value.__format__(format_spec)`: "'float' object has no attribute '__format__'
+    here". `list[X]` (`dict`, `tuple`, `set`, `frozenset`, `type`) is an alias now, as
+    `List[X]` is, shown as CPython shows it, with `typing.get_args`/`get_origin`; a
+    number's `__format__(spec)` is `format(x, spec)`, with CPython's TypeError; and the
+    collections classes show as `<class 'collections.OrderedDict'>`, as CPython's."""
+    assert printed_lines(trace_source(GENERIC_ALIASES)) == run_in_cpython(GENERIC_ALIASES)
+    with pytest.raises(EngineError, match="not subscriptable"):
+        trace_source("x = float[int]\n")
+    # An alias nested past the depth bound is refused when it is shown, not a host crash.
+    nested = "A = list[int]\nfor i in range(100_000):\n    A = list[A]\nprint(A)\n"
+    with pytest.raises(EngineError, match="nests too deeply"):
+        trace_source(nested + "v = Value(1.0)\nv.backward()\n")

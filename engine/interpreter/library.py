@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
+from backprop_animator.engine.interpreter.builtin_dunders import container_dunders, host_has
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     NOT_BUILTIN,
@@ -38,6 +39,7 @@ from backprop_animator.engine.interpreter.generators import (
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
+    PYTHON_TYPES,
     SET_LIKE_VIEWS,
     SIZED,
     VIEWS,
@@ -53,6 +55,7 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Function,
     Inert,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -62,6 +65,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     Stream,
     TextBuffer,
+    TypeMethod,
     TypeObject,
     enum_mixin_value,
     holds_instance,
@@ -164,7 +168,11 @@ class Library:
             }
         )
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
-        machine.methods[bytes] = binary.methods(machine.state)
+        # `xs.__len__()`, `d.__getitem__(k)`: the operation itself (builtin_dunders.py)
+        for kind, calls in container_dunders(machine, self.len_).items():
+            table = machine.methods.setdefault(kind, {})
+            table.update({name: self.bound(call, name) for name, call in calls.items()})
+        machine.methods[bytes] = {**binary.methods(machine.state), **machine.methods[bytes]}
         machine.methods[MappingProxyType] = self.class_dict_methods()
         machine.methods[slice] = self.slice_members()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
@@ -421,6 +429,10 @@ class Library:
         answer = has_dunder(*args)
         if answer is not None:
             return answer
+        if type(args[1]) is str and is_dunder(args[1]):
+            answer = host_has(args[0], args[1], _PLAIN_TYPES)  # `hasattr(xs, '__iter__')`
+            if answer is not None:
+                return answer
         try:
             self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
         except ProgramError as error:
@@ -2321,18 +2333,29 @@ def _unbound(
             wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
             raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
         first: Any = args[0]
+        if type(first) is PInstance and type(enum_mixin_value(first)) is python_type:
+            first = enum_mixin_value(first)  # `str.upper(Op.MUL)`: a str mixin's member
         if type(first) is not python_type or (
             type(first) is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
         ):
-            wrong = TypeError(
-                f"descriptor '{name}' for '{owner}' objects doesn't apply to a "
-                f"'{python_type_name(args[0])}' object"
-            )
-            raise caught_as(f"{owner}.{name}() takes a {owner} first", wrong)
-        return call(args[0], args[1:], kwargs)
+            given = python_type_name(args[0])
+            host = set if python_type is PSet else python_type
+            if isinstance(getattr(host, name, None), _SLOT_WRAPPER):  # `int.__add__`
+                words = f"requires a '{owner}' object but received a '{given}'"
+            else:
+                words = f"for '{owner}' objects doesn't apply to a '{given}' object"
+            words = f"descriptor '{name}' {words}"
+            raise caught_as(f"{owner}.{name}() takes a {owner} first", TypeError(words))
+        return call(first, args[1:], kwargs)
 
-    return Builtin(name, method)
+    return TypeMethod(name, method)
 
+
+# The values `hasattr` of a dunder asks Python about (builtin_dunders.host_has).
+_PLAIN_TYPES = frozenset(PYTHON_TYPES) | ITERATOR_TYPES
+
+# CPython's slot wrappers (`int.__add__`), whose words for a wrong object differ.
+_SLOT_WRAPPER = type(int.__add__)
 
 # The methods of a set that change it, which a frozenset has none of.
 _SET_CHANGES = frozenset({"add", "update", "discard", "remove", "clear", "pop"})
@@ -2590,6 +2613,8 @@ def has_dunder(obj: Any, name: Any) -> bool | None:
 def callable_value(value: Any) -> bool:
     if type(value) is PInstance:
         return type(value.cls.lookup("__call__")) is not type(MISSING)
+    if type(value) is PartialMethod:  # CPython's partialmethod object has no `__call__`
+        return False
     return isinstance(value, Builtin | Function | BoundMethod | PClass)
 
 

@@ -66,14 +66,16 @@ def _check(kind: type, name: str, args: list[Any], kwargs: dict[str, Any]) -> No
     raise ProgramError(words, kind="TypeError")
 
 
-def container_dunders(
-    machine: Any, len_: Callable[[list[Any], dict[str, Any]], Any]
-) -> dict[type, dict[str, Method]]:
-    """Each container type's protocol methods, `(obj, args, kwargs)`, by its type."""
+def container_dunder(machine: Any, kind: type, name: str) -> Method | None:
+    """A container type's protocol method, `(obj, args, kwargs)`, or None where the type
+    has none here (`set.__getitem__`); made when the program reads one, never before."""
+    if name not in CONTAINER_DUNDERS.get(kind, ()):
+        return None
 
-    def work(name: str, obj: Any, args: list[Any]) -> Any:
+    def call(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        _check(kind, name, args, kwargs)
         if name == "__len__":
-            return len_([obj], {})
+            return len(obj)  # (a container of Python's, or a set of the engine's: its own size)
         if name == "__iter__":
             return machine.iter_of(obj)
         if name == "__contains__":
@@ -88,17 +90,12 @@ def container_dunders(
             return machine.texts.to_str(obj)
         return machine.texts.to_repr(obj)
 
-    def method(kind: type, name: str) -> Method:
-        def call(obj: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
-            _check(kind, name, args, kwargs)
-            return work(name, obj, args)
+    return call
 
-        return call
 
-    return {
-        kind: {name: method(kind, name) for name in names}
-        for kind, names in CONTAINER_DUNDERS.items()
-    }
+def bound_dunder(name: str, method: Method, obj: Any) -> Builtin:
+    """`xs.__len__`: the protocol method `method` bound to `obj`."""
+    return Builtin(name, lambda args, kwargs: method(obj, args, kwargs))
 
 
 def host_has(obj: Any, name: str, plain_types: Any) -> bool | None:

@@ -72,6 +72,7 @@ from backprop_animator.engine.interpreter.objects import (
     Frame,
     Function,
     Inert,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -2053,6 +2054,9 @@ class Compiler(ExpressionCompiler):
             if base_classes:
                 check_ancestry(self.m.state, base_classes)
                 check_enum_order(base_classes)  # `class X(int, IntEnum)`
+            for key, value in namespace.items():  # a partialmethod: the method it makes
+                if type(value) is PartialMethod:
+                    namespace[key] = value.method
             try:
                 cls = PClass(name, tuple(base_classes), namespace, abc)
             except SlotItemError as error:

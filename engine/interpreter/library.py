@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
-from backprop_animator.engine.interpreter.builtin_dunders import container_dunders, host_has
+from backprop_animator.engine.interpreter.builtin_dunders import container_dunder, host_has
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     NOT_BUILTIN,
@@ -168,11 +168,7 @@ class Library:
             }
         )
         machine.methods[str]["encode"] = binary.encode_method(machine.state)
-        # `xs.__len__()`, `d.__getitem__(k)`: the operation itself (builtin_dunders.py)
-        for kind, calls in container_dunders(machine, self.len_).items():
-            table = machine.methods.setdefault(kind, {})
-            table.update({name: self.bound(call, name) for name, call in calls.items()})
-        machine.methods[bytes] = {**binary.methods(machine.state), **machine.methods[bytes]}
+        machine.methods[bytes] = binary.methods(machine.state)
         machine.methods[MappingProxyType] = self.class_dict_methods()
         machine.methods[slice] = self.slice_members()
         for view in SET_LIKE_VIEWS:  # the views that are sets too
@@ -203,6 +199,9 @@ class Library:
                     words = f"type object 'frozenset' has no attribute '{name}'"
                     raise ProgramError(words, kind="AttributeError")
                 return _unbound(kind.name, name, python_type, call)
+            method = container_dunder(self.machine, python_type, name)
+            if method is not None:  # `list.__len__(xs)`: the operation (builtin_dunders.py)
+                return _unbound(kind.name, name, python_type, method)
         return MISSING
 
     def number_methods(self) -> dict[type, dict[str, Callable[[Any], Builtin]]]:

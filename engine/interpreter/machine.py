@@ -23,7 +23,11 @@ from typing import TYPE_CHECKING, Any
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
-from backprop_animator.engine.interpreter.builtin_dunders import call_method
+from backprop_animator.engine.interpreter.builtin_dunders import (
+    bound_dunder,
+    call_method,
+    container_dunder,
+)
 from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
@@ -669,6 +673,9 @@ class Machine:
             found = call_method(self, obj)
             if found is not None:
                 return found
+        method = container_dunder(self, kind, name)
+        if method is not None:  # `xs.__len__`: the operation itself (builtin_dunders)
+            return bound_dunder(name, method, obj)
         if kind is Partial and not is_dunder(name):  # CPython's AttributeError, caught
             words = f"'functools.partial' object has no attribute '{name}'"
             raise ProgramError(words, kind="AttributeError")
@@ -1017,6 +1024,9 @@ class Machine:
                 table = self.methods.get(type(plain))
                 if table is not None and name in table:
                     return table[name](plain)  # `super().upper()`: the member's str's own
+                method = container_dunder(self, type(plain), name)
+                if method is not None:  # `super().__getitem__(0)`
+                    return bound_dunder(name, method, plain)
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
         if name == "__init_subclass__":  # object's, which takes no keywords

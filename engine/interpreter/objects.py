@@ -140,9 +140,6 @@ class PClass:
         # CPython's `__qualname__` (`C.Inner`, `f.<locals>.C`), which the compiler sets
         self.qualname = name
         self.namespace = namespace
-        for key, value in namespace.items():  # a partialmethod: the method it makes
-            if type(value) is PartialMethod:
-                namespace[key] = value.method
         self.mro: tuple[PClass, ...] = (self, *_linearize(name, bases))
         # Its metaclass is `abc.ABCMeta` (`abc.ABC` a base, or `metaclass=ABCMeta`): only
         # then do methods left abstract keep it from being instantiated, as in CPython.
@@ -1145,9 +1142,9 @@ def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
     head (of the bases' MROs, then the bases) that is in no other sequence's tail, again
     and again. How many tails hold each class is counted once and kept up to date, so a
     class costs the length of its MRO times the number of its bases, not its square."""
-    for i, base in enumerate(bases):
-        if any(other is base for other in bases[:i]):
-            raise TypeError(f"duplicate base class {base.name}")  # CPython's words
+    if len(bases) > 1 and len({id(base) for base in bases}) < len(bases):
+        twice = next(base for i, base in enumerate(bases) if base in bases[:i])
+        raise TypeError(f"duplicate base class {twice.name}")  # CPython's words
     sequences = [base.mro for base in bases if base.mro] + ([bases] if bases else [])
     at = [0] * len(sequences)  # where each sequence's head is
     in_tails: dict[PClass, int] = {}

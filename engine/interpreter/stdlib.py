@@ -456,8 +456,9 @@ def enum_mixin_base(name: str, base: Any, bases: list[Any]) -> PClass:
         kind = _BUILT_IN_BASES[base.name]
         raise ProgramError(
             f"class {name}({base.name}): a class of the program's cannot inherit from the "
-            f"built-in type '{base.name}' here (only an Enum's data type can: `class Op(str, "
-            f"Enum)`); keep the {kind} in an attribute (`self.{_ATTRIBUTE[kind]} = x`) and "
+            f"built-in type '{base.name}' here (but an Enum's data type, `str` or `int`: "
+            f"`class Op(str, Enum)`); keep the {kind} in an attribute "
+            f"(`self.{_ATTRIBUTE[kind]} = x`) and "
             "define the operators the class needs (`__add__`, `__mul__`, `__float__`…)"
         )
     raise ProgramError(f"class {name} can only inherit from the program's classes")

@@ -35,6 +35,10 @@ CONTAINER_DUNDERS: dict[type, tuple[str, ...]] = {
     str: (*_READ, "__getitem__"),
     bytes: (*_READ, "__getitem__"),
     PSet: _READ,
+    range: (*_READ, "__getitem__"),
+    type({}.keys()): _READ,
+    type({}.values()): _READ,
+    type({}.items()): _READ,
 }
 # CPython's `METH_O` methods, whose argument errors name them (`list.__getitem__() takes
 # exactly one argument (0 given)`); the others are slot wrappers (`expected 1 argument,
@@ -98,13 +102,15 @@ def bound_dunder(name: str, method: Method, obj: Any) -> Builtin:
     return Builtin(name, lambda args, kwargs: method(obj, args, kwargs))
 
 
-def host_has(obj: Any, name: str, plain_types: Any) -> bool | None:
+def host_has(obj: Any, name: str, plain_types: Any, probe: Any = None) -> bool | None:
     """`hasattr(x, '__iter__')` of a plain value (a number, a string, a container, None):
     whether CPython's has it, asked of Python's own value (no program code runs: these
     types' attributes are C slots); `hasattr(f, '__call__')` of a function, a built-in
     or a bound method. None for anything else (answered as before)."""
     kind = type(obj)
     if kind in plain_types:
+        if probe is not None:  # (a `collections` kind's: an empty one of Python's)
+            return hasattr(probe, name)
         if kind is PSet:
             return hasattr(frozenset() if obj.frozen else set(), name)
         return hasattr(obj, name)

@@ -11,6 +11,7 @@ program draws exactly CPython's numbers.
 from __future__ import annotations
 
 import builtins as _host_builtins
+import collections as _host_collections
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -429,7 +430,11 @@ class Library:
         if answer is not None:
             return answer
         if type(args[1]) is str and is_dunder(args[1]):
-            answer = host_has(args[0], args[1], _PLAIN_TYPES)  # `hasattr(xs, '__iter__')`
+            probe = None
+            kind = kinds.kind_of(self.machine.collections, args[0])
+            if kind is not None:  # `hasattr(dd, '__missing__')`: an empty one of its kind's
+                probe = getattr(_host_collections, kind)()
+            answer = host_has(args[0], args[1], _PLAIN_TYPES, probe)  # `hasattr(xs, '__len__')`
             if answer is not None:
                 return answer
         try:
@@ -2334,6 +2339,8 @@ def _unbound(
         first: Any = args[0]
         if type(first) is PInstance and type(enum_mixin_value(first)) is python_type:
             first = enum_mixin_value(first)  # `str.upper(Op.MUL)`: a str mixin's member
+        if type(first) is bool and python_type is int:  # `int.__add__(True, 1)`: a bool is one
+            first = int(first)
         if type(first) is not python_type or (
             type(first) is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
         ):

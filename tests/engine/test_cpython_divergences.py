@@ -3826,6 +3826,16 @@ def test_duck_typing_checks_on_built_in_values_answer_as_cpythons() -> None:
         "t(lambda: int.__round__('a'))\n"
     )
     assert_as_cpython(source)
+    kinds = TRY + (
+        "from collections import Counter, defaultdict, deque, OrderedDict\n"
+        "t(lambda: [hasattr(x, '__missing__') for x in (Counter(), defaultdict(list), {})])\n"
+        "t(lambda: [hasattr(x, '__getitem__') for x in (deque(), [], OrderedDict())])\n"
+        "t(lambda: (range(5).__len__(), list(range(3).__iter__()), range(4).__getitem__(2)))\n"
+        "t(lambda: ({'a': 1}.keys().__len__(), {'a': 1}.items().__contains__(('a', 1))))\n"
+        "t(lambda: (int.__add__(True, 1), int.bit_length(True), deque([1, 2]).__len__()))\n"
+        "t(lambda: range(3).__getitem__())\n"
+    )
+    assert_as_cpython(kinds)
 
 
 def test_super_in_a_mixed_in_enums_method_follows_cpythons_mro() -> None:

@@ -472,8 +472,8 @@ class Machine:
                 hash_method = None  # CPython sets `__hash__ = None` in such a class
                 break
         if hash_method is not MISSING and hash_method is not OBJECT_HASH:
-            cls.hash_rule = self.hash_rule(cls, hash_method)
-        eq = cls.lookup("__eq__")
+            cls.hash_rule = self.hash_rule(cls, self.as_method("__hash__", hash_method))
+        eq = self.as_method("__eq__", cls.lookup("__eq__"))
         if type(eq) is Function or type(eq) is NativeMethod:
             truthy = self.truthy
 
@@ -482,6 +482,21 @@ class Machine:
                 return NotImplemented if result is NotImplemented else truthy(result)
 
             cls.eq_rule = eq_rule
+
+    def as_method(self, name: str, method: Any) -> Any:
+        """A class's `__hash__` or `__eq__` that is no function (`__hash__ = id`, `__eq__ =
+        operator.eq`) as a method of the object, called as `unbound_dunder` calls it, so
+        sets and dicts run it as CPython does; anything else as it is."""
+        kind = type(method)
+        if kind is Function or kind is NativeMethod or method is None or method is MISSING:
+            return method
+        if kind in (PStaticMethod, PClassMethod, BoundMethod, PClass) or isinstance(
+            method, Builtin
+        ):
+            return NativeMethod(
+                name, lambda a, k: self.unbound_dunder(a[0], name, method, tuple(a[1:]))
+            )
+        return method
 
     def hash_rule(self, cls: PClass, method: Any) -> Callable[[PInstance], int]:
         if type(method) is not Function and type(method) is not NativeMethod:

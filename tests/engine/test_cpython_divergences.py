@@ -3925,6 +3925,11 @@ def test_a_built_in_kept_as_an_operator_method_is_called_without_the_object() ->
         "t(lambda: len(W()))\nt(lambda: list(W()))\n"
         "class N:\n    __add__ = int.__add__\n    __len__ = str.__len__\n"
         "t(lambda: N() + 1)\nt(lambda: len(N()))\n"
+        # in a set or dict too: CPython's hash and == call them so
+        "class I:\n    __hash__ = id\nclass K:\n    __hash__ = staticmethod(lambda: 7)\n"
+        "class G:\n    __eq__ = operator.eq\n    __hash__ = object.__hash__\n"
+        "t(lambda: {I(): 1})\nt(lambda: (hash(K()), len({K(), K()})))\n"
+        "t(lambda: G() in [G()])\nt(lambda: len({G(), G()}))\n"
     )
     assert_as_cpython(source)
 

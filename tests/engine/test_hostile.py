@@ -2045,6 +2045,11 @@ def test_get_origin_hands_out_the_classes_a_program_can_name_only(source: str, w
             "C.__call__ = functools.partial(c)\nc()\n",
             "RecursionError",
         ),
+        (
+            "import functools, operator\nclass C:\n    pass\nc = C()\n"
+            "C.__eq__ = functools.partial(operator.eq, c)\nc == 1\n",
+            "RecursionError",
+        ),
         # `f.__call__.__call__...` wraps `f` once, however long the chain: only steps
         ("g = print\nwhile True:\n    g = g.__call__\n", "BACKPROP_MAX_STEPS"),
         # a container's protocol methods are the operations, charged as they are

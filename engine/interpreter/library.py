@@ -430,6 +430,8 @@ class Library:
         if answer is not None:
             return answer
         if type(args[1]) is str and is_dunder(args[1]):
+            if type(args[0]) is Value:  # the engine's Value has micrograd 0.1.0's
+                return args[1] in _VALUE_DUNDERS
             probe = None
             kind = kinds.kind_of(self.machine.collections, args[0])
             if kind is not None:  # `hasattr(dd, '__missing__')`: an empty one of its kind's
@@ -2597,6 +2599,15 @@ def abstract_instance(name: str, value: Any) -> bool:
 # it has elsewhere (`__dict__`...), for `hasattr(Value, "__add__")` on the program's own.
 OBJECT_DUNDERS = frozenset(name for name in dir(object) if is_dunder(name))
 TYPE_DUNDERS = frozenset(name for name in dir(type) if is_dunder(name))
+# What `hasattr(v, '__add__')` finds on a micrograd 0.1.0 `Value` (the engine's is one):
+# its operators, object's methods and what its class and instances have.
+_VALUE_DUNDERS = OBJECT_DUNDERS | {
+    f"__{name}__"
+    for name in (
+        "add", "radd", "mul", "rmul", "sub", "rsub", "truediv", "rtruediv", "pow", "neg",
+        "dict", "module", "weakref",
+    )
+}  # fmt: skip
 UNANSWERED_DUNDERS = frozenset(
     {"__dict__", "__module__", "__weakref__", "__slots__", "__annotations__", "__qualname__",
      "__name__", "__mro__", "__bases__", "__wrapped__", "__match_args__", "__dataclass_fields__"}

@@ -3834,6 +3834,9 @@ def test_duck_typing_checks_on_built_in_values_answer_as_cpythons() -> None:
         "t(lambda: ({'a': 1}.keys().__len__(), {'a': 1}.items().__contains__(('a', 1))))\n"
         "t(lambda: (int.__add__(True, 1), int.bit_length(True), deque([1, 2]).__len__()))\n"
         "t(lambda: range(3).__getitem__())\n"
+        # micrograd's `Value` (the engine's is one): its operators, object's dunders
+        "v = Value(1.0)\nprint([hasattr(v, n) for n in ('__add__', '__rpow__', '__iter__',"
+        " '__eq__', '__dict__', '__class__', '__truediv__', '__len__')])\n"
     )
     assert_as_cpython(kinds)
 

@@ -72,6 +72,7 @@ from backprop_animator.engine.interpreter.objects import (
     Frame,
     Function,
     Inert,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -98,7 +99,9 @@ from backprop_animator.engine.interpreter.stdlib import (
     ANNOTATIONS,
     CLASS_VARIABLES,
     INIT_VARIABLES,
+    check_enum_bases,
     check_enum_extension,
+    check_enum_order,
     enum_mixin_base,
     finish_class,
 )
@@ -2011,11 +2014,19 @@ class Compiler(ExpressionCompiler):
         return run
 
     def class_def(self, node: ast.ClassDef, scope: scopes.Scope) -> Stmt:
-        binding = _binds_del(node)
+        binding = _binds_unrun(node)
         if binding is not None:
-            # CPython runs it when the last reference goes (`del b`, a rebinding):
-            # objects here are never collected, so it would silently never run.
-            words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+            # CPython runs `__del__` when the last reference goes (`del b`, a rebinding):
+            # objects here are never collected, so it would silently never run; and
+            # `__new__`: an object here is made by its class, then `__init__` runs.
+            if _bound_name(binding) == "__new__":
+                words = (
+                    "`__new__` is not run here: a class makes its objects itself, then calls "
+                    "`__init__`; do the set-up in `__init__` (a class of the program's cannot "
+                    "inherit from `float`, `int` or `str` either)"
+                )
+            else:
+                words = "`__del__` is not run here (objects are never collected, as CPython's are)"
             raise self.error(binding, words)
         decorate = self.decorators(node, scope)
         bases = [self.expr(base, scope) for base in node.bases]
@@ -2034,6 +2045,7 @@ class Compiler(ExpressionCompiler):
                 if type(value) is not PClass:  # `class Op(str, Enum)`, or refused
                     base_classes[index] = enum_mixin_base(name, value, base_classes)
             check_enum_extension(name, base_classes)
+            check_enum_bases(base_classes)  # `class X(Enum, str)`: CPython's TypeError
             abc, given = keywords(f) if keywords is not None else (False, {})
             namespace: dict[str, Any] = {}
             signal = body(Frame(namespace, f.parent if in_class else f))
@@ -2041,14 +2053,18 @@ class Compiler(ExpressionCompiler):
                 raise ProgramError("break, continue and return belong inside loops and functions")
             if base_classes:
                 check_ancestry(self.m.state, base_classes)
+                check_enum_order(base_classes)  # `class X(int, IntEnum)`
+            for key, value in namespace.items():  # a partialmethod: the method it makes
+                if type(value) is PartialMethod:
+                    namespace[key] = value.method
             try:
                 cls = PClass(name, tuple(base_classes), namespace, abc)
             except SlotItemError as error:
                 item = cpython_type(error.args[0])
                 words = f"__slots__ items must be strings, not '{item}'"
                 raise ProgramError(words, kind="TypeError") from None
-            except TypeError as error:  # its bases have no consistent order
-                raise ProgramError(str(error)) from None
+            except TypeError as error:  # its bases have no consistent order: CPython's
+                raise ProgramError(str(error), kind="TypeError") from None
             cls.doc = doc
             cls.qualname = qualname
             # Making it looks at every name of every class of its MRO (properties,
@@ -2386,26 +2402,36 @@ def _adds_itself(right: Any) -> bool:
     return type(right) is Value
 
 
-def _binds_del(node: ast.ClassDef) -> ast.AST | None:
-    """Where a class body binds `__del__` (`def __del__`, `__del__ = f`, in an `if` of
-    the body too), not looking inside the functions and classes it defines."""
+def _bound_name(item: ast.AST) -> str:
+    """The name a `def`, a class, an assignment's target or an import binds."""
+    if isinstance(item, ast.Name):
+        return item.id
+    if isinstance(item, ast.alias):
+        return item.asname or item.name
+    return str(getattr(item, "name", ""))
+
+
+# The methods a class body may not bind: they would never run here (`_binds_unrun`).
+_UNRUN = frozenset({"__del__", "__new__"})
+
+
+def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
+    """Where a class body binds `__del__` or `__new__` (`def __del__`, `__new__ = f`, in an
+    `if` of the body too), not looking inside the functions and classes it defines."""
+    names = _UNRUN
     stack: list[ast.AST] = list(node.body)
     while stack:
         item = stack.pop()
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if item.name == "__del__":
+            if item.name in names:
                 return item
             stack.extend(item.decorator_list)
             continue
         if isinstance(item, ast.Lambda):
             continue
-        if (
-            isinstance(item, ast.Name)
-            and item.id == "__del__"
-            and not isinstance(item.ctx, ast.Load)
-        ):
+        if isinstance(item, ast.Name) and item.id in names and not isinstance(item.ctx, ast.Load):
             return item
-        if isinstance(item, ast.alias) and (item.asname or item.name) == "__del__":
+        if isinstance(item, ast.alias) and (item.asname or item.name) in names:
             return item
         stack.extend(ast.iter_child_nodes(item))
     return None

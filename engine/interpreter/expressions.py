@@ -218,7 +218,7 @@ METHOD_DUNDERS = frozenset(
     for name in (
         "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
         "rfloordiv", "mod", "rmod", "pow", "rpow", "matmul", "neg", "pos", "abs", "eq", "ne",
-        "lt", "le", "gt", "ge", "call", "repr", "str", "len", "getitem", "setitem",
+        "lt", "le", "gt", "ge", "call", "repr", "str", "len", "getitem", "setitem", "delitem",
         "contains", "iter", "next", "bool", "float", "int", "hash",
     )
 )  # fmt: skip

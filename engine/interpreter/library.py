@@ -11,6 +11,7 @@ program draws exactly CPython's numbers.
 from __future__ import annotations
 
 import builtins as _host_builtins
+import collections as _host_collections
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -20,6 +21,7 @@ from typing import Any, cast
 
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
+from backprop_animator.engine.interpreter.builtin_dunders import container_dunder, host_has
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     NOT_BUILTIN,
@@ -38,6 +40,7 @@ from backprop_animator.engine.interpreter.generators import (
 from backprop_animator.engine.interpreter.machine import (
     ITERATOR_TYPES,
     NUMBERS,
+    PYTHON_TYPES,
     SET_LIKE_VIEWS,
     SIZED,
     VIEWS,
@@ -53,6 +56,7 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     Function,
     Inert,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -62,6 +66,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     Stream,
     TextBuffer,
+    TypeMethod,
     TypeObject,
     enum_mixin_value,
     holds_instance,
@@ -195,6 +200,9 @@ class Library:
                     words = f"type object 'frozenset' has no attribute '{name}'"
                     raise ProgramError(words, kind="AttributeError")
                 return _unbound(kind.name, name, python_type, call)
+            method = container_dunder(self.machine, python_type, name)
+            if method is not None:  # `list.__len__(xs)`: the operation (builtin_dunders.py)
+                return _unbound(kind.name, name, python_type, method)
         return MISSING
 
     def number_methods(self) -> dict[type, dict[str, Callable[[Any], Builtin]]]:
@@ -421,6 +429,16 @@ class Library:
         answer = has_dunder(*args)
         if answer is not None:
             return answer
+        if type(args[1]) is str and is_dunder(args[1]):
+            if type(args[0]) is Value:  # the engine's Value has micrograd 0.1.0's
+                return args[1] in _VALUE_DUNDERS
+            probe = None
+            kind = kinds.kind_of(self.machine.collections, args[0])
+            if kind is not None:  # `hasattr(dd, '__missing__')`: an empty one of its kind's
+                probe = getattr(_host_collections, kind)()
+            answer = host_has(args[0], args[1], _PLAIN_TYPES, probe)  # `hasattr(xs, '__len__')`
+            if answer is not None:
+                return answer
         try:
             self.machine.get_attr(args[0], self.attribute_name(args[1], "hasattr"))
         except ProgramError as error:
@@ -2329,18 +2347,31 @@ def _unbound(
             wrong = TypeError(f"unbound method {owner}.{name}() needs an argument")
             raise caught_as(f"{owner}.{name}() needs a {owner} first", wrong)
         first: Any = args[0]
+        if type(first) is PInstance and type(enum_mixin_value(first)) is python_type:
+            first = enum_mixin_value(first)  # `str.upper(Op.MUL)`: a str mixin's member
+        if type(first) is bool and python_type is int:  # `int.__add__(True, 1)`: a bool is one
+            first = int(first)
         if type(first) is not python_type or (
             type(first) is PSet and first.frozen != (owner == "frozenset")  # `set.add(fs)`
         ):
-            wrong = TypeError(
-                f"descriptor '{name}' for '{owner}' objects doesn't apply to a "
-                f"'{python_type_name(args[0])}' object"
-            )
-            raise caught_as(f"{owner}.{name}() takes a {owner} first", wrong)
-        return call(args[0], args[1:], kwargs)
+            given = python_type_name(args[0])
+            host = set if python_type is PSet else python_type
+            if isinstance(getattr(host, name, None), _SLOT_WRAPPER):  # `int.__add__`
+                words = f"requires a '{owner}' object but received a '{given}'"
+            else:
+                words = f"for '{owner}' objects doesn't apply to a '{given}' object"
+            words = f"descriptor '{name}' {words}"
+            raise caught_as(f"{owner}.{name}() takes a {owner} first", TypeError(words))
+        return call(first, args[1:], kwargs)
 
-    return Builtin(name, method)
+    return TypeMethod(name, method)
 
+
+# The values `hasattr` of a dunder asks Python about (builtin_dunders.host_has).
+_PLAIN_TYPES = frozenset(PYTHON_TYPES) | ITERATOR_TYPES
+
+# CPython's slot wrappers (`int.__add__`), whose words for a wrong object differ.
+_SLOT_WRAPPER = type(int.__add__)
 
 # The methods of a set that change it, which a frozenset has none of.
 _SET_CHANGES = frozenset({"add", "update", "discard", "remove", "clear", "pop"})
@@ -2576,6 +2607,15 @@ def abstract_instance(name: str, value: Any) -> bool:
 # it has elsewhere (`__dict__`...), for `hasattr(Value, "__add__")` on the program's own.
 OBJECT_DUNDERS = frozenset(name for name in dir(object) if is_dunder(name))
 TYPE_DUNDERS = frozenset(name for name in dir(type) if is_dunder(name))
+# What `hasattr(v, '__add__')` finds on a micrograd 0.1.0 `Value` (the engine's is one):
+# its operators, object's methods and what its class and instances have.
+_VALUE_DUNDERS = OBJECT_DUNDERS | {
+    f"__{name}__"
+    for name in (
+        "add", "radd", "mul", "rmul", "sub", "rsub", "truediv", "rtruediv", "pow", "neg",
+        "dict", "module", "weakref",
+    )
+}  # fmt: skip
 UNANSWERED_DUNDERS = frozenset(
     {"__dict__", "__module__", "__weakref__", "__slots__", "__annotations__", "__qualname__",
      "__name__", "__mro__", "__bases__", "__wrapped__", "__match_args__", "__dataclass_fields__"}
@@ -2598,6 +2638,8 @@ def has_dunder(obj: Any, name: Any) -> bool | None:
 def callable_value(value: Any) -> bool:
     if type(value) is PInstance:
         return type(value.cls.lookup("__call__")) is not type(MISSING)
+    if type(value) is PartialMethod:  # CPython's partialmethod object has no `__call__`
+        return False
     return isinstance(value, Builtin | Function | BoundMethod | PClass)
 
 

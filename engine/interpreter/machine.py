@@ -23,10 +23,16 @@ from typing import TYPE_CHECKING, Any
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import sets
+from backprop_animator.engine.interpreter.builtin_dunders import (
+    bound_dunder,
+    call_method,
+    container_dunder,
+)
 from backprop_animator.engine.interpreter.exceptions import error_matches
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
+    ENUM_MIXIN_KEY,
     FROZEN,
     LOG_KIND,
     MISSING,
@@ -42,6 +48,7 @@ from backprop_animator.engine.interpreter.objects import (
     Maker,
     NativeMethod,
     Partial,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -52,6 +59,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSuper,
     Stream,
     TextBuffer,
+    TypeMethod,
     TypeObject,
     class_dict,
     enum_member_map,
@@ -246,6 +254,10 @@ class Machine:
                 return self.call(method.function, [func.cls, *args], kwargs)
             if type(method) is PStaticMethod:
                 return self.call(method.function, args, kwargs)
+            if method is not MISSING and method is not None:  # `__call__ = print`
+                result = self.unbound_dunder(func, "__call__", method, tuple(args), kwargs)
+                if result is not NO_METHOD:
+                    return result
         if kind is PStaticMethod:  # read off a class's `__dict__`: callable, as CPython's
             return self.call(func.function, args, kwargs)
         if isinstance(func, Inert):
@@ -460,8 +472,8 @@ class Machine:
                 hash_method = None  # CPython sets `__hash__ = None` in such a class
                 break
         if hash_method is not MISSING and hash_method is not OBJECT_HASH:
-            cls.hash_rule = self.hash_rule(cls, hash_method)
-        eq = cls.lookup("__eq__")
+            cls.hash_rule = self.hash_rule(cls, self.as_method("__hash__", hash_method))
+        eq = self.as_method("__eq__", cls.lookup("__eq__"))
         if type(eq) is Function or type(eq) is NativeMethod:
             truthy = self.truthy
 
@@ -470,6 +482,21 @@ class Machine:
                 return NotImplemented if result is NotImplemented else truthy(result)
 
             cls.eq_rule = eq_rule
+
+    def as_method(self, name: str, method: Any) -> Any:
+        """A class's `__hash__` or `__eq__` that is no function (`__hash__ = id`, `__eq__ =
+        operator.eq`) as a method of the object, called as `unbound_dunder` calls it, so
+        sets and dicts run it as CPython does; anything else as it is."""
+        kind = type(method)
+        if kind is Function or kind is NativeMethod or method is None or method is MISSING:
+            return method
+        if kind in (PStaticMethod, PClassMethod, BoundMethod, PClass) or isinstance(
+            method, Builtin
+        ):
+            return NativeMethod(
+                name, lambda a, k: self.unbound_dunder(a[0], name, method, tuple(a[1:]))
+            )
+        return method
 
     def hash_rule(self, cls: PClass, method: Any) -> Callable[[PInstance], int]:
         if type(method) is not Function and type(method) is not NativeMethod:
@@ -531,7 +558,47 @@ class Machine:
             return method.enter(method, [instance, *args])
         if type(method) is NativeMethod:
             return method.call([instance, *args], {})
-        return NO_METHOD
+        if method is MISSING:
+            return NO_METHOD
+        return self.unbound_dunder(instance, name, method, args)
+
+    def unbound_dunder(
+        self,
+        instance: PInstance,
+        name: str,
+        method: Any,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
+        """An operator method that is no function of the class (`__add__ = max`, a
+        `setattr(C, '__neg__', abs)`): CPython calls it without the object, as a built-in
+        binds to none (`a + b` is `max(b)`), a static method so too and a class method with
+        the class first; a method of a built-in type's (`int.__add__`) is a descriptor,
+        bound. `__add__ = None` is CPython's TypeError (but where None means "none": an
+        `__iter__`, `__contains__` or `__hash__` of None); anything else as no method."""
+        kind = type(method)
+        if kind is TypeMethod or kind is NativeMethod or method is OBJECT_HASH:
+            given, function = [instance, *args], method  # a descriptor: bound
+        elif kind is PStaticMethod:
+            given, function = list(args), method.function
+        elif kind is PClassMethod:
+            given, function = list(args), self.class_bound(method.function, instance.cls)
+        elif kind is BoundMethod or kind is PClass or isinstance(method, Builtin):
+            given, function = list(args), method
+        elif method is None and name not in _NONE_MEANS_NO_METHOD:
+            raise ProgramError("'NoneType' object is not callable", kind="TypeError")
+        else:
+            return NO_METHOD
+        # A call of the program's, counted as one: `__call__ = partial(obj)` of the object
+        # itself calls it again and again with no function of the program's in between.
+        state = self.state
+        if state.depth >= state.max_call_depth:
+            raise too_deep(state, "calls are nested too deeply (recursion)")
+        state.depth += 1
+        try:
+            return self.call(function, given, kwargs)
+        finally:
+            state.depth -= 1
 
     # Attributes
 
@@ -617,11 +684,18 @@ class Machine:
         kind = type(obj)
         if kind is Stream:  # `sys.stdout.reconfigure(...)`
             return _stream_member(obj, name)
+        if name == "__call__":  # `f.__call__`: a function's, a built-in's (builtin_dunders)
+            found = call_method(self, obj)
+            if found is not None:
+                return found
+        method = container_dunder(self, kind, name)
+        if method is not None:  # `xs.__len__`: the operation itself (builtin_dunders)
+            return bound_dunder(name, method, obj)
         if kind is Partial and not is_dunder(name):  # CPython's AttributeError, caught
             words = f"'functools.partial' object has no attribute '{name}'"
             raise ProgramError(words, kind="AttributeError")
         python_type = PYTHON_TYPES.get(kind)
-        if python_type is not None and not hasattr(python_type, name):
+        if python_type is not None and not hasattr(set() if kind is PSet else obj, name):
             # CPython has no such attribute either: its AttributeError, caught as one.
             shown = python_type.__name__
             if self.collections and (
@@ -960,6 +1034,14 @@ class Machine:
                 if type(found) is Function and (not of_class or name == "__init_subclass__"):
                     return BoundMethod(found, obj.self)
                 return found
+            if ENUM_MIXIN_KEY in cls.namespace and not of_class:  # `str` in `Op(str, Enum)`
+                plain = enum_mixin_value(target)
+                table = self.methods.get(type(plain))
+                if table is not None and name in table:
+                    return table[name](plain)  # `super().upper()`: the member's str's own
+                method = container_dunder(self, type(plain), name)
+                if method is not None:  # `super().__getitem__(0)`
+                    return bound_dunder(name, method, plain)
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
         if name == "__init_subclass__":  # object's, which takes no keywords
@@ -1053,6 +1135,8 @@ class Machine:
         if kind is PClass:
             if obj.builtin:
                 raise immutable_type(name, obj.name)
+            if type(value) is PartialMethod:  # `setattr(Tensor, 'mul', partialmethod(...))`
+                value = value.method
             obj.namespace[name] = value
             if type(value) is PProperty:  # its instances made from now on read it first
                 obj.has_properties = True
@@ -1185,6 +1269,10 @@ class Machine:
             elif type(method) is NativeMethod:
                 result = method.call([left, right], {})
                 if result is not NotImplemented:
+                    return result
+            elif method is not MISSING:  # `__add__ = max`: called with `right` alone
+                result = self.unbound_dunder(left, _FORWARD[op], method, (right,))
+                if result is not NO_METHOD and result is not NotImplemented:
                     return result
         return self.reflected(op, left, right)
 
@@ -2291,6 +2379,8 @@ def _object_hash(args: list[Any], kwargs: dict[str, Any]) -> int:
 # `object.__hash__`, one object: a class that sets `__hash__ = object.__hash__` (to keep
 # identity hashing beside its own `__eq__`) hashes as a class without either.
 OBJECT_HASH = Builtin("__hash__", _object_hash)
+# The methods a class sets to None to say it has none (CPython's own special cases).
+_NONE_MEANS_NO_METHOD = frozenset({"__iter__", "__contains__", "__hash__", "__reversed__"})
 
 
 def _object_init_descriptor(args: list[Any], kwargs: dict[str, Any]) -> None:

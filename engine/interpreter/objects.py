@@ -651,6 +651,15 @@ class Builtin:
         self.call = call
 
 
+class TypeMethod(Builtin):
+    """A method read off a built-in type (`str.upper`, `int.__add__`): its object comes
+    first. CPython's is a descriptor, so a class that keeps one as an operator method
+    (`__add__ = int.__add__`) binds it to the object, where a built-in function
+    (`__add__ = max`) is called without it."""
+
+    __slots__ = ()
+
+
 class Partial(Builtin):
     """What `functools.partial(func, *args, **keywords)` makes: called, `func` with
     `args` first and `keywords` under the call's own; `.func`, `.args` and `.keywords`
@@ -694,6 +703,29 @@ class NativeMethod(Builtin):
     ) -> None:
         super().__init__(name, call)
         self.descriptor = descriptor
+
+
+class PartialMethod(NativeMethod):
+    """What `functools.partialmethod(func, *args, **keywords)` makes, as the program holds
+    it: not callable (`call` is CPython's TypeError), printed as CPython's; a class that
+    keeps it (its body, `setattr`) keeps `method` instead, which binds to the object it
+    is read off (`PClass`, `Machine.set_attr`)."""
+
+    __slots__ = ("args", "func", "keywords", "method")
+
+    def __init__(
+        self,
+        method: NativeMethod,
+        refuse: Callable[[list[Any], dict[str, Any]], Any],
+        func: Any,
+        args: tuple[Any, ...],
+        keywords: dict[str, Any],
+    ) -> None:
+        super().__init__(method.name, refuse, method.descriptor)
+        self.method = method
+        self.func = func
+        self.args = args
+        self.keywords = keywords
 
 
 class TypeObject(Builtin):
@@ -1130,6 +1162,9 @@ def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
     head (of the bases' MROs, then the bases) that is in no other sequence's tail, again
     and again. How many tails hold each class is counted once and kept up to date, so a
     class costs the length of its MRO times the number of its bases, not its square."""
+    if len(bases) > 1 and len({id(base) for base in bases}) < len(bases):
+        twice = next(base for i, base in enumerate(bases) if base in bases[:i])
+        raise TypeError(f"duplicate base class {twice.name}")  # CPython's words
     sequences = [base.mro for base in bases if base.mro] + ([bases] if bases else [])
     at = [0] * len(sequences)  # where each sequence's head is
     in_tails: dict[PClass, int] = {}
@@ -1149,13 +1184,24 @@ def _linearize(name: str, bases: tuple[PClass, ...]) -> list[PClass]:
         if head is None:
             if not left:
                 return result
-            raise TypeError(f"class {name}: its bases have no consistent order")
+            raise TypeError(_mro_error(bases, sequences, at))
         result.append(head)
         for i, seq in enumerate(sequences):
             if at[i] < len(seq) and seq[at[i]] is head:
                 at[i] += 1
                 if at[i] < len(seq):
                     in_tails[seq[at[i]]] -= 1  # the new head is no longer in a tail
+
+
+def _mro_error(bases: tuple[PClass, ...], sequences: list[Any], at: list[int]) -> str:
+    """CPython's words for bases with no consistent order: the classes still at the head
+    of a sequence, each once, in the order of the sequences."""
+    heads: list[PClass] = []
+    for i, seq in enumerate(sequences):
+        if at[i] < len(seq) and all(seq[at[i]] is not c for c in heads):
+            heads.append(seq[at[i]])
+    named = ", ".join(c.name for c in heads)
+    return f"Cannot create a consistent method resolution\norder (MRO) for bases {named}"
 
 
 def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | None:

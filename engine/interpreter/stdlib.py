@@ -57,6 +57,7 @@ from backprop_animator.engine.interpreter.objects import (
     Maker,
     NativeMethod,
     Partial,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -242,12 +243,30 @@ def finish_class(m: Any, cls: PClass) -> PClass:
         return class_namedtuple(m, cls, names, ANNOTATIONS)
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         _check_enum_mixins(cls)
+        _enum_methods(cls)
     make_enum_members(cls)
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         if not cls.equipped:  # (its members hash before any instance is made)
             m.equip(cls)
         cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
+
+
+def _enum_methods(cls: PClass) -> None:
+    """CPython's `EnumType`: an Enum's `__repr__`, `__str__` and `__format__` that the
+    class body does not define and the MRO finds in its data type (`class Op(str, Enum)`:
+    `str.__str__`) are its last base's, put in the class itself (`'__str__' in
+    Op.__dict__`), so a `super().__str__()` of the class's own `__str__` reaches `str`'s."""
+    for name in ("__repr__", "__str__", "__format__"):
+        if name in cls.namespace:
+            continue
+        owner = next((c for c in cls.mro if name in c.namespace), None)
+        if owner is not None and ENUM_PLAIN_MIXIN_KEY in owner.namespace:
+            # the Enum past the data type (CPython's last base: `Enum`'s, or a base Enum's)
+            enums = (c for c in cls.mro if ENUM_PLAIN_MIXIN_KEY not in c.namespace)
+            found = next((c for c in enums if name in c.namespace), None)
+            if found is not None:
+                cls.namespace[name] = found.namespace[name]
 
 
 def check_enum_extension(name: str, bases: list[PClass]) -> None:
@@ -262,6 +281,40 @@ def check_enum_extension(name: str, bases: list[PClass]) -> None:
                 raise ProgramError(
                     f"<enum '{name}'> cannot extend <enum '{c.name}'>", kind="TypeError"
                 )
+
+
+def check_enum_bases(bases: list[PClass]) -> None:
+    """CPython's `EnumType` refusals of an Enum's bases, before its body runs: the last
+    base must be the Enum (`class X(Enum, str)`)."""
+    if any(ENUM_KEY in c.namespace for base in bases for c in base.mro):
+        last = bases[-1]
+        if ENUM_PLAIN_MIXIN_KEY in last.namespace or not any(
+            ENUM_KEY in c.namespace for c in last.mro
+        ):
+            words = (
+                "new enumerations should be created as "
+                "`EnumName([mixin_type, ...] [data_type,] enum_type)`"
+            )
+            raise ProgramError(words, kind="TypeError")
+
+
+def check_enum_order(bases: list[PClass]) -> None:
+    """CPython's MRO error for a data type before an Enum that is already of it
+    (`class X(int, IntEnum)`: `IntEnum`'s MRO has `int` after it)."""
+    for i, base in enumerate(bases):
+        if ENUM_PLAIN_MIXIN_KEY not in base.namespace:
+            continue
+        kind = base.namespace[ENUM_MIXIN_KEY]
+        for later in bases[i + 1 :]:
+            if any(
+                c.namespace.get(ENUM_MIXIN_KEY) is kind and ENUM_PLAIN_MIXIN_KEY not in c.namespace
+                for c in later.mro
+            ):
+                words = (
+                    "Cannot create a consistent method resolution\norder (MRO) for bases "
+                    f"{kind.__name__}, {later.name}"
+                )
+                raise ProgramError(words, kind="TypeError")
 
 
 def _check_enum_mixins(cls: PClass) -> None:
@@ -355,10 +408,21 @@ def enum_module(library: Library) -> PModule:
     # `class Op(str, Enum)`, `class Level(int, Enum)`: the members are strs or ints as a
     # StrEnum's and an IntEnum's are, but print and format as an Enum's (`Op.MUL`), as in
     # CPython 3.11 (`enum_mixin_base`).
+    # The mixin stands for `str` or `int` in the MRO (`Op, str, Enum, object`), with the
+    # methods CPython's type defines itself: `str.__str__`, `int.__repr__`, `__format__`
+    # (`int` has no `__str__` of its own: `super().__str__()` in an `(int, Enum)` reaches
+    # Enum's); `finish_class` puts Enum's in the class where CPython's `EnumType` does.
     mixins: dict[type, PClass] = {}
     for kind in (int, str):
         mixed = _mixin_namespace(library, kind)
-        del mixed["__str__"], mixed["__format__"]
+        if kind is int:
+            del mixed["__str__"]
+        mixed["__repr__"] = NativeMethod(
+            "__repr__",
+            python_method(
+                f"{kind.__name__}.__repr__", (), lambda a, k: texts.to_repr(enum_mixin_value(a[0]))
+            ),
+        )
         mixed[ENUM_PLAIN_MIXIN_KEY] = True
         mixins[kind] = PClass(kind.__name__, (), mixed)
     namespace[ENUM_MIXINS_KEY] = mixins
@@ -385,7 +449,30 @@ def enum_mixin_base(name: str, base: Any, bases: list[Any]) -> PClass:
                     mixins: dict[type, PClass] | None = c.namespace.get(ENUM_MIXINS_KEY)
                     if mixins is not None:
                         return mixins[int if base.name == "int" else str]
+    if type(base) is TypeObject and base.types and base.name in _BUILT_IN_BASES:
+        # `class Dual(float)`: its objects would have to be floats wherever one is read
+        # (arithmetic, `math`, formatting, `isinstance`) and be made by `__new__`, which
+        # classes here do not have.
+        kind = _BUILT_IN_BASES[base.name]
+        raise ProgramError(
+            f"class {name}({base.name}): a class of the program's cannot inherit from the "
+            f"built-in type '{base.name}' here (but an Enum's data type, `str` or `int`: "
+            f"`class Op(str, Enum)`); keep the {kind} in an attribute "
+            f"(`self.{_ATTRIBUTE[kind]} = x`) and "
+            "define the operators the class needs (`__add__`, `__mul__`, `__float__`…)"
+        )
     raise ProgramError(f"class {name} can only inherit from the program's classes")
+
+
+# The built-in types a program's class statement names as a base, refused with a sentence
+# of what to write instead.
+_BUILT_IN_BASES = {
+    "float": "number", "int": "number", "complex": "number", "bool": "number",
+    "str": "string", "bytes": "string", "list": "list", "tuple": "tuple", "dict": "dict",
+    "set": "set", "frozenset": "set",
+}  # fmt: skip
+_ATTRIBUTE = {"number": "value", "string": "text", "list": "items", "tuple": "items",
+              "dict": "items", "set": "items"}  # fmt: skip
 
 
 def _mixin_namespace(library: Library, kind: type) -> dict[str, Any]:
@@ -1243,7 +1330,7 @@ def _partial(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Partial:
     return made
 
 
-def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> NativeMethod:
+def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> PartialMethod:
     """`functools.partialmethod(func, *args, **keywords)` (old tinygrad registers its ops
     so: `setattr(Tensor, name, partialmethod(fxn.apply, fxn))`): read off an object, a
     method that calls `func(obj, *args, *more)`, as CPython's; `func` a static method,
@@ -1271,7 +1358,14 @@ def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> NativeMet
             return m.call(function, [*bound, *a[1:]], {**keywords, **k})
         return m.call(function, [*a[:1], *bound, *a[1:]], {**keywords, **k})
 
-    return NativeMethod(getattr(function, "name", "partialmethod"), call, PARTIAL_METHOD)
+    method = NativeMethod(getattr(function, "name", "partialmethod"), call, PARTIAL_METHOD)
+    original = args[0]  # (the static method itself, as CPython's repr shows it)
+    return PartialMethod(method, _not_callable, original, tuple(bound), keywords)
+
+
+def _not_callable(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """A `functools.partialmethod` called as it is: CPython's TypeError."""
+    raise ProgramError("'partialmethod' object is not callable", kind="TypeError")
 
 
 def functools_module(library: Library) -> PModule:

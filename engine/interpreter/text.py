@@ -26,6 +26,7 @@ from backprop_animator.engine.interpreter.objects import (
     Function,
     Inert,
     Partial,
+    PartialMethod,
     PClass,
     PClassMethod,
     PInstance,
@@ -74,13 +75,25 @@ class Texts:
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
 
-    def partial_repr(self, value: Partial, seen: set[int] | None) -> str:
+    def partial_repr(self, value: Partial | PartialMethod, seen: set[int] | None) -> str:
         """`functools.partial(<function f>, 1, c=5)`: CPython's, its function's address
         left out as everywhere here."""
+        if type(value) is PartialMethod:
+            return self.partialmethod_repr(value, seen)
         parts = [self.to_repr(value.func, seen)]
         parts += [self.to_repr(arg, seen) for arg in value.args]
         parts += [f"{key}={self.to_repr(arg, seen)}" for key, arg in value.keywords.items()]
         text = f"functools.partial({', '.join(parts)})"
+        self.state.check_str(len(text))
+        return text
+
+    def partialmethod_repr(self, value: PartialMethod, seen: set[int] | None) -> str:
+        """CPython's `partialmethod.__repr__`: its function (by `str`), its arguments and
+        its keywords, each group after a comma even when empty (`(<function f>, , )`)."""
+        func = self.to_str(value.func)
+        args = ", ".join(self.to_repr(arg, seen) for arg in value.args)
+        keywords = ", ".join(f"{k}={self.to_repr(v, seen)}" for k, v in value.keywords.items())
+        text = f"functools.partialmethod({func}, {args}, {keywords})"
         self.state.check_str(len(text))
         return text
 
@@ -146,7 +159,7 @@ class Texts:
             return f"<class '{self.class_modules.get(value, module)}{shown}'>"
         if isinstance(value, TypeObject):
             return f"<class '{value.module}{value.name}'>"
-        if kind is Partial:  # `functools.partial(<function f>, 1, c=5)`, no address
+        if kind is Partial or kind is PartialMethod:  # `functools.partial(<function f>, 1)`
             return self.partial_repr(value, seen)
         if isinstance(value, Builtin):  # `<built-in function sqrt>`, as CPython's
             return f"<built-in function {value.name.rpartition('.')[2]}>"
@@ -561,6 +574,8 @@ def python_type_name(value: Any) -> str:
         return "type"
     if type(value) is Partial:
         return "partial"
+    if type(value) is PartialMethod:
+        return "partialmethod"
     if isinstance(value, Builtin):
         return "builtin_function_or_method"
     if type(value) is BoundMethod:
@@ -655,6 +670,8 @@ def cpython_type(value: Any) -> str:
         return "type"
     if kind is Partial:
         return "functools.partial"
+    if kind is PartialMethod:
+        return "functools.partialmethod"
     if isinstance(value, Builtin):
         return "builtin_function_or_method"
     if kind is GeneratorType:  # `'map' object is not subscriptable`

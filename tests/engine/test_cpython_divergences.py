@@ -3797,3 +3797,190 @@ def test_an_uncaught_graphlib_cycle_error_is_named_with_its_module_as_cpythons()
     assert raised.value.message.startswith(theirs[-1] + " (in prepare()")
     assert theirs[-1].startswith("graphlib.CycleError: ('nodes are in a cycle'")
     assert_as_cpython(source.replace("ts.prepare()\n", ""))
+
+
+TRY = (
+    "def t(f):\n    try:\n        print(f())\n"
+    "    except Exception as e:\n        print(type(e).__name__, e)\n"
+)
+
+
+def test_duck_typing_checks_on_built_in_values_answer_as_cpythons() -> None:
+    # Real code asks `hasattr(x, '__iter__')` and `callable(getattr(f, '__call__', None))`
+    # of plain values; a container's protocol methods are the operations themselves.
+    source = TRY + (
+        "xs = [1, 2]\n"
+        "for v in ([], 3, 2.5, 'ab', {}, None, (1,), range(2), iter([]), b'x', {1}, True):\n"
+        "    print([hasattr(v, n) for n in ('__len__', '__iter__', '__add__', '__getitem__',\n"
+        "           '__call__', '__next__', '__dict__', '__class__', '__hash__')])\n"
+        "print(hasattr(len, '__call__'), callable(getattr(len, '__call__', None)))\n"
+        "print(callable(getattr(3, '__call__', None)), getattr(lambda q: q + 1, '__call__')(2))\n"
+        "t(lambda: print.__call__.__call__('through'))\n"
+        "t(lambda: (xs.__len__(), xs.__getitem__(1), 'abc'.__contains__('b'), {1}.__len__()))\n"
+        "t(lambda: (list(xs.__iter__()), xs.__repr__(), 'a'.__str__(), list.__len__(xs)))\n"
+        "xs.__setitem__(0, 9)\nxs.__delitem__(1)\nprint(xs)\n"
+        "t(lambda: {'a': 1}.__getitem__('b'))\nt(lambda: [].__setitem__(1))\n"
+        "t(lambda: [].__getitem__())\nt(lambda: set().__contains__())\n"
+        "t(lambda: [3].__len__(x=1))\n"
+        "t(lambda: int.__add__('a', 1))\nt(lambda: set.__len__([1]))\n"
+        "t(lambda: int.__round__('a'))\n"
+    )
+    assert_as_cpython(source)
+    kinds = TRY + (
+        "from collections import Counter, defaultdict, deque, OrderedDict\n"
+        "t(lambda: [hasattr(x, '__missing__') for x in (Counter(), defaultdict(list), {})])\n"
+        "t(lambda: [hasattr(x, '__getitem__') for x in (deque(), [], OrderedDict())])\n"
+        "t(lambda: (range(5).__len__(), list(range(3).__iter__()), range(4).__getitem__(2)))\n"
+        "t(lambda: ({'a': 1}.keys().__len__(), {'a': 1}.items().__contains__(('a', 1))))\n"
+        "t(lambda: (int.__add__(True, 1), int.bit_length(True), deque([1, 2]).__len__()))\n"
+        "t(lambda: range(3).__getitem__())\n"
+        # micrograd's `Value` (the engine's is one): its operators, object's dunders
+        "v = Value(1.0)\nprint([hasattr(v, n) for n in ('__add__', '__rpow__', '__iter__',"
+        " '__eq__', '__dict__', '__class__', '__truediv__', '__len__')])\n"
+    )
+    assert_as_cpython(kinds)
+
+
+def test_super_in_a_mixed_in_enums_method_follows_cpythons_mro() -> None:
+    # `class Op(str, Enum)`: CPython's MRO is Op, str, Enum, object, and its EnumType puts
+    # Enum's `__repr__`, `__str__` and `__format__` in Op itself where the body has none.
+    source = (
+        "from enum import Enum, StrEnum\n"
+        "class Op(str, Enum):\n    MUL = 'mul'\n    ADD = 'add'\n"
+        "    def shout(self):\n        return super().upper()\n"
+        "    def __str__(self):\n        return 'S:' + super().__str__()\n"
+        "print(Op.MUL.shout(), str(Op.MUL), f'{Op.ADD}', repr(Op.ADD), format(Op.ADD, '>8'))\n"
+        "print(Op.MUL.upper(), Op.MUL + '!', len(Op.MUL))\n"
+        "class Plain(str, Enum):\n    X = 'x'\n    def f(self):\n"
+        "        return super().__str__() + '|' + super().__format__('>3') + '|' + \\\n"
+        "            super().__repr__()\n"
+        "print(str(Plain.X), f'{Plain.X}', Plain.X.f())\n"
+        "print([n in Plain.__dict__ for n in ('__str__', '__format__', '__repr__')])\n"
+        "class L(int, Enum):\n    A = 5\n    def g(self):\n"
+        "        return super().__add__(2), super().bit_length(), super().__str__()\n"
+        "print(L.A.g(), str(L.A), L.A + 1)\n"
+        "class S(StrEnum):\n    X = 'x'\n    def h(self):\n"
+        "        return super().upper() + super().__str__()\n"
+        "print(S.X.h(), str(S.X))\n"
+        "class Base(str, Enum):\n    def describe(self):\n        return 'd:' + super().__str__()\n"
+        "class Kind(Base):\n    A = 'a'\n"
+        "print(Kind.A.describe(), str(Kind.A))\n"
+    )
+    assert_as_cpython(source)
+
+
+def test_a_str_method_read_off_the_type_takes_a_mixed_in_enums_member() -> None:
+    source = TRY + (
+        "from enum import Enum, IntEnum, StrEnum\n"
+        "class Op(str, Enum):\n    MUL = 'mul'\nclass S(StrEnum):\n    X = 'x'\n"
+        "class L(int, Enum):\n    A = 5\nclass I(IntEnum):\n    B = 6\n"
+        "class P(Enum):\n    Q = 'q'\n"
+        "t(lambda: (str.upper(Op.MUL), str.upper(S.X), str.__str__(Op.MUL), str.__len__(Op.MUL)))\n"
+        "t(lambda: sorted([Op.MUL, S.X], key=str.lower))\n"
+        "t(lambda: list(map(str.upper, [Op.MUL, 'a'])))\n"
+        "t(lambda: (int.__add__(L.A, 2), int.bit_length(I.B), str.__repr__(Op.MUL)))\n"
+        "t(lambda: str.upper(P.Q))\nt(lambda: str.upper(L.A))\nt(lambda: int.__add__(Op.MUL, 1))\n"
+    )
+    assert_as_cpython(source)
+
+
+ENUM_BASES = [
+    "class X(int, IntEnum):\n        A = 1", "class X(IntEnum, int):\n        A = 1",
+    "class X(str, StrEnum):\n        A = 'a'", "class X(Enum, str):\n        A = 'a'",
+    "class X(Enum, int):\n        A = 1", "class X(IntEnum, str):\n        A = 1",
+    "class B(Enum):\n        pass\n    class X(B, str):\n        A = 'a'",
+    "class X(str, str, Enum):\n        A = 'a'", "class X(str, Enum, int):\n        A = 'a'",
+    "class A:\n        pass\n    class B(A):\n        pass\n    class C(A, B):\n        pass",
+    "class A:\n        pass\n    class C(A, A):\n        pass",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("statement", ENUM_BASES)
+def test_bases_cpython_refuses_are_its_type_error(statement: str) -> None:
+    source = (
+        f"from enum import Enum, IntEnum, StrEnum\ntry:\n    {statement}\n    print('made')\n"
+        "except TypeError as e:\n    print('TypeError', e)\n"
+    )
+    assert_as_cpython(source)
+
+
+def test_a_built_in_kept_as_an_operator_method_is_called_without_the_object() -> None:
+    # A built-in function is no descriptor: CPython's `a + b` of `__add__ = max` is `max(b)`;
+    # a static method so too, a class method with the class first, a type's method bound.
+    source = TRY + (
+        "import math, operator, functools\n"
+        "class C:\n    def __init__(s, v):\n        s.v = v\n"
+        "    __add__ = max\n    __mul__ = abs\n    __neg__ = len\n    __eq__ = operator.eq\n"
+        "t(lambda: C(1) + C(2))\nt(lambda: C(1) * -3)\nt(lambda: -C(1))\nt(lambda: C(1) == C(1))\n"
+        "t(lambda: C(1) + [5, 7])\n"
+        "class D:\n    pass\n"
+        "setattr(D, '__add__', max)\nsetattr(D, '__radd__', min)\nD.__mul__ = math.sqrt\n"
+        "t(lambda: D() + [1, 9])\nt(lambda: [4, 2] + D())\nt(lambda: D() * 16)\n"
+        "class H:\n    __hash__ = object.__hash__\n    def __eq__(s, o):\n        return True\n"
+        "print(len({H(), H()}))\n"
+        "class S:\n    @staticmethod\n    def __add__(other):\n        return ('static', other)\n"
+        "    @classmethod\n    def __sub__(cls, other):\n        return (cls.__name__, other)\n"
+        "    __mul__ = None\n"
+        "t(lambda: S() + 1)\nt(lambda: S() - 2)\nt(lambda: S() * 3)\n"
+        "class W:\n    __neg__ = abs\n    __len__ = max\n    __getitem__ = str\n"
+        "    __call__ = print\n    __bool__ = bool\n    __iter__ = iter\n"
+        "t(lambda: -W())\nt(lambda: W()[5])\nt(lambda: W()('called'))\nt(lambda: bool(W()))\n"
+        "t(lambda: len(W()))\nt(lambda: list(W()))\n"
+        "class N:\n    __add__ = int.__add__\n    __len__ = str.__len__\n"
+        "t(lambda: N() + 1)\nt(lambda: len(N()))\n"
+        # in a set or dict too: CPython's hash and == call them so
+        "class I:\n    __hash__ = id\nclass K:\n    __hash__ = staticmethod(lambda: 7)\n"
+        "class G:\n    __eq__ = operator.eq\n    __hash__ = object.__hash__\n"
+        "t(lambda: {I(): 1})\nt(lambda: (hash(K()), len({K(), K()})))\n"
+        "t(lambda: G() in [G()])\nt(lambda: len({G(), G()}))\n"
+    )
+    assert_as_cpython(source)
+
+
+def test_a_partialmethod_object_is_not_callable_and_prints_as_cpythons() -> None:
+    source = TRY + (
+        "import functools\n"
+        "def f(self, a, b=0, c=1):\n    return (a, b, c)\n"
+        "pm = functools.partialmethod(f, 1, c=5)\n"
+        "t(lambda: pm(2))\nt(lambda: pm())\nprint(callable(pm), type(pm).__name__)\n"
+        "class P:\n    g = pm\n    h = functools.partialmethod(f, 7)\n"
+        "    s = functools.partialmethod(staticmethod(lambda *a: a), 3)\n"
+        "class Q:\n    pass\n"
+        "Q.k = functools.partialmethod(f, 9)\n"
+        "setattr(Q, '__add__', functools.partialmethod(f, 'plus'))\n"
+        "print(P().g(2), P().h(), P().s(4), Q().k(), Q() + 3, P.h(P(), 2))\n"
+    )
+    assert_as_cpython(source)
+    # Its repr is CPython's but for the function's address, which nothing here prints.
+    shown = "pm = functools.partialmethod(f, 1, c=5)\nprint(pm, [functools.partialmethod(f)])\n"
+    program = "import functools\ndef f(self, a, b=0, c=1):\n    return (a, b, c)\n" + shown
+    ours = printed_lines(trace_source(program + TAIL))
+    theirs = [re.sub(r" at 0x[0-9a-f]+", "", line) for line in run_in_cpython(program)]
+    assert ours == theirs
+    assert ours == [
+        "functools.partialmethod(<function f>, 1, c=5) [functools.partialmethod(<function f>, , )]"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("class Dual(float):\n    pass\n", "class Dual(float): a class of the program's cannot"),
+        ("class V(int):\n    pass\n", "keep the number in an attribute (`self.value = x`)"),
+        ("class Words(list):\n    pass\n", "inherit from the built-in type 'list' here"),
+        (
+            "class Dual:\n    def __new__(cls, x):\n        return object.__new__(cls)\n",
+            "`__new__` is not run here",
+        ),
+        ("class S:\n    if True:\n        __new__ = staticmethod(len)\n", "`__new__` is not"),
+    ],
+)
+def test_a_built_in_base_or_a_new_method_is_refused_saying_what_to_write(
+    source: str, words: str
+) -> None:
+    # CPython runs them (a float subclass's objects are floats everywhere, `__new__` makes
+    # the object): here they would not be, so the program is refused at its line rather
+    # than run otherwise (a `__new__` was once never called).
+    with pytest.raises(EngineError, match=re.escape(words)) as refused:
+        trace_source(source + TAIL)
+    assert refused.value.line is not None

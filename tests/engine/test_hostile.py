@@ -107,7 +107,10 @@ ESCAPES = [
     ("y = 'a'.__add__\n", "no attribute '__add__'"),
     ("y = (2).__round__.__self__\n", "dunder"),
     ("y = 'a'.__mod__\n", "no attribute '__mod__'"),
-    ("def f():\n    pass\ny = f.__call__\n", "no attribute '__call__'"),
+    # (a function's `__call__` is a callable of the engine's that calls it, nothing behind it)
+    ("def f():\n    pass\ny = f.__call__.__self__\n", "dunder"),
+    ("def f():\n    pass\ny = getattr(f.__call__, '__self__')\n", "dunder"),
+    ("y = getattr(len.__call__.__call__, '__func__')\n", "dunder"),
     ("import math\ny = math.__call__\n", "no attribute '__call__'"),
     # (a generator's `__next__` is `next(g)` as a method: an engine's, nothing behind it)
     ("def g():\n    yield 1\ny = g().__next__.__self__\n", "dunder"),
@@ -267,7 +270,11 @@ ESCAPES = [
     ),
     # an iterator's `__next__` is `next(it)` as a method, nothing behind it
     ("from itertools import count\ny = count().__next__.__self__\n", "dunder"),
-    ("y = iter([1]).__next__.__call__\n", "no attribute '__call__'"),
+    ("y = iter([1]).__next__.__call__.__self__\n", "dunder"),
+    ("y = [].__len__.__self__\n", "dunder"),
+    ("y = getattr([], '__class__')\n", "dunder"),
+    ("y = getattr([], '__reduce_ex__')\n", "dunder"),
+    ("y = getattr({}.__getitem__, '__self__')\n", "dunder"),
 ]
 
 
@@ -1201,9 +1208,9 @@ MIXIN = (
         (MIXIN + "class B(IntEnum):\n    A = 'x'\n", "must be an int here"),
         (MIXIN + "class M(str, Enum):\n    A = 'a'\nx = M.A.__mro__\n", "dunder"),
         (MIXIN + "class M(str, Enum):\n    A = 'a'\nx = M.A.upper.__self__\n", "dunder"),
-        (MIXIN + "class F(float, Enum):\n    A = 1.0\n", "inherit from the program's"),
-        (MIXIN + "class S(str):\n    pass\n", "inherit from the program's"),
-        (MIXIN + "class S(list, Op):\n    pass\n", "inherit from the program's"),
+        (MIXIN + "class F(float, Enum):\n    A = 1.0\n", "cannot inherit from the built-in type"),
+        (MIXIN + "class S(str):\n    pass\n", "cannot inherit from the built-in type"),
+        (MIXIN + "class S(list, Op):\n    pass\n", "cannot inherit from the built-in type"),
         (MIXIN + "class S(str, Enum):\n    A = 'a'\nx = S.A * 10 ** 9\n", "strings here stay"),
         (MIXIN + "class S(int, Enum):\n    A = 10 ** 400\nx = S.A ** S.A\n", "OverflowError"),
         (MIXIN + "import json\nx = json.dumps([Op.ADD] * 400_000)\n", "strings here stay"),
@@ -1990,7 +1997,7 @@ PARTIAL = "from functools import partial\np = partial(print, [1], sep='-')\n"
     [
         (PARTIAL + "x = p.__dict__\n", "not available"),
         (PARTIAL + "x = p.func.__self__\n", "dunder"),
-        (PARTIAL + "x = p.__call__\n", "has no attribute '__call__' here"),
+        (PARTIAL + "x = p.__call__.__self__\n", "dunder"),
         (PARTIAL + "p.func = len\n", "readonly attribute"),
         (PARTIAL + "while True:\n    p = partial(p, 1)\n", "BACKPROP_MAX"),
         (PARTIAL + "p.args[0].append(p)\nprint(repr(p) * 10**4)\n", "strings here stay within"),
@@ -2025,3 +2032,81 @@ def test_a_c_size_overflow_uncaught_is_cpythons_last_line_at_its_line(statement:
 def test_get_origin_hands_out_the_classes_a_program_can_name_only(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=re.escape(words)):
         trace_source(source + END)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # An operator method that is a built-in calls its way back into itself with no
+        # function of the program's between: each turn is a call, within the call depth.
+        (
+            "import functools, operator\nclass C:\n    pass\nc = C()\n"
+            "C.__add__ = functools.partial(operator.add, c)\nc + 1\n",
+            "RecursionError",
+        ),
+        (
+            "import functools\nclass C:\n    __call__ = lambda s: 0\nc = C()\n"
+            "C.__call__ = functools.partial(c)\nc()\n",
+            "RecursionError",
+        ),
+        (
+            "import functools, operator\nclass C:\n    pass\nc = C()\n"
+            "C.__eq__ = functools.partial(operator.eq, c)\nc == 1\n",
+            "RecursionError",
+        ),
+        # `f.__call__.__call__...` wraps `f` once, however long the chain: only steps
+        ("g = print\nwhile True:\n    g = g.__call__\n", "BACKPROP_MAX_STEPS"),
+        # a container's protocol methods are the operations, charged as they are
+        ("xs = [0] * 900000\nfor i in range(100):\n    xs.__contains__(1)\n", "BACKPROP_MAX_STEPS"),
+        ("xs = list(range(10**6)).__iter__()\nwhile True:\n    next(xs)\n", "BACKPROP_MAX_STEPS"),
+        ("s = 'x' * 9000\nt = s.__repr__() + s.__str__()\n", "strings here stay within"),
+        ("xs = []\nxs.__setitem__(slice(0, 0), range(10**8))\n", "1,000,000"),
+        # a partialmethod that holds itself prints as CPython's `[...]`, within the bound
+        (
+            "import functools\nxs = []\npm = functools.partialmethod(print, xs)\n"
+            "xs.append(pm)\nprint(repr(pm) * 10**4)\n",
+            "strings here stay within",
+        ),
+    ],
+)
+def test_built_in_dunders_and_operator_built_ins_stay_within_bounds(
+    source: str, words: str
+) -> None:
+    with pytest.raises(EngineError, match=re.escape(words)):
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+
+
+def test_hasattr_of_a_built_in_values_dunder_is_a_bool_and_nothing_more() -> None:
+    # `hasattr` answers any dunder name of a plain value (CPython's answer: `True` for
+    # `__class__`), but reading one outside the whitelist stays refused, and what the
+    # whitelist gives is the engine's own callable, with nothing behind it.
+    source = (
+        "xs = [1]\nprint(hasattr(xs, '__class__'), hasattr(xs, '__reduce_ex__'),"
+        " hasattr(3, '__iter__'), hasattr(print, '__call__'))\n"
+        "f = xs.__len__\nprint(f(), type(f).__name__, callable(print.__call__))\n"
+    )
+    assert printed_lines(trace_source(source + END))[:2] == [
+        "True True False True",
+        "1 builtin_function_or_method True",
+    ]
+    for refused in (
+        "getattr(xs, '__class__')",
+        "getattr(xs.__len__, '__self__')",
+        "getattr(print.__call__, '__func__')",
+        "getattr(3, '__reduce__')",
+    ):
+        with pytest.raises(EngineError, match="dunder attributes are not available"):
+            trace_source(f"xs = [1]\ny = {refused}\n" + END)
+
+
+def test_super_in_a_mixed_in_enum_reaches_the_members_value_and_nothing_behind_it() -> None:
+    source = (
+        "from enum import Enum\nclass Op(str, Enum):\n    MUL = 'mul'\n"
+        "    def m(self):\n        return super().upper, super().__len__()\n"
+        "up, n = Op.MUL.m()\nprint(up(), n, type(up).__name__)\n"
+    )
+    assert printed_lines(trace_source(source + END))[0] == "MUL 3 builtin_function_or_method"
+    with pytest.raises(EngineError, match="no attribute '__self__' here"):
+        trace_source(source.replace("super().upper,", "super().upper.__self__,") + END)
+    with pytest.raises(EngineError, match="super"):
+        trace_source(source.replace("super().upper,", "super().encode_secret,") + END)

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from backprop_animator.engine.lab.right_engine import (
@@ -44,6 +46,7 @@ from backprop_animator.engine.trace.sentences import SAID
 from backprop_animator.engine.value import Value
 
 N = TypeVar("N", bound=Hashable)  # a node: a trace id, or a Value (`order_fault`)
+_PHASE = itemgetter("phase")
 
 
 def check_engine(trace: dict[str, Any]) -> dict[str, Any]:
@@ -139,7 +142,8 @@ def check_run(
     `right_orders`: passes whose order of rules the recorder found right already
     (`order_fault` of the very order and graph this would look at, `Recorder.user_pass`),
     not looked at again."""
-    backwards = [(i, f) for i, f in enumerate(frames) if f["phase"] == "backward"]
+    # (picked out without a bytecode a frame: most frames are rules' or builds')
+    backwards = list(compress(enumerate(frames), map("backward".__eq__, map(_PHASE, frames))))
     stale_at: dict[int, int] = {}  # by frame index (a joined run keeps its first frame's)
     if stale_frames:
         for index, frame in backwards:

@@ -507,7 +507,9 @@ class RightEngine:
         # A right gradient past the float range (a learner's engine whose own numbers stay
         # finite, a share its wrong rule left out): no number strict JSON can carry, so
         # none, as for an op with no right local derivative; the learner's trace stands.
-        unknown.update([node for node, grad in grads.items() if not math.isfinite(grad)])
+        # (`not math.isfinite(grad)` without its call: `x - x` is 0.0 for a finite float,
+        # NaN, which is true, for inf and NaN; once per node of every pass)
+        unknown.update([node for node, grad in grads.items() if grad - grad])
         last.update(grads)
         touched.difference_update(order)
         if was_unknown:

@@ -267,6 +267,7 @@ class _Frames:
         to_column, local_column, write_column, write_lines = (
             self.to, self.local, self.writes, self.write_lines
         )  # fmt: skip
+        symbolic_column = self.symbolic
         for k, frame in enumerate(frames):
             phase = frame["phase"]
             node = index[frame["node"]] if "node" in frame else -1
@@ -337,11 +338,11 @@ class _Frames:
             elif phase == "sort":
                 self.seed(frame, max(pass_, 0))  # (the page writes its sentence)
             if text is not SAID:  # (a rule that added something: nothing more to check)
-                if text.symbolic is not None:
-                    self.symbolic[str(k)] = text.symbolic
-                if text.swapped:
+                symbolic, swapped, numbers = text
+                if symbolic is not None:
+                    symbolic_column[str(k)] = symbolic
+                if swapped:
                     self.swapped.append(k)
-                numbers = text.numbers
                 # `check_numbers`' usual answer, without its call: the replay shows the
                 # numbers the text would (a build's data, a rule frame's gradient).
                 if numbers is not None and (

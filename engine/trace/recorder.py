@@ -90,6 +90,7 @@ SCHEMA_TWO = 2  # several passes or updates (SPEC §11)
 _SEQ = attrgetter("_seq")  # creation order
 _PREV = attrgetter("_prev")
 _PHASE = itemgetter("phase")
+_new_said = tuple.__new__  # a `Said` of all three fields, without the NamedTuple's `__new__`
 _PASS = itemgetter("pass")
 _CHANGING = frozenset(("update", "sort"))  # the phases whose frames keep `changes`
 _CONST, _LABEL, _OP, _DATA, _GRAD = map(attrgetter, ("_const", "label", "_op", "data", "grad"))
@@ -449,6 +450,11 @@ class Recorder:
             if walk:  # (usually 0: two operands)
                 self.state.charge(walk)  # the walk below
             for child in children:
+                if type(child) is PInstance:  # the usual operand, a node already
+                    mirror = child.mirror
+                    if mirror is not None:
+                        mirrors.append(mirror)
+                        continue
                 if type(child) is tuple and child:
                     child = child[0]  # `(node, local)` pairs, as some classes keep them
                     if type(child) is PInstance and child.mirror is None:
@@ -611,8 +617,23 @@ class Recorder:
         instance_of = self.instance_of
         for node in nodes:
             instance = instance_of.get(node)
-            if instance is not None:
-                sync_mirror(instance, node)
+            if instance is None:
+                continue
+            # `sync_mirror(instance, node)`, inline: once per node of every pass.
+            attrs = instance.attrs
+            shape = instance.cls.shape
+            assert shape is not None
+            data = attrs.get(shape.number)
+            if type(data) is not float or data - data:
+                data = as_number(data, "data")
+            node.data = data
+            grad = attrs.get(shape.grad)
+            if type(grad) is not float or grad - grad:
+                grad = as_number(grad, "grad")
+            node.grad = grad
+            label = attrs.get("label")
+            if type(label) is str and label and label != "None":
+                node.label = label
 
     # Prints and update frames
 
@@ -836,12 +857,13 @@ class Recorder:
                 numbers = (node.data, *[child.data for child in children])
         else:
             numbers = (self.data_then(node, seq), *[self.data_then(c, seq) for c in children])
-        return Said(symbolic, swapped, numbers)
+        return _new_said(Said, (symbolic, swapped, numbers))  # (`Said(…)`, once per build)
 
     def said_grad(self, node: Value) -> Said:
         """A rule frame that adds nothing, for the page to write: in a real program with
         the gradient its text shows, for the encoder to check."""
-        return SAID if self.plain else Said(None, False, (node.grad,))
+        # (`Said(None, False, (node.grad,))` without its `__new__`: once per such frame)
+        return SAID if self.plain else _new_said(Said, (None, False, (node.grad,)))
 
     def data_then(self, node: Value, seq: int) -> Any:
         """`node.data` as it was when the node numbered `seq` was made."""
@@ -1533,9 +1555,18 @@ class Recorder:
         rule: dict[str, Any] = {"node": node, "owner": instance, "tape": [], "writes": []}
         if hand_pass:
             rule["line"] = state.position[0]  # where the program called it
-        result = self.run_rule(rule, run)
-        if hand_pass:
+            result = self.run_rule(rule, run)
             self.hand_end = len(self.frames)
+            return result
+        # `run_rule`, inline: once per rule run of every pass.
+        sync_mirror(instance, node)
+        self.in_rule = rule
+        self.sort_frame = None  # the seed is done once the first rule runs
+        try:
+            result = run()
+        finally:
+            self.in_rule = None
+        self.end_rule(rule)
         return result
 
     def tape_rule(self, instance: PInstance, span: tuple[int, int], run: Callable[[], Any]) -> Any:
@@ -1579,10 +1610,31 @@ class Recorder:
         frame that goes on with the first (`RESUMES`). `then`: the node whose rule runs
         next, inside this one, which goes on after it."""
         tape = rule["tape"]
-        if not tape and rule.get("shown"):
-            return
-        rule["shown"] = True
         node = rule["node"]
+        if not tape:
+            if "shown" in rule:
+                return
+            if (
+                not node._prev
+                and then is None
+                and self.said_later
+                and "first" not in rule
+                and "line" not in rule
+                and not node._const
+            ):
+                # A leaf's rule that wrote nothing (`lambda: None`), said by the page: what
+                # the path below and `own_rule_frame` come to for it, without their calls
+                # (every leaf of every pass of a loop over the whole order).
+                shape = rule["owner"].cls.shape
+                if shape is None or shape.said == "grad":
+                    rule["shown"] = True
+                    self.rule_order.append(node)
+                    if node not in self.rule_locals:
+                        self.rule_locals[node] = ([], "registry")  # `right_locals` of none
+                    rule["first"] = self.rule_frame(node, self.said_grad(node), NO_WRITES)
+                    self.empty_rule = None
+                    return
+        rule["shown"] = True
         first = rule.get("first")
         self.rule_order.append(node)  # its mirror followed each write (`contribution`)
         stretch = None
@@ -1886,7 +1938,8 @@ class Recorder:
             # a new empty dict is not tracked and its mirror is freed now.
             instance.attrs = {}
             instance.mirror = None
-        for node in self.owner_of:
+        # The engine's own Values (a mirror's rule is no closure: it is freed as it is).
+        for node in filterfalse(self.instance_of.__contains__, self.owner_of):
             node._prev = ()
             node._backward = no_rule
             node._tape = None
@@ -2562,20 +2615,25 @@ def kept_names(
     of every path, its variable is left out. Labelled values keep their labels. A
     tuple that holds a function of the program's (a tape's `(out, run)`) names none.
     """
+    # Once per global of each pass that can hold a node: most globals are the program's
+    # functions, classes and modules, passed over without a bytecode each (`compress`).
+    # A program whose globals hold none (its values all in functions' locals) names none.
+    holders = list(
+        compress(globals_.items(), map(_HOLDERS.__contains__, map(type, globals_.values())))
+    )
+    if not holders:
+        return {}
     wanted = set(map(id, filterfalse(_LABEL, reachable)))  # (the unlabelled)
     if moved:  # (and those whose label moved on: `moved_labels`)
         wanted.update(map(id, moved))
-    if not wanted or not globals_:
+    if not wanted:
         return {}
     found: dict[int, tuple[Value, str]] = {}
     bare: dict[int, tuple[Value, str]] = {}
     seen: set[int] = set()
     queue: deque[tuple[Any, str]] = deque()
     roots: set[str] = set()
-    # Once per global of each pass that can hold a node: most globals are the program's
-    # functions, classes and modules, passed over without a bytecode each (`compress`).
-    holders = map(_HOLDERS.__contains__, map(type, globals_.values()))
-    for name, value in compress(globals_.items(), holders):
+    for name, value in holders:
         kind = type(value)  # (the node of a Value or of an object with a mirror, no call)
         if kind is Value:
             node = value

@@ -188,7 +188,7 @@ class Texts:
         """A `typing` name (`typing.List`), or CPython's generic alias as it shows it,
         `list[float]`, `dict[str, __main__.Value]`."""
         if value.name in GENERIC_ALIASES:
-            parts = []
+            parts: list[str] = []
             size = len(value.name) + 2
             for arg in value.args:  # each argument is bounded, and so is their sum
                 part = self.alias_argument(arg, seen)

@@ -381,10 +381,13 @@ class State:
         self.charge(bits // BITS_PER_STEP)
         return value
 
-    def check_str(self, length: int) -> None:
+    def check_str(self, length: int, *, at_least: bool = False) -> None:
+        """`length` characters past the bound are an error; `at_least`: the string is
+        refused while it is made, and would be longer still."""
         if length > MAX_STR:
+            more = "at least " if at_least else ""
             raise ProgramError(
-                f"this string would be {length:,} characters long; "
+                f"this string would be {more}{length:,} characters long; "
                 f"strings here stay within {MAX_STR:,}"
             )
         self.charge(length // STRING_CHARS_PER_STEP)

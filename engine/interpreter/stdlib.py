@@ -513,8 +513,12 @@ def _mixin_namespace(library: Library, kind: type) -> dict[str, Any]:
     namespace: dict[str, Any] = {
         ENUM_MIXIN_KEY: kind,
         "__str__": method("__str__", (), lambda a, k: m.texts.to_str(plain(a[0]))),
+        # CPython's `str.__format__` and `int.__format__`: a blank spec is `str(member)`
+        # (Enum's `Op.ADD` where the class keeps it), any other formats the value.
         "__format__": method(
-            "__format__", ("format_spec",), lambda a, k: m.texts.format(plain(a[0]), a[1])
+            "__format__",
+            ("format_spec",),
+            lambda a, k: m.texts.to_str(a[0]) if a[1] == "" else m.texts.format(plain(a[0]), a[1]),
         ),
         "__hash__": method("__hash__", (), lambda a, k: library.hash_([plain(a[0])], {})),
     }

@@ -188,8 +188,15 @@ class Texts:
         """A `typing` name (`typing.List`), or CPython's generic alias as it shows it,
         `list[float]`, `dict[str, __main__.Value]`."""
         if value.name in GENERIC_ALIASES:
-            inner = ", ".join(self.alias_argument(arg, seen) for arg in value.args)
-            return f"{value.name}[{inner}]"
+            parts: list[str] = []
+            size = len(value.name) + 2
+            for arg in value.args:  # each argument is bounded, and so is their sum
+                part = self.alias_argument(arg, seen)
+                size += len(part) + 2 * bool(parts)
+                if size > MAX_STR:
+                    self.state.check_str(size, at_least=True)
+                parts.append(part)
+            return f"{value.name}[{', '.join(parts)}]"
         return f"typing.{value.name}"
 
     def alias_argument(self, arg: Any, seen: set[int] | None) -> str:

@@ -3869,6 +3869,23 @@ def test_super_in_a_mixed_in_enums_method_follows_cpythons_mro() -> None:
     assert_as_cpython(source)
 
 
+def test_the_data_types_format_of_an_enum_member_with_a_blank_spec_is_its_str() -> None:
+    # CPython's `str.__format__(member, '')` is `str(member)`: Enum's `Op.ADD`, or the
+    # class's own `__str__`; any other spec formats the value.
+    source = (
+        "from enum import Enum, IntEnum, StrEnum\n"
+        "class Op(str, Enum):\n    ADD = 'add'\n"
+        "    def __format__(self, spec):\n        return super().__format__(spec) + '?'\n"
+        "class L(int, Enum):\n    A = 3\n"
+        "    def __format__(self, spec):\n        return super().__format__(spec) + '!'\n"
+        "class S(StrEnum):\n    X = 'x'\n    def __str__(self):\n        return 'own'\n"
+        "class I(IntEnum):\n    B = 2\n    def __str__(self):\n        return 'two'\n"
+        "print(f'{Op.ADD}', f'{Op.ADD:>6}', f'{L.A}', f'{L.A:>4}', format(Op.ADD, ''))\n"
+        "print(f'{S.X}', f'{S.X:>4}', f'{I.B}', f'{I.B:03}', '{}'.format(S.X))\n"
+    )
+    assert_as_cpython(source)
+
+
 def test_a_str_method_read_off_the_type_takes_a_mixed_in_enums_member() -> None:
     source = TRY + (
         "from enum import Enum, IntEnum, StrEnum\n"

@@ -1018,6 +1018,17 @@ def test_subscripting_a_class_cpython_subscripts_is_refused_not_a_type_error(
         assert printed_lines(trace_source(source + END, limits=SMALL))[0] == expression
 
 
+@pytest.mark.parametrize(
+    "made", ["repr(dict[tuple([s] * 500)])", "str(list[tuple([float] * 100_000)])", "f'{A}'"]
+)
+def test_a_generic_alias_s_text_is_bounded_as_a_string_is(made: str) -> None:
+    # Each argument's text was bounded, the alias's whole was not (a 5 MB repr); it is
+    # refused while it is written, before the text is all made.
+    source = f"s = 'x' * 9_998\nA = dict[tuple([s] * 2)]\nt = {made}\n"
+    with pytest.raises(EngineError, match=r"at least 10,0\d\d characters long; strings here"):
+        trace_source(source + END)
+
+
 def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
     source = "for t in (int, float, str):\n    try:\n        t[0]\n    except TypeError as e:\n"
     source += "        print(e)\n"

@@ -752,3 +752,118 @@ def test_steps_charged_together_meet_every_limit_where_one_by_one_did(
     assert generated == looped
     assert isinstance(generated[-1], list) and "deep" in generated[-1][-3]
     assert sum(isinstance(run, tuple) for run in generated) > 50
+
+
+IN_PLACE = """
+import time
+from collections import deque
+
+class Key:
+    def __init__(self, k):
+        self.k = k
+
+    def __hash__(self):
+        print("hash", self.k)
+        return hash(self.k)
+
+    def __eq__(self, other):
+        return isinstance(other, Key) and self.k == other.k
+
+class Plain:
+    pass
+
+class Own:
+    def __init__(self):
+        self.items = []
+
+    def append(self, item):
+        self.items.append(item * 2)
+
+def fill(n):
+    order = []
+    seen = set()
+    last = deque(maxlen=2)
+    keys = set()
+    own = Own()
+    frozen = frozenset([1])
+    for i in range(n):
+        p = Plain()
+        order.append(p)
+        seen.add(p)
+        seen.add(p)
+        last.append(i)
+        keys.add(Key(i % 2))
+        order.append(i)
+        seen.add(i)
+        own.append(i)
+        try:
+            frozen.add(i)
+        except AttributeError as error:
+            order.append(str(error))
+    return len(order), len(seen), list(last), len(keys), own.items, order[-1:]
+
+def one(a):
+    return a
+
+def visit(node, depth):
+    if depth > 0:
+        visit(node, depth - 1)
+    return depth + one(depth)
+
+for n in range(5):
+    print(fill(n), visit(n, n), time.time())
+    try:
+        print(one(
+            n, n))
+    except TypeError as error:
+        print("bind", error, time.time())
+    try:
+        call = one if n < 3 else n
+        print(call(n))
+    except TypeError as error:
+        print("call", error)
+"""
+
+DOWN = """
+def down(n):
+    return 1 + (
+        down(n - 1))
+
+down(30)
+"""
+
+
+def test_appends_adds_and_calls_written_in_place_print_what_cpython_prints() -> None:
+    # `order.append(x)` and `seen.add(x)` written in place where they are a list's or a
+    # set's own (`codegen._added`), and calls of the program's functions beside them; a
+    # deque with a `maxlen`, a frozenset, a class's own `append`, an object hashed by
+    # its program's `__hash__`, a wrong count of arguments and a call of a number all
+    # go their usual way.
+    source = IN_PLACE.replace("time.time()", "0") + TAIL  # (the engine's clock is its own)
+    assert_same_output(printed_lines(trace_source(source)), run_in_cpython(source))
+
+
+def test_appends_adds_and_calls_written_in_place_meet_every_limit_and_locate_every_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under every step limit the run stops at the same statement with the same words as
+    # on `in_order`'s loop (a call's step, `dispatch`'s, is charged where it was), a
+    # clock read sees the same count, and an error a call of the program's lets out (a
+    # binding's TypeError, the call depth bound) is located at the call, its chain of
+    # calls at the call's line, as `dispatch` located it.
+    def traced(source: str, steps: int) -> object:
+        limits = Limits(max_steps=steps, max_call_depth=20, time_limit=120.0)
+        try:
+            return printed_lines(trace_source(source, limits=limits))
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    limits = [*range(1, 700, 29), 10**6]  # (the program runs about 650 steps)
+    generated = [traced(IN_PLACE + TAIL, steps) for steps in limits]
+    deep = traced(DOWN + TAIL, 10**6)
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    looped = [traced(IN_PLACE + TAIL, steps) for steps in limits]
+    assert generated == looped
+    assert deep == traced(DOWN + TAIL, 10**6)
+    assert isinstance(generated[-1], list) and sum(isinstance(r, tuple) for r in generated) > 20
+    assert isinstance(deep, tuple) and deep[1:] == (4, 9) and "called from line 4" in deep[0]

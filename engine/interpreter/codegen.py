@@ -712,11 +712,20 @@ def _store(src: Source, store: Any, value: str) -> list[str]:
         return [f"{src.name(store, 'S')}(f, {value})"]
     _, local, obj, attr, set_attr = shape
     target = src.local(local, obj) if local is not None else f"{src.name(obj, 'E')}(f)"
+    a = src.name(attr, "A")
+    # A traced node's attribute that is none of its class's watched names (its number,
+    # gradient and operands: `Machine.set_attr` has the recorder see those), such as
+    # `out._backward = _backward`, is written as `set_attr` writes it.
+    unwatched = (
+        f"(s_ := o.cls.shape).grad != {a} and s_.number != {a}"
+        f" and s_.operands != {a} and s_.second != {a}"
+    )
     return [
         f"r = {value}",
         f"o = {target}",
-        "if type(o) is PInstance and o.mirror is None and not o.cls.has_properties:",
-        f"    o.attrs[{src.name(attr, 'A')}] = r",
+        "if type(o) is PInstance and not o.cls.has_properties"
+        f" and (o.mirror is None or {unwatched}):",
+        f"    o.attrs[{a}] = r",
         "else:",
         f"    {src.name(set_attr, 'F')}(o, {src.name(attr, 'A')}, r)",
     ]

@@ -805,6 +805,13 @@ def fill(n):
 def one(a):
     return a
 
+def gen(n):
+    yield n
+    yield n + 1
+
+def star(*xs, k=2):
+    return len(xs) * k
+
 def visit(node, depth):
     if depth > 0:
         visit(node, depth - 1)
@@ -812,6 +819,7 @@ def visit(node, depth):
 
 for n in range(5):
     print(fill(n), visit(n, n), time.time())
+    print(list(gen(n)), star(n, n), (lambda x: x + 1)(n), one(Plain) is Plain, one(a=n))
     try:
         print(one(
             n, n))
@@ -837,8 +845,8 @@ def test_appends_adds_and_calls_written_in_place_print_what_cpython_prints() -> 
     # `order.append(x)` and `seen.add(x)` written in place where they are a list's or a
     # set's own (`codegen._added`), and calls of the program's functions beside them; a
     # deque with a `maxlen`, a frozenset, a class's own `append`, an object hashed by
-    # its program's `__hash__`, a wrong count of arguments and a call of a number all
-    # go their usual way.
+    # its program's `__hash__`, a generator's, a `*args`' and a lambda's call, a
+    # keyword, a wrong count of arguments and a call of a number all go their usual way.
     source = IN_PLACE.replace("time.time()", "0") + TAIL  # (the engine's clock is its own)
     assert_same_output(printed_lines(trace_source(source)), run_in_cpython(source))
 
@@ -867,3 +875,69 @@ def test_appends_adds_and_calls_written_in_place_meet_every_limit_and_locate_eve
     assert deep == traced(DOWN + TAIL, 10**6)
     assert isinstance(generated[-1], list) and sum(isinstance(r, tuple) for r in generated) > 20
     assert isinstance(deep, tuple) and deep[1:] == (4, 9) and "called from line 4" in deep[0]
+
+
+NODE_WRITES = """
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(children)
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        out = Node(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        out.note = 'made'
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    visit(child)
+                order.append(v)
+
+        visit(self)
+        self.grad = 1.0
+        for v in reversed(order):
+            v._backward()
+
+def relinked(a, b):
+    out = a * b
+    out._prev = (b, a)
+    out.data = 2.0
+    return out
+
+w = Node(3.0)
+for step in range(4):
+    x = Node(float(step))
+    y = relinked(w, x) * x
+    y.backward()
+    for p in (w, x):
+        p.grad = 0.0
+        p.data = p.data - 0.1
+    print(step, y.data, w.data)
+y
+"""
+
+
+def test_a_traced_nodes_attributes_written_in_place_trace_as_set_attr_writes_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `out._backward = _backward` on a traced node is written in place (`codegen._store`);
+    # its number, gradient and operands (`p.grad = 0.0`, `out.data = 2.0`, `out._prev =
+    # (b, a)`) stay `Machine.set_attr`'s, which has the recorder see them: the trace is
+    # the same, byte for byte, as on `in_order`'s loop.
+    generated = trace_source(NODE_WRITES)
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert generated == trace_source(NODE_WRITES)
+    assert len(generated["frames"]) > 20

@@ -640,6 +640,8 @@ def _statement(
             return written, "none"
     if kind == "grad":
         return _grad(src, shape), "none"
+    if kind == "grad_set":
+        return _grad_set(src, shape), "none"
     if kind == "augmented":  # `total += x`: `Compiler.augmented`'s `run_name`
         _, load, value, binary, op, store, top_level = shape
         operands = f"{src.name(op, 'K')}, {src.expr(load)}, {src.expr(value)}"
@@ -757,6 +759,24 @@ def _grad(src: Source, shape: Shape) -> list[str]:
     else:
         lines.append(f"a = {plus}(b, v)")
     return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
+
+
+def _grad_set(src: Source, shape: Shape) -> list[str]:
+    """`self.grad = 0.0` (`Compiler.grad_write` with no update): the term, then the
+    object, computed in its order; where the object is one of the program's that no
+    graph holds yet and has no such attribute (a node's `__init__`), it is written as
+    the write's `finish` writes it first, else `finish` does it all."""
+    _, obj, term_of, finish, name, binary = shape
+    a = src.name(name, "A")
+    return [
+        *_term(src, term_of, src.name(binary, "B")),
+        f"o = {src.expr(obj)}",
+        "if type(o) is PInstance and o.mirror is None and not o.cls.has_properties"
+        f" and {a} not in o.reads:",
+        f"    o.attrs[{a}] = v",
+        "else:",
+        f"    {src.name(finish, 'S')}(f, o, l, None, v)",
+    ]
 
 
 def _numbers(result: str, left: str, op: str, right: str, otherwise: str) -> list[str]:

@@ -911,6 +911,24 @@ class Node:
         for v in reversed(order):
             v._backward()
 
+class Prop:
+    def __init__(self):
+        self._g = 0.0
+        self.grad = 1.5
+
+    @property
+    def grad(self):
+        return self._g
+
+    @grad.setter
+    def grad(self, g):
+        print("set", g)
+        self._g = g
+
+def scaled(a, b, k):
+    a.grad = k * b.grad
+    return a.grad
+
 def relinked(a, b):
     out = a * b
     out._prev = (b, a)
@@ -925,7 +943,7 @@ for step in range(4):
     for p in (w, x):
         p.grad = 0.0
         p.data = p.data - 0.1
-    print(step, y.data, w.data)
+    print(step, y.data, w.data, scaled(x, w, 2), scaled(x, w, 0.5), Prop().grad)
 y
 """
 
@@ -935,9 +953,12 @@ def test_a_traced_nodes_attributes_written_in_place_trace_as_set_attr_writes_the
 ) -> None:
     # `out._backward = _backward` on a traced node is written in place (`codegen._store`);
     # its number, gradient and operands (`p.grad = 0.0`, `out.data = 2.0`, `out._prev =
-    # (b, a)`) stay `Machine.set_attr`'s, which has the recorder see them: the trace is
+    # (b, a)`) stay `Machine.set_attr`'s, which has the recorder see them; `self.grad =
+    # 0.0` in a node's `__init__` is written in place (`_grad_set`), a traced node's
+    # gradient set, a product's and a property's are the write's `finish`: the trace is
     # the same, byte for byte, as on `in_order`'s loop.
     generated = trace_source(NODE_WRITES)
     monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
     assert generated == trace_source(NODE_WRITES)
     assert len(generated["frames"]) > 20
+    assert_same_output(printed_lines(generated), run_in_cpython(NODE_WRITES))

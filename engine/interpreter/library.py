@@ -988,6 +988,13 @@ class Library:
         return _filtered(machine.truthy, machine.call, args[0], [self.flat(args[1])])
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if not kwargs and len(args) == 2:
+            cls = args[1]
+            if type(cls) is PClass and cls is not self.object_class:
+                # `isinstance(other, Value)`: the loop's answer below for one class of the
+                # program's, sooner.
+                value = args[0]
+                return type(value) is PInstance and cls in value.cls.mro
         if kwargs or len(args) != 2:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)

@@ -607,6 +607,28 @@ for i in range(3):
     assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
 
 
+def test_isinstance_of_one_class_of_the_programs_is_cpythons() -> None:
+    # One class of the program's as the second argument is answered at once
+    # (`Library.isinstance_`): a subclass's object, another class's, a number, a class
+    # itself, `object`, a tuple, and a wrong count of arguments, as CPython answers them.
+    source = """
+class A:
+    pass
+class B(A):
+    pass
+class C:
+    pass
+for value in [A(), B(), C(), 1, A, None]:
+    print(isinstance(value, A), isinstance(value, B), isinstance(value, object),
+          isinstance(value, (C, B)), isinstance(value, C))
+try:
+    isinstance(A())
+except TypeError as e:
+    print("TypeError")
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
 def test_center_pads_as_cpythons_str_center() -> None:
     source = (
         "for w in range(12):\n"

@@ -250,8 +250,16 @@ def _list(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _tuple(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    """`(a, b)`: the items computed in order into a tuple, which is the value where none
+    of them is a tuple (`State.check_nesting` walks nothing then: `(self, other)`);
+    else the tuple's items are `tuple_of`'s, which measures their nesting."""
     _, items, tuple_of = shape
-    return f"{src.name(tuple_of, 'W')}([{', '.join(src.expr(item, depth) for item in items)}])"
+    if not items:
+        return "()"
+    t = src.temp()
+    made = f"({t} := ({''.join(src.expr(item, depth) + ', ' for item in items)}))"
+    flat = " and ".join(f"type({t}[{i}]) is not tuple" for i in range(len(items)))
+    return f"({t} if {made} and {flat} else {src.name(tuple_of, 'W')}([*{t}]))"
 
 
 _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {

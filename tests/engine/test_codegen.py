@@ -962,3 +962,34 @@ def test_a_traced_nodes_attributes_written_in_place_trace_as_set_attr_writes_the
     assert generated == trace_source(NODE_WRITES)
     assert len(generated["frames"]) > 20
     assert_same_output(printed_lines(generated), run_in_cpython(NODE_WRITES))
+
+
+NESTED = """
+def wrap(t, n):
+    return (t, n)
+
+def pair(a, b):
+    return (a, b), (b,), ()
+
+t = ()
+for n in range(300):
+    print(pair(n, n + 1))
+    t = wrap(t, n)
+print(len(t))
+"""
+
+
+def test_tuples_written_in_place_refuse_the_same_nesting(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `(a, b)` is made in place where none of its items is a tuple (`codegen._tuple`);
+    # a tuple of tuples is still measured (`check_nesting`): the run stops at the same
+    # depth, statement and words as on `in_order`'s loop.
+    def traced() -> object:
+        try:
+            return printed_lines(trace_source(NESTED + TAIL))
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    generated = traced()
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert generated == traced()
+    assert isinstance(generated, tuple) and "deep" in generated[0] and generated[1] == 3

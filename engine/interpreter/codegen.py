@@ -11,7 +11,9 @@ statements (an expression statement, an assignment to a local or an attribute, `
 `return`) are written in whole, and so are the commonest expressions in them (names,
 constants, `a.b` of a local, operators, calls and method calls, up to `MAX_DEPTH`
 deep): a name is read in place, an operator or a call is its compiled closure's own
-second half (`apply`, `dispatch`) given the operands the generated code computed; the
+second half (`apply`, `dispatch`) given the operands the generated code computed, and
+`order.append(node)`, `seen.add(node)` as statements the list's or set's own work
+(`_added`) where nothing of it can fail or run the program's code; the
 blocks of an `if`, `for` or `while` are written in the same function (`_if_written`,
 `_for_written`, `_while_written`), up to `MAX_NESTED` deep. Any other statement or
 expression is its closure, called. Where a fast path does not apply,
@@ -47,6 +49,7 @@ from backprop_animator.engine.interpreter.objects import (
     CallFrame,
     Function,
     PInstance,
+    PSet,
 )
 from backprop_animator.engine.interpreter.runtime import (
     LOOP_HINT_TURNS,
@@ -54,6 +57,9 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     host_failure,
     too_deep,
+)
+from backprop_animator.engine.interpreter.runtime import (
+    MAX_ITEMS as MAX_CONTAINER_ITEMS,
 )
 from backprop_animator.engine.value import Value
 
@@ -215,7 +221,7 @@ def _call(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _method(src: Source, code: Any, shape: Shape, depth: int) -> str:
-    _, obj, local, args, dispatch = shape
+    _, obj, local, args, dispatch, _, _ = shape
     first = src.local(local, obj) if local is not None else src.expr(obj, depth)
     values = "".join(", " + src.expr(arg, depth) for arg in args)
     return f"{src.name(dispatch, 'D')}([{first}{values}])"
@@ -244,8 +250,16 @@ def _list(src: Source, code: Any, shape: Shape, depth: int) -> str:
 
 
 def _tuple(src: Source, code: Any, shape: Shape, depth: int) -> str:
+    """`(a, b)`: the items computed in order into a tuple, which is the value where none
+    of them is a tuple (`State.check_nesting` walks nothing then: `(self, other)`);
+    else the tuple's items are `tuple_of`'s, which measures their nesting."""
     _, items, tuple_of = shape
-    return f"{src.name(tuple_of, 'W')}([{', '.join(src.expr(item, depth) for item in items)}])"
+    if not items:
+        return "()"
+    t = src.temp()
+    made = f"({t} := ({''.join(src.expr(item, depth) + ', ' for item in items)}))"
+    flat = " and ".join(f"type({t}[{i}]) is not tuple" for i in range(len(items)))
+    return f"({t} if {made} and {flat} else {src.name(tuple_of, 'W')}([*{t}]))"
 
 
 _EXPRESSIONS: dict[str, Callable[[Source, Any, Shape, int], str]] = {
@@ -555,6 +569,8 @@ def _base(state: Any, rec: Any) -> dict[str, Any]:
         "too_deep": too_deep,
         "NUMBERS_": NUMBERS_,
         "SMALL_INT": SMALL_INT,
+        "MAX_ITEMS_": MAX_CONTAINER_ITEMS,
+        "PSet_": PSet,
     }
 
 
@@ -607,7 +623,8 @@ def _statement(
     shape = src.shape(inner)
     kind = shape[0]
     if kind == "last":
-        return [f"rec.last = {src.expr(shape[1])}"], "none"
+        added = _added(src, shape[1])
+        return (added or [f"rec.last = {src.expr(shape[1])}"]), "none"
     if kind == "local":
         return _store_label(src.name(shape[2], "N"), src.expr(shape[1])), "none"
     if kind == "store":
@@ -631,12 +648,58 @@ def _statement(
             return written, "none"
     if kind == "grad":
         return _grad(src, shape), "none"
+    if kind == "grad_set":
+        return _grad_set(src, shape), "none"
     if kind == "augmented":  # `total += x`: `Compiler.augmented`'s `run_name`
         _, load, value, binary, op, store, top_level = shape
         operands = f"{src.name(op, 'K')}, {src.expr(load)}, {src.expr(value)}"
         lines = [f"s = {src.name(binary, 'B')}({operands})", *_store(src, store, "s")]
         return [*lines, "rec.last = s"] if top_level else lines, "none"
     return [f"signal = {src.name(inner, 'C')}(f)"], "signal"
+
+
+def _added(src: Source, code: Any) -> list[str] | None:
+    """`order.append(node)` or `seen.add(node)` as a statement, a list's or a set's own
+    method written in place where it is what the method call's `dispatch` would run
+    (`Library.list_calls`' `append`, `set_methods`' `add`) and nothing of it can fail,
+    run the program's code or reach a checkpoint: a list (not a deque's kind: `type` is
+    `list`, and no deque with a `maxlen` made, `bounded_deques`) or a set that is no
+    frozenset and no traced set (`mirror`), given an object of the program's class
+    hashed and compared by identity (`hash_rule`, `eq_rule`: no code of the program
+    runs to put it in), short of its bound (`runtime.MAX_ITEMS`), and the call's step
+    short of the next checkpoint. Its step is charged as `dispatch` charges it; any
+    other case is the call's `dispatch`, given the object and the argument read here.
+    None where the statement is not such a call (the method's name is data here: it
+    chooses one of this module's two templates, and is never written in)."""
+    shape = src.shape(code)
+    if shape[0] != "method" or shape[5] not in ("append", "add") or len(shape[3]) != 1:
+        return None
+    _, obj, local, args, dispatch, method, machine = shape
+    src.written += 1
+    first = src.local(local, obj) if local is not None else src.expr(obj, 1)
+    lines = [f"o = {first}", f"v = {src.expr(args[0], 1)}"]
+    if method == "append":
+        test = (
+            f"type(o) is list and len(o) < MAX_ITEMS_ and not {src.name(machine, 'M')}"
+            ".bounded_deques and state.steps < state.next_check"
+        )
+        add = "o.append(v)"
+    else:
+        test = (
+            "type(o) is PSet_ and o.mirror is None and not o.frozen and type(v) is PInstance"
+            " and (h_ := v.cls).hash_rule is None and h_.eq_rule is None"
+            " and len(o.items) < MAX_ITEMS_ and state.steps < state.next_check"
+        )
+        add = "o.items[v] = None"
+    return [
+        *lines,
+        f"if {test}:",
+        "    state.steps += 1",  # (`dispatch`'s `state.charge(1)`: no checkpoint is due)
+        f"    {add}",
+        "    rec.last = None",
+        "else:",
+        f"    rec.last = {src.name(dispatch, 'D')}([o, v])",
+    ]
 
 
 def _store_label(n: str, value: str) -> list[str]:
@@ -659,11 +722,20 @@ def _store(src: Source, store: Any, value: str) -> list[str]:
         return [f"{src.name(store, 'S')}(f, {value})"]
     _, local, obj, attr, set_attr = shape
     target = src.local(local, obj) if local is not None else f"{src.name(obj, 'E')}(f)"
+    a = src.name(attr, "A")
+    # A traced node's attribute that is none of its class's watched names (its number,
+    # gradient and operands: `Machine.set_attr` has the recorder see those), such as
+    # `out._backward = _backward`, is written as `set_attr` writes it.
+    unwatched = (
+        f"(s_ := o.cls.shape).grad != {a} and s_.number != {a}"
+        f" and s_.operands != {a} and s_.second != {a}"
+    )
     return [
         f"r = {value}",
         f"o = {target}",
-        "if type(o) is PInstance and o.mirror is None and not o.cls.has_properties:",
-        f"    o.attrs[{src.name(attr, 'A')}] = r",
+        "if type(o) is PInstance and not o.cls.has_properties"
+        f" and (o.mirror is None or {unwatched}):",
+        f"    o.attrs[{a}] = r",
         "else:",
         f"    {src.name(set_attr, 'F')}(o, {src.name(attr, 'A')}, r)",
     ]
@@ -695,6 +767,24 @@ def _grad(src: Source, shape: Shape) -> list[str]:
     else:
         lines.append(f"a = {plus}(b, v)")
     return [*lines, f"{src.name(finish, 'S')}(f, o, l, b, a)"]
+
+
+def _grad_set(src: Source, shape: Shape) -> list[str]:
+    """`self.grad = 0.0` (`Compiler.grad_write` with no update): the term, then the
+    object, computed in its order; where the object is one of the program's that no
+    graph holds yet and has no such attribute (a node's `__init__`), it is written as
+    the write's `finish` writes it first, else `finish` does it all."""
+    _, obj, term_of, finish, name, binary = shape
+    a = src.name(name, "A")
+    return [
+        *_term(src, term_of, src.name(binary, "B")),
+        f"o = {src.expr(obj)}",
+        "if type(o) is PInstance and o.mirror is None and not o.cls.has_properties"
+        f" and {a} not in o.reads:",
+        f"    o.attrs[{a}] = v",
+        "else:",
+        f"    {src.name(finish, 'S')}(f, o, l, None, v)",
+    ]
 
 
 def _numbers(result: str, left: str, op: str, right: str, otherwise: str) -> list[str]:

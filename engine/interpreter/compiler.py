@@ -1113,6 +1113,8 @@ class Compiler(ExpressionCompiler):
                 "grad", obj_expr, combine, term_of, finish, get_attr, binary, name, update, updated
             )  # fmt: skip
             self.shapes[id(run)] = (shape, run)
+        elif read_first is None and read_last is None:  # `self.grad = 0.0`: `codegen` too
+            self.shapes[id(run)] = (("grad_set", obj_expr, term_of, finish, name, binary), run)
         return run
 
     def grad_finish(

@@ -1319,7 +1319,9 @@ class ExpressionCompiler:
             obj = variables[local] if local in variables else obj_expr(f)  # see `attribute`
             return dispatch(with_self(f, obj))  # [obj, *arguments]
 
-        self.shapes[id(run_method)] = (("method", obj_expr, local, args, dispatch), run_method)
+        # (`method` and the machine: `codegen` writes `list.append` and `set.add` in place)
+        shape = ("method", obj_expr, local, args, dispatch, method, m)
+        self.shapes[id(run_method)] = (shape, run_method)
         return run_method
 
     def display(self, node: ast.expr, scope: scopes.Scope) -> Expr:

@@ -318,11 +318,7 @@ class Library:
             "bool": TypeObject("bool", lambda a, k: m.truthy(a[0]) if a else False, (bool,)),
             "list": TypeObject("list", self.list_, (list,)),
             "tuple": TypeObject("tuple", self.tuple_, (tuple,)),
-            "set": TypeObject(
-                "set",
-                lambda a, k: self.set_(a if not k and len(a) < 2 else _one_iterable("set", a, k)),
-                (PSet,),
-            ),
+            "set": TypeObject("set", self.set_, (PSet,)),
             "frozenset": TypeObject(
                 "frozenset",
                 lambda a, k: self.frozenset_(
@@ -1010,6 +1006,13 @@ class Library:
         return _filtered(machine.truthy, machine.call, args[0], [self.flat(args[1])])
 
     def isinstance_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        if not kwargs and len(args) == 2:
+            cls = args[1]
+            if type(cls) is PClass and cls is not self.object_class:
+                # `isinstance(other, Value)`: the loop's answer below for one class of the
+                # program's, sooner.
+                value = args[0]
+                return type(value) is PInstance and cls in value.cls.mro
         if kwargs or len(args) != 2:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)
@@ -1216,8 +1219,10 @@ class Library:
         self.state.check_nesting(items)
         return tuple(items)
 
-    def set_(self, args: list[Any]) -> PSet:
+    def set_(self, args: list[Any], kwargs: dict[str, Any] | None = None) -> PSet:
         """`set(x)`; of a set, CPython's copy (its order too)."""
+        if kwargs or len(args) > 1:
+            _one_iterable("set", args, kwargs)  # CPython's TypeError
         if args and type(args[0]) is PSet:
             self.state.charge(len(args[0]))
             return sets.copy(args[0])
@@ -1233,6 +1238,15 @@ class Library:
                 if type(item) is not PInstance:
                     return self.make_set([*items])
             try:  # objects of the program's, each a key as it is
+                if items and items[0].cls.hash_rule is None:
+                    # What `PSet(items)` makes of them, the first hashed by identity (a
+                    # node's operands): ordered by insertion, no mirror; made without
+                    # `PSet.__init__`'s call.
+                    made = object.__new__(PSet)
+                    made.items = dict.fromkeys(items)
+                    made.entries = made.mirror = None
+                    made.frozen = False
+                    return made
                 return PSet(items)
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None

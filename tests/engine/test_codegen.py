@@ -752,3 +752,244 @@ def test_steps_charged_together_meet_every_limit_where_one_by_one_did(
     assert generated == looped
     assert isinstance(generated[-1], list) and "deep" in generated[-1][-3]
     assert sum(isinstance(run, tuple) for run in generated) > 50
+
+
+IN_PLACE = """
+import time
+from collections import deque
+
+class Key:
+    def __init__(self, k):
+        self.k = k
+
+    def __hash__(self):
+        print("hash", self.k)
+        return hash(self.k)
+
+    def __eq__(self, other):
+        return isinstance(other, Key) and self.k == other.k
+
+class Plain:
+    pass
+
+class Own:
+    def __init__(self):
+        self.items = []
+
+    def append(self, item):
+        self.items.append(item * 2)
+
+def fill(n):
+    order = []
+    seen = set()
+    last = deque(maxlen=2)
+    keys = set()
+    own = Own()
+    frozen = frozenset([1])
+    for i in range(n):
+        p = Plain()
+        order.append(p)
+        seen.add(p)
+        seen.add(p)
+        last.append(i)
+        keys.add(Key(i % 2))
+        order.append(i)
+        seen.add(i)
+        own.append(i)
+        try:
+            frozen.add(i)
+        except AttributeError as error:
+            order.append(str(error))
+    return len(order), len(seen), list(last), len(keys), own.items, order[-1:]
+
+def one(a):
+    return a
+
+def gen(n):
+    yield n
+    yield n + 1
+
+def star(*xs, k=2):
+    return len(xs) * k
+
+def visit(node, depth):
+    if depth > 0:
+        visit(node, depth - 1)
+    return depth + one(depth)
+
+for n in range(5):
+    print(fill(n), visit(n, n), time.time())
+    print(list(gen(n)), star(n, n), (lambda x: x + 1)(n), one(Plain) is Plain, one(a=n))
+    try:
+        print(one(
+            n, n))
+    except TypeError as error:
+        print("bind", error, time.time())
+    try:
+        call = one if n < 3 else n
+        print(call(n))
+    except TypeError as error:
+        print("call", error)
+"""
+
+DOWN = """
+def down(n):
+    return 1 + (
+        down(n - 1))
+
+down(30)
+"""
+
+
+def test_appends_adds_and_calls_written_in_place_print_what_cpython_prints() -> None:
+    # `order.append(x)` and `seen.add(x)` written in place where they are a list's or a
+    # set's own (`codegen._added`), and calls of the program's functions beside them; a
+    # deque with a `maxlen`, a frozenset, a class's own `append`, an object hashed by
+    # its program's `__hash__`, a generator's, a `*args`' and a lambda's call, a
+    # keyword, a wrong count of arguments and a call of a number all go their usual way.
+    source = IN_PLACE.replace("time.time()", "0") + TAIL  # (the engine's clock is its own)
+    assert_same_output(printed_lines(trace_source(source)), run_in_cpython(source))
+
+
+def test_appends_adds_and_calls_written_in_place_meet_every_limit_and_locate_every_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under every step limit the run stops at the same statement with the same words as
+    # on `in_order`'s loop (a call's step, `dispatch`'s, is charged where it was), a
+    # clock read sees the same count, and an error a call of the program's lets out (a
+    # binding's TypeError, the call depth bound) is located at the call, its chain of
+    # calls at the call's line, as `dispatch` located it.
+    def traced(source: str, steps: int) -> object:
+        limits = Limits(max_steps=steps, max_call_depth=20, time_limit=120.0)
+        try:
+            return printed_lines(trace_source(source, limits=limits))
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    limits = [*range(1, 700, 29), 10**6]  # (the program runs about 650 steps)
+    generated = [traced(IN_PLACE + TAIL, steps) for steps in limits]
+    deep = traced(DOWN + TAIL, 10**6)
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    looped = [traced(IN_PLACE + TAIL, steps) for steps in limits]
+    assert generated == looped
+    assert deep == traced(DOWN + TAIL, 10**6)
+    assert isinstance(generated[-1], list) and sum(isinstance(r, tuple) for r in generated) > 20
+    assert isinstance(deep, tuple) and deep[1:] == (4, 9) and "called from line 4" in deep[0]
+
+
+NODE_WRITES = """
+class Node:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(children)
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        out = Node(self.data * other.data, (self, other))
+
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+
+        out._backward = _backward
+        out.note = 'made'
+        return out
+
+    def backward(self):
+        order, seen = [], set()
+
+        def visit(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    visit(child)
+                order.append(v)
+
+        visit(self)
+        self.grad = 1.0
+        for v in reversed(order):
+            v._backward()
+
+class Prop:
+    def __init__(self):
+        self._g = 0.0
+        self.grad = 1.5
+
+    @property
+    def grad(self):
+        return self._g
+
+    @grad.setter
+    def grad(self, g):
+        print("set", g)
+        self._g = g
+
+def scaled(a, b, k):
+    a.grad = k * b.grad
+    return a.grad
+
+def relinked(a, b):
+    out = a * b
+    out._prev = (b, a)
+    out.data = 2.0
+    return out
+
+w = Node(3.0)
+for step in range(4):
+    x = Node(float(step))
+    y = relinked(w, x) * x
+    y.backward()
+    for p in (w, x):
+        p.grad = 0.0
+        p.data = p.data - 0.1
+    print(step, y.data, w.data, scaled(x, w, 2), scaled(x, w, 0.5), Prop().grad)
+y
+"""
+
+
+def test_a_traced_nodes_attributes_written_in_place_trace_as_set_attr_writes_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `out._backward = _backward` on a traced node is written in place (`codegen._store`);
+    # its number, gradient and operands (`p.grad = 0.0`, `out.data = 2.0`, `out._prev =
+    # (b, a)`) stay `Machine.set_attr`'s, which has the recorder see them; `self.grad =
+    # 0.0` in a node's `__init__` is written in place (`_grad_set`), a traced node's
+    # gradient set, a product's and a property's are the write's `finish`: the trace is
+    # the same, byte for byte, as on `in_order`'s loop.
+    generated = trace_source(NODE_WRITES)
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert generated == trace_source(NODE_WRITES)
+    assert len(generated["frames"]) > 20
+    assert_same_output(printed_lines(generated), run_in_cpython(NODE_WRITES))
+
+
+NESTED = """
+def wrap(t, n):
+    return (t, n)
+
+def pair(a, b):
+    return (a, b), (b,), ()
+
+t = ()
+for n in range(300):
+    print(pair(n, n + 1))
+    t = wrap(t, n)
+print(len(t))
+"""
+
+
+def test_tuples_written_in_place_refuse_the_same_nesting(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `(a, b)` is made in place where none of its items is a tuple (`codegen._tuple`);
+    # a tuple of tuples is still measured (`check_nesting`): the run stops at the same
+    # depth, statement and words as on `in_order`'s loop.
+    def traced() -> object:
+        try:
+            return printed_lines(trace_source(NESTED + TAIL))
+        except EngineError as error:
+            return (str(error), error.line, error.column)
+
+    generated = traced()
+    monkeypatch.setattr(codegen, "HOT_AFTER", 10**9)
+    assert generated == traced()
+    assert isinstance(generated, tuple) and "deep" in generated[0] and generated[1] == 3

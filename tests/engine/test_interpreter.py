@@ -573,6 +573,63 @@ for call in [lambda: list(5), lambda: {[1]: 2}, lambda: {1}.add([]), lambda: {}[
     assert caught.value.message.startswith("TypeError: unhashable type: 'list' (a list cannot")
 
 
+def test_set_of_a_tuple_of_objects_is_cpythons_set() -> None:
+    # `set(children)` of objects of the program's, made without `PSet.__init__` where
+    # the first is hashed by identity (`Library.set_`): a duplicate kept once, a
+    # `__hash__` and `__eq__` of the program's run as CPython runs them, an unhashable
+    # object, too many arguments and a keyword refused in CPython's words.
+    source = """
+class K:
+    def __init__(self, k):
+        self.k = k
+    def __hash__(self):
+        return self.k
+    def __eq__(self, o):
+        return isinstance(o, K) and o.k == self.k
+class P:
+    pass
+class U:
+    def __eq__(self, o):
+        return True
+a, b = P(), P()
+for i in range(3):
+    s = set((a, b, a))
+    s.add(b)
+    print(len(s), a in s, [x is a for x in s])
+    t = set((K(1), K(2), K(1)))
+    print(len(t), K(2) in t)
+    for call in [lambda: set((a, U())), lambda: set((1, 2), 3), lambda: set(x=(a,))]:
+        try:
+            call()
+        except TypeError as e:
+            print(e)
+    print(sorted(set((3, 1, 2))), set(), frozenset((a,)) == frozenset((a, a)))
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
+def test_isinstance_of_one_class_of_the_programs_is_cpythons() -> None:
+    # One class of the program's as the second argument is answered at once
+    # (`Library.isinstance_`): a subclass's object, another class's, a number, a class
+    # itself, `object`, a tuple, and a wrong count of arguments, as CPython answers them.
+    source = """
+class A:
+    pass
+class B(A):
+    pass
+class C:
+    pass
+for value in [A(), B(), C(), 1, A, None]:
+    print(isinstance(value, A), isinstance(value, B), isinstance(value, object),
+          isinstance(value, (C, B)), isinstance(value, C))
+try:
+    isinstance(A())
+except TypeError as e:
+    print("TypeError")
+"""
+    assert printed_lines(trace_source(source + TAIL)) == run_in_cpython(source)
+
+
 def test_center_pads_as_cpythons_str_center() -> None:
     source = (
         "for w in range(12):\n"

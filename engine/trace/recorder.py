@@ -612,28 +612,13 @@ class Recorder:
             sync_mirror(instance, node)
 
     def sync_all(self, nodes: Iterable[Value]) -> None:
-        """`sync` of every node of `nodes`, in one loop (every node of each pass): a
-        finite float, the usual case, taken without `as_number`'s call."""
+        """`sync` of every node of `nodes`, in one loop (every node of each pass)."""
         instance_of = self.instance_of
         for node in nodes:
             instance = instance_of.get(node)
             if instance is None:
                 continue
-            # `sync_mirror(instance, node)`, inline: once per node of every pass.
-            attrs = instance.attrs
-            shape = instance.cls.shape
-            assert shape is not None
-            data = attrs.get(shape.number)
-            if type(data) is not float or data - data:
-                data = as_number(data, "data")
-            node.data = data
-            grad = attrs.get(shape.grad)
-            if type(grad) is not float or grad - grad:
-                grad = as_number(grad, "grad")
-            node.grad = grad
-            label = attrs.get("label")
-            if type(label) is str and label and label != "None":
-                node.label = label
+            sync_mirror(instance, node)
 
     # Prints and update frames
 

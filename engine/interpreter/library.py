@@ -50,6 +50,7 @@ from backprop_animator.engine.interpreter.machine import (
 )
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
+    GENERIC_ALIASES,
     MISSING,
     Annotation,
     BoundMethod,
@@ -1046,6 +1047,10 @@ class Library:
                     return True
             elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
                 raise ProgramError(not_a_class, kind="TypeError")
+            elif type(cls) is Annotation and (cls.name == "|" or cls.name in GENERIC_ALIASES):
+                # `isinstance(x, list[int])`, `list[int] | None`: CPython's TypeError
+                words = "isinstance() argument 2 cannot be a parameterized generic"
+                raise ProgramError(words, kind="TypeError")
             else:
                 raise ProgramError("isinstance()'s second argument must be a class")
         return False

@@ -34,6 +34,7 @@ from backprop_animator.engine.interpreter.objects import (
     ENUM_KEY,
     ENUM_MIXIN_KEY,
     FROZEN,
+    GENERIC_ALIASES,
     LOG_KIND,
     MISSING,
     NO_READS,
@@ -1329,6 +1330,8 @@ class Machine:
             return combined
         union = type_union(op, left, right)  # `isinstance(x, int | float)`
         if union is not None:
+            if type(union) is Annotation:  # `dict[str, float] | None`: its members counted
+                state.charge(len(union.args) // ITEMS_PER_STEP)
             return union
         if lt is complex or rt is complex:
             return self.complex_numbers(op, left, right)
@@ -1874,7 +1877,7 @@ class Machine:
             if type(key) is PInstance and enum_mixin_value(key) is not key:
                 return self.get_item(obj, enum_mixin_value(key))  # `xs[Level.HIGH]`
             raise bad_index(obj, key)
-        if isinstance(obj, TypeObject) and obj.name in _GENERIC_TYPES:
+        if isinstance(obj, TypeObject) and obj.name in GENERIC_ALIASES:
             # `Vector = list[Value]`: CPython's generic alias, an alias as `List[Value]` is
             return Annotation(obj.name, key if type(key) is tuple else (key,))
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
@@ -2319,9 +2322,6 @@ def _stream_member(stream: Stream, name: str) -> Any:
 
 
 _TEXT_STREAM_NAMES = frozenset(dir(io.TextIOWrapper))
-
-# The built-in types CPython subscripts into a generic alias (`list[float]`).
-_GENERIC_TYPES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
 
 # What an `__iter__` may not return: CPython's "iter() returned non-iterator".
 _NOT_ITERATORS = frozenset(

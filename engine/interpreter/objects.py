@@ -1149,6 +1149,17 @@ class Annotation:
         self.name = name
         self.args = args
 
+    # Equal as CPython's aliases are, by what they name (`list[int] == list[int]`, a key of
+    # a dict): the name and the arguments, classes by identity (no code of the program runs).
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Annotation and self.name == other.name and self.args == other.args
+
+    def __hash__(self) -> int:
+        try:
+            return hash((self.name, self.args))
+        except TypeError:  # `dict[[int], float]`: a list among the arguments
+            return hash((self.name, len(self.args)))
+
 
 class _Missing:
     __slots__ = ()
@@ -1204,11 +1215,14 @@ def _mro_error(bases: tuple[PClass, ...], sequences: list[Any], at: list[int]) -
     return f"Cannot create a consistent method resolution\norder (MRO) for bases {named}"
 
 
-def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | None:
+def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | Annotation | None:
     """`int | float` outside annotations (`isinstance(x, int | float)`): the tuple of the
-    classes, which `isinstance` reads as CPython reads a union; else None."""
+    classes, which `isinstance` reads as CPython reads a union; a union with a generic
+    alias (`dict[str, float] | None`) an annotation (`_alias_union`); else None."""
     if op != "|":
         return None
+    if type(left) is Annotation or type(right) is Annotation:  # (not `typing`'s names)
+        return _alias_union(left, right)
 
     def classes(value: Any) -> tuple[Any, ...] | None:
         if isinstance(value, TypeObject) or type(value) is PClass:
@@ -1223,3 +1237,38 @@ def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | None:
     if first is None or second is None or (left is None and right is None):
         return None
     return (*first, *second)
+
+
+# The built-in classes whose subscription is CPython's generic alias (`list[float]`).
+GENERIC_ALIASES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
+
+
+def _alias_union(left: Any, right: Any) -> Annotation | None:
+    """`dict[str, float] | None`, `int | list[int]`: CPython's union of a generic alias, an
+    annotation here (`Annotation("|", members)`), each member once in the order given, a
+    union's members in its place; None where a side is no class, alias or None."""
+    members: list[Any] = []  # (`Machine.binary` charges their number)
+    for side in (left, right):
+        if type(side) is Annotation and side.name == "|":
+            more: tuple[Any, ...] = side.args
+        elif type(side) is Annotation and side.name not in GENERIC_ALIASES:
+            return None  # `Optional[int] | None`: CPython's `typing.Union[...]`, not made here
+        elif (
+            type(side) is Annotation
+            or side is None
+            or isinstance(side, TypeObject)
+            or type(side) is PClass
+        ):
+            more = (side,)
+        elif (
+            type(side) is tuple
+            and side
+            and all(  # `int | float` made first
+                v is None or isinstance(v, TypeObject) or type(v) is PClass for v in side
+            )
+        ):
+            more = side
+        else:
+            return None
+        members.extend(more)
+    return Annotation("|", tuple(dict.fromkeys(members)))  # each once, in its first place

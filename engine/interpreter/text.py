@@ -17,6 +17,7 @@ from typing import Any
 from backprop_animator.engine.interpreter.objects import (
     ENDLESS,
     ENUM_KEY,
+    GENERIC_ALIASES,
     LOG_HANDLERS,
     LOG_KIND,
     MISSING,
@@ -46,9 +47,6 @@ from backprop_animator.engine.interpreter.runtime import (
     State,
 )
 from backprop_animator.engine.value import Value
-
-# The built-in classes whose subscription is CPython's generic alias (`list[float]`)
-GENERIC_ALIASES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
 
 # [[fill]align][sign][z][#][0][width][grouping][.precision][type]
 _SPEC = re.compile(
@@ -187,15 +185,18 @@ class Texts:
     def annotation_repr(self, value: Annotation, seen: set[int] | None) -> str:
         """A `typing` name (`typing.List`), or CPython's generic alias as it shows it,
         `list[float]`, `dict[str, __main__.Value]`."""
-        if value.name in GENERIC_ALIASES:
+        if value.name in GENERIC_ALIASES or value.name == "|":
+            union = value.name == "|"  # `dict[str, float] | None`
             parts: list[str] = []
-            size = len(value.name) + 2
+            size = 0 if union else len(value.name) + 2
             for arg in value.args:  # each argument is bounded, and so is their sum
                 part = self.alias_argument(arg, seen)
-                size += len(part) + 2 * bool(parts)
+                size += len(part) + (3 if union else 2) * bool(parts)
                 if size > MAX_STR:
                     self.state.check_str(size, at_least=True)
                 parts.append(part)
+            if union:
+                return " | ".join(parts)
             return f"{value.name}[{', '.join(parts)}]"
         return f"typing.{value.name}"
 

@@ -3869,6 +3869,21 @@ def test_super_in_a_mixed_in_enums_method_follows_cpythons_mro() -> None:
     assert_as_cpython(source)
 
 
+def test_a_union_with_a_generic_alias_is_cpythons() -> None:
+    # `Grads = dict[str, float] | None` at module level, and in a signature's annotations,
+    # which CPython evaluates: it was "unsupported operand type(s) for |".
+    source = (
+        "A = dict[str, float] | None\nB = None | list[int]\nC = int | list[int] | int\n"
+        "D = (int | float) | list[int]\n"
+        "print(A, B, C, D, A == (dict[str, float] | None), {list[int]: 1}[list[int]])\n"
+        "print(list[int] == list[float], len({A, dict[str, float] | None}))\n"
+        "try:\n    isinstance(3, list[int] | None)\nexcept TypeError as e:\n    print(e)\n"
+        "def f(x: dict[str, float] | None = None) -> list[int] | None:\n    return x\n"
+        "print(f({'a': 1.0}))\n"
+    )
+    assert_as_cpython(source)
+
+
 def test_the_data_types_format_of_an_enum_member_with_a_blank_spec_is_its_str() -> None:
     # CPython's `str.__format__(member, '')` is `str(member)`: Enum's `Op.ADD`, or the
     # class's own `__str__`; any other spec formats the value.

@@ -1029,6 +1029,13 @@ def test_a_generic_alias_s_text_is_bounded_as_a_string_is(made: str) -> None:
         trace_source(source + END)
 
 
+def test_a_union_of_generic_aliases_grown_in_a_loop_is_charged_for_its_members() -> None:
+    # Each `|` makes a union of all the members so far: their number is charged.
+    source = "u = list[int]\nfor i in range(5_000):\n    u = u | dict[str, i]\n"
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+
+
 def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
     source = "for t in (int, float, str):\n    try:\n        t[0]\n    except TypeError as e:\n"
     source += "        print(e)\n"

@@ -1416,9 +1416,8 @@ class Recorder:
         may be missing from `topo`: the walk appends them too). The walk takes a node's
         operands in their order; where that walk's appends are not `topo` (a sort of the
         program's own that takes them in another order), in the order `topo` places them
-        (every node there). Where neither
-        walk gives `topo` (no depth-first sort made it), the seed alone, whose sentence
-        says the program's own order."""
+        (every node there). Where neither walk gives `topo` (no depth-first sort made it),
+        the seed alone, whose sentence says the program's own order."""
         steps = sort_steps_of(output)
         walked = appended(steps)
         if len(walked) > len(topo):  # leaves whose rules the program did not run

@@ -1244,14 +1244,7 @@ class Library:
                     return self.make_set([*items])
             try:  # objects of the program's, each a key as it is
                 if items and items[0].cls.hash_rule is None:
-                    # What `PSet(items)` makes of them, the first hashed by identity (a
-                    # node's operands): ordered by insertion, no mirror; made without
-                    # `PSet.__init__`'s call.
-                    made = object.__new__(PSet)
-                    made.items = dict.fromkeys(items)
-                    made.entries = made.mirror = None
-                    made.frozen = False
-                    return made
+                    return PSet.by_insertion(items)  # a node's operands, the usual case
                 return PSet(items)
             except TypeError:
                 raise ProgramError("this item cannot be put in a set (it holds a list)") from None

@@ -944,6 +944,17 @@ class PSet:
             for item in self.items:
                 self._mirror_add(item)
 
+    @staticmethod
+    def by_insertion(items: Iterable[Any]) -> PSet:
+        """What `PSet(items)` makes where the first item is an object of the program's
+        hashed by identity (a node's operands, `set((self, other))`): ordered by insertion,
+        no mirror; made without `__init__`'s call and its tests."""
+        made = object.__new__(PSet)
+        made.items = dict.fromkeys(items)
+        made.entries = made.mirror = None
+        made.frozen = False
+        return made
+
     def __iter__(self) -> Iterator[Any]:
         return iter(self.ordered())
 

@@ -818,44 +818,73 @@ class ExpressionCompiler:
         left = self.expr(node.left, scope)
         ops = [_COMPARE[type(op)] for op in node.ops]
         rights = [self.expr(c, scope) for c in node.comparators]
-        compare = self.m.compare
         line, column = self.pos(node)
         if len(ops) == 1 and ops[0] in ("in", "not in"):
             return self.membership(ops[0] == "in", left, rights[0], (line, column))
         if len(ops) == 1:
-            op = ops[0]
+            apply = self.comparison(ops[0], (line, column))
             right = rights[0]
-
-            def apply(a: Any, b: Any) -> Any:
-                if type(a) is float and type(b) is float:
-                    if op == "<":
-                        return a < b
-                    if op == ">":
-                        return a > b
-                try:
-                    return compare(op, a, b)
-                except ProgramError as error:
-                    raise error.located(line, column) from None
 
             def run_one(f: Frame) -> Any:
                 return apply(left(f), right(f))
 
             self.shapes[id(run_one)] = (("binary", left, right, apply), run_one)
             return run_one
+        applies = [self.comparison(op, (line, column)) for op in ops]
+        pairs = list(zip(applies, rights, strict=True))
+        truthy = self.m.truthy
 
         def run(f: Frame) -> Any:
+            # `a < b < c` as CPython's: each result as its operator gave it, the first
+            # false one (a program's object included) the answer, or else the last.
             a = left(f)
-            try:
-                for op, right in zip(ops, rights, strict=True):
-                    b = right(f)
-                    if not compare(op, a, b):
-                        return False
-                    a = b
-            except ProgramError as error:
-                raise error.located(line, column) from None
-            return True
+            result: Any = True
+            for apply, right in pairs:
+                b = right(f)
+                result = apply(a, b)
+                if result is False:
+                    return result
+                if result is not True:
+                    try:
+                        if not truthy(result):
+                            return result
+                    except ProgramError as error:
+                        raise error.located(line, column) from None
+                a = b
+            return result
 
         return run
+
+    def comparison(self, op: str, position: tuple[int, int]) -> Callable[[Any, Any], Any]:
+        """`a < b` of two values: a bool, but what a program's `__lt__`... returned where
+        either is one of its objects (`Machine.rich_compare`), as CPython's."""
+        compare, rich = self.m.compare, self.m.rich_compare
+        line, column = position
+        if op in ("is", "is not", "in", "not in"):
+
+            def apply_plain(a: Any, b: Any) -> Any:
+                try:
+                    return compare(op, a, b)
+                except ProgramError as error:
+                    raise error.located(line, column) from None
+
+            return apply_plain
+
+        def apply(a: Any, b: Any) -> Any:
+            kind = type(a)
+            if kind is float and type(b) is float:
+                if op == "<":
+                    return a < b
+                if op == ">":
+                    return a > b
+            try:
+                if kind is PInstance or type(b) is PInstance:
+                    return rich(op, a, b)
+                return compare(op, a, b)
+            except ProgramError as error:
+                raise error.located(line, column) from None
+
+        return apply
 
     def membership(self, is_in: bool, left: Expr, right: Expr, position: tuple[int, int]) -> Expr:
         """`a in b` and `a not in b`: what `Machine.compare` does with them, one call sooner."""

@@ -18,7 +18,7 @@ import operator
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from types import GeneratorType, MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from backprop_animator.engine.errors import NO_REAL_RESULT, arithmetic_reason
 from backprop_animator.engine.interpreter import collection_kinds as kinds
@@ -146,8 +146,15 @@ FORWARD_DUNDERS = _FORWARD  # `a + b` of a program's instance calls its class's 
 # (`Machine.call_from_python`): each level may hold a tuple's C recursion besides.
 MAX_CALLBACK_DEPTH = 32
 
-_COMPARE = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__"}
-_SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+_COMPARE = {
+    "<": "__lt__",
+    "<=": "__le__",
+    ">": "__gt__",
+    ">=": "__ge__",
+    "==": "__eq__",
+    "!=": "__ne__",
+}
+_SWAPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 # The `operator` module's functions are Python's own operators (`operator.add(a, b)` is
 # `a + b`, reflected methods included), without a Python frame of their own.
 _NUMBER_OPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -1497,22 +1504,16 @@ class Machine:
         if op == "in" or op == "not in":
             found = self.contains(right, left)
             return found if op == "in" else not found
-        if op == "!=":
-            return not self.compare("==", left, right)
         lt = type(left)
         rt = type(right)
         if lt is PInstance or rt is PInstance:
-            if lt is PInstance:
-                result = self.call_dunder(left, _COMPARE[op], right)
-                if result is not NO_METHOD and result is not NotImplemented:
-                    return self.truthy(result)
-            if rt is PInstance:
-                result = self.call_dunder(right, _COMPARE[_SWAPPED[op]], left)
-                if result is not NO_METHOD and result is not NotImplemented:
-                    return self.truthy(result)
-            if op == "==":
-                return left is right
-        elif op == "==":
+            if left is right and (op == "==" or op == "!="):
+                return op == "=="  # CPython's `PyObject_RichCompareBool`: identity first
+            result = self.rich_compare(op, left, right)
+            return result if result is True or result is False else self.truthy(result)
+        if op == "!=":
+            return not self.compare("==", left, right)
+        if op == "==":
             self.charge_compare(left, right)
             if self.collections and (lt is dict or lt is list) and lt is rt:
                 return self.kinds_equal(left, right)
@@ -1549,6 +1550,11 @@ class Machine:
             ordered = kinds.counters_ordered(self, op, left, right)  # two Counters
             if ordered is not None:
                 return ordered
+        return self.compare_failed(op, left, right)
+
+    def compare_failed(self, op: str, left: Any, right: Any) -> NoReturn:
+        """CPython's TypeError of an ordering neither operand answers."""
+        lt, rt = type(left), type(right)
         hint = "; compare their .data" if lt is Value or rt is Value else ""
         failed = ProgramError(
             f"'{op}' is not supported between '{type_name(left)}' and '{type_name(right)}'{hint}",
@@ -1557,6 +1563,54 @@ class Machine:
         types = f"'{self.kind_name(left)}' and '{self.kind_name(right)}'"
         failed.args_seen = (f"'{op}' not supported between instances of {types}",)
         raise failed
+
+    def rich_compare(self, op: str, left: Any, right: Any) -> Any:
+        """`a < b`, `a == b`, `a != b` where either is a program's object: what its
+        `__lt__`... returned, whatever it is (a Value, None), as CPython's. The reflected
+        method (`__gt__` for `<`) of the right operand when the left's is missing or
+        NotImplemented, or first when the right's class is a subclass of the left's;
+        `!=` without `__ne__` is object's, `not __eq__`; none answering, `==` and `!=`
+        are identity and an ordering CPython's TypeError."""
+        if type(left) is not PInstance and type(right) is not PInstance:
+            return self.compare(op, left, right)
+        reflected = _COMPARE[_SWAPPED[op]]
+        right_first = (
+            type(right) is PInstance
+            and type(left) is PInstance
+            and right.cls is not left.cls
+            and left.cls in right.cls.mro
+        )
+        if right_first:
+            result = self.compare_dunder(right, reflected, left)
+            if result is not NotImplemented:
+                return result
+        if type(left) is PInstance:
+            result = self.compare_dunder(left, _COMPARE[op], right)
+            if result is not NotImplemented:
+                return result
+        if type(right) is PInstance and not right_first:
+            result = self.compare_dunder(right, reflected, left)
+            if result is not NotImplemented:
+                return result
+        if op == "==":
+            return left is right
+        if op == "!=":
+            return left is not right
+        return self.compare_failed(op, left, right)
+
+    def compare_dunder(self, obj: PInstance, name: str, other: Any) -> Any:
+        """`obj.__lt__(other)` of its class, NotImplemented where it has none; `__ne__`
+        without one is object's: `__eq__`'s answer inverted."""
+        result = self.call_dunder(obj, name, other)
+        if result is NO_METHOD:
+            if name != "__ne__":
+                return NotImplemented
+            result = self.call_dunder(obj, "__eq__", other)
+            if result is NO_METHOD:
+                return False if other is obj else NotImplemented
+            if result is not NotImplemented:
+                return not self.truthy(result)
+        return result
 
     def kind_name(self, value: Any) -> str:
         """`cpython_type`, a `collections` kind by CPython's name (`Counter`)."""

@@ -36,8 +36,8 @@ def compile_pattern(compiler: Expressions, node: ast.pattern, scope: Scope) -> P
     m = compiler.m
     if isinstance(node, ast.MatchValue):
         value = compiler.expr(node.value, scope)
-        compare = m.compare
-        return lambda f, subject: compare("==", subject, value(f))
+        rich, truthy = m.rich_compare, m.truthy
+        return lambda f, subject: truthy(rich("==", subject, value(f)))
     if isinstance(node, ast.MatchSingleton):
         constant = node.value
         return lambda f, subject: subject is constant

@@ -488,7 +488,7 @@ def _mixin_namespace(library: Library, kind: type) -> dict[str, Any]:
         return NativeMethod(name, python_method(f"{qual}.{name}", params, call))
 
     def compared(op: str) -> Call:
-        return lambda a, k: m.compare(op, plain(a[0]), plain(a[1]))
+        return lambda a, k: m.rich_compare(op, plain(a[0]), plain(a[1]))
 
     def operated(op: str, left: Any, right: Any) -> Any:
         try:
@@ -1592,12 +1592,12 @@ def _derived(m: Any, root: str, rule: str) -> Callable[[list[Any], dict[str, Any
         if rule == "not r":
             return not m.truthy(r)
         if rule == "not r and !=":
-            return not m.truthy(r) and m.compare("!=", self_, other)
+            return not m.truthy(r) and m.rich_compare("!=", self_, other)
         if rule == "not r or ==":
-            return not m.truthy(r) or m.compare("==", self_, other)
+            return not m.truthy(r) or m.rich_compare("==", self_, other)
         if rule == "r or ==":
-            return r if m.truthy(r) else m.compare("==", self_, other)
-        return m.compare("!=", self_, other) if m.truthy(r) else r  # "r and !="
+            return r if m.truthy(r) else m.rich_compare("==", self_, other)
+        return m.rich_compare("!=", self_, other) if m.truthy(r) else r  # "r and !="
 
     return call
 
@@ -1638,7 +1638,7 @@ def operator_module(library: Library) -> PModule:
         ("gt", ">"),
         ("ge", ">="),
     ):
-        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+        members[name] = Builtin(f"operator.{name}", _binary(m.rich_compare, op, name))
 
     def single(args: list[Any], kwargs: dict[str, Any], name: str, cpython: Any) -> Any:
         """The one argument a function of `operator` (or one it made) takes."""
@@ -1727,7 +1727,7 @@ def _operator_more(
     for name, op in (("and_", "&"), ("or_", "|"), ("xor", "^"), ("lshift", "<<"), ("rshift", ">>")):
         members[name] = Builtin(f"operator.{name}", _binary(m.binary, op, name))
     for name, op in (("is_", "is"), ("is_not", "is not")):
-        members[name] = Builtin(f"operator.{name}", _binary(m.compare, op, name))
+        members[name] = Builtin(f"operator.{name}", _binary(m.rich_compare, op, name))
 
     def one_of(name: str, apply: Callable[[Any], Any]) -> Builtin:
         cpython = getattr(operator, name)

@@ -4016,3 +4016,77 @@ def test_a_built_in_base_or_a_new_method_is_refused_saying_what_to_write(
     with pytest.raises(EngineError, match=re.escape(words)) as refused:
         trace_source(source + TAIL)
     assert refused.value.line is not None
+
+
+RICH_COMPARISONS = """
+import operator
+from functools import total_ordering
+class V:
+    def __init__(self, x):
+        self.x = x
+    def __eq__(self, other):
+        return V(('eq', self.x, getattr(other, 'x', other)))
+    def __lt__(self, other):
+        return ('lt', self.x, getattr(other, 'x', other))
+    def __gt__(self, other):
+        return None
+    def __repr__(self):
+        return f"V({self.x!r})"
+a, b = V(1), V(2)
+print(a == b, a < b, a > b, 3 < a, 3 == a, a != b)
+print(a < b < 7, 1 < a < b, 0 < 2 < a, a < b > 4)
+print(not (a == b), bool(a < b), [a] == [b], (a, 1) == (a, 2), a in [b])
+print(operator.eq(a, 2), operator.lt(a, 2), operator.ne(a, 2), operator.gt(2, a))
+class N:
+    def __eq__(self, other):
+        return 0
+    def __ne__(self, other):
+        return NotImplemented
+print(N() != N(), N() == N(), N() != 1, 1 != N())
+class E:
+    def __eq__(self, other):
+        return 5
+e = E()
+print(e != e, e == 3, 3 == e, 3 != e)
+class P:
+    def __lt__(self, o):
+        return 'P.lt'
+    def __gt__(self, o):
+        return 'P.gt'
+class C(P):
+    def __gt__(self, o):
+        return 'C.gt'
+print(P() < C(), C() < P(), P() > C())
+class Q:
+    pass
+q = Q()
+print(q == q, q != q, q == Q(), q != Q())
+for left, right in ((q, q), (1, q)):
+    try:
+        left < right
+    except TypeError as err:
+        print(err)
+class Never:
+    def __eq__(self, other):
+        return False
+n = Never()
+print(n in [n], [n] == [n], [n].count(n), n == n, (n,) == (n,))
+@total_ordering
+class T:
+    def __init__(self, x):
+        self.x = x
+    def __lt__(self, other):
+        return self.x < other.x
+    def __eq__(self, other):
+        return 'same'
+print(T(1) <= T(2), T(3) <= T(2), T(2) >= T(3))
+print(1 < 2 < 3, 1 < 3 < 2, 2 != 2.0, 'a' != 'b')
+"""
+
+
+def test_a_comparison_gives_what_the_classs_method_returned_as_cpythons() -> None:
+    # `a == b` of a program's class is what its `__eq__` returned (a Value, a tuple,
+    # None), never made a bool but where CPython makes it one (`not`, `if`, `in`, a
+    # list's `==`); `!=` without `__ne__` is `not __eq__`, the reflected method answers
+    # after NotImplemented, a subclass's first, and `a < b < c` gives the first false one.
+    assert_as_cpython(RICH_COMPARISONS)

@@ -2128,3 +2128,20 @@ def test_super_in_a_mixed_in_enum_reaches_the_members_value_and_nothing_behind_i
         trace_source(source.replace("super().upper,", "super().upper.__self__,") + END)
     with pytest.raises(EngineError, match="super"):
         trace_source(source.replace("super().upper,", "super().encode_secret,") + END)
+
+
+def test_a_comparisons_own_answer_recursing_ends_at_the_call_depth() -> None:
+    # `a != b` of a class without `__ne__` calls its `__eq__`, whose answer is compared
+    # again: each is a call of the program's, so the depth bound ends it (CPython's
+    # RecursionError, which the program catches), and `in` asks identity
+    # first, as CPython's.
+    source = (
+        "class A:\n    def __eq__(self, other):\n        return self != other\n"
+        "    def __lt__(self, other):\n        return other > self\n"
+        "    def __gt__(self, other):\n        return self < other\n"
+        "a = A()\nfor test in (lambda: a != A(), lambda: a < A(), lambda: 1 < a < 2):\n"
+        "    try:\n        test()\n    except RecursionError:\n        print('deep')\n"
+        "print(a in [a])\n"
+    )
+    lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
+    assert lines[:4] == ["deep", "deep", "deep", "True"]

@@ -22,6 +22,7 @@ from typing import Any, cast
 from backprop_animator.engine.interpreter import binary, sets
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter.builtin_dunders import container_dunder, host_has
+from backprop_animator.engine.interpreter.dir_builtin import dir_of
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     NOT_BUILTIN,
@@ -348,6 +349,7 @@ class Library:
             "hasattr": Builtin("hasattr", self.hasattr_),
             "delattr": Builtin("delattr", self.delattr_),
             "vars": Builtin("vars", self.vars_),
+            "dir": Builtin("dir", lambda a, k: dir_of(m, a, k)),
             "callable": Builtin("callable", lambda a, k: callable_value(one(a, k, "callable"))),
             "pow": Builtin("pow", self.pow_),
             "divmod": Builtin("divmod", self.divmod_),

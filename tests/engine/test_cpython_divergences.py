@@ -4090,3 +4090,73 @@ def test_a_comparison_gives_what_the_classs_method_returned_as_cpythons() -> Non
     # list's `==`); `!=` without `__ne__` is `not __eq__`, the reflected method answers
     # after NotImplemented, a subclass's first, and `a < b < c` gives the first false one.
     assert_as_cpython(RICH_COMPARISONS)
+
+
+DIR_PROGRAM = """
+import math
+from dataclasses import dataclass
+from collections import Counter, namedtuple
+class A:
+    z = 1
+    def __init__(self):
+        self.y = 2
+    def m(self):
+        pass
+class B(A):
+    '''doc'''
+    w: int = 3
+class S:
+    __slots__ = ('p', 'q')
+class Err(ValueError):
+    pass
+@dataclass
+class D:
+    x: int
+    y: float = 0.0
+class Own:
+    def __dir__(self):
+        return ['b', 'a', 'c']
+P = namedtuple('P', 'a b')
+for obj in (A(), A, B(), S(), Err('x'), ValueError, D(1), P(1, 2), Own(), object()):
+    print(dir(obj))
+print(dir([]), dir(()), dir(None), dir(print), dir(A().m), dir(lambda: 0))
+print([n for n in dir(math) if not n.startswith('_')])
+print([n for n in dir(A()) if not n.startswith('_')], [n for n in dir(list) if n[0] != '_'])
+for wrong in ((1, 2), (Own,)):
+    try:
+        dir(*wrong)
+    except TypeError as e:
+        print(e)
+"""
+
+
+def test_dir_lists_cpythons_names_sorted() -> None:
+    # A program's object or class: its own names, its classes' and object's, as CPython's
+    # `dir` (`__dict__` and `__weakref__` but under `__slots__`, a dataclass's and a named
+    # tuple's class names); a class's own `__dir__` sorted; a built-in value CPython's
+    # names of its type, a module the public names it has.
+    assert_as_cpython(DIR_PROGRAM)
+
+
+def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
+    # Not CPython's where the value is not CPython's: a built-in's names the interpreter
+    # lacks (`(3).to_bytes`) are left out, so a program reading each name `dir` gives
+    # finds it; a Value's are the article's Value's (`tanh`, `label`), not micrograd's (the
+    # class lists none: `Value.tanh` is not read here).
+    source = (
+        "print([n for n in dir(3) if n[0] != '_'], 'maketrans' in dir(str))\n"
+        "print([n for n in dir(Value(1.0)) if n[0] != '_'],"
+        " [n for n in dir(Value) if n[0] != '_'])\n"
+        "import math\nprint('__name__' in dir(math), '__add__' in dir(Value(1.0)))\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == [
+        "['bit_count', 'bit_length', 'conjugate', 'imag', 'real'] False",
+        "['backward', 'data', 'exp', 'grad', 'label', 'log', 'relu', 'sigmoid', 'tanh'] []",
+        "False True",
+    ]
+    for source, words in (
+        ("dir()", "dir() without an argument is not available here"),
+        ("from enum import Enum\nclass C(Enum):\n    R = 1\ndir(C.R)", "an Enum's"),
+    ):
+        with pytest.raises(EngineError, match=re.escape(words)):
+            trace_source(source + TAIL)

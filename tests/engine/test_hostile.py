@@ -2145,3 +2145,31 @@ def test_a_comparisons_own_answer_recursing_ends_at_the_call_depth() -> None:
     )
     lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
     assert lines[:4] == ["deep", "deep", "deep", "True"]
+
+
+def test_dir_hands_out_names_only_and_its_own_dir_stays_within_bounds() -> None:
+    # `dir` gives strings; each public one read back is a value the program could reach
+    # anyway, never a host object; a class's `__dir__` is read within the item bound and
+    # the steps, and what no name lists (`dir()` of the caller's frame) is refused.
+    source = (
+        "import math\nfrom collections import Counter\nclass A:\n    z = 1\n"
+        "    def m(self):\n        return 1\nkinds = set()\n"
+        "for obj in (A(), A, 3, 'ab', [], {}, None, math, print, A().m, Counter(), set(),"
+        " int, Value(1.0), Value):\n"
+        "    names = dir(obj)\n"
+        "    assert all(type(n) is str for n in names) and names == sorted(names)\n"
+        "    kinds.update(type(getattr(obj, n)).__name__ for n in names if n[0] != '_')\n"
+        "print(sorted(kinds))\n"
+    )
+    lines = printed_lines(trace_source(source + END))
+    assert lines[0] == "['builtin_function_or_method', 'float', 'function', 'int', 'method', 'str']"
+    for body, words in (
+        ("        return (str(i) for i in range(10**7))", "BACKPROP_MAX_STEPS"),
+        ("        return [0] * 10**6", "BACKPROP_MAX_STEPS"),
+        ("        return 5", "'int' object is not iterable"),
+    ):
+        with pytest.raises(EngineError, match=re.escape(words)):
+            trace_source(
+                f"class A:\n    def __dir__(self):\n{body}\nprint(dir(A()))\n" + END,
+                limits=Limits(max_steps=200_000, time_limit=60.0),
+            )

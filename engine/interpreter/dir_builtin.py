@@ -1,0 +1,181 @@
+"""`dir(obj)`: the names CPython's `dir` lists, sorted, as strings only.
+
+An object or class of the program's lists what CPython's `object.__dir__` and
+`type.__dir__` list: its own attributes, its classes' namespaces (`__module__`, `__doc__`,
+`__dict__`, `__weakref__` where CPython's class has them, `__slots__` and its names where
+the class has those) and `object`'s names, which are CPython's own `dir(object)` (as an
+exception class's are its `dir(ValueError)`); the interpreter's own entries (kept under
+names no attribute can have) never. A built-in value or type lists CPython's names of its
+type, a module the public names it has here. Only names are handed out, never what they
+name: reading one goes through the machine's `get_attr` as any attribute does.
+"""
+
+from __future__ import annotations
+
+import builtins as _host_builtins
+import collections as _host_collections
+import types
+from typing import TYPE_CHECKING, Any
+
+from backprop_animator.engine.interpreter import collection_kinds as kinds
+from backprop_animator.engine.interpreter.objects import (
+    FROZEN,
+    TUPLE_FIELDS,
+    BoundMethod,
+    Builtin,
+    Function,
+    PClass,
+    PInstance,
+    PModule,
+    PSet,
+    TypeObject,
+    enum_members,
+    is_dunder,
+)
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, MAX_ITEMS, ProgramError
+from backprop_animator.engine.interpreter.stdlib import FIELDS
+from backprop_animator.engine.interpreter.text import NO_METHOD, a_type
+from backprop_animator.engine.ops import FUNCTIONS
+from backprop_animator.engine.value import Value
+
+if TYPE_CHECKING:
+    from backprop_animator.engine.interpreter.machine import Machine
+
+# The built-in types whose values a program holds as they are: `dir(3)` and `dir(int)`
+# are CPython's names of the type (the host's `dir` of it, a list of strings).
+_PLAIN_TYPES = frozenset(
+    {int, float, bool, complex, str, bytes, list, tuple, dict, range, type(None), object}
+)
+_OBJECT_NAMES = frozenset(dir(object))
+_VALUE_ATTRIBUTES = frozenset({"data", "grad", "label", "_op", "_prev"})
+# A Value: the names of micrograd's class that ours has too, its operators as methods of
+# the article's class (what `+`, `*`... call), its attributes and methods.
+_VALUE_NAMES = sorted(
+    _OBJECT_NAMES
+    | {"__dict__", "__module__", "__weakref__"}
+    | {f"__{op}__" for op in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv")}
+    | {"__pow__", "__neg__", "backward", *_VALUE_ATTRIBUTES, *FUNCTIONS}
+)
+
+
+def dir_of(m: Machine, args: list[Any], kwargs: dict[str, Any]) -> list[str]:
+    if kwargs:
+        raise ProgramError("dir() takes no keyword arguments", kind="TypeError")
+    if len(args) != 1:
+        if len(args) > 1:
+            words = f"dir expected at most 1 argument, got {len(args)}"
+            raise ProgramError(words, kind="TypeError")
+        raise ProgramError(
+            "dir() without an argument is not available here (there is no frame to "
+            "list); name the object: `dir(obj)`"
+        )
+    obj = args[0]
+    if type(obj) is PInstance:
+        own = m.call_dunder(obj, "__dir__")
+        if own is not NO_METHOD:  # the class's own `__dir__`: what it gives, sorted
+            return _sorted(m, m.bounded_list(own, MAX_ITEMS))
+    names = _names(m, obj)
+    m.state.charge(1 + len(names) // ITEMS_PER_STEP)
+    return sorted(names)
+
+
+class _Ordered:
+    """An item of a `__dir__`'s answer, ordered by the machine's own `<`."""
+
+    __slots__ = ("m", "value")
+
+    def __init__(self, m: Machine, value: Any) -> None:
+        self.m, self.value = m, value
+
+    def __lt__(self, other: _Ordered) -> bool:
+        return self.m.compare("<", self.value, other.value)
+
+
+def _sorted(m: Machine, items: list[Any]) -> list[Any]:
+    m.state.charge(1 + len(items) * len(items).bit_length() // ITEMS_PER_STEP)
+    return [item.value for item in sorted(_Ordered(m, item) for item in items)]
+
+
+def _names(m: Machine, obj: Any) -> set[str] | list[str]:
+    kind = type(obj)
+    if kind is PInstance:
+        _refuse_special(obj.cls, obj)
+        names = class_names(m, obj.cls)
+        names.update(name for name in obj.attrs if name.isidentifier() and name != FROZEN)
+        return names
+    if kind is PClass:
+        _refuse_special(obj, obj)
+        return class_names(m, obj)
+    if kind is Value:
+        return _VALUE_NAMES
+    if kind is PModule:
+        return [name for name in obj.members if not name.startswith("_")]
+    if kind is TypeObject and obj.types == (Value,):  # the class: no object's attributes
+        return _answered(m, obj, [name for name in _VALUE_NAMES if name not in _VALUE_ATTRIBUTES])
+    if kind is TypeObject and len(obj.types) == 1 and obj.types[0] in _PLAIN_TYPES:
+        return _answered(m, obj, dir(obj.types[0]))
+    if (kind is dict or kind is list) and m.collections:
+        made_as = kinds.kind_of(m.collections, obj)
+        if made_as is not None:  # `dir(Counter())`: CPython's names of its class
+            return _answered(m, obj, dir(getattr(_host_collections, made_as)))
+    if kind in _PLAIN_TYPES:
+        return _answered(m, obj, dir(kind))
+    if kind is PSet:
+        return _answered(m, obj, dir(frozenset if obj.frozen else set))
+    if kind is Function:
+        return dir(types.FunctionType)
+    if kind is BoundMethod:
+        return dir(types.MethodType)
+    if kind is Builtin:
+        return dir(types.BuiltinFunctionType)
+    raise ProgramError(f"dir() of {a_type(obj)} is not available here")
+
+
+def _answered(m: Machine, obj: Any, names: list[str]) -> list[str]:
+    """CPython's names of a built-in value's type: its dunders, and those of its other
+    names it has here (`(3).as_integer_ratio` is not, so a program that reads each
+    name `dir` gives finds it; no program code runs reading a built-in's)."""
+    m.state.charge(len(names) // ITEMS_PER_STEP)
+    found = []
+    for name in names:
+        if not is_dunder(name):
+            try:
+                m.get_attr(obj, name)
+            except ProgramError:
+                continue
+        found.append(name)
+    return found
+
+
+def _refuse_special(cls: PClass, obj: Any) -> None:
+    """An Enum's classes and members list names of their own in CPython (its
+    `EnumType.__dir__`): refused rather than listed otherwise."""
+    if any(enum_members(c) is not None for c in cls.mro):
+        raise ProgramError(f"dir() of {a_type(obj)} (an Enum's) is not available here")
+
+
+def class_names(m: Machine, cls: PClass) -> set[str]:
+    """What CPython's `dir(cls)` lists: the names of every class of its MRO's own
+    namespace, `object`'s and a built-in class's those of CPython's own class."""
+    names = set(_OBJECT_NAMES)
+    for c in cls.mro:
+        host = getattr(_host_builtins, c.name, None) if c.builtin else None
+        if isinstance(host, type) and (host is object or issubclass(host, BaseException)):
+            names.update(dir(host))
+            continue
+        own = set(m.class_view(c)) if not c.builtin else set()
+        own.update(name for name in c.namespace if name.isidentifier() and name != FROZEN)
+        slots = c.namespace.get("__slots__")
+        if slots is not None:  # no `__dict__` nor `__weakref__` but the slots named
+            listed = (
+                [slots] if type(slots) is str else slots if type(slots) in (tuple, list) else []
+            )
+            own.difference_update(("__dict__", "__weakref__"))
+            own.update(name for name in listed if type(name) is str)
+        if FIELDS in c.namespace:  # a dataclass's, which CPython keeps in its class
+            own.update(("__dataclass_fields__", "__dataclass_params__"))
+        if TUPLE_FIELDS in c.namespace:  # a named tuple's class is a tuple's subclass
+            own.update(dir(tuple))
+            own.add("__match_args__")
+        names |= own
+    return names

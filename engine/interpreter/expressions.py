@@ -208,6 +208,7 @@ READABLE_DUNDERS = frozenset(
         "__module__",
         "__doc__",
         "__annotations__",
+        "__args__",  # a union's or a generic alias's (`(int | None).__args__`)
     }
 )
 # The methods a program's own class may define, read anywhere (`a.__add__(b)`, as a

@@ -53,6 +53,7 @@ from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
     GENERIC_ALIASES,
     MISSING,
+    TYPING_UNIONS,
     Annotation,
     BoundMethod,
     Builtin,
@@ -76,6 +77,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_dunder,
     ordered_by_hash,
     tuple_dict_refusal,
+    union_members,
 )
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE
 from backprop_animator.engine.interpreter.runtime import (
@@ -95,6 +97,7 @@ from backprop_animator.engine.interpreter.stdlib import (
     Modules,
     callable_object,
     stdlib_modules,
+    typing_args,
 )
 from backprop_animator.engine.interpreter.str_format import str_format, str_format_map
 from backprop_animator.engine.interpreter.text import (
@@ -183,6 +186,9 @@ class Library:
         next_method = self.bound(self.next_method, "__next__")
         for iterator in ITERATOR_TYPES:
             machine.methods.setdefault(cast(type, iterator), {})["__next__"] = next_method
+        # `(int | None).__args__`, `list[int].__args__`: what `typing.get_args` gives
+        args_of = cast(Callable[[Any], Builtin], self.annotation_args)  # (a tuple, no method)
+        machine.methods[Annotation] = {"__args__": args_of}
         machine.type_member = self.type_member
         machine.direct = {
             kind: {name: self.unbound[m] for name, m in table.items() if m in self.unbound}
@@ -190,6 +196,13 @@ class Library:
         }
 
     # Helpers
+
+    def annotation_args(self, hint: Annotation) -> tuple[Any, ...]:
+        """`hint.__args__` of a union or generic alias, as CPython's; a typing name has it
+        only subscripted (CPython's AttributeError of `List.__args__` is said here)."""
+        if not hint.args:  # `List.__args__`: typing's words
+            raise ProgramError("__args__", kind="AttributeError")
+        return typing_args(self, [hint], {})
 
     def type_member(self, kind: TypeObject, name: str) -> Any:
         """`str.lower`, `list.append`: a built-in type's method read off the type (an
@@ -512,6 +525,11 @@ class Library:
                     made = _not_constructible(lazy, "")  # (as in CPython: none has a constructor)
                     others[lazy] = TypeObject(lazy, made, (type(value),))
                 return others[lazy]
+            if type(value) is Annotation and value.args and value.name in _ALIAS_TYPES:
+                name = _ALIAS_TYPES[value.name]  # `type(int | None)`: `types.UnionType`
+                if name not in others:
+                    others[name] = TypeObject(name, _not_constructible(name), (), "types.")
+                return others[name]
             name = python_type_name(value)  # `type(print).__name__` as CPython's too
             if name not in others:
                 others[name] = TypeObject(name, _not_constructible(name), ())
@@ -1023,7 +1041,7 @@ class Library:
         not_a_class = "isinstance() arg 2 must be a type, a tuple of types, or a union"
         if classes is None:
             raise ProgramError(not_a_class, kind="TypeError")
-        options = classes if type(classes) is tuple else (classes,)
+        options = self.class_options(classes)
         for cls in options:
             if cls is self.object_class:
                 return True  # everything is an object
@@ -1073,6 +1091,26 @@ class Library:
             return True
         return kinds.kind_of(registry, value) != "deque"
 
+    def class_options(self, classes: Any) -> tuple[Any, ...]:
+        """The second argument of `isinstance` and `issubclass` as the classes it names,
+        as CPython reads it: a tuple's items, a union's members (`int | None`, typing's
+        `Optional[int]`, a union in a tuple), each member read charged."""
+
+        def members(option: Any) -> tuple[Any, ...]:
+            if type(option) is not Annotation or not option.args:
+                return (option,)
+            if option.name in TYPING_UNIONS or (
+                option.name == "|" and all(type(m) is not Annotation for m in option.args)
+            ):
+                return tuple(union_members(option, self.state.charge))
+            return (option,)  # `list[int] | None`: CPython's TypeError, as `list[int]`'s
+
+        if type(classes) is not tuple:
+            return members(classes)
+        if all(type(option) is not Annotation for option in classes):
+            return classes
+        return tuple(member for option in classes for member in members(option))
+
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
         built-in exceptions among them), `object` and the built-in types (`int`,
@@ -1084,8 +1122,8 @@ class Library:
         builtin_type = isinstance(cls, TypeObject)
         if type(cls) is not PClass and not builtin_type:
             raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
-        # A None is a union's (`int | None` is a tuple here), not a class of its own.
-        options = classes if type(classes) is tuple else (classes,) if classes is not None else (0,)
+        # A None is a union's (`int | None`), not a class of its own.
+        options = self.class_options(classes) if classes is not None else (0,)
         for option in options:
             if option is self.object_class:
                 return True
@@ -2661,6 +2699,10 @@ def _none(args: list[Any], kwargs: dict[str, Any]) -> None:
     """`type(None)()`: None, as in CPython."""
     if args or kwargs:
         raise ProgramError("NoneType takes no arguments", kind="TypeError")
+
+
+# The classes CPython makes `int | None` and `list[int]` of
+_ALIAS_TYPES = {"|": "UnionType", **{name: "GenericAlias" for name in GENERIC_ALIASES}}
 
 
 def _not_constructible(name: str, where: str = " here") -> Call:

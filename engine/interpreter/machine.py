@@ -73,6 +73,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_dunder,
     is_tuple_field,
     type_union,
+    union_members,
 )
 from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
 from backprop_animator.engine.interpreter.runtime import (
@@ -456,8 +457,13 @@ class Machine:
             if returned is not None:  # `return self` in `__init__`: CPython's TypeError
                 message = f"__init__() should return None, not '{cpython_type(returned)}'"
                 raise ProgramError(message, kind="TypeError")
-        elif type(init) is NativeMethod:
+        elif isinstance(init, NativeMethod):
             init.call([instance, *args], kwargs or {})
+        elif init is not MISSING:  # `__init__ = 5`, a static method: as CPython calls it
+            returned = self.unbound_dunder(instance, "__init__", init, tuple(args), kwargs)
+            if returned is not None:
+                message = f"__init__() should return None, not '{cpython_type(returned)}'"
+                raise ProgramError(message, kind="TypeError")
         elif args or kwargs:
             raise ProgramError(f"{cls.name}() takes no arguments", kind="TypeError")
         shape = cls.shape or find_shape(cls, instance.attrs)
@@ -498,13 +504,10 @@ class Machine:
         kind = type(method)
         if kind is Function or kind is NativeMethod or method is None or method is MISSING:
             return method
-        if kind in (PStaticMethod, PClassMethod, BoundMethod, PClass) or isinstance(
-            method, Builtin
-        ):
-            return NativeMethod(
-                name, lambda a, k: self.unbound_dunder(a[0], name, method, tuple(a[1:]))
-            )
-        return method
+        # (also what is not callable, `__hash__ = 5`: CPython's TypeError when it runs)
+        return NativeMethod(
+            name, lambda a, k: self.unbound_dunder(a[0], name, method, tuple(a[1:]))
+        )
 
     def hash_rule(self, cls: PClass, method: Any) -> Callable[[PInstance], int]:
         if type(method) is not Function and type(method) is not NativeMethod:
@@ -583,7 +586,9 @@ class Machine:
         binds to none (`a + b` is `max(b)`), a static method so too and a class method with
         the class first; a method of a built-in type's (`int.__add__`) is a descriptor,
         bound. `__add__ = None` is CPython's TypeError (but where None means "none": an
-        `__iter__`, `__contains__` or `__hash__` of None); anything else as no method."""
+        `__iter__`, `__contains__` or `__hash__` of None); a property read off the object
+        and what it gives called; anything else called as it is, so what is not callable
+        is CPython's TypeError (`__len__ = 5`: `'int' object is not callable`)."""
         kind = type(method)
         if kind is TypeMethod or kind is NativeMethod or method is OBJECT_HASH:
             given, function = [instance, *args], method  # a descriptor: bound
@@ -593,10 +598,15 @@ class Machine:
             given, function = list(args), self.class_bound(method.function, instance.cls)
         elif kind is BoundMethod or kind is PClass or isinstance(method, Builtin):
             given, function = list(args), method
-        elif method is None and name not in _NONE_MEANS_NO_METHOD:
+        elif method is None:
+            if name in _NONE_MEANS_NO_METHOD:
+                return NO_METHOD
             raise ProgramError("'NoneType' object is not callable", kind="TypeError")
-        else:
-            return NO_METHOD
+        elif kind is PProperty and method.fget is not None:
+            # `__eq__ = property(...)`: read off the object, then what it gives is called
+            given, function = list(args), self.call(method.fget, [instance])
+        else:  # `__len__ = 5`: CPython's TypeError (`'int' object is not callable`), or an
+            given, function = list(args), method  # object of the program's `__call__`
         # A call of the program's, counted as one: `__call__ = partial(obj)` of the object
         # itself calls it again and again with no function of the program's in between.
         state = self.state
@@ -711,6 +721,13 @@ class Machine:
             ):  # 'Counter', 'collections.deque'
                 shown = kinds.QUALIFIED.get(kinds.kind_of(self.collections, obj) or "", shown)
             raise ProgramError(f"'{shown}' object has no attribute '{name}'", kind="AttributeError")
+        if name == "__args__":  # (a union's and a generic alias's: `Library.annotation_args`)
+            words = (
+                f"type object '{obj.name}' has no attribute '{name}'"
+                if kind is TypeObject
+                else f"'{cpython_type(obj)}' object has no attribute '{name}'"
+            )
+            raise ProgramError(words, kind="AttributeError")
         raise ProgramError(f"'{type_name(obj)}' object has no attribute '{name}' here")
 
     def shadowed_attr(self, obj: PInstance, name: str) -> Any:
@@ -761,6 +778,8 @@ class Machine:
         fallback = obj.cls.lookup("__getattr__")  # called when the lookup fails, as CPython
         if type(fallback) is Function:
             return self.call_function(fallback, [obj, name])
+        if fallback is not MISSING:  # `__getattr__ = 5`, a built-in: as CPython calls it
+            return self.unbound_dunder(obj, "__getattr__", fallback, (name,))
         plain = enum_mixin_value(obj)
         if plain is not obj and hasattr(type(plain), name):
             return self.get_attr(plain, name)  # an IntEnum's or a StrEnum's member: `.upper()`
@@ -1335,10 +1354,8 @@ class Machine:
         combined = sets.operator_result(state, op, left, right)  # `a | b` of two sets
         if combined is not None:
             return combined
-        union = type_union(op, left, right)  # `isinstance(x, int | float)`
+        union = type_union(op, left, right, state.charge)  # `int | float`, its members charged
         if union is not None:
-            if type(union) is Annotation:  # `dict[str, float] | None`: its members counted
-                state.charge(len(union.args) // ITEMS_PER_STEP)
             return union
         if lt is complex or rt is complex:
             return self.complex_numbers(op, left, right)
@@ -1886,6 +1903,21 @@ class Machine:
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
         if kind is Annotation:  # `Optional[float]`, `List[Value]`: still just an annotation
+            if (
+                (obj.name in GENERIC_ALIASES or obj.name == "|")
+                and obj.args
+                and all(type(arg) is not Annotation for arg in obj.args)
+            ):  # `list[int][0]`: no type variable to fill in, CPython's TypeError
+                words = f"{self.texts.to_repr(obj)} is not a generic class"
+                raise ProgramError(words, kind="TypeError")
+            if obj.name == "Union" and not obj.args:
+                made = Annotation("Union", key if type(key) is tuple else (key,))
+                walked = [0]  # a step per ten members walked, as a container made at once
+                members = union_members(made, lambda n: walked.__setitem__(0, walked[0] + n))
+                self.state.charge(walked[0] // ITEMS_PER_STEP)
+                # flattened as CPython's (a Union nested in it gives its members, so one
+                # made of another again and again stays flat); `Union[int]` is `int`
+                return members[0] if len(members) == 1 else Annotation("Union", tuple(members))
             return Annotation(obj.name, key if type(key) is tuple else (key,))
         if kind is PClass and any(c.name in GENERIC_BASES and not c.mro[1:] for c in obj.mro):
             return obj  # `class Stack(Generic[T])`, `Stack[int]`
@@ -1933,7 +1965,8 @@ class Machine:
             raise bad_index(obj, key)
         if isinstance(obj, TypeObject) and obj.name in GENERIC_ALIASES:
             # `Vector = list[Value]`: CPython's generic alias, an alias as `List[Value]` is
-            return Annotation(obj.name, key if type(key) is tuple else (key,))
+            # (`tuple[()]`, the empty tuple's, keeps its `()` to be shown so)
+            return Annotation(obj.name, key if type(key) is tuple and key else (key,))
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
         if kind is PClass and obj.lookup("__class_getitem__") is not MISSING:
             # a class's own `__class_getitem__`: not run here

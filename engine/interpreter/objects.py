@@ -1162,14 +1162,33 @@ class Annotation:
 
     # Equal as CPython's aliases are, by what they name (`list[int] == list[int]`, a key of
     # a dict): the name and the arguments, classes by identity (no code of the program runs).
+    # A union equals one of the same members in any order, typing's too, as CPython's
+    # (`(int | float) == (float | int)`, `Optional[int] == (int | None)`).
     def __eq__(self, other: object) -> bool:
-        return type(other) is Annotation and self.name == other.name and self.args == other.args
+        if type(other) is not Annotation:
+            return False
+        if self.name == other.name and self.args == other.args:
+            return True
+        mine = self.union_set()
+        return mine is not None and mine == other.union_set()
 
     def __hash__(self) -> int:
+        members = self.union_set()
+        if members is not None:
+            return hash(members)
         try:
             return hash((self.name, self.args))
         except TypeError:  # `dict[[int], float]`: a list among the arguments
             return hash((self.name, len(self.args)))
+
+    def union_set(self) -> frozenset[Any] | None:
+        """A union's members, one level deep (`Optional[X]`'s None among them)."""
+        if not self.args or self.name not in ("|", "Union", "Optional"):
+            return None
+        try:
+            return frozenset((*self.args, None) if self.name == "Optional" else self.args)
+        except TypeError:
+            return None
 
 
 class _Missing:
@@ -1226,60 +1245,84 @@ def _mro_error(bases: tuple[PClass, ...], sequences: list[Any], at: list[int]) -
     return f"Cannot create a consistent method resolution\norder (MRO) for bases {named}"
 
 
-def type_union(op: str, left: Any, right: Any) -> tuple[Any, ...] | Annotation | None:
-    """`int | float` outside annotations (`isinstance(x, int | float)`): the tuple of the
-    classes, which `isinstance` reads as CPython reads a union; a union with a generic
-    alias (`dict[str, float] | None`) an annotation (`_alias_union`); else None."""
-    if op != "|":
+def type_union(op: str, left: Any, right: Any, charge: Callable[[int], None]) -> Any:
+    """`int | float` outside annotations: CPython's `types.UnionType`, an annotation here
+    (`Annotation("|", members)`), which `isinstance` reads as CPython reads a union, with
+    generic aliases among its members too (`dict[str, float] | None`); with a `typing`
+    Union or Optional on either side typing's union (`Annotation("Union", members)`:
+    `Optional[int] | str` is `Union[int, None, str]`). Each member once in its first
+    place, a union's members in its place, one alone itself (`int | int` is `int`);
+    None where a side is no class, alias, union or None. `charge` takes the members."""
+    if op != "|" or (left is None and right is None):
         return None
-    if type(left) is Annotation or type(right) is Annotation:  # (not `typing`'s names)
-        return _alias_union(left, right)
+    typing_union = False
+    members: list[Any] = []
+    for side in (left, right):
+        if type(side) is Annotation:
+            if side.name == "|":
+                members.extend(side.args)
+            elif side.name in TYPING_UNIONS and side.args:
+                typing_union = True
+                members.extend(union_members(side, charge))
+            elif side.name in GENERIC_ALIASES:
+                members.append(side)
+            else:
+                return None  # `List[int] | None`: typing's other names are not unions here
+        elif side is None or isinstance(side, TypeObject) or type(side) is PClass:
+            members.append(side)
+        else:
+            return None
+    charge(len(members) // 10)  # (a step per ten, as a container made in one go)
+    unique = tuple(dict.fromkeys(members))  # each once, in its first place
+    if len(unique) == 1:
+        return unique[0]
+    return Annotation("Union" if typing_union else "|", unique)
 
-    def classes(value: Any) -> tuple[Any, ...] | None:
-        if isinstance(value, TypeObject) or type(value) is PClass:
-            return (value,)
-        if value is None:
-            return (None,)  # `int | None`: `isinstance` reads None as None's class
-        if type(value) is tuple and value and all(classes(v) is not None for v in value):
-            return value
-        return None
 
-    first, second = classes(left), classes(right)
-    if first is None or second is None or (left is None and right is None):
-        return None
-    return (*first, *second)
+TYPING_UNIONS = ("Union", "Optional")
+
+
+def union_members(union: Annotation, charge: Callable[[int], None]) -> list[Any]:
+    """The members of a `typing.Union[...]` or `Optional[...]` (or an `int | float`) as
+    CPython's flattened union holds them: a union among them gives its own in its place,
+    an Optional's None after its members, each once. Walked with a stack of its own and a
+    charge for each member read (a Union nested a million deep is no host recursion, one
+    made of itself twice over at every level no endless walk)."""
+    found: list[Any] = []
+    seen: set[Any] = set()  # each member by identity; an alias by its name and arguments'
+    end: Any = _UNION_END
+    stack: list[Any] = [end if union.name == "Optional" else None, iter(union.args)]
+    while stack:
+        top = stack.pop()
+        if top is None:
+            continue
+        if top is end:
+            member: Any = None  # an Optional's own None, after its members
+        else:
+            member = next(top, end)
+            if member is end:
+                continue
+            stack.append(top)
+        charge(1)
+        if type(member) is Annotation and (
+            (member.name in TYPING_UNIONS and member.args) or member.name == "|"
+        ):
+            stack.append(end if member.name == "Optional" else None)
+            stack.append(iter(member.args))
+            continue
+        key = (
+            (member.name, tuple(id(arg) for arg in member.args))
+            if type(member) is Annotation
+            else id(member)
+        )
+        if key not in seen:
+            seen.add(key)
+            found.append(member)
+    return found
+
+
+_UNION_END: Any = object()
 
 
 # The built-in classes whose subscription is CPython's generic alias (`list[float]`).
 GENERIC_ALIASES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
-
-
-def _alias_union(left: Any, right: Any) -> Annotation | None:
-    """`dict[str, float] | None`, `int | list[int]`: CPython's union of a generic alias, an
-    annotation here (`Annotation("|", members)`), each member once in the order given, a
-    union's members in its place; None where a side is no class, alias or None."""
-    members: list[Any] = []  # (`Machine.binary` charges their number)
-    for side in (left, right):
-        if type(side) is Annotation and side.name == "|":
-            more: tuple[Any, ...] = side.args
-        elif type(side) is Annotation and side.name not in GENERIC_ALIASES:
-            return None  # `Optional[int] | None`: CPython's `typing.Union[...]`, not made here
-        elif (
-            type(side) is Annotation
-            or side is None
-            or isinstance(side, TypeObject)
-            or type(side) is PClass
-        ):
-            more = (side,)
-        elif (
-            type(side) is tuple
-            and side
-            and all(  # `int | float` made first
-                v is None or isinstance(v, TypeObject) or type(v) is PClass for v in side
-            )
-        ):
-            more = side
-        else:
-            return None
-        members.extend(more)
-    return Annotation("|", tuple(dict.fromkeys(members)))  # each once, in its first place

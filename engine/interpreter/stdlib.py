@@ -71,6 +71,7 @@ from backprop_animator.engine.interpreter.objects import (
     enum_members,
     enum_mixin_value,
     reads_of,
+    union_members,
 )
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE, os_modules
 from backprop_animator.engine.interpreter.runtime import (
@@ -1131,7 +1132,7 @@ def typing_module(library: Library) -> PModule:
     members["get_type_hints"] = Builtin(
         "get_type_hints", lambda a, k: get_type_hints(library.machine, a, k)
     )
-    members["get_args"] = Builtin("get_args", lambda a, k: _get_args(library, a, k))
+    members["get_args"] = Builtin("get_args", lambda a, k: typing_args(library, a, k))
     members["get_origin"] = Builtin("get_origin", lambda a, k: _get_origin(library, members, a, k))
     named = PClass("NamedTuple", (), {NAMEDTUPLE_KEY: True})
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
@@ -1141,51 +1142,25 @@ def typing_module(library: Library) -> PModule:
     return PModule("typing", members)
 
 
-def _get_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+def typing_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, ...]:
     """`typing.get_args(tp)`: what a subscripted `typing` name was subscripted with, as
-    CPython's: a `Union`'s members flattened (a `Union` or `Optional` inside one gives its
-    own), each once, in order, `Optional[X]` as `(X, NoneType)`; `()` for anything else
-    (`int`, `List` bare). Each member read is charged, and the nesting is walked with a
-    stack of its own (a Union nested a million deep is no host recursion)."""
+    CPython's: a union's members flattened (`objects.union_members`: a `Union` or
+    `Optional` inside one gives its own, each once, in order, each read charged),
+    `Optional[X]` as `(X, NoneType)`, `int | None` as `(int, NoneType)`; `()` for anything
+    else (`int`, `List` bare)."""
     if kwargs or len(args) != 1:
         raise ProgramError("get_args() takes exactly one argument", kind="TypeError")
     hint = args[0]
     if type(hint) is not Annotation or not hint.args:
         return ()
-    if hint.name not in ("Union", "Optional"):
-        return hint.args
-    found: list[Any] = []
-    seen: set[Any] = set()  # each member by identity; a typing name by its name and args'
-    stack: list[Any] = [_UNION_END if hint.name == "Optional" else None, iter(hint.args)]
-    state = library.machine.state
-    while stack:
-        top = stack[-1]
-        member = next(top, _UNION_END) if not (top is None or top is _UNION_END) else top
-        if member is _UNION_END or top is None or top is _UNION_END:
-            stack.pop()
-            if top is _UNION_END:  # an Optional's own None, after its members
-                member = None
-            else:
-                continue
-        state.charge(1)
-        if type(member) is Annotation and member.name in ("Union", "Optional") and member.args:
-            stack.append(_UNION_END if member.name == "Optional" else None)
-            stack.append(iter(member.args))
-            continue
-        if member is None:  # `Union[int, None]`: None stands for its type
-            member = _none_type(library)
-        key = (
-            (member.name, tuple(id(arg) for arg in member.args))
-            if type(member) is Annotation
-            else id(member)
-        )
-        if key not in seen:
-            seen.add(key)
-            found.append(member)
-    return tuple(found)
+    if hint.name not in ("Union", "Optional", "|"):
+        return () if hint.args == ((),) and hint.name == "tuple" else hint.args  # tuple[()]
+    members = union_members(hint, library.machine.state.charge)
+    if all(member is not None for member in members):
+        return tuple(members)
+    none_type = _none_type(library)  # `Union[int, None]`: None stands for its type
+    return tuple(none_type if member is None else member for member in members)
 
-
-_UNION_END: Any = object()  # (`_get_args`'s marker: an Optional's None comes here)
 
 # `get_origin(List[int])` is `list`: typing's aliases of the built-in classes, bare too
 _ORIGIN_CLASSES = {
@@ -1213,6 +1188,8 @@ def _get_origin(
         return hint
     if type(hint) is not Annotation:
         return None
+    if hint.name == "|" and hint.args and library.compiler is not None:
+        return library.machine.call(library.compiler.builtins["type"], [hint], {})  # UnionType
     name = "Union" if hint.name == "Optional" else hint.name
     builtins = library.builtins_module
     if name in _ORIGIN_CLASSES and builtins is not None:

@@ -21,6 +21,7 @@ from backprop_animator.engine.interpreter.objects import (
     LOG_HANDLERS,
     LOG_KIND,
     MISSING,
+    TYPING_UNIONS,
     Annotation,
     BoundMethod,
     Builtin,
@@ -38,6 +39,7 @@ from backprop_animator.engine.interpreter.objects import (
     TextBuffer,
     TypeObject,
     enum_mixin_value,
+    union_members,
 )
 from backprop_animator.engine.interpreter.runtime import (
     MAX_STR,
@@ -198,7 +200,27 @@ class Texts:
             if union:
                 return " | ".join(parts)
             return f"{value.name}[{', '.join(parts)}]"
+        if value.name in TYPING_UNIONS and value.args:
+            return self.typing_union_repr(value, seen)
         return f"typing.{value.name}"
+
+    def typing_union_repr(self, value: Annotation, seen: set[int] | None) -> str:
+        """`typing.Optional[int]`, `typing.Union[int, str, NoneType]`: typing's union as
+        CPython 3.11 shows it, its members flattened; one alone itself."""
+        members = union_members(value, self.state.charge)
+        parts: list[str] = []
+        size = 0
+        for member in members:  # each member is bounded, and so is their sum
+            part = "NoneType" if member is None else self.alias_argument(member, seen)
+            size += len(part) + 2
+            if size > MAX_STR:
+                self.state.check_str(size, at_least=True)
+            parts.append(part)
+        if len(parts) == 1:
+            return parts[0]
+        if len(members) == 2 and (members[0] is None or members[1] is None):
+            return f"typing.Optional[{parts[1] if members[0] is None else parts[0]}]"
+        return f"typing.Union[{', '.join(parts)}]"
 
     def alias_argument(self, arg: Any, seen: set[int] | None) -> str:
         """An argument of a generic alias as CPython's `repr(list[X])` shows it: a class

@@ -4160,3 +4160,110 @@ def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
     ):
         with pytest.raises(EngineError, match=re.escape(words)):
             trace_source(source + TAIL)
+
+
+UNIONS = """
+import typing
+class A:
+    pass
+Number = int | float
+N = list[int] | None
+T = typing.TypeVar('T')
+print(Number, N, A | None, int | None, None | int, (int | str) | (float | int), int | int)
+print(isinstance(3, Number), isinstance('a', Number), issubclass(bool, Number))
+print(isinstance(3, (str, int | float)), isinstance(None, int | None), isinstance(A(), A | None))
+print(Number == (float | int), Number == (int | float), Number.__args__, typing.get_args(Number))
+print(N.__args__, typing.get_args(N), (A | None).__args__, type(Number).__name__, type(N).__name__)
+print(hash(int | str) == hash(str | int), {int | str: 1}[str | int], [int | None], type(int | int))
+print(typing.get_origin(Number) is type(Number), typing.get_origin(list[int]))
+print(typing.Union[int, str] == (int | str), typing.Optional[int] == (int | None))
+def f(x: int | float) -> int | None:
+    return 1
+print(typing.get_type_hints(f), Number | None, int | list[int])
+print(typing.Optional[int] | None, typing.Union[int, str] | float, int | typing.Optional[str])
+print(typing.Optional[int] | str, typing.get_args(typing.Optional[int] | str))
+print(typing.Union[int, str] | list[int], list[int] | typing.Optional[str], typing.Union[int])
+print(typing.Optional[int], typing.Union[int, str], typing.Union[int, typing.Optional[str]])
+print(isinstance(None, typing.Optional[int]), isinstance('a', typing.Union[int, str]))
+print(tuple[()], tuple[()].__args__, typing.get_args(tuple[()]), tuple[int, ...], list[T][int])
+for wrong in (
+    lambda: isinstance([1], N), lambda: int | 3, lambda: list[int][0], lambda: (int | None)[int],
+    lambda: list.__args__, lambda: (3).__args__, lambda: typing.List.__args__,
+):
+    try:
+        wrong()
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_a_union_of_classes_is_cpythons_union_and_typings_is_typings() -> None:
+    # `int | float` outside an annotation is CPython's `types.UnionType` (printed
+    # `int | float`, its `__args__`, equal whatever the order, an `isinstance` class);
+    # with typing's `Optional` or `Union` on either side typing's union, flattened.
+    assert_as_cpython(UNIONS)
+
+
+NOT_CALLABLE_DUNDERS = """
+class S:
+    __str__ = 'x'
+    __repr__ = 'r'
+    __format__ = 'f'
+class L:
+    __len__ = 5
+    __bool__ = 1
+    __iter__ = 7
+    __getitem__ = 'abc'
+    __contains__ = 0
+    __neg__ = []
+    __add__ = 3
+    __lt__ = 'lt'
+    __init__ = 4
+    __getattr__ = 2
+class E:
+    __eq__ = property(lambda self: (lambda other: 'prop-eq'))
+    __add__ = property(lambda self: (lambda other: ('padd', other)))
+    __call__ = property(lambda self: print)
+class H:
+    __hash__ = 'x'
+class Q:
+    __eq__ = 5
+    __hash__ = object.__hash__
+class W:
+    __enter__ = 1
+    def __exit__(self, *a):
+        pass
+for test in (
+    lambda: str(S()), lambda: repr(S()), lambda: [S()], lambda: f'{S()}', lambda: format(S(), ''),
+    lambda: L(), lambda: E() == 1, lambda: E() != 1, lambda: E() + 2, lambda: E()('called'),
+    lambda: {H()}, lambda: Q() in {Q()}, lambda: Q() == Q(), lambda: [Q()] == [Q()],
+    lambda: Q() in [Q()],
+):
+    try:
+        print(test())
+    except TypeError as e:
+        print('TypeError', e)
+try:
+    with W():
+        pass
+except TypeError as e:
+    print('TypeError', e)
+class L2(L):
+    def __init__(self):
+        pass
+for test in (
+    lambda: len(L2()), lambda: bool(L2()), lambda: list(L2()), lambda: L2()[0], lambda: 1 in L2(),
+    lambda: -L2(), lambda: L2() + 1, lambda: 1 + L2(), lambda: L2() < L2(), lambda: L2().x,
+    lambda: sorted([L2(), L2()]),
+):
+    try:
+        print(test())
+    except TypeError as e:
+        print('TypeError', e)
+"""
+
+
+def test_a_dunder_that_is_not_callable_is_called_as_cpython_calls_it() -> None:
+    # `__len__ = 5` is no absent method: CPython calls it (`'int' object is not
+    # callable`), and a property's value is read off the object and called.
+    assert_as_cpython(NOT_CALLABLE_DUNDERS)

@@ -2173,3 +2173,35 @@ def test_dir_hands_out_names_only_and_its_own_dir_stays_within_bounds() -> None:
                 f"class A:\n    def __dir__(self):\n{body}\nprint(dir(A()))\n" + END,
                 limits=Limits(max_steps=200_000, time_limit=60.0),
             )
+
+
+def test_a_union_grown_in_a_loop_is_charged_for_its_members_and_hands_out_classes_only() -> None:
+    # Each `u | C` makes a union of all the members so far: charged for them, so a loop
+    # growing one is ended by the step bound; `__args__` gives the program's own classes
+    # (and NoneType, CPython's), and `Union[u, u]` of a union stays flat.
+    grow = "u = int\nfor i in range(20000):\n    class C:\n        pass\n    u = u | C\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(grow + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+    source = (
+        "import typing\nu = int | None\nfor i in range(2000):\n    u = typing.Union[u, u]\n"
+        "print(u, [type(a).__name__ for a in u.__args__], (int | None).__args__[1] is type(None))\n"
+    )
+    assert printed_lines(trace_source(source + END))[0] == (
+        "typing.Optional[int] ['type', 'type'] True"
+    )
+
+
+def test_a_dunder_property_that_recurses_ends_at_the_call_depth() -> None:
+    # `__eq__ = property(...)` is read off the object each time `==` asks: a getter that
+    # compares again is the call depth's RecursionError, and a `__getattr__` that is no
+    # function but a built-in is called as CPython calls it, its answer the program's.
+    source = (
+        "class A:\n    __eq__ = property(lambda self: (lambda o: self == o))\n"
+        "    __len__ = property(lambda self: (lambda: len(self)))\n"
+        "    __getattr__ = staticmethod(str.upper)\n"
+        "for test in (lambda: A() == 1, lambda: len(A())):\n"
+        "    try:\n        test()\n    except RecursionError:\n        print('deep')\n"
+        "print(A().abc)\n"
+    )
+    lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
+    assert lines[:3] == ["deep", "deep", "ABC"]

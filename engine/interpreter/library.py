@@ -418,6 +418,8 @@ class Library:
                 return chain_attribute(self.machine, args[0], args[1])
             if args[1] == NOTES and type(args[1]) is str and self.is_exception(args[0]):
                 return self.machine.get_attr(args[0], NOTES)  # an exception's notes
+            if falls_back(args[0], args[1]):  # a dunder its class lacks: its `__getattr__`
+                return self.machine.getattr_fallback(args[0], args[1])
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
             if len(args) == 3 and error.kind == "AttributeError":
@@ -438,6 +440,14 @@ class Library:
             return True  # an exception's chain (`__traceback__` too, though refused)
         if args[1] == NOTES and type(args[1]) is str and self.is_exception(args[0]):
             return NOTES in args[0].attrs  # its notes, once `add_note` (or the program) set them
+        if falls_back(*args):  # `hasattr(proxy, '__len__')`: its own `__getattr__` asked
+            try:
+                self.machine.getattr_fallback(args[0], args[1])
+            except ProgramError as error:
+                if error.kind == "AttributeError":
+                    return False
+                raise
+            return True
         answer = has_dunder(*args)
         if answer is not None:
             return answer
@@ -2672,6 +2682,23 @@ UNANSWERED_DUNDERS = frozenset(
     {"__dict__", "__module__", "__weakref__", "__slots__", "__annotations__", "__qualname__",
      "__name__", "__mro__", "__bases__", "__wrapped__", "__match_args__", "__dataclass_fields__"}
 )  # fmt: skip
+
+
+def falls_back(obj: Any, name: Any) -> bool:
+    """Whether reading the dunder `name` off `obj` is its class's own `__getattr__`'s
+    call, as CPython's: an object of the program's whose class has one, and neither it,
+    its class nor `object` has the name (`__len__` of a proxy, `__name__` of an object);
+    a name only the program's code then sees, as a string."""
+    if type(obj) is not PInstance or type(name) is not str or not is_dunder(name):
+        return False
+    cls = obj.cls
+    if cls.lookup("__getattr__") is MISSING or name in obj.attrs or name in OBJECT_DUNDERS:
+        return False
+    return cls.lookup(name) is MISSING and name not in _INSTANCE_DUNDERS
+
+
+# What every object of a class of the program's has besides `object`'s names
+_INSTANCE_DUNDERS = frozenset({"__dict__", "__weakref__", "__module__", "__notes__"})
 
 
 def has_dunder(obj: Any, name: Any) -> bool | None:

@@ -482,7 +482,7 @@ class Machine:
             if "__hash__" in c.namespace:
                 hash_method = c.namespace["__hash__"]
                 break
-            if "__eq__" in c.namespace:
+            if c.hash_none:
                 hash_method = None  # CPython sets `__hash__ = None` in such a class
                 break
         if hash_method is not MISSING and hash_method is not OBJECT_HASH:
@@ -496,6 +496,23 @@ class Machine:
                 return NotImplemented if result is NotImplemented else truthy(result)
 
             cls.eq_rule = eq_rule
+
+    def reequip(self, cls: PClass) -> None:
+        """`A.__eq__ = f`, `A.__hash__ = None`, `del A.__eq__` once the class is made: how
+        its objects, and its subclasses', hash and compare in sets and dicts made again,
+        as CPython's type updates its slots (an object already in a set stays where its
+        old hash put it, as in CPython). A step for each class looked at."""
+        stack, seen = [cls], set()
+        while stack:
+            c = stack.pop()
+            if id(c) in seen:
+                continue
+            seen.add(id(c))
+            self.state.charge(1)
+            if c.equipped:
+                c.hash_rule = c.eq_rule = None
+                self.equip(c)
+            stack.extend(c.subclasses)
 
     def as_method(self, name: str, method: Any) -> Any:
         """A class's `__hash__` or `__eq__` that is no function (`__hash__ = id`, `__eq__ =
@@ -787,6 +804,14 @@ class Machine:
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
 
+    def getattr_fallback(self, obj: PInstance, name: str) -> Any:
+        """`obj.__getattr__(name)` of its class's own, as CPython calls it when the
+        lookup fails (`hasattr(p, '__len__')` of a proxy too)."""
+        fallback = obj.cls.lookup("__getattr__")
+        if type(fallback) is Function:
+            return self.call_function(fallback, [obj, name])
+        return self.unbound_dunder(obj, "__getattr__", fallback, (name,))
+
     def object_method(self, obj: PInstance, name: str) -> Any:
         """`a.__eq__`, `a.__ne__`, `a.__hash__`, `a.__repr__`, `a.__str__` of an object
         whose class does not define it: `object`'s method, bound, as CPython's."""
@@ -942,6 +967,24 @@ class Machine:
         # field so).
         self.set_attr(obj, name, value, hook=False, initial=True)
 
+    def set_class_attr(self, cls: PClass, name: str, value: Any) -> None:
+        """`C.x = v`, `setattr(C, 'x', v)` of a program's class (`object` and the built-in
+        exceptions take none); a new `__eq__` or `__hash__` is followed (`reequip`), a
+        property read first by its objects from then on."""
+        if cls.builtin:
+            raise immutable_type(name, cls.name)
+        if type(value) is PartialMethod:  # `setattr(Tensor, 'mul', partialmethod(...))`
+            value = value.method
+        cls.namespace[name] = value
+        if name == "__eq__" or name == "__hash__":
+            if name == "__hash__":
+                cls.hash_none = False  # (its own now, in the place of CPython's None)
+            self.reequip(cls)
+        if type(value) is PProperty:  # its instances made from now on read it first
+            cls.has_properties = True
+            self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
+            cls.find_properties()
+
     def del_class_attr(self, cls: PClass, name: str) -> None:
         """`del C.x`, `delattr(C, 'x')`: the class's own attribute removed, as CPython's
         (its AttributeError when the class itself has none, its TypeError of a built-in
@@ -950,16 +993,22 @@ class Machine:
         self.state.charge(1)
         if cls.builtin:
             raise immutable_type(name, cls.name)
-        if is_dunder(name) or not name.isidentifier():
+        if (is_dunder(name) and name not in _REEQUIPPED) or not name.isidentifier():
             raise ProgramError(f"deleting a class's attribute {name!r} is not available here")
         if any(ENUM_KEY in c.namespace for c in cls.mro):
             raise ProgramError(f"deleting an Enum's attribute ('{name}') is not available here")
+        if name == "__hash__" and cls.hash_none and name not in cls.namespace:
+            cls.hash_none = False  # CPython's `__hash__ = None` deleted: object's again
+            self.reequip(cls)
+            return
         if name not in cls.namespace:
             words = f"type object '{cls.name}' has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
             failed.args_seen = (words,)
             raise failed
         removed = cls.namespace.pop(name)
+        if name in _REEQUIPPED:
+            self.reequip(cls)
         if type(removed) is PProperty:  # its instances' reads look at it no longer
             self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             cls.find_properties()
@@ -1160,15 +1209,7 @@ class Machine:
                 return
             raise ProgramError(f"only .data, .grad and .label of a Value can be set, not .{name}")
         if kind is PClass:
-            if obj.builtin:
-                raise immutable_type(name, obj.name)
-            if type(value) is PartialMethod:  # `setattr(Tensor, 'mul', partialmethod(...))`
-                value = value.method
-            obj.namespace[name] = value
-            if type(value) is PProperty:  # its instances made from now on read it first
-                obj.has_properties = True
-                self.state.charge(sum(len(c.namespace) for c in obj.mro) // ITEMS_PER_STEP)
-                obj.find_properties()
+            self.set_class_attr(obj, name, value)
             return
         if kind is TypeObject and (not obj.types or obj.name in _BUILTIN_TYPES):
             raise immutable_type(name, _BUILTIN_TYPES.get(obj.name, obj.name))
@@ -2427,7 +2468,7 @@ def hash_is_none(cls: PClass) -> bool:
     for c in cls.mro:
         if "__hash__" in c.namespace:
             return c.namespace["__hash__"] is None
-        if "__eq__" in c.namespace:
+        if c.hash_none:
             return True
     return False
 
@@ -2467,6 +2508,9 @@ def _object_hash(args: list[Any], kwargs: dict[str, Any]) -> int:
 # identity hashing beside its own `__eq__`) hashes as a class without either.
 OBJECT_HASH = Builtin("__hash__", _object_hash)
 # The methods a class sets to None to say it has none (CPython's own special cases).
+# A class's methods it may lose (`del A.__eq__`): the ones `Machine.reequip` follows, and
+# the comparisons, looked up each time they are asked.
+_REEQUIPPED = frozenset({"__eq__", "__hash__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
 _NONE_MEANS_NO_METHOD = frozenset({"__iter__", "__contains__", "__hash__", "__reversed__"})
 
 

@@ -118,6 +118,7 @@ class PClass:
         "equipped",
         "exception",
         "has_properties",
+        "hash_none",
         "hash_rule",
         "is_node_class",
         "mro",
@@ -127,6 +128,7 @@ class PClass:
         "shadowed",
         "shape",
         "slots",
+        "subclasses",
     )
 
     def __init__(
@@ -141,6 +143,13 @@ class PClass:
         self.qualname = name
         self.namespace = namespace
         self.mro: tuple[PClass, ...] = (self, *_linearize(name, bases))
+        # CPython's `__hash__ = None` in the class's dict, which it sets when the class is
+        # made defining `__eq__` alone (a `__hash__` set or deleted later replaces it).
+        self.hash_none = "__eq__" in namespace and "__hash__" not in namespace
+        # Its direct subclasses (`Machine.reequip`: `A.__eq__ = f` changes theirs too).
+        self.subclasses: list[PClass] = []
+        for base in bases:
+            base.subclasses.append(self)
         # Its metaclass is `abc.ABCMeta` (`abc.ABC` a base, or `metaclass=ABCMeta`): only
         # then do methods left abstract keep it from being instantiated, as in CPython.
         self.abc: bool = abc or any(c.abc for c in self.mro[1:])

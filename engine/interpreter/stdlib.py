@@ -2609,7 +2609,7 @@ def _unhashable_class(value: Any) -> bool:
         for c in value.cls.mro:
             if "__hash__" in c.namespace:
                 return c.namespace["__hash__"] is None
-            if "__eq__" in c.namespace:
+            if c.hash_none:
                 return True
         return False
     return kind is list or kind is dict or kind is bytearray or (kind is PSet and not value.frozen)

@@ -2169,8 +2169,8 @@ def test_more_library_pieces_are_cpythons(source: str) -> None:
         ("class C:\n    pass\ndel C.__init__\n", "dunder attributes belong to class bodies"),
         ("class C:\n    def __init__(s):\n        del type(s).__init__\nC()\n",
          "deleting a class's attribute '__init__' is not available"),
-        ("class C:\n    def __eq__(s, o):\n        return True\ndelattr(C, '__eq__')\n",
-         "deleting a class's attribute '__eq__' is not available"),
+        ("class C:\n    def __add__(s, o):\n        return 1\ndelattr(C, '__add__')\n",
+         "deleting a class's attribute '__add__' is not available"),
         ("from enum import Enum\nclass E(Enum):\n    A = 1\ndel E.A\n", "Enum"),
         ("class C:\n    x = 1\ndelattr(C, ' fields')\n", "no attribute is named"),
         ("from collections import Counter\nc = Counter(range(10**5))\nwhile True:\n"
@@ -2179,7 +2179,8 @@ def test_more_library_pieces_are_cpythons(source: str) -> None:
     ],
 )  # fmt: skip
 def test_class_deletion_counter_order_and_format_map_are_bounded(source: str, words: str) -> None:
-    """A dunder (the methods a class was equipped with stay), an Enum's member and the
+    """A dunder but `__eq__`, `__hash__` and the comparisons (`Machine.reequip` follows
+    those), an Enum's member and the
     interpreter's own entries are not deleted; comparing Counters is charged a step a
     key, and `format_map`'s fields as `format`'s."""
     with pytest.raises(EngineError, match=words):
@@ -4267,3 +4268,87 @@ def test_a_dunder_that_is_not_callable_is_called_as_cpython_calls_it() -> None:
     # `__len__ = 5` is no absent method: CPython calls it (`'int' object is not
     # callable`), and a property's value is read off the object and called.
     assert_as_cpython(NOT_CALLABLE_DUNDERS)
+
+
+CLASS_METHODS_SET_LATER = """
+class A:
+    def __init__(self, x):
+        self.x = x
+    def __repr__(self):
+        return f"A({self.x})"
+class B(A):
+    pass
+class D:
+    def __init__(self, x):
+        self.x = x
+    def __eq__(self, o):
+        return self.x == o.x
+    def __hash__(self):
+        return 1
+a1, a2 = A(1), A(1)
+s0 = {a1}
+def eq(self, other):
+    return isinstance(other, A) and self.x == other.x
+def h(self):
+    return hash(self.x)
+A.__eq__ = eq
+print(a1 == a2, a1 != a2, a1 in [a2], {a1, a2} == {a1, a2}, len({a1, a2}))
+A.__hash__ = h
+print(len({a1, a2}), {a1: 1}.get(a2), a2 in {a1}, B(1) in {a1}, a1 in s0, a2 in s0)
+setattr(B, '__hash__', None)
+try:
+    {B(1)}
+except TypeError as e:
+    print(e)
+A.__lt__ = lambda self, o: self.x < o.x
+print(sorted([A(3), A(1), A(2)]), sorted([B(3), B(1)]), A(1) < A(2), A(1) > A(0), min(A(3), A(1)))
+D.__hash__ = None
+try:
+    {D(1)}
+except TypeError as e:
+    print(e)
+del D.__hash__
+print(len({D(1), D(1)}))
+del D.__eq__
+print(len({D(1), D(1)}), D(1) == D(1))
+del A.__lt__
+try:
+    A(1) < A(2)
+except TypeError as e:
+    print(e)
+"""
+
+
+def test_a_classs_eq_hash_and_ordering_set_after_it_is_made_are_seen_as_cpythons() -> None:
+    # `A.__eq__ = f`, `A.__hash__ = None`, `del D.__hash__` once the class exists: `==`,
+    # sets, dicts and `sorted` see them, its subclasses' objects too; an object already
+    # in a set stays where its old hash put it, as in CPython.
+    assert_as_cpython(CLASS_METHODS_SET_LATER)
+
+
+GETATTR_DUNDERS = """
+class P:
+    def __init__(self):
+        self.calls = []
+    def __getattr__(self, name):
+        self.calls.append(name)
+        if name.startswith('__') and name != '__len__':
+            raise AttributeError(name)
+        return lambda *a: 42
+p = P()
+print(hasattr(p, '__len__'), hasattr(p, '__iter__'), hasattr(p, 'foo'), p.calls)
+print(getattr(p, '__len__')(), getattr(p, '__iter__', 'd'), getattr(p, '__foo__', 0))
+print(hasattr(p, '__class__'), hasattr(p, '__eq__'), hasattr(p, '__add__'), hasattr(p, '__call__'))
+print(hasattr(p, '__name__'), getattr(p, '__qualname__', None), p.calls)
+class Q:
+    def __getattr__(self, name):
+        raise KeyError(name)
+try:
+    hasattr(Q(), '__len__')
+except KeyError as e:
+    print('KeyError', e)
+"""
+
+
+def test_hasattr_and_getattr_of_a_dunder_ask_the_classs_own_getattr_as_cpythons() -> None:
+    assert_as_cpython(GETATTR_DUNDERS)

@@ -2205,3 +2205,15 @@ def test_a_dunder_property_that_recurses_ends_at_the_call_depth() -> None:
     )
     lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
     assert lines[:3] == ["deep", "deep", "ABC"]
+
+
+def test_setting_a_classs_eq_again_and_again_is_charged_for_its_subclasses() -> None:
+    # `A.__eq__ = f` makes again how A's objects and its subclasses' hash and compare:
+    # a step for each class, so a loop doing it over many subclasses ends on the bound.
+    source = (
+        "class A:\n    pass\nsubs = []\nfor i in range(3000):\n"
+        "    class B(A):\n        pass\n    subs.append(B())\n"
+        "def eq(self, other):\n    return True\nwhile True:\n    A.__eq__ = eq\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))

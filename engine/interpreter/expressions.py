@@ -859,7 +859,7 @@ class ExpressionCompiler:
     def comparison(self, op: str, position: tuple[int, int]) -> Callable[[Any, Any], Any]:
         """`a < b` of two values: a bool, but what a program's `__lt__`... returned where
         either is one of its objects (`Machine.rich_compare`), as CPython's."""
-        compare, rich = self.m.compare, self.m.rich_compare
+        compare = self.m.compare
         line, column = position
         if op in ("is", "is not", "in", "not in"):
 
@@ -872,16 +872,13 @@ class ExpressionCompiler:
             return apply_plain
 
         def apply(a: Any, b: Any) -> Any:
-            kind = type(a)
-            if kind is float and type(b) is float:
+            if type(a) is float and type(b) is float:
                 if op == "<":
                     return a < b
                 if op == ">":
                     return a > b
             try:
-                if kind is PInstance or type(b) is PInstance:
-                    return rich(op, a, b)
-                return compare(op, a, b)
+                return compare(op, a, b, True)  # (a program's object's answer as it is)
             except ProgramError as error:
                 raise error.located(line, column) from None
 

@@ -418,7 +418,7 @@ class Library:
                 return chain_attribute(self.machine, args[0], args[1])
             if args[1] == NOTES and type(args[1]) is str and self.is_exception(args[0]):
                 return self.machine.get_attr(args[0], NOTES)  # an exception's notes
-            if falls_back(args[0], args[1]):  # a dunder its class lacks: its `__getattr__`
+            if type(args[0]) is PInstance and falls_back(args[0], args[1]):  # its `__getattr__`
                 return self.machine.getattr_fallback(args[0], args[1])
             return self.machine.get_attr(args[0], self.attribute_name(args[1], "getattr"))
         except ProgramError as error:
@@ -1051,7 +1051,7 @@ class Library:
         not_a_class = "isinstance() arg 2 must be a type, a tuple of types, or a union"
         if classes is None:
             raise ProgramError(not_a_class, kind="TypeError")
-        options = self.class_options(classes)
+        options = classes if type(classes) is tuple else (classes,)
         for cls in options:
             if cls is self.object_class:
                 return True  # everything is an object
@@ -1077,6 +1077,10 @@ class Library:
                     return True
             elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
                 raise ProgramError(not_a_class, kind="TypeError")
+            elif type(cls) is Annotation and (members := self.union_members(cls)) is not None:
+                # `int | None`, `Optional[int]`, in a tuple too: each member of the union
+                if self.isinstance_([value, members], {}):
+                    return True
             elif type(cls) is Annotation and (cls.name == "|" or cls.name in GENERIC_ALIASES):
                 # `isinstance(x, list[int])`, `list[int] | None`: CPython's TypeError
                 words = "isinstance() argument 2 cannot be a parameterized generic"
@@ -1101,25 +1105,17 @@ class Library:
             return True
         return kinds.kind_of(registry, value) != "deque"
 
-    def class_options(self, classes: Any) -> tuple[Any, ...]:
-        """The second argument of `isinstance` and `issubclass` as the classes it names,
-        as CPython reads it: a tuple's items, a union's members (`int | None`, typing's
-        `Optional[int]`, a union in a tuple), each member read charged."""
-
-        def members(option: Any) -> tuple[Any, ...]:
-            if type(option) is not Annotation or not option.args:
-                return (option,)
-            if option.name in TYPING_UNIONS or (
-                option.name == "|" and all(type(m) is not Annotation for m in option.args)
-            ):
-                return tuple(union_members(option, self.state.charge))
-            return (option,)  # `list[int] | None`: CPython's TypeError, as `list[int]`'s
-
-        if type(classes) is not tuple:
-            return members(classes)
-        if all(type(option) is not Annotation for option in classes):
-            return classes
-        return tuple(member for option in classes for member in members(option))
+    def union_members(self, option: Annotation) -> tuple[Any, ...] | None:
+        """The classes a union names, as `isinstance` and `issubclass` read it (`int |
+        None`, typing's `Optional[int]`), each read charged; None where it is no union
+        of classes (`list[int] | None`: CPython's TypeError, as `list[int]`'s)."""
+        if not option.args:
+            return None
+        if option.name in TYPING_UNIONS or (
+            option.name == "|" and all(type(m) is not Annotation for m in option.args)
+        ):
+            return tuple(union_members(option, self.state.charge))
+        return None
 
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
@@ -1133,10 +1129,14 @@ class Library:
         if type(cls) is not PClass and not builtin_type:
             raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
         # A None is a union's (`int | None`), not a class of its own.
-        options = self.class_options(classes) if classes is not None else (0,)
+        options = classes if type(classes) is tuple else (classes,) if classes is not None else (0,)
         for option in options:
             if option is self.object_class:
                 return True
+            if type(option) is Annotation and (members := self.union_members(option)) is not None:
+                if self.issubclass_([cls, members], {}):
+                    return True  # `int | None`, `Optional[int]`: each member of the union
+                continue
             if type(option) is PClass:
                 if not builtin_type and option in cls.mro:
                     return True

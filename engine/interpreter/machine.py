@@ -1554,7 +1554,10 @@ class Machine:
             return bool(value)
         return True
 
-    def compare(self, op: str, left: Any, right: Any) -> bool:
+    def compare(self, op: str, left: Any, right: Any, raw: bool = False) -> bool:
+        """`left op right` as a bool, as Python's own code asks (`in`, a sort, a list's
+        `==`); `raw` (the program's own `a < b`), what a program's object's `__lt__`...
+        returned, as it is (`rich_compare`)."""
         if op == "is":
             return left is right
         if op == "is not":
@@ -1565,12 +1568,12 @@ class Machine:
         lt = type(left)
         rt = type(right)
         if lt is PInstance or rt is PInstance:
+            if raw:  # (then any value: declared a bool for the callers that ask for one)
+                return self.rich_compare(op, left, right)  # type: ignore[no-any-return]
             if left is right and (op == "==" or op == "!="):
                 return op == "=="  # CPython's `PyObject_RichCompareBool`: identity first
             result = self.rich_compare(op, left, right)
             return result if result is True or result is False else self.truthy(result)
-        if op == "!=":
-            return not self.compare("==", left, right)
         if op == "==":
             self.charge_compare(left, right)
             if self.collections and (lt is dict or lt is list) and lt is rt:
@@ -1578,6 +1581,11 @@ class Machine:
             if lt in VIEWS or rt in VIEWS:
                 return self.views_equal(left, right)
             return bool(left == right)
+        if op == "!=":
+            if (self.collections and (lt is dict or lt is list)) or lt in VIEWS or rt in VIEWS:
+                return not self.compare("==", left, right)
+            self.charge_compare(left, right)
+            return not bool(left == right)
         elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple, bytes)):
             self.charge_compare(left, right)
             if (lt is list or lt is tuple) and (holds_instance(left) or holds_instance(right)):

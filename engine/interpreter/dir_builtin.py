@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter.objects import (
+    ENUM_KEY,
+    ENUM_MIXIN_KEY,
     FROZEN,
     TUPLE_FIELDS,
     BoundMethod,
@@ -33,7 +35,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_dunder,
 )
 from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, MAX_ITEMS, ProgramError
-from backprop_animator.engine.interpreter.stdlib import FIELDS
+from backprop_animator.engine.interpreter.stdlib import ENUM_PLAIN_MIXIN_KEY, FIELDS
 from backprop_animator.engine.interpreter.text import NO_METHOD, a_type
 from backprop_animator.engine.ops import FUNCTIONS
 from backprop_animator.engine.value import Value
@@ -99,13 +101,15 @@ def _sorted(m: Machine, items: list[Any]) -> list[Any]:
 def _names(m: Machine, obj: Any) -> set[str] | list[str]:
     kind = type(obj)
     if kind is PInstance:
-        _refuse_special(obj.cls, obj)
+        enum = _enum_names(obj.cls, obj)
+        if enum is not None:
+            return enum
         names = class_names(m, obj.cls)
         names.update(name for name in obj.attrs if name.isidentifier() and name != FROZEN)
         return names
     if kind is PClass:
-        _refuse_special(obj, obj)
-        return class_names(m, obj)
+        enum = _enum_names(obj, obj)
+        return enum if enum is not None else class_names(m, obj)
     if kind is Value:
         return _VALUE_NAMES
     if kind is PModule:
@@ -147,11 +151,40 @@ def _answered(m: Machine, obj: Any, names: list[str]) -> list[str]:
     return found
 
 
-def _refuse_special(cls: PClass, obj: Any) -> None:
-    """An Enum's classes and members list names of their own in CPython (its
-    `EnumType.__dir__`): refused rather than listed otherwise."""
-    if any(enum_members(c) is not None for c in cls.mro):
-        raise ProgramError(f"dir() of {a_type(obj)} (an Enum's) is not available here")
+def _enum_names(cls: PClass, obj: Any) -> set[str] | None:
+    """An Enum's class and members list CPython 3.11's names of their own (`EnumType.
+    __dir__`, `Enum.__dir__`): the class its members' names and a fixed few; a member
+    `name`, `value`, a fixed few and its classes' other public names. None for what is
+    no Enum's; one with a data type mixed in (`IntEnum`, `class Op(str, Enum)`), whose
+    names are its type's too, refused."""
+    members = enum_members(cls)
+    if members is None:
+        return None
+    if any(ENUM_MIXIN_KEY in c.namespace or ENUM_PLAIN_MIXIN_KEY in c.namespace for c in cls.mro):
+        words = f"dir() of {a_type(obj)} (an Enum's with a data type) is not available here"
+        raise ProgramError(words)
+    if obj is cls:
+        return _ENUM_CLASS_NAMES | {str(member.attrs.get("name")) for member in members}
+    aliases = {name for name, value in cls.namespace.items() if type(value) is PInstance}
+    names = set(_ENUM_MEMBER_NAMES)
+    for c in cls.mro:
+        if ENUM_KEY in c.namespace:
+            break  # (Enum's own: `name` and `value`, above)
+        names.update(
+            name
+            for name in c.namespace
+            if name.isidentifier() and name[0] != "_" and name not in aliases
+        )
+    return names
+
+
+_ENUM_CLASS_NAMES = frozenset(
+    {"__class__", "__contains__", "__doc__", "__getitem__", "__init_subclass__", "__iter__",
+     "__len__", "__members__", "__module__", "__name__", "__qualname__"}
+)  # fmt: skip
+_ENUM_MEMBER_NAMES = frozenset(
+    {"__class__", "__doc__", "__eq__", "__hash__", "__module__", "name", "value"}
+)
 
 
 def class_names(m: Machine, cls: PClass) -> set[str]:

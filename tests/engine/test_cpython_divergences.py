@@ -4118,7 +4118,14 @@ class Own:
     def __dir__(self):
         return ['b', 'a', 'c']
 P = namedtuple('P', 'a b')
-for obj in (A(), A, B(), S(), Err('x'), ValueError, D(1), P(1, 2), Own(), object()):
+from enum import Enum
+class Color(Enum):
+    RED = 1
+    CRIMSON = 1
+    def describe(self):
+        return 1
+for obj in (A(), A, B(), S(), Err('x'), ValueError, D(1), P(1, 2), Own(), object(), Color,
+            Color.RED):
     print(dir(obj))
 print(dir([]), dir(()), dir(None), dir(print), dir(A().m), dir(lambda: 0))
 print([n for n in dir(math) if not n.startswith('_')])
@@ -4157,7 +4164,7 @@ def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
     ]
     for source, words in (
         ("dir()", "dir() without an argument is not available here"),
-        ("from enum import Enum\nclass C(Enum):\n    R = 1\ndir(C.R)", "an Enum's"),
+        ("from enum import IntEnum\nclass C(IntEnum):\n    R = 1\ndir(C.R)", "with a data type"),
     ):
         with pytest.raises(EngineError, match=re.escape(words)):
             trace_source(source + TAIL)

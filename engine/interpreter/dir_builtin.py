@@ -164,7 +164,7 @@ def _enum_names(cls: PClass, obj: Any) -> set[str] | None:
         words = f"dir() of {a_type(obj)} (an Enum's with a data type) is not available here"
         raise ProgramError(words)
     if obj is cls:
-        return _ENUM_CLASS_NAMES | {str(member.attrs.get("name")) for member in members}
+        return {*_ENUM_CLASS_NAMES, *(str(member.attrs.get("name")) for member in members)}
     aliases = {name for name, value in cls.namespace.items() if type(value) is PInstance}
     names = set(_ENUM_MEMBER_NAMES)
     for c in cls.mro:

@@ -1114,7 +1114,8 @@ def class_dict(
 ) -> MappingProxyType[str, Any]:
     """`C.__dict__` of a program's class: a read-only view of its own attributes, keys in
     CPython's order (`__module__`, the docstring, the body's names, then `__dict__` and
-    `__weakref__` where no base gave them, `__doc__` last when there is no docstring;
+    `__weakref__` where no base gave them, `__doc__` last when there is no docstring,
+    `__hash__` None after it where the class was made with `__eq__` alone;
     `__annotations__` second where the body annotates);
     values the program's own objects (the interpreter's own entries left out; `__dict__`
     and `__weakref__`, CPython's descriptors, placeholders it cannot use; a built-in
@@ -1135,6 +1136,8 @@ def class_dict(
         if not above or (slot == "__weakref__" and all(c.builtin for c in above)):
             own[slot] = Placeholder(f"attribute '{slot}' of '{cls.name}' objects")
     own.setdefault("__doc__", None)
+    if cls.hash_none:  # CPython's `__hash__ = None` of a class made with `__eq__` alone
+        own["__hash__"] = None
     return MappingProxyType(own)
 
 

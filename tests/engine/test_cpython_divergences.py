@@ -4323,6 +4323,12 @@ try:
     A(1) < A(2)
 except TypeError as e:
     print(e)
+class E:
+    def __eq__(self, other):
+        return True
+print(list(vars(E)), E.__dict__['__hash__'], E.__hash__)
+E.__hash__ = h
+print(E.__dict__['__hash__'] is h)
 """
 
 

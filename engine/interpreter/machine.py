@@ -1592,12 +1592,12 @@ class Machine:
                 # `(priority, node) < (priority, other)`: item by item as CPython's, each
                 # `__eq__` and `__lt__` of the program's called once (Python's own
                 # comparison would call `__eq__` first, then ours again after its error).
-                return self.compare_items(op, left, right)
+                return self.compare_items(op, left, right, raw)
             try:
                 return bool(_ORDER[op](left, right))
             except TypeError:
                 if lt is list or lt is tuple:
-                    return self.compare_items(op, left, right)
+                    return self.compare_items(op, left, right, raw)
         elif (lt is PSet or lt in SET_LIKE_VIEWS) and (rt is PSet or rt in SET_LIKE_VIEWS):
             # subset and superset, as CPython's sets and a dict's keys and items order
             self.state.charge(min(len(left), len(right)))
@@ -1714,14 +1714,15 @@ class Machine:
             return False
         return equal
 
-    def compare_items(self, op: str, left: Any, right: Any) -> bool:
+    def compare_items(self, op: str, left: Any, right: Any, raw: bool = False) -> bool:
         """`left < right` of two lists (or tuples) whose items Python cannot order: as
         CPython's, the first items that differ are compared, so the error names their
         types (`'<' not supported between instances of 'str' and 'int'`) and a class's
-        own `__lt__` answers (the walk was charged by `charge_compare`)."""
+        own `__lt__` answers, what it returned as it is where `raw` (the walk was charged
+        by `charge_compare`)."""
         for a, b in zip(left, right, strict=False):
             if a is not b and not self.compare("==", a, b):
-                return self.compare(op, a, b)
+                return self.compare(op, a, b, raw)
         return bool(_ORDER[op](len(left), len(right)))
 
     def contains(self, container: Any, item: Any) -> bool:

@@ -2217,3 +2217,15 @@ def test_setting_a_classs_eq_again_and_again_is_charged_for_its_subclasses() -> 
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+
+
+def test_hasattr_of_a_dunder_asking_getattr_again_ends_at_the_call_depth() -> None:
+    # `hasattr(p, '__len__')` calls the class's `__getattr__`, which asks again: the
+    # call depth's RecursionError, as CPython's, and the name it sees is a string.
+    source = (
+        "class P:\n    def __getattr__(self, name):\n"
+        "        return hasattr(self, name) or type(name).__name__\n"
+        "try:\n    hasattr(P(), '__len__')\nexcept RecursionError:\n    print('deep')\n"
+    )
+    lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
+    assert lines[0] == "deep"

@@ -1968,6 +1968,8 @@ class Machine:
                 # flattened as CPython's (a Union nested in it gives its members, so one
                 # made of another again and again stays flat); `Union[int]` is `int`
                 return members[0] if len(members) == 1 else Annotation("Union", tuple(members))
+            if key == () and type(key) is tuple and obj.name == "Tuple":
+                return Annotation("Tuple", ((),))  # `Tuple[()]`, shown so, as `tuple[()]`
             return Annotation(obj.name, key if type(key) is tuple else (key,))
         if kind is PClass and any(c.name in GENERIC_BASES and not c.mro[1:] for c in obj.mro):
             return obj  # `class Stack(Generic[T])`, `Stack[int]`

@@ -1261,9 +1261,10 @@ def type_union(op: str, left: Any, right: Any, charge: Callable[[int], None]) ->
     """`int | float` outside annotations: CPython's `types.UnionType`, an annotation here
     (`Annotation("|", members)`), which `isinstance` reads as CPython reads a union, with
     generic aliases among its members too (`dict[str, float] | None`); with a `typing`
-    Union or Optional on either side typing's union (`Annotation("Union", members)`:
-    `Optional[int] | str` is `Union[int, None, str]`). Each member once in its first
-    place, a union's members in its place, one alone itself (`int | int` is `int`);
+    name on either side (`Optional`, `Union`, `List[int]`; not `Any`, a class in 3.11)
+    typing's union (`Annotation("Union", members)`: `Optional[int] | str` is `Union[int,
+    None, str]`). Each member once in its first place, a union's members in its place,
+    one alone itself (`int | int` is `int`);
     None where a side is no class, alias, union or None. `charge` takes the members."""
     if op != "|" or (left is None and right is None):
         return None
@@ -1276,10 +1277,11 @@ def type_union(op: str, left: Any, right: Any, charge: Callable[[int], None]) ->
             elif side.name in TYPING_UNIONS and side.args:
                 typing_union = True
                 members.extend(union_members(side, charge))
-            elif side.name in GENERIC_ALIASES:
+            elif side.name in GENERIC_ALIASES or (side.name == "Any" and not side.args):
+                members.append(side)  # (`Any` a class in CPython 3.11: `Any | None`)
+            else:  # `List[int] | None`: typing's `Optional[List[int]]`, as CPython's
+                typing_union = True
                 members.append(side)
-            else:
-                return None  # `List[int] | None`: typing's other names are not unions here
         elif side is None or isinstance(side, TypeObject) or type(side) is PClass:
             members.append(side)
         else:

@@ -1154,7 +1154,7 @@ def typing_args(library: Library, args: list[Any], kwargs: dict[str, Any]) -> tu
     if type(hint) is not Annotation or not hint.args:
         return ()
     if hint.name not in ("Union", "Optional", "|"):
-        return () if hint.args == ((),) and hint.name == "tuple" else hint.args  # tuple[()]
+        return () if hint.args == ((),) and hint.name in ("tuple", "Tuple") else hint.args
     members = union_members(hint, library.machine.state.charge)
     if all(member is not None for member in members):
         return tuple(members)

@@ -202,6 +202,20 @@ class Texts:
             return f"{value.name}[{', '.join(parts)}]"
         if value.name in TYPING_UNIONS and value.args:
             return self.typing_union_repr(value, seen)
+        if value.args:  # `typing.List[int]`, `typing.Callable[[int], str]`, as CPython's
+            parts = []
+            size = len(value.name) + 9
+            for arg in value.args:
+                part = (
+                    f"[{', '.join(self.alias_argument(item, seen) for item in arg)}]"
+                    if type(arg) is list  # (`Callable`'s parameters; charged as a list's)
+                    else self.alias_argument(arg, seen)
+                )
+                size += len(part) + 2
+                if size > MAX_STR:
+                    self.state.check_str(size, at_least=True)
+                parts.append(part)
+            return f"typing.{value.name}[{', '.join(parts)}]"
         return f"typing.{value.name}"
 
     def typing_union_repr(self, value: Annotation, seen: set[int] | None) -> str:

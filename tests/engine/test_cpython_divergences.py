@@ -4195,6 +4195,10 @@ print(typing.Union[int, str] | list[int], list[int] | typing.Optional[str], typi
 print(typing.Optional[int], typing.Union[int, str], typing.Union[int, typing.Optional[str]])
 print(isinstance(None, typing.Optional[int]), isinstance('a', typing.Union[int, str]))
 print(tuple[()], tuple[()].__args__, typing.get_args(tuple[()]), tuple[int, ...], list[T][int])
+print(typing.List[int] | None, None | typing.Dict[str, int], typing.Any | None, typing.Any | int)
+print(typing.Callable[[int], str], typing.Callable[..., int], typing.Literal['a', 1])
+print(typing.Tuple[()], typing.get_args(typing.Tuple[()]), typing.Optional[typing.List[int]])
+print(typing.get_args(typing.List[int] | None), typing.Type[int], typing.Iterable[float])
 for wrong in (
     lambda: isinstance([1], N), lambda: int | 3, lambda: list[int][0], lambda: (int | None)[int],
     lambda: list.__args__, lambda: (3).__args__, lambda: typing.List.__args__,

@@ -2229,3 +2229,22 @@ def test_hasattr_of_a_dunder_asking_getattr_again_ends_at_the_call_depth() -> No
     )
     lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
     assert lines[0] == "deep"
+
+
+@pytest.mark.parametrize(
+    ("made", "words"),
+    [
+        ("typing.Callable[['a' * 9000] * 10**5, int]", "BACKPROP_MAX_STEPS"),
+        ("typing.List[tuple(range(10**5))]", "strings here stay within"),
+        ("typing.Optional[typing.Literal[tuple('a' * 9000 for _ in range(1000))]] | None",
+         "strings here stay within"),
+    ],
+)  # fmt: skip
+def test_a_typing_names_arguments_are_shown_within_the_bounds(made: str, words: str) -> None:
+    # `typing.List[int]` is shown with its arguments, a Callable's list of them too:
+    # each charged as `repr` charges it, the text within the string bound.
+    with pytest.raises(EngineError, match=words):
+        trace_source(
+            f"import typing\nx = {made}\nprint(x)\n" + END,
+            limits=Limits(max_steps=2_000_000, time_limit=60.0),
+        )

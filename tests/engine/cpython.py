@@ -265,6 +265,10 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             node is not None
             and any(hasattr(node, name) for name in GRAD_NAMES)
             and any(hasattr(node, name) for name in NUMBER_NAMES)
+            # a node holds one number: a `Tensor` of Values (`data` a list of them, `grad`
+            # a property listing theirs) is no node, and its `backward()` hands the pass
+            # to its Value's, which is the pass (as the interpreter counts it)
+            and isinstance(number_of(node), (int, float))
         ):
             outputs.append(node)
             numbers.append(number_of(node))

@@ -158,6 +158,27 @@ PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_p
 PASS_WORDS = ("backward", "backprop", "retroprop", "propagar")
 
 
+def _free_pass(
+    rec: Any,
+    call: Callable[[Any, list[Any], Any], Any],
+    target: Function,
+    values: list[Any],
+    kwargs: Any,
+    clue: bool,
+) -> Any:
+    """`backprop(loss)`, a function of the program's given an object of its first: a pass
+    where the object is a graph node; else a plain call, and, for `backward(out)`
+    (`clue`), the object kept for the refusal's words should no pass come of the program
+    (a Wengert list's `Var`, whose operands only a tape keeps), as `out.backward()` keeps
+    it."""
+    first = values[0]
+    if first.mirror is not None:
+        return rec.user_pass(first, lambda: call(target, values, kwargs), target)
+    if clue and rec.unshaped is None:
+        rec.unshaped = first
+    return call(target, values, kwargs)
+
+
 def is_pass_method(name: str) -> bool:
     """Whether `node.name()` on a graph node runs a pass: a name of PASS_FUNCTIONS, or a
     public method named with a word of PASS_WORDS that is no rule's name (`_backward`,
@@ -1185,6 +1206,9 @@ class ExpressionCompiler:
         watch_free_pass = isinstance(func, ast.Name) and func.id in PASS_FUNCTIONS
         if simple_args and not watch_free_pass:
             return self.plain_call(func_expr, args, (line, column))
+        # `backward(out)` on an object that is no graph node (a Wengert list's `Var`, whose
+        # operands only a tape keeps): the refusal's clue, as `out.backward()` is.
+        watch_unshaped = isinstance(func, ast.Name) and func.id == "backward"
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
@@ -1197,9 +1221,8 @@ class ExpressionCompiler:
                     and type(target) is Function
                     and values
                     and type(values[0]) is PInstance
-                    and values[0].mirror is not None
                 ):
-                    return rec.user_pass(values[0], lambda: call(target, values, kwargs), target)
+                    return _free_pass(rec, call, target, values, kwargs, watch_unshaped)
                 return call(target, values, kwargs)
             except ProgramError as error:
                 raise error.located(line, column) from None

@@ -5201,3 +5201,42 @@ def test_a_generic_alias_of_a_built_in_class_and_a_numbers_format_are_cpythons()
     nested = "A = list[int]\nfor i in range(100_000):\n    A = list[A]\nprint(A)\n"
     with pytest.raises(EngineError, match="nests too deeply"):
         trace_source(nested + "v = Value(1.0)\nv.backward()\n")
+
+
+WENGERT_LIST = """
+TAPE = []
+class Var:
+    def __init__(self, value):
+        self.value = value
+        self.grad = 0.0
+    def __mul__(self, other):
+        out = Var(self.value * other.value)
+        TAPE.append((out, [(self, other.value), (other, self.value)]))
+        return out
+def backward(out):
+    out.grad = 1.0
+    for node, inputs in reversed(TAPE):
+        for inp, local in inputs:
+            inp.grad += local * node.grad
+x, y = Var(2.0), Var(3.0)
+f = x * y
+backward(f)
+print(x.grad, y.grad)
+"""
+
+
+def test_a_free_backward_on_an_object_that_is_no_node_says_what_the_object_lacks() -> None:
+    """A Wengert list (round eighteen): each op appends `(out, [(input, local), …])` to a
+    global tape and a free `backward(out)` walks it reversed; the nodes keep no operands,
+    so no graph is drawn. It was refused as "the program has no result", though it calls
+    `backward(f)`; the refusal names the object and what it lacks now, as
+    `f.backward()` on such an object does. A function named otherwise is no clue."""
+    with pytest.raises(EngineError, match=r"backward\(\) was called on a Var, which is not a"):
+        trace_source(WENGERT_LIST)
+    other = WENGERT_LIST.replace("backward", "walk_tape")
+    with pytest.raises(EngineError, match="the program has no result"):
+        trace_source(other)
+    # A node given to the same function is a pass, as before.
+    node = "from micrograd.engine import Value\ndef backward(v):\n    v.backward()\n"
+    trace = trace_source(node + "a = Value(2.0)\nb = a * a\nbackward(b)\nprint(a.grad)\n")
+    assert printed_lines(trace) == ["4.0"] and len(trace["passes"]) == 1

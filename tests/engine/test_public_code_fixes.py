@@ -5240,3 +5240,157 @@ def test_a_free_backward_on_an_object_that_is_no_node_says_what_the_object_lacks
     node = "from micrograd.engine import Value\ndef backward(v):\n    v.backward()\n"
     trace = trace_source(node + "a = Value(2.0)\nb = a * a\nbackward(b)\nprint(a.grad)\n")
     assert printed_lines(trace) == ["4.0"] and len(trace["passes"]) == 1
+
+
+DATACLASS_SLOTS = """
+import random
+from dataclasses import dataclass, field
+from micrograd.engine import Value
+
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        return sum((wi * xi for wi, xi in zip(self.w, x)), self.b).relu()
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+@dataclass(slots=True)
+class Layer:
+    nin: int
+    nout: int
+    neurons: list = field(init=False)
+
+    def __post_init__(self):
+        self.neurons = [Neuron(self.nin) for _ in range(self.nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+
+layer = Layer(2, 1)
+try:
+    layer.extra = 1
+except AttributeError as e:
+    print("AttributeError:", e)
+y = layer([1.0, -2.0])
+y.backward()
+print(repr(layer)[:28], y.data)
+"""
+
+
+DC_SLOTS_MORE = """
+from micrograd.engine import Value
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class P:
+    x: float
+    y: float = 2.0
+    tags: list = field(default_factory=list)
+    hidden: int = field(default=7, init=False, repr=False)
+
+    def __post_init__(self):
+        self.tags.append("made")
+
+
+p = P(1.0)
+print(p, p.hidden, p == P(1.0), p != P(1.0, 3.0))
+for attempt in ("z", "y"):
+    try:
+        setattr(p, attempt, 5)
+        print("set", attempt, getattr(p, attempt))
+    except AttributeError as e:
+        print("AttributeError:", e)
+try:
+    vars(p)
+except TypeError as e:
+    print("TypeError:", e)
+
+
+@dataclass(slots=True)
+class Q(P):
+    z: float = 0.0
+
+
+q = Q(1.0, z=4.0)
+print(q)
+try:
+    q.w = 1
+except AttributeError as e:
+    print("AttributeError:", e)
+
+
+class R(P):
+    pass
+
+
+r = R(2.0)
+r.w = 9
+print(r, r.w)
+
+
+@dataclass(slots=True, frozen=True)
+class F:
+    a: int
+    b: int = 1
+
+
+f = F(3)
+try:
+    f.a = 4
+except AttributeError as e:
+    print(type(e).__name__, e)
+print(f, hash(f) == hash(F(3)))
+
+
+@dataclass(slots=True)
+class Cache:
+    n: int
+
+    def __post_init__(self):
+        self.memo = {}
+
+
+try:
+    Cache(1)
+except AttributeError as e:
+    print("AttributeError:", e)
+
+try:
+    @dataclass(slots=True)
+    class S:
+        __slots__ = ("a",)
+        a: int
+except TypeError as e:
+    print("TypeError:", e)
+
+
+@dataclass
+class Plain:
+    a: int = 1
+
+
+pl = Plain()
+pl.other = 2
+print(pl, pl.other, vars(pl))
+"""
+
+
+def test_a_dataclass_with_slots_refuses_an_attribute_that_is_no_field_as_cpython() -> None:
+    """Alizerin-Jeff/micrograd-ports's notebook (round eighteen, not kept: 2,000 steps)
+    writes its `Layer` and `MLP` as `@dataclass(slots=True)`: `slots` was taken and
+    ignored, so an attribute that is no field was set where CPython's class, which has
+    `__slots__` of its fields, raises AttributeError. It is CPython's now: the fields'
+    `__slots__`, a base's less those its bases name, defaults off the class, `vars()`'s
+    TypeError, and the TypeError of a class that has `__slots__` of its own."""
+    assert printed_lines(trace_source(DATACLASS_SLOTS)) == run_in_cpython(DATACLASS_SLOTS)
+    more = DC_SLOTS_MORE + "v = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(more)) == run_in_cpython(more)

@@ -2691,6 +2691,8 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
             continue
         for name in OPERAND_NAMES:
             operands = attrs.get(name)
+            if type(operands) is PSet:  # micrograd's `_prev = set(_children)`
+                operands = list(islice(operands.items, MAX_OPERANDS_LOOKED_AT))
             if isinstance(operands, (tuple, list)) and any(
                 _is_instance_of(operand, value) for operand in operands[:MAX_OPERANDS_LOOKED_AT]
             ):

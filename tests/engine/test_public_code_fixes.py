@@ -5394,3 +5394,30 @@ def test_a_dataclass_with_slots_refuses_an_attribute_that_is_no_field_as_cpython
     assert printed_lines(trace_source(DATACLASS_SLOTS)) == run_in_cpython(DATACLASS_SLOTS)
     more = DC_SLOTS_MORE + "v = Value(1.0)\nv.backward()\n"
     assert printed_lines(trace_source(more)) == run_in_cpython(more)
+
+
+LECTURE_BEFORE_GRADIENTS = """
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self._prev = set(_children)
+        self._op = _op
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), '+')
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), '*')
+a = Value(2.0)
+b = Value(-3.0)
+d = a*b + b
+d
+"""
+
+
+def test_the_lectures_value_before_its_gradient_is_refused_saying_it_has_no_grad() -> None:
+    """ShivaNKA0/micrograd's notebook (round eighteen) stops where the lecture's `Value`
+    has a number and a `set` of operands but no `grad` yet, its last cell `d`: refused
+    as "the program's result is not a Value", where it is one of the program's. The
+    objects' operands were looked for in a tuple or list only; a `set`, micrograd's
+    `_prev = set(_children)`, counts too now, so the refusal says they lack `grad`."""
+    with pytest.raises(EngineError, match=r"Value objects hold a number .* no `grad` attribute"):
+        trace_source(LECTURE_BEFORE_GRADIENTS)

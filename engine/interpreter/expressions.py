@@ -179,6 +179,15 @@ def _free_pass(
     return call(target, values, kwargs)
 
 
+def is_grad_pass(cls: PClass) -> bool:
+    """Whether `node.grad(1.0)`, a method of the node's class named `grad`, is the pass:
+    where the class keeps a node's gradient under another name (Eli Bendersky's rad.py:
+    `gv`, and `def grad(self, gv)` pushes each share down a recursion), as `backward` is
+    elsewhere. Where `grad` is the gradient (a property's getter too), it is no pass."""
+    shape = cls.shape
+    return shape is not None and shape.grad != "grad" and shape.said != "grad"
+
+
 def is_pass_method(name: str) -> bool:
     """Whether `node.name()` on a graph node runs a pass: a name of PASS_FUNCTIONS, or a
     public method named with a word of PASS_WORDS that is no rule's name (`_backward`,
@@ -547,7 +556,11 @@ class ExpressionCompiler:
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
-        worded = in_class and is_pass_method(name) and name not in PASS_FUNCTIONS
+        # (`grad` too, the pass where the class keeps its gradient otherwise: `is_grad_pass`;
+        # a getter, `def grad(self): return self.gradient`, does no pass's work)
+        worded = in_class and (
+            (is_pass_method(name) and name not in PASS_FUNCTIONS) or name == "grad"
+        )
         if worded and not self.library and isinstance(body, list) and not does_pass_work(body):
             self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
         if isinstance(node, ast.FunctionDef) and not self.library:
@@ -1169,7 +1182,7 @@ class ExpressionCompiler:
             watch_rule = method in RULE_NAMES
             # `loss.backward()` is a pass, and so is `loss.backprop()` on a graph node
             # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
-            watch_pass = is_pass_method(method)
+            watch_pass = is_pass_method(method) or method == "grad"
             watch_unshaped = method == "backward"
             no_passes = m.no_passes
 
@@ -1182,7 +1195,12 @@ class ExpressionCompiler:
                     if not watch_rule and type(obj) is PInstance and method not in obj.attrs:
                         fn = obj.cls.lookup(method)
                         if type(fn) is Function:
-                            if watch_pass and obj.mirror is not None and fn.span not in no_passes:
+                            if (
+                                watch_pass
+                                and obj.mirror is not None
+                                and fn.span not in no_passes
+                                and (method != "grad" or is_grad_pass(obj.cls))
+                            ):
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs), fn
                                 )
@@ -1282,7 +1300,7 @@ class ExpressionCompiler:
         line, column = position
         with_self = argument_list(args, first=True)
         watch_rule = method in RULE_NAMES
-        watch_pass = is_pass_method(method)  # as in `call` above
+        watch_pass = is_pass_method(method) or method == "grad"  # as in `call` above
         watch_unshaped = method == "backward"
         direct = m.direct
         no_passes = m.no_passes
@@ -1298,7 +1316,7 @@ class ExpressionCompiler:
                     fn = own[method] if method in own else cls.lookup(method)
                     if type(fn) is Function:
                         if watch_pass and fn.span not in no_passes:
-                            if obj.mirror is not None:
+                            if obj.mirror is not None and (method != "grad" or is_grad_pass(cls)):
                                 return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj

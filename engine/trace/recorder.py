@@ -148,6 +148,10 @@ class Recorder:
         # Nodes made with an empty set or list of operands, which the program may fill
         # afterwards (`out._prev.add(self)`): with where each was made, until a pass.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
+        # The op the method making such a node stands for (`op_made` while it runs), for
+        # when its operands come: rad.py's `out = Var(x)`, then `out.predecessors.append(…)`
+        # in `__mul__`, a `*` (its class keeps no op). Until the pass; a leaf never uses it.
+        self.unfilled_op: dict[PInstance, str] = {}
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
         self.held_by: dict[int, PInstance] = {}
@@ -397,6 +401,10 @@ class Recorder:
             type(children) is list and not children
         ):
             self.unfilled.append((instance, children, state.position))
+            if op is None and shape.op not in attrs and state.making is not None:
+                made = self.op_made(instance)
+                if made:
+                    self.unfilled_op[instance] = made
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         if shape.held:
@@ -541,9 +549,13 @@ class Recorder:
                 continue  # replaced since, which `relink` followed
             if children.items if type(children) is PSet else children:
                 self.relink(instance)
-                if instance.mirror._prev:
-                    self.positions[instance.mirror] = position
+                mirror = instance.mirror
+                if mirror._prev:
+                    self.positions[mirror] = position
+                    if not mirror._op and instance in self.unfilled_op:
+                        mirror._op = self.unfilled_op[instance]
         self.unfilled.clear()
+        self.unfilled_op.clear()
 
     def renamed(self, instance: PInstance) -> None:
         """A node's op was set after it was made (`out = Value(x)`, then `out._prev = {a,

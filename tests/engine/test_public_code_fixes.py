@@ -5421,3 +5421,64 @@ def test_the_lectures_value_before_its_gradient_is_refused_saying_it_has_no_grad
     `_prev = set(_children)`, counts too now, so the refusal says they lack `grad`."""
     with pytest.raises(EngineError, match=r"Value objects hold a number .* no `grad` attribute"):
         trace_source(LECTURE_BEFORE_GRADIENTS)
+
+
+RAD_SHAPE = """
+class Link:
+    def __init__(self, multiplier, var):
+        self.multiplier = multiplier
+        self.var = var
+class Var:
+    def __init__(self, v):
+        self.v = v
+        self.predecessors = []
+        self.gv = 0.0
+    def __mul__(self, other):
+        out = Var(self.v * other.v)
+        out.predecessors.append(Link(other.v, self))
+        out.predecessors.append(Link(self.v, other))
+        return out
+    def __add__(self, other):
+        out = Var(self.v + other.v)
+        out.predecessors += [Link(1.0, self), Link(1.0, other)]
+        return out
+    def grad(self, gv):
+        self.gv += gv
+        for p in self.predecessors:
+            p.var.grad(p.multiplier * gv)
+x, y = Var(2.0), Var(3.0)
+f = x * y + x
+f.grad(1.0)
+print(f.v, x.gv, y.gv)
+"""
+
+
+def test_a_var_whose_gradient_is_gv_and_whose_grad_method_is_the_pass() -> None:
+    """Eli Bendersky's rad.py (kept, round eighteen): a `Var` with `v`, `gv` and
+    `predecessors`, a list of `Predecessor(multiplier, var)` records, and `grad(gv)`, a
+    recursion that pushes each path's share. It was refused as a program with no
+    result: `gv` is a gradient's name now, `predecessor` an operand word, and where a
+    class keeps its gradient otherwise, `node.grad(…)`, a method of its class, is the
+    pass. Nodes whose operands come after they are made, appended to the empty list they
+    were made with, are named by the method that made them (`*`, `+`)."""
+    trace = trace_source(RAD_SHAPE)
+    assert printed_lines(trace) == run_in_cpython(RAD_SHAPE) == ["8.0 4.0 2.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(2.0, 4.0), (3.0, 2.0)]
+    # A `grad()` that only reads the gradient (a getter) is no pass, here as in CPython's
+    # count: one pass, `backward()`'s.
+    getter = (
+        "class V:\n    def __init__(self, data, _prev=()):\n"
+        "        self.data = data\n        self.gradient = 0.0\n        self._prev = _prev\n"
+        "    def __mul__(self, o):\n        return V(self.data * o.data, (self, o))\n"
+        "    def grad(self):\n        return self.gradient\n"
+        "    def backward(self):\n        self.gradient = 1.0\n"
+        "        a, b = self._prev\n        a.gradient += b.data\n        b.gradient += a.data\n"
+        "x, y = V(2.0), V(5.0)\nz = x * y\nz.backward()\nprint(x.grad(), y.grad(), z.grad())\n"
+    )
+    trace = trace_source(getter)
+    _, numbers, _ = run_in_cpython_with_passes(getter)
+    assert printed_lines(trace) == run_in_cpython(getter) == ["5.0 2.0 1.0"]
+    assert len(trace["passes"]) == len(numbers) == 1

@@ -162,7 +162,7 @@ def operands_of(node: Any) -> list[Any]:
             operands = list(held or ())
             # (None: a missing operand, `[self, None]` for a one-operand op)
             return [
-                o[0] if type(o) is tuple and len(o) == 2 else _held_node(o)
+                o[0] if isinstance(o, tuple) and len(o) == 2 else _held_node(o)
                 for o in operands
                 if o is not None
             ]
@@ -171,7 +171,7 @@ def operands_of(node: Any) -> list[Any]:
         if isinstance(value, (tuple, list, set, frozenset)) and any(
             word in name.lower() for word in OPERAND_WORDS
         ):
-            return [o[0] if type(o) is tuple and len(o) == 2 else _held_node(o) for o in value]
+            return [o[0] if isinstance(o, tuple) and len(o) == 2 else _held_node(o) for o in value]
     holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
     if isinstance(holder, (tuple, list)):
         if any(_is_node(item) for item in holder):

@@ -551,7 +551,10 @@ class ExpressionCompiler:
                 return RETURN
 
         in_class = scope.kind == "class"
-        makes = OP_OF_METHOD.get(name) if in_class else None
+        # A method making a node names its op (`__mul__`: `*`), and so does a function of
+        # the module named for one (rad.py's `def exp(x)`, `log`, `div`; not `_helper`)
+        named_for_op = in_class or (scope.kind == "module" and not name.startswith("_"))
+        makes = OP_OF_METHOD.get(name) if named_for_op else None
         tape_rule = scope.kind == "function" and isinstance(body, list) and writes_grad(body)
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.

@@ -5482,3 +5482,28 @@ def test_a_var_whose_gradient_is_gv_and_whose_grad_method_is_the_pass() -> None:
     _, numbers, _ = run_in_cpython_with_passes(getter)
     assert printed_lines(trace) == run_in_cpython(getter) == ["5.0 2.0 1.0"]
     assert len(trace["passes"]) == len(numbers) == 1
+
+
+def test_a_function_of_the_module_named_for_an_op_names_the_nodes_it_makes() -> None:
+    """rad.py makes `exp(x)`, `log(x)` and `div(x, y)` nodes in functions of its module
+    (`out = Var(math.exp(x.v))`, then its predecessor appended): they were drawn with no
+    op; a module function named for an op names them, as a method of that name does (`_`
+    helpers do not), and Endurance's free `relu(x)` is `relu` now, not its record's
+    class name (`ReLUOperation`)."""
+    path = Path(__file__).parent / "public_code" / "eliben_code_for_blog_rad.py"
+    trace = trace_source(path.read_text(encoding="utf-8"))
+    ops = sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf")
+    assert ops == ["", "*", "+", "+", "+", "/", "exp", "log", "neg", "neg"]  # "": sin
+    source = (
+        "class V:\n    def __init__(self, data):\n        self.data = data\n"
+        "        self.grad = 0.0\n        self._prev = []\n"
+        "def mul(a, b):\n    out = V(a.data * b.data)\n    out._prev.append(a)\n"
+        "    out._prev.append(b)\n    return out\n"
+        "def _scale(a, b):\n    return mul(a, b)\n"
+        "def backward(out):\n    out.grad = 1.0\n    a, b = out._prev\n"
+        "    a.grad += b.data\n    b.grad += a.data\n"
+        "x, y = V(2.0), V(3.0)\nz = _scale(x, y)\nbackward(z)\nprint(x.grad, y.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
+    assert [n["op"] for n in trace["nodes"] if n["kind"] != "leaf"] == ["*"]

@@ -145,13 +145,9 @@ class Recorder:
         self.rerun: Rerun | None = None
         self.ids: dict[Value, str] = {}
         self.count = 0
-        # Nodes made with an empty set or list of operands, which the program may fill
-        # afterwards (`out._prev.add(self)`): with where each was made, until a pass.
+        # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
-        # The op the method making such a node stands for (`op_made` while it runs), for
-        # when its operands come: rad.py's `out = Var(x)`, then `out.predecessors.append(…)`
-        # in `__mul__`, a `*` (its class keeps no op). Until the pass; a leaf never uses it.
-        self.unfilled_op: dict[PInstance, str] = {}
+        self.unfilled_op: dict[PInstance, str] = {}  # (`fill_operands`)
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
         self.held_by: dict[int, PInstance] = {}
@@ -534,7 +530,10 @@ class Recorder:
     def fill_operands(self) -> None:
         """Before a pass: the nodes whose empty set or list of operands the program filled
         after making them (`out._prev.add(self)`) get their edges, made where the node was;
-        the others are leaves (a pass has begun since they were made)."""
+        the others are leaves (a pass has begun since they were made). Where its class
+        keeps no op, such a node's is the one the method that made it stands for
+        (`unfilled_op`, `op_made` while it ran: rad.py's `out = Var(x)`, then
+        `out.predecessors.append(...)` in `__mul__`, a `*`); a leaf never uses it."""
         for instance, children, position in self.unfilled:
             shape = instance.cls.shape
             if instance.mirror is None or shape is None:

@@ -158,6 +158,36 @@ PASS_FUNCTIONS = frozenset({"backward", "backprop", "backpropagate", "backward_p
 PASS_WORDS = ("backward", "backprop", "retroprop", "propagar")
 
 
+def _free_pass(
+    rec: Any,
+    call: Callable[[Any, list[Any], Any], Any],
+    target: Function,
+    values: list[Any],
+    kwargs: Any,
+    clue: bool,
+) -> Any:
+    """`backprop(loss)`, a function of the program's given an object of its first: a pass
+    where the object is a graph node; else a plain call, and, for `backward(out)`
+    (`clue`), the object kept for the refusal's words should no pass come of the program
+    (a Wengert list's `Var`, whose operands only a tape keeps), as `out.backward()` keeps
+    it."""
+    first = values[0]
+    if first.mirror is not None:
+        return rec.user_pass(first, lambda: call(target, values, kwargs), target)
+    if clue and rec.unshaped is None:
+        rec.unshaped = first
+    return call(target, values, kwargs)
+
+
+def is_grad_pass(cls: PClass) -> bool:
+    """Whether `node.grad(1.0)`, a method of the node's class named `grad`, is the pass:
+    where the class keeps a node's gradient under another name (Eli Bendersky's rad.py:
+    `gv`, and `def grad(self, gv)` pushes each share down a recursion), as `backward` is
+    elsewhere. Where `grad` is the gradient (a property's getter too), it is no pass."""
+    shape = cls.shape
+    return shape is not None and shape.grad != "grad" and shape.said != "grad"
+
+
 def is_pass_method(name: str) -> bool:
     """Whether `node.name()` on a graph node runs a pass: a name of PASS_FUNCTIONS, or a
     public method named with a word of PASS_WORDS that is no rule's name (`_backward`,
@@ -522,12 +552,19 @@ class ExpressionCompiler:
                 return RETURN
 
         in_class = scope.kind == "class"
-        makes = OP_OF_METHOD.get(name) if in_class else None
+        # A method making a node names its op (`__mul__`: `*`), and so does a function of
+        # the module named for one (rad.py's `def exp(x)`, `log`, `div`; not `_helper`)
+        named_for_op = in_class or (scope.kind == "module" and not name.startswith("_"))
+        makes = OP_OF_METHOD.get(name) if named_for_op else None
         tape_rule = scope.kind == "function" and isinstance(body, list) and writes_grad(body)
         # A library's own functions (micrograd's engine.py, run in the Value's place) have
         # no lines in the learner's source: no rule of theirs points at any.
         span = (0, 0) if self.library else (node.lineno, node.end_lineno or node.lineno)
-        worded = in_class and is_pass_method(name) and name not in PASS_FUNCTIONS
+        # (`grad` too, the pass where the class keeps its gradient otherwise: `is_grad_pass`;
+        # a getter, `def grad(self): return self.gradient`, does no pass's work)
+        worded = in_class and (
+            (is_pass_method(name) and name not in PASS_FUNCTIONS) or name == "grad"
+        )
         if worded and not self.library and isinstance(body, list) and not does_pass_work(body):
             self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
         if isinstance(node, ast.FunctionDef) and not self.library:
@@ -1175,7 +1212,7 @@ class ExpressionCompiler:
             watch_rule = method in RULE_NAMES
             # `loss.backward()` is a pass, and so is `loss.backprop()` on a graph node
             # (PASS_FUNCTIONS); only `backward` on anything else is a refusal's clue.
-            watch_pass = is_pass_method(method)
+            watch_pass = is_pass_method(method) or method == "grad"
             watch_unshaped = method == "backward"
             no_passes = m.no_passes
 
@@ -1188,7 +1225,12 @@ class ExpressionCompiler:
                     if not watch_rule and type(obj) is PInstance and method not in obj.attrs:
                         fn = obj.cls.lookup(method)
                         if type(fn) is Function:
-                            if watch_pass and obj.mirror is not None and fn.span not in no_passes:
+                            if (
+                                watch_pass
+                                and obj.mirror is not None
+                                and fn.span not in no_passes
+                                and (method != "grad" or is_grad_pass(obj.cls))
+                            ):
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs), fn
                                 )
@@ -1212,6 +1254,9 @@ class ExpressionCompiler:
         watch_free_pass = isinstance(func, ast.Name) and func.id in PASS_FUNCTIONS
         if simple_args and not watch_free_pass:
             return self.plain_call(func_expr, args, (line, column))
+        # `backward(out)` on an object that is no graph node (a Wengert list's `Var`, whose
+        # operands only a tape keeps): the refusal's clue, as `out.backward()` is.
+        watch_unshaped = isinstance(func, ast.Name) and func.id == "backward"
 
         def run(f: Frame) -> Any:
             target = func_expr(f)
@@ -1224,9 +1269,8 @@ class ExpressionCompiler:
                     and type(target) is Function
                     and values
                     and type(values[0]) is PInstance
-                    and values[0].mirror is not None
                 ):
-                    return rec.user_pass(values[0], lambda: call(target, values, kwargs), target)
+                    return _free_pass(rec, call, target, values, kwargs, watch_unshaped)
                 return call(target, values, kwargs)
             except ProgramError as error:
                 raise error.located(line, column) from None
@@ -1286,7 +1330,7 @@ class ExpressionCompiler:
         line, column = position
         with_self = argument_list(args, first=True)
         watch_rule = method in RULE_NAMES
-        watch_pass = is_pass_method(method)  # as in `call` above
+        watch_pass = is_pass_method(method) or method == "grad"  # as in `call` above
         watch_unshaped = method == "backward"
         direct = m.direct
         no_passes = m.no_passes
@@ -1302,7 +1346,7 @@ class ExpressionCompiler:
                     fn = own[method] if method in own else cls.lookup(method)
                     if type(fn) is Function:
                         if watch_pass and fn.span not in no_passes:
-                            if obj.mirror is not None:
+                            if obj.mirror is not None and (method != "grad" or is_grad_pass(cls)):
                                 return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj

@@ -269,7 +269,9 @@ OPERAND_PAIRS = (
     ("v1", "v2"),
 )  # fmt: skip
 NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")  # `_grad` behind a `grad` property
+# `_grad` behind a `grad` property; Eli Bendersky's rad.py keeps a `Var`'s gradient in `gv`
+# (its `grad(gv)` method is the pass: `is_grad_pass`).
+GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv")
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
     "fn", "_backwards", "_backprop", "propagar",
@@ -307,6 +309,7 @@ OPERAND_WORDS = (
     "prev", "child", "parent", "ancestor", "operand", "input", "progenitor",
     "depend",  # FireHead90544/pocketgrad's `self._dependencies = set(_children)`
     "came_from", "made_from", "comes_from", "derived_from",  # `ret.came_from = (self, other)`
+    "predecessor",  # Eli Bendersky's rad.py: `self.predecessors = []` of `Predecessor`s
 )  # fmt: skip
 RULE_WORDS = ("backward", "backprop")
 

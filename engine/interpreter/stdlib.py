@@ -71,6 +71,7 @@ from backprop_animator.engine.interpreter.objects import (
     enum_members,
     enum_mixin_value,
     reads_of,
+    slot_names,
     union_members,
 )
 from backprop_animator.engine.interpreter.os_module import FAKE_FILE, os_modules
@@ -2554,6 +2555,8 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
             m.key(value)  # a list field is CPython's TypeError, which a program may catch
         return hash(m.key(fields))
 
+    if options.get("slots"):
+        _add_slots(m, cls, fields)
     if options.get("frozen"):  # assigning a field afterwards is FrozenInstanceError
         namespace[FROZEN] = True
         cls.has_properties = True  # `Machine.set_attr` looks before it writes
@@ -2584,6 +2587,37 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
                 call = python_method(f"{cls.name}.{name}", params, call)
             namespace[name] = NativeMethod(name, call)
     return cls
+
+
+def _add_slots(m: Any, cls: PClass, fields: list[tuple[str, Any]]) -> None:
+    """`@dataclass(slots=True)`, as CPython 3.11's `_add_slots` makes its new class: the
+    fields (a base's too, but those its bases' `__slots__` already name) become the
+    class's `__slots__`, and their defaults leave the class (`__init__` keeps them), so an
+    attribute that is no field is CPython's AttributeError when set, and the object has
+    no `__dict__` where every base has `__slots__` too (`slot_names`). A class that
+    already specifies `__slots__` is CPython's TypeError."""
+    namespace = cls.namespace
+    if "__slots__" in namespace:
+        raise ProgramError(f"{cls.name} already specifies __slots__", kind="TypeError")
+    inherited = {
+        name
+        for klass in cls.mro[1:]
+        if not klass.builtin
+        for name in _slots_of(klass.namespace.get("__slots__", ()))
+    }
+    names = [name for name, _ in fields]
+    m.state.charge((len(names) + len(inherited)) // ITEMS_PER_STEP)
+    namespace["__slots__"] = tuple(name for name in names if name not in inherited)
+    for name in names:
+        namespace.pop(name, None)
+    cls.slots = slot_names(cls.mro)
+
+
+def _slots_of(slots: Any) -> tuple[Any, ...]:
+    """A class's `__slots__` as names: a string is one name."""
+    if type(slots) is str:
+        return (slots,)
+    return tuple(slots) if type(slots) in (tuple, list) else ()
 
 
 def _no_mutable_default(m: Any, cls: PClass) -> None:

@@ -145,9 +145,9 @@ class Recorder:
         self.rerun: Rerun | None = None
         self.ids: dict[Value, str] = {}
         self.count = 0
-        # Nodes made with an empty set or list of operands, which the program may fill
-        # afterwards (`out._prev.add(self)`): with where each was made, until a pass.
+        # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
+        self.unfilled_op: dict[PInstance, str] = {}  # (`fill_operands`)
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
         self.held_by: dict[int, PInstance] = {}
@@ -397,6 +397,10 @@ class Recorder:
             type(children) is list and not children
         ):
             self.unfilled.append((instance, children, state.position))
+            if op is None and shape.op not in attrs and state.making is not None:
+                made = self.op_made(instance)
+                if made:
+                    self.unfilled_op[instance] = made
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         if shape.held:
@@ -526,7 +530,10 @@ class Recorder:
     def fill_operands(self) -> None:
         """Before a pass: the nodes whose empty set or list of operands the program filled
         after making them (`out._prev.add(self)`) get their edges, made where the node was;
-        the others are leaves (a pass has begun since they were made)."""
+        the others are leaves (a pass has begun since they were made). Where its class
+        keeps no op, such a node's is the one the method that made it stands for
+        (`unfilled_op`, `op_made` while it ran: rad.py's `out = Var(x)`, then
+        `out.predecessors.append(...)` in `__mul__`, a `*`); a leaf never uses it."""
         for instance, children, position in self.unfilled:
             shape = instance.cls.shape
             if instance.mirror is None or shape is None:
@@ -541,9 +548,13 @@ class Recorder:
                 continue  # replaced since, which `relink` followed
             if children.items if type(children) is PSet else children:
                 self.relink(instance)
-                if instance.mirror._prev:
-                    self.positions[instance.mirror] = position
+                mirror = instance.mirror
+                if mirror._prev:
+                    self.positions[mirror] = position
+                    if not mirror._op and instance in self.unfilled_op:
+                        mirror._op = self.unfilled_op[instance]
         self.unfilled.clear()
+        self.unfilled_op.clear()
 
     def renamed(self, instance: PInstance) -> None:
         """A node's op was set after it was made (`out = Value(x)`, then `out._prev = {a,
@@ -2691,6 +2702,8 @@ def graph_without_gradients(globals_: dict[str, Any]) -> PInstance | None:
             continue
         for name in OPERAND_NAMES:
             operands = attrs.get(name)
+            if type(operands) is PSet:  # micrograd's `_prev = set(_children)`
+                operands = list(islice(operands.items, MAX_OPERANDS_LOOKED_AT))
             if isinstance(operands, (tuple, list)) and any(
                 _is_instance_of(operand, value) for operand in operands[:MAX_OPERANDS_LOOKED_AT]
             ):

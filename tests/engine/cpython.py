@@ -128,7 +128,7 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
     ("v1", "v2"),
 )  # fmt: skip
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient")
+GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv")  # the engine's
 
 
 def number_of(node: Any) -> Any:
@@ -162,14 +162,16 @@ def operands_of(node: Any) -> list[Any]:
             operands = list(held or ())
             # (None: a missing operand, `[self, None]` for a one-operand op)
             return [
-                o[0] if type(o) is tuple and len(o) == 2 else o for o in operands if o is not None
+                o[0] if isinstance(o, tuple) and len(o) == 2 else _held_node(o)
+                for o in operands
+                if o is not None
             ]
     for name, value in vars(node).items() if hasattr(node, "__dict__") else ():
         # a class's own name for them, as the interpreter's `worded_operands` finds it
         if isinstance(value, (tuple, list, set, frozenset)) and any(
             word in name.lower() for word in OPERAND_WORDS
         ):
-            return [o[0] if type(o) is tuple and len(o) == 2 else o for o in value]
+            return [o[0] if isinstance(o, tuple) and len(o) == 2 else _held_node(o) for o in value]
     holder = next((getattr(node, name) for name in HOLDER_NAMES if hasattr(node, name)), None)
     if isinstance(holder, (tuple, list)):
         if any(_is_node(item) for item in holder):
@@ -194,6 +196,26 @@ def operands_of(node: Any) -> list[Any]:
     if getattr(holder, "next_functions", None) is not None:
         return _through_functions(holder)
     return [o for o in operands_of(holder) if _is_node(o)]
+
+
+def _grad_elsewhere(node: Any) -> bool:
+    """Whether a node keeps its gradient under a name other than `grad` (rad.py's `gv`),
+    its `grad` being a method: then `node.grad(1.0)` is the pass (`is_grad_pass`)."""
+    return (
+        node is not None
+        and callable(getattr(node, "grad", None))
+        and any(hasattr(node, name) for name in GRAD_NAMES[1:])
+    )
+
+
+def _held_node(item: Any) -> Any:
+    """An operand kept in an object with its local derivative (`Operand(val=node,
+    deriv=2.0)`, rad.py's `Predecessor(multiplier, var)`): the one attribute of it that is
+    a node, as the engine's `held_node` reads it; anything else as it is."""
+    if _is_node(item) or not hasattr(item, "__dict__"):
+        return item
+    nodes = [v for v in vars(item).values() if _is_node(v)]
+    return nodes[0] if len(nodes) == 1 else item
 
 
 def _operands_held(holder: Any) -> bool:
@@ -251,8 +273,16 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             caller = caller.f_back
         # `loss.backward()`, `loss.backprop()`, and a method of a class named with a
         # pass's word, `loss.backprop_lets_go()` (`is_pass_method`), as the interpreter's
-        named = code.co_name in PASS_FUNCTIONS
         in_class = code.co_qualname.split(".")[-2:-1] not in ([], ["<locals>"])
+        named = code.co_name in PASS_FUNCTIONS or (
+            # `node.grad(1.0)` where the class keeps the gradient otherwise (rad.py's `gv`),
+            # doing a pass's work (not a getter), as the interpreter counts it
+            code.co_name == "grad"
+            and in_class
+            and code.co_filename == "<program>"
+            and _grad_elsewhere(frame.f_locals.get(code.co_varnames[0]))
+            and does_pass_work(defs[code.co_firstlineno].body)
+        )
         worded = is_pass_method(code.co_name) and in_class and code.co_filename == "<program>"
         if worded and not named:  # `register_backward_hook`, which keeps a hook: no pass
             worded = does_pass_work(defs[code.co_firstlineno].body)
@@ -265,6 +295,10 @@ def run_in_cpython_with_passes(source: str) -> tuple[list[str], list[float], lis
             node is not None
             and any(hasattr(node, name) for name in GRAD_NAMES)
             and any(hasattr(node, name) for name in NUMBER_NAMES)
+            # a node holds one number: a `Tensor` of Values (`data` a list of them, `grad`
+            # a property listing theirs) is no node, and its `backward()` hands the pass
+            # to its Value's, which is the pass (as the interpreter counts it)
+            and isinstance(number_of(node), (int, float))
         ):
             outputs.append(node)
             numbers.append(number_of(node))
@@ -315,7 +349,11 @@ def leaves_of(outputs: list[Any]) -> list[tuple[float, float]]:
         seen.add(id(node))
         operands = operands_of(node)
         if not operands:
-            grad = next(getattr(node, name) for name in GRAD_NAMES if hasattr(node, name))
+            grad = next(  # (not a method named `grad`: rad.py's gradient is `gv`)
+                getattr(node, name)
+                for name in GRAD_NAMES
+                if hasattr(node, name) and not callable(getattr(node, name))
+            )
             leaves.append((float(number_of(node)), float(grad or 0)))
         stack.extend(operands)
     return sorted(leaves)

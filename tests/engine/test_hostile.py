@@ -2248,3 +2248,70 @@ def test_a_typing_names_arguments_are_shown_within_the_bounds(made: str, words: 
             f"import typing\nx = {made}\nprint(x)\n" + END,
             limits=Limits(max_steps=2_000_000, time_limit=60.0),
         )
+
+
+GRAD_PASS_EVERY_PATH = """
+class Var:
+    def __init__(self, v):
+        self.v = v
+        self.predecessors = []
+        self.gv = 0.0
+    def __add__(self, other):
+        out = Var(self.v + other.v)
+        out.predecessors.append((self, 1.0))
+        out.predecessors.append((other, 1.0))
+        return out
+    def grad(self, gv):
+        self.gv += gv
+        for var, multiplier in self.predecessors:
+            var.grad(multiplier * gv)
+x = Var(1.0)
+for _ in range(60):
+    x = x + x
+x.grad(1.0)
+"""
+
+
+def test_a_grad_method_pass_down_every_path_is_bounded_by_steps() -> None:
+    """rad.py's pass (round eighteen) recurses into every path: sixty doublings are 2**60
+    paths. The `grad(gv)` method is a pass now; its recursion is the program's own code,
+    charged as any, so it ends at the step bound with the interpreter's words, and
+    `node.grad` as a pass gives a program nothing it had not: no host object, no
+    dunder, `gv` an attribute like any."""
+    start = time.perf_counter()
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(GRAD_PASS_EVERY_PATH, limits=SMALL)
+    assert time.perf_counter() - start < 30  # roomy: the bound is steps, not the clock
+    with pytest.raises(EngineError, match="dunder"):
+        trace_source(GRAD_PASS_EVERY_PATH.replace("x.grad(1.0)", "x.grad.__func__"))
+
+
+SLOTTED_DATACLASS = """
+from dataclasses import dataclass
+@dataclass(slots=True)
+class P:
+    x: float = 1.0
+p = P()
+try:
+    setattr(p, "y", 2)
+except AttributeError as e:
+    print("AttributeError:", e)
+try:
+    print(p.__dict__)
+except AttributeError as e:
+    print("AttributeError:", e)
+print(p, getattr(p, "y", None))
+"""
+
+
+def test_a_slotted_dataclass_holds_its_fields_and_nothing_else() -> None:
+    """`@dataclass(slots=True)` (round eighteen): an attribute that is no field is
+    CPython's AttributeError through `setattr` too, the object has no `__dict__` (CPython's
+    AttributeError), and the class's `__slots__` and the object's `__class__` stay out of
+    reach as every dunder is."""
+    end = "from micrograd.engine import Value\nv = Value(1.0)\nv.backward()\n"
+    source = SLOTTED_DATACLASS + end
+    assert printed_lines(trace_source(source)) == run_in_cpython(source)
+    for reach in ("print(P.__slots__)\n", "p.__class__ = P\n"):
+        with pytest.raises(EngineError, match="dunder"):
+            trace_source(SLOTTED_DATACLASS + reach + end)

@@ -5201,3 +5201,309 @@ def test_a_generic_alias_of_a_built_in_class_and_a_numbers_format_are_cpythons()
     nested = "A = list[int]\nfor i in range(100_000):\n    A = list[A]\nprint(A)\n"
     with pytest.raises(EngineError, match="nests too deeply"):
         trace_source(nested + "v = Value(1.0)\nv.backward()\n")
+
+
+WENGERT_LIST = """
+TAPE = []
+class Var:
+    def __init__(self, value):
+        self.value = value
+        self.grad = 0.0
+    def __mul__(self, other):
+        out = Var(self.value * other.value)
+        TAPE.append((out, [(self, other.value), (other, self.value)]))
+        return out
+def backward(out):
+    out.grad = 1.0
+    for node, inputs in reversed(TAPE):
+        for inp, local in inputs:
+            inp.grad += local * node.grad
+x, y = Var(2.0), Var(3.0)
+f = x * y
+backward(f)
+print(x.grad, y.grad)
+"""
+
+
+def test_a_free_backward_on_an_object_that_is_no_node_says_what_the_object_lacks() -> None:
+    """A Wengert list (round eighteen): each op appends `(out, [(input, local), …])` to a
+    global tape and a free `backward(out)` walks it reversed; the nodes keep no operands,
+    so no graph is drawn. It was refused as "the program has no result", though it calls
+    `backward(f)`; the refusal names the object and what it lacks now, as
+    `f.backward()` on such an object does. A function named otherwise is no clue."""
+    with pytest.raises(EngineError, match=r"backward\(\) was called on a Var, which is not a"):
+        trace_source(WENGERT_LIST)
+    other = WENGERT_LIST.replace("backward", "walk_tape")
+    with pytest.raises(EngineError, match="the program has no result"):
+        trace_source(other)
+    # A node given to the same function is a pass, as before.
+    node = "from micrograd.engine import Value\ndef backward(v):\n    v.backward()\n"
+    trace = trace_source(node + "a = Value(2.0)\nb = a * a\nbackward(b)\nprint(a.grad)\n")
+    assert printed_lines(trace) == ["4.0"] and len(trace["passes"]) == 1
+
+
+DATACLASS_SLOTS = """
+import random
+from dataclasses import dataclass, field
+from micrograd.engine import Value
+
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        return sum((wi * xi for wi, xi in zip(self.w, x)), self.b).relu()
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+@dataclass(slots=True)
+class Layer:
+    nin: int
+    nout: int
+    neurons: list = field(init=False)
+
+    def __post_init__(self):
+        self.neurons = [Neuron(self.nin) for _ in range(self.nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+
+layer = Layer(2, 1)
+try:
+    layer.extra = 1
+except AttributeError as e:
+    print("AttributeError:", e)
+y = layer([1.0, -2.0])
+y.backward()
+print(repr(layer)[:28], y.data)
+"""
+
+
+DC_SLOTS_MORE = """
+from micrograd.engine import Value
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class P:
+    x: float
+    y: float = 2.0
+    tags: list = field(default_factory=list)
+    hidden: int = field(default=7, init=False, repr=False)
+
+    def __post_init__(self):
+        self.tags.append("made")
+
+
+p = P(1.0)
+print(p, p.hidden, p == P(1.0), p != P(1.0, 3.0))
+for attempt in ("z", "y"):
+    try:
+        setattr(p, attempt, 5)
+        print("set", attempt, getattr(p, attempt))
+    except AttributeError as e:
+        print("AttributeError:", e)
+try:
+    vars(p)
+except TypeError as e:
+    print("TypeError:", e)
+
+
+@dataclass(slots=True)
+class Q(P):
+    z: float = 0.0
+
+
+q = Q(1.0, z=4.0)
+print(q)
+try:
+    q.w = 1
+except AttributeError as e:
+    print("AttributeError:", e)
+
+
+class R(P):
+    pass
+
+
+r = R(2.0)
+r.w = 9
+print(r, r.w)
+
+
+@dataclass(slots=True, frozen=True)
+class F:
+    a: int
+    b: int = 1
+
+
+f = F(3)
+try:
+    f.a = 4
+except AttributeError as e:
+    print(type(e).__name__, e)
+print(f, hash(f) == hash(F(3)))
+
+
+@dataclass(slots=True)
+class Cache:
+    n: int
+
+    def __post_init__(self):
+        self.memo = {}
+
+
+try:
+    Cache(1)
+except AttributeError as e:
+    print("AttributeError:", e)
+
+try:
+    @dataclass(slots=True)
+    class S:
+        __slots__ = ("a",)
+        a: int
+except TypeError as e:
+    print("TypeError:", e)
+
+
+@dataclass
+class Plain:
+    a: int = 1
+
+
+pl = Plain()
+pl.other = 2
+print(pl, pl.other, vars(pl))
+"""
+
+
+def test_a_dataclass_with_slots_refuses_an_attribute_that_is_no_field_as_cpython() -> None:
+    """Alizerin-Jeff/micrograd-ports's notebook (round eighteen, not kept: 2,000 steps)
+    writes its `Layer` and `MLP` as `@dataclass(slots=True)`: `slots` was taken and
+    ignored, so an attribute that is no field was set where CPython's class, which has
+    `__slots__` of its fields, raises AttributeError. It is CPython's now: the fields'
+    `__slots__`, a base's less those its bases name, defaults off the class, `vars()`'s
+    TypeError, and the TypeError of a class that has `__slots__` of its own."""
+    assert printed_lines(trace_source(DATACLASS_SLOTS)) == run_in_cpython(DATACLASS_SLOTS)
+    more = DC_SLOTS_MORE + "v = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(more)) == run_in_cpython(more)
+
+
+LECTURE_BEFORE_GRADIENTS = """
+class Value:
+    def __init__(self, data, _children=(), _op=''):
+        self.data = data
+        self._prev = set(_children)
+        self._op = _op
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other), '+')
+    def __mul__(self, other):
+        return Value(self.data * other.data, (self, other), '*')
+a = Value(2.0)
+b = Value(-3.0)
+d = a*b + b
+d
+"""
+
+
+def test_the_lectures_value_before_its_gradient_is_refused_saying_it_has_no_grad() -> None:
+    """ShivaNKA0/micrograd's notebook (round eighteen) stops where the lecture's `Value`
+    has a number and a `set` of operands but no `grad` yet, its last cell `d`: refused
+    as "the program's result is not a Value", where it is one of the program's. The
+    objects' operands were looked for in a tuple or list only; a `set`, micrograd's
+    `_prev = set(_children)`, counts too now, so the refusal says they lack `grad`."""
+    with pytest.raises(EngineError, match=r"Value objects hold a number .* no `grad` attribute"):
+        trace_source(LECTURE_BEFORE_GRADIENTS)
+
+
+RAD_SHAPE = """
+class Link:
+    def __init__(self, multiplier, var):
+        self.multiplier = multiplier
+        self.var = var
+class Var:
+    def __init__(self, v):
+        self.v = v
+        self.predecessors = []
+        self.gv = 0.0
+    def __mul__(self, other):
+        out = Var(self.v * other.v)
+        out.predecessors.append(Link(other.v, self))
+        out.predecessors.append(Link(self.v, other))
+        return out
+    def __add__(self, other):
+        out = Var(self.v + other.v)
+        out.predecessors += [Link(1.0, self), Link(1.0, other)]
+        return out
+    def grad(self, gv):
+        self.gv += gv
+        for p in self.predecessors:
+            p.var.grad(p.multiplier * gv)
+x, y = Var(2.0), Var(3.0)
+f = x * y + x
+f.grad(1.0)
+print(f.v, x.gv, y.gv)
+"""
+
+
+def test_a_var_whose_gradient_is_gv_and_whose_grad_method_is_the_pass() -> None:
+    """Eli Bendersky's rad.py (kept, round eighteen): a `Var` with `v`, `gv` and
+    `predecessors`, a list of `Predecessor(multiplier, var)` records, and `grad(gv)`, a
+    recursion that pushes each path's share. It was refused as a program with no
+    result: `gv` is a gradient's name now, `predecessor` an operand word, and where a
+    class keeps its gradient otherwise, `node.grad(…)`, a method of its class, is the
+    pass. Nodes whose operands come after they are made, appended to the empty list they
+    were made with, are named by the method that made them (`*`, `+`)."""
+    trace = trace_source(RAD_SHAPE)
+    assert printed_lines(trace) == run_in_cpython(RAD_SHAPE) == ["8.0 4.0 2.0"]
+    assert len(trace["passes"]) == 1 and len(trace["edges"]) == 4
+    assert sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf") == ["*", "+"]
+    leaves = sorted((n["data"], n["grad"]) for n in trace["nodes"] if n["kind"] == "leaf")
+    assert leaves == [(2.0, 4.0), (3.0, 2.0)]
+    # A `grad()` that only reads the gradient (a getter) is no pass, here as in CPython's
+    # count: one pass, `backward()`'s.
+    getter = (
+        "class V:\n    def __init__(self, data, _prev=()):\n"
+        "        self.data = data\n        self.gradient = 0.0\n        self._prev = _prev\n"
+        "    def __mul__(self, o):\n        return V(self.data * o.data, (self, o))\n"
+        "    def grad(self):\n        return self.gradient\n"
+        "    def backward(self):\n        self.gradient = 1.0\n"
+        "        a, b = self._prev\n        a.gradient += b.data\n        b.gradient += a.data\n"
+        "x, y = V(2.0), V(5.0)\nz = x * y\nz.backward()\nprint(x.grad(), y.grad(), z.grad())\n"
+    )
+    trace = trace_source(getter)
+    _, numbers, _ = run_in_cpython_with_passes(getter)
+    assert printed_lines(trace) == run_in_cpython(getter) == ["5.0 2.0 1.0"]
+    assert len(trace["passes"]) == len(numbers) == 1
+
+
+def test_a_function_of_the_module_named_for_an_op_names_the_nodes_it_makes() -> None:
+    """rad.py makes `exp(x)`, `log(x)` and `div(x, y)` nodes in functions of its module
+    (`out = Var(math.exp(x.v))`, then its predecessor appended): they were drawn with no
+    op; a module function named for an op names them, as a method of that name does (`_`
+    helpers do not), and Endurance's free `relu(x)` is `relu` now, not its record's
+    class name (`ReLUOperation`)."""
+    path = Path(__file__).parent / "public_code" / "eliben_code_for_blog_rad.py"
+    trace = trace_source(path.read_text(encoding="utf-8"))
+    ops = sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf")
+    assert ops == ["", "*", "+", "+", "+", "/", "exp", "log", "neg", "neg"]  # "": sin
+    source = (
+        "class V:\n    def __init__(self, data):\n        self.data = data\n"
+        "        self.grad = 0.0\n        self._prev = []\n"
+        "def mul(a, b):\n    out = V(a.data * b.data)\n    out._prev.append(a)\n"
+        "    out._prev.append(b)\n    return out\n"
+        "def _scale(a, b):\n    return mul(a, b)\n"
+        "def backward(out):\n    out.grad = 1.0\n    a, b = out._prev\n"
+        "    a.grad += b.data\n    b.grad += a.data\n"
+        "x, y = V(2.0), V(3.0)\nz = _scale(x, y)\nbackward(z)\nprint(x.grad, y.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
+    assert [n["op"] for n in trace["nodes"] if n["kind"] != "leaf"] == ["*"]

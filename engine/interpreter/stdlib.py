@@ -2183,8 +2183,11 @@ def _from_iterable(library: Library, iterables: Any) -> Iterator[Any]:
         yield from library.items(iterable)
 
 
+# takewhile, dropwhile and filterfalse take each item as a call (`_nested`), as islice:
+# one of one of ... 20,000 deep recursed through Python's frames to its RecursionError
+# and back, a minute past any deadline.
 def _takewhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
-    for item in library.items(iterable):
+    for item in _nested(library.items(iterable), library.state):
         if not m.truthy(m.call(predicate, [item])):
             return
         yield item
@@ -2192,7 +2195,7 @@ def _takewhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Itera
 
 def _dropwhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
     dropping = True
-    for item in library.items(iterable):
+    for item in _nested(library.items(iterable), library.state):
         if dropping and m.truthy(m.call(predicate, [item])):
             continue
         dropping = False
@@ -2200,7 +2203,7 @@ def _dropwhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Itera
 
 
 def _filterfalse(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
-    for item in library.items(iterable):
+    for item in _nested(library.items(iterable), library.state):
         if not m.truthy(item if predicate is None else m.call(predicate, [item])):
             yield item
 
@@ -2214,8 +2217,9 @@ def _compress(m: Any, library: Library, data: Any, selectors: Any) -> Iterator[A
 
 
 def _cycle(m: Any, library: Library, iterable: Any) -> Iterator[Any]:
-    # Endless, but lazy: each item is a step of the program that takes it.
-    items = library.collect(iterable)
+    # Endless, but lazy: each item is a step of the program that takes it. What it cycles
+    # is read as a call (`_nested`): a cycle of a cycle of ... is nested calls.
+    items = library.collect(_nested(library.machine.iterate(iterable), library.state))
     while items:
         yield from items
 

@@ -1036,6 +1036,82 @@ def test_a_union_of_generic_aliases_grown_in_a_loop_is_charged_for_its_members()
         trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
 
 
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "itertools.takewhile(bool, x)",
+        "itertools.dropwhile(lambda v: False, x)",
+        "itertools.filterfalse(None, x)",
+        "itertools.cycle(x)",
+    ],
+)
+def test_a_lazy_iterator_of_one_of_one_of_is_nested_calls(wrap: str) -> None:
+    # Each item taken as a call, as islice's: deeper than the call depth is its bound,
+    # never Python's recursion (100,000 deep took minutes to unwind).
+    source = f"import itertools\nx = [0, 1]\nfor i in range(2_000):\n    x = {wrap}\nnext(x)\n"
+    with pytest.raises(EngineError, match="iterators are nested too deeply") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert caught.value.line == 5
+
+
+def test_a_union_of_classes_grown_in_a_loop_is_charged_for_its_members() -> None:
+    # `int | float | float ...`: a tuple of every class so far, read and copied at each `|`
+    # for one step (5,000 of them: 12 million members copied for 20,000 steps).
+    source = "t = int\nfor i in range(5_000):\n    t = t | float\n"
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+
+
+def test_isinstance_of_thousands_of_classes_is_charged_for_them() -> None:
+    # Each class looked for in the object's MRO: 2,000 of them a call, for one step.
+    source = (
+        "cs = []\nfor i in range(2_000):\n    class C:\n        pass\n    cs.append(C)\n"
+        "t = tuple(cs)\nfor i in range(1_000):\n    isinstance(1, t)\n    issubclass(C, t)\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line in (7, 8, 9)
+
+
+def test_a_generic_alias_is_charged_for_its_arguments() -> None:
+    # Its hash is kept as it is made, from each argument: `list[t]` of a 100,000-item
+    # tuple reads them all.
+    source = "t = tuple(range(100_000))\nwhile True:\n    x = list[t]\n"
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+    assert caught.value.line == 3
+
+
+@pytest.mark.parametrize("made", ["tuple[{0}, {0}]", "dict[{0}, list[{0}]] | None"])
+def test_aliases_of_aliases_sharing_their_parts_are_hashed_and_compared_once_a_part(
+    made: str,
+) -> None:
+    # Each holding the last twice: hashing or comparing one walked 2**60 aliases (a hang
+    # in every host, the clock never read); each alias keeps its hash, and two aliases
+    # are compared a pair of parts once.
+    source = (
+        f"t = int\nu = int\nfor i in range(60):\n    t = {made.format('t')}\n"
+        f"    u = {made.format('u')}\n"
+        "d = {t: 1}\nprint(d[u], t == u, u != t, t == u | float, len({t, u}))\n"
+    )
+    trace = trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert printed_lines(trace)[0] == "1 True False False 1"
+
+
+def test_a_generic_aliases_equality_and_hash_are_cpythons() -> None:
+    # Compared by what they name: numbers by value, lists and tuples item by item, a
+    # list that holds its own alias compared without end.
+    source = (
+        "import typing\nx = []\na = list[x]\nx.append(a)\n"
+        "print(list[1] == list[1.0], hash(list[1]) == hash(list[True]), list[1] == list['1'])\n"
+        "print(dict[str, list[int]] == dict[str, list[int]], tuple[int, ...] == tuple[int])\n"
+        "print(typing.Callable[[int], float] == typing.Callable[[int], float])\n"
+        "print(typing.Optional[int] == typing.Optional[int], list[int] == list[float])\n"
+        "print(a == a, {list[int]: 1}[list[int]], len({list[int], list[int] | None}))\n"
+    )
+    assert printed_lines(trace_source(source + END, limits=SMALL))[:5] == run_in_cpython(source)
+
+
 def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
     source = "for t in (int, float, str):\n    try:\n        t[0]\n    except TypeError as e:\n"
     source += "        print(e)\n"

@@ -1054,6 +1054,45 @@ def test_a_lazy_iterator_of_one_of_one_of_is_nested_calls(wrap: str) -> None:
     assert caught.value.line == 5
 
 
+@pytest.mark.parametrize(
+    "made",
+    [
+        "[{items}]",
+        "(i, {items})",
+        "{{{items}}}",
+        "{{{pairs}}}",
+        "f({items})",
+        "g({keywords})",
+        "i or {ors}",
+        "i < {lts}",
+    ],
+)
+def test_a_wide_display_or_call_is_charged_for_its_items(made: str) -> None:
+    # A display of 60 numbers kept in a loop was one step, 1.4 GB for a set within the
+    # step bound; one of 15,000 (the source allows 20,000) made 350 MB a second, bounded by
+    # the clock alone. Charged by its items, the step bound comes first.
+    items = ", ".join(str(n) for n in range(60))
+    pairs = ", ".join(f"{n}: {n}" for n in range(60))
+    keywords = ", ".join(f"a{n}={n}" for n in range(60))
+    ors, lts = items.replace(", ", " or "), items.replace(", ", " < ")
+    body = made.format(items=items, pairs=pairs, keywords=keywords, ors=ors, lts=lts)
+    source = (
+        "def f(*a):\n    return a\ndef g(**k):\n    return k\n"
+        f"keep = []\nfor i in range(20_000):\n    keep.append({body})\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line == 7
+
+
+def test_a_function_of_many_defaults_is_charged_for_them_as_it_is_made() -> None:
+    defaults = ", ".join(f"a{n}=0" for n in range(300))
+    source = f"keep = []\nwhile True:\n    def f({defaults}):\n        pass\n    keep.append(f)\n"
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line == 3
+
+
 def test_a_union_of_classes_grown_in_a_loop_is_charged_for_its_members() -> None:
     # `int | float | float ...`: a tuple of every class so far, read and copied at each `|`
     # for one step (5,000 of them: 12 million members copied for 20,000 steps).

@@ -478,6 +478,15 @@ def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotati
     assert (caught.value.line, caught.value.column) == (2, 10)
 
 
+def test_a_forward_reference_holding_a_lone_surrogate_is_cpythons_unicode_error() -> None:
+    # Python's parser cannot encode it: a ValueError, which was said as a nesting bound.
+    source = (
+        "import typing\ndef f(x: '\\ud800'):\n    pass\ntry:\n    typing.get_type_hints(f)\n"
+        "except UnicodeEncodeError as e:\n    print(e)\n"
+    )
+    assert printed_lines(trace_source(source + END))[:1] == run_in_cpython(source)
+
+
 @pytest.mark.parametrize("reader", ["vars(p)", "p.__dict__"])
 def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: str) -> None:
     """A subclass of a named tuple has a `__dict__` in CPython, which holds none of the

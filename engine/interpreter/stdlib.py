@@ -1327,7 +1327,14 @@ def _partial(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Partial:
         m.state.check_items(len(bound) + len(kwargs))  # (each copied: a step per ten items)
         m.state.charge((len(bound) + len(kwargs)) // ITEMS_PER_STEP)
 
+    # Its arguments copied into each call, charged as `f(*args, **keywords)`'s are: one of
+    # 100,000 called in a loop was 2 s past the time limit, the clock read once in 2,000
+    # steps.
+    copied = len(bound) // ITEMS_PER_STEP + len(kwargs)
+
     def call(a: list[Any], k: dict[str, Any]) -> Any:
+        if copied:
+            m.state.charge(copied)
         return m.call(made.func, [*made.args, *a], {**made.keywords, **k})
 
     made = Partial(call, function, tuple(bound), dict(kwargs))
@@ -1356,8 +1363,11 @@ def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> PartialMe
         words = f"{m.texts.to_repr(function)} is not callable or a descriptor"
         raise ProgramError(words, kind="TypeError")
     keywords = dict(kwargs)
+    copied = len(bound) // ITEMS_PER_STEP + len(keywords)  # (as `partial`'s)
 
     def call(a: list[Any], k: dict[str, Any]) -> Any:
+        if copied:
+            m.state.charge(copied)
         if static:
             return m.call(function, [*bound, *a[1:]], {**keywords, **k})
         return m.call(function, [*a[:1], *bound, *a[1:]], {**keywords, **k})
@@ -1662,6 +1672,9 @@ def operator_module(library: Library) -> PModule:
             obj = single(a, k, "itemgetter", getter)
             if len(keys) == 1:
                 return m.get_item(obj, keys[0])
+            # each key looked up, charged: `itemgetter(*range(100_000))` called in a loop
+            # was 0.1 s a call for one step, and the clock is read once in 2,000 steps
+            library.state.charge(len(keys))
             return tuple(m.get_item(obj, key) for key in keys)
 
         return Builtin("itemgetter", item)
@@ -1684,6 +1697,7 @@ def operator_module(library: Library) -> PModule:
             obj = single(a, k, "attrgetter", getter)
             if len(paths) == 1:
                 return follow(obj, paths[0])
+            library.state.charge(sum(map(len, paths)))  # (as `itemgetter`'s keys)
             return tuple(follow(obj, path) for path in paths)
 
         return Builtin("attrgetter", attribute)
@@ -1701,7 +1715,11 @@ def operator_module(library: Library) -> PModule:
             raise ProgramError("methodcaller() takes no dunder names here")
         caller = operator.methodcaller("x")  # asked for CPython's words only
 
+        copied = len(given) // ITEMS_PER_STEP + len(named)  # (as `partial`'s)
+
         def call(a: list[Any], k: dict[str, Any]) -> Any:
+            if copied:
+                library.state.charge(copied)
             obj = single(a, k, "methodcaller", caller)
             method = m.get_attr(obj, program_attribute(obj, name))
             return m.call(method, list(given), dict(named) or None)

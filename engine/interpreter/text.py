@@ -304,8 +304,8 @@ class Texts:
         match = _SPEC.fullmatch(spec)
         if match is None:
             raise _spec_error(value, spec)
-        width = int(match["width"] or 0)
-        precision = int(match["precision"] or 0)
+        width = spec_number(match["width"])
+        precision = spec_number(match["precision"])
         if width > MAX_STR:
             raise ProgramError(
                 f"the format width {width:,} would make a string longer than {MAX_STR:,} characters"
@@ -376,7 +376,7 @@ class Texts:
             text = self.to_str(value) if kind == "s" else self.to_repr(value)
             spec = ("<" if "-" in flags else ">") + (width or "")
             if precision is not None:
-                text = text[: int(precision)]
+                text = text[: spec_number(precision)]
             return self.format(text, spec if width else "")
         given = value
         if type(value) is PInstance:  # an IntEnum's member is its int (`'%d' % Level.HIGH`)
@@ -415,7 +415,7 @@ class Texts:
         for match in _BYTES_PERCENT.finditer(template):
             if b"*" in match[0]:
                 raise ProgramError("a `*` width in bytes %-formatting is not available here")
-            made += sum(int(n) for n in match.groups()[:2] if n)
+            made += sum(spec_number(n.decode()) for n in match.groups()[:2] if n)
             made += 400 if match[3] in b"eEfFgG" else 0  # a float's digits
             made += largest if match[0][1:2] == b"(" else 0
         for item in items:
@@ -461,6 +461,16 @@ def _plain_made(item: Any) -> int:
 _BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
 _BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
 _PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXeEfFgGcrs%])")
+
+
+def spec_number(digits: str | None) -> int:
+    """A format spec's width or precision, as CPython reads its digits: leading zeros
+    are nothing, past 19 others CPython's ValueError (its `int()` of 4,300 digits or more
+    was Python's own ValueError, said as an operation that failed)."""
+    significant = (digits or "").lstrip("0")
+    if len(significant) > 19:
+        raise ProgramError("Too many decimal digits in format string", kind="ValueError")
+    return int(significant or 0)
 
 
 def _star_argument(args: list[Any]) -> int:

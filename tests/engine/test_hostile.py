@@ -1102,6 +1102,49 @@ def test_a_function_of_many_defaults_is_charged_for_them_as_it_is_made() -> None
     assert caught.value.line == 3
 
 
+@pytest.mark.parametrize(
+    "made",
+    [
+        "operator.itemgetter(*range(20_000))",
+        "operator.attrgetter(*['append'] * 20_000)",
+        "operator.methodcaller('count', *[0] * 20_000)",  # (CPython's TypeError: not run)
+        "functools.partial(f, *range(40_000))",
+        "functools.partial(f, **{str(i): i for i in range(5_000)})",
+    ],
+)
+def test_a_callable_holding_many_arguments_is_charged_for_them_at_each_call(made: str) -> None:
+    # 100,000 keys or arguments were copied or looked up at each call for one step: the
+    # clock, read once in 2,000 steps, stopped such a loop 2 to 14 s past its limit.
+    source = (
+        "import functools, operator\ndef f(*a, **k):\n    return 0\n"
+        f"g = {made}\nx = list(range(20_000))\nfor i in range(50):\n    try:\n"
+        "        g(x)\n    except TypeError:\n        pass\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line == 8
+
+
+@pytest.mark.parametrize(
+    "formatted",
+    [
+        "format(1, '>{zeros}5'), format(1.5, '.{zeros}3f')",
+        "f'{{1:>{zeros}5}}', '{{:>{zeros}5}}'.format(1)",
+        "'%{zeros}5d' % 1, '%.{zeros}2s' % 'abc', b'%{zeros}5d' % 1",
+    ],
+)
+def test_a_format_width_of_thousands_of_digits_is_read_as_cpython_reads_it(
+    formatted: str,
+) -> None:
+    # Leading zeros are nothing to CPython; `int()` of their 9,990 digits was Python's
+    # own ValueError (past 4,300 digits), said as "this operation failed".
+    source = (
+        f"print(repr(({formatted.format(zeros='0' * 9_990)})))\ntry:\n"
+        "    format(1, '>' + '9' * 20)\nexcept ValueError as e:\n    print(e)\n"
+    )
+    assert printed_lines(trace_source(source + END, limits=SMALL))[:2] == run_in_cpython(source)
+
+
 def test_a_union_of_classes_grown_in_a_loop_is_charged_for_its_members() -> None:
     # `int | float | float ...`: a tuple of every class so far, read and copied at each `|`
     # for one step (5,000 of them: 12 million members copied for 20,000 steps).

@@ -1684,9 +1684,9 @@ def _uses_super(body: Iterable[ast.AST] | ast.expr, known: dict[int, bool]) -> b
 # A display or call wider than this (`codegen.MAX_ITEMS`, past which it is a closure) is
 # charged a step per ten of its items; a set or dict display of four items or more, and a
 # wide call's keywords, a step per two (each hashed and kept in a table: about 70 bytes
-# an item). Uncharged, a loop
-# keeping a display of 60 numbers made 1.4 GB within the step bound, one of 15,000 items
-# (the source allows 20,000) 350 MB a second, bounded by the clock alone.
+# an item). Uncharged, a loop keeping a set display of 60 numbers made 1.4 GB within the
+# step bound, a list of 15,000 items (the source allows 20,000) 350 MB a second, bounded
+# by the clock alone.
 WIDE = 16
 SET_ITEMS_PER_STEP = 2
 

@@ -2585,11 +2585,17 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
 
     def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
         self_ = args[0]
+        if id(self_) in texts.active:  # CPython's `reprlib.recursive_repr`: `N(kids=[...])`
+            return "..."
         attrs = self_.attrs  # a field never set (`init=False`, no default): AttributeError
-        parts = [
-            f"{name}={texts.to_repr(attrs[name] if name in attrs else m.get_attr(self_, name))}"
-            for name in shown
-        ]
+        texts.active.add(id(self_))
+        try:
+            parts = [
+                f"{name}={texts.to_repr(attrs[name] if name in attrs else m.get_attr(self_, name))}"
+                for name in shown
+            ]
+        finally:
+            texts.active.discard(id(self_))
         return f"{self_.cls.name}({', '.join(parts)})"
 
     def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:

@@ -72,6 +72,7 @@ class Texts:
         self.class_modules: dict[PClass, str] = {}
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
+        self.active: set[int] = set()  # (`to_repr`; a dataclass's objects too)
 
     def partial_repr(self, value: Partial | PartialMethod, seen: set[int] | None) -> str:
         """`functools.partial(<function f>, 1, c=5)`: CPython's, its function's address
@@ -130,16 +131,23 @@ class Texts:
                 return f"<{value.cls.name} object>"
             return self._must_be_str(text, "__repr__")
         if kind in (list, tuple, dict) or kind is PSet:
+            # `seen` counts this repr's nesting; `active` holds the containers whose repr
+            # is being made by any caller (a class's own `__repr__` of a list holding its
+            # object too): CPython's `Py_ReprEnter`, so a cycle through a program's
+            # `__repr__` is `[...]` (`A[A[...]]`), not a recursion to the call depth.
             seen = set() if seen is None else seen
-            if id(value) in seen:
+            active = self.active
+            if id(value) in seen or id(value) in active:
                 return "[...]" if kind is list else ("(...)" if kind is tuple else "{...}")
             if len(seen) >= self.state.limits.max_depth:
                 raise self.state.too_nested()
             seen.add(id(value))
+            active.add(id(value))
             try:
                 return self._container(value, seen)
             finally:
                 seen.discard(id(value))
+                active.discard(id(value))
         if kind is Function:  # CPython's, by its qualified name, with no address
             shown = f"<function {value.qualname}>"
             self.state.check_str(len(shown))

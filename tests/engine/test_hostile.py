@@ -1145,6 +1145,24 @@ def test_a_format_width_of_thousands_of_digits_is_read_as_cpython_reads_it(
     assert printed_lines(trace_source(source + END, limits=SMALL))[:2] == run_in_cpython(source)
 
 
+def test_a_cycle_through_a_classs_own_repr_is_cpythons_ellipsis_not_a_recursion() -> None:
+    # CPython's `Py_ReprEnter` marks a container whose repr is being made whoever asked
+    # for it, and a dataclass's `__repr__` is `recursive_repr`'s: each call of the
+    # program's `__repr__` began a new walk here, to the call depth's RecursionError
+    # (or the nesting bound, for an Enum member or a dataclass holding itself).
+    source = (
+        "from dataclasses import dataclass, field\nfrom enum import Enum\n"
+        "class A:\n    def __init__(self):\n        self.items = [self]\n"
+        "        self.d = {'me': self}\n    def __repr__(self):\n"
+        "        return f'A{self.items!r}{self.d}'\n"
+        "@dataclass\nclass N:\n    kids: list = field(default_factory=list)\n"
+        "class E(Enum):\n    X = []\n"
+        "a = A()\nn = N()\nn.kids.append(n)\nE.X.value.append(E.X)\n"
+        "print(a, [a])\nprint(n, [n])\nprint(repr(E.X), E.X.value)\n"
+    )
+    assert printed_lines(trace_source(source + END, limits=SMALL))[:3] == run_in_cpython(source)
+
+
 def test_a_union_of_classes_grown_in_a_loop_is_charged_for_its_members() -> None:
     # `int | float | float ...`: a tuple of every class so far, read and copied at each `|`
     # for one step (5,000 of them: 12 million members copied for 20,000 steps).

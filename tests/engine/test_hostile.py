@@ -1163,6 +1163,18 @@ def test_a_cycle_through_a_classs_own_repr_is_cpythons_ellipsis_not_a_recursion(
     assert printed_lines(trace_source(source + END, limits=SMALL))[:3] == run_in_cpython(source)
 
 
+def test_an_attribute_missed_on_a_deep_class_is_charged_for_the_classes_looked_in() -> None:
+    # `hasattr(a, 'missing')` on a class 191 deep looked in every class's names twice
+    # (the name, then `__getattr__`) for one step: a loop of it met the clock, not the steps.
+    source = (
+        "class A:\n    pass\nfor i in range(190):\n    class A(A):\n        pass\n"
+        "a = A()\nfor i in range(3_000):\n    hasattr(a, 'missing')\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=60_000, time_limit=60.0))
+    assert caught.value.line in (7, 8)
+
+
 def test_a_union_of_classes_grown_in_a_loop_is_charged_for_its_members() -> None:
     # `int | float | float ...`: a tuple of every class so far, read and copied at each `|`
     # for one step (5,000 of them: 12 million members copied for 20,000 steps).

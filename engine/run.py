@@ -16,6 +16,7 @@ import ast
 import contextvars
 import sys
 import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, suppress
 from typing import Any
@@ -28,7 +29,7 @@ from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Frame
 from backprop_animator.engine.interpreter.runtime import ProgramError, ProgramExit, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
-from backprop_animator.engine.limits import Limits
+from backprop_animator.engine.limits import Limits, current_deadline
 from backprop_animator.engine.parse import SourceLines
 from backprop_animator.engine.shared_setting import SharedSetting
 from backprop_animator.engine.trace.recorder import HandPass, PassReached, Recorder, Rerun
@@ -240,6 +241,15 @@ def on_own_stack(run: Callable[[Frame], Any], frame: Frame, stop: Callable[[], N
     except (RuntimeError, ValueError):  # no threads here, or no stack of that size
         return run(frame)
     try:
+        # The program's clock is read once in `TIME_CHECK_STEPS` steps: a step whose work
+        # is not charged for (a built-in's, 0.1 s each) would carry the run 2,000 of them
+        # past its time limit. Waited for until its deadline, it is then stopped at its
+        # next step, in every host (a notebook's kernel and the CLI have no worker to kill).
+        end = current_deadline()
+        if end is not None:
+            thread.join(max(0.0, end - time.monotonic()))
+            if thread.is_alive():
+                stop()
         thread.join()
     except BaseException:
         stop()

@@ -46,6 +46,7 @@ from backprop_animator.engine.interpreter.objects import (
     tuple_dict_refusal,
 )
 from backprop_animator.engine.interpreter.runtime import (
+    ITEMS_PER_STEP,
     MAX_INT,
     MAX_ITEMS,
     MAX_STR,
@@ -579,7 +580,12 @@ class ExpressionCompiler:
             tape = self.m.call_function if tape_rule else None  # (`codegen._enter`)
             hot.signature = (name, params, len(defaults), makes, uses_super, self.m.bind, tape)
 
+        wide = len(defaults) + len(kwdefaults)
+        charge = self.m.state.charge
+
         def make(f: Frame) -> Function:
+            if wide > WIDE:  # `def f(a0=0, ..., a2999=0)` in a loop: each default made
+                charge(wide // ITEMS_PER_STEP)
             fn = Function()  # (every slot set here, but `alias`)
             fn.name = name
             fn.qualname = qualname
@@ -619,9 +625,21 @@ class ExpressionCompiler:
         if tick() and not self.library:
             raise took_too_long(*self.pos(node))
         try:
-            return self.expr_node(node, scope)
+            made = self.expr_node(node, scope)
         finally:
             self.depth -= 1
+        steps = width_steps(node)
+        return made if not steps else self.charged(made, steps)
+
+    def charged(self, made: Expr, steps: int) -> Expr:
+        """`made`, charged `steps` before it runs (`width_steps`)."""
+        charge = self.m.state.charge
+
+        def run(f: Frame) -> Any:
+            charge(steps)
+            return made(f)
+
+        return run
 
     def expr_node(self, node: ast.expr, scope: scopes.Scope) -> Expr:
         kind = type(node)
@@ -1732,6 +1750,40 @@ def _uses_super(body: Iterable[ast.AST] | ast.expr, known: dict[int, bool]) -> b
             continue
         stack.extend(child_nodes(node))
     return False
+
+
+# A display or call wider than this (`codegen.MAX_ITEMS`, past which it is a closure) is
+# charged a step per ten of its items; a set or dict display of four items or more, and a
+# wide call's keywords, a step per two (each hashed and kept in a table: about 70 bytes
+# an item). Uncharged, a loop keeping a set display of 60 numbers made 1.4 GB within the
+# step bound, a list of 15,000 items (the source allows 20,000) 350 MB a second, bounded
+# by the clock alone.
+WIDE = 16
+SET_ITEMS_PER_STEP = 2
+
+
+def width_steps(node: ast.expr) -> int:
+    """The steps an expression of many items (`[a, b, ...]`, `{k: v, ...}`, `f(a, b,
+    ...)`, `a or b or ...`, `a < b < ...`) is charged each time it runs, beyond its
+    statement's: 0 for one of a few."""
+    kind = type(node)
+    if kind is ast.Set or kind is ast.Dict:
+        wide = len(node.elts if kind is ast.Set else node.keys)  # type: ignore[attr-defined]
+        return wide // SET_ITEMS_PER_STEP if wide >= 2 * SET_ITEMS_PER_STEP else 0
+    if kind is ast.List or kind is ast.Tuple:
+        wide = len(node.elts)  # type: ignore[attr-defined]
+    elif kind is ast.Call:  # (keywords a step per two: a `**k` keeps them in a dict)
+        args, keywords = len(node.args), len(node.keywords)  # type: ignore[attr-defined]
+        if args + keywords <= WIDE:
+            return 0
+        return args // ITEMS_PER_STEP + keywords // SET_ITEMS_PER_STEP
+    elif kind is ast.BoolOp:
+        wide = len(node.values)  # type: ignore[attr-defined]
+    elif kind is ast.Compare:
+        wide = len(node.comparators)  # type: ignore[attr-defined]
+    else:
+        return 0
+    return wide // ITEMS_PER_STEP if wide > WIDE else 0
 
 
 def _folded_constant(node: ast.expr) -> bool:

@@ -1052,6 +1052,7 @@ class Library:
         if classes is None:
             raise ProgramError(not_a_class, kind="TypeError")
         options = classes if type(classes) is tuple else (classes,)
+        self.charge_classes(options, value)
         for cls in options:
             if cls is self.object_class:
                 return True  # everything is an object
@@ -1117,6 +1118,14 @@ class Library:
             return tuple(union_members(option, self.state.charge))
         return None
 
+    def charge_classes(self, options: tuple[Any, ...], value: Any) -> None:
+        """`isinstance(x, t)` of a tuple (or union) of thousands of classes, in a loop: each
+        class looked for in the MRO of `value`'s class (or of `value`), charged."""
+        if len(options) >= ITEMS_PER_STEP:
+            cls = value.cls if type(value) is PInstance else value
+            mro = len(cls.mro) if type(cls) is PClass else 1
+            self.state.charge(len(options) * mro // ITEMS_PER_STEP)
+
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
         built-in exceptions among them), `object` and the built-in types (`int`,
@@ -1130,6 +1139,7 @@ class Library:
             raise ProgramError("issubclass() arg 1 must be a class", kind="TypeError")
         # A None is a union's (`int | None`), not a class of its own.
         options = classes if type(classes) is tuple else (classes,) if classes is not None else (0,)
+        self.charge_classes(options, cls)
         for option in options:
             if option is self.object_class:
                 return True

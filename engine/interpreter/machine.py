@@ -784,6 +784,9 @@ class Machine:
             return self.object_method(obj, name)
         if found is not MISSING:
             return found
+        mro = len(obj.cls.mro)
+        if mro >= ITEMS_PER_STEP:  # a miss looked in each class's names (190 of them, a step)
+            self.state.charge(mro // ITEMS_PER_STEP)
         if name in _OBJECT_METHODS:  # `a.__eq__`: object's own, found before `__getattr__`
             return self.object_method(obj, name)
         if name == "__module__" or name == "__doc__":  # its class's
@@ -1950,6 +1953,14 @@ class Machine:
             yield item
             index += 1
 
+    def alias(self, name: str, key: Any) -> Annotation:
+        """`List[Value]`, `dict[str, float]`: an alias of what it was subscripted with,
+        charged for its arguments (each read for its hash as it is made)."""
+        args = key if type(key) is tuple else (key,)
+        if len(args) >= ITEMS_PER_STEP:
+            self.state.charge(len(args) // ITEMS_PER_STEP)
+        return Annotation(name, args)
+
     def get_item(self, obj: Any, key: Any) -> Any:
         kind = type(obj)
         if kind is Annotation:  # `Optional[float]`, `List[Value]`: still just an annotation
@@ -1970,7 +1981,7 @@ class Machine:
                 return members[0] if len(members) == 1 else Annotation("Union", tuple(members))
             if key == () and type(key) is tuple and obj.name == "Tuple":
                 return Annotation("Tuple", ((),))  # `Tuple[()]`, shown so, as `tuple[()]`
-            return Annotation(obj.name, key if type(key) is tuple else (key,))
+            return self.alias(obj.name, key)
         if kind is PClass and any(c.name in GENERIC_BASES and not c.mro[1:] for c in obj.mro):
             return obj  # `class Stack(Generic[T])`, `Stack[int]`
         if kind is PInstance:
@@ -2018,7 +2029,7 @@ class Machine:
         if isinstance(obj, TypeObject) and obj.name in GENERIC_ALIASES:
             # `Vector = list[Value]`: CPython's generic alias, an alias as `List[Value]` is
             # (`tuple[()]`, the empty tuple's, keeps its `()` to be shown so)
-            return Annotation(obj.name, key if type(key) is tuple and key else (key,))
+            return self.alias(obj.name, key if type(key) is not tuple or key else ((),))
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
         if kind is PClass and obj.lookup("__class_getitem__") is not MISSING:
             # a class's own `__class_getitem__`: not run here

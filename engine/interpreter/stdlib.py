@@ -1305,7 +1305,14 @@ def _partial(m: Any, args: list[Any], kwargs: dict[str, Any]) -> Partial:
         m.state.check_items(len(bound) + len(kwargs))  # (each copied: a step per ten items)
         m.state.charge((len(bound) + len(kwargs)) // ITEMS_PER_STEP)
 
+    # Its arguments copied into each call, charged as `f(*args, **keywords)`'s are: one of
+    # 100,000 called in a loop was 2 s past the time limit, the clock read once in 2,000
+    # steps.
+    copied = len(bound) // ITEMS_PER_STEP + len(kwargs)
+
     def call(a: list[Any], k: dict[str, Any]) -> Any:
+        if copied:
+            m.state.charge(copied)
         return m.call(made.func, [*made.args, *a], {**made.keywords, **k})
 
     made = Partial(call, function, tuple(bound), dict(kwargs))
@@ -1334,8 +1341,11 @@ def _partialmethod(m: Any, args: list[Any], kwargs: dict[str, Any]) -> PartialMe
         words = f"{m.texts.to_repr(function)} is not callable or a descriptor"
         raise ProgramError(words, kind="TypeError")
     keywords = dict(kwargs)
+    copied = len(bound) // ITEMS_PER_STEP + len(keywords)  # (as `partial`'s)
 
     def call(a: list[Any], k: dict[str, Any]) -> Any:
+        if copied:
+            m.state.charge(copied)
         if static:
             return m.call(function, [*bound, *a[1:]], {**keywords, **k})
         return m.call(function, [*a[:1], *bound, *a[1:]], {**keywords, **k})
@@ -1640,6 +1650,9 @@ def operator_module(library: Library) -> PModule:
             obj = single(a, k, "itemgetter", getter)
             if len(keys) == 1:
                 return m.get_item(obj, keys[0])
+            # each key looked up, charged: `itemgetter(*range(100_000))` called in a loop
+            # was 0.1 s a call for one step, and the clock is read once in 2,000 steps
+            library.state.charge(len(keys))
             return tuple(m.get_item(obj, key) for key in keys)
 
         return Builtin("itemgetter", item)
@@ -1662,6 +1675,7 @@ def operator_module(library: Library) -> PModule:
             obj = single(a, k, "attrgetter", getter)
             if len(paths) == 1:
                 return follow(obj, paths[0])
+            library.state.charge(sum(map(len, paths)))  # (as `itemgetter`'s keys)
             return tuple(follow(obj, path) for path in paths)
 
         return Builtin("attrgetter", attribute)
@@ -1679,7 +1693,11 @@ def operator_module(library: Library) -> PModule:
             raise ProgramError("methodcaller() takes no dunder names here")
         caller = operator.methodcaller("x")  # asked for CPython's words only
 
+        copied = len(given) // ITEMS_PER_STEP + len(named)  # (as `partial`'s)
+
         def call(a: list[Any], k: dict[str, Any]) -> Any:
+            if copied:
+                library.state.charge(copied)
             obj = single(a, k, "methodcaller", caller)
             method = m.get_attr(obj, program_attribute(obj, name))
             return m.call(method, list(given), dict(named) or None)
@@ -2161,8 +2179,11 @@ def _from_iterable(library: Library, iterables: Any) -> Iterator[Any]:
         yield from library.items(iterable)
 
 
+# takewhile, dropwhile and filterfalse take each item as a call (`_nested`), as islice:
+# one of one of ... 20,000 deep recursed through Python's frames to its RecursionError
+# and back, a minute past any deadline.
 def _takewhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
-    for item in library.items(iterable):
+    for item in _nested(library.items(iterable), library.state):
         if not m.truthy(m.call(predicate, [item])):
             return
         yield item
@@ -2170,7 +2191,7 @@ def _takewhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Itera
 
 def _dropwhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
     dropping = True
-    for item in library.items(iterable):
+    for item in _nested(library.items(iterable), library.state):
         if dropping and m.truthy(m.call(predicate, [item])):
             continue
         dropping = False
@@ -2178,7 +2199,7 @@ def _dropwhile(m: Any, library: Library, predicate: Any, iterable: Any) -> Itera
 
 
 def _filterfalse(m: Any, library: Library, predicate: Any, iterable: Any) -> Iterator[Any]:
-    for item in library.items(iterable):
+    for item in _nested(library.items(iterable), library.state):
         if not m.truthy(item if predicate is None else m.call(predicate, [item])):
             yield item
 
@@ -2192,8 +2213,9 @@ def _compress(m: Any, library: Library, data: Any, selectors: Any) -> Iterator[A
 
 
 def _cycle(m: Any, library: Library, iterable: Any) -> Iterator[Any]:
-    # Endless, but lazy: each item is a step of the program that takes it.
-    items = library.collect(iterable)
+    # Endless, but lazy: each item is a step of the program that takes it. What it cycles
+    # is read as a call (`_nested`): a cycle of a cycle of ... is nested calls.
+    items = library.collect(_nested(library.machine.iterate(iterable), library.state))
     while items:
         yield from items
 
@@ -2541,11 +2563,17 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
 
     def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
         self_ = args[0]
+        if id(self_) in texts.active:  # CPython's `reprlib.recursive_repr`: `N(kids=[...])`
+            return "..."
         attrs = self_.attrs  # a field never set (`init=False`, no default): AttributeError
-        parts = [
-            f"{name}={texts.to_repr(attrs[name] if name in attrs else m.get_attr(self_, name))}"
-            for name in shown
-        ]
+        texts.active.add(id(self_))
+        try:
+            parts = [
+                f"{name}={texts.to_repr(attrs[name] if name in attrs else m.get_attr(self_, name))}"
+                for name in shown
+            ]
+        finally:
+            texts.active.discard(id(self_))
         return f"{self_.cls.name}({', '.join(parts)})"
 
     def hashed(args: list[Any], kwargs: dict[str, Any]) -> int:

@@ -74,6 +74,7 @@ class Texts:
         self.class_modules: dict[PClass, str] = {}
         # The machine's `collections` registry: a deque or Counter prints as CPython's.
         self.collections: dict[int, tuple[Any, str, Any]] = {}
+        self.active: set[int] = set()  # (`to_repr`; a dataclass's objects too)
 
     def partial_repr(self, value: Partial | PartialMethod, seen: set[int] | None) -> str:
         """`functools.partial(<function f>, 1, c=5)`: CPython's, its function's address
@@ -132,16 +133,23 @@ class Texts:
                 return f"<{value.cls.name} object>"
             return self._must_be_str(text, "__repr__")
         if kind in (list, tuple, dict) or kind is PSet:
+            # `seen` counts this repr's nesting; `active` holds the containers whose repr
+            # is being made by any caller (a class's own `__repr__` of a list holding its
+            # object too): CPython's `Py_ReprEnter`, so a cycle through a program's
+            # `__repr__` is `[...]` (`A[A[...]]`), not a recursion to the call depth.
             seen = set() if seen is None else seen
-            if id(value) in seen:
+            active = self.active
+            if id(value) in seen or id(value) in active:
                 return "[...]" if kind is list else ("(...)" if kind is tuple else "{...}")
             if len(seen) >= self.state.limits.max_depth:
                 raise self.state.too_nested()
             seen.add(id(value))
+            active.add(id(value))
             try:
                 return self._container(value, seen)
             finally:
                 seen.discard(id(value))
+                active.discard(id(value))
         if kind is Function:  # CPython's, by its qualified name, with no address
             shown = f"<function {value.qualname}>"
             self.state.check_str(len(shown))
@@ -340,8 +348,8 @@ class Texts:
         match = _SPEC.fullmatch(spec)
         if match is None:
             raise _spec_error(value, spec)
-        width = int(match["width"] or 0)
-        precision = int(match["precision"] or 0)
+        width = spec_number(match["width"])
+        precision = spec_number(match["precision"])
         if width > MAX_STR:
             raise ProgramError(
                 f"the format width {width:,} would make a string longer than {MAX_STR:,} characters"
@@ -412,7 +420,7 @@ class Texts:
             text = self.to_str(value) if kind == "s" else self.to_repr(value)
             spec = ("<" if "-" in flags else ">") + (width or "")
             if precision is not None:
-                text = text[: int(precision)]
+                text = text[: spec_number(precision)]
             return self.format(text, spec if width else "")
         given = value
         if type(value) is PInstance:  # an IntEnum's member is its int (`'%d' % Level.HIGH`)
@@ -451,7 +459,7 @@ class Texts:
         for match in _BYTES_PERCENT.finditer(template):
             if b"*" in match[0]:
                 raise ProgramError("a `*` width in bytes %-formatting is not available here")
-            made += sum(int(n) for n in match.groups()[:2] if n)
+            made += sum(spec_number(n.decode()) for n in match.groups()[:2] if n)
             made += 400 if match[3] in b"eEfFgG" else 0  # a float's digits
             made += largest if match[0][1:2] == b"(" else 0
         for item in items:
@@ -497,6 +505,16 @@ def _plain_made(item: Any) -> int:
 _BYTES_PERCENT = re.compile(rb"%(?:\([^)]*\))?[-+ 0#]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.?)", re.S)
 _BYTES_FORMATTED = (int, bool, float, complex, str, bytes, type(None))
 _PERCENT = re.compile(r"%(?:\(([^()]*)\))?([-+ 0#]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXeEfFgGcrs%])")
+
+
+def spec_number(digits: str | None) -> int:
+    """A format spec's width or precision, as CPython reads its digits: leading zeros
+    are nothing, past 19 others CPython's ValueError (its `int()` of 4,300 digits or more
+    was Python's own ValueError, said as an operation that failed)."""
+    significant = (digits or "").lstrip("0")
+    if len(significant) > 19:
+        raise ProgramError("Too many decimal digits in format string", kind="ValueError")
+    return int(significant or 0)
 
 
 def _star_argument(args: list[Any]) -> int:

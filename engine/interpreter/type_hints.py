@@ -30,7 +30,7 @@ from backprop_animator.engine.interpreter.objects import (
     PStaticMethod,
     TypeObject,
 )
-from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, caught_as
 from backprop_animator.engine.parse import parse_python
 
 # In a class's namespace: its body's annotations, `{name: Hint}` in their order.
@@ -309,6 +309,8 @@ def parsed(machine: Any, text: str, at: ast.expr) -> ast.expr:
         tree = parse_python(text.lstrip(" \t"))
     except SyntaxError:
         raise failed from None
+    except UnicodeEncodeError as error:  # a lone surrogate (`'\ud800'`): CPython's compile's
+        raise caught_as(f"a forward reference: {error}", error) from None
     except (RecursionError, MemoryError, ValueError):
         raise too_deep("this forward reference is nested too deeply") from None
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):

@@ -32,6 +32,7 @@ from backprop_animator.engine import (
     trace_value,
 )
 from backprop_animator.engine.interpreter import runtime
+from backprop_animator.engine.interpreter.library import Library
 from backprop_animator.engine.lab import mistakes
 from backprop_animator.engine.limits import NODES_PER_TIME_CHECK, deadline
 from backprop_animator.engine.trace.recorder import Recorder
@@ -220,6 +221,27 @@ def test_a_loop_that_never_ends_stops_at_the_time_limit() -> None:
     assert time.monotonic() - started < 2.0
     assert "never end" in caught.value.message
     assert caught.value.line in (2, 3)  # the loop or its body, wherever the clock is read
+
+
+def test_a_step_of_uncharged_work_is_stopped_at_the_time_limit_not_2000_steps_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The clock is read once in 2,000 steps: a built-in whose work is not charged (here
+    # 20 ms a call, as `itemgetter(*range(100_000))` was) carried a loop of it 2,000
+    # calls, 40 s, past its limit. The thread that waits for the program stops it at
+    # its next step once the deadline has passed.
+    original = Library.len_
+
+    def slow(self: Library, args: list[object], kwargs: dict[str, object]) -> object:
+        time.sleep(0.02)
+        return original(self, args, kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Library, "len_", slow)
+    source = "x = [1]\nwhile True:\n    len(x)\n"
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source, limits=Limits(max_steps=10**12, time_limit=0.3))
+    assert time.monotonic() - started < 3.0
 
 
 def test_the_time_limit_is_the_whole_call_not_each_statement() -> None:

@@ -478,6 +478,15 @@ def test_a_forward_reference_the_compiler_refuses_is_its_refusal_at_the_annotati
     assert (caught.value.line, caught.value.column) == (2, 10)
 
 
+def test_a_forward_reference_holding_a_lone_surrogate_is_cpythons_unicode_error() -> None:
+    # Python's parser cannot encode it: a ValueError, which was said as a nesting bound.
+    source = (
+        "import typing\ndef f(x: '\\ud800'):\n    pass\ntry:\n    typing.get_type_hints(f)\n"
+        "except UnicodeEncodeError as e:\n    print(e)\n"
+    )
+    assert printed_lines(trace_source(source + END))[:1] == run_in_cpython(source)
+
+
 @pytest.mark.parametrize("reader", ["vars(p)", "p.__dict__"])
 def test_a_named_tuples_fields_stay_read_only_through_its_subclass_dict(reader: str) -> None:
     """A subclass of a named tuple has a `__dict__` in CPython, which holds none of the
@@ -1036,6 +1045,198 @@ def test_a_union_of_generic_aliases_grown_in_a_loop_is_charged_for_its_members()
         trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
 
 
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "itertools.takewhile(bool, x)",
+        "itertools.dropwhile(lambda v: False, x)",
+        "itertools.filterfalse(None, x)",
+        "itertools.cycle(x)",
+    ],
+)
+def test_a_lazy_iterator_of_one_of_one_of_is_nested_calls(wrap: str) -> None:
+    # Each item taken as a call, as islice's: deeper than the call depth is its bound,
+    # never Python's recursion (100,000 deep took minutes to unwind).
+    source = f"import itertools\nx = [0, 1]\nfor i in range(2_000):\n    x = {wrap}\nnext(x)\n"
+    with pytest.raises(EngineError, match="iterators are nested too deeply") as caught:
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert caught.value.line == 5
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        "[{items}]",
+        "(i, {items})",
+        "{{{items}}}",
+        "{{{pairs}}}",
+        "f({items})",
+        "g({keywords})",
+        "i or {ors}",
+        "i < {lts}",
+    ],
+)
+def test_a_wide_display_or_call_is_charged_for_its_items(made: str) -> None:
+    # A display of 60 numbers kept in a loop was one step, 1.4 GB for a set within the
+    # step bound; one of 15,000 (the source allows 20,000) made 350 MB a second, bounded by
+    # the clock alone. Charged by its items, the step bound comes first.
+    items = ", ".join(str(n) for n in range(60))
+    pairs = ", ".join(f"{n}: {n}" for n in range(60))
+    keywords = ", ".join(f"a{n}={n}" for n in range(60))
+    ors, lts = items.replace(", ", " or "), items.replace(", ", " < ")
+    body = made.format(items=items, pairs=pairs, keywords=keywords, ors=ors, lts=lts)
+    source = (
+        "def f(*a):\n    return a\ndef g(**k):\n    return k\n"
+        f"keep = []\nfor i in range(20_000):\n    keep.append({body})\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line == 7
+
+
+def test_a_function_of_many_defaults_is_charged_for_them_as_it_is_made() -> None:
+    defaults = ", ".join(f"a{n}=0" for n in range(300))
+    source = f"keep = []\nwhile True:\n    def f({defaults}):\n        pass\n    keep.append(f)\n"
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line == 3
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        "operator.itemgetter(*range(20_000))",
+        "operator.attrgetter(*['append'] * 20_000)",
+        "operator.methodcaller('count', *[0] * 20_000)",  # (CPython's TypeError: not run)
+        "functools.partial(f, *range(40_000))",
+        "functools.partial(f, **{str(i): i for i in range(5_000)})",
+    ],
+)
+def test_a_callable_holding_many_arguments_is_charged_for_them_at_each_call(made: str) -> None:
+    # 100,000 keys or arguments were copied or looked up at each call for one step: the
+    # clock, read once in 2,000 steps, stopped such a loop 2 to 14 s past its limit.
+    source = (
+        "import functools, operator\ndef f(*a, **k):\n    return 0\n"
+        f"g = {made}\nx = list(range(20_000))\nfor i in range(50):\n    try:\n"
+        "        g(x)\n    except TypeError:\n        pass\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line == 8
+
+
+@pytest.mark.parametrize(
+    "formatted",
+    [
+        "format(1, '>{zeros}5'), format(1.5, '.{zeros}3f')",
+        "f'{{1:>{zeros}5}}', '{{:>{zeros}5}}'.format(1)",
+        "'%{zeros}5d' % 1, '%.{zeros}2s' % 'abc', b'%{zeros}5d' % 1",
+    ],
+)
+def test_a_format_width_of_thousands_of_digits_is_read_as_cpython_reads_it(
+    formatted: str,
+) -> None:
+    # Leading zeros are nothing to CPython; `int()` of their 9,990 digits was Python's
+    # own ValueError (past 4,300 digits), said as "this operation failed".
+    source = (
+        f"print(repr(({formatted.format(zeros='0' * 9_990)})))\ntry:\n"
+        "    format(1, '>' + '9' * 20)\nexcept ValueError as e:\n    print(e)\n"
+    )
+    assert printed_lines(trace_source(source + END, limits=SMALL))[:2] == run_in_cpython(source)
+
+
+def test_a_cycle_through_a_classs_own_repr_is_cpythons_ellipsis_not_a_recursion() -> None:
+    # CPython's `Py_ReprEnter` marks a container whose repr is being made whoever asked
+    # for it, and a dataclass's `__repr__` is `recursive_repr`'s: each call of the
+    # program's `__repr__` began a new walk here, to the call depth's RecursionError
+    # (or the nesting bound, for an Enum member or a dataclass holding itself).
+    source = (
+        "from dataclasses import dataclass, field\nfrom enum import Enum\n"
+        "class A:\n    def __init__(self):\n        self.items = [self]\n"
+        "        self.d = {'me': self}\n    def __repr__(self):\n"
+        "        return f'A{self.items!r}{self.d}'\n"
+        "@dataclass\nclass N:\n    kids: list = field(default_factory=list)\n"
+        "class E(Enum):\n    X = []\n"
+        "a = A()\nn = N()\nn.kids.append(n)\nE.X.value.append(E.X)\n"
+        "print(a, [a])\nprint(n, [n])\nprint(repr(E.X), E.X.value)\n"
+    )
+    assert printed_lines(trace_source(source + END, limits=SMALL))[:3] == run_in_cpython(source)
+
+
+def test_an_attribute_missed_on_a_deep_class_is_charged_for_the_classes_looked_in() -> None:
+    # `hasattr(a, 'missing')` on a class 191 deep looked in every class's names twice
+    # (the name, then `__getattr__`) for one step: a loop of it met the clock, not the steps.
+    source = (
+        "class A:\n    pass\nfor i in range(190):\n    class A(A):\n        pass\n"
+        "a = A()\nfor i in range(3_000):\n    hasattr(a, 'missing')\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=60_000, time_limit=60.0))
+    assert caught.value.line in (7, 8)
+
+
+def test_a_union_of_classes_grown_in_a_loop_is_charged_for_its_members() -> None:
+    # `int | float | float ...` is CPython's `int | float` again at each `|`, each member
+    # once (it was a tuple of every class so far, 12 million members copied for 20,000
+    # steps); a union of ever more classes is charged a step per four members read.
+    source = "t = int\nfor i in range(5_000):\n    t = t | float\nprint(t)\n"
+    lines = printed_lines(trace_source(source + END, limits=Limits(time_limit=60.0)))
+    assert lines[0] == "int | float"
+    grow = "t = int\nfor i in range(5_000):\n    class C:\n        pass\n    t = t | C\n"
+    with pytest.raises(EngineError, match="too many steps"):
+        trace_source(grow + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+
+
+def test_isinstance_of_thousands_of_classes_is_charged_for_them() -> None:
+    # Each class looked for in the object's MRO: 2,000 of them a call, for one step.
+    source = (
+        "cs = []\nfor i in range(2_000):\n    class C:\n        pass\n    cs.append(C)\n"
+        "t = tuple(cs)\nfor i in range(1_000):\n    isinstance(1, t)\n    issubclass(C, t)\n"
+    )
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert caught.value.line in (7, 8, 9)
+
+
+def test_a_generic_alias_is_charged_for_its_arguments() -> None:
+    # Its hash is kept as it is made, from each argument: `list[t]` of a 100,000-item
+    # tuple reads them all.
+    source = "t = tuple(range(100_000))\nwhile True:\n    x = list[t]\n"
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+    assert caught.value.line == 3
+
+
+@pytest.mark.parametrize("made", ["tuple[{0}, {0}]", "dict[{0}, list[{0}]] | None"])
+def test_aliases_of_aliases_sharing_their_parts_are_hashed_and_compared_once_a_part(
+    made: str,
+) -> None:
+    # Each holding the last twice: hashing or comparing one walked 2**60 aliases (a hang
+    # in every host, the clock never read); each alias keeps its hash, and two aliases
+    # are compared a pair of parts once.
+    source = (
+        f"t = int\nu = int\nfor i in range(60):\n    t = {made.format('t')}\n"
+        f"    u = {made.format('u')}\n"
+        "d = {t: 1}\nprint(d[u], t == u, u != t, t == u | float, len({t, u}))\n"
+    )
+    trace = trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert printed_lines(trace)[0] == "1 True False False 1"
+
+
+def test_a_generic_aliases_equality_and_hash_are_cpythons() -> None:
+    # Compared by what they name: numbers by value, lists and tuples item by item, a
+    # list that holds its own alias compared without end.
+    source = (
+        "import typing\nx = []\na = list[x]\nx.append(a)\n"
+        "print(list[1] == list[1.0], hash(list[1]) == hash(list[True]), list[1] == list['1'])\n"
+        "print(dict[str, list[int]] == dict[str, list[int]], tuple[int, ...] == tuple[int])\n"
+        "print(typing.Callable[[int], float] == typing.Callable[[int], float])\n"
+        "print(typing.Optional[int] == typing.Optional[int], list[int] == list[float])\n"
+        "print(a == a, {list[int]: 1}[list[int]], len({list[int], list[int] | None}))\n"
+    )
+    assert printed_lines(trace_source(source + END, limits=SMALL))[:5] == run_in_cpython(source)
+
+
 def test_subscripting_a_built_in_type_is_cpythons_type_error() -> None:
     source = "for t in (int, float, str):\n    try:\n        t[0]\n    except TypeError as e:\n"
     source += "        print(e)\n"
@@ -1320,7 +1521,8 @@ def test_typing_get_args_walks_a_deep_union_with_a_stack_and_charges_every_membe
     # A Union nested 100,000 deep is no host recursion; a million members are a bound.
     deep = "from typing import Union, get_args\nu = int\nfor i in range(100000):\n"
     deep += "    u = Union[u, float]\nprint(get_args(u))\n"
-    assert printed_lines(trace_source(deep + END))[0] == "(<class 'int'>, <class 'float'>)"
+    traced = trace_source(deep + END, limits=Limits(time_limit=60.0))  # (work, not the clock)
+    assert printed_lines(traced)[0] == "(<class 'int'>, <class 'float'>)"
     wide = "from typing import Union, get_args\nu = Union[tuple(range(10**6))]\nget_args(u)\n"
     with pytest.raises(EngineError, match="too many steps"):
         trace_source(wide + END)

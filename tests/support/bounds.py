@@ -467,4 +467,38 @@ CASES.append(
     )
 )
 
+# Generic aliases and unions of them, each holding the last twice: hashed (each `|`
+# hashes its members) and compared 2**60 times, with no step and no look at the clock.
+CASES.append(
+    case(
+        "aliases of aliases, each holding the last twice, hashed and compared",
+        """
+        t = int
+        u = int
+        for i in range(60):
+            t = dict[t, list[t]] | None
+            u = dict[u, list[u]] | None
+        d = {t: 1}
+        same = d[u] == 1 and t == u
+        """,
+        None,
+    )
+)
+
+# A takewhile of a takewhile of ... read recursed through Python's generator frames to
+# its RecursionError and back: 20 s for 10,000 deep, past any deadline.
+CASES.append(
+    case(
+        "a takewhile of a takewhile ..., 100,000 deep, read",
+        """
+        import itertools
+        x = [1]
+        for i in range(100000):
+            x = itertools.takewhile(bool, x)
+        print(next(x))
+        """,
+        NESTED,
+    )
+)
+
 NEVER_ENDS = "x = 0\nwhile True:\n    x = x + 1\n"

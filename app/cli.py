@@ -160,6 +160,10 @@ def read_program(args: argparse.Namespace) -> tuple[str, Limits]:
     if sys.stdin is None:
         raise ValueError("standard input is closed; pass the program as SOURCE instead of -")
     source = sys.stdin.read(limits.max_source_chars + 1)
+    if source.startswith("\ufeff"):
+        # A file saved with a UTF-8 byte order mark (Notepad's): CPython skips it reading a
+        # program from a file or from its standard input, and so does this.
+        source = source[1:] + sys.stdin.read(1)
     if len(source) > limits.max_source_chars:
         raise limits.exceeded(
             "max_source_chars",

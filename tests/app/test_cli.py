@@ -45,6 +45,14 @@ def test_trace_reads_the_program_from_stdin_given_a_dash() -> None:
     assert len(trace["frames"]) == 29
 
 
+def test_a_byte_order_mark_before_the_program_on_stdin_is_skipped_as_cpython_skips_it() -> None:
+    result = run("trace", "-", stdin="\ufeff" + NEURON)
+
+    assert result.returncode == 0, result.stderr
+    trace = json.loads(result.stdout)
+    assert (trace["source"], len(trace["frames"])) == (NEURON, 16)
+
+
 def test_trace_of_a_bad_program_exits_2_with_the_error_on_stderr() -> None:
     result = run("trace", "a = Value(1.0)\nb = a * w3\n")
 

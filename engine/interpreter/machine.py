@@ -501,14 +501,15 @@ class Machine:
         """`A.__eq__ = f`, `A.__hash__ = None`, `del A.__eq__` once the class is made: how
         its objects, and its subclasses', hash and compare in sets and dicts made again,
         as CPython's type updates its slots (an object already in a set stays where its
-        old hash put it, as in CPython). A step for each class looked at."""
+        old hash put it, as in CPython). A step for each class looked at, and one for
+        each ten classes of its MRO, which it walks (for `__hash__`, then `__eq__`)."""
         stack, seen = [cls], set()
         while stack:
             c = stack.pop()
             if id(c) in seen:
                 continue
             seen.add(id(c))
-            self.state.charge(1)
+            self.state.charge(1 + len(c.mro) // ITEMS_PER_STEP)
             if c.equipped:
                 c.hash_rule = c.eq_rule = None
                 self.equip(c)

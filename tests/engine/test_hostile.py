@@ -2315,3 +2315,17 @@ def test_a_slotted_dataclass_holds_its_fields_and_nothing_else() -> None:
     for reach in ("print(P.__slots__)\n", "p.__class__ = P\n"):
         with pytest.raises(EngineError, match="dunder"):
             trace_source(SLOTTED_DATACLASS + reach + end)
+
+
+def test_setting_eq_on_the_base_of_a_deep_chain_is_charged_for_each_classs_mro() -> None:
+    # `C0.__eq__ = f` makes again how each class of a chain 190 deep hashes and compares,
+    # and each walks its own MRO (for `__hash__`, then `__eq__`): 190 walks of ~95
+    # classes each. Charged a step per class only, a hundred such assignments took 10x
+    # the time of the steps charged; charged for the MROs walked too, the bound ends them.
+    source = (
+        "class C0:\n    pass\ncs = [C0]\ndef make(base):\n    class C(base):\n        pass\n"
+        "    return C\nfor i in range(190):\n    cs.append(make(cs[-1]))\nfor c in cs:\n"
+        "    c()\ndef eq(a, b):\n    return True\nfor i in range(100):\n    C0.__eq__ = eq\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))

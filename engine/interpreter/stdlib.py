@@ -2522,6 +2522,8 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     m.state.charge(MADE_CLASS_STEPS)
     _no_mutable_default(m, cls)
     taken = fields_of(cls)
+    if options.get("order") and not options.get("eq", True):  # (CPython's, after the fields)
+        raise ProgramError("eq must be true if order is true", kind="ValueError")
     if options.get("init", True) and not options.get("kw_only"):
         _defaults_last(taken)
     init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}

@@ -1172,18 +1172,26 @@ class Annotation:
     subscriptable (keeping what it was subscripted with, for `typing.get_args`), and
     nothing else."""
 
-    __slots__ = ("args", "name")
+    __slots__ = ("args", "hashed", "name")
 
     def __init__(self, name: str, args: tuple[Any, ...] = ()) -> None:
         self.name = name
         self.args = args
+        # Its hash, kept once made of what hashes the same each time (classes, None,
+        # plain values, aliases kept so): a big union used as a key, or `list[t] | None`
+        # grown in a loop, is not walked again on each turn (`__hash__`).
+        self.hashed: int | None = None
 
     # Equal as CPython's aliases are, by what they name (`list[int] == list[int]`, a key of
     # a dict): the name and the arguments, classes by identity (no code of the program runs).
     # A union equals one of the same members in any order, typing's too, as CPython's
     # (`(int | float) == (float | int)`, `Optional[int] == (int | None)`).
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if type(other) is not Annotation:
+            return False
+        if self.hashed is not None and other.hashed is not None and self.hashed != other.hashed:
             return False
         if self.name == other.name and self.args == other.args:
             return True
@@ -1191,13 +1199,24 @@ class Annotation:
         return mine is not None and mine == other.union_set()
 
     def __hash__(self) -> int:
+        if self.hashed is not None:
+            return self.hashed
         members = self.union_set()
         if members is not None:
-            return hash(members)
-        try:
-            return hash((self.name, self.args))
-        except TypeError:  # `dict[[int], float]`: a list among the arguments
-            return hash((self.name, len(self.args)))
+            hashed = hash(members)
+        else:
+            try:
+                hashed = hash((self.name, self.args))
+            except TypeError:  # `dict[[int], float]`: a list among the arguments
+                hashed = hash((self.name, len(self.args)))
+        # (an object of the program's among them: its `__hash__` asked each time, as
+        # CPython's alias asks it; an alias among them kept only where it kept its own)
+        if all(
+            type(arg) in _SAME_HASH or (type(arg) is Annotation and arg.hashed is not None)
+            for arg in self.args
+        ):
+            self.hashed = hashed
+        return hashed
 
     def union_set(self) -> frozenset[Any] | None:
         """A union's members, one level deep (`Optional[X]`'s None among them)."""
@@ -1207,6 +1226,11 @@ class Annotation:
             return frozenset((*self.args, None) if self.name == "Optional" else self.args)
         except TypeError:
             return None
+
+
+# What hashes the same each time, with no code of the program's: an alias's arguments
+# whose hash it keeps.
+_SAME_HASH = frozenset({type(None), TypeObject, PClass, str, int, float, bool, type(...)})
 
 
 class _Missing:

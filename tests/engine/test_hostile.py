@@ -2346,3 +2346,38 @@ def test_a_subclass_the_program_drops_is_freed_though_its_base_lives() -> None:
     assert all(ref() is None for ref in made)
     kept = PClass("C", (base,), {})
     assert [*base.subclasses] == [kept]
+
+
+def test_a_union_hashed_again_and_again_walks_its_members_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A union (or alias) of classes hashes the same each time: its hash is kept, so a
+    # loop using a big union as a key, or growing `list[t] | None` (each `|` hashes its
+    # members), does not walk every member (every level) again on each turn, work no
+    # step paid for (a 3,000-member union as a key took 24x the time of its steps). One
+    # holding an object of the program's is hashed again each time, as its `__hash__` may
+    # answer otherwise.
+    from backprop_animator.engine.interpreter.objects import Annotation
+
+    calls = [0]
+    hash_of = Annotation.__hash__
+
+    def counted(self: Annotation) -> int:
+        calls[0] += 1
+        return hash_of(self)
+
+    monkeypatch.setattr(Annotation, "__hash__", counted)
+    source = (
+        "u = int\nfor i in range(300):\n    class C:\n        pass\n    u = u | C\n"
+        "d = {}\nfor i in range(1000):\n    d[u] = i\n"
+        "t = int\nfor i in range(400):\n    t = list[t] | None\n{t: 1}\n"
+    )
+    trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert calls[0] < 5_000  # (hashed again each time: 1,000 + 80,000)
+    calls[0] = 0
+    source = (
+        "class K:\n    def __hash__(self):\n        print('hashed')\n        return 1\n"
+        "k = K()\nd = {list[k]: 1}\nprint(d[list[k]], list[k] in d)\n"
+    )
+    theirs = run_in_cpython(source)
+    assert printed_lines(trace_source(source + END))[: len(theirs)] == theirs

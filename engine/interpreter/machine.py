@@ -1803,6 +1803,8 @@ class Machine:
         elif type(right) is kind and kind in (list, tuple, dict, PSet):
             state = self.state
             state.charge(min(state.measure(left), state.measure(right)))
+        elif kind is Annotation and type(right) is Annotation:  # two unions: their members
+            self.state.charge(min(len(left.args), len(right.args)) // ITEMS_PER_STEP)
 
     def unhashable(self, key: Any) -> ProgramError:
         if type(key) is PSet and key.frozen:  # CPython hashes one; not here (a refusal)

@@ -2381,3 +2381,17 @@ def test_a_union_hashed_again_and_again_walks_its_members_once(
     )
     theirs = run_in_cpython(source)
     assert printed_lines(trace_source(source + END))[: len(theirs)] == theirs
+
+
+def test_comparing_two_big_unions_is_charged_for_their_members() -> None:
+    # Two unions of the same 3,000 classes, made apart, are equal member by member:
+    # each `==` walks them all, charged as comparing two tuples of them (it took 10x the
+    # time of the steps charged), so a loop of them ends on the bound.
+    source = (
+        "import typing\ncs = []\ndef make():\n    class C:\n        pass\n    return C\n"
+        "for i in range(3000):\n    cs.append(make())\n"
+        "u1 = typing.Union[tuple(cs)]\nu2 = typing.Union[tuple(cs)]\n"
+        "for i in range(1000):\n    u1 == u2\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))

@@ -2207,16 +2207,33 @@ def test_a_dunder_property_that_recurses_ends_at_the_call_depth() -> None:
     assert lines[:3] == ["deep", "deep", "ABC"]
 
 
-def test_setting_a_classs_eq_again_and_again_is_charged_for_its_subclasses() -> None:
-    # `A.__eq__ = f` makes again how A's objects and its subclasses' hash and compare:
-    # a step for each class, so a loop doing it over many subclasses ends on the bound.
-    source = (
+# `A.__eq__ = f` makes again how A's objects and its subclasses' hash and compare: a
+# step for each class and one for each ten of its MRO, which it walks (for `__hash__`,
+# then `__eq__`), so a loop doing it over many subclasses, or down a chain 190 deep
+# (190 walks of ~95 classes each, which took 10x the time of a step a class), ends on
+# the bound.
+EQ_SET_AGAIN = [
+    (
         "class A:\n    pass\nsubs = []\nfor i in range(3000):\n"
         "    class B(A):\n        pass\n    subs.append(B())\n"
-        "def eq(self, other):\n    return True\nwhile True:\n    A.__eq__ = eq\n"
-    )
+        "def eq(self, other):\n    return True\nwhile True:\n    A.__eq__ = eq\n",
+        200_000,
+    ),
+    (
+        "class C0:\n    pass\ncs = [C0]\ndef make(base):\n    class C(base):\n        pass\n"
+        "    return C\nfor i in range(190):\n    cs.append(make(cs[-1]))\nfor c in cs:\n"
+        "    c()\ndef eq(a, b):\n    return True\nfor i in range(100):\n    C0.__eq__ = eq\n",
+        100_000,
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "steps"), EQ_SET_AGAIN)
+def test_setting_a_classs_eq_again_and_again_is_charged_for_its_subclasses(
+    source: str, steps: int
+) -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
-        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+        trace_source(source + END, limits=Limits(max_steps=steps, time_limit=60.0))
 
 
 def test_hasattr_of_a_dunder_asking_getattr_again_ends_at_the_call_depth() -> None:
@@ -2315,20 +2332,6 @@ def test_a_slotted_dataclass_holds_its_fields_and_nothing_else() -> None:
     for reach in ("print(P.__slots__)\n", "p.__class__ = P\n"):
         with pytest.raises(EngineError, match="dunder"):
             trace_source(SLOTTED_DATACLASS + reach + end)
-
-
-def test_setting_eq_on_the_base_of_a_deep_chain_is_charged_for_each_classs_mro() -> None:
-    # `C0.__eq__ = f` makes again how each class of a chain 190 deep hashes and compares,
-    # and each walks its own MRO (for `__hash__`, then `__eq__`): 190 walks of ~95
-    # classes each. Charged a step per class only, a hundred such assignments took 10x
-    # the time of the steps charged; charged for the MROs walked too, the bound ends them.
-    source = (
-        "class C0:\n    pass\ncs = [C0]\ndef make(base):\n    class C(base):\n        pass\n"
-        "    return C\nfor i in range(190):\n    cs.append(make(cs[-1]))\nfor c in cs:\n"
-        "    c()\ndef eq(a, b):\n    return True\nfor i in range(100):\n    C0.__eq__ = eq\n"
-    )
-    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
-        trace_source(source + END, limits=Limits(max_steps=100_000, time_limit=60.0))
 
 
 def test_a_subclass_the_program_drops_is_freed_though_its_base_lives() -> None:

@@ -2398,3 +2398,22 @@ def test_comparing_two_big_unions_is_charged_for_their_members() -> None:
     )
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+
+
+def test_a_type_variable_is_named_by_a_string_and_shown_as_cpythons() -> None:
+    # `TypeVar(obj)` was named by the host's `str` of what it was given: a typing alias
+    # of it (`List[T]`, shown with its arguments) printed the interpreter's own class
+    # and an address. A name that is no string is refused; a string's is CPython's `~T`.
+    for made in ("typing.TypeVar(A())", "typing.ParamSpec(print)", "typing.TypeVar(len)"):
+        with pytest.raises(EngineError) as refused:
+            trace_source(
+                f"import typing\nclass A:\n    pass\nT = {made}\nprint(typing.List[T])\n" + END
+            )
+        assert "backprop_animator" not in str(refused.value) and "0x" not in str(refused.value)
+    source = (
+        "import typing\nT = typing.TypeVar('T')\nP = typing.ParamSpec('P')\n"
+        "print(T, P, typing.List[T], typing.Optional[T], T | None, list[T])\n"
+        "try:\n    typing.TypeVar()\nexcept TypeError as e:\n    print(e)\n"
+    )
+    theirs = run_in_cpython(source)
+    assert printed_lines(trace_source(source + END))[: len(theirs)] == theirs

@@ -4358,6 +4358,7 @@ print(hasattr(p, '__len__'), hasattr(p, '__iter__'), hasattr(p, 'foo'), p.calls)
 print(getattr(p, '__len__')(), getattr(p, '__iter__', 'd'), getattr(p, '__foo__', 0))
 print(hasattr(p, '__class__'), hasattr(p, '__eq__'), hasattr(p, '__add__'), hasattr(p, '__call__'))
 print(hasattr(p, '__name__'), getattr(p, '__qualname__', None), p.calls)
+print(hasattr(p, '__notes__'), getattr(p, '__notes__', 'none'), p.calls[-2:])
 class Q:
     def __getattr__(self, name):
         raise KeyError(name)

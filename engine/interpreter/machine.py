@@ -1965,9 +1965,8 @@ class Machine:
                 raise ProgramError(words, kind="TypeError")
             if obj.name == "Union" and not obj.args:
                 made = Annotation("Union", key if type(key) is tuple else (key,))
-                walked = [0]  # a step per ten members walked, as a container made at once
-                members = union_members(made, lambda n: walked.__setitem__(0, walked[0] + n))
-                self.state.charge(walked[0] // ITEMS_PER_STEP)
+                # (a step per member walked, a Python loop's: as `|` and `isinstance` walk it)
+                members = union_members(made, self.state.charge)
                 # flattened as CPython's (a Union nested in it gives its members, so one
                 # made of another again and again stays flat); `Union[int]` is `int`
                 return members[0] if len(members) == 1 else Annotation("Union", tuple(members))

@@ -2707,8 +2707,9 @@ def falls_back(obj: Any, name: Any) -> bool:
     return cls.lookup(name) is MISSING and name not in _INSTANCE_DUNDERS
 
 
-# What every object of a class of the program's has besides `object`'s names
-_INSTANCE_DUNDERS = frozenset({"__dict__", "__weakref__", "__module__", "__notes__"})
+# What every object of a class of the program's has besides `object`'s names (not
+# `__notes__`, which only an exception's `add_note` gives it: CPython asks `__getattr__`)
+_INSTANCE_DUNDERS = frozenset({"__dict__", "__weakref__", "__module__"})
 
 
 def has_dunder(obj: Any, name: Any) -> bool | None:

@@ -501,14 +501,15 @@ class Machine:
         """`A.__eq__ = f`, `A.__hash__ = None`, `del A.__eq__` once the class is made: how
         its objects, and its subclasses', hash and compare in sets and dicts made again,
         as CPython's type updates its slots (an object already in a set stays where its
-        old hash put it, as in CPython). A step for each class looked at."""
+        old hash put it, as in CPython). A step for each class looked at, and one for
+        each ten classes of its MRO, which it walks (for `__hash__`, then `__eq__`)."""
         stack, seen = [cls], set()
         while stack:
             c = stack.pop()
             if id(c) in seen:
                 continue
             seen.add(id(c))
-            self.state.charge(1)
+            self.state.charge(1 + len(c.mro) // ITEMS_PER_STEP)
             if c.equipped:
                 c.hash_rule = c.eq_rule = None
                 self.equip(c)
@@ -1805,6 +1806,8 @@ class Machine:
         elif type(right) is kind and kind in (list, tuple, dict, PSet):
             state = self.state
             state.charge(min(state.measure(left), state.measure(right)))
+        elif kind is Annotation and type(right) is Annotation:  # two unions: their members
+            self.state.charge(min(len(left.args), len(right.args)) // ITEMS_PER_STEP)
 
     def unhashable(self, key: Any) -> ProgramError:
         if type(key) is PSet and key.frozen:  # CPython hashes one; not here (a refusal)
@@ -1973,9 +1976,8 @@ class Machine:
                 raise ProgramError(words, kind="TypeError")
             if obj.name == "Union" and not obj.args:
                 made = Annotation("Union", key if type(key) is tuple else (key,))
-                walked = [0]  # a step per ten members walked, as a container made at once
-                members = union_members(made, lambda n: walked.__setitem__(0, walked[0] + n))
-                self.state.charge(walked[0] // ITEMS_PER_STEP)
+                # (a step per member walked, a Python loop's: as `|` and `isinstance` walk it)
+                members = union_members(made, self.state.charge)
                 # flattened as CPython's (a Union nested in it gives its members, so one
                 # made of another again and again stays flat); `Union[int]` is `int`
                 return members[0] if len(members) == 1 else Annotation("Union", tuple(members))

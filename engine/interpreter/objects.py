@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from types import MappingProxyType
 from typing import Any
@@ -110,6 +111,7 @@ class PClass:
     """A class of the program: a name, its bases' method resolution order, its namespace."""
 
     __slots__ = (
+        "__weakref__",  # (its bases' `subclasses` hold it weakly)
         "abc",
         "abstract",
         "builtin",
@@ -146,10 +148,11 @@ class PClass:
         # CPython's `__hash__ = None` in the class's dict, which it sets when the class is
         # made defining `__eq__` alone (a `__hash__` set or deleted later replaces it).
         self.hash_none = "__eq__" in namespace and "__hash__" not in namespace
-        # Its direct subclasses (`Machine.reequip`: `A.__eq__ = f` changes theirs too).
-        self.subclasses: list[PClass] = []
+        # Its direct subclasses (`Machine.reequip`: `A.__eq__ = f` changes theirs too),
+        # held weakly as CPython's `__subclasses__`: one the program drops is freed.
+        self.subclasses: weakref.WeakSet[PClass] = weakref.WeakSet()
         for base in bases:
-            base.subclasses.append(self)
+            base.subclasses.add(self)
         # Its metaclass is `abc.ABCMeta` (`abc.ABC` a base, or `metaclass=ABCMeta`): only
         # then do methods left abstract keep it from being instantiated, as in CPython.
         self.abc: bool = abc or any(c.abc for c in self.mro[1:])

@@ -1110,11 +1110,23 @@ class _Copier:
         return copied
 
 
+def _type_variable(kind: str, args: list[Any]) -> Annotation:
+    """`TypeVar("T")`, `ParamSpec("P")`: shown as CPython shows them (`~T`, `~P`; a
+    `TypeVarTuple` bare), named by a string only (CPython's takes any name, and fails
+    to show one that is no string)."""
+    if not args:
+        words = f"{kind}.__init__() missing 1 required positional argument: 'name'"
+        raise ProgramError(words, kind="TypeError")
+    if type(args[0]) is not str:
+        raise ProgramError(f"a {kind} named by {a_type(args[0])} is not available here")
+    return Annotation(args[0] if kind == "TypeVarTuple" else f"~{args[0]}")
+
+
 def typing_module(library: Library) -> PModule:
     members: dict[str, Any] = {name: Annotation(name) for name in TYPING_NAMES}
     members["TYPE_CHECKING"] = False
     members["cast"] = Builtin("cast", lambda a, k: a[1] if len(a) == 2 and not k else _two())
-    members["TypeVar"] = Builtin("TypeVar", lambda a, k: Annotation(str(a[0]) if a else "T"))
+    members["TypeVar"] = Builtin("TypeVar", lambda a, k: _type_variable("TypeVar", a))
     members["NewType"] = Builtin("NewType", lambda a, k: a[1] if len(a) == 2 else _two())
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
@@ -1125,8 +1137,10 @@ def typing_module(library: Library) -> PModule:
         "dataclass_transform", lambda a, k: Builtin("decorator", lambda b, _: b[0])
     )
     members["assert_type"] = Builtin("assert_type", lambda a, k: a[0] if len(a) == 2 else _two())
-    for name in ("ParamSpec", "TypeVarTuple"):  # `P = ParamSpec("P")`, as `TypeVar`
-        members[name] = Builtin(name, lambda a, k: Annotation(str(a[0]) if a else "P"))
+    members["ParamSpec"] = Builtin("ParamSpec", lambda a, k: _type_variable("ParamSpec", a))
+    members["TypeVarTuple"] = Builtin(  # `P = ParamSpec("P")`, as `TypeVar`
+        "TypeVarTuple", lambda a, k: _type_variable("TypeVarTuple", a)
+    )
     builtins = library.builtins_module
     if builtins is not None:  # `typing.Text` is `str` itself, as in CPython
         members["Text"] = builtins.members["str"]
@@ -2544,6 +2558,8 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     m.state.charge(MADE_CLASS_STEPS)
     _no_mutable_default(m, cls)
     taken = fields_of(cls)
+    if options.get("order") and not options.get("eq", True):  # (CPython's, after the fields)
+        raise ProgramError("eq must be true if order is true", kind="ValueError")
     if options.get("init", True) and not options.get("kw_only"):
         _defaults_last(taken)
     init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}

@@ -194,7 +194,9 @@ class Texts:
 
     def annotation_repr(self, value: Annotation, seen: set[int] | None) -> str:
         """A `typing` name (`typing.List`), or CPython's generic alias as it shows it,
-        `list[float]`, `dict[str, __main__.Value]`."""
+        `list[float]`, `dict[str, __main__.Value]`; a type variable `~T`."""
+        if value.name.startswith("~"):  # (`stdlib._type_variable`)
+            return value.name
         if value.name in GENERIC_ALIASES or value.name == "|":
             union = value.name == "|"  # `dict[str, float] | None`
             parts: list[str] = []

@@ -4358,6 +4358,7 @@ print(hasattr(p, '__len__'), hasattr(p, '__iter__'), hasattr(p, 'foo'), p.calls)
 print(getattr(p, '__len__')(), getattr(p, '__iter__', 'd'), getattr(p, '__foo__', 0))
 print(hasattr(p, '__class__'), hasattr(p, '__eq__'), hasattr(p, '__add__'), hasattr(p, '__call__'))
 print(hasattr(p, '__name__'), getattr(p, '__qualname__', None), p.calls)
+print(hasattr(p, '__notes__'), getattr(p, '__notes__', 'none'), p.calls[-2:])
 class Q:
     def __getattr__(self, name):
         raise KeyError(name)
@@ -4370,3 +4371,15 @@ except KeyError as e:
 
 def test_hasattr_and_getattr_of_a_dunder_ask_the_classs_own_getattr_as_cpythons() -> None:
     assert_as_cpython(GETATTR_DUNDERS)
+
+
+def test_a_dataclass_ordered_but_not_compared_is_cpythons_value_error() -> None:
+    # `@dataclass(order=True, eq=False)`: CPython refuses it as it decorates, slotted too.
+    source = (
+        "from dataclasses import dataclass\n"
+        "for options in ({'order': True, 'eq': False}, {'order': 1, 'eq': 0, 'slots': True}):\n"
+        "    try:\n        @dataclass(**options)\n        class D:\n            a: int\n"
+        "        print(D(1) < D(2))\n"
+        "    except ValueError as e:\n        print('ValueError:', e)\n"
+    )
+    assert_as_cpython(source)

@@ -2409,16 +2409,33 @@ def test_a_dunder_property_that_recurses_ends_at_the_call_depth() -> None:
     assert lines[:3] == ["deep", "deep", "ABC"]
 
 
-def test_setting_a_classs_eq_again_and_again_is_charged_for_its_subclasses() -> None:
-    # `A.__eq__ = f` makes again how A's objects and its subclasses' hash and compare:
-    # a step for each class, so a loop doing it over many subclasses ends on the bound.
-    source = (
+# `A.__eq__ = f` makes again how A's objects and its subclasses' hash and compare: a
+# step for each class and one for each ten of its MRO, which it walks (for `__hash__`,
+# then `__eq__`), so a loop doing it over many subclasses, or down a chain 190 deep
+# (190 walks of ~95 classes each, which took 10x the time of a step a class), ends on
+# the bound.
+EQ_SET_AGAIN = [
+    (
         "class A:\n    pass\nsubs = []\nfor i in range(3000):\n"
         "    class B(A):\n        pass\n    subs.append(B())\n"
-        "def eq(self, other):\n    return True\nwhile True:\n    A.__eq__ = eq\n"
-    )
+        "def eq(self, other):\n    return True\nwhile True:\n    A.__eq__ = eq\n",
+        200_000,
+    ),
+    (
+        "class C0:\n    pass\ncs = [C0]\ndef make(base):\n    class C(base):\n        pass\n"
+        "    return C\nfor i in range(190):\n    cs.append(make(cs[-1]))\nfor c in cs:\n"
+        "    c()\ndef eq(a, b):\n    return True\nfor i in range(100):\n    C0.__eq__ = eq\n",
+        100_000,
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "steps"), EQ_SET_AGAIN)
+def test_setting_a_classs_eq_again_and_again_is_charged_for_its_subclasses(
+    source: str, steps: int
+) -> None:
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
-        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+        trace_source(source + END, limits=Limits(max_steps=steps, time_limit=60.0))
 
 
 def test_hasattr_of_a_dunder_asking_getattr_again_ends_at_the_call_depth() -> None:
@@ -2517,3 +2534,91 @@ def test_a_slotted_dataclass_holds_its_fields_and_nothing_else() -> None:
     for reach in ("print(P.__slots__)\n", "p.__class__ = P\n"):
         with pytest.raises(EngineError, match="dunder"):
             trace_source(SLOTTED_DATACLASS + reach + end)
+
+
+def test_a_subclass_the_program_drops_is_freed_though_its_base_lives() -> None:
+    # A base knows its subclasses (`A.__eq__ = f` reaches theirs), but holds them weakly,
+    # as CPython's `__subclasses__`: a loop making a subclass in a function kept every
+    # one alive to the end of the run (20,000 of them: 20 MB against 1.5 MB).
+    import gc
+    import weakref
+
+    from backprop_animator.engine.interpreter.objects import PClass
+
+    base = PClass("B", (), {})
+    made = [weakref.ref(PClass("C", (base,), {})) for _ in range(50)]
+    gc.collect()
+    assert all(ref() is None for ref in made)
+    kept = PClass("C", (base,), {})
+    assert [*base.subclasses] == [kept]
+
+
+def test_a_union_hashed_again_and_again_walks_its_members_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A union (or alias) of classes hashes the same each time: its hash is kept, so a
+    # loop using a big union as a key, or growing `list[t] | None` (each `|` hashes its
+    # members), does not walk every member (every level) again on each turn, work no
+    # step paid for (a 3,000-member union as a key took 24x the time of its steps). Its
+    # hash is made as it is made, of its arguments' kept ones (an object of the program's
+    # among them by identity: no code of the program runs, `objects._arg_key`).
+    from backprop_animator.engine.interpreter.objects import Annotation
+
+    calls = [0]
+    hash_of = Annotation.__hash__
+
+    def counted(self: Annotation) -> int:
+        calls[0] += 1
+        return hash_of(self)
+
+    monkeypatch.setattr(Annotation, "__hash__", counted)
+    source = (
+        "u = int\nfor i in range(300):\n    class C:\n        pass\n    u = u | C\n"
+        "d = {}\nfor i in range(1000):\n    d[u] = i\n"
+        "t = int\nfor i in range(400):\n    t = list[t] | None\n{t: 1}\n"
+    )
+    trace_source(source + END, limits=Limits(time_limit=60.0))
+    assert calls[0] < 5_000  # (hashed again each time: 1,000 + 80,000)
+
+
+def test_comparing_two_big_unions_is_charged_for_their_members() -> None:
+    # Two unions of the same 3,000 classes, made apart, are equal member by member:
+    # each `==` walks them all, charged as comparing two tuples of them (it took 10x the
+    # time of the steps charged), so a loop of them ends on the bound.
+    source = (
+        "import typing\ncs = []\ndef make():\n    class C:\n        pass\n    return C\n"
+        "for i in range(3000):\n    cs.append(make())\n"
+        "u1 = typing.Union[tuple(cs)]\nu2 = typing.Union[tuple(cs)]\n"
+        "for i in range(1000):\n    u1 == u2\n"
+    )
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+
+
+def test_a_type_variable_is_named_by_a_string_and_shown_as_cpythons() -> None:
+    # `TypeVar(obj)` was named by the host's `str` of what it was given: a typing alias
+    # of it (`List[T]`, shown with its arguments) printed the interpreter's own class
+    # and an address. A name that is no string is refused; a string's is CPython's `~T`.
+    for made in ("typing.TypeVar(A())", "typing.ParamSpec(print)", "typing.TypeVar(len)"):
+        with pytest.raises(EngineError) as refused:
+            trace_source(
+                f"import typing\nclass A:\n    pass\nT = {made}\nprint(typing.List[T])\n" + END
+            )
+        assert "backprop_animator" not in str(refused.value) and "0x" not in str(refused.value)
+    source = (
+        "import typing\nT = typing.TypeVar('T')\nP = typing.ParamSpec('P')\n"
+        "print(T, P, typing.List[T], typing.Optional[T], T | None, list[T])\n"
+        "try:\n    typing.TypeVar()\nexcept TypeError as e:\n    print(e)\n"
+    )
+    theirs = run_in_cpython(source)
+    assert printed_lines(trace_source(source + END))[: len(theirs)] == theirs
+
+
+def test_a_typing_union_made_of_a_growing_one_is_charged_a_step_a_member() -> None:
+    # `Union[t, list[t]]` flattens `t`, one member more each turn: the walk is Python's
+    # own loop over every member (a stack, a key each), a microsecond a member, charged
+    # a step each as `|` and `isinstance` charge it; a step per ten let 1,500 turns walk
+    # 1.1 M members for 113,000 steps (4 s where the bound was 1.8 s of steps).
+    source = "import typing\nt = int\nfor i in range(1500):\n    t = typing.Union[t, list[t]]\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))

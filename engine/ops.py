@@ -243,6 +243,16 @@ OP_OF_METHOD |= {"__truediv__": "/", "__sub__": "-", "__neg__": "neg"}
 # The same ops as methods named for them (`x.add(y)`, `x.mul(y)`, `x.pow(k)`), as
 # tutorials write them before they reach the dunders.
 OP_OF_METHOD |= {"add": "+", "mul": "*", "pow": "**", "sub": "-", "div": "/", "neg": "neg"}
+# Functions a class or module names for the maths they do, which the registry does not
+# have (`def sin(self)`, rad.py's `def sin(x)`): the node they make is that op of the
+# program's own, written as a call (`sin(a)`), where it was nameless (`(a)`).
+_MATHS_NAMES = (
+    "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "arcsin", "arccos",
+    "arctan", "sqrt", "square", "cube", "exp2", "log2", "log10", "log1p", "expm1",
+    "softplus", "softsign", "swish", "silu", "gelu", "elu", "selu", "mish", "leaky_relu",
+    "relu6", "hardtanh", "erf", "reciprocal",
+)  # fmt: skip
+OP_OF_METHOD |= {name: name for name in _MATHS_NAMES if name not in OP_OF_METHOD}
 
 
 # The op an Enum member's word names (`Op.MUL = 'mul'`, `Op.TANH = auto()`), matched

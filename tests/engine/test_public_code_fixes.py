@@ -5488,12 +5488,13 @@ def test_a_function_of_the_module_named_for_an_op_names_the_nodes_it_makes() -> 
     """rad.py makes `exp(x)`, `log(x)` and `div(x, y)` nodes in functions of its module
     (`out = Var(math.exp(x.v))`, then its predecessor appended): they were drawn with no
     op; a module function named for an op names them, as a method of that name does (`_`
-    helpers do not), and Endurance's free `relu(x)` is `relu` now, not its record's
-    class name (`ReLUOperation`)."""
+    helpers do not), its `sin(x)` an op of the program's own (`ops._MATHS_NAMES`), and
+    Endurance's free `relu(x)` is `relu` now, not its record's class name
+    (`ReLUOperation`)."""
     path = Path(__file__).parent / "public_code" / "eliben_code_for_blog_rad.py"
     trace = trace_source(path.read_text(encoding="utf-8"))
     ops = sorted(n["op"] for n in trace["nodes"] if n["kind"] != "leaf")
-    assert ops == ["", "*", "+", "+", "+", "/", "exp", "log", "neg", "neg"]  # "": sin
+    assert ops == ["*", "+", "+", "+", "/", "exp", "log", "neg", "neg", "sin"]
     source = (
         "class V:\n    def __init__(self, data):\n        self.data = data\n"
         "        self.grad = 0.0\n        self._prev = []\n"
@@ -5507,3 +5508,70 @@ def test_a_function_of_the_module_named_for_an_op_names_the_nodes_it_makes() -> 
     trace = trace_source(source)
     assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
     assert [n["op"] for n in trace["nodes"] if n["kind"] != "leaf"] == ["*"]
+
+
+MATHS_NAMED_OPS = """
+import math
+
+class V:
+    def __init__(self, data, children=()):
+        self.data = data
+        self.grad = 0.0
+        self._prev = set(children)
+        self._backward = lambda: None
+
+    def __mul__(self, other):
+        out = V(self.data * other.data, (self, other))
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+        out._backward = _backward
+        return out
+
+    def sin(self):
+        out = V(math.sin(self.data), (self,))
+        def _backward():
+            self.grad += math.cos(self.data) * out.grad
+        out._backward = _backward
+        return out
+
+    def backward(self):
+        topo, seen = [], set()
+        def build(v):
+            if v not in seen:
+                seen.add(v)
+                for child in v._prev:
+                    build(child)
+                topo.append(v)
+        build(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+
+def cosh(x):
+    out = V(math.cosh(x.data), (x,))
+    def _backward():
+        x.grad += math.sinh(x.data) * out.grad
+    out._backward = _backward
+    return out
+
+a = V(0.5)
+b = a.sin() * cosh(a)
+b.backward()
+print(a.grad)
+"""
+
+
+def test_a_method_or_function_named_for_maths_the_registry_lacks_names_its_node() -> None:
+    # `def sin(self)` and a module's `def cosh(x)` in a class that keeps no op: their
+    # nodes are `sin(a)` and `cosh(a)`, the program's own ops (they were nameless, `(a)`),
+    # and the engine check judges their rules by their numbers.
+    from backprop_animator.engine import enginecheck_source
+
+    trace = trace_source(MATHS_NAMED_OPS)
+    assert printed_lines(trace) == run_in_cpython(MATHS_NAMED_OPS)
+    texts = [frame["text"] for frame in trace["frames"][:2]]
+    assert texts == ["sin(a) = sin(0.5) = 0.4794", "cosh(a) = cosh(0.5) = 1.128"]
+    rules = enginecheck_source(MATHS_NAMED_OPS)["rules"]
+    verdicts = {rule["op"]: rule["verdict"] for rule in rules}
+    assert verdicts == {"*": "right", "sin": "right", "cosh": "right"}

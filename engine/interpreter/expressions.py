@@ -1768,8 +1768,10 @@ def width_steps(node: ast.expr) -> int:
     statement's: 0 for one of a few."""
     kind = type(node)
     if kind is ast.Set or kind is ast.Dict:
+        # (a step per two items, each hashed and a set's or dict's slot larger than a
+        # list's; none for a few: `op in {'+', '-', '*', '/'}` is CPython's constant)
         wide = len(node.elts if kind is ast.Set else node.keys)  # type: ignore[attr-defined]
-        return wide // SET_ITEMS_PER_STEP if wide >= 2 * SET_ITEMS_PER_STEP else 0
+        return wide // SET_ITEMS_PER_STEP if wide > WIDE else 0
     if kind is ast.List or kind is ast.Tuple:
         wide = len(node.elts)  # type: ignore[attr-defined]
     elif kind is ast.Call:  # (keywords a step per two: a `**k` keeps them in a dict)

@@ -1247,9 +1247,18 @@ def _same_alias(first: Annotation, second: Annotation) -> bool:
                 continue  # `list[1] == list[1.0]`, as CPython's
             return False
         if kind is Annotation:
-            if a.hashed != b.hashed or a.name != b.name:
+            if a.hashed != b.hashed:
                 return False
-            a, b = a.args, b.args
+            mine, theirs = a.union_set(), b.union_set()
+            if mine is not None and theirs is not None:
+                # unions (`list[int | str] == list[str | int]`, `list[Optional[int]] ==
+                # list[int | None]`): their members paired by hash, equal members hashing
+                # alike, as CPython compares them, as sets
+                a, b = tuple(sorted(mine, key=hash)), tuple(sorted(theirs, key=hash))
+            elif a.name != b.name:
+                return False
+            else:
+                a, b = a.args, b.args
         elif kind is not list and kind is not tuple:
             if kind in _PLAIN_ARGS and a == b:
                 continue

@@ -257,6 +257,8 @@ class State:
             if now > self.deadline:
                 raise self.out_of_time()
             self.next_check = min(self.step_limit, self.steps + TIME_CHECK_STEPS)
+            if self.deadline == -math.inf:  # `stop_soon` came between: its next step
+                self.next_check = -1
 
     def stop_soon(self) -> None:
         """From another thread: end the run at its next step, as past its time limit (the

@@ -4383,3 +4383,17 @@ def test_a_dataclass_ordered_but_not_compared_is_cpythons_value_error() -> None:
         "    except ValueError as e:\n        print('ValueError:', e)\n"
     )
     assert_as_cpython(source)
+
+
+def test_unions_inside_an_alias_compare_as_sets_as_cpythons() -> None:
+    # `list[int | str] == list[str | int]`: a union among an alias's arguments compares
+    # as its members' set, whatever its spelling (`Optional[int]`, `int | None`), and
+    # hashes alike, so a dict finds it (it compared them in order, and missed).
+    source = (
+        "from typing import Optional, Union\n"
+        "print(list[int | str] == list[str | int], list[Optional[int]] == list[int | None])\n"
+        "print(dict[str, list[int | str]] == dict[str, list[str | int]])\n"
+        "print(list[int | str] == list[int | float], {list[int | str]: 1}.get(list[str | int]))\n"
+        "print(Optional[list[int | str]] == (list[str | int] | None), list[int] == list[float])\n"
+    )
+    assert_as_cpython(source)

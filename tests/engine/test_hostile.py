@@ -1094,6 +1094,32 @@ def test_a_wide_display_or_call_is_charged_for_its_items(made: str) -> None:
     assert caught.value.line == 7
 
 
+def test_a_few_items_in_a_set_or_dict_display_cost_no_more_than_in_a_list() -> None:
+    # `op in {'+', '-', '*', '/'}` (CPython's constant) and a dict of a few keys in a hot
+    # loop cost the statement's step, as a set of two does: a set of four was
+    # charged two steps more each time, and such a loop ran out of steps where the same
+    # loop over a set of three did not. The fewest steps each loop needs are the same.
+
+    def fewest_steps(loop: str) -> int:
+        low, high = 1, 100_000  # (bisected: the least `max_steps` it runs within)
+        while low < high:
+            middle = (low + high) // 2
+            try:
+                trace_source(loop + END, limits=Limits(max_steps=middle, time_limit=60.0))
+            except EngineError as error:
+                assert "too many steps" in error.message
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    loop = "n = 0\nfor i in range(500):\n    if i in {}:\n        n += 1\n"
+    two = fewest_steps(loop.format("{1, 2}"))
+    wide = ("{1, 2, 3, 4, 5, 6}", "{1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0}")
+    six = [fewest_steps(loop.format(shown)) for shown in wide]
+    assert six == [two + 4, two + 4]  # (four more turns add 1 to n: a step each)
+
+
 def test_a_function_of_many_defaults_is_charged_for_them_as_it_is_made() -> None:
     defaults = ", ".join(f"a{n}=0" for n in range(300))
     source = f"keep = []\nwhile True:\n    def f({defaults}):\n        pass\n    keep.append(f)\n"

@@ -147,7 +147,8 @@ class Recorder:
         self.count = 0
         # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
-        self.unfilled_op: dict[PInstance, str] = {}  # (`fill_operands`)
+        # (`fill_operands`; by id: a class with `__eq__` alone makes unhashable objects)
+        self.unfilled_op: dict[int, str] = {}
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
         self.held_by: dict[int, PInstance] = {}
@@ -400,7 +401,7 @@ class Recorder:
             if op is None and shape.op not in attrs and state.making is not None:
                 made = self.op_made(instance)
                 if made:
-                    self.unfilled_op[instance] = made
+                    self.unfilled_op[id(instance)] = made  # (held by `unfilled`)
         mirror = Value(0.0, tuple(mirrors), name, "")
         instance.mirror = mirror
         if shape.held:
@@ -551,8 +552,8 @@ class Recorder:
                 mirror = instance.mirror
                 if mirror._prev:
                     self.positions[mirror] = position
-                    if not mirror._op and instance in self.unfilled_op:
-                        mirror._op = self.unfilled_op[instance]
+                    if not mirror._op and id(instance) in self.unfilled_op:
+                        mirror._op = self.unfilled_op[id(instance)]
         self.unfilled.clear()
         self.unfilled_op.clear()
 

@@ -5575,3 +5575,25 @@ def test_a_method_or_function_named_for_maths_the_registry_lacks_names_its_node(
     rules = enginecheck_source(MATHS_NAMED_OPS)["rules"]
     verdicts = {rule["op"]: rule["verdict"] for rule in rules}
     assert verdicts == {"*": "right", "sin": "right", "cosh": "right"}
+
+
+def test_an_unhashable_node_filled_after_it_is_made_is_named_by_its_method() -> None:
+    # A class with `__eq__` and no `__hash__` makes unhashable objects, as CPython's; a
+    # node of it made with an empty list its method fills (`out.predecessors.append`) is
+    # named `*` by `__mul__` all the same: the recorder keeps its op by the node's id (it
+    # was "TypeError: unhashable type: 'Var'", a program CPython runs refused).
+    source = (
+        "class Var:\n    def __init__(self, v):\n        self.v = v\n"
+        "        self.predecessors = []\n        self.grad = 0.0\n"
+        "    def __eq__(self, other):\n"
+        "        return isinstance(other, Var) and self.v == other.v\n"
+        "    def __mul__(self, other):\n        out = Var(self.v * other.v)\n"
+        "        out.predecessors.append((self, other.v))\n"
+        "        out.predecessors.append((other, self.v))\n        return out\n"
+        "    def backward(self, g=1.0):\n        self.grad += g\n"
+        "        for p, m in self.predecessors:\n            p.backward(m * g)\n"
+        "x, y = Var(2.0), Var(3.0)\nz = x * y\nz.backward()\nprint(x.grad, y.grad)\n"
+    )
+    trace = trace_source(source)
+    assert printed_lines(trace) == run_in_cpython(source) == ["3.0 2.0"]
+    assert [node["op"] for node in trace["nodes"] if node["kind"] != "leaf"] == ["*"]

@@ -147,8 +147,7 @@ class Recorder:
         self.count = 0
         # Nodes made with no operands yet (`out._prev.add(self)` to come): where, what op.
         self.unfilled: list[tuple[PInstance, Any, tuple[int, int]]] = []
-        # (`fill_operands`; by id: a class with `__eq__` alone makes unhashable objects)
-        self.unfilled_op: dict[int, str] = {}
+        self.unfilled_op: dict[int, str] = {}  # (`fill_operands`; by id: unhashable nodes)
         # Each holder of a node's operands (`Shape.held`: `out.grad_fn`), by its id: its
         # node, for a loop over the holder's operands (`for p in fn.inputs`, `loop_write`).
         self.held_by: dict[int, PInstance] = {}

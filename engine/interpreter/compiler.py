@@ -37,6 +37,7 @@ from backprop_animator.engine.interpreter import (
     pytest_module,
     queue_module,
     sets,
+    small_modules,
     unittest_module,
     warnings_module,
 )
@@ -2237,6 +2238,8 @@ LIBRARY_SOURCES = {
     "queue": queue_module.QUEUE_SOURCE,
     "warnings": warnings_module.WARNINGS_SOURCE,
     "graphlib": graphlib_module.GRAPHLIB_SOURCE,
+    "bisect": small_modules.BISECT_SOURCE,
+    "string": small_modules.STRING_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2246,6 +2249,8 @@ LAZY_MODULES = {
     "queue": queue_module.QUEUE_NAMES,
     "warnings": warnings_module.WARNINGS_NAMES,
     "graphlib": graphlib_module.GRAPHLIB_NAMES,
+    "bisect": small_modules.BISECT_NAMES,
+    "string": small_modules.STRING_NAMES,
 }
 
 

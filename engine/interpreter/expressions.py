@@ -240,6 +240,7 @@ READABLE_DUNDERS = frozenset(
         "__doc__",
         "__annotations__",
         "__args__",  # a union's or a generic alias's (`(int | None).__args__`)
+        "__mro__",  # a class's of the program (`Machine.class_attr`)
     }
 )
 # The methods a program's own class may define, read anywhere (`a.__add__(b)`, as a
@@ -526,11 +527,10 @@ class ExpressionCompiler:
         body: list[ast.stmt] | ast.expr,
     ) -> Callable[[Frame], Function]:
         args = node.args
-        if args.posonlyargs:
-            raise self.error(node, "positional-only parameters (/) are not supported")
         inner = scopes.function_scope(node, scope)
         qualname = inner.qualname
-        params = tuple(a.arg for a in args.args)
+        posonly = tuple(a.arg for a in args.posonlyargs)
+        params = (*posonly, *(a.arg for a in args.args))
         kwonly = tuple(a.arg for a in args.kwonlyargs)
         vararg = args.vararg.arg if args.vararg else None
         kwarg = args.kwarg.arg if args.kwarg else None
@@ -570,8 +570,11 @@ class ExpressionCompiler:
             self.m.no_passes.add(span)  # `register_backward_hook`: no pass's work
         if isinstance(node, ast.FunctionDef) and not self.library:
             hints = function_hints(self, node)
-            if hints:
-                self.m.hints[span] = hints  # evaluated only by `typing.get_type_hints`
+            if hints:  # evaluated only by `typing.get_type_hints` and `f.__annotations__`
+                self.m.hints[span] = hints
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                self.m.function_docs[span] = doc
 
         hot = self.hot.get(id(compiled))
         simple = vararg is None and kwarg is None and not kwonly  # as `Function` has it
@@ -590,6 +593,7 @@ class ExpressionCompiler:
             fn.name = name
             fn.qualname = qualname
             fn.params = params
+            fn.posonly = posonly
             fn.defaults = tuple([d(f) for d in defaults]) if defaults else ()
             fn.vararg = vararg
             fn.kwonly = kwonly

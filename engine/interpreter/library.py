@@ -150,6 +150,7 @@ class Library:
         self.object_class = PClass("object", (), {})
         self.object_class.builtin = True
         self.object_class.has_properties = True  # `object().x = 1` goes by `Machine.set_attr`
+        machine.object_class = self.object_class
         machine.exceptions = exception_classes(
             machine.texts.to_str,
             machine.texts.to_repr,
@@ -321,6 +322,7 @@ class Library:
             "isinstance": Builtin("isinstance", self.isinstance_),
             "issubclass": Builtin("issubclass", self.issubclass_),
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
+            "ascii": Builtin("ascii", lambda a, k: self.ascii_(one(a, k, "ascii"))),
             "format": Builtin("format", self.format_),
             "str": TypeObject("str", self.str_, (str,)),
             "slice": TypeObject("slice", self.slice_, (slice,)),
@@ -926,6 +928,19 @@ class Library:
             raise wrong_arguments(words, "enumerate", args, kwargs)
         return enumerate(self.flat(args[0]), start)
 
+    def ascii_(self, value: Any) -> str:
+        """`ascii(x)`: `repr(x)` with each character past ASCII escaped, as CPython's
+        (`\\xe9`, `\\u20ac`, `\\U0001f600`), within the string bound."""
+        text = self.machine.texts.to_repr(value)
+        if text.isascii():
+            return text
+        wide = sum(
+            1 if ord(c) < 128 else 4 if ord(c) < 256 else 6 if ord(c) < 65536 else 10 for c in text
+        )
+        self.state.charge(len(text) // ITEMS_PER_STEP)
+        self.state.check_str(wide)
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+
     def reversed_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         value = one(args, kwargs, "reversed")
         if type(value) in (list, tuple, str, range, bytes):
@@ -933,7 +948,40 @@ class Library:
         if type(value) is dict or type(value) is MappingProxyType or type(value) in VIEWS:
             self.state.charge(len(value) // ITEMS_PER_STEP)
             return reversed(list(value))
-        raise ProgramError(f"{a_type(value)} cannot be reversed")
+        if type(value) is PInstance:
+            return self.reversed_object(value)
+        if type(value) is PClass:  # `reversed(Op)`: an Enum's members, last first
+            members = self.machine.enum_members(value)
+            if members is not None:
+                return reversed(members)
+        words = f"'{python_type_name(value)}' object is not reversible"
+        raise ProgramError(words, kind="TypeError")
+
+    def reversed_object(self, value: PInstance) -> Any:
+        """`reversed(obj)` of the program's object, as CPython's: its class's
+        `__reversed__`, else its items from `len(obj) - 1` down to 0 by `__getitem__`
+        (ending early at an IndexError or StopIteration it raises), else a TypeError."""
+        machine = self.machine
+        found = machine.call_dunder(value, "__reversed__")
+        if found is not NO_METHOD:
+            return found
+        cls = value.cls
+        if cls.lookup("__len__") is MISSING or cls.lookup("__getitem__") is MISSING:
+            words = f"'{python_type_name(value)}' object is not reversible"
+            raise ProgramError(words, kind="TypeError")
+        count = self.len_([value], {})
+
+        def items() -> Iterator[Any]:
+            for index in range(count - 1, -1, -1):
+                try:
+                    item = machine.get_item(value, index)
+                except ProgramError as error:
+                    if error.kind in ("IndexError", "StopIteration"):
+                        return
+                    raise
+                yield item
+
+        return items()
 
     def sorted_(self, args: list[Any], kwargs: dict[str, Any]) -> list[Any]:
         key = kwargs.pop("key", None)
@@ -2716,13 +2764,50 @@ def has_dunder(obj: Any, name: Any) -> bool | None:
     """`hasattr(Value, "__add__")` on the program's class or object: whether its class
     defines the method, or every object (or class) has it; None to answer as before
     (not a dunder, not the program's object, or one kept out of reach)."""
-    if type(name) is not str or not is_dunder(name) or name in UNANSWERED_DUNDERS:
+    if type(name) is str and name in UNANSWERED_DUNDERS:
+        return has_fact(obj, name)
+    if type(name) is not str or not is_dunder(name):
         return None
     if type(obj) is PInstance:
         return obj.cls.lookup(name) is not MISSING or name in OBJECT_DUNDERS
     if type(obj) is PClass:
         return obj.lookup(name) is not MISSING or name in TYPE_DUNDERS
     return None
+
+
+def has_fact(obj: Any, name: str) -> bool | None:
+    """`hasattr(x, '__dict__')` and the like of the program's object or class, as CPython
+    answers (an object of a class with `__slots__` has no `__dict__`; a class has its
+    `__name__` and `__mro__`, an object not), without reading the attribute; None for
+    the names answered by reading it (`__annotations__`, `__wrapped__`…)."""
+    if type(obj) is PInstance:
+        slots = obj.cls.slots
+        if name == "__dict__":  # (an exception's has one: BaseException's)
+            return not is_bare_object(obj) and (slots is None or name in slots)
+        if name == "__weakref__":
+            return _weak_referable(obj.cls)
+        if name == "__module__":  # its class's, where the program made it
+            return any(not c.builtin for c in obj.cls.mro)
+        if name in ("__slots__", "__qualname__", "__name__", "__mro__", "__bases__"):
+            return obj.cls.lookup(name) is not MISSING
+        return None
+    if type(obj) is PClass:
+        if name in ("__dict__", "__module__", "__qualname__", "__name__", "__mro__", "__bases__"):
+            return True
+        if name == "__weakref__":
+            return _weak_referable(obj)
+        if name == "__slots__":
+            return obj.lookup(name) is not MISSING
+    return None
+
+
+def _weak_referable(cls: PClass) -> bool:
+    """Whether the objects of `cls` (and it) have `__weakref__`: a class of the program's
+    without `__slots__` in its MRO gives it, or `__slots__` naming it; `object` and
+    CPython's exceptions do not."""
+    if cls.slots is not None:
+        return "__weakref__" in cls.slots
+    return any(not c.builtin and "__slots__" not in c.namespace for c in cls.mro)
 
 
 def callable_value(value: Any) -> bool:

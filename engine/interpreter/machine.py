@@ -16,6 +16,7 @@ import io
 import math
 import operator
 import sys
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -99,7 +100,11 @@ from backprop_animator.engine.interpreter.text import (
     python_type_name,
     type_name,
 )
-from backprop_animator.engine.interpreter.type_hints import HINTS, class_annotations
+from backprop_animator.engine.interpreter.type_hints import (
+    HINTS,
+    class_annotations,
+    function_annotations,
+)
 from backprop_animator.engine.ops import FUNCTIONS, OPS
 from backprop_animator.engine.value import Value, creation_order, mark_written_left
 
@@ -219,6 +224,13 @@ class Machine:
         # Each `def`'s annotations, by its lines (`Function.span`), for `get_type_hints`
         # (`engine.interpreter.type_hints`).
         self.hints: dict[tuple[int, int], list[tuple[str, Any]]] = {}
+        # `object`, last of every class's `__mro__` (the library makes it)
+        # The docstrings of the program's functions, by their lines (`Function.span`)
+        self.function_docs: dict[tuple[int, int], str] = {}
+        self.object_class: PClass | None = None
+        self.full_mros: weakref.WeakKeyDictionary[PClass, tuple[PClass, ...]] = (
+            weakref.WeakKeyDictionary()
+        )
         # The spans of methods named with a pass's word that do no pass's work
         # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
         self.no_passes: set[tuple[int, int]] = set()
@@ -388,13 +400,17 @@ class Machine:
             self.state.check_nesting(rest)
             variables[fn.vararg] = tuple(rest)
         extra: dict[str, Any] = {}
+        if fn.posonly and kwargs and fn.kwarg is None:
+            positional_only(fn, kwargs)
         for name, value in kwargs.items():
-            if name in variables:
+            if name in fn.posonly:  # (the function has `**kwargs`: `positional_only`)
+                extra[name] = value
+            elif name in variables:
                 raise ProgramError(
                     f"{qualified(fn)}() got multiple values for argument '{name}'",
                     kind="TypeError",
                 )
-            if name in params or name in fn.kwonly:
+            elif name in params or name in fn.kwonly:
                 variables[name] = value
             elif fn.kwarg is not None:
                 extra[name] = value
@@ -802,7 +818,7 @@ class Machine:
         if fallback is not MISSING:  # `__getattr__ = 5`, a built-in: as CPython calls it
             return self.unbound_dunder(obj, "__getattr__", fallback, (name,))
         plain = enum_mixin_value(obj)
-        if plain is not obj and hasattr(type(plain), name):
+        if plain is not obj and any(name in k.__dict__ for k in type(plain).__mro__):
             return self.get_attr(plain, name)  # an IntEnum's or a StrEnum's member: `.upper()`
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
@@ -877,15 +893,23 @@ class Machine:
         return class_annotations(self, cls)
 
     def other_fact(self, obj: Any, name: str) -> Any:
-        """`f.__qualname__`, `f.__module__` of a function of the program's; the facts of
-        what is not the program's class, object or function are refused."""
+        """`f.__qualname__`, `f.__module__`, `f.__doc__` (its docstring as written, None
+        without one) and `f.__annotations__` of a function of the program's (what
+        `functools.wraps` copied: the wrapped function's); the facts of what is not the
+        program's class, object or function are refused."""
         kind = type(obj)
         function = obj.function if kind is BoundMethod else obj
-        if type(function) is Function and name in ("__qualname__", "__module__"):
-            return function.qualname if name == "__qualname__" else "__main__"
+        if type(function) is Function:
+            if name == "__qualname__":
+                return function.qualname
+            if name == "__module__":
+                return "__main__"
+            source = getattr(function, "wrapped", function)
+            if name == "__doc__":
+                return self.function_docs.get(source.span) if source.span != (0, 0) else None
+            return function_annotations(self, source)
         raise ProgramError(
-            f"`.{name}` is read here of the program's classes (and `__qualname__` and "
-            f"`__module__` of its functions), not of {a_type(obj)}"
+            f"`.{name}` is read here of the program's classes and functions, not of {a_type(obj)}"
         )
 
     def class_attr(self, obj: PClass, name: str) -> Any:
@@ -901,6 +925,15 @@ class Machine:
                 return enum_member_map(obj)  # `Op.__members__`, aliases too
             if name in CLASS_FACTS:  # `C.__qualname__`, `C.__annotations__`…
                 return self.class_fact(obj, name)
+            if name == "__mro__":  # its classes, `object` last: the program's and ours
+                self.state.charge(len(obj.mro) // ITEMS_PER_STEP)
+                last = self.object_class
+                if last is None or obj.mro[-1] is last:
+                    return obj.mro
+                kept = self.full_mros.get(obj)  # (the same tuple each time, as CPython's)
+                if kept is None:
+                    kept = self.full_mros[obj] = (*obj.mro, last)
+                return kept
             if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
@@ -2297,6 +2330,19 @@ def _object_init_subclass(name: str, args: list[Any], kwargs: dict[str, Any]) ->
         failed = ProgramError(words, kind="TypeError")
         failed.args_seen = (words,)
         raise failed
+
+
+def positional_only(fn: Function, kwargs: dict[str, Any]) -> None:
+    """CPython's TypeError for keyword arguments naming parameters before `/` of a function
+    with no `**kwargs` (where it has one, they go into it: `f(1, a=2)` of `def f(a, /,
+    **kw)` is `kw == {'a': 2}`)."""
+    named = [name for name in fn.posonly if name in kwargs]
+    if named:
+        raise ProgramError(
+            f"{qualified(fn)}() got some positional-only arguments passed as keyword "
+            f"arguments: '{', '.join(named)}'",
+            kind="TypeError",
+        )
 
 
 def bind_native(method: NativeMethod, self_: Any) -> Builtin:

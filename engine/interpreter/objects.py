@@ -68,18 +68,23 @@ class Function:
         "name",
         "owner",
         "params",
+        "posonly",
         "qualname",
         "simple",
         "span",
         "tape_rule",
         "uses_super",
         "vararg",
+        "wrapped",
     )
     # No __init__: its maker (`ExpressionCompiler.function`'s `make`) sets every slot
-    # but `alias`, with no call in Python to make one (one per node's `_backward`).
+    # but `alias` and `wrapped` (the function `functools.wraps` copied the docstring and
+    # annotations of), with no call in Python to make one (one per node's `_backward`).
     name: str
     qualname: str  # CPython's `__qualname__`: `Value.__mul__.<locals>._backward`
     params: tuple[str, ...]
+    # The first of `params` declared before a `/`: no keyword argument binds them.
+    posonly: tuple[str, ...]
     defaults: tuple[Any, ...]
     vararg: str | None
     kwonly: tuple[str, ...]
@@ -105,6 +110,7 @@ class Function:
     # Its first and last line in the source: a program-class node's rule is shown there.
     span: tuple[int, int]
     alias: str
+    wrapped: Function
 
 
 class PClass:

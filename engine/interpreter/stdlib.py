@@ -427,6 +427,7 @@ def enum_module(library: Library) -> PModule:
         )
         mixed[ENUM_PLAIN_MIXIN_KEY] = True
         mixins[kind] = PClass(kind.__name__, (), mixed)
+        texts.builtin_classes.add(mixins[kind])  # `<class 'str'>` in an `Op.__mro__`
     namespace[ENUM_MIXINS_KEY] = mixins
     enum = PClass("Enum", (), namespace)
     return PModule(
@@ -1419,8 +1420,7 @@ def functools_module(library: Library) -> PModule:
         def decorate(a: list[Any], k: dict[str, Any]) -> Any:
             wrapper = decorated(a, k, "update_wrapper", cpython)
             if name is not None and qualname is not None and type(wrapper) is Function:
-                wrapper.alias = name
-                wrapper.qualname = qualname
+                _copy_wrapped(wrapper, name, qualname, target)
             return wrapper
 
         return Builtin("wraps", decorate)
@@ -2885,3 +2885,12 @@ def collections_module(library: Library) -> PModule:
 
 def callable_object(value: Any) -> bool:
     return isinstance(value, Builtin | Function | PClass) or type(value) is PInstance
+
+
+def _copy_wrapped(wrapper: Function, name: str, qualname: str, target: Any) -> None:
+    """What CPython's `update_wrapper` copies: the name, the qualified name and (of a
+    program's function) its `__doc__` and `__annotations__`, read off it when asked."""
+    wrapper.alias = name
+    wrapper.qualname = qualname
+    if type(target) is Function:
+        wrapper.wrapped = getattr(target, "wrapped", target)

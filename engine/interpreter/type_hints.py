@@ -75,6 +75,29 @@ def function_hints(compiler: Any, node: ast.FunctionDef) -> list[tuple[str, Hint
     return hints
 
 
+def function_annotations(machine: Any, fn: Function) -> dict[str, Any]:
+    """`f.__annotations__` of the program's function or method, as CPython 3.11 has it:
+    each the value its expression makes (a method's names looked up in its class's body
+    first, as the body ran them), a string kept as it is, and every one the text of its
+    expression under `from __future__ import annotations`; `{}` for a function with none.
+    (Evaluated when read here, where CPython evaluates them as the `def` runs.)"""
+    hints = machine.hints.get(fn.span) if fn.span != (0, 0) else None
+    owner = fn.owner.namespace if fn.owner is not None else None
+    annotations: dict[str, Any] = {}
+    for name, hint in hints or ():
+        machine.state.charge(1)
+        node = hint.node
+        if future_annotations(hint.compiler):
+            text = ast.unparse(node)
+            machine.state.check_str(len(text))
+            annotations[name] = text
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            annotations[name] = node.value
+        else:
+            annotations[name] = run(machine, hint, node, owner, class_first=True)
+    return annotations
+
+
 def get_type_hints(machine: Any, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """`typing.get_type_hints(obj)`: a function's (or method's) annotations, or a class's
     and its bases', evaluated (`include_extras` taken, no other namespace)."""

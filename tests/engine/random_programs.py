@@ -1585,7 +1585,9 @@ def run_theirs(source: str) -> tuple[list[str], str | None]:
     namespace: dict[str, Any] = {"Value": MicrogradValue, "__name__": "__main__"}
     try:
         with contextlib.redirect_stdout(out):
-            exec(compile(source + ENDING, "<program>", "exec"), namespace)  # our own programs
+            # (`dont_inherit`: not this module's `from __future__ import annotations`)
+            code = compile(source + ENDING, "<program>", "exec", dont_inherit=True)
+            exec(code, namespace)  # our own programs
     except Exception as error:  # what CPython says is compared
         text = str(error)
         return out.getvalue().splitlines(), f"{type(error).__name__}: {text}" if text else type(

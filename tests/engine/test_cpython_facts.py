@@ -1,0 +1,222 @@
+"""Gaps found by comparing short programs of everyday Python with CPython (SPEC §15, the
+eighth session's snippets): positional-only parameters, a class's `__mro__`, `hasattr`
+of `__dict__` and its like, `reversed()` of the program's objects, a function's
+`__doc__` and `__annotations__`, `ascii()`, `bisect` and `string`. Each prints what
+CPython prints; what grows is bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine.test_cpython_errors import TAIL, assert_as_cpython
+
+
+def test_positional_only_parameters_bind_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+def g(a, b=2, /, c=3):
+    return a, b, c
+for call in [lambda: g(a=1, c=2), lambda: g(1, a=1), lambda: g(1, b=5), lambda: g(c=1),
+             lambda: g(1, 2, 3, 4), lambda: g(a=1, b=2, c=3), lambda: g(1), lambda: g(1, 2, c=9)]:
+    try:
+        print(call())
+    except TypeError as e:
+        print(e)
+def h(a, /, **kw):
+    return a, kw
+print(h(1, a=2), h(1, b=3, a=2))
+class K:
+    def m(self, x, /):
+        return x
+    def n(self, /, *args, k=0):
+        return args, k
+try:
+    K().m(x=1)
+except TypeError as e:
+    print(e)
+print(K().m(4), K().n(1, 2, k=3), (lambda a, /: a)(5))
+"""
+    )
+
+
+def test_a_classs_mro_and_the_facts_hasattr_answers_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+from enum import Enum
+class A:
+    pass
+class B(A):
+    pass
+class C(A):
+    __slots__ = ()
+class D(B, C):
+    pass
+class E(ValueError):
+    pass
+class M(str, Enum):
+    X = 'x'
+print(D.__mro__, [k.__name__ for k in D.__mro__], A.__mro__, E.__mro__, M.__mro__)
+print(D.__mro__ is D.__mro__, type(D.__mro__).__name__)
+for f in [lambda: D().__mro__, lambda: M.X.__mro__]:
+    try:
+        f()
+    except AttributeError as e:
+        print(e)
+class S:
+    __slots__ = ('a',)
+class W:
+    __slots__ = ('a', '__weakref__')
+class F(ValueError):
+    __slots__ = ()
+names = ['__dict__', '__weakref__', '__module__', '__slots__', '__qualname__', '__name__',
+         '__mro__', '__bases__']
+for obj in [S(), W(), A(), C(), object(), S, A, W, object, ValueError('x'), E(), F(), E]:
+    print([hasattr(obj, n) for n in names])
+"""
+    )
+
+
+def test_reversed_of_the_programs_objects_is_cpythons() -> None:
+    assert_as_cpython(
+        """
+from collections import deque, OrderedDict, Counter, defaultdict
+from enum import Enum
+class Bag:
+    def __init__(self, *xs):
+        self.xs = list(xs)
+    def __len__(self):
+        return len(self.xs)
+    def __getitem__(self, i):
+        return self.xs[i]
+class Short(Bag):
+    def __getitem__(self, i):
+        if i > 1:
+            raise IndexError(i)
+        return self.xs[i]
+class Own:
+    def __reversed__(self):
+        return iter('cba')
+class No:
+    def __iter__(self):
+        return iter([1])
+class Op(Enum):
+    A = 1
+    B = 2
+print(list(reversed(Bag(3, 1, 2))), list(reversed(Short(1, 2, 3, 4))), list(reversed(Own())))
+print(list(reversed(Bag())), list(reversed(Op)))
+for v in [No(), {1, 2}, iter([1]), (x for x in []), 5, None, Bag]:
+    try:
+        reversed(v)
+    except TypeError as e:
+        print(e)
+print(list(reversed(deque([1, 2]))), list(reversed(OrderedDict(a=1, b=2))))
+print(list(reversed(Counter('ab'))), list(reversed(defaultdict(int, {1: 2, 3: 4}))))
+"""
+    )
+
+
+DOCS = """
+import functools
+def add(x: int, y: 'float' = 2) -> float:
+    \"\"\"Add two numbers.
+
+    Indented second line.\"\"\"
+    return x + y
+def bare(a, b):
+    return a
+class K:
+    Alias = int
+    def m(self, v: Alias) -> 'K':
+        'method doc'
+        return self
+    @staticmethod
+    def s(q: list[int]):
+        pass
+def deco(fn):
+    @functools.wraps(fn)
+    def w(*a):
+        "wrapper doc"
+        return fn(*a)
+    return w
+@deco
+def one(z: bool) -> int:
+    'one doc'
+    return 1
+@deco
+@deco
+def two():
+    return 2
+def plain(fn):
+    def inner(*a):
+        "inner doc"
+        return fn(*a)
+    return inner
+@plain
+def three():
+    'three doc'
+print(repr(add.__doc__), bare.__doc__, K.m.__doc__, K().m.__doc__, K.s.__doc__)
+print((lambda: 0).__doc__, add.__annotations__, bare.__annotations__, K.m.__annotations__)
+print(K.s.__annotations__, one.__doc__, one.__annotations__, two.__doc__, three.__doc__)
+print(three.__annotations__, one.__name__)
+"""
+
+
+@pytest.mark.parametrize("future", ["", "from __future__ import annotations\n"])
+def test_a_functions_doc_and_annotations_are_cpythons(future: str) -> None:
+    assert_as_cpython(future + DOCS)
+
+
+def test_ascii_is_cpythons_and_bounded() -> None:
+    assert_as_cpython(
+        "class A:\n    def __repr__(self):\n        return 'Ä'\n"
+        "print(ascii('é'), ascii('a€b😀'), ascii(['ü', 1, {'k': 'ß'}]), ascii('plain'))\n"
+        "print(ascii(b'\\xff'), ascii('\\udc80'), ascii(A()), ascii(1.5))\n"
+    )
+    # Each character past ASCII is up to ten: a string near the bound is refused.
+    with pytest.raises(EngineError, match="strings here stay within"):
+        trace_source("x = ascii('😀' * 9_000)\n" + TAIL)
+
+
+def test_bisect_and_string_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+import bisect
+from bisect import insort_left, bisect_left
+import string
+xs = [1, 3, 3, 7]
+print(bisect.bisect_left(xs, 3), bisect.bisect_right(xs, 3), bisect.bisect(xs, 0))
+print(bisect_left(xs, 9, 1, 3))
+bisect.insort(xs, 4)
+insort_left(xs, 3)
+print(xs)
+rows = [(1, 'a'), (5, 'b')]
+bisect.insort(rows, (3, 'c'), key=lambda r: r[0])
+print(rows, bisect.bisect(rows, 4, key=lambda r: r[0]))
+class Key:
+    def __init__(self, v):
+        self.v = v
+    def __lt__(self, other):
+        return self.v > other.v
+print(bisect.bisect([Key(9), Key(5), Key(1)], Key(4)))
+try:
+    bisect.bisect([], 1, -1)
+except ValueError as e:
+    print(e)
+print(string.ascii_lowercase[:5], string.digits, string.punctuation, repr(string.whitespace))
+print(len(string.printable), string.capwords('hello  wide world'), string.capwords('a-b', '-'))
+print(string.hexdigits, string.octdigits, string.ascii_letters[-3:])
+"""
+    )
+    # A search is the program's own loop: a loop of them meets the step bound.
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(
+            "import bisect\nxs = list(range(1000))\nwhile True:\n    bisect.bisect(xs, 500)\n"
+            + TAIL,
+            limits=Limits(max_steps=20_000),
+        )
+
+
+def test_the_snippet_modules_are_listed_where_an_import_is_refused() -> None:
+    with pytest.raises(EngineError, match=r"bisect.*string"):
+        trace_source("import textwrap\n" + TAIL)

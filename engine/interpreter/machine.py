@@ -734,6 +734,12 @@ class Machine:
         """`get_attr` of what has no attribute table of its own: `sys.stdout`'s few
         members, else CPython's AttributeError where CPython has none either."""
         kind = type(obj)
+        if kind is Function and not is_dunder(name):  # what the program set on it, only
+            found = getattr(obj, "attrs", {}).get(name, MISSING)
+            if found is MISSING:
+                words = f"'function' object has no attribute '{name}'"
+                raise ProgramError(words, kind="AttributeError")
+            return found
         if kind is Stream:  # `sys.stdout.reconfigure(...)`
             return _stream_member(obj, name)
         if name == "__call__":  # `f.__call__`: a function's, a built-in's (builtin_dunders)
@@ -1066,6 +1072,9 @@ class Machine:
             raise ProgramError(module_write_refused(obj, name, "deleting"))
         if type(obj) is Stream:
             raise ProgramError(stream_write_refused(name, "deleting"))
+        if type(obj) is Function and name in getattr(obj, "attrs", ()):
+            del obj.attrs[name]  # what the program set on it
+            return
         if type(obj) is not PInstance:  # Python's own values take no attributes of a program's
             words = f"'{cpython_type(obj)}' object has no attribute '{name}'"
             failed = ProgramError(words, kind="AttributeError")
@@ -1260,6 +1269,12 @@ class Machine:
             raise ProgramError(module_write_refused(obj, name))
         if kind is Stream:  # `sys.stdout.write = f`, `setattr(sys.stdout, ...)`
             raise ProgramError(stream_write_refused(name))
+        if kind is Function and not is_dunder(name):  # `wrapper.calls = 0`, as CPython's
+            attrs = getattr(obj, "attrs", None)
+            if attrs is None:
+                attrs = obj.attrs = {}
+            attrs[name] = value
+            return
         refused = ProgramError(f"cannot set attributes on {a_type(obj)}")
         if isinstance(obj, Builtin):
             refused.kind = "AttributeError"

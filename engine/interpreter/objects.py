@@ -57,6 +57,7 @@ class Function:
     __slots__ = (
         "abstract",
         "alias",
+        "attrs",
         "body",
         "closure",
         "defaults",
@@ -78,8 +79,9 @@ class Function:
         "wrapped",
     )
     # No __init__: its maker (`ExpressionCompiler.function`'s `make`) sets every slot
-    # but `alias` and `wrapped` (the function `functools.wraps` copied the docstring and
-    # annotations of), with no call in Python to make one (one per node's `_backward`).
+    # but `alias`, `wrapped` (the function `functools.wraps` copied the docstring and
+    # annotations of) and `attrs`, with no call in Python to make one (one per node's
+    # `_backward`).
     name: str
     qualname: str  # CPython's `__qualname__`: `Value.__mul__.<locals>._backward`
     params: tuple[str, ...]
@@ -111,6 +113,7 @@ class Function:
     span: tuple[int, int]
     alias: str
     wrapped: Function
+    attrs: dict[str, Any]  # what the program set on it (`wrapper.calls = 0`), once it has
 
 
 class PClass:

@@ -68,6 +68,7 @@ from backprop_animator.engine.interpreter.objects import (
     Stream,
     TextBuffer,
     TypeObject,
+    enum_member_map,
     enum_members,
     enum_mixin_value,
     reads_of,
@@ -437,6 +438,7 @@ def enum_module(library: Library) -> PModule:
             "IntEnum": PClass("IntEnum", (enum,), _mixin_namespace(library, int)),
             "StrEnum": PClass("StrEnum", (enum,), _mixin_namespace(library, str)),
             "auto": Builtin("auto", lambda a, k: _Auto()),
+            "unique": Builtin("unique", lambda a, k: _unique(library.machine, a, k)),
         },
     )
 
@@ -559,6 +561,32 @@ MIXIN_OPERATORS: dict[type, tuple[tuple[str, str], ...]] = {
     ),
     str: (("+", "add"), ("*", "mul"), ("%", "mod")),
 }  # fmt: skip
+
+
+def _unique(machine: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`@unique` of an Enum: the class itself, or CPython's ValueError naming each alias
+    and its member (`duplicate values found in <enum 'Op'>: B -> A`)."""
+    if kwargs or len(args) != 1:
+        raise wrong_arguments("unique() decorates one Enum", "unique", args, kwargs)
+    cls = args[0]
+    if type(cls) is not PClass or enum_members(cls) is None:
+        raise ProgramError(
+            f"type object '{getattr(cls, 'name', cpython_type(cls))}' has no attribute "
+            "'__members__'",
+            kind="AttributeError",
+        )
+    machine.state.charge(len(cls.namespace) // ITEMS_PER_STEP)
+    aliases = [
+        f"{name} -> {member.attrs['name']}"
+        for name, member in enum_member_map(cls).items()
+        if member.attrs["name"] != name
+    ]
+    if aliases:
+        shown = machine.texts.to_repr(cls)
+        raise ProgramError(
+            f"duplicate values found in {shown}: {', '.join(aliases)}", kind="ValueError"
+        )
+    return cls
 
 
 def make_enum_members(cls: PClass) -> None:

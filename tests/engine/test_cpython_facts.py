@@ -220,3 +220,65 @@ print(string.hexdigits, string.octdigits, string.ascii_letters[-3:])
 def test_the_snippet_modules_are_listed_where_an_import_is_refused() -> None:
     with pytest.raises(EngineError, match=r"bisect.*string"):
         trace_source("import textwrap\n" + TAIL)
+
+
+def test_attributes_set_on_a_function_are_cpythons() -> None:
+    # (a decorator counting calls: `wrapper.calls = 0`)
+    assert_as_cpython(
+        """
+def trace_calls(fn):
+    def inner(n):
+        inner.calls += 1
+        return fn(n)
+    inner.calls = 0
+    return inner
+@trace_calls
+def sq(n):
+    return n * n
+print(sq(3), sq(4), sq.calls, hasattr(sq, 'calls'), hasattr(sq, 'nope'), getattr(sq, 'no', 7))
+setattr(sq, 'tag', 'x')
+print(sq.tag)
+try:
+    sq.missing
+except AttributeError as e:
+    print(e)
+del sq.tag
+print(hasattr(sq, 'tag'))
+try:
+    del sq.tag
+except AttributeError as e:
+    print(type(e).__name__)
+f = lambda: 0
+f.k = [1]
+f.k.append(2)
+print(f.k)
+"""
+    )
+
+
+def test_enum_unique_is_cpythons() -> None:
+    assert_as_cpython(
+        """
+from enum import Enum, unique
+@unique
+class Ok(Enum):
+    A = 1
+    B = 2
+print(Ok.B)
+try:
+    @unique
+    class Op(Enum):
+        A = 1
+        B = 1
+        C = 2
+        D = 2
+except ValueError as e:
+    print(e)
+class X:
+    pass
+try:
+    unique(X)
+except AttributeError as e:
+    print(e)
+"""
+    )

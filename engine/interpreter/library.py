@@ -351,13 +351,18 @@ class Library:
             "__name__": "__main__",  # `if __name__ == "__main__":` runs, as a script's does
             "__file__": FAKE_FILE,  # `os.path.dirname(__file__)`: the fake program's path
             **{name: cls for name, cls in m.exceptions.items() if name not in NOT_BUILTIN},
-            "property": Builtin("property", self.property_),
+            # (classes, as CPython's: `isinstance(C.__dict__['x'], property)`)
+            "property": TypeObject("property", self.property_, (PProperty,)),
             "object": self.object_class,
-            "staticmethod": Builtin(
-                "staticmethod", lambda a, k: PStaticMethod(one(a, k, "staticmethod"))
+            "staticmethod": TypeObject(
+                "staticmethod",
+                lambda a, k: PStaticMethod(one(a, k, "staticmethod")),
+                (PStaticMethod,),
             ),
-            "classmethod": Builtin(
-                "classmethod", lambda a, k: PClassMethod(one(a, k, "classmethod"))
+            "classmethod": TypeObject(
+                "classmethod",
+                lambda a, k: PClassMethod(one(a, k, "classmethod")),
+                (PClassMethod,),
             ),
             "getattr": Builtin("getattr", self.getattr_),
             "setattr": Builtin("setattr", self.setattr_),
@@ -392,9 +397,23 @@ class Library:
     # Classes and attributes, by name
 
     def property_(self, args: list[Any], kwargs: dict[str, Any]) -> PProperty:
-        if kwargs or not 1 <= len(args) <= 2:
-            raise ProgramError("property() takes a getter and an optional setter", kind="TypeError")
-        return PProperty(args[0], args[1] if len(args) == 2 else None)
+        """`property(fget, fset=None, fdel=None, doc=None)`, by position or keyword (the
+        docstring taken and not kept: a property's `__doc__` is not read here)."""
+        if len(args) > 4:
+            words = f"property() takes at most 4 arguments ({len(args)} given)"
+            raise ProgramError(words, kind="TypeError")
+        given = dict(zip(("fget", "fset", "fdel", "doc"), args, strict=False))
+        for key, value in kwargs.items():
+            if key not in ("fget", "fset", "fdel", "doc"):
+                words = f"'{key}' is an invalid keyword argument for property()"
+                raise ProgramError(words, kind="TypeError")
+            if key in given:
+                words = f"argument for property() given by name ('{key}') and position"
+                raise ProgramError(words, kind="TypeError")
+            given[key] = value
+        if given.get("fget") is None:
+            raise ProgramError("property() takes a getter here", kind="TypeError")
+        return PProperty(given["fget"], given.get("fset"), given.get("fdel"))
 
     def attribute_name(self, name: Any, function: str) -> str:
         if type(name) is not str:  # CPython's words

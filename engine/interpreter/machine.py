@@ -944,6 +944,8 @@ class Machine:
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
                 return Builtin("__setattr__", self.object_setattr)
+            if name == "__delattr__":  # `object.__delattr__(self, name)`
+                return Builtin("__delattr__", self.object_delattr)
             if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
                 return OBJECT_HASH
             raise ProgramError(
@@ -1010,6 +1012,26 @@ class Machine:
         # field so).
         self.set_attr(obj, name, value, hook=False, initial=True)
 
+    def object_delattr(self, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """`object.__delattr__(obj, name)`: the deletion itself, past any class's own
+        `__delattr__` (which calls it to delete)."""
+        if kwargs or len(args) != 2:
+            words = f"expected 1 argument, got {len(args) - 1}"
+            if kwargs:
+                words = "wrapper __delattr__() takes no keyword arguments"
+            elif not args:
+                words = "descriptor '__delattr__' of 'object' object needs an argument"
+            raise ProgramError(words, kind="TypeError")
+        obj, name = args
+        if type(name) is not str:
+            message = f"attribute name must be string, not '{cpython_type(name)}'"
+            raise ProgramError(message, kind="TypeError")
+        if type(obj) is PClass or isinstance(obj, TypeObject):
+            raise ProgramError("can't apply this __delattr__ to type object", kind="TypeError")
+        if is_dunder(name) or not name.isidentifier():  # as `delattr` refuses them
+            raise ProgramError("object.__delattr__(): dunder attributes are not available here")
+        self.del_attr(obj, name, hook=False)
+
     def set_class_attr(self, cls: PClass, name: str, value: Any) -> None:
         """`C.x = v`, `setattr(C, 'x', v)` of a program's class (`object` and the built-in
         exceptions take none); a new `__eq__` or `__hash__` is followed (`reequip`), a
@@ -1056,7 +1078,7 @@ class Machine:
             self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             cls.find_properties()
 
-    def del_attr(self, obj: Any, name: str) -> None:
+    def del_attr(self, obj: Any, name: str, hook: bool = True) -> None:
         """`del obj.name` of an object of the program's: its property's deleter, its
         class's own `__delattr__`, or its own attribute removed (CPython's AttributeError
         when it has none); a graph node's number, gradient and operands stay (the trace
@@ -1082,7 +1104,7 @@ class Machine:
             raise failed
         cls = obj.cls
         own = cls.lookup("__delattr__")
-        if type(own) is Function:
+        if hook and type(own) is Function:  # (not for `object.__delattr__`, which it calls)
             self.call_function(own, [obj, name])
             return
         if cls.has_properties:
@@ -1174,6 +1196,9 @@ class Machine:
         if name == "__setattr__":  # `super().__setattr__(name, value)` that reaches object's
             self_ = obj.self
             return Builtin("__setattr__", lambda a, k: self.object_setattr([self_, *a], k))
+        if name == "__delattr__":  # `super().__delattr__(name)` that reaches object's
+            self_ = obj.self
+            return Builtin("__delattr__", lambda a, k: self.object_delattr([self_, *a], k))
         raise ProgramError(f"super() has no attribute '{name}'")
 
     def guarded_write(

@@ -320,8 +320,13 @@ class Texts:
         return f"Counter({{{pairs}}})" if value else "Counter()"
 
     def _must_be_str(self, text: Any, method: str) -> str:
-        if type(text) is not str:
-            raise ProgramError(f"{method} returned {a_type(text)}, not a string")
+        if type(text) is not str:  # CPython's TypeError, which a program may catch
+            words = (
+                f"__format__ must return a str, not {python_type_name(text)}"
+                if method == "__format__"
+                else f"{method} returned non-string (type {python_type_name(text)})"
+            )
+            raise ProgramError(words, kind="TypeError")
         return text
 
     def format(self, value: Any, spec: str, conversion: int = -1) -> str:

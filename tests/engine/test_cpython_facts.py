@@ -282,3 +282,89 @@ except AttributeError as e:
     print(e)
 """
     )
+
+
+def test_a_dunder_returning_the_wrong_type_is_cpythons_type_error() -> None:
+    assert_as_cpython(
+        """
+class BadRepr:
+    def __repr__(self):
+        return 5
+class BadStr:
+    def __str__(self):
+        return None
+class BadFormat:
+    def __format__(self, spec):
+        return 1
+for f in [lambda: repr(BadRepr()), lambda: str(BadStr()), lambda: f'{BadStr()}',
+          lambda: str([BadRepr()]), lambda: '%s' % BadStr(), lambda: format(BadFormat(), ''),
+          lambda: f'{BadFormat()}']:
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+"""
+    )
+
+
+def test_property_classmethod_staticmethod_are_classes_and_delattr_is_objects() -> None:
+    assert_as_cpython(
+        """
+class Temp:
+    def __init__(self):
+        self._c = 0
+    def get_c(self):
+        return self._c
+    def set_c(self, v):
+        self._c = v
+    def del_c(self):
+        print('deleted')
+        del self._c
+    c = property(get_c, set_c, del_c, 'celsius')
+    f = property(fget=get_c, doc='f')
+    @staticmethod
+    def s():
+        pass
+    @classmethod
+    def k(cls):
+        pass
+t = Temp()
+t.c = 25
+print(t.c, t.f)
+del t.c
+print(hasattr(t, '_c'), isinstance(Temp.c, property), isinstance(1, property))
+print(property, staticmethod, classmethod, isinstance(Temp.__dict__['s'], staticmethod))
+print(type(Temp.__dict__['k']) is classmethod, isinstance(Temp.c, (int, property)))
+for bad in [lambda: property(1, 2, 3, 4, 5), lambda: property(fget=len, nope=1)]:
+    try:
+        bad()
+    except TypeError as e:
+        print(e)
+class A:
+    def __init__(self):
+        self.v = 1
+    def __delattr__(self, name):
+        print('del', name)
+        object.__delattr__(self, name)
+class B(A):
+    def __delattr__(self, name):
+        super().__delattr__(name)
+a = A()
+a.w = 2
+del a.w
+print(a.v, hasattr(a, 'w'))
+b = B()
+del b.v
+print(hasattr(b, 'v'))
+class Probe:  # (`object.__delattr__` is read in a class body)
+    def run(self):
+        for call in [lambda: object.__delattr__(), lambda: object.__delattr__(1, 'x'),
+                     lambda: object.__delattr__(int, 'x'), lambda: object.__delattr__(a),
+                     lambda: object.__delattr__(a, 5), lambda: object.__delattr__(a, 'gone')]:
+            try:
+                call()
+            except (TypeError, AttributeError) as e:
+                print(type(e).__name__, e)
+Probe().run()
+"""
+    )

@@ -1302,7 +1302,7 @@ def test_a_classs_own_format_formats_its_fields() -> None:
         "print(f'{v}', f'{v:.3f}', format(v, '.1f'), '{} {:.2e}'.format(v, v), str(v), [v],"
         " f'{v!r}', f'{v!s:>12}')\n"
     )
-    with pytest.raises(EngineError, match="__format__ returned an int, not a string"):
+    with pytest.raises(EngineError, match="__format__ must return a str, not int"):
         run("class W:\n    def __format__(self, spec):\n        return 5\nx = f'{W()}'\n")
 
 

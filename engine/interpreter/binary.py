@@ -11,6 +11,9 @@ character, and the work is charged a step per ten characters.
 
 from __future__ import annotations
 
+import encodings
+import encodings.aliases
+import pkgutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +76,8 @@ def _codec(name: str, args: list[Any], kwargs: dict[str, Any]) -> tuple[str, str
                 kind="TypeError",
             )
     if encoding.lower().replace("_", "-") not in CODECS:
+        if not _known_codec(encoding):  # CPython's LookupError; a real codec is refused
+            raise ProgramError(f"unknown encoding: {encoding}", kind="LookupError")
         raise ProgramError(
             f"the codec {encoding[:40]!r} is not available here (utf-8, ascii, latin-1, "
             "utf-16, utf-32 and cp1252 are)"
@@ -180,3 +185,20 @@ def _cannot_convert(source: Any) -> bool:
     return kind in (float, complex, Function, BoundMethod, PClass, PModule) or (
         source is None or isinstance(source, Builtin)
     )
+
+
+def _known_codec(name: str) -> bool:
+    """Whether CPython knows a codec of this name, by CPython's own normalization and its
+    table of aliases and codec modules (nothing is imported or run)."""
+    norm = encodings.normalize_encoding(name[:100]).lower()
+    return (
+        norm in _CODEC_NAMES
+        or norm in encodings.aliases.aliases
+        or norm.replace(".", "_") in encodings.aliases.aliases
+    )
+
+
+# The codec modules of CPython's `encodings` package (`utf_7`, `cp1252`, `rot_13`…)
+_CODEC_NAMES = frozenset(
+    module.name for module in pkgutil.iter_modules(encodings.__path__)
+) | frozenset(encodings.aliases.aliases.values())

@@ -1898,7 +1898,7 @@ class Compiler(ExpressionCompiler):
             if isinstance(target, ast.Subscript):
                 actions.append(self.delete_item(target, scope))
             elif isinstance(target, ast.Name) and scope.resolve(target.id)[0] in ("local", "class"):
-                actions.append(_delete_local(target.id))
+                actions.append(_delete_local(target.id, scope.kind == "function"))
             elif isinstance(target, ast.Name) and scope.resolve(target.id)[0] == "global":
                 actions.append(_delete_global(target.id, self.globals))
             elif isinstance(target, ast.Attribute):
@@ -2315,10 +2315,18 @@ def wrapped_functions(value: Any) -> tuple[Any, ...]:
     return ()
 
 
-def _delete_local(name: str) -> Callable[[Frame], None]:
+def _delete_local(name: str, in_function: bool) -> Callable[[Frame], None]:
+    """`del x` of a local (a function's: CPython's UnboundLocalError where it is not
+    bound; the module's or a class body's: its NameError)."""
+    if in_function:
+        words = f"cannot access local variable '{name}' where it is not associated with a value"
+        kind = "UnboundLocalError"
+    else:
+        words, kind = f"name '{name}' is not defined", "NameError"
+
     def run(f: Frame) -> None:
         if f.vars.pop(name, MISSING) is MISSING:
-            raise ProgramError(f"name '{name}' is not defined")
+            raise ProgramError(words, kind=kind)
 
     return run
 
@@ -2326,7 +2334,7 @@ def _delete_local(name: str) -> Callable[[Frame], None]:
 def _delete_global(name: str, globals_: dict[str, Any]) -> Callable[[Frame], None]:
     def run(f: Frame) -> None:
         if globals_.pop(name, MISSING) is MISSING:
-            raise ProgramError(f"name '{name}' is not defined")
+            raise ProgramError(f"name '{name}' is not defined", kind="NameError")
 
     return run
 

@@ -790,7 +790,20 @@ class ExpressionCompiler:
 
     def super_name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
         if not scope.in_class or scope.kind != "function":
-            raise self.error(node, "super() works only inside a method")
+            # CPython's RuntimeError when it is called (no class to start from; a function
+            # with arguments has a first one, and then no `__class__` cell)
+            with_arguments = scope.kind == "function" and scope.argcount > 0
+            words = f"super(): {'__class__ cell not found' if with_arguments else 'no arguments'}"
+
+            def outside(f: Frame) -> Builtin:
+                def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+                    if args or kwargs:  # `super(Value, self)` works anywhere
+                        return _SuperMaker(f).make(args)
+                    raise ProgramError(words, kind="RuntimeError")
+
+                return Builtin("super", call)
+
+            return outside
 
         def make(f: Frame) -> Any:
             return _SuperMaker(f)

@@ -1035,7 +1035,10 @@ class Library:
         size = 0
         for k in keys:
             if type(k) not in NUMBERS and type(k) not in (str, tuple, list, complex, bytes):
-                raise ProgramError(f"sorting compares numbers and strings, not {a_type(k)}")
+                # None, a set, a dict, a node…: compared one pair at a time as CPython's
+                # sort compares them (a set's `<` is a subset; None's CPython's TypeError)
+                self.sort_by_dunders(items, keys, reverse)
+                return
             if type(k) in (tuple, list):
                 size += 1 + self.state.measure(k)
                 if holds_instance(k):

@@ -1199,7 +1199,7 @@ class Machine:
         if name == "__delattr__":  # `super().__delattr__(name)` that reaches object's
             self_ = obj.self
             return Builtin("__delattr__", lambda a, k: self.object_delattr([self_, *a], k))
-        raise ProgramError(f"super() has no attribute '{name}'")
+        raise ProgramError(f"'super' object has no attribute '{name}'", kind="AttributeError")
 
     def guarded_write(
         self, obj: PInstance, name: str, value: Any, hook: bool, initial: bool

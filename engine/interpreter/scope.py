@@ -39,6 +39,8 @@ class Scope:
     # parameters that are none of them, bound from its call to its end (`always_bound`).
     unbinds: frozenset[str] | None = None
     bound: frozenset[str] = frozenset()
+    # A function's positional parameters' count (CPython's `co_argcount`)
+    argcount: int = 0
 
     def always_bound(self, name: str) -> bool:
         """Whether reading `name` here (a local, or a free variable of the enclosing
@@ -96,6 +98,7 @@ def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
     name = node.name if isinstance(node, ast.FunctionDef) else "<lambda>"
     scope.qualname = qualify(parent, name)
     args = node.args
+    scope.argcount = len(args.posonlyargs) + len(args.args)
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         scope.locals.add(arg.arg)
     for extra in (args.vararg, args.kwarg):

@@ -368,3 +368,62 @@ class Probe:  # (`object.__delattr__` is read in a class body)
 Probe().run()
 """
     )
+
+
+def test_errors_of_everyday_mistakes_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+for xs in [[1, None], [None, None], [{1}, {1, 2}, set()], [{'a': 1}, {'b': 2}], [[1], [None]],
+           [(1, None), (1, 2)], [3, 1, 2]]:
+    try:
+        print(sorted(xs))
+    except TypeError as e:
+        print(e)
+try:
+    min([1, None])
+except TypeError as e:
+    print(e)
+print(sorted([None], key=lambda v: 0), max([{1}, {1, 2}]))
+def f():
+    return super()
+def h(x):
+    return super()
+for g in [f, lambda: super(), lambda: h(1)]:
+    try:
+        g()
+    except RuntimeError as e:
+        print(e)
+class B:
+    def f(self):
+        return 'B.f'
+class C(B):
+    def f(self):
+        return super().g()
+c = C()
+print(super(C, c).f())
+try:
+    c.f()
+except AttributeError as e:
+    print(e)
+for name in ['nope', '', 'x' * 200]:
+    try:
+        'x'.encode(name)
+    except LookupError as e:
+        print(type(e).__name__, e)
+try:
+    del undefined_thing
+except NameError as e:
+    print(e)
+def k():
+    x = 1
+    del x
+    del x
+try:
+    k()
+except UnboundLocalError as e:
+    print(e)
+"""
+    )
+    # A codec CPython has and this page does not is refused, not a LookupError.
+    with pytest.raises(EngineError, match="the codec 'utf-7' is not available here"):
+        trace_source("'x'.encode('utf-7')\n" + TAIL)

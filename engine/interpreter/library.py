@@ -629,13 +629,14 @@ class Library:
         except (ValueError, ZeroDivisionError) as error:  # CPython's class and words
             raise caught_as(f"pow(): {error}", error) from None
 
-    def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    def divmod_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or len(args) != 2:
             words = "divmod() takes two numbers"
             raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
-        plain = (*NUMBERS, PInstance)
-        if type(args[0]) not in plain or type(args[1]) not in plain:
+        if type(args[0]) is PInstance or type(args[1]) is PInstance:
+            return self.divmod_objects(args[0], args[1])
+        if type(args[0]) not in NUMBERS or type(args[1]) not in NUMBERS:
             raise ProgramError(
                 "unsupported operand type(s) for divmod(): "
                 f"'{python_type_name(args[0])}' and '{python_type_name(args[1])}'",
@@ -648,6 +649,28 @@ class Library:
             )
             raise caught_as("divmod(): division by zero", zero)
         return (binary("//", args[0], args[1]), binary("%", args[0], args[1]))
+
+    def divmod_objects(self, left: Any, right: Any) -> Any:
+        """`divmod(a, b)` with an object of the program's: `a.__divmod__(b)`, else
+        `b.__rdivmod__(a)` (a subclass's first, as for any operator), else CPython's
+        TypeError; never `//` and `%` (CPython's `divmod` does not ask them)."""
+        call_dunder = self.machine.call_dunder
+        first = type(right) is PInstance and (
+            type(left) is not PInstance or (right.cls is not left.cls and left.cls in right.cls.mro)
+        )
+        tries = [(right, "__rdivmod__", left), (left, "__divmod__", right)]
+        if not first:
+            tries.reverse()
+        for obj, method, other in tries:
+            if type(obj) is PInstance:
+                result = call_dunder(obj, method, other)
+                if result is not NO_METHOD and result is not NotImplemented:
+                    return result
+        raise ProgramError(
+            "unsupported operand type(s) for divmod(): "
+            f"'{python_type_name(left)}' and '{python_type_name(right)}'",
+            kind="TypeError",
+        )
 
     def next_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if kwargs or not 1 <= len(args) <= 2:
@@ -2066,6 +2089,13 @@ class Library:
             # `math.isclose(a, b, rel_tol=1e-4)`: its two keyword-only tolerances.
             if kwargs and (name != "isclose" or set(kwargs) - {"rel_tol", "abs_tol"}):
                 raise ProgramError(f"math.{name}() takes no keywords here")
+            if name in _ROUNDING and len(args) == 1 and type(args[0]) is PInstance and not kwargs:
+                own = self.machine.call_dunder(args[0], f"__{name}__")
+                if own is not NO_METHOD:  # `math.floor(x)`: the class's own `__floor__`
+                    return own
+                if name == "trunc":  # (no float taken: CPython's words)
+                    words = f"type {python_type_name(args[0])} doesn't define __trunc__ method"
+                    raise ProgramError(words, kind="TypeError")
             for arg in (*args, *kwargs.values()):
                 if type(arg) not in NUMBERS:
                     args, kwargs = self.math_numbers(name, args, kwargs)
@@ -2545,6 +2575,9 @@ class _Ordered:
     def __lt__(self, other: _Ordered) -> bool:
         return self.compare("<", self.value, other.value)
 
+
+# `math.floor(x)`, `ceil`, `trunc` of an object call its own `__floor__`… first
+_ROUNDING = frozenset({"floor", "ceil", "trunc"})
 
 _MATH_FUNCTIONS = (
     "exp",

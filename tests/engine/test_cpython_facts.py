@@ -1,8 +1,10 @@
 """Gaps found by comparing short programs of everyday Python with CPython (SPEC §15, the
 eighth session's snippets): positional-only parameters, a class's `__mro__`, `hasattr`
 of `__dict__` and its like, `reversed()` of the program's objects, a function's
-`__doc__` and `__annotations__`, `ascii()`, `bisect` and `string`. Each prints what
-CPython prints; what grows is bounded."""
+`__doc__` and `__annotations__`, `ascii()`, `bisect` and `string`, attributes set on a
+function, `enum.unique`, `property(...)` in full, `object.__delattr__`, the errors of
+everyday mistakes, `math.floor` and `divmod` of objects. Each prints what CPython prints;
+what grows is bounded."""
 
 from __future__ import annotations
 
@@ -427,3 +429,38 @@ except UnboundLocalError as e:
     # A codec CPython has and this page does not is refused, not a LookupError.
     with pytest.raises(EngineError, match="the codec 'utf-7' is not available here"):
         trace_source("'x'.encode('utf-7')\n" + TAIL)
+
+
+def test_math_rounding_and_divmod_ask_the_objects_own_methods() -> None:
+    assert_as_cpython(
+        """
+import math
+class N:
+    def __init__(self, v): self.v = v
+    def __floor__(self): return 'F'
+    def __ceil__(self): return math.ceil(self.v)
+    def __trunc__(self): return int(self.v)
+class F:
+    def __float__(self): return 2.5
+print(math.floor(N(2.7)), math.ceil(N(2.1)), math.trunc(N(-2.7)), math.floor(F()), math.ceil(F()))
+try:
+    math.trunc(F())
+except TypeError as e:
+    print(e)
+class B:
+    def __init__(self, v): self.v = v
+    def __divmod__(self, k): return divmod(self.v, k)
+    def __rdivmod__(self, k): return ('r', divmod(k, self.v))
+class C(B):
+    def __rdivmod__(self, k): return 'C first'
+class D:
+    def __floordiv__(self, o): return 1
+    def __mod__(self, o): return 2
+print(divmod(B(12), 5), divmod(50, B(12)), divmod(B(1), C(2)), divmod(B(7), B(2)))
+for a, b in [(D(), 1), (1, D()), (None, 1)]:
+    try:
+        divmod(a, b)
+    except TypeError as e:
+        print(e)
+"""
+    )

@@ -324,7 +324,7 @@ class Library:
             "repr": Builtin("repr", lambda a, k: m.texts.to_repr(one(a, k, "repr"))),
             "ascii": Builtin("ascii", lambda a, k: self.ascii_(one(a, k, "ascii"))),
             "format": Builtin("format", self.format_),
-            "str": TypeObject("str", self.str_, (str,)),
+            "str": self.str_type(),
             "slice": TypeObject("slice", self.slice_, (slice,)),
             "int": TypeObject("int", self.int_, (int,)),
             "float": TypeObject("float", self.float_, (float,)),
@@ -1421,6 +1421,32 @@ class Library:
         except TypeError:
             raise ProgramError("this item cannot be put in a set (it holds a list)") from None
 
+    def str_type(self) -> TypeObject:
+        made = TypeObject("str", self.str_, (str,))
+        made.members["maketrans"] = Builtin("maketrans", self.maketrans)
+        return made
+
+    def maketrans(self, args: list[Any], kwargs: dict[str, Any]) -> dict[int, Any]:
+        """`str.maketrans(x, y=None, z=None)`: CPython's own, given strings or a dict of
+        single characters or code points (to strings, code points or None)."""
+        plain = (
+            all(type(a) is str for a in args[1:])
+            and (type(args[0]) is str if len(args) > 1 else type(args[0]) is dict)
+            if args
+            else False
+        )
+        if kwargs or not 1 <= len(args) <= 3 or not plain:
+            raise wrong_arguments(
+                "maketrans() takes a dict, or two or three strings", "maketrans", args, kwargs
+            )
+        if len(args) == 1 and not _translation_table(args[0]):
+            raise ProgramError("maketrans() takes a dict keyed by characters or code points here")
+        self.state.charge(sum(len(a) for a in args) // 10)
+        try:
+            return str.maketrans(*args)
+        except (TypeError, ValueError) as error:  # CPython's, as it words them
+            raise caught_as(f"maketrans(): {error}", error) from None
+
     def dict_type(self) -> TypeObject:
         made = TypeObject("dict", self.dict_, (dict,))
         made.members["fromkeys"] = Builtin("dict.fromkeys", self.dict_fromkeys)
@@ -2050,7 +2076,31 @@ class Library:
             state.check_str(width)
             return obj.zfill(width)
 
-        table.update(center=center, zfill=zfill)
+        def translate(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+            """`s.translate(table)` of a dict of code points (`str.maketrans`'s), as
+            CPython's; its result within the string bound."""
+            table = one(args, kwargs, "translate")
+            if type(table) is not dict or not _translation_table(table):
+                raise ProgramError(
+                    "translate() takes a dict keyed by code points here (what str.maketrans makes)"
+                )
+            state.charge((len(obj) + len(table)) // 10)
+            made = 0  # (its length, found before it is made)
+            for character in obj:
+                value = table.get(ord(character), character)
+                made += len(value) if type(value) is str else 1
+            state.check_str(made)
+            try:
+                return obj.translate(table)
+            except (TypeError, ValueError) as error:  # CPython's, as it words them
+                raise caught_as(f"translate(): {error}", error) from None
+
+        table.update(
+            center=center,
+            zfill=zfill,
+            translate=translate,
+            maketrans=lambda obj, args, kwargs: self.maketrans(args, kwargs),
+        )
         table.update(
             endswith=simple("endswith"),
             split=simple("split"),
@@ -2630,6 +2680,13 @@ _MATH_FUNCTIONS = (
     "nextafter",
     "ulp",
 )
+
+
+def _translation_table(table: dict[Any, Any]) -> bool:
+    """Whether a dict is one `str.translate` may read in Python itself: its keys numbers or
+    strings, which it compares with no method of the program's (its values are only
+    looked at, and one of the wrong kind is CPython's own TypeError)."""
+    return all(type(key) in (int, str, bool, float) for key in table)
 
 
 def _two(args: list[Any], kwargs: dict[str, Any], name: str) -> list[Any]:

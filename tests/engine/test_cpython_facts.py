@@ -464,3 +464,24 @@ for a, b in [(D(), 1), (1, D()), (None, 1)]:
         print(e)
 """
     )
+
+
+def test_str_maketrans_and_translate_are_cpythons_and_bounded() -> None:
+    assert_as_cpython(
+        """
+s = 'a-b_c d'
+print(s.translate(str.maketrans('-_', '  ')), s.translate(str.maketrans('', '', ' -')))
+print(s.translate({ord('a'): 'AAA', ord('b'): None}), str.translate('abc', {97: 98}))
+print('hello'.translate(str.maketrans({'l': 'L', 'o': '0'})), 'x'.maketrans('x', 'y'))
+for bad in [lambda: str.maketrans('ab', 'c'), lambda: str.maketrans({'ab': 1}),
+            lambda: 'x'.translate({120: 3.5})]:
+    try:
+        bad()
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""
+    )
+    # What it would make is measured before it is made.
+    with pytest.raises(EngineError, match="strings here stay within"):
+        trace_source("x = ('a' * 9000).translate({97: 'bb'})\n" + TAIL)
+    assert_as_cpython("print(len(('a' * 9000).translate({98: 'x' * 100})))\n")

@@ -2378,6 +2378,8 @@ class Library:
 
         members: dict[str, Any] = {
             "seed": Builtin("random.seed", seed),
+            "getstate": Builtin("random.getstate", partial(_getstate, rng, state)),
+            "setstate": Builtin("random.setstate", partial(_setstate, rng, state)),
             "getrandbits": Builtin("random.getrandbits", partial(_getrandbits, rng)),
             "choices": Builtin("random.choices", lambda a, k: _choices(rng, state, a, k)),
             "random": Builtin("random.random", numeric("random", 0)),
@@ -2407,6 +2409,41 @@ class Library:
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def _getstate(rng: random.Random, state: State, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`getstate()`: the generator's state, CPython's tuple of numbers."""
+    if args or kwargs:
+        raise wrong_arguments("getstate() takes no arguments", "getstate", args, kwargs)
+    state.charge(63)  # (its 625 words)
+    return rng.getstate()
+
+
+def _setstate(rng: random.Random, state: State, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """`setstate(s)` of a state `getstate()` gave, with CPython's errors for a wrong one."""
+    given = one(args, kwargs, "random.setstate")
+    if not _random_state(given):
+        raise ProgramError("random.setstate() takes a state that getstate() gave")
+    state.charge(63)
+    try:
+        rng.setstate(given)
+    except (TypeError, ValueError, OverflowError) as error:  # CPython's words
+        raise caught_as(f"random.setstate(): {error}", error) from None
+
+
+def _random_state(given: Any) -> bool:
+    """Whether `given` has the shape of a state `getstate()` gives (a version, a tuple of
+    at most 625 words and a position, the next Gaussian or None), made of Python's own
+    numbers alone: only such a one is handed to Python's `setstate`."""
+    return (
+        type(given) is tuple
+        and len(given) == 3
+        and type(given[0]) is int
+        and type(given[1]) is tuple
+        and len(given[1]) <= 625
+        and all(type(word) is int for word in given[1])
+        and type(given[2]) in (float, type(None))
+    )
 
 
 def _sample_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:

@@ -485,3 +485,30 @@ for bad in [lambda: str.maketrans('ab', 'c'), lambda: str.maketrans({'ab': 1}),
     with pytest.raises(EngineError, match="strings here stay within"):
         trace_source("x = ('a' * 9000).translate({97: 'bb'})\n" + TAIL)
     assert_as_cpython("print(len(('a' * 9000).translate({98: 'x' * 100})))\n")
+
+
+def test_random_getstate_and_setstate_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+import random
+rng = random.Random(123)
+xs = [rng.random() for _ in range(3)]
+st = rng.getstate()
+a = rng.random()
+rng.setstate(st)
+print([round(x, 8) for x in xs], a == rng.random(), len(st), st[0], len(st[1]))
+random.seed(5)
+s2 = random.getstate()
+b = random.gauss(0, 1)
+random.setstate(s2)
+print(b == random.gauss(0, 1))
+for bad in [(3, (1, 2), None), (9, st[1], None)]:
+    try:
+        random.setstate(bad)
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""
+    )
+    # Only numbers reach Python's own setstate.
+    with pytest.raises(EngineError, match="takes a state that getstate"):
+        trace_source("import random\nrandom.setstate((3, ('x',), None))\n" + TAIL)

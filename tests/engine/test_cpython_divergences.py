@@ -4150,8 +4150,8 @@ def test_dir_lists_cpythons_names_sorted() -> None:
 def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
     # Not CPython's where the value is not CPython's: a built-in's names the interpreter
     # lacks (`(3).to_bytes`) are left out, so a program reading each name `dir` gives
-    # finds it; a Value's are the article's Value's (`tanh`, `label`), not micrograd's (the
-    # class lists none: `Value.tanh` is not read here).
+    # finds it (`str.maketrans` is here now); a Value's are the article's Value's (`tanh`,
+    # `label`), not micrograd's (the class lists none: `Value.tanh` is not read here).
     source = (
         "print([n for n in dir(3) if n[0] != '_'], 'maketrans' in dir(str))\n"
         "print([n for n in dir(Value(1.0)) if n[0] != '_'],"
@@ -4159,7 +4159,7 @@ def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
         "import math\nprint('__name__' in dir(math), '__add__' in dir(Value(1.0)))\n"
     )
     assert printed_lines(trace_source(source + TAIL)) == [
-        "['bit_count', 'bit_length', 'conjugate', 'imag', 'real'] False",
+        "['bit_count', 'bit_length', 'conjugate', 'imag', 'real'] True",
         "['backward', 'data', 'exp', 'grad', 'label', 'log', 'relu', 'sigmoid', 'tanh'] []",
         "False True",
     ]

@@ -22,6 +22,7 @@ from backprop_animator.engine.interpreter.exceptions import (
     chain_attribute,
     write_chain,
 )
+from backprop_animator.engine.interpreter.generators import is_program_generator
 from backprop_animator.engine.interpreter.machine import (
     FORWARD_DUNDERS,
     PYTHON_TYPES,
@@ -1601,7 +1602,10 @@ class ExpressionCompiler:
         source that is itself a generator (another generator expression, a `map` or
         `filter`) is read into a list first, as the lazy built-ins do (`Library.flat`), so
         generators never chain: a `zip` or `enumerate` is iterated as it is, since its
-        own arguments were read that way already.
+        own arguments were read that way already; a generator of the program's own is read
+        as it goes (its prints come in CPython's order, `any(x > 1 for x in gen())` stops
+        it where CPython's does), each resumption a call, so a chain through it stops at
+        the call depth.
         """
         m = self.m
         state = m.state
@@ -1610,8 +1614,8 @@ class ExpressionCompiler:
 
         def source(value: Any) -> Any:
             iterator = iterate(value)
-            if type(value) is not GeneratorType:
-                return iterator
+            if type(value) is not GeneratorType or is_program_generator(value):
+                return iterator  # (a program's generator read as it goes, as `flat` reads it)
             items: list[Any] = []
             for item in iterator:
                 items.append(item)

@@ -512,3 +512,29 @@ for bad in [(3, (1, 2), None), (9, st[1], None)]:
     # Only numbers reach Python's own setstate.
     with pytest.raises(EngineError, match="takes a state that getstate"):
         trace_source("import random\nrandom.setstate((3, ('x',), None))\n" + TAIL)
+
+
+def test_a_generator_expression_reads_the_programs_generator_as_it_goes() -> None:
+    assert_as_cpython(
+        """
+def noisy(n):
+    for i in range(n):
+        print('yield', i)
+        yield i
+print(any(x > 1 for x in noisy(5)))
+print(all(x < 1 for x in noisy(3)))
+print(list(zip((x * 2 for x in noisy(2)), 'ab')))
+def forever():
+    n = 0
+    while True:
+        yield n
+        n += 1
+print(next(x for x in forever() if x * x > 50))
+"""
+    )
+    # A chain of them through the program's generators stops at the call depth.
+    with pytest.raises(EngineError, match="RecursionError"):
+        trace_source(
+            "def a(n):\n    if n == 0:\n        yield 1\n        return\n"
+            "    yield from (x + 1 for x in a(n - 1))\nprint(sum(a(5000)))\n" + TAIL
+        )

@@ -712,17 +712,31 @@ _CODECS = frozenset(found.name for found in pkgutil.iter_modules(encodings.__pat
 STDOUT = Stream("sys.stdout", {})
 
 
-def stdout() -> Stream:
-    """A run's `sys.stdout`: its `encoding` the name `reconfigure` was given last."""
+def stdout(library: Library, name: str = "sys.stdout") -> Stream:
+    """A run's `sys.stdout` (or `sys.stderr`, which is printed too, as warnings and log
+    lines are: there is no stderr here): its `encoding` the name `reconfigure` was given
+    last; `write(s)` prints `s` as it is, with no line end, and gives its length."""
     members: dict[str, Any] = {"flush": Builtin("flush", _flush), "encoding": "utf-8"}
+    stream = Stream(name, members)
 
     def reconfigure(args: list[Any], kwargs: dict[str, Any]) -> None:
         _reconfigure(args, kwargs)
         if kwargs.get("encoding") is not None:
             members["encoding"] = kwargs["encoding"]  # (a spelling of utf-8)
 
+    def write(args: list[Any], kwargs: dict[str, Any]) -> int:
+        if kwargs or len(args) != 1:
+            words = f"TextIOWrapper.write() takes exactly one argument ({len(args)} given)"
+            raise ProgramError(words, kind="TypeError")
+        if type(args[0]) is not str:
+            words = f"write() argument must be str, not {python_type_name(args[0])}"
+            raise ProgramError(words, kind="TypeError")
+        library.print_([args[0]], {"end": "", "file": stream})
+        return len(args[0])
+
     members["reconfigure"] = Builtin("reconfigure", reconfigure)
-    return Stream("sys.stdout", members)
+    members["write"] = Builtin("write", write)
+    return stream
 
 
 def sys_module(library: Library) -> PModule:
@@ -779,7 +793,8 @@ def sys_module(library: Library) -> PModule:
             "path": [],
             # a script's `sys.argv`: its own path (the fake `__file__`), no arguments
             "argv": [FAKE_FILE],
-            "stdout": stdout(),
+            "stdout": stdout(library),
+            "stderr": stdout(library, "sys.stderr"),
             # `sys.float_info.epsilon` and the rest, CPython's numbers (read-only)
             "float_info": PModule(
                 "sys.float_info",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from backprop_animator.engine import EngineError, Limits, trace_source
+from tests.engine.cpython import printed_lines
 from tests.engine.test_cpython_errors import TAIL, assert_as_cpython
 
 
@@ -538,3 +539,30 @@ print(next(x for x in forever() if x * x > 50))
             "def a(n):\n    if n == 0:\n        yield 1\n        return\n"
             "    yield from (x + 1 for x in a(n - 1))\nprint(sum(a(5000)))\n" + TAIL
         )
+
+
+def test_sys_stdout_write_and_sys_stderr_print_to_the_panel() -> None:
+    assert_as_cpython(
+        """
+import sys
+sys.stdout.write("o\\n")
+n = sys.stdout.write("abc")
+print()
+print(n)
+for i in range(3):
+    sys.stdout.write(f"step {i} ")
+    sys.stdout.flush()
+print()
+"""
+    )
+    # CPython writes these to stderr; there is none here, so they are printed, as a
+    # warning or a log line is, in the order the program made them.
+    source = (
+        "import sys\nprint('x', file=sys.stderr)\nsys.stderr.write('e\\n')\n"
+        "try:\n    sys.stdout.write(5)\nexcept TypeError as e:\n    print(e)\n"
+    )
+    assert printed_lines(trace_source(source + TAIL)) == [
+        "x",
+        "e",
+        "write() argument must be str, not int",  # (a script's stdout's words)
+    ]

@@ -55,6 +55,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.text import (
     ITERATOR_CODES,
+    NO_METHOD,
     Texts,
     a_type,
     python_type_name,
@@ -1169,11 +1170,20 @@ class ExpressionCompiler:
             for part in (node.lower, node.upper, node.step)
         ]
 
+        index_of = self.m.index_of
+
         def run(f: Frame) -> slice:
             values = [p(f) if p is not None else None for p in parts]
-            for v in values:
+            for i, v in enumerate(values):
                 if v is not None and type(v) not in (int, bool):
-                    raise ProgramError("slice indices must be integers or None")
+                    # an object's own `__index__` (CPython's slice keeps the object)
+                    if type(v) is not PInstance:
+                        raise ProgramError("slice indices must be integers or None")
+                    index = index_of(v)
+                    if index is NO_METHOD:  # CPython's, where the slice is used
+                        words = "slice indices must be integers or None or have an __index__ method"
+                        raise ProgramError(words, kind="TypeError")
+                    values[i] = index
             if values[2] == 0:  # CPython's ValueError, caught as one
                 raise ProgramError("slice step cannot be zero", kind="ValueError")
             return slice(*values)

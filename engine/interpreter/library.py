@@ -385,6 +385,8 @@ class Library:
         members = {name: value for name, value in names.items() if name in _CPYTHON_BUILTINS}
         self.builtins_module = PModule("builtins", members)
         names["__builtins__"] = self.builtins_module
+        # `list[int]([1, 2])`: a generic alias called is its type called, as CPython's
+        m.alias_origins = {name: names[name] for name in GENERIC_ALIASES}
         return names
 
     # Classes and attributes, by name
@@ -571,11 +573,23 @@ class Library:
             raise ProgramError("ord() expected a character", kind="TypeError")
         return value
 
+    def index(self, value: Any) -> int:
+        """An int, a bool's as an int, or what an object's own `__index__` gives (as
+        `range()` and `hex()` take one); CPython's TypeError for anything else
+        (`range(len(xs) / 2)`)."""
+        if type(value) is int or type(value) is bool:
+            return int(value)
+        if type(value) is PInstance:
+            index: Any = self.machine.index_of(value)
+            if type(index) is int:  # (NO_METHOD where its class has none)
+                return index
+        message = f"'{cpython_type(value)}' object cannot be interpreted as an integer"
+        raise ProgramError(message, kind="TypeError")
+
     def integer(self, value: Any) -> int:
-        if type(value) not in (int, bool):
-            raise ProgramError(f"an integer is required, not {a_type(value)}", kind="TypeError")
-        self.state.charge(int(value).bit_length() // 64)
-        return int(value)
+        whole = self.index(value)
+        self.state.charge(whole.bit_length() // 64)
+        return whole
 
     def chr_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         code = self.integer(one(args, kwargs, "chr"))
@@ -791,11 +805,8 @@ class Library:
             args = [enum_mixin_value(a) for a in args]  # `range(Level.HIGH)`: its int
             not_int = [a for a in args if type(a) not in (int, bool)]
         if not kwargs and 1 <= len(args) <= 3 and not_int:
-            bad = not_int[0]
-            if type(bad) is not PInstance or bad.cls.lookup("__index__") is MISSING:
-                # `range(len(xs) / 2)`: CPython's TypeError, with its words
-                message = f"'{cpython_type(bad)}' object cannot be interpreted as an integer"
-                raise ProgramError(message, kind="TypeError")
+            args = [self.index(a) for a in args]  # an object's `__index__`, else refused
+            not_int = []
         if kwargs or not 1 <= len(args) <= 3 or not_int:
             raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:

@@ -70,6 +70,8 @@ from backprop_animator.engine.interpreter.objects import (
     find_shape,
     holds_instance,
     is_bare_object,
+    is_data_descriptor,
+    is_descriptor,
     is_dunder,
     is_tuple_field,
     type_union,
@@ -222,6 +224,8 @@ class Machine:
         # The spans of methods named with a pass's word that do no pass's work
         # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
         self.no_passes: set[tuple[int, int]] = set()
+        # The built-in types a generic alias of theirs calls (`list[int]([1, 2])`), by name.
+        self.alias_origins: dict[str, Any] = {}
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -271,6 +275,8 @@ class Machine:
             return self.call(func.function, args, kwargs)
         if isinstance(func, Inert):
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
+        if kind is Annotation and func.name in self.alias_origins:
+            return self.call(self.alias_origins[func.name], args, kwargs)  # `list[int](xs)`
         if kind in _NOT_CALLABLE or (kind is PInstance and func.cls.lookup("__call__") is MISSING):
             # `model(x)` of a class with no `__call__`, `loss.data()`: CPython's TypeError
             message = f"'{cpython_type(func)}' object is not callable"
@@ -591,6 +597,18 @@ class Machine:
             return NO_METHOD
         return self.unbound_dunder(instance, name, method, args)
 
+    def index_of(self, value: PInstance) -> Any:
+        """An object's own `__index__` (`xs[i]`, `range(n)` of an object defining it): the
+        int it gives, CPython's TypeError for anything else; NO_METHOD where its class
+        has none."""
+        result = self.call_dunder(value, "__index__")
+        if type(result) is int or result is NO_METHOD:
+            return result
+        if type(result) is bool:  # (CPython's DeprecationWarning, then the int)
+            return int(result)
+        words = f"__index__ returned non-int (type {cpython_type(result)})"
+        raise ProgramError(words, kind="TypeError")
+
     def unbound_dunder(
         self,
         instance: PInstance,
@@ -752,7 +770,10 @@ class Machine:
         """`get_attr` of an instance whose class has a property: the property first, then
         the instance's own attribute, then the class's (CPython's order)."""
         found = obj.cls.lookup(name)
-        if name in obj.attrs and not (type(found) is PProperty and found.data):
+        hidden = (type(found) is PProperty and found.data) or (
+            is_data_descriptor(found) and is_descriptor(found)
+        )
+        if name in obj.attrs and not hidden:
             return obj.attrs[name]
         return self.class_attr_of(obj, name)
 
@@ -765,16 +786,7 @@ class Machine:
         if kind is Function:
             return BoundMethod(found, obj)
         if kind is PProperty:
-            try:
-                return self.call(found.fget, [obj])
-            except ProgramError as error:  # a getter's AttributeError: `__getattr__` next
-                fallback = obj.cls.lookup("__getattr__")
-                wanted = self.exceptions.get("AttributeError")
-                if type(fallback) is not Function or wanted is None:
-                    raise
-                if not error_matches(error, wanted, self.exceptions):
-                    raise
-                return self.call_function(fallback, [obj, name])
+            return self.described(obj, name, found.fget, [obj])
         if kind is NativeMethod:
             return bind_native(found, obj)
         if kind is PStaticMethod:
@@ -783,6 +795,8 @@ class Machine:
             return self.class_bound(found.function, obj.cls)
         if found is OBJECT_HASH:  # `__hash__ = object.__hash__`, read off an object: bound
             return self.object_method(obj, name)
+        if kind is PInstance and is_descriptor(found):  # a descriptor of the program's
+            return self.described(obj, name, self.get_attr(found, "__get__"), [obj, obj.cls])
         if found is not MISSING:
             return found
         mro = len(obj.cls.mro)
@@ -807,6 +821,28 @@ class Machine:
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
+
+    def described(self, obj: PInstance, name: str, getter: Any, args: list[Any]) -> Any:
+        """An attribute of `obj` a property's getter or a descriptor's `__get__` gives
+        (`getter` called with `args`); its AttributeError calls the class's own
+        `__getattr__` next, as CPython's."""
+        try:
+            return self.call(getter, args)
+        except ProgramError as error:
+            fallback = obj.cls.lookup("__getattr__")
+            wanted = self.exceptions.get("AttributeError")
+            if type(fallback) is not Function or wanted is None:
+                raise
+            if not error_matches(error, wanted, self.exceptions):
+                raise
+            return self.call_function(fallback, [obj, name])
+
+    def descriptor_call(self, descriptor: PInstance, method: str, args: list[Any]) -> None:
+        """A data descriptor's `__set__(obj, value)` or `__delete__(obj)`; one its class
+        lacks is CPython's AttributeError, which names the method."""
+        if descriptor.cls.lookup(method) is MISSING:
+            raise ProgramError(method, kind="AttributeError")
+        self.call(self.get_attr(descriptor, method), args)
 
     def getattr_fallback(self, obj: PInstance, name: str) -> Any:
         """`obj.__getattr__(name)` of its class's own, as CPython calls it when the
@@ -916,6 +952,8 @@ class Machine:
             return self.class_bound(found.function, obj)
         if type(found) is NativeMethod:
             return unbound_native(found, obj)
+        if type(found) is PInstance and is_descriptor(found):  # `__get__(None, cls)`
+            return self.call(self.get_attr(found, "__get__"), [None, obj])
         return found
 
     def class_bound(self, function: Any, cls: PClass) -> Any:
@@ -984,7 +1022,8 @@ class Machine:
             if name == "__hash__":
                 cls.hash_none = False  # (its own now, in the place of CPython's None)
             self.reequip(cls)
-        if type(value) is PProperty:  # its instances made from now on read it first
+        if type(value) is PProperty or is_data_descriptor(value):
+            # its instances made from now on read it first
             cls.has_properties = True
             self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             cls.find_properties()
@@ -1013,7 +1052,8 @@ class Machine:
         removed = cls.namespace.pop(name)
         if name in _REEQUIPPED:
             self.reequip(cls)
-        if type(removed) is PProperty:  # its instances' reads look at it no longer
+        if type(removed) is PProperty or is_data_descriptor(removed):
+            # its instances' reads look at it no longer
             self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             cls.find_properties()
 
@@ -1056,6 +1096,9 @@ class Machine:
                         kind="AttributeError",
                     )
                 self.call(prop.fdel, [obj])
+                return
+            if is_data_descriptor(prop):
+                self.descriptor_call(prop, "__delete__", [obj])
                 return
         shape = cls.shape
         if (
@@ -1160,6 +1203,9 @@ class Machine:
                     kind="AttributeError",
                 )
             self.call(prop.fset, [obj, value])
+            return True
+        if is_data_descriptor(prop):  # a descriptor of the program's: its `__set__`
+            self.descriptor_call(prop, "__set__", [obj, value])
             return True
         return False
 
@@ -1363,6 +1409,12 @@ class Machine:
             result = self.call_dunder(right, _REFLECTED[op], left)
             if result is not NO_METHOD and result is not NotImplemented:
                 return result
+        if op == "*" and (type(left) in _REPEATED or type(right) in _REPEATED):
+            # `[0] * n` of an object defining `__index__`: a sequence repeated, as CPython's
+            count = right if type(left) in _REPEATED else left
+            index = self.index_of(count) if type(count) is PInstance else NO_METHOD
+            if index is not NO_METHOD:
+                return self.sequences(op, *((left, index) if count is right else (index, right)))
         raise unsupported(op, left, right)
 
     def sequences(self, op: str, left: Any, right: Any) -> Any:
@@ -2027,6 +2079,8 @@ class Machine:
                     raise failed from None
             if type(key) is PInstance and enum_mixin_value(key) is not key:
                 return self.get_item(obj, enum_mixin_value(key))  # `xs[Level.HIGH]`
+            if type(key) is PInstance and (index := self.index_of(key)) is not NO_METHOD:
+                return self.get_item(obj, index)  # its class's `__index__`
             raise bad_index(obj, key)
         if isinstance(obj, TypeObject) and obj.name in GENERIC_ALIASES:
             # `Vector = list[Value]`: CPython's generic alias, an alias as `List[Value]` is
@@ -2101,6 +2155,9 @@ class Machine:
                 except ValueError as error:  # an extended slice's size: CPython's, catchable
                     raise caught_as(str(error), error) from None
                 return
+            if type(key) is PInstance and (index := self.index_of(key)) is not NO_METHOD:
+                self.set_item(obj, index, value)  # its class's `__index__`
+                return
             raise bad_index(obj, key)
         if kind is PInstance:
             result = self.call_dunder(obj, "__setitem__", key, value)
@@ -2160,6 +2217,12 @@ class Machine:
         # `del stack[i]`: the class's own `__delitem__`.
         if kind is PInstance and self.call_dunder(obj, "__delitem__", key) is not NO_METHOD:
             return
+        if kind is list and type(key) is PInstance:
+            index = self.index_of(key)  # its class's `__index__`
+            if index is not NO_METHOD:
+                self.del_item(obj, index)
+                return
+            raise bad_index(obj, key)
         raise ProgramError(
             f"'{python_type_name(obj)}' object doesn't support item deletion", kind="TypeError"
         )
@@ -2377,6 +2440,7 @@ def unsupported(op: str, left: Any, right: Any) -> ProgramError:
 
 
 _SEQUENCES = (str, list, tuple)
+_REPEATED = frozenset({str, list, tuple, bytes})
 
 
 def unsupported_words(op: str, left: Any, right: Any) -> str:

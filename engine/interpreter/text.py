@@ -440,11 +440,31 @@ class Texts:
             kind = "d"
             if type(value) is float:
                 value = int(value)
+        if precision is not None and kind in "dxXo":  # `'%.3d' % 5`: at least 3 digits
+            return self.precise_integer(int(value), flags, width, spec_number(precision), kind)
         align = "<" if "-" in flags else ""
         sign = "+" if "+" in flags else (" " if " " in flags else "")
         zero = "0" if "0" in flags and not align else ""
+        alternate = "#" if "#" in flags and kind != "c" else ""  # `'%#x'`: `0xff`
         dot = f".{precision}" if precision is not None else ""
-        return self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}")
+        return self.format(value, f"{align}{sign}{alternate}{zero}{width or ''}{dot}{kind}")
+
+    def precise_integer(
+        self, value: int, flags: str, width: str | None, precision: int, kind: str
+    ) -> str:
+        """`'%.3d' % 5`, `'%#08.4x' % 255`: an integer of at least `precision` digits,
+        zero-padded, after its sign and prefix, then padded to `width`, as CPython's."""
+        size = spec_number(width) if width else 0
+        self.state.check_str(max(precision, size))
+        digits = format(abs(value), kind).rjust(precision, "0")
+        prefix = "0" + kind if "#" in flags and kind != "d" else ""
+        sign = "-" if value < 0 else "+" if "+" in flags else " " if " " in flags else ""
+        head = sign + prefix
+        if "-" in flags:
+            return (head + digits).ljust(size)
+        if "0" in flags:
+            return head + digits.rjust(size - len(head), "0")
+        return (head + digits).rjust(size)
 
     def bytes_percent(self, template: bytes, values: Any) -> bytes:
         """`b'%d' % 5`: Python's own `bytes.__mod__` (CPython's results and words), on

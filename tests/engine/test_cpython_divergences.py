@@ -4397,3 +4397,216 @@ def test_unions_inside_an_alias_compare_as_sets_as_cpythons() -> None:
         "print(Optional[list[int | str]] == (list[str | int] | None), list[int] == list[float])\n"
     )
     assert_as_cpython(source)
+
+
+# A tiny nn library's `Param` descriptor: `__set_name__` names it, `__set__` checks what
+# is written, `__get__` reads it (off the class too); a non-data descriptor caching into
+# the instance's dict, hidden by it afterwards; a data descriptor found before the dict.
+DESCRIPTORS = """
+class Param:
+    def __set_name__(self, owner, name):
+        self.private = '_' + name
+        print('named', owner.__name__, name)
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return getattr(obj, self.private, 0.0)
+    def __set__(self, obj, value):
+        if value < 0:
+            raise ValueError(f'{self.private[1:]} must be >= 0, got {value}')
+        setattr(obj, self.private, float(value))
+    def __delete__(self, obj):
+        print('deleting', self.private)
+        delattr(obj, self.private)
+class Linear:
+    w = Param()
+    b = Param()
+    def __init__(self, w, b):
+        self.w = w
+        self.b = b
+    def __call__(self, x):
+        return self.w * x + self.b
+class Deeper(Linear):
+    pass
+layer = Deeper(2, 1)
+print(layer(3), layer.w, vars(layer), type(Linear.w).__name__, getattr(layer, 'b'))
+for write in (lambda: setattr(layer, 'w', -1), lambda: Linear(1, -2)):
+    try:
+        write()
+    except ValueError as e:
+        print('ValueError:', e)
+layer.__dict__['w'] = 99
+print(layer.w, hasattr(layer, 'w'))
+del layer.w
+print(layer.w, vars(layer))
+class Lazy:
+    def __init__(self, fn):
+        self.fn = fn
+    def __get__(self, obj, cls):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.fn.__name__] = self.fn(obj)
+        print('computed')
+        return value
+class Net:
+    def __init__(self, n):
+        self.n = n
+    @Lazy
+    def size(self):
+        return self.n * 2
+net = Net(4)
+print(net.size, net.size, type(Net.size).__name__)
+class DeleteOnly:
+    def __delete__(self, obj):
+        print('delete')
+class Raising:
+    def __get__(self, obj, cls):
+        raise AttributeError('nope')
+class W:
+    d = DeleteOnly()
+    g = Raising()
+    def __getattr__(self, name):
+        return 'fallback ' + name
+w = W()
+try:
+    w.d = 1
+except AttributeError as e:
+    print('AttributeError:', e)
+del w.d
+print(w.d is W.__dict__['d'], w.g)
+class Bad:
+    def __set_name__(self, owner, name):
+        raise ValueError('bad name ' + name)
+try:
+    class Holder:
+        x = Bad()
+except RuntimeError as e:
+    print('RuntimeError:', e, repr(e.__cause__))
+class Bound:
+    def __get__(self, obj, cls):
+        return lambda y: (obj is not None, cls.__name__, y)
+class M:
+    f = Bound()
+print(M().f(3), M.f(4))
+"""
+
+
+def test_a_programs_descriptors_are_read_written_deleted_and_named_as_cpythons() -> None:
+    assert_as_cpython(DESCRIPTORS)
+
+
+INDEX_OBJECTS = """
+class Idx:
+    def __init__(self, n):
+        self.n = n
+    def __index__(self):
+        return self.n
+class NotIdx:
+    pass
+class BadIdx:
+    def __index__(self):
+        return 1.5
+xs = [0, 1, 2, 3, 4]
+xs[Idx(0)] = 'a'
+del xs[Idx(-1)]
+print(xs, xs[Idx(-1)], xs[::Idx(2)], xs[Idx(1):], list(range(Idx(3))), range(Idx(3))[Idx(1)])
+xs[Idx(0):Idx(2)] = ['p', 'q', 'r']
+print(xs, (1, 2)[Idx(1)], 'abc'[Idx(1)], chr(Idx(65)), hex(Idx(255)), bin(Idx(5)), oct(Idx(8)))
+print([0] * Idx(3), (1,) * Idx(2), Idx(2) * 'ab')
+for test in (
+    lambda: xs[NotIdx()], lambda: xs[BadIdx()], lambda: range(NotIdx()), lambda: range(BadIdx()),
+    lambda: xs[Idx(10)], lambda: hex(NotIdx()), lambda: hex(1.5), lambda: [1] * NotIdx(),
+    lambda: 'ab' * BadIdx(), lambda: range(1, Idx(5), Idx(0)), lambda: xs[Idx(1):NotIdx()],
+    lambda: xs.__delitem__(NotIdx()), lambda: 'abc'[NotIdx()], lambda: xs.__setitem__(BadIdx(), 1),
+):
+    try:
+        print(test())
+    except Exception as e:
+        print(type(e).__name__ + ':', e)
+"""
+
+
+def test_an_object_defining_index_is_an_int_where_cpython_takes_one() -> None:
+    assert_as_cpython(INDEX_OBJECTS)
+
+
+def test_a_topological_sort_written_as_generators_delegates_as_cpythons() -> None:
+    # `yield from visit(child)`, a sub-generator's return value (`return (yield ...)` too),
+    # `send` and `close` passed down, and a list iterator that takes no `send`.
+    source = """
+class Node:
+    def __init__(self, name, children=()):
+        self.name, self.children = name, list(children)
+def topo(root):
+    seen = set()
+    def visit(n):
+        if n.name in seen:
+            return 0
+        seen.add(n.name)
+        count = 1
+        for c in n.children:
+            count += yield from visit(c)
+        yield n.name
+        return count
+    total = yield from visit(root)
+    print('visited', total)
+a = Node('a'); b = Node('b', [a]); c = Node('c', [a, b]); d = Node('d', [c, b])
+print(list(topo(d)))
+def ask():
+    return (yield 'question')
+def relay():
+    answer = yield from ask()
+    print('answer', answer)
+    return (yield from ask())
+g = relay()
+print(next(g), g.send(1))
+try:
+    g.send(2)
+except StopIteration as e:
+    print('stop', e.value)
+def inner():
+    try:
+        yield 1
+        yield 2
+    finally:
+        print('inner closed')
+def outer():
+    try:
+        yield from inner()
+    finally:
+        print('outer closed')
+g = outer()
+next(g)
+g.close()
+def over_list():
+    yield from iter([1, 2])
+g = over_list()
+next(g)
+try:
+    g.send(5)
+except AttributeError as e:
+    print('AttributeError:', e)
+"""
+    assert_as_cpython(source)
+
+
+def test_small_forms_people_write_are_cpythons() -> None:
+    # `del (a, b)` and `del [c, d]`, printf precision of integers (`'%.3d'`), `#`, and a
+    # generic alias called as its type.
+    source = """
+a, b, c, d = 1, 2, 3, 4
+xs = [0, 1, 2, 3]
+del (a, b), [c, [xs[0], d]]
+try:
+    print(a)
+except NameError as e:
+    print('NameError:', e)
+print(xs)
+for template, value in [('%.3d', 5), ('%08.3d', -5), ('%-8.3d|', -5), ('%+.3d', 5),
+        ('% .3d', 5), ('%#.4x', 255), ('%#08.4x', 255), ('%.0d', 0), ('%#.3o', 8),
+        ('%.3X', 255), ('%#x', 255), ('%#o', 8), ('%.3i', 7.9), ('%#.3f', 1), ('%#g', 1.5),
+        ('%.2d', 12345), ('%#X', 255), ('%#c', 65), ('%+.2e', 1234.5), ('%#.3x', -5)]:
+    print(repr(template % value))
+print(list[int]([1, 2]), dict[str, int](a=1), tuple[int, ...]('ab'), set[int]())
+"""
+    assert_as_cpython(source)

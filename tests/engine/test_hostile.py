@@ -2648,3 +2648,53 @@ def test_a_typing_union_made_of_a_growing_one_is_charged_a_step_a_member() -> No
     source = "import typing\nt = int\nfor i in range(1500):\n    t = typing.Union[t, list[t]]\n"
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+# A program's descriptors and `__index__`: what they are handed is the program's own
+# (its object, its class, None, the name), a `__get__`, `__set__` or `__index__` asking
+# again ends at the call depth, and an index's huge int meets the size bounds first.
+DESCRIPTOR_AND_INDEX_BOUNDS = [
+    (
+        "class D:\n    def __get__(self, o, c):\n        return o.x\n"
+        "    def __set__(self, o, v):\n        o.x = v\nclass A:\n    x = D()\nA().x = 1\n",
+        "RecursionError",
+    ),
+    (
+        "class D:\n    def __get__(self, o, c):\n        return c.y\nclass B:\n    y = D()\nB.y\n",
+        "RecursionError",
+    ),
+    ("class I:\n    def __index__(self):\n        return [1][self]\n[1][I()]\n", "RecursionError"),
+    ("class I:\n    def __index__(self):\n        return 10**9\nxs = [0] * I()\n", "1,000,000"),
+    ("class I:\n    def __index__(self):\n        return 10**12\ns = 'ab' * I()\n", "characters"),
+    ("class I:\n    def __index__(self):\n        return 10**12\nxs = [1][:I()] * I()\n", "items"),
+]
+
+
+@pytest.mark.parametrize(("source", "words"), DESCRIPTOR_AND_INDEX_BOUNDS)
+def test_a_programs_descriptors_and_index_stay_within_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(time_limit=60.0))
+
+
+def test_a_descriptor_is_handed_the_programs_own_values_only() -> None:
+    source = (
+        "class D:\n    def __set_name__(self, owner, name):\n        print(owner, name)\n"
+        "    def __get__(self, obj, cls):\n        print(type(obj).__name__, cls)\n"
+        "        return (obj, cls)\n"
+        "    def __set__(self, obj, value):\n        print(type(obj).__name__, value)\n"
+        "class A:\n    x = D()\nA().x = 5\nA().x\nA.x\n"
+    )
+    ours = printed_lines(trace_source(source + END))
+    assert ours[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["s = '%.999999999d' % 5", "s = '%0999999999.3x' % 5", "s = '%-999999999.2d' % 5",
+     "xs = list[int](range(10**9))"],
+)  # fmt: skip
+def test_an_integers_printf_precision_and_a_called_alias_stay_within_the_bounds(
+    statement: str,
+) -> None:
+    with pytest.raises(EngineError, match=r"stay within|BACKPROP_MAX_STEPS"):
+        trace_source(statement + "\n" + END, limits=Limits(time_limit=60.0))

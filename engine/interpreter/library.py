@@ -1085,6 +1085,9 @@ class Library:
                 ) and self.kind_fits(plain, cls):
                     return True
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
+                if cls.args:  # `isinstance(x, List[int])`: CPython's TypeError
+                    words = "Subscripted generics cannot be used with class and instance checks"
+                    raise ProgramError(words, kind="TypeError")
                 if abstract_instance(cls.name, value):
                     return True
             elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError

@@ -1088,6 +1088,8 @@ class Machine:
                 raise ProgramError(f"cannot delete field '{name}'", kind="FrozenInstanceError")
             if is_tuple_field(cls, name):  # a named tuple's field
                 raise ProgramError("can't delete attribute", kind="AttributeError")
+            if (name == "value" or name == "name") and cls.lookup(ENUM_KEY) is not MISSING:
+                raise enum_field_error("delete", name)
             prop = cls.lookup(name)
             if type(prop) is PProperty:
                 if prop.fdel is None:
@@ -1195,6 +1197,8 @@ class Machine:
                 return True
         if is_tuple_field(cls, name):  # a named tuple's field: CPython's `_tuplegetter`'s
             raise ProgramError("can't set attribute", kind="AttributeError")
+        if (name == "value" or name == "name") and cls.lookup(ENUM_KEY) is not MISSING:
+            raise enum_field_error("set", name)  # `Op.ADD.value = 5`
         prop = cls.lookup(name)
         if type(prop) is PProperty:
             if prop.fset is None:
@@ -2264,6 +2268,12 @@ PYTHON_TYPES: dict[type, type] = {
 PYTHON_TYPES[PSet] = set
 PYTHON_TYPES[MappingProxyType] = MappingProxyType
 PYTHON_TYPES.update({view: view for view in VIEWS})  # (`.mapping` in their method tables)
+
+
+def enum_field_error(verb: str, name: str) -> ProgramError:
+    """CPython's AttributeError for `Op.ADD.value = 5` (`del`: `delete`): the words of
+    the property `Enum` itself defines, named by `Enum` whatever the member's class."""
+    return ProgramError(f"<enum 'Enum'> cannot {verb} attribute '{name}'", kind="AttributeError")
 
 
 def bad_index(obj: Any, key: Any) -> ProgramError:

@@ -246,10 +246,12 @@ def finish_class(m: Any, cls: PClass) -> PClass:
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         _check_enum_mixins(cls)
         _enum_methods(cls)
+        cls.has_properties = True  # `Op.ADD.value = 5`: `Machine.guarded_write` refuses it
     make_enum_members(cls)
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         if not cls.equipped:  # (its members hash before any instance is made)
             m.equip(cls)
+        _init_enum_members(m, cls)
         cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
 
@@ -605,6 +607,19 @@ def make_enum_members(cls: PClass) -> None:
         cls.namespace[name] = member
         if plain:
             by_value[(type(value), value)] = member
+
+
+def _init_enum_members(m: Any, cls: PClass) -> None:
+    """An Enum's own `__init__` (a planet's `def __init__(self, mass, radius)`) called
+    with each member, in order, as CPython's `EnumType` calls it: with the items of a
+    tuple value, else with the value."""
+    init = next((c.namespace["__init__"] for c in cls.mro if "__init__" in c.namespace), None)
+    if type(init) is not Function:
+        return
+    for name, member in list(cls.namespace.items()):
+        if type(member) is PInstance and member.cls is cls and member.attrs.get("name") == name:
+            value = member.attrs["value"]
+            m.call_function(init, [member, *(value if type(value) is tuple else (value,))])
 
 
 def _mixin_member_value(cls: PClass, mixin: type, value: Any, plain: bool) -> Any:

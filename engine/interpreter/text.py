@@ -140,7 +140,7 @@ class Texts:
             seen = set() if seen is None else seen
             active = self.active
             if id(value) in seen or id(value) in active:
-                return "[...]" if kind is list else ("(...)" if kind is tuple else "{...}")
+                return self.repr_again(value, seen)
             if len(seen) >= self.state.limits.max_depth:
                 raise self.state.too_nested()
             seen.add(id(value))
@@ -301,6 +301,27 @@ class Texts:
         if value.frozen:  # `frozenset({1, 2})`, `frozenset()`
             return f"frozenset({{{inner}}})" if parts else "frozenset()"
         return "{" + inner + "}" if parts else "set()"
+
+    def repr_again(self, value: Any, seen: set[int]) -> str:
+        """A container met again inside its own repr, as CPython's shows it: `[...]`,
+        `(...)`, `{...}`, `set(...)`, `frozenset(...)`, a defaultdict's factory before its
+        `{...}`, an OrderedDict's `...`."""
+        kind = type(value)
+        if kind is PSet:
+            return "frozenset(...)" if value.frozen else "set(...)"
+        if kind is list:
+            return "[...]"
+        if kind is tuple:
+            return "(...)"
+        special = self.collections.get(id(value))
+        if special is not None and special[0] is value:
+            if special[1] == "defaultdict":
+                factory = special[2]
+                shown = "None" if factory is None else self.to_repr(factory, seen)
+                return f"defaultdict({shown}, {{...}})"
+            if special[1] == "OrderedDict":
+                return "..."
+        return "{...}"
 
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
         if kind == "deque" and factory is not None:  # its maxlen

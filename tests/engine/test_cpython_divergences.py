@@ -4610,3 +4610,80 @@ for template, value in [('%.3d', 5), ('%08.3d', -5), ('%-8.3d|', -5), ('%+.3d', 
 print(list[int]([1, 2]), dict[str, int](a=1), tuple[int, ...]('ab'), set[int]())
 """
     assert_as_cpython(source)
+
+
+def test_an_enum_with_tuple_values_and_its_own_init_and_its_fields_are_cpythons() -> None:
+    # The planets' `__init__(self, mass, radius)` is called with each member's tuple's
+    # items (a plain value as one argument); `.value` and `.name` are read-only, with the
+    # words of the property `Enum` defines; a copied learner and a subscripted typing name
+    # in `isinstance` as CPython's.
+    source = """
+import copy
+from enum import Enum, IntEnum
+from typing import List, Dict
+from collections import OrderedDict
+class Planet(Enum):
+    MERCURY = (3.303e+23, 2.4397e6)
+    EARTH = (5.976e+24, 6.37814e6)
+    def __init__(self, mass, radius):
+        self.mass = mass
+        self.radius = radius
+    @property
+    def gravity(self):
+        return 6.673e-11 * self.mass / (self.radius * self.radius)
+print(Planet.EARTH.value, Planet.EARTH.mass, Planet.EARTH.gravity, Planet((3.303e+23, 2.4397e6)))
+class Act(Enum):
+    RELU = 'relu'
+    def __init__(self, label):
+        self.label = label.upper()
+class Level(IntEnum):
+    LOW = 1
+Act.RELU.label += '!'
+print(Act.RELU.label, Level.LOW.value)
+for change in (lambda: setattr(Level.LOW, 'value', 5), lambda: delattr(Level.LOW, 'value'),
+               lambda: setattr(Act.RELU, 'name', 'x'), lambda: isinstance([1], List[int]),
+               lambda: isinstance({}, Dict[str, int]), lambda: isinstance([1], List)):
+    try:
+        print(change())
+    except (AttributeError, TypeError) as e:
+        print(type(e).__name__ + ':', e)
+class Neuron:
+    def __init__(self, w):
+        self.w, self.history = w, [w]
+n = Neuron([1.0, 2.0])
+deep, shallow = copy.deepcopy(n), copy.copy(n)
+deep.w[0] = 9.0
+shallow.history.append(3)
+print(n.w, deep.w, n.history, shallow.history is n.history)
+od = OrderedDict(a=1, b=2, c=3)
+print(od.popitem(last=False), od.popitem(), od)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_set_or_defaultdict_met_again_in_its_own_repr_is_shown_as_cpythons() -> None:
+    # `set(...)`, `defaultdict(<class 'list'>, {...})`, an OrderedDict's `...`, reached
+    # again through a program's `__repr__` or directly.
+    source = """
+from collections import defaultdict, OrderedDict, deque
+class R:
+    def __init__(self, c):
+        self.c = c
+    def __repr__(self):
+        return f'R({self.c!r})'
+for c in [set(), defaultdict(list), OrderedDict(), deque(), {}, []]:
+    r = R(c)
+    if isinstance(c, set):
+        c.add(r)
+    elif isinstance(c, (deque, list)):
+        c.append(r)
+    else:
+        c['k'] = r
+    print(repr(c), str(c), f'{c}')
+d = defaultdict(list)
+d['a'].append(d)
+o = OrderedDict()
+o['a'] = o
+print(d, o)
+"""
+    assert_as_cpython(source)

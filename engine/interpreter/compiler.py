@@ -72,6 +72,7 @@ from backprop_animator.engine.interpreter.objects import (
     Frame,
     Function,
     Inert,
+    Maker,
     PartialMethod,
     PClass,
     PClassMethod,
@@ -2083,16 +2084,8 @@ class Compiler(ExpressionCompiler):
         binding = _binds_unrun(node)
         if binding is not None:
             # CPython runs `__del__` when the last reference goes (`del b`, a rebinding):
-            # objects here are never collected, so it would silently never run; and
-            # `__new__`: an object here is made by its class, then `__init__` runs.
-            if _bound_name(binding) == "__new__":
-                words = (
-                    "`__new__` is not run here: a class makes its objects itself, then calls "
-                    "`__init__`; do the set-up in `__init__` (a class of the program's cannot "
-                    "inherit from `float`, `int` or `str` either)"
-                )
-            else:
-                words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+            # objects here are never collected, so it would silently never run.
+            words = "`__del__` is not run here (objects are never collected, as CPython's are)"
             raise self.error(binding, words)
         decorate = self.decorators(node, scope)
         bases = [self.expr(base, scope) for base in node.bases]
@@ -2144,6 +2137,12 @@ class Compiler(ExpressionCompiler):
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:
                         function.owner = cls
+            if "__new__" in namespace and type(cls.abstract) is Maker:
+                words = f"class {name}: the `__new__` of an Enum or a named tuple is not run here"
+                raise ProgramError(words)
+            if not cls.abstract and cls.lookup("__new__") is not MISSING:
+                # its own `__new__` makes its objects (`Machine.new_instance`)
+                cls.abstract = Maker(partial(self.m.new_instance, cls))
             self.set_names(cls)
             self.init_subclass(cls, given)
             store(f, decorate(f, cls))
@@ -2474,21 +2473,12 @@ def _adds_itself(right: Any) -> bool:
     return type(right) is Value
 
 
-def _bound_name(item: ast.AST) -> str:
-    """The name a `def`, a class, an assignment's target or an import binds."""
-    if isinstance(item, ast.Name):
-        return item.id
-    if isinstance(item, ast.alias):
-        return item.asname or item.name
-    return str(getattr(item, "name", ""))
-
-
 # The methods a class body may not bind: they would never run here (`_binds_unrun`).
-_UNRUN = frozenset({"__del__", "__new__"})
+_UNRUN = frozenset({"__del__"})
 
 
 def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
-    """Where a class body binds `__del__` or `__new__` (`def __del__`, `__new__ = f`, in an
+    """Where a class body binds `__del__` (`def __del__`, `__del__ = f`, in an
     `if` of the body too), not looking inside the functions and classes it defines."""
     names = _UNRUN
     stack: list[ast.AST] = list(node.body)

@@ -74,6 +74,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_descriptor,
     is_dunder,
     is_tuple_field,
+    reads_of,
     type_union,
     union_members,
 )
@@ -476,6 +477,67 @@ class Machine:
         if shape is not None:
             cls.shape = shape
             self.recorder.register_instance(instance, args, kwargs)
+        return instance
+
+    def new_instance(self, cls: PClass, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`C(...)` of a class with its own `__new__` (a singleton's, a cache's): called
+        with the class and the arguments, as CPython's `type.__call__` calls it (a static
+        method, whether it says so or not); what it gives, when it is an object of `C`,
+        then has its class's `__init__` run with the same arguments (again, for an object
+        made before: CPython's), and anything else is the result as it is."""
+        new = cls.lookup("__new__")
+        if type(new) is PStaticMethod:
+            new = new.function
+        made = self.call(new, [cls, *args], kwargs or None)
+        if type(made) is not PInstance or cls not in made.cls.mro:
+            return made
+        init = made.cls.lookup("__init__")
+        if init is not MISSING:
+            returned = self.call(self.get_attr(made, "__init__"), args, kwargs or None)
+            if returned is not None:  # `return self` in `__init__`: CPython's TypeError
+                message = f"__init__() should return None, not '{cpython_type(returned)}'"
+                raise ProgramError(message, kind="TypeError")
+        shape = made.cls.shape or find_shape(made.cls, made.attrs)
+        if shape is not None and made.mirror is None:
+            made.cls.shape = shape
+            self.recorder.register_instance(made, args, kwargs)
+        return made
+
+    def object_new(self, args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        """`object.__new__(cls)`, `super().__new__(cls)` that reaches it: a new object of
+        the program's class `cls`, its `__init__` not run (an exception's, CPython's
+        `BaseException.__new__`, keeps the other arguments as its `args`)."""
+        if not args:
+            raise ProgramError("object.__new__(): not enough arguments", kind="TypeError")
+        cls, extra = args[0], args[1:]
+        if type(cls) is not PClass:
+            if isinstance(cls, TypeObject):
+                words = f"object.__new__({cls.name}) is not safe, use {cls.name}.__new__()"
+            else:
+                words = f"object.__new__(X): X is not a type object ({cpython_type(cls)})"
+            raise ProgramError(words, kind="TypeError")
+        if cls.builtin or (type(cls.abstract) is Maker and cls.lookup("__new__") is MISSING):
+            # `object.__new__(ValueError)`, of an Enum or a named tuple: made otherwise here
+            raise ProgramError(f"object.__new__({cls.name}) is not available here")
+        if type(cls.abstract) is list and cls.abstract:
+            methods = ", ".join(cls.abstract)
+            raise ProgramError(
+                f"Can't instantiate abstract class {cls.name} with abstract method"
+                f"{'s' if len(cls.abstract) > 1 else ''} {methods}",
+                kind="TypeError",
+            )
+        if (extra or kwargs) and not cls.exception:
+            words = "object.__new__() takes exactly one argument (the type to instantiate)"
+            raise ProgramError(words, kind="TypeError")
+        self.state.charge(1)
+        if not cls.equipped:
+            self.equip(cls)
+        instance = PInstance(cls)
+        if cls.slots is not None:
+            instance.attrs = SlotDict(cls)
+            instance.reads = reads_of(instance)
+        if cls.exception:
+            instance.fields = {"args": tuple(extra)}
         return instance
 
     def equip(self, cls: PClass) -> None:
@@ -941,6 +1003,8 @@ class Machine:
                 return Builtin("__init__", _object_init_descriptor)
             if name == "__setattr__":  # `object.__setattr__(self, name, value)`
                 return Builtin("__setattr__", self.object_setattr)
+            if name == "__new__":  # `object.__new__(cls)`
+                return Builtin("__new__", self.object_new)
             if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
                 return OBJECT_HASH
             raise ProgramError(
@@ -1017,6 +1081,8 @@ class Machine:
             raise immutable_type(name, cls.name)
         if type(value) is PartialMethod:  # `setattr(Tensor, 'mul', partialmethod(...))`
             value = value.method
+        if name == "__new__":  # (a class's own `__new__` is read when the class is made)
+            raise ProgramError("setting `__new__` of a class once it is made is not done here")
         cls.namespace[name] = value
         if name == "__eq__" or name == "__hash__":
             if name == "__hash__":
@@ -1169,6 +1235,8 @@ class Machine:
                     return bound_dunder(name, method, plain)
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
+        if name == "__new__":  # `super().__new__(cls)` that reaches `object`'s
+            return Builtin("object.__new__", self.object_new)
         if name == "__init_subclass__":  # object's, which takes no keywords
             return Builtin(
                 "object.__init_subclass__",

@@ -4002,18 +4002,18 @@ def test_a_partialmethod_object_is_not_callable_and_prints_as_cpythons() -> None
         ("class V(int):\n    pass\n", "keep the number in an attribute (`self.value = x`)"),
         ("class Words(list):\n    pass\n", "inherit from the built-in type 'list' here"),
         (
-            "class Dual:\n    def __new__(cls, x):\n        return object.__new__(cls)\n",
-            "`__new__` is not run here",
+            "from enum import Enum\nclass C(Enum):\n    A = 1\n"
+            "    def __new__(cls, v):\n        return object.__new__(cls)\n",
+            "the `__new__` of an Enum or a named tuple is not run here",
         ),
-        ("class S:\n    if True:\n        __new__ = staticmethod(len)\n", "`__new__` is not"),
     ],
 )
-def test_a_built_in_base_or_a_new_method_is_refused_saying_what_to_write(
+def test_a_built_in_base_or_an_enums_new_is_refused_saying_what_to_write(
     source: str, words: str
 ) -> None:
-    # CPython runs them (a float subclass's objects are floats everywhere, `__new__` makes
-    # the object): here they would not be, so the program is refused at its line rather
-    # than run otherwise (a `__new__` was once never called).
+    # CPython runs them (a float subclass's objects are floats everywhere, an Enum's
+    # `__new__` makes its members): here they would not be, so the program is refused at
+    # its line rather than run otherwise.
     with pytest.raises(EngineError, match=re.escape(words)) as refused:
         trace_source(source + TAIL)
     assert refused.value.line is not None
@@ -4687,3 +4687,104 @@ o['a'] = o
 print(d, o)
 """
     assert_as_cpython(source)
+
+
+# A class's own `__new__`: a singleton, a cache, a factory returning something else, an
+# inherited one, a static method, `object.__new__`'s TypeErrors, an exception's, a slotted
+# class's, one that recurses, and a built-in as `__new__`.
+NEW_METHODS = """
+class Singleton:
+    _instance = None
+    def __new__(cls, *args, **kwargs):
+        if cls._instance is None:
+            print('making', cls.__name__)
+            cls._instance = super().__new__(cls)
+        return cls._instance
+    def __init__(self, x=0):
+        print('init', x)
+        self.x = x
+a = Singleton(1)
+b = Singleton(2)
+print(a is b, a.x, type(a).__name__)
+class Interned:
+    _cache = {}
+    def __new__(cls, name):
+        if name in cls._cache:
+            return cls._cache[name]
+        obj = object.__new__(cls)
+        obj.name = name
+        cls._cache[name] = obj
+        return obj
+    def __repr__(self):
+        return f'Interned({self.name!r})'
+print(Interned('a') is Interned('a'), Interned('b'), len(Interned._cache))
+class Factory:
+    def __new__(cls, kind):
+        if kind == 'int':
+            return 42
+        return super().__new__(cls)
+    def __init__(self, kind):
+        print('Factory init', kind)
+print(Factory('int'), type(Factory('x')).__name__)
+class Base:
+    def __new__(cls, *a):
+        print('Base.__new__', cls.__name__, a)
+        return super().__new__(cls)
+class Child(Base):
+    def __init__(self, v):
+        self.v = v
+c = Child(5)
+print(c.v, isinstance(c, Base))
+class Counted:
+    count = 0
+    @staticmethod
+    def __new__(cls):
+        Counted.count += 1
+        return object.__new__(cls)
+Counted(); Counted()
+print(Counted.count)
+class Tries:
+    @staticmethod
+    def go():
+        for bad in (lambda: object.__new__(Child, 1), lambda: object.__new__(3),
+                    lambda: object.__new__(int)):
+            try:
+                bad()
+            except TypeError as e:
+                print('TypeError:', e)
+Tries.go()
+class E(Exception):
+    def __new__(cls, *args):
+        self = super().__new__(cls, *args)
+        self.extra = 'x'
+        return self
+try:
+    raise E('boom', 2)
+except E as e:
+    print(e, e.args, e.extra)
+class Rec:
+    def __new__(cls):
+        return cls()
+try:
+    Rec()
+except RecursionError:
+    print('RecursionError')
+class Slotted:
+    __slots__ = ('a',)
+    def __new__(cls):
+        o = super().__new__(cls)
+        o.a = 1
+        return o
+print(Slotted().a)
+class S:
+    if True:
+        __new__ = staticmethod(len)
+try:
+    S()
+except TypeError as e:
+    print('TypeError:', e)
+"""
+
+
+def test_a_classs_own_new_makes_its_objects_as_cpythons() -> None:
+    assert_as_cpython(NEW_METHODS)

@@ -2698,3 +2698,26 @@ def test_an_integers_printf_precision_and_a_called_alias_stay_within_the_bounds(
 ) -> None:
     with pytest.raises(EngineError, match=r"stay within|BACKPROP_MAX_STEPS"):
         trace_source(statement + "\n" + END, limits=Limits(time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("class R:\n    def __new__(cls):\n        return cls()\nR()\n", "RecursionError"),
+        (
+            "class R:\n    def __new__(cls):\n        return super().__new__(cls)\n"
+            "    def __init__(self):\n        R.__new__(R)\n        R()\nR()\n",
+            "RecursionError",
+        ),
+        (
+            "class N:\n    def __new__(cls):\n        return object.__new__(N.__new__)\nN()\n",
+            "X is not",
+        ),
+        ("class A:\n    pass\nsetattr(A, '__new__', lambda cls: 1)\n", "dunder|not done here"),
+    ],
+)
+def test_a_classs_own_new_ends_at_the_call_depth_and_makes_only_its_objects(
+    source: str, words: str
+) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(time_limit=60.0))

@@ -4164,7 +4164,7 @@ def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
         "False True",
     ]
     for source, words in (
-        ("dir()", "dir() without an argument is not available here"),
+        ("dir()", "dir() without an argument is listed here in a function only"),
         ("from enum import IntEnum\nclass C(IntEnum):\n    R = 1\ndir(C.R)", "with a data type"),
     ):
         with pytest.raises(EngineError, match=re.escape(words)):
@@ -4788,3 +4788,43 @@ except TypeError as e:
 
 def test_a_classs_own_new_makes_its_objects_as_cpythons() -> None:
     assert_as_cpython(NEW_METHODS)
+
+
+def test_dir_with_no_argument_in_a_function_lists_its_bound_names_as_cpythons() -> None:
+    source = """
+def f(a, b=2, *args, **kw):
+    x = 1
+    print(dir())
+    y = 2
+    print(dir())
+    if False:
+        z = 3
+    del x
+    print(dir())
+f(1)
+def outer():
+    p = 1
+    q = 2
+    def inner(r):
+        s = p + r
+        return dir()
+    print(inner(3))
+    def writer():
+        nonlocal q
+        q = 5
+        return dir()
+    print(writer())
+outer()
+class C:
+    def method(self):
+        import math
+        for i in range(2):
+            pass
+        return dir()
+print(C().method())
+def shadow():
+    dir = lambda: 'mine'
+    return dir()
+print(shadow())
+"""
+    assert_as_cpython(source)

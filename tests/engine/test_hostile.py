@@ -2721,3 +2721,19 @@ def test_a_classs_own_new_ends_at_the_call_depth_and_makes_only_its_objects(
 ) -> None:
     with pytest.raises(EngineError, match=words):
         trace_source(source + END, limits=Limits(time_limit=60.0))
+
+
+def test_dir_with_no_argument_lists_a_functions_names_only_and_is_charged() -> None:
+    # Strings of the names the function's own code binds or reads, nothing the
+    # interpreter keeps in its frames; a call in a loop is charged steps; at the top
+    # level it is refused.
+    source = (
+        "def f(a):\n    b = a\n    return dir()\nnames = f(1)\n"
+        "print(names, all(type(n) is str for n in names))\n"
+        "def g():\n    while True:\n        dir()\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source + "g()\n" + END, limits=Limits(max_steps=100_000, time_limit=60.0))
+    assert printed_lines(trace_source(source + END))[0] == "['a', 'b'] True"
+    with pytest.raises(EngineError, match="in a function only"):
+        trace_source("print(dir())\n" + END)

@@ -1172,18 +1172,27 @@ class ExpressionCompiler:
 
         index_of = self.m.index_of
 
-        def run(f: Frame) -> slice:
-            values = [p(f) if p is not None else None for p in parts]
-            for i, v in enumerate(values):
+        def indices(values: list[Any]) -> list[Any]:
+            """An object's own `__index__` for each bound not an int (CPython's slice
+            keeps the object, and asks it where the slice is used)."""
+            plain = []
+            for v in values:
                 if v is not None and type(v) not in (int, bool):
-                    # an object's own `__index__` (CPython's slice keeps the object)
                     if type(v) is not PInstance:
                         raise ProgramError("slice indices must be integers or None")
-                    index = index_of(v)
-                    if index is NO_METHOD:  # CPython's, where the slice is used
+                    v = index_of(v)
+                    if v is NO_METHOD:
                         words = "slice indices must be integers or None or have an __index__ method"
                         raise ProgramError(words, kind="TypeError")
-                    values[i] = index
+                plain.append(v)
+            return plain
+
+        def run(f: Frame) -> slice:
+            values = [p(f) if p is not None else None for p in parts]
+            for v in values:
+                if v is not None and type(v) not in (int, bool):
+                    values = indices(values)
+                    break
             if values[2] == 0:  # CPython's ValueError, caught as one
                 raise ProgramError("slice step cannot be zero", kind="ValueError")
             return slice(*values)

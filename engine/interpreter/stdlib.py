@@ -939,6 +939,9 @@ def time_module(state: State) -> PModule:
     return PModule("time", members)
 
 
+# A class's own ways of being pickled, which CPython's `copy` would call (not here).
+_PICKLING = ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
+
 # What `copy` hands back as it is: atoms, and what CPython's `copy` treats as atoms.
 ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass})
 COPIED_CONTAINERS = frozenset({list, tuple, dict})
@@ -1009,8 +1012,9 @@ class _Copier:
     def made(self, original: PInstance, attrs: dict[str, Any]) -> PInstance:
         """A new object of `original`'s class, without `__init__`, holding `attrs`."""
         cls = original.cls
-        if cls.lookup("__copy__") is not MISSING or cls.lookup("__deepcopy__") is not MISSING:
-            raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
+        own = next((name for name in _PICKLING if cls.lookup(name) is not MISSING), None)
+        if own is not None:  # CPython's copy would call it: not done here
+            raise ProgramError(f"copying a {cls.name} by its own {own} is not available here")
         twin = PInstance(cls)
         twin.attrs = new_attrs(cls)  # a `SlotDict` under `__slots__`, as the original's
         twin.attrs.update(attrs)
@@ -1045,6 +1049,8 @@ class _Copier:
             charge(len(value.items) // ITEMS_PER_STEP)
             return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
+            if value.cls.lookup("__copy__") is not MISSING:  # its class's own, as CPython's
+                return self.m.call(self.m.get_attr(value, "__copy__"), [])
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
         if kind is TextBuffer:
@@ -1062,9 +1068,16 @@ class _Copier:
         return TextBuffer(copied, value.methods)
 
     def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if len(args) != 1 or kwargs:
-            raise ProgramError("deepcopy() takes one object", kind="TypeError")
-        return self.deep(args[0], {}, 0)  # all it copies is reachable from it: ids hold
+        """`copy.deepcopy(x)`, and `copy.deepcopy(x, memo)` with the memo a class's own
+        `__deepcopy__(self, memo)` was given (a dict, by the ids of what it copied)."""
+        memo = args[1] if len(args) == 2 else kwargs.get("memo") if len(kwargs) == 1 else {}
+        if not 1 <= len(args) + len(kwargs) <= 2 or not args or (kwargs and "memo" not in kwargs):
+            raise ProgramError("deepcopy() takes one object (and a memo)", kind="TypeError")
+        if memo is None:
+            memo = {}
+        if type(memo) is not dict:
+            raise ProgramError("deepcopy()'s memo is a dict here", kind="TypeError")
+        return self.deep(args[0], memo, 0)  # all it copies is reachable from it: ids hold
 
     def deep(self, value: Any, memo: dict[int, Any], depth: int) -> Any:
         if self.atom(value):
@@ -1104,6 +1117,9 @@ class _Copier:
             for item in value.ordered():  # CPython's: set(list(value)), deep-copied
                 copied.add(key(self.deep(item, memo, depth)))
             copied.frozen = value.frozen
+        elif kind is PInstance and value.cls.lookup("__deepcopy__") is not MISSING:
+            own = self.m.get_attr(value, "__deepcopy__")  # its class's own, as CPython's
+            copied = memo[id(value)] = self.m.call(own, [memo])
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():

@@ -4828,3 +4828,76 @@ def shadow():
 print(shadow())
 """
     assert_as_cpython(source)
+
+
+OWN_COPIES = """
+import copy
+class P:
+    __slots__ = ('a', 'b')
+    def __init__(self):
+        self.a = [1]
+        self.b = 2
+p = P(); q = copy.deepcopy(p); r = copy.copy(p)
+q.a.append(5)
+print(p.a, q.a, r.a is p.a, r.b)
+class C:
+    def __init__(self, v):
+        self.v = v
+        self.me = self
+    def __copy__(self):
+        print('own copy')
+        return C(self.v * 2)
+    def __deepcopy__(self, memo):
+        print('own deepcopy', type(memo).__name__)
+        return C(copy.deepcopy(self.v, memo))
+c = C([1])
+print(copy.copy(c).v, copy.deepcopy(c).v)
+class Node:
+    def __init__(self):
+        self.children = []
+        self.parent = None
+root = Node(); kid = Node(); kid.parent = root; root.children.append(kid)
+r2 = copy.deepcopy(root)
+print(r2.children[0].parent is r2, r2 is not root)
+class Desc:
+    def __set_name__(self, o, n): self.n = '_' + n
+    def __get__(self, o, t): return getattr(o, self.n) if o else self
+    def __set__(self, o, v): setattr(o, self.n, v * 2)
+class D:
+    x = Desc()
+    def __init__(self): self.x = 3
+d = D(); e = copy.deepcopy(d)
+print(e.x, vars(e))
+from dataclasses import dataclass, field
+@dataclass
+class Cfg:
+    lr: float = 0.1
+    layers: list = field(default_factory=lambda: [2, 2])
+c1 = Cfg(); c2 = copy.deepcopy(c1); c2.layers.append(1)
+print(c1, c2)
+class OnlyDeep:
+    def __init__(self):
+        self.v = [1]
+    def __deepcopy__(self, memo):
+        return 'deep'
+o = OnlyDeep()
+print(copy.copy(o).v is o.v, copy.deepcopy(o), copy.deepcopy([o, o]))
+class Memo:
+    def __init__(self):
+        self.items = [1, 2]
+        self.alias = self.items
+    def __deepcopy__(self, memo):
+        new = Memo.__new__(Memo)
+        memo[id(self)] = new
+        new.items = copy.deepcopy(self.items, memo)
+        new.alias = copy.deepcopy(self.alias, memo)
+        return new
+m = copy.deepcopy(Memo())
+print(m.items is m.alias, m.items)
+"""
+
+
+def test_copies_of_a_programs_objects_ask_its_own_copy_and_deepcopy_as_cpythons() -> None:
+    # slots, cycles, a descriptor, a dataclass; a class's `__copy__` and `__deepcopy__(memo)`,
+    # the memo handed on to `deepcopy(part, memo)` keeping what was shared shared.
+    assert_as_cpython(OWN_COPIES)

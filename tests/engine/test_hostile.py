@@ -2737,3 +2737,32 @@ def test_dir_with_no_argument_lists_a_functions_names_only_and_is_charged() -> N
     assert printed_lines(trace_source(source + END))[0] == "['a', 'b'] True"
     with pytest.raises(EngineError, match="in a function only"):
         trace_source("print(dir())\n" + END)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (
+            "import copy\nclass A:\n    def __copy__(self):\n        return copy.copy(self)\n"
+            "copy.copy(A())\n",
+            "RecursionError",
+        ),
+        (
+            "import copy\nclass A:\n    def __deepcopy__(self, memo):\n"
+            "        return copy.deepcopy(self, {})\ncopy.deepcopy([A()])\n",
+            "RecursionError",
+        ),
+        (
+            "import copy\nclass A:\n    def __deepcopy__(self, memo):\n"
+            "        memo.clear()\n        return copy.deepcopy([self] * 1000, memo)\n"
+            "copy.deepcopy(A())\n",
+            "RecursionError|BACKPROP_MAX_STEPS",
+        ),
+        ("import copy\ncopy.deepcopy([1], 5)\n", "memo is a dict"),
+        ("import copy\nclass A:\n    def __reduce__(self):\n        return 1\ncopy.copy(A())\n",
+         "by its own __reduce__"),
+    ],
+)  # fmt: skip
+def test_a_classs_own_copy_and_deepcopy_end_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(time_limit=60.0))

@@ -1247,9 +1247,9 @@ def test_copy_is_bounded_and_copies_nothing_of_pythons() -> None:
         run("import copy\ny = copy.deepcopy(Value(1.0))\n")
     with pytest.raises(EngineError, match="cannot copy"):
         run("import copy\ny = copy.deepcopy(iter([1]))\n")
-    with pytest.raises(EngineError, match="by its own __copy__ is not available"):
+    with pytest.raises(EngineError, match="by its own __getstate__ is not available"):
         run(
-            "import copy\nclass A:\n    def __deepcopy__(self, memo):\n        return 1\n"
+            "import copy\nclass A:\n    def __getstate__(self):\n        return 1\n"
             "y = copy.deepcopy(A())\n"
         )
     with pytest.raises(EngineError, match="no attribute 'Error'"):

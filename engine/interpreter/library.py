@@ -908,9 +908,9 @@ class Library:
                 raise ProgramError(f"round() of {a_type(number)} is not available here")
             no_round = TypeError(f"type {python_type_name(named)} doesn't define __round__ method")
             raise caught_as(f"round() of {a_type(named)}", no_round)
+        if type(digits) is PInstance and digits.cls.lookup("__index__") is not MISSING:
+            digits = self.index(digits)  # its class's `__index__`
         if digits is not None and type(digits) not in (int, bool):
-            if type(digits) is PInstance and digits.cls.lookup("__index__") is not MISSING:
-                raise ProgramError("round()'s digits must be an integer here")
             name = python_type_name(digits)
             not_index = TypeError(f"'{name}' object cannot be interpreted as an integer")
             raise caught_as("round()'s digits must be an integer", not_index)
@@ -932,6 +932,8 @@ class Library:
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        if type(start) is PInstance:  # its class's `__index__`
+            start = self.index(start)
         if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
             words = "enumerate() takes an iterable and an optional integer start"
             raise wrong_arguments(words, "enumerate", args, kwargs)
@@ -1255,6 +1257,8 @@ class Library:
             except ValueError as error:
                 raise caught_as(f"int(): {error}", error) from None
         value = self.converted(args[0], "__int__", int)
+        if type(value) is PInstance and value.cls.lookup("__index__") is not MISSING:
+            value = self.index(value)  # CPython's int() falls back on `__index__`
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
@@ -1276,8 +1280,7 @@ class Library:
             )
             raise caught_as("float() of a complex number", not_real)
         if type(value) is PInstance and value.cls.lookup("__index__") is not MISSING:
-            # CPython's float() falls back on `__index__`: not done here, so refused
-            raise ProgramError(f"float() of {a_type(value)} through its __index__ is not done here")
+            value = self.index(value)  # CPython's float() falls back on `__index__`
         if type(value) not in (*NUMBERS, str):  # `float(v)` of a `Value` with no `__float__`
             raise ProgramError(
                 f"float() argument must be a string or a real number, not '{cpython_type(value)}'",
@@ -1460,6 +1463,8 @@ class Library:
                 raise wrong_arguments("pop() takes an optional index", "pop", args, kwargs, list)
             if not obj:
                 raise kinds.empty_pop(registry, obj)
+            if args and type(args[0]) is PInstance:  # its class's `__index__`
+                args = [self.index(args[0])]
             # Taking from the front shifts every item after it: that is work too.
             if args and type(args[0]) is int:
                 at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -1470,6 +1475,8 @@ class Library:
                 raise caught_as("pop(): bad index", error) from None
 
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) == 2 and type(args[0]) is PInstance:  # its class's `__index__`
+                args = [self.index(args[0]), args[1]]
             if kwargs or len(args) != 2 or type(args[0]) is not int:
                 words = "insert() takes an index and a value"
                 raise wrong_arguments(words, "insert", args, kwargs, list)

@@ -2157,6 +2157,7 @@ def _islice(library: Library, iterable: Any, *bounds: Any) -> Iterator[Any]:
         args = [iterable, *bounds]
         words = "itertools.islice() takes an iterable and at most three bounds"
         raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
+    bounds = tuple(library.index(b) if type(b) is PInstance else b for b in bounds)
     if not all(b is None or type(b) is int for b in bounds):
         raise ProgramError("islice() takes integer bounds", kind="ValueError")
     # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as

@@ -448,6 +448,10 @@ class Texts:
         given = value
         if type(value) is PInstance:  # an IntEnum's member is its int (`'%d' % Level.HIGH`)
             value = enum_mixin_value(value)
+        if type(value) is PInstance:  # an object's own `__index__`: an int, as CPython's
+            index = self.call_dunder(value, "__index__")
+            if type(index) is int:
+                value = index
         numeric = type(value) in (int, float, bool)
         if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
             name = python_type_name(given)

@@ -4513,6 +4513,10 @@ print(xs, xs[Idx(-1)], xs[::Idx(2)], xs[Idx(1):], list(range(Idx(3))), range(Idx
 xs[Idx(0):Idx(2)] = ['p', 'q', 'r']
 print(xs, (1, 2)[Idx(1)], 'abc'[Idx(1)], chr(Idx(65)), hex(Idx(255)), bin(Idx(5)), oct(Idx(8)))
 print([0] * Idx(3), (1,) * Idx(2), Idx(2) * 'ab')
+import itertools
+print(int(Idx(3)), float(Idx(3)), xs.pop(Idx(0)), xs.insert(Idx(1), 'x'), xs, round(2.567, Idx(1)))
+print(list(itertools.islice(xs, Idx(1), None, Idx(2))), list(enumerate('ab', start=Idx(1))))
+print('%d %x %5.1f %c' % (Idx(3), Idx(255), Idx(3), Idx(65)))
 for test in (
     lambda: xs[NotIdx()], lambda: xs[BadIdx()], lambda: range(NotIdx()), lambda: range(BadIdx()),
     lambda: xs[Idx(10)], lambda: hex(NotIdx()), lambda: hex(1.5), lambda: [1] * NotIdx(),

@@ -596,7 +596,9 @@ def make_enum_members(cls: PClass) -> None:
             value = _mixin_member_value(cls, mixin, value, mixed_in)
         if type(value) is int:
             last = value
-        plain = type(value) in (int, float, str, bool, type(None))  # Python's own hash
+        plain = type(value) in _PLAIN_VALUES or (  # Python's own hash and ==
+            type(value) is tuple and all(type(item) in _PLAIN_VALUES for item in value)
+        )
         alias = by_value.get((type(value), value)) if plain else None
         if alias is not None:
             cls.namespace[name] = alias
@@ -607,6 +609,11 @@ def make_enum_members(cls: PClass) -> None:
         cls.namespace[name] = member
         if plain:
             by_value[(type(value), value)] = member
+
+
+# The values an Enum's members are told apart by as Python compares them (a tuple of
+# them too: `BOX = (2, 2)` after `SQUARE = (2, 2)` is an alias).
+_PLAIN_VALUES = frozenset({int, float, str, bool, type(None)})
 
 
 def _init_enum_members(m: Any, cls: PClass) -> None:

@@ -4644,6 +4644,11 @@ class Level(IntEnum):
     LOW = 1
 Act.RELU.label += '!'
 print(Act.RELU.label, Level.LOW.value)
+class Shape(Enum):
+    SQUARE = (2, 2)
+    BOX = (2, 2)
+    LINE = (1, 0)
+print(list(Shape), Shape.BOX is Shape.SQUARE, Shape((1, 0)), Shape.BOX)
 for change in (lambda: setattr(Level.LOW, 'value', 5), lambda: delattr(Level.LOW, 'value'),
                lambda: setattr(Act.RELU, 'name', 'x'), lambda: isinstance([1], List[int]),
                lambda: isinstance({}, Dict[str, int]), lambda: isinstance([1], List)):

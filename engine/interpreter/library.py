@@ -1951,11 +1951,15 @@ class Library:
             state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
             return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
+        def width(args: list[Any]) -> int:
+            """A width given as an int, or as an object of its class's `__index__`."""
+            return _width([self.index(a) if type(a) is PInstance else a for a in args])
+
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + "<" + str(_width(args[:1])))
+            return texts.format(obj, _fill(args) + "<" + str(width(args[:1])))
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + ">" + str(_width(args[:1])))
+            return texts.format(obj, _fill(args) + ">" + str(width(args[:1])))
 
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
@@ -1969,14 +1973,14 @@ class Library:
             # Python's own: an odd margin's extra fill goes left when the width is odd,
             # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
             fill = _fill(args)
-            width = _width(args[:1])
-            state.check_str(width)
-            return obj.center(width, fill)
+            size = width(args[:1])
+            state.check_str(size)
+            return obj.center(size, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            width = _width(args)
-            state.check_str(width)
-            return obj.zfill(width)
+            size = width(args)
+            state.check_str(size)
+            return obj.zfill(size)
 
         table.update(center=center, zfill=zfill)
         table.update(

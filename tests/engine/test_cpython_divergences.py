@@ -4517,6 +4517,7 @@ import itertools
 print(int(Idx(3)), float(Idx(3)), xs.pop(Idx(0)), xs.insert(Idx(1), 'x'), xs, round(2.567, Idx(1)))
 print(list(itertools.islice(xs, Idx(1), None, Idx(2))), list(enumerate('ab', start=Idx(1))))
 print('%d %x %5.1f %c' % (Idx(3), Idx(255), Idx(3), Idx(65)))
+print('abc'.center(Idx(7)) + '|', 'abc'.ljust(Idx(5), '*'), 'abc'.rjust(Idx(5)), '7'.zfill(Idx(3)))
 for test in (
     lambda: xs[NotIdx()], lambda: xs[BadIdx()], lambda: range(NotIdx()), lambda: range(BadIdx()),
     lambda: xs[Idx(10)], lambda: hex(NotIdx()), lambda: hex(1.5), lambda: [1] * NotIdx(),

@@ -73,6 +73,7 @@ from backprop_animator.engine.interpreter.objects import (
     Frame,
     Function,
     Inert,
+    Maker,
     PartialMethod,
     PClass,
     PClassMethod,
@@ -460,9 +461,9 @@ class Compiler(ExpressionCompiler):
         if compile_statement is None or not _yields_where_supported(node):
             raise self.error(
                 node,
-                "yield is supported as a statement of its own or as the value of an "
-                "assignment (x = yield v), in if, for, while, try and with; not inside "
-                "match or a larger expression",
+                "yield is supported as a statement of its own, as the value of an "
+                "assignment (x = yield v, n += yield from it) or of a return, in if, for, "
+                "while, try and with; not inside match or a larger expression",
             )
         self.depth += 1
         if self.depth > self.max_depth:
@@ -533,6 +534,39 @@ class Compiler(ExpressionCompiler):
             for store in stores:
                 store(f, result)
             return None
+
+        return run
+
+    def gen_augmented(self, node: ast.AugAssign, scope: scopes.Scope) -> GenStmt:
+        """`count += yield from visit(child)` of a name: its value read before the
+        `yield`, as CPython reads it, and updated once it resumes."""
+        op = BINARY_OPERATORS.get(type(node.op))
+        target = node.target
+        if op is None or not isinstance(target, ast.Name):
+            raise self.error(node, "`+=` of a yield updates a name here, not an item or attribute")
+        binary = self.in_place(op)
+        load = self.name(target, scope)
+        store = self.store_name(target.id, scope, label=True)
+        value = self.gen_yield(node.value, scope)
+
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            before = load(f)
+            store(f, binary(op, before, (yield from value(f))))
+            return None
+
+        return run
+
+    def gen_return(self, node: ast.Return, scope: scopes.Scope) -> GenStmt:
+        """`return (yield v)` (or `return (yield from it)`): what is sent in, or the
+        source's return value, is the generator's own return value."""
+        if scope.kind != "function":
+            raise self.error(node, "return outside a function")
+        assert node.value is not None
+        value = self.gen_yield(node.value, scope)
+
+        def run(f: Frame) -> Generator[Any, Any, Any]:
+            f.ret = yield from value(f)
+            return RETURN
 
         return run
 
@@ -1894,7 +1928,15 @@ class Compiler(ExpressionCompiler):
 
     def delete(self, node: ast.Delete, scope: scopes.Scope) -> Stmt:
         actions: list[Callable[[Frame], None]] = []
-        for target in node.targets:
+        targets: list[ast.expr] = []
+        pending = list(reversed(node.targets))
+        while pending:  # `del (a, b)`, `del [a, b]`: each in order, left to right
+            target = pending.pop()
+            if isinstance(target, ast.Tuple | ast.List):
+                pending.extend(reversed(target.elts))
+            else:
+                targets.append(target)
+        for target in targets:
             if isinstance(target, ast.Subscript):
                 actions.append(self.delete_item(target, scope))
             elif isinstance(target, ast.Name) and scope.resolve(target.id)[0] in ("local", "class"):
@@ -1971,6 +2013,29 @@ class Compiler(ExpressionCompiler):
 
         return apply
 
+    def set_names(self, cls: PClass) -> None:
+        """`__set_name__(owner, name)` of each object of the program's in the new class's
+        own namespace whose class defines it (a descriptor learning the attribute it is
+        kept under), in order, as CPython's `type.__new__` calls it before
+        `__init_subclass__`; what one raises is CPython 3.11's RuntimeError, caused by it."""
+        m = self.m
+        for key, value in list(cls.namespace.items()):
+            if type(value) is not PInstance or value.cls.lookup("__set_name__") is MISSING:
+                continue
+            try:
+                m.call(m.get_attr(value, "__set_name__"), [cls, key])
+            except ProgramError as error:
+                if error.kind is None:  # a bound: caught by nothing
+                    raise
+                words = (
+                    f"Error calling __set_name__ on '{value.cls.name}' instance {key!r} "
+                    f"in '{cls.name}'"
+                )
+                made = m.instantiate(m.exceptions["RuntimeError"], [words], None)
+                wrapped = program_raise(m, made)
+                set_cause(m, wrapped, instance_of_error(error, m.exceptions))
+                raise wrapped from None
+
     def init_subclass(self, cls: PClass, keywords: dict[str, Any]) -> None:
         """A base's own `__init_subclass__` (a class method, whether it says so or not),
         called with the new class and the class statement's keywords as CPython's
@@ -2020,16 +2085,8 @@ class Compiler(ExpressionCompiler):
         binding = _binds_unrun(node)
         if binding is not None:
             # CPython runs `__del__` when the last reference goes (`del b`, a rebinding):
-            # objects here are never collected, so it would silently never run; and
-            # `__new__`: an object here is made by its class, then `__init__` runs.
-            if _bound_name(binding) == "__new__":
-                words = (
-                    "`__new__` is not run here: a class makes its objects itself, then calls "
-                    "`__init__`; do the set-up in `__init__` (a class of the program's cannot "
-                    "inherit from `float`, `int` or `str` either)"
-                )
-            else:
-                words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+            # objects here are never collected, so it would silently never run.
+            words = "`__del__` is not run here (objects are never collected, as CPython's are)"
             raise self.error(binding, words)
         decorate = self.decorators(node, scope)
         bases = [self.expr(base, scope) for base in node.bases]
@@ -2081,6 +2138,13 @@ class Compiler(ExpressionCompiler):
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:
                         function.owner = cls
+            if "__new__" in namespace and type(cls.abstract) is Maker:
+                words = f"class {name}: the `__new__` of an Enum or a named tuple is not run here"
+                raise ProgramError(words)
+            if not cls.abstract and cls.lookup("__new__") is not MISSING:
+                # its own `__new__` makes its objects (`Machine.new_instance`)
+                cls.abstract = Maker(partial(self.m.new_instance, cls))
+            self.set_names(cls)
             self.init_subclass(cls, given)
             store(f, decorate(f, cls))
 
@@ -2172,6 +2236,8 @@ _STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], Stmt]]
 _GENERATOR_STATEMENTS: dict[type[ast.stmt], Callable[[Compiler, Any, scopes.Scope], GenStmt]] = {
     ast.Expr: Compiler.gen_expression,
     ast.Assign: Compiler.gen_assign,
+    ast.Return: Compiler.gen_return,
+    ast.AugAssign: Compiler.gen_augmented,
     ast.Try: Compiler.gen_try,
     ast.With: Compiler.gen_with,
     ast.If: Compiler.gen_if,
@@ -2279,14 +2345,17 @@ def catches(wanted: Any, error: ProgramError, classes: dict[str, PClass]) -> boo
 
 def _yields_where_supported(node: ast.stmt) -> bool:
     """Whether every `yield` of `node`'s own is where a generator's body may have it:
-    the whole value of an expression statement or an assignment, or in the statements
-    (and clauses) of an `if`, `for`, `while` or `try`, not in their tests or iterables."""
-    if type(node) is ast.Expr or type(node) is ast.Assign:
+    the whole value of an expression statement, an assignment (`+=` too) or a return, or
+    in the statements (and clauses) of an `if`, `for`, `while` or `try`, not in their tests
+    or iterables."""
+    if isinstance(node, ast.Expr | ast.Assign | ast.Return | ast.AugAssign):
         value = node.value
         if type(value) is ast.Yield or type(value) is ast.YieldFrom:
             inner = [] if value.value is None else [value.value]
             if type(node) is ast.Assign:
                 inner.extend(node.targets)
+            if type(node) is ast.AugAssign:
+                inner.append(node.target)
             return not any(contains_yield(part) for part in inner)
         return False
     if type(node) is ast.If or type(node) is ast.While:
@@ -2417,21 +2486,12 @@ def _adds_itself(right: Any) -> bool:
     return type(right) is Value
 
 
-def _bound_name(item: ast.AST) -> str:
-    """The name a `def`, a class, an assignment's target or an import binds."""
-    if isinstance(item, ast.Name):
-        return item.id
-    if isinstance(item, ast.alias):
-        return item.asname or item.name
-    return str(getattr(item, "name", ""))
-
-
 # The methods a class body may not bind: they would never run here (`_binds_unrun`).
-_UNRUN = frozenset({"__del__", "__new__"})
+_UNRUN = frozenset({"__del__"})
 
 
 def _binds_unrun(node: ast.ClassDef) -> ast.AST | None:
-    """Where a class body binds `__del__` or `__new__` (`def __del__`, `__new__ = f`, in an
+    """Where a class body binds `__del__` (`def __del__`, `__del__ = f`, in an
     `if` of the body too), not looking inside the functions and classes it defines."""
     names = _UNRUN
     stack: list[ast.AST] = list(node.body)

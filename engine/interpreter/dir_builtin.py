@@ -68,8 +68,8 @@ def dir_of(m: Machine, args: list[Any], kwargs: dict[str, Any]) -> list[str]:
             words = f"dir expected at most 1 argument, got {len(args)}"
             raise ProgramError(words, kind="TypeError")
         raise ProgramError(
-            "dir() without an argument is not available here (there is no frame to "
-            "list); name the object: `dir(obj)`"
+            "dir() without an argument is listed here in a function only (the module's and "
+            "a class body's names are not); name the object: `dir(obj)`"
         )
     obj = args[0]
     if type(obj) is PInstance:

@@ -56,6 +56,7 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.text import (
     ITERATOR_CODES,
+    NO_METHOD,
     Texts,
     a_type,
     python_type_name,
@@ -1187,11 +1188,29 @@ class ExpressionCompiler:
             for part in (node.lower, node.upper, node.step)
         ]
 
+        index_of = self.m.index_of
+
+        def indices(values: list[Any]) -> list[Any]:
+            """An object's own `__index__` for each bound not an int (CPython's slice
+            keeps the object, and asks it where the slice is used)."""
+            plain = []
+            for v in values:
+                if v is not None and type(v) not in (int, bool):
+                    if type(v) is not PInstance:
+                        raise ProgramError("slice indices must be integers or None")
+                    v = index_of(v)
+                    if v is NO_METHOD:
+                        words = "slice indices must be integers or None or have an __index__ method"
+                        raise ProgramError(words, kind="TypeError")
+                plain.append(v)
+            return plain
+
         def run(f: Frame) -> slice:
             values = [p(f) if p is not None else None for p in parts]
             for v in values:
                 if v is not None and type(v) not in (int, bool):
-                    raise ProgramError("slice indices must be integers or None")
+                    values = indices(values)
+                    break
             if values[2] == 0:  # CPython's ValueError, caught as one
                 raise ProgramError("slice step cannot be zero", kind="ValueError")
             return slice(*values)
@@ -1199,6 +1218,48 @@ class ExpressionCompiler:
         return run
 
     def call(self, node: ast.Call, scope: scopes.Scope) -> Expr:
+        func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id == "dir"
+            and not node.args
+            and not node.keywords
+            and scope.kind == "function"
+        ):
+            return self.dir_here(node, scope, self.any_call(node, scope))
+        return self.any_call(node, scope)
+
+    def dir_here(self, node: ast.Call, scope: scopes.Scope, other: Expr) -> Expr:
+        """`dir()` in a function: the names bound in it now, sorted, as CPython's (its
+        locals, and the free variables it reads itself, from the frame that holds them);
+        `other`, the call as it is, where `dir` is not the built-in (`def dir()`)."""
+        assert isinstance(node.func, ast.Name)
+        func = self.name(node.func, scope)
+        built_in = self.builtins.get("dir")
+        where: list[tuple[str, int]] = []
+        for name in sorted(scope.locals | scope.nonlocals | scope.loads):
+            how, hops = scope.resolve(name)
+            if how == "local" or how == "free":
+                where.append((name, hops if how == "free" else 0))
+        state = self.m.state
+
+        def run(f: Frame) -> Any:
+            if func(f) is not built_in:
+                return other(f)
+            state.charge(1 + len(where) // ITEMS_PER_STEP)
+            names = []
+            for name, hops in where:
+                frame = f
+                for _ in range(hops):
+                    assert frame.parent is not None
+                    frame = frame.parent
+                if name in frame.vars:
+                    names.append(name)
+            return names
+
+        return run
+
+    def any_call(self, node: ast.Call, scope: scopes.Scope) -> Expr:
         m = self.m
         rec = self.rec
         call = m.call

@@ -27,7 +27,7 @@ from typing import Any
 from backprop_animator.engine.interpreter.exceptions import ProgramRaise, is_exception_class
 from backprop_animator.engine.interpreter.objects import Builtin, Frame, PClass, PInstance
 from backprop_animator.engine.interpreter.runtime import ProgramError, State, too_deep
-from backprop_animator.engine.interpreter.text import ITERATOR_CODES, a_type
+from backprop_animator.engine.interpreter.text import ITERATOR_CODES, a_type, cpython_type
 from backprop_animator.engine.limits import visited
 
 # A statement or value of a generator's body: a Python generator of its own, which
@@ -172,9 +172,8 @@ def yield_from(
             elif program:
                 item = delegate.send(sent)
             else:
-                raise ProgramError(
-                    f"{a_type(source)} has no attribute 'send'", kind="AttributeError"
-                )
+                words = f"'{cpython_type(source)}' object has no attribute 'send'"
+                raise ProgramError(words, kind="AttributeError")
         except StopIteration as stop:
             return stop.value if program else None
 

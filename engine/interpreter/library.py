@@ -392,6 +392,8 @@ class Library:
         members = {name: value for name, value in names.items() if name in _CPYTHON_BUILTINS}
         self.builtins_module = PModule("builtins", members)
         names["__builtins__"] = self.builtins_module
+        # `list[int]([1, 2])`: a generic alias called is its type called, as CPython's
+        m.alias_origins = {name: names[name] for name in GENERIC_ALIASES}
         return names
 
     # Classes and attributes, by name
@@ -592,11 +594,23 @@ class Library:
             raise ProgramError("ord() expected a character", kind="TypeError")
         return value
 
+    def index(self, value: Any) -> int:
+        """An int, a bool's as an int, or what an object's own `__index__` gives (as
+        `range()` and `hex()` take one); CPython's TypeError for anything else
+        (`range(len(xs) / 2)`)."""
+        if type(value) is int or type(value) is bool:
+            return int(value)
+        if type(value) is PInstance:
+            index: Any = self.machine.index_of(value)
+            if type(index) is int:  # (NO_METHOD where its class has none)
+                return index
+        message = f"'{cpython_type(value)}' object cannot be interpreted as an integer"
+        raise ProgramError(message, kind="TypeError")
+
     def integer(self, value: Any) -> int:
-        if type(value) not in (int, bool):
-            raise ProgramError(f"an integer is required, not {a_type(value)}", kind="TypeError")
-        self.state.charge(int(value).bit_length() // 64)
-        return int(value)
+        whole = self.index(value)
+        self.state.charge(whole.bit_length() // 64)
+        return whole
 
     def chr_(self, args: list[Any], kwargs: dict[str, Any]) -> str:
         code = self.integer(one(args, kwargs, "chr"))
@@ -835,11 +849,8 @@ class Library:
             args = [enum_mixin_value(a) for a in args]  # `range(Level.HIGH)`: its int
             not_int = [a for a in args if type(a) not in (int, bool)]
         if not kwargs and 1 <= len(args) <= 3 and not_int:
-            bad = not_int[0]
-            if type(bad) is not PInstance or bad.cls.lookup("__index__") is MISSING:
-                # `range(len(xs) / 2)`: CPython's TypeError, with its words
-                message = f"'{cpython_type(bad)}' object cannot be interpreted as an integer"
-                raise ProgramError(message, kind="TypeError")
+            args = [self.index(a) for a in args]  # an object's `__index__`, else refused
+            not_int = []
         if kwargs or not 1 <= len(args) <= 3 or not_int:
             raise wrong_arguments("range() takes one to three integers", "range", args, kwargs)
         try:
@@ -941,9 +952,9 @@ class Library:
                 raise ProgramError(f"round() of {a_type(number)} is not available here")
             no_round = TypeError(f"type {python_type_name(named)} doesn't define __round__ method")
             raise caught_as(f"round() of {a_type(named)}", no_round)
+        if type(digits) is PInstance and digits.cls.lookup("__index__") is not MISSING:
+            digits = self.index(digits)  # its class's `__index__`
         if digits is not None and type(digits) not in (int, bool):
-            if type(digits) is PInstance and digits.cls.lookup("__index__") is not MISSING:
-                raise ProgramError("round()'s digits must be an integer here")
             name = python_type_name(digits)
             not_index = TypeError(f"'{name}' object cannot be interpreted as an integer")
             raise caught_as("round()'s digits must be an integer", not_index)
@@ -965,6 +976,8 @@ class Library:
 
     def enumerate_(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        if type(start) is PInstance:  # its class's `__index__`
+            start = self.index(start)
         if kwargs or not 1 <= len(args) <= 2 or type(start) is not int:
             words = "enumerate() takes an iterable and an optional integer start"
             raise wrong_arguments(words, "enumerate", args, kwargs)
@@ -1167,6 +1180,9 @@ class Library:
                 ) and self.kind_fits(plain, cls):
                     return True
             elif type(cls) is Annotation and cls.name in ABSTRACT_CLASSES:
+                if cls.args:  # `isinstance(x, List[int])`: CPython's TypeError
+                    words = "Subscripted generics cannot be used with class and instance checks"
+                    raise ProgramError(words, kind="TypeError")
                 if abstract_instance(cls.name, value):
                     return True
             elif type(cls) in _NOT_CLASSES:  # `isinstance(v, 'Value')`: CPython's TypeError
@@ -1334,6 +1350,8 @@ class Library:
             except ValueError as error:
                 raise caught_as(f"int(): {error}", error) from None
         value = self.converted(args[0], "__int__", int)
+        if type(value) is PInstance and value.cls.lookup("__index__") is not MISSING:
+            value = self.index(value)  # CPython's int() falls back on `__index__`
         if type(value) is str and len(value) > 1_300:
             raise ProgramError("int(): this string is too long to be a bounded integer")
         try:
@@ -1355,8 +1373,7 @@ class Library:
             )
             raise caught_as("float() of a complex number", not_real)
         if type(value) is PInstance and value.cls.lookup("__index__") is not MISSING:
-            # CPython's float() falls back on `__index__`: not done here, so refused
-            raise ProgramError(f"float() of {a_type(value)} through its __index__ is not done here")
+            value = self.index(value)  # CPython's float() falls back on `__index__`
         if type(value) not in (*NUMBERS, str):  # `float(v)` of a `Value` with no `__float__`
             raise ProgramError(
                 f"float() argument must be a string or a real number, not '{cpython_type(value)}'",
@@ -1425,6 +1442,25 @@ class Library:
         made = TypeObject("str", self.str_, (str,))
         made.members["maketrans"] = Builtin("maketrans", self.maketrans)
         return made
+
+    def str_translate(self, obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+        """`s.translate(table)` of a dict of code points (`str.maketrans`'s), as
+        CPython's; its result within the string bound."""
+        table = one(args, kwargs, "translate")
+        if type(table) is not dict or not _translation_table(table):
+            raise ProgramError(
+                "translate() takes a dict keyed by code points here (what str.maketrans makes)"
+            )
+        self.state.charge((len(obj) + len(table)) // 10)
+        made = 0  # (its length, found before it is made)
+        for character in obj:
+            value = table.get(ord(character), character)
+            made += len(value) if type(value) is str else 1
+        self.state.check_str(made)
+        try:
+            return obj.translate(table)
+        except (TypeError, ValueError) as error:  # CPython's, as it words them
+            raise caught_as(f"translate(): {error}", error) from None
 
     def maketrans(self, args: list[Any], kwargs: dict[str, Any]) -> dict[int, Any]:
         """`str.maketrans(x, y=None, z=None)`: CPython's own, given strings or a dict of
@@ -1565,6 +1601,8 @@ class Library:
                 raise wrong_arguments("pop() takes an optional index", "pop", args, kwargs, list)
             if not obj:
                 raise kinds.empty_pop(registry, obj)
+            if args and type(args[0]) is PInstance:  # its class's `__index__`
+                args = [self.index(args[0])]
             # Taking from the front shifts every item after it: that is work too.
             if args and type(args[0]) is int:
                 at = args[0] if args[0] >= 0 else len(obj) + args[0]
@@ -1575,6 +1613,8 @@ class Library:
                 raise caught_as("pop(): bad index", error) from None
 
         def insert(obj: list[Any], args: list[Any], kwargs: dict[str, Any]) -> None:
+            if len(args) == 2 and type(args[0]) is PInstance:  # its class's `__index__`
+                args = [self.index(args[0]), args[1]]
             if kwargs or len(args) != 2 or type(args[0]) is not int:
                 words = "insert() takes an index and a value"
                 raise wrong_arguments(words, "insert", args, kwargs, list)
@@ -2049,11 +2089,15 @@ class Library:
             state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
             return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
+        def width(args: list[Any]) -> int:
+            """A width given as an int, or as an object of its class's `__index__`."""
+            return _width([self.index(a) if type(a) is PInstance else a for a in args])
+
         def ljust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + "<" + str(_width(args[:1])))
+            return texts.format(obj, _fill(args) + "<" + str(width(args[:1])))
 
         def rjust(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            return texts.format(obj, _fill(args) + ">" + str(_width(args[:1])))
+            return texts.format(obj, _fill(args) + ">" + str(width(args[:1])))
 
         table: dict[str, Callable[[str, list[Any], dict[str, Any]], Any]] = {
             name: simple(name)
@@ -2067,38 +2111,19 @@ class Library:
             # Python's own: an odd margin's extra fill goes left when the width is odd,
             # where a format's `^` puts it right ('it\'s'.center(9, '*') is '***it\'s**').
             fill = _fill(args)
-            width = _width(args[:1])
-            state.check_str(width)
-            return obj.center(width, fill)
+            size = width(args[:1])
+            state.check_str(size)
+            return obj.center(size, fill)
 
         def zfill(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            width = _width(args)
-            state.check_str(width)
-            return obj.zfill(width)
-
-        def translate(obj: str, args: list[Any], kwargs: dict[str, Any]) -> str:
-            """`s.translate(table)` of a dict of code points (`str.maketrans`'s), as
-            CPython's; its result within the string bound."""
-            table = one(args, kwargs, "translate")
-            if type(table) is not dict or not _translation_table(table):
-                raise ProgramError(
-                    "translate() takes a dict keyed by code points here (what str.maketrans makes)"
-                )
-            state.charge((len(obj) + len(table)) // 10)
-            made = 0  # (its length, found before it is made)
-            for character in obj:
-                value = table.get(ord(character), character)
-                made += len(value) if type(value) is str else 1
-            state.check_str(made)
-            try:
-                return obj.translate(table)
-            except (TypeError, ValueError) as error:  # CPython's, as it words them
-                raise caught_as(f"translate(): {error}", error) from None
+            size = width(args)
+            state.check_str(size)
+            return obj.zfill(size)
 
         table.update(
             center=center,
             zfill=zfill,
-            translate=translate,
+            translate=self.str_translate,
             maketrans=lambda obj, args, kwargs: self.maketrans(args, kwargs),
         )
         table.update(

@@ -71,8 +71,11 @@ from backprop_animator.engine.interpreter.objects import (
     find_shape,
     holds_instance,
     is_bare_object,
+    is_data_descriptor,
+    is_descriptor,
     is_dunder,
     is_tuple_field,
+    reads_of,
     type_union,
     union_members,
 )
@@ -234,6 +237,8 @@ class Machine:
         # The spans of methods named with a pass's word that do no pass's work
         # (`register_backward_hook`): called on a graph node, no pass (`does_pass_work`).
         self.no_passes: set[tuple[int, int]] = set()
+        # The built-in types a generic alias of theirs calls (`list[int]([1, 2])`), by name.
+        self.alias_origins: dict[str, Any] = {}
 
     def register(self, obj: Any, kind: str, factory: Any = None) -> None:
         """Keep `obj` in `collections` as a `kind` (`collection_kinds`), with its factory
@@ -283,6 +288,8 @@ class Machine:
             return self.call(func.function, args, kwargs)
         if isinstance(func, Inert):
             raise ProgramError(f"{func.name} is not available here (nothing is drawn or imported)")
+        if kind is Annotation and func.name in self.alias_origins:
+            return self.call(self.alias_origins[func.name], args, kwargs)  # `list[int](xs)`
         if kind in _NOT_CALLABLE or (kind is PInstance and func.cls.lookup("__call__") is MISSING):
             # `model(x)` of a class with no `__call__`, `loss.data()`: CPython's TypeError
             message = f"'{cpython_type(func)}' object is not callable"
@@ -488,6 +495,67 @@ class Machine:
             self.recorder.register_instance(instance, args, kwargs)
         return instance
 
+    def new_instance(self, cls: PClass, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`C(...)` of a class with its own `__new__` (a singleton's, a cache's): called
+        with the class and the arguments, as CPython's `type.__call__` calls it (a static
+        method, whether it says so or not); what it gives, when it is an object of `C`,
+        then has its class's `__init__` run with the same arguments (again, for an object
+        made before: CPython's), and anything else is the result as it is."""
+        new = cls.lookup("__new__")
+        if type(new) is PStaticMethod:
+            new = new.function
+        made = self.call(new, [cls, *args], kwargs or None)
+        if type(made) is not PInstance or cls not in made.cls.mro:
+            return made
+        init = made.cls.lookup("__init__")
+        if init is not MISSING:
+            returned = self.call(self.get_attr(made, "__init__"), args, kwargs or None)
+            if returned is not None:  # `return self` in `__init__`: CPython's TypeError
+                message = f"__init__() should return None, not '{cpython_type(returned)}'"
+                raise ProgramError(message, kind="TypeError")
+        shape = made.cls.shape or find_shape(made.cls, made.attrs)
+        if shape is not None and made.mirror is None:
+            made.cls.shape = shape
+            self.recorder.register_instance(made, args, kwargs)
+        return made
+
+    def object_new(self, args: list[Any], kwargs: dict[str, Any]) -> PInstance:
+        """`object.__new__(cls)`, `super().__new__(cls)` that reaches it: a new object of
+        the program's class `cls`, its `__init__` not run (an exception's, CPython's
+        `BaseException.__new__`, keeps the other arguments as its `args`)."""
+        if not args:
+            raise ProgramError("object.__new__(): not enough arguments", kind="TypeError")
+        cls, extra = args[0], args[1:]
+        if type(cls) is not PClass:
+            if isinstance(cls, TypeObject):
+                words = f"object.__new__({cls.name}) is not safe, use {cls.name}.__new__()"
+            else:
+                words = f"object.__new__(X): X is not a type object ({cpython_type(cls)})"
+            raise ProgramError(words, kind="TypeError")
+        if cls.builtin or (type(cls.abstract) is Maker and cls.lookup("__new__") is MISSING):
+            # `object.__new__(ValueError)`, of an Enum or a named tuple: made otherwise here
+            raise ProgramError(f"object.__new__({cls.name}) is not available here")
+        if type(cls.abstract) is list and cls.abstract:
+            methods = ", ".join(cls.abstract)
+            raise ProgramError(
+                f"Can't instantiate abstract class {cls.name} with abstract method"
+                f"{'s' if len(cls.abstract) > 1 else ''} {methods}",
+                kind="TypeError",
+            )
+        if (extra or kwargs) and not cls.exception:
+            words = "object.__new__() takes exactly one argument (the type to instantiate)"
+            raise ProgramError(words, kind="TypeError")
+        self.state.charge(1)
+        if not cls.equipped:
+            self.equip(cls)
+        instance = PInstance(cls)
+        if cls.slots is not None:
+            instance.attrs = SlotDict(cls)
+            instance.reads = reads_of(instance)
+        if cls.exception:
+            instance.fields = {"args": tuple(extra)}
+        return instance
+
     def equip(self, cls: PClass) -> None:
         """How `cls`'s instances hash and compare in sets and dict keys, as in CPython:
         by identity, unless a class of its MRO defines `__hash__` (its code runs) or
@@ -606,6 +674,18 @@ class Machine:
         if method is MISSING:
             return NO_METHOD
         return self.unbound_dunder(instance, name, method, args)
+
+    def index_of(self, value: PInstance) -> Any:
+        """An object's own `__index__` (`xs[i]`, `range(n)` of an object defining it): the
+        int it gives, CPython's TypeError for anything else; NO_METHOD where its class
+        has none."""
+        result = self.call_dunder(value, "__index__")
+        if type(result) is int or result is NO_METHOD:
+            return result
+        if type(result) is bool:  # (CPython's DeprecationWarning, then the int)
+            return int(result)
+        words = f"__index__ returned non-int (type {cpython_type(result)})"
+        raise ProgramError(words, kind="TypeError")
 
     def unbound_dunder(
         self,
@@ -774,7 +854,10 @@ class Machine:
         """`get_attr` of an instance whose class has a property: the property first, then
         the instance's own attribute, then the class's (CPython's order)."""
         found = obj.cls.lookup(name)
-        if name in obj.attrs and not (type(found) is PProperty and found.data):
+        hidden = (type(found) is PProperty and found.data) or (
+            is_data_descriptor(found) and is_descriptor(found)
+        )
+        if name in obj.attrs and not hidden:
             return obj.attrs[name]
         return self.class_attr_of(obj, name)
 
@@ -787,16 +870,7 @@ class Machine:
         if kind is Function:
             return BoundMethod(found, obj)
         if kind is PProperty:
-            try:
-                return self.call(found.fget, [obj])
-            except ProgramError as error:  # a getter's AttributeError: `__getattr__` next
-                fallback = obj.cls.lookup("__getattr__")
-                wanted = self.exceptions.get("AttributeError")
-                if type(fallback) is not Function or wanted is None:
-                    raise
-                if not error_matches(error, wanted, self.exceptions):
-                    raise
-                return self.call_function(fallback, [obj, name])
+            return self.described(obj, name, found.fget, [obj])
         if kind is NativeMethod:
             return bind_native(found, obj)
         if kind is PStaticMethod:
@@ -805,6 +879,8 @@ class Machine:
             return self.class_bound(found.function, obj.cls)
         if found is OBJECT_HASH:  # `__hash__ = object.__hash__`, read off an object: bound
             return self.object_method(obj, name)
+        if kind is PInstance and is_descriptor(found):  # a descriptor of the program's
+            return self.described(obj, name, self.get_attr(found, "__get__"), [obj, obj.cls])
         if found is not MISSING:
             return found
         mro = len(obj.cls.mro)
@@ -829,6 +905,28 @@ class Machine:
         raise ProgramError(
             f"'{obj.cls.name}' object has no attribute '{name}'", kind="AttributeError"
         )
+
+    def described(self, obj: PInstance, name: str, getter: Any, args: list[Any]) -> Any:
+        """An attribute of `obj` a property's getter or a descriptor's `__get__` gives
+        (`getter` called with `args`); its AttributeError calls the class's own
+        `__getattr__` next, as CPython's."""
+        try:
+            return self.call(getter, args)
+        except ProgramError as error:
+            fallback = obj.cls.lookup("__getattr__")
+            wanted = self.exceptions.get("AttributeError")
+            if type(fallback) is not Function or wanted is None:
+                raise
+            if not error_matches(error, wanted, self.exceptions):
+                raise
+            return self.call_function(fallback, [obj, name])
+
+    def descriptor_call(self, descriptor: PInstance, method: str, args: list[Any]) -> None:
+        """A data descriptor's `__set__(obj, value)` or `__delete__(obj)`; one its class
+        lacks is CPython's AttributeError, which names the method."""
+        if descriptor.cls.lookup(method) is MISSING:
+            raise ProgramError(method, kind="AttributeError")
+        self.call(self.get_attr(descriptor, method), args)
 
     def getattr_fallback(self, obj: PInstance, name: str) -> Any:
         """`obj.__getattr__(name)` of its class's own, as CPython calls it when the
@@ -946,6 +1044,8 @@ class Machine:
                 return Builtin("__setattr__", self.object_setattr)
             if name == "__delattr__":  # `object.__delattr__(self, name)`
                 return Builtin("__delattr__", self.object_delattr)
+            if name == "__new__":  # `object.__new__(cls)`
+                return Builtin("__new__", self.object_new)
             if name == "__hash__":  # `__hash__ = object.__hash__`: hashed by identity
                 return OBJECT_HASH
             raise ProgramError(
@@ -957,6 +1057,8 @@ class Machine:
             return self.class_bound(found.function, obj)
         if type(found) is NativeMethod:
             return unbound_native(found, obj)
+        if type(found) is PInstance and is_descriptor(found):  # `__get__(None, cls)`
+            return self.call(self.get_attr(found, "__get__"), [None, obj])
         return found
 
     def class_bound(self, function: Any, cls: PClass) -> Any:
@@ -1040,12 +1142,15 @@ class Machine:
             raise immutable_type(name, cls.name)
         if type(value) is PartialMethod:  # `setattr(Tensor, 'mul', partialmethod(...))`
             value = value.method
+        if name == "__new__":  # (a class's own `__new__` is read when the class is made)
+            raise ProgramError("setting `__new__` of a class once it is made is not done here")
         cls.namespace[name] = value
         if name == "__eq__" or name == "__hash__":
             if name == "__hash__":
                 cls.hash_none = False  # (its own now, in the place of CPython's None)
             self.reequip(cls)
-        if type(value) is PProperty:  # its instances made from now on read it first
+        if type(value) is PProperty or is_data_descriptor(value):
+            # its instances made from now on read it first
             cls.has_properties = True
             self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             cls.find_properties()
@@ -1074,7 +1179,8 @@ class Machine:
         removed = cls.namespace.pop(name)
         if name in _REEQUIPPED:
             self.reequip(cls)
-        if type(removed) is PProperty:  # its instances' reads look at it no longer
+        if type(removed) is PProperty or is_data_descriptor(removed):
+            # its instances' reads look at it no longer
             self.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
             cls.find_properties()
 
@@ -1112,6 +1218,8 @@ class Machine:
                 raise ProgramError(f"cannot delete field '{name}'", kind="FrozenInstanceError")
             if is_tuple_field(cls, name):  # a named tuple's field
                 raise ProgramError("can't delete attribute", kind="AttributeError")
+            if (name == "value" or name == "name") and cls.lookup(ENUM_KEY) is not MISSING:
+                raise enum_field_error("delete", name)
             prop = cls.lookup(name)
             if type(prop) is PProperty:
                 if prop.fdel is None:
@@ -1120,6 +1228,9 @@ class Machine:
                         kind="AttributeError",
                     )
                 self.call(prop.fdel, [obj])
+                return
+            if is_data_descriptor(prop):
+                self.descriptor_call(prop, "__delete__", [obj])
                 return
         shape = cls.shape
         if (
@@ -1188,6 +1299,8 @@ class Machine:
                     return bound_dunder(name, method, plain)
         if name == "__init__":  # `super().__init__()` that reaches `object`'s: nothing to do
             return Builtin("object.__init__", _object_init)
+        if name == "__new__":  # `super().__new__(cls)` that reaches `object`'s
+            return Builtin("object.__new__", self.object_new)
         if name == "__init_subclass__":  # object's, which takes no keywords
             return Builtin(
                 "object.__init_subclass__",
@@ -1219,6 +1332,8 @@ class Machine:
                 return True
         if is_tuple_field(cls, name):  # a named tuple's field: CPython's `_tuplegetter`'s
             raise ProgramError("can't set attribute", kind="AttributeError")
+        if (name == "value" or name == "name") and cls.lookup(ENUM_KEY) is not MISSING:
+            raise enum_field_error("set", name)  # `Op.ADD.value = 5`
         prop = cls.lookup(name)
         if type(prop) is PProperty:
             if prop.fset is None:
@@ -1227,6 +1342,9 @@ class Machine:
                     kind="AttributeError",
                 )
             self.call(prop.fset, [obj, value])
+            return True
+        if is_data_descriptor(prop):  # a descriptor of the program's: its `__set__`
+            self.descriptor_call(prop, "__set__", [obj, value])
             return True
         return False
 
@@ -1436,6 +1554,12 @@ class Machine:
             result = self.call_dunder(right, _REFLECTED[op], left)
             if result is not NO_METHOD and result is not NotImplemented:
                 return result
+        if op == "*" and (type(left) in _REPEATED or type(right) in _REPEATED):
+            # `[0] * n` of an object defining `__index__`: a sequence repeated, as CPython's
+            count = right if type(left) in _REPEATED else left
+            index = self.index_of(count) if type(count) is PInstance else NO_METHOD
+            if index is not NO_METHOD:
+                return self.sequences(op, *((left, index) if count is right else (index, right)))
         raise unsupported(op, left, right)
 
     def sequences(self, op: str, left: Any, right: Any) -> Any:
@@ -2100,6 +2224,8 @@ class Machine:
                     raise failed from None
             if type(key) is PInstance and enum_mixin_value(key) is not key:
                 return self.get_item(obj, enum_mixin_value(key))  # `xs[Level.HIGH]`
+            if type(key) is PInstance and (index := self.index_of(key)) is not NO_METHOD:
+                return self.get_item(obj, index)  # its class's `__index__`
             raise bad_index(obj, key)
         if isinstance(obj, TypeObject) and obj.name in GENERIC_ALIASES:
             # `Vector = list[Value]`: CPython's generic alias, an alias as `List[Value]` is
@@ -2174,6 +2300,9 @@ class Machine:
                 except ValueError as error:  # an extended slice's size: CPython's, catchable
                     raise caught_as(str(error), error) from None
                 return
+            if type(key) is PInstance and (index := self.index_of(key)) is not NO_METHOD:
+                self.set_item(obj, index, value)  # its class's `__index__`
+                return
             raise bad_index(obj, key)
         if kind is PInstance:
             result = self.call_dunder(obj, "__setitem__", key, value)
@@ -2233,6 +2362,12 @@ class Machine:
         # `del stack[i]`: the class's own `__delitem__`.
         if kind is PInstance and self.call_dunder(obj, "__delitem__", key) is not NO_METHOD:
             return
+        if kind is list and type(key) is PInstance:
+            index = self.index_of(key)  # its class's `__index__`
+            if index is not NO_METHOD:
+                self.del_item(obj, index)
+                return
+            raise bad_index(obj, key)
         raise ProgramError(
             f"'{python_type_name(obj)}' object doesn't support item deletion", kind="TypeError"
         )
@@ -2274,6 +2409,12 @@ PYTHON_TYPES: dict[type, type] = {
 PYTHON_TYPES[PSet] = set
 PYTHON_TYPES[MappingProxyType] = MappingProxyType
 PYTHON_TYPES.update({view: view for view in VIEWS})  # (`.mapping` in their method tables)
+
+
+def enum_field_error(verb: str, name: str) -> ProgramError:
+    """CPython's AttributeError for `Op.ADD.value = 5` (`del`: `delete`): the words of
+    the property `Enum` itself defines, named by `Enum` whatever the member's class."""
+    return ProgramError(f"<enum 'Enum'> cannot {verb} attribute '{name}'", kind="AttributeError")
 
 
 def bad_index(obj: Any, key: Any) -> ProgramError:
@@ -2463,6 +2604,7 @@ def unsupported(op: str, left: Any, right: Any) -> ProgramError:
 
 
 _SEQUENCES = (str, list, tuple)
+_REPEATED = frozenset({str, list, tuple, bytes})
 
 
 def unsupported_words(op: str, left: Any, right: Any) -> str:

@@ -189,7 +189,7 @@ class PClass:
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
         self.has_properties = any(
-            type(v) is PProperty or k in WRITE_GUARDS
+            type(v) is PProperty or k in WRITE_GUARDS or is_data_descriptor(v)
             for c in self.mro
             for k, v in c.namespace.items()
         ) or any("__setattr__" in c.namespace for c in self.mro)
@@ -214,19 +214,40 @@ class PClass:
     def find_properties(self) -> None:
         """Whether a property (a data descriptor) of the class is found before its
         instances' own attributes, as CPython finds it (`self.__dict__['x'] = 5` does not
-        hide a property `x`): then its instances' attribute reads go by `Machine.get_attr`
-        (their `reads` is empty), and every other class's read its instances' dict at once."""
+        hide a property `x`; nor a data descriptor of the program's, an object whose class
+        defines `__set__` or `__delete__`): then its instances' attribute reads go by
+        `Machine.get_attr` (their `reads` is empty), and every other class's read its
+        instances' dict at once."""
         found: dict[str, Any] = {}  # each name's first value along the MRO: `lookup`'s
         for c in self.mro:
             for key, value in c.namespace.items():
                 found.setdefault(key, value)
-        self.shadowed = any(type(v) is PProperty and v.data for v in found.values())
+        self.shadowed = any(
+            (type(v) is PProperty and v.data) or is_data_descriptor(v) for v in found.values()
+        )
 
     def lookup(self, name: str) -> Any:
         for cls in self.mro:
             if name in cls.namespace:
                 return cls.namespace[name]
         return MISSING
+
+
+def is_data_descriptor(value: Any) -> bool:
+    """Whether a class attribute is a data descriptor of the program's: an object whose
+    class defines `__set__` or `__delete__` (a `Param` whose `__set__` checks what is
+    written), which CPython finds before an instance's own attribute of its name."""
+    if type(value) is not PInstance:
+        return False
+    cls = value.cls
+    return cls.lookup("__set__") is not MISSING or cls.lookup("__delete__") is not MISSING
+
+
+def is_descriptor(value: Any) -> bool:
+    """Whether a class attribute is a descriptor of the program's: an object whose class
+    defines `__get__`, which CPython calls to read it (`__get__(obj, cls)` off an object,
+    `__get__(None, cls)` off the class)."""
+    return type(value) is PInstance and value.cls.lookup("__get__") is not MISSING
 
 
 class SlotItemError(TypeError):

@@ -41,6 +41,9 @@ class Scope:
     bound: frozenset[str] = frozenset()
     # A function's positional parameters' count (CPython's `co_argcount`)
     argcount: int = 0
+    # The names its own code reads (not a nested scope's): a function's free variables
+    # among them, which `dir()` with no argument lists as CPython's `locals()` does.
+    loads: set[str] = field(default_factory=set)
 
     def always_bound(self, name: str) -> bool:
         """Whether reading `name` here (a local, or a free variable of the enclosing
@@ -178,6 +181,8 @@ def _collect(body: list[ast.stmt] | list[ast.expr], scope: Scope) -> None:
             continue
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             scope.locals.add(node.id)
+        elif isinstance(node, ast.Name):
+            scope.loads.add(node.id)
         elif isinstance(node, ast.ExceptHandler) and node.name is not None:
             scope.locals.add(node.name)  # `except ValueError as e` binds e here
         elif isinstance(node, ast.alias):

@@ -247,10 +247,12 @@ def finish_class(m: Any, cls: PClass) -> PClass:
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         _check_enum_mixins(cls)
         _enum_methods(cls)
+        cls.has_properties = True  # `Op.ADD.value = 5`: `Machine.guarded_write` refuses it
     make_enum_members(cls)
     if any(ENUM_KEY in base.namespace for base in cls.mro[1:]):
         if not cls.equipped:  # (its members hash before any instance is made)
             m.equip(cls)
+        _init_enum_members(m, cls)
         cls.abstract = Maker(lambda args, kwargs: enum_by_value(m, cls, args, kwargs))
     return cls
 
@@ -623,7 +625,9 @@ def make_enum_members(cls: PClass) -> None:
             value = _mixin_member_value(cls, mixin, value, mixed_in)
         if type(value) is int:
             last = value
-        plain = type(value) in (int, float, str, bool, type(None))  # Python's own hash
+        plain = type(value) in _PLAIN_VALUES or (  # Python's own hash and ==
+            type(value) is tuple and all(type(item) in _PLAIN_VALUES for item in value)
+        )
         alias = by_value.get((type(value), value)) if plain else None
         if alias is not None:
             cls.namespace[name] = alias
@@ -634,6 +638,24 @@ def make_enum_members(cls: PClass) -> None:
         cls.namespace[name] = member
         if plain:
             by_value[(type(value), value)] = member
+
+
+# The values an Enum's members are told apart by as Python compares them (a tuple of
+# them too: `BOX = (2, 2)` after `SQUARE = (2, 2)` is an alias).
+_PLAIN_VALUES = frozenset({int, float, str, bool, type(None)})
+
+
+def _init_enum_members(m: Any, cls: PClass) -> None:
+    """An Enum's own `__init__` (a planet's `def __init__(self, mass, radius)`) called
+    with each member, in order, as CPython's `EnumType` calls it: with the items of a
+    tuple value, else with the value."""
+    init = next((c.namespace["__init__"] for c in cls.mro if "__init__" in c.namespace), None)
+    if type(init) is not Function:
+        return
+    for name, member in list(cls.namespace.items()):
+        if type(member) is PInstance and member.cls is cls and member.attrs.get("name") == name:
+            value = member.attrs["value"]
+            m.call_function(init, [member, *(value if type(value) is tuple else (value,))])
 
 
 def _mixin_member_value(cls: PClass, mixin: type, value: Any, plain: bool) -> Any:
@@ -968,6 +990,9 @@ def time_module(state: State) -> PModule:
     return PModule("time", members)
 
 
+# A class's own ways of being pickled, which CPython's `copy` would call (not here).
+_PICKLING = ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
+
 # What `copy` hands back as it is: atoms, and what CPython's `copy` treats as atoms.
 ATOMIC_COPIES = frozenset({int, float, bool, str, type(None), range, Function, PClass})
 COPIED_CONTAINERS = frozenset({list, tuple, dict})
@@ -1038,8 +1063,9 @@ class _Copier:
     def made(self, original: PInstance, attrs: dict[str, Any]) -> PInstance:
         """A new object of `original`'s class, without `__init__`, holding `attrs`."""
         cls = original.cls
-        if cls.lookup("__copy__") is not MISSING or cls.lookup("__deepcopy__") is not MISSING:
-            raise ProgramError(f"copying a {cls.name} by its own __copy__ is not available here")
+        own = next((name for name in _PICKLING if cls.lookup(name) is not MISSING), None)
+        if own is not None:  # CPython's copy would call it: not done here
+            raise ProgramError(f"copying a {cls.name} by its own {own} is not available here")
         twin = PInstance(cls)
         twin.attrs = new_attrs(cls)  # a `SlotDict` under `__slots__`, as the original's
         twin.attrs.update(attrs)
@@ -1074,6 +1100,8 @@ class _Copier:
             charge(len(value.items) // ITEMS_PER_STEP)
             return sets.copy(value)  # CPython's copy, its order too
         if kind is PInstance:
+            if value.cls.lookup("__copy__") is not MISSING:  # its class's own, as CPython's
+                return self.m.call(self.m.get_attr(value, "__copy__"), [])
             charge(len(value.attrs) // ITEMS_PER_STEP)
             return self.register(self.made(value, dict(value.attrs)))
         if kind is TextBuffer:
@@ -1091,9 +1119,16 @@ class _Copier:
         return TextBuffer(copied, value.methods)
 
     def deepcopy(self, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        if len(args) != 1 or kwargs:
-            raise ProgramError("deepcopy() takes one object", kind="TypeError")
-        return self.deep(args[0], {}, 0)  # all it copies is reachable from it: ids hold
+        """`copy.deepcopy(x)`, and `copy.deepcopy(x, memo)` with the memo a class's own
+        `__deepcopy__(self, memo)` was given (a dict, by the ids of what it copied)."""
+        memo = args[1] if len(args) == 2 else kwargs.get("memo") if len(kwargs) == 1 else {}
+        if not 1 <= len(args) + len(kwargs) <= 2 or not args or (kwargs and "memo" not in kwargs):
+            raise ProgramError("deepcopy() takes one object (and a memo)", kind="TypeError")
+        if memo is None:
+            memo = {}
+        if type(memo) is not dict:
+            raise ProgramError("deepcopy()'s memo is a dict here", kind="TypeError")
+        return self.deep(args[0], memo, 0)  # all it copies is reachable from it: ids hold
 
     def deep(self, value: Any, memo: dict[int, Any], depth: int) -> Any:
         if self.atom(value):
@@ -1133,6 +1168,9 @@ class _Copier:
             for item in value.ordered():  # CPython's: set(list(value)), deep-copied
                 copied.add(key(self.deep(item, memo, depth)))
             copied.frozen = value.frozen
+        elif kind is PInstance and value.cls.lookup("__deepcopy__") is not MISSING:
+            own = self.m.get_attr(value, "__deepcopy__")  # its class's own, as CPython's
+            copied = memo[id(value)] = self.m.call(own, [memo])
         elif kind is PInstance:
             copied = memo[id(value)] = self.made(value, {})
             for name, item in value.attrs.items():
@@ -2169,6 +2207,7 @@ def _islice(library: Library, iterable: Any, *bounds: Any) -> Iterator[Any]:
         args = [iterable, *bounds]
         words = "itertools.islice() takes an iterable and at most three bounds"
         raise wrong_arguments(words, "islice", args, {}, cpython=itertools.islice)
+    bounds = tuple(library.index(b) if type(b) is PInstance else b for b in bounds)
     if not all(b is None or type(b) is int for b in bounds):
         raise ProgramError("islice() takes integer bounds", kind="ValueError")
     # Lazy over a lazy source (`islice(count(), 10)`), so each item it takes counts as

@@ -140,7 +140,7 @@ class Texts:
             seen = set() if seen is None else seen
             active = self.active
             if id(value) in seen or id(value) in active:
-                return "[...]" if kind is list else ("(...)" if kind is tuple else "{...}")
+                return self.repr_again(value, seen)
             if len(seen) >= self.state.limits.max_depth:
                 raise self.state.too_nested()
             seen.add(id(value))
@@ -302,6 +302,27 @@ class Texts:
             return f"frozenset({{{inner}}})" if parts else "frozenset()"
         return "{" + inner + "}" if parts else "set()"
 
+    def repr_again(self, value: Any, seen: set[int]) -> str:
+        """A container met again inside its own repr, as CPython's shows it: `[...]`,
+        `(...)`, `{...}`, `set(...)`, `frozenset(...)`, a defaultdict's factory before its
+        `{...}`, an OrderedDict's `...`."""
+        kind = type(value)
+        if kind is PSet:
+            return "frozenset(...)" if value.frozen else "set(...)"
+        if kind is list:
+            return "[...]"
+        if kind is tuple:
+            return "(...)"
+        special = self.collections.get(id(value))
+        if special is not None and special[0] is value:
+            if special[1] == "defaultdict":
+                factory = special[2]
+                shown = "None" if factory is None else self.to_repr(factory, seen)
+                return f"defaultdict({shown}, {{...}})"
+            if special[1] == "OrderedDict":
+                return "..."
+        return "{...}"
+
     def collection(self, value: Any, inner: str, kind: str, factory: Any, seen: set[int]) -> str:
         if kind == "deque" and factory is not None:  # its maxlen
             return f"deque([{inner}], maxlen={factory})"
@@ -432,6 +453,10 @@ class Texts:
         given = value
         if type(value) is PInstance:  # an IntEnum's member is its int (`'%d' % Level.HIGH`)
             value = enum_mixin_value(value)
+        if type(value) is PInstance:  # an object's own `__index__`: an int, as CPython's
+            index = self.call_dunder(value, "__index__")
+            if type(index) is int:
+                value = index
         numeric = type(value) in (int, float, bool)
         if kind != "c" and (not numeric or (kind in "xXo" and type(value) is float)):
             name = python_type_name(given)
@@ -445,11 +470,31 @@ class Texts:
             kind = "d"
             if type(value) is float:
                 value = int(value)
+        if precision is not None and kind in "dxXo":  # `'%.3d' % 5`: at least 3 digits
+            return self.precise_integer(int(value), flags, width, spec_number(precision), kind)
         align = "<" if "-" in flags else ""
         sign = "+" if "+" in flags else (" " if " " in flags else "")
         zero = "0" if "0" in flags and not align else ""
+        alternate = "#" if "#" in flags and kind != "c" else ""  # `'%#x'`: `0xff`
         dot = f".{precision}" if precision is not None else ""
-        return self.format(value, f"{align}{sign}{zero}{width or ''}{dot}{kind}")
+        return self.format(value, f"{align}{sign}{alternate}{zero}{width or ''}{dot}{kind}")
+
+    def precise_integer(
+        self, value: int, flags: str, width: str | None, precision: int, kind: str
+    ) -> str:
+        """`'%.3d' % 5`, `'%#08.4x' % 255`: an integer of at least `precision` digits,
+        zero-padded, after its sign and prefix, then padded to `width`, as CPython's."""
+        size = spec_number(width) if width else 0
+        self.state.check_str(max(precision, size))
+        digits = format(abs(value), kind).rjust(precision, "0")
+        prefix = "0" + kind if "#" in flags and kind != "d" else ""
+        sign = "-" if value < 0 else "+" if "+" in flags else " " if " " in flags else ""
+        head = sign + prefix
+        if "-" in flags:
+            return (head + digits).ljust(size)
+        if "0" in flags:
+            return head + digits.rjust(size - len(head), "0")
+        return (head + digits).rjust(size)
 
     def bytes_percent(self, template: bytes, values: Any) -> bytes:
         """`b'%d' % 5`: Python's own `bytes.__mod__` (CPython's results and words), on

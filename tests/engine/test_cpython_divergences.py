@@ -4002,18 +4002,18 @@ def test_a_partialmethod_object_is_not_callable_and_prints_as_cpythons() -> None
         ("class V(int):\n    pass\n", "keep the number in an attribute (`self.value = x`)"),
         ("class Words(list):\n    pass\n", "inherit from the built-in type 'list' here"),
         (
-            "class Dual:\n    def __new__(cls, x):\n        return object.__new__(cls)\n",
-            "`__new__` is not run here",
+            "from enum import Enum\nclass C(Enum):\n    A = 1\n"
+            "    def __new__(cls, v):\n        return object.__new__(cls)\n",
+            "the `__new__` of an Enum or a named tuple is not run here",
         ),
-        ("class S:\n    if True:\n        __new__ = staticmethod(len)\n", "`__new__` is not"),
     ],
 )
-def test_a_built_in_base_or_a_new_method_is_refused_saying_what_to_write(
+def test_a_built_in_base_or_an_enums_new_is_refused_saying_what_to_write(
     source: str, words: str
 ) -> None:
-    # CPython runs them (a float subclass's objects are floats everywhere, `__new__` makes
-    # the object): here they would not be, so the program is refused at its line rather
-    # than run otherwise (a `__new__` was once never called).
+    # CPython runs them (a float subclass's objects are floats everywhere, an Enum's
+    # `__new__` makes its members): here they would not be, so the program is refused at
+    # its line rather than run otherwise.
     with pytest.raises(EngineError, match=re.escape(words)) as refused:
         trace_source(source + TAIL)
     assert refused.value.line is not None
@@ -4164,7 +4164,7 @@ def test_dir_lists_only_the_public_names_a_value_has_here() -> None:
         "False True",
     ]
     for source, words in (
-        ("dir()", "dir() without an argument is not available here"),
+        ("dir()", "dir() without an argument is listed here in a function only"),
         ("from enum import IntEnum\nclass C(IntEnum):\n    R = 1\ndir(C.R)", "with a data type"),
     ):
         with pytest.raises(EngineError, match=re.escape(words)):
@@ -4397,3 +4397,517 @@ def test_unions_inside_an_alias_compare_as_sets_as_cpythons() -> None:
         "print(Optional[list[int | str]] == (list[str | int] | None), list[int] == list[float])\n"
     )
     assert_as_cpython(source)
+
+
+# A tiny nn library's `Param` descriptor: `__set_name__` names it, `__set__` checks what
+# is written, `__get__` reads it (off the class too); a non-data descriptor caching into
+# the instance's dict, hidden by it afterwards; a data descriptor found before the dict.
+DESCRIPTORS = """
+class Param:
+    def __set_name__(self, owner, name):
+        self.private = '_' + name
+        print('named', owner.__name__, name)
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return getattr(obj, self.private, 0.0)
+    def __set__(self, obj, value):
+        if value < 0:
+            raise ValueError(f'{self.private[1:]} must be >= 0, got {value}')
+        setattr(obj, self.private, float(value))
+    def __delete__(self, obj):
+        print('deleting', self.private)
+        delattr(obj, self.private)
+class Linear:
+    w = Param()
+    b = Param()
+    def __init__(self, w, b):
+        self.w = w
+        self.b = b
+    def __call__(self, x):
+        return self.w * x + self.b
+class Deeper(Linear):
+    pass
+layer = Deeper(2, 1)
+print(layer(3), layer.w, vars(layer), type(Linear.w).__name__, getattr(layer, 'b'))
+for write in (lambda: setattr(layer, 'w', -1), lambda: Linear(1, -2)):
+    try:
+        write()
+    except ValueError as e:
+        print('ValueError:', e)
+layer.__dict__['w'] = 99
+print(layer.w, hasattr(layer, 'w'))
+del layer.w
+print(layer.w, vars(layer))
+class Lazy:
+    def __init__(self, fn):
+        self.fn = fn
+    def __get__(self, obj, cls):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.fn.__name__] = self.fn(obj)
+        print('computed')
+        return value
+class Net:
+    def __init__(self, n):
+        self.n = n
+    @Lazy
+    def size(self):
+        return self.n * 2
+net = Net(4)
+print(net.size, net.size, type(Net.size).__name__)
+class DeleteOnly:
+    def __delete__(self, obj):
+        print('delete')
+class Raising:
+    def __get__(self, obj, cls):
+        raise AttributeError('nope')
+class W:
+    d = DeleteOnly()
+    g = Raising()
+    def __getattr__(self, name):
+        return 'fallback ' + name
+w = W()
+try:
+    w.d = 1
+except AttributeError as e:
+    print('AttributeError:', e)
+del w.d
+print(w.d is W.__dict__['d'], w.g)
+class Bad:
+    def __set_name__(self, owner, name):
+        raise ValueError('bad name ' + name)
+try:
+    class Holder:
+        x = Bad()
+except RuntimeError as e:
+    print('RuntimeError:', e, repr(e.__cause__))
+class Bound:
+    def __get__(self, obj, cls):
+        return lambda y: (obj is not None, cls.__name__, y)
+class M:
+    f = Bound()
+print(M().f(3), M.f(4))
+"""
+
+
+def test_a_programs_descriptors_are_read_written_deleted_and_named_as_cpythons() -> None:
+    assert_as_cpython(DESCRIPTORS)
+
+
+INDEX_OBJECTS = """
+class Idx:
+    def __init__(self, n):
+        self.n = n
+    def __index__(self):
+        return self.n
+class NotIdx:
+    pass
+class BadIdx:
+    def __index__(self):
+        return 1.5
+xs = [0, 1, 2, 3, 4]
+xs[Idx(0)] = 'a'
+del xs[Idx(-1)]
+print(xs, xs[Idx(-1)], xs[::Idx(2)], xs[Idx(1):], list(range(Idx(3))), range(Idx(3))[Idx(1)])
+xs[Idx(0):Idx(2)] = ['p', 'q', 'r']
+print(xs, (1, 2)[Idx(1)], 'abc'[Idx(1)], chr(Idx(65)), hex(Idx(255)), bin(Idx(5)), oct(Idx(8)))
+print([0] * Idx(3), (1,) * Idx(2), Idx(2) * 'ab')
+import itertools
+print(int(Idx(3)), float(Idx(3)), xs.pop(Idx(0)), xs.insert(Idx(1), 'x'), xs, round(2.567, Idx(1)))
+print(list(itertools.islice(xs, Idx(1), None, Idx(2))), list(enumerate('ab', start=Idx(1))))
+print('%d %x %5.1f %c' % (Idx(3), Idx(255), Idx(3), Idx(65)))
+print('abc'.center(Idx(7)) + '|', 'abc'.ljust(Idx(5), '*'), 'abc'.rjust(Idx(5)), '7'.zfill(Idx(3)))
+for test in (
+    lambda: xs[NotIdx()], lambda: xs[BadIdx()], lambda: range(NotIdx()), lambda: range(BadIdx()),
+    lambda: xs[Idx(10)], lambda: hex(NotIdx()), lambda: hex(1.5), lambda: [1] * NotIdx(),
+    lambda: 'ab' * BadIdx(), lambda: range(1, Idx(5), Idx(0)), lambda: xs[Idx(1):NotIdx()],
+    lambda: xs.__delitem__(NotIdx()), lambda: 'abc'[NotIdx()], lambda: xs.__setitem__(BadIdx(), 1),
+):
+    try:
+        print(test())
+    except Exception as e:
+        print(type(e).__name__ + ':', e)
+"""
+
+
+def test_an_object_defining_index_is_an_int_where_cpython_takes_one() -> None:
+    assert_as_cpython(INDEX_OBJECTS)
+
+
+def test_a_topological_sort_written_as_generators_delegates_as_cpythons() -> None:
+    # `yield from visit(child)`, a sub-generator's return value (`return (yield ...)` too),
+    # `send` and `close` passed down, and a list iterator that takes no `send`.
+    source = """
+class Node:
+    def __init__(self, name, children=()):
+        self.name, self.children = name, list(children)
+def topo(root):
+    seen = set()
+    def visit(n):
+        if n.name in seen:
+            return 0
+        seen.add(n.name)
+        count = 1
+        for c in n.children:
+            count += yield from visit(c)
+        yield n.name
+        return count
+    total = yield from visit(root)
+    print('visited', total)
+a = Node('a'); b = Node('b', [a]); c = Node('c', [a, b]); d = Node('d', [c, b])
+print(list(topo(d)))
+def ask():
+    return (yield 'question')
+def relay():
+    answer = yield from ask()
+    print('answer', answer)
+    return (yield from ask())
+g = relay()
+print(next(g), g.send(1))
+try:
+    g.send(2)
+except StopIteration as e:
+    print('stop', e.value)
+def inner():
+    try:
+        yield 1
+        yield 2
+    finally:
+        print('inner closed')
+def outer():
+    try:
+        yield from inner()
+    finally:
+        print('outer closed')
+g = outer()
+next(g)
+g.close()
+def over_list():
+    yield from iter([1, 2])
+g = over_list()
+next(g)
+try:
+    g.send(5)
+except AttributeError as e:
+    print('AttributeError:', e)
+"""
+    assert_as_cpython(source)
+
+
+def test_small_forms_people_write_are_cpythons() -> None:
+    # `del (a, b)` and `del [c, d]`, printf precision of integers (`'%.3d'`), `#`, and a
+    # generic alias called as its type.
+    source = """
+a, b, c, d = 1, 2, 3, 4
+xs = [0, 1, 2, 3]
+del (a, b), [c, [xs[0], d]]
+try:
+    print(a)
+except NameError as e:
+    print('NameError:', e)
+print(xs)
+for template, value in [('%.3d', 5), ('%08.3d', -5), ('%-8.3d|', -5), ('%+.3d', 5),
+        ('% .3d', 5), ('%#.4x', 255), ('%#08.4x', 255), ('%.0d', 0), ('%#.3o', 8),
+        ('%.3X', 255), ('%#x', 255), ('%#o', 8), ('%.3i', 7.9), ('%#.3f', 1), ('%#g', 1.5),
+        ('%.2d', 12345), ('%#X', 255), ('%#c', 65), ('%+.2e', 1234.5), ('%#.3x', -5)]:
+    print(repr(template % value))
+print(list[int]([1, 2]), dict[str, int](a=1), tuple[int, ...]('ab'), set[int]())
+"""
+    assert_as_cpython(source)
+
+
+def test_an_enum_with_tuple_values_and_its_own_init_and_its_fields_are_cpythons() -> None:
+    # The planets' `__init__(self, mass, radius)` is called with each member's tuple's
+    # items (a plain value as one argument); `.value` and `.name` are read-only, with the
+    # words of the property `Enum` defines; a copied learner and a subscripted typing name
+    # in `isinstance` as CPython's.
+    source = """
+import copy
+from enum import Enum, IntEnum
+from typing import List, Dict
+from collections import OrderedDict
+class Planet(Enum):
+    MERCURY = (3.303e+23, 2.4397e6)
+    EARTH = (5.976e+24, 6.37814e6)
+    def __init__(self, mass, radius):
+        self.mass = mass
+        self.radius = radius
+    @property
+    def gravity(self):
+        return 6.673e-11 * self.mass / (self.radius * self.radius)
+print(Planet.EARTH.value, Planet.EARTH.mass, Planet.EARTH.gravity, Planet((3.303e+23, 2.4397e6)))
+class Act(Enum):
+    RELU = 'relu'
+    def __init__(self, label):
+        self.label = label.upper()
+class Level(IntEnum):
+    LOW = 1
+Act.RELU.label += '!'
+print(Act.RELU.label, Level.LOW.value)
+class Shape(Enum):
+    SQUARE = (2, 2)
+    BOX = (2, 2)
+    LINE = (1, 0)
+print(list(Shape), Shape.BOX is Shape.SQUARE, Shape((1, 0)), Shape.BOX)
+for change in (lambda: setattr(Level.LOW, 'value', 5), lambda: delattr(Level.LOW, 'value'),
+               lambda: setattr(Act.RELU, 'name', 'x'), lambda: isinstance([1], List[int]),
+               lambda: isinstance({}, Dict[str, int]), lambda: isinstance([1], List)):
+    try:
+        print(change())
+    except (AttributeError, TypeError) as e:
+        print(type(e).__name__ + ':', e)
+class Neuron:
+    def __init__(self, w):
+        self.w, self.history = w, [w]
+n = Neuron([1.0, 2.0])
+deep, shallow = copy.deepcopy(n), copy.copy(n)
+deep.w[0] = 9.0
+shallow.history.append(3)
+print(n.w, deep.w, n.history, shallow.history is n.history)
+od = OrderedDict(a=1, b=2, c=3)
+print(od.popitem(last=False), od.popitem(), od)
+"""
+    assert_as_cpython(source)
+
+
+def test_a_set_or_defaultdict_met_again_in_its_own_repr_is_shown_as_cpythons() -> None:
+    # `set(...)`, `defaultdict(<class 'list'>, {...})`, an OrderedDict's `...`, reached
+    # again through a program's `__repr__` or directly.
+    source = """
+from collections import defaultdict, OrderedDict, deque
+class R:
+    def __init__(self, c):
+        self.c = c
+    def __repr__(self):
+        return f'R({self.c!r})'
+for c in [set(), defaultdict(list), OrderedDict(), deque(), {}, []]:
+    r = R(c)
+    if isinstance(c, set):
+        c.add(r)
+    elif isinstance(c, (deque, list)):
+        c.append(r)
+    else:
+        c['k'] = r
+    print(repr(c), str(c), f'{c}')
+d = defaultdict(list)
+d['a'].append(d)
+o = OrderedDict()
+o['a'] = o
+print(d, o)
+"""
+    assert_as_cpython(source)
+
+
+# A class's own `__new__`: a singleton, a cache, a factory returning something else, an
+# inherited one, a static method, `object.__new__`'s TypeErrors, an exception's, a slotted
+# class's, one that recurses, and a built-in as `__new__`.
+NEW_METHODS = """
+class Singleton:
+    _instance = None
+    def __new__(cls, *args, **kwargs):
+        if cls._instance is None:
+            print('making', cls.__name__)
+            cls._instance = super().__new__(cls)
+        return cls._instance
+    def __init__(self, x=0):
+        print('init', x)
+        self.x = x
+a = Singleton(1)
+b = Singleton(2)
+print(a is b, a.x, type(a).__name__)
+class Interned:
+    _cache = {}
+    def __new__(cls, name):
+        if name in cls._cache:
+            return cls._cache[name]
+        obj = object.__new__(cls)
+        obj.name = name
+        cls._cache[name] = obj
+        return obj
+    def __repr__(self):
+        return f'Interned({self.name!r})'
+print(Interned('a') is Interned('a'), Interned('b'), len(Interned._cache))
+class Factory:
+    def __new__(cls, kind):
+        if kind == 'int':
+            return 42
+        return super().__new__(cls)
+    def __init__(self, kind):
+        print('Factory init', kind)
+print(Factory('int'), type(Factory('x')).__name__)
+class Base:
+    def __new__(cls, *a):
+        print('Base.__new__', cls.__name__, a)
+        return super().__new__(cls)
+class Child(Base):
+    def __init__(self, v):
+        self.v = v
+c = Child(5)
+print(c.v, isinstance(c, Base))
+class Counted:
+    count = 0
+    @staticmethod
+    def __new__(cls):
+        Counted.count += 1
+        return object.__new__(cls)
+Counted(); Counted()
+print(Counted.count)
+class Tries:
+    @staticmethod
+    def go():
+        for bad in (lambda: object.__new__(Child, 1), lambda: object.__new__(3),
+                    lambda: object.__new__(int)):
+            try:
+                bad()
+            except TypeError as e:
+                print('TypeError:', e)
+Tries.go()
+class E(Exception):
+    def __new__(cls, *args):
+        self = super().__new__(cls, *args)
+        self.extra = 'x'
+        return self
+try:
+    raise E('boom', 2)
+except E as e:
+    print(e, e.args, e.extra)
+class Rec:
+    def __new__(cls):
+        return cls()
+try:
+    Rec()
+except RecursionError:
+    print('RecursionError')
+class Slotted:
+    __slots__ = ('a',)
+    def __new__(cls):
+        o = super().__new__(cls)
+        o.a = 1
+        return o
+print(Slotted().a)
+class S:
+    if True:
+        __new__ = staticmethod(len)
+try:
+    S()
+except TypeError as e:
+    print('TypeError:', e)
+"""
+
+
+def test_a_classs_own_new_makes_its_objects_as_cpythons() -> None:
+    assert_as_cpython(NEW_METHODS)
+
+
+def test_dir_with_no_argument_in_a_function_lists_its_bound_names_as_cpythons() -> None:
+    source = """
+def f(a, b=2, *args, **kw):
+    x = 1
+    print(dir())
+    y = 2
+    print(dir())
+    if False:
+        z = 3
+    del x
+    print(dir())
+f(1)
+def outer():
+    p = 1
+    q = 2
+    def inner(r):
+        s = p + r
+        return dir()
+    print(inner(3))
+    def writer():
+        nonlocal q
+        q = 5
+        return dir()
+    print(writer())
+outer()
+class C:
+    def method(self):
+        import math
+        for i in range(2):
+            pass
+        return dir()
+print(C().method())
+def shadow():
+    dir = lambda: 'mine'
+    return dir()
+print(shadow())
+"""
+    assert_as_cpython(source)
+
+
+OWN_COPIES = """
+import copy
+class P:
+    __slots__ = ('a', 'b')
+    def __init__(self):
+        self.a = [1]
+        self.b = 2
+p = P(); q = copy.deepcopy(p); r = copy.copy(p)
+q.a.append(5)
+print(p.a, q.a, r.a is p.a, r.b)
+class C:
+    def __init__(self, v):
+        self.v = v
+        self.me = self
+    def __copy__(self):
+        print('own copy')
+        return C(self.v * 2)
+    def __deepcopy__(self, memo):
+        print('own deepcopy', type(memo).__name__)
+        return C(copy.deepcopy(self.v, memo))
+c = C([1])
+print(copy.copy(c).v, copy.deepcopy(c).v)
+class Node:
+    def __init__(self):
+        self.children = []
+        self.parent = None
+root = Node(); kid = Node(); kid.parent = root; root.children.append(kid)
+r2 = copy.deepcopy(root)
+print(r2.children[0].parent is r2, r2 is not root)
+class Desc:
+    def __set_name__(self, o, n): self.n = '_' + n
+    def __get__(self, o, t): return getattr(o, self.n) if o else self
+    def __set__(self, o, v): setattr(o, self.n, v * 2)
+class D:
+    x = Desc()
+    def __init__(self): self.x = 3
+d = D(); e = copy.deepcopy(d)
+print(e.x, vars(e))
+from dataclasses import dataclass, field
+@dataclass
+class Cfg:
+    lr: float = 0.1
+    layers: list = field(default_factory=lambda: [2, 2])
+c1 = Cfg(); c2 = copy.deepcopy(c1); c2.layers.append(1)
+print(c1, c2)
+class OnlyDeep:
+    def __init__(self):
+        self.v = [1]
+    def __deepcopy__(self, memo):
+        return 'deep'
+o = OnlyDeep()
+print(copy.copy(o).v is o.v, copy.deepcopy(o), copy.deepcopy([o, o]))
+class Memo:
+    def __init__(self):
+        self.items = [1, 2]
+        self.alias = self.items
+    def __deepcopy__(self, memo):
+        new = Memo.__new__(Memo)
+        memo[id(self)] = new
+        new.items = copy.deepcopy(self.items, memo)
+        new.alias = copy.deepcopy(self.alias, memo)
+        return new
+m = copy.deepcopy(Memo())
+print(m.items is m.alias, m.items)
+"""
+
+
+def test_copies_of_a_programs_objects_ask_its_own_copy_and_deepcopy_as_cpythons() -> None:
+    # slots, cycles, a descriptor, a dataclass; a class's `__copy__` and `__deepcopy__(memo)`,
+    # the memo handed on to `deepcopy(part, memo)` keeping what was shared shared.
+    assert_as_cpython(OWN_COPIES)

@@ -1247,9 +1247,9 @@ def test_copy_is_bounded_and_copies_nothing_of_pythons() -> None:
         run("import copy\ny = copy.deepcopy(Value(1.0))\n")
     with pytest.raises(EngineError, match="cannot copy"):
         run("import copy\ny = copy.deepcopy(iter([1]))\n")
-    with pytest.raises(EngineError, match="by its own __copy__ is not available"):
+    with pytest.raises(EngineError, match="by its own __getstate__ is not available"):
         run(
-            "import copy\nclass A:\n    def __deepcopy__(self, memo):\n        return 1\n"
+            "import copy\nclass A:\n    def __getstate__(self):\n        return 1\n"
             "y = copy.deepcopy(A())\n"
         )
     with pytest.raises(EngineError, match="no attribute 'Error'"):
@@ -4211,8 +4211,9 @@ def test_sys_stdout_reconfigure_of_a_scripts_set_up_does_nothing_as_cpythons() -
     ).stdout.splitlines()
     assert printed_lines(trace_source(STDOUT_SET_UP + "v = Value(1.0)\nv.backward()\n")) == fresh
     assert fresh[0] == "é ✓ utf-8"
-    with pytest.raises(EngineError, match=r"sys\.stdout's write is not available here"):
-        trace_source("import sys\nsys.stdout.write('x')\nv = Value(1.0)\nv.backward()\n")
+    # (`sys.stdout.write` prints now: tests/engine/test_cpython_facts.py)
+    written = trace_source("import sys\nsys.stdout.write('x')\nv = Value(1.0)\nv.backward()\n")
+    assert printed_lines(written) == ["x"]
 
 
 STATISTICS = """

@@ -345,14 +345,31 @@ export function loopEnds(timeline) {
   const ends = new Int32Array(count).fill(-1);
   for (let p = 0; p < count; p++) if (written[p]) ends[p] = last[p];
   loopEndCache.set(timeline, ends);
+  lastRuleCache.set(timeline, last);
   return ends;
+}
+
+/** @type {WeakMap<object, Int32Array>} */
+const lastRuleCache = new WeakMap();
+
+/**
+ * Per pass, its last sort or backward frame (-1 for a pass with none): from there the
+ * pass has run every rule it runs, so every gradient is as the pass leaves it, a node's
+ * whose consumers' rules never ran too (a sort that left them out: their gradients
+ * never become final the usual way, `FrameState.final`).
+ * @param {import("../passes/timeline.js").Timeline} timeline
+ * @returns {Int32Array}
+ */
+function lastRuleFrames(timeline) {
+  loopEnds(timeline);
+  return /** @type {Int32Array} */ (lastRuleCache.get(timeline));
 }
 
 /**
  * The nodes outlined on the graph at a state: those whose gradient, as the engine left it
  * for this frame (`engineState`), parts from the right engine's in the frame's pass, once
  * it is final (in a pass whose backward() writes the gradients itself, from the last of
- * those writes: `loopEnds`).
+ * those writes: `loopEnds`; in any pass, from its last rule on, `lastRuleFrames`).
  * @param {import("../passes/timeline.js").Timeline} timeline
  * @param {import("../passes/timeline.js").FrameState} state
  * @returns {Array<{node: number, grad: number, correct: number}>}
@@ -361,8 +378,17 @@ export function partedAt(timeline, state) {
   const left = engineState(timeline, state);
   const pass = left.pass ?? 0;
   const end = loopEnds(timeline)[pass] ?? -1;
+  const last = lastRuleFrames(timeline)[pass] ?? -1;
+  // After the pass's last rule, every gradient is as the pass leaves it.
+  const ended = last >= 0 && left.index >= last;
   const final =
-    end < 0 ? left.final : left.index >= end ? left.visible : new Uint8Array(left.visible.length);
+    end < 0
+      ? ended
+        ? left.visible
+        : left.final
+      : left.index >= end
+        ? left.visible
+        : new Uint8Array(left.visible.length);
   return partedNodes(timeline.trace, left.grads, final, pass).filter(
     (entry) => state.visible[entry.node],
   );

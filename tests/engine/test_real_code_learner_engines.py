@@ -1,0 +1,237 @@
+"""Learners' own engines with a bug in them, written in the shapes public code takes (SPEC
+§14, §15): a `@dataclass` Value, a `__slots__` Value, a tape of closures, operands in a
+list, a sort that returns a list (`tests/engine/real_code/`, round twenty of
+public_code/SOURCES.md). Each runs as CPython runs it (tests/engine/test_real_code.py
+compares what it prints); here, its gradients are CPython's, Check your engine names the
+wrong rule, sort or `=` and nothing else, the right engine's gradients are worked out
+here on their own, the frame of the wrong rule says so, and the page's summary counts the
+gradients that end wrong (a sort that leaves nodes out: their gradients never became
+"final", so the page said every gradient ended right while the leaves ended at 0).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backprop_animator.engine import trace_columns, trace_source
+from tests.engine.test_engine_check_real_code import summaries_by_the_page
+from tests.support.traces import ROOMY, traced
+
+HERE = Path(__file__).resolve().parent
+REAL_CODE = HERE / "real_code"
+LEARNER_BUGS = HERE / "learner_bugs"
+
+
+def run_program(name: str) -> dict[str, Any]:
+    """The program's top-level names as CPython leaves them (the tests' own programs)."""
+    random.seed(0)
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    source = (REAL_CODE / f"{name}.py").read_text()
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, "<program>", "exec", dont_inherit=True), namespace)
+    return namespace
+
+
+R, U = "right", "unchecked"
+# program: (each op's verdict or first (frame, node, child)), the sort's verdict or first
+# (frame, node, consumer), the accumulation's verdict or first (frame, node, child, lost).
+CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
+    # `self.grad = other.data * out.grad` in `__mul__`: w, in w*1, w*2 and w*3, keeps the
+    # last share it is given; w*2's rule loses the −33 of w*3's.
+    "dataclass_mul_assign_batch": ({"*": R, "+": R, "**": R}, R, (28, "n11", "n0", -33.0)),
+    "slots_tanh_input_mlp": ({"*": R, "+": R, "tanh": (105, "n124", "n123"), "**": R}, R, R),
+    "tape_closures_tanh_one_minus_t": ({"*": R, "+": R, "tanh": (20, "n21", "n20"), "-": R}, R, R),
+    # e is listed twice (`e * e`) and no visited set: its rule runs a second time.
+    "prev_list_sort_no_visited": ({"*": R, "+": R, "exp": R}, (15, "n7", None), R),
+    # The order is [o]: only sigmoid's rule runs; `*` and `+` never run to be judged.
+    "dataclass_topo_result_dropped": ({"*": U, "+": U, "sigmoid": R}, (6, "n5", None), R),
+    # `**` lists its exponent p as an operand and gives it no share.
+    "slots_pow_exponent_no_share": ({"**": (21, "n17", "n1"), "*": R, "+": R}, R, R),
+    # A right engine; the program calls backward() twice without zeroing the gradients,
+    # which a right engine given the same program does too.
+    "backward_twice_no_zero_grad": ({"*": R, "+": R, "tanh": R}, R, R),
+}
+
+
+def _verdict(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return row["verdict"] if row["verdict"] != "wrong" else tuple(row["first"][k] for k in keys)
+
+
+def _trace(name: str) -> dict[str, Any]:
+    return traced(trace_source, (REAL_CODE / f"{name}.py").read_text(), "packed", ROOMY)
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_check_names_the_wrong_part_and_nothing_else(program: str) -> None:
+    check = _trace(program)["engine_check"]
+    rules, sort, accumulation = CHECKS[program]
+    assert {r["op"]: _verdict(r, ("frame", "node", "child")) for r in check["rules"]} == rules
+    assert _verdict(check["sort"], ("frame", "node", "consumer")) == sort
+    assert _verdict(check["accumulation"], ("frame", "node", "child", "lost")) == accumulation
+
+
+# The learner's gradients as CPython leaves them, by the trace's node names.
+LEARNER: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
+    "dataclass_mul_assign_batch": lambda ns: {"w": ns["model"].w.grad, "b": ns["model"].b.grad},
+    "tape_closures_tanh_one_minus_t": lambda ns: {k: ns[k].grad for k in ("w1", "w2", "b")},
+    "prev_list_sort_no_visited": lambda ns: {k: ns[k].grad for k in ("w", "b", "x")},
+    "dataclass_topo_result_dropped": lambda ns: {k: ns[k].grad for k in ("w1", "w2", "b", "n")},
+    "slots_pow_exponent_no_share": lambda ns: {"a": ns["a"].grad, "p": ns["p"].grad},
+    "backward_twice_no_zero_grad": lambda ns: {"w": ns["w"].grad, "b": ns["b"].grad},
+}
+
+
+def _right_line(ns: dict[str, Any]) -> dict[str, float]:
+    """The last step's loss Σ (w·x + b − y)², at w and b before that step's update."""
+    w = ns["model"].w.data + ns["lr"] * ns["model"].w.grad
+    b = ns["model"].b.data + ns["lr"] * ns["model"].b.grad
+    residuals = [(w * x + b - y, x) for x, y in zip(ns["xs"], ns["ys"], strict=True)]
+    return {"w": sum(2 * r * x for r, x in residuals), "b": sum(2 * r for r, _ in residuals)}
+
+
+def _right_mlp(ns: dict[str, Any]) -> dict[str, float]:
+    """The last epoch's loss Σ (o − y)² of the 2-3-1 tanh MLP, backpropagated by hand,
+    every parameter before its update."""
+    first, second = (layer.neurons for layer in ns["net"].layers)
+    back = 0.05  # the program's step: `p.data += -0.05 * p.grad`
+    w = [[p.data + back * p.grad for p in n.w] for n in first]
+    b = [n.b.data + back * n.b.grad for n in first]
+    out_w = [p.data + back * p.grad for p in second[0].w]
+    out_b = second[0].b.data + back * second[0].b.grad
+    grads: dict[str, float] = {}
+    name = "net.layers[{}].neurons[{}].{}"
+    for x, y in ns["data"]:
+        h = [
+            math.tanh(bj + sum(wk * xk for wk, xk in zip(wj, x, strict=True)))
+            for wj, bj in zip(w, b, strict=True)
+        ]
+        o = math.tanh(out_b + sum(wj * hj for wj, hj in zip(out_w, h, strict=True)))
+        dz = 2 * (o - y) * (1 - o * o)
+        for j, hj in enumerate(h):
+            key = name.format(1, 0, f"w[{j}]")
+            grads[key] = grads.get(key, 0.0) + dz * hj
+            dzj = dz * out_w[j] * (1 - hj * hj)
+            for k, xk in enumerate(x):
+                key = name.format(0, j, f"w[{k}]")
+                grads[key] = grads.get(key, 0.0) + dzj * xk
+            key = name.format(0, j, "b")
+            grads[key] = grads.get(key, 0.0) + dzj
+        key = name.format(1, 0, "b")
+        grads[key] = grads.get(key, 0.0) + dz
+    return grads
+
+
+def _right_tape(ns: dict[str, Any]) -> dict[str, float]:
+    """The last iteration's Σ (tanh(w1·x1 + w2·x2 + b) − t)², before its update."""
+    w1, w2, b = (ns[k].value + 0.1 * ns[k].grad for k in ("w1", "w2", "b"))
+    grads = {"w1": 0.0, "w2": 0.0, "b": 0.0}
+    for (x1, x2), target in ns["samples"]:
+        h = math.tanh(w1 * x1 + w2 * x2 + b)
+        d = 2 * (h - target) * (1 - h * h)
+        grads["w1"] += d * x1
+        grads["w2"] += d * x2
+        grads["b"] += d
+    return grads
+
+
+def _right_exp(ns: dict[str, Any]) -> dict[str, float]:
+    w, b, x = (ns[k].data for k in ("w", "b", "x"))
+    s = math.exp(w * x + b)
+    d = 2 * (s - 2.0) * s  # loss = (e^(wx+b) − 2)²
+    return {"w": d * x, "b": d, "x": d * w}
+
+
+def _right_sigmoid(ns: dict[str, Any]) -> dict[str, float]:
+    o = ns["o"].data
+    d = o * (1 - o)
+    return {"x1": d * 0.5, "w1": d * 2.0, "x2": d * 0.25, "w2": d * -1.0, "b": d, "n": d}
+
+
+RIGHT: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
+    "dataclass_mul_assign_batch": _right_line,
+    "slots_tanh_input_mlp": _right_mlp,
+    "tape_closures_tanh_one_minus_t": _right_tape,
+    "prev_list_sort_no_visited": _right_exp,
+    "dataclass_topo_result_dropped": _right_sigmoid,
+    # The right engine is this program's own (right) engine: the same gradients.
+    "backward_twice_no_zero_grad": lambda ns: {"w": ns["w"].grad, "b": ns["b"].grad},
+}
+
+
+@pytest.mark.parametrize("program", sorted(CHECKS))
+def test_the_gradients_are_cpythons_and_the_right_ones_are_right(program: str) -> None:
+    by_name = {node["name"]: node for node in _trace(program)["nodes"]}
+    ns = run_program(program)
+    for name, grad in LEARNER[program](ns).items() if program in LEARNER else ():
+        assert math.isclose(by_name[name]["grad"], grad, rel_tol=1e-9, abs_tol=1e-12), name
+    for name, grad in RIGHT[program](ns).items() if program in RIGHT else ():
+        assert math.isclose(by_name[name]["correct_grad"], grad, rel_tol=1e-9), (name, grad)
+
+
+# The wrong rule's frame says what it did and what the right local derivative is.
+SAID = {
+    "slots_tanh_input_mlp": "The right local derivative for the + node is 0.5126, not 0.2541.",
+    "tape_closures_tanh_one_minus_t": (
+        "The right local derivative for w1*−1+w2*0.5+b is 0.7864, not 1.462."
+    ),
+    "slots_pow_exponent_no_share": "The right local derivative for p is 5.709, not 0.",
+    "dataclass_mul_assign_batch": "w.grad = 2 × −8: the −33 already there is lost",
+    "prev_list_sort_no_visited": "This is the 2nd run of e's rule in this pass.",
+}
+SORT_SAID = {
+    "prev_list_sort_no_visited": "loss.backward() runs e's rule 2 times: each run passes e's "
+    "whole gradient on again.",
+    "dataclass_topo_result_dropped": "o.backward() never runs x1*w1's rule (10 nodes reach o): "
+    "nothing is passed on from x1*w1.",
+}
+
+
+@pytest.mark.parametrize("program", sorted(SAID))
+def test_the_wrong_parts_frame_says_what_is_wrong(program: str) -> None:
+    trace = _trace(program)
+    check = trace["engine_check"]
+    rows = [r for r in [*check["rules"], check["accumulation"]] if r["verdict"] == "wrong"]
+    rows += [check["sort"]] if check["sort"]["verdict"] == "wrong" else []
+    (row,) = rows
+    assert SAID[program] in trace["frames"][row["first"]["frame"]]["text"]
+    if program in SORT_SAID:
+        sorts = [f["text"] for f in trace["frames"] if f["phase"] == "sort"]
+        assert sorts[0].startswith(SORT_SAID[program])
+
+
+# Sorts that leave nodes out: the page's summary said "every gradient ends as a right
+# engine's does" while those nodes' gradients ended at 0 (or short of their right one).
+LEFT_OUT = {
+    REAL_CODE / "dataclass_topo_result_dropped.py": 8,
+    LEARNER_BUGS / "build_topo_self_typo.py": 7,
+    LEARNER_BUGS / "sort_uses_self_prev.py": 2,
+    LEARNER_BUGS / "hash_by_value.py": 2,
+    LEARNER_BUGS / "visited_by_data_id.py": 2,
+}
+
+
+def test_gradients_a_sort_left_out_are_outlined_and_counted() -> None:
+    traces = {p.stem: traced(trace_columns, p.read_text(), "packed", ROOMY) for p in LEFT_OUT}
+    pages = summaries_by_the_page(traces)
+    for path, count in LEFT_OUT.items():
+        page = pages[path.stem]
+        assert len(page["outlined"]) == count, (path.stem, page)
+        assert page["summary"].startswith(
+            f"Your engine parts from a right one: {count} gradients end wrong"
+        ), page
+    # The outlined nodes are those whose gradient parts from the right engine's.
+    trace = traced(trace_source, (REAL_CODE / "dataclass_topo_result_dropped.py").read_text())
+    ids = {
+        node["id"]
+        for node in trace["nodes"]
+        if abs(node["grad"] - node["correct_grad"]) > 1e-9 * max(1, abs(node["correct_grad"]))
+    }
+    assert set(pages["dataclass_topo_result_dropped"]["outlined"]) == ids

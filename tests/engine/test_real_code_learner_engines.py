@@ -58,6 +58,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # A right engine; the program calls backward() twice without zeroing the gradients,
     # which a right engine given the same program does too.
     "backward_twice_no_zero_grad": ({"*": R, "+": R, "tanh": R}, R, R),
+    # One `_backward` method dispatching on `self._op`; relu's branch masks with its own
+    # output's `>= 0`, always true: the first relu of a negative input is named.
+    "op_dispatch_relu_ge": ({"*": R, "+": R, "relu": (145, "n183", "n182")}, R, R),
     # makemore's bigram model on scalar Values; `log`'s rule forgets `* out.grad`.
     "bigram_log_no_upstream": (
         {"exp": R, "+": R, "**": R, "*": R, "log": (306, "n335", "n334")},
@@ -184,6 +187,28 @@ def _right_bigram(ns: dict[str, Any]) -> dict[str, float]:
     return grads
 
 
+def _right_relu_net(ns: dict[str, Any]) -> dict[str, float]:
+    """The last step's Σ (p − y)², p = Σ v_j · relu(w1_j·x1 + w2_j·x2 + b_j) + c, every
+    parameter before its update (the learner's `params` list: hidden rows, then head)."""
+    values = [p.data + 0.05 * p.grad for p in ns["params"]]
+    rows, (v1, v2, v3, c) = [values[0:3], values[3:6], values[6:9]], values[9:]
+    grads = [0.0] * len(values)
+    for (x1, x2), y in ns["data"]:
+        zs = [w1 * x1 + w2 * x2 + b for w1, w2, b in rows]
+        hs = [max(z, 0.0) for z in zs]
+        d = 2 * (v1 * hs[0] + v2 * hs[1] + v3 * hs[2] + c - y)
+        for j, (v, z) in enumerate(zip((v1, v2, v3), zs, strict=True)):
+            on = d * v * (z > 0)
+            grads[3 * j] += on * x1
+            grads[3 * j + 1] += on * x2
+            grads[3 * j + 2] += on
+            grads[9 + j] += d * hs[j]
+        grads[12] += d
+    return {f"params[{i}]": g for i, g in enumerate(grads[:9])} | {
+        f"head[{j}]": g for j, g in enumerate(grads[9:])
+    }
+
+
 RIGHT: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
     "dataclass_mul_assign_batch": _right_line,
     "slots_tanh_input_mlp": _right_mlp,
@@ -194,6 +219,7 @@ RIGHT: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
     # gradient (x**y · ln x), the rest have theirs, measured (central differences).
     "slots_pow_exponent_no_share": _right_power,
     "bigram_log_no_upstream": _right_bigram,
+    "op_dispatch_relu_ge": _right_relu_net,
     # The right engine is this program's own (right) engine: the same gradients.
     "backward_twice_no_zero_grad": lambda ns: {"w": ns["w"].grad, "b": ns["b"].grad},
 }
@@ -222,6 +248,7 @@ SAID = {
     "slots_pow_exponent_no_share": "The right local derivative for p is 5.709, not 0.",
     "dataclass_mul_assign_batch": "w.grad = 2 × −8: the −33 already there is lost",
     "prev_list_sort_no_visited": "This is the 2nd run of e's rule in this pass.",
+    "op_dispatch_relu_ge": "The right local derivative for the + node is 0, not 1.",
     "bigram_log_no_upstream": "prob.grad got 2.015, the right local derivative alone: not "
     "multiplied by the upstream gradient −0.04348 (the right share is −0.08761).",
 }

@@ -58,6 +58,8 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # A right engine; the program calls backward() twice without zeroing the gradients,
     # which a right engine given the same program does too.
     "backward_twice_no_zero_grad": ({"*": R, "+": R, "tanh": R}, R, R),
+    # `topo.append(v)` outside `if v not in visited`: h listed twice, run before h*x.
+    "slots_topo_append_outside_if": ({"*": R, "tanh": R, "+": R}, (6, "n3", "n4"), R),
     # One `_backward` method dispatching on `self._op`; relu's branch masks with its own
     # output's `>= 0`, always true: the first relu of a negative input is named.
     "op_dispatch_relu_ge": ({"*": R, "+": R, "relu": (145, "n183", "n182")}, R, R),
@@ -94,6 +96,7 @@ LEARNER: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
     "prev_list_sort_no_visited": lambda ns: {k: ns[k].grad for k in ("w", "b", "x")},
     "dataclass_topo_result_dropped": lambda ns: {k: ns[k].grad for k in ("w1", "w2", "b", "n")},
     "slots_pow_exponent_no_share": lambda ns: {"a": ns["a"].grad, "p": ns["p"].grad},
+    "slots_topo_append_outside_if": lambda ns: {k: ns[k].grad for k in ("x", "w", "h")},
     "backward_twice_no_zero_grad": lambda ns: {"w": ns["w"].grad, "b": ns["b"].grad},
 }
 
@@ -209,6 +212,13 @@ def _right_relu_net(ns: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def _right_shared_tanh(ns: dict[str, Any]) -> dict[str, float]:
+    x, w = ns["x"].data, ns["w"].data
+    h = math.tanh(x * w)  # y = h·x + h
+    d = (x + 1) * (1 - h * h)
+    return {"x": h + d * w, "w": d * x, "h": x + 1}
+
+
 RIGHT: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
     "dataclass_mul_assign_batch": _right_line,
     "slots_tanh_input_mlp": _right_mlp,
@@ -220,6 +230,7 @@ RIGHT: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
     "slots_pow_exponent_no_share": _right_power,
     "bigram_log_no_upstream": _right_bigram,
     "op_dispatch_relu_ge": _right_relu_net,
+    "slots_topo_append_outside_if": _right_shared_tanh,
     # The right engine is this program's own (right) engine: the same gradients.
     "backward_twice_no_zero_grad": lambda ns: {"w": ns["w"].grad, "b": ns["b"].grad},
 }
@@ -249,12 +260,16 @@ SAID = {
     "dataclass_mul_assign_batch": "w.grad = 2 × −8: the −33 already there is lost",
     "prev_list_sort_no_visited": "This is the 2nd run of e's rule in this pass.",
     "op_dispatch_relu_ge": "The right local derivative for the + node is 0, not 1.",
+    "slots_topo_append_outside_if": "h (tanh, grad 1): local derivative 1 − tanh². "
+    "x*w.grad += 0.7116 × 1 → 0.7116.",
     "bigram_log_no_upstream": "prob.grad got 2.015, the right local derivative alone: not "
     "multiplied by the upstream gradient −0.04348 (the right share is −0.08761).",
 }
 SORT_SAID = {
     "prev_list_sort_no_visited": "loss.backward() runs e's rule 2 times: each run passes e's "
     "whole gradient on again.",
+    "slots_topo_append_outside_if": "y.backward() runs h's rule before that of h*x, which "
+    "uses h: h passes its gradient on before all of it has arrived.",
     "dataclass_topo_result_dropped": "o.backward() never runs x1*w1's rule (10 nodes reach o): "
     "nothing is passed on from x1*w1.",
 }

@@ -63,6 +63,9 @@ CHECKS: dict[str, tuple[dict[str, Any], Any, Any]] = {
     # One `_backward` method dispatching on `self._op`; relu's branch masks with its own
     # output's `>= 0`, always true: the first relu of a negative input is named.
     "op_dispatch_relu_ge": ({"*": R, "+": R, "relu": (145, "n183", "n182")}, R, R),
+    # `__mul__` makes its node without operands: the products are leaves, whose rules
+    # still write x1 and w1; no rule of the graph is wrong, nothing reaches a and c.
+    "mul_children_forgotten": ({"+": R, "tanh": R}, R, R),
     # makemore's bigram model on scalar Values; `log`'s rule forgets `* out.grad`.
     "bigram_log_no_upstream": (
         {"exp": R, "+": R, "**": R, "*": R, "log": (306, "n335", "n334")},
@@ -97,6 +100,7 @@ LEARNER: dict[str, Callable[[dict[str, Any]], dict[str, float]]] = {
     "dataclass_topo_result_dropped": lambda ns: {k: ns[k].grad for k in ("w1", "w2", "b", "n")},
     "slots_pow_exponent_no_share": lambda ns: {"a": ns["a"].grad, "p": ns["p"].grad},
     "slots_topo_append_outside_if": lambda ns: {k: ns[k].grad for k in ("x", "w", "h")},
+    "mul_children_forgotten": lambda ns: {k: ns[k].grad for k in ("x1", "w1", "b", "a", "c")},
     "backward_twice_no_zero_grad": lambda ns: {"w": ns["w"].grad, "b": ns["b"].grad},
 }
 
@@ -377,3 +381,26 @@ def test_sum_of_a_dataclass_value_with_no_radd_fails_as_in_cpython() -> None:
     assert f"TypeError: {words}" in ours.value.message
     line = next(i for i, text in enumerate(broken.splitlines(), 1) if "loss = sum(" in text)
     assert ours.value.line == line
+
+
+def test_a_node_made_without_its_operands_is_said_so_and_not_called_all_right() -> None:
+    # `Value(self.data * other.data)` with no `(self, other)`: the product's rule writes
+    # x1 and w1, which are not among its operands. The frame said "the rule reads a name
+    # that means another node now … (a closure made in a loop?)", and the page's summary
+    # "every gradient is right" while a and c, below x1, ended at 0 uncompared.
+    trace = _trace("mul_children_forgotten")
+    texts = [f["text"] for f in trace["frames"] if f["phase"] == "backward"]
+    product = next(text for text in texts if text.startswith("−6 (grad 0.5)"))
+    assert product == (
+        "−6 (grad 0.5): its own rule ran. x1.grad += −3 × 0.5 → −1.5; w1.grad += 2 × 0.5 → 1. "
+        "−6 has no operands (its _prev is empty), though this rule writes the gradients of x1 "
+        "and w1: the op that made −6 did not hand them to it (`Value(self.data * other.data)` "
+        "with no `(self, other)`?), so the graph, and a sort, never reach them through −6."
+    )
+    assert not any("closure made in a loop" in text for text in texts)
+    path = REAL_CODE / "mul_children_forgotten.py"
+    page = summaries_by_the_page({"p": traced(trace_columns, path.read_text(), "packed", ROOMY)})
+    assert page["p"]["summary"] == (
+        "Your engine agrees with a right one on this program: every gradient the check could "
+        "compare is right."
+    )

@@ -404,3 +404,25 @@ def test_a_node_made_without_its_operands_is_said_so_and_not_called_all_right() 
         "Your engine agrees with a right one on this program: every gradient the check could "
         "compare is right."
     )
+
+
+def test_a_tape_whose_nodes_keep_no_operands_is_refused_at_its_backward_call() -> None:
+    # The same tape with nodes that keep only their value (`Var(value)`): no graph to
+    # draw (docs/LANGUAGE.md). The refusal had no line; it has the `backward(total)`
+    # call's, and a method `.backward()` on such a node its own call's.
+    source = (REAL_CODE / "tape_closures_tanh_one_minus_t.py").read_text()
+    bare = source.replace("        self.parents = parents\n", "")
+    assert bare != source
+    with pytest.raises(EngineError, match="backward\\(\\) was called on a Var") as caught:
+        trace_source(bare)
+    line = next(i for i, text in enumerate(bare.splitlines(), 1) if "backward(total)" in text)
+    assert (caught.value.line, caught.value.column) == (line, 5)
+    method = (
+        "class P:\n    def __init__(self, v):\n        self.v = v\n        self.grad = 0\n"
+        "    def backward(self, g=1):\n        self.grad += g\n\n"
+        "p = P(2.0)\nq = [p]\nq[0].backward()\nprint(p.grad)\n"
+    )
+    for call in ("q[0].backward()", "q[0].backward(g=1.0)"):  # both ways a call is made
+        with pytest.raises(EngineError, match="backward\\(\\) was called on a P") as caught:
+            trace_source(method.replace("q[0].backward()", call))
+        assert (caught.value.line, caught.value.column) == (10, 1)

@@ -426,3 +426,60 @@ def test_a_tape_whose_nodes_keep_no_operands_is_refused_at_its_backward_call() -
         with pytest.raises(EngineError, match="backward\\(\\) was called on a P") as caught:
             trace_source(method.replace("q[0].backward()", call))
         assert (caught.value.line, caught.value.column) == (10, 1)
+
+
+VISIBLE = """
+import {{ createTimeline, stateAt }} from {timeline};
+import {{ fromColumns }} from {columns};
+let input = "";
+process.stdin.on("data", (chunk) => {{ input += chunk; }});
+process.stdin.on("end", () => {{
+  const timeline = createTimeline(fromColumns(JSON.parse(input)));
+  const names = timeline.trace.nodes.map((node) => node.name);
+  const out = timeline.passes.map((pass) => {{
+    const state = stateAt(timeline, pass.end - 1);
+    return names.filter((_, i) => state.visible[i]);
+  }});
+  process.stdout.write(JSON.stringify(out));
+}});
+"""
+
+
+def test_a_second_backward_on_the_same_graph_draws_its_leaves() -> None:
+    # backward() twice on one graph, with a sort that lists only the nodes that have a
+    # rule (`if v.backward_fn is not None`): the second pass has no build frame, and its
+    # leaves (w, b, the constants) were hidden, so a wrong gradient of w (a `*` rule
+    # that multiplies by its own data) was outlined nowhere and the summary said "every
+    # gradient ends as a right engine's does".
+    import json
+    import shutil
+    import subprocess
+
+    from tests.support.checkout import CHECKOUT
+
+    source = (REAL_CODE / "backward_twice_no_zero_grad.py").read_text()
+    right = "            self.grad += other.data * out.grad\n"
+    assert right in source
+    wrong = source.replace(right, right.replace("other.data", "self.data"), 1)
+    columns = traced(trace_columns, wrong, "packed", ROOMY)
+    js = CHECKOUT / "static" / "js" / "passes"
+    modules = {
+        "timeline": json.dumps((js / "timeline.js").as_uri()),
+        "columns": json.dumps((js / "columns.js").as_uri()),
+    }
+    node = shutil.which("node")
+    assert node, "the test command installs Node.js"
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", VISIBLE.format(**modules)],
+        input=json.dumps(columns).encode(),
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
+    passes = json.loads(result.stdout)
+    assert len(passes) == 6
+    assert all({"w", "b", "1.5", "−0.8"} <= set(names) for names in passes), passes
+    page = summaries_by_the_page({"p": columns})["p"]
+    assert page["summary"].startswith("Your engine parts from a right one: 1 gradient ends wrong")
+    w = next(node["id"] for node in trace_source(wrong)["nodes"] if node["name"] == "w")
+    assert page["outlined"] == [w]

@@ -168,6 +168,7 @@ def _free_pass(
     values: list[Any],
     kwargs: Any,
     clue: bool,
+    position: tuple[int, int],
 ) -> Any:
     """`backprop(loss)`, a function of the program's given an object of its first: a pass
     where the object is a graph node; else a plain call, and, for `backward(out)`
@@ -179,6 +180,7 @@ def _free_pass(
         return rec.user_pass(first, lambda: call(target, values, kwargs), target)
     if clue and rec.unshaped is None:
         rec.unshaped = first
+        rec.unshaped_at = position
     return call(target, values, kwargs)
 
 
@@ -1333,6 +1335,7 @@ class ExpressionCompiler:
                                 )
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
+                                rec.unshaped_at = (line, column)
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
                     if watch_rule and type(obj) is PInstance and is_rule(obj, method):
@@ -1367,7 +1370,9 @@ class ExpressionCompiler:
                     and values
                     and type(values[0]) is PInstance
                 ):
-                    return _free_pass(rec, call, target, values, kwargs, watch_unshaped)
+                    return _free_pass(
+                        rec, call, target, values, kwargs, watch_unshaped, (line, column)
+                    )
                 return call(target, values, kwargs)
             except ProgramError as error:
                 raise error.located(line, column) from None
@@ -1447,6 +1452,7 @@ class ExpressionCompiler:
                                 return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
                             if watch_unshaped and rec.unshaped is None:
                                 rec.unshaped = obj
+                                rec.unshaped_at = (line, column)
                         elif watch_rule and is_rule(obj, method):  # a method `_backward`
                             return rec.user_rule(obj, lambda: fn.enter(fn, values))
                         return fn.enter(fn, values)

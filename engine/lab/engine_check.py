@@ -335,7 +335,12 @@ def _rules(
         checked[row["op"]] = True
         children: Any = right_sum  # and any child the learner wrote that the right one does not
         if not mine.keys() <= right_sum.keys():
-            children = [*right_sum, *(c for c in mine if c not in right_sum)]
+            # (not an operand with no real derivative here: `x ** y`'s y at a negative x)
+            operands = _operands(node)
+            children = [
+                *right_sum,
+                *(c for c in mine if c not in right_sum and all(c is not o for o in operands)),
+            ]
         for child in children:
             learner, want = mine.get(child, 0.0), right_sum.get(child, 0.0)
             if (

@@ -205,12 +205,24 @@ def right_locals(node: Value, operands: Sequence[Value]) -> tuple[Locals, str] |
         if found is not None:
             return found, "registry"
         found = _numeric_locals(op, operands)
-        # A move of ±h can take `x ** y` to a complex number: no real derivative there.
-        if found is None or not all(math.isfinite(local) for _, local in found):
+        if found is None:
             return None
+        # A move of ±h can take `x ** y` to a complex number: no real derivative there.
+        # Where some operands have one (the base of `x ** y` at a negative x, whose
+        # exponent has none: x**y · ln x), theirs are kept; the others have no right
+        # gradient (`RightEngine.run_pass`) and no share to judge (`engine_check`).
+        real = [(child, local) for child, local in found if _real(local)]
+        if not real:
+            return None
+        found = real
     except (ArithmeticError, ValueError, TypeError):
         return None
     return found, "numeric"
+
+
+def _real(local: Any) -> bool:
+    """A finite real number (`math.isfinite` raises on a complex one)."""
+    return not isinstance(local, complex) and math.isfinite(local)
 
 
 # Ops with a kink: at that input they have no derivative, and any number of the range
@@ -496,6 +508,11 @@ class RightEngine:
             pass_locals[node] = locals_
             if reference == "numeric":
                 numeric.add(node)
+                if len(locals_) < len(node._prev):  # an operand with no real derivative
+                    held = {id(child) for child, _ in locals_}
+                    unknown.update(
+                        c for c in node._prev if id(c) not in held and c not in (skipped or ())
+                    )
             upstream = grads[node]
             if skipped:  # (usually None: the usual loop below, unchanged)
                 locals_ = [(child, local) for child, local in locals_ if child not in skipped]

@@ -715,7 +715,8 @@ def own_rule_text(
     steps = _write_steps(node, name, contributions, writes, received, kept, grad)
     own = name(node)
     where = _rule_line(writes)
-    head = f"{own} ({node._op}, grad {name.number(node.grad)}): "
+    # (a node made with no op, a leaf whose rule writes: no empty op before the comma)
+    head = f"{own} ({node._op + ', ' if node._op else ''}grad {name.number(node.grad)}): "
     ran = "ran"
     if worked_out is not None:
         ran = f"worked out the shares{where and ','} which the loop{where} adds"
@@ -758,6 +759,18 @@ def _not_operands(children: list[Value], node: Value, name: Names) -> str:
     node when the rule was made (a closure made in a loop, whose variable the loop has
     moved on), said once for all of them."""
     own = name(node)
+    if children and not node._prev:
+        # No operands at all: the op's method made its node without them (`out =
+        # Value(self.data * other.data)`), and its rule still writes theirs.
+        many = len(children) > 1
+        return (
+            f" {own} has no operands (its _prev is empty), though this rule writes the "
+            f"gradient{'s' if many else ''} of {' and '.join(name(c) for c in children)}: "
+            f"the op that made {own} did not hand {'them' if many else 'it'} to it "
+            "(`Value(self.data * other.data)` with no `(self, other)`?), so the graph, and "
+            f"a sort, never reach{'' if many else 'es'} {'them' if many else 'it'} through "
+            f"{own}."
+        )
     merged = [c for c in children if any(p.data == c.data for p in node._prev)]
     notes = "".join(
         f" {name(child)} is not among {own}'s operands (its _prev): the graph has lost it "

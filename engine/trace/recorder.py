@@ -171,6 +171,7 @@ class Recorder:
         # An object of the program's own class whose `.backward()` ran although it is
         # no graph node (its class lacks a part): the error then says which.
         self.unshaped: PInstance | None = None
+        self.unshaped_at: tuple[int, int] | None = None  # where its backward() was called
         # Update frames: the statement that is grouping writes, and its open frame.
         self.anchor: Any = None
         self._anchor_count = 0
@@ -2214,7 +2215,8 @@ class Recorder:
         if self.unshaped is not None:
             raise ProgramError(
                 f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
-                f"node here: {missing_part(self.unshaped.attrs)}"
+                f"node here: {missing_part(self.unshaped.attrs)}",
+                *(self.unshaped_at or (None, None)),
             )
         pulled = graph_pulled_backwards(globals_)
         if pulled is not None:

@@ -116,7 +116,7 @@ CASES = {
 
 
 def _differs(a: float, b: float) -> bool:  # mistakes.js's `differs`
-    return abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b))
+    return abs(a - b) > 1e-6 * max(1.0, abs(a), abs(b))
 
 
 @pytest.mark.parametrize("program", sorted(CASES))

@@ -552,13 +552,18 @@ def test_a_subnormal_upstream_gradient_is_traced_as_cpython_runs_it() -> None:
 
 
 def test_a_numeric_derivative_that_turns_complex_is_no_right_rule() -> None:
-    # (−2) ** y: the central difference moves y off an integer, where the power is complex.
+    # (−2) ** y: the central difference moves y off an integer, where the power is complex:
+    # y has no right local derivative; the base keeps its own, y · x^(y−1) = −4 (it had
+    # none either, and nothing below the power a right gradient).
     from backprop_animator.engine.lab.right_engine import right_locals
     from backprop_animator.engine.value import Value
 
     base, exponent = Value(-2.0), Value(2.0)
     power = Value(4.0, (base, exponent), "**")
-    assert right_locals(power, power._prev) is None
+    found = right_locals(power, power._prev)
+    assert found is not None and found[1] == "numeric"
+    ((child, local),) = found[0]
+    assert child is base and local == pytest.approx(-4.0, rel=1e-6)
     positive = Value(4.0, (Value(2.0), Value(2.0)), "**")
     found = right_locals(positive, positive._prev)
     assert found is not None and found[1] == "numeric"

@@ -304,7 +304,7 @@ export function engineSummary(check, timeline, wrote = opsThatWrote(timeline.tra
           ? `Every rule, the sort and += agree with a right engine, yet ${gradients(parted)} ${parted === 1 ? "differs" : "differ"} (${where}): look at the seed and at what runs between passes.`
           : unchecked
             ? `Your engine agrees with a right one wherever it could be checked; ${unchecked} ${unchecked === 1 ? "rule" : "rules"} could not be.`
-            : "Your engine agrees with a right one on this program: every gradient is right.";
+            : `Your engine agrees with a right one on this program: ${compared} is right.`;
   return { wrong, summary, parted: partedList };
 }
 

@@ -258,6 +258,10 @@ function describePass(trace, framePass, operands, parents, indexOf, pass, p) {
     member[at(id)] = 1;
     topoIndex[at(id)] = position;
   });
+  // The operands of the nodes it sorts are the pass's too: a sort that lists only the
+  // nodes with a rule (`if v.backward_fn is not None`) leaves the leaves out of it, and a
+  // second backward() on a graph already built has no build frame to bring them in.
+  for (const id of pass.topo) for (const child of operands[at(id)]) member[child] = 1;
   if (pass.topo.length === 0) {
     // No sort (a backward() that recurses into each operand): the pass draws everything
     // its output reaches, whose gradients its recursion wrote.

@@ -53,6 +53,7 @@ from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
     GENERIC_ALIASES,
     MISSING,
+    TUPLE_FIELDS,
     TYPING_UNIONS,
     Annotation,
     BoundMethod,
@@ -1173,6 +1174,8 @@ class Library:
                 if type(value) is PClass and value.abc:
                     return True
             elif isinstance(cls, TypeObject):
+                if cls.types == (tuple,) and named_tuple(value):
+                    return True  # a named tuple is a tuple
                 # an IntEnum's or StrEnum's member: an int, a str
                 plain = enum_mixin_value(value) if type(value) is PInstance else value
                 if (
@@ -1262,6 +1265,8 @@ class Library:
             elif isinstance(option, TypeObject):
                 if cls is option or (cls is ABC_META and PClass in option.types):
                     return True  # `issubclass(ABCMeta, type)`: a metaclass is a type
+                if option.types == (tuple,) and not builtin_type and _named_tuple_class(cls):
+                    return True
                 # (A lazy object's class, `map`, `generator`, `list_iterator`, is its own
                 # only: most are Python generators here, which their types would share.)
                 lazy = cls.name in ITERATOR_NAMES or option.name in ITERATOR_NAMES
@@ -2947,6 +2952,15 @@ def has_dunder(obj: Any, name: Any) -> bool | None:
     if type(obj) is PClass:
         return obj.lookup(name) is not MISSING or name in TYPE_DUNDERS
     return None
+
+
+def _named_tuple_class(cls: PClass) -> bool:
+    return any(TUPLE_FIELDS in c.namespace for c in cls.mro)
+
+
+def named_tuple(value: Any) -> bool:
+    """Whether `value` is an object of a named tuple's class (a tuple, in CPython)."""
+    return type(value) is PInstance and _named_tuple_class(value.cls)
 
 
 def has_fact(obj: Any, name: str) -> bool | None:

@@ -30,6 +30,7 @@ from backprop_animator.engine.interpreter.runtime import (
     ProgramError,
     new_attrs,
 )
+from backprop_animator.engine.interpreter.text import python_type_name
 
 Call = Any
 
@@ -162,6 +163,30 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
             m.key(value)  # a list field is CPython's TypeError, which a program may catch
         return hash(m.key(fields))  # as the tuple of its fields hashes
 
+    def plain(other: Any) -> Any:
+        """The other operand as a tuple (a named tuple's fields), or None."""
+        if type(other) is PInstance and other.cls.namespace.get(TUPLE_FIELDS) is not None:
+            fields = [n for c in other.cls.mro for n in c.namespace.get("_fields", ())]
+            return tuple(other.attrs[n] for n in dict.fromkeys(fields))
+        return other if type(other) is tuple else None
+
+    def added(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        other = plain(args[1])
+        if other is None:  # CPython's words, a TypeError a program may catch
+            words = f'can only concatenate tuple (not "{python_type_name(args[1])}") to tuple'
+            raise ProgramError(words, kind="TypeError")
+        return m.binary("+", values(args[0]), other)
+
+    def repeated(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        return m.binary("*", values(args[0]), args[1])  # (an int's `__index__` too)
+
+    def ordered(op: str) -> Call:
+        def compare(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            other = plain(args[1])
+            return NotImplemented if other is None else m.compare(op, values(args[0]), other)
+
+        return compare
+
     def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
         return {n: args[0].attrs[n] for n in names}
 
@@ -178,7 +203,13 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
         "__iter__": (0, lambda a, k: iter(values(a[0]))),  # a tuple_iterator, as CPython's
         "__getitem__": (1, item),
         "__len__": (0, lambda a, k: len(names)),
+        "count": (1, lambda a, k: m.call(m.get_attr(values(a[0]), "count"), a[1:], k)),
+        "__add__": (1, added),
+        "__mul__": (1, repeated),
+        "__rmul__": (1, repeated),
+        **{f"__{name}__": (1, ordered(op)) for name, op in _ORDERINGS},
     }
+    python["index"] = lambda a, k: m.call(m.get_attr(values(a[0]), "index"), a[1:], k)
     namespace: dict[str, Any] = {key: NativeMethod(key, call) for key, call in python.items()}
     for key, (count, call) in of_tuple.items():
         namespace[key] = NativeMethod(key, slot_method(key, count, call), "tuple")
@@ -305,3 +336,7 @@ def _missing(name: str, missing: list[str]) -> ProgramError:
         f"{name}.__new__() missing {len(missing)} required positional argument{plural}: {listed}",
         kind="TypeError",
     )
+
+
+# A named tuple compares with a tuple (or another) as the tuples of their fields do
+_ORDERINGS = (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">="))

@@ -566,3 +566,25 @@ print()
         "e",
         "write() argument must be str, not int",  # (a script's stdout's words)
     ]
+
+
+def test_a_named_tuple_is_a_tuple_in_its_operators() -> None:
+    assert_as_cpython(
+        """
+from collections import namedtuple
+from typing import NamedTuple
+P = namedtuple('P', 'x y')
+class Q(NamedTuple):
+    a: int
+    b: int = 0
+p = P(1, 2)
+print(p + (5,), p * 2, 2 * p, p < (1, 3), p < P(0, 9), 1 in p, p.count(1), p.index(2))
+print(p[::-1], p == (1, 2), p != (1, 2), sorted([P(2, 1), P(1, 5)]), p + Q(7), Q(1) >= (1, 0))
+print(max(P(1, 2), P(1, 3)), isinstance(p, tuple), issubclass(P, tuple), isinstance((1,), P))
+for bad in [lambda: p + [1], lambda: p * 1.5, lambda: p < [1], lambda: p.index(9)]:
+    try:
+        bad()
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+"""
+    )

@@ -74,6 +74,7 @@ from backprop_animator.engine.interpreter.objects import (
     is_tuple_field,
     type_union,
     union_members,
+    unit_shape,
 )
 from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
 from backprop_animator.engine.interpreter.runtime import (
@@ -471,6 +472,41 @@ class Machine:
             cls.shape = shape
             self.recorder.register_instance(instance, args, kwargs)
         return instance
+
+    def hold_units(self) -> None:
+        """A run where the objects that made the nodes keep their operands (the
+        recorder's `holder_pass`, the "Hacker's guide" gates): `instantiate` (read by
+        the compiler, so set before it compiles) also adopts an object holding a number
+        and a gradient and nothing else as a leaf (`unit_shape`), lets the methods of a
+        class whose objects are no nodes own the nodes they make (its `is_node_class`,
+        from a `backward` method, cleared: `owner_of`), and tells the recorder which node
+        such a method made (`made_in_holder`). Every other run's `instantiate` is the
+        class's own, untouched."""
+        plain = self.instantiate
+        recorder = self.recorder
+        recorder.hold_units()
+        state = self.state
+
+        def instantiate(cls: PClass, args: list[Any], kwargs: dict[str, Any] | None) -> Any:
+            mark = len(recorder.held_made)
+            instance = plain(cls, args, kwargs)
+            if type(instance) is not PInstance or cls.builtin or cls.exception:
+                return instance
+            if instance.mirror is None and cls.shape is None:
+                shape = unit_shape(instance.attrs)
+                if shape is None:
+                    cls.is_node_class = False  # a gate's methods own what they make
+                    if len(recorder.held_made) > mark:
+                        recorder.made_in_init(instance, mark)  # its parameters
+                    return instance
+                cls.shape = shape
+                recorder.register_instance(instance, args, kwargs)
+            owner = state.owner
+            if instance.mirror is not None and type(owner) is PInstance and owner.mirror is None:
+                recorder.made_in_holder(owner, instance)
+            return instance
+
+        self.instantiate = instantiate  # type: ignore[method-assign]
 
     def equip(self, cls: PClass) -> None:
         """How `cls`'s instances hash and compare in sets and dict keys, as in CPython:

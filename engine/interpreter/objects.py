@@ -530,6 +530,36 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     )
 
 
+def unit_shape(attrs: dict[str, Any]) -> Shape | None:
+    """The shape of a unit that holds a number and a gradient and nothing else (the
+    "Hacker's guide" `Unit(value, grad)`), where the objects that made the units keep
+    their operands (`Recorder.fill_holders`): a leaf's shape, its operands under a name
+    it has not got. None where it lacks either."""
+    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    number = next((name for name in NUMBER_NAMES if name in attrs), None)
+    if grad is None or number is None:
+        return None
+    return Shape("_prev", number, "_backward", "_op", grad)
+
+
+def holds_unit(holder: Any) -> bool:
+    """Whether an object of the program's that is no graph node keeps, among its first
+    attributes, an object holding a number and a gradient but no operands (a gate of
+    the "Hacker's guide": `self.u0`, `self.utop`, each a `Unit(value, grad)`). Bounded:
+    `MAX_HOLDER_ITEMS` attributes looked at."""
+    if type(holder) is not PInstance or holder.mirror is not None:
+        return False
+    for value in itertools.islice(holder.attrs.values(), MAX_HOLDER_ITEMS):
+        if (
+            type(value) is PInstance
+            and value.cls.shape is None
+            and value is not holder
+            and unit_shape(value.attrs) is not None
+        ):
+            return True
+    return False
+
+
 def missing_part(attrs: dict[str, Any]) -> str:
     """What keeps an object from being a graph node, said for the learner."""
     if not any(name in attrs for name in GRAD_NAMES):

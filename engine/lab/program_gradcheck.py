@@ -79,7 +79,8 @@ def gradcheck_program(
     unmoved = float(passes[pass_index]["data"])
     checks = []
     reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
-    runs = (mistake, recorder.hand_pass)  # every run as the first ran: its engine, its pass
+    # every run as the first ran: its engine, its pass (and whether gates hold its nodes)
+    runs = (mistake, recorder.hand_pass, recorder.holder_pass)
     parents: dict[Any, list[Any]] = {}
     for node in reached:
         for child in node._prev:
@@ -120,17 +121,26 @@ def _output(
     move: tuple[int, int, int],
     by: float,
     leaf: dict[str, Any],
-    runs: tuple[str | None, bool],
+    runs: tuple[str | None, bool, bool],
 ) -> float:
     """Pass k's output data when the program runs with the leaf moved by `by`; `move`
     is (the leaf's number, the writes to its data before pass k reads it, k), `runs`
-    (the bug lab's mistake, whether its pass is run by hand) as the first run's."""
+    (the bug lab's mistake, whether its pass is run by hand, whether objects that made
+    its nodes keep their operands) as the first run's."""
     number, after_writes, pass_index = move
-    mistake, hand_pass = runs
+    mistake, hand_pass, holder_pass = runs
     rerun = Rerun(number, by, pass_index, after_writes)
     try:
         trace_program(
-            tree, source, granularity, limits, None, rerun, mistake=mistake, hand_pass=hand_pass
+            tree,
+            source,
+            granularity,
+            limits,
+            None,
+            rerun,
+            mistake=mistake,
+            hand_pass=hand_pass,
+            holder_pass=holder_pass,
         )
     except EngineError as error:
         raise EngineError(

@@ -52,6 +52,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     held_operands,
     held_rule,
+    holds_unit,
     missing_part,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -64,6 +65,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_run, contribution_dicts, order_fault
 from backprop_animator.engine.lab.right_engine import (
+    OP_WORDS,
     Locals,
     RightEngine,
     agrees,
@@ -128,6 +130,10 @@ OWN_RULES_REFUSE_MISTAKE = (
 
 class Recorder:
     """Watches one running program and turns what it did into the trace."""
+
+    # A run where the objects that made the nodes keep their operands beside them (the
+    # "Hacker's guide" gates: `hold_units`); off in every other run.
+    holder_pass = False
 
     def __init__(self, state: State, limits: Limits) -> None:
         self.state = state
@@ -1505,6 +1511,9 @@ class Recorder:
             start,
             self.rule_locals,
             {child for children in skipped.values() for child in children} if skipped else None,
+            # The seed a program gives the unit its gates' backward() calls start from (a
+            # loss's gradient, `pull`) is the pass's, as the chain rule's start.
+            start.get(output, 1.0) if self.holder_pass else 1.0,
         )
         self.passes.append((output, topo, output.data))
         self.pass_end = end
@@ -1791,7 +1800,12 @@ class Recorder:
         reachable, sort = self.open_own_pass(instance, output)
         shape = instance.cls.shape
         rule = shape.rule if shape is not None else "_backward"
-        sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
+        holder = self.calling_holder if self.holder_pass else None
+        if holder is not None:  # the rule is the backward() of the object that made it
+            text = narrate.by_holder_text(len(reachable), self.names(output), holder.cls.name)
+            sort["text"] = text
+        else:
+            sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
         # No seed here: the program gave its output the gradient it has (a change that
         # changes nothing, so that the page shows that one rather than a seed of 1).
         seeded = as_number(instance.attrs.get(shape.grad if shape is not None else "grad"), "grad")
@@ -1803,6 +1817,97 @@ class Recorder:
         self.hand_start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
         self.rule_skipped = {}
+
+    def hold_units(self) -> None:
+        """Make this a run where the objects that made the nodes keep their operands
+        (`holder_pass`): a gate of the "Hacker's guide" keeps the units it was given
+        and the one it made (`self.u0`, `self.u1`, `self.utop`), its `backward()` is that
+        unit's rule, and the program calls those itself (a pass run by hand)."""
+        self.holder_pass = True
+        self.hand_pass = True
+        # Each node made while a method of an object that is no node ran: that object,
+        # the node and where it was made, until `fill_holders` looks at them.
+        self.held_made: list[tuple[PInstance, PInstance, tuple[int, int]]] = []
+        # By the holder's id, the holder and the node it made that it keeps (its output).
+        self.holder_output: dict[int, tuple[PInstance, PInstance]] = {}
+        self.calling_holder: PInstance | None = None  # whose backward() opens the pass
+
+    def made_in_holder(self, holder: PInstance, instance: PInstance) -> None:
+        """A node was made while a method of `holder`, an object that is no node, ran
+        (`holder_pass`): its operands are found when a pass needs them (`fill_holders`)."""
+        self.held_made.append((holder, instance, self.state.position))
+
+    def made_in_init(self, holder: PInstance, mark: int) -> None:
+        """`holder` was just made, and its `__init__` made nodes (`made_in_holder` since
+        `mark`): its parameters, no op's output (`self.a = Unit(1.0, 0.0)`). Forgotten
+        here, so that the last of them is never taken for an output of the others."""
+        made = self.held_made
+        mark = min(mark, len(made))
+        made[mark:] = [entry for entry in made[mark:] if entry[0] is not holder]
+
+    def fill_holders(self) -> None:
+        """The nodes made by objects that keep them (`made_in_holder`) get their operands:
+        where the object still keeps the node as an attribute, the nodes it keeps beside
+        it that are older (the units a gate was given, the parameters an object made in
+        its `__init__`, its own earlier output), in the order of its attributes, a
+        tuple's or list's items in theirs. (A node made in the object's `__init__` is no
+        output: `made_in_init`.) The node's op is named by the
+        object's class (`holder_op`: `MultiplyGate` is `*`). A node that finds none
+        stays a leaf, and so does a node an object made before the newest it keeps
+        (it kept the units of the newest one only). Older operands only: no cycle can
+        come of it."""
+        made, self.held_made = self.held_made, []
+        charge = self.state.charge
+        linked: set[int] = set()  # the holders whose newest kept node is linked
+        for holder, instance, position in reversed(made):
+            mirror = instance.mirror
+            if mirror is None or mirror._prev or id(holder) in linked:
+                continue
+            attrs = holder.attrs
+            charge(1 + len(attrs) // ITEMS_PER_STEP)  # the walks below
+            if not any(value is instance for value in attrs.values()):
+                continue  # not kept (a helper's node), or replaced since
+            # Its earlier nodes since the last walk stay leaves: the units they were made
+            # of are replaced by this one's (a gate used twice before its backward()).
+            linked.add(id(holder))
+            operands: list[Value] = []
+            for value in attrs.values():
+                kind = type(value)
+                items = value if kind is tuple or kind is list else (value,)
+                if len(items) > 1:
+                    charge(len(items) // ITEMS_PER_STEP)
+                for item in items:
+                    if type(item) is not PInstance or item is instance:
+                        continue
+                    node = item.mirror
+                    if node is not None and node._seq < mirror._seq:
+                        operands.append(node)
+            if not operands:
+                continue
+            mirror._prev = tuple(operands)
+            self.positions[mirror] = position
+            if not mirror._op:
+                mirror._op = holder_op(holder.cls.name)
+            self.holder_output[id(holder)] = (holder, instance)
+
+    def holder_rule(self, holder: PInstance, function: Function, run: Callable[[], Any]) -> Any:
+        """`gate.backward()`, called on an object that is no node (`holder_pass`): where
+        the object keeps the node it made and that node's operands (`fill_holders`), a
+        run of that node's rule, its lines the method's; else a call like another, the
+        object kept for the refusal's words should no pass come of the program."""
+        if self.held_made:
+            self.fill_holders()
+        found = self.holder_output.get(id(holder))
+        if found is None or found[1].mirror is None or found[1].mirror._prev == ():
+            if self.unshaped is None:
+                self.unshaped = holder
+            return run()
+        outer = self.calling_holder
+        self.calling_holder = holder
+        try:
+            return self.tape_rule(found[1], function.span, run)
+        finally:
+            self.calling_holder = outer
 
     def end_hand_walk(self) -> None:
         """A `backward()` called while a walk by hand is open: the walk ends there. (The
@@ -2209,9 +2314,11 @@ class Recorder:
         if type(last) is Value:
             self.engine_pass(last)
             return
-        if type(last) is PInstance and last.mirror is not None:
+        if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
             raise ProgramError("the program's result is a node of its own class: call .backward()")
         if self.unshaped is not None:
+            if not self.holder_pass and holds_unit(self.unshaped):
+                raise HolderPass  # its units drawn as nodes, its gates' rules run by hand
             raise ProgramError(
                 f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
                 f"node here: {missing_part(self.unshaped.attrs)}"
@@ -2822,6 +2929,20 @@ def op_of_class(name: str) -> str | None:
     return ops.OP_OF_METHOD.get(key)
 
 
+def holder_op(name: str) -> str:
+    """The op of a node an object of class `name` made and keeps with its operands
+    (`Recorder.fill_holders`): the op the class's name stands for, a `Gate`, `Node` or
+    `Op` ending left off (`MultiplyGate` `*`, `AddGate` `+`, `SigmoidGate` `sigmoid`,
+    `MulGate` `*`: `op_of_class`, or a word of `OP_WORDS`), else the class's name."""
+    key = name.lower()
+    for suffix in ("gate", "node", "op"):
+        if key.endswith(suffix) and len(key) > len(suffix):
+            key = key[: -len(suffix)].rstrip("_")
+            break
+    known = op_of_class(key) or OP_WORDS.get(key)
+    return known if known is not None else clean_text(cut_label(name))
+
+
 def enum_op_name(op: Any) -> str:
     """An op kept as an Enum member (`Op.ADD`), named as a learner reads it: the member's
     value where it is a string (`'+'`, `'ADD'`), else its name; "" for any other object."""
@@ -2966,6 +3087,12 @@ def as_number(value: Any, field: str) -> float:
 class HandPass(BaseException):
     """A run with no pass called node rules by hand: it is run again with `hand_pass`.
     Not an `Exception`, so no statement or handler of the program can catch it."""
+
+
+class HolderPass(HandPass):
+    """A run with no pass called `backward()` on objects that are no nodes but keep
+    objects holding a number and a gradient (the "Hacker's guide" gates and units): it
+    is run again with `holder_pass` (`Recorder.hold_units`)."""
 
 
 class PassReached(BaseException):

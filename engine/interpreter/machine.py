@@ -504,6 +504,8 @@ class Machine:
             owner = state.owner
             if instance.mirror is not None and type(owner) is PInstance and owner.mirror is None:
                 recorder.made_in_holder(owner, instance)
+            if instance.mirror is not None and state.making is not None:
+                recorder.made_op(instance)  # a Wengert list's record may link it
             return instance
 
         self.instantiate = instantiate  # type: ignore[method-assign]

@@ -542,13 +542,16 @@ def unit_shape(attrs: dict[str, Any]) -> Shape | None:
     return Shape("_prev", number, "_backward", "_op", grad)
 
 
-def holds_unit(holder: Any) -> bool:
+def holds_unit(holder: Any, itself: bool = False) -> bool:
     """Whether an object of the program's that is no graph node keeps, among its first
     attributes, an object holding a number and a gradient but no operands (a gate of
-    the "Hacker's guide": `self.u0`, `self.utop`, each a `Unit(value, grad)`). Bounded:
-    `MAX_HOLDER_ITEMS` attributes looked at."""
+    the "Hacker's guide": `self.u0`, `self.utop`, each a `Unit(value, grad)`), or, with
+    `itself`, is one (a Wengert list's `Var`). Bounded: `MAX_HOLDER_ITEMS` attributes
+    looked at."""
     if type(holder) is not PInstance or holder.mirror is not None:
         return False
+    if itself and holder.cls.shape is None and unit_shape(holder.attrs) is not None:
+        return True
     for value in itertools.islice(holder.attrs.values(), MAX_HOLDER_ITEMS):
         if (
             type(value) is PInstance

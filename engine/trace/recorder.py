@@ -754,7 +754,10 @@ class Recorder:
         shown before the seed; the bug lab's mistake (`self.mistake`) says its own sort."""
         index = len(self.passes)
         moved = moved_labels(reachable)
-        self.names = names = narrate.Names(kept_names(self.globals_, reachable, moved), moved)
+        kept = self.globals_
+        if self.holder_pass:  # a Wengert list's nodes are not named by where its tape is
+            kept = {name: value for name, value in kept.items() if not is_tape(value)}
+        self.names = names = narrate.Names(kept_names(kept, reachable, moved), moved)
         self.pass_names.append((names, reachable))
         if self.instance_of:
             self.sync_all(reachable)
@@ -1256,6 +1259,8 @@ class Recorder:
         self.end_hand_walk()
         if self.pass_output is not None:
             return run()
+        if self.holder_pass and self.hand_pass:  # (no other run: one look-up a pass)
+            return self.record_pass(instance, run, code)
         output = instance.mirror
         assert output is not None
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
@@ -1280,7 +1285,11 @@ class Recorder:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
-        self.close_loop_rule()  # the last rule the program's own loop ran
+        # The last rule the program's own loop ran, with the pass's output: a rule left
+        # over from an earlier pass (a tape nothing cleared) names it (`own_rule_frame`).
+        self.pass_output = output
+        self.close_loop_rule()
+        self.pass_output = None
         shape = instance.cls.shape
         grad = shape.said if shape is not None else "grad"  # the gradient as the class says it
         # The order the rules ran, each node once (a learner's walk with no sort may run
@@ -1831,6 +1840,7 @@ class Recorder:
         # By the holder's id, the holder and the node it made that it keeps (its output).
         self.holder_output: dict[int, tuple[PInstance, PInstance]] = {}
         self.calling_holder: PInstance | None = None  # whose backward() opens the pass
+        self.record_ops: dict[Value, tuple[str, tuple[int, int]]] = {}  # (`made_op`)
 
     def made_in_holder(self, holder: PInstance, instance: PInstance) -> None:
         """A node was made while a method of `holder`, an object that is no node, ran
@@ -1889,6 +1899,69 @@ class Recorder:
             if not mirror._op:
                 mirror._op = holder_op(holder.cls.name)
             self.holder_output[id(holder)] = (holder, instance)
+
+    def made_op(self, instance: PInstance) -> None:
+        """A node made with no operands while an op's method ran (`out = Var(x * y)` in
+        `__mul__`, `holder_pass`): the op it is and where it was made, should a record
+        link it (`fill_records`)."""
+        assert instance.mirror is not None
+        op = self.op_made(instance)
+        if op:
+            self.record_ops[instance.mirror] = (op, self.state.position)
+
+    def fill_records(self) -> None:
+        """Before a pass of `holder_pass`: the records of a Wengert list link their nodes,
+        `TAPE.append((out, [(self, 1.0), (other, 1.0)]))`: a tuple or list, in a list the
+        program keeps in a global variable (or an attribute of one), whose first item is
+        a node with no operands yet and whose other items hold older nodes (a node, or a
+        tuple or list of nodes or of `(node, local)` pairs), which are its operands in
+        that order; its op is the method's that made it (`made_op`). Charged a step for
+        every `ITEMS_PER_STEP` items looked at; no program code runs."""
+        charge = self.state.charge
+        lists = []
+        for value in self.globals_.values():
+            if type(value) is list:
+                lists.append(value)
+            elif type(value) is PInstance and value.mirror is None:
+                charge(1 + len(value.attrs) // ITEMS_PER_STEP)
+                lists.extend(v for v in value.attrs.values() if type(v) is list)
+        for records in lists:
+            charge(1 + len(records) // ITEMS_PER_STEP)
+            for record in records:
+                kind = type(record)
+                if (kind is not tuple and kind is not list) or len(record) < 2:
+                    continue
+                out = record[0]
+                if type(out) is not PInstance or out.mirror is None or out.mirror._prev:
+                    continue
+                mirror = out.mirror
+                operands = record_operands(record, mirror._seq, charge)
+                if operands:
+                    mirror._prev = tuple(operands)
+                    made = self.record_ops.get(mirror)
+                    if made is not None:
+                        self.positions[mirror] = made[1]  # the line of the op that made it
+                        if not mirror._op:
+                            mirror._op = made[0]
+
+    def record_pass(self, instance: PInstance, run: Callable[[], Any], code: Any) -> Any:
+        """`backward(out)` (`out.backward()`) in a run of `holder_pass`: a pass where the
+        objects that made its nodes, or a Wengert list's records, give `out` operands
+        (`fill_holders`, `fill_records`), run as any pass of the program's own class
+        (not by hand); else a call like another, kept for the refusal's words."""
+        if self.held_made:
+            self.fill_holders()
+        self.fill_records()
+        output = instance.mirror
+        if output is None or not output._prev:
+            if self.unshaped is None:
+                self.unshaped = instance
+            return run()
+        self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
+        try:
+            return self.user_pass(instance, run, code)
+        finally:
+            self.hand_pass = True
 
     def holder_rule(self, holder: PInstance, function: Function, run: Callable[[], Any]) -> Any:
         """`gate.backward()`, called on an object that is no node (`holder_pass`): where
@@ -2317,7 +2390,7 @@ class Recorder:
         if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
             raise ProgramError("the program's result is a node of its own class: call .backward()")
         if self.unshaped is not None:
-            if not self.holder_pass and holds_unit(self.unshaped):
+            if not self.holder_pass and holds_unit(self.unshaped, itself=True):
                 raise HolderPass  # its units drawn as nodes, its gates' rules run by hand
             raise ProgramError(
                 f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
@@ -2927,6 +3000,42 @@ def op_of_class(name: str) -> str | None:
             key = key[: -len(suffix)]
             break
     return ops.OP_OF_METHOD.get(key)
+
+
+def is_tape(value: Any) -> bool:
+    """Whether `value` is a Wengert list (`fill_records`): a list whose first item is a
+    record, a tuple or list of two items or more whose first is a node."""
+    if type(value) is not list or not value:
+        return False
+    first = value[0]
+    return (
+        (type(first) is tuple or type(first) is list)
+        and len(first) > 1
+        and type(first[0]) is PInstance
+        and first[0].mirror is not None
+    )
+
+
+def record_operands(record: Sequence[Any], seq: int, charge: Callable[[int], None]) -> list[Value]:
+    """The operands a Wengert list's record gives its first item (`fill_records`): the
+    nodes older than `seq` among its other items, each a node or a tuple or list of
+    nodes or of `(node, local)` pairs, in order; none where an item holds a node that
+    is not older (no cycle can come of it). Bounded: `charge` pays for the items."""
+    operands: list[Value] = []
+    for item in record[1:MAX_OPERANDS_LOOKED_AT]:
+        kind = type(item)
+        items = item if kind is tuple or kind is list else (item,)
+        if len(items) > ITEMS_PER_STEP:
+            charge(len(items) // ITEMS_PER_STEP)
+        for entry in items:
+            if type(entry) is tuple or type(entry) is list:
+                entry = entry[0] if entry else None
+            if type(entry) is not PInstance or entry.mirror is None:
+                continue
+            if entry.mirror._seq >= seq:
+                return []
+            operands.append(entry.mirror)
+    return operands
 
 
 def holder_op(name: str) -> str:

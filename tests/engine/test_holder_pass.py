@@ -300,3 +300,78 @@ print(n.a.grad, n.b.grad, x.grad)
     operands = [nodes[e["source"]]["name"] for e in trace["edges"] if e["target"] == out["id"]]
     assert operands == ["a", "b", "x"]
     assert out["op"] == "Neuron"
+
+
+WENGERT = Path(__file__).parent / "real_code" / "wengert_list.py"
+
+
+def test_a_wengert_lists_records_are_its_graph() -> None:
+    source = WENGERT.read_text(encoding="utf-8")
+    trace = trace_source(source, limits=ROOMY)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    assert len(trace["passes"]) == 5  # f, then four steps of gradient descent
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    f = by_name(trace)["f"]
+    into_f = [nodes[e["source"]]["name"] for e in trace["edges"] if e["target"] == f["id"]]
+    # Named by what they are, not by where the tape keeps them (`TAPE[0][0]`).
+    assert into_f == ["x*y", "sin(x)"]
+    lines = source.splitlines()
+    # Each record's node is built on the line of the op that made it.
+    builds = [f for f in trace["frames"] if f["phase"] == "build" and f["pass"] == 0]
+    assert [lines[b["line"] - 1].strip() for b in builds] == [
+        "out = Var(self.value * other.value)",
+        "out = Var(math.sin(self.value))",
+        "out = Var(self.value + other.value)",
+    ]
+    check = trace["engine_check"]
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {
+        "*": "right", "sin": "right", "+": "right", "exp": "right"
+    }  # fmt: skip
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    assert all(node["grad"] == pytest.approx(node["correct_grad"]) for node in trace["nodes"])
+
+
+def test_a_wengert_list_with_a_wrong_local_derivative_or_a_tape_never_cleared() -> None:
+    source = WENGERT.read_text(encoding="utf-8")
+    wrong = source.replace("[(self, math.cos(self.value))]", "[(self, math.sin(self.value))]")
+    assert wrong != source
+    trace = trace_source(wrong, limits=ROOMY)
+    assert_same_output(printed_lines(trace), run_in_cpython(wrong))
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows["sin"] == "wrong" and rows["*"] == "right"
+    # A tape nothing clears: each backward() runs the earlier steps' records again.
+    stale = source.replace("    TAPE.clear()\n", "")
+    trace = trace_source(stale, limits=ROOMY)
+    assert_same_output(printed_lines(trace), run_in_cpython(stale))
+    assert trace["engine_check"]["sort"]["verdict"] == "wrong"
+
+
+def test_records_that_point_forward_or_at_themselves_link_nothing() -> None:
+    head = "TAPE = []\nclass Var:\n    def __init__(self, value):\n        self.value = value\n"
+    head += "        self.grad = 0.0\n"
+    walk = (
+        "def backward(out):\n    out.grad = 1.0\n    for node, inputs in reversed(TAPE):\n"
+        "        for inp, local in inputs:\n            inp.grad += local * node.grad\n"
+    )
+    # x's record names f, made after it, and f's names itself: no graph, the old refusal.
+    looped = (
+        head
+        + walk
+        + "x = Var(2.0)\nf = Var(3.0)\nTAPE.append((x, [(f, 1.0)]))\n"
+        + "TAPE.append((f, [(f, 1.0)]))\nbackward(f)\nprint(x.grad, f.grad)\n"
+    )
+    with pytest.raises(EngineError, match=r"backward\(\) was called on a Var, which is not a"):
+        trace_source(looped, limits=ROOMY)
+    # Thousands of records: each looked at within the step bound.
+    many = (
+        head
+        + "    def __add__(self, other):\n        out = Var(self.value + other.value)\n"
+        + "        TAPE.append((out, [(self, 1.0), (other, 1.0)]))\n        return out\n"
+        + walk
+        + "s = Var(0.0)\nfor i in range(2000):\n    s = s + Var(1.0)\nbackward(s)\n"
+        + "print(s.value, TAPE[0][1][1][0].grad)\n"
+    )
+    trace = trace_source(many, limits=ROOMY)
+    assert printed_lines(trace) == run_in_cpython(many)
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(many, limits=Limits(max_steps=10_000, time_limit=30.0))

@@ -16,6 +16,7 @@ import io
 import math
 import operator
 import sys
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from types import GeneratorType, MappingProxyType
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -477,7 +478,8 @@ class Machine:
         """A run where the objects that made the nodes keep their operands (the
         recorder's `holder_pass`, the "Hacker's guide" gates): `instantiate` (read by
         the compiler, so set before it compiles) also adopts an object holding a number
-        and a gradient and nothing else as a leaf (`unit_shape`), lets the methods of a
+        and a gradient as a leaf, or as an op of the nodes it keeps (`unit_shape`,
+        `Recorder.own_operands`: a tape's node objects), lets the methods of a
         class whose objects are no nodes own the nodes they make (its `is_node_class`,
         from a `backward` method, cleared: `owner_of`), and tells the recorder which node
         such a method made (`made_in_holder`). Every other run's `instantiate` is the
@@ -486,6 +488,7 @@ class Machine:
         recorder = self.recorder
         recorder.hold_units()
         state = self.state
+        units: weakref.WeakSet[PClass] = weakref.WeakSet()  # the classes `unit_shape` shaped
 
         def instantiate(cls: PClass, args: list[Any], kwargs: dict[str, Any] | None) -> Any:
             mark = len(recorder.held_made)
@@ -500,7 +503,10 @@ class Machine:
                         recorder.made_in_init(instance, mark)  # its parameters
                     return instance
                 cls.shape = shape
+                units.add(cls)
                 recorder.register_instance(instance, args, kwargs)
+            if cls in units:
+                recorder.own_operands(instance)  # `Multiply(left, right)` on a tape
             owner = state.owner
             if instance.mirror is not None and type(owner) is PInstance and owner.mirror is None:
                 recorder.made_in_holder(owner, instance)

@@ -1855,6 +1855,22 @@ class Recorder:
         mark = min(mark, len(made))
         made[mark:] = [entry for entry in made[mark:] if entry[0] is not holder]
 
+    def own_operands(self, instance: PInstance) -> None:
+        """A node of a class `unit_shape` shaped (`holder_pass`), just made: the older
+        nodes it keeps as its own attributes are its operands (a tape's node object,
+        `Multiply(left, right)`, `Sin(arg)`), as a holder's are (`kept_operands`), its
+        op named by its class (`holder_op`: `Multiply` `*`). A unit keeping none (the
+        gates' `Unit`, a Wengert list's `Var`) stays a leaf."""
+        mirror = instance.mirror
+        if mirror is None or mirror._prev:
+            return
+        operands = kept_operands(instance, instance, mirror._seq, self.state.charge)
+        if operands:
+            mirror._prev = tuple(operands)
+            self.positions[mirror] = self.state.position
+            if not mirror._op:
+                mirror._op = holder_op(instance.cls.name)
+
     def fill_holders(self) -> None:
         """The nodes made by objects that keep them (`made_in_holder`) get their operands:
         where the object still keeps the node as an attribute, the nodes it keeps beside
@@ -1880,18 +1896,7 @@ class Recorder:
             # Its earlier nodes since the last walk stay leaves: the units they were made
             # of are replaced by this one's (a gate used twice before its backward()).
             linked.add(id(holder))
-            operands: list[Value] = []
-            for value in attrs.values():
-                kind = type(value)
-                items = value if kind is tuple or kind is list else (value,)
-                if len(items) > 1:
-                    charge(len(items) // ITEMS_PER_STEP)
-                for item in items:
-                    if type(item) is not PInstance or item is instance:
-                        continue
-                    node = item.mirror
-                    if node is not None and node._seq < mirror._seq:
-                        operands.append(node)
+            operands = kept_operands(holder, instance, mirror._seq, charge)
             if not operands:
                 continue
             mirror._prev = tuple(operands)
@@ -1972,6 +1977,13 @@ class Recorder:
             self.fill_holders()
         found = self.holder_output.get(id(holder))
         if found is None or found[1].mirror is None or found[1].mirror._prev == ():
+            output = tape_output(holder, self.state.charge)
+            if output is not None:  # `tape.backward()`: a pass over the nodes it keeps
+                self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
+                try:
+                    return self.user_pass(output, run, function)
+                finally:
+                    self.hand_pass = True
             if self.unshaped is None:
                 self.unshaped = holder
             return run()
@@ -3000,6 +3012,47 @@ def op_of_class(name: str) -> str | None:
             key = key[: -len(suffix)]
             break
     return ops.OP_OF_METHOD.get(key)
+
+
+def tape_output(holder: PInstance, charge: Callable[[int], None]) -> PInstance | None:
+    """The node a tape of node objects ends with (`tape.nodes[-1]`, seeded by its
+    `backward()`): of the nodes with operands that `holder` keeps in a list attribute,
+    the newest; None where it keeps none. Bounded: `charge` pays for the items."""
+    newest: PInstance | None = None
+    seq = -1
+    for value in holder.attrs.values():
+        if type(value) is not list:
+            continue
+        charge(1 + len(value) // ITEMS_PER_STEP)
+        for item in value:
+            node = item.mirror if type(item) is PInstance else None
+            if node is not None and node._prev and node._seq > seq:
+                newest, seq = item, node._seq
+    return newest
+
+
+def kept_operands(
+    holder: PInstance, made: PInstance, seq: int, charge: Callable[[int], None]
+) -> list[Value]:
+    """The nodes `holder` keeps as attributes, a tuple's or list's items too, that are
+    older than `seq` (`made`, the node they are the operands of, left out), in the
+    order of its attributes (`Recorder.fill_holders`, `own_operands`). Bounded:
+    `charge` pays for the attributes and items looked at."""
+    attrs = holder.attrs
+    charge(1 + len(attrs) // ITEMS_PER_STEP)
+    operands: list[Value] = []
+    for value in attrs.values():
+        kind = type(value)
+        items = value if kind is tuple or kind is list else (value,)
+        if len(items) > 1:
+            charge(len(items) // ITEMS_PER_STEP)
+        for item in items:
+            if type(item) is not PInstance or item is made:
+                continue
+            node = item.mirror
+            if node is not None and node._seq < seq:
+                operands.append(node)
+    return operands
 
 
 def is_tape(value: Any) -> bool:

@@ -185,7 +185,7 @@ class SumGate:
         for u in self.units:
             u.grad += 1.0 * self.utop.grad
 
-units = [Unit(i * 0.5, 0.0) for i in range(3000)]
+units = [Unit(i * 0.5, 0.0) for i in range(2000)]
 g = SumGate()
 out = g.forward(units)
 out.grad = 1.0
@@ -196,7 +196,7 @@ print(sum(u.grad for u in units))
     trace = trace_source(wide, limits=ROOMY)
     assert printed_lines(trace) == run_in_cpython(wide)
     assert (
-        sum(1 for edge in trace["edges"] if edge["target"] == by_name(trace)["out"]["id"]) == 3000
+        sum(1 for edge in trace["edges"] if edge["target"] == by_name(trace)["out"]["id"]) == 2000
     )
     with pytest.raises(EngineError, match="steps"):
         trace_source(wide, limits=Limits(max_steps=5_000, time_limit=30.0))
@@ -375,3 +375,68 @@ def test_records_that_point_forward_or_at_themselves_link_nothing() -> None:
     assert printed_lines(trace) == run_in_cpython(many)
     with pytest.raises(EngineError, match="steps"):
         trace_source(many, limits=Limits(max_steps=10_000, time_limit=30.0))
+
+
+TAPE_OF_NODES = Path(__file__).parent / "real_code" / "tape_of_nodes.py"
+
+
+def test_a_tape_of_node_objects_is_a_graph_and_its_backward_a_pass() -> None:
+    source = TAPE_OF_NODES.read_text(encoding="utf-8")
+    trace = trace_source(source, limits=ROOMY)
+    assert_same_output(printed_lines(trace), run_in_cpython(source))
+    assert len(trace["passes"]) == 2  # the tape's backward(), at two points
+    nodes = {node["id"]: node for node in trace["nodes"]}
+    named = by_name(trace)
+    into_y = [nodes[e["source"]]["name"] for e in trace["edges"] if e["target"] == named["y"]["id"]]
+    assert into_y == ["v3", "v4"]
+    assert [named[n]["op"] for n in ("v3", "v4", "y")] == ["*", "sin", "+"]
+    lines = source.splitlines()
+    # The pass is the tape's backward(); each node's rule its class's backward().
+    code = trace["passes"][0]["backward"]
+    assert lines[code["line"] - 1].strip() == "def backward(self):"
+    assert lines[code["line"] - 3].strip() == "return self.nodes[-1].output"  # Tape's
+    check = trace["engine_check"]
+    assert check["grad"] == "gradient"
+    assert {row["op"]: row["verdict"] for row in check["rules"]} == {
+        "*": "right", "sin": "right", "+": "right"
+    }  # fmt: skip
+    assert check["sort"]["verdict"] == check["accumulation"]["verdict"] == "right"
+    assert all(node["grad"] == pytest.approx(node["correct_grad"]) for node in trace["nodes"])
+    wrong = source.replace(
+        "self.right.gradient += self.left.output * self.gradient",
+        "self.right.gradient += self.right.output * self.gradient",
+    )
+    assert wrong != source
+    trace = trace_source(wrong, limits=ROOMY)
+    assert_same_output(printed_lines(trace), run_in_cpython(wrong))
+    rows = {row["op"]: row["verdict"] for row in trace["engine_check"]["rules"]}
+    assert rows == {"*": "wrong", "sin": "right", "+": "right"}
+
+
+def test_a_tape_of_thousands_of_nodes_or_of_nodes_holding_themselves_stays_bounded() -> None:
+    source = TAPE_OF_NODES.read_text(encoding="utf-8")
+    head = source.split("# f(x1, x2)")[0]
+    # Each node keeps itself too: never its own operand.
+    selfish = head.replace(
+        "        tape.add(self)\n", "        tape.add(self)\n        self.me = self\n"
+    )
+    selfish += "a = Variable(3.0)\nb = Variable(4.0)\nc = Multiply(a, b)\n"
+    selfish += "tape.forward()\ntape.backward()\nprint(a.gradient, b.gradient)\n"
+    trace = trace_source(selfish, limits=ROOMY)
+    assert printed_lines(trace) == run_in_cpython(selfish)
+    assert len(trace["edges"]) == 2
+    # A chain of 3,000 nodes on one tape: every walk of it charged.
+    chain = head + "s = Variable(0.5)\nfor i in range(1500):\n    s = Add(s, Variable(0.001))\n"
+    chain += "print(tape.forward())\ntape.backward()\nprint(tape.nodes[0].gradient)\n"
+    trace = trace_source(chain, limits=ROOMY)
+    assert printed_lines(trace) == run_in_cpython(chain)
+    with pytest.raises(EngineError, match="steps"):
+        trace_source(chain, limits=Limits(max_steps=20_000, time_limit=30.0))
+    # A node whose backward() raises ends the program as CPython's does.
+    raising = head.replace(
+        "        self.left.gradient += self.gradient\n", "        raise RuntimeError('no')\n"
+    )
+    raising += "a = Variable(3.0)\nb = Add(a, a)\ntape.forward()\ntape.backward()\n"
+    with pytest.raises(EngineError) as raised:
+        trace_source(raising, limits=ROOMY)
+    assert raised.value.message.startswith("RuntimeError: no")

@@ -77,6 +77,10 @@ def gradcheck_program(
             "fewer leaves or h values, or an earlier pass",
         )
     unmoved = float(passes[pass_index]["data"])
+    # A pass the program runs through its gates from a seed of its own (a loss's
+    # gradient, `s.grad = 2 * error`): its leaves' gradients are that seed times the
+    # output's derivative, and so is the difference quotient compared with them.
+    seed = recorder.holder_seeds.get(pass_index, 1.0) if recorder.holder_pass else 1.0
     checks = []
     reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
     # every run as the first ran: its engine, its pass (and whether gates hold its nodes)
@@ -87,7 +91,9 @@ def gradcheck_program(
             parents.setdefault(child, []).append(node)
     for leaf in checked:
         number = first.numbers[leaf]
-        after_writes = first.writes_before_read(leaf, parents.get(leaf, []), pass_index)
+        after_writes = first.writes_before_read(
+            leaf, parents.get(leaf, []), pass_index, lazy=recorder.holder_pass
+        )
         analytic = grads[leaf]
         rows = []
         for h in steps:
@@ -95,9 +101,9 @@ def gradcheck_program(
             up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]], runs)
             if scheme == "central":
                 down = _output(tree, source, granularity, limits, move, -h, by_id[ids[leaf]], runs)
-                numeric = (up - down) / (2 * h)
+                numeric = seed * ((up - down) / (2 * h))
             else:
-                numeric = (up - unmoved) / h
+                numeric = seed * ((up - unmoved) / h)
             error = abs(numeric - analytic)
             if not (math.isfinite(numeric) and math.isfinite(error)):
                 advice = "smaller" if h >= 1 else "larger"

@@ -1513,6 +1513,12 @@ class Recorder:
         """The pass is done: the right engine's pass beside it, from `start`; the frames
         after `end` belong to the next pass."""
         skipped = self.rule_skipped
+        seed = 1.0
+        if self.holder_pass and self.hand_pass:
+            # The seed a program gives the unit its gates' backward() calls start from (a
+            # loss's gradient, `pull`) is the pass's, as the chain rule's start (and the
+            # gradient check's: `holder_seeds`).
+            seed = self.holder_seeds[len(self.passes)] = start.get(output, 1.0)
         self.right.run_pass(
             len(self.passes),
             output,
@@ -1520,9 +1526,7 @@ class Recorder:
             start,
             self.rule_locals,
             {child for children in skipped.values() for child in children} if skipped else None,
-            # The seed a program gives the unit its gates' backward() calls start from (a
-            # loss's gradient, `pull`) is the pass's, as the chain rule's start.
-            start.get(output, 1.0) if self.holder_pass else 1.0,
+            seed,
         )
         self.passes.append((output, topo, output.data))
         self.pass_end = end
@@ -1841,6 +1845,7 @@ class Recorder:
         self.holder_output: dict[int, tuple[PInstance, PInstance]] = {}
         self.calling_holder: PInstance | None = None  # whose backward() opens the pass
         self.record_ops: dict[Value, tuple[str, tuple[int, int]]] = {}  # (`made_op`)
+        self.holder_seeds: dict[int, float] = {}  # by pass: a gate pass's seed, if not 1
 
     def made_in_holder(self, holder: PInstance, instance: PInstance) -> None:
         """A node was made while a method of `holder`, an object that is no node, ran
@@ -3329,8 +3334,22 @@ class Rerun:
         if self.first:
             self.grads.append({node: float(node.grad) for node in nodes if not node._prev})
 
-    def writes_before_read(self, leaf: Value, parents: list[Value], pass_index: int) -> int:
+    def writes_before_read(
+        self, leaf: Value, parents: list[Value], pass_index: int, lazy: bool = False
+    ) -> int:
         """How many writes to `leaf.data` come before pass `pass_index` first reads it:
-        when the first of its `parents` in that pass is made (or the pass starts)."""
-        first_read = min((parent._seq for parent in parents), default=self.starts[pass_index])
+        when the first of its `parents` in that pass is made (or the pass starts). With
+        `lazy` (a run of `holder_pass`, where a tape's `forward()` works out each node's
+        number after the node is made), a parent reads it when its own number was last
+        written before the pass, or when it was made if never."""
+        start = self.starts[pass_index]
+        if lazy:
+            reads = []
+            for parent in parents:
+                written = self.writes.get(parent, [])
+                before = bisect_right(written, start)
+                reads.append(written[before - 1] if before else parent._seq)
+            first_read = min(reads, default=start)
+        else:
+            first_read = min((parent._seq for parent in parents), default=start)
         return bisect_right(self.writes.get(leaf, []), first_read)

@@ -440,3 +440,22 @@ def test_a_tape_of_thousands_of_nodes_or_of_nodes_holding_themselves_stays_bound
     with pytest.raises(EngineError) as raised:
         trace_source(raising, limits=ROOMY)
     assert raised.value.message.startswith("RuntimeError: no")
+
+
+def test_the_gradient_check_agrees_on_gates_seeded_by_a_loss_and_on_a_tapes_forward() -> None:
+    # A gate pass seeded with the squared error's gradient: the quotient is scaled by it.
+    gates = PROGRAM.read_text(encoding="utf-8")
+    checked = gradcheck_source(gates, h=[1e-6], leaves=["b"], pass_index=5)
+    (row,) = checked["checks"][0]["rows"]
+    assert row["numeric"] == pytest.approx(checked["checks"][0]["analytic"], rel=1e-5)
+    # A tape's forward() works out the numbers after the nodes are made: the leaf is
+    # moved where that forward() writes it.
+    tape = TAPE_OF_NODES.read_text(encoding="utf-8")
+    for index, leaf in ((0, "x2"), (1, "x1")):
+        checked = gradcheck_source(tape, h=[1e-6], leaves=[leaf], pass_index=index)
+        (row,) = checked["checks"][0]["rows"]
+        assert row["numeric"] == pytest.approx(checked["checks"][0]["analytic"], rel=1e-5)
+    wengert = WENGERT.read_text(encoding="utf-8")
+    checked = gradcheck_source(wengert, h=[1e-6], leaves=["x"])
+    (row,) = checked["checks"][0]["rows"]
+    assert row["numeric"] == pytest.approx(checked["checks"][0]["analytic"], rel=1e-5)

@@ -32,7 +32,13 @@ from backprop_animator.engine.interpreter.straight_line import StraightLine
 from backprop_animator.engine.limits import Limits, current_deadline
 from backprop_animator.engine.parse import SourceLines
 from backprop_animator.engine.shared_setting import SharedSetting
-from backprop_animator.engine.trace.recorder import HandPass, PassReached, Recorder, Rerun
+from backprop_animator.engine.trace.recorder import (
+    HandPass,
+    HolderPass,
+    PassReached,
+    Recorder,
+    Rerun,
+)
 from backprop_animator.engine.value import Value
 
 # Python frames one program call may take (call -> body -> statement -> expression ...).
@@ -124,6 +130,7 @@ def trace_program(
     sort_steps: bool = False,
     said_later: bool = False,
     hand_pass: bool = False,
+    holder_pass: bool = False,
 ) -> dict[str, Any] | None:
     """Run a parsed program and return its trace; any problem is an `EngineError`.
     `recorded`, if given, receives the recorder; `rerun` is what a gradient check asks
@@ -131,7 +138,9 @@ def trace_program(
     `mistake` and `sort_steps` are the bug lab's (SPEC §13): every pass's. `said_later`:
     the frames the page narrates carry `sentences.Said`, not a text (`engine.trace_columns`).
     `hand_pass`: the program calls its rules by hand and never `backward()`; a run that
-    finds so runs again with it (the recorder's `hand_pass`)."""
+    finds so runs again with it (the recorder's `hand_pass`). `holder_pass`: besides, the
+    objects it calls `backward()` on are no nodes but keep the nodes they made and their
+    operands (the "Hacker's guide" gates: `Recorder.hold_units`, `Machine.hold_units`)."""
     state = State(limits)
     recorder = Recorder(state, limits)
     recorder.rerun = rerun
@@ -142,6 +151,8 @@ def trace_program(
     if recorded is not None:
         recorded.append(recorder)
     machine = Machine(state, recorder, expanded=granularity == "expanded")
+    if holder_pass:
+        machine.hold_units()  # (before the compiler reads `instantiate`)
     library = Library(machine, recorder.print)
     globals_: dict[str, Any] = {}
     recorder.globals_ = globals_  # where the program keeps its values: their names
@@ -171,8 +182,8 @@ def trace_program(
             return recorder.finish(source, granularity, globals_)
     except PassReached:
         return None
-    except HandPass:
-        pass
+    except HandPass as again:
+        holder_pass = type(again) is HolderPass
     except ProgramError as error:
         raise error.finished() from None
     except RecursionError:
@@ -200,6 +211,7 @@ def trace_program(
         sort_steps=sort_steps,
         said_later=said_later,
         hand_pass=True,
+        holder_pass=holder_pass,
     )
 
 

@@ -184,6 +184,20 @@ def _free_pass(
     return call(target, values, kwargs)
 
 
+def _unshaped_backward(rec: Any, obj: PInstance, fn: Function, run: Callable[[], Any]) -> Any:
+    """`obj.backward()` (`run`) on an object of the program's that is no graph node: in
+    a run where the objects that made the nodes keep their operands (`holder_pass`, a
+    "Hacker's guide" gate), the rule of the node it made (`Recorder.holder_rule`); else
+    a plain call, the object and the call's place kept for the refusal's words should no
+    pass come of it."""
+    if rec.holder_pass:
+        return rec.holder_rule(obj, fn, run)
+    if rec.unshaped is None:
+        rec.unshaped = obj
+        rec.unshaped_at = rec.state.position  # (the call's statement)
+    return run()
+
+
 def is_grad_pass(cls: PClass) -> bool:
     """Whether `node.grad(1.0)`, a method of the node's class named `grad`, is the pass:
     where the class keeps a node's gradient under another name (Eli Bendersky's rad.py:
@@ -1333,9 +1347,10 @@ class ExpressionCompiler:
                                 return rec.user_pass(
                                     obj, lambda: call_function(fn, [obj, *values], kwargs), fn
                                 )
-                            if watch_unshaped and rec.unshaped is None:
-                                rec.unshaped = obj
-                                rec.unshaped_at = (line, column)
+                            if watch_unshaped:
+                                return _unshaped_backward(
+                                    rec, obj, fn, lambda: call_function(fn, [obj, *values], kwargs)
+                                )
                             return call_function(fn, [obj, *values], kwargs)
                     target = get_attr(obj, method)
                     if watch_rule and type(obj) is PInstance and is_rule(obj, method):
@@ -1450,9 +1465,10 @@ class ExpressionCompiler:
                         if watch_pass and fn.span not in no_passes:
                             if obj.mirror is not None and (method != "grad" or is_grad_pass(cls)):
                                 return rec.user_pass(obj, lambda: fn.enter(fn, values), fn)
-                            if watch_unshaped and rec.unshaped is None:
-                                rec.unshaped = obj
-                                rec.unshaped_at = (line, column)
+                            if watch_unshaped:
+                                return _unshaped_backward(
+                                    rec, obj, fn, lambda: fn.enter(fn, values)
+                                )
                         elif watch_rule and is_rule(obj, method):  # a method `_backward`
                             return rec.user_rule(obj, lambda: fn.enter(fn, values))
                         return fn.enter(fn, values)

@@ -78,6 +78,7 @@ from backprop_animator.engine.interpreter.objects import (
     reads_of,
     type_union,
     union_members,
+    unit_shape,
 )
 from backprop_animator.engine.interpreter.os_module import refusal as os_refusal
 from backprop_animator.engine.interpreter.runtime import (
@@ -555,6 +556,48 @@ class Machine:
         if cls.exception:
             instance.fields = {"args": tuple(extra)}
         return instance
+
+    def hold_units(self) -> None:
+        """A run where the objects that made the nodes keep their operands (the
+        recorder's `holder_pass`, the "Hacker's guide" gates): `instantiate` (read by
+        the compiler, so set before it compiles) also adopts an object holding a number
+        and a gradient as a leaf, or as an op of the nodes it keeps (`unit_shape`,
+        `Recorder.own_operands`: a tape's node objects), lets the methods of a
+        class whose objects are no nodes own the nodes they make (its `is_node_class`,
+        from a `backward` method, cleared: `owner_of`), and tells the recorder which node
+        such a method made (`made_in_holder`). Every other run's `instantiate` is the
+        class's own, untouched."""
+        plain = self.instantiate
+        recorder = self.recorder
+        recorder.hold_units()
+        state = self.state
+        units: weakref.WeakSet[PClass] = weakref.WeakSet()  # the classes `unit_shape` shaped
+
+        def instantiate(cls: PClass, args: list[Any], kwargs: dict[str, Any] | None) -> Any:
+            mark = len(recorder.held_made)
+            instance = plain(cls, args, kwargs)
+            if type(instance) is not PInstance or cls.builtin or cls.exception:
+                return instance
+            if instance.mirror is None and cls.shape is None:
+                shape = unit_shape(instance.attrs)
+                if shape is None:
+                    cls.is_node_class = False  # a gate's methods own what they make
+                    if len(recorder.held_made) > mark:
+                        recorder.made_in_init(instance, mark)  # its parameters
+                    return instance
+                cls.shape = shape
+                units.add(cls)
+                recorder.register_instance(instance, args, kwargs)
+            if cls in units:
+                recorder.own_operands(instance)  # `Multiply(left, right)` on a tape
+            owner = state.owner
+            if instance.mirror is not None and type(owner) is PInstance and owner.mirror is None:
+                recorder.made_in_holder(owner, instance)
+            if instance.mirror is not None and state.making is not None:
+                recorder.made_op(instance)  # a Wengert list's record may link it
+            return instance
+
+        self.instantiate = instantiate  # type: ignore[method-assign]
 
     def equip(self, cls: PClass) -> None:
         """How `cls`'s instances hash and compare in sets and dict keys, as in CPython:

@@ -560,6 +560,50 @@ def find_shape(cls: PClass, attrs: dict[str, Any]) -> Shape | None:
     )
 
 
+# A node's number where a tape of node objects keeps it (`self.output`, Schiendorfer's
+# `Multiply(left, right)`): taken first, and only, by `unit_shape`, in the run the gates
+# get; anywhere else `output` is an attribute like another.
+HELD_NUMBER_NAMES = ("output", *NUMBER_NAMES)
+
+
+def unit_shape(attrs: dict[str, Any]) -> Shape | None:
+    """The shape of a unit that holds a number and a gradient (the "Hacker's guide"
+    `Unit(value, grad)`, a Wengert list's `Var`, a tape's node object with `output` and
+    `gradient`), whose operands are kept beside it by the object that made it, by a
+    record, or as its own attributes (`Recorder.fill_holders`, `fill_records`,
+    `own_operands`): a leaf's shape, its operands under a name it has not got. None
+    where it lacks either."""
+    grad = next((name for name in GRAD_NAMES if name in attrs), None)
+    number = next((name for name in HELD_NUMBER_NAMES if name in attrs), None)
+    if grad is None or number is None:
+        return None
+    return Shape("_prev", number, "_backward", "_op", grad)
+
+
+def holds_unit(holder: Any, itself: bool = False) -> bool:
+    """Whether an object of the program's that is no graph node keeps, among its first
+    attributes, an object holding a number and a gradient but no operands (a gate of
+    the "Hacker's guide": `self.u0`, `self.utop`, each a `Unit(value, grad)`), or, with
+    `itself`, is one (a Wengert list's `Var`), or keeps a list whose first item is one
+    (a tape of node objects, `self.nodes`). Bounded: `MAX_HOLDER_ITEMS` attributes
+    looked at, and a list's first item."""
+    if type(holder) is not PInstance or holder.mirror is not None:
+        return False
+    if itself and holder.cls.shape is None and unit_shape(holder.attrs) is not None:
+        return True
+    for value in itertools.islice(holder.attrs.values(), MAX_HOLDER_ITEMS):
+        if type(value) is list and value:
+            value = value[0]
+        if (
+            type(value) is PInstance
+            and value.cls.shape is None
+            and value is not holder
+            and unit_shape(value.attrs) is not None
+        ):
+            return True
+    return False
+
+
 def missing_part(attrs: dict[str, Any]) -> str:
     """What keeps an object from being a graph node, said for the learner."""
     if not any(name in attrs for name in GRAD_NAMES):

@@ -77,16 +77,23 @@ def gradcheck_program(
             "fewer leaves or h values, or an earlier pass",
         )
     unmoved = float(passes[pass_index]["data"])
+    # A pass the program runs through its gates from a seed of its own (a loss's
+    # gradient, `s.grad = 2 * error`): its leaves' gradients are that seed times the
+    # output's derivative, and so is the difference quotient compared with them.
+    seed = recorder.holder_seeds.get(pass_index, 1.0) if recorder.holder_pass else 1.0
     checks = []
     reached = recorder.passes[pass_index][1]  # the nodes pass k ran (its graph)
-    runs = (mistake, recorder.hand_pass)  # every run as the first ran: its engine, its pass
+    # every run as the first ran: its engine, its pass (and whether gates hold its nodes)
+    runs = (mistake, recorder.hand_pass, recorder.holder_pass)
     parents: dict[Any, list[Any]] = {}
     for node in reached:
         for child in node._prev:
             parents.setdefault(child, []).append(node)
     for leaf in checked:
         number = first.numbers[leaf]
-        after_writes = first.writes_before_read(leaf, parents.get(leaf, []), pass_index)
+        after_writes = first.writes_before_read(
+            leaf, parents.get(leaf, []), pass_index, lazy=recorder.holder_pass
+        )
         analytic = grads[leaf]
         rows = []
         for h in steps:
@@ -94,9 +101,9 @@ def gradcheck_program(
             up = _output(tree, source, granularity, limits, move, h, by_id[ids[leaf]], runs)
             if scheme == "central":
                 down = _output(tree, source, granularity, limits, move, -h, by_id[ids[leaf]], runs)
-                numeric = (up - down) / (2 * h)
+                numeric = seed * ((up - down) / (2 * h))
             else:
-                numeric = (up - unmoved) / h
+                numeric = seed * ((up - unmoved) / h)
             error = abs(numeric - analytic)
             if not (math.isfinite(numeric) and math.isfinite(error)):
                 advice = "smaller" if h >= 1 else "larger"
@@ -120,17 +127,26 @@ def _output(
     move: tuple[int, int, int],
     by: float,
     leaf: dict[str, Any],
-    runs: tuple[str | None, bool],
+    runs: tuple[str | None, bool, bool],
 ) -> float:
     """Pass k's output data when the program runs with the leaf moved by `by`; `move`
     is (the leaf's number, the writes to its data before pass k reads it, k), `runs`
-    (the bug lab's mistake, whether its pass is run by hand) as the first run's."""
+    (the bug lab's mistake, whether its pass is run by hand, whether objects that made
+    its nodes keep their operands) as the first run's."""
     number, after_writes, pass_index = move
-    mistake, hand_pass = runs
+    mistake, hand_pass, holder_pass = runs
     rerun = Rerun(number, by, pass_index, after_writes)
     try:
         trace_program(
-            tree, source, granularity, limits, None, rerun, mistake=mistake, hand_pass=hand_pass
+            tree,
+            source,
+            granularity,
+            limits,
+            None,
+            rerun,
+            mistake=mistake,
+            hand_pass=hand_pass,
+            holder_pass=holder_pass,
         )
     except EngineError as error:
         raise EngineError(

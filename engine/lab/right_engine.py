@@ -473,13 +473,16 @@ class RightEngine:
         learner_start: dict[Value, float],
         known: dict[Value, tuple[Locals, str] | None],
         skipped: set[Value] | None = None,
+        seed: float = 1.0,
     ) -> None:
         """One right pass over `order` (children first, the output last), from the
         learner's gradients as their first rule found them (`learner_start`); `known`
         holds the `right_locals` already found for some nodes in this pass. `skipped`:
         nodes that need no gradient (`requires_grad` false) whose share a rule left out
         (`Recorder.unrequired`): a right engine computes none for them, so none is added
-        into them here and they have no right gradient (`not_required`)."""
+        into them here and they have no right gradient (`not_required`). `seed`: the
+        output's gradient as the pass starts, 1 but where the program seeded a pass it
+        runs through the objects that made its nodes (`Recorder.holder_pass`) itself."""
         # Where each node starts: where the right engine left it, unless the program wrote
         # the learner's gradient since (zero_grad): then there too, and known from there.
         last, touched, was_unknown = self.grads, self.touched, self.unknown
@@ -494,7 +497,7 @@ class RightEngine:
                 grads[node] = learner_start.get(node, 0.0)
                 if was_unknown:  # (usually empty: no call)
                     was_unknown.discard(node)
-        grads[output] = 1.0
+        grads[output] = seed
         unknown.discard(output)
         pass_locals: dict[Value, Locals | None] = {}
         numeric = self.numeric

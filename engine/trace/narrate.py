@@ -478,6 +478,19 @@ def by_hand_text(count: int, output: str, rule: str) -> str:
     )
 
 
+def by_holder_text(count: int, output: str, holder: str) -> str:
+    """In place of the sort, for a pass the program runs by hand through the objects
+    that made its nodes (the "Hacker's guide" gates: `sg.backward()`, then the next
+    gate's), each keeping the nodes it was given and the one it made."""
+    return (
+        f"No backward() of a node here: the program calls backward() itself on each object "
+        f"that made a node, starting with the {holder} that made {output} ({count} "
+        f"{nodes_word(count)} reach it). Each such object keeps the nodes it was given and "
+        "the one it made, and its backward() is that node's rule. Each frame below is one "
+        "of those calls, in the order the program makes them."
+    )
+
+
 def own_sort_text(
     output: Value,
     count: int,

@@ -52,6 +52,7 @@ from backprop_animator.engine.interpreter.objects import (
     PSet,
     held_operands,
     held_rule,
+    holds_unit,
     missing_part,
 )
 from backprop_animator.engine.interpreter.runtime import (
@@ -64,6 +65,7 @@ from backprop_animator.engine.interpreter.runtime import (
 from backprop_animator.engine.lab import mistake_text, mistakes
 from backprop_animator.engine.lab.engine_check import check_run, contribution_dicts, order_fault
 from backprop_animator.engine.lab.right_engine import (
+    OP_WORDS,
     Locals,
     RightEngine,
     agrees,
@@ -129,6 +131,10 @@ OWN_RULES_REFUSE_MISTAKE = (
 class Recorder:
     """Watches one running program and turns what it did into the trace."""
 
+    # A run where the objects that made the nodes keep their operands beside them (the
+    # "Hacker's guide" gates: `hold_units`); off in every other run.
+    holder_pass = False
+
     def __init__(self, state: State, limits: Limits) -> None:
         self.state = state
         self.limits = limits
@@ -168,10 +174,9 @@ class Recorder:
         self.printed = False  # whether the program printed anything at all
         self.partial = ""
         self.last: Any = None
-        # An object of the program's own class whose `.backward()` ran although it is
-        # no graph node (its class lacks a part): the error then says which.
+        # An object whose `.backward()` ran though no graph node (the error names its lack)
         self.unshaped: PInstance | None = None
-        self.unshaped_at: tuple[int, int] | None = None  # where its backward() was called
+        self.unshaped_at: tuple[int, int] | None = None
         # Update frames: the statement that is grouping writes, and its open frame.
         self.anchor: Any = None
         self._anchor_count = 0
@@ -749,7 +754,10 @@ class Recorder:
         shown before the seed; the bug lab's mistake (`self.mistake`) says its own sort."""
         index = len(self.passes)
         moved = moved_labels(reachable)
-        self.names = names = narrate.Names(kept_names(self.globals_, reachable, moved), moved)
+        kept = self.globals_
+        if self.holder_pass:  # a Wengert list's nodes are not named by where its tape is
+            kept = {name: value for name, value in kept.items() if not is_tape(value)}
+        self.names = names = narrate.Names(kept_names(kept, reachable, moved), moved)
         self.pass_names.append((names, reachable))
         if self.instance_of:
             self.sync_all(reachable)
@@ -1251,6 +1259,8 @@ class Recorder:
         self.end_hand_walk()
         if self.pass_output is not None:
             return run()
+        if self.holder_pass and self.hand_pass:  # (no other run: one look-up a pass)
+            return self.record_pass(instance, run, code)
         output = instance.mirror
         assert output is not None
         reachable, sort = self.open_own_pass(instance, output, steps=self.sort_steps)
@@ -1275,7 +1285,11 @@ class Recorder:
             self.pass_output = None
             self.sort_frame = None
             self.in_rule = None
-        self.close_loop_rule()  # the last rule the program's own loop ran
+        # The last rule the program's own loop ran, with the pass's output: a rule left
+        # over from an earlier pass (a tape nothing cleared) names it (`own_rule_frame`).
+        self.pass_output = output
+        self.close_loop_rule()
+        self.pass_output = None
         shape = instance.cls.shape
         grad = shape.said if shape is not None else "grad"  # the gradient as the class says it
         # The order the rules ran, each node once (a learner's walk with no sort may run
@@ -1499,6 +1513,12 @@ class Recorder:
         """The pass is done: the right engine's pass beside it, from `start`; the frames
         after `end` belong to the next pass."""
         skipped = self.rule_skipped
+        seed = 1.0
+        if self.holder_pass and self.hand_pass:
+            # The seed a program gives the unit its gates' backward() calls start from (a
+            # loss's gradient, `pull`) is the pass's, as the chain rule's start (and the
+            # gradient check's: `holder_seeds`).
+            seed = self.holder_seeds[len(self.passes)] = start.get(output, 1.0)
         self.right.run_pass(
             len(self.passes),
             output,
@@ -1506,6 +1526,7 @@ class Recorder:
             start,
             self.rule_locals,
             {child for children in skipped.values() for child in children} if skipped else None,
+            seed,
         )
         self.passes.append((output, topo, output.data))
         self.pass_end = end
@@ -1792,7 +1813,12 @@ class Recorder:
         reachable, sort = self.open_own_pass(instance, output)
         shape = instance.cls.shape
         rule = shape.rule if shape is not None else "_backward"
-        sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
+        holder = self.calling_holder if self.holder_pass else None
+        if holder is not None:  # the rule is the backward() of the object that made it
+            text = narrate.by_holder_text(len(reachable), self.names(output), holder.cls.name)
+            sort["text"] = text
+        else:
+            sort["text"] = narrate.by_hand_text(len(reachable), self.names(output), rule)
         # No seed here: the program gave its output the gradient it has (a change that
         # changes nothing, so that the page shows that one rather than a seed of 1).
         seeded = as_number(instance.attrs.get(shape.grad if shape is not None else "grad"), "grad")
@@ -1804,6 +1830,176 @@ class Recorder:
         self.hand_start = {node: float(node.grad) for node in reachable}
         self.rule_locals = {}
         self.rule_skipped = {}
+
+    def hold_units(self) -> None:
+        """Make this a run where the objects that made the nodes keep their operands
+        (`holder_pass`): a gate of the "Hacker's guide" keeps the units it was given
+        and the one it made (`self.u0`, `self.u1`, `self.utop`), its `backward()` is that
+        unit's rule, and the program calls those itself (a pass run by hand)."""
+        self.holder_pass = True
+        self.hand_pass = True
+        # Each node made while a method of an object that is no node ran: that object,
+        # the node and where it was made, until `fill_holders` looks at them.
+        self.held_made: list[tuple[PInstance, PInstance, tuple[int, int]]] = []
+        # By the holder's id, the holder and the node it made that it keeps (its output).
+        self.holder_output: dict[int, tuple[PInstance, PInstance]] = {}
+        self.calling_holder: PInstance | None = None  # whose backward() opens the pass
+        self.record_ops: dict[Value, tuple[str, tuple[int, int]]] = {}  # (`made_op`)
+        self.holder_seeds: dict[int, float] = {}  # by pass: a gate pass's seed, if not 1
+
+    def made_in_holder(self, holder: PInstance, instance: PInstance) -> None:
+        """A node was made while a method of `holder`, an object that is no node, ran
+        (`holder_pass`): its operands are found when a pass needs them (`fill_holders`)."""
+        self.held_made.append((holder, instance, self.state.position))
+
+    def made_in_init(self, holder: PInstance, mark: int) -> None:
+        """`holder` was just made, and its `__init__` made nodes (`made_in_holder` since
+        `mark`): its parameters, no op's output (`self.a = Unit(1.0, 0.0)`). Forgotten
+        here, so that the last of them is never taken for an output of the others."""
+        made = self.held_made
+        mark = min(mark, len(made))
+        made[mark:] = [entry for entry in made[mark:] if entry[0] is not holder]
+
+    def own_operands(self, instance: PInstance) -> None:
+        """A node of a class `unit_shape` shaped (`holder_pass`), just made: the older
+        nodes it keeps as its own attributes are its operands (a tape's node object,
+        `Multiply(left, right)`, `Sin(arg)`), as a holder's are (`kept_operands`), its
+        op named by its class (`holder_op`: `Multiply` `*`). A unit keeping none (the
+        gates' `Unit`, a Wengert list's `Var`) stays a leaf."""
+        mirror = instance.mirror
+        if mirror is None or mirror._prev:
+            return
+        operands = kept_operands(instance, instance, mirror._seq, self.state.charge)
+        if operands:
+            mirror._prev = tuple(operands)
+            self.positions[mirror] = self.state.position
+            if not mirror._op:
+                mirror._op = holder_op(instance.cls.name)
+
+    def fill_holders(self) -> None:
+        """The nodes made by objects that keep them (`made_in_holder`) get their operands:
+        where the object still keeps the node as an attribute, the nodes it keeps beside
+        it that are older (the units a gate was given, the parameters an object made in
+        its `__init__`, its own earlier output), in the order of its attributes, a
+        tuple's or list's items in theirs. (A node made in the object's `__init__` is no
+        output: `made_in_init`.) The node's op is named by the
+        object's class (`holder_op`: `MultiplyGate` is `*`). A node that finds none
+        stays a leaf, and so does a node an object made before the newest it keeps
+        (it kept the units of the newest one only). Older operands only: no cycle can
+        come of it."""
+        made, self.held_made = self.held_made, []
+        charge = self.state.charge
+        linked: set[int] = set()  # the holders whose newest kept node is linked
+        for holder, instance, position in reversed(made):
+            mirror = instance.mirror
+            if mirror is None or mirror._prev or id(holder) in linked:
+                continue
+            attrs = holder.attrs
+            charge(1 + len(attrs) // ITEMS_PER_STEP)  # the walks below
+            if not any(value is instance for value in attrs.values()):
+                continue  # not kept (a helper's node), or replaced since
+            # Its earlier nodes since the last walk stay leaves: the units they were made
+            # of are replaced by this one's (a gate used twice before its backward()).
+            linked.add(id(holder))
+            operands = kept_operands(holder, instance, mirror._seq, charge)
+            if not operands:
+                continue
+            mirror._prev = tuple(operands)
+            self.positions[mirror] = position
+            if not mirror._op:
+                mirror._op = holder_op(holder.cls.name)
+            self.holder_output[id(holder)] = (holder, instance)
+
+    def made_op(self, instance: PInstance) -> None:
+        """A node made with no operands while an op's method ran (`out = Var(x * y)` in
+        `__mul__`, `holder_pass`): the op it is and where it was made, should a record
+        link it (`fill_records`)."""
+        assert instance.mirror is not None
+        op = self.op_made(instance)
+        if op:
+            self.record_ops[instance.mirror] = (op, self.state.position)
+
+    def fill_records(self) -> None:
+        """Before a pass of `holder_pass`: the records of a Wengert list link their nodes,
+        `TAPE.append((out, [(self, 1.0), (other, 1.0)]))`: a tuple or list, in a list the
+        program keeps in a global variable (or an attribute of one), whose first item is
+        a node with no operands yet and whose other items hold older nodes (a node, or a
+        tuple or list of nodes or of `(node, local)` pairs), which are its operands in
+        that order; its op is the method's that made it (`made_op`). Charged a step for
+        every `ITEMS_PER_STEP` items looked at; no program code runs."""
+        charge = self.state.charge
+        lists = []
+        for value in self.globals_.values():
+            if type(value) is list:
+                lists.append(value)
+            elif type(value) is PInstance and value.mirror is None:
+                charge(1 + len(value.attrs) // ITEMS_PER_STEP)
+                lists.extend(v for v in value.attrs.values() if type(v) is list)
+        for records in lists:
+            charge(1 + len(records) // ITEMS_PER_STEP)
+            for record in records:
+                kind = type(record)
+                if (kind is not tuple and kind is not list) or len(record) < 2:
+                    continue
+                out = record[0]
+                if type(out) is not PInstance or out.mirror is None or out.mirror._prev:
+                    continue
+                mirror = out.mirror
+                operands = record_operands(record, mirror._seq, charge)
+                if operands:
+                    mirror._prev = tuple(operands)
+                    made = self.record_ops.get(mirror)
+                    if made is not None:
+                        self.positions[mirror] = made[1]  # the line of the op that made it
+                        if not mirror._op:
+                            mirror._op = made[0]
+
+    def record_pass(self, instance: PInstance, run: Callable[[], Any], code: Any) -> Any:
+        """`backward(out)` (`out.backward()`) in a run of `holder_pass`: a pass where the
+        objects that made its nodes, or a Wengert list's records, give `out` operands
+        (`fill_holders`, `fill_records`), run as any pass of the program's own class
+        (not by hand); else a call like another, kept for the refusal's words."""
+        if self.held_made:
+            self.fill_holders()
+        self.fill_records()
+        output = instance.mirror
+        if output is None or not output._prev:
+            if self.unshaped is None:
+                self.unshaped = instance
+                self.unshaped_at = self.state.position  # (the call's statement)
+            return run()
+        self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
+        try:
+            return self.user_pass(instance, run, code)
+        finally:
+            self.hand_pass = True
+
+    def holder_rule(self, holder: PInstance, function: Function, run: Callable[[], Any]) -> Any:
+        """`gate.backward()`, called on an object that is no node (`holder_pass`): where
+        the object keeps the node it made and that node's operands (`fill_holders`), a
+        run of that node's rule, its lines the method's; else a call like another, the
+        object kept for the refusal's words should no pass come of the program."""
+        if self.held_made:
+            self.fill_holders()
+        found = self.holder_output.get(id(holder))
+        if found is None or found[1].mirror is None or found[1].mirror._prev == ():
+            output = tape_output(holder, self.state.charge)
+            if output is not None:  # `tape.backward()`: a pass over the nodes it keeps
+                self.hand_pass = False  # its rules and writes are a pass's (`loop_write`)
+                try:
+                    return self.user_pass(output, run, function)
+                finally:
+                    self.hand_pass = True
+            if self.unshaped is None:
+                self.unshaped = holder
+                self.unshaped_at = self.state.position  # (the call's statement)
+            return run()
+        outer = self.calling_holder
+        self.calling_holder = holder
+        try:
+            return self.tape_rule(found[1], function.span, run)
+        finally:
+            self.calling_holder = outer
 
     def end_hand_walk(self) -> None:
         """A `backward()` called while a walk by hand is open: the walk ends there. (The
@@ -2210,9 +2406,11 @@ class Recorder:
         if type(last) is Value:
             self.engine_pass(last)
             return
-        if type(last) is PInstance and last.mirror is not None:
+        if type(last) is PInstance and last.mirror is not None and not self.holder_pass:
             raise ProgramError("the program's result is a node of its own class: call .backward()")
         if self.unshaped is not None:
+            if not self.holder_pass and holds_unit(self.unshaped, itself=True):
+                raise HolderPass  # its units drawn as nodes, its gates' rules run by hand
             raise ProgramError(
                 f"backward() was called on a {self.unshaped.cls.name}, which is not a graph "
                 f"node here: {missing_part(self.unshaped.attrs)}",
@@ -2824,6 +3022,97 @@ def op_of_class(name: str) -> str | None:
     return ops.OP_OF_METHOD.get(key)
 
 
+def tape_output(holder: PInstance, charge: Callable[[int], None]) -> PInstance | None:
+    """The node a tape of node objects ends with (`tape.nodes[-1]`, seeded by its
+    `backward()`): of the nodes with operands that `holder` keeps in a list attribute,
+    the newest; None where it keeps none. Bounded: `charge` pays for the items."""
+    newest: PInstance | None = None
+    seq = -1
+    for value in holder.attrs.values():
+        if type(value) is not list:
+            continue
+        charge(1 + len(value) // ITEMS_PER_STEP)
+        for item in value:
+            node = item.mirror if type(item) is PInstance else None
+            if node is not None and node._prev and node._seq > seq:
+                newest, seq = item, node._seq
+    return newest
+
+
+def kept_operands(
+    holder: PInstance, made: PInstance, seq: int, charge: Callable[[int], None]
+) -> list[Value]:
+    """The nodes `holder` keeps as attributes, a tuple's or list's items too, that are
+    older than `seq` (`made`, the node they are the operands of, left out), in the
+    order of its attributes (`Recorder.fill_holders`, `own_operands`). Bounded:
+    `charge` pays for the attributes and items looked at."""
+    attrs = holder.attrs
+    charge(1 + len(attrs) // ITEMS_PER_STEP)
+    operands: list[Value] = []
+    for value in attrs.values():
+        kind = type(value)
+        items = value if kind is tuple or kind is list else (value,)
+        if len(items) > 1:
+            charge(len(items) // ITEMS_PER_STEP)
+        for item in items:
+            if type(item) is not PInstance or item is made:
+                continue
+            node = item.mirror
+            if node is not None and node._seq < seq:
+                operands.append(node)
+    return operands
+
+
+def is_tape(value: Any) -> bool:
+    """Whether `value` is a Wengert list (`fill_records`): a list whose first item is a
+    record, a tuple or list of two items or more whose first is a node."""
+    if type(value) is not list or not value:
+        return False
+    first = value[0]
+    return (
+        (type(first) is tuple or type(first) is list)
+        and len(first) > 1
+        and type(first[0]) is PInstance
+        and first[0].mirror is not None
+    )
+
+
+def record_operands(record: Sequence[Any], seq: int, charge: Callable[[int], None]) -> list[Value]:
+    """The operands a Wengert list's record gives its first item (`fill_records`): the
+    nodes older than `seq` among its other items, each a node or a tuple or list of
+    nodes or of `(node, local)` pairs, in order; none where an item holds a node that
+    is not older (no cycle can come of it). Bounded: `charge` pays for the items."""
+    operands: list[Value] = []
+    for item in record[1:MAX_OPERANDS_LOOKED_AT]:
+        kind = type(item)
+        items = item if kind is tuple or kind is list else (item,)
+        if len(items) > ITEMS_PER_STEP:
+            charge(len(items) // ITEMS_PER_STEP)
+        for entry in items:
+            if type(entry) is tuple or type(entry) is list:
+                entry = entry[0] if entry else None
+            if type(entry) is not PInstance or entry.mirror is None:
+                continue
+            if entry.mirror._seq >= seq:
+                return []
+            operands.append(entry.mirror)
+    return operands
+
+
+def holder_op(name: str) -> str:
+    """The op of a node an object of class `name` made and keeps with its operands
+    (`Recorder.fill_holders`): the op the class's name stands for, a `Gate`, `Node` or
+    `Op` ending left off (`MultiplyGate` `*`, `AddGate` `+`, `SigmoidGate` `sigmoid`,
+    `MulGate` `*`: `op_of_class`, or a word of `OP_WORDS`), else the class's name."""
+    key = name.lower()
+    for suffix in ("gate", "node", "op"):
+        if key.endswith(suffix) and len(key) > len(suffix):
+            key = key[: -len(suffix)].rstrip("_")
+            break
+    known = op_of_class(key) or OP_WORDS.get(key)
+    return known if known is not None else clean_text(cut_label(name))
+
+
 def enum_op_name(op: Any) -> str:
     """An op kept as an Enum member (`Op.ADD`), named as a learner reads it: the member's
     value where it is a string (`'+'`, `'ADD'`), else its name; "" for any other object."""
@@ -2970,6 +3259,12 @@ class HandPass(BaseException):
     Not an `Exception`, so no statement or handler of the program can catch it."""
 
 
+class HolderPass(HandPass):
+    """A run with no pass called `backward()` on objects that are no nodes but keep
+    objects holding a number and a gradient (the "Hacker's guide" gates and units): it
+    is run again with `holder_pass` (`Recorder.hold_units`)."""
+
+
 class PassReached(BaseException):
     """A re-run reached the pass it was run for: it stops there (`Rerun.pass_starts`).
     Not an `Exception`, so no statement or handler of the program can catch it."""
@@ -3042,8 +3337,22 @@ class Rerun:
         if self.first:
             self.grads.append({node: float(node.grad) for node in nodes if not node._prev})
 
-    def writes_before_read(self, leaf: Value, parents: list[Value], pass_index: int) -> int:
+    def writes_before_read(
+        self, leaf: Value, parents: list[Value], pass_index: int, lazy: bool = False
+    ) -> int:
         """How many writes to `leaf.data` come before pass `pass_index` first reads it:
-        when the first of its `parents` in that pass is made (or the pass starts)."""
-        first_read = min((parent._seq for parent in parents), default=self.starts[pass_index])
+        when the first of its `parents` in that pass is made (or the pass starts). With
+        `lazy` (a run of `holder_pass`, where a tape's `forward()` works out each node's
+        number after the node is made), a parent reads it when its own number was last
+        written before the pass, or when it was made if never."""
+        start = self.starts[pass_index]
+        if lazy:
+            reads = []
+            for parent in parents:
+                written = self.writes.get(parent, [])
+                before = bisect_right(written, start)
+                reads.append(written[before - 1] if before else parent._seq)
+            first_read = min(reads, default=start)
+        else:
+            first_read = min((parent._seq for parent in parents), default=start)
         return bisect_right(self.writes.get(leaf, []), first_read)

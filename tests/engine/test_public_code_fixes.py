@@ -5230,9 +5230,16 @@ def test_a_free_backward_on_an_object_that_is_no_node_says_what_the_object_lacks
     global tape and a free `backward(out)` walks it reversed; the nodes keep no operands,
     so no graph is drawn. It was refused as "the program has no result", though it calls
     `backward(f)`; the refusal names the object and what it lacks now, as
-    `f.backward()` on such an object does. A function named otherwise is no clue."""
+    `f.backward()` on such an object does. A function named otherwise is no clue.
+    Issue 22 draws the list itself (tests/engine/real_code/wengert_list.py): its records
+    link each `out` to its inputs. A tape that keeps no inputs is refused as before."""
+    trace = trace_source(WENGERT_LIST)
+    assert printed_lines(trace) == run_in_cpython(WENGERT_LIST) and len(trace["passes"]) == 1
+    unlinked = WENGERT_LIST.replace(
+        "TAPE.append((out, [(self, other.value), (other, self.value)]))", "TAPE.append((out, []))"
+    )
     with pytest.raises(EngineError, match=r"backward\(\) was called on a Var, which is not a"):
-        trace_source(WENGERT_LIST)
+        trace_source(unlinked)
     other = WENGERT_LIST.replace("backward", "walk_tape")
     with pytest.raises(EngineError, match="the program has no result"):
         trace_source(other)

@@ -101,6 +101,7 @@ from backprop_animator.engine.interpreter.stdlib import (
     ANNOTATIONS,
     CLASS_VARIABLES,
     INIT_VARIABLES,
+    KW_ONLY_MARKS,
     check_enum_bases,
     check_enum_extension,
     check_enum_order,
@@ -892,6 +893,8 @@ class Compiler(ExpressionCompiler):
             kept = INIT_VARIABLES
         elif is_classvar(node.annotation):
             kept = CLASS_VARIABLES
+        elif annotation_named(node.annotation, KW_ONLY_NAMES):  # `_: KW_ONLY`: no field
+            kept = KW_ONLY_MARKS
         hint = Hint(self, node.annotation)  # evaluated only by `typing.get_type_hints`
 
         def run(f: Frame) -> Any:
@@ -2162,6 +2165,7 @@ def is_classvar(annotation: ast.expr) -> bool:
 
 
 INIT_VARIABLE_NAMES = ("InitVar", "dataclasses.InitVar")
+KW_ONLY_NAMES = ("KW_ONLY", "dataclasses.KW_ONLY")
 
 
 def annotation_named(annotation: ast.expr, names: tuple[str, ...]) -> bool:

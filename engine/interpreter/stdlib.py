@@ -108,6 +108,10 @@ CLASS_VARIABLES = " class variables"  # the names annotated `ClassVar`: no datac
 # The names annotated `InitVar` (`dataclasses.InitVar[int]`): arguments of `__init__`
 # passed on to `__post_init__`, never set on the object, no fields.
 INIT_VARIABLES = " init variables"
+# A class body's `_: KW_ONLY` (no field: the fields after it are keyword-only), and a
+# dataclass's keyword-only fields, which its `__init__` takes by keyword alone
+KW_ONLY_MARKS = " kw-only marks"
+KW_FIELDS = " kw-only fields"
 # A dataclass's fields and its InitVars, in order, with their defaults: what `__init__` takes.
 INIT_FIELDS = " init fields"
 
@@ -147,7 +151,8 @@ class Field:
         self.repr = repr
         self.compare = compare
         self.init = init
-        self.kw_only = False  # `field(kw_only=True)`: no place among the positional ones
+        # `field(kw_only=True)`: no place among the positional ones (None: the class's)
+        self.kw_only: bool | None = None
 
 
 NO_DEFAULT: Any = Inert("no default")
@@ -2448,7 +2453,8 @@ def dataclasses_module(library: Library) -> PModule:
         if default is not NO_DEFAULT and factory is not None:
             raise ProgramError("cannot specify both default and default_factory", kind="ValueError")
         made = Field(default, factory, shown, compared, taken)
-        made.kw_only = m.truthy(kwargs.get("kw_only", False))
+        if "kw_only" in kwargs:
+            made.kw_only = m.truthy(kwargs["kw_only"])
         return made
 
     def dataclass(args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -2505,6 +2511,7 @@ def dataclasses_module(library: Library) -> PModule:
             "is_dataclass": Builtin("is_dataclass", is_dataclass),
             "Field": field_class,
             "InitVar": Annotation("InitVar"),
+            "KW_ONLY": Annotation("KW_ONLY"),
             "MISSING": NO_DEFAULT,
             "FrozenInstanceError": m.exceptions["FrozenInstanceError"],
         },
@@ -2569,7 +2576,7 @@ def field_objects(cls: PClass, field_class: PClass) -> tuple[Any, ...]:
             repr=spec.repr,
             hash=None,
             compare=spec.compare,
-            kw_only=False,
+            kw_only=name in cls.namespace.get(KW_FIELDS, ()),
         )
         objects.append(one)
     cls.namespace[FIELD_OBJECTS] = objects
@@ -2626,10 +2633,35 @@ def fields_of(cls: PClass) -> list[tuple[str, Any]]:
             out.update(klass.namespace[INIT_FIELDS])
             continue
         class_variables = klass.namespace.get(CLASS_VARIABLES, ())
+        marks = klass.namespace.get(KW_ONLY_MARKS, ())
         for name in klass.namespace.get(ANNOTATIONS, ()):
-            if name not in class_variables:
+            if name not in class_variables and name not in marks:
                 out[name] = klass.namespace.get(name, NO_DEFAULT)
     return list(out.items())
+
+
+def keyword_only(cls: PClass, taken: list[tuple[str, Any]], every: bool) -> set[str]:
+    """The fields of a dataclass its `__init__` takes by keyword alone, as CPython's: a
+    base dataclass's own, `field(kw_only=True)`, those after a `_: KW_ONLY` of the class
+    and, with `@dataclass(kw_only=True)` (`every`), all of the class's own."""
+    found: set[str] = set()
+    for klass in cls.mro[1:]:
+        found |= klass.namespace.get(KW_FIELDS, set())
+    own = cls.namespace.get(ANNOTATIONS, ())
+    marks = cls.namespace.get(KW_ONLY_MARKS, ())
+    after = len(own)
+    if marks:
+        after = own.index(marks[0])
+    for index, name in enumerate(own):
+        if every or index > after:
+            found.add(name)
+    for name, default in taken:
+        if type(default) is Field and default.kw_only is not None:
+            if default.kw_only:
+                found.add(name)
+            else:
+                found.discard(name)
+    return {name for name, _ in taken if name in found}
 
 
 def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
@@ -2642,8 +2674,10 @@ def make_dataclass(m: Any, cls: Any, options: dict[str, Any]) -> PClass:
     taken = fields_of(cls)
     if options.get("order") and not options.get("eq", True):  # (CPython's, after the fields)
         raise ProgramError("eq must be true if order is true", kind="ValueError")
-    if options.get("init", True) and not options.get("kw_only"):
-        _defaults_last(taken)
+    by_keyword = keyword_only(cls, taken, bool(options.get("kw_only")))
+    cls.namespace[KW_FIELDS] = by_keyword
+    if options.get("init", True):
+        _defaults_last([(n, d) for n, d in taken if n not in by_keyword])
     init_variables = {n for klass in cls.mro for n in klass.namespace.get(INIT_VARIABLES, ())}
     fields = [(name, d) for name, d in taken if name not in init_variables]
     shown = [name for name, d in fields if type(d) is not Field or d.repr]
@@ -2822,8 +2856,10 @@ def _dataclass_init(
     # set from their default or factory, if they have one, in their place.
     taken = [(n, d) for n, d in fields if type(d) is not Field or d.init]
     names = {n for n, _ in taken}
-    least = sum(1 for _, d in taken if _required(d)) + 1
-    most = len(taken) + 1
+    by_keyword = cls.namespace.get(KW_FIELDS, set())  # (`keyword_only`)
+    positional = [(n, d) for n, d in taken if n not in by_keyword]
+    least = sum(1 for _, d in positional if _required(d)) + 1
+    most = len(positional) + 1
     counted = f"{most}" if least == most else f"from {least} to {most}"
 
     def init(args: list[Any], kwargs: dict[str, Any]) -> None:
@@ -2831,7 +2867,7 @@ def _dataclass_init(
             required = ["self", *(n for n, d in taken if _required(d) and n not in kwargs)]
             bound_arguments(f"{cls.name}.__init__", tuple(required), [], {})
         self_, *values = args
-        if len(values) > len(taken):
+        if len(values) > len(positional):
             raise ProgramError(
                 f"{cls.name}.__init__() takes {counted} positional argument"
                 f"{'' if most == 1 else 's'} but {len(values) + 1} were given",
@@ -2846,8 +2882,10 @@ def _dataclass_init(
                 elif type(default) is Field and default.default is not NO_DEFAULT:
                     m.set_attr(self_, name, default.default, initial=True)
                 continue
-            i += 1
-            if i < len(values):
+            keyword = name in by_keyword
+            if not keyword:
+                i += 1
+            if not keyword and i < len(values):
                 value = values[i]
                 if name in kwargs:
                     raise ProgramError(
@@ -2863,15 +2901,16 @@ def _dataclass_init(
             elif default is not NO_DEFAULT and type(default) is not Field:
                 value = default
             else:
+                kind = "keyword-only" if keyword else "positional"
                 raise ProgramError(
-                    f"{cls.name}.__init__() missing 1 required positional argument: '{name}'",
+                    f"{cls.name}.__init__() missing 1 required {kind} argument: '{name}'",
                     kind="TypeError",
                 )
             if name in init_variables:
                 passed.append(value)
             else:
                 m.set_attr(self_, name, value, initial=True)
-        if len(kwargs) > 0 and len(values) <= len(taken):
+        if len(kwargs) > 0 and len(values) <= len(positional):
             unknown = next(iter(kwargs))
             if unknown not in names:
                 raise ProgramError(

@@ -588,3 +588,48 @@ for bad in [lambda: p + [1], lambda: p * 1.5, lambda: p < [1], lambda: p.index(9
         print(type(e).__name__, e)
 """
     )
+
+
+def test_a_dataclasss_keyword_only_fields_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+from dataclasses import dataclass, field, KW_ONLY, fields
+@dataclass(kw_only=True)
+class A:
+    x: int
+    y: int = 0
+print(A(x=1), A(y=2, x=3))
+for bad in [lambda: A(1), lambda: A()]:
+    try:
+        bad()
+    except TypeError as e:
+        print(e)
+@dataclass
+class B:
+    x: int = field(kw_only=True, default=3)
+    y: int = 1
+print(B(5), B(5, x=9), [f.kw_only for f in fields(B)])
+@dataclass
+class Opt:
+    lr: float
+    _: KW_ONLY
+    momentum: float = 0.9
+    nesterov: bool = False
+    steps: int
+print(Opt(0.1, steps=3), Opt(0.01, momentum=0.5, steps=1), [f.name for f in fields(Opt)])
+for bad in [lambda: Opt(0.1, 0.5), lambda: Opt(0.1)]:
+    try:
+        bad()
+    except TypeError as e:
+        print(e)
+@dataclass
+class C(Opt):
+    extra: int = 7
+print(C(0.2, steps=4), C(0.2, 8, steps=1))
+@dataclass(kw_only=True)
+class D:
+    a: int
+    b: int = field(kw_only=False, default=2)
+print(D(5, a=1))
+"""
+    )

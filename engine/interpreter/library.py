@@ -44,8 +44,10 @@ from backprop_animator.engine.interpreter.machine import (
     PYTHON_TYPES,
     SET_LIKE_VIEWS,
     SIZED,
+    UNHASHABLE,
     VIEWS,
     Machine,
+    hash_is_none,
     length_of,
     number_error,
 )
@@ -2867,7 +2869,7 @@ _NUMBERS: dict[str, tuple[type, ...]] = {
 }
 ABSTRACT_CLASSES = frozenset(
     {*_BUILT_IN_ALIASES, *_NUMBERS, "Iterable", "Iterator", "Generator", "Sized", "Container",
-     "Collection", "Reversible", "Callable", "Type"}
+     "Collection", "Reversible", "Callable", "Type", "Hashable"}
 )  # fmt: skip
 
 
@@ -2899,6 +2901,10 @@ def abstract_instance(name: str, value: Any) -> bool:
         return kind in (SIZED - {PSet}) or _defines(value, "__reversed__", "__iter__")
     if name == "Type":
         return kind is PClass or isinstance(value, TypeObject)
+    if name == "Hashable":  # by its type's `__hash__`, as CPython's (`(1, [2])` is one)
+        if kind is PInstance:
+            return not hash_is_none(value.cls) and value.cls.lookup("__hash__") is not None
+        return (kind is PSet and value.frozen) or kind not in UNHASHABLE
     return callable_value(value)  # Callable
 
 

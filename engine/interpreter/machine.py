@@ -12,6 +12,7 @@ Attributes come from allow-lists only; Python's `getattr` is never used on a val
 from __future__ import annotations
 
 import builtins as _host_builtins
+import importlib
 import io
 import math
 import operator
@@ -799,15 +800,7 @@ class Machine:
                     what = f"the logger '{obj.name}'" if made_as == "Logger" else f"a {made_as}"
                     raise ProgramError(f"{what} has no attribute '{name}' here")
                 # `os.listdir`: a refusal naming it, which no `except` catches
-                refused = os_refusal(obj.name, name)
-                if obj.name == "micrograd" and not name.startswith("_"):
-                    # micrograd's package is empty until its modules are imported: CPython's
-                    # AttributeError, which the program may catch (`hasattr(mg, "nn")`)
-                    words = f"module 'micrograd' has no attribute '{name}'"
-                    raise ProgramError(words, kind="AttributeError")
-                # (a `random.Random(seed)` instance is an object, as CPython names it)
-                what = "'Random' object" if obj.name == "Random" else f"module '{obj.name}'"
-                raise ProgramError(refused or f"{what} has no attribute '{name}' here")
+                raise module_miss(obj.name, name)
             return obj.members[name]
         if kind is TextBuffer:  # an `io.StringIO()`: its methods only
             member = None if name.startswith("_") else obj.member(name)
@@ -2554,6 +2547,34 @@ def _object_init_subclass(name: str, args: list[Any], kwargs: dict[str, Any]) ->
         failed = ProgramError(words, kind="TypeError")
         failed.args_seen = (words,)
         raise failed
+
+
+def module_miss(module: str, name: str) -> ProgramError:
+    """The error for `module.name` the module here has not: a refusal naming it where
+    CPython's module has it (`os.listdir`: no `except` catches that); CPython's
+    AttributeError, which a program may catch (`hasattr(itertools, 'batched')`, 3.12's),
+    where CPython's module has no such name either."""
+    refused = os_refusal(module, name)
+    if refused is not None:
+        return ProgramError(refused)
+    host = importlib.import_module(module) if module in _HOST_MODULES else None
+    if (module == "micrograd" and not name.startswith("_")) or (
+        host is not None and not name.startswith("_") and not hasattr(host, name)
+    ):
+        # (micrograd's package is empty until its modules are imported)
+        return ProgramError(f"module '{module}' has no attribute '{name}'", kind="AttributeError")
+    # (a `random.Random(seed)` instance is an object, as CPython names it)
+    what = "'Random' object" if module == "Random" else f"module '{module}'"
+    return ProgramError(f"{what} has no attribute '{name}' here")
+
+
+# CPython's own modules of the names a program imports here, asked only whether they
+# have a name (imported then, once: a module of CPython's lacking it is its AttributeError)
+_HOST_MODULES = frozenset(
+    {"math", "itertools", "functools", "operator", "collections", "json", "heapq", "bisect",
+     "string", "statistics", "copy", "random", "sys", "time", "typing", "dataclasses", "enum",
+     "abc", "numbers", "graphlib", "warnings", "contextlib", "logging"}
+)  # fmt: skip
 
 
 def positional_only(fn: Function, kwargs: dict[str, Any]) -> None:

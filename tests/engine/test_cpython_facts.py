@@ -633,3 +633,32 @@ class D:
 print(D(5, a=1))
 """
     )
+
+
+def test_hashable_and_a_modules_missing_name_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+from collections.abc import Hashable
+from typing import Hashable as H
+import itertools, math
+class E:
+    def __eq__(self, o):
+        return True
+class N:
+    __hash__ = None
+class P:
+    pass
+values = [1, 'a', (1, [2]), [1], {}, set(), frozenset(), E(), N(), P(), None, len]
+print([isinstance(v, Hashable) for v in values], isinstance([], H))
+print(hasattr(itertools, 'batched'), hasattr(math, 'nope'), hasattr(math, 'sqrt'))
+try:
+    itertools.batched
+except AttributeError as e:
+    print(e)
+"""
+    )
+    # A name CPython's module has and this one has not stays a refusal, not caught.
+    with pytest.raises(EngineError, match=r"os\.listdir is not available here"):
+        trace_source(
+            "import os\ntry:\n    os.listdir('.')\nexcept AttributeError:\n    x = 1\n" + TAIL
+        )

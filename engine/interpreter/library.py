@@ -2146,6 +2146,7 @@ class Library:
                 value = 0
             if type(value) not in (*NUMBERS, str):
                 raise ProgramError("random.seed() takes a number or a string")
+            state.charge(seed_steps(value))
             rng.seed(value)
 
         def numeric(name: str, count: int) -> Call:
@@ -2254,9 +2255,19 @@ class Library:
         seed = args[0] if args and args[0] is not None else 0
         if type(seed) not in (*NUMBERS, str):
             raise ProgramError("random.Random() takes a number or a string", kind="TypeError")
+        self.state.charge(seed_steps(seed))
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
+
+
+def seed_steps(seed: Any) -> int:
+    """What seeding with `seed` costs: CPython's seeding reads every character of a
+    string (a hash of them) or every 32 bits of an integer, a step per ten (a
+    9,000-character seed in a loop was bounded by the clock alone)."""
+    kind = type(seed)
+    size = len(seed) if kind is str else seed.bit_length() // 32 if kind is int else 0
+    return size // ITEMS_PER_STEP
 
 
 def _sample_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:

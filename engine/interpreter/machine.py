@@ -71,6 +71,7 @@ from backprop_animator.engine.interpreter.objects import (
     holds_instance,
     is_bare_object,
     is_dunder,
+    is_enum,
     is_tuple_field,
     type_union,
     union_members,
@@ -1734,7 +1735,7 @@ class Machine:
         if kind is PClass:
             members = self.enum_members(container)
             if members is not None:  # `op in Op`: CPython 3.11's, Enum members only
-                if type(item) is PInstance and enum_members(item.cls) is not None:
+                if type(item) is PInstance and is_enum(item.cls):
                     return item.cls is container and any(m is item for m in members)
                 words = (
                     f"unsupported operand type(s) for 'in': '{python_type_name(item)}' "

@@ -140,11 +140,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
     fallback = dict(zip(names[len(names) - len(given) :], given, strict=True)) if given else {}
     texts = m.texts
 
+    # (a step per ten fields, where what it does reads them all: `t[0]`, `t._asdict()`,
+    # `hash(t)` of 200 fields in a loop were bounded by the clock alone)
+    walk_steps = len(names) // ITEMS_PER_STEP
+
     def values(self_: PInstance) -> tuple[Any, ...]:
+        if walk_steps:
+            m.state.charge(walk_steps)
         return tuple(self_.attrs[n] for n in names)
 
     def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
-        m.state.charge(len(names) // ITEMS_PER_STEP)
+        m.state.charge(walk_steps)
         parts = [f"{n}={texts.to_repr(args[0].attrs[n])}" for n in names]
         return f"{args[0].cls.name}({', '.join(parts)})"  # a subclass's name, as CPython's
 
@@ -163,6 +169,8 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
         return hash(m.key(fields))  # as the tuple of its fields hashes
 
     def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        if walk_steps:
+            m.state.charge(walk_steps)
         return {n: args[0].attrs[n] for n in names}
 
     # As CPython's: a Python function of the named tuple's own, or tuple's C method.

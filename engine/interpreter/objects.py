@@ -21,6 +21,7 @@ import itertools
 import math
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
@@ -861,15 +862,16 @@ def enum_mixin_value(value: Any) -> Any:
 def enum_members(cls: PClass) -> list[PInstance] | None:
     """An Enum class's members in their order, an alias's member once (`list(Op)`,
     `for op in Op`, `len(Op)`, as CPython's); None for a class that is no Enum."""
-    if not any(ENUM_KEY in c.namespace for c in cls.mro):
+    if not is_enum(cls):
         return None
-    members: list[PInstance] = []
-    seen: set[int] = set()  # (by identity: no `__eq__` of the program's runs)
-    for value in cls.namespace.values():
-        if type(value) is PInstance and value.cls is cls and id(value) not in seen:
-            seen.add(id(value))
-            members.append(value)
-    return members
+    members = [v for v in cls.namespace.values() if type(v) is PInstance and v.cls is cls]
+    # each once, where its first name is (by identity: no `__eq__` of the program's runs)
+    return list({id(member): member for member in members}.values())
+
+
+def is_enum(cls: PClass) -> bool:
+    """Whether `cls` is an Enum class (or a subclass of one)."""
+    return any(ENUM_KEY in c.namespace for c in cls.mro)
 
 
 def enum_member_named(cls: PClass, name: Any) -> PInstance | None:
@@ -1190,15 +1192,22 @@ class Annotation:
     # a dict): the name and the arguments, classes by identity (no code of the program runs).
     # A union equals one of the same members in any order, typing's too, as CPython's
     # (`(int | float) == (float | int)`, `Optional[int] == (int | None)`).
+    # Charged a step, and a step per ten members or items walked, to the program that
+    # runs (`charging`): Python's dicts and sets call it too, where aliases hash alike
+    # (`list[[i]]` for every i: an argument list's hash is its kind's), and a walk of
+    # two aliases of equal million-item lists was no step at all.
     def __eq__(self, other: object) -> bool:
         if type(other) is not Annotation or self.hashed != other.hashed:
             return False
+        charge = charging.get()
+        if charge is not None:
+            charge(1 + len(self.args) // _ITEMS_PER_STEP)
         mine = self.union_set()
         if mine is not None:
             theirs = other.union_set()
             if theirs is not None:
                 return mine == theirs  # (members hashed and compared one level deep)
-        return _same_alias(self, other)
+        return _same_alias(self, other, charge)
 
     def __hash__(self) -> int:
         return self.hashed
@@ -1231,10 +1240,21 @@ def _arg_key(arg: Any) -> Any:
     return id(arg)  # compared by identity (`_same_alias`)
 
 
-def _same_alias(first: Annotation, second: Annotation) -> bool:
+# How a comparison of aliases charges the program that runs: its state's `charge`, set
+# while a program runs (`engine.run.trace_program`), else None (nothing to charge).
+charging: ContextVar[Callable[[int], None] | None] = ContextVar("alias_charging", default=None)
+_ITEMS_PER_STEP = 10  # (runtime's ITEMS_PER_STEP)
+_PAIRS_PER_STEP = 4
+
+
+def _same_alias(
+    first: Annotation, second: Annotation, charge: Callable[[int], None] | None = None
+) -> bool:
     """Whether two aliases name the same thing, walked without recursion: each pair of
     aliases, lists or tuples once (two aliases of aliases built alike, each holding the
-    last twice, were 2**n comparisons; a list holding its own alias, no end)."""
+    last twice, were 2**n comparisons; a list holding its own alias, no end); `charge`d
+    as it walks, a step a pair of aliases, lists or tuples and a step per four items
+    (each a turn of this loop, not a walk in C)."""
     pairs: list[tuple[Any, Any]] = [(first, second)]
     walked: set[tuple[int, int]] = set()
     while pairs:
@@ -1267,6 +1287,8 @@ def _same_alias(first: Annotation, second: Annotation) -> bool:
             return False
         if (id(a), id(b)) not in walked:
             walked.add((id(a), id(b)))
+            if charge is not None:  # (a step a pair of containers, and per four items)
+                charge(1 + len(a) // _PAIRS_PER_STEP)
             pairs.extend(zip(a, b, strict=True))
     return True
 

@@ -2648,3 +2648,80 @@ def test_a_typing_union_made_of_a_growing_one_is_charged_a_step_a_member() -> No
     source = "import typing\nt = int\nfor i in range(1500):\n    t = typing.Union[t, list[t]]\n"
     with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
         trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+# Work a built-in did for a step or three, bounded before by the clock alone (a loop of it
+# took 1 µs to 30 ms a step, where a plain loop takes 0.4 µs): each now charged for what it
+# walks, so that a loop of it ends on the step bound. A loop of each, as many turns as
+# ran within 200,000 steps before (the count of steps it was charged, on the right),
+# now runs out of them.
+CHARGED_FOR_THEIR_WORK = [
+    # an alias's comparison walks its arguments (a list's items), in Python (2 steps)
+    ("a = [0] * 200000\nb = [0] * 200000\nA = list[a]\nB = list[b]\n", "A == B", 10),
+    (
+        "a = [[0]] * 20000\nb = [[0]] * 20000\nx = [list[a]] * 100\ny = [list[b]] * 100\n",
+        "x == y",  # (13 steps)
+        2,
+    ),
+    # aliases of a list hash alike (by the argument's kind): a dict of them compares
+    # each new one with every one before it (3 steps)
+    ("d = {}\n", "d[list[[_]]] = 1", 2000),
+    # one dotted name of 2,000 attributes followed at each call (3 steps)
+    (
+        "import operator\nclass A:\n    pass\na = A()\na.a = a\n"
+        "g = operator.attrgetter('.'.join(['a'] * 2000))\n",
+        "g(a)",
+        200,
+    ),
+    # seeding reads every character of a string (3 steps)
+    ("import random\ns = 'x' * 9000\n", "random.seed(s)", 500),
+    # a named tuple of 250 fields: each of these reads every field (3, 2, 29, 28 steps)
+    *(
+        (
+            "from collections import namedtuple\n"
+            "T = namedtuple('T', ['f%d' % i for i in range(250)])\nt = T(*range(250))\n",
+            op,
+            turns,
+        )
+        for op, turns in (
+            ("t._asdict()", 10000),
+            ("t[0]", 10000),
+            ("hash(t)", 5000),
+            ("t == t", 5000),
+        )
+    ),
+    # dir() of a member of an Enum of 1,000 members reads every name of its class (6 steps)
+    (
+        "import enum\nclass E(enum.Enum):\n"
+        + "".join(f"    m{i} = {i}\n" for i in range(1000))
+        + "x = E.m1\n",
+        "dir(x)",
+        3000,
+    ),
+    # dir() of a class of 5,000 names sorts them all (1,007 steps)
+    (
+        "class A:\n    pass\nfor i in range(5000):\n    setattr(A, 'm%d' % i, 1)\n",
+        "dir(A())",
+        50,
+    ),
+]
+
+
+@pytest.mark.parametrize(("made", "work", "turns"), CHARGED_FOR_THEIR_WORK)
+def test_a_built_ins_work_is_charged_so_a_loop_of_it_ends_on_the_step_bound(
+    made: str, work: str, turns: int
+) -> None:
+    source = f"{made}for _ in range({turns}):\n    {work}\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+
+
+def test_aliases_of_lists_compare_as_cpythons_when_charged() -> None:
+    source = (
+        "a = [[1, (2, 3)]] * 50\nb = [[1.0, (2, 3)]] * 50\n"
+        "print(list[a] == list[b], list[[1]] == list[[2]], list[[1]] == list[[1, 2]])\n"
+        "print(list[int | str] == list[str | int], tuple[a] == tuple[a])\n"
+    )
+    theirs = run_in_cpython(source)
+    assert theirs == ["True False False", "True True"]
+    assert printed_lines(trace_source(source + END))[:2] == theirs

@@ -2690,6 +2690,16 @@ CHARGED_FOR_THEIR_WORK = [
             ("t == t", 5000),
         )
     ),
+    # an attribute found at the root of a chain of classes 190 deep, looked for class by
+    # class; a method looked for in each and not found (2 and 4 steps)
+    *(
+        (
+            "class A:\n    x = 1\nfor i in range(190):\n    class A(A):\n        pass\na = A()\n",
+            op,
+            10000,
+        )
+        for op in ("a.x", "A.x", "str(a)")
+    ),
     # dir() of a member of an Enum of 1,000 members reads every name of its class (6 steps)
     (
         "import enum\nclass E(enum.Enum):\n"

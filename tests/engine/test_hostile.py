@@ -2735,3 +2735,20 @@ def test_aliases_of_lists_compare_as_cpythons_when_charged() -> None:
     theirs = run_in_cpython(source)
     assert theirs == ["True False False", "True True"]
     assert printed_lines(trace_source(source + END))[:2] == theirs
+
+
+def test_str_replace_is_measured_by_the_length_it_makes_not_a_bound_past_it() -> None:
+    # Its length was bounded before it was made by a sum past it (every `old` found given
+    # `new` and a `new` between each character too): a 9,800-character string's
+    # `replace('a', 'b')`, of the same length, was refused as 24,501 characters long.
+    source = (
+        "s = 'ab' * 4900\n"
+        "print(len(s.replace('a', 'b')), len(s.replace('a', 'xy', 10)),"
+        " len(s.replace('', '-', 3)), len('abc'.replace('', '-')), len(s.replace('ab', '')))\n"
+        "print('abc'.replace('', '-', -5), 'aaa'.replace('a', 'b', True),"
+        " 'aaa'.replace('a', 'bb', 0))\n"
+    )
+    theirs = run_in_cpython(source)
+    assert printed_lines(trace_source(source + END))[:2] == theirs
+    with pytest.raises(EngineError, match="14,700 characters"):
+        trace_source(source + "t = s.replace('a', 'xy')\n" + END)

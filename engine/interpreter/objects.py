@@ -180,11 +180,14 @@ class PClass:
         self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
+        # (each namespace's keys and values' types gathered in C: a Python loop over
+        # them was 1.2 µs a step of a class made of a base of 3,000 names)
         self.has_properties = any(
-            type(v) is PProperty or k in WRITE_GUARDS
+            "__setattr__" in c.namespace
+            or not WRITE_GUARDS.isdisjoint(c.namespace)
+            or PProperty in set(map(type, c.namespace.values()))
             for c in self.mro
-            for k, v in c.namespace.items()
-        ) or any("__setattr__" in c.namespace for c in self.mro)
+        )
         self.shadowed = False
         # The attribute names its instances may hold when every class of its MRO has
         # `__slots__` (none `__dict__`): CPython's instances then have no `__dict__`.
@@ -208,10 +211,12 @@ class PClass:
         instances' own attributes, as CPython finds it (`self.__dict__['x'] = 5` does not
         hide a property `x`): then its instances' attribute reads go by `Machine.get_attr`
         (their `reads` is empty), and every other class's read its instances' dict at once."""
+        if not any(PProperty in set(map(type, c.namespace.values())) for c in self.mro):
+            self.shadowed = False  # (no property at all: nothing more to look at)
+            return
         found: dict[str, Any] = {}  # each name's first value along the MRO: `lookup`'s
-        for c in self.mro:
-            for key, value in c.namespace.items():
-                found.setdefault(key, value)
+        for c in reversed(self.mro):  # (the nearest class's written last)
+            found.update(c.namespace)
         self.shadowed = any(type(v) is PProperty and v.data for v in found.values())
 
     def lookup(self, name: str) -> Any:

@@ -2752,3 +2752,28 @@ def test_str_replace_is_measured_by_the_length_it_makes_not_a_bound_past_it() ->
     assert printed_lines(trace_source(source + END))[:2] == theirs
     with pytest.raises(EngineError, match="14,700 characters"):
         trace_source(source + "t = s.replace('a', 'xy')\n" + END)
+
+
+def test_making_a_class_reads_its_mros_names_without_a_python_loop_over_them() -> None:
+    # A class is charged a step per ten names of its MRO's namespaces; looking at each
+    # (for a property, a write guard, `__setattr__`) in a Python loop was 1.2 µs a step,
+    # so `class B(A)` of an A of 3,000 names in a loop met the time limit first. The
+    # looks are C's now: no Python call per name.
+    from backprop_animator.engine.interpreter.objects import PClass, PProperty
+
+    base = PClass("A", (), {f"m{i}": i for i in range(3000)})
+    calls = [0]
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        made = PClass("B", (base,), {"x": 1})
+    finally:
+        sys.setprofile(None)
+    assert calls[0] < 100 and not made.has_properties and not made.shadowed
+    shadowing = PClass("C", (PClass("P", (), {"p": PProperty(None), "q": 1}),), {"q": 2})
+    assert shadowing.has_properties and shadowing.shadowed
+    assert not PClass("D", (shadowing,), {"p": 5}).shadowed  # (its own `p` is found first)

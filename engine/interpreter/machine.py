@@ -68,11 +68,11 @@ from backprop_animator.engine.interpreter.objects import (
     enum_members,
     enum_mixin_value,
     find_shape,
-    holds_instance,
     is_bare_object,
     is_dunder,
     is_enum,
     is_tuple_field,
+    pairs_hold_instance,
     type_union,
     union_members,
 )
@@ -1611,7 +1611,7 @@ class Machine:
             return not bool(left == right)
         elif (lt in NUMBERS and rt in NUMBERS) or (lt is rt and lt in (str, list, tuple, bytes)):
             self.charge_compare(left, right)
-            if (lt is list or lt is tuple) and (holds_instance(left) or holds_instance(right)):
+            if (lt is list or lt is tuple) and pairs_hold_instance(left, right, self.state.charge):
                 # `(priority, node) < (priority, other)`: item by item as CPython's, each
                 # `__eq__` and `__lt__` of the program's called once (Python's own
                 # comparison would call `__eq__` first, then ours again after its error).
@@ -1823,6 +1823,18 @@ class Machine:
             if type(right) is str:
                 self.state.charge(min(len(left), len(right)) // 10)
         elif type(right) is kind and kind in (list, tuple, dict, PSet):
+            # Each measured as far as the comparison can reach: a list's or tuple's first
+            # items, as many as the shorter one has; dicts and sets of different sizes
+            # not at all (CPython's are unequal at once). Both were measured whole, for
+            # the smaller's steps: `[0] * 10**6 < [1]` walked a million items for a step.
+            shorter = min(len(left), len(right))
+            if kind is list or kind is tuple:
+                if len(left) > shorter:
+                    left = left[:shorter]
+                if len(right) > shorter:
+                    right = right[:shorter]
+            elif len(left) != len(right):
+                return
             state = self.state
             state.charge(min(state.measure(left), state.measure(right)))
         elif kind is Annotation and type(right) is Annotation:  # two unions: their members

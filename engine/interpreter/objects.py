@@ -608,6 +608,35 @@ def holds_instance(value: tuple[Any, ...] | list[Any]) -> bool:
     return False
 
 
+def pairs_hold_instance(
+    left: tuple[Any, ...] | list[Any], right: Any, charge: Callable[[int], None]
+) -> bool:
+    """Whether comparing two lists (or tuples) item by item can reach an object of the
+    program's: the items paired, as many as the shorter has, and within each pair of
+    lists or tuples the same (each pair once), `charge`d a step per ten pairs. The
+    items past the shorter's length are never compared, by CPython or here: both were
+    looked through whole (`[0] * 10**6 < [1]` walked the million for a step)."""
+    stack = [(left, right)]
+    walked: set[tuple[int, int]] | None = None  # (made for the first pair inside)
+    while stack:
+        mine, theirs = stack.pop()
+        count = min(len(mine), len(theirs))
+        if count >= _ITEMS_PER_STEP:
+            charge(count // _ITEMS_PER_STEP)
+        for a, b in zip(mine, theirs, strict=False):  # (to the shorter's end)
+            kind, other = type(a), type(b)
+            if kind is PInstance or other is PInstance:
+                return True
+            if (kind is tuple or kind is list) and (other is tuple or other is list):
+                if walked is None:
+                    walked = set()
+                elif (id(a), id(b)) in walked:
+                    continue
+                walked.add((id(a), id(b)))
+                stack.append((a, b))
+    return False
+
+
 def reads_of(instance: PInstance) -> dict[str, Any]:
     """Where `instance`'s attribute reads look first (`PInstance.reads`); never written."""
     return NO_READS if instance.cls.shadowed else instance.attrs

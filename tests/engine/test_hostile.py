@@ -2777,3 +2777,38 @@ def test_making_a_class_reads_its_mros_names_without_a_python_loop_over_them() -
     shadowing = PClass("C", (PClass("P", (), {"p": PProperty(None), "q": 1}),), {"q": 2})
     assert shadowing.has_properties and shadowing.shadowed
     assert not PClass("D", (shadowing,), {"p": 5}).shadowed  # (its own `p` is found first)
+
+
+def test_a_long_list_compared_with_a_short_one_is_walked_as_far_as_the_short_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `[0] * 10**6 < [1]` compares one pair, as CPython's, and was charged so; but both
+    # sides were measured whole (and looked through for the program's objects) first:
+    # 20 ms a comparison for a step, a loop of them bounded by the clock alone. Dicts
+    # and sets of different sizes are unequal at once, as CPython's.
+    from backprop_animator.engine.interpreter import machine as machine_module
+    from backprop_animator.engine.interpreter import runtime
+
+    walked = [0]
+    measure = runtime.State.measure
+
+    def measured(self: runtime.State, value: Any) -> int:
+        walked[0] += len(value) if type(value) in (list, tuple, dict) else 0
+        return measure(self, value)
+
+    monkeypatch.setattr(runtime.State, "measure", measured)
+    if hasattr(machine_module, "holds_instance"):  # (main's: both sides looked through)
+        held = machine_module.holds_instance
+
+        def looked_through(value: Any) -> bool:
+            walked[0] += len(value)
+            return bool(held(value))
+
+        monkeypatch.setattr(machine_module, "holds_instance", looked_through)
+    source = (
+        "a = [0] * 10**6\nb = [1]\nd = {i: i for i in range(10**5)}\ne = {1: 1}\n"
+        "for i in range(10):\n    x = (a < b, a == b, d == e, (a,) < (b,), b > a)\n"
+        "print(x)\n"
+    )
+    assert printed_lines(trace_source(source + END))[0] == "(True, False, False, True, True)"
+    assert walked[0] < 1000

@@ -27,6 +27,7 @@ from backprop_animator.engine.interpreter.exceptions import exits_cleanly
 from backprop_animator.engine.interpreter.library import Library
 from backprop_animator.engine.interpreter.machine import Machine
 from backprop_animator.engine.interpreter.objects import Frame
+from backprop_animator.engine.interpreter.objects import charging as alias_charging
 from backprop_animator.engine.interpreter.runtime import ProgramError, ProgramExit, State
 from backprop_animator.engine.interpreter.straight_line import StraightLine
 from backprop_animator.engine.limits import Limits, current_deadline
@@ -169,6 +170,7 @@ def trace_program(
     code = compiler.module(tree)
     deepest = max(limits.max_depth, limits.max_call_depth)
     wanted = min(deepest * _PYTHON_FRAMES_PER_CALL + 1_000, _MAX_RECURSION_LIMIT)
+    charging = alias_charging.set(state.charge)  # (what aliases' comparisons charge)
     try:
         with _recursion_room(wanted):
             with suppress(ProgramExit):  # `unittest.main()` ended the program
@@ -177,6 +179,8 @@ def trace_program(
                 except ProgramError as error:
                     if not exits_cleanly(error):  # (`raise SystemExit(0)` ends it too)
                         raise
+                finally:
+                    alias_charging.reset(charging)
             if rerun is not None and not rerun.first:
                 return None  # it never reached the pass it was run for
             return recorder.finish(source, granularity, globals_)

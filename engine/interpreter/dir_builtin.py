@@ -77,7 +77,7 @@ def dir_of(m: Machine, args: list[Any], kwargs: dict[str, Any]) -> list[str]:
         if own is not NO_METHOD:  # the class's own `__dir__`: what it gives, sorted
             return _sorted(m, m.bounded_list(own, MAX_ITEMS))
     names = _names(m, obj)
-    m.state.charge(1 + len(names) // ITEMS_PER_STEP)
+    m.state.charge(_sort_steps(len(names)))
     return sorted(names)
 
 
@@ -93,22 +93,28 @@ class _Ordered:
         return self.m.compare("<", self.value, other.value)
 
 
+def _sort_steps(count: int) -> int:
+    """A sort's steps, its comparisons' (a step per ten): `dir()` of a class of 5,000
+    names in a loop, charged a step per ten names, was bounded by the clock alone."""
+    return 1 + count * count.bit_length() // ITEMS_PER_STEP
+
+
 def _sorted(m: Machine, items: list[Any]) -> list[Any]:
-    m.state.charge(1 + len(items) * len(items).bit_length() // ITEMS_PER_STEP)
+    m.state.charge(_sort_steps(len(items)))
     return [item.value for item in sorted(_Ordered(m, item) for item in items)]
 
 
 def _names(m: Machine, obj: Any) -> set[str] | list[str]:
     kind = type(obj)
     if kind is PInstance:
-        enum = _enum_names(obj.cls, obj)
+        enum = _enum_names(m, obj.cls, obj)
         if enum is not None:
             return enum
         names = class_names(m, obj.cls)
         names.update(name for name in obj.attrs if name.isidentifier() and name != FROZEN)
         return names
     if kind is PClass:
-        enum = _enum_names(obj, obj)
+        enum = _enum_names(m, obj, obj)
         return enum if enum is not None else class_names(m, obj)
     if kind is Value:
         return _VALUE_NAMES
@@ -151,7 +157,7 @@ def _answered(m: Machine, obj: Any, names: list[str]) -> list[str]:
     return found
 
 
-def _enum_names(cls: PClass, obj: Any) -> set[str] | None:
+def _enum_names(m: Machine, cls: PClass, obj: Any) -> set[str] | None:
     """An Enum's class and members list CPython 3.11's names of their own (`EnumType.
     __dir__`, `Enum.__dir__`): the class its members' names and a fixed few; a member
     `name`, `value`, a fixed few and its classes' other public names. None for what is
@@ -160,6 +166,9 @@ def _enum_names(cls: PClass, obj: Any) -> set[str] | None:
     members = enum_members(cls)
     if members is None:
         return None
+    # (its namespaces read, a step per ten names: `dir(member)` of a 5,000-member Enum
+    # walked them all for six steps)
+    m.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
     if any(ENUM_MIXIN_KEY in c.namespace or ENUM_PLAIN_MIXIN_KEY in c.namespace for c in cls.mro):
         words = f"dir() of {a_type(obj)} (an Enum's with a data type) is not available here"
         raise ProgramError(words)
@@ -191,6 +200,8 @@ def class_names(m: Machine, cls: PClass) -> set[str]:
     """What CPython's `dir(cls)` lists: the names of every class of its MRO's own
     namespace, `object`'s and a built-in class's those of CPython's own class."""
     names = set(_OBJECT_NAMES)
+    # (every namespace of the MRO read, a step per ten names)
+    m.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
     for c in cls.mro:
         host = getattr(_host_builtins, c.name, None) if c.builtin else None
         if isinstance(host, type) and (host is object or issubclass(host, BaseException)):

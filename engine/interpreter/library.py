@@ -2093,7 +2093,11 @@ class Library:
             if type(count) not in (int, bool):
                 raise ProgramError("replace()'s count must be an integer", kind="TypeError")
             old, new = args[:2]
-            state.check_str(len(obj) + obj.count(old) * len(new) + (len(obj) + 1) * len(new))
+            # its length, measured before it is made (`count('')` is CPython's len + 1: a
+            # `new` between each character); a bound on it refused a 9,800-character
+            # string's `replace('a', 'b')`, of the same length, as 24,501 characters long
+            replaced = obj.count(old) if count < 0 else min(obj.count(old), int(count))
+            state.check_str(len(obj) + replaced * (len(new) - len(old)))
             return obj.replace(old, new, max(-1, min(int(count), len(obj) + 1)))
 
         def width(args: list[Any]) -> int:
@@ -2328,6 +2332,7 @@ class Library:
                 value = 0
             if type(value) not in (*NUMBERS, str):
                 raise ProgramError("random.seed() takes a number or a string")
+            state.charge(seed_steps(value))
             rng.seed(value)
 
         def numeric(name: str, count: int) -> Call:
@@ -2438,6 +2443,7 @@ class Library:
         seed = args[0] if args and args[0] is not None else 0
         if type(seed) not in (*NUMBERS, str):
             raise ProgramError("random.Random() takes a number or a string", kind="TypeError")
+        self.state.charge(seed_steps(seed))
         members = dict(self.random_module(random.Random(seed)).members)
         del members["Random"]
         return PModule("Random", members)
@@ -2476,6 +2482,15 @@ def _random_state(given: Any) -> bool:
         and all(type(word) is int for word in given[1])
         and type(given[2]) in (float, type(None))
     )
+
+
+def seed_steps(seed: Any) -> int:
+    """What seeding with `seed` costs: CPython's seeding reads every character of a
+    string (a hash of them) or every 32 bits of an integer, a step per ten (a
+    9,000-character seed in a loop was bounded by the clock alone)."""
+    kind = type(seed)
+    size = len(seed) if kind is str else seed.bit_length() // 32 if kind is int else 0
+    return size // ITEMS_PER_STEP
 
 
 def _sample_arguments(args: list[Any], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:

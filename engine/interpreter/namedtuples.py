@@ -141,11 +141,17 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
     fallback = dict(zip(names[len(names) - len(given) :], given, strict=True)) if given else {}
     texts = m.texts
 
+    # (a step per ten fields, where what it does reads them all: `t[0]`, `t._asdict()`,
+    # `hash(t)` of 200 fields in a loop were bounded by the clock alone)
+    walk_steps = len(names) // ITEMS_PER_STEP
+
     def values(self_: PInstance) -> tuple[Any, ...]:
+        if walk_steps:
+            m.state.charge(walk_steps)
         return tuple(self_.attrs[n] for n in names)
 
     def representation(args: list[Any], kwargs: dict[str, Any]) -> str:
-        m.state.charge(len(names) // ITEMS_PER_STEP)
+        m.state.charge(walk_steps)
         parts = [f"{n}={texts.to_repr(args[0].attrs[n])}" for n in names]
         return f"{args[0].cls.name}({', '.join(parts)})"  # a subclass's name, as CPython's
 
@@ -167,6 +173,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
         """The other operand as a tuple (a named tuple's fields), or None."""
         if type(other) is PInstance and other.cls.namespace.get(TUPLE_FIELDS) is not None:
             fields = [n for c in other.cls.mro for n in c.namespace.get("_fields", ())]
+            m.state.charge(len(fields) // ITEMS_PER_STEP)  # (as `values` is)
             return tuple(other.attrs[n] for n in dict.fromkeys(fields))
         return other if type(other) is tuple else None
 
@@ -188,6 +195,8 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
         return compare
 
     def as_dict(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        if walk_steps:
+            m.state.charge(walk_steps)
         return {n: args[0].attrs[n] for n in names}
 
     # As CPython's: a Python function of the named tuple's own, or tuple's C method.

@@ -21,6 +21,7 @@ import itertools
 import math
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
@@ -188,11 +189,14 @@ class PClass:
         self.doc: str | None = None  # its docstring: `__doc__` in its `__dict__`
         # Setting an attribute looks for a property, or the class's own `__setattr__`,
         # first only where there is one.
+        # (each namespace's keys and values' types gathered in C: a Python loop over
+        # them was 1.2 µs a step of a class made of a base of 3,000 names)
         self.has_properties = any(
-            type(v) is PProperty or k in WRITE_GUARDS or is_data_descriptor(v)
+            "__setattr__" in c.namespace
+            or not WRITE_GUARDS.isdisjoint(c.namespace)
+            or _holds_property(c.namespace)
             for c in self.mro
-            for k, v in c.namespace.items()
-        ) or any("__setattr__" in c.namespace for c in self.mro)
+        )
         self.shadowed = False
         # The attribute names its instances may hold when every class of its MRO has
         # `__slots__` (none `__dict__`): CPython's instances then have no `__dict__`.
@@ -218,10 +222,12 @@ class PClass:
         defines `__set__` or `__delete__`): then its instances' attribute reads go by
         `Machine.get_attr` (their `reads` is empty), and every other class's read its
         instances' dict at once."""
+        if not any(_holds_property(c.namespace) for c in self.mro):
+            self.shadowed = False  # (no property at all: nothing more to look at)
+            return
         found: dict[str, Any] = {}  # each name's first value along the MRO: `lookup`'s
-        for c in self.mro:
-            for key, value in c.namespace.items():
-                found.setdefault(key, value)
+        for c in reversed(self.mro):  # (the nearest class's written last)
+            found.update(c.namespace)
         self.shadowed = any(
             (type(v) is PProperty and v.data) or is_data_descriptor(v) for v in found.values()
         )
@@ -231,6 +237,16 @@ class PClass:
             if name in cls.namespace:
                 return cls.namespace[name]
         return MISSING
+
+
+def _holds_property(namespace: dict[str, Any]) -> bool:
+    """Whether a class's namespace holds a property or a data descriptor of the program's
+    (`is_data_descriptor`), its values' types gathered in C (a Python loop over them was
+    1.2 µs a step of a class made of a base of 3,000 names)."""
+    kinds = set(map(type, namespace.values()))
+    if PProperty in kinds:
+        return True
+    return PInstance in kinds and any(is_data_descriptor(v) for v in namespace.values())
 
 
 def is_data_descriptor(value: Any) -> bool:
@@ -676,6 +692,35 @@ def holds_instance(value: tuple[Any, ...] | list[Any]) -> bool:
     return False
 
 
+def pairs_hold_instance(
+    left: tuple[Any, ...] | list[Any], right: Any, charge: Callable[[int], None]
+) -> bool:
+    """Whether comparing two lists (or tuples) item by item can reach an object of the
+    program's: the items paired, as many as the shorter has, and within each pair of
+    lists or tuples the same (each pair once), `charge`d a step per ten pairs. The
+    items past the shorter's length are never compared, by CPython or here: both were
+    looked through whole (`[0] * 10**6 < [1]` walked the million for a step)."""
+    stack = [(left, right)]
+    walked: set[tuple[int, int]] | None = None  # (made for the first pair inside)
+    while stack:
+        mine, theirs = stack.pop()
+        count = min(len(mine), len(theirs))
+        if count >= _ITEMS_PER_STEP:
+            charge(count // _ITEMS_PER_STEP)
+        for a, b in zip(mine, theirs, strict=False):  # (to the shorter's end)
+            kind, other = type(a), type(b)
+            if kind is PInstance or other is PInstance:
+                return True
+            if (kind is tuple or kind is list) and (other is tuple or other is list):
+                if walked is None:
+                    walked = set()
+                elif (id(a), id(b)) in walked:
+                    continue
+                walked.add((id(a), id(b)))
+                stack.append((a, b))
+    return False
+
+
 def reads_of(instance: PInstance) -> dict[str, Any]:
     """Where `instance`'s attribute reads look first (`PInstance.reads`); never written."""
     return NO_READS if instance.cls.shadowed else instance.attrs
@@ -935,15 +980,16 @@ def enum_mixin_value(value: Any) -> Any:
 def enum_members(cls: PClass) -> list[PInstance] | None:
     """An Enum class's members in their order, an alias's member once (`list(Op)`,
     `for op in Op`, `len(Op)`, as CPython's); None for a class that is no Enum."""
-    if not any(ENUM_KEY in c.namespace for c in cls.mro):
+    if not is_enum(cls):
         return None
-    members: list[PInstance] = []
-    seen: set[int] = set()  # (by identity: no `__eq__` of the program's runs)
-    for value in cls.namespace.values():
-        if type(value) is PInstance and value.cls is cls and id(value) not in seen:
-            seen.add(id(value))
-            members.append(value)
-    return members
+    members = [v for v in cls.namespace.values() if type(v) is PInstance and v.cls is cls]
+    # each once, where its first name is (by identity: no `__eq__` of the program's runs)
+    return list({id(member): member for member in members}.values())
+
+
+def is_enum(cls: PClass) -> bool:
+    """Whether `cls` is an Enum class (or a subclass of one)."""
+    return any(ENUM_KEY in c.namespace for c in cls.mro)
 
 
 def enum_member_named(cls: PClass, name: Any) -> PInstance | None:
@@ -1264,15 +1310,22 @@ class Annotation:
     # a dict): the name and the arguments, classes by identity (no code of the program runs).
     # A union equals one of the same members in any order, typing's too, as CPython's
     # (`(int | float) == (float | int)`, `Optional[int] == (int | None)`).
+    # Charged a step, and a step per ten members or items walked, to the program that
+    # runs (`charging`): Python's dicts and sets call it too, where aliases hash alike
+    # (`list[[i]]` for every i: an argument list's hash is its kind's), and a walk of
+    # two aliases of equal million-item lists was no step at all.
     def __eq__(self, other: object) -> bool:
         if type(other) is not Annotation or self.hashed != other.hashed:
             return False
+        charge = charging.get()
+        if charge is not None:
+            charge(1 + len(self.args) // _ITEMS_PER_STEP)
         mine = self.union_set()
         if mine is not None:
             theirs = other.union_set()
             if theirs is not None:
                 return mine == theirs  # (members hashed and compared one level deep)
-        return _same_alias(self, other)
+        return _same_alias(self, other, charge)
 
     def __hash__(self) -> int:
         return self.hashed
@@ -1305,10 +1358,21 @@ def _arg_key(arg: Any) -> Any:
     return id(arg)  # compared by identity (`_same_alias`)
 
 
-def _same_alias(first: Annotation, second: Annotation) -> bool:
+# How a comparison of aliases charges the program that runs: its state's `charge`, set
+# while a program runs (`engine.run.trace_program`), else None (nothing to charge).
+charging: ContextVar[Callable[[int], None] | None] = ContextVar("alias_charging", default=None)
+_ITEMS_PER_STEP = 10  # (runtime's ITEMS_PER_STEP)
+_PAIRS_PER_STEP = 4
+
+
+def _same_alias(
+    first: Annotation, second: Annotation, charge: Callable[[int], None] | None = None
+) -> bool:
     """Whether two aliases name the same thing, walked without recursion: each pair of
     aliases, lists or tuples once (two aliases of aliases built alike, each holding the
-    last twice, were 2**n comparisons; a list holding its own alias, no end)."""
+    last twice, were 2**n comparisons; a list holding its own alias, no end); `charge`d
+    as it walks, a step a pair of aliases, lists or tuples and a step per four items
+    (each a turn of this loop, not a walk in C)."""
     pairs: list[tuple[Any, Any]] = [(first, second)]
     walked: set[tuple[int, int]] = set()
     while pairs:
@@ -1341,6 +1405,8 @@ def _same_alias(first: Annotation, second: Annotation) -> bool:
             return False
         if (id(a), id(b)) not in walked:
             walked.add((id(a), id(b)))
+            if charge is not None:  # (a step a pair of containers, and per four items)
+                charge(1 + len(a) // _PAIRS_PER_STEP)
             pairs.extend(zip(a, b, strict=True))
     return True
 

@@ -2765,3 +2765,167 @@ def test_dir_with_no_argument_lists_a_functions_names_only_and_is_charged() -> N
 def test_a_classs_own_copy_and_deepcopy_end_at_the_bounds(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=words):
         trace_source(source + END, limits=Limits(time_limit=60.0))
+
+
+# Work a built-in did for a step or three, bounded before by the clock alone (a loop of it
+# took 1 µs to 30 ms a step, where a plain loop takes 0.4 µs): each now charged for what it
+# walks, so that a loop of it ends on the step bound. A loop of each, as many turns as
+# ran within 200,000 steps before (the count of steps it was charged, on the right),
+# now runs out of them.
+CHARGED_FOR_THEIR_WORK = [
+    # an alias's comparison walks its arguments (a list's items), in Python (2 steps)
+    ("a = [0] * 200000\nb = [0] * 200000\nA = list[a]\nB = list[b]\n", "A == B", 10),
+    (
+        "a = [[0]] * 20000\nb = [[0]] * 20000\nx = [list[a]] * 100\ny = [list[b]] * 100\n",
+        "x == y",  # (13 steps)
+        2,
+    ),
+    # aliases of a list hash alike (by the argument's kind): a dict of them compares
+    # each new one with every one before it (3 steps)
+    ("d = {}\n", "d[list[[_]]] = 1", 2000),
+    # one dotted name of 2,000 attributes followed at each call (3 steps)
+    (
+        "import operator\nclass A:\n    pass\na = A()\na.a = a\n"
+        "g = operator.attrgetter('.'.join(['a'] * 2000))\n",
+        "g(a)",
+        200,
+    ),
+    # seeding reads every character of a string (3 steps)
+    ("import random\ns = 'x' * 9000\n", "random.seed(s)", 500),
+    # a named tuple of 250 fields: each of these reads every field (3, 2, 29, 28 steps)
+    *(
+        (
+            "from collections import namedtuple\n"
+            "T = namedtuple('T', ['f%d' % i for i in range(250)])\nt = T(*range(250))\n",
+            op,
+            turns,
+        )
+        for op, turns in (
+            ("t._asdict()", 10000),
+            ("t[0]", 10000),
+            ("hash(t)", 5000),
+            ("t == t", 5000),
+        )
+    ),
+    # an attribute found at the root of a chain of classes 190 deep, looked for class by
+    # class; a method looked for in each and not found (2 and 4 steps)
+    *(
+        (
+            "class A:\n    x = 1\nfor i in range(190):\n    class A(A):\n        pass\na = A()\n",
+            op,
+            10000,
+        )
+        for op in ("a.x", "A.x", "str(a)")
+    ),
+    # dir() of a member of an Enum of 400 members reads every name of its class (6 steps)
+    (
+        "import enum\nclass E(enum.Enum):\n"
+        + "".join(f"    m{i} = {i}\n" for i in range(400))
+        + "x = E.m1\n",
+        "dir(x)",
+        6000,
+    ),
+    # dir() of a class of 5,000 names sorts them all (1,007 steps)
+    (
+        "class A:\n    pass\nfor i in range(5000):\n    setattr(A, 'm%d' % i, 1)\n",
+        "dir(A())",
+        50,
+    ),
+]
+
+
+@pytest.mark.parametrize(("made", "work", "turns"), CHARGED_FOR_THEIR_WORK)
+def test_a_built_ins_work_is_charged_so_a_loop_of_it_ends_on_the_step_bound(
+    made: str, work: str, turns: int
+) -> None:
+    source = f"{made}for _ in range({turns}):\n    {work}\n"
+    with pytest.raises(EngineError, match="BACKPROP_MAX_STEPS"):
+        trace_source(source + END, limits=Limits(max_steps=200_000, time_limit=60.0))
+
+
+def test_aliases_of_lists_compare_as_cpythons_when_charged() -> None:
+    source = (
+        "a = [[1, (2, 3)]] * 50\nb = [[1.0, (2, 3)]] * 50\n"
+        "print(list[a] == list[b], list[[1]] == list[[2]], list[[1]] == list[[1, 2]])\n"
+        "print(list[int | str] == list[str | int], tuple[a] == tuple[a])\n"
+    )
+    theirs = run_in_cpython(source)
+    assert theirs == ["True False False", "True True"]
+    assert printed_lines(trace_source(source + END))[:2] == theirs
+
+
+def test_str_replace_is_measured_by_the_length_it_makes_not_a_bound_past_it() -> None:
+    # Its length was bounded before it was made by a sum past it (every `old` found given
+    # `new` and a `new` between each character too): a 9,800-character string's
+    # `replace('a', 'b')`, of the same length, was refused as 24,501 characters long.
+    source = (
+        "s = 'ab' * 4900\n"
+        "print(len(s.replace('a', 'b')), len(s.replace('a', 'xy', 10)),"
+        " len(s.replace('', '-', 3)), len('abc'.replace('', '-')), len(s.replace('ab', '')))\n"
+        "print('abc'.replace('', '-', -5), 'aaa'.replace('a', 'b', True),"
+        " 'aaa'.replace('a', 'bb', 0))\n"
+    )
+    theirs = run_in_cpython(source)
+    assert printed_lines(trace_source(source + END))[:2] == theirs
+    with pytest.raises(EngineError, match="14,700 characters"):
+        trace_source(source + "t = s.replace('a', 'xy')\n" + END)
+
+
+def test_making_a_class_reads_its_mros_names_without_a_python_loop_over_them() -> None:
+    # A class is charged a step per ten names of its MRO's namespaces; looking at each
+    # (for a property, a write guard, `__setattr__`) in a Python loop was 1.2 µs a step,
+    # so `class B(A)` of an A of 3,000 names in a loop met the time limit first. The
+    # looks are C's now: no Python call per name.
+    from backprop_animator.engine.interpreter.objects import PClass, PProperty
+
+    base = PClass("A", (), {f"m{i}": i for i in range(3000)})
+    calls = [0]
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        made = PClass("B", (base,), {"x": 1})
+    finally:
+        sys.setprofile(None)
+    assert calls[0] < 100 and not made.has_properties and not made.shadowed
+    shadowing = PClass("C", (PClass("P", (), {"p": PProperty(None), "q": 1}),), {"q": 2})
+    assert shadowing.has_properties and shadowing.shadowed
+    assert not PClass("D", (shadowing,), {"p": 5}).shadowed  # (its own `p` is found first)
+
+
+def test_a_long_list_compared_with_a_short_one_is_walked_as_far_as_the_short_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `[0] * 10**6 < [1]` compares one pair, as CPython's, and was charged so; but both
+    # sides were measured whole (and looked through for the program's objects) first:
+    # 20 ms a comparison for a step, a loop of them bounded by the clock alone. Dicts
+    # and sets of different sizes are unequal at once, as CPython's.
+    from backprop_animator.engine.interpreter import machine as machine_module
+    from backprop_animator.engine.interpreter import runtime
+
+    walked = [0]
+    measure = runtime.State.measure
+
+    def measured(self: runtime.State, value: Any) -> int:
+        walked[0] += len(value) if type(value) in (list, tuple, dict) else 0
+        return measure(self, value)
+
+    monkeypatch.setattr(runtime.State, "measure", measured)
+    if hasattr(machine_module, "holds_instance"):  # (main's: both sides looked through)
+        held = machine_module.holds_instance
+
+        def looked_through(value: Any) -> bool:
+            walked[0] += len(value)
+            return bool(held(value))
+
+        monkeypatch.setattr(machine_module, "holds_instance", looked_through)
+    source = (
+        "a = [0] * 10**6\nb = [1]\nd = {i: i for i in range(10**5)}\ne = {1: 1}\n"
+        "for i in range(10):\n    x = (a < b, a == b, d == e, (a,) < (b,), b > a)\n"
+        "print(x)\n"
+    )
+    assert printed_lines(trace_source(source + END))[0] == "(True, False, False, True, True)"
+    assert walked[0] < 1000

@@ -96,6 +96,9 @@ from backprop_animator.engine.interpreter.runtime import (
 )
 from backprop_animator.engine.interpreter.stdlib import (
     ABC_META,
+    ANNOTATIONS,
+    PROTOCOL_KEY,
+    RUNTIME_PROTOCOL,
     STDOUT,
     Modules,
     callable_object,
@@ -1152,7 +1155,9 @@ class Library:
                 # `isinstance(other, Value)`: the loop's answer below for one class of the
                 # program's, sooner.
                 value = args[0]
-                return type(value) is PInstance and cls in value.cls.mro
+                if type(value) is PInstance and cls in value.cls.mro:
+                    return True
+                return RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls)
         if kwargs or len(args) != 2:
             words = "isinstance() takes an object and a class (or a tuple of them)"
             raise wrong_arguments(words, "isinstance", args, kwargs)
@@ -1171,6 +1176,8 @@ class Library:
                 continue
             if type(cls) is PClass:
                 if type(value) is PInstance and cls in value.cls.mro:
+                    return True
+                if RUNTIME_PROTOCOL in cls.namespace and self.protocol_instance(value, cls):
                     return True
             elif cls is ABC_META:  # `isinstance(C, ABCMeta)`: C's metaclass is ABCMeta
                 if type(value) is PClass and value.abc:
@@ -1239,6 +1246,26 @@ class Library:
             cls = value.cls if type(value) is PInstance else value
             mro = len(cls.mro) if type(cls) is PClass else 1
             self.state.charge(len(options) * mro // ITEMS_PER_STEP)
+
+    def protocol_instance(self, value: Any, cls: PClass) -> bool:
+        """`isinstance(x, P)` of a `@runtime_checkable` protocol `P`, as CPython 3.11's
+        `_ProtocolMeta.__instancecheck__`: `x` has every member the protocol's classes
+        define or annotate (a method's name not None on `x`), asked as `hasattr` asks;
+        a step per member."""
+        members: dict[str, Any] = {}
+        for klass in cls.mro:
+            if klass.namespace.get(PROTOCOL_KEY) or klass is self.object_class:
+                break
+            for name in (*klass.namespace.get(ANNOTATIONS, ()), *klass.namespace):
+                if name.isidentifier() and name not in _NOT_PROTOCOL_MEMBERS:
+                    members.setdefault(name, klass.namespace.get(name))
+        self.state.charge(1 + len(members))
+        for name, declared in members.items():
+            if not self.hasattr_([value, name], {}):
+                return False
+            if callable_value(declared) and self.machine.get_attr(value, name) is None:
+                return False
+        return True
 
     def issubclass_(self, args: list[Any], kwargs: dict[str, Any]) -> bool:
         """`issubclass(Dog, Animal)`, `issubclass(C, (A, B))`: the program's classes (the
@@ -2982,6 +3009,16 @@ def _named_tuple_class(cls: PClass) -> bool:
 def named_tuple(value: Any) -> bool:
     """Whether `value` is an object of a named tuple's class (a tuple, in CPython)."""
     return type(value) is PInstance and _named_tuple_class(value.cls)
+
+
+# What `_ProtocolMeta` does not count as a protocol's member (CPython 3.11's list)
+_NOT_PROTOCOL_MEMBERS = frozenset(
+    {"__abstractmethods__", "__annotations__", "__weakref__", "_is_protocol",
+     "_is_runtime_protocol", "__dict__", "__args__", "__slots__", "__next_in_mro__",
+     "__parameters__", "__origin__", "__orig_bases__", "__extra__", "__tree_hash__",
+     "__doc__", "__subclasshook__", "__init__", "__new__", "__module__", "_MutableMapping__marker",
+     "_gorg", "__qualname__", "__class_getitem__", "__init_subclass__"}
+)  # fmt: skip
 
 
 def has_fact(obj: Any, name: str) -> bool | None:

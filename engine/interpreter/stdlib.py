@@ -1209,6 +1209,31 @@ def _type_variable(kind: str, args: list[Any]) -> Annotation:
     return Annotation(args[0] if kind == "TypeVarTuple" else f"~{args[0]}")
 
 
+# In a `@runtime_checkable` protocol's namespace: `isinstance` asks an object for its
+# members (`Library.protocol_instance`), as CPython's `_ProtocolMeta` does
+RUNTIME_PROTOCOL = " runtime protocol"
+
+
+def _runtime_checkable(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`@runtime_checkable` of a protocol class of the program's: the class, marked."""
+    if len(args) != 1 or kwargs:
+        raise ProgramError("runtime_checkable() takes one class", kind="TypeError")
+    cls = args[0]
+    if type(cls) is not PClass or not any(
+        c.name == "Protocol" and c.namespace.get(PROTOCOL_KEY) for c in cls.mro
+    ):
+        words = "@runtime_checkable can be only applied to protocol classes, got " + (
+            f"<class '__main__.{cls.name}'>" if type(cls) is PClass else repr(python_type_name(cls))
+        )
+        raise ProgramError(words, kind="TypeError")
+    cls.namespace[RUNTIME_PROTOCOL] = True
+    return cls
+
+
+# In `typing.Protocol`'s namespace: the class protocols inherit from
+PROTOCOL_KEY = " protocol"
+
+
 def typing_module(library: Library) -> PModule:
     members: dict[str, Any] = {name: Annotation(name) for name in TYPING_NAMES}
     members["TYPE_CHECKING"] = False
@@ -1217,7 +1242,7 @@ def typing_module(library: Library) -> PModule:
     members["NewType"] = Builtin("NewType", lambda a, k: a[1] if len(a) == 2 else _two())
     members["overload"] = Builtin("overload", lambda a, k: a[0])
     members["final"] = Builtin("final", lambda a, k: a[0])
-    members["runtime_checkable"] = Builtin("runtime_checkable", lambda a, k: a[0])
+    members["runtime_checkable"] = Builtin("runtime_checkable", _runtime_checkable)
     for name in ("no_type_check", "no_type_check_decorator"):  # decorators that return it
         members[name] = Builtin(name, lambda a, k: a[0] if len(a) == 1 and not k else _one())
     members["dataclass_transform"] = Builtin(  # `@dataclass_transform()`: changes nothing
@@ -1240,7 +1265,7 @@ def typing_module(library: Library) -> PModule:
     named.abstract = Maker(lambda args, kwargs: functional_namedtuple(library, args, kwargs))
     members["NamedTuple"] = named
     members["Generic"] = PClass("Generic", (), {})
-    members["Protocol"] = PClass("Protocol", (), {})
+    members["Protocol"] = PClass("Protocol", (), {PROTOCOL_KEY: True})
     return PModule("typing", members)
 
 

@@ -662,3 +662,32 @@ except AttributeError as e:
         trace_source(
             "import os\ntry:\n    os.listdir('.')\nexcept AttributeError:\n    x = 1\n" + TAIL
         )
+
+
+def test_a_runtime_checkable_protocol_is_checked_by_its_members() -> None:
+    assert_as_cpython(
+        """
+from typing import Protocol, runtime_checkable
+@runtime_checkable
+class HasData(Protocol):
+    data: float
+    def backward(self) -> None: ...
+class V:
+    def __init__(self):
+        self.data = 1.0
+    def backward(self):
+        pass
+class W:
+    def __init__(self):
+        self.data = 1.0
+class X:
+    backward = None
+    data = 2
+print(isinstance(V(), HasData), isinstance(3, HasData), isinstance(W(), HasData))
+print(isinstance(X(), HasData), isinstance(V(), (int, HasData)))
+try:
+    runtime_checkable(V)
+except TypeError as e:
+    print(e)
+"""
+    )

@@ -27,7 +27,6 @@ KNOWN_GAPS = {
     "pool2_29": "`textwrap` (not here)",
     "pool4_9": "`textwrap` (not here)",
     "pool4_1": "`weakref` (not here)",
-    "pool4_2": "`isinstance` of a `@runtime_checkable` `typing.Protocol` is False here",
     "pool4_10": "`pprint` (not here)",
     "pool4_12": "`x.__class__` outside a class body (SPEC §11: no dunder attribute there)",
     "pool5_17": "a metaclass of the program's (refused with a sentence)",

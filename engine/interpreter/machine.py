@@ -2604,7 +2604,7 @@ def module_miss(module: str, name: str) -> ProgramError:
 _HOST_MODULES = frozenset(
     {"math", "itertools", "functools", "operator", "collections", "json", "heapq", "bisect",
      "string", "statistics", "copy", "random", "sys", "time", "typing", "dataclasses", "enum",
-     "abc", "numbers", "graphlib", "warnings", "contextlib", "logging"}
+     "abc", "numbers", "graphlib", "warnings", "contextlib", "logging", "os", "posixpath"}
 )  # fmt: skip
 
 

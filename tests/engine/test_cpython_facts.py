@@ -691,3 +691,11 @@ except TypeError as e:
     print(e)
 """
     )
+
+
+def test_a_name_os_lacks_is_cpythons_attribute_error() -> None:
+    assert_as_cpython(
+        "import os\nprint(hasattr(os, 'nope'), hasattr(os.path, 'nope'))\n"
+        "print(hasattr(os.path, 'join'))\n"
+        "try:\n    os.nope\nexcept AttributeError as e:\n    print(e)\n"
+    )

@@ -654,6 +654,7 @@ class Library:
             words = "divmod() takes two numbers"
             raise wrong_arguments(words, "divmod", args, kwargs, kind="TypeError")
         binary = self.machine.binary
+        args = [_plain_member(a) for a in args]  # an IntEnum's member: its int
         if type(args[0]) is PInstance or type(args[1]) is PInstance:
             return self.divmod_objects(args[0], args[1])
         if type(args[0]) not in NUMBERS or type(args[1]) not in NUMBERS:
@@ -1023,11 +1024,15 @@ class Library:
         `__reversed__`, else its items from `len(obj) - 1` down to 0 by `__getitem__`
         (ending early at an IndexError or StopIteration it raises), else a TypeError."""
         machine = self.machine
+        cls = value.cls
+        declared = cls.lookup("__reversed__")
+        if declared is None:  # `__reversed__ = None`: CPython's "not reversible"
+            words = f"'{python_type_name(value)}' object is not reversible"
+            raise ProgramError(words, kind="TypeError")
         found = machine.call_dunder(value, "__reversed__")
         if found is not NO_METHOD:
             return found
-        cls = value.cls
-        if cls.lookup("__len__") is MISSING or cls.lookup("__getitem__") is MISSING:
+        if cls.lookup("__getitem__") is MISSING:
             words = f"'{python_type_name(value)}' object is not reversible"
             raise ProgramError(words, kind="TypeError")
         count = self.len_([value], {})
@@ -2202,6 +2207,8 @@ class Library:
             # `math.isclose(a, b, rel_tol=1e-4)`: its two keyword-only tolerances.
             if kwargs and (name != "isclose" or set(kwargs) - {"rel_tol", "abs_tol"}):
                 raise ProgramError(f"math.{name}() takes no keywords here")
+            if args and not kwargs and type(args[0]) is PInstance:
+                args = [_plain_member(args[0]), *args[1:]]  # an IntEnum's member: its int
             if name in _ROUNDING and len(args) == 1 and type(args[0]) is PInstance and not kwargs:
                 own = self.machine.call_dunder(args[0], f"__{name}__")
                 if own is not NO_METHOD:  # `math.floor(x)`: the class's own `__floor__`
@@ -2508,7 +2515,28 @@ def _random_state(given: Any) -> bool:
         and len(given[1]) <= 625
         and all(type(word) is int for word in given[1])
         and type(given[2]) in (float, type(None))
+        and not _degenerate(given[1])
     )
+
+
+def _plain_member(value: Any) -> Any:
+    """An IntEnum's (or a mixed-in Enum's) member as its value where its class defines no
+    method of its own for what is asked; anything else as it is."""
+    if type(value) is PInstance:
+        plain = enum_mixin_value(value)
+        if plain is not value and not any(
+            "__divmod__" in c.namespace or "__floor__" in c.namespace or "__trunc__" in c.namespace
+            for c in value.cls.mro[:1]
+        ):
+            return plain
+    return value
+
+
+def _degenerate(words: tuple[int, ...]) -> bool:
+    """Whether a Mersenne Twister state is all zero (its first word's top bit aside): its
+    `random()` is 0.0 forever, and `normalvariate`'s or `gammavariate`'s rejection loops,
+    Python's own, would never end (CPython's too; here no step could stop them)."""
+    return len(words) >= 624 and words[0] & 0x7FFFFFFF == 0 and not any(words[1:624])
 
 
 def seed_steps(seed: Any) -> int:

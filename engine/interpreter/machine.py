@@ -234,6 +234,9 @@ class Machine:
         # The docstrings of the program's functions, by their lines (`Function.span`)
         self.function_docs: dict[tuple[int, int], str] = {}
         self.object_class: PClass | None = None
+        # An Enum's mixed-in `str` or `int` class (by its id) and the built-in type it
+        # stands for in an `__mro__` (the enum module sets them)
+        self.mixin_types: dict[int, Any] = {}
         self.full_mros: weakref.WeakKeyDictionary[PClass, tuple[PClass, ...]] = (
             weakref.WeakKeyDictionary()
         )
@@ -1086,12 +1089,12 @@ class Machine:
                 return self.class_fact(obj, name)
             if name == "__mro__":  # its classes, `object` last: the program's and ours
                 self.state.charge(len(obj.mro) // ITEMS_PER_STEP)
-                last = self.object_class
-                if last is None or obj.mro[-1] is last:
-                    return obj.mro
                 kept = self.full_mros.get(obj)  # (the same tuple each time, as CPython's)
                 if kept is None:
-                    kept = self.full_mros[obj] = (*obj.mro, last)
+                    last = self.object_class
+                    mro = [self.mixin_types.get(id(c), c) for c in obj.mro]  # `str`, not ours
+                    tail = () if last is None or obj.mro[-1] is last else (last,)
+                    kept = self.full_mros[obj] = (*mro, *tail)
                 return kept
             if name == "__init__":  # `object.__init__(self)`: object's, which does nothing
                 return Builtin("__init__", _object_init_descriptor)

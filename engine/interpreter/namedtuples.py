@@ -171,7 +171,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
 
     def plain(other: Any) -> Any:
         """The other operand as a tuple (a named tuple's fields), or None."""
-        if type(other) is PInstance and other.cls.namespace.get(TUPLE_FIELDS) is not None:
+        if type(other) is PInstance and any(TUPLE_FIELDS in c.namespace for c in other.cls.mro):
             fields = [n for c in other.cls.mro for n in c.namespace.get("_fields", ())]
             m.state.charge(len(fields) // ITEMS_PER_STEP)  # (as `values` is)
             return tuple(other.attrs[n] for n in dict.fromkeys(fields))
@@ -183,6 +183,13 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
             words = f'can only concatenate tuple (not "{python_type_name(args[1])}") to tuple'
             raise ProgramError(words, kind="TypeError")
         return m.binary("+", values(args[0]), other)
+
+    def added_to(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """`(0,) + p`: a tuple's own `+`, which takes a named tuple (a tuple)."""
+        other = plain(args[1])
+        if other is None:
+            return NotImplemented
+        return m.binary("+", other, values(args[0]))
 
     def repeated(args: list[Any], kwargs: dict[str, Any]) -> Any:
         return m.binary("*", values(args[0]), args[1])  # (an int's `__index__` too)
@@ -214,6 +221,7 @@ def make_namedtuple(m: Any, name: str, names: list[str], defaults: list[Any] | N
         "__len__": (0, lambda a, k: len(names)),
         "count": (1, lambda a, k: m.call(m.get_attr(values(a[0]), "count"), a[1:], k)),
         "__add__": (1, added),
+        "__radd__": (1, added_to),
         "__mul__": (1, repeated),
         "__rmul__": (1, repeated),
         **{f"__{name}__": (1, ordered(op)) for name, op in _ORDERINGS},

@@ -435,7 +435,9 @@ def enum_module(library: Library) -> PModule:
         )
         mixed[ENUM_PLAIN_MIXIN_KEY] = True
         mixins[kind] = PClass(kind.__name__, (), mixed)
-        texts.builtin_classes.add(mixins[kind])  # `<class 'str'>` in an `Op.__mro__`
+        # `str` itself in an `Op.__mro__`, as CPython's (this class is made nowhere else)
+        types = library.builtins_module.members if library.builtins_module is not None else {}
+        library.machine.mixin_types[id(mixins[kind])] = types.get(kind.__name__, mixins[kind])
     namespace[ENUM_MIXINS_KEY] = mixins
     enum = PClass("Enum", (), namespace)
     return PModule(
@@ -2677,6 +2679,7 @@ def keyword_only(cls: PClass, taken: list[tuple[str, Any]], every: bool) -> set[
     for klass in cls.mro[1:]:
         found |= klass.namespace.get(KW_FIELDS, set())
     own = cls.namespace.get(ANNOTATIONS, ())
+    found -= set(own)  # (a field the class annotates again is as the class says)
     marks = cls.namespace.get(KW_ONLY_MARKS, ())
     after = len(own)
     if marks:

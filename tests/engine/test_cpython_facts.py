@@ -699,3 +699,53 @@ def test_a_name_os_lacks_is_cpythons_attribute_error() -> None:
         "print(hasattr(os.path, 'join'))\n"
         "try:\n    os.nope\nexcept AttributeError as e:\n    print(e)\n"
     )
+
+
+def test_the_reviews_cases_are_cpythons() -> None:
+    # rev18's: an IntEnum's member in divmod and math, an Enum's mixed-in str in its
+    # __mro__, a named tuple's subclass and reflected +, a field annotated again in a
+    # subclass, reversed() of `__reversed__ = None` and of `__getitem__` alone.
+    assert_as_cpython(
+        """
+import math
+from collections import namedtuple
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+class C(IntEnum):
+    A = 7
+print(divmod(C.A, 2), divmod(9, C.A), math.trunc(C.A), math.floor(C.A), math.sqrt(C.A))
+class S(str, Enum):
+    X = 'x'
+print(S.__mro__, S.__mro__[1] is str)
+P = namedtuple('P', 'x y')
+class Pt(namedtuple('Pt', 'x y')):
+    __slots__ = ()
+class Q(P):
+    pass
+print(sorted([Pt(2, 1), Pt(1, 2)]), P(3, 4) + Q(1, 2), (0,) + P(1, 2), Q(1, 2) < P(1, 3))
+@dataclass
+class A:
+    x: int = field(default=0, kw_only=True)
+@dataclass
+class B(A):
+    x: int = 5
+print(B(3), B())
+class N:
+    __reversed__ = None
+    def __len__(self):
+        return 1
+    def __getitem__(self, i):
+        return i
+class Only:
+    def __getitem__(self, i):
+        return i
+for v in [N(), Only()]:
+    try:
+        reversed(v)
+    except TypeError as e:
+        print(e)
+"""
+    )
+    # An all-zero generator state would make Python's own samplers loop forever.
+    with pytest.raises(EngineError, match="takes a state that getstate"):
+        trace_source("import random\nrandom.setstate((3, (0,) * 624 + (624,), None))\n" + TAIL)

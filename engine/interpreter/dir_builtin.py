@@ -221,5 +221,6 @@ def class_names(m: Machine, cls: PClass) -> set[str]:
         if TUPLE_FIELDS in c.namespace:  # a named tuple's class is a tuple's subclass
             own.update(dir(tuple))
             own.add("__match_args__")
+            own.discard("__radd__")  # (ours, for `(0,) + p`: tuple's own `+` in CPython)
         names |= own
     return names

@@ -78,6 +78,10 @@ def _codec(name: str, args: list[Any], kwargs: dict[str, Any]) -> tuple[str, str
     if encoding.lower().replace("_", "-") not in CODECS:
         if not _known_codec(encoding):  # CPython's LookupError; a real codec is refused
             raise ProgramError(f"unknown encoding: {encoding}", kind="LookupError")
+        if _module_of(encoding) in _NOT_TEXT:  # `'ab'.encode('rot13')`: CPython's words
+            use = "codecs.decode()" if name == "decode" else "codecs.encode()"
+            words = f"{encoding!r} is not a text encoding; use {use} to handle arbitrary codecs"
+            raise ProgramError(words, kind="LookupError")
         raise ProgramError(
             f"the codec {encoding[:40]!r} is not available here (utf-8, ascii, latin-1, "
             "utf-16, utf-32 and cp1252 are)"
@@ -185,6 +189,20 @@ def _cannot_convert(source: Any) -> bool:
     return kind in (float, complex, Function, BoundMethod, PClass, PModule) or (
         source is None or isinstance(source, Builtin)
     )
+
+
+def _module_of(name: str) -> str:
+    """The codec module CPython's lookup would find for `name` (by its tables alone)."""
+    norm = encodings.normalize_encoding(name[:100]).lower()
+    aliases = encodings.aliases.aliases
+    return aliases.get(norm) or aliases.get(norm.replace(".", "_")) or norm
+
+
+# CPython's codecs that are no text encodings (bytes to bytes, or `rot_13`'s str to str)
+_NOT_TEXT = frozenset(
+    {"base64_codec", "bz2_codec", "hex_codec", "quopri_codec", "uu_codec", "zlib_codec",
+     "rot_13"}
+)  # fmt: skip
 
 
 def _known_codec(name: str) -> bool:

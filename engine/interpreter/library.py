@@ -2519,6 +2519,9 @@ def _random_state(given: Any) -> bool:
     )
 
 
+_VALUES_VIEW: type = type({}.values())
+
+
 def _plain_member(value: Any) -> Any:
     """An IntEnum's (or a mixed-in Enum's) member as its value where its class defines no
     method of its own for what is asked; anything else as it is."""
@@ -2974,6 +2977,8 @@ def abstract_instance(name: str, value: Any) -> bool:
     if name == "Hashable":  # by its type's `__hash__`, as CPython's (`(1, [2])` is one)
         if kind is PInstance:
             return not hash_is_none(value.cls) and value.cls.lookup("__hash__") is not None
+        if kind is _VALUES_VIEW:  # (a keys or items view is set-like: no hash)
+            return True
         return (kind is PSet and value.frozen) or kind not in UNHASHABLE
     return callable_value(value)  # Callable
 

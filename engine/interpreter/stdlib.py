@@ -3047,3 +3047,6 @@ def _copy_wrapped(wrapper: Function, name: str, qualname: str, target: Any) -> N
     wrapper.qualname = qualname
     if type(target) is Function:
         wrapper.wrapped = getattr(target, "wrapped", target)
+        copied = getattr(target, "attrs", None)  # its `__dict__`, as `update_wrapper` copies it
+        if copied:
+            wrapper.attrs = {**getattr(wrapper, "attrs", {}), **copied}

@@ -749,3 +749,28 @@ for v in [N(), Only()]:
     # An all-zero generator state would make Python's own samplers loop forever.
     with pytest.raises(EngineError, match="takes a state that getstate"):
         trace_source("import random\nrandom.setstate((3, (0,) * 624 + (624,), None))\n" + TAIL)
+
+
+def test_wraps_copies_the_functions_attributes_and_codecs_of_no_text_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+import functools
+from collections.abc import Hashable
+def f():
+    return 1
+f.calls = 3
+@functools.wraps(f)
+def g():
+    return f()
+print(g.calls, isinstance({}.values(), Hashable), isinstance({}.keys(), Hashable))
+for enc in ['rot13', 'hex', 'base64']:
+    try:
+        'ab'.encode(enc)
+    except LookupError as e:
+        print(e)
+try:
+    b'ab'.decode('zlib')
+except LookupError as e:
+    print(e)
+"""
+    )

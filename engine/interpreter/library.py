@@ -2520,6 +2520,8 @@ def _random_state(given: Any) -> bool:
 
 
 _VALUES_VIEW: type = type({}.values())
+# What an IntEnum's member may define itself, asked before it is taken as its int
+_OWN_NUMBER_METHODS = ("__divmod__", "__floor__", "__trunc__")
 
 
 def _plain_member(value: Any) -> Any:
@@ -2527,10 +2529,8 @@ def _plain_member(value: Any) -> Any:
     method of its own for what is asked; anything else as it is."""
     if type(value) is PInstance:
         plain = enum_mixin_value(value)
-        if plain is not value and not any(
-            "__divmod__" in c.namespace or "__floor__" in c.namespace or "__trunc__" in c.namespace
-            for c in value.cls.mro[:1]
-        ):
+        own = value.cls.namespace
+        if plain is not value and not any(name in own for name in _OWN_NUMBER_METHODS):
             return plain
     return value
 

@@ -34,6 +34,7 @@ from backprop_animator.engine.interpreter import (
     contextlib_module,
     generators,
     graphlib_module,
+    pprint_module,
     pytest_module,
     queue_module,
     sets,
@@ -761,6 +762,8 @@ class Compiler(ExpressionCompiler):
                 namespace.update(queue_module.native_names())
             elif name == "warnings":  # the program's lines, which a warning shows
                 namespace.update(warnings_module.native_names(self.m.state, self.lines.lines))
+            elif name == "pprint":
+                namespace.update(pprint_module.native_names(self.m))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -2310,6 +2313,7 @@ LIBRARY_SOURCES = {
     "graphlib": graphlib_module.GRAPHLIB_SOURCE,
     "bisect": small_modules.BISECT_SOURCE,
     "string": small_modules.STRING_SOURCE,
+    "pprint": pprint_module.PPRINT_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2321,6 +2325,7 @@ LAZY_MODULES = {
     "graphlib": graphlib_module.GRAPHLIB_NAMES,
     "bisect": small_modules.BISECT_NAMES,
     "string": small_modules.STRING_NAMES,
+    "pprint": pprint_module.PPRINT_NAMES,
 }
 
 

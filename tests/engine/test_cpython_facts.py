@@ -774,3 +774,82 @@ except LookupError as e:
     print(e)
 """
     )
+
+
+def test_pprint_breaks_lines_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+import pprint
+from pprint import pformat, pp
+data = {'name': 'net', 'layers': [{'in': i, 'out': i * 2, 'w': [0.1 * j for j in range(6)]}
+                                  for i in range(3)], 'tags': {3, 1, 2}}
+pprint.pprint(data)
+pprint.pprint(data, width=40, indent=2)
+pprint.pprint(data, depth=2)
+pp(data, compact=True, width=50)
+print(pformat(list(range(40)), compact=True))
+print(pformat(('x' * 30 + ' ') * 5))
+pprint.pprint(['long words ' * 12, 'b'])
+pprint.pprint("multi\\nline\\nstring long enough to be split over several lines, yes it is")
+class P:
+    def __init__(self, n):
+        self.n = n
+    def __repr__(self):
+        return f'P({self.n})'
+pprint.pprint([P(i) for i in range(30)], width=30, compact=True)
+from dataclasses import dataclass, field
+@dataclass
+class D:
+    name: str
+    values: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+pprint.pprint(D('abc', list(range(30))))
+pprint.pprint([D('a'), D('b', [1])], width=20)
+from collections import OrderedDict, defaultdict, Counter, deque
+pprint.pprint(OrderedDict((str(i), i * 1000) for i in range(12)))
+dd = defaultdict(list)
+dd['a'].extend(range(30))
+pprint.pprint(dd)
+pprint.pprint(Counter('abracadabra' * 3), width=20)
+pprint.pprint(deque(range(30), maxlen=50))
+pprint.pprint((1,), width=1)
+pprint.pprint(frozenset(range(30)))
+print(pprint.saferepr([1, {'b': 2, 'a': (1,)}]), pprint.isreadable([P(1)]), pprint.isrecursive([1]))
+printer = pprint.PrettyPrinter(indent=4, width=30)
+printer.pprint({'k%d' % i: list(range(i)) for i in range(6)})
+pprint.pprint(10**30, underscore_numbers=True)
+pprint.pprint({(1, 2): None, 3: 'x', 'a': [1] * 40}, compact=True)
+for bad in [dict(indent=-1), dict(depth=0), dict(width=0)]:
+    try:
+        pprint.pprint([1], **bad)
+    except ValueError as e:
+        print(e)
+r = [1, 2]
+r.append(r)
+print(pprint.isrecursive(r), pprint.isreadable(r))
+import io
+s = io.StringIO()
+pprint.pprint({'z': 1, 'a': 2}, stream=s)
+print(repr(s.getvalue()))
+pprint.pprint(b'abcdefgh' * 20)
+class B:
+    def __repr__(self):
+        raise ValueError('no repr')
+try:
+    pprint.pprint([B()])
+except ValueError as e:
+    print('caught', e)
+"""
+    )
+
+
+def test_pprint_shows_recursion_as_cpython_with_the_objects_id() -> None:
+    source = "import pprint\nx = {'name': 'loop'}\nx['me'] = x\nx['l'] = [x, 'a' * 70]\n"
+    lines = printed_lines(trace_source(source + "pprint.pprint(x)\nprint(id(x))\n" + TAIL))
+    address = lines[-1]
+    assert lines[:-1] == [
+        f"{{'l': [<Recursion on dict with id={address}>,",
+        "       'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'],",
+        f" 'me': <Recursion on dict with id={address}>,",
+        " 'name': 'loop'}",
+    ]

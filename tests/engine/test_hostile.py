@@ -2929,3 +2929,31 @@ def test_a_long_list_compared_with_a_short_one_is_walked_as_far_as_the_short_one
     )
     assert printed_lines(trace_source(source + END))[0] == "(True, False, False, True, True)"
     assert walked[0] < 1000
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a long list: ended by the step bound, each item charged as the program's lines
+        ("import pprint\npprint.pprint(list(range(100_000)))\n", "too many steps"),
+        # nested as deep as containers go: CPython's walk of each level's subtree again
+        ("import pprint\nx = []\nfor i in range(199):\n    x = [x]\npprint.pprint(x)\n",
+         "too many steps"),
+        # a repr that pretty-prints itself: the call depth, which a program may catch
+        ("import pprint\nclass A:\n    def __repr__(self):\n        return pprint.pformat([self])\n"
+         "pprint.pprint(A())\n", "RecursionError"),
+        # its text is bounded as any string
+        ("import pprint\nx = pprint.pformat(list(range(5_000)))\n", "strings here stay within"),
+    ],
+)  # fmt: skip
+def test_pprint_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_pprint_of_deep_nesting_and_a_long_string_is_cpythons() -> None:
+    source = (
+        "import pprint\nx = []\nfor i in range(60):\n    x = [x, {'k': (i,)}]\n"
+        "pprint.pprint(x, width=60)\npprint.pprint('word ' * 1500)\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)

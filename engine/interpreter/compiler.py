@@ -39,6 +39,7 @@ from backprop_animator.engine.interpreter import (
     queue_module,
     sets,
     small_modules,
+    textwrap_module,
     unittest_module,
     warnings_module,
 )
@@ -764,6 +765,8 @@ class Compiler(ExpressionCompiler):
                 namespace.update(warnings_module.native_names(self.m.state, self.lines.lines))
             elif name == "pprint":
                 namespace.update(pprint_module.native_names(self.m))
+            elif name == "textwrap":
+                namespace.update(textwrap_module.native_names(self.m.state))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -2314,6 +2317,7 @@ LIBRARY_SOURCES = {
     "bisect": small_modules.BISECT_SOURCE,
     "string": small_modules.STRING_SOURCE,
     "pprint": pprint_module.PPRINT_SOURCE,
+    "textwrap": textwrap_module.TEXTWRAP_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2326,6 +2330,7 @@ LAZY_MODULES = {
     "bisect": small_modules.BISECT_NAMES,
     "string": small_modules.STRING_NAMES,
     "pprint": pprint_module.PPRINT_NAMES,
+    "textwrap": textwrap_module.TEXTWRAP_NAMES,
 }
 
 

@@ -2890,8 +2890,10 @@ def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], di
             if not _plain_argument(value):
                 raise ProgramError(f"{name}() takes strings and integers here")
         if name == "expandtabs":
+            # each tab becomes at most `tab` spaces: the bound, before the text is made
             tab = (args or list(kwargs.values()) or [8])[0]
-            state.check_str(len(obj) * max(1, tab if type(tab) is int else 1))
+            widest = max(1, tab if type(tab) is int else 1)
+            state.check_str(len(obj) + obj.count("\t") * (widest - 1))
         state.charge(len(obj) // 10)
         try:
             result = _STR_GENERAL[name](obj, *args, **kwargs)

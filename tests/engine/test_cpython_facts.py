@@ -221,8 +221,8 @@ print(string.hexdigits, string.octdigits, string.ascii_letters[-3:])
 
 
 def test_the_snippet_modules_are_listed_where_an_import_is_refused() -> None:
-    with pytest.raises(EngineError, match=r"bisect.*string"):
-        trace_source("import textwrap\n" + TAIL)
+    with pytest.raises(EngineError, match=r"bisect.*pprint.*string.*textwrap"):
+        trace_source("import weakref\n" + TAIL)
 
 
 def test_attributes_set_on_a_function_are_cpythons() -> None:
@@ -853,3 +853,46 @@ def test_pprint_shows_recursion_as_cpython_with_the_objects_id() -> None:
         f" 'me': <Recursion on dict with id={address}>,",
         " 'name': 'loop'}",
     ]
+
+
+def test_textwrap_wraps_fills_dedents_and_shortens_as_cpython() -> None:
+    assert_as_cpython(
+        """
+import textwrap
+from textwrap import dedent, indent, wrap, fill, shorten, TextWrapper
+doc = '''
+    def f(x):
+        return x * 2
+
+      trailing
+'''
+print(dedent(doc))
+print(repr(dedent('  a\\n\\t b\\n  c')), repr(dedent('   \\n  x\\n    y\\n')))
+print(indent('a\\nb\\n\\nc', '> '))
+print(indent('a\\nb\\n\\nc', '+ ', lambda line: True))
+text = ("The quick brown fox jumps over the lazy dog. It was a well-known, long-winded "
+        "sentence -- really! Backpropagation computes gradients.")
+for w in (10, 20, 35, 70):
+    print(wrap(text, w))
+print(fill(text, 30, initial_indent='* ', subsequent_indent='  '))
+print(fill(text, 25, break_long_words=False, break_on_hyphens=False))
+print(wrap('supercalifragilisticexpialidocious and-so-on', 8))
+print(shorten(text, 40), shorten('Hello  world!', 12), shorten('Hello  world!', 11))
+print(shorten(text, 30, placeholder='...'))
+print(fill('Hi there.  I am here. Yes!  ok', 12, fix_sentence_endings=True))
+print(wrap('a\\tb\\tc   d', 5), wrap('a\\tb c', 8, expand_tabs=False))
+print(wrap('x  y\\n z', 3, drop_whitespace=False))
+print(wrap(text, 20, max_lines=3), wrap(text, 20, max_lines=2, placeholder=' ~'))
+tw = TextWrapper(width=15, initial_indent='- ')
+print(tw.wrap('one two three four five six'), tw.fill('alpha beta gamma'))
+tw.width = 5
+print(tw.wrap('aaa bbb'))
+for bad in [lambda: wrap('x', 0), lambda: wrap('abc def', 5, max_lines=1, placeholder='.....'),
+            lambda: wrap(5), lambda: dedent(3), lambda: indent(None, 'x')]:
+    try:
+        print(bad())
+    except Exception as e:
+        print(type(e).__name__, e)
+print(wrap(''), fill('   '), shorten('   ', 5), dedent(''), repr(indent('', 'x')))
+"""
+    )

@@ -2957,3 +2957,33 @@ def test_pprint_of_deep_nesting_and_a_long_string_is_cpythons() -> None:
         "pprint.pprint(x, width=60)\npprint.pprint('word ' * 1500)\n"
     )
     assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a long word broken at width 1: sliced again for each line, as CPython slices it
+        ("import textwrap\nx = textwrap.wrap('x' * 10_000, width=1)\n", "too many steps"),
+        # tabs expanded past the string bound before the memory is taken
+        ("import textwrap\nx = textwrap.wrap('\\t' * 5_000, tabsize=10**9)\n",
+         "strings here stay within"),
+        # dedent is charged by the length of its text, a loop of it ends on the steps
+        ("import textwrap\ns = '    x\\n' * 1_600\nfor i in range(1_000):\n"
+         "    y = textwrap.dedent(s)\n", "too many steps"),
+        # a predicate that indents its own text again: the call depth
+        ("import textwrap\ndef p(line):\n    return textwrap.indent(line, '>', p)\n"
+         "x = textwrap.indent('a', '>', p)\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_textwrap_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_textwrap_of_the_longest_string_is_cpythons_and_charged_by_its_length() -> None:
+    source = (
+        "import textwrap\ntext = 'a well-known word -- ' * 450\n"
+        "lines = textwrap.wrap(text, 33)\nprint(len(lines), lines[-1], len(textwrap.fill(text)))\n"
+        "print(textwrap.dedent('   ' + text[:5000]).count('-'), textwrap.shorten(text, 50))\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)

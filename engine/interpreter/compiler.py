@@ -309,8 +309,17 @@ class Compiler(ExpressionCompiler):
         if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
+        if not self.library and any("ChainMap" in line for line in self.lines.lines):
+            self.add_chain_map()
         scope = scopes.module_scope(tree.body, unbinds)
         return self.block(tree.body, scope)
+
+    def add_chain_map(self) -> None:
+        """`collections.ChainMap`, a class in the interpreter's language, made (and put
+        in `collections`) for a program that names it, before it runs."""
+        made = self.library_module("collections.ChainMap")()["ChainMap"]
+        self.m.texts.class_modules[made] = "collections."  # `<class 'collections.ChainMap'>`
+        self.modules["collections"].members["ChainMap"] = made
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
         if len(body) > 1 and not self.library:
@@ -764,7 +773,7 @@ class Compiler(ExpressionCompiler):
             elif name == "warnings":  # the program's lines, which a warning shows
                 namespace.update(warnings_module.native_names(self.m.state, self.lines.lines))
             elif name == "pprint":
-                namespace.update(pprint_module.native_names(self.m))
+                namespace.update(pprint_module.native_names(self.m, self.modules["collections"]))
             elif name == "textwrap":
                 namespace.update(textwrap_module.native_names(self.m.state))
             compiler = Compiler(
@@ -2316,6 +2325,7 @@ LIBRARY_SOURCES = {
     "graphlib": graphlib_module.GRAPHLIB_SOURCE,
     "bisect": small_modules.BISECT_SOURCE,
     "string": small_modules.STRING_SOURCE,
+    "collections.ChainMap": small_modules.CHAINMAP_SOURCE,
     "pprint": pprint_module.PPRINT_SOURCE,
     "textwrap": textwrap_module.TEXTWRAP_SOURCE,
 }

@@ -32,6 +32,7 @@ from backprop_animator.engine.interpreter.machine import (
 from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_DUNDERS
 from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
+    MISSING,
     RULE_NAMES,
     Builtin,
     Frame,
@@ -1286,6 +1287,7 @@ class ExpressionCompiler:
         keywords = [(k.arg, self.expr(k.value, scope)) for k in node.keywords]
         simple_args = not any(starred) and not keywords
         state = m.state
+        as_dict = self.mapping_as_dict
 
         def arguments(f: Frame) -> tuple[list[Any], dict[str, Any] | None]:
             if simple_args:
@@ -1301,7 +1303,7 @@ class ExpressionCompiler:
             kwargs: dict[str, Any] = {}
             for name, k in keywords:
                 if name is None:
-                    mapping = k(f)
+                    mapping = as_dict(k(f))
                     if type(mapping) is not dict:
                         raise ProgramError("** needs a dict")
                     state.charge(len(mapping))  # a step per keyword, as `*` per argument
@@ -1574,6 +1576,13 @@ class ExpressionCompiler:
 
         return make_set
 
+    def mapping_as_dict(self, mapping: Any) -> Any:
+        """What `**mapping` unpacks: a mapping of the program's (an object whose class
+        has `keys`, a `ChainMap`) read as `dict(mapping)` reads it; anything else as it is."""
+        if type(mapping) is PInstance and mapping.cls.lookup("keys") is not MISSING:
+            return self.m.call(self.builtins["dict"], [mapping], {})
+        return mapping
+
     def dict_display(self, node: ast.Dict, scope: scopes.Scope) -> Expr:
         pairs = [
             (self.expr(k, scope) if k is not None else None, self.expr(v, scope))
@@ -1581,12 +1590,13 @@ class ExpressionCompiler:
         ]
         set_item = self.m.set_item
         charge = self.m.state.charge
+        as_dict = self.mapping_as_dict
 
         def run(f: Frame) -> dict[Any, Any]:
             out: dict[Any, Any] = {}
             for key, value in pairs:
                 if key is None:
-                    mapping = value(f)
+                    mapping = as_dict(value(f))
                     if type(mapping) is MappingProxyType:  # `{**C.__dict__}`
                         mapping = mapping.copy()
                     if type(mapping) is not dict:

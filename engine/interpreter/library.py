@@ -1551,7 +1551,16 @@ class Library:
                 source = source.copy()
             if type(source) is dict:
                 self.state.charge(len(source))  # each key hashed and put in: `d.copy()`'s
-            pairs = list(source.items()) if type(source) is dict else self.collect(source)
+            pairs: list[Any]
+            if type(source) is dict:
+                pairs = list(source.items())
+            elif type(source) is PInstance and source.cls.lookup("keys") is not MISSING:
+                # a mapping of the program's (a `ChainMap` too): its `keys()`, then each
+                # key's item, as CPython's `dict(m)` and `d.update(m)` read it
+                keys = self.collect(self.machine.call(self.machine.get_attr(source, "keys"), []))
+                pairs = [(key, self.machine.get_item(source, key)) for key in keys]
+            else:
+                pairs = self.collect(source)
             for position, pair in enumerate(pairs):
                 if type(pair) not in (tuple, list):
                     pair = self.pair(pair, position)

@@ -18,7 +18,8 @@ steps an item; a `format` method a program's subclass of `PrettyPrinter` overrid
 called for the top object only, not for each item inside), `_words(line)`, CPython's
 `re.findall(r'\\S*\\s*', line)` without the empty last match, and `_dataclass_items(obj)`,
 the fields a dataclass's generated `__repr__` shows (None for any other object), as
-CPython's `_pprint_dataclass` reads them. Not here: `bytearray`, `mappingproxy`,
+CPython's `_pprint_dataclass` reads them; `_chain_map` is `collections.ChainMap` where the
+program has it. Not here: `bytearray`, `mappingproxy`,
 `SimpleNamespace` and `collections`' `User*` classes, which the interpreter does not
 have.
 """
@@ -33,6 +34,7 @@ from backprop_animator.engine.interpreter.objects import (
     Builtin,
     NativeMethod,
     PInstance,
+    PModule,
 )
 from backprop_animator.engine.interpreter.runtime import State
 from backprop_animator.engine.interpreter.stdlib import FIELDS, Field
@@ -40,7 +42,7 @@ from backprop_animator.engine.interpreter.stdlib import FIELDS, Field
 _WORD = re.compile(r"\S*\s*")
 
 
-def native_names(machine: Any) -> dict[str, Any]:
+def native_names(machine: Any, collections: PModule) -> dict[str, Any]:
     state: State = machine.state
 
     def words(args: list[Any], kwargs: dict[str, Any]) -> list[str]:
@@ -71,6 +73,7 @@ def native_names(machine: Any) -> dict[str, Any]:
         "_words": Builtin("_words", words),
         "_dataclass_items": Builtin("_dataclass_items", dataclass_items),
         "_safe_repr": Builtin("_safe_repr", safe_repr),
+        "_chain_map": collections.members.get("ChainMap"),
     }
 
 
@@ -557,6 +560,21 @@ class PrettyPrinter:
                                 context, level)
         stream.write('})')
 
+    def _pprint_chain_map(self, object, stream, indent, allowance, context, level):
+        if not len(object.maps):
+            stream.write(repr(object))
+            return
+        name = type(object).__name__
+        stream.write(name + '(')
+        indent += len(name) + 1
+        for i, m in enumerate(object.maps):
+            if i == len(object.maps) - 1:
+                self._format(m, stream, indent, allowance + 1, context, level)
+                stream.write(')')
+            else:
+                self._format(m, stream, indent, 1, context, level)
+                stream.write(',\\n' + ' ' * indent)
+
     def _pprint_deque(self, object, stream, indent, allowance, context, level):
         if not len(object):
             stream.write(repr(object))
@@ -597,6 +615,8 @@ _dispatch = {
     Counter: PrettyPrinter._pprint_counter,
     deque: PrettyPrinter._pprint_deque,
 }
+if _chain_map is not None:  # (made for a program that names it)
+    _dispatch[_chain_map] = PrettyPrinter._pprint_chain_map
 
 def _recursion(object):
     return ("<Recursion on %s with id=%s>"

@@ -100,3 +100,199 @@ STRING_NAMES = frozenset(
         "hexdigits", "octdigits", "punctuation", "printable", "capwords",
     }
 )  # fmt: skip
+
+# `collections.ChainMap`: CPython 3.11's class (its `collections/__init__.py`), with the
+# methods it inherits from `MutableMapping` written out (a program's class cannot have
+# that abstract class as a base here) and its keys, items and values views as CPython's
+# `KeysView(ChainMap(...))`: iterated, counted, asked `in` and printed. Its `len()` counts
+# the keys in a dict where CPython's makes a set of them (`set().union(*self.maps)`, which
+# the interpreter's sets combine a map at a time); `isinstance(cm, Mapping)` is False here.
+CHAINMAP_SOURCE = """
+class KeysView:
+    def __init__(self, mapping):
+        self._mapping = mapping
+
+    def __len__(self):
+        return len(self._mapping)
+
+    def __iter__(self):
+        yield from self._mapping
+
+    def __contains__(self, key):
+        return key in self._mapping
+
+    def __repr__(self):
+        return f'{type(self).__name__}({self._mapping!r})'
+
+
+class ItemsView(KeysView):
+    def __iter__(self):
+        for key in self._mapping:
+            yield (key, self._mapping[key])
+
+    def __contains__(self, item):
+        key, value = item
+        try:
+            v = self._mapping[key]
+        except KeyError:
+            return False
+        else:
+            return v is value or v == value
+
+
+class ValuesView(KeysView):
+    def __iter__(self):
+        for key in self._mapping:
+            yield self._mapping[key]
+
+    def __contains__(self, value):
+        for key in self._mapping:
+            v = self._mapping[key]
+            if v is value or v == value:
+                return True
+        return False
+
+
+_running = set()
+
+
+class ChainMap:
+    def __init__(self, *maps):
+        self.maps = list(maps) or [{}]
+
+    def __missing__(self, key):
+        raise KeyError(key)
+
+    def __getitem__(self, key):
+        for mapping in self.maps:
+            try:
+                return mapping[key]
+            except KeyError:
+                pass
+        return self.__missing__(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def __len__(self):
+        d = {}
+        for mapping in self.maps:
+            d.update(dict.fromkeys(mapping))
+        return len(d)
+
+    def __iter__(self):
+        d = {}
+        for mapping in reversed(self.maps):
+            d.update(dict.fromkeys(mapping))
+        return iter(d)
+
+    def __contains__(self, key):
+        return any(key in m for m in self.maps)
+
+    def __bool__(self):
+        return any(self.maps)
+
+    def __repr__(self):
+        if id(self) in _running:
+            return '...'
+        _running.add(id(self))
+        try:
+            return f'{type(self).__name__}({", ".join(map(repr, self.maps))})'
+        finally:
+            _running.discard(id(self))
+
+    @classmethod
+    def fromkeys(cls, iterable, *args):
+        return cls(dict.fromkeys(iterable, *args))
+
+    def copy(self):
+        return type(self)(self.maps[0].copy(), *self.maps[1:])
+
+    def new_child(self, m=None, **kwargs):
+        if m is None:
+            m = kwargs
+        elif kwargs:
+            m.update(kwargs)
+        return type(self)(m, *self.maps)
+
+    @property
+    def parents(self):
+        return type(self)(*self.maps[1:])
+
+    def __setitem__(self, key, value):
+        self.maps[0][key] = value
+
+    def __delitem__(self, key):
+        try:
+            del self.maps[0][key]
+        except KeyError:
+            raise KeyError(f'Key not found in the first mapping: {key!r}')
+
+    def popitem(self):
+        try:
+            return self.maps[0].popitem()
+        except KeyError:
+            raise KeyError('No keys found in the first mapping.')
+
+    def pop(self, key, *args):
+        try:
+            return self.maps[0].pop(key, *args)
+        except KeyError:
+            raise KeyError(f'Key not found in the first mapping: {key!r}')
+
+    def clear(self):
+        self.maps[0].clear()
+
+    def __ior__(self, other):
+        self.maps[0].update(other)
+        return self
+
+    def __or__(self, other):
+        if not isinstance(other, (dict, ChainMap)):
+            return NotImplemented
+        m = self.copy()
+        m.maps[0].update(other)
+        return m
+
+    def __ror__(self, other):
+        if not isinstance(other, (dict, ChainMap)):
+            return NotImplemented
+        m = dict(other)
+        for child in reversed(self.maps):
+            m.update(child)
+        return type(self)(m)
+
+    def keys(self):
+        return KeysView(self)
+
+    def items(self):
+        return ItemsView(self)
+
+    def values(self):
+        return ValuesView(self)
+
+    def __eq__(self, other):
+        if not isinstance(other, (dict, ChainMap)):
+            return NotImplemented
+        return dict(self.items()) == dict(other.items())
+
+    def update(self, other=(), /, **kwds):
+        if isinstance(other, (dict, ChainMap)):
+            for key in other:
+                self[key] = other[key]
+        elif hasattr(other, "keys"):
+            for key in other.keys():
+                self[key] = other[key]
+        else:
+            for key, value in other:
+                self[key] = value
+        for key, value in kwds.items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            self[key] = default
+        return default
+"""

@@ -896,3 +896,61 @@ for bad in [lambda: wrap('x', 0), lambda: wrap('abc def', 5, max_lines=1, placeh
 print(wrap(''), fill('   '), shorten('   ', 5), dedent(''), repr(indent('', 'x')))
 """
     )
+
+
+def test_chain_map_looks_up_writes_and_prints_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+from collections import ChainMap
+import collections
+defaults = {'lr': 0.1, 'steps': 10, 'seed': 0}
+args = {'lr': 0.05}
+cm = ChainMap(args, defaults)
+print(cm['lr'], cm['steps'], cm.get('x'), cm.get('seed', 5), len(cm), list(cm))
+print('lr' in cm, 'x' in cm)
+print(cm, repr(cm), type(cm).__name__, type(cm), isinstance(cm, ChainMap))
+print(bool(cm), bool(ChainMap()))
+print(cm.maps, cm.maps[1] is defaults)
+cm['steps'] = 20
+print(args, defaults, cm['steps'])
+child = cm.new_child({'lr': 1.0})
+print(child, child['lr'], child.parents, child.parents == cm, cm.new_child(), cm.new_child(x=1))
+print(list(cm.keys()), list(cm.items()), list(cm.values()), cm.keys(), sorted(cm.items()))
+print(dict(cm), cm == {'lr': 0.05, 'steps': 20, 'seed': 0}, cm != {}, ChainMap() == ChainMap({}))
+del cm['steps']
+try:
+    del cm['seed']
+except KeyError as e:
+    print('KeyError', e)
+try:
+    cm['nope']
+except KeyError as e:
+    print('KeyError', e)
+print(cm.pop('lr'), cm, cm.setdefault('k', 3), cm)
+try:
+    cm.popitem(); cm.popitem()
+except KeyError as e:
+    print('KeyError', e)
+cm.update({'a': 1}, b=2); cm.update([('c', 3)])
+print(cm, cm | {'z': 0}, {'z': 0} | cm)
+print(collections.ChainMap({1: 2}).copy(), ChainMap.fromkeys('ab', 0))
+cm |= {'q': 9}
+print(cm, 'q' in cm.keys(), ('q', 9) in cm.items(), 9 in cm.values())
+self_ref = ChainMap()
+self_ref['me'] = self_ref
+print(self_ref)
+scopes = ChainMap()
+for depth in range(3):
+    scopes = scopes.new_child({'depth': depth})
+print(scopes['depth'], len(scopes.maps), scopes.parents['depth'])
+import pprint
+cm = ChainMap({'lr': 0.05, 'name': 'x' * 30},
+              {'lr': 0.1, 'steps': 10, 'seed': 0, 'layers': [16, 16, 1]}, {})
+pprint.pprint(cm)
+pprint.pprint(ChainMap())
+def f(**kw): return sorted(kw.items())
+print(f(**cm), {**cm}, sorted(cm), max(cm), len(set(cm)))
+for k, v in cm.items(): print(k, v, end='; ')
+print()
+"""
+    )

@@ -2987,3 +2987,34 @@ def test_textwrap_of_the_longest_string_is_cpythons_and_charged_by_its_length() 
         "print(textwrap.dedent('   ' + text[:5000]).count('-'), textwrap.shorten(text, 50))\n"
     )
     assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # each map a lookup walks is a step of its loop: a missing key in many maps
+        ("from collections import ChainMap\ncm = ChainMap(*[{} for i in range(10_000)])\n"
+         "for i in range(100):\n    x = i in cm\n", "too many steps"),
+        # a chain of children copies its maps each time, as CPython's
+        ("from collections import ChainMap\ncm = ChainMap()\nfor i in range(5_000):\n"
+         "    cm = cm.new_child()\n", "too many steps"),
+        # a map that is the chain itself: a missing key is CPython's RecursionError
+        ("from collections import ChainMap\ncm = ChainMap({})\ncm.maps.append(cm)\nx = cm['a']\n",
+         "RecursionError"),
+        # more maps than a container may hold
+        ("from collections import ChainMap\ncm = ChainMap(*[{}] * 2_000_000)\n",
+         "containers here stay within|too many steps"),
+    ],
+)  # fmt: skip
+def test_a_chain_map_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_a_chain_map_holding_itself_prints_as_cpython() -> None:
+    source = (
+        "from collections import ChainMap\ncm = ChainMap({'a': 1})\ncm['me'] = cm\n"
+        "cm.maps.append({'b': cm})\nprint(cm, len(cm), sorted(cm))\n"
+        "many = ChainMap(*[{i: i} for i in range(20_000)])\nprint(len(many), many[19_999])\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)

@@ -309,17 +309,21 @@ class Compiler(ExpressionCompiler):
         if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
-        if not self.library and any("ChainMap" in line for line in self.lines.lines):
-            self.add_chain_map()
+        if not self.library:
+            self.add_library_members()
         scope = scopes.module_scope(tree.body, unbinds)
         return self.block(tree.body, scope)
 
-    def add_chain_map(self) -> None:
-        """`collections.ChainMap`, a class in the interpreter's language, made (and put
-        in `collections`) for a program that names it, before it runs."""
-        made = self.library_module("collections.ChainMap")()["ChainMap"]
-        self.m.texts.class_modules[made] = "collections."  # `<class 'collections.ChainMap'>`
-        self.modules["collections"].members["ChainMap"] = made
+    def add_library_members(self) -> None:
+        """`collections.ChainMap` and `functools.singledispatch`, written in the
+        interpreter's language, made (and put in their module) for a program that names
+        them, before it runs."""
+        for name, (source, module) in LIBRARY_MEMBERS.items():
+            if any(name in line for line in self.lines.lines):
+                made = self.library_module(source)()[name]
+                if type(made) is PClass:  # `<class 'collections.ChainMap'>`
+                    self.m.texts.class_modules[made] = f"{module}."
+                self.modules[module].members[name] = made
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
         if len(body) > 1 and not self.library:
@@ -776,6 +780,8 @@ class Compiler(ExpressionCompiler):
                 namespace.update(pprint_module.native_names(self.m, self.modules["collections"]))
             elif name == "textwrap":
                 namespace.update(textwrap_module.native_names(self.m.state))
+            elif name == "functools.singledispatch":
+                namespace.update(small_modules.singledispatch_natives(self.m, self.builtins))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -2328,6 +2334,13 @@ LIBRARY_SOURCES = {
     "collections.ChainMap": small_modules.CHAINMAP_SOURCE,
     "pprint": pprint_module.PPRINT_SOURCE,
     "textwrap": textwrap_module.TEXTWRAP_SOURCE,
+    "functools.singledispatch": small_modules.SINGLEDISPATCH_SOURCE,
+}
+# Members of the interpreter's own modules written in its language, each made for a
+# program whose text names it: the source they are in, and their module.
+LIBRARY_MEMBERS = {
+    "ChainMap": ("collections.ChainMap", "collections"),
+    "singledispatch": ("functools.singledispatch", "functools"),
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {

@@ -7,9 +7,55 @@ Python CPython falls back to without its `_bisect` accelerator: the same compari
 alone, so a program's `__lt__` decides), the same `key=`, `lo`/`hi` and ValueError, so
 an index and a list it inserts into are CPython's. `string` is its constants and
 `capwords` (no `Template`, no `Formatter`).
+
+Two members of modules otherwise native are here too, made for a program whose text
+names them (`Compiler.add_library_members`): `collections.ChainMap` and
+`functools.singledispatch`, each CPython 3.11's, with the few native helpers
+`singledispatch` needs.
 """
 
 from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from backprop_animator.engine.interpreter.objects import Annotation, Builtin, Function, PClass
+from backprop_animator.engine.interpreter.stdlib import ABC_CLASS_NAMES
+
+
+def singledispatch_natives(machine: Any, builtins: dict[str, Any]) -> dict[str, Any]:
+    """For `singledispatch`: `_read_only(registry)`, the view its `registry` is, as
+    CPython's (the interpreter's mappingproxy, which `C.__dict__` gives too);
+    `_is_class(value)`, CPython's `isinstance(value, type)`, true of `collections.abc`'s
+    classes too (`Sequence`: names of `typing` here); `_annotations(value)`, a function's
+    `__annotations__`, `{}` of anything else (CPython's `getattr(f, '__annotations__',
+    {})`, which a program's own code may not ask of every object here); `_mro(cls)`, a
+    class of the program's `__mro__`, `()` of a built-in one."""
+
+    def read_only(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        return MappingProxyType(args[0])
+
+    def is_class(args: list[Any], kwargs: dict[str, Any]) -> bool:
+        value = args[0]
+        if type(value) is Annotation:
+            return not value.args and value.name in ABC_CLASS_NAMES
+        return bool(machine.call(builtins["isinstance"], [value, builtins["type"]], {}))
+
+    def annotations(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        value = args[0]
+        return machine.get_attr(value, "__annotations__") if type(value) is Function else {}
+
+    def mro(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        value = args[0]
+        return machine.get_attr(value, "__mro__") if type(value) is PClass else ()
+
+    return {
+        "_mro": Builtin("_mro", mro),
+        "_read_only": Builtin("_read_only", read_only),
+        "_is_class": Builtin("_is_class", is_class),
+        "_annotations": Builtin("_annotations", annotations),
+    }
+
 
 BISECT_SOURCE = """
 def insort_right(a, x, lo=0, hi=None, *, key=None):
@@ -295,4 +341,118 @@ class ChainMap:
         except KeyError:
             self[key] = default
         return default
+"""
+
+# `functools.singledispatch`: CPython 3.11's function (its `functools.py`), dispatching
+# on the type of the first argument: the implementation registered for the most derived
+# class it is an instance of (two unrelated ones: the one first in its class's MRO, else
+# the first registered), found again at each call (CPython caches it; here each call is
+# charged a step a registered type). `register(cls, func=None)` as a decorator with a
+# class or on a function whose first parameter is annotated (a union too, through
+# `typing.get_type_hints`, as CPython's), with CPython's TypeErrors; `registry` is a
+# read-only view of it, as CPython's mappingproxy.
+SINGLEDISPATCH_SOURCE = """
+from functools import update_wrapper
+from typing import get_type_hints, get_args
+
+
+def _is_union_type(cls):
+    args = get_args(cls)
+    return bool(args) and type(cls).__name__ in ('UnionType', '_UnionGenericAlias', 'Union')
+
+
+def _is_valid_dispatch_type(cls):
+    if _is_class(cls):
+        return True
+    return _is_union_type(cls) and all(_is_class(arg) for arg in get_args(cls))
+
+
+def _more_derived(cls, first, second):
+    if first is object or second is object:
+        return second is object
+    try:
+        if issubclass(first, second):
+            return True
+        if issubclass(second, first):
+            return False
+    except TypeError:
+        pass
+    order = _mro(cls)
+    if first in order and second in order:
+        return order.index(first) < order.index(second)
+    return False
+
+
+def _find_impl(cls, registry, obj, by_object):
+    best = None
+    for t in registry:
+        try:
+            matches = isinstance(obj, t) if by_object else issubclass(cls, t)
+        except TypeError:
+            matches = False
+        if matches and (best is None or _more_derived(cls, t, best)):
+            best = t
+    return registry.get(best)
+
+
+def singledispatch(func):
+    registry = {}
+
+    def dispatch(cls):
+        return _find_impl(cls, registry, None, False)
+
+    def register(cls, func=None):
+        if _is_valid_dispatch_type(cls):
+            if func is None:
+                return lambda f: register(cls, f)
+        else:
+            if func is not None:
+                raise TypeError(
+                    f"Invalid first argument to `register()`. "
+                    f"{cls!r} is not a class or union type."
+                )
+            ann = _annotations(cls)
+            if not ann:
+                raise TypeError(
+                    f"Invalid first argument to `register()`: {cls!r}. "
+                    f"Use either `@register(some_class)` or plain `@register` "
+                    f"on an annotated function."
+                )
+            func = cls
+            argname, cls = next(iter(get_type_hints(func).items()))
+            if not _is_valid_dispatch_type(cls):
+                if _is_union_type(cls):
+                    raise TypeError(
+                        f"Invalid annotation for {argname!r}. "
+                        f"{cls!r} not all arguments are classes."
+                    )
+                else:
+                    raise TypeError(
+                        f"Invalid annotation for {argname!r}. "
+                        f"{cls!r} is not a class."
+                    )
+
+        if _is_union_type(cls):
+            for arg in get_args(cls):
+                registry[arg] = func
+        else:
+            registry[cls] = func
+        return func
+
+    def wrapper(*args, **kw):
+        if not args:
+            raise TypeError(f'{funcname} requires at least '
+                            '1 positional argument')
+        return _find_impl(type(args[0]), registry, args[0], True)(*args, **kw)
+
+    try:
+        funcname = func.__name__
+    except AttributeError:
+        funcname = 'singledispatch function'
+    registry[object] = func
+    wrapper.register = register
+    wrapper.dispatch = dispatch
+    wrapper.registry = _read_only(registry)
+    update_wrapper(wrapper, func)
+    return wrapper
 """

@@ -954,3 +954,124 @@ for k, v in cm.items(): print(k, v, end='; ')
 print()
 """
     )
+
+
+def test_singledispatch_dispatches_registers_and_refuses_as_cpython() -> None:
+    assert_as_cpython(
+        """
+from functools import singledispatch
+import functools
+from collections.abc import Sequence, Mapping
+class Node:
+    def __init__(self, v): self.v = v
+class Leaf(Node): pass
+class Special(Leaf): pass
+class Mixin: pass
+class Both(Mixin, Node): pass
+@singledispatch
+def show(x):
+    '''Show anything.'''
+    return f'object {x!r}'
+@show.register
+def _(x: int):
+    return f'int {x}'
+@show.register(float)
+def _(x):
+    return f'float {x:.2f}'
+@show.register
+def _(x: 'Node'):
+    return f'node {x.v}'
+@show.register(Leaf)
+def _show_leaf(x):
+    return 'leaf ' + show.dispatch(Node)(x)
+@show.register
+def _(x: list | tuple):
+    return 'seq ' + ', '.join(show(i) for i in x)
+def mixin(x):
+    return 'mixin'
+show.register(Mixin, mixin)
+print(show(1), show(True), show(2.5), show('s'), show(None))
+print(show(Node(1)), show(Leaf(2)), show(Special(3)))
+print(show([1, 2.0, Leaf(4)]), show((1,)), show(Both(5)))
+print(show.__name__, show.__doc__, show.dispatch(bool) is show.dispatch(int))
+print(show.dispatch(Special) is _show_leaf)
+print(sorted(t.__name__ for t in show.registry), object in show.registry)
+print(show.registry[float].__name__)
+print(show.dispatch(str) is show.registry[object], len(show.registry))
+@functools.singledispatch
+def size(x):
+    raise NotImplementedError(type(x).__name__)
+@size.register(Sequence)
+def _(x):
+    return len(x)
+@size.register(Mapping)
+def _(x):
+    return -len(x)
+print(size([1, 2]), size('abc'), size({'a': 1}))
+try:
+    size(3)
+except NotImplementedError as e:
+    print('NotImplementedError', e)
+for bad in [lambda: show(), lambda: show.register(5, len),
+            lambda: show.register(lambda x: x)]:
+    try:
+        bad()
+    except TypeError as e:
+        print('TypeError', str(e)[:60])
+def unannotated(x): pass
+try:
+    show.register(unannotated)
+except TypeError as e:
+    print('TypeError', str(e)[:60])
+def bad_ann(x: 5): pass
+try:
+    show.register(bad_ann)
+except TypeError as e:
+    print('TypeError', e)
+@show.register(str)
+def _(x, suffix='!'):
+    return x + suffix
+print(show('hi'), show('hi', suffix='?'))
+"""
+    )
+
+
+def test_singledispatch_reads_string_annotations_and_unions_as_cpython() -> None:
+    assert_as_cpython(
+        """from __future__ import annotations
+from functools import singledispatch
+from dataclasses import dataclass
+
+@dataclass
+class Add:
+    a: object
+    b: object
+
+@dataclass
+class Mul:
+    a: object
+    b: object
+
+@singledispatch
+def evaluate(node):
+    raise TypeError(f'cannot evaluate {type(node).__name__}')
+
+@evaluate.register
+def _(node: int | float):
+    return node
+
+@evaluate.register
+def _(node: Add):
+    return evaluate(node.a) + evaluate(node.b)
+
+@evaluate.register
+def _(node: Mul):
+    return evaluate(node.a) * evaluate(node.b)
+
+print(evaluate(Add(1, Mul(2.5, 4))), evaluate(3))
+try:
+    evaluate('x')
+except TypeError as e:
+    print(e)
+"""
+    )

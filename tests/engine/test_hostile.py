@@ -3018,3 +3018,32 @@ def test_a_chain_map_holding_itself_prints_as_cpython() -> None:
         "many = ChainMap(*[{i: i} for i in range(20_000)])\nprint(len(many), many[19_999])\n"
     )
     assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a call is charged a step for each registered type it looks at
+        ("from functools import singledispatch\n@singledispatch\ndef f(x):\n    return 0\n"
+         "class A:\n    pass\nfor i in range(150):\n"
+         "    class A(A):\n        pass\n    f.register(A, lambda x: 1)\n"
+         "for i in range(100_000):\n    f(A())\n", "too many steps"),
+        # an implementation that dispatches its argument again: CPython's RecursionError
+        ("from functools import singledispatch\n@singledispatch\ndef f(x):\n    return f(x)\n"
+         "f(1)\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_singledispatch_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_singledispatch_on_a_deep_hierarchy_is_cpythons() -> None:
+    source = (
+        "from functools import singledispatch\nclass A:\n    pass\nclasses = [A]\n"
+        "for i in range(150):\n    class A(A):\n        pass\n    classes.append(A)\n"
+        "@singledispatch\ndef depth(x):\n    return -1\n"
+        "for i, c in enumerate(classes[::10]):\n    depth.register(c, lambda x, i=i: i * 10)\n"
+        "print(depth(A()), depth(classes[55]()), depth(5), depth.dispatch(classes[99])(0))\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)

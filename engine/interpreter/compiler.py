@@ -45,6 +45,7 @@ from backprop_animator.engine.interpreter import (
 )
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.builtin_bases import builtin_base
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     ProgramRaise,
@@ -2122,11 +2123,15 @@ class Compiler(ExpressionCompiler):
         in_class = scope.kind == "class"
         doc = ast.get_docstring(node, clean=False)  # its `__dict__`'s `__doc__`
         qualname = inner.qualname
+        list_type, dict_type = self.builtins["list"], self.builtins["dict"]
 
         def run(f: Frame) -> None:
             base_classes = [base(f) for base in bases]
             for index, value in enumerate(base_classes):
-                if type(value) is not PClass:  # `class Op(str, Enum)`, or refused
+                if value is list_type or value is dict_type:  # `class Stack(list)`
+                    kind = list if value is list_type else dict
+                    base_classes[index] = builtin_base(self.m, kind, value)
+                elif type(value) is not PClass:  # `class Op(str, Enum)`, or refused
                     base_classes[index] = enum_mixin_base(name, value, base_classes)
             check_enum_extension(name, base_classes)
             check_enum_bases(base_classes)  # `class X(Enum, str)`: CPython's TypeError

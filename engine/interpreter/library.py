@@ -53,6 +53,7 @@ from backprop_animator.engine.interpreter.machine import (
 )
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
+    BUILTIN_BASE_KEY,
     GENERIC_ALIASES,
     MISSING,
     TUPLE_FIELDS,
@@ -1301,6 +1302,8 @@ class Library:
                     return True  # `issubclass(ABCMeta, type)`: a metaclass is a type
                 if option.types == (tuple,) and not builtin_type and _named_tuple_class(cls):
                     return True
+                if not builtin_type and type(cls) is PClass and _builtin_based(cls, option):
+                    return True  # `issubclass(Stack, list)`
                 # (A lazy object's class, `map`, `generator`, `list_iterator`, is its own
                 # only: most are Python generators here, which their types would share.)
                 lazy = cls.name in ITERATOR_NAMES or option.name in ITERATOR_NAMES
@@ -1552,6 +1555,8 @@ class Library:
             if type(source) is dict:
                 self.state.charge(len(source))  # each key hashed and put in: `d.copy()`'s
             pairs: list[Any]
+            if type(source) is PInstance and type(enum_mixin_value(source)) is dict:
+                source = enum_mixin_value(source)  # `class Registry(dict)`: its items
             if type(source) is dict:
                 pairs = list(source.items())
             elif type(source) is PInstance and source.cls.lookup("keys") is not MISSING:
@@ -2961,6 +2966,12 @@ def _defines(value: Any, *names: str) -> bool:
     return type(value) is PInstance and all(
         value.cls.lookup(name) not in (MISSING, None) for name in names
     )
+
+
+def _builtin_based(cls: PClass, option: TypeObject) -> bool:
+    """Whether a class of the program's inherits from the built-in `list` or `dict` that
+    `option` is (`builtin_bases`)."""
+    return any(c.namespace.get(BUILTIN_BASE_KEY) in option.types for c in cls.mro)
 
 
 def abstract_instance(name: str, value: Any) -> bool:

@@ -20,7 +20,9 @@ called for the top object only, not for each item inside), `_words(line)`, CPyth
 the fields a dataclass's generated `__repr__` shows (None for any other object), as
 CPython's `_pprint_dataclass` reads them; `_chain_map` is `collections.ChainMap` where the
 program has it. Not here: `bytearray`, `mappingproxy`,
-`SimpleNamespace` and `collections`' `User*` classes, which the interpreter does not
+`SimpleNamespace` and `collections`' `User*` classes (an object of a class inheriting from
+`list` or `dict` is laid out as its list or dict, `_plain`, where its class keeps the
+built-in repr), which the interpreter does not
 have.
 """
 
@@ -30,11 +32,13 @@ import re
 from typing import Any
 
 from backprop_animator.engine.interpreter.objects import (
+    BUILTIN_BASE_KEY,
     MISSING,
     Builtin,
     NativeMethod,
     PInstance,
     PModule,
+    enum_mixin_value,
 )
 from backprop_animator.engine.interpreter.runtime import State
 from backprop_animator.engine.interpreter.stdlib import FIELDS, Field
@@ -64,6 +68,9 @@ def native_names(machine: Any, collections: PModule) -> dict[str, Any]:
         shown = [name for name, spec in fields if type(spec) is not Field or spec.repr]
         return [(name, machine.get_attr(obj, name)) for name in shown]
 
+    def plain(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        return plain_of(args[0])
+
     def safe_repr(args: list[Any], kwargs: dict[str, Any]) -> tuple[str, Any, bool]:
         obj, context, maxlevels, level, sort_dicts, underscore, order = args
         walk = _SafeRepr(machine, context, maxlevels, bool(sort_dicts), bool(underscore), order)
@@ -73,8 +80,22 @@ def native_names(machine: Any, collections: PModule) -> dict[str, Any]:
         "_words": Builtin("_words", words),
         "_dataclass_items": Builtin("_dataclass_items", dataclass_items),
         "_safe_repr": Builtin("_safe_repr", safe_repr),
+        "_plain": Builtin("_plain", plain),
         "_chain_map": collections.members.get("ChainMap"),
     }
+
+
+def plain_of(obj: Any) -> Any:
+    """The list or dict an object of a class inheriting from `list` or `dict` keeps, when
+    the class shows it by the built-in type's repr (CPython's `pprint` lays such an
+    object out as it does the built-in type's); anything else as it is."""
+    if type(obj) is PInstance:
+        held = enum_mixin_value(obj)
+        if held is not obj and type(held) in (list, dict):
+            owner = next(c for c in obj.cls.mro if "__repr__" in c.namespace)
+            if BUILTIN_BASE_KEY in owner.namespace:
+                return held
+    return obj
 
 
 class _SafeRepr:
@@ -115,6 +136,10 @@ class _SafeRepr:
                 self.state.charge(obj.bit_length() // 30)
                 return f"{obj:_d}", True, False
             return self.machine.texts.to_repr(obj), True, False
+        if kind is PInstance:
+            held = plain_of(obj)
+            if held is not obj:
+                return self.container(held, level)
         if kind is dict or kind is list or kind is tuple:
             return self.container(obj, level)
         rep = self.machine.texts.to_repr(obj)
@@ -307,6 +332,9 @@ class PrettyPrinter:
         max_width = self._width - indent - allowance
         if len(rep) > max_width:
             p = _dispatch.get(type(object), None)
+            if p is None and _plain(object) is not object:  # `class Stack(list)`
+                object = _plain(object)
+                p = _dispatch.get(type(object), None)
             if p is not None:
                 context[objid] = 1
                 p(self, object, stream, indent, allowance, context, level + 1)

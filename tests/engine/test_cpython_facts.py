@@ -1075,3 +1075,151 @@ except TypeError as e:
     print(e)
 """
     )
+
+
+def test_a_class_inheriting_from_list_or_dict_is_one_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+import json
+class Stack(list):
+    def push(self, x):
+        self.append(x)
+    def peek(self):
+        return self[-1]
+    def append(self, x):
+        print('append', x)
+        super().append(x)
+s = Stack([1, 2])
+s.push(3)
+s.extend([4, 5])
+print(s, len(s), s.peek(), s[1:3], list(s), sorted(s, reverse=True), sum(s), max(s), 3 in s, 9 in s)
+print(isinstance(s, list), isinstance(s, Stack), issubclass(Stack, list), type(s).__name__)
+print(Stack.__mro__)
+print(s == [1, 2, 3, 4, 5], [1, 2, 3, 4, 5] == s, s != [1], s < [9], s + [6], [0] + s, s * 2, 2 * s)
+print(type(s + [6]).__name__, type(s[:2]).__name__, json.dumps(s), ', '.join(map(str, s)))
+print(s.pop(), s.index(2), s.count(1))
+s += [7]; print(s, type(s).__name__)
+s *= 2; print(s)
+s.sort(reverse=True); s.reverse(); print(s, s.copy(), type(s.copy()).__name__)
+del s[0]; s[0] = 100; print(s, bool(s), bool(Stack()), Stack(), repr(Stack('ab')))
+for i, x in enumerate(s):
+    if i > 2: break
+    print(i, x, end=' ')
+print()
+print(list.append(s, 0) or s[-1], list(reversed(s))[:2], s.clear(), s, len(s))
+s.tag = 'mine'; print(s.tag, vars(s))
+try:
+    hash(s)
+except TypeError as e:
+    print(e)
+try:
+    s[10]
+except IndexError as e:
+    print('IndexError', e)
+class Registry(dict):
+    def register(self, name):
+        def deco(f):
+            self[name] = f
+            return f
+        return deco
+    def __setitem__(self, key, value):
+        print('set', key)
+        super().__setitem__(key, value.upper() if isinstance(value, str) else value)
+r = Registry(a='x')
+r['b'] = 'y'
+r.update(c='z')
+@r.register('f')
+def f(): return 1
+print(sorted(r), r['b'], r.get('c'), r.get('q', 0), len(r), 'a' in r, r['f']())
+print(isinstance(r, dict), list(r.keys()), type(r).__name__, dict(r) == r)
+print(r == {'a': 'x', 'b': 'Y', 'c': 'z', 'f': f})
+print(Registry.fromkeys('xy', 0), type(Registry.fromkeys('')))
+print({**r}.keys(), sorted(r | {'g': 1}), type(r | {}).__name__)
+print(json.dumps({k: v for k, v in r.items() if k != 'f'}))
+class Cnt(dict):
+    def __missing__(self, k):
+        return 0
+c = Cnt()
+for w in 'a b a c a'.split():
+    c[w] = c[w] + 1
+print(c, c['zz'], c.get('zz'), 'zz' in c, sorted(c.items()))
+class Auto(dict):
+    def __missing__(self, key):
+        self[key] = value = Auto()
+        return value
+a = Auto()
+a['x']['y']['z'] = 1
+print(a, json.dumps(a))
+try:
+    Registry()['nope']
+except KeyError as e:
+    print('KeyError', e)
+"""
+    )
+
+
+def test_a_list_or_dict_subclass_overrides_copies_and_pretty_prints_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+import copy, pprint
+class Path(list):
+    def __getitem__(self, i):
+        print('get', i)
+        return super().__getitem__(i)
+    def __len__(self):
+        return 99
+p = Path([1, 2, 3])
+print(p[0], [x for x in p], len(p), bool(Path()), p)
+class Vec(list):
+    def __init__(self, *xs):
+        super().__init__(float(x) for x in xs)
+    def __add__(self, other):
+        return Vec(*(a + b for a, b in zip(self, other)))
+    def __repr__(self):
+        return 'Vec' + super().__repr__()
+v = Vec(1, 2) + Vec(3, 4)
+print(v, type(v).__name__, [1.0] + v, v == [4.0, 6.0], str(v), f'{v}')
+c = copy.copy(v); d = copy.deepcopy(v)
+print(c, d, type(c).__name__, c is v, c == v)
+class Sub(Vec): pass
+print(Sub(5), isinstance(Sub(), list), Sub.__mro__)
+try:
+    Vec('x')
+except ValueError as e:
+    print('ValueError', e)
+try:
+    class L(list): pass
+    L(1)
+except TypeError as e:
+    print('TypeError', e)
+class D(dict):
+    def __getitem__(self, k):
+        return 'override'
+d2 = D(a=1)
+print(d2['a'], dict(d2), {**d2}, d2.get('a'), list(d2.items()))
+class Big(list): pass
+pprint.pprint(Big(range(30)), compact=True)
+pprint.pprint({'stack': Big(['x' * 30, 'y' * 30, 'z' * 30])})
+loop = Big([1]); loop.append(loop); print(loop)
+class S(list): pass
+class D(dict): pass
+print(D.__mro__, S.__mro__[1] is list)
+x = S()
+for i in range(150):
+    x = S([x])
+print(len(repr(x)), str(x)[:5])
+d = D()
+for i in range(150):
+    d = D(k=d)
+print(len(repr(d)))
+class Loop(dict):
+    def __missing__(self, k):
+        return self[k]
+try:
+    Loop()['a']
+except RecursionError:
+    print('RecursionError')
+import json
+print(json.dumps(x)[:10], json.dumps(d)[:10])
+"""
+    )

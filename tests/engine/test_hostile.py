@@ -1454,7 +1454,7 @@ MIXIN = (
         (MIXIN + "class M(str, Enum):\n    A = 'a'\nx = M.A.upper.__self__\n", "dunder"),
         (MIXIN + "class F(float, Enum):\n    A = 1.0\n", "cannot inherit from the built-in type"),
         (MIXIN + "class S(str):\n    pass\n", "cannot inherit from the built-in type"),
-        (MIXIN + "class S(list, Op):\n    pass\n", "cannot inherit from the built-in type"),
+        (MIXIN + "class S(list, Op):\n    pass\n", "cannot extend <enum 'Op'>"),
         (MIXIN + "class S(str, Enum):\n    A = 'a'\nx = S.A * 10 ** 9\n", "strings here stay"),
         (MIXIN + "class S(int, Enum):\n    A = 10 ** 400\nx = S.A ** S.A\n", "OverflowError"),
         (MIXIN + "import json\nx = json.dumps([Op.ADD] * 400_000)\n", "strings here stay"),
@@ -3047,3 +3047,29 @@ def test_singledispatch_on_a_deep_hierarchy_is_cpythons() -> None:
         "print(depth(A()), depth(classes[55]()), depth(5), depth.dispatch(classes[99])(0))\n"
     )
     assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # its items are a list's: bounded as any list's
+        ("class S(list):\n    pass\ns = S(range(2_000_000))\n",
+         "containers here stay within|too many steps"),
+        ("class S(list):\n    pass\ns = S([0])\ns *= 10 ** 7\n", "containers here stay within"),
+        ("class D(dict):\n    pass\nd = D.fromkeys(range(10 ** 9))\n", "too many steps"),
+        # nested in itself, through the class's own repr: the call depth
+        ("class S(list):\n    def __repr__(self):\n        return 'S' + repr(list(self))\n"
+         "s = S()\ns.append(s)\nx = repr(s)\n", "RecursionError"),
+        # a `__missing__` asking itself again
+        ("class D(dict):\n    def __missing__(self, k):\n        return self[k]\nx = D()['a']\n",
+         "RecursionError"),
+        # an endless iterator of its own: ended by the steps
+        ("class S(list):\n    def __iter__(self):\n        while True:\n            yield 1\n"
+         "x = sum(S())\n", "too many steps"),
+        # the store is not an attribute: nothing reaches it but the list's own methods
+        ("class S(list):\n    pass\nx = vars(S([1]))[' store']\n", "KeyError"),
+    ],
+)  # fmt: skip
+def test_a_list_or_dict_subclass_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))

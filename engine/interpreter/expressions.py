@@ -808,6 +808,9 @@ class ExpressionCompiler:
         return load_free
 
     def super_name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
+        nested = scope.in_class and scope.parent is not None and scope.parent.kind != "class"
+        if nested and scope.kind in ("function", "comprehension"):
+            return _nested_super(scope)
         if not scope.in_class or scope.kind != "function":
             # CPython's RuntimeError when it is called (no class to start from; a function
             # with arguments has a first one, and then no `__class__` cell)
@@ -1809,16 +1812,17 @@ class _SuperMaker:
         self.frame = frame
 
     def make(self, args: list[Any]) -> PSuper:
-        if len(args) == 2:  # `super(Value, self)`, as older code writes it
+        if len(args) == 2:  # `super(Value, self)`, as older code writes it; `super(B, B)`
             owner, instance = args
-            if type(owner) is not PClass or type(instance) is not PInstance:
+            if type(owner) is not PClass:
                 raise ProgramError("super(Class, self) takes a class of the program and an object")
-            if owner not in instance.cls.mro:
-                raise ProgramError(
-                    "super(type, obj): obj must be an instance or subtype of type",
-                    kind="TypeError",
-                )
-            return PSuper(owner, instance)
+            if type(instance) is PInstance and owner in instance.cls.mro:
+                return PSuper(owner, instance)
+            if type(instance) is PClass and owner in instance.mro:
+                return PSuper(owner, instance)  # its methods unbound, its class methods bound
+            raise ProgramError(
+                "super(type, obj): obj must be an instance or subtype of type", kind="TypeError"
+            )
         if args:
             raise ProgramError("super() takes no arguments, or a class and self, here")
         owner = self.frame.vars.get(" class")
@@ -1828,6 +1832,39 @@ class _SuperMaker:
         if type(owner) is not PClass or type(instance) is not PInstance:
             raise ProgramError("super() works only inside a method, with self as first argument")
         return PSuper(owner, instance)
+
+
+def _nested_super(scope: scopes.Scope) -> Expr:
+    """`super` in a function (or comprehension, or lambda) nested in a method, as
+    CPython's: `super()` is `super(C, first)` of the class whose body encloses it (its
+    `__class__` cell, read here from the method's frame) and the first argument of the
+    function it is in; one with none is CPython's `RuntimeError: super(): no
+    arguments`, a comprehension's (CPython 3.11 runs it as a function of the iterator)
+    its TypeError; `super(C, obj)` is as anywhere."""
+    first = scope.first_param if scope.kind == "function" else None
+    comprehension = scope.kind == "comprehension"
+
+    def make(f: Frame) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if args or kwargs:
+                return _SuperMaker(f).make(args)
+            if comprehension:
+                words = "super(type, obj): obj must be an instance or subtype of type"
+                raise ProgramError(words, kind="TypeError")
+            if first is None:
+                raise ProgramError("super(): no arguments", kind="RuntimeError")
+            if first not in f.vars:
+                raise ProgramError("super(): arg[0] deleted", kind="RuntimeError")
+            frame: Frame | None = f
+            while frame is not None and type(frame.vars.get(" class")) is not PClass:
+                frame = frame.parent  # (a nested function's own is None)
+            if frame is None:
+                raise ProgramError("super(): __class__ cell not found", kind="RuntimeError")
+            return _SuperMaker(f).make([frame.vars[" class"], f.vars[first]])
+
+        return Builtin("super", call)
+
+    return make
 
 
 def _constant_text(text: str) -> Expr:

@@ -1223,3 +1223,75 @@ import json
 print(json.dumps(x)[:10], json.dumps(d)[:10])
 """
     )
+
+
+def test_super_in_a_nested_function_and_its_explicit_forms_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+class A:
+    def f(self):
+        return 'A.f'
+    @classmethod
+    def make(cls):
+        return cls.__name__
+class B(A):
+    def f(self):
+        def inner():
+            return super().f()
+        return 'B>' + inner()
+    def g(self):
+        return [super().f() for _ in range(2)]
+    def h(self):
+        return (lambda: super().f())()
+    @classmethod
+    def make(cls):
+        return 'B' + super().make()
+b = B()
+for call in [lambda: b.f(), lambda: b.g(), lambda: b.h(), lambda: B.make(),
+             lambda: super(B, b).f(), lambda: super(B, B).f(b), lambda: super(B, B).make(),
+             lambda: super(B, b).make(), lambda: super(B, 5)]:
+    try:
+        print(call())
+    except Exception as e:
+        print(type(e).__name__, e)
+def outside(self):
+    return super(B, self).f()
+print(outside(b))
+class C(B):
+    def f(self):
+        return 'C>' + super(B, self).f()
+print(C().f())
+try:
+    super(C, C()).f()
+except RuntimeError as e:
+    print('RuntimeError', e)
+s = super(B, b)
+print(type(s).__name__, s.f())
+class D(A):
+    def f(self):
+        def helper(obj):
+            return super().f()
+        def deeper(obj):
+            def inner2(me):
+                return super().f()
+            return inner2(obj)
+        def no_instance(x):
+            return super().f()
+        return helper(self), deeper(self)
+    def g(self):
+        def k(x):
+            return super().f()
+        return k(5)
+    def h(self):
+        def gone(x):
+            del x
+            return super().f()
+        return gone(self)
+print(D().f())
+for call in (lambda: D().g(), lambda: D().h()):
+    try:
+        print(call())
+    except (TypeError, RuntimeError) as e:
+        print(type(e).__name__, e)
+"""
+    )

@@ -3073,3 +3073,20 @@ def test_singledispatch_on_a_deep_hierarchy_is_cpythons() -> None:
 def test_a_list_or_dict_subclass_ends_at_the_bounds(source: str, words: str) -> None:
     with pytest.raises(EngineError, match=words):
         trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a nested function's super() calling the method that made it, again and again
+        ("class A:\n    def f(self):\n        return 0\nclass B(A):\n    def f(self):\n"
+         "        def inner(me):\n            return me.f() + super().f()\n"
+         "        return inner(self)\nx = B().f()\n", "RecursionError"),
+        # `super(B, B)` read in a loop: each a step
+        ("class A:\n    def f(self):\n        return 0\nclass B(A):\n    pass\n"
+         "while True:\n    x = super(B, B).f\n", "too many steps"),
+    ],
+)  # fmt: skip
+def test_super_in_its_every_form_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))

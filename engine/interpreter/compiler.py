@@ -69,6 +69,7 @@ from backprop_animator.engine.interpreter.expressions import (
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
+    ABC_MAPPING_KEY,
     GRAD_NAMES,
     HOLDER_NAMES,
     MISSING,
@@ -322,8 +323,9 @@ class Compiler(ExpressionCompiler):
         for name, (source, module) in LIBRARY_MEMBERS.items():
             if any(name in line for line in self.lines.lines):
                 made = self.library_module(source)()[name]
-                if type(made) is PClass:  # `<class 'collections.ChainMap'>`
+                if type(made) is PClass:  # `<class 'collections.ChainMap'>`, a Mapping
                     self.m.texts.class_modules[made] = f"{module}."
+                    made.namespace[ABC_MAPPING_KEY] = True
                 self.modules[module].members[name] = made
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:

@@ -53,6 +53,7 @@ from backprop_animator.engine.interpreter.machine import (
 )
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
+    ABC_MAPPING_KEY,
     BUILTIN_BASE_KEY,
     GENERIC_ALIASES,
     MISSING,
@@ -2977,6 +2978,10 @@ def _builtin_based(cls: PClass, option: TypeObject) -> bool:
 def abstract_instance(name: str, value: Any) -> bool:
     kind = type(value)
     if name in _BUILT_IN_ALIASES:
+        if kind is PInstance:  # a `class Stack(list)`'s list, a StrEnum's str; a ChainMap
+            if name in ("Mapping", "MutableMapping") and value.cls.lookup(ABC_MAPPING_KEY) is True:
+                return True
+            kind = type(enum_mixin_value(value))
         return kind in _BUILT_IN_ALIASES[name]
     if name in _NUMBERS:
         return kind in _NUMBERS[name]

@@ -981,6 +981,10 @@ def enum_mixin_value(value: Any) -> Any:
     return value
 
 
+# In the namespace of `collections.ChainMap` (`Compiler.add_library_members`): a
+# `MutableMapping` to `isinstance`, as CPython's, whose class has that base.
+ABC_MAPPING_KEY = " abc mapping"
+
 # In the namespace of the class standing for `list` or `dict` as a base of a program's
 # class (`builtin_bases`): the type; and where its objects keep their list or dict.
 BUILTIN_BASE_KEY = " builtin base"

@@ -1295,3 +1295,26 @@ for call in (lambda: D().g(), lambda: D().h()):
         print(type(e).__name__, e)
 """
     )
+
+
+def test_the_abstract_classes_a_chain_map_or_a_list_subclass_is_an_instance_of() -> None:
+    assert_as_cpython(
+        """
+from collections import ChainMap
+from collections.abc import Mapping, MutableMapping, Sequence, MutableSequence
+from typing import List, Dict
+from enum import StrEnum, IntEnum
+class S(list): pass
+class D(dict): pass
+class Plain:
+    def keys(self): return []
+class Op(StrEnum):
+    MUL = 'mul'
+class L(IntEnum):
+    X = 1
+for v in (ChainMap(), S(), D(), Plain(), Op.MUL, L.X, [], {}):
+    kinds = (Mapping, MutableMapping, Sequence, MutableSequence, List, Dict)
+    print(type(v).__name__, [isinstance(v, c) for c in kinds])
+print(dir(ChainMap()) == sorted(dir(ChainMap())), 'maps' in dir(ChainMap()))
+"""
+    )

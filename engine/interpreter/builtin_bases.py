@@ -45,6 +45,10 @@ _REFLECTED: dict[type, tuple[tuple[str, str], ...]] = {
     list: (("+", "add"), ("*", "mul")),
     dict: (("|", "or"),),
 }
+# The built-in type's own methods (CPython's `dir(list)` but its dunders)
+_PUBLIC: dict[type, frozenset[str]] = {
+    kind: frozenset(n for n in dir(kind) if not n.startswith("_")) for kind in (list, dict)
+}
 Call = Callable[[list[Any], dict[str, Any]], Any]
 _COMPARISONS = (("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge"))
 
@@ -205,7 +209,7 @@ class _Methods:
             namespace[f"__r{short}__"] = method(f"__r{short}__", self.reflected(op))
         for op, short in _COMPARISONS:
             namespace[f"__{short}__"] = method(f"__{short}__", self.compared(op))
-        for method_name in self.methods:
-            if method_name not in namespace and not method_name.startswith("_"):
+        for method_name in self.methods:  # (not a deque's or a Counter's, which it holds too)
+            if method_name not in namespace and method_name in _PUBLIC[self.kind]:
                 namespace[method_name] = self.delegate(method_name)
         return namespace

@@ -280,8 +280,8 @@ def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
         return None
     for cls in mro:
         if cls.builtin:
-            if cls.name == "object":
-                continue
+            if cls.name == "object" or BUILTIN_BASE_KEY in cls.namespace:
+                continue  # (`list` and `dict` have no `__dict__` of their own either)
             return None
         slots = cls.namespace.get("__slots__", MISSING)
         if type(slots) is str:

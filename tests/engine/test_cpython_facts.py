@@ -1318,3 +1318,33 @@ for v in (ChainMap(), S(), D(), Plain(), Op.MUL, L.X, [], {}):
 print(dir(ChainMap()) == sorted(dir(ChainMap())), 'maps' in dir(ChainMap()))
 """
     )
+
+
+def test_a_list_or_dict_subclass_has_the_built_in_types_methods_and_slots_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+class S(list):
+    __slots__ = ()
+class T(list):
+    def total(self):
+        return sum(self)
+s = S([3, 1])
+t = T([1, 2])
+print(s, sorted([T([2]), T([1])]), max([T([1, 2, 3]), T([9])], key=len), T([1]) in [T([1])])
+try:
+    s.x = 1
+except AttributeError as e:
+    print('AttributeError', e)
+print('append' in dir(t), 'total' in dir(t), len([n for n in dir(t) if not n.startswith('_')]))
+print([k for k in vars(T) if not k.startswith('__')])
+class Q(dict):
+    def __eq__(self, other):
+        return True
+    __hash__ = None
+print(Q() == 5, Q(a=1) == {}, {} == Q())
+class T(list): pass
+class D(dict): pass
+print(sorted(n for n in dir(T()) if not n.startswith('_')))
+print(sorted(n for n in dir(D()) if not n.startswith('_')))
+"""
+    )

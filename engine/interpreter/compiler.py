@@ -34,15 +34,18 @@ from backprop_animator.engine.interpreter import (
     contextlib_module,
     generators,
     graphlib_module,
+    pprint_module,
     pytest_module,
     queue_module,
     sets,
     small_modules,
+    textwrap_module,
     unittest_module,
     warnings_module,
 )
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
+from backprop_animator.engine.interpreter.builtin_bases import builtin_base
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     ProgramRaise,
@@ -66,6 +69,7 @@ from backprop_animator.engine.interpreter.expressions import (
 from backprop_animator.engine.interpreter.machine import BREAK, CONTINUE, RETURN, in_place_words
 from backprop_animator.engine.interpreter.micrograd_nn import ENGINE_SOURCE, NN_NAMES, NN_SOURCE
 from backprop_animator.engine.interpreter.objects import (
+    ABC_MAPPING_KEY,
     GRAD_NAMES,
     HOLDER_NAMES,
     MISSING,
@@ -307,8 +311,22 @@ class Compiler(ExpressionCompiler):
         if not self.library and patches:
             # `Value.tanh = tanh`: micrograd's own class, run here, takes the engine's place
             self.builtins["Value"] = self.library_module("micrograd.engine")()["Value"]
+        if not self.library:
+            self.add_library_members()
         scope = scopes.module_scope(tree.body, unbinds)
         return self.block(tree.body, scope)
+
+    def add_library_members(self) -> None:
+        """`collections.ChainMap` and `functools.singledispatch`, written in the
+        interpreter's language, made (and put in their module) for a program that names
+        them, before it runs."""
+        for name, (source, module) in LIBRARY_MEMBERS.items():
+            if any(name in line for line in self.lines.lines):
+                made = self.library_module(source)()[name]
+                if type(made) is PClass:  # `<class 'collections.ChainMap'>`, a Mapping
+                    self.m.texts.class_modules[made] = f"{module}."
+                    made.namespace[ABC_MAPPING_KEY] = True
+                self.modules[module].members[name] = made
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
         if len(body) > 1 and not self.library:
@@ -761,6 +779,12 @@ class Compiler(ExpressionCompiler):
                 namespace.update(queue_module.native_names())
             elif name == "warnings":  # the program's lines, which a warning shows
                 namespace.update(warnings_module.native_names(self.m.state, self.lines.lines))
+            elif name == "pprint":
+                namespace.update(pprint_module.native_names(self.m, self.modules["collections"]))
+            elif name == "textwrap":
+                namespace.update(textwrap_module.native_names(self.m.state))
+            elif name == "functools.singledispatch":
+                namespace.update(small_modules.singledispatch_natives(self.m, self.builtins))
             compiler = Compiler(
                 self.m,
                 self.rec,
@@ -2101,11 +2125,15 @@ class Compiler(ExpressionCompiler):
         in_class = scope.kind == "class"
         doc = ast.get_docstring(node, clean=False)  # its `__dict__`'s `__doc__`
         qualname = inner.qualname
+        list_type, dict_type = self.builtins["list"], self.builtins["dict"]
 
         def run(f: Frame) -> None:
             base_classes = [base(f) for base in bases]
             for index, value in enumerate(base_classes):
-                if type(value) is not PClass:  # `class Op(str, Enum)`, or refused
+                if value is list_type or value is dict_type:  # `class Stack(list)`
+                    kind = list if value is list_type else dict
+                    base_classes[index] = builtin_base(self.m, kind, value)
+                elif type(value) is not PClass:  # `class Op(str, Enum)`, or refused
                     base_classes[index] = enum_mixin_base(name, value, base_classes)
             check_enum_extension(name, base_classes)
             check_enum_bases(base_classes)  # `class X(Enum, str)`: CPython's TypeError
@@ -2310,6 +2338,16 @@ LIBRARY_SOURCES = {
     "graphlib": graphlib_module.GRAPHLIB_SOURCE,
     "bisect": small_modules.BISECT_SOURCE,
     "string": small_modules.STRING_SOURCE,
+    "collections.ChainMap": small_modules.CHAINMAP_SOURCE,
+    "pprint": pprint_module.PPRINT_SOURCE,
+    "textwrap": textwrap_module.TEXTWRAP_SOURCE,
+    "functools.singledispatch": small_modules.SINGLEDISPATCH_SOURCE,
+}
+# Members of the interpreter's own modules written in its language, each made for a
+# program whose text names it: the source they are in, and their module.
+LIBRARY_MEMBERS = {
+    "ChainMap": ("collections.ChainMap", "collections"),
+    "singledispatch": ("functools.singledispatch", "functools"),
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2321,6 +2359,8 @@ LAZY_MODULES = {
     "graphlib": graphlib_module.GRAPHLIB_NAMES,
     "bisect": small_modules.BISECT_NAMES,
     "string": small_modules.STRING_NAMES,
+    "pprint": pprint_module.PPRINT_NAMES,
+    "textwrap": textwrap_module.TEXTWRAP_NAMES,
 }
 
 

@@ -32,6 +32,7 @@ from backprop_animator.engine.interpreter.machine import (
 from backprop_animator.engine.interpreter.number_dunders import NAMES as NUMBER_DUNDERS
 from backprop_animator.engine.interpreter.objects import (
     GRAD_NAMES,
+    MISSING,
     RULE_NAMES,
     Builtin,
     Frame,
@@ -807,6 +808,9 @@ class ExpressionCompiler:
         return load_free
 
     def super_name(self, node: ast.Name, scope: scopes.Scope) -> Expr:
+        nested = scope.in_class and scope.parent is not None and scope.parent.kind != "class"
+        if nested and scope.kind in ("function", "comprehension"):
+            return _nested_super(scope)
         if not scope.in_class or scope.kind != "function":
             # CPython's RuntimeError when it is called (no class to start from; a function
             # with arguments has a first one, and then no `__class__` cell)
@@ -1286,6 +1290,7 @@ class ExpressionCompiler:
         keywords = [(k.arg, self.expr(k.value, scope)) for k in node.keywords]
         simple_args = not any(starred) and not keywords
         state = m.state
+        as_dict = self.mapping_as_dict
 
         def arguments(f: Frame) -> tuple[list[Any], dict[str, Any] | None]:
             if simple_args:
@@ -1301,7 +1306,7 @@ class ExpressionCompiler:
             kwargs: dict[str, Any] = {}
             for name, k in keywords:
                 if name is None:
-                    mapping = k(f)
+                    mapping = as_dict(k(f))
                     if type(mapping) is not dict:
                         raise ProgramError("** needs a dict")
                     state.charge(len(mapping))  # a step per keyword, as `*` per argument
@@ -1574,6 +1579,13 @@ class ExpressionCompiler:
 
         return make_set
 
+    def mapping_as_dict(self, mapping: Any) -> Any:
+        """What `**mapping` unpacks: a mapping of the program's (an object whose class
+        has `keys`, a `ChainMap`) read as `dict(mapping)` reads it; anything else as it is."""
+        if type(mapping) is PInstance and mapping.cls.lookup("keys") is not MISSING:
+            return self.m.call(self.builtins["dict"], [mapping], {})
+        return mapping
+
     def dict_display(self, node: ast.Dict, scope: scopes.Scope) -> Expr:
         pairs = [
             (self.expr(k, scope) if k is not None else None, self.expr(v, scope))
@@ -1581,12 +1593,13 @@ class ExpressionCompiler:
         ]
         set_item = self.m.set_item
         charge = self.m.state.charge
+        as_dict = self.mapping_as_dict
 
         def run(f: Frame) -> dict[Any, Any]:
             out: dict[Any, Any] = {}
             for key, value in pairs:
                 if key is None:
-                    mapping = value(f)
+                    mapping = as_dict(value(f))
                     if type(mapping) is MappingProxyType:  # `{**C.__dict__}`
                         mapping = mapping.copy()
                     if type(mapping) is not dict:
@@ -1799,16 +1812,17 @@ class _SuperMaker:
         self.frame = frame
 
     def make(self, args: list[Any]) -> PSuper:
-        if len(args) == 2:  # `super(Value, self)`, as older code writes it
+        if len(args) == 2:  # `super(Value, self)`, as older code writes it; `super(B, B)`
             owner, instance = args
-            if type(owner) is not PClass or type(instance) is not PInstance:
+            if type(owner) is not PClass:
                 raise ProgramError("super(Class, self) takes a class of the program and an object")
-            if owner not in instance.cls.mro:
-                raise ProgramError(
-                    "super(type, obj): obj must be an instance or subtype of type",
-                    kind="TypeError",
-                )
-            return PSuper(owner, instance)
+            if type(instance) is PInstance and owner in instance.cls.mro:
+                return PSuper(owner, instance)
+            if type(instance) is PClass and owner in instance.mro:
+                return PSuper(owner, instance)  # its methods unbound, its class methods bound
+            raise ProgramError(
+                "super(type, obj): obj must be an instance or subtype of type", kind="TypeError"
+            )
         if args:
             raise ProgramError("super() takes no arguments, or a class and self, here")
         owner = self.frame.vars.get(" class")
@@ -1818,6 +1832,39 @@ class _SuperMaker:
         if type(owner) is not PClass or type(instance) is not PInstance:
             raise ProgramError("super() works only inside a method, with self as first argument")
         return PSuper(owner, instance)
+
+
+def _nested_super(scope: scopes.Scope) -> Expr:
+    """`super` in a function (or comprehension, or lambda) nested in a method, as
+    CPython's: `super()` is `super(C, first)` of the class whose body encloses it (its
+    `__class__` cell, read here from the method's frame) and the first argument of the
+    function it is in; one with none is CPython's `RuntimeError: super(): no
+    arguments`, a comprehension's (CPython 3.11 runs it as a function of the iterator)
+    its TypeError; `super(C, obj)` is as anywhere."""
+    first = scope.first_param if scope.kind == "function" else None
+    comprehension = scope.kind == "comprehension"
+
+    def make(f: Frame) -> Builtin:
+        def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
+            if args or kwargs:
+                return _SuperMaker(f).make(args)
+            if comprehension:
+                words = "super(type, obj): obj must be an instance or subtype of type"
+                raise ProgramError(words, kind="TypeError")
+            if first is None:
+                raise ProgramError("super(): no arguments", kind="RuntimeError")
+            if first not in f.vars:
+                raise ProgramError("super(): arg[0] deleted", kind="RuntimeError")
+            frame: Frame | None = f
+            while frame is not None and type(frame.vars.get(" class")) is not PClass:
+                frame = frame.parent  # (a nested function's own is None)
+            if frame is None:
+                raise ProgramError("super(): __class__ cell not found", kind="RuntimeError")
+            return _SuperMaker(f).make([frame.vars[" class"], f.vars[first]])
+
+        return Builtin("super", call)
+
+    return make
 
 
 def _constant_text(text: str) -> Expr:

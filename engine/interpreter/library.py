@@ -53,6 +53,8 @@ from backprop_animator.engine.interpreter.machine import (
 )
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
+    ABC_MAPPING_KEY,
+    BUILTIN_BASE_KEY,
     GENERIC_ALIASES,
     MISSING,
     TUPLE_FIELDS,
@@ -1301,6 +1303,8 @@ class Library:
                     return True  # `issubclass(ABCMeta, type)`: a metaclass is a type
                 if option.types == (tuple,) and not builtin_type and _named_tuple_class(cls):
                     return True
+                if not builtin_type and type(cls) is PClass and _builtin_based(cls, option):
+                    return True  # `issubclass(Stack, list)`
                 # (A lazy object's class, `map`, `generator`, `list_iterator`, is its own
                 # only: most are Python generators here, which their types would share.)
                 lazy = cls.name in ITERATOR_NAMES or option.name in ITERATOR_NAMES
@@ -1551,7 +1555,18 @@ class Library:
                 source = source.copy()
             if type(source) is dict:
                 self.state.charge(len(source))  # each key hashed and put in: `d.copy()`'s
-            pairs = list(source.items()) if type(source) is dict else self.collect(source)
+            pairs: list[Any]
+            if type(source) is PInstance and type(enum_mixin_value(source)) is dict:
+                source = enum_mixin_value(source)  # `class Registry(dict)`: its items
+            if type(source) is dict:
+                pairs = list(source.items())
+            elif type(source) is PInstance and source.cls.lookup("keys") is not MISSING:
+                # a mapping of the program's (a `ChainMap` too): its `keys()`, then each
+                # key's item, as CPython's `dict(m)` and `d.update(m)` read it
+                keys = self.collect(self.machine.call(self.machine.get_attr(source, "keys"), []))
+                pairs = [(key, self.machine.get_item(source, key)) for key in keys]
+            else:
+                pairs = self.collect(source)
             for position, pair in enumerate(pairs):
                 if type(pair) not in (tuple, list):
                     pair = self.pair(pair, position)
@@ -2890,8 +2905,10 @@ def _general_str_method(state: State, name: str) -> Callable[[str, list[Any], di
             if not _plain_argument(value):
                 raise ProgramError(f"{name}() takes strings and integers here")
         if name == "expandtabs":
+            # each tab becomes at most `tab` spaces: the bound, before the text is made
             tab = (args or list(kwargs.values()) or [8])[0]
-            state.check_str(len(obj) * max(1, tab if type(tab) is int else 1))
+            widest = max(1, tab if type(tab) is int else 1)
+            state.check_str(len(obj) + obj.count("\t") * (widest - 1))
         state.charge(len(obj) // 10)
         try:
             result = _STR_GENERAL[name](obj, *args, **kwargs)
@@ -2952,9 +2969,19 @@ def _defines(value: Any, *names: str) -> bool:
     )
 
 
+def _builtin_based(cls: PClass, option: TypeObject) -> bool:
+    """Whether a class of the program's inherits from the built-in `list` or `dict` that
+    `option` is (`builtin_bases`)."""
+    return any(c.namespace.get(BUILTIN_BASE_KEY) in option.types for c in cls.mro)
+
+
 def abstract_instance(name: str, value: Any) -> bool:
     kind = type(value)
     if name in _BUILT_IN_ALIASES:
+        if kind is PInstance:  # a `class Stack(list)`'s list, a StrEnum's str; a ChainMap
+            if name in ("Mapping", "MutableMapping") and value.cls.lookup(ABC_MAPPING_KEY) is True:
+                return True
+            kind = type(enum_mixin_value(value))
         return kind in _BUILT_IN_ALIASES[name]
     if name in _NUMBERS:
         return kind in _NUMBERS[name]

@@ -237,6 +237,9 @@ class Machine:
         # An Enum's mixed-in `str` or `int` class (by its id) and the built-in type it
         # stands for in an `__mro__` (the enum module sets them)
         self.mixin_types: dict[int, Any] = {}
+        # The classes standing for `list` and `dict` as bases of the program's classes
+        # (`builtin_bases`), made when a class statement first names one
+        self.builtin_bases: dict[type, PClass] = {}
         self.full_mros: weakref.WeakKeyDictionary[PClass, tuple[PClass, ...]] = (
             weakref.WeakKeyDictionary()
         )

@@ -280,8 +280,8 @@ def slot_names(mro: tuple[PClass, ...]) -> frozenset[str] | None:
         return None
     for cls in mro:
         if cls.builtin:
-            if cls.name == "object":
-                continue
+            if cls.name == "object" or BUILTIN_BASE_KEY in cls.namespace:
+                continue  # (`list` and `dict` have no `__dict__` of their own either)
             return None
         slots = cls.namespace.get("__slots__", MISSING)
         if type(slots) is str:
@@ -968,13 +968,41 @@ ENUM_MIXIN_KEY = " enum mixin"
 
 
 def enum_mixin_value(value: Any) -> Any:
-    """An IntEnum's or StrEnum's member's value (`Op.MUL` -> `'mul'`); anything else as
-    it is."""
+    """An IntEnum's or StrEnum's member's value (`Op.MUL` -> `'mul'`), the list or dict
+    an object of a class inheriting from `list` or `dict` keeps (`store_of`); anything
+    else as it is."""
     if type(value) is PInstance:
         for c in value.cls.mro:
-            if ENUM_MIXIN_KEY in c.namespace:
+            namespace = c.namespace
+            if ENUM_MIXIN_KEY in namespace:
                 return value.attrs.get("value")
+            if BUILTIN_BASE_KEY in namespace:
+                return store_of(value, namespace[BUILTIN_BASE_KEY])
     return value
+
+
+# In the namespace of `collections.ChainMap` (`Compiler.add_library_members`): a
+# `MutableMapping` to `isinstance`, as CPython's, whose class has that base.
+ABC_MAPPING_KEY = " abc mapping"
+
+# In the namespace of the class standing for `list` or `dict` as a base of a program's
+# class (`builtin_bases`): the type; and where its objects keep their list or dict.
+BUILTIN_BASE_KEY = " builtin base"
+_STORE = " store"
+
+
+def store_of(instance: PInstance, kind: type) -> Any:
+    """The list or dict an object of a class inheriting from `list` or `dict` is, made
+    empty the first time it is asked for (before its class's `__init__` fills it, if it
+    does), in `fields`, outside its `__dict__`."""
+    try:
+        fields = instance.fields
+    except AttributeError:
+        fields = instance.fields = {}
+    held = fields.get(_STORE)
+    if held is None:
+        held = fields[_STORE] = kind()
+    return held
 
 
 def enum_members(cls: PClass) -> list[PInstance] | None:

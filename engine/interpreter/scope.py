@@ -39,8 +39,10 @@ class Scope:
     # parameters that are none of them, bound from its call to its end (`always_bound`).
     unbinds: frozenset[str] | None = None
     bound: frozenset[str] = frozenset()
-    # A function's positional parameters' count (CPython's `co_argcount`)
+    # A function's positional parameters' count (CPython's `co_argcount`), and the first
+    # of them (what a `super()` in its body binds to)
     argcount: int = 0
+    first_param: str | None = None
     # The names its own code reads (not a nested scope's): a function's free variables
     # among them, which `dir()` with no argument lists as CPython's `locals()` does.
     loads: set[str] = field(default_factory=set)
@@ -102,6 +104,8 @@ def function_scope(node: ast.FunctionDef | ast.Lambda, parent: Scope) -> Scope:
     scope.qualname = qualify(parent, name)
     args = node.args
     scope.argcount = len(args.posonlyargs) + len(args.args)
+    if scope.argcount:
+        scope.first_param = [*args.posonlyargs, *args.args][0].arg
     for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         scope.locals.add(arg.arg)
     for extra in (args.vararg, args.kwarg):

@@ -479,14 +479,12 @@ def enum_mixin_base(name: str, base: Any, bases: list[Any]) -> PClass:
 
 
 # The built-in types a program's class statement names as a base, refused with a sentence
-# of what to write instead.
+# of what to write instead (`list` and `dict` are taken: `builtin_bases`).
 _BUILT_IN_BASES = {
     "float": "number", "int": "number", "complex": "number", "bool": "number",
-    "str": "string", "bytes": "string", "list": "list", "tuple": "tuple", "dict": "dict",
-    "set": "set", "frozenset": "set",
+    "str": "string", "bytes": "string", "tuple": "tuple", "set": "set", "frozenset": "set",
 }  # fmt: skip
-_ATTRIBUTE = {"number": "value", "string": "text", "list": "items", "tuple": "items",
-              "dict": "items", "set": "items"}  # fmt: skip
+_ATTRIBUTE = {"number": "value", "string": "text", "tuple": "items", "set": "items"}  # fmt: skip
 
 
 def _mixin_namespace(library: Library, kind: type) -> dict[str, Any]:
@@ -1081,6 +1079,22 @@ class _Copier:
             twin.fields = dict(original.fields)
         return twin
 
+    def refill(self, original: PInstance, twin: PInstance, copied: Callable[[Any], Any]) -> None:
+        """The items of an object of a class inheriting from `list` or `dict`, put in its
+        copy as CPython's `copy._reconstruct` puts them: by its `append`, or by `twin[k] =
+        v`, the class's own where it has them."""
+        held = enum_mixin_value(original)
+        if held is original:
+            return
+        self.state.charge(len(held))
+        if type(held) is list:
+            append = self.m.get_attr(twin, "append")
+            for item in list(held):
+                self.m.call(append, [copied(item)])
+        else:
+            for key, item in list(held.items()):
+                self.m.set_item(twin, copied(key), copied(item))
+
     def register(self, twin: PInstance) -> PInstance:
         if twin.cls.shape is not None:  # a node of the program's Value-like class
             self.m.recorder.register_instance(twin)
@@ -1110,7 +1124,9 @@ class _Copier:
             if value.cls.lookup("__copy__") is not MISSING:  # its class's own, as CPython's
                 return self.m.call(self.m.get_attr(value, "__copy__"), [])
             charge(len(value.attrs) // ITEMS_PER_STEP)
-            return self.register(self.made(value, dict(value.attrs)))
+            twin = self.register(self.made(value, dict(value.attrs)))
+            self.refill(value, twin, lambda item: item)
+            return twin
         if kind is TextBuffer:
             return self.buffer(value)
         raise self.refuse(value)
@@ -1188,6 +1204,7 @@ class _Copier:
                 for name, item in value.fields.items():
                     fields[name] = self.deep(item, memo, depth)
             self.register(copied)
+            self.refill(value, copied, lambda item: self.deep(item, memo, depth))
         elif kind is BoundMethod:
             copied = memo[id(value)] = BoundMethod(
                 value.function, self.deep(value.self, memo, depth)

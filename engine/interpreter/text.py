@@ -36,6 +36,7 @@ from backprop_animator.engine.interpreter.objects import (
     PProperty,
     PSet,
     PStaticMethod,
+    PSuper,
     TextBuffer,
     TypeObject,
     enum_mixin_value,
@@ -706,6 +707,7 @@ _WRAPPERS: dict[type, str] = {
     PProperty: "property",
     PStaticMethod: "staticmethod",
     PClassMethod: "classmethod",
+    PSuper: "super",  # `type(super()).__name__`
 }
 
 
@@ -806,6 +808,7 @@ _CPYTHON_NAMED: dict[type, str] = {
     filter: "filter",
     MappingProxyType: "mappingproxy",
     TextBuffer: "_io.StringIO",
+    PSuper: "super",
 }
 
 

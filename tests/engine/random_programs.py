@@ -1577,12 +1577,16 @@ def run_ours(source: str) -> tuple[list[str], str | None]:
 def run_theirs(source: str) -> tuple[list[str], str | None]:
     import contextlib
     import io
+    import sys
 
     from micrograd.engine import Value as MicrogradValue
 
     random.seed(0)
     out = io.StringIO()
     namespace: dict[str, Any] = {"Value": MicrogradValue, "__name__": "__main__"}
+    # (a program's `sys.setrecursionlimit(10000)` put back after, as `run_in_cpython`
+    # does: left raised, a later test reading CPython's limit read 10000)
+    limit = sys.getrecursionlimit()
     try:
         with contextlib.redirect_stdout(out):
             # (`dont_inherit`: not this module's `from __future__ import annotations`)
@@ -1593,6 +1597,8 @@ def run_theirs(source: str) -> tuple[list[str], str | None]:
         return out.getvalue().splitlines(), f"{type(error).__name__}: {text}" if text else type(
             error
         ).__name__
+    finally:
+        sys.setrecursionlimit(limit)
     return out.getvalue().splitlines(), None
 
 

@@ -4001,7 +4001,7 @@ def test_a_partialmethod_object_is_not_callable_and_prints_as_cpythons() -> None
     [
         ("class Dual(float):\n    pass\n", "class Dual(float): a class of the program's cannot"),
         ("class V(int):\n    pass\n", "keep the number in an attribute (`self.value = x`)"),
-        ("class Words(list):\n    pass\n", "inherit from the built-in type 'list' here"),
+        ("class Pair(tuple):\n    pass\n", "inherit from the built-in type 'tuple' here"),
         (
             "from enum import Enum\nclass C(Enum):\n    A = 1\n"
             "    def __new__(cls, v):\n        return object.__new__(cls)\n",

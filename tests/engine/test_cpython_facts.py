@@ -221,8 +221,8 @@ print(string.hexdigits, string.octdigits, string.ascii_letters[-3:])
 
 
 def test_the_snippet_modules_are_listed_where_an_import_is_refused() -> None:
-    with pytest.raises(EngineError, match=r"bisect.*string"):
-        trace_source("import textwrap\n" + TAIL)
+    with pytest.raises(EngineError, match=r"bisect.*pprint.*string.*textwrap"):
+        trace_source("import weakref\n" + TAIL)
 
 
 def test_attributes_set_on_a_function_are_cpythons() -> None:
@@ -772,5 +772,579 @@ try:
     b'ab'.decode('zlib')
 except LookupError as e:
     print(e)
+"""
+    )
+
+
+def test_pprint_breaks_lines_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+import pprint
+from pprint import pformat, pp
+data = {'name': 'net', 'layers': [{'in': i, 'out': i * 2, 'w': [0.1 * j for j in range(6)]}
+                                  for i in range(3)], 'tags': {3, 1, 2}}
+pprint.pprint(data)
+pprint.pprint(data, width=40, indent=2)
+pprint.pprint(data, depth=2)
+pp(data, compact=True, width=50)
+print(pformat(list(range(40)), compact=True))
+print(pformat(('x' * 30 + ' ') * 5))
+pprint.pprint(['long words ' * 12, 'b'])
+pprint.pprint("multi\\nline\\nstring long enough to be split over several lines, yes it is")
+class P:
+    def __init__(self, n):
+        self.n = n
+    def __repr__(self):
+        return f'P({self.n})'
+pprint.pprint([P(i) for i in range(30)], width=30, compact=True)
+from dataclasses import dataclass, field
+@dataclass
+class D:
+    name: str
+    values: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+pprint.pprint(D('abc', list(range(30))))
+pprint.pprint([D('a'), D('b', [1])], width=20)
+from collections import OrderedDict, defaultdict, Counter, deque
+pprint.pprint(OrderedDict((str(i), i * 1000) for i in range(12)))
+dd = defaultdict(list)
+dd['a'].extend(range(30))
+pprint.pprint(dd)
+pprint.pprint(Counter('abracadabra' * 3), width=20)
+pprint.pprint(deque(range(30), maxlen=50))
+pprint.pprint((1,), width=1)
+pprint.pprint(frozenset(range(30)))
+print(pprint.saferepr([1, {'b': 2, 'a': (1,)}]), pprint.isreadable([P(1)]), pprint.isrecursive([1]))
+printer = pprint.PrettyPrinter(indent=4, width=30)
+printer.pprint({'k%d' % i: list(range(i)) for i in range(6)})
+pprint.pprint(10**30, underscore_numbers=True)
+pprint.pprint({(1, 2): None, 3: 'x', 'a': [1] * 40}, compact=True)
+for bad in [dict(indent=-1), dict(depth=0), dict(width=0)]:
+    try:
+        pprint.pprint([1], **bad)
+    except ValueError as e:
+        print(e)
+r = [1, 2]
+r.append(r)
+print(pprint.isrecursive(r), pprint.isreadable(r))
+import io
+s = io.StringIO()
+pprint.pprint({'z': 1, 'a': 2}, stream=s)
+print(repr(s.getvalue()))
+pprint.pprint(b'abcdefgh' * 20)
+class B:
+    def __repr__(self):
+        raise ValueError('no repr')
+try:
+    pprint.pprint([B()])
+except ValueError as e:
+    print('caught', e)
+"""
+    )
+
+
+def test_pprint_shows_recursion_as_cpython_with_the_objects_id() -> None:
+    source = "import pprint\nx = {'name': 'loop'}\nx['me'] = x\nx['l'] = [x, 'a' * 70]\n"
+    lines = printed_lines(trace_source(source + "pprint.pprint(x)\nprint(id(x))\n" + TAIL))
+    address = lines[-1]
+    assert lines[:-1] == [
+        f"{{'l': [<Recursion on dict with id={address}>,",
+        "       'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'],",
+        f" 'me': <Recursion on dict with id={address}>,",
+        " 'name': 'loop'}",
+    ]
+
+
+def test_textwrap_wraps_fills_dedents_and_shortens_as_cpython() -> None:
+    assert_as_cpython(
+        """
+import textwrap
+from textwrap import dedent, indent, wrap, fill, shorten, TextWrapper
+doc = '''
+    def f(x):
+        return x * 2
+
+      trailing
+'''
+print(dedent(doc))
+print(repr(dedent('  a\\n\\t b\\n  c')), repr(dedent('   \\n  x\\n    y\\n')))
+print(indent('a\\nb\\n\\nc', '> '))
+print(indent('a\\nb\\n\\nc', '+ ', lambda line: True))
+text = ("The quick brown fox jumps over the lazy dog. It was a well-known, long-winded "
+        "sentence -- really! Backpropagation computes gradients.")
+for w in (10, 20, 35, 70):
+    print(wrap(text, w))
+print(fill(text, 30, initial_indent='* ', subsequent_indent='  '))
+print(fill(text, 25, break_long_words=False, break_on_hyphens=False))
+print(wrap('supercalifragilisticexpialidocious and-so-on', 8))
+print(shorten(text, 40), shorten('Hello  world!', 12), shorten('Hello  world!', 11))
+print(shorten(text, 30, placeholder='...'))
+print(fill('Hi there.  I am here. Yes!  ok', 12, fix_sentence_endings=True))
+print(wrap('a\\tb\\tc   d', 5), wrap('a\\tb c', 8, expand_tabs=False))
+print(wrap('x  y\\n z', 3, drop_whitespace=False))
+print(wrap(text, 20, max_lines=3), wrap(text, 20, max_lines=2, placeholder=' ~'))
+tw = TextWrapper(width=15, initial_indent='- ')
+print(tw.wrap('one two three four five six'), tw.fill('alpha beta gamma'))
+tw.width = 5
+print(tw.wrap('aaa bbb'))
+for bad in [lambda: wrap('x', 0), lambda: wrap('abc def', 5, max_lines=1, placeholder='.....'),
+            lambda: wrap(5), lambda: dedent(3), lambda: indent(None, 'x')]:
+    try:
+        print(bad())
+    except Exception as e:
+        print(type(e).__name__, e)
+print(wrap(''), fill('   '), shorten('   ', 5), dedent(''), repr(indent('', 'x')))
+"""
+    )
+
+
+def test_chain_map_looks_up_writes_and_prints_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+from collections import ChainMap
+import collections
+defaults = {'lr': 0.1, 'steps': 10, 'seed': 0}
+args = {'lr': 0.05}
+cm = ChainMap(args, defaults)
+print(cm['lr'], cm['steps'], cm.get('x'), cm.get('seed', 5), len(cm), list(cm))
+print('lr' in cm, 'x' in cm)
+print(cm, repr(cm), type(cm).__name__, type(cm), isinstance(cm, ChainMap))
+print(bool(cm), bool(ChainMap()))
+print(cm.maps, cm.maps[1] is defaults)
+cm['steps'] = 20
+print(args, defaults, cm['steps'])
+child = cm.new_child({'lr': 1.0})
+print(child, child['lr'], child.parents, child.parents == cm, cm.new_child(), cm.new_child(x=1))
+print(list(cm.keys()), list(cm.items()), list(cm.values()), cm.keys(), sorted(cm.items()))
+print(dict(cm), cm == {'lr': 0.05, 'steps': 20, 'seed': 0}, cm != {}, ChainMap() == ChainMap({}))
+del cm['steps']
+try:
+    del cm['seed']
+except KeyError as e:
+    print('KeyError', e)
+try:
+    cm['nope']
+except KeyError as e:
+    print('KeyError', e)
+print(cm.pop('lr'), cm, cm.setdefault('k', 3), cm)
+try:
+    cm.popitem(); cm.popitem()
+except KeyError as e:
+    print('KeyError', e)
+cm.update({'a': 1}, b=2); cm.update([('c', 3)])
+print(cm, cm | {'z': 0}, {'z': 0} | cm)
+print(collections.ChainMap({1: 2}).copy(), ChainMap.fromkeys('ab', 0))
+cm |= {'q': 9}
+print(cm, 'q' in cm.keys(), ('q', 9) in cm.items(), 9 in cm.values())
+self_ref = ChainMap()
+self_ref['me'] = self_ref
+print(self_ref)
+scopes = ChainMap()
+for depth in range(3):
+    scopes = scopes.new_child({'depth': depth})
+print(scopes['depth'], len(scopes.maps), scopes.parents['depth'])
+import pprint
+cm = ChainMap({'lr': 0.05, 'name': 'x' * 30},
+              {'lr': 0.1, 'steps': 10, 'seed': 0, 'layers': [16, 16, 1]}, {})
+pprint.pprint(cm)
+pprint.pprint(ChainMap())
+def f(**kw): return sorted(kw.items())
+print(f(**cm), {**cm}, sorted(cm), max(cm), len(set(cm)))
+for k, v in cm.items(): print(k, v, end='; ')
+print()
+"""
+    )
+
+
+def test_singledispatch_dispatches_registers_and_refuses_as_cpython() -> None:
+    assert_as_cpython(
+        """
+from functools import singledispatch
+import functools
+from collections.abc import Sequence, Mapping
+class Node:
+    def __init__(self, v): self.v = v
+class Leaf(Node): pass
+class Special(Leaf): pass
+class Mixin: pass
+class Both(Mixin, Node): pass
+@singledispatch
+def show(x):
+    '''Show anything.'''
+    return f'object {x!r}'
+@show.register
+def _(x: int):
+    return f'int {x}'
+@show.register(float)
+def _(x):
+    return f'float {x:.2f}'
+@show.register
+def _(x: 'Node'):
+    return f'node {x.v}'
+@show.register(Leaf)
+def _show_leaf(x):
+    return 'leaf ' + show.dispatch(Node)(x)
+@show.register
+def _(x: list | tuple):
+    return 'seq ' + ', '.join(show(i) for i in x)
+def mixin(x):
+    return 'mixin'
+show.register(Mixin, mixin)
+print(show(1), show(True), show(2.5), show('s'), show(None))
+print(show(Node(1)), show(Leaf(2)), show(Special(3)))
+print(show([1, 2.0, Leaf(4)]), show((1,)), show(Both(5)))
+print(show.__name__, show.__doc__, show.dispatch(bool) is show.dispatch(int))
+print(show.dispatch(Special) is _show_leaf)
+print(sorted(t.__name__ for t in show.registry), object in show.registry)
+print(show.registry[float].__name__)
+print(show.dispatch(str) is show.registry[object], len(show.registry))
+@functools.singledispatch
+def size(x):
+    raise NotImplementedError(type(x).__name__)
+@size.register(Sequence)
+def _(x):
+    return len(x)
+@size.register(Mapping)
+def _(x):
+    return -len(x)
+print(size([1, 2]), size('abc'), size({'a': 1}))
+try:
+    size(3)
+except NotImplementedError as e:
+    print('NotImplementedError', e)
+for bad in [lambda: show(), lambda: show.register(5, len),
+            lambda: show.register(lambda x: x)]:
+    try:
+        bad()
+    except TypeError as e:
+        print('TypeError', str(e)[:60])
+def unannotated(x): pass
+try:
+    show.register(unannotated)
+except TypeError as e:
+    print('TypeError', str(e)[:60])
+def bad_ann(x: 5): pass
+try:
+    show.register(bad_ann)
+except TypeError as e:
+    print('TypeError', e)
+@show.register(str)
+def _(x, suffix='!'):
+    return x + suffix
+print(show('hi'), show('hi', suffix='?'))
+"""
+    )
+
+
+def test_singledispatch_reads_string_annotations_and_unions_as_cpython() -> None:
+    assert_as_cpython(
+        """from __future__ import annotations
+from functools import singledispatch
+from dataclasses import dataclass
+
+@dataclass
+class Add:
+    a: object
+    b: object
+
+@dataclass
+class Mul:
+    a: object
+    b: object
+
+@singledispatch
+def evaluate(node):
+    raise TypeError(f'cannot evaluate {type(node).__name__}')
+
+@evaluate.register
+def _(node: int | float):
+    return node
+
+@evaluate.register
+def _(node: Add):
+    return evaluate(node.a) + evaluate(node.b)
+
+@evaluate.register
+def _(node: Mul):
+    return evaluate(node.a) * evaluate(node.b)
+
+print(evaluate(Add(1, Mul(2.5, 4))), evaluate(3))
+try:
+    evaluate('x')
+except TypeError as e:
+    print(e)
+"""
+    )
+
+
+def test_a_class_inheriting_from_list_or_dict_is_one_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+import json
+class Stack(list):
+    def push(self, x):
+        self.append(x)
+    def peek(self):
+        return self[-1]
+    def append(self, x):
+        print('append', x)
+        super().append(x)
+s = Stack([1, 2])
+s.push(3)
+s.extend([4, 5])
+print(s, len(s), s.peek(), s[1:3], list(s), sorted(s, reverse=True), sum(s), max(s), 3 in s, 9 in s)
+print(isinstance(s, list), isinstance(s, Stack), issubclass(Stack, list), type(s).__name__)
+print(Stack.__mro__)
+print(s == [1, 2, 3, 4, 5], [1, 2, 3, 4, 5] == s, s != [1], s < [9], s + [6], [0] + s, s * 2, 2 * s)
+print(type(s + [6]).__name__, type(s[:2]).__name__, json.dumps(s), ', '.join(map(str, s)))
+print(s.pop(), s.index(2), s.count(1))
+s += [7]; print(s, type(s).__name__)
+s *= 2; print(s)
+s.sort(reverse=True); s.reverse(); print(s, s.copy(), type(s.copy()).__name__)
+del s[0]; s[0] = 100; print(s, bool(s), bool(Stack()), Stack(), repr(Stack('ab')))
+for i, x in enumerate(s):
+    if i > 2: break
+    print(i, x, end=' ')
+print()
+print(list.append(s, 0) or s[-1], list(reversed(s))[:2], s.clear(), s, len(s))
+s.tag = 'mine'; print(s.tag, vars(s))
+try:
+    hash(s)
+except TypeError as e:
+    print(e)
+try:
+    s[10]
+except IndexError as e:
+    print('IndexError', e)
+class Registry(dict):
+    def register(self, name):
+        def deco(f):
+            self[name] = f
+            return f
+        return deco
+    def __setitem__(self, key, value):
+        print('set', key)
+        super().__setitem__(key, value.upper() if isinstance(value, str) else value)
+r = Registry(a='x')
+r['b'] = 'y'
+r.update(c='z')
+@r.register('f')
+def f(): return 1
+print(sorted(r), r['b'], r.get('c'), r.get('q', 0), len(r), 'a' in r, r['f']())
+print(isinstance(r, dict), list(r.keys()), type(r).__name__, dict(r) == r)
+print(r == {'a': 'x', 'b': 'Y', 'c': 'z', 'f': f})
+print(Registry.fromkeys('xy', 0), type(Registry.fromkeys('')))
+print({**r}.keys(), sorted(r | {'g': 1}), type(r | {}).__name__)
+print(json.dumps({k: v for k, v in r.items() if k != 'f'}))
+class Cnt(dict):
+    def __missing__(self, k):
+        return 0
+c = Cnt()
+for w in 'a b a c a'.split():
+    c[w] = c[w] + 1
+print(c, c['zz'], c.get('zz'), 'zz' in c, sorted(c.items()))
+class Auto(dict):
+    def __missing__(self, key):
+        self[key] = value = Auto()
+        return value
+a = Auto()
+a['x']['y']['z'] = 1
+print(a, json.dumps(a))
+try:
+    Registry()['nope']
+except KeyError as e:
+    print('KeyError', e)
+"""
+    )
+
+
+def test_a_list_or_dict_subclass_overrides_copies_and_pretty_prints_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+import copy, pprint
+class Path(list):
+    def __getitem__(self, i):
+        print('get', i)
+        return super().__getitem__(i)
+    def __len__(self):
+        return 99
+p = Path([1, 2, 3])
+print(p[0], [x for x in p], len(p), bool(Path()), p)
+class Vec(list):
+    def __init__(self, *xs):
+        super().__init__(float(x) for x in xs)
+    def __add__(self, other):
+        return Vec(*(a + b for a, b in zip(self, other)))
+    def __repr__(self):
+        return 'Vec' + super().__repr__()
+v = Vec(1, 2) + Vec(3, 4)
+print(v, type(v).__name__, [1.0] + v, v == [4.0, 6.0], str(v), f'{v}')
+c = copy.copy(v); d = copy.deepcopy(v)
+print(c, d, type(c).__name__, c is v, c == v)
+class Sub(Vec): pass
+print(Sub(5), isinstance(Sub(), list), Sub.__mro__)
+try:
+    Vec('x')
+except ValueError as e:
+    print('ValueError', e)
+try:
+    class L(list): pass
+    L(1)
+except TypeError as e:
+    print('TypeError', e)
+class D(dict):
+    def __getitem__(self, k):
+        return 'override'
+d2 = D(a=1)
+print(d2['a'], dict(d2), {**d2}, d2.get('a'), list(d2.items()))
+class Big(list): pass
+pprint.pprint(Big(range(30)), compact=True)
+pprint.pprint({'stack': Big(['x' * 30, 'y' * 30, 'z' * 30])})
+loop = Big([1]); loop.append(loop); print(loop)
+class S(list): pass
+class D(dict): pass
+print(D.__mro__, S.__mro__[1] is list)
+x = S()
+for i in range(150):
+    x = S([x])
+print(len(repr(x)), str(x)[:5])
+d = D()
+for i in range(150):
+    d = D(k=d)
+print(len(repr(d)))
+class Loop(dict):
+    def __missing__(self, k):
+        return self[k]
+try:
+    Loop()['a']
+except RecursionError:
+    print('RecursionError')
+import json
+print(json.dumps(x)[:10], json.dumps(d)[:10])
+"""
+    )
+
+
+def test_super_in_a_nested_function_and_its_explicit_forms_are_cpythons() -> None:
+    assert_as_cpython(
+        """
+class A:
+    def f(self):
+        return 'A.f'
+    @classmethod
+    def make(cls):
+        return cls.__name__
+class B(A):
+    def f(self):
+        def inner():
+            return super().f()
+        return 'B>' + inner()
+    def g(self):
+        return [super().f() for _ in range(2)]
+    def h(self):
+        return (lambda: super().f())()
+    @classmethod
+    def make(cls):
+        return 'B' + super().make()
+b = B()
+for call in [lambda: b.f(), lambda: b.g(), lambda: b.h(), lambda: B.make(),
+             lambda: super(B, b).f(), lambda: super(B, B).f(b), lambda: super(B, B).make(),
+             lambda: super(B, b).make(), lambda: super(B, 5)]:
+    try:
+        print(call())
+    except Exception as e:
+        print(type(e).__name__, e)
+def outside(self):
+    return super(B, self).f()
+print(outside(b))
+class C(B):
+    def f(self):
+        return 'C>' + super(B, self).f()
+print(C().f())
+try:
+    super(C, C()).f()
+except RuntimeError as e:
+    print('RuntimeError', e)
+s = super(B, b)
+print(type(s).__name__, s.f())
+class D(A):
+    def f(self):
+        def helper(obj):
+            return super().f()
+        def deeper(obj):
+            def inner2(me):
+                return super().f()
+            return inner2(obj)
+        def no_instance(x):
+            return super().f()
+        return helper(self), deeper(self)
+    def g(self):
+        def k(x):
+            return super().f()
+        return k(5)
+    def h(self):
+        def gone(x):
+            del x
+            return super().f()
+        return gone(self)
+print(D().f())
+for call in (lambda: D().g(), lambda: D().h()):
+    try:
+        print(call())
+    except (TypeError, RuntimeError) as e:
+        print(type(e).__name__, e)
+"""
+    )
+
+
+def test_the_abstract_classes_a_chain_map_or_a_list_subclass_is_an_instance_of() -> None:
+    assert_as_cpython(
+        """
+from collections import ChainMap
+from collections.abc import Mapping, MutableMapping, Sequence, MutableSequence
+from typing import List, Dict
+from enum import StrEnum, IntEnum
+class S(list): pass
+class D(dict): pass
+class Plain:
+    def keys(self): return []
+class Op(StrEnum):
+    MUL = 'mul'
+class L(IntEnum):
+    X = 1
+for v in (ChainMap(), S(), D(), Plain(), Op.MUL, L.X, [], {}):
+    kinds = (Mapping, MutableMapping, Sequence, MutableSequence, List, Dict)
+    print(type(v).__name__, [isinstance(v, c) for c in kinds])
+print(dir(ChainMap()) == sorted(dir(ChainMap())), 'maps' in dir(ChainMap()))
+"""
+    )
+
+
+def test_a_list_or_dict_subclass_has_the_built_in_types_methods_and_slots_as_cpythons() -> None:
+    assert_as_cpython(
+        """
+class S(list):
+    __slots__ = ()
+class T(list):
+    def total(self):
+        return sum(self)
+s = S([3, 1])
+t = T([1, 2])
+print(s, sorted([T([2]), T([1])]), max([T([1, 2, 3]), T([9])], key=len), T([1]) in [T([1])])
+try:
+    s.x = 1
+except AttributeError as e:
+    print('AttributeError', e)
+print('append' in dir(t), 'total' in dir(t), len([n for n in dir(t) if not n.startswith('_')]))
+print([k for k in vars(T) if not k.startswith('__')])
+class Q(dict):
+    def __eq__(self, other):
+        return True
+    __hash__ = None
+print(Q() == 5, Q(a=1) == {}, {} == Q())
+class T(list): pass
+class D(dict): pass
+print(sorted(n for n in dir(T()) if not n.startswith('_')))
+print(sorted(n for n in dir(D()) if not n.startswith('_')))
 """
     )

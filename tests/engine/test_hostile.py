@@ -1454,7 +1454,7 @@ MIXIN = (
         (MIXIN + "class M(str, Enum):\n    A = 'a'\nx = M.A.upper.__self__\n", "dunder"),
         (MIXIN + "class F(float, Enum):\n    A = 1.0\n", "cannot inherit from the built-in type"),
         (MIXIN + "class S(str):\n    pass\n", "cannot inherit from the built-in type"),
-        (MIXIN + "class S(list, Op):\n    pass\n", "cannot inherit from the built-in type"),
+        (MIXIN + "class S(list, Op):\n    pass\n", "cannot extend <enum 'Op'>"),
         (MIXIN + "class S(str, Enum):\n    A = 'a'\nx = S.A * 10 ** 9\n", "strings here stay"),
         (MIXIN + "class S(int, Enum):\n    A = 10 ** 400\nx = S.A ** S.A\n", "OverflowError"),
         (MIXIN + "import json\nx = json.dumps([Op.ADD] * 400_000)\n", "strings here stay"),
@@ -2929,3 +2929,164 @@ def test_a_long_list_compared_with_a_short_one_is_walked_as_far_as_the_short_one
     )
     assert printed_lines(trace_source(source + END))[0] == "(True, False, False, True, True)"
     assert walked[0] < 1000
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a long list: ended by the step bound, each item charged as the program's lines
+        ("import pprint\npprint.pprint(list(range(100_000)))\n", "too many steps"),
+        # nested as deep as containers go: CPython's walk of each level's subtree again
+        ("import pprint\nx = []\nfor i in range(199):\n    x = [x]\npprint.pprint(x)\n",
+         "too many steps"),
+        # a repr that pretty-prints itself: the call depth, which a program may catch
+        ("import pprint\nclass A:\n    def __repr__(self):\n        return pprint.pformat([self])\n"
+         "pprint.pprint(A())\n", "RecursionError"),
+        # its text is bounded as any string
+        ("import pprint\nx = pprint.pformat(list(range(5_000)))\n", "strings here stay within"),
+    ],
+)  # fmt: skip
+def test_pprint_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_pprint_of_deep_nesting_and_a_long_string_is_cpythons() -> None:
+    source = (
+        "import pprint\nx = []\nfor i in range(60):\n    x = [x, {'k': (i,)}]\n"
+        "pprint.pprint(x, width=60)\npprint.pprint('word ' * 1500)\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a long word broken at width 1: sliced again for each line, as CPython slices it
+        ("import textwrap\nx = textwrap.wrap('x' * 10_000, width=1)\n", "too many steps"),
+        # tabs expanded past the string bound before the memory is taken
+        ("import textwrap\nx = textwrap.wrap('\\t' * 5_000, tabsize=10**9)\n",
+         "strings here stay within"),
+        # dedent is charged by the length of its text, a loop of it ends on the steps
+        ("import textwrap\ns = '    x\\n' * 1_600\nfor i in range(1_000):\n"
+         "    y = textwrap.dedent(s)\n", "too many steps"),
+        # a predicate that indents its own text again: the call depth
+        ("import textwrap\ndef p(line):\n    return textwrap.indent(line, '>', p)\n"
+         "x = textwrap.indent('a', '>', p)\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_textwrap_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_textwrap_of_the_longest_string_is_cpythons_and_charged_by_its_length() -> None:
+    source = (
+        "import textwrap\ntext = 'a well-known word -- ' * 450\n"
+        "lines = textwrap.wrap(text, 33)\nprint(len(lines), lines[-1], len(textwrap.fill(text)))\n"
+        "print(textwrap.dedent('   ' + text[:5000]).count('-'), textwrap.shorten(text, 50))\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # each map a lookup walks is a step of its loop: a missing key in many maps
+        ("from collections import ChainMap\ncm = ChainMap(*[{} for i in range(10_000)])\n"
+         "for i in range(100):\n    x = i in cm\n", "too many steps"),
+        # a chain of children copies its maps each time, as CPython's
+        ("from collections import ChainMap\ncm = ChainMap()\nfor i in range(5_000):\n"
+         "    cm = cm.new_child()\n", "too many steps"),
+        # a map that is the chain itself: a missing key is CPython's RecursionError
+        ("from collections import ChainMap\ncm = ChainMap({})\ncm.maps.append(cm)\nx = cm['a']\n",
+         "RecursionError"),
+        # more maps than a container may hold
+        ("from collections import ChainMap\ncm = ChainMap(*[{}] * 2_000_000)\n",
+         "containers here stay within|too many steps"),
+    ],
+)  # fmt: skip
+def test_a_chain_map_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_a_chain_map_holding_itself_prints_as_cpython() -> None:
+    source = (
+        "from collections import ChainMap\ncm = ChainMap({'a': 1})\ncm['me'] = cm\n"
+        "cm.maps.append({'b': cm})\nprint(cm, len(cm), sorted(cm))\n"
+        "many = ChainMap(*[{i: i} for i in range(20_000)])\nprint(len(many), many[19_999])\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a call is charged a step for each registered type it looks at
+        ("from functools import singledispatch\n@singledispatch\ndef f(x):\n    return 0\n"
+         "class A:\n    pass\nfor i in range(150):\n"
+         "    class A(A):\n        pass\n    f.register(A, lambda x: 1)\n"
+         "for i in range(100_000):\n    f(A())\n", "too many steps"),
+        # an implementation that dispatches its argument again: CPython's RecursionError
+        ("from functools import singledispatch\n@singledispatch\ndef f(x):\n    return f(x)\n"
+         "f(1)\n", "RecursionError"),
+    ],
+)  # fmt: skip
+def test_singledispatch_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+def test_singledispatch_on_a_deep_hierarchy_is_cpythons() -> None:
+    source = (
+        "from functools import singledispatch\nclass A:\n    pass\nclasses = [A]\n"
+        "for i in range(150):\n    class A(A):\n        pass\n    classes.append(A)\n"
+        "@singledispatch\ndef depth(x):\n    return -1\n"
+        "for i, c in enumerate(classes[::10]):\n    depth.register(c, lambda x, i=i: i * 10)\n"
+        "print(depth(A()), depth(classes[55]()), depth(5), depth.dispatch(classes[99])(0))\n"
+    )
+    assert printed_lines(trace_source(source + END))[:-1] == run_in_cpython(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # its items are a list's: bounded as any list's
+        ("class S(list):\n    pass\ns = S(range(2_000_000))\n",
+         "containers here stay within|too many steps"),
+        ("class S(list):\n    pass\ns = S([0])\ns *= 10 ** 7\n", "containers here stay within"),
+        ("class D(dict):\n    pass\nd = D.fromkeys(range(10 ** 9))\n", "too many steps"),
+        # nested in itself, through the class's own repr: the call depth
+        ("class S(list):\n    def __repr__(self):\n        return 'S' + repr(list(self))\n"
+         "s = S()\ns.append(s)\nx = repr(s)\n", "RecursionError"),
+        # a `__missing__` asking itself again
+        ("class D(dict):\n    def __missing__(self, k):\n        return self[k]\nx = D()['a']\n",
+         "RecursionError"),
+        # an endless iterator of its own: ended by the steps
+        ("class S(list):\n    def __iter__(self):\n        while True:\n            yield 1\n"
+         "x = sum(S())\n", "too many steps"),
+        # the store is not an attribute: nothing reaches it but the list's own methods
+        ("class S(list):\n    pass\nx = vars(S([1]))[' store']\n", "KeyError"),
+    ],
+)  # fmt: skip
+def test_a_list_or_dict_subclass_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        # a nested function's super() calling the method that made it, again and again
+        ("class A:\n    def f(self):\n        return 0\nclass B(A):\n    def f(self):\n"
+         "        def inner(me):\n            return me.f() + super().f()\n"
+         "        return inner(self)\nx = B().f()\n", "RecursionError"),
+        # `super(B, B)` read in a loop: each a step
+        ("class A:\n    def f(self):\n        return 0\nclass B(A):\n    pass\n"
+         "while True:\n    x = super(B, B).f\n", "too many steps"),
+    ],
+)  # fmt: skip
+def test_super_in_its_every_form_ends_at_the_bounds(source: str, words: str) -> None:
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + END, limits=Limits(max_steps=300_000, time_limit=60.0))

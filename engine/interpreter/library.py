@@ -2039,7 +2039,7 @@ class Library:
                 for arg in args:  # `a.union(b, c)`: any iterables, one after the other
                     items = self.collect(arg)
                     other = self.make_set(items)
-                    result = sets.combine(state, name, result, other)
+                    sets.combine_in_place(state, name, result, other)  # (the copy's own)
                     sources.append(
                         (None if arg.entries else arg.mirror) if type(arg) is PSet else items
                     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from backprop_animator.engine.interpreter.objects import PSet, ordered_by_hash
+from backprop_animator.engine.interpreter.runtime import MAX_ITEMS
 
 if TYPE_CHECKING:
     from backprop_animator.engine.interpreter.runtime import State
@@ -52,9 +53,31 @@ IN_PLACE = {
 
 
 def combine_in_place(state: State, name: str, left: PSet, right: PSet) -> None:
-    """`left |= right` and the like: the same set changed, as CPython changes its table."""
+    """`left |= right` and the like: the same set changed, as CPython changes its table.
+    `|=`, `-=` and `^=` walk only `right`, as CPython's do (`visited |= {v}` in a loop is
+    linear, not quadratic), and leave the items in the order `combine` would give."""
     mirror, other = left.mirror, _other(left, name, right)
-    left.items = combine(state, name, left, right).items
+    items = left.items
+    if name == "intersection":
+        left.items = combine(state, name, left, right).items
+    else:
+        state.charge(len(right))
+        given = tuple(right.items) if right is left else right.items
+        # (the bound on the size, not `check_items`' charge for the whole of it)
+        bounded = len(items) + len(given) <= MAX_ITEMS or name == "difference"
+        if not bounded:
+            state.check_items(len(items) + len(given))
+        if name == "union":
+            items.update(dict.fromkeys(given))
+        elif name == "difference":
+            for item in given:
+                items.pop(item, None)
+        else:  # symmetric_difference: CPython's own order of walking `right`
+            for item in given:
+                if item in items:
+                    del items[item]
+                else:
+                    items[item] = None
     if mirror is not None and other is not None and not left.entries:
         getattr(mirror, IN_PLACE[name])(other)
         left.mirror = mirror

@@ -461,6 +461,29 @@ def test_a_linear_algorithm_takes_linear_steps() -> None:
     assert 9.0 < large / small < 11.0
 
 
+SETS_IN_PLACE = """
+visited = set()
+gone = set(range({n}))
+flipped = set()
+for i in range({n}):
+    visited |= {{i}}
+    gone -= {{i}}
+    flipped ^= {{i, -i}}
+many = set().union(*[{{i}} for i in range({n})])
+v = Value(1.0)
+v.backward()
+"""
+
+
+def test_a_set_changed_in_place_is_charged_for_what_is_added_not_what_it_holds() -> None:
+    # `visited |= {v}`, `-=`, `^=` walk their right side, as CPython's do, and
+    # `union(*sets)` adds each to one copy: ten times the input, about ten times the
+    # steps (each was charged the whole set again: 50M steps for 4,000 `|=`).
+    small = steps_taken(SETS_IN_PLACE.format(n=300))
+    large = steps_taken(SETS_IN_PLACE.format(n=3000))
+    assert 9.0 < large / small < 11.0
+
+
 def test_printed_lone_surrogates_leave_the_engine_as_valid_utf8() -> None:
     source = (
         "print('a\\ud800b')\nfor i in range(2):\n    pass\n"

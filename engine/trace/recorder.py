@@ -444,11 +444,19 @@ class Recorder:
         """The op of a node whose class keeps none: the one the method making it stands
         for (`__mul__`: `*`, `tanh`; `__pow__`: `**k` with its exponent), else none."""
         making = self.state.making
-        shape = instance.cls.shape
-        if making is None or shape is None or instance.cls.lookup(shape.op) is not MISSING:
+        cls = instance.cls
+        shape = cls.shape
+        if shape is None or cls.lookup(shape.op) is not MISSING:
             return ""
+        # A class of its own for each op (`class Mul(Node)`, `Sigmoid(Node)`): its name
+        # names the op, wherever it is made (`Sigmoid(z)` at the top level, a `Mul`
+        # made by `__neg__`), but `**` with its exponent from the method making it.
+        named = op_of_subclass(cls, making is not None)
+        if making is None:
+            return named
         op, args = making
-        return ops.power_op(args[1] if len(args) > 1 else None) if op == "**" else op
+        made = ops.power_op(args[1] if len(args) > 1 else None) if op == "**" else op
+        return made if not named or (named == "**" and made.startswith("**")) else named
 
     def operand_mirrors(self, children: Any) -> list[Value]:
         mirrors: list[Value] = []
@@ -3022,6 +3030,25 @@ def op_of_class(name: str) -> str | None:
     return ops.OP_OF_METHOD.get(key)
 
 
+def op_of_subclass(cls: PClass, making: bool) -> str:
+    """The op a node class that is a subclass of another of the program's stands for
+    (one class for each op: `Mul(Node)` `*`, `Sigmoid(Node)` `sigmoid`: `op_of_class`);
+    where no method making the node names one (`making` false), a subclass of a node
+    class (`Gaussian(Node)`) is an op of the program's own, its name; else ""."""
+    bases = [base for base in cls.mro[1:] if not base.builtin]
+    if not bases:
+        return ""  # the node class itself (`Value`, `Tensor`)
+    name = cls.name
+    named = _OP_OF_SUBCLASS.get(name)
+    if named is None:
+        named = op_of_class(name) or ""
+        if len(_OP_OF_SUBCLASS) < MAX_OP_NAMES and len(name) <= MAX_LABEL:
+            _OP_OF_SUBCLASS[name] = named
+    if named or making or all(base.shape is None for base in bases):
+        return named
+    return clean_text(cut_label(name))
+
+
 def tape_output(holder: PInstance, charge: Callable[[int], None]) -> PInstance | None:
     """The node a tape of node objects ends with (`tape.nodes[-1]`, seeded by its
     `backward()`): of the nodes with operands that `holder` keeps in a list attribute,
@@ -3202,6 +3229,7 @@ NO_WRITES: tuple[float, tuple[()], tuple[()], None] = (0.0, (), (), None)
 # process: a class's ops are few, but a program may make an op of any string (hence
 # the bound, and only short ones: a long string is not kept alive after its trace).
 _OP_NAMES: dict[str, str] = {}
+_OP_OF_SUBCLASS: dict[str, str] = {}  # `op_of_subclass`, by class name
 MAX_OP_NAMES = 256
 
 

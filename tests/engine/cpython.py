@@ -114,7 +114,7 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
 NUMBER = re.compile(r"(-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
 
 
-NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")  # the engine's own names
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal")  # the engine's
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
@@ -128,7 +128,7 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
     ("v1", "v2"),
 )  # fmt: skip
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv")  # the engine's
+GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj")
 
 
 def number_of(node: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Twenty-five programs of `tests/engine/real_code/`, each written the way a different kind
+"""Twenty-six programs of `tests/engine/real_code/`, each written the way a different kind
 of author writes a scalar engine (SPEC §14, §15): `__slots__` with hashing by value, a
 `@dataclass(eq=False)` with `field(default_factory=set)`, closures folded by
 `functools.reduce`, ops in a dict of lambdas, one class per op with a `backward_fn`, a
@@ -6,7 +6,8 @@ stack-based sort, `graphlib`, Kahn's algorithm with a `deque` and a `Counter`, f
 specs, `__iadd__`/`__rpow__`/`__abs__`/`__lt__`, a softmax, custom exceptions,
 generators, `random.Random` instances, typing and `__main__`, properties, `logging`,
 and learners' bugs (a wrong sign, `=`, a sort that runs rules twice, a forgotten
-`zero_grad`, no `__radd__`).
+`zero_grad`, no `__radd__`), and reverse mode in the literature's words (`primal`,
+`adjoint`).
 
 Each is traced at the default limits (the clock roomy: the numbers are compared, and
 this machine is shared) and compared with CPython running it: every printed line
@@ -36,6 +37,8 @@ R, U, W = "right", "unchecked", "wrong"
 # program: (each op's verdict, the sort's, the accumulation's)
 CHECKS: dict[str, tuple[dict[str, str], str, str]] = {
     "abc_module_tree_training": ({"*": R, "+": R, "ReLU": R, "**": R}, R, R),
+    # `primal`, `adjoint` and (node, partial) pairs: refused before ("it has no `grad`").
+    "adjoint_primal_reverse_mode": ({"*": R, "sin": R, "exp": R, "+": R}, R, R),
     "bug_grads_overwritten": ({"*": R, "+": R}, R, W),
     "bug_no_radd_sum": ({"*": R, "+": R}, R, R),
     "bug_queue_sort_runs_twice": ({"*": R, "+": R, "tanh": R}, W, R),

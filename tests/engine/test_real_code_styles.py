@@ -244,3 +244,35 @@ print(x.grad)
         "+",
         "Gaussian",
     ]
+
+
+RANDOM_DRAWS = """import random
+r = random.Random(5)
+print(random.expovariate(2.0), random.triangular(), random.triangular(1, 3))
+print(random.triangular(0, 10, 2), random.triangular(2, 2), r.triangular(mode=None))
+print(r.lognormvariate(0, 0.5), r.paretovariate(3), r.weibullvariate(1.0, 1.5))
+print(r.triangular(low=-1, high=1, mode=0.5), r.expovariate(lambd=0.5))
+for x in [0, 10**400, float("inf"), float("nan"), -1e308, 1e-320]:
+    for draw in (random.expovariate, random.paretovariate, lambda b: r.weibullvariate(1.0, b)):
+        try:
+            print(draw(x))
+        except (ZeroDivisionError, OverflowError, ValueError) as e:
+            print(type(e).__name__, e)
+try:
+    random.lognormvariate(1000, 0)
+except OverflowError as e:
+    print(e)
+try:
+    random.expovariate()
+except TypeError as e:
+    print(e)
+"""
+
+
+def test_more_of_randoms_draws_are_cpythons() -> None:
+    # `expovariate`, `triangular`, `lognormvariate`, `paretovariate`, `weibullvariate`, on
+    # the module and on an instance, were missing attributes: CPython's numbers and errors,
+    # each one draw of `random()` (or `gauss`), no loop.
+    from tests.engine.random_programs import compare
+
+    assert compare(RANDOM_DRAWS) is None

@@ -1335,6 +1335,9 @@ class Recorder:
                     break
                 start[node] = after
                 self.right.touched.add(node)  # written in this pass: it starts there
+        # (A backward() that raised before its first rule was done: as far as it went.)
+        if not (self.rule_order or writes_itself or self.walked or self.resumed or failed):
+            self.no_rule_run(output, reachable, sort, start.get(output, 0), grad)
         if self.rule_order and not (self.walked or self.resumed):
             # The sort frame's words say a proper order and a seed of 1: only where so.
             # The usual pass ran every rule once in the reverse of the recorder's own
@@ -1375,6 +1378,25 @@ class Recorder:
         if failed is not None:
             raise failed
         return result
+
+    def no_rule_run(
+        self, output: Value, reachable: list[Value], sort: dict[str, Any], seed: Any, grad: str
+    ) -> None:
+        """A pass whose backward() ran no node's rule and wrote no gradient but the seed
+        (an order it never filled, a loop over the wrong list), where the output reaches
+        an op node: a sort that runs none of the rules. Its words say which rule never
+        ran, not a depth-first sort's, and the check's sort row names it at the sort
+        frame (`walk_faults`), as a backward() whose own writes part from the chain rule."""
+        if not any(node._prev for node in reachable):
+            return  # a graph of leaves alone: no rule to run
+        fault = own_order_fault([], reachable, output)
+        if fault is None:
+            return
+        text = narrate.own_sort_text(output, len(reachable), self.names, fault, seed, grad)
+        sort["text"] = text.removesuffix(narrate.EACH_FRAME) + narrate.no_rule_runs(
+            self.names(output)
+        )
+        self.walk_faults[id(sort)] = fault[0]
 
     def judge_own_writes(
         self,

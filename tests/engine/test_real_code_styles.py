@@ -276,3 +276,35 @@ def test_more_of_randoms_draws_are_cpythons() -> None:
     from tests.engine.random_programs import compare
 
     assert compare(RANDOM_DRAWS) is None
+
+
+def test_a_sort_that_lists_no_node_is_wrong_and_says_no_rule_runs() -> None:
+    # The stack-based sort with its `topo.append(node)` left out: backward() seeds the
+    # output and runs no rule. The sort frame said "Depth-first sort: 406 nodes, each
+    # after its children" and the check's sort row was right, every gradient below the
+    # loss 0 where a right engine's is not.
+    source = (REAL_CODE / "iterative_stack_topo_mlp.py").read_text()
+    kept = "                topo.append(node)\n                continue\n"
+    assert kept in source
+    source = source.replace(kept, "                continue\n")
+    _, numbers, outputs = run_in_cpython_with_passes(source)
+    trace = traced(trace_source, source, "packed", ROOMY)
+    assert [one["data"] for one in trace["passes"]] == pytest.approx(numbers, rel=1e-9)
+    leaves = [(float(n["data"]), float(n["grad"])) for n in trace["nodes"] if n["kind"] == "leaf"]
+    assert_leaves_among(sorted(leaves), leaves_of(outputs))
+    assert {grad for _, grad in leaves} == {0.0}
+    check = trace["engine_check"]
+    assert check["sort"]["verdict"] == W
+    first = check["sort"]["first"]
+    frame = trace["frames"][first["frame"]]
+    assert frame["phase"] == "sort" and frame["pass"] == 0
+    node = next(n for n in trace["nodes"] if n["id"] == first["node"])
+    assert node["kind"] == "op" and first["consumer"] is None
+    assert frame["text"] == (
+        f"loss.backward() never runs {node['name']}'s rule (406 nodes reach loss): nothing is "
+        f"passed on from {node['name']}. Seed loss.grad = 1. It runs no node's rule at all: "
+        "every gradient below loss stays as it was."
+    )
+    assert not [f for f in trace["frames"] if f["phase"] == "backward"]
+    assert {row["verdict"] for row in check["rules"]} == {U}
+    assert any(n["correct_grad"] != 0 for n in trace["nodes"] if n["kind"] == "leaf")

@@ -2370,32 +2370,8 @@ class Library:
             rng.seed(value)
 
         def numeric(name: str, count: int) -> Call:
-            functions: dict[str, Callable[..., Any]] = {
-                "uniform": rng.uniform,
-                "gauss": rng.gauss,
-                "normalvariate": rng.normalvariate,
-                "betavariate": lambda alpha, beta: _betavariate(rng, alpha, beta),
-                "random": rng.random,
-                # CPython's draws of one `random()` or `gauss` each, no loop in them
-                "expovariate": _cpython_errors(rng.expovariate),
-                "lognormvariate": _cpython_errors(rng.lognormvariate),
-                "paretovariate": _cpython_errors(rng.paretovariate),
-                "weibullvariate": _cpython_errors(rng.weibullvariate),
-                "triangular": _cpython_errors(rng.triangular),
-            }
-            function = functions[name]
-            # Parameter names and defaults as CPython 3.11 has them (`gauss(mu=0.0, sigma=1.0)`).
-            names, defaults = {
-                "uniform": (("a", "b"), ()),
-                "gauss": (("mu", "sigma"), (0.0, 1.0)),
-                "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
-                "betavariate": (("alpha", "beta"), ()),
-                "expovariate": (("lambd",), ()),
-                "lognormvariate": (("mu", "sigma"), ()),
-                "paretovariate": (("alpha",), ()),
-                "weibullvariate": (("alpha", "beta"), ()),
-                "triangular": (("low", "high", "mode"), (0.0, 1.0, None)),
-            }.get(name, ((), ()))
+            function = _draws(rng)[name]
+            names, defaults = _DRAW_PARAMETERS.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
                 keys = dict.fromkeys(kwargs)
@@ -2594,6 +2570,37 @@ def _getrandbits(rng: random.Random, args: list[Any], kwargs: dict[str, Any]) ->
         return rng.getrandbits(bits)
     except ValueError as error:  # a negative count: CPython's, caught as one
         raise caught_as(f"random.getrandbits(): {error}", error) from None
+
+
+# Parameter names and defaults as CPython 3.11 has them (`gauss(mu=0.0, sigma=1.0)`).
+_DRAW_PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[Any, ...]]] = {
+    "uniform": (("a", "b"), ()),
+    "gauss": (("mu", "sigma"), (0.0, 1.0)),
+    "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
+    "betavariate": (("alpha", "beta"), ()),
+    "expovariate": (("lambd",), ()),
+    "lognormvariate": (("mu", "sigma"), ()),
+    "paretovariate": (("alpha",), ()),
+    "weibullvariate": (("alpha", "beta"), ()),
+    "triangular": (("low", "high", "mode"), (0.0, 1.0, None)),
+}
+
+
+def _draws(rng: random.Random) -> dict[str, Callable[..., Any]]:
+    """`random`'s draws of plain numbers over `rng`, by name (`Library.random_module`)."""
+    return {
+        "uniform": rng.uniform,
+        "gauss": rng.gauss,
+        "normalvariate": rng.normalvariate,
+        "betavariate": lambda alpha, beta: _betavariate(rng, alpha, beta),
+        "random": rng.random,
+        # CPython's draws of one `random()` or `gauss` each, no loop in them
+        "expovariate": _cpython_errors(rng.expovariate),
+        "lognormvariate": _cpython_errors(rng.lognormvariate),
+        "paretovariate": _cpython_errors(rng.paretovariate),
+        "weibullvariate": _cpython_errors(rng.weibullvariate),
+        "triangular": _cpython_errors(rng.triangular),
+    }
 
 
 def _bound_numbers(

@@ -30,6 +30,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import (
+    argparse_module,
     codegen,
     contextlib_module,
     generators,
@@ -2310,6 +2311,7 @@ LIBRARY_SOURCES = {
     "graphlib": graphlib_module.GRAPHLIB_SOURCE,
     "bisect": small_modules.BISECT_SOURCE,
     "string": small_modules.STRING_SOURCE,
+    "argparse": argparse_module.ARGPARSE_SOURCE,
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {
@@ -2321,12 +2323,13 @@ LAZY_MODULES = {
     "graphlib": graphlib_module.GRAPHLIB_NAMES,
     "bisect": small_modules.BISECT_NAMES,
     "string": small_modules.STRING_NAMES,
+    "argparse": argparse_module.ARGPARSE_NAMES,
 }
 
 
 # The library modules whose classes CPython names by the module itself (not `unittest`,
 # whose are `unittest.case.`'s, nor `queue`'s `_queue.Empty`): their `__module__`.
-_NAMED_MODULES = frozenset({"graphlib"})
+_NAMED_MODULES = frozenset({"graphlib", "argparse"})
 
 
 def _same(value: Any) -> Any:

@@ -42,6 +42,9 @@ def run_in_cpython(source: str) -> list[str]:
         "__builtins__": builtins,
     }
     limit = sys.getrecursionlimit()
+    # A script run with no arguments, as the interpreter's `sys.argv` says (an
+    # `argparse` parser reads it; the test run's own arguments are no script's).
+    argv, sys.argv = sys.argv, ["/program/main.py"]
     try:
         with contextlib.redirect_stdout(out):
             # `dont_inherit`: not this module's `from __future__ import annotations` (a
@@ -53,6 +56,7 @@ def run_in_cpython(source: str) -> list[str]:
             raise
     finally:
         sys.setrecursionlimit(limit)
+        sys.argv = argv
     return out.getvalue().splitlines()
 
 
@@ -63,6 +67,7 @@ _SUBPROCESS = """
 import random as _random, sys as _sys
 from micrograd.engine import Value
 _random.seed(0)
+_sys.argv = ["/program/main.py"]
 del _random
 exec(compile(_sys.stdin.read(), "<program>", "exec"), globals())
 """

@@ -1,4 +1,4 @@
-"""Twenty-six programs of `tests/engine/real_code/`, each written the way a different kind
+"""Twenty-seven programs of `tests/engine/real_code/`, each written the way a different kind
 of author writes a scalar engine (SPEC §14, §15): `__slots__` with hashing by value, a
 `@dataclass(eq=False)` with `field(default_factory=set)`, closures folded by
 `functools.reduce`, ops in a dict of lambdas, one class per op with a `backward_fn`, a
@@ -6,8 +6,8 @@ stack-based sort, `graphlib`, Kahn's algorithm with a `deque` and a `Counter`, f
 specs, `__iadd__`/`__rpow__`/`__abs__`/`__lt__`, a softmax, custom exceptions,
 generators, `random.Random` instances, typing and `__main__`, properties, `logging`,
 and learners' bugs (a wrong sign, `=`, a sort that runs rules twice, a forgotten
-`zero_grad`, no `__radd__`), and reverse mode in the literature's words (`primal`,
-`adjoint`).
+`zero_grad`, no `__radd__`), reverse mode in the literature's words (`primal`,
+`adjoint`) and a training script with `argparse` options.
 
 Each is traced at the default limits (the clock roomy: the numbers are compared, and
 this machine is shared) and compared with CPython running it: every printed line
@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from backprop_animator.engine import trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 from tests.engine.cpython import assert_leaves_among, leaves_of, run_in_cpython_with_passes
 from tests.support.traces import ROOMY, same_program, traced
 
@@ -39,6 +39,8 @@ CHECKS: dict[str, tuple[dict[str, str], str, str]] = {
     "abc_module_tree_training": ({"*": R, "+": R, "ReLU": R, "**": R}, R, R),
     # `primal`, `adjoint` and (node, partial) pairs: refused before ("it has no `grad`").
     "adjoint_primal_reverse_mode": ({"*": R, "sin": R, "exp": R, "+": R}, R, R),
+    # A training script's `argparse` options, parsed from no arguments: its defaults.
+    "argparse_training_script": ({"*": R, "+": R, "tanh": R}, R, R),
     "bug_grads_overwritten": ({"*": R, "+": R}, R, W),
     "bug_no_radd_sum": ({"*": R, "+": R}, R, R),
     "bug_queue_sort_runs_twice": ({"*": R, "+": R, "tanh": R}, W, R),
@@ -308,3 +310,65 @@ def test_a_sort_that_lists_no_node_is_wrong_and_says_no_rule_runs() -> None:
     assert not [f for f in trace["frames"] if f["phase"] == "backward"]
     assert {row["verdict"] for row in check["rules"]} == {U}
     assert any(n["correct_grad"] != 0 for n in trace["nodes"] if n["kind"] == "leaf")
+
+
+ARGPARSE = """import argparse
+
+parser = argparse.ArgumentParser(prog="train", description="a tiny MLP")
+parser.add_argument("data", nargs="?", default="moons.csv")
+parser.add_argument("--epochs", "-e", type=int, default=20, help="how many")
+parser.add_argument("--lr", type=float, default="0.05")
+parser.add_argument("--hidden", type=int, nargs="+", default=[8, 8])
+parser.add_argument("--act", choices=["relu", "tanh"], default="tanh")
+parser.add_argument("--verbose", "-v", action="count", default=0)
+parser.add_argument("--no-bias", dest="bias", action="store_false")
+parser.add_argument("--tag", action="append")
+parser.add_argument("--seed", type=int)
+parser.set_defaults(optimizer="sgd")
+print(parser.parse_args([]))
+print(parser.parse_args(["xor.csv", "--epochs", "5", "--lr=0.1", "--hidden", "4", "2", "-vv"]))
+args = parser.parse_args(
+    ["--act", "relu", "--no-bias", "--tag", "a", "--tag", "b", "--ep", "7", "-e", "-3"]
+)
+print(args, vars(args)["bias"], "epochs" in args, args == argparse.Namespace(**vars(args)))
+ns, rest = parser.parse_known_args(["--seed", "1", "--other", "x"])
+print(ns.seed, rest, parser.get_default("lr"), type(parser.parse_args([]).lr).__name__)
+for bad in (["--epochs", "x"], ["--act", "sigmoid"], ["--hidden"], ["a", "b"], ["--lr"]):
+    try:
+        parser.parse_args(bad)
+    except SystemExit as e:
+        print("exit", e.code)
+req = argparse.ArgumentParser(prog="req")
+req.add_argument("name")
+req.add_argument("--k", required=True)
+try:
+    req.parse_args([])
+except SystemExit as e:
+    print("exit", e.code)
+print(req.parse_args(["n", "--k", "3"]))
+"""
+
+
+def test_argparse_parses_as_cpython_and_fails_as_it_does() -> None:
+    # `import argparse` was "not available". Every line CPython writes, stderr's usage
+    # (wrapped as CPython wraps it) and `prog: error: ...` too, in its order.
+    from tests.engine.cpython import printed_lines, run_in_cpython_with_stderr
+
+    source = ARGPARSE + "from micrograd.engine import Value\nv = Value(1.0)\nv.backward()\n"
+    assert printed_lines(trace_source(source)) == run_in_cpython_with_stderr(source)
+    # An uncaught error of the command line is CPython's SystemExit: 2, at the call.
+    bad = "import argparse\np = argparse.ArgumentParser(prog='t')\np.add_argument('n')\n"
+    bad += "p.parse_args([])\n"
+    with pytest.raises(EngineError, match="SystemExit: 2") as caught:
+        trace_source(bad)
+    assert caught.value.line == 4
+
+
+def test_argparse_is_bounded_as_the_program_is() -> None:
+    # Its parsing is the program's own steps: a huge command line stops at the bound.
+    source = (
+        "import argparse\np = argparse.ArgumentParser()\np.add_argument('--tag', action='append')\n"
+        "p.parse_args(['--tag', 'x'] * 200_000)\n"
+    )
+    with pytest.raises(EngineError, match=r"BACKPROP_MAX_STEPS|BACKPROP_TRACE_TIME_LIMIT"):
+        trace_source(source, limits=Limits(max_steps=50_000, time_limit=30.0))

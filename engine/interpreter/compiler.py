@@ -30,6 +30,7 @@ from typing import Any
 
 from backprop_animator.engine.errors import EngineError
 from backprop_animator.engine.interpreter import (
+    argparse_module,
     codegen,
     contextlib_module,
     generators,
@@ -2342,6 +2343,7 @@ LIBRARY_SOURCES = {
     "pprint": pprint_module.PPRINT_SOURCE,
     "textwrap": textwrap_module.TEXTWRAP_SOURCE,
     "functools.singledispatch": small_modules.SINGLEDISPATCH_SOURCE,
+    "argparse": argparse_module.ARGPARSE_SOURCE,
 }
 # Members of the interpreter's own modules written in its language, each made for a
 # program whose text names it: the source they are in, and their module.
@@ -2361,12 +2363,13 @@ LAZY_MODULES = {
     "string": small_modules.STRING_NAMES,
     "pprint": pprint_module.PPRINT_NAMES,
     "textwrap": textwrap_module.TEXTWRAP_NAMES,
+    "argparse": argparse_module.ARGPARSE_NAMES,
 }
 
 
 # The library modules whose classes CPython names by the module itself (not `unittest`,
 # whose are `unittest.case.`'s, nor `queue`'s `_queue.Empty`): their `__module__`.
-_NAMED_MODULES = frozenset({"graphlib"})
+_NAMED_MODULES = frozenset({"graphlib", "argparse"})
 
 
 def _same(value: Any) -> Any:

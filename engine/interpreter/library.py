@@ -2385,31 +2385,17 @@ class Library:
             rng.seed(value)
 
         def numeric(name: str, count: int) -> Call:
-            functions: dict[str, Callable[..., Any]] = {
-                "uniform": rng.uniform,
-                "gauss": rng.gauss,
-                "normalvariate": rng.normalvariate,
-                "betavariate": lambda alpha, beta: _betavariate(rng, alpha, beta),
-                "random": rng.random,
-            }
-            function = functions[name]
-            # Parameter names and defaults as CPython 3.11 has them (`gauss(mu=0.0, sigma=1.0)`).
-            names, defaults = {
-                "uniform": (("a", "b"), ()),
-                "gauss": (("mu", "sigma"), (0.0, 1.0)),
-                "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
-                "betavariate": (("alpha", "beta"), ()),
-            }.get(name, ((), ()))
+            function = _draws(rng)[name]
+            names, defaults = _DRAW_PARAMETERS.get(name, ((), ()))
 
             def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
                 keys = dict.fromkeys(kwargs)
-                given = list(args)
-                for key in names[len(given) :]:
-                    if key in kwargs:
-                        given.append(kwargs.pop(key))
-                    elif defaults:
-                        given.append(defaults[names.index(key)])
-                if kwargs or len(given) != count or any(type(a) not in NUMBERS for a in given):
+                given = _bound_numbers(names, defaults, args, kwargs)
+                if (
+                    given is None
+                    or kwargs
+                    or len(given) not in (count, count - (name == "triangular"))
+                ):
                     # `random.uniform(-1)`: CPython's TypeError for the arguments' number
                     words = f"random.{name}() takes {count} numbers"
                     probe = getattr(_RANDOM_PROBE, name)
@@ -2473,6 +2459,11 @@ class Library:
             "gauss": Builtin("random.gauss", numeric("gauss", 2)),
             "normalvariate": Builtin("random.normalvariate", numeric("normalvariate", 2)),
             "betavariate": Builtin("random.betavariate", numeric("betavariate", 2)),
+            "expovariate": Builtin("random.expovariate", numeric("expovariate", 1)),
+            "lognormvariate": Builtin("random.lognormvariate", numeric("lognormvariate", 2)),
+            "paretovariate": Builtin("random.paretovariate", numeric("paretovariate", 1)),
+            "weibullvariate": Builtin("random.weibullvariate", numeric("weibullvariate", 2)),
+            "triangular": Builtin("random.triangular", numeric("triangular", 3)),
             "randint": Builtin("random.randint", integers("randint")),
             "randrange": Builtin("random.randrange", integers("randrange")),
             "choice": Builtin("random.choice", choice),
@@ -2594,6 +2585,67 @@ def _getrandbits(rng: random.Random, args: list[Any], kwargs: dict[str, Any]) ->
         return rng.getrandbits(bits)
     except ValueError as error:  # a negative count: CPython's, caught as one
         raise caught_as(f"random.getrandbits(): {error}", error) from None
+
+
+# Parameter names and defaults as CPython 3.11 has them (`gauss(mu=0.0, sigma=1.0)`).
+_DRAW_PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[Any, ...]]] = {
+    "uniform": (("a", "b"), ()),
+    "gauss": (("mu", "sigma"), (0.0, 1.0)),
+    "normalvariate": (("mu", "sigma"), (0.0, 1.0)),
+    "betavariate": (("alpha", "beta"), ()),
+    "expovariate": (("lambd",), ()),
+    "lognormvariate": (("mu", "sigma"), ()),
+    "paretovariate": (("alpha",), ()),
+    "weibullvariate": (("alpha", "beta"), ()),
+    "triangular": (("low", "high", "mode"), (0.0, 1.0, None)),
+}
+
+
+def _draws(rng: random.Random) -> dict[str, Callable[..., Any]]:
+    """`random`'s draws of plain numbers over `rng`, by name (`Library.random_module`)."""
+    return {
+        "uniform": rng.uniform,
+        "gauss": rng.gauss,
+        "normalvariate": rng.normalvariate,
+        "betavariate": lambda alpha, beta: _betavariate(rng, alpha, beta),
+        "random": rng.random,
+        # CPython's draws of one `random()` or `gauss` each, no loop in them
+        "expovariate": _cpython_errors(rng.expovariate),
+        "lognormvariate": _cpython_errors(rng.lognormvariate),
+        "paretovariate": _cpython_errors(rng.paretovariate),
+        "weibullvariate": _cpython_errors(rng.weibullvariate),
+        "triangular": _cpython_errors(rng.triangular),
+    }
+
+
+def _bound_numbers(
+    names: tuple[str, ...], defaults: tuple[Any, ...], args: list[Any], kwargs: dict[str, Any]
+) -> list[Any] | None:
+    """The arguments of a draw of `random`'s (`names`, their `defaults`), those given by
+    keyword taken out of `kwargs`; a `mode` of None (`triangular`'s default, the middle)
+    left out; None where one is no number."""
+    given = list(args)
+    for key in names[len(given) :]:
+        if key in kwargs:
+            given.append(kwargs.pop(key))
+        elif defaults:
+            given.append(defaults[names.index(key)])
+    if len(given) == 3 and given[2] is None and names[2:] == ("mode",):
+        given.pop()
+    return None if any(type(a) not in NUMBERS for a in given) else given
+
+
+def _cpython_errors(draw: Callable[..., float]) -> Callable[..., float]:
+    """`draw` with CPython's errors as the program's (`expovariate(0)`: ZeroDivisionError
+    `float division by zero`; a result past a float: OverflowError)."""
+
+    def guarded(*args: float) -> float:
+        try:
+            return draw(*args)
+        except (ValueError, ZeroDivisionError, OverflowError) as error:
+            raise caught_as(f"random.{draw.__name__}(): {error}", error) from None
+
+    return guarded
 
 
 def _betavariate(rng: random.Random, alpha: float, beta: float) -> float:

@@ -317,10 +317,11 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
     ("v1", "v2"),
 )  # fmt: skip
-NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")
+# (`primal` and `adjoint`: reverse mode as the autodiff literature names a node's parts)
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal")
 # `_grad` behind a `grad` property; Eli Bendersky's rad.py keeps a `Var`'s gradient in `gv`
 # (its `grad(gv)` method is the pass: `is_grad_pass`).
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv")
+GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj")
 RULE_NAMES = (
     "_backward", "backward_fn", "_backward_fn", "grad_fn", "_grad_fn", "backtrack", "grad_fns",
     "fn", "_backwards", "_backprop", "propagar",

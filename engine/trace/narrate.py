@@ -577,6 +577,12 @@ def walk_text(output: str, count: int) -> str:
     )
 
 
+def no_rule_runs(output: str) -> str:
+    """After `own_sort_text`'s words, for a backward() that ran no node's rule and wrote
+    no gradient but the seed (`recorder.Recorder.no_rule_run`): no frame follows."""
+    return f" It runs no node's rule at all: every gradient below {output} stays as it was."
+
+
 def no_rule_text(output: str, count: int) -> str:
     """In place of the sort, for a backward() that calls no node's rule and writes the
     gradients itself: a recursion of its own, or a loop whose writes read no node's

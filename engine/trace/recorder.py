@@ -444,11 +444,19 @@ class Recorder:
         """The op of a node whose class keeps none: the one the method making it stands
         for (`__mul__`: `*`, `tanh`; `__pow__`: `**k` with its exponent), else none."""
         making = self.state.making
-        shape = instance.cls.shape
-        if making is None or shape is None or instance.cls.lookup(shape.op) is not MISSING:
+        cls = instance.cls
+        shape = cls.shape
+        if shape is None or cls.lookup(shape.op) is not MISSING:
             return ""
+        # A class of its own for each op (`class Mul(Node)`, `Sigmoid(Node)`): its name
+        # names the op, wherever it is made (`Sigmoid(z)` at the top level, a `Mul`
+        # made by `__neg__`), but `**` with its exponent from the method making it.
+        named = op_of_subclass(cls, making is not None)
+        if making is None:
+            return named
         op, args = making
-        return ops.power_op(args[1] if len(args) > 1 else None) if op == "**" else op
+        made = ops.power_op(args[1] if len(args) > 1 else None) if op == "**" else op
+        return made if not named or (named == "**" and made.startswith("**")) else named
 
     def operand_mirrors(self, children: Any) -> list[Value]:
         mirrors: list[Value] = []
@@ -1327,6 +1335,9 @@ class Recorder:
                     break
                 start[node] = after
                 self.right.touched.add(node)  # written in this pass: it starts there
+        # (A backward() that raised before its first rule was done: as far as it went.)
+        if not (self.rule_order or writes_itself or self.walked or self.resumed or failed):
+            self.no_rule_run(output, reachable, sort, start.get(output, 0), grad)
         if self.rule_order and not (self.walked or self.resumed):
             # The sort frame's words say a proper order and a seed of 1: only where so.
             # The usual pass ran every rule once in the reverse of the recorder's own
@@ -1367,6 +1378,25 @@ class Recorder:
         if failed is not None:
             raise failed
         return result
+
+    def no_rule_run(
+        self, output: Value, reachable: list[Value], sort: dict[str, Any], seed: Any, grad: str
+    ) -> None:
+        """A pass whose backward() ran no node's rule and wrote no gradient but the seed
+        (an order it never filled, a loop over the wrong list), where the output reaches
+        an op node: a sort that runs none of the rules. Its words say which rule never
+        ran, not a depth-first sort's, and the check's sort row names it at the sort
+        frame (`walk_faults`), as a backward() whose own writes part from the chain rule."""
+        if not any(node._prev for node in reachable):
+            return  # a graph of leaves alone: no rule to run
+        fault = own_order_fault([], reachable, output)
+        if fault is None:
+            return
+        text = narrate.own_sort_text(output, len(reachable), self.names, fault, seed, grad)
+        sort["text"] = text.removesuffix(narrate.EACH_FRAME) + narrate.no_rule_runs(
+            self.names(output)
+        )
+        self.walk_faults[id(sort)] = fault[0]
 
     def judge_own_writes(
         self,
@@ -3022,6 +3052,25 @@ def op_of_class(name: str) -> str | None:
     return ops.OP_OF_METHOD.get(key)
 
 
+def op_of_subclass(cls: PClass, making: bool) -> str:
+    """The op a node class that is a subclass of another of the program's stands for
+    (one class for each op: `Mul(Node)` `*`, `Sigmoid(Node)` `sigmoid`: `op_of_class`);
+    where no method making the node names one (`making` false), a subclass of a node
+    class (`Gaussian(Node)`) is an op of the program's own, its name; else ""."""
+    bases = [base for base in cls.mro[1:] if not base.builtin]
+    if not bases:
+        return ""  # the node class itself (`Value`, `Tensor`)
+    name = cls.name
+    named = _OP_OF_SUBCLASS.get(name)
+    if named is None:
+        named = op_of_class(name) or ""
+        if len(_OP_OF_SUBCLASS) < MAX_OP_NAMES and len(name) <= MAX_LABEL:
+            _OP_OF_SUBCLASS[name] = named
+    if named or making or all(base.shape is None for base in bases):
+        return named
+    return clean_text(cut_label(name))
+
+
 def tape_output(holder: PInstance, charge: Callable[[int], None]) -> PInstance | None:
     """The node a tape of node objects ends with (`tape.nodes[-1]`, seeded by its
     `backward()`): of the nodes with operands that `holder` keeps in a list attribute,
@@ -3202,6 +3251,7 @@ NO_WRITES: tuple[float, tuple[()], tuple[()], None] = (0.0, (), (), None)
 # process: a class's ops are few, but a program may make an op of any string (hence
 # the bound, and only short ones: a long string is not kept alive after its trace).
 _OP_NAMES: dict[str, str] = {}
+_OP_OF_SUBCLASS: dict[str, str] = {}  # `op_of_subclass`, by class name
 MAX_OP_NAMES = 256
 
 

@@ -42,6 +42,9 @@ def run_in_cpython(source: str) -> list[str]:
         "__builtins__": builtins,
     }
     limit = sys.getrecursionlimit()
+    # A script run with no arguments, as the interpreter's `sys.argv` says (an
+    # `argparse` parser reads it; the test run's own arguments are no script's).
+    argv, sys.argv = sys.argv, ["/program/main.py"]
     try:
         with contextlib.redirect_stdout(out):
             # `dont_inherit`: not this module's `from __future__ import annotations` (a
@@ -53,6 +56,7 @@ def run_in_cpython(source: str) -> list[str]:
             raise
     finally:
         sys.setrecursionlimit(limit)
+        sys.argv = argv
     return out.getvalue().splitlines()
 
 
@@ -63,6 +67,7 @@ _SUBPROCESS = """
 import random as _random, sys as _sys
 from micrograd.engine import Value
 _random.seed(0)
+_sys.argv = ["/program/main.py"]
 del _random
 exec(compile(_sys.stdin.read(), "<program>", "exec"), globals())
 """
@@ -114,7 +119,7 @@ def assert_same_output(ours: list[str], theirs: list[str], rel: float = 1e-9) ->
 NUMBER = re.compile(r"(-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
 
 
-NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v")  # the engine's own names
+NUMBER_NAMES = ("data", "value", "val", "_data", "_value", "v", "primal")  # the engine's
 OPERAND_NAMES = (
     "_prev", "_children", "children", "prev", "parents", "_parents", "inputs", "_inputs",
     "operands", "_operands", "src", "_src", "sources", "parent_nodes", "_parent_nodes",
@@ -128,7 +133,7 @@ OPERAND_PAIRS = (
     ("lhs", "rhs"), ("_left", "_right"), ("child_1", "child_2"), ("child1", "child2"),
     ("v1", "v2"),
 )  # fmt: skip
-GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv")  # the engine's
+GRAD_NAMES = ("grad", "_grad", "derivative", "gradient", "gv", "adjoint", "_adjoint", "adj")
 
 
 def number_of(node: Any) -> Any:

@@ -54,6 +54,7 @@ VERSION = 1
 PHASES = {"build": "b", "sort": "s", "backward": "k", "update": "u"}
 KINDS = ("leaf", "const", "op")
 _CONST = KINDS.index("const")
+_HAS_OPERANDS = KINDS.index("op")
 NODE_FIELDS = ("id", "label", "name", "op", "kind", "data", "grad")
 NODE_OPTIONAL_COLUMNS = ("group", "rule", "correct_grad")
 NODE_KEYS_IN_COLUMNS = frozenset(NODE_FIELDS + NODE_OPTIONAL_COLUMNS)
@@ -191,6 +192,9 @@ class _Frames:
         nodes = out["nodes"]
         self.ops = nodes["op"]
         self.consts = [kind == _CONST for kind in nodes["kind"]]
+        # A node with no operands is a leaf, whatever op its class gave it (`_op="leaf"`):
+        # its rule frame says so (`narrate.leaf_text`).
+        self.has_operands = [kind == _HAS_OPERANDS for kind in nodes["kind"]]
         self.data = _first_data(nodes["data"], frames if changed is None else changed, index)
         self.grads: list[float] = [0.0] * len(names)
         self.received: dict[int, int] = {}
@@ -430,8 +434,9 @@ class _Frames:
                 text = built_bare(own, number(numbers[0]))
             else:
                 text = built(own, numeric, number(numbers[0]))
-        elif self.ops[node]:
-            text = rule_ran(own, self.ops[node], number(numbers[0]), self.rules[self.ops[node]], "")
+        elif self.has_operands[node]:
+            op = self.ops[node]
+            text = rule_ran(own, op, number(numbers[0]), self.rules.get(op, ""), "")
         else:
             what = "constant" if self.consts[node] else "leaf"
             text = leaf_rule(own, what, number(numbers[0]))
@@ -503,7 +508,7 @@ class _Frames:
         ]
         own = self.name(node, pass_)
         op = self.ops[node]
-        if not contributions and not op:
+        if not contributions and not self.has_operands[node]:
             what = "constant" if self.consts[node] else "leaf"
             return leaf_rule(own, what, self.number(self.grads[node]))
         shown = self.number(contributions[0]["upstream"] if contributions else upstream)

@@ -447,7 +447,8 @@ class Replay {
     const sentences = this.columns.sentences;
     const own = this.name(node, pass);
     const op = this.nodes[node].op;
-    if (contributions.length === 0 && !op) {
+    // A node with no operands is a leaf, whatever op its class gave it (`_op="leaf"`).
+    if (contributions.length === 0 && this.nodes[node].kind !== "op") {
       return fill(sentences.leaf_rule, {
         own,
         what: this.nodes[node].kind === "const" ? "constant" : "leaf",

@@ -542,6 +542,33 @@ def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: s
     expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)
 
 
+
+def test_fold_to_fit_folds_a_level_more_where_the_graph_counts_as_fitting(
+    player_page: Page, server: str
+) -> None:
+    # 60-odd values count as fitting 1280 x 900, yet at a readable zoom they take three
+    # screens: "Fold to fit" did nothing at all there. Each press now folds a level more.
+    program = (
+        "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
+    )
+    query = urllib.parse.urlencode({"source": nn_source() + program, "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    groups = player_page.get_by_test_id("group")
+    note = player_page.get_by_test_id("fold-note")
+    expect(groups).to_have_count(0)
+    fold = player_page.get_by_test_id("fold-groups")
+    for boxes in (9, 3, 1):  # the neurons, the layers, the model
+        fold.click()
+        expect(groups).to_have_count(boxes)
+    expect(note).to_contain_text("closed call")
+    fold.click()
+    expect(note).to_have_text("Every call is one box already: nothing more to fold.")
+    expect(groups).to_have_count(1)
+    player_page.get_by_test_id("open-all-groups").click()
+    expect(groups).to_have_count(0)
+    expect(note).to_have_text("Every call is open.")
+
 # Steps closer together than the page's 250 ms are rapid (graph-follow.js, player.js):
 # only those are judged, so a frame a loaded machine draws late is no failure: a step
 # under 200 ms by this loop's clock that the player, too, marked rapid (its own clock,

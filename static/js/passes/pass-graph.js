@@ -5,12 +5,15 @@
  * training loop runs the same forward each step) share one layout, so a parameter
  * keeps its place from pass to pass and the learner watches the same `w` move.
  * A closed group is one box: click it, or focus it (Tab) and press Enter, to open it;
- * the buttons above the graph open all or fold back to what fits.
+ * the buttons above the graph open all or fold back to what fits (a level more at
+ * each press where what fits is drawn already).
  */
 import {
+  foldFurther,
   foldGraph,
   foldState,
   foldThatFits,
+  foldedCount,
   foldedView,
   groupLabel,
   groupPrefixes,
@@ -290,12 +293,24 @@ export async function mountPassGraph(
   openAll.addEventListener("click", () => refold(new Set()));
   foldFit.addEventListener("click", () => {
     const pass = passes[latest?.pass ?? 0];
-    const again = foldThatFits(nodes, edges, maxItems, {
-      member: pass.member,
-      output: pass.output,
-    });
-    hideLeaves = again.hideLeaves;
-    refold(again.closed);
+    const options = { member: pass.member, output: pass.output };
+    const again = foldThatFits(nodes, edges, maxItems, options);
+    /** @param {Set<string>} shut @param {boolean} leavesFolded */
+    const drawn = (shut, leavesFolded) =>
+      foldedCount(
+        foldGraph(nodes, edges, shut, { ...options, hideLeaves: leavesFolded }),
+        pass.member,
+      );
+    if (drawn(again.closed, again.hideLeaves) < drawn(closed, hideLeaves)) {
+      hideLeaves = again.hideLeaves;
+      refold(again.closed);
+      return;
+    }
+    // What counts as fitting is shown already (or less), yet the learner asks for less:
+    // fold a level more, so the button never does nothing.
+    const further = foldFurther(nodes, edges, closed, { ...options, hideLeaves });
+    if (further) refold(further);
+    else foldNote.textContent = "Every call is one box already: nothing more to fold.";
   });
 
   // Lay out every pass before the first frame shows, so scrubbing across passes never waits.

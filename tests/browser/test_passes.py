@@ -542,7 +542,6 @@ def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: s
     expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)
 
 
-
 def test_fold_to_fit_folds_a_level_more_where_the_graph_counts_as_fitting(
     player_page: Page, server: str
 ) -> None:
@@ -568,6 +567,7 @@ def test_fold_to_fit_folds_a_level_more_where_the_graph_counts_as_fitting(
     player_page.get_by_test_id("open-all-groups").click()
     expect(groups).to_have_count(0)
     expect(note).to_have_text("Every call is open.")
+
 
 # Steps closer together than the page's 250 ms are rapid (graph-follow.js, player.js):
 # only those are judged, so a frame a loaded machine draws late is no failure: a step

@@ -161,7 +161,12 @@ export async function mountPlayer(
     mountEngineCheckView(engineSlot, {
       timeline,
       names,
-      onSeek: (k) => playback.seek(k),
+      onSeek: (k) => {
+        playback.seek(k);
+        // "Show frame k" points at a mark on the graph (`= 1.1 (−1.4 lost)`): the panel
+        // is below the graph, and on a laptop or a phone the graph had scrolled away.
+        revealIfGone(stage);
+      },
       gate: () => (quiz ? quiz.limit(Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY),
     }),
   );
@@ -359,4 +364,15 @@ export async function mountPlayer(
       shell.remove();
     },
   };
+}
+
+/**
+ * Scroll an element into view when none of it is on screen (a part of it showing is left
+ * where the learner put it).
+ * @param {HTMLElement} element
+ */
+function revealIfGone(element) {
+  const { top, bottom } = element.getBoundingClientRect();
+  const height = globalThis.innerHeight || document.documentElement.clientHeight;
+  if (bottom <= 0 || top >= height) element.scrollIntoView({ block: "nearest" });
 }

@@ -11,6 +11,7 @@
 import { mountBugLabView } from "../lab/bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
 import { mountEngineCheckView } from "../lab/engine-check-view.js";
+import { revealIfGone } from "./reveal.js";
 import { mountGraph } from "../graph/graph-view.js";
 import { recordLabel } from "../layout/layout.js";
 import { startLayout } from "../layout/layout-runner.js";
@@ -364,15 +365,4 @@ export async function mountPlayer(
       shell.remove();
     },
   };
-}
-
-/**
- * Scroll an element into view when none of it is on screen (a part of it showing is left
- * where the learner put it).
- * @param {HTMLElement} element
- */
-function revealIfGone(element) {
-  const { top, bottom } = element.getBoundingClientRect();
-  const height = globalThis.innerHeight || document.documentElement.clientHeight;
-  if (bottom <= 0 || top >= height) element.scrollIntoView({ block: "nearest" });
 }

@@ -289,6 +289,26 @@ def test_a_big_program_opens_folded_and_a_box_opens_on_click_and_on_enter(
     expect(boxes).to_have_count(9)
 
 
+def test_the_focus_stays_on_the_graph_across_passes_and_when_enter_opens_a_box(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    # Each pass (and each box opened) mounts a new picture: the focus that was in the old
+    # one fell to the page's body, and Tab began again at the top of the page.
+    open_trace(player_page, server, traces["mlp-training"], frame=0)
+    frame = player_page.get_by_test_id("graph-frame")
+    frame.focus()
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 3 of 3")
+    expect(frame).to_be_focused()
+    boxes = player_page.get_by_test_id("group")
+    count = boxes.count()
+    assert count > 0
+    boxes.first.focus()
+    player_page.keyboard.press("Enter")
+    expect(boxes).to_have_count(count - 1)
+    expect(frame).to_be_focused()
+
+
 def test_tab_brings_each_closed_box_into_view_and_rings_it(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:

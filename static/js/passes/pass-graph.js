@@ -227,6 +227,11 @@ export async function mountPassGraph(
    */
   function show(view, state) {
     if (view !== shownView) {
+      // A new pass or a box opened by Enter mounts a new picture: the focus that was in
+      // the old one goes to the new one's frame, not to the page's body (Tab began again
+      // at the top of the page).
+      const root = /** @type {Document | ShadowRoot} */ (graphSlot.getRootNode());
+      const hadFocus = Boolean(root.activeElement && graphSlot.contains(root.activeElement));
       graph?.destroy();
       graph = mountGraph(graphSlot, {
         timeline: view.timeline,
@@ -234,6 +239,7 @@ export async function mountPassGraph(
         names: view.names,
         labels: view.labels,
       });
+      if (hadFocus) graph.focus();
       shownView = view;
       foldNote.textContent =
         view.boxes > 0

@@ -309,6 +309,26 @@ def test_the_focus_stays_on_the_graph_across_passes_and_when_enter_opens_a_box(
     expect(frame).to_be_focused()
 
 
+def test_the_pass_buttons_hand_the_focus_over_at_the_first_and_last_pass(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    # "Pass ▸" disabled at the last pass while it had the focus dropped it to the body.
+    open_trace(player_page, server, traces["mlp-training"], frame=0)
+    counter = player_page.get_by_test_id("pass-counter")
+    following, previous = (player_page.get_by_test_id(f"pass-{d}") for d in ("next", "previous"))
+    following.focus()
+    for k in (2, 3):
+        player_page.keyboard.press("Enter")
+        expect(counter).to_have_text(f"Pass {k} of 3")
+    expect(following).to_be_disabled()
+    expect(previous).to_be_focused()
+    for k in (2, 1):  # at a pass's start, the button goes to the one before
+        player_page.keyboard.press("Enter")
+        expect(counter).to_have_text(f"Pass {k} of 3")
+    expect(previous).to_be_disabled()
+    expect(following).to_be_focused()
+
+
 def test_tab_brings_each_closed_box_into_view_and_rings_it(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:

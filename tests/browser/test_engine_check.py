@@ -101,6 +101,22 @@ def test_each_classic_bug_gets_the_engines_verdicts(
             player_page.screenshot(path=str(path), full_page=True)
 
 
+def test_show_frame_brings_the_graph_and_its_lost_share_back_into_view(
+    player_page: Page, server: str
+) -> None:
+    # On a phone the panel is far below the graph: the button moved the player to the
+    # frame whose mark says what was lost, and left that mark scrolled away.
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, player_url(server, BUGGY_ASSIGN))
+    graph = player_page.get_by_test_id("graph-frame")
+    button = player_page.get_by_test_id("engine-check-first")
+    button.scroll_into_view_if_needed()
+    expect(graph).not_to_be_in_viewport()
+    button.click()
+    expect(player_page.get_by_test_id("narration")).to_contain_text("already there is lost")
+    expect(graph).to_be_in_viewport()
+
+
 def test_assign_bug_points_at_the_share_an_equals_throws_away(
     player_page: Page, server: str
 ) -> None:

@@ -104,6 +104,33 @@ def test_an_error_says_the_graph_is_the_last_program_and_goes_when_the_next_run_
     expect(host).not_to_have_class("player-host is-stale")
 
 
+def test_the_last_program_note_leaves_the_zoom_buttons_clear_on_a_phone(
+    player_page: Page, server: str, problems: Problems
+) -> None:
+    # Centred on a 390 px phone, the note covered + and - of the graph.
+    problems.allowed.append("status of 4")
+    player_page.set_viewport_size({"width": 390, "height": 844})
+    open_player(player_page, player_url(server, "a = Value(1.0)\na + a"))
+    player_page.get_by_test_id("source").fill("y = (a * 3")
+    player_page.get_by_test_id("run").click()
+    host = player_page.locator("#player")
+    expect(host).to_have_class("player-host is-stale")
+    note = host.evaluate(
+        """h => {
+          const box = h.getBoundingClientRect();
+          const note = getComputedStyle(h, '::before');
+          const left = box.left + parseFloat(note.left);
+          return {right: left + parseFloat(note.width),
+                  bottom: box.top + parseFloat(note.top) + parseFloat(note.height)};
+        }"""
+    )
+    for button in player_page.locator(".graph-tools button").all():
+        tool = button.bounding_box()
+        assert tool is not None
+        apart = note["right"] <= tool["x"] or note["bottom"] <= tool["y"]
+        assert apart, (note, tool)
+
+
 def test_a_first_program_with_an_error_is_not_called_the_last_program_that_ran(
     player_page: Page, server: str, problems: Problems
 ) -> None:

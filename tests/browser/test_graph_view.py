@@ -92,6 +92,33 @@ def test_fit_never_shrinks_text_below_11_pixels_and_keeps_the_current_node_in_vi
     assert player_page.evaluate(CURRENT_IN_FRAME) is True
 
 
+def test_fit_says_why_it_shows_the_current_step_when_the_graph_is_too_big_to_read_whole(
+    player_page: Page, server: str
+) -> None:
+    # On a phone the expanded neuron is too wide to read whole: Fit keeps the current
+    # step where it already was, so without a word the button seemed to do nothing.
+    player_page.set_viewport_size(PHONE)
+    open_player(player_page, player_url(server, NEURON, frame=12, granularity="expanded"))
+    note = player_page.get_by_test_id("fit-note")
+    expect(note).to_be_hidden()
+    player_page.get_by_role("button", name="Fit").click()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Too big to show whole at a readable size")
+    player_page.get_by_role("button", name="Zoom out").click()
+    expect(note).to_be_hidden()
+    player_page.get_by_role("button", name="Fit").click()
+    expect(note).to_be_visible()
+    player_page.locator("[data-testid=graph-frame]").focus()
+    player_page.keyboard.press("ArrowRight")
+    expect(note).to_be_hidden()
+    # A graph Fit shows whole needs no note.
+    player_page.set_viewport_size(DESKTOP)
+    open_player(player_page, player_url(server, NEURON, frame=12))
+    player_page.get_by_role("button", name="Fit").click()
+    expect(player_page.get_by_test_id("graph-frame")).to_be_visible()
+    expect(note).to_be_hidden()
+
+
 # Which nodes lie wholly inside the graph frame, by label (unlabelled ones by id).
 WHOLLY_IN_FRAME = """() => {
   const frame = document.querySelector('[data-testid=graph-frame]').getBoundingClientRect();

@@ -158,6 +158,25 @@ def test_gradient_check_opens_from_its_button_with_the_articles_fourteen(
     assert "gradcheck" not in player_page.url
 
 
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+    ids=["laptop", "phone"],
+)
+def test_gradient_check_opened_from_its_button_comes_into_view(
+    player_page: Page, server: str, viewport: dict[str, int]
+) -> None:
+    # The panel opens under the player and its table: below the fold, so the button
+    # seemed to do nothing but turn pink.
+    player_page.set_viewport_size(viewport)
+    open_player(player_page, lab_url(server, NEURON))
+    player_page.get_by_test_id("gradcheck-toggle").click()
+    panel = player_page.get_by_test_id("gradcheck")
+    expect(panel).to_have_attribute("data-state", "ready")
+    expect(panel).to_be_in_viewport()
+    expect(panel.get_by_test_id("gradcheck-row").first).to_be_in_viewport()
+
+
 def test_gradient_check_of_the_assign_engine_shows_the_disagreement(
     player_page: Page, server: str
 ) -> None:

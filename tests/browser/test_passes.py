@@ -289,6 +289,46 @@ def test_a_big_program_opens_folded_and_a_box_opens_on_click_and_on_enter(
     expect(boxes).to_have_count(9)
 
 
+def test_the_focus_stays_on_the_graph_across_passes_and_when_enter_opens_a_box(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    # Each pass (and each box opened) mounts a new picture: the focus that was in the old
+    # one fell to the page's body, and Tab began again at the top of the page.
+    open_trace(player_page, server, traces["mlp-training"], frame=0)
+    frame = player_page.get_by_test_id("graph-frame")
+    frame.focus()
+    player_page.keyboard.press("End")
+    expect(player_page.get_by_test_id("pass-counter")).to_have_text("Pass 3 of 3")
+    expect(frame).to_be_focused()
+    boxes = player_page.get_by_test_id("group")
+    count = boxes.count()
+    assert count > 0
+    boxes.first.focus()
+    player_page.keyboard.press("Enter")
+    expect(boxes).to_have_count(count - 1)
+    expect(frame).to_be_focused()
+
+
+def test_the_pass_buttons_hand_the_focus_over_at_the_first_and_last_pass(
+    player_page: Page, server: str, traces: dict[str, Any]
+) -> None:
+    # "Pass ▸" disabled at the last pass while it had the focus dropped it to the body.
+    open_trace(player_page, server, traces["mlp-training"], frame=0)
+    counter = player_page.get_by_test_id("pass-counter")
+    following, previous = (player_page.get_by_test_id(f"pass-{d}") for d in ("next", "previous"))
+    following.focus()
+    for k in (2, 3):
+        player_page.keyboard.press("Enter")
+        expect(counter).to_have_text(f"Pass {k} of 3")
+    expect(following).to_be_disabled()
+    expect(previous).to_be_focused()
+    for k in (2, 1):  # at a pass's start, the button goes to the one before
+        player_page.keyboard.press("Enter")
+        expect(counter).to_have_text(f"Pass {k} of 3")
+    expect(previous).to_be_disabled()
+    expect(following).to_be_focused()
+
+
 def test_tab_brings_each_closed_box_into_view_and_rings_it(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:
@@ -540,6 +580,33 @@ def test_one_pass_of_a_small_network_opens_unfolded(player_page: Page, server: s
     player_page.wait_for_selector("#player[data-ready=true]")
     expect(player_page.get_by_test_id("group")).to_have_count(0)
     expect(player_page.locator("[data-testid=node][data-grad]")).not_to_have_count(0)
+
+
+def test_fold_to_fit_folds_a_level_more_where_the_graph_counts_as_fitting(
+    player_page: Page, server: str
+) -> None:
+    # 60-odd values count as fitting 1280 x 900, yet at a readable zoom they take three
+    # screens: "Fold to fit" did nothing at all there. Each press now folds a level more.
+    program = (
+        "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
+    )
+    query = urllib.parse.urlencode({"source": nn_source() + program, "frame": 99999})
+    player_page.goto(f"{server}/?{query}")
+    player_page.wait_for_selector("#player[data-ready=true]")
+    groups = player_page.get_by_test_id("group")
+    note = player_page.get_by_test_id("fold-note")
+    expect(groups).to_have_count(0)
+    fold = player_page.get_by_test_id("fold-groups")
+    for boxes in (9, 3, 1):  # the neurons, the layers, the model
+        fold.click()
+        expect(groups).to_have_count(boxes)
+    expect(note).to_contain_text("closed call")
+    fold.click()
+    expect(note).to_have_text("Every call is one box already: nothing more to fold.")
+    expect(groups).to_have_count(1)
+    player_page.get_by_test_id("open-all-groups").click()
+    expect(groups).to_have_count(0)
+    expect(note).to_have_text("Every call is open.")
 
 
 # Steps closer together than the page's 250 ms are rapid (graph-follow.js, player.js):

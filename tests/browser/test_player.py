@@ -163,6 +163,28 @@ def test_keys_step_jump_and_play(player_page: Page, server: str) -> None:
     expect(counter).to_have_text(stopped or "")
 
 
+def test_a_step_button_disabled_at_an_end_hands_its_focus_to_the_scrubber(
+    player_page: Page, server: str
+) -> None:
+    # Clicked to the last frame, "Next frame" was disabled with the focus on it, which
+    # fell to the page's body: the keys then went nowhere a reader could see.
+    open_player(player_page, player_url(server, NEURON, frame=14))
+    counter = player_page.get_by_test_id("frame-counter")
+    following = player_page.get_by_role("button", name="Next frame")
+    following.click()
+    expect(counter).to_have_text("16 / 16")
+    expect(following).to_be_disabled()
+    scrubber = player_page.get_by_test_id("scrubber")
+    expect(scrubber).to_be_focused()
+    player_page.keyboard.press("Home")
+    expect(counter).to_have_text("1 / 16")
+    player_page.keyboard.press("ArrowRight")
+    back = player_page.get_by_role("button", name="Previous frame")
+    back.click()
+    expect(counter).to_have_text("1 / 16")
+    expect(scrubber).to_be_focused()
+
+
 def test_keys_typed_in_the_editor_do_not_move_the_player(player_page: Page, server: str) -> None:
     open_player(player_page, player_url(server, NEURON, frame=4))
     player_page.get_by_test_id("source").click()

@@ -116,6 +116,30 @@ def test_the_neuron_quiz_asks_nine_questions_one_child_at_a_time(
         assert float(node.get_attribute("data-grad") or "nan") == pytest.approx(grad)
 
 
+def test_between_questions_the_quiz_says_where_the_next_one_is(
+    player_page: Page, server: str
+) -> None:
+    # All the build long the quiz was an empty box the height of its summary.
+    open_player(player_page, quiz_url(server))
+    up_next = player_page.get_by_test_id("quiz-next")
+    first, second = QUESTIONS[0][0], QUESTIONS[1][0]
+    assert second > first
+    expect(up_next).to_have_text(
+        f"The first question is at frame {first + 1}: press \u2192 or Play to go on."
+    )
+    go_to_next_question(player_page)
+    expect(up_next).to_be_hidden()
+    answer(player_page, "0.5")
+    expect(player_page.get_by_test_id("quiz-feedback")).to_have_attribute("data-correct", "true")
+    expect(up_next).to_have_text(
+        f"The next question is at frame {second + 1}: press \u2192 or Play to go on."
+    )
+    player_page.locator("[data-testid=graph-frame]").focus()
+    player_page.keyboard.press("ArrowRight")
+    expect(player_page.get_by_test_id("quiz-prompt")).to_be_visible()
+    expect(up_next).to_be_hidden()
+
+
 def test_a_wrong_answer_is_told_which_term_was_off_and_shows_the_truth(
     player_page: Page, server: str
 ) -> None:

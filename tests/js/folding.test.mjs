@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
+  foldFurther,
   foldGraph,
   foldState,
   foldThatFits,
@@ -202,5 +203,15 @@ describe("a frame seen through closed boxes", () => {
     assert.equal(state.visible[boxView(0)], 1);
     assert.equal(state.roles[boxView(0)], "new");
     assert.equal(state.visible[boxView(1)], 0);
+  });
+});
+
+describe("a level more folded", () => {
+  const { nodes, edges } = graphOf(tinyLayer(1));
+  it("closes the neurons of a graph drawn open, then the layer, then nothing more", () => {
+    const neurons = foldFurther(nodes, edges, new Set());
+    assert.deepEqual([...(neurons ?? [])].sort(), ["Layer.neurons[0]", "Layer.neurons[1]"]);
+    assert.deepEqual([...(foldFurther(nodes, edges, neurons ?? new Set()) ?? [])], ["Layer"]);
+    assert.equal(foldFurther(nodes, edges, new Set(["Layer"])), null);
   });
 });

@@ -33,19 +33,23 @@ export function createFollower(options) {
    */
   let covered = [];
 
-  /** Size the frame, then fit the graph or centre the action at a readable zoom. */
+  /**
+   * Size the frame, then fit the graph or centre the action at a readable zoom.
+   * @returns {boolean} whether the whole graph is in view
+   */
   function frameView(/** @type {import("../passes/timeline.js").FrameState} */ state) {
     covered = measureControls(frame);
     sizeFrame(options);
     const choice = framing({ fitScale: panZoom.fitScale(), small, fitChosen });
     if (choice.mode === "fit") {
       panZoom.fit();
-      return;
+      return true;
     }
     const focus =
       state.current >= 0 ? state.current : (timeline.indexOf.get(timeline.trace.output) ?? 0);
     const box = focusBox(options, focus, state.index, choice.scale, state);
     panZoom.centerOn(aimX(options, box, choice.scale), box.y, choice.scale, true);
+    return false;
   }
 
   /**
@@ -89,11 +93,18 @@ export function createFollower(options) {
   return {
     follow,
     frameView,
-    /** Fit pressed: the whole graph, or (small graphs too big to read whole) the action. */
+    /**
+     * Fit pressed: the whole graph, or (small graphs too big to read whole) the action.
+     * @returns {boolean} whether the whole graph is in view
+     */
     fit(/** @type {import("../passes/timeline.js").FrameState | null} */ state) {
       fitChosen = true;
-      if (state) frameView(state);
-      else panZoom.fit();
+      if (!state) {
+        panZoom.fit();
+        return true;
+      }
+      // Followed at the readable scale, a graph a few pixels too big still shows whole.
+      return frameView(state) || everyRecordInView(options);
     },
     get started() {
       return started;
@@ -207,6 +218,18 @@ function measureControls(frame) {
       covered.push({ left, top, right: left + width, bottom: top + height, element: part });
   }
   return covered;
+}
+
+/**
+ * Whether every record of the layout is on screen (closer to an edge than a glide's
+ * margin is fine: the question is whether any is cut off).
+ * @param {FollowerOptions} options
+ */
+function everyRecordInView({ layout, panZoom }) {
+  const height = SIZES.recordHeight;
+  return layout.records.every((record) =>
+    panZoom.isInView({ x: record.x, y: record.y, width: record.width, height }, 0),
+  );
 }
 
 /**

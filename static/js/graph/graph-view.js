@@ -17,6 +17,7 @@
 import { SMALL_GRAPH_NODES, levelOfDetail } from "./graph-camera.js";
 import { drawFar, farScene } from "./graph-canvas.js";
 import { edgeCurves, markInView, markLinesInView, nodeBounds } from "./graph-culling.js";
+import { mountFitNote } from "./fit-note.js";
 import { createFollower } from "./graph-follow.js";
 import {
   createEdgeElements,
@@ -89,7 +90,12 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
     if (view.detail === "far") view.queueFar();
     minimap?.redraw();
   });
-  listenToZoomButtons(tools, panZoom, () => follower.fit(latest));
+  const fitNote = mountFitNote(frame);
+  const fit = () => {
+    if (follower.fit(latest)) fitNote.hide();
+    else fitNote.show();
+  };
+  listenToZoomButtons(tools, panZoom, fit, fitNote.hide);
   revealFocusedRecords({ frame, trace, layout, panZoom });
 
   const { topoIndex } = timeline;
@@ -101,6 +107,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
 
   /** @param {import("../passes/timeline.js").FrameState} state */
   function update(state) {
+    if (latest && latest.index !== state.index) fitNote.hide();
     latest = state;
     const first = !follower.started;
     if (first) {
@@ -134,7 +141,7 @@ export function mountGraph(container, { timeline, layout, names, labels }) {
 
   return {
     update,
-    fit: () => follower.fit(latest),
+    fit,
     /** Focus the picture, so Space and arrows drive the player. */
     focus: () => frame.focus(),
     setFolds,
@@ -257,12 +264,14 @@ function watchTheme(changed) {
  * @param {HTMLElement} tools
  * @param {{zoomByHand: (factor: number) => void}} panZoom
  * @param {() => void} fit
+ * @param {() => void} zoomed  a zoom by hand (the fit note goes)
  */
-function listenToZoomButtons(tools, panZoom, fit) {
+function listenToZoomButtons(tools, panZoom, fit, zoomed) {
   tools.addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("button");
     if (!button) return;
     const action = button.dataset.zoom;
+    if (action === "in" || action === "out") zoomed();
     if (action === "in") panZoom.zoomByHand(1.25);
     else if (action === "out") panZoom.zoomByHand(0.8);
     else if (action === "fit") fit();

@@ -159,9 +159,10 @@ function viewActions(state) {
      * progress ends (so stepping faster than a glide does not start it again and again,
      * which kept the whole graph moving and redrawn at every step).
      * @param {{x: number, y: number, width: number, height: number}} rect  centre and size
+     * @param {number} [margin]  screen pixels it keeps from the edges (view-transform's 24)
      */
-    isInView(rect) {
-      return rectInView(state.heading ?? state.view, box(state), rect);
+    isInView(rect, margin) {
+      return rectInView(state.heading ?? state.view, box(state), rect, margin);
     },
     /**
      * Show `next` at once (the minimap's click, drag or arrow keys): a move by hand.

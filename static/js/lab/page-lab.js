@@ -10,6 +10,7 @@
 import { fetchGradcheck } from "../hosts/api.js";
 import { checkWithinBound, leavesThatFit, overBound, passLeaves } from "./gradcheck-fit.js";
 import { mountGradcheckPanel } from "./gradcheck-panel.js";
+import { revealIfGone } from "../player/reveal.js";
 import { forLearner } from "../hosts/host.js";
 import { mountLabControls } from "./lab-controls.js";
 import { readLabState } from "./lab-url.js";
@@ -123,8 +124,11 @@ export function mountPageLab({ editorRoot, playerRoot, search, onChange }) {
   /** @param {import("./lab-url.js").LabState} next */
   function change(next) {
     const retrace = next.mistake !== state.mistake || next.sortSteps !== state.sortSteps;
+    const opened = next.gradcheck && !state.gradcheck;
     state = next;
     if (!retrace) refresh();
+    // The panel opens under the player, below the fold of a laptop or a phone.
+    if (opened) revealIfGone(panelRoot, "start");
     onChange(retrace);
   }
 

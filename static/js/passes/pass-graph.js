@@ -5,12 +5,15 @@
  * training loop runs the same forward each step) share one layout, so a parameter
  * keeps its place from pass to pass and the learner watches the same `w` move.
  * A closed group is one box: click it, or focus it (Tab) and press Enter, to open it;
- * the buttons above the graph open all or fold back to what fits.
+ * the buttons above the graph open all or fold back to what fits (a level more at
+ * each press where what fits is drawn already).
  */
 import {
+  foldFurther,
   foldGraph,
   foldState,
   foldThatFits,
+  foldedCount,
   foldedView,
   groupLabel,
   groupPrefixes,
@@ -224,6 +227,11 @@ export async function mountPassGraph(
    */
   function show(view, state) {
     if (view !== shownView) {
+      // A new pass or a box opened by Enter mounts a new picture: the focus that was in
+      // the old one goes to the new one's frame, not to the page's body (Tab began again
+      // at the top of the page).
+      const root = /** @type {Document | ShadowRoot} */ (graphSlot.getRootNode());
+      const hadFocus = Boolean(root.activeElement && graphSlot.contains(root.activeElement));
       graph?.destroy();
       graph = mountGraph(graphSlot, {
         timeline: view.timeline,
@@ -231,6 +239,7 @@ export async function mountPassGraph(
         names: view.names,
         labels: view.labels,
       });
+      if (hadFocus) graph.focus();
       shownView = view;
       foldNote.textContent =
         view.boxes > 0
@@ -290,12 +299,24 @@ export async function mountPassGraph(
   openAll.addEventListener("click", () => refold(new Set()));
   foldFit.addEventListener("click", () => {
     const pass = passes[latest?.pass ?? 0];
-    const again = foldThatFits(nodes, edges, maxItems, {
-      member: pass.member,
-      output: pass.output,
-    });
-    hideLeaves = again.hideLeaves;
-    refold(again.closed);
+    const options = { member: pass.member, output: pass.output };
+    const again = foldThatFits(nodes, edges, maxItems, options);
+    /** @param {Set<string>} shut @param {boolean} leavesFolded */
+    const drawn = (shut, leavesFolded) =>
+      foldedCount(
+        foldGraph(nodes, edges, shut, { ...options, hideLeaves: leavesFolded }),
+        pass.member,
+      );
+    if (drawn(again.closed, again.hideLeaves) < drawn(closed, hideLeaves)) {
+      hideLeaves = again.hideLeaves;
+      refold(again.closed);
+      return;
+    }
+    // What counts as fitting is shown already (or less), yet the learner asks for less:
+    // fold a level more, so the button never does nothing.
+    const further = foldFurther(nodes, edges, closed, { ...options, hideLeaves });
+    if (further) refold(further);
+    else foldNote.textContent = "Every call is one box already: nothing more to fold.";
   });
 
   // Lay out every pass before the first frame shows, so scrubbing across passes never waits.

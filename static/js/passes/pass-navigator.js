@@ -74,8 +74,14 @@ export function mountPassNavigator(container, { starts, onSeek }) {
     const text = `Pass ${pass + 1} of ${starts.length}`;
     if (counter.textContent !== text) counter.textContent = text;
     counter.dataset.pass = String(pass);
+    // A button disabled while it has the focus drops it to the page's body: the other
+    // one takes it (the last pass reached with "Pass ▸" focuses "◂ Pass").
+    const root = /** @type {Document | ShadowRoot} */ (container.getRootNode());
+    const focused = root.activeElement;
     previous.disabled = frame === 0;
     next.disabled = nextPassStart(starts, frame) === null;
+    if (focused === next && next.disabled && !previous.disabled) previous.focus();
+    else if (focused === previous && previous.disabled && !next.disabled) next.focus();
   }
   return {
     update,

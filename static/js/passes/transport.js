@@ -105,8 +105,13 @@ export function mountTransport(
       play.dataset.icon = String(state.playing);
       play.replaceChildren(icon(state.playing ? "pause" : "play"));
     }
+    // A step button disabled at either end while it has the focus would drop it to the
+    // page's body: the scrubber takes it, where the arrow keys go on stepping.
+    const focused = /** @type {Document | ShadowRoot} */ (bar.getRootNode()).activeElement;
     back.disabled = state.frame === 0;
     forward.disabled = state.frame === state.frameCount - 1;
+    if ((focused === back && back.disabled) || (focused === forward && forward.disabled))
+      scrubber.focus();
     if (speed.value !== String(state.speed)) speed.value = String(state.speed);
   }
 

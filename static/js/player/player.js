@@ -11,6 +11,7 @@
 import { mountBugLabView } from "../lab/bug-lab-view.js";
 import { mountCodePanel } from "./code-panel.js";
 import { mountEngineCheckView } from "../lab/engine-check-view.js";
+import { revealIfGone } from "./reveal.js";
 import { mountGraph } from "../graph/graph-view.js";
 import { recordLabel } from "../layout/layout.js";
 import { startLayout } from "../layout/layout-runner.js";
@@ -161,7 +162,12 @@ export async function mountPlayer(
     mountEngineCheckView(engineSlot, {
       timeline,
       names,
-      onSeek: (k) => playback.seek(k),
+      onSeek: (k) => {
+        playback.seek(k);
+        // "Show frame k" points at a mark on the graph (`= 1.1 (−1.4 lost)`): the panel
+        // is below the graph, and on a laptop or a phone the graph had scrolled away.
+        revealIfGone(stage);
+      },
       gate: () => (quiz ? quiz.limit(Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY),
     }),
   );

@@ -22,6 +22,7 @@ import {
   maskFrame,
   missedQuestions,
   openQuestionAt,
+  pendingQuestion,
   questionsOf,
   recordAnswer,
   restoreState,
@@ -192,6 +193,9 @@ export function mountQuiz(
   });
   const review = html("div", { class: "quiz-review", "data-testid": "quiz-review", hidden: true });
   const summary = html("div", { class: "quiz-summary is-reserved", "data-testid": "quiz-summary" });
+  // Between questions (and before the first, all the build long) the panel held only its
+  // reserved room, empty: say where the next question is.
+  const upNext = html("p", { class: "quiz-next", "data-testid": "quiz-next", hidden: true });
   // The prompt and the summary share one place: while questions remain, the summary is
   // laid out unseen with the longest it can be, so that the page (a course page's iframe
   // most of all) does not grow when the quiz ends.
@@ -202,7 +206,7 @@ export function mountQuiz(
     ]),
     feedback,
     review,
-    html("div", { class: "quiz-stack" }, [prompt, summary]),
+    html("div", { class: "quiz-stack" }, [prompt, summary, upNext]),
   ]);
   section.dataset.testid = "quiz";
   container.replaceChildren(section);
@@ -606,6 +610,10 @@ export function mountQuiz(
         )
           feedback.focus();
       }
+      const next = open ? null : pendingQuestion(questions, state);
+      upNext.hidden = !next;
+      if (next)
+        upNext.textContent = `${tally.asked ? "The next question" : "The first question"} is at frame ${next.frame + 1}: press \u2192 or Play to go on.`;
       point(open);
       drawReview(frameState.index);
       drawSummary();

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+from backprop_animator.engine.program_examples import MLP_TRAINING
 from tests.browser.conftest import open_player, player_url
 
 pytestmark = pytest.mark.browser
@@ -97,3 +98,50 @@ def test_an_mlps_first_frame_draws_its_edges_inside_the_view(
     player_page.get_by_test_id("graph-frame").scroll_into_view_if_needed()
     assert player_page.locator("path.edge:not([data-state=hidden])").count() >= 3
     assert player_page.evaluate(EDGES_OUT_OF_FRAME) == []
+
+
+# micrograd's nn.py classes as the MLP example writes them, one forward pass and backward.
+ONE_PASS_MLP = (
+    MLP_TRAINING[: MLP_TRAINING.index("random.seed(0)")]
+    + "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
+)
+
+# Each `+=` label that covers a name drawn over a record or a topo badge (by more than a
+# pixel each way), in the view's own units.
+LABELS_OVER_NAMES = """() => {
+  const frame = document.querySelector('.graph-svg').getBoundingClientRect();
+  const box = (element) => element.getBoundingClientRect();
+  const shown = (element) => {
+    const r = box(element);
+    return r.width > 0 && r.right > frame.left && r.left < frame.right
+      && r.bottom > frame.top && r.top < frame.bottom;
+  };
+  const labels = [...document.querySelectorAll('[data-testid=delta] rect')].filter(shown);
+  const marks = [...document.querySelectorAll(
+    '[data-testid=node] .node-name, [data-testid=node] [data-testid=topo-badge]')].filter(shown);
+  const hits = [];
+  for (const label of labels)
+    for (const mark of marks) {
+      const a = box(label), b = box(mark);
+      const dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (dx > 1 && dy > 1)
+        hits.push(`${label.parentNode.textContent} covers ${mark.textContent}`);
+    }
+  return {labels: labels.length, hits};
+}"""
+
+
+@pytest.mark.parametrize("frame", [93, 125, 172])
+def test_a_crowded_frames_labels_leave_the_names_over_records_readable(
+    player_page: Page, server: str, frame: int
+) -> None:
+    # The `+=` labels were placed clear of records, ops and badges but not of the names
+    # drawn over unlabelled values: `+= −0.1242 → −0.1242` hid `tanh(act)` (frame 125), and
+    # where nothing else was clear a label covered its own value's name (frame 93).
+    player_page.set_viewport_size(LAPTOP)
+    open_player(player_page, player_url(server, ONE_PASS_MLP, frame=frame))
+    player_page.get_by_test_id("graph-frame").scroll_into_view_if_needed()
+    result = player_page.evaluate(LABELS_OVER_NAMES)
+    assert result["labels"] >= 1
+    assert result["hits"] == []

@@ -235,3 +235,32 @@ describe("boxGrid", () => {
     }
   });
 });
+
+describe("names over records (a crowded frame)", () => {
+  it("counts the name over a record, its own included, as a box no label covers", () => {
+    const layout = /** @type {any} */ ({ records: [{ x: 100, y: 100, width: 120 }], ops: [null] });
+    const name = { node: -1, x: 40 + 14, y: 100 - h / 2 - 15, width: 60, height: 12 };
+    assert.deepEqual(obstaclesOf(layout, 0, 0, 60).at(-1), name);
+    assert.equal(obstaclesOf(layout, 0).length, 1, "no name, no box");
+  });
+
+  it("puts a label over the name of its value when under, over and right are taken", () => {
+    // A value with a name over it, records just under it and right of it: over the
+    // record was the least covered spot, on its own name, which said which value it was.
+    const layout = /** @type {any} */ ({
+      records: [
+        { x: 100, y: 100, width: 120 },
+        { x: 100, y: 100 + h + 24, width: 120 },
+        { x: 260, y: 100, width: 160 },
+        { x: 260, y: 100 + h / 2, width: 160 },
+        { x: 260, y: 100 - h / 2, width: 160 },
+      ],
+      ops: [null, null, null, null, null],
+    });
+    const obstacles = [0, 1, 2, 3, 4].flatMap((i) => obstaclesOf(layout, i, 0, i === 0 ? 90 : 0));
+    const [label] = placeLabels([{ child: 0, texts: ["+= 1 \u2192 1"] }], layout, obstacles);
+    for (const box of obstacles)
+      if (box.node !== 0) assert.equal(overlap(label, box), false, JSON.stringify(box));
+    assert.ok(label.y + label.height <= 100 - h / 2 - 15, "above the name");
+  });
+});

@@ -5,6 +5,7 @@ import dagre from "../../static/vendor/dagre/dagre.esm.js";
 import { SIZES, opWidth } from "../../static/js/layout/layout-sizes.js";
 import {
   DAGRE_MAX_NODES,
+  growToEdges,
   layerBundles,
   layoutGraph,
   layoutInput,
@@ -265,5 +266,99 @@ describe("recordLabel", () => {
     const long = "a_label_longer_than_forty_characters_in_all_of_it";
     assert.equal(recordLabel(node(long, `${long.slice(0, 39)}\u2026`)), long);
     assert.equal(recordLabel(node("x1", "")), "x1");
+  });
+});
+
+describe("edges kept near their ends (dagre's detours)", () => {
+  /**
+   * A network's forward pass as micrograd builds it: per neuron `act = b`, then
+   * `act = act + w[i]*x[i]` for each input, then `tanh(act)`.
+   * @param {number[]} inputs
+   * @param {number[]} sizes
+   */
+  const network = (inputs, sizes) => {
+    const nodes = [];
+    const edges = [];
+    const add = (label, op, ...children) => {
+      nodes.push({ label, op, opChars: op.length });
+      for (const child of children) edges.push({ child, parent: nodes.length - 1 });
+      return nodes.length - 1;
+    };
+    let xs = inputs.map((v) => add(String(v), ""));
+    for (const size of sizes) {
+      xs = Array.from({ length: size }, () => {
+        let act = add("b", "");
+        xs.forEach((x, i) => {
+          act = add("", "+", act, add("", "*", add(`w[${i}]`, ""), x));
+        });
+        return add("", "tanh", act);
+      });
+    }
+    return { nodes, edges, order: nodes.map((_, i) => i), output: nodes.length - 1 };
+  };
+
+  /** How far the drawn edge goes above or below both its ends. */
+  const stray = (edge) => {
+    const curve = edgePolyline(edge.points, edgeBow(edge.repeat), 8);
+    const ys = curve.map((p) => p.y);
+    const [a, b] = [curve[0].y, curve[curve.length - 1].y];
+    return Math.max(Math.min(a, b) - Math.min(...ys), Math.max(...ys) - Math.max(a, b), 0);
+  };
+
+  it("draws no operand edge far above or below both its ends (an MLP's first pass)", () => {
+    // dagre routed x[1]'s edge into the first neuron's `×` hundreds of units up and back:
+    // on the page it climbed out of the view at the first frame.
+    for (const sizes of [
+      [3, 1],
+      [4, 1],
+      [4, 4, 1],
+    ]) {
+      const layout = layoutGraph(network([2, 3, -1], sizes), dagre);
+      assert.equal(layout.engine, "dagre");
+      const worst = Math.max(...layout.edges.map(stray));
+      assert.ok(worst <= SIZES.recordHeight / 2, `${sizes}: an edge strays ${worst} units`);
+    }
+  });
+
+  it("lays every edge inside the layout's size", () => {
+    for (const sizes of [
+      [3, 1],
+      [4, 4, 1],
+    ]) {
+      const layout = layoutGraph(network([2, 3, -1], sizes), dagre);
+      for (const edge of [...layout.edges, ...layout.results])
+        for (const p of edge.points) {
+          assert.ok(p.x >= 0 && p.x <= layout.width, `x ${p.x} of ${layout.width}`);
+          assert.ok(p.y >= 0 && p.y <= layout.height, `y ${p.y} of ${layout.height}`);
+        }
+    }
+  });
+
+  it("grows a layout whose edge passes outside its nodes, and moves everything with it", () => {
+    const layout = {
+      width: 200,
+      height: 100,
+      records: [{ x: 50, y: 50, width: 40, labelWidth: 0, valueWidth: 20 }],
+      ops: [{ x: 120, y: 50 }],
+      edges: [
+        {
+          child: 0,
+          parent: 0,
+          repeat: 0,
+          points: [
+            { x: 70, y: 50 },
+            { x: 90, y: -30 },
+            { x: 107, y: 50 },
+          ],
+        },
+      ],
+      results: [],
+      millis: 0,
+    };
+    growToEdges(layout, { x: 12, y: 28 });
+    assert.deepEqual(layout.edges[0].points[1], { x: 90, y: 28 });
+    assert.equal(layout.height, 158);
+    assert.equal(layout.width, 200);
+    assert.deepEqual([layout.records[0].y, layout.ops[0].y], [108, 108]);
   });
 });

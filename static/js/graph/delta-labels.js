@@ -12,9 +12,14 @@ import { svg } from "../player/svg.js";
  * @param {SVGElement} layer  emptied, then filled
  * @param {import("../passes/timeline.js").FrameState} state
  * @param {{timeline: import("../passes/timeline.js").Timeline, layout: import("../layout/layout.js").Layout,
- *   drawn: Iterable<number>, isDrawn: (i: number) => boolean}} graph  drawn: the values on screen
+ *   drawn: Iterable<number>, isDrawn: (i: number) => boolean, nameWidth?: (i: number) => number}} graph
+ *   drawn: the values on screen; nameWidth: the width of the name drawn over a record (0: none)
  */
-export function drawDeltaLabels(layer, state, { timeline, layout, drawn, isDrawn }) {
+export function drawDeltaLabels(
+  layer,
+  state,
+  { timeline, layout, drawn, isDrawn, nameWidth = () => 0 },
+) {
   layer.replaceChildren();
   /** @type {Array<{child: number, texts: string[], className: string}>} */
   const labels = [];
@@ -43,7 +48,7 @@ export function drawDeltaLabels(layer, state, { timeline, layout, drawn, isDrawn
   for (const i of drawn) {
     if (!state.visible[i]) continue;
     const badge = topoIndex[i] >= 0 ? topoBadgeWidth(topoIndex[i] + 1) : 0;
-    obstacles.push(...obstaclesOf(layout, i, badge));
+    obstacles.push(...obstaclesOf(layout, i, badge, nameWidth(i)));
   }
   placeLabels(shown, layout, obstacles).forEach((spot, n) => {
     const group = svg(

@@ -76,9 +76,11 @@ export function labelFit(chars, cellWidth) {
 /**
  * @typedef {{
  *   index: number, group: SVGElement, op: SVGElement | null, result: SVGElement | null,
- *   gradText: SVGElement, gradCaption: SVGElement, dataText: SVGElement,
+ *   gradText: SVGElement, gradCaption: SVGElement, dataText: SVGElement, nameWidth: number,
  *   shown: {visible: boolean | null, role: string, final: boolean | null, grad: number, result: string, data: number}
  * }} NodeElements
+ * nameWidth: about how wide the name drawn over the record is (0: none), for the labels
+ * placed around it
  */
 
 /**
@@ -201,6 +203,7 @@ export function createNodeElements(
     gradText,
     gradCaption,
     dataText,
+    nameWidth: name.length * NAME_CHAR_WIDTH,
     shown: { visible: null, role: "", final: null, grad: NaN, result: "", data: node.data },
   };
 }

@@ -473,6 +473,7 @@ function createViewSwitch(parts, { timeline, latest, folds }) {
         layout,
         drawn: mounted.keys(),
         isDrawn: (i) => mounted.has(i),
+        nameWidth: (i) => mounted.get(i)?.nameWidth ?? 0,
       });
   }
 

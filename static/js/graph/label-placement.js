@@ -2,8 +2,9 @@
  * The `+=` labels of a backward frame, as text and as places, with no DOM: each
  * contribution is written next to the child that receives it (a fork shows the
  * running sum, `−0.1036 + 0.1464 → 0.0429`), and each label goes under, over, right
- * of or under-left of its record (or right of it, raised or lowered half a row),
- * whichever covers least of the other boxes and topo badges.
+ * of or under-left of its record (or right of it, raised or lowered half a row, or over
+ * the name drawn over it), whichever covers least of the other boxes, the topo badges
+ * and the names over records.
  *
  * Example: deltaTexts([{child: 2, before: 0, delta: 0.5, after: 0.5}]) ->
  * Map {2 => ["+= 0.5000 → 0.5000"]}.
@@ -69,6 +70,9 @@ export function labelSpot(record, size, obstacles) {
     // record in the next column that the middle spot would cover.
     { x: right + 8, y: record.y - h / 2 - height / 2 },
     { x: right + 8, y: record.y + h / 2 - height / 2 },
+    // Over it, above the name drawn over it (an op value's): the name says which value
+    // the label is about, and it was what a crowded frame's label covered.
+    { x: right - width, y: record.y - h / 2 - 18 - height },
   ];
   return clearestSpot(candidates, width, height, obstacles);
 }
@@ -129,14 +133,16 @@ export function placeLabels(labels, layout, obstacles) {
 
 /**
  * The boxes a label should not cover for one value: its record (grown by 2), its op
- * circle and, given its width, the topo badge on the record's top-left corner, which no
- * label covers, its own value's included (node -1: placeLabels never skips it).
+ * circle and, given their widths, the topo badge on the record's top-left corner and the
+ * name drawn above it (an unlabelled op value's, graph-scene.js opName), which no label
+ * covers, its own value's included (node -1: placeLabels never skips them).
  * @param {import("../layout/layout.js").Layout} layout
  * @param {number} i
  * @param {number} [badgeWidth]  0: no badge drawn
+ * @param {number} [nameWidth]  0: no name drawn
  * @returns {Array<Box & {node: number}>}
  */
-export function obstaclesOf(layout, i, badgeWidth = 0) {
+export function obstaclesOf(layout, i, badgeWidth = 0, nameWidth = 0) {
   const record = layout.records[i];
   const h = SIZES.recordHeight;
   const r = SIZES.opRadius;
@@ -147,7 +153,20 @@ export function obstaclesOf(layout, i, badgeWidth = 0) {
   if (op) boxes.push({ node: i, x: op.x - r, y: op.y - r, width: 2 * r, height: 2 * r });
   if (badgeWidth > 0)
     boxes.push({ node: -1, x: left - badgeWidth / 2, y: top - 9, width: badgeWidth, height: 18 });
+  if (nameWidth > 0) boxes.push({ node: -1, ...nameBox(left, top, nameWidth) });
   return boxes;
+}
+
+/**
+ * Where the name over a record (graph-scene.js's `.node-name`, 11 px, its baseline 4
+ * above the record) is drawn, given the record's top-left corner.
+ * @param {number} left
+ * @param {number} top
+ * @param {number} width
+ * @returns {Box}
+ */
+function nameBox(left, top, width) {
+  return { x: left + 14, y: top - 15, width, height: 12 };
 }
 
 /**
@@ -184,8 +203,7 @@ export function markObstacles(layout, i, { badgeWidth = 18, nameWidth = 0, opWid
     { node: i, x: left - 2, y: top - 2, width: record.width + 4, height: h + 4 },
     { node: i, x: left - badgeWidth / 2, y: top - 9, width: badgeWidth, height: 18 },
   ];
-  if (nameWidth > 0)
-    boxes.push({ node: i, x: left + 14, y: top - 15, width: nameWidth, height: 12 });
+  if (nameWidth > 0) boxes.push({ node: i, ...nameBox(left, top, nameWidth) });
   const op = layout.ops[i];
   const w = opWidth ?? 2 * r;
   if (op) boxes.push({ node: i, x: op.x - w / 2, y: op.y - r, width: w, height: 2 * r });

@@ -4,15 +4,17 @@
  * `label | data | grad`; each operation is a small circle just left of its result;
  * edges run operand -> op circle -> result, one per operand use (so `a + a` has two).
  *
- * Small graphs use dagre (the best-looking layered layout we could vendor); big
- * ones use layered-layout.js, because dagre needs seconds there (bench/page_bench.py
- * prints both). Pure: dagre is passed in, so this runs the same in a Worker, on
+ * Small graphs use dagre (the best-looking layered layout we could vendor), with its
+ * far detours drawn straight where nothing is in the way (straightenDetours) and its
+ * size grown to every edge (growToEdges); big ones use layered-layout.js, because dagre
+ * needs seconds there (bench/page_bench.py prints both). Pure: dagre is passed in, so this runs the same in a Worker, on
  * the main thread and in Node.
  */
 import { formatValue } from "../player/format.js";
 import { SIZES, labelIsName, opWidth, recordCells, visibleLabel } from "./layout-sizes.js";
 import { layeredLayout } from "./layered-layout.js";
 import { opGlyph } from "../passes/op-facts.js";
+import { edgeBow, edgePolyline } from "../player/svg.js";
 
 /** Above this many values, dagre is too slow to keep Run under a second. */
 export const DAGRE_MAX_NODES = 150;
@@ -252,8 +254,173 @@ export function dagreLayout(dagre, graph) {
         points: g.edge({ v: `o${i}`, w: `r${i}`, name: "result" }).points.map(pick),
       });
   });
+  straightenDetours(graph, records, ops, edges, bundleOf);
   const { width, height } = g.graph();
-  return { width, height, records, ops, edges, results, millis: Date.now() - started };
+  const layout = { width, height, records, ops, edges, results, millis: 0 };
+  growToEdges(layout, { x: 12, y: 28 });
+  return { ...layout, millis: Date.now() - started };
+}
+
+/** How far (layout units) a route may stray above or below both its ends unremarked. */
+const DETOUR_SLACK = SIZES.recordHeight / 2;
+
+/**
+ * Each operand edge that strays far above or below both its ends is drawn within them
+ * instead, from its record's right side to its op's left side: as one bend, else as a
+ * steep step down (or up) at the column its route took between them, whichever crosses
+ * no record and no op first; an edge with neither keeps its route. dagre gives every edge
+ * a point in a rank of its own between the record and the op (its room for an edge
+ * label: every minlen is doubled), and on a network's first pass it put such points
+ * hundreds of units from both ends: the edge from `w[0]` into its `×`, one column to the
+ * right, climbed out of the view and back (a two-layer MLP trained 3 steps).
+ * @param {LayoutInput} graph
+ * @param {Layout["records"]} records
+ * @param {Layout["ops"]} ops
+ * @param {Layout["edges"]} edges
+ * @param {Int32Array} bundleOf  per edge, its bundle or -1 (bundled edges keep their junction)
+ */
+export function straightenDetours(graph, records, ops, edges, bundleOf) {
+  /** @type {ReturnType<typeof layoutBoxes> | null} */
+  let boxes = null;
+  edges.forEach((edge, k) => {
+    if (bundleOf[k] >= 0 || edge.repeat > 0 || edge.points.length < 3) return;
+    const first = edge.points[0];
+    const last = edge.points[edge.points.length - 1];
+    const low = Math.min(first.y, last.y) - DETOUR_SLACK;
+    const high = Math.max(first.y, last.y) + DETOUR_SLACK;
+    const farthest = edge.points.reduce((a, b) =>
+      Math.max(low - b.y, b.y - high) > Math.max(low - a.y, a.y - high) ? b : a,
+    );
+    const op = ops[edge.parent];
+    if ((farthest.y >= low && farthest.y <= high) || !op) return;
+    const child = records[edge.child];
+    const start = { x: child.x + child.width / 2, y: child.y };
+    const end = { x: op.x - opWidth(graph.nodes[edge.parent].opChars ?? 1) / 2, y: op.y };
+    if (end.x <= start.x) return;
+    const step = Math.min(4, (end.x - farthest.x) / 2, (farthest.x - start.x) / 2);
+    const routes = [[start, end]];
+    if (step > 0)
+      routes.push([
+        start,
+        { x: farthest.x - step, y: start.y },
+        { x: farthest.x + step, y: end.y },
+        end,
+      ]);
+    boxes ??= layoutBoxes(graph, records, ops);
+    const others = boxes.filter((box) => box.record !== edge.child && box.op !== edge.parent);
+    const clear = routes.find((route) => !routeMeets(route, others));
+    if (clear) edge.points = clear.map(pick);
+  });
+}
+
+/**
+ * The boxes of every record and op shape, with whose they are.
+ * @param {LayoutInput} graph
+ * @param {Layout["records"]} records
+ * @param {Layout["ops"]} ops
+ */
+function layoutBoxes(graph, records, ops) {
+  const h = SIZES.recordHeight / 2;
+  const r = SIZES.opRadius;
+  /** @type {Array<{x: number, y: number, right: number, bottom: number, record: number, op: number}>} */
+  const boxes = [];
+  records.forEach((box, i) => {
+    const half = box.width / 2;
+    boxes.push({
+      x: box.x - half,
+      y: box.y - h,
+      right: box.x + half,
+      bottom: box.y + h,
+      record: i,
+      op: -1,
+    });
+    const op = ops[i];
+    if (!op) return;
+    const w = opWidth(graph.nodes[i].opChars ?? 1) / 2;
+    boxes.push({ x: op.x - w, y: op.y - r, right: op.x + w, bottom: op.y + r, record: -1, op: i });
+  });
+  return boxes;
+}
+
+/**
+ * Whether the curve edgePath draws through these points meets one of the boxes.
+ * @param {Point[]} points
+ * @param {Array<{x: number, y: number, right: number, bottom: number}>} boxes
+ */
+function routeMeets(points, boxes) {
+  const curve = edgePolyline(points, 0, 12);
+  const left = Math.min(...points.map((p) => p.x));
+  const right = Math.max(...points.map((p) => p.x));
+  const top = Math.min(...points.map((p) => p.y));
+  const bottom = Math.max(...points.map((p) => p.y));
+  return boxes.some(
+    (box) =>
+      box.right + 2 > left &&
+      box.x - 2 < right &&
+      box.bottom + 2 > top &&
+      box.y - 2 < bottom &&
+      curve.some((p, j) => j > 0 && segmentMeetsBox(curve[j - 1], p, box)),
+  );
+}
+
+/**
+ * Whether the segment a-b meets the box (grown by 2 units), by Liang-Barsky clipping.
+ * @param {Point} a
+ * @param {Point} b
+ * @param {{x: number, y: number, right: number, bottom: number}} box
+ */
+function segmentMeetsBox(a, b, box) {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  for (const [p, q] of [
+    [-dx, a.x - (box.x - 2)],
+    [dx, box.right + 2 - a.x],
+    [-dy, a.y - (box.y - 2)],
+    [dy, box.bottom + 2 - a.y],
+  ]) {
+    if (p === 0) {
+      if (q < 0) return false;
+    } else if (p < 0) t0 = Math.max(t0, q / p);
+    else t1 = Math.min(t1, q / p);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/**
+ * Grow a layout's size (and move everything in it) so that every edge as drawn lies
+ * inside it, `margin` beyond the outermost. dagre measures its graph by the nodes alone,
+ * so a route passing outside them went past the size that Fit and the view's clamp
+ * frame: out of view.
+ * @param {Layout} layout
+ * @param {Point} margin
+ */
+export function growToEdges(layout, margin) {
+  let left = 0;
+  let top = 0;
+  let right = layout.width;
+  let bottom = layout.height;
+  for (const edge of [...layout.edges, ...layout.results]) {
+    const bow = "repeat" in edge ? Math.abs(edgeBow(edge.repeat)) : 0;
+    for (const p of edge.points) {
+      left = Math.min(left, p.x - margin.x);
+      right = Math.max(right, p.x + margin.x);
+      top = Math.min(top, p.y - bow - margin.y);
+      bottom = Math.max(bottom, p.y + bow + margin.y);
+    }
+  }
+  if (left === 0 && top === 0 && right === layout.width && bottom === layout.height) return;
+  const move = (/** @type {Point} */ p) => {
+    p.x -= left;
+    p.y -= top;
+  };
+  layout.records.forEach(move);
+  for (const op of layout.ops) if (op) move(op);
+  for (const edge of [...layout.edges, ...layout.results]) edge.points.forEach(move);
+  layout.width = right - left;
+  layout.height = bottom - top;
 }
 
 /**

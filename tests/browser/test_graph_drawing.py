@@ -1,0 +1,147 @@
+"""The graph's drawing as a learner reads it, measured: edges that stay in the view,
+labels that do not run into the badges and records around them."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from backprop_animator.engine.program_examples import MLP_TRAINING
+from tests.browser.conftest import open_player, player_url
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1366, "height": 768}
+
+# A two-layer MLP written as in micrograd's lecture, trained 3 steps.
+TWO_LAYER_TRAINING = """\
+import random
+from micrograd.engine import Value
+
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return act.tanh()
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class Layer:
+    def __init__(self, nin, nout):
+        self.neurons = [Neuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        outs = [n(x) for n in self.neurons]
+        return outs[0] if len(outs) == 1 else outs
+
+    def parameters(self):
+        return [p for neuron in self.neurons for p in neuron.parameters()]
+
+
+class MLP:
+    def __init__(self, nin, nouts):
+        sz = [nin] + nouts
+        self.layers = [Layer(sz[i], sz[i + 1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+random.seed(2)
+n = MLP(2, [3, 1])
+xs = [[2.0, 3.0], [3.0, -1.0], [0.5, 1.0], [1.0, 1.0]]
+ys = [1.0, -1.0, -1.0, 1.0]
+for k in range(3):
+    ypred = [n(x) for x in xs]
+    loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred))
+    for p in n.parameters():
+        p.grad = 0.0
+    loss.backward()
+    for p in n.parameters():
+        p.data += -0.1 * p.grad
+"""
+
+# Each drawn edge (hidden ones are not drawn) whose bounding box leaves the graph's
+# frame, with how far it goes, in screen pixels.
+EDGES_OUT_OF_FRAME = """() => {
+  const frame = document.querySelector('.graph-svg').getBoundingClientRect();
+  const out = [];
+  for (const path of document.querySelectorAll('path.edge:not([data-state=hidden])')) {
+    const r = path.getBoundingClientRect();
+    const over = Math.max(frame.top - r.top, r.bottom - frame.bottom,
+                          frame.left - r.left, r.right - frame.right);
+    if (over > 1) out.push({d: path.getAttribute('d'), over: Math.round(over)});
+  }
+  return out;
+}"""
+
+
+def test_an_mlps_first_frame_draws_its_edges_inside_the_view(
+    player_page: Page, server: str
+) -> None:
+    # dagre routed `w[0]`'s edge into its `×`, one column to the right, up through a
+    # point hundreds of units above both: at the first frame it climbed out of the view
+    # and back, and the edge from the `2` beside it dived out below.
+    player_page.set_viewport_size(LAPTOP)
+    open_player(player_page, player_url(server, TWO_LAYER_TRAINING, frame=0))
+    player_page.get_by_test_id("graph-frame").scroll_into_view_if_needed()
+    assert player_page.locator("path.edge:not([data-state=hidden])").count() >= 3
+    assert player_page.evaluate(EDGES_OUT_OF_FRAME) == []
+
+
+# micrograd's nn.py classes as the MLP example writes them, one forward pass and backward.
+ONE_PASS_MLP = (
+    MLP_TRAINING[: MLP_TRAINING.index("random.seed(0)")]
+    + "random.seed(1)\nmodel = MLP(3, [4, 4, 1])\nout = model([2.0, 3.0, -1.0])\nout.backward()\n"
+)
+
+# Each `+=` label that covers a name drawn over a record or a topo badge (by more than a
+# pixel each way), in the view's own units.
+LABELS_OVER_NAMES = """() => {
+  const frame = document.querySelector('.graph-svg').getBoundingClientRect();
+  const box = (element) => element.getBoundingClientRect();
+  const shown = (element) => {
+    const r = box(element);
+    return r.width > 0 && r.right > frame.left && r.left < frame.right
+      && r.bottom > frame.top && r.top < frame.bottom;
+  };
+  const labels = [...document.querySelectorAll('[data-testid=delta] rect')].filter(shown);
+  const marks = [...document.querySelectorAll(
+    '[data-testid=node] .node-name, [data-testid=node] [data-testid=topo-badge]')].filter(shown);
+  const hits = [];
+  for (const label of labels)
+    for (const mark of marks) {
+      const a = box(label), b = box(mark);
+      const dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (dx > 1 && dy > 1)
+        hits.push(`${label.parentNode.textContent} covers ${mark.textContent}`);
+    }
+  return {labels: labels.length, hits};
+}"""
+
+
+@pytest.mark.parametrize("frame", [93, 125, 172])
+def test_a_crowded_frames_labels_leave_the_names_over_records_readable(
+    player_page: Page, server: str, frame: int
+) -> None:
+    # The `+=` labels were placed clear of records, ops and badges but not of the names
+    # drawn over unlabelled values: `+= −0.1242 → −0.1242` hid `tanh(act)` (frame 125), and
+    # where nothing else was clear a label covered its own value's name (frame 93).
+    player_page.set_viewport_size(LAPTOP)
+    open_player(player_page, player_url(server, ONE_PASS_MLP, frame=frame))
+    player_page.get_by_test_id("graph-frame").scroll_into_view_if_needed()
+    result = player_page.evaluate(LABELS_OVER_NAMES)
+    assert result["labels"] >= 1
+    assert result["hits"] == []

@@ -34,8 +34,10 @@ from backprop_animator.engine.interpreter.exceptions import (
 )
 from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS
 from backprop_animator.engine.interpreter.generators import (
+    READERS,
     generator_methods,
     is_program_generator,
+    reads_generator,
     stop_iteration,
 )
 from backprop_animator.engine.interpreter.machine import (
@@ -1133,7 +1135,7 @@ class Library:
         of lists reads the zip first; of the program's generators, as it goes (below).
         """
         iterator = self.machine.iterate(value)
-        if type(value) not in _LAZY or is_program_generator(value) or _reads_generator(value):
+        if type(value) not in _LAZY or is_program_generator(value) or reads_generator(value):
             # A generator of the program's own is read as it goes, as CPython's `zip`
             # reads it (its prints come in CPython's order; an endless one, as a data
             # loader is, ends where the loop breaks), through a few built-ins too
@@ -2726,43 +2728,7 @@ ITERATOR_CODES.update(
 )
 
 # The library's own lazy built-ins that are Python generators, each reading `iterables`.
-_READERS = frozenset({_strict_zip.__code__, _mapped.__code__, _filtered.__code__})
-# How many lazy built-ins may stand between one and a generator of the program's that it
-# reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
-MAX_LAZY_CHAIN = 8
-_LOOKED_AT = 32
-
-
-def _reads_generator(value: Any) -> bool:
-    """Whether the lazy built-in `value` reads a generator of the program's own through
-    at most `MAX_LAZY_CHAIN` lazy built-ins (their iterators found as CPython pickles
-    them, or a library generator's `iterables`), looking at `_LOOKED_AT` iterators at
-    most: so a chain of built-ins read as it goes is never deeper than that."""
-    stack = [(value, 0)]
-    looked = 0
-    while stack:
-        item, depth = stack.pop()
-        looked += 1
-        if looked > _LOOKED_AT:
-            return False
-        if is_program_generator(item):
-            return True
-        if depth < MAX_LAZY_CHAIN:
-            stack.extend((inner, depth + 1) for inner in _read_by(item))
-    return False
-
-
-def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
-    """The iterators a lazy built-in reads (none of anything else)."""
-    kind = type(value)
-    if kind is zip:
-        return value.__reduce__()[1]  # type: ignore[no-any-return]
-    if kind is enumerate:
-        return value.__reduce__()[1][:1]  # type: ignore[no-any-return]
-    if kind is GeneratorType and value.gi_code in _READERS:
-        frame = value.gi_frame
-        return () if frame is None else list(frame.f_locals["iterables"])
-    return ()
+READERS.update((_strict_zip.__code__, _mapped.__code__, _filtered.__code__))
 
 
 def _unbound(

@@ -4912,3 +4912,34 @@ def test_copies_of_a_programs_objects_ask_its_own_copy_and_deepcopy_as_cpythons(
     # slots, cycles, a descriptor, a dataclass; a class's `__copy__` and `__deepcopy__(memo)`,
     # the memo handed on to `deepcopy(part, memo)` keeping what was shared shared.
     assert_as_cpython(OWN_COPIES)
+
+
+def test_zip_and_enumerate_read_a_generator_expression_over_the_programs_generator_lazily() -> None:
+    # Each built-in reads a generator expression over the program's generator as it goes,
+    # as CPython's: the prints interleave, and an endless one ends where the loop breaks.
+    source = """
+def gen(n):
+    for i in range(n):
+        print('gen', i)
+        yield i
+def forever():
+    n = 0
+    while True:
+        yield n
+        n += 1
+for a, b in zip((x for x in gen(3)), 'abc'):
+    print('zip', a, b)
+for i, v in enumerate(x * 2 for x in gen(3)):
+    print('enumerate', i, v)
+for v in map(str, (x for x in gen(2))):
+    print('map', v)
+for v in filter(None, (x for x in gen(3))):
+    print('filter', v)
+for i, v in enumerate(x for x in forever()):
+    if i > 3:
+        break
+print(list(zip(range(3), (x * x for x in forever()))))
+print(next(y for y in (x for x in forever()) if y > 5))
+print(list(zip('ab', enumerate(x for x in (y for y in gen(5))))))
+"""
+    assert_as_cpython(source)

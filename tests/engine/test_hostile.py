@@ -766,6 +766,48 @@ def test_lazy_builtins_over_the_programs_generators_stop_at_the_call_depth(sourc
         trace_source(source + "x\n", limits=Limits(time_limit=30.0))
 
 
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        (
+            WRAP + "z = w([1])\nfor i in range(200000):\n    z = (a for a in z)\nx = list(z)\n",
+            "not a Value",
+        ),
+        (
+            WRAP + "z = w([1])\nfor i in range(100000):\n"
+            "    z = zip((a for a in z))\nx = list(z)\n",
+            "not a Value",
+        ),
+        (
+            WRAP + "z = [1]\nfor i in range(50000):\n"
+            "    z = enumerate(a for a in w(z))\nx = list(z)\n",
+            "maximum recursion depth exceeded",
+        ),
+        # each level's inner loop reads a zip of the one before: nested Python frames
+        (
+            WRAP + "def f(g):\n    return (y for p in w([0]) for y in zip(g))\n"
+            "z = w([1])\nfor i in range(50000):\n    z = f(z)\nx = list(z)\n",
+            "nests too deeply",
+        ),
+        (
+            WRAP + "def f(g):\n    return (y for p in w([0]) for y in zip(g))\n"
+            "z = w([1])\nfor i in range(100000):\n    z = f(z)\nz = None\nx = 1\n",
+            "not a Value",
+        ),
+    ],
+    ids=["generator-expressions", "zips", "enumerates", "inner-zips", "inner-zips-freed"],
+)
+def test_generator_expressions_over_the_programs_generators_chained_deep_are_no_crash(
+    source: str, words: str
+) -> None:
+    """A generator expression over a generator of the program's is read as it goes by
+    `zip`, `enumerate`, `map`, `filter` and another generator expression: through 8 lazy
+    objects at most (then read whole), a chain through the program's generators ending at
+    the call depth, one through Python's frames at the nesting bound; freed, no crash."""
+    with pytest.raises(EngineError, match=words):
+        trace_source(source + "x\n", limits=Limits(time_limit=60.0, max_steps=10**7))
+
+
 def test_a_deep_chain_of_zips_over_the_programs_generators_is_freed_without_a_crash() -> None:
     source = WRAP + "z = [1]\nfor i in range(100000):\n    z = zip(w(z))\nz = None\nx = 1\n"
     with pytest.raises(EngineError, match="not a Value"):

@@ -46,7 +46,7 @@ from backprop_animator.engine.interpreter import (
 )
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.builtin_bases import builtin_base
+from backprop_animator.engine.interpreter.builtin_bases import builtin_base, check_layout
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     ProgramRaise,
@@ -2146,6 +2146,8 @@ class Compiler(ExpressionCompiler):
             if base_classes:
                 check_ancestry(self.m.state, base_classes)
                 check_enum_order(base_classes)  # `class X(int, IntEnum)`
+                if len(base_classes) > 1:
+                    check_layout(self.m.state, base_classes)  # `class E(Exception, list)`
             for key, value in namespace.items():  # a partialmethod: the method it makes
                 if type(value) is PartialMethod:
                     namespace[key] = value.method

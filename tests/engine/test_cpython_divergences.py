@@ -4943,3 +4943,42 @@ print(next(y for y in (x for x in forever()) if y > 5))
 print(list(zip('ab', enumerate(x for x in (y for y in gen(5))))))
 """
     assert_as_cpython(source)
+
+
+LAYOUTS = """
+def attempt(make):
+    try:
+        cls = make()
+        print('made', cls.__name__, [c.__name__ for c in cls.__mro__])
+    except TypeError as e:
+        print('TypeError', e)
+class S:
+    __slots__ = ('x',)
+class T:
+    __slots__ = ('y',)
+class U:
+    __slots__ = ('__dict__', '__weakref__')
+class SS(S):
+    __slots__ = ('z',)
+class L(list):
+    pass
+class G(Exception):
+    pass
+"""
+BASES = [
+    "Exception, list", "ValueError, dict", "list, dict", "L, dict", "list, object",
+    "G, KeyError", "KeyError, OSError", "OSError, KeyError", "StopIteration, AttributeError",
+    "NameError, UnboundLocalError", "UnboundLocalError, ImportError", "S, T", "S, U",
+    "U, list", "SS, S", "S, SS", "ValueError, S", "Exception, list, dict", "G, L, object",
+]  # fmt: skip
+
+
+def test_bases_whose_objects_cpython_lays_out_apart_are_its_type_error() -> None:
+    # CPython's `best_base`: `class E(Exception, list)` is no class, nor one of two
+    # `__slots__` (after the body ran, before the order of the bases is looked at).
+    source = LAYOUTS + "".join(
+        f"def f{i}():\n    class C({bases}):\n        x = print('body')\n    return C\n"
+        f"attempt(f{i})\n"
+        for i, bases in enumerate(BASES)
+    )
+    assert_as_cpython(source)

@@ -2019,6 +2019,20 @@ def test_classes_inherit_at_most_the_depth_bound_deep() -> None:
     assert caught.value.line == 5
 
 
+def test_a_bases_layout_read_from_a_huge_slots_is_charged() -> None:
+    """A class of two bases asks each whether its own `__slots__` name a slot (CPython's
+    layout conflict): a `__slots__` of 900,000 names is charged for them, each time."""
+    source = (
+        "class A:\n    __slots__ = ('__dict__',) * 900000\nclass B:\n    pass\n"
+        "for i in range(3000):\n    class C(A, B):\n        pass\n"
+    )
+    started = time.monotonic()
+    with pytest.raises(EngineError, match="too many steps") as caught:
+        trace_source(source + END, limits=Limits(time_limit=30.0))
+    assert time.monotonic() - started < 10
+    assert caught.value.line == 6
+
+
 def test_the_method_resolution_order_is_cpythons() -> None:
     """C3 as CPython computes it (the linearization counts tails now): the example of
     the paper that defined it."""

@@ -53,10 +53,12 @@ from backprop_animator.engine.interpreter.machine import (
     length_of,
     number_error,
 )
+from backprop_animator.engine.interpreter.namedtuples import NAMEDTUPLE_KEY
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
     ABC_MAPPING_KEY,
     BUILTIN_BASE_KEY,
+    ENUM_KEY,
     GENERIC_ALIASES,
     MISSING,
     TUPLE_FIELDS,
@@ -545,7 +547,13 @@ class Library:
         none_type = TypeObject("NoneType", _none, (type(None),))
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-            value = one(args, kwargs, "type")
+            if len(args) != 1:
+                if len(args) == 3:  # `type('D', (Base,), {...})`: a class of the program's
+                    return self.new_type(args, kwargs)
+                raise ProgramError("type() takes 1 or 3 arguments", kind="TypeError")
+            if kwargs:
+                raise ProgramError("type() takes no keyword arguments", kind="TypeError")
+            value = args[0]
             if type(value) is PInstance:
                 return value.cls
             if type(value) is PClass or isinstance(value, TypeObject):  # a class's metaclass
@@ -579,6 +587,51 @@ class Library:
             return others[name]
 
         return call
+
+    def new_type(self, args: list[Any], kwargs: dict[str, Any]) -> PClass:
+        """`type(name, bases, namespace)`: a class of the program's, made of its bases and
+        names as a class statement makes one (`Compiler.make_class`), the keywords its
+        bases' `__init_subclass__`'s; CPython's TypeErrors for a name, bases or namespace
+        of another type. Its bases are what a class statement takes, its names
+        identifiers, as a class body binds them (none of the interpreter's own), copied."""
+        name, bases, given = args
+        for index, (value, wanted) in enumerate(((name, str), (bases, tuple), (given, dict))):
+            if type(value) is not wanted:
+                words = f"type.__new__() argument {index + 1} must be {wanted.__name__}, "
+                raise ProgramError(words + f"not {cpython_type(value)}", kind="TypeError")
+        compiler = self.compiler
+        if compiler is None:
+            raise ProgramError("type(name, bases, dict) is not available here")
+        self.state.charge(1 + (len(bases) + len(given)) // ITEMS_PER_STEP)
+        namespace: dict[str, Any] = {}
+        for key, value in given.items():
+            if type(key) is not str or not key.isidentifier():
+                kind = cpython_type(key)
+                shown = repr(key[:40]) if type(key) is str else f"a key of type '{kind}'"
+                words = "type(): a class's names here are identifiers, as a class body binds"
+                raise ProgramError(f"{words} them, not {shown}")
+            namespace[key] = value
+        if "__del__" in namespace:  # as in a class body: never run here
+            words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+            raise ProgramError(words)
+        qualname = namespace.pop("__qualname__", name)
+        if type(qualname) is not str:
+            words = f"type __qualname__ must be a str, not {cpython_type(qualname)}"
+            raise ProgramError(words, kind="TypeError")
+        base_classes = compiler.class_bases(name, list(bases))
+        if any(
+            ENUM_KEY in c.namespace or NAMEDTUPLE_KEY in c.namespace
+            for base in base_classes
+            for c in base.mro
+        ):
+            words = "type(name, bases, dict) of an Enum or a NamedTuple is not available here"
+            raise ProgramError(words + ": write its class statement")
+        doc = namespace.get("__doc__")
+        cls: PClass = compiler.make_class(
+            name, base_classes, namespace, False, doc if type(doc) is str else None, qualname
+        )
+        compiler.finish_making(cls, name, namespace, kwargs)
+        return cls
 
     def id_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         self.state.hash_taint = True  # an address: not the same in every run

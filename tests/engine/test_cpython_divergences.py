@@ -4982,3 +4982,83 @@ def test_bases_whose_objects_cpython_lays_out_apart_are_its_type_error() -> None
         for i, bases in enumerate(BASES)
     )
     assert_as_cpython(source)
+
+
+TYPE_OF_THREE = """
+class Registry:
+    made = []
+    def __init_subclass__(cls, tag=None, **kw):
+        super().__init_subclass__(**kw)
+        Registry.made.append((cls.__name__, tag))
+def area(self):
+    return self.w * self.h
+def init(self, w, h):
+    self.w, self.h = w, h
+Rect = type('Rect', (Registry,), {'__init__': init, 'area': area, 'kind': 'rect',
+            'unit': staticmethod(lambda: 'cm'), 'make': classmethod(lambda cls, n: cls(n, n)),
+            'size': property(lambda self: (self.w, self.h)), '__doc__': 'A rectangle.',
+            '__repr__': lambda self: f'Rect({self.w}, {self.h})'}, tag='shape')
+r = Rect(2, 3)
+print(r, r.area(), r.size, Rect.unit(), Rect.make(4), Rect.__doc__, Rect.kind)
+print(Registry.made, type(r) is Rect, isinstance(r, Registry), Rect.__qualname__, Rect.__name__)
+class Square(Rect):
+    def __init__(self, n):
+        super().__init__(n, n)
+    def area(self):
+        return 'square ' + str(super().area())
+print(Square(3).area(), Square.__mro__)
+print(Registry.made)
+Q = type('Q', (), {'__qualname__': 'Outer.Q', '__slots__': ('a',)})
+q = Q()
+q.a = 1
+try:
+    q.b = 2
+except AttributeError as e:
+    print('AttributeError', e)
+print(Q.__qualname__, repr(Q).replace('__main__.', ''))
+S = type('S', (list,), {'total': lambda self: sum(self)})
+s = S([1, 2, 3])
+s.append(4)
+print(s, s.total(), len(s), isinstance(s, list))
+for bad in [('A',), ('A', (), {}, 1), ('A', (Exception, list), {}), ('A', (Rect, Rect), {})]:
+    try:
+        type(*bad)
+    except TypeError as e:
+        print('TypeError', e)
+try:
+    type('A', (), {}, x=1)
+except TypeError as e:
+    print('TypeError', e)
+try:
+    type(1, x=1)
+except TypeError as e:
+    print('TypeError', e)
+try:
+    type('A', (), {'__qualname__': 5})
+except TypeError as e:
+    print('TypeError', e)
+def sup(self):
+    return super().f()
+B = type('B', (), {'f': sup})
+try:
+    B().f()
+except RuntimeError as e:
+    print('RuntimeError', e)
+d = {'x': 1}
+C = type('C', (), d)
+d['y'] = 2
+print(hasattr(C, 'x'), hasattr(C, 'y'))
+E = type('E', (ValueError,), {})
+try:
+    raise E('bad')
+except ValueError as e:
+    print(type(e).__name__, e, type(e).__mro__[1].__name__)
+print(init.__qualname__, Rect.area.__qualname__)
+"""
+
+
+def test_type_of_three_arguments_makes_the_programs_class_as_cpythons() -> None:
+    # `type(name, bases, dict)`: methods, class and static methods, a property, keywords
+    # for `__init_subclass__`, `__qualname__`, `__doc__`, `__slots__`, a `list` base, a
+    # class statement inheriting from it, and CPython's TypeErrors.
+    assert_as_cpython(TYPE_OF_THREE)

@@ -86,8 +86,16 @@ ESCAPES = [
     ("y = hasattr(print, '__self__')\n", "dunder"),
     ("y = type(1).__bases__\n", "dunder"),
     ("y = type(print)(1)\n", "cannot create 'builtin_function_or_method' instances"),
-    # `type(type(1))` is `type` itself, as CPython's: never a class made from data
-    ("y = type(type(1))('X', (), {})\n", "type() takes exactly one argument"),
+    # `type(type(1))` is `type` itself, as CPython's: a class it makes from data is the
+    # program's, of the bases a class statement takes and the names a class body binds
+    ("y = type(type(1))('X', (int,), {})\n", "cannot inherit from the built-in type 'int'"),
+    ("y = type('X', (1,), {})\n", "can only inherit from the program's classes"),
+    ("y = type('X', (), {' builtin base': list})\n", "identifiers, as a class body binds"),
+    ("y = type('X', (), {' enum': 1, 'A': 1})\n", "identifiers, as a class body binds"),
+    ("y = type('X', (), {1: 1})\n", "not a key of type 'int'"),
+    ("y = type('X', (), {'__del__': print})\n", "__del__` is not run"),
+    ("import enum\ny = type('X', (enum.Enum,), {'A': 1})\n", "of an Enum or a NamedTuple"),
+    ("y = type('X', (), {}).__bases__\n", "dunder"),
     ("y = __import__('os')\n", "'__import__' is not defined"),
     ("y = open('/etc/passwd')\n", "'open' is not defined"),
     ("y = eval('1')\n", "'eval' is not defined"),
@@ -2031,6 +2039,42 @@ def test_a_bases_layout_read_from_a_huge_slots_is_charged() -> None:
         trace_source(source + END, limits=Limits(time_limit=30.0))
     assert time.monotonic() - started < 10
     assert caught.value.line == 6
+
+
+@pytest.mark.parametrize(
+    ("source", "words", "line"),
+    [
+        (
+            "A = type('A', (), {})\nfor i in range(5000):\n    A = type('A', (A,), {})\n",
+            "inherit too deeply",
+            3,
+        ),
+        (
+            "d = {}\nfor i in range(90000):\n    d['n' + str(i)] = i\n"
+            "for i in range(1000):\n    A = type('A', (), d)\n",
+            "too many steps",
+            5,
+        ),
+        (
+            "A = type('A', (), {'__init_subclass__': lambda cls: type('B', (cls,), {})})\n"
+            "B = type('B', (A,), {})\n",
+            "inherit too deeply",
+            1,
+        ),
+    ],
+    ids=["chain", "many-names", "init-subclass"],
+)
+def test_classes_made_by_type_are_bounded_as_class_statements(
+    source: str, words: str, line: int
+) -> None:
+    """`type(name, bases, dict)` makes classes as a class statement does: a chain of them
+    inherits at most the depth bound deep, each name copied is charged, a class made in
+    its base's `__init_subclass__` is a call deeper."""
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source + END, limits=Limits(time_limit=30.0))
+    assert time.monotonic() - started < 20
+    assert caught.value.line == line
 
 
 def test_the_method_resolution_order_is_cpythons() -> None:

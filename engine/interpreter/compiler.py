@@ -318,15 +318,16 @@ class Compiler(ExpressionCompiler):
         return self.block(tree.body, scope)
 
     def add_library_members(self) -> None:
-        """`collections.ChainMap` and `functools.singledispatch`, written in the
-        interpreter's language, made (and put in their module) for a program that names
-        them, before it runs."""
+        """`collections.ChainMap`, `functools.singledispatch` and `singledispatchmethod`,
+        written in the interpreter's language, made (and put in their module) for a
+        program that names them, before it runs."""
         for name, (source, module) in LIBRARY_MEMBERS.items():
             if any(name in line for line in self.lines.lines):
                 made = self.library_module(source)()[name]
-                if type(made) is PClass:  # `<class 'collections.ChainMap'>`, a Mapping
+                if type(made) is PClass:  # `<class 'collections.ChainMap'>`
                     self.m.texts.class_modules[made] = f"{module}."
-                    made.namespace[ABC_MAPPING_KEY] = True
+                    if name == "ChainMap":  # a Mapping
+                        made.namespace[ABC_MAPPING_KEY] = True
                 self.modules[module].members[name] = made
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
@@ -2381,6 +2382,7 @@ LIBRARY_SOURCES = {
 LIBRARY_MEMBERS = {
     "ChainMap": ("collections.ChainMap", "collections"),
     "singledispatch": ("functools.singledispatch", "functools"),
+    "singledispatchmethod": ("functools.singledispatch", "functools"),
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {

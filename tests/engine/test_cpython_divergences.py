@@ -5062,3 +5062,117 @@ def test_type_of_three_arguments_makes_the_programs_class_as_cpythons() -> None:
     # for `__init_subclass__`, `__qualname__`, `__doc__`, `__slots__`, a `list` base, a
     # class statement inheriting from it, and CPython's TypeErrors.
     assert_as_cpython(TYPE_OF_THREE)
+
+
+SINGLEDISPATCHMETHOD = """
+from functools import singledispatchmethod
+import functools
+
+class Formatter:
+    def __init__(self, prefix):
+        self.prefix = prefix
+
+    @singledispatchmethod
+    def fmt(self, arg):
+        return f"{self.prefix} object {arg!r}"
+
+    @fmt.register
+    def _(self, arg: int):
+        return f"{self.prefix} int {arg}"
+
+    @fmt.register(float)
+    def _(self, arg):
+        return f"{self.prefix} float {arg:.2f}"
+
+    @fmt.register(list)
+    @fmt.register(tuple)
+    def _(self, arg):
+        return f"{self.prefix} seq " + ", ".join(self.fmt(x) for x in arg)
+
+    @fmt.register
+    def _(self, arg: bool):
+        return f"{self.prefix} bool {arg}"
+
+f = Formatter(">")
+for v in (1, 2.5, "s", [1, 2.0], (True,), None):
+    print(f.fmt(v))
+print(Formatter.fmt.__name__, f.fmt.__name__)
+
+class Neg:
+    @functools.singledispatchmethod
+    @classmethod
+    def neg(cls, arg):
+        return f"{cls.__name__} cannot negate {arg}"
+
+    @neg.register(int)
+    @classmethod
+    def _(cls, arg):
+        return -arg
+
+    @neg.register(str)
+    @staticmethod
+    def _(arg):
+        return arg[::-1]
+
+print(Neg.neg(3), Neg.neg("abc"), Neg.neg(1.5), Neg().neg(4))
+
+class Shape:
+    @singledispatchmethod
+    def area(self, unit):
+        raise NotImplementedError(f"no unit {unit!r}")
+    @area.register
+    def _(self, unit: str):
+        return f"{self.size()} {unit}^2"
+
+class Sq(Shape):
+    def size(self):
+        return 4
+
+print(Sq().area("cm"))
+try:
+    Sq().area(3)
+except NotImplementedError as e:
+    print("NotImplementedError", e)
+try:
+    singledispatchmethod(3)
+except TypeError as e:
+    print("TypeError", e)
+print(type(Shape.__dict__['area']).__name__, repr(type(Shape.__dict__['area'])))
+try:
+    Sq().area()
+except IndexError as e:
+    print("IndexError", e)
+m = Sq().area
+print(m("m"), callable(m))
+"""
+
+SINGLEDISPATCH_CLASS_METHODS = """
+import functools
+class A:
+    @functools.singledispatchmethod
+    @classmethod
+    def make(cls, arg):
+        return 'default'
+    @make.register
+    @classmethod
+    def _(cls, arg: int):
+        return f'{cls.__name__} int'
+    @make.register
+    @staticmethod
+    def _(arg: str):
+        return 'str ' + arg
+print(A.make(1), A.make('x'), A.make(2.0))
+a = A()
+print(a.make(3))
+"""
+
+
+@pytest.mark.parametrize(
+    "source", [SINGLEDISPATCHMETHOD, SINGLEDISPATCH_CLASS_METHODS], ids=["methods", "class"]
+)
+def test_singledispatchmethod_dispatches_on_the_argument_after_self_as_cpythons(
+    source: str,
+) -> None:
+    # `@singledispatchmethod` over a method, a class method or a static method; `register`
+    # by annotation or by class, stacked; read off the class or an object; its errors.
+    assert_as_cpython(source)

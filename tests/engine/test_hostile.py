@@ -2077,6 +2077,42 @@ def test_classes_made_by_type_are_bounded_as_class_statements(
     assert caught.value.line == line
 
 
+SINGLEDISPATCHMETHOD = "from functools import singledispatchmethod\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "words", "line"),
+    [
+        (
+            SINGLEDISPATCHMETHOD + "class D:\n    def __get__(self, obj, cls):\n"
+            "        return obj.f\nclass A:\n    @singledispatchmethod\n    def f(self, x):\n"
+            "        return x\n    f.register(int, D())\nA().f(1)\n",
+            "maximum recursion depth exceeded",
+            10,
+        ),
+        (
+            SINGLEDISPATCHMETHOD + "class A:\n    @singledispatchmethod\n    def f(self, x):\n"
+            "        return x\nfor i in range(3000):\n    class C:\n        pass\n"
+            "    A.f.register(C, lambda self, x: x)\nfor i in range(1000):\n    A().f(1)\n",
+            "too many steps",
+            11,
+        ),
+        ("from functools import singledispatchmethod, _bind\n", "no '_bind'", 1),
+        ("import functools\ny = functools.singledispatchmethod.__get__.__globals__\n", "dunder", 2),
+    ],
+    ids=["descriptor-recursion", "many-types", "helper", "globals"],
+)
+def test_singledispatchmethod_is_bounded_and_hands_out_nothing(
+    source: str, words: str, line: int
+) -> None:
+    """A registered descriptor whose `__get__` reads the method again recurses to the
+    call depth; each call looks through every registered class, charged; the helpers it
+    binds with are no names of `functools`."""
+    with pytest.raises(EngineError, match=words) as caught:
+        trace_source(source + END, limits=Limits(time_limit=30.0))
+    assert caught.value.line == line
+
+
 def test_the_method_resolution_order_is_cpythons() -> None:
     """C3 as CPython computes it (the linearization counts tails now): the example of
     the paper that defined it."""

@@ -5176,3 +5176,42 @@ def test_singledispatchmethod_dispatches_on_the_argument_after_self_as_cpythons(
     # `@singledispatchmethod` over a method, a class method or a static method; `register`
     # by annotation or by class, stacked; read off the class or an object; its errors.
     assert_as_cpython(source)
+
+
+CLASS_GETITEM = """
+class A:
+    def __class_getitem__(cls, item): return f'{cls.__name__}[{item}]'
+class B(A):
+    pass
+print(A[int], A['x'], B[1, 2])
+class C:
+    @classmethod
+    def __class_getitem__(cls, item): return (cls.__name__, item)
+class D:
+    @staticmethod
+    def __class_getitem__(item): return ('static', item)
+print(C[3], D[4])
+class E:
+    __class_getitem__ = None
+try:
+    E[1]
+except TypeError as e:
+    print('TypeError', e)
+class F:
+    def __class_getitem__(cls, item):
+        raise KeyError(item)
+try:
+    F['k']
+except KeyError as e:
+    print('KeyError', e)
+try:
+    A()[1]
+except TypeError as e:
+    print('TypeError', e)
+"""
+
+
+def test_a_classs_own_class_getitem_is_run_as_cpythons() -> None:
+    # `C[item]` calls the class's `__class_getitem__`, an implicit class method (a
+    # static one with the item alone; None is CPython's "not subscriptable").
+    assert_as_cpython(CLASS_GETITEM)

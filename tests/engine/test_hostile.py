@@ -1060,20 +1060,22 @@ def test_a_string_io_prints_as_cpythons_without_its_address() -> None:
 
 
 @pytest.mark.parametrize("expression", ["list[float]", "dict[str, int]", "G[3]"])
-def test_subscripting_a_class_cpython_subscripts_is_refused_not_a_type_error(
-    expression: str,
-) -> None:
+def test_subscripting_a_class_cpython_subscripts_is_no_type_error(expression: str) -> None:
     # `Vector = list[float]` is CPython's generic alias, an alias here too (as `List[float]`);
-    # a class's own `__class_getitem__` is not run: refused, no TypeError a program catches
+    # a class's own `__class_getitem__` is run, as CPython's: no TypeError either
     source = (
         "class G:\n    def __class_getitem__(cls, key):\n        return key\n"
         f"try:\n    x = {expression}\nexcept TypeError:\n    x = None\nprint(x)\n"
     )
-    if expression.startswith("G"):
-        with pytest.raises(EngineError, match=re.escape("[...] is not available here")):
-            trace_source(source + END, limits=SMALL)
-    else:
-        assert printed_lines(trace_source(source + END, limits=SMALL))[0] == expression
+    shown = "3" if expression.startswith("G") else expression
+    assert printed_lines(trace_source(source + END, limits=SMALL))[0] == shown
+
+
+def test_a_class_getitem_subscripting_its_class_again_stops_at_the_call_depth() -> None:
+    source = "class G:\n    def __class_getitem__(cls, key):\n        return cls[key]\nx = G[1]\n"
+    with pytest.raises(EngineError, match="maximum recursion depth exceeded") as caught:
+        trace_source(source + END, limits=Limits(time_limit=30.0))
+    assert caught.value.line == 3
 
 
 @pytest.mark.parametrize(

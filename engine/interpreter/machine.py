@@ -2007,7 +2007,11 @@ class Machine:
             # A hash table: the key's hash and one comparison, whatever the length.
             self.key(item)
             try:
-                return item in (container.items if kind is PSet else container)
+                if kind is not PSet:
+                    return item in container
+                if type(item) is PInstance and item.cls.hash_rule is not None:
+                    return PSet.holds(container, item)  # by its hash now, as CPython's set
+                return item in container.items
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be a key") from None
         if kind in SET_LIKE_VIEWS:  # `k in d.keys()`, `(k, v) in d.items()`: a hash lookup

@@ -5215,3 +5215,38 @@ def test_a_classs_own_class_getitem_is_run_as_cpythons() -> None:
     # `C[item]` calls the class's `__class_getitem__`, an implicit class method (a
     # static one with the item alone; None is CPython's "not subscriptable").
     assert_as_cpython(CLASS_GETITEM)
+
+
+CHANGED_HASH = """
+class P:
+    def __init__(self, v): self.v = v
+    def __hash__(self):
+        print('hash', self.v)
+        return self.v
+    def __eq__(self, o):
+        print('eq', self.v, type(o).__name__, getattr(o, 'v', o))
+        return isinstance(o, P) and self.v == o.v
+    def __repr__(self): return f'P({self.v})'
+s = set()
+objs = [P(i) for i in range(20)]
+for o in objs:
+    s.add(o)
+for o in objs[::2]:
+    o.v += 100
+print([o.v for o in objs if o in s])
+print([o.v for o in objs if o not in s])
+print(P(1) in s, P(102) in s, 5 in s)
+a, b = P(1), P(33)
+t = {a, 1, 7}
+a.v = 33
+print(b in t, a in t, a in list(t))
+a.v = 1
+print(a in t, P(1) in t)
+"""
+
+
+def test_in_of_a_set_looks_an_object_up_by_the_hash_it_has_now_as_cpythons() -> None:
+    # An object whose `__hash__` changed since it went in is not found by `in` (CPython's
+    # set compares hashes before identity; the set's dict here asked identity first), and
+    # each `__hash__` and `__eq__` runs as CPython's does.
+    assert_as_cpython(CHANGED_HASH)

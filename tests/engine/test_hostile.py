@@ -2115,6 +2115,28 @@ def test_singledispatchmethod_is_bounded_and_hands_out_nothing(
     assert caught.value.line == line
 
 
+@pytest.mark.parametrize(
+    ("eq", "words"),
+    [
+        ("return P() in s", "hashing or comparing in a container nests too deeply"),
+        ("print(type(o).__name__, type(self).__name__)\n        return False", "not a Value"),
+    ],
+    ids=["recursion", "sees-the-programs-own"],
+)
+def test_in_of_a_set_by_the_hash_now_is_bounded_and_shows_the_program_only_its_own(
+    eq: str, words: str
+) -> None:
+    """`x in s` of an object hashed by its class looks it up by a key of the engine's own:
+    the class's `__eq__` is called with the set's object and `x` only, and an `__eq__`
+    asking `in` again nests as before, to the bound."""
+    source = (
+        f"class P:\n    def __hash__(self):\n        return 1\n    def __eq__(self, o):\n"
+        f"        {eq}\ns = {{P()}}\nx = P() in s\nx\n"
+    )
+    with pytest.raises(EngineError, match=words):
+        trace_source(source, limits=Limits(time_limit=30.0))
+
+
 def test_the_method_resolution_order_is_cpythons() -> None:
     """C3 as CPython computes it (the linearization counts tails now): the example of
     the paper that defined it."""

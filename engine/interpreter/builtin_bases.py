@@ -34,7 +34,7 @@ from backprop_animator.engine.interpreter.objects import (
     enum_mixin_value,
     store_of,
 )
-from backprop_animator.engine.interpreter.runtime import ProgramError
+from backprop_animator.engine.interpreter.runtime import ITEMS_PER_STEP, ProgramError, State
 
 # The operators of each, forward and reflected where the built-in type answers them.
 _OPERATORS: dict[type, tuple[tuple[str, str], ...]] = {
@@ -213,3 +213,51 @@ class _Methods:
             if method_name not in namespace and method_name in _PUBLIC[self.kind]:
                 namespace[method_name] = self.delegate(method_name)
         return namespace
+
+
+# The built-in classes whose objects CPython 3.11 lays out in a C struct of their own,
+# larger than their base's (`type.__basicsize__`): `list`, `dict` and these exceptions.
+# Two bases of a class whose objects are laid out so, neither a subclass of the other,
+# are CPython's TypeError (`class E(Exception, list)`).
+_SOLID_BUILTINS = frozenset(
+    {
+        "list", "dict", "BaseException", "SystemExit", "UnicodeEncodeError",
+        "UnicodeDecodeError", "AttributeError", "NameError", "StopIteration", "ImportError",
+        "OSError",
+    }
+)  # fmt: skip
+_NO_LAYOUT = frozenset({"__dict__", "__weakref__"})
+
+
+def _solid(cls: PClass, state: State) -> bool:
+    """Whether `cls` lays its objects out apart from its base's, as CPython's `solid_base`
+    tells: one of `_SOLID_BUILTINS`, or a class of the program's whose own `__slots__`
+    name a slot (`__dict__` and `__weakref__` are no slots of their own), each of its
+    names charged."""
+    if cls.builtin:
+        return cls.name in _SOLID_BUILTINS
+    slots = cls.namespace.get("__slots__", MISSING)
+    if type(slots) is str:
+        return slots not in _NO_LAYOUT
+    if type(slots) is not tuple and type(slots) is not list:
+        return False
+    state.charge(len(slots) // ITEMS_PER_STEP)
+    try:
+        return not _NO_LAYOUT.issuperset(slots)  # (in C: as the class's making read them)
+    except TypeError:  # an unhashable item put in its list since: no name of these two
+        return True
+
+
+def check_layout(state: State, bases: list[PClass]) -> None:
+    """CPython's `best_base`: the bases' layouts (each one's first class laid out apart,
+    in its MRO, else `object`'s) must be one within another; else CPython's TypeError,
+    `multiple bases have instance lay-out conflict`."""
+    winner: PClass | None = None  # (None: `object`'s layout, within every other)
+    for base in bases:
+        solid = next((c for c in base.mro if _solid(c, state)), None)
+        if solid is None or (winner is not None and solid in winner.mro):
+            continue
+        if winner is None or winner in solid.mro:
+            winner = solid
+            continue
+        raise ProgramError("multiple bases have instance lay-out conflict", kind="TypeError")

@@ -46,7 +46,7 @@ from backprop_animator.engine.interpreter import (
 )
 from backprop_animator.engine.interpreter import collection_kinds as kinds
 from backprop_animator.engine.interpreter import scope as scopes
-from backprop_animator.engine.interpreter.builtin_bases import builtin_base
+from backprop_animator.engine.interpreter.builtin_bases import builtin_base, check_layout
 from backprop_animator.engine.interpreter.exceptions import (
     CHAIN_NAMES,
     ProgramRaise,
@@ -318,15 +318,16 @@ class Compiler(ExpressionCompiler):
         return self.block(tree.body, scope)
 
     def add_library_members(self) -> None:
-        """`collections.ChainMap` and `functools.singledispatch`, written in the
-        interpreter's language, made (and put in their module) for a program that names
-        them, before it runs."""
+        """`collections.ChainMap`, `functools.singledispatch` and `singledispatchmethod`,
+        written in the interpreter's language, made (and put in their module) for a
+        program that names them, before it runs."""
         for name, (source, module) in LIBRARY_MEMBERS.items():
             if any(name in line for line in self.lines.lines):
                 made = self.library_module(source)()[name]
-                if type(made) is PClass:  # `<class 'collections.ChainMap'>`, a Mapping
+                if type(made) is PClass:  # `<class 'collections.ChainMap'>`
                     self.m.texts.class_modules[made] = f"{module}."
-                    made.namespace[ABC_MAPPING_KEY] = True
+                    if name == "ChainMap":  # a Mapping
+                        made.namespace[ABC_MAPPING_KEY] = True
                 self.modules[module].members[name] = made
 
     def block(self, body: list[ast.stmt], scope: scopes.Scope) -> Stmt:
@@ -2126,61 +2127,92 @@ class Compiler(ExpressionCompiler):
         in_class = scope.kind == "class"
         doc = ast.get_docstring(node, clean=False)  # its `__dict__`'s `__doc__`
         qualname = inner.qualname
-        list_type, dict_type = self.builtins["list"], self.builtins["dict"]
 
         def run(f: Frame) -> None:
-            base_classes = [base(f) for base in bases]
-            for index, value in enumerate(base_classes):
-                if value is list_type or value is dict_type:  # `class Stack(list)`
-                    kind = list if value is list_type else dict
-                    base_classes[index] = builtin_base(self.m, kind, value)
-                elif type(value) is not PClass:  # `class Op(str, Enum)`, or refused
-                    base_classes[index] = enum_mixin_base(name, value, base_classes)
-            check_enum_extension(name, base_classes)
-            check_enum_bases(base_classes)  # `class X(Enum, str)`: CPython's TypeError
+            base_classes = self.class_bases(name, [base(f) for base in bases])
             abc, given = keywords(f) if keywords is not None else (False, {})
             namespace: dict[str, Any] = {}
             signal = body(Frame(namespace, f.parent if in_class else f))
             if signal is not None:
                 raise ProgramError("break, continue and return belong inside loops and functions")
-            if base_classes:
-                check_ancestry(self.m.state, base_classes)
-                check_enum_order(base_classes)  # `class X(int, IntEnum)`
-            for key, value in namespace.items():  # a partialmethod: the method it makes
-                if type(value) is PartialMethod:
-                    namespace[key] = value.method
-            try:
-                cls = PClass(name, tuple(base_classes), namespace, abc)
-            except SlotItemError as error:
-                item = cpython_type(error.args[0])
-                words = f"__slots__ items must be strings, not '{item}'"
-                raise ProgramError(words, kind="TypeError") from None
-            except TypeError as error:  # its bases have no consistent order: CPython's
-                raise ProgramError(str(error), kind="TypeError") from None
-            cls.doc = doc
-            cls.qualname = qualname
-            # Making it looks at every name of every class of its MRO (properties,
-            # abstract methods, slots), once each.
-            self.m.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
-            if cls.slots:  # the names of its `__slots__` and its bases', gathered
-                self.m.state.charge(len(cls.slots) // ITEMS_PER_STEP)
-            cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
-            cls.qualname = qualname
+            cls = self.make_class(name, base_classes, namespace, abc, doc, qualname)
             for value in namespace.values():
                 for function in (value, *wrapped_functions(value)):
                     if type(function) is Function and function.owner is None:
                         function.owner = cls
-            if "__new__" in namespace and type(cls.abstract) is Maker:
-                words = f"class {name}: the `__new__` of an Enum or a named tuple is not run here"
-                raise ProgramError(words)
-            if not cls.abstract and cls.lookup("__new__") is not MISSING:
-                # its own `__new__` makes its objects (`Machine.new_instance`)
-                cls.abstract = Maker(partial(self.m.new_instance, cls))
-            self.set_names(cls)
-            self.init_subclass(cls, given)
+            self.finish_making(cls, name, namespace, given)
             store(f, decorate(f, cls))
 
         return run
+
+    def class_bases(self, name: str, values: list[Any]) -> list[PClass]:
+        """A class's bases as the program's classes: `list` and `dict` the bases standing
+        for them (`class Stack(list)`), `str` and `int` an Enum's mixin (`class Op(str,
+        Enum)`), anything else refused; CPython's refusals of an Enum's bases."""
+        list_type, dict_type = self.builtins["list"], self.builtins["dict"]
+        base_classes = list(values)
+        for index, value in enumerate(base_classes):
+            if value is list_type or value is dict_type:  # `class Stack(list)`
+                kind = list if value is list_type else dict
+                base_classes[index] = builtin_base(self.m, kind, value)
+            elif type(value) is not PClass:  # `class Op(str, Enum)`, or refused
+                base_classes[index] = enum_mixin_base(name, value, base_classes)
+        check_enum_extension(name, base_classes)
+        check_enum_bases(base_classes)  # `class X(Enum, str)`: CPython's TypeError
+        return base_classes
+
+    def make_class(
+        self,
+        name: str,
+        base_classes: list[PClass],
+        namespace: dict[str, Any],
+        abc: bool,
+        doc: str | None,
+        qualname: str,
+    ) -> PClass:
+        """The class a class statement's body (or `type(name, bases, dict)`) makes of its
+        bases and names, as CPython's `type.__new__` makes it, but for its functions'
+        owner, `__set_name__` and `__init_subclass__` (`finish_making`)."""
+        if base_classes:
+            check_ancestry(self.m.state, base_classes)
+            check_enum_order(base_classes)  # `class X(int, IntEnum)`
+            if len(base_classes) > 1:
+                check_layout(self.m.state, base_classes)  # `class E(Exception, list)`
+        for key, value in namespace.items():  # a partialmethod: the method it makes
+            if type(value) is PartialMethod:
+                namespace[key] = value.method
+        try:
+            cls = PClass(name, tuple(base_classes), namespace, abc)
+        except SlotItemError as error:
+            item = cpython_type(error.args[0])
+            words = f"__slots__ items must be strings, not '{item}'"
+            raise ProgramError(words, kind="TypeError") from None
+        except TypeError as error:  # its bases have no consistent order: CPython's
+            raise ProgramError(str(error), kind="TypeError") from None
+        cls.doc = doc
+        cls.qualname = qualname
+        # Making it looks at every name of every class of its MRO (properties,
+        # abstract methods, slots), once each.
+        self.m.state.charge(sum(len(c.namespace) for c in cls.mro) // ITEMS_PER_STEP)
+        if cls.slots:  # the names of its `__slots__` and its bases', gathered
+            self.m.state.charge(len(cls.slots) // ITEMS_PER_STEP)
+        cls = finish_class(self.m, cls)  # `class Op(Enum):`, `class E(NamedTuple):`
+        cls.qualname = qualname
+        return cls
+
+    def finish_making(
+        self, cls: PClass, name: str, namespace: dict[str, Any], given: dict[str, Any]
+    ) -> None:
+        """A class made of `namespace` (`make_class`): its own `__new__`, then CPython's
+        `__set_name__` and `__init_subclass__` calls."""
+        if "__new__" in namespace and type(cls.abstract) is Maker:
+            words = f"class {name}: the `__new__` of an Enum or a named tuple is not run here"
+            raise ProgramError(words)
+        if not cls.abstract and cls.lookup("__new__") is not MISSING:
+            # its own `__new__` makes its objects (`Machine.new_instance`)
+            cls.abstract = Maker(partial(self.m.new_instance, cls))
+        self.set_names(cls)
+        self.init_subclass(cls, given)
 
 
 GenStmt = generators.GenStmt
@@ -2350,6 +2382,7 @@ LIBRARY_SOURCES = {
 LIBRARY_MEMBERS = {
     "ChainMap": ("collections.ChainMap", "collections"),
     "singledispatch": ("functools.singledispatch", "functools"),
+    "singledispatchmethod": ("functools.singledispatch", "functools"),
 }
 # The modules whose source is in the interpreter's language, and the names they export.
 LAZY_MODULES = {

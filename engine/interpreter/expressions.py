@@ -22,7 +22,11 @@ from backprop_animator.engine.interpreter.exceptions import (
     chain_attribute,
     write_chain,
 )
-from backprop_animator.engine.interpreter.generators import is_program_generator
+from backprop_animator.engine.interpreter.generators import (
+    GENEXP_SOURCES,
+    is_program_generator,
+    reads_generator,
+)
 from backprop_animator.engine.interpreter.machine import (
     FORWARD_DUNDERS,
     PYTHON_TYPES,
@@ -1701,7 +1705,8 @@ class ExpressionCompiler:
         own arguments were read that way already; a generator of the program's own is read
         as it goes (its prints come in CPython's order, `any(x > 1 for x in gen())` stops
         it where CPython's does), each resumption a call, so a chain through it stops at
-        the call depth.
+        the call depth, and so is a lazy object reading one through at most
+        `MAX_LAZY_CHAIN` others (`generators.reads_generator`), as `Library.flat` reads it.
         """
         m = self.m
         state = m.state
@@ -1710,7 +1715,11 @@ class ExpressionCompiler:
 
         def source(value: Any) -> Any:
             iterator = iterate(value)
-            if type(value) is not GeneratorType or is_program_generator(value):
+            if (
+                type(value) is not GeneratorType
+                or is_program_generator(value)
+                or reads_generator(value)
+            ):
                 return iterator  # (a program's generator read as it goes, as `flat` reads it)
             items: list[Any] = []
             for item in iterator:
@@ -1737,8 +1746,14 @@ class ExpressionCompiler:
 
         def run(f: Frame) -> Any:
             frame = Frame({}, f.parent if in_class else f)
-            first = source(first_iter(f))
-            return loop(frame, 0, first)
+            value = first_iter(f)
+            first = source(value)
+            made = loop(frame, 0, first)
+            if first is value and type(value) is GeneratorType:
+                # It reads the program's generator as it goes: so do `zip(...)` of it and
+                # a generator expression over it (`generators.reads_generator`).
+                GENEXP_SOURCES[made] = first
+            return made
 
         return run
 

@@ -20,6 +20,7 @@ the generator's `finally` then; here it does not run).
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Generator, Iterator
 from types import GeneratorType
 from typing import Any
@@ -121,6 +122,56 @@ def is_program_generator(value: Any) -> bool:
     """Whether `value` is a generator of the program's own (not a generator expression's
     or a library's, which are Python generators too)."""
     return type(value) is GeneratorType and value.gi_code is RESUMED_CODE
+
+
+# The library's lazy built-ins that are Python generators reading others (`map`,
+# `filter`, `zip(strict=True)`), by their code: each reads its local `iterables`.
+READERS: set[Any] = set()
+# A generator expression reading a generator of the program's as it goes (directly or
+# through another lazy object that does): what it reads. (Its frame's locals are not
+# asked: Python's `f_locals` of a generator takes longer the deeper the generators
+# running around it are.)
+GENEXP_SOURCES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+# How many lazy objects may stand between one and a generator of the program's that it
+# reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
+MAX_LAZY_CHAIN = 8
+_LOOKED_AT = 32
+
+
+def reads_generator(value: Any) -> bool:
+    """Whether the lazy object `value` reads a generator of the program's own through at
+    most `MAX_LAZY_CHAIN` lazy objects (their iterators found as CPython pickles them, a
+    library generator's `iterables`, a generator expression's first source), looking at
+    `_LOOKED_AT` iterators at most: so a chain of them read as it goes is never deeper
+    than that."""
+    stack = [(value, 0)]
+    looked = 0
+    while stack:
+        item, depth = stack.pop()
+        looked += 1
+        if looked > _LOOKED_AT:
+            return False
+        if is_program_generator(item):
+            return True
+        if depth < MAX_LAZY_CHAIN:
+            stack.extend((inner, depth + 1) for inner in _read_by(item))
+    return False
+
+
+def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
+    """The iterators a lazy object reads (none of anything else)."""
+    kind = type(value)
+    if kind is zip:
+        return value.__reduce__()[1]  # type: ignore[no-any-return]
+    if kind is enumerate:
+        return value.__reduce__()[1][:1]  # type: ignore[no-any-return]
+    if kind is GeneratorType:
+        if value.gi_code in READERS:
+            frame = value.gi_frame
+            return () if frame is None else list(frame.f_locals["iterables"])
+        read = GENEXP_SOURCES.get(value)
+        return () if read is None else (read,)
+    return ()
 
 
 def yield_value(state: State, item: Any) -> Generator[Any, Any, Any]:

@@ -34,8 +34,10 @@ from backprop_animator.engine.interpreter.exceptions import (
 )
 from backprop_animator.engine.interpreter.expressions import METHOD_DUNDERS
 from backprop_animator.engine.interpreter.generators import (
+    READERS,
     generator_methods,
     is_program_generator,
+    reads_generator,
     stop_iteration,
 )
 from backprop_animator.engine.interpreter.machine import (
@@ -51,10 +53,12 @@ from backprop_animator.engine.interpreter.machine import (
     length_of,
     number_error,
 )
+from backprop_animator.engine.interpreter.namedtuples import NAMEDTUPLE_KEY
 from backprop_animator.engine.interpreter.number_dunders import number_dunders
 from backprop_animator.engine.interpreter.objects import (
     ABC_MAPPING_KEY,
     BUILTIN_BASE_KEY,
+    ENUM_KEY,
     GENERIC_ALIASES,
     MISSING,
     TUPLE_FIELDS,
@@ -543,7 +547,13 @@ class Library:
         none_type = TypeObject("NoneType", _none, (type(None),))
 
         def call(args: list[Any], kwargs: dict[str, Any]) -> Any:
-            value = one(args, kwargs, "type")
+            if len(args) != 1:
+                if len(args) == 3:  # `type('D', (Base,), {...})`: a class of the program's
+                    return self.new_type(args, kwargs)
+                raise ProgramError("type() takes 1 or 3 arguments", kind="TypeError")
+            if kwargs:
+                raise ProgramError("type() takes no keyword arguments", kind="TypeError")
+            value = args[0]
             if type(value) is PInstance:
                 return value.cls
             if type(value) is PClass or isinstance(value, TypeObject):  # a class's metaclass
@@ -577,6 +587,51 @@ class Library:
             return others[name]
 
         return call
+
+    def new_type(self, args: list[Any], kwargs: dict[str, Any]) -> PClass:
+        """`type(name, bases, namespace)`: a class of the program's, made of its bases and
+        names as a class statement makes one (`Compiler.make_class`), the keywords its
+        bases' `__init_subclass__`'s; CPython's TypeErrors for a name, bases or namespace
+        of another type. Its bases are what a class statement takes, its names
+        identifiers, as a class body binds them (none of the interpreter's own), copied."""
+        name, bases, given = args
+        for index, (value, wanted) in enumerate(((name, str), (bases, tuple), (given, dict))):
+            if type(value) is not wanted:
+                words = f"type.__new__() argument {index + 1} must be {wanted.__name__}, "
+                raise ProgramError(words + f"not {cpython_type(value)}", kind="TypeError")
+        compiler = self.compiler
+        if compiler is None:
+            raise ProgramError("type(name, bases, dict) is not available here")
+        self.state.charge(1 + (len(bases) + len(given)) // ITEMS_PER_STEP)
+        namespace: dict[str, Any] = {}
+        for key, value in given.items():
+            if type(key) is not str or not key.isidentifier():
+                kind = cpython_type(key)
+                shown = repr(key[:40]) if type(key) is str else f"a key of type '{kind}'"
+                words = "type(): a class's names here are identifiers, as a class body binds"
+                raise ProgramError(f"{words} them, not {shown}")
+            namespace[key] = value
+        if "__del__" in namespace:  # as in a class body: never run here
+            words = "`__del__` is not run here (objects are never collected, as CPython's are)"
+            raise ProgramError(words)
+        qualname = namespace.pop("__qualname__", name)
+        if type(qualname) is not str:
+            words = f"type __qualname__ must be a str, not {cpython_type(qualname)}"
+            raise ProgramError(words, kind="TypeError")
+        base_classes = compiler.class_bases(name, list(bases))
+        if any(
+            ENUM_KEY in c.namespace or NAMEDTUPLE_KEY in c.namespace
+            for base in base_classes
+            for c in base.mro
+        ):
+            words = "type(name, bases, dict) of an Enum or a NamedTuple is not available here"
+            raise ProgramError(words + ": write its class statement")
+        doc = namespace.get("__doc__")
+        cls: PClass = compiler.make_class(
+            name, base_classes, namespace, False, doc if type(doc) is str else None, qualname
+        )
+        compiler.finish_making(cls, name, namespace, kwargs)
+        return cls
 
     def id_(self, args: list[Any], kwargs: dict[str, Any]) -> int:
         self.state.hash_taint = True  # an address: not the same in every run
@@ -1133,7 +1188,7 @@ class Library:
         of lists reads the zip first; of the program's generators, as it goes (below).
         """
         iterator = self.machine.iterate(value)
-        if type(value) not in _LAZY or is_program_generator(value) or _reads_generator(value):
+        if type(value) not in _LAZY or is_program_generator(value) or reads_generator(value):
             # A generator of the program's own is read as it goes, as CPython's `zip`
             # reads it (its prints come in CPython's order; an endless one, as a data
             # loader is, ends where the loop breaks), through a few built-ins too
@@ -2726,43 +2781,7 @@ ITERATOR_CODES.update(
 )
 
 # The library's own lazy built-ins that are Python generators, each reading `iterables`.
-_READERS = frozenset({_strict_zip.__code__, _mapped.__code__, _filtered.__code__})
-# How many lazy built-ins may stand between one and a generator of the program's that it
-# reads as it goes (`Library.flat`), and how many iterators are looked at to find it.
-MAX_LAZY_CHAIN = 8
-_LOOKED_AT = 32
-
-
-def _reads_generator(value: Any) -> bool:
-    """Whether the lazy built-in `value` reads a generator of the program's own through
-    at most `MAX_LAZY_CHAIN` lazy built-ins (their iterators found as CPython pickles
-    them, or a library generator's `iterables`), looking at `_LOOKED_AT` iterators at
-    most: so a chain of built-ins read as it goes is never deeper than that."""
-    stack = [(value, 0)]
-    looked = 0
-    while stack:
-        item, depth = stack.pop()
-        looked += 1
-        if looked > _LOOKED_AT:
-            return False
-        if is_program_generator(item):
-            return True
-        if depth < MAX_LAZY_CHAIN:
-            stack.extend((inner, depth + 1) for inner in _read_by(item))
-    return False
-
-
-def _read_by(value: Any) -> tuple[Any, ...] | list[Any]:
-    """The iterators a lazy built-in reads (none of anything else)."""
-    kind = type(value)
-    if kind is zip:
-        return value.__reduce__()[1]  # type: ignore[no-any-return]
-    if kind is enumerate:
-        return value.__reduce__()[1][:1]  # type: ignore[no-any-return]
-    if kind is GeneratorType and value.gi_code in _READERS:
-        frame = value.gi_frame
-        return () if frame is None else list(frame.f_locals["iterables"])
-    return ()
+READERS.update((_strict_zip.__code__, _mapped.__code__, _filtered.__code__))
 
 
 def _unbound(

@@ -2007,7 +2007,11 @@ class Machine:
             # A hash table: the key's hash and one comparison, whatever the length.
             self.key(item)
             try:
-                return item in (container.items if kind is PSet else container)
+                if kind is not PSet:
+                    return item in container
+                if type(item) is PInstance and item.cls.hash_rule is not None:
+                    return PSet.holds(container, item)  # by its hash now, as CPython's set
+                return item in container.items
             except TypeError:
                 raise ProgramError(f"{a_type(item)} cannot be a key") from None
         if kind in SET_LIKE_VIEWS:  # `k in d.keys()`, `(k, v) in d.items()`: a hash lookup
@@ -2305,17 +2309,32 @@ class Machine:
             # (`tuple[()]`, the empty tuple's, keeps its `()` to be shown so)
             return self.alias(obj.name, key if type(key) is not tuple or key else ((),))
         # CPython's words: `v[0]` of a `Value`, `x[0]` of a float, `V[0]` of a class
-        if kind is PClass and obj.lookup("__class_getitem__") is not MISSING:
-            # a class's own `__class_getitem__`: not run here
-            words = "(CPython's generic alias, or the class's __class_getitem__)"
-            raise ProgramError(f"{obj.name}[...] is not available here {words}")
-        if kind is PClass and any(ENUM_KEY in c.namespace for c in obj.mro):
-            return self.enum_item(obj, key)
-        if kind is PClass or isinstance(obj, TypeObject):
+        if kind is PClass:  # `Op['MUL']`, `C[int]`
+            return self.class_item(obj, key)
+        if isinstance(obj, TypeObject):
             message = f"type '{obj.name}' is not subscriptable"
         else:
             message = f"'{cpython_type(obj)}' object is not subscriptable"
         raise ProgramError(message, kind="TypeError")
+
+    def class_item(self, cls: PClass, key: Any) -> Any:
+        """`C[key]` of a class of the program's: by its own `__class_getitem__`, a class
+        method whether it says so or not, as CPython's `type.__new__` makes it (a static
+        method: the key alone; None: not subscriptable), an Enum's member by its name, else
+        CPython's TypeError."""
+        getter = cls.lookup("__class_getitem__")
+        if type(getter) is Function:
+            return self.call_function(getter, [cls, key])
+        if type(getter) is PClassMethod:
+            return self.call(getter.function, [cls, key])
+        if type(getter) is PStaticMethod:
+            return self.call(getter.function, [key])
+        if getter is not MISSING and getter is not None:
+            words = "(CPython's generic alias, or the class's __class_getitem__)"
+            raise ProgramError(f"{cls.name}[...] is not available here {words}")
+        if any(ENUM_KEY in c.namespace for c in cls.mro):
+            return self.enum_item(cls, key)
+        raise ProgramError(f"type '{cls.name}' is not subscriptable", kind="TypeError")
 
     def enum_item(self, cls: PClass, key: Any) -> PInstance:
         """`Op['MUL']`: the member of that name, or CPython's KeyError of the key."""

@@ -1128,6 +1128,13 @@ class PSet:
     def __contains__(self, item: Any) -> bool:
         return item in self.items
 
+    def holds(self, item: PInstance) -> bool:
+        """`item in s` of an object whose class hashes it by its own `__hash__`, as
+        CPython's set looks it up: by the hash it has now first, then identity or `==`
+        with what has that hash. (The set's dict asks identity first, so it found an
+        object whose hash changed since it went in, where CPython's set does not.)"""
+        return _Key(item, hash(item)) in self.items
+
     def __eq__(self, other: object) -> bool:
         """`{1, 2} == {2, 1}`, in a list too: the same items, as CPython's sets compare."""
         return type(other) is PSet and self.items.keys() == other.items.keys()
@@ -1243,6 +1250,24 @@ class _Entry:
 
     def __eq__(self, other: object) -> bool:
         return type(other) is _Entry and other.item is self.item
+
+
+class _Key(PInstance):
+    """An object looked up in a set's dict by the hash it has now (`PSet.holds`): never
+    the dict's own key, so the dict asks each key of that hash `key == item`, as
+    CPython's set does (a subclass of the key's type, so Python asks it first)."""
+
+    __slots__ = ("hash", "item")
+
+    def __init__(self, item: PInstance, value: int) -> None:  # no class of the program's
+        self.item = item
+        self.hash = value
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return other is self.item or bool(other == self.item)
 
 
 class _Probe(PInstance):

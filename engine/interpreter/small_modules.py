@@ -19,7 +19,18 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from backprop_animator.engine.interpreter.objects import Annotation, Builtin, Function, PClass
+from backprop_animator.engine.interpreter.objects import (
+    MISSING,
+    Annotation,
+    BoundMethod,
+    Builtin,
+    Function,
+    PClass,
+    PClassMethod,
+    PInstance,
+    PProperty,
+    PStaticMethod,
+)
 from backprop_animator.engine.interpreter.stdlib import ABC_CLASS_NAMES
 
 
@@ -30,7 +41,11 @@ def singledispatch_natives(machine: Any, builtins: dict[str, Any]) -> dict[str, 
     classes too (`Sequence`: names of `typing` here); `_annotations(value)`, a function's
     `__annotations__`, `{}` of anything else (CPython's `getattr(f, '__annotations__',
     {})`, which a program's own code may not ask of every object here); `_mro(cls)`, a
-    class of the program's `__mro__`, `()` of a built-in one."""
+    class of the program's `__mro__`, `()` of a built-in one. For `singledispatchmethod`:
+    `_bind(method, obj, cls)`, CPython's `method.__get__(obj, cls)` (a function bound to
+    the object, a class method to the class, a static method's function, a descriptor's
+    own `__get__`); `_descriptor(value)`, whether it has a `__get__`; `_function_of(f)`,
+    the function of a static or class method (whose name, CPython's, it copies), else `f`."""
 
     def read_only(args: list[Any], kwargs: dict[str, Any]) -> Any:
         return MappingProxyType(args[0])
@@ -43,13 +58,43 @@ def singledispatch_natives(machine: Any, builtins: dict[str, Any]) -> dict[str, 
 
     def annotations(args: list[Any], kwargs: dict[str, Any]) -> Any:
         value = args[0]
+        if type(value) in (PStaticMethod, PClassMethod):  # (CPython 3.10's, its function's)
+            value = value.function
         return machine.get_attr(value, "__annotations__") if type(value) is Function else {}
 
     def mro(args: list[Any], kwargs: dict[str, Any]) -> Any:
         value = args[0]
         return machine.get_attr(value, "__mro__") if type(value) is PClass else ()
 
+    def bind(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        method, obj, cls = args
+        kind = type(method)
+        if kind is PStaticMethod:
+            return method.function
+        if kind is PClassMethod:
+            return machine.class_bound(method.function, cls if cls is not None else obj.cls)
+        if obj is None:
+            return method
+        if kind is Function:
+            return BoundMethod(method, obj)
+        if kind is PInstance and method.cls.lookup("__get__") is not MISSING:
+            return machine.call(machine.get_attr(method, "__get__"), [obj, cls], {})
+        return method  # (a built-in: called as it is)
+
+    def descriptor(args: list[Any], kwargs: dict[str, Any]) -> bool:
+        value = args[0]
+        if type(value) in (PStaticMethod, PClassMethod, PProperty):
+            return True
+        return type(value) is PInstance and value.cls.lookup("__get__") is not MISSING
+
+    def function_of(args: list[Any], kwargs: dict[str, Any]) -> Any:
+        value = args[0]
+        return value.function if type(value) in (PStaticMethod, PClassMethod) else value
+
     return {
+        "_bind": Builtin("_bind", bind),
+        "_function_of": Builtin("_function_of", function_of),
+        "_descriptor": Builtin("_descriptor", descriptor),
         "_mro": Builtin("_mro", mro),
         "_read_only": Builtin("_read_only", read_only),
         "_is_class": Builtin("_is_class", is_class),
@@ -350,7 +395,10 @@ class ChainMap:
 # charged a step a registered type). `register(cls, func=None)` as a decorator with a
 # class or on a function whose first parameter is annotated (a union too, through
 # `typing.get_type_hints`, as CPython's), with CPython's TypeErrors; `registry` is a
-# read-only view of it, as CPython's mappingproxy.
+# read-only view of it, as CPython's mappingproxy. `singledispatchmethod`, CPython 3.11's
+# class, dispatching on the type of the first argument after the object (or class), the
+# implementation bound as CPython's `__get__` binds it (`_bind`); a fresh method each
+# time it is read, as CPython 3.11's (no cache), but for its `__isabstractmethod__`.
 SINGLEDISPATCH_SOURCE = """
 from functools import update_wrapper
 from typing import get_type_hints, get_args
@@ -419,7 +467,7 @@ def singledispatch(func):
                     f"on an annotated function."
                 )
             func = cls
-            argname, cls = next(iter(get_type_hints(func).items()))
+            argname, cls = next(iter(get_type_hints(_function_of(func)).items()))
             if not _is_valid_dispatch_type(cls):
                 if _is_union_type(cls):
                     raise TypeError(
@@ -455,4 +503,26 @@ def singledispatch(func):
     wrapper.registry = _read_only(registry)
     update_wrapper(wrapper, func)
     return wrapper
+
+
+class singledispatchmethod:
+    def __init__(self, func):
+        if not callable(func) and not _descriptor(func):
+            raise TypeError(f"{func!r} is not callable or a descriptor")
+
+        self.dispatcher = singledispatch(_function_of(func))
+        self.dispatcher.register(object, func)
+        self.func = func
+
+    def register(self, cls, method=None):
+        return self.dispatcher.register(cls, func=method)
+
+    def __get__(self, obj, cls=None):
+        def _method(*args, **kwargs):
+            method = self.dispatcher.dispatch(type(args[0]))
+            return _bind(method, obj, cls)(*args, **kwargs)
+
+        _method.register = self.register
+        update_wrapper(_method, _function_of(self.func))
+        return _method
 """

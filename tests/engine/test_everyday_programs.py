@@ -27,7 +27,6 @@ KNOWN_GAPS = {
     "pool4_12": "`x.__class__` outside a class body (SPEC §11: no dunder attribute there)",
     "pool5_17": "a metaclass of the program's (refused with a sentence)",
     "pool6_4": "micrograd 0.1.0's Value has no `tanh`; the engine's Value, the article's, has",
-    "pool16_5": "a class's own `__class_getitem__` (refused with a sentence)",
 }
 
 # A test per ten programs: a second or two each, shared by the suite's workers.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -129,12 +128,13 @@ def test_a_hostile_program_ends_cleanly_in_process(
 IN_A_SMALL_THREAD = f"""
 import json, resource, sys, threading
 resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_BYTES}, {MEMORY_BYTES}))
-from backprop_animator.engine import EngineError, trace_source
+from backprop_animator.engine import EngineError, Limits, trace_source
 source = sys.stdin.read()
 answer = {{}}
 def run():
     try:
-        answer["nodes"] = len(trace_source(source)["nodes"])
+        # the depth, not the clock (the engine's clock is its Limits', not the CLI's variable)
+        answer["nodes"] = len(trace_source(source, limits=Limits(time_limit=30.0))["nodes"])
     except EngineError as error:
         answer["error"] = error.message
 threading.stack_size(1024 * 1024)
@@ -178,7 +178,6 @@ def test_a_program_deep_on_the_c_stack_ends_cleanly_in_a_hosts_small_thread(sour
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "BACKPROP_TRACE_TIME_LIMIT": "30"},  # the depth, not the clock
     )
     assert done.returncode == 0, f"exit {done.returncode}\n{done.stderr[-2000:]}"
     answer = json.loads(done.stdout)

@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import (
@@ -91,8 +92,30 @@ def problems() -> Problems:
     return Problems()
 
 
-def open_page(chromium: Browser, problems: Problems, *, bypass_csp: bool) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=bypass_csp)
+def motion(request: pytest.FixtureRequest) -> Literal["reduce", "no-preference"]:
+    """The pages of a test ask for reduced motion unless it is marked `motion`.
+
+    The edges' endless flow (player.css) repaints the graph at every display frame while a
+    page is open: an idle player took a quarter of a core in Chromium, on CI's two cores
+    that run two pytest workers and the servers beside it. Reduced motion is a setting
+    the page honours (no flow, no glide: the view moves at once); the tests of the motion
+    itself (a glide, the flow stilled while stepping or waiting) are marked and get it.
+    """
+    return "no-preference" if request.node.get_closest_marker("motion") else "reduce"
+
+
+def open_page(
+    chromium: Browser,
+    problems: Problems,
+    *,
+    bypass_csp: bool,
+    reduced_motion: Literal["reduce", "no-preference"] = "reduce",
+) -> Iterator[Page]:
+    context = chromium.new_context(
+        viewport={"width": 1280, "height": 900},
+        bypass_csp=bypass_csp,
+        reduced_motion=reduced_motion,
+    )
     instance = context.new_page()
 
     def on_console(message: ConsoleMessage) -> None:
@@ -110,15 +133,19 @@ def open_page(chromium: Browser, problems: Problems, *, bypass_csp: bool) -> Ite
 
 
 @pytest.fixture
-def player_page(chromium: Browser, problems: Problems) -> Iterator[Page]:
+def player_page(
+    chromium: Browser, problems: Problems, request: pytest.FixtureRequest
+) -> Iterator[Page]:
     """A fresh page under the app's real Content-Security-Policy."""
-    yield from open_page(chromium, problems, bypass_csp=False)
+    yield from open_page(chromium, problems, bypass_csp=False, reduced_motion=motion(request))
 
 
 @pytest.fixture
-def axe_page(chromium: Browser, problems: Problems) -> Iterator[Page]:
+def axe_page(
+    chromium: Browser, problems: Problems, request: pytest.FixtureRequest
+) -> Iterator[Page]:
     """A fresh page that may inject axe-core (an inline script the CSP would refuse)."""
-    yield from open_page(chromium, problems, bypass_csp=True)
+    yield from open_page(chromium, problems, bypass_csp=True, reduced_motion=motion(request))
 
 
 def player_url(

@@ -26,7 +26,7 @@ LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
 @pytest.fixture
 def offline_page(chromium: Browser, problems: Problems) -> Iterator[tuple[Page, list[str]]]:
     """A page whose every request that would leave the machine is aborted and recorded."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     context.set_offline(True)
     blocked: list[str] = []
 

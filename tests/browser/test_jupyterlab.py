@@ -102,7 +102,9 @@ def stop_lab(process: subprocess.Popen[bytes], base: str, token: str) -> None:
 
 @pytest.fixture
 def lab_page(chromium: Browser) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    context = chromium.new_context(
+        viewport={"width": 1280, "height": 1000}, reduced_motion="reduce"
+    )
     page = context.new_page()
     page.set_default_timeout(60_000)
     yield page

@@ -349,7 +349,7 @@ def test_the_examples_menu_names_the_bug_lab_example_on_screen(
 @pytest.fixture
 def phone_page(chromium: Browser) -> Iterator[Page]:
     """A 390 px wide page, like a phone held upright."""
-    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

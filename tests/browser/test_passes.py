@@ -650,6 +650,7 @@ RAPID_STEPS = """async ([count, pauses]) => {
 }"""
 
 
+@pytest.mark.motion
 def test_an_arrow_key_held_moves_the_view_at_once_and_stills_the_flow(
     player_page: Page, server: str, traces: dict[str, Any]
 ) -> None:

@@ -5,19 +5,28 @@ fork at e on a phone, and no node text under 11 px at the smallest zoom the view
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from backprop_animator.engine import trace_source
 from backprop_animator.engine.examples import NEURON as NEURON_PROGRAM
-from tests.browser.conftest import Problems, open_player, player_url
+from tests.browser.conftest import Problems, motion, open_player, player_url
 
 pytestmark = pytest.mark.browser
 
 
-def sized_page(chromium: Browser, problems: Problems, width: int, height: int) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": width, "height": height})
+def sized_page(
+    chromium: Browser,
+    problems: Problems,
+    width: int,
+    height: int,
+    reduced_motion: Literal["reduce", "no-preference"] = "reduce",
+) -> Iterator[Page]:
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, reduced_motion=reduced_motion
+    )
     page = context.new_page()
     page.on("pageerror", lambda error: problems.messages.append(f"page error: {error}"))
     yield page
@@ -26,13 +35,13 @@ def sized_page(chromium: Browser, problems: Problems, width: int, height: int) -
 
 
 @pytest.fixture
-def laptop(chromium: Browser, problems: Problems) -> Iterator[Page]:
-    yield from sized_page(chromium, problems, 1366, 768)
+def laptop(chromium: Browser, problems: Problems, request: pytest.FixtureRequest) -> Iterator[Page]:
+    yield from sized_page(chromium, problems, 1366, 768, motion(request))
 
 
 @pytest.fixture
-def phone(chromium: Browser, problems: Problems) -> Iterator[Page]:
-    yield from sized_page(chromium, problems, 390, 844)
+def phone(chromium: Browser, problems: Problems, request: pytest.FixtureRequest) -> Iterator[Page]:
+    yield from sized_page(chromium, problems, 390, 844, motion(request))
 
 
 def inside(page: Page, selector: str) -> list[str]:
@@ -119,6 +128,7 @@ def test_node_text_is_at_least_11_px_on_a_laptop(
     assert smallest >= 11 - 1e-3, smallest
 
 
+@pytest.mark.motion
 def test_nothing_moves_while_the_next_program_is_traced(laptop: Page, server: str) -> None:
     # Issue 24: the edges' flow stops while the page waits, so it repaints nothing.
     open_player(laptop, player_url(server, NEURON_PROGRAM, frame=0))
@@ -140,7 +150,7 @@ def test_a_long_program_leaves_the_address_and_comes_back_on_reload(
     lines += [f"s = s + x{i}" for i in range(1, 400)]
     source = "\n".join(lines)
     assert len(source) > 4000
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     page = context.new_page()
     open_player(page, player_url(server, source))
     page.wait_for_function("() => location.search.includes('program=')")
@@ -153,7 +163,7 @@ def test_a_long_program_leaves_the_address_and_comes_back_on_reload(
     context.close()
 
     # Another browser has no copy: it says so, and shows an example meanwhile.
-    other = chromium.new_context(viewport={"width": 1280, "height": 900})
+    other = chromium.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     fresh = other.new_page()
     fresh.goto(address)
     fresh.wait_for_selector("#player[data-ready=true]")
